@@ -1,0 +1,218 @@
+"""Reverse-mode autodiff on the Program: ``append_backward`` appends, for each forward op on the
+path to the loss, the grad ops its registered grad maker describes. A variable used by several ops
+receives several gradient contributions; they are summed before anyone reads the gradient."""
+from .errors import PeError
+from .framework import OpRole, default_main_program
+from .framework.dtypes import is_float
+from .framework.variable import Parameter
+from .ops import registry
+
+GRAD_SUFFIX = "@GRAD"
+
+
+def grad_var_name(name):
+    return name + GRAD_SUFFIX
+
+
+class GradContext:
+    """What a grad maker sees for one forward op. ``in_grad(slot)`` names where the gradient of an
+    input goes (None for inputs that need none); ``out_grad(slot)`` names the incoming gradient of
+    an output (zeros are made for outputs nobody used). ``op(...)`` appends a grad op."""
+
+    def __init__(self, builder, op, needed_inputs):
+        self.builder = builder
+        self.fwd = op
+        self.attrs = dict(op.attrs)
+        self.needed = needed_inputs   # {slot: [bool per variable]}
+
+    def input(self, slot):
+        return self.fwd.input(slot)
+
+    def output(self, slot):
+        return self.fwd.output(slot)
+
+    def needs(self, slot):
+        return any(self.needed.get(slot, ()))
+
+    def in_grad(self, slot):
+        names = self.fwd.input(slot)
+        flags = self.needed.get(slot, [False] * len(names))
+        grads = [self.builder.new_grad_target(n) if need else None for n, need in zip(names, flags)]
+        return grads if any(g is not None for g in grads) else None
+
+    def out_grad(self, slot):
+        return [self.builder.read_grad(n) for n in self.fwd.output(slot)]
+
+    def has_out_grad(self, slot):
+        return any(self.builder.has_grad(n) for n in self.fwd.output(slot))
+
+    def op(self, type, inputs, outputs, attrs=None):
+        outputs = {k: v for k, v in outputs.items() if v is not None}
+        if not outputs:
+            return None
+        # Duplicable grad outputs may hold None for the inputs that need no gradient.
+        for slot, names in outputs.items():
+            if isinstance(names, list) and any(n is None for n in names):
+                outputs[slot] = [n if n is not None else self.builder.scratch_name(self.fwd)
+                                 for n in names]
+        return self.builder.append(type, inputs, outputs, attrs)
+
+    def tmp(self, like, suffix="tmp"):
+        """A temporary variable shaped like forward variable ``like`` for multi-op gradients."""
+        return self.builder.temp_var(like, suffix)
+
+
+class _BackwardBuilder:
+    def __init__(self, block):
+        self.block = block
+        self.pending = {}    # var name -> [names of gradient contributions not yet summed]
+        self.counter = 0
+
+    def has_grad(self, name):
+        return name in self.pending
+
+    def new_grad_target(self, name):
+        """Name for the next contribution to d(loss)/d(name)."""
+        contributions = self.pending.setdefault(name, [])
+        target = grad_var_name(name) if not contributions else f"{grad_var_name(name)}@RENAME@{len(contributions)}"
+        contributions.append(target)
+        self._declare(target, name)
+        return target
+
+    def read_grad(self, name):
+        """The summed gradient of ``name``; appends the sum op if several contributions wait."""
+        if name not in self.pending:
+            return self._zeros_like(name)
+        contributions = self.pending[name]
+        if len(contributions) > 1:
+            total = grad_var_name(name)
+            self.append("sum", {"X": list(contributions)}, {"Out": [total]})
+            self.pending[name] = [total]
+        return self.pending[name][0]
+
+    def _zeros_like(self, name):
+        target = grad_var_name(name)
+        self._declare(target, name)
+        self.append("fill_zeros_like", {"X": [name]}, {"Out": [target]})
+        self.pending[name] = [target]
+        return target
+
+    def scratch_name(self, fwd):
+        self.counter += 1
+        return f"{fwd.type}@GRAD@DISCARD@{self.counter}"
+
+    def temp_var(self, like, suffix):
+        self.counter += 1
+        name = f"{like}@GRAD@{suffix}@{self.counter}"
+        self._declare(name, like)
+        return name
+
+    def _declare(self, grad_name, fwd_name):
+        fwd = self.block.var(fwd_name)
+        self.block.create_var(name=grad_name, shape=fwd.shape, dtype=fwd.dtype, lod_level=fwd.lod_level)
+
+    def append(self, type, inputs, outputs, attrs=None):
+        for names in outputs.values():
+            for n in names:
+                if not self.block.has_var(n):
+                    self.block.create_var(name=n)
+        return self.block.append_op(type, inputs, outputs, attrs or {}, role=OpRole.Backward)
+
+
+def _requires_grad(block, ops, no_grad):
+    """Variables whose value depends on something trainable, walking the ops forward."""
+    live = set()
+    for var in block.vars.values():
+        if isinstance(var, Parameter) and var.trainable and var.name not in no_grad:
+            live.add(var.name)
+        elif not var.stop_gradient and var.op is None and var.name not in no_grad:
+            live.add(var.name)   # a leaf the user marked as differentiable
+    for op in ops:
+        if any(n in live for n in op.input_arg_names):
+            for n in op.output_arg_names:
+                var = block.var(n)
+                if not var.stop_gradient and n not in no_grad and is_float(var.dtype):
+                    live.add(n)
+    return live
+
+
+def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None):
+    """Appends the gradient ops of ``loss`` to its program and returns [(parameter, gradient)]."""
+    block = loss.block
+    builder, no_grad = _append_grad_ops(loss, no_grad_set)
+    params = parameter_list if parameter_list is not None else [
+        p for p in block.all_parameters() if p.trainable]
+    params_grads = []
+    for p in params:
+        p = block.var(p) if isinstance(p, str) else p
+        if p.name in no_grad or not builder.has_grad(p.name):
+            continue
+        with block.program._backward_role_guard():
+            grad = block.var(builder.read_grad(p.name))
+        params_grads.append((p, grad))
+    for callback in callbacks or ():
+        callback(block, params_grads)
+    return params_grads
+
+
+def _append_grad_ops(loss, no_grad_set):
+    block = loss.block
+    program = block.program
+    if loss.shape is not None and int(_numel(loss.shape)) not in (1, -1):
+        raise PeError(f"append_backward: the loss '{loss.name}' must hold one value, its shape is "
+                      f"{list(loss.shape)}; reduce it first (layers.mean)")
+    no_grad = {v if isinstance(v, str) else v.name for v in (no_grad_set or ())}
+    no_grad |= {n for n, v in block.vars.items() if v.stop_gradient and not isinstance(v, Parameter)}
+
+    # Forward ops up to the one that makes the loss (the optimizer may have been applied before).
+    fwd_ops = []
+    for op in block.ops:
+        if op.role & ~OpRole.Loss not in (OpRole.Forward,):
+            continue
+        fwd_ops.append(op)
+    if loss.op is None or loss.op not in fwd_ops:
+        raise PeError(f"append_backward: '{loss.name}' is not computed by any forward op of its program")
+    fwd_ops = fwd_ops[:fwd_ops.index(loss.op) + 1]
+    loss.op.role |= OpRole.Loss
+
+    live = _requires_grad(block, fwd_ops, no_grad)
+    builder = _BackwardBuilder(block)
+    with program._backward_role_guard():
+        loss_grad = grad_var_name(loss.name)
+        block.create_var(name=loss_grad, shape=loss.shape, dtype=loss.dtype)
+        block.append_op("fill_constant", {}, {"Out": [loss_grad]},
+                        {"shape": list(loss.shape or [1]), "value": 1.0, "dtype": loss.dtype},
+                        role=OpRole.Backward | OpRole.Loss)
+        builder.pending[loss.name] = [loss_grad]
+
+        for op in reversed(fwd_ops):
+            if not any(builder.has_grad(n) for n in op.output_arg_names):
+                continue
+            opdef = registry.get(op.type)
+            needed = {slot: [n in live for n in names] for slot, names in op.inputs.items()}
+            if opdef.grad is None or not any(any(f) for f in needed.values()):
+                continue
+            opdef.grad(GradContext(builder, op, needed))
+    return builder, no_grad
+
+
+def gradients(targets, inputs, target_gradients=None, no_grad_set=None):
+    """Fluid's ``gradients``: d(sum of targets)/d(inputs) for a single scalar target."""
+    targets = targets if isinstance(targets, (list, tuple)) else [targets]
+    if len(targets) != 1 or target_gradients is not None:
+        raise PeError("gradients: only one scalar target without target_gradients is supported")
+    inputs = inputs if isinstance(inputs, (list, tuple)) else [inputs]
+    for v in inputs:
+        v.stop_gradient = False
+    builder, _ = _append_grad_ops(targets[0], no_grad_set)
+    block = targets[0].block
+    with block.program._backward_role_guard():
+        return [block.var(builder.read_grad(v.name)) if builder.has_grad(v.name) else None
+                for v in inputs]
+
+
+def _numel(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n

@@ -1,0 +1,115 @@
+"""The sequential Executor: runs every op of a program in order on one place.
+
+It never knows what an op computes: ops are resolved to kernels once per program version
+(``plan.OpStep``) and called through ``plan.run_step``, exactly as the parallel executor does.
+"""
+import difflib
+
+import numpy as np
+
+from ..errors import FeedError, PeError
+from ..framework import Program, default_main_program
+from ..framework.lod_tensor import LoDTensor
+from ..places import CPUPlace, Place
+from .feeding import as_feed_array
+from .plan import OpStep, run_step
+from .scope import global_scope
+
+
+class _Plan:
+    """A program's ops resolved for one place, plus which variables cross the scope boundary."""
+
+    def __init__(self, program, place):
+        block = program.global_block()
+        self.block = block
+        self.steps = [OpStep(op, place) for op in block.ops]
+        written, reads = set(), []
+        for op in block.ops:
+            for n in op.input_arg_names:
+                if n not in written and n not in reads:
+                    reads.append(n)
+            written.update(op.output_arg_names)
+        self.scope_reads = reads
+        self.persistable_writes = [n for n in written if n in block.vars and block.vars[n].persistable]
+
+
+class Executor:
+    def __init__(self, place=None):
+        self.place = place if place is not None else CPUPlace()
+        if not isinstance(self.place, Place):
+            raise TypeError(f"Executor: place must be CPUPlace() or CUDAPlace(i), got {place!r}")
+        if self.place.kind == "cuda":
+            from ..kernels.cuda import runtime
+            runtime.require(self.place)
+        self._plans = {}
+
+    def close(self):
+        self._plans.clear()
+
+    def run(self, program=None, feed=None, fetch_list=None, feed_var_name="feed",
+            fetch_var_name="fetch", scope=None, return_numpy=True, use_program_cache=False):
+        program = default_main_program() if program is None else program
+        scope = global_scope() if scope is None else scope
+        if hasattr(program, "_run_with"):       # a CompiledProgram
+            return program._run_with(self, feed, fetch_list, scope, return_numpy)
+        if not isinstance(program, Program):
+            raise TypeError(f"Executor.run: program must be a Program or CompiledProgram, "
+                            f"got {type(program).__name__}")
+        if feed is not None and not isinstance(feed, dict):
+            raise TypeError(f"Executor.run: feed must be a dict of name -> value, got {type(feed).__name__}")
+        plan = self._plan(program)
+        values, lods = self._gather_inputs(plan, feed or {}, scope)
+        for step in plan.steps:
+            run_step(step, values)
+        for name in plan.persistable_writes:
+            scope.set_array(name, values[name])
+        return fetch_values(plan.block, fetch_list, values, lods, scope, return_numpy)
+
+    def _plan(self, program):
+        key = (id(program), program._version)
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plans[key] = _Plan(program, self.place)
+        return plan
+
+    def _gather_inputs(self, plan, feed, scope):
+        block = plan.block
+        values, lods = {}, {}
+        for name, value in feed.items():
+            name = name if isinstance(name, str) else name.name
+            values[name], lod = as_feed_array(block, name, value)
+            if lod:
+                lods[name] = lod
+        for name in plan.scope_reads:
+            if name in values:
+                continue
+            array = scope.get_array(name)
+            if array is None:
+                raise missing_value_error(block, name)
+            values[name] = array
+        return values, lods
+
+
+def missing_value_error(block, name):
+    var = block.vars.get(name)
+    if var is not None and var.is_data:
+        shape = "?" if var.shape is None else list(var.shape)
+        return FeedError(f"missing feed '{name}' ({var.dtype}, shape {shape}): pass it in feed={{'{name}': ...}}")
+    return PeError(f"variable '{name}' has no value in the scope: run the startup program first "
+                   f"(exe.run(fluid.default_startup_program())), or load a checkpoint")
+
+
+def fetch_values(block, fetch_list, values, lods, scope, return_numpy):
+    results = []
+    for item in fetch_list or ():
+        name = item if isinstance(item, str) else item.name
+        array = values.get(name)
+        if array is None:
+            array = scope.get_array(name)
+        if array is None:
+            known = [n for n in block.vars if not n.endswith("@GRAD")] + list(values)
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            raise PeError(f"cannot fetch '{name}': no such variable was computed{hint}")
+        results.append(np.array(array, copy=True) if return_numpy else LoDTensor(array.copy(), lods.get(name)))
+    return results

@@ -1,0 +1,37 @@
+"""Checking fed values against the program's data variables: the first place user data enters."""
+import difflib
+
+import numpy as np
+
+from ..errors import FeedError
+from ..framework.lod_tensor import LoDTensor
+from ..ops.registry import fmt_shape
+
+
+def as_feed_array(block, name, value):
+    """A fed value as an array of the variable's dtype, checked against its declared shape.
+    Returns (array, lod or None)."""
+    var = block.vars.get(name)
+    if var is None:
+        close = difflib.get_close_matches(name, [v.name for v in block.vars.values() if v.is_data], n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        raise FeedError(f"feed '{name}' is not a variable of the program{hint}")
+    lod = None
+    if isinstance(value, LoDTensor):
+        lod = value.lod() or None
+        value = np.array(value)
+    if isinstance(value, np.ndarray):
+        if value.dtype != np.dtype(var.dtype):
+            if not (np.issubdtype(value.dtype, np.integer) and np.issubdtype(np.dtype(var.dtype), np.integer)):
+                raise FeedError(f"feed '{name}': expected dtype {var.dtype}, got {value.dtype}; "
+                                f"convert it with .astype('{var.dtype}')")
+            value = value.astype(var.dtype)
+    else:
+        value = np.asarray(value, dtype=var.dtype)
+    if var.shape is not None and var.need_check_feed:
+        shape = value.shape
+        expected = var.shape
+        if len(shape) != len(expected) or any(e >= 0 and e != s for e, s in zip(expected, shape)):
+            raise FeedError(f"feed '{name}': expected shape {fmt_shape(expected)} "
+                            f"(-1 is any size), got {fmt_shape(shape)}")
+    return value, lod

@@ -1,0 +1,93 @@
+"""Scopes hold the values of variables by name; a child scope sees its parent's variables.
+
+``Scope.find_var(name).get_tensor()`` gives a LoDTensor usable with ``numpy.array(...)``.
+"""
+import contextlib
+
+from ..framework.lod_tensor import LoDTensor
+
+
+class ScopeVariable:
+    """A named slot in a scope; holds one LoDTensor."""
+    __slots__ = ("name", "tensor")
+
+    def __init__(self, name):
+        self.name = name
+        self.tensor = LoDTensor()
+
+    def get_tensor(self):
+        return self.tensor
+
+    def is_initialized(self):
+        return self.tensor._array is not None
+
+
+class Scope:
+    def __init__(self, parent=None):
+        self.parent = parent
+        self.vars = {}
+        self.kids = []
+
+    def var(self, name):
+        """The variable named ``name`` in this scope, created if it does not exist here."""
+        v = self.vars.get(name)
+        if v is None:
+            v = self.vars[name] = ScopeVariable(name)
+        return v
+
+    def find_var(self, name):
+        scope = self
+        while scope is not None:
+            v = scope.vars.get(name)
+            if v is not None:
+                return v
+            scope = scope.parent
+        return None
+
+    def new_scope(self):
+        kid = Scope(self)
+        self.kids.append(kid)
+        return kid
+
+    def drop_kids(self):
+        self.kids = []
+
+    def local_var_names(self):
+        return list(self.vars)
+
+    def erase(self, names):
+        for n in names:
+            self.vars.pop(n, None)
+
+    # Hot-path helpers for executors: plain arrays in and out.
+    def get_array(self, name):
+        v = self.find_var(name)
+        return None if v is None else v.tensor._array
+
+    def set_array(self, name, array, lod=None):
+        t = self.var(name).tensor
+        t._array = array
+        if lod is not None:
+            t._lod = lod
+
+
+_global_scope = Scope()
+
+
+def global_scope():
+    return _global_scope
+
+
+def _switch_scope(scope):
+    global _global_scope
+    old, _global_scope = _global_scope, scope
+    return old
+
+
+@contextlib.contextmanager
+def scope_guard(scope):
+    old = _switch_scope(scope)
+    try:
+        yield
+    finally:
+        _switch_scope(old)

@@ -1,0 +1,90 @@
+"""LoDTensor: a dense array plus its level-of-detail (sequence boundaries), as the seeds describe.
+
+Lengths (``recursive_sequence_lengths``) and offsets (``lod``) are two views of the same thing:
+lengths [[2, 3]] are offsets [[0, 2, 5]]. Level i's lengths count entries of level i+1; the last
+level's lengths count rows of the array.
+"""
+import numpy as np
+
+from ..errors import PeError
+
+
+class LoDTensor:
+    def __init__(self, array=None, lod=None):
+        self._array = None if array is None else np.asarray(array)
+        self._lod = [list(level) for level in (lod or [])]
+
+    # -- the dense part ------------------------------------------------------------------------
+    def set(self, array, place=None):
+        self._array = np.array(array, copy=True) if not isinstance(array, np.ndarray) else array.copy()
+
+    def __array__(self, dtype=None, copy=None):
+        if self._array is None:
+            raise PeError("this LoDTensor holds no data yet: set() it or run the program that writes it")
+        return self._array if dtype is None else self._array.astype(dtype)
+
+    def shape(self):
+        return list(self._array.shape) if self._array is not None else []
+
+    def _dtype(self):
+        return self._array.dtype
+
+    def __len__(self):
+        return 0 if self._array is None else len(self._array)
+
+    # -- sequence information ------------------------------------------------------------------
+    def set_lod(self, lod):
+        for level in lod:
+            if not level or level[0] != 0 or any(b < a for a, b in zip(level, level[1:])):
+                raise PeError(f"set_lod: each level must be ascending offsets starting at 0, got {level}")
+        self._lod = [list(level) for level in lod]
+
+    def lod(self):
+        return [list(level) for level in self._lod]
+
+    def set_recursive_sequence_lengths(self, lengths):
+        self._lod = [list(np.concatenate([[0], np.cumsum(level)]).astype(int)) for level in lengths]
+
+    def recursive_sequence_lengths(self):
+        return [[b - a for a, b in zip(level, level[1:])] for level in self._lod]
+
+    def has_valid_recursive_sequence_lengths(self):
+        """True when each level's lengths add up to the number of entries of the next level (the
+        array's rows for the last level)."""
+        lengths = self.recursive_sequence_lengths()
+        for i, level in enumerate(lengths):
+            if any(n < 0 for n in level):
+                return False
+            below = len(lengths[i + 1]) if i + 1 < len(lengths) else len(self)
+            if sum(level) != below:
+                return False
+        return True
+
+    def __repr__(self):
+        return f"LoDTensor(shape={self.shape()}, lod={self._lod})"
+
+
+def create_lod_tensor(data, recursive_seq_lens, place=None):
+    """From a numpy array, a list of sequences (each a list of ids) or another LoDTensor."""
+    if isinstance(data, LoDTensor):
+        return create_lod_tensor(np.array(data), recursive_seq_lens, place)
+    if isinstance(data, list):
+        # A list of sequences: flatten and check its lengths agree with the last level.
+        flat = [step for seq in data for step in seq]
+        lengths = [len(seq) for seq in data]
+        if recursive_seq_lens and lengths != list(recursive_seq_lens[-1]):
+            raise PeError(f"create_lod_tensor: sequence lengths {lengths} do not match "
+                          f"recursive_seq_lens {recursive_seq_lens[-1]}")
+        data = np.array(flat, dtype="int64").reshape(len(flat), 1)
+    tensor = LoDTensor(np.asarray(data))
+    tensor.set_recursive_sequence_lengths(recursive_seq_lens)
+    if not tensor.has_valid_recursive_sequence_lengths():
+        raise PeError(f"create_lod_tensor: lengths {recursive_seq_lens} do not fit data with "
+                      f"{len(tensor)} rows")
+    return tensor
+
+
+def create_random_int_lodtensor(recursive_seq_lens, base_shape, place, low, high):
+    rows = sum(recursive_seq_lens[-1])
+    data = np.random.randint(low, high + 1, size=[rows] + list(base_shape)).astype("int64")
+    return create_lod_tensor(data, recursive_seq_lens, place)

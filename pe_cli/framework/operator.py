@@ -1,0 +1,82 @@
+"""Operator: one op in a Block, as plain data (type, named input/output slots, attributes)."""
+
+
+class OpRole:
+    """Fluid's op roles; ``Loss`` is a flag or-ed onto the role of the op that makes the loss."""
+    Forward, Backward, Optimize, LRSched, Loss = 0, 1, 2, 16, 256
+
+    @staticmethod
+    def name(role):
+        base = {0: "forward", 1: "backward", 2: "optimize", 16: "lr_sched"}.get(role & ~OpRole.Loss, "forward")
+        return base + ("+loss" if role & OpRole.Loss else "")
+
+
+class Operator:
+    def __init__(self, block, type, inputs, outputs, attrs, role=OpRole.Forward, source=None, layer=None):
+        self.block = block
+        self.type = type
+        self.inputs = inputs      # slot -> [variable names]
+        self.outputs = outputs    # slot -> [variable names]
+        self.attrs = attrs
+        self.role = role
+        self.source = source      # where it was built: "train.py:40" or "lenet.yaml:12 layers[3] fc1"
+        self.layer = layer        # the layer that appended it: "fc_0"
+
+    def input(self, slot):
+        return list(self.inputs.get(slot, []))
+
+    def output(self, slot):
+        return list(self.outputs.get(slot, []))
+
+    @property
+    def input_names(self):
+        return list(self.inputs)
+
+    @property
+    def output_names(self):
+        return list(self.outputs)
+
+    @property
+    def input_arg_names(self):
+        return [n for names in self.inputs.values() for n in names]
+
+    @property
+    def output_arg_names(self):
+        return [n for names in self.outputs.values() for n in names]
+
+    def attr(self, name):
+        return self.attrs[name]
+
+    def has_attr(self, name):
+        return name in self.attrs
+
+    def _set_attr(self, name, value):
+        self.attrs[name] = value
+
+    @property
+    def attr_names(self):
+        return list(self.attrs)
+
+    def clone_into(self, block):
+        return Operator(block, self.type, {k: list(v) for k, v in self.inputs.items()},
+                        {k: list(v) for k, v in self.outputs.items()}, dict(self.attrs),
+                        self.role, self.source, self.layer)
+
+    def describe(self):
+        """Short identification for error messages: ``op mul (fc_0, built at train.py:40)``."""
+        layer = f" of layer '{self.layer}'" if self.layer else ""
+        where = f" built at {self.source}" if self.source else ""
+        return f"op '{self.type}'{layer}{where}"
+
+    def to_string(self):
+        def slots(d):
+            return ", ".join(f"{k}=[{', '.join(v)}]" for k, v in d.items())
+        attrs = ", ".join(f"{k}={v!r}" for k, v in sorted(self.attrs.items()) if not k.startswith("_"))
+        where = f"  # {self.source}" if self.source else ""
+        return (f"{{{slots(self.outputs)}}} = {self.type}({slots(self.inputs)})"
+                f"{' {' + attrs + '}' if attrs else ''} [{OpRole.name(self.role)}]{where}")
+
+    __str__ = to_string
+
+    def __repr__(self):
+        return f"<Operator {self.type}>"

@@ -1,0 +1,256 @@
+"""Program ▸ Block: the static graph. Building appends ops through the op registry, which checks
+slots and attributes and infers output shapes at once, so mistakes surface where they are made."""
+import contextlib
+import copy
+
+from . import unique_name
+from .operator import Operator, OpRole
+from .source import current_layer, current_source
+from .variable import Parameter, Variable
+
+
+class Block:
+    def __init__(self, program, idx, parent_idx=-1):
+        self.program = program
+        self.idx = idx
+        self.parent_idx = parent_idx
+        self.vars = {}
+        self.ops = []
+
+    # -- variables ---------------------------------------------------------------------------
+    def create_var(self, name=None, **kwargs):
+        name = name or unique_name.generate("_generated_var")
+        if name in self.vars:
+            var = self.vars[name]
+            for key in ("shape", "dtype", "lod_level", "persistable", "stop_gradient"):
+                if kwargs.get(key) is not None and getattr(var, key) is None:
+                    setattr(var, key, kwargs[key])
+            return var
+        var = Variable(self, name, **kwargs)
+        self.vars[name] = var
+        return var
+
+    def create_parameter(self, name, shape, dtype="float32", **kwargs):
+        param = Parameter(self, name, shape, dtype, **kwargs)
+        self.vars[name] = param
+        return param
+
+    def var(self, name):
+        if not isinstance(name, str):
+            raise TypeError(f"var() takes a name (str), got {type(name).__name__}")
+        block = self
+        while block is not None:
+            if name in block.vars:
+                return block.vars[name]
+            block = self.program.blocks[block.parent_idx] if block.parent_idx >= 0 else None
+        raise ValueError(f"no variable named {name!r} in block {self.idx}")
+
+    def has_var(self, name):
+        return name in self.vars
+
+    def all_parameters(self):
+        return [v for v in self.vars.values() if isinstance(v, Parameter)]
+
+    def iter_parameters(self):
+        return iter(self.all_parameters())
+
+    # -- ops -----------------------------------------------------------------------------------
+    def append_op(self, type, inputs=None, outputs=None, attrs=None, role=None):
+        op = self._make_op(type, inputs, outputs, attrs, role)
+        self.ops.append(op)
+        self._after_insert(op)
+        return op
+
+    def _insert_op(self, index, type, inputs=None, outputs=None, attrs=None, role=None):
+        op = self._make_op(type, inputs, outputs, attrs, role)
+        self.ops.insert(index, op)
+        self._after_insert(op)
+        return op
+
+    def _prepend_op(self, *args, **kwargs):
+        return self._insert_op(0, *args, **kwargs)
+
+    def _remove_op(self, index):
+        del self.ops[index]
+        self.program._bump()
+
+    def _make_op(self, type, inputs, outputs, attrs, role):
+        from ..ops import registry  # the registry imports layers of framework; import late
+        op = Operator(self, type, _names(inputs), _names(outputs), dict(attrs or {}),
+                      self.program._current_role if role is None else role, current_source(),
+                      current_layer())
+        registry.prepare(op)
+        return op
+
+    def _after_insert(self, op):
+        for name in op.output_arg_names:
+            if name in self.vars:
+                self.vars[name].op = op
+        self.program._bump()
+
+    def to_string(self):
+        lines = [f"block {self.idx} (parent {self.parent_idx}) {{"]
+        lines += ["  " + v.to_string() for v in self.vars.values()]
+        lines += ["  " + op.to_string() for op in self.ops]
+        lines.append("}")
+        return "\n".join(lines)
+
+
+def _names(slots):
+    """{slot: Variable | name | [Variable | name]} -> {slot: [name]}"""
+    out = {}
+    for slot, value in (slots or {}).items():
+        if value is None:
+            continue
+        values = value if isinstance(value, (list, tuple)) else [value]
+        out[slot] = [v if isinstance(v, str) else v.name for v in values]
+    return out
+
+
+class Program:
+    def __init__(self):
+        self.blocks = [Block(self, 0)]
+        self.current_block_idx = 0
+        self.random_seed = 0
+        self._current_role = OpRole.Forward
+        self._version = 0   # bumped on every change; executors cache plans per version
+        self._is_test = False
+
+    def _bump(self):
+        self._version += 1
+
+    def global_block(self):
+        return self.blocks[0]
+
+    def current_block(self):
+        return self.blocks[self.current_block_idx]
+
+    def block(self, idx):
+        return self.blocks[idx]
+
+    @property
+    def num_blocks(self):
+        return len(self.blocks)
+
+    def list_vars(self):
+        for block in self.blocks:
+            yield from block.vars.values()
+
+    def all_parameters(self):
+        return [p for block in self.blocks for p in block.all_parameters()]
+
+    @contextlib.contextmanager
+    def _role_guard(self, role):
+        old, self._current_role = self._current_role, role
+        try:
+            yield
+        finally:
+            self._current_role = old
+
+    def _optimized_guard(self, _param_and_grads=None):
+        return self._role_guard(OpRole.Optimize)
+
+    def _backward_role_guard(self):
+        return self._role_guard(OpRole.Backward)
+
+    def _lr_schedule_guard(self):
+        return self._role_guard(OpRole.LRSched)
+
+    def clone(self, for_test=False):
+        """A deep copy. ``for_test=True`` drops backward and optimize ops and sets ``is_test`` on
+        every op that has it (dropout, batch_norm, ...), giving the program to evaluate with."""
+        from ..ops import registry
+        new = Program()
+        new.random_seed = self.random_seed
+        new._is_test = for_test or self._is_test
+        new.blocks = []
+        for block in self.blocks:
+            nb = Block(new, block.idx, block.parent_idx)
+            nb.vars = {name: var.clone_into(nb) for name, var in block.vars.items()}
+            for op in block.ops:
+                if for_test and (op.role & ~OpRole.Loss) in (OpRole.Backward, OpRole.Optimize):
+                    continue
+                nop = op.clone_into(nb)
+                if for_test and "is_test" in registry.get(op.type).attrs:
+                    nop.attrs["is_test"] = True
+                nb.ops.append(nop)
+                for name in nop.output_arg_names:
+                    if name in nb.vars:
+                        nb.vars[name].op = nop
+            new.blocks.append(nb)
+        if for_test:
+            used = {n for b in new.blocks for op in b.ops for n in op.input_arg_names + op.output_arg_names}
+            for b in new.blocks:
+                b.vars = {n: v for n, v in b.vars.items()
+                          if n in used or v.persistable or v.is_data or "@GRAD" not in n}
+        return new
+
+    def to_string(self, throw_on_error=False, with_details=False):
+        return "\n".join(b.to_string() for b in self.blocks)
+
+    __str__ = to_string
+
+    def __repr__(self):
+        return f"<Program {sum(len(b.ops) for b in self.blocks)} ops>"
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    copy = copy.copy
+
+
+_main_program = Program()
+_startup_program = Program()
+
+
+def default_main_program():
+    return _main_program
+
+
+def default_startup_program():
+    return _startup_program
+
+
+def switch_main_program(program):
+    global _main_program
+    old, _main_program = _main_program, program
+    return old
+
+
+def switch_startup_program(program):
+    global _startup_program
+    old, _startup_program = _startup_program, program
+    return old
+
+
+@contextlib.contextmanager
+def program_guard(main_program, startup_program=None):
+    if not isinstance(main_program, Program):
+        raise TypeError(f"program_guard: main_program must be a Program, got {type(main_program).__name__}")
+    if startup_program is not None and not isinstance(startup_program, Program):
+        raise TypeError(f"program_guard: startup_program must be a Program, got {type(startup_program).__name__}")
+    old_main = switch_main_program(main_program)
+    old_startup = switch_startup_program(startup_program) if startup_program is not None else None
+    try:
+        yield
+    finally:
+        switch_main_program(old_main)
+        if startup_program is not None:
+            switch_startup_program(old_startup)
+
+
+_name_scopes = []
+
+
+@contextlib.contextmanager
+def name_scope(prefix=None):
+    """Groups ops under a readable prefix in graph dumps; names of variables are unchanged."""
+    _name_scopes.append(prefix or "")
+    try:
+        yield
+    finally:
+        _name_scopes.pop()
+
+
+def current_name_scope():
+    return "/".join(s for s in _name_scopes if s)

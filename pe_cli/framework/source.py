@@ -1,0 +1,49 @@
+"""Where a graph node was built, so errors and graph dumps can point at the user's line.
+
+The YAML compiler sets the location explicitly (``model.yaml:12 layers[3] fc1``); from Python the
+first stack frame outside pe_cli is used (``train.py:40``).
+"""
+import contextlib
+import contextvars
+import os
+import sys
+
+_explicit = contextvars.ContextVar("pe_source", default=None)
+_layer = contextvars.ContextVar("pe_layer", default=None)
+_PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@contextlib.contextmanager
+def source_guard(location):
+    token = _explicit.set(location)
+    try:
+        yield
+    finally:
+        _explicit.reset(token)
+
+
+def current_source():
+    explicit = _explicit.get()
+    if explicit is not None:
+        return explicit
+    frame = sys._getframe(1)
+    while frame is not None:
+        path = frame.f_code.co_filename
+        if not path.startswith(_PKG_DIR) and "importlib" not in path:
+            return f"{os.path.basename(path)}:{frame.f_lineno}"
+        frame = frame.f_back
+    return None
+
+
+@contextlib.contextmanager
+def layer_guard(name):
+    """Ops appended inside belong to the layer ``name`` (``fc_0``); errors and dumps say so."""
+    token = _layer.set(name)
+    try:
+        yield
+    finally:
+        _layer.reset(token)
+
+
+def current_layer():
+    return _layer.get()

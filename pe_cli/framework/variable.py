@@ -1,0 +1,81 @@
+"""Variables and Parameters: named, typed slots of a Block. Values live in a Scope, not here."""
+from . import dtypes
+
+
+class Variable:
+    def __init__(self, block, name, shape=None, dtype="float32", lod_level=0, persistable=False,
+                 stop_gradient=False, is_data=False, need_check_feed=False):
+        self.block = block
+        self.name = name
+        self.shape = tuple(shape) if shape is not None else None
+        self.dtype = dtypes.convert_dtype(dtype)
+        self.lod_level = lod_level
+        self.persistable = persistable
+        self.stop_gradient = stop_gradient
+        self.is_data = is_data
+        self.need_check_feed = need_check_feed
+        self.op = None  # the op that last wrote it, set by Block.append_op
+
+    @property
+    def type(self):
+        return dtypes.VarType.LOD_TENSOR
+
+    def _copy_fields(self):
+        return dict(shape=self.shape, dtype=self.dtype, lod_level=self.lod_level,
+                    persistable=self.persistable, stop_gradient=self.stop_gradient,
+                    is_data=self.is_data, need_check_feed=self.need_check_feed)
+
+    def clone_into(self, block):
+        return Variable(block, self.name, **self._copy_fields())
+
+    def to_string(self):
+        shape = "?" if self.shape is None else "x".join(str(d) for d in self.shape)
+        flags = [f for f, on in (("persistable", self.persistable), ("data", self.is_data),
+                                 ("stop_gradient", self.stop_gradient)) if on]
+        lod = f" lod_level={self.lod_level}" if self.lod_level else ""
+        return f"var {self.name} : {self.dtype}[{shape}]{lod}" + (f" ({', '.join(flags)})" if flags else "")
+
+    __str__ = to_string
+
+    def __repr__(self):
+        return f"<Variable {self.name} {self.dtype}{list(self.shape or [])}>"
+
+    # Operator sugar, as in Fluid: ``a + b``, ``a * 2``. Built from the same layers as everything else.
+    def _binary(self, other, op, reverse=False):
+        from ..layers import math_op_patch
+        return math_op_patch.binary(self, other, op, reverse)
+
+    def __add__(self, o): return self._binary(o, "elementwise_add")
+    def __radd__(self, o): return self._binary(o, "elementwise_add", True)
+    def __sub__(self, o): return self._binary(o, "elementwise_sub")
+    def __rsub__(self, o): return self._binary(o, "elementwise_sub", True)
+    def __mul__(self, o): return self._binary(o, "elementwise_mul")
+    def __rmul__(self, o): return self._binary(o, "elementwise_mul", True)
+    def __truediv__(self, o): return self._binary(o, "elementwise_div")
+    def __rtruediv__(self, o): return self._binary(o, "elementwise_div", True)
+    def __neg__(self): return self._binary(-1.0, "elementwise_mul")
+
+
+class Parameter(Variable):
+    """A trainable, persistable variable with its initializer, regularizer and learning-rate scale."""
+
+    def __init__(self, block, name, shape, dtype="float32", trainable=True, initializer=None,
+                 regularizer=None, optimize_attr=None, gradient_clip_attr=None, do_model_average=None):
+        super().__init__(block, name, shape=shape, dtype=dtype, persistable=True,
+                         stop_gradient=not trainable)
+        self.trainable = trainable
+        self.initializer = initializer
+        self.regularizer = regularizer
+        self.optimize_attr = optimize_attr or {"learning_rate": 1.0}
+        self.gradient_clip_attr = gradient_clip_attr
+        self.do_model_average = do_model_average
+
+    def clone_into(self, block):
+        p = Parameter(block, self.name, self.shape, self.dtype, self.trainable, self.initializer,
+                      self.regularizer, dict(self.optimize_attr), self.gradient_clip_attr,
+                      self.do_model_average)
+        p.stop_gradient = self.stop_gradient
+        return p
+
+    def __repr__(self):
+        return f"<Parameter {self.name} {self.dtype}{list(self.shape)}>"

@@ -1,0 +1,5 @@
+"""Layer builders with Fluid's signatures. Every builder appends ops through the op registry."""
+from .activation import *  # noqa: F401,F403
+from .io import data  # noqa: F401
+from .loss import *  # noqa: F401,F403
+from .nn import *  # noqa: F401,F403

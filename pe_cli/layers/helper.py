@@ -1,0 +1,108 @@
+"""LayerHelper: what every layer builder uses to name things, create parameters and append ops."""
+import copy
+
+from ..errors import PeError
+from ..framework import default_main_program, default_startup_program, unique_name
+from ..framework.source import layer_guard
+from ..initializer import ConstantInitializer, XavierInitializer
+from ..param_attr import ParamAttr
+
+
+class LayerHelper:
+    def __init__(self, layer_type, **kwargs):
+        self.layer_type = layer_type
+        self.kwargs = kwargs
+        name = kwargs.get("name")
+        self.name = name if name else unique_name.generate(layer_type)
+
+    @property
+    def main_program(self):
+        return default_main_program()
+
+    @property
+    def startup_program(self):
+        return default_startup_program()
+
+    @property
+    def block(self):
+        return self.main_program.current_block()
+
+    def append_op(self, type, inputs=None, outputs=None, attrs=None):
+        with layer_guard(self.name):
+            return self.block.append_op(type, inputs, outputs, attrs)
+
+    def create_variable_for_type_inference(self, dtype=None, stop_gradient=False):
+        return self.block.create_var(name=unique_name.generate(f"{self.name}.tmp"), dtype=dtype or "float32",
+                                     stop_gradient=stop_gradient)
+
+    create_tmp_variable = create_variable_for_type_inference
+
+    def create_variable(self, **kwargs):
+        return self.block.create_var(**kwargs)
+
+    def create_global_variable(self, name=None, persistable=False, **kwargs):
+        return self.main_program.global_block().create_var(
+            name=name or unique_name.generate(f"{self.name}.global"), persistable=persistable, **kwargs)
+
+    def set_variable_initializer(self, var, initializer):
+        """Declares ``var`` persistable in the startup program and appends its initializer there."""
+        block = self.startup_program.global_block()
+        svar = block.create_var(name=var.name, shape=var.shape, dtype=var.dtype, persistable=True)
+        initializer(svar, block)
+        return var
+
+    def input_dtype(self, input_param_name="input"):
+        inputs = self.kwargs.get(input_param_name)
+        inputs = inputs if isinstance(inputs, (list, tuple)) else [inputs]
+        dtypes = {v.dtype for v in inputs}
+        if len(dtypes) != 1:
+            raise PeError(f"{self.layer_type} '{self.name}': inputs have mixed dtypes {sorted(dtypes)}")
+        return dtypes.pop()
+
+    def create_parameter(self, attr, shape, dtype="float32", is_bias=False, default_initializer=None):
+        """A Parameter in the main program, and its initializer in the startup program.
+        ``attr`` is a ParamAttr (or anything ParamAttr._to_attr accepts); names follow Fluid:
+        ``fc_0.w_0`` for weights, ``fc_0.b_0`` for biases."""
+        attr = copy.copy(ParamAttr._to_attr(attr))
+        if any(d is None or d < 0 for d in shape):
+            raise PeError(f"{self.layer_type} '{self.name}': parameter shape {list(shape)} is not fully known; "
+                          f"does its input have an unknown dimension other than the batch?")
+        suffix = "b" if is_bias else "w"
+        name = attr.name or unique_name.generate(f"{self.name}.{suffix}")
+        init = attr.initializer or default_initializer or (
+            ConstantInitializer(0.0) if is_bias else XavierInitializer())
+        main_block = self.main_program.global_block()
+        if main_block.has_var(name):
+            return main_block.var(name)   # a shared parameter (same ParamAttr name)
+        param = main_block.create_parameter(
+            name, shape, dtype, trainable=attr.trainable, initializer=init,
+            regularizer=attr.regularizer, optimize_attr={"learning_rate": attr.learning_rate},
+            gradient_clip_attr=attr.gradient_clip, do_model_average=attr.do_model_average)
+        startup_block = self.startup_program.global_block()
+        if not startup_block.has_var(name):
+            svar = startup_block.create_var(name=name, shape=shape, dtype=dtype, persistable=True)
+            init(svar, startup_block)
+        return param
+
+    def append_bias_op(self, input_var, dim_start=1, dim_end=None, bias_attr=None):
+        bias_attr = self.kwargs.get("bias_attr") if bias_attr is None else bias_attr
+        if bias_attr is False:
+            return input_var
+        size = list(input_var.shape[dim_start:dim_end])
+        bias = self.create_parameter(bias_attr, size, input_var.dtype, is_bias=True)
+        out = self.create_variable_for_type_inference(input_var.dtype)
+        self.append_op("elementwise_add", {"X": [input_var], "Y": [bias]}, {"Out": [out]}, {"axis": dim_start})
+        return out
+
+    def append_activation(self, input_var, act=None):
+        act = self.kwargs.get("act") if act is None else act
+        if act is None:
+            return input_var
+        if isinstance(act, dict):
+            act = dict(act)
+            act_type, attrs = act.pop("type"), act
+        else:
+            act_type, attrs = act, {}
+        out = self.create_variable_for_type_inference(input_var.dtype)
+        self.append_op(act_type, {"X": [input_var]}, {"Out": [out]}, attrs)
+        return out

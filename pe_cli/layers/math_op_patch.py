@@ -1,0 +1,34 @@
+"""``Variable`` arithmetic (``a + b``, ``2 * a``): scalars become a ``scale`` op, variables an
+elementwise op, exactly as the layers would build them."""
+from .helper import LayerHelper
+
+
+def binary(var, other, op_type, reverse=False):
+    helper = LayerHelper(op_type)
+    if not hasattr(other, "name"):
+        value = float(other)
+        if op_type == "elementwise_add":
+            return _scale(helper, var, 1.0, value)
+        if op_type == "elementwise_sub":
+            return _scale(helper, var, -1.0, value) if reverse else _scale(helper, var, 1.0, -value)
+        if op_type == "elementwise_mul":
+            return _scale(helper, var, value, 0.0)
+        if op_type == "elementwise_div" and not reverse:
+            return _scale(helper, var, 1.0 / value, 0.0)
+        other = _constant_like(helper, var, value)
+    x, y = (other, var) if reverse else (var, other)
+    out = helper.create_variable_for_type_inference(var.dtype)
+    helper.append_op(op_type, {"X": [x], "Y": [y]}, {"Out": [out]}, {"axis": -1})
+    return out
+
+
+def _scale(helper, var, scale, bias):
+    out = helper.create_variable_for_type_inference(var.dtype)
+    helper.append_op("scale", {"X": [var]}, {"Out": [out]}, {"scale": scale, "bias": bias})
+    return out
+
+
+def _constant_like(helper, var, value):
+    out = helper.create_variable_for_type_inference(var.dtype, stop_gradient=True)
+    helper.append_op("fill_constant", {}, {"Out": [out]}, {"shape": [1], "value": value, "dtype": var.dtype})
+    return out

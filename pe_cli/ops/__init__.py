@@ -1,0 +1,1 @@
+"""Op definitions. ``registry`` is the single source of truth; the modules here register ops."""

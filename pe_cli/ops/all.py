@@ -1,0 +1,2 @@
+"""Imports every op module so each registers its ops. Add a new op module here."""
+from . import activation, elementwise, loss, math, optimizer, tensor  # noqa: F401

@@ -1,0 +1,51 @@
+"""Binary elementwise ops with Fluid's ``axis`` broadcasting: Y's shape matches a contiguous run of
+X's dims starting at ``axis`` (-1: aligned to the end). Plain numpy broadcasting is accepted too."""
+from .registry import fmt_shape, grads_like, register
+
+
+def broadcast_shape(x, y, axis):
+    """The output shape, or None when X and Y cannot broadcast."""
+    if len(y) <= len(x):
+        start = len(x) - len(y) if axis == -1 else axis
+        if 0 <= start <= len(x) - len(y):
+            window = x[start:start + len(y)]
+            if all(a == b or b == 1 or a < 0 or b < 0 for a, b in zip(window, y)):
+                return list(x)
+    # numpy rules (Paddle 2.x semantics) when the Fluid form does not apply
+    rank = max(len(x), len(y))
+    xs, ys = [1] * (rank - len(x)) + list(x), [1] * (rank - len(y)) + list(y)
+    out = []
+    for a, b in zip(xs, ys):
+        if a == b or b == 1:
+            out.append(a)
+        elif a == 1:
+            out.append(b)
+        elif a < 0 or b < 0:
+            out.append(max(a, b) if min(a, b) == 1 or min(a, b) < 0 else min(a, b))
+        else:
+            return None
+    return out
+
+
+def _infer(ctx):
+    x, y = ctx.shape("X"), ctx.shape("Y")
+    out = broadcast_shape(x, y, ctx.attrs["axis"])
+    if out is None:
+        ctx.fail(f"X {fmt_shape(x)} and Y {fmt_shape(y)} cannot broadcast (axis={ctx.attrs['axis']})")
+    if ctx.dtype("X") != ctx.dtype("Y"):
+        ctx.fail(f"X is {ctx.dtype('X')} but Y is {ctx.dtype('Y')}; cast one of them")
+    ctx.set_output("Out", out, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+
+
+def _grad(g):
+    ins = {"X": g.input("X"), "Y": g.input("Y"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")}
+    g.op(g.fwd.type + "_grad", ins, {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")}, g.attrs)
+
+
+for _name, _doc in [("add", "X + Y"), ("sub", "X - Y"), ("mul", "X * Y"), ("div", "X / Y"),
+                    ("max", "max(X, Y)"), ("min", "min(X, Y)"), ("pow", "X ** Y")]:
+    register(f"elementwise_{_name}", inputs=["X", "Y"], outputs=["Out"], attrs={"axis": -1},
+             infer=_infer, grad=_grad, doc=f"Out = {_doc}, Y broadcast into X from dim `axis`.")
+    register(f"elementwise_{_name}_grad", inputs=["X", "Y", "Out", "Out@GRAD"],
+             outputs=["X@GRAD?", "Y@GRAD?"], attrs={"axis": -1},
+             infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}))

@@ -1,0 +1,245 @@
+"""The op registry: the single source of truth for what an op is.
+
+An op type is registered once, in a module of ``pe_cli/ops/``, with its input and output slots,
+its attributes (defaults and checks), a shape/dtype inference rule run when the op is built, and a
+gradient maker used by autodiff. Its kernels live in ``pe_cli/kernels/<device>/<same module>.py``
+as functions named after the op type, found (and imported) only when first run on that device.
+
+Slots are written as strings: ``"X"`` one variable, ``"X*"`` a list (duplicable), ``"X?"`` optional.
+"""
+import difflib
+import importlib
+import sys
+from dataclasses import dataclass, field
+
+from ..errors import PeError, ShapeError
+from ..framework.dtypes import convert_dtype
+
+_REGISTRY = {}
+_LOADED = False
+
+
+@dataclass(frozen=True)
+class Slot:
+    name: str
+    duplicable: bool = False
+    optional: bool = False
+
+    @staticmethod
+    def parse(spec):
+        if spec.endswith("*"):
+            return Slot(spec[:-1], duplicable=True)
+        if spec.endswith("?"):
+            return Slot(spec[:-1], optional=True)
+        return Slot(spec)
+
+
+@dataclass(frozen=True)
+class Attr:
+    """An attribute's default, and an optional check: ``check(value) -> True`` or a string
+    explaining the expected values (``"> 0"``); ``choices`` lists the allowed values."""
+    default: object = None
+    check: object = None
+    expect: str = ""
+    choices: tuple = ()
+
+    def validate(self, op, name, value):
+        if self.choices and value not in self.choices:
+            raise PeError(f"{_where(op)}: attribute {name}={value!r} is not one of {list(self.choices)}")
+        if self.check is not None and not self.check(value):
+            raise PeError(f"{_where(op)}: attribute {name}={value!r} is out of range; expected {self.expect}")
+
+
+def positive(x):
+    return x > 0
+
+
+def in_range(lo, hi):
+    return lambda x: lo <= x <= hi
+
+
+@dataclass
+class OpDef:
+    type: str
+    inputs: tuple
+    outputs: tuple
+    attrs: dict
+    infer: object               # infer(ctx): sets output shapes and dtypes; raises on mismatch
+    grad: object = None         # grad(g): appends the grad ops (see backward.GradContext)
+    kernel_module: str = ""     # kernels live in pe_cli.kernels.<device>.<kernel_module>
+    needs_rng: bool = False     # the executor hands the kernel a seeded numpy Generator as attrs["_rng"]
+    doc: str = ""
+    _kernels: dict = field(default_factory=dict)
+
+    def kernel(self, device="cpu"):
+        """The kernel for this op on a device kind ('cpu' or 'cuda'), imported on first use."""
+        fn = self._kernels.get(device)
+        if fn is None:
+            module = importlib.import_module(f"pe_cli.kernels.{device}.{self.kernel_module}")
+            fn = getattr(module, self.type, None)
+            if fn is None:
+                raise PeError(f"op '{self.type}' has no {device} kernel "
+                              f"(expected {self.type}() in pe_cli/kernels/{device}/{self.kernel_module}.py)")
+            self._kernels[device] = fn
+        return fn
+
+    def input_slot(self, name):
+        return next(s for s in self.inputs if s.name == name)
+
+
+def register(type, inputs, outputs, attrs=None, infer=None, grad=None, needs_rng=False, doc="",
+             kernel_module=None):
+    """Registers an op type. Called at import time of the module that defines the op."""
+    if type in _REGISTRY:
+        raise RuntimeError(f"op '{type}' is registered twice")
+    if kernel_module is None:
+        kernel_module = sys._getframe(1).f_globals["__name__"].rsplit(".", 1)[-1]
+    attrs = {k: v if isinstance(v, Attr) else Attr(v) for k, v in (attrs or {}).items()}
+    opdef = OpDef(type, tuple(Slot.parse(s) for s in inputs), tuple(Slot.parse(s) for s in outputs),
+                  attrs, infer, grad, kernel_module, needs_rng, doc)
+    _REGISTRY[type] = opdef
+    return opdef
+
+
+def _load_all():
+    global _LOADED
+    if not _LOADED:
+        _LOADED = True
+        importlib.import_module("pe_cli.ops.all")
+
+
+def get(type):
+    _load_all()
+    opdef = _REGISTRY.get(type)
+    if opdef is None:
+        close = difflib.get_close_matches(type, _REGISTRY, n=1)
+        hint = f"did you mean '{close[0]}'?" if close else f"known ops: {', '.join(sorted(_REGISTRY))}"
+        raise PeError(f"unknown op type '{type}'; {hint}")
+    return opdef
+
+
+def all_op_types():
+    _load_all()
+    return sorted(_REGISTRY)
+
+
+def _where(op):
+    return op.describe()
+
+
+def prepare(op):
+    """Checks an op's slots and attributes against its definition, fills attribute defaults, and
+    runs shape inference. Called by Block when an op is appended."""
+    opdef = get(op.type)
+    for slot in opdef.inputs:
+        names = op.inputs.get(slot.name)
+        if not names and not slot.optional and not slot.duplicable:
+            raise PeError(f"{_where(op)}: missing input '{slot.name}'")
+        if names and len(names) > 1 and not slot.duplicable:
+            raise PeError(f"{_where(op)}: input '{slot.name}' takes one variable, got {len(names)}")
+    known_in = {s.name for s in opdef.inputs}
+    known_out = {s.name for s in opdef.outputs}
+    for slot in op.inputs:
+        if slot not in known_in:
+            raise PeError(f"{_where(op)}: unknown input slot '{slot}'; it has {sorted(known_in)}")
+    for slot in op.outputs:
+        if slot not in known_out:
+            raise PeError(f"{_where(op)}: unknown output slot '{slot}'; it has {sorted(known_out)}")
+    for name, value in op.attrs.items():
+        spec = opdef.attrs.get(name)
+        if spec is None:
+            if not name.startswith("_") and name not in _COMMON_ATTRS:
+                close = difflib.get_close_matches(name, opdef.attrs, n=1)
+                hint = f"; did you mean '{close[0]}'?" if close else f"; it takes {sorted(opdef.attrs)}"
+                raise PeError(f"{_where(op)}: unknown attribute '{name}'{hint}")
+            continue
+        spec.validate(op, name, value)
+    for name, spec in opdef.attrs.items():
+        if name not in op.attrs:
+            op.attrs[name] = spec.default() if callable(spec.default) else spec.default
+    if opdef.infer is not None:
+        opdef.infer(InferContext(op, opdef))
+
+
+# Attributes any op may carry (Fluid puts these on every op).
+_COMMON_ATTRS = {"op_role", "op_role_var", "op_namescope", "op_callstack", "use_mkldnn", "use_cudnn",
+                 "name", "is_test_unused"}
+
+
+class InferContext:
+    """What a shape inference rule sees: input shapes and dtypes, attributes; it sets outputs."""
+
+    def __init__(self, op, opdef):
+        self.op = op
+        self.opdef = opdef
+        self.attrs = op.attrs
+        self.block = op.block
+
+    def has_input(self, slot):
+        return bool(self.op.inputs.get(slot))
+
+    def has_output(self, slot):
+        return bool(self.op.outputs.get(slot))
+
+    def _var(self, names, slot, i):
+        if i >= len(names):
+            raise PeError(f"{_where(self.op)}: slot '{slot}' has no variable #{i}")
+        return self.block.var(names[i])
+
+    def input_var(self, slot, i=0):
+        return self._var(self.op.inputs.get(slot, []), slot, i)
+
+    def shape(self, slot, i=0):
+        return self.input_var(slot, i).shape
+
+    def dtype(self, slot, i=0):
+        return self.input_var(slot, i).dtype
+
+    def shapes(self, slot):
+        return [self.block.var(n).shape for n in self.op.inputs.get(slot, [])]
+
+    def num_inputs(self, slot):
+        return len(self.op.inputs.get(slot, []))
+
+    def num_outputs(self, slot):
+        return len(self.op.outputs.get(slot, []))
+
+    def set_output(self, slot, shape, dtype=None, i=0, lod_level=None):
+        names = self.op.outputs.get(slot, [])
+        if i >= len(names):
+            return   # an optional output the builder did not ask for
+        var = self.block.var(names[i])
+        var.shape = tuple(int(d) for d in shape) if shape is not None else None
+        if dtype is not None:
+            var.dtype = convert_dtype(dtype)
+        if lod_level is not None:
+            var.lod_level = lod_level
+
+    def fail(self, message):
+        """Raises a ShapeError naming the layer (where it was built) and the problem."""
+        raise ShapeError(f"{_where(self.op)}: {message}")
+
+
+# -- common inference rules ---------------------------------------------------------------------
+
+def same_as(in_slot="X", out_slot="Out"):
+    """Output has the input's shape and dtype (activations, scale, dropout, ...)."""
+    def infer(ctx):
+        ctx.set_output(out_slot, ctx.shape(in_slot), ctx.dtype(in_slot),
+                       lod_level=ctx.input_var(in_slot).lod_level)
+    return infer
+
+
+def grads_like(pairs):
+    """For grad ops: each output ``X@GRAD`` has the shape of forward input ``X``.
+    ``pairs`` maps output slot -> the input slot whose variable it mirrors."""
+    def infer(ctx):
+        for out_slot, in_slot in pairs.items():
+            for i in range(ctx.num_outputs(out_slot)):
+                var = ctx.input_var(in_slot, i)
+                ctx.set_output(out_slot, var.shape, var.dtype, i=i)
+    return infer
+
+
+def fmt_shape(shape):
+    return "[" + ", ".join("?" if d is None else str(d) for d in (shape or ())) + "]"

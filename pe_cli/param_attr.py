@@ -1,0 +1,37 @@
+"""ParamAttr: how a layer creates its parameter (name, initializer, learning rate, regularizer)."""
+
+
+class ParamAttr:
+    def __init__(self, name=None, initializer=None, learning_rate=1.0, regularizer=None,
+                 trainable=True, gradient_clip=None, do_model_average=False):
+        self.name = name
+        self.initializer = initializer
+        self.learning_rate = learning_rate
+        self.regularizer = regularizer
+        self.trainable = trainable
+        self.gradient_clip = gradient_clip
+        self.do_model_average = do_model_average
+
+    @staticmethod
+    def _to_attr(arg):
+        """None -> default ParamAttr; str -> named; ParamAttr as is; False stays False (no param)."""
+        if arg is None:
+            return ParamAttr()
+        if arg is False:
+            return False
+        if isinstance(arg, ParamAttr):
+            return arg
+        if isinstance(arg, str):
+            return ParamAttr(name=arg)
+        from .initializer import Initializer
+        if isinstance(arg, Initializer):
+            return ParamAttr(initializer=arg)
+        if arg is True:
+            return ParamAttr()
+        raise TypeError(f"param_attr must be a ParamAttr, a name, an initializer, None or False; got {arg!r}")
+
+
+class WeightNormParamAttr(ParamAttr):
+    def __init__(self, dim=None, **kwargs):
+        super().__init__(**kwargs)
+        self.dim = dim

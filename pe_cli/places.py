@@ -1,0 +1,94 @@
+"""Places name the device an executor runs on: ``CPUPlace()`` or ``CUDAPlace(i)``.
+
+Several CPU devices come from ``CPU_NUM`` and several GPUs from ``CUDA_VISIBLE_DEVICES``.
+"""
+import os
+import sys
+
+from .errors import PeError
+
+
+class Place:
+    kind = "cpu"
+    device_id = 0
+
+    def __eq__(self, other):
+        return type(self) is type(other) and self.device_id == other.device_id
+
+    def __hash__(self):
+        return hash((self.kind, self.device_id))
+
+
+class CPUPlace(Place):
+    kind = "cpu"
+
+    def __init__(self, device_id=0):
+        self.device_id = device_id
+
+    def __repr__(self):
+        return "CPUPlace" + (f"({self.device_id})" if self.device_id else "()")
+
+
+class CUDAPlace(Place):
+    kind = "cuda"
+
+    def __init__(self, device_id=0):
+        if not isinstance(device_id, int) or device_id < 0:
+            raise PeError(f"CUDAPlace: device_id must be a non-negative int, got {device_id!r}")
+        self.device_id = device_id
+
+    def __repr__(self):
+        return f"CUDAPlace({self.device_id})"
+
+
+class CUDAPinnedPlace(Place):
+    kind = "cpu"
+
+    def __repr__(self):
+        return "CUDAPinnedPlace()"
+
+
+_warned_cpu_num = False
+
+
+def cpu_device_count():
+    """Devices for data parallelism on the CPU: ``CPU_NUM``, else 1 (with a one-time hint)."""
+    global _warned_cpu_num
+    value = os.environ.get("CPU_NUM")
+    if value is None:
+        if not _warned_cpu_num:
+            _warned_cpu_num = True
+            print("pe: CPU_NUM is not set, using 1 CPU device; set CPU_NUM=N to run on N.",
+                  file=sys.stderr)
+        return 1
+    try:
+        n = int(value)
+        if n < 1:
+            raise ValueError
+    except ValueError:
+        raise PeError(f"CPU_NUM={value!r} is not a positive integer")
+    return n
+
+
+def cpu_places(device_count=None):
+    n = cpu_device_count() if device_count is None else device_count
+    return [CPUPlace(i) for i in range(n)]
+
+
+def cuda_places(device_ids=None):
+    if device_ids is None:
+        visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+        if visible is None:
+            from .kernels.cuda import runtime
+            device_ids = list(range(runtime.device_count()))
+        else:
+            device_ids = list(range(len([d for d in visible.split(",") if d.strip() != ""])))
+    return [CUDAPlace(i) for i in device_ids]
+
+
+def is_compiled_with_cuda():
+    try:
+        from .kernels.cuda import runtime
+        return runtime.available()
+    except Exception:
+        return False

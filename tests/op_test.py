@@ -1,0 +1,202 @@
+"""One helper for every op: forward against a numpy reference, gradient against float64 central
+finite differences, on any device kind. Op tests are data (``OpCase`` lists in ``tests/ops/``),
+so the same cases run on the CPU, on CUDA (the simulator in CI) and in the coverage check."""
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from pe_cli.executor import Executor, Scope
+from pe_cli.framework import Program
+from pe_cli.places import CPUPlace, CUDAPlace
+
+
+@dataclass
+class OpCase:
+    op: str
+    inputs: dict                    # slot -> array, or list of arrays for a duplicable slot
+    ref: object = None              # ref(inputs, attrs) -> {slot: array}; None: check(outs) below
+    attrs: dict = field(default_factory=dict)
+    grad: tuple = ()                # input slots whose gradient is checked
+    outputs: tuple = None           # output slots to compute (default: every slot ref returns)
+    loss_outputs: tuple = None      # outputs that feed the gradient check (default: float outputs)
+    check: object = None            # check(outs, inputs) for ops without a reference (random ops)
+    rtol: float = 1e-6
+    atol: float = 1e-8
+    grad_rtol: float = 1e-5
+    grad_atol: float = 1e-7
+    name: str = ""
+
+    @property
+    def id(self):
+        return self.name or self.op
+
+
+def _feed_names(case):
+    names = {}
+    for slot, value in case.inputs.items():
+        if isinstance(value, list):
+            names[slot] = [f"{slot}_{i}" for i in range(len(value))]
+        else:
+            names[slot] = [f"{slot}_0"]
+    return names
+
+
+def _feeds(case, names, inputs=None):
+    inputs = case.inputs if inputs is None else inputs
+    feed = {}
+    for slot, value in inputs.items():
+        values = value if isinstance(value, list) else [value]
+        feed.update(zip(names[slot], values))
+    return feed
+
+
+def build_program(case, out_slots, with_loss):
+    """A program with data variables for every input, the op, and optionally a scalar loss
+    (sum of each float output times fixed random weights) with its backward ops."""
+    from pe_cli.backward import append_backward
+    program = Program()
+    block = program.global_block()
+    names = _feed_names(case)
+    for slot, value in case.inputs.items():
+        for name, array in zip(names[slot], value if isinstance(value, list) else [value]):
+            array = np.asarray(array)
+            block.create_var(name=name, shape=array.shape, dtype=array.dtype.name, is_data=True,
+                             stop_gradient=slot not in case.grad)
+    outputs = {slot: [f"out_{slot}"] for slot in out_slots}
+    for slot in out_slots:
+        block.create_var(name=f"out_{slot}")
+    block.append_op(case.op, {s: n for s, n in names.items()}, outputs, dict(case.attrs))
+    if not with_loss:
+        return program, names, None, {}
+    terms, weights = [], {}
+    rng = np.random.default_rng(7)
+    for slot in case.loss_outputs or out_slots:
+        var = block.var(f"out_{slot}")
+        if var.dtype not in ("float32", "float64"):
+            continue
+        w = rng.uniform(0.5, 1.5, size=var.shape).astype(var.dtype)
+        weights[f"w_{slot}"] = w
+        block.create_var(name=f"w_{slot}", shape=w.shape, dtype=w.dtype.name, is_data=True, stop_gradient=True)
+        block.create_var(name=f"prod_{slot}")
+        block.append_op("elementwise_mul", {"X": [f"out_{slot}"], "Y": [f"w_{slot}"]}, {"Out": [f"prod_{slot}"]})
+        block.create_var(name=f"term_{slot}")
+        block.append_op("reduce_sum", {"X": [f"prod_{slot}"]}, {"Out": [f"term_{slot}"]}, {"reduce_all": True})
+        terms.append(f"term_{slot}")
+    loss = block.create_var(name="loss")
+    block.append_op("sum", {"X": terms}, {"Out": ["loss"]})
+    append_backward(loss, parameter_list=[])
+    return program, names, loss, weights
+
+
+def place_for(device):
+    return CPUPlace() if device == "cpu" else CUDAPlace(0)
+
+
+def run_forward(case, device="cpu"):
+    out_slots = case.outputs or tuple(case.ref(case.inputs, _attrs_with_defaults(case)).keys())
+    program, names, _, _ = build_program(case, out_slots, with_loss=False)
+    exe = Executor(place_for(device))
+    fetched = exe.run(program, feed=_feeds(case, names), fetch_list=[f"out_{s}" for s in out_slots],
+                      scope=Scope())
+    return dict(zip(out_slots, fetched))
+
+
+def _attrs_with_defaults(case):
+    from pe_cli.ops import registry
+    opdef = registry.get(case.op)
+    attrs = {k: (v.default() if callable(v.default) else v.default) for k, v in opdef.attrs.items()}
+    attrs.update(case.attrs)
+    return attrs
+
+
+def check_forward(case, device="cpu", rtol=None, atol=None):
+    outs = run_forward(case, device)
+    if case.check is not None:
+        case.check(outs, case.inputs)
+        return outs
+    expected = case.ref(case.inputs, _attrs_with_defaults(case))
+    for slot, want in expected.items():
+        got = outs[slot]
+        assert got.shape == np.shape(want), f"{case.id}: {slot} shape {got.shape} != reference {np.shape(want)}"
+        np.testing.assert_allclose(got, want, rtol=rtol or case.rtol, atol=atol or case.atol,
+                                   err_msg=f"{case.id}: output {slot} differs from the numpy reference")
+    return outs
+
+
+def analytic_grads(case, device="cpu"):
+    out_slots = case.outputs or tuple(case.ref(case.inputs, _attrs_with_defaults(case)).keys())
+    program, names, loss, weights = build_program(case, out_slots, with_loss=True)
+    exe = Executor(place_for(device))
+    feed = {**_feeds(case, names), **weights}
+    fetch = [f"{n}@GRAD" for slot in case.grad for n in names[slot]]
+    values = exe.run(program, feed=feed, fetch_list=fetch, scope=Scope())
+    return dict(zip(fetch, values)), program, names, weights, out_slots
+
+
+def numeric_grads(case, names, weights, out_slots, eps=1e-6, max_elems=64):
+    """Central differences of the loss in float64, at up to ``max_elems`` elements per input."""
+    forward, fnames, _, _ = build_program(case, out_slots, with_loss=False)
+    block = forward.global_block()
+    terms = []
+    for slot, w in weights.items():
+        block.create_var(name=slot, shape=w.shape, dtype=w.dtype.name, is_data=True)
+        prod = f"p_{slot}"
+        block.create_var(name=prod)
+        block.append_op("elementwise_mul", {"X": [f"out_{slot[2:]}"], "Y": [slot]}, {"Out": [prod]})
+        term = f"t_{slot}"
+        block.create_var(name=term)
+        block.append_op("reduce_sum", {"X": [prod]}, {"Out": [term]}, {"reduce_all": True})
+        terms.append(term)
+    block.create_var(name="loss")
+    block.append_op("sum", {"X": terms}, {"Out": ["loss"]})
+    exe = Executor(CPUPlace())
+    scope = Scope()
+
+    def loss_at(inputs):
+        return float(exe.run(forward, feed={**_feeds(case, fnames, inputs), **weights},
+                             fetch_list=["loss"], scope=scope)[0].sum())
+
+    rng = np.random.default_rng(3)
+    grads = {}
+    for slot in case.grad:
+        values = case.inputs[slot] if isinstance(case.inputs[slot], list) else [case.inputs[slot]]
+        for i, base in enumerate(values):
+            base = np.asarray(base, dtype=np.float64)
+            grad = np.full(base.shape, np.nan)
+            flat_idx = np.arange(base.size)
+            if base.size > max_elems:
+                flat_idx = rng.choice(base.size, max_elems, replace=False)
+            for j in flat_idx:
+                idx = np.unravel_index(j, base.shape)
+                plus, minus = base.copy(), base.copy()
+                plus[idx] += eps
+                minus[idx] -= eps
+                grad[idx] = (loss_at(_replace(case, slot, i, plus)) - loss_at(_replace(case, slot, i, minus))) / (2 * eps)
+            grads[f"{names[slot][i]}@GRAD"] = grad
+    return grads
+
+
+def _replace(case, slot, i, value):
+    inputs = dict(case.inputs)
+    if isinstance(inputs[slot], list):
+        inputs[slot] = list(inputs[slot])
+        inputs[slot][i] = value
+    else:
+        inputs[slot] = value
+    return inputs
+
+
+def check_grad(case, device="cpu"):
+    """Analytic gradients (the registered grad maker's ops) against float64 finite differences."""
+    for slot in case.grad:
+        values = case.inputs[slot] if isinstance(case.inputs[slot], list) else [case.inputs[slot]]
+        assert all(np.asarray(v).dtype == np.float64 for v in values), \
+            f"{case.id}: gradient checks run in float64; make input {slot} float64"
+    analytic, _, names, weights, out_slots = analytic_grads(case, device)
+    numeric = numeric_grads(case, names, weights, out_slots)
+    for key, num in numeric.items():
+        got = analytic[key]
+        assert got.shape == num.shape, f"{case.id}: {key} shape {got.shape} != {num.shape}"
+        mask = ~np.isnan(num)
+        np.testing.assert_allclose(got[mask], num[mask], rtol=case.grad_rtol, atol=case.grad_atol,
+                                   err_msg=f"{case.id}: analytic gradient {key} differs from finite differences")
