@@ -157,8 +157,9 @@ class Program:
         return self._role_guard(OpRole.LRSched)
 
     def clone(self, for_test=False):
-        """A deep copy. ``for_test=True`` drops backward and optimize ops and sets ``is_test`` on
-        every op that has it (dropout, batch_norm, ...), giving the program to evaluate with."""
+        """A deep copy. With ``for_test=True`` every op that has an ``is_test`` attribute (dropout,
+        batch_norm, ...) gets it set. As the Fluid docs say, no op is removed: clone the test program
+        before ``minimize`` so it holds no backward or optimize ops."""
         from ..ops import registry
         new = Program()
         new.random_seed = self.random_seed
@@ -168,8 +169,6 @@ class Program:
             nb = Block(new, block.idx, block.parent_idx)
             nb.vars = {name: var.clone_into(nb) for name, var in block.vars.items()}
             for op in block.ops:
-                if for_test and (op.role & ~OpRole.Loss) in (OpRole.Backward, OpRole.Optimize):
-                    continue
                 nop = op.clone_into(nb)
                 if for_test and "is_test" in registry.get(op.type).attrs:
                     nop.attrs["is_test"] = True
@@ -178,11 +177,6 @@ class Program:
                     if name in nb.vars:
                         nb.vars[name].op = nop
             new.blocks.append(nb)
-        if for_test:
-            used = {n for b in new.blocks for op in b.ops for n in op.input_arg_names + op.output_arg_names}
-            for b in new.blocks:
-                b.vars = {n: v for n, v in b.vars.items()
-                          if n in used or v.persistable or v.is_data or "@GRAD" not in n}
         return new
 
     def to_string(self, throw_on_error=False, with_details=False):
