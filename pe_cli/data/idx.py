@@ -1,0 +1,86 @@
+"""The IDX format (MNIST, Fashion-MNIST): a big-endian header, then the values in row-major order.
+
+Header: two zero bytes, one byte for the value type, one byte for the number of dimensions, then one
+big-endian u32 size per dimension. Files may be gzip-compressed (``.gz``); the magic bytes decide,
+not the name.
+"""
+import gzip
+import os
+
+import numpy as np
+
+from ..errors import PeError
+
+# type byte -> big-endian numpy dtype
+_TYPES = {0x08: ">u1", 0x09: ">i1", 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4", 0x0E: ">f8"}
+
+MNIST_FILES = {
+    "images": "t10k-images-idx3-ubyte.gz",
+    "labels": "t10k-labels-idx1-ubyte.gz",
+}
+# The bundled split of the 10,000-image MNIST test set (data/mnist/README.md).
+MNIST_SPLITS = {"train": (0, 8000), "eval": (8000, 10000), "all": (0, None)}
+
+
+def _open(path):
+    with open(path, "rb") as f:
+        magic = f.read(2)
+    return gzip.open(path, "rb") if magic == b"\x1f\x8b" else open(path, "rb")
+
+
+def read_idx(path):
+    """Reads an IDX file (gzip or not) into a numpy array of its native dtype (uint8 for MNIST)."""
+    if not os.path.exists(path):
+        raise PeError(f"{path}: no such file")
+    try:
+        with _open(path) as f:
+            data = f.read()
+    except (OSError, EOFError) as e:
+        raise PeError(f"{path}: cannot read: {e}") from None
+    if len(data) < 4 or data[0] != 0 or data[1] != 0:
+        raise PeError(f"{path}: not an IDX file (the first two bytes must be zero)")
+    type_byte, ndim = data[2], data[3]
+    dtype = _TYPES.get(type_byte)
+    if dtype is None:
+        raise PeError(f"{path}: unknown IDX value type 0x{type_byte:02x}")
+    header = 4 + 4 * ndim
+    if len(data) < header:
+        raise PeError(f"{path}: truncated IDX header")
+    shape = tuple(int(d) for d in np.frombuffer(data, ">u4", count=ndim, offset=4))
+    count = int(np.prod(shape, dtype=np.int64)) if shape else 1
+    itemsize = np.dtype(dtype).itemsize
+    if len(data) - header != count * itemsize:
+        raise PeError(f"{path}: IDX header says shape {list(shape)} ({count * itemsize} bytes of data) "
+                      f"but the file holds {len(data) - header}")
+    array = np.frombuffer(data, dtype, count=count, offset=header).reshape(shape)
+    return array.astype(np.dtype(dtype).newbyteorder("="))
+
+
+def write_idx(path, array):
+    """Writes an array as IDX (gzip-compressed when ``path`` ends in .gz). Used by tests and tools."""
+    array = np.asarray(array)
+    codes = {np.dtype(v).newbyteorder("="): k for k, v in _TYPES.items()}
+    code = codes.get(array.dtype)
+    if code is None:
+        raise PeError(f"write_idx: dtype {array.dtype} has no IDX type code")
+    header = bytes([0, 0, code, array.ndim]) + np.asarray(array.shape, ">u4").tobytes()
+    body = array.astype(np.dtype(_TYPES[code])).tobytes()
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "wb") as f:
+        f.write(header + body)
+
+
+def load_mnist(directory, split="train", images=None, labels=None):
+    """(images uint8 [N, 28, 28], labels int64 [N]) of a split of the bundled MNIST files.
+
+    ``split`` is 'train' (first 8,000), 'eval' (last 2,000) or 'all'; ``images``/``labels`` name
+    other files in ``directory`` (full MNIST, Fashion-MNIST), in which case 'all' is the natural split.
+    """
+    if split not in MNIST_SPLITS:
+        raise PeError(f"load_mnist: split must be one of {list(MNIST_SPLITS)}, got {split!r}")
+    x = read_idx(os.path.join(directory, images or MNIST_FILES["images"]))
+    y = read_idx(os.path.join(directory, labels or MNIST_FILES["labels"])).astype(np.int64)
+    if len(x) != len(y):
+        raise PeError(f"{directory}: {len(x)} images but {len(y)} labels")
+    start, stop = MNIST_SPLITS[split]
+    return x[start:stop], y[start:stop]
