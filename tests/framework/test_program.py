@@ -1,0 +1,130 @@
+"""The IR as users see it: names, guards, clone, printing, parameters."""
+import pytest
+
+import pe_cli.fluid as fluid
+from pe_cli.errors import PeError, ShapeError
+from pe_cli.framework import OpRole
+
+
+def build_mlp():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        x = fluid.layers.data("x", [4])
+        y = fluid.layers.data("y", [1], dtype="int64")
+        h = fluid.layers.fc(x, 8, act="relu")
+        logits = fluid.layers.fc(h, 3)
+        loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(logits, y))
+    return main, startup, loss
+
+
+def test_fluid_style_unique_names():
+    main, startup, _ = build_mlp()
+    names = [p.name for p in main.global_block().all_parameters()]
+    assert names == ["fc_0.w_0", "fc_0.b_0", "fc_1.w_0", "fc_1.b_0"]
+    # the startup program initializes exactly the parameters
+    assert {op.output("Out")[0] for op in startup.global_block().ops} == set(names)
+
+
+def test_unique_name_guard_restarts_numbering():
+    a, _, _ = build_mlp()
+    b, _, _ = build_mlp()
+    assert [p.name for p in a.all_parameters()] == [p.name for p in b.all_parameters()]
+
+
+def test_program_guard_restores_defaults():
+    before = fluid.default_main_program()
+    main, _, _ = build_mlp()
+    assert fluid.default_main_program() is before
+    assert main is not before
+
+
+def test_program_guard_rejects_non_programs():
+    with pytest.raises(TypeError, match="main_program must be a Program"):
+        with fluid.program_guard("main"):
+            pass
+
+
+def test_op_roles_and_sources():
+    main, startup, loss = build_mlp()
+    with fluid.program_guard(main, startup):
+        fluid.optimizer.SGD(0.1).minimize(loss)
+    roles = [op.role & ~OpRole.Loss for op in main.global_block().ops]
+    first_backward = roles.index(OpRole.Backward)
+    first_optimize = roles.index(OpRole.Optimize)
+    assert all(r == OpRole.Forward for r in roles[:first_backward])
+    assert first_backward < first_optimize
+    assert loss.op.role & OpRole.Loss
+    # every op knows where it was built: this test file
+    assert all(op.source and op.source.startswith("test_program.py:") for op in main.global_block().ops)
+    assert main.global_block().ops[0].layer == "fc_0"
+
+
+def test_to_string_is_readable():
+    main, _, _ = build_mlp()
+    text = str(main)
+    assert "var fc_0.w_0 : float32[4x8] (persistable)" in text
+    assert "{Out=[fc_0.tmp_0]} = mul(X=[x], Y=[fc_0.w_0])" in text
+    assert main.to_string(True) == text
+
+
+def test_clone_is_deep_and_keeps_ops():
+    main, _, loss = build_mlp()
+    test = main.clone(for_test=True)
+    assert len(test.global_block().ops) == len(main.global_block().ops)
+    test.global_block().ops[0].attrs["x_num_col_dims"] = 7
+    assert main.global_block().ops[0].attrs["x_num_col_dims"] == 1
+    assert test.global_block().var(loss.name) is not loss
+    assert [p.name for p in test.all_parameters()] == [p.name for p in main.all_parameters()]
+
+
+def test_list_vars_and_random_seed():
+    main, _, _ = build_mlp()
+    names = [v.name for v in main.list_vars()]
+    assert "x" in names and "fc_1.b_0" in names
+    main.random_seed = 5
+    assert main.clone().random_seed == 5
+    assert main.num_blocks == 1 and main.block(0) is main.global_block()
+
+
+def test_shape_mismatch_caught_at_build_time_names_layer_and_shapes():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        x = fluid.layers.data("x", [4])
+        y = fluid.layers.data("y", [5])
+        with pytest.raises(ShapeError) as err:
+            x + y
+    message = str(err.value)
+    assert "elementwise_add" in message and "[-1, 4]" in message and "[-1, 5]" in message
+    assert "test_program.py" in message
+
+
+def test_unknown_op_type_suggests_closest():
+    main = fluid.Program()
+    with pytest.raises(PeError, match="did you mean 'relu'"):
+        main.global_block().append_op("rellu", {"X": []}, {"Out": []})
+
+
+def test_unknown_attribute_is_an_error():
+    main = fluid.Program()
+    block = main.global_block()
+    block.create_var(name="a", shape=[2, 3])
+    block.create_var(name="b")
+    with pytest.raises(PeError, match="unknown attribute 'scal'; did you mean 'scale'"):
+        block.append_op("scale", {"X": ["a"]}, {"Out": ["b"]}, {"scal": 2.0})
+
+
+def test_attribute_out_of_range_is_an_error():
+    main = fluid.Program()
+    block = main.global_block()
+    block.create_var(name="a", shape=[2, 3])
+    block.create_var(name="b", shape=[3, 4])
+    block.create_var(name="c")
+    with pytest.raises(PeError, match="x_num_col_dims=0 is out of range; expected >= 1"):
+        block.append_op("mul", {"X": ["a"], "Y": ["b"]}, {"Out": ["c"]}, {"x_num_col_dims": 0})
+
+
+def test_name_scope_is_a_context_manager():
+    with fluid.name_scope("encoder"):
+        with fluid.name_scope("attention"):
+            from pe_cli.framework.program import current_name_scope
+            assert current_name_scope() == "encoder/attention"
