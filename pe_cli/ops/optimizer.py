@@ -1,13 +1,127 @@
-"""Parameter update ops. Each writes ParamOut (the same variable as Param) and its own state."""
-from .registry import register
+"""Parameter update ops, and the ops that drive learning-rate schedules.
+
+Each update op writes ParamOut (the same variable as Param) and its state outputs (the same
+variables as the state inputs: Velocity -> VelocityOut, Moment1 -> Moment1Out, ...). Formulas follow
+Fluid 1.x's kernels; the learning rate is a [1] variable so schedules can drive it.
+"""
+from .registry import Attr, fmt_shape, register
 
 
-def _infer_update(*pairs):
+def _numel(shape):
+    n = 1
+    for d in shape:
+        if d < 0:
+            return -1
+        n *= d
+    return n
+
+
+def _infer_update(state_pairs=(), scalars=()):
+    """ParamOut mirrors Param; each (out, in) state pair mirrors its input. Grad and the state
+    inputs must have Param's shape; LearningRate and ``scalars`` must hold one value."""
     def infer(ctx):
-        for out_slot, in_slot in pairs:
-            ctx.set_output(out_slot, ctx.shape(in_slot), ctx.dtype(in_slot))
+        p = ctx.shape("Param")
+        for slot in ["Grad"] + [i for _, i in state_pairs if i not in scalars]:
+            if ctx.has_input(slot):
+                s = ctx.shape(slot)
+                if len(s) != len(p) or any(a != b and a >= 0 and b >= 0 for a, b in zip(s, p)):
+                    ctx.fail(f"{slot} {fmt_shape(s)} must have Param's shape {fmt_shape(p)}")
+        for slot in ("LearningRate",) + tuple(scalars):
+            if _numel(ctx.shape(slot)) not in (1, -1):
+                ctx.fail(f"{slot} must hold one value, its shape is {fmt_shape(ctx.shape(slot))}")
+        ctx.set_output("ParamOut", p, ctx.dtype("Param"))
+        for out_slot, in_slot in state_pairs:
+            if ctx.has_input(in_slot):
+                ctx.set_output(out_slot, ctx.shape(in_slot), ctx.dtype(in_slot))
     return infer
 
 
+def _non_negative(x):
+    return x >= 0
+
+
+def _unit(x):
+    return 0 <= x < 1
+
+
 register("sgd", inputs=["Param", "Grad", "LearningRate"], outputs=["ParamOut"],
-         infer=_infer_update(("ParamOut", "Param")), doc="ParamOut = Param - LearningRate * Grad.")
+         infer=_infer_update(), doc="ParamOut = Param - LearningRate * Grad.")
+
+register("momentum", inputs=["Param", "Grad", "Velocity", "LearningRate"],
+         outputs=["ParamOut", "VelocityOut"],
+         attrs={"mu": Attr(0.9, _non_negative, ">= 0"), "use_nesterov": False},
+         infer=_infer_update([("VelocityOut", "Velocity")]),
+         doc="VelocityOut = mu * Velocity + Grad; ParamOut = Param - LearningRate * VelocityOut, "
+             "or with use_nesterov Param - LearningRate * (Grad + mu * VelocityOut).")
+
+register("adam", inputs=["Param", "Grad", "LearningRate", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow"],
+         outputs=["ParamOut", "Moment1Out", "Moment2Out", "Beta1PowOut?", "Beta2PowOut?"],
+         attrs={"beta1": Attr(0.9, _unit, "in [0, 1)"), "beta2": Attr(0.999, _unit, "in [0, 1)"),
+                "epsilon": Attr(1e-8, _non_negative, ">= 0"), "lazy_mode": False},
+         infer=_infer_update([("Moment1Out", "Moment1"), ("Moment2Out", "Moment2"),
+                              ("Beta1PowOut", "Beta1Pow"), ("Beta2PowOut", "Beta2Pow")],
+                             scalars=("Beta1Pow", "Beta2Pow")),
+         doc="Moment1Out = beta1 * Moment1 + (1 - beta1) * Grad; Moment2Out = beta2 * Moment2 + "
+             "(1 - beta2) * Grad^2; lr_t = LearningRate * sqrt(1 - Beta2Pow) / (1 - Beta1Pow); "
+             "ParamOut = Param - lr_t * Moment1Out / (sqrt(Moment2Out) + epsilon * sqrt(1 - Beta2Pow)); "
+             "Beta1PowOut = Beta1Pow * beta1, Beta2PowOut = Beta2Pow * beta2.")
+
+register("adagrad", inputs=["Param", "Grad", "Moment", "LearningRate"], outputs=["ParamOut", "MomentOut"],
+         attrs={"epsilon": Attr(1e-6, _non_negative, ">= 0")},
+         infer=_infer_update([("MomentOut", "Moment")]),
+         doc="MomentOut = Moment + Grad^2; ParamOut = Param - LearningRate * Grad / (sqrt(MomentOut) + epsilon).")
+
+register("rmsprop", inputs=["Param", "MeanSquare", "MeanGrad?", "LearningRate", "Grad", "Moment"],
+         outputs=["ParamOut", "MomentOut", "MeanSquareOut", "MeanGradOut?"],
+         attrs={"epsilon": Attr(1e-10, _non_negative, ">= 0"), "decay": Attr(0.9, lambda v: 0 <= v <= 1, "in [0, 1]"),
+                "momentum": Attr(0.0, _non_negative, ">= 0"), "centered": False},
+         infer=_infer_update([("MomentOut", "Moment"), ("MeanSquareOut", "MeanSquare"),
+                              ("MeanGradOut", "MeanGrad")]),
+         doc="MeanSquareOut = decay * MeanSquare + (1 - decay) * Grad^2; MomentOut = momentum * Moment + "
+             "LearningRate * Grad / sqrt(MeanSquareOut + epsilon) (centered: MeanGradOut = decay * "
+             "MeanGrad + (1 - decay) * Grad, and MeanSquareOut - MeanGradOut^2 under the root); "
+             "ParamOut = Param - MomentOut.")
+
+
+# -- learning-rate schedules --------------------------------------------------------------------
+
+def _infer_increment(ctx):
+    if _numel(ctx.shape("X")) not in (1, -1):
+        ctx.fail(f"X must hold one value, its shape is {fmt_shape(ctx.shape('X'))}")
+    ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"))
+
+
+register("increment", inputs=["X"], outputs=["Out"], attrs={"step": 1.0}, infer=_infer_increment,
+         doc="Out = X + step, for a one-value X (step counters).")
+
+LR_KINDS = ("exponential", "natural_exp", "inverse_time", "polynomial", "piecewise", "cosine", "noam",
+            "linear_warmup")
+
+
+def _infer_lr_schedule(ctx):
+    if _numel(ctx.shape("Step")) not in (1, -1):
+        ctx.fail(f"Step must hold one value, its shape is {fmt_shape(ctx.shape('Step'))}")
+    a = ctx.attrs
+    if a["kind"] == "piecewise" and len(a["values"]) != len(a["boundaries"]) + 1:
+        ctx.fail(f"piecewise needs one more value than boundaries, got {len(a['boundaries'])} boundaries "
+                 f"and {len(a['values'])} values")
+    if a["kind"] in ("exponential", "natural_exp", "inverse_time", "polynomial") and a["decay_steps"] <= 0:
+        ctx.fail(f"decay_steps must be > 0, got {a['decay_steps']}")
+    if a["kind"] == "cosine" and (a["step_each_epoch"] <= 0 or a["epochs"] <= 0):
+        ctx.fail(f"step_each_epoch and epochs must be > 0, got {a['step_each_epoch']} and {a['epochs']}")
+    if a["kind"] == "linear_warmup" and a["warmup_steps"] <= 0:
+        ctx.fail(f"warmup_steps must be > 0, got {a['warmup_steps']}")
+    ctx.set_output("Out", [1], "float32")
+
+
+register("lr_schedule", inputs=["Step", "LearningRate?"], outputs=["Out"],
+         attrs={"kind": Attr("exponential", choices=LR_KINDS), "learning_rate": 1.0,
+                "decay_steps": 1.0, "decay_rate": 1.0, "staircase": False,
+                "end_learning_rate": 1e-4, "power": 1.0, "cycle": False,
+                "boundaries": Attr(list), "values": Attr(list),
+                "step_each_epoch": 1.0, "epochs": 1.0, "d_model": 1.0, "warmup_steps": 1.0,
+                "start_lr": 0.0, "end_lr": 0.0},
+         infer=_infer_lr_schedule,
+         doc="Out = the learning rate of schedule `kind` at step Step (float32 [1]); the base rate is "
+             "LearningRate when given, else the attribute learning_rate. See "
+             "pe_cli/layers/learning_rate_scheduler.py for each formula.")

@@ -1,6 +1,127 @@
+"""Update kernels (vectorised numpy; inputs are never modified, every output is a new array) and
+the learning-rate schedule kernels."""
+import math
+
 import numpy as np
 
 
+def _scalar(a, dtype):
+    """A one-value array as a numpy scalar of ``dtype``."""
+    return np.asarray(a).reshape(-1)[0].astype(dtype)
+
+
 def sgd(ins, attrs):
-    p, g, lr = ins["Param"], ins["Grad"], ins["LearningRate"]
-    return {"ParamOut": p - lr.reshape(()).astype(p.dtype) * g}
+    p, g = ins["Param"], ins["Grad"]
+    lr = _scalar(ins["LearningRate"], p.dtype)
+    return {"ParamOut": (p - lr * g).astype(p.dtype, copy=False)}
+
+
+def momentum(ins, attrs):
+    p, g, v = ins["Param"], ins["Grad"], ins["Velocity"]
+    lr = _scalar(ins["LearningRate"], p.dtype)
+    mu = p.dtype.type(attrs["mu"])
+    v_out = v * mu + g
+    if attrs["use_nesterov"]:
+        p_out = p - (g + v_out * mu) * lr
+    else:
+        p_out = p - lr * v_out
+    return {"ParamOut": p_out.astype(p.dtype, copy=False), "VelocityOut": v_out.astype(v.dtype, copy=False)}
+
+
+def adam(ins, attrs):
+    p, g, m1, m2 = ins["Param"], ins["Grad"], ins["Moment1"], ins["Moment2"]
+    t = p.dtype.type
+    lr = _scalar(ins["LearningRate"], p.dtype)
+    b1p, b2p = _scalar(ins["Beta1Pow"], p.dtype), _scalar(ins["Beta2Pow"], p.dtype)
+    beta1, beta2, eps = t(attrs["beta1"]), t(attrs["beta2"]), t(attrs["epsilon"])
+    one = t(1)
+    m1_out = beta1 * m1 + (one - beta1) * g
+    m2_out = beta2 * m2 + (one - beta2) * g * g
+    lr_t = lr * np.sqrt(one - b2p) / (one - b1p)
+    p_out = p - lr_t * (m1_out / (np.sqrt(m2_out) + eps * np.sqrt(one - b2p)))
+    b1_in, b2_in = ins["Beta1Pow"], ins["Beta2Pow"]
+    return {"ParamOut": p_out.astype(p.dtype, copy=False),
+            "Moment1Out": m1_out.astype(m1.dtype, copy=False),
+            "Moment2Out": m2_out.astype(m2.dtype, copy=False),
+            "Beta1PowOut": (b1_in * b1_in.dtype.type(attrs["beta1"])).astype(b1_in.dtype, copy=False),
+            "Beta2PowOut": (b2_in * b2_in.dtype.type(attrs["beta2"])).astype(b2_in.dtype, copy=False)}
+
+
+def adagrad(ins, attrs):
+    p, g, m = ins["Param"], ins["Grad"], ins["Moment"]
+    lr = _scalar(ins["LearningRate"], p.dtype)
+    m_out = m + g * g
+    p_out = p - lr * g / (np.sqrt(m_out) + p.dtype.type(attrs["epsilon"]))
+    return {"ParamOut": p_out.astype(p.dtype, copy=False), "MomentOut": m_out.astype(m.dtype, copy=False)}
+
+
+def rmsprop(ins, attrs):
+    p, g, ms, mom = ins["Param"], ins["Grad"], ins["MeanSquare"], ins["Moment"]
+    t = p.dtype.type
+    lr = _scalar(ins["LearningRate"], p.dtype)
+    rho, eps, mu = t(attrs["decay"]), t(attrs["epsilon"]), t(attrs["momentum"])
+    one = t(1)
+    ms_out = rho * ms + (one - rho) * g * g
+    outs = {}
+    if attrs["centered"]:
+        mg = ins["MeanGrad"]
+        mg_out = rho * mg + (one - rho) * g
+        mom_out = mu * mom + lr * g / np.sqrt(ms_out - mg_out * mg_out + eps)
+        outs["MeanGradOut"] = mg_out.astype(mg.dtype, copy=False)
+    else:
+        mom_out = mu * mom + lr * g / np.sqrt(ms_out + eps)
+    outs.update({"ParamOut": (p - mom_out).astype(p.dtype, copy=False),
+                 "MomentOut": mom_out.astype(mom.dtype, copy=False),
+                 "MeanSquareOut": ms_out.astype(ms.dtype, copy=False)})
+    return outs
+
+
+# -- learning-rate schedules --------------------------------------------------------------------
+
+def increment(ins, attrs):
+    x = ins["X"]
+    return {"Out": (x + x.dtype.type(attrs["step"])).astype(x.dtype, copy=False)}
+
+
+def schedule_value(kind, step, base, a):
+    """The learning rate of schedule ``kind`` at ``step`` (float64 math), base rate ``base``."""
+    if kind == "exponential":
+        div = step / a["decay_steps"]
+        return base * a["decay_rate"] ** (math.floor(div) if a["staircase"] else div)
+    if kind == "natural_exp":
+        div = step / a["decay_steps"]
+        return base * math.exp(-a["decay_rate"] * (math.floor(div) if a["staircase"] else div))
+    if kind == "inverse_time":
+        div = step / a["decay_steps"]
+        return base / (1.0 + a["decay_rate"] * (math.floor(div) if a["staircase"] else div))
+    if kind == "polynomial":
+        decay_steps = a["decay_steps"]
+        if a["cycle"]:
+            decay_steps = decay_steps * (math.ceil(step / decay_steps) if step > 0 else 1.0)
+        else:
+            step = min(step, decay_steps)
+        end = a["end_learning_rate"]
+        return (base - end) * (1.0 - step / decay_steps) ** a["power"] + end
+    if kind == "piecewise":
+        for boundary, value in zip(a["boundaries"], a["values"]):
+            if step < boundary:
+                return value
+        return a["values"][-1]
+    if kind == "cosine":
+        epoch = math.floor(step / a["step_each_epoch"])
+        return base * 0.5 * (math.cos(epoch * math.pi / a["epochs"]) + 1.0)
+    if kind == "noam":
+        return base * a["d_model"] ** -0.5 * min(step ** -0.5 if step > 0 else math.inf,
+                                                  a["warmup_steps"] ** -1.5 * step)
+    if kind == "linear_warmup":
+        if step < a["warmup_steps"]:
+            return a["start_lr"] + (a["end_lr"] - a["start_lr"]) * step / a["warmup_steps"]
+        return base
+    raise ValueError(f"unknown learning-rate schedule kind {kind!r}")
+
+
+def lr_schedule(ins, attrs):
+    step = float(np.asarray(ins["Step"]).reshape(-1)[0])
+    lr = ins.get("LearningRate")
+    base = float(np.asarray(lr).reshape(-1)[0]) if lr is not None else float(attrs["learning_rate"])
+    return {"Out": np.array([schedule_value(attrs["kind"], step, base, attrs)], dtype=np.float32)}

@@ -1,0 +1,146 @@
+"""Op cases for the update ops, the learning-rate schedule ops and the gradient-clipping ops, each
+against a plain numpy reference written from the formulas (not from the kernels)."""
+import math
+
+import numpy as np
+
+from op_test import OpCase
+
+rng = np.random.default_rng(11)
+
+
+def r(*shape, dtype="float64"):
+    return rng.normal(size=shape).astype(dtype)
+
+
+def pos(*shape, dtype="float64"):
+    return rng.uniform(0.1, 2.0, size=shape).astype(dtype)
+
+
+def lr(value, dtype="float64"):
+    return np.array([value], dtype=dtype)
+
+
+def _sgd(i, a):
+    return {"ParamOut": i["Param"] - i["LearningRate"][0] * i["Grad"]}
+
+
+def _momentum(i, a):
+    v = a["mu"] * i["Velocity"] + i["Grad"]
+    step = i["Grad"] + a["mu"] * v if a["use_nesterov"] else v
+    return {"ParamOut": i["Param"] - i["LearningRate"][0] * step, "VelocityOut": v}
+
+
+def _adam(i, a):
+    b1, b2, eps = a["beta1"], a["beta2"], a["epsilon"]
+    b1p, b2p = i["Beta1Pow"][0], i["Beta2Pow"][0]
+    m1 = b1 * i["Moment1"] + (1 - b1) * i["Grad"]
+    m2 = b2 * i["Moment2"] + (1 - b2) * i["Grad"] ** 2
+    # Adam with bias correction folded into the step size, epsilon scaled as in Fluid's kernel
+    m1_hat, m2_hat = m1 / (1 - b1p), m2 / (1 - b2p)
+    p = i["Param"] - i["LearningRate"][0] * m1_hat / (np.sqrt(m2_hat) + eps)
+    return {"ParamOut": p, "Moment1Out": m1, "Moment2Out": m2,
+            "Beta1PowOut": i["Beta1Pow"] * b1, "Beta2PowOut": i["Beta2Pow"] * b2}
+
+
+def _adagrad(i, a):
+    m = i["Moment"] + i["Grad"] ** 2
+    return {"ParamOut": i["Param"] - i["LearningRate"][0] * i["Grad"] / (np.sqrt(m) + a["epsilon"]),
+            "MomentOut": m}
+
+
+def _rmsprop(i, a):
+    rho, eps, mu = a["decay"], a["epsilon"], a["momentum"]
+    g = i["Grad"]
+    ms = rho * i["MeanSquare"] + (1 - rho) * g ** 2
+    out = {"MeanSquareOut": ms}
+    denom = ms + eps
+    if a["centered"]:
+        mg = rho * i["MeanGrad"] + (1 - rho) * g
+        denom = denom - mg ** 2
+        out["MeanGradOut"] = mg
+    mom = mu * i["Moment"] + i["LearningRate"][0] * g / np.sqrt(denom)
+    out.update({"MomentOut": mom, "ParamOut": i["Param"] - mom})
+    return out
+
+
+def _lr_case(kind, step, attrs, want, name, base_input=None):
+    inputs = {"Step": np.array([step], dtype="int64")}
+    if base_input is not None:
+        inputs["LearningRate"] = np.array([base_input], dtype="float32")
+    return OpCase("lr_schedule", inputs, lambda i, a: {"Out": np.array([want], dtype="float32")},
+                  attrs=dict(attrs, kind=kind), name=name, rtol=1e-6)
+
+
+def _clip_by_norm(i, a):
+    x = i["X"]
+    norm = np.sqrt((x ** 2).sum())
+    return {"Out": x * a["max_norm"] / norm if norm > a["max_norm"] else x}
+
+
+CASES = [
+    OpCase("sgd", {"Param": r(3, 4), "Grad": r(3, 4), "LearningRate": lr(0.1)}, _sgd),
+    OpCase("sgd", {"Param": r(5, dtype="float32"), "Grad": r(5, dtype="float32"),
+                   "LearningRate": lr(0.5, "float32")}, _sgd, name="sgd_float32", rtol=1e-6),
+    OpCase("momentum", {"Param": r(3, 4), "Grad": r(3, 4), "Velocity": r(3, 4), "LearningRate": lr(0.1)},
+           _momentum, attrs={"mu": 0.9}),
+    OpCase("momentum", {"Param": r(2, 3), "Grad": r(2, 3), "Velocity": r(2, 3), "LearningRate": lr(0.05)},
+           _momentum, attrs={"mu": 0.8, "use_nesterov": True}, name="momentum_nesterov"),
+    OpCase("adam", {"Param": r(3, 4), "Grad": r(3, 4), "LearningRate": lr(0.01), "Moment1": r(3, 4),
+                    "Moment2": pos(3, 4), "Beta1Pow": lr(0.9 ** 3), "Beta2Pow": lr(0.999 ** 3)},
+           _adam, attrs={"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8}),
+    OpCase("adam", {"Param": r(6), "Grad": r(6), "LearningRate": lr(0.1), "Moment1": np.zeros(6),
+                    "Moment2": np.zeros(6), "Beta1Pow": lr(0.5), "Beta2Pow": lr(0.7)},
+           _adam, attrs={"beta1": 0.5, "beta2": 0.7, "epsilon": 1e-3}, name="adam_first_step"),
+    OpCase("adam", {"Param": r(2, 5, dtype="float32"), "Grad": r(2, 5, dtype="float32"),
+                    "LearningRate": lr(0.01, "float32"), "Moment1": r(2, 5, dtype="float32"),
+                    "Moment2": pos(2, 5, dtype="float32"), "Beta1Pow": lr(0.81, "float32"),
+                    "Beta2Pow": lr(0.998, "float32")},
+           _adam, name="adam_float32", rtol=2e-5, atol=1e-6),
+    OpCase("adagrad", {"Param": r(3, 4), "Grad": r(3, 4), "Moment": pos(3, 4), "LearningRate": lr(0.1)},
+           _adagrad, attrs={"epsilon": 1e-6}),
+    OpCase("adagrad", {"Param": r(4), "Grad": r(4), "Moment": np.zeros(4), "LearningRate": lr(0.3)},
+           _adagrad, attrs={"epsilon": 0.1}, name="adagrad_zero_moment"),
+    OpCase("rmsprop", {"Param": r(3, 4), "Grad": r(3, 4), "MeanSquare": pos(3, 4), "Moment": r(3, 4),
+                       "LearningRate": lr(0.01)},
+           _rmsprop, attrs={"decay": 0.95, "epsilon": 1e-6, "momentum": 0.0},
+           outputs=("ParamOut", "MomentOut", "MeanSquareOut")),
+    OpCase("rmsprop", {"Param": r(3, 4), "Grad": r(3, 4), "MeanSquare": pos(3, 4) + 1.0,
+                       "MeanGrad": rng.uniform(-0.3, 0.3, size=(3, 4)), "Moment": r(3, 4),
+                       "LearningRate": lr(0.01)},
+           _rmsprop, attrs={"decay": 0.9, "epsilon": 1e-6, "momentum": 0.5, "centered": True},
+           name="rmsprop_centered_momentum"),
+
+    OpCase("increment", {"X": np.array([4], dtype="int64")},
+           lambda i, a: {"Out": np.array([7], dtype="int64")}, attrs={"step": 3.0}),
+    OpCase("increment", {"X": np.array([0.5])}, lambda i, a: {"Out": np.array([1.5])}, name="increment_float"),
+    _lr_case("exponential", 7, {"learning_rate": 0.1, "decay_steps": 5.0, "decay_rate": 0.5},
+             0.1 * 0.5 ** (7 / 5), "lr_exponential"),
+    _lr_case("exponential", 7, {"learning_rate": 0.1, "decay_steps": 5.0, "decay_rate": 0.5, "staircase": True},
+             0.1 * 0.5, "lr_exponential_staircase"),
+    _lr_case("natural_exp", 3, {"learning_rate": 0.2, "decay_steps": 2.0, "decay_rate": 0.3},
+             0.2 * math.exp(-0.3 * 1.5), "lr_natural_exp"),
+    _lr_case("inverse_time", 9, {"learning_rate": 0.2, "decay_steps": 4.0, "decay_rate": 0.5, "staircase": True},
+             0.2 / (1 + 0.5 * 2), "lr_inverse_time_staircase"),
+    _lr_case("polynomial", 3, {"learning_rate": 0.1, "decay_steps": 10.0, "end_learning_rate": 0.01,
+                               "power": 2.0}, (0.1 - 0.01) * (1 - 0.3) ** 2 + 0.01, "lr_polynomial"),
+    _lr_case("polynomial", 30, {"learning_rate": 0.1, "decay_steps": 10.0, "end_learning_rate": 0.01},
+             0.01, "lr_polynomial_after_end"),
+    _lr_case("polynomial", 25, {"learning_rate": 0.1, "decay_steps": 10.0, "end_learning_rate": 0.0,
+                                "cycle": True}, 0.1 * (1 - 25 / 30), "lr_polynomial_cycle"),
+    _lr_case("piecewise", 10, {"boundaries": [5.0, 10.0], "values": [1.0, 0.5, 0.1]}, 0.1, "lr_piecewise"),
+    _lr_case("cosine", 25, {"learning_rate": 0.4, "step_each_epoch": 10.0, "epochs": 4.0},
+             0.4 * 0.5 * (math.cos(2 * math.pi / 4) + 1), "lr_cosine"),
+    _lr_case("noam", 4, {"learning_rate": 2.0, "d_model": 16.0, "warmup_steps": 10.0},
+             2.0 * 16 ** -0.5 * min(4 ** -0.5, 10 ** -1.5 * 4), "lr_noam"),
+    _lr_case("linear_warmup", 3, {"warmup_steps": 10.0, "start_lr": 0.0, "end_lr": 0.1}, 0.03,
+             "lr_linear_warmup"),
+    _lr_case("linear_warmup", 12, {"warmup_steps": 10.0, "start_lr": 0.0, "end_lr": 0.1}, 0.25,
+             "lr_linear_warmup_after_variable_base", base_input=0.25),
+
+    OpCase("clip_by_norm", {"X": r(3, 4)}, _clip_by_norm, attrs={"max_norm": 1.0}),
+    OpCase("clip_by_norm", {"X": 0.01 * r(3, 4)}, _clip_by_norm, attrs={"max_norm": 1.0},
+           name="clip_by_norm_inside"),
+    OpCase("squared_l2_norm", {"X": r(3, 4)}, lambda i, a: {"Out": np.array([(i["X"] ** 2).sum()])},
+           grad=("X",)),
+]
