@@ -1,35 +1,80 @@
-"""Optimizers: ``minimize(loss)`` appends the backward ops, regularization, clipping and one update
-op per parameter (role Optimize). Optimizer state (moments, the learning rate) lives in
-persistable variables initialized by the startup program, so checkpoints carry it."""
+"""Optimizers: ``minimize(loss)`` appends the backward ops, clipping, regularization and one update
+op per parameter (role Optimize). Optimizer state (moments, beta powers, the learning rate) lives in
+persistable variables initialized by the startup program, so checkpoints carry it.
+
+Names and semantics follow Fluid 1.x: ``SGD``, ``Momentum``, ``Adam``, ``Adagrad``, ``RMSProp`` (and the
+``...Optimizer`` spellings), each taking ``(learning_rate, ..., regularization=None, grad_clip=None,
+name=None)``; ``learning_rate`` is a float or a [1] Variable (a schedule from
+``layers.learning_rate_scheduler``)."""
+import numbers
+
 from .backward import append_backward
 from .errors import PeError
-from .framework import OpRole, default_main_program, default_startup_program, unique_name
+from .framework import default_startup_program, unique_name
 from .framework.variable import Variable
+
+__all__ = ["Optimizer", "SGD", "SGDOptimizer", "Momentum", "MomentumOptimizer", "Adam", "AdamOptimizer",
+           "Adagrad", "AdagradOptimizer", "RMSProp", "RMSPropOptimizer"]
+
+
+def _check_number(owner, name, value, lo=None, hi=None, lo_open=False, hi_open=False):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{owner}: {name} must be a number, got {value!r}")
+    value = float(value)
+    bad_lo = lo is not None and (value <= lo if lo_open else value < lo)
+    bad_hi = hi is not None and (value >= hi if hi_open else value > hi)
+    if bad_lo or bad_hi:
+        lo_s = "" if lo is None else f"{'(' if lo_open else '['}{lo}"
+        hi_s = "" if hi is None else f"{hi}{')' if hi_open else ']'}"
+        expect = f"in {lo_s}, {hi_s}" if lo is not None and hi is not None else \
+            (f"{'>' if lo_open else '>='} {lo}" if lo is not None else f"{'<' if hi_open else '<='} {hi}")
+        raise PeError(f"{owner}: {name}={value} is out of range; expected {expect}")
+    return value
 
 
 class Optimizer:
     type = None
 
-    def __init__(self, learning_rate, regularization=None, grad_clip=None, name=None):
-        if not isinstance(learning_rate, (int, float, Variable)):
-            raise TypeError(f"learning_rate must be a float or a Variable (a schedule), got {learning_rate!r}")
-        if isinstance(learning_rate, (int, float)) and learning_rate < 0:
-            raise PeError(f"learning_rate must be >= 0, got {learning_rate}")
+    def __init__(self, learning_rate, parameter_list=None, regularization=None, grad_clip=None, name=None):
+        owner = type(self).__name__
+        if isinstance(learning_rate, Variable):
+            if learning_rate.shape is not None and int(_numel(learning_rate.shape)) not in (1, -1):
+                raise PeError(f"{owner}: a learning_rate Variable must hold one value, "
+                              f"'{learning_rate.name}' has shape {list(learning_rate.shape)}")
+        elif isinstance(learning_rate, bool) or not isinstance(learning_rate, numbers.Real):
+            raise TypeError(f"{owner}: learning_rate must be a float or a Variable (a schedule), "
+                            f"got {learning_rate!r}")
+        else:
+            learning_rate = _check_number(owner, "learning_rate", learning_rate, lo=0.0)
+        if regularization is not None and not hasattr(regularization, "append_decay"):
+            raise TypeError(f"{owner}: regularization must be a regularizer (fluid.regularizer.L2Decay(...)), "
+                            f"got {regularization!r}")
+        if grad_clip is not None and not hasattr(grad_clip, "_static_clip"):
+            raise TypeError(f"{owner}: grad_clip must be a gradient clip (fluid.clip.GradientClipByNorm(...)), "
+                            f"got {grad_clip!r}")
         self._learning_rate = learning_rate
+        self._parameter_list = list(parameter_list) if parameter_list is not None else None
         self.regularization = regularization
         self._grad_clip = grad_clip
-        self._name = name or unique_name.generate(self.type or "optimizer")
-        self._lr_var = None
-        self._accumulators = {}   # (state name, param name) -> Variable
+        self._name = name
+        self._lr_vars = {}        # program -> the global learning-rate variable
+        self._accumulators = {}   # (program, state, param name) -> Variable
+        self._startup = None      # the startup program of the current minimize()
+        self.helper = None
 
     # -- learning rate -----------------------------------------------------------------------
-    def _global_learning_rate(self, program):
+    def _global_learning_rate(self, program=None):
         if isinstance(self._learning_rate, Variable):
             return self._learning_rate
-        if self._lr_var is None or self._lr_var.block.program is not program:
-            name = unique_name.generate("learning_rate")
-            self._lr_var = _persistable_var(program, name, [1], "float32", self._learning_rate)
-        return self._lr_var
+        if program is None:
+            from .framework import default_main_program
+            program = default_main_program()
+        var = self._lr_vars.get(program)
+        if var is None:
+            var = self._lr_vars[program] = _persistable_var(
+                program, unique_name.generate("learning_rate"), [1], "float32", self._learning_rate,
+                self._startup)
+        return var
 
     def _param_learning_rate(self, param, program):
         lr = self._global_learning_rate(program)
@@ -37,32 +82,45 @@ class Optimizer:
         if scale == 1.0:
             return lr
         block = program.global_block()
-        out = block.create_var(name=unique_name.generate(f"{param.name}.lr"), shape=[1], dtype=lr.dtype)
-        block.append_op("scale", {"X": [lr]}, {"Out": [out]}, {"scale": float(scale)})
+        with program._lr_schedule_guard():
+            out = block.create_var(name=unique_name.generate(f"{param.name}.lr"), shape=[1], dtype=lr.dtype,
+                                   stop_gradient=True)
+            block.append_op("scale", {"X": [lr]}, {"Out": [out]}, {"scale": float(scale)})
         return out
 
     # -- state ----------------------------------------------------------------------------------
     def _add_accumulator(self, state, param, fill_value=0.0, shape=None, dtype=None):
-        key = (state, param.name)
+        """A persistable state variable of ``param`` (``fc_0.w_0_velocity_0``), filled with
+        ``fill_value`` by the startup program."""
+        program = param.block.program
+        key = (program, state, param.name)
         if key not in self._accumulators:
-            name = unique_name.generate(f"{param.name}_{self._name}_{state}")
-            self._accumulators[key] = _persistable_var(param.block.program, name,
+            prefix = f"{self._name}_{state}" if self._name else state
+            name = unique_name.generate(f"{param.name}_{prefix}")
+            self._accumulators[key] = _persistable_var(program, name,
                                                        shape if shape is not None else param.shape,
-                                                       dtype or param.dtype, fill_value)
+                                                       dtype or param.dtype, fill_value, self._startup)
         return self._accumulators[key]
 
     def _get_accumulator(self, state, param):
-        return self._accumulators[(state, param.name)]
+        return self._accumulators[(param.block.program, state, param.name)]
+
+    def _create_accumulators(self, block, params):
+        """Creates every state variable the update op of each parameter needs."""
 
     # -- the update -----------------------------------------------------------------------------
-    def _append_update_op(self, block, param, grad, lr):
+    def _append_optimize_op(self, block, param, grad, lr):
         raise NotImplementedError   # every optimizer defines its update op
 
     def backward(self, loss, startup_program=None, parameter_list=None, no_grad_set=None, callbacks=None):
+        parameter_list = parameter_list if parameter_list is not None else self._parameter_list
         return append_backward(loss, parameter_list, no_grad_set, callbacks)
 
     def apply_gradients(self, params_grads):
+        """Appends clipping, regularization and the update ops for [(param, grad)]; returns the
+        update ops. The optimizer's ``grad_clip`` wins over clips set with ``set_gradient_clip``."""
         from . import clip, regularizer
+        params_grads = [(p, g) for p, g in params_grads if g is not None]
         if not params_grads:
             return []
         program = params_grads[0][0].block.program
@@ -70,49 +128,180 @@ class Optimizer:
         with program._optimized_guard():
             params_grads = clip.append_gradient_clip_ops(params_grads, self._grad_clip)
             params_grads = regularizer.append_regularization_ops(params_grads, self.regularization)
+            trainable = [(p, g) for p, g in params_grads if getattr(p, "trainable", True)]
+            self._create_accumulators(block, [p for p, _ in trainable])
             ops = []
-            for param, grad in params_grads:
-                if not param.trainable:
-                    continue
+            for param, grad in trainable:
                 lr = self._param_learning_rate(param, program)
-                ops.append(self._append_update_op(block, param, grad, lr))
-            ops += self._finish_update(block, params_grads)
+                ops.append(self._append_optimize_op(block, param, grad, lr))
+            ops += self._finish_update(block, trainable)
         return ops
 
     def _finish_update(self, block, params_grads):
         return []
 
+    def apply_optimize(self, loss, startup_program, params_grads):
+        self._startup = startup_program
+        try:
+            return self.apply_gradients(params_grads)
+        finally:
+            self._startup = None
+
     def minimize(self, loss, startup_program=None, parameter_list=None, no_grad_set=None, grad_clip=None):
         """Appends backward and update ops for ``loss``; returns (update ops, [(param, grad)])."""
+        if not isinstance(loss, Variable):
+            raise TypeError(f"{type(self).__name__}.minimize: loss must be a Variable, got {loss!r}")
         if grad_clip is not None:
+            if not hasattr(grad_clip, "_static_clip"):
+                raise TypeError(f"{type(self).__name__}.minimize: grad_clip must be a gradient clip, "
+                                f"got {grad_clip!r}")
             self._grad_clip = grad_clip
         params_grads = self.backward(loss, startup_program, parameter_list, no_grad_set)
-        ops = self.apply_gradients(params_grads)
+        ops = self.apply_optimize(loss, startup_program, params_grads)
         return ops, params_grads
 
 
-def _persistable_var(program, name, shape, dtype, value):
-    """A persistable variable in ``program``, filled with ``value`` by the startup program."""
+def _numel(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def _persistable_var(program, name, shape, dtype, value, startup=None):
+    """A persistable variable in ``program``, filled with ``value`` by the startup program (the
+    given one, else the default one: inside ``program_guard(main, startup)`` that is ``startup``)."""
     var = program.global_block().create_var(name=name, shape=shape, dtype=dtype, persistable=True,
                                             stop_gradient=True)
-    startup = default_startup_program() if program is default_main_program() else _startup_for(program)
-    svar = startup.global_block().create_var(name=name, shape=shape, dtype=dtype, persistable=True)
-    startup.global_block().append_op("fill_constant", {}, {"Out": [svar]},
-                                     {"shape": list(shape), "dtype": dtype, "value": float(value)})
+    startup = startup if startup is not None else default_startup_program()
+    sblock = startup.global_block()
+    svar = sblock.create_var(name=name, shape=shape, dtype=dtype, persistable=True)
+    sblock.append_op("fill_constant", {}, {"Out": [svar]},
+                     {"shape": list(shape), "dtype": dtype, "value": float(value)})
     return var
 
 
-def _startup_for(program):
-    # Inside program_guard(main, startup) the default startup program is the matching one.
-    return default_startup_program()
-
-
 class SGDOptimizer(Optimizer):
+    """ParamOut = Param - lr * Grad."""
     type = "sgd"
 
-    def _append_update_op(self, block, param, grad, lr):
+    def __init__(self, learning_rate, parameter_list=None, regularization=None, grad_clip=None, name=None):
+        super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
+
+    def _append_optimize_op(self, block, param, grad, lr):
         return block.append_op("sgd", {"Param": [param], "Grad": [grad], "LearningRate": [lr]},
                                {"ParamOut": [param]})
 
 
+class MomentumOptimizer(Optimizer):
+    """velocity = momentum * velocity + grad; param -= lr * velocity, or with ``use_nesterov``
+    param -= lr * (grad + momentum * velocity)."""
+    type = "momentum"
+
+    def __init__(self, learning_rate, momentum, parameter_list=None, use_nesterov=False, regularization=None,
+                 grad_clip=None, name=None):
+        super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
+        self._momentum = _check_number("MomentumOptimizer", "momentum", momentum, lo=0.0)
+        self._use_nesterov = bool(use_nesterov)
+
+    def _create_accumulators(self, block, params):
+        for p in params:
+            self._add_accumulator("velocity", p)
+
+    def _append_optimize_op(self, block, param, grad, lr):
+        velocity = self._get_accumulator("velocity", param)
+        return block.append_op(
+            "momentum", {"Param": [param], "Grad": [grad], "Velocity": [velocity], "LearningRate": [lr]},
+            {"ParamOut": [param], "VelocityOut": [velocity]},
+            {"mu": self._momentum, "use_nesterov": self._use_nesterov})
+
+
+class AdamOptimizer(Optimizer):
+    """Adam with bias correction; beta1^t and beta2^t are persistable [1] state updated by the op."""
+    type = "adam"
+
+    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, parameter_list=None,
+                 regularization=None, grad_clip=None, name=None, lazy_mode=False):
+        super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
+        self._beta1 = _check_number("AdamOptimizer", "beta1", beta1, lo=0.0, hi=1.0, hi_open=True)
+        self._beta2 = _check_number("AdamOptimizer", "beta2", beta2, lo=0.0, hi=1.0, hi_open=True)
+        self._epsilon = _check_number("AdamOptimizer", "epsilon", epsilon, lo=0.0)
+        self._lazy_mode = bool(lazy_mode)
+
+    def _create_accumulators(self, block, params):
+        for p in params:
+            self._add_accumulator("moment1", p)
+            self._add_accumulator("moment2", p)
+            self._add_accumulator("beta1_pow_acc", p, fill_value=self._beta1, shape=[1])
+            self._add_accumulator("beta2_pow_acc", p, fill_value=self._beta2, shape=[1])
+
+    def _append_optimize_op(self, block, param, grad, lr):
+        m1, m2 = self._get_accumulator("moment1", param), self._get_accumulator("moment2", param)
+        b1, b2 = self._get_accumulator("beta1_pow_acc", param), self._get_accumulator("beta2_pow_acc", param)
+        return block.append_op(
+            "adam", {"Param": [param], "Grad": [grad], "LearningRate": [lr], "Moment1": [m1], "Moment2": [m2],
+                     "Beta1Pow": [b1], "Beta2Pow": [b2]},
+            {"ParamOut": [param], "Moment1Out": [m1], "Moment2Out": [m2], "Beta1PowOut": [b1],
+             "Beta2PowOut": [b2]},
+            {"beta1": self._beta1, "beta2": self._beta2, "epsilon": self._epsilon, "lazy_mode": self._lazy_mode})
+
+
+class AdagradOptimizer(Optimizer):
+    """moment += grad^2; param -= lr * grad / (sqrt(moment) + epsilon)."""
+    type = "adagrad"
+
+    def __init__(self, learning_rate, epsilon=1e-6, parameter_list=None, regularization=None, grad_clip=None,
+                 name=None, initial_accumulator_value=0.0):
+        super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
+        self._epsilon = _check_number("AdagradOptimizer", "epsilon", epsilon, lo=0.0)
+        self._initial_accumulator_value = _check_number("AdagradOptimizer", "initial_accumulator_value",
+                                                        initial_accumulator_value, lo=0.0)
+
+    def _create_accumulators(self, block, params):
+        for p in params:
+            self._add_accumulator("moment", p, fill_value=self._initial_accumulator_value)
+
+    def _append_optimize_op(self, block, param, grad, lr):
+        moment = self._get_accumulator("moment", param)
+        return block.append_op(
+            "adagrad", {"Param": [param], "Grad": [grad], "Moment": [moment], "LearningRate": [lr]},
+            {"ParamOut": [param], "MomentOut": [moment]}, {"epsilon": self._epsilon})
+
+
+class RMSPropOptimizer(Optimizer):
+    """mean_square = rho * mean_square + (1 - rho) * grad^2;
+    moment = momentum * moment + lr * grad / sqrt(mean_square + epsilon)
+    (``centered``: mean_grad = rho * mean_grad + (1 - rho) * grad, and mean_square - mean_grad^2 under
+    the root); param -= moment."""
+    type = "rmsprop"
+
+    def __init__(self, learning_rate, rho=0.95, epsilon=1e-6, momentum=0.0, centered=False, parameter_list=None,
+                 regularization=None, grad_clip=None, name=None):
+        super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
+        self._rho = _check_number("RMSPropOptimizer", "rho", rho, lo=0.0, hi=1.0)
+        self._epsilon = _check_number("RMSPropOptimizer", "epsilon", epsilon, lo=0.0)
+        self._momentum = _check_number("RMSPropOptimizer", "momentum", momentum, lo=0.0)
+        self._centered = bool(centered)
+
+    def _create_accumulators(self, block, params):
+        for p in params:
+            self._add_accumulator("momentum", p)
+            self._add_accumulator("mean_square", p)
+            self._add_accumulator("mean_grad", p)
+
+    def _append_optimize_op(self, block, param, grad, lr):
+        mom, ms = self._get_accumulator("momentum", param), self._get_accumulator("mean_square", param)
+        mg = self._get_accumulator("mean_grad", param)
+        return block.append_op(
+            "rmsprop", {"Param": [param], "Grad": [grad], "Moment": [mom], "MeanSquare": [ms], "MeanGrad": [mg],
+                        "LearningRate": [lr]},
+            {"ParamOut": [param], "MomentOut": [mom], "MeanSquareOut": [ms], "MeanGradOut": [mg]},
+            {"decay": self._rho, "epsilon": self._epsilon, "momentum": self._momentum,
+             "centered": self._centered})
+
+
 SGD = SGDOptimizer
+Momentum = MomentumOptimizer
+Adam = AdamOptimizer
+Adagrad = AdagradOptimizer
+RMSProp = RMSPropOptimizer

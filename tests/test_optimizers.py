@@ -1,0 +1,249 @@
+"""Each optimizer trains a tiny linear regression (the loss goes down) and matches, step by step,
+the same updates written in plain numpy from Fluid 1.x's formulas. Learning rates are powers of
+two so the float32 learning-rate variable holds them exactly in the float64 programs."""
+import numpy as np
+import pytest
+
+import pe_cli.fluid as fluid
+from pe_cli.errors import PeError
+from pe_cli.framework import OpRole
+
+RNG = np.random.default_rng(5)
+X = RNG.normal(size=(16, 4))
+W_TRUE = np.array([[1.0], [-2.0], [0.5], [3.0]])
+Y = X @ W_TRUE + 0.7 + 0.01 * RNG.normal(size=(16, 1))
+W0 = 0.1 * RNG.normal(size=(4, 1))
+B0 = np.array([0.2])
+
+
+def build(make_optimizer, dtype="float64", w_attr=None, b_attr=None):
+    """Linear regression y = x W + b with mean squared error; returns (main, startup, loss, params)."""
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        x = fluid.layers.data("x", [4], dtype=dtype)
+        y = fluid.layers.data("y", [1], dtype=dtype)
+        w_attr = w_attr or fluid.ParamAttr(name="w")
+        b_attr = b_attr or fluid.ParamAttr(name="b")
+        w_attr.initializer = fluid.initializer.NumpyArrayInitializer(W0)
+        b_attr.initializer = fluid.initializer.NumpyArrayInitializer(B0)
+        pred = fluid.layers.fc(x, 1, param_attr=w_attr, bias_attr=b_attr)
+        diff = pred - y
+        loss = fluid.layers.mean(diff * diff)
+        opt = make_optimizer()
+        opt.minimize(loss)
+    return main, startup, loss, opt
+
+
+def train(main, startup, loss, steps, fetch=("w", "b")):
+    exe = fluid.Executor(fluid.CPUPlace())
+    scope = fluid.Scope()
+    exe.run(startup, scope=scope)
+    losses, params = [], []
+    for _ in range(steps):
+        dtype = main.global_block().var("x").dtype
+        out = exe.run(main, feed={"x": X.astype(dtype), "y": Y.astype(dtype)}, fetch_list=[loss.name, *fetch], scope=scope)
+        losses.append(float(out[0][0]))
+        params.append(out[1:])
+    return losses, params, scope
+
+
+def numpy_grads(w, b):
+    pred = X @ w + b
+    dpred = 2.0 * (pred - Y) / len(X)
+    return X.T @ dpred, dpred.sum(axis=0)
+
+
+class NumpySGD:
+    def __init__(self, lr):
+        self.lr = lr
+
+    def step(self, name, p, g):
+        return p - self.lr * g
+
+
+class NumpyMomentum:
+    def __init__(self, lr, mu, nesterov=False):
+        self.lr, self.mu, self.nesterov, self.v = lr, mu, nesterov, {}
+
+    def step(self, name, p, g):
+        v = self.mu * self.v.get(name, 0.0) + g
+        self.v[name] = v
+        return p - self.lr * (g + self.mu * v if self.nesterov else v)
+
+
+class NumpyAdam:
+    def __init__(self, lr, b1=0.9, b2=0.999, eps=1e-8):
+        self.lr, self.b1, self.b2, self.eps, self.m, self.v, self.t = lr, b1, b2, eps, {}, {}, {}
+
+    def step(self, name, p, g):
+        t = self.t[name] = self.t.get(name, 0) + 1
+        m = self.m[name] = self.b1 * self.m.get(name, 0.0) + (1 - self.b1) * g
+        v = self.v[name] = self.b2 * self.v.get(name, 0.0) + (1 - self.b2) * g * g
+        m_hat, v_hat = m / (1 - self.b1 ** t), v / (1 - self.b2 ** t)
+        return p - self.lr * m_hat / (np.sqrt(v_hat) + self.eps)
+
+
+class NumpyAdagrad:
+    def __init__(self, lr, eps=1e-6, init=0.0):
+        self.lr, self.eps, self.init, self.acc = lr, eps, init, {}
+
+    def step(self, name, p, g):
+        acc = self.acc[name] = self.acc.get(name, self.init) + g * g
+        return p - self.lr * g / (np.sqrt(acc) + self.eps)
+
+
+class NumpyRMSProp:
+    def __init__(self, lr, rho=0.95, eps=1e-6, momentum=0.0, centered=False):
+        self.lr, self.rho, self.eps, self.mu, self.centered = lr, rho, eps, momentum, centered
+        self.ms, self.mg, self.mom = {}, {}, {}
+
+    def step(self, name, p, g):
+        ms = self.ms[name] = self.rho * self.ms.get(name, 0.0) + (1 - self.rho) * g * g
+        denom = ms + self.eps
+        if self.centered:
+            mg = self.mg[name] = self.rho * self.mg.get(name, 0.0) + (1 - self.rho) * g
+            denom = denom - mg * mg
+        mom = self.mom[name] = self.mu * self.mom.get(name, 0.0) + self.lr * g / np.sqrt(denom)
+        return p - mom
+
+
+def numpy_train(opt, steps):
+    w, b = W0.copy(), B0.copy()
+    out = []
+    for _ in range(steps):
+        gw, gb = numpy_grads(w, b)
+        w, b = opt.step("w", w, gw), opt.step("b", b, gb)
+        out.append((w, b))
+    return out
+
+
+OPTIMIZERS = {
+    "sgd": (lambda: fluid.optimizer.SGD(learning_rate=0.125), lambda: NumpySGD(0.125)),
+    "momentum": (lambda: fluid.optimizer.Momentum(learning_rate=0.0625, momentum=0.9),
+                 lambda: NumpyMomentum(0.0625, 0.9)),
+    "momentum_nesterov": (lambda: fluid.optimizer.MomentumOptimizer(0.0625, 0.9, use_nesterov=True),
+                          lambda: NumpyMomentum(0.0625, 0.9, nesterov=True)),
+    "adam": (lambda: fluid.optimizer.Adam(learning_rate=0.125), lambda: NumpyAdam(0.125)),
+    "adam_betas": (lambda: fluid.optimizer.AdamOptimizer(0.25, beta1=0.5, beta2=0.75, epsilon=1e-4),
+                   lambda: NumpyAdam(0.25, 0.5, 0.75, 1e-4)),
+    "adagrad": (lambda: fluid.optimizer.Adagrad(learning_rate=0.5), lambda: NumpyAdagrad(0.5)),
+    "adagrad_init": (lambda: fluid.optimizer.AdagradOptimizer(0.5, epsilon=1e-3, initial_accumulator_value=0.25),
+                     lambda: NumpyAdagrad(0.5, 1e-3, 0.25)),
+    "rmsprop": (lambda: fluid.optimizer.RMSProp(learning_rate=0.03125), lambda: NumpyRMSProp(0.03125)),
+    "rmsprop_centered": (lambda: fluid.optimizer.RMSPropOptimizer(0.03125, rho=0.9, epsilon=1e-4, momentum=0.5,
+                                                                  centered=True),
+                         lambda: NumpyRMSProp(0.03125, 0.9, 1e-4, 0.5, True)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPTIMIZERS))
+def test_matches_numpy_for_three_steps(name):
+    make, make_ref = OPTIMIZERS[name]
+    main, startup, loss, _ = build(make)
+    _, params, _ = train(main, startup, loss, 3)
+    for step, ((w, b), (rw, rb)) in enumerate(zip(params, numpy_train(make_ref(), 3))):
+        np.testing.assert_allclose(w, rw, rtol=1e-10, atol=1e-12, err_msg=f"{name}: w after step {step + 1}")
+        np.testing.assert_allclose(b, rb, rtol=1e-10, atol=1e-12, err_msg=f"{name}: b after step {step + 1}")
+
+
+@pytest.mark.parametrize("name", sorted(OPTIMIZERS))
+def test_loss_decreases(name):
+    make, _ = OPTIMIZERS[name]
+    main, startup, loss, _ = build(make, dtype="float32")
+    losses, _, _ = train(main, startup, loss, 30, fetch=())
+    assert losses[-1] < 0.5 * losses[0], f"{name}: loss {losses[0]:.4f} -> {losses[-1]:.4f}"
+    assert all(np.isfinite(losses))
+
+
+def test_state_is_persistable_and_initialized_by_startup():
+    main, startup, loss, opt = build(lambda: fluid.optimizer.Adam(0.125))
+    persistable = {v.name for v in main.list_vars() if v.persistable}
+    startup_outs = {n for op in startup.global_block().ops for n in op.output_arg_names}
+    state = {v.name for v in opt._accumulators.values()} | {opt._global_learning_rate(main).name}
+    assert len(state) == 2 * 4 + 1   # moment1, moment2, beta1_pow, beta2_pow for w and b, the LR
+    assert state <= persistable and state <= startup_outs
+    assert any("w_moment1" in n for n in state) and any("b_beta2_pow_acc" in n for n in state)
+
+
+def test_beta_pows_advance_in_the_graph():
+    main, startup, loss, opt = build(lambda: fluid.optimizer.Adam(0.125, beta1=0.5, beta2=0.75))
+    b1 = opt._get_accumulator("beta1_pow_acc", main.global_block().var("w")).name
+    b2 = opt._get_accumulator("beta2_pow_acc", main.global_block().var("w")).name
+    _, params, scope = train(main, startup, loss, 3, fetch=(b1, b2))
+    np.testing.assert_allclose([p[0][0] for p in params], [0.5 ** 2, 0.5 ** 3, 0.5 ** 4])
+    np.testing.assert_allclose([p[1][0] for p in params], [0.75 ** 2, 0.75 ** 3, 0.75 ** 4])
+
+
+def test_update_ops_write_params_and_state_in_place_with_optimize_role():
+    main, _, _, _ = build(lambda: fluid.optimizer.Momentum(0.0625, 0.9))
+    ops = [op for op in main.global_block().ops if op.type == "momentum"]
+    assert len(ops) == 2
+    for op in ops:
+        assert op.output("ParamOut") == op.input("Param")
+        assert op.output("VelocityOut") == op.input("Velocity")
+        assert op.role == OpRole.Optimize
+
+
+def test_param_attr_learning_rate_scales_the_step():
+    w_attr = fluid.ParamAttr(name="w", learning_rate=0.5)
+    main, startup, loss, _ = build(lambda: fluid.optimizer.SGD(0.125), w_attr=w_attr)
+    _, params, _ = train(main, startup, loss, 1)
+    gw, gb = numpy_grads(W0, B0)
+    np.testing.assert_allclose(params[0][0], W0 - 0.0625 * gw, rtol=1e-12)
+    np.testing.assert_allclose(params[0][1], B0 - 0.125 * gb, rtol=1e-12)
+
+
+def test_non_trainable_parameter_is_not_updated():
+    main, startup, loss, _ = build(lambda: fluid.optimizer.Adam(0.125),
+                                   b_attr=fluid.ParamAttr(name="b", trainable=False))
+    _, params, _ = train(main, startup, loss, 2)
+    np.testing.assert_array_equal(params[-1][1], B0)
+    assert not np.allclose(params[-1][0], W0)
+
+
+def test_learning_rate_variable():
+    def make():
+        block = fluid.default_main_program().global_block()
+        lr = block.create_var(name="my_lr", shape=[1], dtype="float32", persistable=True)
+        sblock = fluid.default_startup_program().global_block()
+        sblock.create_var(name="my_lr", shape=[1], dtype="float32", persistable=True)
+        sblock.append_op("fill_constant", {}, {"Out": ["my_lr"]}, {"shape": [1], "value": 0.125, "dtype": "float32"})
+        return fluid.optimizer.SGD(learning_rate=lr)
+    main, startup, loss, _ = build(make)
+    _, params, _ = train(main, startup, loss, 2)
+    ref = numpy_train(NumpySGD(0.125), 2)
+    np.testing.assert_allclose(params[-1][0], ref[-1][0], rtol=1e-12)
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: fluid.optimizer.SGD(learning_rate=-1.0), "learning_rate=-1.0 is out of range"),
+    (lambda: fluid.optimizer.Adam(beta1=1.0), "beta1=1.0 is out of range"),
+    (lambda: fluid.optimizer.Momentum(0.1, momentum=-0.5), "momentum=-0.5 is out of range"),
+    (lambda: fluid.optimizer.RMSProp(0.1, rho=1.5), "rho=1.5 is out of range"),
+    (lambda: fluid.optimizer.Adagrad(0.1, epsilon=-1.0), "epsilon=-1.0 is out of range"),
+])
+def test_bad_hyperparameters_are_named(make, message):
+    with pytest.raises(PeError, match=message):
+        make()
+
+
+def test_bad_argument_types():
+    with pytest.raises(TypeError, match="learning_rate must be a float or a Variable"):
+        fluid.optimizer.SGD(learning_rate="0.1")
+    with pytest.raises(TypeError, match="regularization must be a regularizer"):
+        fluid.optimizer.SGD(0.1, regularization=0.01)
+    with pytest.raises(TypeError, match="grad_clip must be a gradient clip"):
+        fluid.optimizer.SGD(0.1, grad_clip=5.0)
+
+
+def test_names_and_positional_signatures():
+    opt = fluid.optimizer.Momentum(0.1, 0.9)
+    assert isinstance(opt, fluid.optimizer.MomentumOptimizer) and opt._momentum == 0.9
+    assert fluid.optimizer.SGD is fluid.optimizer.SGDOptimizer
+    assert fluid.optimizer.Adam is fluid.optimizer.AdamOptimizer
+    assert fluid.optimizer.Adagrad is fluid.optimizer.AdagradOptimizer
+    assert fluid.optimizer.RMSProp is fluid.optimizer.RMSPropOptimizer
+    adam = fluid.optimizer.Adam()
+    assert (adam._learning_rate, adam._beta1, adam._beta2, adam._epsilon) == (0.001, 0.9, 0.999, 1e-8)
+    rms = fluid.optimizer.RMSProp(0.1)
+    assert (rms._rho, rms._epsilon, rms._momentum, rms._centered) == (0.95, 1e-6, 0.0, False)
