@@ -1,8 +1,195 @@
-"""Gradient clipping: by value, by norm (per gradient) and by global norm, all as ops."""
+"""Gradient clipping, as ops appended before regularization and the update ops (Fluid 1.x):
+
+- ``GradientClipByValue(max, min=None)``: each gradient element clipped to [min, max] (min = -max).
+- ``GradientClipByNorm(clip_norm)``: each gradient scaled to L2 norm at most ``clip_norm``.
+- ``GradientClipByGlobalNorm(clip_norm, group_name='default_group')``: all gradients of a group scaled
+  by ``clip_norm / max(global_norm, clip_norm)``, global_norm = sqrt(sum of their squared L2 norms).
+
+A clip applies through the optimizer (``SGD(..., grad_clip=clip)`` or ``minimize(..., grad_clip=clip)``,
+to every gradient) or per parameter, through ``set_gradient_clip(clip, param_list, program)`` or
+``ParamAttr(gradient_clip=clip)`` (stored on the parameter's ``gradient_clip_attr``). The optimizer's clip
+wins over the per-parameter ones, as in Fluid 1.8."""
+import copy
+import warnings
+
+from .errors import PeError
+from .framework import default_main_program, unique_name
+from .framework.variable import Parameter, Variable
+
+__all__ = ["GradientClipBase", "GradientClipByValue", "GradientClipByNorm", "GradientClipByGlobalNorm",
+           "set_gradient_clip", "append_gradient_clip_ops"]
+
+
+def _new_var(block, like, suffix, shape=None, dtype=None):
+    return block.create_var(name=unique_name.generate(f"{like.name}.{suffix}"),
+                            shape=like.shape if shape is None else shape,
+                            dtype=dtype or like.dtype, stop_gradient=True)
+
+
+class GradientClipBase:
+    """A gradient clip. ``_static_clip(params_grads)`` clips a whole list (the optimizer's clip);
+    ``_process_context`` then ``_create_operators`` clip one parameter's gradient at a time
+    (clips set per parameter), sharing ``context`` across the parameters of one program."""
+
+    def _static_clip(self, params_grads):
+        context = {}
+        for p, g in params_grads:
+            self._process_context(context, p, g)
+        return [self._create_operators(p, g, context) for p, g in params_grads]
+
+    def __call__(self, params_grads):
+        return self._static_clip(params_grads)
+
+    def _process_context(self, context, param, grad):
+        pass
+
+    def _create_operators(self, param, grad, context=None):
+        raise NotImplementedError   # every clip defines its ops
+
+
+class GradientClipByValue(GradientClipBase):
+    def __init__(self, max, min=None):
+        max = float(max)
+        if min is None:
+            if max <= 0:
+                raise PeError(f"GradientClipByValue: max={max} must be > 0 when min is not given (min = -max)")
+            min = -max
+        min = float(min)
+        if min > max:
+            raise PeError(f"GradientClipByValue: min={min} is greater than max={max}")
+        self.max, self.min = max, min
+
+    def __str__(self):
+        return f"Clip gradient by value, min = {self.min:f}, max={self.max:f}"
+
+    def _create_operators(self, param, grad, context=None):
+        block = grad.block
+        out = _new_var(block, grad, "clip")
+        block.append_op("clip", {"X": [grad]}, {"Out": [out]}, {"min": self.min, "max": self.max})
+        return param, out
+
+
+class GradientClipByNorm(GradientClipBase):
+    def __init__(self, clip_norm):
+        self.clip_norm = float(clip_norm)
+        if not self.clip_norm > 0:
+            raise PeError(f"GradientClipByNorm: clip_norm={self.clip_norm} must be > 0")
+
+    def __str__(self):
+        return f"Clip gradient by norm, clip_norm={self.clip_norm:f}"
+
+    def _create_operators(self, param, grad, context=None):
+        block = grad.block
+        out = _new_var(block, grad, "clip")
+        block.append_op("clip_by_norm", {"X": [grad]}, {"Out": [out]}, {"max_norm": self.clip_norm})
+        return param, out
+
+
+class GradientClipByGlobalNorm(GradientClipBase):
+    def __init__(self, clip_norm, group_name="default_group"):
+        self.clip_norm = float(clip_norm)
+        if not self.clip_norm > 0:
+            raise PeError(f"GradientClipByGlobalNorm: clip_norm={self.clip_norm} must be > 0")
+        if not isinstance(group_name, str):
+            raise TypeError(f"GradientClipByGlobalNorm: group_name must be a str, got {group_name!r}")
+        self.group_name = group_name
+
+    def __str__(self):
+        return f"Clip gradient by global norm, clip_norm={self.clip_norm:f}, group_name={self.group_name}"
+
+    def _process_context(self, context, param, grad):
+        group = context.setdefault(("global_norm", self.group_name),
+                                   {"clip_norm": self.clip_norm, "norms": [], "scale": None})
+        if group["clip_norm"] != self.clip_norm:
+            raise PeError(f"GradientClipByGlobalNorm: group '{self.group_name}' is given two clip_norm values, "
+                          f"{group['clip_norm']} and {self.clip_norm} (parameter '{param.name}'); "
+                          f"one group takes one clip_norm")
+        if group["scale"] is not None:
+            raise PeError(f"GradientClipByGlobalNorm: group '{self.group_name}' already computed its norm")
+        block = grad.block
+        norm = _new_var(block, grad, "squared_l2_norm", shape=[1])
+        block.append_op("squared_l2_norm", {"X": [grad]}, {"Out": [norm]})
+        group["norms"].append(norm)
+
+    def _group_scale(self, group, like):
+        if group["scale"] is None:
+            block = like.block
+            norms = group["norms"]
+            total = norms[0]
+            if len(norms) > 1:
+                total = block.create_var(name=unique_name.generate(f"{self.group_name}.global_norm_sq"),
+                                         shape=[1], dtype=like.dtype, stop_gradient=True)
+                block.append_op("sum", {"X": norms}, {"Out": [total]})
+            gnorm = _new_var(block, total, "sqrt", shape=[1])
+            block.append_op("sqrt", {"X": [total]}, {"Out": [gnorm]})
+            clip_var = block.create_var(name=unique_name.generate(f"{self.group_name}.clip_norm"),
+                                        shape=[1], dtype=like.dtype, stop_gradient=True)
+            block.append_op("fill_constant", {}, {"Out": [clip_var]},
+                            {"shape": [1], "dtype": like.dtype, "value": self.clip_norm})
+            denom = _new_var(block, clip_var, "max", shape=[1])
+            block.append_op("elementwise_max", {"X": [clip_var], "Y": [gnorm]}, {"Out": [denom]})
+            scale = _new_var(block, clip_var, "scale", shape=[1])
+            block.append_op("elementwise_div", {"X": [clip_var], "Y": [denom]}, {"Out": [scale]})
+            group["scale"] = scale
+        return group["scale"]
+
+    def _create_operators(self, param, grad, context=None):
+        group = (context or {}).get(("global_norm", self.group_name))
+        if group is None:
+            raise PeError(f"GradientClipByGlobalNorm: group '{self.group_name}' has no gradients")
+        scale = self._group_scale(group, grad)
+        block = grad.block
+        out = _new_var(block, grad, "clip")
+        block.append_op("elementwise_mul", {"X": [grad], "Y": [scale]}, {"Out": [out]})
+        return param, out
+
+
+def set_gradient_clip(clip, param_list=None, program=None):
+    """Sets ``clip`` on the parameters in ``param_list`` (Parameters or names; default: every
+    parameter of ``program``). Call it before ``minimize``; an optimizer's own ``grad_clip`` wins."""
+    if not isinstance(clip, GradientClipBase):
+        raise TypeError(f"set_gradient_clip: clip must be GradientClipByValue, GradientClipByNorm or "
+                        f"GradientClipByGlobalNorm, got {clip!r}")
+    program = program if program is not None else default_main_program()
+    if any(n.endswith("@GRAD") for n in program.global_block().vars):
+        warnings.warn("set_gradient_clip: the program already has gradients; call it before minimize(), "
+                      "or the clip will not take effect", stacklevel=2)
+    if param_list is None:
+        params = program.all_parameters()
+    else:
+        params = []
+        for p in param_list:
+            if isinstance(p, str):
+                var = program.global_block().vars.get(p)
+                if not isinstance(var, Parameter):
+                    raise PeError(f"set_gradient_clip: '{p}' is not a parameter of the program")
+                p = var
+            elif not isinstance(p, Variable):
+                raise TypeError(f"set_gradient_clip: param_list takes Parameters or names, got {p!r}")
+            params.append(p)
+    for p in params:
+        p.gradient_clip_attr = copy.deepcopy(clip)
 
 
 def append_gradient_clip_ops(params_grads, clip=None):
-    """Applies the optimizer's clip (or each parameter's own ``gradient_clip``)."""
-    if clip is None and not any(getattr(p, "gradient_clip_attr", None) for p, _ in params_grads):
+    """Clips [(param, grad)] with the optimizer's ``clip``, else with each parameter's own
+    ``gradient_clip_attr``; returns the new [(param, clipped grad)]."""
+    per_param = [getattr(p, "gradient_clip_attr", None) for p, _ in params_grads]
+    if clip is not None:
+        if not isinstance(clip, GradientClipBase):
+            raise TypeError(f"grad_clip must be a gradient clip (fluid.clip.GradientClipByNorm(...)), got {clip!r}")
+        if any(c is not None for c in per_param):
+            warnings.warn("the optimizer's grad_clip is used; clips set with set_gradient_clip or "
+                          "ParamAttr(gradient_clip=...) are ignored", stacklevel=3)
+        return clip._static_clip(params_grads)
+    if all(c is None for c in per_param):
         return params_grads
-    raise NotImplementedError("gradient clipping is not built yet")
+    context = {}
+    for (p, g), c in zip(params_grads, per_param):
+        if c is None:
+            continue
+        if not isinstance(c, GradientClipBase):
+            raise TypeError(f"parameter '{p.name}': gradient_clip must be a gradient clip, got {c!r}")
+        c._process_context(context, p, g)
+    return [(p, g) if c is None else c._create_operators(p, g, context)
+            for (p, g), c in zip(params_grads, per_param)]
