@@ -32,3 +32,82 @@ def softmax_with_cross_entropy_grad(ins, attrs):
         np.put_along_axis(grad, np.where(ignore, 0, ids), np.take_along_axis(grad, np.where(ignore, 0, ids), -1) - 1, axis=-1)
         grad = np.where(ignore, 0, grad)
     return {"Logits@GRAD": (grad * dloss).astype(softmax.dtype, copy=False)}
+
+
+# -- cross_entropy ---------------------------------------------------------------------------------
+
+_APPROX_INF = 1e20   # Fluid's TolerableValue: log(0) is capped instead of being -inf
+
+
+def _hard_ids(label, ignore_index):
+    ids = label.reshape(label.shape[:-1] + (1,)).astype(np.int64, copy=False)
+    ignore = ids == ignore_index
+    return np.where(ignore, 0, ids), ignore
+
+
+def cross_entropy(ins, attrs):
+    x, label = ins["X"], ins["Label"]
+    with np.errstate(divide="ignore"):
+        if attrs["soft_label"]:
+            log_x = np.clip(np.log(x), -_APPROX_INF, _APPROX_INF)
+            y = -(label * log_x).sum(axis=-1, keepdims=True)
+        else:
+            ids, ignore = _hard_ids(label, attrs["ignore_index"])
+            y = -np.clip(np.log(np.take_along_axis(x, ids, axis=-1)), -_APPROX_INF, _APPROX_INF)
+            y[ignore] = 0
+    return {"Y": y.astype(x.dtype, copy=False)}
+
+
+def cross_entropy_grad(ins, attrs):
+    x, label, dy = ins["X"], ins["Label"], ins["Y@GRAD"]
+    if attrs["soft_label"]:
+        dx = -dy * label / x
+    else:
+        ids, ignore = _hard_ids(label, attrs["ignore_index"])
+        dx = np.zeros_like(x)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            picked = -dy / np.take_along_axis(x, ids, axis=-1)
+        np.put_along_axis(dx, ids, np.where(ignore, 0, picked), axis=-1)
+    return {"X@GRAD": dx.astype(x.dtype, copy=False)}
+
+
+# -- sigmoid_cross_entropy_with_logits -------------------------------------------------------------
+
+def _sce_norm(label, attrs):
+    keep = label != attrs["ignore_index"]
+    norm = max(float(keep.sum()), 1e-5) if attrs["normalize"] else 1.0
+    return keep, norm
+
+
+def sigmoid_cross_entropy_with_logits(ins, attrs):
+    x, label = ins["X"], ins["Label"]
+    keep, norm = _sce_norm(label, attrs)
+    out = np.maximum(x, 0) - x * label + np.log1p(np.exp(-np.abs(x)))
+    out = np.where(keep, out, 0) / norm
+    return {"Out": out.astype(x.dtype, copy=False)}
+
+
+def sigmoid_cross_entropy_with_logits_grad(ins, attrs):
+    x, label, dout = ins["X"], ins["Label"], ins["Out@GRAD"]
+    keep, norm = _sce_norm(label, attrs)
+    sig = 1.0 / (1.0 + np.exp(-x))
+    dx = np.where(keep, (sig - label) * dout, 0) / norm
+    return {"X@GRAD": dx.astype(x.dtype, copy=False)}
+
+
+# -- huber_loss ------------------------------------------------------------------------------------
+
+def huber_loss(ins, attrs):
+    x, y = ins["X"], ins["Y"]
+    delta = x.dtype.type(attrs["delta"])
+    r = y - x
+    a = np.abs(r)
+    out = np.where(a <= delta, 0.5 * r * r, delta * (a - 0.5 * delta))
+    return {"Out": out.astype(x.dtype, copy=False), "Residual": r}
+
+
+def huber_loss_grad(ins, attrs):
+    r, dout = ins["Residual"], ins["Out@GRAD"]
+    delta = r.dtype.type(attrs["delta"])
+    dr = np.clip(r, -delta, delta) * dout          # d(Out)/d(Residual)
+    return {"X@GRAD": (-dr).astype(r.dtype, copy=False), "Y@GRAD": dr.astype(r.dtype, copy=False)}

@@ -1,0 +1,375 @@
+"""Neural-network ops: convolution, pooling, normalization, dropout and embedding lookup (NCHW).
+
+The geometry helpers here (``conv_paddings``, ``conv_out_size``, ``pool_geometry``) are pure Python
+and shared by shape inference and the kernels, so both always agree on output sizes.
+"""
+from .registry import Attr, fmt_shape, grads_like, register
+
+
+# -- attribute checks ------------------------------------------------------------------------------
+
+def _ints(n, lo, allowed=None):
+    """check: a list of ``n`` (or any of ``allowed`` counts) ints, each >= lo."""
+    counts = allowed or (n,)
+
+    def check(v):
+        return isinstance(v, (list, tuple)) and len(v) in counts and all(
+            isinstance(x, int) and not isinstance(x, bool) and x >= lo for x in v)
+    return check
+
+
+def _expect(what, counts, lo):
+    n = " or ".join(str(c) for c in counts)
+    return f"a list of {n} ints, each >= {lo} ({what})"
+
+
+# -- geometry ---------------------------------------------------------------------------------------
+
+def conv_paddings(paddings, algorithm, in_hw, ksize, strides, dilations):
+    """Explicit paddings [top, bottom, left, right] and the dilations to use, under Fluid's
+    ``padding_algorithm``: EXPLICIT takes ``paddings`` ([h, w] or [t, b, l, r]); VALID pads nothing;
+    SAME pads so that out = ceil(in / stride) and (as Paddle does) uses dilation 1."""
+    if algorithm == "VALID":
+        return [0, 0, 0, 0], list(dilations)
+    if algorithm == "SAME":
+        pads = []
+        for size, k, s in zip(in_hw, ksize, strides):
+            if size is None or size < 0:
+                pads += [0, 0]
+                continue
+            out = (size + s - 1) // s
+            total = max((out - 1) * s + k - size, 0)
+            pads += [total // 2, total - total // 2]
+        return pads, [1, 1]
+    p = list(paddings)
+    if len(p) == 2:
+        p = [p[0], p[0], p[1], p[1]]
+    return p, list(dilations)
+
+
+def conv_out_size(size, k, pad_before, pad_after, stride, dilation):
+    """Output length along one dim (-1 when the input length is unknown)."""
+    if size is None or size < 0:
+        return -1
+    return (size + pad_before + pad_after - (dilation * (k - 1) + 1)) // stride + 1
+
+
+def pool_out_size(size, k, pad_before, pad_after, stride, ceil_mode):
+    if size is None or size < 0:
+        return -1
+    span = size + pad_before + pad_after - k
+    return (span + stride - 1) // stride + 1 if ceil_mode else span // stride + 1
+
+
+def pool_geometry(attrs, in_hw):
+    """(ksize, strides, paddings [t, b, l, r]) of a pool2d op for an input of spatial size ``in_hw``."""
+    if attrs["global_pooling"]:
+        return list(in_hw), [1, 1], [0, 0, 0, 0]
+    ksize, strides = list(attrs["ksize"]), list(attrs["strides"])
+    pads, _ = conv_paddings(attrs["paddings"], attrs["padding_algorithm"], in_hw, ksize, strides, [1, 1])
+    return ksize, strides, pads
+
+
+# -- conv2d -----------------------------------------------------------------------------------------
+
+_CONV_ATTRS = {
+    "strides": Attr([1, 1], _ints(2, 1), _expect("strides", (2,), 1)),
+    "paddings": Attr([0, 0], _ints(2, 0, (2, 4)), _expect("[pad_h, pad_w] or [top, bottom, left, right]", (2, 4), 0)),
+    "dilations": Attr([1, 1], _ints(2, 1), _expect("dilations", (2,), 1)),
+    "groups": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1"),
+    "padding_algorithm": Attr("EXPLICIT", choices=("EXPLICIT", "SAME", "VALID")),
+    "data_format": Attr("NCHW", choices=("NCHW", "AnyLayout")),
+    "fuse_relu_before_depthwise_conv": False,
+    "workspace_size_MB": 512,
+    "exhaustive_search": False,
+}
+
+
+def _known(d):
+    return d is not None and d >= 0
+
+
+def _infer_conv2d(ctx):
+    x, w = ctx.shape("Input"), ctx.shape("Filter")
+    a = ctx.attrs
+    if x is None or len(x) != 4:
+        ctx.fail(f"Input {fmt_shape(x)} must be 4-D NCHW [N, C, H, W] to convolve with Filter {fmt_shape(w)}")
+    if w is None or len(w) != 4:
+        ctx.fail(f"Filter {fmt_shape(w)} must be 4-D [num_filters, C/groups, kh, kw] for Input {fmt_shape(x)}")
+    groups = a["groups"]
+    if _known(x[1]) and _known(w[1]) and x[1] != w[1] * groups:
+        ctx.fail(f"Input {fmt_shape(x)} has {x[1]} channels but Filter {fmt_shape(w)} with groups={groups} "
+                 f"expects {w[1] * groups}")
+    if _known(w[0]) and w[0] % groups:
+        ctx.fail(f"Filter {fmt_shape(w)}: num_filters {w[0]} is not divisible by groups={groups}")
+    if ctx.dtype("Input") != ctx.dtype("Filter"):
+        ctx.fail(f"Input is {ctx.dtype('Input')} but Filter is {ctx.dtype('Filter')}")
+    pads, dil = conv_paddings(a["paddings"], a["padding_algorithm"], x[2:], w[2:], a["strides"], a["dilations"])
+    out_hw = [conv_out_size(x[2 + i], w[2 + i], pads[2 * i], pads[2 * i + 1], a["strides"][i], dil[i])
+              for i in range(2)]
+    if any(_known(x[2 + i]) and out_hw[i] <= 0 for i in range(2)):
+        ctx.fail(f"Filter {fmt_shape(w)} (dilations {dil}, paddings {pads}) does not fit Input {fmt_shape(x)}: "
+                 f"the output would be {out_hw[0]}x{out_hw[1]}")
+    ctx.set_output("Output", [x[0], w[0]] + out_hw, ctx.dtype("Input"))
+
+
+def _grad_conv2d(g, type_):
+    ins = {"Input": g.input("Input"), "Filter": g.input("Filter"), "Output@GRAD": g.out_grad("Output")}
+    if g.needs("Input"):
+        g.op(f"{type_}_grad_input", ins, {"Input@GRAD": g.in_grad("Input")}, g.attrs)
+    if g.needs("Filter"):
+        g.op(f"{type_}_grad_filter", ins, {"Filter@GRAD": g.in_grad("Filter")}, g.attrs)
+
+
+for _type in ("conv2d", "depthwise_conv2d"):
+    register(_type, inputs=["Input", "Filter"], outputs=["Output"], attrs=_CONV_ATTRS, infer=_infer_conv2d,
+             grad=lambda g, t=_type: _grad_conv2d(g, t), kernel_module="nn",
+             doc="Output[n, m] = sum over the channels of group(m) of Input[n, c] correlated with "
+                 "Filter[m, c] (strides, paddings, dilations); NCHW; im2col + one GEMM.")
+    register(f"{_type}_grad_input", inputs=["Input", "Filter", "Output@GRAD"], outputs=["Input@GRAD"],
+             attrs=_CONV_ATTRS, infer=grads_like({"Input@GRAD": "Input"}), kernel_module="nn")
+    register(f"{_type}_grad_filter", inputs=["Input", "Filter", "Output@GRAD"], outputs=["Filter@GRAD"],
+             attrs=_CONV_ATTRS, infer=grads_like({"Filter@GRAD": "Filter"}), kernel_module="nn")
+
+
+# -- pool2d -----------------------------------------------------------------------------------------
+
+_POOL_ATTRS = {
+    "pooling_type": Attr("max", choices=("max", "avg")),
+    "ksize": Attr([1, 1], _ints(2, 1), _expect("ksize", (2,), 1)),
+    "global_pooling": False,
+    "strides": Attr([1, 1], _ints(2, 1), _expect("strides", (2,), 1)),
+    "paddings": Attr([0, 0], _ints(2, 0, (2, 4)), _expect("[pad_h, pad_w] or [top, bottom, left, right]", (2, 4), 0)),
+    "exclusive": True,
+    "adaptive": Attr(False, lambda v: v is False, "False (adaptive pooling is not supported)"),
+    "ceil_mode": False,
+    "padding_algorithm": Attr("EXPLICIT", choices=("EXPLICIT", "SAME", "VALID")),
+    "data_format": Attr("NCHW", choices=("NCHW", "AnyLayout")),
+}
+
+
+def _infer_pool2d(ctx):
+    x = ctx.shape("X")
+    a = ctx.attrs
+    if x is None or len(x) != 4:
+        ctx.fail(f"X {fmt_shape(x)} must be 4-D NCHW [N, C, H, W] for pool2d")
+    ksize, strides, pads = pool_geometry(a, x[2:])
+    out_hw = [pool_out_size(x[2 + i], ksize[i], pads[2 * i], pads[2 * i + 1], strides[i], a["ceil_mode"])
+              for i in range(2)]
+    if not a["global_pooling"]:
+        for i in range(2):
+            if _known(x[2 + i]) and (out_hw[i] <= 0 or pads[2 * i] >= ksize[i] or pads[2 * i + 1] >= ksize[i]):
+                ctx.fail(f"ksize {ksize} with paddings {pads} does not fit X {fmt_shape(x)} "
+                         f"(output {out_hw[0]}x{out_hw[1]}; each padding must be < ksize)")
+    ctx.set_output("Out", list(x[:2]) + out_hw, ctx.dtype("X"))
+
+
+def _grad_pool2d(g):
+    g.op("pool2d_grad", {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+register("pool2d", inputs=["X"], outputs=["Out"], attrs=_POOL_ATTRS, infer=_infer_pool2d, grad=_grad_pool2d,
+         doc="Max or average pooling over ksize windows (strides, paddings, ceil_mode, global_pooling); "
+             "avg with exclusive=True divides by the number of non-padding elements.")
+register("pool2d_grad", inputs=["X", "Out", "Out@GRAD"], outputs=["X@GRAD"], attrs=_POOL_ATTRS,
+         infer=grads_like({"X@GRAD": "X"}))
+
+
+# -- batch_norm -------------------------------------------------------------------------------------
+
+_BN_ATTRS = {
+    "momentum": Attr(0.9, lambda v: 0.0 <= v <= 1.0, "in [0, 1]"),
+    "epsilon": Attr(1e-5, lambda v: 0.0 <= v <= 1e-3, "in [0, 0.001]"),
+    "is_test": False,
+    "data_layout": Attr("NCHW", choices=("NCHW", "NHWC", "AnyLayout")),
+    "use_global_stats": False,
+    "fuse_with_relu": False,
+    "trainable_statistics": False,
+}
+
+
+def bn_channel_axis(ndim, layout):
+    return ndim - 1 if layout == "NHWC" else 1
+
+
+def _infer_batch_norm(ctx):
+    x = ctx.shape("X")
+    if x is None or not 2 <= len(x) <= 5:
+        ctx.fail(f"X {fmt_shape(x)} must have 2 to 5 dims ([N, C] or [N, C, H, W])")
+    c = x[bn_channel_axis(len(x), ctx.attrs["data_layout"])]
+    for slot in ("Scale", "Bias", "Mean", "Variance"):
+        s = ctx.shape(slot)
+        if len(s) != 1 or (_known(c) and _known(s[0]) and s[0] != c):
+            ctx.fail(f"{slot} {fmt_shape(s)} must be [{c}], the channels of X {fmt_shape(x)} "
+                     f"(data_layout {ctx.attrs['data_layout']})")
+    dtype = ctx.dtype("X")
+    ctx.set_output("Y", x, dtype, lod_level=ctx.input_var("X").lod_level)
+    for slot in ("MeanOut", "VarianceOut", "SavedMean", "SavedVariance"):
+        ctx.set_output(slot, [c], ctx.dtype("Mean") if slot.endswith("Out") else dtype)
+
+
+def _grad_batch_norm(g):
+    ins = {"X": g.input("X"), "Scale": g.input("Scale"), "SavedMean": g.output("SavedMean"),
+           "SavedVariance": g.output("SavedVariance"), "Y@GRAD": g.out_grad("Y")}
+    outs = {"Scale@GRAD": g.in_grad("Scale"), "Bias@GRAD": g.in_grad("Bias")}
+    if g.needs("X"):
+        g.op("batch_norm_grad", ins, {"X@GRAD": g.in_grad("X"), **outs}, g.attrs)
+    else:
+        g.op("batch_norm_grad_param", ins, outs, g.attrs)
+
+
+register("batch_norm", inputs=["X", "Scale", "Bias", "Mean", "Variance"],
+         outputs=["Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance"], attrs=_BN_ATTRS,
+         infer=_infer_batch_norm, grad=_grad_batch_norm,
+         doc="Y = (X - mean) / sqrt(var + epsilon) * Scale + Bias per channel. Training uses the batch "
+             "statistics and updates MeanOut/VarianceOut (the Mean/Variance variables) with momentum; "
+             "is_test or use_global_stats uses the moving ones. SavedVariance holds 1/sqrt(var + eps).")
+_BN_GRAD_INS = ["X", "Scale", "SavedMean", "SavedVariance", "Y@GRAD"]
+register("batch_norm_grad", inputs=_BN_GRAD_INS, outputs=["X@GRAD", "Scale@GRAD?", "Bias@GRAD?"],
+         attrs=_BN_ATTRS, infer=grads_like({"X@GRAD": "X", "Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}))
+register("batch_norm_grad_param", inputs=_BN_GRAD_INS, outputs=["Scale@GRAD?", "Bias@GRAD?"],
+         attrs=_BN_ATTRS, infer=grads_like({"Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}))
+
+
+# -- layer_norm -------------------------------------------------------------------------------------
+
+_LN_ATTRS = {
+    "begin_norm_axis": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1"),
+    "epsilon": Attr(1e-5, lambda v: 0.0 <= v <= 1e-3, "in [0, 0.001]"),
+}
+
+
+def _prod(dims):
+    n = 1
+    for d in dims:
+        if not _known(d):
+            return -1
+        n *= d
+    return n
+
+
+def _infer_layer_norm(ctx):
+    x = ctx.shape("X")
+    b = ctx.attrs["begin_norm_axis"]
+    if x is None or not 1 <= b < len(x):
+        ctx.fail(f"begin_norm_axis={b} must be in [1, {len(x or ()) - 1}] for X {fmt_shape(x)}")
+    left, right = _prod(x[:b]), _prod(x[b:])
+    for slot in ("Scale", "Bias"):
+        if ctx.has_input(slot):
+            s = ctx.shape(slot)
+            if len(s) != 1 or (right >= 0 and _known(s[0]) and s[0] != right):
+                ctx.fail(f"{slot} {fmt_shape(s)} must be [{right}], the size of X {fmt_shape(x)} "
+                         f"from begin_norm_axis={b}")
+    dtype = ctx.dtype("X")
+    ctx.set_output("Y", x, dtype, lod_level=ctx.input_var("X").lod_level)
+    ctx.set_output("Mean", [left], dtype)
+    ctx.set_output("Variance", [left], dtype)
+
+
+def _grad_layer_norm(g):
+    ins = {"X": g.input("X"), "Mean": g.output("Mean"), "Variance": g.output("Variance"),
+           "Y@GRAD": g.out_grad("Y")}
+    if g.input("Scale"):
+        ins["Scale"] = g.input("Scale")
+    g.op("layer_norm_grad", ins, {"X@GRAD": g.in_grad("X"), "Scale@GRAD": g.in_grad("Scale"),
+                                  "Bias@GRAD": g.in_grad("Bias")}, g.attrs)
+
+
+register("layer_norm", inputs=["X", "Scale?", "Bias?"], outputs=["Y", "Mean", "Variance"], attrs=_LN_ATTRS,
+         infer=_infer_layer_norm, grad=_grad_layer_norm,
+         doc="Normalizes X over the dims from begin_norm_axis on: Y = (X - mean) / sqrt(var + epsilon) "
+             "* Scale + Bias (Scale and Bias flattened, optional).")
+
+
+def _infer_layer_norm_grad(ctx):
+    x = ctx.input_var("X")
+    ctx.set_output("X@GRAD", x.shape, x.dtype)
+    right = _prod(x.shape[ctx.attrs["begin_norm_axis"]:])
+    ctx.set_output("Scale@GRAD", [right], x.dtype)
+    ctx.set_output("Bias@GRAD", [right], x.dtype)
+
+
+register("layer_norm_grad", inputs=["X", "Scale?", "Mean", "Variance", "Y@GRAD"],
+         outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"], attrs=_LN_ATTRS, infer=_infer_layer_norm_grad)
+
+
+# -- dropout ----------------------------------------------------------------------------------------
+
+_DROPOUT_ATTRS = {
+    "dropout_prob": Attr(0.5, lambda v: 0.0 <= v <= 1.0, "in [0, 1]"),
+    "is_test": False,
+    "fix_seed": False,
+    "seed": Attr(0, lambda v: isinstance(v, int) and v >= 0, "an int >= 0"),
+    "dropout_implementation": Attr("downgrade_in_infer", choices=("downgrade_in_infer", "upscale_in_train")),
+}
+
+
+def _infer_dropout(ctx):
+    x = ctx.shape("X")
+    ctx.set_output("Out", x, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+    ctx.set_output("Mask", x, "uint8")
+
+
+def _grad_dropout(g):
+    a = g.attrs
+    if a["is_test"]:
+        # Inference: Out = X * (1 - p) or X; no mask was drawn.
+        factor = 1.0 - a["dropout_prob"] if a["dropout_implementation"] == "downgrade_in_infer" else 1.0
+        g.op("scale", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")},
+             {"scale": factor, "bias": 0.0, "bias_after_scale": True})
+        return
+    g.op("dropout_grad", {"Mask": g.output("Mask"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X")}, a)
+
+
+register("dropout", inputs=["X"], outputs=["Out", "Mask"], attrs=_DROPOUT_ATTRS, infer=_infer_dropout,
+         grad=_grad_dropout, needs_rng=True,
+         doc="Training: Mask ~ Bernoulli(1 - dropout_prob) (uint8), Out = X * Mask, divided by "
+             "(1 - dropout_prob) for upscale_in_train. Test: Out = X * (1 - dropout_prob) for "
+             "downgrade_in_infer, X for upscale_in_train. fix_seed draws the same mask every run.")
+register("dropout_grad", inputs=["Mask", "Out@GRAD"], outputs=["X@GRAD"], attrs=_DROPOUT_ATTRS,
+         infer=grads_like({"X@GRAD": "Out@GRAD"}))
+
+
+# -- lookup_table -----------------------------------------------------------------------------------
+
+_LOOKUP_ATTRS = {
+    "padding_idx": Attr(-1, lambda v: isinstance(v, int) and v >= -1, "-1 (none) or a row index >= 0"),
+    "is_sparse": False,
+    "is_distributed": False,
+    "remote_prefetch": False,
+}
+
+
+def lookup_out_shape(ids_shape, width):
+    """Fluid's lookup_table: Ids [..., 1] -> [..., D]; Ids [N] (or [..., T]) -> [N, D] ([..., T, D])."""
+    ids_shape = list(ids_shape)
+    if len(ids_shape) > 1 and ids_shape[-1] == 1:
+        ids_shape = ids_shape[:-1]
+    return ids_shape + [width]
+
+
+def _infer_lookup(ctx):
+    w, ids = ctx.shape("W"), ctx.shape("Ids")
+    if w is None or len(w) != 2:
+        ctx.fail(f"W {fmt_shape(w)} must be 2-D [vocab_size, emb_dim] for Ids {fmt_shape(ids)}")
+    if ctx.dtype("Ids") not in ("int64", "int32"):
+        ctx.fail(f"Ids {fmt_shape(ids)} must be int64 ids (got {ctx.dtype('Ids')}) to look up W {fmt_shape(w)}")
+    pad = ctx.attrs["padding_idx"]
+    if pad >= 0 and _known(w[0]) and pad >= w[0]:
+        ctx.fail(f"padding_idx={pad} is outside W {fmt_shape(w)}")
+    ctx.set_output("Out", lookup_out_shape(ids, w[1]), ctx.dtype("W"), lod_level=ctx.input_var("Ids").lod_level)
+
+
+def _grad_lookup(g):
+    g.op("lookup_table_grad", {"W": g.input("W"), "Ids": g.input("Ids"), "Out@GRAD": g.out_grad("Out")},
+         {"W@GRAD": g.in_grad("W")}, g.attrs)
+
+
+register("lookup_table", inputs=["W", "Ids"], outputs=["Out"], attrs=_LOOKUP_ATTRS, infer=_infer_lookup,
+         grad=_grad_lookup,
+         doc="Out = rows of W picked by Ids (int64); rows of padding_idx are zeros and get no gradient. "
+             "The gradient of W is dense (is_sparse is accepted but not used).")
+register("lookup_table_grad", inputs=["W", "Ids", "Out@GRAD"], outputs=["W@GRAD"], attrs=_LOOKUP_ATTRS,
+         infer=grads_like({"W@GRAD": "W"}))
