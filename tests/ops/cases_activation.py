@@ -1,0 +1,94 @@
+"""Op cases for the activations, softmax and log_softmax."""
+import math
+
+import numpy as np
+
+from op_test import OpCase
+
+rng = np.random.default_rng(11)
+
+
+def r(*shape, low=-2.0, high=2.0, gap=0.0):
+    """Uniform values in [low, high), kept at least ``gap`` away from 0 (kinks of relu, abs, ...)."""
+    x = rng.uniform(low, high, size=shape)
+    if gap:
+        x = np.where(np.abs(x) < gap, np.copysign(gap, x) + x, x)
+    return x
+
+
+def pos(*shape, low=0.5, high=2.0):
+    return rng.uniform(low, high, size=shape)
+
+
+def _sigmoid(x):
+    with np.errstate(over="ignore"):
+        return 1 / (1 + np.exp(-x))
+
+
+def _erf(x):
+    return np.vectorize(math.erf)(x)
+
+
+def _softmax(x, axis):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def unary(op, ref, x, name=None, attrs=None, grad=True, **kw):
+    return OpCase(op, {"X": x}, lambda i, a: {"Out": ref(i["X"], a)}, attrs=attrs or {},
+                  grad=("X",) if grad else (), name=name or op, **kw)
+
+
+CASES = [
+    unary("leaky_relu", lambda x, a: np.where(x > 0, x, 0.02 * x), r(3, 4, gap=0.05)),
+    unary("leaky_relu", lambda x, a: np.where(x > 0, x, a["alpha"] * x), r(3, 4, gap=0.05),
+          name="leaky_relu_alpha", attrs={"alpha": 0.3}),
+    unary("elu", lambda x, a: np.where(x > 0, x, np.exp(x) - 1), r(3, 4, gap=0.05)),
+    unary("elu", lambda x, a: np.where(x > 0, x, 0.5 * (np.exp(x) - 1)), r(2, 5, gap=0.05),
+          name="elu_alpha", attrs={"alpha": 0.5}),
+    unary("relu6", lambda x, a: np.clip(x, 0, 6), np.array([[-3.0, -0.2, 0.3, 2.0], [5.5, 6.4, 9.0, 1.0]])),
+    unary("relu6", lambda x, a: np.clip(x, 0, 2.5), np.array([[-1.0, 0.4, 2.2, 2.8], [3.5, -0.1, 1.5, 0.9]]),
+          name="relu6_threshold", attrs={"threshold": 2.5}),
+    unary("sigmoid", lambda x, a: _sigmoid(x), r(3, 4, low=-5, high=5)),
+    unary("sigmoid", lambda x, a: _sigmoid(x), np.array([[-800.0, -30.0, 0.0, 30.0, 800.0]]),
+          name="sigmoid_extremes", grad=False),
+    unary("logsigmoid", lambda x, a: np.log(_sigmoid(x)), r(3, 4, low=-5, high=5)),
+    unary("hard_sigmoid", lambda x, a: np.clip(0.2 * x + 0.5, 0, 1),
+          np.array([[-4.0, -2.4, -1.0, 0.3], [1.1, 2.4, 2.6, 4.0]])),
+    unary("swish", lambda x, a: x * _sigmoid(1.5 * x), r(3, 4), attrs={"beta": 1.5}),
+    unary("tanh", lambda x, a: np.tanh(x), r(3, 4)),
+    unary("gelu", lambda x, a: 0.5 * x * (1 + _erf(x / math.sqrt(2))), r(3, 4, low=-3, high=3)),
+    unary("gelu", lambda x, a: 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3))),
+          r(3, 4, low=-3, high=3), name="gelu_approximate", attrs={"approximate": True}),
+    unary("gelu", lambda x, a: (0.5 * x * (1 + _erf(x / math.sqrt(2)))).astype(np.float32),
+          r(2, 3).astype(np.float32), name="gelu_float32", grad=False, rtol=1e-5, atol=1e-6),
+    unary("softplus", lambda x, a: np.log1p(np.exp(x)), r(3, 4, low=-4, high=4)),
+    unary("softplus", lambda x, a: np.array([[0.0, 0.0, np.log(2.0), 50.0, 1000.0]]),
+          np.array([[-1000.0, -50.0, 0.0, 50.0, 1000.0]]), name="softplus_extremes", grad=False, atol=1e-20),
+    unary("softsign", lambda x, a: x / (1 + np.abs(x)), r(3, 4, gap=0.05)),
+    unary("sqrt", lambda x, a: np.sqrt(x), pos(3, 4)),
+    unary("rsqrt", lambda x, a: 1 / np.sqrt(x), pos(3, 4)),
+    unary("reciprocal", lambda x, a: 1 / x, pos(3, 4) * np.where(r(3, 4) > 0, 1, -1)),
+    unary("exp", lambda x, a: np.exp(x), r(3, 4)),
+    unary("log", lambda x, a: np.log(x), pos(3, 4)),
+    unary("square", lambda x, a: x * x, r(3, 4)),
+    unary("square", lambda x, a: x * x, np.array([[1, -2], [3, 0]], dtype=np.int64), name="square_int64",
+          grad=False),
+    unary("abs", lambda x, a: np.abs(x), r(3, 4, gap=0.05)),
+    unary("sign", lambda x, a: np.sign(x), np.array([[-2.5, 0.0, 3.0], [1e-9, -1e-9, 0.0]]), grad=False),
+    unary("sign", lambda x, a: np.sign(x).astype(np.float32), r(2, 3).astype(np.float32), name="sign_float32",
+          grad=False),
+    unary("relu", lambda x, a: np.maximum(x, 0).astype(np.float32), r(3, 4).astype(np.float32),
+          name="relu_float32", grad=False),
+    unary("sigmoid", lambda x, a: _sigmoid(x).astype(np.float32), r(3, 4).astype(np.float32),
+          name="sigmoid_float32", grad=False, rtol=1e-6, atol=1e-7),
+    unary("softmax", lambda x, a: _softmax(x, -1), r(3, 5)),
+    unary("softmax", lambda x, a: _softmax(x, 1), r(2, 3, 4), name="softmax_axis1", attrs={"axis": 1}),
+    unary("softmax", lambda x, a: _softmax(x, 0), r(3, 4) * 30, name="softmax_axis0_large", attrs={"axis": 0},
+          grad_rtol=1e-4, grad_atol=1e-6),
+    unary("log_softmax", lambda x, a: np.log(_softmax(x, -1)), r(3, 5)),
+    unary("log_softmax", lambda x, a: np.log(_softmax(x, -2)), r(2, 4, 3), name="log_softmax_axis_neg2",
+          attrs={"axis": -2}),
+    unary("softmax", lambda x, a: _softmax(x, -1).astype(np.float32), r(2, 6).astype(np.float32),
+          name="softmax_float32", grad=False, rtol=1e-6, atol=1e-7),
+]
