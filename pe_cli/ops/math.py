@@ -1,4 +1,7 @@
-"""Matrix products, scaling and reductions."""
+"""Matrix products, scaling, reductions and clipping."""
+import math
+import numbers
+
 from .registry import Attr, fmt_shape, grads_like, register, same_as
 
 
@@ -95,3 +98,105 @@ _reduce("reduce_sum", "Out = sum of X over `dim` (all dims with reduce_all).")
 _reduce("reduce_mean", "Out = mean of X over `dim` (all dims with reduce_all).")
 _reduce("reduce_max", "Out = max of X over `dim`; the gradient goes to the (first) maximum.")
 _reduce("reduce_min", "Out = min of X over `dim`; the gradient goes to the (first) minimum.")
+
+
+# -- matmul -------------------------------------------------------------------------------------
+
+def _broadcast_batch(a, b):
+    """numpy-style broadcast of two batch shapes (-1 unknown), or None when they clash."""
+    rank = max(len(a), len(b))
+    a, b = [1] * (rank - len(a)) + list(a), [1] * (rank - len(b)) + list(b)
+    out = []
+    for m, n in zip(a, b):
+        if m == 1 or m == n:
+            out.append(n)
+        elif n == 1:
+            out.append(m)
+        elif m < 0 or n < 0:
+            out.append(max(m, n))
+        else:
+            return None
+    return out
+
+
+def matmul_operand_shapes(x, y, transpose_x, transpose_y):
+    """The [..., M, K] and [..., K, N] shapes matmul multiplies: a 1-D X is the row [1, K], a 1-D Y
+    the column [K, 1] (their transpose flags do nothing); otherwise the flags swap the last two dims."""
+    xm = [1] + list(x) if len(x) == 1 else list(x)
+    ym = list(y) + [1] if len(y) == 1 else list(y)
+    if transpose_x and len(x) > 1:
+        xm[-2], xm[-1] = xm[-1], xm[-2]
+    if transpose_y and len(y) > 1:
+        ym[-2], ym[-1] = ym[-1], ym[-2]
+    return xm, ym
+
+
+def _infer_matmul(ctx):
+    x, y = ctx.shape("X"), ctx.shape("Y")
+    tx, ty = ctx.attrs["transpose_X"], ctx.attrs["transpose_Y"]
+    if not x or not y:
+        ctx.fail(f"matmul needs inputs of rank >= 1, got X {fmt_shape(x)} and Y {fmt_shape(y)}")
+    if ctx.dtype("X") != ctx.dtype("Y"):
+        ctx.fail(f"X is {ctx.dtype('X')} but Y is {ctx.dtype('Y')}; cast one of them")
+    xm, ym = matmul_operand_shapes(x, y, tx, ty)
+    desc = f"X {fmt_shape(x)}{' (transposed)' if tx and len(x) > 1 else ''} and " \
+           f"Y {fmt_shape(y)}{' (transposed)' if ty and len(y) > 1 else ''}"
+    if xm[-1] >= 0 and ym[-2] >= 0 and xm[-1] != ym[-2]:
+        ctx.fail(f"{desc} cannot multiply: X's columns ({xm[-1]}) != Y's rows ({ym[-2]})")
+    batch = _broadcast_batch(xm[:-2], ym[:-2])
+    if batch is None:
+        ctx.fail(f"{desc}: batch dims {fmt_shape(xm[:-2])} and {fmt_shape(ym[:-2])} cannot broadcast")
+    out = batch + [xm[-2], ym[-1]]
+    if len(x) == 1:
+        del out[-2]
+    if len(y) == 1:
+        del out[-1]
+    ctx.set_output("Out", out or [1], ctx.dtype("X"))
+
+
+def _grad_matmul(g):
+    ins = {"X": g.input("X"), "Y": g.input("Y"), "Out@GRAD": g.out_grad("Out")}
+    if g.needs("X"):
+        g.op("matmul_grad_x", ins, {"X@GRAD": g.in_grad("X")}, g.attrs)
+    if g.needs("Y"):
+        g.op("matmul_grad_y", ins, {"Y@GRAD": g.in_grad("Y")}, g.attrs)
+
+
+def _finite(v):
+    return isinstance(v, numbers.Real) and not isinstance(v, bool) and math.isfinite(v)
+
+
+_BOOL = (False, True)
+_MATMUL_ATTRS = {"transpose_X": Attr(False, choices=_BOOL), "transpose_Y": Attr(False, choices=_BOOL),
+                 "alpha": Attr(1.0, _finite, "a finite number")}
+register("matmul", inputs=["X", "Y"], outputs=["Out"], attrs=_MATMUL_ATTRS, infer=_infer_matmul,
+         grad=_grad_matmul,
+         doc="Out = alpha * op(X) @ op(Y), op transposing the last two dims when asked; leading (batch) "
+             "dims broadcast; a 1-D X is a row vector and a 1-D Y a column vector, and the dim they add "
+             "is removed from Out.")
+register("matmul_grad_x", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD"], attrs=_MATMUL_ATTRS,
+         infer=grads_like({"X@GRAD": "X"}))
+register("matmul_grad_y", inputs=["X", "Y", "Out@GRAD"], outputs=["Y@GRAD"], attrs=_MATMUL_ATTRS,
+         infer=grads_like({"Y@GRAD": "Y"}))
+
+
+# -- clip ---------------------------------------------------------------------------------------
+
+def _infer_clip(ctx):
+    lo, hi = ctx.attrs["min"], ctx.attrs["max"]
+    if lo is None or hi is None:
+        ctx.fail(f"clip needs both attributes min and max, got min={lo!r}, max={hi!r}")
+    if lo > hi:
+        ctx.fail(f"clip: min={lo} is greater than max={hi}")
+    same_as()(ctx)
+
+
+def _grad_clip(g):
+    g.op("clip_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+_CLIP_ATTRS = {"min": Attr(None, _finite, "a finite number"), "max": Attr(None, _finite, "a finite number")}
+register("clip", inputs=["X"], outputs=["Out"], attrs=_CLIP_ATTRS, infer=_infer_clip, grad=_grad_clip,
+         doc="Out = min(max(X, min), max). The gradient passes where min < X < max.")
+register("clip_grad", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"], attrs=_CLIP_ATTRS,
+         infer=grads_like({"X@GRAD": "X"}))

@@ -94,3 +94,69 @@ def _extreme_grad(ins, attrs):
 
 reduce_max_grad = _extreme_grad
 reduce_min_grad = _extreme_grad
+
+
+def _matmul_operands(x, y, attrs):
+    """X as [..., M, K] and Y as [..., K, N] (views): a 1-D X is a row, a 1-D Y a column; the
+    transpose flags swap the last two dims of inputs of rank >= 2."""
+    xm = x.reshape(1, -1) if x.ndim == 1 else (np.swapaxes(x, -1, -2) if attrs["transpose_X"] else x)
+    ym = y.reshape(-1, 1) if y.ndim == 1 else (np.swapaxes(y, -1, -2) if attrs["transpose_Y"] else y)
+    return xm, ym
+
+
+def _sum_to(grad, shape):
+    """Sums a broadcast gradient back to ``shape`` (leading dims, and dims of size 1 that grew)."""
+    lead = grad.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1 and grad.shape[lead + i] != 1)
+    return grad.sum(axis=axes).reshape(shape) if axes else grad
+
+
+def matmul(ins, attrs):
+    x, y = ins["X"], ins["Y"]
+    xm, ym = _matmul_operands(x, y, attrs)
+    out = np.matmul(xm, ym)
+    if attrs["alpha"] != 1.0:
+        out = out * x.dtype.type(attrs["alpha"])
+    if x.ndim == 1:
+        out = out.reshape(out.shape[:-2] + out.shape[-1:])
+    if y.ndim == 1:
+        out = out.reshape(out.shape[:-1])
+    return {"Out": out.reshape(out.shape or (1,)).astype(x.dtype, copy=False)}
+
+
+def _matmul_dout(xm, ym, dout, alpha):
+    """Out@GRAD as [..., M, N] (the dims a 1-D input dropped put back), times alpha."""
+    batch = np.broadcast_shapes(xm.shape[:-2], ym.shape[:-2])
+    d = dout.reshape(batch + (xm.shape[-2], ym.shape[-1]))
+    return d * d.dtype.type(alpha) if alpha != 1.0 else d
+
+
+def matmul_grad_x(ins, attrs):
+    x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
+    xm, ym = _matmul_operands(x, y, attrs)
+    d = _matmul_dout(xm, ym, dout, attrs["alpha"])
+    dxm = _sum_to(np.matmul(d, np.swapaxes(ym, -1, -2)), xm.shape)   # d(Out)/d(xm): [..., M, K]
+    if x.ndim > 1 and attrs["transpose_X"]:
+        dxm = np.swapaxes(dxm, -1, -2)
+    return {"X@GRAD": np.ascontiguousarray(dxm.reshape(x.shape), dtype=x.dtype)}
+
+
+def matmul_grad_y(ins, attrs):
+    x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
+    xm, ym = _matmul_operands(x, y, attrs)
+    d = _matmul_dout(xm, ym, dout, attrs["alpha"])
+    dym = _sum_to(np.matmul(np.swapaxes(xm, -1, -2), d), ym.shape)   # d(Out)/d(ym): [..., K, N]
+    if y.ndim > 1 and attrs["transpose_Y"]:
+        dym = np.swapaxes(dym, -1, -2)
+    return {"Y@GRAD": np.ascontiguousarray(dym.reshape(y.shape), dtype=y.dtype)}
+
+
+def clip(ins, attrs):
+    x = ins["X"]
+    return {"Out": np.clip(x, x.dtype.type(attrs["min"]), x.dtype.type(attrs["max"]))}
+
+
+def clip_grad(ins, attrs):
+    x, dout = ins["X"], ins["Out@GRAD"]
+    inside = (x > x.dtype.type(attrs["min"])) & (x < x.dtype.type(attrs["max"]))
+    return {"X@GRAD": dout * inside}
