@@ -55,7 +55,8 @@ elementwise_add_grad = _grad(lambda x, y, out, d: (d, d))
 elementwise_sub_grad = _grad(lambda x, y, out, d: (d, -d))
 elementwise_mul_grad = _grad(lambda x, y, out, d: (d * y, d * x))
 elementwise_div_grad = _grad(lambda x, y, out, d: (d / y, -d * out / y))
-elementwise_max_grad = _grad(lambda x, y, out, d: (d * (x >= y), d * (x < y)))
-elementwise_min_grad = _grad(lambda x, y, out, d: (d * (x <= y), d * (x > y)))
+# Ties send the gradient to Y, as Fluid does.
+elementwise_max_grad = _grad(lambda x, y, out, d: (d * (x > y), d * (x <= y)))
+elementwise_min_grad = _grad(lambda x, y, out, d: (d * (x < y), d * (x >= y)))
 elementwise_pow_grad = _grad(lambda x, y, out, d: (d * y * np.power(x, y - 1),
                                                    d * out * np.log(np.where(x > 0, x, 1))))
