@@ -25,6 +25,7 @@ class OpCase:
     grad_rtol: float = 1e-5
     grad_atol: float = 1e-7
     name: str = ""
+    num_outputs: dict = None        # duplicable output slot -> how many variables (ref gives a list)
 
     @property
     def id(self):
@@ -39,6 +40,13 @@ def _feed_names(case):
         else:
             names[slot] = [f"{slot}_0"]
     return names
+
+
+def _out_vars(case, slot):
+    """An output slot's variables, named by suffix: [slot], or [slot_0, slot_1, ...] for a
+    duplicable slot listed in ``num_outputs``."""
+    n = (case.num_outputs or {}).get(slot)
+    return [slot] if n is None else [f"{slot}_{i}" for i in range(n)]
 
 
 def _feeds(case, names, inputs=None):
@@ -62,15 +70,16 @@ def build_program(case, out_slots, with_loss):
             array = np.asarray(array)
             block.create_var(name=name, shape=array.shape, dtype=array.dtype.name, is_data=True,
                              stop_gradient=slot not in case.grad)
-    outputs = {slot: [f"out_{slot}"] for slot in out_slots}
-    for slot in out_slots:
-        block.create_var(name=f"out_{slot}")
+    outputs = {slot: [f"out_{v}" for v in _out_vars(case, slot)] for slot in out_slots}
+    for names_ in outputs.values():
+        for n in names_:
+            block.create_var(name=n)
     block.append_op(case.op, {s: n for s, n in names.items()}, outputs, dict(case.attrs))
     if not with_loss:
         return program, names, None, {}
     terms, weights = [], {}
     rng = np.random.default_rng(7)
-    for slot in case.loss_outputs or out_slots:
+    for slot in [v for s in case.loss_outputs or out_slots for v in _out_vars(case, s)]:
         var = block.var(f"out_{slot}")
         if var.dtype not in ("float32", "float64"):
             continue
@@ -96,9 +105,10 @@ def run_forward(case, device="cpu"):
     out_slots = case.outputs or tuple(case.ref(case.inputs, _attrs_with_defaults(case)).keys())
     program, names, _, _ = build_program(case, out_slots, with_loss=False)
     exe = Executor(place_for(device))
-    fetched = exe.run(program, feed=_feeds(case, names), fetch_list=[f"out_{s}" for s in out_slots],
+    out_vars = [v for s in out_slots for v in _out_vars(case, s)]
+    fetched = exe.run(program, feed=_feeds(case, names), fetch_list=[f"out_{v}" for v in out_vars],
                       scope=Scope())
-    return dict(zip(out_slots, fetched))
+    return dict(zip(out_vars, fetched))
 
 
 def _attrs_with_defaults(case):
@@ -115,11 +125,13 @@ def check_forward(case, device="cpu", rtol=None, atol=None):
         case.check(outs, case.inputs)
         return outs
     expected = case.ref(case.inputs, _attrs_with_defaults(case))
-    for slot, want in expected.items():
-        got = outs[slot]
-        assert got.shape == np.shape(want), f"{case.id}: {slot} shape {got.shape} != reference {np.shape(want)}"
-        np.testing.assert_allclose(got, want, rtol=rtol or case.rtol, atol=atol or case.atol,
-                                   err_msg=f"{case.id}: output {slot} differs from the numpy reference")
+    for slot_, want_ in expected.items():
+        wants = want_ if slot_ in (case.num_outputs or {}) else [want_]
+        for slot, want in zip(_out_vars(case, slot_), wants):
+            got = outs[slot]
+            assert got.shape == np.shape(want), f"{case.id}: {slot} shape {got.shape} != reference {np.shape(want)}"
+            np.testing.assert_allclose(got, want, rtol=rtol or case.rtol, atol=atol or case.atol,
+                                       err_msg=f"{case.id}: output {slot} differs from the numpy reference")
     return outs
 
 
