@@ -1,0 +1,93 @@
+"""Op cases for combining and reshaping tensors: concat, split, stack, reshape, flatten, squeeze,
+unsqueeze, transpose, cast, slice, gather, one_hot, expand."""
+import numpy as np
+
+from op_test import OpCase
+
+rng = np.random.default_rng(21)
+
+
+def r(*shape):
+    return rng.normal(size=shape)
+
+
+def _reshape(shape):
+    return lambda i, a: {"Out": i["X"].reshape(shape)}
+
+
+CASES = [
+    OpCase("concat", {"X": [r(2, 3), r(4, 3), r(1, 3)]}, lambda i, a: {"Out": np.concatenate(i["X"], axis=0)},
+           grad=("X",)),
+    OpCase("concat", {"X": [r(2, 1, 3), r(2, 4, 3)]}, lambda i, a: {"Out": np.concatenate(i["X"], axis=1)},
+           attrs={"axis": -2}, grad=("X",), name="concat_axis_neg2"),
+    OpCase("concat", {"X": [np.array([[1, 2]], dtype=np.int64), np.array([[3, 4]], dtype=np.int64)]},
+           lambda i, a: {"Out": np.array([[1, 2, 3, 4]])}, attrs={"axis": 1}, name="concat_int64"),
+    OpCase("split", {"X": r(2, 6)}, lambda i, a: {"Out": np.split(i["X"], 3, axis=1)},
+           attrs={"num": 3, "axis": 1}, num_outputs={"Out": 3}, grad=("X",)),
+    OpCase("split", {"X": r(5, 2)}, lambda i, a: {"Out": np.split(i["X"], [2, 3], axis=0)},
+           attrs={"sections": [2, -1, 2]}, num_outputs={"Out": 3}, grad=("X",), name="split_sections"),
+    OpCase("split", {"X": r(2, 3, 4)}, lambda i, a: {"Out": np.split(i["X"], [1], axis=-1)},
+           attrs={"sections": [1, 3], "axis": -1}, num_outputs={"Out": 2}, grad=("X",), name="split_last_axis"),
+    OpCase("stack", {"X": [r(2, 3), r(2, 3), r(2, 3)]}, lambda i, a: {"Y": np.stack(i["X"], axis=1)},
+           attrs={"axis": 1}, grad=("X",)),
+    OpCase("stack", {"X": [r(3), r(3)]}, lambda i, a: {"Y": np.stack(i["X"], axis=-1)},
+           attrs={"axis": -1}, grad=("X",), name="stack_last"),
+    OpCase("reshape", {"X": r(2, 3, 4)}, _reshape((6, 4)), attrs={"shape": [6, 4]}, grad=("X",)),
+    OpCase("reshape", {"X": r(2, 3, 4)}, _reshape((2, 12)), attrs={"shape": [0, -1]}, grad=("X",),
+           name="reshape_copy_and_infer"),
+    OpCase("reshape", {"X": r(2, 3, 4)}, _reshape((4, 3, 2)), attrs={"shape": [-1, 3, 2]},
+           name="reshape_infer_first"),
+    OpCase("reshape", {"X": r(2, 6), "Shape": np.array([3, 4], dtype=np.int32)}, _reshape((3, 4)),
+           attrs={"shape": [4, 3]}, name="reshape_shape_input_overrides"),
+    OpCase("reshape", {"X": r(2, 6), "Shape": np.array([3, -1], dtype=np.int64)}, _reshape((3, 4)),
+           attrs={"shape": [3, 4]}, grad=("X",), name="reshape_shape_input"),
+    OpCase("reshape2", {"X": r(2, 3, 4)}, _reshape((2, 3, 2, 2)), attrs={"shape": [0, 0, 2, 2]},
+           outputs=("Out", "XShape"), loss_outputs=("Out",), grad=("X",)),
+    OpCase("flatten", {"X": r(2, 3, 4)}, _reshape((6, 4)), attrs={"axis": 2}, grad=("X",)),
+    OpCase("flatten", {"X": r(2, 3, 4)}, _reshape((1, 24)), attrs={"axis": 0}, name="flatten_axis0"),
+    OpCase("flatten", {"X": r(2, 3, 4)}, _reshape((24, 1)), attrs={"axis": 3}, name="flatten_axis_rank"),
+    OpCase("flatten2", {"X": r(2, 3, 2)}, _reshape((2, 6)), outputs=("Out", "XShape"), loss_outputs=("Out",),
+           grad=("X",)),
+    OpCase("squeeze", {"X": r(2, 1, 3, 1)}, _reshape((2, 3, 1)), attrs={"axes": [1]}, grad=("X",)),
+    OpCase("squeeze", {"X": r(1, 3, 1)}, _reshape((3,)), name="squeeze_all"),
+    OpCase("squeeze", {"X": r(2, 1, 3, 1)}, _reshape((2, 3)), attrs={"axes": [-1, 1]}, name="squeeze_negative"),
+    OpCase("unsqueeze", {"X": r(2, 3)}, _reshape((1, 2, 1, 3)), attrs={"axes": [0, 2]}, grad=("X",)),
+    OpCase("unsqueeze", {"X": r(2, 3)}, _reshape((2, 3, 1)), attrs={"axes": [-1]}, name="unsqueeze_append"),
+    OpCase("unsqueeze2", {"X": r(3)}, _reshape((1, 3, 1)), attrs={"axes": [0, -1]}, outputs=("Out", "XShape"),
+           loss_outputs=("Out",), grad=("X",)),
+    OpCase("transpose", {"X": r(2, 3, 4)}, lambda i, a: {"Out": i["X"].transpose(2, 0, 1)},
+           attrs={"axis": [2, 0, 1]}, grad=("X",)),
+    OpCase("transpose2", {"X": r(3, 2)}, lambda i, a: {"Out": i["X"].T}, attrs={"axis": [1, 0]},
+           outputs=("Out", "XShape"), loss_outputs=("Out",), grad=("X",)),
+    OpCase("cast", {"X": r(2, 3)}, lambda i, a: {"Out": i["X"].astype(np.float32)},
+           attrs={"in_dtype": "float64", "out_dtype": "float32"}),
+    OpCase("cast", {"X": np.array([[1.7, -1.7, 0.2]])}, lambda i, a: {"Out": np.array([[1, -1, 0]])},
+           attrs={"out_dtype": "int64"}, name="cast_to_int64_truncates"),
+    OpCase("cast", {"X": np.array([[3, 0, 7]], dtype=np.int64)},
+           lambda i, a: {"Out": np.array([[3, 0, 7]], dtype=np.float32)}, attrs={"out_dtype": "float32"},
+           name="cast_int64_to_float32"),
+    OpCase("cast", {"X": r(2, 3)}, lambda i, a: {"Out": i["X"]}, attrs={"out_dtype": "float64"}, grad=("X",),
+           name="cast_same_dtype"),
+    OpCase("slice", {"Input": r(3, 4, 5)}, lambda i, a: {"Out": i["Input"][1:3, :, 0:2]},
+           attrs={"axes": [0, 2], "starts": [1, 0], "ends": [3, 2]}, grad=("Input",)),
+    OpCase("slice", {"Input": r(3, 4, 5)}, lambda i, a: {"Out": i["Input"][:, -3:-1, 2:]},
+           attrs={"axes": [1, 2], "starts": [-3, 2], "ends": [-1, 1000]}, grad=("Input",), name="slice_negative"),
+    OpCase("slice", {"Input": r(4, 5)}, lambda i, a: {"Out": i["Input"][:, 2]},
+           attrs={"axes": [1], "starts": [2], "ends": [3], "decrease_axis": [1]}, grad=("Input",),
+           name="slice_decrease_axis"),
+    OpCase("slice", {"Input": r(4, 3)}, lambda i, a: {"Out": i["Input"][0:4]},
+           attrs={"axes": [0], "starts": [-100], "ends": [100]}, name="slice_clamped"),
+    OpCase("gather", {"X": r(5, 3), "Index": np.array([4, 0, 2, 0], dtype=np.int64)},
+           lambda i, a: {"Out": i["X"][i["Index"]]}, grad=("X",)),
+    OpCase("gather", {"X": r(4, 2, 3), "Index": np.array([[3], [1]], dtype=np.int32)},
+           lambda i, a: {"Out": i["X"][i["Index"].reshape(-1)]}, grad=("X",), name="gather_int32_column_index"),
+    OpCase("one_hot", {"X": np.array([[0], [3], [1], [3]], dtype=np.int64)},
+           lambda i, a: {"Out": np.eye(4, dtype=np.float32)[i["X"].reshape(-1)]}, attrs={"depth": 4}),
+    OpCase("one_hot", {"X": np.array([[0], [5], [-1], [2]], dtype=np.int64)},
+           lambda i, a: {"Out": np.array([[1, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 1]], dtype=np.float32)},
+           attrs={"depth": 3, "allow_out_of_range": True}, name="one_hot_out_of_range_allowed"),
+    OpCase("expand", {"X": r(2, 3)}, lambda i, a: {"Out": np.tile(i["X"], (2, 3))},
+           attrs={"expand_times": [2, 3]}, grad=("X",)),
+    OpCase("expand", {"X": r(1, 3, 2)}, lambda i, a: {"Out": np.tile(i["X"], (4, 1, 2))},
+           attrs={"expand_times": [4, 1, 2]}, grad=("X",), name="expand_3d"),
+]
