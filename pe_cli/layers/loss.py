@@ -13,3 +13,49 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
                      {"soft_label": soft_label, "ignore_index": ignore_index,
                       "numeric_stable_mode": numeric_stable_mode, "axis": axis})
     return (loss, softmax) if return_softmax else loss
+
+
+__all__ += ["cross_entropy", "sigmoid_cross_entropy_with_logits", "square_error_cost", "huber_loss"]
+
+
+def cross_entropy(input, label, soft_label=False, ignore_index=-100):
+    """Y = -log(input[label]) per row; ``input`` holds probabilities (e.g. a softmax output)."""
+    helper = LayerHelper("cross_entropy", input=input)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op("cross_entropy", {"X": [input], "Label": [label]}, {"Y": [out]},
+                     {"soft_label": soft_label, "ignore_index": ignore_index})
+    return out
+
+
+def sigmoid_cross_entropy_with_logits(x, label, ignore_index=-100, name=None, normalize=False):
+    helper = LayerHelper("sigmoid_cross_entropy_with_logits", x=x, name=name)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op("sigmoid_cross_entropy_with_logits", {"X": [x], "Label": [label]}, {"Out": [out]},
+                     {"ignore_index": ignore_index, "normalize": normalize})
+    return out
+
+
+def square_error_cost(input, label):
+    """(input - label)^2 elementwise; both must have one shape."""
+    from ..errors import ShapeError
+    from ..framework.source import current_source
+    from ..ops.registry import fmt_shape
+    helper = LayerHelper("square_error_cost", input=input)
+    a, b = input.shape, label.shape
+    if a is None or b is None or len(a) != len(b) or any(p != q and p >= 0 and q >= 0 for p, q in zip(a, b)):
+        raise ShapeError(f"square_error_cost layer '{helper.name}' built at {current_source()}: label "
+                         f"'{label.name}' {fmt_shape(b)} must have the shape of input '{input.name}' {fmt_shape(a)}")
+    minus = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op("elementwise_sub", {"X": [input], "Y": [label]}, {"Out": [minus]}, {"axis": -1})
+    square = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op("elementwise_mul", {"X": [minus], "Y": [minus]}, {"Out": [square]}, {"axis": -1})
+    return square
+
+
+def huber_loss(input, label, delta):
+    helper = LayerHelper("huber_loss", input=input)
+    residual = helper.create_variable_for_type_inference(input.dtype, stop_gradient=True)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op("huber_loss", {"X": [input], "Y": [label]}, {"Out": [out], "Residual": [residual]},
+                     {"delta": float(delta)})
+    return out
