@@ -8,3 +8,4 @@ from ..framework.lod_tensor import LoDTensor, create_lod_tensor, create_random_i
 from ..param_attr import ParamAttr, WeightNormParamAttr  # noqa: F401
 from ..places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_places, cuda_places, is_compiled_with_cuda  # noqa: F401
 from . import core  # noqa: F401
+from .. import io  # noqa: F401
