@@ -3,4 +3,6 @@ from .activation import *  # noqa: F401,F403
 from .io import data  # noqa: F401
 from .loss import *  # noqa: F401,F403
 from .nn import *  # noqa: F401,F403
+from .tensor import *  # noqa: F401,F403
 from .learning_rate_scheduler import *  # noqa: F401,F403
+from .metric import *  # noqa: F401,F403
