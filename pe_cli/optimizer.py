@@ -60,7 +60,6 @@ class Optimizer:
         self._lr_vars = {}        # program -> the global learning-rate variable
         self._accumulators = {}   # (program, state, param name) -> Variable
         self._startup = None      # the startup program of the current minimize()
-        self.helper = None
 
     # -- learning rate -----------------------------------------------------------------------
     def _global_learning_rate(self, program=None):

@@ -247,3 +247,17 @@ def test_names_and_positional_signatures():
     assert (adam._learning_rate, adam._beta1, adam._beta2, adam._epsilon) == (0.001, 0.9, 0.999, 1e-8)
     rms = fluid.optimizer.RMSProp(0.1)
     assert (rms._rho, rms._epsilon, rms._momentum, rms._centered) == (0.95, 1e-6, 0.0, False)
+
+
+def test_minimize_outside_program_guard_uses_the_given_startup_program():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        x = fluid.layers.data("x", [4], dtype="float64")
+        y = fluid.layers.data("y", [1], dtype="float64")
+        diff = fluid.layers.fc(x, 1) - y
+        loss = fluid.layers.mean(diff * diff)
+    default_startup_ops = len(fluid.default_startup_program().global_block().ops)
+    fluid.optimizer.Adam(0.125).minimize(loss, startup_program=startup)
+    assert len(fluid.default_startup_program().global_block().ops) == default_startup_ops
+    losses, _, _ = train(main, startup, loss, 3, fetch=())
+    assert losses[-1] < losses[0]
