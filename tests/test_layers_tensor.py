@@ -240,3 +240,47 @@ def test_gather_index_out_of_range_is_an_error_when_run(prog):
     out = layers.gather(x, layers.data("i", [1], dtype="int64", append_batch_size=False))
     with pytest.raises(OpError, match=r"index 4 is out of range for X with 3 rows"):
         run(prog, {"x": np.zeros((3, 2), "float32"), "i": np.array([4], "int64")}, [out])
+
+
+# -- every op case of these modules, run in float32, gives float32 ----------------------------------
+
+def _float32_cases():
+    import dataclasses
+    import importlib
+    cases = []
+    for module in ("cases_activation", "cases_math", "cases_tensor", "cases_elementwise"):
+        for case in importlib.import_module(f"tests.ops.{module}").CASES:
+            def f32(v):
+                return v.astype(np.float32) if isinstance(v, np.ndarray) and v.dtype == np.float64 else v
+            inputs = {k: [f32(a) for a in v] if isinstance(v, list) else f32(v) for k, v in case.inputs.items()}
+            if case.op == "cast":
+                continue   # its output dtype is an attribute
+            cases.append((case, dataclasses.replace(case, inputs=inputs)))
+    return cases
+
+
+_F32 = _float32_cases()
+
+
+@pytest.mark.parametrize("case64,case", _F32, ids=[c.id for _, c in _F32])
+def test_float32_in_float32_out(case64, case):
+    """Forward outputs and gradients stay float32, and the gradients match the float64 ones."""
+    from op_test import analytic_grads, run_forward
+    for slot, value in run_forward(case).items():
+        if value.dtype.kind == "f":
+            assert value.dtype == np.float32, f"{case.id}: output {slot} is {value.dtype}"
+    if case.grad:
+        grads32 = analytic_grads(case)[0]
+        grads64 = analytic_grads(case64)[0]
+        for name, g in grads32.items():
+            assert g.dtype == np.float32, f"{case.id}: gradient {name} is {g.dtype}"
+            np.testing.assert_allclose(g, grads64[name], rtol=1e-3, atol=1e-4, err_msg=f"{case.id}: {name}")
+
+
+def test_elementwise_explicit_axis_must_fit(prog):
+    x = layers.data("x", [3, 4], append_batch_size=False)
+    y = layers.data("y", [4], append_batch_size=False)
+    with pytest.raises(ShapeError, match=r"X \[3, 4\] and Y \[4\] cannot broadcast \(axis=0"):
+        layers.elementwise_add(x, y, axis=0)
+    assert layers.elementwise_add(x, y, axis=1).shape == (3, 4)
+    assert layers.elementwise_add(x, layers.data("z", [3], append_batch_size=False), axis=0).shape == (3, 4)

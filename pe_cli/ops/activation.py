@@ -20,7 +20,7 @@ def _infer_elementwise(name, dtypes):
     def infer(ctx):
         dtype = ctx.dtype("X")
         if dtypes is not None and dtype not in dtypes:
-            ctx.fail(f"X is {dtype}, but {name} takes {' or '.join(dtypes)}; cast it first")
+            ctx.fail(f"X is {dtype}, but {name} takes {', '.join(dtypes)}; cast it first")
         ctx.set_output("Out", ctx.shape("X"), dtype, lod_level=ctx.input_var("X").lod_level)
     return infer
 

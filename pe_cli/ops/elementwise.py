@@ -11,6 +11,8 @@ def broadcast_shape(x, y, axis):
             window = x[start:start + len(y)]
             if all(a == b or b == 1 or a < 0 or b < 0 for a, b in zip(window, y)):
                 return list(x)
+    if axis not in (-1, len(x) - len(y)):
+        return None   # an explicit axis must place Y inside X (the kernel aligns Y there)
     # numpy rules (Paddle 2.x semantics) when the Fluid form does not apply
     rank = max(len(x), len(y))
     xs, ys = [1] * (rank - len(x)) + list(x), [1] * (rank - len(y)) + list(y)
@@ -31,7 +33,8 @@ def _infer(ctx):
     x, y = ctx.shape("X"), ctx.shape("Y")
     out = broadcast_shape(x, y, ctx.attrs["axis"])
     if out is None:
-        ctx.fail(f"X {fmt_shape(x)} and Y {fmt_shape(y)} cannot broadcast (axis={ctx.attrs['axis']})")
+        ctx.fail(f"X {fmt_shape(x)} and Y {fmt_shape(y)} cannot broadcast (axis={ctx.attrs['axis']}: Y's dims "
+                 f"must match X's dims from that axis on, or be 1)")
     if ctx.dtype("X") != ctx.dtype("Y"):
         ctx.fail(f"X is {ctx.dtype('X')} but Y is {ctx.dtype('Y')}; cast one of them")
     ctx.set_output("Out", out, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
