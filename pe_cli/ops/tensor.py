@@ -83,18 +83,17 @@ def _numel(dims):
     return n
 
 
-def _axis_in(ctx, axis, rank, what="axis", extra=0):
-    """``axis`` normalised to [0, rank + extra); fails naming the input's shape when outside."""
-    lo, hi = -(rank + extra), rank + extra
-    if not lo <= axis < hi:
-        ctx.fail(f"{what}={axis} is out of range for X {fmt_shape(ctx.shape('X'))} "
-                 f"(expected {lo} <= {what} < {hi})")
-    return axis % (rank + extra) if rank + extra else 0
+def _axis_in(ctx, axis, rank):
+    """``axis`` normalised to [0, rank); fails naming X's shape when outside [-rank, rank)."""
+    if not -rank <= axis < rank:
+        ctx.fail(f"axis={axis} is out of range for X {fmt_shape(ctx.shape('X'))} "
+                 f"(expected {-rank} <= axis < {rank})")
+    return axis % rank
 
 
-def _reshape_grad_op(name, slot="X"):
+def _reshape_grad_op(name):
     """Registers ``name``: X@GRAD = Out@GRAD reshaped to X's shape (reshape, flatten, squeeze, ...)."""
-    register(name, inputs=[slot, "Out@GRAD"], outputs=[f"{slot}@GRAD"], infer=grads_like({f"{slot}@GRAD": slot}),
+    register(name, inputs=["X", "Out@GRAD"], outputs=["X@GRAD"], infer=grads_like({"X@GRAD": "X"}),
              kernel_module="tensor")
 
 
