@@ -5,7 +5,8 @@ __all__ = ["concat", "split", "stack", "reshape", "transpose", "flatten", "squee
            "slice", "gather", "one_hot", "expand", "matmul", "clip",
            "elementwise_add", "elementwise_sub", "elementwise_mul", "elementwise_div", "elementwise_max",
            "elementwise_min", "elementwise_pow", "reduce_sum", "reduce_mean", "reduce_max", "reduce_min",
-           "sums", "fill_constant", "zeros", "ones", "zeros_like", "assign"]
+           "sums", "fill_constant", "zeros", "ones", "zeros_like", "assign", "create_tensor",
+           "create_global_var", "create_parameter"]
 import numbers
 
 import numpy as np
@@ -269,3 +270,29 @@ def assign(input, output=None):
     helper.append_op("assign_value", {}, {"Out": [output]},
                      {"shape": list(array.shape), "dtype": dtype, "values": array.reshape(-1).tolist()})
     return output
+
+
+def create_tensor(dtype, name=None, persistable=False):
+    """An empty variable to be written by a later op (``assign(x, output=t)``)."""
+    helper = LayerHelper("create_tensor", name=name)
+    return helper.create_variable(name=helper.name, dtype=dtype, persistable=persistable)
+
+
+def create_global_var(shape, value, dtype, persistable=False, force_cpu=False, name=None):
+    """A variable of the main program's global block, filled with ``value`` by the startup program."""
+    from ..initializer import ConstantInitializer
+    helper = LayerHelper("global_var", name=name)
+    var = helper.create_global_variable(name=name, shape=list(shape), dtype=dtype, persistable=persistable,
+                                        stop_gradient=True)
+    helper.set_variable_initializer(var, ConstantInitializer(float(value)))
+    return var
+
+
+def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_initializer=None):
+    """A trainable parameter outside any layer (``ParamAttr`` decides its name and initializer)."""
+    from ..param_attr import ParamAttr
+    helper = LayerHelper("create_parameter", name=name)
+    attr = ParamAttr._to_attr(attr)
+    if name is not None and attr is not False and attr.name is None:
+        attr.name = name
+    return helper.create_parameter(attr, list(shape), dtype, is_bias, default_initializer)
