@@ -37,3 +37,33 @@ CASES = [
            attrs={"shape": [2, 3], "value": 1.5, "dtype": "float32"}),
     OpCase("fill_zeros_like", {"X": r(2, 3)}, lambda i, a: {"Out": np.zeros((2, 3))}),
 ]
+
+
+def _check_random(low=None, high=None, mean=None, std=None, within=None):
+    """Random ops have no reference values: check shape, dtype and the distribution's moments
+    on 20,000 draws (tolerances are > 5 standard errors)."""
+    def check(outs, inputs):
+        out = outs["Out"]
+        assert out.shape == (100, 200) and out.dtype == np.float32
+        if low is not None:
+            assert out.min() >= low and out.max() < high
+        if mean is not None:
+            assert abs(out.mean() - mean) < 0.05 * max(std, 1)
+            assert abs(out.std() - std) / std < 0.05
+        if within is not None:
+            assert np.abs(out - mean).max() <= within
+        assert len(np.unique(out)) > 19000, "draws should not repeat"
+    return check
+
+
+_RANDOM = {"shape": [100, 200], "dtype": "float32", "seed": 5}
+CASES += [
+    OpCase("uniform_random", {}, attrs=dict(_RANDOM, min=-2.0, max=3.0), outputs=("Out",),
+           check=_check_random(low=-2.0, high=3.0, mean=0.5, std=5 / 12 ** 0.5)),
+    OpCase("gaussian_random", {}, attrs=dict(_RANDOM, mean=1.0, std=2.0), outputs=("Out",),
+           check=_check_random(mean=1.0, std=2.0)),
+    OpCase("truncated_gaussian_random", {}, attrs=dict(_RANDOM, mean=0.0, std=1.0), outputs=("Out",),
+           check=_check_random(mean=0.0, std=0.88, within=2.0)),
+    OpCase("assign_value", {}, lambda i, a: {"Out": np.array([[1, 2, 3], [4, 5, 6]], dtype="float32")},
+           attrs={"shape": [2, 3], "dtype": "float32", "values": [1, 2, 3, 4, 5, 6]}),
+]

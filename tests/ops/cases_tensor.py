@@ -91,3 +91,8 @@ CASES = [
     OpCase("expand", {"X": r(1, 3, 2)}, lambda i, a: {"Out": np.tile(i["X"], (4, 1, 2))},
            attrs={"expand_times": [4, 1, 2]}, grad=("X",), name="expand_3d"),
 ]
+
+CASES += [
+    OpCase("squeeze2", {"X": r(2, 1, 3)}, _reshape((2, 3)), attrs={"axes": [1]}, outputs=("Out", "XShape"),
+           loss_outputs=("Out",), grad=("X",)),
+]

@@ -1,0 +1,31 @@
+"""Every op in the registry is tested: a forward case for each op users build, and a float64
+finite-difference gradient case for each op that has a gradient. Grad ops themselves are run
+by the gradient cases of their forward op."""
+from pe_cli.ops import registry
+from tests.ops.test_ops import CASES
+
+# Ops exercised elsewhere than the op cases, and why.
+COVERED_ELSEWHERE = {
+    "lr_schedule": "tests/test_lr_schedules.py checks every schedule kind against its formula",
+    "increment": "tests/test_lr_schedules.py: the step counter advances once per run",
+}
+
+
+def _is_grad_op(op_type):
+    return "_grad" in op_type
+
+
+def forward_ops():
+    return [t for t in registry.all_op_types() if not _is_grad_op(t)]
+
+
+def test_every_forward_op_has_a_case():
+    cased = {c.op for c in CASES}
+    missing = [t for t in forward_ops() if t not in cased and t not in COVERED_ELSEWHERE]
+    assert not missing, f"ops without an OpCase in tests/ops/cases_*.py: {missing}"
+
+
+def test_every_differentiable_op_has_a_gradient_check():
+    checked = {c.op for c in CASES if c.grad}
+    missing = [t for t in forward_ops() if registry.get(t).grad is not None and t not in checked]
+    assert not missing, f"ops with a gradient but no finite-difference case: {missing}"
