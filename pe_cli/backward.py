@@ -125,7 +125,8 @@ def _requires_grad(block, ops, no_grad):
     for var in block.vars.values():
         if isinstance(var, Parameter) and var.trainable and var.name not in no_grad:
             live.add(var.name)
-        elif not var.stop_gradient and var.op is None and var.name not in no_grad:
+        elif (not var.stop_gradient and var.op is None and var.name not in no_grad
+              and is_float(var.dtype)):
             live.add(var.name)   # a leaf the user marked as differentiable
     for op in ops:
         if any(n in live for n in op.input_arg_names):

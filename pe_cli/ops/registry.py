@@ -156,7 +156,9 @@ def prepare(op):
         spec.validate(op, name, value)
     for name, spec in opdef.attrs.items():
         if name not in op.attrs:
-            op.attrs[name] = spec.default() if callable(spec.default) else spec.default
+            default = spec.default() if callable(spec.default) else spec.default
+            # A fresh copy: a list default must not be shared by every op that takes it.
+            op.attrs[name] = list(default) if isinstance(default, list) else default
     if opdef.infer is not None:
         opdef.infer(InferContext(op, opdef))
 
