@@ -1,0 +1,130 @@
+"""DataFeeder (Fluid 1.x): turns what a reader yields (a minibatch as a list of samples, each a
+tuple with one field per feed variable) into the feed dict an Executor or ParallelExecutor takes.
+
+- ``feed(minibatch)`` -> {name: array or LoDTensor}; fields of lod_level > 0 are sequences and become
+  LoDTensors with their sequence lengths.
+- ``feed_parallel(minibatches, num_places)`` -> one feed dict per device, in order; the number of
+  minibatches must equal the number of devices.
+- ``decorate_reader(reader, multi_devices, num_places, drop_last)`` -> a reader of feed dicts (one
+  device) or of lists of feed dicts (several); leftover minibatches that cannot fill every device
+  are dropped with ``drop_last``, else a ValueError.
+"""
+import numpy as np
+
+from ..framework import default_main_program
+from ..framework.lod_tensor import LoDTensor
+from ..framework.variable import Variable
+from ..places import CUDAPlace, cpu_device_count
+
+
+class _Converter:
+    """Collects one feed's field over the samples of a minibatch."""
+
+    def __init__(self, name, shape, dtype, lod_level):
+        self.name, self.shape, self.dtype, self.lod_level = name, shape, dtype, lod_level
+        self.values = []
+        self.lengths = [[] for _ in range(lod_level)]
+
+    def add(self, field):
+        if self.lod_level == 0:
+            self.values.append(field)
+        else:
+            self._add_nested(field, 0)
+
+    def _add_nested(self, field, level):
+        if level == self.lod_level:
+            self.values.append(field)
+            return
+        items = list(field)
+        self.lengths[level].append(len(items))
+        for item in items:
+            self._add_nested(item, level + 1)
+
+    def done(self):
+        try:
+            array = np.asarray(self.values, dtype=self.dtype)
+        except (ValueError, TypeError) as e:
+            raise ValueError(f"DataFeeder: the '{self.name}' fields cannot form a {self.dtype} array: {e}") from None
+        if self.lod_level == 0:
+            sample = list(self.shape[1:]) if self.shape and self.shape[0] == -1 else list(self.shape)
+            if -1 not in sample:
+                per_sample = int(np.prod(array.shape[1:])) if array.ndim > 0 else 1
+                if self.values and per_sample != int(np.prod(sample)):
+                    raise ValueError(f"DataFeeder: '{self.name}' takes samples of shape {sample}, got fields "
+                                     f"of shape {list(array.shape[1:])}")
+                array = array.reshape([len(self.values)] + sample)
+            return array
+        rows = array.reshape(-1, 1) if array.ndim == 1 else array
+        tensor = LoDTensor(rows)
+        tensor.set_recursive_sequence_lengths(self.lengths)
+        return tensor
+
+
+class DataFeeder:
+    def __init__(self, feed_list, place, program=None):
+        program = default_main_program() if program is None else program
+        block = program.global_block()
+        self.feed_names, self.feed_shapes, self.feed_dtypes, self.feed_lod_level = [], [], [], []
+        for item in feed_list:
+            if isinstance(item, str):
+                var = block.var(item)          # ValueError when the program has no such variable
+            elif isinstance(item, Variable):
+                if not block.has_var(item.name):
+                    raise ValueError(f"DataFeeder: variable '{item.name}' is not in the program")
+                var = item
+            else:
+                raise TypeError(f"DataFeeder: feed_list takes Variables or their names, got {type(item).__name__}")
+            shape = list(var.shape or [])
+            if -1 not in shape:
+                raise ValueError(f"DataFeeder: variable '{var.name}' (shape {shape}) has no batch dimension (-1)")
+            self.feed_names.append(var.name)
+            self.feed_shapes.append(shape)
+            self.feed_dtypes.append(var.dtype)
+            self.feed_lod_level.append(var.lod_level)
+        self.place = place
+
+    def feed(self, iterable):
+        converters = [_Converter(*spec) for spec in
+                      zip(self.feed_names, self.feed_shapes, self.feed_dtypes, self.feed_lod_level)]
+        for n, sample in enumerate(iterable):
+            if len(sample) != len(converters):
+                raise ValueError(f"DataFeeder: sample {n} has {len(sample)} fields but feed_list has "
+                                 f"{len(converters)} variables ({', '.join(self.feed_names)})")
+            for conv, field in zip(converters, sample):
+                conv.add(field)
+        return {conv.name: conv.done() for conv in converters}
+
+    def _num_places(self, num_places):
+        if num_places is not None:
+            return int(num_places)
+        if isinstance(self.place, CUDAPlace):
+            from ..places import cuda_places
+            return len(cuda_places())
+        return cpu_device_count()
+
+    def feed_parallel(self, iterable, num_places=None):
+        num = self._num_places(num_places)
+        batches = list(iterable)
+        if len(batches) != num:
+            raise ValueError(f"DataFeeder.feed_parallel: got {len(batches)} minibatches for {num} devices; "
+                             f"it takes one minibatch per device")
+        for batch in batches:
+            yield self.feed(batch)
+
+    def decorate_reader(self, reader, multi_devices, num_places=None, drop_last=True):
+        def feeds():
+            if not multi_devices:
+                for batch in reader():
+                    yield self.feed(batch)
+                return
+            num = self._num_places(num_places)
+            group = []
+            for batch in reader():
+                group.append(batch)
+                if len(group) == num:
+                    yield list(self.feed_parallel(group, num))
+                    group = []
+            if group and not drop_last:
+                raise ValueError(f"DataFeeder.decorate_reader: {len(group)} minibatches are left over for "
+                                 f"{num} devices; only drop_last=True (dropping them) is implemented")
+        return feeds

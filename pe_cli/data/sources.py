@@ -1,0 +1,139 @@
+"""Data sources: a run config's ``data.train`` / ``data.eval`` turned into one array per feed.
+
+Formats (keys as in docs/CONFIG.md):
+- ``mnist``: ``path`` is a directory holding the MNIST IDX files; columns ``image`` [N, 28, 28] and
+  ``label`` [N]; ``split`` picks train (first 8,000), eval (last 2,000) or all of the bundled set.
+- ``idx`` / ``npy``: ``files`` maps each feed to its own file.
+- ``npz``: ``path`` is one archive; ``columns`` maps feeds to array names (default: the feed's name).
+- ``csv``: ``path`` is one file; ``columns`` maps feeds to a column name or index, or a list of them.
+
+Then ``start``/``stop`` slice the samples and ``limit`` keeps at most that many.
+"""
+import os
+
+import numpy as np
+
+from .idx import MNIST_FILES, MNIST_SPLITS, read_idx
+from .readers import DataError, read_csv, read_npy, read_npz, require_file
+
+_MNIST_COLUMNS = {"image": "images", "label": "labels"}
+
+
+def load_source(source, feeds):
+    """``source``: a validated data-source mapping (paths resolved); ``feeds``: feed names.
+    Returns {feed: array} with every array sliced to the same samples."""
+    fmt = source["format"]
+    columns = dict(source.get("columns") or {})
+    files = dict(source.get("files") or {})
+    for feed in columns:
+        if feed not in feeds:
+            raise DataError(f"'{feed}' is not a feed of the model", ("columns", feed),
+                            f"the feeds are {', '.join(feeds)}")
+    for feed in files:
+        if feed not in feeds:
+            raise DataError(f"'{feed}' is not a feed of the model", ("files", feed),
+                            f"the feeds are {', '.join(feeds)}")
+    if fmt in ("mnist", "npz", "csv") and not source.get("path"):
+        raise DataError(f"a {fmt} source needs 'path'", (), "add path: <file or directory>")
+    if fmt in ("idx", "npy"):
+        if not files:
+            raise DataError(f"a {fmt} source needs 'files' (one file per feed)", (),
+                            "add files: {feed: path, ...}")
+        missing = [f for f in feeds if f not in files]
+        if missing:
+            raise DataError(f"no file for feed '{missing[0]}'", ("files",), f"add files.{missing[0]}: <path>")
+        reader = read_idx if fmt == "idx" else read_npy
+        out = {}
+        for feed in feeds:
+            try:
+                out[feed] = reader(require_file(files[feed], ("files", feed)))
+            except DataError:
+                raise
+            except Exception as e:   # read_idx raises PeError with the file name
+                raise DataError(str(e), ("files", feed)) from None
+    elif fmt == "mnist":
+        out = _mnist(source, feeds, columns)
+    elif fmt == "npz":
+        arrays = read_npz(source["path"])
+        out = {}
+        for feed in feeds:
+            name = columns.get(feed, feed)
+            if name not in arrays:
+                key = ("columns", feed) if feed in columns else ("columns",)
+                from ..config.errors import closest
+                raise DataError(f"{source['path']} has no array '{name}' for feed '{feed}'", key,
+                                closest(name, arrays) + f" (add columns.{feed}: <array name>)")
+            out[feed] = arrays[name]
+    elif fmt == "csv":
+        out = _csv(source, feeds, columns)
+    else:
+        raise DataError(f"unknown format '{fmt}'", ("format",))
+    return _slice(source, out)
+
+
+def _mnist(source, feeds, columns):
+    directory = source["path"]
+    if not os.path.isdir(directory):
+        raise DataError(f"mnist data directory {directory} does not exist", ("path",),
+                        "point path at the directory holding the MNIST IDX files")
+    out = {}
+    cache = {}
+    for feed in feeds:
+        column = columns.get(feed, feed)
+        if column not in _MNIST_COLUMNS:
+            key = ("columns", feed) if feed in columns else ("columns",)
+            raise DataError(f"feed '{feed}' has no mnist column '{column}'", key,
+                            f"map it: columns: {{{feed}: image}} or {{{feed}: label}}")
+        if column not in cache:
+            path = os.path.join(directory, MNIST_FILES[_MNIST_COLUMNS[column]])
+            require_file(path, ("path",))
+            try:
+                cache[column] = read_idx(path)
+            except Exception as e:
+                raise DataError(str(e), ("path",)) from None
+        out[feed] = cache[column]
+    start, stop = MNIST_SPLITS[source.get("split") or "all"]
+    return {k: v[start:stop] for k, v in out.items()}
+
+
+def _csv(source, feeds, columns):
+    names, values = read_csv(source["path"], source.get("delimiter", ","), source.get("header", True))
+    out = {}
+    for feed in feeds:
+        wanted = columns.get(feed, feed)
+        single = not isinstance(wanted, list)
+        wanted = [wanted] if single else wanted
+        idx = []
+        for w in wanted:
+            if isinstance(w, int) and not isinstance(w, bool):
+                if not 0 <= w < len(names):
+                    raise DataError(f"column index {w} is out of range ({len(names)} columns)", ("columns", feed))
+                idx.append(w)
+            elif str(w) in names:
+                idx.append(names.index(str(w)))
+            else:
+                from ..config.errors import closest
+                key = ("columns", feed) if feed in columns else ("columns",)
+                raise DataError(f"{source['path']} has no column '{w}' for feed '{feed}'", key,
+                                closest(w, names) + f" (columns.{feed} maps the feed to CSV columns)")
+        out[feed] = values[:, idx[0]] if single else values[:, idx]
+    return out
+
+
+def _slice(source, arrays):
+    lengths = {k: len(v) for k, v in arrays.items()}
+    if len(set(lengths.values())) > 1:
+        detail = ", ".join(f"{k}: {n}" for k, n in lengths.items())
+        raise DataError(f"the feeds have different numbers of samples ({detail})", (),
+                        "every feed needs one entry per sample")
+    n = next(iter(lengths.values()), 0)
+    start = source.get("start") or 0
+    stop = source.get("stop")
+    stop = n if stop is None else min(stop, n)
+    if start >= stop:
+        raise DataError(f"start={start}, stop={stop} leaves no samples (the source has {n})", ("start",),
+                        f"use a start below {stop}")
+    limit = source.get("limit")
+    if limit is not None:
+        stop = min(stop, start + limit)
+    return {k: np.ascontiguousarray(v[start:stop]) for k, v in arrays.items()}
