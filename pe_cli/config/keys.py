@@ -1,0 +1,172 @@
+"""Every key of the two YAML documents: the model file (``MODEL``) and the run config (``RUN``).
+
+docs/CONFIG.md documents exactly these (tests/test_config_docs.py compares them). Names follow the
+Python API: a layer's arguments are its builder's, ``optimizer`` takes its class's arguments,
+``build_strategy`` and ``exec_strategy`` are the attributes of ``BuildStrategy`` and
+``ExecutionStrategy``.
+"""
+from .schema import REQUIRED, Custom, Field, ListOf, MapOf, Section
+
+DTYPES = ("float32", "float64", "float16", "int64", "int32", "int8", "uint8", "bool")
+FORMATS = ("mnist", "idx", "npy", "npz", "csv")
+GRAPH_KINDS = ("forward", "train", "startup", "test", "ssa")
+
+LAYER_KEYS = {
+    "[].<name>.type": "the layer type: a layer function of pe_cli.layers (pe layers lists them)",
+    "[].<name>.<argument>": "an argument of that layer function, by name",
+    "[].<name>.param_attr.name": "parameter name (share a parameter by giving two layers the same name)",
+    "[].<name>.param_attr.initializer": "an initializer: {type: Xavier|Normal|Uniform|Constant|MSRA|"
+                                        "TruncatedNormal, its arguments}",
+    "[].<name>.param_attr.learning_rate": "learning-rate scale of this parameter",
+    "[].<name>.param_attr.regularizer": "{type: L2Decay|L1Decay, regularization_coeff: c}",
+    "[].<name>.param_attr.trainable": "false freezes the parameter",
+    "[].<name>.param_attr.gradient_clip": "a gradient clip for this parameter ({type: ..., args})",
+    "[].<name>.param_attr.do_model_average": "include in model averaging",
+}
+
+MODEL = Section({
+    "name": Field("str|null", None, "the model's name (default: the file name without .yaml)"),
+    "include": Field("path|list[path]|null", None,
+                     "model file(s) whose feeds and layers come before this file's"),
+    "feeds": MapOf(Section({
+        "shape": Field("list[int]", REQUIRED, "shape of one sample, or with -1 for the batch"),
+        "dtype": Field("str", "float32", "element type", choices=DTYPES),
+        "lod_level": Field("int", 0, "sequence nesting depth (0: plain tensor)", min=0),
+        "append_batch_size": Field("bool", True, "put a -1 batch dimension first unless shape has -1"),
+    }), "the variables the program is fed through (fluid.layers.data)", key_doc="feed"),
+    "layers": Custom("the layers, in order: '- name: {type: ..., arguments}'", LAYER_KEYS, default=[]),
+    "loss": Field("str|null", None, "the layer whose (scalar) output training minimizes"),
+    "fetches": Field("list[str]|null", None, "layers and feeds reported by default (default: [loss])"),
+})
+
+SOURCE = Section({
+    "format": Field("str", REQUIRED, "mnist, idx, npy, npz or csv", choices=FORMATS),
+    "path": Field("path|null", None, "mnist: the directory; npz, csv: the file"),
+    "files": MapOf(Field("path"), "idx, npy: one file per feed", key_doc="feed"),
+    "split": Field("str", "all", "mnist: train (first 8,000), eval (last 2,000) or all",
+                   choices=("train", "eval", "all")),
+    "columns": MapOf(Field("str|int|list[str]|list[int]"),
+                     "feed -> source column: npz array name, csv column name(s)/index(es), "
+                     "mnist image|label (default: the feed's own name)", key_doc="feed"),
+    "header": Field("bool", True, "csv: the first line names the columns"),
+    "delimiter": Field("str", ",", "csv: the field separator"),
+    "start": Field("int", 0, "first sample used", min=0),
+    "stop": Field("int|null", None, "one past the last sample used (default: the end)", min=0),
+    "limit": Field("int|null", None, "use at most this many samples (after start/stop)", min=1),
+}, "a data source", default=None)
+
+TRANSFORM_KEYS = {
+    "[].scale": "multiply by a number (0.00392156 maps 0..255 to 0..1)",
+    "[].normalize": "{mean: m, std: s}: (x - mean) / std; numbers or per-channel lists",
+    "[].reshape": "new shape of one sample",
+    "[].one_hot": "number of classes: integer labels -> one-hot float rows",
+    "[].cast": "convert to a dtype",
+}
+
+OPTIMIZER_KEYS = {
+    "type": "the optimizer class of pe_cli.optimizer: SGD, Momentum, Adam, ... (case does not matter)",
+    "learning_rate": "a number, or a schedule {type: exponential_decay|piecewise_decay|..., its arguments}",
+    "learning_rate.type": "a learning-rate schedule function of pe_cli.layers",
+    "learning_rate.<argument>": "an argument of that function",
+    "regularization": "weight decay for all parameters: {type: L2Decay|L1Decay, regularization_coeff: c}",
+    "regularization.type": "L2Decay or L1Decay",
+    "regularization.regularization_coeff": "the decay coefficient",
+    "grad_clip": "gradient clipping: {type: GradientClipByGlobalNorm|GradientClipByNorm|"
+                 "GradientClipByValue, its arguments}",
+    "grad_clip.type": "a clip class of pe_cli.clip",
+    "grad_clip.<argument>": "an argument of that class (clip_norm, max, min)",
+    "<argument>": "any other argument of the optimizer class (momentum, beta1, epsilon, ...)",
+}
+
+_STRATEGY_DOCS = {
+    "reduce_strategy": "AllReduce (every device updates its copy) or Reduce (one owner per parameter)",
+    "gradient_scale_strategy": "initial loss gradient: CoeffNumDevice (1/devices), One, or Customized (fed)",
+    "debug_graphviz_path": "write the multi-device graph as DOT to this path",
+    "enable_sequential_execution": "run ops one at a time in program order",
+    "sync_batch_norm": "batch_norm statistics over all devices",
+    "num_trainers": "trainer processes (MPI)",
+    "trainer_id": "this trainer's rank",
+    "trainers_endpoints": "the trainers' endpoints",
+    "fuse_elewise_add_act_ops": "fuse elementwise_add + activation",
+    "memory_optimize": "reuse the memory of dead variables",
+    "enable_inplace": "let ops write over a dead input",
+    "remove_unnecessary_lock": "drop locks the graph proves unneeded",
+    "fuse_all_reduce_ops": "all-reduce gradients in one fused op",
+    "num_threads": "thread-pool size (0: devices x 4)",
+    "num_iteration_per_drop_scope": "drop the per-device local scopes every N iterations",
+    "num_iteration_per_run": "iterations per run call",
+    "allow_op_delay": "delay communication ops",
+}
+
+
+def _strategy_section(cls_name, doc):
+    """The options of fluid.BuildStrategy / ExecutionStrategy, read from the class itself, so the
+    YAML accepts exactly what Python does."""
+    import enum
+    from ..compiler import strategy
+    cls = getattr(strategy, cls_name)
+    fields = {}
+    for name, (default, _check) in cls._OPTIONS.items():
+        value = default() if callable(default) else default
+        if isinstance(value, enum.Enum):
+            field = Field("str", value.name, choices=tuple(m.name for m in type(value)))
+        elif isinstance(value, bool):
+            field = Field("bool|null" if name in ("memory_optimize", "enable_inplace") else "bool", value)
+        elif isinstance(value, int):
+            field = Field("int", value, min=0)
+        elif isinstance(value, list):
+            field = Field("list[str]", value)
+        else:
+            field = Field("str", value)
+        note = " (accepted; no effect yet)" if name in getattr(cls, "NO_EFFECT_YET", ()) else ""
+        field.doc = _STRATEGY_DOCS.get(name, name.replace("_", " ")) + note
+        fields[name] = field
+    return Section(fields, doc)
+
+
+BUILD_STRATEGY = _strategy_section("BuildStrategy", "how the multi-device graph is built (fluid.BuildStrategy)")
+EXEC_STRATEGY = _strategy_section("ExecutionStrategy", "how the multi-device graph runs (fluid.ExecutionStrategy)")
+
+RUN = Section({
+    "model": Field("path", REQUIRED, "the model file (relative to this file)"),
+    "seed": Field("int", 1, "random seed of the programs and the data order", min=0),
+    "place": Field("str", "cpu", "cpu or cuda", choices=("cpu", "cuda")),
+    "devices": Field("int", 1, "devices to train on in parallel (data parallelism)", min=1),
+    "epochs": Field("int", 1, "passes over the training data", min=0),
+    "max_steps": Field("int|null", None, "stop after this many steps (batches) in all", min=1),
+    "data": Section({
+        "train": SOURCE,
+        "eval": SOURCE,
+        "batch_size": Field("int", 64, "samples per training step (over all devices)", min=1),
+        "eval_batch_size": Field("int|null", None, "samples per evaluation step (default: batch_size)", min=1),
+        "shuffle": Field("bool", True, "shuffle the training data every epoch (seeded)"),
+        "drop_last": Field("bool", False, "drop the last batch of an epoch when it is smaller"),
+        "seed": Field("int|null", None, "seed of the shuffle (default: seed)", min=0),
+        "transforms": MapOf(ListOf(Custom("a transform", TRANSFORM_KEYS)),
+                            "per-feed transforms applied in order", key_doc="feed"),
+    }, "where the samples come from and how they are batched"),
+    "optimizer": Custom("the optimizer and its schedule", OPTIMIZER_KEYS,
+                        default={"type": "SGD", "learning_rate": 0.01}),
+    "build_strategy": BUILD_STRATEGY,
+    "exec_strategy": EXEC_STRATEGY,
+    "fetch": Section({
+        "names": Field("list[str]|null", None, "layers to fetch while training (default: the model's fetches)"),
+        "every": Field("int", 50, "report and record metrics every N steps", min=1),
+        "save": Field("str", "npz", "keep fetched values: npz (fetches.npz), npy (one file per step) "
+                      "or none", choices=("npz", "npy", "none")),
+    }, "what to fetch and how often"),
+    "eval": Section({
+        "fetches": Field("list[str]|null", None, "layers to average over data.eval (default: the model's fetches)"),
+        "every_epochs": Field("int", 1, "evaluate every N epochs (0: only at the end)", min=0),
+    }, "evaluation on data.eval during and after training"),
+    "checkpoint": Section({
+        "every_steps": Field("int|null", None, "save every N steps", min=1),
+        "every_epochs": Field("int", 1, "save at the end of every N epochs (0: only at the end)", min=0),
+        "keep": Field("int", 3, "keep the newest N checkpoints (0: all)", min=0),
+    }, "checkpoints under <run dir>/ckpt/"),
+    "output": Section({
+        "dir": Field("path|null", None, "the run directory (default: runs/<config name>)"),
+        "graphs": Field("list[str]", [], "graphs to dump into the run directory: " + ", ".join(GRAPH_KINDS),
+                        choices=GRAPH_KINDS),
+    }, "where results go"),
+})

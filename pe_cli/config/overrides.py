@@ -1,0 +1,102 @@
+"""Command-line overrides in dotted form: ``optimizer.learning_rate=0.05 devices=2 data.train.limit=512``.
+
+The value is read as YAML (so ``0.05`` is a number, ``[1, 2]`` a list, ``null`` nothing, ``"2"`` a
+string), with the same safe semantics as the files. Overridden values remember the argument they
+came from, so an error in one names the argument instead of a file line.
+"""
+import re
+from dataclasses import dataclass
+
+from .errors import ConfigError
+from .yamlfile import format_path, parse_yaml
+
+_SEGMENT = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+@dataclass(frozen=True)
+class ArgMark:
+    """Where an overridden value came from: the command-line argument."""
+    text: str
+
+    def __str__(self):
+        return f"command line '{self.text}'"
+
+
+_KEY = re.compile(r"^[A-Za-z_][\w\-]*(\.[A-Za-z_<][\w\-<>]*|\[\d+\])*$")
+
+
+def parse_key(text, arg):
+    """'data.transforms.image[0].scale' -> ('data', 'transforms', 'image', 0, 'scale')"""
+    if not _KEY.match(text):
+        raise ConfigError(f"'{text}' is not a key path", ArgMark(arg), None,
+                          "write key.sub.key=value (list items as key[0])")
+    return tuple(m.group(1) if m.group(1) is not None else int(m.group(2)) for m in _SEGMENT.finditer(text))
+
+
+def apply_overrides(doc, overrides):
+    """Applies ``key.path=value`` strings to ``doc`` (a yamlfile.Doc) in order."""
+    for arg in overrides:
+        if "=" not in arg:
+            raise ConfigError(f"'{arg}' is not an override", ArgMark(arg), None,
+                              "write key.path=value, e.g. optimizer.learning_rate=0.05")
+        key, text = arg.split("=", 1)
+        path = parse_key(key.strip(), arg)
+        value = _parse_value(text, arg)
+        _set(doc, path, value, arg)
+
+
+def _parse_value(text, arg):
+    if text.strip() == "":
+        return None
+    try:
+        return parse_yaml(text, "command line").data
+    except ConfigError as e:
+        raise ConfigError(f"cannot read the value '{text}': {e.message}", ArgMark(arg), None,
+                          "quote it for the shell, e.g. key='[1, 2]'") from None
+
+
+def _set(doc, path, value, arg):
+    if not isinstance(doc.data, dict):
+        doc.data = {}
+    node = doc.data
+    for i, part in enumerate(path[:-1]):
+        nxt = node[part] if _has(node, part) else None
+        if nxt is None:
+            if isinstance(part, int):
+                raise ConfigError(f"'{format_path(path[:i + 1])}' does not exist", ArgMark(arg), None,
+                                  "only existing list items can be overridden")
+            nxt = node[part] = {}
+        if not isinstance(nxt, (dict, list)):
+            raise ConfigError(f"'{format_path(path[:i + 1])}' is {nxt!r}, not a mapping", ArgMark(arg),
+                              None, f"override '{format_path(path[:i + 1])}' itself")
+        node = nxt
+    last = path[-1]
+    if isinstance(node, list):
+        if not isinstance(last, int) or last >= len(node):
+            raise ConfigError(f"'{format_path(path)}' is not an item of the list", ArgMark(arg), None,
+                              f"the list has {len(node)} items")
+    elif isinstance(last, int):
+        raise ConfigError(f"'{format_path(path[:-1])}' is not a list", ArgMark(arg), None, "drop the [index]")
+    node[last] = value
+    # Positions: everything under the overridden path now comes from the argument.
+    for marks in (doc.marks, doc.key_marks):
+        for p in [p for p in marks if p[:len(path)] == path]:
+            del marks[p]
+    _mark_all(doc, path, value, ArgMark(arg))
+
+
+def _has(node, part):
+    if isinstance(node, dict):
+        return part in node
+    return isinstance(part, int) and part < len(node)
+
+
+def _mark_all(doc, path, value, mark):
+    doc.marks[path] = mark
+    doc.key_marks[path] = mark
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _mark_all(doc, path + (k,), v, mark)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            _mark_all(doc, path + (i,), v, mark)

@@ -1,0 +1,259 @@
+"""Run configs: load, apply overrides, validate every key, resolve paths and defaults, and check the
+model, the optimizer and the data against each other, all before anything runs.
+
+    cfg = load_config("configs/mnist_lenet.yaml", ["optimizer.learning_rate=0.05"])
+    cfg.data            # the resolved run config as plain data (what --print-config prints)
+    cfg.model           # the ModelSpec (includes expanded, references checked)
+    cfg.load_data("train")   # a Batcher over the conformed columns (file problems -> ConfigError)
+"""
+import os
+
+from . import registries
+from .errors import ConfigError
+from .keys import RUN
+from .model import check_model, default_fetches, load_model, make_typed
+from .overrides import ArgMark, apply_overrides
+from .schema import _describe, validate
+from .typed import check_arguments, resolve
+from .yamlfile import display_path, load_yaml
+
+
+class RunConfig:
+    def __init__(self, path, doc, data, model):
+        self.path = path
+        self.doc = doc
+        self.data = data
+        self.model = model
+        self.name = os.path.splitext(os.path.basename(path))[0]
+
+    # -- data --------------------------------------------------------------------------------
+    def load_columns(self, which):
+        """{feed: array} for data.train or data.eval, transformed and conformed to the feeds."""
+        from ..data import DataError, apply_transforms, conform, load_source
+        source = self.data["data"][which]
+        if source is None:
+            raise self.doc.error(("data",), f"data.{which} is not given", f"add a data.{which} source")
+        feeds = list(self.model.feeds)
+        try:
+            columns = load_source(source, feeds)
+        except DataError as e:
+            raise self.doc.error(("data", which) + e.key, e.message, e.hint) from None
+        out = {}
+        for name in feeds:
+            feed = self.model.feeds[name]
+            transforms = self.data["data"]["transforms"].get(name, [])
+            try:
+                array = apply_transforms(columns[name], transforms)
+            except DataError as e:
+                raise self.doc.error(("data", "transforms", name) + e.key, e.message, e.hint) from None
+            if feed.lod_level:
+                raise feed.doc.error(feed.path + ("lod_level",), "file sources give plain tensors, not sequences",
+                                     "use lod_level: 0, or feed sequences from Python with DataFeeder")
+            try:
+                out[name] = conform(array, name, feed.full_shape, feed.dtype)
+            except DataError as e:
+                raise self.doc.error(("data", which), e.message, e.hint) from None
+        return out
+
+    def load_data(self, which):
+        from ..data import Batcher
+        d = self.data["data"]
+        columns = self.load_columns(which)
+        n = len(next(iter(columns.values())))
+        if which == "train":
+            batcher = Batcher(columns, d["batch_size"], d["shuffle"], d["drop_last"], d["seed"])
+            size_path = ("data", "batch_size")
+        else:
+            batcher = Batcher(columns, d["eval_batch_size"], False, False, d["seed"])
+            size_path = ("data", "eval_batch_size")
+        if len(batcher) == 0:
+            raise self.doc.error(size_path, f"data.{which} has {n} samples, fewer than one batch of "
+                                 f"{batcher.batch_size} with drop_last", "lower the batch size or set drop_last: false")
+        devices = self.data["devices"]
+        if devices > 1 and n < devices:
+            raise self.doc.error(("data", which), f"{n} samples cannot be split over {devices} devices",
+                                 "use more samples or fewer devices")
+        return batcher
+
+    # -- fetches -----------------------------------------------------------------------------
+    @property
+    def train_fetches(self):
+        return self.data["fetch"]["names"]
+
+    @property
+    def eval_fetches(self):
+        return self.data["eval"]["fetches"]
+
+    def to_data(self):
+        return self.data
+
+
+def load_config(path, overrides=()):
+    """Loads and checks a run config; raises ConfigError (one line: file:line:col: key: what; fix)."""
+    doc = load_yaml(path, "run config")
+    if isinstance(doc.data, dict) and "model" not in doc.data and ("layers" in doc.data or "feeds" in doc.data):
+        raise doc.error((), "this is a model file, not a run config",
+                        "pe train/eval/smoke take a run config (configs/*.yaml) whose 'model:' names the model file")
+    if not isinstance(doc.data, dict):
+        raise doc.error((), f"a run config must be a mapping (model:, data:, ...), got {_describe(doc.data)}",
+                        "see docs/CONFIG.md, 'The run config'")
+    apply_overrides(doc, overrides)
+    data = validate(doc, (), doc.data, RUN)
+    _resolve_paths(doc, data)
+    model_path = data["model"]
+    if not os.path.exists(model_path):
+        from .yamlfile import _missing_hint
+        raise doc.error(("model",), f"model file {model_path} does not exist", _missing_hint(model_path))
+    model = load_model(model_path)
+    check_model(model)
+    cfg = RunConfig(path, doc, data, model)
+    _resolve_defaults(cfg)
+    _check_optimizer(doc, data["optimizer"])
+    _check_data(cfg)
+    _check_fetches(cfg)
+    return cfg
+
+
+def _base(doc, path):
+    mark = doc.marks.get(path)
+    if mark is None or isinstance(mark, ArgMark):
+        return ""
+    return os.path.dirname(mark.file)
+
+
+def _join(doc, path, value):
+    return display_path(os.path.normpath(os.path.join(_base(doc, path), value))) if value else value
+
+
+def _resolve_paths(doc, data):
+    data["model"] = _join(doc, ("model",), data["model"])
+    for which in ("train", "eval"):
+        src = data["data"][which]
+        if src is None:
+            continue
+        if src.get("path"):
+            src["path"] = _join(doc, ("data", which, "path"), src["path"])
+        for feed, p in (src.get("files") or {}).items():
+            src["files"][feed] = _join(doc, ("data", which, "files", feed), p)
+
+
+def _resolve_defaults(cfg):
+    data = cfg.data
+    d = data["data"]
+    if d["seed"] is None:
+        d["seed"] = data["seed"]
+    if d["eval_batch_size"] is None:
+        d["eval_batch_size"] = d["batch_size"]
+    if data["fetch"]["names"] is None:
+        data["fetch"]["names"] = default_fetches(cfg.model)
+    if data["eval"]["fetches"] is None:
+        data["eval"]["fetches"] = default_fetches(cfg.model)
+    if data["output"]["dir"] is None:
+        data["output"]["dir"] = os.path.join("runs", cfg.name)
+
+
+def _check_optimizer(doc, value):
+    path = ("optimizer",)
+    if not isinstance(value, dict):
+        raise doc.error(path, f"expected {{type: ..., learning_rate: ...}}, got {_describe(value)}",
+                        "e.g. optimizer: {type: Momentum, learning_rate: 0.01, momentum: 0.9}")
+    name, cls, args = resolve(doc, path, value, registries.optimizers())
+    lr = args.get("learning_rate")
+    if isinstance(lr, dict):
+        sname, fn, sargs = resolve(doc, path + ("learning_rate",), lr, registries.schedules(), allow_string=False)
+        check_arguments(doc, path + ("learning_rate",), fn, sargs, f"learning-rate schedule '{sname}'")
+    elif lr is not None and (isinstance(lr, bool) or not isinstance(lr, (int, float)) or lr < 0):
+        raise doc.error(path + ("learning_rate",), f"expected a number >= 0 or a schedule, got {_describe(lr)}",
+                        "e.g. 0.01, or {type: exponential_decay, learning_rate: 0.1, decay_steps: 100, decay_rate: 0.9}")
+    for key, ns in (("regularization", registries.regularizers()), ("grad_clip", registries.clips())):
+        if args.get(key) is not None:
+            make_typed(doc, path + (key,), args[key], ns)
+    rest = {k: v for k, v in args.items() if k not in ("learning_rate", "regularization", "grad_clip")}
+    check_arguments(doc, path, cls, rest, f"optimizer '{name}'", reserved=("name",),
+                    skip_required=("learning_rate",) if lr is not None else ())
+
+
+def make_optimizer(cfg):
+    """The optimizer of the config, built now (a schedule appends its ops to the current program)."""
+    doc, value = cfg.doc, cfg.data["optimizer"]
+    path = ("optimizer",)
+    name, cls, args = resolve(doc, path, value, registries.optimizers())
+    kwargs = dict(args)
+    lr = kwargs.get("learning_rate")
+    if isinstance(lr, dict):
+        kwargs["learning_rate"] = make_typed(doc, path + ("learning_rate",), lr, registries.schedules())
+    elif lr is not None:
+        kwargs["learning_rate"] = float(lr)
+    if kwargs.get("regularization") is not None:
+        kwargs["regularization"] = make_typed(doc, path + ("regularization",), kwargs["regularization"],
+                                              registries.regularizers())
+    if kwargs.get("grad_clip") is not None:
+        kwargs["grad_clip"] = make_typed(doc, path + ("grad_clip",), kwargs["grad_clip"], registries.clips())
+    from ..errors import PeError
+    try:
+        return cls(**kwargs)
+    except (PeError, TypeError, ValueError) as e:
+        raise doc.error(path, f"optimizer '{name}': {e}") from None
+
+
+def _check_data(cfg):
+    doc, data = cfg.doc, cfg.data
+    d = data["data"]
+    feeds = list(cfg.model.feeds)
+    for feed in d["transforms"]:
+        if feed not in feeds:
+            from .errors import closest
+            raise doc.error(("data", "transforms", feed), f"'{feed}' is not a feed of the model",
+                            closest(feed, feeds), key=True)
+    from ..data import DataError
+    from ..data.transforms import check_transform
+    for feed, items in d["transforms"].items():
+        for i, item in enumerate(items):
+            try:
+                check_transform(item)
+            except DataError as e:
+                raise doc.error(("data", "transforms", feed, i) + e.key, e.message, e.hint) from None
+    devices = data["devices"]
+    for key in ("batch_size", "eval_batch_size"):
+        if d[key] < devices:
+            raise doc.error(("data", key) if ("data", key) in doc.marks else ("devices",),
+                            f"a batch of {d[key]} cannot be split over {devices} devices",
+                            f"use {key} >= {devices} (a multiple of it splits evenly) or fewer devices")
+    for which in ("train", "eval"):
+        src = d[which]
+        if src is None:
+            continue
+        fmt = src["format"]
+        needs_path = fmt in ("mnist", "npz", "csv")
+        if needs_path and not src["path"]:
+            raise doc.error(("data", which), f"a {fmt} source needs 'path'", "add path: <file or directory>")
+        if not needs_path and not src["files"]:
+            raise doc.error(("data", which), f"a {fmt} source needs 'files' (one file per feed)",
+                            "add files: {feed: path, ...}")
+        if needs_path and src["files"]:
+            raise doc.error(("data", which, "files"), f"a {fmt} source reads 'path', not 'files'", "remove files",
+                            key=True)
+        if not needs_path and src["path"]:
+            raise doc.error(("data", which, "path"), f"a {fmt} source reads 'files', not 'path'",
+                            "give one file per feed under files:", key=True)
+        missing = [p for p in ([src["path"]] if src["path"] else []) + list(src["files"].values())
+                   if not os.path.exists(p)]
+        if missing:
+            where = ("data", which, "path") if src["path"] else \
+                ("data", which, "files", next(k for k, v in src["files"].items() if v == missing[0]))
+            raise doc.error(where, f"data {'directory' if fmt == 'mnist' else 'file'} {missing[0]} does not exist",
+                            "check the path (relative to the config file)")
+
+
+def _check_fetches(cfg):
+    names = set(cfg.model.names())
+    for key in (("fetch", "names"), ("eval", "fetches")):
+        for j, name in enumerate(cfg.data[key[0]][key[1]]):
+            base = name.split("[", 1)[0]
+            if base not in names:
+                from .errors import closest
+                raise cfg.doc.error(key + (j,), f"'{name}' is not a feed or layer of the model",
+                                    closest(name, names))
+
+
+__all__ = ["ConfigError", "RunConfig", "load_config", "make_optimizer"]

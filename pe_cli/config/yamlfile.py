@@ -1,0 +1,203 @@
+"""Reading YAML with safe semantics while keeping where every key and value came from.
+
+PyYAML's SafeLoader composes the file into nodes (which carry line and column); we walk the nodes
+ourselves and build plain dicts, lists and scalars. Scalars are constructed by SafeLoader itself,
+so values mean exactly what ``yaml.safe_load`` would make of them. Nothing else is constructed: a
+tag outside the safe set (``!!python/object``, ``!custom``) is an error, never an object.
+
+Positions are kept beside the data, keyed by path tuples: ``("layers", 3, "fc1", "act")``.
+"""
+import os
+from dataclasses import dataclass, field
+
+import yaml
+
+from .errors import ConfigError
+
+_SAFE_TAGS = {"tag:yaml.org,2002:" + t for t in
+              ("null", "bool", "int", "float", "str", "seq", "map", "binary", "timestamp")}
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+@dataclass(frozen=True)
+class Mark:
+    file: str
+    line: int     # 1-based
+    col: int      # 1-based
+
+    def __str__(self):
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+def format_path(path):
+    """("layers", 3, "fc1", "act") -> "layers[3].fc1.act" """
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+def display_path(path):
+    """A file name as users should read it: relative to the working directory when inside it."""
+    try:
+        rel = os.path.relpath(path)
+        return path if rel.startswith("..") else rel
+    except ValueError:
+        return path
+
+
+@dataclass
+class Doc:
+    """A loaded YAML document: ``data`` plus the position of every value and every mapping key."""
+    data: object
+    file: str
+    marks: dict = field(default_factory=dict)       # path -> Mark of the value
+    key_marks: dict = field(default_factory=dict)   # path -> Mark of the key naming it
+
+    def mark(self, path, key=False):
+        """The best position for ``path``: its key (key=True) or value, else its nearest ancestor."""
+        path = tuple(path)
+        while True:
+            if key and path in self.key_marks:
+                return self.key_marks[path]
+            if path in self.marks:
+                return self.marks[path]
+            if not path:
+                return Mark(self.file, 1, 1)
+            path = path[:-1]
+
+    def error(self, path, message, hint=None, key=False):
+        return ConfigError(message, self.mark(path, key), format_path(path) or None, hint)
+
+    def adopt(self, other, prefix_from=(), prefix_to=()):
+        """Copies the positions of ``other`` under ``prefix_from`` to our ``prefix_to``."""
+        n = len(prefix_from)
+        for src, dst in ((other.marks, self.marks), (other.key_marks, self.key_marks)):
+            for path, mark in src.items():
+                if path[:n] == tuple(prefix_from):
+                    dst[tuple(prefix_to) + path[n:]] = mark
+
+
+def load_yaml(path, what="file"):
+    """Loads ``path`` as one YAML document with positions; raises ConfigError on any problem."""
+    shown = display_path(path)
+    if not os.path.exists(path):
+        raise ConfigError(f"no such {what}", None, None, _missing_hint(path))
+    if os.path.isdir(path):
+        raise ConfigError(f"{shown} is a directory, not a YAML {what}", None, None,
+                          "give the path of a .yaml file")
+    try:
+        with open(path, "rb") as f:
+            text = f.read().decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"{shown}: not UTF-8 text ({e.reason} at byte {e.start})", None, None,
+                          "save the file as UTF-8") from None
+    return parse_yaml(text, shown, what)
+
+
+def parse_yaml(text, shown, what="file"):
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+    except yaml.MarkedYAMLError as e:
+        raise _syntax_error(e, shown) from None
+    except yaml.YAMLError as e:
+        raise ConfigError(f"YAML error: {e}", Mark(shown, 1, 1), None, "fix the YAML syntax") from None
+    finally:
+        loader.dispose()
+    doc = Doc(None, shown)
+    if node is None:
+        raise ConfigError(f"the {what} is empty", Mark(shown, 1, 1), None,
+                          "see docs/CONFIG.md for what it must contain")
+    doc.data = _Walker(loader, doc).walk(node, ())
+    return doc
+
+
+def _syntax_error(e, shown):
+    mark = e.problem_mark or e.context_mark
+    where = Mark(shown, mark.line + 1, mark.column + 1) if mark else Mark(shown, 1, 1)
+    problem = e.problem or "YAML syntax error"
+    context = f" ({e.context})" if e.context else ""
+    hint = "fix the YAML syntax: check indentation, a missing ':' or space after it, unclosed quotes or brackets"
+    if "found character '\\t'" in problem or "\t" in problem:
+        hint = "YAML does not allow tabs for indentation; use spaces"
+    return ConfigError(f"YAML syntax error: {problem}{context}", where, None, hint)
+
+
+def _missing_hint(path):
+    directory = os.path.dirname(path) or "."
+    if os.path.isdir(directory):
+        from .errors import closest
+        names = [n for n in os.listdir(directory) if n.endswith((".yaml", ".yml"))]
+        if names:
+            return closest(os.path.basename(path), names)
+    return "check the path"
+
+
+class _Walker:
+    def __init__(self, loader, doc):
+        self.loader = loader
+        self.doc = doc
+        self.active = set()   # node ids on the current path: a recursive alias would loop forever
+
+    def mark(self, node):
+        return Mark(self.doc.file, node.start_mark.line + 1, node.start_mark.column + 1)
+
+    def walk(self, node, path):
+        self.doc.marks[path] = self.mark(node)
+        if node.tag not in _SAFE_TAGS and node.tag != _MERGE_TAG:
+            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+            raise ConfigError(f"the tag {tag} is not allowed", self.mark(node), format_path(path) or None,
+                              "pe reads YAML with safe semantics (maps, lists, strings, numbers, "
+                              "booleans, null): remove the tag")
+        if id(node) in self.active:
+            raise ConfigError("a YAML alias refers to itself", self.mark(node), format_path(path) or None,
+                              "remove the recursive anchor/alias")
+        if isinstance(node, yaml.ScalarNode):
+            return self.loader.construct_object(node)
+        self.active.add(id(node))
+        try:
+            if isinstance(node, yaml.SequenceNode):
+                return [self.walk(child, path + (i,)) for i, child in enumerate(node.value)]
+            return self.walk_mapping(node, path)
+        finally:
+            self.active.discard(id(node))
+
+    def walk_mapping(self, node, path):
+        out = {}
+        merged = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == _MERGE_TAG:
+                # '<<: *base' merges a mapping (or a list of them); explicit keys win.
+                sources = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
+                for src in sources:
+                    value = self.walk(src, path)
+                    if not isinstance(value, dict):
+                        raise ConfigError("'<<' must merge a mapping", self.mark(src), format_path(path) or None,
+                                          "point the alias at a mapping")
+                    for k, v in value.items():
+                        merged.setdefault(k, v)
+                continue
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise ConfigError("a mapping key must be a plain name", self.mark(key_node),
+                                  format_path(path) or None, "use a string key")
+            key = self.walk(key_node, path + ("<key>",))
+            self.doc.marks.pop(path + ("<key>",), None)
+            if not isinstance(key, str):
+                if key is None or isinstance(key, bool):
+                    raise ConfigError(f"the key {key_node.value!r} is read as {key!r}, not a name",
+                                      self.mark(key_node), format_path(path) or None,
+                                      f"quote it: \"{key_node.value}\"")
+                key = str(key)
+            if key in out:
+                raise ConfigError(f"duplicate key '{key}'", self.mark(key_node), format_path(path) or None,
+                                  f"'{key}' is already given at line {self.doc.key_marks[path + (key,)].line}; "
+                                  f"keep one")
+            self.doc.key_marks[path + (key,)] = self.mark(key_node)
+            out[key] = self.walk(value_node, path + (key,))
+        for k, v in merged.items():
+            out.setdefault(k, v)
+        return out
