@@ -1,0 +1,288 @@
+"""The ``pe`` command. A thin shell: it parses arguments, calls pe_cli.config / pe_cli.run, and
+prints. Heavy modules (numpy, numba, the engine) are imported inside the commands, so ``pe --help``
+is fast. Errors are one line on stderr: ``file:line:col: key.path: what is wrong; what to do``,
+exit status 2 for a config error, 1 for a runtime error; ``--debug`` shows the traceback instead.
+"""
+import os
+import sys
+
+import click
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+EPILOG = "Docs: docs/CONFIG.md (every key of both YAML files). Examples: configs/*.yaml, models/*.yaml."
+
+
+# -- error handling ----------------------------------------------------------------------------
+
+def _fail(message, code):
+    click.echo(message, err=True)
+    sys.exit(code)
+
+
+def guarded(fn):
+    """Runs a command body, turning pe's errors into one line and an exit status."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, debug=False, **kwargs):
+        debug = debug or os.environ.get("PE_DEBUG") == "1"
+        try:
+            return fn(*args, **kwargs)
+        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
+            raise
+        except KeyboardInterrupt:
+            if debug:
+                raise
+            _fail("pe: interrupted", 130)
+        except Exception as e:   # noqa: BLE001 -- the one place every error becomes a line
+            if debug:
+                raise
+            from .config.errors import ConfigError
+            from .errors import PeError
+            if isinstance(e, ConfigError):
+                _fail(e.line(), 2)
+            if isinstance(e, PeError):
+                _fail(f"pe: error: {e}", 1)
+            _fail(f"pe: internal error: {type(e).__name__}: {e}; run again with --debug for the traceback", 1)
+    return wrapper
+
+
+debug_option = click.option("--debug", is_flag=True, help="Show Python tracebacks instead of one-line errors.")
+
+
+def _split_resume(resume, overrides):
+    """``--resume`` takes an optional value; ``pe train c.yaml --resume lr=0.1`` means --resume last."""
+    if resume is not None and resume != "last" and "=" in resume and not os.path.exists(resume):
+        return "last", (resume,) + tuple(overrides)
+    return resume, overrides
+
+
+# -- the group -----------------------------------------------------------------------------------
+
+@click.group(context_settings=CONTEXT, epilog=EPILOG)
+@click.version_option(package_name="pe-cli", prog_name="pe")
+def main():
+    """pe: train static-graph models described in YAML.
+
+    A model file (models/*.yaml) declares feeds, layers, the loss and fetches; a run config
+    (configs/*.yaml) names the model, the data, the optimizer, devices and outputs. Any config key
+    can be overridden on the command line as key.path=value:
+
+    \b
+      pe train configs/mnist_lenet.yaml
+      pe train configs/mnist_mlp.yaml optimizer.learning_rate=0.05 epochs=2
+      pe train configs/mnist_mlp.yaml --print-config
+      pe eval  configs/mnist_lenet.yaml --checkpoint runs/mnist_lenet/ckpt/last
+      pe graph models/lenet.yaml --text
+      pe smoke
+    """
+
+
+# -- train -----------------------------------------------------------------------------------------
+
+@main.command(context_settings=CONTEXT, epilog=EPILOG)
+@click.argument("config", type=click.Path(dir_okay=False))
+@click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
+@click.option("--out", type=click.Path(file_okay=False), metavar="DIR",
+              help="Run directory (default: output.dir, i.e. runs/<config name>). Never overwritten: "
+                   "when it exists, DIR-2, DIR-3, ... is made.")
+@click.option("--resume", is_flag=False, flag_value="last", default=None, metavar="[PATH|last]",
+              help="Continue a run from its newest checkpoint: 'last' (the default value) picks the newest "
+                   "run of this config; PATH is a run directory or a ckpt/step-N directory.")
+@click.option("--max-steps", type=int, metavar="N", help="Stop after N steps in all (overrides max_steps).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress output; only the final summary.")
+@click.option("--print-config", is_flag=True, help="Print the fully resolved config as YAML and exit.")
+@debug_option
+@guarded
+def train(config, overrides, out, resume, max_steps, quiet, print_config):
+    """Train the model of a run config.
+
+    Progress goes to stderr: a bar with loss and throughput on a terminal, plain lines every
+    fetch.every steps otherwise. The run directory gets config.yaml (resolved), model.yaml,
+    metrics.csv and metrics.jsonl, fetches.npz, ckpt/step-N/ with ckpt/last, eval.json and the
+    graph dumps listed in output.graphs. Ctrl-C stops after the current step and writes a
+    checkpoint; --resume continues from it exactly.
+    """
+    from .config import load_config
+    resume, overrides = _split_resume(resume, overrides)
+    cfg = load_config(config, overrides)
+    if print_config:
+        from .run.trainer import resolved_config_text
+        click.echo(resolved_config_text(cfg), nl=False)
+        return
+    from .run.trainer import train as run_train
+    result = run_train(cfg, out=out, resume=resume, max_steps=max_steps, quiet=quiet)
+    _print_result(cfg, result)
+    if result.interrupted:
+        click.echo(f"interrupted at step {result.step}; checkpoint {result.checkpoint}\n"
+                   f"continue with: pe train {config} --resume {result.run_dir}", err=True)
+        sys.exit(130)
+
+
+def _print_result(cfg, result):
+    click.echo(f"run directory: {result.run_dir}")
+    train_part = "  ".join(f"{k} {v:.4f}" for k, v in result.train.items())
+    click.echo(f"trained {result.step} steps" + (f"; last train {train_part}" if train_part else ""))
+    if result.eval:
+        metrics = "  ".join(f"{k} {v:.4f}" for k, v in result.eval.items())
+        click.echo(f"held-out (data.eval, {result.eval_samples} samples): {metrics}")
+        for name in _accuracy_fetches(cfg, result.eval):
+            click.echo(f"held-out accuracy: {100 * result.eval[name]:.2f}%")
+    if result.checkpoint:
+        click.echo(f"checkpoint: {result.checkpoint}")
+
+
+def _accuracy_fetches(cfg, values):
+    names = []
+    for name in values:
+        layer = cfg.model.layer(name.split("[")[0])
+        if layer is not None and layer.type == "accuracy":
+            names.append(name)
+    return names
+
+
+# -- eval ------------------------------------------------------------------------------------------
+
+@main.command(name="eval", context_settings=CONTEXT, epilog=EPILOG)
+@click.argument("config", type=click.Path(dir_okay=False))
+@click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
+@click.option("--checkpoint", "-c", required=True, metavar="PATH",
+              help="A ckpt/step-N directory, a run directory (its newest checkpoint) or ckpt/last.")
+@click.option("--out", "-o", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Where to write the results (default: eval.json in the checkpoint's run directory).")
+@click.option("--save-fetches", is_flag=True,
+              help="Also write the raw fetched values of every batch, concatenated, to <out>-fetches.npz.")
+@debug_option
+@guarded
+def eval_(config, overrides, checkpoint, out, save_fetches):
+    """Evaluate a checkpoint on the config's data.eval.
+
+    Builds the test program (clone(for_test=True): dropout and batch_norm in inference mode),
+    loads the checkpoint's parameters and reports each of eval.fetches averaged over the whole
+    eval set.
+    """
+    from .config import load_config
+    from .run.evaluate import evaluate
+    cfg = load_config(config, overrides)
+    result = evaluate(cfg, checkpoint, out=out, save_fetches=save_fetches)
+    click.echo(f"checkpoint: {result['checkpoint']} (step {result['step']})")
+    click.echo(f"data.eval: {result['samples']} samples")
+    for name, value in result["metrics"].items():
+        click.echo(f"  {name}: {value:.6f}")
+    for name in _accuracy_fetches(cfg, result["metrics"]):
+        click.echo(f"accuracy: {100 * result['metrics'][name]:.2f}%")
+    click.echo(f"wrote {result['out']}" + (f" and {result['fetches']}" if result.get("fetches") else ""))
+
+
+# -- graph -----------------------------------------------------------------------------------------
+
+@main.command(context_settings=CONTEXT, epilog=EPILOG)
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
+@click.option("--dot", "fmt", flag_value="dot", default=True, help="Graphviz DOT (the default).")
+@click.option("--text", "fmt", flag_value="text", help="Readable text: feeds, parameters, one line per op.")
+@click.option("--phase", type=click.Choice(["forward", "train"]), default="forward", show_default=True,
+              help="forward: the model's ops (the test program); train: with backward and optimizer ops.")
+@click.option("--ssa", is_flag=True, help="The multi-device graph the parallel executor runs (DOT).")
+@click.option("--devices", type=click.IntRange(min=1), metavar="N",
+              help="Devices of the --ssa graph (default: the config's devices, or 2).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), metavar="FILE", help="Write to FILE (default: stdout).")
+@click.option("--render", type=click.Choice(["svg", "png"]),
+              help="Also draw the DOT with graphviz's dot into FILE.svg/.png (needs -o).")
+@debug_option
+@guarded
+def graph(file, overrides, fmt, phase, ssa, devices, output, render):
+    """Show the program of a run config or a model file.
+
+    Ops are coloured by role (forward, backward, optimize, lr_sched) and carry the YAML line they
+    were built from. --phase train needs the optimizer: a run config's, or SGD for a model file.
+    """
+    from .run.graphcmd import graph_output
+    text, default_name = graph_output(file, overrides, fmt, phase, ssa, devices)
+    if render and not output:
+        output = default_name
+    if not output:
+        click.echo(text, nl=False)
+        return
+    if render:
+        from .run.graphcmd import render_dot
+        dot_path = output if output.endswith(".dot") else os.path.splitext(output)[0] + ".dot"
+        with open(dot_path, "w") as f:
+            f.write(text)
+        image = os.path.splitext(output)[0] + "." + render
+        ok, message = render_dot(dot_path, image, render)
+        click.echo(message, err=not ok)
+        if not ok:
+            sys.exit(1)
+        return
+    with open(output, "w") as f:
+        f.write(text)
+    click.echo(f"wrote {output}", err=True)
+
+
+# -- smoke -----------------------------------------------------------------------------------------
+
+@main.command(context_settings=CONTEXT, epilog=EPILOG)
+@click.argument("configs", nargs=-1, type=click.Path(dir_okay=False), metavar="[CONFIG]...")
+@click.option("--steps", type=click.IntRange(min=4), default=20, show_default=True, help="Steps per config.")
+@click.option("--samples", type=click.IntRange(min=1), default=512, show_default=True,
+              help="Training samples per config (the first N of data.train).")
+@click.option("--keep", is_flag=True, help="Keep the run directories (in a temporary folder, printed).")
+@debug_option
+@guarded
+def smoke(configs, steps, samples, keep):
+    """Check that configs build and learn: each runs a few steps on a small slice of its data.
+
+    Passes when the config is valid, the programs build, every loss is finite and the loss falls
+    (the mean of the last steps is below that of the first). Prints a table; exits 1 when any
+    config fails. With no CONFIG, every configs/*.yaml is checked.
+    """
+    from .run.smoke import run_smoke
+    rows, ok = run_smoke(list(configs), steps=steps, samples=samples, keep=keep, echo=click.echo)
+    if not ok:
+        sys.exit(1)
+
+
+# -- reference -------------------------------------------------------------------------------------
+
+@main.command(context_settings=CONTEXT, epilog=EPILOG)
+@click.argument("names", nargs=-1)
+@debug_option
+@guarded
+def layers(names):
+    """List the layer types a model file can use, with their arguments.
+
+    They are the layer functions of pe_cli.layers (the Python API), read from the code; NAMES
+    shows only those.
+    """
+    import inspect
+    from .config.registries import layers as layer_types
+    ns = layer_types()
+    chosen = names or ns.names()
+    for name in chosen:
+        if name not in ns.members:
+            from .config.errors import closest
+            _fail(f"pe: error: unknown layer type '{name}'; {closest(name, ns.names())}", 2)
+        fn = ns.members[name]
+        sig = str(inspect.signature(fn)).replace("name=None, ", "").replace(", name=None", "")
+        click.echo(f"{name}{sig}")
+        if names and fn.__doc__:
+            click.echo("    " + inspect.cleandoc(fn.__doc__).replace("\n", "\n    "))
+
+
+@main.command(context_settings=CONTEXT, epilog=EPILOG)
+@click.argument("which", type=click.Choice(["model", "run", "all"]), default="all")
+@debug_option
+@guarded
+def keys(which):
+    """List every key of the model file and the run config, with type, default and meaning.
+
+    Read from the schema the loader validates with, so it is exactly what is accepted
+    (docs/CONFIG.md documents the same keys).
+    """
+    from .config.describe import describe_keys
+    click.echo(describe_keys(which), nl=False)
+
+
+if __name__ == "__main__":
+    main()

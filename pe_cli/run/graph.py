@@ -1,0 +1,126 @@
+"""Programs as readable text and as Graphviz DOT (written by hand: DOT needs no dependency).
+
+In both, every op shows its role (forward, backward, optimize, lr_sched; the op making the loss is
+marked) and where it was built (``lenet.yaml:12 layers[3] fc1``). In DOT, ops are boxes coloured
+by role, variables ellipses (parameters gold, feeds grey), edges follow the data.
+"""
+from ..framework import OpRole
+
+ROLE_COLORS = {"forward": "#cfe2ff", "backward": "#f8d7da", "optimize": "#d1e7dd", "lr_sched": "#fff3cd"}
+
+
+def _role(op):
+    return OpRole.name(op.role & ~OpRole.Loss)
+
+
+def _shape(var):
+    if var is None or var.shape is None:
+        return "?"
+    return "[" + ", ".join(str(d) for d in var.shape) + "]"
+
+
+def program_text(program, title="program"):
+    """A program as text: feeds, parameters, then one line per op."""
+    block = program.global_block()
+    params = [v for v in block.vars.values() if getattr(v, "trainable", None) is not None]
+    feeds = [v for v in block.vars.values() if v.is_data]
+    lines = [f"{title}: {len(block.ops)} ops, {len(params)} parameters"]
+    if feeds:
+        lines.append("feeds:")
+        width = max(len(v.name) for v in feeds)
+        lines += [f"  {v.name:<{width}}  {v.dtype}{_shape(v)}" +
+                  (f" lod_level={v.lod_level}" if v.lod_level else "") for v in feeds]
+    if params:
+        lines.append("parameters:")
+        width = max(len(v.name) for v in params)
+        lines += [f"  {v.name:<{width}}  {v.dtype}{_shape(v)}" + ("" if v.trainable else "  (frozen)")
+                  for v in params]
+    lines.append("ops:")
+    for i, op in enumerate(block.ops):
+        outs = ", ".join(f"{n}{_shape(block.vars.get(n))}" for n in op.output_arg_names)
+        ins = ", ".join(f"{slot}={'|'.join(names)}" for slot, names in op.inputs.items() if names)
+        attrs = ", ".join(f"{k}={_attr(v)}" for k, v in sorted(op.attrs.items()) if not k.startswith("_"))
+        role = _role(op) + ("+loss" if op.role & OpRole.Loss else "")
+        where = f"   # {op.source}" if op.source else ""
+        lines.append(f"  {i:>3} {role:<13} {outs} = {op.type}({ins})" + (f" {{{attrs}}}" if attrs else "") + where)
+    return "\n".join(lines) + "\n"
+
+
+def _attr(value):
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _q(text):
+    """A DOT double-quoted string."""
+    return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def program_dot(program, title="program"):
+    """A program as a DOT digraph."""
+    block = program.global_block()
+    out = [f"digraph {_q(title)} {{",
+           "  rankdir=TB;",
+           f"  label={_q(title)}; labelloc=t; fontname=Helvetica;",
+           "  node [fontname=Helvetica, fontsize=10];",
+           "  edge [color=\"#555555\", arrowsize=0.6];"]
+    used = set()
+    for op in block.ops:
+        used.update(op.input_arg_names)
+        used.update(op.output_arg_names)
+    for name in sorted(used):
+        var = block.vars.get(name)
+        if var is not None and getattr(var, "trainable", None) is not None:
+            style = 'shape=ellipse, style=filled, fillcolor="#ffe08a"'
+        elif var is not None and var.is_data:
+            style = 'shape=ellipse, style=filled, fillcolor="#dddddd"'
+        else:
+            style = "shape=ellipse"
+        out.append(f"  {_q('var:' + name)} [label=\"{_esc(name)}\\n{_esc(_shape(var))}\", {style}];")
+    for i, op in enumerate(block.ops):
+        role = _role(op)
+        color = ROLE_COLORS.get(role, "#ffffff")
+        pen = ", penwidth=2.5" if op.role & OpRole.Loss else ""
+        tooltip = f"{role}" + (f" | {op.source}" if op.source else "")
+        sub = op.source.split(" ", 1)[1] if op.source and " " in op.source else (op.layer or "")
+        label = _esc(op.type) + (f"\\n{_esc(sub)}" if sub else "")
+        out.append(f"  {_q(f'op:{i}')} [label=\"{label}\", shape=box, style=\"rounded,filled\", "
+                   f"fillcolor=\"{color}\", tooltip={_q(tooltip)}{pen}];")
+        for name in op.input_arg_names:
+            out.append(f"  {_q('var:' + name)} -> {_q(f'op:{i}')};")
+        for name in op.output_arg_names:
+            out.append(f"  {_q(f'op:{i}')} -> {_q('var:' + name)};")
+    out.append("  subgraph cluster_legend {")
+    out.append("    label=\"op roles\"; fontsize=9; style=dashed;")
+    for role, color in ROLE_COLORS.items():
+        out.append(f"    {_q('legend:' + role)} [label={_q(role)}, shape=box, style=\"rounded,filled\", "
+                   f"fillcolor=\"{color}\"];")
+    out.append("  }")
+    out.append("}")
+    return "\n".join(line for line in out if line) + "\n"
+
+
+def _esc(text):
+    return str(text).replace("\\", "\\\\").replace('"', '\\"')
+
+
+def ssa_dot(programs, devices, cfg=None):
+    """The multi-device SSA graph of the train program over ``devices`` CPU places, as DOT (the
+    graph and its DOT writer come from pe_cli.compiler)."""
+    from ..errors import PeError
+    try:
+        from ..compiler.graphviz import to_dot
+        from ..compiler.ssa_graph import build_ssa_graph
+    except ImportError:
+        raise PeError("the multi-device graph needs the parallel executor's compiler (pe_cli.compiler), "
+                      "which this build does not have yet") from None
+    from ..places import CPUPlace
+    strategy = None
+    if cfg is not None:
+        from .trainer import _strategies
+        strategy = _strategies(cfg)[0]
+    loss = programs.model.loss
+    graph = build_ssa_graph(programs.main, [CPUPlace(i) for i in range(devices)], strategy,
+                            loss.name if loss is not None else None)
+    name = f"{programs.model.spec.name} on {devices} devices"
+    return to_dot(graph, name)

@@ -1,0 +1,48 @@
+"""``pe graph``: the program of a run config or a model file, as DOT or text, and rendering."""
+import os
+import shutil
+import subprocess
+
+from ..config.yamlfile import load_yaml
+
+
+def graph_output(path, overrides, fmt, phase, ssa, devices):
+    """(text, default output name) for the program of ``path`` (a run config or a model file)."""
+    from ..config import load_config, load_model
+    from ..config.model import check_model
+    from .graph import program_dot, program_text, ssa_dot
+    from .programs import build_programs
+    doc = load_yaml(path, "file")
+    cfg = None
+    if isinstance(doc.data, dict) and "model" in doc.data:
+        cfg = load_config(path, overrides)
+        spec = cfg.model
+    else:
+        if overrides:
+            from ..config.errors import ConfigError
+            raise ConfigError("overrides apply to run configs, not model files", None, None,
+                              f"give a run config, or drop {' '.join(overrides)}")
+        spec = load_model(path)
+        check_model(spec)
+    programs = build_programs(spec, cfg, with_optimizer=phase == "train" or ssa)
+    if ssa:
+        n = devices or (cfg.data["devices"] if cfg is not None and cfg.data["devices"] > 1 else 2)
+        return ssa_dot(programs, n, cfg), f"{spec.name}-ssa.dot"
+    program = programs.main if phase == "train" else programs.test
+    title = f"{spec.name} ({phase})"
+    if fmt == "text":
+        return program_text(program, title), f"{spec.name}-{phase}.txt"
+    return program_dot(program, title), f"{spec.name}-{phase}.dot"
+
+
+def render_dot(dot_path, image_path, fmt):
+    """Runs graphviz's dot. Returns (ok, message)."""
+    dot = shutil.which("dot")
+    if dot is None:
+        return False, (f"wrote {dot_path}; graphviz's 'dot' program is not installed, so it was not drawn. "
+                       f"Install graphviz (Debian/Ubuntu: apt-get install graphviz; macOS: brew install graphviz), "
+                       f"then run: dot -T{fmt} {dot_path} -o {image_path}")
+    proc = subprocess.run([dot, f"-T{fmt}", dot_path, "-o", image_path], capture_output=True, text=True)
+    if proc.returncode != 0:
+        return False, f"dot failed on {dot_path}: {proc.stderr.strip()}"
+    return True, f"wrote {dot_path} and {image_path}"

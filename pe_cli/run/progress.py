@@ -1,0 +1,69 @@
+"""Progress while training: a one-line bar redrawn in place on a terminal, plain periodic lines
+otherwise (logs, CI), nothing with --quiet. Everything goes to stderr; stdout carries results."""
+import sys
+import time
+
+
+def _fmt(value):
+    if value is None:
+        return "-"
+    if abs(value) >= 1000 or (value != 0 and abs(value) < 1e-3):
+        return f"{value:.3e}"
+    return f"{value:.4f}"
+
+
+class Progress:
+    def __init__(self, total_steps, quiet=False, stream=None):
+        self.stream = stream or sys.stderr
+        self.quiet = quiet
+        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.total = total_steps
+        self._last_draw = 0.0
+        self._width = 0
+
+    def update(self, step, epoch, values, samples_per_s, force=False):
+        """Called after every step (a terminal bar redraws at most 10 times a second)."""
+        if self.quiet or not self.tty:
+            return
+        now = time.monotonic()
+        if not force and now - self._last_draw < 0.1 and step != self.total:
+            return
+        self._last_draw = now
+        frac = min(1.0, step / self.total) if self.total else 0.0
+        bar = "#" * int(frac * 24)
+        metrics = "  ".join(f"{k} {_fmt(v)}" for k, v in values.items())
+        speed = f"  {samples_per_s:,.0f} samples/s" if samples_per_s else ""
+        total = self.total if self.total else "?"
+        line = f"epoch {epoch} [{bar:<24}] {step}/{total}  {metrics}{speed}"
+        pad = max(0, self._width - len(line))
+        self.stream.write("\r" + line + " " * pad)
+        self.stream.flush()
+        self._width = len(line)
+
+    def report(self, phase, step, epoch, values, samples_per_s=None):
+        """A periodic report (every fetch.every steps, and each evaluation)."""
+        if self.quiet:
+            return
+        metrics = "  ".join(f"{k} {_fmt(v)}" for k, v in values.items())
+        speed = f"  {samples_per_s:,.0f} samples/s" if samples_per_s else ""
+        line = f"{phase:<5} epoch {epoch} step {step}: {metrics}{speed}"
+        if self.tty:
+            if phase == "train":
+                return                # the bar shows it
+            self.stream.write("\r" + " " * self._width + "\r")
+            self._width = 0
+        self.stream.write(line + "\n")
+        self.stream.flush()
+
+    def message(self, text):
+        if self.quiet:
+            return
+        self.end()
+        self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def end(self):
+        if self.tty and self._width:
+            self.stream.write("\n")
+            self.stream.flush()
+            self._width = 0

@@ -1,0 +1,278 @@
+"""The run directory: what a training run leaves behind.
+
+    runs/mnist_lenet/            (runs/mnist_lenet-2/, -3/ ... when it exists: never overwritten)
+      config.yaml                the fully resolved run config
+      model.yaml                 the resolved model (includes expanded)
+      metrics.csv, metrics.jsonl one row per report: phase, step, epoch, each fetch, samples/s, wall time
+      fetches.npz                fetched values at each report (fetch.save: npz), or
+      fetches/<name>-step-N.npy  one file per fetch and report (fetch.save: npy)
+      ckpt/step-N/               checkpoints: save_persistables + trainer_state.json
+      ckpt/last                  the name of the newest complete checkpoint (a text file)
+      eval.json                  the last evaluation (pe train's final one, or pe eval's)
+      graph-<kind>.dot/.txt      graph dumps (output.graphs)
+"""
+import csv
+import io
+import json
+import os
+import re
+import shutil
+import tempfile
+
+import numpy as np
+
+from ..errors import PeError
+
+STATE_FILE = "trainer_state.json"
+
+
+def atomic_write(path, data):
+    """Writes bytes or text to ``path`` through a temporary sibling and a rename."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.tmp-", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~_UMASK)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _umask()
+
+
+def new_run_dir(wanted):
+    """Creates a fresh run directory: ``wanted`` itself, else ``wanted-2``, ``wanted-3``, ..."""
+    parent = os.path.dirname(os.path.abspath(wanted))
+    os.makedirs(parent, exist_ok=True)
+    candidate, n = wanted, 1
+    while True:
+        try:
+            os.mkdir(candidate)
+            return candidate
+        except FileExistsError:
+            n += 1
+            candidate = f"{wanted}-{n}"
+
+
+def runs_of(wanted):
+    """Existing run directories for ``wanted`` (itself and its numbered siblings), oldest first."""
+    parent = os.path.dirname(os.path.abspath(wanted)) or "."
+    base = os.path.basename(wanted)
+    if not os.path.isdir(parent):
+        return []
+    pattern = re.compile(re.escape(base) + r"(?:-(\d+))?$")
+    found = []
+    for entry in os.listdir(parent):
+        m = pattern.fullmatch(entry)
+        if m and os.path.isdir(os.path.join(parent, entry)):
+            found.append((int(m.group(1) or 1), os.path.join(os.path.dirname(wanted), entry)))
+    return [p for _, p in sorted(found)]
+
+
+# -- checkpoints --------------------------------------------------------------------------------
+
+class Checkpoints:
+    def __init__(self, run_dir, keep=3):
+        self.dir = os.path.join(run_dir, "ckpt")
+        self.keep = keep
+
+    def path(self, step):
+        return os.path.join(self.dir, f"step-{step}")
+
+    def save(self, exe, program, state):
+        """Saves the program's persistables and the trainer state as ckpt/step-N, then points
+        ckpt/last at it. Returns the checkpoint directory."""
+        from ..io import save_persistables
+        os.makedirs(self.dir, exist_ok=True)
+        path = self.path(state["step"])
+        save_persistables(exe, path, program)
+        atomic_write(os.path.join(path, STATE_FILE), json.dumps(state, indent=1) + "\n")
+        atomic_write(os.path.join(self.dir, "last"), os.path.basename(path) + "\n")
+        self._prune()
+        return path
+
+    def _prune(self):
+        if not self.keep:
+            return
+        steps = sorted(self.complete(), key=lambda p: _step_of(p))
+        for old in steps[:-self.keep]:
+            shutil.rmtree(old, ignore_errors=True)
+
+    def complete(self):
+        if not os.path.isdir(self.dir):
+            return []
+        return [os.path.join(self.dir, e) for e in os.listdir(self.dir)
+                if e.startswith("step-") and os.path.isfile(os.path.join(self.dir, e, STATE_FILE))]
+
+    def last(self):
+        """The newest complete checkpoint, or None."""
+        pointer = os.path.join(self.dir, "last")
+        if os.path.isfile(pointer):
+            with open(pointer) as f:
+                name = f.read().strip()
+            path = os.path.join(self.dir, name)
+            if os.path.isfile(os.path.join(path, STATE_FILE)):
+                return path
+        complete = sorted(self.complete(), key=_step_of)
+        return complete[-1] if complete else None
+
+
+def _step_of(path):
+    m = re.search(r"step-(\d+)$", path)
+    return int(m.group(1)) if m else -1
+
+
+def read_state(ckpt):
+    path = os.path.join(ckpt, STATE_FILE)
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        raise PeError(f"{ckpt} is not a complete checkpoint: {STATE_FILE} is unreadable ({e})") from None
+
+
+def resolve_checkpoint(path):
+    """A checkpoint directory from what users type: a checkpoint (ckpt/step-N), a ckpt/last file,
+    the ckpt directory or a run directory (its newest checkpoint). Returns (checkpoint, run dir)."""
+    if not os.path.exists(path):
+        raise PeError(f"checkpoint {path} does not exist")
+    path = os.path.normpath(path)
+    if os.path.isfile(path) and os.path.basename(path) == "last":
+        path = os.path.dirname(path)
+    if os.path.isfile(os.path.join(path, STATE_FILE)):
+        return path, os.path.dirname(os.path.dirname(path)) or "."
+    run_dir = os.path.dirname(path) if os.path.basename(path) == "ckpt" else path
+    last = Checkpoints(run_dir).last()
+    if last:
+        return last, run_dir
+    raise PeError(f"{path} holds no complete checkpoint (a ckpt/step-N directory with {STATE_FILE})")
+
+
+# -- metrics and fetched values -------------------------------------------------------------------
+
+class Metrics:
+    """metrics.csv and metrics.jsonl, appended row by row (flushed, so a crash keeps the rows)."""
+
+    def __init__(self, run_dir, fetch_names, resume_step=None):
+        self.columns = ["phase", "step", "epoch"] + list(fetch_names) + ["samples_per_s", "wall_s"]
+        self.csv_path = os.path.join(run_dir, "metrics.csv")
+        self.jsonl_path = os.path.join(run_dir, "metrics.jsonl")
+        if resume_step is not None:
+            self._truncate(resume_step)
+        new = not os.path.exists(self.csv_path)
+        self._csv = open(self.csv_path, "a", newline="")
+        self._jsonl = open(self.jsonl_path, "a")
+        self._writer = csv.DictWriter(self._csv, self.columns, extrasaction="ignore")
+        if new:
+            self._writer.writeheader()
+            self._csv.flush()
+
+    def _truncate(self, step):
+        """Drops rows written after the checkpoint we resume from (they will be produced again)."""
+        rows = []
+        if os.path.exists(self.jsonl_path):
+            with open(self.jsonl_path) as f:
+                rows = [json.loads(line) for line in f if line.strip()]
+        rows = [r for r in rows if r.get("step", 0) <= step]
+        atomic_write(self.jsonl_path, "".join(json.dumps(r) + "\n" for r in rows))
+        buf = io.StringIO()
+        writer = csv.DictWriter(buf, self.columns, extrasaction="ignore")
+        writer.writeheader()
+        for r in rows:
+            writer.writerow({k: _csv_value(r.get(k)) for k in self.columns})
+        atomic_write(self.csv_path, buf.getvalue())
+
+    def write(self, row):
+        self._writer.writerow({k: _csv_value(row.get(k)) for k in self.columns})
+        self._csv.flush()
+        self._jsonl.write(json.dumps(row) + "\n")
+        self._jsonl.flush()
+
+    def close(self):
+        self._csv.close()
+        self._jsonl.close()
+
+
+def _csv_value(v):
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    return v
+
+
+class FetchStore:
+    """Fetched values at each report: ``fetches.npz`` (``step`` plus one stacked array per fetch;
+    fetches whose shape changes between steps are stored as ``<name>@step-N``) or one
+    ``fetches/<name>-step-N.npy`` per value."""
+
+    def __init__(self, run_dir, mode, resume_step=None):
+        self.mode = mode
+        self.run_dir = run_dir
+        self.records = []     # [(step, {name: array})]
+        if mode == "npz" and resume_step is not None:
+            self._load_previous(resume_step)
+        if mode == "npy":
+            os.makedirs(os.path.join(run_dir, "fetches"), exist_ok=True)
+
+    def _load_previous(self, resume_step):
+        path = os.path.join(self.run_dir, "fetches.npz")
+        if not os.path.exists(path):
+            return
+        with np.load(path, allow_pickle=False) as z:
+            steps = list(z["step"]) if "step" in z.files else []
+            stacked = {k: z[k] for k in z.files if k != "step" and "@step-" not in k}
+            single = {k: z[k] for k in z.files if "@step-" in k}
+        for i, step in enumerate(steps):
+            if step > resume_step:
+                continue
+            values = {k: v[i] for k, v in stacked.items()}
+            values.update({k.split("@step-")[0]: v for k, v in single.items() if k.endswith(f"@step-{step}")})
+            self.records.append((int(step), values))
+
+    def add(self, step, values):
+        if self.mode == "none":
+            return
+        if self.mode == "npy":
+            for name, value in values.items():
+                np.save(os.path.join(self.run_dir, "fetches", f"{_safe(name)}-step-{step}.npy"), value,
+                        allow_pickle=False)
+            return
+        self.records.append((step, values))
+
+    def flush(self):
+        if self.mode != "npz" or not self.records:
+            return
+        arrays = {"step": np.asarray([s for s, _ in self.records], dtype=np.int64)}
+        names = []
+        for _, values in self.records:
+            names += [n for n in values if n not in names]
+        for name in names:
+            items = [(s, v[name]) for s, v in self.records if name in v]
+            shapes = {np.shape(a) for _, a in items}
+            if len(shapes) == 1 and len(items) == len(self.records):
+                arrays[name] = np.stack([a for _, a in items])
+            else:
+                for s, a in items:
+                    arrays[f"{name}@step-{s}"] = a
+        buf = io.BytesIO()
+        np.savez(buf, **arrays)
+        atomic_write(os.path.join(self.run_dir, "fetches.npz"), buf.getvalue())
+
+
+def _safe(name):
+    return re.sub(r"[^A-Za-z0-9_.\-]", "_", name)
