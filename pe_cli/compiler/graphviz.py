@@ -1,0 +1,69 @@
+"""DOT text for an SSA graph (``to_dot``): ops are boxes, variable versions ellipses, control
+dependencies dashed edges; nodes of one device are grouped in a cluster. No graphviz needed to
+write it; ``dot -Tsvg graph.dot -o graph.svg`` draws it where graphviz is installed."""
+from .ssa_graph import COMPUTE, FETCH, SCALE_LOSS_GRAD
+
+_OP_STYLE = {
+    COMPUTE: 'shape=box, style="rounded,filled", fillcolor="#dbe9f6"',
+    SCALE_LOSS_GRAD: 'shape=box, style="rounded,filled", fillcolor="#fde2c4"',
+    FETCH: 'shape=box, style="rounded,filled", fillcolor="#e2e2e2"',
+}
+_COLLECTIVE_STYLE = 'shape=box, style="rounded,filled,bold", fillcolor="#f6d6d6"'
+
+
+def _quote(text):
+    return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def to_dot(graph, name="ssa_graph"):
+    """The graph as DOT text."""
+    lines = [f"digraph {_quote(name)} {{", "  rankdir=TB;", '  node [fontname="Helvetica", fontsize=10];',
+             '  edge [fontname="Helvetica", fontsize=9];']
+    places = graph.places
+    by_device = {d: [] for d in range(graph.num_devices)}
+    shared = []
+
+    for op in graph.ops:
+        style = _OP_STYLE.get(op.kind, _COLLECTIVE_STYLE)
+        label = op.label()
+        if op.kind == COMPUTE and op.op.layer:
+            label += f"\n{op.op.layer}"
+        if op.kind not in (COMPUTE, SCALE_LOSS_GRAD):
+            label += f"\n{op.attrs.get('var', '')}"
+        line = f"op{op.id} [label={_quote(label)}, {style}];"
+        (by_device[op.device] if op.device is not None else shared).append(line)
+
+    values = [v for versions in graph.vars.values() for v in versions]
+    for v in values:
+        line = f"var{v.id} [label={_quote(f'{v.name} (v{v.version})')}, shape=ellipse];"
+        by_device.setdefault(v.device, []).append(line)
+
+    for d, items in by_device.items():
+        if not items:
+            continue
+        where = places[d] if d is not None and d < len(places) else d
+        lines.append(f"  subgraph cluster_dev{d} {{")
+        lines.append(f"    label={_quote(f'device {d}: {where}')}; style=dashed; color=gray;")
+        lines.extend("    " + item for item in items)
+        lines.append("  }")
+    lines.extend("  " + item for item in shared)
+
+    for op in graph.ops:
+        for v in op.inputs:
+            if not v.is_dep:
+                lines.append(f"  var{v.id} -> op{op.id};")
+        for v in op.outputs:
+            if v.is_dep:
+                for c in v.consumers:
+                    lines.append(f'  op{op.id} -> op{c.id} [style=dashed, color=gray50, arrowhead=empty];')
+            else:
+                lines.append(f"  op{op.id} -> var{v.id};")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def write_dot(graph, path):
+    """Writes ``to_dot(graph)`` to ``path`` (used by BuildStrategy.debug_graphviz_path)."""
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(to_dot(graph))
+    return path

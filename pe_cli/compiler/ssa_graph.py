@@ -1,0 +1,443 @@
+"""The multi-device SSA graph: a Program copied onto several devices, with the nodes that aggregate
+gradients between them. Plain data: the executor schedules it, ``to_dot`` draws it.
+
+Nodes
+  - ``OpNode``: one unit of work. ``compute`` (one program op on one device), ``scale_loss_grad``
+    (the initial loss gradient on one device), ``all_reduce`` / ``reduce`` / ``broadcast`` (between
+    devices) and ``fetch`` (collects a variable from every device).
+  - ``VarNode``: one *version* of a variable on one device. Each write makes a new version, so a
+    reader names exactly the value it needs (static single assignment). ``dep`` var nodes carry no
+    value: they only order two ops (control dependencies).
+
+How it is built (``build_ssa_graph``), for each op of the program's global block, in order:
+  - the op that fills ``<loss>@GRAD`` (role Backward|Loss) becomes one ``scale_loss_grad`` node per
+    device, whose value follows ``gradient_scale_strategy`` (1/devices, 1, or none: fed by the user);
+  - every other op becomes one ``compute`` node per device, reading the latest version of each input
+    on that device and writing new versions of its outputs;
+  - after the last backward op that writes a parameter's gradient ``<param>@GRAD``: with
+    ``AllReduce`` one ``all_reduce`` node (sums the gradient over the devices in device order, so the
+    result is deterministic, and gives the sum to every device); with ``Reduce`` one ``reduce`` node
+    that sums it onto the parameter's owning device (owners are balanced by parameter size:
+    largest first, each to the least loaded device).
+  - with ``Reduce``, an op that reads values only one device holds (the reduced gradient, the
+    parameter it updates, ...) runs on that device only; values several owners hold are broadcast
+    first. Updated parameters are broadcast from their owner at the end.
+Then, for every variable, the readers of one version are made to run before the writer of the next
+(write-after-read), and consecutive writers are ordered (write-after-write): the executor keeps one
+value per name and device, so these edges keep a reader from seeing a later value.
+"""
+import copy
+
+from ..errors import PeError
+from ..framework import OpRole
+from ..framework.operator import Operator
+from .strategy import BuildStrategy, GradientScaleStrategy, ReduceStrategy
+
+COMPUTE = "compute"
+SCALE_LOSS_GRAD = "scale_loss_grad"
+ALL_REDUCE = "all_reduce"
+REDUCE = "reduce"
+BROADCAST = "broadcast"
+FETCH = "fetch"
+
+GRAD_SUFFIX = "@GRAD"
+
+
+class VarNode:
+    """One version of a variable on one device (``is_dep``: a control dependency, no value)."""
+    __slots__ = ("id", "name", "device", "version", "producer", "consumers", "is_dep")
+
+    def __init__(self, id, name, device, version, producer=None, is_dep=False):
+        self.id = id
+        self.name = name
+        self.device = device
+        self.version = version
+        self.producer = producer
+        self.consumers = []
+        self.is_dep = is_dep
+
+    def __repr__(self):
+        if self.is_dep:
+            return f"<dep {self.producer.id}->{[c.id for c in self.consumers]}>"
+        return f"<{self.name} v{self.version} dev{self.device}>"
+
+
+class OpNode:
+    """One unit of work. ``device`` is the device it runs on, or None for nodes spanning devices
+    (``attrs['devices']``). ``op`` is the program Operator for compute and scale_loss_grad nodes."""
+    __slots__ = ("id", "kind", "device", "op", "inputs", "outputs", "attrs")
+
+    def __init__(self, id, kind, device=None, op=None, attrs=None):
+        self.id = id
+        self.kind = kind
+        self.device = device
+        self.op = op
+        self.inputs = []
+        self.outputs = []
+        self.attrs = attrs or {}
+
+    @property
+    def devices(self):
+        return [self.device] if self.device is not None else list(self.attrs.get("devices", ()))
+
+    def describe(self):
+        """For error messages: what the node does and where."""
+        if self.kind == COMPUTE:
+            return f"{self.op.describe()} on device {self.device}"
+        var = self.attrs.get("var")
+        if self.kind == SCALE_LOSS_GRAD:
+            return f"scale_loss_grad of '{self.op.output_arg_names[0]}' on device {self.device}"
+        if self.kind == ALL_REDUCE:
+            return f"all_reduce of '{var}' over devices {self.devices}"
+        if self.kind == REDUCE:
+            return f"reduce of '{var}' onto device {self.attrs['root']}"
+        if self.kind == BROADCAST:
+            return f"broadcast of '{var}' from device {self.attrs['root']}"
+        return f"fetch of '{var}'"
+
+    def label(self):
+        if self.kind == COMPUTE:
+            return self.op.type
+        if self.kind == SCALE_LOSS_GRAD:
+            return f"scale_loss_grad x{self.attrs['scale']:g}"
+        if self.kind == REDUCE:
+            return f"reduce -> dev{self.attrs['root']}"
+        if self.kind == BROADCAST:
+            return f"broadcast dev{self.attrs['root']} ->"
+        return self.kind
+
+    def __repr__(self):
+        where = f" dev{self.device}" if self.device is not None else ""
+        what = self.op.type if self.op is not None else self.attrs.get("var", "")
+        return f"<{self.kind} {what}{where}>"
+
+
+class SSAGraph:
+    """The graph of one program on ``num_devices`` devices. ``ops`` are in build order, which is a
+    valid sequential order; ``vars[(device, name)]`` lists the versions of a variable."""
+
+    def __init__(self, program, places, loss_name, strategy):
+        self.program = program
+        self.places = list(places)
+        self.num_devices = len(places)
+        self.loss_name = loss_name
+        self.strategy = strategy.to_dict()
+        self.ops = []
+        self.vars = {}
+        self.deps = []
+        self.param_grads = []       # [(parameter name, gradient name)] aggregated between devices
+        self.owners = {}            # parameter name -> owning device (Reduce)
+        self.fed_loss_grad = None   # '<loss>@GRAD' when the user feeds it (Customized)
+        self.final_owned = {}       # var name -> the only device holding its final value (Reduce)
+        self._next_id = 0
+
+    def _new_id(self):
+        self._next_id += 1
+        return self._next_id - 1
+
+    # -- queries --------------------------------------------------------------------------------
+    def latest(self, device, name):
+        versions = self.vars.get((device, name))
+        return versions[-1] if versions else None
+
+    def scope_reads(self, device):
+        """Names read on ``device`` before anything writes them there: fed or from a scope."""
+        return [name for (d, name), versions in self.vars.items()
+                if d == device and versions[0].producer is None]
+
+    def writes(self, device):
+        """Names some node writes on ``device``."""
+        return [name for (d, name), versions in self.vars.items()
+                if d == device and any(v.producer is not None for v in versions)]
+
+    def count(self, kind=None):
+        return sum(1 for op in self.ops if kind is None or op.kind == kind)
+
+    def stats(self):
+        kinds = {}
+        for op in self.ops:
+            kinds[op.kind] = kinds.get(op.kind, 0) + 1
+        return kinds
+
+    def __repr__(self):
+        kinds = ", ".join(f"{k} {n}" for k, n in self.stats().items())
+        return f"<SSAGraph {self.num_devices} devices: {kinds}; {len(self.deps)} control deps>"
+
+    # -- fetches ------------------------------------------------------------------------------------
+    def with_fetches(self, names):
+        """A copy with one ``fetch`` node per name, reading its final version on every device
+        (values only one device holds are broadcast first). This graph is left unchanged."""
+        g = copy.copy(self)
+        g.ops = list(self.ops)
+        g.vars = dict(self.vars)
+        g.deps = list(self.deps)
+        devices = list(range(self.num_devices))
+        for index, name in enumerate(names):
+            root = self.final_owned.get(name)
+            if root is not None and self.num_devices > 1:
+                node = g._add(OpNode(g._new_id(), BROADCAST, None, None,
+                                     {"var": name, "root": root, "devices": devices}))
+                node.inputs.append(g.latest(root, name))
+                for d in devices:
+                    if d != root:
+                        g.vars[(d, name)] = list(g.vars.get((d, name), ()))
+                        node.outputs.append(g._new_version(d, name, node))
+            node = g._add(OpNode(g._new_id(), FETCH, None, None,
+                                 {"var": name, "index": index, "devices": devices}))
+            for d in devices:
+                var = g.latest(d, name)
+                if var is None:     # never written nor read on d: it comes from the feed or a scope
+                    var = VarNode(g._new_id(), name, d, 0)
+                    g.vars[(d, name)] = [var]
+                node.inputs.append(var)
+        return g
+
+    # -- building blocks ------------------------------------------------------------------------------
+    def _add(self, node):
+        self.ops.append(node)
+        return node
+
+    def _read(self, device, name, node):
+        versions = self.vars.get((device, name))
+        if not versions:
+            versions = self.vars[(device, name)] = [VarNode(self._new_id(), name, device, 0)]
+        var = versions[-1]
+        if node not in var.consumers:
+            var.consumers.append(node)
+            node.inputs.append(var)
+        return var
+
+    def _new_version(self, device, name, node):
+        versions = self.vars.setdefault((device, name), [])
+        var = VarNode(self._new_id(), name, device, len(versions), producer=node)
+        versions.append(var)
+        return var
+
+    def _write(self, device, name, node):
+        var = self._new_version(device, name, node)
+        node.outputs.append(var)
+        return var
+
+    def _depend(self, before, after):
+        """``after`` runs only once ``before`` has finished."""
+        dep = VarNode(self._new_id(), f"dep{len(self.deps)}", before.device, 0, producer=before, is_dep=True)
+        dep.consumers.append(after)
+        before.outputs.append(dep)
+        after.inputs.append(dep)
+        self.deps.append(dep)
+
+
+def _base_role(op):
+    return op.role & ~OpRole.Loss
+
+
+def _numel(shape):
+    n = 1
+    for d in shape or ():
+        n *= max(int(d), 1)
+    return n
+
+
+def build_ssa_graph(program, places, build_strategy=None, loss_name=None):
+    """The SSA graph of ``program`` on ``places`` (one device each) under ``build_strategy``.
+    ``loss_name`` marks a training program: without it no gradient is aggregated."""
+    strategy = build_strategy if build_strategy is not None else BuildStrategy()
+    if not isinstance(strategy, BuildStrategy):
+        raise TypeError(f"build_strategy must be a BuildStrategy, got {type(strategy).__name__}")
+    if not places:
+        raise PeError("no devices to build the graph for: places is empty")
+    return _Builder(program, places, strategy, loss_name).build()
+
+
+class _Builder:
+    def __init__(self, program, places, strategy, loss_name):
+        self.program = program
+        self.block = program.global_block()
+        self.strategy = strategy
+        self.n = len(places)
+        self.devices = list(range(self.n))
+        self.loss_name = loss_name
+        self.g = SSAGraph(program, places, loss_name, strategy)
+        self.owned = {}       # var name -> the only device holding its current value (Reduce)
+        self.reduce = strategy.reduce_strategy == ReduceStrategy.Reduce
+
+    def build(self):
+        self._check_strategy()
+        ops = self.block.ops
+        loss_grad_index = self._loss_grad_op()
+        pairs = self._param_grads() if self.loss_name is not None else []
+        self.g.param_grads = [(p, g) for p, g, _ in pairs]
+        if self.reduce and self.n > 1:
+            self._assign_owners(pairs)
+        aggregate_after = {}
+        for p, g, index in pairs:
+            aggregate_after.setdefault(index, []).append((p, g))
+
+        for index, op in enumerate(ops):
+            if index == loss_grad_index:
+                self._scale_loss_grad(op)
+                continue
+            for d in self._place(op):
+                self._compute(op, d)
+            if self.n > 1:
+                for p, g in aggregate_after.get(index, ()):
+                    self._aggregate(p, g)
+        if self.reduce and self.n > 1:
+            for p, _ in self.g.param_grads:
+                if p in self.owned:
+                    self._broadcast(p, self.owned[p])
+        self.g.final_owned = dict(self.owned)
+        self._order_hazards()
+        if self.strategy.enable_sequential_execution:
+            self._sequential()
+        return self.g
+
+    # -- checks ---------------------------------------------------------------------------------------
+    def _check_strategy(self):
+        s = self.strategy
+        if s.trainer_id >= s.num_trainers:
+            raise PeError(f"BuildStrategy: trainer_id={s.trainer_id} must be < num_trainers={s.num_trainers}")
+        if s.num_trainers > 1:
+            raise PeError(f"num_trainers={s.num_trainers}: training over several processes or machines is "
+                          f"not available yet; use one trainer with several devices (CPU_NUM / places)")
+        if s.sync_batch_norm and any(op.type == "batch_norm" for op in self.block.ops):
+            raise PeError("BuildStrategy.sync_batch_norm is not available yet: batch_norm normalizes over "
+                          "each device's part of the batch; set sync_batch_norm = False")
+
+    def _loss_grad_op(self):
+        """Index of the op that fills '<loss>@GRAD' (role Backward|Loss), or None."""
+        if self.loss_name is None:
+            return None
+        if not isinstance(self.loss_name, str):
+            raise TypeError(f"loss_name must be a variable name (str), got {self.loss_name!r}")
+        if self.loss_name not in self.block.vars:
+            import difflib
+            close = difflib.get_close_matches(self.loss_name, list(self.block.vars), n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            raise PeError(f"loss_name '{self.loss_name}' is not a variable of the program{hint}")
+        wanted = self.loss_name + GRAD_SUFFIX
+        found = None
+        for index, op in enumerate(self.block.ops):
+            if op.role & OpRole.Loss and _base_role(op) == OpRole.Backward:
+                outs = op.output_arg_names
+                if wanted not in outs:
+                    raise PeError(f"loss_name '{self.loss_name}' is not the loss this program was "
+                                  f"differentiated for ({', '.join(o[:-len(GRAD_SUFFIX)] for o in outs)}); "
+                                  f"pass loss_name=<the variable given to minimize()>.name")
+                found = index
+        return found
+
+    def _param_grads(self):
+        """[(parameter, gradient, index of the last backward op writing the gradient)]."""
+        last_writer = {}
+        for index, op in enumerate(self.block.ops):
+            if _base_role(op) == OpRole.Backward:
+                for name in op.output_arg_names:
+                    last_writer[name] = index
+        pairs = []
+        for p in self.block.all_parameters():
+            grad = p.name + GRAD_SUFFIX
+            if getattr(p, "trainable", True) and grad in last_writer:
+                pairs.append((p.name, grad, last_writer[grad]))
+        pairs.sort(key=lambda t: t[2])    # the order gradients become final; stable for ties
+        return pairs
+
+    def _assign_owners(self, pairs):
+        """Largest parameter first, each to the device with the least parameter size so far."""
+        load = [0] * self.n
+        sizes = {p: _numel(self.block.vars[p].shape) for p, _, _ in pairs}
+        for p in sorted(sizes, key=lambda p: -sizes[p]):     # stable: ties keep gradient order
+            device = min(self.devices, key=lambda d: (load[d], d))
+            self.g.owners[p] = device
+            load[device] += sizes[p]
+
+    # -- nodes ------------------------------------------------------------------------------------------
+    def _place(self, op):
+        """Devices ``op`` runs on: all of them, or with Reduce the one that alone holds its inputs."""
+        if not self.owned:
+            return self.devices
+        inputs = op.input_arg_names
+        owners = {self.owned[n] for n in inputs if n in self.owned}
+        if len(owners) == 1:
+            device = owners.pop()
+            for name in op.output_arg_names:
+                self.owned[name] = device
+            return [device]
+        for name in dict.fromkeys(n for n in inputs if n in self.owned):
+            self._broadcast(name, self.owned[name])     # values from several owners: share them first
+        for name in op.output_arg_names:
+            self.owned.pop(name, None)
+        return self.devices
+
+    def _compute(self, op, device, kind=COMPUTE, attrs=None):
+        node = self.g._add(OpNode(self.g._new_id(), kind, device, op, attrs))
+        for name in dict.fromkeys(op.input_arg_names):
+            self.g._read(device, name, node)
+        for name in dict.fromkeys(op.output_arg_names):
+            self.g._write(device, name, node)
+        return node
+
+    def _scale_loss_grad(self, op):
+        how = self.strategy.gradient_scale_strategy
+        if how == GradientScaleStrategy.Customized:
+            self.g.fed_loss_grad = op.output_arg_names[0]
+            return
+        scale = 1.0 / self.n if how == GradientScaleStrategy.CoeffNumDevice else 1.0
+        value = op.attrs.get("value", 1.0)
+        attrs = dict(op.attrs, value=value / self.n if how == GradientScaleStrategy.CoeffNumDevice else value)
+        scaled = Operator(op.block, op.type, {k: list(v) for k, v in op.inputs.items()},
+                          {k: list(v) for k, v in op.outputs.items()}, attrs, op.role, op.source, op.layer)
+        for d in self.devices:
+            self._compute(scaled, d, SCALE_LOSS_GRAD, {"scale": scale})
+
+    def _aggregate(self, param, grad):
+        if self.reduce:
+            root = self.g.owners[param]
+            node = self.g._add(OpNode(self.g._new_id(), REDUCE, None, None,
+                                      {"var": grad, "param": param, "root": root, "devices": self.devices}))
+            for d in self.devices:
+                self.g._read(d, grad, node)
+            self.g._write(root, grad, node)
+            self.owned[grad] = root
+        else:
+            node = self.g._add(OpNode(self.g._new_id(), ALL_REDUCE, None, None,
+                                      {"var": grad, "param": param, "devices": self.devices}))
+            for d in self.devices:
+                self.g._read(d, grad, node)
+            for d in self.devices:
+                self.g._write(d, grad, node)
+
+    def _broadcast(self, name, root):
+        node = self.g._add(OpNode(self.g._new_id(), BROADCAST, None, None,
+                                  {"var": name, "root": root, "devices": self.devices}))
+        self.g._read(root, name, node)
+        for d in self.devices:
+            if d != root:
+                self.g._write(d, name, node)
+        self.owned.pop(name, None)
+
+    # -- ordering ---------------------------------------------------------------------------------------
+    def _order_hazards(self):
+        """Readers of a version run before the writer of the next one; writers run in order."""
+        done = set()
+        for versions in list(self.g.vars.values()):
+            for old, new in zip(versions, versions[1:]):
+                writer = new.producer
+                readers = [r for r in old.consumers if r is not writer]
+                befores = readers if readers else ([old.producer] if old.producer not in (None, writer) else [])
+                for before in befores:
+                    if (before.id, writer.id) not in done:
+                        done.add((before.id, writer.id))
+                        self.g._depend(before, writer)
+
+    def _sequential(self):
+        """enable_sequential_execution: on each device, nodes run in program order."""
+        last = {}
+        done = {(d.producer.id, c.id) for d in self.g.deps for c in d.consumers}
+        for node in list(self.g.ops):
+            for d in node.devices:
+                before = last.get(d)
+                if before is not None and (before.id, node.id) not in done:
+                    done.add((before.id, node.id))
+                    self.g._depend(before, node)
+                last[d] = node

@@ -1,0 +1,207 @@
+"""BuildStrategy and ExecutionStrategy: the options of the multi-device graph and of its executor.
+
+Both are plain option holders with Fluid's names. Every option Fluid 1.x has is accepted; the ones
+that change nothing yet are listed in ``NO_EFFECT_YET`` (and in docs/PARALLEL.md) — they never change
+the numbers, only (in Fluid) speed or memory. Assigning an unknown option raises AttributeError
+naming the closest one; once a graph has been built from a strategy it is frozen and any
+assignment raises, as in Fluid.
+"""
+import difflib
+import enum
+
+from ..errors import PeError
+
+
+class ReduceStrategy(enum.IntEnum):
+    """How gradients are aggregated across devices."""
+    AllReduce = 0   # every device gets the summed gradient and updates its own copy of each parameter
+    Reduce = 1      # each parameter has one owning device, which updates it and broadcasts it
+
+
+class GradientScaleStrategy(enum.IntEnum):
+    """The initial gradient of the loss on each device (``loss@GRAD``)."""
+    CoeffNumDevice = 0   # 1 / number of devices: the summed gradient is the mean over devices
+    One = 1              # 1: the summed gradient is the sum over devices
+    Customized = 2       # fed by the user as ``<loss_name>@GRAD``
+
+
+def _coerce_enum(enum_cls, owner, name, value):
+    if isinstance(value, enum_cls):
+        return value
+    if isinstance(value, str):
+        for member in enum_cls:
+            if member.name.lower() == value.lower():
+                return member
+    elif isinstance(value, int) and not isinstance(value, bool):
+        try:
+            return enum_cls(value)
+        except ValueError:
+            pass
+    choices = ", ".join(f"{owner}.{enum_cls.__name__}.{m.name}" for m in enum_cls)
+    raise ValueError(f"{owner}.{name} must be one of {choices}; got {value!r}")
+
+
+def _check_bool(owner, name, value):
+    if not isinstance(value, bool):
+        raise TypeError(f"{owner}.{name} must be True or False, got {value!r}")
+    return value
+
+
+def _check_optional_bool(owner, name, value):
+    return value if value is None else _check_bool(owner, name, value)
+
+
+def _check_int(lo):
+    def check(owner, name, value):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(f"{owner}.{name} must be an int, got {value!r}")
+        if value < lo:
+            raise ValueError(f"{owner}.{name} must be >= {lo}, got {value}")
+        return value
+    return check
+
+
+def _check_str(owner, name, value):
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise TypeError(f"{owner}.{name} must be a str, got {value!r}")
+    return value
+
+
+def _check_list(owner, name, value):
+    if value is None:
+        return []
+    if not isinstance(value, (list, tuple, set)):
+        raise TypeError(f"{owner}.{name} must be a list, got {value!r}")
+    return list(value)
+
+
+class _Strategy:
+    """Options are declared in ``_OPTIONS``: name -> (default, check(owner, name, value))."""
+    _OPTIONS = {}
+
+    def __init__(self, **options):
+        object.__setattr__(self, "_frozen", False)
+        object.__setattr__(self, "_values", {})
+        for name, (default, _) in self._OPTIONS.items():
+            self._values[name] = _default_value(default)
+        for name, value in options.items():
+            setattr(self, name, value)
+
+    def __getattr__(self, name):
+        values = self.__dict__.get("_values")
+        if values is not None and name in values:
+            return values[name]
+        raise AttributeError(self._unknown(name))
+
+    def __setattr__(self, name, value):
+        if name.startswith("_"):
+            object.__setattr__(self, name, value)
+            return
+        owner = type(self).__name__
+        spec = self._OPTIONS.get(name)
+        if spec is None:
+            raise AttributeError(self._unknown(name))
+        if self._frozen:
+            raise PeError(f"{owner}.{name} cannot be changed: the strategy is frozen once a graph has "
+                          f"been built from it; make a new {owner}() for a new graph")
+        self._values[name] = spec[1](owner, name, value)
+
+    def _unknown(self, name):
+        owner = type(self).__name__
+        close = difflib.get_close_matches(name, self._OPTIONS, n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else f"; it has {', '.join(sorted(self._OPTIONS))}"
+        return f"{owner} has no option '{name}'{hint}"
+
+    def _freeze(self):
+        object.__setattr__(self, "_frozen", True)
+
+    @property
+    def frozen(self):
+        return self._frozen
+
+    def to_dict(self):
+        return {k: (v.name if isinstance(v, enum.Enum) else v) for k, v in self._values.items()}
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self._OPTIONS))
+
+    def __repr__(self):
+        defaults = {k: _default_value(d) for k, (d, _) in self._OPTIONS.items()}
+        changed = [f"{k}={v!r}" for k, v in self.to_dict().items() if self._values[k] != defaults[k]]
+        return f"{type(self).__name__}({', '.join(changed)})"
+
+    def __copy__(self):
+        new = type(self)()
+        new._values.update(self._values)
+        return new
+
+    def __deepcopy__(self, memo):
+        return self.__copy__()
+
+
+def _default_value(default):
+    return default() if callable(default) else default
+
+
+def _enum_check(enum_cls):
+    return lambda owner, name, value: _coerce_enum(enum_cls, owner, name, value)
+
+
+class BuildStrategy(_Strategy):
+    """How the multi-device SSA graph is built (``fluid.BuildStrategy``)."""
+    ReduceStrategy = ReduceStrategy
+    GradientScaleStrategy = GradientScaleStrategy
+
+    _OPTIONS = {
+        # -- used by the graph builder ----------------------------------------------------------
+        "reduce_strategy": (ReduceStrategy.AllReduce, _enum_check(ReduceStrategy)),
+        "gradient_scale_strategy": (GradientScaleStrategy.CoeffNumDevice, _enum_check(GradientScaleStrategy)),
+        "debug_graphviz_path": ("", _check_str),
+        "enable_sequential_execution": (False, _check_bool),
+        "sync_batch_norm": (False, _check_bool),
+        "num_trainers": (1, _check_int(1)),
+        "trainer_id": (0, _check_int(0)),
+        "trainers_endpoints": (list, _check_list),
+        # -- accepted, no effect yet (they never change the numbers) -----------------------------
+        "fuse_elewise_add_act_ops": (False, _check_bool),
+        "fuse_bn_act_ops": (False, _check_bool),
+        "fuse_relu_depthwise_conv": (False, _check_bool),
+        "fuse_broadcast_ops": (False, _check_bool),
+        "fuse_all_optimizer_ops": (False, _check_bool),
+        "fuse_all_reduce_ops": (False, _check_bool),
+        "enable_auto_fusion": (False, _check_bool),
+        "memory_optimize": (False, _check_optional_bool),
+        "enable_inplace": (False, _check_optional_bool),
+        "remove_unnecessary_lock": (False, _check_bool),
+        "cache_runtime_context": (False, _check_bool),
+        "enable_backward_optimizer_op_deps": (False, _check_bool),
+        "use_hierarchical_allreduce": (False, _check_bool),
+        "hierarchical_allreduce_inter_nranks": (0, _check_int(0)),
+        "nccl_comm_num": (1, _check_int(1)),
+        "mkldnn_enabled_op_types": (list, _check_list),
+    }
+
+    NO_EFFECT_YET = ("fuse_elewise_add_act_ops", "fuse_bn_act_ops", "fuse_relu_depthwise_conv",
+                     "fuse_broadcast_ops", "fuse_all_optimizer_ops", "fuse_all_reduce_ops",
+                     "enable_auto_fusion", "memory_optimize", "enable_inplace", "remove_unnecessary_lock",
+                     "cache_runtime_context", "enable_backward_optimizer_op_deps",
+                     "use_hierarchical_allreduce", "hierarchical_allreduce_inter_nranks", "nccl_comm_num",
+                     "mkldnn_enabled_op_types")
+
+
+class ExecutionStrategy(_Strategy):
+    """How the graph is executed (``fluid.ExecutionStrategy``)."""
+    _OPTIONS = {
+        "num_threads": (0, _check_int(0)),                  # 0: devices * 4
+        "num_iteration_per_drop_scope": (100, _check_int(1)),
+        "num_iteration_per_run": (1, _check_int(1)),
+        # -- accepted, no effect yet --------------------------------------------------------------
+        "allow_op_delay": (False, _check_bool),
+        "use_experimental_executor": (False, _check_bool),
+        "use_thread_barrier": (False, _check_bool),
+        "use_cuda": (False, _check_bool),
+    }
+
+    NO_EFFECT_YET = ("allow_op_delay", "use_experimental_executor", "use_thread_barrier", "use_cuda")
