@@ -38,9 +38,12 @@ class Executor:
         self.place = place if place is not None else CPUPlace()
         if not isinstance(self.place, Place):
             raise TypeError(f"Executor: place must be CPUPlace() or CUDAPlace(i), got {place!r}")
+        # CPU: values are numpy arrays, nothing to move. CUDA: feeds go to the device, fetches
+        # come back, and what the run writes to the scope stays on the device.
+        self._memory = None
         if self.place.kind == "cuda":
             from ..kernels.cuda import runtime
-            runtime.require(self.place)
+            self._memory = runtime.memory(self.place)
         self._plans = {}
 
     def close(self):
@@ -63,6 +66,8 @@ class Executor:
             run_step(step, values)
         for name in plan.persistable_writes:
             scope.set_array(name, values[name])
+        if self._memory is not None:
+            self._memory.finish()
         return fetch_values(plan.block, fetch_list, values, lods, scope, return_numpy)
 
     def _plan(self, program):
@@ -80,12 +85,21 @@ class Executor:
             values[name], lod = as_feed_array(block, name, value)
             if lod:
                 lods[name] = lod
+        memory = self._memory
+        if memory is not None:
+            for name in values:
+                values[name] = memory.to_device(values[name])
         for name in plan.scope_reads:
             if name in values:
                 continue
             array = scope.get_array(name)
             if array is None:
                 raise missing_value_error(block, name)
+            if memory is not None and not memory.is_device_array(array):
+                array = memory.to_device(array)
+                var = block.vars.get(name)
+                if var is not None and var.persistable:
+                    scope.find_var(name).tensor._array = array     # stays on the device
             values[name] = array
         return values, lods
 
@@ -111,5 +125,9 @@ def fetch_values(block, fetch_list, values, lods, scope, return_numpy):
             close = difflib.get_close_matches(name, known, n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
             raise PeError(f"cannot fetch '{name}': no such variable was computed{hint}")
+        if hasattr(array, "copy_to_host"):         # a device array: a fresh host copy
+            host = array.copy_to_host()
+            results.append(host if return_numpy else LoDTensor(host, lods.get(name)))
+            continue
         results.append(np.array(array, copy=True) if return_numpy else LoDTensor(array.copy(), lods.get(name)))
     return results

@@ -14,7 +14,11 @@ class OpStep:
         opdef = registry.get(op.type)
         self.op = op
         self.device = device
-        self.kernel = opdef.kernel(device.kind if hasattr(device, "kind") else device)
+        kind = device.kind if hasattr(device, "kind") else device
+        self.kernel = opdef.kernel(kind)
+        if kind == "cuda":      # runs on its GPU: allocations and launches go to that device
+            from ..kernels.cuda.runtime import bind_kernel
+            self.kernel = bind_kernel(self.kernel, device)
         dup_in = {s.name for s in opdef.inputs if s.duplicable}
         dup_out = {s.name for s in opdef.outputs if s.duplicable}
         self.inputs = tuple((slot, tuple(names), slot in dup_in) for slot, names in op.inputs.items() if names)

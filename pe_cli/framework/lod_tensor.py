@@ -21,7 +21,10 @@ class LoDTensor:
     def __array__(self, dtype=None, copy=None):
         if self._array is None:
             raise PeError("this LoDTensor holds no data yet: set() it or run the program that writes it")
-        return self._array if dtype is None else self._array.astype(dtype)
+        array = self._array
+        if hasattr(array, "copy_to_host"):     # on a GPU (a CUDA place's scope): copy to the host
+            array = array.copy_to_host()
+        return array if dtype is None else array.astype(dtype)
 
     def shape(self):
         return list(self._array.shape) if self._array is not None else []

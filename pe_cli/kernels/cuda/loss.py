@@ -1,0 +1,297 @@
+"""CUDA twins of kernels/cpu/loss.py. Row losses (softmax_with_cross_entropy, soft-label
+cross_entropy) are block reductions along the last dim. A hard label outside [0, classes) that is
+not ignore_index gives a NaN loss and gradient for its row (the CPU raises; checking on the host
+would stall the device every step)."""
+import math
+
+import numpy as np
+from numba import cuda
+
+from . import runtime as rt
+from ._elementwise import Binary, Unary, scalar_arg
+from ._launch import THREADS, flat, grid, per_dtype, rows_grid
+from ._reduce import block_max, block_sum, reduce
+
+_APPROX_INF = 1e20   # Fluid's TolerableValue: log(0) is capped instead of being -inf
+
+
+def _rows_of(x):
+    n = x.shape[x.ndim - 1]
+    return x.size // max(n, 1), n
+
+
+# -- softmax_with_cross_entropy -----------------------------------------------------------------
+
+def _swce_kernel(dt, soft):
+    T = THREADS
+    neg_inf = dt(-np.inf)
+    zero = dt(0)
+    nan = dt(np.nan)
+
+    @cuda.jit
+    def kernel(logits, label, softmax, loss, rows, n, ignore):
+        shared = cuda.shared.array(T, dt)
+        t = cuda.threadIdx.x
+        nt = cuda.blockDim.x
+        r = cuda.blockIdx.x
+        while r < rows:
+            base = r * n
+            m = neg_inf
+            for j in range(t, n, nt):
+                m = max(m, logits[base + j])
+            m = block_max(shared, m)
+            s = zero
+            for j in range(t, n, nt):
+                s += math.exp(logits[base + j] - m)
+            log_sum = math.log(block_sum(shared, s))
+            acc = zero
+            for j in range(t, n, nt):
+                log_p = logits[base + j] - m - log_sum
+                softmax[base + j] = math.exp(log_p)
+                if soft:
+                    acc += label[base + j] * log_p
+            if soft:
+                acc = block_sum(shared, acc)
+                if t == 0:
+                    loss[r] = -acc
+            elif t == 0:
+                k = label[r]
+                if k == ignore:
+                    loss[r] = zero
+                elif k < 0 or k >= n:
+                    loss[r] = nan
+                else:
+                    loss[r] = -(logits[base + k] - m - log_sum)
+            r += cuda.gridDim.x
+    return kernel
+
+
+_swce = per_dtype(_swce_kernel)
+
+
+def softmax_with_cross_entropy(ins, attrs):
+    logits, label = ins["Logits"], ins["Label"]
+    rows, n = _rows_of(logits)
+    softmax = rt.empty(logits.shape, logits.dtype)
+    loss = rt.empty(tuple(logits.shape[:-1]) + (1,), logits.dtype)
+    if rows and n:
+        soft = bool(attrs["soft_label"])
+        _swce(logits.dtype, soft)[rows_grid(rows, n)](flat(logits), flat(label), flat(softmax), flat(loss),
+                                                      rows, n, attrs["ignore_index"])
+    return {"Softmax": softmax, "Loss": loss}
+
+
+@cuda.jit
+def _swce_grad_hard(softmax, label, dloss, dx, n, ignore):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < dx.size:
+        r = i // n
+        k = label[r]
+        if k == ignore:
+            dx[i] = 0
+        elif k < 0 or k >= n:
+            dx[i] = math.nan
+        else:
+            g = softmax[i] - 1 if i % n == k else softmax[i]
+            dx[i] = g * dloss[r]
+        i += step
+
+
+@cuda.jit
+def _swce_grad_soft(softmax, label, dloss, dx, n):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < dx.size:
+        dx[i] = (softmax[i] - label[i]) * dloss[i // n]
+        i += step
+
+
+def softmax_with_cross_entropy_grad(ins, attrs):
+    softmax, label, dloss = ins["Softmax"], ins["Label"], ins["Loss@GRAD"]
+    dx = rt.empty(softmax.shape, softmax.dtype)
+    n = softmax.shape[softmax.ndim - 1]
+    if dx.size:
+        if attrs["soft_label"]:
+            _swce_grad_soft[grid(dx.size)](flat(softmax), flat(label), flat(dloss), flat(dx), n)
+        else:
+            _swce_grad_hard[grid(dx.size)](flat(softmax), flat(label), flat(dloss), flat(dx), n,
+                                           attrs["ignore_index"])
+    return {"Logits@GRAD": dx}
+
+
+# -- cross_entropy --------------------------------------------------------------------------------
+
+@cuda.jit(device=True, inline=True)
+def _capped_log(v):
+    if v <= 0:
+        return -_APPROX_INF
+    return min(max(math.log(v), -_APPROX_INF), _APPROX_INF)
+
+
+@cuda.jit
+def _ce_hard(x, label, y, n, ignore):
+    r = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while r < y.size:
+        k = label[r]
+        if k == ignore:
+            y[r] = 0
+        elif k < 0 or k >= n:
+            y[r] = math.nan
+        else:
+            y[r] = -_capped_log(x[r * n + k])
+        r += step
+
+
+def _ce_soft_kernel(dt):
+    T = THREADS
+    zero = dt(0)
+
+    @cuda.jit
+    def kernel(x, label, y, rows, n):
+        shared = cuda.shared.array(T, dt)
+        t = cuda.threadIdx.x
+        nt = cuda.blockDim.x
+        r = cuda.blockIdx.x
+        while r < rows:
+            acc = zero
+            for j in range(t, n, nt):
+                acc += label[r * n + j] * _capped_log(x[r * n + j])
+            acc = block_sum(shared, acc)
+            if t == 0:
+                y[r] = -acc
+            r += cuda.gridDim.x
+    return kernel
+
+
+_ce_soft = per_dtype(_ce_soft_kernel)
+
+
+def cross_entropy(ins, attrs):
+    x, label = ins["X"], ins["Label"]
+    rows, n = _rows_of(x)
+    y = rt.empty(tuple(x.shape[:-1]) + (1,), x.dtype)
+    if rows and n:
+        if attrs["soft_label"]:
+            _ce_soft(x.dtype)[rows_grid(rows, n)](flat(x), flat(label), flat(y), rows, n)
+        else:
+            _ce_hard[grid(rows)](flat(x), flat(label), flat(y), n, attrs["ignore_index"])
+    return {"Y": y}
+
+
+@cuda.jit
+def _ce_grad_hard(x, label, dy, dx, n, ignore):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < dx.size:
+        r = i // n
+        k = label[r]
+        if k == ignore or i % n != k:
+            dx[i] = 0
+        elif k < 0 or k >= n:
+            dx[i] = math.nan
+        else:
+            dx[i] = -dy[r] / x[i]
+        i += step
+
+
+@cuda.jit
+def _ce_grad_soft(x, label, dy, dx, n):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < dx.size:
+        dx[i] = -dy[i // n] * label[i] / x[i]
+        i += step
+
+
+def cross_entropy_grad(ins, attrs):
+    x, label, dy = ins["X"], ins["Label"], ins["Y@GRAD"]
+    dx = rt.empty(x.shape, x.dtype)
+    n = x.shape[x.ndim - 1]
+    if dx.size:
+        if attrs["soft_label"]:
+            _ce_grad_soft[grid(dx.size)](flat(x), flat(label), flat(dy), flat(dx), n)
+        else:
+            _ce_grad_hard[grid(dx.size)](flat(x), flat(label), flat(dy), flat(dx), n, attrs["ignore_index"])
+    return {"X@GRAD": dx}
+
+
+# -- sigmoid_cross_entropy_with_logits -------------------------------------------------------------
+
+_kept = Unary(cuda.jit(device=True, inline=True)(lambda v, ignore, q: 0 if v == ignore else 1))
+
+
+@cuda.jit
+def _sce(x, label, norm, out, ignore):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < out.size:
+        v = x[i]
+        lab = label[i]
+        if lab == ignore:
+            out[i] = 0
+        else:
+            out[i] = (max(v, 0) - v * lab + math.log1p(math.exp(-math.fabs(v)))) / max(norm[0], 1e-5)
+        i += step
+
+
+@cuda.jit
+def _sce_grad(x, label, dout, norm, dx, ignore):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < dx.size:
+        lab = label[i]
+        if lab == ignore:
+            dx[i] = 0
+        else:
+            sig = 1.0 / (1.0 + math.exp(-x[i]))
+            dx[i] = (sig - lab) * dout[i] / max(norm[0], 1e-5)
+        i += step
+
+
+def _norm(label, attrs):
+    """Count of labels that are not ignore_index (normalize=True), else 1, as a device scalar."""
+    if not attrs["normalize"]:
+        return rt.to_device(np.ones(1, dtype=np.float64))
+    keep = _kept(label, attrs["ignore_index"], dtype=np.float64)
+    return reduce(keep, range(keep.ndim), "sum").reshape((1,))
+
+
+def sigmoid_cross_entropy_with_logits(ins, attrs):
+    x, label = ins["X"], ins["Label"]
+    out = rt.empty(x.shape, x.dtype)
+    if out.size:
+        _sce[grid(out.size)](flat(x), flat(label), _norm(label, attrs), flat(out), attrs["ignore_index"])
+    return {"Out": out}
+
+
+def sigmoid_cross_entropy_with_logits_grad(ins, attrs):
+    x, label, dout = ins["X"], ins["Label"], ins["Out@GRAD"]
+    dx = rt.empty(x.shape, x.dtype)
+    if dx.size:
+        _sce_grad[grid(dx.size)](flat(x), flat(label), flat(dout), _norm(label, attrs), flat(dx),
+                                 attrs["ignore_index"])
+    return {"X@GRAD": dx}
+
+
+# -- huber_loss ------------------------------------------------------------------------------------
+
+_residual = Binary(cuda.jit(device=True, inline=True)(lambda x, y, p, q: y - x))
+_huber = Unary(cuda.jit(device=True, inline=True)(
+    lambda r, delta, q: 0.5 * r * r if math.fabs(r) <= delta else delta * (math.fabs(r) - 0.5 * delta)))
+_huber_dr = Binary(cuda.jit(device=True, inline=True)(
+    lambda r, d, delta, q: min(max(r, -delta), delta) * d))
+_negate = Unary(cuda.jit(device=True, inline=True)(lambda v, p, q: -v))
+
+
+def huber_loss(ins, attrs):
+    x, y = ins["X"], ins["Y"]
+    r = _residual(x, y)
+    return {"Out": _huber(r, scalar_arg(x.dtype, attrs["delta"])), "Residual": r}
+
+
+def huber_loss_grad(ins, attrs):
+    r, dout = ins["Residual"], ins["Out@GRAD"]
+    dr = _huber_dr(r, dout, scalar_arg(r.dtype, attrs["delta"]))
+    return {"X@GRAD": _negate(dr), "Y@GRAD": dr}

@@ -1,0 +1,175 @@
+"""CUDA twins of kernels/cpu/optimizer.py: each update is one fused launch over the parameter,
+reading the learning rate (and Adam's beta powers) from their one-value device arrays, so a
+training step never waits on the host. Learning-rate schedules are scalar host math."""
+import math
+
+import numpy as np
+from numba import cuda
+
+from ..cpu import optimizer as _cpu
+from . import runtime as rt
+from ._elementwise import Unary, scalar_arg
+from ._launch import flat, grid
+
+
+@cuda.jit
+def _sgd(p, g, lr, p_out):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    rate = lr[0]
+    while i < p.size:
+        p_out[i] = p[i] - rate * g[i]
+        i += step
+
+
+def sgd(ins, attrs):
+    p, g, lr = ins["Param"], ins["Grad"], ins["LearningRate"]
+    p_out = rt.empty(p.shape, p.dtype)
+    if p.size:
+        _sgd[grid(p.size)](flat(p), flat(g), _as(lr, p.dtype), flat(p_out))
+    return {"ParamOut": p_out}
+
+
+def _as(scalar_array, dtype):
+    """A one-value device array as 1-D of the parameter's dtype (the CPU casts it the same way)."""
+    a = flat(scalar_array)
+    if a.dtype != np.dtype(dtype):
+        from ._launch import copy
+        a = copy(a, dtype)
+    return a
+
+
+@cuda.jit
+def _momentum(p, g, v, lr, mu, nesterov, p_out, v_out):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    rate = lr[0]
+    while i < p.size:
+        vo = v[i] * mu + g[i]
+        v_out[i] = vo
+        if nesterov:
+            p_out[i] = p[i] - (g[i] + vo * mu) * rate
+        else:
+            p_out[i] = p[i] - rate * vo
+        i += step
+
+
+def momentum(ins, attrs):
+    p, g, v, lr = ins["Param"], ins["Grad"], ins["Velocity"], ins["LearningRate"]
+    p_out, v_out = rt.empty(p.shape, p.dtype), rt.empty(v.shape, v.dtype)
+    if p.size:
+        _momentum[grid(p.size)](flat(p), flat(g), flat(v), _as(lr, p.dtype), scalar_arg(p.dtype, attrs["mu"]),
+                                bool(attrs["use_nesterov"]), flat(p_out), flat(v_out))
+    return {"ParamOut": p_out, "VelocityOut": v_out}
+
+
+@cuda.jit
+def _adam(p, g, m1, m2, lr, b1p, b2p, beta1, beta2, eps, p_out, m1_out, m2_out):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    c2 = math.sqrt(1.0 - b2p[0])
+    lr_t = lr[0] * c2 / (1.0 - b1p[0])
+    while i < p.size:
+        gi = g[i]
+        a = beta1 * m1[i] + (1.0 - beta1) * gi
+        b = beta2 * m2[i] + (1.0 - beta2) * gi * gi
+        m1_out[i] = a
+        m2_out[i] = b
+        p_out[i] = p[i] - lr_t * (a / (math.sqrt(b) + eps * c2))
+        i += step
+
+
+@cuda.jit
+def _times(src, factor, out):
+    if cuda.grid(1) == 0:
+        out[0] = src[0] * factor
+
+
+def adam(ins, attrs):
+    p, g, m1, m2 = ins["Param"], ins["Grad"], ins["Moment1"], ins["Moment2"]
+    b1_in, b2_in = ins["Beta1Pow"], ins["Beta2Pow"]
+    t = p.dtype
+    p_out, m1_out, m2_out = rt.empty(p.shape, t), rt.empty(m1.shape, m1.dtype), rt.empty(m2.shape, m2.dtype)
+    if p.size:
+        _adam[grid(p.size)](flat(p), flat(g), flat(m1), flat(m2), _as(ins["LearningRate"], t),
+                            _as(b1_in, t), _as(b2_in, t), scalar_arg(t, attrs["beta1"]),
+                            scalar_arg(t, attrs["beta2"]), scalar_arg(t, attrs["epsilon"]),
+                            flat(p_out), flat(m1_out), flat(m2_out))
+    b1_out, b2_out = rt.empty(b1_in.shape, b1_in.dtype), rt.empty(b2_in.shape, b2_in.dtype)
+    _times[1, 1, rt.stream()](flat(b1_in), scalar_arg(b1_in.dtype, attrs["beta1"]), flat(b1_out))
+    _times[1, 1, rt.stream()](flat(b2_in), scalar_arg(b2_in.dtype, attrs["beta2"]), flat(b2_out))
+    return {"ParamOut": p_out, "Moment1Out": m1_out, "Moment2Out": m2_out,
+            "Beta1PowOut": b1_out, "Beta2PowOut": b2_out}
+
+
+@cuda.jit
+def _adagrad(p, g, m, lr, eps, p_out, m_out):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    rate = lr[0]
+    while i < p.size:
+        gi = g[i]
+        mo = m[i] + gi * gi
+        m_out[i] = mo
+        p_out[i] = p[i] - rate * gi / (math.sqrt(mo) + eps)
+        i += step
+
+
+def adagrad(ins, attrs):
+    p, g, m = ins["Param"], ins["Grad"], ins["Moment"]
+    p_out, m_out = rt.empty(p.shape, p.dtype), rt.empty(m.shape, m.dtype)
+    if p.size:
+        _adagrad[grid(p.size)](flat(p), flat(g), flat(m), _as(ins["LearningRate"], p.dtype),
+                               scalar_arg(p.dtype, attrs["epsilon"]), flat(p_out), flat(m_out))
+    return {"ParamOut": p_out, "MomentOut": m_out}
+
+
+@cuda.jit
+def _rmsprop(p, g, ms, mg, mom, lr, rho, eps, mu, centered, p_out, ms_out, mg_out, mom_out):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    rate = lr[0]
+    while i < p.size:
+        gi = g[i]
+        s = rho * ms[i] + (1.0 - rho) * gi * gi
+        ms_out[i] = s
+        if centered:
+            c = rho * mg[i] + (1.0 - rho) * gi
+            mg_out[i] = c
+            mo = mu * mom[i] + rate * gi / math.sqrt(s - c * c + eps)
+        else:
+            mo = mu * mom[i] + rate * gi / math.sqrt(s + eps)
+        mom_out[i] = mo
+        p_out[i] = p[i] - mo
+        i += step
+
+
+def rmsprop(ins, attrs):
+    p, g, ms, mom = ins["Param"], ins["Grad"], ins["MeanSquare"], ins["Moment"]
+    t = p.dtype
+    centered = bool(attrs["centered"])
+    p_out, ms_out, mom_out = rt.empty(p.shape, t), rt.empty(ms.shape, ms.dtype), rt.empty(mom.shape, mom.dtype)
+    mg = ins["MeanGrad"] if centered else ms          # read only when centered
+    mg_out = rt.empty(mg.shape, mg.dtype) if centered else ms_out
+    if p.size:
+        _rmsprop[grid(p.size)](flat(p), flat(g), flat(ms), flat(mg), flat(mom), _as(ins["LearningRate"], t),
+                               scalar_arg(t, attrs["decay"]), scalar_arg(t, attrs["epsilon"]),
+                               scalar_arg(t, attrs["momentum"]), centered,
+                               flat(p_out), flat(ms_out), flat(mg_out), flat(mom_out))
+    outs = {"ParamOut": p_out, "MomentOut": mom_out, "MeanSquareOut": ms_out}
+    if centered:
+        outs["MeanGradOut"] = mg_out
+    return outs
+
+
+_increment = Unary(cuda.jit(device=True, inline=True)(lambda x, s, q: x + s))
+
+
+def increment(ins, attrs):
+    x = ins["X"]
+    return {"Out": _increment(x, scalar_arg(x.dtype, attrs["step"]))}
+
+
+def lr_schedule(ins, attrs):
+    host = {k: rt.to_host(v) for k, v in ins.items()}
+    return {"Out": rt.to_device(_cpu.lr_schedule(host, attrs)["Out"])}

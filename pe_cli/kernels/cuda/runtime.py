@@ -1,0 +1,433 @@
+"""The CUDA runtime of pe: is there a GPU, which devices, one stream and one caching allocator per
+device, moving arrays between the host and the devices, and running a kernel on its device.
+
+On the CUDA path the values an executor holds are numba device arrays. Kernels allocate their
+outputs with ``empty()``, which takes buffers from the current device's pool; a buffer goes back to
+the pool when the last array viewing it dies (the executor drops its values at the end of a run),
+so after the first iteration a training loop allocates nothing. Every launch and copy goes through
+the device's one stream, so a reused buffer is never written before earlier readers are done.
+
+Under numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``) all of this runs on the CPU: that is how
+CI tests the kernels. The simulator is not thread-safe, so there kernels run one at a time.
+"""
+import os
+import threading
+import weakref
+
+import numpy as np
+
+from ...errors import PeError
+
+_cuda = None
+_sim = None
+_unavailable_reason = False     # False: not checked yet; None: available; str: why not
+_devices = {}
+_devices_lock = threading.Lock()
+_local = threading.local()
+_sim_lock = threading.RLock()
+
+
+def _numba_cuda():
+    global _cuda, _sim
+    if _cuda is None:
+        from numba import cuda
+        from numba.cuda.core import config
+        _sim = bool(config.ENABLE_CUDASIM)
+        _cuda = cuda
+    return _cuda
+
+
+def simulated():
+    """True when kernels run on numba's CUDA simulator (on the CPU)."""
+    _numba_cuda()
+    return _sim
+
+
+# -- availability -----------------------------------------------------------------------------
+
+def unavailable_reason():
+    """None when CUDA can be used here, else a short reason (one line)."""
+    global _unavailable_reason
+    if _unavailable_reason is False:
+        _unavailable_reason = _check()
+    return _unavailable_reason
+
+
+def _check():
+    try:
+        cuda = _numba_cuda()
+    except ImportError as e:
+        return f"numba-cuda is not installed ({e.__class__.__name__}: {str(e).splitlines()[0][:80]}); " \
+               f"install it with pip install 'pe-cli[cuda]'"
+    except Exception as e:      # a broken install: say what it was
+        return f"numba.cuda failed to load: {type(e).__name__}: {_first_line(e)}"
+    if _sim:
+        return None
+    try:
+        if cuda.is_available() and len(cuda.gpus) > 0:
+            return None
+    except Exception as e:
+        return _first_line(e) or type(e).__name__
+    error = getattr(cuda, "cuda_error", lambda: None)()
+    reason = _first_line(error) if error else "no CUDA GPU was found"
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if visible is not None and not visible.strip():
+        reason += " (CUDA_VISIBLE_DEVICES is empty)"
+    return reason
+
+
+def _first_line(text):
+    for line in str(text).splitlines():
+        line = line.strip().rstrip(":")
+        if line:
+            return line
+    return ""
+
+
+def available():
+    return unavailable_reason() is None
+
+
+def device_count():
+    """GPUs this process may use (those CUDA_VISIBLE_DEVICES lists); 0 without CUDA. The simulator
+    has as many devices as CUDA_VISIBLE_DEVICES lists (default 1), all sharing the host."""
+    if not available():
+        return 0
+    if _sim:
+        visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+        return 1 if visible is None else len([d for d in visible.split(",") if d.strip()])
+    return len(_cuda.gpus)
+
+
+def require(place=None):
+    """Raises a one-line PeError when ``place`` cannot run here."""
+    reason = unavailable_reason()
+    if reason is not None:
+        raise PeError(f"CUDA is not available here ({reason}): use place: cpu / CPUPlace()")
+    device_id = getattr(place, "device_id", 0) or 0
+    n = device_count()
+    if device_id >= n:
+        visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+        shown = f" (CUDA_VISIBLE_DEVICES={visible})" if visible is not None else ""
+        raise PeError(f"CUDAPlace({device_id}) does not exist: {n} GPU(s) are visible{shown}; "
+                      f"use CUDAPlace(0..{n - 1}) or place: cpu")
+
+
+# -- devices ----------------------------------------------------------------------------------
+
+class Device:
+    """One GPU: its stream and its buffer pool. ``with device:`` makes it current in this thread
+    (kernels allocate on and launch to the current device)."""
+
+    def __init__(self, device_id):
+        cuda = _numba_cuda()
+        self.id = device_id
+        self.pool = Pool(self)
+        if _sim:
+            self.stream = cuda.stream()
+        else:
+            with cuda.gpus[device_id]:
+                self.stream = cuda.stream()
+                self.context = cuda.current_context()
+
+    def __enter__(self):
+        # With one GPU, numba's default context (device 0) is already right in every thread.
+        push = not _sim and (self.id != 0 or len(_devices) > 1)
+        if push:
+            _cuda.gpus[self.id].__enter__()
+        _local.__dict__.setdefault("stack", []).append((self, push))
+        return self
+
+    def __exit__(self, *exc):
+        _, push = _local.stack.pop()
+        if push:
+            _cuda.gpus[self.id].__exit__(*exc)
+
+    def synchronize(self):
+        self.stream.synchronize()
+
+    def __repr__(self):
+        return f"<pe CUDA device {self.id}{' (simulated)' if _sim else ''}>"
+
+
+def device(device_id=0):
+    """The Device object for a device id (or a CUDAPlace), created on first use."""
+    device_id = getattr(device_id, "device_id", device_id) or 0
+    dev = _devices.get(device_id)
+    if dev is None:
+        with _devices_lock:
+            dev = _devices.get(device_id)
+            if dev is None:
+                require(_IdPlace(device_id))
+                dev = _devices[device_id] = Device(device_id)
+    return dev
+
+
+class _IdPlace:
+    def __init__(self, device_id):
+        self.device_id = device_id
+
+
+def current():
+    """The device kernels run on in this thread (device 0 outside any ``with device:``)."""
+    stack = getattr(_local, "stack", None)
+    return stack[-1][0] if stack else device(0)
+
+
+def stream():
+    return current().stream
+
+
+# -- the caching allocator --------------------------------------------------------------------
+
+def _bucket(nbytes):
+    """Size class of a request: multiples of 512 bytes (small arrays share buffers freely)."""
+    return max(512, (nbytes + 511) // 512 * 512)
+
+
+class Pool:
+    """Device buffers by size class. A buffer is leased to one array (and its views); when they
+    are all gone it returns to the free list of its class and the next request of that class
+    reuses it. ``allocations`` counts real device allocations (a steady training loop makes none)."""
+
+    def __init__(self, dev):
+        self.device = dev
+        self.free = {}          # size class -> [raw buffer]
+        self.leased = {}        # token -> lease object, for the real driver's refcounted pointers
+        self.allocations = 0
+        self.bytes = 0
+        self.reuses = 0
+
+    def empty(self, shape, dtype):
+        shape = tuple(int(d) for d in shape)
+        dtype = np.dtype(dtype)
+        size = 1
+        for d in shape:
+            size *= d
+        nbytes = size * dtype.itemsize
+        if nbytes == 0:
+            return _numba_cuda().device_array(shape, dtype, stream=self.device.stream)
+        key = _bucket(nbytes)
+        raw = None
+        bucket = self.free.get(key)
+        if bucket:
+            try:
+                raw = bucket.pop()          # atomic: finalizers may append from any thread
+                self.reuses += 1
+            except IndexError:
+                raw = None
+        if raw is None:
+            raw = self._allocate(key)
+        return self._lease(raw, key, shape, dtype)
+
+    def _allocate(self, nbytes):
+        self.allocations += 1
+        self.bytes += nbytes
+        if _sim:
+            return np.empty(nbytes, dtype=np.uint8)
+        with self.device:
+            return self.device.context.memalloc(nbytes)
+
+    def _release(self, key, raw):
+        self.free.setdefault(key, []).append(raw)
+
+    def _lease(self, raw, key, shape, dtype):
+        strides = _c_strides(shape, dtype.itemsize)
+        if _sim:
+            lease = _HostLease(raw, shape, dtype, strides)
+            weakref.finalize(lease, self._release, key, raw)
+            from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray
+            return FakeCUDAArray(np.asarray(lease), stream=self.device.stream)
+        from numba.cuda.cudadrv.devicearray import DeviceNDArray
+        from numba.cuda.cudadrv.driver import AutoFreePointer
+        # Numba's own allocator pattern: a refcounted pointer whose finalizer runs when the array
+        # and every view of it are gone; here the finalizer hands the buffer back to the pool.
+        token = object()
+        leased = self.leased
+
+        def give_back(token=token, key=key, raw=raw):
+            leased.pop(token, None)
+            self._release(key, raw)
+        mem = AutoFreePointer(weakref.proxy(self.device.context), raw.device_pointer, key,
+                              finalizer=give_back)
+        leased[token] = mem
+        return DeviceNDArray(shape, strides, dtype, stream=self.device.stream, gpu_data=mem.own())
+
+    def stats(self):
+        return {"allocations": self.allocations, "bytes": self.bytes, "reuses": self.reuses,
+                "free": sum(len(v) for v in self.free.values())}
+
+
+class _HostLease:
+    """Simulator only: exposes a pooled host buffer as an array; alive while any view is."""
+    __slots__ = ("__array_interface__", "raw", "__weakref__")
+
+    def __init__(self, raw, shape, dtype, strides):
+        self.raw = raw
+        self.__array_interface__ = {"shape": shape, "typestr": dtype.str, "strides": strides,
+                                    "data": (raw.ctypes.data, False), "version": 3}
+        if dtype.fields is not None:
+            self.__array_interface__["descr"] = dtype.descr
+
+
+def _c_strides(shape, itemsize):
+    strides = []
+    step = itemsize
+    for d in reversed(shape):
+        strides.append(step)
+        step *= max(d, 1)
+    return tuple(reversed(strides))
+
+
+def empty(shape, dtype):
+    """An uninitialized array on the current device, from its pool."""
+    return current().pool.empty(shape, dtype)
+
+
+def empty_like(array):
+    return current().pool.empty(array.shape, array.dtype)
+
+
+# -- moving data ------------------------------------------------------------------------------
+
+def is_device_array(array):
+    return hasattr(array, "copy_to_host")
+
+
+def to_device(array, dtype=None):
+    """A host array (or scalar) copied to the current device; a device array is returned as is."""
+    if is_device_array(array):
+        return array
+    host = np.ascontiguousarray(array, dtype=dtype)
+    dev = current()
+    out = dev.pool.empty(host.shape, host.dtype)
+    if host.size:
+        out.copy_to_device(host, stream=dev.stream)
+    return out
+
+
+def to_host(array):
+    """A device array copied to a new numpy array (after the work queued on its stream);
+    host arrays are returned as they are."""
+    if not is_device_array(array):
+        return array
+    if array.size == 0:
+        return np.empty(array.shape, array.dtype)
+    stream = getattr(array, "stream", 0)
+    host = array.copy_to_host(stream=stream)
+    if stream:
+        stream.synchronize()
+    return host
+
+
+def copy_to(array, dst_device):
+    """A device array copied to another device: a peer copy where the devices can reach each
+    other, else staged through the host. Used by the multi-device all-reduce and broadcast."""
+    dst = device(dst_device)
+    src = _device_of(array)
+    with dst:
+        out = empty(array.shape, array.dtype)
+        if array.size == 0:
+            return out
+        if src is dst or _sim:
+            out.copy_to_device(array, stream=dst.stream)
+            return out
+    src.synchronize()
+    with dst:
+        if _peer_ok(src, dst):
+            # Unified addressing: a device-to-device copy between two GPUs is a peer copy.
+            out.copy_to_device(array, stream=dst.stream)
+        else:
+            out.copy_to_device(to_host(array), stream=dst.stream)
+        dst.synchronize()
+    return out
+
+
+_peer = {}
+
+
+def _peer_ok(src, dst):
+    key = (src.id, dst.id)
+    ok = _peer.get(key)
+    if ok is None:
+        try:
+            ok = dst.context.can_access_peer(src.id)
+            if ok:
+                with dst:
+                    dst.context.enable_peer_access(src.context.handle)
+        except Exception:
+            ok = False
+        _peer[key] = ok
+    return ok
+
+
+def _device_of(array):
+    if _sim:
+        return current()
+    ctx = getattr(getattr(array, "gpu_data", None), "context", None)
+    dev_id = getattr(getattr(ctx, "device", None), "id", None)
+    return device(dev_id) if dev_id is not None else current()
+
+
+# -- what executors use -----------------------------------------------------------------------
+
+class PlaceMemory:
+    """An executor's adapter for one CUDA place: feeds go in, fetches come out, values written to
+    the scope stay on the device."""
+
+    def __init__(self, place):
+        require(place)
+        self.place = place
+        self.device = device(place)
+
+    def to_device(self, array):
+        if is_device_array(array):
+            if not _sim and _device_of(array) is not self.device:
+                return copy_to(array, self.device.id)
+            return array
+        with self.device:
+            return to_device(array)
+
+    def to_host(self, array):
+        return to_host(array)
+
+    is_device_array = staticmethod(is_device_array)
+
+    def finish(self):
+        """Waits for the device; raises the pending CUDA error, if any, in one line."""
+        try:
+            self.device.synchronize()
+        except Exception as e:
+            raise PeError(f"a CUDA kernel failed on {self.place}: {_first_line(e)} "
+                          f"(set PE_CUDA_SYNC=1 to find the op that launched it)") from e
+
+
+def memory(place):
+    return PlaceMemory(place)
+
+
+_sync_each_op = os.environ.get("PE_CUDA_SYNC") == "1"
+
+
+def bind_kernel(kernel, place):
+    """The kernel run on ``place``'s device: allocations and launches go to that device and its
+    stream. With PE_CUDA_SYNC=1 each op waits for its kernels, so a failing launch is reported by
+    the op that made it (the executor adds the op's name and where it was built)."""
+    dev = device(getattr(place, "device_id", 0))
+    if _sim:
+        def run(ins, attrs):
+            with _sim_lock, dev:
+                return kernel(ins, attrs)
+    elif _sync_each_op:
+        def run(ins, attrs):
+            with dev:
+                outs = kernel(ins, attrs)
+                dev.synchronize()
+                return outs
+    else:
+        def run(ins, attrs):
+            with dev:
+                return kernel(ins, attrs)
+    run.__name__ = getattr(kernel, "__name__", "kernel")
+    run.__wrapped__ = kernel
+    return run

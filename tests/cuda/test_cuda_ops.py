@@ -1,0 +1,79 @@
+"""Every op case of tests/ops/ on the CUDA kernels: forward outputs and input gradients must match
+the CPU kernels' (float32: 1e-5 relative for elementwise ops, 1e-4 for reductions and products).
+Shapes are shrunk where the simulator would be slow. Plus: every registered op has a CUDA kernel."""
+import dataclasses
+
+import numpy as np
+import pytest
+
+from op_test import _attrs_with_defaults, analytic_grads, run_forward
+from pe_cli.ops import registry
+from tests.ops.test_ops import all_cases
+
+# Ops whose results sum many terms (products, reductions, normalizations): 1e-4 relative.
+SUMMING = {"mul", "mul_grad_x", "mul_grad_y", "matmul", "matmul_grad_x", "matmul_grad_y", "mean",
+           "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "softmax", "log_softmax",
+           "softmax_with_cross_entropy", "cross_entropy", "sigmoid_cross_entropy_with_logits",
+           "batch_norm", "layer_norm", "conv2d", "depthwise_conv2d", "pool2d", "clip_by_norm",
+           "squared_l2_norm", "sum", "accuracy", "expand", "gather", "lookup_table", "concat"}
+
+rng = np.random.default_rng(11)
+
+# Per-case overrides for the simulator: case id -> function(case) -> smaller case.
+SHRINK = {}
+
+
+def _cases():
+    cases = [SHRINK.get(c.id, lambda c: c)(c) for c in all_cases()]
+    return cases
+
+
+CASES = _cases()
+IDS = [c.id for c in CASES]
+
+
+def _tolerance(case):
+    return (1e-4, 1e-5) if case.op in SUMMING else (1e-5, 1e-6)
+
+
+def _assert_close(got, want, case, what):
+    rtol, atol = _tolerance(case)
+    assert got.shape == want.shape, f"{case.id}: {what} shape {got.shape} on CUDA, {want.shape} on the CPU"
+    if got.dtype.kind in "fc":
+        np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, err_msg=f"{case.id}: {what} CUDA != CPU")
+    else:
+        np.testing.assert_array_equal(got, want, err_msg=f"{case.id}: {what} CUDA != CPU")
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_forward_matches_cpu(case):
+    got = run_forward(case, "cuda")
+    if case.check is not None:             # random ops: same checks as on the CPU
+        case.check(got, case.inputs)
+        if not _attrs_with_defaults(case).get("seed"):
+            return
+    want = run_forward(case, "cpu")
+    assert set(got) == set(want)
+    for slot in want:
+        _assert_close(np.asarray(got[slot]), np.asarray(want[slot]), case, f"output {slot}")
+
+
+GRAD_CASES = [c for c in CASES if c.grad]
+
+
+@pytest.mark.parametrize("case", GRAD_CASES, ids=[c.id for c in GRAD_CASES])
+def test_gradient_matches_cpu(case):
+    got = analytic_grads(case, "cuda")[0]
+    want = analytic_grads(case, "cpu")[0]
+    for name in want:
+        _assert_close(got[name], want[name], case, f"gradient {name}")
+
+
+def test_every_op_has_a_cuda_kernel():
+    missing = []
+    for op_type in registry.all_op_types():
+        try:
+            registry.get(op_type).kernel("cuda")
+        except Exception as e:         # noqa: BLE001 - report them all at once
+            missing.append(f"{op_type}: {e}")
+    assert not missing, "ops without a CUDA kernel:\n" + "\n".join(missing)
