@@ -353,7 +353,13 @@ def build_model(spec):
             except ConfigError:
                 raise
             except (PeError, TypeError, ValueError) as e:
-                raise layer.doc.error(layer.path, _strip_location(str(e)), _hint_for(e)) from None
+                suspect = _suspect_argument(fn, layer) if isinstance(e, TypeError) else None
+                if suspect is not None:
+                    key, value = suspect
+                    raise layer.doc.error(layer.path + (key,), f"layer type '{layer.type}' failed with {key}: "
+                                          f"{value!r} ({type(e).__name__}: {e})",
+                                          f"'{key}' probably takes a number, not a string") from None
+                raise layer.doc.error(layer.path, _strip_location(str(e), layer.location), _hint_for(e)) from None
         if out is None:
             raise layer.doc.error(layer.path, f"layer type '{layer.type}' returned nothing to refer to",
                                   "it cannot be used in a model file")
@@ -377,8 +383,21 @@ def _deref(built, layer, key, value):
     return var
 
 
-def _strip_location(message):
-    return message
+def _strip_location(message, location):
+    """The error line already starts with file:line:col; drop the builder's copy of it."""
+    return message.replace(f" built at {location}", "").replace(f" (built at {location})", "")
+
+
+def _suspect_argument(fn, layer):
+    """A required, non-variable argument given as a string: the likely cause of a TypeError."""
+    import inspect
+    named = _param_names(fn)
+    for key, value in layer.args.items():
+        p = named.get(key)
+        if (p is not None and p.default is inspect.Parameter.empty and key not in TENSOR_ARGS
+                and isinstance(value, str)):
+            return key, value
+    return None
 
 
 def _hint_for(error):

@@ -66,6 +66,7 @@ def _set(doc, path, value, arg):
                 raise ConfigError(f"'{format_path(path[:i + 1])}' does not exist", ArgMark(arg), None,
                                   "only existing list items can be overridden")
             nxt = node[part] = {}
+            doc.marks[path[:i + 1]] = doc.key_marks[path[:i + 1]] = ArgMark(arg)
         if not isinstance(nxt, (dict, list)):
             raise ConfigError(f"'{format_path(path[:i + 1])}' is {nxt!r}, not a mapping", ArgMark(arg),
                               None, f"override '{format_path(path[:i + 1])}' itself")

@@ -153,14 +153,15 @@ class _StopFlag:
 
 
 def _prepare(cfg, resume, max_steps):
-    """Everything that can fail before the run directory exists."""
+    """Everything that can fail before the run directory exists: the model builds, the loss is
+    trainable, the data loads and fits the feeds, the place exists, the checkpoint is found."""
+    programs = build_programs(cfg.model, cfg)
     if cfg.model.loss is None:
         raise cfg.model.doc.error((), "the model has no loss, so it cannot be trained",
                                   "add 'loss: <layer name>' to the model file")
     train_data = cfg.load_data("train")
     eval_data = cfg.load_data("eval") if cfg.data["data"]["eval"] is not None else None
     place = make_place(cfg)
-    programs = build_programs(cfg.model, cfg)
     program = train_program(cfg, programs, place)
     ckpt = run_dir = None
     if resume is not None:
