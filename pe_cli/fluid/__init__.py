@@ -12,3 +12,4 @@ from .. import io  # noqa: F401
 from .. import compiler  # noqa: F401
 from ..compiler import BuildStrategy, CompiledProgram, ExecutionStrategy  # noqa: F401
 from ..executor.parallel import ParallelExecutor  # noqa: F401
+from ..data.feeder import DataFeeder  # noqa: F401
