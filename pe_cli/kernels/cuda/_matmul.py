@@ -25,11 +25,12 @@ NX, NY = BN // TN, BM // TM
 def _kernel(dt, trans_a, trans_b):
     nthreads = NX * NY
     zero = dt(0)
+    a_width, b_width = BM + 1, BN + 1       # +1: no bank conflicts on transposing stores
 
     @cuda.jit
     def matmul(a, b, c, M, N, K, alpha):
-        As = cuda.shared.array((BK, BM + 1), dt)     # +1: no bank conflicts on transposing stores
-        Bs = cuda.shared.array((BK, BN + 1), dt)
+        As = cuda.shared.array((BK, a_width), dt)
+        Bs = cuda.shared.array((BK, b_width), dt)
         acc = cuda.local.array((TM, TN), dt)
         tx = cuda.threadIdx.x
         ty = cuda.threadIdx.y

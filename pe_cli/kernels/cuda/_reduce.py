@@ -34,7 +34,7 @@ _COMBINE = {"sum": _sum, "max": _max, "min": _min}
 
 # -- block helpers for row kernels: every thread of the block gets the result ------------------
 
-@cuda.jit(device=True)
+@cuda.jit(device=True, inline=True)
 def block_sum(shared, value):
     t = cuda.threadIdx.x
     cuda.syncthreads()          # the previous use of `shared` is over
@@ -49,7 +49,7 @@ def block_sum(shared, value):
     return shared[0]
 
 
-@cuda.jit(device=True)
+@cuda.jit(device=True, inline=True)
 def block_max(shared, value):
     t = cuda.threadIdx.x
     cuda.syncthreads()
