@@ -11,10 +11,9 @@ def _rows(spec, prefix=""):
             yield from _rows(sub, path)
     elif isinstance(spec, MapOf):
         path = f"{prefix}.<{spec.key_doc}>"
-        if isinstance(spec.value, (Section, MapOf, Custom)):
-            yield from _rows(spec.value, path)
-        else:
-            yield path, spec.value
+        if not isinstance(spec.value, (Section, MapOf, Custom)):
+            yield path, spec.value if isinstance(spec.value, Field) else spec.value.doc
+        yield from _rows(spec.value, path)
     elif isinstance(spec, ListOf):
         yield from _rows(spec.item, prefix + "[]")
     elif isinstance(spec, Custom):

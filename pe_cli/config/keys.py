@@ -56,11 +56,11 @@ SOURCE = Section({
 }, "a data source", default=None)
 
 TRANSFORM_KEYS = {
-    "[].scale": "multiply by a number (0.00392156 maps 0..255 to 0..1)",
-    "[].normalize": "{mean: m, std: s}: (x - mean) / std; numbers or per-channel lists",
-    "[].reshape": "new shape of one sample",
-    "[].one_hot": "number of classes: integer labels -> one-hot float rows",
-    "[].cast": "convert to a dtype",
+    "scale": "multiply by a number (0.00392156 maps 0..255 to 0..1)",
+    "normalize": "{mean: m, std: s}: (x - mean) / std; numbers or per-channel lists",
+    "reshape": "new shape of one sample",
+    "one_hot": "number of classes: integer labels -> one-hot float rows",
+    "cast": "convert to a dtype",
 }
 
 OPTIMIZER_KEYS = {
@@ -142,7 +142,7 @@ RUN = Section({
         "shuffle": Field("bool", True, "shuffle the training data every epoch (seeded)"),
         "drop_last": Field("bool", False, "drop the last batch of an epoch when it is smaller"),
         "seed": Field("int|null", None, "seed of the shuffle (default: seed)", min=0),
-        "transforms": MapOf(ListOf(Custom("a transform", TRANSFORM_KEYS)),
+        "transforms": MapOf(ListOf(Custom("a transform", TRANSFORM_KEYS), "this feed's transforms, in order"),
                             "per-feed transforms applied in order", key_doc="feed"),
     }, "where the samples come from and how they are batched"),
     "optimizer": Custom("the optimizer and its schedule", OPTIMIZER_KEYS,

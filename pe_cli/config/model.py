@@ -344,7 +344,7 @@ def build_model(spec):
             elif key in PARAM_ATTR_ARGS:
                 kwargs[key] = param_attr(layer.doc, layer.path + (key,), value)
             else:
-                kwargs[key] = tuple(value) if key in ("act",) and isinstance(value, list) else value
+                kwargs[key] = value
         if "name" in _param_names(fn):
             kwargs["name"] = layer.name
         with source_guard(layer.location):

@@ -157,7 +157,7 @@ def _check_optimizer(doc, value):
     if not isinstance(value, dict):
         raise doc.error(path, f"expected {{type: ..., learning_rate: ...}}, got {_describe(value)}",
                         "e.g. optimizer: {type: Momentum, learning_rate: 0.01, momentum: 0.9}")
-    name, cls, args = resolve(doc, path, value, registries.optimizers())
+    name, cls, args = resolve(doc, path, _with_type(value), registries.optimizers())
     lr = args.get("learning_rate")
     if isinstance(lr, dict):
         sname, fn, sargs = resolve(doc, path + ("learning_rate",), lr, registries.schedules(), allow_string=False)
@@ -173,11 +173,16 @@ def _check_optimizer(doc, value):
                     skip_required=("learning_rate",) if lr is not None else ())
 
 
+def _with_type(value):
+    """An optimizer without 'type' is SGD, the default optimizer."""
+    return value if "type" in value else {"type": "SGD", **value}
+
+
 def make_optimizer(cfg):
     """The optimizer of the config, built now (a schedule appends its ops to the current program)."""
     doc, value = cfg.doc, cfg.data["optimizer"]
     path = ("optimizer",)
-    name, cls, args = resolve(doc, path, value, registries.optimizers())
+    name, cls, args = resolve(doc, path, _with_type(value), registries.optimizers())
     kwargs = dict(args)
     lr = kwargs.get("learning_rate")
     if isinstance(lr, dict):

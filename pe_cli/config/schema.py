@@ -191,10 +191,9 @@ def documented_keys(spec, prefix=""):
             out += documented_keys(sub, path)
     elif isinstance(spec, MapOf):
         path = f"{prefix}.<{spec.key_doc}>"
-        if isinstance(spec.value, (Section, MapOf, Custom)):
-            out += documented_keys(spec.value, path)
-        else:
+        if not isinstance(spec.value, (Section, MapOf, Custom)):
             out.append(path)
+        out += documented_keys(spec.value, path)
     elif isinstance(spec, ListOf):
         out += documented_keys(spec.item, prefix + "[]")
     elif isinstance(spec, Custom):

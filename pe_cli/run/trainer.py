@@ -152,7 +152,7 @@ class _StopFlag:
             signal.signal(signal.SIGINT, self._old)
 
 
-def _prepare(cfg, resume, max_steps):
+def _prepare(cfg, resume, max_steps, out=None):
     """Everything that can fail before the run directory exists: the model builds, the loss is
     trainable, the data loads and fits the feeds, the place exists, the checkpoint is found."""
     programs = build_programs(cfg.model, cfg)
@@ -165,15 +165,15 @@ def _prepare(cfg, resume, max_steps):
     program = train_program(cfg, programs, place)
     ckpt = run_dir = None
     if resume is not None:
-        ckpt, run_dir = _find_resume(cfg, resume)
+        ckpt, run_dir = _find_resume(cfg, resume, out)
     if max_steps is not None and max_steps < 1:
         raise PeError(f"--max-steps must be >= 1, got {max_steps}")
     return train_data, eval_data, place, programs, program, ckpt, run_dir
 
 
-def _find_resume(cfg, resume):
+def _find_resume(cfg, resume, out=None):
     if resume == "last":
-        wanted = cfg.data["output"]["dir"]
+        wanted = out or cfg.data["output"]["dir"]
         candidates = [r for r in runs_of(wanted) if Checkpoints(r).last()]
         if not candidates:
             raise PeError(f"--resume last: no run of {wanted} has a checkpoint; start one without --resume")
@@ -225,7 +225,7 @@ def train(cfg, out=None, resume=None, max_steps=None, quiet=False, stream=None):
     overrides the config's. Returns a TrainResult."""
     from ..executor import Executor, Scope, scope_guard
     from ..io import load_persistables
-    train_data, eval_data, place, programs, program, ckpt, resume_dir = _prepare(cfg, resume, max_steps)
+    train_data, eval_data, place, programs, program, ckpt, resume_dir = _prepare(cfg, resume, max_steps, out)
     max_steps = max_steps if max_steps is not None else cfg.data["max_steps"]
     state = {"step": 0, "epoch": 0, "batch": 0, "wall_s": 0.0, "samples": 0}
     if ckpt is not None:
