@@ -1,0 +1,93 @@
+"""fluid.DataFeeder as the Fluid 1.3 docs describe it: feed, feed_parallel, decorate_reader."""
+import numpy as np
+import pytest
+
+import pe_cli.fluid as fluid
+
+
+@pytest.fixture
+def program():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        image = fluid.layers.data("image", [2, 2])
+        label = fluid.layers.data("label", [1], dtype="int64")
+        words = fluid.layers.data("words", [1], dtype="int64", lod_level=1)
+        hidden = fluid.layers.fc(image, 3)
+        loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(hidden, label))
+    return main, startup, image, label, words, loss
+
+
+def samples(n):
+    return [(np.full((2, 2), i, "float32"), [i % 3]) for i in range(n)]
+
+
+def test_feed_converts_a_minibatch(program):
+    main, _, image, label, _, _ = program
+    feeder = fluid.DataFeeder([image, "label"], fluid.CPUPlace(), program=main)
+    feed = feeder.feed(samples(4))
+    assert set(feed) == {"image", "label"}
+    assert feed["image"].shape == (4, 2, 2) and feed["image"].dtype == np.float32
+    assert feed["label"].shape == (4, 1) and feed["label"].dtype == np.int64
+    flat = feeder.feed([(list(range(4)), 1)])       # flat fields are reshaped to the variable's shape
+    assert flat["image"].shape == (1, 2, 2)
+
+
+def test_feed_runs_in_an_executor(program):
+    main, startup, image, label, _, loss = program
+    exe = fluid.Executor(fluid.CPUPlace())
+    scope = fluid.Scope()
+    with fluid.scope_guard(scope):
+        exe.run(startup)
+        feeder = fluid.DataFeeder([image, label], fluid.CPUPlace(), program=main)
+        out, = exe.run(main, feed=feeder.feed(samples(5)), fetch_list=[loss])
+    assert np.isfinite(out).all()
+
+
+def test_lod_fields_become_lod_tensors(program):
+    main, *_ = program
+    feeder = fluid.DataFeeder(["words", "label"], fluid.CPUPlace(), program=main)
+    feed = feeder.feed([([1, 2, 3], [0]), ([4, 5], [1])])
+    words = feed["words"]
+    assert isinstance(words, fluid.LoDTensor)
+    assert words.recursive_sequence_lengths() == [[3, 2]]
+    assert np.array(words).reshape(-1).tolist() == [1, 2, 3, 4, 5]
+
+
+def test_errors(program):
+    main, _, image, *_ = program
+    with pytest.raises(ValueError):
+        fluid.DataFeeder(["nope"], fluid.CPUPlace(), program=main)
+    with pytest.raises(TypeError):
+        fluid.DataFeeder([3], fluid.CPUPlace(), program=main)
+    other = fluid.Program()
+    with fluid.program_guard(other, fluid.Program()):
+        stranger = fluid.layers.data("stranger", [1])
+    with pytest.raises(ValueError):
+        fluid.DataFeeder([stranger], fluid.CPUPlace(), program=main)
+    feeder = fluid.DataFeeder([image, "label"], fluid.CPUPlace(), program=main)
+    with pytest.raises(ValueError, match="has 1 fields but feed_list has 2"):
+        feeder.feed([(np.zeros((2, 2)),)])
+
+
+def test_feed_parallel_one_minibatch_per_device(program):
+    main, _, image, label, *_ = program
+    feeder = fluid.DataFeeder([image, label], fluid.CPUPlace(), program=main)
+    feeds = list(feeder.feed_parallel([samples(2), samples(3)], num_places=2))
+    assert [f["image"].shape[0] for f in feeds] == [2, 3]
+    with pytest.raises(ValueError, match="one minibatch per device"):
+        list(feeder.feed_parallel([samples(2)], num_places=2))
+
+
+def test_decorate_reader(program, monkeypatch):
+    main, _, image, label, *_ = program
+    feeder = fluid.DataFeeder([image, label], fluid.CPUPlace(), program=main)
+    reader = lambda: iter([samples(2), samples(2), samples(2)])
+    single = list(feeder.decorate_reader(reader, multi_devices=False)())
+    assert len(single) == 3 and isinstance(single[0], dict)
+    multi = list(feeder.decorate_reader(reader, multi_devices=True, num_places=2)())
+    assert len(multi) == 1 and isinstance(multi[0], list) and len(multi[0]) == 2   # the odd one is dropped
+    with pytest.raises(ValueError, match="left over"):
+        list(feeder.decorate_reader(reader, multi_devices=True, num_places=2, drop_last=False)())
+    monkeypatch.setenv("CPU_NUM", "3")
+    by_env = list(feeder.decorate_reader(reader, multi_devices=True)())
+    assert len(by_env) == 1 and len(by_env[0]) == 3
