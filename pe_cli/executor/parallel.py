@@ -121,11 +121,13 @@ class DataParallelEngine:
         self.loss_name = loss_name
         self.build_strategy = build_strategy
         self.exec_strategy = exec_strategy
+        # CUDA: per device, feeds and parameter copies go to its GPU and fetches come back
+        # (kernels/cuda/runtime.PlaceMemory); collectives move arrays between GPUs.
+        self._memory = None
         if self.places[0].kind == "cuda":
             require_cuda(self.places[0])
-            if self.n > 1 and loss_name is not None:
-                raise PeError("data-parallel training over several CUDA devices needs device collectives, "
-                              "which are not available yet: use one GPU or CPU devices")
+            from ..kernels.cuda import runtime
+            self._memory = [runtime.memory(p) for p in self.places]
 
         self.graph = build_ssa_graph(program, self.places, build_strategy, loss_name)
         build_strategy._freeze()
@@ -190,7 +192,7 @@ class DataParallelEngine:
                 for name in names:
                     array = self.scope.get_array(name)
                     if array is not None:
-                        self.param_scopes[d].set_array(name, array)
+                        self.param_scopes[d].set_array(name, self._to_device(d, array))
                         self._seen[name] = array
             self._params_ready = True
         else:
@@ -209,7 +211,7 @@ class DataParallelEngine:
                 continue
             for d, names in self._copies.items():
                 if name in names:
-                    self.param_scopes[d].set_array(name, array)
+                    self.param_scopes[d].set_array(name, self._to_device(d, array))
 
     def _save(self, values, lods):
         scope = self.scope
@@ -268,6 +270,8 @@ class DataParallelEngine:
         devices = node.devices
         if kind in (ALL_REDUCE, REDUCE):
             targets = devices if kind == ALL_REDUCE else [node.attrs["root"]]
+            if self._memory is not None:
+                return self._gpu_sum(node, name, devices, targets)
 
             def run_sum(values, results):
                 try:
@@ -283,6 +287,8 @@ class DataParallelEngine:
         if kind == BROADCAST:
             root = node.attrs["root"]
             others = [d for d in devices if d != root]
+            if self._memory is not None:
+                return self._gpu_broadcast(node, name, root, others)
 
             def run_broadcast(values, results):
                 try:
@@ -299,6 +305,36 @@ class DataParallelEngine:
                 results[index] = [values[d].get(name) for d in devices]
             return run_fetch
         raise PeError(f"internal error: no runner for graph node kind '{kind}'")
+
+    # -- CUDA devices: values are device arrays ----------------------------------------------------------
+    def _to_device(self, d, array):
+        return array if self._memory is None else self._memory[d].to_device(array)
+
+    @staticmethod
+    def _gpu_sum(node, name, devices, targets):
+        from ..kernels.cuda import collectives
+
+        def run_sum(values, results):
+            try:
+                totals = collectives.all_reduce([values[d][name] for d in devices], devices, targets)
+            except Exception as e:
+                raise OpError(f"{node.describe()} failed: {type(e).__name__}: {e}", None, "all devices") from e
+            for d, total in zip(targets, totals):
+                values[d][name] = total
+        return run_sum
+
+    @staticmethod
+    def _gpu_broadcast(node, name, root, others):
+        from ..kernels.cuda import collectives
+
+        def run_broadcast(values, results):
+            try:
+                array = values[root][name]
+            except KeyError:
+                raise OpError(f"{node.describe()}: '{name}' has no value on device {root}", None, root) from None
+            for d, copy in zip(others, collectives.broadcast(array, root, others)):
+                values[d][name] = copy
+        return run_broadcast
 
     # -- feeding --------------------------------------------------------------------------------------------
     def _split_feed(self, feed):
@@ -361,7 +397,7 @@ class DataParallelEngine:
         values = []
         block = self.block
         for d in range(self.n):
-            vals = dict(per_device[d][0])
+            vals = {n: self._to_device(d, a) for n, a in per_device[d][0].items()}
             scope = self.exec_scopes[d]
             for name in sched.scope_reads[d]:
                 if name in vals:
@@ -376,7 +412,7 @@ class DataParallelEngine:
                 array = scope.get_array(name)
                 if array is None:
                     raise missing_value_error(block, name)
-                vals[name] = array
+                vals[name] = self._to_device(d, array)
             values.append(vals)
         return values
 
@@ -414,6 +450,8 @@ class DataParallelEngine:
             results = [None] * len(unique)
             self._pool.run(sched, values, results)
             self._save(values, lods)
+        for memory in self._memory or ():
+            memory.finish()
         self._runs_since_drop += 1
         if self._runs_since_drop >= self.exec_strategy.num_iteration_per_drop_scope:
             self.drop_local_exe_scopes()
@@ -423,7 +461,7 @@ class DataParallelEngine:
     def _merge(self, name, arrays, lods, return_numpy):
         if arrays is None or any(a is None for a in arrays):
             raise PeError(f"cannot fetch '{name}': no value was computed or stored for it")
-        arrays = [np.asarray(a) for a in arrays]
+        arrays = [np.asarray(a.copy_to_host() if hasattr(a, "copy_to_host") else a) for a in arrays]
         parts = [a.reshape(1) if a.ndim == 0 else a for a in arrays]
         merged = np.concatenate(parts, axis=0) if len(parts) > 1 else np.array(parts[0], copy=True)
         if return_numpy:

@@ -1,0 +1,44 @@
+"""The multi-device graph's collectives on GPUs: all-reduce (sum in device order, so every run
+gives the same numbers as the CPU engine) and broadcast. Arrays cross devices with peer copies
+where the GPUs can reach each other and through the host otherwise (runtime.copy_to)."""
+import contextlib
+
+from numba import cuda
+
+from . import runtime as rt
+from ._elementwise import Binary
+
+_add = Binary(cuda.jit(device=True, inline=True)(lambda a, b, p, q: a + b))
+
+
+def _kernels_on(device_id):
+    """Launch context for collectives, which run on executor threads outside any op."""
+    stack = contextlib.ExitStack()
+    if rt.simulated():
+        stack.enter_context(rt._sim_lock)
+    stack.enter_context(rt.device(device_id))
+    return stack
+
+
+def all_reduce(arrays, devices, targets):
+    """Sum of ``arrays`` (one per device of ``devices``, in that order), delivered to every device
+    of ``targets``; returns the arrays in ``targets`` order."""
+    root = devices[0]
+    with _kernels_on(root):
+        total = arrays[0]
+        for a in arrays[1:]:
+            total = _add(total, rt.copy_to(a, root))
+    return broadcast(total, root, targets)
+
+
+def broadcast(array, root, targets):
+    """``array`` (on device ``root``) on every device of ``targets``: the same array on the root,
+    a copy elsewhere."""
+    out = []
+    for d in targets:
+        if d == root:
+            out.append(array)
+        else:
+            with _kernels_on(d):
+                out.append(rt.copy_to(array, d))
+    return out
