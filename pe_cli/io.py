@@ -215,7 +215,7 @@ def _values(fn, vars, scope):
         if array is None:
             raise PeError(f"{fn}: variable '{v.name}' has no value in the scope: run the startup program "
                           f"(and the program that computes it) before saving")
-        array = np.asarray(array)
+        array = np.asarray(array.copy_to_host() if hasattr(array, "copy_to_host") else array)   # GPU scopes
         if array.dtype == object:
             raise PeError(f"{fn}: variable '{v.name}' holds Python objects, which checkpoints do not store")
         arrays[v.name] = array

@@ -118,3 +118,18 @@ def test_cuda_place_without_cuda_says_so_in_one_line():
     line = proc.stdout.strip()
     assert "\n" not in line
     assert line.startswith("CUDA is not available here (") and "use place: cpu" in line, line
+
+
+def test_checkpoint_of_a_gpu_scope_round_trips(tmp_path):
+    main, startup, loss = _mlp(fluid.optimizer.SGD(0.1))
+    scope, exe = Scope(), Executor(CUDAPlace(0))
+    exe.run(startup, scope=scope)
+    exe.run(main, feed=_batches(1)[0], fetch_list=[loss], scope=scope)
+    with fluid.scope_guard(scope):
+        fluid.io.save_persistables(exe, str(tmp_path), main)
+    restored = Scope()
+    with fluid.scope_guard(restored):
+        fluid.io.load_persistables(Executor(CPUPlace()), str(tmp_path), main)
+    for p in main.global_block().all_parameters():
+        np.testing.assert_array_equal(np.array(restored.find_var(p.name).get_tensor()),
+                                      np.array(scope.find_var(p.name).get_tensor()))
