@@ -56,4 +56,4 @@ def clips():
     from .. import clip as C
     base = getattr(C, "GradientClipBase", None)
     members = _classes(C, base) if base is not None else {}
-    return Namespace("gradient clip", members, strip=("gradientclipby", "gradientclip"))
+    return Namespace("gradient clip", members, strip=("gradientclipby", "gradientclip", "by"))
