@@ -8,7 +8,7 @@ from ..ops import registry
 
 class OpStep:
     """An op resolved for one device: its kernel, where its inputs come from and outputs go."""
-    __slots__ = ("op", "kernel", "inputs", "outputs", "attrs", "device")
+    __slots__ = ("op", "kernel", "inputs", "outputs", "attrs", "device", "rng_seed")
 
     def __init__(self, op, device, seed_offset=0):
         opdef = registry.get(op.type)
@@ -24,23 +24,29 @@ class OpStep:
         self.inputs = tuple((slot, tuple(names), slot in dup_in) for slot, names in op.inputs.items() if names)
         self.outputs = tuple((slot, tuple(names), slot in dup_out) for slot, names in op.outputs.items() if names)
         self.attrs = op.attrs
+        self.rng_seed = None
         if opdef.needs_rng:
-            self.attrs = dict(op.attrs, _rng=make_rng(op, seed_offset))
+            self.rng_seed = rng_seed(op, seed_offset)
+            self.attrs = dict(op.attrs, _rng=np.random.default_rng(self.rng_seed))
 
 
-def make_rng(op, seed_offset):
-    """A random stream per op: its ``seed`` attribute, else the program's ``random_seed`` mixed
-    with the op's position; both 0 means fresh entropy, as in Fluid."""
+def rng_seed(op, seed_offset):
+    """A seeded random op draws the same values on every run, as in Fluid (so running a startup
+    program twice initializes identically): its seed is the op's ``seed`` attribute and the
+    program's ``random_seed``, mixed with the op's position and device so that two parameters of
+    one shape differ. Both 0: None, fresh entropy, one stream for the life of the executor."""
     seed = op.attrs.get("seed", 0) or 0
     program_seed = op.block.program.random_seed or 0
     if not seed and not program_seed:
-        return np.random.default_rng()
+        return None
     index = op.block.ops.index(op) if op in op.block.ops else 0
-    return np.random.default_rng([seed, program_seed, index, seed_offset])
+    return [seed, program_seed, index, seed_offset]
 
 
 def run_step(step, values):
     """Runs one op: reads its inputs from ``values`` (name -> array), writes its outputs there."""
+    if step.rng_seed is not None:
+        step.attrs["_rng"] = np.random.default_rng(step.rng_seed)
     try:
         ins = {}
         for slot, names, dup in step.inputs:

@@ -141,3 +141,13 @@ def test_label_out_of_range_fails_cleanly_naming_the_op(mlp):
     with pytest.raises(OpError, match="op 'softmax_with_cross_entropy'.*built at test_executor.py"):
         exe.run(main, feed=bad, fetch_list=[loss], scope=scope)
 
+
+
+def test_rerunning_a_seeded_startup_program_initializes_identically(mlp):
+    main, startup, *_ = mlp
+    exe = fluid.Executor(fluid.CPUPlace())
+    scope = fluid.Scope()
+    exe.run(startup, scope=scope)
+    first = np.array(scope.find_var("fc_0.w_0").get_tensor())
+    exe.run(startup, scope=scope)
+    np.testing.assert_array_equal(first, np.array(scope.find_var("fc_0.w_0").get_tensor()))
