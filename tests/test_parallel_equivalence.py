@@ -9,7 +9,7 @@ import pytest
 
 import pe_cli.fluid as fluid
 
-from parallel_nets import batch, build, has_lenet_layers, params, rel_err
+from parallel_nets import batch, build, has_lenet_layers, mlp, params, rel_err
 
 STEPS = 10
 BATCH = 12          # split evenly over 2, 3 and 4 devices
@@ -127,3 +127,32 @@ def test_optimizer_state_with_reduce_and_all_reduce(optimizer):
             assert rel_err(got[name], want[name]) <= 1e-5, (reduce, name)
     for name, value in results["AllReduce"].items():
         assert rel_err(results["Reduce"][name], value) <= 1e-5, name
+
+
+@pytest.mark.parametrize("reduce", ["AllReduce", "Reduce"])
+def test_global_norm_clip_and_weight_decay(reduce):
+    """Clipping by the global norm reads every gradient: under Reduce the per-gradient norms, computed
+    on each owner, are broadcast before they are summed. Matches one device."""
+    def run(devices):
+        main, startup = fluid.Program(), fluid.Program()
+        main.random_seed = startup.random_seed = 3
+        with fluid.program_guard(main, startup), fluid.unique_name.guard():
+            x = fluid.layers.data(name="x", shape=[8])
+            label = fluid.layers.data(name="label", shape=[1], dtype="int64")
+            loss = mlp(x, label)
+            fluid.optimizer.Momentum(learning_rate=0.5, momentum=0.9,
+                                     grad_clip=fluid.clip.GradientClipByGlobalNorm(0.1),
+                                     regularization=fluid.regularizer.L2Decay(0.01)).minimize(loss)
+        scope = fluid.Scope()
+        exe = fluid.Executor(fluid.CPUPlace())
+        exe.run(startup, scope=scope)
+        bs = fluid.BuildStrategy()
+        bs.reduce_strategy = reduce
+        cp = fluid.CompiledProgram(main).with_data_parallel(loss.name, build_strategy=bs,
+                                                            places=[fluid.CPUPlace()] * devices)
+        for feed in feeds("mlp"):
+            exe.run(cp, feed=feed, fetch_list=[loss], scope=scope)
+        return params(main, scope)
+    want, got = run(1), run(3)
+    for name in want:
+        assert rel_err(got[name], want[name]) <= 1e-5, name
