@@ -68,13 +68,15 @@ def run_smoke(configs, steps=20, samples=512, keep=False, echo=print):
     out_dir = tempfile.mkdtemp(prefix="pe-smoke-")
     rows = []
     try:
-        header = f"{'config':<34} {'model':<14} {'steps':>5} {'first loss':>10} {'last loss':>10} {'time':>7}  status"
+        cw = max(len("config"), *(len(c) for c in configs))
+        mw = 20
+        header = f"{'config':<{cw}} {'model':<{mw}} {'steps':>5} {'first loss':>10} {'last loss':>10} {'time':>7}  status"
         echo(header)
         echo("-" * len(header))
         for path in configs:
             row = smoke_one(path, steps, samples, out_dir)
             rows.append(row)
-            echo(f"{row['config']:<34} {row['model']:<14} {row['steps']:>5} {row['first']:>10.4f} "
+            echo(f"{row['config']:<{cw}} {row['model']:<{mw}} {row['steps']:>5} {row['first']:>10.4f} "
                  f"{row['last']:>10.4f} {row['seconds']:>6.1f}s  {row['status']}")
             if row["detail"]:
                 echo(f"    {row['detail']}")
