@@ -1,9 +1,14 @@
 """Activation kernels: elementwise numpy, results in the input's dtype (attributes are cast to it so a
-float32 input stays float32). Each ``<op>_grad`` reads X or Out, as registered, and Out@GRAD."""
+float32 input stays float32). Each ``<op>_grad`` reads X or Out, as registered, and Out@GRAD.
+relu, the hot one, is a numba loop for float32/float64 (_pointwise_loops.py)."""
 import functools
 import math
 
 import numpy as np
+
+from ._numba import flat, is_float, lazy
+
+_loops = lazy("_pointwise_loops")
 
 
 def _c(x, value):
@@ -13,11 +18,19 @@ def _c(x, value):
 
 def relu(ins, attrs):
     x = ins["X"]
+    if is_float(x):
+        out = np.empty(x.shape, dtype=x.dtype)
+        _loops().relu(flat(x), out.reshape(-1))
+        return {"Out": out}
     return {"Out": np.maximum(x, 0, dtype=x.dtype)}
 
 
 def relu_grad(ins, attrs):
     out, dout = ins["Out"], ins["Out@GRAD"]
+    if is_float(dout, out) and out.shape == dout.shape:
+        dx = np.empty(dout.shape, dtype=dout.dtype)
+        _loops().relu_grad(flat(out), flat(dout), dx.reshape(-1))
+        return {"X@GRAD": dx}
     return {"X@GRAD": dout * (out > 0)}
 
 

@@ -1,4 +1,12 @@
+"""Loss kernels. softmax_with_cross_entropy with hard labels over the last axis is a numba loop
+for float32/float64 (_pointwise_loops.py): one pass per row instead of numpy's seven passes and
+fancy indexing; the other cases are vectorised numpy."""
 import numpy as np
+
+from ...errors import PeError
+from ._numba import is_float, lazy
+
+_loops = lazy("_pointwise_loops")
 
 
 def _softmax(x):
@@ -6,8 +14,27 @@ def _softmax(x):
     return e / e.sum(axis=-1, keepdims=True)
 
 
+def _hard_rows(logits, label, attrs):
+    """(logits as [rows, classes], label as [rows]) for the numba loops, or None when they do not apply."""
+    if attrs["soft_label"] or not is_float(logits) or label.dtype.kind not in "iu" or logits.ndim < 1:
+        return None
+    classes = logits.shape[-1]
+    return np.ascontiguousarray(logits).reshape(-1, classes), np.ascontiguousarray(label).reshape(-1)
+
+
 def softmax_with_cross_entropy(ins, attrs):
     logits, label = ins["Logits"], ins["Label"]
+    rows = _hard_rows(logits, label, attrs)
+    if rows is not None and logits.size:
+        logits2, label1 = rows
+        softmax = np.empty(logits.shape, dtype=logits.dtype)
+        loss = np.empty(logits.shape[:-1] + (1,), dtype=logits.dtype)
+        bad = _loops().softmax_ce(logits2, label1, attrs["ignore_index"], softmax.reshape(logits2.shape),
+                                  loss.reshape(-1))
+        if bad >= 0:
+            raise PeError(f"Label holds {int(label1[bad])} at row {bad}, outside the {logits2.shape[1]} classes "
+                          f"of Logits {list(logits.shape)} (and not ignore_index={attrs['ignore_index']})")
+        return {"Softmax": softmax, "Loss": loss}
     shifted = logits - logits.max(axis=-1, keepdims=True)
     log_sum = np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
     log_p = shifted - log_sum
@@ -23,6 +50,13 @@ def softmax_with_cross_entropy(ins, attrs):
 
 def softmax_with_cross_entropy_grad(ins, attrs):
     softmax, label, dloss = ins["Softmax"], ins["Label"], ins["Loss@GRAD"]
+    rows = _hard_rows(softmax, label, attrs)
+    if rows is not None and softmax.size and is_float(softmax, dloss) and dloss.size == rows[1].size:
+        softmax2, label1 = rows
+        dlogits = np.empty(softmax.shape, dtype=softmax.dtype)
+        _loops().softmax_ce_grad(softmax2, label1, np.ascontiguousarray(dloss).reshape(-1), attrs["ignore_index"],
+                                 dlogits.reshape(softmax2.shape))
+        return {"Logits@GRAD": dlogits}
     if attrs["soft_label"]:
         grad = softmax - label
     else:

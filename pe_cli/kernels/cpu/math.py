@@ -1,9 +1,10 @@
+import math
+
 import numpy as np
 
 
 def _as_matrix(a, num_col_dims):
-    rows = int(np.prod(a.shape[:num_col_dims]))
-    return a.reshape(rows, -1)
+    return a.reshape(math.prod(a.shape[:num_col_dims]), -1)
 
 
 def mul(ins, attrs):

@@ -1,16 +1,26 @@
-"""CPU kernels of the nn ops (numpy, vectorised).
+"""CPU kernels of the nn ops.
 
-conv2d is im2col + one GEMM: a strided window view of the padded input is copied once into a
-[groups, C/groups*kh*kw, N*Ho*Wo] matrix and multiplied by the filter. Its input gradient is the
-transposed GEMM followed by col2im, a scatter-add done with one vectorised strided add per kernel
-position (kh*kw adds, each over the whole batch). Pooling loops over whichever is fewer, kernel
-positions or output positions, each step vectorised over the batch and channels.
+float32/float64 (the types the numba loops are compiled for, _nn_loops.py):
+conv2d is im2col + GEMM per sample: a numba loop writes the columns of each sample as
+[N, C*kh*kw, Ho*Wo], and one batched ``numpy.matmul`` (BLAS, the GIL released) multiplies the
+filter [M, C*kh*kw] with them into [N, M, Ho*Wo], which is already the NCHW output: no transpose.
+The filter gradient is the batched GEMM Output@GRAD x columns^T summed over the samples; the input
+gradient is filter^T x Output@GRAD followed by col2im (numba). A 1x1 stride-1 unpadded filter
+uses the input itself as its columns. Pooling (max, avg; paddings, ceil_mode) is a numba loop
+over the windows, forward and backward.
+
+Other dtypes take the vectorised numpy path: im2col as one strided copy of the padded input into
+[groups, C/groups*kh*kw, N*Ho*Wo] and one GEMM, col2im as kh*kw strided adds, pooling as a loop
+over kernel or output positions (whichever is fewer) vectorised over the batch and channels.
 """
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from ...errors import PeError
+from ._numba import is_float, lazy
 from ...ops.nn import bn_channel_axis, conv_out_size, conv_paddings, lookup_out_shape, pool_geometry, pool_out_size
+
+_loops = lazy("_nn_loops")
 
 
 def _pad(x, pads, value, extent=None):
@@ -49,6 +59,10 @@ class _ConvGeometry:
             raise PeError(f"input {list(x_shape)} has {x_shape[1]} channels, filter {list(w_shape)} with "
                           f"groups={self.groups} expects {w_shape[1] * self.groups}")
 
+    def is_pointwise(self):
+        """A 1x1 filter at stride 1 without padding: the input is its own im2col matrix."""
+        return (self.kh, self.kw, self.sh, self.sw) == (1, 1, 1, 1) and not any(self.pads)
+
 
 def _im2col(x, geo):
     """[groups, C/groups*kh*kw, N*Ho*Wo]: rows ordered (c, i, j) like the filter, columns (n, ho, wo)."""
@@ -69,6 +83,10 @@ def _out_as_matrix(dout, geo):
 def conv2d(ins, attrs):
     x, w = ins["Input"], ins["Filter"]
     geo = _ConvGeometry(x.shape, w.shape, attrs)
+    if is_float(x, w):
+        cols = _cols(x, geo)                                                 # [N, G, K/G, L]
+        out = np.matmul(w.reshape(geo.groups, w.shape[0] // geo.groups, -1), cols)    # [N, G, M/G, L]
+        return {"Output": out.reshape(x.shape[0], w.shape[0], geo.ho, geo.wo)}
     n, m = x.shape[0], w.shape[0]
     cols = _im2col(x, geo)
     out = np.matmul(w.reshape(geo.groups, m // geo.groups, -1), cols)     # [G, M/G, N*Ho*Wo]
@@ -79,6 +97,10 @@ def conv2d(ins, attrs):
 def conv2d_grad_filter(ins, attrs):
     x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
     geo = _ConvGeometry(x.shape, w.shape, attrs)
+    if is_float(x, w, dout):
+        cols = _cols(x, geo)
+        per_sample = np.matmul(_dout_per_sample(dout, geo), cols.swapaxes(-1, -2))  # [N, G, M/G, K/G]
+        return {"Filter@GRAD": np.add.reduce(per_sample, axis=0).reshape(w.shape)}
     cols = _im2col(x, geo)
     dw = np.matmul(_out_as_matrix(dout, geo), cols.transpose(0, 2, 1))  # [G, M/G, C/G*kh*kw]
     return {"Filter@GRAD": dw.reshape(w.shape).astype(w.dtype, copy=False)}
@@ -90,6 +112,14 @@ def conv2d_grad_input(ins, attrs):
     n, c, h, wd = x.shape
     m = w.shape[0]
     wmat = w.reshape(geo.groups, m // geo.groups, -1)
+    if is_float(x, w, dout):
+        dcols = np.matmul(wmat.swapaxes(1, 2), _dout_per_sample(dout, geo))     # [N, G, K/G, L]
+        if geo.is_pointwise():
+            return {"Input@GRAD": dcols.reshape(x.shape)}
+        dx = np.empty(x.shape, dtype=x.dtype)
+        _loops().col2im(dcols.reshape(n, -1, geo.ho * geo.wo), geo.kh, geo.kw, geo.sh, geo.sw, geo.pads[0],
+                        geo.pads[2], geo.dh, geo.dw, geo.ho, geo.wo, dx)
+        return {"Input@GRAD": dx}
     dcols = np.matmul(wmat.transpose(0, 2, 1), _out_as_matrix(dout, geo))   # [G, C/G*kh*kw, N*Ho*Wo]
     dcols = dcols.reshape(c, geo.kh, geo.kw, n, geo.ho, geo.wo)
     t, b, l, r = geo.pads
@@ -101,6 +131,25 @@ def conv2d_grad_input(ins, attrs):
             wj = j * geo.dw
             dxp[:, :, hi:hi + hspan:geo.sh, wj:wj + wspan:geo.sw] += dcols[:, i, j].transpose(1, 0, 2, 3)
     return {"Input@GRAD": np.ascontiguousarray(dxp[:, :, t:t + h, l:l + wd])}
+
+
+def _cols(x, geo):
+    """x as im2col columns per sample, [N, G, C/G*kh*kw, Ho*Wo] (a view of x for a 1x1 stride-1
+    unpadded filter, which needs no copy)."""
+    n, c = x.shape[:2]
+    x = np.ascontiguousarray(x)
+    if geo.is_pointwise():
+        return x.reshape(n, geo.groups, c // geo.groups, geo.ho * geo.wo)
+    cols = np.empty((n, c * geo.kh * geo.kw, geo.ho * geo.wo), dtype=x.dtype)
+    _loops().im2col(x, geo.kh, geo.kw, geo.sh, geo.sw, geo.pads[0], geo.pads[2], geo.dh, geo.dw,
+                    geo.ho, geo.wo, cols)
+    return cols.reshape(n, geo.groups, -1, geo.ho * geo.wo)
+
+
+def _dout_per_sample(dout, geo):
+    """Output@GRAD [N, M, Ho, Wo] as [N, G, M/G, Ho*Wo] (a view when contiguous)."""
+    n, m = dout.shape[:2]
+    return np.ascontiguousarray(dout).reshape(n, geo.groups, m // geo.groups, geo.ho * geo.wo)
 
 
 depthwise_conv2d = conv2d
@@ -124,6 +173,11 @@ class _PoolGeometry:
         if self.ho <= 0 or self.wo <= 0:
             raise PeError(f"pool window {ksize} (paddings {self.pads}) does not fit input {list(x_shape)}")
         self.extent = ((self.ho - 1) * self.sh + self.kh, (self.wo - 1) * self.sw + self.kw)
+
+    def is_2x2_inside(self, x_shape):
+        """2x2 windows at stride 2, none reaching outside the input: the unrolled loops apply."""
+        return (self.kh, self.kw, self.sh, self.sw) == (2, 2, 2, 2) and not any(self.pads) and \
+            (self.ho - 1) * self.sh + 2 <= x_shape[2] and (self.wo - 1) * self.sw + 2 <= x_shape[3]
 
     def by_kernel(self):
         """True: loop over kernel positions (each a strided slice over all outputs); False: loop over
@@ -159,6 +213,17 @@ def pool2d(ins, attrs):
     x = ins["X"]
     geo = _PoolGeometry(x.shape, attrs)
     is_max = attrs["pooling_type"] == "max"
+    if is_float(x):
+        x = np.ascontiguousarray(x)
+        out = np.empty(x.shape[:2] + (geo.ho, geo.wo), dtype=x.dtype)
+        loops, t, l = _loops(), geo.pads[0], geo.pads[2]
+        if geo.is_2x2_inside(x.shape):
+            (loops.max_pool_2x2 if is_max else loops.avg_pool_2x2)(x, geo.ho, geo.wo, out)
+        elif is_max:
+            loops.max_pool(x, geo.kh, geo.kw, geo.sh, geo.sw, t, l, geo.ho, geo.wo, out)
+        else:
+            loops.avg_pool(x, geo.kh, geo.kw, geo.sh, geo.sw, t, l, geo.ho, geo.wo, bool(attrs["exclusive"]), out)
+        return {"Out": out}
     xp = _pad(x, geo.pads, -np.inf if is_max else 0, geo.extent)
     n, c = x.shape[:2]
     if geo.by_kernel():
@@ -186,6 +251,21 @@ def pool2d_grad(ins, attrs):
     n, c, h, w = x.shape
     t, l = geo.pads[0], geo.pads[2]
     is_max = attrs["pooling_type"] == "max"
+    if is_float(x, out, dout):
+        dx = np.empty(x.shape, dtype=x.dtype)
+        dout = np.ascontiguousarray(dout)
+        loops = _loops()
+        if is_max:
+            x, out = np.ascontiguousarray(x), np.ascontiguousarray(out)
+            if geo.is_2x2_inside(x.shape):
+                loops.max_pool_2x2_grad(x, out, dout, dx)
+            else:
+                loops.max_pool_grad(x, out, dout, geo.kh, geo.kw, geo.sh, geo.sw, t, l, dx)
+        elif geo.is_2x2_inside(x.shape):
+            loops.avg_pool_2x2_grad(dout, dx)
+        else:
+            loops.avg_pool_grad(dout, geo.kh, geo.kw, geo.sh, geo.sw, t, l, bool(attrs["exclusive"]), dx)
+        return {"X@GRAD": dx}
     shape = (n, c, max(h + geo.pads[0] + geo.pads[1], geo.extent[0]), max(w + geo.pads[2] + geo.pads[3], geo.extent[1]))
     dxp = np.zeros(shape, dtype=x.dtype)
     if is_max:

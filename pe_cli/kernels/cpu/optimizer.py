@@ -1,8 +1,13 @@
-"""Update kernels (vectorised numpy; inputs are never modified, every output is a new array) and
-the learning-rate schedule kernels."""
+"""Update kernels (inputs are never modified, every output is a new array) and the learning-rate
+schedule kernels. sgd and momentum on float32/float64 are one-pass numba loops
+(_pointwise_loops.py); the others are vectorised numpy."""
 import math
 
 import numpy as np
+
+from ._numba import flat, is_float, lazy
+
+_loops = lazy("_pointwise_loops")
 
 
 def _scalar(a, dtype):
@@ -13,6 +18,10 @@ def _scalar(a, dtype):
 def sgd(ins, attrs):
     p, g = ins["Param"], ins["Grad"]
     lr = _scalar(ins["LearningRate"], p.dtype)
+    if is_float(p, g) and p.shape == g.shape:
+        p_out = np.empty(p.shape, dtype=p.dtype)
+        _loops().sgd(flat(p), flat(g), lr, p_out.reshape(-1))
+        return {"ParamOut": p_out}
     return {"ParamOut": (p - lr * g).astype(p.dtype, copy=False)}
 
 
@@ -20,6 +29,11 @@ def momentum(ins, attrs):
     p, g, v = ins["Param"], ins["Grad"], ins["Velocity"]
     lr = _scalar(ins["LearningRate"], p.dtype)
     mu = p.dtype.type(attrs["mu"])
+    if is_float(p, g, v) and p.shape == g.shape == v.shape:
+        p_out, v_out = np.empty(p.shape, dtype=p.dtype), np.empty(v.shape, dtype=v.dtype)
+        _loops().momentum(flat(p), flat(g), flat(v), lr, mu, bool(attrs["use_nesterov"]), p_out.reshape(-1),
+                          v_out.reshape(-1))
+        return {"ParamOut": p_out, "VelocityOut": v_out}
     v_out = v * mu + g
     if attrs["use_nesterov"]:
         p_out = p - (g + v_out * mu) * lr

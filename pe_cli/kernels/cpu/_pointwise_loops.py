@@ -1,0 +1,156 @@
+"""numba loops of the pointwise kernels: activations, the bias add, the softmax cross-entropy and
+the updates (imported on first use: see _numba.py).
+
+Arrays come in C-contiguous and flattened (1-D) unless the docstring says otherwise, and results
+go to output arrays the kernel allocated. Each loop is one pass over memory where numpy needs
+several (an expression with temporaries) or runs a slow path (``numpy.maximum`` with a scalar is
+4x slower than a loop on float32 here). Arithmetic stays in the arrays' dtype, in numpy's order,
+so results are those of the numpy expressions they replace; sums over many elements (the bias
+gradient, the softmax denominators) accumulate in float64, which is at least as accurate.
+"""
+import numba
+import numpy as np
+from numba import uintp
+
+_jit = numba.njit(cache=True, nogil=True)
+
+
+# -- activations ------------------------------------------------------------------------------------
+
+@_jit
+def relu(x, out):
+    """out = numpy.maximum(x, 0): x where x > 0 or x is NaN, else 0 (+0.0 for -0.0, as numpy)."""
+    zero = x.dtype.type(0)
+    for i in range(x.size):
+        v = x[i]
+        out[i] = v if (v > zero or v != v) else zero
+
+
+@_jit
+def relu_grad(out, dout, dx):
+    """dx = dout * (out > 0), as numpy computes it (0 * inf is NaN, -g * 0 is -0.0)."""
+    zero = dout.dtype.type(0)
+    for i in range(dout.size):
+        g = dout[i]
+        dx[i] = g if out[i] > 0 else g * zero
+
+
+# -- the bias add: X [pre, n, post] + Y [n] ---------------------------------------------------------
+
+@_jit
+def add_mid(x, y, out):
+    """out[p, j, q] = x[p, j, q] + y[j] (3-D arrays; y 1-D)."""
+    pre, n, post = x.shape
+    if post == 1:                   # a bias over rows: vectorise along j
+        for p in range(pre):
+            for j in range(n):
+                out[p, j, 0] = x[p, j, 0] + y[j]
+        return
+    for p in range(pre):
+        for j in range(n):
+            b = y[j]
+            for q in range(post):
+                out[p, j, q] = x[p, j, q] + b
+
+
+@_jit
+def sum_outer(d, dy):
+    """dy[j] = the sum of d[p, j, q] over p and q (3-D d), accumulated in float64 in eight
+    interleaved partial sums (one dependent chain of adds would be latency-bound: 4x slower)."""
+    pre, n, post = d.shape
+    acc = np.zeros(n, dtype=np.float64)
+    if post == 1:                   # a bias over rows: n independent sums, vectorised along j
+        for p in range(pre):
+            for j in range(n):
+                acc[j] += d[p, j, 0]
+        for j in range(n):
+            dy[j] = acc[j]
+        return
+    body = post - post % 8
+    for p in range(pre):
+        for j in range(n):
+            s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = 0.0
+            for q in range(0, body, 8):
+                s0 += d[p, j, q]
+                s1 += d[p, j, q + 1]
+                s2 += d[p, j, q + 2]
+                s3 += d[p, j, q + 3]
+                s4 += d[p, j, q + 4]
+                s5 += d[p, j, q + 5]
+                s6 += d[p, j, q + 6]
+                s7 += d[p, j, q + 7]
+            for q in range(body, post):
+                s0 += d[p, j, q]
+            acc[j] += ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+    for j in range(n):
+        dy[j] = acc[j]
+
+
+# -- softmax with cross-entropy, hard labels, over the last axis -------------------------------------
+
+@_jit
+def softmax_ce(logits, label, ignore_index, softmax, loss):
+    """Rows of logits [rows, classes]; label [rows] int. softmax = exp(log_p), loss = -log_p[label]
+    (0 where label == ignore_index), log_p = shifted - log(sum(exp(shifted))), shifted = logits - max.
+    Returns the first row whose label is outside [0, classes) and not ignore_index, else -1."""
+    rows, classes = logits.shape
+    bad = -1
+    for r in range(rows):
+        m = logits[r, 0]
+        for k in range(1, classes):
+            v = logits[r, k]
+            m = v if (v > m or v != v) else m
+        s = 0.0
+        for k in range(classes):
+            s += np.exp(logits[r, k] - m)
+        log_sum = logits.dtype.type(np.log(logits.dtype.type(s)))
+        for k in range(classes):
+            softmax[r, k] = np.exp((logits[r, k] - m) - log_sum)
+        t = label[r]
+        if t == ignore_index:
+            loss[r] = 0
+        elif t < 0 or t >= classes:
+            if bad < 0:
+                bad = r
+            loss[r] = np.nan
+        else:
+            loss[r] = -((logits[r, uintp(t)] - m) - log_sum)
+    return bad
+
+
+@_jit
+def softmax_ce_grad(softmax, label, dloss, ignore_index, dlogits):
+    """dlogits = (softmax - onehot(label)) * dloss per row; rows with ignore_index get 0."""
+    rows, classes = softmax.shape
+    zero, one = softmax.dtype.type(0), softmax.dtype.type(1)
+    for r in range(rows):
+        t = label[r]
+        g = dloss[r]
+        if t == ignore_index:
+            for k in range(classes):
+                dlogits[r, k] = zero * g
+            continue
+        for k in range(classes):
+            p = softmax[r, k]
+            dlogits[r, k] = (p - one if k == t else p) * g
+
+
+# -- updates ----------------------------------------------------------------------------------------
+
+@_jit
+def momentum(p, g, v, lr, mu, nesterov, p_out, v_out):
+    """v_out = v * mu + g; p_out = p - lr * v_out, or with nesterov p - (g + v_out * mu) * lr."""
+    for i in range(p.size):
+        vo = v[i] * mu + g[i]
+        v_out[i] = vo
+        if nesterov:
+            p_out[i] = p[i] - (g[i] + vo * mu) * lr
+        else:
+            p_out[i] = p[i] - lr * vo
+
+
+@_jit
+def sgd(p, g, lr, p_out):
+    """p_out = p - lr * g."""
+    for i in range(p.size):
+        p_out[i] = p[i] - lr * g[i]

@@ -1,0 +1,211 @@
+"""The numba fast paths of the CPU kernels against their vectorised numpy paths.
+
+Each CPU kernel with a numba loop keeps its numpy path for dtypes the loops are not compiled for;
+here ``is_float`` is patched to send float32/float64 inputs down that numpy path too, and both
+answers are compared over many geometries, with ties, NaN, -0.0 and infinities where they matter.
+"""
+import itertools
+
+import numpy as np
+import pytest
+
+from pe_cli.errors import PeError
+from pe_cli.kernels.cpu import activation, elementwise, loss, nn, optimizer
+from pe_cli.ops import registry
+
+rng = np.random.default_rng(5)
+DTYPES = [np.float32, np.float64]
+
+
+def attrs_of(op, **given):
+    attrs = {k: (v.default() if callable(v.default) else v.default) for k, v in registry.get(op).attrs.items()}
+    attrs.update(given)
+    return attrs
+
+
+def both_paths(module, kernel, ins, attrs, monkeypatch):
+    """(numba path outputs, numpy path outputs) of one kernel call."""
+    fast = kernel(ins, attrs)
+    with monkeypatch.context() as m:
+        m.setattr(module, "is_float", lambda *a: False)
+        slow = kernel(ins, attrs)
+    return fast, slow
+
+
+def assert_same(fast, slow, dtype, exact=False):
+    assert fast.keys() >= slow.keys() or slow.keys() >= fast.keys()
+    for slot in slow:
+        if slot not in fast:
+            continue
+        got, want = np.asarray(fast[slot]), np.asarray(slow[slot])
+        assert got.shape == want.shape, slot
+        assert got.dtype == want.dtype, (slot, got.dtype, want.dtype)
+        if exact:
+            np.testing.assert_array_equal(got, want, err_msg=slot)
+        else:
+            tol = 2e-5 if dtype == np.float32 else 1e-12
+            np.testing.assert_allclose(got, want, rtol=tol, atol=tol, err_msg=slot)
+
+
+# -- conv2d -----------------------------------------------------------------------------------------
+
+CONV_GEOMETRIES = [
+    # (N, C, H, W, M, kh, kw, groups, strides, paddings, dilations, algorithm)
+    (2, 1, 8, 8, 3, 5, 5, 1, [1, 1], [2, 2], [1, 1], "EXPLICIT"),
+    (3, 4, 7, 9, 6, 3, 3, 2, [2, 1], [1, 0, 2, 1], [1, 1], "EXPLICIT"),
+    (1, 3, 9, 6, 2, 2, 3, 1, [1, 2], [0, 0], [2, 1], "EXPLICIT"),
+    (2, 4, 5, 5, 4, 1, 1, 1, [1, 1], [0, 0], [1, 1], "EXPLICIT"),      # pointwise: no im2col
+    (2, 4, 6, 6, 4, 1, 1, 4, [2, 2], [1, 1], [1, 1], "EXPLICIT"),      # 1x1 strided, depthwise groups
+    (2, 2, 7, 7, 3, 3, 3, 1, [2, 2], [0, 0], [1, 1], "SAME"),
+    (1, 2, 6, 7, 2, 3, 2, 1, [1, 1], [0, 0], [1, 1], "VALID"),
+    (2, 3, 4, 4, 3, 3, 3, 1, [3, 3], [2, 2], [1, 1], "EXPLICIT"),      # padding wider than the reach
+]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("geo", CONV_GEOMETRIES, ids=lambda g: "x".join(map(str, g[:8])))
+def test_conv2d_paths_agree(geo, dtype, monkeypatch):
+    n, c, h, w, m, kh, kw, groups, strides, paddings, dilations, algorithm = geo
+    x = rng.normal(size=(n, c, h, w)).astype(dtype)
+    f = rng.normal(size=(m, c // groups, kh, kw)).astype(dtype)
+    attrs = attrs_of("conv2d", strides=strides, paddings=paddings, dilations=dilations, groups=groups,
+                     padding_algorithm=algorithm)
+    out = nn.conv2d({"Input": x, "Filter": f}, attrs)["Output"]
+    dout = rng.normal(size=out.shape).astype(dtype)
+    ins = {"Input": x, "Filter": f, "Output@GRAD": dout}
+    for kernel, kins in ((nn.conv2d, {"Input": x, "Filter": f}), (nn.conv2d_grad_input, ins),
+                         (nn.conv2d_grad_filter, ins)):
+        assert_same(*both_paths(nn, kernel, kins, attrs, monkeypatch), dtype)
+
+
+def test_conv2d_takes_non_contiguous_inputs(monkeypatch):
+    x = rng.normal(size=(3, 2, 6, 6)).astype(np.float32)[:, :, ::-1]
+    f = rng.normal(size=(4, 2, 3, 3)).astype(np.float32)
+    attrs = attrs_of("conv2d", paddings=[1, 1])
+    dout = rng.normal(size=(3, 4, 6, 6)).astype(np.float32).transpose(0, 1, 3, 2)
+    ins = {"Input": x, "Filter": f, "Output@GRAD": dout}
+    for kernel in (nn.conv2d, nn.conv2d_grad_input, nn.conv2d_grad_filter):
+        assert_same(*both_paths(nn, kernel, ins, attrs, monkeypatch), np.float32)
+
+
+# -- pool2d -----------------------------------------------------------------------------------------
+
+POOL_CASES = [
+    # (H, W, ksize, strides, paddings, ceil_mode, global_pooling)
+    (8, 8, [2, 2], [2, 2], [0, 0], False, False),       # the unrolled 2x2 stride-2 loops
+    (7, 9, [2, 2], [2, 2], [0, 0], False, False),       # odd sizes: trailing rows/columns unpooled
+    (7, 7, [2, 2], [2, 2], [0, 0], True, False),        # ceil_mode reaches outside: general loops
+    (6, 6, [2, 2], [1, 1], [0, 0], False, False),       # overlapping windows
+    (7, 8, [3, 3], [2, 2], [1, 1], False, False),
+    (5, 6, [3, 2], [2, 3], [1, 2, 0, 1], True, False),
+    (4, 5, [1, 1], [1, 1], [0, 0], False, True),
+]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("pooling_type,exclusive", [("max", True), ("avg", True), ("avg", False)])
+@pytest.mark.parametrize("case", POOL_CASES, ids=lambda c: "x".join(map(str, c[:2])) + f"k{c[2][0]}{c[2][1]}s{c[3][0]}"
+                         + ("ceil" if c[5] else "") + ("global" if c[6] else ""))
+def test_pool2d_paths_agree(case, pooling_type, exclusive, dtype, monkeypatch):
+    h, w, ksize, strides, paddings, ceil_mode, global_pooling = case
+    # small integers: many ties, so the first-maximum rule of the gradient is exercised
+    x = rng.integers(-3, 4, size=(2, 3, h, w)).astype(dtype)
+    attrs = attrs_of("pool2d", pooling_type=pooling_type, ksize=ksize, strides=strides, paddings=paddings,
+                     ceil_mode=ceil_mode, global_pooling=global_pooling, exclusive=exclusive)
+    with_nan = x.copy()
+    with_nan[0, 0, 0, 0] = np.nan       # a NaN in a window makes its output NaN on both paths
+    fast, slow = both_paths(nn, nn.pool2d, {"X": with_nan}, attrs, monkeypatch)
+    np.testing.assert_array_equal(np.isnan(fast["Out"]), np.isnan(slow["Out"]))
+    assert_same(fast, slow, dtype)
+    fast, slow = both_paths(nn, nn.pool2d, {"X": x}, attrs, monkeypatch)
+    assert_same(fast, slow, dtype)
+    dout = rng.normal(size=slow["Out"].shape).astype(dtype)
+    ins = {"X": x, "Out": slow["Out"], "Out@GRAD": dout}
+    assert_same(*both_paths(nn, nn.pool2d_grad, ins, attrs, monkeypatch), dtype)
+
+
+# -- pointwise --------------------------------------------------------------------------------------
+
+SPECIALS = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf, 1.5, -2.5, 3.0])
+
+
+@pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")    # inf * 0 on the numpy path
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_relu_paths_agree_bitwise(dtype, monkeypatch):
+    x = np.concatenate([SPECIALS, rng.normal(size=100)]).astype(dtype).reshape(6, 18)
+    dout = np.concatenate([rng.normal(size=100), SPECIALS]).astype(dtype).reshape(6, 18)
+    fast, slow = both_paths(activation, activation.relu, {"X": x}, {}, monkeypatch)
+    assert_same(fast, slow, dtype, exact=True)
+    np.testing.assert_array_equal(np.signbit(fast["Out"]), np.signbit(slow["Out"]))
+    ins = {"Out": fast["Out"], "Out@GRAD": dout}
+    fast, slow = both_paths(activation, activation.relu_grad, ins, {}, monkeypatch)
+    assert_same(fast, slow, dtype, exact=True)
+    np.testing.assert_array_equal(np.signbit(fast["X@GRAD"]), np.signbit(slow["X@GRAD"]))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("x_shape,y_shape,axis", [((4, 6, 5, 5), (6,), 1), ((8, 10), (10,), -1),
+                                                  ((3, 4, 5), (4, 5), 1), ((3, 4, 5), (3,), 0),
+                                                  ((2, 3), (2, 3), -1), ((3, 4, 5), (4, 1), 1)])
+def test_elementwise_add_paths_agree(x_shape, y_shape, axis, dtype, monkeypatch):
+    x = rng.normal(size=x_shape).astype(dtype)
+    y = rng.normal(size=y_shape).astype(dtype)
+    attrs = {"axis": axis}
+    fast, slow = both_paths(elementwise, elementwise.elementwise_add, {"X": x, "Y": y}, attrs, monkeypatch)
+    assert_same(fast, slow, dtype, exact=True)
+    ins = {"X": x, "Y": y, "Out": fast["Out"], "Out@GRAD": rng.normal(size=x_shape).astype(dtype)}
+    fast, slow = both_paths(elementwise, elementwise.elementwise_add_grad, ins, attrs, monkeypatch)
+    assert_same(fast, slow, dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("label_dtype", [np.int64, np.int32])
+def test_softmax_with_cross_entropy_paths_agree(dtype, label_dtype, monkeypatch):
+    logits = (rng.normal(size=(7, 10)) * 5).astype(dtype)
+    label = rng.integers(0, 10, size=(7, 1)).astype(label_dtype)
+    label[2, 0] = 3
+    label[4, 0] = -1
+    attrs = attrs_of("softmax_with_cross_entropy", ignore_index=3)
+    # the numpy path takes a negative label as an index from the end; the loop raises (below)
+    label[4, 0] = 9
+    fast, slow = both_paths(loss, loss.softmax_with_cross_entropy, {"Logits": logits, "Label": label}, attrs,
+                            monkeypatch)
+    assert_same(fast, slow, dtype)
+    assert fast["Loss"][2, 0] == 0
+    ins = {"Label": label, "Softmax": fast["Softmax"], "Loss@GRAD": rng.normal(size=(7, 1)).astype(dtype)}
+    assert_same(*both_paths(loss, loss.softmax_with_cross_entropy_grad, ins, attrs, monkeypatch), dtype)
+
+
+def test_softmax_with_cross_entropy_rejects_labels_outside_the_classes():
+    logits = rng.normal(size=(4, 5)).astype(np.float32)
+    label = np.array([[0], [5], [1], [2]], dtype=np.int64)
+    with pytest.raises(PeError, match="Label holds 5 at row 1, outside the 5 classes"):
+        loss.softmax_with_cross_entropy({"Logits": logits, "Label": label}, attrs_of("softmax_with_cross_entropy"))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("nesterov", [False, True])
+def test_momentum_and_sgd_paths_agree_bitwise(dtype, nesterov, monkeypatch):
+    p, g, v = (rng.normal(size=(33, 7)).astype(dtype) for _ in range(3))
+    lr = np.array([0.05], dtype=np.float32)
+    ins = {"Param": p, "Grad": g, "Velocity": v, "LearningRate": lr}
+    attrs = attrs_of("momentum", mu=0.9, use_nesterov=nesterov)
+    assert_same(*both_paths(optimizer, optimizer.momentum, ins, attrs, monkeypatch), dtype, exact=True)
+    assert_same(*both_paths(optimizer, optimizer.sgd, ins, {}, monkeypatch), dtype, exact=True)
+
+
+def test_fast_paths_never_modify_their_inputs():
+    x = rng.normal(size=(2, 3, 6, 6)).astype(np.float32)
+    f = rng.normal(size=(4, 3, 3, 3)).astype(np.float32)
+    dout = rng.normal(size=(2, 4, 4, 4)).astype(np.float32)
+    arrays = [x, f, dout]
+    before = [a.copy() for a in arrays]
+    attrs = attrs_of("conv2d")
+    for kernel in (nn.conv2d, nn.conv2d_grad_input, nn.conv2d_grad_filter):
+        kernel({"Input": x, "Filter": f, "Output@GRAD": dout}, attrs)
+    pool = attrs_of("pool2d", ksize=[2, 2], strides=[2, 2])
+    out = nn.pool2d({"X": x}, pool)["Out"]
+    nn.pool2d_grad({"X": x, "Out": out, "Out@GRAD": np.ones_like(out)}, pool)
+    activation.relu_grad({"Out": x, "Out@GRAD": x}, {})
+    for a, b in itertools.zip_longest(arrays, before):
+        np.testing.assert_array_equal(a, b)
