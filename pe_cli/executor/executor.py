@@ -7,6 +7,7 @@ import difflib
 
 import numpy as np
 
+from .. import profiler, threads
 from ..errors import FeedError, PeError
 from ..framework import Program, default_main_program
 from ..framework.lod_tensor import LoDTensor
@@ -61,14 +62,35 @@ class Executor:
         if feed is not None and not isinstance(feed, dict):
             raise TypeError(f"Executor.run: feed must be a dict of name -> value, got {type(feed).__name__}")
         plan = self._plan(program)
+        if self._memory is None:
+            threads.use_devices(1)          # one CPU device: the whole machine (pe_cli/threads.py)
+        profile = profiler.active()
+        if profile is not None:
+            return self._run_profiled(plan, feed, fetch_list, scope, return_numpy, profile)
         values, lods = self._gather_inputs(plan, feed or {}, scope)
         for step in plan.steps:
             run_step(step, values)
+        self._store(plan, values, scope)
+        return fetch_values(plan.block, fetch_list, values, lods, scope, return_numpy)
+
+    def _run_profiled(self, plan, feed, fetch_list, scope, return_numpy, profile):
+        """run(), timing the ops' loop and each kernel (data is the rest: feeds, scope, fetches)."""
+        start = profiler.clock()
+        values, lods = self._gather_inputs(plan, feed or {}, scope)
+        loop_start = profiler.clock()
+        for step in plan.steps:
+            run_step(step, values, profile)
+        loop = profiler.clock() - loop_start
+        self._store(plan, values, scope)
+        results = fetch_values(plan.block, fetch_list, values, lods, scope, return_numpy)
+        profile.record_run(profiler.clock() - start, loop, len(plan.steps))
+        return results
+
+    def _store(self, plan, values, scope):
         for name in plan.persistable_writes:
             scope.set_array(name, values[name])
         if self._memory is not None:
             self._memory.finish()
-        return fetch_values(plan.block, fetch_list, values, lods, scope, return_numpy)
 
     def _plan(self, program):
         key = (id(program), program._version)

@@ -20,6 +20,7 @@ import warnings
 
 import numpy as np
 
+from .. import profiler, threads
 from ..compiler.graphviz import write_dot
 from ..compiler.ssa_graph import (ALL_REDUCE, BROADCAST, COMPUTE, FETCH, REDUCE, SCALE_LOSS_GRAD,
                                   build_ssa_graph)
@@ -246,6 +247,7 @@ class DataParallelEngine:
             runners = [self._runner(node) for node in graph.ops]
             sched = Schedule(graph.ops, runners)
             sched.scope_reads = [graph.scope_reads(d) for d in range(self.n)]
+            sched.num_ops = sum(1 for node in graph.ops if node.kind in (COMPUTE, SCALE_LOSS_GRAD))
             if len(self._schedules) > 64:
                 self._schedules.clear()
             self._schedules[key] = sched
@@ -264,7 +266,7 @@ class DataParallelEngine:
             step, d = self._step(node.op, node.device), node.device
 
             def run_compute(values, results):
-                run_step(step, values[d])
+                run_step(step, values[d], profiler.active())
             return run_compute
         name = node.attrs.get("var")
         devices = node.devices
@@ -440,6 +442,10 @@ class DataParallelEngine:
             raise PeError("this parallel executor was closed")
         fetch_names = self._fetch_names(fetch_list)
         unique = list(dict.fromkeys(fetch_names))
+        if self.places[0].kind == "cpu":
+            threads.use_devices(self.n)        # BLAS threads per device (pe_cli/threads.py)
+        profile = profiler.active()
+        start, loop = profiler.clock(), 0.0
         per_device = self._split_feed(feed)
         sched = self._schedule(unique)
         self._prepare_params()
@@ -448,7 +454,9 @@ class DataParallelEngine:
         for _ in range(self.exec_strategy.num_iteration_per_run):
             values = self._gather(sched, per_device)
             results = [None] * len(unique)
+            loop_start = profiler.clock()
             self._pool.run(sched, values, results)
+            loop += profiler.clock() - loop_start
             self._save(values, lods)
         for memory in self._memory or ():
             memory.finish()
@@ -456,7 +464,10 @@ class DataParallelEngine:
         if self._runs_since_drop >= self.exec_strategy.num_iteration_per_drop_scope:
             self.drop_local_exe_scopes()
         by_name = dict(zip(unique, results))
-        return [self._merge(name, by_name[name], lods, return_numpy) for name in fetch_names]
+        merged = [self._merge(name, by_name[name], lods, return_numpy) for name in fetch_names]
+        if profile is not None:     # kernels are summed over the devices' threads
+            profile.record_run(profiler.clock() - start, loop, sched.num_ops * self.exec_strategy.num_iteration_per_run)
+        return merged
 
     def _merge(self, name, arrays, lods, return_numpy):
         if arrays is None or any(a is None for a in arrays):

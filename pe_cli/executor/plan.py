@@ -1,5 +1,7 @@
 """Resolving ops to kernels once, and running one resolved op. Both executors use this: it is the
 only place where a kernel is called, so the sequential and the parallel executor compute the same."""
+from time import perf_counter
+
 import numpy as np
 
 from ..errors import OpError, PeError
@@ -43,15 +45,21 @@ def rng_seed(op, seed_offset):
     return [seed, program_seed, index, seed_offset]
 
 
-def run_step(step, values):
-    """Runs one op: reads its inputs from ``values`` (name -> array), writes its outputs there."""
+def run_step(step, values, profile=None):
+    """Runs one op: reads its inputs from ``values`` (name -> array), writes its outputs there.
+    With a ``profile`` (pe_cli/profiler.py), the kernel's time is recorded in it."""
     if step.rng_seed is not None:
         step.attrs["_rng"] = np.random.default_rng(step.rng_seed)
     try:
         ins = {}
         for slot, names, dup in step.inputs:
             ins[slot] = [values[n] for n in names] if dup else values[names[0]]
-        outs = step.kernel(ins, step.attrs)
+        if profile is None:
+            outs = step.kernel(ins, step.attrs)
+        else:
+            start = perf_counter()
+            outs = step.kernel(ins, step.attrs)
+            profile.record_kernel(step.op.type, perf_counter() - start)
     except KeyError as e:
         name = e.args[0]
         raise OpError(f"{step.op.describe()}: input variable '{name}' has no value; "

@@ -9,6 +9,7 @@ from ..param_attr import ParamAttr, WeightNormParamAttr  # noqa: F401
 from ..places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_places, cuda_places, is_compiled_with_cuda  # noqa: F401
 from . import core  # noqa: F401
 from .. import io  # noqa: F401
+from .. import profiler  # noqa: F401
 from .. import compiler  # noqa: F401
 from ..compiler import BuildStrategy, CompiledProgram, ExecutionStrategy  # noqa: F401
 from ..executor.parallel import ParallelExecutor  # noqa: F401

@@ -1,0 +1,128 @@
+"""The profiler (per-op kernel times, kernels/dispatch/data split) and the thread rule."""
+import numpy as np
+import pytest
+
+import pe_cli.fluid as fluid
+from pe_cli import profiler, threads
+from pe_cli.errors import PeError
+
+
+def _mlp_program():
+    main, startup = fluid.Program(), fluid.Program()
+    main.random_seed = startup.random_seed = 3
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        image = fluid.layers.data("image", [20])
+        label = fluid.layers.data("label", [1], dtype="int64")
+        hidden = fluid.layers.fc(image, 16, act="relu")
+        loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(fluid.layers.fc(hidden, 4), label))
+        fluid.optimizer.Momentum(0.1, momentum=0.9).minimize(loss)
+    rng = np.random.default_rng(0)
+    feed = {"image": rng.random((8, 20), dtype=np.float32), "label": rng.integers(0, 4, (8, 1))}
+    return main, startup, loss, feed
+
+
+def test_collect_times_every_op_and_splits_the_run():
+    main, startup, loss, feed = _mlp_program()
+    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+    exe.run(startup, scope=scope)
+    with profiler.collect() as prof:
+        for _ in range(3):
+            exe.run(main, feed=feed, fetch_list=[loss], scope=scope)
+    assert profiler.active() is None
+    summary = prof.summary()
+    ops = main.global_block().ops
+    assert summary["runs"] == 3 and summary["ops_per_run"] == len(ops)
+    assert {op.type for op in ops} == set(prof.ops)
+    assert sum(calls for calls, *_ in prof.ops.values()) == 3 * len(ops)
+    assert 0 < summary["kernel_ms"] <= summary["step_ms"]
+    assert summary["dispatch_ms"] >= 0 and summary["data_ms"] >= 0
+    assert summary["kernel_ms"] + summary["dispatch_ms"] + summary["data_ms"] == pytest.approx(summary["step_ms"])
+    exe.run(main, feed=feed, fetch_list=[loss], scope=scope)      # not collecting: nothing recorded
+    assert prof.summary()["runs"] == 3
+
+
+def test_profiling_does_not_change_the_numbers():
+    main, startup, loss, feed = _mlp_program()
+    losses = []
+    for profiled in (False, True):
+        exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+        exe.run(startup, scope=scope)
+        with profiler.collect() if profiled else _nothing():
+            losses.append([exe.run(main, feed=feed, fetch_list=[loss], scope=scope)[0] for _ in range(3)])
+    np.testing.assert_array_equal(losses[0], losses[1])
+
+
+class _nothing:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
+
+
+def test_fluid_profiler_prints_and_writes_the_table(tmp_path, capsys):
+    main, startup, loss, feed = _mlp_program()
+    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+    exe.run(startup, scope=scope)
+    path = tmp_path / "profile.txt"
+    with fluid.profiler.profiler("CPU", sorted_key="total", profile_path=str(path)):
+        exe.run(main, feed=feed, fetch_list=[loss], scope=scope)
+    printed = capsys.readouterr().out
+    assert "mul" in printed and "dispatch" in printed
+    assert path.read_text().strip() == printed.strip()
+    with pytest.raises(ValueError, match="sorted_key"):
+        profiler.Profile().table("fastest")
+
+
+def test_parallel_executor_runs_are_profiled():
+    main, startup, loss, feed = _mlp_program()
+    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+    exe.run(startup, scope=scope)
+    compiled = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, places=[fluid.CPUPlace()] * 2)
+    with profiler.collect() as prof:
+        exe.run(compiled, feed=feed, fetch_list=[loss], scope=scope)
+    assert prof.summary()["runs"] == 1
+    assert prof.ops["mul"][0] == 2 * sum(op.type == "mul" for op in main.global_block().ops)
+
+
+def test_thread_rule(monkeypatch):
+    for var in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS", "PE_BLAS_THREADS"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("PE_NUM_THREADS", "4")
+    assert threads.cores() == 4
+    assert [threads.per_device(d) for d in (1, 2, 3, 4, 8)] == [4, 2, 1, 1, 1]
+    assert threads.blas_threads(2) == 2
+    monkeypatch.setenv("PE_BLAS_THREADS", "3")
+    assert threads.blas_threads(2) == 3
+    monkeypatch.setenv("PE_BLAS_THREADS", "0")
+    assert threads.blas_threads(1) is None
+    monkeypatch.delenv("PE_BLAS_THREADS")
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "1")          # the user chose: pe leaves BLAS alone
+    assert threads.blas_threads(1) is None
+    assert "BLAS threads left to the environment" in threads.describe(1)
+    monkeypatch.setenv("PE_NUM_THREADS", "two")
+    with pytest.raises(PeError, match="PE_NUM_THREADS"):
+        threads.cores()
+
+
+def test_use_devices_sizes_blas(monkeypatch):
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    for var in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS", "PE_BLAS_THREADS"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("PE_NUM_THREADS", "2")
+    blas = [i for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas"]
+    if not blas:
+        pytest.skip("no BLAS library that threadpoolctl can size")
+    before = blas[0]["num_threads"]
+    try:
+        threads.use_devices(2)
+        assert _blas_threads(threadpoolctl) == 1
+        threads.use_devices(1)
+        assert _blas_threads(threadpoolctl) == 2
+    finally:
+        threadpoolctl.threadpool_limits(before, user_api="blas")
+        threads._applied = None
+
+
+def _blas_threads(threadpoolctl):
+    return [i["num_threads"] for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas"][0]
