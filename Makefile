@@ -21,5 +21,15 @@ test: $(STAMP)
 smoke: $(STAMP)
 	$(VENV)/bin/pe smoke
 
+# PyTorch is the benchmark's yardstick only: installed here, never a dependency of pe or of `make test`.
+# The +cpu build (pinned: never a newer torch, never the CUDA packages).
+BENCH_STAMP := $(VENV)/.bench-installed
+$(BENCH_STAMP): $(STAMP)
+	$(PY) -m pip install -q 'torch==2.13.0+cpu'
+	touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP)
+	$(PY) benchmarks/bench_cpu.py
+
 clean:
 	rm -rf $(VENV) runs .pytest_cache

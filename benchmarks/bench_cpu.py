@@ -1,0 +1,411 @@
+"""CPU training speed: pe (1 and N CPU devices) against PyTorch (1 and N threads), side by side.
+
+    make bench                                   # installs torch==2.13.0 (CPU) into .venv first
+    .venv/bin/python benchmarks/bench_cpu.py [--reps 3] [--steps 50] [--warmup 10] [--json out.json]
+
+Models (momentum SGD, synthetic float32 data, the same initial weights in pe and PyTorch):
+  mlp    784-256-256-10, softmax cross-entropy, batch 128
+  lenet  LeNet-5 (conv 6@5x5 pad 2, relu, maxpool 2, conv 16@5x5, relu, maxpool 2, fc 120, 84, 10), batch 64
+  seed   X[N, 1] -> fc 10 -> mean, batch 10 (per-step overhead only)
+
+Each configuration lives in its own worker process, started once; the driver asks them in turn
+(model by model, configuration by configuration, three repetitions), so a busy moment of the
+machine hits all of them alike. A measurement is the median of ``--steps`` step times after
+``--warmup`` steps; the table keeps each configuration's best median over the repetitions. It also
+measures numpy's float32 matmul (1 and N threads) in the same run, as the ceiling, checks that pe's
+and PyTorch's losses match over the warm-up steps, profiles pe's steps (kernels, dispatch, data;
+the top ops), and times pe's start-up.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+MODELS = {"mlp": 128, "lenet": 64, "seed": 10}
+LR, MU = 0.01, 0.9
+
+
+# -- what a step costs: analytic FLOPs (multiply-add = 2) ---------------------------------------------
+
+def model_flops(model, batch):
+    """FLOPs of one training step: forward, weight gradients, and the input gradients of every
+    layer but the first (whose input is data)."""
+    if model == "mlp":
+        layers = [(784, 256), (256, 256), (256, 10)]
+        fwd = [2 * batch * i * o for i, o in layers]
+    elif model == "lenet":
+        fwd = [2 * batch * 6 * 28 * 28 * 25, 2 * batch * 16 * 10 * 10 * 150,
+               2 * batch * 400 * 120, 2 * batch * 120 * 84, 2 * batch * 84 * 10]
+    else:
+        fwd = [2 * batch * 1 * 10]
+    return sum(fwd) * 2 + sum(fwd[1:])
+
+
+def initial_weights(model, seed=0):
+    """{name: float32 array} shared by pe and PyTorch; fc weights are [in, out] (pe's layout)."""
+    import numpy as np
+    rng = np.random.default_rng(seed)
+
+    def uniform(shape, fan_in):
+        bound = 1.0 / fan_in ** 0.5
+        return rng.uniform(-bound, bound, size=shape).astype(np.float32)
+    if model == "mlp":
+        dims = [784, 256, 256, 10]
+        return {f"fc{i}": (uniform((dims[i], dims[i + 1]), dims[i]), uniform((dims[i + 1],), dims[i]))
+                for i in range(3)}
+    if model == "lenet":
+        return {"conv0": (uniform((6, 1, 5, 5), 25), uniform((6,), 25)),
+                "conv1": (uniform((16, 6, 5, 5), 150), uniform((16,), 150)),
+                "fc0": (uniform((400, 120), 400), uniform((120,), 400)),
+                "fc1": (uniform((120, 84), 120), uniform((84,), 120)),
+                "fc2": (uniform((84, 10), 84), uniform((10,), 84))}
+    return {"fc0": (uniform((1, 10), 1), uniform((10,), 1))}
+
+
+def synthetic_batch(model, batch, seed=1):
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    if model == "seed":
+        return {"x": rng.random((batch, 1), dtype=np.float32)}
+    shape = (batch, 784) if model == "mlp" else (batch, 1, 28, 28)
+    return {"x": rng.random(shape, dtype=np.float32), "label": rng.integers(0, 10, (batch, 1)).astype(np.int64)}
+
+
+# -- workers -----------------------------------------------------------------------------------------
+
+class PeModel:
+    def __init__(self, model, batch, devices):
+        import numpy as np
+        import pe_cli.fluid as fluid
+        from pe_cli import threads
+        self.fluid, self.np = fluid, np
+        main, startup = fluid.Program(), fluid.Program()
+        names = {}
+        with fluid.program_guard(main, startup), fluid.unique_name.guard():
+            def fc(x, key, size, act=None):
+                names[key] = (f"{key}.w", f"{key}.b")
+                return fluid.layers.fc(x, size, act=act, param_attr=fluid.ParamAttr(name=f"{key}.w"),
+                                       bias_attr=fluid.ParamAttr(name=f"{key}.b"))
+
+            def conv(x, key, filters, padding):
+                names[key] = (f"{key}.w", f"{key}.b")
+                return fluid.layers.conv2d(x, filters, 5, padding=padding, act="relu",
+                                           param_attr=fluid.ParamAttr(name=f"{key}.w"),
+                                           bias_attr=fluid.ParamAttr(name=f"{key}.b"))
+            if model == "seed":
+                x = fluid.layers.data("x", [1])
+                loss = fluid.layers.mean(fc(x, "fc0", 10))
+            else:
+                x = fluid.layers.data("x", [784] if model == "mlp" else [1, 28, 28])
+                label = fluid.layers.data("label", [1], dtype="int64")
+                if model == "mlp":
+                    h = fc(fc(x, "fc0", 256, "relu"), "fc1", 256, "relu")
+                    logits = fc(h, "fc2", 10)
+                else:
+                    h = fluid.layers.pool2d(conv(x, "conv0", 6, 2), 2, pool_stride=2)
+                    h = fluid.layers.pool2d(conv(h, "conv1", 16, 0), 2, pool_stride=2)
+                    logits = fc(fc(fc(h, "fc0", 120, "relu"), "fc1", 84, "relu"), "fc2", 10)
+                loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(logits, label))
+            fluid.optimizer.Momentum(LR, momentum=MU).minimize(loss)
+        self.scope = fluid.Scope()
+        self.exe = fluid.Executor(fluid.CPUPlace())
+        self.exe.run(startup, scope=self.scope)
+        for key, (w, b) in initial_weights(model).items():
+            self.scope.find_var(names[key][0]).get_tensor().set(w, fluid.CPUPlace())
+            self.scope.find_var(names[key][1]).get_tensor().set(b, fluid.CPUPlace())
+        self.program = main if devices == 1 else fluid.CompiledProgram(main).with_data_parallel(
+            loss_name=loss.name, places=[fluid.CPUPlace()] * devices)
+        self.loss = loss
+        data = synthetic_batch(model, batch)
+        self.feed = {"x": data["x"]} if model == "seed" else {"x": data["x"], "label": data["label"]}
+        self.threads = threads.describe(devices)
+
+    def step(self):
+        out, = self.exe.run(self.program, feed=self.feed, fetch_list=[self.loss], scope=self.scope)
+        return float(self.np.mean(out))
+
+
+class TorchModel:
+    def __init__(self, model, batch, num_threads):
+        import torch
+        torch.set_num_threads(num_threads)
+        nn = torch.nn
+        w = initial_weights(model)
+
+        def linear(key, i, o):
+            m = nn.Linear(i, o)
+            m.weight.data = torch.from_numpy(w[key][0].T.copy())
+            m.bias.data = torch.from_numpy(w[key][1].copy())
+            return m
+
+        def conv(key, ci, co, padding):
+            m = nn.Conv2d(ci, co, 5, padding=padding)
+            m.weight.data = torch.from_numpy(w[key][0].copy())
+            m.bias.data = torch.from_numpy(w[key][1].copy())
+            return m
+        if model == "mlp":
+            self.net = nn.Sequential(linear("fc0", 784, 256), nn.ReLU(), linear("fc1", 256, 256), nn.ReLU(),
+                                     linear("fc2", 256, 10))
+        elif model == "lenet":
+            self.net = nn.Sequential(conv("conv0", 1, 6, 2), nn.ReLU(), nn.MaxPool2d(2), conv("conv1", 6, 16, 0),
+                                     nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(), linear("fc0", 400, 120), nn.ReLU(),
+                                     linear("fc1", 120, 84), nn.ReLU(), linear("fc2", 84, 10))
+        else:
+            self.net = linear("fc0", 1, 10)
+        self.opt = torch.optim.SGD(self.net.parameters(), lr=LR, momentum=MU)
+        data = synthetic_batch(model, batch)
+        self.x = torch.from_numpy(data["x"])
+        self.label = torch.from_numpy(data["label"].reshape(-1)) if "label" in data else None
+        self.loss_fn = nn.CrossEntropyLoss()
+        self.threads = f"torch {torch.__version__}, {torch.get_num_threads()} intra-op thread(s)"
+
+    def step(self):
+        self.opt.zero_grad()
+        out = self.net(self.x)
+        loss = out.mean() if self.label is None else self.loss_fn(out, self.label)
+        loss.backward()
+        self.opt.step()
+        return loss.item()
+
+
+def matmul_gflops(threads, n=1024, reps=10):
+    import numpy as np
+    import threadpoolctl
+    a = np.random.default_rng(0).random((n, n), dtype=np.float32)
+    with threadpoolctl.threadpool_limits(threads, user_api="blas"):
+        a @ a
+        times = []
+        for _ in range(reps):
+            start = time.perf_counter()
+            a @ a
+            times.append(time.perf_counter() - start)
+    return 2 * n ** 3 / statistics.median(times) / 1e9
+
+
+def worker(kind, arg):
+    """A worker process: builds models on request and times their steps (JSON lines on stdin/out)."""
+    models = {}
+    out = sys.stdout
+    sys.stdout = sys.stderr            # anything printed by libraries stays off the protocol
+    for line in sys.stdin:
+        cmd = json.loads(line)
+        reply = {}
+        if cmd["cmd"] == "quit":
+            break
+        if cmd["cmd"] == "ceiling":
+            reply = {"gflops": matmul_gflops(cmd["threads"])}
+        elif cmd["cmd"] == "run":
+            name, batch = cmd["model"], MODELS[cmd["model"]]
+            if name not in models:
+                models[name] = PeModel(name, batch, arg) if kind == "pe" else TorchModel(name, batch, arg)
+            m = models[name]
+            losses = [m.step() for _ in range(cmd["warmup"])]
+            times = []
+            for _ in range(cmd["steps"]):
+                start = time.perf_counter()
+                m.step()
+                times.append(time.perf_counter() - start)
+            reply = {"median": statistics.median(times), "losses": losses, "threads": m.threads}
+        elif cmd["cmd"] == "profile":
+            from pe_cli import profiler
+            m = models[cmd["model"]]
+            with profiler.collect() as prof:
+                for _ in range(cmd["steps"]):
+                    m.step()
+            reply = {"summary": prof.summary(), "table": prof.table("total")}
+        out.write(json.dumps(reply) + "\n")
+        out.flush()
+
+
+class Worker:
+    def __init__(self, label, kind, arg):
+        self.label = label
+        env = dict(os.environ, PE_QUIET="1")
+        self.proc = subprocess.Popen([sys.executable, __file__, "--worker", kind, str(arg)], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, env=env)
+
+    def ask(self, **cmd):
+        self.proc.stdin.write(json.dumps(cmd) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise SystemExit(f"bench: worker {self.label} died (see its error above)")
+        return json.loads(line)
+
+    def close(self):
+        try:
+            self.proc.stdin.write(json.dumps({"cmd": "quit"}) + "\n")
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        self.proc.wait(timeout=30)
+
+
+# -- start-up ---------------------------------------------------------------------------------------
+
+def startup_times(reps=5):
+    """Best wall times (s) of: importing pe_cli, `pe --help`, and a fresh process up to the end of
+    its first training step (LeNet-5 batch 64, numba's cache warm)."""
+    py = sys.executable
+    pe = os.path.join(os.path.dirname(py), "pe")
+    first_step = ("import time, sys; t0 = float(sys.argv[1]); sys.argv = sys.argv[:1]; "
+                  "import runpy; g = runpy.run_path(%r); "
+                  "m = g['PeModel']('lenet', 64, 1); m.step(); print(time.time() - t0)") % os.path.abspath(__file__)
+
+    def best(cmd, parse=False):
+        times = []
+        for _ in range(reps):
+            start = time.time()
+            out = subprocess.run(cmd + ([repr(start)] if parse else []), capture_output=True, text=True,
+                                 env=dict(os.environ, PE_QUIET="1"))
+            if out.returncode:
+                return None
+            times.append(float(out.stdout.strip().splitlines()[-1]) if parse else time.time() - start)
+        return min(times)
+    subprocess.run([py, "-c", first_step, repr(time.time())], capture_output=True)   # fills numba's cache
+    return {"import pe_cli": best([py, "-c", "import pe_cli"]),
+            "pe --help": best([pe, "--help"]) if os.path.exists(pe) else None,
+            "first LeNet-5 step": best([py, "-c", first_step], parse=True)}
+
+
+# -- the driver ---------------------------------------------------------------------------------------
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--steps", type=int, default=50)
+    parser.add_argument("--warmup", type=int, default=10)
+    parser.add_argument("--models", default="mlp,lenet,seed")
+    parser.add_argument("--devices", type=int, default=None, help="N for 'pe N devices' and 'torch N threads' "
+                        "(default: the cores pe uses)")
+    parser.add_argument("--no-torch", action="store_true", help="measure pe only")
+    parser.add_argument("--json", help="also write the results here")
+    parser.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        return worker(args.worker[0], int(args.worker[1]))
+
+    from pe_cli import threads
+    n = args.devices or max(2, threads.cores())
+    models = [m for m in args.models.split(",") if m]
+    if not args.no_torch:
+        try:
+            import importlib.util
+            if importlib.util.find_spec("torch") is None:
+                raise ImportError
+        except ImportError:
+            raise SystemExit("bench: PyTorch is not installed; run `make bench` (it installs torch==2.13.0 "
+                             "into .venv) or pass --no-torch")
+    configs = [("pe 1 dev", "pe", 1), (f"pe {n} dev", "pe", n)]
+    if not args.no_torch:
+        configs += [("torch 1 thr", "torch", 1), (f"torch {n} thr", "torch", n)]
+    print(f"bench: {threads.cores()} core(s); models {', '.join(models)}; {args.reps} repetitions x "
+          f"({args.warmup} warm-up + median of {args.steps} steps); configurations interleaved", flush=True)
+    workers = {label: Worker(label, kind, arg) for label, kind, arg in configs}
+    ceiling_worker = Worker("numpy", "pe", 1)
+    results = {m: {label: [] for label, _, _ in configs} for m in models}
+    losses, thread_notes, ceilings = {}, {}, {1: [], n: []}
+    try:
+        for rep in range(args.reps):
+            for t in (1, n):
+                ceilings[t].append(ceiling_worker.ask(cmd="ceiling", threads=t)["gflops"])
+            for model in models:
+                for label, _, _ in configs:
+                    r = workers[label].ask(cmd="run", model=model, warmup=args.warmup, steps=args.steps)
+                    results[model][label].append(r["median"])
+                    losses.setdefault((model, label), r["losses"])
+                    thread_notes[label] = r["threads"]
+            print(f"  repetition {rep + 1}/{args.reps} done", flush=True)
+        profiles = {(model, label): workers[label].ask(cmd="profile", model=model, steps=args.steps)
+                    for model in models for label, kind, _ in configs if kind == "pe"}
+    finally:
+        for w in list(workers.values()) + [ceiling_worker]:
+            w.close()
+    report = summarize(models, configs, results, losses, ceilings, n)
+    print_report(report, configs, thread_notes, profiles, n)
+    print("\nstart-up (best of 5, seconds):", flush=True)
+    start = startup_times()
+    for what, seconds in start.items():
+        print(f"  {what:<22} {'n/a' if seconds is None else f'{seconds:.3f}'}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"report": report, "startup": start, "threads": thread_notes,
+                       "profiles": {f"{m} / {c}": p["summary"] for (m, c), p in profiles.items()}}, f, indent=1)
+    failed = [m for m in models if report["models"][m].get("ok") is False]
+    if failed:
+        print(f"\nbench: losses of pe and PyTorch differ for {', '.join(failed)}")
+        return 1
+    return 0
+
+
+def summarize(models, configs, results, losses, ceilings, n):
+    import numpy as np
+    ceiling = {t: max(v) for t, v in ceilings.items()}
+    out = {"ceiling_gflops": ceiling, "models": {}}
+    for model in models:
+        best = {label: min(times) for label, times in results[model].items()}
+        entry = {"batch": MODELS[model], "mflop": model_flops(model, MODELS[model]) / 1e6, "best_s": best,
+                 "medians_s": results[model]}
+        pe_best = min(v for k, v in best.items() if k.startswith("pe"))
+        torch = [v for k, v in best.items() if k.startswith("torch")]
+        if torch:
+            entry["pe_over_torch"] = pe_best / min(torch)
+            ref = losses.get((model, "torch 1 thr"))
+            diffs = []
+            for label, _, _ in configs:
+                if label.startswith("pe"):
+                    got = np.array(losses[(model, label)])
+                    diffs.append(float(np.max(np.abs(got - np.array(ref)) / np.maximum(np.abs(ref), 1e-6))))
+            entry["max_loss_rel_diff"] = max(diffs)
+            entry["ok"] = max(diffs) < 1e-4
+        out["models"][model] = entry
+    return out
+
+
+def print_report(report, configs, thread_notes, profiles, n):
+    ceiling = report["ceiling_gflops"]
+    print(f"\nnumpy float32 matmul 1024^3 (the ceiling): 1 thread {ceiling[1]:.0f} GFLOP/s, "
+          f"{n} threads {ceiling[n]:.0f} GFLOP/s")
+    for label, _, _ in configs:
+        print(f"  {label:<12} {thread_notes.get(label, '')}")
+    labels = [label for label, _, _ in configs]
+    ref_label = "torch 1 thr" if "torch 1 thr" in labels else "pe 1 dev"
+    print("\nbest median step time, ms (relative to " + ref_label + "); GFLOP/s (% of the matmul ceiling "
+          "for that thread count)")
+    head = f"{'model (batch)':<16}" + "".join(f"{label:>22}" for label in labels) + f"{'pe / torch':>12}"
+    print(head)
+    for model, e in report["models"].items():
+        ref = e["best_s"][ref_label]
+        cells = []
+        for label, kind, arg in configs:
+            t = e["best_s"][label]
+            gflops = e["mflop"] / 1e3 / t
+            pct = 100 * gflops / ceiling[1 if arg == 1 else n]
+            cells.append(f"{1e3 * t:8.3f} ({t / ref:4.2f}) {gflops:4.0f}/{pct:2.0f}%" if model != "seed"
+                         else f"{1e3 * t:8.3f} ({t / ref:4.2f})      ")
+        ratio = f"{e['pe_over_torch']:12.2f}" if "pe_over_torch" in e else ""
+        print(f"{model + ' (' + str(e['batch']) + ')':<16}" + "".join(f"{c:>22}" for c in cells) + ratio)
+    for model, e in report["models"].items():
+        if "max_loss_rel_diff" in e:
+            print(f"losses over the warm-up steps, pe vs torch 1 thread, {model}: max relative difference "
+                  f"{e['max_loss_rel_diff']:.1e} ({'ok' if e['ok'] else 'MISMATCH'})")
+    print("\nwhere a pe step goes (profiled runs; with N devices, kernels and dispatch are summed over the "
+          "devices' threads)")
+    for (model, label), p in profiles.items():
+        s = p["summary"]
+        print(f"  {model:<6} {label:<10} step {s['step_ms']:7.3f} ms = kernels {s['kernel_ms']:7.3f} + dispatch "
+              f"{s['dispatch_ms']:6.3f} ({s['dispatch_us_per_op']:4.1f} us/op x {s['ops_per_run']:.0f} ops) "
+              f"+ data {s['data_ms']:6.3f}")
+    for (model, label), p in profiles.items():
+        if label == "pe 1 dev":
+            top = p["table"].splitlines()
+            print(f"\n  {model}, pe 1 device, top ops:")
+            for line in top[:9]:
+                print("    " + line)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
