@@ -78,7 +78,7 @@ def _check():
 
 def _first_line(text):
     for line in str(text).splitlines():
-        line = line.strip().rstrip(":")
+        line = line.strip().rstrip(":.")
         if line:
             return line
     return ""
