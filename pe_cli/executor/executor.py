@@ -122,6 +122,8 @@ class Executor:
                 var = block.vars.get(name)
                 if var is not None and var.persistable:
                     scope.find_var(name).tensor._array = array     # stays on the device
+            elif memory is None and hasattr(array, "copy_to_host"):
+                array = array.copy_to_host()        # left on a GPU by a CUDA executor: a host copy
             values[name] = array
         return values, lods
 

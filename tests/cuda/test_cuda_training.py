@@ -17,7 +17,7 @@ from pe_cli.kernels.cuda import runtime
 from pe_cli.places import CPUPlace, CUDAPlace
 
 
-def _mlp(optimizer):
+def _mlp(optimizer, with_test=False):
     main, startup = Program(), Program()
     main.random_seed = startup.random_seed = 5
     with program_guard(main, startup):
@@ -26,8 +26,9 @@ def _mlp(optimizer):
         h = fluid.layers.fc(x, 16, act="relu")
         logits = fluid.layers.fc(h, 4)
         loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(logits, y))
+        test = main.clone(for_test=True)
         optimizer.minimize(loss)
-    return main, startup, loss
+    return (main, startup, loss, test) if with_test else (main, startup, loss)
 
 
 def _batches(n, batch=8):
@@ -133,3 +134,14 @@ def test_checkpoint_of_a_gpu_scope_round_trips(tmp_path):
     for p in main.global_block().all_parameters():
         np.testing.assert_array_equal(np.array(restored.find_var(p.name).get_tensor()),
                                       np.array(scope.find_var(p.name).get_tensor()))
+
+
+def test_cpu_executor_reads_a_scope_trained_on_the_gpu():
+    main, startup, loss, test = _mlp(fluid.optimizer.SGD(0.1), with_test=True)
+    scope, gpu = Scope(), Executor(CUDAPlace(0))
+    gpu.run(startup, scope=scope)
+    feed = _batches(1)[0]
+    gpu.run(main, feed=feed, fetch_list=[loss], scope=scope)
+    on_gpu = gpu.run(test, feed=feed, fetch_list=[loss.name], scope=scope)[0]
+    on_cpu = Executor(CPUPlace()).run(test, feed=feed, fetch_list=[loss.name], scope=scope)[0]
+    np.testing.assert_allclose(on_cpu, on_gpu, rtol=1e-5)
