@@ -176,3 +176,9 @@ def test_pe_keys_and_layers():
     assert layers.returncode == 0 and layers.stdout.startswith("fc(input, size")
     typo = pe("layers", "fcc")
     assert typo.returncode == 2 and "did you mean 'fc'" in typo.stderr
+
+
+def test_cuda_without_a_gpu_is_a_config_error():
+    proc = pe("train", CONFIG, "place=cuda", env={"NUMBA_ENABLE_CUDASIM": "0"})
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("command line 'place=cuda': place: no CUDA GPU is usable here")

@@ -73,6 +73,11 @@ class RunConfig:
         if devices > 1 and n < devices:
             raise self.doc.error(("data", which), f"{n} samples cannot be split over {devices} devices",
                                  "use more samples or fewer devices")
+        rest = n % batcher.batch_size
+        if which == "train" and devices > 1 and rest and rest < devices and not batcher.drop_last:
+            raise self.doc.error(size_path, f"the last batch of each epoch has {rest} sample(s) "
+                                 f"({n} samples, batches of {batcher.batch_size}), fewer than the {devices} devices",
+                                 "set data.drop_last: true, or change batch_size or the number of samples")
         return batcher
 
     # -- fetches -----------------------------------------------------------------------------

@@ -46,7 +46,13 @@ def make_place(cfg):
     from ..places import CPUPlace, CUDAPlace, is_compiled_with_cuda
     if cfg.data["place"] == "cuda":
         if not is_compiled_with_cuda():
-            raise cfg.doc.error(("place",), "place is cuda but no CUDA GPU is usable here",
+            reason = ""
+            try:
+                from ..kernels.cuda import runtime
+                reason = f" ({runtime.unavailable_reason()})" if runtime.unavailable_reason() else ""
+            except Exception:   # noqa: BLE001 -- the reason is a courtesy
+                pass
+            raise cfg.doc.error(("place",), f"no CUDA GPU is usable here{reason}",
                                 "use place: cpu, or install pe with the [cuda] extra on a machine with a GPU")
         return CUDAPlace(0)
     return CPUPlace()
