@@ -5,7 +5,8 @@
 
 BLAS is limited to one thread per device (OPENBLAS_NUM_THREADS=1 etc., set below before numpy is
 imported), so N devices use N cores and nothing is oversubscribed; the machine needs >= 2 cores.
-Each configuration runs in a fresh subprocess, after warm-up steps.
+Each measurement runs in a fresh subprocess, after warm-up steps; 1 and 2 devices alternate and the
+best of the rounds is kept, since other processes may share the machine.
 """
 import os
 
@@ -63,13 +64,10 @@ def measure(model, devices, batch, steps, warmup):
             "label": rng.integers(0, 10, (batch, 1))}
     for _ in range(warmup):
         exe.run(compiled, feed=feed, fetch_list=[loss.name])
-    best = 0.0
-    for _ in range(3):       # best of three rounds: the machine is shared
-        start = time.perf_counter()
-        for _ in range(steps):
-            exe.run(compiled, feed=feed, fetch_list=[loss.name])
-        best = max(best, batch * steps / (time.perf_counter() - start))
-    return best
+    start = time.perf_counter()
+    for _ in range(steps):
+        exe.run(compiled, feed=feed, fetch_list=[loss.name])
+    return batch * steps / (time.perf_counter() - start)
 
 
 def main():
@@ -78,6 +76,7 @@ def main():
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=3, help="alternating measurements per device count")
     parser.add_argument("--child", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     model = args.model or ("lenet" if has_lenet_layers() else "mlp")
@@ -86,17 +85,18 @@ def main():
         return
     if model == "lenet" and not has_lenet_layers():
         sys.exit("conv2d/pool2d are not registered yet: use --model mlp")
-    print(f"model {model}, global batch {args.batch}, {args.steps} steps x 3 rounds (best), "
-          f"BLAS threads 1 per device, {os.cpu_count()} cores")
-    rates = {}
-    for devices in (1, 2):
-        out = subprocess.run([sys.executable, __file__, "--model", model, "--batch", str(args.batch),
-                              "--steps", str(args.steps), "--warmup", str(args.warmup), "--child", str(devices)],
-                             check=True, capture_output=True, text=True, env=dict(os.environ, PE_QUIET="1"))
-        rates[devices] = float(out.stdout.strip().splitlines()[-1])
-        print(f"{devices} device(s): {rates[devices]:8.1f} samples/s")
+    print(f"model {model}, global batch {args.batch}, {args.steps} steps per measure, best of {args.rounds} "
+          f"alternating rounds, BLAS threads 1 per device, {os.cpu_count()} cores")
+    rates = {1: 0.0, 2: 0.0}
+    for _ in range(args.rounds):       # alternate, keep the best: the machine may be shared
+        for devices in rates:
+            out = subprocess.run([sys.executable, __file__, "--model", model, "--batch", str(args.batch),
+                                  "--steps", str(args.steps), "--warmup", str(args.warmup), "--child", str(devices)],
+                                 check=True, capture_output=True, text=True)
+            rates[devices] = max(rates[devices], float(out.stdout.strip().splitlines()[-1]))
+    for devices, rate in rates.items():
+        print(f"{devices} device(s): {rate:8.1f} samples/s")
     print(f"speed-up with 2 devices: {rates[2] / rates[1]:.2f}x")
-
 
 if __name__ == "__main__":
     main()

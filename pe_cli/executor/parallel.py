@@ -145,9 +145,6 @@ class DataParallelEngine:
         self._plan_persistables()
         self._steps = {}            # (op id, device) -> OpStep, shared by the schedules
         self._schedules = {}        # fetch names -> Schedule
-        self.num_threads = exec_strategy.num_threads or self.n * 4
-        self._pool = ThreadPool(self.num_threads, name="pe-parallel")
-
         if share_vars_from is not None:
             if not isinstance(share_vars_from, DataParallelEngine):
                 raise TypeError("share_vars_from must be a ParallelExecutor / CompiledProgram")
@@ -161,6 +158,8 @@ class DataParallelEngine:
             self.param_scopes = [self.scope] + [self.scope.new_scope() for _ in range(1, self.n)]
         self.share_vars_from = share_vars_from
         self.exec_scopes = [s.new_scope() for s in self.param_scopes]
+        self.num_threads = exec_strategy.num_threads or self.n * 4
+        self._pool = ThreadPool(self.num_threads, name="pe-parallel")
         self._params_ready = False     # copies broadcast to the devices (first run)
         self._seen = {}                # name -> the global array the device copies were made from
         self._runs_since_drop = 0
