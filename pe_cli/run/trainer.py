@@ -236,9 +236,15 @@ def train(cfg, out=None, resume=None, max_steps=None, quiet=False, stream=None):
     state = {"step": 0, "epoch": 0, "batch": 0, "wall_s": 0.0, "samples": 0}
     if ckpt is not None:
         state.update(read_state(ckpt))
-        run_dir = resume_dir
-    else:
-        run_dir = new_run_dir(out or cfg.data["output"]["dir"])
+    # Initialize (and load the checkpoint) before touching any directory: a failure here leaves
+    # no half-made run behind.
+    scope = Scope()
+    exe = Executor(place)
+    with scope_guard(scope):
+        exe.run(programs.startup)
+        if ckpt is not None:
+            load_persistables(exe, ckpt, programs.main)
+    run_dir = resume_dir if ckpt is not None else new_run_dir(out or cfg.data["output"]["dir"])
     progress = Progress(_total_steps(cfg, train_data, max_steps), quiet, stream)
     if ckpt is not None:
         progress.message(f"resuming {run_dir} from {ckpt} (step {state['step']})")
@@ -256,12 +262,7 @@ def train(cfg, out=None, resume=None, max_steps=None, quiet=False, stream=None):
     store = FetchStore(run_dir, cfg.data["fetch"]["save"], state["step"] if ckpt else None)
     checkpoints = Checkpoints(run_dir, cfg.data["checkpoint"]["keep"])
     result = TrainResult(run_dir, state["step"], state["epoch"], resumed_from=ckpt)
-    scope = Scope()
-    exe = Executor(place)
     with scope_guard(scope), _StopFlag() as stop:
-        exe.run(programs.startup)
-        if ckpt is not None:
-            load_persistables(exe, ckpt, programs.main)
         try:
             _loop(cfg, exe, program, programs, train_data, eval_data, state, max_steps, fetch_names, eval_names,
                   metrics, store, checkpoints, progress, stop, result)
