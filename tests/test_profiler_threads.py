@@ -126,3 +126,28 @@ def test_use_devices_sizes_blas(monkeypatch):
 
 def _blas_threads(threadpoolctl):
     return [i["num_threads"] for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas"][0]
+
+
+def test_host_memory_is_kept_between_steps():
+    import resource
+    import sys
+    from pe_cli.executor import host_memory
+    fluid.Executor(fluid.CPUPlace())
+    if not sys.platform.startswith("linux") or not host_memory.keep_freed_memory():
+        pytest.skip("glibc malloc only")
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        image = fluid.layers.data("image", [1, 28, 28])
+        conv = fluid.layers.conv2d(image, 6, 5, padding=2, act="relu")
+        loss = fluid.layers.mean(fluid.layers.pool2d(conv, 2, pool_stride=2))
+        fluid.optimizer.SGD(0.01).minimize(loss)
+    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+    exe.run(startup, scope=scope)
+    feed = {"image": np.random.default_rng(0).random((64, 1, 28, 28), dtype=np.float32)}
+    for _ in range(3):
+        exe.run(main, feed=feed, fetch_list=[loss], scope=scope)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    for _ in range(5):
+        exe.run(main, feed=feed, fetch_list=[loss], scope=scope)
+    faults = (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) / 5
+    assert faults < 100, f"{faults:.0f} page faults a step: freed buffers went back to the kernel"

@@ -45,6 +45,9 @@ class Executor:
         if self.place.kind == "cuda":
             from ..kernels.cuda import runtime
             self._memory = runtime.memory(self.place)
+        else:
+            from .host_memory import keep_freed_memory
+            keep_freed_memory()             # step buffers stay mapped between runs (host_memory.py)
         self._plans = {}
 
     def close(self):

@@ -130,6 +130,9 @@ class DataParallelEngine:
             from ..kernels.cuda import runtime
             self._memory = [runtime.memory(p) for p in self.places]
 
+        if self.places[0].kind == "cpu":
+            from .host_memory import keep_freed_memory
+            keep_freed_memory()             # step buffers stay mapped between runs (host_memory.py)
         self.graph = build_ssa_graph(program, self.places, build_strategy, loss_name)
         build_strategy._freeze()
         exec_strategy._freeze()

@@ -209,3 +209,33 @@ def test_fast_paths_never_modify_their_inputs():
     activation.relu_grad({"Out": x, "Out@GRAD": x}, {})
     for a, b in itertools.zip_longest(arrays, before):
         np.testing.assert_array_equal(a, b)
+
+
+def test_conv_filter_gradient_follows_a_feed_rewritten_in_place():
+    """The forward's im2col columns are reused by the filter gradient (nn._ColumnsCache): a batch
+    buffer the user refills in place between runs must still give that batch's gradient."""
+    import pe_cli.fluid as fluid
+    main, startup = fluid.Program(), fluid.Program()
+    main.random_seed = startup.random_seed = 1
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        image = fluid.layers.data("image", [2, 6, 6])
+        conv = fluid.layers.conv2d(image, 3, 3, padding=1, param_attr=fluid.ParamAttr(name="w"))
+        loss = fluid.layers.reduce_sum(conv * conv)
+        grads = fluid.backward.append_backward(loss)
+    w_grad = [g for p, g in grads if p.name == "w"][0]
+    batches = [rng.normal(size=(4, 2, 6, 6)).astype(np.float32) for _ in range(2)]
+
+    def run(feeds):
+        exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+        exe.run(startup, scope=scope)
+        return [exe.run(main, feed={"image": f}, fetch_list=[w_grad], scope=scope)[0] for f in feeds]
+    buffer = batches[0].copy()
+
+    def refilled():
+        yield buffer
+        buffer[...] = batches[1]
+        yield buffer
+    got = run(refilled())
+    want = run([batches[0], batches[1]])
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)

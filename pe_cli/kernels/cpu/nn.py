@@ -13,6 +13,8 @@ Other dtypes take the vectorised numpy path: im2col as one strided copy of the p
 [groups, C/groups*kh*kw, N*Ho*Wo] and one GEMM, col2im as kh*kw strided adds, pooling as a loop
 over kernel or output positions (whichever is fewer) vectorised over the batch and channels.
 """
+import threading
+
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
@@ -40,7 +42,7 @@ def _pad(x, pads, value, extent=None):
 # -- conv2d -----------------------------------------------------------------------------------------
 
 class _ConvGeometry:
-    __slots__ = ("pads", "kh", "kw", "sh", "sw", "dh", "dw", "ho", "wo", "groups")
+    __slots__ = ("pads", "kh", "kw", "sh", "sw", "dh", "dw", "ho", "wo", "groups", "key")
 
     def __init__(self, x_shape, w_shape, attrs):
         strides = attrs["strides"]
@@ -58,6 +60,8 @@ class _ConvGeometry:
         if x_shape[1] != w_shape[1] * self.groups:
             raise PeError(f"input {list(x_shape)} has {x_shape[1]} channels, filter {list(w_shape)} with "
                           f"groups={self.groups} expects {w_shape[1] * self.groups}")
+        self.key = (tuple(x_shape), self.kh, self.kw, self.sh, self.sw, tuple(self.pads), self.dh, self.dw,
+                    self.groups)
 
     def is_pointwise(self):
         """A 1x1 filter at stride 1 without padding: the input is its own im2col matrix."""
@@ -86,6 +90,8 @@ def conv2d(ins, attrs):
     if is_float(x, w):
         cols = _cols(x, geo)                                                 # [N, G, K/G, L]
         out = np.matmul(w.reshape(geo.groups, w.shape[0] // geo.groups, -1), cols)    # [N, G, M/G, L]
+        if not geo.is_pointwise():
+            _COLS.put(x, geo.key, cols)
         return {"Output": out.reshape(x.shape[0], w.shape[0], geo.ho, geo.wo)}
     n, m = x.shape[0], w.shape[0]
     cols = _im2col(x, geo)
@@ -98,7 +104,9 @@ def conv2d_grad_filter(ins, attrs):
     x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
     geo = _ConvGeometry(x.shape, w.shape, attrs)
     if is_float(x, w, dout):
-        cols = _cols(x, geo)
+        cols = _COLS.take(x, geo.key)
+        if cols is None:
+            cols = _cols(x, geo)
         per_sample = np.matmul(_dout_per_sample(dout, geo), cols.swapaxes(-1, -2))  # [N, G, M/G, K/G]
         return {"Filter@GRAD": np.add.reduce(per_sample, axis=0).reshape(w.shape)}
     cols = _im2col(x, geo)
@@ -131,6 +139,49 @@ def conv2d_grad_input(ins, attrs):
             wj = j * geo.dw
             dxp[:, :, hi:hi + hspan:geo.sh, wj:wj + wspan:geo.sw] += dcols[:, i, j].transpose(1, 0, 2, 3)
     return {"Input@GRAD": np.ascontiguousarray(dxp[:, :, t:t + h, l:l + wd])}
+
+
+class _ColumnsCache:
+    """The im2col columns of recent conv2d forwards, for their filter gradients.
+
+    conv2d_grad_filter needs the same columns as the forward it differentiates; rebuilding them cost
+    as much as the GEMM (0.3-0.6 ms a conv in LeNet-5). The forward keeps them here under its Input
+    array (held, so its id stays unique) and its geometry; the filter gradient takes them out, once.
+    Within a run nothing changes an array once computed (kernels never modify their inputs), and
+    every run's forward replaces the entry before its backward reads it, so an input the user
+    rewrites in place between runs is never read stale. Bounded: the oldest entries go beyond
+    ``max_bytes`` (forward-only runs, which never take theirs). Shared by the executor's threads."""
+
+    def __init__(self, max_bytes=128 << 20):
+        self._lock = threading.Lock()
+        self._entries = {}            # (id(x), geometry) -> (x, cols); insertion order = age
+        self._bytes = 0
+        self.max_bytes = max_bytes
+
+    def put(self, x, key, cols):
+        if cols.nbytes > self.max_bytes:
+            return
+        with self._lock:
+            old = self._entries.pop((id(x), key), None)
+            if old is not None:
+                self._bytes -= old[1].nbytes
+            self._entries[(id(x), key)] = (x, cols)
+            self._bytes += cols.nbytes
+            while self._bytes > self.max_bytes:
+                _, dropped = self._entries.pop(next(iter(self._entries)))
+                self._bytes -= dropped.nbytes
+
+    def take(self, x, key):
+        with self._lock:
+            entry = self._entries.get((id(x), key))
+            if entry is None or entry[0] is not x:
+                return None
+            del self._entries[(id(x), key)]
+            self._bytes -= entry[1].nbytes
+            return entry[1]
+
+
+_COLS = _ColumnsCache()
 
 
 def _cols(x, geo):
