@@ -28,6 +28,7 @@ _USER_BLAS_VARS = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS")
 _lock = threading.Lock()
 _blas = None            # threadpoolctl controllers of the loaded BLAS libraries, found on first use
 _applied = None         # the BLAS thread count last set
+_planned = {}           # devices -> blas_threads(devices): the environment is read once
 
 
 def cores():
@@ -60,9 +61,12 @@ def blas_threads(devices):
 
 def use_devices(devices):
     """Sizes BLAS for ``devices`` CPU devices running at once. Called by the executors before each
-    run; costs a comparison when nothing changes."""
+    run; costs a dict lookup when nothing changes (the environment is read on the first call for
+    each device count; ``refresh()`` reads it again)."""
     global _applied
-    n = blas_threads(devices)
+    n = _planned.get(devices, 0)
+    if n == 0:
+        n = _planned[devices] = blas_threads(devices)
     if n is None or n == _applied:
         return
     with _lock:
@@ -70,6 +74,13 @@ def use_devices(devices):
             for lib in _blas_libraries():
                 lib.set_num_threads(n)
             _applied = n
+
+
+def refresh():
+    """Forgets what was read from the environment and set, so the next run applies the rule anew."""
+    global _applied
+    _planned.clear()
+    _applied = None
 
 
 def describe(devices=1):

@@ -114,6 +114,7 @@ def test_use_devices_sizes_blas(monkeypatch):
     if not blas:
         pytest.skip("no BLAS library that threadpoolctl can size")
     before = blas[0]["num_threads"]
+    threads.refresh()
     try:
         threads.use_devices(2)
         assert _blas_threads(threadpoolctl) == 1
@@ -121,7 +122,7 @@ def test_use_devices_sizes_blas(monkeypatch):
         assert _blas_threads(threadpoolctl) == 2
     finally:
         threadpoolctl.threadpool_limits(before, user_api="blas")
-        threads._applied = None
+        threads.refresh()
 
 
 def _blas_threads(threadpoolctl):

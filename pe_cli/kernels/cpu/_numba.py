@@ -16,7 +16,7 @@ import importlib
 
 import numpy as np
 
-_FLOATS = ("float32", "float64")
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 
 
 def lazy(name):
@@ -35,7 +35,12 @@ def is_float(*arrays):
     """True when every array is float32 or float64, all of the same dtype: the types the loops are
     compiled for. Other dtypes take the kernels' numpy path."""
     dtype = arrays[0].dtype
-    return dtype.name in _FLOATS and all(a.dtype == dtype for a in arrays[1:])
+    if dtype != _F32 and dtype != _F64:      # (dtype.name is a Python property: slower)
+        return False
+    for a in arrays[1:]:
+        if a.dtype != dtype:
+            return False
+    return True
 
 
 def flat(a):
