@@ -23,9 +23,29 @@ rng = np.random.default_rng(11)
 SHRINK = {}
 
 
+def _as_float32(case):
+    """The case with float64 inputs in float32, the dtype models train in; only cases with a
+    float64 input get a float32 twin."""
+    def f32(v):
+        if isinstance(v, list):
+            return [f32(a) for a in v]
+        v = np.asarray(v)
+        return v.astype(np.float32) if v.dtype == np.float64 else v
+    inputs = {k: f32(v) for k, v in case.inputs.items()}
+    attrs = dict(case.attrs)
+    if attrs.get("in_dtype") == "float64":
+        attrs["in_dtype"] = "float32"
+    return dataclasses.replace(case, inputs=inputs, attrs=attrs, name=case.id + "-float32")
+
+
+def _has_float64(case):
+    values = [a for v in case.inputs.values() for a in (v if isinstance(v, list) else [v])]
+    return any(np.asarray(a).dtype == np.float64 for a in values)
+
+
 def _cases():
     cases = [SHRINK.get(c.id, lambda c: c)(c) for c in all_cases()]
-    return cases
+    return cases + [_as_float32(c) for c in cases if _has_float64(c)]
 
 
 CASES = _cases()
