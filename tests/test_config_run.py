@@ -127,3 +127,10 @@ def test_data_checks(base):
     cfg = load_config(base, ["data.train.columns={image: label, label: label}"])
     with pytest.raises(ConfigError, match=r"feed 'image' takes samples of shape \[1, 28, 28\]"):
         cfg.load_data("train")
+
+
+def test_null_removes_an_optional_source():
+    cfg = load_config("configs/mnist_mlp.yaml", ["data.eval=null"])
+    assert cfg.data["data"]["eval"] is None
+    with pytest.raises(ConfigError, match="data.eval is not given"):
+        cfg.load_data("eval")

@@ -131,6 +131,8 @@ def validate(doc, path, value, spec):
         return value
     if isinstance(spec, Section):
         if value is None:
+            if spec.default is None:      # an optional section (a data source): null leaves it out
+                return None
             value = {}
         if not isinstance(value, dict):
             raise doc.error(path, f"expected a mapping of {', '.join(spec.fields)}, got {_describe(value)}",
