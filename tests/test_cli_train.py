@@ -182,3 +182,13 @@ def test_cuda_without_a_gpu_is_a_config_error():
     proc = pe("train", CONFIG, "place=cuda", env={"NUMBA_ENABLE_CUDASIM": "0"})
     assert proc.returncode == 2
     assert proc.stderr.startswith("command line 'place=cuda': place: no CUDA GPU is usable here")
+
+
+def test_fetches_as_npy_files(tmp_path):
+    proc = pe("train", CONFIG, *SMALL, "fetch.save=npy", "fetch.every=2", "--max-steps", "4", "data.eval=null",
+              "--out", tmp_path / "npy", "-q")
+    assert proc.returncode == 0, proc.stderr
+    files = sorted(os.listdir(tmp_path / "npy" / "fetches"))
+    assert files == ["acc-step-2.npy", "acc-step-4.npy", "loss-step-2.npy", "loss-step-4.npy"]
+    assert np.load(tmp_path / "npy" / "fetches" / "loss-step-4.npy").shape == (1,)
+    assert not os.path.exists(tmp_path / "npy" / "eval.json") and "held-out" not in proc.stdout
