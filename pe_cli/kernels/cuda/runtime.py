@@ -57,8 +57,7 @@ def _check():
     try:
         cuda = _numba_cuda()
     except ImportError as e:
-        return f"numba-cuda is not installed ({e.__class__.__name__}: {str(e).splitlines()[0][:80]}); " \
-               f"install it with pip install 'pe-cli[cuda]'"
+        return f"numba.cuda cannot be imported: {_first_line(e)[:120]}; install pe with the [cuda] extra"
     except Exception as e:      # a broken install: say what it was
         return f"numba.cuda failed to load: {type(e).__name__}: {_first_line(e)}"
     if _sim:
@@ -226,7 +225,18 @@ class Pool:
         if _sim:
             return np.empty(nbytes, dtype=np.uint8)
         with self.device:
-            return self.device.context.memalloc(nbytes)
+            try:
+                return self.device.context.memalloc(nbytes)
+            except Exception:           # out of memory: give the cached buffers back, then retry
+                self.trim()
+                return self.device.context.memalloc(nbytes)
+
+    def trim(self):
+        """Frees every cached buffer no array is using (numba frees device memory lazily)."""
+        self.free = {}
+        if not _sim:
+            with self.device:
+                self.device.context.deallocations.clear()
 
     def _release(self, key, raw):
         self.free.setdefault(key, []).append(raw)
