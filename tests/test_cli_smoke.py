@@ -1,6 +1,5 @@
 """pe smoke: configs build, their loss is finite and falls; a table; non-zero exit on any failure."""
 import os
-import shutil
 
 from test_cli_helpers import REPO, pe
 

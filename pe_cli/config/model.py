@@ -15,7 +15,7 @@ from .errors import ConfigError, closest
 from .keys import MODEL
 from .schema import _describe, validate
 from .typed import check_arguments, resolve
-from .yamlfile import format_path, load_yaml
+from .yamlfile import load_yaml
 
 # Builder arguments that take variables: their YAML values are names of feeds or earlier layers.
 TENSOR_ARGS = frozenset({"input", "inputs", "x", "y", "label", "logits", "weight", "index", "indices",
@@ -430,4 +430,4 @@ def default_fetches(spec):
 
 
 __all__ = ["BuiltModel", "FeedSpec", "LayerSpec", "ModelSpec", "build_model", "check_model", "default_fetches",
-           "format_path", "load_model"]
+           "load_model"]

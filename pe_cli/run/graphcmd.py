@@ -1,5 +1,4 @@
 """``pe graph``: the program of a run config or a model file, as DOT or text, and rendering."""
-import os
 import shutil
 import subprocess
 
