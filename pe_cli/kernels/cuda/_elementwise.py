@@ -5,6 +5,8 @@ An op is a device function of its array values and two scalar parameters ``p, q`
 ignored): ``Unary(f)(x, p, q)``, ``Binary(f)(x, y, p, q)``, ``Ternary(f)(a, b, c, p, q)``.
 Broadcast indexing collapses dims first, so the common cases (bias add, scalar) index cheaply.
 """
+import functools
+
 import numpy as np
 from numba import cuda
 
@@ -106,13 +108,18 @@ class Binary:
         if xshape == out_shape and yshape == out_shape:
             self.same[grid(out.size)](flat(x), flat(y), flat(out), p, q)
         else:
-            dims, xs, ys = collapse(out_shape, [xshape, yshape])
+            dims, xs, ys = collapse(out_shape, (xshape, yshape))
             self.broadcast[grid(out.size)](flat(x), flat(y), flat(out), dims, xs, ys, p, q)
         return out
 
 
+@functools.lru_cache(maxsize=4096)
+def _broadcast_shapes(a, b):
+    return tuple(np.broadcast_shapes(a, b))
+
+
 def broadcast_shapes(a, b):
-    return tuple(np.broadcast_shapes(tuple(a), tuple(b)))
+    return _broadcast_shapes(tuple(a), tuple(b))
 
 
 def broadcast_strides(shape, out_shape):
@@ -125,6 +132,7 @@ def broadcast_strides(shape, out_shape):
     return list(reversed(strides))
 
 
+@functools.lru_cache(maxsize=4096)        # shapes repeat every training step
 def collapse(out_shape, in_shapes):
     """(dims, strides per input) with size-1 dims dropped and neighbours merged wherever every
     input steps through them alike, so most broadcasts index through one or two dims."""
@@ -178,7 +186,7 @@ class BroadcastUnary:
         if tuple(x.shape) == shape:
             self.same[grid(out.size)](flat(x), flat(out), p, q)
         else:
-            dims, xs = collapse(shape, [tuple(x.shape)])
+            dims, xs = collapse(shape, (tuple(x.shape),))
             self.broadcast[grid(out.size)](flat(x), flat(out), dims, xs, p, q)
         return out
 

@@ -6,6 +6,8 @@ threads stride along the row and combine through shared memory. Where they are n
 the bias gradient), one thread per output walks its column, so neighbouring threads read
 neighbouring addresses.
 """
+import functools
+
 import numpy as np
 from numba import cuda
 
@@ -129,6 +131,7 @@ def normalize_axes(ndim, axes):
     return tuple(sorted({a % ndim for a in axes})) if ndim else ()
 
 
+@functools.lru_cache(maxsize=4096)        # shapes repeat every training step
 def plan(shape, axes):
     """(kept dims, kept strides, reduced dims, reduced strides), each merged where contiguous."""
     strides, step = [], 1
