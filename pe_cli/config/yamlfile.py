@@ -91,7 +91,7 @@ def load_yaml(path, what="file"):
                           "give the path of a .yaml file")
     try:
         with open(path, "rb") as f:
-            text = f.read().decode("utf-8")
+            text = f.read().decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise ConfigError(f"{shown}: not UTF-8 text ({e.reason} at byte {e.start})", None, None,
                           "save the file as UTF-8") from None
