@@ -154,7 +154,10 @@ def as_float32(case):
             return [f32(x) for x in v]
         v = np.asarray(v)
         return v.astype(np.float32) if v.dtype == np.float64 else v
-    return dataclasses.replace(case, inputs={k: f32(v) for k, v in case.inputs.items()},
+    attrs = dict(case.attrs)
+    if attrs.get("in_dtype") == "float64":
+        attrs["in_dtype"] = "float32"
+    return dataclasses.replace(case, inputs={k: f32(v) for k, v in case.inputs.items()}, attrs=attrs,
                                name=case.id + "[float32]")
 
 
