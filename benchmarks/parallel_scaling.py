@@ -1,12 +1,12 @@
-"""Data-parallel scaling on CPU devices: samples/s of one training step on 1 and 2 devices.
+"""Data-parallel scaling on CPU devices: samples/s of training steps on 1 and 2 devices.
 
-    python benchmarks/parallel_scaling.py                 # LeNet-5, batch 128 (MLP if conv2d is missing)
-    python benchmarks/parallel_scaling.py --model mlp --batch 128 --steps 30
+    python benchmarks/parallel_scaling.py                 # LeNet-5, batch 128 (the MLP if conv2d is missing)
+    python benchmarks/parallel_scaling.py --model mlp --batch 128 --rounds 40
 
 BLAS is limited to one thread per device (OPENBLAS_NUM_THREADS=1 etc., set below before numpy is
 imported), so N devices use N cores and nothing is oversubscribed; the machine needs >= 2 cores.
-Each measurement runs in a fresh subprocess, after warm-up steps; 1 and 2 devices alternate and the
-best of the rounds is kept, since other processes may share the machine.
+The 1- and 2-device executors are built once and measured in short alternating rounds; the best
+round of each is kept, so other processes briefly sharing the machine do not decide the result.
 """
 import os
 
@@ -14,13 +14,16 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMB
     os.environ[_var] = "1"
 
 import argparse  # noqa: E402
-import json  # noqa: E402
-import subprocess  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 
+import numpy as np  # noqa: E402
 
-def lenet5(fluid, image, label):
+import pe_cli.fluid as fluid  # noqa: E402
+from pe_cli.ops import registry  # noqa: E402
+
+
+def lenet5(image, label):
     conv1 = fluid.layers.conv2d(image, num_filters=6, filter_size=5, padding=2, act="relu")
     pool1 = fluid.layers.pool2d(conv1, pool_size=2, pool_stride=2)
     conv2 = fluid.layers.conv2d(pool1, num_filters=16, filter_size=5, act="relu")
@@ -31,7 +34,7 @@ def lenet5(fluid, image, label):
     return fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(logits, label))
 
 
-def mlp(fluid, image, label):
+def mlp(image, label):
     hidden = fluid.layers.fc(image, size=512, act="relu")
     hidden = fluid.layers.fc(hidden, size=512, act="relu")
     logits = fluid.layers.fc(hidden, size=10)
@@ -39,64 +42,57 @@ def mlp(fluid, image, label):
 
 
 def has_lenet_layers():
-    from pe_cli.ops import registry
     return {"conv2d", "pool2d"} <= set(registry.all_op_types())
 
 
-def measure(model, devices, batch, steps, warmup):
-    import numpy as np
-    import pe_cli.fluid as fluid
-
+def trainer(model, devices, batch):
+    """A step function training ``model`` data-parallel on ``devices`` CPU devices."""
     main, startup = fluid.Program(), fluid.Program()
     main.random_seed = startup.random_seed = 1
     with fluid.program_guard(main, startup):
         shape = [1, 28, 28] if model == "lenet" else [784]
         image = fluid.layers.data(name="image", shape=shape)
         label = fluid.layers.data(name="label", shape=[1], dtype="int64")
-        loss = (lenet5 if model == "lenet" else mlp)(fluid, image, label)
+        loss = (lenet5 if model == "lenet" else mlp)(image, label)
         fluid.optimizer.SGD(learning_rate=0.01).minimize(loss)
+    scope = fluid.Scope()
     exe = fluid.Executor(fluid.CPUPlace())
-    exe.run(startup)
+    exe.run(startup, scope=scope)
     compiled = fluid.CompiledProgram(main).with_data_parallel(
         loss_name=loss.name, places=[fluid.CPUPlace()] * devices)
     rng = np.random.default_rng(0)
     feed = {"image": rng.random([batch] + shape, dtype="float32"),
             "label": rng.integers(0, 10, (batch, 1))}
-    for _ in range(warmup):
-        exe.run(compiled, feed=feed, fetch_list=[loss.name])
-    start = time.perf_counter()
-    for _ in range(steps):
-        exe.run(compiled, feed=feed, fetch_list=[loss.name])
-    return batch * steps / (time.perf_counter() - start)
+    return lambda: exe.run(compiled, feed=feed, fetch_list=[loss.name], scope=scope)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", choices=["lenet", "mlp"], default=None)
     parser.add_argument("--batch", type=int, default=128)
-    parser.add_argument("--steps", type=int, default=20)
-    parser.add_argument("--warmup", type=int, default=3)
-    parser.add_argument("--rounds", type=int, default=3, help="alternating measurements per device count")
-    parser.add_argument("--child", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--steps", type=int, default=5, help="steps per round")
+    parser.add_argument("--rounds", type=int, default=30, help="alternating rounds per device count")
     args = parser.parse_args()
     model = args.model or ("lenet" if has_lenet_layers() else "mlp")
-    if args.child is not None:
-        print(json.dumps(measure(model, args.child, args.batch, args.steps, args.warmup)))
-        return
     if model == "lenet" and not has_lenet_layers():
         sys.exit("conv2d/pool2d are not registered yet: use --model mlp")
-    print(f"model {model}, global batch {args.batch}, {args.steps} steps per measure, best of {args.rounds} "
-          f"alternating rounds, BLAS threads 1 per device, {os.cpu_count()} cores")
-    rates = {1: 0.0, 2: 0.0}
-    for _ in range(args.rounds):       # alternate, keep the best: the machine may be shared
-        for devices in rates:
-            out = subprocess.run([sys.executable, __file__, "--model", model, "--batch", str(args.batch),
-                                  "--steps", str(args.steps), "--warmup", str(args.warmup), "--child", str(devices)],
-                                 check=True, capture_output=True, text=True)
-            rates[devices] = max(rates[devices], float(out.stdout.strip().splitlines()[-1]))
-    for devices, rate in rates.items():
-        print(f"{devices} device(s): {rate:8.1f} samples/s")
-    print(f"speed-up with 2 devices: {rates[2] / rates[1]:.2f}x")
+    steps = {n: trainer(model, n, args.batch) for n in (1, 2)}
+    for step in steps.values():
+        for _ in range(3):
+            step()                       # warm-up
+    best = {n: 0.0 for n in steps}
+    for _ in range(args.rounds):
+        for n, step in steps.items():
+            start = time.perf_counter()
+            for _ in range(args.steps):
+                step()
+            best[n] = max(best[n], args.batch * args.steps / (time.perf_counter() - start))
+    print(f"model {model}, global batch {args.batch}, best of {args.rounds} alternating rounds of {args.steps} "
+          f"steps, BLAS threads 1 per device, {os.cpu_count()} cores")
+    for n, rate in best.items():
+        print(f"{n} device(s): {rate:8.1f} samples/s")
+    print(f"speed-up with 2 devices: {best[2] / best[1]:.2f}x")
+
 
 if __name__ == "__main__":
     main()
