@@ -221,9 +221,9 @@ def worker(kind, arg):
 
 
 class Worker:
-    def __init__(self, label, kind, arg):
+    def __init__(self, label, kind, arg, env=None):
         self.label = label
-        env = dict(os.environ, PE_QUIET="1")
+        env = dict(os.environ, PE_QUIET="1", **(env or {}))
         self.proc = subprocess.Popen([sys.executable, __file__, "--worker", kind, str(arg)], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True, env=env)
 
@@ -299,28 +299,30 @@ def main():
         except ImportError:
             raise SystemExit("bench: PyTorch is not installed; run `make bench` (it installs torch==2.13.0 "
                              "into .venv) or pass --no-torch")
-    configs = [("pe 1 dev", "pe", 1), (f"pe {n} dev", "pe", n)]
+    # (label, kind, devices or torch threads, threads in use, environment)
+    configs = [("pe 1 dev 1 thr", "pe", 1, 1, {"PE_BLAS_THREADS": "1"}), ("pe 1 dev", "pe", 1, n, {}),
+               (f"pe {n} dev", "pe", n, n, {})]
     if not args.no_torch:
-        configs += [("torch 1 thr", "torch", 1), (f"torch {n} thr", "torch", n)]
+        configs += [("torch 1 thr", "torch", 1, 1, {}), (f"torch {n} thr", "torch", n, n, {})]
     print(f"bench: {threads.cores()} core(s); models {', '.join(models)}; {args.reps} repetitions x "
           f"({args.warmup} warm-up + median of {args.steps} steps); configurations interleaved", flush=True)
-    workers = {label: Worker(label, kind, arg) for label, kind, arg in configs}
+    workers = {label: Worker(label, kind, arg, env) for label, kind, arg, _, env in configs}
     ceiling_worker = Worker("numpy", "pe", 1)
-    results = {m: {label: [] for label, _, _ in configs} for m in models}
+    results = {m: {label: [] for label, *_ in configs} for m in models}
     losses, thread_notes, ceilings = {}, {}, {1: [], n: []}
     try:
         for rep in range(args.reps):
             for t in (1, n):
                 ceilings[t].append(ceiling_worker.ask(cmd="ceiling", threads=t)["gflops"])
             for model in models:
-                for label, _, _ in configs:
+                for label, *_ in configs:
                     r = workers[label].ask(cmd="run", model=model, warmup=args.warmup, steps=args.steps)
                     results[model][label].append(r["median"])
                     losses.setdefault((model, label), r["losses"])
                     thread_notes[label] = r["threads"]
             print(f"  repetition {rep + 1}/{args.reps} done", flush=True)
         profiles = {(model, label): workers[label].ask(cmd="profile", model=model, steps=args.steps)
-                    for model in models for label, kind, _ in configs if kind == "pe"}
+                    for model in models for label, kind, *_ in configs if kind == "pe"}
     finally:
         for w in list(workers.values()) + [ceiling_worker]:
             w.close()
@@ -355,7 +357,7 @@ def summarize(models, configs, results, losses, ceilings, n):
             entry["pe_over_torch"] = pe_best / min(torch)
             ref = losses.get((model, "torch 1 thr"))
             diffs = []
-            for label, _, _ in configs:
+            for label, *_ in configs:
                 if label.startswith("pe"):
                     got = np.array(losses[(model, label)])
                     diffs.append(float(np.max(np.abs(got - np.array(ref)) / np.maximum(np.abs(ref), 1e-6))))
@@ -369,9 +371,9 @@ def print_report(report, configs, thread_notes, profiles, n):
     ceiling = report["ceiling_gflops"]
     print(f"\nnumpy float32 matmul 1024^3 (the ceiling): 1 thread {ceiling[1]:.0f} GFLOP/s, "
           f"{n} threads {ceiling[n]:.0f} GFLOP/s")
-    for label, _, _ in configs:
-        print(f"  {label:<12} {thread_notes.get(label, '')}")
-    labels = [label for label, _, _ in configs]
+    for label, *_ in configs:
+        print(f"  {label:<15} {thread_notes.get(label, '')}")
+    labels = [label for label, *_ in configs]
     ref_label = "torch 1 thr" if "torch 1 thr" in labels else "pe 1 dev"
     print("\nbest median step time, ms (relative to " + ref_label + "); GFLOP/s (% of the matmul ceiling "
           "for that thread count)")
@@ -380,10 +382,10 @@ def print_report(report, configs, thread_notes, profiles, n):
     for model, e in report["models"].items():
         ref = e["best_s"][ref_label]
         cells = []
-        for label, kind, arg in configs:
+        for label, kind, arg, used, _ in configs:
             t = e["best_s"][label]
             gflops = e["mflop"] / 1e3 / t
-            pct = 100 * gflops / ceiling[1 if arg == 1 else n]
+            pct = 100 * gflops / ceiling[used]
             cells.append(f"{1e3 * t:8.3f} ({t / ref:4.2f}) {gflops:4.0f}/{pct:2.0f}%" if model != "seed"
                          else f"{1e3 * t:8.3f} ({t / ref:4.2f})      ")
         ratio = f"{e['pe_over_torch']:12.2f}" if "pe_over_torch" in e else ""
@@ -396,7 +398,7 @@ def print_report(report, configs, thread_notes, profiles, n):
           "devices' threads)")
     for (model, label), p in profiles.items():
         s = p["summary"]
-        print(f"  {model:<6} {label:<10} step {s['step_ms']:7.3f} ms = kernels {s['kernel_ms']:7.3f} + dispatch "
+        print(f"  {model:<6} {label:<15} step {s['step_ms']:7.3f} ms = kernels {s['kernel_ms']:7.3f} + dispatch "
               f"{s['dispatch_ms']:6.3f} ({s['dispatch_us_per_op']:4.1f} us/op x {s['ops_per_run']:.0f} ops) "
               f"+ data {s['data_ms']:6.3f}")
     for (model, label), p in profiles.items():
