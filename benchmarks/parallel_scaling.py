@@ -1,7 +1,7 @@
 """Data-parallel scaling on CPU devices: samples/s of training steps on 1 and 2 devices.
 
     python benchmarks/parallel_scaling.py                 # LeNet-5, batch 128 (the MLP if conv2d is missing)
-    python benchmarks/parallel_scaling.py --model mlp --batch 128 --rounds 40
+    python benchmarks/parallel_scaling.py --model mlp --batch 128 --rounds 40 --strategy Reduce
 
 BLAS is limited to one thread per device (OPENBLAS_NUM_THREADS=1 etc., set below before numpy is
 imported), so N devices use N cores and nothing is oversubscribed; the machine needs >= 2 cores.
@@ -45,7 +45,7 @@ def has_lenet_layers():
     return {"conv2d", "pool2d"} <= set(registry.all_op_types())
 
 
-def trainer(model, devices, batch):
+def trainer(model, devices, batch, reduce_strategy="AllReduce"):
     """A step function training ``model`` data-parallel on ``devices`` CPU devices."""
     main, startup = fluid.Program(), fluid.Program()
     main.random_seed = startup.random_seed = 1
@@ -58,8 +58,10 @@ def trainer(model, devices, batch):
     scope = fluid.Scope()
     exe = fluid.Executor(fluid.CPUPlace())
     exe.run(startup, scope=scope)
+    build_strategy = fluid.BuildStrategy()
+    build_strategy.reduce_strategy = reduce_strategy
     compiled = fluid.CompiledProgram(main).with_data_parallel(
-        loss_name=loss.name, places=[fluid.CPUPlace()] * devices)
+        loss_name=loss.name, build_strategy=build_strategy, places=[fluid.CPUPlace()] * devices)
     rng = np.random.default_rng(0)
     feed = {"image": rng.random([batch] + shape, dtype="float32"),
             "label": rng.integers(0, 10, (batch, 1))}
@@ -72,11 +74,13 @@ def main():
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--steps", type=int, default=5, help="steps per round")
     parser.add_argument("--rounds", type=int, default=30, help="alternating rounds per device count")
+    parser.add_argument("--strategy", choices=["AllReduce", "Reduce"], default="AllReduce",
+                        help="BuildStrategy.reduce_strategy")
     args = parser.parse_args()
     model = args.model or ("lenet" if has_lenet_layers() else "mlp")
     if model == "lenet" and not has_lenet_layers():
         sys.exit("conv2d/pool2d are not registered yet: use --model mlp")
-    steps = {n: trainer(model, n, args.batch) for n in (1, 2)}
+    steps = {n: trainer(model, n, args.batch, args.strategy) for n in (1, 2)}
     for step in steps.values():
         for _ in range(3):
             step()                       # warm-up
@@ -87,7 +91,7 @@ def main():
             for _ in range(args.steps):
                 step()
             best[n] = max(best[n], args.batch * args.steps / (time.perf_counter() - start))
-    print(f"model {model}, global batch {args.batch}, best of {args.rounds} alternating rounds of {args.steps} "
+    print(f"model {model}, global batch {args.batch}, {args.strategy}, best of {args.rounds} alternating rounds of {args.steps} "
           f"steps, BLAS threads 1 per device, {os.cpu_count()} cores")
     for n, rate in best.items():
         print(f"{n} device(s): {rate:8.1f} samples/s")
