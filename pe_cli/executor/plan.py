@@ -54,16 +54,16 @@ def run_step(step, values, profile=None):
         ins = {}
         for slot, names, dup in step.inputs:
             ins[slot] = [values[n] for n in names] if dup else values[names[0]]
+    except KeyError as e:
+        raise OpError(f"{step.op.describe()}: input variable '{e.args[0]}' has no value; "
+                      f"is it fed, or initialized by the startup program?", step.op, step.device) from None
+    try:
         if profile is None:
             outs = step.kernel(ins, step.attrs)
         else:
             start = perf_counter()
             outs = step.kernel(ins, step.attrs)
             profile.record_kernel(step.op.type, perf_counter() - start)
-    except KeyError as e:
-        name = e.args[0]
-        raise OpError(f"{step.op.describe()}: input variable '{name}' has no value; "
-                      f"is it fed, or initialized by the startup program?", step.op, step.device) from None
     except PeError as e:
         raise OpError(f"{step.op.describe()} on {step.device}: {e}", step.op, step.device) from e
     except Exception as e:
