@@ -8,7 +8,9 @@ The rule (docs/PERFORMANCE.md has the measurements behind it):
 - Each device gets ``max(1, cores // devices)`` cores, which its kernels' BLAS calls (numpy's
   GEMMs in mul, matmul and conv2d) use as threads: one device has the whole machine, and one
   device per core (the default for data parallelism) runs its GEMMs on its own thread.
-  ``PE_BLAS_THREADS`` sets that count instead.
+  ``PE_BLAS_THREADS`` sets that count instead. A GEMM of fewer than ``SMALL_GEMM_MACS``
+  multiply-adds runs on one thread: there a second thread cost more than it brought (measured:
+  LeNet-5's step was 10-20% slower with 2 BLAS threads, the MLP's 30% faster).
 - numba loops are single-threaded and release the GIL (pe_cli/kernels/cpu/_numba.py): the cores
   are shared out by devices and BLAS threads, never by a third pool on top.
 - The data-parallel executor runs each device's ops on the pool (``ExecutionStrategy.num_threads``,
@@ -29,6 +31,8 @@ _lock = threading.Lock()
 _blas = None            # threadpoolctl controllers of the loaded BLAS libraries, found on first use
 _applied = None         # the BLAS thread count last set
 _planned = {}           # devices -> blas_threads(devices): the environment is read once
+_device_blas = None     # the BLAS threads of the devices now running (None: BLAS left alone)
+SMALL_GEMM_MACS = 4 << 20
 
 
 def cores():
@@ -63,12 +67,30 @@ def use_devices(devices):
     """Sizes BLAS for ``devices`` CPU devices running at once. Called by the executors before each
     run; costs a dict lookup when nothing changes (the environment is read on the first call for
     each device count; ``refresh()`` reads it again)."""
-    global _applied
+    global _device_blas
     n = _planned.get(devices, 0)
     if n == 0:
         n = _planned[devices] = blas_threads(devices)
-    if n is None or n == _applied:
+    _device_blas = n
+    if n is not None and (_applied is None or (n == 1 and _applied != 1)):
+        _set_blas(n)            # GEMM kernels size each call (for_gemm); others get the device's count
+
+
+def for_gemm(macs):
+    """Called by a kernel before a GEMM of ``macs`` multiply-adds (per BLAS call): the device's BLAS
+    threads for a large one, one thread for a small one. A comparison when nothing changes."""
+    n = _device_blas
+    if n is None or n == 1:
+        if n == 1 and _applied != 1:
+            _set_blas(1)
         return
+    want = n if macs >= SMALL_GEMM_MACS else 1
+    if want != _applied:
+        _set_blas(want)
+
+
+def _set_blas(n):
+    global _applied
     with _lock:
         if n != _applied:
             for lib in _blas_libraries():
@@ -78,9 +100,9 @@ def use_devices(devices):
 
 def refresh():
     """Forgets what was read from the environment and set, so the next run applies the rule anew."""
-    global _applied
+    global _applied, _device_blas
     _planned.clear()
-    _applied = None
+    _applied = _device_blas = None
 
 
 def describe(devices=1):

@@ -118,8 +118,15 @@ def test_use_devices_sizes_blas(monkeypatch):
     try:
         threads.use_devices(2)
         assert _blas_threads(threadpoolctl) == 1
-        threads.use_devices(1)
+        threads.for_gemm(threads.SMALL_GEMM_MACS * 4)     # one core per device: always one thread
+        assert _blas_threads(threadpoolctl) == 1
+        threads.use_devices(1)                            # the whole machine: large GEMMs get it
+        threads.for_gemm(threads.SMALL_GEMM_MACS * 4)
         assert _blas_threads(threadpoolctl) == 2
+        threads.for_gemm(threads.SMALL_GEMM_MACS // 4)
+        assert _blas_threads(threadpoolctl) == 1
+        threads.use_devices(2)
+        assert _blas_threads(threadpoolctl) == 1
     finally:
         threadpoolctl.threadpool_limits(before, user_api="blas")
         threads.refresh()

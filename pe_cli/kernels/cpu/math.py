@@ -1,6 +1,9 @@
+"""Math kernels. GEMMs go to numpy's BLAS, sized by ``threads.for_gemm`` (small ones on one thread)."""
 import math
 
 import numpy as np
+
+from ... import threads
 
 
 def _as_matrix(a, num_col_dims):
@@ -10,14 +13,19 @@ def _as_matrix(a, num_col_dims):
 def mul(ins, attrs):
     x, y = ins["X"], ins["Y"]
     xd, yd = attrs["x_num_col_dims"], attrs["y_num_col_dims"]
-    out = _as_matrix(x, xd) @ _as_matrix(y, yd)
+    x2, y2 = _as_matrix(x, xd), _as_matrix(y, yd)
+    threads.for_gemm(x2.shape[0] * x2.shape[1] * y2.shape[1])
+    out = x2 @ y2
     return {"Out": out.reshape(x.shape[:xd] + y.shape[yd:])}
 
 
 def mul_grad_x(ins, attrs):
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     xd, yd = attrs["x_num_col_dims"], attrs["y_num_col_dims"]
-    dx = dout.reshape(-1, _as_matrix(y, yd).shape[1]) @ _as_matrix(y, yd).T
+    y2 = _as_matrix(y, yd)
+    d2 = dout.reshape(-1, y2.shape[1])
+    threads.for_gemm(d2.shape[0] * y2.shape[0] * y2.shape[1])
+    dx = d2 @ y2.T
     return {"X@GRAD": dx.reshape(x.shape)}
 
 
@@ -25,7 +33,9 @@ def mul_grad_y(ins, attrs):
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     xd, yd = attrs["x_num_col_dims"], attrs["y_num_col_dims"]
     x2 = _as_matrix(x, xd)
-    dy = x2.T @ dout.reshape(x2.shape[0], -1)
+    d2 = dout.reshape(x2.shape[0], -1)
+    threads.for_gemm(x2.shape[0] * x2.shape[1] * d2.shape[1])
+    dy = x2.T @ d2
     return {"Y@GRAD": dy.reshape(y.shape)}
 
 
@@ -119,6 +129,7 @@ def _sum_to(grad, shape):
 def matmul(ins, attrs):
     x, y = ins["X"], ins["Y"]
     xm, ym = _matmul_operands(x, y, attrs)
+    threads.for_gemm(xm.shape[-2] * xm.shape[-1] * ym.shape[-1])
     out = np.matmul(xm, ym)
     if attrs["alpha"] != 1.0:
         out = out * x.dtype.type(attrs["alpha"])
@@ -140,6 +151,7 @@ def matmul_grad_x(ins, attrs):
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     xm, ym = _matmul_operands(x, y, attrs)
     d = _matmul_dout(xm, ym, dout, attrs["alpha"])
+    threads.for_gemm(xm.shape[-2] * xm.shape[-1] * ym.shape[-1])
     dxm = _sum_to(np.matmul(d, np.swapaxes(ym, -1, -2)), xm.shape)   # d(Out)/d(xm): [..., M, K]
     if x.ndim > 1 and attrs["transpose_X"]:
         dxm = np.swapaxes(dxm, -1, -2)
@@ -150,6 +162,7 @@ def matmul_grad_y(ins, attrs):
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     xm, ym = _matmul_operands(x, y, attrs)
     d = _matmul_dout(xm, ym, dout, attrs["alpha"])
+    threads.for_gemm(xm.shape[-2] * xm.shape[-1] * ym.shape[-1])
     dym = _sum_to(np.matmul(np.swapaxes(xm, -1, -2), d), ym.shape)   # d(Out)/d(ym): [..., K, N]
     if y.ndim > 1 and attrs["transpose_Y"]:
         dym = np.swapaxes(dym, -1, -2)

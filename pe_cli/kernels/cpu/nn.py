@@ -18,6 +18,7 @@ import threading
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from ... import threads
 from ...errors import PeError
 from ._numba import is_float, lazy
 from ...ops.nn import bn_channel_axis, conv_out_size, conv_paddings, lookup_out_shape, pool_geometry, pool_out_size
@@ -63,6 +64,10 @@ class _ConvGeometry:
         self.key = (tuple(x_shape), self.kh, self.kw, self.sh, self.sw, tuple(self.pads), self.dh, self.dw,
                     self.groups)
 
+    def gemm_macs(self, w_shape):
+        """Multiply-adds of one per-sample, per-group GEMM."""
+        return (w_shape[0] // self.groups) * w_shape[1] * self.kh * self.kw * self.ho * self.wo
+
     def is_pointwise(self):
         """A 1x1 filter at stride 1 without padding: the input is its own im2col matrix."""
         return (self.kh, self.kw, self.sh, self.sw) == (1, 1, 1, 1) and not any(self.pads)
@@ -88,6 +93,7 @@ def conv2d(ins, attrs):
     x, w = ins["Input"], ins["Filter"]
     geo = _ConvGeometry(x.shape, w.shape, attrs)
     if is_float(x, w):
+        threads.for_gemm(geo.gemm_macs(w.shape))
         cols = _cols(x, geo)                                                 # [N, G, K/G, L]
         out = np.matmul(w.reshape(geo.groups, w.shape[0] // geo.groups, -1), cols)    # [N, G, M/G, L]
         if not geo.is_pointwise():
@@ -104,6 +110,7 @@ def conv2d_grad_filter(ins, attrs):
     x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
     geo = _ConvGeometry(x.shape, w.shape, attrs)
     if is_float(x, w, dout):
+        threads.for_gemm(geo.gemm_macs(w.shape))
         cols = _COLS.take(x, geo.key)
         if cols is None:
             cols = _cols(x, geo)
@@ -121,6 +128,7 @@ def conv2d_grad_input(ins, attrs):
     m = w.shape[0]
     wmat = w.reshape(geo.groups, m // geo.groups, -1)
     if is_float(x, w, dout):
+        threads.for_gemm(geo.gemm_macs(w.shape))
         dcols = np.matmul(wmat.swapaxes(1, 2), _dout_per_sample(dout, geo))     # [N, G, K/G, L]
         if geo.is_pointwise():
             return {"Input@GRAD": dcols.reshape(x.shape)}
