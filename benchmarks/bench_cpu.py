@@ -300,7 +300,7 @@ def main():
             raise SystemExit("bench: PyTorch is not installed; run `make bench` (it installs torch==2.13.0 "
                              "into .venv) or pass --no-torch")
     # (label, kind, devices or torch threads, threads in use, environment)
-    configs = [("pe 1 dev 1 thr", "pe", 1, 1, {"PE_BLAS_THREADS": "1"}), ("pe 1 dev", "pe", 1, n, {}),
+    configs = [("pe 1 dev 1 thr", "pe", 1, 1, {"PE_DEVICE_THREADS": "1"}), ("pe 1 dev", "pe", 1, n, {}),
                (f"pe {n} dev", "pe", n, n, {})]
     if not args.no_torch:
         configs += [("torch 1 thr", "torch", 1, 1, {}), (f"torch {n} thr", "torch", n, n, {})]

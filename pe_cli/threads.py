@@ -5,34 +5,37 @@ The rule (docs/PERFORMANCE.md has the measurements behind it):
 - ``cores``: the CPUs this process may run on (its affinity mask), or ``PE_NUM_THREADS``.
 - ``devices``: the CPU devices running at once: 1 for ``Executor``, N for data parallelism
   (``ParallelExecutor`` / ``CompiledProgram.with_data_parallel`` on N ``CPUPlace``s, ``CPU_NUM=N``).
-- Each device gets ``max(1, cores // devices)`` cores, which its kernels' BLAS calls (numpy's
-  GEMMs in mul, matmul and conv2d) use as threads: one device has the whole machine, and one
-  device per core (the default for data parallelism) runs its GEMMs on its own thread.
-  ``PE_BLAS_THREADS`` sets that count instead. A GEMM of fewer than ``SMALL_GEMM_MACS``
-  multiply-adds runs on one thread: there a second thread cost more than it brought (measured:
-  LeNet-5's step was 10-20% slower with 2 BLAS threads, the MLP's 30% faster).
-- numba loops are single-threaded and release the GIL (pe_cli/kernels/cpu/_numba.py): the cores
-  are shared out by devices and BLAS threads, never by a third pool on top.
-- The data-parallel executor runs each device's ops on the pool (``ExecutionStrategy.num_threads``,
-  by default ``devices * 4``); its threads mostly wait for the GIL or a kernel, and since kernels run
-  with the GIL released, at most ``devices`` kernels (each with its BLAS threads) run at once in the
-  steady state.
+- Each device's kernels get ``max(1, cores // devices)`` threads (``PE_DEVICE_THREADS`` sets it):
+  one device has the whole machine; one device per core (data parallelism's default) runs each
+  kernel on its own thread.
+- Those threads are numba's: the convolutions, large GEMMs and the loops that gain from it split
+  their samples or rows over numba's pool (OpenMP), and each part calls numpy's BLAS
+  single-threaded (pe_cli/kernels/cpu/_cblas.py). One pool for the whole machine: OpenBLAS's own
+  threads (which spin between GEMMs) never compete with it.
+- Where pe cannot call BLAS per thread (numpy built on a BLAS whose GEMM it does not find), BLAS
+  threads take the device's share instead, for GEMMs of at least ``SMALL_GEMM_MACS`` multiply-adds
+  (below that a second thread cost more than it brought), and numba loops stay single-threaded.
+- The data-parallel executor runs each device's ops on its pool (``ExecutionStrategy.num_threads``,
+  by default ``devices * 4``); kernels release the GIL, so at most ``devices`` kernels (each with its
+  share of threads) compute at once.
 
-pe changes the BLAS thread count at run time (threadpoolctl: OpenBLAS, MKL, BLIS) and only where
-the user has not chosen it: when ``OPENBLAS_NUM_THREADS``, ``MKL_NUM_THREADS`` or
-``OMP_NUM_THREADS`` is set, or ``PE_BLAS_THREADS=0``, BLAS is left as it is.
+pe sets BLAS's thread count at run time (threadpoolctl: OpenBLAS, MKL, BLIS), except where the
+user chose it: with ``OPENBLAS_NUM_THREADS``, ``MKL_NUM_THREADS`` or ``OMP_NUM_THREADS`` set, BLAS is
+left as it is.
 """
 import os
 import threading
 
 _USER_BLAS_VARS = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS")
+SMALL_GEMM_MACS = 4 << 20
 
 _lock = threading.Lock()
 _blas = None            # threadpoolctl controllers of the loaded BLAS libraries, found on first use
 _applied = None         # the BLAS thread count last set
-_planned = {}           # devices -> blas_threads(devices): the environment is read once
-_device_blas = None     # the BLAS threads of the devices now running (None: BLAS left alone)
-SMALL_GEMM_MACS = 4 << 20
+_planned = {}           # devices -> device_threads(devices): the environment is read once
+_share = 1              # threads per device of the devices now running
+_blas_share = None      # BLAS threads for large GEMMs (None: BLAS left alone; 1: pe's pool does it)
+_pool_blas = None       # pool_calls_blas(), found once
 
 
 def cores():
@@ -46,47 +49,83 @@ def cores():
         return os.cpu_count() or 1
 
 
-def per_device(devices):
-    """Cores for each of ``devices`` CPU devices running at once."""
+def device_threads(devices):
+    """Threads for each of ``devices`` CPU devices running at once: ``PE_DEVICE_THREADS``, else
+    ``max(1, cores // devices)``."""
+    value = os.environ.get("PE_DEVICE_THREADS")
+    if value:
+        return _positive("PE_DEVICE_THREADS", value)
     return max(1, cores() // max(1, devices))
 
 
-def blas_threads(devices):
-    """The BLAS threads each device's kernels use: ``PE_BLAS_THREADS``, else ``per_device``;
-    None when BLAS is left alone (the user set its own variable, or ``PE_BLAS_THREADS=0``)."""
-    value = os.environ.get("PE_BLAS_THREADS")
-    if value is not None and value.strip() != "":
-        n = _non_negative("PE_BLAS_THREADS", value)
-        return n or None
-    if any(os.environ.get(v) for v in _USER_BLAS_VARS):
-        return None
-    return per_device(devices)
+def user_sets_blas():
+    """True when the environment fixes BLAS's threads (pe then leaves BLAS alone)."""
+    return any(os.environ.get(v) for v in _USER_BLAS_VARS)
 
 
 def use_devices(devices):
-    """Sizes BLAS for ``devices`` CPU devices running at once. Called by the executors before each
-    run; costs a dict lookup when nothing changes (the environment is read on the first call for
+    """Sizes the threads for ``devices`` CPU devices running at once. Called by the executors before
+    each run; a dict lookup when nothing changes (the environment is read on the first call for
     each device count; ``refresh()`` reads it again)."""
-    global _device_blas
-    n = _planned.get(devices, 0)
-    if n == 0:
-        n = _planned[devices] = blas_threads(devices)
-    _device_blas = n
-    if n is not None and (_applied is None or (n == 1 and _applied != 1)):
-        _set_blas(n)            # GEMM kernels size each call (for_gemm); others get the device's count
+    global _share, _blas_share
+    plan = _planned.get(devices)
+    if plan is None:
+        share = device_threads(devices)
+        if user_sets_blas():
+            blas = None
+        elif pool_calls_blas():
+            blas = 1
+        else:
+            blas = share
+        plan = _planned[devices] = (share, blas)
+    _share, _blas_share = plan
+    if _blas_share is not None and (_applied is None or (_blas_share == 1 and _applied != 1)):
+        _set_blas(_blas_share)
+
+
+def kernel_threads():
+    """Threads the kernel running now may use (its device's share; 1 before any executor ran)."""
+    return _share
+
+
+def pool_calls_blas():
+    """True when pe's loops can call numpy's BLAS GEMM per thread (float32 and float64)."""
+    global _pool_blas
+    if _pool_blas is None:
+        import numpy as np
+        from .kernels.cpu import _cblas
+        _pool_blas = _cblas.gemm(np.dtype(np.float32)) is not None and _cblas.gemm(np.dtype(np.float64)) is not None
+    return _pool_blas
 
 
 def for_gemm(macs):
-    """Called by a kernel before a GEMM of ``macs`` multiply-adds (per BLAS call): the device's BLAS
-    threads for a large one, one thread for a small one. A comparison when nothing changes."""
-    n = _device_blas
-    if n is None or n == 1:
-        if n == 1 and _applied != 1:
-            _set_blas(1)
+    """Called before a GEMM of ``macs`` multiply-adds that numpy runs (one BLAS call): BLAS gets the
+    device's share for a large one, one thread for a small one. A comparison when nothing changes."""
+    n = _blas_share
+    if n is None:
         return
     want = n if macs >= SMALL_GEMM_MACS else 1
     if want != _applied:
         _set_blas(want)
+
+
+def refresh():
+    """Forgets what was read from the environment and set, so the next run applies the rule anew."""
+    global _applied, _share, _blas_share
+    _planned.clear()
+    _applied, _share, _blas_share = None, 1, None
+
+
+def describe(devices=1):
+    """One line for logs and benchmarks: the cores, devices and threads in use."""
+    share = device_threads(devices)
+    if user_sets_blas():
+        blas = "BLAS threads left to the environment"
+    elif pool_calls_blas():
+        blas = "GEMMs and loops on numba's threads, BLAS single-threaded"
+    else:
+        blas = "large GEMMs on BLAS threads, numba loops single-threaded"
+    return f"{cores()} core(s), {devices} CPU device(s), {share} thread(s) per device: {blas}"
 
 
 def _set_blas(n):
@@ -96,20 +135,6 @@ def _set_blas(n):
             for lib in _blas_libraries():
                 lib.set_num_threads(n)
             _applied = n
-
-
-def refresh():
-    """Forgets what was read from the environment and set, so the next run applies the rule anew."""
-    global _applied, _device_blas
-    _planned.clear()
-    _applied = _device_blas = None
-
-
-def describe(devices=1):
-    """One line for logs and benchmarks: the cores, devices and BLAS threads in use."""
-    n = blas_threads(devices)
-    blas = "BLAS threads left to the environment" if n is None else f"{n} BLAS thread(s) per device"
-    return f"{cores()} core(s), {devices} CPU device(s), {blas}, numba loops single-threaded"
 
 
 def _blas_libraries():
@@ -126,19 +151,11 @@ def _blas_libraries():
 
 
 def _positive(name, value):
-    n = _non_negative(name, value)
-    if n == 0:
-        from .errors import PeError
-        raise PeError(f"{name}={value!r} must be a positive integer")
-    return n
-
-
-def _non_negative(name, value):
     try:
         n = int(value)
-        if n < 0:
+        if n < 1:
             raise ValueError
     except ValueError:
         from .errors import PeError
-        raise PeError(f"{name}={value!r} must be a non-negative integer") from None
+        raise PeError(f"{name}={value!r} must be a positive integer") from None
     return n

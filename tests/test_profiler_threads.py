@@ -86,28 +86,26 @@ def test_parallel_executor_runs_are_profiled():
 
 
 def test_thread_rule(monkeypatch):
-    for var in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS", "PE_BLAS_THREADS"):
+    for var in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS", "PE_DEVICE_THREADS"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("PE_NUM_THREADS", "4")
     assert threads.cores() == 4
-    assert [threads.per_device(d) for d in (1, 2, 3, 4, 8)] == [4, 2, 1, 1, 1]
-    assert threads.blas_threads(2) == 2
-    monkeypatch.setenv("PE_BLAS_THREADS", "3")
-    assert threads.blas_threads(2) == 3
-    monkeypatch.setenv("PE_BLAS_THREADS", "0")
-    assert threads.blas_threads(1) is None
-    monkeypatch.delenv("PE_BLAS_THREADS")
+    assert [threads.device_threads(d) for d in (1, 2, 3, 4, 8)] == [4, 2, 1, 1, 1]
+    monkeypatch.setenv("PE_DEVICE_THREADS", "3")
+    assert threads.device_threads(2) == 3
+    monkeypatch.delenv("PE_DEVICE_THREADS")
+    assert not threads.user_sets_blas()
     monkeypatch.setenv("OPENBLAS_NUM_THREADS", "1")          # the user chose: pe leaves BLAS alone
-    assert threads.blas_threads(1) is None
+    assert threads.user_sets_blas()
     assert "BLAS threads left to the environment" in threads.describe(1)
     monkeypatch.setenv("PE_NUM_THREADS", "two")
     with pytest.raises(PeError, match="PE_NUM_THREADS"):
         threads.cores()
 
 
-def test_use_devices_sizes_blas(monkeypatch):
+def test_use_devices_sizes_blas_and_the_kernels_share(monkeypatch):
     threadpoolctl = pytest.importorskip("threadpoolctl")
-    for var in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS", "PE_BLAS_THREADS"):
+    for var in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS", "PE_DEVICE_THREADS"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("PE_NUM_THREADS", "2")
     blas = [i for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas"]
@@ -117,16 +115,16 @@ def test_use_devices_sizes_blas(monkeypatch):
     threads.refresh()
     try:
         threads.use_devices(2)
-        assert _blas_threads(threadpoolctl) == 1
-        threads.for_gemm(threads.SMALL_GEMM_MACS * 4)     # one core per device: always one thread
-        assert _blas_threads(threadpoolctl) == 1
-        threads.use_devices(1)                            # the whole machine: large GEMMs get it
+        assert threads.kernel_threads() == 1 and _blas_threads(threadpoolctl) == 1
+        threads.use_devices(1)
+        assert threads.kernel_threads() == 2
         threads.for_gemm(threads.SMALL_GEMM_MACS * 4)
-        assert _blas_threads(threadpoolctl) == 2
-        threads.for_gemm(threads.SMALL_GEMM_MACS // 4)
-        assert _blas_threads(threadpoolctl) == 1
-        threads.use_devices(2)
-        assert _blas_threads(threadpoolctl) == 1
+        if threads.pool_calls_blas():       # pe's pool runs the GEMMs: BLAS stays single-threaded
+            assert _blas_threads(threadpoolctl) == 1
+        else:                               # BLAS threads for large GEMMs only
+            assert _blas_threads(threadpoolctl) == 2
+            threads.for_gemm(threads.SMALL_GEMM_MACS // 4)
+            assert _blas_threads(threadpoolctl) == 1
     finally:
         threadpoolctl.threadpool_limits(before, user_api="blas")
         threads.refresh()

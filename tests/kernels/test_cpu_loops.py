@@ -62,9 +62,19 @@ CONV_GEOMETRIES = [
 ]
 
 
+@pytest.fixture(params=[1, 2], ids=["serial", "parallel"])
+def device_threads(request, monkeypatch):
+    """Kernels run as on a device with 1 or 2 threads (the conv loops' serial and parallel twins)."""
+    from pe_cli import threads
+    from pe_cli.kernels.cpu import _numba
+    monkeypatch.setattr(threads, "_share", request.param)
+    monkeypatch.setattr(_numba, "PARALLEL_MIN_ELEMENTS", 1)     # small test arrays take the twins too
+    return request.param
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("geo", CONV_GEOMETRIES, ids=lambda g: "x".join(map(str, g[:8])))
-def test_conv2d_paths_agree(geo, dtype, monkeypatch):
+def test_conv2d_paths_agree(geo, dtype, device_threads, monkeypatch):
     n, c, h, w, m, kh, kw, groups, strides, paddings, dilations, algorithm = geo
     x = rng.normal(size=(n, c, h, w)).astype(dtype)
     f = rng.normal(size=(m, c // groups, kh, kw)).astype(dtype)
@@ -106,7 +116,7 @@ POOL_CASES = [
 @pytest.mark.parametrize("pooling_type,exclusive", [("max", True), ("avg", True), ("avg", False)])
 @pytest.mark.parametrize("case", POOL_CASES, ids=lambda c: "x".join(map(str, c[:2])) + f"k{c[2][0]}{c[2][1]}s{c[3][0]}"
                          + ("ceil" if c[5] else "") + ("global" if c[6] else ""))
-def test_pool2d_paths_agree(case, pooling_type, exclusive, dtype, monkeypatch):
+def test_pool2d_paths_agree(case, pooling_type, exclusive, dtype, device_threads, monkeypatch):
     h, w, ksize, strides, paddings, ceil_mode, global_pooling = case
     # small integers: many ties, so the first-maximum rule of the gradient is exercised
     x = rng.integers(-3, 4, size=(2, 3, h, w)).astype(dtype)
@@ -131,7 +141,7 @@ SPECIALS = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf, 1.5, -2.5, 3.0])
 
 @pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")    # inf * 0 on the numpy path
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_relu_paths_agree_bitwise(dtype, monkeypatch):
+def test_relu_paths_agree_bitwise(dtype, device_threads, monkeypatch):
     x = np.concatenate([SPECIALS, rng.normal(size=100)]).astype(dtype).reshape(6, 18)
     dout = np.concatenate([rng.normal(size=100), SPECIALS]).astype(dtype).reshape(6, 18)
     fast, slow = both_paths(activation, activation.relu, {"X": x}, {}, monkeypatch)
@@ -147,7 +157,7 @@ def test_relu_paths_agree_bitwise(dtype, monkeypatch):
 @pytest.mark.parametrize("x_shape,y_shape,axis", [((4, 6, 5, 5), (6,), 1), ((8, 10), (10,), -1),
                                                   ((3, 4, 5), (4, 5), 1), ((3, 4, 5), (3,), 0),
                                                   ((2, 3), (2, 3), -1), ((3, 4, 5), (4, 1), 1)])
-def test_elementwise_add_paths_agree(x_shape, y_shape, axis, dtype, monkeypatch):
+def test_elementwise_add_paths_agree(x_shape, y_shape, axis, dtype, device_threads, monkeypatch):
     x = rng.normal(size=x_shape).astype(dtype)
     y = rng.normal(size=y_shape).astype(dtype)
     attrs = {"axis": axis}
@@ -185,7 +195,7 @@ def test_softmax_with_cross_entropy_rejects_labels_outside_the_classes():
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("nesterov", [False, True])
-def test_momentum_and_sgd_paths_agree_bitwise(dtype, nesterov, monkeypatch):
+def test_momentum_and_sgd_paths_agree_bitwise(dtype, nesterov, device_threads, monkeypatch):
     p, g, v = (rng.normal(size=(33, 7)).astype(dtype) for _ in range(3))
     lr = np.array([0.05], dtype=np.float32)
     ins = {"Param": p, "Grad": g, "Velocity": v, "LearningRate": lr}
@@ -239,3 +249,27 @@ def test_conv_filter_gradient_follows_a_feed_rewritten_in_place():
     want = run([batches[0], batches[1]])
     for g, w in zip(got, want):
         np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_mul_and_its_gradients_split_over_threads(dtype, device_threads):
+    """mul's large GEMMs run by row blocks on numba's threads (math._matmul2d): the same numbers as numpy."""
+    from pe_cli.kernels.cpu import math as kmath
+    x = rng.normal(size=(130, 3, 11, 11)).astype(dtype)         # 363 columns; 130 rows split unevenly
+    y = rng.normal(size=(363, 97)).astype(dtype)
+    dout = rng.normal(size=(130, 97)).astype(dtype)
+    attrs = {"x_num_col_dims": 1, "y_num_col_dims": 1}
+    from pe_cli import threads
+    small, threads.SMALL_GEMM_MACS = threads.SMALL_GEMM_MACS, 1     # every GEMM counts as large here
+    try:
+        out = kmath.mul({"X": x, "Y": y}, attrs)["Out"]
+        dx = kmath.mul_grad_x({"X": x, "Y": y, "Out@GRAD": dout}, attrs)["X@GRAD"]
+        dy = kmath.mul_grad_y({"X": x, "Y": y, "Out@GRAD": dout}, attrs)["Y@GRAD"]
+    finally:
+        threads.SMALL_GEMM_MACS = small
+    x2 = x.reshape(130, -1)
+    tol = 1e-4 if dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(out, x2 @ y, rtol=tol, atol=tol)
+    np.testing.assert_allclose(dx, (dout @ y.T).reshape(x.shape), rtol=tol, atol=tol)
+    np.testing.assert_allclose(dy, x2.T @ dout, rtol=tol, atol=tol)
+    assert out.dtype == dx.dtype == dy.dtype == dtype

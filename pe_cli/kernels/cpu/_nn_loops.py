@@ -14,9 +14,10 @@ Written for speed, measured (docs/PERFORMANCE.md):
 """
 import numba
 import numpy as np
-from numba import uintp
+from numba import prange, uintp
 
 _jit = numba.njit(cache=True, nogil=True)
+_pjit = numba.njit(cache=True, nogil=True, parallel=True)
 
 
 # -- conv2d -----------------------------------------------------------------------------------------
@@ -175,19 +176,51 @@ def avg_pool_grad(dout, kh, kw, sh, sw, pt, pl, exclusive, dx):
 # -- pool2d: 2x2 windows at stride 2, inside the input ------------------------------------------------------------
 
 @_jit
+def _max_pool_2x2_sample(x, b, ho, wo, out):
+    for ci in range(x.shape[1]):
+        for oh in range(ho):
+            for ow in range(wo):
+                m = -np.inf
+                for i in range(2):
+                    for j in range(2):
+                        v = x[b, ci, uintp(2 * oh + i), uintp(2 * ow + j)]
+                        m = v if (v > m or v != v) else m
+                out[b, ci, oh, ow] = m
+
+
+@_jit
 def max_pool_2x2(x, ho, wo, out):
     """max_pool for 2x2 windows at (2*oh, 2*ow), all inside x (no padding reached)."""
-    n, c = x.shape[0], x.shape[1]
-    for b in range(n):
-        for ci in range(c):
-            for oh in range(ho):
-                for ow in range(wo):
-                    m = -np.inf
-                    for i in range(2):
-                        for j in range(2):
-                            v = x[b, ci, uintp(2 * oh + i), uintp(2 * ow + j)]
-                            m = v if (v > m or v != v) else m
-                    out[b, ci, oh, ow] = m
+    for b in range(x.shape[0]):
+        _max_pool_2x2_sample(x, b, ho, wo, out)
+
+
+@_jit
+def _max_pool_2x2_grad_sample(x, out, dout, b, dx):
+    c, h, w = x.shape[1], x.shape[2], x.shape[3]
+    ho, wo = out.shape[2], out.shape[3]
+    one, zero = dx.dtype.type(1), dx.dtype.type(0)
+    for ci in range(c):
+        if 2 * ho < h or 2 * wo < w:       # rows or columns in no window
+            for ih in range(h):
+                for iw in range(w):
+                    dx[b, ci, ih, iw] = 0
+        for oh in range(ho):
+            for ow in range(wo):
+                m = out[b, ci, oh, ow]
+                g = dout[b, ci, oh, ow]
+                h0, w0 = uintp(2 * oh), uintp(2 * ow)
+                hit0 = one if x[b, ci, h0, w0] == m else zero
+                left = one - hit0
+                hit1 = (one if x[b, ci, h0, w0 + 1] == m else zero) * left
+                left = left - hit1
+                hit2 = (one if x[b, ci, h0 + 1, w0] == m else zero) * left
+                left = left - hit2
+                hit3 = (one if x[b, ci, h0 + 1, w0 + 1] == m else zero) * left
+                dx[b, ci, h0, w0] = g * hit0
+                dx[b, ci, h0, w0 + 1] = g * hit1
+                dx[b, ci, h0 + 1, w0] = g * hit2
+                dx[b, ci, h0 + 1, w0 + 1] = g * hit3
 
 
 @_jit
@@ -196,31 +229,8 @@ def max_pool_2x2_grad(x, out, dout, dx):
     takes the gradient (dout * hit, as the numpy path). The windows do not overlap, so each element
     is written once, and the first hit is found with arithmetic masks instead of branches, which
     random data mispredicts (3x slower)."""
-    n, c, h, w = x.shape
-    ho, wo = out.shape[2], out.shape[3]
-    one, zero = dx.dtype.type(1), dx.dtype.type(0)
-    for b in range(n):
-        for ci in range(c):
-            if 2 * ho < h or 2 * wo < w:       # rows or columns in no window
-                for ih in range(h):
-                    for iw in range(w):
-                        dx[b, ci, ih, iw] = 0
-            for oh in range(ho):
-                for ow in range(wo):
-                    m = out[b, ci, oh, ow]
-                    g = dout[b, ci, oh, ow]
-                    h0, w0 = uintp(2 * oh), uintp(2 * ow)
-                    hit0 = one if x[b, ci, h0, w0] == m else zero
-                    left = one - hit0
-                    hit1 = (one if x[b, ci, h0, w0 + 1] == m else zero) * left
-                    left = left - hit1
-                    hit2 = (one if x[b, ci, h0 + 1, w0] == m else zero) * left
-                    left = left - hit2
-                    hit3 = (one if x[b, ci, h0 + 1, w0 + 1] == m else zero) * left
-                    dx[b, ci, h0, w0] = g * hit0
-                    dx[b, ci, h0, w0 + 1] = g * hit1
-                    dx[b, ci, h0 + 1, w0] = g * hit2
-                    dx[b, ci, h0 + 1, w0 + 1] = g * hit3
+    for b in range(x.shape[0]):
+        _max_pool_2x2_grad_sample(x, out, dout, b, dx)
 
 
 @_jit
@@ -259,3 +269,177 @@ def avg_pool_2x2_grad(dout, dx):
                     dx[b, ci, h0, w0 + 1] = g
                     dx[b, ci, h0 + 1, w0] = g
                     dx[b, ci, h0 + 1, w0 + 1] = g
+
+
+# -- conv2d with numpy's BLAS called per sample (see _cblas.py) --------------------------------------
+# Each sample's columns are built in a small per-thread buffer (it stays in L2, unlike the whole
+# batch's) and multiplied at once by single-threaded BLAS; the *_parallel twins run samples on
+# numba's threads (prange), each with its own buffer. Twins are separate functions, not one
+# compiled twice, so that numba's cache keeps each.
+
+@_jit
+def _im2col_sample(x, b, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, cols):
+    """cols [C*kh*kw, Ho*Wo] of sample b (see im2col)."""
+    c, h, w = x.shape[1], x.shape[2], x.shape[3]
+    for ci in range(c):
+        for i in range(kh):
+            for j in range(kw):
+                row = (ci * kh + i) * kw + j
+                off = j * dw - pl
+                lo = 0 if off >= 0 else (sw - 1 - off) // sw
+                hi = min((w - 1 - off) // sw + 1 if off < w else 0, wo)
+                lo = min(lo, hi)
+                for oh in range(ho):
+                    ih = oh * sh - pt + i * dh
+                    base = oh * wo
+                    if ih < 0 or ih >= h:
+                        for ow in range(wo):
+                            cols[row, base + ow] = 0
+                        continue
+                    for ow in range(lo):
+                        cols[row, base + ow] = 0
+                    for ow in range(lo, hi):
+                        cols[row, uintp(base + ow)] = x[b, ci, uintp(ih), uintp(ow * sw + off)]
+                    for ow in range(hi, wo):
+                        cols[row, base + ow] = 0
+
+
+@_jit
+def _col2im_sample(dcols, b, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, dx):
+    """dx[b] (overwritten) = the adjoint of _im2col_sample applied to dcols [C*kh*kw, Ho*Wo]."""
+    c, h, w = dx.shape[1], dx.shape[2], dx.shape[3]
+    for ci in range(c):
+        for ih in range(h):
+            for iw in range(w):
+                dx[b, ci, ih, iw] = 0
+        for i in range(kh):
+            for j in range(kw):
+                row = (ci * kh + i) * kw + j
+                off = j * dw - pl
+                lo = 0 if off >= 0 else (sw - 1 - off) // sw
+                hi = min((w - 1 - off) // sw + 1 if off < w else 0, wo)
+                lo = min(lo, hi)
+                for oh in range(ho):
+                    ih = oh * sh - pt + i * dh
+                    if ih < 0 or ih >= h:
+                        continue
+                    base = oh * wo
+                    for ow in range(lo, hi):
+                        dx[b, ci, uintp(ih), uintp(ow * sw + off)] += dcols[row, uintp(base + ow)]
+
+
+@_jit
+def _at(a, offset):
+    """The address of element ``offset`` of the contiguous array a (unsigned: numba would turn an
+    unsigned address plus a signed offset into a float)."""
+    return a.ctypes.data + uintp(offset * a.itemsize)
+
+
+@_jit
+def _conv_forward_sample(gemm, x, w, b, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, cols, out):
+    n, c = x.shape[0], x.shape[1]
+    m, L = w.shape[0], ho * wo
+    mg, kg = m // groups, (c // groups) * kh * kw
+    if pointwise:
+        src = _at(x, b * c * L)                           # x[b] is its own [C, H*W] column matrix
+    else:
+        _im2col_sample(x, b, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, cols)
+        src = _at(cols, 0)
+    step = uintp(kg * L * x.itemsize)
+    for g in range(groups):
+        gemm(101, 111, 111, mg, L, kg, 1.0, _at(w, g * mg * kg), kg, src + uintp(g) * step, L, 0.0,
+             _at(out, (b * m + g * mg) * L), L)
+
+
+@_jit
+def conv_forward(gemm, x, w, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, out, buf):
+    """out [N, M, Ho, Wo] = conv2d(x, w): per sample, columns then one GEMM per group."""
+    for b in range(x.shape[0]):
+        _conv_forward_sample(gemm, x, w, b, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, buf[0], out)
+
+
+@_pjit
+def conv_forward_parallel(gemm, x, w, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, out, buf):
+    """conv_forward with the samples spread over numba's threads."""
+    for b in prange(x.shape[0]):
+        _conv_forward_sample(gemm, x, w, b, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise,
+                             buf[numba.get_thread_id()], out)
+
+
+@_jit
+def _conv_filter_sample(gemm, x, dout, b, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, cols, dwt):
+    n, c = x.shape[0], x.shape[1]
+    m, L = dout.shape[1], ho * wo
+    mg, kg = m // groups, (c // groups) * kh * kw
+    if pointwise:
+        src = _at(x, b * c * L)
+    else:
+        _im2col_sample(x, b, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, cols)
+        src = _at(cols, 0)
+    step = uintp(kg * L * x.itemsize)
+    for g in range(groups):           # dwt[g] += dout[b, g] @ cols[g]^T
+        gemm(101, 111, 112, mg, kg, L, 1.0, _at(dout, (b * m + g * mg) * L), L, src + uintp(g) * step, L, 1.0,
+             _at(dwt, g * mg * kg), kg)
+
+
+@_jit
+def conv_grad_filter(gemm, x, dout, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, parts, buf):
+    """parts[0] [M, C/G*kh*kw] (zeroed by the caller) += the filter gradient, summed over the samples in order."""
+    for b in range(x.shape[0]):
+        _conv_filter_sample(gemm, x, dout, b, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, buf[0],
+                            parts[0])
+
+
+@_pjit
+def conv_grad_filter_parallel(gemm, x, dout, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, parts, buf):
+    """conv_grad_filter with the samples spread over numba's threads, each summing into its own
+    parts[thread]; the caller adds the parts in thread order."""
+    for b in prange(x.shape[0]):
+        t = numba.get_thread_id()
+        _conv_filter_sample(gemm, x, dout, b, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, buf[t],
+                            parts[t])
+
+
+@_jit
+def _conv_input_sample(gemm, dout, w, b, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, dcols, dx):
+    n, c = dx.shape[0], dx.shape[1]
+    m, L = w.shape[0], ho * wo
+    mg, kg = m // groups, (c // groups) * kh * kw
+    dst = _at(dx, b * c * L) if pointwise else _at(dcols, 0)
+    step = uintp(kg * L * dx.itemsize)
+    for g in range(groups):           # columns[g] = w[g]^T @ dout[b, g]
+        gemm(101, 112, 111, kg, L, mg, 1.0, _at(w, g * mg * kg), kg, _at(dout, (b * m + g * mg) * L), L, 0.0,
+             dst + uintp(g) * step, L)
+    if not pointwise:
+        _col2im_sample(dcols, b, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, dx)
+
+
+@_jit
+def conv_grad_input(gemm, dout, w, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, dx, buf):
+    """dx [N, C, H, W] (overwritten) = the input gradient: per sample, one GEMM per group then col2im."""
+    for b in range(dx.shape[0]):
+        _conv_input_sample(gemm, dout, w, b, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, buf[0], dx)
+
+
+@_pjit
+def conv_grad_input_parallel(gemm, dout, w, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, dx, buf):
+    """conv_grad_input with the samples spread over numba's threads."""
+    for b in prange(dx.shape[0]):
+        _conv_input_sample(gemm, dout, w, b, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise,
+                           buf[numba.get_thread_id()], dx)
+
+
+# -- parallel twins of the 2x2 stride-2 pooling (samples on numba's threads) -------------------------
+
+@_pjit
+def max_pool_2x2_parallel(x, ho, wo, out):
+    """max_pool_2x2 with the samples on numba's threads."""
+    for b in prange(x.shape[0]):
+        _max_pool_2x2_sample(x, b, ho, wo, out)
+
+
+@_pjit
+def max_pool_2x2_grad_parallel(x, out, dout, dx):
+    """max_pool_2x2_grad with the samples on numba's threads."""
+    for b in prange(x.shape[0]):
+        _max_pool_2x2_grad_sample(x, out, dout, b, dx)

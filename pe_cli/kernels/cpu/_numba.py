@@ -7,14 +7,23 @@ that import numba at their top. A kernel module reaches them through ``lazy("_nn
 argument types and kept in ``__pycache__`` beside its module (numba falls back to a per-user cache
 directory where that is not writable), and run without the GIL so executor threads overlap.
 
-The loops are single-threaded. On a machine whose cores are shared (other processes, OpenBLAS
-workers spinning after a GEMM), a ``parallel=True`` region waits for its slowest thread and was
-measured to stall for a whole scheduler quantum (4-12 ms instead of 0.3 ms, docs/PERFORMANCE.md);
-the cores are used by BLAS threads or by data-parallel devices instead (``pe_cli/threads.py``).
+The heavy loops (convolutions, large GEMMs) have ``parallel=True`` twins that spread samples or
+rows over numba's threads, each part calling numpy's BLAS single-threaded (_cblas.py): one thread
+pool for the whole machine. ``parallel_threads()`` says whether the kernel running now may use
+them: when its device has several cores (pe_cli/threads.py) and numba has a thread-safe layer
+(OpenMP or TBB; numba's own ``workqueue`` aborts when two executor threads enter parallel loops at
+once, and its sleeping workers were measured to wake too slowly). OpenMP is picked first.
 """
 import importlib
+import os
+import threading
 
 import numpy as np
+
+from ... import threads
+
+_setup_lock = threading.Lock()
+_layer_ok = None        # a thread-safe numba threading layer is available (decided once)
 
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 
@@ -26,9 +35,52 @@ def lazy(name):
     def get():
         nonlocal module
         if module is None:
+            _choose_layer()
             module = importlib.import_module(f"{__package__}.{name}")
         return module
     return get
+
+
+def _choose_layer():
+    """Picks numba's threading layer before any parallel loop runs: OpenMP, else TBB; without either
+    the parallel twins are not used."""
+    global _layer_ok
+    if _layer_ok is not None:
+        return
+    with _setup_lock:
+        if _layer_ok is not None:
+            return
+        import numba
+        chosen = os.environ.get("NUMBA_THREADING_LAYER")
+        if chosen:                   # the user's choice stands; parallel loops only if it is thread-safe
+            _layer_ok = chosen in ("omp", "tbb", "threadsafe", "forksafe")
+            return
+        for layer, module in (("omp", "omppool"), ("tbb", "tbbpool")):
+            try:
+                importlib.import_module(f"numba.np.ufunc.{module}")
+            except (ImportError, OSError):
+                continue
+            numba.config.THREADING_LAYER = layer
+            _layer_ok = True
+            return
+        _layer_ok = False
+
+
+def parallel_threads():
+    """Threads the parallel twin of a loop may use in the kernel running now, or 1 (use the serial
+    loop): the device's share of the cores, when pe's pool does the GEMMs and a thread-safe layer
+    exists. Sets numba's thread count for the calling thread (numba keeps it per thread)."""
+    n = threads.kernel_threads()
+    if n <= 1 or not threads.pool_calls_blas():
+        return 1
+    _choose_layer()
+    if not _layer_ok:
+        return 1
+    import numba
+    n = min(n, numba.config.NUMBA_NUM_THREADS)
+    if numba.get_num_threads() != n:
+        numba.set_num_threads(n)
+    return n
 
 
 def is_float(*arrays):
@@ -41,6 +93,16 @@ def is_float(*arrays):
         if a.dtype != dtype:
             return False
     return True
+
+
+PARALLEL_MIN_ELEMENTS = 1 << 16      # below this a parallel loop's start-up costs more than it saves
+
+
+def parallel_parts(size):
+    """Chunks for the parallel twin of a pointwise loop over ``size`` elements, or 1 (the serial loop)."""
+    if size < PARALLEL_MIN_ELEMENTS:
+        return 1
+    return parallel_threads()
 
 
 def flat(a):

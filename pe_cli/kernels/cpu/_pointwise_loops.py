@@ -10,7 +10,7 @@ gradient, the softmax denominators) accumulate in float64, which is at least as 
 """
 import numba
 import numpy as np
-from numba import uintp
+from numba import prange, uintp
 
 _jit = numba.njit(cache=True, nogil=True)
 
@@ -154,3 +154,55 @@ def sgd(p, g, lr, p_out):
     """p_out = p - lr * g."""
     for i in range(p.size):
         p_out[i] = p[i] - lr * g[i]
+
+
+# -- parallel twins, for large arrays on a device with several threads (see _numba.parallel_threads) --
+
+_pjit = numba.njit(cache=True, nogil=True, parallel=True)
+
+
+@_pjit
+def relu_parallel(x, out, parts):
+    """relu over ``parts`` contiguous chunks on numba's threads."""
+    zero = x.dtype.type(0)
+    n = x.size
+    for p in prange(parts):
+        for i in range(n * p // parts, n * (p + 1) // parts):
+            v = x[i]
+            out[i] = v if (v > zero or v != v) else zero
+
+
+@_pjit
+def relu_grad_parallel(out, dout, dx, parts):
+    """relu_grad over ``parts`` contiguous chunks on numba's threads."""
+    zero = dout.dtype.type(0)
+    n = dout.size
+    for p in prange(parts):
+        for i in range(n * p // parts, n * (p + 1) // parts):
+            g = dout[i]
+            dx[i] = g if out[i] > 0 else g * zero
+
+
+@_pjit
+def add_mid_parallel(x, y, out):
+    """add_mid with the rows p on numba's threads (x [pre, n, post], pre > 1)."""
+    pre, n, post = x.shape
+    for p in prange(pre):
+        for j in range(n):
+            b = y[j]
+            for q in range(post):
+                out[p, j, q] = x[p, j, q] + b
+
+
+@_pjit
+def momentum_parallel(p, g, v, lr, mu, nesterov, p_out, v_out, parts):
+    """momentum over ``parts`` contiguous chunks on numba's threads."""
+    n = p.size
+    for t in prange(parts):
+        for i in range(n * t // parts, n * (t + 1) // parts):
+            vo = v[i] * mu + g[i]
+            v_out[i] = vo
+            if nesterov:
+                p_out[i] = p[i] - (g[i] + vo * mu) * lr
+            else:
+                p_out[i] = p[i] - lr * vo

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from ._numba import flat, is_float, lazy
+from ._numba import flat, is_float, lazy, parallel_parts
 
 _loops = lazy("_pointwise_loops")
 
@@ -20,7 +20,11 @@ def relu(ins, attrs):
     x = ins["X"]
     if is_float(x):
         out = np.empty(x.shape, dtype=x.dtype)
-        _loops().relu(flat(x), out.reshape(-1))
+        parts = parallel_parts(x.size)
+        if parts > 1:
+            _loops().relu_parallel(flat(x), out.reshape(-1), parts)
+        else:
+            _loops().relu(flat(x), out.reshape(-1))
         return {"Out": out}
     return {"Out": np.maximum(x, 0, dtype=x.dtype)}
 
@@ -29,7 +33,11 @@ def relu_grad(ins, attrs):
     out, dout = ins["Out"], ins["Out@GRAD"]
     if is_float(dout, out) and out.shape == dout.shape:
         dx = np.empty(dout.shape, dtype=dout.dtype)
-        _loops().relu_grad(flat(out), flat(dout), dx.reshape(-1))
+        parts = parallel_parts(dout.size)
+        if parts > 1:
+            _loops().relu_grad_parallel(flat(out), flat(dout), dx.reshape(-1), parts)
+        else:
+            _loops().relu_grad(flat(out), flat(dout), dx.reshape(-1))
         return {"X@GRAD": dx}
     return {"X@GRAD": dout * (out > 0)}
 

@@ -1,21 +1,43 @@
-"""Math kernels. GEMMs go to numpy's BLAS, sized by ``threads.for_gemm`` (small ones on one thread)."""
+"""Math kernels. A large 2-D GEMM (mul and its gradients) is split by rows over numba's threads
+when the device has several, each block calling numpy's BLAS single-threaded (_blas_loops.py);
+other GEMMs are numpy's, with BLAS sized by ``threads.for_gemm``."""
 import math
 
 import numpy as np
 
 from ... import threads
+from . import _cblas
+from ._numba import is_float, lazy, parallel_threads
+
+_loops = lazy("_blas_loops")
 
 
 def _as_matrix(a, num_col_dims):
     return a.reshape(math.prod(a.shape[:num_col_dims]), -1)
 
 
+def _matmul2d(a, b, trans_a=False, trans_b=False):
+    """op(a) @ op(b) for 2-D arrays, op being a transpose where asked."""
+    m, k = (a.shape[1], a.shape[0]) if trans_a else a.shape
+    n = b.shape[0] if trans_b else b.shape[1]
+    macs = m * n * k
+    if macs >= threads.SMALL_GEMM_MACS and threads.kernel_threads() > 1 and is_float(a, b):
+        gemm = _cblas.gemm(a.dtype)
+        parts = parallel_threads() if gemm is not None else 1
+        if parts > 1:
+            a, b = np.ascontiguousarray(a), np.ascontiguousarray(b)
+            out = np.empty((m, n), dtype=a.dtype)
+            _loops().gemm_rows_parallel(gemm, _cblas.TRANS if trans_a else _cblas.NO_TRANS,
+                                        _cblas.TRANS if trans_b else _cblas.NO_TRANS, a, b, out, min(parts, m))
+            return out
+    threads.for_gemm(macs)
+    return (a.T if trans_a else a) @ (b.T if trans_b else b)
+
+
 def mul(ins, attrs):
     x, y = ins["X"], ins["Y"]
     xd, yd = attrs["x_num_col_dims"], attrs["y_num_col_dims"]
-    x2, y2 = _as_matrix(x, xd), _as_matrix(y, yd)
-    threads.for_gemm(x2.shape[0] * x2.shape[1] * y2.shape[1])
-    out = x2 @ y2
+    out = _matmul2d(_as_matrix(x, xd), _as_matrix(y, yd))
     return {"Out": out.reshape(x.shape[:xd] + y.shape[yd:])}
 
 
@@ -23,9 +45,7 @@ def mul_grad_x(ins, attrs):
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     xd, yd = attrs["x_num_col_dims"], attrs["y_num_col_dims"]
     y2 = _as_matrix(y, yd)
-    d2 = dout.reshape(-1, y2.shape[1])
-    threads.for_gemm(d2.shape[0] * y2.shape[0] * y2.shape[1])
-    dx = d2 @ y2.T
+    dx = _matmul2d(dout.reshape(-1, y2.shape[1]), y2, trans_b=True)
     return {"X@GRAD": dx.reshape(x.shape)}
 
 
@@ -33,9 +53,7 @@ def mul_grad_y(ins, attrs):
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     xd, yd = attrs["x_num_col_dims"], attrs["y_num_col_dims"]
     x2 = _as_matrix(x, xd)
-    d2 = dout.reshape(x2.shape[0], -1)
-    threads.for_gemm(x2.shape[0] * x2.shape[1] * d2.shape[1])
-    dy = x2.T @ d2
+    dy = _matmul2d(x2, dout.reshape(x2.shape[0], -1), trans_a=True)
     return {"Y@GRAD": dy.reshape(y.shape)}
 
 

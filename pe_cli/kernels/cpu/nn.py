@@ -1,26 +1,28 @@
 """CPU kernels of the nn ops.
 
 float32/float64 (the types the numba loops are compiled for, _nn_loops.py):
-conv2d is im2col + GEMM per sample: a numba loop writes the columns of each sample as
-[N, C*kh*kw, Ho*Wo], and one batched ``numpy.matmul`` (BLAS, the GIL released) multiplies the
-filter [M, C*kh*kw] with them into [N, M, Ho*Wo], which is already the NCHW output: no transpose.
-The filter gradient is the batched GEMM Output@GRAD x columns^T summed over the samples; the input
-gradient is filter^T x Output@GRAD followed by col2im (numba). A 1x1 stride-1 unpadded filter
-uses the input itself as its columns. Pooling (max, avg; paddings, ceil_mode) is a numba loop
-over the windows, forward and backward.
+conv2d is im2col + GEMM per sample, in one numba loop over the samples: each sample's columns
+[C*kh*kw, Ho*Wo] are built in a per-thread buffer (small enough to stay in L2) and multiplied by
+the filter with numpy's BLAS called from the loop (_cblas.py), straight into the NCHW output. The
+filter gradient accumulates Output@GRAD x columns^T per thread, the input gradient is
+filter^T x Output@GRAD then col2im, per sample. When the device has several cores the samples are
+spread over numba's threads (the loops' ``*_parallel`` twins; pe_cli/threads.py). A 1x1 stride-1
+unpadded filter uses the input itself as its columns. Where numpy's BLAS cannot be called from
+numba, the columns of the whole batch are built by a numba loop and multiplied by one batched
+``numpy.matmul``. Pooling (max, avg; paddings, ceil_mode) is a numba loop over the windows.
 
 Other dtypes take the vectorised numpy path: im2col as one strided copy of the padded input into
 [groups, C/groups*kh*kw, N*Ho*Wo] and one GEMM, col2im as kh*kw strided adds, pooling as a loop
 over kernel or output positions (whichever is fewer) vectorised over the batch and channels.
 """
-import threading
-
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from ... import threads
 from ...errors import PeError
-from ._numba import is_float, lazy
+from . import _cblas
+from ._numba import is_float, lazy, parallel_parts
+from ._numba import parallel_threads as _numba_parallel_threads
 from ...ops.nn import bn_channel_axis, conv_out_size, conv_paddings, lookup_out_shape, pool_geometry, pool_out_size
 
 _loops = lazy("_nn_loops")
@@ -43,7 +45,7 @@ def _pad(x, pads, value, extent=None):
 # -- conv2d -----------------------------------------------------------------------------------------
 
 class _ConvGeometry:
-    __slots__ = ("pads", "kh", "kw", "sh", "sw", "dh", "dw", "ho", "wo", "groups", "key")
+    __slots__ = ("pads", "kh", "kw", "sh", "sw", "dh", "dw", "ho", "wo", "groups")
 
     def __init__(self, x_shape, w_shape, attrs):
         strides = attrs["strides"]
@@ -61,8 +63,11 @@ class _ConvGeometry:
         if x_shape[1] != w_shape[1] * self.groups:
             raise PeError(f"input {list(x_shape)} has {x_shape[1]} channels, filter {list(w_shape)} with "
                           f"groups={self.groups} expects {w_shape[1] * self.groups}")
-        self.key = (tuple(x_shape), self.kh, self.kw, self.sh, self.sw, tuple(self.pads), self.dh, self.dw,
-                    self.groups)
+
+    def loop_args(self):
+        """The geometry as the conv loops take it (_nn_loops.conv_*)."""
+        return (self.groups, self.kh, self.kw, self.sh, self.sw, self.pads[0], self.pads[2], self.dh, self.dw,
+                self.ho, self.wo, self.is_pointwise())
 
     def gemm_macs(self, w_shape):
         """Multiply-adds of one per-sample, per-group GEMM."""
@@ -93,11 +98,17 @@ def conv2d(ins, attrs):
     x, w = ins["Input"], ins["Filter"]
     geo = _ConvGeometry(x.shape, w.shape, attrs)
     if is_float(x, w):
+        gemm = _cblas.gemm(x.dtype)
+        if gemm is not None:
+            x, w = np.ascontiguousarray(x), np.ascontiguousarray(w)
+            out = np.empty((x.shape[0], w.shape[0], geo.ho, geo.wo), dtype=x.dtype)
+            par = _parallel(x.shape[0])
+            run = _loops().conv_forward_parallel if par > 1 else _loops().conv_forward
+            run(gemm, x, w, *geo.loop_args(), out, _buffers(par, geo, x))
+            return {"Output": out}
         threads.for_gemm(geo.gemm_macs(w.shape))
         cols = _cols(x, geo)                                                 # [N, G, K/G, L]
         out = np.matmul(w.reshape(geo.groups, w.shape[0] // geo.groups, -1), cols)    # [N, G, M/G, L]
-        if not geo.is_pointwise():
-            _COLS.put(x, geo.key, cols)
         return {"Output": out.reshape(x.shape[0], w.shape[0], geo.ho, geo.wo)}
     n, m = x.shape[0], w.shape[0]
     cols = _im2col(x, geo)
@@ -110,10 +121,17 @@ def conv2d_grad_filter(ins, attrs):
     x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
     geo = _ConvGeometry(x.shape, w.shape, attrs)
     if is_float(x, w, dout):
+        gemm = _cblas.gemm(x.dtype)
+        if gemm is not None:
+            x, dout = np.ascontiguousarray(x), np.ascontiguousarray(dout)
+            par = _parallel(x.shape[0])
+            parts = np.zeros((par, w.shape[0], w[0].size), dtype=x.dtype)     # one sum per thread
+            run = _loops().conv_grad_filter_parallel if par > 1 else _loops().conv_grad_filter
+            run(gemm, x, dout, *geo.loop_args(), parts, _buffers(par, geo, x))
+            dw = parts[0] if par == 1 else np.add.reduce(parts, axis=0)
+            return {"Filter@GRAD": dw.reshape(w.shape)}
         threads.for_gemm(geo.gemm_macs(w.shape))
-        cols = _COLS.take(x, geo.key)
-        if cols is None:
-            cols = _cols(x, geo)
+        cols = _cols(x, geo)
         per_sample = np.matmul(_dout_per_sample(dout, geo), cols.swapaxes(-1, -2))  # [N, G, M/G, K/G]
         return {"Filter@GRAD": np.add.reduce(per_sample, axis=0).reshape(w.shape)}
     cols = _im2col(x, geo)
@@ -128,6 +146,14 @@ def conv2d_grad_input(ins, attrs):
     m = w.shape[0]
     wmat = w.reshape(geo.groups, m // geo.groups, -1)
     if is_float(x, w, dout):
+        gemm = _cblas.gemm(x.dtype)
+        if gemm is not None:
+            w, dout = np.ascontiguousarray(w), np.ascontiguousarray(dout)
+            dx = np.empty(x.shape, dtype=x.dtype)
+            par = _parallel(n)
+            run = _loops().conv_grad_input_parallel if par > 1 else _loops().conv_grad_input
+            run(gemm, dout, w, *geo.loop_args(), dx, _buffers(par, geo, x))
+            return {"Input@GRAD": dx}
         threads.for_gemm(geo.gemm_macs(w.shape))
         dcols = np.matmul(wmat.swapaxes(1, 2), _dout_per_sample(dout, geo))     # [N, G, K/G, L]
         if geo.is_pointwise():
@@ -149,47 +175,16 @@ def conv2d_grad_input(ins, attrs):
     return {"Input@GRAD": np.ascontiguousarray(dxp[:, :, t:t + h, l:l + wd])}
 
 
-class _ColumnsCache:
-    """The im2col columns of recent conv2d forwards, for their filter gradients.
-
-    conv2d_grad_filter needs the same columns as the forward it differentiates; rebuilding them cost
-    as much as the GEMM (0.3-0.6 ms a conv in LeNet-5). The forward keeps them here under its Input
-    array (held, so its id stays unique) and its geometry; the filter gradient takes them out, once.
-    Within a run nothing changes an array once computed (kernels never modify their inputs), and
-    every run's forward replaces the entry before its backward reads it, so an input the user
-    rewrites in place between runs is never read stale. Bounded: the oldest entries go beyond
-    ``max_bytes`` (forward-only runs, which never take theirs). Shared by the executor's threads."""
-
-    def __init__(self, max_bytes=128 << 20):
-        self._lock = threading.Lock()
-        self._entries = {}            # (id(x), geometry) -> (x, cols); insertion order = age
-        self._bytes = 0
-        self.max_bytes = max_bytes
-
-    def put(self, x, key, cols):
-        if cols.nbytes > self.max_bytes:
-            return
-        with self._lock:
-            old = self._entries.pop((id(x), key), None)
-            if old is not None:
-                self._bytes -= old[1].nbytes
-            self._entries[(id(x), key)] = (x, cols)
-            self._bytes += cols.nbytes
-            while self._bytes > self.max_bytes:
-                _, dropped = self._entries.pop(next(iter(self._entries)))
-                self._bytes -= dropped.nbytes
-
-    def take(self, x, key):
-        with self._lock:
-            entry = self._entries.get((id(x), key))
-            if entry is None or entry[0] is not x:
-                return None
-            del self._entries[(id(x), key)]
-            self._bytes -= entry[1].nbytes
-            return entry[1]
+def _parallel(n):
+    """Threads for a convolution over n samples: the device's share when it has several (and the
+    samples to spread), else 1 (the serial loop)."""
+    return _numba_parallel_threads() if n > 1 else 1
 
 
-_COLS = _ColumnsCache()
+def _buffers(par, geo, x):
+    """A columns buffer [C*kh*kw, Ho*Wo] per thread: a sample's columns stay in L2 between im2col and
+    its GEMM (the whole batch's would not)."""
+    return np.empty((par, x.shape[1] * geo.kh * geo.kw, geo.ho * geo.wo), dtype=x.dtype)
 
 
 def _cols(x, geo):
@@ -277,7 +272,11 @@ def pool2d(ins, attrs):
         out = np.empty(x.shape[:2] + (geo.ho, geo.wo), dtype=x.dtype)
         loops, t, l = _loops(), geo.pads[0], geo.pads[2]
         if geo.is_2x2_inside(x.shape):
-            (loops.max_pool_2x2 if is_max else loops.avg_pool_2x2)(x, geo.ho, geo.wo, out)
+            if is_max:
+                par = x.shape[0] > 1 and parallel_parts(x.size) > 1
+                (loops.max_pool_2x2_parallel if par else loops.max_pool_2x2)(x, geo.ho, geo.wo, out)
+            else:
+                loops.avg_pool_2x2(x, geo.ho, geo.wo, out)
         elif is_max:
             loops.max_pool(x, geo.kh, geo.kw, geo.sh, geo.sw, t, l, geo.ho, geo.wo, out)
         else:
@@ -317,7 +316,8 @@ def pool2d_grad(ins, attrs):
         if is_max:
             x, out = np.ascontiguousarray(x), np.ascontiguousarray(out)
             if geo.is_2x2_inside(x.shape):
-                loops.max_pool_2x2_grad(x, out, dout, dx)
+                par = x.shape[0] > 1 and parallel_parts(x.size) > 1
+                (loops.max_pool_2x2_grad_parallel if par else loops.max_pool_2x2_grad)(x, out, dout, dx)
             else:
                 loops.max_pool_grad(x, out, dout, geo.kh, geo.kw, geo.sh, geo.sw, t, l, dx)
         elif geo.is_2x2_inside(x.shape):

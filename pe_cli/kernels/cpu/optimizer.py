@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from ._numba import flat, is_float, lazy
+from ._numba import flat, is_float, lazy, parallel_parts
 
 _loops = lazy("_pointwise_loops")
 
@@ -31,8 +31,12 @@ def momentum(ins, attrs):
     mu = p.dtype.type(attrs["mu"])
     if is_float(p, g, v) and p.shape == g.shape == v.shape:
         p_out, v_out = np.empty(p.shape, dtype=p.dtype), np.empty(v.shape, dtype=v.dtype)
-        _loops().momentum(flat(p), flat(g), flat(v), lr, mu, bool(attrs["use_nesterov"]), p_out.reshape(-1),
-                          v_out.reshape(-1))
+        parts = parallel_parts(p.size)
+        args = (flat(p), flat(g), flat(v), lr, mu, bool(attrs["use_nesterov"]), p_out.reshape(-1), v_out.reshape(-1))
+        if parts > 1:
+            _loops().momentum_parallel(*args, parts)
+        else:
+            _loops().momentum(*args)
         return {"ParamOut": p_out, "VelocityOut": v_out}
     v_out = v * mu + g
     if attrs["use_nesterov"]:

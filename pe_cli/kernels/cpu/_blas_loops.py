@@ -1,0 +1,21 @@
+"""A GEMM split over numba's threads by rows of the result, each block calling numpy's BLAS
+single-threaded (see _cblas.py, _numba.py). Imported on first use."""
+import numba
+from numba import prange, uintp
+
+
+@numba.njit(cache=True, nogil=True, parallel=True)
+def gemm_rows_parallel(gemm, trans_a, trans_b, a, b, c, parts):
+    """c [m, n] = op(a) @ op(b) for C-contiguous 2-D arrays (op: a transpose where trans_* is 112),
+    the rows of c in ``parts`` blocks. The arrays (not bare addresses) are passed so that their
+    dtype is part of the compiled signature, with the GEMM that matches it."""
+    m, n = c.shape
+    k = a.shape[0] if trans_a == 112 else a.shape[1]
+    lda, ldb, size = a.shape[1], b.shape[1], a.itemsize
+    for p in prange(parts):
+        r0 = m * p // parts
+        r1 = m * (p + 1) // parts
+        if r1 > r0:
+            first = r0 * lda if trans_a == 111 else r0       # row r0 of op(a): a row of a, or a column
+            gemm(101, trans_a, trans_b, r1 - r0, n, k, 1.0, a.ctypes.data + uintp(first * size), lda,
+                 b.ctypes.data, ldb, 0.0, c.ctypes.data + uintp(r0 * n * size), n)
