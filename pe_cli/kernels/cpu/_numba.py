@@ -95,7 +95,7 @@ def is_float(*arrays):
     return True
 
 
-PARALLEL_MIN_ELEMENTS = 1 << 16      # below this a parallel loop's start-up costs more than it saves
+PARALLEL_MIN_ELEMENTS = 1 << 17      # below this a parallel loop's start-up costs more than it saves (measured)
 
 
 def parallel_parts(size):

@@ -167,7 +167,7 @@ def relu_parallel(x, out, parts):
     zero = x.dtype.type(0)
     n = x.size
     for p in prange(parts):
-        for i in range(n * p // parts, n * (p + 1) // parts):
+        for i in range(uintp(n * p // parts), uintp(n * (p + 1) // parts)):   # unsigned: vectorised
             v = x[i]
             out[i] = v if (v > zero or v != v) else zero
 
@@ -178,7 +178,7 @@ def relu_grad_parallel(out, dout, dx, parts):
     zero = dout.dtype.type(0)
     n = dout.size
     for p in prange(parts):
-        for i in range(n * p // parts, n * (p + 1) // parts):
+        for i in range(uintp(n * p // parts), uintp(n * (p + 1) // parts)):
             g = dout[i]
             dx[i] = g if out[i] > 0 else g * zero
 
@@ -199,7 +199,7 @@ def momentum_parallel(p, g, v, lr, mu, nesterov, p_out, v_out, parts):
     """momentum over ``parts`` contiguous chunks on numba's threads."""
     n = p.size
     for t in prange(parts):
-        for i in range(n * t // parts, n * (t + 1) // parts):
+        for i in range(uintp(n * t // parts), uintp(n * (t + 1) // parts)):
             vo = v[i] * mu + g[i]
             v_out[i] = vo
             if nesterov:
