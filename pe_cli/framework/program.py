@@ -2,6 +2,7 @@
 slots and attributes and infers output shapes at once, so mistakes surface where they are made."""
 import contextlib
 import copy
+import warnings
 
 from . import unique_name
 from .operator import Operator, OpRole
@@ -161,6 +162,9 @@ class Program:
         batch_norm, ...) gets it set. As the Fluid docs say, no op is removed: clone the test program
         before ``minimize`` so it holds no backward or optimize ops."""
         from ..ops import registry
+        if for_test and any(op.role & ~OpRole.Loss == OpRole.Optimize for b in self.blocks for op in b.ops):
+            warnings.warn("clone(for_test=True) of a program that already has optimize ops: running the "
+                          "clone will train; clone the test program before minimize()", stacklevel=2)
         new = Program()
         new.random_seed = self.random_seed
         new._is_test = for_test or self._is_test

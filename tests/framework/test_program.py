@@ -128,3 +128,11 @@ def test_name_scope_is_a_context_manager():
         with fluid.name_scope("attention"):
             from pe_cli.framework.program import current_name_scope
             assert current_name_scope() == "encoder/attention"
+
+
+def test_clone_for_test_after_minimize_warns_that_the_clone_would_train():
+    main, startup, loss = build_mlp()
+    with fluid.program_guard(main, startup):
+        fluid.optimizer.SGD(0.1).minimize(loss)
+    with pytest.warns(UserWarning, match="clone the test program before minimize"):
+        main.clone(for_test=True)
