@@ -22,6 +22,7 @@ import glob
 import io as _io
 import json
 import os
+import warnings
 import shutil
 import tempfile
 import zipfile
@@ -394,7 +395,10 @@ def save_inference_model(dirname, feeded_var_names, target_vars, executor, main_
     for name in list(feeded_var_names) + targets:
         if not block.has_var(name):
             raise PeError(f"{fn}: '{name}' is not a variable of the program")
-    ops, used = _prune(program.clone(for_test=True), targets)
+    with warnings.catch_warnings():   # the optimize ops a training program holds are pruned below
+        warnings.simplefilter("ignore")
+        test_program = program.clone(for_test=True)
+    ops, used = _prune(test_program, targets)
     if not ops:
         raise PeError(f"{fn}: no forward op computes {targets}")
     produced = {n for op in ops for n in op.output_arg_names}
