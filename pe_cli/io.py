@@ -22,9 +22,9 @@ import glob
 import io as _io
 import json
 import os
-import warnings
 import shutil
 import tempfile
+import warnings
 import zipfile
 
 import numpy as np
