@@ -20,59 +20,90 @@ _jit = numba.njit(cache=True, nogil=True)
 _pjit = numba.njit(cache=True, nogil=True, parallel=True)
 
 
+# -- shared pieces ----------------------------------------------------------------------------------
+
+@_jit
+def _inside_columns(off, sw, w, wo):
+    """(lo, hi): the output columns ow in [lo, hi) whose input column ow*sw + off lies in [0, w)."""
+    lo = 0 if off >= 0 else (sw - 1 - off) // sw
+    hi = min((w - 1 - off) // sw + 1 if off < w else 0, wo)
+    return min(lo, hi), hi
+
+
+@_jit
+def _window(o, s, p, k, size):
+    """[start, end): the part of window o (stride s, padding p, size k) inside [0, size)."""
+    start = o * s - p
+    return max(start, 0), min(start + k, size)
+
+
+@_jit
+def _zero_plane(dx, b, ci):
+    for ih in range(dx.shape[2]):
+        for iw in range(dx.shape[3]):
+            dx[b, ci, ih, iw] = 0
+
+
 # -- conv2d -----------------------------------------------------------------------------------------
 
 @_jit
+def _im2col_sample(x, b, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, cols):
+    """cols[(c*kh + i)*kw + j, oh*wo + ow] = x[b, c, oh*sh - pt + i*dh, ow*sw - pl + j*dw] (0 outside)."""
+    c, h, w = x.shape[1], x.shape[2], x.shape[3]
+    for ci in range(c):
+        for i in range(kh):
+            for j in range(kw):
+                row = (ci * kh + i) * kw + j
+                off = j * dw - pl
+                lo, hi = _inside_columns(off, sw, w, wo)
+                for oh in range(ho):
+                    ih = oh * sh - pt + i * dh
+                    base = oh * wo
+                    if ih < 0 or ih >= h:
+                        for ow in range(wo):
+                            cols[row, base + ow] = 0
+                        continue
+                    for ow in range(lo):
+                        cols[row, base + ow] = 0
+                    for ow in range(lo, hi):
+                        cols[row, uintp(base + ow)] = x[b, ci, uintp(ih), uintp(ow * sw + off)]
+                    for ow in range(hi, wo):
+                        cols[row, base + ow] = 0
+
+
+@_jit
+def _col2im_sample(dcols, b, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, dx):
+    """dx[b] (overwritten) = the adjoint of _im2col_sample applied to dcols [C*kh*kw, Ho*Wo]: the sum
+    of every column entry at its input position."""
+    c, h, w = dx.shape[1], dx.shape[2], dx.shape[3]
+    for ci in range(c):
+        _zero_plane(dx, b, ci)
+        for i in range(kh):
+            for j in range(kw):
+                row = (ci * kh + i) * kw + j
+                off = j * dw - pl
+                lo, hi = _inside_columns(off, sw, w, wo)
+                for oh in range(ho):
+                    ih = oh * sh - pt + i * dh
+                    if ih < 0 or ih >= h:
+                        continue
+                    base = oh * wo
+                    for ow in range(lo, hi):
+                        dx[b, ci, uintp(ih), uintp(ow * sw + off)] += dcols[row, uintp(base + ow)]
+
+
+@_jit
 def im2col(x, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, cols):
-    """cols[n, (c*kh + i)*kw + j, oh*wo + ow] = x[n, c, oh*sh - pt + i*dh, ow*sw - pl + j*dw] (0 outside)."""
-    n, c, h, w = x.shape
-    for b in range(n):
-        for ci in range(c):
-            for i in range(kh):
-                for j in range(kw):
-                    row = (ci * kh + i) * kw + j
-                    off = j * dw - pl
-                    lo = 0 if off >= 0 else (sw - 1 - off) // sw      # columns ow in [lo, hi) read inside
-                    hi = min((w - 1 - off) // sw + 1 if off < w else 0, wo)
-                    lo = min(lo, hi)
-                    for oh in range(ho):
-                        ih = oh * sh - pt + i * dh
-                        base = oh * wo
-                        if ih < 0 or ih >= h:
-                            for ow in range(wo):
-                                cols[b, row, base + ow] = 0
-                            continue
-                        for ow in range(lo):
-                            cols[b, row, base + ow] = 0
-                        for ow in range(lo, hi):
-                            cols[b, row, uintp(base + ow)] = x[b, ci, uintp(ih), uintp(ow * sw + off)]
-                        for ow in range(hi, wo):
-                            cols[b, row, base + ow] = 0
+    """cols[n] [C*kh*kw, Ho*Wo] = the columns of sample n (see _im2col_sample)."""
+    for b in range(x.shape[0]):
+        _im2col_sample(x, b, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, cols[b])
 
 
 @_jit
 def col2im(dcols, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, dx):
     """The adjoint of im2col: dx (overwritten) = the sum of every column entry at its input position."""
-    n, c, h, w = dx.shape
-    for b in range(n):
-        for ci in range(c):
-            for ih in range(h):
-                for iw in range(w):
-                    dx[b, ci, ih, iw] = 0
-            for i in range(kh):
-                for j in range(kw):
-                    row = (ci * kh + i) * kw + j
-                    off = j * dw - pl
-                    lo = 0 if off >= 0 else (sw - 1 - off) // sw
-                    hi = min((w - 1 - off) // sw + 1 if off < w else 0, wo)
-                    lo = min(lo, hi)
-                    for oh in range(ho):
-                        ih = oh * sh - pt + i * dh
-                        if ih < 0 or ih >= h:
-                            continue
-                        base = oh * wo
-                        for ow in range(lo, hi):
-                            dx[b, ci, uintp(ih), uintp(ow * sw + off)] += dcols[b, row, uintp(base + ow)]
+    for b in range(dx.shape[0]):
+        _col2im_sample(dcols[b], b, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, dx)
 
 
 # -- pool2d: any window -------------------------------------------------------------------------------
@@ -84,11 +115,9 @@ def max_pool(x, kh, kw, sh, sw, pt, pl, ho, wo, out):
     for b in range(n):
         for ci in range(c):
             for oh in range(ho):
-                h0 = oh * sh - pt
-                hs, he = max(h0, 0), min(h0 + kh, h)
+                hs, he = _window(oh, sh, pt, kh, h)
                 for ow in range(wo):
-                    w0 = ow * sw - pl
-                    ws, we = max(w0, 0), min(w0 + kw, w)
+                    ws, we = _window(ow, sw, pl, kw, w)
                     m = -np.inf
                     for ih in range(hs, he):
                         for iw in range(ws, we):
@@ -105,9 +134,7 @@ def max_pool_grad(x, out, dout, kh, kw, sh, sw, pt, pl, dx):
     ho, wo = out.shape[2], out.shape[3]
     for b in range(n):
         for ci in range(c):
-            for ih in range(h):
-                for iw in range(w):
-                    dx[b, ci, ih, iw] = 0
+            _zero_plane(dx, b, ci)
             for oh in range(ho):
                 h0 = oh * sh - pt
                 for ow in range(wo):
@@ -137,11 +164,9 @@ def avg_pool(x, kh, kw, sh, sw, pt, pl, ho, wo, exclusive, out):
     for b in range(n):
         for ci in range(c):
             for oh in range(ho):
-                h0 = oh * sh - pt
-                hs, he = max(h0, 0), min(h0 + kh, h)
+                hs, he = _window(oh, sh, pt, kh, h)
                 for ow in range(wo):
-                    w0 = ow * sw - pl
-                    ws, we = max(w0, 0), min(w0 + kw, w)
+                    ws, we = _window(ow, sw, pl, kw, w)
                     s = x.dtype.type(0)
                     for ih in range(hs, he):
                         for iw in range(ws, we):
@@ -157,15 +182,11 @@ def avg_pool_grad(dout, kh, kw, sh, sw, pt, pl, exclusive, dx):
     ho, wo = dout.shape[2], dout.shape[3]
     for b in range(n):
         for ci in range(c):
-            for ih in range(h):
-                for iw in range(w):
-                    dx[b, ci, ih, iw] = 0
+            _zero_plane(dx, b, ci)
             for oh in range(ho):
-                h0 = oh * sh - pt
-                hs, he = max(h0, 0), min(h0 + kh, h)
+                hs, he = _window(oh, sh, pt, kh, h)
                 for ow in range(wo):
-                    w0 = ow * sw - pl
-                    ws, we = max(w0, 0), min(w0 + kw, w)
+                    ws, we = _window(ow, sw, pl, kw, w)
                     count = max((he - hs) * (we - ws), 1) if exclusive else kh * kw
                     g = dout[b, ci, oh, ow] / dx.dtype.type(count)
                     for ih in range(hs, he):
@@ -202,9 +223,7 @@ def _max_pool_2x2_grad_sample(x, out, dout, b, dx):
     one, zero = dx.dtype.type(1), dx.dtype.type(0)
     for ci in range(c):
         if 2 * ho < h or 2 * wo < w:       # rows or columns in no window
-            for ih in range(h):
-                for iw in range(w):
-                    dx[b, ci, ih, iw] = 0
+            _zero_plane(dx, b, ci)
         for oh in range(ho):
             for ow in range(wo):
                 m = out[b, ci, oh, ow]
@@ -258,9 +277,7 @@ def avg_pool_2x2_grad(dout, dx):
     for b in range(n):
         for ci in range(c):
             if 2 * ho < h or 2 * wo < w:
-                for ih in range(h):
-                    for iw in range(w):
-                        dx[b, ci, ih, iw] = 0
+                _zero_plane(dx, b, ci)
             for oh in range(ho):
                 for ow in range(wo):
                     g = zero + dout[b, ci, oh, ow] / four
@@ -276,57 +293,6 @@ def avg_pool_2x2_grad(dout, dx):
 # batch's) and multiplied at once by single-threaded BLAS; the *_parallel twins run samples on
 # numba's threads (prange), each with its own buffer. Twins are separate functions, not one
 # compiled twice, so that numba's cache keeps each.
-
-@_jit
-def _im2col_sample(x, b, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, cols):
-    """cols [C*kh*kw, Ho*Wo] of sample b (see im2col)."""
-    c, h, w = x.shape[1], x.shape[2], x.shape[3]
-    for ci in range(c):
-        for i in range(kh):
-            for j in range(kw):
-                row = (ci * kh + i) * kw + j
-                off = j * dw - pl
-                lo = 0 if off >= 0 else (sw - 1 - off) // sw
-                hi = min((w - 1 - off) // sw + 1 if off < w else 0, wo)
-                lo = min(lo, hi)
-                for oh in range(ho):
-                    ih = oh * sh - pt + i * dh
-                    base = oh * wo
-                    if ih < 0 or ih >= h:
-                        for ow in range(wo):
-                            cols[row, base + ow] = 0
-                        continue
-                    for ow in range(lo):
-                        cols[row, base + ow] = 0
-                    for ow in range(lo, hi):
-                        cols[row, uintp(base + ow)] = x[b, ci, uintp(ih), uintp(ow * sw + off)]
-                    for ow in range(hi, wo):
-                        cols[row, base + ow] = 0
-
-
-@_jit
-def _col2im_sample(dcols, b, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, dx):
-    """dx[b] (overwritten) = the adjoint of _im2col_sample applied to dcols [C*kh*kw, Ho*Wo]."""
-    c, h, w = dx.shape[1], dx.shape[2], dx.shape[3]
-    for ci in range(c):
-        for ih in range(h):
-            for iw in range(w):
-                dx[b, ci, ih, iw] = 0
-        for i in range(kh):
-            for j in range(kw):
-                row = (ci * kh + i) * kw + j
-                off = j * dw - pl
-                lo = 0 if off >= 0 else (sw - 1 - off) // sw
-                hi = min((w - 1 - off) // sw + 1 if off < w else 0, wo)
-                lo = min(lo, hi)
-                for oh in range(ho):
-                    ih = oh * sh - pt + i * dh
-                    if ih < 0 or ih >= h:
-                        continue
-                    base = oh * wo
-                    for ow in range(lo, hi):
-                        dx[b, ci, uintp(ih), uintp(ow * sw + off)] += dcols[row, uintp(base + ow)]
-
 
 @_jit
 def _at(a, offset):
