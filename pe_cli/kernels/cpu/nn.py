@@ -21,6 +21,7 @@ from numpy.lib.stride_tricks import as_strided
 from ... import threads
 from ...errors import PeError
 from . import _cblas
+from ..common import table_ids
 from ._numba import is_float, lazy, parallel_parts
 from ._numba import parallel_threads as _numba_parallel_threads
 from ...ops.nn import bn_channel_axis, conv_out_size, conv_paddings, lookup_out_shape, pool_geometry, pool_out_size
@@ -481,20 +482,10 @@ def dropout_grad(ins, attrs):
 
 # -- lookup_table -----------------------------------------------------------------------------------
 
-def _ids(ids, w, pad):
-    flat = ids.reshape(-1).astype(np.int64, copy=False)
-    bad = (flat < 0) | (flat >= w.shape[0])
-    if pad >= 0:
-        bad &= flat != pad
-    if bad.any():
-        raise PeError(f"Ids hold {int(flat[bad][0])}, outside the table of {w.shape[0]} rows (W {list(w.shape)})")
-    return flat
-
-
 def lookup_table(ins, attrs):
     w, ids = ins["W"], ins["Ids"]
     pad = attrs["padding_idx"]
-    flat = _ids(ids, w, pad)
+    flat = table_ids(ids, w.shape, pad)
     out = w[flat]
     if pad >= 0:
         out[flat == pad] = 0
@@ -504,7 +495,7 @@ def lookup_table(ins, attrs):
 def lookup_table_grad(ins, attrs):
     w, ids, dout = ins["W"], ins["Ids"], ins["Out@GRAD"]
     pad = attrs["padding_idx"]
-    flat = _ids(ids, w, pad)
+    flat = table_ids(ids, w.shape, pad)
     rows = dout.reshape(-1, w.shape[1])
     if pad >= 0:
         keep = flat != pad

@@ -1,10 +1,12 @@
-"""Tensor kernels. This module defines kernels named ``sum`` and ``slice``: the builtins are reached
-as ``builtins.sum`` / ``builtins.slice`` below."""
+"""Tensor kernels. This module defines kernels named ``sum`` and ``slice``: the builtin slice is
+reached as ``builtins.slice`` below. Shape rules and index checks shared with the CUDA twins are in
+kernels/common.py."""
 import builtins
 
 import numpy as np
 
-from ...errors import PeError
+from ..common import (check_slice_not_empty, gather_rows, one_hot_ids, reshape_shape, slice_window, split_sizes,
+                      squeeze_axes, unsqueeze_shape)
 
 
 def fill_constant(ins, attrs):
@@ -54,10 +56,6 @@ def assign_value(ins, attrs):
     return {"Out": np.asarray(attrs["values"], dtype=attrs["dtype"]).reshape(attrs["shape"])}
 
 
-def _err(message):
-    return PeError(message)
-
-
 def concat(ins, attrs):
     xs = ins["X"]
     return {"Out": np.concatenate(xs, axis=attrs["axis"] % xs[0].ndim)}
@@ -73,18 +71,7 @@ def concat_grad(ins, attrs):
 def split(ins, attrs):
     x = ins["X"]
     axis = attrs["axis"] % x.ndim
-    dim = x.shape[axis]
-    if attrs["num"]:
-        if dim % attrs["num"]:
-            raise _err(f"X of shape {list(x.shape)} cannot split into {attrs['num']} equal parts along axis {axis}")
-        bounds = attrs["num"]
-    else:
-        sections = list(attrs["sections"])
-        if -1 in sections:
-            sections[sections.index(-1)] = dim - (builtins.sum(sections) + 1)
-        if builtins.sum(sections) != dim or min(sections) <= 0:
-            raise _err(f"sections={list(attrs['sections'])} do not split X of shape {list(x.shape)} along axis {axis}")
-        bounds = np.cumsum(sections)[:-1]
+    bounds = np.cumsum(split_sizes(x.shape, axis, attrs))[:-1]
     return {"Out": [np.ascontiguousarray(part) for part in np.split(x, bounds, axis=axis)]}
 
 
@@ -106,18 +93,7 @@ def _xshape(x):
 
 def reshape_to(x, shape):
     """X reshaped by Fluid's rule (0 copies X's dim, one -1 is inferred), as a new array."""
-    shape = [int(d) for d in shape]
-    out = [x.shape[i] if d == 0 else d for i, d in enumerate(shape)]
-    if -1 in out:
-        known = int(np.prod([d for d in out if d != -1]))
-        if known == 0 or x.size % known:
-            raise _err(f"cannot reshape X of shape {list(x.shape)} to {shape}: "
-                       f"{x.size} elements are not a multiple of {known}")
-        out[out.index(-1)] = x.size // known
-    if int(np.prod(out)) != x.size:
-        raise _err(f"cannot reshape X of shape {list(x.shape)} ({x.size} elements) to {shape} "
-                   f"({int(np.prod(out))} elements)")
-    return x.reshape(out).copy()
+    return x.reshape(reshape_shape(x.shape, x.size, shape)).copy()
 
 
 def reshape(ins, attrs):
@@ -140,21 +116,12 @@ def flatten(ins, attrs):
 
 def squeeze(ins, attrs):
     x = ins["X"]
-    axes = tuple(a % x.ndim for a in attrs["axes"]) if attrs["axes"] else \
-        tuple(i for i, d in enumerate(x.shape) if d == 1)
-    bad = [a for a in axes if x.shape[a] != 1]
-    if bad:
-        raise _err(f"cannot squeeze X of shape {list(x.shape)} along axes {list(attrs['axes'])}: "
-                   f"dim {bad[0]} has size {x.shape[bad[0]]}")
-    return {"Out": np.squeeze(x, axis=axes).copy(), "XShape": _xshape(x)}
+    return {"Out": np.squeeze(x, axis=squeeze_axes(x.shape, attrs["axes"])).copy(), "XShape": _xshape(x)}
 
 
 def unsqueeze(ins, attrs):
     x = ins["X"]
-    shape = list(x.shape)
-    for a in attrs["axes"]:
-        shape.insert(a + len(shape) + 1 if a < 0 else a, 1)
-    return {"Out": x.reshape(shape).copy(), "XShape": _xshape(x)}
+    return {"Out": x.reshape(unsqueeze_shape(x.shape, attrs["axes"])).copy(), "XShape": _xshape(x)}
 
 
 reshape2 = reshape
@@ -176,21 +143,14 @@ def cast(ins, attrs):
 
 
 def _slices(shape, attrs):
-    index = [builtins.slice(None)] * len(shape)
-    for a, s, e in zip(attrs["axes"], attrs["starts"], attrs["ends"]):
-        a %= len(shape)
-        dim = shape[a]
-        s, e = s + dim if s < 0 else s, e + dim if e < 0 else e
-        index[a] = builtins.slice(min(max(s, 0), dim), min(max(e, 0), dim))
-    return tuple(index)
+    starts, sizes = slice_window(shape, attrs)
+    return tuple(builtins.slice(s, s + n) for s, n in zip(starts, sizes))
 
 
 def slice(ins, attrs):
     x = ins["Input"]
     out = x[_slices(x.shape, attrs)]
-    if out.size == 0:
-        raise _err(f"slice of Input of shape {list(x.shape)} with axes={list(attrs['axes'])}, "
-                   f"starts={list(attrs['starts'])}, ends={list(attrs['ends'])} is empty")
+    check_slice_not_empty(x.shape, out.shape, attrs)
     decrease = tuple(a % x.ndim for a in attrs["decrease_axis"])
     if decrease:
         out = out.reshape([d for i, d in enumerate(out.shape) if i not in decrease] or [1])
@@ -205,34 +165,21 @@ def slice_grad(ins, attrs):
     return {"Input@GRAD": dx}
 
 
-def _rows(index, n):
-    """Index as a flat int64 array, checked to lie in [0, n)."""
-    idx = index.reshape(-1).astype(np.int64, copy=False)
-    if idx.size and (idx.min() < 0 or idx.max() >= n):
-        bad = idx[(idx < 0) | (idx >= n)][0]
-        raise _err(f"gather: index {bad} is out of range for X with {n} rows")
-    return idx
-
-
 def gather(ins, attrs):
     x = ins["X"]
-    return {"Out": np.take(x, _rows(ins["Index"], x.shape[0]), axis=0)}
+    return {"Out": np.take(x, gather_rows(ins["Index"], x.shape[0]), axis=0)}
 
 
 def gather_grad(ins, attrs):
     x, dout = ins["X"], ins["Out@GRAD"]
     dx = np.zeros_like(x)
-    np.add.at(dx, _rows(ins["Index"], x.shape[0]), dout)
+    np.add.at(dx, gather_rows(ins["Index"], x.shape[0]), dout)
     return {"X@GRAD": dx}
 
 
 def one_hot(ins, attrs):
     x, depth = ins["X"], attrs["depth"]
-    ids = x.reshape(x.shape[:-1]).astype(np.int64, copy=False)
-    outside = (ids < 0) | (ids >= depth)
-    if outside.any() and not attrs["allow_out_of_range"]:
-        raise _err(f"one_hot: id {ids[outside][0]} is outside [0, {depth}); "
-                   f"pass allow_out_of_range=True to get an all-zero row instead")
+    ids = one_hot_ids(x, depth, attrs["allow_out_of_range"])
     return {"Out": (ids[..., None] == np.arange(depth)).astype(attrs["dtype"])}
 
 

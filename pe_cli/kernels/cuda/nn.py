@@ -13,6 +13,7 @@ import numpy as np
 from numba import cuda
 
 from ...ops.nn import bn_channel_axis, lookup_out_shape
+from ..common import table_ids
 from ..cpu import nn as _cpu
 from . import runtime as rt
 from ._elementwise import scalar_arg
@@ -588,7 +589,7 @@ def dropout_grad(ins, attrs):
 
 def _checked_ids(ids, w, pad):
     """Ids as a flat int64 device array, checked on the host as the CPU kernel does."""
-    _cpu._ids(rt.to_host(ids), w, pad)
+    table_ids(rt.to_host(ids), tuple(w.shape), pad)
     flat_ids = flat(ids)
     return flat_ids if flat_ids.dtype == np.int64 else copy(flat_ids, np.int64)
 
@@ -614,16 +615,11 @@ def _lookup_grad(ids, dout, dw, width, pad):
         e += step
 
 
-class _Shape:
-    def __init__(self, shape):
-        self.shape = tuple(shape)
-
-
 def lookup_table(ins, attrs):
     w, ids = ins["W"], ins["Ids"]
     pad = attrs["padding_idx"]
     width = w.shape[1]
-    idx = _checked_ids(ids, _Shape(w.shape), pad)
+    idx = _checked_ids(ids, w, pad)
     out = rt.empty(tuple(lookup_out_shape(tuple(ids.shape), width)), w.dtype)
     if out.size:
         _lookup[grid(out.size)](flat(w), idx, flat(out), width, pad)
@@ -634,7 +630,7 @@ def lookup_table_grad(ins, attrs):
     w, ids, dout = ins["W"], ins["Ids"], ins["Out@GRAD"]
     pad = attrs["padding_idx"]
     width = w.shape[1]
-    idx = _checked_ids(ids, _Shape(w.shape), pad)
+    idx = _checked_ids(ids, w, pad)
     dw = zeros(w.shape, w.dtype)
     if dout.size:
         _lookup_grad[grid(dout.size)](idx, flat(dout), flat(dw), width, pad)

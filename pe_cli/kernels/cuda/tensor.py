@@ -7,7 +7,8 @@ import builtins
 import numpy as np
 from numba import cuda
 
-from ...errors import PeError
+from ..common import (check_slice_not_empty, gather_rows, one_hot_ids, reshape_shape, slice_window, split_sizes,
+                      squeeze_axes, unsqueeze_shape)
 from ..cpu import tensor as _cpu
 from . import runtime as rt
 from ._launch import copy, flat, full, grid, zeros
@@ -113,20 +114,7 @@ def concat_grad(ins, attrs):
 def split(ins, attrs):
     x = ins["X"]
     axis = attrs["axis"] % x.ndim
-    dim = x.shape[axis]
-    if attrs["num"]:
-        if dim % attrs["num"]:
-            raise PeError(f"X of shape {list(x.shape)} cannot split into {attrs['num']} equal parts "
-                          f"along axis {axis}")
-        sizes = [dim // attrs["num"]] * attrs["num"]
-    else:
-        sizes = list(attrs["sections"])
-        if -1 in sizes:
-            sizes[sizes.index(-1)] = dim - (builtins.sum(sizes) + 1)
-        if builtins.sum(sizes) != dim or min(sizes) <= 0:
-            raise PeError(f"sections={list(attrs['sections'])} do not split X of shape {list(x.shape)} "
-                          f"along axis {axis}")
-    return {"Out": _take_along(x, sizes, axis)}
+    return {"Out": _take_along(x, split_sizes(tuple(x.shape), axis, attrs), axis)}
 
 
 def stack(ins, attrs):
@@ -150,25 +138,10 @@ def _xshape(x):
     return rt.empty((0,) + tuple(x.shape), x.dtype)
 
 
-def _reshape_to(x, shape):
-    shape = [int(d) for d in shape]
-    out = [x.shape[i] if d == 0 else d for i, d in enumerate(shape)]
-    if -1 in out:
-        known = int(np.prod([d for d in out if d != -1]))
-        if known == 0 or x.size % known:
-            raise PeError(f"cannot reshape X of shape {list(x.shape)} to {shape}: "
-                          f"{x.size} elements are not a multiple of {known}")
-        out[out.index(-1)] = x.size // known
-    if int(np.prod(out)) != x.size:
-        raise PeError(f"cannot reshape X of shape {list(x.shape)} ({x.size} elements) to {shape} "
-                      f"({int(np.prod(out))} elements)")
-    return x.reshape(tuple(out))
-
-
 def reshape(ins, attrs):
     x = ins["X"]
     shape = rt.to_host(ins["Shape"]).reshape(-1).tolist() if "Shape" in ins else attrs["shape"]
-    return {"Out": _reshape_to(x, shape), "XShape": _xshape(x)}
+    return {"Out": x.reshape(tuple(reshape_shape(tuple(x.shape), x.size, shape))), "XShape": _xshape(x)}
 
 
 def reshape_grad(ins, attrs):
@@ -186,22 +159,14 @@ def flatten(ins, attrs):
 
 def squeeze(ins, attrs):
     x = ins["X"]
-    axes = tuple(a % x.ndim for a in attrs["axes"]) if attrs["axes"] else \
-        tuple(i for i, d in enumerate(x.shape) if d == 1)
-    bad = [a for a in axes if x.shape[a] != 1]
-    if bad:
-        raise PeError(f"cannot squeeze X of shape {list(x.shape)} along axes {list(attrs['axes'])}: "
-                      f"dim {bad[0]} has size {x.shape[bad[0]]}")
+    axes = squeeze_axes(tuple(x.shape), attrs["axes"])
     return {"Out": x.reshape(tuple(d for i, d in enumerate(x.shape) if i not in axes)),
             "XShape": _xshape(x)}
 
 
 def unsqueeze(ins, attrs):
     x = ins["X"]
-    shape = list(x.shape)
-    for a in attrs["axes"]:
-        shape.insert(a + len(shape) + 1 if a < 0 else a, 1)
-    return {"Out": x.reshape(tuple(shape)), "XShape": _xshape(x)}
+    return {"Out": x.reshape(tuple(unsqueeze_shape(tuple(x.shape), attrs["axes"]))), "XShape": _xshape(x)}
 
 
 reshape2 = reshape
@@ -229,24 +194,10 @@ def cast(ins, attrs):
 
 # -- slice ---------------------------------------------------------------------------------------
 
-def _window(shape, attrs):
-    """(start per dim, size per dim) of the slice."""
-    starts, sizes = [0] * len(shape), list(shape)
-    for a, s, e in zip(attrs["axes"], attrs["starts"], attrs["ends"]):
-        a %= len(shape)
-        dim = shape[a]
-        s, e = s + dim if s < 0 else s, e + dim if e < 0 else e
-        s, e = min(max(s, 0), dim), min(max(e, 0), dim)
-        starts[a], sizes[a] = s, max(e - s, 0)
-    return starts, sizes
-
-
 def slice(ins, attrs):
     x = ins["Input"]
-    starts, sizes = _window(tuple(x.shape), attrs)
-    if int(np.prod(sizes)) == 0:
-        raise PeError(f"slice of Input of shape {list(x.shape)} with axes={list(attrs['axes'])}, "
-                      f"starts={list(attrs['starts'])}, ends={list(attrs['ends'])} is empty")
+    starts, sizes = slice_window(tuple(x.shape), attrs)
+    check_slice_not_empty(x.shape, sizes, attrs)
     xstr = contiguous_strides(x.shape)
     out = rt.empty(sizes, x.dtype)
     copy_window(x, out, sizes, xstr, contiguous_strides(sizes), builtins.sum(s * t for s, t in zip(starts, xstr)))
@@ -258,7 +209,7 @@ def slice(ins, attrs):
 
 def slice_grad(ins, attrs):
     x, dout = ins["Input"], ins["Out@GRAD"]
-    starts, sizes = _window(tuple(x.shape), attrs)
+    starts, sizes = slice_window(tuple(x.shape), attrs)
     xstr = contiguous_strides(x.shape)
     dx = zeros(x.shape, x.dtype)
     copy_window(dout, dx, sizes, contiguous_strides(sizes), xstr, 0,
@@ -270,7 +221,7 @@ def slice_grad(ins, attrs):
 
 def _checked_rows(index, n):
     """The index as a flat int64 device array, checked (on the host) to lie in [0, n)."""
-    _cpu._rows(rt.to_host(index), n)
+    gather_rows(rt.to_host(index), n)
     idx = index.reshape((index.size,))
     return idx if idx.dtype == np.int64 else copy(idx, np.int64)
 
@@ -325,7 +276,7 @@ def _one_hot(ids, out, depth):
 def one_hot(ins, attrs):
     x, depth = ins["X"], attrs["depth"]
     if not attrs["allow_out_of_range"]:
-        _cpu.one_hot({"X": rt.to_host(x)}, attrs)     # raises the CPU kernel's error, if any
+        one_hot_ids(rt.to_host(x), depth, False)          # raises the CPU kernel's error, if any
     out = rt.empty(tuple(x.shape[:-1]) + (depth,), np.dtype(attrs["dtype"]))
     if out.size:
         _one_hot[grid(out.size)](flat(x), flat(out), depth)
