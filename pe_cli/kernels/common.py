@@ -3,6 +3,7 @@ twins both apply. Host-side numpy only (the CPU path must not import numba.cuda)
 import numpy as np
 
 from ..errors import PeError
+from ..ops.nn import conv_out_size, conv_paddings, pool_geometry, pool_out_size
 
 
 # -- shapes -----------------------------------------------------------------------------------------
@@ -108,3 +109,94 @@ def table_ids(ids, w_shape, pad):
     if bad.any():
         raise PeError(f"Ids hold {int(flat[bad][0])}, outside the table of {w_shape[0]} rows (W {list(w_shape)})")
     return flat
+
+
+# -- conv2d and pool2d geometry ------------------------------------------------------------------------
+
+class ConvGeometry:
+    """conv2d's geometry from the shapes of Input and Filter and the op's attributes (checked)."""
+
+    __slots__ = ("pads", "kh", "kw", "sh", "sw", "dh", "dw", "ho", "wo", "groups")
+
+    def __init__(self, x_shape, w_shape, attrs):
+        strides = attrs["strides"]
+        self.kh, self.kw = w_shape[2], w_shape[3]
+        self.pads, dil = conv_paddings(attrs["paddings"], attrs["padding_algorithm"], x_shape[2:], w_shape[2:],
+                                       strides, attrs["dilations"])
+        self.sh, self.sw = strides
+        self.dh, self.dw = dil
+        self.ho = conv_out_size(x_shape[2], self.kh, self.pads[0], self.pads[1], self.sh, self.dh)
+        self.wo = conv_out_size(x_shape[3], self.kw, self.pads[2], self.pads[3], self.sw, self.dw)
+        self.groups = attrs["groups"]
+        if self.ho <= 0 or self.wo <= 0:
+            raise PeError(f"filter {list(w_shape)} does not fit input {list(x_shape)} "
+                          f"(output {self.ho}x{self.wo})")
+        if x_shape[1] != w_shape[1] * self.groups:
+            raise PeError(f"input {list(x_shape)} has {x_shape[1]} channels, filter {list(w_shape)} with "
+                          f"groups={self.groups} expects {w_shape[1] * self.groups}")
+
+    def loop_args(self):
+        """The geometry as the conv loops take it (_nn_loops.conv_*)."""
+        return (self.groups, self.kh, self.kw, self.sh, self.sw, self.pads[0], self.pads[2], self.dh, self.dw,
+                self.ho, self.wo, self.is_pointwise())
+
+    def gemm_macs(self, w_shape):
+        """Multiply-adds of one per-sample, per-group GEMM."""
+        return (w_shape[0] // self.groups) * w_shape[1] * self.kh * self.kw * self.ho * self.wo
+
+    def is_pointwise(self):
+        """A 1x1 filter at stride 1 without padding: the input is its own im2col matrix."""
+        return (self.kh, self.kw, self.sh, self.sw) == (1, 1, 1, 1) and not any(self.pads)
+
+
+class PoolGeometry:
+    """pool2d's geometry from the shape of X and the op's attributes (checked); the numpy paths'
+    slices."""
+
+    __slots__ = ("kh", "kw", "sh", "sw", "pads", "ho", "wo", "extent")
+
+    def __init__(self, x_shape, attrs):
+        h, w = x_shape[2:]
+        ksize, strides, self.pads = pool_geometry(attrs, (h, w))
+        self.kh, self.kw = ksize
+        self.sh, self.sw = strides
+        ceil = attrs["ceil_mode"] and not attrs["global_pooling"]
+        self.ho = pool_out_size(h, self.kh, self.pads[0], self.pads[1], self.sh, ceil)
+        self.wo = pool_out_size(w, self.kw, self.pads[2], self.pads[3], self.sw, ceil)
+        if self.ho <= 0 or self.wo <= 0:
+            raise PeError(f"pool window {ksize} (paddings {self.pads}) does not fit input {list(x_shape)}")
+        self.extent = ((self.ho - 1) * self.sh + self.kh, (self.wo - 1) * self.sw + self.kw)
+
+    def is_2x2_inside(self, x_shape):
+        """2x2 windows at stride 2, none reaching outside the input: the unrolled loops apply."""
+        return (self.kh, self.kw, self.sh, self.sw) == (2, 2, 2, 2) and not any(self.pads) and \
+            (self.ho - 1) * self.sh + 2 <= x_shape[2] and (self.wo - 1) * self.sw + 2 <= x_shape[3]
+
+    def by_kernel(self):
+        """True: loop over kernel positions (each a strided slice over all outputs); False: loop over
+        output positions (each a window over the batch). Whichever has fewer steps."""
+        return self.kh * self.kw <= self.ho * self.wo
+
+    def kernel_slices(self):
+        hspan, wspan = self.sh * (self.ho - 1) + 1, self.sw * (self.wo - 1) + 1
+        for i in range(self.kh):
+            for j in range(self.kw):
+                yield (slice(None), slice(None), slice(i, i + hspan, self.sh), slice(j, j + wspan, self.sw))
+
+    def windows(self):
+        for oh in range(self.ho):
+            for ow in range(self.wo):
+                h0, w0 = oh * self.sh, ow * self.sw
+                yield oh, ow, (slice(None), slice(None), slice(h0, h0 + self.kh), slice(w0, w0 + self.kw))
+
+    def counts(self, h, w, exclusive):
+        """Divisor of each average: non-padding elements in the window (exclusive) or kh*kw."""
+        if not exclusive:
+            return self.kh * self.kw
+
+        def along(size, k, s, pad, out):
+            start = np.arange(out) * s - pad
+            return np.minimum(start + k, size) - np.maximum(start, 0)
+        ch = along(h, self.kh, self.sh, self.pads[0], self.ho)
+        cw = along(w, self.kw, self.sw, self.pads[2], self.wo)
+        return np.maximum(ch[:, None] * cw[None, :], 1)

@@ -13,7 +13,7 @@ import numpy as np
 from numba import cuda
 
 from ...ops.nn import bn_channel_axis, lookup_out_shape
-from ..common import table_ids
+from ..common import ConvGeometry, PoolGeometry, table_ids
 from ..cpu import nn as _cpu
 from . import runtime as rt
 from ._elementwise import scalar_arg
@@ -76,7 +76,7 @@ def _col2im(dcols, dx, C, H, W, kh, kw, sh, sw, dh, dw, pt, pl, N, Ho, Wo):
 
 
 def _geometry(x, w, attrs):
-    return _cpu._ConvGeometry(tuple(x.shape), tuple(w.shape), attrs)
+    return ConvGeometry(tuple(x.shape), tuple(w.shape), attrs)
 
 
 def _cols(x, geo):
@@ -230,7 +230,7 @@ def _avg_pool_grad(dout, dx, H, W, Ho, Wo, kh, kw, sh, sw, pt, pl, exclusive):
 
 
 def _pool_args(x, attrs):
-    geo = _cpu._PoolGeometry(tuple(x.shape), attrs)
+    geo = PoolGeometry(tuple(x.shape), attrs)
     h, w = x.shape[2], x.shape[3]
     return geo, (h, w, geo.ho, geo.wo, geo.kh, geo.kw, geo.sh, geo.sw, geo.pads[0], geo.pads[2])
 

@@ -1,0 +1,86 @@
+"""Helpers of the conv2d kernels in nn.py: numpy's im2col for dtypes numba is not compiled for,
+the per-sample column views and buffers of the numba paths."""
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from ._numba import lazy
+from ._numba import parallel_threads as _numba_parallel_threads
+
+_loops = lazy("_nn_loops")
+
+
+def pad(x, pads, value, extent=None):
+    """x [N, C, H, W] padded by [top, bottom, left, right] (bottom/right grown to ``extent``)."""
+    t, b, l, r = pads
+    n, c, h, w = x.shape
+    hp, wp = h + t + b, w + l + r
+    if extent is not None:
+        hp, wp = max(hp, extent[0]), max(wp, extent[1])
+    if (hp, wp) == (h, w):
+        return x
+    out = np.full((n, c, hp, wp), value, dtype=x.dtype)
+    out[:, :, t:t + h, l:l + w] = x
+    return out
+
+
+def im2col(x, geo):
+    """[groups, C/groups*kh*kw, N*Ho*Wo]: rows ordered (c, i, j) like the filter, columns (n, ho, wo)."""
+    n, c = x.shape[:2]
+    xp = pad(x, geo.pads, 0)
+    s0, s1, s2, s3 = xp.strides
+    view = as_strided(xp, (c, geo.kh, geo.kw, n, geo.ho, geo.wo),
+                      (s1, s2 * geo.dh, s3 * geo.dw, s0, s2 * geo.sh, s3 * geo.sw), writeable=False)
+    return view.reshape(geo.groups, (c // geo.groups) * geo.kh * geo.kw, n * geo.ho * geo.wo)
+
+
+def out_as_matrix(dout, geo):
+    """Output@GRAD [N, M, Ho, Wo] -> [groups, M/groups, N*Ho*Wo]."""
+    n, m = dout.shape[:2]
+    return dout.transpose(1, 0, 2, 3).reshape(geo.groups, m // geo.groups, n * geo.ho * geo.wo)
+
+
+def parallel(n):
+    """Threads for a convolution over n samples: the device's share when it has several (and the
+    samples to spread), else 1 (the serial loop)."""
+    return _numba_parallel_threads() if n > 1 else 1
+
+
+def buffers(par, geo, x):
+    """A columns buffer [C*kh*kw, Ho*Wo] per thread: a sample's columns stay in L2 between im2col and
+    its GEMM (the whole batch's would not)."""
+    return np.empty((par, x.shape[1] * geo.kh * geo.kw, geo.ho * geo.wo), dtype=x.dtype)
+
+
+def cols(x, geo):
+    """x as im2col columns per sample, [N, G, C/G*kh*kw, Ho*Wo] (a view of x for a 1x1 stride-1
+    unpadded filter, which needs no copy)."""
+    n, c = x.shape[:2]
+    x = np.ascontiguousarray(x)
+    if geo.is_pointwise():
+        return x.reshape(n, geo.groups, c // geo.groups, geo.ho * geo.wo)
+    out = np.empty((n, c * geo.kh * geo.kw, geo.ho * geo.wo), dtype=x.dtype)
+    _loops().im2col(x, geo.kh, geo.kw, geo.sh, geo.sw, geo.pads[0], geo.pads[2], geo.dh, geo.dw,
+                    geo.ho, geo.wo, out)
+    return out.reshape(n, geo.groups, -1, geo.ho * geo.wo)
+
+
+def dout_per_sample(dout, geo):
+    """Output@GRAD [N, M, Ho, Wo] as [N, G, M/G, Ho*Wo] (a view when contiguous)."""
+    n, m = dout.shape[:2]
+    return np.ascontiguousarray(dout).reshape(n, geo.groups, m // geo.groups, geo.ho * geo.wo)
+
+
+def col2im(dcols, geo, x_shape, dtype):
+    """The adjoint of im2col for numpy's path: dcols [G, C/G*kh*kw, N*Ho*Wo] -> [N, C, H, W], as kh*kw
+    strided adds into the padded input."""
+    n, c, h, wd = x_shape
+    dcols = dcols.reshape(c, geo.kh, geo.kw, n, geo.ho, geo.wo)
+    t, b, l, r = geo.pads
+    dxp = np.zeros((n, c, h + t + b, wd + l + r), dtype=dtype)
+    hspan, wspan = geo.sh * (geo.ho - 1) + 1, geo.sw * (geo.wo - 1) + 1
+    for i in range(geo.kh):
+        hi = i * geo.dh
+        for j in range(geo.kw):
+            wj = j * geo.dw
+            dxp[:, :, hi:hi + hspan:geo.sh, wj:wj + wspan:geo.sw] += dcols[:, i, j].transpose(1, 0, 2, 3)
+    return np.ascontiguousarray(dxp[:, :, t:t + h, l:l + wd])
