@@ -457,7 +457,7 @@ class DataParallelEngine:
             values = self._gather(sched, per_device)
             results = [None] * len(unique)
             loop_start = profiler.clock()
-            self._pool.run(sched, values, results)
+            self._pool.run(sched, values, results, token=self._memory is None)
             loop += profiler.clock() - loop_start
             self._save(values, lods)
         for memory in self._memory or ():

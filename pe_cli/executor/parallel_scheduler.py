@@ -9,12 +9,29 @@ task that made them ready. So devices run at once, each on its own worker, and a
 waits for a thread hand-off within its device: under the GIL a hand-off costs more than a small op.
 The calling thread runs the first device's task itself (it would wait anyway).
 
+The token. Under the GIL two device threads gain only where a kernel runs long without it (a
+convolution, a large GEMM); everywhere else they fight for it, and every GIL hand-over between two
+threads wakes a sleeping one (tens of microseconds on a VM), more than a small op costs. So device
+tasks take turns holding one lock, the token, while they run Python and small ops; a task lets the
+token go only around a *heavy* node, so that the other devices run their small ops (one hand-over)
+while its kernel computes. Small kernels that release the GIL then find no thread waiting for it,
+and cost no hand-over. Which nodes are heavy is measured: the first ``CALIBRATION_RUNS`` runs of a
+schedule run with the token held throughout; the runs after the first ``WARM_RUNS`` (which compile,
+fault pages in and fill caches) time every node, and nodes of at least ``HEAVY_SECONDS`` are heavy from then on.
+The order nodes run in never changes what they compute (the graph orders every value's readers and
+writers), so the token changes speed only.
+
 The first exception stops the run: no new node starts, the nodes already running finish, and the
 exception is raised in the caller. Workers survive a failed run, ready for the next one.
 """
 import queue
 import threading
 import weakref
+from time import perf_counter
+
+WARM_RUNS = 2               # runs timing nothing: they compile, fault pages in, fill caches
+CALIBRATION_RUNS = 5        # runs timing every node, the warm ones included
+HEAVY_SECONDS = 100e-6      # nodes at least this long run without the token
 
 
 class Schedule:
@@ -46,13 +63,26 @@ class Schedule:
                 roots.setdefault(max(self.device[i], 0), []).append(i)
         # task lists are stacks: reversed so a device starts with its first node in program order
         self.roots = {d: list(reversed(ids)) for d, ids in sorted(roots.items())}
+        self.runs = 0
+        self.seconds = [float("inf")] * len(nodes)     # each node's shortest time while calibrating
+        self.heavy = [False] * len(nodes)
+
+    def calibrating(self):
+        """True while the runs time their nodes (the token is then held throughout)."""
+        return self.runs < CALIBRATION_RUNS
+
+    def finish_run(self):
+        self.runs += 1
+        if self.runs == CALIBRATION_RUNS:
+            self.heavy = [t >= HEAVY_SECONDS for t in self.seconds]
 
 
 class _Run:
     """The state of one execution of a schedule."""
 
-    def __init__(self, schedule, values, results, submit):
+    def __init__(self, schedule, values, results, submit, token=None):
         self.schedule = schedule
+        self.token = token          # held while a task runs, except around heavy nodes
         self.deps = list(schedule.deps)
         self.values = values
         self.results = results
@@ -82,14 +112,44 @@ class _Run:
 
     def task(self, device, local):
         """Runs ``device``'s ready nodes (and nodes spanning devices it makes ready) until none is left."""
-        runners, succ, deps, lock = self.schedule.runners, self.schedule.succ, self.deps, self.lock
-        node_device, active, mailbox = self.schedule.device, self.active, self.mailbox
-        values, results = self.values, self.results
+        token = self.token
+        if token is None:
+            return self._task(device, local, None)
+        token.acquire()
+        held = [True]
+        try:
+            self._task(device, local, held)
+        finally:
+            if held[0]:
+                token.release()
+
+    def _task(self, device, local, held):
+        schedule = self.schedule
+        runners, succ, deps, lock = schedule.runners, schedule.succ, self.deps, self.lock
+        node_device, active, mailbox = schedule.device, self.active, self.mailbox
+        values, results, token = self.values, self.results, self.token
+        timing = schedule.seconds if schedule.calibrating() and held is not None else None
+        heavy = schedule.heavy if held is not None and timing is None else None
         while True:
             while local and self.error is None:
                 i = local.pop()
                 try:
-                    runners[i](values, results)
+                    if timing is not None:
+                        start = perf_counter()
+                        runners[i](values, results)
+                        seconds = perf_counter() - start
+                        if seconds < timing[i] and schedule.runs >= WARM_RUNS:
+                            timing[i] = seconds
+                    elif heavy is not None and heavy[i]:
+                        token.release()
+                        held[0] = False
+                        try:
+                            runners[i](values, results)
+                        finally:
+                            token.acquire()
+                            held[0] = True
+                    else:
+                        runners[i](values, results)
                 except BaseException as e:  # noqa: B036 - any failure stops the run and reaches the caller
                     with lock:
                         if self.error is None:
@@ -165,6 +225,7 @@ class ThreadPool:
             t.start()
         self._closer = weakref.finalize(self, _shutdown, self._tasks, self._threads)
         self._busy = threading.Lock()
+        self._token = threading.Lock()
 
     @property
     def closed(self):
@@ -173,13 +234,16 @@ class ThreadPool:
     def close(self):
         self._closer()
 
-    def run(self, schedule, values, results):
+    def run(self, schedule, values, results, token=True):
         """Runs every node of ``schedule``; raises the first node's exception, once the nodes
-        already running have finished."""
+        already running have finished. ``token``: device tasks take turns holding the token
+        (module docstring); False lets them all run at once (when no kernel holds the GIL long:
+        CUDA launches)."""
         if self.closed:
             raise RuntimeError("this executor was closed")
         with self._busy:     # one run at a time per pool (per executor)
-            run = _Run(schedule, values, results, self._tasks.put)
+            use_token = token and schedule.num_devices > 1 and self.num_threads > 1
+            run = _Run(schedule, values, results, self._tasks.put, self._token if use_token else None)
             try:
                 first = run.start(self._inline)
                 if first is not None:
@@ -196,3 +260,5 @@ class ThreadPool:
             if run.remaining:
                 raise RuntimeError(f"internal error: the parallel executor stopped with {run.remaining} "
                                    f"ops not run (a cycle in the graph?)")
+            if use_token:
+                schedule.finish_run()

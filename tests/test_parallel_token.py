@@ -1,0 +1,95 @@
+"""The scheduler's token (pe_cli/executor/parallel_scheduler.py): device tasks take turns holding it
+and let it go around heavy nodes, found by timing the first runs. Which nodes are heavy changes when
+they run, never what they compute: the same bits whatever the split, and failures stay clean."""
+import faulthandler
+import sys
+import time
+
+import numpy as np
+import pytest
+
+import pe_cli.fluid as fluid
+from pe_cli.errors import OpError
+from pe_cli.executor import parallel_scheduler
+
+from parallel_nets import batch, build, params
+
+DEVICES, ITERATIONS = 4, 40
+
+
+@pytest.fixture
+def watchdog():
+    faulthandler.dump_traceback_later(120, exit=True, file=sys.stderr)
+    yield
+    faulthandler.cancel_dump_traceback_later()
+
+
+@pytest.fixture
+def every_node_heavy(monkeypatch):
+    """Calibrate on the first run and call every node heavy: the token changes hands at every node."""
+    monkeypatch.setattr(parallel_scheduler, "WARM_RUNS", 0)
+    monkeypatch.setattr(parallel_scheduler, "CALIBRATION_RUNS", 1)
+    monkeypatch.setattr(parallel_scheduler, "HEAVY_SECONDS", 0.0)
+
+
+def train(reduce, data, threads=8, devices=DEVICES, model="mlp", iterations=ITERATIONS):
+    main, startup, loss = build(model, lr=0.05)
+    scope = fluid.Scope()
+    fluid.Executor(fluid.CPUPlace()).run(startup, scope=scope)
+    bs, es = fluid.BuildStrategy(), fluid.ExecutionStrategy()
+    bs.reduce_strategy = reduce
+    es.num_threads = threads
+    pe = fluid.CompiledProgram(main).with_data_parallel(loss.name, build_strategy=bs, exec_strategy=es,
+                                                        places=[fluid.CPUPlace()] * devices)
+    exe = fluid.Executor(fluid.CPUPlace())
+    losses = [exe.run(pe, feed=data[i % len(data)], fetch_list=[loss], scope=scope)[0] for i in range(iterations)]
+    schedules = list(pe._engine._schedules.values())
+    pe._engine.close()
+    return params(main, scope), np.concatenate(losses), schedules
+
+
+@pytest.mark.parametrize("reduce", ["AllReduce", "Reduce"])
+def test_every_node_heavy_gives_the_bits_of_one_thread(reduce, every_node_heavy, watchdog):
+    data = [batch(n=16, seed=i) for i in range(3)]
+    want, want_losses, _ = train(reduce, data, threads=1)           # one worker: no token, no overlap
+    for _ in range(3):
+        got, losses, schedules = train(reduce, data)
+        assert all(all(s.heavy) for s in schedules)
+        np.testing.assert_array_equal(losses, want_losses)
+        for name, value in want.items():
+            np.testing.assert_array_equal(got[name], value)
+
+
+def test_calibration_marks_the_long_nodes():
+    data = [batch("lenet", n=8, seed=0)]
+    _, _, (schedule,) = train("AllReduce", data, devices=2, model="lenet",
+                              iterations=parallel_scheduler.CALIBRATION_RUNS + 1)
+    assert not schedule.calibrating()
+    timed = [t for t in schedule.seconds if t != float("inf")]
+    assert len(timed) == len(schedule.nodes)              # every node was timed
+    assert schedule.heavy == [t >= parallel_scheduler.HEAVY_SECONDS for t in schedule.seconds]
+
+
+def test_a_failing_heavy_node_is_a_clean_error(every_node_heavy, watchdog):
+    main, startup, loss = build(lr=0.05)
+    scope = fluid.Scope()
+    fluid.Executor(fluid.CPUPlace()).run(startup, scope=scope)
+    pe = fluid.CompiledProgram(main).with_data_parallel(loss.name, places=[fluid.CPUPlace()] * DEVICES)
+    exe = fluid.Executor(fluid.CPUPlace())
+    good = batch(n=16)
+    exe.run(pe, feed=good, fetch_list=[loss], scope=scope)      # calibrates: every node heavy from now on
+    before = params(main, scope)
+    bad = {k: v.copy() for k, v in good.items()}
+    bad["label"][:] = 99
+    for _ in range(10):
+        start = time.perf_counter()
+        with pytest.raises(OpError, match="softmax_with_cross_entropy"):
+            exe.run(pe, feed=bad, fetch_list=[loss], scope=scope)
+        assert time.perf_counter() - start < 1.0
+    for name, value in before.items():
+        np.testing.assert_array_equal(scope.get_array(name), value)
+    assert pe._engine._pool._token.acquire(blocking=False)      # nobody kept the token
+    pe._engine._pool._token.release()
+    out, = exe.run(pe, feed=good, fetch_list=[loss], scope=scope)
+    assert np.isfinite(out).all()
+    pe._engine.close()
