@@ -214,6 +214,25 @@ def test_local_scopes_keep_temporaries_until_dropped(cpu2):
     assert scope.find_var(main.all_parameters()[0].name) is not None   # parameters stay
 
 
+def test_a_temporary_read_before_it_is_written_comes_from_the_last_run(cpu2):
+    """Each device's local scope keeps its temporaries between runs: a non-persistable variable the
+    program reads and then overwrites sees the value of the previous run (Fluid's local scopes)."""
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        counter = fluid.layers.create_global_var([1], 0.0, "float32", persistable=False, name="counter")
+        fluid.layers.assign(counter + 1.0, output=counter)
+    scope = fluid.Scope()
+    fluid.Executor(fluid.CPUPlace()).run(startup, scope=scope)
+    pe = fluid.ParallelExecutor(False, main_program=main, scope=scope)
+    for want in (1.0, 2.0, 3.0):
+        out, = pe.run([counter])
+        np.testing.assert_array_equal(out, [want, want])
+    assert np.array(pe._engine.exec_scopes[1].find_var("counter").get_tensor()).tolist() == [3.0]
+    pe.drop_local_exe_scopes()                         # back to the value in the global scope
+    out, = pe.run([counter])
+    np.testing.assert_array_equal(out, [1.0, 1.0])
+
+
 def test_num_iteration_per_run(cpu2):
     (main, _, loss), scope = started()
     es = fluid.ExecutionStrategy()

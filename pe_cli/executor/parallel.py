@@ -160,7 +160,8 @@ class DataParallelEngine:
             self.scope = global_scope() if scope is None else scope
             self.param_scopes = [self.scope] + [self.scope.new_scope() for _ in range(1, self.n)]
         self.share_vars_from = share_vars_from
-        self.exec_scopes = [s.new_scope() for s in self.param_scopes]
+        self._exec_scopes = [s.new_scope() for s in self.param_scopes]
+        self._pending = [None] * self.n    # per device: (values, lods) of the last run, not yet in its scope
         self.num_threads = exec_strategy.num_threads or self.n * 4
         self._pool = ThreadPool(self.num_threads, name="pe-parallel")
         self._params_ready = False     # copies broadcast to the devices (first run)
@@ -217,27 +218,50 @@ class DataParallelEngine:
                     self.param_scopes[d].set_array(name, self._to_device(d, array))
 
     def _save(self, values, lods):
+        """After a run: persistable values go back to the scopes; each device's temporaries and feeds
+        are kept for its local execution scope, stored there only when someone looks (``exec_scopes``)
+        or a later run's names differ: a run reads nothing from them but the names it reads before
+        writing (``_gather``), so storing ~100 arrays per device every step was wasted work."""
         scope = self.scope
         for d in range(self.n):
             vals = values[d]
             own = self.param_scopes[d]
+            home = self._home
             for name in self._persist[d]:
-                (scope if self._home[name] == d else own).set_array(name, vals[name])
-            exec_scope = self.exec_scopes[d]
-            persistable = self._persistable
-            lod = lods[d]
-            for name, array in vals.items():
-                if name not in persistable:
-                    exec_scope.set_array(name, array, lod.get(name))
+                (scope if home[name] == d else own).set_array(name, vals[name])
+            pending, lod = self._pending[d], lods[d]
+            if pending is not None and (pending[0].keys() != vals.keys() or pending[1].keys() != lod.keys()):
+                self._store_local(d)     # not overwritten name for name by this run: store it first
+            self._pending[d] = (vals, lod)
         for name in self._seen:
             self._seen[name] = scope.get_array(name)
 
+    def _store_local(self, d):
+        """Stores device ``d``'s pending temporaries and feeds in its local execution scope."""
+        pending = self._pending[d]
+        if pending is None:
+            return
+        self._pending[d] = None
+        vals, lod = pending
+        exec_scope, persistable = self._exec_scopes[d], self._persistable
+        for name, array in vals.items():
+            if name not in persistable:
+                exec_scope.set_array(name, array, lod.get(name))
+
+    @property
+    def exec_scopes(self):
+        """Each device's local execution scope, holding its temporaries and feeds of the last runs."""
+        for d in range(self.n):
+            self._store_local(d)
+        return self._exec_scopes
+
     def drop_local_exe_scopes(self):
-        for d, old in enumerate(self.exec_scopes):
+        for d, old in enumerate(self._exec_scopes):
             parent = self.param_scopes[d]
             if old in parent.kids:
                 parent.kids.remove(old)
-            self.exec_scopes[d] = parent.new_scope()
+            self._exec_scopes[d] = parent.new_scope()
+            self._pending[d] = None
         self._runs_since_drop = 0
 
     # -- schedules --------------------------------------------------------------------------------------
@@ -400,9 +424,12 @@ class DataParallelEngine:
     def _gather(self, sched, per_device):
         values = []
         block = self.block
+        persistable = self._persistable
         for d in range(self.n):
             vals = {n: self._to_device(d, a) for n, a in per_device[d][0].items()}
-            scope = self.exec_scopes[d]
+            scope = self._exec_scopes[d]
+            pending = self._pending[d]
+            last = pending[0] if pending is not None else {}     # the local scope's newest values
             for name in sched.scope_reads[d]:
                 if name in vals:
                     continue
@@ -413,7 +440,9 @@ class DataParallelEngine:
                     shape = list(var.shape or [1]) if var is not None else [1]
                     raise FeedError(f"gradient_scale_strategy is Customized: feed '{name}', the initial gradient "
                                     f"of the loss on each device (shape {shape})")
-                array = scope.get_array(name)
+                array = last.get(name) if name not in persistable else None
+                if array is None:
+                    array = scope.get_array(name)
                 if array is None:
                     raise missing_value_error(block, name)
                 vals[name] = self._to_device(d, array)
