@@ -1,6 +1,7 @@
-"""The scheduler's token (pe_cli/executor/parallel_scheduler.py): device tasks take turns holding it
-and let it go around heavy nodes, found by timing the first runs. Which nodes are heavy changes when
-they run, never what they compute: the same bits whatever the split, and failures stay clean."""
+"""The scheduler's token (pe_cli/executor/parallel_scheduler.py): on CPU devices threads share the ready
+nodes, take turns holding the token and let it go around heavy nodes, found by timing the first runs.
+Which thread runs a node, and when, never changes what it computes: the same bits whatever the split,
+and failures stay clean."""
 import faulthandler
 import sys
 import time

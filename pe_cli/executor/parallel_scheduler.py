@@ -1,36 +1,42 @@
 """Running an SSA graph on a thread pool: a node runs once all its inputs are ready.
 
 A ``Schedule`` is the graph turned into numbers once (for each node: how many inputs it waits for,
-which nodes its outputs unblock, its device) plus one runner per node. ``ThreadPool.run`` executes
-it with device-affine tasks: a task serves one device, running that device's ready nodes one after
-another; a node made ready for another device goes to that device's task (queued on the pool, or
-handed to it if one is running). Nodes spanning devices (all-reduce, broadcast, fetch) run in the
-task that made them ready. So devices run at once, each on its own worker, and a ready node never
-waits for a thread hand-off within its device: under the GIL a hand-off costs more than a small op.
-The calling thread runs the first device's task itself (it would wait anyway).
+which nodes its outputs unblock, its device) plus one runner per node. ``ThreadPool.run`` executes it
+in one of two ways.
 
-The token. Under the GIL two device threads gain only where a kernel runs long without it (a
-convolution, a large GEMM); everywhere else they fight for it, and every GIL hand-over between two
-threads wakes a sleeping one (tens of microseconds on a VM), more than a small op costs. So device
-tasks take turns holding one lock, the token, while they run Python and small ops; a task lets the
-token go only around a *heavy* node, so that the other devices run their small ops (one hand-over)
-while its kernel computes. Small kernels that release the GIL then find no thread waiting for it,
-and cost no hand-over. Which nodes are heavy is measured: the first ``CALIBRATION_RUNS`` runs of a
-schedule run with the token held throughout; the runs after the first ``WARM_RUNS`` (which compile,
-fault pages in and fill caches) time every node, and nodes of at least ``HEAVY_SECONDS`` are heavy from then on.
-The order nodes run in never changes what they compute (the graph orders every value's readers and
-writers), so the token changes speed only.
+CPU devices (``_SharedRun``). Under the GIL two threads gain only where a kernel runs long without
+it (a convolution, a large GEMM); everywhere else they fight for it, and every GIL hand-over between
+two threads wakes a sleeping one (tens of microseconds on a VM), more than a small op costs. So one
+thread per device (the caller and ``devices - 1`` workers) serves one shared set of ready nodes, of
+any device, taking turns holding one lock, the token: the holder runs small nodes one after another,
+and lets the token go only to run a *heavy* node, waking one idle thread to carry on with the rest
+(one hand-over) while its kernel computes. Small kernels that release the GIL then find no thread
+waiting for it. Which nodes are heavy is measured: the first ``CALIBRATION_RUNS`` runs of a schedule
+run every node with the token held; the runs after the first ``WARM_RUNS`` (which compile, fault
+pages in and fill caches) time each node, and nodes of at least ``HEAVY_SECONDS`` are heavy from
+then on. The holder takes the ready node with the longest measured path to the end of the graph
+first (list scheduling), so the devices finish together: a device whose core is slower (another
+process shares it) gets help instead of being waited for. Which thread runs a node, and when, never
+changes what it computes: the graph orders every value's readers and writers, values live in per
+device dicts, and kernels are pure functions.
+
+CUDA devices (``_Run``), where kernels are asynchronous launches: device-affine tasks. A task serves
+one device, running that device's ready nodes one after another; a node made ready for another
+device goes to that device's task (queued on the pool, or handed to it if one is running). Nodes
+spanning devices (all-reduce, broadcast, fetch) run in the task that made them ready. The calling
+thread runs the first device's task itself (it would wait anyway).
 
 The first exception stops the run: no new node starts, the nodes already running finish, and the
 exception is raised in the caller. Workers survive a failed run, ready for the next one.
 """
+import heapq
 import queue
 import threading
 import weakref
 from time import perf_counter
 
 WARM_RUNS = 2               # runs timing nothing: they compile, fault pages in, fill caches
-CALIBRATION_RUNS = 5        # runs timing every node, the warm ones included
+CALIBRATION_RUNS = 5        # runs with the token held throughout, the warm ones included
 HEAVY_SECONDS = 100e-6      # nodes at least this long run without the token
 
 
@@ -63,9 +69,11 @@ class Schedule:
                 roots.setdefault(max(self.device[i], 0), []).append(i)
         # task lists are stacks: reversed so a device starts with its first node in program order
         self.roots = {d: list(reversed(ids)) for d, ids in sorted(roots.items())}
+        self.root_ids = sorted(i for i, n in enumerate(deps) if n == 0)
         self.runs = 0
         self.seconds = [float("inf")] * len(nodes)     # each node's shortest time while calibrating
         self.heavy = [False] * len(nodes)
+        self.priority = list(range(len(nodes)))        # smaller first: program order until calibrated
 
     def calibrating(self):
         """True while the runs time their nodes (the token is then held throughout)."""
@@ -74,15 +82,22 @@ class Schedule:
     def finish_run(self):
         self.runs += 1
         if self.runs == CALIBRATION_RUNS:
-            self.heavy = [t >= HEAVY_SECONDS for t in self.seconds]
+            seconds = [0.0 if t == float("inf") else t for t in self.seconds]
+            self.heavy = [t >= HEAVY_SECONDS for t in seconds]
+            # the longest path from each node to the end (itself included); nodes come in a valid
+            # sequential order, so one backward pass computes it
+            path = list(seconds)
+            for i in range(len(path) - 1, -1, -1):
+                if self.succ[i]:
+                    path[i] += max(path[s] for s in self.succ[i])
+            self.priority = [(-path[i], i) for i in range(len(path))]
 
 
 class _Run:
     """The state of one execution of a schedule."""
 
-    def __init__(self, schedule, values, results, submit, token=None):
+    def __init__(self, schedule, values, results, submit):
         self.schedule = schedule
-        self.token = token          # held while a task runs, except around heavy nodes
         self.deps = list(schedule.deps)
         self.values = values
         self.results = results
@@ -112,44 +127,14 @@ class _Run:
 
     def task(self, device, local):
         """Runs ``device``'s ready nodes (and nodes spanning devices it makes ready) until none is left."""
-        token = self.token
-        if token is None:
-            return self._task(device, local, None)
-        token.acquire()
-        held = [True]
-        try:
-            self._task(device, local, held)
-        finally:
-            if held[0]:
-                token.release()
-
-    def _task(self, device, local, held):
-        schedule = self.schedule
-        runners, succ, deps, lock = schedule.runners, schedule.succ, self.deps, self.lock
-        node_device, active, mailbox = schedule.device, self.active, self.mailbox
-        values, results, token = self.values, self.results, self.token
-        timing = schedule.seconds if schedule.calibrating() and held is not None else None
-        heavy = schedule.heavy if held is not None and timing is None else None
+        runners, succ, deps, lock = self.schedule.runners, self.schedule.succ, self.deps, self.lock
+        node_device, active, mailbox = self.schedule.device, self.active, self.mailbox
+        values, results = self.values, self.results
         while True:
             while local and self.error is None:
                 i = local.pop()
                 try:
-                    if timing is not None:
-                        start = perf_counter()
-                        runners[i](values, results)
-                        seconds = perf_counter() - start
-                        if seconds < timing[i] and schedule.runs >= WARM_RUNS:
-                            timing[i] = seconds
-                    elif heavy is not None and heavy[i]:
-                        token.release()
-                        held[0] = False
-                        try:
-                            runners[i](values, results)
-                        finally:
-                            token.acquire()
-                            held[0] = True
-                    else:
-                        runners[i](values, results)
+                    runners[i](values, results)
                 except BaseException as e:  # noqa: B036 - any failure stops the run and reaches the caller
                     with lock:
                         if self.error is None:
@@ -189,11 +174,124 @@ class _Run:
             return
 
 
+class _SharedRun:
+    """One execution of a schedule by threads sharing its ready nodes and taking turns holding the
+    token (module docstring)."""
+
+    def __init__(self, schedule, values, results, token):
+        self.schedule = schedule
+        self.deps = list(schedule.deps)
+        self.values = values
+        self.results = results
+        self.token = token
+        self.cond = threading.Condition(token)
+        priority = schedule.priority
+        self.ready = [(priority[i], i) for i in schedule.root_ids]
+        heapq.heapify(self.ready)
+        self.remaining = len(schedule.runners)
+        self.running = 0            # heavy nodes running without the token
+        self.waiting = 0            # threads waiting for ready nodes
+        self.threads = 0            # threads still in the run
+        self.done = threading.Event()
+        self.error = None
+
+    def start(self, threads):
+        self.threads = threads
+        if not self.remaining:
+            self.done.set()
+            return False
+        return True
+
+    def fail(self, error):
+        """Called with the token held: the first failure stops the run."""
+        if self.error is None:
+            self.error = error
+        self.cond.notify_all()
+
+    def task(self):
+        """Runs ready nodes, any device's, until none is left or one failed."""
+        token, cond = self.token, self.cond
+        token.acquire()
+        try:
+            self._task()
+        except BaseException as e:  # noqa: B036 - a KeyboardInterrupt in the caller: stop the run
+            self.fail(e)
+        finally:
+            self.threads -= 1
+            last = self.threads == 0
+            cond.notify_all()
+            token.release()
+            if last:
+                self.done.set()
+
+    def _task(self):
+        schedule = self.schedule
+        runners, succ, deps, priority = schedule.runners, schedule.succ, self.deps, schedule.priority
+        values, results, token, cond, ready = self.values, self.results, self.token, self.cond, self.ready
+        timing = schedule.seconds if schedule.calibrating() and schedule.runs >= WARM_RUNS else None
+        heavy = None if schedule.calibrating() else schedule.heavy
+        push, pop = heapq.heappush, heapq.heappop
+        while self.error is None and self.remaining:
+            if not ready:
+                if not self.running:
+                    return      # nothing ready and nothing running: the caller reports what is left
+                self.waiting += 1
+                cond.wait()
+                self.waiting -= 1
+                continue
+            i = pop(ready)[1]
+            try:
+                if heavy is not None and heavy[i]:
+                    self.running += 1
+                    if ready and self.waiting:
+                        cond.notify()       # an idle thread carries on with the other ready nodes
+                    token.release()
+                    try:
+                        runners[i](values, results)
+                    finally:
+                        _reacquire(token, self)
+                        self.running -= 1
+                elif timing is not None:
+                    start = perf_counter()
+                    runners[i](values, results)
+                    seconds = perf_counter() - start
+                    if seconds < timing[i]:
+                        timing[i] = seconds
+                else:
+                    runners[i](values, results)
+            except BaseException as e:  # noqa: B036 - any failure stops the run and reaches the caller
+                self.fail(e)
+                return
+            self.remaining -= 1
+            for s in succ[i]:
+                left = deps[s] - 1
+                deps[s] = left
+                if not left:
+                    push(ready, (priority[s], s))
+            if not ready and self.waiting and not self.remaining:
+                cond.notify_all()
+
+
+def _reacquire(token, run):
+    """Takes the token back after a heavy node, even through a KeyboardInterrupt (kept as the run's
+    error): the code after it must hold the token."""
+    while True:
+        try:
+            token.acquire()
+            return
+        except BaseException as e:  # noqa: B036
+            if run.error is None:
+                run.error = e
+
+
 def _worker(tasks):
     while True:
         item = tasks.get()
         if item is None:
             return
+        if callable(item):          # a shared run's task
+            item()
+            continue
         run, device, nodes = item
         run.task(device, nodes)
 
@@ -236,14 +334,16 @@ class ThreadPool:
 
     def run(self, schedule, values, results, token=True):
         """Runs every node of ``schedule``; raises the first node's exception, once the nodes
-        already running have finished. ``token``: device tasks take turns holding the token
-        (module docstring); False lets them all run at once (when no kernel holds the GIL long:
-        CUDA launches)."""
+        already running have finished. ``token``: threads share the ready nodes and take turns
+        holding the token (CPU devices, module docstring); False: device-affine tasks all running at
+        once (CUDA devices, whose kernels are asynchronous launches)."""
         if self.closed:
             raise RuntimeError("this executor was closed")
         with self._busy:     # one run at a time per pool (per executor)
-            use_token = token and schedule.num_devices > 1 and self.num_threads > 1
-            run = _Run(schedule, values, results, self._tasks.put, self._token if use_token else None)
+            threads = min(self.num_threads, schedule.num_devices)
+            if token and threads > 1:
+                return self._run_shared(schedule, values, results, threads)
+            run = _Run(schedule, values, results, self._tasks.put)
             try:
                 first = run.start(self._inline)
                 if first is not None:
@@ -255,10 +355,28 @@ class ThreadPool:
                         run.error = e
                 run.done.wait()
                 raise
-            if run.error is not None:
-                raise run.error
-            if run.remaining:
-                raise RuntimeError(f"internal error: the parallel executor stopped with {run.remaining} "
-                                   f"ops not run (a cycle in the graph?)")
-            if use_token:
-                schedule.finish_run()
+            self._check(run)
+
+    def _run_shared(self, schedule, values, results, threads):
+        run = _SharedRun(schedule, values, results, self._token)
+        if run.start(threads):
+            for _ in range(threads - 1):
+                self._tasks.put(run.task)
+            run.task()                      # the caller is one of the threads
+            try:
+                run.done.wait()
+            except BaseException as e:      # KeyboardInterrupt: stop, let running nodes finish, re-raise
+                with run.cond:
+                    run.fail(e)
+                run.done.wait()
+                raise
+        self._check(run)
+        schedule.finish_run()
+
+    @staticmethod
+    def _check(run):
+        if run.error is not None:
+            raise run.error
+        if run.remaining:
+            raise RuntimeError(f"internal error: the parallel executor stopped with {run.remaining} "
+                               f"ops not run (a cycle in the graph?)")
