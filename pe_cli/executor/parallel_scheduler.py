@@ -14,7 +14,9 @@ and lets the token go only to run a *heavy* node, waking one idle thread to carr
 waiting for it. Which nodes are heavy is measured: the first ``CALIBRATION_RUNS`` runs of a schedule
 run every node with the token held; the runs after the first ``WARM_RUNS`` (which compile, fault
 pages in and fill caches) time each node, and nodes of at least ``HEAVY_SECONDS`` are heavy from
-then on. The holder takes the ready node with the longest measured path to the end of the graph
+then on; nodes of at least ``MEDIUM_SECONDS`` run without the token only when another thread wants it
+(it finished a heavy node, or idles while nodes are ready), since letting it go then costs a
+hand-over that would come anyway. The holder takes the ready node with the longest measured path to the end of the graph
 first (list scheduling), so the devices finish together: a device whose core is slower (another
 process shares it) gets help instead of being waited for. Which thread runs a node, and when, never
 changes what it computes: the graph orders every value's readers and writers, values live in per
@@ -38,6 +40,7 @@ from time import perf_counter
 WARM_RUNS = 2               # runs timing nothing: they compile, fault pages in, fill caches
 CALIBRATION_RUNS = 5        # runs with the token held throughout, the warm ones included
 HEAVY_SECONDS = 100e-6      # nodes at least this long run without the token
+MEDIUM_SECONDS = 25e-6      # ... and these too when another thread wants the token
 
 
 class Schedule:
@@ -73,6 +76,7 @@ class Schedule:
         self.runs = 0
         self.seconds = [float("inf")] * len(nodes)     # each node's shortest time while calibrating
         self.heavy = [False] * len(nodes)
+        self.medium = [False] * len(nodes)
         self.priority = list(range(len(nodes)))        # smaller first: program order until calibrated
 
     def calibrating(self):
@@ -84,6 +88,7 @@ class Schedule:
         if self.runs == CALIBRATION_RUNS:
             seconds = [0.0 if t == float("inf") else t for t in self.seconds]
             self.heavy = [t >= HEAVY_SECONDS for t in seconds]
+            self.medium = [t >= MEDIUM_SECONDS for t in seconds]
             # the longest path from each node to the end (itself included); nodes come in a valid
             # sequential order, so one backward pass computes it
             path = list(seconds)
@@ -190,6 +195,8 @@ class _SharedRun:
         heapq.heapify(self.ready)
         self.remaining = len(schedule.runners)
         self.running = 0            # heavy nodes running without the token
+        self.wanting = []           # one entry per thread waiting to take the token back (append and
+                                    # pop are atomic: it is changed without the token)
         self.waiting = 0            # threads waiting for ready nodes
         self.threads = 0            # threads still in the run
         self.done = threading.Event()
@@ -230,6 +237,7 @@ class _SharedRun:
         values, results, token, cond, ready = self.values, self.results, self.token, self.cond, self.ready
         timing = schedule.seconds if schedule.calibrating() and schedule.runs >= WARM_RUNS else None
         heavy = None if schedule.calibrating() else schedule.heavy
+        medium = schedule.medium
         push, pop = heapq.heappush, heapq.heappop
         while self.error is None and self.remaining:
             if not ready:
@@ -241,7 +249,7 @@ class _SharedRun:
                 continue
             i = pop(ready)[1]
             try:
-                if heavy is not None and heavy[i]:
+                if heavy is not None and (heavy[i] or medium[i] and (self.wanting or self.waiting and ready)):
                     self.running += 1
                     if ready and self.waiting:
                         cond.notify()       # an idle thread carries on with the other ready nodes
@@ -275,13 +283,15 @@ class _SharedRun:
 def _reacquire(token, run):
     """Takes the token back after a heavy node, even through a KeyboardInterrupt (kept as the run's
     error): the code after it must hold the token."""
+    run.wanting.append(None)
     while True:
         try:
             token.acquire()
-            return
+            break
         except BaseException as e:  # noqa: B036
             if run.error is None:
                 run.error = e
+    run.wanting.pop()
 
 
 def _worker(tasks):
