@@ -9,6 +9,7 @@ A clip applies through the optimizer (``SGD(..., grad_clip=clip)`` or ``minimize
 to every gradient) or per parameter, through ``set_gradient_clip(clip, param_list, program)`` or
 ``ParamAttr(gradient_clip=clip)`` (stored on the parameter's ``gradient_clip_attr``). The optimizer's clip
 wins over the per-parameter ones, as in Fluid 1.8."""
+import abc
 import copy
 import warnings
 
@@ -26,7 +27,7 @@ def _new_var(block, like, suffix, shape=None, dtype=None):
                             dtype=dtype or like.dtype, stop_gradient=True)
 
 
-class GradientClipBase:
+class GradientClipBase(abc.ABC):
     """A gradient clip. ``_static_clip(params_grads)`` clips a whole list (the optimizer's clip);
     ``_process_context`` then ``_create_operators`` clip one parameter's gradient at a time
     (clips set per parameter), sharing ``context`` across the parameters of one program."""
@@ -43,8 +44,9 @@ class GradientClipBase:
     def _process_context(self, context, param, grad):
         pass
 
+    @abc.abstractmethod
     def _create_operators(self, param, grad, context=None):
-        raise NotImplementedError   # every clip defines its ops
+        """Appends the clipping ops of one gradient; returns (param, clipped gradient)."""
 
 
 class GradientClipByValue(GradientClipBase):

@@ -1,4 +1,5 @@
 """Initializers append the op that fills a parameter to the startup program."""
+import abc
 import math
 
 import numpy as np
@@ -6,9 +7,10 @@ import numpy as np
 from .errors import PeError
 
 
-class Initializer:
+class Initializer(abc.ABC):
+    @abc.abstractmethod
     def __call__(self, var, block):
-        raise NotImplementedError   # every subclass defines it
+        """Appends the op that fills ``var`` to ``block`` and returns it."""
 
     @staticmethod
     def _fans(var):

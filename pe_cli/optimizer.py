@@ -6,6 +6,7 @@ Names and semantics follow Fluid 1.x: ``SGD``, ``Momentum``, ``Adam``, ``Adagrad
 ``...Optimizer`` spellings), each taking ``(learning_rate, ..., regularization=None, grad_clip=None,
 name=None)``; ``learning_rate`` is a float or a [1] Variable (a schedule from
 ``layers.learning_rate_scheduler``)."""
+import abc
 import numbers
 
 from .backward import append_backward
@@ -32,7 +33,7 @@ def _check_number(owner, name, value, lo=None, hi=None, lo_open=False, hi_open=F
     return value
 
 
-class Optimizer:
+class Optimizer(abc.ABC):
     type = None
 
     def __init__(self, learning_rate, parameter_list=None, regularization=None, grad_clip=None, name=None):
@@ -108,8 +109,9 @@ class Optimizer:
         """Creates every state variable the update op of each parameter needs."""
 
     # -- the update -----------------------------------------------------------------------------
+    @abc.abstractmethod
     def _append_optimize_op(self, block, param, grad, lr):
-        raise NotImplementedError   # every optimizer defines its update op
+        """Appends the update op of one parameter and returns it."""
 
     def backward(self, loss, startup_program=None, parameter_list=None, no_grad_set=None, callbacks=None):
         parameter_list = parameter_list if parameter_list is not None else self._parameter_list

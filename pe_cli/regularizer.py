@@ -1,14 +1,15 @@
 """Weight decay: adds coeff * sign(param) (L1) or coeff * param (L2) to a gradient, as ops."""
+import abc
 from .framework import unique_name
 
 
-class WeightDecayRegularizer:
+class WeightDecayRegularizer(abc.ABC):
     def __init__(self, regularization_coeff=0.0):
         self._regularization_coeff = float(regularization_coeff)
 
+    @abc.abstractmethod
     def append_decay(self, block, param, grad):
         """Returns the variable holding the decay term for ``param``."""
-        raise NotImplementedError   # every regularizer defines its decay
 
 
 class L2DecayRegularizer(WeightDecayRegularizer):
