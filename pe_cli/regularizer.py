@@ -1,5 +1,6 @@
 """Weight decay: adds coeff * sign(param) (L1) or coeff * param (L2) to a gradient, as ops."""
 import abc
+
 from .framework import unique_name
 
 
