@@ -23,6 +23,7 @@ class _Plan:
     def __init__(self, program, place):
         block = program.global_block()
         self.block = block
+        self.version = program._version
         self.steps = [OpStep(op, place) for op in block.ops]
         written, reads = set(), []
         for op in block.ops:
@@ -96,10 +97,11 @@ class Executor:
             self._memory.finish()
 
     def _plan(self, program):
-        key = (id(program), program._version)
-        plan = self._plans.get(key)
-        if plan is None:
-            plan = self._plans[key] = _Plan(program, self.place)
+        # One plan per program, rebuilt when the program changes (the plan holds the program, so
+        # its id cannot be reused while cached).
+        plan = self._plans.get(id(program))
+        if plan is None or plan.version != program._version:
+            plan = self._plans[id(program)] = _Plan(program, self.place)
         return plan
 
     def _gather_inputs(self, plan, feed, scope):
