@@ -3,7 +3,8 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli import profiler, threads
+from pe_cli import profiler
+from pe_cli.kernels.cpu import threads
 from pe_cli.errors import PeError
 
 

@@ -7,7 +7,8 @@ import difflib
 
 import numpy as np
 
-from .. import profiler, threads
+from .. import profiler
+from ..kernels.cpu import threads
 from ..errors import FeedError, PeError
 from ..framework import Program, default_main_program
 from ..framework.lod_tensor import LoDTensor
@@ -67,7 +68,7 @@ class Executor:
             raise TypeError(f"Executor.run: feed must be a dict of name -> value, got {type(feed).__name__}")
         plan = self._plan(program)
         if self._memory is None:
-            threads.use_devices(1)          # one CPU device: the whole machine (pe_cli/threads.py)
+            threads.use_devices(1)          # one CPU device: the whole machine (pe_cli/kernels/cpu/threads.py)
         profile = profiler.active()
         if profile is not None:
             return self._run_profiled(plan, feed, fetch_list, scope, return_numpy, profile)

@@ -20,7 +20,8 @@ import warnings
 
 import numpy as np
 
-from .. import profiler, threads
+from .. import profiler
+from ..kernels.cpu import threads
 from ..compiler.graphviz import write_dot
 from ..compiler.ssa_graph import (ALL_REDUCE, BROADCAST, COMPUTE, FETCH, REDUCE, SCALE_LOSS_GRAD,
                                   build_ssa_graph)
@@ -474,7 +475,7 @@ class DataParallelEngine:
         fetch_names = self._fetch_names(fetch_list)
         unique = list(dict.fromkeys(fetch_names))
         if self.places[0].kind == "cpu":
-            threads.use_devices(self.n)        # BLAS threads per device (pe_cli/threads.py)
+            threads.use_devices(self.n)        # BLAS threads per device (pe_cli/kernels/cpu/threads.py)
         profile = profiler.active()
         start, loop = profiler.clock(), 0.0
         per_device = self._split_feed(feed)

@@ -65,7 +65,7 @@ CONV_GEOMETRIES = [
 @pytest.fixture(params=[1, 2], ids=["serial", "parallel"])
 def device_threads(request, monkeypatch):
     """Kernels run as on a device with 1 or 2 threads (the conv loops' serial and parallel twins)."""
-    from pe_cli import threads
+    from pe_cli.kernels.cpu import threads
     from pe_cli.kernels.cpu import _numba
     monkeypatch.setattr(threads, "_share", request.param)
     monkeypatch.setattr(_numba, "PARALLEL_MIN_ELEMENTS", 1)     # small test arrays take the twins too
@@ -259,7 +259,7 @@ def test_mul_and_its_gradients_split_over_threads(dtype, device_threads):
     y = rng.normal(size=(363, 97)).astype(dtype)
     dout = rng.normal(size=(130, 97)).astype(dtype)
     attrs = {"x_num_col_dims": 1, "y_num_col_dims": 1}
-    from pe_cli import threads
+    from pe_cli.kernels.cpu import threads
     small, threads.SMALL_GEMM_MACS = threads.SMALL_GEMM_MACS, 1     # every GEMM counts as large here
     try:
         out = kmath.mul({"X": x, "Y": y}, attrs)["Out"]

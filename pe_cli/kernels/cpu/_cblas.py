@@ -9,7 +9,7 @@ before use. Where none is found (numpy built on MKL or Accelerate, say) ``gemm()
 kernels keep their numpy path.
 
 With it, a loop calls GEMM per sample or per block of rows from numba's own threads, BLAS itself
-staying single-threaded: one thread pool for the whole machine (see pe_cli/threads.py).
+staying single-threaded: one thread pool for the whole machine (see pe_cli/kernels/cpu/threads.py).
 """
 import ctypes
 import threading

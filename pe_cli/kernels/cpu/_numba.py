@@ -10,7 +10,7 @@ directory where that is not writable), and run without the GIL so executor threa
 The heavy loops (convolutions, large GEMMs) have ``parallel=True`` twins that spread samples or
 rows over numba's threads, each part calling numpy's BLAS single-threaded (_cblas.py): one thread
 pool for the whole machine. ``parallel_threads()`` says whether the kernel running now may use
-them: when its device has several cores (pe_cli/threads.py) and numba has a thread-safe layer
+them: when its device has several cores (pe_cli/kernels/cpu/threads.py) and numba has a thread-safe layer
 (OpenMP or TBB; numba's own ``workqueue`` aborts when two executor threads enter parallel loops at
 once, and its sleeping workers were measured to wake too slowly). OpenMP is picked first.
 """
@@ -20,7 +20,7 @@ import threading
 
 import numpy as np
 
-from ... import threads
+from . import threads
 
 _setup_lock = threading.Lock()
 _layer_ok = None        # a thread-safe numba threading layer is available (decided once)

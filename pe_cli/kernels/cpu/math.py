@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from ... import threads
+from . import threads
 from . import _cblas
 from ._numba import is_float, lazy, parallel_threads
 

@@ -6,7 +6,7 @@ conv2d is im2col + GEMM per sample, in one numba loop over the samples: each sam
 the filter with numpy's BLAS called from the loop (_cblas.py), straight into the NCHW output. The
 filter gradient accumulates Output@GRAD x columns^T per thread, the input gradient is
 filter^T x Output@GRAD then col2im, per sample. When the device has several cores the samples are
-spread over numba's threads (the loops' ``*_parallel`` twins; pe_cli/threads.py). A 1x1 stride-1
+spread over numba's threads (the loops' ``*_parallel`` twins; pe_cli/kernels/cpu/threads.py). A 1x1 stride-1
 unpadded filter uses the input itself as its columns. Where numpy's BLAS cannot be called from
 numba, the columns of the whole batch are built by a numba loop and multiplied by one batched
 ``numpy.matmul``. Pooling (max, avg; paddings, ceil_mode) is a numba loop over the windows.
@@ -19,7 +19,7 @@ kernels/common.py.
 """
 import numpy as np
 
-from ... import threads
+from . import threads
 from . import _cblas, _conv, _pool
 from ..common import ConvGeometry, PoolGeometry, table_ids
 from ._numba import is_float, lazy, parallel_parts

@@ -93,7 +93,7 @@ def pool_calls_blas():
     global _pool_blas
     if _pool_blas is None:
         import numpy as np
-        from .kernels.cpu import _cblas
+        from . import _cblas
         _pool_blas = _cblas.gemm(np.dtype(np.float32)) is not None and _cblas.gemm(np.dtype(np.float64)) is not None
     return _pool_blas
 
@@ -156,6 +156,6 @@ def _positive(name, value):
         if n < 1:
             raise ValueError
     except ValueError:
-        from .errors import PeError
+        from ...errors import PeError
         raise PeError(f"{name}={value!r} must be a positive integer") from None
     return n
