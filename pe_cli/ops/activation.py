@@ -25,7 +25,8 @@ def _infer_elementwise(name, dtypes):
     return infer
 
 
-def _activation(name, doc, uses="X", attrs=None, dtypes=_FLOATS, differentiable=True, infer=None):
+def _activation(name, doc, uses="X", attrs=None, dtypes=_FLOATS, differentiable=True, infer=None,
+                traits=("activation",)):
     """Registers ``name`` and ``name_grad``; the grad reads X or Out (``uses``) and Out@GRAD.
     ``dtypes``: the input dtypes accepted (None: any); ``differentiable=False``: no gradient."""
     attrs = attrs or {}
@@ -36,7 +37,7 @@ def _activation(name, doc, uses="X", attrs=None, dtypes=_FLOATS, differentiable=
              {"X@GRAD": g.in_grad("X")}, g.attrs)
 
     register(name, inputs=["X"], outputs=["Out"], attrs=attrs, infer=infer or _infer_elementwise(name, dtypes),
-             grad=grad if differentiable else None, doc=doc)
+             grad=grad if differentiable else None, doc=doc, traits=traits)
     if differentiable:
         register(f"{name}_grad", inputs=[uses, "Out@GRAD"], outputs=["X@GRAD"], attrs=attrs,
                  infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD")))

@@ -57,6 +57,6 @@ def _infer_accuracy(ctx):
 
 
 register("accuracy", inputs=["Out", "Indices", "Label"], outputs=["Accuracy", "Correct", "Total"],
-         infer=_infer_accuracy,
+         infer=_infer_accuracy, traits=("metric",),
          doc="Correct = rows whose Label is among their top-k Indices; Total = rows; "
              "Accuracy = Correct / Total (float32).")

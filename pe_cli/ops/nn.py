@@ -221,7 +221,7 @@ def _grad_batch_norm(g):
 
 register("batch_norm", inputs=["X", "Scale", "Bias", "Mean", "Variance"],
          outputs=["Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance"], attrs=_BN_ATTRS,
-         infer=_infer_batch_norm, grad=_grad_batch_norm,
+         infer=_infer_batch_norm, grad=_grad_batch_norm, traits=("batch_statistics",),
          doc="Y = (X - mean) / sqrt(var + epsilon) * Scale + Bias per channel. Training uses the batch "
              "statistics and updates MeanOut/VarianceOut (the Mean/Variance variables) with momentum; "
              "is_test or use_global_stats uses the moving ones. SavedVariance holds 1/sqrt(var + eps).")

@@ -69,7 +69,11 @@ class OpDef:
     kernel_module: str = ""     # kernels live in pe_cli.kernels.<device>.<kernel_module>
     needs_rng: bool = False     # the executor hands the kernel a seeded numpy Generator as attrs["_rng"]
     doc: str = ""
+    traits: frozenset = frozenset()   # what other parts ask of an op type instead of naming it (TRAITS)
     _kernels: dict = field(default_factory=dict)
+
+    def has(self, trait):
+        return trait in self.traits
 
     def kernel(self, device="cpu"):
         """The kernel for this op on a device kind ('cpu' or 'cuda'), imported on first use."""
@@ -87,16 +91,28 @@ class OpDef:
         return next(s for s in self.inputs if s.name == name)
 
 
+# Traits: facts about an op type that code outside the op's own module needs. Ask
+# ``registry.get(t).has(trait)`` or ``registry.with_trait(trait)``; never list op types by hand.
+TRAITS = {
+    "activation": "an elementwise activation usable as a layer's act= (X -> Out)",
+    "batch_statistics": "normalizes with statistics of the batch it sees (so each device's part differs)",
+    "metric": "computes an evaluation metric (its first output is the metric's value)",
+}
+
+
 def register(type, inputs, outputs, attrs=None, infer=None, grad=None, needs_rng=False, doc="",
-             kernel_module=None):
+             kernel_module=None, traits=()):
     """Registers an op type. Called at import time of the module that defines the op."""
     if type in _REGISTRY:
         raise RuntimeError(f"op '{type}' is registered twice")
+    unknown = set(traits) - set(TRAITS)
+    if unknown:
+        raise RuntimeError(f"op '{type}': unknown traits {sorted(unknown)}; known: {sorted(TRAITS)}")
     if kernel_module is None:
         kernel_module = sys._getframe(1).f_globals["__name__"].rsplit(".", 1)[-1]
     attrs = {k: v if isinstance(v, Attr) else Attr(v) for k, v in (attrs or {}).items()}
     opdef = OpDef(type, tuple(Slot.parse(s) for s in inputs), tuple(Slot.parse(s) for s in outputs),
-                  attrs, infer, grad, kernel_module, needs_rng, doc)
+                  attrs, infer, grad, kernel_module, needs_rng, doc, frozenset(traits))
     _REGISTRY[type] = opdef
     return opdef
 
@@ -121,6 +137,14 @@ def get(type):
 def all_op_types():
     _load_all()
     return sorted(_REGISTRY)
+
+
+def with_trait(trait):
+    """The op types that have ``trait`` (see TRAITS), sorted."""
+    if trait not in TRAITS:
+        raise KeyError(f"unknown trait '{trait}'; known: {sorted(TRAITS)}")
+    _load_all()
+    return sorted(t for t, d in _REGISTRY.items() if trait in d.traits)
 
 
 def _where(op):
