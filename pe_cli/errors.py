@@ -1,4 +1,5 @@
 """Errors users see. Each carries enough context to be printed as one line."""
+import difflib
 
 
 class PeError(Exception):
@@ -20,3 +21,16 @@ class OpError(PeError):
         super().__init__(message)
         self.op = op
         self.device = device
+
+
+def closest(name, candidates):
+    """The candidate nearest a misspelt ``name`` (difflib's ratio, cutoff 0.6), or None when none
+    is near. The one home of pe's "did you mean" suggestions."""
+    match = difflib.get_close_matches(str(name), [str(c) for c in candidates], n=1)
+    return match[0] if match else None
+
+
+def did_you_mean(name, candidates, otherwise=""):
+    """``"did you mean 'x'?"`` for the candidate nearest ``name``; ``otherwise`` when none is near."""
+    match = closest(name, candidates)
+    return f"did you mean '{match}'?" if match else otherwise
