@@ -9,9 +9,10 @@ name=None)``; ``learning_rate`` is a float or a [1] Variable (a schedule from
 import abc
 import numbers
 
+from . import clip, regularizer
 from .backward import append_backward
 from .errors import PeError
-from .framework import default_startup_program, unique_name
+from .framework import default_main_program, default_startup_program, unique_name
 from .framework.variable import Variable
 
 __all__ = ["Optimizer", "SGD", "SGDOptimizer", "Momentum", "MomentumOptimizer", "Adam", "AdamOptimizer",
@@ -67,7 +68,6 @@ class Optimizer(abc.ABC):
         if isinstance(self._learning_rate, Variable):
             return self._learning_rate
         if program is None:
-            from .framework import default_main_program
             program = default_main_program()
         var = self._lr_vars.get(program)
         if var is None:
@@ -120,7 +120,6 @@ class Optimizer(abc.ABC):
     def apply_gradients(self, params_grads):
         """Appends clipping, regularization and the update ops for [(param, grad)]; returns the
         update ops. The optimizer's ``grad_clip`` wins over clips set with ``set_gradient_clip``."""
-        from . import clip, regularizer
         params_grads = [(p, g) for p, g in params_grads if g is not None]
         if not params_grads:
             return []

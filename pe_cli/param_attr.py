@@ -1,4 +1,6 @@
 """ParamAttr: how a layer creates its parameter (name, initializer, learning rate, regularizer)."""
+from .initializer import Initializer
+
 
 
 class ParamAttr:
@@ -23,7 +25,6 @@ class ParamAttr:
             return arg
         if isinstance(arg, str):
             return ParamAttr(name=arg)
-        from .initializer import Initializer
         if isinstance(arg, Initializer):
             return ParamAttr(initializer=arg)
         if arg is True:

@@ -4,6 +4,9 @@ import contextlib
 import copy
 import warnings
 
+# ops sits below framework (it imports only errors and dtypes). Import the module, not its names:
+# importing pe_cli.ops.registry first runs this package's __init__ before the registry is done.
+from ..ops import registry
 from . import unique_name
 from .operator import Operator, OpRole
 from .source import current_layer, current_source
@@ -76,7 +79,6 @@ class Block:
         self.program._bump()
 
     def _make_op(self, type, inputs, outputs, attrs, role):
-        from ..ops import registry  # the registry imports layers of framework; import late
         op = Operator(self, type, _names(inputs), _names(outputs), dict(attrs or {}),
                       self.program._current_role if role is None else role, current_source(),
                       current_layer())
@@ -161,7 +163,6 @@ class Program:
         """A deep copy. With ``for_test=True`` every op that has an ``is_test`` attribute (dropout,
         batch_norm, ...) gets it set. As the Fluid docs say, no op is removed: clone the test program
         before ``minimize`` so it holds no backward or optimize ops."""
-        from ..ops import registry
         if for_test and any(op.role & ~OpRole.Loss == OpRole.Optimize for b in self.blocks for op in b.ops):
             warnings.warn("clone(for_test=True) of a program that already has optimize ops: running the "
                           "clone will train; clone the test program before minimize()", stacklevel=2)

@@ -40,20 +40,8 @@ class Variable:
     def __repr__(self):
         return f"<Variable {self.name} {self.dtype}{list(self.shape or [])}>"
 
-    # Operator sugar, as in Fluid: ``a + b``, ``a * 2``. Built from the same layers as everything else.
-    def _binary(self, other, op, reverse=False):
-        from ..layers import math_op_patch
-        return math_op_patch.binary(self, other, op, reverse)
-
-    def __add__(self, o): return self._binary(o, "elementwise_add")
-    def __radd__(self, o): return self._binary(o, "elementwise_add", True)
-    def __sub__(self, o): return self._binary(o, "elementwise_sub")
-    def __rsub__(self, o): return self._binary(o, "elementwise_sub", True)
-    def __mul__(self, o): return self._binary(o, "elementwise_mul")
-    def __rmul__(self, o): return self._binary(o, "elementwise_mul", True)
-    def __truediv__(self, o): return self._binary(o, "elementwise_div")
-    def __rtruediv__(self, o): return self._binary(o, "elementwise_div", True)
-    def __neg__(self): return self._binary(-1.0, "elementwise_mul")
+    # Operator sugar (``a + b``, ``2 * a``) is added by pe_cli.layers when it is imported, as Fluid's
+    # layers.math_op_patch does: the operators build layers, and the IR sits below the layers.
 
 
 class Parameter(Variable):

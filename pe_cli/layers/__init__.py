@@ -1,4 +1,5 @@
-"""Layer builders with Fluid's signatures. Every builder appends ops through the op registry."""
+"""Layer builders with Fluid's signatures. Every builder appends ops through the op registry.
+Importing the package gives Variable its operators (``a + b``; see math_op_patch)."""
 from .activation import *  # noqa: F401,F403
 from .io import data  # noqa: F401
 from .loss import *  # noqa: F401,F403
@@ -6,3 +7,6 @@ from .nn import *  # noqa: F401,F403
 from .tensor import *  # noqa: F401,F403
 from .learning_rate_scheduler import *  # noqa: F401,F403
 from .metric import *  # noqa: F401,F403
+from .math_op_patch import monkey_patch_variable
+
+monkey_patch_variable()

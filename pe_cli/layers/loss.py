@@ -1,5 +1,8 @@
 """Loss layers."""
 __all__ = ["softmax_with_cross_entropy"]
+from ..errors import ShapeError
+from ..framework.source import current_source
+from ..ops.registry import fmt_shape
 from .helper import LayerHelper
 
 
@@ -37,9 +40,6 @@ def sigmoid_cross_entropy_with_logits(x, label, ignore_index=-100, name=None, no
 
 def square_error_cost(input, label):
     """(input - label)^2 elementwise; both must have one shape."""
-    from ..errors import ShapeError
-    from ..framework.source import current_source
-    from ..ops.registry import fmt_shape
     helper = LayerHelper("square_error_cost", input=input)
     a, b = input.shape, label.shape
     if a is None or b is None or len(a) != len(b) or any(p != q and p >= 0 and q >= 0 for p, q in zip(a, b)):

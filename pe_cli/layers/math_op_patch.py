@@ -1,5 +1,7 @@
 """``Variable`` arithmetic (``a + b``, ``2 * a``): scalars become a ``scale`` op, variables an
-elementwise op, exactly as the layers would build them."""
+elementwise op, exactly as the layers would build them. ``monkey_patch_variable()`` gives Variable
+its operators; pe_cli.layers calls it on import (as Fluid does), so the IR never imports the layers."""
+from ..framework.variable import Variable
 from .helper import LayerHelper
 
 
@@ -32,3 +34,30 @@ def _constant_like(helper, var, value):
     out = helper.create_variable_for_type_inference(var.dtype, stop_gradient=True)
     helper.append_op("fill_constant", {}, {"Out": [out]}, {"shape": [1], "value": value, "dtype": var.dtype})
     return out
+
+
+# (dunder method, op type, operands swapped)
+_OPERATORS = [
+    ("__add__", "elementwise_add", False), ("__radd__", "elementwise_add", True),
+    ("__sub__", "elementwise_sub", False), ("__rsub__", "elementwise_sub", True),
+    ("__mul__", "elementwise_mul", False), ("__rmul__", "elementwise_mul", True),
+    ("__truediv__", "elementwise_div", False), ("__rtruediv__", "elementwise_div", True),
+]
+
+
+def _operator(op_type, reverse):
+    def method(self, other):
+        return binary(self, other, op_type, reverse)
+    method.__name__ = f"_{op_type}{'_reversed' if reverse else ''}"
+    return method
+
+
+def _neg(self):
+    return binary(self, -1.0, "elementwise_mul")
+
+
+def monkey_patch_variable():
+    """Gives Variable (and so Parameter) its arithmetic operators. Idempotent."""
+    for dunder, op_type, reverse in _OPERATORS:
+        setattr(Variable, dunder, _operator(op_type, reverse))
+    Variable.__neg__ = _neg

@@ -1,6 +1,10 @@
 """Neural-network layers: each appends its ops and parameters through LayerHelper."""
 __all__ = ["fc", "mean", "scale"]
-from ..errors import PeError
+from ..errors import PeError, ShapeError
+from ..framework.source import current_source
+from ..initializer import ConstantInitializer, NormalInitializer
+from ..ops.registry import fmt_shape
+from ..param_attr import ParamAttr
 from .helper import LayerHelper
 
 
@@ -54,14 +58,11 @@ __all__ += ["conv2d", "pool2d", "batch_norm", "layer_norm", "dropout", "embeddin
 
 def _shape_error(helper, message):
     """A ShapeError naming the layer and the line that built it, like the ops' own checks."""
-    from ..errors import ShapeError
-    from ..framework.source import current_source
     where = current_source()
     return ShapeError(f"{helper.layer_type} layer '{helper.name}'{f' built at {where}' if where else ''}: {message}")
 
 
 def _fmt(shape):
-    from ..ops.registry import fmt_shape
     return fmt_shape(shape)
 
 
@@ -104,7 +105,6 @@ def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, gro
            bias_attr=None, use_cudnn=True, act=None, name=None, data_format="NCHW"):
     """2-D convolution over NCHW input: Out = act(conv(input, W) + b); W is [num_filters,
     C/groups, kh, kw], initialized from N(0, sqrt(2 / (kh*kw*C))) unless param_attr says otherwise."""
-    from ..initializer import NormalInitializer
     helper = LayerHelper("conv2d", input=input, param_attr=param_attr, bias_attr=bias_attr, act=act, name=name)
     if data_format != "NCHW":
         raise PeError(f"conv2d layer '{helper.name}': data_format={data_format!r} is not supported; use NCHW")
@@ -168,8 +168,6 @@ def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, para
     """Batch normalization. The moving mean and variance are persistable, non-trainable parameters
     (initialized to 0 and 1) that the op updates in place while training. ``in_place`` is accepted
     but Y is always a new variable (the gradient needs X)."""
-    from ..initializer import ConstantInitializer
-    from ..param_attr import ParamAttr
     helper = LayerHelper("batch_norm", input=input, act=act, name=name)
     shape = input.shape
     if shape is None or not 2 <= len(shape) <= 5:
@@ -205,7 +203,6 @@ def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, para
 def layer_norm(input, scale=True, shift=True, begin_norm_axis=1, epsilon=1e-05, param_attr=None, bias_attr=None,
                act=None, name=None):
     """Layer normalization over the dims from begin_norm_axis on, with optional scale and shift."""
-    from ..initializer import ConstantInitializer
     helper = LayerHelper("layer_norm", input=input, act=act, name=name)
     shape = input.shape
     if shape is None or not 1 <= begin_norm_axis < len(shape):

@@ -14,6 +14,8 @@ import numpy as np
 from ..errors import PeError
 from ..framework.dtypes import convert_dtype
 from ..framework.variable import Variable
+from ..initializer import ConstantInitializer
+from ..param_attr import ParamAttr
 from .helper import LayerHelper
 
 
@@ -280,7 +282,6 @@ def create_tensor(dtype, name=None, persistable=False):
 
 def create_global_var(shape, value, dtype, persistable=False, force_cpu=False, name=None):
     """A variable of the main program's global block, filled with ``value`` by the startup program."""
-    from ..initializer import ConstantInitializer
     helper = LayerHelper("global_var", name=name)
     var = helper.create_global_variable(name=name, shape=list(shape), dtype=dtype, persistable=persistable,
                                         stop_gradient=True)
@@ -290,7 +291,6 @@ def create_global_var(shape, value, dtype, persistable=False, force_cpu=False, n
 
 def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_initializer=None):
     """A trainable parameter outside any layer (``ParamAttr`` decides its name and initializer)."""
-    from ..param_attr import ParamAttr
     helper = LayerHelper("create_parameter", name=name)
     attr = ParamAttr._to_attr(attr)
     if name is not None and attr is not False and attr.name is None:
