@@ -1,0 +1,16 @@
+"""Checkpoints and inference models (Fluid 1.x ``fluid.io``).
+
+- checkpoint.py: ``save_vars``/``load_vars`` and the params/persistables shorthands; the format
+  (one ``.npy`` per variable, or one ``.npz`` archive), never unpickled; loads checked first.
+- atomic.py: the atomic writes behind them (a crash never leaves a half-written checkpoint).
+- inference.py: ``save_inference_model``/``load_inference_model`` (forward ops as JSON + parameters).
+
+Optimizer state (moments, beta powers, learning rates, ``@LR_DECAY_COUNTER@``) is persistable, so
+``save_persistables`` then ``load_persistables`` resumes training exactly.
+"""
+from .checkpoint import (is_parameter, is_persistable, load_params, load_persistables, load_vars,
+                         save_params, save_persistables, save_vars)
+from .inference import load_inference_model, save_inference_model
+
+__all__ = ["save_vars", "load_vars", "save_params", "load_params", "save_persistables", "load_persistables",
+           "save_inference_model", "load_inference_model", "is_parameter", "is_persistable"]

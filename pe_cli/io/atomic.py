@@ -1,0 +1,150 @@
+"""Atomic writes of checkpoint files, so a crash never leaves a half-written checkpoint.
+
+A single file is written to a temporary sibling, fsynced, then renamed over the old one. A directory
+is built as a temporary sibling (keeping, as hard links, the files of the old directory that this
+save does not rewrite), fsynced, then swapped in: the old directory is renamed aside, the new one
+renamed into place, and only then is the old one removed. A crash while writing leaves the old
+checkpoint untouched; a crash inside the swap leaves it complete under ``.<name>.old-*`` next to
+``dirname`` (``interrupted_hint`` names it when loading).
+
+Arrays are written with ``allow_pickle=False``: one ``.npy`` per file, or one ``.npz`` archive."""
+import glob
+import os
+import shutil
+import tempfile
+import zipfile
+
+import numpy as np
+
+from ..errors import PeError
+
+
+def _fsync_dir(path):
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _write_npy(path, array):
+    with open(path, "wb") as f:
+        np.save(f, array, allow_pickle=False)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def _write_npz(f, arrays):
+    with zipfile.ZipFile(f, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as zf:
+        for name, array in arrays.items():
+            with zf.open(name + ".npy", "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, array, allow_pickle=False)
+
+
+def write_file(path, write):
+    """Calls ``write(f)`` on a temporary sibling of ``path``, fsyncs it, renames it onto ``path``."""
+    parent = os.path.dirname(os.path.abspath(path))
+    os.makedirs(parent, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.tmp-", dir=parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(parent)
+
+
+def write_npz(path, arrays):
+    """Writes ``arrays`` (name -> array) as the ``.npz`` archive ``path``, atomically."""
+    write_file(path, lambda f: _write_npz(f, arrays))
+
+
+def _link_or_copy(src, dst):
+    try:
+        os.link(src, dst, follow_symlinks=False)
+    except OSError:
+        shutil.copy2(src, dst, follow_symlinks=False)
+
+
+def write_dir(dirname, files):
+    """Writes ``files`` (file name -> array) as the directory ``dirname``, atomically (see the
+    module doc). Other entries of an existing ``dirname`` are kept."""
+    target = os.path.abspath(dirname)
+    parent, base = os.path.dirname(target), os.path.basename(target)
+    if os.path.exists(target) and not os.path.isdir(target):
+        raise PeError(f"cannot save into '{dirname}': it exists and is not a directory")
+    cwd = os.path.realpath(os.getcwd())
+    if os.path.isdir(target) and (cwd == os.path.realpath(target) or
+                                  cwd.startswith(os.path.realpath(target) + os.sep)):
+        return _files_in_place(target, files)   # never swap the directory the process runs in
+    os.makedirs(parent, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix=f".{base}.tmp-", dir=parent)
+    try:
+        for fname, array in files.items():
+            _write_npy(os.path.join(tmp, fname), array)
+        if os.path.isdir(target):
+            for entry in os.listdir(target):
+                if entry in files:
+                    continue
+                src, dst = os.path.join(target, entry), os.path.join(tmp, entry)
+                if os.path.isdir(src) and not os.path.islink(src):
+                    shutil.copytree(src, dst, symlinks=True, copy_function=_link_or_copy)
+                else:
+                    _link_or_copy(src, dst)
+        _fsync_dir(tmp)
+        if os.path.isdir(target):
+            backup = tempfile.mkdtemp(prefix=f".{base}.old-", dir=parent)
+            os.rmdir(backup)            # a fresh unused name for the old directory
+            os.rename(target, backup)
+            try:
+                os.rename(tmp, target)
+            except BaseException:
+                os.rename(backup, target)   # put the old checkpoint back
+                raise
+            _fsync_dir(parent)
+            shutil.rmtree(backup, ignore_errors=True)
+        else:
+            os.rename(tmp, target)
+        _fsync_dir(parent)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def _files_in_place(target, files):
+    """Each file written to a temporary name, fsynced, then renamed into place (all renames after
+    all writes): used only when ``dirname`` holds the working directory and cannot be swapped."""
+    tmps = {}
+    try:
+        for fname, array in files.items():
+            fd, tmp = tempfile.mkstemp(prefix=f".{fname}.tmp-", dir=target)
+            os.close(fd)
+            tmps[fname] = tmp
+            _write_npy(tmp, array)
+        for fname, tmp in tmps.items():
+            os.replace(tmp, os.path.join(target, fname))
+        _fsync_dir(target)
+    except BaseException:
+        for tmp in tmps.values():
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        raise
+
+
+def interrupted_hint(dirname):
+    """'; a save was interrupted ...' naming the old checkpoint a crashed swap left, or ''."""
+    target = os.path.abspath(dirname)
+    olds = sorted(glob.glob(os.path.join(os.path.dirname(target), f".{os.path.basename(target)}.old-*")))
+    if olds:
+        return f"; a save was interrupted and the previous checkpoint is at '{olds[-1]}'"
+    return ""

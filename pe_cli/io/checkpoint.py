@@ -1,0 +1,204 @@
+"""Checkpoints (Fluid 1.x ``fluid.io``): save and load the values of a program's variables.
+
+Format, never unpickled: with ``filename=None`` one ``<dirname>/<variable name>.npy`` per variable;
+with ``filename`` one ``<dirname>/<filename>`` holding every variable as an ``.npz`` archive keyed by
+variable name. Writes are atomic (pe_cli/io/atomic.py).
+
+Loading reads everything first and checks that each expected variable is there with the program's
+shape and dtype; a mismatch is a one-line error naming the file and the variable, and nothing is
+loaded. Values go to the current global scope (``fluid.scope_guard`` selects another)."""
+import os
+
+import numpy as np
+
+from ..errors import PeError
+from ..executor.scope import global_scope
+from ..framework import Program, default_main_program
+from ..framework.variable import Parameter, Variable
+from .atomic import interrupted_hint, write_dir, write_npz
+
+__all__ = ["save_vars", "load_vars", "save_params", "load_params", "save_persistables", "load_persistables",
+           "is_parameter", "is_persistable"]
+
+_NOT_SAVED_TYPES = ("feed_minibatch", "fetch_list", "reader", "raw")
+
+
+def is_parameter(var):
+    return isinstance(var, Parameter)
+
+
+def is_persistable(var):
+    return bool(var.persistable) and str(var.type).lower() not in _NOT_SAVED_TYPES and not var.is_data
+
+
+def as_program(main_program, fn):
+    """``main_program`` (default: the default main program; a CompiledProgram's own), checked."""
+    program = default_main_program() if main_program is None else main_program
+    program = getattr(program, "_program", program)   # a CompiledProgram
+    if not isinstance(program, Program):
+        raise TypeError(f"{fn}: main_program must be a Program, got {type(program).__name__}")
+    return program
+
+
+def _select(fn, main_program, vars, predicate):
+    """The variables to save or load, by name, in program order, without duplicates."""
+    if vars is None:
+        program = as_program(main_program, fn)
+        chosen = [v for v in program.list_vars() if predicate is None or predicate(v)]
+    else:
+        program = as_program(main_program, fn) if main_program is not None else None
+        chosen = []
+        for v in vars:
+            if isinstance(v, str):
+                if program is None:
+                    program = default_main_program()
+                try:
+                    v = program.global_block().var(v)
+                except ValueError:
+                    raise PeError(f"{fn}: '{v}' is not a variable of the program") from None
+            elif not isinstance(v, Variable):
+                raise TypeError(f"{fn}: vars takes Variables or names, got {v!r}")
+            chosen.append(v)
+    seen, out = set(), []
+    for v in chosen:
+        if v.name not in seen:
+            seen.add(v.name)
+            out.append(v)
+    return out
+
+
+def _file_name(name):
+    """The file of variable ``name``: the name itself, with '%', '/' and '\\' escaped, plus '.npy'."""
+    if name in (".", ".."):
+        name = name.replace(".", "%2E")
+    return name.replace("%", "%25").replace("/", "%2F").replace("\\", "%5C") + ".npy"
+
+
+def _values(fn, vars, scope):
+    arrays = {}
+    for v in vars:
+        array = scope.get_array(v.name)
+        if array is None:
+            raise PeError(f"{fn}: variable '{v.name}' has no value in the scope: run the startup program "
+                          f"(and the program that computes it) before saving")
+        array = np.asarray(array.copy_to_host() if hasattr(array, "copy_to_host") else array)   # GPU scopes
+        if array.dtype == object:
+            raise PeError(f"{fn}: variable '{v.name}' holds Python objects, which checkpoints do not store")
+        arrays[v.name] = array
+    return arrays
+
+
+def save_vars(executor, dirname, main_program=None, vars=None, predicate=None, filename=None):
+    """Saves ``vars`` (or the variables of ``main_program`` for which ``predicate`` is true) from
+    the global scope to ``dirname``: one ``.npy`` per variable, or the single ``.npz`` file
+    ``filename`` inside ``dirname``."""
+    fn = "save_vars"
+    if not isinstance(dirname, (str, os.PathLike)):
+        raise TypeError(f"{fn}: dirname must be a path, got {dirname!r}")
+    dirname = os.fspath(dirname)
+    chosen = _select(fn, main_program, vars, predicate)
+    arrays = _values(fn, chosen, global_scope())
+    if filename is None:
+        files = {}
+        for name, array in arrays.items():
+            fname = _file_name(name)
+            if fname in files:
+                raise PeError(f"{fn}: variables '{name}' and another map to the same file '{fname}'")
+            files[fname] = array
+        write_dir(dirname, files)
+    else:
+        filename = os.fspath(filename)
+        if os.path.basename(filename) != filename or filename in ("", ".", ".."):
+            raise PeError(f"{fn}: filename must be a file name inside dirname, got {filename!r}")
+        write_npz(os.path.join(dirname, filename), arrays)
+
+
+def save_params(executor, dirname, main_program=None, filename=None):
+    """Saves every parameter of ``main_program`` (default: the default main program)."""
+    save_vars(executor, dirname, main_program, predicate=is_parameter, filename=filename)
+
+
+def save_persistables(executor, dirname, main_program=None, filename=None):
+    """Saves every persistable variable (parameters, optimizer state, learning-rate counters)."""
+    save_vars(executor, dirname, main_program, predicate=is_persistable, filename=filename)
+
+
+def _check(fn, var, array, where):
+    if var.shape is not None:
+        want = tuple(var.shape)
+        if len(want) != array.ndim or any(w >= 0 and w != s for w, s in zip(want, array.shape)):
+            raise PeError(f"{fn}: '{var.name}' in {where} has shape {list(array.shape)}, "
+                          f"the program expects {list(want)}")
+    if var.dtype is not None and np.dtype(var.dtype) != array.dtype:
+        raise PeError(f"{fn}: '{var.name}' in {where} is {array.dtype}, the program expects {var.dtype}")
+
+
+def _read_dir(fn, dirname, vars):
+    if not os.path.isdir(dirname):
+        raise PeError(f"{fn}: checkpoint directory '{dirname}' does not exist{interrupted_hint(dirname)}")
+    arrays = {}
+    for v in vars:
+        path = os.path.join(dirname, _file_name(v.name))
+        if not os.path.isfile(path):
+            raise PeError(f"{fn}: '{path}' is missing: the checkpoint has no variable '{v.name}'")
+        try:
+            array = np.load(path, allow_pickle=False)
+            if not isinstance(array, np.ndarray):
+                raise ValueError("it holds an archive, not one array")
+        except Exception as e:
+            raise PeError(f"{fn}: '{path}' (variable '{v.name}') is not a readable .npy file: "
+                          f"{type(e).__name__}: {e}") from None
+        _check(fn, v, array, f"'{path}'")
+        arrays[v.name] = array
+    return arrays
+
+
+def _read_npz(fn, path, vars):
+    if not os.path.isfile(path):
+        raise PeError(f"{fn}: checkpoint file '{path}' does not exist")
+    arrays = {}
+    try:
+        with np.load(path, allow_pickle=False) as npz:
+            if not isinstance(npz, np.lib.npyio.NpzFile):
+                raise ValueError("not an .npz archive")
+            names = set(npz.files)
+            for v in vars:
+                if v.name not in names:
+                    raise PeError(f"{fn}: '{path}' has no variable '{v.name}'")
+                try:
+                    array = npz[v.name]
+                except Exception as e:
+                    raise PeError(f"{fn}: variable '{v.name}' in '{path}' is unreadable: "
+                                  f"{type(e).__name__}: {e}") from None
+                _check(fn, v, array, f"'{path}'")
+                arrays[v.name] = array
+    except PeError:
+        raise
+    except Exception as e:
+        raise PeError(f"{fn}: '{path}' is not a readable .npz checkpoint: {type(e).__name__}: {e}") from None
+    return arrays
+
+
+def load_vars(executor, dirname, main_program=None, vars=None, predicate=None, filename=None):
+    """Loads ``vars`` (or the variables of ``main_program`` for which ``predicate`` is true) into
+    the global scope from what ``save_vars`` wrote. All are read and checked before any is set."""
+    fn = "load_vars"
+    if not isinstance(dirname, (str, os.PathLike)):
+        raise TypeError(f"{fn}: dirname must be a path, got {dirname!r}")
+    dirname = os.fspath(dirname)
+    chosen = _select(fn, main_program, vars, predicate)
+    if filename is None:
+        arrays = _read_dir(fn, dirname, chosen)
+    else:
+        arrays = _read_npz(fn, os.path.join(dirname, os.fspath(filename)), chosen)
+    scope = global_scope()
+    for name, array in arrays.items():
+        scope.set_array(name, array)
+
+
+def load_params(executor, dirname, main_program=None, filename=None):
+    load_vars(executor, dirname, main_program, predicate=is_parameter, filename=filename)
+
+
+def load_persistables(executor, dirname, main_program=None, filename=None):
+    load_vars(executor, dirname, main_program, predicate=is_persistable, filename=filename)
