@@ -21,9 +21,9 @@ import numpy as np
 
 from . import threads
 from . import _cblas, _conv, _pool
+from ...shapes import bn_channel_axis, lookup_out_shape
 from ..common import ConvGeometry, PoolGeometry, table_ids
 from ._numba import is_float, lazy, parallel_parts
-from ...ops.nn import bn_channel_axis, lookup_out_shape
 
 _loops = lazy("_nn_loops")
 
@@ -100,11 +100,6 @@ def conv2d_grad_input(ins, attrs):
         return {"Input@GRAD": dx}
     dcols = np.matmul(wmat.transpose(0, 2, 1), _conv.out_as_matrix(dout, geo))   # [G, C/G*kh*kw, N*Ho*Wo]
     return {"Input@GRAD": _conv.col2im(dcols, geo, x.shape, x.dtype)}
-
-
-depthwise_conv2d = conv2d
-depthwise_conv2d_grad_input = conv2d_grad_input
-depthwise_conv2d_grad_filter = conv2d_grad_filter
 
 
 # -- pool2d -----------------------------------------------------------------------------------------
