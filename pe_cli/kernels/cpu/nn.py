@@ -26,6 +26,7 @@ from ..common import ConvGeometry, PoolGeometry, table_ids
 from ._numba import is_float, lazy, parallel_parts
 
 _loops = lazy("_nn_loops")
+_pool_loops = lazy("_pool_loops")
 
 
 # -- conv2d -----------------------------------------------------------------------------------------
@@ -111,7 +112,7 @@ def pool2d(ins, attrs):
     if is_float(x):
         x = np.ascontiguousarray(x)
         out = np.empty(x.shape[:2] + (geo.ho, geo.wo), dtype=x.dtype)
-        loops, t, l = _loops(), geo.pads[0], geo.pads[2]
+        loops, t, l = _pool_loops(), geo.pads[0], geo.pads[2]
         if geo.is_2x2_inside(x.shape):
             if is_max:
                 par = x.shape[0] > 1 and parallel_parts(x.size) > 1
@@ -134,7 +135,7 @@ def pool2d_grad(ins, attrs):
     if is_float(x, out, dout):
         dx = np.empty(x.shape, dtype=x.dtype)
         dout = np.ascontiguousarray(dout)
-        loops = _loops()
+        loops = _pool_loops()
         if is_max:
             x, out = np.ascontiguousarray(x), np.ascontiguousarray(out)
             if geo.is_2x2_inside(x.shape):
