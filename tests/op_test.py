@@ -114,7 +114,7 @@ def run_forward(case, device="cpu"):
 def _attrs_with_defaults(case):
     from pe_cli.ops import registry
     opdef = registry.get(case.op)
-    attrs = {k: (v.default() if callable(v.default) else v.default) for k, v in opdef.attrs.items()}
+    attrs = opdef.default_attrs()
     attrs.update(case.attrs)
     return attrs
 

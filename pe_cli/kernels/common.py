@@ -2,75 +2,49 @@
 twins both apply. Host-side numpy only (the CPU path must not import numba.cuda)."""
 import numpy as np
 
+from .. import shapes
 from ..errors import PeError
-from ..ops.nn import conv_out_size, conv_paddings, pool_geometry, pool_out_size
 
 
-# -- shapes -----------------------------------------------------------------------------------------
+# -- shapes (the rules live in pe_cli.shapes; here they raise at run time) --------------------------
 
 def reshape_shape(x_shape, size, shape):
     """The target shape by Fluid's rule (0 copies X's dim, one -1 is inferred), checked against
     X's ``size`` elements."""
     shape = [int(d) for d in shape]
-    out = [x_shape[i] if d == 0 else d for i, d in enumerate(shape)]
-    if -1 in out:
-        known = int(np.prod([d for d in out if d != -1]))
-        if known == 0 or size % known:
-            raise PeError(f"cannot reshape X of shape {list(x_shape)} to {shape}: "
-                          f"{size} elements are not a multiple of {known}")
-        out[out.index(-1)] = size // known
-    if int(np.prod(out)) != size:
-        raise PeError(f"cannot reshape X of shape {list(x_shape)} ({size} elements) to {shape} "
-                      f"({int(np.prod(out))} elements)")
+    out, error = shapes.reshape_target(x_shape, shape)
+    if error:
+        raise PeError(f"cannot reshape X of shape {list(x_shape)} to {shape}: {error}")
     return out
 
 
 def split_sizes(x_shape, axis, attrs):
     """The sizes of split's parts along ``axis``: ``num`` equal ones, or ``sections`` (one -1 inferred)."""
-    dim = x_shape[axis]
-    if attrs["num"]:
-        if dim % attrs["num"]:
-            raise PeError(f"X of shape {list(x_shape)} cannot split into {attrs['num']} equal parts "
-                          f"along axis {axis}")
-        return [dim // attrs["num"]] * attrs["num"]
-    sizes = list(attrs["sections"])
-    if -1 in sizes:
-        sizes[sizes.index(-1)] = dim - (sum(sizes) + 1)
-    if sum(sizes) != dim or min(sizes) <= 0:
-        raise PeError(f"sections={list(attrs['sections'])} do not split X of shape {list(x_shape)} "
-                      f"along axis {axis}")
+    sizes, error = shapes.split_sizes(x_shape, axis, attrs["num"], attrs["sections"])
+    if error:
+        raise PeError(f"split: {error}")
     return sizes
 
 
 def squeeze_axes(x_shape, axes):
     """The axes squeeze removes: ``axes`` (each checked to be 1), or every dim of size 1."""
-    ndim = len(x_shape)
-    out = tuple(a % ndim for a in axes) if axes else tuple(i for i, d in enumerate(x_shape) if d == 1)
-    bad = [a for a in out if x_shape[a] != 1]
-    if bad:
-        raise PeError(f"cannot squeeze X of shape {list(x_shape)} along axes {list(axes)}: "
-                      f"dim {bad[0]} has size {x_shape[bad[0]]}")
+    out, error = shapes.squeeze_axes(x_shape, axes)
+    if error:
+        raise PeError(f"cannot squeeze X of shape {list(x_shape)} along axes {list(axes)}: {error}")
     return out
 
 
 def unsqueeze_shape(x_shape, axes):
-    shape = list(x_shape)
-    for a in axes:
-        shape.insert(a + len(shape) + 1 if a < 0 else a, 1)
-    return shape
+    out, error = shapes.unsqueeze_shape(x_shape, axes)
+    if error:
+        raise PeError(f"cannot unsqueeze X of shape {list(x_shape)} along axes {list(axes)}: {error}")
+    return out
 
 
 def slice_window(shape, attrs):
     """(start per dim, size per dim) of slice's window: negative bounds count from the end, all
     are clipped to the dim."""
-    starts, sizes = [0] * len(shape), list(shape)
-    for a, s, e in zip(attrs["axes"], attrs["starts"], attrs["ends"]):
-        a %= len(shape)
-        dim = shape[a]
-        s, e = s + dim if s < 0 else s, e + dim if e < 0 else e
-        s, e = min(max(s, 0), dim), min(max(e, 0), dim)
-        starts[a], sizes[a] = s, max(e - s, 0)
-    return starts, sizes
+    return shapes.slice_window(shape, attrs["axes"], attrs["starts"], attrs["ends"])
 
 
 def check_slice_not_empty(x_shape, sizes, attrs):
@@ -119,21 +93,14 @@ class ConvGeometry:
     __slots__ = ("pads", "kh", "kw", "sh", "sw", "dh", "dw", "ho", "wo", "groups")
 
     def __init__(self, x_shape, w_shape, attrs):
-        strides = attrs["strides"]
         self.kh, self.kw = w_shape[2], w_shape[3]
-        self.pads, dil = conv_paddings(attrs["paddings"], attrs["padding_algorithm"], x_shape[2:], w_shape[2:],
-                                       strides, attrs["dilations"])
-        self.sh, self.sw = strides
-        self.dh, self.dw = dil
-        self.ho = conv_out_size(x_shape[2], self.kh, self.pads[0], self.pads[1], self.sh, self.dh)
-        self.wo = conv_out_size(x_shape[3], self.kw, self.pads[2], self.pads[3], self.sw, self.dw)
         self.groups = attrs["groups"]
-        if self.ho <= 0 or self.wo <= 0:
-            raise PeError(f"filter {list(w_shape)} does not fit input {list(x_shape)} "
-                          f"(output {self.ho}x{self.wo})")
-        if x_shape[1] != w_shape[1] * self.groups:
-            raise PeError(f"input {list(x_shape)} has {x_shape[1]} channels, filter {list(w_shape)} with "
-                          f"groups={self.groups} expects {w_shape[1] * self.groups}")
+        self.pads, dil, (self.ho, self.wo) = shapes.conv_geometry(x_shape, w_shape, attrs)
+        self.sh, self.sw = attrs["strides"]
+        self.dh, self.dw = dil
+        error = shapes.conv_mismatch(x_shape, w_shape, self.groups, self.pads, dil, (self.ho, self.wo))
+        if error:
+            raise PeError(error)
 
     def loop_args(self):
         """The geometry as the conv loops take it (_nn_loops.conv_*)."""
@@ -157,12 +124,12 @@ class PoolGeometry:
 
     def __init__(self, x_shape, attrs):
         h, w = x_shape[2:]
-        ksize, strides, self.pads = pool_geometry(attrs, (h, w))
+        ksize, strides, self.pads = shapes.pool_geometry(attrs, (h, w))
         self.kh, self.kw = ksize
         self.sh, self.sw = strides
         ceil = attrs["ceil_mode"] and not attrs["global_pooling"]
-        self.ho = pool_out_size(h, self.kh, self.pads[0], self.pads[1], self.sh, ceil)
-        self.wo = pool_out_size(w, self.kw, self.pads[2], self.pads[3], self.sw, ceil)
+        self.ho = shapes.pool_out_size(h, self.kh, self.pads[0], self.pads[1], self.sh, ceil)
+        self.wo = shapes.pool_out_size(w, self.kw, self.pads[2], self.pads[3], self.sw, ceil)
         if self.ho <= 0 or self.wo <= 0:
             raise PeError(f"pool window {ksize} (paddings {self.pads}) does not fit input {list(x_shape)}")
         self.extent = ((self.ho - 1) * self.sh + self.kh, (self.wo - 1) * self.sw + self.kw)

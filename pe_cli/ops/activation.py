@@ -36,10 +36,12 @@ def _activation(name, doc, uses="X", attrs=None, dtypes=_FLOATS, differentiable=
                               "Out@GRAD": g.out_grad("Out")},
              {"X@GRAD": g.in_grad("X")}, g.attrs)
 
-    register(name, inputs=["X"], outputs=["Out"], attrs=attrs, infer=infer or _infer_elementwise(name, dtypes),
-             grad=grad if differentiable else None, doc=doc, traits=traits)
+    register(name, kernel_module="activation",
+             inputs=["X"], outputs=["Out"], attrs=attrs, infer=infer or _infer_elementwise(name, dtypes),
+             grad=grad if differentiable else None, grad_reads=(uses,) if differentiable else (), doc=doc,
+             traits=traits)
     if differentiable:
-        register(f"{name}_grad", inputs=[uses, "Out@GRAD"], outputs=["X@GRAD"], attrs=attrs,
+        register(f"{name}_grad", kernel_module="activation", inputs=[uses, "Out@GRAD"], outputs=["X@GRAD"], attrs=attrs,
                  infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD")))
 
 

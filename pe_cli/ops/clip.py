@@ -2,7 +2,8 @@
 Clipping by value uses the ``clip`` op, the global norm's root the ``sqrt`` op."""
 from .registry import Attr, grads_like, positive, register, same_as
 
-register("clip_by_norm", inputs=["X"], outputs=["Out"], attrs={"max_norm": Attr(1.0, positive, "> 0")},
+register("clip_by_norm", kernel_module="clip",
+         inputs=["X"], outputs=["Out"], attrs={"max_norm": Attr(1.0, positive, "> 0")},
          infer=same_as(),
          doc="Out = X * max_norm / ||X||_2 where ||X||_2 > max_norm, else X.")
 
@@ -16,7 +17,8 @@ def _grad_squared_l2_norm(g):
          {"X@GRAD": g.in_grad("X")})
 
 
-register("squared_l2_norm", inputs=["X"], outputs=["Out"], infer=_infer_squared_l2_norm,
+register("squared_l2_norm", kernel_module="clip",
+         grad_reads=("X",), inputs=["X"], outputs=["Out"], infer=_infer_squared_l2_norm,
          grad=_grad_squared_l2_norm, doc="Out = sum(X^2), shape [1].")
-register("squared_l2_norm_grad", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
+register("squared_l2_norm_grad", kernel_module="clip", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
          infer=grads_like({"X@GRAD": "X"}))

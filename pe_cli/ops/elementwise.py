@@ -47,8 +47,9 @@ def _grad(g):
 
 for _name, _doc in [("add", "X + Y"), ("sub", "X - Y"), ("mul", "X * Y"), ("div", "X / Y"),
                     ("max", "max(X, Y)"), ("min", "min(X, Y)"), ("pow", "X ** Y")]:
-    register(f"elementwise_{_name}", inputs=["X", "Y"], outputs=["Out"], attrs={"axis": -1},
+    register(f"elementwise_{_name}", kernel_module="elementwise", grad_reads=("Out", "X", "Y"),
+             inputs=["X", "Y"], outputs=["Out"], attrs={"axis": -1},
              infer=_infer, grad=_grad, doc=f"Out = {_doc}, Y broadcast into X from dim `axis`.")
-    register(f"elementwise_{_name}_grad", inputs=["X", "Y", "Out", "Out@GRAD"],
+    register(f"elementwise_{_name}_grad", kernel_module="elementwise", inputs=["X", "Y", "Out", "Out@GRAD"],
              outputs=["X@GRAD?", "Y@GRAD?"], attrs={"axis": -1},
              infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}))

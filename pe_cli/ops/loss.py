@@ -29,10 +29,11 @@ def _grad_swce(g):
 
 
 _SWCE_ATTRS = {"soft_label": False, "ignore_index": -100, "numeric_stable_mode": True, "axis": -1}
-register("softmax_with_cross_entropy", inputs=["Logits", "Label"], outputs=["Softmax", "Loss"],
+register("softmax_with_cross_entropy", kernel_module="loss",
+         grad_reads=("Label", "Softmax"), inputs=["Logits", "Label"], outputs=["Softmax", "Loss"],
          attrs=_SWCE_ATTRS, infer=_infer_swce, grad=_grad_swce,
          doc="Loss = -log(softmax(Logits)[Label]) per row; Softmax is kept for the gradient.")
-register("softmax_with_cross_entropy_grad", inputs=["Label", "Softmax", "Loss@GRAD"],
+register("softmax_with_cross_entropy_grad", kernel_module="loss", inputs=["Label", "Softmax", "Loss@GRAD"],
          outputs=["Logits@GRAD"], attrs=_SWCE_ATTRS, infer=grads_like({"Logits@GRAD": "Softmax"}))
 
 
@@ -50,11 +51,13 @@ def _grad_cross_entropy(g):
 
 
 _CE_ATTRS = {"soft_label": False, "ignore_index": -100}
-register("cross_entropy", inputs=["X", "Label"], outputs=["Y"], attrs=_CE_ATTRS, infer=_infer_cross_entropy,
+register("cross_entropy", kernel_module="loss", grad_reads=("Label", "X"),
+         inputs=["X", "Label"], outputs=["Y"], attrs=_CE_ATTRS, infer=_infer_cross_entropy,
          grad=_grad_cross_entropy,
          doc="Y = -log(X[Label]) per row (X holds probabilities, Label int64 [.., 1]; rows with "
              "ignore_index give 0), or -sum(Label * log(X)) with soft_label.")
-register("cross_entropy_grad", inputs=["X", "Label", "Y@GRAD"], outputs=["X@GRAD"], attrs=_CE_ATTRS,
+register("cross_entropy_grad", kernel_module="loss",
+         inputs=["X", "Label", "Y@GRAD"], outputs=["X@GRAD"], attrs=_CE_ATTRS,
          infer=grads_like({"X@GRAD": "X"}))
 
 
@@ -80,11 +83,13 @@ def _grad_sce(g):
 
 
 _SCE_ATTRS = {"ignore_index": -100, "normalize": False}
-register("sigmoid_cross_entropy_with_logits", inputs=["X", "Label"], outputs=["Out"], attrs=_SCE_ATTRS,
+register("sigmoid_cross_entropy_with_logits", kernel_module="loss", grad_reads=("Label", "X"),
+         inputs=["X", "Label"], outputs=["Out"], attrs=_SCE_ATTRS,
          infer=_infer_same_shapes("X", "Label", ["Out"]), grad=_grad_sce,
          doc="Out = max(X, 0) - X * Label + log(1 + exp(-|X|)) elementwise; 0 where Label == ignore_index; "
              "normalize divides by the number of elements whose Label is not ignore_index.")
-register("sigmoid_cross_entropy_with_logits_grad", inputs=["X", "Label", "Out@GRAD"], outputs=["X@GRAD"],
+register("sigmoid_cross_entropy_with_logits_grad", kernel_module="loss",
+         inputs=["X", "Label", "Out@GRAD"], outputs=["X@GRAD"],
          attrs=_SCE_ATTRS, infer=grads_like({"X@GRAD": "X"}))
 
 
@@ -102,8 +107,9 @@ def _infer_huber_grad(ctx):
 
 
 _HUBER_ATTRS = {"delta": Attr(1.0, lambda v: v > 0, "> 0")}
-register("huber_loss", inputs=["X", "Y"], outputs=["Out", "Residual"], attrs=_HUBER_ATTRS,
+register("huber_loss", kernel_module="loss",
+         grad_reads=("Residual",), inputs=["X", "Y"], outputs=["Out", "Residual"], attrs=_HUBER_ATTRS,
          infer=_infer_same_shapes("X", "Y", ["Out", "Residual"]), grad=_grad_huber,
          doc="Residual = Y - X; Out = 0.5 * r^2 where |r| <= delta, else delta * (|r| - 0.5 * delta).")
-register("huber_loss_grad", inputs=["Residual", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"],
+register("huber_loss_grad", kernel_module="loss", inputs=["Residual", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"],
          attrs=_HUBER_ATTRS, infer=_infer_huber_grad)

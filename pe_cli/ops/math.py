@@ -2,16 +2,8 @@
 import math
 import numbers
 
+from ..shapes import known_numel
 from .registry import Attr, fmt_shape, grads_like, register, same_as
-
-
-def _prod(dims):
-    n = 1
-    for d in dims:
-        if d < 0:
-            return -1
-        n *= d
-    return n
 
 
 def _infer_mul(ctx):
@@ -19,10 +11,10 @@ def _infer_mul(ctx):
     xd, yd = ctx.attrs["x_num_col_dims"], ctx.attrs["y_num_col_dims"]
     if not 0 < xd < len(x) + 1 or not 0 < yd < len(y):
         ctx.fail(f"x_num_col_dims={xd} / y_num_col_dims={yd} do not fit X {fmt_shape(x)} and Y {fmt_shape(y)}")
-    k_x, k_y = _prod(x[xd:]), _prod(y[:yd])
+    k_x, k_y = known_numel(x[xd:]), known_numel(y[:yd])
     if k_x >= 0 and k_y >= 0 and k_x != k_y:
-        ctx.fail(f"X {fmt_shape(x)} flattened to [{_prod(x[:xd])}, {k_x}] cannot multiply "
-                 f"Y {fmt_shape(y)} flattened to [{k_y}, {_prod(y[yd:])}]: {k_x} != {k_y}")
+        ctx.fail(f"X {fmt_shape(x)} flattened to [{known_numel(x[:xd])}, {k_x}] cannot multiply "
+                 f"Y {fmt_shape(y)} flattened to [{k_y}, {known_numel(y[yd:])}]: {k_x} != {k_y}")
     ctx.set_output("Out", list(x[:xd]) + list(y[yd:]), ctx.dtype("X"))
 
 
@@ -36,11 +28,12 @@ def _grad_mul(g):
 
 _MUL_ATTRS = {"x_num_col_dims": Attr(1, lambda v: v >= 1, ">= 1"),
               "y_num_col_dims": Attr(1, lambda v: v >= 1, ">= 1")}
-register("mul", inputs=["X", "Y"], outputs=["Out"], attrs=_MUL_ATTRS, infer=_infer_mul, grad=_grad_mul,
+register("mul", kernel_module="math", grad_reads=("X", "Y"),
+         inputs=["X", "Y"], outputs=["Out"], attrs=_MUL_ATTRS, infer=_infer_mul, grad=_grad_mul,
          doc="Out = flatten(X, x_num_col_dims) @ flatten(Y, y_num_col_dims), reshaped back.")
-register("mul_grad_x", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD"], attrs=_MUL_ATTRS,
+register("mul_grad_x", kernel_module="math", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD"], attrs=_MUL_ATTRS,
          infer=grads_like({"X@GRAD": "X"}))
-register("mul_grad_y", inputs=["X", "Y", "Out@GRAD"], outputs=["Y@GRAD"], attrs=_MUL_ATTRS,
+register("mul_grad_y", kernel_module="math", inputs=["X", "Y", "Out@GRAD"], outputs=["Y@GRAD"], attrs=_MUL_ATTRS,
          infer=grads_like({"Y@GRAD": "Y"}))
 
 
@@ -52,9 +45,11 @@ def _grad_mean(g):
     g.op("mean_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")})
 
 
-register("mean", inputs=["X"], outputs=["Out"], infer=_infer_mean, grad=_grad_mean,
+register("mean", kernel_module="math",
+         grad_reads=("X",), inputs=["X"], outputs=["Out"], infer=_infer_mean, grad=_grad_mean,
          doc="Out = the mean of all elements of X, shape [1].")
-register("mean_grad", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"], infer=grads_like({"X@GRAD": "X"}))
+register("mean_grad", kernel_module="math",
+         inputs=["X", "Out@GRAD"], outputs=["X@GRAD"], infer=grads_like({"X@GRAD": "X"}))
 
 
 def _grad_scale(g):
@@ -63,7 +58,7 @@ def _grad_scale(g):
          {"scale": a["scale"], "bias": 0.0, "bias_after_scale": True})
 
 
-register("scale", inputs=["X"], outputs=["Out"], infer=same_as(), grad=_grad_scale,
+register("scale", kernel_module="math", inputs=["X"], outputs=["Out"], infer=same_as(), grad=_grad_scale,
          attrs={"scale": 1.0, "bias": 0.0, "bias_after_scale": True},
          doc="Out = scale * X + bias (bias_after_scale) or scale * (X + bias).")
 
@@ -80,7 +75,7 @@ def _reduced_shape(ctx):
     return out or [1]
 
 
-def _reduce(name, doc):
+def _reduce(name, doc, grad_kernel=None):
     def infer(ctx):
         ctx.set_output("Out", _reduced_shape(ctx), ctx.dtype("X"))
 
@@ -89,15 +84,17 @@ def _reduce(name, doc):
              {"X@GRAD": g.in_grad("X")}, g.attrs)
 
     attrs = {"dim": Attr([0]), "keep_dim": False, "reduce_all": False}
-    register(name, inputs=["X"], outputs=["Out"], attrs=attrs, infer=infer, grad=grad, doc=doc)
-    register(f"{name}_grad", inputs=["X", "Out", "Out@GRAD"], outputs=["X@GRAD"], attrs=attrs,
-             infer=grads_like({"X@GRAD": "X"}))
+    register(name, kernel_module="math", inputs=["X"], outputs=["Out"], attrs=attrs, infer=infer, grad=grad,
+             grad_reads=("Out", "X"), doc=doc)
+    register(f"{name}_grad", kernel_module="math", kernel=grad_kernel, inputs=["X", "Out", "Out@GRAD"],
+             outputs=["X@GRAD"], attrs=attrs, infer=grads_like({"X@GRAD": "X"}))
 
 
 _reduce("reduce_sum", "Out = sum of X over `dim` (all dims with reduce_all).")
 _reduce("reduce_mean", "Out = mean of X over `dim` (all dims with reduce_all).")
-_reduce("reduce_max", "Out = max of X over `dim`; the gradient goes to the (first) maximum.")
-_reduce("reduce_min", "Out = min of X over `dim`; the gradient goes to the (first) minimum.")
+# reduce_max and reduce_min share one grad kernel: the gradient goes to the first extreme.
+_reduce("reduce_max", "Out = max of X over `dim`; the gradient goes to the (first) maximum.", "reduce_extreme_grad")
+_reduce("reduce_min", "Out = min of X over `dim`; the gradient goes to the (first) minimum.", "reduce_extreme_grad")
 
 
 # -- matmul -------------------------------------------------------------------------------------
@@ -169,14 +166,15 @@ def _finite(v):
 _BOOL = (False, True)
 _MATMUL_ATTRS = {"transpose_X": Attr(False, choices=_BOOL), "transpose_Y": Attr(False, choices=_BOOL),
                  "alpha": Attr(1.0, _finite, "a finite number")}
-register("matmul", inputs=["X", "Y"], outputs=["Out"], attrs=_MATMUL_ATTRS, infer=_infer_matmul,
+register("matmul", kernel_module="math",
+         grad_reads=("X", "Y"), inputs=["X", "Y"], outputs=["Out"], attrs=_MATMUL_ATTRS, infer=_infer_matmul,
          grad=_grad_matmul,
          doc="Out = alpha * op(X) @ op(Y), op transposing the last two dims when asked; leading (batch) "
              "dims broadcast; a 1-D X is a row vector and a 1-D Y a column vector, and the dim they add "
              "is removed from Out.")
-register("matmul_grad_x", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD"], attrs=_MATMUL_ATTRS,
+register("matmul_grad_x", kernel_module="math", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD"], attrs=_MATMUL_ATTRS,
          infer=grads_like({"X@GRAD": "X"}))
-register("matmul_grad_y", inputs=["X", "Y", "Out@GRAD"], outputs=["Y@GRAD"], attrs=_MATMUL_ATTRS,
+register("matmul_grad_y", kernel_module="math", inputs=["X", "Y", "Out@GRAD"], outputs=["Y@GRAD"], attrs=_MATMUL_ATTRS,
          infer=grads_like({"Y@GRAD": "Y"}))
 
 
@@ -196,7 +194,8 @@ def _grad_clip(g):
 
 
 _CLIP_ATTRS = {"min": Attr(None, _finite, "a finite number"), "max": Attr(None, _finite, "a finite number")}
-register("clip", inputs=["X"], outputs=["Out"], attrs=_CLIP_ATTRS, infer=_infer_clip, grad=_grad_clip,
+register("clip", kernel_module="math", grad_reads=("X",),
+         inputs=["X"], outputs=["Out"], attrs=_CLIP_ATTRS, infer=_infer_clip, grad=_grad_clip,
          doc="Out = min(max(X, min), max). The gradient passes where min < X < max.")
-register("clip_grad", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"], attrs=_CLIP_ATTRS,
+register("clip_grad", kernel_module="math", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"], attrs=_CLIP_ATTRS,
          infer=grads_like({"X@GRAD": "X"}))

@@ -14,7 +14,7 @@ def _infer_top_k(ctx):
     ctx.set_output("Indices", out, "int64", lod_level=ctx.input_var("X").lod_level)
 
 
-register("top_k", inputs=["X"], outputs=["Out", "Indices"],
+register("top_k", kernel_module="metric", inputs=["X"], outputs=["Out", "Indices"],
          attrs={"k": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1")}, infer=_infer_top_k,
          doc="The k largest values along the last dim (Out, in descending order) and their int64 "
              "Indices; equal values keep their order.")
@@ -38,7 +38,7 @@ def _infer_arg(ctx):
 
 
 for _name, _doc in (("arg_max", "largest"), ("arg_min", "smallest")):
-    register(_name, inputs=["X"], outputs=["Out"],
+    register(_name, kernel_module="metric", inputs=["X"], outputs=["Out"],
              attrs={"axis": Attr(0, lambda v: isinstance(v, int), "an int"), "keepdims": False, "flatten": False,
                     "dtype": Attr(-1, lambda v: v in (-1, 3, "int64"), "-1 or int64 (3)")},
              infer=_infer_arg, doc=f"Out = int64 index of the {_doc} value along `axis` (the first one on ties).")
@@ -56,7 +56,8 @@ def _infer_accuracy(ctx):
     ctx.set_output("Total", [1], "int32")
 
 
-register("accuracy", inputs=["Out", "Indices", "Label"], outputs=["Accuracy", "Correct", "Total"],
+register("accuracy", kernel_module="metric",
+         inputs=["Out", "Indices", "Label"], outputs=["Accuracy", "Correct", "Total"],
          infer=_infer_accuracy, traits=("metric",),
          doc="Correct = rows whose Label is among their top-k Indices; Total = rows; "
              "Accuracy = Correct / Total (float32).")

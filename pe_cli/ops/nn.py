@@ -1,8 +1,10 @@
 """Neural-network ops: convolution, pooling, normalization, dropout and embedding lookup (NCHW).
 
-The geometry helpers here (``conv_paddings``, ``conv_out_size``, ``pool_geometry``) are pure Python
-and shared by shape inference and the kernels, so both always agree on output sizes.
+Their geometry (paddings, output sizes, the conv input checks) is in ``pe_cli.shapes``, shared with
+the kernels so that build time and run time always agree on output sizes.
 """
+from ..shapes import (bn_channel_axis, conv_geometry, conv_mismatch, known_numel, lookup_out_shape, pool_geometry,
+                      pool_out_size)
 from .registry import Attr, fmt_shape, grads_like, register
 
 
@@ -21,53 +23,6 @@ def _ints(n, lo, allowed=None):
 def _expect(what, counts, lo):
     n = " or ".join(str(c) for c in counts)
     return f"a list of {n} ints, each >= {lo} ({what})"
-
-
-# -- geometry ---------------------------------------------------------------------------------------
-
-def conv_paddings(paddings, algorithm, in_hw, ksize, strides, dilations):
-    """Explicit paddings [top, bottom, left, right] and the dilations to use, under Fluid's
-    ``padding_algorithm``: EXPLICIT takes ``paddings`` ([h, w] or [t, b, l, r]); VALID pads nothing;
-    SAME pads so that out = ceil(in / stride) and (as Paddle does) uses dilation 1."""
-    if algorithm == "VALID":
-        return [0, 0, 0, 0], list(dilations)
-    if algorithm == "SAME":
-        pads = []
-        for size, k, s in zip(in_hw, ksize, strides):
-            if size is None or size < 0:
-                pads += [0, 0]
-                continue
-            out = (size + s - 1) // s
-            total = max((out - 1) * s + k - size, 0)
-            pads += [total // 2, total - total // 2]
-        return pads, [1, 1]
-    p = list(paddings)
-    if len(p) == 2:
-        p = [p[0], p[0], p[1], p[1]]
-    return p, list(dilations)
-
-
-def conv_out_size(size, k, pad_before, pad_after, stride, dilation):
-    """Output length along one dim (-1 when the input length is unknown)."""
-    if size is None or size < 0:
-        return -1
-    return (size + pad_before + pad_after - (dilation * (k - 1) + 1)) // stride + 1
-
-
-def pool_out_size(size, k, pad_before, pad_after, stride, ceil_mode):
-    if size is None or size < 0:
-        return -1
-    span = size + pad_before + pad_after - k
-    return (span + stride - 1) // stride + 1 if ceil_mode else span // stride + 1
-
-
-def pool_geometry(attrs, in_hw):
-    """(ksize, strides, paddings [t, b, l, r]) of a pool2d op for an input of spatial size ``in_hw``."""
-    if attrs["global_pooling"]:
-        return list(in_hw), [1, 1], [0, 0, 0, 0]
-    ksize, strides = list(attrs["ksize"]), list(attrs["strides"])
-    pads, _ = conv_paddings(attrs["paddings"], attrs["padding_algorithm"], in_hw, ksize, strides, [1, 1])
-    return ksize, strides, pads
 
 
 # -- conv2d -----------------------------------------------------------------------------------------
@@ -96,20 +51,12 @@ def _infer_conv2d(ctx):
         ctx.fail(f"Input {fmt_shape(x)} must be 4-D NCHW [N, C, H, W] to convolve with Filter {fmt_shape(w)}")
     if w is None or len(w) != 4:
         ctx.fail(f"Filter {fmt_shape(w)} must be 4-D [num_filters, C/groups, kh, kw] for Input {fmt_shape(x)}")
-    groups = a["groups"]
-    if _known(x[1]) and _known(w[1]) and x[1] != w[1] * groups:
-        ctx.fail(f"Input {fmt_shape(x)} has {x[1]} channels but Filter {fmt_shape(w)} with groups={groups} "
-                 f"expects {w[1] * groups}")
-    if _known(w[0]) and w[0] % groups:
-        ctx.fail(f"Filter {fmt_shape(w)}: num_filters {w[0]} is not divisible by groups={groups}")
     if ctx.dtype("Input") != ctx.dtype("Filter"):
         ctx.fail(f"Input is {ctx.dtype('Input')} but Filter is {ctx.dtype('Filter')}")
-    pads, dil = conv_paddings(a["paddings"], a["padding_algorithm"], x[2:], w[2:], a["strides"], a["dilations"])
-    out_hw = [conv_out_size(x[2 + i], w[2 + i], pads[2 * i], pads[2 * i + 1], a["strides"][i], dil[i])
-              for i in range(2)]
-    if any(_known(x[2 + i]) and out_hw[i] <= 0 for i in range(2)):
-        ctx.fail(f"Filter {fmt_shape(w)} (dilations {dil}, paddings {pads}) does not fit Input {fmt_shape(x)}: "
-                 f"the output would be {out_hw[0]}x{out_hw[1]}")
+    pads, dil, out_hw = conv_geometry(x, w, a)
+    error = conv_mismatch(x, w, a["groups"], pads, dil, out_hw)
+    if error:
+        ctx.fail(error)
     ctx.set_output("Output", [x[0], w[0]] + out_hw, ctx.dtype("Input"))
 
 
@@ -123,13 +70,17 @@ def _grad_conv2d(g, type_):
 
 for _type in ("conv2d", "depthwise_conv2d"):
     register(_type, inputs=["Input", "Filter"], outputs=["Output"], attrs=_CONV_ATTRS, infer=_infer_conv2d,
-             grad=lambda g, t=_type: _grad_conv2d(g, t), kernel_module="nn",
+             grad=lambda g, t=_type: _grad_conv2d(g, t), grad_reads=("Filter", "Input"), kernel_module="nn",
+             kernel="conv2d",
              doc="Output[n, m] = sum over the channels of group(m) of Input[n, c] correlated with "
                  "Filter[m, c] (strides, paddings, dilations); NCHW; im2col + one GEMM.")
+    # depthwise_conv2d is served by conv2d's kernels (groups == channels is a case they handle)
     register(f"{_type}_grad_input", inputs=["Input", "Filter", "Output@GRAD"], outputs=["Input@GRAD"],
-             attrs=_CONV_ATTRS, infer=grads_like({"Input@GRAD": "Input"}), kernel_module="nn")
+             attrs=_CONV_ATTRS, infer=grads_like({"Input@GRAD": "Input"}), kernel_module="nn",
+             kernel="conv2d_grad_input")
     register(f"{_type}_grad_filter", inputs=["Input", "Filter", "Output@GRAD"], outputs=["Filter@GRAD"],
-             attrs=_CONV_ATTRS, infer=grads_like({"Filter@GRAD": "Filter"}), kernel_module="nn")
+             attrs=_CONV_ATTRS, infer=grads_like({"Filter@GRAD": "Filter"}), kernel_module="nn",
+             kernel="conv2d_grad_filter")
 
 
 # -- pool2d -----------------------------------------------------------------------------------------
@@ -169,10 +120,11 @@ def _grad_pool2d(g):
          {"X@GRAD": g.in_grad("X")}, g.attrs)
 
 
-register("pool2d", inputs=["X"], outputs=["Out"], attrs=_POOL_ATTRS, infer=_infer_pool2d, grad=_grad_pool2d,
+register("pool2d", kernel_module="nn", grad_reads=("Out", "X"),
+         inputs=["X"], outputs=["Out"], attrs=_POOL_ATTRS, infer=_infer_pool2d, grad=_grad_pool2d,
          doc="Max or average pooling over ksize windows (strides, paddings, ceil_mode, global_pooling); "
              "avg with exclusive=True divides by the number of non-padding elements.")
-register("pool2d_grad", inputs=["X", "Out", "Out@GRAD"], outputs=["X@GRAD"], attrs=_POOL_ATTRS,
+register("pool2d_grad", kernel_module="nn", inputs=["X", "Out", "Out@GRAD"], outputs=["X@GRAD"], attrs=_POOL_ATTRS,
          infer=grads_like({"X@GRAD": "X"}))
 
 
@@ -187,10 +139,6 @@ _BN_ATTRS = {
     "fuse_with_relu": False,
     "trainable_statistics": False,
 }
-
-
-def bn_channel_axis(ndim, layout):
-    return ndim - 1 if layout == "NHWC" else 1
 
 
 def _infer_batch_norm(ctx):
@@ -219,16 +167,17 @@ def _grad_batch_norm(g):
         g.op("batch_norm_grad_param", ins, outs, g.attrs)
 
 
-register("batch_norm", inputs=["X", "Scale", "Bias", "Mean", "Variance"],
+register("batch_norm", kernel_module="nn",
+         grad_reads=("SavedMean", "SavedVariance", "Scale", "X"), inputs=["X", "Scale", "Bias", "Mean", "Variance"],
          outputs=["Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance"], attrs=_BN_ATTRS,
          infer=_infer_batch_norm, grad=_grad_batch_norm, traits=("batch_statistics",),
          doc="Y = (X - mean) / sqrt(var + epsilon) * Scale + Bias per channel. Training uses the batch "
              "statistics and updates MeanOut/VarianceOut (the Mean/Variance variables) with momentum; "
              "is_test or use_global_stats uses the moving ones. SavedVariance holds 1/sqrt(var + eps).")
 _BN_GRAD_INS = ["X", "Scale", "SavedMean", "SavedVariance", "Y@GRAD"]
-register("batch_norm_grad", inputs=_BN_GRAD_INS, outputs=["X@GRAD", "Scale@GRAD?", "Bias@GRAD?"],
+register("batch_norm_grad", kernel_module="nn", inputs=_BN_GRAD_INS, outputs=["X@GRAD", "Scale@GRAD?", "Bias@GRAD?"],
          attrs=_BN_ATTRS, infer=grads_like({"X@GRAD": "X", "Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}))
-register("batch_norm_grad_param", inputs=_BN_GRAD_INS, outputs=["Scale@GRAD?", "Bias@GRAD?"],
+register("batch_norm_grad_param", kernel_module="nn", inputs=_BN_GRAD_INS, outputs=["Scale@GRAD?", "Bias@GRAD?"],
          attrs=_BN_ATTRS, infer=grads_like({"Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}))
 
 
@@ -240,21 +189,12 @@ _LN_ATTRS = {
 }
 
 
-def _prod(dims):
-    n = 1
-    for d in dims:
-        if not _known(d):
-            return -1
-        n *= d
-    return n
-
-
 def _infer_layer_norm(ctx):
     x = ctx.shape("X")
     b = ctx.attrs["begin_norm_axis"]
     if x is None or not 1 <= b < len(x):
         ctx.fail(f"begin_norm_axis={b} must be in [1, {len(x or ()) - 1}] for X {fmt_shape(x)}")
-    left, right = _prod(x[:b]), _prod(x[b:])
+    left, right = known_numel(x[:b]), known_numel(x[b:])
     for slot in ("Scale", "Bias"):
         if ctx.has_input(slot):
             s = ctx.shape(slot)
@@ -276,7 +216,8 @@ def _grad_layer_norm(g):
                                   "Bias@GRAD": g.in_grad("Bias")}, g.attrs)
 
 
-register("layer_norm", inputs=["X", "Scale?", "Bias?"], outputs=["Y", "Mean", "Variance"], attrs=_LN_ATTRS,
+register("layer_norm", kernel_module="nn", grad_reads=("Mean", "Scale", "Variance", "X"),
+         inputs=["X", "Scale?", "Bias?"], outputs=["Y", "Mean", "Variance"], attrs=_LN_ATTRS,
          infer=_infer_layer_norm, grad=_grad_layer_norm,
          doc="Normalizes X over the dims from begin_norm_axis on: Y = (X - mean) / sqrt(var + epsilon) "
              "* Scale + Bias (Scale and Bias flattened, optional).")
@@ -285,12 +226,12 @@ register("layer_norm", inputs=["X", "Scale?", "Bias?"], outputs=["Y", "Mean", "V
 def _infer_layer_norm_grad(ctx):
     x = ctx.input_var("X")
     ctx.set_output("X@GRAD", x.shape, x.dtype)
-    right = _prod(x.shape[ctx.attrs["begin_norm_axis"]:])
+    right = known_numel(x.shape[ctx.attrs["begin_norm_axis"]:])
     ctx.set_output("Scale@GRAD", [right], x.dtype)
     ctx.set_output("Bias@GRAD", [right], x.dtype)
 
 
-register("layer_norm_grad", inputs=["X", "Scale?", "Mean", "Variance", "Y@GRAD"],
+register("layer_norm_grad", kernel_module="nn", inputs=["X", "Scale?", "Mean", "Variance", "Y@GRAD"],
          outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"], attrs=_LN_ATTRS, infer=_infer_layer_norm_grad)
 
 
@@ -323,12 +264,13 @@ def _grad_dropout(g):
          {"X@GRAD": g.in_grad("X")}, a)
 
 
-register("dropout", inputs=["X"], outputs=["Out", "Mask"], attrs=_DROPOUT_ATTRS, infer=_infer_dropout,
+register("dropout", kernel_module="nn", grad_reads=("Mask",),
+         inputs=["X"], outputs=["Out", "Mask"], attrs=_DROPOUT_ATTRS, infer=_infer_dropout,
          grad=_grad_dropout, needs_rng=True,
          doc="Training: Mask ~ Bernoulli(1 - dropout_prob) (uint8), Out = X * Mask, divided by "
              "(1 - dropout_prob) for upscale_in_train. Test: Out = X * (1 - dropout_prob) for "
              "downgrade_in_infer, X for upscale_in_train. fix_seed draws the same mask every run.")
-register("dropout_grad", inputs=["Mask", "Out@GRAD"], outputs=["X@GRAD"], attrs=_DROPOUT_ATTRS,
+register("dropout_grad", kernel_module="nn", inputs=["Mask", "Out@GRAD"], outputs=["X@GRAD"], attrs=_DROPOUT_ATTRS,
          infer=grads_like({"X@GRAD": "Out@GRAD"}))
 
 
@@ -340,14 +282,6 @@ _LOOKUP_ATTRS = {
     "is_distributed": False,
     "remote_prefetch": False,
 }
-
-
-def lookup_out_shape(ids_shape, width):
-    """Fluid's lookup_table: Ids [..., 1] -> [..., D]; Ids [N] (or [..., T]) -> [N, D] ([..., T, D])."""
-    ids_shape = list(ids_shape)
-    if len(ids_shape) > 1 and ids_shape[-1] == 1:
-        ids_shape = ids_shape[:-1]
-    return ids_shape + [width]
 
 
 def _infer_lookup(ctx):
@@ -367,9 +301,11 @@ def _grad_lookup(g):
          {"W@GRAD": g.in_grad("W")}, g.attrs)
 
 
-register("lookup_table", inputs=["W", "Ids"], outputs=["Out"], attrs=_LOOKUP_ATTRS, infer=_infer_lookup,
+register("lookup_table", kernel_module="nn", grad_reads=("Ids", "W"),
+         inputs=["W", "Ids"], outputs=["Out"], attrs=_LOOKUP_ATTRS, infer=_infer_lookup,
          grad=_grad_lookup,
          doc="Out = rows of W picked by Ids (int64); rows of padding_idx are zeros and get no gradient. "
              "The gradient of W is dense (is_sparse is accepted but not used).")
-register("lookup_table_grad", inputs=["W", "Ids", "Out@GRAD"], outputs=["W@GRAD"], attrs=_LOOKUP_ATTRS,
+register("lookup_table_grad", kernel_module="nn",
+         inputs=["W", "Ids", "Out@GRAD"], outputs=["W@GRAD"], attrs=_LOOKUP_ATTRS,
          infer=grads_like({"W@GRAD": "W"}))

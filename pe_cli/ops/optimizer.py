@@ -4,16 +4,8 @@ Each update op writes ParamOut (the same variable as Param) and its state output
 variables as the state inputs: Velocity -> VelocityOut, Moment1 -> Moment1Out, ...). Formulas follow
 Fluid 1.x's kernels; the learning rate is a [1] variable so schedules can drive it.
 """
+from ..shapes import known_numel
 from .registry import Attr, fmt_shape, register
-
-
-def _numel(shape):
-    n = 1
-    for d in shape:
-        if d < 0:
-            return -1
-        n *= d
-    return n
 
 
 def _infer_update(state_pairs=(), scalars=()):
@@ -27,7 +19,7 @@ def _infer_update(state_pairs=(), scalars=()):
                 if len(s) != len(p) or any(a != b and a >= 0 and b >= 0 for a, b in zip(s, p)):
                     ctx.fail(f"{slot} {fmt_shape(s)} must have Param's shape {fmt_shape(p)}")
         for slot in ("LearningRate",) + tuple(scalars):
-            if _numel(ctx.shape(slot)) not in (1, -1):
+            if known_numel(ctx.shape(slot)) not in (1, -1):
                 ctx.fail(f"{slot} must hold one value, its shape is {fmt_shape(ctx.shape(slot))}")
         ctx.set_output("ParamOut", p, ctx.dtype("Param"))
         for out_slot, in_slot in state_pairs:
@@ -44,17 +36,18 @@ def _unit(x):
     return 0 <= x < 1
 
 
-register("sgd", inputs=["Param", "Grad", "LearningRate"], outputs=["ParamOut"],
+register("sgd", kernel_module="optimizer", inputs=["Param", "Grad", "LearningRate"], outputs=["ParamOut"],
          infer=_infer_update(), doc="ParamOut = Param - LearningRate * Grad.")
 
-register("momentum", inputs=["Param", "Grad", "Velocity", "LearningRate"],
+register("momentum", kernel_module="optimizer", inputs=["Param", "Grad", "Velocity", "LearningRate"],
          outputs=["ParamOut", "VelocityOut"],
          attrs={"mu": Attr(0.9, _non_negative, ">= 0"), "use_nesterov": False},
          infer=_infer_update([("VelocityOut", "Velocity")]),
          doc="VelocityOut = mu * Velocity + Grad; ParamOut = Param - LearningRate * VelocityOut, "
              "or with use_nesterov Param - LearningRate * (Grad + mu * VelocityOut).")
 
-register("adam", inputs=["Param", "Grad", "LearningRate", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow"],
+register("adam", kernel_module="optimizer",
+         inputs=["Param", "Grad", "LearningRate", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow"],
          outputs=["ParamOut", "Moment1Out", "Moment2Out", "Beta1PowOut?", "Beta2PowOut?"],
          attrs={"beta1": Attr(0.9, _unit, "in [0, 1)"), "beta2": Attr(0.999, _unit, "in [0, 1)"),
                 "epsilon": Attr(1e-8, _non_negative, ">= 0"), "lazy_mode": False},
@@ -66,12 +59,14 @@ register("adam", inputs=["Param", "Grad", "LearningRate", "Moment1", "Moment2", 
              "ParamOut = Param - lr_t * Moment1Out / (sqrt(Moment2Out) + epsilon * sqrt(1 - Beta2Pow)); "
              "Beta1PowOut = Beta1Pow * beta1, Beta2PowOut = Beta2Pow * beta2.")
 
-register("adagrad", inputs=["Param", "Grad", "Moment", "LearningRate"], outputs=["ParamOut", "MomentOut"],
+register("adagrad", kernel_module="optimizer",
+         inputs=["Param", "Grad", "Moment", "LearningRate"], outputs=["ParamOut", "MomentOut"],
          attrs={"epsilon": Attr(1e-6, _non_negative, ">= 0")},
          infer=_infer_update([("MomentOut", "Moment")]),
          doc="MomentOut = Moment + Grad^2; ParamOut = Param - LearningRate * Grad / (sqrt(MomentOut) + epsilon).")
 
-register("rmsprop", inputs=["Param", "MeanSquare", "MeanGrad?", "LearningRate", "Grad", "Moment"],
+register("rmsprop", kernel_module="optimizer",
+         inputs=["Param", "MeanSquare", "MeanGrad?", "LearningRate", "Grad", "Moment"],
          outputs=["ParamOut", "MomentOut", "MeanSquareOut", "MeanGradOut?"],
          attrs={"epsilon": Attr(1e-10, _non_negative, ">= 0"), "decay": Attr(0.9, lambda v: 0 <= v <= 1, "in [0, 1]"),
                 "momentum": Attr(0.0, _non_negative, ">= 0"), "centered": False},
@@ -86,12 +81,13 @@ register("rmsprop", inputs=["Param", "MeanSquare", "MeanGrad?", "LearningRate", 
 # -- learning-rate schedules --------------------------------------------------------------------
 
 def _infer_increment(ctx):
-    if _numel(ctx.shape("X")) not in (1, -1):
+    if known_numel(ctx.shape("X")) not in (1, -1):
         ctx.fail(f"X must hold one value, its shape is {fmt_shape(ctx.shape('X'))}")
     ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"))
 
 
-register("increment", inputs=["X"], outputs=["Out"], attrs={"step": 1.0}, infer=_infer_increment,
+register("increment", kernel_module="optimizer",
+         inputs=["X"], outputs=["Out"], attrs={"step": 1.0}, infer=_infer_increment,
          doc="Out = X + step, for a one-value X (step counters).")
 
 LR_KINDS = ("exponential", "natural_exp", "inverse_time", "polynomial", "piecewise", "cosine", "noam",
@@ -99,7 +95,7 @@ LR_KINDS = ("exponential", "natural_exp", "inverse_time", "polynomial", "piecewi
 
 
 def _infer_lr_schedule(ctx):
-    if _numel(ctx.shape("Step")) not in (1, -1):
+    if known_numel(ctx.shape("Step")) not in (1, -1):
         ctx.fail(f"Step must hold one value, its shape is {fmt_shape(ctx.shape('Step'))}")
     a = ctx.attrs
     if a["kind"] == "piecewise" and len(a["values"]) != len(a["boundaries"]) + 1:
@@ -114,7 +110,7 @@ def _infer_lr_schedule(ctx):
     ctx.set_output("Out", [1], "float32")
 
 
-register("lr_schedule", inputs=["Step", "LearningRate?"], outputs=["Out"],
+register("lr_schedule", kernel_module="optimizer", inputs=["Step", "LearningRate?"], outputs=["Out"],
          attrs={"kind": Attr("exponential", choices=LR_KINDS), "learning_rate": 1.0,
                 "decay_steps": 1.0, "decay_rate": 1.0, "staircase": False,
                 "end_learning_rate": 1e-4, "power": 1.0, "cycle": False,

@@ -1,19 +1,31 @@
 """The op registry: the single source of truth for what an op is.
 
 An op type is registered once, in a module of ``pe_cli/ops/``, with its input and output slots,
-its attributes (defaults and checks), a shape/dtype inference rule run when the op is built, and a
-gradient maker used by autodiff. Its kernels live in ``pe_cli/kernels/<device>/<same module>.py``
-as functions named after the op type, found (and imported) only when first run on that device.
+its attributes (defaults and checks), a shape/dtype inference rule run when the op is built, a
+gradient maker used by autodiff and the forward values that gradient reads (``grad_reads``). Its
+kernels live in ``pe_cli/kernels/<device>/<kernel_module>.py`` (the module named at registration)
+as functions named after the op type (or the ``kernel`` named at registration, for an op served by
+another op's kernel), found (and imported) only when first run on that device.
 
 Slots are written as strings: ``"X"`` one variable, ``"X*"`` a list (duplicable), ``"X?"`` optional.
+A gradient slot is the forward slot's name + ``GRAD_SUFFIX`` (``"Out@GRAD"``).
 """
 import difflib
 import importlib
-import sys
+import numbers
 from dataclasses import dataclass, field
 
 from ..errors import PeError, ShapeError
 from ..framework.dtypes import convert_dtype
+from ..shapes import fmt_shape  # noqa: F401  (re-exported: op modules format shapes with it)
+
+# The suffix that names a variable's (or a slot's) gradient: X -> X@GRAD.
+GRAD_SUFFIX = "@GRAD"
+
+
+def grad_var_name(name):
+    """The name of ``name``'s gradient."""
+    return name + GRAD_SUFFIX
 
 _REGISTRY = {}
 _LOADED = False
@@ -58,6 +70,25 @@ def in_range(lo, hi):
     return lambda x: lo <= x <= hi
 
 
+def is_int(v):
+    return isinstance(v, numbers.Integral) and not isinstance(v, bool)
+
+
+def int_list(v):
+    return isinstance(v, (list, tuple)) and all(is_int(i) for i in v)
+
+
+def dtype_or_none(v):
+    """check: None, or a dtype name convert_dtype knows."""
+    if v is None:
+        return True
+    try:
+        convert_dtype(v)
+        return True
+    except PeError:
+        return False
+
+
 @dataclass
 class OpDef:
     type: str
@@ -67,23 +98,33 @@ class OpDef:
     infer: object               # infer(ctx): sets output shapes and dtypes; raises on mismatch
     grad: object = None         # grad(g): appends the grad ops (see backward.GradContext)
     kernel_module: str = ""     # kernels live in pe_cli.kernels.<device>.<kernel_module>
+    kernel_name: str = ""       # the kernel function's name there (the op type unless aliased)
     needs_rng: bool = False     # the executor hands the kernel a seeded numpy Generator as attrs["_rng"]
     doc: str = ""
     traits: frozenset = frozenset()   # what other parts ask of an op type instead of naming it (TRAITS)
+    grad_reads: tuple = ()      # forward slots (inputs or outputs) whose values the grad ops read
     _kernels: dict = field(default_factory=dict)
 
     def has(self, trait):
         return trait in self.traits
+
+    def default_attrs(self):
+        """Every attribute's default value, a fresh copy per call (a list default is never shared)."""
+        out = {}
+        for name, spec in self.attrs.items():
+            default = spec.default() if callable(spec.default) else spec.default
+            out[name] = list(default) if isinstance(default, list) else default
+        return out
 
     def kernel(self, device="cpu"):
         """The kernel for this op on a device kind ('cpu' or 'cuda'), imported on first use."""
         fn = self._kernels.get(device)
         if fn is None:
             module = importlib.import_module(f"pe_cli.kernels.{device}.{self.kernel_module}")
-            fn = getattr(module, self.type, None)
+            fn = getattr(module, self.kernel_name, None)
             if fn is None:
                 raise PeError(f"op '{self.type}' has no {device} kernel "
-                              f"(expected {self.type}() in pe_cli/kernels/{device}/{self.kernel_module}.py)")
+                              f"(expected {self.kernel_name}() in pe_cli/kernels/{device}/{self.kernel_module}.py)")
             self._kernels[device] = fn
         return fn
 
@@ -100,19 +141,26 @@ TRAITS = {
 }
 
 
-def register(type, inputs, outputs, attrs=None, infer=None, grad=None, needs_rng=False, doc="",
-             kernel_module=None, traits=()):
-    """Registers an op type. Called at import time of the module that defines the op."""
+def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, grad=None, grad_reads=(),
+             kernel=None, needs_rng=False, doc="", traits=()):
+    """Registers an op type. Called at import time of the module that defines the op.
+
+    ``kernel_module``: its kernels are in ``pe_cli/kernels/<device>/<kernel_module>.py``; ``kernel``:
+    the function there that serves it when that is another op's kernel (``reshape2`` -> "reshape").
+    ``grad_reads``: the forward slots whose values its grad ops read (``("Out",)`` for relu), for
+    passes that decide how long a forward value must live."""
     if type in _REGISTRY:
         raise RuntimeError(f"op '{type}' is registered twice")
     unknown = set(traits) - set(TRAITS)
     if unknown:
         raise RuntimeError(f"op '{type}': unknown traits {sorted(unknown)}; known: {sorted(TRAITS)}")
-    if kernel_module is None:
-        kernel_module = sys._getframe(1).f_globals["__name__"].rsplit(".", 1)[-1]
+    slots = {Slot.parse(s).name for s in list(inputs) + list(outputs)}
+    if set(grad_reads) - slots:
+        raise RuntimeError(f"op '{type}': grad_reads {sorted(set(grad_reads) - slots)} are not its slots")
     attrs = {k: v if isinstance(v, Attr) else Attr(v) for k, v in (attrs or {}).items()}
     opdef = OpDef(type, tuple(Slot.parse(s) for s in inputs), tuple(Slot.parse(s) for s in outputs),
-                  attrs, infer, grad, kernel_module, needs_rng, doc, frozenset(traits))
+                  attrs, infer, grad, kernel_module, kernel or type, needs_rng, doc, frozenset(traits),
+                  tuple(grad_reads))
     _REGISTRY[type] = opdef
     return opdef
 
@@ -178,11 +226,8 @@ def prepare(op):
                 raise PeError(f"{_where(op)}: unknown attribute '{name}'{hint}")
             continue
         spec.validate(op, name, value)
-    for name, spec in opdef.attrs.items():
-        if name not in op.attrs:
-            default = spec.default() if callable(spec.default) else spec.default
-            # A fresh copy: a list default must not be shared by every op that takes it.
-            op.attrs[name] = list(default) if isinstance(default, list) else default
+    for name, default in opdef.default_attrs().items():
+        op.attrs.setdefault(name, default)
     if opdef.infer is not None:
         opdef.infer(InferContext(op, opdef))
 
@@ -265,7 +310,3 @@ def grads_like(pairs):
                 var = ctx.input_var(in_slot, i)
                 ctx.set_output(out_slot, var.shape, var.dtype, i=i)
     return infer
-
-
-def fmt_shape(shape):
-    return "[" + ", ".join("?" if d is None else str(d) for d in (shape or ())) + "]"

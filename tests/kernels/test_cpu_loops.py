@@ -18,7 +18,7 @@ DTYPES = [np.float32, np.float64]
 
 
 def attrs_of(op, **given):
-    attrs = {k: (v.default() if callable(v.default) else v.default) for k, v in registry.get(op).attrs.items()}
+    attrs = registry.get(op).default_attrs()
     attrs.update(given)
     return attrs
 

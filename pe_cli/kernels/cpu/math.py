@@ -112,7 +112,7 @@ def reduce_mean_grad(ins, attrs):
     return {"X@GRAD": (np.broadcast_to(_expand_back(x, attrs, dout), x.shape) / count).astype(x.dtype)}
 
 
-def _extreme_grad(ins, attrs):
+def reduce_extreme_grad(ins, attrs):
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
     hit = x == _expand_back(x, attrs, out)
     # Only the first extreme in each reduced group takes the gradient.
@@ -125,8 +125,6 @@ def _extreme_grad(ins, attrs):
     return {"X@GRAD": (first * _expand_back(x, attrs, dout)).astype(x.dtype)}
 
 
-reduce_max_grad = _extreme_grad
-reduce_min_grad = _extreme_grad
 
 
 def _matmul_operands(x, y, attrs):

@@ -21,11 +21,12 @@ import numpy as np
 
 from . import threads
 from . import _cblas, _conv, _pool
+from ...shapes import bn_channel_axis, lookup_out_shape
 from ..common import ConvGeometry, PoolGeometry, table_ids
 from ._numba import is_float, lazy, parallel_parts
-from ...ops.nn import bn_channel_axis, lookup_out_shape
 
 _loops = lazy("_nn_loops")
+_pool_loops = lazy("_pool_loops")
 
 
 # -- conv2d -----------------------------------------------------------------------------------------
@@ -102,11 +103,6 @@ def conv2d_grad_input(ins, attrs):
     return {"Input@GRAD": _conv.col2im(dcols, geo, x.shape, x.dtype)}
 
 
-depthwise_conv2d = conv2d
-depthwise_conv2d_grad_input = conv2d_grad_input
-depthwise_conv2d_grad_filter = conv2d_grad_filter
-
-
 # -- pool2d -----------------------------------------------------------------------------------------
 
 def pool2d(ins, attrs):
@@ -116,7 +112,7 @@ def pool2d(ins, attrs):
     if is_float(x):
         x = np.ascontiguousarray(x)
         out = np.empty(x.shape[:2] + (geo.ho, geo.wo), dtype=x.dtype)
-        loops, t, l = _loops(), geo.pads[0], geo.pads[2]
+        loops, t, l = _pool_loops(), geo.pads[0], geo.pads[2]
         if geo.is_2x2_inside(x.shape):
             if is_max:
                 par = x.shape[0] > 1 and parallel_parts(x.size) > 1
@@ -139,7 +135,7 @@ def pool2d_grad(ins, attrs):
     if is_float(x, out, dout):
         dx = np.empty(x.shape, dtype=x.dtype)
         dout = np.ascontiguousarray(dout)
-        loops = _loops()
+        loops = _pool_loops()
         if is_max:
             x, out = np.ascontiguousarray(x), np.ascontiguousarray(out)
             if geo.is_2x2_inside(x.shape):

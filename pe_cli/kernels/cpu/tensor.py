@@ -124,18 +124,9 @@ def unsqueeze(ins, attrs):
     return {"Out": x.reshape(unsqueeze_shape(x.shape, attrs["axes"])).copy(), "XShape": _xshape(x)}
 
 
-reshape2 = reshape
-flatten2, squeeze2, unsqueeze2 = flatten, squeeze, unsqueeze
-flatten_grad = squeeze_grad = unsqueeze_grad = reshape_grad
-reshape2_grad = flatten2_grad = squeeze2_grad = unsqueeze2_grad = reshape_grad
-
-
 def transpose(ins, attrs):
     x = ins["X"]
     return {"Out": np.ascontiguousarray(np.transpose(x, attrs["axis"])), "XShape": _xshape(x)}
-
-
-transpose2 = transpose
 
 
 def cast(ins, attrs):

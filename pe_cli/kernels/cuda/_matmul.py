@@ -11,7 +11,7 @@ import numpy as np
 from numba import cuda
 
 from . import runtime as rt
-from ._launch import SIM, per_dtype
+from ._launch import SIM, full, per_dtype
 
 # Tile sizes: a 64x64 tile per 256-thread block on a GPU; a tiny one under the simulator (where
 # each thread is a Python thread).
@@ -22,10 +22,39 @@ else:
 NX, NY = BN // TN, BM // TM
 
 
-def _kernel(dt, trans_a, trans_b):
+def _tile_loader(dt, span, k_major):
+    """A device function copying one BK x ``span`` slab of a [batch, ., .] operand into a shared
+    tile[kk, r] (r < span, the operand's M or N side), zero outside the matrix. ``k_major``: the
+    operand is stored [., k, r] (else [., r, k]); neighbouring threads walk its contiguous dim."""
     nthreads = NX * NY
     zero = dt(0)
+
+    @cuda.jit(device=True)
+    def load(src, batch, r0, limit, k0, K, tile, tid):
+        for e in range(tid, span * BK, nthreads):
+            if k_major:
+                kk = e // span
+                r = e % span
+            else:
+                r = e // BK
+                kk = e % BK
+            gr = r0 + r
+            gk = k0 + kk
+            v = zero
+            if gr < limit and gk < K:
+                if k_major:
+                    v = src[batch, gk, gr]
+                else:
+                    v = src[batch, gr, gk]
+            tile[kk, r] = v
+    return load
+
+
+def _kernel(dt, trans_a, trans_b):
+    zero = dt(0)
     a_width, b_width = BM + 1, BN + 1       # +1: no bank conflicts on transposing stores
+    load_a = _tile_loader(dt, BM, trans_a)        # a[., k, m] when transposed, else a[., m, k]
+    load_b = _tile_loader(dt, BN, not trans_b)    # b[., n, k] when transposed, else b[., k, n]
 
     @cuda.jit
     def matmul(a, b, c, M, N, K, alpha):
@@ -44,38 +73,8 @@ def _kernel(dt, trans_a, trans_b):
             for j in range(TN):
                 acc[i, j] = zero
         for k0 in range(0, K, BK):
-            for e in range(tid, BM * BK, nthreads):
-                if trans_a:                 # a[., k, m]: neighbouring threads walk m
-                    kk = e // BM
-                    i = e % BM
-                else:                       # a[., m, k]: neighbouring threads walk k
-                    i = e // BK
-                    kk = e % BK
-                gi = row0 + i
-                gk = k0 + kk
-                v = zero
-                if gi < M and gk < K:
-                    if trans_a:
-                        v = a[ba, gk, gi]
-                    else:
-                        v = a[ba, gi, gk]
-                As[kk, i] = v
-            for e in range(tid, BN * BK, nthreads):
-                if trans_b:                 # b[., n, k]
-                    j = e // BK
-                    kk = e % BK
-                else:                       # b[., k, n]
-                    kk = e // BN
-                    j = e % BN
-                gj = col0 + j
-                gk = k0 + kk
-                v = zero
-                if gj < N and gk < K:
-                    if trans_b:
-                        v = b[bb, gj, gk]
-                    else:
-                        v = b[bb, gk, gj]
-                Bs[kk, j] = v
+            load_a(a, ba, row0, M, k0, K, As, tid)
+            load_b(b, bb, col0, N, k0, K, Bs, tid)
             cuda.syncthreads()
             for kk in range(BK):
                 for i in range(TM):
@@ -118,7 +117,6 @@ def matmul(a, b, trans_a=False, trans_b=False, alpha=1.0, out=None):
     if out.size == 0:
         return out
     if K == 0:
-        from ._launch import full
         return full(shape, 0, a.dtype)
     c3 = out.reshape((batch, M, N))
     grid = ((N + BN - 1) // BN, (M + BM - 1) // BM, batch)

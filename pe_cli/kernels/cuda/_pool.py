@@ -5,17 +5,22 @@ import math
 from numba import cuda
 
 
+@cuda.jit(device=True)
+def _window_of(e, H, W, Ho, Wo, sh, sw, pt, pl):
+    """(first row, first column, offset of its H x W plane) of output e's window; the row and column
+    may lie in the padding (negative)."""
+    ow = e % Wo
+    oh = (e // Wo) % Ho
+    plane = e // (Wo * Ho)
+    return oh * sh - pt, ow * sw - pl, plane * H * W
+
+
 @cuda.jit
 def pool(x, out, H, W, Ho, Wo, kh, kw, sh, sw, pt, pl, is_max, exclusive):
     e = cuda.grid(1)
     step = cuda.gridsize(1)
     while e < out.size:
-        ow = e % Wo
-        oh = (e // Wo) % Ho
-        plane = e // (Wo * Ho)
-        hs = oh * sh - pt
-        ws = ow * sw - pl
-        base = plane * H * W
+        hs, ws, base = _window_of(e, H, W, Ho, Wo, sh, sw, pt, pl)
         if is_max:
             acc = -math.inf
         else:
@@ -48,12 +53,7 @@ def max_pool_grad(x, out, dout, dx, H, W, Ho, Wo, kh, kw, sh, sw, pt, pl):
     e = cuda.grid(1)
     step = cuda.gridsize(1)
     while e < out.size:
-        ow = e % Wo
-        oh = (e // Wo) % Ho
-        plane = e // (Wo * Ho)
-        hs = oh * sh - pt
-        ws = ow * sw - pl
-        base = plane * H * W
+        hs, ws, base = _window_of(e, H, W, Ho, Wo, sh, sw, pt, pl)
         target = out[e]
         found = False
         for i in range(kh):

@@ -2,6 +2,7 @@
 import numpy as np
 from numba import cuda
 
+from ...shapes import numel
 from . import runtime as rt
 from ._elementwise import Binary, Unary, expand_to, offset, scalar_arg
 from ._launch import flat, grid
@@ -128,7 +129,7 @@ def _first_extreme_grad(x, out, dout, dx, kshape, kstr, rshape, rstr, nred):
         o += step
 
 
-def _extreme_grad(ins, attrs):
+def reduce_extreme_grad(ins, attrs):
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
     dx = rt.empty(x.shape, x.dtype)
     if dx.size:
@@ -139,21 +140,12 @@ def _extreme_grad(ins, attrs):
     return {"X@GRAD": dx}
 
 
-reduce_max_grad = _extreme_grad
-reduce_min_grad = _extreme_grad
 
 
 # -- matmul ---------------------------------------------------------------------------------------
 
 def _batch_shape(shape):
     return tuple(shape[:-2])
-
-
-def _prod(dims):
-    n = 1
-    for d in dims:
-        n *= d
-    return n
 
 
 def _operand(a, trans, is_x):
@@ -168,12 +160,12 @@ def _as_batches(a, batch):
     its batch is all of it or none of it, else a broadcast copy."""
     own = _batch_shape(a.shape)
     rc = tuple(a.shape[-2:])
-    if own == batch or _prod(own) == _prod(batch):
-        return a.reshape((_prod(batch),) + rc)
-    if _prod(own) == 1:
+    if own == batch or numel(own) == numel(batch):
+        return a.reshape((numel(batch),) + rc)
+    if numel(own) == 1:
         return a.reshape((1,) + rc)
     full = expand_to(a, batch + rc)
-    return full.reshape((_prod(batch),) + rc)
+    return full.reshape((numel(batch),) + rc)
 
 
 def _product(a, ta, b, tb, alpha, batch):

@@ -11,7 +11,7 @@ in _conv.py, _pool.py and _norm.py; this module launches it.
 import numpy as np
 from numba import cuda
 
-from ...ops.nn import bn_channel_axis, lookup_out_shape
+from ...shapes import bn_channel_axis, lookup_out_shape
 from ..common import ConvGeometry, PoolGeometry, table_ids
 from ..cpu import nn as _cpu
 from . import runtime as rt
@@ -55,11 +55,6 @@ def conv2d_grad_input(ins, attrs):
     _conv.col2im[grid(dx.size)](flat(dcols), flat(dx), c, h, wd, geo.kh, geo.kw, geo.sh, geo.sw, geo.dh, geo.dw,
                                 geo.pads[0], geo.pads[2], n, geo.ho, geo.wo)
     return {"Input@GRAD": dx}
-
-
-depthwise_conv2d = conv2d
-depthwise_conv2d_grad_input = conv2d_grad_input
-depthwise_conv2d_grad_filter = conv2d_grad_filter
 
 
 # -- pool2d -----------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from numba import cuda
 from ..cpu import optimizer as _cpu
 from . import runtime as rt
 from ._elementwise import Unary, scalar_arg
-from ._launch import flat, grid
+from ._launch import copy, flat, grid
 
 
 @cuda.jit
@@ -34,7 +34,6 @@ def _as(scalar_array, dtype):
     """A one-value device array as 1-D of the parameter's dtype (the CPU casts it the same way)."""
     a = flat(scalar_array)
     if a.dtype != np.dtype(dtype):
-        from ._launch import copy
         a = copy(a, dtype)
     return a
 

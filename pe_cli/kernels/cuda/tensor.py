@@ -169,12 +169,6 @@ def unsqueeze(ins, attrs):
     return {"Out": x.reshape(tuple(unsqueeze_shape(tuple(x.shape), attrs["axes"]))), "XShape": _xshape(x)}
 
 
-reshape2 = reshape
-flatten2, squeeze2, unsqueeze2 = flatten, squeeze, unsqueeze
-flatten_grad = squeeze_grad = unsqueeze_grad = reshape_grad
-reshape2_grad = flatten2_grad = squeeze2_grad = unsqueeze2_grad = reshape_grad
-
-
 def transpose(ins, attrs):
     x = ins["X"]
     perm = [a % x.ndim for a in attrs["axis"]]
@@ -183,9 +177,6 @@ def transpose(ins, attrs):
     out = rt.empty(shape, x.dtype)
     copy_window(x, out, shape, [xstr[p] for p in perm], contiguous_strides(shape))
     return {"Out": out, "XShape": _xshape(x)}
-
-
-transpose2 = transpose
 
 
 def cast(ins, attrs):
