@@ -70,6 +70,7 @@ class OpDef:
     needs_rng: bool = False     # the executor hands the kernel a seeded numpy Generator as attrs["_rng"]
     doc: str = ""
     traits: frozenset = frozenset()   # what other parts ask of an op type instead of naming it (TRAITS)
+    grad_reads: tuple = ()      # the forward slots (inputs or outputs) its gradient op reads
     _kernels: dict = field(default_factory=dict)
 
     def has(self, trait):
@@ -101,7 +102,7 @@ TRAITS = {
 
 
 def register(type, inputs, outputs, attrs=None, infer=None, grad=None, needs_rng=False, doc="",
-             kernel_module=None, traits=()):
+             kernel_module=None, traits=(), grad_reads=()):
     """Registers an op type. Called at import time of the module that defines the op."""
     if type in _REGISTRY:
         raise RuntimeError(f"op '{type}' is registered twice")
@@ -112,7 +113,7 @@ def register(type, inputs, outputs, attrs=None, infer=None, grad=None, needs_rng
         kernel_module = sys._getframe(1).f_globals["__name__"].rsplit(".", 1)[-1]
     attrs = {k: v if isinstance(v, Attr) else Attr(v) for k, v in (attrs or {}).items()}
     opdef = OpDef(type, tuple(Slot.parse(s) for s in inputs), tuple(Slot.parse(s) for s in outputs),
-                  attrs, infer, grad, kernel_module, needs_rng, doc, frozenset(traits))
+                  attrs, infer, grad, kernel_module, needs_rng, doc, frozenset(traits), tuple(grad_reads))
     _REGISTRY[type] = opdef
     return opdef
 
