@@ -32,43 +32,43 @@ def _erf(x):
     return _erf_ufunc()(x)
 
 
-def _run_loop(name, shape, dtype, *arrays):
-    """A new array of ``shape`` from the numba loop ``name`` over flat ``arrays`` (its parallel twin
-    ``name_parallel`` for large ones)."""
+def _run_loop(loop, shape, dtype, *arrays):
+    """A new array of ``shape`` from the numba loop named ``loop`` over flat ``arrays`` (its
+    parallel twin ``<loop>_parallel`` for large ones)."""
     out = np.empty(shape, dtype=dtype)
     parts = parallel_parts(out.size)
     if parts > 1:
-        getattr(_loops(), name + "_parallel")(*arrays, out.reshape(-1), parts)
+        getattr(_loops(), loop + "_parallel")(*arrays, out.reshape(-1), parts)
     else:
-        getattr(_loops(), name)(*arrays, out.reshape(-1))
+        getattr(_loops(), loop)(*arrays, out.reshape(-1))
     return out
 
 
-def _params(row, attrs, dtype):
-    """The row's attributes: numbers in ``dtype`` (float32 stays float32), flags as bools."""
-    values = [attrs[p.name] for p in row.params]
-    return [v if isinstance(v, bool) else dtype.type(v) for v in values]
+def _params(names, attrs, dtype):
+    """A row's attributes: numbers in ``dtype`` (float32 stays float32), flags as bools."""
+    return [v if isinstance(v, bool) else dtype.type(v) for v in (attrs[n] for n in names)]
 
 
 def _forward_kernel(row):
-    forward, loop = bind(row.forward, _erf=_erf), row.cpu_loop
+    forward, loop, names = bind(row.forward, _erf=_erf), row.cpu_loop, [p.name for p in row.params]
 
     def kernel(ins, attrs):
         x = ins["X"]
         if loop and is_float(x):
             return {"Out": _run_loop(loop, x.shape, x.dtype, flat(x))}
-        return {"Out": forward(x, *_params(row, attrs, x.dtype))}
+        return {"Out": forward(x, *_params(names, attrs, x.dtype)) if names else forward(x)}
     return kernel
 
 
 def _grad_kernel(row):
-    derivative, reads, loop = bind(row.derivative, _erf=_erf), row.reads, row.cpu_loop
+    derivative, reads, names = bind(row.derivative, _erf=_erf), row.reads, [p.name for p in row.params]
+    loop = row.cpu_loop and row.cpu_loop + "_grad"
 
     def kernel(ins, attrs):
         a, dout = ins[reads], ins["Out@GRAD"]
         if loop and is_float(dout, a) and a.shape == dout.shape:
-            return {"X@GRAD": _run_loop(loop + "_grad", dout.shape, dout.dtype, flat(a), flat(dout))}
-        return {"X@GRAD": derivative(a, dout, *_params(row, attrs, dout.dtype))}
+            return {"X@GRAD": _run_loop(loop, dout.shape, dout.dtype, flat(a), flat(dout))}
+        return {"X@GRAD": derivative(a, dout, *_params(names, attrs, dout.dtype)) if names else derivative(a, dout)}
     return kernel
 
 
