@@ -1,9 +1,12 @@
-"""Activation layers with Fluid 1.x signatures: one op each, Out = f(x) elementwise, plus softmax
-and log_softmax along an axis."""
-__all__ = ["relu", "leaky_relu", "elu", "relu6", "sigmoid", "logsigmoid", "hard_sigmoid", "swish", "tanh",
-           "gelu", "softplus", "softsign", "sqrt", "rsqrt", "reciprocal", "exp", "log", "square", "abs", "sign",
-           "softmax", "log_softmax"]
+"""Activation layers with Fluid 1.x signatures: one op each, Out = f(x) elementwise, a layer per row
+of the activation table (pe_cli/activations.py) taking the row's attributes as keywords with the
+op's defaults (``leaky_relu(x, alpha=0.02, name=None)``); plus softmax and log_softmax along an axis."""
+import inspect
+
+from ..activations import TABLE
 from .helper import LayerHelper
+
+__all__ = [row.name for row in TABLE] + ["softmax", "log_softmax"]
 
 
 def _append(op_type, x, name, attrs=None):
@@ -13,58 +16,26 @@ def _append(op_type, x, name, attrs=None):
     return out
 
 
-def _unary_layer(op_type):
-    def layer(x, name=None):
-        return _append(op_type, x, name)
-    layer.__name__ = layer.__qualname__ = op_type
-    layer.__doc__ = f"Appends a '{op_type}' op: Out = {op_type}(x), elementwise."
+def _layer(row):
+    """``row.name(x, <attributes with their defaults>..., name=None)``: appends the row's op."""
+    arg = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    signature = inspect.Signature([inspect.Parameter("x", arg)]
+                                  + [inspect.Parameter(p.name, arg, default=p.default) for p in row.params]
+                                  + [inspect.Parameter("name", arg, default=None)])
+    attr_names = [p.name for p in row.params]
+
+    def layer(*args, **kwargs):
+        given = signature.bind(*args, **kwargs)
+        given.apply_defaults()
+        values = given.arguments
+        return _append(row.name, values["x"], values["name"], {a: values[a] for a in attr_names})
+    layer.__name__ = layer.__qualname__ = row.name
+    layer.__signature__ = signature
+    layer.__doc__ = f"Appends a '{row.name}' op: {row.doc}"
     return layer
 
 
-relu = _unary_layer("relu")
-sigmoid = _unary_layer("sigmoid")
-logsigmoid = _unary_layer("logsigmoid")
-tanh = _unary_layer("tanh")
-softplus = _unary_layer("softplus")
-softsign = _unary_layer("softsign")
-sqrt = _unary_layer("sqrt")
-rsqrt = _unary_layer("rsqrt")
-reciprocal = _unary_layer("reciprocal")
-exp = _unary_layer("exp")
-log = _unary_layer("log")
-square = _unary_layer("square")
-abs = _unary_layer("abs")
-sign = _unary_layer("sign")
-
-
-def leaky_relu(x, alpha=0.02, name=None):
-    """Out = x where x > 0, alpha * x elsewhere."""
-    return _append("leaky_relu", x, name, {"alpha": alpha})
-
-
-def elu(x, alpha=1.0, name=None):
-    """Out = x where x > 0, alpha * (exp(x) - 1) elsewhere."""
-    return _append("elu", x, name, {"alpha": alpha})
-
-
-def relu6(x, threshold=6.0, name=None):
-    """Out = min(max(x, 0), threshold)."""
-    return _append("relu6", x, name, {"threshold": threshold})
-
-
-def hard_sigmoid(x, slope=0.2, offset=0.5, name=None):
-    """Out = clip(slope * x + offset, 0, 1)."""
-    return _append("hard_sigmoid", x, name, {"slope": slope, "offset": offset})
-
-
-def swish(x, beta=1.0, name=None):
-    """Out = x * sigmoid(beta * x)."""
-    return _append("swish", x, name, {"beta": beta})
-
-
-def gelu(x, approximate=False, name=None):
-    """Out = x * Phi(x) (the erf form), or its tanh approximation with ``approximate=True``."""
-    return _append("gelu", x, name, {"approximate": approximate})
+globals().update({row.name: _layer(row) for row in TABLE})
 
 
 def softmax(input, use_cudnn=False, name=None, axis=-1):

@@ -1,142 +1,22 @@
-"""Activation kernels: elementwise numpy, results in the input's dtype (attributes are cast to it so a
-float32 input stays float32). Each ``<op>_grad`` reads X or Out, as registered, and Out@GRAD.
-relu, the hot one, is a numba loop for float32/float64 (_pointwise_loops.py)."""
+"""Activation kernels, made from the rows of the activation table (pe_cli/activations.py): each
+row's numpy forms, results in the input's dtype (attributes are cast to it so a float32 input stays
+float32). Each ``<op>_grad`` reads X or Out, as the row says, and Out@GRAD. A row naming a
+``cpu_loop`` (relu, the hot one) runs that numba loop for float32/float64 (_pointwise_loops.py),
+in parallel chunks for large arrays. softmax and log_softmax, along an axis, are written here."""
 import functools
 import math
 
 import numpy as np
 
+from ...activations import bind, kernels
 from ._numba import flat, is_float, lazy, parallel_parts
 
 _loops = lazy("_pointwise_loops")
 
 
-def _c(x, value):
-    """A scalar attribute in x's dtype."""
-    return x.dtype.type(value)
-
-
-def relu(ins, attrs):
-    x = ins["X"]
-    if is_float(x):
-        out = np.empty(x.shape, dtype=x.dtype)
-        parts = parallel_parts(x.size)
-        if parts > 1:
-            _loops().relu_parallel(flat(x), out.reshape(-1), parts)
-        else:
-            _loops().relu(flat(x), out.reshape(-1))
-        return {"Out": out}
-    return {"Out": np.maximum(x, 0, dtype=x.dtype)}
-
-
-def relu_grad(ins, attrs):
-    out, dout = ins["Out"], ins["Out@GRAD"]
-    if is_float(dout, out) and out.shape == dout.shape:
-        dx = np.empty(dout.shape, dtype=dout.dtype)
-        parts = parallel_parts(dout.size)
-        if parts > 1:
-            _loops().relu_grad_parallel(flat(out), flat(dout), dx.reshape(-1), parts)
-        else:
-            _loops().relu_grad(flat(out), flat(dout), dx.reshape(-1))
-        return {"X@GRAD": dx}
-    return {"X@GRAD": dout * (out > 0)}
-
-
-def leaky_relu(ins, attrs):
-    x = ins["X"]
-    return {"Out": np.where(x > 0, x, x * _c(x, attrs["alpha"]))}
-
-
-def leaky_relu_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    return {"X@GRAD": np.where(x > 0, dout, dout * _c(dout, attrs["alpha"]))}
-
-
-def elu(ins, attrs):
-    x = ins["X"]
-    neg = np.minimum(x, 0)   # exp only of non-positive values: no overflow
-    return {"Out": np.where(x > 0, x, _c(x, attrs["alpha"]) * np.expm1(neg))}
-
-
-def elu_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    return {"X@GRAD": np.where(x > 0, dout, dout * _c(x, attrs["alpha"]) * np.exp(np.minimum(x, 0)))}
-
-
-def relu6(ins, attrs):
-    x = ins["X"]
-    return {"Out": np.clip(x, _c(x, 0), _c(x, attrs["threshold"]))}
-
-
-def relu6_grad(ins, attrs):
-    out, dout = ins["Out"], ins["Out@GRAD"]
-    return {"X@GRAD": dout * ((out > 0) & (out < _c(out, attrs["threshold"])))}
-
-
-def _sigmoid(x):
-    """1 / (1 + exp(-x)) without overflow for large |x|."""
-    e = np.exp(-np.abs(x))
-    return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
-
-
-def sigmoid(ins, attrs):
-    return {"Out": _sigmoid(ins["X"])}
-
-
-def sigmoid_grad(ins, attrs):
-    out, dout = ins["Out"], ins["Out@GRAD"]
-    return {"X@GRAD": dout * out * (1 - out)}
-
-
-def _softplus(x):
-    """log(1 + exp(x)) = max(x, 0) + log1p(exp(-|x|)): no overflow."""
-    return np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))
-
-
-def logsigmoid(ins, attrs):
-    x = ins["X"]
-    return {"Out": -_softplus(-x)}
-
-
-def logsigmoid_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    return {"X@GRAD": dout * _sigmoid(-x)}
-
-
-def hard_sigmoid(ins, attrs):
-    x = ins["X"]
-    return {"Out": np.clip(x * _c(x, attrs["slope"]) + _c(x, attrs["offset"]), _c(x, 0), _c(x, 1))}
-
-
-def hard_sigmoid_grad(ins, attrs):
-    out, dout = ins["Out"], ins["Out@GRAD"]
-    return {"X@GRAD": dout * ((out > 0) & (out < 1)) * _c(dout, attrs["slope"])}
-
-
-def swish(ins, attrs):
-    x = ins["X"]
-    return {"Out": x * _sigmoid(x * _c(x, attrs["beta"]))}
-
-
-def swish_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    beta = _c(x, attrs["beta"])
-    s = _sigmoid(x * beta)
-    return {"X@GRAD": dout * (s + x * beta * s * (1 - s))}
-
-
-def tanh(ins, attrs):
-    return {"Out": np.tanh(ins["X"])}
-
-
-def tanh_grad(ins, attrs):
-    out, dout = ins["Out"], ins["Out@GRAD"]
-    return {"X@GRAD": dout * (1 - out * out)}
-
-
 @functools.lru_cache(maxsize=None)
 def _erf_ufunc():
-    """A numba ufunc of math.erf (numpy has no erf), compiled on first use."""
+    """A numba ufunc of math.erf (numpy has none), compiled on first use."""
     import numba
 
     @numba.vectorize(["float32(float32)", "float64(float64)"], nopython=True)
@@ -146,127 +26,54 @@ def _erf_ufunc():
 
 
 def _erf(x):
+    """erf of an array, bound into the table's forms that call it (gelu)."""
     if x.dtype == np.float16:
         return _erf_ufunc()(x.astype(np.float32)).astype(np.float16)
     return _erf_ufunc()(x)
 
 
-_SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
-_GELU_C = 0.044715
-
-
-def gelu(ins, attrs):
-    x = ins["X"]
-    if attrs["approximate"]:
-        inner = _c(x, _SQRT_2_OVER_PI) * (x + _c(x, _GELU_C) * x * x * x)
-        out = _c(x, 0.5) * x * (1 + np.tanh(inner))
+def _run_loop(loop, shape, dtype, *arrays):
+    """A new array of ``shape`` from the numba loop named ``loop`` over flat ``arrays`` (its
+    parallel twin ``<loop>_parallel`` for large ones)."""
+    out = np.empty(shape, dtype=dtype)
+    parts = parallel_parts(out.size)
+    if parts > 1:
+        getattr(_loops(), loop + "_parallel")(*arrays, out.reshape(-1), parts)
     else:
-        out = _c(x, 0.5) * x * (1 + _erf(x * _c(x, 1 / math.sqrt(2))))
-    return {"Out": out}
+        getattr(_loops(), loop)(*arrays, out.reshape(-1))
+    return out
 
 
-def gelu_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    if attrs["approximate"]:
-        inner = _c(x, _SQRT_2_OVER_PI) * (x + _c(x, _GELU_C) * x * x * x)
-        t = np.tanh(inner)
-        dinner = _c(x, _SQRT_2_OVER_PI) * (1 + _c(x, 3 * _GELU_C) * x * x)
-        local = _c(x, 0.5) * (1 + t) + _c(x, 0.5) * x * (1 - t * t) * dinner
-    else:
-        cdf = _c(x, 0.5) * (1 + _erf(x * _c(x, 1 / math.sqrt(2))))
-        pdf = np.exp(x * x * _c(x, -0.5)) * _c(x, 1 / math.sqrt(2 * math.pi))
-        local = cdf + x * pdf
-    return {"X@GRAD": dout * local}
+def _params(names, attrs, dtype):
+    """A row's attributes: numbers in ``dtype`` (float32 stays float32), flags as bools."""
+    return [v if isinstance(v, bool) else dtype.type(v) for v in (attrs[n] for n in names)]
 
 
-def softplus(ins, attrs):
-    return {"Out": _softplus(ins["X"])}
+def _forward_kernel(row):
+    forward, loop, names = bind(row.forward, _erf=_erf), row.cpu_loop, [p.name for p in row.params]
+
+    def kernel(ins, attrs):
+        x = ins["X"]
+        if loop and is_float(x):
+            return {"Out": _run_loop(loop, x.shape, x.dtype, flat(x))}
+        return {"Out": forward(x, *_params(names, attrs, x.dtype)) if names else forward(x)}
+    return kernel
 
 
-def softplus_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    return {"X@GRAD": dout * _sigmoid(x)}
+def _grad_kernel(row):
+    derivative, reads, names = bind(row.derivative, _erf=_erf), row.reads, [p.name for p in row.params]
+    loop = row.cpu_loop and row.cpu_loop + "_grad"
+
+    def kernel(ins, attrs):
+        a, dout = ins[reads], ins["Out@GRAD"]
+        if loop and is_float(dout, a) and a.shape == dout.shape:
+            return {"X@GRAD": _run_loop(loop, dout.shape, dout.dtype, flat(a), flat(dout))}
+        return {"X@GRAD": derivative(a, dout, *_params(names, attrs, dout.dtype)) if names else derivative(a, dout)}
+    return kernel
 
 
-def softsign(ins, attrs):
-    x = ins["X"]
-    return {"Out": x / (1 + np.abs(x))}
-
-
-def softsign_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    d = 1 + np.abs(x)
-    return {"X@GRAD": dout / (d * d)}
-
-
-def sqrt(ins, attrs):
-    return {"Out": np.sqrt(ins["X"])}
-
-
-def sqrt_grad(ins, attrs):
-    out, dout = ins["Out"], ins["Out@GRAD"]
-    return {"X@GRAD": dout * _c(out, 0.5) / out}
-
-
-def rsqrt(ins, attrs):
-    x = ins["X"]
-    return {"Out": 1 / np.sqrt(x)}
-
-
-def rsqrt_grad(ins, attrs):
-    out, dout = ins["Out"], ins["Out@GRAD"]
-    return {"X@GRAD": dout * _c(out, -0.5) * out * out * out}
-
-
-def reciprocal(ins, attrs):
-    x = ins["X"]
-    return {"Out": 1 / x}
-
-
-def reciprocal_grad(ins, attrs):
-    out, dout = ins["Out"], ins["Out@GRAD"]
-    return {"X@GRAD": -dout * out * out}
-
-
-def exp(ins, attrs):
-    return {"Out": np.exp(ins["X"])}
-
-
-def exp_grad(ins, attrs):
-    out, dout = ins["Out"], ins["Out@GRAD"]
-    return {"X@GRAD": dout * out}
-
-
-def log(ins, attrs):
-    return {"Out": np.log(ins["X"])}
-
-
-def log_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    return {"X@GRAD": dout / x}
-
-
-def square(ins, attrs):
-    x = ins["X"]
-    return {"Out": x * x}
-
-
-def square_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    return {"X@GRAD": dout * x * 2}
-
-
-def abs(ins, attrs):
-    return {"Out": np.abs(ins["X"])}
-
-
-def abs_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    return {"X@GRAD": dout * np.sign(x)}
-
-
-def sign(ins, attrs):
-    return {"Out": np.sign(ins["X"])}
+# relu, relu_grad, leaky_relu, ...: module attributes, where the registry finds them by op type
+globals().update(kernels(_forward_kernel, _grad_kernel))
 
 
 def softmax(ins, attrs):

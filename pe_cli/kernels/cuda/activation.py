@@ -1,11 +1,14 @@
-"""CUDA twins of kernels/cpu/activation.py. Each activation is a device function of (x, p, q)
-mapped in one launch; each gradient a device function of (X or Out, Out@GRAD, p, q). Attributes
-are passed in the input's dtype. softmax and log_softmax are block reductions along their axis."""
+"""CUDA twins of kernels/cpu/activation.py, made from the rows of the activation table
+(pe_cli/activations.py): each activation is the row's scalar forward, a device function of x and
+the row's attributes, mapped in one launch; each gradient the row's scalar derivative of (X or Out,
+as the row reads, and Out@GRAD). Attributes are passed in the input's dtype (Out@GRAD's for the
+gradient). softmax and log_softmax are block reductions along their axis, written here."""
 import math
 
 import numpy as np
 from numba import cuda
 
+from ...activations import SCALAR_HELPERS, bind, kernels
 from . import runtime as rt
 from ._elementwise import Binary, Unary, scalar_arg
 from ._launch import THREADS, per_dtype, rows_grid
@@ -16,121 +19,50 @@ def _d(fn):
     return cuda.jit(device=True, inline=True)(fn)
 
 
-def _forward(fn, *attr_names):
-    op = Unary(_d(fn))
+_HELPERS = {name: _d(fn) for name, fn in SCALAR_HELPERS.items()}
+
+# The element kernels call f(x, p, q) and f(a, d, p, q); a row's function takes its own attributes.
+_TAKE = {
+    (1, 0): lambda f: lambda x, p, q: f(x),
+    (1, 1): lambda f: lambda x, p, q: f(x, p),
+    (1, 2): lambda f: lambda x, p, q: f(x, p, q),
+    (2, 0): lambda f: lambda a, d, p, q: f(a, d),
+    (2, 1): lambda f: lambda a, d, p, q: f(a, d, p),
+    (2, 2): lambda f: lambda a, d, p, q: f(a, d, p, q),
+}
+
+
+def _device(fn, arrays, row):
+    """The row's scalar function ``fn`` as a device function of (arrays..., p, q)."""
+    return _d(_TAKE[arrays, len(row.params)](_d(bind(fn, **_HELPERS))))
+
+
+def _pq(row, attrs, dtype):
+    """The row's attributes as (p, q): numbers in ``dtype``, flags as bools, unused ones 0.0."""
+    values = [attrs[p.name] for p in row.params]
+    return ([v if isinstance(v, bool) else scalar_arg(dtype, v) for v in values] + [0.0, 0.0])[:2]
+
+
+def _forward_kernel(row):
+    op = Unary(_device(row.device_forward, 1, row))
 
     def kernel(ins, attrs):
         x = ins["X"]
-        p, q = ([scalar_arg(x.dtype, attrs[a]) for a in attr_names] + [0.0, 0.0])[:2]
-        return {"Out": op(x, p, q)}
+        return {"Out": op(x, *_pq(row, attrs, x.dtype))}
     return kernel
 
 
-def _backward(fn, uses="X", *attr_names):
-    op = Binary(_d(fn))
+def _grad_kernel(row):
+    op, reads = Binary(_device(row.device_derivative, 2, row)), row.reads
 
     def kernel(ins, attrs):
-        a, dout = ins[uses], ins["Out@GRAD"]
-        p, q = ([scalar_arg(dout.dtype, attrs[n]) for n in attr_names] + [0.0, 0.0])[:2]
-        return {"X@GRAD": op(a, dout, p, q, dtype=dout.dtype)}
+        a, dout = ins[reads], ins["Out@GRAD"]
+        return {"X@GRAD": op(a, dout, *_pq(row, attrs, dout.dtype), dtype=dout.dtype)}
     return kernel
 
 
-# Device code below uses math.fabs, never abs(): this module defines a kernel named abs.
-@cuda.jit(device=True, inline=True)
-def _sigmoid(x):
-    if x >= 0:
-        return 1 / (1 + math.exp(-x))
-    e = math.exp(x)
-    return e / (1 + e)
-
-
-@cuda.jit(device=True, inline=True)
-def _softplus(x):
-    return max(x, 0) + math.log1p(math.exp(-math.fabs(x)))
-
-
-_SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
-_GELU_C = 0.044715
-_INV_SQRT2 = 1 / math.sqrt(2)
-_INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
-
-
-relu = _forward(lambda x, p, q: x if x > 0 else 0 * x)
-relu_grad = _backward(lambda o, d, p, q: d if o > 0 else 0 * d, "Out")
-leaky_relu = _forward(lambda x, a, q: x if x > 0 else x * a, "alpha")
-leaky_relu_grad = _backward(lambda x, d, a, q: d if x > 0 else d * a, "X", "alpha")
-elu = _forward(lambda x, a, q: x if x > 0 else a * math.expm1(min(x, 0)), "alpha")
-elu_grad = _backward(lambda x, d, a, q: d if x > 0 else d * a * math.exp(min(x, 0)), "X", "alpha")
-relu6 = _forward(lambda x, t, q: 0 * x if x < 0 else (t if x > t else x), "threshold")
-relu6_grad = _backward(lambda o, d, t, q: d if (o > 0 and o < t) else 0 * d, "Out", "threshold")
-sigmoid = _forward(lambda x, p, q: _sigmoid(x))
-sigmoid_grad = _backward(lambda o, d, p, q: d * o * (1 - o), "Out")
-logsigmoid = _forward(lambda x, p, q: -_softplus(-x))
-logsigmoid_grad = _backward(lambda x, d, p, q: d * _sigmoid(-x), "X")
-hard_sigmoid = _forward(lambda x, s, b: min(max(x * s + b, 0), 1), "slope", "offset")
-hard_sigmoid_grad = _backward(lambda o, d, s, q: d * s if (o > 0 and o < 1) else 0 * d, "Out", "slope")
-swish = _forward(lambda x, b, q: x * _sigmoid(x * b), "beta")
-swish_grad = _backward(lambda x, d, b, q: d * (_sigmoid(x * b) + x * b * _sigmoid(x * b) * (1 - _sigmoid(x * b))),
-                       "X", "beta")
-tanh = _forward(lambda x, p, q: math.tanh(x))
-tanh_grad = _backward(lambda o, d, p, q: d * (1 - o * o), "Out")
-softplus = _forward(lambda x, p, q: _softplus(x))
-softplus_grad = _backward(lambda x, d, p, q: d * _sigmoid(x), "X")
-softsign = _forward(lambda x, p, q: x / (1 + math.fabs(x)))
-softsign_grad = _backward(lambda x, d, p, q: d / ((1 + math.fabs(x)) * (1 + math.fabs(x))), "X")
-sqrt = _forward(lambda x, p, q: math.sqrt(x))
-sqrt_grad = _backward(lambda o, d, p, q: d * 0.5 / o, "Out")
-rsqrt = _forward(lambda x, p, q: 1 / math.sqrt(x))
-rsqrt_grad = _backward(lambda o, d, p, q: d * -0.5 * o * o * o, "Out")
-reciprocal = _forward(lambda x, p, q: 1 / x)
-reciprocal_grad = _backward(lambda o, d, p, q: -d * o * o, "Out")
-exp = _forward(lambda x, p, q: math.exp(x))
-exp_grad = _backward(lambda o, d, p, q: d * o, "Out")
-log = _forward(lambda x, p, q: math.log(x))
-log_grad = _backward(lambda x, d, p, q: d / x, "X")
-square = _forward(lambda x, p, q: x * x)
-square_grad = _backward(lambda x, d, p, q: d * x * 2, "X")
-abs = _forward(lambda x, p, q: -x if x < 0 else x)
-abs_grad = _backward(lambda x, d, p, q: d if x > 0 else (-d if x < 0 else 0 * d), "X")
-sign = _forward(lambda x, p, q: 1 if x > 0 else (-1 if x < 0 else 0))
-
-
-@cuda.jit(device=True, inline=True)
-def _gelu_exact(x):
-    return 0.5 * x * (1 + math.erf(x * _INV_SQRT2))
-
-
-@cuda.jit(device=True, inline=True)
-def _gelu_tanh(x):
-    return 0.5 * x * (1 + math.tanh(_SQRT_2_OVER_PI * (x + _GELU_C * x * x * x)))
-
-
-@cuda.jit(device=True, inline=True)
-def _gelu_exact_grad(x, d, p, q):
-    cdf = 0.5 * (1 + math.erf(x * _INV_SQRT2))
-    pdf = math.exp(x * x * -0.5) * _INV_SQRT_2PI
-    return d * (cdf + x * pdf)
-
-
-@cuda.jit(device=True, inline=True)
-def _gelu_tanh_grad(x, d, p, q):
-    t = math.tanh(_SQRT_2_OVER_PI * (x + _GELU_C * x * x * x))
-    dinner = _SQRT_2_OVER_PI * (1 + 3 * _GELU_C * x * x)
-    return d * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * dinner)
-
-
-_gelu = {False: Unary(_d(lambda x, p, q: _gelu_exact(x))), True: Unary(_d(lambda x, p, q: _gelu_tanh(x)))}
-_gelu_grad = {False: Binary(_gelu_exact_grad), True: Binary(_gelu_tanh_grad)}
-
-
-def gelu(ins, attrs):
-    return {"Out": _gelu[bool(attrs["approximate"])](ins["X"])}
-
-
-def gelu_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    return {"X@GRAD": _gelu_grad[bool(attrs["approximate"])](x, dout, dtype=dout.dtype)}
+# relu, relu_grad, leaky_relu, ...: module attributes, where the registry finds them by op type
+globals().update(kernels(_forward_kernel, _grad_kernel))
 
 
 # -- softmax family: one block per row along the axis ----------------------------------------

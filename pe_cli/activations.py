@@ -1,0 +1,252 @@
+"""The activation table: one row per elementwise activation, Out = f(X), from which the ops
+(pe_cli/ops/activation.py), both devices' kernels (pe_cli/kernels/*/activation.py) and the layers
+(pe_cli/layers/activation.py) are made. A leaf: it imports nothing of pe, and no numba.
+
+A row says what the op is (name, doc, attributes, accepted dtypes), what its gradient reads
+(``reads``: X or Out, with Out@GRAD) and how to compute it, twice where that keeps results exact:
+- ``forward(x, *params)`` and ``derivative(a, dout, *params)`` on numpy arrays: the CPU kernels.
+  These are the numpy expressions the kernels always ran, constants cast to the array's dtype
+  (``_c``), so NaN, -0.0, overflow and float16 results stay bit for bit what numpy gives.
+- ``scalar_forward`` / ``scalar_derivative``: the same on one scalar, for device code (the CUDA
+  kernels compile them with numba.cuda). None where the array form is scalar code too.
+``params`` are the row's attributes, passed in the input's dtype (Out@GRAD's for the gradient).
+A few helpers are not the table's to supply: the array forms call ``_erf`` (numpy has none) and the
+scalar forms call ``_sigmoid`` and ``_softplus``, which device code must compile; each device binds
+its own in their place with ``bind``. softmax and log_softmax (along an axis) are not rows.
+"""
+import math
+import numbers
+import types
+from dataclasses import dataclass
+
+import numpy as np
+
+FLOATS = ("float16", "float32", "float64")
+
+
+def finite_number(v):
+    return isinstance(v, numbers.Real) and not isinstance(v, bool) and math.isfinite(v)
+
+
+@dataclass(frozen=True)
+class Param:
+    """An attribute: its default and check, as pe_cli.ops.registry.Attr takes them."""
+    name: str
+    default: object
+    check: object = None
+    expect: str = ""
+    choices: tuple = ()
+
+
+def _number(name, default):
+    return Param(name, default, finite_number, "a finite number")
+
+
+@dataclass(frozen=True)
+class Activation:
+    name: str
+    doc: str
+    forward: object                     # forward(x, *params) on arrays -> Out
+    derivative: object = None           # derivative(a, dout, *params) -> X@GRAD; None: no gradient
+    reads: str = "X"                    # what the gradient reads besides Out@GRAD: "X" or "Out"
+    params: tuple = ()                  # Param per attribute, in the order the functions take them
+    dtypes: tuple = FLOATS              # input dtypes accepted; None: any
+    scalar_forward: object = None       # forward on one scalar (device code); None: ``forward`` is
+    scalar_derivative: object = None
+    cpu_loop: str = ""                  # a numba loop in kernels/cpu/_pointwise_loops.py for float32/64
+
+    @property
+    def device_forward(self):
+        return self.scalar_forward or self.forward
+
+    @property
+    def device_derivative(self):
+        return self.scalar_derivative or self.derivative
+
+    def defaults(self):
+        return {p.name: p.default for p in self.params}
+
+
+def bind(fn, **helpers):
+    """``fn`` with the helpers it calls by name replaced by a device's own (compiled) versions."""
+    code = getattr(fn, "__code__", None)          # numpy ufuncs call no helper
+    used = {name: h for name, h in helpers.items() if code is not None and name in code.co_names}
+    if not used:
+        return fn
+    return types.FunctionType(fn.__code__, {**fn.__globals__, **used}, fn.__name__, fn.__defaults__,
+                              fn.__closure__)
+
+
+def kernels(forward_kernel, grad_kernel):
+    """{op type: kernel} of a device: ``forward_kernel(row)`` for every row, and ``grad_kernel(row)``
+    as ``<name>_grad`` for the rows with a gradient."""
+    made = {}
+    for row in TABLE:
+        made[row.name] = forward_kernel(row)
+        if row.derivative is not None:
+            made[f"{row.name}_grad"] = grad_kernel(row)
+    for name, kernel in made.items():
+        kernel.__name__ = kernel.__qualname__ = name
+    return made
+
+
+# -- helpers ---------------------------------------------------------------------------------------
+
+def _c(a, value):
+    """A constant in a's dtype, so float32 arrays stay float32 whatever numpy's casting rules."""
+    return a.dtype.type(value)
+
+
+def _erf(x):
+    """erf of an array: numpy has none and this table imports no numba; the CPU kernels bind theirs."""
+    raise NotImplementedError("_erf is bound by the device kernels (pe_cli/kernels/cpu/activation.py)")
+
+
+def _sigmoid_array(x):
+    """1 / (1 + exp(-x)) without overflow for large |x|."""
+    e = np.exp(-np.abs(x))
+    return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
+
+
+def _softplus_array(x):
+    """log(1 + exp(x)) = max(x, 0) + log1p(exp(-|x|)): no overflow."""
+    return np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))
+
+
+def _sigmoid(x):
+    if x >= 0:
+        return 1 / (1 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1 + e)
+
+
+def _softplus(x):
+    return max(x, 0) + math.log1p(math.exp(-math.fabs(x)))
+
+
+SCALAR_HELPERS = {"_sigmoid": _sigmoid, "_softplus": _softplus}
+
+
+def _swish_grad_array(x, d, b):
+    s = _sigmoid_array(x * b)
+    return d * (s + x * b * s * (1 - s))
+
+
+def _swish_grad(x, d, b):
+    s = _sigmoid(x * b)
+    return d * (s + x * b * s * (1 - s))
+
+
+def _softsign_grad(x, d):
+    t = 1 + abs(x)
+    return d / (t * t)
+
+
+def _abs_grad(x, d):
+    if x > 0:
+        return d
+    return -d if x < 0 else 0 * d
+
+
+_SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
+_GELU_C = 0.044715
+_INV_SQRT2 = 1 / math.sqrt(2)
+_INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
+
+
+def _gelu_array(x, approximate):
+    if approximate:
+        inner = _c(x, _SQRT_2_OVER_PI) * (x + _c(x, _GELU_C) * x * x * x)
+        return _c(x, 0.5) * x * (1 + np.tanh(inner))
+    return _c(x, 0.5) * x * (1 + _erf(x * _c(x, _INV_SQRT2)))
+
+
+def _gelu_grad_array(x, d, approximate):
+    if approximate:
+        t = np.tanh(_c(x, _SQRT_2_OVER_PI) * (x + _c(x, _GELU_C) * x * x * x))
+        dinner = _c(x, _SQRT_2_OVER_PI) * (1 + _c(x, 3 * _GELU_C) * x * x)
+        return d * (_c(x, 0.5) * (1 + t) + _c(x, 0.5) * x * (1 - t * t) * dinner)
+    cdf = _c(x, 0.5) * (1 + _erf(x * _c(x, _INV_SQRT2)))
+    pdf = np.exp(x * x * _c(x, -0.5)) * _c(x, _INV_SQRT_2PI)
+    return d * (cdf + x * pdf)
+
+
+def _gelu(x, approximate):
+    if approximate:
+        return 0.5 * x * (1 + math.tanh(_SQRT_2_OVER_PI * (x + _GELU_C * x * x * x)))
+    return 0.5 * x * (1 + math.erf(x * _INV_SQRT2))
+
+
+def _gelu_grad(x, d, approximate):
+    if approximate:
+        t = math.tanh(_SQRT_2_OVER_PI * (x + _GELU_C * x * x * x))
+        dinner = _SQRT_2_OVER_PI * (1 + 3 * _GELU_C * x * x)
+        return d * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * dinner)
+    cdf = 0.5 * (1 + math.erf(x * _INV_SQRT2))
+    pdf = math.exp(x * x * -0.5) * _INV_SQRT_2PI
+    return d * (cdf + x * pdf)
+
+
+# -- the table --------------------------------------------------------------------------------------
+
+A = Activation
+TABLE = (
+    A("relu", "Out = max(X, 0).", reads="Out", dtypes=None, cpu_loop="relu",
+      forward=lambda x: np.maximum(x, 0, dtype=x.dtype), derivative=lambda o, d: d * (o > 0),
+      scalar_forward=lambda x: x if x > 0 else 0 * x, scalar_derivative=lambda o, d: d if o > 0 else 0 * d),
+    A("leaky_relu", "Out = X where X > 0, alpha * X elsewhere.", params=(_number("alpha", 0.02),),
+      forward=lambda x, a: np.where(x > 0, x, x * a), derivative=lambda x, d, a: np.where(x > 0, d, d * a),
+      scalar_forward=lambda x, a: x if x > 0 else x * a, scalar_derivative=lambda x, d, a: d if x > 0 else d * a),
+    A("elu", "Out = X where X > 0, alpha * (exp(X) - 1) elsewhere.", params=(_number("alpha", 1.0),),
+      # exp only of non-positive values: no overflow
+      forward=lambda x, a: np.where(x > 0, x, a * np.expm1(np.minimum(x, 0))),
+      derivative=lambda x, d, a: np.where(x > 0, d, d * a * np.exp(np.minimum(x, 0))),
+      scalar_forward=lambda x, a: x if x > 0 else a * math.expm1(min(x, 0)),
+      scalar_derivative=lambda x, d, a: d if x > 0 else d * a * math.exp(min(x, 0))),
+    A("relu6", "Out = min(max(X, 0), threshold).", reads="Out",
+      params=(Param("threshold", 6.0, lambda v: finite_number(v) and v > 0, "a finite number > 0"),),
+      forward=lambda x, t: np.clip(x, _c(x, 0), t), derivative=lambda o, d, t: d * ((o > 0) & (o < t)),
+      scalar_forward=lambda x, t: 0 * x if x < 0 else (t if x > t else x),
+      scalar_derivative=lambda o, d, t: d if (o > 0 and o < t) else 0 * d),
+    A("sigmoid", "Out = 1 / (1 + exp(-X)).", reads="Out", forward=_sigmoid_array,
+      derivative=lambda o, d: d * o * (1 - o), scalar_forward=_sigmoid),
+    A("logsigmoid", "Out = log(1 / (1 + exp(-X))) = -softplus(-X).",
+      forward=lambda x: -_softplus_array(-x), derivative=lambda x, d: d * _sigmoid_array(-x),
+      scalar_forward=lambda x: -_softplus(-x), scalar_derivative=lambda x, d: d * _sigmoid(-x)),
+    A("hard_sigmoid", "Out = clip(slope * X + offset, 0, 1).", reads="Out",
+      params=(_number("slope", 0.2), _number("offset", 0.5)),
+      forward=lambda x, s, b: np.clip(x * s + b, _c(x, 0), _c(x, 1)),
+      derivative=lambda o, d, s, b: d * ((o > 0) & (o < 1)) * s,
+      scalar_forward=lambda x, s, b: min(max(x * s + b, 0), 1),
+      scalar_derivative=lambda o, d, s, b: d * s if (o > 0 and o < 1) else 0 * d),
+    A("swish", "Out = X * sigmoid(beta * X).", params=(_number("beta", 1.0),),
+      forward=lambda x, b: x * _sigmoid_array(x * b), derivative=_swish_grad_array,
+      scalar_forward=lambda x, b: x * _sigmoid(x * b), scalar_derivative=_swish_grad),
+    A("tanh", "Out = tanh(X).", reads="Out", forward=np.tanh, derivative=lambda o, d: d * (1 - o * o),
+      scalar_forward=lambda x: math.tanh(x)),
+    A("gelu", "Out = X * Phi(X): 0.5 X (1 + erf(X / sqrt 2)), or with approximate=True "
+      "0.5 X (1 + tanh(sqrt(2 / pi) (X + 0.044715 X^3))).",
+      params=(Param("approximate", False, choices=(False, True)),),
+      forward=_gelu_array, derivative=_gelu_grad_array, scalar_forward=_gelu, scalar_derivative=_gelu_grad),
+    A("softplus", "Out = log(1 + exp(X)), computed without overflow.",
+      forward=_softplus_array, derivative=lambda x, d: d * _sigmoid_array(x),
+      scalar_forward=_softplus, scalar_derivative=lambda x, d: d * _sigmoid(x)),
+    A("softsign", "Out = X / (1 + |X|).", forward=lambda x: x / (1 + abs(x)), derivative=_softsign_grad),
+    A("sqrt", "Out = sqrt(X).", reads="Out", forward=np.sqrt, derivative=lambda o, d: d * _c(o, 0.5) / o,
+      scalar_forward=lambda x: math.sqrt(x), scalar_derivative=lambda o, d: d * 0.5 / o),
+    A("rsqrt", "Out = 1 / sqrt(X).", reads="Out",
+      forward=lambda x: 1 / np.sqrt(x), derivative=lambda o, d: d * _c(o, -0.5) * o * o * o,
+      scalar_forward=lambda x: 1 / math.sqrt(x), scalar_derivative=lambda o, d: d * -0.5 * o * o * o),
+    A("reciprocal", "Out = 1 / X.", reads="Out", forward=lambda x: 1 / x, derivative=lambda o, d: -d * o * o),
+    A("exp", "Out = exp(X).", reads="Out", forward=np.exp, derivative=lambda o, d: d * o,
+      scalar_forward=lambda x: math.exp(x)),
+    A("log", "Out = ln(X).", forward=np.log, derivative=lambda x, d: d / x, scalar_forward=lambda x: math.log(x)),
+    A("square", "Out = X * X.", dtypes=None, forward=lambda x: x * x, derivative=lambda x, d: d * x * 2),
+    A("abs", "Out = |X|; the gradient at 0 is 0.", dtypes=None,
+      forward=np.abs, derivative=lambda x, d: d * np.sign(x),
+      scalar_forward=lambda x: -x if x < 0 else x, scalar_derivative=_abs_grad),
+    A("sign", "Out = -1, 0 or 1 by the sign of X. No gradient.", dtypes=None, forward=np.sign,
+      scalar_forward=lambda x: 1 if x > 0 else (-1 if x < 0 else 0)),
+)
+del A
+ROWS = {row.name: row for row in TABLE}
