@@ -1,12 +1,26 @@
 """The ``pe`` command. A thin shell: it parses arguments, calls pe_cli.config / pe_cli.run, and
-prints. Heavy modules (numpy, numba, the engine) are imported inside the commands, so ``pe --help``
-is fast. Errors are one line on stderr: ``file:line:col: key.path: what is wrong; what to do``,
+prints. Importing the engine loads no numba (kernels load on first use), so ``pe --help`` stays
+fast. Errors are one line on stderr: ``file:line:col: key.path: what is wrong; what to do``,
 exit status 2 for a config error, 1 for a runtime error; ``--debug`` shows the traceback instead.
 """
+import functools
+import inspect
 import os
 import sys
 
 import click
+
+from .config import ConfigError, load_config
+from .config.describe import describe_keys
+from .config.errors import suggest
+from .config.registries import layers as layer_types
+from .errors import PeError
+from .ops import registry
+from .run.evaluate import evaluate
+from .run.graphcmd import graph_output, render_dot
+from .run.smoke import run_smoke
+from .run.trainer import resolved_config_text
+from .run.trainer import train as run_train
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 EPILOG = "Docs: docs/CONFIG.md (every key of both YAML files). Examples: configs/*.yaml, models/*.yaml."
@@ -21,7 +35,6 @@ def _fail(message, code):
 
 def guarded(fn):
     """Runs a command body, turning pe's errors into one line and an exit status."""
-    import functools
 
     @functools.wraps(fn)
     def wrapper(*args, debug=False, **kwargs):
@@ -37,8 +50,6 @@ def guarded(fn):
         except Exception as e:   # noqa: BLE001 -- the one place every error becomes a line
             if debug:
                 raise
-            from .config.errors import ConfigError
-            from .errors import PeError
             if isinstance(e, ConfigError):
                 _fail(e.line(), 2)
             if isinstance(e, PeError):
@@ -103,14 +114,11 @@ def train(config, overrides, out, resume, max_steps, quiet, print_config):
     graph dumps listed in output.graphs. Ctrl-C stops after the current step and writes a
     checkpoint; --resume continues from it exactly.
     """
-    from .config import load_config
     resume, overrides = _split_resume(resume, overrides)
     cfg = load_config(config, overrides)
     if print_config:
-        from .run.trainer import resolved_config_text
         click.echo(resolved_config_text(cfg), nl=False)
         return
-    from .run.trainer import train as run_train
     result = run_train(cfg, out=out, resume=resume, max_steps=max_steps, quiet=quiet)
     _print_result(cfg, result)
     if result.interrupted:
@@ -133,10 +141,12 @@ def _print_result(cfg, result):
 
 
 def _accuracy_fetches(cfg, values):
+    """The fetches made by a metric layer (accuracy), printed again as a percentage."""
+    metrics = set(registry.with_trait("metric"))
     names = []
     for name in values:
         layer = cfg.model.layer(name.split("[")[0])
-        if layer is not None and layer.type == "accuracy":
+        if layer is not None and layer.type in metrics:
             names.append(name)
     return names
 
@@ -161,8 +171,6 @@ def eval_(config, overrides, checkpoint, out, save_fetches):
     loads the checkpoint's parameters and reports each of eval.fetches averaged over the whole
     eval set.
     """
-    from .config import load_config
-    from .run.evaluate import evaluate
     cfg = load_config(config, overrides)
     result = evaluate(cfg, checkpoint, out=out, save_fetches=save_fetches)
     click.echo(f"checkpoint: {result['checkpoint']} (step {result['step']})")
@@ -197,7 +205,6 @@ def graph(file, overrides, fmt, phase, ssa, devices, output, render):
     Ops are coloured by role (forward, backward, optimize, lr_sched) and carry the YAML line they
     were built from. --phase train needs the optimizer: a run config's, or SGD for a model file.
     """
-    from .run.graphcmd import graph_output
     text, default_name = graph_output(file, overrides, fmt, phase, ssa, devices)
     if render and not output:
         output = default_name
@@ -205,7 +212,6 @@ def graph(file, overrides, fmt, phase, ssa, devices, output, render):
         click.echo(text, nl=False)
         return
     if render:
-        from .run.graphcmd import render_dot
         dot_path = output if output.endswith(".dot") else os.path.splitext(output)[0] + ".dot"
         with open(dot_path, "w") as f:
             f.write(text)
@@ -237,7 +243,6 @@ def smoke(configs, steps, samples, keep):
     (the mean of the last steps is below that of the first). Prints a table; exits 1 when any
     config fails. With no CONFIG, every configs/*.yaml is checked.
     """
-    from .run.smoke import run_smoke
     rows, ok = run_smoke(list(configs), steps=steps, samples=samples, keep=keep, echo=click.echo)
     if not ok:
         sys.exit(1)
@@ -255,14 +260,11 @@ def layers(names):
     They are the layer functions of pe_cli.layers (the Python API), read from the code; NAMES
     shows only those.
     """
-    import inspect
-    from .config.registries import layers as layer_types
     ns = layer_types()
     chosen = names or ns.names()
     for name in chosen:
         if name not in ns.members:
-            from .config.errors import closest
-            _fail(f"pe: error: unknown layer type '{name}'; {closest(name, ns.names())}", 2)
+            _fail(f"pe: error: unknown layer type '{name}'; {suggest(name, ns.names())}", 2)
         fn = ns.members[name]
         sig = str(inspect.signature(fn)).replace("name=None, ", "").replace(", name=None", "")
         click.echo(f"{name}{sig}")
@@ -280,7 +282,6 @@ def keys(which):
     Read from the schema the loader validates with, so it is exactly what is accepted
     (docs/CONFIG.md documents the same keys).
     """
-    from .config.describe import describe_keys
     click.echo(describe_keys(which), nl=False)
 
 

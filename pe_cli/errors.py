@@ -34,3 +34,15 @@ def did_you_mean(name, candidates, otherwise=""):
     """``"did you mean 'x'?"`` for the candidate nearest ``name``; ``otherwise`` when none is near."""
     match = closest(name, candidates)
     return f"did you mean '{match}'?" if match else otherwise
+
+
+def suggest(name, choices):
+    """The hint for a misspelt name: ``"did you mean 'x'?"``, or the valid names when none is near
+    (all of them up to 12)."""
+    choices = sorted(set(str(c) for c in choices))
+    match = closest(name, choices)
+    if match:
+        return f"did you mean '{match}'?"
+    if len(choices) <= 12:
+        return "valid: " + ", ".join(choices)
+    return f"valid: {', '.join(choices[:12])}, ... ({len(choices)} in all)"

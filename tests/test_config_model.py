@@ -6,8 +6,9 @@ import pytest
 
 import pe_cli.fluid as fluid
 from pe_cli.config.errors import ConfigError
-from pe_cli.config.model import build_model, load_model
+from pe_cli.config.model import load_model
 from pe_cli.framework import OpRole, unique_name
+from pe_cli.run.build import build_model
 
 
 def write(tmp_path, name, text):
@@ -137,7 +138,7 @@ def test_layer_errors(tmp_path, layers, message):
 
 
 def test_roles_of_a_trained_program():
-    from pe_cli.run.programs import build_programs
+    from pe_cli.run.build import build_programs
     programs = build_programs(load_model("models/mlp.yaml"))
     roles = {op.role & ~OpRole.Loss for op in programs.main.global_block().ops}
     assert {OpRole.Forward, OpRole.Backward, OpRole.Optimize} <= roles

@@ -8,6 +8,7 @@ import pytest
 
 from pe_cli.config import ConfigError, load_config
 from pe_cli.config.keys import RUN
+from pe_cli.run.build import load_columns, load_data
 
 
 def write(tmp_path, text, name="run.yaml"):
@@ -65,7 +66,7 @@ def test_overrides(base):
                              "fetch.names=[loss]", "data.transforms.image=[{scale: 2}]"])
     assert cfg.data["optimizer"]["learning_rate"] == 0.5 and cfg.data["devices"] == 2
     assert cfg.data["data"]["shuffle"] is False and cfg.train_fetches == ["loss"]
-    columns = cfg.load_columns("train")
+    columns = load_columns(cfg, "train")
     assert columns["image"].max() == 510.0
     with pytest.raises(ConfigError, match=r"command line 'devices=0': devices: must be >= 1"):
         load_config(base, ["devices=0"])
@@ -73,7 +74,7 @@ def test_overrides(base):
 
 def test_optimizers_and_schedules_are_built_from_their_classes(base):
     from pe_cli import optimizer as O
-    from pe_cli.run.programs import build_programs
+    from pe_cli.run.build import build_programs
     cfg = load_config(base, ["optimizer={type: momentum, momentum: 0.9, use_nesterov: true, "
                              "learning_rate: {type: piecewise_decay, boundaries: [10], values: [0.1, 0.01]}, "
                              "regularization: {type: l2_decay, regularization_coeff: 0.001}, "
@@ -106,13 +107,13 @@ def test_strategy_keys_are_the_classes_options(base):
     from pe_cli.compiler.strategy import BuildStrategy, ExecutionStrategy
     assert set(RUN.fields["build_strategy"].fields) == set(BuildStrategy._OPTIONS)
     assert set(RUN.fields["exec_strategy"].fields) == set(ExecutionStrategy._OPTIONS)
-    from pe_cli.run.trainer import _strategies
+    from pe_cli.run.placement import strategies
     cfg = load_config(base, ["build_strategy.reduce_strategy=Reduce", "exec_strategy.num_threads=3",
                              "build_strategy.num_trainers=0"])
     with pytest.raises(ConfigError, match="build_strategy.num_trainers"):
-        _strategies(cfg)
+        strategies(cfg)
     cfg = load_config(base, ["build_strategy.reduce_strategy=Reduce", "exec_strategy.num_threads=3"])
-    build, execution = _strategies(cfg)
+    build, execution = strategies(cfg)
     assert build.reduce_strategy == BuildStrategy.ReduceStrategy.Reduce and execution.num_threads == 3
 
 
@@ -123,14 +124,14 @@ def test_data_checks(base):
         load_config(base, ["data.train={format: npy}"])
     cfg = load_config(base, ["data.batch_size=100", "data.drop_last=true"])
     with pytest.raises(ConfigError, match="fewer than one batch"):
-        cfg.load_data("train")
+        load_data(cfg, "train")
     cfg = load_config(base, ["data.train.columns={image: label, label: label}"])
     with pytest.raises(ConfigError, match=r"feed 'image' takes samples of shape \[1, 28, 28\]"):
-        cfg.load_data("train")
+        load_data(cfg, "train")
 
 
 def test_null_removes_an_optional_source():
     cfg = load_config("configs/mnist_mlp.yaml", ["data.eval=null"])
     assert cfg.data["data"]["eval"] is None
     with pytest.raises(ConfigError, match="data.eval is not given"):
-        cfg.load_data("eval")
+        load_data(cfg, "eval")

@@ -2,9 +2,7 @@
 
     configs/mnist.yaml:12:5: optimizer.learning_rate: expected a number, got 'fast'; write e.g. 0.01
 """
-import difflib
-
-from ..errors import PeError
+from ..errors import PeError, suggest  # noqa: F401 -- config modules take the hint rule from here
 
 
 class ConfigError(PeError):
@@ -23,14 +21,3 @@ class ConfigError(PeError):
 
     def __str__(self):
         return self.line()
-
-
-def closest(name, choices):
-    """'did you mean ...' text for a misspelt name, or the list of valid names when none is close."""
-    choices = sorted(set(str(c) for c in choices))
-    match = difflib.get_close_matches(str(name), choices, n=1, cutoff=0.6)
-    if match:
-        return f"did you mean '{match[0]}'?"
-    if len(choices) <= 12:
-        return "valid: " + ", ".join(choices)
-    return f"valid: {', '.join(choices[:12])}, ... ({len(choices)} in all)"

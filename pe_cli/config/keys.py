@@ -5,6 +5,9 @@ Python API: a layer's arguments are its builder's, ``optimizer`` takes its class
 ``build_strategy`` and ``exec_strategy`` are the attributes of ``BuildStrategy`` and
 ``ExecutionStrategy``.
 """
+import enum
+
+from ..compiler import strategy
 from .schema import REQUIRED, Custom, Field, ListOf, MapOf, Section
 
 DTYPES = ("float32", "float64", "float16", "int64", "int32", "int8", "uint8", "bool")
@@ -102,8 +105,6 @@ _STRATEGY_DOCS = {
 def _strategy_section(cls_name, doc):
     """The options of fluid.BuildStrategy / ExecutionStrategy, read from the class itself, so the
     YAML accepts exactly what Python does."""
-    import enum
-    from ..compiler import strategy
     cls = getattr(strategy, cls_name)
     fields = {}
     for name, (default, _check) in cls._OPTIONS.items():

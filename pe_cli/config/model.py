@@ -1,20 +1,24 @@
-"""Model files: load (with includes), check completely, then build through the layer builders.
+"""Model files: load (with includes) and check completely, into a ModelSpec (plain data).
 
 A model file names its feeds, its layers in order (each a layer type of ``pe_cli.layers`` with that
 builder's arguments), the loss and the default fetches. Checking happens before any op exists:
-types, arguments, references to feeds and earlier layers. Building then calls the same builders as
-the Python API, each inside ``source_guard("lenet.yaml:12 layers[3] fc1")`` so every op remembers
-its line; shape errors the builders raise are reported at that line.
+types, arguments (read from the builders' signatures), references to feeds and earlier layers,
+activation names (read from the op registry). pe_cli.run.build then builds the spec through the
+same builders as the Python API.
 """
 import os
 import re
 from dataclasses import dataclass, field
 
+from ..errors import PeError
+from ..framework.dtypes import convert_dtype
+from ..ops import registry
 from . import registries
-from .errors import ConfigError, closest
+from .errors import suggest
 from .keys import MODEL
 from .schema import _describe, validate
-from .typed import check_arguments, resolve
+from .typed import check_arguments
+from .values import param_attr
 from .yamlfile import load_yaml
 
 # Builder arguments that take variables: their YAML values are names of feeds or earlier layers.
@@ -188,7 +192,7 @@ def check_model(spec):
         type_name, fn = layer_types.lookup(layer.type) if layer.type in layer_types.members else (None, None)
         if fn is None:
             raise doc.error(path + ("type",), f"unknown layer type '{layer.type}'",
-                            closest(layer.type, layer_types.names()))
+                            suggest(layer.type, layer_types.names()))
         check_arguments(doc, path, fn, layer.args, f"layer type '{layer.type}'", reserved=("name",))
         for key, value in layer.args.items():
             if key in TENSOR_ARGS:
@@ -222,205 +226,37 @@ def _check_refs(doc, path, value, own, defined, positions, n):
                 raise doc.error(where, f"'{base}' is defined later (layers[{positions[base]}]); layers are built "
                                 f"in order, so a reference forward is a cycle or a misordering",
                                 f"move '{base}' above layers[{n}]")
-            raise doc.error(where, f"no feed or earlier layer named '{base}'", closest(base, list(defined)))
+            raise doc.error(where, f"no feed or earlier layer named '{base}'", suggest(base, list(defined)))
 
 
 def _check_ref_name(doc, path, name, defined, what):
     m = _REF.match(name) if isinstance(name, str) else None
     if not m or m.group(1) not in defined:
         raise doc.error(path, f"{what} '{name}' is not a feed or layer of the model",
-                        closest(name, list(defined)))
+                        suggest(name, list(defined)))
 
 
 def _check_act(doc, path, value):
-    from ..errors import PeError
-    from ..ops import registry
     kind = value.get("type") if isinstance(value, dict) else value
     if not isinstance(kind, str):
         raise doc.error(path, f"expected an activation name, got {_describe(value)}", "e.g. act: relu")
     try:
         registry.get(kind)
     except PeError:
-        acts = [n for n in registry._REGISTRY if not n.endswith("_grad") and _looks_like_activation(n)]
-        raise doc.error(path, f"unknown activation '{kind}'", closest(kind, acts)) from None
-
-
-def _looks_like_activation(op_type):
-    from ..ops import registry
-    opdef = registry._REGISTRY[op_type]
-    return [s.name for s in opdef.inputs] == ["X"] and [s.name for s in opdef.outputs] == ["Out"]
+        raise doc.error(path, f"unknown activation '{kind}'", suggest(kind, registry.with_trait("activation"))) from None
 
 
 def _check_dtype(doc, path, value):
-    from ..errors import PeError
-    from ..framework.dtypes import convert_dtype
     try:
         convert_dtype(value)
     except PeError as e:
         raise doc.error(path, str(e)) from None
 
 
-def param_attr(doc, path, value):
-    """A YAML param_attr/bias_attr -> what the builder takes: None, False, a name, or a ParamAttr."""
-    from ..param_attr import ParamAttr
-    if value is None or value is False or isinstance(value, str):
-        return value
-    if value is True:
-        return None
-    if not isinstance(value, dict):
-        raise doc.error(path, f"expected a mapping of ParamAttr arguments, a name, or false, got {_describe(value)}",
-                        "e.g. {initializer: {type: Normal, scale: 0.01}}")
-    check_arguments(doc, path, ParamAttr, value, "ParamAttr")
-    kwargs = dict(value)
-    if kwargs.get("initializer") is not None:
-        kwargs["initializer"] = make_typed(doc, path + ("initializer",), kwargs["initializer"],
-                                           registries.initializers())
-    if kwargs.get("regularizer") is not None:
-        kwargs["regularizer"] = make_typed(doc, path + ("regularizer",), kwargs["regularizer"],
-                                           registries.regularizers())
-    if kwargs.get("gradient_clip") is not None:
-        kwargs["gradient_clip"] = make_typed(doc, path + ("gradient_clip",), kwargs["gradient_clip"],
-                                             registries.clips())
-    return ParamAttr(**kwargs)
-
-
-def make_typed(doc, path, value, namespace, **extra):
-    """Builds ``{type: Name, args}`` from ``namespace``, reporting bad arguments at their keys."""
-    from ..errors import PeError
-    name, fn, args = resolve(doc, path, value, namespace)
-    check_arguments(doc, path, fn, args, f"{namespace.what} '{name}'", reserved=tuple(extra))
-    try:
-        return fn(**args, **extra)
-    except (PeError, TypeError, ValueError) as e:
-        raise doc.error(path, f"{namespace.what} '{name}': {e}") from None
-
-
-# -- building -----------------------------------------------------------------------------------
-
-@dataclass
-class BuiltModel:
-    spec: ModelSpec
-    vars: dict          # feed or layer name -> Variable (or a tuple for multi-output layers)
-    feeds: list         # feed Variables, in declaration order
-
-    def var(self, ref):
-        m = _REF.match(ref)
-        value = self.vars[m.group(1)]
-        if m.group(2) is not None:
-            return value[int(m.group(2))]
-        return value
-
-    @property
-    def loss(self):
-        return self.var(self.spec.loss) if self.spec.loss else None
-
-    def fetch_vars(self, names):
-        return {name: self.var(name) for name in names}
-
-
-def build_model(spec):
-    """Builds the model into the current default main/startup programs. Returns a BuiltModel."""
-    from .. import layers as L
-    from ..errors import PeError
-    from ..framework import source_guard
-    check_model(spec)
-    layer_types = registries.layers()
-    values = {}
-    feeds = []
-    for feed in spec.feeds.values():
-        mark = feed.doc.mark(feed.path, key=True)
-        with source_guard(f"{os.path.basename(mark.file)}:{mark.line} feeds.{feed.name}"):
-            var = L.data(name=feed.name, shape=list(feed.shape), dtype=feed.dtype, lod_level=feed.lod_level,
-                         append_batch_size=feed.append_batch_size)
-        values[feed.name] = var
-        feeds.append(var)
-    built = BuiltModel(spec, values, feeds)
-    for layer in spec.layers:
-        fn = layer_types.members[layer.type]
-        kwargs = {}
-        for key, value in layer.args.items():
-            if key in TENSOR_ARGS:
-                kwargs[key] = _deref(built, layer, key, value)
-            elif key in PARAM_ATTR_ARGS:
-                kwargs[key] = param_attr(layer.doc, layer.path + (key,), value)
-            else:
-                kwargs[key] = value
-        if "name" in _param_names(fn):
-            kwargs["name"] = layer.name
-        with source_guard(layer.location):
-            try:
-                out = fn(**kwargs)
-            except ConfigError:
-                raise
-            except (PeError, TypeError, ValueError) as e:
-                suspect = _suspect_argument(fn, layer) if isinstance(e, TypeError) else None
-                if suspect is not None:
-                    key, value = suspect
-                    raise layer.doc.error(layer.path + (key,), f"layer type '{layer.type}' failed with {key}: "
-                                          f"{value!r} ({type(e).__name__}: {e})",
-                                          f"'{key}' probably takes a number, not a string") from None
-                raise layer.doc.error(layer.path, _strip_location(str(e), layer.location), _hint_for(e)) from None
-        if out is None:
-            raise layer.doc.error(layer.path, f"layer type '{layer.type}' returned nothing to refer to",
-                                  "it cannot be used in a model file")
-        values[layer.name] = out
-    _check_loss(built)
-    return built
-
-
-def _param_names(fn):
-    from .typed import parameters
-    return parameters(fn)[0]
-
-
-def _deref(built, layer, key, value):
-    if isinstance(value, list):
-        return [built.var(v) for v in value]
-    var = built.var(value)
-    if isinstance(var, (tuple, list)) and key not in ("input", "inputs", "x"):
-        raise layer.doc.error(layer.path + (key,), f"'{value}' has {len(var)} outputs",
-                              f"pick one: {value}[0] ... {value}[{len(var) - 1}]")
-    return var
-
-
-def _strip_location(message, location):
-    """The error line already starts with file:line:col; drop the builder's copy of it."""
-    return message.replace(f" built at {location}", "").replace(f" (built at {location})", "")
-
-
-def _suspect_argument(fn, layer):
-    """A required, non-variable argument given as a string: the likely cause of a TypeError."""
-    import inspect
-    named = _param_names(fn)
-    for key, value in layer.args.items():
-        p = named.get(key)
-        if (p is not None and p.default is inspect.Parameter.empty and key not in TENSOR_ARGS
-                and isinstance(value, str)):
-            return key, value
-    return None
-
-
-def _hint_for(error):
-    from ..errors import ShapeError
-    if isinstance(error, ShapeError):
-        return "check the shapes of this layer's inputs (pe graph --text shows every shape)"
-    return None
-
-
-def _check_loss(built):
-    spec = built.spec
-    if spec.loss is None:
-        return
-    loss = built.loss
-    if isinstance(loss, (tuple, list)):
-        raise spec.loss_doc.error(("loss",), f"'{spec.loss}' has {len(loss)} outputs", f"use {spec.loss}[0]")
-    shape = list(loss.shape or [])
-    if any(d != 1 for d in shape):
-        raise spec.loss_doc.error(("loss",), f"the loss '{spec.loss}' has shape {shape}; it must be a scalar",
-                                  f"add a layer '- avg_loss: {{type: mean, x: {spec.loss}}}' and set loss: avg_loss")
-    if not str(loss.dtype).startswith("float"):
-        raise spec.loss_doc.error(("loss",), f"the loss '{spec.loss}' is {loss.dtype}; it must be a float",
-                                  "name a float layer as the loss")
+def parse_ref(ref):
+    """'conv[1]' -> ('conv', 1); 'fc1' -> ('fc1', None): a reference to a feed or layer output."""
+    m = _REF.match(ref)
+    return m.group(1), None if m.group(2) is None else int(m.group(2))
 
 
 def default_fetches(spec):
@@ -429,5 +265,4 @@ def default_fetches(spec):
     return [spec.loss] if spec.loss else []
 
 
-__all__ = ["BuiltModel", "FeedSpec", "LayerSpec", "ModelSpec", "build_model", "check_model", "default_fetches",
-           "load_model"]
+__all__ = ["FeedSpec", "LayerSpec", "ModelSpec", "check_model", "default_fetches", "load_model", "parse_ref"]

@@ -5,12 +5,16 @@
 - optimizers: the ``Optimizer`` classes of ``pe_cli.optimizer``;
 - schedules: ``pe_cli.layers.learning_rate_scheduler.__all__``;
 - initializers, regularizers, clips: the classes of their modules.
-
-Imported lazily: the engine is only loaded by commands that need it.
 """
 import functools
 import inspect
 
+from .. import clip as C
+from .. import initializer as I
+from .. import layers as L
+from .. import optimizer as O
+from .. import regularizer as R
+from ..layers import learning_rate_scheduler as lrs
 from .typed import Namespace
 
 
@@ -22,15 +26,10 @@ def _classes(module, base, skip=()):
 
 @functools.lru_cache(maxsize=None)
 def schedules():
-    try:
-        from ..layers import learning_rate_scheduler as lrs
-    except ImportError:
-        return Namespace("learning-rate schedule", {})
     return Namespace("learning-rate schedule", {n: getattr(lrs, n) for n in lrs.__all__})
 
 
 def layers():
-    from .. import layers as L
     skip = {"data"} | set(schedules().members)
     members = {name: fn for name, fn in vars(L).items()
                if not name.startswith("_") and inspect.isfunction(fn) and name not in skip}
@@ -38,22 +37,18 @@ def layers():
 
 
 def optimizers():
-    from .. import optimizer as O
     return Namespace("optimizer", _classes(O, O.Optimizer), strip=("optimizer",))
 
 
 def initializers():
-    from .. import initializer as I
     return Namespace("initializer", _classes(I, I.Initializer), strip=("initializer",))
 
 
 def regularizers():
-    from .. import regularizer as R
     return Namespace("regularizer", _classes(R, R.WeightDecayRegularizer), strip=("regularizer",))
 
 
 def clips():
-    from .. import clip as C
     base = getattr(C, "GradientClipBase", None)
     members = _classes(C, base) if base is not None else {}
     return Namespace("gradient clip", members, strip=("gradientclipby", "gradientclip", "by"))

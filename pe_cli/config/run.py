@@ -4,81 +4,37 @@ model, the optimizer and the data against each other, all before anything runs.
     cfg = load_config("configs/mnist_lenet.yaml", ["optimizer.learning_rate=0.05"])
     cfg.data            # the resolved run config as plain data (what --print-config prints)
     cfg.model           # the ModelSpec (includes expanded, references checked)
-    cfg.load_data("train")   # a Batcher over the conformed columns (file problems -> ConfigError)
+
+Nothing is built or loaded here: pe_cli.run.build makes the programs, the optimizer and the data.
 """
 import os
+from dataclasses import dataclass
 
+from ..data import DataError
+from ..data.transforms import check_transform
 from . import registries
-from .errors import ConfigError
+from .errors import ConfigError, suggest
 from .keys import RUN
-from .model import check_model, default_fetches, load_model, make_typed
+from .model import ModelSpec, check_model, default_fetches, load_model
 from .overrides import ArgMark, apply_overrides
 from .schema import _describe, validate
 from .typed import check_arguments, resolve
-from .yamlfile import display_path, load_yaml
+from .values import make_typed
+from .yamlfile import _missing_hint, display_path, load_yaml
 
 
+@dataclass
 class RunConfig:
-    def __init__(self, path, doc, data, model):
-        self.path = path
-        self.doc = doc
-        self.data = data
-        self.model = model
-        self.name = os.path.splitext(os.path.basename(path))[0]
+    """A checked run config: ``data`` is the resolved config as plain data (what --print-config
+    prints), ``model`` the checked ModelSpec, ``doc`` the YAML document errors are reported in."""
+    path: str
+    doc: object
+    data: dict
+    model: ModelSpec
 
-    # -- data --------------------------------------------------------------------------------
-    def load_columns(self, which):
-        """{feed: array} for data.train or data.eval, transformed and conformed to the feeds."""
-        from ..data import DataError, apply_transforms, conform, load_source
-        source = self.data["data"][which]
-        if source is None:
-            raise self.doc.error(("data",), f"data.{which} is not given", f"add a data.{which} source")
-        feeds = list(self.model.feeds)
-        try:
-            columns = load_source(source, feeds)
-        except DataError as e:
-            raise self.doc.error(("data", which) + e.key, e.message, e.hint) from None
-        out = {}
-        for name in feeds:
-            feed = self.model.feeds[name]
-            transforms = self.data["data"]["transforms"].get(name, [])
-            try:
-                array = apply_transforms(columns[name], transforms)
-            except DataError as e:
-                raise self.doc.error(("data", "transforms", name) + e.key, e.message, e.hint) from None
-            if feed.lod_level:
-                raise feed.doc.error(feed.path + ("lod_level",), "file sources give plain tensors, not sequences",
-                                     "use lod_level: 0, or feed sequences from Python with DataFeeder")
-            try:
-                out[name] = conform(array, name, feed.full_shape, feed.dtype)
-            except DataError as e:
-                raise self.doc.error(("data", which), e.message, e.hint) from None
-        return out
-
-    def load_data(self, which):
-        from ..data import Batcher
-        d = self.data["data"]
-        columns = self.load_columns(which)
-        n = len(next(iter(columns.values())))
-        if which == "train":
-            batcher = Batcher(columns, d["batch_size"], d["shuffle"], d["drop_last"], d["seed"])
-            size_path = ("data", "batch_size")
-        else:
-            batcher = Batcher(columns, d["eval_batch_size"], False, False, d["seed"])
-            size_path = ("data", "eval_batch_size")
-        if len(batcher) == 0:
-            raise self.doc.error(size_path, f"data.{which} has {n} samples, fewer than one batch of "
-                                 f"{batcher.batch_size} with drop_last", "lower the batch size or set drop_last: false")
-        devices = self.data["devices"]
-        if devices > 1 and n < devices:
-            raise self.doc.error(("data", which), f"{n} samples cannot be split over {devices} devices",
-                                 "use more samples or fewer devices")
-        rest = n % batcher.batch_size
-        if which == "train" and devices > 1 and rest and rest < devices and not batcher.drop_last:
-            raise self.doc.error(size_path, f"the last batch of each epoch has {rest} sample(s) "
-                                 f"({n} samples, batches of {batcher.batch_size}), fewer than the {devices} devices",
-                                 "set data.drop_last: true, or change batch_size or the number of samples")
-        return batcher
+    @property
+    def name(self):
+        return os.path.splitext(os.path.basename(self.path))[0]
 
     # -- fetches -----------------------------------------------------------------------------
     @property
@@ -107,7 +63,6 @@ def load_config(path, overrides=()):
     _resolve_paths(doc, data)
     model_path = data["model"]
     if not os.path.exists(model_path):
-        from .yamlfile import _missing_hint
         raise doc.error(("model",), f"model file {model_path} does not exist", _missing_hint(model_path))
     model = load_model(model_path)
     check_model(model)
@@ -162,7 +117,7 @@ def _check_optimizer(doc, value):
     if not isinstance(value, dict):
         raise doc.error(path, f"expected {{type: ..., learning_rate: ...}}, got {_describe(value)}",
                         "e.g. optimizer: {type: Momentum, learning_rate: 0.01, momentum: 0.9}")
-    name, cls, args = resolve(doc, path, _with_type(value), registries.optimizers())
+    name, cls, args = resolve(doc, path, with_type(value), registries.optimizers())
     lr = args.get("learning_rate")
     if isinstance(lr, dict):
         sname, fn, sargs = resolve(doc, path + ("learning_rate",), lr, registries.schedules(), allow_string=False)
@@ -178,32 +133,9 @@ def _check_optimizer(doc, value):
                     skip_required=("learning_rate",) if lr is not None else ())
 
 
-def _with_type(value):
+def with_type(value):
     """An optimizer without 'type' is SGD, the default optimizer."""
     return value if "type" in value else {"type": "SGD", **value}
-
-
-def make_optimizer(cfg):
-    """The optimizer of the config, built now (a schedule appends its ops to the current program)."""
-    doc, value = cfg.doc, cfg.data["optimizer"]
-    path = ("optimizer",)
-    name, cls, args = resolve(doc, path, _with_type(value), registries.optimizers())
-    kwargs = dict(args)
-    lr = kwargs.get("learning_rate")
-    if isinstance(lr, dict):
-        kwargs["learning_rate"] = make_typed(doc, path + ("learning_rate",), lr, registries.schedules())
-    elif lr is not None:
-        kwargs["learning_rate"] = float(lr)
-    if kwargs.get("regularization") is not None:
-        kwargs["regularization"] = make_typed(doc, path + ("regularization",), kwargs["regularization"],
-                                              registries.regularizers())
-    if kwargs.get("grad_clip") is not None:
-        kwargs["grad_clip"] = make_typed(doc, path + ("grad_clip",), kwargs["grad_clip"], registries.clips())
-    from ..errors import PeError
-    try:
-        return cls(**kwargs)
-    except (PeError, TypeError, ValueError) as e:
-        raise doc.error(path, f"optimizer '{name}': {e}") from None
 
 
 def _check_data(cfg):
@@ -212,11 +144,8 @@ def _check_data(cfg):
     feeds = list(cfg.model.feeds)
     for feed in d["transforms"]:
         if feed not in feeds:
-            from .errors import closest
             raise doc.error(("data", "transforms", feed), f"'{feed}' is not a feed of the model",
-                            closest(feed, feeds), key=True)
-    from ..data import DataError
-    from ..data.transforms import check_transform
+                            suggest(feed, feeds), key=True)
     for feed, items in d["transforms"].items():
         for i, item in enumerate(items):
             try:
@@ -261,9 +190,8 @@ def _check_fetches(cfg):
         for j, name in enumerate(cfg.data[key[0]][key[1]]):
             base = name.split("[", 1)[0]
             if base not in names:
-                from .errors import closest
-                raise cfg.doc.error(key + (j,), f"'{name}' is not a feed or layer of the model",
-                                    closest(name, names))
+                    raise cfg.doc.error(key + (j,), f"'{name}' is not a feed or layer of the model",
+                                    suggest(name, names))
 
 
-__all__ = ["ConfigError", "RunConfig", "load_config", "make_optimizer"]
+__all__ = ["ConfigError", "RunConfig", "load_config", "with_type"]

@@ -7,7 +7,7 @@ layer arguments) are ``Typed``: their ``type`` picks the callable and its signat
 """
 from dataclasses import dataclass, field
 
-from .errors import closest
+from .errors import suggest
 from .yamlfile import format_path
 
 REQUIRED = object()
@@ -114,7 +114,7 @@ def check_leaf(doc, path, value, spec):
         if spec.choices and item is not None and item not in spec.choices:
             where = path + (i,) if isinstance(value, list) else path
             raise doc.error(where, f"'{item}' is not one of {', '.join(map(str, spec.choices))}",
-                            closest(item, spec.choices))
+                            suggest(item, spec.choices))
     if spec.min is not None and isinstance(value, (int, float)) and value < spec.min:
         raise doc.error(path, f"must be >= {spec.min}, got {value}", f"use a value >= {spec.min}")
     return value
@@ -142,7 +142,7 @@ def validate(doc, path, value, spec):
             if key not in spec.fields:
                 where = f"'{format_path(path)}'" if path else "the top level"
                 raise doc.error(path + (key,), f"unknown key '{key}' in {where}",
-                                closest(key, spec.fields), key=True)
+                                suggest(key, spec.fields), key=True)
             out[key] = validate(doc, path + (key,), item, spec.fields[key])
         for key, sub in spec.fields.items():
             if key in out:

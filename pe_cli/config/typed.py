@@ -6,7 +6,7 @@ that type. Used for layers, optimizers, schedules, initializers, regularizers an
 """
 import inspect
 
-from .errors import closest
+from .errors import suggest
 from .schema import _describe
 
 _EMPTY = inspect.Parameter.empty
@@ -101,7 +101,7 @@ def check_arguments(doc, path, fn, args, what, reserved=(), skip_required=()):
             if var_kw:
                 continue
             valid = [n for n in named if n not in reserved]
-            raise doc.error(path + (key,), f"unknown argument '{key}' of {what}", closest(key, valid), key=True)
+            raise doc.error(path + (key,), f"unknown argument '{key}' of {what}", suggest(key, valid), key=True)
         check_type_like_default(doc, path + (key,), value, named[key].default)
     for name, p in named.items():
         if p.default is _EMPTY and name not in args and name not in reserved and name not in skip_required:
@@ -119,13 +119,13 @@ def resolve(doc, path, value, namespace, allow_string=True):
         raise doc.error(path, f"expected {{type: ..., arguments}} for {namespace.what}, got {_describe(value)}",
                         f"e.g. {{type: {namespace.names()[0] if namespace.names() else '...'}}}")
     if "type" not in value:
-        raise doc.error(path, f"missing 'type' of {namespace.what}", closest("", namespace.names()))
+        raise doc.error(path, f"missing 'type' of {namespace.what}", suggest("", namespace.names()))
     kind = value["type"]
     if not isinstance(kind, str):
         raise doc.error(type_path, f"expected the name of {namespace.what}, got {_describe(kind)}",
-                        closest("", namespace.names()))
+                        suggest("", namespace.names()))
     name, fn = namespace.lookup(kind)
     if fn is None:
-        raise doc.error(type_path, f"unknown {namespace.what} '{kind}'", closest(kind, namespace.names()))
+        raise doc.error(type_path, f"unknown {namespace.what} '{kind}'", suggest(kind, namespace.names()))
     args = {k: v for k, v in value.items() if k != "type"}
     return name, fn, args

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import yaml
 
-from .errors import ConfigError
+from .errors import ConfigError, suggest
 
 _SAFE_TAGS = {"tag:yaml.org,2002:" + t for t in
               ("null", "bool", "int", "float", "str", "seq", "map", "binary", "timestamp")}
@@ -130,10 +130,9 @@ def _syntax_error(e, shown):
 def _missing_hint(path):
     directory = os.path.dirname(path) or "."
     if os.path.isdir(directory):
-        from .errors import closest
         names = [n for n in os.listdir(directory) if n.endswith((".yaml", ".yml"))]
         if names:
-            return closest(os.path.basename(path), names)
+            return suggest(os.path.basename(path), names)
     return "check the path"
 
 

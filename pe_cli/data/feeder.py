@@ -14,7 +14,7 @@ import numpy as np
 from ..framework import default_main_program
 from ..framework.lod_tensor import LoDTensor
 from ..framework.variable import Variable
-from ..places import CUDAPlace, cpu_device_count
+from ..places import CUDAPlace, cpu_device_count, cuda_places
 
 
 class _Converter:
@@ -98,7 +98,6 @@ class DataFeeder:
         if num_places is not None:
             return int(num_places)
         if isinstance(self.place, CUDAPlace):
-            from ..places import cuda_places
             return len(cuda_places())
         return cpu_device_count()
 

@@ -13,6 +13,7 @@ import os
 
 import numpy as np
 
+from ..errors import suggest
 from .idx import MNIST_FILES, MNIST_SPLITS, read_idx
 from .readers import DataError, read_csv, read_npy, read_npz, require_file
 
@@ -60,9 +61,8 @@ def load_source(source, feeds):
             name = columns.get(feed, feed)
             if name not in arrays:
                 key = ("columns", feed) if feed in columns else ("columns",)
-                from ..config.errors import closest
                 raise DataError(f"{source['path']} has no array '{name}' for feed '{feed}'", key,
-                                closest(name, arrays) + f" (add columns.{feed}: <array name>)")
+                                suggest(name, arrays) + f" (add columns.{feed}: <array name>)")
             out[feed] = arrays[name]
     elif fmt == "csv":
         out = _csv(source, feeds, columns)
@@ -112,10 +112,9 @@ def _csv(source, feeds, columns):
             elif str(w) in names:
                 idx.append(names.index(str(w)))
             else:
-                from ..config.errors import closest
                 key = ("columns", feed) if feed in columns else ("columns",)
                 raise DataError(f"{source['path']} has no column '{w}' for feed '{feed}'", key,
-                                closest(w, names) + f" (columns.{feed} maps the feed to CSV columns)")
+                                suggest(w, names) + f" (columns.{feed} maps the feed to CSV columns)")
         out[feed] = values[:, idx[0]] if single else values[:, idx]
     return out
 

@@ -11,6 +11,8 @@ the layout differs ([N] labels become [N, 1]).
 """
 import numpy as np
 
+from ..errors import PeError, suggest
+from ..framework.dtypes import convert_dtype
 from .readers import DataError
 
 KINDS = ("scale", "normalize", "reshape", "one_hot", "cast")
@@ -24,8 +26,7 @@ def check_transform(item):
                         f"e.g. {{scale: 0.00392156}}; kinds: {', '.join(KINDS)}")
     (kind, arg), = item.items()
     if kind not in KINDS:
-        from ..config.errors import closest
-        raise DataError(f"unknown transform '{kind}'", (kind,), closest(kind, KINDS))
+        raise DataError(f"unknown transform '{kind}'", (kind,), suggest(kind, KINDS))
     num = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
     if kind == "scale" and not num(arg):
         raise DataError(f"scale takes a number, got {arg!r}", (kind,), "e.g. scale: 0.00392156")
@@ -45,8 +46,6 @@ def check_transform(item):
     if kind == "one_hot" and not (isinstance(arg, int) and not isinstance(arg, bool) and arg > 1):
         raise DataError(f"one_hot takes the number of classes, got {arg!r}", (kind,), "e.g. one_hot: 10")
     if kind == "cast":
-        from ..errors import PeError
-        from ..framework.dtypes import convert_dtype
         try:
             convert_dtype(arg)
         except (PeError, TypeError) as e:
@@ -89,7 +88,6 @@ def _apply(array, kind, arg, i):
         out[np.arange(len(labels)), labels] = 1.0
         return out
     if kind == "cast":
-        from ..framework.dtypes import convert_dtype
         return array.astype(convert_dtype(arg))
     raise AssertionError(kind)
 

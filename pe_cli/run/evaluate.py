@@ -1,21 +1,48 @@
-"""``pe eval``: a checkpoint's parameters in the test program, each fetch averaged over data.eval."""
+"""``pe eval``: a checkpoint's parameters in the test program, each fetch averaged over data.eval;
+and run_eval, the averaging the training loop's evaluations use too."""
 import io
 import json
 import os
 
 import numpy as np
 
-from .programs import build_programs
+from ..executor import Executor, Scope, scope_guard
+from ..io import load_persistables
+from .build import build_programs, load_data
+from .placement import make_place
 from .rundir import atomic_write, read_state, resolve_checkpoint
-from .trainer import make_place, run_eval
+
+
+def run_eval(exe, program, batcher, fetch_names, fetch_vars, keep_raw=False):
+    """Each fetch averaged over ``batcher`` (weighted by batch size); with ``keep_raw`` also the
+    fetched values of every batch, concatenated. Returns (means, raw, samples)."""
+    sums = {n: 0.0 for n in fetch_names}
+    raw = {n: [] for n in fetch_names}
+    samples = 0
+    for _, batch in batcher.epoch(0):
+        n = len(next(iter(batch.values())))
+        values = exe.run(program, feed=batch, fetch_list=fetch_vars)
+        for name, value in zip(fetch_names, values):
+            sums[name] += float(np.mean(value)) * n
+            if keep_raw:
+                raw[name].append(np.asarray(value))
+        samples += n
+    means = {n: sums[n] / samples for n in fetch_names}
+    if keep_raw:
+        raw = {n: _concat(v) for n, v in raw.items()}
+    return means, raw, samples
+
+
+def _concat(arrays):
+    if all(a.ndim >= 1 for a in arrays) and len({a.shape[1:] for a in arrays}) == 1:
+        return np.concatenate(arrays)
+    return np.stack(arrays)
 
 
 def evaluate(cfg, checkpoint, out=None, save_fetches=False):
     """Returns {"checkpoint", "step", "samples", "metrics", "out", "fetches"} and writes ``out``
     (default: eval.json in the checkpoint's run directory)."""
-    from ..executor import Executor, Scope, scope_guard
-    from ..io import load_persistables
-    eval_data = cfg.load_data("eval")
+    eval_data = load_data(cfg, "eval")
     place = make_place(cfg)
     programs = build_programs(cfg.model, cfg, with_optimizer=False)
     ckpt, run_dir = resolve_checkpoint(checkpoint)

@@ -4,7 +4,11 @@ In both, every op shows its role (forward, backward, optimize, lr_sched; the op 
 marked) and where it was built (``lenet.yaml:12 layers[3] fc1``). In DOT, ops are boxes coloured
 by role, variables ellipses (parameters gold, feeds grey), edges follow the data.
 """
+from ..compiler.graphviz import to_dot
+from ..compiler.ssa_graph import build_ssa_graph
 from ..framework import OpRole
+from ..places import CPUPlace
+from .placement import strategies
 
 ROLE_COLORS = {"forward": "#cfe2ff", "backward": "#f8d7da", "optimize": "#d1e7dd", "lr_sched": "#fff3cd"}
 
@@ -106,19 +110,8 @@ def _esc(text):
 
 def ssa_dot(programs, devices, cfg=None):
     """The multi-device SSA graph of the train program over ``devices`` CPU places, as DOT (the
-    graph and its DOT writer come from pe_cli.compiler)."""
-    from ..errors import PeError
-    try:
-        from ..compiler.graphviz import to_dot
-        from ..compiler.ssa_graph import build_ssa_graph
-    except ImportError:
-        raise PeError("the multi-device graph needs the parallel executor's compiler (pe_cli.compiler), "
-                      "which this build does not have yet") from None
-    from ..places import CPUPlace
-    strategy = None
-    if cfg is not None:
-        from .trainer import _strategies
-        strategy = _strategies(cfg)[0]
+    graph and its DOT writer come from pe_cli.compiler), with the config's build strategy."""
+    strategy = strategies(cfg)[0] if cfg is not None else None
     loss = programs.model.loss
     graph = build_ssa_graph(programs.main, [CPUPlace(i) for i in range(devices)], strategy,
                             loss.name if loss is not None else None)

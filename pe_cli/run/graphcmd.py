@@ -2,15 +2,14 @@
 import shutil
 import subprocess
 
+from ..config import ConfigError, check_model, load_config, load_model
 from ..config.yamlfile import load_yaml
+from .build import build_programs
+from .graph import program_dot, program_text, ssa_dot
 
 
 def graph_output(path, overrides, fmt, phase, ssa, devices):
     """(text, default output name) for the program of ``path`` (a run config or a model file)."""
-    from ..config import load_config, load_model
-    from ..config.model import check_model
-    from .graph import program_dot, program_text, ssa_dot
-    from .programs import build_programs
     doc = load_yaml(path, "file")
     cfg = None
     if isinstance(doc.data, dict) and "model" in doc.data:
@@ -18,7 +17,6 @@ def graph_output(path, overrides, fmt, phase, ssa, devices):
         spec = cfg.model
     else:
         if overrides:
-            from ..config.errors import ConfigError
             raise ConfigError("overrides apply to run configs, not model files", None, None,
                               f"give a run config, or drop {' '.join(overrides)}")
         spec = load_model(path)

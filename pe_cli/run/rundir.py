@@ -22,6 +22,7 @@ import tempfile
 import numpy as np
 
 from ..errors import PeError
+from ..io import save_persistables
 
 STATE_FILE = "trainer_state.json"
 
@@ -96,7 +97,6 @@ class Checkpoints:
     def save(self, exe, program, state):
         """Saves the program's persistables and the trainer state as ckpt/step-N, then points
         ckpt/last at it. Returns the checkpoint directory."""
-        from ..io import save_persistables
         os.makedirs(self.dir, exist_ok=True)
         path = self.path(state["step"])
         save_persistables(exe, path, program)

@@ -8,7 +8,9 @@ import shutil
 import tempfile
 import time
 
+from ..config import ConfigError, load_config
 from ..errors import PeError
+from .trainer import train
 
 
 def default_configs():
@@ -17,8 +19,6 @@ def default_configs():
 
 def smoke_one(path, steps, samples, out_dir):
     """Returns a row: config, model, steps, first, last, seconds, status, detail."""
-    from ..config import ConfigError, load_config
-    from .trainer import train
     row = {"config": path, "model": "-", "steps": 0, "first": math.nan, "last": math.nan, "seconds": 0.0,
            "status": "FAIL", "detail": ""}
     t0 = time.monotonic()

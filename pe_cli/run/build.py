@@ -1,0 +1,265 @@
+"""Everything ``pe`` builds from a checked config, in one place: the model through the layer
+builders (the same ones the Python API calls), the optimizer, the main/startup/test programs, and
+the data (a Batcher over the columns, transformed and conformed to the feeds).
+
+Every layer is built inside ``source_guard("lenet.yaml:12 layers[3] fc1")`` so its ops remember
+their line, and the errors builders or data files raise are reported at the YAML key to fix.
+"""
+import inspect
+import os
+from dataclasses import dataclass
+
+from .. import layers as L
+from ..config import registries
+from ..config.errors import ConfigError
+from ..config.model import PARAM_ATTR_ARGS, TENSOR_ARGS, ModelSpec, check_model, parse_ref
+from ..config.run import with_type
+from ..config.typed import parameters, resolve
+from ..config.values import make_typed, param_attr
+from ..data import Batcher, DataError, apply_transforms, conform, load_source
+from ..errors import PeError, ShapeError
+from ..framework import Program, program_guard, source_guard, unique_name
+from ..optimizer import SGD
+
+
+# -- the model ----------------------------------------------------------------------------------
+
+@dataclass
+class BuiltModel:
+    spec: ModelSpec
+    vars: dict          # feed or layer name -> Variable (or a tuple for multi-output layers)
+    feeds: list         # feed Variables, in declaration order
+
+    def var(self, ref):
+        name, index = parse_ref(ref)
+        value = self.vars[name]
+        return value if index is None else value[index]
+
+    @property
+    def loss(self):
+        return self.var(self.spec.loss) if self.spec.loss else None
+
+    def fetch_vars(self, names):
+        return {name: self.var(name) for name in names}
+
+
+def build_model(spec):
+    """Builds the model into the current default main/startup programs. Returns a BuiltModel."""
+    check_model(spec)
+    built = BuiltModel(spec, {}, [])
+    for feed in spec.feeds.values():
+        mark = feed.doc.mark(feed.path, key=True)
+        with source_guard(f"{os.path.basename(mark.file)}:{mark.line} feeds.{feed.name}"):
+            var = L.data(name=feed.name, shape=list(feed.shape), dtype=feed.dtype, lod_level=feed.lod_level,
+                         append_batch_size=feed.append_batch_size)
+        built.vars[feed.name] = var
+        built.feeds.append(var)
+    layer_types = registries.layers()
+    for layer in spec.layers:
+        built.vars[layer.name] = _build_layer(built, layer, layer_types.members[layer.type])
+    _check_loss(built)
+    return built
+
+
+def _build_layer(built, layer, fn):
+    kwargs = {}
+    for key, value in layer.args.items():
+        if key in TENSOR_ARGS:
+            kwargs[key] = _deref(built, layer, key, value)
+        elif key in PARAM_ATTR_ARGS:
+            kwargs[key] = param_attr(layer.doc, layer.path + (key,), value)
+        else:
+            kwargs[key] = value
+    if "name" in parameters(fn)[0]:
+        kwargs["name"] = layer.name
+    with source_guard(layer.location):
+        try:
+            out = fn(**kwargs)
+        except ConfigError:
+            raise
+        except (PeError, TypeError, ValueError) as e:
+            suspect = _suspect_argument(fn, layer) if isinstance(e, TypeError) else None
+            if suspect is not None:
+                key, value = suspect
+                raise layer.doc.error(layer.path + (key,), f"layer type '{layer.type}' failed with {key}: "
+                                      f"{value!r} ({type(e).__name__}: {e})",
+                                      f"'{key}' probably takes a number, not a string") from None
+            raise layer.doc.error(layer.path, _strip_location(str(e), layer.location), _hint_for(e)) from None
+    if out is None:
+        raise layer.doc.error(layer.path, f"layer type '{layer.type}' returned nothing to refer to",
+                              "it cannot be used in a model file")
+    return out
+
+
+def _deref(built, layer, key, value):
+    if isinstance(value, list):
+        return [built.var(v) for v in value]
+    var = built.var(value)
+    if isinstance(var, (tuple, list)) and key not in ("input", "inputs", "x"):
+        raise layer.doc.error(layer.path + (key,), f"'{value}' has {len(var)} outputs",
+                              f"pick one: {value}[0] ... {value}[{len(var) - 1}]")
+    return var
+
+
+def _strip_location(message, location):
+    """The error line already starts with file:line:col; drop the builder's copy of it."""
+    return message.replace(f" built at {location}", "").replace(f" (built at {location})", "")
+
+
+def _suspect_argument(fn, layer):
+    """A required, non-variable argument given as a string: the likely cause of a TypeError."""
+    named = parameters(fn)[0]
+    for key, value in layer.args.items():
+        p = named.get(key)
+        if (p is not None and p.default is inspect.Parameter.empty and key not in TENSOR_ARGS
+                and isinstance(value, str)):
+            return key, value
+    return None
+
+
+def _hint_for(error):
+    if isinstance(error, ShapeError):
+        return "check the shapes of this layer's inputs (pe graph --text shows every shape)"
+    return None
+
+
+def _check_loss(built):
+    spec = built.spec
+    if spec.loss is None:
+        return
+    loss = built.loss
+    if isinstance(loss, (tuple, list)):
+        raise spec.loss_doc.error(("loss",), f"'{spec.loss}' has {len(loss)} outputs", f"use {spec.loss}[0]")
+    shape = list(loss.shape or [])
+    if any(d != 1 for d in shape):
+        raise spec.loss_doc.error(("loss",), f"the loss '{spec.loss}' has shape {shape}; it must be a scalar",
+                                  f"add a layer '- avg_loss: {{type: mean, x: {spec.loss}}}' and set loss: avg_loss")
+    if not str(loss.dtype).startswith("float"):
+        raise spec.loss_doc.error(("loss",), f"the loss '{spec.loss}' is {loss.dtype}; it must be a float",
+                                  "name a float layer as the loss")
+
+
+# -- the optimizer ------------------------------------------------------------------------------
+
+def make_optimizer(cfg):
+    """The optimizer of the config, built now (a schedule appends its ops to the current program)."""
+    doc, value = cfg.doc, cfg.data["optimizer"]
+    path = ("optimizer",)
+    name, cls, args = resolve(doc, path, with_type(value), registries.optimizers())
+    kwargs = dict(args)
+    lr = kwargs.get("learning_rate")
+    if isinstance(lr, dict):
+        kwargs["learning_rate"] = make_typed(doc, path + ("learning_rate",), lr, registries.schedules())
+    elif lr is not None:
+        kwargs["learning_rate"] = float(lr)
+    if kwargs.get("regularization") is not None:
+        kwargs["regularization"] = make_typed(doc, path + ("regularization",), kwargs["regularization"],
+                                              registries.regularizers())
+    if kwargs.get("grad_clip") is not None:
+        kwargs["grad_clip"] = make_typed(doc, path + ("grad_clip",), kwargs["grad_clip"], registries.clips())
+    try:
+        return cls(**kwargs)
+    except (PeError, TypeError, ValueError) as e:
+        raise doc.error(path, f"optimizer '{name}': {e}") from None
+
+
+# -- the programs -------------------------------------------------------------------------------
+
+@dataclass
+class Programs:
+    main: object
+    startup: object
+    test: object
+    model: BuiltModel
+    optimizer: object = None
+
+    def fetch_vars(self, names):
+        return [self.model.var(n) for n in names]
+
+
+def build_programs(model_spec, cfg=None, seed=None, with_optimizer=True):
+    """Builds ``model_spec`` into fresh programs inside a fresh unique-name namespace (so the same
+    config always gives the same variable names, which checkpoints rely on), and clones the test
+    program before the optimizer is added, as a Fluid script would. With a run config ``cfg`` and
+    ``with_optimizer``, its optimizer's minimize(loss) is appended to the main program (SGD with
+    learning rate 0.01 for a bare model file)."""
+    main, startup = Program(), Program()
+    if seed is None:
+        seed = cfg.data["seed"] if cfg is not None else 1
+    main.random_seed = startup.random_seed = seed
+    optimizer = None
+    with program_guard(main, startup), unique_name.guard():
+        model = build_model(model_spec)
+        test = main.clone(for_test=True)
+        if with_optimizer and model_spec.loss is not None:
+            optimizer = make_optimizer(cfg) if cfg is not None else SGD(learning_rate=0.01)
+            _minimize(optimizer, model, cfg)
+    return Programs(main, startup, test, model, optimizer)
+
+
+def _minimize(optimizer, model, cfg):
+    try:
+        optimizer.minimize(model.loss)
+    except PeError as e:
+        if cfg is None:
+            raise
+        raise cfg.doc.error(("optimizer",), f"building the optimizer failed: {e}") from None
+
+
+# -- the data -----------------------------------------------------------------------------------
+
+def load_columns(cfg, which):
+    """{feed: array} for data.train or data.eval, transformed and conformed to the feeds; the
+    data's errors are reported at the config key to fix."""
+    doc, model = cfg.doc, cfg.model
+    source = cfg.data["data"][which]
+    if source is None:
+        raise doc.error(("data",), f"data.{which} is not given", f"add a data.{which} source")
+    feeds = list(model.feeds)
+    try:
+        columns = load_source(source, feeds)
+    except DataError as e:
+        raise doc.error(("data", which) + e.key, e.message, e.hint) from None
+    out = {}
+    for name in feeds:
+        feed = model.feeds[name]
+        transforms = cfg.data["data"]["transforms"].get(name, [])
+        try:
+            array = apply_transforms(columns[name], transforms)
+        except DataError as e:
+            raise doc.error(("data", "transforms", name) + e.key, e.message, e.hint) from None
+        if feed.lod_level:
+            raise feed.doc.error(feed.path + ("lod_level",), "file sources give plain tensors, not sequences",
+                                 "use lod_level: 0, or feed sequences from Python with DataFeeder")
+        try:
+            out[name] = conform(array, name, feed.full_shape, feed.dtype)
+        except DataError as e:
+            raise doc.error(("data", which), e.message, e.hint) from None
+    return out
+
+
+def load_data(cfg, which):
+    """A Batcher over data.train (shuffled as data says) or data.eval (in order), checked against
+    the batch size and the devices."""
+    d, doc = cfg.data["data"], cfg.doc
+    columns = load_columns(cfg, which)
+    n = len(next(iter(columns.values())))
+    if which == "train":
+        batcher = Batcher(columns, d["batch_size"], d["shuffle"], d["drop_last"], d["seed"])
+        size_path = ("data", "batch_size")
+    else:
+        batcher = Batcher(columns, d["eval_batch_size"], False, False, d["seed"])
+        size_path = ("data", "eval_batch_size")
+    if len(batcher) == 0:
+        raise doc.error(size_path, f"data.{which} has {n} samples, fewer than one batch of "
+                        f"{batcher.batch_size} with drop_last", "lower the batch size or set drop_last: false")
+    devices = cfg.data["devices"]
+    if devices > 1 and n < devices:
+        raise doc.error(("data", which), f"{n} samples cannot be split over {devices} devices",
+                        "use more samples or fewer devices")
+    rest = n % batcher.batch_size
+    if which == "train" and devices > 1 and rest and rest < devices and not batcher.drop_last:
+        raise doc.error(size_path, f"the last batch of each epoch has {rest} sample(s) "
+                        f"({n} samples, batches of {batcher.batch_size}), fewer than the {devices} devices",
+                        "set data.drop_last: true, or change batch_size or the number of samples")
+    return batcher

@@ -1,0 +1,203 @@
+"""The training loop of ``pe train``, once everything is built and the run directory exists. Its
+steps read like the run config: each step fetches ``fetch.names`` (and the loss); every
+``fetch.every`` steps the window's means are reported and saved; ``checkpoint.every_steps`` /
+``checkpoint.every_epochs`` save checkpoints; ``eval.every_epochs`` evaluates on data.eval; the
+loop stops at ``epochs``, ``max_steps`` or Ctrl-C, then saves, evaluates and writes eval.json.
+"""
+import json
+import os
+import signal
+import threading
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import PeError
+from .evaluate import run_eval
+from .rundir import atomic_write
+
+
+@dataclass
+class TrainResult:
+    run_dir: str
+    step: int
+    epoch: int
+    train: dict = field(default_factory=dict)     # last reported training metrics
+    eval: dict = field(default_factory=dict)      # final evaluation on data.eval
+    eval_samples: int = 0
+    checkpoint: str = None
+    interrupted: bool = False
+    resumed_from: str = None
+    history: list = field(default_factory=list)  # (step, loss) of every step of this process
+
+
+@dataclass
+class Setup:
+    """What train() prepared before the run directory existed."""
+    programs: object        # run.build.Programs
+    program: object         # the program to run each step (main, or a CompiledProgram)
+    place: object
+    train_data: object      # Batcher
+    eval_data: object       # Batcher or None
+    ckpt: str = None        # the checkpoint resumed from
+    run_dir: str = None     # its run directory
+
+
+@dataclass
+class Outputs:
+    """Where the loop writes: metrics.csv/jsonl, fetches.npz, ckpt/, and the progress display."""
+    metrics: object
+    store: object
+    checkpoints: object
+    progress: object
+
+
+class StopFlag:
+    """Ctrl-C during training asks for a clean stop (checkpoint, then exit); a second one aborts."""
+
+    def __init__(self):
+        self.requested = False
+        self._old = None
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            self._old = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def _handle(self, signum, frame):
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+
+    def __exit__(self, *exc):
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+
+
+class TrainLoop:
+    def __init__(self, cfg, exe, setup, outputs, result):
+        self.cfg, self.exe, self.setup, self.out, self.result = cfg, exe, setup, outputs, result
+        self.every = cfg.data["fetch"]["every"]
+        self.checkpoint = cfg.data["checkpoint"]
+        self.epochs = cfg.data["epochs"]
+        self.eval_every = cfg.data["eval"]["every_epochs"]
+        self.fetch_names = cfg.train_fetches
+        self.eval_names = cfg.eval_fetches
+        self.loss_name = cfg.model.loss
+        self.run_names = list(self.fetch_names) + ([self.loss_name] if self.loss_name not in self.fetch_names else [])
+        self.fetch_vars = setup.programs.fetch_vars(self.run_names)
+        self.eval_vars = [v.name for v in setup.programs.fetch_vars(self.eval_names)]
+
+    def run(self, state, max_steps, stop):
+        """Trains from ``state`` (step, epoch, batch, wall_s, samples) until done; fills the result."""
+        self.step, self.epoch, self.batch = state["step"], state["epoch"], state["batch"]
+        self.samples = state["samples"]
+        self.wall0 = time.monotonic() - state["wall_s"]
+        self.last_saved = self.last_eval = None
+        self._new_window()
+        while self.epoch < self.epochs and not self._reached(max_steps):
+            if not self._epoch(max_steps, stop):    # left the epoch early: Ctrl-C or max_steps
+                self.epoch, self.batch = self.next_position
+                break
+            self.epoch, self.batch = self.epoch + 1, 0
+            self._end_of_epoch()
+            if stop.requested:
+                break
+        self._finish(stop)
+
+    def _reached(self, max_steps):
+        return max_steps is not None and self.step >= max_steps
+
+    def _epoch(self, max_steps, stop):
+        """Runs the rest of the current epoch; False when it stopped before the end."""
+        data = self.setup.train_data
+        for b, batch in data.epoch(self.epoch, self.batch):
+            fetched, speed, now = self._step(batch)
+            self.next_position = (self.epoch, b + 1) if b + 1 < len(data) else (self.epoch + 1, 0)
+            if self.step % self.every == 0:
+                self._report(fetched, speed, now)
+            if self.checkpoint["every_steps"] and self.step % self.checkpoint["every_steps"] == 0:
+                self._save(*self.next_position)
+            if self._reached(max_steps) or stop.requested:
+                return False
+        return True
+
+    def _step(self, batch):
+        n = len(next(iter(batch.values())))
+        values = self.exe.run(self.setup.program, feed=batch, fetch_list=self.fetch_vars)
+        self.step += 1
+        self.samples += n
+        self.window_samples += n
+        fetched = dict(zip(self.run_names, values))
+        loss = float(np.mean(fetched[self.loss_name]))
+        self.result.history.append((self.step, loss))
+        if not np.isfinite(loss):
+            raise PeError(f"step {self.step}: the loss '{self.loss_name}' is {loss}; lower "
+                          f"optimizer.learning_rate or check the data's transforms")
+        for name in self.fetch_names:
+            self.window[name].append(float(np.mean(fetched[name])))
+        now = time.monotonic()
+        speed = self.window_samples / max(now - self.window_t0, 1e-9)
+        self.out.progress.update(self.step, self.epoch + 1, {k: v[-1] for k, v in self.window.items()}, speed)
+        return fetched, speed, now
+
+    def _new_window(self):
+        """The steps since the last report, whose means the next report gives."""
+        self.window = {n: [] for n in self.fetch_names}
+        self.window_samples, self.window_t0 = 0, time.monotonic()
+
+    def _report(self, fetched, speed, now):
+        means = {k: float(np.mean(v)) for k, v in self.window.items()}
+        self.out.metrics.write({"phase": "train", "step": self.step, "epoch": self.epoch + 1, **means,
+                                "samples_per_s": speed, "wall_s": now - self.wall0})
+        self.out.store.add(self.step, {name: fetched[name] for name in self.fetch_names})
+        self.out.progress.report("train", self.step, self.epoch + 1, means, speed)
+        self.result.train = means
+        self._new_window()
+
+    def _end_of_epoch(self):
+        if self.setup.eval_data is not None and self.eval_every and self.epoch % self.eval_every == 0 \
+                and self.epoch < self.epochs:
+            self._evaluate(self.epoch)
+        every = self.checkpoint["every_epochs"]
+        if every and self.epoch % every == 0 and self.last_saved != self.step:
+            self._save(self.epoch, 0)
+
+    def _save(self, next_epoch, next_batch):
+        state = {"step": self.step, "epoch": next_epoch, "batch": next_batch,
+                 "wall_s": time.monotonic() - self.wall0, "samples": self.samples, "config": self.cfg.path,
+                 "model": self.cfg.model.name}
+        path = self.out.checkpoints.save(self.exe, self.setup.programs.main, state)
+        self.out.store.flush()
+        self.last_saved = self.step
+        self.result.checkpoint = path
+
+    def _evaluate(self, at_epoch):
+        """``at_epoch``: the 1-based epoch the evaluation follows."""
+        means, _, n = run_eval(self.exe, self.setup.programs.test, self.setup.eval_data, self.eval_names,
+                               self.eval_vars)
+        self.out.metrics.write({"phase": "eval", "step": self.step, "epoch": at_epoch, **means,
+                                "wall_s": time.monotonic() - self.wall0})
+        self.out.progress.report("eval", self.step, at_epoch, means)
+        self.last_eval = self.step
+        self.result.eval, self.result.eval_samples = means, n
+
+    def _finish(self, stop):
+        """The end of the run: the partial window, a last checkpoint, a last evaluation, eval.json."""
+        result = self.result
+        result.step, result.epoch = self.step, self.epoch
+        if any(self.window.values()):
+            result.train = {k: float(np.mean(v)) for k, v in self.window.items() if v}
+        if self.last_saved != self.step:
+            self._save(self.epoch, self.batch)
+        if stop.requested:
+            result.interrupted = True
+            return
+        if self.setup.eval_data is None:
+            return
+        if self.last_eval != self.step:
+            self._evaluate(self.epoch if self.batch == 0 else self.epoch + 1)
+        atomic_write(os.path.join(result.run_dir, "eval.json"),
+                     json.dumps({"step": self.step, "samples": result.eval_samples, "checkpoint": result.checkpoint,
+                                 "metrics": result.eval}, indent=1) + "\n")

@@ -1,0 +1,69 @@
+"""Where a run executes: the place of ``place:``, the build and execution strategies of
+``build_strategy:`` / ``exec_strategy:``, and the program to run for training (the main program,
+or a CompiledProgram over ``devices`` places). ``pe train``, ``pe eval`` and ``pe graph --ssa``
+all ask here."""
+from ..compiler import CompiledProgram
+from ..compiler.strategy import BuildStrategy, ExecutionStrategy
+from ..errors import PeError
+from ..kernels.cuda import runtime
+from ..places import CPUPlace, CUDAPlace, is_compiled_with_cuda
+
+_STRATEGIES = (("build_strategy", BuildStrategy), ("exec_strategy", ExecutionStrategy))
+
+
+def make_place(cfg):
+    if cfg.data["place"] == "cuda":
+        if not is_compiled_with_cuda():
+            raise cfg.doc.error(("place",), f"no CUDA GPU is usable here{_cuda_reason()}",
+                                "use place: cpu, or install pe with the [cuda] extra on a machine with a GPU")
+        return CUDAPlace(0)
+    return CPUPlace()
+
+
+def _cuda_reason():
+    try:
+        reason = runtime.unavailable_reason()
+    except Exception:   # noqa: BLE001 -- the reason is a courtesy
+        return ""
+    return f" ({reason})" if reason else ""
+
+
+def strategies(cfg):
+    """(BuildStrategy, ExecutionStrategy) with the config's non-default options set; a value the
+    class refuses is reported at its key."""
+    out = []
+    for key, cls in _STRATEGIES:
+        strategy = cls()
+        defaults = cls().to_dict()
+        for name, value in cfg.data[key].items():
+            if value != defaults.get(name):
+                try:
+                    setattr(strategy, name, value)
+                except (PeError, TypeError, ValueError, AttributeError) as e:
+                    raise cfg.doc.error((key, name), str(e)) from None
+        out.append(strategy)
+    return out
+
+
+def _non_default_strategies(cfg):
+    for key, cls in _STRATEGIES:
+        defaults = cls().to_dict()
+        if any(v != defaults.get(k) for k, v in cfg.data[key].items()):
+            return True
+    return False
+
+
+def train_program(cfg, programs, place):
+    """The program to run for training: the main program, or a CompiledProgram with data
+    parallelism over ``devices`` places when more than one device (or a strategy) is asked for."""
+    devices = cfg.data["devices"]
+    if devices == 1 and not _non_default_strategies(cfg):
+        return programs.main
+    places = [CUDAPlace(i) if place.kind == "cuda" else CPUPlace(i) for i in range(devices)]
+    build_strategy, exec_strategy = strategies(cfg)
+    try:
+        return CompiledProgram(programs.main).with_data_parallel(
+            loss_name=programs.model.loss.name, build_strategy=build_strategy, exec_strategy=exec_strategy,
+            places=places)
+    except (PeError, TypeError, ValueError) as e:
+        raise cfg.doc.error(("devices",), f"cannot run on {devices} devices: {e}") from None
