@@ -285,5 +285,14 @@ def keys(which):
     click.echo(describe_keys(which), nl=False)
 
 
+@main.command(context_settings=dict(CONTEXT, ignore_unknown_options=True, allow_interspersed_args=False))
+@click.argument("script", type=click.Path(dir_okay=False))
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def fluid(script, args):
+    """Run an unchanged Fluid 1.x SCRIPT.py: `paddle` and `paddle.fluid` resolve to pe (this process only)."""
+    from .fluid.runner import run_script
+    sys.exit(run_script(script, args))
+
+
 if __name__ == "__main__":
     main()

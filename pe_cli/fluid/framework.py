@@ -1,0 +1,20 @@
+"""``paddle.fluid.framework``: the IR classes and program switches, as pe defines them.
+
+pe's dtypes are numpy names ('float32'); ``convert_np_dtype_to_dtype_`` returns that name, which
+equals ``core.VarDesc.VarType.FP32`` and the rest, so comparisons in Fluid scripts hold.
+"""
+from ..backward import grad_var_name
+from ..framework import (Block, Operator, Parameter, Program, Variable, default_main_program,  # noqa: F401
+                         default_startup_program, name_scope, program_guard, switch_main_program,
+                         switch_startup_program, unique_name)
+from ..framework.dtypes import convert_dtype as convert_np_dtype_to_dtype_
+from ..places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_places, cuda_places, is_compiled_with_cuda  # noqa: F401
+
+__all__ = ["Block", "Operator", "Parameter", "Program", "Variable", "convert_np_dtype_to_dtype_",
+           "default_main_program", "default_startup_program", "grad_var_name", "in_dygraph_mode",
+           "name_scope", "program_guard", "switch_main_program", "switch_startup_program"]
+
+
+def in_dygraph_mode():
+    """Always False: pe builds and runs static graphs only."""
+    return False

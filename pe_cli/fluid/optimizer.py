@@ -1,0 +1,14 @@
+"""``paddle.fluid.optimizer``: pe's optimizers under Fluid's names; the ones pe lacks raise."""
+from ..optimizer import *  # noqa: F401,F403
+from ..optimizer import __all__ as _pe_all
+from .unsupported import unsupported
+
+_MISSING = ["Adamax", "AdamaxOptimizer", "Dpsgd", "DpsgdOptimizer", "DecayedAdagrad",
+            "DecayedAdagradOptimizer", "Ftrl", "FtrlOptimizer", "Adadelta", "AdadeltaOptimizer",
+            "ModelAverage", "LarsMomentum", "LarsMomentumOptimizer", "LambOptimizer",
+            "ExponentialMovingAverage", "PipelineOptimizer", "LookaheadOptimizer",
+            "RecomputeOptimizer", "DGCMomentumOptimizer"]
+for _name in _MISSING:
+    globals()[_name] = unsupported(f"fluid.optimizer.{_name}")
+
+__all__ = list(_pe_all) + _MISSING

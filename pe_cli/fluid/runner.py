@@ -1,0 +1,131 @@
+"""``pe fluid SCRIPT.py [ARGS]``: runs an unchanged Fluid 1.x script on pe.
+
+For this process only, an import hook (a ``sys.meta_path`` finder) makes ``paddle`` resolve to
+pe_cli.paddle and ``paddle.fluid`` to pe_cli.fluid; importing pe never installs it. The script runs
+as ``__main__`` with its own directory first on ``sys.path``, as ``python SCRIPT.py`` would. When it
+reaches a Fluid name pe lacks, one line names it (the traceback follows under ``PE_DEBUG=1``).
+
+This module imports no pe module at load time (the targets are imported by name when the script
+asks), so ``pe --help`` stays fast.
+"""
+import importlib
+import importlib.abc
+import importlib.util
+import os
+import re
+import runpy
+import sys
+import traceback
+
+# Fluid module -> pe module, for names that do not follow the paddle.X -> pe_cli.paddle.X and
+# paddle.fluid.X -> pe_cli.fluid.X rules.
+SPECIAL = {
+    "paddle": "pe_cli.paddle",
+    "paddle.fluid": "pe_cli.fluid",
+    "paddle.fluid.layers": "pe_cli.layers",
+    "paddle.fluid.layers.device": "pe_cli.fluid.layers_device",
+}
+
+
+def pe_module_for(fullname):
+    """The pe module a ``paddle...`` module name resolves to (None for names outside paddle)."""
+    if fullname in SPECIAL:
+        return SPECIAL[fullname]
+    if fullname.startswith("paddle.fluid.layers."):
+        return "pe_cli.layers." + fullname[len("paddle.fluid.layers."):]
+    if fullname.startswith("paddle.fluid."):
+        return "pe_cli.fluid." + fullname[len("paddle.fluid."):]
+    if fullname.startswith("paddle."):
+        return "pe_cli.paddle." + fullname[len("paddle."):]
+    return None
+
+
+def fluid_name_for(pe_module):
+    """The Fluid spelling of a pe module name, for messages."""
+    for fluid, pe in sorted(SPECIAL.items(), key=lambda kv: -len(kv[1])):
+        if pe_module == pe or pe_module.startswith(pe + "."):
+            return fluid + pe_module[len(pe):]
+    return pe_module.replace("pe_cli.", "paddle.fluid.", 1)
+
+
+class _AliasLoader(importlib.abc.Loader):
+    """Loads a ``paddle...`` name as the already importable pe module (the same module object)."""
+
+    def __init__(self, target):
+        self.target = target
+
+    def create_module(self, spec):
+        module = importlib.import_module(self.target)
+        self.own_spec = module.__spec__
+        return module
+
+    def exec_module(self, module):
+        module.__spec__ = self.own_spec   # the import system stamped the alias's spec on it
+
+
+class FluidFinder(importlib.abc.MetaPathFinder):
+    """Resolves ``paddle`` and its submodules to pe's modules."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        pe_name = pe_module_for(fullname)
+        if pe_name is None or importlib.util.find_spec(pe_name) is None:
+            return None
+        return importlib.util.spec_from_loader(fullname, _AliasLoader(pe_name))
+
+
+def install():
+    """Installs the hook (once) and imports ``paddle.fluid`` so ``paddle.fluid`` is an attribute."""
+    if not any(isinstance(f, FluidFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, FluidFinder())
+    importlib.import_module("paddle.fluid")
+
+
+def unsupported_name(exc):
+    """The Fluid name an exception says pe lacks, or None when it is some other error."""
+    unsupported = sys.modules.get("pe_cli.fluid.unsupported")
+    if unsupported is not None and isinstance(exc, unsupported.FluidUnsupported):
+        return str(exc)
+    if isinstance(exc, ModuleNotFoundError) and (exc.name or "").split(".")[0] in ("paddle", "pe_cli"):
+        return f"module {fluid_name_for(exc.name) if exc.name.startswith('pe_cli') else exc.name}"
+    if isinstance(exc, ImportError) and (exc.name or "").startswith("pe_cli"):
+        match = re.search(r"cannot import name '([^']+)'", str(exc))
+        if match:
+            return f"{fluid_name_for(exc.name)}.{match.group(1)}"
+    if isinstance(exc, AttributeError) and type(getattr(exc, "obj", None)).__name__ == "module":
+        module = exc.obj.__name__
+        if module.startswith("pe_cli"):
+            return f"{fluid_name_for(module)}.{exc.name}"
+    return None
+
+
+def _script_line(tb, script):
+    line = None
+    for frame in traceback.extract_tb(tb):
+        if os.path.abspath(frame.filename) == script:
+            line = frame.lineno
+    return line
+
+
+def run_script(script, args=()):
+    """Runs ``script`` with ``args`` as its argv; returns the process exit status."""
+    script = os.path.abspath(script)
+    if not os.path.isfile(script):
+        print(f"pe fluid: {script}: no such file", file=sys.stderr)
+        return 2
+    install()
+    sys.argv = [script, *args]
+    sys.path.insert(0, os.path.dirname(script))
+    try:
+        runpy.run_path(script, run_name="__main__")
+    except SystemExit as e:
+        return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    except Exception as e:   # noqa: BLE001 -- the script's error: a line for pe's gaps, else the traceback
+        name = unsupported_name(e)
+        if name is None or os.environ.get("PE_DEBUG") == "1":
+            traceback.print_exc()
+        if name is not None:
+            line = _script_line(e.__traceback__, script)
+            where = f"{os.path.basename(script)}:{line}" if line else os.path.basename(script)
+            print(f"pe fluid: {where}: not supported by pe: {name}", file=sys.stderr)
+        return 1
+    return 0
