@@ -3,15 +3,11 @@ path to the loss, the grad ops its registered grad maker describes. A variable u
 receives several gradient contributions; they are summed before anyone reads the gradient."""
 from .errors import PeError
 from .framework import OpRole, default_main_program
-from .framework.dtypes import is_float
+from .dtypes import is_float
 from .framework.variable import Parameter
 from .ops import registry
-
-GRAD_SUFFIX = "@GRAD"
-
-
-def grad_var_name(name):
-    return name + GRAD_SUFFIX
+from .ops.registry import GRAD_SUFFIX, grad_var_name  # noqa: F401 -- Fluid's backward exports them
+from .shapes import numel
 
 
 class GradContext:
@@ -159,7 +155,7 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None)
 def _append_grad_ops(loss, no_grad_set):
     block = loss.block
     program = block.program
-    if loss.shape is not None and int(_numel(loss.shape)) not in (1, -1):
+    if loss.shape is not None and int(numel(loss.shape)) not in (1, -1):
         raise PeError(f"append_backward: the loss '{loss.name}' must hold one value, its shape is "
                       f"{list(loss.shape)}; reduce it first (layers.mean)")
     no_grad = {v if isinstance(v, str) else v.name for v in (no_grad_set or ())}
@@ -211,9 +207,3 @@ def gradients(targets, inputs, target_gradients=None, no_grad_set=None):
         return [block.var(builder.read_grad(v.name)) if builder.has_grad(v.name) else None
                 for v in inputs]
 
-
-def _numel(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n

@@ -14,6 +14,7 @@ from .backward import append_backward
 from .errors import PeError
 from .framework import default_main_program, default_startup_program, unique_name
 from .framework.variable import Variable
+from .shapes import numel
 
 __all__ = ["Optimizer", "SGD", "SGDOptimizer", "Momentum", "MomentumOptimizer", "Adam", "AdamOptimizer",
            "Adagrad", "AdagradOptimizer", "RMSProp", "RMSPropOptimizer"]
@@ -40,7 +41,7 @@ class Optimizer(abc.ABC):
     def __init__(self, learning_rate, parameter_list=None, regularization=None, grad_clip=None, name=None):
         owner = type(self).__name__
         if isinstance(learning_rate, Variable):
-            if learning_rate.shape is not None and int(_numel(learning_rate.shape)) not in (1, -1):
+            if learning_rate.shape is not None and int(numel(learning_rate.shape)) not in (1, -1):
                 raise PeError(f"{owner}: a learning_rate Variable must hold one value, "
                               f"'{learning_rate.name}' has shape {list(learning_rate.shape)}")
         elif isinstance(learning_rate, bool) or not isinstance(learning_rate, numbers.Real):
@@ -160,12 +161,6 @@ class Optimizer(abc.ABC):
         ops = self.apply_optimize(loss, startup_program, params_grads)
         return ops, params_grads
 
-
-def _numel(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n
 
 
 def _persistable_var(program, name, shape, dtype, value, startup=None):

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import PeError
-from ..framework.dtypes import convert_dtype
+from ..dtypes import convert_dtype
 from ..ops import registry
 from . import registries
 from .errors import suggest

@@ -12,7 +12,7 @@ the layout differs ([N] labels become [N, 1]).
 import numpy as np
 
 from ..errors import PeError, suggest
-from ..framework.dtypes import convert_dtype
+from ..dtypes import convert_dtype
 from .readers import DataError
 
 KINDS = ("scale", "normalize", "reshape", "one_hot", "cast")

@@ -1,6 +1,6 @@
 """``fluid.core``: the names Fluid scripts reach for in its C++ core module."""
 from ..executor.scope import Scope  # noqa: F401
-from ..framework.dtypes import VarType
+from ..dtypes import VarType
 from ..framework.lod_tensor import LoDTensor  # noqa: F401
 from ..places import (CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_device_count,  # noqa: F401
                       cuda_places, is_compiled_with_cuda)

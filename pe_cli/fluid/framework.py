@@ -7,7 +7,7 @@ from ..backward import grad_var_name
 from ..framework import (Block, Operator, Parameter, Program, Variable, default_main_program,  # noqa: F401
                          default_startup_program, name_scope, program_guard, switch_main_program,
                          switch_startup_program, unique_name)
-from ..framework.dtypes import convert_dtype as convert_np_dtype_to_dtype_
+from ..dtypes import convert_dtype as convert_np_dtype_to_dtype_
 from ..places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_places, cuda_places, is_compiled_with_cuda  # noqa: F401
 
 __all__ = ["Block", "Operator", "Parameter", "Program", "Variable", "convert_np_dtype_to_dtype_",

@@ -12,7 +12,7 @@ import numbers
 import numpy as np
 
 from ..errors import PeError
-from ..framework.dtypes import convert_dtype
+from ..dtypes import convert_dtype
 from ..framework.variable import Variable
 from ..initializer import ConstantInitializer
 from ..param_attr import ParamAttr

@@ -10,13 +10,12 @@ another op's kernel), found (and imported) only when first run on that device.
 Slots are written as strings: ``"X"`` one variable, ``"X*"`` a list (duplicable), ``"X?"`` optional.
 A gradient slot is the forward slot's name + ``GRAD_SUFFIX`` (``"Out@GRAD"``).
 """
-import difflib
 import importlib
 import numbers
 from dataclasses import dataclass, field
 
-from ..errors import PeError, ShapeError
-from ..framework.dtypes import convert_dtype
+from ..errors import PeError, ShapeError, did_you_mean
+from ..dtypes import convert_dtype
 from ..shapes import fmt_shape  # noqa: F401  (re-exported: op modules format shapes with it)
 
 # The suffix that names a variable's (or a slot's) gradient: X -> X@GRAD.
@@ -176,8 +175,7 @@ def get(type):
     _load_all()
     opdef = _REGISTRY.get(type)
     if opdef is None:
-        close = difflib.get_close_matches(type, _REGISTRY, n=1)
-        hint = f"did you mean '{close[0]}'?" if close else f"known ops: {', '.join(sorted(_REGISTRY))}"
+        hint = did_you_mean(type, _REGISTRY, f"known ops: {', '.join(sorted(_REGISTRY))}")
         raise PeError(f"unknown op type '{type}'; {hint}")
     return opdef
 
@@ -221,8 +219,7 @@ def prepare(op):
         spec = opdef.attrs.get(name)
         if spec is None:
             if not name.startswith("_") and name not in _COMMON_ATTRS:
-                close = difflib.get_close_matches(name, opdef.attrs, n=1)
-                hint = f"; did you mean '{close[0]}'?" if close else f"; it takes {sorted(opdef.attrs)}"
+                hint = "; " + did_you_mean(name, opdef.attrs, f"it takes {sorted(opdef.attrs)}")
                 raise PeError(f"{_where(op)}: unknown attribute '{name}'{hint}")
             continue
         spec.validate(op, name, value)

@@ -3,7 +3,7 @@
 Reshaping ops are in shape_ops.py, indexing ops (slice, gather, one_hot, expand) in indexing.py; all
 three share the kernel module ``tensor`` (pe_cli/kernels/<device>/tensor.py).
 """
-from ..framework.dtypes import convert_dtype, is_float
+from ..dtypes import convert_dtype, is_float
 from ..shapes import split_sizes
 from .registry import Attr, dtype_or_none, fmt_shape, grads_like, int_list, is_int, register, same_as
 

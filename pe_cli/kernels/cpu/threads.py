@@ -26,6 +26,11 @@ left as it is.
 import os
 import threading
 
+import numpy as np
+
+from ...errors import PeError
+from . import _cblas
+
 _USER_BLAS_VARS = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS")
 SMALL_GEMM_MACS = 4 << 20
 
@@ -92,8 +97,6 @@ def pool_calls_blas():
     """True when pe's loops can call numpy's BLAS GEMM per thread (float32 and float64)."""
     global _pool_blas
     if _pool_blas is None:
-        import numpy as np
-        from . import _cblas
         _pool_blas = _cblas.gemm(np.dtype(np.float32)) is not None and _cblas.gemm(np.dtype(np.float64)) is not None
     return _pool_blas
 
@@ -156,6 +159,5 @@ def _positive(name, value):
         if n < 1:
             raise ValueError
     except ValueError:
-        from ...errors import PeError
         raise PeError(f"{name}={value!r} must be a positive integer") from None
     return n

@@ -1,7 +1,7 @@
 """Data types: numpy names are canonical; Fluid's spellings are accepted everywhere."""
 import numpy as np
 
-from ..errors import PeError
+from .errors import PeError
 
 _ALIASES = {
     "float32": "float32", "fp32": "float32", "float": "float32",
