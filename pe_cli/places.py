@@ -73,22 +73,3 @@ def cpu_device_count():
 def cpu_places(device_count=None):
     n = cpu_device_count() if device_count is None else device_count
     return [CPUPlace(i) for i in range(n)]
-
-
-def cuda_places(device_ids=None):
-    if device_ids is None:
-        visible = os.environ.get("CUDA_VISIBLE_DEVICES")
-        if visible is None:
-            from .kernels.cuda import runtime
-            device_ids = list(range(runtime.device_count()))
-        else:
-            device_ids = list(range(len([d for d in visible.split(",") if d.strip() != ""])))
-    return [CUDAPlace(i) for i in device_ids]
-
-
-def is_compiled_with_cuda():
-    try:
-        from .kernels.cuda import runtime
-        return runtime.available()
-    except Exception:
-        return False

@@ -6,9 +6,6 @@ import os
 
 import pytest
 
-# Issue 9 is under way: the checks report what is left (python tests/test_architecture.py).
-pytestmark = pytest.mark.xfail(reason="issue 9 in progress", strict=False)
-
 ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "pe_cli")
 
 # From the bottom up. A module may import from its own layer's package and from any lower layer;

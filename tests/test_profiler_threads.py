@@ -138,7 +138,7 @@ def _blas_threads(threadpoolctl):
 def test_host_memory_is_kept_between_steps():
     import resource
     import sys
-    from pe_cli.executor import host_memory
+    from pe_cli.kernels.cpu import host_memory
     fluid.Executor(fluid.CPUPlace())
     if not sys.platform.startswith("linux") or not host_memory.keep_freed_memory():
         pytest.skip("glibc malloc only")

@@ -1,19 +1,19 @@
 """CompiledProgram: a Program prepared for running, here for data parallelism
-(``CompiledProgram(program).with_data_parallel(...)``), run by ``Executor.run``."""
+(``CompiledProgram(program).with_data_parallel(...)``). Plain data: what to run and how.
+``Executor.run`` runs it (pe_cli/executor/compiled.py), keeping the engine it builds for it in
+``_engine`` (with the scope of its first run in ``_scope``)."""
 from ..errors import PeError
 from ..framework import Program
 from ..places import Place
-from .strategy import BuildStrategy, ExecutionStrategy
+from .strategy import check_build_strategy, check_exec_strategy
 
 
 class CompiledProgram:
     def __init__(self, program_or_graph, build_strategy=None):
         if not isinstance(program_or_graph, Program):
             raise TypeError(f"CompiledProgram takes a Program, got {type(program_or_graph).__name__}")
-        if build_strategy is not None and not isinstance(build_strategy, BuildStrategy):
-            raise TypeError(f"build_strategy must be a fluid.BuildStrategy, got {type(build_strategy).__name__}")
         self._program = program_or_graph
-        self._build_strategy = build_strategy
+        self._build_strategy = check_build_strategy(build_strategy)
         self._exec_strategy = None
         self._loss_name = None
         self._share_vars_from = None
@@ -35,10 +35,8 @@ class CompiledProgram:
             raise PeError("with_data_parallel was already called on this CompiledProgram")
         if loss_name is not None and not isinstance(loss_name, str):
             raise TypeError(f"loss_name must be a variable name (str), got {loss_name!r}; use loss.name")
-        if build_strategy is not None and not isinstance(build_strategy, BuildStrategy):
-            raise TypeError(f"build_strategy must be a fluid.BuildStrategy, got {type(build_strategy).__name__}")
-        if exec_strategy is not None and not isinstance(exec_strategy, ExecutionStrategy):
-            raise TypeError(f"exec_strategy must be a fluid.ExecutionStrategy, got {type(exec_strategy).__name__}")
+        check_build_strategy(build_strategy)
+        check_exec_strategy(exec_strategy)
         if share_vars_from is not None and not isinstance(share_vars_from, CompiledProgram):
             raise TypeError(f"share_vars_from must be a CompiledProgram, got {type(share_vars_from).__name__}")
         if places is not None:
@@ -64,33 +62,6 @@ class CompiledProgram:
     @property
     def device_count(self):
         return self._engine.n if self._engine is not None else None
-
-    def _compile(self, place, scope):
-        if self._engine is not None:
-            if scope is not self._scope:
-                raise ValueError("a CompiledProgram runs in the scope of its first run; "
-                                 "this run gives another scope")
-            return self._engine
-        from ..executor.parallel import DataParallelEngine, device_places
-        share = None
-        if self._share_vars_from is not None:
-            share = self._share_vars_from._engine
-            if share is None:
-                raise PeError("share_vars_from: the CompiledProgram this one shares parameters with has not "
-                              "run yet; run it (the training program) first: it copies the parameters to "
-                              "the devices at its first run")
-        places = self._places if self._places is not None else device_places(place.kind == "cuda")
-        self._scope = scope
-        self._engine = DataParallelEngine(self._program, places, self._loss_name, self._build_strategy,
-                                          self._exec_strategy, scope, share)
-        return self._engine
-
-    def _run_with(self, executor, feed, fetch_list, scope, return_numpy):
-        """Called by Executor.run(compiled_program, ...)."""
-        if not self._is_data_parallel:
-            return executor.run(self._program, feed=feed, fetch_list=fetch_list, scope=scope,
-                                return_numpy=return_numpy)
-        return self._compile(executor.place, scope).run(feed, fetch_list, return_numpy)
 
     def __repr__(self):
         mode = f"data parallel on {self.device_count or '?'} devices" if self._is_data_parallel else "single device"

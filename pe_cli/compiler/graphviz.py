@@ -1,14 +1,6 @@
 """DOT text for an SSA graph (``to_dot``): ops are boxes, variable versions ellipses, control
 dependencies dashed edges; nodes of one device are grouped in a cluster. No graphviz needed to
 write it; ``dot -Tsvg graph.dot -o graph.svg`` draws it where graphviz is installed."""
-from .ssa_graph import COMPUTE, FETCH, SCALE_LOSS_GRAD
-
-_OP_STYLE = {
-    COMPUTE: 'shape=box, style="rounded,filled", fillcolor="#dbe9f6"',
-    SCALE_LOSS_GRAD: 'shape=box, style="rounded,filled", fillcolor="#fde2c4"',
-    FETCH: 'shape=box, style="rounded,filled", fillcolor="#e2e2e2"',
-}
-_COLLECTIVE_STYLE = 'shape=box, style="rounded,filled,bold", fillcolor="#f6d6d6"'
 
 
 def _quote(text):
@@ -24,13 +16,7 @@ def to_dot(graph, name="ssa_graph"):
     shared = []
 
     for op in graph.ops:
-        style = _OP_STYLE.get(op.kind, _COLLECTIVE_STYLE)
-        label = op.label()
-        if op.kind == COMPUTE and op.op.layer:
-            label += f"\n{op.op.layer}"
-        if op.kind not in (COMPUTE, SCALE_LOSS_GRAD):
-            label += f"\n{op.attrs.get('var', '')}"
-        line = f"op{op.id} [label={_quote(label)}, {style}];"
+        line = f"op{op.id} [label={_quote(op.dot_label())}, {op.dot_style}];"
         (by_device[op.device] if op.device is not None else shared).append(line)
 
     values = [v for versions in graph.vars.values() for v in versions]

@@ -1,7 +1,7 @@
 """The multi-device SSA graph: a Program copied onto several devices, with the nodes that aggregate
 gradients between them. Plain data: the executor schedules it, ``to_dot`` draws it.
 
-Nodes
+Nodes (pe_cli/compiler/ssa_nodes.py, a class per kind)
   - ``OpNode``: one unit of work. ``compute`` (one program op on one device), ``scale_loss_grad``
     (the initial loss gradient on one device), ``all_reduce`` / ``reduce`` / ``broadcast`` (between
     devices) and ``fetch`` (collects a variable from every device).
@@ -28,89 +28,15 @@ value per name and device, so these edges keep a reader from seeing a later valu
 """
 import copy
 
-from ..errors import PeError
+from ..errors import PeError, did_you_mean
 from ..framework import OpRole
 from ..framework.operator import Operator
-from .strategy import BuildStrategy, GradientScaleStrategy, ReduceStrategy
-
-COMPUTE = "compute"
-SCALE_LOSS_GRAD = "scale_loss_grad"
-ALL_REDUCE = "all_reduce"
-REDUCE = "reduce"
-BROADCAST = "broadcast"
-FETCH = "fetch"
-
-GRAD_SUFFIX = "@GRAD"
-
-
-class VarNode:
-    """One version of a variable on one device (``is_dep``: a control dependency, no value)."""
-    __slots__ = ("id", "name", "device", "version", "producer", "consumers", "is_dep")
-
-    def __init__(self, id, name, device, version, producer=None, is_dep=False):
-        self.id = id
-        self.name = name
-        self.device = device
-        self.version = version
-        self.producer = producer
-        self.consumers = []
-        self.is_dep = is_dep
-
-    def __repr__(self):
-        if self.is_dep:
-            return f"<dep {self.producer.id}->{[c.id for c in self.consumers]}>"
-        return f"<{self.name} v{self.version} dev{self.device}>"
-
-
-class OpNode:
-    """One unit of work. ``device`` is the device it runs on, or None for nodes spanning devices
-    (``attrs['devices']``). ``op`` is the program Operator for compute and scale_loss_grad nodes."""
-    __slots__ = ("id", "kind", "device", "op", "inputs", "outputs", "attrs")
-
-    def __init__(self, id, kind, device=None, op=None, attrs=None):
-        self.id = id
-        self.kind = kind
-        self.device = device
-        self.op = op
-        self.inputs = []
-        self.outputs = []
-        self.attrs = attrs or {}
-
-    @property
-    def devices(self):
-        return [self.device] if self.device is not None else list(self.attrs.get("devices", ()))
-
-    def describe(self):
-        """For error messages: what the node does and where."""
-        if self.kind == COMPUTE:
-            return f"{self.op.describe()} on device {self.device}"
-        var = self.attrs.get("var")
-        if self.kind == SCALE_LOSS_GRAD:
-            return f"scale_loss_grad of '{self.op.output_arg_names[0]}' on device {self.device}"
-        if self.kind == ALL_REDUCE:
-            return f"all_reduce of '{var}' over devices {self.devices}"
-        if self.kind == REDUCE:
-            return f"reduce of '{var}' onto device {self.attrs['root']}"
-        if self.kind == BROADCAST:
-            return f"broadcast of '{var}' from device {self.attrs['root']}"
-        return f"fetch of '{var}'"
-
-    def label(self):
-        if self.kind == COMPUTE:
-            return self.op.type
-        if self.kind == SCALE_LOSS_GRAD:
-            return f"scale_loss_grad x{self.attrs['scale']:g}"
-        if self.kind == REDUCE:
-            return f"reduce -> dev{self.attrs['root']}"
-        if self.kind == BROADCAST:
-            return f"broadcast dev{self.attrs['root']} ->"
-        return self.kind
-
-    def __repr__(self):
-        where = f" dev{self.device}" if self.device is not None else ""
-        what = self.op.type if self.op is not None else self.attrs.get("var", "")
-        return f"<{self.kind} {what}{where}>"
-
+from ..ops import registry
+from ..ops.registry import GRAD_SUFFIX
+from .ssa_nodes import (ALL_REDUCE, BROADCAST, COMPUTE, FETCH, REDUCE, SCALE_LOSS_GRAD,  # noqa: F401
+                        AllReduceNode, BroadcastNode, ComputeNode, FetchNode, OpNode, ReduceNode,
+                        ScaleLossGradNode, VarNode)
+from .strategy import BuildStrategy, GradientScaleStrategy, ReduceStrategy, check_build_strategy
 
 class SSAGraph:
     """The graph of one program on ``num_devices`` devices. ``ops`` are in build order, which is a
@@ -175,15 +101,14 @@ class SSAGraph:
         for index, name in enumerate(names):
             root = self.final_owned.get(name)
             if root is not None and self.num_devices > 1:
-                node = g._add(OpNode(g._new_id(), BROADCAST, None, None,
-                                     {"var": name, "root": root, "devices": devices}))
+                node = g._add(BroadcastNode(g._new_id(), None, None,
+                                            {"var": name, "root": root, "devices": devices}))
                 node.inputs.append(g.latest(root, name))
                 for d in devices:
                     if d != root:
                         g.vars[(d, name)] = list(g.vars.get((d, name), ()))
                         node.outputs.append(g._new_version(d, name, node))
-            node = g._add(OpNode(g._new_id(), FETCH, None, None,
-                                 {"var": name, "index": index, "devices": devices}))
+            node = g._add(FetchNode(g._new_id(), None, None, {"var": name, "index": index, "devices": devices}))
             for d in devices:
                 var = g.latest(d, name)
                 if var is None:     # never written nor read on d: it comes from the feed or a scope
@@ -231,7 +156,8 @@ def _base_role(op):
     return op.role & ~OpRole.Loss
 
 
-def _numel(shape):
+def _balance_size(shape):
+    """A parameter's weight when balancing owners: its element count, unknown dims counted as 1."""
     n = 1
     for d in shape or ():
         n *= max(int(d), 1)
@@ -241,9 +167,7 @@ def _numel(shape):
 def build_ssa_graph(program, places, build_strategy=None, loss_name=None):
     """The SSA graph of ``program`` on ``places`` (one device each) under ``build_strategy``.
     ``loss_name`` marks a training program: without it no gradient is aggregated."""
-    strategy = build_strategy if build_strategy is not None else BuildStrategy()
-    if not isinstance(strategy, BuildStrategy):
-        raise TypeError(f"build_strategy must be a BuildStrategy, got {type(strategy).__name__}")
+    strategy = check_build_strategy(build_strategy) or BuildStrategy()
     if not places:
         raise PeError("no devices to build the graph for: places is empty")
     return _Builder(program, places, strategy, loss_name).build()
@@ -300,7 +224,7 @@ class _Builder:
         if s.num_trainers > 1:
             raise PeError(f"num_trainers={s.num_trainers}: training over several processes or machines is "
                           f"not available yet; use one trainer with several devices (CPU_NUM / places)")
-        if s.sync_batch_norm and any(op.type == "batch_norm" for op in self.block.ops):
+        if s.sync_batch_norm and any(registry.get(op.type).has("batch_statistics") for op in self.block.ops):
             raise PeError("BuildStrategy.sync_batch_norm is not available yet: batch_norm normalizes over "
                           "each device's part of the batch; set sync_batch_norm = False")
 
@@ -311,9 +235,8 @@ class _Builder:
         if not isinstance(self.loss_name, str):
             raise TypeError(f"loss_name must be a variable name (str), got {self.loss_name!r}")
         if self.loss_name not in self.block.vars:
-            import difflib
-            close = difflib.get_close_matches(self.loss_name, list(self.block.vars), n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
+            hint = did_you_mean(self.loss_name, list(self.block.vars))
+            hint = f"; {hint}" if hint else ""
             raise PeError(f"loss_name '{self.loss_name}' is not a variable of the program{hint}")
         wanted = self.loss_name + GRAD_SUFFIX
         found = None
@@ -345,7 +268,7 @@ class _Builder:
     def _assign_owners(self, pairs):
         """Largest parameter first, each to the device with the least parameter size so far."""
         load = [0] * self.n
-        sizes = {p: _numel(self.block.vars[p].shape) for p, _, _ in pairs}
+        sizes = {p: _balance_size(self.block.vars[p].shape) for p, _, _ in pairs}
         for p in sorted(sizes, key=lambda p: -sizes[p]):     # stable: ties keep gradient order
             device = min(self.devices, key=lambda d: (load[d], d))
             self.g.owners[p] = device
@@ -369,8 +292,8 @@ class _Builder:
             self.owned.pop(name, None)
         return self.devices
 
-    def _compute(self, op, device, kind=COMPUTE, attrs=None):
-        node = self.g._add(OpNode(self.g._new_id(), kind, device, op, attrs))
+    def _compute(self, op, device, node_class=ComputeNode, attrs=None):
+        node = self.g._add(node_class(self.g._new_id(), device, op, attrs))
         for name in dict.fromkeys(op.input_arg_names):
             self.g._read(device, name, node)
         for name in dict.fromkeys(op.output_arg_names):
@@ -388,28 +311,28 @@ class _Builder:
         scaled = Operator(op.block, op.type, {k: list(v) for k, v in op.inputs.items()},
                           {k: list(v) for k, v in op.outputs.items()}, attrs, op.role, op.source, op.layer)
         for d in self.devices:
-            self._compute(scaled, d, SCALE_LOSS_GRAD, {"scale": scale})
+            self._compute(scaled, d, ScaleLossGradNode, {"scale": scale})
 
     def _aggregate(self, param, grad):
         if self.reduce:
             root = self.g.owners[param]
-            node = self.g._add(OpNode(self.g._new_id(), REDUCE, None, None,
-                                      {"var": grad, "param": param, "root": root, "devices": self.devices}))
+            node = self.g._add(ReduceNode(self.g._new_id(), None, None,
+                                          {"var": grad, "param": param, "root": root, "devices": self.devices}))
             for d in self.devices:
                 self.g._read(d, grad, node)
             self.g._write(root, grad, node)
             self.owned[grad] = root
         else:
-            node = self.g._add(OpNode(self.g._new_id(), ALL_REDUCE, None, None,
-                                      {"var": grad, "param": param, "devices": self.devices}))
+            node = self.g._add(AllReduceNode(self.g._new_id(), None, None,
+                                             {"var": grad, "param": param, "devices": self.devices}))
             for d in self.devices:
                 self.g._read(d, grad, node)
             for d in self.devices:
                 self.g._write(d, grad, node)
 
     def _broadcast(self, name, root):
-        node = self.g._add(OpNode(self.g._new_id(), BROADCAST, None, None,
-                                  {"var": name, "root": root, "devices": self.devices}))
+        node = self.g._add(BroadcastNode(self.g._new_id(), None, None,
+                                         {"var": name, "root": root, "devices": self.devices}))
         self.g._read(root, name, node)
         for d in self.devices:
             if d != root:

@@ -6,10 +6,9 @@ the numbers, only (in Fluid) speed or memory. Assigning an unknown option raises
 naming the closest one; once a graph has been built from a strategy it is frozen and any
 assignment raises, as in Fluid.
 """
-import difflib
 import enum
 
-from ..errors import PeError
+from ..errors import PeError, did_you_mean
 
 
 class ReduceStrategy(enum.IntEnum):
@@ -110,9 +109,8 @@ class _Strategy:
 
     def _unknown(self, name):
         owner = type(self).__name__
-        close = difflib.get_close_matches(name, self._OPTIONS, n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else f"; it has {', '.join(sorted(self._OPTIONS))}"
-        return f"{owner} has no option '{name}'{hint}"
+        hint = did_you_mean(name, self._OPTIONS, f"it has {', '.join(sorted(self._OPTIONS))}")
+        return f"{owner} has no option '{name}'; {hint}"
 
     def _freeze(self):
         object.__setattr__(self, "_frozen", True)
@@ -205,3 +203,18 @@ class ExecutionStrategy(_Strategy):
     }
 
     NO_EFFECT_YET = ("allow_op_delay", "use_experimental_executor", "use_thread_barrier", "use_cuda")
+
+
+def check_build_strategy(value):
+    """``value`` if it is a BuildStrategy or None; a TypeError naming what was given otherwise.
+    The one check every entry point (ParallelExecutor, CompiledProgram, the SSA graph) makes."""
+    if value is not None and not isinstance(value, BuildStrategy):
+        raise TypeError(f"build_strategy must be a fluid.BuildStrategy, got {type(value).__name__}")
+    return value
+
+
+def check_exec_strategy(value):
+    """``value`` if it is an ExecutionStrategy or None; a TypeError otherwise."""
+    if value is not None and not isinstance(value, ExecutionStrategy):
+        raise TypeError(f"exec_strategy must be a fluid.ExecutionStrategy, got {type(value).__name__}")
+    return value

@@ -14,7 +14,8 @@ import numpy as np
 from ..framework import default_main_program
 from ..framework.lod_tensor import LoDTensor
 from ..framework.variable import Variable
-from ..places import CUDAPlace, cpu_device_count, cuda_places
+from ..kernels import cuda_places
+from ..places import CUDAPlace, cpu_device_count
 
 
 class _Converter:

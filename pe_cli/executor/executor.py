@@ -3,17 +3,17 @@
 It never knows what an op computes: ops are resolved to kernels once per program version
 (``plan.OpStep``) and called through ``plan.run_step``, exactly as the parallel executor does.
 """
-import difflib
-
 import numpy as np
 
-from .. import profiler
-from ..kernels.cpu import threads
-from ..errors import FeedError, PeError
+from .. import kernels, profiler
+from ..compiler import CompiledProgram
+from ..errors import PeError, did_you_mean
 from ..framework import Program, default_main_program
 from ..framework.lod_tensor import LoDTensor
+from ..ops.registry import GRAD_SUFFIX
 from ..places import CPUPlace, Place
-from .feeding import as_feed_array
+from .compiled import run_compiled
+from .feeding import as_feed_array, missing_value_error
 from .plan import OpStep, run_step
 from .scope import global_scope
 
@@ -41,15 +41,10 @@ class Executor:
         self.place = place if place is not None else CPUPlace()
         if not isinstance(self.place, Place):
             raise TypeError(f"Executor: place must be CPUPlace() or CUDAPlace(i), got {place!r}")
-        # CPU: values are numpy arrays, nothing to move. CUDA: feeds go to the device, fetches
-        # come back, and what the run writes to the scope stays on the device.
-        self._memory = None
-        if self.place.kind == "cuda":
-            from ..kernels.cuda import runtime
-            self._memory = runtime.memory(self.place)
-        else:
-            from .host_memory import keep_freed_memory
-            keep_freed_memory()             # step buffers stay mapped between runs (host_memory.py)
+        # The device's runtime: on the CPU values are numpy arrays, nothing moves; on a GPU feeds
+        # go to the device, fetches come back, and what the run writes to the scope stays there.
+        self._runtime = kernels.runtime(self.place)
+        self._memory = self._runtime.memory(self.place)
         self._plans = {}
 
     def close(self):
@@ -59,16 +54,15 @@ class Executor:
             fetch_var_name="fetch", scope=None, return_numpy=True, use_program_cache=False):
         program = default_main_program() if program is None else program
         scope = global_scope() if scope is None else scope
-        if hasattr(program, "_run_with"):       # a CompiledProgram
-            return program._run_with(self, feed, fetch_list, scope, return_numpy)
+        if isinstance(program, CompiledProgram):
+            return run_compiled(self, program, feed, fetch_list, scope, return_numpy)
         if not isinstance(program, Program):
             raise TypeError(f"Executor.run: program must be a Program or CompiledProgram, "
                             f"got {type(program).__name__}")
         if feed is not None and not isinstance(feed, dict):
             raise TypeError(f"Executor.run: feed must be a dict of name -> value, got {type(feed).__name__}")
         plan = self._plan(program)
-        if self._memory is None:
-            threads.use_devices(1)          # one CPU device: the whole machine (pe_cli/kernels/cpu/threads.py)
+        self._runtime.prepare_run(1)        # one device: the whole machine's threads
         profile = profiler.active()
         if profile is not None:
             return self._run_profiled(plan, feed, fetch_list, scope, return_numpy, profile)
@@ -94,8 +88,7 @@ class Executor:
     def _store(self, plan, values, scope):
         for name in plan.persistable_writes:
             scope.set_array(name, values[name])
-        if self._memory is not None:
-            self._memory.finish()
+        self._memory.finish()
 
     def _plan(self, program):
         # One plan per program, rebuilt when the program changes (the plan holds the program, so
@@ -114,33 +107,21 @@ class Executor:
             if lod:
                 lods[name] = lod
         memory = self._memory
-        if memory is not None:
-            for name in values:
-                values[name] = memory.to_device(values[name])
+        for name in values:
+            values[name] = memory.to_device(values[name])
         for name in plan.scope_reads:
             if name in values:
                 continue
             array = scope.get_array(name)
             if array is None:
                 raise missing_value_error(block, name)
-            if memory is not None and not memory.is_device_array(array):
+            if not memory.is_device_array(array):
                 array = memory.to_device(array)
                 var = block.vars.get(name)
-                if var is not None and var.persistable:
+                if memory.keeps_parameters and var is not None and var.persistable:
                     scope.find_var(name).tensor._array = array     # stays on the device
-            elif memory is None and hasattr(array, "copy_to_host"):
-                array = array.copy_to_host()        # left on a GPU by a CUDA executor: a host copy
             values[name] = array
         return values, lods
-
-
-def missing_value_error(block, name):
-    var = block.vars.get(name)
-    if var is not None and var.is_data:
-        shape = "?" if var.shape is None else list(var.shape)
-        return FeedError(f"missing feed '{name}' ({var.dtype}, shape {shape}): pass it in feed={{'{name}': ...}}")
-    return PeError(f"variable '{name}' has no value in the scope: run the startup program first "
-                   f"(exe.run(fluid.default_startup_program())), or load a checkpoint")
 
 
 def fetch_values(block, fetch_list, values, lods, scope, return_numpy):
@@ -151,9 +132,9 @@ def fetch_values(block, fetch_list, values, lods, scope, return_numpy):
         if array is None:
             array = scope.get_array(name)
         if array is None:
-            known = [n for n in block.vars if not n.endswith("@GRAD")] + list(values)
-            close = difflib.get_close_matches(name, known, n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
+            known = [n for n in block.vars if not n.endswith(GRAD_SUFFIX)] + list(values)
+            hint = did_you_mean(name, known)
+            hint = f"; {hint}" if hint else ""
             raise PeError(f"cannot fetch '{name}': no such variable was computed{hint}")
         if hasattr(array, "copy_to_host"):         # a device array: a fresh host copy
             host = array.copy_to_host()

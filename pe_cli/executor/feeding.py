@@ -1,9 +1,7 @@
 """Checking fed values against the program's data variables: the first place user data enters."""
-import difflib
-
 import numpy as np
 
-from ..errors import FeedError
+from ..errors import FeedError, PeError, did_you_mean
 from ..framework.lod_tensor import LoDTensor
 from ..ops.registry import fmt_shape
 
@@ -13,8 +11,8 @@ def as_feed_array(block, name, value):
     Returns (array, lod or None)."""
     var = block.vars.get(name)
     if var is None:
-        close = difflib.get_close_matches(name, [v.name for v in block.vars.values() if v.is_data], n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else ""
+        hint = did_you_mean(name, [v.name for v in block.vars.values() if v.is_data])
+        hint = f"; {hint}" if hint else ""
         raise FeedError(f"feed '{name}' is not a variable of the program{hint}")
     lod = None
     if isinstance(value, LoDTensor):
@@ -35,3 +33,12 @@ def as_feed_array(block, name, value):
             raise FeedError(f"feed '{name}': expected shape {fmt_shape(expected)} "
                             f"(-1 is any size), got {fmt_shape(shape)}")
     return value, lod
+
+
+def missing_value_error(block, name):
+    var = block.vars.get(name)
+    if var is not None and var.is_data:
+        shape = "?" if var.shape is None else list(var.shape)
+        return FeedError(f"missing feed '{name}' ({var.dtype}, shape {shape}): pass it in feed={{'{name}': ...}}")
+    return PeError(f"variable '{name}' has no value in the scope: run the startup program first "
+                   f"(exe.run(fluid.default_startup_program())), or load a checkpoint")

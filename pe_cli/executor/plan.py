@@ -4,6 +4,7 @@ from time import perf_counter
 
 import numpy as np
 
+from .. import kernels
 from ..errors import OpError, PeError
 from ..ops import registry
 
@@ -16,11 +17,8 @@ class OpStep:
         opdef = registry.get(op.type)
         self.op = op
         self.device = device
-        kind = device.kind if hasattr(device, "kind") else device
-        self.kernel = opdef.kernel(kind)
-        if kind == "cuda":      # runs on its GPU: allocations and launches go to that device
-            from ..kernels.cuda.runtime import bind_kernel
-            self.kernel = bind_kernel(self.kernel, device)
+        # the device's runtime binds the kernel to it (a GPU's kernels allocate and launch there)
+        self.kernel = kernels.runtime(device).bind_kernel(opdef.kernel(device.kind), device)
         dup_in = {s.name for s in opdef.inputs if s.duplicable}
         dup_out = {s.name for s in opdef.outputs if s.duplicable}
         self.inputs = tuple((slot, tuple(names), slot in dup_in) for slot, names in op.inputs.items() if names)

@@ -2,8 +2,8 @@
 from ..executor.scope import Scope  # noqa: F401
 from ..dtypes import VarType
 from ..framework.lod_tensor import LoDTensor  # noqa: F401
-from ..places import (CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_device_count,  # noqa: F401
-                      cuda_places, is_compiled_with_cuda)
+from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
+from ..places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_device_count  # noqa: F401
 
 
 class VarDesc:

@@ -8,7 +8,8 @@ from ..framework import (Block, Operator, Parameter, Program, Variable, default_
                          default_startup_program, name_scope, program_guard, switch_main_program,
                          switch_startup_program, unique_name)
 from ..dtypes import convert_dtype as convert_np_dtype_to_dtype_
-from ..places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_places, cuda_places, is_compiled_with_cuda  # noqa: F401
+from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
+from ..places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_places  # noqa: F401
 
 __all__ = ["Block", "Operator", "Parameter", "Program", "Variable", "convert_np_dtype_to_dtype_",
            "default_main_program", "default_startup_program", "grad_var_name", "in_dygraph_mode",

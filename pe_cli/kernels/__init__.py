@@ -1,2 +1,52 @@
 """Kernels per device kind: ``cpu/`` (numpy and numba, GIL released) and ``cuda/`` (numba.cuda),
-one module per op module with one function per op type: ``kernel(ins, attrs) -> outs``."""
+one module per op module with one function per op type: ``kernel(ins, attrs) -> outs``.
+
+Each kind also has a *runtime* (``<kind>/runtime.py``): what an executor needs of a device beyond
+its kernels, behind one interface, so executors never ask which kind a device is:
+
+- ``memory(place)``: an object with ``to_device(array)`` (a feed or scope value as this device
+  holds it), ``is_device_array(array)``, ``keeps_parameters`` (True: a parameter copied to the
+  device stays there in the scope) and ``finish()`` (wait for the device at the end of a run);
+- ``bind_kernel(kernel, place)``: the kernel as it runs on that device;
+- ``collectives``: ``all_reduce(arrays, devices, targets)`` and ``broadcast(array, root, targets)``,
+  summing in device order so every run gives the same bits;
+- ``places_for(places)``: the devices of data parallelism as this kind numbers them;
+- ``prepare_run(num_devices)``: called before each run (the CPU sizes its threads per device);
+- ``SHARED_THREADS``: True where kernels are CPU work under the GIL (the scheduler's token run),
+  False where they are asynchronous launches (one task per device);
+- ``require(place)``: a one-line PeError where the device cannot run here.
+"""
+import importlib
+import os
+
+from ..errors import PeError
+from ..places import CUDAPlace
+
+
+def runtime(place):
+    """The runtime module of ``place``'s device kind, imported on first use (CUDA lazily: numba.cuda
+    is slow to import and absent from many installs)."""
+    try:
+        return importlib.import_module(f"{__name__}.{place.kind}.runtime")
+    except ImportError as e:
+        raise PeError(f"{place!r} is not available in this build ({e}); use fluid.CPUPlace()") from None
+
+
+def cuda_places(device_ids=None):
+    """``CUDAPlace`` for each GPU this process may use: those CUDA_VISIBLE_DEVICES lists, else every
+    GPU the CUDA runtime finds."""
+    if device_ids is None:
+        visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+        if visible is None:
+            device_ids = list(range(runtime(CUDAPlace(0)).device_count()))
+        else:
+            device_ids = list(range(len([d for d in visible.split(",") if d.strip() != ""])))
+    return [CUDAPlace(i) for i in device_ids]
+
+
+def is_compiled_with_cuda():
+    """True when this install can run CUDA kernels (a GPU, or numba's simulator)."""
+    try:
+        return runtime(CUDAPlace(0)).available()
+    except Exception:
+        return False

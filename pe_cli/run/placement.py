@@ -6,7 +6,8 @@ from ..compiler import CompiledProgram
 from ..compiler.strategy import BuildStrategy, ExecutionStrategy
 from ..errors import PeError
 from ..kernels.cuda import runtime
-from ..places import CPUPlace, CUDAPlace, is_compiled_with_cuda
+from ..kernels import is_compiled_with_cuda
+from ..places import CPUPlace, CUDAPlace
 
 _STRATEGIES = (("build_strategy", BuildStrategy), ("exec_strategy", ExecutionStrategy))
 

@@ -104,7 +104,8 @@ def test_cuda_place_without_cuda_says_so_in_one_line():
     script = textwrap.dedent("""
         from pe_cli.errors import PeError
         from pe_cli.executor import Executor
-        from pe_cli.places import CUDAPlace, is_compiled_with_cuda
+        from pe_cli.kernels import is_compiled_with_cuda
+        from pe_cli.places import CUDAPlace
         assert not is_compiled_with_cuda()
         try:
             Executor(CUDAPlace(0))

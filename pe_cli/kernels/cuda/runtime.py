@@ -11,12 +11,14 @@ Under numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``) all of this runs on th
 CI tests the kernels. The simulator is not thread-safe, so there kernels run one at a time.
 """
 import os
+import importlib
 import threading
-import weakref
 
 import numpy as np
 
 from ...errors import PeError
+from .. import cuda_places
+from .allocator import Pool
 
 _cuda = None
 _sim = None
@@ -121,7 +123,7 @@ class Device:
     def __init__(self, device_id):
         cuda = _numba_cuda()
         self.id = device_id
-        self.pool = Pool(self)
+        self.pool = Pool(self, cuda, _sim)
         if _sim:
             self.stream = cuda.stream()
         else:
@@ -175,118 +177,6 @@ def current():
 
 def stream():
     return current().stream
-
-
-# -- the caching allocator --------------------------------------------------------------------
-
-def _bucket(nbytes):
-    """Size class of a request: multiples of 512 bytes (small arrays share buffers freely)."""
-    return max(512, (nbytes + 511) // 512 * 512)
-
-
-class Pool:
-    """Device buffers by size class. A buffer is leased to one array (and its views); when they
-    are all gone it returns to the free list of its class and the next request of that class
-    reuses it. ``allocations`` counts real device allocations (a steady training loop makes none)."""
-
-    def __init__(self, dev):
-        self.device = dev
-        self.free = {}          # size class -> [raw buffer]
-        self.leased = {}        # token -> lease object, for the real driver's refcounted pointers
-        self.allocations = 0
-        self.bytes = 0
-        self.reuses = 0
-
-    def empty(self, shape, dtype):
-        shape = tuple(int(d) for d in shape)
-        dtype = np.dtype(dtype)
-        size = 1
-        for d in shape:
-            size *= d
-        nbytes = size * dtype.itemsize
-        if nbytes == 0:
-            return _numba_cuda().device_array(shape, dtype, stream=self.device.stream)
-        key = _bucket(nbytes)
-        raw = None
-        bucket = self.free.get(key)
-        if bucket:
-            try:
-                raw = bucket.pop()          # atomic: finalizers may append from any thread
-                self.reuses += 1
-            except IndexError:
-                raw = None
-        if raw is None:
-            raw = self._allocate(key)
-        return self._lease(raw, key, shape, dtype)
-
-    def _allocate(self, nbytes):
-        self.allocations += 1
-        self.bytes += nbytes
-        if _sim:
-            return np.empty(nbytes, dtype=np.uint8)
-        with self.device:
-            try:
-                return self.device.context.memalloc(nbytes)
-            except Exception:           # out of memory: give the cached buffers back, then retry
-                self.trim()
-                return self.device.context.memalloc(nbytes)
-
-    def trim(self):
-        """Frees every cached buffer no array is using (numba frees device memory lazily)."""
-        self.free = {}
-        if not _sim:
-            with self.device:
-                self.device.context.deallocations.clear()
-
-    def _release(self, key, raw):
-        self.free.setdefault(key, []).append(raw)
-
-    def _lease(self, raw, key, shape, dtype):
-        strides = _c_strides(shape, dtype.itemsize)
-        if _sim:
-            lease = _HostLease(raw, shape, dtype, strides)
-            weakref.finalize(lease, self._release, key, raw)
-            from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray
-            return FakeCUDAArray(np.asarray(lease), stream=self.device.stream)
-        from numba.cuda.cudadrv.devicearray import DeviceNDArray
-        from numba.cuda.cudadrv.driver import AutoFreePointer
-        # Numba's own allocator pattern: a refcounted pointer whose finalizer runs when the array
-        # and every view of it are gone; here the finalizer hands the buffer back to the pool.
-        token = object()
-        leased = self.leased
-
-        def give_back(token=token, key=key, raw=raw):
-            leased.pop(token, None)
-            self._release(key, raw)
-        mem = AutoFreePointer(weakref.proxy(self.device.context), raw.device_pointer, key,
-                              finalizer=give_back)
-        leased[token] = mem
-        return DeviceNDArray(shape, strides, dtype, stream=self.device.stream, gpu_data=mem.own())
-
-    def stats(self):
-        return {"allocations": self.allocations, "bytes": self.bytes, "reuses": self.reuses,
-                "free": sum(len(v) for v in self.free.values())}
-
-
-class _HostLease:
-    """Simulator only: exposes a pooled host buffer as an array; alive while any view is."""
-    __slots__ = ("__array_interface__", "raw", "__weakref__")
-
-    def __init__(self, raw, shape, dtype, strides):
-        self.raw = raw
-        self.__array_interface__ = {"shape": shape, "typestr": dtype.str, "strides": strides,
-                                    "data": (raw.ctypes.data, False), "version": 3}
-        if dtype.fields is not None:
-            self.__array_interface__["descr"] = dtype.descr
-
-
-def _c_strides(shape, itemsize):
-    strides = []
-    step = itemsize
-    for d in reversed(shape):
-        strides.append(step)
-        step *= max(d, 1)
-    return tuple(reversed(strides))
 
 
 def empty(shape, dtype):
@@ -381,9 +271,38 @@ def _device_of(array):
 
 # -- what executors use -----------------------------------------------------------------------
 
+# The interface every device kind's runtime offers executors (pe_cli/kernels/__init__.py).
+SHARED_THREADS = False      # kernels are asynchronous launches: one task per device
+
+
+def default_places():
+    """The devices of data parallelism: every visible GPU."""
+    require()
+    places = cuda_places()
+    if not places:
+        raise PeError("use_cuda=True but no GPU is visible (CUDA_VISIBLE_DEVICES); use use_cuda=False")
+    return places
+
+
+def places_for(places):
+    return list(places)
+
+
+def prepare_run(num_devices):
+    pass
+
+
+def __getattr__(name):
+    # ``collectives`` compiles CUDA kernels when imported: loaded when a multi-GPU graph first runs.
+    if name == "collectives":
+        return importlib.import_module(f"{__package__}.collectives")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 class PlaceMemory:
     """An executor's adapter for one CUDA place: feeds go in, fetches come out, values written to
     the scope stay on the device."""
+    keeps_parameters = True
 
     def __init__(self, place):
         require(place)

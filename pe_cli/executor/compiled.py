@@ -1,0 +1,32 @@
+"""Running a CompiledProgram (pe_cli/compiler/compiled_program.py): a data-parallel one through
+the DataParallelEngine built at its first run (and kept on it), a plain one as its Program."""
+from ..errors import PeError
+from .parallel import DataParallelEngine, device_places
+
+
+def run_compiled(executor, compiled, feed, fetch_list, scope, return_numpy):
+    """``executor.run(compiled, ...)``."""
+    if not compiled._is_data_parallel:
+        return executor.run(compiled.program, feed=feed, fetch_list=fetch_list, scope=scope,
+                            return_numpy=return_numpy)
+    return _engine(compiled, executor.place, scope).run(feed, fetch_list, return_numpy)
+
+
+def _engine(compiled, place, scope):
+    if compiled._engine is not None:
+        if scope is not compiled._scope:
+            raise ValueError("a CompiledProgram runs in the scope of its first run; "
+                             "this run gives another scope")
+        return compiled._engine
+    share = None
+    if compiled._share_vars_from is not None:
+        share = compiled._share_vars_from._engine
+        if share is None:
+            raise PeError("share_vars_from: the CompiledProgram this one shares parameters with has not "
+                          "run yet; run it (the training program) first: it copies the parameters to "
+                          "the devices at its first run")
+    places = compiled._places if compiled._places is not None else device_places(place)
+    compiled._scope = scope
+    compiled._engine = DataParallelEngine(compiled.program, places, compiled._loss_name,
+                                          compiled._build_strategy, compiled._exec_strategy, scope, share)
+    return compiled._engine

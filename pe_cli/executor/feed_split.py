@@ -1,0 +1,109 @@
+"""Data parallelism's two ends: a feed split over the devices (along dim 0, or by whole sequences
+for a LoD feed) and the devices' fetched values merged back (concatenated along dim 0)."""
+import numpy as np
+
+from ..errors import FeedError
+from ..framework.lod_tensor import LoDTensor
+from .feeding import as_feed_array
+
+
+def split_sizes(total, n):
+    """Rows per device when ``total`` rows are split over ``n`` devices: as even as possible, the
+    remainder going to the last devices (3 on 2 devices: [1, 2])."""
+    base, rem = divmod(total, n)
+    return [base + (1 if i >= n - rem else 0) for i in range(n)]
+
+
+def _slice_lod(lod, start, end):
+    """Top-level sequences [start, end) of a LoD: (new offsets per level, first row, end row)."""
+    new = []
+    lo, hi = start, end
+    for level in lod:
+        offs = list(level[lo:hi + 1])
+        new.append([o - offs[0] for o in offs])
+        lo, hi = offs[0], offs[-1]
+    return new, lo, hi
+
+
+def _merge_lods(lods):
+    if any(not lod for lod in lods):
+        return None
+    merged = [[0] for _ in lods[0]]
+    for lod in lods:
+        for level, offs in enumerate(lod):
+            base = merged[level][-1]
+            merged[level].extend(base + o for o in offs[1:])
+    return merged
+
+
+def _name(key):
+    return key if isinstance(key, str) else getattr(key, "name", key)
+
+
+def split_feed(block, feed, n, whole=()):
+    """Per device: ({name: array}, {name: lod}). A dict feed is split over the ``n`` devices (names
+    in ``whole`` go whole to every device); a list feed gives one dict per device."""
+    per_device = [({}, {}) for _ in range(n)]
+    if feed is None:
+        return per_device
+    if isinstance(feed, dict):
+        for key, value in feed.items():
+            name = _name(key)
+            array, lod = as_feed_array(block, name, value)
+            if name in whole:
+                for vals, _ in per_device:
+                    vals[name] = array
+                continue
+            _split_one(name, array, lod, per_device)
+        return per_device
+    if isinstance(feed, (list, tuple)):
+        if len(feed) != n:
+            raise ValueError(f"feed is a list of {len(feed)} dict(s) but the program runs on {n} devices: "
+                             f"give one dict per device (exe.device_count), or a dict to split")
+        for d, item in enumerate(feed):
+            if not isinstance(item, dict):
+                raise TypeError(f"feed[{d}] must be a dict of name -> value for device {d}, "
+                                f"got {type(item).__name__}")
+            vals, lods = per_device[d]
+            for key, value in item.items():
+                name = _name(key)
+                vals[name], lod = as_feed_array(block, name, value)
+                if lod:
+                    lods[name] = lod
+        return per_device
+    raise ValueError(f"feed must be a dict (split over the devices) or a list of one dict per device, "
+                     f"got {type(feed).__name__}")
+
+
+def _split_one(name, array, lod, per_device):
+    n = len(per_device)
+    if array.ndim == 0:
+        raise FeedError(f"feed '{name}' is a scalar: a dict feed is split over the {n} devices along "
+                        f"its first dimension; give it a batch dimension or feed a list of dicts")
+    total = len(lod[0]) - 1 if lod else array.shape[0]
+    unit = "sequence" if lod else "sample"
+    if total < n:
+        raise FeedError(f"feed '{name}' has {total} {unit}(s) but the program runs on {n} devices, and each "
+                        f"device needs at least one: feed at least {n} {unit}s per batch, or drop the last "
+                        f"incomplete batch (drop_last=True)")
+    start = 0
+    for d, size in enumerate(split_sizes(total, n)):
+        vals, lods = per_device[d]
+        if lod:
+            part, lo, hi = _slice_lod(lod, start, start + size)
+            vals[name] = array[lo:hi]
+            lods[name] = part
+        else:
+            vals[name] = array[start:start + size]
+        start += size
+
+
+def merge_fetch(arrays, lods, return_numpy):
+    """The devices' values of one fetch (host copies of device arrays), concatenated along dim 0;
+    a LoDTensor with the merged LoD when ``return_numpy`` is False."""
+    arrays = [np.asarray(a.copy_to_host() if hasattr(a, "copy_to_host") else a) for a in arrays]
+    parts = [a.reshape(1) if a.ndim == 0 else a for a in arrays]
+    merged = np.concatenate(parts, axis=0) if len(parts) > 1 else np.array(parts[0], copy=True)
+    if return_numpy:
+        return merged
+    return LoDTensor(merged, _merge_lods(lods) if lods and any(lods) else None)

@@ -1,0 +1,57 @@
+"""The CPU runtime: what an executor needs of CPU devices beyond their kernels (the interface is
+described in pe_cli/kernels/__init__.py). Values are numpy arrays in host memory, shared by every
+device; each device's kernels get their share of the cores (threads.py); freed step buffers stay
+mapped between runs (host_memory.py)."""
+from ...places import CPUPlace, cpu_places
+from . import collectives  # noqa: F401 -- part of the runtime's interface
+from . import threads
+from .host_memory import keep_freed_memory
+
+SHARED_THREADS = True       # kernels are CPU work: the scheduler's token run keeps the GIL calm
+
+
+class HostMemory:
+    """Values of a CPU device: numpy arrays as they are. An array a CUDA executor left on a GPU is
+    read as a host copy."""
+    keeps_parameters = False
+
+    @staticmethod
+    def is_device_array(array):
+        return not hasattr(array, "copy_to_host")
+
+    @staticmethod
+    def to_device(array):
+        return array.copy_to_host() if hasattr(array, "copy_to_host") else array
+
+    def finish(self):
+        pass
+
+
+_MEMORY = HostMemory()
+
+
+def memory(place):
+    keep_freed_memory()             # step buffers stay mapped between runs (host_memory.py)
+    return _MEMORY
+
+
+def bind_kernel(kernel, place):
+    return kernel
+
+
+def default_places():
+    """The devices of data parallelism: CPU_NUM of them."""
+    return cpu_places()
+
+
+def places_for(places):
+    """CPU devices are numbered by position."""
+    return [CPUPlace(i) for i in range(len(places))]
+
+
+def prepare_run(num_devices):
+    threads.use_devices(num_devices)    # each device's kernels get cores // devices threads
+
+
+def require(place=None):
+    pass
