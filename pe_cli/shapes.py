@@ -238,3 +238,15 @@ def lookup_out_shape(ids_shape, width):
     if len(ids_shape) > 1 and ids_shape[-1] == 1:
         ids_shape = ids_shape[:-1]
     return ids_shape + [width]
+
+
+def layer_norm_split(shape, begin_norm_axis):
+    """layer_norm's view of X as a matrix: (rows, columns), rows the product of the dims before
+    ``begin_norm_axis``, each row normalized over the rest."""
+    rows = 1
+    for d in tuple(shape)[:begin_norm_axis]:
+        rows *= d
+    size = 1
+    for d in shape:
+        size *= d
+    return rows, size // max(rows, 1)

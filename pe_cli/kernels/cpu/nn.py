@@ -21,7 +21,7 @@ import numpy as np
 
 from . import threads
 from . import _cblas, _conv, _pool
-from ...shapes import bn_channel_axis, lookup_out_shape
+from ...shapes import bn_channel_axis, layer_norm_split, lookup_out_shape
 from ..common import ConvGeometry, PoolGeometry, table_ids
 from ._numba import is_float, lazy, parallel_parts
 
@@ -209,9 +209,7 @@ def batch_norm_grad_param(ins, attrs):
 # -- layer_norm -------------------------------------------------------------------------------------
 
 def _ln_matrix(x, attrs):
-    b = attrs["begin_norm_axis"]
-    left = int(np.prod(x.shape[:b]))
-    return x.reshape(left, -1)
+    return x.reshape(layer_norm_split(x.shape, attrs["begin_norm_axis"]))
 
 
 def layer_norm(ins, attrs):

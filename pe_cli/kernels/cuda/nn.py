@@ -11,7 +11,7 @@ in _conv.py, _pool.py and _norm.py; this module launches it.
 import numpy as np
 from numba import cuda
 
-from ...shapes import bn_channel_axis, lookup_out_shape
+from ...shapes import bn_channel_axis, layer_norm_split, lookup_out_shape
 from ..common import ConvGeometry, PoolGeometry, table_ids
 from ..cpu import nn as _cpu
 from . import runtime as rt
@@ -153,11 +153,7 @@ def batch_norm_grad_param(ins, attrs):
 # -- layer_norm -------------------------------------------------------------------------------------
 
 def _ln_shape(x, attrs):
-    b = attrs["begin_norm_axis"]
-    rows = 1
-    for d in tuple(x.shape)[:b]:
-        rows *= d
-    return rows, x.size // max(rows, 1)
+    return layer_norm_split(tuple(x.shape), attrs["begin_norm_axis"])
 
 
 def layer_norm(ins, attrs):
