@@ -204,6 +204,10 @@ class ExecutionStrategy(_Strategy):
 
     NO_EFFECT_YET = ("allow_op_delay", "use_experimental_executor", "use_thread_barrier", "use_cuda")
 
+    # Fluid's private ``_dry_run``: the graph is built and scheduled but no op runs, so a run needs
+    # no feed and fetches nothing (Fluid's tests of the graph builder set it).
+    _dry_run = False
+
 
 def check_build_strategy(value):
     """``value`` if it is a BuildStrategy or None; a TypeError naming what was given otherwise.

@@ -14,6 +14,7 @@ from ..ops.registry import GRAD_SUFFIX
 from ..places import CPUPlace, Place
 from .compiled import run_compiled
 from .feeding import as_feed_array, missing_value_error
+from .fetched import fetched
 from .plan import OpStep, run_step
 from .scope import global_scope
 
@@ -138,7 +139,8 @@ def fetch_values(block, fetch_list, values, lods, scope, return_numpy):
             raise PeError(f"cannot fetch '{name}': no such variable was computed{hint}")
         if hasattr(array, "copy_to_host"):         # a device array: a fresh host copy
             host = array.copy_to_host()
-            results.append(host if return_numpy else LoDTensor(host, lods.get(name)))
+            results.append(fetched(host) if return_numpy else LoDTensor(host, lods.get(name)))
             continue
-        results.append(np.array(array, copy=True) if return_numpy else LoDTensor(array.copy(), lods.get(name)))
+        results.append(fetched(np.array(array, copy=True)) if return_numpy
+                       else LoDTensor(array.copy(), lods.get(name)))
     return results

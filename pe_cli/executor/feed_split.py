@@ -5,6 +5,7 @@ import numpy as np
 from ..errors import FeedError
 from ..framework.lod_tensor import LoDTensor
 from .feeding import as_feed_array
+from .fetched import fetched
 
 
 def split_sizes(total, n):
@@ -105,5 +106,5 @@ def merge_fetch(arrays, lods, return_numpy):
     parts = [a.reshape(1) if a.ndim == 0 else a for a in arrays]
     merged = np.concatenate(parts, axis=0) if len(parts) > 1 else np.array(parts[0], copy=True)
     if return_numpy:
-        return merged
+        return fetched(merged)
     return LoDTensor(merged, _merge_lods(lods) if lods and any(lods) else None)

@@ -82,6 +82,9 @@ class DataParallelEngine:
         self.scopes = DeviceScopes(self.graph, self.block, memory, global_scope() if scope is None else scope,
                                    self._shared_scopes(share_vars_from))
         self.share_vars_from = share_vars_from
+        # fed names every device gets whole: fed persistable variables (a learning rate of shape
+        # [1] is not a batch) and, under Customized scaling, each device's loss gradient
+        self._whole = self.scopes.persistable | ({self.graph.fed_loss_grad} if self.graph.fed_loss_grad else set())
         self._steps = {}            # (op id, device) -> OpStep, shared by the schedules
         self._schedules = {}        # fetch names -> Schedule
         self._node_context = _NodeContext(self)
@@ -168,11 +171,13 @@ class DataParallelEngine:
             raise PeError("this parallel executor was closed")
         fetch_names = self._fetch_names(fetch_list)
         unique = list(dict.fromkeys(fetch_names))
+        if self.exec_strategy._dry_run:
+            self._schedule(unique)      # built and scheduled; no op runs, nothing is fetched
+            return []
         self.runtime.prepare_run(self.n)
         profile = profiler.active()
         start, loop = profiler.clock(), 0.0
-        fed_loss_grad = self.graph.fed_loss_grad     # each device's loss gradient, not a batch
-        per_device = split_feed(self.block, feed, self.n, (fed_loss_grad,) if fed_loss_grad else ())
+        per_device = split_feed(self.block, feed, self.n, self._whole)
         sched = self._schedule(unique)
         self.scopes.prepare_params()
         lods = [lod for _, lod in per_device]

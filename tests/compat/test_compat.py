@@ -16,8 +16,6 @@ XFAIL = {
     "fluid_data_feeder.py": "TypeError: 'tuple' object is not callable (DataFeeder.feed returns arrays, not LoDTensors)",
     "fluid_program.py": "AttributeError: 'Program' object has no attribute '_create_block'",
     "fluid_scope.py": "AttributeError: 'ScopeVariable' object has no attribute 'set_int'",
-    "fluid_recognize_digits.py mlp": "TypeError: only 0-dimensional arrays can be converted to Python scalars (float(loss))",
-    "fluid_recognize_digits.py conv": "TypeError: only 0-dimensional arrays can be converted to Python scalars (float(loss))",
     "fluid_executor_and_mul.py": "not supported by pe: paddle.fluid.layers.mul",
     "fluid_program_to_string.py": "AssertionError: with_details=True adds nothing",
 }

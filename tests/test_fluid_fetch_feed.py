@@ -1,0 +1,83 @@
+"""Fluid idioms around fetches and feeds that scripts written for Fluid 1.x rely on: ``float(loss)``
+of a fetched shape-[1] value under numpy >= 2.3, a fed persistable variable (a learning rate)
+going whole to every device, and ExecutionStrategy._dry_run."""
+import numpy as np
+import pytest
+
+import pe_cli.fluid as fluid
+from parallel_nets import batch, mlp, params
+
+
+def _program(lr_var=False):
+    main, startup = fluid.Program(), fluid.Program()
+    main.random_seed = startup.random_seed = 3
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        x = fluid.layers.data(name="x", shape=[8])
+        label = fluid.layers.data(name="label", shape=[1], dtype="int64")
+        loss = mlp(x, label)
+        lr = fluid.layers.create_global_var([1], 0.1, "float32", persistable=True, name="lr") if lr_var else 0.1
+        fluid.optimizer.SGD(learning_rate=lr).minimize(loss)
+    return main, startup, loss
+
+
+def _started(lr_var=False):
+    main, startup, loss = _program(lr_var)
+    scope = fluid.Scope()
+    fluid.Executor(fluid.CPUPlace()).run(startup, scope=scope)
+    return main, loss, scope
+
+
+def test_float_of_a_fetched_loss_works_as_in_fluid():
+    main, loss, scope = _started()
+    exe = fluid.Executor(fluid.CPUPlace())
+    value, = exe.run(main, feed=batch(), fetch_list=[loss], scope=scope)
+    assert value.shape == (1,)
+    assert float(value) == pytest.approx(value[0]) == pytest.approx(float(np.mean(value)))
+    assert isinstance(value, np.ndarray) and repr(value).startswith("array(")
+    assert int(np.array([3.0], "float32").view(type(value))) == 3
+
+
+def test_float_of_a_fetch_with_several_values_is_a_clear_error(monkeypatch):
+    monkeypatch.setenv("CPU_NUM", "2")
+    main, loss, scope = _started()
+    pe = fluid.ParallelExecutor(False, loss_name=loss.name, main_program=main, scope=scope)
+    value, = pe.run([loss.name], feed=batch())
+    assert value.shape == (2,)                  # one loss per device, concatenated
+    assert float(np.mean(value)) == pytest.approx(value.mean())
+    with pytest.raises(TypeError, match=r"shape \[2\]"):
+        float(value)
+
+
+def test_a_fed_persistable_goes_whole_to_every_device(monkeypatch):
+    """A [1] learning rate fed to a 2-device run is not split (it has fewer rows than devices) and
+    trains as the same feed does on one device."""
+    feed = dict(batch(n=12), lr=np.array([0.05], "float32"))
+    main, loss, scope = _started(lr_var=True)
+    exe = fluid.Executor(fluid.CPUPlace())
+    for _ in range(3):
+        exe.run(main, feed=feed, fetch_list=[loss], scope=scope)
+    one = params(main, scope)
+
+    monkeypatch.setenv("CPU_NUM", "2")
+    main2, loss2, scope2 = _started(lr_var=True)
+    pe = fluid.ParallelExecutor(False, loss_name=loss2.name, main_program=main2, scope=scope2)
+    for _ in range(3):
+        pe.run([loss2.name], feed=feed)
+    two = params(main2, scope2)
+    for name in one:
+        np.testing.assert_allclose(two[name], one[name], rtol=1e-5, atol=1e-6)
+    assert not np.allclose(one[name], params(*_started(lr_var=True)[::2])[name])   # it trained
+
+
+def test_dry_run_builds_and_schedules_but_runs_nothing(monkeypatch):
+    monkeypatch.setenv("CPU_NUM", "2")
+    main, loss, scope = _started()
+    before = params(main, scope)
+    strategy = fluid.ExecutionStrategy()
+    strategy._dry_run = True
+    compiled = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, exec_strategy=strategy)
+    exe = fluid.Executor(fluid.CPUPlace())
+    for _ in range(3):
+        assert exe.run(compiled, scope=scope) == []          # no feed needed, nothing fetched
+    after = params(main, scope)
+    assert all(np.array_equal(before[n], after[n]) for n in before)
