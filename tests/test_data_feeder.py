@@ -26,10 +26,12 @@ def test_feed_converts_a_minibatch(program):
     feeder = fluid.DataFeeder([image, "label"], fluid.CPUPlace(), program=main)
     feed = feeder.feed(samples(4))
     assert set(feed) == {"image", "label"}
-    assert feed["image"].shape == (4, 2, 2) and feed["image"].dtype == np.float32
-    assert feed["label"].shape == (4, 1) and feed["label"].dtype == np.int64
+    assert all(isinstance(t, fluid.LoDTensor) for t in feed.values())      # as Fluid's feed() returns
+    assert feed["image"].shape() == [4, 2, 2] and np.array(feed["image"]).dtype == np.float32
+    assert feed["label"].shape() == [4, 1] and np.array(feed["label"]).dtype == np.int64
+    assert feed["image"].recursive_sequence_lengths() == []
     flat = feeder.feed([(list(range(4)), 1)])       # flat fields are reshaped to the variable's shape
-    assert flat["image"].shape == (1, 2, 2)
+    assert flat["image"].shape() == [1, 2, 2]
 
 
 def test_feed_runs_in_an_executor(program):
@@ -69,11 +71,19 @@ def test_errors(program):
         feeder.feed([(np.zeros((2, 2)),)])
 
 
+def test_variables_of_a_non_default_program_need_no_program_argument():
+    other = fluid.Program()
+    with fluid.program_guard(other, fluid.Program()):
+        x = fluid.layers.data("x", [3])
+    feed = fluid.DataFeeder([x], fluid.CPUPlace()).feed([([1, 2, 3],), ([4, 5, 6],)])
+    assert np.array(feed["x"]).tolist() == [[1, 2, 3], [4, 5, 6]]
+
+
 def test_feed_parallel_one_minibatch_per_device(program):
     main, _, image, label, *_ = program
     feeder = fluid.DataFeeder([image, label], fluid.CPUPlace(), program=main)
     feeds = list(feeder.feed_parallel([samples(2), samples(3)], num_places=2))
-    assert [f["image"].shape[0] for f in feeds] == [2, 3]
+    assert [f["image"].shape()[0] for f in feeds] == [2, 3]
     with pytest.raises(ValueError, match="one minibatch per device"):
         list(feeder.feed_parallel([samples(2)], num_places=2))
 

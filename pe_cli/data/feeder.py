@@ -1,8 +1,8 @@
 """DataFeeder (Fluid 1.x): turns what a reader yields (a minibatch as a list of samples, each a
 tuple with one field per feed variable) into the feed dict an Executor or ParallelExecutor takes.
 
-- ``feed(minibatch)`` -> {name: array or LoDTensor}; fields of lod_level > 0 are sequences and become
-  LoDTensors with their sequence lengths.
+- ``feed(minibatch)`` -> {name: LoDTensor}, as Fluid's (``.shape()``, ``numpy.array(t)``); fields of
+  lod_level > 0 are sequences and carry their sequence lengths (``recursive_sequence_lengths()``).
 - ``feed_parallel(minibatches, num_places)`` -> one feed dict per device, in order; the number of
   minibatches must equal the number of devices.
 - ``decorate_reader(reader, multi_devices, num_places, drop_last)`` -> a reader of feed dicts (one
@@ -54,7 +54,7 @@ class _Converter:
                     raise ValueError(f"DataFeeder: '{self.name}' takes samples of shape {sample}, got fields "
                                      f"of shape {list(array.shape[1:])}")
                 array = array.reshape([len(self.values)] + sample)
-            return array
+            return LoDTensor(array)
         rows = array.reshape(-1, 1) if array.ndim == 1 else array
         tensor = LoDTensor(rows)
         tensor.set_recursive_sequence_lengths(self.lengths)
@@ -63,7 +63,9 @@ class _Converter:
 
 class DataFeeder:
     def __init__(self, feed_list, place, program=None):
-        program = default_main_program() if program is None else program
+        if program is None:     # the feed variables' own program, else the default one
+            owner = next((v.block.program for v in feed_list if isinstance(v, Variable)), None)
+            program = owner if owner is not None else default_main_program()
         block = program.global_block()
         self.feed_names, self.feed_shapes, self.feed_dtypes, self.feed_lod_level = [], [], [], []
         for item in feed_list:

@@ -4,19 +4,44 @@
 """
 import contextlib
 
+from ..errors import PeError
 from ..framework.lod_tensor import LoDTensor
 
 
 class ScopeVariable:
-    """A named slot in a scope; holds one LoDTensor."""
-    __slots__ = ("name", "tensor")
+    """A named slot in a scope; holds one LoDTensor, or a Python int or float (Fluid's
+    ``set_int``/``set_float``, which scripts use as counters)."""
+    __slots__ = ("name", "tensor", "_scalar")
 
     def __init__(self, name):
         self.name = name
         self.tensor = LoDTensor()
+        self._scalar = None
 
     def get_tensor(self):
         return self.tensor
+
+    def set_int(self, value):
+        self._scalar = int(value)
+
+    def get_int(self):
+        if not self.is_int():
+            raise PeError(f"scope variable '{self.name}' holds no int; set_int() it first")
+        return self._scalar
+
+    def is_int(self):
+        return isinstance(self._scalar, int)
+
+    def set_float(self, value):
+        self._scalar = float(value)
+
+    def get_float(self):
+        if not self.is_float():
+            raise PeError(f"scope variable '{self.name}' holds no float; set_float() it first")
+        return self._scalar
+
+    def is_float(self):
+        return isinstance(self._scalar, float)
 
     def is_initialized(self):
         return self.tensor._array is not None

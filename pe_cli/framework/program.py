@@ -91,9 +91,9 @@ class Block:
                 self.vars[name].op = op
         self.program._bump()
 
-    def to_string(self):
+    def to_string(self, throw_on_error=False, with_details=False):
         lines = [f"block {self.idx} (parent {self.parent_idx}) {{"]
-        lines += ["  " + v.to_string() for v in self.vars.values()]
+        lines += ["  " + v.to_string(throw_on_error, with_details) for v in self.vars.values()]
         lines += ["  " + op.to_string() for op in self.ops]
         lines.append("}")
         return "\n".join(lines)
@@ -130,6 +130,19 @@ class Program:
 
     def block(self, idx):
         return self.blocks[idx]
+
+    def _create_block(self, parent_idx=None):
+        """A new block whose parent is the current block (or ``parent_idx``); it becomes current.
+        The executors run the global block; sub-blocks are the IR of control flow."""
+        parent = self.current_block() if parent_idx is None else self.block(parent_idx)
+        self.blocks.append(Block(self, len(self.blocks), parent.idx))
+        self.current_block_idx = len(self.blocks) - 1
+        self._bump()
+        return self.current_block()
+
+    def _rollback(self):
+        """Makes the current block's parent current again."""
+        self.current_block_idx = self.current_block().parent_idx
 
     @property
     def num_blocks(self):
@@ -185,9 +198,12 @@ class Program:
         return new
 
     def to_string(self, throw_on_error=False, with_details=False):
-        return "\n".join(b.to_string() for b in self.blocks)
+        """The program as text, block by block; ``with_details`` adds each variable's writer and
+        each parameter's training attributes (trainable, learning rate, regularizer, clip)."""
+        return "\n".join(b.to_string(throw_on_error, with_details) for b in self.blocks)
 
-    __str__ = to_string
+    def __str__(self):
+        return self.to_string()
 
     def __repr__(self):
         return f"<Program {sum(len(b.ops) for b in self.blocks)} ops>"

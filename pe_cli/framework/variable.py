@@ -28,12 +28,20 @@ class Variable:
     def clone_into(self, block):
         return Variable(block, self.name, **self._copy_fields())
 
-    def to_string(self):
+    def to_string(self, throw_on_error=False, with_details=False):
+        """One line: name, dtype, shape, LoD level and flags; ``with_details`` adds the creating op
+        and, for a parameter, how it trains (``details()``)."""
         shape = "?" if self.shape is None else "x".join(str(d) for d in self.shape)
         flags = [f for f, on in (("persistable", self.persistable), ("data", self.is_data),
                                  ("stop_gradient", self.stop_gradient)) if on]
         lod = f" lod_level={self.lod_level}" if self.lod_level else ""
-        return f"var {self.name} : {self.dtype}[{shape}]{lod}" + (f" ({', '.join(flags)})" if flags else "")
+        line = f"var {self.name} : {self.dtype}[{shape}]{lod}" + (f" ({', '.join(flags)})" if flags else "")
+        if with_details:
+            line += "".join(f" {k}={v}" for k, v in self.details().items())
+        return line
+
+    def details(self):
+        return {"written_by": self.op.type if self.op is not None else None}
 
     __str__ = to_string
 
@@ -48,8 +56,9 @@ class Parameter(Variable):
     """A trainable, persistable variable with its initializer, regularizer and learning-rate scale."""
 
     def __init__(self, block, name, shape, dtype="float32", trainable=True, initializer=None,
-                 regularizer=None, optimize_attr=None, gradient_clip_attr=None, do_model_average=None):
-        super().__init__(block, name, shape=shape, dtype=dtype, persistable=True,
+                 regularizer=None, optimize_attr=None, gradient_clip_attr=None, do_model_average=None,
+                 lod_level=0):
+        super().__init__(block, name, shape=shape, dtype=dtype, lod_level=lod_level, persistable=True,
                          stop_gradient=not trainable)
         self.trainable = trainable
         self.initializer = initializer
@@ -63,7 +72,14 @@ class Parameter(Variable):
                       self.regularizer, dict(self.optimize_attr), self.gradient_clip_attr,
                       self.do_model_average)
         p.stop_gradient = self.stop_gradient
+        p.lod_level = self.lod_level
         return p
+
+    def details(self):
+        return dict(super().details(), trainable=self.trainable, optimize_attr=self.optimize_attr,
+                    regularizer=type(self.regularizer).__name__ if self.regularizer else None,
+                    gradient_clip_attr=type(self.gradient_clip_attr).__name__ if self.gradient_clip_attr else None,
+                    initializer=type(self.initializer).__name__ if self.initializer else None)
 
     def __repr__(self):
         return f"<Parameter {self.name} {self.dtype}{list(self.shape)}>"

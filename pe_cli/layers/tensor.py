@@ -2,7 +2,7 @@
 tensors, matmul, the elementwise binaries, reductions and clip. Each appends one op (or a few)
 through LayerHelper; shape mistakes are reported when the layer is built."""
 __all__ = ["concat", "split", "stack", "reshape", "transpose", "flatten", "squeeze", "unsqueeze", "cast",
-           "slice", "gather", "one_hot", "expand", "matmul", "clip",
+           "slice", "gather", "one_hot", "expand", "matmul", "mul", "clip",
            "elementwise_add", "elementwise_sub", "elementwise_mul", "elementwise_div", "elementwise_max",
            "elementwise_min", "elementwise_pow", "reduce_sum", "reduce_mean", "reduce_max", "reduce_min",
            "sums", "fill_constant", "zeros", "ones", "zeros_like", "assign", "create_tensor",
@@ -168,6 +168,13 @@ def matmul(x, y, transpose_x=False, transpose_y=False, alpha=1.0, name=None):
     y a column vector (the dim they add is dropped from the result)."""
     return _single("matmul", x, {"X": [x], "Y": [y]},
                    {"transpose_X": transpose_x, "transpose_Y": transpose_y, "alpha": float(alpha)}, name=name)
+
+
+def mul(x, y, x_num_col_dims=1, y_num_col_dims=1, name=None):
+    """x @ y with x flattened to a matrix at ``x_num_col_dims`` (its leading dims are rows) and y at
+    ``y_num_col_dims``: Fluid's ``mul``, the product inside ``fc``."""
+    return _single("mul", x, {"X": [x], "Y": [y]},
+                   {"x_num_col_dims": x_num_col_dims, "y_num_col_dims": y_num_col_dims}, name=name)
 
 
 def clip(x, min, max, name=None):

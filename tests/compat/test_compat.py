@@ -13,11 +13,6 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 
 # script (with args) -> its first error today
 XFAIL = {
-    "fluid_data_feeder.py": "TypeError: 'tuple' object is not callable (DataFeeder.feed returns arrays, not LoDTensors)",
-    "fluid_program.py": "AttributeError: 'Program' object has no attribute '_create_block'",
-    "fluid_scope.py": "AttributeError: 'ScopeVariable' object has no attribute 'set_int'",
-    "fluid_executor_and_mul.py": "not supported by pe: paddle.fluid.layers.mul",
-    "fluid_program_to_string.py": "AssertionError: with_details=True adds nothing",
 }
 SCRIPTS = sorted(f for f in os.listdir(HERE) if f.endswith(".py") and f not in ("__init__.py", "test_compat.py"))
 CASES = [c for f in SCRIPTS for c in ([f"{f} mlp", f"{f} conv"] if f == "fluid_recognize_digits.py" else [f])]
