@@ -8,7 +8,22 @@ from pe_cli.config.yamlfile import format_path, parse_yaml
 
 def test_values_are_what_safe_load_makes():
     doc = parse_yaml("a: 1\nb: 0.5\nc: yes\nd: null\ne: '1'\nf: [1, x]\ng: 1e-3\n", "t.yaml")
-    assert doc.data == {"a": 1, "b": 0.5, "c": True, "d": None, "e": "1", "f": [1, "x"], "g": "1e-3"}
+    assert doc.data == {"a": 1, "b": 0.5, "c": True, "d": None, "e": "1", "f": [1, "x"], "g": 0.001}
+
+
+@pytest.mark.parametrize("text, value", [("1e-3", 0.001), ("5e-4", 0.0005), ("1E6", 1e6), (".5", 0.5),
+                                         ("1_000", 1000), ("-2.5e-2", -0.025), ("+1e+2", 100.0),
+                                         ("1e", "1e"), ("e5", "e5"), ("'1e-3'", "1e-3")])
+def test_numbers_as_people_write_them(text, value):
+    """YAML 1.2's numbers: an exponent needs no dot or sign (YAML 1.1 read 1e-3 as a string)."""
+    got = parse_yaml(f"x: {text}\n", "t.yaml").data["x"]
+    assert got == value and type(got) is type(value)
+
+
+def test_overrides_read_numbers_the_same_way():
+    doc = parse_yaml("optimizer: {learning_rate: 0.1}\n", "t.yaml")
+    apply_overrides(doc, ["optimizer.learning_rate=1e-3"])
+    assert doc.data["optimizer"]["learning_rate"] == 0.001
 
 
 def test_positions_of_keys_and_values():

@@ -8,6 +8,7 @@ tag outside the safe set (``!!python/object``, ``!custom``) is an error, never a
 Positions are kept beside the data, keyed by path tuples: ``("layers", 3, "fc1", "act")``.
 """
 import os
+import re
 from dataclasses import dataclass, field
 
 import yaml
@@ -98,8 +99,19 @@ def load_yaml(path, what="file"):
     return parse_yaml(text, shown, what)
 
 
+class _Loader(yaml.SafeLoader):
+    """SafeLoader reading numbers as YAML 1.2 does: ``1e-3``, ``5E-4`` and ``1e6`` are floats (YAML
+    1.1 wants a dot and a signed exponent, so ``learning_rate: 1e-3`` was the string '1e-3')."""
+
+
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9_]+)[eE][-+]?[0-9]+$"),
+    list("-+0123456789."))
+
+
 def parse_yaml(text, shown, what="file"):
-    loader = yaml.SafeLoader(text)
+    loader = _Loader(text)
     try:
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as e:
