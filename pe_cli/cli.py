@@ -14,7 +14,7 @@ from .config import ConfigError, load_config
 from .config.describe import describe_keys
 from .config.errors import suggest
 from .config.registries import layers as layer_types
-from .errors import PeError
+from .errors import PeError, UsageError
 from .ops import registry
 from .run.evaluate import evaluate
 from .run.graphcmd import graph_output, render_dot
@@ -52,6 +52,8 @@ def guarded(fn):
                 raise
             if isinstance(e, ConfigError):
                 _fail(e.line(), 2)
+            if isinstance(e, UsageError):
+                _fail(f"pe: error: {e}", 2)
             if isinstance(e, PeError):
                 _fail(f"pe: error: {e}", 1)
             _fail(f"pe: internal error: {type(e).__name__}: {e}; run again with --debug for the traceback", 1)
@@ -117,6 +119,9 @@ def train(config, overrides, out, resume, max_steps, quiet, print_config):
     resume, overrides = _split_resume(resume, overrides)
     cfg = load_config(config, overrides)
     if print_config:
+        if resume not in (None, "last") and not os.path.exists(resume):
+            _fail(f"pe: error: --resume {resume}: no such run or checkpoint (--print-config prints the config "
+                  f"of a run that could start)", 2)
         click.echo(resolved_config_text(cfg), nl=False)
         return
     result = run_train(cfg, out=out, resume=resume, max_steps=max_steps, quiet=quiet)
@@ -128,7 +133,8 @@ def train(config, overrides, out, resume, max_steps, quiet, print_config):
 
 
 def _print_result(cfg, result):
-    click.echo(f"run directory: {result.run_dir}")
+    branch = f" (a branch of {result.branch_of}: see its parent.json)" if result.branch_of else ""
+    click.echo(f"run directory: {result.run_dir}{branch}")
     train_part = "  ".join(f"{k} {v:.4f}" for k, v in result.train.items())
     click.echo(f"trained {result.step} steps" + (f"; last train {train_part}" if train_part else ""))
     if result.eval:

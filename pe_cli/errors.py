@@ -14,6 +14,10 @@ class FeedError(PeError):
     """A missing feed, or a fed value of the wrong shape or dtype."""
 
 
+class UsageError(PeError):
+    """Arguments that cannot apply together (``--resume PATH --out OTHER``): the command exits 2."""
+
+
 class OpError(PeError):
     """An op failed while running; names the op, its device and where it was built."""
 

@@ -29,6 +29,7 @@ class TrainResult:
     checkpoint: str = None
     interrupted: bool = False
     resumed_from: str = None
+    branch_of: str = None       # the run an older checkpoint of which this run continues
     history: list = field(default_factory=list)  # (step, loss) of every step of this process
 
 

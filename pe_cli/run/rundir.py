@@ -8,10 +8,13 @@
       fetches/<name>-step-N.npy  one file per fetch and report (fetch.save: npy)
       ckpt/step-N/               checkpoints: save_persistables + trainer_state.json
       ckpt/last                  the name of the newest complete checkpoint (a text file)
+      parent.json                a branch: the run and checkpoint it was resumed from
+      .lock                      held (fcntl) by the pe process writing the run; the kernel frees it
       eval.json                  the last evaluation (pe train's final one, or pe eval's)
       graph-<kind>.dot/.txt      graph dumps (output.graphs)
 """
 import csv
+import fcntl
 import io
 import json
 import os
@@ -106,11 +109,26 @@ class Checkpoints:
         return path
 
     def _prune(self):
+        """Keeps the ``keep`` checkpoints written last (by the time they were written, so a run
+        that went back to an earlier step never deletes what it just saved)."""
         if not self.keep:
             return
-        steps = sorted(self.complete(), key=lambda p: _step_of(p))
-        for old in steps[:-self.keep]:
+        for old in sorted(self.complete(), key=_written_at)[:-self.keep]:
             shutil.rmtree(old, ignore_errors=True)
+
+    def remove_interrupted(self):
+        """Removes what a save killed half-way left behind (``.step-N.tmp-*`` beside the checkpoints,
+        ``.<file>.tmp-*`` in the run directory): never a complete checkpoint, never read."""
+        removed = []
+        for folder in (self.dir, os.path.dirname(self.dir)):
+            if not os.path.isdir(folder):
+                continue
+            for entry in os.listdir(folder):
+                if entry.startswith(".") and ".tmp-" in entry:
+                    path = os.path.join(folder, entry)
+                    shutil.rmtree(path) if os.path.isdir(path) else os.unlink(path)
+                    removed.append(path)
+        return removed
 
     def complete(self):
         if not os.path.isdir(self.dir):
@@ -131,18 +149,83 @@ class Checkpoints:
         return complete[-1] if complete else None
 
 
+def _written_at(path):
+    return (os.path.getmtime(os.path.join(path, STATE_FILE)), _step_of(path))
+
+
 def _step_of(path):
     m = re.search(r"step-(\d+)$", path)
     return int(m.group(1)) if m else -1
 
 
+_STATE_FIELDS = {"step": int, "epoch": int, "batch": int, "samples": int, "wall_s": (int, float)}
+
+
 def read_state(ckpt):
+    """The trainer state of a checkpoint, checked field by field before anything uses it."""
     path = os.path.join(ckpt, STATE_FILE)
     try:
         with open(path) as f:
-            return json.load(f)
+            state = json.load(f)
     except (OSError, ValueError) as e:
         raise PeError(f"{ckpt} is not a complete checkpoint: {STATE_FILE} is unreadable ({e})") from None
+    if not isinstance(state, dict):
+        raise PeError(f"{path}: not a trainer state (a JSON object); the checkpoint is damaged")
+    for name, kind in _STATE_FIELDS.items():
+        value = state.get(name, 0)
+        if isinstance(value, bool) or not isinstance(value, kind) or value < 0:
+            raise PeError(f"{path}: '{name}' is {repr(value)[:40]}, not a number >= 0; the checkpoint is "
+                          f"damaged: resume from another one (ckpt/step-N)")
+    return state
+
+
+def is_newest(ckpt, run_dir):
+    """True when ``ckpt`` is the run's newest checkpoint (resuming it continues the run in place)."""
+    last = Checkpoints(run_dir).last()
+    return last is not None and os.path.realpath(last) == os.path.realpath(ckpt)
+
+
+def start_branch(run_dir, ckpt, step):
+    """A new run directory continuing ``run_dir`` from its older checkpoint ``ckpt`` (step ``step``):
+    the parent keeps everything it had; the branch records where it came from (parent.json) and
+    starts with the parent's metrics and fetches up to that step."""
+    branch = new_run_dir(run_dir.rstrip(os.sep))
+    for name in ("metrics.csv", "metrics.jsonl", "fetches.npz", "model.yaml"):
+        source = os.path.join(run_dir, name)
+        if os.path.isfile(source):
+            shutil.copyfile(source, os.path.join(branch, name))
+    atomic_write(os.path.join(branch, "parent.json"),
+                 json.dumps({"run": os.path.abspath(run_dir), "checkpoint": os.path.abspath(ckpt),
+                             "step": step}, indent=1) + "\n")
+    return branch
+
+
+class RunLock:
+    """One pe process per run directory: an exclusive ``fcntl`` lock on ``<run>/.lock``, released
+    by the kernel when the process ends (kill -9 too), so no stale lock is ever left behind."""
+
+    def __init__(self, run_dir):
+        self.path = os.path.join(run_dir, ".lock")
+        self.fd = None
+
+    def __enter__(self):
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode(errors="replace").strip() or "?"
+            os.close(fd)
+            raise PeError(f"{os.path.dirname(self.path)} is in use by another pe process (pid {holder}); "
+                          f"wait for it to finish, or stop it") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self.fd = fd
+        return self
+
+    def __exit__(self, *exc):
+        fcntl.flock(self.fd, fcntl.LOCK_UN)
+        os.close(self.fd)
+        self.fd = None
 
 
 def resolve_checkpoint(path):

@@ -15,7 +15,7 @@ import os
 
 import yaml
 
-from ..errors import PeError
+from ..errors import PeError, UsageError
 from ..executor import Executor, Scope, scope_guard
 from ..io import load_persistables
 from .build import build_programs, load_data
@@ -23,35 +23,58 @@ from .graph import program_dot, program_text, ssa_dot
 from .loop import Outputs, Setup, StopFlag, TrainLoop, TrainResult  # noqa: F401 -- TrainResult: public here
 from .placement import make_place, train_program
 from .progress import Progress
-from .rundir import Checkpoints, FetchStore, Metrics, atomic_write, new_run_dir, read_state, resolve_checkpoint, runs_of
+from .rundir import (Checkpoints, FetchStore, Metrics, RunLock, atomic_write, is_newest, new_run_dir, read_state,
+                     resolve_checkpoint, runs_of, start_branch)
 
 
 def train(cfg, out=None, resume=None, max_steps=None, quiet=False, stream=None):
     """Trains as the config says. ``out``: the run directory (default: output.dir; a new numbered
     one when it exists); ``resume``: 'last' or a run or checkpoint directory; ``max_steps``
-    overrides the config's. Returns a TrainResult."""
+    overrides the config's. Resuming a run's newest checkpoint continues the run in its directory;
+    resuming an older one starts a branch beside it (``start_branch``), so nothing the run wrote
+    after that checkpoint is lost. Returns a TrainResult."""
     setup = _prepare(cfg, resume, max_steps, out)
-    max_steps = max_steps if max_steps is not None else cfg.data["max_steps"]
-    resuming = setup.ckpt is not None
     state = {"step": 0, "epoch": 0, "batch": 0, "wall_s": 0.0, "samples": 0}
-    if resuming:
+    if setup.ckpt is not None:
         state.update(read_state(setup.ckpt))
+        if max_steps is not None and max_steps < state["step"]:
+            raise UsageError(f"--max-steps {max_steps} is below the step of the checkpoint resumed from "
+                          f"({state['step']}); give a larger --max-steps, or resume an earlier checkpoint")
+    max_steps = max_steps if max_steps is not None else cfg.data["max_steps"]
     # Initialize (and load the checkpoint) before touching any directory: a failure here leaves
     # no half-made run behind.
     scope = Scope()
     exe = Executor(setup.place)
     with scope_guard(scope):
         exe.run(setup.programs.startup)
-        if resuming:
+        if setup.ckpt is not None:
             load_persistables(exe, setup.ckpt, setup.programs.main)
-    run_dir = setup.run_dir if resuming else new_run_dir(out or cfg.data["output"]["dir"])
+    run_dir = _run_dir(cfg, setup, out, state)
+    with RunLock(run_dir):
+        return _train_in(cfg, setup, run_dir, exe, scope, state, max_steps, quiet, stream)
+
+
+def _run_dir(cfg, setup, out, state):
+    if setup.ckpt is None:
+        return new_run_dir(out or cfg.data["output"]["dir"])
+    if is_newest(setup.ckpt, setup.run_dir):
+        return setup.run_dir
+    return start_branch(setup.run_dir, setup.ckpt, state["step"])
+
+
+def _train_in(cfg, setup, run_dir, exe, scope, state, max_steps, quiet, stream):
+    resuming = setup.ckpt is not None
     progress = Progress(_total_steps(cfg, setup.train_data, max_steps), quiet, stream)
+    checkpoints = Checkpoints(run_dir, cfg.data["checkpoint"]["keep"])
+    for path in checkpoints.remove_interrupted():
+        progress.message(f"removed {path}, left by a save that was interrupted")
     _write_run_files(cfg, setup, run_dir, state, progress)
     since = state["step"] if resuming else None
     outputs = Outputs(Metrics(run_dir, _union(cfg.train_fetches, cfg.eval_fetches), since),
                       FetchStore(run_dir, cfg.data["fetch"]["save"], since),
-                      Checkpoints(run_dir, cfg.data["checkpoint"]["keep"]), progress)
-    result = TrainResult(run_dir, state["step"], state["epoch"], resumed_from=setup.ckpt)
+                      checkpoints, progress)
+    result = TrainResult(run_dir, state["step"], state["epoch"], resumed_from=setup.ckpt,
+                         branch_of=setup.run_dir if resuming and run_dir != setup.run_dir else None)
     with scope_guard(scope), StopFlag() as stop:
         try:
             TrainLoop(cfg, exe, setup, outputs, result).run(state, max_steps, stop)
@@ -74,6 +97,9 @@ def _prepare(cfg, resume, max_steps, out=None):
     place = make_place(cfg)
     program = train_program(cfg, programs, place)
     ckpt = run_dir = None
+    if resume not in (None, "last") and out is not None:
+        raise UsageError(f"--out {out} cannot be used with --resume {resume}: a resumed run continues in its "
+                      f"own directory (or in a branch beside it when resuming an older checkpoint); drop --out")
     if resume is not None:
         ckpt, run_dir = _find_resume(cfg, resume, out)
     if max_steps is not None and max_steps < 1:
@@ -95,7 +121,12 @@ def _find_resume(cfg, resume, out=None):
 def _write_run_files(cfg, setup, run_dir, state, progress):
     """The resolved config and model (or, when resuming, the config this part ran with) and the
     graph dumps of output.graphs."""
-    if setup.ckpt is not None:
+    if setup.ckpt is not None and run_dir != setup.run_dir:       # a branch (start_branch)
+        progress.message(f"resuming {setup.run_dir} from {setup.ckpt} (step {state['step']}), an older checkpoint "
+                         f"than its newest: continuing in the branch {run_dir} (parent.json), {setup.run_dir} "
+                         f"is left as it is")
+        atomic_write(os.path.join(run_dir, "config.yaml"), resolved_config_text(cfg, run_dir))
+    elif setup.ckpt is not None:
         progress.message(f"resuming {run_dir} from {setup.ckpt} (step {state['step']})")
         atomic_write(os.path.join(run_dir, f"config.resumed-step-{state['step']}.yaml"),
                      resolved_config_text(cfg, run_dir))
