@@ -105,9 +105,12 @@ def main():
 @click.option("--max-steps", type=int, metavar="N", help="Stop after N steps in all (overrides max_steps).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output; only the final summary.")
 @click.option("--print-config", is_flag=True, help="Print the fully resolved config as YAML and exit.")
+@click.option("--check-nan-inf", is_flag=True,
+              help="Check every op's float outputs and stop at the first NaN or Inf, naming the op, its layer "
+                   "and the model file's line (check_nan_inf: true; FLAGS_check_nan_inf=1).")
 @debug_option
 @guarded
-def train(config, overrides, out, resume, max_steps, quiet, print_config):
+def train(config, overrides, out, resume, max_steps, quiet, print_config, check_nan_inf):
     """Train the model of a run config.
 
     Progress goes to stderr: a bar with loss and throughput on a terminal, plain lines every
@@ -117,6 +120,8 @@ def train(config, overrides, out, resume, max_steps, quiet, print_config):
     checkpoint; --resume continues from it exactly.
     """
     resume, overrides = _split_resume(resume, overrides)
+    if check_nan_inf:
+        overrides = tuple(overrides) + ("check_nan_inf=true",)
     cfg = load_config(config, overrides)
     if print_config:
         if resume not in (None, "last") and not os.path.exists(resume):

@@ -50,3 +50,7 @@ def suggest(name, choices):
     if len(choices) <= 12:
         return "valid: " + ", ".join(choices)
     return f"valid: {', '.join(choices[:12])}, ... ({len(choices)} in all)"
+
+
+class NanInfError(OpError):
+    """An op wrote NaN or Inf into a float output (check_nan_inf)."""

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from test_cli_helpers import pe, snapshot
@@ -123,3 +124,37 @@ def test_leftovers_of_an_interrupted_save_are_removed_at_the_next_start(run20, t
     assert "interrupted" in proc.stderr
     assert not [p for p in os.listdir(run / "ckpt") if ".tmp-" in p] and not (run / ".metrics.csv.tmp-xyz").exists()
     assert (run / "ckpt" / "last").read_text().strip() == "step-21"
+
+
+NAN_CONFIG = "tests/nan_case/run.yaml"      # model.yaml line 7: log of values that are mostly negative
+
+
+def test_check_nan_inf_names_the_first_bad_op_and_its_yaml_line(tmp_path):
+    proc = pe("train", NAN_CONFIG, "--check-nan-inf", "--out", tmp_path / "run")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    error = proc.stderr.strip().splitlines()[-1]
+    assert error.startswith("pe: error: step 1: op 'log' of layer 'logged' built at model.yaml:7")
+    assert "NaN" in error and "'logged.tmp_0'" in error
+    assert not (tmp_path / "run").exists()          # failed in its first step: no half-made run
+    by_env = pe("train", NAN_CONFIG, "--out", tmp_path / "env", env={"FLAGS_check_nan_inf": "1"})
+    assert "(check_nan_inf)" in by_env.stderr and "model.yaml:7" in by_env.stderr
+
+
+def test_a_non_finite_loss_names_where_it_came_from_without_the_flag(tmp_path):
+    proc = pe("train", NAN_CONFIG, "--out", tmp_path / "run")
+    assert proc.returncode == 1
+    error = proc.stderr.strip().splitlines()[-1]
+    assert "the loss 'loss' is nan; the first NaN/Inf: op 'log' of layer 'logged' built at model.yaml:7" in error
+
+
+def test_divergence_never_becomes_the_last_checkpoint(tmp_path):
+    """A learning rate that makes the MLP diverge: the run exits non-zero and ckpt/last is a
+    checkpoint whose parameters are all finite."""
+    run = tmp_path / "div"
+    proc = pe("train", CONFIG, *SMALL, "checkpoint.every_steps=2", "optimizer.learning_rate=1e6", "--out", run)
+    assert proc.returncode == 1 and "the loss 'loss' is" in proc.stderr, proc.stderr
+    assert "is the last good checkpoint" in proc.stderr
+    last = (run / "ckpt" / "last").read_text().strip()
+    for f in os.listdir(run / "ckpt" / last):
+        if f.endswith(".npy"):
+            assert np.isfinite(np.load(run / "ckpt" / last / f)).all(), f

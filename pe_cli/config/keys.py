@@ -135,6 +135,7 @@ RUN = Section({
     "devices": Field("int", 1, "devices to train on in parallel (data parallelism)", min=1),
     "epochs": Field("int", 1, "passes over the training data", min=0),
     "max_steps": Field("int|null", None, "stop after this many steps (batches) in all", min=1),
+    "check_nan_inf": Field("bool", False, "check every op's float outputs; stop at the first NaN or Inf"),
     "data": Section({
         "train": SOURCE,
         "eval": SOURCE,

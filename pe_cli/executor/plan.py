@@ -5,6 +5,7 @@ from time import perf_counter
 import numpy as np
 
 from .. import kernels
+from . import nan_check
 from ..errors import OpError, PeError
 from ..ops import registry
 
@@ -76,3 +77,5 @@ def run_step(step, values, profile=None):
                 values[n] = v
         else:
             values[names[0]] = value
+    if nan_check.ENABLED:
+        nan_check.check_outputs(step, values)

@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import PeError
+from ..errors import NanInfError, PeError
+from ..executor import nan_check
+from .divergence import StepStart, first_bad_op, non_finite
 from .evaluate import run_eval
 from .rundir import atomic_write
 
@@ -88,6 +90,7 @@ class TrainLoop:
         self.loss_name = cfg.model.loss
         self.run_names = list(self.fetch_names) + ([self.loss_name] if self.loss_name not in self.fetch_names else [])
         self.fetch_vars = setup.programs.fetch_vars(self.run_names)
+        self.persistables = [v.name for v in setup.programs.main.list_vars() if v.persistable]
         self.eval_vars = [v.name for v in setup.programs.fetch_vars(self.eval_names)]
 
     def run(self, state, max_steps, stop):
@@ -97,6 +100,10 @@ class TrainLoop:
         self.wall0 = time.monotonic() - state["wall_s"]
         self.last_saved = self.last_eval = None
         self._new_window()
+        with nan_check.enabled(self.cfg.data["check_nan_inf"] or nan_check.ENABLED):
+            self._epochs(max_steps, stop)
+
+    def _epochs(self, max_steps, stop):
         while self.epoch < self.epochs and not self._reached(max_steps):
             if not self._epoch(max_steps, stop):    # left the epoch early: Ctrl-C or max_steps
                 self.epoch, self.batch = self.next_position
@@ -126,7 +133,11 @@ class TrainLoop:
 
     def _step(self, batch):
         n = len(next(iter(batch.values())))
-        values = self.exe.run(self.setup.program, feed=batch, fetch_list=self.fetch_vars)
+        start = StepStart(self.persistables)
+        try:
+            values = self.exe.run(self.setup.program, feed=batch, fetch_list=self.fetch_vars)
+        except NanInfError as e:
+            raise PeError(f"step {self.step + 1}: {e} (check_nan_inf)") from None
         self.step += 1
         self.samples += n
         self.window_samples += n
@@ -134,14 +145,22 @@ class TrainLoop:
         loss = float(np.mean(fetched[self.loss_name]))
         self.result.history.append((self.step, loss))
         if not np.isfinite(loss):
-            raise PeError(f"step {self.step}: the loss '{self.loss_name}' is {loss}; lower "
-                          f"optimizer.learning_rate or check the data's transforms")
+            raise PeError(self._diverged(loss, batch, start))
         for name in self.fetch_names:
             self.window[name].append(float(np.mean(fetched[name])))
         now = time.monotonic()
         speed = self.window_samples / max(now - self.window_t0, 1e-9)
         self.out.progress.update(self.step, self.epoch + 1, {k: v[-1] for k, v in self.window.items()}, speed)
         return fetched, speed, now
+
+    def _diverged(self, loss, batch, start):
+        """The message of a non-finite loss: where it came from (the step again, from its start,
+        with check_nan_inf on), and the checkpoint that is still good."""
+        origin = first_bad_op(self.exe, self.setup.programs.main, batch, start)
+        where = f"; the first NaN/Inf: {origin}" if origin else ""
+        kept = f"; {self.result.checkpoint} (ckpt/last) is the last good checkpoint" if self.result.checkpoint else ""
+        return (f"step {self.step}: the loss '{self.loss_name}' is {loss}{where}{kept}; lower "
+                f"optimizer.learning_rate or check the data's transforms")
 
     def _new_window(self):
         """The steps since the last report, whose means the next report gives."""
@@ -166,6 +185,11 @@ class TrainLoop:
             self._save(self.epoch, 0)
 
     def _save(self, next_epoch, next_batch):
+        bad = non_finite(self.persistables)
+        if bad:     # never a checkpoint of a diverged model: ckpt/last stays at the last good one
+            kept = f"; ckpt/last stays at {self.result.checkpoint}" if self.result.checkpoint else ""
+            raise PeError(f"step {self.step}: {', '.join(bad[:3])} hold NaN or Inf, so no checkpoint is "
+                          f"written{kept}; lower optimizer.learning_rate")
         state = {"step": self.step, "epoch": next_epoch, "batch": next_batch,
                  "wall_s": time.monotonic() - self.wall0, "samples": self.samples, "config": self.cfg.path,
                  "model": self.cfg.model.name}

@@ -12,6 +12,7 @@ dumps, and run.loop.TrainLoop trains.
 """
 import json
 import os
+import shutil
 
 import yaml
 
@@ -50,8 +51,21 @@ def train(cfg, out=None, resume=None, max_steps=None, quiet=False, stream=None):
         if setup.ckpt is not None:
             load_persistables(exe, setup.ckpt, setup.programs.main)
     run_dir = _run_dir(cfg, setup, out, state)
+    fresh = run_dir != setup.run_dir
     with RunLock(run_dir):
-        return _train_in(cfg, setup, run_dir, exe, scope, state, max_steps, quiet, stream)
+        try:
+            return _train_in(cfg, setup, run_dir, exe, scope, state, max_steps, quiet, stream)
+        except PeError:
+            if fresh and _nothing_recorded(run_dir):
+                shutil.rmtree(run_dir, ignore_errors=True)   # failed in its first steps: leave nothing
+            raise
+
+
+def _nothing_recorded(run_dir):
+    """No checkpoint and no metrics row yet: the run failed before it produced anything."""
+    metrics = os.path.join(run_dir, "metrics.jsonl")
+    return not os.path.isdir(os.path.join(run_dir, "ckpt")) and \
+        (not os.path.exists(metrics) or os.path.getsize(metrics) == 0)
 
 
 def _run_dir(cfg, setup, out, state):
