@@ -3,6 +3,7 @@ prints. Importing the engine loads no numba (kernels load on first use), so ``pe
 fast. Errors are one line on stderr: ``file:line:col: key.path: what is wrong; what to do``,
 exit status 2 for a config error, 1 for a runtime error; ``--debug`` shows the traceback instead.
 """
+import errno
 import functools
 import inspect
 import os
@@ -56,6 +57,10 @@ def guarded(fn):
                 _fail(f"pe: error: {e}", 2)
             if isinstance(e, PeError):
                 _fail(f"pe: error: {e}", 1)
+            if isinstance(e, OSError) and e.errno == errno.ENOSPC:
+                where = f" writing {e.filename}" if e.filename else ""
+                _fail(f"pe: error: no space left on device{where}; free some space, then --resume the run "
+                      f"(its last checkpoint is complete)", 1)
             _fail(f"pe: internal error: {type(e).__name__}: {e}; run again with --debug for the traceback", 1)
     return wrapper
 

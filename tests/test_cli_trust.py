@@ -4,13 +4,14 @@ both apply are refused, and one process at a time writes a run directory. Real `
 import fcntl
 import json
 import os
+import shutil
 import subprocess
 import sys
 
 import numpy as np
 import pytest
 
-from test_cli_helpers import pe, snapshot
+from test_cli_helpers import PE, REPO, pe, snapshot
 
 CONFIG = "configs/mnist_mlp.yaml"
 SMALL = ["data.train.limit=320", "data.eval.limit=200", "data.batch_size=32", "data.eval_batch_size=100",
@@ -158,3 +159,37 @@ def test_divergence_never_becomes_the_last_checkpoint(tmp_path):
     for f in os.listdir(run / "ckpt" / last):
         if f.endswith(".npy"):
             assert np.isfinite(np.load(run / "ckpt" / last / f)).all(), f
+
+
+def _can_mount_tmpfs():
+    probe = subprocess.run(["unshare", "-m", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"],
+                           capture_output=True)
+    return probe.returncode == 0
+
+
+@pytest.mark.skipif(not shutil.which("unshare") or not _can_mount_tmpfs(),
+                    reason="needs unshare and tmpfs mounts (root in a mount namespace) for a real full disk")
+def test_a_full_disk_is_said_plainly(tmp_path):
+    """A 400 KiB tmpfs cannot hold the MLP's first checkpoint: the run stops with 'no space left on
+    device' naming the file, and leaves no half-written checkpoint."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    script = (f"mount -t tmpfs -o size=400k tmpfs {disk} && {' '.join(PE)} train {CONFIG} "
+              f"{' '.join(SMALL)} --out {disk}/run -q; echo rc=$?; ls -a {disk}/run/ckpt")
+    proc = subprocess.run(["unshare", "-m", "sh", "-c", script], cwd=REPO, capture_output=True, text=True,
+                          timeout=300)
+    assert "rc=1" in proc.stdout, proc.stdout + proc.stderr
+    assert "pe: error: no space left on device writing " in proc.stderr and "Traceback" not in proc.stderr
+    assert ".tmp-" not in proc.stdout.split("rc=1")[1]        # the half-written checkpoint was removed
+
+
+def test_a_partly_written_metrics_line_is_dropped_on_resume(run20, tmp_path):
+    run = tmp_path / "cut"
+    subprocess.run(["cp", "-a", str(run20), str(run)], check=True)
+    with open(run / "metrics.jsonl", "a") as f:
+        f.write('{"phase": "train", "step": 2')          # a line cut short by a full disk or a kill
+    proc = pe("train", CONFIG, *SMALL, "epochs=3", "--resume", run, "--max-steps", "21")
+    assert proc.returncode == 0, proc.stderr
+    assert "partly written line; dropped" in proc.stderr
+    rows = [json.loads(line) for line in open(run / "metrics.jsonl")]
+    assert rows[-1]["step"] == 21

@@ -19,7 +19,8 @@ class ArgMark:
     text: str
 
     def __str__(self):
-        return f"command line '{self.text}'"
+        text = self.text if len(self.text) <= 80 else self.text[:80] + "..."
+        return f"command line '{text}'"
 
 
 _KEY = re.compile(r"^[A-Za-z_][\w\-]*(\.[A-Za-z_<][\w\-<>]*|\[\d+\])*$")
@@ -51,7 +52,8 @@ def _parse_value(text, arg):
     try:
         return parse_yaml(text, "command line").data
     except ConfigError as e:
-        raise ConfigError(f"cannot read the value '{text}': {e.message}", ArgMark(arg), None,
+        shown = text if len(text) <= 80 else text[:80] + "..."
+        raise ConfigError(f"cannot read the value '{shown}': {e.message}", ArgMark(arg), None,
                           "quote it for the shell, e.g. key='[1, 2]'") from None
 
 

@@ -65,8 +65,8 @@ def _describe(value):
         return f"{str(value).lower()} (a boolean)"
     if isinstance(value, (int, float)):
         return f"{value!r} (a number)"
-    if isinstance(value, str):
-        return f"'{value}' (a string)"
+    if isinstance(value, str):      # a short excerpt: never echo a whole file or a huge value
+        return f"'{value[:80]}{'...' if len(value) > 80 else ''}' (a string)"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):

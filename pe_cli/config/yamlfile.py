@@ -7,8 +7,10 @@ tag outside the safe set (``!!python/object``, ``!custom``) is an error, never a
 
 Positions are kept beside the data, keyed by path tuples: ``("layers", 3, "fc1", "act")``.
 """
+import math
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 
 import yaml
@@ -37,7 +39,8 @@ def format_path(path):
         if isinstance(part, int):
             out += f"[{part}]"
         else:
-            out += ("." if out else "") + str(part)
+            text = str(part)
+            out += ("." if out else "") + (text if len(text) <= 40 else text[:40] + "...")
     return out
 
 
@@ -82,6 +85,14 @@ class Doc:
                     dst[tuple(prefix_to) + path[n:]] = mark
 
 
+# Bounds on what a config may make pe read and build: far above any real config, far below what
+# would exhaust memory or time (a FIFO, /dev/zero, an alias bomb, a 100 MB scalar).
+MAX_FILE_BYTES = 1 << 20         # one YAML file
+MAX_NODES = 100_000              # values a file expands to, aliases counted each time they are used
+MAX_DEPTH = 64                   # nesting of maps and lists
+MAX_SCALAR_CHARS = 10_000        # one string
+
+
 def load_yaml(path, what="file"):
     """Loads ``path`` as one YAML document with positions; raises ConfigError on any problem."""
     shown = display_path(path)
@@ -90,9 +101,18 @@ def load_yaml(path, what="file"):
     if os.path.isdir(path):
         raise ConfigError(f"{shown} is a directory, not a YAML {what}", None, None,
                           "give the path of a .yaml file")
+    if not path.endswith((".yaml", ".yml")):
+        raise ConfigError(f"{shown} is not a YAML file (.yaml or .yml), so pe does not read it as a {what}",
+                          None, None, f"give the path of the {what} (a .yaml file)")
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise ConfigError(f"{shown} is not a regular file (a FIFO, device or socket), so pe does not read it",
+                          None, None, "give the path of a .yaml file")
+    if os.path.getsize(path) > MAX_FILE_BYTES:
+        raise ConfigError(f"{shown} is {os.path.getsize(path):,} bytes; a YAML {what} may have at most "
+                          f"{MAX_FILE_BYTES:,}", None, None, "is this the right file? configs are small")
     try:
         with open(path, "rb") as f:
-            text = f.read().decode("utf-8-sig")
+            text = f.read(MAX_FILE_BYTES + 1).decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise ConfigError(f"{shown}: not UTF-8 text ({e.reason} at byte {e.start})", None, None,
                           "save the file as UTF-8") from None
@@ -116,6 +136,9 @@ def parse_yaml(text, shown, what="file"):
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as e:
         raise _syntax_error(e, shown) from None
+    except RecursionError:
+        raise ConfigError(f"nesting deeper than {MAX_DEPTH} levels", Mark(shown, 1, 1), None,
+                          "flatten the structure") from None
     except yaml.YAMLError as e:
         raise ConfigError(f"YAML error: {e}", Mark(shown, 1, 1), None, "fix the YAML syntax") from None
     finally:
@@ -153,6 +176,7 @@ class _Walker:
         self.loader = loader
         self.doc = doc
         self.active = set()   # node ids on the current path: a recursive alias would loop forever
+        self.nodes = 0        # values built so far, aliases counted at every use (alias bombs)
 
     def mark(self, node):
         return Mark(self.doc.file, node.start_mark.line + 1, node.start_mark.column + 1)
@@ -167,8 +191,13 @@ class _Walker:
         if id(node) in self.active:
             raise ConfigError("a YAML alias refers to itself", self.mark(node), format_path(path) or None,
                               "remove the recursive anchor/alias")
+        self._count(node, path)
         if isinstance(node, yaml.ScalarNode):
-            return self.loader.construct_object(node)
+            value = self.loader.construct_object(node)
+            if isinstance(value, float) and not math.isfinite(value):
+                raise ConfigError(f"{node.value} is not a finite number", self.mark(node), format_path(path) or None,
+                                  "pe takes no NaN or Inf from a config: give a finite value")
+            return value
         self.active.add(id(node))
         try:
             if isinstance(node, yaml.SequenceNode):
@@ -176,6 +205,19 @@ class _Walker:
             return self.walk_mapping(node, path)
         finally:
             self.active.discard(id(node))
+
+    def _count(self, node, path):
+        self.nodes += 1
+        where = (format_path(path[:6]) + ("..." if len(path) > 6 else "")) or None
+        if self.nodes > MAX_NODES:
+            raise ConfigError(f"the file expands to more than {MAX_NODES:,} values (aliases count at each use)",
+                              self.mark(node), where, "an alias bomb? write the values out, or use fewer aliases")
+        if len(path) > MAX_DEPTH:
+            raise ConfigError(f"nesting deeper than {MAX_DEPTH} levels", self.mark(node), where,
+                              "flatten the structure")
+        if isinstance(node, yaml.ScalarNode) and len(node.value) > MAX_SCALAR_CHARS:
+            raise ConfigError(f"a value of {len(node.value):,} characters (at most {MAX_SCALAR_CHARS:,})",
+                              self.mark(node), where, "is this the right value?")
 
     def walk_mapping(self, node, path):
         out = {}

@@ -6,6 +6,8 @@ not the name.
 """
 import gzip
 import os
+import stat
+import zlib
 
 import numpy as np
 
@@ -28,32 +30,62 @@ def _open(path):
     return gzip.open(path, "rb") if magic == b"\x1f\x8b" else open(path, "rb")
 
 
+MAX_IDX_BYTES = 4 << 30      # refuse a header that promises more data than this (4 GiB)
+
+
 def read_idx(path):
-    """Reads an IDX file (gzip or not) into a numpy array of its native dtype (uint8 for MNIST)."""
+    """Reads an IDX file (gzip or not) into a numpy array of its native dtype (uint8 for MNIST).
+    The header is read and checked first, and then exactly the bytes it announces: a header that
+    claims 10^9 items, or a gzip that inflates past the declared size, costs no memory."""
     if not os.path.exists(path):
         raise PeError(f"{path}: no such file")
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise PeError(f"{path}: not a regular file (a FIFO, device or directory); give an IDX file")
     try:
         with _open(path) as f:
-            data = f.read()
-    except (OSError, EOFError) as e:
+            dtype, shape, count, header = _read_header(path, f)
+            want = count * np.dtype(dtype).itemsize
+            data = _read_at_most(f, want + 1)
+    except (OSError, EOFError, zlib.error) as e:
         raise PeError(f"{path}: cannot read: {e}") from None
-    if len(data) < 4 or data[0] != 0 or data[1] != 0:
+    if len(data) != want:
+        raise PeError(f"{path}: IDX header says shape {list(shape)} ({want} bytes of data) "
+                      f"but the file holds {'more' if len(data) > want else len(data)}")
+    array = np.frombuffer(data, dtype, count=count).reshape(shape)
+    return array.astype(np.dtype(dtype).newbyteorder("="))
+
+
+def _read_at_most(f, n, chunk=16 << 20):
+    """Up to ``n`` bytes, read in chunks: memory follows what the file holds, not what it claims."""
+    parts, got = [], 0
+    while got < n:
+        part = f.read(min(chunk, n - got))
+        if not part:
+            break
+        parts.append(part)
+        got += len(part)
+    return b"".join(parts)
+
+
+def _read_header(path, f):
+    head = f.read(4)
+    if len(head) < 4 or head[0] != 0 or head[1] != 0:
         raise PeError(f"{path}: not an IDX file (the first two bytes must be zero)")
-    type_byte, ndim = data[2], data[3]
+    type_byte, ndim = head[2], head[3]
     dtype = _TYPES.get(type_byte)
     if dtype is None:
         raise PeError(f"{path}: unknown IDX value type 0x{type_byte:02x}")
-    header = 4 + 4 * ndim
-    if len(data) < header:
+    dims = f.read(4 * ndim)
+    if len(dims) < 4 * ndim:
         raise PeError(f"{path}: truncated IDX header")
-    shape = tuple(int(d) for d in np.frombuffer(data, ">u4", count=ndim, offset=4))
-    count = int(np.prod(shape, dtype=np.int64)) if shape else 1
-    itemsize = np.dtype(dtype).itemsize
-    if len(data) - header != count * itemsize:
-        raise PeError(f"{path}: IDX header says shape {list(shape)} ({count * itemsize} bytes of data) "
-                      f"but the file holds {len(data) - header}")
-    array = np.frombuffer(data, dtype, count=count, offset=header).reshape(shape)
-    return array.astype(np.dtype(dtype).newbyteorder("="))
+    shape = tuple(int(d) for d in np.frombuffer(dims, ">u4", count=ndim))
+    count = 1
+    for d in shape:
+        count *= d
+    if count * np.dtype(dtype).itemsize > MAX_IDX_BYTES:
+        raise PeError(f"{path}: IDX header claims shape {list(shape)} ({count * np.dtype(dtype).itemsize:,} "
+                      f"bytes), more than pe reads from one file ({MAX_IDX_BYTES:,}); is the file damaged?")
+    return dtype, shape, count, 4 + 4 * ndim
 
 
 def write_idx(path, array):

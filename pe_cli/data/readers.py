@@ -2,6 +2,7 @@
 raises DataError, which names the file and, where it helps, the config key to fix."""
 import csv
 import os
+import stat
 
 import numpy as np
 
@@ -24,6 +25,8 @@ def require_file(path, key=("path",)):
         directory = os.path.dirname(path) or "."
         hint = f"no such file in {directory}/" if os.path.isdir(directory) else f"{directory}/ does not exist"
         raise DataError(f"data file {path} does not exist", key, hint)
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise DataError(f"{path} is not a regular file (a FIFO, device or directory)", key, "give a data file")
     return path
 
 
@@ -48,8 +51,7 @@ def read_npz(path, key=("path",)):
 def read_csv(path, delimiter=",", header=True, key=("path",)):
     """(column names, float64 array [rows, columns]). Without a header, columns are named 0, 1, ..."""
     require_file(path, key)
-    with open(path, newline="", encoding="utf-8") as f:
-        rows = [row for row in csv.reader(f, delimiter=delimiter) if row and any(c.strip() for c in row)]
+    rows = _csv_rows(path, delimiter, key)
     if not rows:
         raise DataError(f"{path}: the CSV file is empty", key, "it needs at least one row")
     names = [c.strip() for c in rows[0]] if header else [str(i) for i in range(len(rows[0]))]
@@ -61,7 +63,34 @@ def read_csv(path, delimiter=",", header=True, key=("path",)):
                             "every row needs the same number of fields")
     try:
         values = np.array([[float(c) for c in row] for row in body], dtype=np.float64)
-    except ValueError as e:
-        raise DataError(f"{path}: a field is not a number ({e})", key,
-                        "CSV sources hold numbers only; encode categories as integers") from None
+    except ValueError:
+        line, field = _first_non_number(body, header)
+        raise DataError(f"{path}:{line}: the field {field[:40]!r}{'...' if len(field) > 40 else ''} is not a number",
+                        key, "CSV sources hold numbers only; encode categories as integers") from None
     return names, values.reshape(len(body), len(names))
+
+
+def _csv_rows(path, delimiter, key):
+    """The non-blank rows of a CSV file; an encoding or a field the csv module refuses (larger than
+    its limit) is one DataError naming the line."""
+    reader = None
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            reader = csv.reader(f, delimiter=delimiter)
+            return [row for row in reader if row and any(c.strip() for c in row)]
+    except UnicodeDecodeError as e:
+        raise DataError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})", key,
+                        "save the file as UTF-8") from None
+    except csv.Error as e:
+        line = reader.line_num if reader is not None else "?"
+        raise DataError(f"{path}:{line}: {e}", key, "check the quoting and the field sizes of that line") from None
+
+
+def _first_non_number(body, header):
+    for n, row in enumerate(body):
+        for c in row:
+            try:
+                float(c)
+            except ValueError:
+                return n + (2 if header else 1), c
+    return "?", ""

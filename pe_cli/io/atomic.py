@@ -8,6 +8,7 @@ checkpoint untouched; a crash inside the swap leaves it complete under ``.<name>
 ``dirname`` (``interrupted_hint`` names it when loading).
 
 Arrays are written with ``allow_pickle=False``: one ``.npy`` per file, or one ``.npz`` archive."""
+import errno
 import glob
 import os
 import shutil
@@ -33,10 +34,23 @@ def _fsync_dir(path):
 
 
 def _write_npy(path, array):
-    with open(path, "wb") as f:
-        np.save(f, array, allow_pickle=False)
-        f.flush()
-        os.fsync(f.fileno())
+    try:
+        with open(path, "wb") as f:
+            np.save(f, array, allow_pickle=False)
+            f.flush()
+            os.fsync(f.fileno())
+    except OSError as e:
+        raise _disk_error(e, path) from None
+
+
+def _disk_error(error, path):
+    """A write that failed because the disk is full, said so, naming the file being written (numpy
+    reports a short write without an errno); other errors as they are."""
+    short = "requested and" in str(error) and "written" in str(error)
+    if error.errno == errno.ENOSPC or short:
+        return PeError(f"no space left on device writing {path}; free some space and save again "
+                       f"(the earlier checkpoint is untouched)")
+    return error
 
 
 def _write_npz(f, arrays):

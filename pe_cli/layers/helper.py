@@ -1,11 +1,44 @@
 """LayerHelper: what every layer builder uses to name things, create parameters and append ops."""
 import copy
+import os
 
+import numpy as np
+
+from ..dtypes import convert_dtype
 from ..errors import PeError
 from ..framework import default_main_program, default_startup_program, unique_name
 from ..framework.source import layer_guard
 from ..initializer import ConstantInitializer, XavierInitializer
 from ..param_attr import ParamAttr
+
+
+MAX_NAME_BYTES = 200      # a checkpoint file is <name>.npy: file systems allow 255 bytes
+
+
+def _physical_memory():
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _check_fits_in_memory(helper, shape, dtype):
+    """A parameter larger than the machine's memory is refused where the layer declares it, with
+    an estimate, instead of failing (or swapping) when the startup program allocates it."""
+    nbytes = np.dtype(convert_dtype(dtype)).itemsize
+    for d in shape:
+        nbytes *= int(d)
+    ram = _physical_memory()
+    if ram and nbytes > ram:
+        raise PeError(f"{helper.layer_type} '{helper.name}': a parameter of shape {list(shape)} needs "
+                      f"{_human(nbytes)}, more than this machine's {_human(ram)} of memory; use smaller sizes")
+
+
+def _human(nbytes):
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if nbytes < 1024 or unit == "PiB":
+            return f"{nbytes:.3g} {unit}"
+        nbytes /= 1024
 
 
 class LayerHelper:
@@ -64,11 +97,19 @@ class LayerHelper:
         ``attr`` is a ParamAttr (or anything ParamAttr._to_attr accepts); names follow Fluid:
         ``fc_0.w_0`` for weights, ``fc_0.b_0`` for biases."""
         attr = copy.copy(ParamAttr._to_attr(attr))
+        if any(d is not None and (d == 0 or d < -1) for d in shape):
+            raise PeError(f"{self.layer_type} '{self.name}': parameter shape {list(shape)} has a dimension below 1; "
+                          f"sizes, filters and channels must be >= 1")
         if any(d is None or d < 0 for d in shape):
             raise PeError(f"{self.layer_type} '{self.name}': parameter shape {list(shape)} is not fully known; "
                           f"does its input have an unknown dimension other than the batch?")
+        _check_fits_in_memory(self, shape, dtype)
         suffix = "b" if is_bias else "w"
         name = attr.name or unique_name.generate(f"{self.name}.{suffix}")
+        if len(name.encode()) > MAX_NAME_BYTES:
+            raise PeError(f"{self.layer_type} '{self.name[:40]}...': the parameter name is {len(name.encode())} "
+                          f"bytes; checkpoints store one file per parameter, and names may have at most "
+                          f"{MAX_NAME_BYTES} bytes: give the layer a shorter name")
         init = attr.initializer or default_initializer or (
             ConstantInitializer(0.0) if is_bias else XavierInitializer())
         main_block = self.main_program.global_block()

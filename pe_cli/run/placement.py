@@ -2,6 +2,8 @@
 ``build_strategy:`` / ``exec_strategy:``, and the program to run for training (the main program,
 or a CompiledProgram over ``devices`` places). ``pe train``, ``pe eval`` and ``pe graph --ssa``
 all ask here."""
+import os
+
 from ..compiler import CompiledProgram
 from ..compiler.strategy import BuildStrategy, ExecutionStrategy
 from ..errors import PeError
@@ -37,6 +39,8 @@ def strategies(cfg):
         strategy = cls()
         defaults = cls().to_dict()
         for name, value in cfg.data[key].items():
+            if name == "debug_graphviz_path" and value:
+                _check_inside_run_dir(cfg, (key, name), value)
             if value != defaults.get(name):
                 try:
                     setattr(strategy, name, value)
@@ -44,6 +48,21 @@ def strategies(cfg):
                     raise cfg.doc.error((key, name), str(e)) from None
         out.append(strategy)
     return out
+
+
+def _check_inside_run_dir(cfg, where, path):
+    """Outputs a config names are written inside the run directory: a relative path that stays there."""
+    parts = os.path.normpath(path).split(os.sep)
+    if os.path.isabs(path) or ".." in parts:
+        raise cfg.doc.error(where, f"{path[:80]} leaves the run directory; a config writes only inside it",
+                            "give a relative path such as ssa.dot (it lands in the run directory)")
+
+
+def in_run_dir(program, run_dir):
+    """Points a CompiledProgram's debug_graphviz_path (checked by strategies()) into ``run_dir``."""
+    strategy = getattr(program, "_build_strategy", None)
+    if strategy is not None and strategy.debug_graphviz_path and not strategy.frozen:
+        strategy.debug_graphviz_path = os.path.join(run_dir, strategy.debug_graphviz_path)
 
 
 def _non_default_strategies(cfg):

@@ -20,6 +20,7 @@ import json
 import os
 import re
 import shutil
+import sys
 import tempfile
 
 import numpy as np
@@ -269,8 +270,14 @@ class Metrics:
         rows = []
         if os.path.exists(self.jsonl_path):
             with open(self.jsonl_path) as f:
-                rows = [json.loads(line) for line in f if line.strip()]
-        rows = [r for r in rows if r.get("step", 0) <= step]
+                lines = [line for line in f if line.strip()]
+            for n, line in enumerate(lines):
+                try:
+                    rows.append(json.loads(line))
+                except ValueError:      # a line cut short (a full disk, a kill): dropped, said once
+                    print(f"pe: warning: {self.jsonl_path}:{n + 1} is a partly written line; dropped",
+                          file=sys.stderr)
+        rows = [r for r in rows if isinstance(r, dict) and r.get("step", 0) <= step]
         atomic_write(self.jsonl_path, "".join(json.dumps(r) + "\n" for r in rows))
         buf = io.StringIO()
         writer = csv.DictWriter(buf, self.columns, extrasaction="ignore")
@@ -280,7 +287,11 @@ class Metrics:
         atomic_write(self.csv_path, buf.getvalue())
 
     def write(self, row):
-        self._writer.writerow({k: _csv_value(row.get(k)) for k in self.columns})
+        """Appends one row to both files, each as one whole line written at once."""
+        line = io.StringIO()
+        csv.DictWriter(line, self.columns, extrasaction="ignore").writerow(
+            {k: _csv_value(row.get(k)) for k in self.columns})
+        self._csv.write(line.getvalue())
         self._csv.flush()
         self._jsonl.write(json.dumps(row) + "\n")
         self._jsonl.flush()

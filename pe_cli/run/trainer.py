@@ -20,9 +20,10 @@ from ..errors import PeError, UsageError
 from ..executor import Executor, Scope, scope_guard
 from ..io import load_persistables
 from .build import build_programs, load_data
+from .divergence import non_finite
 from .graph import program_dot, program_text, ssa_dot
 from .loop import Outputs, Setup, StopFlag, TrainLoop, TrainResult  # noqa: F401 -- TrainResult: public here
-from .placement import make_place, train_program
+from .placement import in_run_dir, make_place, train_program
 from .progress import Progress
 from .rundir import (Checkpoints, FetchStore, Metrics, RunLock, atomic_write, is_newest, new_run_dir, read_state,
                      resolve_checkpoint, runs_of, start_branch)
@@ -50,6 +51,10 @@ def train(cfg, out=None, resume=None, max_steps=None, quiet=False, stream=None):
         exe.run(setup.programs.startup)
         if setup.ckpt is not None:
             load_persistables(exe, setup.ckpt, setup.programs.main)
+            bad = non_finite([v.name for v in setup.programs.main.list_vars() if v.persistable])
+            if bad:
+                raise PeError(f"{setup.ckpt} holds NaN or Inf in {', '.join(bad[:3])}: resume from an earlier "
+                              f"checkpoint (ckpt/step-N)")
     run_dir = _run_dir(cfg, setup, out, state)
     fresh = run_dir != setup.run_dir
     with RunLock(run_dir):
@@ -78,6 +83,7 @@ def _run_dir(cfg, setup, out, state):
 
 def _train_in(cfg, setup, run_dir, exe, scope, state, max_steps, quiet, stream):
     resuming = setup.ckpt is not None
+    in_run_dir(setup.program, run_dir)
     progress = Progress(_total_steps(cfg, setup.train_data, max_steps), quiet, stream)
     checkpoints = Checkpoints(run_dir, cfg.data["checkpoint"]["keep"])
     for path in checkpoints.remove_interrupted():
