@@ -136,6 +136,8 @@ def train(config, overrides, out, resume, max_steps, quiet, print_config, check_
         return
     result = run_train(cfg, out=out, resume=resume, max_steps=max_steps, quiet=quiet)
     _print_result(cfg, result)
+    if result.stopped_early:
+        click.echo(result.stopped_early)
     if result.interrupted:
         click.echo(f"interrupted at step {result.step}; checkpoint {result.checkpoint}\n"
                    f"continue with: pe train {config} --resume {result.run_dir}", err=True)
@@ -175,7 +177,8 @@ def _accuracy_fetches(cfg, values):
 @click.option("--checkpoint", "-c", required=True, metavar="PATH",
               help="A ckpt/step-N directory, a run directory (its newest checkpoint) or ckpt/last.")
 @click.option("--out", "-o", type=click.Path(dir_okay=False), metavar="FILE",
-              help="Where to write the results (default: eval.json in the checkpoint's run directory).")
+              help="Where to write the results (default: eval-step-N.json in the checkpoint's run directory, "
+                   "N its step; the run's own eval.json is never overwritten).")
 @click.option("--save-fetches", is_flag=True,
               help="Also write the raw fetched values of every batch, concatenated, to <out>-fetches.npz.")
 @debug_option

@@ -160,12 +160,23 @@ RUN = Section({
     "eval": Section({
         "fetches": Field("list[str]|null", None, "layers to average over data.eval (default: the model's fetches)"),
         "every_epochs": Field("int", 1, "evaluate every N epochs (0: only at the end)", min=0),
+        "every_steps": Field("int|null", None, "also evaluate every N steps", min=1),
     }, "evaluation on data.eval during and after training"),
     "checkpoint": Section({
         "every_steps": Field("int|null", None, "save every N steps", min=1),
         "every_epochs": Field("int", 1, "save at the end of every N epochs (0: only at the end)", min=0),
         "keep": Field("int", 3, "keep the newest N checkpoints (0: all)", min=0),
+        "keep_best": Section({
+            "metric": Field("str|null", None, "an eval fetch: keep the checkpoint where it was best as ckpt/best"),
+            "mode": Field("str", "max", "max: higher is better; min: lower is", choices=("max", "min")),
+        }, "the best checkpoint by an evaluation metric"),
     }, "checkpoints under <run dir>/ckpt/"),
+    "early_stopping": Section({
+        "metric": Field("str|null", None, "an eval fetch watched after each evaluation (null: off)"),
+        "mode": Field("str", "max", "max: higher is better; min: lower is", choices=("max", "min")),
+        "patience": Field("int", 3, "stop after this many evaluations without improvement", min=1),
+        "min_delta": Field("float", 0.0, "an improvement must exceed this", min=0),
+    }, "stop when an evaluation metric stops improving"),
     "output": Section({
         "dir": Field("path|null", None, "the run directory (default: runs/<config name>)"),
         "graphs": Field("list[str]", [], "graphs to dump into the run directory: " + ", ".join(GRAPH_KINDS),

@@ -41,7 +41,7 @@ def _concat(arrays):
 
 def evaluate(cfg, checkpoint, out=None, save_fetches=False):
     """Returns {"checkpoint", "step", "samples", "metrics", "out", "fetches"} and writes ``out``
-    (default: eval.json in the checkpoint's run directory)."""
+    (default: eval-step-N.json in the checkpoint's run directory, never the run's own eval.json)."""
     eval_data = load_data(cfg, "eval")
     place = make_place(cfg)
     programs = build_programs(cfg.model, cfg, with_optimizer=False)
@@ -56,7 +56,7 @@ def evaluate(cfg, checkpoint, out=None, save_fetches=False):
         exe.run(programs.startup)
         load_persistables(exe, ckpt, programs.test)
         means, raw, samples = run_eval(exe, programs.test, eval_data, names, fetch_vars, keep_raw=save_fetches)
-    out = out or os.path.join(run_dir, "eval.json")
+    out = out or os.path.join(run_dir, f"eval-step-{state.get('step')}.json")
     result = {"checkpoint": ckpt, "step": state.get("step"), "samples": samples, "metrics": means, "out": out}
     if save_fetches:
         fetches = os.path.splitext(out)[0] + "-fetches.npz"

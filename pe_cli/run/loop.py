@@ -18,6 +18,7 @@ from ..executor import nan_check
 from .divergence import StepStart, first_bad_op, non_finite
 from .evaluate import run_eval
 from .rundir import atomic_write
+from .watch import watches
 
 
 @dataclass
@@ -31,6 +32,7 @@ class TrainResult:
     checkpoint: str = None
     interrupted: bool = False
     resumed_from: str = None
+    stopped_early: str = None   # why early_stopping ended the run
     branch_of: str = None       # the run an older checkpoint of which this run continues
     history: list = field(default_factory=list)  # (step, loss) of every step of this process
 
@@ -85,6 +87,7 @@ class TrainLoop:
         self.checkpoint = cfg.data["checkpoint"]
         self.epochs = cfg.data["epochs"]
         self.eval_every = cfg.data["eval"]["every_epochs"]
+        self.eval_steps = cfg.data["eval"]["every_steps"] if setup.eval_data is not None else None
         self.fetch_names = cfg.train_fetches
         self.eval_names = cfg.eval_fetches
         self.loss_name = cfg.model.loss
@@ -99,6 +102,7 @@ class TrainLoop:
         self.samples = state["samples"]
         self.wall0 = time.monotonic() - state["wall_s"]
         self.last_saved = self.last_eval = None
+        self.best, self.early = watches(self.cfg, state.get("watch"))
         self._new_window()
         with nan_check.enabled(self.cfg.data["check_nan_inf"] or nan_check.ENABLED):
             self._epochs(max_steps, stop)
@@ -110,7 +114,7 @@ class TrainLoop:
                 break
             self.epoch, self.batch = self.epoch + 1, 0
             self._end_of_epoch()
-            if stop.requested:
+            if stop.requested or self.result.stopped_early:
                 break
         self._finish(stop)
 
@@ -127,7 +131,9 @@ class TrainLoop:
                 self._report(fetched, speed, now)
             if self.checkpoint["every_steps"] and self.step % self.checkpoint["every_steps"] == 0:
                 self._save(*self.next_position)
-            if self._reached(max_steps) or stop.requested:
+            if self.eval_steps and self.step % self.eval_steps == 0 and self.last_eval != self.step:
+                self._evaluate(self.epoch + 1, self.next_position)
+            if self._reached(max_steps) or stop.requested or self.result.stopped_early:
                 return False
         return True
 
@@ -178,8 +184,8 @@ class TrainLoop:
 
     def _end_of_epoch(self):
         if self.setup.eval_data is not None and self.eval_every and self.epoch % self.eval_every == 0 \
-                and self.epoch < self.epochs:
-            self._evaluate(self.epoch)
+                and self.epoch < self.epochs and self.last_eval != self.step:
+            self._evaluate(self.epoch, (self.epoch, 0))
         every = self.checkpoint["every_epochs"]
         if every and self.epoch % every == 0 and self.last_saved != self.step:
             self._save(self.epoch, 0)
@@ -192,14 +198,16 @@ class TrainLoop:
                           f"written{kept}; lower optimizer.learning_rate")
         state = {"step": self.step, "epoch": next_epoch, "batch": next_batch,
                  "wall_s": time.monotonic() - self.wall0, "samples": self.samples, "config": self.cfg.path,
-                 "model": self.cfg.model.name}
+                 "model": self.cfg.model.name,
+                 "watch": {"best": self.best and self.best.state(), "early": self.early and self.early.state()}}
         path = self.out.checkpoints.save(self.exe, self.setup.programs.main, state)
         self.out.store.flush()
         self.last_saved = self.step
         self.result.checkpoint = path
 
-    def _evaluate(self, at_epoch):
-        """``at_epoch``: the 1-based epoch the evaluation follows."""
+    def _evaluate(self, at_epoch, position=None):
+        """``at_epoch``: the 1-based epoch the evaluation follows; ``position``: where training
+        continues (for the checkpoint keep_best saves)."""
         means, _, n = run_eval(self.exe, self.setup.programs.test, self.setup.eval_data, self.eval_names,
                                self.eval_vars)
         self.out.metrics.write({"phase": "eval", "step": self.step, "epoch": at_epoch, **means,
@@ -207,6 +215,20 @@ class TrainLoop:
         self.out.progress.report("eval", self.step, at_epoch, means)
         self.last_eval = self.step
         self.result.eval, self.result.eval_samples = means, n
+        self._watch(means, position or (self.epoch, self.batch))
+
+    def _watch(self, means, position):
+        """keep_best: a better metric makes this step's checkpoint ckpt/best; early_stopping: too
+        many evaluations without improvement end the run (saying why)."""
+        if self.best is not None and self.best.update(means, self.step):
+            if self.last_saved != self.step:
+                self._save(*position)
+            self.out.checkpoints.mark_best(self.result.checkpoint)
+        if self.early is not None:
+            self.early.update(means, self.step)
+            if self.early.exhausted:
+                self.result.stopped_early = self.early.reason()
+                self.out.progress.message(self.result.stopped_early)
 
     def _finish(self, stop):
         """The end of the run: the partial window, a last checkpoint, a last evaluation, eval.json."""
@@ -223,6 +245,10 @@ class TrainLoop:
             return
         if self.last_eval != self.step:
             self._evaluate(self.epoch if self.batch == 0 else self.epoch + 1)
-        atomic_write(os.path.join(result.run_dir, "eval.json"),
-                     json.dumps({"step": self.step, "samples": result.eval_samples, "checkpoint": result.checkpoint,
-                                 "metrics": result.eval}, indent=1) + "\n")
+        summary = {"step": self.step, "samples": result.eval_samples, "checkpoint": result.checkpoint,
+                   "metrics": result.eval}
+        if self.best is not None:
+            summary["best"] = {"metric": self.best.metric, "value": self.best.best, "step": self.best.best_step}
+        if result.stopped_early:
+            summary["stopped_early"] = result.stopped_early
+        atomic_write(os.path.join(result.run_dir, "eval.json"), json.dumps(summary, indent=1) + "\n")

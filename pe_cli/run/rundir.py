@@ -114,8 +114,23 @@ class Checkpoints:
         that went back to an earlier step never deletes what it just saved)."""
         if not self.keep:
             return
+        best = self.pointed("best")
         for old in sorted(self.complete(), key=_written_at)[:-self.keep]:
-            shutil.rmtree(old, ignore_errors=True)
+            if best is None or os.path.realpath(old) != os.path.realpath(best):    # ckpt/best stays
+                shutil.rmtree(old, ignore_errors=True)
+
+    def mark_best(self, path):
+        """Points ckpt/best at the checkpoint ``path`` (never pruned while it is the best)."""
+        atomic_write(os.path.join(self.dir, "best"), os.path.basename(path) + "\n")
+
+    def pointed(self, pointer):
+        """The complete checkpoint ckpt/<pointer> (last, best) names, or None."""
+        path = os.path.join(self.dir, pointer)
+        if not os.path.isfile(path):
+            return None
+        with open(path) as f:
+            target = os.path.join(self.dir, f.read(200).strip())
+        return target if os.path.isfile(os.path.join(target, STATE_FILE)) else None
 
     def remove_interrupted(self):
         """Removes what a save killed half-way left behind (``.step-N.tmp-*`` beside the checkpoints,
@@ -139,13 +154,9 @@ class Checkpoints:
 
     def last(self):
         """The newest complete checkpoint, or None."""
-        pointer = os.path.join(self.dir, "last")
-        if os.path.isfile(pointer):
-            with open(pointer) as f:
-                name = f.read().strip()
-            path = os.path.join(self.dir, name)
-            if os.path.isfile(os.path.join(path, STATE_FILE)):
-                return path
+        path = self.pointed("last")
+        if path is not None:
+            return path
         complete = sorted(self.complete(), key=_step_of)
         return complete[-1] if complete else None
 
@@ -235,8 +246,11 @@ def resolve_checkpoint(path):
     if not os.path.exists(path):
         raise PeError(f"checkpoint {path} does not exist")
     path = os.path.normpath(path)
-    if os.path.isfile(path) and os.path.basename(path) == "last":
-        path = os.path.dirname(path)
+    if os.path.isfile(path) and os.path.basename(path) in ("last", "best"):
+        pointed = Checkpoints(os.path.dirname(os.path.dirname(path)) or ".").pointed(os.path.basename(path))
+        if pointed is None:
+            raise PeError(f"{path} names no complete checkpoint")
+        return pointed, os.path.dirname(os.path.dirname(pointed)) or "."
     if os.path.isfile(os.path.join(path, STATE_FILE)):
         return path, os.path.dirname(os.path.dirname(path)) or "."
     run_dir = os.path.dirname(path) if os.path.basename(path) == "ckpt" else path

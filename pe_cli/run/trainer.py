@@ -21,6 +21,7 @@ from ..executor import Executor, Scope, scope_guard
 from ..io import load_persistables
 from .build import build_programs, load_data
 from .divergence import non_finite
+from .watch import check_watches
 from .graph import program_dot, program_text, ssa_dot
 from .loop import Outputs, Setup, StopFlag, TrainLoop, TrainResult  # noqa: F401 -- TrainResult: public here
 from .placement import in_run_dir, make_place, train_program
@@ -122,6 +123,7 @@ def _prepare(cfg, resume, max_steps, out=None):
                       f"own directory (or in a branch beside it when resuming an older checkpoint); drop --out")
     if resume is not None:
         ckpt, run_dir = _find_resume(cfg, resume, out)
+    check_watches(cfg)
     if max_steps is not None and max_steps < 1:
         raise PeError(f"--max-steps must be >= 1, got {max_steps}")
     return Setup(programs, program, place, train_data, eval_data, ckpt, run_dir)
