@@ -20,6 +20,7 @@ from .ops import registry
 from .run.evaluate import evaluate
 from .run.graphcmd import graph_output, render_dot
 from .run.smoke import run_smoke
+from .run.summary import summary as model_summary
 from .run.trainer import resolved_config_text
 from .run.trainer import train as run_train
 
@@ -302,6 +303,19 @@ def keys(which):
     (docs/CONFIG.md documents the same keys).
     """
     click.echo(describe_keys(which), nl=False)
+
+
+@main.command(context_settings=CONTEXT, epilog=EPILOG)
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
+@debug_option
+@guarded
+def summary(file, overrides):
+    """Print a model as a table: each feed and layer, its output shape, its parameters, its line.
+
+    FILE is a run config (overrides apply) or a model file.
+    """
+    click.echo(model_summary(file, overrides), nl=False)
 
 
 @main.command(context_settings=dict(CONTEXT, ignore_unknown_options=True, allow_interspersed_args=False))

@@ -97,7 +97,7 @@ def load_yaml(path, what="file"):
     """Loads ``path`` as one YAML document with positions; raises ConfigError on any problem."""
     shown = display_path(path)
     if not os.path.exists(path):
-        raise ConfigError(f"no such {what}", None, None, _missing_hint(path))
+        raise ConfigError(f"no such {what}: {shown}", None, None, _missing_hint(path))
     if os.path.isdir(path):
         raise ConfigError(f"{shown} is a directory, not a YAML {what}", None, None,
                           "give the path of a .yaml file")

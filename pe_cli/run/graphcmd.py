@@ -8,19 +8,23 @@ from .build import build_programs
 from .graph import program_dot, program_text, ssa_dot
 
 
-def graph_output(path, overrides, fmt, phase, ssa, devices):
-    """(text, default output name) for the program of ``path`` (a run config or a model file)."""
+def load_spec(path, overrides):
+    """(model spec, run config or None) of ``path``, a run config or a model file."""
     doc = load_yaml(path, "file")
-    cfg = None
     if isinstance(doc.data, dict) and "model" in doc.data:
         cfg = load_config(path, overrides)
-        spec = cfg.model
-    else:
-        if overrides:
-            raise ConfigError("overrides apply to run configs, not model files", None, None,
-                              f"give a run config, or drop {' '.join(overrides)}")
-        spec = load_model(path)
-        check_model(spec)
+        return cfg.model, cfg
+    if overrides:
+        raise ConfigError("overrides apply to run configs, not model files", None, None,
+                          f"give a run config, or drop {' '.join(overrides)}")
+    spec = load_model(path)
+    check_model(spec)
+    return spec, None
+
+
+def graph_output(path, overrides, fmt, phase, ssa, devices):
+    """(text, default output name) for the program of ``path`` (a run config or a model file)."""
+    spec, cfg = load_spec(path, overrides)
     programs = build_programs(spec, cfg, with_optimizer=phase == "train" or ssa)
     if ssa:
         n = devices or (cfg.data["devices"] if cfg is not None and cfg.data["devices"] > 1 else 2)

@@ -1,0 +1,36 @@
+"""`pe summary` (issue 18, item 6): a model as a table, with parameter counts that add up to the
+parameters the program really has."""
+import re
+
+import numpy as np
+
+from pe_cli.config import load_config
+from pe_cli.run.build import build_programs
+from test_cli_helpers import pe
+
+
+def test_summary_counts_every_parameter_once():
+    proc = pe("summary", "configs/mnist_cnn_bn.yaml")
+    assert proc.returncode == 0, proc.stderr
+    rows = [line for line in proc.stdout.splitlines() if re.search(r"\(\w+\)\s", line)
+            and not line.startswith("Layer (type)")]
+    counts = [int(re.split(r"\s{2,}", r)[2].replace(",", "")) for r in rows]
+    programs = build_programs(load_config("configs/mnist_cnn_bn.yaml").model, None, with_optimizer=False)
+    params = programs.test.global_block().all_parameters()
+    assert sum(counts) == sum(int(np.prod(p.shape)) for p in params)
+    total = int(re.search(r"Total params: ([\d,]+)", proc.stdout).group(1).replace(",", ""))
+    trainable = int(re.search(r"Trainable params: ([\d,]+)", proc.stdout).group(1).replace(",", ""))
+    assert total == sum(counts) and trainable == sum(int(np.prod(p.shape)) for p in params if p.trainable)
+    assert re.search(r"conv1 \(conv2d\)\s+\[-1, \d+, 28, 28\]", proc.stdout)
+
+
+def test_summary_of_lenet_as_written_by_hand():
+    proc = pe("summary", "models/lenet.yaml")
+    assert proc.returncode == 0, proc.stderr
+    assert "Total params: 61,706" in proc.stdout                  # 156 + 2,416 + 48,120 + 10,164 + 850
+    assert re.search(r"fc1 \(fc\)\s+\[-1, 120\]\s+48,120\s+lenet\.yaml:10", proc.stdout)
+
+
+def test_summary_of_a_broken_model_is_one_line():
+    proc = pe("summary", "tests/broken_configs/unknown_top_key.yaml")
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
