@@ -14,6 +14,7 @@ $(STAMP): pyproject.toml
 
 train: $(STAMP)
 	$(VENV)/bin/pe train configs/mnist_lenet.yaml
+	@echo "(pe is installed in $(VENV)/bin: 'source $(VENV)/bin/activate' puts it on your PATH)"
 
 test: $(STAMP)
 	$(PY) -m pytest

@@ -7,6 +7,7 @@ import errno
 import functools
 import inspect
 import os
+import shlex
 import sys
 
 import click
@@ -136,12 +137,17 @@ def train(config, overrides, out, resume, max_steps, quiet, print_config, check_
         click.echo(resolved_config_text(cfg), nl=False)
         return
     result = run_train(cfg, out=out, resume=resume, max_steps=max_steps, quiet=quiet)
+    if result.nothing_to_do:
+        click.echo(f"nothing to do: {result.run_dir} already finished at step {result.step} ({result.checkpoint}); "
+                   f"raise epochs or --max-steps to train further")
+        return
     _print_result(cfg, result)
     if result.stopped_early:
         click.echo(result.stopped_early)
     if result.interrupted:
         click.echo(f"interrupted at step {result.step}; checkpoint {result.checkpoint}\n"
-                   f"continue with: pe train {config} --resume {result.run_dir}", err=True)
+                   f"continue with: {shlex.join(['pe', 'train', config, *overrides, '--resume', str(result.run_dir)])}",
+                   err=True)
         sys.exit(130)
 
 

@@ -61,3 +61,15 @@ def test_a_watched_metric_must_be_evaluated(tmp_path):
     proc = pe("train", CONFIG, *SMALL, "early_stopping.metric=accuracy", "--out", tmp_path / "x")
     assert proc.returncode == 2 and "early_stopping.metric: 'accuracy' is not an evaluation fetch" in proc.stderr
     assert not (tmp_path / "x").exists()
+
+
+def test_metrics_and_fetches_hold_the_same_steps_and_the_last_one(tmp_path):
+    """Every fetch.every steps and the last step: a run shorter than fetch.every still has a row."""
+    import numpy as np
+    for every, want in ((50, [10]), (4, [4, 8, 10])):
+        run = tmp_path / f"every{every}"
+        proc = pe("train", CONFIG, *SMALL, "epochs=1", f"fetch.every={every}", "--out", run, "-q")
+        assert proc.returncode == 0, proc.stderr
+        assert [r["step"] for r in rows(run, "train")] == want
+        with np.load(run / "fetches.npz") as z:
+            assert z["step"].tolist() == want

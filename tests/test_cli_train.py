@@ -150,7 +150,9 @@ def test_ctrl_c_checkpoints_and_resume_continues(tmp_path):
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 130, stderr
-    assert "Traceback" not in stderr and "continue with: pe train" in stderr
+    assert "Traceback" not in stderr
+    assert f"continue with: pe train {CONFIG} data.train.limit=2000 data.eval.limit=100 data.batch_size=16 " \
+           f"epochs=50 fetch.every=1 --resume {run}" in stderr       # the overrides it was started with
     last = (run / "ckpt" / "last").read_text().strip()
     state = json.loads((run / "ckpt" / last / "trainer_state.json").read_text())
     assert last == f"step-{state['step']}" and state["step"] >= 3

@@ -193,3 +193,11 @@ def test_a_partly_written_metrics_line_is_dropped_on_resume(run20, tmp_path):
     assert "partly written line; dropped" in proc.stderr
     rows = [json.loads(line) for line in open(run / "metrics.jsonl")]
     assert rows[-1]["step"] == 21
+
+
+def test_resuming_a_finished_run_has_nothing_to_do(run20):
+    before = snapshot(run20)
+    proc = pe("train", CONFIG, *SMALL, "--resume", run20)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(f"nothing to do: {run20} already finished at step 20")
+    assert snapshot(run20) == before                  # not evaluated again, nothing written

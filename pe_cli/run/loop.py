@@ -33,6 +33,7 @@ class TrainResult:
     interrupted: bool = False
     resumed_from: str = None
     stopped_early: str = None   # why early_stopping ended the run
+    nothing_to_do: bool = False  # --resume of a run that had already finished
     branch_of: str = None       # the run an older checkpoint of which this run continues
     history: list = field(default_factory=list)  # (step, loss) of every step of this process
 
@@ -101,7 +102,7 @@ class TrainLoop:
         self.step, self.epoch, self.batch = state["step"], state["epoch"], state["batch"]
         self.samples = state["samples"]
         self.wall0 = time.monotonic() - state["wall_s"]
-        self.last_saved = self.last_eval = None
+        self.last_saved = self.last_eval = self.last_step = None
         self.best, self.early = watches(self.cfg, state.get("watch"))
         self._new_window()
         with nan_check.enabled(self.cfg.data["check_nan_inf"] or nan_check.ENABLED):
@@ -126,6 +127,7 @@ class TrainLoop:
         data = self.setup.train_data
         for b, batch in data.epoch(self.epoch, self.batch):
             fetched, speed, now = self._step(batch)
+            self.last_step = (fetched, speed, now, self.epoch + 1)
             self.next_position = (self.epoch, b + 1) if b + 1 < len(data) else (self.epoch + 1, 0)
             if self.step % self.every == 0:
                 self._report(fetched, speed, now)
@@ -173,12 +175,14 @@ class TrainLoop:
         self.window = {n: [] for n in self.fetch_names}
         self.window_samples, self.window_t0 = 0, time.monotonic()
 
-    def _report(self, fetched, speed, now):
-        means = {k: float(np.mean(v)) for k, v in self.window.items()}
-        self.out.metrics.write({"phase": "train", "step": self.step, "epoch": self.epoch + 1, **means,
+    def _report(self, fetched, speed, now, epoch=None):
+        """A row of metrics (the window's means) and the fetched values of this step."""
+        epoch = epoch or self.epoch + 1
+        means = {k: float(np.mean(v)) for k, v in self.window.items() if v}
+        self.out.metrics.write({"phase": "train", "step": self.step, "epoch": epoch, **means,
                                 "samples_per_s": speed, "wall_s": now - self.wall0})
         self.out.store.add(self.step, {name: fetched[name] for name in self.fetch_names})
-        self.out.progress.report("train", self.step, self.epoch + 1, means, speed)
+        self.out.progress.report("train", self.step, epoch, means, speed)
         self.result.train = means
         self._new_window()
 
@@ -234,8 +238,8 @@ class TrainLoop:
         """The end of the run: the partial window, a last checkpoint, a last evaluation, eval.json."""
         result = self.result
         result.step, result.epoch = self.step, self.epoch
-        if any(self.window.values()):
-            result.train = {k: float(np.mean(v)) for k, v in self.window.items() if v}
+        if any(self.window.values()) and self.last_step is not None:
+            self._report(*self.last_step)     # the last steps since a report: a row for the last step
         if self.last_saved != self.step:
             self._save(self.epoch, self.batch)
         if stop.requested:

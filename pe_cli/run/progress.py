@@ -20,9 +20,25 @@ class Progress:
         self.total = total_steps
         self._last_draw = 0.0
         self._width = 0
+        self._start = None        # (time, step) of the first step this process ran
+
+    def eta(self, step):
+        """'ETA 1m05s' from this process's pace so far, or '' before there is one."""
+        now = time.monotonic()
+        if self._start is None:
+            self._start = (now, step)
+            return ""
+        t0, s0 = self._start
+        if not self.total or step <= s0 or step >= self.total:
+            return ""
+        left = (self.total - step) * (now - t0) / (step - s0)
+        minutes, seconds = divmod(int(left + 0.5), 60)
+        hours, minutes = divmod(minutes, 60)
+        return "  ETA " + (f"{hours}h{minutes:02d}m" if hours else f"{minutes}m{seconds:02d}s")
 
     def update(self, step, epoch, values, samples_per_s, force=False):
         """Called after every step (a terminal bar redraws at most 10 times a second)."""
+        eta = self.eta(step)
         if self.quiet or not self.tty:
             return
         now = time.monotonic()
@@ -34,7 +50,7 @@ class Progress:
         metrics = "  ".join(f"{k} {_fmt(v)}" for k, v in values.items())
         speed = f"  {samples_per_s:,.0f} samples/s" if samples_per_s else ""
         total = self.total if self.total else "?"
-        line = f"epoch {epoch} [{bar:<24}] {step}/{total}  {metrics}{speed}"
+        line = f"epoch {epoch} [{bar:<24}] {step}/{total}  {metrics}{speed}{eta}"
         pad = max(0, self._width - len(line))
         self.stream.write("\r" + line + " " * pad)
         self.stream.flush()
@@ -46,7 +62,8 @@ class Progress:
             return
         metrics = "  ".join(f"{k} {_fmt(v)}" for k, v in values.items())
         speed = f"  {samples_per_s:,.0f} samples/s" if samples_per_s else ""
-        line = f"{phase:<5} epoch {epoch} step {step}: {metrics}{speed}"
+        eta = self.eta(step) if phase == "train" else ""
+        line = f"{phase:<5} epoch {epoch} step {step}: {metrics}{speed}{eta}"
         if self.tty:
             if phase == "train":
                 return                # the bar shows it

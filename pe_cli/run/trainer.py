@@ -44,6 +44,9 @@ def train(cfg, out=None, resume=None, max_steps=None, quiet=False, stream=None):
             raise UsageError(f"--max-steps {max_steps} is below the step of the checkpoint resumed from "
                           f"({state['step']}); give a larger --max-steps, or resume an earlier checkpoint")
     max_steps = max_steps if max_steps is not None else cfg.data["max_steps"]
+    if setup.ckpt is not None and _finished(cfg, state, max_steps):
+        return TrainResult(setup.run_dir, state["step"], state["epoch"], resumed_from=setup.ckpt,
+                           checkpoint=setup.ckpt, nothing_to_do=True)
     # Initialize (and load the checkpoint) before touching any directory: a failure here leaves
     # no half-made run behind.
     scope = Scope()
@@ -65,6 +68,13 @@ def train(cfg, out=None, resume=None, max_steps=None, quiet=False, stream=None):
             if fresh and _nothing_recorded(run_dir):
                 shutil.rmtree(run_dir, ignore_errors=True)   # failed in its first steps: leave nothing
             raise
+
+
+def _finished(cfg, state, max_steps):
+    """The checkpoint is the end of the run this config asks for: resuming it would train nothing."""
+    if max_steps is not None and state["step"] >= max_steps:
+        return True
+    return state["epoch"] >= cfg.data["epochs"]
 
 
 def _nothing_recorded(run_dir):
