@@ -282,7 +282,8 @@ CLI_CASES = [
 
 
 def _checkpoint_case(name, damage, args=None, expect=""):
-    return (name, {"__ckpt__": damage}, args or ["train", "run.yaml", "--resume", "prev", "--max-steps", "4"],
+    return (name, {"__ckpt__": damage},
+            args or ["train", "run.yaml", "epochs=3", "--resume", "prev", "--max-steps", "4"],
             expect)
 
 
