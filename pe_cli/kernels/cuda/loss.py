@@ -33,8 +33,7 @@ def _swce_kernel(dt, soft):
         shared = cuda.shared.array(T, dt)
         t = cuda.threadIdx.x
         nt = cuda.blockDim.x
-        r = cuda.blockIdx.x
-        while r < rows:
+        for r in range(cuda.blockIdx.x, rows, cuda.gridDim.x):     # rows spread over the blocks
             base = r * n
             m = neg_inf
             for j in range(t, n, nt):
@@ -62,7 +61,6 @@ def _swce_kernel(dt, soft):
                     loss[r] = nan
                 else:
                     loss[r] = -(logits[base + k] - m - log_sum)
-            r += cuda.gridDim.x
     return kernel
 
 
