@@ -21,6 +21,7 @@ from .ops import registry
 from .run.evaluate import evaluate
 from .run.graphcmd import graph_output, render_dot
 from .run.smoke import run_smoke
+from .run.predict import predict as run_predict
 from .run.summary import summary as model_summary
 from .run.trainer import resolved_config_text
 from .run.trainer import train as run_train
@@ -322,6 +323,31 @@ def summary(file, overrides):
     FILE is a run config (overrides apply) or a model file.
     """
     click.echo(model_summary(file, overrides), nl=False)
+
+
+@main.command(context_settings=CONTEXT, epilog=EPILOG)
+@click.argument("config", type=click.Path(dir_okay=False))
+@click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
+@click.option("--checkpoint", required=True, metavar="PATH", help="A run directory, ckpt/last, ckpt/best or ckpt/step-N.")
+@click.option("--data", "data_path", required=True, metavar="FILE",
+              help="Samples without labels: .npy, .npz (arrays named after the feeds), .csv, or IDX images.")
+@click.option("-o", "--out", metavar="FILE",
+              help="Where to write the predictions, .npz or .csv (default: predictions-step-N.npz in the run directory).")
+@click.option("--output", metavar="LAYER", help="The layer to predict with (default: the one nearest the loss that "
+                                               "does not read the label, e.g. the logits).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@debug_option
+@guarded
+def predict(config, overrides, checkpoint, data_path, out, output, quiet):
+    """Predict with a checkpoint on data without labels.
+
+    A classifier (an integer label feed) writes each sample's class and the class probabilities;
+    any other model the prediction layer's values.
+    """
+    cfg = load_config(config, overrides)
+    result = run_predict(cfg, checkpoint, data_path, out, output, quiet)
+    kind = "classes and probabilities" if result["classifier"] else "values"
+    click.echo(f"predicted {result['samples']} samples with layer '{result['output']}' ({kind}): {result['out']}")
 
 
 @main.command(context_settings=dict(CONTEXT, ignore_unknown_options=True, allow_interspersed_args=False))

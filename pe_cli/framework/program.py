@@ -140,6 +140,21 @@ class Program:
         self._bump()
         return self.current_block()
 
+    def _prune(self, targets):
+        """A copy keeping only the global block's ops that ``targets`` (Variables or names) depend
+        on (Fluid's ``Program._prune``): what inference runs, without the loss and metrics."""
+        targets = targets if isinstance(targets, (list, tuple)) else [targets]
+        needed = {t if isinstance(t, str) else t.name for t in targets}
+        pruned = self.clone()
+        block, keep = pruned.global_block(), []
+        for op in reversed(block.ops):
+            if any(n in needed for n in op.output_arg_names):
+                keep.append(op)
+                needed.update(op.input_arg_names)
+        block.ops = list(reversed(keep))
+        pruned._bump()
+        return pruned
+
     def _rollback(self):
         """Makes the current block's parent current again."""
         self.current_block_idx = self.current_block().parent_idx
