@@ -21,6 +21,7 @@ from .ops import registry
 from .run.evaluate import evaluate
 from .run.graphcmd import graph_output, render_dot
 from .run.smoke import run_smoke
+from .run.plot import plot as plot_curves
 from .run.predict import predict as run_predict
 from .run.summary import summary as model_summary
 from .run.trainer import resolved_config_text
@@ -348,6 +349,18 @@ def predict(config, overrides, checkpoint, data_path, out, output, quiet):
     result = run_predict(cfg, checkpoint, data_path, out, output, quiet)
     kind = "classes and probabilities" if result["classifier"] else "values"
     click.echo(f"predicted {result['samples']} samples with layer '{result['output']}' ({kind}): {result['out']}")
+
+
+@main.command(context_settings=CONTEXT, epilog=EPILOG)
+@click.argument("run_dir", type=click.Path(file_okay=False), metavar="RUN_DIR")
+@click.option("-o", "--out", metavar="FILE", help="The image to write (default: RUN_DIR/curves.png).")
+@click.option("--metric", metavar="NAMES", help="Comma-separated metrics to draw (default: every one).")
+@debug_option
+@guarded
+def plot(run_dir, out, metric):
+    """Draw a run's training and evaluation curves (needs matplotlib: pip install 'pe-cli[plot]')."""
+    path = plot_curves(run_dir, out, [m.strip() for m in metric.split(",")] if metric else None)
+    click.echo(f"wrote {path}")
 
 
 @main.command(context_settings=dict(CONTEXT, ignore_unknown_options=True, allow_interspersed_args=False))

@@ -1,0 +1,57 @@
+"""``pe plot``: a run's curves from its metrics.jsonl, drawn with matplotlib (the optional ``plot``
+extra: ``pip install 'pe-cli[plot]'``). One panel per metric, training rows as a line, evaluation
+rows as points on the same steps axis."""
+import json
+import os
+
+from ..errors import PeError
+
+
+def load_rows(run_dir):
+    path = os.path.join(run_dir, "metrics.jsonl")
+    if not os.path.isfile(path):
+        raise PeError(f"{run_dir} has no metrics.jsonl: give a run directory made by pe train")
+    rows = []
+    with open(path) as f:
+        for line in f:
+            try:
+                rows.append(json.loads(line))
+            except ValueError:
+                continue        # a line cut short by an interrupted run
+    if not rows:
+        raise PeError(f"{path} has no rows yet")
+    return rows
+
+
+def plot(run_dir, out=None, metrics=None):
+    """Draws the curves of ``run_dir`` into ``out`` (default: <run>/curves.png); returns the path."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise PeError("pe plot needs matplotlib: pip install 'pe-cli[plot]' (or pip install matplotlib)") from None
+    rows = load_rows(run_dir)
+    skip = {"phase", "step", "epoch", "samples_per_s", "wall_s"}
+    names = list(dict.fromkeys(k for r in rows for k in r if k not in skip))
+    if metrics:
+        unknown = [m for m in metrics if m not in names]
+        if unknown:
+            raise PeError(f"--metric {','.join(unknown)}: not in {run_dir}/metrics.jsonl (it has {', '.join(names)})")
+        names = list(metrics)
+    fig, axes = plt.subplots(len(names), 1, figsize=(7, 2.6 * len(names)), sharex=True, squeeze=False)
+    for ax, name in zip(axes[:, 0], names):
+        for phase, style in (("train", "-"), ("eval", "o--")):
+            points = [(r["step"], r[name]) for r in rows if r.get("phase") == phase and r.get(name) is not None]
+            if points:
+                ax.plot(*zip(*points), style, label=phase, markersize=4)
+        ax.set_ylabel(name)
+        ax.grid(alpha=0.3)
+        ax.legend(loc="best")
+    axes[-1, 0].set_xlabel("step")
+    fig.suptitle(os.path.basename(os.path.normpath(run_dir)))
+    fig.tight_layout()
+    out = out or os.path.join(run_dir, "curves.png")
+    fig.savefig(out, dpi=100)
+    plt.close(fig)
+    return out
