@@ -39,7 +39,8 @@ def test_run_directory(straight):
     assert (out / "ckpt" / "last").read_text().strip() == "step-20"
     with open(out / "metrics.csv") as f:
         rows = list(csv.DictReader(f))
-    assert list(rows[0]) == ["phase", "step", "epoch", "loss", "acc", "samples_per_s", "wall_s"]
+    assert list(rows[0]) == ["phase", "step", "epoch", "loss", "acc", "lr", "samples_per_s", "wall_s"]
+    assert float(rows[0]["lr"]) == pytest.approx(0.05)           # configs/mnist_mlp.yaml's learning rate
     train_rows = [r for r in rows if r["phase"] == "train"]
     assert [int(r["step"]) for r in train_rows] == [4, 8, 12, 16, 20]
     assert [r["epoch"] for r in rows if r["phase"] == "eval"] == ["1", "2"]

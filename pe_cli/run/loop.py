@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import NanInfError, PeError
-from ..executor import nan_check
+from ..executor import global_scope, nan_check
 from .divergence import StepStart, first_bad_op, non_finite
 from .evaluate import run_eval
 from .rundir import atomic_write
@@ -95,6 +95,8 @@ class TrainLoop:
         self.run_names = list(self.fetch_names) + ([self.loss_name] if self.loss_name not in self.fetch_names else [])
         self.fetch_vars = setup.programs.fetch_vars(self.run_names)
         self.persistables = [v.name for v in setup.programs.main.list_vars() if v.persistable]
+        optimizer = setup.programs.optimizer
+        self.lr_name = optimizer._global_learning_rate(setup.programs.main).name if optimizer else None
         self.eval_vars = [v.name for v in setup.programs.fetch_vars(self.eval_names)]
 
     def run(self, state, max_steps, stop):
@@ -170,6 +172,11 @@ class TrainLoop:
         return (f"step {self.step}: the loss '{self.loss_name}' is {loss}{where}{kept}; lower "
                 f"optimizer.learning_rate or check the data's transforms")
 
+    def _lr(self):
+        """The learning rate the last step used (a schedule's current value)."""
+        value = global_scope().get_array(self.lr_name) if self.lr_name else None
+        return None if value is None else float(np.asarray(value).reshape(-1)[0])
+
     def _new_window(self):
         """The steps since the last report, whose means the next report gives."""
         self.window = {n: [] for n in self.fetch_names}
@@ -179,7 +186,7 @@ class TrainLoop:
         """A row of metrics (the window's means) and the fetched values of this step."""
         epoch = epoch or self.epoch + 1
         means = {k: float(np.mean(v)) for k, v in self.window.items() if v}
-        self.out.metrics.write({"phase": "train", "step": self.step, "epoch": epoch, **means,
+        self.out.metrics.write({"phase": "train", "step": self.step, "epoch": epoch, **means, "lr": self._lr(),
                                 "samples_per_s": speed, "wall_s": now - self.wall0})
         self.out.store.add(self.step, {name: fetched[name] for name in self.fetch_names})
         self.out.progress.report("train", self.step, epoch, means, speed)

@@ -3,7 +3,8 @@
     runs/mnist_lenet/            (runs/mnist_lenet-2/, -3/ ... when it exists: never overwritten)
       config.yaml                the fully resolved run config
       model.yaml                 the resolved model (includes expanded)
-      metrics.csv, metrics.jsonl one row per report: phase, step, epoch, each fetch, samples/s, wall time
+      metrics.csv, metrics.jsonl one row per report: phase, step, epoch, each fetch, the learning rate,
+                                 samples/s, wall time
       fetches.npz                fetched values at each report (fetch.save: npz), or
       fetches/<name>-step-N.npy  one file per fetch and report (fetch.save: npy)
       ckpt/step-N/               checkpoints: save_persistables + trainer_state.json
@@ -266,7 +267,7 @@ class Metrics:
     """metrics.csv and metrics.jsonl, appended row by row (flushed, so a crash keeps the rows)."""
 
     def __init__(self, run_dir, fetch_names, resume_step=None):
-        self.columns = ["phase", "step", "epoch"] + list(fetch_names) + ["samples_per_s", "wall_s"]
+        self.columns = ["phase", "step", "epoch"] + list(fetch_names) + ["lr", "samples_per_s", "wall_s"]
         self.csv_path = os.path.join(run_dir, "metrics.csv")
         self.jsonl_path = os.path.join(run_dir, "metrics.jsonl")
         if resume_step is not None:
