@@ -217,14 +217,16 @@ def eval_(config, overrides, checkpoint, out, save_fetches):
 @click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
 @click.option("--dot", "fmt", flag_value="dot", default=True, help="Graphviz DOT (the default).")
 @click.option("--text", "fmt", flag_value="text", help="Readable text: feeds, parameters, one line per op.")
-@click.option("--phase", type=click.Choice(["forward", "train"]), default="forward", show_default=True,
-              help="forward: the model's ops (the test program); train: with backward and optimizer ops.")
+@click.option("--phase", type=click.Choice(["forward", "train"]), default=None,
+              help="forward (the default): the model's ops (the test program); train: with backward and "
+                   "optimizer ops.")
 @click.option("--ssa", is_flag=True, help="The multi-device graph the parallel executor runs (DOT).")
 @click.option("--devices", type=click.IntRange(min=1), metavar="N",
               help="Devices of the --ssa graph (default: the config's devices, or 2).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), metavar="FILE", help="Write to FILE (default: stdout).")
 @click.option("--render", type=click.Choice(["svg", "png"]),
-              help="Also draw the DOT with graphviz's dot into FILE.svg/.png (needs -o).")
+              help="Also draw the DOT into an .svg/.png image with graphviz's dot program (installed "
+                   "separately), beside the DOT file (-o FILE, default <model>-<phase>.dot).")
 @debug_option
 @guarded
 def graph(file, overrides, fmt, phase, ssa, devices, output, render):
@@ -233,7 +235,12 @@ def graph(file, overrides, fmt, phase, ssa, devices, output, render):
     Ops are coloured by role (forward, backward, optimize, lr_sched) and carry the YAML line they
     were built from. --phase train needs the optimizer: a run config's, or SGD for a model file.
     """
-    text, default_name = graph_output(file, overrides, fmt, phase, ssa, devices)
+    if ssa and fmt == "text":
+        raise UsageError("--ssa draws the multi-device graph as DOT only; drop --text")
+    if ssa and phase is not None:
+        raise UsageError("--ssa always shows the training graph (forward, backward, optimizer and the nodes "
+                         "between devices); drop --phase")
+    text, default_name = graph_output(file, overrides, fmt, phase or "forward", ssa, devices)
     if render and not output:
         output = default_name
     if not output:

@@ -162,3 +162,10 @@ def test_graph_errors():
     assert proc.returncode == 2 and "overrides apply to run configs" in proc.stderr
     proc = pe("graph", "tests/broken_configs/models/typo_layer.yaml")
     assert proc.returncode == 2 and "did you mean 'fc'" in proc.stderr
+
+
+def test_ssa_with_text_or_phase_is_refused_not_ignored():
+    from test_cli_helpers import pe as run_pe
+    for extra, message in ((["--text"], "drop --text"), (["--phase", "forward"], "drop --phase")):
+        proc = run_pe("graph", "models/mlp.yaml", "--ssa", *extra)
+        assert proc.returncode == 2 and message in proc.stderr and proc.stdout == ""
