@@ -220,6 +220,9 @@ def eval_(config, overrides, checkpoint, out, save_fetches):
 @click.option("--phase", type=click.Choice(["forward", "train"]), default=None,
               help="forward (the default): the model's ops (the test program); train: with backward and "
                    "optimizer ops.")
+@click.option("--level", type=click.Choice(["layer", "op"]), default=None,
+              help="layer (the default for the forward DOT): one box per layer of the model file, shapes on "
+                   "the edges; op: every op and variable.")
 @click.option("--ssa", is_flag=True, help="The multi-device graph the parallel executor runs (DOT).")
 @click.option("--devices", type=click.IntRange(min=1), metavar="N",
               help="Devices of the --ssa graph (default: the config's devices, or 2).")
@@ -229,7 +232,7 @@ def eval_(config, overrides, checkpoint, out, save_fetches):
                    "separately), beside the DOT file (-o FILE, default <model>-<phase>.dot).")
 @debug_option
 @guarded
-def graph(file, overrides, fmt, phase, ssa, devices, output, render):
+def graph(file, overrides, fmt, phase, level, ssa, devices, output, render):
     """Show the program of a run config or a model file.
 
     Ops are coloured by role (forward, backward, optimize, lr_sched) and carry the YAML line they
@@ -240,7 +243,12 @@ def graph(file, overrides, fmt, phase, ssa, devices, output, render):
     if ssa and phase is not None:
         raise UsageError("--ssa always shows the training graph (forward, backward, optimizer and the nodes "
                          "between devices); drop --phase")
-    text, default_name = graph_output(file, overrides, fmt, phase or "forward", ssa, devices)
+    if level == "layer" and (ssa or fmt == "text" or phase == "train"):
+        raise UsageError("--level layer draws the model file's layers (the forward phase, as DOT); "
+                         "use --level op with --ssa, --text or --phase train")
+    if level is None:
+        level = "layer" if not ssa and fmt == "dot" and phase in (None, "forward") else "op"
+    text, default_name = graph_output(file, overrides, fmt, phase or "forward", ssa, devices, level)
     if render and not output:
         output = default_name
     if not output:

@@ -119,7 +119,7 @@ def test_the_grammar_check_rejects_broken_dot():
 
 
 def test_model_forward_dot(tmp_path):
-    proc = pe("graph", "models/lenet.yaml")
+    proc = pe("graph", "models/lenet.yaml", "--level", "op")
     assert proc.returncode == 0, proc.stderr
     parses(proc.stdout, tmp_path)
     assert '"op:0" [label="conv2d\\nlayers[0] conv1"' in proc.stdout
@@ -169,3 +169,16 @@ def test_ssa_with_text_or_phase_is_refused_not_ignored():
     for extra, message in ((["--text"], "drop --text"), (["--phase", "forward"], "drop --phase")):
         proc = run_pe("graph", "models/mlp.yaml", "--ssa", *extra)
         assert proc.returncode == 2 and message in proc.stderr and proc.stdout == ""
+
+
+def test_layer_level_is_the_default_forward_drawing(tmp_path):
+    """One box per YAML layer, Caffe's draw_net style, with the shapes on the edges."""
+    proc = pe("graph", "models/lenet.yaml")
+    assert proc.returncode == 0, proc.stderr
+    parses(proc.stdout, tmp_path)
+    boxes = re.findall(r'^  "(\w+)" \[label="[^"]*", shape=box', proc.stdout, re.M)
+    assert boxes == ["conv1", "pool1", "conv2", "pool2", "fc1", "fc2", "logits", "xent", "loss", "acc"]
+    assert '"pool2" -> "fc1" [label="[-1, 16, 5, 5]"]' in proc.stdout
+    assert '"label" -> "xent"' in proc.stdout and "op:" not in proc.stdout
+    refused = pe("graph", "models/lenet.yaml", "--level", "layer", "--text")
+    assert refused.returncode == 2 and "--level op" in refused.stderr

@@ -6,6 +6,7 @@ from ..config import ConfigError, check_model, load_config, load_model
 from ..config.yamlfile import load_yaml
 from .build import build_programs
 from .graph import program_dot, program_text, ssa_dot
+from .layer_graph import layer_dot
 
 
 def load_spec(path, overrides):
@@ -22,9 +23,13 @@ def load_spec(path, overrides):
     return spec, None
 
 
-def graph_output(path, overrides, fmt, phase, ssa, devices):
-    """(text, default output name) for the program of ``path`` (a run config or a model file)."""
+def graph_output(path, overrides, fmt, phase, ssa, devices, level="op"):
+    """(text, default output name) for the program of ``path`` (a run config or a model file);
+    ``level='layer'``: one box per layer of the model file (the forward phase, DOT)."""
     spec, cfg = load_spec(path, overrides)
+    if level == "layer":
+        programs = build_programs(spec, cfg, with_optimizer=False)
+        return layer_dot(spec, programs.test, f"{spec.name} (layers)"), f"{spec.name}-layers.dot"
     programs = build_programs(spec, cfg, with_optimizer=phase == "train" or ssa)
     if ssa:
         n = devices or (cfg.data["devices"] if cfg is not None and cfg.data["devices"] > 1 else 2)
