@@ -34,3 +34,17 @@ def test_summary_of_lenet_as_written_by_hand():
 def test_summary_of_a_broken_model_is_one_line():
     proc = pe("summary", "tests/broken_configs/unknown_top_key.yaml")
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_model_file_keys_are_overridden_from_the_command_line(tmp_path):
+    """`model.layers.<name>.<arg>=value` changes a layer of the model file (issue 18, item 7)."""
+    proc = pe("summary", "configs/mnist_lenet.yaml", "model.layers.conv1.num_filters=8")
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"conv1 \(conv2d\)\s+\[-1, 8, 28, 28\]\s+208", proc.stdout)
+    run = tmp_path / "run"
+    trained = pe("train", "configs/mnist_lenet.yaml", "model.layers.conv1.num_filters=8", "data.train.limit=64",
+                 "--max-steps", "1", "--out", run, "-q")
+    assert trained.returncode == 0, trained.stderr
+    assert "num_filters: 8" in (run / "model.yaml").read_text()         # the run records the model it trained
+    bad = pe("summary", "configs/mnist_lenet.yaml", "model.layers.conv9.num_filters=8")
+    assert bad.returncode == 2 and "has no layer 'conv9'" in bad.stderr

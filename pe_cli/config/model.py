@@ -16,6 +16,7 @@ from ..ops import registry
 from . import registries
 from .errors import suggest
 from .keys import MODEL
+from .overrides import apply_model_overrides
 from .schema import _describe, validate
 from .typed import check_arguments
 from .values import param_attr
@@ -90,10 +91,13 @@ class ModelSpec:
 
 # -- loading ------------------------------------------------------------------------------------
 
-def load_model(path, _stack=()):
-    """Loads a model file and the files it includes; checks keys and types (not references)."""
+def load_model(path, _stack=(), overrides=()):
+    """Loads a model file and the files it includes; checks keys and types (not references).
+    ``overrides``: ``layers.<name>.key=value`` strings applied to this file (pe's ``model.`` keys)."""
     real = os.path.realpath(path)
     doc = load_yaml(path, "model file")
+    if overrides:
+        apply_model_overrides(doc, overrides)
     if not isinstance(doc.data, dict):
         raise doc.error((), f"a model file must be a mapping (feeds:, layers:, ...), got {_describe(doc.data)}",
                         "see docs/CONFIG.md, 'The model file'")

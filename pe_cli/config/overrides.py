@@ -46,6 +46,34 @@ def apply_overrides(doc, overrides):
         _set(doc, path, value, arg)
 
 
+def split_model_overrides(overrides):
+    """(run-config overrides, model-file overrides): ``model.layers.conv1.num_filters=8`` goes to the
+    model file as ``layers.conv1.num_filters=8`` (``model=other.yaml`` still names the file)."""
+    run, model = [], []
+    for arg in overrides:
+        key = arg.split("=", 1)[0].strip()
+        (model.append(arg.strip()[len("model."):]) if key.startswith("model.") else run.append(arg))
+    return run, model
+
+
+def apply_model_overrides(doc, overrides):
+    """Applies ``layers.<name>.key=value`` (a layer by its name, as the file lists it) and any other
+    ``key.path=value`` to a model file's ``doc``."""
+    for arg in overrides:
+        key, _, text = arg.partition("=")
+        path = parse_key(key.strip(), "model." + arg)
+        if len(path) >= 2 and path[0] == "layers" and isinstance(path[1], str):
+            layers = doc.data.get("layers") if isinstance(doc.data, dict) else None
+            index = next((i for i, item in enumerate(layers or []) if isinstance(item, dict) and path[1] in item),
+                         None)
+            if index is None:
+                raise ConfigError(f"the model file {doc.file} has no layer '{path[1]}'", ArgMark("model." + arg),
+                                  None, "name a layer of that file (a layer of an included file: override "
+                                        "it in that file)")
+            path = ("layers", index) + path[1:]
+        _set(doc, path, _parse_value(text, "model." + arg), "model." + arg)
+
+
 def _parse_value(text, arg):
     if text.strip() == "":
         return None

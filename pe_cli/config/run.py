@@ -16,7 +16,7 @@ from . import registries
 from .errors import ConfigError, suggest
 from .keys import RUN
 from .model import ModelSpec, check_model, default_fetches, load_model
-from .overrides import ArgMark, apply_overrides
+from .overrides import ArgMark, apply_overrides, split_model_overrides
 from .schema import _describe, validate
 from .typed import check_arguments, resolve
 from .values import make_typed
@@ -58,13 +58,14 @@ def load_config(path, overrides=()):
     if not isinstance(doc.data, dict):
         raise doc.error((), f"a run config must be a mapping (model:, data:, ...), got {_describe(doc.data)}",
                         "see docs/CONFIG.md, 'The run config'")
+    overrides, model_overrides = split_model_overrides(overrides)
     apply_overrides(doc, overrides)
     data = validate(doc, (), doc.data, RUN)
     _resolve_paths(doc, data)
     model_path = data["model"]
     if not os.path.exists(model_path):
         raise doc.error(("model",), f"model file {model_path} does not exist", _missing_hint(model_path))
-    model = load_model(model_path)
+    model = load_model(model_path, overrides=model_overrides)
     check_model(model)
     cfg = RunConfig(path, doc, data, model)
     _resolve_defaults(cfg)
