@@ -16,6 +16,7 @@ from .config import ConfigError, load_config
 from .config.describe import describe_keys
 from .config.errors import suggest
 from .config.registries import layers as layer_types
+from .config.registries import schedules as lr_schedules
 from .errors import PeError, UsageError
 from .ops import registry
 from .run.evaluate import evaluate
@@ -298,21 +299,33 @@ def smoke(configs, steps, samples, keep):
 @debug_option
 @guarded
 def layers(names):
-    """List the layer types a model file can use, with their arguments.
+    """List the layer types a model file can use, and the learning-rate schedules
+    optimizer.learning_rate takes, with their arguments.
 
-    They are the layer functions of pe_cli.layers (the Python API), read from the code; NAMES
-    shows only those.
+    They are the functions of pe_cli.layers (the Python API), read from the code; NAMES shows only
+    those, with their documentation.
     """
-    ns = layer_types()
-    chosen = names or ns.names()
-    for name in chosen:
-        if name not in ns.members:
-            _fail(f"pe: error: unknown layer type '{name}'; {suggest(name, ns.names())}", 2)
-        fn = ns.members[name]
-        sig = str(inspect.signature(fn)).replace("name=None, ", "").replace(", name=None", "")
-        click.echo(f"{name}{sig}")
-        if names and fn.__doc__:
-            click.echo("    " + inspect.cleandoc(fn.__doc__).replace("\n", "\n    "))
+    namespaces = (layer_types(), lr_schedules())
+    if not names:
+        for ns, title in zip(namespaces, ("layer types", "learning-rate schedules (optimizer.learning_rate: "
+                                                        "{type: NAME, ...})")):
+            click.echo(f"# {title}")
+            for name in ns.names():
+                _describe_function(name, ns.members[name], False)
+        return
+    for name in names:
+        ns = next((ns for ns in namespaces if name in ns.members), None)
+        if ns is None:
+            known = [n for ns in namespaces for n in ns.names()]
+            _fail(f"pe: error: unknown layer type or schedule '{name}'; {suggest(name, known)}", 2)
+        _describe_function(name, ns.members[name], True)
+
+
+def _describe_function(name, fn, with_doc):
+    sig = str(inspect.signature(fn)).replace("name=None, ", "").replace(", name=None", "")
+    click.echo(f"{name}{sig}")
+    if with_doc and fn.__doc__:
+        click.echo("    " + inspect.cleandoc(fn.__doc__).replace("\n", "\n    "))
 
 
 @main.command(context_settings=CONTEXT, epilog=EPILOG)
