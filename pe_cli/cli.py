@@ -1,10 +1,9 @@
 """The ``pe`` command. A thin shell: it parses arguments, calls pe_cli.config / pe_cli.run, and
 prints. Importing the engine loads no numba (kernels load on first use), so ``pe --help`` stays
 fast. Errors are one line on stderr: ``file:line:col: key.path: what is wrong; what to do``,
-exit status 2 for a config error, 1 for a runtime error; ``--debug`` shows the traceback instead.
+exit status 2 for a config error, 1 for a runtime error; ``--debug`` shows the traceback instead
+(pe_cli/cli_errors.py).
 """
-import errno
-import functools
 import inspect
 import os
 import shlex
@@ -12,12 +11,13 @@ import sys
 
 import click
 
-from .config import ConfigError, load_config
+from .cli_errors import CONTEXT, EPILOG, _fail, debug_option, guarded
+from .config import load_config
 from .config.describe import describe_keys
 from .config.errors import suggest
 from .config.registries import layers as layer_types
 from .config.registries import schedules as lr_schedules
-from .errors import PeError, UsageError
+from .errors import UsageError
 from .ops import registry
 from .run.evaluate import evaluate
 from .run.graphcmd import graph_output, render_dot
@@ -27,50 +27,6 @@ from .run.predict import predict as run_predict
 from .run.summary import summary as model_summary
 from .run.trainer import resolved_config_text
 from .run.trainer import train as run_train
-
-CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-EPILOG = "Docs: docs/CONFIG.md (every key of both YAML files). Examples: configs/*.yaml, models/*.yaml."
-
-
-# -- error handling ----------------------------------------------------------------------------
-
-def _fail(message, code):
-    click.echo(message, err=True)
-    sys.exit(code)
-
-
-def guarded(fn):
-    """Runs a command body, turning pe's errors into one line and an exit status."""
-
-    @functools.wraps(fn)
-    def wrapper(*args, debug=False, **kwargs):
-        debug = debug or os.environ.get("PE_DEBUG") == "1"
-        try:
-            return fn(*args, **kwargs)
-        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
-            raise
-        except KeyboardInterrupt:
-            if debug:
-                raise
-            _fail("pe: interrupted", 130)
-        except Exception as e:   # noqa: BLE001 -- the one place every error becomes a line
-            if debug:
-                raise
-            if isinstance(e, ConfigError):
-                _fail(e.line(), 2)
-            if isinstance(e, UsageError):
-                _fail(f"pe: error: {e}", 2)
-            if isinstance(e, PeError):
-                _fail(f"pe: error: {e}", 1)
-            if isinstance(e, OSError) and e.errno == errno.ENOSPC:
-                where = f" writing {e.filename}" if e.filename else ""
-                _fail(f"pe: error: no space left on device{where}; free some space, then --resume the run "
-                      f"(its last checkpoint is complete)", 1)
-            _fail(f"pe: internal error: {type(e).__name__}: {e}; run again with --debug for the traceback", 1)
-    return wrapper
-
-
-debug_option = click.option("--debug", is_flag=True, help="Show Python tracebacks instead of one-line errors.")
 
 
 def _split_resume(resume, overrides):
