@@ -64,7 +64,7 @@ def load_config(path, overrides=()):
     _resolve_paths(doc, data)
     model_path = data["model"]
     if not os.path.exists(model_path):
-        raise doc.error(("model",), f"model file {model_path} does not exist", _missing_hint(model_path))
+        raise doc.error(("model",), f"model file {model_path} does not exist", _missing_hint(model_path, "model file"))
     model = load_model(model_path, overrides=model_overrides)
     check_model(model)
     cfg = RunConfig(path, doc, data, model)

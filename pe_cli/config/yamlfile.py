@@ -97,7 +97,7 @@ def load_yaml(path, what="file"):
     """Loads ``path`` as one YAML document with positions; raises ConfigError on any problem."""
     shown = display_path(path)
     if not os.path.exists(path):
-        raise ConfigError(f"no such {what}: {shown}", None, None, _missing_hint(path))
+        raise ConfigError(f"no such {what}: {shown}", None, None, _missing_hint(path, what))
     if os.path.isdir(path):
         raise ConfigError(f"{shown} is a directory, not a YAML {what}", None, None,
                           "give the path of a .yaml file")
@@ -162,13 +162,33 @@ def _syntax_error(e, shown):
     return ConfigError(f"YAML syntax error: {problem}{context}", where, None, hint)
 
 
-def _missing_hint(path):
+_KIND_KEYS = {"run config": re.compile(r"^model\s*:", re.M),
+              "model file": re.compile(r"^(layers|feeds|include)\s*:", re.M)}
+
+
+def _missing_hint(path, what="file"):
+    """'did you mean' among the YAML files beside ``path`` — only files of the same kind (a run
+    config is never offered for a missing model file, nor the other way round)."""
     directory = os.path.dirname(path) or "."
     if os.path.isdir(directory):
-        names = [n for n in os.listdir(directory) if n.endswith((".yaml", ".yml"))]
+        names = [n for n in sorted(os.listdir(directory))[:200] if n.endswith((".yaml", ".yml"))]
+        names = [n for n in names if _is_kind(os.path.join(directory, n), what)]
         if names:
             return suggest(os.path.basename(path), names)
     return "check the path"
+
+
+def _is_kind(path, what):
+    pattern = _KIND_KEYS.get(what)
+    if pattern is None:
+        return True
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False
+        with open(path, "rb") as f:
+            return bool(pattern.search(f.read(64 << 10).decode("utf-8", "replace")))
+    except OSError:
+        return False
 
 
 class _Walker:
