@@ -12,6 +12,7 @@ import sys
 import click
 
 from .cli_errors import CONTEXT, EPILOG, _fail, debug_option, guarded
+from .cli_tools import export, plot, predict, summary
 from .config import load_config
 from .config.describe import describe_keys
 from .config.errors import suggest
@@ -22,9 +23,6 @@ from .ops import registry
 from .run.evaluate import evaluate
 from .run.graphcmd import graph_output, render_dot
 from .run.smoke import run_smoke
-from .run.plot import plot as plot_curves
-from .run.predict import predict as run_predict
-from .run.summary import summary as model_summary
 from .run.trainer import resolved_config_text
 from .run.trainer import train as run_train
 
@@ -297,55 +295,7 @@ def keys(which):
     click.echo(describe_keys(which), nl=False)
 
 
-@main.command(context_settings=CONTEXT, epilog=EPILOG)
-@click.argument("file", type=click.Path(dir_okay=False))
-@click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
-@debug_option
-@guarded
-def summary(file, overrides):
-    """Print a model as a table: each feed and layer, its output shape, its parameters, its line.
-
-    FILE is a run config (overrides apply) or a model file.
-    """
-    click.echo(model_summary(file, overrides), nl=False)
-
-
-@main.command(context_settings=CONTEXT, epilog=EPILOG)
-@click.argument("config", type=click.Path(dir_okay=False))
-@click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
-@click.option("--checkpoint", required=True, metavar="PATH", help="A run directory, ckpt/last, ckpt/best or ckpt/step-N.")
-@click.option("--data", "data_path", required=True, metavar="FILE",
-              help="Samples without labels: .npy, .npz (arrays named after the feeds), .csv, or IDX images.")
-@click.option("-o", "--out", metavar="FILE",
-              help="Where to write the predictions, .npz or .csv (default: predictions-step-N.npz in the run directory).")
-@click.option("--output", metavar="LAYER", help="The layer to predict with (default: the one nearest the loss that "
-                                               "does not read the label, e.g. the logits).")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-@debug_option
-@guarded
-def predict(config, overrides, checkpoint, data_path, out, output, quiet):
-    """Predict with a checkpoint on data without labels.
-
-    A classifier (an integer label feed) writes each sample's class and the class probabilities;
-    any other model the prediction layer's values.
-    """
-    cfg = load_config(config, overrides)
-    result = run_predict(cfg, checkpoint, data_path, out, output, quiet)
-    kind = "classes and probabilities" if result["classifier"] else "values"
-    click.echo(f"predicted {result['samples']} samples with layer '{result['output']}' ({kind}): {result['out']}")
-
-
-@main.command(context_settings=CONTEXT, epilog=EPILOG)
-@click.argument("run_dir", type=click.Path(file_okay=False), metavar="RUN_DIR")
-@click.option("-o", "--out", metavar="FILE", help="The image to write (default: RUN_DIR/curves.png).")
-@click.option("--metric", metavar="NAMES", help="Comma-separated metrics to draw (default: every one).")
-@debug_option
-@guarded
-def plot(run_dir, out, metric):
-    """Draw a run's training and evaluation curves (needs matplotlib: pip install 'pe-cli[plot]')."""
-    path = plot_curves(run_dir, out, [m.strip() for m in metric.split(",")] if metric else None)
-    click.echo(f"wrote {path}")
-
+# -- Fluid scripts ---------------------------------------------------------------------------------
 
 @main.command(context_settings=dict(CONTEXT, ignore_unknown_options=True, allow_interspersed_args=False))
 @click.argument("script", type=click.Path(dir_okay=False))
@@ -354,6 +304,10 @@ def fluid(script, args):
     """Run an unchanged Fluid 1.x SCRIPT.py: `paddle` and `paddle.fluid` resolve to pe (this process only)."""
     from .fluid.runner import run_script
     sys.exit(run_script(script, args))
+
+
+for _command in (summary, predict, plot, export):      # after training: pe_cli/cli_tools.py
+    main.add_command(_command)
 
 
 if __name__ == "__main__":

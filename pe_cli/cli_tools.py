@@ -1,0 +1,90 @@
+"""The commands for after training: ``pe summary``, ``pe predict``, ``pe export`` and ``pe plot``
+(registered on the ``pe`` group by pe_cli/cli.py)."""
+import click
+
+from .cli_errors import CONTEXT, EPILOG, debug_option, guarded
+from .config import load_config
+from .export import export_inference_dir, export_onnx
+from .run.inference import load_inference
+from .run.plot import plot as plot_curves
+from .run.predict import predict as run_predict
+from .run.summary import summary as model_summary
+
+
+@click.command(context_settings=CONTEXT, epilog=EPILOG)
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
+@debug_option
+@guarded
+def summary(file, overrides):
+    """Print a model as a table: each feed and layer, its output shape, its parameters, its line.
+
+    FILE is a run config (overrides apply) or a model file.
+    """
+    click.echo(model_summary(file, overrides), nl=False)
+
+
+@click.command(context_settings=CONTEXT, epilog=EPILOG)
+@click.argument("config", type=click.Path(dir_okay=False))
+@click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
+@click.option("--checkpoint", required=True, metavar="PATH", help="A run directory, ckpt/last, ckpt/best or ckpt/step-N.")
+@click.option("--data", "data_path", required=True, metavar="FILE",
+              help="Samples without labels: .npy, .npz (arrays named after the feeds), .csv, or IDX images.")
+@click.option("-o", "--out", metavar="FILE",
+              help="Where to write the predictions, .npz or .csv (default: predictions-step-N.npz in the run directory).")
+@click.option("--output", metavar="LAYER", help="The layer to predict with (default: the one nearest the loss that "
+                                               "does not read the label, e.g. the logits).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@debug_option
+@guarded
+def predict(config, overrides, checkpoint, data_path, out, output, quiet):
+    """Predict with a checkpoint on data without labels.
+
+    A classifier (an integer label feed) writes each sample's class and the class probabilities;
+    any other model the prediction layer's values.
+    """
+    cfg = load_config(config, overrides)
+    result = run_predict(cfg, checkpoint, data_path, out, output, quiet)
+    kind = "classes and probabilities" if result["classifier"] else "values"
+    click.echo(f"predicted {result['samples']} samples with layer '{result['output']}' ({kind}): {result['out']}")
+
+
+@click.command(context_settings=CONTEXT, epilog=EPILOG)
+@click.argument("run_dir", type=click.Path(file_okay=False), metavar="RUN_DIR")
+@click.option("-o", "--out", metavar="FILE", help="The image to write (default: RUN_DIR/curves.png).")
+@click.option("--metric", metavar="NAMES", help="Comma-separated metrics to draw (default: every one).")
+@debug_option
+@guarded
+def plot(run_dir, out, metric):
+    """Draw a run's training and evaluation curves (needs matplotlib: pip install 'pe-cli[plot]')."""
+    path = plot_curves(run_dir, out, [m.strip() for m in metric.split(",")] if metric else None)
+    click.echo(f"wrote {path}")
+
+
+@click.command(context_settings=CONTEXT, epilog=EPILOG)
+@click.argument("config", type=click.Path(dir_okay=False))
+@click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
+@click.option("--checkpoint", "-c", required=True, metavar="PATH",
+              help="A ckpt/step-N directory, a run directory (its newest checkpoint) or ckpt/last.")
+@click.option("--onnx", "onnx_path", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write the inference program as ONNX (opset 17; needs: pip install 'pe-cli[onnx]').")
+@click.option("--inference-dir", type=click.Path(file_okay=False), metavar="DIR",
+              help="Write Fluid's save_inference_model layout (__model__ and the parameters).")
+@click.option("--output", "output_layer", metavar="LAYER",
+              help="The layer to export as the output (default: the last layer that needs no label).")
+@debug_option
+@guarded
+def export(config, overrides, checkpoint, onnx_path, inference_dir, output_layer):
+    """Export a checkpoint's inference program (the test program from the input feeds to the
+    output layer, without loss and metric layers) as ONNX and/or an inference-model directory."""
+    if not onnx_path and not inference_dir:
+        raise click.UsageError("nothing to export: give --onnx FILE and/or --inference-dir DIR")
+    inference = load_inference(load_config(config, overrides), checkpoint, output_layer)
+    click.echo(f"checkpoint: {inference.checkpoint} (step {inference.step}); inputs {', '.join(inference.inputs)}, "
+               f"output '{inference.output}' ({inference.target.name})")
+    if onnx_path:
+        export_onnx(inference, onnx_path)
+        click.echo(f"wrote {onnx_path}")
+    if inference_dir:
+        export_inference_dir(inference, inference_dir)
+        click.echo(f"wrote {inference_dir}")

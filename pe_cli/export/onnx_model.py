@@ -1,0 +1,103 @@
+"""The inference program as an ONNX model, built with the ``onnx`` package's helper API (an
+optional extra: ``pip install 'pe-cli[onnx]'``). Feeds become graph inputs with a symbolic batch
+dimension, parameters initializers, the output layer the graph output; each op goes through its
+converter in onnx_ops.CONVERTERS."""
+import numpy as np
+
+from ..errors import PeError
+from .onnx_ops import CONVERTERS
+
+OPSET = 17
+IR_VERSION = 8          # the oldest IR of opset 17: the widest range of runtimes reads it
+_DTYPES = {"float32": 1, "int32": 6, "int64": 7, "float64": 11}   # onnx.TensorProto codes
+
+
+def missing_onnx_message():
+    return "pe export --onnx needs the onnx package: pip install 'pe-cli[onnx]' (or pip install onnx)"
+
+
+def _import_onnx():
+    try:
+        import onnx             # the optional extra: only `pe export --onnx` loads it
+        from onnx import helper, numpy_helper
+    except ImportError:
+        raise PeError(missing_onnx_message()) from None
+    return onnx, helper, numpy_helper
+
+
+class _Graph:
+    """What converters append to: nodes, constants, and the shapes pe inferred."""
+
+    def __init__(self, block, helper, numpy_helper):
+        self.block, self.helper, self.numpy_helper = block, helper, numpy_helper
+        self.nodes, self.initializers = [], []
+        self._count = 0
+        self.op = None
+
+    def node(self, op_type, inputs, outputs, **attrs):
+        self.nodes.append(self.helper.make_node(op_type, inputs, outputs, name=self.temp(op_type), **attrs))
+
+    def temp(self, base):
+        self._count += 1
+        return f"{base}.onnx_{self._count}"
+
+    def constant(self, array):
+        name = self.temp("const")
+        self.initializers.append(self.numpy_helper.from_array(np.asarray(array), name))
+        return name
+
+    def shape(self, name):
+        return list(self.block.var(name).shape)
+
+    def rank(self, name):
+        return len(self.shape(name))
+
+    def reshape(self, name, shape, out=None):
+        out = out or self.temp(name)
+        self.node("Reshape", [name, self.constant(np.array(shape, dtype=np.int64))], [out])
+        return out
+
+    def flatten(self, name, axis):
+        out = self.temp(name)
+        self.node("Flatten", [name], [out], axis=axis)
+        return out
+
+    def refuse(self, op, why):
+        raise PeError(f"cannot export {op.describe()} to ONNX: {why}")
+
+
+def _value_info(helper, var, name):
+    dims = ["N" if d == -1 else d for d in var.shape]
+    return helper.make_tensor_value_info(name, _DTYPES.get(str(var.dtype), 1), dims)
+
+
+def onnx_model(inference):
+    """The ONNX ModelProto of an Inference (pe_cli.run.inference)."""
+    onnx, helper, numpy_helper = _import_onnx()
+    block = inference.program.global_block()
+    unknown = sorted({op.type for op in block.ops if op.type not in CONVERTERS})
+    if unknown:
+        raise PeError(f"cannot export to ONNX: op '{unknown[0]}' has no ONNX mapping "
+                      f"(ops that export: {', '.join(sorted(CONVERTERS))})")
+    graph = _Graph(block, helper, numpy_helper)
+    # parameters and batch_norm's moving statistics (which its op also names as outputs)
+    params = sorted({n for op in block.ops for n in op.input_arg_names
+                     if block.var(n).persistable and n not in inference.inputs})
+    for name in params:
+        graph.initializers.append(numpy_helper.from_array(inference.value(name), name))
+    for op in block.ops:
+        CONVERTERS[op.type](graph, op)
+    inputs = [_value_info(helper, block.var(n), n) for n in inference.inputs]
+    outputs = [_value_info(helper, inference.target, inference.target.name)]
+    g = helper.make_graph(graph.nodes, inference.output, inputs, outputs, graph.initializers)
+    model = helper.make_model(g, producer_name="pe", opset_imports=[helper.make_opsetid("", OPSET)])
+    model.ir_version = IR_VERSION
+    onnx.checker.check_model(model)
+    return model
+
+
+def export_onnx(inference, path):
+    """Writes the ONNX model to ``path``; returns (input names, output name)."""
+    onnx, _, _ = _import_onnx()
+    onnx.save(onnx_model(inference), path)
+    return list(inference.inputs), inference.target.name

@@ -1,0 +1,120 @@
+"""The inference program of a run config: the forward ops from the input feeds to the model's
+output, with a checkpoint's parameters loaded. ``pe predict`` runs it and ``pe export`` writes it.
+
+Which layer is the output, and which feeds are inputs, is read from the model file: a feed given
+to a layer's ``label`` argument is a label; the output is the last layer that needs no label
+(``logits`` in models/lenet.yaml), unless ``--output LAYER`` names one. An integer label makes the
+model a classifier (class ids and probabilities), a float label a regression (values).
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..config.model import TENSOR_ARGS, parse_ref
+from ..executor import Executor, Scope, scope_guard
+from ..framework import OpRole
+from ..io import load_persistables
+from .build import build_programs
+from .placement import make_place
+from .rundir import read_state, resolve_checkpoint
+
+LABEL_ARGS = ("label",)
+
+
+@dataclass
+class Inference:
+    program: object     # the pruned test program: input feeds -> output
+    inputs: list        # input feed names, in declaration order
+    labels: list        # label feed names
+    output: str         # the output layer's name
+    target: object      # its Variable
+    kind: str           # "classification" or "regression"
+    exe: object
+    scope: object
+    checkpoint: str
+    step: int
+
+    def run(self, feed):
+        with scope_guard(self.scope):
+            return np.asarray(self.exe.run(self.program, feed=feed, fetch_list=[self.target.name])[0])
+
+    def value(self, name):
+        """A parameter's value (numpy) in this inference's scope."""
+        return np.asarray(self.scope.get_array(name))
+
+
+def _refs(layer):
+    """(argument key, referenced name) of every feed or layer a layer reads."""
+    for key, value in layer.args.items():
+        if key in TENSOR_ARGS:
+            for ref in (value if isinstance(value, list) else [value]):
+                if isinstance(ref, str):
+                    yield key, parse_ref(ref)[0]
+
+
+def split_feeds(spec):
+    """(input feeds, label feeds) of a model spec."""
+    labels = {name for layer in spec.layers for key, name in _refs(layer)
+              if key in LABEL_ARGS and name in spec.feeds}
+    return [f for f in spec.feeds if f not in labels], [f for f in spec.feeds if f in labels]
+
+
+def output_layer(spec, wanted=None):
+    """The layer whose values are the predictions (see the module docstring)."""
+    names = [layer.name for layer in spec.layers]
+    if wanted is not None:
+        if wanted not in names:
+            from_names = ", ".join(names)
+            raise spec.doc.error(("layers",), f"--output '{wanted}' is not a layer of {spec.name}",
+                                 f"the layers are {from_names}")
+        return wanted
+    _, labels = split_feeds(spec)
+    tainted = set(labels)
+    output = None
+    for layer in spec.layers:
+        if any(name in tainted for _, name in _refs(layer)):
+            tainted.add(layer.name)
+        else:
+            output = layer.name
+    if output is None:
+        raise spec.doc.error(("layers",), f"every layer of {spec.name} needs a label feed; nothing to predict",
+                             "name the output layer with --output LAYER")
+    return output
+
+
+def _prune(program, target):
+    """Keeps the forward ops ``target`` depends on (the loss and metric ops need labels)."""
+    block = program.global_block()
+    needed, keep = {target}, []
+    for op in reversed(block.ops):
+        if (op.role & ~OpRole.Loss) == OpRole.Forward and needed.intersection(op.output_arg_names):
+            keep.append(op)
+            needed.update(op.input_arg_names)
+    block.ops = list(reversed(keep))
+    return needed
+
+
+def load_inference(cfg, checkpoint, output=None):
+    """Builds the test program of ``cfg``, prunes it to the output and loads ``checkpoint``."""
+    spec = cfg.model
+    name = output_layer(spec, output)
+    inputs, labels = split_feeds(spec)
+    programs = build_programs(spec, cfg, with_optimizer=False)
+    target = programs.model.var(name)
+    if isinstance(target, (tuple, list)):
+        target = target[0]
+    ckpt, _ = resolve_checkpoint(checkpoint)
+    exe, scope = Executor(make_place(cfg)), Scope()
+    with scope_guard(scope):
+        exe.run(programs.startup)
+        load_persistables(exe, ckpt, programs.test)
+    program = programs.test.clone(for_test=True)
+    needed = _prune(program, target.name)
+    missing = [f for f in labels if f in needed]
+    if missing:
+        raise spec.doc.error(("layers",), f"the output '{name}' needs the label feed '{missing[0]}'",
+                             "name an output layer that needs no label with --output LAYER")
+    label_dtype = str(spec.feeds[labels[0]].dtype) if labels else "float32"
+    kind = "classification" if "int" in label_dtype else "regression"
+    return Inference(program, inputs, labels, name, target, kind, exe, scope, ckpt,
+                     read_state(ckpt).get("step"))
