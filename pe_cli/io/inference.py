@@ -69,7 +69,7 @@ def save_inference_model(dirname, feeded_var_names, target_vars, executor, main_
     if missing:
         raise PeError(f"{fn}: the targets need {sorted(missing)}, which are neither fed nor persistable; "
                       f"add them to feeded_var_names")
-    var_names = [n for n in block.vars if n in used]
+    var_names = [n for n in block.vars if n in used or n in produced]   # every value a kept op reads or writes
     model = {
         "format": _FORMAT, "version": 1,
         "feed": list(feeded_var_names), "fetch": targets,
