@@ -18,6 +18,7 @@ import numpy as np
 
 from ...errors import PeError
 from .. import cuda_places
+from . import _simulator
 from .allocator import Pool
 
 _cuda = None
@@ -35,6 +36,8 @@ def _numba_cuda():
         from numba import cuda
         from numba.cuda.core import config
         _sim = bool(config.ENABLE_CUDASIM)
+        if _sim:
+            _simulator.install()
         _cuda = cuda
     return _cuda
 
