@@ -120,6 +120,8 @@ def _print_result(cfg, result):
             click.echo(f"held-out accuracy: {100 * result.eval[name]:.2f}%")
     if result.checkpoint:
         click.echo(f"checkpoint: {result.checkpoint}")
+    if result.curves:
+        click.echo(f"curves: {result.curves}")
 
 
 def _accuracy_fetches(cfg, values):

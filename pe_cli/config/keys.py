@@ -10,6 +10,8 @@ import enum
 from ..compiler import strategy
 from .schema import REQUIRED, Custom, Field, ListOf, MapOf, Section
 
+LOGGERS = ("tensorboard",)      # run/loggers.py writes each
+
 DTYPES = ("float32", "float64", "float16", "int64", "int32", "int8", "uint8", "bool")
 FORMATS = ("mnist", "idx", "npy", "npz", "csv")
 GRAPH_KINDS = ("forward", "train", "startup", "test", "ssa")
@@ -177,9 +179,12 @@ RUN = Section({
         "patience": Field("int", 3, "stop after this many evaluations without improvement", min=1),
         "min_delta": Field("float", 0.0, "an improvement must exceed this", min=0),
     }, "stop when an evaluation metric stops improving"),
+    "logger": Field("str|list[str]|null", None, "loggers beside metrics.csv and metrics.jsonl: tensorboard "
+                    "(event files in <run dir>/tensorboard; needs the tensorboard extra)", choices=LOGGERS),
     "output": Section({
         "dir": Field("path|null", None, "the run directory (default: runs/<config name>)"),
         "graphs": Field("list[str]", [], "graphs to dump into the run directory: " + ", ".join(GRAPH_KINDS),
                         choices=GRAPH_KINDS),
+        "curves": Field("bool", True, "draw curves.png at the end of pe train (when matplotlib is installed)"),
     }, "where results go"),
 })

@@ -36,6 +36,7 @@ class TrainResult:
     nothing_to_do: bool = False  # --resume of a run that had already finished
     branch_of: str = None       # the run an older checkpoint of which this run continues
     history: list = field(default_factory=list)  # (step, loss) of every step of this process
+    curves: str = None          # <run dir>/curves.png, drawn at the end when matplotlib is installed
 
 
 @dataclass

@@ -1,8 +1,10 @@
 """``pe plot``: a run's curves from its metrics.jsonl, drawn with matplotlib (the optional ``plot``
 extra: ``pip install 'pe-cli[plot]'``). One panel per metric, training rows as a line, evaluation
 rows as points on the same steps axis."""
+import importlib.util
 import json
 import os
+import sys
 
 from ..errors import PeError
 
@@ -55,3 +57,18 @@ def plot(run_dir, out=None, metrics=None):
     fig.savefig(out, dpi=100)
     plt.close(fig)
     return out
+
+
+def plot_at_end(run_dir):
+    """curves.png at the end of ``pe train`` when matplotlib is installed (else None, silently: the
+    plot extra is optional). A failure to draw is a warning, never a failed run."""
+    try:
+        if importlib.util.find_spec("matplotlib") is None:
+            return None
+    except ValueError:          # a module entry without a spec: treated as not installed
+        return None
+    try:
+        return plot(run_dir)
+    except Exception as e:      # the run itself is done and recorded: say why, keep going
+        print(f"pe: warning: could not draw {run_dir}/curves.png: {e}", file=sys.stderr)
+        return None

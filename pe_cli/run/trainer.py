@@ -23,7 +23,9 @@ from .build import build_programs, load_data
 from .divergence import non_finite
 from .watch import check_watches
 from .graph import program_dot, program_text, ssa_dot
+from .loggers import Loggers, check_loggers, logger_names
 from .loop import Outputs, Setup, StopFlag, TrainLoop, TrainResult  # noqa: F401 -- TrainResult: public here
+from .plot import plot_at_end
 from .placement import in_run_dir, make_place, train_program
 from .progress import Progress
 from .rundir import (Checkpoints, FetchStore, Metrics, RunLock, atomic_write, is_newest, new_run_dir, read_state,
@@ -101,7 +103,8 @@ def _train_in(cfg, setup, run_dir, exe, scope, state, max_steps, quiet, stream):
         progress.message(f"removed {path}, left by a save that was interrupted")
     _write_run_files(cfg, setup, run_dir, state, progress)
     since = state["step"] if resuming else None
-    outputs = Outputs(Metrics(run_dir, _union(cfg.train_fetches, cfg.eval_fetches), since),
+    metrics = Metrics(run_dir, _union(cfg.train_fetches, cfg.eval_fetches), since)
+    outputs = Outputs(Loggers(metrics, run_dir, logger_names(cfg)),
                       FetchStore(run_dir, cfg.data["fetch"]["save"], since),
                       checkpoints, progress)
     result = TrainResult(run_dir, state["step"], state["epoch"], resumed_from=setup.ckpt,
@@ -113,6 +116,8 @@ def _train_in(cfg, setup, run_dir, exe, scope, state, max_steps, quiet, stream):
             progress.end()
             outputs.metrics.close()
             outputs.store.flush()
+    if cfg.data["output"]["curves"] and not _nothing_recorded(run_dir):
+        result.curves = plot_at_end(run_dir)
     return result
 
 
@@ -134,6 +139,7 @@ def _prepare(cfg, resume, max_steps, out=None):
     if resume is not None:
         ckpt, run_dir = _find_resume(cfg, resume, out)
     check_watches(cfg)
+    check_loggers(cfg)
     if max_steps is not None and max_steps < 1:
         raise PeError(f"--max-steps must be >= 1, got {max_steps}")
     return Setup(programs, program, place, train_data, eval_data, ckpt, run_dir)
