@@ -51,3 +51,65 @@ def test_predictions_as_csv_and_bad_input(trained, tmp_path):
     np.save(tmp_path / "wrong.npy", np.zeros((5, 3), "float32"))
     bad = pe("predict", CONFIG, "--checkpoint", root / "run", "--data", tmp_path / "wrong.npy")
     assert bad.returncode == 1 and "takes samples of shape" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_eval_json_holds_accuracy_and_the_confusion_matrix(trained):
+    root, labels = trained
+    pe("predict", CONFIG, *SMALL, "--checkpoint", root / "run", "--data", root / "images.npy", "-o", root / "p.npz")
+    with np.load(root / "p.npz") as z:
+        classes = z["class"]
+    for report in (json.loads((root / "run" / "eval.json").read_text()),           # pe train's last evaluation
+                   json.loads((root / "e.json").read_text())):                    # pe eval's
+        prediction = report["prediction"]
+        assert prediction["kind"] == "classification" and prediction["output"] == "logits"
+        assert prediction["samples"] == 200
+        assert prediction["accuracy"] == pytest.approx(report["metrics"]["acc"], abs=1e-6)
+        confusion = np.array(prediction["confusion_matrix"])
+        want = np.zeros((10, 10), dtype=np.int64)
+        np.add.at(want, (labels, classes), 1)            # rows: true class, columns: pe predict's class
+        assert (confusion == want).all()
+
+
+REGRESSION_MODEL = """\
+name: line
+feeds:
+  x: {shape: [3]}
+  y: {shape: [1]}
+layers:
+  - pred: {type: fc, input: x, size: 1}
+  - cost: {type: square_error_cost, input: pred, label: y}
+  - loss: {type: mean, x: cost}
+loss: loss
+fetches: [loss]
+"""
+
+REGRESSION_CONFIG = """\
+model: line.yaml
+data:
+  train: {format: csv, path: points.csv, columns: {x: [x0, x1, x2], y: y}, stop: 400}
+  eval: {format: csv, path: points.csv, columns: {x: [x0, x1, x2], y: y}, start: 400}
+  batch_size: 20
+optimizer: {type: SGD, learning_rate: 0.1}
+epochs: 3
+"""
+
+
+def test_a_regression_reports_mae_rmse_and_r2(tmp_path):
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(500, 3))
+    y = x @ np.array([1.5, -2.0, 0.5]) + 0.3 + 0.1 * rng.normal(size=500)
+    np.savetxt(tmp_path / "points.csv", np.column_stack([x, y]), delimiter=",", header="x0,x1,x2,y", comments="")
+    (tmp_path / "line.yaml").write_text(REGRESSION_MODEL)
+    (tmp_path / "run.yaml").write_text(REGRESSION_CONFIG)
+    proc = pe("train", tmp_path / "run.yaml", "--out", tmp_path / "out", "-q")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads((tmp_path / "out" / "eval.json").read_text())
+    prediction = report["prediction"]
+    assert prediction["kind"] == "regression" and prediction["output"] == "pred" and prediction["samples"] == 100
+    # the loss is the mean squared error: RMSE is its square root
+    assert prediction["rmse"] == pytest.approx(np.sqrt(report["metrics"]["loss"]), rel=1e-5)
+    assert 0 < prediction["mae"] <= prediction["rmse"] < 0.3
+    truth = y[400:]
+    assert prediction["r2"] == pytest.approx(1 - prediction["rmse"] ** 2 * len(truth) / np.sum((truth - truth.mean()) ** 2),
+                                             rel=1e-4)
+    assert prediction["r2"] > 0.98

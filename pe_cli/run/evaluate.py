@@ -10,6 +10,7 @@ from ..executor import Executor, Scope, scope_guard
 from ..io import load_persistables
 from .build import build_programs, load_data
 from .placement import make_place
+from .predmetrics import prediction_report
 from .rundir import atomic_write, read_state, resolve_checkpoint
 
 
@@ -56,8 +57,11 @@ def evaluate(cfg, checkpoint, out=None, save_fetches=False):
         exe.run(programs.startup)
         load_persistables(exe, ckpt, programs.test)
         means, raw, samples = run_eval(exe, programs.test, eval_data, names, fetch_vars, keep_raw=save_fetches)
+        prediction = prediction_report(cfg, programs, exe, eval_data)
     out = out or os.path.join(run_dir, f"eval-step-{state.get('step')}.json")
     result = {"checkpoint": ckpt, "step": state.get("step"), "samples": samples, "metrics": means, "out": out}
+    if prediction:
+        result["prediction"] = prediction
     if save_fetches:
         fetches = os.path.splitext(out)[0] + "-fetches.npz"
         buf = io.BytesIO()

@@ -59,6 +59,13 @@ def split_feeds(spec):
     return [f for f in spec.feeds if f not in labels], [f for f in spec.feeds if f in labels]
 
 
+def task_kind(spec):
+    """"classification" when the (first) label feed holds integers, else "regression"."""
+    _, labels = split_feeds(spec)
+    label_dtype = str(spec.feeds[labels[0]].dtype) if labels else "float32"
+    return "classification" if "int" in label_dtype else "regression"
+
+
 def output_layer(spec, wanted=None):
     """The layer whose values are the predictions (see the module docstring)."""
     names = [layer.name for layer in spec.layers]
@@ -114,7 +121,5 @@ def load_inference(cfg, checkpoint, output=None):
     if missing:
         raise spec.doc.error(("layers",), f"the output '{name}' needs the label feed '{missing[0]}'",
                              "name an output layer that needs no label with --output LAYER")
-    label_dtype = str(spec.feeds[labels[0]].dtype) if labels else "float32"
-    kind = "classification" if "int" in label_dtype else "regression"
-    return Inference(program, inputs, labels, name, target, kind, exe, scope, ckpt,
+    return Inference(program, inputs, labels, name, target, task_kind(spec), exe, scope, ckpt,
                      read_state(ckpt).get("step"))

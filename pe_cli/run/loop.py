@@ -17,6 +17,7 @@ from ..errors import NanInfError, PeError
 from ..executor import global_scope, nan_check
 from .divergence import StepStart, first_bad_op, non_finite
 from .evaluate import run_eval
+from .predmetrics import prediction_report
 from .rundir import atomic_write
 from .watch import watches
 
@@ -263,4 +264,7 @@ class TrainLoop:
             summary["best"] = {"metric": self.best.metric, "value": self.best.best, "step": self.best.best_step}
         if result.stopped_early:
             summary["stopped_early"] = result.stopped_early
+        prediction = prediction_report(self.cfg, self.setup.programs, self.exe, self.setup.eval_data)
+        if prediction:
+            summary["prediction"] = prediction
         atomic_write(os.path.join(result.run_dir, "eval.json"), json.dumps(summary, indent=1) + "\n")

@@ -1,0 +1,55 @@
+"""What a model's predictions are worth against the labels of data.eval, written into eval.json by
+``pe train`` (its last evaluation) and into eval-step-N.json by ``pe eval``:
+
+- a classifier (its label feed is an integer): top-1 accuracy and the confusion matrix
+  (rows: the true class, columns: the predicted one);
+- a regression: MAE, RMSE and R² (1 - residual sum of squares / total sum of squares).
+
+The predictions are the output layer's values (run/inference.py: the last layer that needs no
+label), read in the same test program as the eval fetches.
+"""
+import numpy as np
+
+from ..errors import PeError
+from .inference import output_layer, split_feeds, task_kind
+
+
+def prediction_metrics(kind, outputs, labels):
+    """``kind``: "classification" (``outputs``: [N, classes] scores) or "regression" (values)."""
+    outputs = np.asarray(outputs).reshape(len(outputs), -1)
+    if kind == "classification":
+        predicted = outputs.argmax(axis=1)
+        truth = np.asarray(labels).reshape(len(labels)).astype(np.int64)
+        classes = max(outputs.shape[1], int(truth.max()) + 1)
+        confusion = np.zeros((classes, classes), dtype=np.int64)
+        np.add.at(confusion, (truth, predicted), 1)
+        return {"kind": kind, "samples": len(truth), "accuracy": float(np.mean(predicted == truth)),
+                "confusion_matrix": confusion.tolist()}
+    predicted = outputs.astype(np.float64)
+    truth = np.asarray(labels, dtype=np.float64).reshape(predicted.shape)
+    error = predicted - truth
+    total = float(np.sum((truth - truth.mean(axis=0)) ** 2))
+    return {"kind": kind, "samples": len(truth), "mae": float(np.mean(np.abs(error))),
+            "rmse": float(np.sqrt(np.mean(error ** 2))),
+            "r2": 1.0 - float(np.sum(error ** 2)) / total if total > 0 else None}
+
+
+def prediction_report(cfg, programs, exe, batcher):
+    """prediction_metrics of the model's output layer over ``batcher`` (data.eval), run in the
+    test program; {} for a model without a label feed or without a layer that needs none."""
+    spec = cfg.model
+    _, labels = split_feeds(spec)
+    if not labels:
+        return {}
+    try:
+        output = output_layer(spec)
+    except PeError:             # every layer needs the label: nothing to call a prediction
+        return {}
+    target = programs.model.var(output)
+    target = (target[0] if isinstance(target, (tuple, list)) else target).name
+    outputs, truth = [], []
+    for _, batch in batcher.epoch(0):
+        outputs.append(np.asarray(exe.run(programs.test, feed=batch, fetch_list=[target])[0]))
+        truth.append(np.asarray(batch[labels[0]]))
+    report = prediction_metrics(task_kind(spec), np.concatenate(outputs), np.concatenate(truth))
+    return {"output": output, **report}
