@@ -63,7 +63,7 @@ def test_eval_json_holds_accuracy_and_the_confusion_matrix(trained):
         prediction = report["prediction"]
         assert prediction["kind"] == "classification" and prediction["output"] == "logits"
         assert prediction["samples"] == 200
-        assert prediction["accuracy"] == pytest.approx(report["metrics"]["acc"], abs=1e-6)
+        assert prediction["top1_accuracy"] == pytest.approx(report["metrics"]["acc"], abs=1e-6)
         confusion = np.array(prediction["confusion_matrix"])
         want = np.zeros((10, 10), dtype=np.int64)
         np.add.at(want, (labels, classes), 1)            # rows: true class, columns: pe predict's class

@@ -1,7 +1,7 @@
 """What a model's predictions are worth against the labels of data.eval, written into eval.json by
 ``pe train`` (its last evaluation) and into eval-step-N.json by ``pe eval``:
 
-- a classifier (its label feed is an integer): top-1 accuracy and the confusion matrix
+- a classifier (its label feed is an integer): top-1 accuracy (top1_accuracy) and the confusion matrix
   (rows: the true class, columns: the predicted one);
 - a regression: MAE, RMSE and R² (1 - residual sum of squares / total sum of squares).
 
@@ -23,7 +23,7 @@ def prediction_metrics(kind, outputs, labels):
         classes = max(outputs.shape[1], int(truth.max()) + 1)
         confusion = np.zeros((classes, classes), dtype=np.int64)
         np.add.at(confusion, (truth, predicted), 1)
-        return {"kind": kind, "samples": len(truth), "accuracy": float(np.mean(predicted == truth)),
+        return {"kind": kind, "samples": len(truth), "top1_accuracy": float(np.mean(predicted == truth)),
                 "confusion_matrix": confusion.tolist()}
     predicted = outputs.astype(np.float64)
     truth = np.asarray(labels, dtype=np.float64).reshape(predicted.shape)
