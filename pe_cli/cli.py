@@ -77,7 +77,7 @@ def main():
 def train(config, overrides, out, resume, max_steps, quiet, print_config, check_nan_inf):
     """Train the model of a run config.
 
-    Progress goes to stderr: a bar with loss and throughput on a terminal, plain lines every
+    The model's summary table (as pe summary prints it) and the progress go to stderr: a bar with loss and throughput on a terminal, plain lines every
     fetch.every steps otherwise. The run directory gets config.yaml (resolved), model.yaml,
     metrics.csv and metrics.jsonl, fetches.npz, ckpt/step-N/ with ckpt/last, eval.json and the
     graph dumps listed in output.graphs. Ctrl-C stops after the current step and writes a

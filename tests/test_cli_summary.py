@@ -48,3 +48,13 @@ def test_model_file_keys_are_overridden_from_the_command_line(tmp_path):
     assert "num_filters: 8" in (run / "model.yaml").read_text()         # the run records the model it trained
     bad = pe("summary", "configs/mnist_lenet.yaml", "model.layers.conv9.num_filters=8")
     assert bad.returncode == 2 and "has no layer 'conv9'" in bad.stderr
+
+
+def test_train_prints_the_summary_before_the_first_step(tmp_path):
+    table = pe("summary", "configs/mnist_logreg.yaml")
+    assert table.returncode == 0, table.stderr
+    proc = pe("train", "configs/mnist_logreg.yaml", "max_steps=2", "--out", tmp_path / "run")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.startswith(table.stdout)          # the same table, before any progress line
+    quiet = pe("train", "configs/mnist_logreg.yaml", "max_steps=2", "--out", tmp_path / "quiet", "-q")
+    assert "Total params" not in quiet.stderr + quiet.stdout

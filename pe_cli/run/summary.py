@@ -34,7 +34,12 @@ def _shape(value):
 def summary(path, overrides=()):
     """The table of ``path`` (a run config or a model file) as text."""
     spec, cfg = load_spec(path, overrides)
-    programs = build_programs(spec, cfg, with_optimizer=False)
+    return summary_table(spec, build_programs(spec, cfg, with_optimizer=False))
+
+
+def summary_table(spec, programs):
+    """The table of a model spec built into ``programs`` (run.build.Programs) as text; ``pe train``
+    prints it before the first step."""
     model, params = programs.model, _params_by_layer(programs.test)
     rows = [(f"{name} (feed)", _shape(model.vars[name]), "0", "") for name in spec.feeds]
     total = trainable = 0

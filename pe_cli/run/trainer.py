@@ -28,6 +28,7 @@ from .loop import Outputs, Setup, StopFlag, TrainLoop, TrainResult  # noqa: F401
 from .plot import plot_at_end
 from .placement import in_run_dir, make_place, train_program
 from .progress import Progress
+from .summary import summary_table
 from .rundir import (Checkpoints, FetchStore, Metrics, RunLock, atomic_write, is_newest, new_run_dir, read_state,
                      resolve_checkpoint, runs_of, start_branch)
 
@@ -102,6 +103,7 @@ def _train_in(cfg, setup, run_dir, exe, scope, state, max_steps, quiet, stream):
     for path in checkpoints.remove_interrupted():
         progress.message(f"removed {path}, left by a save that was interrupted")
     _write_run_files(cfg, setup, run_dir, state, progress)
+    progress.message(summary_table(cfg.model, setup.programs).rstrip("\n"))
     since = state["step"] if resuming else None
     metrics = Metrics(run_dir, _union(cfg.train_fetches, cfg.eval_fetches), since)
     outputs = Outputs(Loggers(metrics, run_dir, logger_names(cfg)),
