@@ -14,7 +14,7 @@ from ..errors import PeError
 from ..dtypes import convert_dtype
 from ..ops import registry
 from . import registries
-from .errors import suggest
+from .errors import ConfigError, collected, flatten, suggest
 from .keys import MODEL
 from .overrides import apply_model_overrides
 from .schema import _describe, validate
@@ -183,35 +183,49 @@ def _layer_entry(doc, i, entry):
 # -- checking -----------------------------------------------------------------------------------
 
 def check_model(spec):
-    """Checks layer types, arguments and references, the loss and the fetches. No ops are built."""
+    """Checks layer types, arguments and references, the loss and the fetches. No ops are built.
+    Every mistake is reported at once (a layer with a mistake still counts as defined, so its
+    users are not reported too)."""
     layer_types = registries.layers()
     defined = {name: None for name in spec.feeds}
     positions = {l.name: n for n, l in enumerate(spec.layers)}
-    for n, layer in enumerate(spec.layers):
-        doc, path = layer.doc, layer.path
-        if layer.name in defined:
-            raise doc.error(path, f"the name '{layer.name}' is already used by a "
-                            f"{'feed' if layer.name in spec.feeds else 'layer'}", "give each layer its own name",
-                            key=True)
-        type_name, fn = layer_types.lookup(layer.type) if layer.type in layer_types.members else (None, None)
-        if fn is None:
-            raise doc.error(path + ("type",), f"unknown layer type '{layer.type}'",
-                            suggest(layer.type, layer_types.names()))
-        check_arguments(doc, path, fn, layer.args, f"layer type '{layer.type}'", reserved=("name",))
-        for key, value in layer.args.items():
-            if key in TENSOR_ARGS:
-                _check_refs(doc, path + (key,), value, layer.name, defined, positions, n)
-            elif key in PARAM_ATTR_ARGS:
-                param_attr(doc, path + (key,), value)
-            elif key == "act" and value is not None:
-                _check_act(doc, path + (key,), value)
-            elif key in ("dtype", "out_dtype") and value is not None:
-                _check_dtype(doc, path + (key,), value)
-        defined[layer.name] = layer
+    checks = [(lambda n=n, layer=layer: _check_layer(layer, n, layer_types, defined, positions))
+              for n, layer in enumerate(spec.layers)]
     if spec.loss is not None:
-        _check_ref_name(spec.loss_doc, ("loss",), spec.loss, defined, "the loss")
+        checks.append(lambda: _check_ref_name(spec.loss_doc, ("loss",), spec.loss, defined, "the loss"))
     for j, name in enumerate(spec.fetches or []):
-        _check_ref_name(spec.fetches_doc, ("fetches", j), name, defined, "a fetch")
+        checks.append(lambda j=j, name=name: _check_ref_name(spec.fetches_doc, ("fetches", j), name, defined,
+                                                             "a fetch"))
+    errors = []
+    for check in checks:
+        try:
+            check()
+        except ConfigError as e:
+            errors += flatten(e)
+    collected(errors)
+
+
+def _check_layer(layer, n, layer_types, defined, positions):
+    doc, path = layer.doc, layer.path
+    if layer.name in defined:
+        raise doc.error(path, f"the name '{layer.name}' is already used by a "
+                        f"{'feed' if defined[layer.name] is None else 'layer'}", "give each layer its own name",
+                        key=True)
+    defined[layer.name] = layer
+    type_name, fn = layer_types.lookup(layer.type) if layer.type in layer_types.members else (None, None)
+    if fn is None:
+        raise doc.error(path + ("type",), f"unknown layer type '{layer.type}'",
+                        suggest(layer.type, layer_types.names()))
+    check_arguments(doc, path, fn, layer.args, f"layer type '{layer.type}'", reserved=("name",))
+    for key, value in layer.args.items():
+        if key in TENSOR_ARGS:
+            _check_refs(doc, path + (key,), value, layer.name, defined, positions, n)
+        elif key in PARAM_ATTR_ARGS:
+            param_attr(doc, path + (key,), value)
+        elif key == "act" and value is not None:
+            _check_act(doc, path + (key,), value)
+        elif key in ("dtype", "out_dtype") and value is not None:
+            _check_dtype(doc, path + (key,), value)
 
 
 def _check_refs(doc, path, value, own, defined, positions, n):

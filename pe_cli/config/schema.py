@@ -7,7 +7,7 @@ layer arguments) are ``Typed``: their ``type`` picks the callable and its signat
 """
 from dataclasses import dataclass, field
 
-from .errors import suggest
+from .errors import ConfigError, collected, flatten, suggest
 from .yamlfile import format_path
 
 REQUIRED = object()
@@ -130,48 +130,73 @@ def validate(doc, path, value, spec):
     if isinstance(spec, Custom):
         return value
     if isinstance(spec, Section):
-        if value is None:
-            if spec.default is None:      # an optional section (a data source): null leaves it out
-                return None
-            value = {}
-        if not isinstance(value, dict):
-            raise doc.error(path, f"expected a mapping of {', '.join(spec.fields)}, got {_describe(value)}",
-                            "write it as 'key: value' lines indented under it")
-        out = {}
-        for key, item in value.items():
-            if key not in spec.fields:
-                where = f"'{format_path(path)}'" if path else "the top level"
-                raise doc.error(path + (key,), f"unknown key '{key}' in {where}",
-                                suggest(key, spec.fields), key=True)
-            out[key] = validate(doc, path + (key,), item, spec.fields[key])
-        for key, sub in spec.fields.items():
-            if key in out:
-                continue
-            default = getattr(sub, "default", None)
-            if default is REQUIRED:
-                raise doc.error(path, f"missing required key '{key}'",
-                                f"add '{key}:' ({sub.doc})" if sub.doc else f"add '{key}:'")
-            if default is None:
-                out[key] = None
-            elif isinstance(sub, (Section, MapOf, ListOf)):
-                out[key] = validate(doc, path + (key,), _copy(default), sub)
-            else:
-                out[key] = _copy(default)
-        return {key: out[key] for key in spec.fields if key in out}   # the schema's order
+        return _validate_section(doc, path, value, spec)
     if isinstance(spec, MapOf):
         if value is None:
             value = {}
         if not isinstance(value, dict):
             raise doc.error(path, f"expected a mapping of {spec.key_doc} -> value, got {_describe(value)}",
                             "write it as 'name: value' lines")
-        return {k: validate(doc, path + (k,), v, spec.value) for k, v in value.items()}
+        return _each(value.items(), lambda k, v: validate(doc, path + (k,), v, spec.value))
     if isinstance(spec, ListOf):
         if value is None:
             value = []
         if not isinstance(value, list):
             raise doc.error(path, f"expected a list, got {_describe(value)}", "write it as [a, b] or '- a' lines")
-        return [validate(doc, path + (i,), v, spec.item) for i, v in enumerate(value)]
+        return list(_each(enumerate(value), lambda i, v: validate(doc, path + (i,), v, spec.item)).values())
     raise TypeError(f"schema: unknown spec {spec!r}")
+
+
+def _each(items, check):
+    """{key: check(key, value)} of each (key, value) of ``items``; every mistake is reported, not
+    only the first (config.errors.collected)."""
+    out, errors = {}, []
+    for key, item in items:
+        try:
+            out[key] = check(key, item)
+        except ConfigError as e:
+            errors += flatten(e)
+    collected(errors)
+    return out
+
+
+def _validate_section(doc, path, value, spec):
+    if value is None:
+        if spec.default is None:      # an optional section (a data source): null leaves it out
+            return None
+        value = {}
+    if not isinstance(value, dict):
+        raise doc.error(path, f"expected a mapping of {', '.join(spec.fields)}, got {_describe(value)}",
+                        "write it as 'key: value' lines indented under it")
+    errors = []
+    for key in value:
+        if key not in spec.fields:
+            where = f"'{format_path(path)}'" if path else "the top level"
+            errors.append(doc.error(path + (key,), f"unknown key '{key}' in {where}",
+                                    suggest(key, spec.fields), key=True))
+    try:
+        out = _each([(k, v) for k, v in value.items() if k in spec.fields],
+                    lambda k, v: validate(doc, path + (k,), v, spec.fields[k]))
+    except ConfigError as e:
+        errors += flatten(e)
+        out = {}
+    for key, sub in spec.fields.items():
+        default = getattr(sub, "default", None)
+        if key not in value and default is REQUIRED:
+            errors.append(doc.error(path, f"missing required key '{key}'",
+                                    f"add '{key}:' ({sub.doc})" if sub.doc else f"add '{key}:'"))
+    collected(errors)
+    for key, sub in spec.fields.items():
+        if key in out:
+            continue
+        default = getattr(sub, "default", None)
+        if default is None:
+            out[key] = None
+        elif isinstance(sub, (Section, MapOf, ListOf)):
+            out[key] = validate(doc, path + (key,), _copy(default), sub)
+        else:
+            out[key] = _copy(default)
+    return {key: out[key] for key in spec.fields if key in out}   # the schema's order
 
 
 def _copy(value):
