@@ -4,6 +4,7 @@ receives several gradient contributions; they are summed before anyone reads the
 from .errors import PeError
 from .framework import OpRole, default_main_program
 from .dtypes import is_float
+from .framework.source import built_like
 from .framework.variable import Parameter
 from .ops import registry
 from .ops.registry import GRAD_SUFFIX, grad_var_name  # noqa: F401 -- Fluid's backward exports them
@@ -177,9 +178,10 @@ def _append_grad_ops(loss, no_grad_set):
     with program._backward_role_guard():
         loss_grad = grad_var_name(loss.name)
         block.create_var(name=loss_grad, shape=loss.shape, dtype=loss.dtype)
-        block.append_op("fill_constant", {}, {"Out": [loss_grad]},
-                        {"shape": list(loss.shape or [1]), "value": 1.0, "dtype": loss.dtype},
-                        role=OpRole.Backward | OpRole.Loss)
+        with built_like(getattr(loss, "op", None)):
+            block.append_op("fill_constant", {}, {"Out": [loss_grad]},
+                            {"shape": list(loss.shape or [1]), "value": 1.0, "dtype": loss.dtype},
+                            role=OpRole.Backward | OpRole.Loss)
         builder.pending[loss.name] = [loss_grad]
 
         for op in reversed(fwd_ops):
@@ -189,7 +191,8 @@ def _append_grad_ops(loss, no_grad_set):
             needed = {slot: [n in live for n in names] for slot, names in op.inputs.items()}
             if opdef.grad is None or not any(any(f) for f in needed.values()):
                 continue
-            opdef.grad(GradContext(builder, op, needed))
+            with built_like(op):        # a gradient op points at its forward op's layer and line
+                opdef.grad(GradContext(builder, op, needed))
     return builder, no_grad
 
 

@@ -13,6 +13,7 @@ from . import clip, regularizer
 from .backward import append_backward
 from .errors import PeError
 from .framework import default_main_program, default_startup_program, unique_name
+from .framework.source import built_like
 from .framework.variable import Variable
 from .shapes import numel
 
@@ -132,9 +133,11 @@ class Optimizer(abc.ABC):
             trainable = [(p, g) for p, g in params_grads if getattr(p, "trainable", True)]
             self._create_accumulators(block, [p for p, _ in trainable])
             ops = []
+            readers = _first_readers(block)
             for param, grad in trainable:
                 lr = self._param_learning_rate(param, program)
-                ops.append(self._append_optimize_op(block, param, grad, lr))
+                with built_like(readers.get(param.name)):     # the update belongs to the param's layer
+                    ops.append(self._append_optimize_op(block, param, grad, lr))
             ops += self._finish_update(block, trainable)
         return ops
 
@@ -300,3 +303,12 @@ Momentum = MomentumOptimizer
 Adam = AdamOptimizer
 Adagrad = AdagradOptimizer
 RMSProp = RMSPropOptimizer
+
+
+def _first_readers(block):
+    """{variable name: the first op that reads it}: a parameter's layer is the one that uses it."""
+    readers = {}
+    for op in block.ops:
+        for name in op.input_arg_names:
+            readers.setdefault(name, op)
+    return readers

@@ -182,3 +182,21 @@ def test_layer_level_is_the_default_forward_drawing(tmp_path):
     assert '"label" -> "xent"' in proc.stdout and "op:" not in proc.stdout
     refused = pe("graph", "models/lenet.yaml", "--level", "layer", "--text")
     assert refused.returncode == 2 and "--level op" in refused.stderr
+
+
+def test_training_graph_groups_each_layers_gradient_and_update_ops(tmp_path):
+    out = tmp_path / "train.dot"
+    proc = pe("graph", "configs/mnist_mlp.yaml", "--phase", "train", "--level", "op", "-o", out)
+    assert proc.returncode == 0, proc.stderr
+    dot = out.read_text()
+    parses(dot, tmp_path)
+    clusters = dict(re.findall(r'subgraph cluster_layer\d+ \{\n\s+label="([^"]+)";[^\n]*\n((?:\s+"op:[^\n]*\n)+)', dot))
+    assert set(clusters) == {"layers[4] loss: gradient", "layers[3] xent: gradient",
+                             "layers[2] logits: gradient and update", "layers[1] fc2: gradient and update",
+                             "layers[0] fc1: gradient and update"}
+    fc1 = clusters["layers[0] fc1: gradient and update"]
+    assert re.findall(r'label="(\w+)\\n', fc1) == ["relu_grad", "elementwise_add_grad", "mul_grad_y",
+                                                   "momentum", "momentum"]    # no dX for the first layer
+    inside = sum(len(re.findall(r'"op:\d+" \[', body)) for body in clusters.values())
+    backward_or_update = len(re.findall(r'fillcolor="(?:#f8d7da|#d1e7dd)", tooltip="(?:backward|optimize) \|', dot))
+    assert inside == backward_or_update        # every gradient and update op is in its layer's cluster

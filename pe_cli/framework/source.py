@@ -47,3 +47,14 @@ def layer_guard(name):
 
 def current_layer():
     return _layer.get()
+
+
+@contextlib.contextmanager
+def built_like(op):
+    """Ops appended inside belong where ``op`` was built (its layer and source line): the gradient
+    ops of a forward op, the update ops of a parameter. Nothing changes when ``op`` is None."""
+    if op is None:
+        yield
+        return
+    with layer_guard(op.layer), source_guard(op.source):
+        yield

@@ -81,19 +81,30 @@ def program_dot(program, title="program"):
         else:
             style = "shape=ellipse"
         out.append(f"  {_q('var:' + name)} [label=\"{_esc(name)}\\n{_esc(_shape(var))}\", {style}];")
+    clusters = {}           # a layer's backward and update ops: one cluster each, so a training graph reads
     for i, op in enumerate(block.ops):
         role = _role(op)
         color = ROLE_COLORS.get(role, "#ffffff")
         pen = ", penwidth=2.5" if op.role & OpRole.Loss else ""
         tooltip = f"{role}" + (f" | {op.source}" if op.source else "")
-        sub = op.source.split(" ", 1)[1] if op.source and " " in op.source else (op.layer or "")
+        sub = _built_at(op)
         label = _esc(op.type) + (f"\\n{_esc(sub)}" if sub else "")
-        out.append(f"  {_q(f'op:{i}')} [label=\"{label}\", shape=box, style=\"rounded,filled\", "
-                   f"fillcolor=\"{color}\", tooltip={_q(tooltip)}{pen}];")
+        node = (f"{_q(f'op:{i}')} [label=\"{label}\", shape=box, style=\"rounded,filled\", "
+                f"fillcolor=\"{color}\", tooltip={_q(tooltip)}{pen}];")
+        if role in ("backward", "optimize") and sub:
+            clusters.setdefault(sub, {}).setdefault(role, []).append(node)
+        else:
+            out.append("  " + node)
         for name in op.input_arg_names:
             out.append(f"  {_q('var:' + name)} -> {_q(f'op:{i}')};")
         for name in op.output_arg_names:
             out.append(f"  {_q(f'op:{i}')} -> {_q('var:' + name)};")
+    for n, (sub, by_role) in enumerate(clusters.items()):
+        what = " and ".join({"backward": "gradient", "optimize": "update"}[r] for r in by_role)
+        out.append(f"  subgraph cluster_layer{n} {{")
+        out.append(f"    label={_q(f'{sub}: {what}')}; fontsize=9; style=\"rounded,dashed\"; color=\"#999999\";")
+        out += ["    " + node for nodes in by_role.values() for node in nodes]
+        out.append("  }")
     out.append("  subgraph cluster_legend {")
     out.append("    label=\"op roles\"; fontsize=9; style=dashed;")
     for role, color in ROLE_COLORS.items():
@@ -102,6 +113,14 @@ def program_dot(program, title="program"):
     out.append("  }")
     out.append("}")
     return "\n".join(line for line in out if line) + "\n"
+
+
+def _built_at(op):
+    """What an op's box says it belongs to: the model file's layer (``layers[3] fc1``), else the
+    Python layer's name (``fc_0``)."""
+    if op.source and " " in op.source:
+        return op.source.split(" ", 1)[1]
+    return op.layer or ""
 
 
 def _esc(text):
