@@ -49,7 +49,8 @@ def plot(run_dir, out=None, metrics=None):
                 ax.plot(*zip(*points), style, label=phase, markersize=4)
         ax.set_ylabel(name)
         ax.grid(alpha=0.3)
-        ax.legend(loc="best")
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(loc="best")
     axes[-1, 0].set_xlabel("step")
     fig.suptitle(os.path.basename(os.path.normpath(run_dir)))
     fig.tight_layout()
