@@ -15,6 +15,7 @@ import numpy as np
 
 from ..errors import NanInfError, PeError
 from ..executor import global_scope, nan_check
+from ..kernels import compile_watch
 from .divergence import StepStart, first_bad_op, non_finite
 from .evaluate import run_eval
 from .predmetrics import prediction_report
@@ -107,9 +108,12 @@ class TrainLoop:
         self.samples = state["samples"]
         self.wall0 = time.monotonic() - state["wall_s"]
         self.last_saved = self.last_eval = self.last_step = None
+        self.step_of_process = 0
         self.best, self.early = watches(self.cfg, state.get("watch"))
         self._new_window()
-        with nan_check.enabled(self.cfg.data["check_nan_inf"] or nan_check.ENABLED):
+        progress = self.out.progress
+        with nan_check.enabled(self.cfg.data["check_nan_inf"] or nan_check.ENABLED), \
+                compile_watch.watching(progress.compiling) as self.compiles:
             self._epochs(max_steps, stop)
 
     def _epochs(self, max_steps, stop):
@@ -150,6 +154,9 @@ class TrainLoop:
             values = self.exe.run(self.setup.program, feed=batch, fetch_list=self.fetch_vars)
         except NanInfError as e:
             raise PeError(f"step {self.step + 1}: {e} (check_nan_inf)") from None
+        if self.step_of_process == 0:      # the first step compiles what a first run must
+            self.out.progress.compiled(self.compiles.count, self.compiles.seconds)
+        self.step_of_process += 1
         self.step += 1
         self.samples += n
         self.window_samples += n

@@ -72,6 +72,24 @@ class Progress:
         self.stream.write(line + "\n")
         self.stream.flush()
 
+    def compiling(self, count, seconds):
+        """numba compiled a kernel (kernels.compile_watch): on the first, say what the wait is; on a
+        terminal keep a count."""
+        if self.quiet:
+            return
+        if count == 1:
+            self.message("compiling kernels for this machine (first run only: numba caches them)...")
+        if self.tty:
+            line = f"compiling kernels: {count} done, {seconds:.1f} s"
+            self.stream.write("\r" + line + " " * max(0, self._width - len(line)))
+            self.stream.flush()
+            self._width = len(line)
+
+    def compiled(self, count, seconds):
+        """The compiles of the first step are over: one line with what they cost."""
+        if count and not self.quiet:
+            self.message(f"compiled {count} kernels in {seconds:.1f} s (cached for the next runs)")
+
     def message(self, text):
         if self.quiet:
             return
