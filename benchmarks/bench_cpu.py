@@ -80,7 +80,7 @@ class PeModel:
     def __init__(self, model, batch, devices):
         import numpy as np
         import pe_cli.fluid as fluid
-        from pe_cli import threads
+        from pe_cli.kernels.cpu import threads
         self.fluid, self.np = fluid, np
         main, startup = fluid.Program(), fluid.Program()
         names = {}
@@ -288,7 +288,7 @@ def main():
     if args.worker:
         return worker(args.worker[0], int(args.worker[1]))
 
-    from pe_cli import threads
+    from pe_cli.kernels.cpu import threads
     n = args.devices or max(2, threads.cores())
     models = [m for m in args.models.split(",") if m]
     if not args.no_torch:

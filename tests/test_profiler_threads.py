@@ -114,6 +114,7 @@ def test_use_devices_sizes_blas_and_the_kernels_share(monkeypatch):
         pytest.skip("no BLAS library that threadpoolctl can size")
     before = blas[0]["num_threads"]
     threads.refresh()
+    monkeypatch.setattr(threads, "_taken_by_others", lambda: 0)      # the rule on a quiet machine
     try:
         threads.use_devices(2)
         assert threads.kernel_threads() == 1 and _blas_threads(threadpoolctl) == 1
@@ -158,3 +159,30 @@ def test_host_memory_is_kept_between_steps():
         exe.run(main, feed=feed, fetch_list=[loss], scope=scope)
     faults = (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) / 5
     assert faults < 100, f"{faults:.0f} page faults a step: freed buffers went back to the kernel"
+
+
+def test_kernels_leave_a_core_that_another_process_keeps_busy(monkeypatch):
+    """The threads follow the free cores (kernels/cpu/cpu_load.py): with a busy process beside it,
+    one device of a 2-core share gets one thread; PE_DEVICE_THREADS fixes the count."""
+    import subprocess
+    import sys
+    import time
+    monkeypatch.delenv("PE_DEVICE_THREADS", raising=False)
+    monkeypatch.setenv("PE_NUM_THREADS", "2")
+    threads.refresh()
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        threads.use_devices(1)              # the first reading
+        time.sleep(2 * threads.LOAD_EVERY_S + 0.3)
+        threads.use_devices(1)              # the load since then: the busy process holds a core
+        assert threads.kernel_threads() == 1
+        monkeypatch.setenv("PE_DEVICE_THREADS", "2")
+        threads.refresh()
+        threads.use_devices(1)
+        time.sleep(threads.LOAD_EVERY_S + 0.1)
+        threads.use_devices(1)
+        assert threads.kernel_threads() == 2
+    finally:
+        busy.kill()
+        busy.wait()
+        threads.refresh()

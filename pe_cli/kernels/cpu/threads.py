@@ -5,9 +5,13 @@ The rule (docs/PERFORMANCE.md has the measurements behind it):
 - ``cores``: the CPUs this process may run on (its affinity mask), or ``PE_NUM_THREADS``.
 - ``devices``: the CPU devices running at once: 1 for ``Executor``, N for data parallelism
   (``ParallelExecutor`` / ``CompiledProgram.with_data_parallel`` on N ``CPUPlace``s, ``CPU_NUM=N``).
-- Each device's kernels get ``max(1, cores // devices)`` threads (``PE_DEVICE_THREADS`` sets it):
-  one device has the whole machine; one device per core (data parallelism's default) runs each
-  kernel on its own thread.
+- Each device's kernels get ``max(1, free // devices)`` threads, where ``free`` is ``cores`` less
+  the cores other processes keep busy, read from the kernel's counters every ``LOAD_EVERY_S``
+  (kernels/cpu/cpu_load.py; a core counts as taken from half a core's load on). One device has
+  the whole machine when it is quiet and leaves the busy cores alone when it is not (a parallel
+  loop's part on a busy core waits a time slice, and every thread with it); one device per core
+  (data parallelism's default) runs each kernel on its own thread. ``PE_DEVICE_THREADS`` fixes the
+  count (no following the load).
 - Those threads are numba's: the convolutions, large GEMMs and the loops that gain from it split
   their samples or rows over numba's pool (OpenMP), and each part calls numpy's BLAS
   single-threaded (pe_cli/kernels/cpu/_cblas.py). One pool for the whole machine: OpenBLAS's own
@@ -25,11 +29,12 @@ left as it is.
 """
 import os
 import threading
+import time
 
 import numpy as np
 
 from ...errors import PeError
-from . import _cblas
+from . import _cblas, cpu_load
 
 _USER_BLAS_VARS = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS")
 SMALL_GEMM_MACS = 4 << 20
@@ -41,6 +46,10 @@ _planned = {}           # devices -> device_threads(devices): the environment is
 _share = 1              # threads per device of the devices now running
 _blas_share = None      # BLAS threads for large GEMMs (None: BLAS left alone; 1: pe's pool does it)
 _pool_blas = None       # pool_calls_blas(), found once
+LOAD_EVERY_S = 0.25     # how often the other processes' load is read again
+_load = None            # cpu_load.OtherLoad, made on first use
+_load_read_at = 0.0
+_cores_taken = 0        # cores other processes used at the last reading (rounded)
 
 
 def cores():
@@ -82,10 +91,28 @@ def use_devices(devices):
             blas = 1
         else:
             blas = share
-        plan = _planned[devices] = (share, blas)
-    _share, _blas_share = plan
+        follow = not os.environ.get("PE_DEVICE_THREADS")     # else the user's count stands
+        plan = _planned[devices] = (share, blas, cores() if follow else None)
+    _share, _blas_share, machine = plan
+    if machine is not None:
+        _share = max(1, min(_share, (machine - _taken_by_others()) // max(1, devices)))
     if _blas_share is not None and (_applied is None or (_blas_share == 1 and _applied != 1)):
         _set_blas(_blas_share)
+
+
+def _taken_by_others():
+    """Cores other processes are using, read at most every LOAD_EVERY_S (a dict-free comparison
+    in between)."""
+    global _load, _load_read_at, _cores_taken
+    now = time.monotonic()
+    if now - _load_read_at >= LOAD_EVERY_S:
+        with _lock:
+            if _load is None:
+                _load = cpu_load.OtherLoad()
+            else:
+                _cores_taken = int(_load.cores_in_use() + 0.5)
+            _load_read_at = now
+    return _cores_taken
 
 
 def kernel_threads():
@@ -114,9 +141,10 @@ def for_gemm(macs):
 
 def refresh():
     """Forgets what was read from the environment and set, so the next run applies the rule anew."""
-    global _applied, _share, _blas_share
+    global _applied, _share, _blas_share, _cores_taken, _load, _load_read_at
     _planned.clear()
     _applied, _share, _blas_share = None, 1, None
+    _cores_taken, _load, _load_read_at = 0, None, 0.0
 
 
 def describe(devices=1):
