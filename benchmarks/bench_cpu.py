@@ -3,10 +3,12 @@
     make bench                                   # installs torch==2.13.0 (CPU) into .venv first
     .venv/bin/python benchmarks/bench_cpu.py [--reps 3] [--steps 50] [--warmup 10] [--json out.json]
 
-Models (momentum SGD, synthetic float32 data, the same initial weights in pe and PyTorch):
-  mlp    784-256-256-10, softmax cross-entropy, batch 128
-  lenet  LeNet-5 (conv 6@5x5 pad 2, relu, maxpool 2, conv 16@5x5, relu, maxpool 2, fc 120, 84, 10), batch 64
-  seed   X[N, 1] -> fc 10 -> mean, batch 10 (per-step overhead only)
+Models: bench_models.py (MLP, LeNet-5, the seed's tiny model, a small ResNet, a wide MLP; momentum
+SGD, synthetic float32 data, the same initial weights in pe and PyTorch).
+
+Every configuration is measured twice in the same run: on the machine as it is ("quiet"), then while
+one competing busy process (``while True: pass``) occupies a core ("busy"); ``--quiet-only`` skips
+the second phase.
 
 Each configuration lives in its own worker process, started once; the driver asks them in turn
 (model by model, configuration by configuration, three repetitions), so a busy moment of the
@@ -24,151 +26,8 @@ import subprocess
 import sys
 import time
 
-MODELS = {"mlp": 128, "lenet": 64, "seed": 10}
-LR, MU = 0.01, 0.9
-
-
-# -- what a step costs: analytic FLOPs (multiply-add = 2) ---------------------------------------------
-
-def model_flops(model, batch):
-    """FLOPs of one training step: forward, weight gradients, and the input gradients of every
-    layer but the first (whose input is data)."""
-    if model == "mlp":
-        layers = [(784, 256), (256, 256), (256, 10)]
-        fwd = [2 * batch * i * o for i, o in layers]
-    elif model == "lenet":
-        fwd = [2 * batch * 6 * 28 * 28 * 25, 2 * batch * 16 * 10 * 10 * 150,
-               2 * batch * 400 * 120, 2 * batch * 120 * 84, 2 * batch * 84 * 10]
-    else:
-        fwd = [2 * batch * 1 * 10]
-    return sum(fwd) * 2 + sum(fwd[1:])
-
-
-def initial_weights(model, seed=0):
-    """{name: float32 array} shared by pe and PyTorch; fc weights are [in, out] (pe's layout)."""
-    import numpy as np
-    rng = np.random.default_rng(seed)
-
-    def uniform(shape, fan_in):
-        bound = 1.0 / fan_in ** 0.5
-        return rng.uniform(-bound, bound, size=shape).astype(np.float32)
-    if model == "mlp":
-        dims = [784, 256, 256, 10]
-        return {f"fc{i}": (uniform((dims[i], dims[i + 1]), dims[i]), uniform((dims[i + 1],), dims[i]))
-                for i in range(3)}
-    if model == "lenet":
-        return {"conv0": (uniform((6, 1, 5, 5), 25), uniform((6,), 25)),
-                "conv1": (uniform((16, 6, 5, 5), 150), uniform((16,), 150)),
-                "fc0": (uniform((400, 120), 400), uniform((120,), 400)),
-                "fc1": (uniform((120, 84), 120), uniform((84,), 120)),
-                "fc2": (uniform((84, 10), 84), uniform((10,), 84))}
-    return {"fc0": (uniform((1, 10), 1), uniform((10,), 1))}
-
-
-def synthetic_batch(model, batch, seed=1):
-    import numpy as np
-    rng = np.random.default_rng(seed)
-    if model == "seed":
-        return {"x": rng.random((batch, 1), dtype=np.float32)}
-    shape = (batch, 784) if model == "mlp" else (batch, 1, 28, 28)
-    return {"x": rng.random(shape, dtype=np.float32), "label": rng.integers(0, 10, (batch, 1)).astype(np.int64)}
-
-
-# -- workers -----------------------------------------------------------------------------------------
-
-class PeModel:
-    def __init__(self, model, batch, devices):
-        import numpy as np
-        import pe_cli.fluid as fluid
-        from pe_cli.kernels.cpu import threads
-        self.fluid, self.np = fluid, np
-        main, startup = fluid.Program(), fluid.Program()
-        names = {}
-        with fluid.program_guard(main, startup), fluid.unique_name.guard():
-            def fc(x, key, size, act=None):
-                names[key] = (f"{key}.w", f"{key}.b")
-                return fluid.layers.fc(x, size, act=act, param_attr=fluid.ParamAttr(name=f"{key}.w"),
-                                       bias_attr=fluid.ParamAttr(name=f"{key}.b"))
-
-            def conv(x, key, filters, padding):
-                names[key] = (f"{key}.w", f"{key}.b")
-                return fluid.layers.conv2d(x, filters, 5, padding=padding, act="relu",
-                                           param_attr=fluid.ParamAttr(name=f"{key}.w"),
-                                           bias_attr=fluid.ParamAttr(name=f"{key}.b"))
-            if model == "seed":
-                x = fluid.layers.data("x", [1])
-                loss = fluid.layers.mean(fc(x, "fc0", 10))
-            else:
-                x = fluid.layers.data("x", [784] if model == "mlp" else [1, 28, 28])
-                label = fluid.layers.data("label", [1], dtype="int64")
-                if model == "mlp":
-                    h = fc(fc(x, "fc0", 256, "relu"), "fc1", 256, "relu")
-                    logits = fc(h, "fc2", 10)
-                else:
-                    h = fluid.layers.pool2d(conv(x, "conv0", 6, 2), 2, pool_stride=2)
-                    h = fluid.layers.pool2d(conv(h, "conv1", 16, 0), 2, pool_stride=2)
-                    logits = fc(fc(fc(h, "fc0", 120, "relu"), "fc1", 84, "relu"), "fc2", 10)
-                loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(logits, label))
-            fluid.optimizer.Momentum(LR, momentum=MU).minimize(loss)
-        self.scope = fluid.Scope()
-        self.exe = fluid.Executor(fluid.CPUPlace())
-        self.exe.run(startup, scope=self.scope)
-        for key, (w, b) in initial_weights(model).items():
-            self.scope.find_var(names[key][0]).get_tensor().set(w, fluid.CPUPlace())
-            self.scope.find_var(names[key][1]).get_tensor().set(b, fluid.CPUPlace())
-        self.program = main if devices == 1 else fluid.CompiledProgram(main).with_data_parallel(
-            loss_name=loss.name, places=[fluid.CPUPlace()] * devices)
-        self.loss = loss
-        data = synthetic_batch(model, batch)
-        self.feed = {"x": data["x"]} if model == "seed" else {"x": data["x"], "label": data["label"]}
-        self.threads = threads.describe(devices)
-
-    def step(self):
-        out, = self.exe.run(self.program, feed=self.feed, fetch_list=[self.loss], scope=self.scope)
-        return float(self.np.mean(out))
-
-
-class TorchModel:
-    def __init__(self, model, batch, num_threads):
-        import torch
-        torch.set_num_threads(num_threads)
-        nn = torch.nn
-        w = initial_weights(model)
-
-        def linear(key, i, o):
-            m = nn.Linear(i, o)
-            m.weight.data = torch.from_numpy(w[key][0].T.copy())
-            m.bias.data = torch.from_numpy(w[key][1].copy())
-            return m
-
-        def conv(key, ci, co, padding):
-            m = nn.Conv2d(ci, co, 5, padding=padding)
-            m.weight.data = torch.from_numpy(w[key][0].copy())
-            m.bias.data = torch.from_numpy(w[key][1].copy())
-            return m
-        if model == "mlp":
-            self.net = nn.Sequential(linear("fc0", 784, 256), nn.ReLU(), linear("fc1", 256, 256), nn.ReLU(),
-                                     linear("fc2", 256, 10))
-        elif model == "lenet":
-            self.net = nn.Sequential(conv("conv0", 1, 6, 2), nn.ReLU(), nn.MaxPool2d(2), conv("conv1", 6, 16, 0),
-                                     nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(), linear("fc0", 400, 120), nn.ReLU(),
-                                     linear("fc1", 120, 84), nn.ReLU(), linear("fc2", 84, 10))
-        else:
-            self.net = linear("fc0", 1, 10)
-        self.opt = torch.optim.SGD(self.net.parameters(), lr=LR, momentum=MU)
-        data = synthetic_batch(model, batch)
-        self.x = torch.from_numpy(data["x"])
-        self.label = torch.from_numpy(data["label"].reshape(-1)) if "label" in data else None
-        self.loss_fn = nn.CrossEntropyLoss()
-        self.threads = f"torch {torch.__version__}, {torch.get_num_threads()} intra-op thread(s)"
-
-    def step(self):
-        self.opt.zero_grad()
-        out = self.net(self.x)
-        loss = out.mean() if self.label is None else self.loss_fn(out, self.label)
-        loss.backward()
-        self.opt.step()
-        return loss.item()
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_models import BATCH_NORM_MODELS, MODELS, STEPS_SCALE, PeModel, TorchModel, model_flops  # noqa: E402
 
 
 def matmul_gflops(threads, n=1024, reps=10):
@@ -278,10 +137,11 @@ def main():
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--steps", type=int, default=50)
     parser.add_argument("--warmup", type=int, default=10)
-    parser.add_argument("--models", default="mlp,lenet,seed")
+    parser.add_argument("--models", default="mlp,lenet,seed,resnet,wide")
     parser.add_argument("--devices", type=int, default=None, help="N for 'pe N devices' and 'torch N threads' "
                         "(default: the cores pe uses)")
     parser.add_argument("--no-torch", action="store_true", help="measure pe only")
+    parser.add_argument("--quiet-only", action="store_true", help="skip the phase with a competing busy process")
     parser.add_argument("--json", help="also write the results here")
     parser.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -308,25 +168,25 @@ def main():
           f"({args.warmup} warm-up + median of {args.steps} steps); configurations interleaved", flush=True)
     workers = {label: Worker(label, kind, arg, env) for label, kind, arg, _, env in configs}
     ceiling_worker = Worker("numpy", "pe", 1)
-    results = {m: {label: [] for label, *_ in configs} for m in models}
-    losses, thread_notes, ceilings = {}, {}, {1: [], n: []}
     try:
-        for rep in range(args.reps):
-            for t in (1, n):
-                ceilings[t].append(ceiling_worker.ask(cmd="ceiling", threads=t)["gflops"])
-            for model in models:
-                for label, *_ in configs:
-                    r = workers[label].ask(cmd="run", model=model, warmup=args.warmup, steps=args.steps)
-                    results[model][label].append(r["median"])
-                    losses.setdefault((model, label), r["losses"])
-                    thread_notes[label] = r["threads"]
-            print(f"  repetition {rep + 1}/{args.reps} done", flush=True)
-        profiles = {(model, label): workers[label].ask(cmd="profile", model=model, steps=args.steps)
+        results, losses, thread_notes, ceilings = run_phase(args, models, configs, workers, ceiling_worker, n)
+        busy = None
+        if not args.quiet_only:
+            competitor = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+            try:
+                print("  with one competing busy process:", flush=True)
+                busy = run_phase(args, models, configs, workers, ceiling_worker, n)[0]
+            finally:
+                competitor.kill()
+                competitor.wait()
+        profiles = {(model, label): workers[label].ask(cmd="profile", model=model, steps=_steps(args, model))
                     for model in models for label, kind, *_ in configs if kind == "pe"}
     finally:
         for w in list(workers.values()) + [ceiling_worker]:
             w.close()
     report = summarize(models, configs, results, losses, ceilings, n)
+    if busy is not None:
+        report["busy"] = busy_summary(models, busy)
     print_report(report, configs, thread_notes, profiles, n)
     print("\nstart-up (best of 5, seconds):", flush=True)
     start = startup_times()
@@ -343,6 +203,42 @@ def main():
     return 0
 
 
+def _steps(args, model):
+    return max(3, int(args.steps * STEPS_SCALE.get(model, 1)))
+
+
+def run_phase(args, models, configs, workers, ceiling_worker, n):
+    """``args.reps`` rounds over every model and configuration: (medians, losses, notes, ceilings)."""
+    results = {m: {label: [] for label, *_ in configs} for m in models}
+    losses, notes, ceilings = {}, {}, {1: [], n: []}
+    for rep in range(args.reps):
+        for t in (1, n):
+            ceilings[t].append(ceiling_worker.ask(cmd="ceiling", threads=t)["gflops"])
+        for model in models:
+            warmup = max(2, int(args.warmup * STEPS_SCALE.get(model, 1)))
+            for label, *_ in configs:
+                r = workers[label].ask(cmd="run", model=model, warmup=warmup, steps=_steps(args, model))
+                results[model][label].append(r["median"])
+                losses.setdefault((model, label), r["losses"])
+                notes[label] = r["threads"]
+        print(f"  repetition {rep + 1}/{args.reps} done", flush=True)
+    return results, losses, notes, ceilings
+
+
+def busy_summary(models, results):
+    """Per model, with the busy process: each configuration's best median, pe's best over PyTorch's
+    best, and pe's default ('pe 1 dev') over pe's best."""
+    out = {}
+    for model in models:
+        best = {label: min(times) for label, times in results[model].items()}
+        pe_best = min(v for k, v in best.items() if k.startswith("pe"))
+        torch = [v for k, v in best.items() if k.startswith("torch")]
+        out[model] = {"best_s": best, "pe_default_over_pe_best": best["pe 1 dev"] / pe_best}
+        if torch:
+            out[model]["pe_over_torch"] = pe_best / min(torch)
+    return out
+
+
 def summarize(models, configs, results, losses, ceilings, n):
     import numpy as np
     ceiling = {t: max(v) for t, v in ceilings.items()}
@@ -357,8 +253,10 @@ def summarize(models, configs, results, losses, ceilings, n):
             entry["pe_over_torch"] = pe_best / min(torch)
             ref = np.array(losses.get((model, "torch 1 thr")))
             rel, absolute, ok = [], [], True
-            for label, *_ in configs:
-                if label.startswith("pe"):
+            for label, kind, devices, *_ in configs:
+                # batch norm normalizes each device's part of the batch (Fluid's semantics without
+                # sync_batch_norm): with N devices the ResNet's losses differ from one device's by design
+                if kind == "pe" and not (model in BATCH_NORM_MODELS and devices > 1):
                     diff = np.abs(np.array(losses[(model, label)]) - ref)
                     absolute.append(float(np.max(diff)))
                     rel.append(float(np.max(diff / np.maximum(np.abs(ref), 1e-12))))
@@ -393,6 +291,17 @@ def print_report(report, configs, thread_notes, profiles, n):
                          else f"{1e3 * t:8.3f} ({t / ref:4.2f})      ")
         ratio = f"{e['pe_over_torch']:12.2f}" if "pe_over_torch" in e else ""
         print(f"{model + ' (' + str(e['batch']) + ')':<16}" + "".join(f"{c:>22}" for c in cells) + ratio)
+    if "busy" in report:
+        print("\nwith one competing busy process: best median step time, ms; pe's best over PyTorch's best, "
+              "and pe's default (pe 1 dev) over pe's best")
+        print(f"{'model (batch)':<16}" + "".join(f"{label:>16}" for label in labels) + f"{'pe / torch':>12}"
+              f"{'default/best':>14}")
+        for model, e in report["busy"].items():
+            cells = "".join(f"{1e3 * e['best_s'][label]:16.3f}" for label in labels)
+            ratio = f"{e['pe_over_torch']:12.2f}" if "pe_over_torch" in e else " " * 12
+            quiet = report["models"][model].get("pe_over_torch")
+            print(f"{model + ' (' + str(report['models'][model]['batch']) + ')':<16}{cells}{ratio}"
+                  f"{e['pe_default_over_pe_best']:14.2f}" + (f"   (quiet pe / torch {quiet:.2f})" if quiet else ""))
     for model, e in report["models"].items():
         if "max_loss_rel_diff" in e:
             print(f"losses over the warm-up steps, pe vs torch 1 thread, {model}: max difference "
