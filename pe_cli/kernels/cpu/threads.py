@@ -107,8 +107,11 @@ def _taken_by_others():
     now = time.monotonic()
     if now - _load_read_at >= LOAD_EVERY_S:
         with _lock:
-            if _load is None:
+            if _load is None or now - _load_read_at > 4 * LOAD_EVERY_S:
+                # first use, or back from a pause (between runs, an evaluation, a benchmark's idle
+                # worker): what others did meanwhile says little about now; measure from here
                 _load = cpu_load.OtherLoad()
+                _cores_taken = 0
             else:
                 _cores_taken = int(_load.cores_in_use() + 0.5)
             _load_read_at = now
