@@ -8,12 +8,10 @@ import contextlib
 import threading
 import time
 
-from numba.core import event
-
 _lock = threading.Lock()
 
 
-class _Listener(event.Listener):
+class _Counter:
     """Counts top-level compiles (a kernel's callees compile inside it, at depth > 0)."""
 
     def __init__(self, report):
@@ -44,7 +42,11 @@ class _Listener(event.Listener):
 def watching(report):
     """Calls ``report(kernels compiled so far, seconds spent compiling)`` after each compile done
     inside the block (in whichever thread compiled it). Yields the listener (count, seconds)."""
-    listener = _Listener(report)
+    from numba.core import event      # numba loads here, not with the command (pe --help stays fast)
+
+    class Listener(_Counter, event.Listener):
+        pass
+    listener = Listener(report)
     event.register("numba:compile", listener)
     try:
         yield listener
