@@ -273,3 +273,21 @@ def test_mul_and_its_gradients_split_over_threads(dtype, device_threads):
     np.testing.assert_allclose(dx, (dout @ y.T).reshape(x.shape), rtol=tol, atol=tol)
     np.testing.assert_allclose(dy, x2.T @ dout, rtol=tol, atol=tol)
     assert out.dtype == dx.dtype == dy.dtype == dtype
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(4, 3, 5, 7), (6, 4), (2, 5, 3), (1, 2, 1, 1)], ids=str)
+def test_batch_norm_training_paths_agree(shape, dtype, monkeypatch):
+    c = shape[1]
+    x = (rng.normal(size=shape) * 3 + 2).astype(dtype)
+    ins = {"X": x, "Scale": rng.normal(size=c).astype(dtype), "Bias": rng.normal(size=c).astype(dtype),
+           "Mean": rng.normal(size=c).astype(dtype), "Variance": rng.random(c).astype(dtype) + 0.5}
+    attrs = attrs_of("batch_norm", momentum=0.8)
+    fast, slow = both_paths(nn, nn.batch_norm, ins, attrs, monkeypatch)
+    assert_same(fast, slow, dtype)
+    grad_ins = {"X": x, "Scale": ins["Scale"], "SavedMean": slow["SavedMean"],
+                "SavedVariance": slow["SavedVariance"], "Y@GRAD": rng.normal(size=shape).astype(dtype)}
+    for kernel in (nn.batch_norm_grad, nn.batch_norm_grad_param):
+        fast, slow = both_paths(nn, kernel, grad_ins, attrs, monkeypatch)
+        assert_same(fast, slow, dtype)
+    assert x.dtype == dtype and np.array_equal(grad_ins["X"], x)       # inputs untouched

@@ -27,6 +27,7 @@ from ._numba import is_float, lazy, parallel_parts
 
 _loops = lazy("_nn_loops")
 _pool_loops = lazy("_pool_loops")
+_norm_loops = lazy("_norm_loops")
 
 
 # -- conv2d -----------------------------------------------------------------------------------------
@@ -167,6 +168,8 @@ def batch_norm(ins, attrs):
     if attrs["is_test"] or attrs["use_global_stats"]:
         m, v = mean.astype(dt, copy=False), var.astype(dt, copy=False)
         mean_out, var_out = mean, var
+    elif _by_channel_loops(x, attrs, scale, bias):
+        return _batch_norm_loops(x, scale, bias, mean, var, attrs)
     else:
         m = x.mean(axis=axes)
         v = x.var(axis=axes)              # biased, as Fluid uses for both Y and the moving variance
@@ -180,8 +183,47 @@ def batch_norm(ins, attrs):
             "SavedMean": m.astype(dt, copy=False), "SavedVariance": inv_std}
 
 
+def _by_channel_loops(x, attrs, *others):
+    """Training on float NCHW data (or [N, C]): the numba loops of _norm_loops.py."""
+    return (attrs["data_layout"] != "NHWC" and x.ndim >= 2 and x.size > 0 and is_float(x, *others)
+            and not attrs["is_test"] and not attrs["use_global_stats"])
+
+
+def _as_ncs(a):
+    return np.ascontiguousarray(a).reshape(a.shape[0], a.shape[1], -1)
+
+
+def _batch_norm_loops(x, scale, bias, mean, var, attrs):
+    c, dt = x.shape[1], x.dtype
+    y = np.empty(x.shape, dtype=dt)
+    m, v, inv_std = np.empty(c), np.empty(c), np.empty(c)
+    _norm_loops().bn_forward(
+        _as_ncs(x), scale, bias, float(attrs["epsilon"]), y.reshape(x.shape[0], c, -1), m, v, inv_std)
+    mom = attrs["momentum"]
+    mean_out = (mean * mom + m * (1.0 - mom)).astype(mean.dtype, copy=False)
+    var_out = (var * mom + v * (1.0 - mom)).astype(var.dtype, copy=False)
+    return {"Y": y, "MeanOut": mean_out, "VarianceOut": var_out,
+            "SavedMean": m.astype(dt), "SavedVariance": inv_std.astype(dt)}
+
+
+def _bn_grad_loops(ins, attrs, with_x):
+    x, scale, dy = ins["X"], ins["Scale"], ins["Y@GRAD"]
+    c = x.shape[1]
+    dx = np.empty(x.shape, dtype=x.dtype) if with_x else np.empty((1, 1, 1), dtype=x.dtype)
+    dscale, dbias = np.empty(c), np.empty(c)
+    _norm_loops().bn_grad(
+        _as_ncs(x), _as_ncs(dy), scale, ins["SavedMean"], ins["SavedVariance"],
+        dx.reshape(dx.shape[0], dx.shape[1], -1), dscale, dbias, with_x)
+    outs = {"Scale@GRAD": dscale.astype(scale.dtype), "Bias@GRAD": dbias.astype(scale.dtype)}
+    if with_x:
+        outs["X@GRAD"] = dx
+    return outs
+
+
 def _bn_grad(ins, attrs, with_x):
     x, scale, sm, inv_std, dy = ins["X"], ins["Scale"], ins["SavedMean"], ins["SavedVariance"], ins["Y@GRAD"]
+    if _by_channel_loops(x, attrs, scale, dy, sm, inv_std):
+        return _bn_grad_loops(ins, attrs, with_x)
     axes, bshape = _bn_axes(x, attrs)
     xhat = (x - sm.reshape(bshape)) * inv_std.reshape(bshape)
     dbias = dy.sum(axis=axes)
