@@ -47,6 +47,7 @@ class Executor:
         self._runtime = kernels.runtime(self.place)
         self._memory = self._runtime.memory(self.place)
         self._plans = {}
+        self._concurrent = 1        # executors running at once in this process (AsyncExecutor's threads)
 
     def close(self):
         self._plans.clear()
@@ -63,7 +64,7 @@ class Executor:
         if feed is not None and not isinstance(feed, dict):
             raise TypeError(f"Executor.run: feed must be a dict of name -> value, got {type(feed).__name__}")
         plan = self._plan(program)
-        self._runtime.prepare_run(1)        # one device: the whole machine's threads
+        self._runtime.prepare_run(self._concurrent)     # one device: the whole machine's threads
         profile = profiler.active()
         if profile is not None:
             return self._run_profiled(plan, feed, fetch_list, scope, return_numpy, profile)

@@ -1,0 +1,114 @@
+"""``AsyncExecutor`` (seed 004): training from a list of MultiSlot files on several threads.
+
+``run(program, data_feed, filelist, thread_num, fetch, debug)`` divides the files among
+``thread_num`` threads. Each thread reads, parses and batches its own files (data/multislot.py) and
+runs the program on each batch with its own Executor: the temporaries of a step live in that run
+alone (the thread's local scope), the parameters are read from the global scope, and the optimizer's
+updates are written back to it by every thread without locks (Hogwild, as Fluid's threads did). The
+kernels release the GIL, so the threads compute at the same time; each kernel gets
+``cores // thread_num`` threads of its own. ``fetch`` values are printed after each batch when
+``debug`` is set (as the seed says: AsyncExecutor returns nothing). The call returns when every file
+is consumed; the first error of any thread stops the others and is raised.
+"""
+import os
+import sys
+import threading
+
+import numpy as np
+
+from ..errors import PeError
+from ..executor import Executor, global_scope
+from ..framework import default_main_program
+from ..places import CPUPlace
+from .datafeed_desc import DataFeedDesc
+from .multislot import MultiSlotReader
+
+
+class AsyncExecutor:
+    def __init__(self, place=None, run_mode=""):
+        place = CPUPlace() if place is None else place
+        if not isinstance(place, CPUPlace):
+            raise PeError(f"AsyncExecutor runs on the CPU only (seed 004); got {place}: use fluid.CPUPlace()")
+        self.place = place
+
+    def run(self, program, data_feed, filelist, thread_num, fetch, debug=False):
+        program = default_main_program() if program is None else program
+        if not isinstance(data_feed, DataFeedDesc):
+            raise PeError(f"AsyncExecutor.run: data_feed must be a fluid.DataFeedDesc, got {type(data_feed).__name__}")
+        files = _files(filelist)
+        if not isinstance(thread_num, int) or thread_num < 1:
+            raise PeError(f"AsyncExecutor.run: thread_num must be a positive integer, got {thread_num!r}")
+        reader = MultiSlotReader(data_feed)
+        _check_slots(program, reader, data_feed)
+        fetch = [f if isinstance(f, str) else f.name for f in ([fetch] if isinstance(fetch, str) or
+                                                                 not isinstance(fetch, (list, tuple)) else fetch)
+                 if f is not None]
+        threads = min(thread_num, len(files))
+        run = _Run(program, reader, fetch, debug, threads, self.place)
+        workers = [threading.Thread(target=run.thread, args=(t, files[t::threads]), name=f"pe-async-{t}")
+                   for t in range(threads)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+        if run.error is not None:
+            raise run.error
+
+
+class _Run:
+    def __init__(self, program, reader, fetch, debug, threads, place):
+        self.program, self.reader, self.fetch, self.debug = program, reader, fetch, debug
+        self.threads, self.place = threads, place
+        self.scope = global_scope()
+        self.error = None
+        self.stop = threading.Event()
+        self.print_lock = threading.Lock()
+
+    def thread(self, t, files):
+        exe = Executor(self.place)
+        exe._concurrent = self.threads
+        try:
+            for path in files:
+                for k, batch in enumerate(self.reader.batches(path)):
+                    if self.stop.is_set():
+                        return
+                    values = exe.run(self.program, feed=batch, fetch_list=self.fetch, scope=self.scope)
+                    if self.debug:
+                        self._print(t, path, k, values)
+        except BaseException as e:      # the first error stops every thread and is raised by run()
+            if self.error is None:
+                self.error = e if isinstance(e, PeError) else PeError(f"AsyncExecutor thread {t}: {type(e).__name__}: {e}")
+            self.stop.set()
+
+    def _print(self, t, path, k, values):
+        parts = [f"{name}={_show(v)}" for name, v in zip(self.fetch, values)]
+        with self.print_lock:
+            print(f"thread {t} {os.path.basename(path)} batch {k}: " + "  ".join(parts), file=sys.stdout, flush=True)
+
+
+def _show(value):
+    value = np.asarray(value)
+    return f"{value.reshape(-1)[0]:.6g}" if value.size == 1 else f"mean {value.mean():.6g} {list(value.shape)}"
+
+
+def _files(filelist):
+    files = [filelist] if isinstance(filelist, str) else list(filelist or [])
+    if not files:
+        raise PeError("AsyncExecutor.run: the file list is empty; give the MultiSlot data files to train on")
+    missing = [f for f in files if not os.path.isfile(f)]
+    if missing:
+        raise PeError(f"AsyncExecutor.run: data file {missing[0]} does not exist")
+    return files
+
+
+def _check_slots(program, reader, desc):
+    block = program.global_block()
+    for name in reader.used:
+        if name not in block.vars:
+            raise PeError(f"{desc.proto_file}: slot '{name}' is used but the program has no variable of that "
+                          f"name (declare it with fluid.layers.data, or set_use_slots the slots the program reads)")
+    for var in block.vars.values():
+        if var.is_data and var.name not in reader.used and any(var.name in op.input_arg_names for op in block.ops):
+            known = ", ".join(s[0] for s in desc.slots)
+            raise PeError(f"the program reads '{var.name}', which is not a used slot of {desc.proto_file} "
+                          f"(its slots: {known}); add it to the description or set_use_slots it")

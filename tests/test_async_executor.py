@@ -1,0 +1,204 @@
+"""AsyncExecutor and DataFeedDesc (seed 004, issue 14): the seed's proto and calls, the MultiSlot
+reader, Hogwild training from a file list, and one clear error for each kind of bad input."""
+import numpy as np
+import pytest
+
+import pe_cli.fluid as fluid
+from pe_cli.data.multislot import MultiSlotReader
+from pe_cli.errors import PeError
+
+SEED_PROTO = """\
+name: "MultiSlotDataFeed"
+batch_size: 2
+multi_slot_desc {
+    slots {
+        name: "words"
+        type: "uint64"
+        is_dense: false
+        is_used: true
+    }
+    slots {
+        name: "label"
+        type: "uint64"
+        is_dense: false
+        is_used: true
+    }
+}
+"""
+
+DENSE_PROTO = """\
+name: "MultiSlotDataFeed"
+batch_size: 16
+multi_slot_desc {
+  slots { name: "x" type: "float" is_dense: true is_used: true }
+  slots { name: "unused" type: "uint64" }
+  slots { name: "label" type: "uint64" is_dense: true is_used: true }
+}
+"""
+
+
+def _write(path, text):
+    path.write_text(text)
+    return str(path)
+
+
+# -- DataFeedDesc -----------------------------------------------------------------------------------
+
+def test_the_seeds_data_feed_desc(tmp_path):
+    feed = fluid.DataFeedDesc(_write(tmp_path / "data.proto", SEED_PROTO))
+    assert feed.batch_size == 2 and feed.slots == [("words", "uint64", False, True), ("label", "uint64", False, True)]
+    feed.set_batch_size(128)
+    feed.set_dense_slots("label")          # one name as a string (the seed's call) ...
+    feed.set_use_slots(["words"])           # ... or a list
+    text = feed.desc()
+    assert "batch_size: 128" in text and text.count("is_dense: true") == 1
+    again = fluid.DataFeedDesc(_write(tmp_path / "again.proto", text))
+    assert again.desc() == text and again.slots == feed.slots       # desc() loads back unchanged
+
+
+@pytest.mark.parametrize("text, message", [
+    ('name: "x"\nmulti_slot_desc {\n  slots { name: "a" type: "uint64" colour: 1 }\n}\n',
+     'bad.proto:3:36: Message type "pe.datafeed.Slot" has no field named "colour".'),
+    ('batch_size: two\n', "bad.proto:1:13: 'batch_size: two': Couldn't parse integer: two"),
+    ('multi_slot_desc { slots { name: "a" } }\n', "bad.proto: missing required field multi_slot_desc.slots[0].type"),
+    ('multi_slot_desc { slots { name: "a" type: "int8" } }\n', "slot 'a' has type 'int8'; use uint64 (ids) or float"),
+    ('batch_size: 0\n', "batch_size must be >= 1, got 0"),
+])
+def test_a_bad_description_is_one_line_naming_the_place(tmp_path, text, message):
+    path = _write(tmp_path / "bad.proto", text)
+    with pytest.raises(PeError) as err:
+        fluid.DataFeedDesc(path)
+    assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_unknown_slot_names_are_refused(tmp_path):
+    feed = fluid.DataFeedDesc(_write(tmp_path / "data.proto", SEED_PROTO))
+    with pytest.raises(PeError, match="has no slot 'wd'; its slots are words, label"):
+        feed.set_use_slots("wd")
+
+
+# -- the MultiSlot reader -------------------------------------------------------------------------------
+
+def test_reader_makes_dense_arrays_and_lod_tensors(tmp_path):
+    feed = fluid.DataFeedDesc(_write(tmp_path / "data.proto", SEED_PROTO))
+    data = _write(tmp_path / "part-0", "3 5 6 7 1 1\n1 9 1 0\n\n2 4 4 1 1\n")
+    batches = list(MultiSlotReader(feed).batches(data))
+    assert len(batches) == 2                       # batch_size 2: two lines, then the last one
+    words, label = batches[0]["words"], batches[0]["label"]
+    assert np.array(words).reshape(-1).tolist() == [5, 6, 7, 9] and words.recursive_sequence_lengths() == [[3, 1]]
+    assert np.array(label).dtype == np.int64 and label.recursive_sequence_lengths() == [[1, 1]]
+    feed.set_dense_slots("label")
+    last = list(MultiSlotReader(feed).batches(data))[1]
+    assert last["label"].shape == (1, 1) and last["label"].tolist() == [[1]]
+
+
+@pytest.mark.parametrize("line, message", [
+    ("2 5 6\n", "part-0:1: slot 'label': the line ends before it"),
+    ("x 5 1 1\n", "part-0:1: slot 'words': expected a count, got 'x'"),
+    ("3 5 6 1 1\n", "part-0:1: slot 'label': count 1 but only 0 values follow"),
+    ("0 1 1\n", "part-0:1: slot 'words': count 0; a slot holds at least one value"),
+    ("1 5 1 1 9\n", "part-0:1: 1 values after the last slot 'label'"),
+    ("1 5 1 1.5\n", "slot 'label' (uint64): '1.5' is not a number of that type"),
+])
+def test_a_malformed_line_names_file_line_and_slot(tmp_path, line, message):
+    feed = fluid.DataFeedDesc(_write(tmp_path / "data.proto", SEED_PROTO))
+    data = _write(tmp_path / "part-0", line)
+    with pytest.raises(PeError) as err:
+        list(MultiSlotReader(feed).batches(data))
+    assert message in str(err.value)
+
+
+# -- AsyncExecutor --------------------------------------------------------------------------------------
+
+def _dataset(tmp_path, files=4, lines=64, seed=0):
+    """Four-feature points whose class is which of two linear scores is larger; plus a held-out set."""
+    rng = np.random.default_rng(seed)
+    w = rng.normal(size=(4, 2))
+    paths = []
+    for f in range(files + 1):
+        x = rng.normal(size=(lines, 4))
+        y = (x @ w).argmax(axis=1)
+        text = "".join(f"4 {' '.join(f'{v:.6f}' for v in row)} 2 {f} {i} 1 {label}\n"
+                       for i, (row, label) in enumerate(zip(x, y)))
+        paths.append(_write(tmp_path / f"part-{f}", text))
+    held = np.loadtxt(paths[-1])
+    return paths[:-1], held[:, 1:5].astype(np.float32), held[:, -1:].astype(np.int64)
+
+
+def _program():
+    main, startup = fluid.Program(), fluid.Program()
+    main.random_seed = startup.random_seed = 7
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        x = fluid.layers.data("x", [4])
+        label = fluid.layers.data("label", [1], dtype="int64")
+        logits = fluid.layers.fc(fluid.layers.fc(x, 16, act="relu"), 2)
+        loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(logits, label))
+        test = main.clone(for_test=True)
+        fluid.optimizer.SGD(0.2).minimize(loss)
+    return main, startup, test, loss
+
+
+def _params(scope, program):
+    return {p.name: np.array(scope.find_var(p.name).get_tensor()) for p in program.global_block().all_parameters()}
+
+
+def test_one_thread_equals_a_sequential_executor_bitwise(tmp_path):
+    files, _, _ = _dataset(tmp_path)
+    feed = fluid.DataFeedDesc(_write(tmp_path / "dense.proto", DENSE_PROTO))
+    main, startup, _, loss = _program()
+    exe = fluid.Executor(fluid.CPUPlace())
+    hogwild = fluid.Scope()
+    with fluid.scope_guard(hogwild):
+        exe.run(startup)
+        fluid.AsyncExecutor(fluid.CPUPlace()).run(main, feed, files, 1, [loss.name])
+    sequential = fluid.Scope()
+    exe.run(startup, scope=sequential)
+    reader = MultiSlotReader(feed)
+    for path in files:
+        for batch in reader.batches(path):
+            exe.run(main, feed=batch, fetch_list=[loss], scope=sequential)
+    got, want = _params(hogwild, main), _params(sequential, main)
+    assert got.keys() == want.keys()
+    for name in want:
+        np.testing.assert_array_equal(got[name], want[name], err_msg=name)
+
+
+def test_two_threads_train_the_shared_parameters(tmp_path, capsys):
+    files, x, y = _dataset(tmp_path, files=6)
+    feed = fluid.DataFeedDesc(_write(tmp_path / "dense.proto", DENSE_PROTO))
+    main, startup, test, loss = _program()
+    exe = fluid.Executor(fluid.CPUPlace())
+    scope = fluid.Scope()
+    with fluid.scope_guard(scope):
+        exe.run(startup)
+        before = float(exe.run(test, feed={"x": x, "label": y}, fetch_list=[loss.name])[0][0])
+        for _ in range(3):
+            fluid.AsyncExecutor().run(main, feed, files, 2, loss, debug=True)
+        after = float(exe.run(test, feed={"x": x, "label": y}, fetch_list=[loss.name])[0][0])
+    assert after < 0.6 * before, (before, after)
+    printed = capsys.readouterr().out.splitlines()
+    assert len(printed) == 3 * 6 * 4                 # every batch of every file, each pass
+    assert {line.split()[1] for line in printed} == {"0", "1"} and all(loss.name + "=" in l for l in printed)
+
+
+def test_bad_runs_are_one_clear_error_and_leave_no_thread(tmp_path):
+    import threading
+    files, _, _ = _dataset(tmp_path, files=2)
+    feed = fluid.DataFeedDesc(_write(tmp_path / "dense.proto", DENSE_PROTO))
+    main, startup, _, loss = _program()
+    ae = fluid.AsyncExecutor()
+    with fluid.scope_guard(fluid.Scope()):
+        fluid.Executor(fluid.CPUPlace()).run(startup)
+        with pytest.raises(PeError, match="the file list is empty"):
+            ae.run(main, feed, [], 2, [loss.name])
+        with pytest.raises(PeError, match="does not exist"):
+            ae.run(main, feed, [str(tmp_path / "nope")], 2, [loss.name])
+        broken = _write(tmp_path / "part-broken", "4 1 2 3 4 2 0 0 1 1\n4 1 2 3\n")
+        with pytest.raises(PeError, match=r"part-broken:2: slot 'x': count 4 but only 3 values follow"):
+            ae.run(main, feed, files + [broken], 2, [loss.name])
+        other = fluid.DataFeedDesc(_write(tmp_path / "other.proto", DENSE_PROTO.replace('"x"', '"features"')))
+        with pytest.raises(PeError, match="slot 'features' is used but the program has no variable"):
+            ae.run(main, other, files, 2, [loss.name])
+    assert not [t for t in threading.enumerate() if t.name.startswith("pe-async")]
+    with pytest.raises(PeError, match="CPU only"):
+        fluid.AsyncExecutor(fluid.CUDAPlace(0))
