@@ -202,3 +202,88 @@ def test_bad_runs_are_one_clear_error_and_leave_no_thread(tmp_path):
     assert not [t for t in threading.enumerate() if t.name.startswith("pe-async")]
     with pytest.raises(PeError, match="CPU only"):
         fluid.AsyncExecutor(fluid.CUDAPlace(0))
+
+
+# -- the 1.5+ dataset API ----------------------------------------------------------------------------
+
+def _two_slot_files(tmp_path, files=3):
+    """Like _dataset, without the unused slot: x (4 floats), label (1 id)."""
+    paths, x, y = _dataset(tmp_path, files=files)
+    out = []
+    for p in paths:
+        rows = [line.split() for line in open(p).read().splitlines()]
+        out.append(_write(tmp_path / f"two-{len(out)}", "".join(" ".join(r[:5] + r[8:]) + "\n" for r in rows)))
+    return out, x, y
+
+
+@pytest.mark.parametrize("kind", ["QueueDataset", "InMemoryDataset"])
+def test_train_from_dataset(tmp_path, kind, capsys):
+    files, x, y = _two_slot_files(tmp_path)
+    main, startup, test, loss = _program()
+    block = main.global_block()
+    dataset = fluid.DatasetFactory().create_dataset(kind)
+    dataset.set_use_var([block.var("x"), block.var("label")])
+    dataset.set_batch_size(16)
+    dataset.set_thread(2)
+    dataset.set_filelist(files)
+    if kind == "InMemoryDataset":
+        dataset.load_into_memory()
+        assert dataset.get_memory_data_size() == 3 * 64
+        dataset.local_shuffle()
+    exe = fluid.Executor(fluid.CPUPlace())
+    scope = fluid.Scope()
+    with fluid.scope_guard(scope):
+        exe.run(startup)
+        before = float(exe.run(test, feed={"x": x, "label": y}, fetch_list=[loss.name])[0][0])
+        for _ in range(4):
+            exe.train_from_dataset(main, dataset, fetch_list=[loss], fetch_info=["loss"], print_period=2)
+        after = float(exe.run(test, feed={"x": x, "label": y}, fetch_list=[loss.name])[0][0])
+    assert after < 0.6 * before, (before, after)
+    printed = capsys.readouterr().out.splitlines()
+    assert printed and all(" batch " in line and "loss=" in line for line in printed)
+
+
+def test_one_thread_dataset_equals_the_sequential_executor(tmp_path):
+    files, _, _ = _two_slot_files(tmp_path)
+    main, startup, _, loss = _program()
+    block = main.global_block()
+    dataset = fluid.DatasetFactory().create_dataset("QueueDataset")
+    dataset.set_use_var([block.var("x"), block.var("label")])
+    dataset.set_batch_size(16)
+    dataset.set_filelist(files)
+    dataset.set_pipe_command("cat")           # a preprocessing command that changes nothing
+    exe = fluid.Executor(fluid.CPUPlace())
+    a, b = fluid.Scope(), fluid.Scope()
+    exe.run(startup, scope=a)
+    exe.train_from_dataset(main, dataset, scope=a, thread=1)
+    exe.run(startup, scope=b)
+    reader = MultiSlotReader(dataset)
+    for path in files:
+        for batch in reader.batches(path):
+            exe.run(main, feed=batch, fetch_list=[loss], scope=b)
+    for name, value in _params(b, main).items():
+        np.testing.assert_array_equal(_params(a, main)[name], value, err_msg=name)
+
+
+def test_dataset_mistakes(tmp_path):
+    files, _, _ = _two_slot_files(tmp_path, files=1)
+    main, startup, _, loss = _program()
+    exe = fluid.Executor(fluid.CPUPlace())
+    factory = fluid.DatasetFactory()
+    with pytest.raises(PeError, match="'ArrayDataset' is not one of QueueDataset, InMemoryDataset"):
+        factory.create_dataset("ArrayDataset")
+    queue = factory.create_dataset()
+    queue.set_filelist(files)
+    with pytest.raises(PeError, match="names no variable"):
+        exe.train_from_dataset(main, queue)
+    queue.set_use_var([main.global_block().var("x"), main.global_block().var("label")])
+    with pytest.raises(PeError, match="cannot shuffle"):
+        queue.local_shuffle()
+    memory = factory.create_dataset("InMemoryDataset")
+    with pytest.raises(PeError, match="call load_into_memory"):
+        memory.local_shuffle()
+    queue.set_pipe_command("exit 3")
+    with pytest.raises(PeError, match=r"pipe command 'exit 3' failed on .* \(exit status 3\)"):
+        with fluid.scope_guard(fluid.Scope()):
+            exe.run(startup)
+            exe.train_from_dataset(main, queue)

@@ -43,47 +43,55 @@ class AsyncExecutor:
         fetch = [f if isinstance(f, str) else f.name for f in ([fetch] if isinstance(fetch, str) or
                                                                  not isinstance(fetch, (list, tuple)) else fetch)
                  if f is not None]
-        threads = min(thread_num, len(files))
-        run = _Run(program, reader, fetch, debug, threads, self.place)
-        workers = [threading.Thread(target=run.thread, args=(t, files[t::threads]), name=f"pe-async-{t}")
-                   for t in range(threads)]
-        for w in workers:
-            w.start()
-        for w in workers:
-            w.join()
-        if run.error is not None:
-            raise run.error
+        run_threads(program, files, reader.batches, thread_num, self.place, global_scope(), fetch,
+                    fetch if debug else None)
+
+
+def run_threads(program, parts, batches_of, thread_num, place, scope, fetch, shown, period=1):
+    """Runs ``program`` on every batch of every part (``batches_of(part)``), the parts divided
+    among ``thread_num`` threads (Hogwild on ``scope``'s parameters); prints the ``fetch`` values
+    named ``shown`` every ``period`` batches of a thread. Raises the first error of any thread."""
+    threads = max(1, min(thread_num, len(parts)))
+    run = _Run(program, batches_of, fetch, shown, period, threads, place, scope)
+    workers = [threading.Thread(target=run.thread, args=(t, parts[t::threads]), name=f"pe-async-{t}")
+               for t in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    if run.error is not None:
+        raise run.error
 
 
 class _Run:
-    def __init__(self, program, reader, fetch, debug, threads, place):
-        self.program, self.reader, self.fetch, self.debug = program, reader, fetch, debug
-        self.threads, self.place = threads, place
-        self.scope = global_scope()
+    def __init__(self, program, batches_of, fetch, shown, period, threads, place, scope):
+        self.program, self.batches_of, self.fetch, self.shown = program, batches_of, fetch, shown
+        self.period, self.threads, self.place, self.scope = max(1, period), threads, place, scope
         self.error = None
         self.stop = threading.Event()
         self.print_lock = threading.Lock()
 
-    def thread(self, t, files):
+    def thread(self, t, parts):
         exe = Executor(self.place)
         exe._concurrent = self.threads
         try:
-            for path in files:
-                for k, batch in enumerate(self.reader.batches(path)):
+            for part in parts:
+                for k, batch in enumerate(self.batches_of(part)):
                     if self.stop.is_set():
                         return
                     values = exe.run(self.program, feed=batch, fetch_list=self.fetch, scope=self.scope)
-                    if self.debug:
-                        self._print(t, path, k, values)
+                    if self.shown and k % self.period == 0:
+                        self._print(t, part, k, values)
         except BaseException as e:      # the first error stops every thread and is raised by run()
             if self.error is None:
                 self.error = e if isinstance(e, PeError) else PeError(f"AsyncExecutor thread {t}: {type(e).__name__}: {e}")
             self.stop.set()
 
-    def _print(self, t, path, k, values):
-        parts = [f"{name}={_show(v)}" for name, v in zip(self.fetch, values)]
+    def _print(self, t, part, k, values):
+        shown = [f"{name}={_show(v)}" for name, v in zip(self.shown, values)]
+        source = os.path.basename(part) if isinstance(part, str) else f"part {part}"
         with self.print_lock:
-            print(f"thread {t} {os.path.basename(path)} batch {k}: " + "  ".join(parts), file=sys.stdout, flush=True)
+            print(f"thread {t} {source} batch {k}: " + "  ".join(shown), file=sys.stdout, flush=True)
 
 
 def _show(value):

@@ -11,6 +11,8 @@ A file is read whole and split into tokens by Python's C-level ``split``; each l
 walked by their counts, and each batch's values are converted by numpy in one call per slot.
 A malformed line is one error naming the file, the line and the slot.
 """
+import subprocess
+
 import numpy as np
 
 from ..errors import PeError
@@ -20,7 +22,9 @@ _DTYPES = {"uint64": np.int64, "float": np.float32}
 
 
 class MultiSlotReader:
-    """Batches of {slot name: array (dense) or LoDTensor (sparse)} from MultiSlot files."""
+    """Batches of {slot name: array (dense) or LoDTensor (sparse)} from MultiSlot files or lines.
+    ``desc``: a DataFeedDesc, or anything with ``slots`` [(name, type, is_dense, is_used)],
+    ``batch_size`` and ``proto_file`` (where the description came from, for messages)."""
 
     def __init__(self, desc):
         self.slots = desc.slots
@@ -30,14 +34,21 @@ class MultiSlotReader:
             raise PeError(f"{desc.proto_file}: no slot is used (is_used: true, or DataFeedDesc.set_use_slots)")
         self.used = {name: (kind, dense) for name, kind, dense, _ in used}
 
-    def batches(self, path):
-        """Yields the batches of one file, in file order (the last may be smaller)."""
+    def batches(self, path, pipe_command=None):
+        """Yields the batches of one file, in file order (the last may be smaller); with a
+        ``pipe_command``, of what that shell command prints given the file on its input."""
+        text = piped_text(path, pipe_command) if pipe_command else read_text(path)
+        return self.batches_of(((path, n, line) for n, line in enumerate(text.split("\n"), start=1)))
+
+    def batches_of(self, lines):
+        """Yields the batches of (source, line number, line) triples, in their order."""
         rows = {name: [] for name in self.used}
         counts = {name: [] for name in self.used}
-        size = 0
-        for lineno, line in enumerate(_lines(path), start=1):
+        size, where = 0, None
+        for path, lineno, line in lines:
             if not line.strip():
                 continue
+            where = path
             self._parse(line.split(), rows, counts, path, lineno)
             size += 1
             if size == self.batch_size:
@@ -46,7 +57,7 @@ class MultiSlotReader:
                 counts = {name: [] for name in self.used}
                 size = 0
         if size:
-            yield self._batch(rows, counts, path)
+            yield self._batch(rows, counts, where)
 
     def _parse(self, tokens, rows, counts, path, lineno):
         p = 0
@@ -94,15 +105,30 @@ class MultiSlotReader:
         return out
 
 
-def _lines(path):
+def read_text(path):
     try:
         with open(path, encoding="ascii") as f:
-            text = f.read()
+            return f.read()
     except FileNotFoundError:
         raise PeError(f"data file {path} does not exist") from None
     except UnicodeDecodeError:
         raise PeError(f"{path}: not a MultiSlot text file (numbers separated by spaces)") from None
-    return text.split("\n")
+
+
+def piped_text(path, command):
+    """What ``command`` (a shell command, as Fluid's set_pipe_command) prints with the file as its input."""
+    try:
+        with open(path, "rb") as f:
+            proc = subprocess.run(command, shell=True, stdin=f, capture_output=True, timeout=3600)
+    except FileNotFoundError:
+        raise PeError(f"data file {path} does not exist") from None
+    if proc.returncode:
+        last = proc.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no message"]
+        raise PeError(f"pipe command {command!r} failed on {path} (exit status {proc.returncode}): {last[0][:200]}")
+    try:
+        return proc.stdout.decode("ascii")
+    except UnicodeDecodeError:
+        raise PeError(f"pipe command {command!r} on {path} printed something that is not MultiSlot text") from None
 
 
 def _number(token, kind):

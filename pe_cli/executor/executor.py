@@ -74,6 +74,25 @@ class Executor:
         self._store(plan, values, scope)
         return fetch_values(plan.block, fetch_list, values, lods, scope, return_numpy)
 
+    def train_from_dataset(self, program=None, dataset=None, scope=None, thread=0, debug=False,
+                           fetch_list=None, fetch_info=None, print_period=100):
+        """Fluid 1.5+: trains ``program`` on every sample of ``dataset`` (a fluid.DatasetFactory
+        dataset) on ``thread`` threads (default: the dataset's), Hogwild; prints the ``fetch_list``
+        values (labelled ``fetch_info``) every ``print_period`` batches of a thread. The dataset
+        reads, batches and runs (pe_cli/data/dataset.py); this executor's place is where."""
+        if dataset is None or not hasattr(dataset, "_run"):
+            raise PeError("train_from_dataset: give a dataset made by fluid.DatasetFactory().create_dataset(...)")
+        program = default_main_program() if program is None else program
+        if isinstance(program, CompiledProgram):
+            program = program._program
+        dataset._run(program, global_scope() if scope is None else scope, thread, debug, fetch_list, fetch_info,
+                     print_period, self.place)
+
+    def infer_from_dataset(self, program=None, dataset=None, scope=None, thread=0, debug=False,
+                           fetch_list=None, fetch_info=None, print_period=100):
+        """As train_from_dataset, for a program without optimizer ops (a test program)."""
+        self.train_from_dataset(program, dataset, scope, thread, debug, fetch_list, fetch_info, print_period)
+
     def _run_profiled(self, plan, feed, fetch_list, scope, return_numpy, profile):
         """run(), timing the ops' loop and each kernel (data is the rest: feeds, scope, fetches)."""
         start = profiler.clock()

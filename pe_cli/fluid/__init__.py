@@ -22,3 +22,4 @@ from .param_attr import ParamAttr, WeightNormParamAttr  # noqa: F401
 from .transpiler import DistributeTranspiler, DistributeTranspilerConfig, memory_optimize, release_memory  # noqa: F401
 from ..data.async_executor import AsyncExecutor  # noqa: F401
 from ..data.datafeed_desc import DataFeedDesc  # noqa: F401
+from ..data.dataset import DatasetFactory, InMemoryDataset, QueueDataset  # noqa: F401

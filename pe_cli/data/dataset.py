@@ -1,0 +1,146 @@
+"""Fluid 1.5+'s file datasets: ``fluid.DatasetFactory().create_dataset("QueueDataset" |
+"InMemoryDataset")`` with ``exe.train_from_dataset(program, dataset)`` / ``infer_from_dataset``.
+
+A dataset is AsyncExecutor's data feed described by the program's own variables instead of a proto
+file: ``set_use_var([x, label])`` makes one slot per variable, in that order (int64 variables are
+``uint64`` id slots, float ones ``float`` slots; ``lod_level`` 0 dense, else sparse). The files are
+MultiSlot text (data/multislot.py), each optionally passed through ``set_pipe_command`` (a shell
+command given the file on its input, as Fluid runs it). A QueueDataset streams its files, a file per
+thread at a time; an InMemoryDataset reads them all with ``load_into_memory`` and can
+``local_shuffle`` / ``global_shuffle`` (one process: the same) the samples, which its threads then
+share out in slices.
+"""
+import numpy as np
+
+from ..errors import PeError
+from ..places import CPUPlace
+from .async_executor import run_threads
+from .multislot import MultiSlotReader, piped_text, read_text
+
+
+class DatasetFactory:
+    def create_dataset(self, datafeed_class="QueueDataset"):
+        kinds = {"QueueDataset": QueueDataset, "InMemoryDataset": InMemoryDataset}
+        if datafeed_class not in kinds:
+            raise PeError(f"DatasetFactory.create_dataset: {datafeed_class!r} is not one of "
+                          f"{', '.join(kinds)}")
+        return kinds[datafeed_class]()
+
+
+class _Dataset:
+    def __init__(self):
+        self.batch_size = 1
+        self.thread_num = 1
+        self.filelist = []
+        self.pipe_command = None
+        self.use_vars = []
+        self.proto_file = f"the {type(self).__name__}"
+
+    def set_use_var(self, var_list):
+        self.use_vars = list(var_list)
+
+    def set_batch_size(self, batch_size):
+        if not isinstance(batch_size, int) or batch_size < 1:
+            raise PeError(f"set_batch_size: expected a positive integer, got {batch_size!r}")
+        self.batch_size = batch_size
+
+    def set_thread(self, thread_num):
+        if not isinstance(thread_num, int) or thread_num < 1:
+            raise PeError(f"set_thread: expected a positive integer, got {thread_num!r}")
+        self.thread_num = thread_num
+
+    def set_filelist(self, filelist):
+        self.filelist = [filelist] if isinstance(filelist, str) else list(filelist)
+
+    def set_pipe_command(self, pipe_command):
+        self.pipe_command = pipe_command or None
+
+    def set_hdfs_config(self, fs_name, fs_ugi):
+        raise PeError("set_hdfs_config: pe reads local files only (copy the data from HDFS first)")
+
+    @property
+    def slots(self):
+        """(name, type, is_dense, is_used) per used variable, as DataFeedDesc.slots."""
+        if not self.use_vars:
+            raise PeError(f"{self.proto_file}: set_use_var([...]) names no variable; give the program's data "
+                          f"variables in the order of the slots of a line")
+        return [(v.name, "uint64" if "int" in str(v.dtype) else "float", not v.lod_level, True)
+                for v in self.use_vars]
+
+    def desc(self):
+        return "\n".join(f"slot {n}: {t}, {'dense' if d else 'sparse'}" for n, t, d, _ in self.slots)
+
+    # -- what Executor.train_from_dataset calls ---------------------------------------------------
+
+    def _run(self, program, scope, thread, debug, fetch_list, fetch_info, print_period, place):
+        if not self.filelist:
+            raise PeError(f"{self.proto_file}: the file list is empty (set_filelist)")
+        reader = MultiSlotReader(self)
+        fetch = [f if isinstance(f, str) else f.name for f in (fetch_list or [])]
+        shown = list(fetch_info or fetch) if fetch else None
+        if shown is not None and len(shown) != len(fetch):
+            raise PeError(f"fetch_info names {len(shown)} values for {len(fetch)} fetches; give one per fetch")
+        if not isinstance(place, CPUPlace):
+            raise PeError("train_from_dataset runs on the CPU only (as AsyncExecutor); use fluid.CPUPlace()")
+        threads = thread if thread and thread > 0 else self.thread_num
+        parts, batches_of = self._parts(reader, threads)
+        run_threads(program, parts, batches_of, threads, place, scope, fetch, shown, print_period)
+
+
+class QueueDataset(_Dataset):
+    """Streams the files: each thread reads whole files, one after another."""
+
+    def _parts(self, reader, threads):
+        return self.filelist, lambda path: reader.batches(path, self.pipe_command)
+
+    def local_shuffle(self):
+        raise PeError("QueueDataset streams its files and cannot shuffle them; use InMemoryDataset")
+
+    global_shuffle = local_shuffle
+
+
+class InMemoryDataset(_Dataset):
+    """Reads every file into memory (``load_into_memory``); can shuffle the samples."""
+
+    def __init__(self):
+        super().__init__()
+        self.lines = None
+        self._seed = 0
+
+    def load_into_memory(self):
+        if not self.filelist:
+            raise PeError(f"{self.proto_file}: the file list is empty (set_filelist)")
+        lines = []
+        MultiSlotReader(self)                   # the slots are checked before any file is read
+        for path in self.filelist:
+            text = piped_text(path, self.pipe_command) if self.pipe_command else read_text(path)
+            lines += [(path, n, line) for n, line in enumerate(text.split("\n"), start=1) if line.strip()]
+        self.lines = lines
+
+    def local_shuffle(self):
+        self._loaded("local_shuffle")
+        order = np.random.default_rng(self._seed).permutation(len(self.lines))
+        self._seed += 1
+        self.lines = [self.lines[i] for i in order]
+
+    def global_shuffle(self, fleet=None, thread_num=12):
+        self.local_shuffle()        # one process holds all the samples: a global shuffle is a local one
+
+    def release_memory(self):
+        self.lines = None
+
+    def get_memory_data_size(self, fleet=None):
+        return len(self._loaded("get_memory_data_size"))
+
+    def get_shuffle_data_size(self, fleet=None):
+        return self.get_memory_data_size(fleet)
+
+    def _loaded(self, what):
+        if self.lines is None:
+            raise PeError(f"InMemoryDataset.{what}: call load_into_memory() first")
+        return self.lines
+
+    def _parts(self, reader, threads):
+        lines = self._loaded("train_from_dataset")
+        slices = [lines[t::threads] for t in range(threads)] if threads > 1 else [lines]
+        return list(range(len(slices))), lambda t: reader.batches_of(slices[t])
