@@ -287,3 +287,18 @@ def test_dataset_mistakes(tmp_path):
         with fluid.scope_guard(fluid.Scope()):
             exe.run(startup)
             exe.train_from_dataset(main, queue)
+
+
+def test_the_bundled_ctr_data_is_multislot_text_the_reader_takes(tmp_path):
+    import runpy
+    ctr = runpy.run_path(str(__import__("pathlib").Path(__file__).parent.parent / "examples" / "ctr_data.py"),
+                         run_name="ctr_data")
+    paths = ctr["write"](str(tmp_path), files=2, n=300, seed=3)
+    again = ctr["write"](str(tmp_path / "again"), files=2, n=300, seed=3)
+    assert [open(p).read() for p in paths] == [open(p).read() for p in again]        # deterministic
+    feed = fluid.DataFeedDesc(str(tmp_path / "data.proto"))
+    batches = list(MultiSlotReader(feed).batches(paths[0]))
+    labels = np.concatenate([b["label"].reshape(-1) for b in batches])
+    assert len(labels) == 300 and 0.2 < labels.mean() < 0.8
+    lengths = [n for b in batches for n in b["ids"].recursive_sequence_lengths()[0]]
+    assert min(lengths) >= 1 and max(lengths) <= 12 and batches[0]["dense"].shape == (32, 2)
