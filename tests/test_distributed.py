@@ -1,0 +1,136 @@
+"""Training over several processes (MPI, collective mode): real ``mpiexec -n K`` runs of
+tests/dist_worker.py against one process on the same global batches, the cross-process nodes of the
+multi-device graph, and the failures (a wrong launch, a failing rank) ending every rank quickly."""
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import pe_cli.fluid as fluid
+from pe_cli.compiler import BuildStrategy
+from pe_cli.compiler.ssa_graph import PROCESS_ALL_REDUCE, build_ssa_graph
+from pe_cli.errors import PeError
+from pe_cli.kernels import processes
+
+from parallel_nets import build
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKER = Path(__file__).resolve().parent / "dist_worker.py"
+MPIEXEC = shutil.which("mpiexec", path=os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]]))
+try:
+    import mpi4py  # noqa: F401
+    needs_mpi = pytest.mark.skipif(MPIEXEC is None, reason="mpiexec is not on PATH (the mpich wheel)")
+except ImportError:
+    needs_mpi = pytest.mark.skip(reason="the mpi extra (mpi4py, mpich) is not installed: pip install '.[mpi]'")
+
+
+def _env():
+    return dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+                OMP_NUM_THREADS="1")
+
+
+def _train(tmp_path, model, trainers, devices, *flags, timeout=240):
+    """Runs the worker (under mpiexec when trainers > 1); returns (mean losses over the trainers,
+    trainer 0's parameters, every trainer's parameters)."""
+    out = tmp_path / f"{model}-{trainers}x{devices}-{'-'.join(flags)}"
+    cmd = [sys.executable, str(WORKER), model, str(trainers), str(devices), str(out), *flags]
+    if trainers > 1:
+        cmd = [MPIEXEC, "-n", str(trainers)] + cmd
+    done = subprocess.run(cmd, env=_env(), capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, done.stderr[-3000:]
+    runs = [dict(np.load(f"{out}.{r}.npz")) for r in range(trainers)]
+    losses = np.mean([r.pop("losses") for r in runs], axis=0)
+    return losses, runs[0], runs
+
+
+def _close(a, b, tol):
+    assert a.keys() == b.keys()
+    for k in a:
+        np.testing.assert_allclose(a[k], b[k], rtol=tol, atol=tol, err_msg=k)
+
+
+# -- the graph --------------------------------------------------------------------------------------
+def test_graph_has_one_process_all_reduce_per_gradient_or_one_bucket():
+    main, _, loss = build()
+    grads = len(main.all_parameters())
+    g = build_ssa_graph(main, fluid.cpu_places(2), BuildStrategy(num_trainers=2, trainer_id=1), loss.name)
+    assert g.count(PROCESS_ALL_REDUCE) == grads
+    node = next(n for n in g.ops if n.kind == PROCESS_ALL_REDUCE)
+    assert node.attrs["trainers"] == 2 and "2 processes" in node.label()
+    scale = next(n for n in g.ops if n.kind == "scale_loss_grad")
+    assert scale.attrs["scale"] == 0.25         # 2 devices x 2 trainers
+    fused = build_ssa_graph(main, fluid.cpu_places(1),
+                            BuildStrategy(num_trainers=3, trainer_id=0, fuse_all_reduce_ops=True), loss.name)
+    buckets = [n for n in fused.ops if n.kind == PROCESS_ALL_REDUCE]
+    assert len(buckets) == 1 and len(buckets[0].attrs["vars"]) == grads
+    # the bucket runs before every optimizer op that reads a gradient
+    first_update = min(i for i, n in enumerate(fused.ops) if n.op is not None and n.op.type == "sgd")
+    assert fused.ops.index(buckets[0]) < first_update
+    assert build_ssa_graph(main, fluid.cpu_places(2), BuildStrategy(), loss.name).count(PROCESS_ALL_REDUCE) == 0
+
+
+def test_graph_drawing_shows_the_process_all_reduce(tmp_path):
+    from pe_cli.compiler.graphviz import to_dot
+    main, _, loss = build()
+    g = build_ssa_graph(main, fluid.cpu_places(1), BuildStrategy(num_trainers=2, trainer_id=0), loss.name)
+    assert "all_reduce x2 processes" in to_dot(g)
+
+
+def test_missing_mpi4py_is_one_clear_line(monkeypatch):
+    monkeypatch.setitem(sys.modules, "mpi4py.MPI", None)
+    monkeypatch.setattr(processes, "_GROUPS", {})
+    with pytest.raises(PeError, match=r"needs mpi4py.*pip install 'pe-cli\[mpi\]'"):
+        processes.group(2, 0)
+
+
+# -- real processes ---------------------------------------------------------------------------------
+@needs_mpi
+def test_two_trainers_of_one_device_equal_one_process_of_two(tmp_path):
+    one_losses, one, _ = _train(tmp_path, "mlp", 1, 2)
+    two_losses, two, runs = _train(tmp_path, "mlp", 2, 1)
+    _close(two, one, 1e-6)
+    _close(runs[1], runs[0], 0)             # every trainer holds the same parameters, to the bit
+    np.testing.assert_allclose(two_losses, one_losses, rtol=1e-5, atol=1e-6)
+    full_losses, full, _ = _train(tmp_path, "mlp", 1, 1)     # one device on the whole batch
+    _close(two, full, 1e-5)
+
+
+@needs_mpi
+def test_two_trainers_of_two_devices_fused_equal_one_process_of_four(tmp_path):
+    one_losses, one, _ = _train(tmp_path, "mlp", 1, 4, "momentum")
+    two_losses, two, runs = _train(tmp_path, "mlp", 2, 2, "momentum", "fuse")
+    _close(two, one, 1e-5)
+    _close(runs[1], runs[0], 0)
+    np.testing.assert_allclose(two_losses, one_losses, rtol=1e-5, atol=1e-6)
+
+
+@needs_mpi
+def test_lenet_through_the_transpiler_equals_one_process(tmp_path):
+    one_losses, one, _ = _train(tmp_path, "lenet", 1, 2)
+    two_losses, two, _ = _train(tmp_path, "lenet", 2, 1, "transpiler")
+    _close(two, one, 1e-5)
+    np.testing.assert_allclose(two_losses, one_losses, rtol=1e-5, atol=1e-6)
+
+
+@needs_mpi
+def test_a_failing_trainer_stops_every_rank_with_its_name(tmp_path):
+    start = time.monotonic()
+    done = subprocess.run([MPIEXEC, "-n", "2", sys.executable, str(WORKER), "mlp", "2", "1",
+                           str(tmp_path / "x"), "fail"], env=_env(), capture_output=True, text=True, timeout=60)
+    assert time.monotonic() - start < 30
+    assert done.returncode != 0
+    assert "trainer rank 1 of 2 failed" in done.stderr + done.stdout
+    assert not (tmp_path / "x.0.npz").exists()
+
+
+@needs_mpi
+def test_a_launch_with_another_number_of_processes_is_refused(tmp_path):
+    done = subprocess.run([MPIEXEC, "-n", "3", sys.executable, str(WORKER), "mlp", "2", "1", str(tmp_path / "x")],
+                          env=_env(), capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert "num_trainers=2 but mpiexec started 3 process(es)" in done.stderr
