@@ -134,3 +134,44 @@ def test_a_launch_with_another_number_of_processes_is_refused(tmp_path):
                           env=_env(), capture_output=True, text=True, timeout=60)
     assert done.returncode != 0
     assert "num_trainers=2 but mpiexec started 3 process(es)" in done.stderr
+
+
+# -- pe train under mpiexec -------------------------------------------------------------------------
+SMALL = ["data.train.limit=320", "data.eval.limit=200", "data.batch_size=32", "data.eval_batch_size=100",
+         "epochs=1", "fetch.every=4"]
+
+
+def _pe_train(*args, mpi=None, timeout=300):
+    cmd = [sys.executable, "-m", "pe_cli", "train", str(ROOT / "configs" / "mnist_mlp.yaml"), *SMALL, *map(str, args)]
+    if mpi:
+        cmd = [MPIEXEC, "-n", str(mpi)] + cmd
+    return subprocess.run(cmd, env=_env(), capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+
+
+def _ckpt(run):
+    ckpt = run / "ckpt" / (run / "ckpt" / "last").read_text().strip()
+    return {f.name: np.load(f) for f in sorted(ckpt.glob("*.npy"))}
+
+
+@needs_mpi
+def test_pe_train_on_two_processes_equals_two_devices_and_writes_one_run_directory(tmp_path):
+    one = _pe_train("devices=2", "--out", tmp_path / "one")
+    assert one.returncode == 0, one.stderr[-2000:]
+    two = _pe_train("build_strategy.num_trainers=2", "--out", tmp_path / "runs" / "two", mpi=2)
+    assert two.returncode == 0, two.stderr[-2000:]
+    _close(_ckpt(tmp_path / "runs" / "two"), _ckpt(tmp_path / "one"), 1e-5)
+    assert [p.name for p in (tmp_path / "runs").iterdir()] == ["two"]     # rank 1 wrote nothing here
+    assert two.stdout.count("run directory:") == 1                          # rank 0 reports
+    rows = lambda run: [line.split(",")[:5] for line in (run / "metrics.csv").read_text().splitlines()]  # noqa: E731
+    assert rows(tmp_path / "runs" / "two") == rows(tmp_path / "one")        # the global batch's metrics
+
+
+@needs_mpi
+def test_pe_train_names_the_key_when_the_process_count_differs(tmp_path):
+    done = _pe_train("--out", tmp_path / "x", mpi=2, timeout=120)
+    assert done.returncode != 0
+    assert "build_strategy.num_trainers: mpiexec started 2 processes but num_trainers is 1" in done.stderr
+    done = _pe_train("build_strategy.num_trainers=2", "--out", tmp_path / "x", timeout=120)
+    assert done.returncode != 0
+    assert "num_trainers=2 but mpiexec started 1 process(es)" in done.stderr
+    assert not (tmp_path / "x").exists()

@@ -10,6 +10,7 @@ A rank that fails reports its error (naming the rank) and calls ``MPI.Abort``, s
 stop instead of waiting for it in a collective.
 """
 import importlib
+import os
 import sys
 import traceback
 
@@ -29,12 +30,18 @@ def _mpi():
 
 
 def world_size():
-    """How many processes mpiexec started (1 without mpi4py or outside mpiexec)."""
-    try:
-        mpi = importlib.import_module("mpi4py.MPI")
-    except ImportError:
-        return 1
-    return mpi.COMM_WORLD.Get_size()
+    """How many processes mpiexec started, from its environment (MPICH's PMI_SIZE, Open MPI's
+    OMPI_COMM_WORLD_SIZE): 1 outside mpiexec. Reading it does not start MPI."""
+    for name in ("PMI_SIZE", "OMPI_COMM_WORLD_SIZE"):
+        value = os.environ.get(name, "")
+        if value.isdigit():
+            return int(value)
+    return 1
+
+
+def world_rank():
+    """This process's MPI rank (mpi4py needed)."""
+    return _mpi().COMM_WORLD.Get_rank()
 
 
 def group(num_trainers, trainer_id):
