@@ -1,6 +1,6 @@
 """One trainer of the multi-process tests (tests/test_distributed.py), run by mpiexec or alone:
 
-    python tests/dist_worker.py MODEL TRAINERS DEVICES OUT [fuse] [momentum] [fail] [transpiler]
+    python tests/dist_worker.py MODEL TRAINERS DEVICES OUT [fuse] [reduce] [momentum] [fail] [transpiler]
 
 Trains MODEL (mlp or lenet) 10 steps on the same global batches; trainer r takes rows
 [r*B/K, (r+1)*B/K) of each and runs them on DEVICES CPU devices. Each trainer writes OUT.<rank>.npz:
@@ -27,6 +27,8 @@ exe = fluid.Executor(fluid.CPUPlace())
 exe.run(startup)
 strategy = fluid.BuildStrategy()
 strategy.fuse_all_reduce_ops = "fuse" in flags
+if "reduce" in flags:
+    strategy.reduce_strategy = fluid.BuildStrategy.ReduceStrategy.Reduce
 if "transpiler" in flags:
     config = fluid.DistributeTranspilerConfig()
     config.mode = "nccl2"

@@ -101,12 +101,22 @@ def test_two_trainers_of_one_device_equal_one_process_of_two(tmp_path):
 
 
 @needs_mpi
-def test_two_trainers_of_two_devices_fused_equal_one_process_of_four(tmp_path):
+@pytest.mark.parametrize("how", [("fuse",), ("reduce",), ("reduce", "fuse")])
+def test_two_trainers_of_two_devices_equal_one_process_of_four(tmp_path, how):
     one_losses, one, _ = _train(tmp_path, "mlp", 1, 4, "momentum")
-    two_losses, two, runs = _train(tmp_path, "mlp", 2, 2, "momentum", "fuse")
+    two_losses, two, runs = _train(tmp_path, "mlp", 2, 2, "momentum", *how)
     _close(two, one, 1e-5)
     _close(runs[1], runs[0], 0)
     np.testing.assert_allclose(two_losses, one_losses, rtol=1e-5, atol=1e-6)
+
+
+@needs_mpi
+def test_three_trainers_equal_one_process_of_three_devices(tmp_path):
+    one_losses, one, _ = _train(tmp_path, "mlp", 1, 3, "momentum")
+    three_losses, three, runs = _train(tmp_path, "mlp", 3, 1, "momentum", "fuse")
+    _close(three, one, 1e-5)
+    _close(runs[2], runs[0], 0)
+    np.testing.assert_allclose(three_losses, one_losses, rtol=1e-5, atol=1e-6)
 
 
 @needs_mpi
@@ -175,3 +185,63 @@ def test_pe_train_names_the_key_when_the_process_count_differs(tmp_path):
     assert done.returncode != 0
     assert "num_trainers=2 but mpiexec started 1 process(es)" in done.stderr
     assert not (tmp_path / "x").exists()
+
+
+def test_process_all_reduces_run_in_one_order_on_every_rank():
+    main, _, loss = build()
+    strategy = BuildStrategy(num_trainers=2, trainer_id=0, reduce_strategy=BuildStrategy.ReduceStrategy.Reduce)
+    g = build_ssa_graph(main, fluid.cpu_places(2), strategy, loss.name)
+    nodes = [n for n in g.ops if n.kind == PROCESS_ALL_REDUCE]
+    assert len(nodes) > 1
+    for before, after in zip(nodes, nodes[1:]):
+        assert any(v.is_dep and v.producer is before for v in after.inputs)
+
+
+# -- DistributeTranspiler ---------------------------------------------------------------------------
+def _transpiler(mode="nccl2"):
+    config = fluid.DistributeTranspilerConfig()
+    config.mode = mode
+    return fluid.DistributeTranspiler(config=config)
+
+
+def test_transpiler_records_the_trainers_in_collective_mode():
+    main, startup, loss = build()
+    t = _transpiler("collective")
+    t.transpile(1, program=main, startup_program=startup, trainers="a:1,b:2", current_endpoint="b:2")
+    assert t.get_trainer_program() is main
+    assert main._trainers_endpoints == ["a:1", "b:2"] and main._trainer_id == 1
+    t2 = _transpiler()
+    t2.transpile(0, program=main, startup_program=startup, workers=["a:1", "b:2"], current_endpoint="a:1")
+    compiled = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name)
+    from pe_cli.executor.compiled import _trainers_strategy
+    strategy = _trainers_strategy(compiled)
+    assert (strategy.num_trainers, strategy.trainer_id) == (2, 0)
+
+
+def test_transpiler_errors_are_one_line():
+    main, startup, _ = build()
+    with pytest.raises(PeError, match="current_endpoint 'a:1' is not trainer 1's endpoint 'b:2'"):
+        _transpiler().transpile(1, program=main, startup_program=startup, trainers="a:1,b:2", current_endpoint="a:1")
+    with pytest.raises(PeError, match=r"trainer_id must be an integer in \[0, 2\)"):
+        _transpiler().transpile(2, program=main, startup_program=startup, trainers="a:1,b:2", current_endpoint="a:1")
+    with pytest.raises(PeError, match="trainers must be the trainers' endpoints"):
+        _transpiler().transpile(0, program=main, startup_program=startup, trainers=2, current_endpoint="a:1")
+    with pytest.raises(PeError, match="parameter-server mode is not available"):
+        _transpiler("pserver").transpile(0, program=main, pservers="a:1", trainers=2)
+    with pytest.raises(PeError, match="mode must be 'nccl2', 'collective' or 'pserver'"):
+        _transpiler("ring").transpile(0, program=main, trainers="a:1", current_endpoint="a:1")
+    with pytest.raises(PeError, match="call transpile"):
+        _transpiler().get_trainer_program()
+
+
+def test_dispatchers_place_blocks_on_servers():
+    from pe_cli.fluid.transpiler import HashName, RoundRobin
+    config = fluid.DistributeTranspilerConfig()
+    assert (config.slice_var_up, config.split_method, config.min_block_size) == (True, RoundRobin, 8192)
+    rr = RoundRobin("a:1,b:2")
+    assert rr.dispatch(["w", "x", "y"]) == ["a:1", "b:2", "a:1"] and rr.dispatch(["z"]) == ["b:2"]
+    rr.reset()
+    assert rr.dispatch(["z"]) == ["a:1"]
+    hashed = HashName(["a:1", "b:2", "c:3"]).dispatch(["fc_0.w_0", "fc_0.b_0", "fc_1.w_0"])
+    assert hashed == HashName(["a:1", "b:2", "c:3"]).dispatch(["fc_0.w_0", "fc_0.b_0", "fc_1.w_0"])
+    assert set(hashed) <= {"a:1", "b:2", "c:3"}

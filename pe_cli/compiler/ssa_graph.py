@@ -20,7 +20,8 @@ How it is built (``build_ssa_graph``), for each op of the program's global block
     that sums it onto the parameter's owning device (owners are balanced by parameter size:
     largest first, each to the least loaded device).
   - with ``num_trainers`` > 1 (several processes, MPI): then one ``process_all_reduce`` node sums the
-    gradient over the processes (on the devices holding it); with ``fuse_all_reduce_ops`` the
+    gradient over the processes (on the devices holding it), each after the previous one (every
+    process must call the collectives in the same order); with ``fuse_all_reduce_ops`` the
     gradients wait in a bucket, summed in one node just before the first op that reads one of them.
     The loss gradient is scaled by 1/(devices x trainers).
   - with ``Reduce``, an op that reads values only one device holds (the reduced gradient, the
@@ -190,6 +191,7 @@ class _Builder:
         self.reduce = strategy.reduce_strategy == ReduceStrategy.Reduce
         self.trainers = strategy.num_trainers
         self.pending = []     # gradients summed in this process, waiting for the processes' all-reduce
+        self.last_process_node = None
 
     def build(self):
         self._check_strategy()
@@ -355,6 +357,9 @@ class _Builder:
                 self.g._read(d, g, node)
             for d in ds:
                 self.g._write(d, g, node)
+        if self.last_process_node is not None:      # every rank must call the collectives in one order
+            self.g._depend(self.last_process_node, node)
+        self.last_process_node = node
         self.pending = []
 
     def _broadcast(self, name, root):
