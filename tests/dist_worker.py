@@ -1,10 +1,11 @@
 """One trainer of the multi-process tests (tests/test_distributed.py), run by mpiexec or alone:
 
-    python tests/dist_worker.py MODEL TRAINERS DEVICES OUT [fuse] [reduce] [momentum] [fail] [transpiler]
+    python tests/dist_worker.py MODEL TRAINERS DEVICES OUT [fuse] [reduce] [momentum] [fail] [kill] [transpiler]
 
 Trains MODEL (mlp or lenet) 10 steps on the same global batches; trainer r takes rows
 [r*B/K, (r+1)*B/K) of each and runs them on DEVICES CPU devices. Each trainer writes OUT.<rank>.npz:
-its per-step mean loss and the parameters. ``fail``: trainer 1 feeds a wrong shape at step 3.
+its per-step mean loss and the parameters. ``fail``: trainer 1 feeds a wrong shape at step 3;
+``kill``: trainer 1 kills itself (SIGKILL) at step 3.
 ``transpiler``: the trainer program comes from DistributeTranspiler (nccl2 mode) and runs through
 CompiledProgram.with_data_parallel."""
 import os
@@ -50,5 +51,7 @@ for step in range(10):
     feed = {k: v[rank * share:(rank + 1) * share] for k, v in full.items()}
     if "fail" in flags and rank == 1 and step == 3:
         feed["x"] = feed["x"][:, :3]
+    if "kill" in flags and rank == 1 and step == 3:
+        os.kill(os.getpid(), 9)
     losses.append(float(np.mean(run(feed)[0])))
 np.savez(f"{out}.{rank}.npz", losses=np.array(losses), **params(main, fluid.global_scope()))

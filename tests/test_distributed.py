@@ -139,6 +139,16 @@ def test_a_failing_trainer_stops_every_rank_with_its_name(tmp_path):
 
 
 @needs_mpi
+def test_a_killed_trainer_stops_every_rank(tmp_path):
+    start = time.monotonic()
+    done = subprocess.run([MPIEXEC, "-n", "2", sys.executable, str(WORKER), "mlp", "2", "1",
+                           str(tmp_path / "x"), "kill"], env=_env(), capture_output=True, text=True, timeout=60)
+    assert time.monotonic() - start < 30
+    assert done.returncode != 0 and not (tmp_path / "x.0.npz").exists()
+    assert "BAD TERMINATION" in done.stdout + done.stderr and "signal 9" in done.stdout + done.stderr
+
+
+@needs_mpi
 def test_a_launch_with_another_number_of_processes_is_refused(tmp_path):
     done = subprocess.run([MPIEXEC, "-n", "3", sys.executable, str(WORKER), "mlp", "2", "1", str(tmp_path / "x")],
                           env=_env(), capture_output=True, text=True, timeout=60)
