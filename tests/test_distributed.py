@@ -1,7 +1,9 @@
 """Training over several processes (MPI, collective mode): real ``mpiexec -n K`` runs of
 tests/dist_worker.py against one process on the same global batches, the cross-process nodes of the
 multi-device graph, and the failures (a wrong launch, a failing rank) ending every rank quickly."""
+import json
 import os
+import signal
 import shutil
 import subprocess
 import sys
@@ -257,3 +259,40 @@ def test_dispatchers_place_blocks_on_servers():
     hashed = HashName(["a:1", "b:2", "c:3"]).dispatch(["fc_0.w_0", "fc_0.b_0", "fc_1.w_0"])
     assert hashed == HashName(["a:1", "b:2", "c:3"]).dispatch(["fc_0.w_0", "fc_0.b_0", "fc_1.w_0"])
     assert set(hashed) <= {"a:1", "b:2", "c:3"}
+
+
+def _rank_pid(marker, rank):
+    """The pid of the trainer process of ``rank`` whose command line holds ``marker``."""
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            env = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if marker.encode() in cmdline and b"pe_cli" in cmdline and f"PMI_RANK={rank}".encode() in env:
+            return int(pid)
+    return None
+
+
+@needs_mpi
+def test_ctrl_c_on_one_rank_stops_every_rank_with_a_checkpoint(tmp_path):
+    out = tmp_path / "run"
+    cmd = [MPIEXEC, "-n", "2", sys.executable, "-m", "pe_cli", "train", str(ROOT / "configs" / "mnist_mlp.yaml"),
+           "data.train.limit=4000", "data.eval.limit=100", "data.batch_size=8", "fetch.every=1", "epochs=1",
+           "build_strategy.num_trainers=2", "--out", str(out)]
+    proc = subprocess.Popen(cmd, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 120
+        while not ((out / "metrics.csv").exists() and len((out / "metrics.csv").read_text().splitlines()) > 3):
+            assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()[1][-2000:]
+            time.sleep(0.2)
+        pid = _rank_pid(str(out), 1)
+        assert pid is not None
+        os.kill(pid, signal.SIGINT)         # rank 1 alone: it must not stop while rank 0 goes on
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err[-2000:]
+    state = json.loads((out / "ckpt" / (out / "ckpt" / "last").read_text().strip() / "trainer_state.json").read_text())
+    assert 3 < state["step"] < 250

@@ -108,11 +108,14 @@ class ProcessGroup:
 
     def abort(self, error):
         """Reports ``error`` as this rank's and stops every rank (MPI.Abort): the others would wait in
-        the next collective for ever."""
+        the next collective for ever. Never returns: MPICH's Abort asks mpiexec to kill the ranks and
+        may return before it does, so the process then ends at once rather than run on."""
         sys.stderr.write(f"pe: trainer rank {self.rank} of {self.size} failed: {type(error).__name__}: "
                          f"{error}; stopping every rank\n")
         sys.stderr.flush()
+        sys.stdout.flush()
         self.comm.Abort(1)
+        os._exit(1)
 
 
 def _abort_on_uncaught(group):

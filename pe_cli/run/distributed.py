@@ -44,6 +44,16 @@ class Trainers:
         total, = self.group.all_reduce([np.array([values[k] for k in names], dtype=np.float64)])
         return {k: float(v) / self.size for k, v in zip(names, total)}
 
+    def agree(self, values, stop):
+        """``means(values)``, and a stop (Ctrl-C) any rank asked for stops every rank after this step:
+        a rank that went on alone would wait for the others in the next collective."""
+        if self.size == 1:
+            return values
+        out = self.means({**values, "\0stop": float(stop.requested)})
+        if out.pop("\0stop") > 0:
+            stop.requested = True
+        return out
+
     def scratch(self):
         """A directory for what a rank other than 0 would write (removed by ``cleanup``)."""
         self._scratch = tempfile.mkdtemp(prefix=f"pe-rank{self.rank}-")

@@ -131,7 +131,7 @@ class TrainLoop:
         """Runs the rest of the current epoch; False when it stopped before the end."""
         data = self.setup.train_data
         for b, batch in data.epoch(self.epoch, self.batch):
-            fetched, speed, now = self._step(batch)
+            fetched, speed, now = self._step(batch, stop)
             self.last_step = (fetched, speed, now, self.epoch + 1)
             self.next_position = (self.epoch, b + 1) if b + 1 < len(data) else (self.epoch + 1, 0)
             if self.step % self.every == 0:
@@ -144,7 +144,7 @@ class TrainLoop:
                 return False
         return True
 
-    def _step(self, batch):
+    def _step(self, batch, stop):
         n = len(next(iter(batch.values())))         # the global batch: every trainer's rows
         start = StepStart(self.persistables)
         try:
@@ -156,7 +156,7 @@ class TrainLoop:
         self.samples += n
         self.window_samples += n
         fetched = dict(zip(self.run_names, values))
-        means = self.setup.trainers.means({name: float(np.mean(fetched[name])) for name in self.run_names})
+        means = self.setup.trainers.agree({name: float(np.mean(fetched[name])) for name in self.run_names}, stop)
         loss = means[self.loss_name]
         self.result.history.append((self.step, loss))
         if not np.isfinite(loss):
