@@ -296,3 +296,11 @@ def test_ctrl_c_on_one_rank_stops_every_rank_with_a_checkpoint(tmp_path):
     assert proc.returncode == 130, err[-2000:]
     state = json.loads((out / "ckpt" / (out / "ckpt" / "last").read_text().strip() / "trainer_state.json").read_text())
     assert 3 < state["step"] < 250
+
+
+def test_pe_graph_ssa_draws_the_process_all_reduce(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "pe_cli", "graph", str(ROOT / "configs" / "mnist_mlp.yaml"), "--ssa",
+                           "build_strategy.num_trainers=2", "-o", str(tmp_path / "ssa.dot")],
+                          env=_env(), capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "all_reduce x2 processes" in (tmp_path / "ssa.dot").read_text()
