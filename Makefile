@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev,cudasim]'
+	$(PY) -m pip install -q -e '.[dev,cudasim,mpi]'
 	@echo "compiling pe's kernels for this machine into numba's cache (once, about half a minute)"
 	-$(VENV)/bin/pe smoke --steps 4 --samples 64 > /dev/null
 	touch $(STAMP)

@@ -94,6 +94,8 @@ def train(config, overrides, out, resume, max_steps, quiet, print_config, check_
         click.echo(resolved_config_text(cfg), nl=False)
         return
     result = run_train(cfg, out=out, resume=resume, max_steps=max_steps, quiet=quiet)
+    if result.rank:         # several trainer processes: rank 0 reports
+        return
     if result.nothing_to_do:
         click.echo(f"nothing to do: {result.run_dir} already finished at step {result.step} ({result.checkpoint}); "
                    f"raise epochs or --max-steps to train further")

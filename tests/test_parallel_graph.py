@@ -191,7 +191,7 @@ def test_strategies_freeze_once_a_graph_is_built():
     assert bs.frozen and es.frozen
 
 
-def test_multi_trainer_is_refused_clearly():
+def test_trainer_id_beyond_num_trainers_is_refused():
     main, _, loss = build()
-    with pytest.raises(PeError, match="num_trainers=2"):
-        build_ssa_graph(main, fluid.cpu_places(2), BuildStrategy(num_trainers=2, trainer_id=1), loss.name)
+    with pytest.raises(PeError, match="trainer_id=2 must be < num_trainers=2"):
+        build_ssa_graph(main, fluid.cpu_places(2), BuildStrategy(num_trainers=2, trainer_id=2), loss.name)

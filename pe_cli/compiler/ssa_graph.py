@@ -19,6 +19,11 @@ How it is built (``build_ssa_graph``), for each op of the program's global block
     result is deterministic, and gives the sum to every device); with ``Reduce`` one ``reduce`` node
     that sums it onto the parameter's owning device (owners are balanced by parameter size:
     largest first, each to the least loaded device).
+  - with ``num_trainers`` > 1 (several processes, MPI): then one ``process_all_reduce`` node sums the
+    gradient over the processes (on the devices holding it), each after the previous one (every
+    process must call the collectives in the same order); with ``fuse_all_reduce_ops`` the
+    gradients wait in a bucket, summed in one node just before the first op that reads one of them.
+    The loss gradient is scaled by 1/(devices x trainers).
   - with ``Reduce``, an op that reads values only one device holds (the reduced gradient, the
     parameter it updates, ...) runs on that device only; values several owners hold are broadcast
     first. Updated parameters are broadcast from their owner at the end.
@@ -34,8 +39,8 @@ from ..framework.operator import Operator
 from ..ops import registry
 from ..ops.registry import GRAD_SUFFIX
 from .ssa_nodes import (ALL_REDUCE, BROADCAST, COMPUTE, FETCH, REDUCE, SCALE_LOSS_GRAD,  # noqa: F401
-                        AllReduceNode, BroadcastNode, ComputeNode, FetchNode, OpNode, ReduceNode,
-                        ScaleLossGradNode, VarNode)
+                        PROCESS_ALL_REDUCE, AllReduceNode, BroadcastNode, ComputeNode, FetchNode, OpNode,
+                        ProcessAllReduceNode, ReduceNode, ScaleLossGradNode, VarNode)
 from .strategy import BuildStrategy, GradientScaleStrategy, ReduceStrategy, check_build_strategy
 
 class SSAGraph:
@@ -184,6 +189,9 @@ class _Builder:
         self.g = SSAGraph(program, places, loss_name, strategy)
         self.owned = {}       # var name -> the only device holding its current value (Reduce)
         self.reduce = strategy.reduce_strategy == ReduceStrategy.Reduce
+        self.trainers = strategy.num_trainers
+        self.pending = []     # gradients summed in this process, waiting for the processes' all-reduce
+        self.last_process_node = None
 
     def build(self):
         self._check_strategy()
@@ -201,11 +209,18 @@ class _Builder:
             if index == loss_grad_index:
                 self._scale_loss_grad(op)
                 continue
+            if self.pending and any(name in self.pending for name in op.input_arg_names):
+                self._all_reduce_processes()
             for d in self._place(op):
                 self._compute(op, d)
-            if self.n > 1:
-                for p, g in aggregate_after.get(index, ()):
+            for p, g in aggregate_after.get(index, ()):
+                if self.n > 1:
                     self._aggregate(p, g)
+                if self.trainers > 1:
+                    self.pending.append(g)
+                    if not self.strategy.fuse_all_reduce_ops:
+                        self._all_reduce_processes()
+        self._all_reduce_processes()
         if self.reduce and self.n > 1:
             for p, _ in self.g.param_grads:
                 if p in self.owned:
@@ -221,9 +236,6 @@ class _Builder:
         s = self.strategy
         if s.trainer_id >= s.num_trainers:
             raise PeError(f"BuildStrategy: trainer_id={s.trainer_id} must be < num_trainers={s.num_trainers}")
-        if s.num_trainers > 1:
-            raise PeError(f"num_trainers={s.num_trainers}: training over several processes or machines is "
-                          f"not available yet; use one trainer with several devices (CPU_NUM / places)")
         if s.sync_batch_norm and any(registry.get(op.type).has("batch_statistics") for op in self.block.ops):
             raise PeError("BuildStrategy.sync_batch_norm is not available yet: batch_norm normalizes over "
                           "each device's part of the batch; set sync_batch_norm = False")
@@ -305,9 +317,10 @@ class _Builder:
         if how == GradientScaleStrategy.Customized:
             self.g.fed_loss_grad = op.output_arg_names[0]
             return
-        scale = 1.0 / self.n if how == GradientScaleStrategy.CoeffNumDevice else 1.0
+        shares = self.n * self.trainers     # every device of every trainer holds a share of the batch
+        scale = 1.0 / shares if how == GradientScaleStrategy.CoeffNumDevice else 1.0
         value = op.attrs.get("value", 1.0)
-        attrs = dict(op.attrs, value=value / self.n if how == GradientScaleStrategy.CoeffNumDevice else value)
+        attrs = dict(op.attrs, value=value / shares if how == GradientScaleStrategy.CoeffNumDevice else value)
         scaled = Operator(op.block, op.type, {k: list(v) for k, v in op.inputs.items()},
                           {k: list(v) for k, v in op.outputs.items()}, attrs, op.role, op.source, op.layer)
         for d in self.devices:
@@ -329,6 +342,25 @@ class _Builder:
                 self.g._read(d, grad, node)
             for d in self.devices:
                 self.g._write(d, grad, node)
+
+    def _all_reduce_processes(self):
+        """One node summing the pending gradients over the trainer processes (one bucket), after this
+        process summed them over its devices; every device holding a gradient gets its total."""
+        if not self.pending:
+            return
+        holders = {g: [self.owned[g]] if g in self.owned else list(self.devices) for g in self.pending}
+        node = self.g._add(ProcessAllReduceNode(self.g._new_id(), None, None, {
+            "vars": list(self.pending), "holders": holders, "trainers": self.trainers,
+            "devices": sorted({d for ds in holders.values() for d in ds})}))
+        for g, ds in holders.items():
+            for d in ds:
+                self.g._read(d, g, node)
+            for d in ds:
+                self.g._write(d, g, node)
+        if self.last_process_node is not None:      # every rank must call the collectives in one order
+            self.g._depend(self.last_process_node, node)
+        self.last_process_node = node
+        self.pending = []
 
     def _broadcast(self, name, root):
         node = self.g._add(BroadcastNode(self.g._new_id(), None, None,

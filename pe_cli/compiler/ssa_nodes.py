@@ -15,6 +15,7 @@ SCALE_LOSS_GRAD = "scale_loss_grad"
 ALL_REDUCE = "all_reduce"
 REDUCE = "reduce"
 BROADCAST = "broadcast"
+PROCESS_ALL_REDUCE = "process_all_reduce"
 FETCH = "fetch"
 
 _COLLECTIVE_STYLE = 'shape=box, style="rounded,filled,bold", fillcolor="#f6d6d6"'
@@ -188,6 +189,39 @@ class BroadcastNode(OpNode):
                 raise OpError(f"{self.describe()}: '{name}' has no value on device {root}", None, root) from None
             for d, copy in zip(others, broadcast(array, root, others)):
                 values[d][name] = copy
+        return run
+
+
+class ProcessAllReduceNode(OpNode):
+    """Sums gradients over the trainer processes (after each process summed its devices): one
+    contiguous buffer for ``attrs['vars']`` (a bucket), read on the first device of
+    ``attrs['holders'][var]`` and given to every holder (pe_cli/kernels/processes.py)."""
+    __slots__ = ()
+    kind = PROCESS_ALL_REDUCE
+    dot_style = 'shape=box, style="rounded,filled,bold", fillcolor="#e6d6f6"'
+
+    @property
+    def var(self):
+        names = self.attrs["vars"]
+        return names[0] if len(names) == 1 else f"{len(names)} gradients"
+
+    def describe(self):
+        return f"all_reduce over {self.attrs['trainers']} trainer processes of {', '.join(self.attrs['vars'])}"
+
+    def label(self):
+        return f"all_reduce x{self.attrs['trainers']} processes"
+
+    def runner(self, ctx):
+        names, holders, processes = self.attrs["vars"], self.attrs["holders"], ctx.processes
+
+        def run(values, results):
+            try:
+                totals = processes.all_reduce([values[holders[n][0]][n] for n in names])
+            except Exception as e:
+                raise self._failed(e) from e
+            for name, total in zip(names, totals):
+                for d in holders[name]:
+                    values[d][name] = ctx.to_device(d, total)
         return run
 
 

@@ -89,8 +89,9 @@ _STRATEGY_DOCS = {
     "debug_graphviz_path": "write the multi-device graph as DOT to this path",
     "enable_sequential_execution": "run ops one at a time in program order",
     "sync_batch_norm": "batch_norm statistics over all devices",
-    "num_trainers": "trainer processes (MPI)",
-    "trainer_id": "this trainer's rank",
+    "num_trainers": "trainer processes: K > 1 trains under mpiexec -n K (the mpi extra), each on its share "
+                    "of every batch; rank 0 alone writes the run directory (docs/DISTRIBUTED.md)",
+    "trainer_id": "this trainer's rank (pe train sets it from the MPI rank)",
     "trainers_endpoints": "the trainers' endpoints",
     "fuse_elewise_add_act_ops": "fuse elementwise_add + activation",
     "memory_optimize": "reuse the memory of dead variables",

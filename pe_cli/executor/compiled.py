@@ -1,5 +1,6 @@
 """Running a CompiledProgram (pe_cli/compiler/compiled_program.py): a data-parallel one through
 the DataParallelEngine built at its first run (and kept on it), a plain one as its Program."""
+from ..compiler.strategy import BuildStrategy
 from ..errors import PeError
 from .parallel import DataParallelEngine, device_places
 
@@ -28,5 +29,18 @@ def _engine(compiled, place, scope):
     places = compiled._places if compiled._places is not None else device_places(place)
     compiled._scope = scope
     compiled._engine = DataParallelEngine(compiled.program, places, compiled._loss_name,
-                                          compiled._build_strategy, compiled._exec_strategy, scope, share)
+                                          _trainers_strategy(compiled), compiled._exec_strategy, scope, share)
     return compiled._engine
+
+
+def _trainers_strategy(compiled):
+    """The build strategy, with the trainers DistributeTranspiler (collective mode) recorded on the
+    program: one per endpoint, this process the ``_trainer_id``-th (as Fluid's CompiledProgram)."""
+    strategy = compiled._build_strategy
+    endpoints = getattr(compiled.program, "_trainers_endpoints", None)
+    if not endpoints:
+        return strategy
+    strategy = strategy if strategy is not None else BuildStrategy()
+    strategy.num_trainers = len(endpoints)
+    strategy.trainer_id = compiled.program._trainer_id
+    return strategy

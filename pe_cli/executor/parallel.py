@@ -10,6 +10,7 @@ outside ``plan.run_step``.
 import warnings
 
 from .. import kernels, profiler
+from ..kernels import processes
 from ..compiler.graphviz import write_dot
 from ..compiler.ssa_graph import build_ssa_graph
 from ..compiler.strategy import BuildStrategy, ExecutionStrategy, check_build_strategy, check_exec_strategy
@@ -48,6 +49,8 @@ class _NodeContext:
     def __init__(self, engine):
         self.step = engine._step
         self.collectives = engine.runtime.collectives
+        self.processes = engine.processes
+        self.to_device = engine.scopes.to_device
 
     @staticmethod
     def run_step(step, values):
@@ -72,6 +75,9 @@ class DataParallelEngine:
         self.exec_strategy = exec_strategy
         self.runtime = kernels.runtime(self.places[0])
         self.runtime.require(self.places[0])
+        # several trainer processes (MPI): checked before the graph, so a wrong launch fails first
+        self.processes = (processes.group(build_strategy.num_trainers, build_strategy.trainer_id)
+                          if build_strategy.num_trainers > 1 else None)
         memory = [self.runtime.memory(p) for p in self.places]
         self.graph = build_ssa_graph(program, self.places, build_strategy, loss_name)
         build_strategy._freeze()
@@ -91,6 +97,7 @@ class DataParallelEngine:
         self.num_threads = exec_strategy.num_threads or self.n * 4
         self._pool = ThreadPool(self.num_threads, name="pe-parallel")
         self._runs_since_drop = 0
+        self._broadcast_done = False
 
     def _warn_without_loss_name(self):
         if self.loss_name is None and self.n > 1 and any(
@@ -167,6 +174,24 @@ class DataParallelEngine:
         return names
 
     def run(self, feed=None, fetch_list=None, return_numpy=True):
+        if self.processes is None:
+            return self._run(feed, fetch_list, return_numpy)
+        try:
+            return self._run(feed, fetch_list, return_numpy)
+        except Exception as e:      # the other trainers would wait for this one in a collective
+            self.processes.abort(e)
+            raise
+
+    def _broadcast_persistables(self):
+        """At the first run of several trainers: every persistable value of the scope (parameters,
+        optimizer state) as trainer 0 holds it, so all trainers start from the same point."""
+        scope = self.scopes.scope
+        names = sorted(n for n in self.scopes.persistable if scope.get_array(n) is not None)
+        for name, array in zip(names, self.processes.broadcast([scope.get_array(n) for n in names])):
+            scope.set_array(name, array)
+        self._broadcast_done = True
+
+    def _run(self, feed, fetch_list, return_numpy):
         if self._pool.closed:
             raise PeError("this parallel executor was closed")
         fetch_names = self._fetch_names(fetch_list)
@@ -179,6 +204,8 @@ class DataParallelEngine:
         start, loop = profiler.clock(), 0.0
         per_device = split_feed(self.block, feed, self.n, self._whole)
         sched = self._schedule(unique)
+        if self.processes is not None and not self._broadcast_done and self.scopes.share_from is None:
+            self._broadcast_persistables()
         self.scopes.prepare_params()
         lods = [lod for _, lod in per_device]
         results = None

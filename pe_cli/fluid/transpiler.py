@@ -1,15 +1,148 @@
-"""``paddle.fluid.transpiler``: the names exist so scripts import; distributed training (parameter
-servers, NCCL2 transpiling) is not in pe yet and has its own issue."""
-from .unsupported import unsupported
+"""``paddle.fluid.transpiler``: ``DistributeTranspiler`` in collective mode (Fluid's ``nccl2``, here
+over MPI between processes; see docs/DISTRIBUTED.md) and the placement policies of parameter
+servers. Parameter-server mode is not in pe yet: asking for it is a one-line error.
+
+Endpoints name MPI ranks in order: the i-th endpoint of ``trainers`` is the process mpiexec started
+as rank i, and ``current_endpoint`` must be the ``trainer_id``-th. pe takes the trainers' endpoints
+as ``trainers="ep0,ep1"`` (Fluid's spelling), a list, or ``workers=`` (seed 004's example)."""
+import zlib
+
+from ..errors import PeError
+from ..framework import Program, default_main_program, default_startup_program
 
 __all__ = ["DistributeTranspiler", "DistributeTranspilerConfig", "memory_optimize", "release_memory",
            "HashName", "RoundRobin"]
 
-_WHY = "distributed training (parameter servers) is not in pe yet; it has its own issue"
-DistributeTranspiler = unsupported("fluid.transpiler.DistributeTranspiler", _WHY)
-DistributeTranspilerConfig = unsupported("fluid.transpiler.DistributeTranspilerConfig", _WHY)
-HashName = unsupported("fluid.transpiler.HashName", _WHY)
-RoundRobin = unsupported("fluid.transpiler.RoundRobin", _WHY)
+_COLLECTIVE = ("nccl2", "collective")
+_PSERVER_LATER = ("parameter-server mode is not available in pe yet; train over MPI in collective mode: "
+                  "config = DistributeTranspilerConfig(); config.mode = 'nccl2'")
+
+
+class PSDispatcher:
+    """Places variable blocks on parameter servers (``dispatch(varlist)`` -> one endpoint each)."""
+
+    def __init__(self, pserver_endpoints):
+        if isinstance(pserver_endpoints, str):
+            pserver_endpoints = [e for e in pserver_endpoints.split(",") if e]
+        if not pserver_endpoints:
+            raise PeError(f"{type(self).__name__}: give at least one parameter-server endpoint")
+        self._eps = list(pserver_endpoints)
+        self._step = 0
+
+    @property
+    def eps(self):
+        return self._eps
+
+    def reset(self):
+        self._step = 0
+
+    def dispatch(self, varlist):
+        raise NotImplementedError
+
+
+class RoundRobin(PSDispatcher):
+    """Endpoints in turn, continuing where the last ``dispatch`` stopped (``reset()`` starts over)."""
+
+    def dispatch(self, varlist):
+        out = []
+        for _ in varlist:
+            out.append(self._eps[self._step])
+            self._step = (self._step + 1) % len(self._eps)
+        return out
+
+
+class HashName(PSDispatcher):
+    """The endpoint chosen by a hash of the variable's name: CRC-32, the same in every process
+    (Python's ``hash`` of a str changes between runs)."""
+
+    def dispatch(self, varlist):
+        names = [v if isinstance(v, str) else v.name for v in varlist]
+        return [self._eps[zlib.crc32(n.encode()) % len(self._eps)] for n in names]
+
+
+class DistributeTranspilerConfig:
+    """How ``DistributeTranspiler`` splits a program (the fields of Fluid 1.x)."""
+
+    def __init__(self):
+        self.slice_var_up = True
+        self.split_method = RoundRobin
+        self.min_block_size = 8192
+        self.mode = "pserver"
+        self.print_log = False
+        self.wait_port = True
+        self.enable_dc_asgd = False
+        self.sync_mode = True
+        self.runtime_split_send_recv = False
+        self.nccl_comm_num = 1
+        self.use_hierarchical_allreduce = False
+        self.hierarchical_allreduce_inter_nranks = 0
+
+
+def _endpoints(trainers, workers):
+    value = trainers if workers is None else workers
+    if isinstance(value, str):
+        value = [e.strip() for e in value.split(",") if e.strip()]
+    if not isinstance(value, (list, tuple)) or not value or not all(isinstance(e, str) for e in value):
+        raise PeError(f"DistributeTranspiler.transpile in collective mode: trainers must be the trainers' "
+                      f"endpoints, 'ip:port,ip:port' (one per MPI rank, in rank order), got {value!r}")
+    if len(set(value)) != len(value):
+        raise PeError(f"DistributeTranspiler.transpile: trainers lists an endpoint twice: {','.join(value)}")
+    return list(value)
+
+
+class DistributeTranspiler:
+    """Turns a program into a distributed one. Collective mode (``config.mode`` 'nccl2' or
+    'collective'): the program is unchanged; it records the trainers, and ``ParallelExecutor``
+    (``num_trainers``, ``trainer_id``) or ``CompiledProgram.with_data_parallel`` then sums the
+    gradients over the processes and starts them from trainer 0's parameters."""
+
+    def __init__(self, config=None):
+        if config is not None and not isinstance(config, DistributeTranspilerConfig):
+            raise TypeError(f"DistributeTranspiler: config must be a DistributeTranspilerConfig, "
+                            f"got {type(config).__name__}")
+        self.config = config if config is not None else DistributeTranspilerConfig()
+        self._program = None
+
+    def transpile(self, trainer_id, program=None, pservers="127.0.0.1:6174", trainers=1, sync_mode=True,
+                  startup_program=None, current_endpoint="127.0.0.1:6174", workers=None):
+        mode = self.config.mode
+        if mode not in _COLLECTIVE + ("pserver",):
+            raise PeError(f"DistributeTranspilerConfig.mode must be 'nccl2', 'collective' or 'pserver', "
+                          f"got {mode!r}")
+        if mode == "pserver":
+            raise PeError(_PSERVER_LATER)
+        program = default_main_program() if program is None else program
+        startup_program = default_startup_program() if startup_program is None else startup_program
+        for what, p in (("program", program), ("startup_program", startup_program)):
+            if not isinstance(p, Program):
+                raise TypeError(f"DistributeTranspiler.transpile: {what} must be a Program, got {type(p).__name__}")
+        endpoints = _endpoints(trainers, workers)
+        if not isinstance(trainer_id, int) or not 0 <= trainer_id < len(endpoints):
+            raise PeError(f"DistributeTranspiler.transpile: trainer_id must be an integer in "
+                          f"[0, {len(endpoints)}) for {len(endpoints)} trainers, got {trainer_id!r}")
+        if current_endpoint != endpoints[trainer_id]:
+            raise PeError(f"DistributeTranspiler.transpile: current_endpoint {current_endpoint!r} is not "
+                          f"trainer {trainer_id}'s endpoint {endpoints[trainer_id]!r}: endpoints name the "
+                          f"MPI ranks in order")
+        for p in (program, startup_program):
+            p._trainers_endpoints = endpoints
+            p._trainer_id = trainer_id
+        self._program, self._startup = program, startup_program
+
+    def get_trainer_program(self, wait_port=True):
+        """The program each trainer runs (in collective mode, the transpiled program itself)."""
+        if self._program is None:
+            raise PeError("DistributeTranspiler: call transpile(...) before get_trainer_program()")
+        return self._program
+
+    def get_pserver_program(self, endpoint):
+        raise PeError(_PSERVER_LATER)
+
+    def get_pserver_programs(self, endpoint):
+        raise PeError(_PSERVER_LATER)
+
+    def get_startup_program(self, endpoint=None, pserver_program=None, startup_program=None):
+        raise PeError(_PSERVER_LATER)
 
 
 def memory_optimize(input_program, skip_opt_set=None, print_log=False, level=0, skip_grads=True):

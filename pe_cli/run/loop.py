@@ -16,6 +16,7 @@ import numpy as np
 from ..errors import NanInfError, PeError
 from ..executor import global_scope, nan_check
 from ..kernels import compile_watch
+from .distributed import Trainers
 from .divergence import StepStart, first_bad_op, non_finite
 from .evaluate import run_eval
 from .predmetrics import prediction_report
@@ -37,6 +38,7 @@ class TrainResult:
     stopped_early: str = None   # why early_stopping ended the run
     nothing_to_do: bool = False  # --resume of a run that had already finished
     branch_of: str = None       # the run an older checkpoint of which this run continues
+    rank: int = 0               # this trainer's rank (several processes: only rank 0 reports)
     history: list = field(default_factory=list)  # (step, loss) of every step of this process
     curves: str = None          # <run dir>/curves.png, drawn at the end when matplotlib is installed
 
@@ -51,6 +53,7 @@ class Setup:
     eval_data: object       # Batcher or None
     ckpt: str = None        # the checkpoint resumed from
     run_dir: str = None     # its run directory
+    trainers: Trainers = field(default_factory=Trainers)    # this process among the trainer processes
 
 
 @dataclass
@@ -134,7 +137,7 @@ class TrainLoop:
         """Runs the rest of the current epoch; False when it stopped before the end."""
         data = self.setup.train_data
         for b, batch in data.epoch(self.epoch, self.batch):
-            fetched, speed, now = self._step(batch)
+            fetched, speed, now = self._step(batch, stop)
             self.last_step = (fetched, speed, now, self.epoch + 1)
             self.next_position = (self.epoch, b + 1) if b + 1 < len(data) else (self.epoch + 1, 0)
             if self.step % self.every == 0:
@@ -147,11 +150,12 @@ class TrainLoop:
                 return False
         return True
 
-    def _step(self, batch):
-        n = len(next(iter(batch.values())))
+    def _step(self, batch, stop):
+        n = len(next(iter(batch.values())))         # the global batch: every trainer's rows
         start = StepStart(self.persistables)
         try:
-            values = self.exe.run(self.setup.program, feed=batch, fetch_list=self.fetch_vars)
+            values = self.exe.run(self.setup.program, feed=self.setup.trainers.shard(batch),
+                                  fetch_list=self.fetch_vars)
         except NanInfError as e:
             raise PeError(f"step {self.step + 1}: {e} (check_nan_inf)") from None
         if self.step_of_process == 0:      # the first step compiles what a first run must
@@ -161,12 +165,13 @@ class TrainLoop:
         self.samples += n
         self.window_samples += n
         fetched = dict(zip(self.run_names, values))
-        loss = float(np.mean(fetched[self.loss_name]))
+        means = self.setup.trainers.agree({name: float(np.mean(fetched[name])) for name in self.run_names}, stop)
+        loss = means[self.loss_name]
         self.result.history.append((self.step, loss))
         if not np.isfinite(loss):
             raise PeError(self._diverged(loss, batch, start))
         for name in self.fetch_names:
-            self.window[name].append(float(np.mean(fetched[name])))
+            self.window[name].append(means[name])
         now = time.monotonic()
         speed = self.window_samples / max(now - self.window_t0, 1e-9)
         self.out.progress.update(self.step, self.epoch + 1, {k: v[-1] for k, v in self.window.items()}, speed)

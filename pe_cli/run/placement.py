@@ -73,14 +73,16 @@ def _non_default_strategies(cfg):
     return False
 
 
-def train_program(cfg, programs, place):
+def train_program(cfg, programs, place, trainer_id=0):
     """The program to run for training: the main program, or a CompiledProgram with data
-    parallelism over ``devices`` places when more than one device (or a strategy) is asked for."""
+    parallelism over ``devices`` places when more than one device (or a strategy, such as several
+    trainer processes) is asked for; ``trainer_id``: this process's MPI rank."""
     devices = cfg.data["devices"]
     if devices == 1 and not _non_default_strategies(cfg):
         return programs.main
     places = [CUDAPlace(i) if place.kind == "cuda" else CPUPlace(i) for i in range(devices)]
     build_strategy, exec_strategy = strategies(cfg)
+    build_strategy.trainer_id = trainer_id
     try:
         return CompiledProgram(programs.main).with_data_parallel(
             loss_name=programs.model.loss.name, build_strategy=build_strategy, exec_strategy=exec_strategy,

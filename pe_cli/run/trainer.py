@@ -20,6 +20,7 @@ from ..errors import PeError, UsageError
 from ..executor import Executor, Scope, scope_guard
 from ..io import load_persistables
 from .build import build_programs, load_data
+from .distributed import trainers
 from .divergence import non_finite
 from .watch import check_watches
 from .graph import program_dot, program_text, ssa_dot
@@ -40,6 +41,16 @@ def train(cfg, out=None, resume=None, max_steps=None, quiet=False, stream=None):
     resuming an older one starts a branch beside it (``start_branch``), so nothing the run wrote
     after that checkpoint is lost. Returns a TrainResult."""
     setup = _prepare(cfg, resume, max_steps, out)
+    try:
+        return _train(cfg, setup, out, max_steps, quiet or not setup.trainers.writes, stream)
+    except Exception as e:
+        setup.trainers.abort(e)        # several trainers: the others would wait for this one
+        raise
+    finally:
+        setup.trainers.cleanup()
+
+
+def _train(cfg, setup, out, max_steps, quiet, stream):
     state = {"step": 0, "epoch": 0, "batch": 0, "wall_s": 0.0, "samples": 0}
     if setup.ckpt is not None:
         state.update(read_state(setup.ckpt))
@@ -88,6 +99,8 @@ def _nothing_recorded(run_dir):
 
 
 def _run_dir(cfg, setup, out, state):
+    if not setup.trainers.writes:
+        return setup.trainers.scratch()         # rank 0 alone writes the run directory
     if setup.ckpt is None:
         return new_run_dir(out or cfg.data["output"]["dir"])
     if is_newest(setup.ckpt, setup.run_dir):
@@ -110,7 +123,8 @@ def _train_in(cfg, setup, run_dir, exe, scope, state, max_steps, quiet, stream):
                       FetchStore(run_dir, cfg.data["fetch"]["save"], since),
                       checkpoints, progress)
     result = TrainResult(run_dir, state["step"], state["epoch"], resumed_from=setup.ckpt,
-                         branch_of=setup.run_dir if resuming and run_dir != setup.run_dir else None)
+                         branch_of=setup.run_dir if resuming and run_dir != setup.run_dir else None,
+                         rank=setup.trainers.rank)
     with scope_guard(scope), StopFlag() as stop:
         try:
             TrainLoop(cfg, exe, setup, outputs, result).run(state, max_steps, stop)
@@ -126,6 +140,7 @@ def _train_in(cfg, setup, run_dir, exe, scope, state, max_steps, quiet, stream):
 def _prepare(cfg, resume, max_steps, out=None):
     """Everything that can fail before the run directory exists: the model builds, the loss is
     trainable, the data loads and fits the feeds, the place exists, the checkpoint is found."""
+    processes = trainers(cfg)       # first: a wrong launch fails before anything is built
     programs = build_programs(cfg.model, cfg)
     if cfg.model.loss is None:
         raise cfg.model.doc.error((), "the model has no loss, so it cannot be trained",
@@ -133,7 +148,7 @@ def _prepare(cfg, resume, max_steps, out=None):
     train_data = load_data(cfg, "train")
     eval_data = load_data(cfg, "eval") if cfg.data["data"]["eval"] is not None else None
     place = make_place(cfg)
-    program = train_program(cfg, programs, place)
+    program = train_program(cfg, programs, place, processes.rank)
     ckpt = run_dir = None
     if resume not in (None, "last") and out is not None:
         raise UsageError(f"--out {out} cannot be used with --resume {resume}: a resumed run continues in its "
@@ -144,7 +159,7 @@ def _prepare(cfg, resume, max_steps, out=None):
     check_loggers(cfg)
     if max_steps is not None and max_steps < 1:
         raise PeError(f"--max-steps must be >= 1, got {max_steps}")
-    return Setup(programs, program, place, train_data, eval_data, ckpt, run_dir)
+    return Setup(programs, program, place, train_data, eval_data, ckpt, run_dir, processes)
 
 
 def _find_resume(cfg, resume, out=None):

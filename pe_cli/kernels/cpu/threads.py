@@ -53,14 +53,19 @@ _cores_taken = 0        # cores other processes used at the last reading (rounde
 
 
 def cores():
-    """The cores pe uses: ``PE_NUM_THREADS``, else the CPUs this process may run on."""
+    """The cores pe uses: ``PE_NUM_THREADS``, else the CPUs this process may run on, shared with
+    the other trainer processes mpiexec started on this host (MPICH's MPI_LOCALNRANKS, Open MPI's
+    OMPI_COMM_WORLD_LOCAL_SIZE)."""
     value = os.environ.get("PE_NUM_THREADS")
     if value:
         return _positive("PE_NUM_THREADS", value)
     try:
-        return len(os.sched_getaffinity(0)) or 1
+        n = len(os.sched_getaffinity(0)) or 1
     except (AttributeError, OSError):        # not on Linux
-        return os.cpu_count() or 1
+        n = os.cpu_count() or 1
+    local = next((v for v in (os.environ.get("MPI_LOCALNRANKS"), os.environ.get("OMPI_COMM_WORLD_LOCAL_SIZE"))
+                  if v and v.isdigit() and int(v) > 0), "1")
+    return max(1, n // int(local))
 
 
 def device_threads(devices):

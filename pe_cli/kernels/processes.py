@@ -1,0 +1,133 @@
+"""Collectives between trainer processes, over MPI (mpi4py, loaded on first use; the ``mpi`` extra).
+
+The multi-device graph sums a gradient over a process's devices first (``<kind>/collectives.py``),
+then over the processes here. Values are host (numpy) arrays in contiguous buffers; several
+gradients go in one buffer (a bucket). The sum runs in rank order on every rank (an ``Allgather`` of
+the buffers, then rank 0's + rank 1's + ...), so every rank gets the same bits and a run repeats
+bit for bit; MPI's own ``Allreduce`` may sum in any order.
+
+A rank that fails reports its error (naming the rank) and calls ``MPI.Abort``, so the other ranks
+stop instead of waiting for it in a collective.
+"""
+import importlib
+import os
+import sys
+import traceback
+
+import numpy as np
+
+from ..errors import PeError
+
+_GROUPS = {}
+
+
+def _mpi():
+    try:
+        return importlib.import_module("mpi4py.MPI")
+    except ImportError as e:
+        raise PeError(f"training on several processes needs mpi4py ({e}); install it with "
+                      f"pip install 'pe-cli[mpi]' (mpi4py and the mpich wheel) and start under mpiexec -n K")
+
+
+def world_size():
+    """How many processes mpiexec started, from its environment (MPICH's PMI_SIZE, Open MPI's
+    OMPI_COMM_WORLD_SIZE): 1 outside mpiexec. Reading it does not start MPI."""
+    for name in ("PMI_SIZE", "OMPI_COMM_WORLD_SIZE"):
+        value = os.environ.get(name, "")
+        if value.isdigit():
+            return int(value)
+    return 1
+
+
+def world_rank():
+    """This process's MPI rank (mpi4py needed)."""
+    return _mpi().COMM_WORLD.Get_rank()
+
+
+def group(num_trainers, trainer_id):
+    """The process group of ``num_trainers`` trainers, this process being ``trainer_id``; a one-line
+    PeError when mpiexec started another number of processes or this rank is another trainer."""
+    key = (num_trainers, trainer_id)
+    if key not in _GROUPS:
+        comm = _mpi().COMM_WORLD
+        size, rank = comm.Get_size(), comm.Get_rank()
+        if size != num_trainers:
+            raise PeError(f"num_trainers={num_trainers} but mpiexec started {size} process(es): start with "
+                          f"mpiexec -n {num_trainers} (each process is one trainer)")
+        if rank != trainer_id:
+            raise PeError(f"trainer_id={trainer_id} but this process is MPI rank {rank}: trainer ids are the "
+                          f"MPI ranks in order (trainer_id = rank)")
+        _GROUPS[key] = ProcessGroup(comm)
+    return _GROUPS[key]
+
+
+def _host(array):
+    array = array.copy_to_host() if hasattr(array, "copy_to_host") else array
+    return np.ascontiguousarray(array)
+
+
+class ProcessGroup:
+    """The trainers of one training run: ``rank`` of ``size``."""
+
+    def __init__(self, comm):
+        self.comm = comm
+        self.rank = comm.Get_rank()
+        self.size = comm.Get_size()
+        _abort_on_uncaught(self)
+
+    def all_reduce(self, arrays):
+        """The sums over the processes of ``arrays`` (host or device arrays of one dtype each), in rank
+        order: one buffer per dtype, one Allgather each. Returns host arrays, in ``arrays`` order."""
+        host = [_host(a) for a in arrays]
+        out = [None] * len(host)
+        by_dtype = {}
+        for i, a in enumerate(host):
+            by_dtype.setdefault(a.dtype, []).append(i)
+        for dtype, idx in by_dtype.items():
+            flat = np.concatenate([host[i].ravel() for i in idx]) if len(idx) > 1 else host[idx[0]].ravel()
+            gathered = np.empty((self.size, flat.size), dtype)
+            self.comm.Allgather(flat, gathered)
+            total = gathered[0].copy()
+            for r in range(1, self.size):
+                np.add(total, gathered[r], out=total)       # rank order: the same bits on every rank
+            offset = 0
+            for i in idx:
+                n = host[i].size
+                out[i] = total[offset:offset + n].reshape(host[i].shape)
+                offset += n
+        return out
+
+    def broadcast(self, arrays, root=0):
+        """``arrays`` as rank ``root`` holds them, on every rank (host arrays, same shapes on all)."""
+        out = []
+        for a in arrays:
+            buf = _host(a).copy() if self.rank != root else _host(a)
+            self.comm.Bcast(buf, root=root)
+            out.append(buf)
+        return out
+
+    def abort(self, error):
+        """Reports ``error`` as this rank's and stops every rank (MPI.Abort): the others would wait in
+        the next collective for ever. Never returns: MPICH's Abort asks mpiexec to kill the ranks and
+        may return before it does, so the process then ends at once rather than run on."""
+        sys.stderr.write(f"pe: trainer rank {self.rank} of {self.size} failed: {type(error).__name__}: "
+                         f"{error}; stopping every rank\n")
+        sys.stderr.flush()
+        sys.stdout.flush()
+        self.comm.Abort(1)
+        os._exit(1)
+
+
+def _abort_on_uncaught(group):
+    """An uncaught exception in any rank prints its traceback, then stops every rank."""
+    previous = sys.excepthook
+    if getattr(previous, "_pe_aborts", False):
+        return
+
+    def hook(kind, value, tb):
+        traceback.print_exception(kind, value, tb)
+        if issubclass(kind, Exception):
+            group.abort(value)
+        previous(kind, value, tb)
+    hook._pe_aborts = True
+    sys.excepthook = hook
