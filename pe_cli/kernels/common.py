@@ -167,3 +167,19 @@ class PoolGeometry:
         ch = along(h, self.kh, self.sh, self.pads[0], self.ho)
         cw = along(w, self.kw, self.sw, self.pads[2], self.wo)
         return np.maximum(ch[:, None] * cw[None, :], 1)
+
+
+POOL_CODES = {"AVERAGE": 0, "SUM": 1, "SQRT": 2, "MAX": 3, "LAST": 4, "FIRST": 5}
+
+
+def seq_offsets(attrs, slot, rows):
+    """The offsets of the last LoD level of input ``slot`` (int64), checked against its rows; a
+    plain tensor (no LoD) is refused: sequence ops need to know where sequences end."""
+    lod = (attrs.get("_lod") or {}).get(slot)
+    if not lod:
+        raise PeError(f"input {slot} has no LoD: this sequence op needs a LoDTensor "
+                      f"(feed one made with fluid.create_lod_tensor, or a variable with lod_level >= 1)")
+    offs = np.asarray(lod[-1], dtype=np.int64)
+    if offs[-1] != rows:
+        raise PeError(f"input {slot}'s LoD ends at {int(offs[-1])} but it has {rows} rows")
+    return offs
