@@ -111,3 +111,53 @@ def test_parallel_fetch_merges_the_devices_lod():
     feed = _batch(3)
     h, = exe.run(program, feed=feed, fetch_list=[hidden], scope=scope, return_numpy=False)
     assert h.lod() == feed["words"].lod()
+
+
+def test_sequence_layers_round_trip():
+    """pad then unpad gives the sequences back with their LoD; reverse twice is the identity."""
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        x = fluid.layers.data("x", shape=[2], dtype="float32", lod_level=1)
+        pad = fluid.layers.fill_constant([1], "float32", 0.0)
+        padded, length = fluid.layers.sequence_pad(x, pad)
+        back = fluid.layers.sequence_unpad(padded, length)
+        twice = fluid.layers.sequence_reverse(fluid.layers.sequence_reverse(x))
+        mask = fluid.layers.sequence_mask(length, dtype="float32")
+    t = fluid.create_lod_tensor(np.arange(12, dtype="float32").reshape(6, 2), [[1, 3, 2]], fluid.CPUPlace())
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(startup)
+    p, b, w, m = exe.run(main, feed={"x": t}, fetch_list=[padded, back, twice, mask], return_numpy=False)
+    assert np.array(p).shape == (3, 3, 2)
+    assert b.lod() == t.lod() and w.lod() == t.lod()
+    np.testing.assert_array_equal(np.array(b), np.array(t))
+    np.testing.assert_array_equal(np.array(w), np.array(t))
+    np.testing.assert_array_equal(np.array(m), [[1, 0, 0], [1, 1, 1], [1, 1, 0]])
+
+
+def test_dynamic_lstm_classifier_learns_and_two_devices_match_one():
+    """A dynamic_lstm + sequence_pool classifier: the loss falls over training, and 2 CPU devices
+    (sequences split whole) end with the parameters of 1 device."""
+    def run(devices):
+        main, startup = fluid.Program(), fluid.Program()
+        main.random_seed = startup.random_seed = 9
+        with fluid.program_guard(main, startup):
+            words = fluid.layers.data("words", shape=[1], dtype="int64", lod_level=1)
+            label = fluid.layers.data("label", shape=[1], dtype="int64")
+            emb = fluid.layers.embedding(words, size=[VOCAB, EMB])
+            hidden, _ = fluid.layers.dynamic_lstm(fluid.layers.fc(emb, 4 * 5), size=4 * 5)
+            logits = fluid.layers.fc(fluid.layers.sequence_pool(hidden, "last"), 3)
+            loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(logits, label))
+            fluid.optimizer.Adam(0.05).minimize(loss)
+        scope, exe = fluid.Scope(), fluid.Executor(fluid.CPUPlace())
+        exe.run(startup, scope=scope)
+        program = main if devices == 1 else fluid.CompiledProgram(main).with_data_parallel(
+            loss_name=loss.name, places=[fluid.CPUPlace()] * devices)
+        feed = _batch(11)
+        feed["label"] = (np.asarray(feed["words"])[np.array(feed["words"].lod()[0][:-1])] % 3).astype("int64")
+        losses = [float(np.mean(exe.run(program, feed=feed, fetch_list=[loss], scope=scope)[0])) for _ in range(30)]
+        return losses, [np.array(scope.find_var(p.name).get_tensor()) for p in main.global_block().all_parameters()]
+    losses, one = run(1)
+    assert losses[-1] < 0.3 * losses[0], losses
+    _, two = run(2)
+    for i, (a, b) in enumerate(zip(one, two)):
+        np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-6, err_msg=f"parameter #{i}")

@@ -75,6 +75,8 @@ def _pass_lod(step, values, lods, in_lods, outs):
         computed = {}
     else:
         computed = rule(in_lods, step.attrs) or {}
+    if "@LOD" in outs:      # a LoD only the kernel knows (computed from values, as sequence_unpad's)
+        computed = dict(computed, **outs["@LOD"])
     for slot, names, dup in step.outputs:
         for n in names:
             lods.pop(n, None)
