@@ -240,3 +240,14 @@ def expand_rows(attrs, y_rows):
     x_lod = (attrs.get("_lod") or {}).get("X")
     x_offs = np.asarray(x_lod[-1], dtype=np.int64) if x_lod else None
     return expand_index(x_offs, seq_offsets(attrs, "Y", y_rows))
+
+
+def context_index(offs, start, length):
+    """sequence_conv's context: for each row and window position k, the row start + k steps
+    away within the same sequence, or -1 (zero padding) outside it. [rows * length]."""
+    offs = np.asarray(offs, dtype=np.int64)
+    rows = int(offs[-1])
+    seq = np.repeat(np.arange(len(offs) - 1), np.diff(offs))
+    src = np.arange(rows)[:, None] + start + np.arange(length)[None, :]
+    lo, hi = offs[seq][:, None], offs[seq + 1][:, None]
+    return np.where((src >= lo) & (src < hi), src, -1).reshape(-1).astype(np.int64)

@@ -1,6 +1,7 @@
 # after: PaddlePaddle/Paddle python/paddle/fluid/tests/book/test_understand_sentiment.py @ 0c5467229a59c80dbdf20b53a6a806fca6c40a01
-# Re-written for pe: the book's stacked_lstm_net (embedding, fc + dynamic_lstm stacked 3 deep with
-# alternating directions, max sequence_pool of both, softmax fc) on a small generated sentiment set
+# Re-written for pe: the book's convolution_net (two sequence_conv_pool of widths 3 and 4, sqrt pooling)
+# and stacked_lstm_net (embedding, fc + dynamic_lstm stacked 3 deep with alternating directions, max
+# sequence_pool of both, softmax fc), picked by argv[1] (conv / lstm), on a small generated sentiment set
 # (variable-length token sequences, label: more "good" than "bad" tokens) fed through DataFeeder
 # with lod_level=1; then the inference model is saved, loaded and run on a LoDTensor.
 import math
@@ -12,6 +13,19 @@ import paddle
 import paddle.fluid as fluid
 
 DICT_DIM, GOOD, BAD = 40, range(0, 10), range(10, 20)
+
+
+def convolution_net(data, label, input_dim, class_dim=2, emb_dim=16, hid_dim=32):
+    emb = fluid.layers.embedding(input=data, size=[input_dim, emb_dim], is_sparse=True)
+    conv_3 = fluid.nets.sequence_conv_pool(input=emb, num_filters=hid_dim, filter_size=3, act="tanh",
+                                           pool_type="sqrt")
+    conv_4 = fluid.nets.sequence_conv_pool(input=emb, num_filters=hid_dim, filter_size=4, act="tanh",
+                                           pool_type="sqrt")
+    prediction = fluid.layers.fc(input=[conv_3, conv_4], size=class_dim, act="softmax")
+    cost = fluid.layers.cross_entropy(input=prediction, label=label)
+    avg_cost = fluid.layers.mean(cost)
+    accuracy = fluid.layers.accuracy(input=prediction, label=label)
+    return avg_cost, accuracy, prediction
 
 
 def stacked_lstm_net(data, label, input_dim, class_dim=2, emb_dim=16, hid_dim=32, stacked_num=3):
@@ -45,10 +59,10 @@ def reviews(n, seed):
     return reader
 
 
-def main():
+def main(net_method):
     data = fluid.layers.data(name="words", shape=[1], dtype="int64", lod_level=1)
     label = fluid.layers.data(name="label", shape=[1], dtype="int64")
-    cost, acc_out, prediction = stacked_lstm_net(data, label, input_dim=DICT_DIM)
+    cost, acc_out, prediction = net_method(data, label, input_dim=DICT_DIM)
     fluid.optimizer.Adagrad(learning_rate=0.05).minimize(cost)
     train_data = paddle.batch(paddle.reader.shuffle(reviews(1600, 1), buf_size=1000), batch_size=32)
     place = fluid.CPUPlace()
@@ -84,4 +98,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    main({"conv": convolution_net, "lstm": stacked_lstm_net}[sys.argv[1] if len(sys.argv) > 1 else "lstm"])
