@@ -7,6 +7,7 @@ import numpy as np
 
 from pe_cli.executor import Executor, Scope
 from pe_cli.framework import Program
+from pe_cli.framework.lod_tensor import LoDTensor
 from pe_cli.places import CPUPlace, CUDAPlace
 
 
@@ -67,9 +68,10 @@ def build_program(case, out_slots, with_loss):
     names = _feed_names(case)
     for slot, value in case.inputs.items():
         for name, array in zip(names[slot], value if isinstance(value, list) else [value]):
+            lod_level = len(array.lod()) if isinstance(array, LoDTensor) else 0
             array = np.asarray(array)
             block.create_var(name=name, shape=array.shape, dtype=array.dtype.name, is_data=True,
-                             stop_gradient=slot not in case.grad)
+                             stop_gradient=slot not in case.grad, lod_level=lod_level)
     outputs = {slot: [f"out_{v}" for v in _out_vars(case, slot)] for slot in out_slots}
     for names_ in outputs.values():
         for n in names_:
@@ -83,7 +85,10 @@ def build_program(case, out_slots, with_loss):
         var = block.var(f"out_{slot}")
         if var.dtype not in ("float32", "float64"):
             continue
-        w = rng.uniform(0.5, 1.5, size=var.shape).astype(var.dtype)
+        shape = var.shape
+        if any(d < 0 for d in shape):       # rows known at run time only (sequence ops): the reference's
+            shape = np.shape(case.ref(case.inputs, _attrs_with_defaults(case))[slot])
+        w = rng.uniform(0.5, 1.5, size=shape).astype(var.dtype)
         weights[f"w_{slot}"] = w
         block.create_var(name=f"w_{slot}", shape=w.shape, dtype=w.dtype.name, is_data=True, stop_gradient=True)
         block.create_var(name=f"prod_{slot}")
@@ -189,7 +194,11 @@ def numeric_grads(case, names, weights, out_slots, eps=1e-6, max_elems=64):
 
 
 def _replace(case, slot, i, value):
+    """The case's inputs with input ``slot`` (#i) replaced by ``value``, keeping its LoD."""
     inputs = dict(case.inputs)
+    old = inputs[slot][i] if isinstance(inputs[slot], list) else inputs[slot]
+    if isinstance(old, LoDTensor):
+        value = LoDTensor(value, old.lod())
     if isinstance(inputs[slot], list):
         inputs[slot] = list(inputs[slot])
         inputs[slot][i] = value

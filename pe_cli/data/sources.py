@@ -4,7 +4,8 @@ Formats (keys as in docs/CONFIG.md):
 - ``mnist``: ``path`` is a directory holding the MNIST IDX files; columns ``image`` [N, 28, 28] and
   ``label`` [N]; ``split`` picks train (first 8,000), eval (last 2,000) or all of the bundled set.
 - ``idx`` / ``npy``: ``files`` maps each feed to its own file.
-- ``npz``: ``path`` is one archive; ``columns`` maps feeds to array names (default: the feed's name).
+- ``npz``: ``path`` is one archive; ``columns`` maps feeds to array names (default: the feed's name);
+  an array ``NAME`` with a ``NAME_lengths`` beside it is ragged: one sequence per sample (ragged.py).
 - ``csv``: ``path`` is one file; ``columns`` maps feeds to a column name or index, or a list of them.
 
 Then ``start``/``stop`` slice the samples and ``limit`` keeps at most that many.
@@ -15,6 +16,7 @@ import numpy as np
 
 from ..errors import suggest
 from .idx import MNIST_FILES, MNIST_SPLITS, read_idx
+from .ragged import LENGTHS_SUFFIX, Ragged
 from .readers import DataError, read_csv, read_npy, read_npz, require_file
 
 _MNIST_COLUMNS = {"image": "images", "label": "labels"}
@@ -63,7 +65,8 @@ def load_source(source, feeds):
                 key = ("columns", feed) if feed in columns else ("columns",)
                 raise DataError(f"{source['path']} has no array '{name}' for feed '{feed}'", key,
                                 suggest(name, arrays) + f" (add columns.{feed}: <array name>)")
-            out[feed] = arrays[name]
+            lengths = arrays.get(name + LENGTHS_SUFFIX)
+            out[feed] = arrays[name] if lengths is None else Ragged(arrays[name], lengths, name)
     elif fmt == "csv":
         out = _csv(source, feeds, columns)
     else:
@@ -135,4 +138,5 @@ def _slice(source, arrays):
     limit = source.get("limit")
     if limit is not None:
         stop = min(stop, start + limit)
-    return {k: np.ascontiguousarray(v[start:stop]) for k, v in arrays.items()}
+    return {k: v[start:stop] if isinstance(v, Ragged) else np.ascontiguousarray(v[start:stop])
+            for k, v in arrays.items()}

@@ -12,6 +12,7 @@ runs and by ``drop_local_exe_scopes()``.
 """
 from ..errors import FeedError, PeError
 from .feeding import missing_value_error
+from .plan import Values
 
 
 class DeviceScopes:
@@ -140,7 +141,7 @@ class DeviceScopes:
         values = []
         block, persistable, fed_loss_grad = self.block, self.persistable, self.graph.fed_loss_grad
         for d in range(self.n):
-            vals = {n: self.to_device(d, a) for n, a in per_device[d][0].items()}
+            vals = Values({n: self.to_device(d, a) for n, a in per_device[d][0].items()}, per_device[d][1])
             scope = self._exec_scopes[d]
             pending = self._pending[d]
             last = pending[0] if pending is not None else {}     # the local scope's newest values

@@ -15,7 +15,7 @@ from ..places import CPUPlace, Place
 from .compiled import run_compiled
 from .feeding import as_feed_array, missing_value_error
 from .fetched import fetched
-from .plan import OpStep, run_step
+from .plan import OpStep, Values, run_step
 from .scope import global_scope
 
 
@@ -121,7 +121,8 @@ class Executor:
 
     def _gather_inputs(self, plan, feed, scope):
         block = plan.block
-        values, lods = {}, {}
+        values = Values()
+        lods = values.lods
         for name, value in feed.items():
             name = name if isinstance(name, str) else name.name
             values[name], lod = as_feed_array(block, name, value)
@@ -142,7 +143,7 @@ class Executor:
                 if memory.keeps_parameters and var is not None and var.persistable:
                     scope.find_var(name).tensor._array = array     # stays on the device
             values[name] = array
-        return values, lods
+        return values, lods     # lods: values.lods, the feeds' LoD, then every output's
 
 
 def fetch_values(block, fetch_list, values, lods, scope, return_numpy):

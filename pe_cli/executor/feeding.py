@@ -18,6 +18,8 @@ def as_feed_array(block, name, value):
     if isinstance(value, LoDTensor):
         lod = value.lod() or None
         value = np.array(value)
+        if lod:
+            check_lod(name, lod, len(value))
     if isinstance(value, np.ndarray):
         if value.dtype != np.dtype(var.dtype):
             if not (np.issubdtype(value.dtype, np.integer) and np.issubdtype(np.dtype(var.dtype), np.integer)):
@@ -33,6 +35,19 @@ def as_feed_array(block, name, value):
             raise FeedError(f"feed '{name}': expected shape {fmt_shape(expected)} "
                             f"(-1 is any size), got {fmt_shape(shape)}")
     return value, lod
+
+
+def check_lod(name, lod, rows):
+    """A fed LoD must fit its data: each level ascending offsets from 0, each level's last offset
+    the next level's count of sequences, the last level's the array's rows."""
+    for i, level in enumerate(lod):
+        below = len(lod[i + 1]) - 1 if i + 1 < len(lod) else rows
+        what = f"level {i + 1}'s {below} sequences" if i + 1 < len(lod) else f"the {rows} rows of the data"
+        if not level or level[0] != 0 or any(b < a for a, b in zip(level, level[1:])):
+            raise FeedError(f"feed '{name}': LoD level {i} {list(level)} must be ascending offsets starting at 0")
+        if level[-1] != below:
+            raise FeedError(f"feed '{name}': LoD level {i} ends at {level[-1]} but must end at {what} "
+                            f"(lengths {[b - a for a, b in zip(level, level[1:])]} do not sum to {below})")
 
 
 def missing_value_error(block, name):

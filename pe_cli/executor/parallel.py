@@ -215,6 +215,7 @@ class DataParallelEngine:
             loop_start = profiler.clock()
             self._pool.run(sched, values, results, token=self.runtime.SHARED_THREADS)
             loop += profiler.clock() - loop_start
+            lods = [v.lods for v in values]     # the feeds' LoD and what the ops computed
             self.scopes.save(values, lods)
         for memory in self.scopes.memory:
             memory.finish()

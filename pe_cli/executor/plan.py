@@ -12,7 +12,7 @@ from ..ops import registry
 
 class OpStep:
     """An op resolved for one device: its kernel, where its inputs come from and outputs go."""
-    __slots__ = ("op", "kernel", "inputs", "outputs", "attrs", "device", "rng_seed")
+    __slots__ = ("op", "kernel", "inputs", "outputs", "attrs", "device", "rng_seed", "lod", "needs_lod")
 
     def __init__(self, op, device, seed_offset=0):
         opdef = registry.get(op.type)
@@ -26,6 +26,7 @@ class OpStep:
         self.outputs = tuple((slot, tuple(names), slot in dup_out) for slot, names in op.outputs.items() if names)
         self.attrs = op.attrs
         self.rng_seed = None
+        self.lod, self.needs_lod = opdef.lod, opdef.needs_lod
         if opdef.needs_rng:
             self.rng_seed = rng_seed(op, seed_offset)
             self.attrs = dict(op.attrs, _rng=np.random.default_rng(self.rng_seed))
@@ -44,8 +45,49 @@ def rng_seed(op, seed_offset):
     return [seed, program_seed, index, seed_offset]
 
 
+class Values(dict):
+    """One run's values on one device (name -> array), with the LoD of those that have one
+    (``lods``: name -> offsets per level). The LoD travels with the value through every op."""
+    __slots__ = ("lods",)
+
+    def __init__(self, arrays=(), lods=None):
+        super().__init__(arrays)
+        self.lods = dict(lods or {})
+
+
+def _input_lods(step, lods):
+    """slot -> LoD of the slot's first variable (a list of them for a duplicable slot), or None."""
+    return {slot: [lods.get(n) for n in names] if dup else lods.get(names[0])
+            for slot, names, dup in step.inputs}
+
+
+def _pass_lod(step, values, lods, in_lods, outs):
+    """Sets (or clears) the LoD of each output the op wrote, by the op's registered rule."""
+    rule = step.lod
+    if rule == "keep":
+        computed = {}
+        first = next((n for _, names, _ in step.inputs for n in names[:1] if lods.get(n)), None)
+        if first is not None:
+            rows = np.shape(values[first])[:1]
+            computed = {slot: lods[first] for slot, _, dup in step.outputs
+                        if not dup and slot in outs and np.shape(outs[slot])[:1] == rows}
+    elif rule == "drop":
+        computed = {}
+    else:
+        computed = rule(in_lods, step.attrs) or {}
+    if "@LOD" in outs:      # a LoD only the kernel knows (computed from values, as sequence_unpad's)
+        computed = dict(computed, **outs["@LOD"])
+    for slot, names, dup in step.outputs:
+        for n in names:
+            lods.pop(n, None)
+        lod = computed.get(slot)
+        if lod and not dup:
+            lods[names[0]] = lod
+
+
 def run_step(step, values, profile=None):
-    """Runs one op: reads its inputs from ``values`` (name -> array), writes its outputs there.
+    """Runs one op: reads its inputs from ``values`` (name -> array), writes its outputs there;
+    the outputs' LoD follows the op's registered rule when ``values`` carries LoDs (``Values``).
     With a ``profile`` (pe_cli/profiler.py), the kernel's time is recorded in it."""
     if step.rng_seed is not None:
         step.attrs["_rng"] = np.random.default_rng(step.rng_seed)
@@ -56,12 +98,18 @@ def run_step(step, values, profile=None):
     except KeyError as e:
         raise OpError(f"{step.op.describe()}: input variable '{e.args[0]}' has no value; "
                       f"is it fed, or initialized by the startup program?", step.op, step.device) from None
+    lods = getattr(values, "lods", None)
+    attrs, in_lods = step.attrs, None
+    if lods or step.needs_lod:
+        in_lods = _input_lods(step, lods or {})
+        if step.needs_lod:
+            attrs = dict(attrs, _lod=in_lods)
     try:
         if profile is None:
-            outs = step.kernel(ins, step.attrs)
+            outs = step.kernel(ins, attrs)
         else:
             start = perf_counter()
-            outs = step.kernel(ins, step.attrs)
+            outs = step.kernel(ins, attrs)
             profile.record_kernel(step.op.type, perf_counter() - start)
     except PeError as e:
         raise OpError(f"{step.op.describe()} on {step.device}: {e}", step.op, step.device) from e
@@ -77,5 +125,7 @@ def run_step(step, values, profile=None):
                 values[n] = v
         else:
             values[names[0]] = value
+    if in_lods is not None and lods is not None:
+        _pass_lod(step, values, lods, in_lods, outs)
     if nan_check.ENABLED:
         nan_check.check_outputs(step, values)

@@ -1,13 +1,16 @@
-"""``paddle.fluid.nets``: Fluid's composite networks, composed from pe's layers (no ops of their own).
-``sequence_conv_pool`` needs sequence layers, which have their own issue."""
+"""``paddle.fluid.nets``: Fluid's composite networks, composed from pe's layers (no ops of their own)."""
 from .. import layers
-from .unsupported import unsupported
 
 __all__ = ["simple_img_conv_pool", "sequence_conv_pool", "glu", "scaled_dot_product_attention",
            "img_conv_group"]
 
-sequence_conv_pool = unsupported("fluid.nets.sequence_conv_pool",
-                                 "sequence layers are not in pe yet; they have their own issue")
+
+def sequence_conv_pool(input, num_filters, filter_size, param_attr=None, act="sigmoid", pool_type="max",
+                       bias_attr=None):
+    """sequence_conv (with act) then sequence_pool over each sequence."""
+    conv = layers.sequence_conv(input=input, num_filters=num_filters, filter_size=filter_size,
+                                param_attr=param_attr, bias_attr=bias_attr, act=act)
+    return layers.sequence_pool(input=conv, pool_type=pool_type)
 
 
 def simple_img_conv_pool(input, num_filters, filter_size, pool_size, pool_stride, pool_padding=0,

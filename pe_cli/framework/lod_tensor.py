@@ -12,7 +12,7 @@ from ..errors import PeError
 class LoDTensor:
     def __init__(self, array=None, lod=None):
         self._array = None if array is None else np.asarray(array)
-        self._lod = [list(level) for level in (lod or [])]
+        self._lod = [[int(v) for v in level] for level in (lod or [])]
 
     # -- the dense part ------------------------------------------------------------------------
     def set(self, array, place=None):
@@ -46,7 +46,7 @@ class LoDTensor:
         return [list(level) for level in self._lod]
 
     def set_recursive_sequence_lengths(self, lengths):
-        self._lod = [list(np.concatenate([[0], np.cumsum(level)]).astype(int)) for level in lengths]
+        self._lod = [[int(v) for v in np.concatenate([[0], np.cumsum(level)])] for level in lengths]
 
     def recursive_sequence_lengths(self):
         return [[b - a for a, b in zip(level, level[1:])] for level in self._lod]

@@ -167,3 +167,87 @@ class PoolGeometry:
         ch = along(h, self.kh, self.sh, self.pads[0], self.ho)
         cw = along(w, self.kw, self.sw, self.pads[2], self.wo)
         return np.maximum(ch[:, None] * cw[None, :], 1)
+
+
+POOL_CODES = {"AVERAGE": 0, "SUM": 1, "SQRT": 2, "MAX": 3, "LAST": 4, "FIRST": 5}
+
+
+def seq_offsets(attrs, slot, rows):
+    """The offsets of the last LoD level of input ``slot`` (int64), checked against its rows; a
+    plain tensor (no LoD) is refused: sequence ops need to know where sequences end."""
+    lod = (attrs.get("_lod") or {}).get(slot)
+    if not lod:
+        raise PeError(f"input {slot} has no LoD: this sequence op needs a LoDTensor "
+                      f"(feed one made with fluid.create_lod_tensor, or a variable with lod_level >= 1)")
+    offs = np.asarray(lod[-1], dtype=np.int64)
+    if offs[-1] != rows:
+        raise PeError(f"input {slot}'s LoD ends at {int(offs[-1])} but it has {rows} rows")
+    return offs
+
+
+# -- row maps of the sequence ops that move whole rows (out row i = x row index[i]; -1: padding) --
+
+def reverse_index(offs):
+    """Each sequence's rows in reverse order."""
+    idx = np.arange(int(offs[-1]), dtype=np.int64)
+    for a, b in zip(offs[:-1], offs[1:]):
+        idx[a:b] = idx[a:b][::-1]
+    return idx
+
+
+def expand_index(x_offs, ref_offs):
+    """sequence_expand: x's sequence i (its row i without a LoD) repeated ref's length-i times;
+    returns the row map and the output's offsets (one sequence per repeat)."""
+    if x_offs is None:
+        x_offs = np.arange(len(ref_offs), dtype=np.int64)
+    if len(x_offs) != len(ref_offs):
+        raise PeError(f"sequence_expand: X has {len(x_offs) - 1} sequences but Y's LoD level has "
+                      f"{len(ref_offs) - 1}; they must match")
+    rows, out_offs = [], [0]
+    for i in range(len(ref_offs) - 1):
+        for _ in range(int(ref_offs[i + 1] - ref_offs[i])):
+            rows.append(np.arange(x_offs[i], x_offs[i + 1]))
+            out_offs.append(out_offs[-1] + int(x_offs[i + 1] - x_offs[i]))
+    idx = np.concatenate(rows).astype(np.int64) if rows else np.zeros(0, np.int64)
+    return idx, out_offs
+
+
+def pad_index(offs, padded_length):
+    """sequence_pad: [nseq, length] positions -> x row, -1 past a sequence's end."""
+    lengths = np.diff(offs)
+    length = int(lengths.max(initial=0)) if padded_length < 0 else padded_length
+    if lengths.size and lengths.max() > length:
+        raise PeError(f"sequence_pad: padded_length {padded_length} is shorter than the longest sequence "
+                      f"({int(lengths.max())})")
+    pos = np.arange(length)[None, :]
+    idx = np.where(pos < lengths[:, None], offs[:-1, None] + pos, -1)
+    return idx.reshape(-1).astype(np.int64), length
+
+
+def unpad_index(lengths, padded_length):
+    """sequence_unpad: the padded rows each sequence keeps, and the output's offsets."""
+    lengths = np.asarray(lengths, dtype=np.int64).reshape(-1)
+    if (lengths < 0).any() or (lengths > padded_length).any():
+        raise PeError(f"sequence_unpad: Length {lengths.tolist()} must be between 0 and the padded "
+                      f"length {padded_length}")
+    idx = [s * padded_length + np.arange(n) for s, n in enumerate(lengths)]
+    offs = [0] + np.cumsum(lengths).astype(int).tolist()
+    return (np.concatenate(idx).astype(np.int64) if idx else np.zeros(0, np.int64)), offs
+
+
+def expand_rows(attrs, y_rows):
+    """sequence_expand's row map and output offsets from its inputs' LoD (X's optional)."""
+    x_lod = (attrs.get("_lod") or {}).get("X")
+    x_offs = np.asarray(x_lod[-1], dtype=np.int64) if x_lod else None
+    return expand_index(x_offs, seq_offsets(attrs, "Y", y_rows))
+
+
+def context_index(offs, start, length):
+    """sequence_conv's context: for each row and window position k, the row start + k steps
+    away within the same sequence, or -1 (zero padding) outside it. [rows * length]."""
+    offs = np.asarray(offs, dtype=np.int64)
+    rows = int(offs[-1])
+    seq = np.repeat(np.arange(len(offs) - 1), np.diff(offs))
+    src = np.arange(rows)[:, None] + start + np.arange(length)[None, :]
+    lo, hi = offs[seq][:, None], offs[seq + 1][:, None]
+    return np.where((src >= lo) & (src < hi), src, -1).reshape(-1).astype(np.int64)

@@ -102,6 +102,8 @@ class OpDef:
     doc: str = ""
     traits: frozenset = frozenset()   # what other parts ask of an op type instead of naming it (TRAITS)
     grad_reads: tuple = ()      # forward slots (inputs or outputs) whose values the grad ops read
+    lod: object = "keep"        # how LoD passes at run time (see LOD_RULES)
+    needs_lod: bool = False     # the kernel reads its inputs' LoD from attrs["_lod"] (slot -> offsets)
     _kernels: dict = field(default_factory=dict)
 
     def has(self, trait):
@@ -140,8 +142,16 @@ TRAITS = {
 }
 
 
+# How an op's outputs get their LoD at run time (``register(lod=...)``), as Fluid's ShareLoD and
+# the sequence ops' own rules: "keep" (the default): every output whose rows equal the first LoD
+# input's rows shares its LoD (elementwise ops, fc, embedding over LoD ids, activations); "drop":
+# no output has a LoD (losses, reductions); a function ``lod(in_lods, attrs) -> {out_slot: lod}``:
+# computed by the op (sequence_pool drops the last level, sequence_expand takes Y's).
+LOD_RULES = ("keep", "drop")
+
+
 def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, grad=None, grad_reads=(),
-             kernel=None, needs_rng=False, doc="", traits=()):
+             kernel=None, needs_rng=False, doc="", traits=(), lod="keep", needs_lod=False):
     """Registers an op type. Called at import time of the module that defines the op.
 
     ``kernel_module``: its kernels are in ``pe_cli/kernels/<device>/<kernel_module>.py``; ``kernel``:
@@ -156,10 +166,12 @@ def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, gr
     slots = {Slot.parse(s).name for s in list(inputs) + list(outputs)}
     if set(grad_reads) - slots:
         raise RuntimeError(f"op '{type}': grad_reads {sorted(set(grad_reads) - slots)} are not its slots")
+    if not callable(lod) and lod not in LOD_RULES:
+        raise RuntimeError(f"op '{type}': lod={lod!r} is not one of {LOD_RULES} or a function")
     attrs = {k: v if isinstance(v, Attr) else Attr(v) for k, v in (attrs or {}).items()}
     opdef = OpDef(type, tuple(Slot.parse(s) for s in inputs), tuple(Slot.parse(s) for s in outputs),
                   attrs, infer, grad, kernel_module, kernel or type, needs_rng, doc, frozenset(traits),
-                  tuple(grad_reads))
+                  tuple(grad_reads), lod, needs_lod)
     _REGISTRY[type] = opdef
     return opdef
 
@@ -227,6 +239,23 @@ def prepare(op):
         op.attrs.setdefault(name, default)
     if opdef.infer is not None:
         opdef.infer(InferContext(op, opdef))
+    if opdef.lod == "keep":
+        _keep_lod_level(op)
+
+
+def _keep_lod_level(op):
+    """Shape inference's half of the "keep" LoD rule: an output with the rows of the first input
+    that is a sequence gets its lod_level (fc, elementwise ops and activations over sequences)."""
+    block = op.block
+    first = next((block.vars[n] for names in op.inputs.values() for n in names[:1]
+                  if n in block.vars and block.vars[n].lod_level), None)
+    if first is None or not first.shape:
+        return
+    for names in op.outputs.values():
+        for n in names:
+            var = block.vars.get(n)
+            if var is not None and not var.lod_level and var.shape and var.shape[:1] == first.shape[:1]:
+                var.lod_level = first.lod_level
 
 
 # Attributes any op may carry (Fluid puts these on every op).

@@ -17,6 +17,7 @@ from ..config.run import with_type
 from ..config.typed import parameters, resolve
 from ..config.values import make_typed, param_attr
 from ..data import Batcher, DataError, apply_transforms, conform, load_source
+from ..data.ragged import LENGTHS_SUFFIX, Ragged
 from ..errors import PeError, ShapeError
 from ..framework import Program, program_guard, source_guard, unique_name
 from ..optimizer import SGD
@@ -224,18 +225,31 @@ def load_columns(cfg, which):
     for name in feeds:
         feed = model.feeds[name]
         transforms = cfg.data["data"]["transforms"].get(name, [])
+        column = columns[name]
+        ragged = isinstance(column, Ragged)
+        if feed.lod_level != (1 if ragged else 0):
+            raise _lod_mismatch(feed, name, ragged)
         try:
-            array = apply_transforms(columns[name], transforms)
+            array = apply_transforms(column.values if ragged else column, transforms)
         except DataError as e:
             raise doc.error(("data", "transforms", name) + e.key, e.message, e.hint) from None
-        if feed.lod_level:
-            raise feed.doc.error(feed.path + ("lod_level",), "file sources give plain tensors, not sequences",
-                                 "use lod_level: 0, or feed sequences from Python with DataFeeder")
         try:
-            out[name] = conform(array, name, feed.full_shape, feed.dtype)
+            array = conform(array, name, feed.full_shape, feed.dtype)
         except DataError as e:
             raise doc.error(("data", which), e.message, e.hint) from None
+        out[name] = column.with_values(array) if ragged else array
     return out
+
+
+def _lod_mismatch(feed, name, ragged):
+    if ragged:
+        return feed.doc.error(feed.path + ("lod_level",), f"the data gives sequences for '{name}' "
+                              f"('{name}{LENGTHS_SUFFIX}' is in the archive) but the feed has lod_level {feed.lod_level}",
+                              "use lod_level: 1")
+    return feed.doc.error(feed.path + ("lod_level",), f"lod_level {feed.lod_level} needs sequences, but the data "
+                          f"gives '{name}' as a plain array",
+                          f"put '{name}' (all steps' rows) and '{name}{LENGTHS_SUFFIX}' (one length per sample) in an "
+                          f".npz source, or use lod_level: 0")
 
 
 def load_data(cfg, which):

@@ -15,7 +15,8 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 XFAIL = {
 }
 SCRIPTS = sorted(f for f in os.listdir(HERE) if f.endswith(".py") and f not in ("__init__.py", "test_compat.py"))
-CASES = [c for f in SCRIPTS for c in ([f"{f} mlp", f"{f} conv"] if f == "fluid_recognize_digits.py" else [f])]
+ARGS = {"fluid_recognize_digits.py": ["mlp", "conv"], "fluid_understand_sentiment.py": ["conv", "lstm"]}
+CASES = [c for f in SCRIPTS for c in ([f"{f} {a}" for a in ARGS[f]] if f in ARGS else [f])]
 
 
 def test_every_script_names_its_source():

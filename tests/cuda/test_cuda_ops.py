@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from op_test import _attrs_with_defaults, analytic_grads, run_forward
+from pe_cli.framework.lod_tensor import LoDTensor
 from pe_cli.ops import registry
 from tests.ops.test_ops import all_cases
 
@@ -15,7 +16,8 @@ SUMMING = {"mul", "mul_grad_x", "mul_grad_y", "matmul", "matmul_grad_x", "matmul
            "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "softmax", "log_softmax",
            "softmax_with_cross_entropy", "cross_entropy", "sigmoid_cross_entropy_with_logits",
            "batch_norm", "layer_norm", "conv2d", "depthwise_conv2d", "pool2d", "clip_by_norm",
-           "squared_l2_norm", "sum", "accuracy", "expand", "gather", "lookup_table", "concat"}
+           "squared_l2_norm", "sum", "accuracy", "expand", "gather", "lookup_table", "concat",
+           "sequence_pool", "sequence_softmax", "sequence_expand", "dynamic_lstm", "sequence_conv"}
 
 rng = np.random.default_rng(11)
 
@@ -29,6 +31,8 @@ def _as_float32(case):
     def f32(v):
         if isinstance(v, list):
             return [f32(a) for a in v]
+        if isinstance(v, LoDTensor):
+            return LoDTensor(f32(np.asarray(v)), v.lod())
         v = np.asarray(v)
         return v.astype(np.float32) if v.dtype == np.float64 else v
     inputs = {k: f32(v) for k, v in case.inputs.items()}

@@ -1,0 +1,24 @@
+"""CPU kernels of the recurrent ops (ops/rnn.py): kernels/lstm_math.py over numpy."""
+import numpy as np
+
+from .. import lstm_math
+from ..common import seq_offsets
+
+
+def _prepare(ins, attrs):
+    x = np.ascontiguousarray(ins["Input"])
+    return x, ins["Weight"], ins["Bias"], ins.get("H0"), ins.get("C0"), seq_offsets(attrs, "Input", x.shape[0])
+
+
+def dynamic_lstm(ins, attrs):
+    x, w, b, h0, c0, offs = _prepare(ins, attrs)
+    hidden, cell, _ = lstm_math.forward(x, w, b, h0, c0, offs, attrs)
+    return {"Hidden": hidden, "Cell": cell}
+
+
+def dynamic_lstm_grad(ins, attrs):
+    x, w, b, h0, c0, offs = _prepare(ins, attrs)
+    _, cell, saved = lstm_math.forward(x, w, b, h0, c0, offs, attrs)
+    dx, dw, db, (dh0, dc0) = lstm_math.backward(x, w, b, cell, saved, ins["Hidden@GRAD"], ins.get("Cell@GRAD"),
+                                                offs, attrs, with_state=h0 is not None or c0 is not None)
+    return {"Input@GRAD": dx, "Weight@GRAD": dw, "Bias@GRAD": db, "H0@GRAD": dh0, "C0@GRAD": dc0}

@@ -1,0 +1,188 @@
+"""CUDA twin of kernels/cpu/rnn.py: the same length-ordered schedule (kernels/lstm_math.py); per
+time step one GEMM over the live sequences (_matmul) and one fused kernel for the gates, cell and
+hidden state (and, backward, the gates' gradients, with atomics summing the bias gradient)."""
+import math
+
+import numpy as np
+from numba import cuda
+
+from ..common import seq_offsets
+from ..lstm_math import schedule
+from . import runtime as rt
+from ._launch import copy, flat, grid, zeros
+from ._matmul import matmul
+
+_CODES = {"sigmoid": 0, "tanh": 1, "relu": 2, "identity": 3}
+
+
+@cuda.jit(device=True)
+def _act(x, code):
+    if code == 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    if code == 1:
+        return math.tanh(x)
+    if code == 2:
+        return max(x, 0.0)
+    return x
+
+
+@cuda.jit(device=True)
+def _dact(y, code):
+    if code == 0:
+        return y * (1.0 - y)
+    if code == 1:
+        return 1.0 - y * y
+    if code == 2:
+        return 1.0 if y > 0 else 0.0
+    return 1.0
+
+
+@cuda.jit
+def _gather_state(state, live, out, d):
+    t = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while t < out.size:
+        out[t] = state[live[t // d] * d + t % d]
+        t += step
+
+
+@cuda.jit
+def _scatter_state(src, live, state, d):
+    t = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while t < src.size:
+        state[live[t // d] * d + t % d] = src[t]
+        t += step
+
+
+@cuda.jit
+def _add_into(dst, src):
+    t = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while t < src.size:
+        dst[t] += src[t]
+        t += step
+
+
+@cuda.jit
+def _step(x, hw, bias, live, rows, h_state, c_state, hidden, cell, saved, d, peep, codes):
+    t = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while t < live.size * d:
+        k, j = t // d, t % d
+        r, s = rows[k], live[k]
+        xg, hg = r * 4 * d, k * 4 * d
+        cp, hp = c_state[s * d + j], h_state[s * d + j]
+        gc = x[xg + j] + hw[hg + j] + bias[j]
+        gi = x[xg + d + j] + hw[hg + d + j] + bias[d + j]
+        gf = x[xg + 2 * d + j] + hw[hg + 2 * d + j] + bias[2 * d + j]
+        go = x[xg + 3 * d + j] + hw[hg + 3 * d + j] + bias[3 * d + j]
+        if peep:
+            gi += cp * bias[4 * d + j]
+            gf += cp * bias[5 * d + j]
+        i, f, cd = _act(gi, codes[0]), _act(gf, codes[0]), _act(gc, codes[2])
+        c = f * cp + i * cd
+        if peep:
+            go += c * bias[6 * d + j]
+        o = _act(go, codes[0])
+        h = o * _act(c, codes[1])
+        hidden[r * d + j], cell[r * d + j] = h, c
+        base = r * 6 * d + j
+        saved[base], saved[base + d], saved[base + 2 * d] = i, f, cd
+        saved[base + 3 * d], saved[base + 4 * d], saved[base + 5 * d] = o, cp, hp
+        h_state[s * d + j], c_state[s * d + j] = h, c
+        t += step
+
+
+@cuda.jit
+def _back(dh_in, dc_in, has_dc, cellv, saved, bias, live, rows, dh_state, dc_state, dg, hp_buf, dx, db, d, peep,
+          codes):
+    t = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while t < live.size * d:
+        k, j = t // d, t % d
+        r, s = rows[k], live[k]
+        base = r * 6 * d + j
+        i, f, cd, o = saved[base], saved[base + d], saved[base + 2 * d], saved[base + 3 * d]
+        cp, hp = saved[base + 4 * d], saved[base + 5 * d]
+        c = cellv[r * d + j]
+        ac = _act(c, codes[1])
+        dh = dh_in[r * d + j] + dh_state[s * d + j]
+        dgo = dh * ac * _dact(o, codes[0])
+        dc = dc_state[s * d + j] + dh * o * _dact(ac, codes[1])
+        if has_dc:
+            dc += dc_in[r * d + j]
+        if peep:
+            dc += dgo * bias[6 * d + j]
+        dgi, dgf, dgc = dc * cd * _dact(i, codes[0]), dc * cp * _dact(f, codes[0]), dc * i * _dact(cd, codes[2])
+        dcp = dc * f
+        if peep:
+            dcp += dgi * bias[4 * d + j] + dgf * bias[5 * d + j]
+            cuda.atomic.add(db, 4 * d + j, dgi * cp)
+            cuda.atomic.add(db, 5 * d + j, dgf * cp)
+            cuda.atomic.add(db, 6 * d + j, dgo * c)
+        g = k * 4 * d
+        dg[g + j], dg[g + d + j], dg[g + 2 * d + j], dg[g + 3 * d + j] = dgc, dgi, dgf, dgo
+        xg = r * 4 * d
+        dx[xg + j], dx[xg + d + j], dx[xg + 2 * d + j], dx[xg + 3 * d + j] = dgc, dgi, dgf, dgo
+        cuda.atomic.add(db, j, dgc)
+        cuda.atomic.add(db, d + j, dgi)
+        cuda.atomic.add(db, 2 * d + j, dgf)
+        cuda.atomic.add(db, 3 * d + j, dgo)
+        dc_state[s * d + j] = dcp
+        hp_buf[k * d + j] = hp
+        t += step
+
+
+def _codes(attrs):
+    return rt.to_device(np.array([_CODES[attrs[k]] for k in ("gate_activation", "cell_activation",
+                                                             "candidate_activation")], np.int64))
+
+
+def _state(init, nseq, d, dtype):
+    return copy(init) if init is not None else zeros((nseq, d), dtype)
+
+
+def _forward(ins, attrs):
+    x, w, b = ins["Input"], ins["Weight"], ins["Bias"]
+    offs = seq_offsets(attrs, "Input", x.shape[0])
+    d, nseq = w.shape[0], len(offs) - 1
+    h_state, c_state = _state(ins.get("H0"), nseq, d, x.dtype), _state(ins.get("C0"), nseq, d, x.dtype)
+    hidden, cell = rt.empty((x.shape[0], d), x.dtype), rt.empty((x.shape[0], d), x.dtype)
+    saved = rt.empty((x.shape[0], 6, d), x.dtype)
+    codes, steps = _codes(attrs), []
+    for live, rows in schedule(offs, attrs["is_reverse"]):
+        live_d, rows_d = rt.to_device(live), rt.to_device(rows)
+        hp = rt.empty((len(live), d), x.dtype)
+        _gather_state[grid(hp.size)](flat(h_state), live_d, flat(hp), d)
+        hw = matmul(hp, w)
+        _step[grid(hp.size)](flat(x), flat(hw), flat(b), live_d, rows_d, flat(h_state), flat(c_state),
+                             flat(hidden), flat(cell), flat(saved), d, bool(attrs["use_peepholes"]), codes)
+        steps.append((live_d, rows_d, len(live)))
+    return hidden, cell, saved, steps, codes
+
+
+def dynamic_lstm(ins, attrs):
+    hidden, cell, _, _, _ = _forward(ins, attrs)
+    return {"Hidden": hidden, "Cell": cell}
+
+
+def dynamic_lstm_grad(ins, attrs):
+    x, w, b = ins["Input"], ins["Weight"], ins["Bias"]
+    _, cell, saved, steps, codes = _forward(ins, attrs)
+    d, nseq = w.shape[0], len(seq_offsets(attrs, "Input", x.shape[0])) - 1
+    dx, dw, db = zeros(tuple(x.shape), x.dtype), zeros(tuple(w.shape), x.dtype), zeros(tuple(b.shape), x.dtype)
+    dh_state, dc_state = zeros((nseq, d), x.dtype), zeros((nseq, d), x.dtype)
+    d_cell = ins.get("Cell@GRAD")
+    for live_d, rows_d, n in reversed(steps):
+        dg, hp = rt.empty((n, 4 * d), x.dtype), rt.empty((n, d), x.dtype)
+        _back[grid(n * d)](flat(ins["Hidden@GRAD"]), flat(d_cell if d_cell is not None else dx), d_cell is not None,
+                           flat(cell), flat(saved), flat(b), live_d, rows_d, flat(dh_state), flat(dc_state),
+                           flat(dg), flat(hp), flat(dx), flat(db), d, bool(attrs["use_peepholes"]), codes)
+        step_dw = matmul(hp, dg, trans_a=True)
+        _add_into[grid(step_dw.size)](flat(dw), flat(step_dw))
+        dhp = matmul(dg, w, trans_b=True)
+        _scatter_state[grid(dhp.size)](flat(dhp), live_d, flat(dh_state), d)
+    with_state = ins.get("H0") is not None or ins.get("C0") is not None
+    return {"Input@GRAD": dx, "Weight@GRAD": dw, "Bias@GRAD": db,
+            "H0@GRAD": dh_state if with_state else None, "C0@GRAD": dc_state if with_state else None}

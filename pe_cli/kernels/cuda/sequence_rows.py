@@ -1,0 +1,128 @@
+"""CUDA twins of kernels/cpu/sequence_rows.py: the same row maps (computed from the LoD on the
+host), one gather kernel forward and one atomic scatter-add backward."""
+import numpy as np
+from numba import cuda
+
+from ..common import expand_rows, pad_index, reverse_index, seq_offsets, unpad_index
+from . import runtime as rt
+from ._launch import flat, grid, zeros
+
+
+@cuda.jit
+def _gather_pad(x, idx, pad, out, row):
+    """out row i = x row idx[i], or the pad row (pad has 1 or ``row`` values) where idx[i] < 0."""
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < out.size:
+        r, c = i // row, i % row
+        k = idx[r]
+        out[i] = x[k * row + c] if k >= 0 else pad[c % pad.size]
+        i += step
+
+
+@cuda.jit
+def _scatter_add(dout, idx, dx, row):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < dout.size:
+        k = idx[i // row]
+        if k >= 0:
+            cuda.atomic.add(dx, k * row + i % row, dout[i])
+        i += step
+
+
+def _row(shape):
+    return int(np.prod(shape[1:], dtype=np.int64))
+
+
+def _gather(x, idx, out_shape, pad=None):
+    out = rt.empty(tuple(out_shape), x.dtype)
+    if pad is None:
+        pad = zeros((1,), x.dtype)
+    if out.size:
+        _gather_pad[grid(out.size)](flat(x), rt.to_device(idx), flat(pad), flat(out), _row(x.shape))
+    return out
+
+
+def _scatter(dout, idx, x_shape, dtype):
+    dx = zeros(tuple(x_shape), dtype)
+    if dout.size:
+        _scatter_add[grid(dout.size)](flat(dout), rt.to_device(idx), flat(dx), _row(x_shape))
+    return dx
+
+
+def sequence_reverse(ins, attrs):
+    x = ins["X"]
+    return {"Y": _gather(x, reverse_index(seq_offsets(attrs, "X", x.shape[0])), x.shape)}
+
+
+def sequence_reverse_grad(ins, attrs):
+    x = ins["X"]
+    return {"X@GRAD": _scatter(ins["Y@GRAD"], reverse_index(seq_offsets(attrs, "X", x.shape[0])), x.shape, x.dtype)}
+
+
+def sequence_expand(ins, attrs):
+    x = ins["X"]
+    idx, offs = expand_rows(attrs, ins["Y"].shape[0])
+    return {"Out": _gather(x, idx, (len(idx),) + tuple(x.shape[1:])), "@LOD": {"Out": [offs]}}
+
+
+def sequence_expand_grad(ins, attrs):
+    x = ins["X"]
+    return {"X@GRAD": _scatter(ins["Out@GRAD"], expand_rows(attrs, ins["Y"].shape[0])[0], x.shape, x.dtype)}
+
+
+def sequence_pad(ins, attrs):
+    x = ins["X"]
+    offs = seq_offsets(attrs, "X", x.shape[0])
+    idx, length = pad_index(offs, attrs["padded_length"])
+    out = _gather(x, idx, (len(offs) - 1, length) + tuple(x.shape[1:]), ins["PadValue"])
+    return {"Out": out, "Length": rt.to_device(np.diff(offs).astype(np.int64))}
+
+
+def sequence_pad_grad(ins, attrs):
+    x = ins["X"]
+    idx, _ = pad_index(seq_offsets(attrs, "X", x.shape[0]), attrs["padded_length"])
+    return {"X@GRAD": _scatter(ins["Out@GRAD"], idx, x.shape, x.dtype)}
+
+
+def _unpad_map(x, length):
+    return unpad_index(rt.to_host(length), x.shape[1])
+
+
+def sequence_unpad(ins, attrs):
+    x = ins["X"]
+    idx, offs = _unpad_map(x, ins["Length"])
+    rows = (x.shape[0] * x.shape[1],) + tuple(x.shape[2:])
+    out = rt.empty((len(idx),) + rows[1:], x.dtype)
+    if out.size:
+        _gather_pad[grid(out.size)](flat(x), rt.to_device(idx), flat(zeros((1,), x.dtype)), flat(out), _row(rows))
+    return {"Out": out, "@LOD": {"Out": [offs]}}
+
+
+def sequence_unpad_grad(ins, attrs):
+    x = ins["X"]
+    idx, _ = _unpad_map(x, ins["Length"])
+    rows = (x.shape[0] * x.shape[1],) + tuple(x.shape[2:])
+    dx = _scatter(ins["Out@GRAD"], idx, rows, x.dtype)
+    return {"X@GRAD": dx.reshape(tuple(x.shape))}
+
+
+@cuda.jit
+def _mask(x, out, maxlen):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < out.size:
+        out[i] = 1 if i % maxlen < x[i // maxlen] else 0
+        i += step
+
+
+def sequence_mask(ins, attrs):
+    x = ins["X"]
+    maxlen = attrs["maxlen"]
+    if maxlen < 0:
+        maxlen = int(rt.to_host(x).max(initial=0))
+    out = rt.empty(tuple(x.shape) + (maxlen,), np.dtype(attrs["out_dtype"]))
+    if out.size:
+        _mask[grid(out.size)](flat(x), flat(out), maxlen)
+    return {"Y": out}

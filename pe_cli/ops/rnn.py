@@ -1,0 +1,56 @@
+"""Recurrent ops over LoD input: dynamic_lstm (Fluid's lstm op). The recurrence runs per sequence
+batch (kernels/lstm_math.py): sequences ordered by length, one GEMM per time step."""
+from .registry import Attr, register
+from .sequence import _need_lod
+
+_ACTS = ("sigmoid", "tanh", "relu", "identity")
+_LSTM_ATTRS = {
+    "use_peepholes": True, "is_reverse": False,
+    "gate_activation": Attr("sigmoid", choices=_ACTS),
+    "cell_activation": Attr("tanh", choices=_ACTS),
+    "candidate_activation": Attr("tanh", choices=_ACTS),
+}
+
+
+def _infer_lstm(ctx):
+    x = _need_lod(ctx, "Input", "dynamic_lstm")
+    w, b = ctx.shape("Weight"), ctx.shape("Bias")
+    d = w[0] if w else -1
+    if not w or len(w) != 2 or w[1] != 4 * d:
+        ctx.fail(f"Weight {list(w or [])} must be [D, 4D] (hidden-to-hidden, gates candidate/input/forget/output)")
+    if x.shape and x.shape[-1] not in (-1, 4 * d):
+        ctx.fail(f"Input {list(x.shape)} must be [T, 4D] = [T, {4 * d}] (an fc of the sequence to 4 x size)")
+    want = (7 if ctx.attrs["use_peepholes"] else 4) * d
+    if b is None or int(b[-1]) != want:
+        ctx.fail(f"Bias {list(b or [])} must be [1, {want}] ({'7D with peepholes' if want == 7 * d else '4D'})")
+    for slot in ("Hidden", "Cell"):
+        ctx.set_output(slot, [-1, d], x.dtype, lod_level=x.lod_level)
+
+
+def _grad_lstm(g):
+    ins = {s: g.input(s) for s in ("Input", "Weight", "Bias", "H0", "C0") if g.input(s)}
+    ins["Hidden@GRAD"] = g.out_grad("Hidden")
+    if g.has_out_grad("Cell"):
+        ins["Cell@GRAD"] = g.out_grad("Cell")
+    outs = {f"{s}@GRAD": g.in_grad(s) for s in ("Input", "Weight", "Bias", "H0", "C0") if g.input(s)}
+    g.op("dynamic_lstm_grad", ins, outs, g.attrs)
+
+
+def _infer_lstm_grad(ctx):
+    for slot in ("Input", "Weight", "Bias", "H0", "C0"):
+        if ctx.has_input(slot):
+            var = ctx.input_var(slot)
+            ctx.set_output(f"{slot}@GRAD", var.shape, var.dtype)
+
+
+register("dynamic_lstm", kernel_module="rnn", inputs=["Input", "Weight", "Bias", "H0?", "C0?"],
+         outputs=["Hidden", "Cell"], attrs=_LSTM_ATTRS, infer=_infer_lstm, grad=_grad_lstm,
+         grad_reads=("Input", "Weight", "Bias", "H0", "C0"), needs_lod=True,
+         doc="LSTM over each sequence of Input [T, 4D] (already projected, gates candidate/input/forget/"
+             "output): i, f = gate(x + W h + peephole * c + b), c = f c' + i cand(x + W h + b), "
+             "o = gate(x + W h + W_oc c + b), h = o cell(c); is_reverse runs each sequence backwards. "
+             "Hidden and Cell [T, D] keep Input's LoD.")
+register("dynamic_lstm_grad", kernel_module="rnn",
+         inputs=["Input", "Weight", "Bias", "H0?", "C0?", "Hidden@GRAD", "Cell@GRAD?"],
+         outputs=["Input@GRAD", "Weight@GRAD?", "Bias@GRAD?", "H0@GRAD?", "C0@GRAD?"], attrs=_LSTM_ATTRS,
+         infer=_infer_lstm_grad, lod="drop", needs_lod=True)

@@ -1,0 +1,64 @@
+"""Sequence ops over LoD input (Fluid's sequence_*): each reads its input's LoD (the offsets of the
+last level) through ``attrs["_lod"]`` and says how its outputs' LoD follows (``lod=``)."""
+from .registry import Attr, grads_like, register
+
+POOL_TYPES = ("AVERAGE", "SUM", "SQRT", "MAX", "LAST", "FIRST")
+
+
+def _need_lod(ctx, slot, op_name):
+    var = ctx.input_var(slot)
+    if var.lod_level < 1:
+        ctx.fail(f"{slot} '{var.name}' is a plain tensor (lod_level 0); {op_name} needs a sequence "
+                 f"(a LoDTensor: declare it with lod_level=1)")
+    return var
+
+
+def _infer_pool(ctx):
+    x = _need_lod(ctx, "X", "sequence_pool")
+    shape = [-1] + list(x.shape[1:]) if x.shape else None
+    ctx.set_output("Out", shape, x.dtype, lod_level=x.lod_level - 1)
+    ctx.set_output("MaxIndex", shape, "int32", lod_level=0)
+
+
+def _pool_lod(in_lods, attrs):
+    """Pooling ends the last level: Out keeps the levels above it."""
+    lod = in_lods.get("X")
+    return {"Out": lod[:-1]} if lod and len(lod) > 1 else {}
+
+
+def _grad_pool(g):
+    ins = {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}
+    if g.attrs.get("pooltype", "AVERAGE").upper() == "MAX":
+        ins["MaxIndex"] = g.output("MaxIndex")
+    g.op("sequence_pool_grad", ins, {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+_POOL_ATTRS = {"pooltype": Attr("AVERAGE", lambda v: str(v).upper() in POOL_TYPES, f"one of {list(POOL_TYPES)}"),
+               "is_test": False, "pad_value": 0.0}
+
+register("sequence_pool", kernel_module="sequence", inputs=["X"], outputs=["Out", "MaxIndex?"],
+         attrs=_POOL_ATTRS, infer=_infer_pool, grad=_grad_pool, grad_reads=("X", "MaxIndex"),
+         lod=_pool_lod, needs_lod=True,
+         doc="One row per sequence of X's last LoD level: its sum, average, sum / sqrt(length), max, "
+             "first or last row; an empty sequence gives pad_value. Out has X's LoD less its last level.")
+register("sequence_pool_grad", kernel_module="sequence", inputs=["X", "MaxIndex?", "Out@GRAD"],
+         outputs=["X@GRAD"], attrs=_POOL_ATTRS, infer=grads_like({"X@GRAD": "X"}), lod="drop", needs_lod=True)
+
+
+def _infer_softmax(ctx):
+    x = _need_lod(ctx, "X", "sequence_softmax")
+    if x.shape and len(x.shape) == 2 and x.shape[1] not in (1, -1):
+        ctx.fail(f"X {list(x.shape)} must be [N, 1] or [N]: one score per time step")
+    ctx.set_output("Out", x.shape, x.dtype, lod_level=x.lod_level)
+
+
+def _grad_softmax(g):
+    g.op("sequence_softmax_grad", {"Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+register("sequence_softmax", kernel_module="sequence", inputs=["X"], outputs=["Out"], infer=_infer_softmax,
+         grad=_grad_softmax, grad_reads=("Out",), needs_lod=True,
+         doc="Softmax over the time steps of each sequence of X ([N, 1] or [N]); Out keeps X's LoD.")
+register("sequence_softmax_grad", kernel_module="sequence", inputs=["Out", "Out@GRAD"], outputs=["X@GRAD"],
+         infer=grads_like({"X@GRAD": "Out"}), needs_lod=True)

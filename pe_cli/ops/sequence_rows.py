@@ -1,0 +1,83 @@
+"""Sequence ops that move whole rows by a map computed from the LoD: sequence_reverse,
+sequence_expand, sequence_pad / sequence_unpad; and sequence_mask (lengths -> a 0/1 mask)."""
+from .registry import Attr, grads_like, register
+from .sequence import _need_lod
+
+
+def _row_grad(grad_type, reads, out_slot):
+    def grad(g):
+        g.op(grad_type, {**{s: g.input(s) for s in reads}, f"{out_slot}@GRAD": g.out_grad(out_slot)},
+             {"X@GRAD": g.in_grad("X")}, g.attrs)
+    return grad
+
+
+def _infer_reverse(ctx):
+    x = _need_lod(ctx, "X", "sequence_reverse")
+    ctx.set_output("Y", x.shape, x.dtype, lod_level=x.lod_level)
+
+
+register("sequence_reverse", kernel_module="sequence_rows", inputs=["X"], outputs=["Y"], infer=_infer_reverse,
+         grad=_row_grad("sequence_reverse_grad", ("X",), "Y"), grad_reads=("X",), needs_lod=True,
+         doc="Each sequence's time steps in reverse order; Y keeps X's LoD.")
+register("sequence_reverse_grad", kernel_module="sequence_rows", inputs=["X", "Y@GRAD"], outputs=["X@GRAD"],
+         infer=grads_like({"X@GRAD": "X"}), lod="drop", needs_lod=True)
+
+
+def _infer_expand(ctx):
+    _need_lod(ctx, "Y", "sequence_expand")
+    if ctx.attrs["ref_level"] not in (-1, ctx.input_var("Y").lod_level - 1):
+        ctx.fail(f"ref_level={ctx.attrs['ref_level']}: only Y's last LoD level (-1) is supported")
+    x = ctx.input_var("X")
+    ctx.set_output("Out", [-1] + list(x.shape[1:]), x.dtype, lod_level=1)
+
+
+register("sequence_expand", kernel_module="sequence_rows", inputs=["X", "Y"], outputs=["Out"],
+         attrs={"ref_level": -1}, infer=_infer_expand, grad=_row_grad("sequence_expand_grad", ("X", "Y"), "Out"),
+         grad_reads=("X", "Y"), lod="drop", needs_lod=True,
+         doc="X's sequence i (row i when X has no LoD) repeated as many times as Y's sequence i is long; "
+             "Out has one sequence per repeat.")
+register("sequence_expand_grad", kernel_module="sequence_rows", inputs=["X", "Y", "Out@GRAD"],
+         outputs=["X@GRAD"], attrs={"ref_level": -1}, infer=grads_like({"X@GRAD": "X"}), lod="drop", needs_lod=True)
+
+
+def _infer_pad(ctx):
+    x = _need_lod(ctx, "X", "sequence_pad")
+    n = ctx.attrs["padded_length"]
+    ctx.set_output("Out", [-1, n] + list(x.shape[1:]), x.dtype, lod_level=0)
+    ctx.set_output("Length", [-1], "int64", lod_level=0)
+
+
+_PAD_ATTRS = {"padded_length": Attr(-1, lambda v: v == -1 or v > 0, "-1 (the longest sequence) or > 0")}
+register("sequence_pad", kernel_module="sequence_rows", inputs=["X", "PadValue"], outputs=["Out", "Length"],
+         attrs=_PAD_ATTRS, infer=_infer_pad, grad=_row_grad("sequence_pad_grad", ("X",), "Out"),
+         grad_reads=("X",), lod="drop", needs_lod=True,
+         doc="Sequences as a dense [num_sequences, padded_length, ...] batch, PadValue past each end; "
+             "Length holds the lengths.")
+register("sequence_pad_grad", kernel_module="sequence_rows", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
+         attrs=_PAD_ATTRS, infer=grads_like({"X@GRAD": "X"}), lod="drop", needs_lod=True)
+
+
+def _infer_unpad(ctx):
+    x = ctx.input_var("X")
+    if x.shape is not None and len(x.shape) < 2:
+        ctx.fail(f"X {list(x.shape)} must be [num_sequences, padded_length, ...]")
+    ctx.set_output("Out", [-1] + list(x.shape[2:]), x.dtype, lod_level=1)
+
+
+register("sequence_unpad", kernel_module="sequence_rows", inputs=["X", "Length"], outputs=["Out"],
+         infer=_infer_unpad, grad=_row_grad("sequence_unpad_grad", ("X", "Length"), "Out"),
+         grad_reads=("X", "Length"), lod="drop",
+         doc="The first Length[i] steps of each padded sequence i, as a LoDTensor (the inverse of sequence_pad).")
+register("sequence_unpad_grad", kernel_module="sequence_rows", inputs=["X", "Length", "Out@GRAD"],
+         outputs=["X@GRAD"], infer=grads_like({"X@GRAD": "X"}), lod="drop")
+
+
+def _infer_mask(ctx):
+    x = ctx.input_var("X")
+    ctx.set_output("Y", list(x.shape or []) + [ctx.attrs["maxlen"]], ctx.attrs["out_dtype"], lod_level=0)
+
+
+register("sequence_mask", kernel_module="sequence_rows", inputs=["X"], outputs=["Y"],
+         attrs={"maxlen": Attr(-1, lambda v: v == -1 or v > 0, "-1 (the largest length) or > 0"),
+                "out_dtype": "int64"}, infer=_infer_mask, lod="drop",
+         doc="Y[..., j] = 1 where j < X[...] (lengths), else 0; maxlen -1 uses the largest length.")

@@ -1,0 +1,54 @@
+"""Op cases for dynamic_lstm over LoD input: a step-by-step numpy reference of Fluid's equations
+(one sequence at a time, no batching), with and without peepholes, reversed, with H0/C0."""
+import numpy as np
+
+from op_test import OpCase
+from tests.ops.cases_sequence import lod_tensor, sequences
+
+rng = np.random.default_rng(14)
+D = 3
+
+
+def _sig(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def lstm_ref(i, a):
+    w, b = i["Weight"], i["Bias"].reshape(-1)
+    hs, cs = [], []
+    for s, seq in enumerate(sequences(i["Input"])):
+        h = i["H0"][s] if "H0" in i else np.zeros(D)
+        c = i["C0"][s] if "C0" in i else np.zeros(D)
+        out_h, out_c = [], []
+        for x in (seq[::-1] if a["is_reverse"] else seq):
+            g = x + h @ w + b[:4 * D]
+            pi = b[4 * D:5 * D] * c if a["use_peepholes"] else 0
+            pf = b[5 * D:6 * D] * c if a["use_peepholes"] else 0
+            ig, fg, cand = _sig(g[D:2 * D] + pi), _sig(g[2 * D:3 * D] + pf), np.tanh(g[:D])
+            c = fg * c + ig * cand
+            o = _sig(g[3 * D:] + (b[6 * D:] * c if a["use_peepholes"] else 0))
+            h = o * np.tanh(c)
+            out_h.append(h)
+            out_c.append(c)
+        if a["is_reverse"]:
+            out_h, out_c = out_h[::-1], out_c[::-1]
+        hs += out_h
+        cs += out_c
+    return {"Hidden": np.array(hs), "Cell": np.array(cs)}
+
+
+def _case(name, peep=True, reverse=False, state=False):
+    inputs = {"Input": lod_tensor([3, 1, 4], 4 * D), "Weight": rng.normal(size=(D, 4 * D)) * 0.5,
+              "Bias": rng.normal(size=(1, (7 if peep else 4) * D)) * 0.5}
+    if state:
+        inputs["H0"], inputs["C0"] = rng.normal(size=(3, D)), rng.normal(size=(3, D))
+    return OpCase("dynamic_lstm", inputs, lstm_ref, attrs={"use_peepholes": peep, "is_reverse": reverse},
+                  grad=tuple(inputs), name=name, grad_rtol=1e-4, grad_atol=1e-6)
+
+
+CASES = [
+    _case("dynamic_lstm"),
+    _case("dynamic_lstm_no_peepholes", peep=False),
+    _case("dynamic_lstm_reverse", reverse=True),
+    _case("dynamic_lstm_h0_c0", state=True),
+]

@@ -1,0 +1,62 @@
+"""Op cases for the row-moving sequence ops (sequence_reverse, sequence_expand, sequence_pad,
+sequence_unpad) and sequence_mask, against numpy references written from Fluid's docs."""
+import numpy as np
+
+from op_test import OpCase
+from pe_cli.framework.lod_tensor import LoDTensor
+from tests.ops.cases_sequence import lod_tensor, sequences
+
+rng = np.random.default_rng(13)
+
+
+def reverse_ref(i, a):
+    return {"Y": np.concatenate([s[::-1] for s in sequences(i["X"])])}
+
+
+def expand_ref(i, a):
+    x, y = i["X"], i["Y"]
+    parts = sequences(x) if isinstance(x, LoDTensor) and x.lod() else [r[None] for r in np.asarray(x)]
+    reps = np.diff(y.lod()[-1])
+    return {"Out": np.concatenate([p for p, n in zip(parts, reps) for _ in range(n)])}
+
+
+def pad_ref(i, a):
+    seqs = sequences(i["X"])
+    n = max(len(s) for s in seqs) if a["padded_length"] < 0 else a["padded_length"]
+    pad = np.asarray(i["PadValue"])
+    out = np.empty((len(seqs), n) + seqs[0].shape[1:])
+    for k, s in enumerate(seqs):
+        out[k] = pad.reshape(s.shape[1:]) if pad.size > 1 else pad.reshape(())
+        out[k, :len(s)] = s
+    return {"Out": out, "Length": np.array([len(s) for s in seqs], dtype=np.int64)}
+
+
+def unpad_ref(i, a):
+    x, n = i["X"], i["Length"]
+    return {"Out": np.concatenate([x[k, :m] for k, m in enumerate(n)])}
+
+
+def mask_ref(i, a):
+    x = i["X"]
+    n = x.max() if a["maxlen"] < 0 else a["maxlen"]
+    return {"Y": (np.arange(n) < x[..., None]).astype(a["out_dtype"])}
+
+
+Y_LOD = LoDTensor(np.zeros((6, 1)), [[0, 2, 2, 6]])
+
+CASES = [
+    OpCase("sequence_reverse", {"X": lod_tensor([3, 1, 4], 2)}, reverse_ref, grad=("X",), name="sequence_reverse"),
+    OpCase("sequence_expand", {"X": lod_tensor([2, 1, 2], 3), "Y": Y_LOD}, expand_ref, grad=("X",),
+           name="sequence_expand_lod_x"),
+    OpCase("sequence_expand", {"X": rng.normal(size=(3, 2)), "Y": Y_LOD}, expand_ref, grad=("X",),
+           name="sequence_expand_plain_x"),
+    OpCase("sequence_pad", {"X": lod_tensor([3, 1, 4], 2), "PadValue": np.array([0.5])}, pad_ref, grad=("X",),
+           name="sequence_pad"),
+    OpCase("sequence_pad", {"X": lod_tensor([2, 3], 2), "PadValue": np.array([1.0, -1.0])}, pad_ref,
+           attrs={"padded_length": 5}, grad=("X",), name="sequence_pad_length5_step_value"),
+    OpCase("sequence_unpad", {"X": rng.normal(size=(3, 4, 2)), "Length": np.array([2, 4, 0], dtype=np.int64)},
+           unpad_ref, grad=("X",), name="sequence_unpad"),
+    OpCase("sequence_mask", {"X": np.array([3, 0, 5, 1], dtype=np.int64)}, mask_ref, name="sequence_mask"),
+    OpCase("sequence_mask", {"X": np.array([[2], [4]], dtype=np.int64)}, mask_ref,
+           attrs={"maxlen": 6, "out_dtype": "float32"}, name="sequence_mask_maxlen"),
+]
