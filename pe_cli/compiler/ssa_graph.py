@@ -90,13 +90,18 @@ class SSAGraph:
         return f"<SSAGraph {self.num_devices} devices: {kinds}; {len(self.deps)} control deps>"
 
     # -- fetches ------------------------------------------------------------------------------------
-    def with_fetches(self, names):
-        """A copy with one ``fetch`` node per name, reading its final version on every device
-        (values only one device holds are broadcast first). This graph is left unchanged."""
+    def copy(self):
+        """A copy whose node and variable lists can grow without changing this graph."""
         g = copy.copy(self)
         g.ops = list(self.ops)
         g.vars = dict(self.vars)
         g.deps = list(self.deps)
+        return g
+
+    def with_fetches(self, names):
+        """A copy with one ``fetch`` node per name, reading its final version on every device
+        (values only one device holds are broadcast first). This graph is left unchanged."""
+        g = self.copy()
         devices = list(range(self.num_devices))
         for index, name in enumerate(names):
             root = self.final_owned.get(name)

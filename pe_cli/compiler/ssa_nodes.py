@@ -16,6 +16,7 @@ ALL_REDUCE = "all_reduce"
 REDUCE = "reduce"
 BROADCAST = "broadcast"
 FETCH = "fetch"
+RELEASE = "release"
 
 _COLLECTIVE_STYLE = 'shape=box, style="rounded,filled,bold", fillcolor="#f6d6d6"'
 
@@ -205,4 +206,23 @@ class FetchNode(OpNode):
 
         def run(values, results):
             results[index] = [values[d].get(name) for d in devices]
+        return run
+
+
+class ReleaseNode(OpNode):
+    """Drops a temporary's value on one device once its last reader has run (the memory_optimize
+    pass, pe_cli/compiler/passes/memory_optimize.py), so the allocator can give its buffer to the
+    next value."""
+    __slots__ = ()
+    kind = RELEASE
+    dot_style = 'shape=box, style="rounded,dashed"'
+
+    def describe(self):
+        return f"release of '{self.var}' on device {self.device}"
+
+    def runner(self, ctx):
+        name, d = self.var, self.device
+
+        def run(values, results):
+            values[d].pop(name, None)
         return run

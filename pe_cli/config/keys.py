@@ -91,7 +91,7 @@ _STRATEGY_DOCS = {
     "trainer_id": "this trainer's rank",
     "trainers_endpoints": "the trainers' endpoints",
     "fuse_elewise_add_act_ops": "fuse elementwise_add + activation",
-    "memory_optimize": "reuse the memory of dead variables",
+    "memory_optimize": "release each temporary after its last reader (graph pass; see docs/PARALLEL.md)",
     "enable_inplace": "let ops write over a dead input",
     "remove_unnecessary_lock": "drop locks the graph proves unneeded",
     "fuse_all_reduce_ops": "all-reduce gradients in one fused op",
@@ -120,6 +120,8 @@ def _strategy_section(cls_name, doc):
         else:
             field = Field("str", value)
         note = " (accepted; no effect yet)" if name in getattr(cls, "NO_EFFECT_YET", ()) else ""
+        if name in getattr(cls, "NOTHING_TO_DO", {}):
+            note = " (accepted; nothing to do in pe: see docs/PARALLEL.md)"
         field.doc = _STRATEGY_DOCS.get(name, name.replace("_", " ")) + note
         fields[name] = field
     return Section(fields, doc)

@@ -6,7 +6,7 @@ It never knows what an op computes: ops are resolved to kernels once per program
 import numpy as np
 
 from .. import kernels, profiler
-from ..compiler import CompiledProgram
+from ..compiler import CompiledProgram, passes
 from ..errors import PeError, did_you_mean
 from ..framework import Program, default_main_program
 from ..framework.lod_tensor import LoDTensor
@@ -35,6 +35,19 @@ class _Plan:
             written.update(op.output_arg_names)
         self.scope_reads = reads
         self.persistable_writes = [n for n in written if n in block.vars and block.vars[n].persistable]
+        self.program = program
+        self._frees = {}
+
+    def frees(self, fetch_list):
+        """``frees[i]``: the names to drop after step i (memory_optimize), or None when it is off."""
+        options = passes.memory_options(self.program)
+        if options is None:
+            return None
+        key = (tuple(f if isinstance(f, str) else f.name for f in fetch_list or ()), id(options))
+        frees = self._frees.get(key)
+        if frees is None:
+            frees = self._frees[key] = passes.program_frees(self.block, key[0], options["skip"])
+        return frees
 
 
 class Executor:
@@ -68,8 +81,15 @@ class Executor:
         if profile is not None:
             return self._run_profiled(plan, feed, fetch_list, scope, return_numpy, profile)
         values, lods = self._gather_inputs(plan, feed or {}, scope)
-        for step in plan.steps:
-            run_step(step, values)
+        frees = plan.frees(fetch_list)
+        if frees is None:
+            for step in plan.steps:
+                run_step(step, values)
+        else:
+            for step, names in zip(plan.steps, frees):
+                run_step(step, values)
+                for name in names:
+                    del values[name]
         self._store(plan, values, scope)
         return fetch_values(plan.block, fetch_list, values, lods, scope, return_numpy)
 

@@ -11,6 +11,7 @@ import warnings
 
 from .. import kernels, profiler
 from ..compiler.graphviz import write_dot
+from ..compiler import passes
 from ..compiler.ssa_graph import build_ssa_graph
 from ..compiler.strategy import BuildStrategy, ExecutionStrategy, check_build_strategy, check_exec_strategy
 from ..errors import PeError, did_you_mean
@@ -133,6 +134,7 @@ class DataParallelEngine:
         sched = self._schedules.get(key)
         if sched is None:
             graph = self.graph.with_fetches(fetch_names) if fetch_names else self.graph
+            graph, _ = passes.apply(graph, fetch_names, self.build_strategy)
             sched = Schedule(graph.ops, [node.runner(self._node_context) for node in graph.ops])
             sched.scope_reads = [graph.scope_reads(d) for d in range(self.n)]
             sched.num_ops = sum(1 for node in graph.ops if node.is_op)
