@@ -36,7 +36,9 @@ def build(model, train=True):
     return main, startup, loss
 
 
-def train(model, devices, how):
+def train(model, devices, how, **options):
+    """Losses and final parameters of 4 steps; ``how``: None, 'fluid' (fluid.memory_optimize) or
+    'strategy' (BuildStrategy.memory_optimize); ``options``: more BuildStrategy options."""
     main, startup, loss = build(model)
     if how == "fluid":
         fluid.memory_optimize(main)
@@ -46,6 +48,8 @@ def train(model, devices, how):
     if devices:
         strategy = fluid.BuildStrategy()
         strategy.memory_optimize = how == "strategy"
+        for key, value in options.items():
+            setattr(strategy, key, value)
         program = fluid.CompiledProgram(main).with_data_parallel(
             loss_name=loss.name, build_strategy=strategy, places=[fluid.CPUPlace()] * devices)
     data = "mlp" if model == "mlp" else "lenet"
@@ -141,7 +145,32 @@ def test_pe_graph_passes_prints_each_change():
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0].startswith("graph passes of mlp on 2 devices")
-    assert re.fullmatch(r"memory_optimize: \d+ changes", lines[1])
+    assert lines[1] == "enable_inplace: off (build_strategy.enable_inplace)"
+    assert re.fullmatch(r"memory_optimize: \d+ changes", lines[2])
     assert any(re.fullmatch(r"  release fc1\.tmp_0 on device 1 after \w+", line) for line in lines)
     off = pe("graph", "models/mlp.yaml", "--passes")
     assert off.returncode == 0 and "memory_optimize: off (build_strategy.memory_optimize)" in off.stdout
+
+
+@pytest.mark.parametrize("devices", [1, 2])
+def test_release_nodes_run_before_other_ready_nodes(devices):
+    """The scheduler runs a release node as soon as it is ready, also after its calibration runs
+    (where it orders nodes by their measured longest path, on which a release node is last)."""
+    main, startup, loss = build("mlp")
+    scope, exe = fluid.Scope(), fluid.Executor(fluid.CPUPlace())
+    exe.run(startup, scope=scope)
+    strategy = fluid.BuildStrategy()
+    strategy.memory_optimize = True
+    compiled = fluid.CompiledProgram(main).with_data_parallel(
+        loss_name=loss.name, build_strategy=strategy, places=[fluid.CPUPlace()] * devices)
+    for i in range(7):
+        exe.run(compiled, feed=batch("mlp", 8, seed=i), fetch_list=[loss], scope=scope)
+    sched, = compiled._engine._schedules.values()
+    release = [i for i, node in enumerate(sched.nodes) if node.kind == RELEASE]
+    assert release and all(sched.eager[i] for i in release) and sum(sched.eager) == len(release)
+    assert not sched.calibrating() or devices == 1       # one device runs its stack, never calibrating
+    worst_release = max(sched.priority[i] for i in release)
+    assert all(worst_release < sched.priority[i] for i in range(len(sched.nodes)) if i not in release)
+    for s in sched.succ:         # a device's task list is a stack: the release nodes are pushed last
+        flags = [sched.eager[i] for i in s]
+        assert flags == sorted(flags)

@@ -163,6 +163,7 @@ class BuildStrategy(_Strategy):
         "trainer_id": (0, _check_int(0)),
         "trainers_endpoints": (list, _check_list),
         "memory_optimize": (False, _check_optional_bool),     # pe_cli/compiler/passes
+        "enable_inplace": (False, _check_optional_bool),
         # -- accepted, no effect yet (they never change the numbers) -----------------------------
         "fuse_elewise_add_act_ops": (False, _check_bool),
         "fuse_bn_act_ops": (False, _check_bool),
@@ -171,7 +172,6 @@ class BuildStrategy(_Strategy):
         "fuse_all_optimizer_ops": (False, _check_bool),
         "fuse_all_reduce_ops": (False, _check_bool),
         "enable_auto_fusion": (False, _check_bool),
-        "enable_inplace": (False, _check_optional_bool),
         "remove_unnecessary_lock": (False, _check_bool),
         "cache_runtime_context": (False, _check_bool),
         "enable_backward_optimizer_op_deps": (False, _check_bool),
@@ -183,7 +183,7 @@ class BuildStrategy(_Strategy):
 
     NO_EFFECT_YET = ("fuse_elewise_add_act_ops", "fuse_bn_act_ops", "fuse_relu_depthwise_conv",
                      "fuse_broadcast_ops", "fuse_all_optimizer_ops", "fuse_all_reduce_ops",
-                     "enable_auto_fusion", "enable_inplace",
+                     "enable_auto_fusion",
                      "cache_runtime_context", "enable_backward_optimizer_op_deps",
                      "use_hierarchical_allreduce", "hierarchical_allreduce_inter_nranks", "nccl_comm_num",
                      "mkldnn_enabled_op_types")

@@ -92,7 +92,7 @@ _STRATEGY_DOCS = {
     "trainers_endpoints": "the trainers' endpoints",
     "fuse_elewise_add_act_ops": "fuse elementwise_add + activation",
     "memory_optimize": "release each temporary after its last reader (graph pass; see docs/PARALLEL.md)",
-    "enable_inplace": "let ops write over a dead input",
+    "enable_inplace": "let ops the registry declares write over a dead input (graph pass; docs/PARALLEL.md)",
     "remove_unnecessary_lock": "drop locks the graph proves unneeded",
     "fuse_all_reduce_ops": "all-reduce gradients in one fused op",
     "num_threads": "thread-pool size (0: devices x 4)",

@@ -89,7 +89,7 @@ class Executor:
             for step, names in zip(plan.steps, frees):
                 run_step(step, values)
                 for name in names:
-                    del values[name]
+                    values.pop(name, None)
         self._store(plan, values, scope)
         return fetch_values(plan.block, fetch_list, values, lods, scope, return_numpy)
 

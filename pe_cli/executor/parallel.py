@@ -143,11 +143,11 @@ class DataParallelEngine:
             self._schedules[key] = sched
         return sched
 
-    def _step(self, op, device):
-        key = (id(op), device)
+    def _step(self, op, device, inplace=False):
+        key = (id(op), device, inplace)
         step = self._steps.get(key)
         if step is None:
-            step = self._steps[key] = OpStep(op, self.places[device], seed_offset=device)
+            step = self._steps[key] = OpStep(op, self.places[device], seed_offset=device, inplace=inplace)
         return step
 
     # -- running ---------------------------------------------------------------------------------------

@@ -3,7 +3,9 @@
 (``pe graph --passes`` prints them); the graph given is left unchanged.
 
 They run in this fixed order (``ORDER``), each only when its option is on:
-  1. ``memory_optimize`` (memory_optimize.py): releases each temporary once its last reader has run.
+  1. ``enable_inplace`` (inplace.py): an op the registry declares able to write an output over an
+     input (``register(..., inplace=...)``) does so where that input is dead afterwards.
+  2. ``memory_optimize`` (memory_optimize.py): releases each temporary once its last reader has run.
      On by ``BuildStrategy.memory_optimize``, or for one program by ``fluid.memory_optimize(program)``
      / ``fluid.release_memory(program)`` (which also serve the sequential Executor).
 
@@ -11,9 +13,10 @@ Passes that need to know what is fetched (a fetched value is never released) run
 builds its schedule for a fetch list: ``apply(graph, fetched)``.
 """
 from .liveness import pinned_names, sequential_frees  # noqa: F401
+from .inplace import enable_inplace
 from .memory_optimize import memory_optimize, program_frees, reuse_log
 
-ORDER = ("memory_optimize",)
+ORDER = ("enable_inplace", "memory_optimize")
 
 
 def memory_options(program, build_strategy=None):
@@ -30,6 +33,9 @@ def apply(graph, fetched=(), build_strategy=None):
     """The passes the strategy (and the program's own settings) turn on, in ``ORDER``, applied to
     the SSA ``graph``. Returns (graph, [(pass name, changes)])."""
     report = []
+    if build_strategy is not None and build_strategy.enable_inplace:
+        graph, changes = enable_inplace(graph, fetched)
+        report.append(("enable_inplace", changes))
     options = memory_options(graph.program, build_strategy)
     if options is not None:
         graph, changes = memory_optimize(graph, fetched, options["skip"])
@@ -37,4 +43,4 @@ def apply(graph, fetched=(), build_strategy=None):
     return graph, report
 
 
-__all__ = ["ORDER", "apply", "memory_options", "memory_optimize", "program_frees", "reuse_log"]
+__all__ = ["ORDER", "apply", "enable_inplace", "memory_options", "memory_optimize", "program_frees", "reuse_log"]
