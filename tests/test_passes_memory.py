@@ -112,14 +112,20 @@ def test_the_graph_pass_adds_release_nodes_after_every_reader():
     assert {n.device for n in releases} == {0, 1}
 
 
-def test_released_temporaries_are_gone_from_the_device_scopes():
+def optimized_mlp(devices):
+    """The MLP's training program with memory_optimize on ``devices`` CPU devices, initialized."""
     main, startup, loss = build("mlp")
     scope, exe = fluid.Scope(), fluid.Executor(fluid.CPUPlace())
     exe.run(startup, scope=scope)
     strategy = fluid.BuildStrategy()
     strategy.memory_optimize = True
     compiled = fluid.CompiledProgram(main).with_data_parallel(
-        loss_name=loss.name, build_strategy=strategy, places=[fluid.CPUPlace()] * 2)
+        loss_name=loss.name, build_strategy=strategy, places=[fluid.CPUPlace()] * devices)
+    return main, loss, exe, scope, compiled
+
+
+def test_released_temporaries_are_gone_from_the_device_scopes():
+    main, loss, exe, scope, compiled = optimized_mlp(2)
     exe.run(compiled, feed=batch("mlp", 8), fetch_list=[loss], scope=scope)
     local = compiled._engine.exec_scopes[1]
     hidden = [op for op in main.global_block().ops if op.type == "relu"][0].output_arg_names[0]
@@ -156,13 +162,7 @@ def test_pe_graph_passes_prints_each_change():
 def test_release_nodes_run_before_other_ready_nodes(devices):
     """The scheduler runs a release node as soon as it is ready, also after its calibration runs
     (where it orders nodes by their measured longest path, on which a release node is last)."""
-    main, startup, loss = build("mlp")
-    scope, exe = fluid.Scope(), fluid.Executor(fluid.CPUPlace())
-    exe.run(startup, scope=scope)
-    strategy = fluid.BuildStrategy()
-    strategy.memory_optimize = True
-    compiled = fluid.CompiledProgram(main).with_data_parallel(
-        loss_name=loss.name, build_strategy=strategy, places=[fluid.CPUPlace()] * devices)
+    main, loss, exe, scope, compiled = optimized_mlp(devices)
     for i in range(7):
         exe.run(compiled, feed=batch("mlp", 8, seed=i), fetch_list=[loss], scope=scope)
     sched, = compiled._engine._schedules.values()
