@@ -76,6 +76,10 @@ def test_an_input_something_else_holds_is_never_overwritten():
     held = values[name_in]                     # a reference outside the values
     run_step(step, values)
     np.testing.assert_array_equal(held, [[-1.0, 2.0]])
+    shared = x.copy()                          # two devices' values share it (a CPU all-reduce sum)
+    values, other_device = {name_in: shared}, {name_in: shared}
+    run_step(step, values)
+    np.testing.assert_array_equal(other_device[name_in], [[-1.0, 2.0]])
     values = {name_in: x.copy()}               # only the values hold it: written over
     run_step(step, values)
     assert values[name_out] is values[name_in]
