@@ -74,6 +74,28 @@ def test_training_is_bitwise_unchanged(model, devices, how):
         np.testing.assert_array_equal(final[name], final_opt[name], err_msg=name)
 
 
+def test_a_single_device_compiled_program_takes_memory_optimize_from_its_strategy():
+    def run(memory_optimize):
+        main, startup, loss = build("lenet" if has_lenet_layers() else "mlp")
+        scope, exe = fluid.Scope(), fluid.Executor(fluid.CPUPlace())
+        exe.run(startup, scope=scope)
+        strategy = fluid.BuildStrategy()
+        strategy.memory_optimize = memory_optimize
+        compiled = fluid.CompiledProgram(main, build_strategy=strategy)
+        data = "lenet" if has_lenet_layers() else "mlp"
+        losses = [exe.run(compiled, feed=batch(data, 8, seed=i), fetch_list=[loss], scope=scope)[0]
+                  for i in range(3)]
+        plan = exe._plans[id(main)]
+        return losses, params(main, scope), plan._frees
+    losses, final, no_frees = run(False)
+    losses_opt, final_opt, frees = run(True)
+    assert not no_frees and len(frees) == 1          # computed once, for the one fetch list
+    for a, b in zip(losses, losses_opt):
+        np.testing.assert_array_equal(a, b)
+    for name in final:
+        np.testing.assert_array_equal(final[name], final_opt[name], err_msg=name)
+
+
 def test_program_frees_on_a_small_forward_graph():
     main, _, loss = build("mlp", train=False)
     block = main.global_block()

@@ -13,7 +13,7 @@ from ..framework.lod_tensor import LoDTensor
 from ..ops.registry import GRAD_SUFFIX
 from ..places import CPUPlace, Place
 from .compiled import run_compiled
-from .feeding import as_feed_array, missing_value_error
+from .feeding import as_feed_array, check_feed_dict, missing_value_error
 from .fetched import fetched
 from .plan import OpStep, run_step
 from .scope import global_scope
@@ -38,12 +38,12 @@ class _Plan:
         self.program = program
         self._frees = {}
 
-    def frees(self, fetch_list):
+    def frees(self, fetch_list, build_strategy=None):
         """``frees[i]``: the names to drop after step i (memory_optimize), or None when it is off."""
-        options = passes.memory_options(self.program)
+        options = passes.memory_options(self.program, build_strategy)
         if options is None:
             return None
-        key = (tuple(f if isinstance(f, str) else f.name for f in fetch_list or ()), id(options))
+        key = (tuple(f if isinstance(f, str) else f.name for f in fetch_list or ()), tuple(sorted(options["skip"])))
         frees = self._frees.get(key)
         if frees is None:
             frees = self._frees[key] = passes.program_frees(self.block, key[0], options["skip"])
@@ -73,33 +73,28 @@ class Executor:
         if not isinstance(program, Program):
             raise TypeError(f"Executor.run: program must be a Program or CompiledProgram, "
                             f"got {type(program).__name__}")
-        if feed is not None and not isinstance(feed, dict):
-            raise TypeError(f"Executor.run: feed must be a dict of name -> value, got {type(feed).__name__}")
+        check_feed_dict(feed)
+        return self._run_program(program, feed, fetch_list, scope, return_numpy)
+
+    def _run_program(self, program, feed, fetch_list, scope, return_numpy, build_strategy=None):
+        """run() of a Program; ``build_strategy``: a single-device CompiledProgram's (memory_optimize)."""
         plan = self._plan(program)
         self._runtime.prepare_run(1)        # one device: the whole machine's threads
+        frees = plan.frees(fetch_list, build_strategy)
         profile = profiler.active()
         if profile is not None:
-            return self._run_profiled(plan, feed, fetch_list, scope, return_numpy, profile)
+            return self._run_profiled(plan, frees, feed, fetch_list, scope, return_numpy, profile)
         values, lods = self._gather_inputs(plan, feed or {}, scope)
-        frees = plan.frees(fetch_list)
-        if frees is None:
-            for step in plan.steps:
-                run_step(step, values)
-        else:
-            for step, names in zip(plan.steps, frees):
-                run_step(step, values)
-                for name in names:
-                    values.pop(name, None)
+        _run_steps(plan.steps, frees, values)
         self._store(plan, values, scope)
         return fetch_values(plan.block, fetch_list, values, lods, scope, return_numpy)
 
-    def _run_profiled(self, plan, feed, fetch_list, scope, return_numpy, profile):
+    def _run_profiled(self, plan, frees, feed, fetch_list, scope, return_numpy, profile):
         """run(), timing the ops' loop and each kernel (data is the rest: feeds, scope, fetches)."""
         start = profiler.clock()
         values, lods = self._gather_inputs(plan, feed or {}, scope)
         loop_start = profiler.clock()
-        for step in plan.steps:
-            run_step(step, values, profile)
+        _run_steps(plan.steps, frees, values, profile)
         loop = profiler.clock() - loop_start
         self._store(plan, values, scope)
         results = fetch_values(plan.block, fetch_list, values, lods, scope, return_numpy)
@@ -143,6 +138,18 @@ class Executor:
                     scope.find_var(name).tensor._array = array     # stays on the device
             values[name] = array
         return values, lods
+
+
+def _run_steps(steps, frees, values, profile=None):
+    """Runs ``steps`` in order; after step i drops the names ``frees[i]`` (memory_optimize) when given."""
+    if frees is None:
+        for step in steps:
+            run_step(step, values, profile)
+        return
+    for step, names in zip(steps, frees):
+        run_step(step, values, profile)
+        for name in names:
+            values.pop(name, None)
 
 
 def fetch_values(block, fetch_list, values, lods, scope, return_numpy):
