@@ -33,6 +33,7 @@ $(BENCH_STAMP): $(STAMP)
 
 bench: $(BENCH_STAMP)
 	$(PY) benchmarks/bench_cpu.py
+	$(PY) benchmarks/memory.py
 
 clean:
 	rm -rf $(VENV) runs .pytest_cache

@@ -21,7 +21,7 @@ from .config.registries import schedules as lr_schedules
 from .errors import UsageError
 from .ops import registry
 from .run.evaluate import evaluate
-from .run.graphcmd import graph_output, render_dot
+from .run.graphcmd import graph_output, passes_output, render_dot
 from .run.smoke import run_smoke
 from .run.trainer import resolved_config_text
 from .run.trainer import train as run_train
@@ -185,18 +185,23 @@ def eval_(config, overrides, checkpoint, out, save_fetches):
 @click.option("--ssa", is_flag=True, help="The multi-device graph the parallel executor runs (DOT).")
 @click.option("--devices", type=click.IntRange(min=1), metavar="N",
               help="Devices of the --ssa graph (default: the config's devices, or 2).")
+@click.option("--passes", "show_passes", is_flag=True,
+              help="Print what each graph pass of the build strategy changes (text), in their fixed order.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), metavar="FILE", help="Write to FILE (default: stdout).")
 @click.option("--render", type=click.Choice(["svg", "png"]),
               help="Also draw the DOT into an .svg/.png image with graphviz's dot program (installed "
                    "separately), beside the DOT file (-o FILE, default <model>-<phase>.dot).")
 @debug_option
 @guarded
-def graph(file, overrides, fmt, phase, level, ssa, devices, output, render):
+def graph(file, overrides, fmt, phase, level, ssa, devices, show_passes, output, render):
     """Show the program of a run config or a model file.
 
     Ops are coloured by role (forward, backward, optimize, lr_sched) and carry the YAML line they
     were built from. --phase train needs the optimizer: a run config's, or SGD for a model file.
     """
+    if show_passes:
+        click.echo(passes_output(file, overrides, devices), nl=False)
+        return
     if ssa and fmt == "text":
         raise UsageError("--ssa draws the multi-device graph as DOT only; drop --text")
     if ssa and phase is not None:

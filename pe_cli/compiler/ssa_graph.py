@@ -31,6 +31,7 @@ Then, for every variable, the readers of one version are made to run before the 
 (write-after-read), and consecutive writers are ordered (write-after-write): the executor keeps one
 value per name and device, so these edges keep a reader from seeing a later value.
 """
+import collections
 import copy
 
 from ..errors import PeError, did_you_mean
@@ -85,23 +86,24 @@ class SSAGraph:
         return sum(1 for op in self.ops if kind is None or op.kind == kind)
 
     def stats(self):
-        kinds = {}
-        for op in self.ops:
-            kinds[op.kind] = kinds.get(op.kind, 0) + 1
-        return kinds
+        return dict(collections.Counter(op.kind for op in self.ops))
 
     def __repr__(self):
-        kinds = ", ".join(f"{k} {n}" for k, n in self.stats().items())
-        return f"<SSAGraph {self.num_devices} devices: {kinds}; {len(self.deps)} control deps>"
+        return f"<SSAGraph {self.num_devices} devices: {', '.join(f'{k} {n}' for k, n in self.stats().items())}; {len(self.deps)} control deps>"
 
     # -- fetches ------------------------------------------------------------------------------------
-    def with_fetches(self, names):
-        """A copy with one ``fetch`` node per name, reading its final version on every device
-        (values only one device holds are broadcast first). This graph is left unchanged."""
+    def copy(self):
+        """A copy whose node and variable lists can grow without changing this graph."""
         g = copy.copy(self)
         g.ops = list(self.ops)
         g.vars = dict(self.vars)
         g.deps = list(self.deps)
+        return g
+
+    def with_fetches(self, names):
+        """A copy with one ``fetch`` node per name, reading its final version on every device
+        (values only one device holds are broadcast first). This graph is left unchanged."""
+        g = self.copy()
         devices = list(range(self.num_devices))
         for index, name in enumerate(names):
             root = self.final_owned.get(name)

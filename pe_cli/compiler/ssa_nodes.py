@@ -3,7 +3,7 @@
 A node knows what it is (``describe`` for errors, ``label`` and ``dot_style`` for drawings) and how
 it runs: ``runner(ctx)`` returns the function ``run(values, results)`` the scheduler calls, where
 ``values[d]`` maps names to device d's arrays and ``results`` collects fetches. ``ctx`` is what the
-executor lends a node: ``ctx.step(op, device)`` (an op resolved to its kernel on a device),
+executor lends a node: ``ctx.step(op, device, inplace)`` (an op resolved to its kernel on a device),
 ``ctx.run_step(step, values)`` and ``ctx.collectives`` (the devices' all-reduce and broadcast,
 pe_cli/kernels/<kind>/collectives.py). The scheduler knows nothing else of a node, so a new kind
 (send/recv, a sub-block, a cross-process all-reduce) is one more class here.
@@ -17,6 +17,7 @@ REDUCE = "reduce"
 BROADCAST = "broadcast"
 PROCESS_ALL_REDUCE = "process_all_reduce"
 FETCH = "fetch"
+RELEASE = "release"
 
 _COLLECTIVE_STYLE = 'shape=box, style="rounded,filled,bold", fillcolor="#f6d6d6"'
 
@@ -43,10 +44,12 @@ class VarNode:
 class OpNode:
     """One unit of work. ``device`` is the device it runs on, or None for nodes spanning devices
     (``attrs['devices']``). ``op`` is the program Operator of compute and scale_loss_grad nodes.
-    ``is_op``: the node runs a program op (counted as one by the profiler)."""
+    ``is_op``: the node runs a program op (counted as one by the profiler). ``eager``: the node only
+    frees memory, so the scheduler runs it before any other ready node."""
     __slots__ = ("id", "device", "op", "inputs", "outputs", "attrs")
     kind = None
     is_op = False
+    eager = False
     dot_style = _COLLECTIVE_STYLE
 
     def __init__(self, id, device=None, op=None, attrs=None):
@@ -105,7 +108,8 @@ class ComputeNode(OpNode):
         return f"{self.label()}\n{self.op.layer}" if self.op.layer else self.label()
 
     def runner(self, ctx):
-        step, d, run_step = ctx.step(self.op, self.device), self.device, ctx.run_step
+        step = ctx.step(self.op, self.device, self.attrs.get("inplace", False))
+        d, run_step = self.device, ctx.run_step
 
         def run(values, results):
             run_step(step, values[d])
@@ -239,4 +243,24 @@ class FetchNode(OpNode):
 
         def run(values, results):
             results[index] = [values[d].get(name) for d in devices]
+        return run
+
+
+class ReleaseNode(OpNode):
+    """Drops a temporary's value on one device once its last reader has run (the memory_optimize
+    pass, pe_cli/compiler/passes/memory_optimize.py), so the allocator can give its buffer to the
+    next value."""
+    __slots__ = ()
+    kind = RELEASE
+    eager = True
+    dot_style = 'shape=box, style="rounded,dashed"'
+
+    def describe(self):
+        return f"release of '{self.var}' on device {self.device}"
+
+    def runner(self, ctx):
+        name, d = self.var, self.device
+
+        def run(values, results):
+            values[d].pop(name, None)
         return run

@@ -1,8 +1,8 @@
 """BuildStrategy and ExecutionStrategy: the options of the multi-device graph and of its executor.
 
 Both are plain option holders with Fluid's names. Every option Fluid 1.x has is accepted; the ones
-that change nothing yet are listed in ``NO_EFFECT_YET`` (and in docs/PARALLEL.md) — they never change
-the numbers, only (in Fluid) speed or memory. Assigning an unknown option raises AttributeError
+that change nothing yet are listed in ``NO_EFFECT_YET``, those with nothing to do in pe in
+``NOTHING_TO_DO`` with the reason (both in docs/PARALLEL.md) — they never change the numbers, only (in Fluid) speed or memory. Assigning an unknown option raises AttributeError
 naming the closest one; once a graph has been built from a strategy it is frozen and any
 assignment raises, as in Fluid.
 """
@@ -162,6 +162,8 @@ class BuildStrategy(_Strategy):
         "num_trainers": (1, _check_int(1)),
         "trainer_id": (0, _check_int(0)),
         "trainers_endpoints": (list, _check_list),
+        "memory_optimize": (False, _check_optional_bool),     # pe_cli/compiler/passes
+        "enable_inplace": (False, _check_optional_bool),
         # -- accepted, no effect yet (they never change the numbers) -----------------------------
         "fuse_elewise_add_act_ops": (False, _check_bool),
         "fuse_bn_act_ops": (False, _check_bool),
@@ -170,8 +172,6 @@ class BuildStrategy(_Strategy):
         "fuse_all_optimizer_ops": (False, _check_bool),
         "fuse_all_reduce_ops": (False, _check_bool),
         "enable_auto_fusion": (False, _check_bool),
-        "memory_optimize": (False, _check_optional_bool),
-        "enable_inplace": (False, _check_optional_bool),
         "remove_unnecessary_lock": (False, _check_bool),
         "cache_runtime_context": (False, _check_bool),
         "enable_backward_optimizer_op_deps": (False, _check_bool),
@@ -183,10 +183,14 @@ class BuildStrategy(_Strategy):
 
     NO_EFFECT_YET = ("fuse_elewise_add_act_ops", "fuse_bn_act_ops", "fuse_relu_depthwise_conv",
                      "fuse_broadcast_ops", "fuse_all_optimizer_ops", "fuse_all_reduce_ops",
-                     "enable_auto_fusion", "memory_optimize", "enable_inplace", "remove_unnecessary_lock",
+                     "enable_auto_fusion",
                      "cache_runtime_context", "enable_backward_optimizer_op_deps",
                      "use_hierarchical_allreduce", "hierarchical_allreduce_inter_nranks", "nccl_comm_num",
                      "mkldnn_enabled_op_types")
+    NOTHING_TO_DO = {
+        "remove_unnecessary_lock": "pe's kernels take no locks to remove: each device's values are its own, "
+                                   "and the graph's edges order every read and write",
+    }
 
 
 class ExecutionStrategy(_Strategy):
@@ -202,7 +206,11 @@ class ExecutionStrategy(_Strategy):
         "use_cuda": (False, _check_bool),
     }
 
-    NO_EFFECT_YET = ("allow_op_delay", "use_experimental_executor", "use_thread_barrier", "use_cuda")
+    NO_EFFECT_YET = ("use_experimental_executor", "use_thread_barrier", "use_cuda")
+    NOTHING_TO_DO = {
+        "allow_op_delay": "pe's scheduler already picks among ready nodes by their measured longest path "
+                          "to the end of the step, so a collective waits whenever more urgent work is ready",
+    }
 
     # Fluid's private ``_dry_run``: the graph is built and scheduled but no op runs, so a run needs
     # no feed and fetches nothing (Fluid's tests of the graph builder set it).

@@ -94,8 +94,8 @@ _STRATEGY_DOCS = {
     "trainer_id": "this trainer's rank (pe train sets it from the MPI rank)",
     "trainers_endpoints": "the trainers' endpoints",
     "fuse_elewise_add_act_ops": "fuse elementwise_add + activation",
-    "memory_optimize": "reuse the memory of dead variables",
-    "enable_inplace": "let ops write over a dead input",
+    "memory_optimize": "release each temporary after its last reader (graph pass; see docs/PARALLEL.md)",
+    "enable_inplace": "let ops the registry declares write over a dead input (graph pass; docs/PARALLEL.md)",
     "remove_unnecessary_lock": "drop locks the graph proves unneeded",
     "fuse_all_reduce_ops": "all-reduce gradients in one fused op",
     "num_threads": "thread-pool size (0: devices x 4)",
@@ -123,6 +123,8 @@ def _strategy_section(cls_name, doc):
         else:
             field = Field("str", value)
         note = " (accepted; no effect yet)" if name in getattr(cls, "NO_EFFECT_YET", ()) else ""
+        if name in getattr(cls, "NOTHING_TO_DO", {}):
+            note = " (accepted; nothing to do in pe: see docs/PARALLEL.md)"
         field.doc = _STRATEGY_DOCS.get(name, name.replace("_", " ")) + note
         fields[name] = field
     return Section(fields, doc)

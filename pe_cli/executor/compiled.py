@@ -2,14 +2,16 @@
 the DataParallelEngine built at its first run (and kept on it), a plain one as its Program."""
 from ..compiler.strategy import BuildStrategy
 from ..errors import PeError
+from .feeding import check_feed_dict
 from .parallel import DataParallelEngine, device_places
 
 
 def run_compiled(executor, compiled, feed, fetch_list, scope, return_numpy):
     """``executor.run(compiled, ...)``."""
     if not compiled._is_data_parallel:
-        return executor.run(compiled.program, feed=feed, fetch_list=fetch_list, scope=scope,
-                            return_numpy=return_numpy)
+        check_feed_dict(feed)
+        return executor._run_program(compiled.program, feed, fetch_list, scope, return_numpy,
+                                     compiled._build_strategy)
     return _engine(compiled, executor.place, scope).run(feed, fetch_list, return_numpy)
 
 

@@ -6,14 +6,14 @@ It never knows what an op computes: ops are resolved to kernels once per program
 import numpy as np
 
 from .. import kernels, profiler
-from ..compiler import CompiledProgram
+from ..compiler import CompiledProgram, passes
 from ..errors import PeError, did_you_mean
 from ..framework import Program, default_main_program
 from ..framework.lod_tensor import LoDTensor
 from ..ops.registry import GRAD_SUFFIX
 from ..places import CPUPlace, Place
 from .compiled import run_compiled
-from .feeding import as_feed_array, missing_value_error
+from .feeding import as_feed_array, check_feed_dict, missing_value_error
 from .fetched import fetched
 from .plan import OpStep, Values, run_step
 from .scope import global_scope
@@ -35,6 +35,19 @@ class _Plan:
             written.update(op.output_arg_names)
         self.scope_reads = reads
         self.persistable_writes = [n for n in written if n in block.vars and block.vars[n].persistable]
+        self.program = program
+        self._frees = {}
+
+    def frees(self, fetch_list, build_strategy=None):
+        """``frees[i]``: the names to drop after step i (memory_optimize), or None when it is off."""
+        options = passes.memory_options(self.program, build_strategy)
+        if options is None:
+            return None
+        key = (tuple(f if isinstance(f, str) else f.name for f in fetch_list or ()), tuple(sorted(options["skip"])))
+        frees = self._frees.get(key)
+        if frees is None:
+            frees = self._frees[key] = passes.program_frees(self.block, key[0], options["skip"])
+        return frees
 
 
 class Executor:
@@ -61,16 +74,19 @@ class Executor:
         if not isinstance(program, Program):
             raise TypeError(f"Executor.run: program must be a Program or CompiledProgram, "
                             f"got {type(program).__name__}")
-        if feed is not None and not isinstance(feed, dict):
-            raise TypeError(f"Executor.run: feed must be a dict of name -> value, got {type(feed).__name__}")
+        check_feed_dict(feed)
+        return self._run_program(program, feed, fetch_list, scope, return_numpy)
+
+    def _run_program(self, program, feed, fetch_list, scope, return_numpy, build_strategy=None):
+        """run() of a Program; ``build_strategy``: a single-device CompiledProgram's (memory_optimize)."""
         plan = self._plan(program)
         self._runtime.prepare_run(self._concurrent)     # one device: the whole machine's threads
+        frees = plan.frees(fetch_list, build_strategy)
         profile = profiler.active()
         if profile is not None:
-            return self._run_profiled(plan, feed, fetch_list, scope, return_numpy, profile)
+            return self._run_profiled(plan, frees, feed, fetch_list, scope, return_numpy, profile)
         values, lods = self._gather_inputs(plan, feed or {}, scope)
-        for step in plan.steps:
-            run_step(step, values)
+        _run_steps(plan.steps, frees, values)
         self._store(plan, values, scope)
         return fetch_values(plan.block, fetch_list, values, lods, scope, return_numpy)
 
@@ -93,13 +109,12 @@ class Executor:
         """As train_from_dataset, for a program without optimizer ops (a test program)."""
         self.train_from_dataset(program, dataset, scope, thread, debug, fetch_list, fetch_info, print_period)
 
-    def _run_profiled(self, plan, feed, fetch_list, scope, return_numpy, profile):
+    def _run_profiled(self, plan, frees, feed, fetch_list, scope, return_numpy, profile):
         """run(), timing the ops' loop and each kernel (data is the rest: feeds, scope, fetches)."""
         start = profiler.clock()
         values, lods = self._gather_inputs(plan, feed or {}, scope)
         loop_start = profiler.clock()
-        for step in plan.steps:
-            run_step(step, values, profile)
+        _run_steps(plan.steps, frees, values, profile)
         loop = profiler.clock() - loop_start
         self._store(plan, values, scope)
         results = fetch_values(plan.block, fetch_list, values, lods, scope, return_numpy)
@@ -144,6 +159,18 @@ class Executor:
                     scope.find_var(name).tensor._array = array     # stays on the device
             values[name] = array
         return values, lods     # lods: values.lods, the feeds' LoD, then every output's
+
+
+def _run_steps(steps, frees, values, profile=None):
+    """Runs ``steps`` in order; after step i drops the names ``frees[i]`` (memory_optimize) when given."""
+    if frees is None:
+        for step in steps:
+            run_step(step, values, profile)
+        return
+    for step, names in zip(steps, frees):
+        run_step(step, values, profile)
+        for name in names:
+            values.pop(name, None)
 
 
 def fetch_values(block, fetch_list, values, lods, scope, return_numpy):

@@ -57,3 +57,9 @@ def missing_value_error(block, name):
         return FeedError(f"missing feed '{name}' ({var.dtype}, shape {shape}): pass it in feed={{'{name}': ...}}")
     return PeError(f"variable '{name}' has no value in the scope: run the startup program first "
                    f"(exe.run(fluid.default_startup_program())), or load a checkpoint")
+
+
+def check_feed_dict(feed):
+    """A TypeError unless ``feed`` (of a single-device run) is None or a dict."""
+    if feed is not None and not isinstance(feed, dict):
+        raise TypeError(f"Executor.run: feed must be a dict of name -> value, got {type(feed).__name__}")

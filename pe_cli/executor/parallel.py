@@ -12,6 +12,7 @@ import warnings
 from .. import kernels, profiler
 from ..kernels import processes
 from ..compiler.graphviz import write_dot
+from ..compiler import passes
 from ..compiler.ssa_graph import build_ssa_graph
 from ..compiler.strategy import BuildStrategy, ExecutionStrategy, check_build_strategy, check_exec_strategy
 from ..errors import PeError, did_you_mean
@@ -140,6 +141,7 @@ class DataParallelEngine:
         sched = self._schedules.get(key)
         if sched is None:
             graph = self.graph.with_fetches(fetch_names) if fetch_names else self.graph
+            graph, _ = passes.apply(graph, fetch_names, self.build_strategy)
             sched = Schedule(graph.ops, [node.runner(self._node_context) for node in graph.ops])
             sched.scope_reads = [graph.scope_reads(d) for d in range(self.n)]
             sched.num_ops = sum(1 for node in graph.ops if node.is_op)
@@ -148,11 +150,11 @@ class DataParallelEngine:
             self._schedules[key] = sched
         return sched
 
-    def _step(self, op, device):
-        key = (id(op), device)
+    def _step(self, op, device, inplace=False):
+        key = (id(op), device, inplace)
         step = self._steps.get(key)
         if step is None:
-            step = self._steps[key] = OpStep(op, self.places[device], seed_offset=device)
+            step = self._steps[key] = OpStep(op, self.places[device], seed_offset=device, inplace=inplace)
         return step
 
     # -- running ---------------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ The first exception stops the run: no new node starts, the nodes already running
 exception is raised in the caller. Workers survive a failed run, ready for the next one.
 """
 import heapq
+import math
 import queue
 import threading
 import weakref
@@ -46,7 +47,9 @@ MEDIUM_SECONDS = 25e-6      # ... and these too when another thread wants the to
 class Schedule:
     """``runners[i](values, results)`` runs node i; ``succ[i]`` lists the nodes it unblocks (once
     per input edge), ``deps[i]`` how many such edges node i waits for, ``device[i]`` its device
-    (-1 for nodes spanning devices)."""
+    (-1 for nodes spanning devices). A node whose ``eager`` is true (it only frees memory) runs
+    before any other ready node: it is last in each ``succ`` list (a device's task list is a
+    stack) and first by ``priority``."""
 
     def __init__(self, nodes, runners):
         index = {node.id: i for i, node in enumerate(nodes)}
@@ -63,7 +66,8 @@ class Schedule:
         self.nodes = nodes
         self.runners = runners
         self.deps = deps
-        self.succ = [tuple(s) for s in succ]
+        self.eager = [bool(getattr(node, "eager", False)) for node in nodes]
+        self.succ = [tuple(sorted(s, key=self.eager.__getitem__)) for s in succ]
         self.device = [node.device if node.device is not None else -1 for node in nodes]
         self.num_devices = max(self.device, default=-1) + 1
         roots = {}
@@ -77,7 +81,8 @@ class Schedule:
         self.seconds = [float("inf")] * len(nodes)     # each node's shortest time while calibrating
         self.heavy = [False] * len(nodes)
         self.medium = [False] * len(nodes)
-        self.priority = list(range(len(nodes)))        # smaller first: program order until calibrated
+        # smaller first: program order until calibrated (eager nodes first)
+        self.priority = [-1 if self.eager[i] else i for i in range(len(nodes))]
 
     def calibrating(self):
         """True while the runs time their nodes (the token is then held throughout)."""
@@ -95,7 +100,7 @@ class Schedule:
             for i in range(len(path) - 1, -1, -1):
                 if self.succ[i]:
                     path[i] += max(path[s] for s in self.succ[i])
-            self.priority = [(-path[i], i) for i in range(len(path))]
+            self.priority = [(-math.inf if self.eager[i] else -path[i], i) for i in range(len(path))]
 
 
 class _Run:

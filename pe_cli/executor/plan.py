@@ -1,5 +1,6 @@
 """Resolving ops to kernels once, and running one resolved op. Both executors use this: it is the
 only place where a kernel is called, so the sequential and the parallel executor compute the same."""
+import sys
 from time import perf_counter
 
 import numpy as np
@@ -12,9 +13,10 @@ from ..ops import registry
 
 class OpStep:
     """An op resolved for one device: its kernel, where its inputs come from and outputs go."""
-    __slots__ = ("op", "kernel", "inputs", "outputs", "attrs", "device", "rng_seed", "lod", "needs_lod")
+    __slots__ = ("op", "kernel", "inputs", "outputs", "attrs", "device", "rng_seed", "lod", "needs_lod",
+                 "inplace", "inplace_attrs")
 
-    def __init__(self, op, device, seed_offset=0):
+    def __init__(self, op, device, seed_offset=0, inplace=False):
         opdef = registry.get(op.type)
         self.op = op
         self.device = device
@@ -25,6 +27,9 @@ class OpStep:
         self.inputs = tuple((slot, tuple(names), slot in dup_in) for slot, names in op.inputs.items() if names)
         self.outputs = tuple((slot, tuple(names), slot in dup_out) for slot, names in op.outputs.items() if names)
         self.attrs = op.attrs
+        # enable_inplace: the input the kernel may write its output over, when nothing else holds it
+        self.inplace = op.inputs[opdef.inplace[1]][0] if inplace else None
+        self.inplace_attrs = dict(op.attrs, _inplace=True) if inplace else None
         self.rng_seed = None
         self.lod, self.needs_lod = opdef.lod, opdef.needs_lod
         if opdef.needs_rng:
@@ -85,10 +90,22 @@ def _pass_lod(step, values, lods, in_lods, outs):
             lods[names[0]] = lod
 
 
+def _refs(values, name):
+    """How many references hold ``values[name]`` (counted from here), or -1 when it is a view."""
+    x = values.get(name)
+    return -1 if x is None or getattr(x, "base", None) is not None else sys.getrefcount(x)
+
+
+_ALONE = _refs({"x": np.empty(1)}, "x")     # the count of an array only ``values`` holds
+
+
 def run_step(step, values, profile=None):
     """Runs one op: reads its inputs from ``values`` (name -> array), writes its outputs there;
     the outputs' LoD follows the op's registered rule when ``values`` carries LoDs (``Values``).
-    With a ``profile`` (pe_cli/profiler.py), the kernel's time is recorded in it."""
+    With a ``profile`` (pe_cli/profiler.py), the kernel's time is recorded in it. A step marked
+    in-place (the enable_inplace pass) lets its kernel write over that input only when nothing but
+    ``values`` holds the input's array (no other name, view, fetch or scope)."""
+    inplace = step.inplace is not None and _refs(values, step.inplace) == _ALONE
     if step.rng_seed is not None:
         step.attrs["_rng"] = np.random.default_rng(step.rng_seed)
     try:
@@ -99,7 +116,7 @@ def run_step(step, values, profile=None):
         raise OpError(f"{step.op.describe()}: input variable '{e.args[0]}' has no value; "
                       f"is it fed, or initialized by the startup program?", step.op, step.device) from None
     lods = getattr(values, "lods", None)
-    attrs, in_lods = step.attrs, None
+    attrs, in_lods = (step.inplace_attrs if inplace else step.attrs), None
     if lods or step.needs_lod:
         in_lods = _input_lods(step, lods or {})
         if step.needs_lod:

@@ -1,12 +1,14 @@
 """``paddle.fluid.transpiler``: ``DistributeTranspiler`` in collective mode (Fluid's ``nccl2``, here
 over MPI between processes; see docs/DISTRIBUTED.md) and the placement policies of parameter
-servers. Parameter-server mode is not in pe yet: asking for it is a one-line error.
+servers. Parameter-server mode is not in pe yet: asking for it is a one-line error. ``memory_optimize``
+and ``release_memory`` turn on the memory_optimize graph pass (pe_cli/compiler/passes).
 
 Endpoints name MPI ranks in order: the i-th endpoint of ``trainers`` is the process mpiexec started
 as rank i, and ``current_endpoint`` must be the ``trainer_id``-th. pe takes the trainers' endpoints
 as ``trainers="ep0,ep1"`` (Fluid's spelling), a list, or ``workers=`` (seed 004's example)."""
 import zlib
 
+from ..compiler.passes import program_frees, reuse_log
 from ..errors import PeError
 from ..framework import Program, default_main_program, default_startup_program
 
@@ -146,8 +148,24 @@ class DistributeTranspiler:
 
 
 def memory_optimize(input_program, skip_opt_set=None, print_log=False, level=0, skip_grads=True):
-    """A no-op, as in Fluid 1.6+ (where it only warns): pe plans memory itself."""
+    """Turns on the memory_optimize pass for ``input_program`` (pe_cli/compiler/passes): each
+    temporary is released once its last reader (backward ops included) has run, on the Executor and
+    on every device of a data-parallel run. Fed, fetched, persistable and ``skip_opt_set`` variables
+    are never released. ``print_log`` prints which released buffer each later value can take
+    (``level`` 0: same shape only, 1: any that is large enough). Numbers never change."""
+    if not isinstance(input_program, Program):
+        raise TypeError(f"memory_optimize: input_program must be a Program, got {type(input_program).__name__}")
+    if level not in (0, 1):
+        raise ValueError(f"memory_optimize: level must be 0 or 1, got {level!r}")
+    skip = {s if isinstance(s, str) else s.name for s in skip_opt_set or ()}
+    input_program._memory_optimize = {"skip": skip, "level": level, "print_log": bool(print_log)}
+    if print_log:
+        block = input_program.global_block()
+        for line in reuse_log(block, program_frees(block, (), skip), level):
+            print(f"memory_optimize: {line}")
 
 
 def release_memory(input_program, skip_opt_set=None):
-    """A no-op, as in Fluid 1.6+."""
+    """Releases each temporary of ``input_program`` after its last reader (the memory_optimize pass
+    without buffer-reuse logging)."""
+    memory_optimize(input_program, skip_opt_set)

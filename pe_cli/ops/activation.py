@@ -16,9 +16,10 @@ def _infer_elementwise(name, dtypes):
     return infer
 
 
-def _activation(name, doc, uses="X", attrs=None, dtypes=FLOATS, differentiable=True, infer=None):
+def _activation(name, doc, uses="X", attrs=None, dtypes=FLOATS, differentiable=True, infer=None, inplace=()):
     """Registers ``name`` and ``name_grad``; the grad reads X or Out (``uses``) and Out@GRAD.
-    ``dtypes``: the input dtypes accepted (None: any); ``differentiable=False``: no gradient."""
+    ``dtypes``: the input dtypes accepted (None: any); ``differentiable=False``: no gradient.
+    ``inplace``: the op's and its grad op's (output, input) pairs its kernels may write over."""
     attrs = attrs or {}
 
     def grad(g):
@@ -28,16 +29,17 @@ def _activation(name, doc, uses="X", attrs=None, dtypes=FLOATS, differentiable=T
 
     register(name, inputs=["X"], outputs=["Out"], attrs=attrs, infer=infer or _infer_elementwise(name, dtypes),
              grad=grad if differentiable else None, doc=doc, traits=("activation",),
-             grad_reads=(uses,) if differentiable else (), kernel_module="activation")
+             grad_reads=(uses,) if differentiable else (), kernel_module="activation", inplace=inplace[0] if inplace else ())
     if differentiable:
         register(f"{name}_grad", inputs=[uses, "Out@GRAD"], outputs=["X@GRAD"], attrs=attrs,
                  infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD")),
-                 kernel_module="activation")
+                 kernel_module="activation", inplace=inplace[1] if inplace else ())
 
 
 def _register_row(row):
     _activation(row.name, row.doc, uses=row.reads, dtypes=row.dtypes, differentiable=row.derivative is not None,
-                attrs={p.name: Attr(p.default, p.check, p.expect, p.choices) for p in row.params})
+                attrs={p.name: Attr(p.default, p.check, p.expect, p.choices) for p in row.params},
+                inplace=(("Out", "X"), ("X@GRAD", "Out@GRAD")) if row.cpu_loop else ())
 
 
 for _row in TABLE:

@@ -104,6 +104,7 @@ class OpDef:
     grad_reads: tuple = ()      # forward slots (inputs or outputs) whose values the grad ops read
     lod: object = "keep"        # how LoD passes at run time (see LOD_RULES)
     needs_lod: bool = False     # the kernel reads its inputs' LoD from attrs["_lod"] (slot -> offsets)
+    inplace: tuple = ()         # (output slot, input slot): the kernel may write that output over that input
     _kernels: dict = field(default_factory=dict)
 
     def has(self, trait):
@@ -151,13 +152,15 @@ LOD_RULES = ("keep", "drop")
 
 
 def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, grad=None, grad_reads=(),
-             kernel=None, needs_rng=False, doc="", traits=(), lod="keep", needs_lod=False):
+             kernel=None, needs_rng=False, doc="", traits=(), lod="keep", needs_lod=False, inplace=()):
     """Registers an op type. Called at import time of the module that defines the op.
 
     ``kernel_module``: its kernels are in ``pe_cli/kernels/<device>/<kernel_module>.py``; ``kernel``:
     the function there that serves it when that is another op's kernel (``reshape2`` -> "reshape").
     ``grad_reads``: the forward slots whose values its grad ops read (``("Out",)`` for relu), for
-    passes that decide how long a forward value must live."""
+    passes that decide how long a forward value must live. ``inplace``: (output slot, input slot),
+    when its kernels may write that output into the input's buffer (given ``attrs['_inplace']``,
+    which the enable_inplace pass sets only where the input is dead afterwards)."""
     if type in _REGISTRY:
         raise RuntimeError(f"op '{type}' is registered twice")
     unknown = set(traits) - set(TRAITS)
@@ -168,10 +171,12 @@ def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, gr
         raise RuntimeError(f"op '{type}': grad_reads {sorted(set(grad_reads) - slots)} are not its slots")
     if not callable(lod) and lod not in LOD_RULES:
         raise RuntimeError(f"op '{type}': lod={lod!r} is not one of {LOD_RULES} or a function")
+    if set(inplace) - slots:
+        raise RuntimeError(f"op '{type}': inplace {sorted(set(inplace) - slots)} are not its slots")
     attrs = {k: v if isinstance(v, Attr) else Attr(v) for k, v in (attrs or {}).items()}
     opdef = OpDef(type, tuple(Slot.parse(s) for s in inputs), tuple(Slot.parse(s) for s in outputs),
                   attrs, infer, grad, kernel_module, kernel or type, needs_rng, doc, frozenset(traits),
-                  tuple(grad_reads), lod, needs_lod)
+                  tuple(grad_reads), lod, needs_lod, tuple(inplace))
     _REGISTRY[type] = opdef
     return opdef
 

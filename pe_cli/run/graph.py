@@ -4,6 +4,7 @@ In both, every op shows its role (forward, backward, optimize, lr_sched; the op 
 marked) and where it was built (``lenet.yaml:12 layers[3] fc1``). In DOT, ops are boxes coloured
 by role, variables ellipses (parameters gold, feeds grey), edges follow the data.
 """
+from ..compiler import passes
 from ..compiler.graphviz import to_dot
 from ..compiler.ssa_graph import build_ssa_graph
 from ..framework import OpRole
@@ -136,3 +137,23 @@ def ssa_dot(programs, devices, cfg=None):
                             loss.name if loss is not None else None)
     name = f"{programs.model.spec.name} on {devices} devices"
     return to_dot(graph, name)
+
+
+def passes_text(programs, devices, cfg=None):
+    """What each graph pass (pe_cli/compiler/passes, in their fixed order) changes in the SSA graph of
+    the train program over ``devices`` CPU places with the config's build strategy, fetching the loss."""
+    strategy = strategies(cfg)[0] if cfg is not None else None
+    loss = programs.model.loss
+    fetched = [loss.name] if loss is not None else []
+    graph = build_ssa_graph(programs.main, [CPUPlace(i) for i in range(devices)], strategy,
+                            loss.name if loss is not None else None).with_fetches(fetched)
+    _, report = passes.apply(graph, fetched, strategy)
+    changed = dict(report)
+    lines = [f"graph passes of {programs.model.spec.name} on {devices} devices ({len(graph.ops)} nodes), in order:"]
+    for name in passes.ORDER:
+        if name not in changed:
+            lines.append(f"{name}: off (build_strategy.{name})")
+            continue
+        lines.append(f"{name}: {len(changed[name])} changes")
+        lines.extend(f"  {line}" for line in changed[name])
+    return "\n".join(lines) + "\n"

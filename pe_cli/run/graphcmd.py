@@ -5,7 +5,7 @@ import subprocess
 from ..config import ConfigError, check_model, load_config, load_model
 from ..config.yamlfile import load_yaml
 from .build import build_programs
-from .graph import program_dot, program_text, ssa_dot
+from .graph import passes_text, program_dot, program_text, ssa_dot
 from .layer_graph import layer_dot
 
 
@@ -39,6 +39,14 @@ def graph_output(path, overrides, fmt, phase, ssa, devices, level="op"):
     if fmt == "text":
         return program_text(program, title), f"{spec.name}-{phase}.txt"
     return program_dot(program, title), f"{spec.name}-{phase}.dot"
+
+
+def passes_output(path, overrides, devices):
+    """``pe graph --passes``: what each graph pass changes in the multi-device graph of ``path``."""
+    spec, cfg = load_spec(path, overrides)
+    programs = build_programs(spec, cfg, with_optimizer=True)
+    n = devices or (cfg.data["devices"] if cfg is not None else 1)
+    return passes_text(programs, n, cfg)
 
 
 def render_dot(dot_path, image_path, fmt):

@@ -105,6 +105,16 @@ def parallel_parts(size):
     return parallel_threads()
 
 
+def out_buffer(attrs, x, shape, dtype):
+    """Where a kernel writes an output of ``shape`` and ``dtype``: over its input ``x`` when the
+    enable_inplace pass allows it (``attrs['_inplace']``: x is dead after this op and nothing else
+    holds it) and x is a writable C-contiguous array of that shape and dtype; else a new array."""
+    if (attrs.get("_inplace") and isinstance(x, np.ndarray) and x.shape == tuple(shape) and x.dtype == dtype
+            and x.flags.c_contiguous and x.flags.writeable):
+        return x
+    return np.empty(shape, dtype=dtype)
+
+
 def flat(a):
     """a as a 1-D C-contiguous array (a view when a is contiguous)."""
     return np.ascontiguousarray(a).reshape(-1)

@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from ...activations import bind, kernels
-from ._numba import flat, is_float, lazy, parallel_parts
+from ._numba import flat, is_float, lazy, out_buffer, parallel_parts
 
 _loops = lazy("_pointwise_loops")
 
@@ -32,10 +32,9 @@ def _erf(x):
     return _erf_ufunc()(x)
 
 
-def _run_loop(loop, shape, dtype, *arrays):
-    """A new array of ``shape`` from the numba loop named ``loop`` over flat ``arrays`` (its
-    parallel twin ``<loop>_parallel`` for large ones)."""
-    out = np.empty(shape, dtype=dtype)
+def _run_loop(loop, out, *arrays):
+    """``out`` filled by the numba loop named ``loop`` over flat ``arrays`` (its parallel twin
+    ``<loop>_parallel`` for large ones); elementwise, so ``out`` may be the last of ``arrays``."""
     parts = parallel_parts(out.size)
     if parts > 1:
         getattr(_loops(), loop + "_parallel")(*arrays, out.reshape(-1), parts)
@@ -55,7 +54,7 @@ def _forward_kernel(row):
     def kernel(ins, attrs):
         x = ins["X"]
         if loop and is_float(x):
-            return {"Out": _run_loop(loop, x.shape, x.dtype, flat(x))}
+            return {"Out": _run_loop(loop, out_buffer(attrs, x, x.shape, x.dtype), flat(x))}
         return {"Out": forward(x, *_params(names, attrs, x.dtype)) if names else forward(x)}
     return kernel
 
@@ -67,7 +66,7 @@ def _grad_kernel(row):
     def kernel(ins, attrs):
         a, dout = ins[reads], ins["Out@GRAD"]
         if loop and is_float(dout, a) and a.shape == dout.shape:
-            return {"X@GRAD": _run_loop(loop, dout.shape, dout.dtype, flat(a), flat(dout))}
+            return {"X@GRAD": _run_loop(loop, out_buffer(attrs, dout, dout.shape, dout.dtype), flat(a), flat(dout))}
         return {"X@GRAD": derivative(a, dout, *_params(names, attrs, dout.dtype)) if names else derivative(a, dout)}
     return kernel
 

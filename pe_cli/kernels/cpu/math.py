@@ -7,7 +7,7 @@ import numpy as np
 
 from . import threads
 from . import _cblas
-from ._numba import is_float, lazy, parallel_threads
+from ._numba import is_float, lazy, out_buffer, parallel_threads
 
 _loops = lazy("_blas_loops")
 
@@ -74,6 +74,13 @@ def mean_grad(ins, attrs):
 def scale(ins, attrs):
     x = ins["X"]
     s, b = attrs["scale"], attrs["bias"]
+    if out_buffer(attrs, x, x.shape, x.dtype) is x:      # the same arithmetic, written over x
+        s, b = x.dtype.type(s), x.dtype.type(b)
+        if attrs["bias_after_scale"]:
+            np.add(np.multiply(x, s, out=x), b, out=x)
+        else:
+            np.multiply(np.add(x, b, out=x), s, out=x)
+        return {"Out": x}
     out = x * x.dtype.type(s) + x.dtype.type(b) if attrs["bias_after_scale"] else (x + x.dtype.type(b)) * x.dtype.type(s)
     return {"Out": out.astype(x.dtype, copy=False)}
 
