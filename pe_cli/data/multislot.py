@@ -17,6 +17,9 @@ import numpy as np
 
 from ..errors import PeError
 from ..framework.lod_tensor import LoDTensor
+from ..kernels.cpu._numba import lazy
+
+_loops = lazy("_multislot_loops")     # numba loops, imported on first use
 
 _DTYPES = {"uint64": np.int64, "float": np.float32}
 
@@ -36,73 +39,119 @@ class MultiSlotReader:
 
     def batches(self, path, pipe_command=None):
         """Yields the batches of one file, in file order (the last may be smaller); with a
-        ``pipe_command``, of what that shell command prints given the file on its input."""
+        ``pipe_command``, of what that shell command prints given the file on its input. The bytes
+        are parsed by numba loops that release the GIL (_multislot_loops.py)."""
         text = piped_text(path, pipe_command) if pipe_command else read_text(path)
-        return self.batches_of(((path, n, line) for n, line in enumerate(text.split("\n"), start=1)))
+        columns, counts = self._parse_buffer(np.frombuffer(text.encode("ascii"), dtype=np.uint8), path)
+        offsets = {name: np.concatenate([[0], np.cumsum(counts[:, s])]) for s, name in self._used_index()}
+        for a in range(0, counts.shape[0], self.batch_size):
+            b = min(a + self.batch_size, counts.shape[0])
+            yield {name: self._slot_batch(name, columns[name][offsets[name][a]:offsets[name][b]],
+                                          counts[a:b, s], path) for s, name in self._used_index()}
+
+    def _used_index(self):
+        return [(s, name) for s, (name, _, _, used) in enumerate(self.slots) if used]
+
+    def _parse_buffer(self, buf, path):
+        loops = _loops()
+        kinds = np.array([0 if kind == "uint64" else 1 for _, kind, _, _ in self.slots], dtype=np.int64)
+        used = np.array([bool(u) for *_, u in self.slots])
+        counts, code, line, slot = loops.count_slots(buf, len(self.slots), int(np.count_nonzero(buf == 10)) + 1)
+        self._raise(code, path, line, slot)
+        totals = counts.sum(axis=0) * used
+        is_int = kinds == 0
+        int_base = np.concatenate([[0], np.cumsum(np.where(is_int, totals, 0))[:-1]]).astype(np.int64)
+        float_base = np.concatenate([[0], np.cumsum(np.where(is_int, 0, totals))[:-1]]).astype(np.int64)
+        ints = np.empty(int(np.where(is_int, totals, 0).sum()), dtype=np.int64)
+        floats = np.empty(int(np.where(is_int, 0, totals).sum()), dtype=np.float64)
+        code, line, slot = loops.fill_values(buf, counts, kinds, used, ints, floats, int_base, float_base)
+        self._raise(code, path, line, slot)
+        columns = {}
+        for s, name in self._used_index():
+            base, values = (int_base[s], ints) if is_int[s] else (float_base[s], floats)
+            columns[name] = values[base:base + totals[s]].astype(_DTYPES[self.slots[s][1]], copy=False)
+        return columns, counts
+
+    def _raise(self, code, path, line, slot):
+        if code:
+            name, kind = self.slots[slot][0], self.slots[slot][1]
+            raise PeError(_message(code, path, line, name, kind, len(self.slots)))
+
+    def _slot_batch(self, name, values, counts, path):
+        kind, dense = self.used[name]
+        if dense:
+            if counts.min() != counts.max():
+                raise PeError(f"{path}: dense slot '{name}' has {counts.min()} to {counts.max()} values per line; "
+                              f"a dense slot has the same count on every line (or declare it sparse)")
+            return values.reshape(len(counts), int(counts[0]))
+        tensor = LoDTensor()
+        tensor.set(values.reshape(-1, 1), None)
+        tensor.set_recursive_sequence_lengths([counts.tolist()])
+        return tensor
 
     def batches_of(self, lines):
         """Yields the batches of (source, line number, line) triples, in their order."""
         rows = {name: [] for name in self.used}
         counts = {name: [] for name in self.used}
-        size, where = 0, None
+        where = []                  # (source, line number) of each sample of the batch
         for path, lineno, line in lines:
             if not line.strip():
                 continue
-            where = path
             self._parse(line.split(), rows, counts, path, lineno)
-            size += 1
-            if size == self.batch_size:
-                yield self._batch(rows, counts, path)
+            where.append((path, lineno))
+            if len(where) == self.batch_size:
+                yield self._batch(rows, counts, where)
                 rows = {name: [] for name in self.used}
                 counts = {name: [] for name in self.used}
-                size = 0
-        if size:
+                where = []
+        if where:
             yield self._batch(rows, counts, where)
 
     def _parse(self, tokens, rows, counts, path, lineno):
         p = 0
         for name, kind, _, used in self.slots:
             if p >= len(tokens):
-                raise PeError(f"{path}:{lineno}: slot '{name}': the line ends before it (each slot is a "
-                              f"count, then that many values)")
+                raise PeError(_message(NO_COUNT, path, lineno, name, kind, len(self.slots)))
             try:
                 n = int(tokens[p])
             except ValueError:
-                raise PeError(f"{path}:{lineno}: slot '{name}': expected a count, got {tokens[p][:20]!r}") from None
+                n = 0
             if n < 1:
-                raise PeError(f"{path}:{lineno}: slot '{name}': count {n}; a slot holds at least one value")
+                raise PeError(_message(BAD_COUNT, path, lineno, name, kind, len(self.slots)))
             if p + 1 + n > len(tokens):
-                raise PeError(f"{path}:{lineno}: slot '{name}': count {n} but only {len(tokens) - p - 1} "
-                              f"values follow")
+                raise PeError(_message(SHORT, path, lineno, name, kind, len(self.slots)))
             if used:
                 rows[name].extend(tokens[p + 1:p + 1 + n])
                 counts[name].append(n)
             p += 1 + n
         if p != len(tokens):
-            raise PeError(f"{path}:{lineno}: {len(tokens) - p} values after the last slot "
-                          f"'{self.slots[-1][0]}' (the description has {len(self.slots)} slots)")
+            last = self.slots[-1]
+            raise PeError(_message(EXTRA, path, lineno, last[0], last[1], len(self.slots)))
 
-    def _batch(self, rows, counts, path):
+    def _batch(self, rows, counts, where):
         out = {}
         for name, (kind, dense) in self.used.items():
             try:
                 values = np.array(rows[name], dtype=np.float64 if kind == "float" else np.int64)
             except (ValueError, OverflowError):
-                bad = next(t for t in rows[name] if not _number(t, kind))
-                raise PeError(f"{path}: slot '{name}' ({kind}): {bad[:20]!r} is not a number of that type") from None
-            values = values.astype(_DTYPES[kind], copy=False)
-            n = counts[name]
-            if dense:
-                if len(set(n)) > 1:
-                    raise PeError(f"{path}: dense slot '{name}' has {min(n)} to {max(n)} values per line; a dense "
-                                  f"slot has the same count on every line (or declare it sparse)")
-                out[name] = values.reshape(len(n), n[0])
-            else:
-                tensor = LoDTensor()
-                tensor.set(values.reshape(-1, 1), None)
-                tensor.set_recursive_sequence_lengths([n])
-                out[name] = tensor
+                bad = next(i for i, t in enumerate(rows[name]) if not _number(t, kind))
+                path, line = where[int(np.searchsorted(np.cumsum(counts[name]), bad, side="right"))]
+                raise PeError(_message(BAD_NUMBER, path, line, name, kind, len(self.slots))) from None
+            out[name] = self._slot_batch(name, values.astype(_DTYPES[kind], copy=False),
+                                         np.array(counts[name]), where[0][0])
         return out
+
+
+NO_COUNT, BAD_COUNT, SHORT, EXTRA, BAD_NUMBER = 1, 2, 3, 4, 5      # as _multislot_loops's codes
+
+
+def _message(code, path, line, name, kind, nslots):
+    where = f"{path}:{line}"
+    return {NO_COUNT: f"{where}: slot '{name}': the line ends before it (each slot is a count, then that many values)",
+            BAD_COUNT: f"{where}: slot '{name}': its count is not a positive integer",
+            SHORT: f"{where}: slot '{name}': fewer values than its count",
+            EXTRA: f"{where}: values after the last slot '{name}' (the description has {nslots} slots)",
+            BAD_NUMBER: f"{where}: slot '{name}' ({kind}): a value is not a number of that type"}[code]
 
 
 def read_text(path):
