@@ -35,6 +35,8 @@ def test_bundled_configs_load(path):
     train, held_out = cfg.data["data"]["train"], cfg.data["data"]["eval"]
     if train["format"] == "mnist":
         assert train["split"] == "train" and held_out["split"] == "eval"
+    elif train["format"] == "multislot":      # generated data (data/ctr): held out as separate files
+        assert train["path"] != held_out["path"] and os.path.isdir(train["path"])
     else:       # derived data in MNIST's order (data/mnist_rows): the same 8,000 / 2,000 split by start/stop
         assert train["stop"] == held_out["start"] == 8000
     assert os.path.exists(cfg.data["model"])

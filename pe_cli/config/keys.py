@@ -13,7 +13,7 @@ from .schema import REQUIRED, Custom, Field, ListOf, MapOf, Section
 LOGGERS = ("tensorboard",)      # run/loggers.py writes each
 
 DTYPES = ("float32", "float64", "float16", "int64", "int32", "int8", "uint8", "bool")
-FORMATS = ("mnist", "idx", "npy", "npz", "csv")
+FORMATS = ("mnist", "idx", "npy", "npz", "csv", "multislot")
 GRAPH_KINDS = ("forward", "train", "startup", "test", "ssa")
 
 LAYER_KEYS = {
@@ -45,8 +45,8 @@ MODEL = Section({
 })
 
 SOURCE = Section({
-    "format": Field("str", REQUIRED, "mnist, idx, npy, npz or csv", choices=FORMATS),
-    "path": Field("path|null", None, "mnist: the directory; npz, csv: the file"),
+    "format": Field("str", REQUIRED, "mnist, idx, npy, npz, csv or multislot", choices=FORMATS),
+    "path": Field("path|null", None, "mnist: the directory; npz, csv: the file; multislot: a file or a directory of them"),
     "files": MapOf(Field("path"), "idx, npy: one file per feed", key_doc="feed"),
     "split": Field("str", "all", "mnist: train (first 8,000), eval (last 2,000) or all",
                    choices=("train", "eval", "all")),

@@ -164,7 +164,7 @@ def _check_data(cfg):
         if src is None:
             continue
         fmt = src["format"]
-        needs_path = fmt in ("mnist", "npz", "csv")
+        needs_path = fmt in ("mnist", "npz", "csv", "multislot")
         if needs_path and not src["path"]:
             raise doc.error(("data", which), f"a {fmt} source needs 'path'", "add path: <file or directory>")
         if not needs_path and not src["files"]:

@@ -41,13 +41,17 @@ class MultiSlotReader:
         """Yields the batches of one file, in file order (the last may be smaller); with a
         ``pipe_command``, of what that shell command prints given the file on its input. The bytes
         are parsed by numba loops that release the GIL (_multislot_loops.py)."""
-        text = piped_text(path, pipe_command) if pipe_command else read_text(path)
-        columns, counts = self._parse_buffer(np.frombuffer(text.encode("ascii"), dtype=np.uint8), path)
+        columns, counts = self.parse_file(path, pipe_command)
         offsets = {name: np.concatenate([[0], np.cumsum(counts[:, s])]) for s, name in self._used_index()}
         for a in range(0, counts.shape[0], self.batch_size):
             b = min(a + self.batch_size, counts.shape[0])
             yield {name: self._slot_batch(name, columns[name][offsets[name][a]:offsets[name][b]],
                                           counts[a:b, s], path) for s, name in self._used_index()}
+
+    def parse_file(self, path, pipe_command=None):
+        """({used slot: its values, every line's one after another}, counts [lines, slots])."""
+        text = piped_text(path, pipe_command) if pipe_command else read_text(path)
+        return self._parse_buffer(np.frombuffer(text.encode("ascii"), dtype=np.uint8), path)
 
     def _used_index(self):
         return [(s, name) for s, (name, _, _, used) in enumerate(self.slots) if used]

@@ -14,17 +14,19 @@ import os
 
 import numpy as np
 
-from ..errors import suggest
+from ..errors import PeError, suggest
 from .idx import MNIST_FILES, MNIST_SPLITS, read_idx
+from .multislot import MultiSlotReader
 from .ragged import LENGTHS_SUFFIX, Ragged
 from .readers import DataError, read_csv, read_npy, read_npz, require_file
 
 _MNIST_COLUMNS = {"image": "images", "label": "labels"}
 
 
-def load_source(source, feeds):
-    """``source``: a validated data-source mapping (paths resolved); ``feeds``: feed names.
-    Returns {feed: array} with every array sliced to the same samples."""
+def load_source(source, feeds, feed_specs=None):
+    """``source``: a validated data-source mapping (paths resolved); ``feeds``: feed names
+    (``feed_specs``: their specs, for the multislot format's slot types). Returns {feed: array}
+    with every array sliced to the same samples."""
     fmt = source["format"]
     columns = dict(source.get("columns") or {})
     files = dict(source.get("files") or {})
@@ -36,7 +38,7 @@ def load_source(source, feeds):
         if feed not in feeds:
             raise DataError(f"'{feed}' is not a feed of the model", ("files", feed),
                             f"the feeds are {', '.join(feeds)}")
-    if fmt in ("mnist", "npz", "csv") and not source.get("path"):
+    if fmt in ("mnist", "npz", "csv", "multislot") and not source.get("path"):
         raise DataError(f"a {fmt} source needs 'path'", (), "add path: <file or directory>")
     if fmt in ("idx", "npy"):
         if not files:
@@ -69,6 +71,8 @@ def load_source(source, feeds):
             out[feed] = arrays[name] if lengths is None else Ragged(arrays[name], lengths, name)
     elif fmt == "csv":
         out = _csv(source, feeds, columns)
+    elif fmt == "multislot":
+        out = _multislot(source, feeds, feed_specs)
     else:
         raise DataError(f"unknown format '{fmt}'", ("format",))
     return _slice(source, out)
@@ -97,6 +101,52 @@ def _mnist(source, feeds, columns):
         out[feed] = cache[column]
     start, stop = MNIST_SPLITS[source.get("split") or "all"]
     return {k: v[start:stop] for k, v in out.items()}
+
+
+def _multislot(source, feeds, feed_specs):
+    """MultiSlot text (seed 004's AsyncExecutor format, data/multislot.py): ``path`` is a file or a
+    directory of them (read in name order). The slots of a line are the model's feeds in the order
+    they are declared: an integer feed is an id slot (uint64), a float one a float slot; a feed with
+    ``lod_level: 1`` is sparse (a sequence per sample), the others dense."""
+    path = source["path"]
+    if os.path.isdir(path):
+        files = sorted(os.path.join(path, f) for f in os.listdir(path)
+                       if os.path.isfile(os.path.join(path, f)) and not f.endswith(".proto") and not f.startswith("."))
+    else:
+        files = [require_file(path, ("path",))]
+    if not files:
+        raise DataError(f"{path} holds no MultiSlot files", ("path",), "point path at a file or a directory of them")
+    slots = [(f, "uint64" if "int" in str(feed_specs[f].dtype) else "float", not feed_specs[f].lod_level, True)
+             for f in feeds]
+    reader = MultiSlotReader(_Slots(slots, path))
+    parts = {f: [] for f in feeds}
+    for file in files:
+        try:
+            columns, counts = reader.parse_file(file)
+        except PeError as e:
+            raise DataError(str(e), ("path",)) from None
+        for s, f in enumerate(feeds):
+            parts[f].append((columns[f], counts[:, s]))
+    out = {}
+    for f, dense, in ((f, slots[i][2]) for i, f in enumerate(feeds)):
+        values = np.concatenate([v for v, _ in parts[f]])
+        lengths = np.concatenate([c for _, c in parts[f]])
+        if dense:
+            if lengths.min() != lengths.max():
+                raise DataError(f"{path}: feed '{f}' has {lengths.min()} to {lengths.max()} values per line; a "
+                                f"feed with lod_level 0 is a dense slot (the same count on every line)", ("path",),
+                                f"give feeds.{f} lod_level: 1 to read it as a sequence")
+            out[f] = values.reshape(len(lengths), int(lengths[0]))
+        else:
+            out[f] = Ragged(values.reshape(-1, 1), lengths, f)
+    return out
+
+
+class _Slots:
+    """The slot description MultiSlotReader takes, from the model's feeds."""
+
+    def __init__(self, slots, where):
+        self.slots, self.batch_size, self.proto_file = slots, 1, where
 
 
 def _csv(source, feeds, columns):

@@ -218,7 +218,7 @@ def load_columns(cfg, which):
         raise doc.error(("data",), f"data.{which} is not given", f"add a data.{which} source")
     feeds = list(model.feeds)
     try:
-        columns = load_source(source, feeds)
+        columns = load_source(source, feeds, model.feeds)
     except DataError as e:
         raise doc.error(("data", which) + e.key, e.message, e.hint) from None
     out = {}
