@@ -107,6 +107,38 @@ class NumpyRMSProp:
         return p - mom
 
 
+class NumpyAdamax:
+    def __init__(self, lr, b1=0.9, b2=0.999, eps=1e-8):
+        self.lr, self.b1, self.b2, self.eps, self.m, self.u, self.t = lr, b1, b2, eps, {}, {}, {}
+
+    def step(self, name, p, g):
+        t = self.t[name] = self.t.get(name, 0) + 1
+        m = self.m[name] = self.b1 * self.m.get(name, 0.0) + (1 - self.b1) * g
+        u = self.u[name] = np.maximum(self.b2 * self.u.get(name, 0.0) + self.eps, np.abs(g))
+        return p - self.lr / (1 - self.b1 ** t) * m / u
+
+
+class NumpyAdadelta:
+    def __init__(self, rho=0.95, eps=1e-6):
+        self.rho, self.eps, self.sg, self.su = rho, eps, {}, {}
+
+    def step(self, name, p, g):
+        sg = self.sg[name] = self.rho * self.sg.get(name, 0.0) + (1 - self.rho) * g * g
+        su = self.su.get(name, 0.0)
+        update = -np.sqrt((su + self.eps) / (sg + self.eps)) * g
+        self.su[name] = self.rho * su + (1 - self.rho) * update * update
+        return p + update
+
+
+class NumpyDecayedAdagrad:
+    def __init__(self, lr, decay=0.95, eps=1e-6):
+        self.lr, self.decay, self.eps, self.m = lr, decay, eps, {}
+
+    def step(self, name, p, g):
+        m = self.m[name] = self.decay * self.m.get(name, 0.0) + (1 - self.decay) * g * g
+        return p - self.lr * g / (np.sqrt(m) + self.eps)
+
+
 def numpy_train(opt, steps):
     w, b = W0.copy(), B0.copy()
     out = []
@@ -133,6 +165,13 @@ OPTIMIZERS = {
     "rmsprop_centered": (lambda: fluid.optimizer.RMSPropOptimizer(0.03125, rho=0.9, epsilon=1e-4, momentum=0.5,
                                                                   centered=True),
                          lambda: NumpyRMSProp(0.03125, 0.9, 1e-4, 0.5, True)),
+    "adamax": (lambda: fluid.optimizer.Adamax(learning_rate=0.125), lambda: NumpyAdamax(0.125)),
+    "adamax_betas": (lambda: fluid.optimizer.AdamaxOptimizer(0.25, beta1=0.5, beta2=0.75, epsilon=1e-4),
+                     lambda: NumpyAdamax(0.25, 0.5, 0.75, 1e-4)),
+    "adadelta": (lambda: fluid.optimizer.Adadelta(learning_rate=1.0, epsilon=1e-2, rho=0.9),
+                 lambda: NumpyAdadelta(0.9, 1e-2)),
+    "decayed_adagrad": (lambda: fluid.optimizer.DecayedAdagrad(learning_rate=0.125, decay=0.9),
+                        lambda: NumpyDecayedAdagrad(0.125, 0.9)),
 }
 
 

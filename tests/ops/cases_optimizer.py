@@ -64,6 +64,27 @@ def _rmsprop(i, a):
     return out
 
 
+def _adamax(i, a):
+    m = a["beta1"] * i["Moment"] + (1 - a["beta1"]) * i["Grad"]
+    u = np.maximum(a["beta2"] * i["InfNorm"] + a["epsilon"], np.abs(i["Grad"]))
+    step = i["LearningRate"][0] / (1 - i["Beta1Pow"][0])
+    return {"ParamOut": i["Param"] - step * m / u, "MomentOut": m, "InfNormOut": u}
+
+
+def _adadelta(i, a):
+    rho, eps, g = a["rho"], a["epsilon"], i["Grad"]
+    sg = rho * i["AvgSquaredGrad"] + (1 - rho) * g ** 2
+    update = -np.sqrt((i["AvgSquaredUpdate"] + eps) / (sg + eps)) * g
+    return {"ParamOut": i["Param"] + update, "AvgSquaredGradOut": sg,
+            "AvgSquaredUpdateOut": rho * i["AvgSquaredUpdate"] + (1 - rho) * update ** 2}
+
+
+def _decayed_adagrad(i, a):
+    m = a["decay"] * i["Moment"] + (1 - a["decay"]) * i["Grad"] ** 2
+    return {"ParamOut": i["Param"] - i["LearningRate"][0] * i["Grad"] / (np.sqrt(m) + a["epsilon"]),
+            "MomentOut": m}
+
+
 def _lr_case(kind, step, attrs, want, name, base_input=None):
     inputs = {"Step": np.array([step], dtype="int64")}
     if base_input is not None:
@@ -110,6 +131,23 @@ CASES = [
                        "LearningRate": lr(0.01)},
            _rmsprop, attrs={"decay": 0.9, "epsilon": 1e-6, "momentum": 0.5, "centered": True},
            name="rmsprop_centered_momentum"),
+    OpCase("adamax", {"Param": r(3, 4), "Grad": r(3, 4), "LearningRate": lr(0.01), "Moment": r(3, 4),
+                      "InfNorm": pos(3, 4), "Beta1Pow": lr(0.9 ** 2)},
+           _adamax, attrs={"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8}),
+    OpCase("adamax", {"Param": r(2, 5, dtype="float32"), "Grad": r(2, 5, dtype="float32"),
+                      "LearningRate": lr(0.1, "float32"), "Moment": np.zeros((2, 5), "float32"),
+                      "InfNorm": np.zeros((2, 5), "float32"), "Beta1Pow": lr(0.5, "float32")},
+           _adamax, attrs={"beta1": 0.5, "beta2": 0.75, "epsilon": 1e-3}, name="adamax_first_step_float32",
+           rtol=2e-5, atol=1e-6),
+    OpCase("adadelta", {"Param": r(3, 4), "Grad": r(3, 4), "AvgSquaredGrad": pos(3, 4), "AvgSquaredUpdate": pos(3, 4)},
+           _adadelta, attrs={"rho": 0.95, "epsilon": 1e-6}),
+    OpCase("adadelta", {"Param": r(5), "Grad": r(5), "AvgSquaredGrad": np.zeros(5), "AvgSquaredUpdate": np.zeros(5)},
+           _adadelta, attrs={"rho": 0.5, "epsilon": 1e-2}, name="adadelta_first_step"),
+    OpCase("decayed_adagrad", {"Param": r(3, 4), "Grad": r(3, 4), "Moment": pos(3, 4), "LearningRate": lr(0.1)},
+           _decayed_adagrad, attrs={"decay": 0.9, "epsilon": 1e-6}),
+    OpCase("decayed_adagrad", {"Param": r(4, dtype="float32"), "Grad": r(4, dtype="float32"),
+                               "Moment": np.zeros(4, "float32"), "LearningRate": lr(0.25, "float32")},
+           _decayed_adagrad, attrs={"decay": 0.5, "epsilon": 0.1}, name="decayed_adagrad_float32", rtol=1e-5),
 
     OpCase("increment", {"X": np.array([4], dtype="int64")},
            lambda i, a: {"Out": np.array([7], dtype="int64")}, attrs={"step": 3.0}),

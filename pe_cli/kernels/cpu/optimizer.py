@@ -94,6 +94,41 @@ def rmsprop(ins, attrs):
     return outs
 
 
+def adamax(ins, attrs):
+    p, g, m, u = ins["Param"], ins["Grad"], ins["Moment"], ins["InfNorm"]
+    t = p.dtype.type
+    lr = _scalar(ins["LearningRate"], p.dtype)
+    b1p = _scalar(ins["Beta1Pow"], p.dtype)
+    beta1, beta2, eps = t(attrs["beta1"]), t(attrs["beta2"]), t(attrs["epsilon"])
+    m_out = beta1 * m + (t(1) - beta1) * g
+    u_out = np.maximum(beta2 * u + eps, np.abs(g))
+    p_out = p - (lr / (t(1) - b1p)) * (m_out / u_out)
+    return {"ParamOut": p_out.astype(p.dtype, copy=False), "MomentOut": m_out.astype(m.dtype, copy=False),
+            "InfNormOut": u_out.astype(u.dtype, copy=False)}
+
+
+def adadelta(ins, attrs):
+    p, g, sg, su = ins["Param"], ins["Grad"], ins["AvgSquaredGrad"], ins["AvgSquaredUpdate"]
+    t = p.dtype.type
+    rho, eps = t(attrs["rho"]), t(attrs["epsilon"])
+    sg_out = rho * sg + (t(1) - rho) * g * g
+    update = -np.sqrt((su + eps) / (sg_out + eps)) * g
+    su_out = rho * su + (t(1) - rho) * update * update
+    return {"ParamOut": (p + update).astype(p.dtype, copy=False),
+            "AvgSquaredGradOut": sg_out.astype(sg.dtype, copy=False),
+            "AvgSquaredUpdateOut": su_out.astype(su.dtype, copy=False)}
+
+
+def decayed_adagrad(ins, attrs):
+    p, g, m = ins["Param"], ins["Grad"], ins["Moment"]
+    t = p.dtype.type
+    lr = _scalar(ins["LearningRate"], p.dtype)
+    decay = t(attrs["decay"])
+    m_out = decay * m + (t(1) - decay) * g * g
+    p_out = p - lr * g / (np.sqrt(m_out) + t(attrs["epsilon"]))
+    return {"ParamOut": p_out.astype(p.dtype, copy=False), "MomentOut": m_out.astype(m.dtype, copy=False)}
+
+
 # -- learning-rate schedules --------------------------------------------------------------------
 
 def increment(ins, attrs):

@@ -102,25 +102,35 @@ def adam(ins, attrs):
 
 
 @cuda.jit
-def _adagrad(p, g, m, lr, eps, p_out, m_out):
+def _adagrad(p, g, m, lr, keep, add, eps, p_out, m_out):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
     rate = lr[0]
     while i < p.size:
         gi = g[i]
-        mo = m[i] + gi * gi
+        mo = keep * m[i] + add * gi * gi
         m_out[i] = mo
         p_out[i] = p[i] - rate * gi / (math.sqrt(mo) + eps)
         i += step
 
 
-def adagrad(ins, attrs):
+def _adagrad_update(ins, keep, add, eps):
+    """MomentOut = keep * Moment + add * Grad^2; ParamOut = Param - lr * Grad / (sqrt(MomentOut) + eps)."""
     p, g, m = ins["Param"], ins["Grad"], ins["Moment"]
     p_out, m_out = rt.empty(p.shape, p.dtype), rt.empty(m.shape, m.dtype)
     if p.size:
-        _adagrad[grid(p.size)](flat(p), flat(g), flat(m), _as(ins["LearningRate"], p.dtype),
-                               scalar_arg(p.dtype, attrs["epsilon"]), flat(p_out), flat(m_out))
+        t = p.dtype
+        _adagrad[grid(p.size)](flat(p), flat(g), flat(m), _as(ins["LearningRate"], t), scalar_arg(t, keep),
+                               scalar_arg(t, add), scalar_arg(t, eps), flat(p_out), flat(m_out))
     return {"ParamOut": p_out, "MomentOut": m_out}
+
+
+def adagrad(ins, attrs):
+    return _adagrad_update(ins, 1.0, 1.0, attrs["epsilon"])
+
+
+def decayed_adagrad(ins, attrs):
+    return _adagrad_update(ins, attrs["decay"], 1.0 - attrs["decay"], attrs["epsilon"])
 
 
 @cuda.jit
@@ -159,6 +169,56 @@ def rmsprop(ins, attrs):
     if centered:
         outs["MeanGradOut"] = mg_out
     return outs
+
+
+@cuda.jit
+def _adamax(p, g, m, u, lr, b1p, beta1, beta2, eps, p_out, m_out, u_out):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    lr_t = lr[0] / (1.0 - b1p[0])
+    while i < p.size:
+        gi = g[i]
+        mo = beta1 * m[i] + (1.0 - beta1) * gi
+        uo = max(beta2 * u[i] + eps, abs(gi))
+        m_out[i] = mo
+        u_out[i] = uo
+        p_out[i] = p[i] - lr_t * (mo / uo)
+        i += step
+
+
+def adamax(ins, attrs):
+    p, g, m, u = ins["Param"], ins["Grad"], ins["Moment"], ins["InfNorm"]
+    t = p.dtype
+    p_out, m_out, u_out = rt.empty(p.shape, t), rt.empty(m.shape, m.dtype), rt.empty(u.shape, u.dtype)
+    if p.size:
+        _adamax[grid(p.size)](flat(p), flat(g), flat(m), flat(u), _as(ins["LearningRate"], t),
+                              _as(ins["Beta1Pow"], t), scalar_arg(t, attrs["beta1"]), scalar_arg(t, attrs["beta2"]),
+                              scalar_arg(t, attrs["epsilon"]), flat(p_out), flat(m_out), flat(u_out))
+    return {"ParamOut": p_out, "MomentOut": m_out, "InfNormOut": u_out}
+
+
+@cuda.jit
+def _adadelta(p, g, sg, su, rho, eps, p_out, sg_out, su_out):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < p.size:
+        gi = g[i]
+        s = rho * sg[i] + (1.0 - rho) * gi * gi
+        upd = -math.sqrt((su[i] + eps) / (s + eps)) * gi
+        sg_out[i] = s
+        su_out[i] = rho * su[i] + (1.0 - rho) * upd * upd
+        p_out[i] = p[i] + upd
+        i += step
+
+
+def adadelta(ins, attrs):
+    p, g, sg, su = ins["Param"], ins["Grad"], ins["AvgSquaredGrad"], ins["AvgSquaredUpdate"]
+    t = p.dtype
+    p_out, sg_out, su_out = rt.empty(p.shape, t), rt.empty(sg.shape, sg.dtype), rt.empty(su.shape, su.dtype)
+    if p.size:
+        _adadelta[grid(p.size)](flat(p), flat(g), flat(sg), flat(su), scalar_arg(t, attrs["rho"]),
+                                scalar_arg(t, attrs["epsilon"]), flat(p_out), flat(sg_out), flat(su_out))
+    return {"ParamOut": p_out, "AvgSquaredGradOut": sg_out, "AvgSquaredUpdateOut": su_out}
 
 
 _increment = Unary(cuda.jit(device=True, inline=True)(lambda x, s, q: x + s))
