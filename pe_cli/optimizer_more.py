@@ -1,9 +1,10 @@
-"""Fluid 1.x's further optimizers: ``Adamax``, ``Adadelta`` and ``DecayedAdagrad`` (and the
+"""Fluid 1.x's further optimizers: ``Adamax``, ``Adadelta``, ``DecayedAdagrad``, ``Ftrl``, ``Lamb`` and ``LarsMomentum`` (and the
 ``...Optimizer`` spellings), each one update op per parameter like those of ``optimizer.py``."""
-from .optimizer import Optimizer, _check_number
+from .optimizer import AdamOptimizer, MomentumOptimizer, Optimizer, _check_number
 
 __all__ = ["Adamax", "AdamaxOptimizer", "Adadelta", "AdadeltaOptimizer", "DecayedAdagrad",
-           "DecayedAdagradOptimizer"]
+           "DecayedAdagradOptimizer", "Ftrl", "FtrlOptimizer", "Lamb",
+           "LambOptimizer", "LarsMomentum", "LarsMomentumOptimizer"]
 
 
 class AdamaxOptimizer(Optimizer):
@@ -90,6 +91,87 @@ class DecayedAdagradOptimizer(Optimizer):
             {"ParamOut": [param], "MomentOut": [moment]}, {"decay": self._decay, "epsilon": self._epsilon})
 
 
+class FtrlOptimizer(Optimizer):
+    """FTRL-Proximal: squared += grad^2 (n); linear += grad - (n^c - old^c) / lr * param with
+    c = -lr_power; param = (l1 * sign(linear) - linear) / (n^c / lr + 2 * l2) where |linear| > l1,
+    else 0 (Fluid's kernel adds 1e-10 to l1 and l2)."""
+    type = "ftrl"
+
+    def __init__(self, learning_rate, l1=0.0, l2=0.0, lr_power=-0.5, parameter_list=None, regularization=None,
+                 grad_clip=None, name=None):
+        super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
+        self._l1 = _check_number("FtrlOptimizer", "l1", l1, lo=0.0)
+        self._l2 = _check_number("FtrlOptimizer", "l2", l2, lo=0.0)
+        self._lr_power = _check_number("FtrlOptimizer", "lr_power", lr_power, hi=0.0)
+
+    def _create_accumulators(self, block, params):
+        for p in params:
+            self._add_accumulator("squared", p)
+            self._add_accumulator("linear", p)
+
+    def _append_optimize_op(self, block, param, grad, lr):
+        sq, lin = self._get_accumulator("squared", param), self._get_accumulator("linear", param)
+        return block.append_op(
+            "ftrl", {"Param": [param], "Grad": [grad], "LearningRate": [lr], "SquaredAccumulator": [sq],
+                     "LinearAccumulator": [lin]},
+            {"ParamOut": [param], "SquaredAccumOut": [sq], "LinearAccumOut": [lin]},
+            {"l1": self._l1, "l2": self._l2, "lr_power": self._lr_power})
+
+
+class LambOptimizer(AdamOptimizer):
+    """LAMB: Adam's moments with bias correction give r = m_hat / (sqrt(v_hat) + epsilon) +
+    lamb_weight_decay * param; param -= lr * (||param|| / ||r||) * r (ratio 1 when a norm is 0).
+    ``exclude_from_weight_decay_fn(param)`` True drops the decay term for that parameter. The op
+    advances beta1^t and beta2^t itself, as pe's adam does."""
+    type = "lamb"
+
+    def __init__(self, learning_rate=0.001, lamb_weight_decay=0.01, beta1=0.9, beta2=0.999, epsilon=1e-6,
+                 parameter_list=None, regularization=None, grad_clip=None, exclude_from_weight_decay_fn=None,
+                 name=None):
+        super().__init__(learning_rate, beta1, beta2, epsilon, parameter_list, regularization, grad_clip, name)
+        self._weight_decay = _check_number("LambOptimizer", "lamb_weight_decay", lamb_weight_decay, lo=0.0)
+        if exclude_from_weight_decay_fn is not None and not callable(exclude_from_weight_decay_fn):
+            raise TypeError(f"LambOptimizer: exclude_from_weight_decay_fn must be callable, "
+                            f"got {exclude_from_weight_decay_fn!r}")
+        self._exclude_fn = exclude_from_weight_decay_fn
+
+    def _append_optimize_op(self, block, param, grad, lr):
+        m1, m2 = self._get_accumulator("moment1", param), self._get_accumulator("moment2", param)
+        b1, b2 = self._get_accumulator("beta1_pow_acc", param), self._get_accumulator("beta2_pow_acc", param)
+        excluded = self._exclude_fn is not None and self._exclude_fn(param)
+        return block.append_op(
+            "lamb", {"Param": [param], "Grad": [grad], "LearningRate": [lr], "Moment1": [m1], "Moment2": [m2],
+                     "Beta1Pow": [b1], "Beta2Pow": [b2]},
+            {"ParamOut": [param], "Moment1Out": [m1], "Moment2Out": [m2], "Beta1PowOut": [b1],
+             "Beta2PowOut": [b2]},
+            {"beta1": self._beta1, "beta2": self._beta2, "epsilon": self._epsilon,
+             "weight_decay": 0.0 if excluded else self._weight_decay})
+
+
+class LarsMomentumOptimizer(MomentumOptimizer):
+    """Momentum with a layer-wise rate: local_lr = lr * lars_coeff * ||param|| / (||grad|| +
+    lars_weight_decay * ||param||) (lr when a norm is 0); velocity = momentum * velocity +
+    local_lr * (grad + lars_weight_decay * param); param -= velocity."""
+    type = "lars_momentum"
+
+    def __init__(self, learning_rate, momentum, lars_coeff=0.001, lars_weight_decay=0.0005, parameter_list=None,
+                 regularization=None, grad_clip=None, name=None):
+        super().__init__(learning_rate, momentum, parameter_list, False, regularization, grad_clip, name)
+        self._lars_coeff = _check_number("LarsMomentumOptimizer", "lars_coeff", lars_coeff, lo=0.0)
+        self._lars_weight_decay = _check_number("LarsMomentumOptimizer", "lars_weight_decay", lars_weight_decay,
+                                                lo=0.0)
+
+    def _append_optimize_op(self, block, param, grad, lr):
+        velocity = self._get_accumulator("velocity", param)
+        return block.append_op(
+            "lars_momentum", {"Param": [param], "Grad": [grad], "Velocity": [velocity], "LearningRate": [lr]},
+            {"ParamOut": [param], "VelocityOut": [velocity]},
+            {"mu": self._momentum, "lars_coeff": self._lars_coeff, "lars_weight_decay": self._lars_weight_decay})
+
+
 Adamax = AdamaxOptimizer
 Adadelta = AdadeltaOptimizer
 DecayedAdagrad = DecayedAdagradOptimizer
+Ftrl = FtrlOptimizer
+Lamb = LambOptimizer
+LarsMomentum = LarsMomentumOptimizer

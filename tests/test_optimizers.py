@@ -139,6 +139,43 @@ class NumpyDecayedAdagrad:
         return p - self.lr * g / (np.sqrt(m) + self.eps)
 
 
+class NumpyFtrl:
+    def __init__(self, lr, l1=0.0, l2=0.0, lr_power=-0.5):
+        self.lr, self.l1, self.l2, self.c, self.sq, self.lin = lr, l1 + 1e-10, l2 + 1e-10, -lr_power, {}, {}
+
+    def step(self, name, p, g):
+        sq = self.sq.get(name, 0.0)
+        n = self.sq[name] = sq + g * g
+        lin = self.lin[name] = self.lin.get(name, 0.0) + g - (n ** self.c - sq ** self.c) / self.lr * p
+        shrunk = (self.l1 * np.sign(lin) - lin) / (n ** self.c / self.lr + 2 * self.l2)
+        return np.where(np.abs(lin) > self.l1, shrunk, 0.0)
+
+
+class NumpyLamb(NumpyAdam):
+    def __init__(self, lr, decay, b1=0.9, b2=0.999, eps=1e-6):
+        super().__init__(lr, b1, b2, eps)
+        self.decay = decay
+
+    def step(self, name, p, g):
+        t = self.t[name] = self.t.get(name, 0) + 1
+        m = self.m[name] = self.b1 * self.m.get(name, 0.0) + (1 - self.b1) * g
+        v = self.v[name] = self.b2 * self.v.get(name, 0.0) + (1 - self.b2) * g * g
+        r = (m / (1 - self.b1 ** t)) / (np.sqrt(v / (1 - self.b2 ** t)) + self.eps) + self.decay * p
+        return p - self.lr * (np.linalg.norm(p) / np.linalg.norm(r)) * r
+
+
+class NumpyLars(NumpyMomentum):
+    def __init__(self, lr, mu, coeff, decay):
+        super().__init__(lr, mu)
+        self.coeff, self.decay = coeff, decay
+
+    def step(self, name, p, g):
+        p_norm, g_norm = np.linalg.norm(p), np.linalg.norm(g)
+        rate = self.lr * self.coeff * p_norm / (g_norm + self.decay * p_norm) if p_norm > 0 and g_norm > 0 else self.lr
+        v = self.v[name] = self.mu * self.v.get(name, 0.0) + rate * (g + self.decay * p)
+        return p - v
+
+
 def numpy_train(opt, steps):
     w, b = W0.copy(), B0.copy()
     out = []
@@ -172,6 +209,16 @@ OPTIMIZERS = {
                  lambda: NumpyAdadelta(0.9, 1e-2)),
     "decayed_adagrad": (lambda: fluid.optimizer.DecayedAdagrad(learning_rate=0.125, decay=0.9),
                         lambda: NumpyDecayedAdagrad(0.125, 0.9)),
+    "ftrl": (lambda: fluid.optimizer.Ftrl(learning_rate=0.5), lambda: NumpyFtrl(0.5)),
+    "ftrl_l1_l2": (lambda: fluid.optimizer.FtrlOptimizer(0.5, l1=0.01, l2=0.01, lr_power=-0.25),
+                   lambda: NumpyFtrl(0.5, 0.01, 0.01, -0.25)),
+    "lamb": (lambda: fluid.optimizer.Lamb(learning_rate=0.125, lamb_weight_decay=0.01), lambda: NumpyLamb(0.125, 0.01)),
+    "lamb_excluded": (lambda: fluid.optimizer.LambOptimizer(0.125, lamb_weight_decay=0.5, beta1=0.5,
+                                                            exclude_from_weight_decay_fn=lambda p: True),
+                      lambda: NumpyLamb(0.125, 0.0, b1=0.5)),
+    "lars_momentum": (lambda: fluid.optimizer.LarsMomentum(learning_rate=2.0, momentum=0.9, lars_coeff=0.25,
+                                                           lars_weight_decay=0.0005),
+                      lambda: NumpyLars(2.0, 0.9, 0.25, 0.0005)),
 }
 
 

@@ -5,8 +5,8 @@ from ..optimizer_more import *  # noqa: F401,F403
 from ..optimizer_more import __all__ as _more_all
 from .unsupported import unsupported
 
-_MISSING = ["Dpsgd", "DpsgdOptimizer", "Ftrl", "FtrlOptimizer",
-            "ModelAverage", "LarsMomentum", "LarsMomentumOptimizer", "LambOptimizer",
+_MISSING = ["Dpsgd", "DpsgdOptimizer",
+            "ModelAverage", 
             "ExponentialMovingAverage", "PipelineOptimizer", "LookaheadOptimizer",
             "RecomputeOptimizer", "DGCMomentumOptimizer"]
 for _name in _MISSING:

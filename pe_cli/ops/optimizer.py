@@ -104,6 +104,40 @@ register("decayed_adagrad", kernel_module="optimizer",
          doc="MomentOut = decay * Moment + (1 - decay) * Grad^2; ParamOut = Param - LearningRate * Grad / "
              "(sqrt(MomentOut) + epsilon).")
 
+register("ftrl", kernel_module="optimizer",
+         inputs=["Param", "SquaredAccumulator", "LinearAccumulator", "Grad", "LearningRate"],
+         outputs=["ParamOut", "SquaredAccumOut", "LinearAccumOut"],
+         attrs={"l1": Attr(0.0, _non_negative, ">= 0"), "l2": Attr(0.0, _non_negative, ">= 0"),
+                "lr_power": Attr(-0.5, lambda v: v <= 0, "<= 0")},
+         infer=_infer_update([("SquaredAccumOut", "SquaredAccumulator"),
+                              ("LinearAccumOut", "LinearAccumulator")]),
+         doc="With n = SquaredAccumulator + Grad^2 and c = -lr_power (l1, l2 each plus 1e-10, as Fluid's "
+             "kernel): LinearAccumOut = LinearAccumulator + Grad - (n^c - SquaredAccumulator^c) / "
+             "LearningRate * Param; ParamOut = (l1 * sign(LinearAccumOut) - LinearAccumOut) / (n^c / "
+             "LearningRate + 2 * l2) where |LinearAccumOut| > l1, else 0; SquaredAccumOut = n.")
+
+register("lamb", kernel_module="optimizer",
+         inputs=["Param", "Grad", "LearningRate", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow"],
+         outputs=["ParamOut", "Moment1Out", "Moment2Out", "Beta1PowOut?", "Beta2PowOut?"],
+         attrs={"beta1": Attr(0.9, _unit, "in [0, 1)"), "beta2": Attr(0.999, _unit, "in [0, 1)"),
+                "epsilon": Attr(1e-6, _non_negative, ">= 0"), "weight_decay": Attr(0.01, _non_negative, ">= 0")},
+         infer=_infer_update([("Moment1Out", "Moment1"), ("Moment2Out", "Moment2"),
+                              ("Beta1PowOut", "Beta1Pow"), ("Beta2PowOut", "Beta2Pow")],
+                             scalars=("Beta1Pow", "Beta2Pow")),
+         doc="Moment1Out, Moment2Out as adam's; r = (Moment1Out / (1 - Beta1Pow)) / (sqrt(Moment2Out / "
+             "(1 - Beta2Pow)) + epsilon) + weight_decay * Param; ParamOut = Param - LearningRate * "
+             "(||Param|| / ||r||) * r, the ratio 1 when either norm is 0; Beta1PowOut = Beta1Pow * beta1, "
+             "Beta2PowOut = Beta2Pow * beta2.")
+
+register("lars_momentum", kernel_module="optimizer",
+         inputs=["Param", "Grad", "Velocity", "LearningRate"], outputs=["ParamOut", "VelocityOut"],
+         attrs={"mu": Attr(0.9, _non_negative, ">= 0"), "lars_coeff": Attr(0.001, _non_negative, ">= 0"),
+                "lars_weight_decay": Attr(0.0005, _non_negative, ">= 0")},
+         infer=_infer_update([("VelocityOut", "Velocity")]),
+         doc="local_lr = LearningRate * lars_coeff * ||Param|| / (||Grad|| + lars_weight_decay * ||Param||) "
+             "(LearningRate when a norm is 0); VelocityOut = mu * Velocity + local_lr * (Grad + "
+             "lars_weight_decay * Param); ParamOut = Param - VelocityOut.")
+
 
 # -- learning-rate schedules --------------------------------------------------------------------
 

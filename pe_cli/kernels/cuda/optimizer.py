@@ -10,6 +10,7 @@ from ..cpu import optimizer as _cpu
 from . import runtime as rt
 from ._elementwise import Unary, scalar_arg
 from ._launch import copy, flat, grid
+from .clip import _sum_of_squares
 
 
 @cuda.jit
@@ -94,11 +95,15 @@ def adam(ins, attrs):
                             _as(b1_in, t), _as(b2_in, t), scalar_arg(t, attrs["beta1"]),
                             scalar_arg(t, attrs["beta2"]), scalar_arg(t, attrs["epsilon"]),
                             flat(p_out), flat(m1_out), flat(m2_out))
+    return dict(_beta_pows(b1_in, b2_in, attrs), ParamOut=p_out, Moment1Out=m1_out, Moment2Out=m2_out)
+
+
+def _beta_pows(b1_in, b2_in, attrs):
+    """Beta1PowOut = Beta1Pow * beta1 and Beta2PowOut = Beta2Pow * beta2, on the device."""
     b1_out, b2_out = rt.empty(b1_in.shape, b1_in.dtype), rt.empty(b2_in.shape, b2_in.dtype)
     _times[1, 1, rt.stream()](flat(b1_in), scalar_arg(b1_in.dtype, attrs["beta1"]), flat(b1_out))
     _times[1, 1, rt.stream()](flat(b2_in), scalar_arg(b2_in.dtype, attrs["beta2"]), flat(b2_out))
-    return {"ParamOut": p_out, "Moment1Out": m1_out, "Moment2Out": m2_out,
-            "Beta1PowOut": b1_out, "Beta2PowOut": b2_out}
+    return {"Beta1PowOut": b1_out, "Beta2PowOut": b2_out}
 
 
 @cuda.jit
@@ -171,6 +176,17 @@ def rmsprop(ins, attrs):
     return outs
 
 
+def _update(kernel, ins, state, outs, *args):
+    """Launches ``kernel(Param, Grad, *state inputs, *args, ParamOut, *state outputs)`` over Param
+    and returns ParamOut and the state outputs under the names ``outs``."""
+    p = ins["Param"]
+    arrays = [rt.empty(p.shape, p.dtype)] + [rt.empty(ins[s].shape, ins[s].dtype) for s in state]
+    if p.size:
+        kernel[grid(p.size)](flat(p), flat(ins["Grad"]), *(flat(ins[s]) for s in state), *args,
+                             *(flat(a) for a in arrays))
+    return dict(zip(["ParamOut"] + list(outs), arrays))
+
+
 @cuda.jit
 def _adamax(p, g, m, u, lr, b1p, beta1, beta2, eps, p_out, m_out, u_out):
     i = cuda.grid(1)
@@ -187,14 +203,10 @@ def _adamax(p, g, m, u, lr, b1p, beta1, beta2, eps, p_out, m_out, u_out):
 
 
 def adamax(ins, attrs):
-    p, g, m, u = ins["Param"], ins["Grad"], ins["Moment"], ins["InfNorm"]
-    t = p.dtype
-    p_out, m_out, u_out = rt.empty(p.shape, t), rt.empty(m.shape, m.dtype), rt.empty(u.shape, u.dtype)
-    if p.size:
-        _adamax[grid(p.size)](flat(p), flat(g), flat(m), flat(u), _as(ins["LearningRate"], t),
-                              _as(ins["Beta1Pow"], t), scalar_arg(t, attrs["beta1"]), scalar_arg(t, attrs["beta2"]),
-                              scalar_arg(t, attrs["epsilon"]), flat(p_out), flat(m_out), flat(u_out))
-    return {"ParamOut": p_out, "MomentOut": m_out, "InfNormOut": u_out}
+    t = ins["Param"].dtype
+    return _update(_adamax, ins, ["Moment", "InfNorm"], ["MomentOut", "InfNormOut"], _as(ins["LearningRate"], t),
+                   _as(ins["Beta1Pow"], t), scalar_arg(t, attrs["beta1"]), scalar_arg(t, attrs["beta2"]),
+                   scalar_arg(t, attrs["epsilon"]))
 
 
 @cuda.jit
@@ -212,13 +224,103 @@ def _adadelta(p, g, sg, su, rho, eps, p_out, sg_out, su_out):
 
 
 def adadelta(ins, attrs):
-    p, g, sg, su = ins["Param"], ins["Grad"], ins["AvgSquaredGrad"], ins["AvgSquaredUpdate"]
+    t = ins["Param"].dtype
+    return _update(_adadelta, ins, ["AvgSquaredGrad", "AvgSquaredUpdate"],
+                   ["AvgSquaredGradOut", "AvgSquaredUpdateOut"], scalar_arg(t, attrs["rho"]),
+                   scalar_arg(t, attrs["epsilon"]))
+
+
+@cuda.jit
+def _ftrl(p, g, sq, lin, lr, l1, l2, c, p_out, sq_out, lin_out):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    rate = lr[0]
+    while i < p.size:
+        gi = g[i]
+        n = sq[i] + gi * gi
+        lo = lin[i] + gi - (n ** c - sq[i] ** c) / rate * p[i]
+        sq_out[i] = n
+        lin_out[i] = lo
+        if abs(lo) > l1:
+            sign = 1.0 if lo > 0 else -1.0
+            p_out[i] = (l1 * sign - lo) / (n ** c / rate + 2.0 * l2)
+        else:
+            p_out[i] = 0.0
+        i += step
+
+
+def ftrl(ins, attrs):
+    t = ins["Param"].dtype
+    return _update(_ftrl, ins, ["SquaredAccumulator", "LinearAccumulator"], ["SquaredAccumOut", "LinearAccumOut"],
+                   _as(ins["LearningRate"], t), scalar_arg(t, attrs["l1"] + 1e-10),
+                   scalar_arg(t, attrs["l2"] + 1e-10), scalar_arg(t, -attrs["lr_power"]))
+
+
+@cuda.jit
+def _lamb_moments(p, g, m1, m2, b1p, b2p, beta1, beta2, eps, decay, m1_out, m2_out, r):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    c1 = 1.0 - b1p[0]
+    c2 = 1.0 - b2p[0]
+    while i < p.size:
+        gi = g[i]
+        a = beta1 * m1[i] + (1.0 - beta1) * gi
+        b = beta2 * m2[i] + (1.0 - beta2) * gi * gi
+        m1_out[i] = a
+        m2_out[i] = b
+        r[i] = (a / c1) / (math.sqrt(b / c2) + eps) + decay * p[i]
+        i += step
+
+
+@cuda.jit
+def _lamb_step(p, r, lr, p_sq, r_sq, p_out):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    ratio = 1.0
+    if p_sq[0] > 0 and r_sq[0] > 0:
+        ratio = math.sqrt(p_sq[0]) / math.sqrt(r_sq[0])
+    rate = lr[0] * ratio
+    while i < p.size:
+        p_out[i] = p[i] - rate * r[i]
+        i += step
+
+
+def lamb(ins, attrs):
+    p, g, m1, m2 = ins["Param"], ins["Grad"], ins["Moment1"], ins["Moment2"]
     t = p.dtype
-    p_out, sg_out, su_out = rt.empty(p.shape, t), rt.empty(sg.shape, sg.dtype), rt.empty(su.shape, su.dtype)
+    p_out, m1_out, m2_out = rt.empty(p.shape, t), rt.empty(m1.shape, m1.dtype), rt.empty(m2.shape, m2.dtype)
     if p.size:
-        _adadelta[grid(p.size)](flat(p), flat(g), flat(sg), flat(su), scalar_arg(t, attrs["rho"]),
-                                scalar_arg(t, attrs["epsilon"]), flat(p_out), flat(sg_out), flat(su_out))
-    return {"ParamOut": p_out, "AvgSquaredGradOut": sg_out, "AvgSquaredUpdateOut": su_out}
+        r = rt.empty(p.shape, t)
+        _lamb_moments[grid(p.size)](flat(p), flat(g), flat(m1), flat(m2), _as(ins["Beta1Pow"], t),
+                                    _as(ins["Beta2Pow"], t), scalar_arg(t, attrs["beta1"]),
+                                    scalar_arg(t, attrs["beta2"]), scalar_arg(t, attrs["epsilon"]),
+                                    scalar_arg(t, attrs["weight_decay"]), flat(m1_out), flat(m2_out), flat(r))
+        _lamb_step[grid(p.size)](flat(p), flat(r), _as(ins["LearningRate"], t), _sum_of_squares(p),
+                                 _sum_of_squares(r), flat(p_out))
+    return dict(_beta_pows(ins["Beta1Pow"], ins["Beta2Pow"], attrs), ParamOut=p_out, Moment1Out=m1_out,
+                Moment2Out=m2_out)
+
+
+@cuda.jit
+def _lars(p, g, v, lr, p_sq, g_sq, mu, coeff, decay, p_out, v_out):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    rate = lr[0]
+    if p_sq[0] > 0 and g_sq[0] > 0:
+        p_norm = math.sqrt(p_sq[0])
+        rate = rate * coeff * p_norm / (math.sqrt(g_sq[0]) + decay * p_norm)
+    while i < p.size:
+        vo = mu * v[i] + rate * (g[i] + decay * p[i])
+        v_out[i] = vo
+        p_out[i] = p[i] - vo
+        i += step
+
+
+def lars_momentum(ins, attrs):
+    p, g, t = ins["Param"], ins["Grad"], ins["Param"].dtype
+    return _update(_lars, ins, ["Velocity"], ["VelocityOut"], _as(ins["LearningRate"], t), _sum_of_squares(p),
+                   _sum_of_squares(g), scalar_arg(t, attrs["mu"]), scalar_arg(t, attrs["lars_coeff"]),
+                   scalar_arg(t, attrs["lars_weight_decay"]))
 
 
 _increment = Unary(cuda.jit(device=True, inline=True)(lambda x, s, q: x + s))
