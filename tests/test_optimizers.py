@@ -347,3 +347,53 @@ def test_minimize_outside_program_guard_uses_the_given_startup_program():
     assert len(fluid.default_startup_program().global_block().ops) == default_startup_ops
     losses, _, _ = train(main, startup, loss, 3, fetch=())
     assert losses[-1] < losses[0]
+
+
+@pytest.mark.parametrize("thres", [False, True])
+def test_exponential_moving_average_matches_numpy(thres):
+    """EMA of w and b over four SGD steps, applied with Fluid's bias correction and restored."""
+    main, startup = fluid.Program(), fluid.Program()
+    decay = 0.75
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        x = fluid.layers.data("x", [4], dtype="float64")
+        y = fluid.layers.data("y", [1], dtype="float64")
+        pred = fluid.layers.fc(x, 1, param_attr=fluid.ParamAttr(
+            name="w", initializer=fluid.initializer.NumpyArrayInitializer(W0)), bias_attr=fluid.ParamAttr(
+            name="b", initializer=fluid.initializer.NumpyArrayInitializer(B0)))
+        loss = fluid.layers.mean((pred - y) * (pred - y))
+        fluid.optimizer.SGD(0.125).minimize(loss)
+        steps_var = fluid.layers.create_global_var([1], 2.0, "float32", persistable=True) if thres else None
+        ema = fluid.optimizer.ExponentialMovingAverage(decay, thres_steps=steps_var)
+        ema.update()
+    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+    with fluid.scope_guard(scope):
+        exe.run(startup)
+        for _ in range(4):
+            w, b = exe.run(main, feed={"x": X, "y": Y}, fetch_list=["w", "b"])
+        d = min(decay, 3.0 / 12.0) if thres else decay
+        ref = {"w": 0.0, "b": 0.0}
+        for rw, rb in numpy_train(NumpySGD(0.125), 4):
+            ref = {"w": d * ref["w"] + (1 - d) * rw, "b": d * ref["b"] + (1 - d) * rb}
+        with ema.apply(exe):
+            np.testing.assert_allclose(np.array(scope.find_var("w").get_tensor()), ref["w"] / (1 - d ** 4), rtol=1e-6)
+            np.testing.assert_allclose(np.array(scope.find_var("b").get_tensor()), ref["b"] / (1 - d ** 4), rtol=1e-6)
+        np.testing.assert_allclose(np.array(scope.find_var("w").get_tensor()), np.asarray(w), rtol=0, atol=0)
+
+
+def test_lookahead_matches_numpy():
+    """Lookahead over SGD, k=3, alpha=0.5: seven steps against the same rule in numpy."""
+    k, alpha = 3, 0.5
+    main, startup, loss, _ = build(lambda: fluid.optimizer.LookaheadOptimizer(fluid.optimizer.SGD(0.125),
+                                                                              alpha=alpha, k=k))
+    _, params, _ = train(main, startup, loss, 7)
+    w, b, sgd, slow = W0.copy(), B0.copy(), NumpySGD(0.125), {}
+    for step in range(1, 8):
+        gw, gb = numpy_grads(w, b)
+        w, b = sgd.step("w", w, gw), sgd.step("b", b, gb)
+        if step == 1:
+            slow = {"w": w, "b": b}
+        if step % k == 0:
+            slow = {"w": alpha * w + (1 - alpha) * slow["w"], "b": alpha * b + (1 - alpha) * slow["b"]}
+            w, b = slow["w"], slow["b"]
+        np.testing.assert_allclose(params[step - 1][0], w, rtol=1e-10, err_msg=f"w after step {step}")
+        np.testing.assert_allclose(params[step - 1][1], b, rtol=1e-10, err_msg=f"b after step {step}")

@@ -5,9 +5,7 @@ from ..optimizer_more import *  # noqa: F401,F403
 from ..optimizer_more import __all__ as _more_all
 from .unsupported import unsupported
 
-_MISSING = ["Dpsgd", "DpsgdOptimizer",
-            "ModelAverage", 
-            "ExponentialMovingAverage", "PipelineOptimizer", "LookaheadOptimizer",
+_MISSING = ["Dpsgd", "DpsgdOptimizer", "ModelAverage", "PipelineOptimizer",
             "RecomputeOptimizer", "DGCMomentumOptimizer"]
 for _name in _MISSING:
     globals()[_name] = unsupported(f"fluid.optimizer.{_name}")
