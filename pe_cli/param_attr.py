@@ -5,7 +5,7 @@ from .initializer import Initializer
 
 class ParamAttr:
     def __init__(self, name=None, initializer=None, learning_rate=1.0, regularizer=None,
-                 trainable=True, gradient_clip=None, do_model_average=False):
+                 trainable=True, gradient_clip=None, do_model_average=True):
         self.name = name
         self.initializer = initializer
         self.learning_rate = learning_rate

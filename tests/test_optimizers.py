@@ -107,6 +107,75 @@ class NumpyRMSProp:
         return p - mom
 
 
+class NumpyAdamax:
+    def __init__(self, lr, b1=0.9, b2=0.999, eps=1e-8):
+        self.lr, self.b1, self.b2, self.eps, self.m, self.u, self.t = lr, b1, b2, eps, {}, {}, {}
+
+    def step(self, name, p, g):
+        t = self.t[name] = self.t.get(name, 0) + 1
+        m = self.m[name] = self.b1 * self.m.get(name, 0.0) + (1 - self.b1) * g
+        u = self.u[name] = np.maximum(self.b2 * self.u.get(name, 0.0) + self.eps, np.abs(g))
+        return p - self.lr / (1 - self.b1 ** t) * m / u
+
+
+class NumpyAdadelta:
+    def __init__(self, rho=0.95, eps=1e-6):
+        self.rho, self.eps, self.sg, self.su = rho, eps, {}, {}
+
+    def step(self, name, p, g):
+        sg = self.sg[name] = self.rho * self.sg.get(name, 0.0) + (1 - self.rho) * g * g
+        su = self.su.get(name, 0.0)
+        update = -np.sqrt((su + self.eps) / (sg + self.eps)) * g
+        self.su[name] = self.rho * su + (1 - self.rho) * update * update
+        return p + update
+
+
+class NumpyDecayedAdagrad:
+    def __init__(self, lr, decay=0.95, eps=1e-6):
+        self.lr, self.decay, self.eps, self.m = lr, decay, eps, {}
+
+    def step(self, name, p, g):
+        m = self.m[name] = self.decay * self.m.get(name, 0.0) + (1 - self.decay) * g * g
+        return p - self.lr * g / (np.sqrt(m) + self.eps)
+
+
+class NumpyFtrl:
+    def __init__(self, lr, l1=0.0, l2=0.0, lr_power=-0.5):
+        self.lr, self.l1, self.l2, self.c, self.sq, self.lin = lr, l1 + 1e-10, l2 + 1e-10, -lr_power, {}, {}
+
+    def step(self, name, p, g):
+        sq = self.sq.get(name, 0.0)
+        n = self.sq[name] = sq + g * g
+        lin = self.lin[name] = self.lin.get(name, 0.0) + g - (n ** self.c - sq ** self.c) / self.lr * p
+        shrunk = (self.l1 * np.sign(lin) - lin) / (n ** self.c / self.lr + 2 * self.l2)
+        return np.where(np.abs(lin) > self.l1, shrunk, 0.0)
+
+
+class NumpyLamb(NumpyAdam):
+    def __init__(self, lr, decay, b1=0.9, b2=0.999, eps=1e-6):
+        super().__init__(lr, b1, b2, eps)
+        self.decay = decay
+
+    def step(self, name, p, g):
+        t = self.t[name] = self.t.get(name, 0) + 1
+        m = self.m[name] = self.b1 * self.m.get(name, 0.0) + (1 - self.b1) * g
+        v = self.v[name] = self.b2 * self.v.get(name, 0.0) + (1 - self.b2) * g * g
+        r = (m / (1 - self.b1 ** t)) / (np.sqrt(v / (1 - self.b2 ** t)) + self.eps) + self.decay * p
+        return p - self.lr * (np.linalg.norm(p) / np.linalg.norm(r)) * r
+
+
+class NumpyLars(NumpyMomentum):
+    def __init__(self, lr, mu, coeff, decay):
+        super().__init__(lr, mu)
+        self.coeff, self.decay = coeff, decay
+
+    def step(self, name, p, g):
+        p_norm, g_norm = np.linalg.norm(p), np.linalg.norm(g)
+        rate = self.lr * self.coeff * p_norm / (g_norm + self.decay * p_norm) if p_norm > 0 and g_norm > 0 else self.lr
+        v = self.v[name] = self.mu * self.v.get(name, 0.0) + rate * (g + self.decay * p)
+        return p - v
+
+
 def numpy_train(opt, steps):
     w, b = W0.copy(), B0.copy()
     out = []
@@ -133,6 +202,23 @@ OPTIMIZERS = {
     "rmsprop_centered": (lambda: fluid.optimizer.RMSPropOptimizer(0.03125, rho=0.9, epsilon=1e-4, momentum=0.5,
                                                                   centered=True),
                          lambda: NumpyRMSProp(0.03125, 0.9, 1e-4, 0.5, True)),
+    "adamax": (lambda: fluid.optimizer.Adamax(learning_rate=0.125), lambda: NumpyAdamax(0.125)),
+    "adamax_betas": (lambda: fluid.optimizer.AdamaxOptimizer(0.25, beta1=0.5, beta2=0.75, epsilon=1e-4),
+                     lambda: NumpyAdamax(0.25, 0.5, 0.75, 1e-4)),
+    "adadelta": (lambda: fluid.optimizer.Adadelta(learning_rate=1.0, epsilon=1e-2, rho=0.9),
+                 lambda: NumpyAdadelta(0.9, 1e-2)),
+    "decayed_adagrad": (lambda: fluid.optimizer.DecayedAdagrad(learning_rate=0.125, decay=0.9),
+                        lambda: NumpyDecayedAdagrad(0.125, 0.9)),
+    "ftrl": (lambda: fluid.optimizer.Ftrl(learning_rate=0.5), lambda: NumpyFtrl(0.5)),
+    "ftrl_l1_l2": (lambda: fluid.optimizer.FtrlOptimizer(0.5, l1=0.01, l2=0.01, lr_power=-0.25),
+                   lambda: NumpyFtrl(0.5, 0.01, 0.01, -0.25)),
+    "lamb": (lambda: fluid.optimizer.Lamb(learning_rate=0.125, lamb_weight_decay=0.01), lambda: NumpyLamb(0.125, 0.01)),
+    "lamb_excluded": (lambda: fluid.optimizer.LambOptimizer(0.125, lamb_weight_decay=0.5, beta1=0.5,
+                                                            exclude_from_weight_decay_fn=lambda p: True),
+                      lambda: NumpyLamb(0.125, 0.0, b1=0.5)),
+    "lars_momentum": (lambda: fluid.optimizer.LarsMomentum(learning_rate=2.0, momentum=0.9, lars_coeff=0.25,
+                                                           lars_weight_decay=0.0005),
+                      lambda: NumpyLars(2.0, 0.9, 0.25, 0.0005)),
 }
 
 
@@ -261,3 +347,53 @@ def test_minimize_outside_program_guard_uses_the_given_startup_program():
     assert len(fluid.default_startup_program().global_block().ops) == default_startup_ops
     losses, _, _ = train(main, startup, loss, 3, fetch=())
     assert losses[-1] < losses[0]
+
+
+@pytest.mark.parametrize("thres", [False, True])
+def test_exponential_moving_average_matches_numpy(thres):
+    """EMA of w and b over four SGD steps, applied with Fluid's bias correction and restored."""
+    main, startup = fluid.Program(), fluid.Program()
+    decay = 0.75
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        x = fluid.layers.data("x", [4], dtype="float64")
+        y = fluid.layers.data("y", [1], dtype="float64")
+        pred = fluid.layers.fc(x, 1, param_attr=fluid.ParamAttr(
+            name="w", initializer=fluid.initializer.NumpyArrayInitializer(W0)), bias_attr=fluid.ParamAttr(
+            name="b", initializer=fluid.initializer.NumpyArrayInitializer(B0)))
+        loss = fluid.layers.mean((pred - y) * (pred - y))
+        fluid.optimizer.SGD(0.125).minimize(loss)
+        steps_var = fluid.layers.create_global_var([1], 2.0, "float32", persistable=True) if thres else None
+        ema = fluid.optimizer.ExponentialMovingAverage(decay, thres_steps=steps_var)
+        ema.update()
+    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+    with fluid.scope_guard(scope):
+        exe.run(startup)
+        for _ in range(4):
+            w, b = exe.run(main, feed={"x": X, "y": Y}, fetch_list=["w", "b"])
+        d = min(decay, 3.0 / 12.0) if thres else decay
+        ref = {"w": 0.0, "b": 0.0}
+        for rw, rb in numpy_train(NumpySGD(0.125), 4):
+            ref = {"w": d * ref["w"] + (1 - d) * rw, "b": d * ref["b"] + (1 - d) * rb}
+        with ema.apply(exe):
+            np.testing.assert_allclose(np.array(scope.find_var("w").get_tensor()), ref["w"] / (1 - d ** 4), rtol=1e-6)
+            np.testing.assert_allclose(np.array(scope.find_var("b").get_tensor()), ref["b"] / (1 - d ** 4), rtol=1e-6)
+        np.testing.assert_allclose(np.array(scope.find_var("w").get_tensor()), np.asarray(w), rtol=0, atol=0)
+
+
+def test_lookahead_matches_numpy():
+    """Lookahead over SGD, k=3, alpha=0.5: seven steps against the same rule in numpy."""
+    k, alpha = 3, 0.5
+    main, startup, loss, _ = build(lambda: fluid.optimizer.LookaheadOptimizer(fluid.optimizer.SGD(0.125),
+                                                                              alpha=alpha, k=k))
+    _, params, _ = train(main, startup, loss, 7)
+    w, b, sgd, slow = W0.copy(), B0.copy(), NumpySGD(0.125), {}
+    for step in range(1, 8):
+        gw, gb = numpy_grads(w, b)
+        w, b = sgd.step("w", w, gw), sgd.step("b", b, gb)
+        if step == 1:
+            slow = {"w": w, "b": b}
+        if step % k == 0:
+            slow = {"w": alpha * w + (1 - alpha) * slow["w"], "b": alpha * b + (1 - alpha) * slow["b"]}
+            w, b = slow["w"], slow["b"]
+        np.testing.assert_allclose(params[step - 1][0], w, rtol=1e-10, err_msg=f"w after step {step}")
+        np.testing.assert_allclose(params[step - 1][1], b, rtol=1e-10, err_msg=f"b after step {step}")

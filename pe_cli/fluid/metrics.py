@@ -1,8 +1,187 @@
-"""``paddle.fluid.metrics``: the Python metric accumulators are not in pe yet (each name raises);
-the in-graph ``fluid.layers.accuracy`` is."""
+"""``paddle.fluid.metrics``: Fluid 1.8's Python metric accumulators, fed with fetched numpy values
+(the in-graph ``fluid.layers.accuracy`` and friends compute per-batch values). ChunkEvaluator and
+DetectionMAP are not in pe yet (each raises)."""
+import numbers
+
+import numpy as np
+
 from .unsupported import unsupported
 
 __all__ = ["MetricBase", "CompositeMetric", "Precision", "Recall", "Accuracy", "ChunkEvaluator",
            "EditDistance", "DetectionMAP", "Auc"]
-for _name in __all__:
-    globals()[_name] = unsupported(f"fluid.metrics.{_name}")
+
+
+def _numpy(owner, what, value):
+    if not isinstance(value, (np.ndarray, np.generic)):
+        raise ValueError(f"{owner}: {what} must be a numpy array, got {type(value).__name__}")
+    return value
+
+
+class MetricBase:
+    """A metric accumulated over batches. Its state is every attribute not starting with '_';
+    ``reset()`` sets ints and floats to 0 and arrays to zeros, as Fluid's does."""
+
+    def __init__(self, name):
+        self._name = str(name) if name is not None else type(self).__name__
+
+    def __str__(self):
+        return self._name
+
+    def _states(self):
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+
+    def reset(self):
+        for attr, value in self._states().items():
+            if isinstance(value, (np.ndarray, np.generic)):
+                setattr(self, attr, np.zeros_like(value))
+            elif isinstance(value, bool) or not isinstance(value, numbers.Number):
+                setattr(self, attr, None)
+            else:
+                setattr(self, attr, type(value)(0))
+
+    def get_config(self):
+        return {"name": self._name, "states": dict(self._states())}
+
+    def update(self, preds, labels):
+        raise NotImplementedError(f"{type(self).__name__} must implement update()")
+
+    def eval(self):
+        raise NotImplementedError(f"{type(self).__name__} must implement eval()")
+
+
+class CompositeMetric(MetricBase):
+    """Several metrics updated with the same (preds, labels); ``eval()`` lists their results."""
+
+    def __init__(self, name=None):
+        super().__init__(name)
+        self._metrics = []
+
+    def add_metric(self, metric):
+        if not isinstance(metric, MetricBase):
+            raise ValueError(f"CompositeMetric.add_metric: expected a MetricBase, got {type(metric).__name__}")
+        self._metrics.append(metric)
+
+    def update(self, preds, labels):
+        for m in self._metrics:
+            m.update(preds, labels)
+
+    def eval(self):
+        return [m.eval() for m in self._metrics]
+
+
+class Precision(MetricBase):
+    """Binary precision tp / (tp + fp); predictions are rounded to 0/1."""
+
+    def __init__(self, name=None):
+        super().__init__(name)
+        self.tp, self.fp = 0, 0
+
+    def update(self, preds, labels):
+        preds = np.rint(_numpy("Precision", "preds", preds)).astype("int32").reshape(-1)
+        labels = _numpy("Precision", "labels", labels).reshape(-1)
+        hit = preds == 1
+        self.tp += int(np.sum(hit & (labels == 1)))
+        self.fp += int(np.sum(hit & (labels != 1)))
+
+    def eval(self):
+        predicted = self.tp + self.fp
+        return float(self.tp) / predicted if predicted != 0 else 0.0
+
+
+class Recall(MetricBase):
+    """Binary recall tp / (tp + fn); predictions are rounded to 0/1."""
+
+    def __init__(self, name=None):
+        super().__init__(name)
+        self.tp, self.fn = 0, 0
+
+    def update(self, preds, labels):
+        preds = np.rint(_numpy("Recall", "preds", preds)).astype("int32").reshape(-1)
+        labels = _numpy("Recall", "labels", labels).reshape(-1)
+        positive = labels == 1
+        self.tp += int(np.sum(positive & (preds == 1)))
+        self.fn += int(np.sum(positive & (preds != 1)))
+
+    def eval(self):
+        relevant = self.tp + self.fn
+        return float(self.tp) / relevant if relevant != 0 else 0.0
+
+
+class Accuracy(MetricBase):
+    """The weighted mean of per-batch accuracies: update(value, weight) with weight the batch size."""
+
+    def __init__(self, name=None):
+        super().__init__(name)
+        self.value, self.weight = 0.0, 0.0
+
+    def update(self, value, weight):
+        if not isinstance(value, (numbers.Number, np.ndarray, np.generic)):
+            raise ValueError(f"Accuracy.update: value must be a number or a numpy array, got {type(value).__name__}")
+        if not isinstance(weight, (numbers.Number, np.generic)):
+            raise ValueError(f"Accuracy.update: weight must be a number, got {type(weight).__name__}")
+        self.value += float(np.asarray(value).reshape(-1)[0]) * float(weight)
+        self.weight += float(weight)
+
+    def eval(self):
+        if self.weight == 0:
+            raise ValueError("Accuracy.eval: no data yet; update() it with the fetched layers.accuracy value "
+                             "and the batch size")
+        return self.value / self.weight
+
+
+class EditDistance(MetricBase):
+    """From fetched edit distances and the sequence count: (mean distance, share of sequences with a
+    nonzero distance)."""
+
+    def __init__(self, name=None):
+        super().__init__(name)
+        self.total_distance, self.seq_num, self.instance_error = 0.0, 0, 0
+
+    def update(self, distances, seq_num):
+        distances = _numpy("EditDistance", "distances", distances)
+        if isinstance(seq_num, bool) or not isinstance(seq_num, (numbers.Integral, np.integer)):
+            raise ValueError(f"EditDistance.update: seq_num must be an integer, got {seq_num!r}")
+        self.seq_num += int(seq_num)
+        self.instance_error += int(seq_num) - int(np.sum(distances == 0))
+        self.total_distance += float(np.sum(distances))
+
+    def eval(self):
+        if self.seq_num == 0:
+            raise ValueError("EditDistance.eval: no data yet; update() it with the fetched edit distances")
+        return self.total_distance / self.seq_num, self.instance_error / float(self.seq_num)
+
+
+class Auc(MetricBase):
+    """Area under the ROC curve from bucketed scores, as Fluid's: ``preds`` is [N, 2] (column 1 the
+    positive score in [0, 1]), each score falls in bucket int(score * num_thresholds)."""
+
+    def __init__(self, name=None, curve="ROC", num_thresholds=4095):
+        super().__init__(name)
+        if curve != "ROC":
+            raise ValueError(f"Auc: only curve='ROC' is supported, got {curve!r}")
+        self._curve, self._num_thresholds = curve, int(num_thresholds)
+        self._stat_pos = np.zeros(self._num_thresholds + 1, dtype=np.int64)
+        self._stat_neg = np.zeros(self._num_thresholds + 1, dtype=np.int64)
+
+    def update(self, preds, labels):
+        preds = _numpy("Auc", "preds", preds)
+        labels = _numpy("Auc", "labels", labels).reshape(-1)
+        if preds.ndim != 2 or preds.shape[1] < 2 or preds.shape[0] != labels.shape[0]:
+            raise ValueError(f"Auc.update: preds must be [N, 2] for N={labels.shape[0]} labels, "
+                             f"got shape {list(preds.shape)}")
+        bins = (preds[:, 1] * self._num_thresholds).astype(np.int64)
+        if bins.min(initial=0) < 0 or bins.max(initial=0) > self._num_thresholds:
+            raise ValueError("Auc.update: positive scores must lie in [0, 1]")
+        np.add.at(self._stat_pos, bins[labels != 0], 1)
+        np.add.at(self._stat_neg, bins[labels == 0], 1)
+
+    def eval(self):
+        pos = np.cumsum(self._stat_pos[::-1]).astype(np.float64)
+        neg = np.cumsum(self._stat_neg[::-1]).astype(np.float64)
+        pos_prev, neg_prev = np.concatenate([[0.0], pos[:-1]]), np.concatenate([[0.0], neg[:-1]])
+        area = float(np.sum(np.abs(neg - neg_prev) * (pos + pos_prev) / 2.0))
+        return area / pos[-1] / neg[-1] if pos[-1] > 0 and neg[-1] > 0 else 0.0
+
+
+ChunkEvaluator = unsupported("fluid.metrics.ChunkEvaluator")
+DetectionMAP = unsupported("fluid.metrics.DetectionMAP")

@@ -1,14 +1,13 @@
 """``paddle.fluid.optimizer``: pe's optimizers under Fluid's names; the ones pe lacks raise."""
 from ..optimizer import *  # noqa: F401,F403
 from ..optimizer import __all__ as _pe_all
+from ..optimizer_more import *  # noqa: F401,F403
+from ..optimizer_more import __all__ as _more_all
 from .unsupported import unsupported
 
-_MISSING = ["Adamax", "AdamaxOptimizer", "Dpsgd", "DpsgdOptimizer", "DecayedAdagrad",
-            "DecayedAdagradOptimizer", "Ftrl", "FtrlOptimizer", "Adadelta", "AdadeltaOptimizer",
-            "ModelAverage", "LarsMomentum", "LarsMomentumOptimizer", "LambOptimizer",
-            "ExponentialMovingAverage", "PipelineOptimizer", "LookaheadOptimizer",
+_MISSING = ["Dpsgd", "DpsgdOptimizer", "ModelAverage", "PipelineOptimizer",
             "RecomputeOptimizer", "DGCMomentumOptimizer"]
 for _name in _MISSING:
     globals()[_name] = unsupported(f"fluid.optimizer.{_name}")
 
-__all__ = list(_pe_all) + _MISSING
+__all__ = list(_pe_all) + list(_more_all) + _MISSING

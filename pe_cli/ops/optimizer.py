@@ -8,9 +8,9 @@ from ..shapes import known_numel
 from .registry import Attr, fmt_shape, register
 
 
-def _infer_update(state_pairs=(), scalars=()):
+def _infer_update(state_pairs=(), scalars=(), lr=True):
     """ParamOut mirrors Param; each (out, in) state pair mirrors its input. Grad and the state
-    inputs must have Param's shape; LearningRate and ``scalars`` must hold one value."""
+    inputs must have Param's shape; LearningRate (when ``lr``) and ``scalars`` must hold one value."""
     def infer(ctx):
         p = ctx.shape("Param")
         for slot in ["Grad"] + [i for _, i in state_pairs if i not in scalars]:
@@ -18,7 +18,7 @@ def _infer_update(state_pairs=(), scalars=()):
                 s = ctx.shape(slot)
                 if len(s) != len(p) or any(a != b and a >= 0 and b >= 0 for a, b in zip(s, p)):
                     ctx.fail(f"{slot} {fmt_shape(s)} must have Param's shape {fmt_shape(p)}")
-        for slot in ("LearningRate",) + tuple(scalars):
+        for slot in ("LearningRate",) * lr + tuple(scalars):
             if known_numel(ctx.shape(slot)) not in (1, -1):
                 ctx.fail(f"{slot} must hold one value, its shape is {fmt_shape(ctx.shape(slot))}")
         ctx.set_output("ParamOut", p, ctx.dtype("Param"))
@@ -76,6 +76,67 @@ register("rmsprop", kernel_module="optimizer",
              "LearningRate * Grad / sqrt(MeanSquareOut + epsilon) (centered: MeanGradOut = decay * "
              "MeanGrad + (1 - decay) * Grad, and MeanSquareOut - MeanGradOut^2 under the root); "
              "ParamOut = Param - MomentOut.")
+
+register("adamax", kernel_module="optimizer",
+         inputs=["Param", "Grad", "LearningRate", "Moment", "InfNorm", "Beta1Pow"],
+         outputs=["ParamOut", "MomentOut", "InfNormOut"],
+         attrs={"beta1": Attr(0.9, _unit, "in [0, 1)"), "beta2": Attr(0.999, _unit, "in [0, 1)"),
+                "epsilon": Attr(1e-8, _non_negative, ">= 0")},
+         infer=_infer_update([("MomentOut", "Moment"), ("InfNormOut", "InfNorm")], scalars=("Beta1Pow",)),
+         doc="MomentOut = beta1 * Moment + (1 - beta1) * Grad; InfNormOut = max(beta2 * InfNorm + epsilon, "
+             "|Grad|); ParamOut = Param - LearningRate / (1 - Beta1Pow) * MomentOut / InfNormOut. The "
+             "optimizer multiplies Beta1Pow by beta1 after the update, as Fluid's does.")
+
+register("adadelta", kernel_module="optimizer",
+         inputs=["Param", "Grad", "AvgSquaredGrad", "AvgSquaredUpdate"],
+         outputs=["ParamOut", "AvgSquaredGradOut", "AvgSquaredUpdateOut"],
+         attrs={"rho": Attr(0.95, lambda v: 0 <= v <= 1, "in [0, 1]"), "epsilon": Attr(1e-6, _non_negative, ">= 0")},
+         infer=_infer_update([("AvgSquaredGradOut", "AvgSquaredGrad"),
+                              ("AvgSquaredUpdateOut", "AvgSquaredUpdate")], lr=False),
+         doc="AvgSquaredGradOut = rho * AvgSquaredGrad + (1 - rho) * Grad^2; update = -sqrt((AvgSquaredUpdate "
+             "+ epsilon) / (AvgSquaredGradOut + epsilon)) * Grad; AvgSquaredUpdateOut = rho * AvgSquaredUpdate "
+             "+ (1 - rho) * update^2; ParamOut = Param + update (no learning rate, as in Fluid's op).")
+
+register("decayed_adagrad", kernel_module="optimizer",
+         inputs=["Param", "Grad", "Moment", "LearningRate"], outputs=["ParamOut", "MomentOut"],
+         attrs={"decay": Attr(0.95, lambda v: 0 <= v <= 1, "in [0, 1]"), "epsilon": Attr(1e-6, _non_negative, ">= 0")},
+         infer=_infer_update([("MomentOut", "Moment")]),
+         doc="MomentOut = decay * Moment + (1 - decay) * Grad^2; ParamOut = Param - LearningRate * Grad / "
+             "(sqrt(MomentOut) + epsilon).")
+
+register("ftrl", kernel_module="optimizer",
+         inputs=["Param", "SquaredAccumulator", "LinearAccumulator", "Grad", "LearningRate"],
+         outputs=["ParamOut", "SquaredAccumOut", "LinearAccumOut"],
+         attrs={"l1": Attr(0.0, _non_negative, ">= 0"), "l2": Attr(0.0, _non_negative, ">= 0"),
+                "lr_power": Attr(-0.5, lambda v: v <= 0, "<= 0")},
+         infer=_infer_update([("SquaredAccumOut", "SquaredAccumulator"),
+                              ("LinearAccumOut", "LinearAccumulator")]),
+         doc="With n = SquaredAccumulator + Grad^2 and c = -lr_power (l1, l2 each plus 1e-10, as Fluid's "
+             "kernel): LinearAccumOut = LinearAccumulator + Grad - (n^c - SquaredAccumulator^c) / "
+             "LearningRate * Param; ParamOut = (l1 * sign(LinearAccumOut) - LinearAccumOut) / (n^c / "
+             "LearningRate + 2 * l2) where |LinearAccumOut| > l1, else 0; SquaredAccumOut = n.")
+
+register("lamb", kernel_module="optimizer",
+         inputs=["Param", "Grad", "LearningRate", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow"],
+         outputs=["ParamOut", "Moment1Out", "Moment2Out", "Beta1PowOut?", "Beta2PowOut?"],
+         attrs={"beta1": Attr(0.9, _unit, "in [0, 1)"), "beta2": Attr(0.999, _unit, "in [0, 1)"),
+                "epsilon": Attr(1e-6, _non_negative, ">= 0"), "weight_decay": Attr(0.01, _non_negative, ">= 0")},
+         infer=_infer_update([("Moment1Out", "Moment1"), ("Moment2Out", "Moment2"),
+                              ("Beta1PowOut", "Beta1Pow"), ("Beta2PowOut", "Beta2Pow")],
+                             scalars=("Beta1Pow", "Beta2Pow")),
+         doc="Moment1Out, Moment2Out as adam's; r = (Moment1Out / (1 - Beta1Pow)) / (sqrt(Moment2Out / "
+             "(1 - Beta2Pow)) + epsilon) + weight_decay * Param; ParamOut = Param - LearningRate * "
+             "(||Param|| / ||r||) * r, the ratio 1 when either norm is 0; Beta1PowOut = Beta1Pow * beta1, "
+             "Beta2PowOut = Beta2Pow * beta2.")
+
+register("lars_momentum", kernel_module="optimizer",
+         inputs=["Param", "Grad", "Velocity", "LearningRate"], outputs=["ParamOut", "VelocityOut"],
+         attrs={"mu": Attr(0.9, _non_negative, ">= 0"), "lars_coeff": Attr(0.001, _non_negative, ">= 0"),
+                "lars_weight_decay": Attr(0.0005, _non_negative, ">= 0")},
+         infer=_infer_update([("VelocityOut", "Velocity")]),
+         doc="local_lr = LearningRate * lars_coeff * ||Param|| / (||Grad|| + lars_weight_decay * ||Param||) "
+             "(LearningRate when a norm is 0); VelocityOut = mu * Velocity + local_lr * (Grad + "
+             "lars_weight_decay * Param); ParamOut = Param - VelocityOut.")
 
 
 # -- learning-rate schedules --------------------------------------------------------------------

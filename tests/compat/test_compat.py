@@ -45,9 +45,9 @@ def test_importing_pe_installs_no_hook():
 
 def test_unsupported_name_is_one_line(tmp_path):
     script = tmp_path / "uses_missing.py"
-    script.write_text("import paddle.fluid as fluid\nfluid.metrics.Auc('auc')\n")
+    script.write_text("import paddle.fluid as fluid\nfluid.metrics.DetectionMAP()\n")
     proc = subprocess.run([sys.executable, "-m", "pe_cli", "fluid", str(script)], env=dict(os.environ, PYTHONPATH=ROOT),
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1
     assert proc.stderr.strip().splitlines() == [
-        "pe fluid: uses_missing.py:2: not supported by pe: fluid.metrics.Auc: pe does not support it yet"]
+        "pe fluid: uses_missing.py:2: not supported by pe: fluid.metrics.DetectionMAP: pe does not support it yet"]

@@ -64,6 +64,60 @@ def _rmsprop(i, a):
     return out
 
 
+def _adamax(i, a):
+    m = a["beta1"] * i["Moment"] + (1 - a["beta1"]) * i["Grad"]
+    u = np.maximum(a["beta2"] * i["InfNorm"] + a["epsilon"], np.abs(i["Grad"]))
+    step = i["LearningRate"][0] / (1 - i["Beta1Pow"][0])
+    return {"ParamOut": i["Param"] - step * m / u, "MomentOut": m, "InfNormOut": u}
+
+
+def _adadelta(i, a):
+    rho, eps, g = a["rho"], a["epsilon"], i["Grad"]
+    sg = rho * i["AvgSquaredGrad"] + (1 - rho) * g ** 2
+    update = -np.sqrt((i["AvgSquaredUpdate"] + eps) / (sg + eps)) * g
+    return {"ParamOut": i["Param"] + update, "AvgSquaredGradOut": sg,
+            "AvgSquaredUpdateOut": rho * i["AvgSquaredUpdate"] + (1 - rho) * update ** 2}
+
+
+def _decayed_adagrad(i, a):
+    m = a["decay"] * i["Moment"] + (1 - a["decay"]) * i["Grad"] ** 2
+    return {"ParamOut": i["Param"] - i["LearningRate"][0] * i["Grad"] / (np.sqrt(m) + a["epsilon"]),
+            "MomentOut": m}
+
+
+def _ftrl(i, a):
+    l1, l2, c, lr_ = a["l1"] + 1e-10, a["l2"] + 1e-10, -a["lr_power"], i["LearningRate"][0]
+    sq, g, p = i["SquaredAccumulator"], i["Grad"], i["Param"]
+    n = sq + g ** 2
+    lin = i["LinearAccumulator"] + g - (n ** c - sq ** c) / lr_ * p
+    p_out = np.zeros_like(p)
+    keep = np.abs(lin) > l1
+    p_out[keep] = ((l1 * np.sign(lin) - lin) / (n ** c / lr_ + 2 * l2))[keep]
+    return {"ParamOut": p_out, "SquaredAccumOut": n, "LinearAccumOut": lin}
+
+
+def _lamb(i, a):
+    b1, b2 = a["beta1"], a["beta2"]
+    m1 = b1 * i["Moment1"] + (1 - b1) * i["Grad"]
+    m2 = b2 * i["Moment2"] + (1 - b2) * i["Grad"] ** 2
+    r = (m1 / (1 - i["Beta1Pow"][0])) / (np.sqrt(m2 / (1 - i["Beta2Pow"][0])) + a["epsilon"]) + \
+        a["weight_decay"] * i["Param"]
+    p_norm, r_norm = np.linalg.norm(i["Param"]), np.linalg.norm(r)
+    trust = p_norm / r_norm if p_norm > 0 and r_norm > 0 else 1.0
+    return {"ParamOut": i["Param"] - i["LearningRate"][0] * trust * r, "Moment1Out": m1, "Moment2Out": m2,
+            "Beta1PowOut": i["Beta1Pow"] * b1, "Beta2PowOut": i["Beta2Pow"] * b2}
+
+
+def _lars(i, a):
+    p, g, decay = i["Param"], i["Grad"], a["lars_weight_decay"]
+    p_norm, g_norm = np.linalg.norm(p), np.linalg.norm(g)
+    rate = i["LearningRate"][0]
+    if p_norm > 0 and g_norm > 0:
+        rate = rate * a["lars_coeff"] * p_norm / (g_norm + decay * p_norm)
+    v = a["mu"] * i["Velocity"] + rate * (g + decay * p)
+    return {"ParamOut": p - v, "VelocityOut": v}
+
+
 def _lr_case(kind, step, attrs, want, name, base_input=None):
     inputs = {"Step": np.array([step], dtype="int64")}
     if base_input is not None:
@@ -110,6 +164,39 @@ CASES = [
                        "LearningRate": lr(0.01)},
            _rmsprop, attrs={"decay": 0.9, "epsilon": 1e-6, "momentum": 0.5, "centered": True},
            name="rmsprop_centered_momentum"),
+    OpCase("adamax", {"Param": r(3, 4), "Grad": r(3, 4), "LearningRate": lr(0.01), "Moment": r(3, 4),
+                      "InfNorm": pos(3, 4), "Beta1Pow": lr(0.9 ** 2)},
+           _adamax, attrs={"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8}),
+    OpCase("adamax", {"Param": r(2, 5, dtype="float32"), "Grad": r(2, 5, dtype="float32"),
+                      "LearningRate": lr(0.1, "float32"), "Moment": np.zeros((2, 5), "float32"),
+                      "InfNorm": np.zeros((2, 5), "float32"), "Beta1Pow": lr(0.5, "float32")},
+           _adamax, attrs={"beta1": 0.5, "beta2": 0.75, "epsilon": 1e-3}, name="adamax_first_step_float32",
+           rtol=2e-5, atol=1e-6),
+    OpCase("adadelta", {"Param": r(3, 4), "Grad": r(3, 4), "AvgSquaredGrad": pos(3, 4), "AvgSquaredUpdate": pos(3, 4)},
+           _adadelta, attrs={"rho": 0.95, "epsilon": 1e-6}),
+    OpCase("adadelta", {"Param": r(5), "Grad": r(5), "AvgSquaredGrad": np.zeros(5), "AvgSquaredUpdate": np.zeros(5)},
+           _adadelta, attrs={"rho": 0.5, "epsilon": 1e-2}, name="adadelta_first_step"),
+    OpCase("decayed_adagrad", {"Param": r(3, 4), "Grad": r(3, 4), "Moment": pos(3, 4), "LearningRate": lr(0.1)},
+           _decayed_adagrad, attrs={"decay": 0.9, "epsilon": 1e-6}),
+    OpCase("decayed_adagrad", {"Param": r(4, dtype="float32"), "Grad": r(4, dtype="float32"),
+                               "Moment": np.zeros(4, "float32"), "LearningRate": lr(0.25, "float32")},
+           _decayed_adagrad, attrs={"decay": 0.5, "epsilon": 0.1}, name="decayed_adagrad_float32", rtol=1e-5),
+    OpCase("ftrl", {"Param": r(3, 4), "Grad": r(3, 4), "LearningRate": lr(0.1), "SquaredAccumulator": pos(3, 4),
+                    "LinearAccumulator": r(3, 4)}, _ftrl, attrs={"l1": 0.5, "l2": 0.1}),
+    OpCase("ftrl", {"Param": r(3, 4), "Grad": r(3, 4), "LearningRate": lr(0.1), "SquaredAccumulator": pos(3, 4),
+                    "LinearAccumulator": r(3, 4)}, _ftrl, attrs={"l1": 0.0, "l2": 0.0, "lr_power": -0.25},
+           name="ftrl_lr_power"),
+    OpCase("lamb", {"Param": r(3, 4), "Grad": r(3, 4), "LearningRate": lr(0.01), "Moment1": r(3, 4),
+                    "Moment2": pos(3, 4), "Beta1Pow": lr(0.9 ** 3), "Beta2Pow": lr(0.999 ** 3)},
+           _lamb, attrs={"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-6, "weight_decay": 0.01}),
+    OpCase("lamb", {"Param": np.zeros(5), "Grad": r(5), "LearningRate": lr(0.1), "Moment1": np.zeros(5),
+                    "Moment2": np.zeros(5), "Beta1Pow": lr(0.5), "Beta2Pow": lr(0.7)},
+           _lamb, attrs={"beta1": 0.5, "beta2": 0.7, "epsilon": 1e-3, "weight_decay": 0.0},
+           name="lamb_zero_param_ratio_one"),
+    OpCase("lars_momentum", {"Param": r(3, 4), "Grad": r(3, 4), "Velocity": r(3, 4), "LearningRate": lr(0.5)},
+           _lars, attrs={"mu": 0.9, "lars_coeff": 0.01, "lars_weight_decay": 0.001}),
+    OpCase("lars_momentum", {"Param": np.zeros((2, 3)), "Grad": r(2, 3), "Velocity": r(2, 3), "LearningRate": lr(0.1)},
+           _lars, attrs={"mu": 0.5, "lars_coeff": 0.01, "lars_weight_decay": 0.1}, name="lars_momentum_zero_param"),
 
     OpCase("increment", {"X": np.array([4], dtype="int64")},
            lambda i, a: {"Out": np.array([7], dtype="int64")}, attrs={"step": 3.0}),

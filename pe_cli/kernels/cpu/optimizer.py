@@ -94,6 +94,84 @@ def rmsprop(ins, attrs):
     return outs
 
 
+def adamax(ins, attrs):
+    p, g, m, u = ins["Param"], ins["Grad"], ins["Moment"], ins["InfNorm"]
+    t = p.dtype.type
+    lr = _scalar(ins["LearningRate"], p.dtype)
+    b1p = _scalar(ins["Beta1Pow"], p.dtype)
+    beta1, beta2, eps = t(attrs["beta1"]), t(attrs["beta2"]), t(attrs["epsilon"])
+    m_out = beta1 * m + (t(1) - beta1) * g
+    u_out = np.maximum(beta2 * u + eps, np.abs(g))
+    p_out = p - (lr / (t(1) - b1p)) * (m_out / u_out)
+    return {"ParamOut": p_out.astype(p.dtype, copy=False), "MomentOut": m_out.astype(m.dtype, copy=False),
+            "InfNormOut": u_out.astype(u.dtype, copy=False)}
+
+
+def adadelta(ins, attrs):
+    p, g, sg, su = ins["Param"], ins["Grad"], ins["AvgSquaredGrad"], ins["AvgSquaredUpdate"]
+    t = p.dtype.type
+    rho, eps = t(attrs["rho"]), t(attrs["epsilon"])
+    sg_out = rho * sg + (t(1) - rho) * g * g
+    update = -np.sqrt((su + eps) / (sg_out + eps)) * g
+    su_out = rho * su + (t(1) - rho) * update * update
+    return {"ParamOut": (p + update).astype(p.dtype, copy=False),
+            "AvgSquaredGradOut": sg_out.astype(sg.dtype, copy=False),
+            "AvgSquaredUpdateOut": su_out.astype(su.dtype, copy=False)}
+
+
+def decayed_adagrad(ins, attrs):
+    p, g, m = ins["Param"], ins["Grad"], ins["Moment"]
+    t = p.dtype.type
+    lr = _scalar(ins["LearningRate"], p.dtype)
+    decay = t(attrs["decay"])
+    m_out = decay * m + (t(1) - decay) * g * g
+    p_out = p - lr * g / (np.sqrt(m_out) + t(attrs["epsilon"]))
+    return {"ParamOut": p_out.astype(p.dtype, copy=False), "MomentOut": m_out.astype(m.dtype, copy=False)}
+
+
+def ftrl(ins, attrs):
+    p, g, sq, lin = ins["Param"], ins["Grad"], ins["SquaredAccumulator"], ins["LinearAccumulator"]
+    t = p.dtype.type
+    lr = _scalar(ins["LearningRate"], p.dtype)
+    l1, l2, c = t(attrs["l1"]) + t(1e-10), t(attrs["l2"]) + t(1e-10), t(-attrs["lr_power"])
+    new_sq = sq + g * g
+    lin_out = lin + g - (new_sq ** c - sq ** c) / lr * p
+    shrunk = (l1 * np.sign(lin_out) - lin_out) / (new_sq ** c / lr + t(2) * l2)
+    p_out = np.where(np.abs(lin_out) > l1, shrunk, t(0))
+    return {"ParamOut": p_out.astype(p.dtype, copy=False), "SquaredAccumOut": new_sq.astype(sq.dtype, copy=False),
+            "LinearAccumOut": lin_out.astype(lin.dtype, copy=False)}
+
+
+def lamb(ins, attrs):
+    p, g, m1, m2 = ins["Param"], ins["Grad"], ins["Moment1"], ins["Moment2"]
+    t = p.dtype.type
+    lr = _scalar(ins["LearningRate"], p.dtype)
+    b1p, b2p = _scalar(ins["Beta1Pow"], p.dtype), _scalar(ins["Beta2Pow"], p.dtype)
+    beta1, beta2, one = t(attrs["beta1"]), t(attrs["beta2"]), t(1)
+    m1_out = beta1 * m1 + (one - beta1) * g
+    m2_out = beta2 * m2 + (one - beta2) * g * g
+    r = (m1_out / (one - b1p)) / (np.sqrt(m2_out / (one - b2p)) + t(attrs["epsilon"])) + \
+        t(attrs["weight_decay"]) * p
+    p_norm, r_norm = np.sqrt(np.sum(p * p)), np.sqrt(np.sum(r * r))
+    ratio = p_norm / r_norm if p_norm > 0 and r_norm > 0 else one
+    b1_in, b2_in = ins["Beta1Pow"], ins["Beta2Pow"]
+    return {"ParamOut": (p - lr * ratio * r).astype(p.dtype, copy=False),
+            "Moment1Out": m1_out.astype(m1.dtype, copy=False), "Moment2Out": m2_out.astype(m2.dtype, copy=False),
+            "Beta1PowOut": (b1_in * b1_in.dtype.type(attrs["beta1"])).astype(b1_in.dtype, copy=False),
+            "Beta2PowOut": (b2_in * b2_in.dtype.type(attrs["beta2"])).astype(b2_in.dtype, copy=False)}
+
+
+def lars_momentum(ins, attrs):
+    p, g, v = ins["Param"], ins["Grad"], ins["Velocity"]
+    t = p.dtype.type
+    lr = _scalar(ins["LearningRate"], p.dtype)
+    coeff, decay = t(attrs["lars_coeff"]), t(attrs["lars_weight_decay"])
+    p_norm, g_norm = np.sqrt(np.sum(p * p)), np.sqrt(np.sum(g * g))
+    local_lr = lr * coeff * p_norm / (g_norm + decay * p_norm) if p_norm > 0 and g_norm > 0 else lr
+    v_out = t(attrs["mu"]) * v + local_lr * (g + decay * p)
+    return {"ParamOut": (p - v_out).astype(p.dtype, copy=False), "VelocityOut": v_out.astype(v.dtype, copy=False)}
+
+
 # -- learning-rate schedules --------------------------------------------------------------------
 
 def increment(ins, attrs):

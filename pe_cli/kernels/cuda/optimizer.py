@@ -10,6 +10,7 @@ from ..cpu import optimizer as _cpu
 from . import runtime as rt
 from ._elementwise import Unary, scalar_arg
 from ._launch import copy, flat, grid
+from .clip import _sum_of_squares
 
 
 @cuda.jit
@@ -94,33 +95,47 @@ def adam(ins, attrs):
                             _as(b1_in, t), _as(b2_in, t), scalar_arg(t, attrs["beta1"]),
                             scalar_arg(t, attrs["beta2"]), scalar_arg(t, attrs["epsilon"]),
                             flat(p_out), flat(m1_out), flat(m2_out))
+    return dict(_beta_pows(b1_in, b2_in, attrs), ParamOut=p_out, Moment1Out=m1_out, Moment2Out=m2_out)
+
+
+def _beta_pows(b1_in, b2_in, attrs):
+    """Beta1PowOut = Beta1Pow * beta1 and Beta2PowOut = Beta2Pow * beta2, on the device."""
     b1_out, b2_out = rt.empty(b1_in.shape, b1_in.dtype), rt.empty(b2_in.shape, b2_in.dtype)
     _times[1, 1, rt.stream()](flat(b1_in), scalar_arg(b1_in.dtype, attrs["beta1"]), flat(b1_out))
     _times[1, 1, rt.stream()](flat(b2_in), scalar_arg(b2_in.dtype, attrs["beta2"]), flat(b2_out))
-    return {"ParamOut": p_out, "Moment1Out": m1_out, "Moment2Out": m2_out,
-            "Beta1PowOut": b1_out, "Beta2PowOut": b2_out}
+    return {"Beta1PowOut": b1_out, "Beta2PowOut": b2_out}
 
 
 @cuda.jit
-def _adagrad(p, g, m, lr, eps, p_out, m_out):
+def _adagrad(p, g, m, lr, keep, add, eps, p_out, m_out):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
     rate = lr[0]
     while i < p.size:
         gi = g[i]
-        mo = m[i] + gi * gi
+        mo = keep * m[i] + add * gi * gi
         m_out[i] = mo
         p_out[i] = p[i] - rate * gi / (math.sqrt(mo) + eps)
         i += step
 
 
-def adagrad(ins, attrs):
+def _adagrad_update(ins, keep, add, eps):
+    """MomentOut = keep * Moment + add * Grad^2; ParamOut = Param - lr * Grad / (sqrt(MomentOut) + eps)."""
     p, g, m = ins["Param"], ins["Grad"], ins["Moment"]
     p_out, m_out = rt.empty(p.shape, p.dtype), rt.empty(m.shape, m.dtype)
     if p.size:
-        _adagrad[grid(p.size)](flat(p), flat(g), flat(m), _as(ins["LearningRate"], p.dtype),
-                               scalar_arg(p.dtype, attrs["epsilon"]), flat(p_out), flat(m_out))
+        t = p.dtype
+        _adagrad[grid(p.size)](flat(p), flat(g), flat(m), _as(ins["LearningRate"], t), scalar_arg(t, keep),
+                               scalar_arg(t, add), scalar_arg(t, eps), flat(p_out), flat(m_out))
     return {"ParamOut": p_out, "MomentOut": m_out}
+
+
+def adagrad(ins, attrs):
+    return _adagrad_update(ins, 1.0, 1.0, attrs["epsilon"])
+
+
+def decayed_adagrad(ins, attrs):
+    return _adagrad_update(ins, attrs["decay"], 1.0 - attrs["decay"], attrs["epsilon"])
 
 
 @cuda.jit
@@ -159,6 +174,153 @@ def rmsprop(ins, attrs):
     if centered:
         outs["MeanGradOut"] = mg_out
     return outs
+
+
+def _update(kernel, ins, state, outs, *args):
+    """Launches ``kernel(Param, Grad, *state inputs, *args, ParamOut, *state outputs)`` over Param
+    and returns ParamOut and the state outputs under the names ``outs``."""
+    p = ins["Param"]
+    arrays = [rt.empty(p.shape, p.dtype)] + [rt.empty(ins[s].shape, ins[s].dtype) for s in state]
+    if p.size:
+        kernel[grid(p.size)](flat(p), flat(ins["Grad"]), *(flat(ins[s]) for s in state), *args,
+                             *(flat(a) for a in arrays))
+    return dict(zip(["ParamOut"] + list(outs), arrays))
+
+
+@cuda.jit
+def _adamax(p, g, m, u, lr, b1p, beta1, beta2, eps, p_out, m_out, u_out):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    lr_t = lr[0] / (1.0 - b1p[0])
+    while i < p.size:
+        gi = g[i]
+        mo = beta1 * m[i] + (1.0 - beta1) * gi
+        uo = max(beta2 * u[i] + eps, abs(gi))
+        m_out[i] = mo
+        u_out[i] = uo
+        p_out[i] = p[i] - lr_t * (mo / uo)
+        i += step
+
+
+def adamax(ins, attrs):
+    t = ins["Param"].dtype
+    return _update(_adamax, ins, ["Moment", "InfNorm"], ["MomentOut", "InfNormOut"], _as(ins["LearningRate"], t),
+                   _as(ins["Beta1Pow"], t), scalar_arg(t, attrs["beta1"]), scalar_arg(t, attrs["beta2"]),
+                   scalar_arg(t, attrs["epsilon"]))
+
+
+@cuda.jit
+def _adadelta(p, g, sg, su, rho, eps, p_out, sg_out, su_out):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < p.size:
+        gi = g[i]
+        s = rho * sg[i] + (1.0 - rho) * gi * gi
+        upd = -math.sqrt((su[i] + eps) / (s + eps)) * gi
+        sg_out[i] = s
+        su_out[i] = rho * su[i] + (1.0 - rho) * upd * upd
+        p_out[i] = p[i] + upd
+        i += step
+
+
+def adadelta(ins, attrs):
+    t = ins["Param"].dtype
+    return _update(_adadelta, ins, ["AvgSquaredGrad", "AvgSquaredUpdate"],
+                   ["AvgSquaredGradOut", "AvgSquaredUpdateOut"], scalar_arg(t, attrs["rho"]),
+                   scalar_arg(t, attrs["epsilon"]))
+
+
+@cuda.jit
+def _ftrl(p, g, sq, lin, lr, l1, l2, c, p_out, sq_out, lin_out):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    rate = lr[0]
+    while i < p.size:
+        gi = g[i]
+        n = sq[i] + gi * gi
+        lo = lin[i] + gi - (n ** c - sq[i] ** c) / rate * p[i]
+        sq_out[i] = n
+        lin_out[i] = lo
+        if abs(lo) > l1:
+            sign = 1.0 if lo > 0 else -1.0
+            p_out[i] = (l1 * sign - lo) / (n ** c / rate + 2.0 * l2)
+        else:
+            p_out[i] = 0.0
+        i += step
+
+
+def ftrl(ins, attrs):
+    t = ins["Param"].dtype
+    return _update(_ftrl, ins, ["SquaredAccumulator", "LinearAccumulator"], ["SquaredAccumOut", "LinearAccumOut"],
+                   _as(ins["LearningRate"], t), scalar_arg(t, attrs["l1"] + 1e-10),
+                   scalar_arg(t, attrs["l2"] + 1e-10), scalar_arg(t, -attrs["lr_power"]))
+
+
+@cuda.jit
+def _lamb_moments(p, g, m1, m2, b1p, b2p, beta1, beta2, eps, decay, m1_out, m2_out, r):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    c1 = 1.0 - b1p[0]
+    c2 = 1.0 - b2p[0]
+    while i < p.size:
+        gi = g[i]
+        a = beta1 * m1[i] + (1.0 - beta1) * gi
+        b = beta2 * m2[i] + (1.0 - beta2) * gi * gi
+        m1_out[i] = a
+        m2_out[i] = b
+        r[i] = (a / c1) / (math.sqrt(b / c2) + eps) + decay * p[i]
+        i += step
+
+
+@cuda.jit
+def _lamb_step(p, r, lr, p_sq, r_sq, p_out):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    ratio = 1.0
+    if p_sq[0] > 0 and r_sq[0] > 0:
+        ratio = math.sqrt(p_sq[0]) / math.sqrt(r_sq[0])
+    rate = lr[0] * ratio
+    while i < p.size:
+        p_out[i] = p[i] - rate * r[i]
+        i += step
+
+
+def lamb(ins, attrs):
+    p, g, m1, m2 = ins["Param"], ins["Grad"], ins["Moment1"], ins["Moment2"]
+    t = p.dtype
+    p_out, m1_out, m2_out = rt.empty(p.shape, t), rt.empty(m1.shape, m1.dtype), rt.empty(m2.shape, m2.dtype)
+    if p.size:
+        r = rt.empty(p.shape, t)
+        _lamb_moments[grid(p.size)](flat(p), flat(g), flat(m1), flat(m2), _as(ins["Beta1Pow"], t),
+                                    _as(ins["Beta2Pow"], t), scalar_arg(t, attrs["beta1"]),
+                                    scalar_arg(t, attrs["beta2"]), scalar_arg(t, attrs["epsilon"]),
+                                    scalar_arg(t, attrs["weight_decay"]), flat(m1_out), flat(m2_out), flat(r))
+        _lamb_step[grid(p.size)](flat(p), flat(r), _as(ins["LearningRate"], t), _sum_of_squares(p),
+                                 _sum_of_squares(r), flat(p_out))
+    return dict(_beta_pows(ins["Beta1Pow"], ins["Beta2Pow"], attrs), ParamOut=p_out, Moment1Out=m1_out,
+                Moment2Out=m2_out)
+
+
+@cuda.jit
+def _lars(p, g, v, lr, p_sq, g_sq, mu, coeff, decay, p_out, v_out):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    rate = lr[0]
+    if p_sq[0] > 0 and g_sq[0] > 0:
+        p_norm = math.sqrt(p_sq[0])
+        rate = rate * coeff * p_norm / (math.sqrt(g_sq[0]) + decay * p_norm)
+    while i < p.size:
+        vo = mu * v[i] + rate * (g[i] + decay * p[i])
+        v_out[i] = vo
+        p_out[i] = p[i] - vo
+        i += step
+
+
+def lars_momentum(ins, attrs):
+    p, g, t = ins["Param"], ins["Grad"], ins["Param"].dtype
+    return _update(_lars, ins, ["Velocity"], ["VelocityOut"], _as(ins["LearningRate"], t), _sum_of_squares(p),
+                   _sum_of_squares(g), scalar_arg(t, attrs["mu"]), scalar_arg(t, attrs["lars_coeff"]),
+                   scalar_arg(t, attrs["lars_weight_decay"]))
 
 
 _increment = Unary(cuda.jit(device=True, inline=True)(lambda x, s, q: x + s))
