@@ -132,6 +132,11 @@ def _strategy_section(cls_name, doc):
 
 BUILD_STRATEGY = _strategy_section("BuildStrategy", "how the multi-device graph is built (fluid.BuildStrategy)")
 EXEC_STRATEGY = _strategy_section("ExecutionStrategy", "how the multi-device graph runs (fluid.ExecutionStrategy)")
+# pe's own: AsyncExecutor's Hogwild threads for pe train (seed 004; run/async_epoch.py)
+EXEC_STRATEGY.fields["mode"] = Field("str", "sync", "sync: one step after another; async: thread_num threads "
+                                     "train each epoch's batches at once, Hogwild", choices=("sync", "async"))
+EXEC_STRATEGY.fields["thread_num"] = Field("int", 2, "threads of async mode", min=1)
+ASYNC_ONLY = ("mode", "thread_num")     # not options of fluid.ExecutionStrategy
 
 RUN = Section({
     "model": Field("path", REQUIRED, "the model file (relative to this file)"),

@@ -16,6 +16,8 @@ import numpy as np
 from ..errors import NanInfError, PeError
 from ..executor import global_scope, nan_check
 from ..kernels import compile_watch
+from . import async_epoch
+from .async_epoch import async_threads
 from .distributed import Trainers
 from .divergence import StepStart, first_bad_op, non_finite
 from .evaluate import run_eval
@@ -135,6 +137,8 @@ class TrainLoop:
 
     def _epoch(self, max_steps, stop):
         """Runs the rest of the current epoch; False when it stopped before the end."""
+        if async_threads(self.cfg):
+            return async_epoch.train_epoch(self, max_steps, stop)
         data = self.setup.train_data
         for b, batch in data.epoch(self.epoch, self.batch):
             fetched, speed, now = self._step(batch, stop)

@@ -6,6 +6,7 @@ import os
 
 from ..compiler import CompiledProgram
 from ..compiler.strategy import BuildStrategy, ExecutionStrategy
+from ..config.keys import ASYNC_ONLY
 from ..errors import PeError
 from ..kernels.cuda import runtime
 from ..kernels import is_compiled_with_cuda
@@ -39,6 +40,8 @@ def strategies(cfg):
         strategy = cls()
         defaults = cls().to_dict()
         for name, value in cfg.data[key].items():
+            if name in ASYNC_ONLY and key == "exec_strategy":
+                continue            # pe train's async mode (run/async_epoch.py), not a strategy option
             if name == "debug_graphviz_path" and value:
                 _check_inside_run_dir(cfg, (key, name), value)
             if value != defaults.get(name):

@@ -24,6 +24,7 @@ from .distributed import trainers
 from .divergence import non_finite
 from .watch import check_watches
 from .graph import program_dot, program_text, ssa_dot
+from .async_epoch import check_async
 from .loggers import Loggers, check_loggers, logger_names
 from .loop import Outputs, Setup, StopFlag, TrainLoop, TrainResult  # noqa: F401 -- TrainResult: public here
 from .plot import plot_at_end
@@ -157,6 +158,7 @@ def _prepare(cfg, resume, max_steps, out=None):
         ckpt, run_dir = _find_resume(cfg, resume, out)
     check_watches(cfg)
     check_loggers(cfg)
+    check_async(cfg)
     if max_steps is not None and max_steps < 1:
         raise PeError(f"--max-steps must be >= 1, got {max_steps}")
     return Setup(programs, program, place, train_data, eval_data, ckpt, run_dir, processes)

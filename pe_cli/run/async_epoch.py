@@ -1,0 +1,97 @@
+"""``exec_strategy: {mode: async, thread_num: N}``: each epoch's batches are trained by N threads at
+once, Hogwild, as AsyncExecutor trains its files (seed 004): every thread runs its share of the
+batches (batch i goes to thread i mod N) with its own Executor on the shared parameters, without
+locks. The loop then accounts the steps in batch order, so metrics.csv gets one row per epoch (the
+means over its batches), and checkpoints and evaluations come at the ends of epochs.
+
+What async mode changes, and what it refuses (``check_async``): one CPU device (the threads are the
+parallelism); no ``checkpoint.every_steps`` or ``eval.every_steps`` (steps run out of order inside
+an epoch); Ctrl-C takes effect at the end of the epoch (a second one aborts at once).
+"""
+import threading
+import time
+
+import numpy as np
+
+from ..errors import PeError
+from ..executor import Executor, global_scope
+
+
+def async_threads(cfg):
+    """N for ``exec_strategy.mode: async`` (0: the sequential loop)."""
+    strategy = cfg.data["exec_strategy"]
+    return strategy["thread_num"] if strategy["mode"] == "async" else 0
+
+
+def check_async(cfg):
+    if not async_threads(cfg):
+        return
+    doc = cfg.doc
+    if cfg.data["devices"] != 1 or cfg.data["place"] != "cpu":
+        raise doc.error(("exec_strategy", "mode"), "async mode trains on one CPU device with several threads",
+                        "set devices: 1 and place: cpu, or mode: sync")
+    for key in (("checkpoint", "every_steps"), ("eval", "every_steps")):
+        if cfg.data[key[0]][key[1]]:
+            raise doc.error(key, "async mode runs an epoch's steps out of order, so it saves and evaluates at "
+                            "the ends of epochs", f"remove {'.'.join(key)} (use every_epochs)")
+
+
+def train_epoch(loop, max_steps, stop):
+    """The rest of the current epoch on the threads; False when max_steps ended it early."""
+    batches = [batch for _, batch in loop.setup.train_data.epoch(loop.epoch, loop.batch)]
+    if max_steps is not None:
+        batches = batches[:max(0, max_steps - loop.step)]
+    start = time.monotonic()
+    results = _run(loop, batches, async_threads(loop.cfg))
+    if loop.step_of_process == 0:
+        loop.out.progress.compiled(loop.compiles.count, loop.compiles.seconds)
+    for batch, values in zip(batches, results):
+        loop.step_of_process += 1
+        loop.step += 1
+        n = len(next(iter(batch.values())))
+        loop.samples += n
+        loop.window_samples += n
+        fetched = dict(zip(loop.run_names, values))
+        loss = float(np.mean(fetched[loop.loss_name]))
+        loop.result.history.append((loop.step, loss))
+        if not np.isfinite(loss):
+            raise PeError(f"step {loop.step}: the loss '{loop.loss_name}' is {loss} (async mode); lower "
+                          f"optimizer.learning_rate or check the data's transforms")
+        for name in loop.fetch_names:
+            loop.window[name].append(float(np.mean(fetched[name])))
+    now = time.monotonic()
+    done = loop.batch + len(batches)
+    complete = done >= len(loop.setup.train_data)
+    loop.next_position = (loop.epoch + 1, 0) if complete else (loop.epoch, done)
+    if batches:
+        speed = sum(len(next(iter(b.values()))) for b in batches) / max(now - start, 1e-9)
+        loop.last_step = (fetched, speed, now, loop.epoch + 1)
+        loop._report(fetched, speed, now)
+    return complete
+
+
+def _run(loop, batches, threads):
+    """Each batch's fetched values, the batches run on ``threads`` threads (Hogwild)."""
+    results = [None] * len(batches)
+    errors = []
+    scope = global_scope()      # the run's scope (scope_guard is not seen by new threads)
+
+    def work(t):
+        exe = Executor(loop.exe.place)
+        exe._concurrent = threads
+        try:
+            for i in range(t, len(batches), threads):
+                if errors:
+                    return
+                results[i] = exe.run(loop.setup.program, feed=batches[i], fetch_list=loop.fetch_vars, scope=scope)
+        except BaseException as e:       # the first error stops the others and is raised below
+            errors.append(e)
+    workers = [threading.Thread(target=work, args=(t,), name=f"pe-async-{t}") for t in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    if errors:
+        e = errors[0]
+        raise e if isinstance(e, PeError) else PeError(f"async mode: {type(e).__name__}: {e}")
+    return results
