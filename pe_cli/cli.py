@@ -13,6 +13,7 @@ import click
 
 from .cli_errors import CONTEXT, EPILOG, _fail, debug_option, guarded
 from .cli_tools import export, plot, predict, summary
+from .run.launch import fluid_env, run_ranks, train_argv, under_mpi
 from .config import load_config
 from .config.describe import describe_keys
 from .config.errors import suggest
@@ -72,9 +73,12 @@ def main():
 @click.option("--check-nan-inf", is_flag=True,
               help="Check every op's float outputs and stop at the first NaN or Inf, naming the op, its layer "
                    "and the model file's line (check_nan_inf: true; FLAGS_check_nan_inf=1).")
+@click.option("--np", "nprocs", type=click.IntRange(min=1), metavar="K",
+              help="Train on K processes: runs mpiexec -n K for you, collective mode (build_strategy.num_trainers=K; "
+                   "needs the mpi extra).")
 @debug_option
 @guarded
-def train(config, overrides, out, resume, max_steps, quiet, print_config, check_nan_inf):
+def train(config, overrides, out, resume, max_steps, quiet, print_config, check_nan_inf, nprocs):
     """Train the model of a run config.
 
     The model's summary table (as pe summary prints it) and the progress go to stderr: a bar with loss and throughput on a terminal, plain lines every
@@ -83,6 +87,8 @@ def train(config, overrides, out, resume, max_steps, quiet, print_config, check_
     graph dumps listed in output.graphs. Ctrl-C stops after the current step and writes a
     checkpoint; --resume continues from it exactly.
     """
+    if nprocs and nprocs > 1 and not under_mpi():
+        sys.exit(run_ranks(nprocs, train_argv(sys.argv[1:], nprocs)))
     resume, overrides = _split_resume(resume, overrides)
     if check_nan_inf:
         overrides = tuple(overrides) + ("check_nan_inf=true",)
@@ -313,6 +319,22 @@ def fluid(script, args):
     """Run an unchanged Fluid 1.x SCRIPT.py: `paddle` and `paddle.fluid` resolve to pe (this process only)."""
     from .fluid.runner import run_script
     sys.exit(run_script(script, args))
+
+
+@main.command(context_settings=dict(CONTEXT, ignore_unknown_options=True), epilog=EPILOG)
+@click.option("--trainers", type=click.IntRange(min=1), required=True, metavar="K", help="Trainer processes.")
+@click.argument("script", type=click.Path(dir_okay=False))
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+@debug_option
+@guarded
+def launch(trainers, script, args):
+    """Run a Fluid SCRIPT.py on K trainer processes (mpiexec -n K), each with the environment Fluid's
+    distributed scripts read: PADDLE_TRAINING_ROLE, PADDLE_TRAINER_ID, PADDLE_TRAINERS_NUM,
+    PADDLE_TRAINER_ENDPOINTS, PADDLE_CURRENT_ENDPOINT (the endpoints name the ranks in order)."""
+    if not os.path.isfile(script):
+        raise UsageError(f"{script}: no such script")
+    sys.exit(run_ranks(trainers, [sys.executable, "-m", "pe_cli.fluid.launch_rank", script, *args],
+                       env=fluid_env(trainers)))
 
 
 for _command in (summary, predict, plot, export):      # after training: pe_cli/cli_tools.py

@@ -1,0 +1,21 @@
+"""One rank of ``pe launch``: sets PADDLE_TRAINER_ID and PADDLE_CURRENT_ENDPOINT from MPI's rank,
+then runs the script as ``pe fluid`` runs it (``paddle`` and ``paddle.fluid`` are pe's).
+
+    mpiexec -n K python -m pe_cli.fluid.launch_rank script.py [args]   (pe launch does this)
+"""
+import os
+import sys
+
+from ..run.launch import BASE_PORT
+from .runner import run_script
+
+
+def main():
+    rank = int(os.environ.get("PMI_RANK", os.environ.get("OMPI_COMM_WORLD_RANK", "0")))
+    os.environ["PADDLE_TRAINER_ID"] = str(rank)
+    os.environ["PADDLE_CURRENT_ENDPOINT"] = f"127.0.0.1:{BASE_PORT + rank}"
+    sys.exit(run_script(sys.argv[1], sys.argv[2:]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,63 @@
+"""Starting trainer processes under MPI for the user: ``pe train CONFIG --np K`` runs
+``mpiexec -n K pe train CONFIG ... build_strategy.num_trainers=K`` (collective mode,
+run/distributed.py), and ``pe launch --trainers K script.py`` runs a Fluid script on K ranks with
+the environment Fluid's distributed scripts read (PADDLE_TRAINING_ROLE, PADDLE_TRAINER_ID,
+PADDLE_TRAINERS_NUM, PADDLE_TRAINER_ENDPOINTS, PADDLE_CURRENT_ENDPOINT). The endpoints are names of
+the ranks in order (127.0.0.1:6170, :6171, ...): MPI carries the traffic, nothing listens on them.
+mpiexec is the one of the mpich wheel (the ``mpi`` extra) beside this Python, else the PATH's."""
+import os
+import shutil
+import subprocess
+import sys
+
+from ..errors import PeError
+
+BASE_PORT = 6170
+
+
+def under_mpi():
+    """True in a process mpiexec started (MPICH's PMI_RANK, Open MPI's OMPI_COMM_WORLD_RANK)."""
+    return "PMI_RANK" in os.environ or "OMPI_COMM_WORLD_RANK" in os.environ
+
+
+def mpiexec():
+    path = os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
+    found = shutil.which("mpiexec", path=path)
+    if found is None:
+        raise PeError("several processes need MPI's mpiexec: pip install 'pe-cli[mpi]' (mpi4py and the mpich "
+                      "wheel), or put an MPI's mpiexec on PATH")
+    return found
+
+
+def run_ranks(k, argv, env=None):
+    """Runs ``argv`` on ``k`` ranks under mpiexec; returns its exit status."""
+    if k < 1:
+        raise PeError(f"the number of processes must be >= 1, got {k}")
+    try:
+        return subprocess.run([mpiexec(), "-n", str(k)] + list(argv), env=env).returncode
+    except KeyboardInterrupt:
+        return 130
+
+
+def train_argv(argv, k):
+    """``pe train`` arguments for each rank: the user's, without --np, plus num_trainers=K."""
+    out, skip = [], False
+    for a in argv:
+        if skip:
+            skip = False
+            continue
+        if a == "--np":
+            skip = True
+            continue
+        if a.startswith("--np="):
+            continue
+        out.append(a)
+    return [sys.executable, "-m", "pe_cli"] + out + [f"build_strategy.num_trainers={k}"]
+
+
+def fluid_env(k):
+    """The environment of ``pe launch``'s ranks: Fluid's variables (the trainer id is read per rank
+    by pe_cli.fluid.launch_rank from MPI's rank)."""
+    endpoints = ",".join(f"127.0.0.1:{BASE_PORT + i}" for i in range(k))
+    return dict(os.environ, PADDLE_TRAINING_ROLE="TRAINER", PADDLE_TRAINERS_NUM=str(k),
+                PADDLE_TRAINER_ENDPOINTS=endpoints, PADDLE_TRAINERS=endpoints)

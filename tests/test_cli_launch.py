@@ -1,0 +1,49 @@
+"""`pe train --np K` and `pe launch --trainers K` (issue 15, item 3): pe starts the trainer processes
+under the mpich wheel's mpiexec itself."""
+import glob
+import os
+import re
+
+import numpy as np
+import pytest
+
+from pe_cli.run.launch import mpiexec
+from pe_cli.errors import PeError
+from test_cli_helpers import pe
+
+try:
+    mpiexec()
+    HAVE_MPI = True
+except PeError:
+    HAVE_MPI = False
+needs_mpi = pytest.mark.skipif(not HAVE_MPI, reason="no mpiexec (the mpi extra)")
+SMALL = ["data.train.limit=256", "data.eval.limit=200", "epochs=1", "output.curves=false"]
+
+
+@needs_mpi
+def test_np_2_equals_two_devices_and_writes_one_run(tmp_path):
+    two_procs = pe("train", "configs/mnist_mlp.yaml", "--np", "2", *SMALL, "--out", tmp_path / "np2", "-q")
+    assert two_procs.returncode == 0, two_procs.stderr
+    assert two_procs.stdout.count("run directory:") == 1          # rank 0 alone reports
+    two_devices = pe("train", "configs/mnist_mlp.yaml", "devices=2", *SMALL, "--out", tmp_path / "dev2", "-q")
+    assert two_devices.returncode == 0, two_devices.stderr
+    a = sorted(glob.glob(str(tmp_path / "np2" / "ckpt" / "step-4" / "*.npy")))
+    b = sorted(glob.glob(str(tmp_path / "dev2" / "ckpt" / "step-4" / "*.npy")))
+    assert [os.path.basename(p) for p in a] == [os.path.basename(p) for p in b] and a
+    for x, y in zip(a, b):
+        np.testing.assert_allclose(np.load(x), np.load(y), rtol=1e-5, atol=1e-7, err_msg=x)
+    assert sorted(os.listdir(tmp_path)) == ["dev2", "np2"]
+
+
+@needs_mpi
+def test_launch_runs_a_fluid_script_on_ranks_with_paddles_environment(tmp_path):
+    proc = pe("launch", "--trainers", "2", "tests/launch_case/fluid_trainer.py", timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    lines = sorted(re.findall(r"trainer (\d) of 2 at 127\.0\.0\.1:(\d+): ([\d.]+)", proc.stdout))
+    assert [(t, port) for t, port, _ in lines] == [("0", "6170"), ("1", "6171")]
+    assert lines[0][2] == lines[1][2]                          # the same parameters on every trainer
+
+
+def test_launch_refuses_a_missing_script(tmp_path):
+    proc = pe("launch", "--trainers", "2", tmp_path / "nope.py")
+    assert proc.returncode == 2 and "no such script" in proc.stderr
