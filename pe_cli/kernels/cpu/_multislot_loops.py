@@ -30,12 +30,17 @@ def _token_end(buf, i, end):
 
 
 @_jit
+def _sign(buf, i, j):
+    """(negative, where the digits start) of the token buf[i:j]: an optional '-' or '+'."""
+    if i < j and (buf[i] == 45 or buf[i] == 43):
+        return buf[i] == 45, i + 1
+    return False, i
+
+
+@_jit
 def _parse_int(buf, i, j):
     """(value, ok) of the decimal integer buf[i:j] (an optional sign, then digits)."""
-    neg = False
-    if i < j and (buf[i] == 45 or buf[i] == 43):
-        neg = buf[i] == 45
-        i += 1
+    neg, i = _sign(buf, i, j)
     if i >= j:
         return 0, False
     v = 0
@@ -51,10 +56,7 @@ def _parse_int(buf, i, j):
 @_jit
 def _parse_float(buf, i, j):
     """(value, ok) of buf[i:j] as a decimal number: sign, digits, '.', digits, exponent."""
-    neg = False
-    if i < j and (buf[i] == 45 or buf[i] == 43):
-        neg = buf[i] == 45
-        i += 1
+    neg, i = _sign(buf, i, j)
     mantissa, scale, digits = 0.0, 0, 0
     while i < j and 48 <= buf[i] <= 57:
         mantissa = mantissa * 10.0 + (buf[i] - 48)
