@@ -323,18 +323,21 @@ def fluid(script, args):
 
 @main.command(context_settings=dict(CONTEXT, ignore_unknown_options=True), epilog=EPILOG)
 @click.option("--trainers", type=click.IntRange(min=1), required=True, metavar="K", help="Trainer processes.")
+@click.option("--pservers", type=click.IntRange(min=0), default=0, show_default=True, metavar="P",
+              help="Parameter-server processes (ranks 0..P-1; the trainers follow).")
 @click.argument("script", type=click.Path(dir_okay=False))
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 @debug_option
 @guarded
-def launch(trainers, script, args):
-    """Run a Fluid SCRIPT.py on K trainer processes (mpiexec -n K), each with the environment Fluid's
-    distributed scripts read: PADDLE_TRAINING_ROLE, PADDLE_TRAINER_ID, PADDLE_TRAINERS_NUM,
-    PADDLE_TRAINER_ENDPOINTS, PADDLE_CURRENT_ENDPOINT (the endpoints name the ranks in order)."""
+def launch(trainers, pservers, script, args):
+    """Run a Fluid SCRIPT.py on P parameter servers and K trainers (mpiexec -n P+K), each with the
+    environment Fluid's distributed scripts read: PADDLE_TRAINING_ROLE (PSERVER or TRAINER),
+    PADDLE_TRAINER_ID, PADDLE_TRAINERS_NUM, PADDLE_TRAINER_ENDPOINTS, PADDLE_PSERVER_ENDPOINTS,
+    PADDLE_CURRENT_ENDPOINT (endpoints name the ranks in order: servers first)."""
     if not os.path.isfile(script):
         raise UsageError(f"{script}: no such script")
-    sys.exit(run_ranks(trainers, [sys.executable, "-m", "pe_cli.fluid.launch_rank", script, *args],
-                       env=fluid_env(trainers)))
+    sys.exit(run_ranks(pservers + trainers, [sys.executable, "-m", "pe_cli.fluid.launch_rank", script, *args],
+                       env=fluid_env(trainers, pservers)))
 
 
 for _command in (summary, predict, plot, export):      # after training: pe_cli/cli_tools.py

@@ -22,7 +22,7 @@ LAYERS = [
     ("framework", ["pe_cli.framework"]),
     # building programs: layers, autodiff, optimizers and their parts
     ("building", ["pe_cli.initializer", "pe_cli.param_attr", "pe_cli.regularizer", "pe_cli.layers",
-                  "pe_cli.backward", "pe_cli.clip", "pe_cli.optimizer", "pe_cli.optimizer_more"]),
+                  "pe_cli.backward", "pe_cli.clip", "pe_cli.optimizer", "pe_cli.optimizer_more", "pe_cli.transpiler"]),
     # strategies, CompiledProgram (plain data), the multi-device graph
     ("compiler", ["pe_cli.compiler"]),
     # scheduling: Executor, ParallelExecutor, scopes
@@ -216,7 +216,8 @@ def test_op_types_are_named_only_in_the_registry_and_their_own_modules():
     answer (a trait)."""
     types = _op_types()
     allowed = ("pe_cli.ops", "pe_cli.activations", "pe_cli.kernels", "pe_cli.export", "pe_cli.layers", "pe_cli.backward", "pe_cli.optimizer",
-               "pe_cli.clip", "pe_cli.regularizer", "pe_cli.initializer", "pe_cli.fluid", "pe_cli.paddle")
+               "pe_cli.clip", "pe_cli.regularizer", "pe_cli.initializer", "pe_cli.fluid", "pe_cli.paddle",
+               "pe_cli.transpiler")
     # names that are also ordinary words in configs and commands (one_hot is also a data transform)
     common_words = {"mean", "scale", "sum", "concat", "reshape", "transpose", "split", "cast", "assign",
                     "fill_constant", "one_hot"}

@@ -44,6 +44,16 @@ def test_launch_runs_a_fluid_script_on_ranks_with_paddles_environment(tmp_path):
     assert lines[0][2] == lines[1][2]                          # the same parameters on every trainer
 
 
+@needs_mpi
+def test_launch_runs_parameter_servers_first_then_trainers(tmp_path):
+    proc = pe("launch", "--trainers", "2", "--pservers", "2", "tests/launch_case/fluid_pserver.py", timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(re.findall(r"server 127\.0\.0\.1:(\d+) done", proc.stdout)) == ["6170", "6171"]
+    lines = sorted(re.findall(r"trainer (\d) of 2 at 127\.0\.0\.1:(\d+): ([\d.]+)", proc.stdout))
+    assert [(t, port) for t, port, _ in lines] == [("0", "6172"), ("1", "6173")]
+    assert lines[0][2] == lines[1][2]                          # the servers' parameters on every trainer
+
+
 def test_launch_refuses_a_missing_script(tmp_path):
     proc = pe("launch", "--trainers", "2", tmp_path / "nope.py")
     assert proc.returncode == 2 and "no such script" in proc.stderr

@@ -240,8 +240,8 @@ def test_transpiler_errors_are_one_line():
         _transpiler().transpile(2, program=main, startup_program=startup, trainers="a:1,b:2", current_endpoint="a:1")
     with pytest.raises(PeError, match="trainers must be the trainers' endpoints"):
         _transpiler().transpile(0, program=main, startup_program=startup, trainers=2, current_endpoint="a:1")
-    with pytest.raises(PeError, match="parameter-server mode is not available"):
-        _transpiler("pserver").transpile(0, program=main, pservers="a:1", trainers=2)
+    with pytest.raises(PeError, match="in pserver mode: trainers must be the number of trainers"):
+        _transpiler("pserver").transpile(0, program=main, pservers="a:1", trainers="a:1,b:2")
     with pytest.raises(PeError, match="mode must be 'nccl2', 'collective' or 'pserver'"):
         _transpiler("ring").transpile(0, program=main, trainers="a:1", current_endpoint="a:1")
     with pytest.raises(PeError, match="call transpile"):

@@ -10,12 +10,14 @@ from ..compiler import CompiledProgram, passes
 from ..errors import PeError, did_you_mean
 from ..framework import Program, default_main_program
 from ..framework.lod_tensor import LoDTensor
+from ..kernels import pserver_link
 from ..ops.registry import GRAD_SUFFIX
 from ..places import CPUPlace, Place
 from .compiled import run_compiled
 from .feeding import as_feed_array, check_feed_dict, missing_value_error
 from .fetched import fetched
 from .plan import OpStep, Values, run_step
+from .pserver import serve
 from .scope import global_scope
 
 
@@ -63,7 +65,9 @@ class Executor:
         self._concurrent = 1        # executors running at once in this process (AsyncExecutor's threads)
 
     def close(self):
+        """Drops the cached plans; a parameter-server trainer tells its servers it has finished."""
         self._plans.clear()
+        pserver_link.close_trainer_links()
 
     def run(self, program=None, feed=None, fetch_list=None, feed_var_name="feed",
             fetch_var_name="fetch", scope=None, return_numpy=True, use_program_cache=False):
@@ -75,6 +79,8 @@ class Executor:
             raise TypeError(f"Executor.run: program must be a Program or CompiledProgram, "
                             f"got {type(program).__name__}")
         check_feed_dict(feed)
+        if getattr(program, "_listen_and_serv", None) is not None:
+            return serve(self, program, scope)      # a parameter server's program (executor/pserver.py)
         return self._run_program(program, feed, fetch_list, scope, return_numpy)
 
     def _run_program(self, program, feed, fetch_list, scope, return_numpy, build_strategy=None):

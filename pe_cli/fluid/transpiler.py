@@ -1,13 +1,14 @@
 """``paddle.fluid.transpiler``: ``DistributeTranspiler`` in collective mode (Fluid's ``nccl2``, here
-over MPI between processes; see docs/DISTRIBUTED.md) and the placement policies of parameter
-servers. Parameter-server mode is not in pe yet: asking for it is a one-line error. ``memory_optimize``
-and ``release_memory`` turn on the memory_optimize graph pass (pe_cli/compiler/passes).
+over MPI between processes) and in parameter-server mode (pe_cli/transpiler/; see
+docs/DISTRIBUTED.md), and the placement policies of parameter servers. ``memory_optimize`` and
+``release_memory`` turn on the memory_optimize graph pass (pe_cli/compiler/passes).
 
 Endpoints name MPI ranks in order: the i-th endpoint of ``trainers`` is the process mpiexec started
 as rank i, and ``current_endpoint`` must be the ``trainer_id``-th. pe takes the trainers' endpoints
 as ``trainers="ep0,ep1"`` (Fluid's spelling), a list, or ``workers=`` (seed 004's example)."""
 import zlib
 
+from .. import transpiler as _ps
 from ..compiler.passes import program_frees, reuse_log
 from ..errors import PeError
 from ..framework import Program, default_main_program, default_startup_program
@@ -16,8 +17,6 @@ __all__ = ["DistributeTranspiler", "DistributeTranspilerConfig", "memory_optimiz
            "HashName", "RoundRobin"]
 
 _COLLECTIVE = ("nccl2", "collective")
-_PSERVER_LATER = ("parameter-server mode is not available in pe yet; train over MPI in collective mode: "
-                  "config = DistributeTranspilerConfig(); config.mode = 'nccl2'")
 
 
 class PSDispatcher:
@@ -104,6 +103,7 @@ class DistributeTranspiler:
                             f"got {type(config).__name__}")
         self.config = config if config is not None else DistributeTranspilerConfig()
         self._program = None
+        self._plan = None
 
     def transpile(self, trainer_id, program=None, pservers="127.0.0.1:6174", trainers=1, sync_mode=True,
                   startup_program=None, current_endpoint="127.0.0.1:6174", workers=None):
@@ -111,13 +111,14 @@ class DistributeTranspiler:
         if mode not in _COLLECTIVE + ("pserver",):
             raise PeError(f"DistributeTranspilerConfig.mode must be 'nccl2', 'collective' or 'pserver', "
                           f"got {mode!r}")
-        if mode == "pserver":
-            raise PeError(_PSERVER_LATER)
         program = default_main_program() if program is None else program
         startup_program = default_startup_program() if startup_program is None else startup_program
         for what, p in (("program", program), ("startup_program", startup_program)):
             if not isinstance(p, Program):
                 raise TypeError(f"DistributeTranspiler.transpile: {what} must be a Program, got {type(p).__name__}")
+        if mode == "pserver":
+            self._transpile_pserver(trainer_id, program, pservers, trainers, sync_mode, startup_program)
+            return
         endpoints = _endpoints(trainers, workers)
         if not isinstance(trainer_id, int) or not 0 <= trainer_id < len(endpoints):
             raise PeError(f"DistributeTranspiler.transpile: trainer_id must be an integer in "
@@ -131,20 +132,45 @@ class DistributeTranspiler:
             p._trainer_id = trainer_id
         self._program, self._startup = program, startup_program
 
+    def _transpile_pserver(self, trainer_id, program, pservers, trainers, sync_mode, startup_program):
+        """Parameter-server mode: ``program`` and ``startup_program`` become the trainer's, in place
+        (as in Fluid); the servers' programs come from the program as it was."""
+        self._origin, self._origin_startup = program.clone(), startup_program.clone()
+        sync = sync_mode and self.config.sync_mode
+        self._plan = _ps.PServerPlan(self._origin, pservers, trainers, trainer_id, sync, self.config)
+        self._lr_ops = _ps.lr_ops(self._origin.global_block())
+        _ps.rewrite_trainer_program(program, self._plan)
+        _ps.rewrite_trainer_startup(startup_program, self._plan)
+        self._program, self._startup = program, startup_program
+
     def get_trainer_program(self, wait_port=True):
         """The program each trainer runs (in collective mode, the transpiled program itself)."""
         if self._program is None:
             raise PeError("DistributeTranspiler: call transpile(...) before get_trainer_program()")
         return self._program
 
+    def _pserver_plan(self, what):
+        if self._plan is None:
+            raise PeError(f"DistributeTranspiler.{what}: call transpile(...) in parameter-server mode first "
+                          f"(config.mode = 'pserver', the default)")
+        return self._plan
+
     def get_pserver_program(self, endpoint):
-        raise PeError(_PSERVER_LATER)
+        """The program of the server at ``endpoint``: run it with ``exe.run``; it serves until every
+        trainer has finished (Executor.close() on the trainers, or their exit)."""
+        return _ps.pserver_program(self._pserver_plan("get_pserver_program"), endpoint, self._lr_ops)
 
     def get_pserver_programs(self, endpoint):
-        raise PeError(_PSERVER_LATER)
+        """(main, startup) of the server at ``endpoint``."""
+        main = self.get_pserver_program(endpoint)
+        return main, self.get_startup_program(endpoint, main)
 
     def get_startup_program(self, endpoint=None, pserver_program=None, startup_program=None):
-        raise PeError(_PSERVER_LATER)
+        """The startup program of the server at ``endpoint`` (of ``pserver_program`` when given)."""
+        self._pserver_plan("get_startup_program")
+        if pserver_program is None:
+            pserver_program = self.get_pserver_program(endpoint)
+        return _ps.pserver_startup(startup_program or self._origin_startup, pserver_program)
 
 
 def memory_optimize(input_program, skip_opt_set=None, print_log=False, level=0, skip_grads=True):

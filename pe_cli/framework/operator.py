@@ -47,6 +47,9 @@ class Operator:
     def attr(self, name):
         return self.attrs[name]
 
+    def all_attrs(self):
+        return dict(self.attrs)
+
     def has_attr(self, name):
         return name in self.attrs
 

@@ -39,7 +39,7 @@ def sigmoid_cross_entropy_with_logits(x, label, ignore_index=-100, name=None, no
 
 
 def square_error_cost(input, label):
-    """(input - label)^2 elementwise; both must have one shape."""
+    """(input - label)^2 elementwise (ops elementwise_sub and square, as Fluid's); both must have one shape."""
     helper = LayerHelper("square_error_cost", input=input)
     a, b = input.shape, label.shape
     if a is None or b is None or len(a) != len(b) or any(p != q and p >= 0 and q >= 0 for p, q in zip(a, b)):
@@ -48,7 +48,7 @@ def square_error_cost(input, label):
     minus = helper.create_variable_for_type_inference(input.dtype)
     helper.append_op("elementwise_sub", {"X": [input], "Y": [label]}, {"Out": [minus]}, {"axis": -1})
     square = helper.create_variable_for_type_inference(input.dtype)
-    helper.append_op("elementwise_mul", {"X": [minus], "Y": [minus]}, {"Out": [square]}, {"axis": -1})
+    helper.append_op("square", {"X": [minus]}, {"Out": [square]})
     return square
 
 

@@ -55,9 +55,14 @@ def train_argv(argv, k):
     return [sys.executable, "-m", "pe_cli"] + out + [f"build_strategy.num_trainers={k}"]
 
 
-def fluid_env(k):
-    """The environment of ``pe launch``'s ranks: Fluid's variables (the trainer id is read per rank
-    by pe_cli.fluid.launch_rank from MPI's rank)."""
-    endpoints = ",".join(f"127.0.0.1:{BASE_PORT + i}" for i in range(k))
-    return dict(os.environ, PADDLE_TRAINING_ROLE="TRAINER", PADDLE_TRAINERS_NUM=str(k),
-                PADDLE_TRAINER_ENDPOINTS=endpoints, PADDLE_TRAINERS=endpoints)
+def fluid_env(k, servers=0):
+    """The environment of ``pe launch``'s ranks: Fluid's variables (each rank's role, trainer id and
+    endpoint are set by pe_cli.fluid.launch_rank from MPI's rank). Rank r is named 127.0.0.1:6170+r:
+    the ``servers`` parameter servers first, then the trainers."""
+    names = [f"127.0.0.1:{BASE_PORT + r}" for r in range(servers + k)]
+    trainers, pservers = ",".join(names[servers:]), ",".join(names[:servers])
+    env = dict(os.environ, PADDLE_TRAINERS_NUM=str(k), PADDLE_TRAINER_ENDPOINTS=trainers, PADDLE_TRAINERS=trainers,
+               PADDLE_PSERVERS_NUM=str(servers))
+    if servers:
+        env.update(PADDLE_PSERVER_ENDPOINTS=pservers, PADDLE_PSERVERS_IP_PORT_LIST=pservers)
+    return env

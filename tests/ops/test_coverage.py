@@ -8,6 +8,12 @@ from tests.ops.test_ops import CASES
 COVERED_ELSEWHERE = {
     "lr_schedule": "tests/test_lr_schedules.py checks every schedule kind against its formula",
     "increment": "tests/test_lr_schedules.py: the step counter advances once per run",
+    "send": "tests/test_pserver.py: trainers and servers under mpiexec equal one process",
+    "recv": "tests/test_pserver.py",
+    "send_barrier": "tests/test_pserver.py",
+    "fetch_barrier": "tests/test_pserver.py",
+    "listen_and_serv": "tests/test_pserver.py (a server's program; Executor.run serves it)",
+    "split_byref": "tests/test_pserver.py (the split kernel, whose cases are in cases_tensor.py)",
 }
 
 

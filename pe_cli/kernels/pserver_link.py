@@ -1,0 +1,150 @@
+"""The messages of parameter-server mode, over MPI point-to-point (mpi4py; the ``mpi`` extra).
+
+Ranks: the P servers are MPI ranks 0..P-1 (the order of their endpoints), trainer i is rank P + i.
+Every message is one host array whose MPI tag is its block's number (the same numbering in every
+process, fixed by the transpiler); a trainer that has finished sends ``COMPLETE`` to every server.
+Trainers send without waiting (``Isend``) and wait at the barrier or before receiving, so no
+pair of processes can block on each other; servers receive each trainer's blocks in the order sent.
+"""
+import atexit
+
+import numpy as np
+
+from ..errors import PeError
+from .processes import ProcessGroup, _host, _mpi
+
+COMPLETE = 32000            # a tag above every block number (MPI guarantees tags up to 32767)
+_TRAINERS = {}
+_SERVERS = {}
+
+
+def _check_world(comm, servers, trainers, rank, role):
+    size = comm.Get_size()
+    if size != servers + trainers:
+        raise PeError(f"parameter-server mode with {servers} server(s) and {trainers} trainer(s) needs "
+                      f"mpiexec -n {servers + trainers} (servers are ranks 0..{servers - 1}, trainers after "
+                      f"them), but mpiexec started {size} process(es)")
+    if comm.Get_rank() != rank:
+        raise PeError(f"this process is MPI rank {comm.Get_rank()} but runs as {role} (rank {rank}): servers are "
+                      f"ranks 0..{servers - 1} in the order of their endpoints, trainer i is rank {servers} + i")
+
+
+class TrainerLink:
+    """A trainer's side: sends gradient blocks, receives parameter blocks."""
+
+    def __init__(self, endpoints, trainer_id, trainers):
+        self.comm = _mpi().COMM_WORLD
+        self.servers = list(endpoints)
+        _check_world(self.comm, len(self.servers), trainers, len(self.servers) + trainer_id,
+                     f"trainer {trainer_id}")
+        self.group = ProcessGroup(self.comm)        # a failing rank stops every rank
+        self._pending = []
+        self._closed = False
+        atexit.register(self.close)
+
+    def rank_of(self, endpoint):
+        try:
+            return self.servers.index(endpoint)
+        except ValueError:
+            raise PeError(f"send/recv: {endpoint!r} is not one of the servers {','.join(self.servers)}") from None
+
+    def send(self, array, endpoint, tag):
+        buf = _host(array)
+        self._pending.append((self.comm.Isend(buf, dest=self.rank_of(endpoint), tag=tag), buf))
+
+    def wait_sends(self):
+        for request, _ in self._pending:
+            request.Wait()
+        self._pending.clear()
+
+    def recv(self, endpoint, tag, shape, dtype):
+        self.wait_sends()
+        buf = np.empty(shape, dtype)
+        self.comm.Recv(buf, source=self.rank_of(endpoint), tag=tag)
+        return buf
+
+    def close(self):
+        """Tells every server this trainer has finished (once; also at exit)."""
+        if self._closed:
+            return
+        self._closed = True
+        self.wait_sends()
+        done = np.zeros(1, np.int64)
+        for rank in range(len(self.servers)):
+            self.comm.Send(done, dest=rank, tag=COMPLETE)
+
+
+class ServerLink:
+    """A server's side: which trainers are still training, their blocks, the replies."""
+
+    def __init__(self, endpoints, endpoint, trainers):
+        self.comm = _mpi().COMM_WORLD
+        if endpoint not in endpoints:
+            raise PeError(f"listen_and_serv: {endpoint!r} is not one of the servers {','.join(endpoints)}")
+        self.servers = len(endpoints)
+        _check_world(self.comm, self.servers, trainers, endpoints.index(endpoint), f"server {endpoint}")
+        self.group = ProcessGroup(self.comm)
+        self.trainers = trainers
+        self.active = list(range(trainers))
+
+    def trainer_rank(self, trainer):
+        return self.servers + trainer
+
+    def receive(self, trainer, blocks):
+        """Trainer ``trainer``'s next step: {tag: array} for ``blocks`` ({tag: (shape, dtype)}), or None
+        when it has finished (it then leaves ``active``)."""
+        status = _mpi().Status()
+        got = {}
+        source = self.trainer_rank(trainer)
+        if not blocks:              # a server without blocks hears only that the trainer finished
+            self.comm.Recv(np.zeros(1, np.int64), source=source, tag=COMPLETE)
+            self.active.remove(trainer)
+            return None
+        while len(got) < len(blocks):
+            self.comm.Probe(source=source, tag=_mpi().ANY_TAG, status=status)
+            tag = status.Get_tag()
+            if tag == COMPLETE:
+                self.comm.Recv(np.zeros(1, np.int64), source=source, tag=COMPLETE)
+                if got:
+                    raise PeError(f"trainer {trainer} finished in the middle of a step")
+                self.active.remove(trainer)
+                return None
+            if tag not in blocks or tag in got:
+                raise PeError(f"trainer {trainer} sent block {tag}, which this server does not hold")
+            shape, dtype = blocks[tag]
+            buf = np.empty(shape, dtype)
+            self.comm.Recv(buf, source=source, tag=tag)
+            got[tag] = buf
+        return got
+
+    def any_sender(self):
+        """The trainer whose message came first (asynchronous mode)."""
+        status = _mpi().Status()
+        self.comm.Probe(source=_mpi().ANY_SOURCE, tag=_mpi().ANY_TAG, status=status)
+        return status.Get_source() - self.servers
+
+    def send_all(self, trainer, arrays):
+        """Sends {tag: array} to ``trainer``, all at once."""
+        bufs = [(_host(a), tag) for tag, a in sorted(arrays.items())]
+        requests = [self.comm.Isend(buf, dest=self.trainer_rank(trainer), tag=tag) for buf, tag in bufs]
+        _mpi().Request.Waitall(requests)
+
+
+def trainer_link(endpoints, trainer_id, trainers):
+    key = (tuple(endpoints), trainer_id, trainers)
+    if key not in _TRAINERS:
+        _TRAINERS[key] = TrainerLink(endpoints, trainer_id, trainers)
+    return _TRAINERS[key]
+
+
+def server_link(endpoints, endpoint, trainers):
+    key = (tuple(endpoints), endpoint, trainers)
+    if key not in _SERVERS:
+        _SERVERS[key] = ServerLink(list(endpoints), endpoint, trainers)
+    return _SERVERS[key]
+
+
+def close_trainer_links():
+    """Every trainer link of this process says it has finished (Executor.close())."""
+    for link in _TRAINERS.values():
+        link.close()

@@ -1,0 +1,111 @@
+"""A parameter server's programs. Its main program holds one ``listen_and_serv`` op (block 0), the
+learning-rate schedule's block (when the program has a schedule), and one optimize block per
+parameter block it holds: in synchronous mode ``sum`` of the trainers' gradient blocks, ``scale`` by
+1/trainers, then the parameter's own optimize ops on the blocks (regularization, clipping, the update).
+Its startup program initializes those blocks with the original initializers on the blocks' shapes."""
+from ..framework import Program
+from ..framework.operator import OpRole
+
+
+def _renamer(plan, placed, origin_block):
+    """origin name -> this block's name (shape), for the variables of ``placed``'s optimize ops."""
+    group, vb = placed.group, placed.block
+    full = tuple(origin_block.var(group.param).shape)
+    names = {}
+    for name in sorted(group.names | {n for op in group.ops for n in op.input_arg_names + op.output_arg_names}):
+        var = origin_block.var(name)
+        if name in plan.shared:
+            names[name] = (name, var.shape, None)
+        elif name == group.grad:
+            names[name] = (placed.grad, vb.shape, vb)
+        elif var.shape is not None and tuple(var.shape) == full:
+            names[name] = (vb.name(name), vb.shape, vb)
+        else:
+            names[name] = (vb.name(name), var.shape, None)
+    return names
+
+
+def _var_like(block, origin_var, name, shape, persistable=None):
+    return block.create_var(name=name, shape=shape, dtype=origin_var.dtype,
+                            persistable=origin_var.persistable if persistable is None else persistable)
+
+
+def _clone_op(block, op, rename):
+    def mapped(slots):
+        return {slot: [rename.get(n, n) for n in names] for slot, names in slots.items()}
+    return block.append_op(op.type, mapped(op.inputs), mapped(op.outputs), dict(op.attrs), role=op.role)
+
+
+def pserver_program(plan, endpoint, lr_ops):
+    mine = plan.on(endpoint)
+    origin = plan.origin.global_block()
+    program = Program()
+    program.random_seed = plan.origin.random_seed
+    g0 = program.global_block()
+    origin_of = {}          # this program's persistable name -> (origin name, VarBlock or None)
+    lr_block = -1
+    if lr_ops:
+        names = {n for op in lr_ops for n in op.input_arg_names + op.output_arg_names}
+        for n in sorted(names):
+            _var_like(g0, origin.var(n), n, origin.var(n).shape)
+            origin_of[n] = (n, None)
+        lr_block = program._create_block(0).idx
+        for op in lr_ops:
+            _clone_op(program.current_block(), op, {})
+        program._rollback()
+    optimize_blocks, grad_blocks, param_blocks = [], [], []
+    for placed in mine:
+        rename = _renamer(plan, placed, origin)
+        for name, (new, shape, vb) in rename.items():
+            if not g0.has_var(new):
+                _var_like(g0, origin.var(name), new, shape)
+                origin_of[new] = (name, vb)
+        received = [placed.grad]
+        block = program._create_block(0)
+        if plan.sync and plan.trainers > 1:
+            received = [f"{placed.grad}.trainer_{t}" for t in range(plan.trainers)]
+            for name in received:
+                _var_like(g0, origin.var(placed.group.grad), name, placed.block.shape, persistable=False)
+            with program._role_guard(OpRole.Optimize):
+                block.append_op("sum", {"X": received}, {"Out": placed.grad})
+                block.append_op("scale", {"X": placed.grad}, {"Out": placed.grad}, {"scale": 1.0 / plan.trainers})
+        for op in placed.group.ops:
+            _clone_op(block, op, {k: v[0] for k, v in rename.items()})
+        program._rollback()
+        optimize_blocks.append(block)
+        grad_blocks.append([placed.tag, received, block.idx])
+        param_blocks.append([placed.tag, placed.param])
+    op = g0.append_op("listen_and_serv", {"X": []}, {}, {
+        "endpoint": endpoint, "pserver_endpoints": list(plan.endpoints), "Fanin": plan.trainers,
+        "sync_mode": plan.sync, "optimize_blocks": optimize_blocks, "lr_decay_block_id": lr_block,
+        "grad_to_block_id": [f"{p.grad}:{b.idx}" for p, b in zip(mine, optimize_blocks)],
+        "grad_blocks": grad_blocks, "param_blocks": param_blocks})
+    program._listen_and_serv = op
+    program._pserver_origin = origin_of
+    # Fluid's record of the sliced parameters: [the whole variable, the block's first row, the block]
+    program._slice_vars_and_attrs = [[origin.var(p.group.param), p.block.row0, g0.var(p.param)]
+                                     for p in mine if p.block.count > 1]
+    return program
+
+
+def pserver_startup(origin_startup, program):
+    """The server's startup: each of its persistable variables initialized by the origin startup's op
+    for the variable it comes from, on the block's shape."""
+    origin_of = program._pserver_origin
+    startup = Program()
+    startup.random_seed = origin_startup.random_seed
+    block = startup.global_block()
+    src = program.global_block()
+    for op in origin_startup.global_block().ops:
+        for out in op.output_arg_names:
+            for new, (name, vb) in origin_of.items():
+                if name != out:
+                    continue
+                var = src.var(new)
+                block.create_var(name=new, shape=var.shape, dtype=var.dtype, persistable=True)
+                attrs = dict(op.attrs)
+                if vb is not None and "shape" in attrs:
+                    attrs["shape"] = list(vb.shape)
+                outputs = {slot: [new] for slot, names in op.outputs.items() if out in names}
+                block.append_op(op.type, dict(op.inputs), outputs, attrs, role=op.role)
+    return startup

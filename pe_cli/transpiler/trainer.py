@@ -1,0 +1,68 @@
+"""A trainer's programs in parameter-server mode: the optimizer's and the schedule's ops leave (the
+servers run them); each gradient is cut into its blocks and sent as soon as backward has computed
+it; at the end of the step the parameter blocks come back from their servers and are joined. The
+startup program receives the servers' initial parameters the same way, so every trainer starts from
+the values the servers hold."""
+from ..framework.operator import OpRole
+
+
+def _is_moved(op):
+    return op.role & ~OpRole.Loss in (OpRole.Optimize, OpRole.LRSched)
+
+
+def _block_vars(block, origin_var, placed):
+    for p in placed:
+        if p.block.count > 1:
+            for name in (p.param, p.grad):
+                block.create_var(name=name, shape=p.block.shape, dtype=origin_var.dtype)
+
+
+def rewrite_trainer_program(program, plan):
+    """Changes ``program`` in place (as Fluid's transpiler does)."""
+    block = program.global_block()
+    block.ops = [op for op in block.ops if not _is_moved(op)]
+    program._bump()
+    for group in plan.groups:
+        placed = plan.blocks_of(group)
+        _block_vars(block, block.var(group.param), placed)
+        at = max(i for i, op in enumerate(block.ops) if group.grad in op.output_arg_names) + 1
+        if len(placed) > 1:
+            block._insert_op(at, "split_byref", {"X": group.grad}, {"Out": [p.grad for p in placed]},
+                             {"sections": [p.block.rows for p in placed]}, role=OpRole.Backward)
+            at += 1
+        block._insert_op(at, "send", {"X": [p.grad for p in placed]}, {},
+                         dict(plan.who(), epmap=[p.endpoint for p in placed], tags=[p.tag for p in placed],
+                              sync_mode=plan.sync), role=OpRole.Backward)
+    with program._role_guard(OpRole.Optimize):
+        if plan.sync:
+            block.append_op("send_barrier", attrs=plan.who())
+        _receive_parameters(block, plan)
+
+
+def _receive_parameters(block, plan):
+    """recv of every parameter's blocks, then (synchronous mode) fetch_barrier, then the joins."""
+    for group in plan.groups:
+        placed = plan.blocks_of(group)
+        block.append_op("recv", {}, {"Out": [p.param for p in placed]},
+                        dict(plan.who(), epmap=[p.endpoint for p in placed], tags=[p.tag for p in placed],
+                             shapes=[list(p.block.shape) for p in placed],
+                             dtype=block.var(group.param).dtype))
+    if plan.sync:
+        block.append_op("fetch_barrier", attrs=plan.who())
+    for group in plan.groups:
+        placed = plan.blocks_of(group)
+        if len(placed) > 1:
+            block.append_op("concat", {"X": [p.param for p in placed]}, {"Out": group.param}, {"axis": 0})
+
+
+def rewrite_trainer_startup(startup, plan):
+    """Appends to ``startup`` (in place) the receipt of the servers' initial parameters."""
+    block = startup.global_block()
+    for group in plan.groups:
+        origin = plan.origin.global_block().var(group.param)
+        if not block.has_var(group.param):
+            block.create_var(name=group.param, shape=origin.shape, dtype=origin.dtype, persistable=True)
+        for p in plan.blocks_of(group):
+            if p.block.count > 1:
+                block.create_var(name=p.param, shape=p.block.shape, dtype=origin.dtype)
+    _receive_parameters(block, plan)

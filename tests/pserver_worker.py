@@ -1,0 +1,78 @@
+"""One rank of a parameter-server run (tests/test_pserver.py starts it under mpiexec -n P+K):
+ranks 0..P-1 serve, the others train an MLP on their share of fixed global batches and write their
+initial parameters, losses and final parameters to OUT.trainer<i>.npz.
+
+    python pserver_worker.py SERVERS TRAINERS sync|async slice|noslice sgd|momentum|adam STEPS OUT
+"""
+import os
+import sys
+
+import numpy as np
+
+import pe_cli.fluid as fluid
+
+GLOBAL_BATCH = 12
+
+
+def build(optimizer):
+    main, startup = fluid.Program(), fluid.Program()
+    main.random_seed = startup.random_seed = 7
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        x = fluid.layers.data(name="x", shape=[10], dtype="float32")
+        y = fluid.layers.data(name="y", shape=[1], dtype="int64")
+        h = fluid.layers.fc(x, 16, act="relu",
+                            param_attr=fluid.ParamAttr(name="w1", regularizer=fluid.regularizer.L2Decay(1e-3)))
+        out = fluid.layers.fc(h, 3, act="softmax", param_attr=fluid.ParamAttr(name="w2"))
+        loss = fluid.layers.mean(fluid.layers.cross_entropy(out, y))
+        opt = {"sgd": lambda: fluid.optimizer.SGD(learning_rate=fluid.layers.exponential_decay(0.5, 4, 0.8)),
+               "momentum": lambda: fluid.optimizer.Momentum(learning_rate=0.2, momentum=0.9),
+               "adam": lambda: fluid.optimizer.Adam(learning_rate=0.05)}[optimizer]()
+        opt.minimize(loss)
+    return main, startup, loss
+
+
+def batches(steps):
+    rng = np.random.RandomState(3)
+    centers = rng.randn(3, 10).astype("float32")
+    for _ in range(steps):
+        y = rng.randint(0, 3, size=(GLOBAL_BATCH, 1)).astype("int64")
+        x = (centers[y[:, 0]] + 0.5 * rng.randn(GLOBAL_BATCH, 10)).astype("float32")
+        yield x, y
+
+
+def main():
+    servers, trainers, mode, slicing, optimizer, steps, out = sys.argv[1:]
+    servers, trainers, steps = int(servers), int(trainers), int(steps)
+    rank = int(os.environ["PMI_RANK"])
+    endpoints = ",".join(f"127.0.0.1:{6174 + i}" for i in range(servers))
+    prog, startup, loss = build(optimizer)
+    config = fluid.DistributeTranspilerConfig()
+    config.slice_var_up = slicing == "slice"
+    config.min_block_size = 16
+    t = fluid.DistributeTranspiler(config=config)
+    trainer_id = max(rank - servers, 0)
+    t.transpile(trainer_id, program=prog, startup_program=startup, pservers=endpoints, trainers=trainers,
+                sync_mode=mode == "sync")
+    exe = fluid.Executor(fluid.CPUPlace())
+    if rank < servers:
+        endpoint = endpoints.split(",")[rank]
+        server, server_startup = t.get_pserver_programs(endpoint)
+        exe.run(server_startup)
+        exe.run(server)
+        return
+    exe.run(startup)
+    names = ["w1", "w2", "fc_0.b_0", "fc_1.b_0"]
+    scope = fluid.global_scope()
+    result = {f"init/{n}": np.array(scope.find_var(n).get_tensor()) for n in names}
+    losses = []
+    share = GLOBAL_BATCH // trainers
+    for x, y in batches(steps):
+        rows = slice(trainer_id * share, (trainer_id + 1) * share)
+        losses.append(exe.run(t.get_trainer_program(), feed={"x": x[rows], "y": y[rows]}, fetch_list=[loss])[0])
+    result.update({f"final/{n}": np.array(scope.find_var(n).get_tensor()) for n in names})
+    exe.close()
+    np.savez(f"{out}.trainer{trainer_id}.npz", losses=np.array(losses).ravel(), **result)
+
+
+if __name__ == "__main__":
+    main()
