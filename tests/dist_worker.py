@@ -1,15 +1,16 @@
 """One trainer of the multi-process tests (tests/test_distributed.py), run by mpiexec or alone:
 
-    python tests/dist_worker.py MODEL TRAINERS DEVICES OUT [fuse] [reduce] [momentum] [fail] [kill] [transpiler]
+    python tests/dist_worker.py MODEL TRAINERS DEVICES OUT [fuse] [reduce] [momentum] [fail] [kill] [hang] [transpiler]
 
 Trains MODEL (mlp or lenet) 10 steps on the same global batches; trainer r takes rows
 [r*B/K, (r+1)*B/K) of each and runs them on DEVICES CPU devices. Each trainer writes OUT.<rank>.npz:
 its per-step mean loss and the parameters. ``fail``: trainer 1 feeds a wrong shape at step 3;
-``kill``: trainer 1 kills itself (SIGKILL) at step 3.
+``kill``: trainer 1 kills itself (SIGKILL) at step 3; ``hang``: trainer 1 sleeps at step 3.
 ``transpiler``: the trainer program comes from DistributeTranspiler (nccl2 mode) and runs through
 CompiledProgram.with_data_parallel."""
 import os
 import sys
+import time
 
 import numpy as np
 
@@ -53,5 +54,7 @@ for step in range(10):
         feed["x"] = feed["x"][:, :3]
     if "kill" in flags and rank == 1 and step == 3:
         os.kill(os.getpid(), 9)
+    if "hang" in flags and rank == 1 and step == 3:
+        time.sleep(600)                 # a rank stuck outside the collectives: the stall inspector's case
     losses.append(float(np.mean(run(feed)[0])))
 np.savez(f"{out}.{rank}.npz", losses=np.array(losses), **params(main, fluid.global_scope()))

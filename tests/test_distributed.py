@@ -18,6 +18,7 @@ from pe_cli.compiler import BuildStrategy
 from pe_cli.compiler.ssa_graph import PROCESS_ALL_REDUCE, build_ssa_graph
 from pe_cli.errors import PeError
 from pe_cli.kernels import processes
+from pe_cli.kernels.stall import stalled
 
 from parallel_nets import build
 
@@ -129,12 +130,13 @@ def test_lenet_through_the_transpiler_equals_one_process(tmp_path):
     np.testing.assert_allclose(two_losses, one_losses, rtol=1e-5, atol=1e-6)
 
 
-def _stopped(tmp_path, flag):
+def _stopped(tmp_path, flag, **env):
     """Runs 2 trainers where trainer 1 fails as ``flag`` says; every rank must be gone within 30 s.
     Returns what mpiexec printed."""
     start = time.monotonic()
     done = subprocess.run([MPIEXEC, "-n", "2", sys.executable, str(WORKER), "mlp", "2", "1",
-                           str(tmp_path / "x"), flag], env=_env(), capture_output=True, text=True, timeout=60)
+                           str(tmp_path / "x"), flag], env=dict(_env(), **env), capture_output=True, text=True,
+                          timeout=60)
     assert time.monotonic() - start < 30
     assert done.returncode != 0 and not (tmp_path / "x.0.npz").exists()    # rank 0 never finished
     return done.stdout + done.stderr
@@ -150,6 +152,24 @@ def test_a_failing_trainer_stops_every_rank_with_its_name(tmp_path):
 def test_a_killed_trainer_stops_every_rank(tmp_path):
     out = _stopped(tmp_path, "kill")
     assert "BAD TERMINATION" in out and "signal 9" in out
+
+
+@needs_mpi
+def test_a_stalled_trainer_is_reported_by_the_stall_inspector_and_every_rank_stops(tmp_path):
+    out = _stopped(tmp_path, "hang", PE_STALL_SECONDS="5")
+    report = next(line for line in out.splitlines() if line.startswith("pe: stall: "))
+    assert "rank(s) 0 have waited" in report and "which rank(s) 1 never reached" in report, report
+    assert "all_reduce over 2 trainer processes of" in report and "rank 1 last entered collective #" in report
+
+
+def test_the_stall_report_names_who_waits_where():
+    positions = {0: (7, "all_reduce of w@GRAD", 100.0), 1: (6, "all_reduce of b@GRAD", 90.0),
+                 2: (7, "all_reduce of w@GRAD", 101.0)}
+    assert stalled(positions, 104.0, 5) is None                         # not long enough yet
+    report = stalled(positions, 106.0, 5)
+    assert report.startswith("stall: rank(s) 0, 2 have waited 6 s in collective #7 (all_reduce of w@GRAD), "
+                             "which rank(s) 1 never reached: rank 1 last entered collective #6 (all_reduce of b@GRAD)")
+    assert stalled({0: (3, "a", 0.0), 1: (3, "a", 0.0)}, 1000.0, 5) is None     # everyone is there
 
 
 @needs_mpi

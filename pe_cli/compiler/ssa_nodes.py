@@ -220,7 +220,7 @@ class ProcessAllReduceNode(OpNode):
 
         def run(values, results):
             try:
-                totals = processes.all_reduce([values[holders[n][0]][n] for n in names])
+                totals = processes.all_reduce([values[holders[n][0]][n] for n in names], label=self.describe())
             except Exception as e:
                 raise self._failed(e) from e
             for name, total in zip(names, totals):

@@ -189,7 +189,8 @@ class DataParallelEngine:
         optimizer state) as trainer 0 holds it, so all trainers start from the same point."""
         scope = self.scopes.scope
         names = sorted(n for n in self.scopes.persistable if scope.get_array(n) is not None)
-        for name, array in zip(names, self.processes.broadcast([scope.get_array(n) for n in names])):
+        for name, array in zip(names, self.processes.broadcast([scope.get_array(n) for n in names],
+                                                               label="parameters from trainer 0")):
             scope.set_array(name, array)
         self._broadcast_done = True
 

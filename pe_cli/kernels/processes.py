@@ -7,7 +7,8 @@ the buffers, then rank 0's + rank 1's + ...), so every rank gets the same bits a
 bit for bit; MPI's own ``Allreduce`` may sum in any order.
 
 A rank that fails reports its error (naming the rank) and calls ``MPI.Abort``, so the other ranks
-stop instead of waiting for it in a collective.
+stop instead of waiting for it in a collective; a rank that never reaches a collective the others
+wait in is reported by the stall inspector (stall.py), and every rank stops.
 """
 import importlib
 import os
@@ -17,6 +18,7 @@ import traceback
 import numpy as np
 
 from ..errors import PeError
+from .stall import StallWatch, report_and_abort
 
 _GROUPS = {}
 
@@ -69,15 +71,22 @@ def _host(array):
 class ProcessGroup:
     """The trainers of one training run: ``rank`` of ``size``."""
 
-    def __init__(self, comm):
+    def __init__(self, comm, watch=True):
         self.comm = comm
         self.rank = comm.Get_rank()
         self.size = comm.Get_size()
         _abort_on_uncaught(self)
+        self.watch = StallWatch(_mpi(), comm, report_and_abort(comm)) if watch else None
 
-    def all_reduce(self, arrays):
+    def _enter(self, label):
+        if self.watch is not None:
+            self.watch.enter(label)
+
+    def all_reduce(self, arrays, label="all_reduce"):
         """The sums over the processes of ``arrays`` (host or device arrays of one dtype each), in rank
-        order: one buffer per dtype, one Allgather each. Returns host arrays, in ``arrays`` order."""
+        order: one buffer per dtype, one Allgather each. Returns host arrays, in ``arrays`` order.
+        ``label`` names the collective in a stall report."""
+        self._enter(label)
         host = [_host(a) for a in arrays]
         out = [None] * len(host)
         by_dtype = {}
@@ -97,8 +106,9 @@ class ProcessGroup:
                 offset += n
         return out
 
-    def broadcast(self, arrays, root=0):
+    def broadcast(self, arrays, root=0, label="broadcast"):
         """``arrays`` as rank ``root`` holds them, on every rank (host arrays, same shapes on all)."""
+        self._enter(label)
         out = []
         for a in arrays:
             buf = _host(a).copy() if self.rank != root else _host(a)

@@ -37,7 +37,7 @@ class TrainerLink:
         self.servers = list(endpoints)
         _check_world(self.comm, len(self.servers), trainers, len(self.servers) + trainer_id,
                      f"trainer {trainer_id}")
-        self.group = ProcessGroup(self.comm)        # a failing rank stops every rank
+        self.group = ProcessGroup(self.comm, watch=False)     # a failing rank stops every rank
         self._pending = []
         self._closed = False
         atexit.register(self.close)
@@ -83,7 +83,7 @@ class ServerLink:
             raise PeError(f"listen_and_serv: {endpoint!r} is not one of the servers {','.join(endpoints)}")
         self.servers = len(endpoints)
         _check_world(self.comm, self.servers, trainers, endpoints.index(endpoint), f"server {endpoint}")
-        self.group = ProcessGroup(self.comm)
+        self.group = ProcessGroup(self.comm, watch=False)
         self.trainers = trainers
         self.active = list(range(trainers))
 

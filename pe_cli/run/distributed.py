@@ -41,7 +41,8 @@ class Trainers:
         if self.size == 1 or not values:
             return values
         names = list(values)
-        total, = self.group.all_reduce([np.array([values[k] for k in names], dtype=np.float64)])
+        total, = self.group.all_reduce([np.array([values[k] for k in names], dtype=np.float64)],
+                                       label="the step's metrics")
         return {k: float(v) / self.size for k, v in zip(names, total)}
 
     def agree(self, values, stop):
