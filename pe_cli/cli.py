@@ -74,8 +74,8 @@ def main():
               help="Check every op's float outputs and stop at the first NaN or Inf, naming the op, its layer "
                    "and the model file's line (check_nan_inf: true; FLAGS_check_nan_inf=1).")
 @click.option("--np", "nprocs", type=click.IntRange(min=1), metavar="K",
-              help="Train on K processes: runs mpiexec -n K for you, collective mode (build_strategy.num_trainers=K; "
-                   "needs the mpi extra).")
+              help="Train on K processes: runs mpiexec -n K for you (build_strategy.num_trainers=K; needs the mpi "
+                   "extra); in pserver mode (distributed.mode) mpiexec -n P+K with the P servers first.")
 @debug_option
 @guarded
 def train(config, overrides, out, resume, max_steps, quiet, print_config, check_nan_inf, nprocs):
@@ -88,7 +88,7 @@ def train(config, overrides, out, resume, max_steps, quiet, print_config, check_
     checkpoint; --resume continues from it exactly.
     """
     if nprocs and nprocs > 1 and not under_mpi():
-        sys.exit(run_ranks(nprocs, train_argv(sys.argv[1:], nprocs)))
+        sys.exit(run_ranks(nprocs + _pservers(config, overrides), train_argv(sys.argv[1:], nprocs)))
     resume, overrides = _split_resume(resume, overrides)
     if check_nan_inf:
         overrides = tuple(overrides) + ("check_nan_inf=true",)
@@ -100,7 +100,7 @@ def train(config, overrides, out, resume, max_steps, quiet, print_config, check_
         click.echo(resolved_config_text(cfg), nl=False)
         return
     result = run_train(cfg, out=out, resume=resume, max_steps=max_steps, quiet=quiet)
-    if result.rank:         # several trainer processes: rank 0 reports
+    if result.rank or result.role != "trainer":     # several processes: trainer 0 reports
         return
     if result.nothing_to_do:
         click.echo(f"nothing to do: {result.run_dir} already finished at step {result.step} ({result.checkpoint}); "
@@ -114,6 +114,12 @@ def train(config, overrides, out, resume, max_steps, quiet, print_config, check_
                    f"continue with: {shlex.join(['pe', 'train', config, *overrides, '--resume', str(result.run_dir)])}",
                    err=True)
         sys.exit(130)
+
+
+def _pservers(config, overrides):
+    """The parameter servers --np adds to the K trainers (distributed.mode: pserver), else 0."""
+    d = load_config(config, overrides).data["distributed"]
+    return d["pservers"] if d["mode"] == "pserver" else 0
 
 
 def _print_result(cfg, result):

@@ -36,6 +36,25 @@ def test_np_2_equals_two_devices_and_writes_one_run(tmp_path):
 
 
 @needs_mpi
+def test_np_2_with_two_parameter_servers_equals_two_devices(tmp_path):
+    cut = ["distributed.mode=pserver", "distributed.pservers=2", "distributed.min_block_size=1000"]
+    servers = pe("train", "configs/mnist_mlp.yaml", "--np", "2", *cut, *SMALL, "--out", tmp_path / "ps", "-q")
+    assert servers.returncode == 0, servers.stderr
+    assert servers.stdout.count("run directory:") == 1                 # trainer 0 alone reports
+    two_devices = pe("train", "configs/mnist_mlp.yaml", "devices=2", *SMALL, "--out", tmp_path / "dev2", "-q")
+    assert two_devices.returncode == 0, two_devices.stderr
+    a = sorted(glob.glob(str(tmp_path / "ps" / "ckpt" / "step-4" / "*.npy")))
+    names = [os.path.basename(p) for p in a]
+    assert names == ["fc1.b_0.npy", "fc1.w_0.npy", "fc2.b_0.npy", "fc2.w_0.npy", "logits.b_0.npy", "logits.w_0.npy"]
+    for x in a:                 # the parameters; the optimizer state lives on the servers
+        np.testing.assert_allclose(np.load(x), np.load(tmp_path / "dev2" / "ckpt" / "step-4" / os.path.basename(x)),
+                                   rtol=1e-5, atol=1e-7, err_msg=x)
+    assert sorted(os.listdir(tmp_path)) == ["dev2", "ps"]
+    resumed = pe("train", "configs/mnist_mlp.yaml", "--np", "2", *cut, *SMALL, "--resume", tmp_path / "ps", "-q")
+    assert resumed.returncode != 0 and "pserver mode cannot resume" in resumed.stderr
+
+
+@needs_mpi
 def test_launch_runs_a_fluid_script_on_ranks_with_paddles_environment(tmp_path):
     proc = pe("launch", "--trainers", "2", "tests/launch_case/fluid_trainer.py", timeout=300)
     assert proc.returncode == 0, proc.stderr

@@ -161,6 +161,19 @@ RUN = Section({
                         default={"type": "SGD", "learning_rate": 0.01}),
     "build_strategy": BUILD_STRATEGY,
     "exec_strategy": EXEC_STRATEGY,
+    "distributed": Section({
+        "mode": Field("str", "collective", "with build_strategy.num_trainers K > 1: collective (the trainers sum "
+                      "their gradients) or pserver (parameter servers hold the parameters and run the updates)",
+                      choices=("collective", "pserver")),
+        "pservers": Field("int", 1, "pserver mode: parameter-server processes (MPI ranks 0..P-1, the trainers "
+                          "after them: mpiexec -n P+K)", min=1),
+        "sync": Field("bool", True, "pserver mode: update with the global batch's gradients (false: "
+                      "asynchronously, with each trainer's as they come)"),
+        "split_method": Field("str", "round_robin", "pserver mode: how parameter blocks are placed on the servers",
+                              choices=("round_robin", "hash_name")),
+        "slice_var_up": Field("bool", True, "pserver mode: cut each parameter into row blocks over the servers"),
+        "min_block_size": Field("int", 8192, "pserver mode: the fewest values in a block", min=1),
+    }, "how several trainer processes train together (docs/DISTRIBUTED.md)"),
     "fetch": Section({
         "names": Field("list[str]|null", None, "layers to fetch while training (default: the model's fetches)"),
         "every": Field("int", 50, "report and record metrics every N steps", min=1),

@@ -6,59 +6,16 @@ docs/DISTRIBUTED.md), and the placement policies of parameter servers. ``memory_
 Endpoints name MPI ranks in order: the i-th endpoint of ``trainers`` is the process mpiexec started
 as rank i, and ``current_endpoint`` must be the ``trainer_id``-th. pe takes the trainers' endpoints
 as ``trainers="ep0,ep1"`` (Fluid's spelling), a list, or ``workers=`` (seed 004's example)."""
-import zlib
-
 from .. import transpiler as _ps
 from ..compiler.passes import program_frees, reuse_log
 from ..errors import PeError
 from ..framework import Program, default_main_program, default_startup_program
+from ..transpiler import HashName, PSDispatcher, RoundRobin  # noqa: F401 (Fluid's names, here)
 
 __all__ = ["DistributeTranspiler", "DistributeTranspilerConfig", "memory_optimize", "release_memory",
            "HashName", "RoundRobin"]
 
 _COLLECTIVE = ("nccl2", "collective")
-
-
-class PSDispatcher:
-    """Places variable blocks on parameter servers (``dispatch(varlist)`` -> one endpoint each)."""
-
-    def __init__(self, pserver_endpoints):
-        if isinstance(pserver_endpoints, str):
-            pserver_endpoints = [e for e in pserver_endpoints.split(",") if e]
-        if not pserver_endpoints:
-            raise PeError(f"{type(self).__name__}: give at least one parameter-server endpoint")
-        self._eps = list(pserver_endpoints)
-        self._step = 0
-
-    @property
-    def eps(self):
-        return self._eps
-
-    def reset(self):
-        self._step = 0
-
-    def dispatch(self, varlist):
-        raise NotImplementedError
-
-
-class RoundRobin(PSDispatcher):
-    """Endpoints in turn, continuing where the last ``dispatch`` stopped (``reset()`` starts over)."""
-
-    def dispatch(self, varlist):
-        out = []
-        for _ in varlist:
-            out.append(self._eps[self._step])
-            self._step = (self._step + 1) % len(self._eps)
-        return out
-
-
-class HashName(PSDispatcher):
-    """The endpoint chosen by a hash of the variable's name: CRC-32, the same in every process
-    (Python's ``hash`` of a str changes between runs)."""
-
-    def dispatch(self, varlist):
-        names = [v if isinstance(v, str) else v.name for v in varlist]
-        return [self._eps[zlib.crc32(n.encode()) % len(self._eps)] for n in names]
 
 
 class DistributeTranspilerConfig:

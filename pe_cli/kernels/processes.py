@@ -63,6 +63,22 @@ def group(num_trainers, trainer_id):
     return _GROUPS[key]
 
 
+def pserver_roles(servers, trainers):
+    """Parameter-server mode: ``(is_server, index, trainers_group)`` of this process among
+    ``servers`` + ``trainers`` ranks (servers first). The trainers get a group of their own (for the
+    means of their metrics); every rank must call this at the same point (an MPI Split)."""
+    comm = _mpi().COMM_WORLD
+    size, rank = comm.Get_size(), comm.Get_rank()
+    if size != servers + trainers:
+        raise PeError(f"{servers} parameter server(s) and {trainers} trainer(s) need mpiexec -n {servers + trainers}, "
+                      f"but mpiexec started {size} process(es)")
+    is_server = rank < servers
+    sub = comm.Split(0 if is_server else 1, rank)
+    if is_server:
+        return True, rank, None
+    return False, rank - servers, ProcessGroup(sub)
+
+
 def _host(array):
     array = array.copy_to_host() if hasattr(array, "copy_to_host") else array
     return np.ascontiguousarray(array)

@@ -43,6 +43,7 @@ class TrainResult:
     rank: int = 0               # this trainer's rank (several processes: only rank 0 reports)
     history: list = field(default_factory=list)  # (step, loss) of every step of this process
     curves: str = None          # <run dir>/curves.png, drawn at the end when matplotlib is installed
+    role: str = "trainer"       # "pserver": a parameter server of pserver mode, which reports nothing
 
 
 @dataclass

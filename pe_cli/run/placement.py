@@ -81,8 +81,8 @@ def train_program(cfg, programs, place, trainer_id=0):
     parallelism over ``devices`` places when more than one device (or a strategy, such as several
     trainer processes) is asked for; ``trainer_id``: this process's MPI rank."""
     devices = cfg.data["devices"]
-    if devices == 1 and not _non_default_strategies(cfg):
-        return programs.main
+    if devices == 1 and (not _non_default_strategies(cfg) or cfg.data["distributed"]["mode"] == "pserver"):
+        return programs.main        # pserver mode: the transpiled program's sends and receives run in order
     places = [CUDAPlace(i) if place.kind == "cuda" else CPUPlace(i) for i in range(devices)]
     build_strategy, exec_strategy = strategies(cfg)
     build_strategy.trainer_id = trainer_id

@@ -20,7 +20,7 @@ from ..errors import PeError, UsageError
 from ..executor import Executor, Scope, scope_guard
 from ..io import load_persistables
 from .build import build_programs, load_data
-from .distributed import trainers
+from .distributed import pserver_transpile, serve, trainers
 from .divergence import non_finite
 from .watch import check_watches
 from .graph import program_dot, program_text, ssa_dot
@@ -43,6 +43,10 @@ def train(cfg, out=None, resume=None, max_steps=None, quiet=False, stream=None):
     after that checkpoint is lost. Returns a TrainResult."""
     setup = _prepare(cfg, resume, max_steps, out)
     try:
+        if setup.trainers.server is not None:       # pserver mode: this process is a parameter server
+            with scope_guard(Scope()):
+                serve(setup.trainers.plan, setup.trainers, Executor(setup.place))
+            return TrainResult(None, 0, 0, rank=setup.trainers.rank, role="pserver")
         return _train(cfg, setup, out, max_steps, quiet or not setup.trainers.writes, stream)
     except Exception as e:
         setup.trainers.abort(e)        # several trainers: the others would wait for this one
@@ -142,7 +146,12 @@ def _prepare(cfg, resume, max_steps, out=None):
     """Everything that can fail before the run directory exists: the model builds, the loss is
     trainable, the data loads and fits the feeds, the place exists, the checkpoint is found."""
     processes = trainers(cfg)       # first: a wrong launch fails before anything is built
+    if processes.pserver_mode and resume is not None:
+        raise cfg.doc.error(("distributed", "mode"), "pserver mode cannot resume: the optimizer state lives on "
+                            "the servers, not in the trainers' checkpoints", "resume in collective mode")
     programs = build_programs(cfg.model, cfg)
+    if processes.pserver_mode:
+        processes.plan = pserver_transpile(cfg, programs, processes)
     if cfg.model.loss is None:
         raise cfg.model.doc.error((), "the model has no loss, so it cannot be trained",
                                   "add 'loss: <layer name>' to the model file")

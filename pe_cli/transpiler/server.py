@@ -2,7 +2,7 @@
 learning-rate schedule's block (when the program has a schedule), and one optimize block per
 parameter block it holds: in synchronous mode ``sum`` of the trainers' gradient blocks, ``scale`` by
 1/trainers, then the parameter's own optimize ops on the blocks (regularization, clipping, the update).
-Its startup program initializes those blocks with the original initializers on the blocks' shapes."""
+Its startup program runs the original initializers and takes its blocks from their values."""
 from ..framework import Program
 from ..framework.operator import OpRole
 
@@ -89,23 +89,25 @@ def pserver_program(plan, endpoint, lr_ops):
 
 
 def pserver_startup(origin_startup, program):
-    """The server's startup: each of its persistable variables initialized by the origin startup's op
-    for the variable it comes from, on the block's shape."""
-    origin_of = program._pserver_origin
-    startup = Program()
-    startup.random_seed = origin_startup.random_seed
+    """The server's startup: the whole original startup program (the same ops in the same places,
+    so each variable gets the values one process would give it), then each block the server holds
+    taken from its variable: rows by ``slice``, a per-block copy by ``assign``. Only the server's
+    own variables are persistable, so the whole ones are dropped after the run. The values thus do
+    not depend on how many servers there are or how the parameters are cut."""
+    startup = origin_startup.clone()
     block = startup.global_block()
+    mine = program._pserver_origin
     src = program.global_block()
-    for op in origin_startup.global_block().ops:
-        for out in op.output_arg_names:
-            for new, (name, vb) in origin_of.items():
-                if name != out:
-                    continue
-                var = src.var(new)
-                block.create_var(name=new, shape=var.shape, dtype=var.dtype, persistable=True)
-                attrs = dict(op.attrs)
-                if vb is not None and "shape" in attrs:
-                    attrs["shape"] = list(vb.shape)
-                outputs = {slot: [new] for slot, names in op.outputs.items() if out in names}
-                block.append_op(op.type, dict(op.inputs), outputs, attrs, role=op.role)
+    for name, var in block.vars.items():
+        var.persistable = name in mine and mine[name][0] == name and src.var(name).persistable
+    for new, (name, vb) in mine.items():
+        if new == name or not block.has_var(name) or not src.var(new).persistable:
+            continue
+        var = src.var(new)
+        block.create_var(name=new, shape=var.shape, dtype=var.dtype, persistable=True)
+        if vb is None or vb.count == 1:
+            block.append_op("assign", {"X": name}, {"Out": new})
+        else:
+            block.append_op("slice", {"Input": name}, {"Out": new},
+                            {"axes": [0], "starts": [vb.row0], "ends": [vb.row0 + vb.rows]})
     return startup

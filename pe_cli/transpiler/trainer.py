@@ -21,6 +21,9 @@ def rewrite_trainer_program(program, plan):
     """Changes ``program`` in place (as Fluid's transpiler does)."""
     block = program.global_block()
     block.ops = [op for op in block.ops if not _is_moved(op)]
+    used = {n for op in block.ops for n in op.input_arg_names + op.output_arg_names}
+    for name in [n for n, v in block.vars.items() if v.persistable and n not in used]:
+        del block.vars[name]        # optimizer state: the servers hold it (and checkpoints must not)
     program._bump()
     for group in plan.groups:
         placed = plan.blocks_of(group)

@@ -7,7 +7,9 @@
 # - pe's mul backward is `mul_grad_y` alone when the input needs no gradient (Fluid: `mul_grad`);
 # - a schedule is pe's `lr_schedule` op after `increment` (Fluid: a dozen elementwise ops and, for
 #   piecewise decay, conditional blocks); L2 decay adds with `sum` (Fluid 1.8's) not `elementwise_add`;
-# - startup programs hold the same ops in creation order (Fluid prepends initializers).
+# - startup programs hold the same ops in creation order (Fluid prepends initializers); a server's
+#   startup runs the whole original startup and slices its blocks out (Fluid runs the initializers
+#   on the blocks' shapes), so the values do not depend on the number of servers.
 # The sparse-table cases (distributed lookup tables, prefetch) are not ported: pe has no sparse
 # gradients in parameter-server mode yet.
 import paddle.fluid as fluid
@@ -72,8 +74,10 @@ assert ops(trainer.global_block()) == [
 assert len(pserver.blocks) == 3
 assert ops(pserver.blocks[0]) == ["listen_and_serv"]
 assert ops(pserver.blocks[1]) == ["sum", "scale", "sgd"]
-assert sorted(ops(startup.global_block())) == ["fill_constant", "fill_constant", "uniform_random"]
+assert ops(startup.global_block()) == ["uniform_random", "fill_constant", "fill_constant", "slice"]
 assert startup.global_block().var("fc_w.block1").shape == (500, 1000)
+assert sorted(n for n, v in startup.global_block().vars.items() if v.persistable) == [
+    "fc_b", "fc_w.block1", "learning_rate_0"]
 assert optimized_params(pserver, pserver2) == origin_params(origin)
 serv = pserver.blocks[0].ops[0]
 assert [b.idx for b in serv.all_attrs()["optimize_blocks"]] == [1, 2]
@@ -90,8 +94,10 @@ assert ops(t.get_trainer_program().global_block()) == [
 assert len(pserver.blocks) == 2
 assert ops(pserver.blocks[0]) == ["listen_and_serv"]
 assert ops(pserver.blocks[1]) == ["sum", "scale", "sgd"]
-assert ops(startup.global_block()) == ["fill_constant", "fill_constant"]
+assert "slice" not in ops(startup.global_block()) + ops(startup2.global_block())
 assert startup2.global_block().var("fc_w").shape == (1000, 1000)
+held = [{n for n, v in st.global_block().vars.items() if v.persistable} - {"learning_rate_0"} for st in (startup, startup2)]
+assert sorted(held[0] | held[1]) == ["fc_b", "fc_w"] and not held[0] & held[1]
 assert optimized_params(pserver, pserver2) == origin_params(origin)
 
 # TestNoSliceVar
