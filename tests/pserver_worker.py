@@ -2,7 +2,9 @@
 ranks 0..P-1 serve, the others train an MLP on their share of fixed global batches and write their
 initial parameters, losses and final parameters to OUT.trainer<i>.npz.
 
-    python pserver_worker.py SERVERS TRAINERS sync|async slice|noslice sgd|momentum|adam STEPS OUT
+    python pserver_worker.py SERVERS TRAINERS sync|async slice|noslice sgd|momentum|adam STEPS OUT [fail]
+
+``fail``: trainer 1 feeds a wrong shape at step 3.
 """
 import os
 import sys
@@ -41,7 +43,8 @@ def batches(steps):
 
 
 def main():
-    servers, trainers, mode, slicing, optimizer, steps, out = sys.argv[1:]
+    servers, trainers, mode, slicing, optimizer, steps, out = sys.argv[1:8]
+    fail = "fail" in sys.argv[8:]
     servers, trainers, steps = int(servers), int(trainers), int(steps)
     rank = int(os.environ["PMI_RANK"])
     endpoints = ",".join(f"127.0.0.1:{6174 + i}" for i in range(servers))
@@ -66,8 +69,10 @@ def main():
     result = {f"init/{n}": np.array(scope.find_var(n).get_tensor()) for n in names}
     losses = []
     share = GLOBAL_BATCH // trainers
-    for x, y in batches(steps):
+    for step, (x, y) in enumerate(batches(steps)):
         rows = slice(trainer_id * share, (trainer_id + 1) * share)
+        if fail and trainer_id == 1 and step == 3:
+            x = x[:, :3]
         losses.append(exe.run(t.get_trainer_program(), feed={"x": x[rows], "y": y[rows]}, fetch_list=[loss])[0])
     result.update({f"final/{n}": np.array(scope.find_var(n).get_tensor()) for n in names})
     exe.close()

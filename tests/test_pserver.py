@@ -4,6 +4,7 @@ one process training on the same global batches from the same initial parameters
 import os
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -19,11 +20,15 @@ WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pserver_worke
 NAMES = ["w1", "w2", "fc_0.b_0", "fc_1.b_0"]
 
 
-def _run(tmp_path, servers, trainers, mode="sync", slicing="slice", optimizer="sgd", steps=8, timeout=240):
+def _start(tmp_path, servers, trainers, mode, slicing, optimizer, steps, *flags, timeout=240):
     out = tmp_path / f"{servers}x{trainers}-{mode}-{slicing}-{optimizer}"
     cmd = [MPIEXEC, "-n", str(servers + trainers), sys.executable, WORKER, str(servers), str(trainers), mode,
-           slicing, optimizer, str(steps), str(out)]
-    done = subprocess.run(cmd, env=_env(), capture_output=True, text=True, timeout=timeout)
+           slicing, optimizer, str(steps), str(out), *flags]
+    return out, subprocess.run(cmd, env=_env(), capture_output=True, text=True, timeout=timeout)
+
+
+def _run(tmp_path, servers, trainers, mode="sync", slicing="slice", optimizer="sgd", steps=8):
+    out, done = _start(tmp_path, servers, trainers, mode, slicing, optimizer, steps)
     assert done.returncode == 0, done.stderr[-3000:]
     return [dict(np.load(f"{out}.trainer{t}.npz")) for t in range(trainers)]
 
@@ -61,3 +66,36 @@ def test_async_mode_converges(tmp_path):
     runs = _run(tmp_path, 2, 2, "async", "slice", "sgd", steps=30)
     for r in runs:
         assert r["losses"][-5:].mean() < 0.5 * r["losses"][:3].mean(), r["losses"]
+
+
+@needs_mpi
+def test_a_failing_trainer_stops_the_servers_and_the_other_trainers(tmp_path):
+    start = time.monotonic()
+    out, done = _start(tmp_path, 2, 2, "sync", "slice", "sgd", 8, "fail", timeout=60)
+    assert time.monotonic() - start < 30
+    assert done.returncode != 0 and not os.path.exists(f"{out}.trainer0.npz")
+    text = done.stdout + done.stderr
+    assert "pe: trainer rank 3 of 4 failed: " in text and "stopping every rank" in text, text[-2000:]
+
+
+def test_a_program_without_an_optimizer_or_with_a_global_norm_clip_is_refused():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        loss = fluid.layers.mean(fluid.layers.fc(fluid.layers.data("x", [4]), 2))
+    with pytest.raises(PeError, match="call optimizer.minimize"):
+        fluid.DistributeTranspiler().transpile(0, program=main, startup_program=startup, pservers="a:1", trainers=2)
+    with fluid.program_guard(main, startup):
+        fluid.clip.set_gradient_clip(fluid.clip.GradientClipByGlobalNorm(1.0))
+        fluid.optimizer.SGD(0.1).minimize(loss)
+    with pytest.raises(PeError, match="reads the values of several parameters"):
+        fluid.DistributeTranspiler().transpile(0, program=main, startup_program=startup, pservers="a:1", trainers=2)
+
+
+def test_blocks_are_whole_rows_of_at_least_the_minimum_size():
+    blocks = slice_variable("w", (1000, 1000), 2, 8192)
+    assert [(b.name(), b.row0, b.shape) for b in blocks] == [("w.block0", 0, (500, 1000)), ("w.block1", 500, (500, 1000))]
+    assert [str(b) for b in blocks] == ["w:0:500000", "w:1:500000"]
+    # 30 values, at least 8 per block: 3 blocks of 10, rounded up to whole rows of 3: 12, 12, 6
+    assert [b.shape for b in slice_variable("w", (10, 3), 4, 8)] == [(4, 3), (4, 3), (2, 3)]
+    assert [b.name() for b in slice_variable("b", (1000,), 2, 8192)] == ["b"]          # too small to cut
+    assert [b.name() for b in slice_variable("w", (1000, 1000), 2, 8192, slice_up=False)] == ["w"]
