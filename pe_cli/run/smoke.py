@@ -10,6 +10,7 @@ import time
 
 from ..config import ConfigError, load_config
 from ..errors import PeError
+from ..kernels import finish_compiling
 from .trainer import train
 
 
@@ -80,6 +81,7 @@ def run_smoke(configs, steps=20, samples=512, keep=False, echo=print):
                  f"{row['last']:>10.4f} {row['seconds']:>6.1f}s  {row['status']}")
             if row["detail"]:
                 echo(f"    {row['detail']}")
+        finish_compiling()     # the parallel loops a first run compiles in the background: cached now
         ok = all(r["status"] == "ok" for r in rows)
         failed = sum(r["status"] != "ok" for r in rows)
         echo(f"{len(rows) - failed} of {len(rows)} configs passed" + ("" if ok else f"; {failed} failed"))

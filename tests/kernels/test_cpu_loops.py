@@ -69,6 +69,7 @@ def device_threads(request, monkeypatch):
     from pe_cli.kernels.cpu import _numba
     monkeypatch.setattr(threads, "_share", request.param)
     monkeypatch.setattr(_numba, "PARALLEL_MIN_ELEMENTS", 1)     # small test arrays take the twins too
+    monkeypatch.setattr(_numba, "EAGER", True)                  # and compile them now, not in the background
     return request.param
 
 

@@ -17,6 +17,7 @@ once, and its sleeping workers were measured to wake too slowly). OpenMP is pick
 import importlib
 import os
 import threading
+import time
 
 import numpy as np
 
@@ -94,6 +95,137 @@ def is_float(*arrays):
             return False
     return True
 
+
+def twin(serial, parallel, use_parallel, *args):
+    """The loop to run on ``args``: ``parallel`` when ``use_parallel`` and it is ready for them
+    (``parallel_ready``), else ``serial``."""
+    return parallel if use_parallel and parallel_ready(parallel, *args) else serial
+
+
+def parallel_ready(twin, *args):
+    """True when the parallel twin ``twin`` (a numba dispatcher) can run on ``args`` now: compiled
+    in this process, or found in numba's cache. A first run on a machine does not wait for it: a
+    parallel twin takes 3-10x longer to compile than its serial loop (LeNet-5's conv twins: 6 s of
+    a 11 s first step), so this returns False, the caller runs the serial loop, and the twin is
+    compiled in the background once the process has stopped compiling serial loops (its first
+    steps are done); it is used from then on, and numba caches it for the next runs."""
+    if twin.overloads or EAGER:
+        return True
+    return _compiled_later.ready(twin, args)
+
+
+EAGER = False       # True: a parallel twin compiles on its first call, as numba would (tests of the twins)
+
+
+class _Later:
+    """Parallel twins waiting to be compiled, and the thread that compiles them once no other thread
+    has compiled for ``QUIET_S`` (so that it never holds up a serial loop a step needs)."""
+    QUIET_S = 0.5
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.waiting = {}           # id(twin) -> (twin, signature)
+        self.thread = None
+        self.others = {}            # thread id -> depth of the compiles under way in other threads
+        self.last = time.monotonic()
+        self.hurry = False          # finish(): compile at once
+
+    def finish(self):
+        """Waits until every parallel twin asked for is compiled (and so in numba's cache)."""
+        self.hurry = True
+        thread = self.thread
+        if thread is not None:
+            thread.join()
+
+    def on_start(self, ev):
+        if threading.current_thread() is not self.thread:
+            me = threading.get_ident()
+            self.others[me] = self.others.get(me, 0) + 1
+
+    def on_end(self, ev):
+        me = threading.get_ident()
+        if me in self.others:       # (a compile that began before the listener did is not counted)
+            self.others[me] -= 1
+            if not self.others[me]:
+                del self.others[me]
+            self.last = time.monotonic()
+
+    def ready(self, twin, args):
+        with self.lock:
+            if id(twin) in self.waiting:
+                return False
+            sig = tuple(twin.typeof_pyval(a) for a in args)
+            if _load_cached(twin, sig):
+                return True
+            self.waiting[id(twin)] = (twin, sig)
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._compile, name="pe-parallel-twins", daemon=True)
+                self.thread.start()
+        return False
+
+    def _compile(self):
+        from numba.core import event
+        listener = _Listener(self)
+        event.register("numba:compile", listener)
+        try:
+            while self._compile_next():
+                pass
+        finally:
+            event.unregister("numba:compile", listener)
+
+    def _compile_next(self):
+        """Waits for quiet, compiles one waiting twin; False when none is left (the thread ends)."""
+        self.last = time.monotonic()
+        while not self.hurry and (self.others or time.monotonic() - self.last < self.QUIET_S):
+            time.sleep(0.05)
+        with self.lock:
+            if not self.waiting:
+                self.thread = None
+                return False
+            key = next(iter(self.waiting))
+            twin, sig = self.waiting[key]
+        try:
+            twin.compile(sig)
+        except Exception:       # noqa: BLE001 - the serial loop stays in use; the error shows if called
+            pass
+        with self.lock:
+            self.waiting.pop(key, None)
+        return True
+
+
+class _Listener:
+    """numba's compile events, passed to a _Later (an event.Listener, made when numba is loaded)."""
+
+    def __new__(cls, later):
+        from numba.core import event
+
+        class Listener(event.Listener):
+            def on_start(self, ev):
+                later.on_start(ev)
+
+            def on_end(self, ev):
+                later.on_end(ev)
+        return Listener()
+
+
+def _load_cached(twin, sig):
+    """Loads ``twin``'s compiled ``sig`` from numba's cache, as its first call would: True when found."""
+    from numba.core.compiler_lock import global_compiler_lock
+    try:
+        with global_compiler_lock:
+            cres = twin._cache.load_overload(sig, twin.targetctx)
+            if cres is None:
+                return False
+            if not cres.objectmode:
+                twin.targetctx.insert_user_function(cres.entry_point, cres.fndesc, [cres.library])
+            twin.add_overload(cres)
+            return True
+    except AttributeError:          # another numba's internals: compile on the call, as before
+        return True
+
+
+_compiled_later = _Later()
+finish_pending = _compiled_later.finish
 
 PARALLEL_MIN_ELEMENTS = 1 << 17      # below this a parallel loop's start-up costs more than it saves (measured)
 

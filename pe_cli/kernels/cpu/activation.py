@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from ...activations import bind, kernels
-from ._numba import flat, is_float, lazy, out_buffer, parallel_parts
+from ._numba import flat, is_float, lazy, out_buffer, parallel_parts, parallel_ready
 
 _loops = lazy("_pointwise_loops")
 
@@ -36,7 +36,7 @@ def _run_loop(loop, out, *arrays):
     """``out`` filled by the numba loop named ``loop`` over flat ``arrays`` (its parallel twin
     ``<loop>_parallel`` for large ones); elementwise, so ``out`` may be the last of ``arrays``."""
     parts = parallel_parts(out.size)
-    if parts > 1:
+    if parts > 1 and parallel_ready(getattr(_loops(), loop + "_parallel"), *arrays, out.reshape(-1), parts):
         getattr(_loops(), loop + "_parallel")(*arrays, out.reshape(-1), parts)
     else:
         getattr(_loops(), loop)(*arrays, out.reshape(-1))

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from ._numba import is_float, lazy, out_buffer, parallel_parts
+from ._numba import is_float, lazy, out_buffer, parallel_parts, twin
 
 _loops = lazy("_pointwise_loops")
 
@@ -46,8 +46,8 @@ def elementwise_add(ins, attrs):
     if run is None:
         return {"Out": np.add(x, align(x, y, attrs["axis"])).astype(x.dtype, copy=False)}
     out = out_buffer(attrs, x, x.shape, x.dtype)
-    add = _loops().add_mid_parallel if run[0] > 1 and parallel_parts(x.size) > 1 else _loops().add_mid
-    add(np.ascontiguousarray(x).reshape(run), np.ascontiguousarray(y).reshape(-1), out.reshape(run))
+    args = (np.ascontiguousarray(x).reshape(run), np.ascontiguousarray(y).reshape(-1), out.reshape(run))
+    twin(_loops().add_mid, _loops().add_mid_parallel, run[0] > 1 and parallel_parts(x.size) > 1, *args)(*args)
     return {"Out": out}
 
 

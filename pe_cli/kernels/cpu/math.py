@@ -7,7 +7,7 @@ import numpy as np
 
 from . import threads
 from . import _cblas
-from ._numba import is_float, lazy, out_buffer, parallel_threads
+from ._numba import is_float, lazy, out_buffer, parallel_ready, parallel_threads
 
 _loops = lazy("_blas_loops")
 
@@ -27,9 +27,11 @@ def _matmul2d(a, b, trans_a=False, trans_b=False):
         if parts > 1:
             a, b = np.ascontiguousarray(a), np.ascontiguousarray(b)
             out = np.empty((m, n), dtype=a.dtype)
-            _loops().gemm_rows_parallel(gemm, _cblas.TRANS if trans_a else _cblas.NO_TRANS,
-                                        _cblas.TRANS if trans_b else _cblas.NO_TRANS, a, b, out, min(parts, m))
-            return out
+            args = (gemm, _cblas.TRANS if trans_a else _cblas.NO_TRANS, _cblas.TRANS if trans_b else _cblas.NO_TRANS,
+                    a, b, out, min(parts, m))
+            if parallel_ready(_loops().gemm_rows_parallel, *args):
+                _loops().gemm_rows_parallel(*args)
+                return out
     threads.for_gemm(macs)
     return (a.T if trans_a else a) @ (b.T if trans_b else b)
 

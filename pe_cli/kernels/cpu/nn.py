@@ -23,7 +23,7 @@ from . import threads
 from . import _cblas, _conv, _pool
 from ...shapes import bn_channel_axis, layer_norm_split, lookup_out_shape
 from ..common import ConvGeometry, PoolGeometry, table_ids
-from ._numba import is_float, lazy, parallel_parts
+from ._numba import is_float, lazy, parallel_parts, twin
 
 _loops = lazy("_nn_loops")
 _pool_loops = lazy("_pool_loops")
@@ -41,8 +41,8 @@ def conv2d(ins, attrs):
             x, w = np.ascontiguousarray(x), np.ascontiguousarray(w)
             out = np.empty((x.shape[0], w.shape[0], geo.ho, geo.wo), dtype=x.dtype)
             par = _conv.parallel(x.shape[0])
-            run = _loops().conv_forward_parallel if par > 1 else _loops().conv_forward
-            run(gemm, x, w, *geo.loop_args(), out, _conv.buffers(par, geo, x))
+            args = (gemm, x, w, *geo.loop_args(), out, _conv.buffers(par, geo, x))
+            twin(_loops().conv_forward, _loops().conv_forward_parallel, par > 1, *args)(*args)
             return {"Output": out}
         threads.for_gemm(geo.gemm_macs(w.shape))
         cols = _conv.cols(x, geo)                                                 # [N, G, K/G, L]
@@ -64,8 +64,8 @@ def conv2d_grad_filter(ins, attrs):
             x, dout = np.ascontiguousarray(x), np.ascontiguousarray(dout)
             par = _conv.parallel(x.shape[0])
             parts = np.zeros((par, w.shape[0], w[0].size), dtype=x.dtype)     # one sum per thread
-            run = _loops().conv_grad_filter_parallel if par > 1 else _loops().conv_grad_filter
-            run(gemm, x, dout, *geo.loop_args(), parts, _conv.buffers(par, geo, x))
+            args = (gemm, x, dout, *geo.loop_args(), parts, _conv.buffers(par, geo, x))
+            twin(_loops().conv_grad_filter, _loops().conv_grad_filter_parallel, par > 1, *args)(*args)
             dw = parts[0] if par == 1 else np.add.reduce(parts, axis=0)
             return {"Filter@GRAD": dw.reshape(w.shape)}
         threads.for_gemm(geo.gemm_macs(w.shape))
@@ -89,8 +89,8 @@ def conv2d_grad_input(ins, attrs):
             w, dout = np.ascontiguousarray(w), np.ascontiguousarray(dout)
             dx = np.empty(x.shape, dtype=x.dtype)
             par = _conv.parallel(n)
-            run = _loops().conv_grad_input_parallel if par > 1 else _loops().conv_grad_input
-            run(gemm, dout, w, *geo.loop_args(), dx, _conv.buffers(par, geo, x))
+            args = (gemm, dout, w, *geo.loop_args(), dx, _conv.buffers(par, geo, x))
+            twin(_loops().conv_grad_input, _loops().conv_grad_input_parallel, par > 1, *args)(*args)
             return {"Input@GRAD": dx}
         threads.for_gemm(geo.gemm_macs(w.shape))
         dcols = np.matmul(wmat.swapaxes(1, 2), _conv.dout_per_sample(dout, geo))     # [N, G, K/G, L]
@@ -117,7 +117,7 @@ def pool2d(ins, attrs):
         if geo.is_2x2_inside(x.shape):
             if is_max:
                 par = x.shape[0] > 1 and parallel_parts(x.size) > 1
-                (loops.max_pool_2x2_parallel if par else loops.max_pool_2x2)(x, geo.ho, geo.wo, out)
+                twin(loops.max_pool_2x2, loops.max_pool_2x2_parallel, par, x, geo.ho, geo.wo, out)(x, geo.ho, geo.wo, out)
             else:
                 loops.avg_pool_2x2(x, geo.ho, geo.wo, out)
         elif is_max:
@@ -141,7 +141,7 @@ def pool2d_grad(ins, attrs):
             x, out = np.ascontiguousarray(x), np.ascontiguousarray(out)
             if geo.is_2x2_inside(x.shape):
                 par = x.shape[0] > 1 and parallel_parts(x.size) > 1
-                (loops.max_pool_2x2_grad_parallel if par else loops.max_pool_2x2_grad)(x, out, dout, dx)
+                twin(loops.max_pool_2x2_grad, loops.max_pool_2x2_grad_parallel, par, x, out, dout, dx)(x, out, dout, dx)
             else:
                 loops.max_pool_grad(x, out, dout, geo.kh, geo.kw, geo.sh, geo.sw, t, l, dx)
         elif geo.is_2x2_inside(x.shape):

@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from ._numba import flat, is_float, lazy, parallel_parts
+from ._numba import flat, is_float, lazy, parallel_parts, parallel_ready
 
 _loops = lazy("_pointwise_loops")
 
@@ -33,7 +33,7 @@ def momentum(ins, attrs):
         p_out, v_out = np.empty(p.shape, dtype=p.dtype), np.empty(v.shape, dtype=v.dtype)
         parts = parallel_parts(p.size)
         args = (flat(p), flat(g), flat(v), lr, mu, bool(attrs["use_nesterov"]), p_out.reshape(-1), v_out.reshape(-1))
-        if parts > 1:
+        if parts > 1 and parallel_ready(_loops().momentum_parallel, *args, parts):
             _loops().momentum_parallel(*args, parts)
         else:
             _loops().momentum(*args)
