@@ -99,7 +99,7 @@ def feed_shape(model):
 # -- pe ----------------------------------------------------------------------------------------------
 
 class PeModel:
-    def __init__(self, model, batch, devices):
+    def __init__(self, model, batch, devices, build_strategy=None):
         import numpy as np
         import pe_cli.fluid as fluid
         from pe_cli.kernels.cpu import threads
@@ -122,8 +122,8 @@ class PeModel:
             for name, value in zip(names[key], values):
                 if value is not None:
                     self.scope.find_var(name).get_tensor().set(value, fluid.CPUPlace())
-        self.program = main if devices == 1 else fluid.CompiledProgram(main).with_data_parallel(
-            loss_name=loss.name, places=[fluid.CPUPlace()] * devices)
+        self.program = main if devices == 1 and build_strategy is None else fluid.CompiledProgram(main).with_data_parallel(
+            loss_name=loss.name, build_strategy=build_strategy, places=[fluid.CPUPlace()] * devices)
         self.loss = loss
         data = synthetic_batch(model, batch)
         self.feed = {"x": data["x"]} if model == "seed" else {"x": data["x"], "label": data["label"]}

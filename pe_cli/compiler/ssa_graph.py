@@ -2,34 +2,30 @@
 gradients between them. Plain data: the executor schedules it, ``to_dot`` draws it.
 
 Nodes (pe_cli/compiler/ssa_nodes.py, a class per kind)
-  - ``OpNode``: one unit of work. ``compute`` (one program op on one device), ``scale_loss_grad``
-    (the initial loss gradient on one device), ``all_reduce`` / ``reduce`` / ``broadcast`` (between
-    devices) and ``fetch`` (collects a variable from every device).
-  - ``VarNode``: one *version* of a variable on one device. Each write makes a new version, so a
-    reader names exactly the value it needs (static single assignment). ``dep`` var nodes carry no
-    value: they only order two ops (control dependencies).
+  - ``OpNode``: one unit of work. ``compute`` (one program op on one device), ``scale_loss_grad`` (the
+    initial loss gradient on one device), ``all_reduce`` / ``reduce`` / ``broadcast`` (between devices)
+    and ``fetch`` (collects a variable from every device).
+  - ``VarNode``: one *version* of a variable on one device: each write makes a new version, so a reader
+    names exactly the value it needs (SSA). ``dep`` var nodes only order two ops (control dependencies).
 
-How it is built (``build_ssa_graph``), for each op of the program's global block, in order:
-  - the op that fills ``<loss>@GRAD`` (role Backward|Loss) becomes one ``scale_loss_grad`` node per
-    device, whose value follows ``gradient_scale_strategy`` (1/devices, 1, or none: fed by the user);
-  - every other op becomes one ``compute`` node per device, reading the latest version of each input
-    on that device and writing new versions of its outputs;
-  - after the last backward op that writes a parameter's gradient ``<param>@GRAD``: with
-    ``AllReduce`` one ``all_reduce`` node (sums the gradient over the devices in device order, so the
-    result is deterministic, and gives the sum to every device); with ``Reduce`` one ``reduce`` node
-    that sums it onto the parameter's owning device (owners are balanced by parameter size:
-    largest first, each to the least loaded device).
+How it is built (``build_ssa_graph``), after the strategy's program passes (fusion, passes/), for each
+op of the program's global block, in order:
+  - the op that fills ``<loss>@GRAD`` (role Backward|Loss) becomes one ``scale_loss_grad`` node per device,
+    whose value follows ``gradient_scale_strategy`` (1/devices, 1, or none: fed by the user); every other op
+    one ``compute`` node per device, reading the latest version of each input there, writing new versions;
+  - after the last backward op that writes a parameter's gradient ``<param>@GRAD``: with ``AllReduce``
+    one ``all_reduce`` node (sums it over the devices in device order, deterministic, giving the sum to
+    every device); with ``Reduce`` one ``reduce`` node that sums it onto the parameter's owning device
+    (owners balanced by parameter size: largest first, each to the least loaded device).
   - with ``num_trainers`` > 1 (several processes, MPI): then one ``process_all_reduce`` node sums the
-    gradient over the processes (on the devices holding it), each after the previous one (every
-    process must call the collectives in the same order); with ``fuse_all_reduce_ops`` the
-    gradients wait in a bucket, summed in one node just before the first op that reads one of them.
-    The loss gradient is scaled by 1/(devices x trainers).
-  - with ``Reduce``, an op that reads values only one device holds (the reduced gradient, the
-    parameter it updates, ...) runs on that device only; values several owners hold are broadcast
-    first. Updated parameters are broadcast from their owner at the end.
-Then, for every variable, the readers of one version are made to run before the writer of the next
-(write-after-read), and consecutive writers are ordered (write-after-write): the executor keeps one
-value per name and device, so these edges keep a reader from seeing a later value.
+    gradient over the processes, each after the previous one (every process calls the collectives in
+    one order); with ``fuse_all_reduce_ops`` the gradients wait in a bucket, summed in one node just
+    before the first op that reads one of them. The loss gradient is scaled by 1/(devices x trainers).
+  - with ``Reduce``, an op that reads values only one device holds (the reduced gradient, the parameter
+    it updates, ...) runs there only; values of several owners are broadcast first, and updated
+    parameters from their owner at the end.
+Then the readers of a version run before the writer of the next, and writers run in order (the
+executor keeps one value per name and device: these edges keep a reader from seeing a later value).
 """
 import collections
 import copy
@@ -42,6 +38,7 @@ from ..ops.registry import GRAD_SUFFIX
 from .ssa_nodes import (ALL_REDUCE, BROADCAST, COMPUTE, FETCH, REDUCE, SCALE_LOSS_GRAD,  # noqa: F401
                         PROCESS_ALL_REDUCE, AllReduceNode, BroadcastNode, ComputeNode, FetchNode, OpNode,
                         ProcessAllReduceNode, ReduceNode, ScaleLossGradNode, VarNode)
+from .passes import program_passes
 from .strategy import BuildStrategy, GradientScaleStrategy, ReduceStrategy, check_build_strategy
 
 class SSAGraph:
@@ -177,7 +174,10 @@ def build_ssa_graph(program, places, build_strategy=None, loss_name=None):
     strategy = check_build_strategy(build_strategy) or BuildStrategy()
     if not places:
         raise PeError("no devices to build the graph for: places is empty")
-    return _Builder(program, places, strategy, loss_name).build()
+    program, report = program_passes(program, strategy)
+    graph = _Builder(program, places, strategy, loss_name).build()
+    graph.program_report = report       # what the program passes changed (pe graph --passes)
+    return graph
 
 
 class _Builder:

@@ -181,7 +181,7 @@ class BuildStrategy(_Strategy):
         "mkldnn_enabled_op_types": (list, _check_list),
     }
 
-    NO_EFFECT_YET = ("fuse_elewise_add_act_ops", "fuse_bn_act_ops", "fuse_relu_depthwise_conv",
+    NO_EFFECT_YET = ("fuse_bn_act_ops", "fuse_relu_depthwise_conv",
                      "fuse_broadcast_ops", "fuse_all_optimizer_ops", "fuse_all_reduce_ops",
                      "enable_auto_fusion",
                      "cache_runtime_context", "enable_backward_optimizer_op_deps",

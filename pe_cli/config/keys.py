@@ -93,7 +93,8 @@ _STRATEGY_DOCS = {
                     "of every batch; rank 0 alone writes the run directory (docs/DISTRIBUTED.md)",
     "trainer_id": "this trainer's rank (pe train sets it from the MPI rank)",
     "trainers_endpoints": "the trainers' endpoints",
-    "fuse_elewise_add_act_ops": "fuse elementwise_add + activation",
+    "fuse_elewise_add_act_ops": "fuse elementwise_add + activation, and their gradients, into one op each "
+                                "(a program pass; numbers unchanged; docs/PARALLEL.md)",
     "memory_optimize": "release each temporary after its last reader (graph pass; see docs/PARALLEL.md)",
     "enable_inplace": "let ops the registry declares write over a dead input (graph pass; docs/PARALLEL.md)",
     "remove_unnecessary_lock": "drop locks the graph proves unneeded",
