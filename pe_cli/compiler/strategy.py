@@ -181,16 +181,23 @@ class BuildStrategy(_Strategy):
         "mkldnn_enabled_op_types": (list, _check_list),
     }
 
-    NO_EFFECT_YET = ("fuse_bn_act_ops", "fuse_relu_depthwise_conv",
-                     "fuse_broadcast_ops", "fuse_all_optimizer_ops", "fuse_all_reduce_ops",
-                     "enable_auto_fusion",
-                     "cache_runtime_context", "enable_backward_optimizer_op_deps",
-                     "use_hierarchical_allreduce", "hierarchical_allreduce_inter_nranks", "nccl_comm_num",
-                     "mkldnn_enabled_op_types")
+    NO_EFFECT_YET = ("fuse_bn_act_ops", "fuse_relu_depthwise_conv", "fuse_all_optimizer_ops",
+                     "enable_auto_fusion", "enable_backward_optimizer_op_deps")
     NOTHING_TO_DO = {
         "remove_unnecessary_lock": "pe's kernels take no locks to remove: each device's values are its own, "
                                    "and the graph's edges order every read and write",
+        "fuse_broadcast_ops": "a broadcast between CPU devices of one process hands each device the owner's "
+                              "array; one fused broadcast would only add a copy into one buffer",
+        "cache_runtime_context": "pe resolves each op's kernel and attributes once per program version "
+                                 "(executor/plan.py) and reuses them every run",
+        "use_hierarchical_allreduce": "an NCCL option: pe sums between processes over MPI, in one Allgather "
+                                      "per bucket",
+        "hierarchical_allreduce_inter_nranks": "an NCCL option (see use_hierarchical_allreduce)",
+        "nccl_comm_num": "an NCCL option: pe opens no NCCL communicators",
+        "mkldnn_enabled_op_types": "pe's CPU kernels are numpy and numba loops; it has no MKL-DNN kernels to enable",
     }
+    # fuse_all_reduce_ops: gradients summed between processes wait in one bucket (compiler/ssa_graph.py);
+    # between the CPU devices of one process a fused sum would only copy into one buffer first.
 
 
 class ExecutionStrategy(_Strategy):
@@ -206,8 +213,11 @@ class ExecutionStrategy(_Strategy):
         "use_cuda": (False, _check_bool),
     }
 
-    NO_EFFECT_YET = ("use_experimental_executor", "use_thread_barrier", "use_cuda")
+    NO_EFFECT_YET = ()
     NOTHING_TO_DO = {
+        "use_experimental_executor": "pe has one parallel executor (executor/parallel.py)",
+        "use_thread_barrier": "each run of pe's executor already ends when every node of every device has run",
+        "use_cuda": "the executor takes the device kind from the place it is given",
         "allow_op_delay": "pe's scheduler already picks among ready nodes by their measured longest path "
                           "to the end of the step, so a collective waits whenever more urgent work is ready",
     }

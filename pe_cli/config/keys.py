@@ -98,7 +98,8 @@ _STRATEGY_DOCS = {
     "memory_optimize": "release each temporary after its last reader (graph pass; see docs/PARALLEL.md)",
     "enable_inplace": "let ops the registry declares write over a dead input (graph pass; docs/PARALLEL.md)",
     "remove_unnecessary_lock": "drop locks the graph proves unneeded",
-    "fuse_all_reduce_ops": "all-reduce gradients in one fused op",
+    "fuse_all_reduce_ops": "sum the gradients between trainer processes in one bucket (one MPI call; "
+                           "docs/DISTRIBUTED.md)",
     "num_threads": "thread-pool size (0: devices x 4)",
     "num_iteration_per_drop_scope": "drop the per-device local scopes every N iterations",
     "num_iteration_per_run": "iterations per run call",
