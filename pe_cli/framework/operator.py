@@ -11,6 +11,43 @@ class OpRole:
         return base + ("+loss" if role & OpRole.Loss else "")
 
 
+class OpDesc:
+    """``op.desc`` as Fluid scripts read it: methods where Operator has attributes."""
+
+    def __init__(self, op):
+        self._op = op
+
+    def type(self):
+        return self._op.type
+
+    def attr(self, name):
+        return self._op.attrs.get(name, "/" if name == "op_namescope" else None)
+
+    def has_attr(self, name):
+        return name in self._op.attrs
+
+    def attr_names(self):
+        return list(self._op.attrs)
+
+    def input(self, slot):
+        return self._op.input(slot)
+
+    def output(self, slot):
+        return self._op.output(slot)
+
+    def input_names(self):
+        return self._op.input_names
+
+    def output_names(self):
+        return self._op.output_names
+
+    def input_arg_names(self):
+        return self._op.input_arg_names
+
+    def output_arg_names(self):
+        return self._op.output_arg_names
+
+
 class Operator:
     def __init__(self, block, type, inputs, outputs, attrs, role=OpRole.Forward, source=None, layer=None):
         self.block = block
@@ -49,6 +86,11 @@ class Operator:
 
     def all_attrs(self):
         return dict(self.attrs)
+
+    @property
+    def desc(self):
+        """Fluid's OpDesc face of this op: ``type()``, ``attr(name)``, ``input(slot)``, ``output(slot)``..."""
+        return OpDesc(self)
 
     def has_attr(self, name):
         return name in self.attrs

@@ -82,6 +82,8 @@ class Block:
         op = Operator(self, type, _names(inputs), _names(outputs), dict(attrs or {}),
                       self.program._current_role if role is None else role, current_source(),
                       current_layer())
+        if _name_scope.parent is not None:
+            op.attrs.setdefault("op_namescope", _name_scope.path())
         registry.prepare(op)
         return op
 
@@ -269,18 +271,43 @@ def program_guard(main_program, startup_program=None):
             switch_startup_program(old_startup)
 
 
-_name_scopes = []
+class _NameScope:
+    """A node of the name-scope tree: a prefix entered again under one parent gets ``_1``, ``_2``..."""
+
+    def __init__(self, name="", parent=None):
+        self.name, self.parent, self.entered = name, parent, {}
+
+    def child(self, prefix):
+        n = self.entered.get(prefix, 0)
+        self.entered[prefix] = n + 1
+        return _NameScope(prefix if n == 0 else f"{prefix}_{n}", self)
+
+    def path(self):
+        """'/s1/s2/' (Fluid's ``op_namescope``); '/' at the root."""
+        parts, node = [], self
+        while node.parent is not None:
+            parts.append(node.name)
+            node = node.parent
+        return "/" + "".join(p + "/" for p in reversed(parts))
+
+
+_name_scope = _NameScope()
 
 
 @contextlib.contextmanager
 def name_scope(prefix=None):
-    """Groups ops under a readable prefix in graph dumps; names of variables are unchanged."""
-    _name_scopes.append(prefix or "")
+    """Groups the ops built inside under ``prefix`` (their ``op_namescope`` attribute, '/outer/inner/',
+    as in Fluid; a prefix entered again at the same level becomes prefix_1, ...). Variable names are
+    unchanged."""
+    global _name_scope
+    outer = _name_scope
+    _name_scope = outer.child(prefix or "")
     try:
         yield
     finally:
-        _name_scopes.pop()
+        _name_scope = outer
 
 
 def current_name_scope():
-    return "/".join(s for s in _name_scopes if s)
+    """The current name scope's path, '/s1/s2/' ('/' outside any)."""
+    return _name_scope.path()
