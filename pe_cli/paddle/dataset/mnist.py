@@ -13,6 +13,7 @@ import numpy as np
 
 from ...data.idx import load_mnist, read_idx
 from ...errors import PeError
+from .common import dataset_dir
 
 __all__ = ["train", "test"]
 
@@ -24,9 +25,7 @@ _noted = set()
 
 
 def cache_dir():
-    home = os.environ.get("PADDLE_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".cache", "paddle",
-                                                               "dataset")
-    return os.path.join(home, "mnist")
+    return dataset_dir("mnist")
 
 
 def _arrays(files, bundled_split):

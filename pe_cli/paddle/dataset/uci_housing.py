@@ -1,0 +1,64 @@
+"""``paddle.dataset.uci_housing``: the Boston housing data as Paddle reads it, from Paddle's cache
+``~/.cache/paddle/dataset/uci_housing/housing.data`` (whitespace-separated, 14 numbers per house: 13
+features, then the price). Each feature is centred on its mean and divided by its range, over the
+whole file; the first 80% of the houses are the training set, the rest the test set. Samples are
+(float64[13] features, float64[1] price). Nothing downloads: a missing file is one error naming it.
+"""
+import os
+
+import numpy as np
+
+from ...errors import PeError
+from .common import dataset_dir
+
+feature_names = ["CRIM", "ZN", "INDUS", "CHAS", "NOX", "RM", "AGE", "DIS", "RAD", "TAX", "PTRATIO", "B", "LSTAT"]
+FEATURES = 14
+_loaded = {}
+
+
+def data_file():
+    return os.path.join(dataset_dir("uci_housing"), "housing.data")
+
+
+def load_data(filename=None, feature_num=FEATURES, ratio=0.8):
+    """(train rows, test rows) of ``filename`` (default: Paddle's cache), normalized as Paddle does."""
+    filename = filename or data_file()
+    key = (filename, feature_num, ratio)
+    if key not in _loaded:
+        if not os.path.isfile(filename):
+            raise PeError(f"paddle.dataset.uci_housing: {filename} is absent (pe downloads nothing): put the UCI "
+                          f"housing.data file there, {feature_num} numbers per house")
+        data = np.fromfile(filename, sep=" ")
+        if data.size == 0 or data.size % feature_num:
+            raise PeError(f"paddle.dataset.uci_housing: {filename} holds {data.size} numbers, not a multiple of "
+                          f"{feature_num} (13 features and the price per house)")
+        data = data.reshape(-1, feature_num)
+        spans = data.max(axis=0) - data.min(axis=0)
+        means = data.sum(axis=0) / data.shape[0]
+        for i in range(feature_num - 1):
+            data[:, i] = (data[:, i] - means[i]) / (spans[i] if spans[i] else 1.0)
+        offset = int(data.shape[0] * ratio)
+        _loaded[key] = (data[:offset], data[offset:])
+    return _loaded[key]
+
+
+def _reader(part):
+    def reader():
+        for row in load_data()[part]:
+            yield row[:-1], row[-1:]
+    return reader
+
+
+def train():
+    """A reader of the training houses: (features, price)."""
+    return _reader(0)
+
+
+def test():
+    """A reader of the test houses: (features, price)."""
+    return _reader(1)
+
+
+def predict_reader():
+    """The first test house's features, as a one-element tuple."""
+    return (load_data()[1][0][:-1],)

@@ -1,0 +1,42 @@
+"""paddle.dataset readers (pe_cli/paddle/dataset/): the files and formats Paddle uses, read from
+Paddle's cache folder; nothing downloads, and a missing or malformed file is one clear error."""
+import numpy as np
+import pytest
+
+from pe_cli.errors import PeError
+from pe_cli.paddle.dataset import uci_housing
+
+
+@pytest.fixture
+def data_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("PADDLE_DATA_HOME", str(tmp_path))
+    uci_housing._loaded.clear()
+    yield tmp_path
+    uci_housing._loaded.clear()
+
+
+def test_uci_housing_normalizes_each_feature_and_splits_80_20(data_home):
+    rng = np.random.default_rng(1)
+    rows = rng.uniform(1, 9, size=(10, 14))
+    (data_home / "uci_housing").mkdir()
+    np.savetxt(data_home / "uci_housing" / "housing.data", rows, fmt="%.6f")
+    rows = np.loadtxt(data_home / "uci_housing" / "housing.data")
+    train = list(uci_housing.train()())
+    test = list(uci_housing.test()())
+    assert len(train) == 8 and len(test) == 2
+    features = (rows[:, :13] - rows[:, :13].mean(axis=0)) / (rows[:, :13].max(axis=0) - rows[:, :13].min(axis=0))
+    np.testing.assert_allclose(np.array([f for f, _ in train + test]), features, rtol=1e-12)
+    np.testing.assert_array_equal(np.array([p for _, p in train + test]), rows[:, 13:])
+    np.testing.assert_allclose(uci_housing.predict_reader()[0], features[8])
+
+
+def test_uci_housing_without_its_file_names_it(data_home):
+    with pytest.raises(PeError, match=r"uci_housing/housing.data is absent \(pe downloads nothing\)"):
+        next(uci_housing.train()())
+
+
+def test_uci_housing_refuses_a_file_of_another_shape(data_home):
+    (data_home / "uci_housing").mkdir()
+    (data_home / "uci_housing" / "housing.data").write_text("1 2 3\n")
+    with pytest.raises(PeError, match="holds 3 numbers, not a multiple of 14"):
+        next(uci_housing.test()())
