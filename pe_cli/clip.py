@@ -33,10 +33,15 @@ class GradientClipBase(abc.ABC):
     (clips set per parameter), sharing ``context`` across the parameters of one program."""
 
     def _static_clip(self, params_grads):
+        """Clipped (param, grad) pairs: a pair without a gradient is dropped, and a parameter made
+        with ``need_clip=False`` keeps its gradient as it is (as Fluid's clips do)."""
+        params_grads = [(p, g) for p, g in params_grads if g is not None]
         context = {}
         for p, g in params_grads:
-            self._process_context(context, p, g)
-        return [self._create_operators(p, g, context) for p, g in params_grads]
+            if getattr(p, "need_clip", True):
+                self._process_context(context, p, g)
+        return [self._create_operators(p, g, context) if getattr(p, "need_clip", True) else (p, g)
+                for p, g in params_grads]
 
     def __call__(self, params_grads):
         return self._static_clip(params_grads)

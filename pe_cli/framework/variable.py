@@ -57,7 +57,7 @@ class Parameter(Variable):
 
     def __init__(self, block, name, shape, dtype="float32", trainable=True, initializer=None,
                  regularizer=None, optimize_attr=None, gradient_clip_attr=None, do_model_average=None,
-                 lod_level=0):
+                 lod_level=0, need_clip=True):
         super().__init__(block, name, shape=shape, dtype=dtype, lod_level=lod_level, persistable=True,
                          stop_gradient=not trainable)
         self.trainable = trainable
@@ -66,6 +66,7 @@ class Parameter(Variable):
         self.optimize_attr = optimize_attr or {"learning_rate": 1.0}
         self.gradient_clip_attr = gradient_clip_attr
         self.do_model_average = do_model_average
+        self.need_clip = need_clip          # False: gradient clips leave this parameter's gradient as it is
 
     def clone_into(self, block):
         p = Parameter(block, self.name, self.shape, self.dtype, self.trainable, self.initializer,
@@ -73,6 +74,7 @@ class Parameter(Variable):
                       self.do_model_average)
         p.stop_gradient = self.stop_gradient
         p.lod_level = self.lod_level
+        p.need_clip = self.need_clip
         return p
 
     def details(self):
