@@ -1,4 +1,6 @@
 """The IR as users see it: names, guards, clone, printing, parameters."""
+import uuid
+
 import pytest
 
 import pe_cli.fluid as fluid
@@ -123,11 +125,22 @@ def test_attribute_out_of_range_is_an_error():
         block.append_op("mul", {"X": ["a"], "Y": ["b"]}, {"Out": ["c"]}, {"x_num_col_dims": 0})
 
 
-def test_name_scope_is_a_context_manager():
-    with fluid.name_scope("encoder"):
-        with fluid.name_scope("attention"):
-            from pe_cli.framework.program import current_name_scope
-            assert current_name_scope() == "encoder/attention"
+def test_name_scope_nests_numbers_a_prefix_entered_again_and_marks_ops():
+    from pe_cli.framework.program import current_name_scope
+    prefix = f"encoder{uuid.uuid4().hex[:8]}"          # the scope tree is global, as Fluid's
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        x = fluid.layers.data("x", [3])
+        with fluid.name_scope(prefix):
+            with fluid.name_scope("attention"):
+                assert current_name_scope() == f"/{prefix}/attention/"
+                fluid.layers.relu(x)
+        with fluid.name_scope(prefix):
+            assert current_name_scope() == f"/{prefix}_1/"
+            fluid.layers.tanh(x)
+    assert current_name_scope() == "/"
+    assert [op.desc.attr("op_namescope") for op in main.global_block().ops] == [f"/{prefix}/attention/",
+                                                                                f"/{prefix}_1/"]
 
 
 def test_clone_for_test_after_minimize_warns_that_the_clone_would_train():
