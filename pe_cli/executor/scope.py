@@ -11,12 +11,19 @@ from ..framework.lod_tensor import LoDTensor
 class ScopeVariable:
     """A named slot in a scope; holds one LoDTensor, or a Python int or float (Fluid's
     ``set_int``/``set_float``, which scripts use as counters)."""
-    __slots__ = ("name", "tensor", "_scalar")
+    __slots__ = ("name", "tensor", "_scalar", "_list")
 
     def __init__(self, name):
         self.name = name
         self.tensor = LoDTensor()
         self._scalar = None
+        self._list = None
+
+    def get_fetch_list(self):
+        """The list of LoDTensors this variable holds as Fluid's ``feed``/``fetch`` holders do."""
+        if self._list is None:
+            self._list = []
+        return self._list
 
     def get_tensor(self):
         return self.tensor

@@ -10,6 +10,22 @@ class VarDesc:
     VarType = VarType
 
 
+def set_feed_variable(scope, tensor, var_name, index):
+    """Puts ``tensor`` at ``index`` of the feed holder ``var_name`` of ``scope`` (Fluid's core call)."""
+    holder = scope.var(var_name).get_fetch_list()
+    holder.extend([None] * (index + 1 - len(holder)))
+    holder[index] = tensor
+
+
+def get_fetch_variable(scope, var_name, index):
+    """The LoDTensor at ``index`` of the fetch holder ``var_name`` of ``scope``."""
+    var = scope.find_var(var_name)
+    holder = var.get_fetch_list() if var is not None else []
+    if index >= len(holder):
+        raise IndexError(f"get_fetch_variable: '{var_name}' holds {len(holder)} tensor(s), no index {index}")
+    return holder[index]
+
+
 def get_cuda_device_count():
     """The number of CUDA devices pe can use (0 without CUDA)."""
     return len(cuda_places()) if is_compiled_with_cuda() else 0

@@ -10,9 +10,17 @@ from ..errors import PeError
 
 
 class LoDTensor:
+    """``LoDTensor()``; ``LoDTensor([[2, 2]])`` (Fluid's: the recursive sequence lengths, the data
+    set later); or ``LoDTensor(array, lod)`` (pe's: an array and its offsets)."""
+
     def __init__(self, array=None, lod=None):
+        lengths = None
+        if isinstance(array, list) and lod is None and all(isinstance(level, list) for level in array):
+            array, lengths = None, array
         self._array = None if array is None else np.asarray(array)
         self._lod = [[int(v) for v in level] for level in (lod or [])]
+        if lengths is not None:
+            self.set_recursive_sequence_lengths(lengths)
 
     # -- the dense part ------------------------------------------------------------------------
     def set(self, array, place=None):
