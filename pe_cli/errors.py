@@ -14,6 +14,10 @@ class FeedError(PeError):
     """A missing feed, or a fed value of the wrong shape or dtype."""
 
 
+class UnknownOpError(PeError, ValueError):
+    """An op type the registry does not have (a ValueError too, as Fluid raises)."""
+
+
 class UsageError(PeError):
     """Arguments that cannot apply together (``--resume PATH --out OTHER``): the command exits 2."""
 

@@ -1,6 +1,34 @@
 """Operator: one op in a Block, as plain data (type, named input/output slots, attributes)."""
 
 
+class AttrType:
+    """Fluid's attribute types (``core.AttrType``), as ``Operator.attr_type`` reports them."""
+    INT, FLOAT, STRING, INTS, FLOATS, STRINGS, BOOLEAN, BOOLEANS, BLOCK, LONG, BLOCKS, LONGS = range(12)
+
+
+def attr_type_of(value):
+    """The AttrType of an attribute value (ints that do not fit 32 bits are LONG)."""
+    if isinstance(value, bool):
+        return AttrType.BOOLEAN
+    if isinstance(value, int):
+        return AttrType.INT if -2**31 <= value < 2**31 else AttrType.LONG
+    if isinstance(value, float):
+        return AttrType.FLOAT
+    if isinstance(value, str):
+        return AttrType.STRING
+    if isinstance(value, (list, tuple)):
+        if value and all(isinstance(v, bool) for v in value):
+            return AttrType.BOOLEANS
+        if value and all(isinstance(v, int) for v in value):
+            return AttrType.INTS
+        if value and all(isinstance(v, float) for v in value):
+            return AttrType.FLOATS
+        if value and all(hasattr(v, "ops") for v in value):
+            return AttrType.BLOCKS
+        return AttrType.STRINGS if all(isinstance(v, str) for v in value) else AttrType.INTS
+    return AttrType.BLOCK if hasattr(value, "ops") else AttrType.STRING
+
+
 class OpRole:
     """Fluid's op roles; ``Loss`` is a flag or-ed onto the role of the op that makes the loss."""
     Forward, Backward, Optimize, LRSched, Loss = 0, 1, 2, 16, 256
@@ -86,6 +114,14 @@ class Operator:
 
     def all_attrs(self):
         return dict(self.attrs)
+
+    def attr_type(self, name):
+        return attr_type_of(self.attrs[name])
+
+    @property
+    def idx(self):
+        """This op's index in its block."""
+        return next(i for i, op in enumerate(self.block.ops) if op is self)
 
     @property
     def desc(self):

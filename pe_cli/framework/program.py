@@ -59,7 +59,9 @@ class Block:
         return iter(self.all_parameters())
 
     # -- ops -----------------------------------------------------------------------------------
-    def append_op(self, type, inputs=None, outputs=None, attrs=None, role=None):
+    def append_op(self, type=None, inputs=None, outputs=None, attrs=None, role=None):
+        if type is None:
+            raise ValueError("`type` to initialized an Operator can not be None.")
         op = self._make_op(type, inputs, outputs, attrs, role)
         self.ops.append(op)
         self._after_insert(op)

@@ -14,7 +14,7 @@ import importlib
 import numbers
 from dataclasses import dataclass, field
 
-from ..errors import PeError, ShapeError, did_you_mean
+from ..errors import PeError, ShapeError, UnknownOpError, did_you_mean
 from ..dtypes import convert_dtype
 from ..shapes import fmt_shape  # noqa: F401  (re-exported: op modules format shapes with it)
 
@@ -193,7 +193,7 @@ def get(type):
     opdef = _REGISTRY.get(type)
     if opdef is None:
         hint = did_you_mean(type, _REGISTRY, f"known ops: {', '.join(sorted(_REGISTRY))}")
-        raise PeError(f"unknown op type '{type}'; {hint}")
+        raise UnknownOpError(f'Operator "{type}" has not been registered. (unknown op type; {hint})')
     return opdef
 
 
