@@ -34,6 +34,7 @@ $(BENCH_STAMP): $(STAMP)
 bench: $(BENCH_STAMP)
 	$(PY) benchmarks/bench_cpu.py
 	$(PY) benchmarks/memory.py
+	$(PY) benchmarks/fusion.py
 
 clean:
 	rm -rf $(VENV) runs .pytest_cache
