@@ -40,3 +40,34 @@ def test_uci_housing_refuses_a_file_of_another_shape(data_home):
     (data_home / "uci_housing" / "housing.data").write_text("1 2 3\n")
     with pytest.raises(PeError, match="holds 3 numbers, not a multiple of 14"):
         next(uci_housing.test()())
+
+
+def _ptb(data_home, train_text, valid_text):
+    import io
+    import tarfile
+    (data_home / "imikolov").mkdir()
+    with tarfile.open(data_home / "imikolov" / "simple-examples.tgz", "w:gz") as tf:
+        for name, text in (("./simple-examples/data/ptb.train.txt", train_text),
+                           ("./simple-examples/data/ptb.valid.txt", valid_text)):
+            info = tarfile.TarInfo(name)
+            info.size = len(text.encode())
+            tf.addfile(info, io.BytesIO(text.encode()))
+
+
+def test_imikolov_dictionary_and_ngrams_follow_paddles_reader(data_home):
+    from pe_cli.paddle.dataset import imikolov
+    _ptb(data_home, "a b a\nb a <unk> c\n", "a\n")
+    word_idx = imikolov.build_dict(min_word_freq=1)
+    # counts: a 4, <s> 3, <e> 3, b 2, c 1 (dropped: not > 1), <unk> removed and put last
+    assert word_idx == {"a": 0, "<e>": 1, "<s>": 2, "b": 3, "<unk>": 4}
+    grams = list(imikolov.train(word_idx, 3)())
+    assert grams[:3] == [(2, 0, 3), (0, 3, 0), (3, 0, 1)]
+    assert (0, 4, 4) in grams                       # 'c' is unknown
+    seqs = list(imikolov.test(word_idx, 0, imikolov.DataType.SEQ)())
+    assert seqs == [([2, 0], [0, 1])]
+
+
+def test_imikolov_without_its_archive_names_it(data_home):
+    from pe_cli.paddle.dataset import imikolov
+    with pytest.raises(PeError, match=r"imikolov/simple-examples.tgz is absent"):
+        imikolov.build_dict()

@@ -22,6 +22,12 @@ class Fetched(np.ndarray):
     def __complex__(self):
         return self._one(complex)
 
+    def __format__(self, spec):
+        """A one-element value formats as its number (``"{:.3f}".format(loss)``)."""
+        if spec and self.size == 1:
+            return format(self.reshape(-1).view(np.ndarray)[0].item(), spec)
+        return super().__format__(spec)
+
     def __repr__(self):
         return repr(self.view(np.ndarray))
 

@@ -9,6 +9,7 @@ import warnings
 from ..ops import registry
 from . import unique_name
 from .operator import Operator, OpRole
+from .program_desc import ProgramDesc
 from .source import current_layer, current_source
 from .variable import Parameter, Variable
 
@@ -166,6 +167,11 @@ class Program:
     @property
     def num_blocks(self):
         return len(self.blocks)
+
+    @property
+    def desc(self):
+        """Fluid's ProgramDesc face (``num_blocks()``, ``serialize_to_string()``)."""
+        return ProgramDesc(self)
 
     def list_vars(self):
         for block in self.blocks:
