@@ -5,6 +5,12 @@ import math
 import numpy as np
 
 from .errors import PeError
+from .ops.tensor import values_attr
+
+
+def _seed(seed, block):
+    """A random initializer's seed: its own, else its program's ``random_seed`` (as Fluid records it)."""
+    return seed or block.program.random_seed or 0
 
 
 class Initializer(abc.ABC):
@@ -41,7 +47,7 @@ class UniformInitializer(Initializer):
     def __call__(self, var, block):
         return block.append_op("uniform_random", {}, {"Out": [var.name]},
                                {"shape": list(var.shape), "dtype": var.dtype, "min": float(self.low),
-                                "max": float(self.high), "seed": self.seed})
+                                "max": float(self.high), "seed": _seed(self.seed, block)})
 
 
 class NormalInitializer(Initializer):
@@ -51,14 +57,14 @@ class NormalInitializer(Initializer):
     def __call__(self, var, block):
         return block.append_op("gaussian_random", {}, {"Out": [var.name]},
                                {"shape": list(var.shape), "dtype": var.dtype, "mean": float(self.loc),
-                                "std": float(self.scale), "seed": self.seed})
+                                "std": float(self.scale), "seed": _seed(self.seed, block)})
 
 
 class TruncatedNormalInitializer(NormalInitializer):
     def __call__(self, var, block):
         return block.append_op("truncated_gaussian_random", {}, {"Out": [var.name]},
                                {"shape": list(var.shape), "dtype": var.dtype, "mean": float(self.loc),
-                                "std": float(self.scale), "seed": self.seed})
+                                "std": float(self.scale), "seed": _seed(self.seed, block)})
 
 
 class XavierInitializer(Initializer):
@@ -101,7 +107,7 @@ class NumpyArrayInitializer(Initializer):
                           f"{list(self.value.shape)}, the parameter {list(var.shape)}")
         return block.append_op("assign_value", {}, {"Out": [var.name]},
                                {"shape": list(var.shape), "dtype": var.dtype,
-                                "values": self.value.astype(var.dtype).reshape(-1).tolist()})
+                                values_attr(var.dtype): self.value.astype(var.dtype).reshape(-1).tolist()})
 
 
 Constant = ConstantInitializer

@@ -44,6 +44,8 @@ def rng_seed(op, seed_offset):
     one shape differ. Both 0: None, fresh entropy, one stream for the life of the executor."""
     seed = op.attrs.get("seed", 0) or 0
     program_seed = op.block.program.random_seed or 0
+    if seed == program_seed:        # an initializer records its program's seed as its own: the same draw
+        seed = 0
     if not seed and not program_seed:
         return None
     index = op.block.ops.index(op) if op in op.block.ops else 0

@@ -36,8 +36,14 @@ class Block:
         return var
 
     def create_parameter(self, name, shape, dtype="float32", **kwargs):
+        """A Parameter of this block. Given an ``initializer``, its op is appended to this block (as
+        Fluid's Block does; layers pass the startup program's block), once: a parameter some op of the
+        block already writes is not initialized again."""
         param = Parameter(self, name, shape, dtype, **kwargs)
         self.vars[name] = param
+        init = kwargs.get("initializer")
+        if init is not None and not any(name in op.output_arg_names for op in self.ops):
+            init(param, self)
         return param
 
     def var(self, name):

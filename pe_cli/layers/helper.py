@@ -116,9 +116,10 @@ class LayerHelper:
         if main_block.has_var(name):
             return main_block.var(name)   # a shared parameter (same ParamAttr name)
         param = main_block.create_parameter(
-            name, shape, dtype, trainable=attr.trainable, initializer=init,
+            name, shape, dtype, trainable=attr.trainable,
             regularizer=attr.regularizer, optimize_attr={"learning_rate": attr.learning_rate},
             gradient_clip_attr=attr.gradient_clip, do_model_average=attr.do_model_average)
+        param.initializer = init        # its op goes to the startup program, below
         startup_block = self.startup_program.global_block()
         if not startup_block.has_var(name):
             svar = startup_block.create_var(name=name, shape=shape, dtype=dtype, persistable=True)

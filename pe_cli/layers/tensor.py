@@ -16,6 +16,7 @@ from ..dtypes import convert_dtype
 from ..framework.variable import Variable
 from ..initializer import ConstantInitializer
 from ..param_attr import ParamAttr
+from ..ops.tensor import values_attr
 from .helper import LayerHelper
 
 
@@ -277,7 +278,7 @@ def assign(input, output=None):
     if output is None:
         output = helper.create_variable_for_type_inference(dtype)
     helper.append_op("assign_value", {}, {"Out": [output]},
-                     {"shape": list(array.shape), "dtype": dtype, "values": array.reshape(-1).tolist()})
+                     {"shape": list(array.shape), "dtype": dtype, values_attr(dtype): array.reshape(-1).tolist()})
     return output
 
 

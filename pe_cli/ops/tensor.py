@@ -59,9 +59,16 @@ def _grad_assign(g):
 register("assign", kernel_module="tensor", inputs=["X"], outputs=["Out"], infer=same_as(), grad=_grad_assign,
          doc="Out = a copy of X.")
 
+def values_attr(dtype):
+    """The attribute of assign_value holding values of ``dtype`` (Fluid's names)."""
+    return {"int32": "int32_values", "int64": "int64_values", "bool": "bool_values"}.get(dtype, "fp32_values")
+
+
 register("assign_value", kernel_module="tensor", inputs=[], outputs=["Out"], infer=_infer_fill,
-         attrs={"shape": Attr([1]), "dtype": "float32", "values": Attr(list)},
-         doc="Out = the given values (row-major), of the given shape.")
+         attrs={"shape": Attr([1]), "dtype": "float32", "fp32_values": Attr(list), "int32_values": Attr(list),
+                "int64_values": Attr(list), "bool_values": Attr(list)},
+         doc="Out = the given values (row-major), of the given shape: fp32_values for float dtypes, "
+             "int32_values, int64_values or bool_values for the others (Fluid's attributes).")
 
 
 def axis_in(ctx, axis, rank):

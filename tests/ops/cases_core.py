@@ -65,5 +65,7 @@ CASES += [
     OpCase("truncated_gaussian_random", {}, attrs=dict(_RANDOM, mean=0.0, std=1.0), outputs=("Out",),
            check=_check_random(mean=0.0, std=0.88, within=2.0)),
     OpCase("assign_value", {}, lambda i, a: {"Out": np.array([[1, 2, 3], [4, 5, 6]], dtype="float32")},
-           attrs={"shape": [2, 3], "dtype": "float32", "values": [1, 2, 3, 4, 5, 6]}),
+           attrs={"shape": [2, 3], "dtype": "float32", "fp32_values": [1, 2, 3, 4, 5, 6]}),
+    OpCase("assign_value", {}, lambda i, a: {"Out": np.array([7, -8], dtype="int64")},
+           attrs={"shape": [2], "dtype": "int64", "int64_values": [7, -8]}, name="assign_value_int64"),
 ]

@@ -53,7 +53,8 @@ def assign(ins, attrs):
 
 
 def assign_value(ins, attrs):
-    return {"Out": np.asarray(attrs["values"], dtype=attrs["dtype"]).reshape(attrs["shape"])}
+    key = {"int32": "int32_values", "int64": "int64_values", "bool": "bool_values"}.get(attrs["dtype"], "fp32_values")
+    return {"Out": np.asarray(attrs[key], dtype=attrs["dtype"]).reshape(attrs["shape"])}
 
 
 def concat(ins, attrs):
