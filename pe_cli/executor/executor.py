@@ -8,7 +8,7 @@ import numpy as np
 from .. import kernels, profiler
 from ..compiler import CompiledProgram, passes
 from ..errors import PeError, did_you_mean
-from ..framework import Program, default_main_program
+from ..framework import OpRole, Program, default_main_program
 from ..framework.lod_tensor import LoDTensor
 from ..kernels import pserver_link
 from ..ops.registry import GRAD_SUFFIX
@@ -62,6 +62,7 @@ class Executor:
         self._runtime = kernels.runtime(self.place)
         self._memory = self._runtime.memory(self.place)
         self._plans = {}
+        self._prunes = {}           # use_prune: (program, feeds, fetches) -> (program, its pruned copy)
         self._concurrent = 1        # executors running at once in this process (AsyncExecutor's threads)
 
     def close(self):
@@ -70,9 +71,13 @@ class Executor:
         pserver_link.close_trainer_links()
 
     def run(self, program=None, feed=None, fetch_list=None, feed_var_name="feed",
-            fetch_var_name="fetch", scope=None, return_numpy=True, use_program_cache=False):
+            fetch_var_name="fetch", scope=None, return_numpy=True, use_program_cache=False, use_prune=False):
+        """Runs ``program`` (a Program or CompiledProgram). ``use_prune``: only the ops the fetches
+        (and, in a training program, the optimizer's updates) need, taking the feeds as given."""
         program = default_main_program() if program is None else program
         scope = global_scope() if scope is None else scope
+        if use_prune:
+            program = self._pruned(program, feed or {}, fetch_list or [])
         if isinstance(program, CompiledProgram):
             return run_compiled(self, program, feed, fetch_list, scope, return_numpy)
         if not isinstance(program, Program):
@@ -82,6 +87,22 @@ class Executor:
         if getattr(program, "_listen_and_serv", None) is not None:
             return serve(self, program, scope)      # a parameter server's program (executor/pserver.py)
         return self._run_program(program, feed, fetch_list, scope, return_numpy)
+
+    def _pruned(self, program, feed, fetch_list):
+        """``program`` pruned for these feeds and fetches (cached; a CompiledProgram is pruned before
+        its first run and keeps that program)."""
+        if isinstance(program, CompiledProgram):
+            if program._engine is None:
+                program._program = self._pruned(program._program, feed, fetch_list)
+            return program
+        feeds = tuple(sorted(n if isinstance(n, str) else n.name for n in feed))
+        fetches = tuple(f if isinstance(f, str) else f.name for f in fetch_list)
+        key = (id(program), program._version, feeds, fetches)
+        cached = self._prunes.get(key)
+        if cached is None:
+            updates = [op for op in program.global_block().ops if op.role & ~OpRole.Loss == OpRole.Optimize]
+            cached = self._prunes[key] = (program, program._prune_with_input(list(feeds), list(fetches) + updates))
+        return cached[1]
 
     def _run_program(self, program, feed, fetch_list, scope, return_numpy, build_strategy=None):
         """run() of a Program; ``build_strategy``: a single-device CompiledProgram's (memory_optimize)."""

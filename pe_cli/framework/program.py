@@ -152,17 +152,35 @@ class Program:
         return self.current_block()
 
     def _prune(self, targets):
-        """A copy keeping only the global block's ops that ``targets`` (Variables or names) depend
-        on (Fluid's ``Program._prune``): what inference runs, without the loss and metrics."""
+        """A copy keeping only the global block's ops that ``targets`` (Variables, names or
+        Operators) depend on (Fluid's ``Program._prune``): what inference runs, without the loss
+        and metrics."""
+        return self._prune_with_input([], targets)
+
+    def _prune_with_input(self, feeded_var_names, targets):
+        """As ``_prune``, taking ``feeded_var_names`` as given: the ops that compute them, and what
+        only those ops need, go too (Fluid's ``Program._prune_with_input``)."""
+        if targets is None:
+            raise ValueError("All targets of prune() can only be Variable or Operator.")
         targets = targets if isinstance(targets, (list, tuple)) else [targets]
-        needed = {t if isinstance(t, str) else t.name for t in targets}
+        fed = {n if isinstance(n, str) else n.name for n in feeded_var_names}
+        needed, kept_ops = set(), []
+        for t in targets:
+            if isinstance(t, Operator):
+                kept_ops.append(t)
+            elif isinstance(t, (str, Variable)):
+                needed.add(t if isinstance(t, str) else t.name)
+            else:
+                raise ValueError("All targets of prune() can only be Variable or Operator.")
+        keep_ids = {id(op) for op in kept_ops}
+        block, keep = self.global_block(), []
+        for i in reversed(range(len(block.ops))):
+            op = block.ops[i]
+            if id(op) in keep_ids or any(n in needed and n not in fed for n in op.output_arg_names):
+                keep.append(i)
+                needed.update(n for n in op.input_arg_names if n not in fed)
         pruned = self.clone()
-        block, keep = pruned.global_block(), []
-        for op in reversed(block.ops):
-            if any(n in needed for n in op.output_arg_names):
-                keep.append(op)
-                needed.update(op.input_arg_names)
-        block.ops = list(reversed(keep))
+        pruned.global_block().ops = [pruned.global_block().ops[i] for i in reversed(keep)]
         pruned._bump()
         return pruned
 

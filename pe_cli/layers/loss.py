@@ -22,11 +22,16 @@ __all__ += ["cross_entropy", "sigmoid_cross_entropy_with_logits", "square_error_
 
 
 def cross_entropy(input, label, soft_label=False, ignore_index=-100):
-    """Y = -log(input[label]) per row; ``input`` holds probabilities (e.g. a softmax output)."""
+    """Y = -log(input[label]) per row; ``input`` holds probabilities (e.g. a softmax output). Hard
+    labels build the op ``cross_entropy2`` and soft ones ``cross_entropy``, as Fluid 1.x does."""
     helper = LayerHelper("cross_entropy", input=input)
     out = helper.create_variable_for_type_inference(input.dtype)
-    helper.append_op("cross_entropy", {"X": [input], "Label": [label]}, {"Y": [out]},
-                     {"soft_label": soft_label, "ignore_index": ignore_index})
+    if soft_label:
+        helper.append_op("cross_entropy", {"X": [input], "Label": [label]}, {"Y": [out]},
+                         {"soft_label": True, "ignore_index": ignore_index})
+    else:
+        helper.append_op("cross_entropy2", {"X": [input], "Label": [label]}, {"Y": [out]},
+                         {"ignore_index": ignore_index})
     return out
 
 

@@ -87,6 +87,9 @@ CASES = [
            attrs={"soft_label": True}, name="cross_entropy_soft"),
     OpCase("cross_entropy", {"X": soft(5, 4), "Label": LABEL_IGNORE}, ce_ref, grad=("X",),
            attrs={"ignore_index": -1}, name="cross_entropy_ignore_index"),
+    OpCase("cross_entropy2", {"X": soft(5, 4), "Label": ids(5, 4)}, ce_ref, grad=("X",), outputs=("Y",)),
+    OpCase("cross_entropy2", {"X": soft(5, 4), "Label": LABEL_IGNORE}, ce_ref, grad=("X",), outputs=("Y",),
+           attrs={"ignore_index": -1}, name="cross_entropy2_ignore_index"),
 
     OpCase("sigmoid_cross_entropy_with_logits", {"X": r(4, 3), "Label": rng.random((4, 3))}, sce_ref, grad=("X",),
            name="sigmoid_cross_entropy_with_logits"),
