@@ -10,6 +10,7 @@ from .metric import *  # noqa: F401,F403
 from .sequence import *  # noqa: F401,F403
 from .rnn import *  # noqa: F401,F403
 from .random import *  # noqa: F401,F403
+from .similarity import *  # noqa: F401,F403
 from .math_op_patch import monkey_patch_variable
 
 monkey_patch_variable()
