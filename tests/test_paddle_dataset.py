@@ -71,3 +71,29 @@ def test_imikolov_without_its_archive_names_it(data_home):
     from pe_cli.paddle.dataset import imikolov
     with pytest.raises(PeError, match=r"imikolov/simple-examples.tgz is absent"):
         imikolov.build_dict()
+
+
+def test_movielens_samples_follow_paddles_layout(data_home):
+    import zipfile
+    from pe_cli.paddle.dataset import movielens
+    (data_home / "movielens").mkdir()
+    with zipfile.ZipFile(data_home / "movielens" / "ml-1m.zip", "w") as z:
+        z.writestr("ml-1m/movies.dat", "1::Toy Story (1995)::Animation|Comedy\n2::Heat (1995)::Action\n")
+        z.writestr("ml-1m/users.dat", "1::F::1::10::48067\n2::M::56::16::70072\n")
+        z.writestr("ml-1m/ratings.dat", "".join(f"{1 + i % 2}::{1 + i % 2}::{1 + i % 5}::0\n" for i in range(40)))
+    movielens._meta.clear()
+    assert movielens.movie_categories() == {"Action": 0, "Animation": 1, "Comedy": 2}
+    assert movielens.get_movie_title_dict() == {"heat": 0, "story": 1, "toy": 2}
+    assert (movielens.max_user_id(), movielens.max_movie_id(), movielens.max_job_id()) == (2, 2, 16)
+    train, test = list(movielens.train()()), list(movielens.test()())
+    assert len(train) + len(test) == 40 and 0 < len(test) < 10          # test_ratio 0.1
+    assert train == list(movielens.train()())                            # the same split every time
+    assert [1, 1, 0, 10, 1, [1, 2], [2, 1], [-3.0]] in train + test       # user 1, Toy Story, rating 1
+    assert [2, 0, 6, 16, 2, [0], [0], [-1.0]] in train + test            # user 2, Heat, rating 2
+
+
+def test_movielens_without_its_archive_names_it(data_home):
+    from pe_cli.paddle.dataset import movielens
+    movielens._meta.clear()
+    with pytest.raises(PeError, match=r"movielens/ml-1m.zip is absent"):
+        movielens.max_user_id()
