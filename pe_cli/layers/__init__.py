@@ -9,6 +9,8 @@ from .learning_rate_scheduler import *  # noqa: F401,F403
 from .metric import *  # noqa: F401,F403
 from .sequence import *  # noqa: F401,F403
 from .rnn import *  # noqa: F401,F403
+from .control_flow import *  # noqa: F401,F403
+from .static_rnn import *  # noqa: F401,F403
 from .math_op_patch import monkey_patch_variable
 
 monkey_patch_variable()

@@ -8,6 +8,10 @@ from tests.ops.test_ops import CASES
 COVERED_ELSEWHERE = {
     "lr_schedule": "tests/test_lr_schedules.py checks every schedule kind against its formula",
     "increment": "tests/test_lr_schedules.py: the step counter advances once per run",
+    **{t: "tests/test_control_flow_while.py and _rnn.py (a sub-block, tensor arrays; recurrent: gradients "
+          "against finite differences and the unrolled graph)"
+       for t in ("while", "conditional_block", "recurrent", "create_array", "array_write", "array_read",
+                 "array_length")},
 }
 
 
@@ -27,5 +31,6 @@ def test_every_forward_op_has_a_case():
 
 def test_every_differentiable_op_has_a_gradient_check():
     checked = {c.op for c in CASES if c.grad}
-    missing = [t for t in forward_ops() if registry.get(t).grad is not None and t not in checked]
+    missing = [t for t in forward_ops() if registry.get(t).grad is not None and t not in checked
+               and t not in COVERED_ELSEWHERE]
     assert not missing, f"ops with a gradient but no finite-difference case: {missing}"

@@ -1,0 +1,28 @@
+"""CUDA kernels of the control-flow ops: the block ops run their block through the BlockRunner (its
+steps are this device's kernels), comparisons, logic and tensor arrays compute on the host. The
+recurrent ops stack step values with numpy, so StaticRNN runs on the CPU only for now."""
+from ..cpu import control_flow as _cpu
+from ..cpu.control_flow import (array_length, array_read, array_write, conditional_block,  # noqa: F401
+                                create_array, recurrent, recurrent_grad, while_loop)
+from . import runtime as rt
+
+
+def _on_host(cpu_kernel):
+    def kernel(ins, attrs):
+        host = {k: rt.to_host(v) for k, v in ins.items()}
+        return {"Out": rt.to_device(cpu_kernel(host, attrs)["Out"])}
+    kernel.__name__ = cpu_kernel.__name__
+    return kernel
+
+
+less_than = _on_host(_cpu.less_than)
+less_equal = _on_host(_cpu.less_equal)
+greater_than = _on_host(_cpu.greater_than)
+greater_equal = _on_host(_cpu.greater_equal)
+equal = _on_host(_cpu.equal)
+not_equal = _on_host(_cpu.not_equal)
+logical_not = _on_host(_cpu.logical_not)
+logical_and = _on_host(_cpu.logical_and)
+logical_or = _on_host(_cpu.logical_or)
+logical_xor = _on_host(_cpu.logical_xor)
+fill_constant_batch_size_like = _on_host(_cpu.fill_constant_batch_size_like)

@@ -1,0 +1,170 @@
+"""Control flow: comparisons and logic for conditions, tensor arrays, and the ops that own a block
+(attribute ``sub_block``): ``while``, ``conditional_block``, ``recurrent`` (StaticRNN) and its
+gradient. Their kernels (pe_cli/kernels/<device>/control_flow.py) run the owned block through the
+``BlockRunner`` the executor hands them as ``attrs["_block"]`` (pe_cli/executor/sub_block.py).
+
+Slots of the block ops list what the block reads from (``X``, ``Input``, ``parameters``) and writes
+to (``Out``) its enclosing blocks, so that ordering, pruning and the multi-device graph see them."""
+from .registry import Attr, fmt_shape, is_int, register
+
+_BLOCK = Attr(None, lambda v: is_int(v) and v > 0, "the index of a sub-block (> 0)")
+
+
+def _infer_compare(ctx):
+    x, y = ctx.shape("X"), ctx.shape("Y")
+    if len(y) > len(x):
+        ctx.fail(f"Y {fmt_shape(y)} has more dimensions than X {fmt_shape(x)}")
+    ctx.set_output("Out", x, "bool")
+
+
+for _type, _sign in (("less_than", "<"), ("less_equal", "<="), ("greater_than", ">"),
+                     ("greater_equal", ">="), ("equal", "=="), ("not_equal", "!=")):
+    register(_type, kernel_module="control_flow", inputs=["X", "Y"], outputs=["Out"], lod="drop",
+             attrs={"axis": -1, "force_cpu": False}, infer=_infer_compare,
+             doc=f"Out = X {_sign} Y elementwise (bool); Y broadcasts as in elementwise ops.")
+
+
+def _infer_logical(ctx):
+    ctx.set_output("Out", ctx.shape("X"), "bool")
+
+
+register("logical_not", kernel_module="control_flow", inputs=["X"], outputs=["Out"], infer=_infer_logical,
+         doc="Out = not X (bool).")
+for _type in ("logical_and", "logical_or", "logical_xor"):
+    register(_type, kernel_module="control_flow", inputs=["X", "Y"], outputs=["Out"], infer=_infer_logical,
+             doc=f"Out = X {_type[8:]} Y elementwise (bool).")
+
+
+# -- tensor arrays (a LoDTensorArray's value is a Python list of tensors) --------------------------
+
+def _infer_array(ctx):
+    ctx.set_output("Out", None, ctx.attrs["dtype"])
+
+
+register("create_array", kernel_module="control_flow", inputs=[], outputs=["Out"], lod="drop",
+         attrs={"dtype": "float32"}, infer=_infer_array, doc="Out = an empty tensor array.")
+
+
+def _infer_array_write(ctx):
+    ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"))
+
+
+register("array_write", kernel_module="control_flow", inputs=["X", "I", "Array?"], outputs=["Out"], lod="drop",
+         infer=_infer_array_write,
+         doc="Out = Array (or a new array) with X at index I (one int value), grown with empty slots as needed.")
+
+
+def _infer_array_read(ctx):
+    ctx.set_output("Out", ctx.shape("Array"), ctx.dtype("Array"))
+
+
+register("array_read", kernel_module="control_flow", inputs=["Array", "I"], outputs=["Out"], lod="drop",
+         infer=_infer_array_read, doc="Out = Array[I]; an index out of range names the array and the index.")
+
+
+def _infer_array_length(ctx):
+    ctx.set_output("Out", [1], "int64")
+
+
+register("array_length", kernel_module="control_flow", inputs=["Array"], outputs=["Out"], lod="drop",
+         infer=_infer_array_length, doc="Out = the number of slots of Array (int64 [1]).")
+
+
+# -- ops that own a block -------------------------------------------------------------------------
+
+register("while", kernel_module="control_flow", kernel="while_loop", lod="drop", needs_lod=True,
+         inputs=["X*", "Condition"], outputs=["Out*", "StepScopes?"],
+         attrs={"sub_block": _BLOCK, "max_iterations": Attr(100000, lambda v: is_int(v) and v > 0, "> 0"),
+                "is_test": False},
+         doc="Runs its block while Condition (one bool, written by the block) holds, each iteration in a "
+             "fresh child scope; X: what the block reads from outside, Out: what it writes there. Stops with "
+             "an error naming the loop's source line after max_iterations iterations.")
+
+register("conditional_block", kernel_module="control_flow", lod="drop", needs_lod=True,
+         inputs=["Cond*", "Input*"], outputs=["Out*", "Scope?"],
+         attrs={"sub_block": _BLOCK, "is_scalar_condition": True},
+         doc="Runs its block once, in a child scope, when Cond holds (is_scalar_condition: its one value; "
+             "else: Cond is not empty); Input: what the block reads from outside, Out: what it writes there "
+             "(unchanged when the block does not run).")
+
+
+def _infer_recurrent(ctx):
+    a, steps = ctx.attrs, None
+    for i, name in enumerate(ctx.op.inputs.get("inputs", [])):
+        shape = ctx.shape("inputs", i)
+        if not shape:
+            ctx.fail(f"step input '{name}' needs a leading time dimension, its shape is {fmt_shape(shape)}")
+        steps = shape[0] if steps is None or steps < 0 else steps
+    if len(a["ex_states"]) != len(a["states"]) or len(a["states"]) != ctx.num_inputs("initial_states"):
+        ctx.fail(f"{len(a['ex_states'])} memories, {len(a['states'])} updates and "
+                 f"{ctx.num_inputs('initial_states')} initial states must be as many")
+    block = ctx.block.program.block(a["sub_block"])
+    for i, inner in enumerate(a["step_outputs"]):
+        var = block.var(inner)
+        ctx.set_output("outputs", [steps if steps is not None else -1] + list(var.shape or []), var.dtype, i=i)
+
+
+def _grad_recurrent(g):
+    a = g.attrs
+    block = g.fwd.block.program.block(a["sub_block"])
+    params = g.input("parameters")
+    live = set(a["step_inputs"]) | set(a["ex_states"])
+    live |= {p for p, need in zip(params, g.needed.get("parameters", [])) if need}
+    wanted = list(a["step_inputs"]) + list(a["ex_states"]) + params
+    index, seeded, grads = g.block_grad(block, list(a["step_outputs"]) + list(a["states"]), wanted, live)
+    n_out, n_in, n_ex = len(a["step_outputs"]), len(a["step_inputs"]), len(a["ex_states"])
+    g.op("recurrent_grad",
+         {"inputs": g.input("inputs"), "initial_states": g.input("initial_states"), "parameters": params,
+          "step_scopes": g.output("step_scopes"), "outputs@GRAD": g.out_grad("outputs")},
+         {"inputs@GRAD": g.in_grad("inputs"), "initial_states@GRAD": g.in_grad("initial_states"),
+          "parameters@GRAD": g.in_grad("parameters")},
+         {"sub_block": index, "reverse": a["reverse"], "out_grads": seeded[:n_out], "state_grads": seeded[n_out:],
+          "input_grads": grads[:n_in], "ex_state_grads": grads[n_in:n_in + n_ex],
+          "parameter_grads": grads[n_in + n_ex:]})
+
+
+_NAMES = Attr(list)
+register("recurrent", kernel_module="control_flow", lod="drop", needs_lod=True,
+         inputs=["inputs*", "initial_states*", "parameters*"], outputs=["outputs*", "step_scopes"],
+         attrs={"sub_block": _BLOCK, "step_inputs": _NAMES, "step_outputs": _NAMES, "ex_states": _NAMES,
+                "states": _NAMES, "reverse": False, "is_train": True},
+         infer=_infer_recurrent, grad=_grad_recurrent,
+         grad_reads=("inputs", "initial_states", "parameters", "step_scopes"),
+         doc="StaticRNN: runs its block once per time step t of the inputs ([T, ...] each; in the block "
+             "step_inputs[i] = inputs[i][t]), each step in a child scope kept in step_scopes; memory "
+             "ex_states[j] starts as initial_states[j] and takes the block's states[j] after each step; "
+             "outputs[k] stacks step_outputs[k] over the steps.")
+
+
+def _infer_recurrent_grad(ctx):
+    for slot in ("inputs", "initial_states", "parameters"):
+        for i in range(ctx.num_outputs(slot + "@GRAD")):
+            var = ctx.input_var(slot, i)
+            ctx.set_output(slot + "@GRAD", var.shape, var.dtype, i=i)
+
+
+register("recurrent_grad", kernel_module="control_flow", lod="drop",
+         inputs=["inputs*", "initial_states*", "parameters*", "step_scopes", "outputs@GRAD*"],
+         outputs=["inputs@GRAD*", "initial_states@GRAD*", "parameters@GRAD*"],
+         attrs={"sub_block": _BLOCK, "reverse": False, "out_grads": _NAMES, "state_grads": _NAMES,
+                "input_grads": _NAMES, "ex_state_grads": _NAMES, "parameter_grads": _NAMES},
+         infer=_infer_recurrent_grad,
+         doc="The gradient of recurrent: runs its block (the step block's grad ops) over the kept step "
+             "scopes from the last step to the first, carrying the memories' gradients back.")
+
+
+def _infer_fill_like(ctx):
+    shape, ref = list(ctx.attrs["shape"]), ctx.shape("Input")
+    i, o = ctx.attrs["input_dim_idx"], ctx.attrs["output_dim_idx"]
+    if not 0 <= i < len(ref) or not 0 <= o < len(shape):
+        ctx.fail(f"input_dim_idx={i} / output_dim_idx={o} do not fit Input {fmt_shape(ref)} and shape {shape}")
+    shape[o] = ref[i]
+    ctx.set_output("Out", shape, ctx.attrs["dtype"])
+
+
+register("fill_constant_batch_size_like", kernel_module="control_flow", inputs=["Input"], outputs=["Out"],
+         lod="drop", infer=_infer_fill_like,
+         attrs={"shape": Attr(list), "value": 0.0, "dtype": "float32", "input_dim_idx": 0, "output_dim_idx": 0,
+                "force_cpu": False},
+         doc="Out = value, of `shape` with dimension output_dim_idx taken from Input's input_dim_idx (a "
+             "memory's initial state sized by the batch).")
