@@ -64,7 +64,7 @@ class GradContext:
         current = program.current_block_idx
         grad_block = program._create_block(parent_idx=block.idx)
         program.current_block_idx = current
-        builder = _BackwardBuilder(grad_block)
+        builder = _BackwardBuilder(grad_block, overwrites=True)
         seeded = [builder.new_grad_target(n) for n in seeds]
         live = set(live)
         for op in block.ops:
@@ -79,13 +79,18 @@ class GradContext:
 
 
 class _BackwardBuilder:
-    def __init__(self, block):
+    def __init__(self, block, overwrites=False):
         self.block = block
         self.pending = {}    # var name -> [names of gradient contributions not yet summed]
         self.counter = 0
+        # A name written by several ops (a loop's carried variable) has one gradient per value:
+        # ``frozen`` (output name -> its gradient) while an op's grad maker runs. ``overwrites``: a
+        # block's gradient, whose grad ops record their forward op (``_fwd_index``).
+        self.overwrites = overwrites
+        self.frozen = {}
 
     def has_grad(self, name):
-        return name in self.pending
+        return name in self.frozen or name in self.pending
 
     def new_grad_target(self, name):
         """Name for the next contribution to d(loss)/d(name)."""
@@ -97,6 +102,8 @@ class _BackwardBuilder:
 
     def read_grad(self, name):
         """The summed gradient of ``name``; appends the sum op if several contributions wait."""
+        if name in self.frozen:
+            return self.frozen[name]
         if name not in self.pending:
             return self._zeros_like(name)
         contributions = self.pending[name]
@@ -207,16 +214,29 @@ def _append_grad_ops(loss, no_grad_set):
 
 
 def _append_op_grads(builder, fwd_ops, live):
-    """The grad ops of ``fwd_ops``, last op first, for the ops whose outputs have a gradient."""
-    for op in reversed(fwd_ops):
+    """The grad ops of ``fwd_ops``, last op first, for the ops whose outputs have a gradient. With
+    ``builder.overwrites`` each grad op records the index of its forward op (``_fwd_index``), so a
+    block's gradient can see the values a variable written several times had at that op."""
+    for index in range(len(fwd_ops) - 1, -1, -1):
+        op = fwd_ops[index]
         if not any(builder.has_grad(n) for n in op.output_arg_names):
             continue
         opdef = registry.get(op.type)
         needed = {slot: [n in live for n in names] for slot, names in op.inputs.items()}
         if opdef.grad is None or not any(any(f) for f in needed.values()):
             continue
+        start = len(builder.block.ops)
         with built_like(op):        # a gradient op points at its forward op's layer and line
+            # an op's output gradient is fixed before its maker runs; what the maker gives a name the
+            # op also reads (a variable it overwrites: a loop's carried value) starts afresh
+            builder.frozen = {n: builder.read_grad(n) for n in op.output_arg_names if n in builder.pending}
+            for n in builder.frozen:
+                del builder.pending[n]
             opdef.grad(GradContext(builder, op, needed))
+            builder.frozen = {}
+        if builder.overwrites:
+            for grad_op in builder.block.ops[start:]:
+                grad_op.attrs["_fwd_index"] = index
 
 
 def _differentiable(var):

@@ -78,10 +78,16 @@ class BlockRunner:
     def child(self, parent):
         return ChildValues(parent, self.local)
 
-    def run(self, scope):
-        """Runs the block's ops once in ``scope`` (usually ``child(...)``)."""
-        for step in self.steps:
+    def run(self, scope, before=None, after=None):
+        """Runs the block's ops once in ``scope`` (usually ``child(...)``); ``before(i)`` and
+        ``after(i)`` are called around op i when given (a loop's gradient restores, and its forward
+        records, the values of variables the block overwrites)."""
+        for i, step in enumerate(self.steps):
+            if before is not None:
+                before(i)
             self._run_step(step, scope)
+            if after is not None:
+                after(i)
         return scope
 
     def names(self, slot):

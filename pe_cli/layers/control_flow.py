@@ -3,6 +3,7 @@
 ``StaticRNN`` is in static_rnn.py. docs/CONTROL_FLOW.md says what works."""
 import contextlib
 
+from ..dtypes import is_float
 from ..errors import PeError
 from ..framework.source import current_source, source_guard
 from ..framework.variable import Variable
@@ -69,7 +70,7 @@ def fill_constant_batch_size_like(input, shape, dtype, value, input_dim_idx=0, o
 def create_array(dtype):
     """An empty LoDTensorArray (its value: a list of tensors)."""
     helper = LayerHelper("array")
-    array = helper.create_variable(name=f"{helper.name}.out", dtype=dtype, stop_gradient=True)
+    array = helper.create_variable(name=f"{helper.name}.out", dtype=dtype)
     helper.append_op("create_array", {}, {"Out": [array]}, {"dtype": array.dtype})
     return array
 
@@ -113,6 +114,17 @@ def block_io(block):
     return reads, writes
 
 
+def _pass_gradients(block, writes):
+    """A float variable of an enclosing block that the block writes from something differentiable
+    carries a gradient out (a loop's state starting as a constant is trained through the loop)."""
+    for op in block.ops:
+        if any(not block.var(n).stop_gradient for n in op.input_arg_names):
+            for name in op.output_arg_names:
+                var = block.var(name)
+                if name in writes and var.stop_gradient and is_float(var.dtype):
+                    var.stop_gradient = False
+
+
 @contextlib.contextmanager
 def sub_block(program):
     """A new block, current inside the ``with``; yields it."""
@@ -140,6 +152,7 @@ class While:
         with sub_block(program) as body:
             yield
         reads, writes = block_io(body)
+        _pass_gradients(body, writes)
         if self.cond.name not in writes:
             raise PeError(f"While at {self.source}: the body never writes the condition '{self.cond.name}'; "
                           f"update it inside (less_than(i, n, cond=cond))")

@@ -5,9 +5,11 @@ gradient. Their kernels (pe_cli/kernels/<device>/control_flow.py) run the owned 
 
 Slots of the block ops list what the block reads from (``X``, ``Input``, ``parameters``) and writes
 to (``Out``) its enclosing blocks, so that ordering, pruning and the multi-device graph see them."""
+from ..dtypes import is_float
 from .registry import Attr, fmt_shape, is_int, register
 
 _BLOCK = Attr(None, lambda v: is_int(v) and v > 0, "the index of a sub-block (> 0)")
+_NAMES = Attr(list)
 
 
 def _infer_compare(ctx):
@@ -49,8 +51,23 @@ def _infer_array_write(ctx):
     ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"))
 
 
+def _grad_array_write(g):
+    g.op("array_write_grad", {"X": g.input("X"), "I": g.input("I"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X"), "Array@GRAD": g.in_grad("Array")})
+
+
+def _grad_array_read(g):
+    g.op("array_read_grad", {"Array": g.input("Array"), "I": g.input("I"), "Out@GRAD": g.out_grad("Out")},
+         {"Array@GRAD": g.in_grad("Array")})
+
+
+def _infer_array_grad(ctx):
+    if ctx.has_output("X@GRAD"):
+        ctx.set_output("X@GRAD", ctx.shape("X"), ctx.dtype("X"))
+
+
 register("array_write", kernel_module="control_flow", inputs=["X", "I", "Array?"], outputs=["Out"], lod="drop",
-         infer=_infer_array_write,
+         infer=_infer_array_write, grad=_grad_array_write, grad_reads=("X", "I"),
          doc="Out = Array (or a new array) with X at index I (one int value), grown with empty slots as needed.")
 
 
@@ -59,7 +76,13 @@ def _infer_array_read(ctx):
 
 
 register("array_read", kernel_module="control_flow", inputs=["Array", "I"], outputs=["Out"], lod="drop",
-         infer=_infer_array_read, doc="Out = Array[I]; an index out of range names the array and the index.")
+         infer=_infer_array_read, grad=_grad_array_read, grad_reads=("Array", "I"),
+         doc="Out = Array[I]; an index out of range names the array and the index.")
+register("array_write_grad", kernel_module="control_flow", inputs=["X", "I", "Out@GRAD"], lod="drop",
+         outputs=["X@GRAD?", "Array@GRAD?"], infer=_infer_array_grad,
+         doc="X@GRAD = Out@GRAD[I] (zeros when that slot has none); Array@GRAD = Out@GRAD without slot I.")
+register("array_read_grad", kernel_module="control_flow", inputs=["Array", "I", "Out@GRAD"], lod="drop",
+         outputs=["Array@GRAD"], doc="Array@GRAD: Out@GRAD at slot I, no gradient elsewhere.")
 
 
 def _infer_array_length(ctx):
@@ -72,13 +95,38 @@ register("array_length", kernel_module="control_flow", inputs=["Array"], outputs
 
 # -- ops that own a block -------------------------------------------------------------------------
 
+def _differentiable(block, name):
+    var = block.var(name)
+    return not var.stop_gradient and is_float(var.dtype)
+
+
+def _grad_while(g):
+    a, b = g.attrs, g.builder
+    block = g.fwd.block.program.block(a["sub_block"])
+    seeds = [n for n in g.output("Out") if _differentiable(block, n) and b.has_grad(n)]
+    wanted = [n for n in g.input("X") if _differentiable(block, n)]
+    index, seeded, grads = g.block_grad(block, seeds, wanted, set(wanted))
+    g.op("while_grad", {"X": g.input("X"), "StepScopes": g.output("StepScopes"),
+                        "Out@GRAD": [b.read_grad(n) for n in seeds]},
+         {"X@GRAD": g.in_grad("X")},
+         {"sub_block": index, "seeds": seeds, "seed_grads": seeded, "wanted": wanted, "wanted_grads": grads,
+          "writes": g.output("Out")})
+
+
 register("while", kernel_module="control_flow", kernel="while_loop", lod="drop", needs_lod=True,
+         grad=_grad_while, grad_reads=("X", "StepScopes"),
          inputs=["X*", "Condition"], outputs=["Out*", "StepScopes?"],
          attrs={"sub_block": _BLOCK, "max_iterations": Attr(100000, lambda v: is_int(v) and v > 0, "> 0"),
                 "is_test": False},
          doc="Runs its block while Condition (one bool, written by the block) holds, each iteration in a "
              "fresh child scope; X: what the block reads from outside, Out: what it writes there. Stops with "
              "an error naming the loop's source line after max_iterations iterations.")
+
+register("while_grad", kernel_module="control_flow", lod="drop", inputs=["X*", "StepScopes", "Out@GRAD*"],
+         outputs=["X@GRAD*"], attrs={"sub_block": _BLOCK, "seeds": _NAMES, "seed_grads": _NAMES, "wanted": _NAMES,
+                                    "wanted_grads": _NAMES, "writes": _NAMES},
+         doc="The gradient of while: runs its block (the body's grad ops) over the kept iterations, last "
+             "first, each grad op seeing the values the body's overwritten variables had at its forward op.")
 
 register("conditional_block", kernel_module="control_flow", lod="drop", needs_lod=True,
          inputs=["Cond*", "Input*"], outputs=["Out*", "Scope?"],
@@ -123,7 +171,6 @@ def _grad_recurrent(g):
           "parameter_grads": grads[n_in + n_ex:]})
 
 
-_NAMES = Attr(list)
 register("recurrent", kernel_module="control_flow", lod="drop", needs_lod=True,
          inputs=["inputs*", "initial_states*", "parameters*"], outputs=["outputs*", "step_scopes"],
          attrs={"sub_block": _BLOCK, "step_inputs": _NAMES, "step_outputs": _NAMES, "ex_states": _NAMES,

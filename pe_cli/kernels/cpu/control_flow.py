@@ -91,19 +91,108 @@ def _holds(cond, scalar=True):
     return bool(value.reshape(-1)[0])
 
 
+class Iteration:
+    """What a loop's gradient needs of one iteration: the values of the variables the body writes
+    outside (``writes``) at its start and after each op (``trace``), and the body's own values."""
+    __slots__ = ("start", "trace", "local")
+
+    def __init__(self, start, local):
+        self.start, self.trace, self.local = start, [], local
+
+
 def while_loop(ins, attrs):
     block = attrs["_block"]
     env = block.env(ins, attrs)
     cond = block.op.input("Condition")[0]
-    limit, count = attrs["max_iterations"], 0
+    keep = not attrs["is_test"] and bool(block.op.output("StepScopes"))
+    writes = block.op.output("Out")
+    limit, iterations = attrs["max_iterations"], []
     while _holds(env[cond]):
-        count += 1
-        if count > limit:
+        if len(iterations) >= limit:
             where = f" built at {block.op.source}" if block.op.source else ""
             raise PeError(f"while loop{where} ran {limit} iterations and its condition '{cond}' still holds; "
                           f"does the loop update it? (raise the op's max_iterations if it must run longer)")
-        block.run(block.child(env))
-    return {"Out": [env[n] for n in block.op.output("Out")]}
+        child = block.child(env)
+        if not keep:
+            block.run(child)
+            iterations.append(None)
+            continue
+        it = Iteration({n: env.get(n) for n in writes}, child)
+        block.run(child, after=lambda i, it=it: it.trace.append({n: env.get(n) for n in writes}))
+        iterations.append(it)
+    outs = {"Out": [env[n] for n in writes]}
+    if keep:
+        outs["StepScopes"] = iterations
+    return outs
+
+
+def while_grad(ins, attrs):
+    block = attrs["_block"]                 # the body's grad ops; its parent block is the body
+    body_ops = block.block.parent_block.ops
+    xs = dict(zip(block.op.input("X"), ins["X"]))
+    writes = set(attrs["writes"])
+    carried = dict(zip(attrs["seeds"], ins.get("Out@GRAD") or []))
+    totals = {}
+    for it in reversed(ins["StepScopes"]):
+        base = block.env({})
+        dict.update(base, xs)
+        forward = type(base)(base, it.local.local)
+        dict.update(forward, dict.items(it.local))
+        scope = block.child(forward)
+        for name, inner in zip(attrs["seeds"], attrs["seed_grads"]):
+            grad = carried.get(name)
+            scope[inner] = grad if grad is not None else zeros_like(it.trace[-1][name])
+        block.run(scope, before=lambda j, it=it, base=base: _restore(base, it, body_ops, block.steps[j].op, writes))
+        carried = {}
+        for name, inner in zip(attrs["wanted"], attrs["wanted_grads"]):
+            if name in writes:
+                carried[name] = scope[inner]
+            else:
+                totals[name] = add(totals.get(name), scope[inner])
+    grads = [carried.get(n) if n in writes else totals.get(n) for n in block.op.input("X")]
+    return {"X@GRAD": [g if g is not None else zeros_like(x) for g, x in zip(grads, ins["X"])]}
+
+
+def _restore(base, it, body_ops, grad_op, writes):
+    """Before a grad op: the overwritten variables as its forward op saw them (its inputs before it
+    ran, its outputs after)."""
+    k = grad_op.attrs.get("_fwd_index", len(it.trace) - 1)
+    before = it.trace[k - 1] if k > 0 else it.start
+    for name, value in before.items():
+        if value is not None:
+            dict.__setitem__(base, name, value)
+    for name in body_ops[k].output_arg_names:
+        if name in writes and it.trace[k].get(name) is not None:
+            dict.__setitem__(base, name, it.trace[k][name])
+
+
+def zeros_like(x):
+    """Zeros shaped like ``x``; a tensor array's: a list of empty slots."""
+    return [None] * len(x) if isinstance(x, list) else np.zeros_like(x)
+
+
+def add(a, b):
+    """a + b for gradients, None meaning zero; tensor arrays add slot by slot."""
+    if a is None or b is None:
+        return b if a is None else a
+    if isinstance(a, list):
+        return [add(x, y) for x, y in zip(a + [None] * (len(b) - len(a)), b + [None] * (len(a) - len(b)))]
+    return a + b
+
+
+def array_write_grad(ins, attrs):
+    og, i = list(ins["Out@GRAD"]), _index(ins["I"], "array_write")
+    gx = og[i] if i < len(og) and og[i] is not None else np.zeros_like(ins["X"])
+    if i < len(og):
+        og[i] = None
+    return {"X@GRAD": gx, "Array@GRAD": og}
+
+
+def array_read_grad(ins, attrs):
+    i = _index(ins["I"], "array_read")
+    out = [None] * len(ins["Array"])
+    out[i] = ins["Out@GRAD"]
+    return {"Array@GRAD": out}
 
 
 def conditional_block(ins, attrs):

@@ -2,8 +2,9 @@
 steps are this device's kernels), comparisons, logic and tensor arrays compute on the host. The
 recurrent ops stack step values with numpy, so StaticRNN runs on the CPU only for now."""
 from ..cpu import control_flow as _cpu
-from ..cpu.control_flow import (array_length, array_read, array_write, conditional_block,  # noqa: F401
-                                create_array, recurrent, recurrent_grad, while_loop)
+from ..cpu.control_flow import (array_length, array_read, array_read_grad, array_write,  # noqa: F401
+                                array_write_grad, conditional_block, create_array, recurrent, recurrent_grad,
+                                while_grad, while_loop)
 from . import runtime as rt
 
 
