@@ -1,5 +1,5 @@
 """Data parallelism over models with control flow: a recurrent (StaticRNN), while or conditional_block
-(Switch learning rate) op is one node per device whose block runs sequentially inside it, so 2 CPU
+(IfElse branches, a Switch learning rate) op is one node per device whose block runs sequentially inside it, so 2 CPU
 devices end where 1 device ends (the mean loss's gradient averages over the devices)."""
 import numpy as np
 import pytest
@@ -24,6 +24,19 @@ def _while_last(x):
     return h
 
 
+def _ifelse_last(x):
+    """Rows whose first feature is negative take one branch, the others another (IfElse)."""
+    flat = layers.reshape(x, [-1, T * D])
+    first = layers.slice(flat, [1], [0], [1])
+    c = layers.less_than(first, layers.fill_constant_batch_size_like(first, [-1, 1], "float32", 0.0))
+    ie = layers.IfElse(c)
+    with ie.true_block():
+        ie.output(layers.fc(ie.input(flat), H, act="tanh"))
+    with ie.false_block():
+        ie.output(layers.fc(ie.input(flat), H, act="sigmoid"))
+    return ie()[0]
+
+
 def _rnn_last(x):
     seq = layers.transpose(x, [1, 0, 2])                        # [T, batch, D]
     rnn = layers.StaticRNN()
@@ -43,7 +56,7 @@ def build(model):
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
         x = layers.data("x", [T, D], dtype="float32")              # [batch, T, D]
         y = layers.data("y", [1], dtype="float32")
-        last = _while_last(x) if model == "while" else _rnn_last(x)
+        last = {"while": _while_last, "ifelse": _ifelse_last}.get(model, _rnn_last)(x)
         loss = layers.mean(layers.square_error_cost(layers.fc(last, 1), y))
         lr = 0.2
         if with_switch:
@@ -82,7 +95,7 @@ def train(devices, model):
     return losses, params
 
 
-@pytest.mark.parametrize("model", ["static_rnn", "static_rnn+switch_lr", "while"])
+@pytest.mark.parametrize("model", ["static_rnn", "static_rnn+switch_lr", "while", "ifelse"])
 def test_two_devices_match_one(model):
     seq_losses, seq_params = train(0, model)
     assert seq_losses[-1] < seq_losses[0]

@@ -3,6 +3,7 @@ differences and against the same recurrence unrolled by hand in the graph (to 1e
 import numpy as np
 import pytest
 
+from control_flow_fd import finite_differences
 from pe_cli import fluid
 from pe_cli.errors import PeError
 from pe_cli.fluid import layers
@@ -90,14 +91,7 @@ def test_gradients_match_finite_differences():
     main, _, _, loss = static_rnn_program()
     grads = _run(main, GRADS)
     for name, grad in zip(["x", "h0"] + list(PARAMS), grads):
-        want = np.zeros_like(VALUES[name])
-        for idx in np.ndindex(*VALUES[name].shape):
-            plus, minus = dict(VALUES), dict(VALUES)
-            plus[name], minus[name] = VALUES[name].copy(), VALUES[name].copy()
-            plus[name][idx] += 1e-6
-            minus[name][idx] -= 1e-6
-            f = lambda v: 0.5 * float((_numpy_forward(v) ** 2).sum())  # noqa: E731
-            want[idx] = (f(plus) - f(minus)) / 2e-6
+        want = finite_differences(lambda v: 0.5 * float((_numpy_forward(v) ** 2).sum()), VALUES, name)
         np.testing.assert_allclose(grad, want, rtol=1e-5, atol=1e-7, err_msg=name)
     # and the program's own loss, perturbed through the executor, for one weight
     eps, idx = 1e-6, (1, 2)

@@ -165,14 +165,19 @@ class While:
 
 
 @contextlib.contextmanager
-def conditional(helper, conds):
+def conditional(helper, conds, scalar=True, before_append=None):
     """Appends a conditional_block running what the ``with`` body appends when every one of
-    ``conds`` (one bool each) holds."""
+    ``conds`` holds (one bool each; ``scalar=False``: is not empty). ``before_append()`` runs in the
+    enclosing block once the body is built (IfElse sets its conditions and empty outputs there)."""
     with sub_block(helper.main_program) as body:
         yield
+    if before_append is not None:
+        before_append()
     reads, writes = block_io(body)
-    helper.append_op("conditional_block", {"Cond": conds, "Input": reads}, {"Out": writes},
-                     {"sub_block": body.idx, "is_scalar_condition": True})
+    _pass_gradients(body, writes)
+    scope = helper.create_variable(name=f"{helper.name}.scope_{body.idx}", stop_gradient=True)
+    helper.append_op("conditional_block", {"Cond": conds, "Input": reads}, {"Out": writes, "Scope": [scope]},
+                     {"sub_block": body.idx, "is_scalar_condition": scalar})
 
 
 def cond(pred, true_fn=None, false_fn=None, name=None):

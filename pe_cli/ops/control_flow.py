@@ -10,6 +10,8 @@ from .registry import Attr, fmt_shape, is_int, register
 
 _BLOCK = Attr(None, lambda v: is_int(v) and v > 0, "the index of a sub-block (> 0)")
 _NAMES = Attr(list)
+_GRAD_ATTRS = {"sub_block": _BLOCK, "seeds": _NAMES, "seed_grads": _NAMES, "wanted": _NAMES,
+               "wanted_grads": _NAMES, "writes": _NAMES}
 
 
 def _infer_compare(ctx):
@@ -100,17 +102,28 @@ def _differentiable(block, name):
     return not var.stop_gradient and is_float(var.dtype)
 
 
-def _grad_while(g):
-    a, b = g.attrs, g.builder
-    block = g.fwd.block.program.block(a["sub_block"])
+def _block_grad_attrs(g, reads):
+    """(the gradients of the outputs the block op's grad reads, its attributes): the block's grad ops
+    in a new block, seeded with the gradients of what the block writes outside."""
+    block, b = g.fwd.block.program.block(g.attrs["sub_block"]), g.builder
     seeds = [n for n in g.output("Out") if _differentiable(block, n) and b.has_grad(n)]
-    wanted = [n for n in g.input("X") if _differentiable(block, n)]
+    wanted = [n for n in reads if _differentiable(block, n)]
     index, seeded, grads = g.block_grad(block, seeds, wanted, set(wanted))
-    g.op("while_grad", {"X": g.input("X"), "StepScopes": g.output("StepScopes"),
-                        "Out@GRAD": [b.read_grad(n) for n in seeds]},
-         {"X@GRAD": g.in_grad("X")},
-         {"sub_block": index, "seeds": seeds, "seed_grads": seeded, "wanted": wanted, "wanted_grads": grads,
-          "writes": g.output("Out")})
+    return [b.read_grad(n) for n in seeds], {"sub_block": index, "seeds": seeds, "seed_grads": seeded,
+                                             "wanted": wanted, "wanted_grads": grads, "writes": g.output("Out")}
+
+
+def _grad_while(g):
+    out_grads, attrs = _block_grad_attrs(g, g.input("X"))
+    g.op("while_grad", {"X": g.input("X"), "StepScopes": g.output("StepScopes"), "Out@GRAD": out_grads},
+         {"X@GRAD": g.in_grad("X")}, attrs)
+
+
+def _grad_conditional_block(g):
+    out_grads, attrs = _block_grad_attrs(g, g.input("Input"))
+    pre = [n for n in attrs["seeds"] if n not in g.input("Input")]   # outputs it overwrites unread
+    g.op("conditional_block_grad", {"Input": g.input("Input"), "Scope": g.output("Scope"), "Out@GRAD": out_grads},
+         {"Input@GRAD": g.in_grad("Input"), "PreOut@GRAD": [g.builder.new_grad_target(n) for n in pre]}, attrs)
 
 
 register("while", kernel_module="control_flow", kernel="while_loop", lod="drop", needs_lod=True,
@@ -123,12 +136,17 @@ register("while", kernel_module="control_flow", kernel="while_loop", lod="drop",
              "an error naming the loop's source line after max_iterations iterations.")
 
 register("while_grad", kernel_module="control_flow", lod="drop", inputs=["X*", "StepScopes", "Out@GRAD*"],
-         outputs=["X@GRAD*"], attrs={"sub_block": _BLOCK, "seeds": _NAMES, "seed_grads": _NAMES, "wanted": _NAMES,
-                                    "wanted_grads": _NAMES, "writes": _NAMES},
+         outputs=["X@GRAD*"], attrs=_GRAD_ATTRS,
          doc="The gradient of while: runs its block (the body's grad ops) over the kept iterations, last "
              "first, each grad op seeing the values the body's overwritten variables had at its forward op.")
 
+register("conditional_block_grad", kernel_module="control_flow", lod="drop",
+         inputs=["Input*", "Scope", "Out@GRAD*"], outputs=["Input@GRAD*", "PreOut@GRAD*"], attrs=_GRAD_ATTRS,
+         doc="The gradient of conditional_block: its block's grad ops when it ran; else the gradients of its "
+             "outputs pass to their earlier values (PreOut@GRAD for outputs it does not read).")
+
 register("conditional_block", kernel_module="control_flow", lod="drop", needs_lod=True,
+         grad=_grad_conditional_block, grad_reads=("Input", "Scope"),
          inputs=["Cond*", "Input*"], outputs=["Out*", "Scope?"],
          attrs={"sub_block": _BLOCK, "is_scalar_condition": True},
          doc="Runs its block once, in a child scope, when Cond holds (is_scalar_condition: its one value; "
@@ -215,3 +233,36 @@ register("fill_constant_batch_size_like", kernel_module="control_flow", inputs=[
                 "force_cpu": False},
          doc="Out = value, of `shape` with dimension output_dim_idx taken from Input's input_dim_idx (a "
              "memory's initial state sized by the batch).")
+
+
+# -- IfElse: rows split by a mask, merged back ------------------------------------------------------
+
+def _infer_split(ctx):
+    x = ctx.shape("X")
+    for slot in ("OutTrue", "OutFalse"):
+        ctx.set_output(slot, [-1] + list(x[1:]), ctx.dtype("X"))
+
+
+def _grad_split(g):
+    g.op("merge_lod_tensor", {"Mask": g.input("Mask"), "InTrue": g.out_grad("OutTrue"),
+                              "InFalse": g.out_grad("OutFalse")}, {"Out": g.in_grad("X")})
+
+
+register("split_lod_tensor", kernel_module="control_flow", inputs=["X", "Mask"], outputs=["OutTrue", "OutFalse"],
+         lod="drop", attrs={"level": 0}, infer=_infer_split, grad=_grad_split, grad_reads=("Mask",),
+         doc="OutTrue = the rows of X where Mask ([rows, 1] bool) holds, OutFalse = the others (IfElse).")
+
+
+def _infer_merge(ctx):
+    t, f = ctx.shape("InTrue"), ctx.shape("InFalse")
+    ctx.set_output("Out", [-1] + list((t if len(t) > 1 else f)[1:]), ctx.dtype("InTrue"))
+
+
+def _grad_merge(g):
+    g.op("split_lod_tensor", {"X": g.out_grad("Out"), "Mask": g.input("Mask")},
+         {"OutTrue": g.in_grad("InTrue"), "OutFalse": g.in_grad("InFalse")})
+
+
+register("merge_lod_tensor", kernel_module="control_flow", inputs=["X?", "Mask", "InTrue", "InFalse"],
+         outputs=["Out"], lod="drop", attrs={"level": 0}, infer=_infer_merge, grad=_grad_merge, grad_reads=("Mask",),
+         doc="Out: rows from InTrue where Mask holds and from InFalse elsewhere, in Mask's order (IfElse).")

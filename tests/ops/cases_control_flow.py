@@ -21,3 +21,12 @@ CASES += [
            lambda i, a: {"Out": np.full((2, 7), 1.5, dtype="float32")},
            attrs={"shape": [2, -1], "value": 1.5, "input_dim_idx": 1, "output_dim_idx": 1}),
 ]
+
+M = np.array([[True], [False], [True], [True], [False]])
+R = rng.normal(size=(5, 3))
+CASES += [
+    OpCase("split_lod_tensor", {"X": R, "Mask": M}, lambda i, a: {"OutTrue": i["X"][i["Mask"][:, 0]],
+                                                                 "OutFalse": i["X"][~i["Mask"][:, 0]]}, grad=("X",)),
+    OpCase("merge_lod_tensor", {"Mask": M, "InTrue": R[:3], "InFalse": R[3:]},
+           lambda i, a: {"Out": np.stack([R[0], R[3], R[1], R[2], R[4]])}, grad=("InTrue", "InFalse")),
+]

@@ -100,6 +100,14 @@ class Iteration:
         self.start, self.trace, self.local = start, [], local
 
 
+def _run_kept(block, env, writes):
+    """Runs the block once in a child of ``env``, keeping what its gradient needs (an Iteration)."""
+    child = block.child(env)
+    it = Iteration({n: env.get(n) for n in writes}, child)
+    block.run(child, after=lambda i: it.trace.append({n: env.get(n) for n in writes}))
+    return it
+
+
 def while_loop(ins, attrs):
     block = attrs["_block"]
     env = block.env(ins, attrs)
@@ -112,28 +120,25 @@ def while_loop(ins, attrs):
             where = f" built at {block.op.source}" if block.op.source else ""
             raise PeError(f"while loop{where} ran {limit} iterations and its condition '{cond}' still holds; "
                           f"does the loop update it? (raise the op's max_iterations if it must run longer)")
-        child = block.child(env)
-        if not keep:
-            block.run(child)
+        if keep:
+            iterations.append(_run_kept(block, env, writes))
+        else:
+            block.run(block.child(env))
             iterations.append(None)
-            continue
-        it = Iteration({n: env.get(n) for n in writes}, child)
-        block.run(child, after=lambda i, it=it: it.trace.append({n: env.get(n) for n in writes}))
-        iterations.append(it)
     outs = {"Out": [env[n] for n in writes]}
     if keep:
         outs["StepScopes"] = iterations
     return outs
 
 
-def while_grad(ins, attrs):
-    block = attrs["_block"]                 # the body's grad ops; its parent block is the body
+def _backward(block, iterations, xs, seed_grads, attrs):
+    """Runs the grad block over ``iterations``, last first. Returns (the gradient of each loop-carried
+    variable's value before the first iteration, the summed gradient of each variable only read)."""
     body_ops = block.block.parent_block.ops
-    xs = dict(zip(block.op.input("X"), ins["X"]))
     writes = set(attrs["writes"])
-    carried = dict(zip(attrs["seeds"], ins.get("Out@GRAD") or []))
+    carried = dict(zip(attrs["seeds"], seed_grads))
     totals = {}
-    for it in reversed(ins["StepScopes"]):
+    for it in reversed(iterations):
         base = block.env({})
         dict.update(base, xs)
         forward = type(base)(base, it.local.local)
@@ -149,8 +154,32 @@ def while_grad(ins, attrs):
                 carried[name] = scope[inner]
             else:
                 totals[name] = add(totals.get(name), scope[inner])
-    grads = [carried.get(n) if n in writes else totals.get(n) for n in block.op.input("X")]
+    return carried, totals
+
+
+def while_grad(ins, attrs):
+    block = attrs["_block"]                 # the body's grad ops; its parent block is the body
+    names = block.op.input("X")
+    carried, totals = _backward(block, ins["StepScopes"], dict(zip(names, ins["X"])), ins.get("Out@GRAD") or [],
+                                attrs)
+    writes = set(attrs["writes"])
+    grads = [carried.get(n) if n in writes else totals.get(n) for n in names]
     return {"X@GRAD": [g if g is not None else zeros_like(x) for g, x in zip(grads, ins["X"])]}
+
+
+def conditional_block_grad(ins, attrs):
+    """As while_grad over the 0 or 1 runs of the block: when it did not run, the gradients of what
+    it would have written pass to their earlier values."""
+    block = attrs["_block"]
+    names = block.op.input("Input")
+    carried, totals = _backward(block, ins["Scope"], dict(zip(names, ins.get("Input") or [])),
+                                ins.get("Out@GRAD") or [], attrs)
+    writes = set(attrs["writes"])
+    grads = [carried.get(n) if n in writes else totals.get(n) for n in names]
+    pre = [carried.get(n) for n in attrs["seeds"] if n not in names]
+    return {"Input@GRAD": [g if g is not None else zeros_like(x) for g, x in zip(grads, ins.get("Input") or [])],
+            "PreOut@GRAD": [g if g is not None else zeros_like(og) for g, og in
+                            zip(pre, [og for n, og in zip(attrs["seeds"], ins["Out@GRAD"]) if n not in names])]}
 
 
 def _restore(base, it, body_ops, grad_op, writes):
@@ -197,12 +226,16 @@ def array_read_grad(ins, attrs):
 
 def conditional_block(ins, attrs):
     block = attrs["_block"]
-    conds = ins["Cond"]
-    if not all(_holds(c, attrs["is_scalar_condition"]) for c in conds):
-        return {}
+    keep = bool(block.op.output("Scope"))
+    if not all(_holds(c, attrs["is_scalar_condition"]) for c in ins["Cond"]):
+        return {"Scope": []} if keep else {}
     env = block.env(ins, attrs)
-    block.run(block.child(env))
-    return {"Out": [env[n] for n in block.op.output("Out")]}
+    writes = block.op.output("Out")
+    if not keep:
+        block.run(block.child(env))
+        return {"Out": [env[n] for n in writes]}
+    run = _run_kept(block, env, writes)
+    return {"Out": [env[n] for n in writes], "Scope": [run]}
 
 
 def recurrent(ins, attrs):
@@ -260,3 +293,28 @@ def fill_constant_batch_size_like(ins, attrs):
     shape = list(attrs["shape"])
     shape[attrs["output_dim_idx"]] = np.shape(ins["Input"])[attrs["input_dim_idx"]]
     return {"Out": np.full(shape, attrs["value"], dtype=attrs["dtype"])}
+
+
+def _mask(ins):
+    return _host(ins["Mask"]).reshape(-1).astype(bool)
+
+
+def split_lod_tensor(ins, attrs):
+    x, mask = ins["X"], _mask(ins)
+    if len(mask) != len(x):
+        raise PeError(f"split_lod_tensor: the mask has {len(mask)} rows, X has {len(x)}")
+    return {"OutTrue": x[mask], "OutFalse": x[~mask]}
+
+
+def merge_lod_tensor(ins, attrs):
+    mask, t, f = _mask(ins), ins["InTrue"], ins["InFalse"]
+    if len(t) != mask.sum() or len(f) != len(mask) - mask.sum():
+        raise PeError(f"merge_lod_tensor: the mask selects {mask.sum()} and {len(mask) - mask.sum()} rows, "
+                      f"the branches gave {len(t)} and {len(f)}")
+    ref = t if len(t) else f        # an empty branch's rows may have a placeholder width
+    out = np.empty((len(mask),) + ref.shape[1:], dtype=np.result_type(t, f))
+    if len(t):
+        out[mask] = t
+    if len(f):
+        out[~mask] = f
+    return {"Out": out}

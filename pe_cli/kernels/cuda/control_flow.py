@@ -3,15 +3,15 @@ steps are this device's kernels), comparisons, logic and tensor arrays compute o
 recurrent ops stack step values with numpy, so StaticRNN runs on the CPU only for now."""
 from ..cpu import control_flow as _cpu
 from ..cpu.control_flow import (array_length, array_read, array_read_grad, array_write,  # noqa: F401
-                                array_write_grad, conditional_block, create_array, recurrent, recurrent_grad,
-                                while_grad, while_loop)
+                                array_write_grad, conditional_block, conditional_block_grad, create_array,
+                                recurrent, recurrent_grad, while_grad, while_loop)
 from . import runtime as rt
 
 
 def _on_host(cpu_kernel):
     def kernel(ins, attrs):
-        host = {k: rt.to_host(v) for k, v in ins.items()}
-        return {"Out": rt.to_device(cpu_kernel(host, attrs)["Out"])}
+        outs = cpu_kernel({k: rt.to_host(v) for k, v in ins.items()}, attrs)
+        return {k: rt.to_device(v) for k, v in outs.items()}
     kernel.__name__ = cpu_kernel.__name__
     return kernel
 
@@ -27,3 +27,7 @@ logical_and = _on_host(_cpu.logical_and)
 logical_or = _on_host(_cpu.logical_or)
 logical_xor = _on_host(_cpu.logical_xor)
 fill_constant_batch_size_like = _on_host(_cpu.fill_constant_batch_size_like)
+
+
+split_lod_tensor = _on_host(_cpu.split_lod_tensor)
+merge_lod_tensor = _on_host(_cpu.merge_lod_tensor)
