@@ -123,3 +123,18 @@ def test_switch_piecewise_decay_matches_the_schedule():
         exe.run(startup)
         got = [float(exe.run(main, fetch_list=[lr])[0][0]) for _ in range(8)]
     assert got == pytest.approx([1.0, 1.0, 0.5, 0.5, 0.5, 0.1, 0.1, 0.1])
+
+
+def test_case_and_switch_case_nest_branches():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        x = layers.data("x", [1], dtype="float32", append_batch_size=False)
+        k = layers.data("k", [1], dtype="int64", append_batch_size=False)
+        one, two = layers.fill_constant([1], "float32", 1.0), layers.fill_constant([1], "float32", 2.0)
+        picked = layers.case([(layers.less_than(x, one), lambda: x * 10.0),
+                              (layers.less_than(x, two), lambda: x * 100.0)], default=lambda: x * 0.0)
+        switched = layers.switch_case(k, {1: lambda: x + 1.0, 3: lambda: x + 3.0}, default=lambda: x - 1.0)
+    assert main.num_blocks > 4 and any(b.parent_idx > 0 for b in main.blocks)     # nested blocks
+    for xv, kv, want in ((0.5, 1, (5.0, 1.5)), (1.5, 3, (150.0, 4.5)), (2.5, 2, (0.0, 1.5))):
+        got = _run(main, startup, {"x": np.array([xv], "float32"), "k": np.array([kv])}, [picked, switched])
+        assert (float(got[0][0]), float(got[1][0])) == pytest.approx(want)

@@ -105,3 +105,24 @@ def test_array_gradients_in_the_global_block():
     ga, gb = fluid.Executor(fluid.CPUPlace()).run(main, feed={"a": np.ones(2), "b": np.ones(2)}, fetch_list=grads)
     np.testing.assert_array_equal(ga, [3.0, 3.0])
     np.testing.assert_array_equal(gb, [3.0, 3.0])
+
+
+def test_tensor_array_to_tensor_and_its_gradient():
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        a = layers.data("a", [2, 3], dtype="float64", append_batch_size=False)
+        b = layers.data("b", [2, 1], dtype="float64", append_batch_size=False)
+        a.stop_gradient = b.stop_gradient = False
+        arr = layers.array_write(a * 1.0, layers.fill_constant([1], "int64", 0))
+        layers.array_write(b * 1.0, layers.fill_constant([1], "int64", 1), arr)
+        out, index = layers.tensor_array_to_tensor(arr, axis=1)
+        weights = layers.cast(layers.assign(np.arange(8, dtype="float64").reshape(2, 4)), "float64")
+        grads = fluid.backward.gradients(layers.reduce_sum(out * weights), [a, b])
+    av, bv = np.ones((2, 3)), np.full((2, 1), 2.0)
+    got, idx, ga, gb = fluid.Executor(fluid.CPUPlace()).run(main, feed={"a": av, "b": bv},
+                                                            fetch_list=[out, index] + grads)
+    np.testing.assert_array_equal(got, np.concatenate([av, bv], axis=1))
+    assert idx.tolist() == [3, 1]
+    w = np.arange(8.0).reshape(2, 4)
+    np.testing.assert_array_equal(ga, w[:, :3])
+    np.testing.assert_array_equal(gb, w[:, 3:])

@@ -8,11 +8,11 @@ from ..errors import PeError
 from ..framework.source import current_source, source_guard
 from ..framework.variable import Variable
 from .helper import LayerHelper
-from .tensor import assign
+from .tensor import assign, fill_constant
 
 __all__ = ["less_than", "less_equal", "greater_than", "greater_equal", "equal", "not_equal", "logical_not",
            "logical_and", "logical_or", "logical_xor", "increment", "create_array", "array_write",
-           "array_read", "array_length", "While", "cond", "Switch", "fill_constant_batch_size_like"]
+           "array_read", "array_length", "tensor_array_to_tensor", "While", "cond", "case", "switch_case", "Switch", "fill_constant_batch_size_like"]
 
 
 def _compare(op_type):
@@ -89,6 +89,16 @@ def array_read(array, i):
     out = helper.create_variable_for_type_inference(array.dtype)
     helper.append_op("array_read", {"Array": [array], "I": [i]}, {"Out": [out]}, {"_array_name": array.name})
     return out
+
+
+def tensor_array_to_tensor(input, axis=1, name=None, use_stack=False):
+    """(the array's tensors concatenated, or stacked, along ``axis``; each one's size along it)."""
+    helper = LayerHelper("tensor_array_to_tensor", name=name)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    index = helper.create_variable_for_type_inference("int32", stop_gradient=True)
+    helper.append_op("tensor_array_to_tensor", {"X": [input]}, {"Out": [out], "OutIndex": [index]},
+                     {"axis": axis, "use_stack": use_stack})
+    return out, index
 
 
 def array_length(array):
@@ -205,6 +215,35 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     if "vars" not in outs:
         return None
     return outs["vars"] if isinstance(outs[True], (list, tuple)) else outs["vars"][0]
+
+
+def case(pred_fn_pairs, default=None, name=None):
+    """Fluid 1.8's ``case``: the result of the fn of the first (pred, fn) pair whose pred holds, else
+    of ``default`` (None: the last pair's fn), as nested ``cond``s."""
+    pairs = list(pred_fn_pairs)
+    if not pairs or any(not isinstance(p, (list, tuple)) or len(p) != 2 or not callable(p[1]) for p in pairs):
+        raise PeError("case: pred_fn_pairs must be a non-empty list of (bool variable, callable) pairs")
+    if default is None:
+        pairs, default = pairs[:-1], pairs[-1][1]
+    if not pairs:
+        return default()
+    (pred, fn), rest = pairs[0], pairs[1:]
+    return cond(pred, fn, (lambda: case(rest, default)) if rest else default, name=name)
+
+
+def switch_case(branch_index, branch_fns, default=None, name=None):
+    """Fluid 1.8's ``switch_case``: the result of ``branch_fns[branch_index]`` (a dict index -> fn, or
+    a list of fns or of (index, fn) pairs), else of ``default`` (None: the branch of largest index)."""
+    if isinstance(branch_fns, dict):
+        items = sorted(branch_fns.items())
+    else:
+        items = [f if isinstance(f, (list, tuple)) else (i, f) for i, f in enumerate(branch_fns)]
+    if not items:
+        raise PeError("switch_case: branch_fns is empty")
+    if default is None:
+        items, default = items[:-1], items[-1][1]
+    pairs = [(equal(branch_index, fill_constant([1], branch_index.dtype, index)), fn) for index, fn in items]
+    return case(pairs, default, name=name) if pairs else default()
 
 
 def _parent_var(helper, like):

@@ -266,3 +266,28 @@ def _grad_merge(g):
 register("merge_lod_tensor", kernel_module="control_flow", inputs=["X?", "Mask", "InTrue", "InFalse"],
          outputs=["Out"], lod="drop", attrs={"level": 0}, infer=_infer_merge, grad=_grad_merge, grad_reads=("Mask",),
          doc="Out: rows from InTrue where Mask holds and from InFalse elsewhere, in Mask's order (IfElse).")
+
+
+def _infer_array_to_tensor(ctx):
+    item, axis = list(ctx.shape("X") or []), ctx.attrs["axis"]     # the array's: its items' shape
+    if item and ctx.attrs["use_stack"]:
+        item.insert(axis % (len(item) + 1), -1)
+    elif item:
+        item[axis % len(item)] = -1
+    ctx.set_output("Out", item or None, ctx.dtype("X"))
+    ctx.set_output("OutIndex", [-1], "int32")
+
+
+def _grad_array_to_tensor(g):
+    g.op("tensor_array_to_tensor_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+register("tensor_array_to_tensor", kernel_module="control_flow", inputs=["X"], outputs=["Out", "OutIndex"],
+         lod="drop", attrs={"axis": 1, "use_stack": False}, infer=_infer_array_to_tensor,
+         grad=_grad_array_to_tensor, grad_reads=("X",),
+         doc="Out = the array's tensors concatenated (use_stack: stacked) along axis; OutIndex = each one's "
+             "size along axis.")
+register("tensor_array_to_tensor_grad", kernel_module="control_flow", inputs=["X", "Out@GRAD"],
+         outputs=["X@GRAD"], lod="drop", attrs={"axis": 1, "use_stack": False},
+         doc="X@GRAD: Out@GRAD cut back into the array's tensors.")

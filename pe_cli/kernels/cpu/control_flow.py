@@ -318,3 +318,25 @@ def merge_lod_tensor(ins, attrs):
     if len(f):
         out[~mask] = f
     return {"Out": out}
+
+
+def _filled(array, what):
+    if any(v is None for v in array):
+        raise PeError(f"{what}: slot {[v is None for v in array].index(True)} of the array was never written")
+    return array
+
+
+def tensor_array_to_tensor(ins, attrs):
+    xs, axis = _filled(ins["X"], "tensor_array_to_tensor"), attrs["axis"]
+    if attrs["use_stack"]:
+        return {"Out": np.stack(xs, axis=axis), "OutIndex": np.ones(len(xs), dtype=np.int32)}
+    return {"Out": np.concatenate(xs, axis=axis),
+            "OutIndex": np.array([np.shape(x)[axis] for x in xs], dtype=np.int32)}
+
+
+def tensor_array_to_tensor_grad(ins, attrs):
+    xs, og, axis = ins["X"], ins["Out@GRAD"], attrs["axis"]
+    if attrs["use_stack"]:
+        return {"X@GRAD": [np.take(og, i, axis=axis) for i in range(len(xs))]}
+    cuts = np.cumsum([np.shape(x)[axis] for x in xs])[:-1]
+    return {"X@GRAD": list(np.split(og, cuts, axis=axis))}

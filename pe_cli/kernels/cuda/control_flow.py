@@ -4,7 +4,8 @@ recurrent ops stack step values with numpy, so StaticRNN runs on the CPU only fo
 from ..cpu import control_flow as _cpu
 from ..cpu.control_flow import (array_length, array_read, array_read_grad, array_write,  # noqa: F401
                                 array_write_grad, conditional_block, conditional_block_grad, create_array,
-                                recurrent, recurrent_grad, while_grad, while_loop)
+                                recurrent, recurrent_grad, tensor_array_to_tensor,
+                                tensor_array_to_tensor_grad, while_grad, while_loop)
 from . import runtime as rt
 
 
