@@ -30,3 +30,6 @@ CASES += [
     OpCase("merge_lod_tensor", {"Mask": M, "InTrue": R[:3], "InFalse": R[3:]},
            lambda i, a: {"Out": np.stack([R[0], R[3], R[1], R[2], R[4]])}, grad=("InTrue", "InFalse")),
 ]
+CASES += [
+    OpCase("lod_reset", {"X": R}, lambda i, a: {"Out": i["X"]}, attrs={"target_lod": [0, 2, 5]}, grad=("X",)),
+]

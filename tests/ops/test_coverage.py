@@ -11,7 +11,7 @@ COVERED_ELSEWHERE = {
     **{t: "tests/test_control_flow_while.py and _rnn.py (a sub-block, tensor arrays; recurrent: gradients "
           "against finite differences and the unrolled graph)"
        for t in ("while", "conditional_block", "recurrent", "create_array", "array_write", "array_read",
-                 "array_length", "tensor_array_to_tensor")},
+                 "array_length", "tensor_array_to_tensor", "dynamic_recurrent")},
 }
 
 
