@@ -87,3 +87,58 @@ def test_plain_tensor_step_input_is_refused():
         with pytest.raises(PeError, match="plain tensor"):
             with drnn.block():
                 drnn.step_input(x)
+
+
+LOSS_WEIGHTS = rng.normal(size=(TOKENS, H))
+
+
+def _lstm_program(with_drnn):
+    """An LSTM over the sequences: dynamic_lstm, or the same cell written in a DynamicRNN step with the
+    dynamic_lstm layer's weight and bias (gate order: candidate, input, forget, output)."""
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        x = layers.data("x", [4 * H], dtype="float64", lod_level=1)
+        h0 = layers.data("h0", [H], dtype="float64")
+        c0 = layers.data("c0", [H], dtype="float64")
+        for v in (x, h0, c0):
+            v.stop_gradient = False
+        if not with_drnn:
+            hidden, _ = layers.dynamic_lstm(x, 4 * H, h_0=h0, c_0=c0, use_peepholes=False,
+                                            param_attr=ParamAttr("lw"), bias_attr=ParamAttr("lb"))
+        else:
+            w = layers.create_parameter([H, 4 * H], "float64", name="lw")
+            b = layers.create_parameter([1, 4 * H], "float64", name="lb")
+            drnn = layers.DynamicRNN()
+            with drnn.block():
+                xt = drnn.step_input(x)
+                hp, cp = drnn.memory(init=h0), drnn.memory(init=c0)
+                g = xt + layers.matmul(hp, w) + layers.reshape(b, [4 * H])
+                cand, gi, gf, go = layers.split(g, 4, dim=1)
+                c = layers.sigmoid(gf) * cp + layers.sigmoid(gi) * layers.tanh(cand)
+                h = layers.sigmoid(go) * layers.tanh(c)
+                drnn.update_memory(hp, h)
+                drnn.update_memory(cp, c)
+                drnn.output(h)
+            hidden = drnn()
+        weights = layers.cast(layers.assign(LOSS_WEIGHTS), "float64")
+        loss = layers.reduce_sum(hidden * weights)
+        fluid.backward.append_backward(loss)
+    return main, hidden
+
+
+def test_dynamic_rnn_lstm_equals_dynamic_lstm():
+    values = {"x": rng.normal(size=(TOKENS, 4 * H)), "h0": rng.normal(size=(N, H)), "c0": rng.normal(size=(N, H)),
+              "lw": rng.normal(size=(H, 4 * H)) * 0.5, "lb": rng.normal(size=(1, 4 * H)) * 0.1}
+    fetch = ["x@GRAD", "h0@GRAD", "c0@GRAD", "lw@GRAD", "lb@GRAD"]
+    results = []
+    for with_drnn in (False, True):
+        main, hidden = _lstm_program(with_drnn)
+        scope = fluid.core.Scope()
+        for name in ("lw", "lb"):
+            scope.var(name).get_tensor().set(values[name], fluid.CPUPlace())
+        feed = {"x": fluid.create_lod_tensor(values["x"], [LENGTHS], fluid.CPUPlace()),
+                "h0": values["h0"], "c0": values["c0"]}
+        with fluid.scope_guard(scope):
+            results.append(fluid.Executor(fluid.CPUPlace()).run(main, feed=feed, fetch_list=[hidden] + fetch))
+    for name, want, got in zip(["hidden"] + fetch, *results):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-10, err_msg=name)
