@@ -138,3 +138,19 @@ def test_case_and_switch_case_nest_branches():
     for xv, kv, want in ((0.5, 1, (5.0, 1.5)), (1.5, 3, (150.0, 4.5)), (2.5, 2, (0.0, 1.5))):
         got = _run(main, startup, {"x": np.array([xv], "float32"), "k": np.array([kv])}, [picked, switched])
         assert (float(got[0][0]), float(got[1][0])) == pytest.approx(want)
+
+
+def test_a_switch_without_default_keeps_a_persistable_value_when_no_case_holds():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        lr = layers.create_global_var([1], 7.0, "float32", persistable=True, name="lr")
+        x = layers.data("x", [1], dtype="float32", append_batch_size=False)
+        with layers.Switch() as switch:
+            with switch.case(layers.less_than(x, layers.fill_constant([1], "float32", 0.0))):
+                layers.assign(layers.fill_constant([1], "float32", 1.0), lr)
+    exe = fluid.Executor(fluid.CPUPlace())
+    with fluid.scope_guard(fluid.core.Scope()):
+        exe.run(startup)
+        got = [float(exe.run(main, feed={"x": np.array([v], "float32")}, fetch_list=[lr])[0][0])
+               for v in (1.0, -1.0, 1.0)]
+    assert got == [7.0, 1.0, 1.0]

@@ -185,6 +185,8 @@ def conditional(helper, conds, scalar=True, before_append=None):
         before_append()
     reads, writes = block_io(body)
     _pass_gradients(body, writes)
+    # a persistable variable it writes (a learning rate) is also read: kept as it was when it does not run
+    reads += [n for n in writes if n not in reads and body.var(n).persistable]
     scope = helper.create_variable(name=f"{helper.name}.scope_{body.idx}", stop_gradient=True)
     helper.append_op("conditional_block", {"Cond": conds, "Input": reads}, {"Out": writes, "Scope": [scope]},
                      {"sub_block": body.idx, "is_scalar_condition": scalar})

@@ -227,10 +227,11 @@ def array_read_grad(ins, attrs):
 def conditional_block(ins, attrs):
     block = attrs["_block"]
     keep = bool(block.op.output("Scope"))
-    if not all(_holds(c, attrs["is_scalar_condition"]) for c in ins["Cond"]):
-        return {"Scope": []} if keep else {}
     env = block.env(ins, attrs)
     writes = block.op.output("Out")
+    if not all(_holds(c, attrs["is_scalar_condition"]) for c in ins["Cond"]):
+        outs = {"Out": [env[n] for n in writes]} if all(n in env for n in writes) else {}   # unchanged
+        return dict(outs, Scope=[]) if keep else outs
     if not keep:
         block.run(block.child(env))
         return {"Out": [env[n] for n in writes]}
