@@ -5,6 +5,7 @@ A tensor array's value is a Python list of tensors."""
 import numpy as np
 
 from ...errors import PeError
+from .recurrent_steps import recurrent, recurrent_grad  # noqa: F401 -- the recurrent op's kernels
 
 
 def _host(x):
@@ -237,57 +238,6 @@ def conditional_block(ins, attrs):
         return {"Out": [env[n] for n in writes]}
     run = _run_kept(block, env, writes)
     return {"Out": [env[n] for n in writes], "Scope": [run]}
-
-
-def recurrent(ins, attrs):
-    block = attrs["_block"]
-    env = block.env(ins, attrs)
-    xs = ins.get("inputs") or []
-    steps = len(xs[0]) if xs else 0
-    states = list(ins.get("initial_states") or [])
-    outputs = [[] for _ in attrs["step_outputs"]]
-    scopes = []
-    order = range(steps - 1, -1, -1) if attrs["reverse"] else range(steps)
-    for t in order:
-        scope = block.child(env)
-        for name, x in zip(attrs["step_inputs"], xs):
-            scope[name] = x[t]
-        for name, state in zip(attrs["ex_states"], states):
-            scope[name] = state
-        block.run(scope)
-        states = [scope[n] for n in attrs["states"]]
-        for out, name in zip(outputs, attrs["step_outputs"]):
-            out.append(scope[name])
-        scopes.append(scope)
-    if attrs["reverse"]:
-        outputs = [out[::-1] for out in outputs]
-    return {"outputs": [np.stack(out) for out in outputs], "step_scopes": scopes}
-
-
-def recurrent_grad(ins, attrs):
-    block = attrs["_block"]
-    scopes, out_grads = ins["step_scopes"], ins.get("outputs@GRAD") or []
-    xs, params = ins.get("inputs") or [], ins.get("parameters") or []
-    state_grads = [np.zeros_like(s) for s in ins.get("initial_states") or []]
-    x_grads = [np.zeros_like(x) for x in xs]
-    p_grads = [np.zeros_like(p) if name else None for p, name in zip(params, attrs["parameter_grads"])]
-    steps = len(scopes)
-    for k in range(steps - 1, -1, -1):
-        t = steps - 1 - k if attrs["reverse"] else k
-        scope = block.child(scopes[k])
-        for name, og in zip(attrs["out_grads"], out_grads):
-            scope[name] = og[t]
-        for name, sg in zip(attrs["state_grads"], state_grads):
-            scope[name] = sg
-        block.run(scope)
-        state_grads = [scope[n] for n in attrs["ex_state_grads"]]
-        for grad, name in zip(x_grads, attrs["input_grads"]):
-            grad[t] = scope[name]
-        for j, name in enumerate(attrs["parameter_grads"]):
-            if name:
-                p_grads[j] = p_grads[j] + scope[name]
-    p_grads = [g if g is not None else np.zeros_like(p) for g, p in zip(p_grads, params)]
-    return {"inputs@GRAD": x_grads, "initial_states@GRAD": state_grads, "parameters@GRAD": p_grads}
 
 
 def fill_constant_batch_size_like(ins, attrs):

@@ -1,11 +1,12 @@
 """CUDA kernels of the control-flow ops: the block ops run their block through the BlockRunner (its
-steps are this device's kernels), comparisons, logic and tensor arrays compute on the host. The
-recurrent ops stack step values with numpy, so StaticRNN runs on the CPU only for now."""
+steps are this device's kernels), comparisons, logic and tensor arrays compute on the host; the
+recurrent op slices and stacks time steps on the host, its steps run on the device."""
 from ..cpu import control_flow as _cpu
 from ..cpu.control_flow import (array_length, array_read, array_read_grad, array_write,  # noqa: F401
                                 array_write_grad, conditional_block, conditional_block_grad, create_array,
-                                recurrent, recurrent_grad, tensor_array_to_tensor,
+                                tensor_array_to_tensor,
                                 tensor_array_to_tensor_grad, while_grad, while_loop)
+from ..cpu import recurrent_steps as _steps
 from . import runtime as rt
 
 
@@ -32,3 +33,11 @@ fill_constant_batch_size_like = _on_host(_cpu.fill_constant_batch_size_like)
 
 split_lod_tensor = _on_host(_cpu.split_lod_tensor)
 merge_lod_tensor = _on_host(_cpu.merge_lod_tensor)
+
+
+def recurrent(ins, attrs):
+    return _steps.recurrent(ins, attrs, rt.to_device, rt.to_host)
+
+
+def recurrent_grad(ins, attrs):
+    return _steps.recurrent_grad(ins, attrs, rt.to_device, rt.to_host)
