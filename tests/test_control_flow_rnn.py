@@ -145,3 +145,7 @@ def test_static_rnn_misuse_is_named():
                 rnn.step_output(xt)
         with pytest.raises(PeError, match="inside `with rnn.step"):
             layers.StaticRNN().step_input(x)
+        rnn = layers.StaticRNN()
+        with pytest.raises(PeError, match="computed inside the step block"):
+            with rnn.step():
+                rnn.step_input(layers.transpose(x, [0, 1, 2]))

@@ -45,6 +45,9 @@ class StaticRNN:
 
     def step_input(self, x):
         self._inside("step_input")
+        if x.block is self.block:
+            raise PeError(f"StaticRNN.step_input: '{x.name}' is computed inside the step block; compute the "
+                          f"whole sequence before `with rnn.step():`")
         if not x.shape or len(x.shape) < 2:
             raise PeError(f"StaticRNN.step_input: '{x.name}' needs a [time, batch, ...] shape, got {x.shape}")
         inner = self.block.create_var(name=f"{self.helper.name}.{x.name}@step", shape=x.shape[1:], dtype=x.dtype,
