@@ -1,10 +1,11 @@
-"""Control flow on CUDA (the simulator in CI): while with tensor arrays, IfElse branches and StaticRNN
-(forward and gradients) give what the CPU gives; their blocks run the CUDA kernels."""
+"""Control flow on CUDA (the simulator in CI): while with tensor arrays, IfElse branches, StaticRNN and
+DynamicRNN (forward and gradients) give what the CPU gives; their blocks run the CUDA kernels."""
 import numpy as np
 import pytest
 
 from pe_cli import fluid
 from tests.test_control_flow_cond_grad import IE_VALUES, ifelse_program
+from tests.test_control_flow_dynamic_rnn import LENGTHS, PARAMS as DPARAMS, VALUES as DVALUES, program
 from tests.test_control_flow_rnn import GRADS, PARAMS, VALUES, static_rnn_program
 from tests.test_control_flow_while import while_program
 
@@ -49,3 +50,14 @@ def test_static_rnn_and_its_gradients():
     feed = {"x": VALUES["x"], "h0": VALUES["h0"]}
     params = {n: VALUES[n] for n in PARAMS}
     _same(*[_run(p, main, None, feed, [hs] + GRADS, params) for p in PLACES])
+
+
+def test_dynamic_rnn_and_its_gradients():
+    main, out, _ = program()
+    grads = [n + "@GRAD" for n in ["x", "h0", "s"] + list(DPARAMS)]
+    results = []
+    for place in PLACES:
+        feed = {"x": fluid.create_lod_tensor(DVALUES["x"], [LENGTHS], fluid.CPUPlace()),
+                "h0": DVALUES["h0"], "s": DVALUES["s"]}
+        results.append(_run(place, main, None, feed, [out] + grads, {n: DVALUES[n] for n in DPARAMS}))
+    _same(*results)

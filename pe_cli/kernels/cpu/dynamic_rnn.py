@@ -1,6 +1,8 @@
 """Kernels of DynamicRNN (pe_cli/ops/dynamic_rnn.py): the step block runs through the BlockRunner
 (``attrs["_block"]``) over the sequences of the step inputs, longest first, as Fluid's lod_rank_table
-orders them; memories and static inputs shrink to the sequences still running."""
+orders them; memories and static inputs shrink to the sequences still running. Rows are gathered and
+scattered on the host and moved with ``to_device``/``to_host`` (the identity on the CPU; the CUDA
+module passes its runtime's), so the steps run on the op's device."""
 import numpy as np
 
 from ...errors import PeError
@@ -30,12 +32,16 @@ def _schedule(attrs):
     return _Steps(lod[-1])
 
 
-def _memories(ins, attrs, steps):
-    """Each memory's start, one row per sequence in running (sorted) order."""
+def _same(x):
+    return x
+
+
+def _memories(ins, attrs, steps, to_host=np.asarray):
+    """Each memory's start (on the host), one row per sequence in running (sorted) order."""
     boots, out = ins.get("initial_states") or [], []
     for j, boot in enumerate(attrs["boots"]):
         if boot >= 0:
-            value = boots[boot]
+            value = to_host(boots[boot])
             if len(value) != steps.count:
                 raise PeError(f"DynamicRNN: memory {j}'s init has {len(value)} rows for {steps.count} sequences")
             out.append(np.asarray(value)[steps.order])
@@ -45,63 +51,64 @@ def _memories(ins, attrs, steps):
     return out
 
 
-def dynamic_recurrent(ins, attrs):
+def dynamic_recurrent(ins, attrs, to_device=_same, to_host=np.asarray):
     block, steps = attrs["_block"], _schedule(attrs)
     env = block.env(ins, attrs)
-    xs = ins.get("inputs") or []
-    states = _memories(ins, attrs, steps)
-    statics = [np.asarray(s)[steps.order] for s in ins.get("static_inputs") or []]
+    xs = [to_host(x) for x in ins.get("inputs") or []]
+    states = _memories(ins, attrs, steps, to_host)
+    statics = [to_host(s)[steps.order] for s in ins.get("static_inputs") or []]
     outputs, scopes = [None] * len(attrs["step_outputs"]), []
     for k, rows in zip(steps.running, steps.rows):
         scope = block.child(env)
         for name, x in zip(attrs["step_inputs"], xs):
-            scope[name] = x[rows]
+            scope[name] = to_device(x[rows])
         for name, s in zip(attrs["static_inputs"], statics):
-            scope[name] = s[:k]
+            scope[name] = to_device(np.ascontiguousarray(s[:k]))
         for name, s in zip(attrs["ex_states"], states):
-            scope[name] = s[:k]
+            scope[name] = to_device(np.ascontiguousarray(s[:k]))
         block.run(scope)
         for j, name in enumerate(attrs["states"]):
             states[j] = states[j].copy()
-            states[j][:k] = scope[name]
+            states[j][:k] = to_host(scope[name])
         for j, name in enumerate(attrs["step_outputs"]):
-            value = scope[name]
+            value = to_host(scope[name])
             if outputs[j] is None:
                 outputs[j] = np.zeros((len(xs[0]),) + value.shape[1:], dtype=value.dtype)
             outputs[j][rows] = value
         scopes.append(scope)
-    return {"outputs": outputs, "step_scopes": scopes}
+    return {"outputs": [to_device(o) for o in outputs], "step_scopes": scopes}
 
 
-def dynamic_recurrent_grad(ins, attrs):
+def dynamic_recurrent_grad(ins, attrs, to_device=_same, to_host=np.asarray):
     block, steps = attrs["_block"], _schedule(attrs)
-    xs, params = ins.get("inputs") or [], ins.get("parameters") or []
-    out_grads, scopes = ins.get("outputs@GRAD") or [], ins["step_scopes"]
-    state_grads = [np.zeros_like(s) for s in _memories(ins, attrs, steps)]
-    static_grads = [np.zeros_like(np.asarray(s)) for s in ins.get("static_inputs") or []]
-    x_grads = [np.zeros_like(x) for x in xs]
+    xs, params = ins.get("inputs") or [], [to_host(p) for p in ins.get("parameters") or []]
+    out_grads, scopes = [to_host(g) for g in ins.get("outputs@GRAD") or []], ins["step_scopes"]
+    state_grads = [np.zeros_like(s) for s in _memories(ins, attrs, steps, to_host)]
+    static_grads = [np.zeros_like(to_host(s)) for s in ins.get("static_inputs") or []]
+    x_grads = [np.zeros_like(to_host(x)) for x in xs]
     p_grads = [np.zeros_like(p) for p in params]
     for t in range(len(scopes) - 1, -1, -1):
         k, rows = steps.running[t], steps.rows[t]
         scope = block.child(scopes[t])
         for name, og in zip(attrs["out_grads"], out_grads):
-            scope[name] = og[rows]
+            scope[name] = to_device(og[rows])
         for name, sg in zip(attrs["state_grads"], state_grads):
-            scope[name] = sg[:k]
+            scope[name] = to_device(np.ascontiguousarray(sg[:k]))
         block.run(scope)
         for sg, name in zip(state_grads, attrs["ex_state_grads"]):
-            sg[:k] = scope[name]
+            sg[:k] = to_host(scope[name])
         for grad, name in zip(x_grads, attrs["input_grads"]):
-            grad[rows] = scope[name]
+            grad[rows] = to_host(scope[name])
         for grad, name in zip(static_grads, attrs["static_grads"]):
-            grad[:k] += scope[name]
-        for j, name in enumerate(attrs["parameter_grads"]):
+            grad[:k] += to_host(scope[name])
+        for grad, name in zip(p_grads, attrs["parameter_grads"]):
             if name:
-                p_grads[j] = p_grads[j] + scope[name]
+                grad += to_host(scope[name])
     unsort = np.argsort(steps.order)
-    boots = [state_grads[j][unsort] for j, b in enumerate(attrs["boots"]) if b >= 0]
-    return {"inputs@GRAD": x_grads, "initial_states@GRAD": boots,
-            "static_inputs@GRAD": [g[unsort] for g in static_grads], "parameters@GRAD": p_grads}
+    boots = [to_device(state_grads[j][unsort]) for j, b in enumerate(attrs["boots"]) if b >= 0]
+    return {"inputs@GRAD": [to_device(g) for g in x_grads], "initial_states@GRAD": boots,
+            "static_inputs@GRAD": [to_device(g[unsort]) for g in static_grads],
+            "parameters@GRAD": [to_device(g) for g in p_grads]}
 
 
 def lod_reset(ins, attrs):
