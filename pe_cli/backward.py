@@ -54,19 +54,43 @@ class GradContext:
                                  for n in names]
         return self.builder.append(type, inputs, outputs, attrs)
 
+    def block_grad(self, block, seeds, wanted, live):
+        """For an op that owns ``block`` (a recurrence's step): the grad ops of the block's ops, in a
+        new block whose parent is ``block`` (they read its forward values). ``seeds``: the names
+        whose incoming gradients the owning grad op sets (a name listed twice gets two, summed);
+        ``live``: the names that depend on something trainable. Returns (the grad block's index,
+        the seeds' gradient names, the gradient name of each of ``wanted``)."""
+        program = block.program
+        current = program.current_block_idx
+        grad_block = program._create_block(parent_idx=block.idx)
+        program.current_block_idx = current
+        builder = _BackwardBuilder(grad_block, overwrites=True)
+        seeded = [builder.new_grad_target(n) for n in seeds]
+        live = set(live)
+        for op in block.ops:
+            if any(n in live for n in op.input_arg_names):
+                live.update(n for n in op.output_arg_names if _differentiable(block.var(n)))
+        _append_op_grads(builder, block.ops, live)
+        return grad_block.idx, seeded, [builder.read_grad(n) for n in wanted]
+
     def tmp(self, like, suffix="tmp"):
         """A temporary variable shaped like forward variable ``like`` for multi-op gradients."""
         return self.builder.temp_var(like, suffix)
 
 
 class _BackwardBuilder:
-    def __init__(self, block):
+    def __init__(self, block, overwrites=False):
         self.block = block
         self.pending = {}    # var name -> [names of gradient contributions not yet summed]
         self.counter = 0
+        # A name written by several ops (a loop's carried variable) has one gradient per value:
+        # ``frozen`` (output name -> its gradient) while an op's grad maker runs. ``overwrites``: a
+        # block's gradient, whose grad ops record their forward op (``_fwd_index``).
+        self.overwrites = overwrites
+        self.frozen = {}
 
     def has_grad(self, name):
-        return name in self.pending
+        return name in self.frozen or name in self.pending
 
     def new_grad_target(self, name):
         """Name for the next contribution to d(loss)/d(name)."""
@@ -78,6 +102,8 @@ class _BackwardBuilder:
 
     def read_grad(self, name):
         """The summed gradient of ``name``; appends the sum op if several contributions wait."""
+        if name in self.frozen:
+            return self.frozen[name]
         if name not in self.pending:
             return self._zeros_like(name)
         contributions = self.pending[name]
@@ -183,17 +209,38 @@ def _append_grad_ops(loss, no_grad_set):
                             {"shape": list(loss.shape or [1]), "value": 1.0, "dtype": loss.dtype},
                             role=OpRole.Backward | OpRole.Loss)
         builder.pending[loss.name] = [loss_grad]
-
-        for op in reversed(fwd_ops):
-            if not any(builder.has_grad(n) for n in op.output_arg_names):
-                continue
-            opdef = registry.get(op.type)
-            needed = {slot: [n in live for n in names] for slot, names in op.inputs.items()}
-            if opdef.grad is None or not any(any(f) for f in needed.values()):
-                continue
-            with built_like(op):        # a gradient op points at its forward op's layer and line
-                opdef.grad(GradContext(builder, op, needed))
+        _append_op_grads(builder, fwd_ops, live)
     return builder, no_grad
+
+
+def _append_op_grads(builder, fwd_ops, live):
+    """The grad ops of ``fwd_ops``, last op first, for the ops whose outputs have a gradient. With
+    ``builder.overwrites`` each grad op records the index of its forward op (``_fwd_index``), so a
+    block's gradient can see the values a variable written several times had at that op."""
+    for index in range(len(fwd_ops) - 1, -1, -1):
+        op = fwd_ops[index]
+        if not any(builder.has_grad(n) for n in op.output_arg_names):
+            continue
+        opdef = registry.get(op.type)
+        needed = {slot: [n in live for n in names] for slot, names in op.inputs.items()}
+        if opdef.grad is None or not any(any(f) for f in needed.values()):
+            continue
+        start = len(builder.block.ops)
+        with built_like(op):        # a gradient op points at its forward op's layer and line
+            # an op's output gradient is fixed before its maker runs; what the maker gives a name the
+            # op also reads (a variable it overwrites: a loop's carried value) starts afresh
+            builder.frozen = {n: builder.read_grad(n) for n in op.output_arg_names if n in builder.pending}
+            for n in builder.frozen:
+                del builder.pending[n]
+            opdef.grad(GradContext(builder, op, needed))
+            builder.frozen = {}
+        if builder.overwrites:
+            for grad_op in builder.block.ops[start:]:
+                grad_op.attrs["_fwd_index"] = index
+
+
+def _differentiable(var):
+    return not var.stop_gradient and is_float(var.dtype)
 
 
 def gradients(targets, inputs, target_gradients=None, no_grad_set=None):

@@ -9,6 +9,7 @@ from .. import kernels
 from . import nan_check
 from ..errors import OpError, PeError
 from ..ops import registry
+from .sub_block import BlockRunner
 
 
 class OpStep:
@@ -35,6 +36,8 @@ class OpStep:
         if opdef.needs_rng:
             self.rng_seed = rng_seed(op, seed_offset)
             self.attrs = dict(op.attrs, _rng=np.random.default_rng(self.rng_seed))
+        if "sub_block" in op.attrs:     # a control-flow op: its kernel runs the block it owns
+            self.attrs = dict(self.attrs, _block=BlockRunner(op, device, OpStep, run_step, seed_offset))
 
 
 def rng_seed(op, seed_offset):

@@ -59,6 +59,20 @@ class Block:
     def has_var(self, name):
         return name in self.vars
 
+    def _find_var_recursive(self, name):
+        """The variable ``name`` of this block or of its nearest ancestor holding it, or None."""
+        try:
+            return self.var(name)
+        except ValueError:
+            return None
+
+    def has_var_recursive(self, name):
+        return self._find_var_recursive(name) is not None
+
+    @property
+    def parent_block(self):
+        return self.program.blocks[self.parent_idx] if self.parent_idx >= 0 else None
+
     def all_parameters(self):
         return [v for v in self.vars.values() if isinstance(v, Parameter)]
 
@@ -102,10 +116,19 @@ class Block:
                 self.vars[name].op = op
         self.program._bump()
 
-    def to_string(self, throw_on_error=False, with_details=False):
+    def to_string(self, throw_on_error=False, with_details=False, nested=False, _shown=None):
+        """The block as text; ``nested``: the block of each op that owns one (attribute
+        ``sub_block``) follows that op, indented."""
         lines = [f"block {self.idx} (parent {self.parent_idx}) {{"]
         lines += ["  " + v.to_string(throw_on_error, with_details) for v in self.vars.values()]
-        lines += ["  " + op.to_string() for op in self.ops]
+        for op in self.ops:
+            lines.append("  " + op.to_string())
+            sub = op.attrs.get("sub_block")
+            if nested and isinstance(sub, int) and 0 < sub < len(self.program.blocks):
+                if _shown is not None:
+                    _shown.add(sub)
+                text = self.program.blocks[sub].to_string(throw_on_error, with_details, True, _shown)
+                lines += ["    " + line for line in text.split("\n")]
         lines.append("}")
         return "\n".join(lines)
 
@@ -188,6 +211,9 @@ class Program:
         """Makes the current block's parent current again."""
         self.current_block_idx = self.current_block().parent_idx
 
+    create_block = _create_block
+    rollback = _rollback
+
     @property
     def num_blocks(self):
         return len(self.blocks)
@@ -249,7 +275,11 @@ class Program:
     def to_string(self, throw_on_error=False, with_details=False):
         """The program as text, block by block; ``with_details`` adds each variable's writer and
         each parameter's training attributes (trainable, learning rate, regularizer, clip)."""
-        return "\n".join(b.to_string(throw_on_error, with_details) for b in self.blocks)
+        shown = {0}
+        texts = [self.blocks[0].to_string(throw_on_error, with_details, True, shown)]
+        texts += [b.to_string(throw_on_error, with_details, True, shown) for b in self.blocks[1:]
+                  if b.idx not in shown]
+        return "\n".join(texts)
 
     def __str__(self):
         return self.to_string()

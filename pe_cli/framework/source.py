@@ -29,7 +29,7 @@ def current_source():
     frame = sys._getframe(1)
     while frame is not None:
         path = frame.f_code.co_filename
-        if not path.startswith(_PKG_DIR) and "importlib" not in path:
+        if not path.startswith(_PKG_DIR) and "importlib" not in path and not path.endswith("contextlib.py"):
             return f"{os.path.basename(path)}:{frame.f_lineno}"
         frame = frame.f_back
     return None

@@ -10,6 +10,7 @@ from ..errors import PeError
 from ..framework import OpRole, Program
 from .atomic import interrupted_hint, write_file
 from .checkpoint import as_program, is_parameter, is_persistable, load_vars, save_vars
+from .inference_blocks import blocks_json, rebuild_blocks
 
 __all__ = ["save_inference_model", "load_inference_model"]
 
@@ -25,6 +26,11 @@ def _json_attr(value):
     if isinstance(value, (list, tuple)):
         return [_json_attr(v) for v in value]
     return value
+
+
+def _op_json(op):
+    return dict(type=op.type, inputs=op.inputs, outputs=op.outputs,
+                attrs={k: _json_attr(v) for k, v in op.attrs.items() if not k.startswith("_")})
 
 
 def _prune(program, targets):
@@ -77,9 +83,8 @@ def save_inference_model(dirname, feeded_var_names, target_vars, executor, main_
                       dtype=block.var(n).dtype, lod_level=block.var(n).lod_level,
                       persistable=bool(block.var(n).persistable), parameter=is_parameter(block.var(n)))
                  for n in var_names],
-        "ops": [dict(type=op.type, inputs=op.inputs, outputs=op.outputs,
-                     attrs={k: _json_attr(v) for k, v in op.attrs.items() if not k.startswith("_")})
-                for op in ops],
+        "ops": [_op_json(op) for op in ops],
+        "blocks": blocks_json(test_program, _op_json),      # control flow's sub-blocks
     }
     try:
         text = json.dumps(model, indent=1, allow_nan=True)
@@ -115,6 +120,7 @@ def load_inference_model(dirname, executor, model_filename=None, params_filename
             block.create_var(name=v["name"], shape=v["shape"], dtype=v["dtype"], lod_level=v["lod_level"],
                              persistable=v["persistable"], is_data=v["name"] in model["feed"],
                              need_check_feed=v["name"] in model["feed"], stop_gradient=True)
+    rebuild_blocks(program, model.get("blocks", []))
     for op in model["ops"]:
         block.append_op(op["type"], op["inputs"], op["outputs"], op["attrs"])
     program._is_test = True

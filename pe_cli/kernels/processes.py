@@ -13,6 +13,7 @@ wait in is reported by the stall inspector (stall.py), and every rank stops.
 import importlib
 import os
 import sys
+import time
 import traceback
 
 import numpy as np
@@ -140,6 +141,7 @@ class ProcessGroup:
                          f"{error}; stopping every rank\n")
         sys.stderr.flush()
         sys.stdout.flush()
+        time.sleep(0.3)         # mpiexec forwards the ranks' output through pipes: let it read this first
         self.comm.Abort(1)
         os._exit(1)
 

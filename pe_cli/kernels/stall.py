@@ -112,6 +112,7 @@ def report_and_abort(comm):
     def abort(message):
         sys.stderr.write(f"pe: {message}\n")
         sys.stderr.flush()
+        time.sleep(0.3)         # let mpiexec forward the report before it stops the ranks
         comm.Abort(1)
         os._exit(1)
     return abort

@@ -11,6 +11,10 @@ from .sequence import *  # noqa: F401,F403
 from .rnn import *  # noqa: F401,F403
 from .random import *  # noqa: F401,F403
 from .similarity import *  # noqa: F401,F403
+from .control_flow import *  # noqa: F401,F403
+from .static_rnn import *  # noqa: F401,F403
+from .ifelse import *  # noqa: F401,F403
+from .dynamic_rnn import *  # noqa: F401,F403
 from .math_op_patch import monkey_patch_variable
 
 monkey_patch_variable()

@@ -41,14 +41,59 @@ def program_text(program, title="program"):
         lines += [f"  {v.name:<{width}}  {v.dtype}{_shape(v)}" + ("" if v.trainable else "  (frozen)")
                   for v in params]
     lines.append("ops:")
+    lines += _ops_text(block, "  ")
+    return "\n".join(lines) + "\n"
+
+
+def _ops_text(block, indent):
+    """One line per op of ``block``; the block an op owns (``sub_block``) follows it, indented."""
+    lines = []
     for i, op in enumerate(block.ops):
-        outs = ", ".join(f"{n}{_shape(block.vars.get(n))}" for n in op.output_arg_names)
+        outs = ", ".join(f"{n}{_shape(_var(block, n))}" for n in op.output_arg_names)
         ins = ", ".join(f"{slot}={'|'.join(names)}" for slot, names in op.inputs.items() if names)
         attrs = ", ".join(f"{k}={_attr(v)}" for k, v in sorted(op.attrs.items()) if not k.startswith("_"))
         role = _role(op) + ("+loss" if op.role & OpRole.Loss else "")
         where = f"   # {op.source}" if op.source else ""
-        lines.append(f"  {i:>3} {role:<13} {outs} = {op.type}({ins})" + (f" {{{attrs}}}" if attrs else "") + where)
-    return "\n".join(lines) + "\n"
+        lines.append(f"{indent}{i:>3} {role:<13} {outs} = {op.type}({ins})" + (f" {{{attrs}}}" if attrs else "")
+                     + where)
+        sub = _sub_block(op)
+        if sub is not None:
+            lines.append(f"{indent}      block {sub.idx} (parent {sub.parent_idx}), run by {op.type}: {len(sub.ops)} ops")
+            lines += _ops_text(sub, indent + "      ")
+    return lines
+
+
+def _var(block, name):
+    return block._find_var_recursive(name)
+
+
+def _sub_block(op):
+    """The block ``op`` owns (control flow), or None."""
+    index = op.attrs.get("sub_block")
+    blocks = op.block.program.blocks
+    return blocks[index] if isinstance(index, int) and 0 < index < len(blocks) else None
+
+
+def _sub_block_dot(op, owner_id, depth=1):
+    """DOT lines: the block ``op`` owns as a cluster of its ops (nested blocks nested), a dashed
+    edge from the owning op to it; variables are shared with the enclosing graph by name."""
+    sub = _sub_block(op)
+    pad = "  " * (depth + 1)
+    out = [f"{pad[:-2]}subgraph cluster_block{sub.idx} {{",
+           f"{pad}label={_q(f'block {sub.idx}: {op.type}')}; fontsize=9; style=rounded; color=\"#3b6fb6\";"]
+    for j, inner in enumerate(sub.ops):
+        node = f"op:b{sub.idx}:{j}"
+        out.append(f"{pad}{_q(node)} [label=\"{_esc(inner.type)}\", shape=box, style=\"rounded,filled\", "
+                   f"fillcolor=\"{ROLE_COLORS.get(_role(inner), '#ffffff')}\"];")
+        out += [f"{pad}{_q('var:' + n)} -> {_q(node)};" for n in inner.input_arg_names]
+        out += [f"{pad}{_q(node)} -> {_q('var:' + n)};" for n in inner.output_arg_names]
+        if _sub_block(inner) is not None:
+            out += _sub_block_dot(inner, node, depth + 1)
+    out.append(f"{pad[:-2]}}}")
+    if sub.ops:
+        out.append(f"{pad[:-2]}{_q(owner_id)} -> {_q(f'op:b{sub.idx}:0')} [style=dashed, color=\"#3b6fb6\", "
+                   f"label=\"runs\", fontsize=8];")
+    return out
 
 
 def _attr(value):
@@ -100,6 +145,8 @@ def program_dot(program, title="program"):
             out.append(f"  {_q('var:' + name)} -> {_q(f'op:{i}')};")
         for name in op.output_arg_names:
             out.append(f"  {_q(f'op:{i}')} -> {_q('var:' + name)};")
+        if _sub_block(op) is not None:
+            out += _sub_block_dot(op, f"op:{i}")
     for n, (sub, by_role) in enumerate(clusters.items()):
         what = " and ".join({"backward": "gradient", "optimize": "update"}[r] for r in by_role)
         out.append(f"  subgraph cluster_layer{n} {{")

@@ -45,6 +45,9 @@ def parallel(n):
     return _numba_parallel_threads() if n > 1 else 1
 
 
+FILTER_RUNS = 16      # the filter gradient sums the samples in this many fixed runs (then the runs)
+
+
 def buffers(par, geo, x):
     """A columns buffer [C*kh*kw, Ho*Wo] per thread: a sample's columns stay in L2 between im2col and
     its GEMM (the whole batch's would not)."""

@@ -159,20 +159,26 @@ def _conv_filter_sample(gemm, x, dout, b, groups, kh, kw, sh, sw, pt, pl, dh, dw
 
 @_jit
 def conv_grad_filter(gemm, x, dout, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, parts, buf):
-    """parts[0] [M, C/G*kh*kw] (zeroed by the caller) += the filter gradient, summed over the samples in order."""
-    for b in range(x.shape[0]):
-        _conv_filter_sample(gemm, x, dout, b, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, buf[0],
-                            parts[0])
+    """parts[c] [M, C/G*kh*kw] (zeroed by the caller) += the filter gradient of the c-th of
+    ``len(parts)`` contiguous runs of samples, each summed in order; the caller adds the parts in
+    order. The runs do not depend on the threads, so neither do the numbers."""
+    n, chunks = x.shape[0], parts.shape[0]
+    for c in range(chunks):
+        for b in range(c * n // chunks, (c + 1) * n // chunks):
+            _conv_filter_sample(gemm, x, dout, b, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise,
+                                buf[0], parts[c])
 
 
 @_pjit
 def conv_grad_filter_parallel(gemm, x, dout, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, parts, buf):
-    """conv_grad_filter with the samples spread over numba's threads, each summing into its own
-    parts[thread]; the caller adds the parts in thread order."""
-    for b in prange(x.shape[0]):
+    """conv_grad_filter with its runs of samples spread over numba's threads (buf: one columns
+    buffer per thread); the same numbers as the serial loop."""
+    n, chunks = x.shape[0], parts.shape[0]
+    for c in prange(chunks):
         t = numba.get_thread_id()
-        _conv_filter_sample(gemm, x, dout, b, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, buf[t],
-                            parts[t])
+        for b in range(c * n // chunks, (c + 1) * n // chunks):
+            _conv_filter_sample(gemm, x, dout, b, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise,
+                                buf[t], parts[c])
 
 
 @_jit

@@ -108,7 +108,9 @@ def parallel_ready(twin, *args):
     parallel twin takes 3-10x longer to compile than its serial loop (LeNet-5's conv twins: 6 s of
     a 11 s first step), so this returns False, the caller runs the serial loop, and the twin is
     compiled in the background once the process has stopped compiling serial loops (its first
-    steps are done); it is used from then on, and numba caches it for the next runs."""
+    steps are done); it is used from then on, and numba caches it for the next runs. Only twins
+    that compute exactly what their serial loop computes (each element, row or sample by one
+    thread) take this path, so the numbers never depend on which one ran."""
     if twin.overloads or EAGER:
         return True
     return _compiled_later.ready(twin, args)

@@ -63,10 +63,11 @@ def conv2d_grad_filter(ins, attrs):
         if gemm is not None:
             x, dout = np.ascontiguousarray(x), np.ascontiguousarray(dout)
             par = _conv.parallel(x.shape[0])
-            parts = np.zeros((par, w.shape[0], w[0].size), dtype=x.dtype)     # one sum per thread
+            # one sum per fixed run of samples, whatever the threads: the same bits serial or parallel
+            parts = np.zeros((min(_conv.FILTER_RUNS, x.shape[0]), w.shape[0], w[0].size), dtype=x.dtype)
             args = (gemm, x, dout, *geo.loop_args(), parts, _conv.buffers(par, geo, x))
             twin(_loops().conv_grad_filter, _loops().conv_grad_filter_parallel, par > 1, *args)(*args)
-            dw = parts[0] if par == 1 else np.add.reduce(parts, axis=0)
+            dw = parts[0] if len(parts) == 1 else np.add.reduce(parts, axis=0)
             return {"Filter@GRAD": dw.reshape(w.shape)}
         threads.for_gemm(geo.gemm_macs(w.shape))
         cols = _conv.cols(x, geo)

@@ -2,8 +2,11 @@
 reached as ``builtins.slice`` below. Shape rules and index checks shared with the CUDA twins are in
 kernels/common.py."""
 import builtins
+import functools
 
 import numpy as np
+
+from . import control_flow
 
 from ..common import (check_slice_not_empty, gather_rows, one_hot_ids, reshape_shape, slice_window, split_sizes,
                       squeeze_axes, unsqueeze_shape)
@@ -14,6 +17,8 @@ def fill_constant(ins, attrs):
 
 
 def fill_zeros_like(ins, attrs):
+    if isinstance(ins["X"], list):      # a tensor array (control flow): empty slots
+        return {"Out": control_flow.zeros_like(ins["X"])}
     return {"Out": np.zeros_like(ins["X"])}
 
 
@@ -42,6 +47,8 @@ def truncated_gaussian_random(ins, attrs):
 
 def sum(ins, attrs):
     xs = ins["X"]
+    if isinstance(xs[0], list):         # tensor arrays' gradients (control flow): slot by slot
+        return {"Out": functools.reduce(control_flow.add, xs)}
     out = xs[0].copy()
     for x in xs[1:]:
         out += x

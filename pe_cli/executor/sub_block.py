@@ -1,0 +1,99 @@
+"""Running the block an op owns (attribute ``sub_block``): the control-flow ops' kernels get a
+``BlockRunner`` as ``attrs["_block"]`` and call it; the executors never know which ops do.
+
+Values of a sub-block live in a child scope (``ChildValues``) over the values of the run: a name
+the sub-block declares is local to the child, any other name is read from, and written to, the
+parent, as Fluid's scopes resolve variables of an enclosing block. Each run of the block (each loop
+iteration, each RNN step) gets a fresh child; the recurrent op keeps its children as step scopes
+for its gradient."""
+from ..errors import PeError
+from ..ops import registry
+
+
+class ChildValues(dict):
+    """A child scope: names in ``local`` live here, every other name is read and written through
+    ``parent`` (None: a root, everything local). ``lods`` is shared with the parent."""
+    __slots__ = ("parent", "local", "lods")
+
+    def __init__(self, parent=None, local=frozenset()):
+        super().__init__()
+        self.parent = parent
+        self.local = local
+        self.lods = getattr(parent, "lods", None) if parent is not None else {}
+        if self.lods is None:
+            self.lods = {}
+
+    def __missing__(self, name):
+        if self.parent is None:
+            raise KeyError(name)
+        return self.parent[name]
+
+    def __setitem__(self, name, value):
+        if self.parent is None or name in self.local:
+            dict.__setitem__(self, name, value)
+        else:
+            self.parent[name] = value
+
+    def get(self, name, default=None):
+        try:
+            return self[name]
+        except KeyError:
+            return default
+
+    def __contains__(self, name):
+        return dict.__contains__(self, name) or (self.parent is not None and name in self.parent)
+
+
+class BlockRunner:
+    """The ops of one sub-block resolved for one device, and the owning op's slot names."""
+
+    def __init__(self, op, device, make_step, run_step, seed_offset=0):
+        program = op.block.program
+        index = op.attrs["sub_block"]
+        if not isinstance(index, int) or not 0 < index < len(program.blocks):
+            raise PeError(f"{op.describe()}: sub_block={index!r} is not a block of its program")
+        self.op = op
+        self.block = program.blocks[index]
+        self.local = frozenset(self.block.vars)
+        self.steps = [make_step(o, device, seed_offset) for o in self.block.ops]
+        self._run_step = run_step
+        self._dup = {s.name for s in registry.get(op.type).inputs if s.duplicable}
+
+    def env(self, ins, attrs=None):
+        """A root scope holding the owning op's inputs by name, with their LoD."""
+        env = ChildValues()
+        lods = (attrs or {}).get("_lod") or {}
+        for slot, names in self.op.inputs.items():
+            if slot not in ins or ins[slot] is None:
+                continue
+            dup = slot in self._dup
+            values = ins[slot] if dup else [ins[slot]]
+            slot_lods = lods.get(slot) if dup else [lods.get(slot)]
+            for i, (name, value) in enumerate(zip(names, values)):
+                env[name] = value
+                if slot_lods and i < len(slot_lods) and slot_lods[i]:
+                    env.lods[name] = slot_lods[i]
+        return env
+
+    def child(self, parent):
+        return ChildValues(parent, self.local)
+
+    def run(self, scope, before=None, after=None):
+        """Runs the block's ops once in ``scope`` (usually ``child(...)``); ``before(i)`` and
+        ``after(i)`` are called around op i when given (a loop's gradient restores, and its forward
+        records, the values of variables the block overwrites)."""
+        for i, step in enumerate(self.steps):
+            if before is not None:
+                before(i)
+            self._run_step(step, scope)
+            if after is not None:
+                after(i)
+        return scope
+
+    def names(self, slot):
+        return self.op.outputs.get(slot) or self.op.inputs.get(slot) or []
+
+    def outputs(self, env, slot):
+        """The values of the owning op's output slot ``slot``, read from ``env``."""
+        return [env[n] for n in self.op.outputs.get(slot, [])]
+

@@ -1,0 +1,293 @@
+"""Kernels of the control-flow ops (pe_cli/ops/control_flow.py). The block ops run their block
+through ``attrs["_block"]`` (a BlockRunner: ``env``, ``child``, ``run``); they compute nothing
+themselves, so the CUDA module serves them too (values are read on the host only for a condition).
+A tensor array's value is a Python list of tensors."""
+import numpy as np
+
+from ...errors import PeError
+from .recurrent_steps import recurrent, recurrent_grad  # noqa: F401 -- the recurrent op's kernels
+
+
+def _host(x):
+    return x.copy_to_host() if hasattr(x, "copy_to_host") else np.asarray(x)
+
+
+def _compare(fn):
+    def kernel(ins, attrs):
+        x, y = ins["X"], ins["Y"]
+        axis = attrs.get("axis", -1)
+        if y.ndim and y.ndim < x.ndim and axis not in (-1, x.ndim - y.ndim):
+            y = y.reshape(y.shape + (1,) * (x.ndim - axis - y.ndim))
+        return {"Out": fn(x, y)}
+    return kernel
+
+
+less_than = _compare(np.less)
+less_equal = _compare(np.less_equal)
+greater_than = _compare(np.greater)
+greater_equal = _compare(np.greater_equal)
+equal = _compare(np.equal)
+not_equal = _compare(np.not_equal)
+
+
+def logical_not(ins, attrs):
+    return {"Out": np.logical_not(ins["X"])}
+
+
+def logical_and(ins, attrs):
+    return {"Out": np.logical_and(ins["X"], ins["Y"])}
+
+
+def logical_or(ins, attrs):
+    return {"Out": np.logical_or(ins["X"], ins["Y"])}
+
+
+def logical_xor(ins, attrs):
+    return {"Out": np.logical_xor(ins["X"], ins["Y"])}
+
+
+# -- tensor arrays ------------------------------------------------------------------------------------
+
+def _index(i, what):
+    flat = _host(i).reshape(-1)
+    if flat.size != 1:
+        raise PeError(f"{what}: the index must hold one value, it holds {flat.size}")
+    return int(flat[0])
+
+
+def create_array(ins, attrs):
+    return {"Out": []}
+
+
+def array_write(ins, attrs):
+    array = list(ins.get("Array") or [])
+    i = _index(ins["I"], "array_write")
+    if i < 0:
+        raise PeError(f"array_write: index {i} is negative")
+    array.extend([None] * (i + 1 - len(array)))
+    array[i] = ins["X"]
+    return {"Out": array}
+
+
+def array_read(ins, attrs):
+    array, i = ins["Array"], _index(ins["I"], "array_read")
+    if not 0 <= i < len(array) or array[i] is None:
+        raise PeError(f"array_read: index {i} is out of range of array '{attrs.get('_array_name', 'Array')}' "
+                      f"({len(array)} slots{'' if not 0 <= i < len(array) else ', that slot never written'})")
+    return {"Out": array[i]}
+
+
+def array_length(ins, attrs):
+    return {"Out": np.array([len(ins["Array"])], dtype=np.int64)}
+
+
+# -- ops that own a block -------------------------------------------------------------------------------
+
+def _holds(cond, scalar=True):
+    value = _host(cond)
+    if not scalar:
+        return value.size > 0
+    if value.size != 1:
+        raise PeError(f"the condition must hold one value, it holds {value.size}")
+    return bool(value.reshape(-1)[0])
+
+
+class Iteration:
+    """What a loop's gradient needs of one iteration: the values of the variables the body writes
+    outside (``writes``) at its start and after each op (``trace``), and the body's own values."""
+    __slots__ = ("start", "trace", "local")
+
+    def __init__(self, start, local):
+        self.start, self.trace, self.local = start, [], local
+
+
+def _run_kept(block, env, writes):
+    """Runs the block once in a child of ``env``, keeping what its gradient needs (an Iteration)."""
+    child = block.child(env)
+    it = Iteration({n: env.get(n) for n in writes}, child)
+    block.run(child, after=lambda i: it.trace.append({n: env.get(n) for n in writes}))
+    return it
+
+
+def while_loop(ins, attrs):
+    block = attrs["_block"]
+    env = block.env(ins, attrs)
+    cond = block.op.input("Condition")[0]
+    keep = not attrs["is_test"] and bool(block.op.output("StepScopes"))
+    writes = block.op.output("Out")
+    limit, iterations = attrs["max_iterations"], []
+    while _holds(env[cond]):
+        if len(iterations) >= limit:
+            where = f" built at {block.op.source}" if block.op.source else ""
+            raise PeError(f"while loop{where} ran {limit} iterations and its condition '{cond}' still holds; "
+                          f"does the loop update it? (raise the op's max_iterations if it must run longer)")
+        if keep:
+            iterations.append(_run_kept(block, env, writes))
+        else:
+            block.run(block.child(env))
+            iterations.append(None)
+    outs = {"Out": [env[n] for n in writes]}
+    if keep:
+        outs["StepScopes"] = iterations
+    return outs
+
+
+def _backward(block, iterations, xs, seed_grads, attrs):
+    """Runs the grad block over ``iterations``, last first. Returns (the gradient of each loop-carried
+    variable's value before the first iteration, the summed gradient of each variable only read)."""
+    body_ops = block.block.parent_block.ops
+    writes = set(attrs["writes"])
+    carried = dict(zip(attrs["seeds"], seed_grads))
+    totals = {}
+    for it in reversed(iterations):
+        base = block.env({})
+        dict.update(base, xs)
+        forward = type(base)(base, it.local.local)
+        dict.update(forward, dict.items(it.local))
+        scope = block.child(forward)
+        for name, inner in zip(attrs["seeds"], attrs["seed_grads"]):
+            grad = carried.get(name)
+            scope[inner] = grad if grad is not None else zeros_like(it.trace[-1][name])
+        block.run(scope, before=lambda j, it=it, base=base: _restore(base, it, body_ops, block.steps[j].op, writes))
+        carried = {}
+        for name, inner in zip(attrs["wanted"], attrs["wanted_grads"]):
+            if name in writes:
+                carried[name] = scope[inner]
+            else:
+                totals[name] = add(totals.get(name), scope[inner])
+    return carried, totals
+
+
+def while_grad(ins, attrs):
+    block = attrs["_block"]                 # the body's grad ops; its parent block is the body
+    names = block.op.input("X")
+    carried, totals = _backward(block, ins["StepScopes"], dict(zip(names, ins["X"])), ins.get("Out@GRAD") or [],
+                                attrs)
+    writes = set(attrs["writes"])
+    grads = [carried.get(n) if n in writes else totals.get(n) for n in names]
+    return {"X@GRAD": [g if g is not None else zeros_like(x) for g, x in zip(grads, ins["X"])]}
+
+
+def conditional_block_grad(ins, attrs):
+    """As while_grad over the 0 or 1 runs of the block: when it did not run, the gradients of what
+    it would have written pass to their earlier values."""
+    block = attrs["_block"]
+    names = block.op.input("Input")
+    carried, totals = _backward(block, ins["Scope"], dict(zip(names, ins.get("Input") or [])),
+                                ins.get("Out@GRAD") or [], attrs)
+    writes = set(attrs["writes"])
+    grads = [carried.get(n) if n in writes else totals.get(n) for n in names]
+    pre = [carried.get(n) for n in attrs["seeds"] if n not in names]
+    return {"Input@GRAD": [g if g is not None else zeros_like(x) for g, x in zip(grads, ins.get("Input") or [])],
+            "PreOut@GRAD": [g if g is not None else zeros_like(og) for g, og in
+                            zip(pre, [og for n, og in zip(attrs["seeds"], ins["Out@GRAD"]) if n not in names])]}
+
+
+def _restore(base, it, body_ops, grad_op, writes):
+    """Before a grad op: the overwritten variables as its forward op saw them (its inputs before it
+    ran, its outputs after)."""
+    k = grad_op.attrs.get("_fwd_index", len(it.trace) - 1)
+    before = it.trace[k - 1] if k > 0 else it.start
+    for name, value in before.items():
+        if value is not None:
+            dict.__setitem__(base, name, value)
+    for name in body_ops[k].output_arg_names:
+        if name in writes and it.trace[k].get(name) is not None:
+            dict.__setitem__(base, name, it.trace[k][name])
+
+
+def zeros_like(x):
+    """Zeros shaped like ``x``; a tensor array's: a list of empty slots."""
+    return [None] * len(x) if isinstance(x, list) else np.zeros_like(x)
+
+
+def add(a, b):
+    """a + b for gradients, None meaning zero; tensor arrays add slot by slot."""
+    if a is None or b is None:
+        return b if a is None else a
+    if isinstance(a, list):
+        return [add(x, y) for x, y in zip(a + [None] * (len(b) - len(a)), b + [None] * (len(a) - len(b)))]
+    return a + b
+
+
+def array_write_grad(ins, attrs):
+    og, i = list(ins["Out@GRAD"]), _index(ins["I"], "array_write")
+    gx = og[i] if i < len(og) and og[i] is not None else np.zeros_like(ins["X"])
+    if i < len(og):
+        og[i] = None
+    return {"X@GRAD": gx, "Array@GRAD": og}
+
+
+def array_read_grad(ins, attrs):
+    i = _index(ins["I"], "array_read")
+    out = [None] * len(ins["Array"])
+    out[i] = ins["Out@GRAD"]
+    return {"Array@GRAD": out}
+
+
+def conditional_block(ins, attrs):
+    block = attrs["_block"]
+    keep = bool(block.op.output("Scope"))
+    env = block.env(ins, attrs)
+    writes = block.op.output("Out")
+    if not all(_holds(c, attrs["is_scalar_condition"]) for c in ins["Cond"]):
+        outs = {"Out": [env[n] for n in writes]} if all(n in env for n in writes) else {}   # unchanged
+        return dict(outs, Scope=[]) if keep else outs
+    if not keep:
+        block.run(block.child(env))
+        return {"Out": [env[n] for n in writes]}
+    run = _run_kept(block, env, writes)
+    return {"Out": [env[n] for n in writes], "Scope": [run]}
+
+
+def fill_constant_batch_size_like(ins, attrs):
+    shape = list(attrs["shape"])
+    shape[attrs["output_dim_idx"]] = np.shape(ins["Input"])[attrs["input_dim_idx"]]
+    return {"Out": np.full(shape, attrs["value"], dtype=attrs["dtype"])}
+
+
+def _mask(ins):
+    return _host(ins["Mask"]).reshape(-1).astype(bool)
+
+
+def split_lod_tensor(ins, attrs):
+    x, mask = ins["X"], _mask(ins)
+    if len(mask) != len(x):
+        raise PeError(f"split_lod_tensor: the mask has {len(mask)} rows, X has {len(x)}")
+    return {"OutTrue": x[mask], "OutFalse": x[~mask]}
+
+
+def merge_lod_tensor(ins, attrs):
+    mask, t, f = _mask(ins), ins["InTrue"], ins["InFalse"]
+    if len(t) != mask.sum() or len(f) != len(mask) - mask.sum():
+        raise PeError(f"merge_lod_tensor: the mask selects {mask.sum()} and {len(mask) - mask.sum()} rows, "
+                      f"the branches gave {len(t)} and {len(f)}")
+    ref = t if len(t) else f        # an empty branch's rows may have a placeholder width
+    out = np.empty((len(mask),) + ref.shape[1:], dtype=np.result_type(t, f))
+    if len(t):
+        out[mask] = t
+    if len(f):
+        out[~mask] = f
+    return {"Out": out}
+
+
+def _filled(array, what):
+    if any(v is None for v in array):
+        raise PeError(f"{what}: slot {[v is None for v in array].index(True)} of the array was never written")
+    return array
+
+
+def tensor_array_to_tensor(ins, attrs):
+    xs, axis = _filled(ins["X"], "tensor_array_to_tensor"), attrs["axis"]
+    if attrs["use_stack"]:
+        return {"Out": np.stack(xs, axis=axis), "OutIndex": np.ones(len(xs), dtype=np.int32)}
+    return {"Out": np.concatenate(xs, axis=axis),
+            "OutIndex": np.array([np.shape(x)[axis] for x in xs], dtype=np.int32)}
+
+
+def tensor_array_to_tensor_grad(ins, attrs):
+    xs, og, axis = ins["X"], ins["Out@GRAD"], attrs["axis"]
+    if attrs["use_stack"]:
+        return {"X@GRAD": [np.take(og, i, axis=axis) for i in range(len(xs))]}
+    cuts = np.cumsum([np.shape(x)[axis] for x in xs])[:-1]
+    return {"X@GRAD": list(np.split(og, cuts, axis=axis))}

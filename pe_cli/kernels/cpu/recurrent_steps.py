@@ -1,0 +1,61 @@
+"""Kernels of the recurrent op (StaticRNN) and its gradient, for any device: the step block runs on
+the op's device through the BlockRunner (``attrs["_block"]``); the time slices and the stacked outputs
+and gradients are handled on the host, moved with ``to_device``/``to_host`` (the identity on the CPU;
+the CUDA module passes its runtime's)."""
+import numpy as np
+
+
+def _same(x):
+    return x
+
+
+def recurrent(ins, attrs, to_device=_same, to_host=np.asarray):
+    block = attrs["_block"]
+    env = block.env(ins, attrs)
+    xs = [to_host(x) for x in ins.get("inputs") or []]
+    steps = len(xs[0]) if xs else 0
+    states = list(ins.get("initial_states") or [])
+    outputs = [[] for _ in attrs["step_outputs"]]
+    scopes = []
+    order = range(steps - 1, -1, -1) if attrs["reverse"] else range(steps)
+    for t in order:
+        scope = block.child(env)
+        for name, x in zip(attrs["step_inputs"], xs):
+            scope[name] = to_device(np.ascontiguousarray(x[t]))
+        for name, state in zip(attrs["ex_states"], states):
+            scope[name] = state
+        block.run(scope)
+        states = [scope[n] for n in attrs["states"]]
+        for out, name in zip(outputs, attrs["step_outputs"]):
+            out.append(to_host(scope[name]))
+        scopes.append(scope)
+    if attrs["reverse"]:
+        outputs = [out[::-1] for out in outputs]
+    return {"outputs": [to_device(np.stack(out)) for out in outputs], "step_scopes": scopes}
+
+
+def recurrent_grad(ins, attrs, to_device=_same, to_host=np.asarray):
+    block = attrs["_block"]
+    scopes = ins["step_scopes"]
+    out_grads = [to_host(g) for g in ins.get("outputs@GRAD") or []]
+    xs, params = ins.get("inputs") or [], [to_host(p) for p in ins.get("parameters") or []]
+    state_grads = [to_device(np.zeros_like(to_host(s))) for s in ins.get("initial_states") or []]
+    x_grads = [np.zeros_like(to_host(x)) for x in xs]
+    p_grads = [np.zeros_like(p) for p in params]
+    steps = len(scopes)
+    for k in range(steps - 1, -1, -1):
+        t = steps - 1 - k if attrs["reverse"] else k
+        scope = block.child(scopes[k])
+        for name, og in zip(attrs["out_grads"], out_grads):
+            scope[name] = to_device(np.ascontiguousarray(og[t]))
+        for name, sg in zip(attrs["state_grads"], state_grads):
+            scope[name] = sg
+        block.run(scope)
+        state_grads = [scope[n] for n in attrs["ex_state_grads"]]
+        for grad, name in zip(x_grads, attrs["input_grads"]):
+            grad[t] = to_host(scope[name])
+        for j, name in enumerate(attrs["parameter_grads"]):
+            if name:
+                p_grads[j] += to_host(scope[name])
+    return {"inputs@GRAD": [to_device(g) for g in x_grads], "initial_states@GRAD": state_grads,
+            "parameters@GRAD": [to_device(g) for g in p_grads]}

@@ -1,0 +1,43 @@
+"""CUDA kernels of the control-flow ops: the block ops run their block through the BlockRunner (its
+steps are this device's kernels), comparisons, logic and tensor arrays compute on the host; the
+recurrent op slices and stacks time steps on the host, its steps run on the device."""
+from ..cpu import control_flow as _cpu
+from ..cpu.control_flow import (array_length, array_read, array_read_grad, array_write,  # noqa: F401
+                                array_write_grad, conditional_block, conditional_block_grad, create_array,
+                                tensor_array_to_tensor,
+                                tensor_array_to_tensor_grad, while_grad, while_loop)
+from ..cpu import recurrent_steps as _steps
+from . import runtime as rt
+
+
+def _on_host(cpu_kernel):
+    def kernel(ins, attrs):
+        outs = cpu_kernel({k: rt.to_host(v) for k, v in ins.items()}, attrs)
+        return {k: rt.to_device(v) for k, v in outs.items()}
+    kernel.__name__ = cpu_kernel.__name__
+    return kernel
+
+
+less_than = _on_host(_cpu.less_than)
+less_equal = _on_host(_cpu.less_equal)
+greater_than = _on_host(_cpu.greater_than)
+greater_equal = _on_host(_cpu.greater_equal)
+equal = _on_host(_cpu.equal)
+not_equal = _on_host(_cpu.not_equal)
+logical_not = _on_host(_cpu.logical_not)
+logical_and = _on_host(_cpu.logical_and)
+logical_or = _on_host(_cpu.logical_or)
+logical_xor = _on_host(_cpu.logical_xor)
+fill_constant_batch_size_like = _on_host(_cpu.fill_constant_batch_size_like)
+
+
+split_lod_tensor = _on_host(_cpu.split_lod_tensor)
+merge_lod_tensor = _on_host(_cpu.merge_lod_tensor)
+
+
+def recurrent(ins, attrs):
+    return _steps.recurrent(ins, attrs, rt.to_device, rt.to_host)
+
+
+def recurrent_grad(ins, attrs):
+    return _steps.recurrent_grad(ins, attrs, rt.to_device, rt.to_host)

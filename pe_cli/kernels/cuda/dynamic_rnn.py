@@ -1,0 +1,12 @@
+"""DynamicRNN on CUDA: the CPU kernels with this device's transfers; the steps run on the device."""
+from ..cpu import dynamic_rnn as _cpu
+from ..cpu.dynamic_rnn import lod_reset  # noqa: F401 -- passes X through
+from . import runtime as rt
+
+
+def dynamic_recurrent(ins, attrs):
+    return _cpu.dynamic_recurrent(ins, attrs, rt.to_device, rt.to_host)
+
+
+def dynamic_recurrent_grad(ins, attrs):
+    return _cpu.dynamic_recurrent_grad(ins, attrs, rt.to_device, rt.to_host)

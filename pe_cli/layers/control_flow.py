@@ -1,0 +1,298 @@
+"""Fluid's control-flow layers: comparisons, tensor arrays, ``While``, ``cond``, ``Switch`` and
+``IfElse``-free branching, built as ops that own a sub-block (pe_cli/ops/control_flow.py).
+``StaticRNN`` is in static_rnn.py. docs/CONTROL_FLOW.md says what works."""
+import contextlib
+
+from ..dtypes import is_float
+from ..errors import PeError
+from ..framework.source import current_source, source_guard
+from ..framework.variable import Variable
+from .helper import LayerHelper
+from .tensor import assign, fill_constant
+
+__all__ = ["less_than", "less_equal", "greater_than", "greater_equal", "equal", "not_equal", "logical_not",
+           "logical_and", "logical_or", "logical_xor", "increment", "create_array", "array_write",
+           "array_read", "array_length", "tensor_array_to_tensor", "While", "cond", "case", "switch_case", "Switch", "fill_constant_batch_size_like"]
+
+
+def _compare(op_type):
+    def layer(x, y, force_cpu=None, cond=None, name=None):
+        helper = LayerHelper(op_type, name=name)
+        if cond is None:
+            cond = helper.create_variable_for_type_inference("bool", stop_gradient=True)
+        helper.append_op(op_type, {"X": [x], "Y": [y]}, {"Out": [cond]}, {"force_cpu": bool(force_cpu)})
+        cond.stop_gradient = True
+        return cond
+    layer.__name__ = op_type
+    layer.__doc__ = f"``{op_type}(x, y)``: a bool variable, elementwise (Fluid's layers.{op_type})."
+    return layer
+
+
+less_than, less_equal = _compare("less_than"), _compare("less_equal")
+greater_than, greater_equal = _compare("greater_than"), _compare("greater_equal")
+equal, not_equal = _compare("equal"), _compare("not_equal")
+
+
+def _logical(op_type):
+    def layer(x, y=None, out=None, name=None):
+        helper = LayerHelper(op_type, name=name)
+        out = out if out is not None else helper.create_variable_for_type_inference("bool", stop_gradient=True)
+        inputs = {"X": [x]} if op_type == "logical_not" else {"X": [x], "Y": [y]}
+        helper.append_op(op_type, inputs, {"Out": [out]})
+        return out
+    layer.__name__ = op_type
+    return layer
+
+
+logical_not, logical_and = _logical("logical_not"), _logical("logical_and")
+logical_or, logical_xor = _logical("logical_or"), _logical("logical_xor")
+
+
+def increment(x, value=1.0, in_place=True):
+    """x + value for a one-value x; in place by default, as Fluid's (a loop counter)."""
+    helper = LayerHelper("increment")
+    out = x if in_place else helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
+    helper.append_op("increment", {"X": [x]}, {"Out": [out]}, {"step": float(value)})
+    return out
+
+
+def fill_constant_batch_size_like(input, shape, dtype, value, input_dim_idx=0, output_dim_idx=0, force_cpu=False):
+    helper = LayerHelper("fill_constant_batch_size_like")
+    out = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+    helper.append_op("fill_constant_batch_size_like", {"Input": [input]}, {"Out": [out]},
+                     {"shape": list(shape), "dtype": dtype, "value": float(value), "input_dim_idx": input_dim_idx,
+                      "output_dim_idx": output_dim_idx})
+    return out
+
+
+# -- tensor arrays ------------------------------------------------------------------------------------
+
+def create_array(dtype):
+    """An empty LoDTensorArray (its value: a list of tensors)."""
+    helper = LayerHelper("array")
+    array = helper.create_variable(name=f"{helper.name}.out", dtype=dtype)
+    helper.append_op("create_array", {}, {"Out": [array]}, {"dtype": array.dtype})
+    return array
+
+
+def array_write(x, i, array=None):
+    """``array[i] = x`` (a new array when None); returns the array."""
+    helper = LayerHelper("array_write")
+    if array is None:
+        array = create_array(x.dtype)
+    helper.append_op("array_write", {"X": [x], "I": [i], "Array": [array]}, {"Out": [array]})
+    return array
+
+
+def array_read(array, i):
+    helper = LayerHelper("array_read")
+    out = helper.create_variable_for_type_inference(array.dtype)
+    helper.append_op("array_read", {"Array": [array], "I": [i]}, {"Out": [out]}, {"_array_name": array.name})
+    return out
+
+
+def tensor_array_to_tensor(input, axis=1, name=None, use_stack=False):
+    """(the array's tensors concatenated, or stacked, along ``axis``; each one's size along it)."""
+    helper = LayerHelper("tensor_array_to_tensor", name=name)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    index = helper.create_variable_for_type_inference("int32", stop_gradient=True)
+    helper.append_op("tensor_array_to_tensor", {"X": [input]}, {"Out": [out], "OutIndex": [index]},
+                     {"axis": axis, "use_stack": use_stack})
+    return out, index
+
+
+def array_length(array):
+    helper = LayerHelper("array_length")
+    out = helper.create_variable_for_type_inference("int64", stop_gradient=True)
+    helper.append_op("array_length", {"Array": [array]}, {"Out": [out]})
+    return out
+
+
+# -- blocks ---------------------------------------------------------------------------------------------
+
+def block_io(block):
+    """(what ``block`` and its nested blocks read from enclosing blocks before writing it, what they
+    write there): the owning op's input and output lists."""
+    reads, writes = [], []
+    for op in block.ops:
+        for name in op.input_arg_names:
+            if name not in block.vars and name not in writes and name not in reads:
+                reads.append(name)
+        for name in op.output_arg_names:
+            if name not in block.vars and name not in writes:
+                writes.append(name)
+    return reads, writes
+
+
+def _pass_gradients(block, writes):
+    """A float variable of an enclosing block that the block writes from something differentiable
+    carries a gradient out (a loop's state starting as a constant is trained through the loop)."""
+    for op in block.ops:
+        if any(not block.var(n).stop_gradient for n in op.input_arg_names):
+            for name in op.output_arg_names:
+                var = block.var(name)
+                if name in writes and var.stop_gradient and is_float(var.dtype):
+                    var.stop_gradient = False
+
+
+@contextlib.contextmanager
+def sub_block(program):
+    """A new block, current inside the ``with``; yields it."""
+    block = program._create_block()
+    try:
+        yield block
+    finally:
+        program._rollback()
+
+
+class While:
+    """``While(cond)``: ``with loop.block():`` builds the body, run while ``cond`` (one bool, which
+    the body must update) holds; ``max_iterations`` stops a loop that never ends, naming its line."""
+
+    def __init__(self, cond, is_test=False, name=None, max_iterations=100000):
+        if not isinstance(cond, Variable) or cond.dtype != "bool":
+            raise PeError(f"While: the condition must be a bool variable (less_than(...)), got {cond!r}")
+        self.cond, self.is_test, self.max_iterations = cond, is_test, max_iterations
+        self.helper = LayerHelper("while", name=name)
+        self.source = current_source()
+
+    @contextlib.contextmanager
+    def block(self):
+        program = self.helper.main_program
+        with sub_block(program) as body:
+            yield
+        reads, writes = block_io(body)
+        _pass_gradients(body, writes)
+        if self.cond.name not in writes:
+            raise PeError(f"While at {self.source}: the body never writes the condition '{self.cond.name}'; "
+                          f"update it inside (less_than(i, n, cond=cond))")
+        scopes = self.helper.create_variable(name=f"{self.helper.name}.step_scopes", stop_gradient=True)
+        with source_guard(self.source):
+            self.helper.append_op("while", {"X": reads, "Condition": [self.cond]},
+                                  {"Out": writes, "StepScopes": [scopes]},
+                                  {"sub_block": body.idx, "is_test": self.is_test,
+                                   "max_iterations": self.max_iterations})
+
+
+@contextlib.contextmanager
+def conditional(helper, conds, scalar=True, before_append=None):
+    """Appends a conditional_block running what the ``with`` body appends when every one of
+    ``conds`` holds (one bool each; ``scalar=False``: is not empty). ``before_append()`` runs in the
+    enclosing block once the body is built (IfElse sets its conditions and empty outputs there)."""
+    with sub_block(helper.main_program) as body:
+        yield
+    if before_append is not None:
+        before_append()
+    reads, writes = block_io(body)
+    _pass_gradients(body, writes)
+    # a persistable variable it writes (a learning rate) is also read: kept as it was when it does not run
+    reads += [n for n in writes if n not in reads and body.var(n).persistable]
+    scope = helper.create_variable(name=f"{helper.name}.scope_{body.idx}", stop_gradient=True)
+    helper.append_op("conditional_block", {"Cond": conds, "Input": reads}, {"Out": writes, "Scope": [scope]},
+                     {"sub_block": body.idx, "is_scalar_condition": scalar})
+
+
+def cond(pred, true_fn=None, false_fn=None, name=None):
+    """Fluid 1.8's ``cond``: the result of ``true_fn()`` when ``pred`` (one bool) holds, else of
+    ``false_fn()``; both branches return variables of one structure (or both nothing)."""
+    helper = LayerHelper("cond", name=name)
+    outs = {}
+
+    def branch(fn, key):
+        result = outs[key] = fn() if fn is not None else None
+        if result is None:
+            return
+        results = result if isinstance(result, (list, tuple)) else [result]
+        if "vars" not in outs:
+            outs["vars"] = [_parent_var(helper, r) for r in results]
+        for r, v in zip(results, outs["vars"]):
+            assign(r, v)
+
+    with conditional(helper, [pred]):
+        branch(true_fn, True)
+    with conditional(helper, [logical_not(pred)]):
+        branch(false_fn, False)
+    if (outs.get(True) is None) != (outs.get(False) is None):
+        raise PeError("cond: true_fn and false_fn must both return variables, or both return None")
+    if "vars" not in outs:
+        return None
+    return outs["vars"] if isinstance(outs[True], (list, tuple)) else outs["vars"][0]
+
+
+def case(pred_fn_pairs, default=None, name=None):
+    """Fluid 1.8's ``case``: the result of the fn of the first (pred, fn) pair whose pred holds, else
+    of ``default`` (None: the last pair's fn), as nested ``cond``s."""
+    pairs = list(pred_fn_pairs)
+    if not pairs or any(not isinstance(p, (list, tuple)) or len(p) != 2 or not callable(p[1]) for p in pairs):
+        raise PeError("case: pred_fn_pairs must be a non-empty list of (bool variable, callable) pairs")
+    if default is None:
+        pairs, default = pairs[:-1], pairs[-1][1]
+    if not pairs:
+        return default()
+    (pred, fn), rest = pairs[0], pairs[1:]
+    return cond(pred, fn, (lambda: case(rest, default)) if rest else default, name=name)
+
+
+def switch_case(branch_index, branch_fns, default=None, name=None):
+    """Fluid 1.8's ``switch_case``: the result of ``branch_fns[branch_index]`` (a dict index -> fn, or
+    a list of fns or of (index, fn) pairs), else of ``default`` (None: the branch of largest index)."""
+    if isinstance(branch_fns, dict):
+        items = sorted(branch_fns.items())
+    else:
+        items = [f if isinstance(f, (list, tuple)) else (i, f) for i, f in enumerate(branch_fns)]
+    if not items:
+        raise PeError("switch_case: branch_fns is empty")
+    if default is None:
+        items, default = items[:-1], items[-1][1]
+    pairs = [(equal(branch_index, fill_constant([1], branch_index.dtype, index)), fn) for index, fn in items]
+    return case(pairs, default, name=name) if pairs else default()
+
+
+def _parent_var(helper, like):
+    """A variable of the block enclosing the current one, shaped like ``like``."""
+    program = helper.main_program
+    parent = program.current_block().parent_block
+    return parent.create_var(name=f"{helper.name}.out_{len(parent.vars)}", dtype=like.dtype, shape=like.shape)
+
+
+class Switch:
+    """``with Switch() as switch: with switch.case(c1): ... with switch.default(): ...``: runs the
+    first case whose condition holds, else the default (Fluid's; piecewise_decay is built with it)."""
+
+    def __init__(self, name=None):
+        self.helper = LayerHelper("switch", name=name)
+        self.previous = None        # "some earlier case held"
+        self.inside = False
+
+    def __enter__(self):
+        self.inside = True
+        return self
+
+    def __exit__(self, *exc):
+        self.inside = False
+        return False
+
+    @contextlib.contextmanager
+    def case(self, condition):
+        if not self.inside:
+            raise PeError("Switch.case must be used inside `with Switch() as switch:`")
+        if self.previous is None:
+            conds, self.previous = [condition], condition
+        else:
+            conds = [logical_and(logical_not(self.previous), condition)]
+            self.previous = logical_or(self.previous, condition)
+        with self._block(conds):
+            yield
+
+    @contextlib.contextmanager
+    def default(self):
+        if not self.inside:
+            raise PeError("Switch.default must be used inside `with Switch() as switch:`")
+        if self.previous is None:
+            yield       # no case: the default always runs
+            return
+        with self._block([logical_not(self.previous)]):
+            yield
+
+    def _block(self, conds):
+        return conditional(self.helper, conds)

@@ -1,0 +1,117 @@
+"""Fluid's ``StaticRNN``: a recurrence over the leading (time) dimension written as a step block,
+appended as one ``recurrent`` op (pe_cli/ops/control_flow.py) whose gradient runs the step block's
+grad ops backwards over the kept step scopes.
+
+    rnn = StaticRNN()
+    with rnn.step():
+        x_t = rnn.step_input(x)                  # x: [T, batch, ...]; x_t: [batch, ...]
+        h_prev = rnn.memory(init=h0)             # or memory(shape=[-1, 8], batch_ref=x_t)
+        h = layers.fc([x_t, h_prev], 8, act="tanh")
+        rnn.update_memory(h_prev, h)
+        rnn.step_output(h)
+    hs = rnn()                                   # [T, batch, 8]
+"""
+import contextlib
+
+from ..errors import PeError
+from .control_flow import block_io, fill_constant_batch_size_like, sub_block
+from .helper import LayerHelper
+
+__all__ = ["StaticRNN"]
+
+
+class StaticRNN:
+    def __init__(self, name=None):
+        self.helper = LayerHelper("static_rnn", name=name)
+        self.inputs, self.step_inputs = [], []      # outer [T, ...] variables, their inner steps
+        self.boots, self.memories, self.updates = [], [], []
+        self.step_outputs, self.outputs = [], []
+        self.block = None
+        self.done = False
+
+    def _inside(self, what):
+        if self.block is None or self.done:
+            raise PeError(f"StaticRNN.{what} must be called inside `with rnn.step():`")
+
+    @contextlib.contextmanager
+    def step(self):
+        if self.block is not None:
+            raise PeError("StaticRNN.step() can be entered once")
+        with sub_block(self.helper.main_program) as block:
+            self.block = block
+            yield
+        self.done = True
+        self._append_op()
+
+    def step_input(self, x):
+        self._inside("step_input")
+        if x.block is self.block:
+            raise PeError(f"StaticRNN.step_input: '{x.name}' is computed inside the step block; compute the "
+                          f"whole sequence before `with rnn.step():`")
+        if not x.shape or len(x.shape) < 2:
+            raise PeError(f"StaticRNN.step_input: '{x.name}' needs a [time, batch, ...] shape, got {x.shape}")
+        inner = self.block.create_var(name=f"{self.helper.name}.{x.name}@step", shape=x.shape[1:], dtype=x.dtype,
+                                      lod_level=0)
+        self.inputs.append(x)
+        self.step_inputs.append(inner)
+        return inner
+
+    def memory(self, init=None, shape=None, batch_ref=None, init_value=0.0, init_batch_dim_idx=0,
+               ref_batch_dim_idx=1):
+        self._inside("memory")
+        if init is None:
+            if shape is None or batch_ref is None:
+                raise PeError("StaticRNN.memory: give init=, or shape= and batch_ref=")
+            ref, ref_idx = batch_ref, ref_batch_dim_idx
+            if batch_ref in self.step_inputs:       # the step's batch: the outer input's dimension 1
+                ref, ref_idx = self.inputs[self.step_inputs.index(batch_ref)], 1
+            program = self.helper.main_program
+            program.current_block_idx = self.block.parent_idx
+            try:
+                init = fill_constant_batch_size_like(ref, list(shape), ref.dtype, init_value, ref_idx,
+                                                     init_batch_dim_idx)
+            finally:
+                program.current_block_idx = self.block.idx
+        pre = self.block.create_var(name=f"{self.helper.name}.mem_{len(self.memories)}", shape=init.shape,
+                                    dtype=init.dtype)
+        self.boots.append(init)
+        self.memories.append(pre)
+        self.updates.append(None)
+        return pre
+
+    def update_memory(self, mem, var):
+        self._inside("update_memory")
+        if mem not in self.memories:
+            raise PeError(f"StaticRNN.update_memory: '{mem.name}' is not a memory of this StaticRNN")
+        self.updates[self.memories.index(mem)] = var
+
+    def step_output(self, o):
+        self._inside("step_output")
+        self.step_outputs.append(o)
+
+    def output(self, *outputs):
+        for o in outputs:
+            self.step_output(o)
+
+    def _append_op(self):
+        missing = [m.name for m, u in zip(self.memories, self.updates) if u is None]
+        if missing:
+            raise PeError(f"StaticRNN: memories {missing} are never updated (rnn.update_memory(mem, new))")
+        if not self.inputs:
+            raise PeError("StaticRNN: no step_input; the number of steps comes from the step inputs")
+        reads, _ = block_io(self.block)
+        parent = self.helper.main_program.block(self.block.parent_idx)
+        self.outputs = [parent.create_var(name=f"{self.helper.name}.out_{i}", dtype=o.dtype)
+                        for i, o in enumerate(self.step_outputs)]
+        scopes = parent.create_var(name=f"{self.helper.name}.step_scopes", stop_gradient=True)
+        self.helper.append_op(
+            "recurrent", {"inputs": self.inputs, "initial_states": self.boots, "parameters": reads},
+            {"outputs": self.outputs, "step_scopes": [scopes]},
+            {"sub_block": self.block.idx, "step_inputs": [v.name for v in self.step_inputs],
+             "step_outputs": [v.name for v in self.step_outputs], "ex_states": [m.name for m in self.memories],
+             "states": [u.name for u in self.updates]})
+
+    def __call__(self, *args, **kwargs):
+        if not self.done:
+            raise PeError("StaticRNN: call rnn() after the `with rnn.step():` block")
+        return self.outputs[0] if len(self.outputs) == 1 else self.outputs

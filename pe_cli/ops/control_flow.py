@@ -1,0 +1,293 @@
+"""Control flow: comparisons and logic for conditions, tensor arrays, and the ops that own a block
+(attribute ``sub_block``): ``while``, ``conditional_block``, ``recurrent`` (StaticRNN) and its
+gradient. Their kernels (pe_cli/kernels/<device>/control_flow.py) run the owned block through the
+``BlockRunner`` the executor hands them as ``attrs["_block"]`` (pe_cli/executor/sub_block.py).
+
+Slots of the block ops list what the block reads from (``X``, ``Input``, ``parameters``) and writes
+to (``Out``) its enclosing blocks, so that ordering, pruning and the multi-device graph see them."""
+from ..dtypes import is_float
+from .registry import Attr, fmt_shape, is_int, register
+
+_BLOCK = Attr(None, lambda v: is_int(v) and v > 0, "the index of a sub-block (> 0)")
+_NAMES = Attr(list)
+_GRAD_ATTRS = {"sub_block": _BLOCK, "seeds": _NAMES, "seed_grads": _NAMES, "wanted": _NAMES,
+               "wanted_grads": _NAMES, "writes": _NAMES}
+
+
+def _infer_compare(ctx):
+    x, y = ctx.shape("X"), ctx.shape("Y")
+    if len(y) > len(x):
+        ctx.fail(f"Y {fmt_shape(y)} has more dimensions than X {fmt_shape(x)}")
+    ctx.set_output("Out", x, "bool")
+
+
+for _type, _sign in (("less_than", "<"), ("less_equal", "<="), ("greater_than", ">"),
+                     ("greater_equal", ">="), ("equal", "=="), ("not_equal", "!=")):
+    register(_type, kernel_module="control_flow", inputs=["X", "Y"], outputs=["Out"], lod="drop",
+             attrs={"axis": -1, "force_cpu": False}, infer=_infer_compare,
+             doc=f"Out = X {_sign} Y elementwise (bool); Y broadcasts as in elementwise ops.")
+
+
+def _infer_logical(ctx):
+    ctx.set_output("Out", ctx.shape("X"), "bool")
+
+
+register("logical_not", kernel_module="control_flow", inputs=["X"], outputs=["Out"], infer=_infer_logical,
+         doc="Out = not X (bool).")
+for _type in ("logical_and", "logical_or", "logical_xor"):
+    register(_type, kernel_module="control_flow", inputs=["X", "Y"], outputs=["Out"], infer=_infer_logical,
+             doc=f"Out = X {_type[8:]} Y elementwise (bool).")
+
+
+# -- tensor arrays (a LoDTensorArray's value is a Python list of tensors) --------------------------
+
+def _infer_array(ctx):
+    ctx.set_output("Out", None, ctx.attrs["dtype"])
+
+
+register("create_array", kernel_module="control_flow", inputs=[], outputs=["Out"], lod="drop",
+         attrs={"dtype": "float32"}, infer=_infer_array, doc="Out = an empty tensor array.")
+
+
+def _infer_array_write(ctx):
+    ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"))
+
+
+def _grad_array_write(g):
+    g.op("array_write_grad", {"X": g.input("X"), "I": g.input("I"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X"), "Array@GRAD": g.in_grad("Array")})
+
+
+def _grad_array_read(g):
+    g.op("array_read_grad", {"Array": g.input("Array"), "I": g.input("I"), "Out@GRAD": g.out_grad("Out")},
+         {"Array@GRAD": g.in_grad("Array")})
+
+
+def _infer_array_grad(ctx):
+    if ctx.has_output("X@GRAD"):
+        ctx.set_output("X@GRAD", ctx.shape("X"), ctx.dtype("X"))
+
+
+register("array_write", kernel_module="control_flow", inputs=["X", "I", "Array?"], outputs=["Out"], lod="drop",
+         infer=_infer_array_write, grad=_grad_array_write, grad_reads=("X", "I"),
+         doc="Out = Array (or a new array) with X at index I (one int value), grown with empty slots as needed.")
+
+
+def _infer_array_read(ctx):
+    ctx.set_output("Out", ctx.shape("Array"), ctx.dtype("Array"))
+
+
+register("array_read", kernel_module="control_flow", inputs=["Array", "I"], outputs=["Out"], lod="drop",
+         infer=_infer_array_read, grad=_grad_array_read, grad_reads=("Array", "I"),
+         doc="Out = Array[I]; an index out of range names the array and the index.")
+register("array_write_grad", kernel_module="control_flow", inputs=["X", "I", "Out@GRAD"], lod="drop",
+         outputs=["X@GRAD?", "Array@GRAD?"], infer=_infer_array_grad,
+         doc="X@GRAD = Out@GRAD[I] (zeros when that slot has none); Array@GRAD = Out@GRAD without slot I.")
+register("array_read_grad", kernel_module="control_flow", inputs=["Array", "I", "Out@GRAD"], lod="drop",
+         outputs=["Array@GRAD"], doc="Array@GRAD: Out@GRAD at slot I, no gradient elsewhere.")
+
+
+def _infer_array_length(ctx):
+    ctx.set_output("Out", [1], "int64")
+
+
+register("array_length", kernel_module="control_flow", inputs=["Array"], outputs=["Out"], lod="drop",
+         infer=_infer_array_length, doc="Out = the number of slots of Array (int64 [1]).")
+
+
+# -- ops that own a block -------------------------------------------------------------------------
+
+def _differentiable(block, name):
+    var = block.var(name)
+    return not var.stop_gradient and is_float(var.dtype)
+
+
+def _block_grad_attrs(g, reads):
+    """(the gradients of the outputs the block op's grad reads, its attributes): the block's grad ops
+    in a new block, seeded with the gradients of what the block writes outside."""
+    block, b = g.fwd.block.program.block(g.attrs["sub_block"]), g.builder
+    seeds = [n for n in g.output("Out") if _differentiable(block, n) and b.has_grad(n)]
+    wanted = [n for n in reads if _differentiable(block, n)]
+    index, seeded, grads = g.block_grad(block, seeds, wanted, set(wanted))
+    return [b.read_grad(n) for n in seeds], {"sub_block": index, "seeds": seeds, "seed_grads": seeded,
+                                             "wanted": wanted, "wanted_grads": grads, "writes": g.output("Out")}
+
+
+def _grad_while(g):
+    out_grads, attrs = _block_grad_attrs(g, g.input("X"))
+    g.op("while_grad", {"X": g.input("X"), "StepScopes": g.output("StepScopes"), "Out@GRAD": out_grads},
+         {"X@GRAD": g.in_grad("X")}, attrs)
+
+
+def _grad_conditional_block(g):
+    out_grads, attrs = _block_grad_attrs(g, g.input("Input"))
+    pre = [n for n in attrs["seeds"] if n not in g.input("Input")]   # outputs it overwrites unread
+    g.op("conditional_block_grad", {"Input": g.input("Input"), "Scope": g.output("Scope"), "Out@GRAD": out_grads},
+         {"Input@GRAD": g.in_grad("Input"), "PreOut@GRAD": [g.builder.new_grad_target(n) for n in pre]}, attrs)
+
+
+register("while", kernel_module="control_flow", kernel="while_loop", lod="drop", needs_lod=True,
+         grad=_grad_while, grad_reads=("X", "StepScopes"),
+         inputs=["X*", "Condition"], outputs=["Out*", "StepScopes?"],
+         attrs={"sub_block": _BLOCK, "max_iterations": Attr(100000, lambda v: is_int(v) and v > 0, "> 0"),
+                "is_test": False},
+         doc="Runs its block while Condition (one bool, written by the block) holds, each iteration in a "
+             "fresh child scope; X: what the block reads from outside, Out: what it writes there. Stops with "
+             "an error naming the loop's source line after max_iterations iterations.")
+
+register("while_grad", kernel_module="control_flow", lod="drop", inputs=["X*", "StepScopes", "Out@GRAD*"],
+         outputs=["X@GRAD*"], attrs=_GRAD_ATTRS,
+         doc="The gradient of while: runs its block (the body's grad ops) over the kept iterations, last "
+             "first, each grad op seeing the values the body's overwritten variables had at its forward op.")
+
+register("conditional_block_grad", kernel_module="control_flow", lod="drop",
+         inputs=["Input*", "Scope", "Out@GRAD*"], outputs=["Input@GRAD*", "PreOut@GRAD*"], attrs=_GRAD_ATTRS,
+         doc="The gradient of conditional_block: its block's grad ops when it ran; else the gradients of its "
+             "outputs pass to their earlier values (PreOut@GRAD for outputs it does not read).")
+
+register("conditional_block", kernel_module="control_flow", lod="drop", needs_lod=True,
+         grad=_grad_conditional_block, grad_reads=("Input", "Scope"),
+         inputs=["Cond*", "Input*"], outputs=["Out*", "Scope?"],
+         attrs={"sub_block": _BLOCK, "is_scalar_condition": True},
+         doc="Runs its block once, in a child scope, when Cond holds (is_scalar_condition: its one value; "
+             "else: Cond is not empty); Input: what the block reads from outside, Out: what it writes there "
+             "(unchanged when the block does not run).")
+
+
+def _infer_recurrent(ctx):
+    a, steps = ctx.attrs, None
+    for i, name in enumerate(ctx.op.inputs.get("inputs", [])):
+        shape = ctx.shape("inputs", i)
+        if not shape:
+            ctx.fail(f"step input '{name}' needs a leading time dimension, its shape is {fmt_shape(shape)}")
+        steps = shape[0] if steps is None or steps < 0 else steps
+    if len(a["ex_states"]) != len(a["states"]) or len(a["states"]) != ctx.num_inputs("initial_states"):
+        ctx.fail(f"{len(a['ex_states'])} memories, {len(a['states'])} updates and "
+                 f"{ctx.num_inputs('initial_states')} initial states must be as many")
+    block = ctx.block.program.block(a["sub_block"])
+    for i, inner in enumerate(a["step_outputs"]):
+        var = block.var(inner)
+        ctx.set_output("outputs", [steps if steps is not None else -1] + list(var.shape or []), var.dtype, i=i)
+
+
+def _grad_recurrent(g):
+    a = g.attrs
+    block = g.fwd.block.program.block(a["sub_block"])
+    params = g.input("parameters")
+    live = set(a["step_inputs"]) | set(a["ex_states"])
+    live |= {p for p, need in zip(params, g.needed.get("parameters", [])) if need}
+    wanted = list(a["step_inputs"]) + list(a["ex_states"]) + params
+    index, seeded, grads = g.block_grad(block, list(a["step_outputs"]) + list(a["states"]), wanted, live)
+    n_out, n_in, n_ex = len(a["step_outputs"]), len(a["step_inputs"]), len(a["ex_states"])
+    g.op("recurrent_grad",
+         {"inputs": g.input("inputs"), "initial_states": g.input("initial_states"), "parameters": params,
+          "step_scopes": g.output("step_scopes"), "outputs@GRAD": g.out_grad("outputs")},
+         {"inputs@GRAD": g.in_grad("inputs"), "initial_states@GRAD": g.in_grad("initial_states"),
+          "parameters@GRAD": g.in_grad("parameters")},
+         {"sub_block": index, "reverse": a["reverse"], "out_grads": seeded[:n_out], "state_grads": seeded[n_out:],
+          "input_grads": grads[:n_in], "ex_state_grads": grads[n_in:n_in + n_ex],
+          "parameter_grads": grads[n_in + n_ex:]})
+
+
+register("recurrent", kernel_module="control_flow", lod="drop", needs_lod=True,
+         inputs=["inputs*", "initial_states*", "parameters*"], outputs=["outputs*", "step_scopes"],
+         attrs={"sub_block": _BLOCK, "step_inputs": _NAMES, "step_outputs": _NAMES, "ex_states": _NAMES,
+                "states": _NAMES, "reverse": False, "is_train": True},
+         infer=_infer_recurrent, grad=_grad_recurrent,
+         grad_reads=("inputs", "initial_states", "parameters", "step_scopes"),
+         doc="StaticRNN: runs its block once per time step t of the inputs ([T, ...] each; in the block "
+             "step_inputs[i] = inputs[i][t]), each step in a child scope kept in step_scopes; memory "
+             "ex_states[j] starts as initial_states[j] and takes the block's states[j] after each step; "
+             "outputs[k] stacks step_outputs[k] over the steps.")
+
+
+def _infer_recurrent_grad(ctx):
+    for slot in ("inputs", "initial_states", "parameters"):
+        for i in range(ctx.num_outputs(slot + "@GRAD")):
+            var = ctx.input_var(slot, i)
+            ctx.set_output(slot + "@GRAD", var.shape, var.dtype, i=i)
+
+
+register("recurrent_grad", kernel_module="control_flow", lod="drop",
+         inputs=["inputs*", "initial_states*", "parameters*", "step_scopes", "outputs@GRAD*"],
+         outputs=["inputs@GRAD*", "initial_states@GRAD*", "parameters@GRAD*"],
+         attrs={"sub_block": _BLOCK, "reverse": False, "out_grads": _NAMES, "state_grads": _NAMES,
+                "input_grads": _NAMES, "ex_state_grads": _NAMES, "parameter_grads": _NAMES},
+         infer=_infer_recurrent_grad,
+         doc="The gradient of recurrent: runs its block (the step block's grad ops) over the kept step "
+             "scopes from the last step to the first, carrying the memories' gradients back.")
+
+
+def _infer_fill_like(ctx):
+    shape, ref = list(ctx.attrs["shape"]), ctx.shape("Input")
+    i, o = ctx.attrs["input_dim_idx"], ctx.attrs["output_dim_idx"]
+    if not 0 <= i < len(ref) or not 0 <= o < len(shape):
+        ctx.fail(f"input_dim_idx={i} / output_dim_idx={o} do not fit Input {fmt_shape(ref)} and shape {shape}")
+    shape[o] = ref[i]
+    ctx.set_output("Out", shape, ctx.attrs["dtype"])
+
+
+register("fill_constant_batch_size_like", kernel_module="control_flow", inputs=["Input"], outputs=["Out"],
+         lod="drop", infer=_infer_fill_like,
+         attrs={"shape": Attr(list), "value": 0.0, "dtype": "float32", "input_dim_idx": 0, "output_dim_idx": 0,
+                "force_cpu": False},
+         doc="Out = value, of `shape` with dimension output_dim_idx taken from Input's input_dim_idx (a "
+             "memory's initial state sized by the batch).")
+
+
+# -- IfElse: rows split by a mask, merged back ------------------------------------------------------
+
+def _infer_split(ctx):
+    x = ctx.shape("X")
+    for slot in ("OutTrue", "OutFalse"):
+        ctx.set_output(slot, [-1] + list(x[1:]), ctx.dtype("X"))
+
+
+def _grad_split(g):
+    g.op("merge_lod_tensor", {"Mask": g.input("Mask"), "InTrue": g.out_grad("OutTrue"),
+                              "InFalse": g.out_grad("OutFalse")}, {"Out": g.in_grad("X")})
+
+
+register("split_lod_tensor", kernel_module="control_flow", inputs=["X", "Mask"], outputs=["OutTrue", "OutFalse"],
+         lod="drop", attrs={"level": 0}, infer=_infer_split, grad=_grad_split, grad_reads=("Mask",),
+         doc="OutTrue = the rows of X where Mask ([rows, 1] bool) holds, OutFalse = the others (IfElse).")
+
+
+def _infer_merge(ctx):
+    t, f = ctx.shape("InTrue"), ctx.shape("InFalse")
+    ctx.set_output("Out", [-1] + list((t if len(t) > 1 else f)[1:]), ctx.dtype("InTrue"))
+
+
+def _grad_merge(g):
+    g.op("split_lod_tensor", {"X": g.out_grad("Out"), "Mask": g.input("Mask")},
+         {"OutTrue": g.in_grad("InTrue"), "OutFalse": g.in_grad("InFalse")})
+
+
+register("merge_lod_tensor", kernel_module="control_flow", inputs=["X?", "Mask", "InTrue", "InFalse"],
+         outputs=["Out"], lod="drop", attrs={"level": 0}, infer=_infer_merge, grad=_grad_merge, grad_reads=("Mask",),
+         doc="Out: rows from InTrue where Mask holds and from InFalse elsewhere, in Mask's order (IfElse).")
+
+
+def _infer_array_to_tensor(ctx):
+    item, axis = list(ctx.shape("X") or []), ctx.attrs["axis"]     # the array's: its items' shape
+    if item and ctx.attrs["use_stack"]:
+        item.insert(axis % (len(item) + 1), -1)
+    elif item:
+        item[axis % len(item)] = -1
+    ctx.set_output("Out", item or None, ctx.dtype("X"))
+    ctx.set_output("OutIndex", [-1], "int32")
+
+
+def _grad_array_to_tensor(g):
+    g.op("tensor_array_to_tensor_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+register("tensor_array_to_tensor", kernel_module="control_flow", inputs=["X"], outputs=["Out", "OutIndex"],
+         lod="drop", attrs={"axis": 1, "use_stack": False}, infer=_infer_array_to_tensor,
+         grad=_grad_array_to_tensor, grad_reads=("X",),
+         doc="Out = the array's tensors concatenated (use_stack: stacked) along axis; OutIndex = each one's "
+             "size along axis.")
+register("tensor_array_to_tensor_grad", kernel_module="control_flow", inputs=["X", "Out@GRAD"],
+         outputs=["X@GRAD"], lod="drop", attrs={"axis": 1, "use_stack": False},
+         doc="X@GRAD: Out@GRAD cut back into the array's tensors.")

@@ -1,0 +1,89 @@
+"""DynamicRNN: a recurrence over the sequences of LoD inputs, as one ``dynamic_recurrent`` op that
+owns the step block (Fluid builds it from while, lod_rank_table and shrink_memory; the semantics are
+the same). Sequences run longest first; at step t the block sees the t-th token of each sequence
+still running, and memories shrink to those rows. ``lod_reset`` gives its outputs their LoD."""
+from .registry import Attr, register
+
+_NAMES = Attr(list)
+
+
+def _infer_dynamic(ctx):
+    for i in range(ctx.num_inputs("inputs")):
+        var = ctx.input_var("inputs", i)
+        if var.lod_level < 1:
+            ctx.fail(f"step input '{var.name}' is a plain tensor; DynamicRNN steps over sequences (lod_level >= 1)")
+    block = ctx.block.program.block(ctx.attrs["sub_block"])
+    for i, inner in enumerate(ctx.attrs["step_outputs"]):
+        var = block.var(inner)
+        ctx.set_output("outputs", [-1] + list(var.shape or [])[1:], var.dtype, i=i)
+
+
+def _grad_dynamic(g):
+    a = g.attrs
+    block = g.fwd.block.program.block(a["sub_block"])
+    params, statics = g.input("parameters"), a["static_inputs"]
+    live = set(a["step_inputs"]) | set(a["ex_states"]) | set(statics)
+    live |= {p for p, need in zip(params, g.needed.get("parameters", [])) if need}
+    wanted = list(a["step_inputs"]) + list(a["ex_states"]) + list(statics) + params
+    index, seeded, grads = g.block_grad(block, list(a["step_outputs"]) + list(a["states"]), wanted, live)
+    n_out, n_in, n_ex, n_st = len(a["step_outputs"]), len(a["step_inputs"]), len(a["ex_states"]), len(statics)
+    g.op("dynamic_recurrent_grad",
+         {"inputs": g.input("inputs"), "initial_states": g.input("initial_states"),
+          "static_inputs": g.input("static_inputs"), "parameters": params, "step_scopes": g.output("step_scopes"),
+          "outputs@GRAD": g.out_grad("outputs")},
+         {"inputs@GRAD": g.in_grad("inputs"), "initial_states@GRAD": g.in_grad("initial_states"),
+          "static_inputs@GRAD": g.in_grad("static_inputs"), "parameters@GRAD": g.in_grad("parameters")},
+         {"sub_block": index, "boots": a["boots"], "out_grads": seeded[:n_out], "state_grads": seeded[n_out:],
+          "input_grads": grads[:n_in], "ex_state_grads": grads[n_in:n_in + n_ex],
+          "static_grads": grads[n_in + n_ex:n_in + n_ex + n_st], "parameter_grads": grads[n_in + n_ex + n_st:]})
+
+
+register("dynamic_recurrent", kernel_module="dynamic_rnn", lod="drop", needs_lod=True,
+         inputs=["inputs*", "initial_states*", "static_inputs*", "parameters*"], outputs=["outputs*", "step_scopes"],
+         attrs={"sub_block": Attr(None, lambda v: isinstance(v, int) and v > 0, "a sub-block index"),
+                "step_inputs": _NAMES, "static_inputs": _NAMES, "step_outputs": _NAMES, "ex_states": _NAMES,
+                "states": _NAMES, "boots": _NAMES, "memory_shapes": _NAMES, "memory_values": _NAMES,
+                "memory_dtypes": _NAMES},
+         infer=_infer_dynamic, grad=_grad_dynamic,
+         grad_reads=("inputs", "initial_states", "static_inputs", "parameters", "step_scopes"),
+         doc="DynamicRNN: runs its block once per time step over the sequences of `inputs` (one LoD, the last "
+             "level), longest first; step_inputs[i] = the t-th tokens of the running sequences, static_inputs "
+             "(one row per sequence) and memories shrink to those rows; memory j starts as "
+             "initial_states[boots[j]] (rows in sequence order) or, when boots[j] < 0, memory_values[j] of "
+             "shape [sequences] + memory_shapes[j]; outputs[k] = step_outputs[k] at each token's row.")
+
+
+def _infer_dynamic_grad(ctx):
+    for slot in ("inputs", "initial_states", "static_inputs", "parameters"):
+        for i in range(ctx.num_outputs(slot + "@GRAD")):
+            var = ctx.input_var(slot, i)
+            ctx.set_output(slot + "@GRAD", var.shape, var.dtype, i=i)
+
+
+register("dynamic_recurrent_grad", kernel_module="dynamic_rnn", lod="drop", needs_lod=True,
+         inputs=["inputs*", "initial_states*", "static_inputs*", "parameters*", "step_scopes", "outputs@GRAD*"],
+         outputs=["inputs@GRAD*", "initial_states@GRAD*", "static_inputs@GRAD*", "parameters@GRAD*"],
+         attrs={"sub_block": Attr(None), "boots": _NAMES, "out_grads": _NAMES, "state_grads": _NAMES,
+                "input_grads": _NAMES, "ex_state_grads": _NAMES, "static_grads": _NAMES, "parameter_grads": _NAMES},
+         infer=_infer_dynamic_grad,
+         doc="The gradient of dynamic_recurrent: the step block's grad ops from the last step to the first.")
+
+
+def _infer_lod_reset(ctx):
+    x = ctx.input_var("X")
+    level = ctx.input_var("Y").lod_level if ctx.has_input("Y") else 1
+    ctx.set_output("Out", x.shape, x.dtype, lod_level=max(level, 1))
+
+
+def _lod_reset_lod(in_lods, attrs):
+    lod = in_lods.get("Y") or ([list(attrs["target_lod"])] if attrs["target_lod"] else None)
+    return {"Out": lod} if lod else {}
+
+
+def _grad_lod_reset(g):
+    g.op("assign", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")})
+
+
+register("lod_reset", kernel_module="dynamic_rnn", inputs=["X", "Y?"], outputs=["Out"], lod=_lod_reset_lod,
+         attrs={"target_lod": Attr(list)}, infer=_infer_lod_reset, grad=_grad_lod_reset,
+         doc="Out = X with Y's LoD (or target_lod, offsets of one level, when Y is not given).")

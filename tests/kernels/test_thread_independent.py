@@ -1,0 +1,54 @@
+"""The CPU kernels give the same bits on one thread and on two (serial loops and parallel twins): a
+run's numbers must not depend on how many cores were free, nor on whether a parallel twin was
+compiled yet (kernels/cpu/_numba.py runs the serial loop meanwhile)."""
+import numpy as np
+import pytest
+
+from pe_cli.kernels.cpu import _numba, math as kmath, nn, optimizer, threads
+from pe_cli.ops import registry
+
+rng = np.random.default_rng(0)
+
+
+def attrs_of(op, **given):
+    a = registry.get(op).default_attrs()
+    a.update(given)
+    return a
+
+
+@pytest.fixture
+def twins(monkeypatch):
+    monkeypatch.setattr(_numba, "EAGER", True)
+    monkeypatch.setattr(_numba, "PARALLEL_MIN_ELEMENTS", 1)
+
+    def on(share, fn):
+        monkeypatch.setattr(threads, "_share", share)
+        return fn()
+    return on
+
+
+X = rng.normal(size=(13, 3, 12, 12)).astype(np.float32)
+W = rng.normal(size=(4, 3, 5, 5)).astype(np.float32)
+DOUT = rng.normal(size=(13, 4, 8, 8)).astype(np.float32)
+A, B = rng.normal(size=(300, 200)).astype(np.float32), rng.normal(size=(200, 150)).astype(np.float32)
+P = rng.normal(size=(70000,)).astype(np.float32)
+
+KERNELS = {
+    "conv2d": lambda: nn.conv2d({"Input": X, "Filter": W}, attrs_of("conv2d")),
+    "conv2d_grad_filter": lambda: nn.conv2d_grad_filter({"Input": X, "Filter": W, "Output@GRAD": DOUT},
+                                                        attrs_of("conv2d")),
+    "conv2d_grad_input": lambda: nn.conv2d_grad_input({"Input": X, "Filter": W, "Output@GRAD": DOUT},
+                                                      attrs_of("conv2d")),
+    "max_pool": lambda: nn.pool2d({"X": X}, attrs_of("pool2d", pooling_type="max", ksize=[2, 2], strides=[2, 2])),
+    "mul": lambda: kmath.mul({"X": A, "Y": B}, attrs_of("mul")),
+    "momentum": lambda: optimizer.momentum({"Param": P, "Grad": P * 0.5, "Velocity": P * 0.1,
+                                            "LearningRate": np.array([0.1], np.float32)}, attrs_of("momentum")),
+}
+
+
+@pytest.mark.parametrize("name", sorted(KERNELS))
+def test_one_thread_and_two_give_the_same_bits(name, twins):
+    one, two = twins(1, KERNELS[name]), twins(2, KERNELS[name])
+    assert one.keys() == two.keys()
+    for slot in one:
+        np.testing.assert_array_equal(one[slot], two[slot], err_msg=f"{name} {slot}")
