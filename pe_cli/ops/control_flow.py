@@ -106,7 +106,9 @@ def _block_grad_attrs(g, reads):
     """(the gradients of the outputs the block op's grad reads, its attributes): the block's grad ops
     in a new block, seeded with the gradients of what the block writes outside."""
     block, b = g.fwd.block.program.block(g.attrs["sub_block"]), g.builder
-    seeds = [n for n in g.output("Out") if _differentiable(block, n) and b.has_grad(n)]
+    # what it writes outside and has a gradient there, and what it carries (reads, then writes): the
+    # carried value's gradient flows from each run to the one before even when nothing outside reads it
+    seeds = [n for n in g.output("Out") if _differentiable(block, n) and (b.has_grad(n) or n in reads)]
     wanted = [n for n in reads if _differentiable(block, n)]
     index, seeded, grads = g.block_grad(block, seeds, wanted, set(wanted))
     return [b.read_grad(n) for n in seeds], {"sub_block": index, "seeds": seeds, "seed_grads": seeded,
