@@ -16,14 +16,20 @@ OFFSETS = np.concatenate([[0], np.cumsum(LENGTHS)])
 PARAMS = ("wx", "wh", "ws", "b")
 
 
+def data():
+    """The feeds: x (sequences), h0 (a memory's init) and s (a static input), all differentiable."""
+    x = layers.data("x", [D], dtype="float64", lod_level=1)
+    h0 = layers.data("h0", [H], dtype="float64")
+    s = layers.data("s", [S], dtype="float64")
+    for v in (x, h0, s):
+        v.stop_gradient = False
+    return x, h0, s
+
+
 def program():
     main = fluid.Program()
     with fluid.program_guard(main, fluid.Program()):
-        x = layers.data("x", [D], dtype="float64", lod_level=1)
-        h0 = layers.data("h0", [H], dtype="float64")
-        s = layers.data("s", [S], dtype="float64")
-        for v in (x, h0, s):
-            v.stop_gradient = False
+        x, h0, s = data()
         drnn = layers.DynamicRNN()
         with drnn.block():
             xt = drnn.step_input(x)

@@ -5,18 +5,14 @@ import numpy as np
 
 from pe_cli import fluid
 from pe_cli.fluid import layers
-from tests.test_control_flow_dynamic_rnn import LENGTHS, PARAMS, VALUES, program as dynamic_rnn_program
-from tests.test_control_flow_dynamic_rnn import D, H, S
+from tests.test_control_flow_dynamic_rnn import H, LENGTHS, PARAMS, VALUES, data
+from tests.test_control_flow_dynamic_rnn import program as dynamic_rnn_program
 
 
 def while_rnn_program():
     main = fluid.Program()
     with fluid.program_guard(main, fluid.Program()):
-        x = layers.data("x", [D], dtype="float64", lod_level=1)
-        h0 = layers.data("h0", [H], dtype="float64")
-        s = layers.data("s", [S], dtype="float64")
-        for v in (x, h0, s):
-            v.stop_gradient = False
+        x, h0, s = data()
         table = layers.lod_rank_table(x)
         steps = layers.lod_tensor_to_array(x, table)
         n = layers.max_sequence_len(table)
