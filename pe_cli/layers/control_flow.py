@@ -50,6 +50,8 @@ logical_or, logical_xor = _logical("logical_or"), _logical("logical_xor")
 
 def increment(x, value=1.0, in_place=True):
     """x + value for a one-value x; in place by default, as Fluid's (a loop counter)."""
+    if not isinstance(x, Variable):
+        raise TypeError(f"increment: x must be a Variable, got {type(x).__name__}")
     helper = LayerHelper("increment")
     out = x if in_place else helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
     helper.append_op("increment", {"X": [x]}, {"Out": [out]}, {"step": float(value)})
@@ -150,8 +152,9 @@ class While:
     the body must update) holds; ``max_iterations`` stops a loop that never ends, naming its line."""
 
     def __init__(self, cond, is_test=False, name=None, max_iterations=100000):
-        if not isinstance(cond, Variable) or cond.dtype != "bool":
-            raise PeError(f"While: the condition must be a bool variable (less_than(...)), got {cond!r}")
+        if not isinstance(cond, Variable) or cond.dtype != "bool" or list(cond.shape or [1]) != [1]:
+            raise TypeError(f"While: the condition must be one bool (a [1] variable from less_than(...)), "
+                            f"got {cond!r}")
         self.cond, self.is_test, self.max_iterations = cond, is_test, max_iterations
         self.helper = LayerHelper("while", name=name)
         self.source = current_source()
