@@ -197,9 +197,16 @@ def conditional(helper, conds, scalar=True, before_append=None):
                      {"sub_block": body.idx, "is_scalar_condition": scalar})
 
 
+def _check_bool(where, what, var):
+    if not isinstance(var, Variable) or var.dtype != "bool":
+        got = f"a {var.dtype} variable" if isinstance(var, Variable) else type(var).__name__
+        raise TypeError(f"{where}: {what} must be a bool Variable (less_than(...)), got {got}")
+
+
 def cond(pred, true_fn=None, false_fn=None, name=None):
     """Fluid 1.8's ``cond``: the result of ``true_fn()`` when ``pred`` (one bool) holds, else of
     ``false_fn()``; both branches return variables of one structure (or both nothing)."""
+    _check_bool("cond", "pred", pred)
     helper = LayerHelper("cond", name=name)
     outs = {}
 
@@ -281,6 +288,7 @@ class Switch:
     def case(self, condition):
         if not self.inside:
             raise PeError("Switch.case must be used inside `with Switch() as switch:`")
+        _check_bool("Switch.case", "condition", condition)
         if self.previous is None:
             conds, self.previous = [condition], condition
         else:
