@@ -69,8 +69,10 @@ def _infer_array_grad(ctx):
 
 
 register("array_write", kernel_module="control_flow", inputs=["X", "I", "Array?"], outputs=["Out"], lod="drop",
+         needs_lod=True,
          infer=_infer_array_write, grad=_grad_array_write, grad_reads=("X", "I"),
-         doc="Out = Array (or a new array) with X at index I (one int value), grown with empty slots as needed.")
+         doc="Out = Array (or a new array) with X (and its LoD) at index I (one int value), grown with empty "
+             "slots as needed.")
 
 
 def _infer_array_read(ctx):
@@ -78,8 +80,10 @@ def _infer_array_read(ctx):
 
 
 register("array_read", kernel_module="control_flow", inputs=["Array", "I"], outputs=["Out"], lod="drop",
+         needs_lod=True,
          infer=_infer_array_read, grad=_grad_array_read, grad_reads=("Array", "I"),
-         doc="Out = Array[I]; an index out of range names the array and the index.")
+         doc="Out = Array[I], with the LoD it was written with; an index out of range names the array and "
+             "the index.")
 register("array_write_grad", kernel_module="control_flow", inputs=["X", "I", "Out@GRAD"], lod="drop",
          outputs=["X@GRAD?", "Array@GRAD?"], infer=_infer_array_grad,
          doc="X@GRAD = Out@GRAD[I] (zeros when that slot has none); Array@GRAD = Out@GRAD without slot I.")
