@@ -13,7 +13,7 @@ from .lod_rank import (array_to_lod_tensor, lod_rank_table, lod_tensor_to_array,
 from .tensor import assign, fill_constant
 
 __all__ = ["less_than", "less_equal", "greater_than", "greater_equal", "equal", "not_equal", "logical_not",
-           "logical_and", "logical_or", "logical_xor", "increment", "create_array", "array_write",
+           "logical_and", "logical_or", "logical_xor", "is_empty", "increment", "create_array", "array_write",
            "array_read", "array_length", "tensor_array_to_tensor", "While", "cond", "case", "switch_case", "Switch", "fill_constant_batch_size_like"]
 
 
@@ -48,6 +48,15 @@ def _logical(op_type):
 
 logical_not, logical_and = _logical("logical_not"), _logical("logical_and")
 logical_or, logical_xor = _logical("logical_or"), _logical("logical_xor")
+
+
+def is_empty(x, cond=None):
+    """A bool [1] variable: whether ``x`` holds no element (``cond=`` writes an existing one)."""
+    helper = LayerHelper("is_empty")
+    if cond is None:
+        cond = helper.create_variable_for_type_inference("bool", stop_gradient=True)
+    helper.append_op("is_empty", {"X": [x]}, {"Out": [cond]})
+    return cond
 
 
 def increment(x, value=1.0, in_place=True):

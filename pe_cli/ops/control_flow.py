@@ -297,3 +297,11 @@ register("tensor_array_to_tensor", kernel_module="control_flow", inputs=["X"], o
 register("tensor_array_to_tensor_grad", kernel_module="control_flow", inputs=["X", "Out@GRAD"],
          outputs=["X@GRAD"], lod="drop", attrs={"axis": 1, "use_stack": False},
          doc="X@GRAD: Out@GRAD cut back into the array's tensors.")
+
+
+def _infer_is_empty(ctx):
+    ctx.set_output("Out", [1], "bool")
+
+
+register("is_empty", kernel_module="control_flow", inputs=["X"], outputs=["Out"], lod="drop", infer=_infer_is_empty,
+         doc="Out = whether X holds no element (bool [1]); a decoding loop stops on an empty beam.")

@@ -305,3 +305,7 @@ def tensor_array_to_tensor_grad(ins, attrs):
         return {"X@GRAD": [np.take(og, i, axis=axis) for i in range(len(xs))]}
     cuts = np.cumsum([np.shape(x)[axis] for x in xs])[:-1]
     return {"X@GRAD": list(np.split(og, cuts, axis=axis))}
+
+
+def is_empty(ins, attrs):
+    return {"Out": np.array([np.size(ins["X"]) == 0])}
