@@ -64,7 +64,7 @@ class GradContext:
         current = program.current_block_idx
         grad_block = program._create_block(parent_idx=block.idx)
         program.current_block_idx = current
-        builder = _BackwardBuilder(grad_block, overwrites=True)
+        builder = _BackwardBuilder(grad_block)
         seeded = [builder.new_grad_target(n) for n in seeds]
         live = set(live)
         for op in block.ops:
@@ -79,14 +79,12 @@ class GradContext:
 
 
 class _BackwardBuilder:
-    def __init__(self, block, overwrites=False):
+    def __init__(self, block):
         self.block = block
         self.pending = {}    # var name -> [names of gradient contributions not yet summed]
         self.counter = 0
         # A name written by several ops (a loop's carried variable) has one gradient per value:
-        # ``frozen`` (output name -> its gradient) while an op's grad maker runs. ``overwrites``: a
-        # block's gradient, whose grad ops record their forward op (``_fwd_index``).
-        self.overwrites = overwrites
+        # ``frozen`` (output name -> its gradient) while an op's grad maker runs.
         self.frozen = {}
 
     def has_grad(self, name):
@@ -209,14 +207,43 @@ def _append_grad_ops(loss, no_grad_set):
                             {"shape": list(loss.shape or [1]), "value": 1.0, "dtype": loss.dtype},
                             role=OpRole.Backward | OpRole.Loss)
         builder.pending[loss.name] = [loss_grad]
+        start = len(block.ops)
         _append_op_grads(builder, fwd_ops, live)
+        _keep_overwritten_reads(block, fwd_ops, block.ops[start:])
     return builder, no_grad
 
 
+def _keep_overwritten_reads(block, fwd_ops, grad_ops):
+    """A grad op reading a forward variable that a later forward op overwrites (a loop counter the
+    loop advances) reads a copy taken right after its forward op (``<name>@SNAPSHOT@<k>``)."""
+    writers = {}
+    for k, op in enumerate(fwd_ops):
+        for name in op.output_arg_names:
+            writers.setdefault(name, []).append(k)
+    copies = {}
+    for grad_op in grad_ops:
+        k = grad_op.attrs.get("_fwd_index")
+        for names in ([] if k is None else grad_op.inputs.values()):
+            for j, name in enumerate(names):
+                if any(w > k for w in writers.get(name, ())) and block.has_var(name):
+                    if (name, k) not in copies:
+                        copies[(name, k)] = _snapshot(block, fwd_ops[k], name, k)
+                    names[j] = copies[(name, k)]
+
+
+def _snapshot(block, op, name, k):
+    var = block.var(name)
+    copy = block.create_var(name=f"{name}@SNAPSHOT@{k}", shape=var.shape, dtype=var.dtype, lod_level=var.lod_level,
+                            stop_gradient=True)
+    with built_like(op):
+        block._insert_op(block.ops.index(op) + 1, "assign", {"X": [name]}, {"Out": [copy]}, role=OpRole.Forward)
+    return copy.name
+
+
 def _append_op_grads(builder, fwd_ops, live):
-    """The grad ops of ``fwd_ops``, last op first, for the ops whose outputs have a gradient. With
-    ``builder.overwrites`` each grad op records the index of its forward op (``_fwd_index``), so a
-    block's gradient can see the values a variable written several times had at that op."""
+    """The grad ops of ``fwd_ops``, last op first, for the ops whose outputs have a gradient. Each grad
+    op records the index of its forward op (``_fwd_index``), so the values a variable written several
+    times had at that op can be found (a loop's gradient, _keep_overwritten_reads)."""
     for index in range(len(fwd_ops) - 1, -1, -1):
         op = fwd_ops[index]
         if not any(builder.has_grad(n) for n in op.output_arg_names):
@@ -234,9 +261,8 @@ def _append_op_grads(builder, fwd_ops, live):
                 del builder.pending[n]
             opdef.grad(GradContext(builder, op, needed))
             builder.frozen = {}
-        if builder.overwrites:
-            for grad_op in builder.block.ops[start:]:
-                grad_op.attrs["_fwd_index"] = index
+        for grad_op in builder.block.ops[start:]:
+            grad_op.attrs["_fwd_index"] = index
 
 
 def _differentiable(var):

@@ -14,21 +14,29 @@ LENGTHS, D, H, S = [2, 4, 1], 3, 4, 2
 N, TOKENS = len(LENGTHS), sum(LENGTHS)
 OFFSETS = np.concatenate([[0], np.cumsum(LENGTHS)])
 PARAMS = ("wx", "wh", "ws", "b")
+BOOT = 0.3
 
 
-def program():
+def data():
+    """The feeds: x (sequences), h0 (a memory's init) and s (a static input), all differentiable."""
+    x = layers.data("x", [D], dtype="float64", lod_level=1)
+    h0 = layers.data("h0", [H], dtype="float64")
+    s = layers.data("s", [S], dtype="float64")
+    for v in (x, h0, s):
+        v.stop_gradient = False
+    return x, h0, s
+
+
+def program(boot=True):
+    """``boot=False``: the memory starts as the constant BOOT instead of h0."""
     main = fluid.Program()
     with fluid.program_guard(main, fluid.Program()):
-        x = layers.data("x", [D], dtype="float64", lod_level=1)
-        h0 = layers.data("h0", [H], dtype="float64")
-        s = layers.data("s", [S], dtype="float64")
-        for v in (x, h0, s):
-            v.stop_gradient = False
+        x, h0, s = data()
         drnn = layers.DynamicRNN()
         with drnn.block():
             xt = drnn.step_input(x)
             st = drnn.static_input(s)
-            prev = drnn.memory(init=h0)
+            prev = drnn.memory(init=h0) if boot else drnn.memory(shape=[H], value=BOOT, dtype="float64")
             h = layers.fc([xt, prev, st], H, act="tanh", bias_attr=ParamAttr("b"),
                           param_attr=[ParamAttr("wx"), ParamAttr("wh"), ParamAttr("ws")])
             drnn.update_memory(prev, h)
@@ -78,6 +86,16 @@ def test_gradients_match_finite_differences(name):
     grad, = _run(main, [name + "@GRAD"])
     want = finite_differences(lambda v: 0.5 * float((numpy_forward(v) ** 2).sum()), VALUES, name)
     np.testing.assert_allclose(grad, want, rtol=1e-5, atol=1e-8)
+
+
+def test_a_memory_without_init_starts_at_its_value_and_differentiates():
+    main, out, _ = program(boot=False)
+    got, gx, gwh = _run(main, [out, "x@GRAD", "wh@GRAD"])
+    booted = dict(VALUES, h0=np.full((N, H), BOOT))
+    np.testing.assert_allclose(got, numpy_forward(booted), rtol=1e-12, atol=1e-12)
+    for name, grad in (("x", gx), ("wh", gwh)):
+        want = finite_differences(lambda v: 0.5 * float((numpy_forward(v) ** 2).sum()), booted, name)
+        np.testing.assert_allclose(grad, want, rtol=1e-5, atol=1e-8, err_msg=name)
 
 
 def test_plain_tensor_step_input_is_refused():

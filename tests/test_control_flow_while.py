@@ -154,3 +154,25 @@ def test_a_switch_without_default_keeps_a_persistable_value_when_no_case_holds()
         got = [float(exe.run(main, feed={"x": np.array([v], "float32")}, fetch_list=[lr])[0][0])
                for v in (1.0, -1.0, 1.0)]
     assert got == [7.0, 1.0, 1.0]
+
+
+def test_tensor_arrays_keep_each_items_lod_through_a_loop():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        x = layers.data("x", [2], dtype="float32", lod_level=1)
+        i, n = layers.fill_constant([1], "int64", 0), layers.fill_constant([1], "int64", 2)
+        arr = layers.create_array("float32")
+        c = layers.less_than(i, n)
+        loop = layers.While(c)
+        with loop.block():
+            layers.array_write(x * 2.0, i, arr)
+            layers.increment(i)
+            layers.less_than(i, n, cond=c)
+        last = layers.array_read(arr, layers.fill_constant([1], "int64", 1))
+    exe = fluid.Executor(fluid.CPUPlace())
+    xv = fluid.create_lod_tensor(np.arange(10, dtype="float32").reshape(5, 2), [[3, 2]], fluid.CPUPlace())
+    with fluid.scope_guard(fluid.core.Scope()):
+        exe.run(startup)
+        got, = exe.run(main, feed={"x": xv}, fetch_list=[last], return_numpy=False)
+    assert got.recursive_sequence_lengths() == [[3, 2]]
+    np.testing.assert_array_equal(np.array(got), 2 * np.arange(10, dtype="float32").reshape(5, 2))

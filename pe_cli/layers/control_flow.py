@@ -8,10 +8,12 @@ from ..errors import PeError
 from ..framework.source import current_source, source_guard
 from ..framework.variable import Variable
 from .helper import LayerHelper
+from .lod_rank import (array_to_lod_tensor, lod_rank_table, lod_tensor_to_array,  # noqa: F401 -- Fluid's
+                       max_sequence_len, reorder_lod_tensor_by_rank, shrink_memory)      # layers.control_flow has them
 from .tensor import assign, fill_constant
 
 __all__ = ["less_than", "less_equal", "greater_than", "greater_equal", "equal", "not_equal", "logical_not",
-           "logical_and", "logical_or", "logical_xor", "increment", "create_array", "array_write",
+           "logical_and", "logical_or", "logical_xor", "is_empty", "increment", "create_array", "array_write",
            "array_read", "array_length", "tensor_array_to_tensor", "While", "cond", "case", "switch_case", "Switch", "fill_constant_batch_size_like"]
 
 
@@ -48,8 +50,19 @@ logical_not, logical_and = _logical("logical_not"), _logical("logical_and")
 logical_or, logical_xor = _logical("logical_or"), _logical("logical_xor")
 
 
+def is_empty(x, cond=None):
+    """A bool [1] variable: whether ``x`` holds no element (``cond=`` writes an existing one)."""
+    helper = LayerHelper("is_empty")
+    if cond is None:
+        cond = helper.create_variable_for_type_inference("bool", stop_gradient=True)
+    helper.append_op("is_empty", {"X": [x]}, {"Out": [cond]})
+    return cond
+
+
 def increment(x, value=1.0, in_place=True):
     """x + value for a one-value x; in place by default, as Fluid's (a loop counter)."""
+    if not isinstance(x, Variable):
+        raise TypeError(f"increment: x must be a Variable, got {type(x).__name__}")
     helper = LayerHelper("increment")
     out = x if in_place else helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
     helper.append_op("increment", {"X": [x]}, {"Out": [out]}, {"step": float(value)})
@@ -150,8 +163,9 @@ class While:
     the body must update) holds; ``max_iterations`` stops a loop that never ends, naming its line."""
 
     def __init__(self, cond, is_test=False, name=None, max_iterations=100000):
-        if not isinstance(cond, Variable) or cond.dtype != "bool":
-            raise PeError(f"While: the condition must be a bool variable (less_than(...)), got {cond!r}")
+        if not isinstance(cond, Variable) or cond.dtype != "bool" or list(cond.shape or [1]) != [1]:
+            raise TypeError(f"While: the condition must be one bool (a [1] variable from less_than(...)), "
+                            f"got {cond!r}")
         self.cond, self.is_test, self.max_iterations = cond, is_test, max_iterations
         self.helper = LayerHelper("while", name=name)
         self.source = current_source()
@@ -192,9 +206,16 @@ def conditional(helper, conds, scalar=True, before_append=None):
                      {"sub_block": body.idx, "is_scalar_condition": scalar})
 
 
+def _check_bool(where, what, var):
+    if not isinstance(var, Variable) or var.dtype != "bool":
+        got = f"a {var.dtype} variable" if isinstance(var, Variable) else type(var).__name__
+        raise TypeError(f"{where}: {what} must be a bool Variable (less_than(...)), got {got}")
+
+
 def cond(pred, true_fn=None, false_fn=None, name=None):
     """Fluid 1.8's ``cond``: the result of ``true_fn()`` when ``pred`` (one bool) holds, else of
     ``false_fn()``; both branches return variables of one structure (or both nothing)."""
+    _check_bool("cond", "pred", pred)
     helper = LayerHelper("cond", name=name)
     outs = {}
 
@@ -276,6 +297,7 @@ class Switch:
     def case(self, condition):
         if not self.inside:
             raise PeError("Switch.case must be used inside `with Switch() as switch:`")
+        _check_bool("Switch.case", "condition", condition)
         if self.previous is None:
             conds, self.previous = [condition], condition
         else:

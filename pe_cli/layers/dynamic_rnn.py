@@ -64,6 +64,8 @@ class DynamicRNN:
 
     def memory(self, init=None, shape=None, value=0.0, need_reorder=False, dtype="float32"):
         self._inside("memory")
+        if shape is not None and not isinstance(shape, (list, tuple)):
+            raise TypeError(f"DynamicRNN.memory: shape must be a list or tuple, got {type(shape).__name__}")
         if init is None and shape is None:
             raise PeError("DynamicRNN.memory: give init= or shape=")
         if init is not None:

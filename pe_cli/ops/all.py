@@ -4,3 +4,4 @@ from . import clip  # noqa: F401
 from . import indexing, metric, nn, rnn, sequence, sequence_conv, sequence_rows, shape_ops  # noqa: F401
 from . import distributed, fused, similarity  # noqa: F401
 from . import control_flow, dynamic_rnn  # noqa: F401
+from . import beam_search, lod_rank  # noqa: F401

@@ -69,8 +69,10 @@ def _infer_array_grad(ctx):
 
 
 register("array_write", kernel_module="control_flow", inputs=["X", "I", "Array?"], outputs=["Out"], lod="drop",
+         needs_lod=True,
          infer=_infer_array_write, grad=_grad_array_write, grad_reads=("X", "I"),
-         doc="Out = Array (or a new array) with X at index I (one int value), grown with empty slots as needed.")
+         doc="Out = Array (or a new array) with X (and its LoD) at index I (one int value), grown with empty "
+             "slots as needed.")
 
 
 def _infer_array_read(ctx):
@@ -78,8 +80,10 @@ def _infer_array_read(ctx):
 
 
 register("array_read", kernel_module="control_flow", inputs=["Array", "I"], outputs=["Out"], lod="drop",
+         needs_lod=True,
          infer=_infer_array_read, grad=_grad_array_read, grad_reads=("Array", "I"),
-         doc="Out = Array[I]; an index out of range names the array and the index.")
+         doc="Out = Array[I], with the LoD it was written with; an index out of range names the array and "
+             "the index.")
 register("array_write_grad", kernel_module="control_flow", inputs=["X", "I", "Out@GRAD"], lod="drop",
          outputs=["X@GRAD?", "Array@GRAD?"], infer=_infer_array_grad,
          doc="X@GRAD = Out@GRAD[I] (zeros when that slot has none); Array@GRAD = Out@GRAD without slot I.")
@@ -106,7 +110,9 @@ def _block_grad_attrs(g, reads):
     """(the gradients of the outputs the block op's grad reads, its attributes): the block's grad ops
     in a new block, seeded with the gradients of what the block writes outside."""
     block, b = g.fwd.block.program.block(g.attrs["sub_block"]), g.builder
-    seeds = [n for n in g.output("Out") if _differentiable(block, n) and b.has_grad(n)]
+    # what it writes outside and has a gradient there, and what it carries (reads, then writes): the
+    # carried value's gradient flows from each run to the one before even when nothing outside reads it
+    seeds = [n for n in g.output("Out") if _differentiable(block, n) and (b.has_grad(n) or n in reads)]
     wanted = [n for n in reads if _differentiable(block, n)]
     index, seeded, grads = g.block_grad(block, seeds, wanted, set(wanted))
     return [b.read_grad(n) for n in seeds], {"sub_block": index, "seeds": seeds, "seed_grads": seeded,
@@ -291,3 +297,11 @@ register("tensor_array_to_tensor", kernel_module="control_flow", inputs=["X"], o
 register("tensor_array_to_tensor_grad", kernel_module="control_flow", inputs=["X", "Out@GRAD"],
          outputs=["X@GRAD"], lod="drop", attrs={"axis": 1, "use_stack": False},
          doc="X@GRAD: Out@GRAD cut back into the array's tensors.")
+
+
+def _infer_is_empty(ctx):
+    ctx.set_output("Out", [1], "bool")
+
+
+register("is_empty", kernel_module="control_flow", inputs=["X"], outputs=["Out"], lod="drop", infer=_infer_is_empty,
+         doc="Out = whether X holds no element (bool [1]); a decoding loop stops on an empty beam.")

@@ -33,7 +33,8 @@ def _grad_dynamic(g):
           "outputs@GRAD": g.out_grad("outputs")},
          {"inputs@GRAD": g.in_grad("inputs"), "initial_states@GRAD": g.in_grad("initial_states"),
           "static_inputs@GRAD": g.in_grad("static_inputs"), "parameters@GRAD": g.in_grad("parameters")},
-         {"sub_block": index, "boots": a["boots"], "out_grads": seeded[:n_out], "state_grads": seeded[n_out:],
+         {"sub_block": index, "boots": a["boots"], "memory_shapes": a["memory_shapes"],
+          "memory_values": a["memory_values"], "memory_dtypes": a["memory_dtypes"], "out_grads": seeded[:n_out], "state_grads": seeded[n_out:],
           "input_grads": grads[:n_in], "ex_state_grads": grads[n_in:n_in + n_ex],
           "static_grads": grads[n_in + n_ex:n_in + n_ex + n_st], "parameter_grads": grads[n_in + n_ex + n_st:]})
 
@@ -63,7 +64,8 @@ def _infer_dynamic_grad(ctx):
 register("dynamic_recurrent_grad", kernel_module="dynamic_rnn", lod="drop", needs_lod=True,
          inputs=["inputs*", "initial_states*", "static_inputs*", "parameters*", "step_scopes", "outputs@GRAD*"],
          outputs=["inputs@GRAD*", "initial_states@GRAD*", "static_inputs@GRAD*", "parameters@GRAD*"],
-         attrs={"sub_block": Attr(None), "boots": _NAMES, "out_grads": _NAMES, "state_grads": _NAMES,
+         attrs={"sub_block": Attr(None), "boots": _NAMES, "memory_shapes": _NAMES, "memory_values": _NAMES,
+                "memory_dtypes": _NAMES, "out_grads": _NAMES, "state_grads": _NAMES,
                 "input_grads": _NAMES, "ex_state_grads": _NAMES, "static_grads": _NAMES, "parameter_grads": _NAMES},
          infer=_infer_dynamic_grad,
          doc="The gradient of dynamic_recurrent: the step block's grad ops from the last step to the first.")

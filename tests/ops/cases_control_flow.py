@@ -33,3 +33,7 @@ CASES += [
 CASES += [
     OpCase("lod_reset", {"X": R}, lambda i, a: {"Out": i["X"]}, attrs={"target_lod": [0, 2, 5]}, grad=("X",)),
 ]
+CASES += [
+    OpCase("is_empty", {"X": R}, lambda i, a: {"Out": np.array([False])}),
+    OpCase("is_empty", {"X": np.zeros((0, 3))}, lambda i, a: {"Out": np.array([True])}, name="is_empty_true"),
+]

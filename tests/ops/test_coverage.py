@@ -18,6 +18,12 @@ COVERED_ELSEWHERE = {
           "against finite differences and the unrolled graph)"
        for t in ("while", "conditional_block", "recurrent", "create_array", "array_write", "array_read",
                  "array_length", "tensor_array_to_tensor", "dynamic_recurrent")},
+    **{t: "tests/test_control_flow_lod_rank.py: a While RNN built with them equals DynamicRNN, forward and "
+          "every gradient (they take a rank table)"
+       for t in ("lod_rank_table", "max_sequence_len", "lod_tensor_to_array", "array_to_lod_tensor",
+                 "shrink_rnn_memory", "reorder_lod_tensor_by_rank")},
+    "beam_search": "tests/test_control_flow_beam_search.py: a hand-worked step (2-level LoD inputs)",
+    "beam_search_decode": "tests/test_control_flow_beam_search.py: two steps back-traced (tensor arrays)",
 }
 
 

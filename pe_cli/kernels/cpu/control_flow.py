@@ -55,17 +55,29 @@ def _index(i, what):
     return int(flat[0])
 
 
+class TensorArray(list):
+    """A LoDTensorArray's value: its tensors, and the LoD each was written with (``lods``)."""
+    __slots__ = ("lods",)
+
+    def __init__(self, items=(), lods=None):
+        super().__init__(items)
+        self.lods = list(lods) if lods is not None else [None] * len(self)
+
+
 def create_array(ins, attrs):
-    return {"Out": []}
+    return {"Out": TensorArray()}
 
 
 def array_write(ins, attrs):
-    array = list(ins.get("Array") or [])
+    old = ins.get("Array") or []
+    array = TensorArray(old, getattr(old, "lods", None))
     i = _index(ins["I"], "array_write")
     if i < 0:
         raise PeError(f"array_write: index {i} is negative")
     array.extend([None] * (i + 1 - len(array)))
+    array.lods.extend([None] * (len(array) - len(array.lods)))
     array[i] = ins["X"]
+    array.lods[i] = (attrs.get("_lod") or {}).get("X")
     return {"Out": array}
 
 
@@ -74,7 +86,9 @@ def array_read(ins, attrs):
     if not 0 <= i < len(array) or array[i] is None:
         raise PeError(f"array_read: index {i} is out of range of array '{attrs.get('_array_name', 'Array')}' "
                       f"({len(array)} slots{'' if not 0 <= i < len(array) else ', that slot never written'})")
-    return {"Out": array[i]}
+    lods = getattr(array, "lods", None)
+    lod = lods[i] if lods is not None and i < len(lods) else None
+    return {"Out": array[i], "@LOD": {"Out": lod}} if lod else {"Out": array[i]}
 
 
 def array_length(ins, attrs):
@@ -291,3 +305,7 @@ def tensor_array_to_tensor_grad(ins, attrs):
         return {"X@GRAD": [np.take(og, i, axis=axis) for i in range(len(xs))]}
     cuts = np.cumsum([np.shape(x)[axis] for x in xs])[:-1]
     return {"X@GRAD": list(np.split(og, cuts, axis=axis))}
+
+
+def is_empty(ins, attrs):
+    return {"Out": np.array([np.size(ins["X"]) == 0])}

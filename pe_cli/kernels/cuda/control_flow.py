@@ -28,6 +28,7 @@ logical_not = _on_host(_cpu.logical_not)
 logical_and = _on_host(_cpu.logical_and)
 logical_or = _on_host(_cpu.logical_or)
 logical_xor = _on_host(_cpu.logical_xor)
+is_empty = _on_host(_cpu.is_empty)
 fill_constant_batch_size_like = _on_host(_cpu.fill_constant_batch_size_like)
 
 

@@ -1,0 +1,25 @@
+"""The LoD rank table ops on CUDA: computed on the host (they gather rows), results moved to the device."""
+from ..cpu import lod_rank as _cpu
+from . import runtime as rt
+
+
+def _on_host(cpu_kernel):
+    def kernel(ins, attrs):
+        host = {k: v if isinstance(v, (list, _cpu.RankTable)) else rt.to_host(v) for k, v in ins.items()}
+        host = {k: [None if a is None else rt.to_host(a) for a in v] if isinstance(v, list) else v
+                for k, v in host.items()}
+        outs = cpu_kernel(host, attrs)
+        return {k: v if k == "@LOD" or isinstance(v, _cpu.RankTable) else
+                [rt.to_device(a) for a in v] if isinstance(v, list) else rt.to_device(v) for k, v in outs.items()}
+    kernel.__name__ = cpu_kernel.__name__
+    return kernel
+
+
+lod_rank_table = _on_host(_cpu.lod_rank_table)
+max_sequence_len = _on_host(_cpu.max_sequence_len)
+lod_tensor_to_array = _on_host(_cpu.lod_tensor_to_array)
+array_to_lod_tensor = _on_host(_cpu.array_to_lod_tensor)
+shrink_rnn_memory = _on_host(_cpu.shrink_rnn_memory)
+shrink_rnn_memory_grad = _on_host(_cpu.shrink_rnn_memory_grad)
+reorder_lod_tensor_by_rank = _on_host(_cpu.reorder_lod_tensor_by_rank)
+reorder_lod_tensor_by_rank_grad = _on_host(_cpu.reorder_lod_tensor_by_rank_grad)

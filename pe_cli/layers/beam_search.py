@@ -1,0 +1,31 @@
+"""Fluid's ``beam_search`` and ``beam_search_decode`` layers (pe_cli/ops/beam_search.py)."""
+from .helper import LayerHelper
+
+__all__ = ["beam_search", "beam_search_decode"]
+
+
+def beam_search(pre_ids, pre_scores, ids, scores, beam_size, end_id, level=0, is_accumulated=True, name=None,
+                return_parent_idx=False):
+    """(selected_ids, selected_scores[, parent_idx]) of one decoding step; see the op's doc."""
+    helper = LayerHelper("beam_search", name=name)
+    selected_ids = helper.create_variable_for_type_inference("int64", stop_gradient=True)
+    selected_scores = helper.create_variable_for_type_inference(scores.dtype, stop_gradient=True)
+    parent_idx = helper.create_variable_for_type_inference("int32", stop_gradient=True)
+    inputs = {"pre_ids": [pre_ids], "pre_scores": [pre_scores], "scores": [scores]}
+    if ids is not None:
+        inputs["ids"] = [ids]
+    helper.append_op("beam_search", inputs, {"selected_ids": [selected_ids], "selected_scores": [selected_scores],
+                                             "parent_idx": [parent_idx]},
+                     {"level": level, "beam_size": beam_size, "end_id": end_id, "is_accumulated": is_accumulated})
+    return (selected_ids, selected_scores, parent_idx) if return_parent_idx else (selected_ids, selected_scores)
+
+
+def beam_search_decode(ids, scores, beam_size, end_id, name=None):
+    """(sentence ids, sentence scores) back-traced through the arrays of the steps' selections."""
+    helper = LayerHelper("beam_search_decode", name=name)
+    sentence_ids = helper.create_variable_for_type_inference("int64", stop_gradient=True)
+    sentence_scores = helper.create_variable_for_type_inference(scores.dtype, stop_gradient=True)
+    helper.append_op("beam_search_decode", {"Ids": [ids], "Scores": [scores]},
+                     {"SentenceIds": [sentence_ids], "SentenceScores": [sentence_scores]},
+                     {"beam_size": beam_size, "end_id": end_id})
+    return sentence_ids, sentence_scores

@@ -1,0 +1,36 @@
+"""Beam search for sequence generation (Fluid's ``beam_search`` and ``beam_search_decode``). A step's
+candidates carry a 2-level LoD: level 0 groups the prefixes (branches) of each source sentence, level 1
+the candidates each prefix extends into."""
+from .registry import Attr, is_int, register
+
+_BEAM = Attr(1, lambda v: is_int(v) and v > 0, "an int > 0")
+
+
+def _infer_beam_search(ctx):
+    ctx.set_output("selected_ids", [-1, 1], "int64", lod_level=2)
+    ctx.set_output("selected_scores", [-1, 1], ctx.dtype("scores"), lod_level=2)
+    ctx.set_output("parent_idx", [-1], "int32")
+
+
+register("beam_search", kernel_module="beam_search", lod="drop", needs_lod=True,
+         inputs=["pre_ids", "pre_scores", "ids?", "scores"], outputs=["selected_ids", "selected_scores", "parent_idx?"],
+         attrs={"level": 0, "beam_size": _BEAM, "end_id": 0, "is_accumulated": True},
+         infer=_infer_beam_search,
+         doc="One step of beam search: for each source (scores' LoD level `level`), the beam_size best "
+             "(id, score) candidates over its prefixes (a prefix whose pre_id is end_id offers only (end_id, "
+             "pre_score)); scores are accumulated, or pre_score + log(scores) when is_accumulated is false. "
+             "A source whose prefixes all ended and chose end_id again is pruned. Outputs are grouped by "
+             "prefix (LoD [sources' prefixes, each prefix's selections]); parent_idx: each one's prefix row.")
+
+
+def _infer_decode(ctx):
+    ctx.set_output("SentenceIds", [-1], "int64", lod_level=2)
+    ctx.set_output("SentenceScores", [-1], ctx.dtype("Scores"), lod_level=2)
+
+
+register("beam_search_decode", kernel_module="beam_search", lod="drop",
+         inputs=["Ids", "Scores"], outputs=["SentenceIds", "SentenceScores"],
+         attrs={"beam_size": _BEAM, "end_id": 0}, infer=_infer_decode,
+         doc="The sentences of a beam search, back-traced through the arrays of each step's selected ids "
+             "and scores: per source, its hypotheses best first (by their last score), each from its first "
+             "word (LoD [sources' sentences, sentences' words]).")

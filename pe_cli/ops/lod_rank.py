@@ -1,0 +1,72 @@
+"""Fluid's building blocks of a dynamic RNN written with While: a LoD rank table (the sequences of a
+LoD level, longest first), its longest length, sequences cut into a tensor array of time steps and
+back, memories shrunk to the sequences still running, and rows reordered by the table."""
+from .registry import register
+
+
+def _infer_table(ctx):
+    if ctx.input_var("X").lod_level < 1:
+        ctx.fail(f"X '{ctx.input_var('X').name}' is a plain tensor; a rank table needs sequences")
+    ctx.set_output("Out", None, "int64")
+
+
+register("lod_rank_table", kernel_module="lod_rank", inputs=["X"], outputs=["Out"], lod="drop", needs_lod=True,
+         attrs={"level": 0}, infer=_infer_table,
+         doc="Out = the rank table of X's LoD level `level`: (index, length) of each sequence, longest first "
+             "(stable).")
+
+
+def _infer_max_len(ctx):
+    ctx.set_output("Out", [1], "int64")
+
+
+register("max_sequence_len", kernel_module="lod_rank", inputs=["RankTable"], outputs=["Out"], lod="drop",
+         infer=_infer_max_len, doc="Out = the longest sequence's length (int64 [1]).")
+
+
+def _infer_to_array(ctx):
+    ctx.set_output("Out", [-1] + list(ctx.shape("X")[1:]), ctx.dtype("X"))
+
+
+def _grad_to_array(g):
+    g.op("array_to_lod_tensor", {"X": g.out_grad("Out"), "RankTable": g.input("RankTable")},
+         {"Out": g.in_grad("X")})
+
+
+register("lod_tensor_to_array", kernel_module="lod_rank", inputs=["X", "RankTable"], outputs=["Out"], lod="drop",
+         needs_lod=True, infer=_infer_to_array, grad=_grad_to_array, grad_reads=("RankTable",),
+         doc="Out[t] = the t-th rows of the sequences longer than t, in the table's order.")
+
+
+def _grad_from_array(g):
+    g.op("lod_tensor_to_array", {"X": g.out_grad("Out"), "RankTable": g.input("RankTable")},
+         {"Out": g.in_grad("X")})
+
+
+register("array_to_lod_tensor", kernel_module="lod_rank", inputs=["X", "RankTable"], outputs=["Out"],
+         lod="drop", infer=_infer_to_array, grad=_grad_from_array, grad_reads=("RankTable",),
+         doc="Out = the array's time steps put back into the sequences of the table's LoD (the inverse of "
+             "lod_tensor_to_array).")
+
+
+def _grad_shrink(g):
+    g.op("shrink_rnn_memory_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")})
+
+
+register("shrink_rnn_memory", kernel_module="lod_rank", inputs=["X", "I", "RankTable"], outputs=["Out"],
+         lod="drop", infer=_infer_to_array, grad=_grad_shrink, grad_reads=("X",),
+         doc="Out = the first rows of X, one per sequence longer than I (the table's order).")
+register("shrink_rnn_memory_grad", kernel_module="lod_rank", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
+         lod="drop", doc="X@GRAD = Out@GRAD on the first rows, zeros on the others.")
+
+
+def _grad_reorder(g):
+    g.op("reorder_lod_tensor_by_rank_grad", {"X": g.input("X"), "RankTable": g.input("RankTable"),
+                                             "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")})
+
+
+register("reorder_lod_tensor_by_rank", kernel_module="lod_rank", inputs=["X", "RankTable"], outputs=["Out"],
+         lod="drop", infer=_infer_to_array, grad=_grad_reorder, grad_reads=("X", "RankTable"),
+         doc="Out = X's rows (one per sequence) in the table's order.")
+register("reorder_lod_tensor_by_rank_grad", kernel_module="lod_rank", inputs=["X", "RankTable", "Out@GRAD"],
+         outputs=["X@GRAD"], lod="drop", doc="X@GRAD = Out@GRAD's rows put back in X's order.")
