@@ -13,3 +13,10 @@ def data(name, shape, append_batch_size=True, dtype="float32", lod_level=0, type
         return default_main_program().global_block().create_var(
             name=name, shape=shape, dtype=dtype, lod_level=lod_level, stop_gradient=stop_gradient,
             is_data=True, need_check_feed=True)
+
+
+def static_data(name, shape, dtype="float32", lod_level=0):
+    """``fluid.data`` / ``paddle.static.data``: a fed variable whose ``shape`` includes the batch
+    dimension (None or -1 there): ``data`` with ``append_batch_size=False``."""
+    shape = [-1 if d is None else int(d) for d in shape]
+    return data(name=name, shape=shape, append_batch_size=False, dtype=dtype, lod_level=lod_level)
