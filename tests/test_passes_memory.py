@@ -173,9 +173,8 @@ def test_pe_graph_passes_prints_each_change():
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0].startswith("graph passes of mlp on 2 devices")
-    assert lines[1] == "fuse_elewise_add_act_ops: off (build_strategy.fuse_elewise_add_act_ops)"
-    assert lines[2] == "enable_inplace: off (build_strategy.enable_inplace)"
-    assert re.fullmatch(r"memory_optimize: \d+ changes", lines[3])
+    assert "enable_inplace: off (build_strategy.enable_inplace)" in lines
+    assert any(re.fullmatch(r"memory_optimize: \d+ changes", line) for line in lines)
     assert any(re.fullmatch(r"  release fc1\.tmp_0 on device 1 after \w+", line) for line in lines)
     off = pe("graph", "models/mlp.yaml", "--passes")
     assert off.returncode == 0 and "memory_optimize: off (build_strategy.memory_optimize)" in off.stdout

@@ -2,30 +2,28 @@
 gradients between them. Plain data: the executor schedules it, ``to_dot`` draws it.
 
 Nodes (pe_cli/compiler/ssa_nodes.py, a class per kind)
-  - ``OpNode``: one unit of work. ``compute`` (one program op on one device), ``scale_loss_grad`` (the
-    initial loss gradient on one device), ``all_reduce`` / ``reduce`` / ``broadcast`` (between devices)
-    and ``fetch`` (collects a variable from every device).
-  - ``VarNode``: one *version* of a variable on one device: each write makes a new version, so a reader
-    names exactly the value it needs (SSA). ``dep`` var nodes only order two ops (control dependencies).
+  - ``OpNode``: one unit of work: ``compute`` (a program op on a device), ``scale_loss_grad`` (the
+    loss gradient on a device), ``all_reduce`` / ``reduce`` / ``broadcast``, ``fetch``.
+  - ``VarNode``: one *version* of a variable on one device: each write makes a new version, so a
+    reader names the value it needs (static single assignment); ``dep`` ones only order two ops.
 
-How it is built (``build_ssa_graph``), after the strategy's program passes (fusion, passes/), for each
-op of the program's global block, in order:
-  - the op that fills ``<loss>@GRAD`` (role Backward|Loss) becomes one ``scale_loss_grad`` node per device,
-    whose value follows ``gradient_scale_strategy`` (1/devices, 1, or none: fed by the user); every other op
-    one ``compute`` node per device, reading the latest version of each input there, writing new versions;
-  - after the last backward op that writes a parameter's gradient ``<param>@GRAD``: with ``AllReduce``
-    one ``all_reduce`` node (sums it over the devices in device order, deterministic, giving the sum to
-    every device); with ``Reduce`` one ``reduce`` node that sums it onto the parameter's owning device
-    (owners balanced by parameter size: largest first, each to the least loaded device).
-  - with ``num_trainers`` > 1 (several processes, MPI): then one ``process_all_reduce`` node sums the
-    gradient over the processes, each after the previous one (every process calls the collectives in
-    one order); with ``fuse_all_reduce_ops`` the gradients wait in a bucket, summed in one node just
-    before the first op that reads one of them. The loss gradient is scaled by 1/(devices x trainers).
-  - with ``Reduce``, an op that reads values only one device holds (the reduced gradient, the parameter
-    it updates, ...) runs there only; values of several owners are broadcast first, and updated
-    parameters from their owner at the end.
-Then the readers of a version run before the writer of the next, and writers run in order (the
-executor keeps one value per name and device: these edges keep a reader from seeing a later value).
+How it is built (``build_ssa_graph``), for each op of the program's global block, in order:
+  - the op filling ``<loss>@GRAD`` becomes a ``scale_loss_grad`` node per device (its value follows
+    ``gradient_scale_strategy``); every other op a ``compute`` node per device, reading the latest
+    version of each input there and writing new versions of its outputs;
+  - after the last backward op writing a gradient ``<param>@GRAD``: with ``AllReduce`` one
+    ``all_reduce`` node (the sum over the devices in device order, deterministic, on every device;
+    with ``fuse_all_reduce_ops``, one node per bucket: fused_all_reduce.py); with ``Reduce`` one
+    ``reduce`` node onto the parameter's owner (balanced by size: largest first, to the least loaded).
+  - with ``num_trainers`` > 1 (MPI processes): then one ``process_all_reduce`` node sums it over the
+    processes, each after the previous one (every process calls the collectives in the same order);
+    with ``fuse_all_reduce_ops`` one per bucket. The loss gradient is scaled by 1/(devices x trainers).
+  - with ``Reduce``, an op that reads values only one device holds (the reduced gradient, the
+    parameter it updates, ...) runs on that device only; values several owners hold are broadcast
+    first. Updated parameters are broadcast from their owner at the end.
+Then the readers of one version run before the writer of the next (write-after-read), and writers
+are ordered (write-after-write): one value per name and device, so no reader sees a later value.
+The program is first rewritten by the passes over the program the strategy turns on (fusion).
 """
 import collections
 import copy
@@ -38,7 +36,8 @@ from ..ops.registry import GRAD_SUFFIX
 from .ssa_nodes import (ALL_REDUCE, BROADCAST, COMPUTE, FETCH, REDUCE, SCALE_LOSS_GRAD,  # noqa: F401
                         PROCESS_ALL_REDUCE, AllReduceNode, BroadcastNode, ComputeNode, FetchNode, OpNode,
                         ProcessAllReduceNode, ReduceNode, ScaleLossGradNode, VarNode)
-from .passes import program_passes
+from .fused_all_reduce import AllReduceBuckets
+from .passes.program import program_passes
 from .strategy import BuildStrategy, GradientScaleStrategy, ReduceStrategy, check_build_strategy
 
 class SSAGraph:
@@ -174,26 +173,25 @@ def build_ssa_graph(program, places, build_strategy=None, loss_name=None):
     strategy = check_build_strategy(build_strategy) or BuildStrategy()
     if not places:
         raise PeError("no devices to build the graph for: places is empty")
-    program, report = program_passes(program, strategy)
-    graph = _Builder(program, places, strategy, loss_name).build()
-    graph.program_report = report       # what the program passes changed (pe graph --passes)
-    return graph
+    return _Builder(program, places, strategy, loss_name).build()
 
 
 class _Builder:
     def __init__(self, program, places, strategy, loss_name):
-        self.program = program
-        self.block = program.global_block()
+        self.program, report = program_passes(program, strategy)   # fusion, before the devices' copies
+        self.block = self.program.global_block()
         self.strategy = strategy
         self.n = len(places)
         self.devices = list(range(self.n))
         self.loss_name = loss_name
-        self.g = SSAGraph(program, places, loss_name, strategy)
+        self.g = SSAGraph(self.program, places, loss_name, strategy)
+        self.g.program_passes = report      # [(pass name, changes)]: shown by pe graph --passes
         self.owned = {}       # var name -> the only device holding its current value (Reduce)
         self.reduce = strategy.reduce_strategy == ReduceStrategy.Reduce
         self.trainers = strategy.num_trainers
         self.pending = []     # gradients summed in this process, waiting for the processes' all-reduce
         self.last_process_node = None
+        self.buckets = AllReduceBuckets(self, strategy.fuse_all_reduce_ops and not self.reduce and self.trainers == 1)
 
     def build(self):
         self._check_strategy()
@@ -213,6 +211,7 @@ class _Builder:
                 continue
             if self.pending and any(name in self.pending for name in op.input_arg_names):
                 self._all_reduce_processes()
+            self.buckets.before(op)
             for d in self._place(op):
                 self._compute(op, d)
             for p, g in aggregate_after.get(index, ()):
@@ -222,6 +221,7 @@ class _Builder:
                     self.pending.append(g)
                     if not self.strategy.fuse_all_reduce_ops:
                         self._all_reduce_processes()
+        self.buckets.flush()
         self._all_reduce_processes()
         if self.reduce and self.n > 1:
             for p, _ in self.g.param_grads:
@@ -337,7 +337,7 @@ class _Builder:
                 self.g._read(d, grad, node)
             self.g._write(root, grad, node)
             self.owned[grad] = root
-        else:
+        elif not self.buckets.add(param, grad):
             node = self.g._add(AllReduceNode(self.g._new_id(), None, None,
                                              {"var": grad, "param": param, "devices": self.devices}))
             for d in self.devices:

@@ -164,13 +164,13 @@ class BuildStrategy(_Strategy):
         "trainers_endpoints": (list, _check_list),
         "memory_optimize": (False, _check_optional_bool),     # pe_cli/compiler/passes
         "enable_inplace": (False, _check_optional_bool),
-        # -- accepted, no effect yet (they never change the numbers) -----------------------------
         "fuse_elewise_add_act_ops": (False, _check_bool),
         "fuse_bn_act_ops": (False, _check_bool),
+        "fuse_all_reduce_ops": (False, _check_bool),    # compiler/fused_all_reduce.py
+        # -- accepted, no effect yet (they never change the numbers) -----------------------------
         "fuse_relu_depthwise_conv": (False, _check_bool),
         "fuse_broadcast_ops": (False, _check_bool),
         "fuse_all_optimizer_ops": (False, _check_bool),
-        "fuse_all_reduce_ops": (False, _check_bool),
         "enable_auto_fusion": (False, _check_bool),
         "remove_unnecessary_lock": (False, _check_bool),
         "cache_runtime_context": (False, _check_bool),
@@ -181,8 +181,8 @@ class BuildStrategy(_Strategy):
         "mkldnn_enabled_op_types": (list, _check_list),
     }
 
-    NO_EFFECT_YET = ("fuse_bn_act_ops", "fuse_relu_depthwise_conv", "fuse_all_optimizer_ops",
-                     "enable_auto_fusion", "enable_backward_optimizer_op_deps")
+    NO_EFFECT_YET = ("fuse_relu_depthwise_conv", "fuse_all_optimizer_ops", "enable_auto_fusion",
+                     "enable_backward_optimizer_op_deps")
     NOTHING_TO_DO = {
         "remove_unnecessary_lock": "pe's kernels take no locks to remove: each device's values are its own, "
                                    "and the graph's edges order every read and write",
@@ -196,8 +196,6 @@ class BuildStrategy(_Strategy):
         "nccl_comm_num": "an NCCL option: pe opens no NCCL communicators",
         "mkldnn_enabled_op_types": "pe's CPU kernels are numpy and numba loops; it has no MKL-DNN kernels to enable",
     }
-    # fuse_all_reduce_ops: gradients summed between processes wait in one bucket (compiler/ssa_graph.py);
-    # between the CPU devices of one process a fused sum would only copy into one buffer first.
 
 
 class ExecutionStrategy(_Strategy):

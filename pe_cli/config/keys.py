@@ -93,13 +93,13 @@ _STRATEGY_DOCS = {
                     "of every batch; rank 0 alone writes the run directory (docs/DISTRIBUTED.md)",
     "trainer_id": "this trainer's rank (pe train sets it from the MPI rank)",
     "trainers_endpoints": "the trainers' endpoints",
-    "fuse_elewise_add_act_ops": "fuse elementwise_add + activation, and their gradients, into one op each "
+    "fuse_elewise_add_act_ops": "fuse elementwise_add + an activation (and their gradient ops) into one op "
                                 "(a program pass; numbers unchanged; docs/PARALLEL.md)",
+    "fuse_bn_act_ops": "fuse batch_norm + relu (and their gradient ops) into one op",
     "memory_optimize": "release each temporary after its last reader (graph pass; see docs/PARALLEL.md)",
     "enable_inplace": "let ops the registry declares write over a dead input (graph pass; docs/PARALLEL.md)",
     "remove_unnecessary_lock": "drop locks the graph proves unneeded",
-    "fuse_all_reduce_ops": "sum the gradients between trainer processes in one bucket (one MPI call; "
-                           "docs/DISTRIBUTED.md)",
+    "fuse_all_reduce_ops": "sum the gradients over the devices (and processes) in buckets of up to 32 MiB, one collective each",
     "num_threads": "thread-pool size (0: devices x 4)",
     "num_iteration_per_drop_scope": "drop the per-device local scopes every N iterations",
     "num_iteration_per_run": "iterations per run call",

@@ -172,6 +172,8 @@ class DataParallelEngine:
                 hint = did_you_mean(name, [v for v in self.block.vars if "@GRAD" not in v])
                 raise PeError(f"cannot fetch '{name}': it is not a variable of the program"
                               f"{'; ' + hint if hint else ''}")
+            if self.graph.program is not self.program and self.graph.latest(0, name) is None:
+                passes.check_not_fused_away(name, self.program, self.graph)
             names.append(name)
         return names
 

@@ -1,59 +1,93 @@
-"""Fused ops, made by the fusion passes (pe_cli/compiler/passes/) from ops the graph already has, so
-that one kernel does the work of two passes over memory.
+"""Fused ops made by the fusion passes (pe_cli/compiler/passes/fuse_*.py); each computes exactly
+what the ops it replaces compute, in the same order, in one op (one node per device).
 
-``fused_elemwise_activation`` (Fluid's, functor_list ``[act, "elementwise_add"]``): Out = act(X + Y)
-with elementwise_add's axis broadcasting of Y, act any activation of the table
-(pe_cli/activations.py) with its attributes in ``act_attrs``. Its gradient op reads Out for
-activations whose derivative reads Out (relu, tanh, sigmoid, ...), and IntermediateOut (X + Y,
-saved when ``save_intermediate_out``) for those that read their input.
-"""
-from ..activations import ROWS
+``fused_elemwise_activation``: ``IntermediateOut = elementwise_add(X, Y, axis)`` and
+``Out = act(IntermediateOut)``, with ``functor_list = [act, "elementwise_add"]`` as in Fluid
+(the unary functor applied to the binary one). ``act`` is an activation without attributes (relu,
+tanh, sigmoid, ...: ``FUSABLE_ACTIVATIONS``). Its gradient op reads IntermediateOut or Out (what the
+activation's gradient reads) and Out@GRAD, and gives X@GRAD and Y@GRAD as elementwise_add_grad does."""
+from ..activations import TABLE
 from .elementwise import broadcast_shape
-from .registry import Attr, fmt_shape, register
+from .nn import _BN_ATTRS, _infer_batch_norm
+from .registry import Attr, fmt_shape, grads_like, register
 
-# The ops fuse_elewise_add_act (pe_cli/compiler/passes/) finds and makes: named here, with the op.
-ADD, ADD_GRAD = "elementwise_add", "elementwise_add_grad"
-FUSED, FUSED_GRAD = "fused_elemwise_activation", "fused_elemwise_activation_grad"
-
-
-def _act(functors):
-    return functors[0] if isinstance(functors, (list, tuple)) and len(functors) == 2 else None
+# activations the fused op takes: those with a gradient and no attributes of their own
+FUSABLE_ACTIVATIONS = tuple(sorted(row.name for row in TABLE if not row.params and row.derivative is not None))
+ACT_READS = {row.name: row.reads for row in TABLE if row.name in FUSABLE_ACTIVATIONS}
 
 
-def _check_functors(v):
-    act = _act(v)
-    return act in ROWS and ROWS[act].derivative is not None and v[1] == "elementwise_add"
+# what the fuse_elewise_add_act_ops pass looks for and makes (op types are named only here)
+ADD = "elementwise_add"
+FUSED_ADD_ACT = "fused_elemwise_activation"
 
 
-def reads_intermediate(attrs):
-    """True when the gradient of ``attrs['functor_list']``'s activation reads X + Y (not Out)."""
-    return ROWS[_act(attrs["functor_list"])].reads == "X"
+def grad_type(type):
+    """The type of ``type``'s gradient op."""
+    return type + "_grad"
+
+
+def _functors(value):
+    return (isinstance(value, (list, tuple)) and len(value) == 2 and value[1] == "elementwise_add"
+            and value[0] in FUSABLE_ACTIVATIONS)
+
+
+_ATTRS = {"functor_list": Attr(["relu", "elementwise_add"], _functors,
+                               f"[act, 'elementwise_add'] with act one of {', '.join(FUSABLE_ACTIVATIONS)}"),
+          "axis": -1, "save_intermediate_out": True}
 
 
 def _infer(ctx):
     x, y = ctx.shape("X"), ctx.shape("Y")
-    if broadcast_shape(x, y, ctx.attrs["axis"]) != list(x):
-        ctx.fail(f"Y {fmt_shape(y)} must broadcast into X {fmt_shape(x)} (axis={ctx.attrs['axis']})")
-    if reads_intermediate(ctx.attrs) and not ctx.attrs["save_intermediate_out"]:
-        ctx.fail(f"{_act(ctx.attrs['functor_list'])}'s gradient reads X + Y: set save_intermediate_out")
-    ctx.set_output("Out", x, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
-    ctx.set_output("IntermediateOut", x, ctx.dtype("X"))
+    out = broadcast_shape(x, y, ctx.attrs["axis"])
+    if out is None:
+        ctx.fail(f"X {fmt_shape(x)} and Y {fmt_shape(y)} cannot broadcast (axis={ctx.attrs['axis']})")
+    if ctx.dtype("X") != ctx.dtype("Y"):
+        ctx.fail(f"X is {ctx.dtype('X')} but Y is {ctx.dtype('Y')}; cast one of them")
+    lod_level = ctx.input_var("X").lod_level
+    ctx.set_output("IntermediateOut", out, ctx.dtype("X"), lod_level=lod_level)
+    ctx.set_output("Out", out, ctx.dtype("X"), lod_level=lod_level)
 
 
 def _grad(g):
-    inputs = {"X": g.input("X"), "Y": g.input("Y"), "Out@GRAD": g.out_grad("Out")}
-    inputs["IntermediateOut" if reads_intermediate(g.attrs) else "Out"] = (
-        g.output("IntermediateOut") if reads_intermediate(g.attrs) else g.output("Out"))
-    g.op("fused_elemwise_activation_grad", inputs, {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")}, g.attrs)
+    ins = {"X": g.input("X"), "Y": g.input("Y"), "IntermediateOut": g.output("IntermediateOut"),
+           "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")}
+    g.op("fused_elemwise_activation_grad", ins, {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")}, g.attrs)
 
 
-_ATTRS = {"functor_list": Attr(list, _check_functors, "[an activation with a gradient, 'elementwise_add']"),
-          "axis": -1, "save_intermediate_out": False, "act_attrs": Attr(dict, lambda v: isinstance(v, dict), "a dict")}
-
-register("fused_elemwise_activation", kernel_module="fused", inputs=["X", "Y"], outputs=["Out", "IntermediateOut?"],
-         attrs=_ATTRS, infer=_infer, grad=_grad, grad_reads=("X", "Y", "Out", "IntermediateOut"),
-         doc="Out = act(X + Y), act = functor_list[0] (an activation) with act_attrs; IntermediateOut = X + Y "
-             "when save_intermediate_out.")
+register("fused_elemwise_activation", kernel_module="fused", inputs=["X", "Y"], outputs=["Out", "IntermediateOut"],
+         attrs=_ATTRS, infer=_infer, grad=_grad, grad_reads=("X", "Y", "IntermediateOut", "Out"),
+         doc="IntermediateOut = X + Y (Y broadcast into X from dim `axis`); Out = act(IntermediateOut), "
+             "act = functor_list[0]. Made by the fuse_elewise_add_act_ops pass.")
 register("fused_elemwise_activation_grad", kernel_module="fused",
-         inputs=["X", "Y", "Out?", "IntermediateOut?", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"], attrs=_ATTRS,
-         infer=lambda ctx: [ctx.set_output(s, ctx.shape(s[:-5]), ctx.dtype(s[:-5])) for s in ("X@GRAD", "Y@GRAD")])
+         inputs=["X", "Y", "IntermediateOut", "Out", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"], attrs=_ATTRS,
+         infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}))
+
+
+# -- fused_batch_norm_act (the fuse_bn_act_ops pass) ------------------------------------------------
+# Y = act(batch_norm(X)) with batch_norm's inputs, statistics outputs and attributes; the value
+# before the activation is not kept (nothing reads it: batch_norm_grad does not, nor does the
+# gradient of an activation that reads Out, the ones taken here).
+BATCH_NORM = "batch_norm"
+FUSED_BN_ACT = "fused_batch_norm_act"
+BN_ACTIVATIONS = tuple(name for name in FUSABLE_ACTIVATIONS if ACT_READS[name] == "Out")
+
+_BN_ACT_ATTRS = dict(_BN_ATTRS, act_type=Attr("relu", choices=BN_ACTIVATIONS))
+
+
+def _grad_bn_act(g):
+    ins = {"X": g.input("X"), "Scale": g.input("Scale"), "SavedMean": g.output("SavedMean"),
+           "SavedVariance": g.output("SavedVariance"), "Y": g.output("Y"), "Y@GRAD": g.out_grad("Y")}
+    g.op(grad_type(FUSED_BN_ACT), ins,
+         {"X@GRAD": g.in_grad("X"), "Scale@GRAD": g.in_grad("Scale"), "Bias@GRAD": g.in_grad("Bias")}, g.attrs)
+
+
+register(FUSED_BN_ACT, kernel_module="fused", grad_reads=("SavedMean", "SavedVariance", "Scale", "X", "Y"),
+         inputs=["X", "Scale", "Bias", "Mean", "Variance"],
+         outputs=["Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance"], attrs=_BN_ACT_ATTRS,
+         infer=_infer_batch_norm, grad=_grad_bn_act, traits=("batch_statistics",),
+         doc="Y = act(batch_norm(X)), act = act_type (relu, ...); batch_norm's statistics outputs. "
+             "Made by the fuse_bn_act_ops pass.")
+register(grad_type(FUSED_BN_ACT), kernel_module="fused",
+         inputs=["X", "Scale", "SavedMean", "SavedVariance", "Y", "Y@GRAD"],
+         outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"], attrs=_BN_ACT_ATTRS,
+         infer=grads_like({"X@GRAD": "X", "Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}))

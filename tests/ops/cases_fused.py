@@ -1,52 +1,83 @@
-"""Op cases for the fused ops (pe_cli/ops/fused.py): act(X + Y) against numpy, and the gradient
-against float64 finite differences, for relu (the fused loops), activations whose gradient reads
-their input (IntermediateOut) or their output, with and without attributes, and other broadcasts."""
+"""Op cases for the fused ops (pe_cli/ops/fused.py): forward against numpy, gradients against
+float64 finite differences."""
 import numpy as np
 
 from op_test import OpCase
+from tests.ops.cases_nn import bn_ref
 
 rng = np.random.default_rng(23)
 
 
-def r(*shape):
-    return rng.normal(size=shape)
-
-
-def _away_from_zero(x, gap=0.05):
+def r(*shape, gap=0.05):
+    """Normal values kept at least ``gap`` away from 0 (relu's kink)."""
+    x = rng.normal(size=shape)
     return np.where(np.abs(x) < gap, np.copysign(gap, x) + x, x)
 
 
-_ACTS = {"relu": lambda v: np.maximum(v, 0), "tanh": np.tanh, "sigmoid": lambda v: 1 / (1 + np.exp(-v)),
-         "leaky_relu": lambda v: np.where(v > 0, v, 0.1 * v), "softplus": lambda v: np.log1p(np.exp(v))}
+def _sigmoid(x):
+    return 1 / (1 + np.exp(-x))
 
 
-def case(act, x, y, axis=-1, save=False, act_attrs=None, suffix=""):
-    if act in ("relu", "leaky_relu"):          # keep X + Y away from the kink
-        x = _away_from_zero(x + y.reshape((1,) * (axis if axis >= 0 else x.ndim - y.ndim) + y.shape
-                                         + (1,) * (x.ndim - (axis if axis >= 0 else x.ndim - y.ndim) - y.ndim))) \
-            - y.reshape((1,) * (axis if axis >= 0 else x.ndim - y.ndim) + y.shape
-                        + (1,) * (x.ndim - (axis if axis >= 0 else x.ndim - y.ndim) - y.ndim))
+_ACTS = {"relu": lambda v: np.maximum(v, 0), "tanh": np.tanh, "sigmoid": _sigmoid}
 
+
+def _fluid_y(x, y, axis):
+    if axis == -1 or y.ndim >= x.ndim:
+        return y
+    return y.reshape((1,) * axis + y.shape + (1,) * (x.ndim - axis - y.ndim))
+
+
+def _ref(act):
     def ref(i, a):
-        start = a["axis"] if a["axis"] >= 0 else i["X"].ndim - i["Y"].ndim
-        yb = i["Y"].reshape((1,) * start + i["Y"].shape + (1,) * (i["X"].ndim - start - i["Y"].ndim))
-        pre = i["X"] + yb
-        out = {"Out": _ACTS[act](pre)}
-        if a["save_intermediate_out"]:
-            out["IntermediateOut"] = pre
-        return out
-    return OpCase("fused_elemwise_activation", {"X": x, "Y": y}, ref,
-                  attrs={"functor_list": [act, "elementwise_add"], "axis": axis, "save_intermediate_out": save,
-                         "act_attrs": act_attrs or {}},
-                  grad=("X", "Y"), loss_outputs=("Out",), name=f"fused_elemwise_activation_{act}{suffix}")
+        inter = i["X"] + _fluid_y(i["X"], i["Y"], a["axis"])
+        return {"Out": _ACTS[act](inter), "IntermediateOut": inter}
+    return ref
 
+
+def _case(act, x, y, axis=-1, suffix=""):
+    # X and Y are drawn so that X + Y stays away from relu's kink at 0
+    return OpCase("fused_elemwise_activation", {"X": x, "Y": y}, _ref(act),
+                  attrs={"functor_list": [act, "elementwise_add"], "axis": axis}, grad=("X", "Y"),
+                  loss_outputs=("Out",), name=f"fused_elemwise_activation_{act}{suffix}")
+
+
+def _away(x, y, axis=-1):
+    """x moved so that x + y is at least 0.05 away from 0."""
+    s = x + _fluid_y(x, y, axis)
+    return np.where(np.abs(s) < 0.05, x + np.copysign(0.05, s), x)
+
+
+_Y = r(5)
+_X = _away(r(4, 5), _Y)
+_YA = r(3)
+_XA = _away(r(2, 3, 4), _YA, axis=1)
 
 CASES = [
-    case("relu", r(5, 4), r(4), suffix="_bias_rows"),
-    case("relu", r(2, 3, 4), r(3), axis=1, suffix="_axis1"),
-    case("tanh", r(5, 4), r(4)),
-    case("sigmoid", r(2, 3, 4), r(3, 4), axis=1, suffix="_axis1"),
-    case("softplus", r(4, 3), r(3), save=True, suffix="_reads_intermediate"),
-    case("leaky_relu", r(4, 3), r(3), save=True, act_attrs={"alpha": 0.1}, suffix="_attrs"),
-    case("relu", r(4, 3), r(3), save=True, suffix="_saves_intermediate"),
+    _case("relu", _X, _Y, suffix="_bias"),
+    _case("tanh", r(3, 4), r(3, 4)),
+    _case("sigmoid", r(3, 4), r(4), suffix="_bias"),
+    _case("relu", _XA, _YA, axis=1, suffix="_axis1"),
+]
+
+
+# -- fused_batch_norm_act: act(batch_norm(X)) ------------------------------------------------------
+
+def _bn_act_case(act, x, channels, attrs=None, suffix=""):
+    inputs = {"X": x, "Scale": rng.uniform(0.5, 1.5, channels), "Bias": r(channels),
+              "Mean": r(channels) * 0.1, "Variance": rng.uniform(0.5, 1.5, channels)}
+
+    def ref(i, a):
+        outs = bn_ref(i["X"], i["Scale"], i["Bias"], i["Mean"], i["Variance"], a["momentum"], a["epsilon"],
+                      a["is_test"], a["use_global_stats"], a["data_layout"])
+        return dict(outs, Y=_ACTS[act](outs["Y"]))
+    return OpCase("fused_batch_norm_act", inputs, ref, attrs=dict(attrs or {}, act_type=act),
+                  grad=("X", "Scale", "Bias"), loss_outputs=("Y",), name=f"fused_batch_norm_act_{act}{suffix}",
+                  grad_rtol=1e-4, grad_atol=1e-6)
+
+
+CASES += [
+    _bn_act_case("relu", r(4, 3, 2, 2), 3),
+    _bn_act_case("sigmoid", r(6, 4), 4, {"momentum": 0.5}, suffix="_2d"),
+    _bn_act_case("tanh", r(3, 2, 2, 4), 4, {"data_layout": "NHWC"}, suffix="_nhwc"),
+    _bn_act_case("relu", r(3, 3, 2, 2), 3, {"is_test": True}, suffix="_is_test"),
 ]

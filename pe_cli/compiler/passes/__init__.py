@@ -2,11 +2,12 @@
 ``graph -> (graph, changes)`` in a file of its own, returning a new graph and one line per change
 (``pe graph --passes`` prints them); the graph given is left unchanged.
 
-Program passes run first, on a copy of the program, before its multi-device graph is built
-(``program_passes``, from ``build_ssa_graph``):
-  0. ``fuse_elewise_add_act_ops`` (fuse_elewise_add_act.py): elementwise_add + an activation, and their
-     gradients, become one fused op each.
-The graph passes run in this fixed order (``ORDER``), each only when its option is on:
+They run in this fixed order (``ORDER``), each only when its option is on. First the passes over
+the program, run when the graph is built (program.py), so every device runs their result:
+  - ``fuse_elewise_add_act_ops`` (fuse_elewise_add_act.py): elementwise_add + an activation (and
+    their two gradient ops) become one fused_elemwise_activation (_grad) op.
+  - ``fuse_bn_act_ops`` (fuse_bn_act.py, first): batch_norm + relu -> fused_batch_norm_act (_grad).
+Then the passes over the SSA graph:
   1. ``enable_inplace`` (inplace.py): an op the registry declares able to write an output over an
      input (``register(..., inplace=...)``) does so where that input is dead afterwards.
   2. ``memory_optimize`` (memory_optimize.py): releases each temporary once its last reader has run.
@@ -17,21 +18,11 @@ Passes that need to know what is fetched (a fetched value is never released) run
 builds its schedule for a fetch list: ``apply(graph, fetched)``.
 """
 from .liveness import pinned_names, sequential_frees  # noqa: F401
-from .fuse_elewise_add_act import fuse_elewise_add_act
 from .inplace import enable_inplace
 from .memory_optimize import memory_optimize, program_frees, reuse_log
+from .program import PROGRAM_ORDER, check_not_fused_away, program_passes  # noqa: F401
 
-ORDER = ("fuse_elewise_add_act_ops", "enable_inplace", "memory_optimize")
-
-
-def program_passes(program, strategy):
-    """The program passes ``strategy`` turns on, applied to (a copy of) ``program``: (program,
-    [(pass name, changes)])."""
-    report = []
-    if strategy.fuse_elewise_add_act_ops:
-        program, changes = fuse_elewise_add_act(program)
-        report.append(("fuse_elewise_add_act_ops", changes))
-    return program, report
+ORDER = PROGRAM_ORDER + ("enable_inplace", "memory_optimize")
 
 
 def memory_options(program, build_strategy=None):
@@ -46,8 +37,8 @@ def memory_options(program, build_strategy=None):
 
 def apply(graph, fetched=(), build_strategy=None):
     """The passes the strategy (and the program's own settings) turn on, in ``ORDER``, applied to
-    the SSA ``graph``. Returns (graph, [(pass name, changes)]), the program passes' first."""
-    report = list(getattr(graph, "program_report", ()))
+    the SSA ``graph``. Returns (graph, [(pass name, changes)])."""
+    report = list(getattr(graph, "program_passes", ()))
     if build_strategy is not None and build_strategy.enable_inplace:
         graph, changes = enable_inplace(graph, fetched)
         report.append(("enable_inplace", changes))
@@ -58,4 +49,4 @@ def apply(graph, fetched=(), build_strategy=None):
     return graph, report
 
 
-__all__ = ["ORDER", "apply", "fuse_elewise_add_act", "program_passes", "enable_inplace", "memory_options", "memory_optimize", "program_frees", "reuse_log"]
+__all__ = ["ORDER", "apply", "enable_inplace", "memory_options", "memory_optimize", "program_frees", "reuse_log"]

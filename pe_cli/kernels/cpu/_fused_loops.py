@@ -1,50 +1,28 @@
-"""numba loops of the fused ops (kernels/cpu/fused.py): one pass over memory where the unfused ops
-take two. Each computes exactly what its two ops compute, in the same order, so results are bitwise
-the same. Imported on first use."""
+"""numba loops of the fused kernels (kernels/cpu/fused.py), imported on first use (_numba.py):
+one pass over memory where the unfused kernels make two. Arithmetic is that of the loops they
+replace (_pointwise_loops.py: add_mid, then relu), in the same dtype, so results are bitwise equal."""
 import numba
-import numpy as np
+from numba import prange
 
 _jit = numba.njit(cache=True, nogil=True)
+_pjit = numba.njit(cache=True, nogil=True, parallel=True)
 
 
-@_jit
-def add_mid_relu(x, y, out):
-    """out[p, j, q] = relu(x[p, j, q] + y[j]) (elementwise_add's bias loop, then relu's)."""
-    pre, n, post = x.shape
-    zero = x.dtype.type(0)
-    for p in range(pre):
-        for j in range(n):
-            b = y[j]
-            for q in range(post):
-                v = x[p, j, q] + b
-                out[p, j, q] = v if (v > zero or v != v) else zero
+def _add_mid_relu(rows):
+    """The loop over rows ``rows`` (range or prange): inter[p, j, q] = x[p, j, q] + y[j] and
+    out = relu(inter) (3-D arrays; y 1-D), compiled serial and parallel below."""
+    def loop(x, y, inter, out):
+        pre, n, post = x.shape
+        zero = x.dtype.type(0)
+        for p in rows(pre):
+            for j in range(n):
+                b = y[j]
+                for q in range(post):
+                    v = x[p, j, q] + b
+                    inter[p, j, q] = v
+                    out[p, j, q] = v if (v > zero or v != v) else zero
+    return loop
 
 
-@_jit
-def relu_grad_sum_rows(out, dout, dx, dy):
-    """dx = dout * (out > 0) (relu_grad) and dy[j] = the sum over p of dx[p, j] (elementwise_add's
-    bias gradient over rows, accumulated in float64 in the same order)."""
-    pre, n = dout.shape
-    zero = dout.dtype.type(0)
-    acc = np.zeros(n, dtype=np.float64)
-    for p in range(pre):
-        for j in range(n):
-            g = dout[p, j]
-            d = g if out[p, j] > 0 else g * zero
-            dx[p, j] = d
-            acc[j] += d
-    for j in range(n):
-        dy[j] = acc[j]
-
-
-@numba.njit(cache=True, nogil=True, parallel=True)
-def add_mid_relu_parallel(x, y, out):
-    """add_mid_relu with the rows p spread over numba's threads (x [pre, n, post], pre > 1)."""
-    pre, n, post = x.shape
-    zero = x.dtype.type(0)
-    for p in numba.prange(pre):
-        for j in range(n):
-            b = y[j]
-            for q in range(post):
-                v = x[p, j, q] + b
-                out[p, j, q] = v if (v > zero or v != v) else zero
+add_mid_relu = _jit(_add_mid_relu(range))
+add_mid_relu_parallel = _pjit(_add_mid_relu(prange))      # the rows p on numba's threads (pre > 1)

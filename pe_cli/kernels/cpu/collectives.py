@@ -16,3 +16,25 @@ def all_reduce(arrays, devices, targets):
 def broadcast(array, root, targets):
     """``array`` (on device ``root``) on every device of ``targets``."""
     return [array] * len(targets)
+
+
+def all_reduce_coalesced(groups, devices, targets):
+    """``groups[i]``: the arrays of device ``devices[i]``. Their sums over the devices, each summed
+    as ``all_reduce`` sums (device order, so each number is the one a per-array all-reduce gives),
+    written end to end into one buffer in one call; returns, per target, the sums as views of it.
+    CPU devices share the host's memory, so the inputs are read where they are (no copy into a
+    send buffer). Arrays of mixed dtypes are summed one by one."""
+    first = groups[0]
+    if len(groups) == 1 or len({a.dtype for arrays in groups for a in arrays}) != 1:
+        per_array = [all_reduce([arrays[k] for arrays in groups], devices, targets)[0] for k in range(len(first))]
+        return [per_array] * len(targets)
+    buffer = np.empty(sum(a.size for a in first), dtype=first[0].dtype)
+    sums, start = [], 0
+    for k, a in enumerate(first):
+        total = buffer[start:start + a.size].reshape(a.shape)
+        np.add(a, groups[1][k], out=total)
+        for arrays in groups[2:]:
+            np.add(total, arrays[k], out=total)      # device order, as all_reduce
+        sums.append(total)
+        start += a.size
+    return [sums] * len(targets)

@@ -42,3 +42,11 @@ def broadcast(array, root, targets):
             with _kernels_on(d):
                 out.append(rt.copy_to(array, d))
     return out
+
+
+def all_reduce_coalesced(groups, devices, targets):
+    """``groups[i]``: the arrays of device ``devices[i]``; returns, per target, their sums over the
+    devices. On CUDA devices each array is still summed alone (no buffer is coalesced yet): the
+    same numbers as ``all_reduce``, one bucket node in the graph."""
+    sums = [all_reduce([arrays[k] for arrays in groups], devices, targets) for k in range(len(groups[0]))]
+    return [[per_target[t] for per_target in sums] for t in range(len(targets))]

@@ -1,0 +1,28 @@
+"""The passes over the program, run before the multi-device graph is built from it (so every
+device runs their result): the fusion passes, each on when its BuildStrategy option is."""
+from ...errors import PeError
+from .fuse_bn_act import fuse_bn_act
+from .fuse_elewise_add_act import fuse_elewise_add_act
+
+PROGRAM_ORDER = ("fuse_bn_act_ops", "fuse_elewise_add_act_ops")
+_PASSES = {"fuse_bn_act_ops": fuse_bn_act, "fuse_elewise_add_act_ops": fuse_elewise_add_act}
+
+
+def check_not_fused_away(name, program, graph):
+    """Raises a one-line PeError when the passes over ``program`` (run for ``graph``) removed the
+    only op writing ``name`` (fuse_bn_act_ops drops the value before the activation)."""
+    written = {n for op in graph.program.global_block().ops for n in op.output_arg_names}
+    if name not in written and any(name in op.output_arg_names for op in program.global_block().ops):
+        options = ", ".join(f"build_strategy.{p}" for p, _ in graph.program_passes)
+        raise PeError(f"cannot fetch '{name}': the fusion passes ({options}) removed the op writing it; "
+                      f"fetch the fused op's output, or turn the option off")
+
+
+def program_passes(program, strategy):
+    """(the program after the passes ``strategy`` turns on, [(pass name, changes)])."""
+    report = []
+    for name in PROGRAM_ORDER:
+        if getattr(strategy, name):
+            program, changes = _PASSES[name](program)
+            report.append((name, changes))
+    return program, report

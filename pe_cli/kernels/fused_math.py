@@ -1,0 +1,40 @@
+"""The fused ops' kernels (pe_cli/ops/fused.py) for one device, made from that device's kernels of
+the ops they replace (``activation``, ``elementwise``, ``nn``: the device's kernel modules), called
+in the same order within one op, so the numbers are those of the unfused ops to the bit."""
+from ..activations import TABLE
+
+ACT_READS = {row.name: row.reads for row in TABLE}   # what each activation's gradient reads
+
+
+def fused_kernels(activation, elementwise, nn):
+    """{op type: kernel} of the fused ops and their gradient ops on one device."""
+    def fused_elemwise_activation(ins, attrs):
+        act, add_attrs = attrs["functor_list"][0], {"axis": attrs["axis"]}
+        inter = elementwise.elementwise_add(ins, add_attrs)["Out"]
+        out = getattr(activation, act)({"X": inter}, {})["Out"]
+        return {"Out": out, "IntermediateOut": inter}
+
+    def fused_elemwise_activation_grad(ins, attrs):
+        act, add_attrs = attrs["functor_list"][0], {"axis": attrs["axis"]}
+        reads = ACT_READS[act]
+        a = ins["IntermediateOut"] if reads == "X" else ins["Out"]
+        d_inter = getattr(activation, act + "_grad")({reads: a, "Out@GRAD": ins["Out@GRAD"]}, {})["X@GRAD"]
+        add_ins = {"X": ins["X"], "Y": ins["Y"], "Out": ins["IntermediateOut"], "Out@GRAD": d_inter}
+        return elementwise.elementwise_add_grad(add_ins, add_attrs)
+
+    def fused_batch_norm_act(ins, attrs):
+        outs = dict(nn.batch_norm(ins, attrs))
+        # the normalized value dies here: the activation may write over it (where its kernel can)
+        outs["Y"] = getattr(activation, attrs["act_type"])({"X": outs["Y"]}, {"_inplace": True})["Out"]
+        return outs
+
+    def fused_batch_norm_act_grad(ins, attrs):
+        act = attrs["act_type"]
+        dy = getattr(activation, act + "_grad")({"Out": ins["Y"], "Out@GRAD": ins["Y@GRAD"]}, {})["X@GRAD"]
+        bn_ins = {slot: ins[slot] for slot in ("X", "Scale", "SavedMean", "SavedVariance")}
+        return nn.batch_norm_grad(dict(bn_ins, **{"Y@GRAD": dy}), attrs)
+
+    return {"fused_elemwise_activation": fused_elemwise_activation,
+            "fused_elemwise_activation_grad": fused_elemwise_activation_grad,
+            "fused_batch_norm_act": fused_batch_norm_act,
+            "fused_batch_norm_act_grad": fused_batch_norm_act_grad}
