@@ -1,6 +1,7 @@
 """The CPU kernels give the same bits on one thread and on two (serial loops and parallel twins): a
 run's numbers must not depend on how many cores were free, nor on whether a parallel twin was
-compiled yet (kernels/cpu/_numba.py runs the serial loop meanwhile)."""
+compiled yet (kernels/cpu/_numba.py runs the serial loop meanwhile). The cases are large enough
+that each kernel takes its split path (a GEMM of 9M multiply-adds, 13 samples)."""
 import numpy as np
 import pytest
 
@@ -20,6 +21,7 @@ def attrs_of(op, **given):
 def twins(monkeypatch):
     monkeypatch.setattr(_numba, "EAGER", True)
     monkeypatch.setattr(_numba, "PARALLEL_MIN_ELEMENTS", 1)
+    monkeypatch.setattr(threads, "_quiet_share", 2)      # a 2-core machine, one core busy or not
 
     def on(share, fn):
         monkeypatch.setattr(threads, "_share", share)

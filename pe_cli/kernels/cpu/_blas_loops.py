@@ -1,14 +1,15 @@
-"""A GEMM split over numba's threads by rows of the result, each block calling numpy's BLAS
+"""A GEMM split into blocks of rows of the result, over numba's threads, each block calling numpy's BLAS
 single-threaded (see _cblas.py, _numba.py). Imported on first use."""
 import numba
 from numba import prange, uintp
 
 
-@numba.njit(cache=True, nogil=True, parallel=True)
-def gemm_rows_parallel(gemm, trans_a, trans_b, a, b, c, parts):
+def _gemm_rows(gemm, trans_a, trans_b, a, b, c, parts):
     """c [m, n] = op(a) @ op(b) for C-contiguous 2-D arrays (op: a transpose where trans_* is 112),
     the rows of c in ``parts`` blocks. The arrays (not bare addresses) are passed so that their
-    dtype is part of the compiled signature, with the GEMM that matches it."""
+    dtype is part of the compiled signature, with the GEMM that matches it. The blocks are the same
+    whichever twin runs them, and how many threads: a BLAS may round a row differently at another
+    block height (OpenBLAS 0.3.31's SGEMM does), never for another thread."""
     m, n = c.shape
     k = a.shape[0] if trans_a == 112 else a.shape[1]
     lda, ldb, size = a.shape[1], b.shape[1], a.itemsize
@@ -19,3 +20,7 @@ def gemm_rows_parallel(gemm, trans_a, trans_b, a, b, c, parts):
             first = r0 * lda if trans_a == 111 else r0       # row r0 of op(a): a row of a, or a column
             gemm(101, trans_a, trans_b, r1 - r0, n, k, 1.0, a.ctypes.data + uintp(first * size), lda,
                  b.ctypes.data, ldb, 0.0, c.ctypes.data + uintp(r0 * n * size), n)
+
+
+gemm_rows = numba.njit(cache=True, nogil=True)(_gemm_rows)
+gemm_rows_parallel = numba.njit(cache=True, nogil=True, parallel=True)(_gemm_rows)

@@ -1,13 +1,14 @@
-"""Math kernels. A large 2-D GEMM (mul and its gradients) is split by rows over numba's threads
-when the device has several, each block calling numpy's BLAS single-threaded (_blas_loops.py);
-other GEMMs are numpy's, with BLAS sized by ``threads.for_gemm``."""
+"""Math kernels. A large 2-D GEMM (mul and its gradients) is split into as many blocks of rows as
+its device has threads on a quiet machine (threads.work_parts), run over the threads free now, each
+block calling numpy's BLAS single-threaded (_blas_loops.py); other GEMMs are numpy's, with BLAS
+sized by ``threads.for_gemm``."""
 import math
 
 import numpy as np
 
 from . import threads
 from . import _cblas
-from ._numba import is_float, lazy, out_buffer, parallel_ready, parallel_threads
+from ._numba import is_float, lazy, out_buffer, parallel_threads, twin
 
 _loops = lazy("_blas_loops")
 
@@ -21,17 +22,17 @@ def _matmul2d(a, b, trans_a=False, trans_b=False):
     m, k = (a.shape[1], a.shape[0]) if trans_a else a.shape
     n = b.shape[0] if trans_b else b.shape[1]
     macs = m * n * k
-    if macs >= threads.SMALL_GEMM_MACS and threads.kernel_threads() > 1 and is_float(a, b):
+    parts = min(threads.work_parts(), m)
+    if macs >= threads.SMALL_GEMM_MACS and parts > 1 and is_float(a, b):
         gemm = _cblas.gemm(a.dtype)
-        parts = parallel_threads() if gemm is not None else 1
-        if parts > 1:
+        if gemm is not None:
+            # the same blocks on however many threads are free now (the serial twin on one)
             a, b = np.ascontiguousarray(a), np.ascontiguousarray(b)
             out = np.empty((m, n), dtype=a.dtype)
             args = (gemm, _cblas.TRANS if trans_a else _cblas.NO_TRANS, _cblas.TRANS if trans_b else _cblas.NO_TRANS,
-                    a, b, out, min(parts, m))
-            if parallel_ready(_loops().gemm_rows_parallel, *args):
-                _loops().gemm_rows_parallel(*args)
-                return out
+                    a, b, out, parts)
+            twin(_loops().gemm_rows, _loops().gemm_rows_parallel, parallel_threads() > 1, *args)(*args)
+            return out
     threads.for_gemm(macs)
     return (a.T if trans_a else a) @ (b.T if trans_b else b)
 

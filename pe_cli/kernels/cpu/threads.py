@@ -44,6 +44,7 @@ _blas = None            # threadpoolctl controllers of the loaded BLAS libraries
 _applied = None         # the BLAS thread count last set
 _planned = {}           # devices -> device_threads(devices): the environment is read once
 _share = 1              # threads per device of the devices now running
+_quiet_share = 1        # the same on a quiet machine: what work is divided by (see work_parts)
 _blas_share = None      # BLAS threads for large GEMMs (None: BLAS left alone; 1: pe's pool does it)
 _pool_blas = None       # pool_calls_blas(), found once
 LOAD_EVERY_S = 0.25     # how often the other processes' load is read again
@@ -86,7 +87,7 @@ def use_devices(devices):
     """Sizes the threads for ``devices`` CPU devices running at once. Called by the executors before
     each run; a dict lookup when nothing changes (the environment is read on the first call for
     each device count; ``refresh()`` reads it again)."""
-    global _share, _blas_share
+    global _share, _quiet_share, _blas_share
     plan = _planned.get(devices)
     if plan is None:
         share = device_threads(devices)
@@ -99,6 +100,7 @@ def use_devices(devices):
         follow = not os.environ.get("PE_DEVICE_THREADS")     # else the user's count stands
         plan = _planned[devices] = (share, blas, cores() if follow else None)
     _share, _blas_share, machine = plan
+    _quiet_share = _share
     if machine is not None:
         _share = max(1, min(_share, (machine - _taken_by_others()) // max(1, devices)))
     if _blas_share is not None and (_applied is None or (_blas_share == 1 and _applied != 1)):
@@ -128,6 +130,13 @@ def kernel_threads():
     return _share
 
 
+def work_parts():
+    """Parts a kernel that splits its work (a large GEMM's rows) divides it into: the threads its
+    device has on a quiet machine, however many the load leaves it now, so that a run's numbers do
+    not change with the load (a BLAS may round a row differently in a block of another height)."""
+    return _quiet_share
+
+
 def pool_calls_blas():
     """True when pe's loops can call numpy's BLAS GEMM per thread (float32 and float64)."""
     global _pool_blas
@@ -149,9 +158,9 @@ def for_gemm(macs):
 
 def refresh():
     """Forgets what was read from the environment and set, so the next run applies the rule anew."""
-    global _applied, _share, _blas_share, _cores_taken, _load, _load_read_at
+    global _applied, _share, _quiet_share, _blas_share, _cores_taken, _load, _load_read_at
     _planned.clear()
-    _applied, _share, _blas_share = None, 1, None
+    _applied, _share, _quiet_share, _blas_share = None, 1, 1, None
     _cores_taken, _load, _load_read_at = 0, None, 0.0
 
 
