@@ -10,11 +10,11 @@ from pe_cli.errors import PeError
 L = fluid.layers
 
 
-def _run(build, feed):
+def _run(build, feed, place=None):
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup):
         outs = build()
-    exe = fluid.Executor(fluid.CPUPlace())
+    exe = fluid.Executor(place or fluid.CPUPlace())
     exe.run(startup)
     return exe.run(main, feed=feed, fetch_list=list(outs), return_numpy=False)
 
@@ -60,6 +60,41 @@ def test_slice_gives_the_slices_lengths():
     np.testing.assert_array_equal(np.array(out)[:, 0], [1, 2, 4, 5, 6])
 
 
+PLACES = [fluid.CPUPlace(), fluid.CUDAPlace(0)]
+
+
+@pytest.mark.parametrize("place", PLACES, ids=["cpu", "cuda"])
+def test_lod_append_and_lod_reset(place):
+    def build():
+        x = L.data("x", shape=[1], dtype="float32", lod_level=1)
+        plain = L.data("p", shape=[1], dtype="float32")
+        offsets = L.data("offs", shape=[1], dtype="int32")
+        out = [L.lod_append(plain, [0, 2, 5]), L.lod_append(x, [0, 1, 2, 3, 4, 5]),
+               L.lod_append(plain, offsets), L.lod_reset(x, target_lod=[0, 4, 5]), L.lod_reset(plain, y=x)]
+        assert [v.lod_level for v in out] == [1, 2, 1, 1, 1]
+        return out
+    x = _lod(np.arange(5).reshape(5, 1), [[2, 3]])
+    feed = {"x": x, "p": np.arange(5, dtype="float32").reshape(5, 1), "offs": np.array([[0], [3], [5]], "int32")}
+    outs = _run(build, feed, place)
+    assert [o.lod() for o in outs] == [[[0, 2, 5]], [[0, 2, 5], [0, 1, 2, 3, 4, 5]], [[0, 3, 5]], [[0, 4, 5]],
+                                      [[0, 2, 5]]]
+    for o in outs:
+        np.testing.assert_array_equal(np.array(o), feed["p"])
+
+
+@pytest.mark.parametrize("place", PLACES, ids=["cpu", "cuda"])
+def test_concat_and_slice_lod_on_each_device(place):
+    def build():
+        a = L.data("a", shape=[1], dtype="float32", lod_level=1)
+        off = L.data("off", shape=[1], dtype="int64")
+        return [L.sequence_concat([a, a]), L.sequence_slice(a, off, off)]
+    a = _lod([[1], [2], [3]], [[2, 1]])
+    cat, sl = _run(build, {"a": a, "off": np.array([[1], [0]], "int64")}, place)
+    assert cat.lod() == [[0, 4, 6]] and sl.lod() == [[0, 1, 1]]
+    np.testing.assert_array_equal(np.array(cat)[:, 0], [1, 2, 1, 2, 3, 3])
+    np.testing.assert_array_equal(np.array(sl)[:, 0], [2])
+
+
 def test_reshape_scales_offsets():
     def build():
         x = L.data("x", shape=[4], dtype="float32", lod_level=1)
@@ -85,6 +120,10 @@ def test_reshape_scales_offsets():
     (lambda: [L.sequence_concat([L.data("a", shape=[1], dtype="float32", lod_level=1),
                                  L.data("b", shape=[1], dtype="float32", lod_level=1)])],
      {"a": _lod(np.ones((3, 1)), [[1, 2]]), "b": _lod(np.ones((3, 1)), [[3]])}, "X #1 has 1 sequences"),
+    (lambda: [L.lod_reset(L.data("x", shape=[1], dtype="float32"), target_lod=[0, 4, 2, 5])],
+     {"x": np.ones((5, 1), "float32")}, "must be offsets: from 0, not decreasing, ending at X's 5 rows"),
+    (lambda: [L.lod_append(L.data("x", shape=[1], dtype="float32", lod_level=1), [0, 2, 3])],
+     {"x": _lod(np.ones((3, 1)), [[1, 2]])}, "X's last LoD level counts 3 items but the new level has 2"),
 ])
 def test_input_that_does_not_fit_is_one_clear_error(build, feed, message):
     with pytest.raises(PeError, match=message):

@@ -2,7 +2,8 @@
 offsets come from kernels/common.py; one gather forward, its scatter-add (or inverse gather) backward."""
 import numpy as np
 
-from ..common import concat_index, lod_lists, expand_as_index, lod_of, reshape_offsets, seq_offsets, slice_index
+from ..common import seq_offsets
+from ..seq_maps import concat_index, expand_as_index, lod_lists, lod_of, reshape_offsets, slice_index
 from .sequence_rows import _gather, _scatter
 
 

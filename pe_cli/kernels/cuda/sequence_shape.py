@@ -2,7 +2,8 @@
 from the LoD), the gather and atomic scatter-add kernels of cuda/sequence_rows.py."""
 import numpy as np
 
-from ..common import concat_index, expand_as_index, lod_lists, lod_of, reshape_offsets, seq_offsets, slice_index
+from ..common import seq_offsets
+from ..seq_maps import concat_index, expand_as_index, lod_lists, lod_of, reshape_offsets, slice_index
 from . import runtime as rt
 from .sequence_rows import _gather, _scatter
 from .tensor import _place_along, _take_along
