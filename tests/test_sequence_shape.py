@@ -135,3 +135,12 @@ def test_plain_tensor_is_refused_when_built():
         x = L.data("x", shape=[4], dtype="float32")
         with pytest.raises(PeError, match="sequence_reshape needs a sequence"):
             L.sequence_reshape(x, 2)
+
+
+def test_unpad_of_a_plain_feed_gets_its_lod():
+    def build():
+        x = L.data("x", shape=[3, 2], dtype="float32")
+        n = L.data("n", shape=[], dtype="int64")
+        return [L.sequence_unpad(x, n)]
+    out, = _run(build, {"x": np.ones((2, 3, 2), "float32"), "n": np.array([1, 3], "int64")})
+    assert out.lod() == [[0, 1, 4]]

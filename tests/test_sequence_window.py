@@ -66,3 +66,22 @@ def test_scatter_ids_out_of_range_is_one_clear_error():
             "upd": _lod([[1], [1]], [[1, 1]])}
     with pytest.raises(PeError, match=r"Ids must be columns in \[0, 3\)"):
         fluid.Executor(fluid.CPUPlace()).run(main, feed=feed, fetch_list=[out])
+
+
+def test_im2sequence_gives_one_sequence_per_image():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        img = L.data("img", shape=[1, 3, 4], dtype="float32")
+        out = L.im2sequence(img, filter_size=[2, 2], stride=[1, 2])
+    assert out.shape == (-1, 4) and out.lod_level == 1
+    x = np.arange(24, dtype="float32").reshape(2, 1, 3, 4)
+    got, = fluid.Executor(fluid.CPUPlace()).run(main, feed={"img": x}, fetch_list=[out], return_numpy=False)
+    assert got.lod() == [[0, 4, 8]]
+    np.testing.assert_array_equal(np.array(got)[:2], [[0, 1, 4, 5], [2, 3, 6, 7]])
+
+
+def test_im2sequence_filter_larger_than_image_is_refused_when_built():
+    with fluid.program_guard(fluid.Program(), fluid.Program()):
+        img = L.data("img", shape=[1, 3, 4], dtype="float32")
+        with pytest.raises(PeError, match="do not fit images"):
+            L.im2sequence(img, filter_size=5)

@@ -4,6 +4,7 @@ CUDA kernels: plain numpy on the host, from the inputs' offsets."""
 import numpy as np
 
 from ..errors import PeError
+from ..shapes import conv_out_size
 from .common import seq_offsets
 
 
@@ -121,3 +122,18 @@ def reset_lod(attrs, rows, y_values):
         raise PeError(f"lod_append: X's last LoD level counts {int(x_lod[-1][-1])} items but the new level has "
                       f"{len(level) - 1} sequences; they must match")
     return lod_lists(x_lod) + [level]
+
+
+def im2sequence_geometry(x_shape, attrs):
+    """im2sequence's loop arguments (kh, kw, sh, sw, pad up, pad left, oh, ow), checked."""
+    (kh, kw), (sh, sw), (pu, pl, pd, pr) = attrs["kernels"], attrs["strides"], attrs["paddings"]
+    oh, ow = conv_out_size(x_shape[2], kh, pu, pd, sh, 1), conv_out_size(x_shape[3], kw, pl, pr, sw, 1)
+    if oh <= 0 or ow <= 0:
+        raise PeError(f"im2sequence: kernels {[kh, kw]} with paddings {[pu, pl, pd, pr]} do not fit images "
+                      f"{list(x_shape[2:])}")
+    return kh, kw, sh, sw, pu, pl, oh, ow
+
+
+def image_offsets(n, steps):
+    """One sequence of ``steps`` rows per image."""
+    return [list(range(0, n * steps + 1, steps))]
