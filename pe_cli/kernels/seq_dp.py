@@ -114,6 +114,104 @@ def viterbi(x, w, a, b, score, track, path):
         path[k - 1] = arg
 
 
+def chunk_spans(tags, a, b, kinds, other, t_begin, t_inside, t_end, t_single, begins, ends, types):
+    """The chunks of tags[a:b] (tag id = type * kinds + kind; type ``other`` is outside any chunk)
+    written at begins/ends/types[a:]; returns how many. Fluid's rules: a chunk ends before a step
+    of another type or 'outside', before B or S after B or I, and after E or S; one begins at B or S,
+    at a new type, and at I or E right after E or S."""
+    n = 0
+    start = 0
+    inside = False
+    tag = -1
+    typ = other
+    for i in range(a, b):
+        ptag = tag
+        ptype = typ
+        tag = tags[i] % kinds
+        typ = tags[i] // kinds
+        if ptype == other:
+            ended = False
+        elif typ == other or typ != ptype:
+            ended = True
+        elif ptag == t_begin or ptag == t_inside:
+            ended = tag == t_begin or tag == t_single
+        else:
+            ended = ptag == t_end or ptag == t_single
+        if inside and ended:
+            begins[a + n] = start
+            ends[a + n] = i - 1
+            types[a + n] = ptype
+            n += 1
+            inside = False
+        if ptype == other:
+            begun = typ != other
+        elif typ == other:
+            begun = False
+        elif typ != ptype or tag == t_begin or tag == t_single:
+            begun = True
+        elif tag == t_inside or tag == t_end:
+            begun = ptag == t_end or ptag == t_single
+        else:
+            begun = False
+        if begun:
+            start = i
+            inside = True
+    if inside:
+        begins[a + n] = start
+        ends[a + n] = b - 1
+        types[a + n] = typ
+        n += 1
+    return n
+
+
+def chunk_match(a, n_inf, b_inf, e_inf, t_inf, n_lab, b_lab, e_lab, t_lab, excluded, counts, s):
+    """counts[s] = (predicted chunks, true chunks, correct chunks), chunks of excluded types not counted."""
+    i = 0
+    j = 0
+    correct = 0
+    while i < n_inf and j < n_lab:
+        p = a + i
+        q = a + j
+        if b_inf[p] == b_lab[q] and e_inf[p] == e_lab[q] and t_inf[p] == t_lab[q] and excluded[t_inf[p]] == 0:
+            correct += 1
+        if e_inf[p] < e_lab[q]:
+            i += 1
+        elif e_inf[p] > e_lab[q]:
+            j += 1
+        else:
+            i += 1
+            j += 1
+    n_p = 0
+    for i in range(n_inf):
+        if excluded[t_inf[a + i]] == 0:
+            n_p += 1
+    n_l = 0
+    for j in range(n_lab):
+        if excluded[t_lab[a + j]] == 0:
+            n_l += 1
+    counts[s, 0] = n_p
+    counts[s, 1] = n_l
+    counts[s, 2] = correct
+
+
+def levenshtein(hyp, ha, hb, ref, ra, rb, row, base):
+    """The edit distance of hyp[ha:hb] and ref[ra:rb]; row[base:base + rb - ra + 1] is scratch."""
+    m = rb - ra
+    for j in range(m + 1):
+        row[base + j] = j
+    for i in range(1, hb - ha + 1):
+        diag = row[base]
+        row[base] = i
+        for j in range(1, m + 1):
+            up = row[base + j]
+            best = diag + (0 if hyp[ha + i - 1] == ref[ra + j - 1] else 1)
+            best = min(best, up + 1)
+            best = min(best, row[base + j - 1] + 1)
+            diag = up
+            row[base + j] = best
+    return row[base + m]
+
+
 # -- host side: where the sequences are -----------------------------------------------------------
 
 def lod_spans(attrs, slots, rows):
@@ -173,3 +271,97 @@ def tag_rows(label, rows, what="Label"):
     if label.size != rows:
         raise PeError(f"{what} has {label.size} tag ids for {rows} emission steps; give one per step")
     return np.ascontiguousarray(label).reshape(rows).astype(np.int64, copy=False)
+
+
+_SCHEMES = {"IOB": (2, 0, 1, -1, -1), "IOE": (2, -1, 0, 1, -1), "IOBES": (4, 0, 1, 2, 3), "plain": (1, -1, -1, -1, -1)}
+
+
+def chunk_scheme(attrs):
+    """(tag kinds, begin, inside, end, single tag kinds (-1: none), outside type, excluded mask [K + 1])."""
+    kinds, tb, ti, te, ts = _SCHEMES[attrs["chunk_scheme"]]
+    k = int(attrs["num_chunk_types"])
+    excluded = np.zeros(k + 1, np.int8)
+    for t in attrs.get("excluded_chunk_types") or ():
+        if 0 <= t < k:
+            excluded[t] = 1
+    return kinds, tb, ti, te, ts, k, excluded
+
+
+def seq_spans(attrs, slot, x_shape, length=None):
+    """(starts, ends) of a sequence input: padded [B, T(, 1)] rows with ``length``, else its LoD."""
+    if length is not None:
+        return padded_spans(length, x_shape[0], x_shape[1])
+    return lod_spans(attrs, (slot,), x_shape[0])
+
+
+def check_chunk_tags(tags, starts, ends, top, what):
+    inside = tags[span_mask(starts, ends, tags.shape[0])]
+    if inside.size and (inside.min() < 0 or inside.max() > top):
+        raise PeError(f"{what} holds tag ids outside [0, {top}] (num_chunk_types times the scheme's tag kinds; "
+                      f"{top} is 'outside'): {int(inside.min())}..{int(inside.max())}")
+
+
+def chunk_outputs(counts):
+    """Precision, Recall, F1-Score (float32 [1]) and the three int64 [1] counts from per-sequence counts."""
+    n_inf, n_lab, n_cor = (int(v) for v in counts.sum(axis=0)) if counts.size else (0, 0, 0)
+    p = n_cor / n_inf if n_inf else 0.0
+    r = n_cor / n_lab if n_lab else 0.0
+    f1 = 2 * p * r / (p + r) if n_cor else 0.0
+    f32 = lambda v: np.array([v], np.float32)      # noqa: E731
+    i64 = lambda v: np.array([v], np.int64)        # noqa: E731
+    return {"Precision": f32(p), "Recall": f32(r), "F1-Score": f32(f1), "NumInferChunks": i64(n_inf),
+            "NumLabelChunks": i64(n_lab), "NumCorrectChunks": i64(n_cor)}
+
+
+def _flat_ids(x):
+    return np.ascontiguousarray(x).reshape(-1).astype(np.int64, copy=False)
+
+
+def chunk_prep(inference, label, attrs, seq_length=None):
+    """Host values of chunk_eval's inputs -> (inference, label as flat int64, starts, ends,
+    scheme [kinds, begin, inside, end, single, outside type], excluded mask), checked."""
+    inf, lab = _flat_ids(inference), _flat_ids(label)
+    if inf.size != lab.size:
+        raise PeError(f"Inference has {inf.size} tags and Label {lab.size}; they must tag the same steps")
+    lods = attrs.get("_lod") or {}
+    if seq_length is None and lods.get("Inference") and lods.get("Label") and \
+            list(lods["Inference"][-1]) != list(lods["Label"][-1]):
+        raise PeError("Inference and Label have different LoDs; they must tag the same sequences")
+    starts, ends = seq_spans(attrs, "Label", np.shape(label), seq_length)
+    kinds, tb, ti, te, ts, k, excluded = chunk_scheme(attrs)
+    check_chunk_tags(inf, starts, ends, k * kinds, "Inference")
+    check_chunk_tags(lab, starts, ends, k * kinds, "Label")
+    return inf, lab, starts, ends, np.array([kinds, tb, ti, te, ts, k], np.int64), excluded
+
+
+def edit_prep(hyps, refs, attrs, hyps_length=None, refs_length=None):
+    """Host values of edit_distance's inputs -> (hyps, refs flat int64, hyp starts, ends, ref
+    starts, ends, scratch bases, scratch size)."""
+    hs, he = seq_spans(attrs, "Hyps", np.shape(hyps), hyps_length)
+    rs, re = seq_spans(attrs, "Refs", np.shape(refs), refs_length)
+    if hs.size != rs.size:
+        raise PeError(f"Hyps has {hs.size} sequences and Refs {rs.size}; edit_distance compares them in pairs")
+    if attrs.get("normalized") and np.any(re == rs):
+        k = int(np.flatnonzero(re == rs)[0])
+        raise PeError(f"reference #{k} is empty: normalized=True divides by the reference's length; "
+                      f"drop empty references or use normalized=False")
+    sizes = re - rs + 1
+    bases = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    return _flat_ids(hyps), _flat_ids(refs), hs, he, rs, re, bases[:-1], int(bases[-1])
+
+
+def edit_outputs(dist, rs, re, normalized):
+    out = dist.astype(np.float64)
+    if normalized and out.size:
+        out = out / (re - rs)
+    return {"Out": out.astype(np.float32).reshape(-1, 1), "SequenceNum": np.array([dist.size], np.int64)}
+
+
+def erase(x, attrs):
+    """sequence_erase on host values: (Out, its LoD)."""
+    lod = (attrs.get("_lod") or {}).get("X")
+    starts, ends = lod_spans(attrs, ("X",), np.shape(x)[0])
+    keep = ~np.isin(np.asarray(x).reshape(np.shape(x)[0], -1)[:, 0], np.asarray(attrs["tokens"], np.int64))
+    kept = np.concatenate([[0], np.cumsum(keep)])
+    last = [int(v) for v in kept[np.concatenate([starts, ends[-1:]])]] if starts.size else [0]
+    return np.asarray(x)[keep], [list(level) for level in lod[:-1]] + [last]
