@@ -10,9 +10,9 @@ from ..seq_dp import check_tags, crf_spans, tag_rows
 from . import runtime as rt
 from ._launch import grid, zeros
 
-_forward = cuda.jit(device=True)(seq_dp.crf_forward)
-_backward = cuda.jit(device=True)(seq_dp.crf_backward)
-_viterbi = cuda.jit(device=True)(seq_dp.viterbi)
+_forward = cuda.jit(device=True, inline=True)(seq_dp.crf_forward)
+_backward = cuda.jit(device=True, inline=True)(seq_dp.crf_backward)
+_viterbi = cuda.jit(device=True, inline=True)(seq_dp.viterbi)
 
 
 @cuda.jit

@@ -10,9 +10,9 @@ from ..seq_dp import chunk_outputs, chunk_prep, edit_outputs, edit_prep, erase
 from . import runtime as rt
 from ._launch import grid, zeros
 
-_chunks = cuda.jit(device=True)(seq_dp.chunk_spans)
-_match = cuda.jit(device=True)(seq_dp.chunk_match)
-_levenshtein = cuda.jit(device=True)(seq_dp.levenshtein)
+_chunks = cuda.jit(device=True, inline=True)(seq_dp.chunk_spans)
+_match = cuda.jit(device=True, inline=True)(seq_dp.chunk_match)
+_levenshtein = cuda.jit(device=True, inline=True)(seq_dp.levenshtein)
 
 
 @cuda.jit
