@@ -20,6 +20,7 @@ from .ifelse import *  # noqa: F401,F403
 from .dynamic_rnn import *  # noqa: F401,F403
 from .lod_rank import *  # noqa: F401,F403
 from .beam_search import *  # noqa: F401,F403
+from .crf import *  # noqa: F401,F403
 from .math_op_patch import monkey_patch_variable
 
 monkey_patch_variable()

@@ -6,3 +6,4 @@ from . import sequence_image, sequence_shape, sequence_window  # noqa: F401
 from . import distributed, fused, similarity  # noqa: F401
 from . import control_flow, dynamic_rnn  # noqa: F401
 from . import beam_search, lod_rank  # noqa: F401
+from . import crf, seq_metric  # noqa: F401
