@@ -99,6 +99,9 @@ _STRATEGY_DOCS = {
     "memory_optimize": "release each temporary after its last reader (graph pass; see docs/PARALLEL.md)",
     "enable_inplace": "let ops the registry declares write over a dead input (graph pass; docs/PARALLEL.md)",
     "remove_unnecessary_lock": "drop locks the graph proves unneeded",
+    "fuse_all_optimizer_ops": "the update ops of one type (sgd, momentum, adam) with the same attributes and "
+                              "learning rate become one fused op (a program pass under AllReduce; numbers "
+                              "unchanged; docs/PARALLEL.md)",
     "fuse_all_reduce_ops": "sum the gradients over the devices (and processes) in buckets of up to 32 MiB, one collective each",
     "num_threads": "thread-pool size (0: devices x 4)",
     "num_iteration_per_drop_scope": "drop the per-device local scopes every N iterations",

@@ -38,3 +38,27 @@ def fused_kernels(activation, elementwise, nn):
             "fused_elemwise_activation_grad": fused_elemwise_activation_grad,
             "fused_batch_norm_act": fused_batch_norm_act,
             "fused_batch_norm_act_grad": fused_batch_norm_act_grad}
+
+
+# the update ops with a fused twin (pe_cli/ops/fused_optimizer.py FUSABLE_OPTIMIZERS)
+FUSED_UPDATES = ("sgd", "momentum", "adam")
+
+
+def fused_update_kernels(optimizer, types=FUSED_UPDATES):
+    """{fused op type: kernel} of the fused update ops (pe_cli/ops/fused_optimizer.py) of the update
+    ops ``types`` on one device, from that device's update kernels (``optimizer``): each parameter's
+    update in turn, the lists' i-th entries forming the i-th call, with the one learning rate."""
+    def make(type):
+        update = getattr(optimizer, type)
+
+        def fused(ins, attrs):
+            lr = ins["LearningRate"]
+            slots = [slot for slot in ins if slot != "LearningRate"]
+            outs = {}
+            for i in range(len(ins["Param"])):
+                one = update(dict({slot: ins[slot][i] for slot in slots}, LearningRate=lr), attrs)
+                for slot, value in one.items():
+                    outs.setdefault(slot, []).append(value)
+            return outs
+        return fused
+    return {"fused_" + type: make(type) for type in types}

@@ -1,5 +1,5 @@
-"""The graph passes on GPUs (simulated in CI): memory_optimize and enable_inplace leave training
-bitwise unchanged on two GPUs, and fluid.memory_optimize on the sequential Executor on one."""
+"""The graph passes on GPUs (simulated in CI): memory_optimize, enable_inplace and
+fuse_all_optimizer_ops leave training bitwise unchanged on one and two GPUs, and fluid.memory_optimize on the sequential Executor on one."""
 import numpy as np
 import pytest
 
@@ -28,7 +28,8 @@ def _train(options, devices):
 
 
 @pytest.mark.parametrize("devices,options", [(0, ("memory_optimize",)), (2, ("memory_optimize",)),
-                                             (2, ("memory_optimize", "enable_inplace"))])
+                                             (2, ("memory_optimize", "enable_inplace")),
+                                             (1, ("fuse_all_optimizer_ops",)), (2, ("fuse_all_optimizer_ops",))])
 def test_passes_leave_gpu_training_unchanged(monkeypatch, devices, options):
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "0,1")
     losses, params = _train((), devices)

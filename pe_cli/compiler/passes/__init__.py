@@ -7,6 +7,8 @@ the program, run when the graph is built (program.py), so every device runs thei
   - ``fuse_elewise_add_act_ops`` (fuse_elewise_add_act.py): elementwise_add + an activation (and
     their two gradient ops) become one fused_elemwise_activation (_grad) op.
   - ``fuse_bn_act_ops`` (fuse_bn_act.py, first): batch_norm + relu -> fused_batch_norm_act (_grad).
+  - ``fuse_all_optimizer_ops`` (fuse_optimizer.py, last): the sgd / momentum / adam updates with
+    equal attributes and learning rate -> one fused_sgd / fused_momentum / fused_adam op.
 Then the passes over the SSA graph:
   1. ``enable_inplace`` (inplace.py): an op the registry declares able to write an output over an
      input (``register(..., inplace=...)``) does so where that input is dead afterwards.

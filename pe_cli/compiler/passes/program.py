@@ -3,9 +3,14 @@ device runs their result): the fusion passes, each on when its BuildStrategy opt
 from ...errors import PeError
 from .fuse_bn_act import fuse_bn_act
 from .fuse_elewise_add_act import fuse_elewise_add_act
+from .fuse_optimizer import fuse_all_optimizer_ops
+from ..strategy import ReduceStrategy
 
-PROGRAM_ORDER = ("fuse_bn_act_ops", "fuse_elewise_add_act_ops")
-_PASSES = {"fuse_bn_act_ops": fuse_bn_act, "fuse_elewise_add_act_ops": fuse_elewise_add_act}
+PROGRAM_ORDER = ("fuse_bn_act_ops", "fuse_elewise_add_act_ops", "fuse_all_optimizer_ops")
+_PASSES = {"fuse_bn_act_ops": fuse_bn_act, "fuse_elewise_add_act_ops": fuse_elewise_add_act,
+           "fuse_all_optimizer_ops": fuse_all_optimizer_ops}
+# passes that apply only under AllReduce (as in Fluid: under Reduce each parameter has its own device)
+_ALL_REDUCE_ONLY = {"fuse_all_optimizer_ops"}
 
 
 def check_not_fused_away(name, program, graph):
@@ -23,6 +28,9 @@ def program_passes(program, strategy):
     report = []
     for name in PROGRAM_ORDER:
         if getattr(strategy, name):
+            if name in _ALL_REDUCE_ONLY and strategy.reduce_strategy == ReduceStrategy.Reduce:
+                report.append((name, []))       # on, with nothing to do under Reduce
+                continue
             program, changes = _PASSES[name](program)
             report.append((name, changes))
     return program, report

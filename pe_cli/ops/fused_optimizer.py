@@ -1,0 +1,55 @@
+"""The fused update ops the fuse_all_optimizer_ops pass makes (pe_cli/compiler/passes/
+fuse_optimizer.py): ``fused_sgd``, ``fused_momentum``, ``fused_adam`` update many parameters in one
+op (one node per device instead of one per parameter), as Fluid's fuse_sgd/momentum/adam_op_pass.
+
+Each is made from its update op's definition: every per-parameter slot of the update op (Param,
+Grad, the state inputs and every output) is a list here, the i-th entries being the i-th
+parameter's; ``LearningRate`` stays one variable shared by all, and the attributes are the update
+op's (the pass fuses only updates with equal attributes and one learning-rate variable). The
+kernels run the update op's kernel on each parameter in turn (pe_cli/kernels/fused_math.py), so the
+numbers are those of the separate updates to the bit. No gradient."""
+from . import optimizer  # noqa: F401  (registers the update ops the fused ones are made from)
+from .registry import fmt_shape, get, register
+
+FUSABLE_OPTIMIZERS = ("sgd", "momentum", "adam")      # Fluid fuses these three
+SHARED = "LearningRate"                               # the one input all the fused updates share
+
+
+def fused_type(type):
+    """The fused op of update op ``type``."""
+    return "fused_" + type
+
+
+def per_param_slots(opdef):
+    """(input slots, output slots) of an update op that are per parameter: all but LearningRate."""
+    return ([s.name for s in opdef.inputs if s.name != SHARED], [s.name for s in opdef.outputs])
+
+
+def _infer(base):
+    def infer(ctx):
+        ins, outs = per_param_slots(get(base))
+        n = ctx.num_inputs("Param")
+        for slot in ins[1:] + outs:
+            count = ctx.num_inputs(slot) if slot in ins else ctx.num_outputs(slot)
+            if count not in (0, n):
+                ctx.fail(f"{slot} has {count} variables but Param has {n}; each parameter needs one")
+        for i in range(n):
+            p = ctx.shape("Param", i)
+            g = ctx.shape("Grad", i)
+            if len(g) != len(p) or any(a != b and a >= 0 and b >= 0 for a, b in zip(g, p)):
+                ctx.fail(f"Grad #{i} {fmt_shape(g)} must have Param #{i}'s shape {fmt_shape(p)}")
+            for out in outs:
+                source = out[:-len("Out")]
+                if ctx.num_outputs(out) and ctx.has_input(source):
+                    ctx.set_output(out, ctx.shape(source, i), ctx.dtype(source, i), i=i)
+    return infer
+
+
+for _base in FUSABLE_OPTIMIZERS:
+    _def = get(_base)
+    _ins, _outs = per_param_slots(_def)
+    register(fused_type(_base), kernel_module="fused_optimizer",
+             inputs=[f"{s}*" for s in _ins] + [SHARED], outputs=[f"{s}*" for s in _outs],
+             attrs=dict(_def.attrs), infer=_infer(_base),
+             doc=f"{_base} over many parameters: the i-th entry of each list is the i-th parameter's "
+                 f"({', '.join(_ins)}; one LearningRate). Made by the fuse_all_optimizer_ops pass.")
