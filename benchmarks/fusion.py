@@ -7,9 +7,10 @@ and runs them in turns, one step each, so a change of the machine's load falls o
 alike; it prints the median step time of each, its ratio to the unfused one, and whether every
 setting gave the same losses. Settings: off; fuse_elewise_add_act_ops ('add+act');
 fuse_bn_act_ops ('bn+act', the conv net only); fuse_all_reduce_ops ('allreduce', 2 devices or
-more); all of them ('all'). Models: an MLP of 6 layers of width 1024 (relu) at batch 1024; a conv
+more); fuse_all_optimizer_ops ('optimizer': the model's sgd updates, 14, 12 and 34, in one op); all of
+them ('all'). Models: an MLP of 6 layers of width 1024 (relu) at batch 1024; a conv
 net (two conv 3x3 + batch_norm(relu) + pool blocks, 16 and 32 channels, then fc) on 1x28x28 at batch
-256. SGD. Timed steps follow 3 warm-up steps (past the scheduler's calibration runs). The kernels'
+256; a narrow MLP (16 layers of width 64, relu) at batch 64, whose steps are many small ops. SGD. Timed steps follow 3 warm-up steps (past the scheduler's calibration runs). The kernels'
 threads per device are fixed (PE_DEVICE_THREADS: cores / devices unless set), not following the
 machine's load, so that every setting sums in the same chunks and the losses compare to the bit.
 """
@@ -25,8 +26,8 @@ import pe_cli.fluid as fluid
 from pe_cli.kernels.cpu import threads
 
 FLAGS = {"add+act": ("fuse_elewise_add_act_ops",), "bn+act": ("fuse_bn_act_ops",),
-         "allreduce": ("fuse_all_reduce_ops",),
-         "all": ("fuse_elewise_add_act_ops", "fuse_bn_act_ops", "fuse_all_reduce_ops")}
+         "allreduce": ("fuse_all_reduce_ops",), "optimizer": ("fuse_all_optimizer_ops",),
+         "all": ("fuse_elewise_add_act_ops", "fuse_bn_act_ops", "fuse_all_reduce_ops", "fuse_all_optimizer_ops")}
 
 
 def mlp(x):
@@ -45,7 +46,14 @@ def conv_bn(x):
     return fluid.layers.fc(h, 64, act="relu")
 
 
-MODELS = {"mlp": (mlp, [1024], 1024), "conv_bn": (conv_bn, [1, 28, 28], 256)}
+def narrow(x):
+    h = x
+    for _ in range(16):
+        h = fluid.layers.fc(h, 64, act="relu")
+    return h
+
+
+MODELS = {"mlp": (mlp, [1024], 1024), "conv_bn": (conv_bn, [1, 28, 28], 256), "narrow": (narrow, [64], 64)}
 
 
 def build(model):
@@ -67,7 +75,7 @@ def settings(model, devices):
         names.append("bn+act")
     if devices > 1:
         names.append("allreduce")
-    return names + ["all"]
+    return names + ["optimizer", "all"]
 
 
 def prepare(model, devices, name):
@@ -104,12 +112,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--devices", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--models", nargs="+", default=list(MODELS), choices=list(MODELS))
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     fixed = os.environ.get("PE_DEVICE_THREADS")
     print("median step time (ms) per setting, and its ratio to 'off'; same: every setting gave the "
           "same losses, to the bit")
-    for model in MODELS:
+    for model in args.models:
         for devices in args.devices:
             os.environ["PE_DEVICE_THREADS"] = fixed or str(max(1, threads.cores() // devices))
             threads.refresh()
