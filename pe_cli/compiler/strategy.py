@@ -168,20 +168,20 @@ class BuildStrategy(_Strategy):
         "fuse_bn_act_ops": (False, _check_bool),
         "fuse_all_reduce_ops": (False, _check_bool),    # compiler/fused_all_reduce.py
         "fuse_all_optimizer_ops": (False, _check_bool),  # passes/fuse_optimizer.py
+        "enable_backward_optimizer_op_deps": (False, _check_bool),   # passes/backward_optimizer_deps.py
         # -- accepted, no effect yet (they never change the numbers) -----------------------------
         "fuse_relu_depthwise_conv": (False, _check_bool),
         "fuse_broadcast_ops": (False, _check_bool),
         "enable_auto_fusion": (False, _check_bool),
         "remove_unnecessary_lock": (False, _check_bool),
         "cache_runtime_context": (False, _check_bool),
-        "enable_backward_optimizer_op_deps": (False, _check_bool),
         "use_hierarchical_allreduce": (False, _check_bool),
         "hierarchical_allreduce_inter_nranks": (0, _check_int(0)),
         "nccl_comm_num": (1, _check_int(1)),
         "mkldnn_enabled_op_types": (list, _check_list),
     }
 
-    NO_EFFECT_YET = ("fuse_relu_depthwise_conv", "enable_auto_fusion", "enable_backward_optimizer_op_deps")
+    NO_EFFECT_YET = ("fuse_relu_depthwise_conv", "enable_auto_fusion")
     NOTHING_TO_DO = {
         "remove_unnecessary_lock": "pe's kernels take no locks to remove: each device's values are its own, "
                                    "and the graph's edges order every read and write",

@@ -102,6 +102,9 @@ _STRATEGY_DOCS = {
     "fuse_all_optimizer_ops": "the update ops of one type (sgd, momentum, adam) with the same attributes and "
                               "learning rate become one fused op (a program pass under AllReduce; numbers "
                               "unchanged; docs/PARALLEL.md)",
+    "enable_backward_optimizer_op_deps": "each device runs its optimizer ops after its backward pass, one after "
+                                         "another in the order their gradients became final (a graph pass; "
+                                         "numbers unchanged; docs/PARALLEL.md)",
     "fuse_all_reduce_ops": "sum the gradients over the devices (and processes) in buckets of up to 32 MiB, one collective each",
     "num_threads": "thread-pool size (0: devices x 4)",
     "num_iteration_per_drop_scope": "drop the per-device local scopes every N iterations",

@@ -15,16 +15,20 @@ Then the passes over the SSA graph:
   2. ``memory_optimize`` (memory_optimize.py): releases each temporary once its last reader has run.
      On by ``BuildStrategy.memory_optimize``, or for one program by ``fluid.memory_optimize(program)``
      / ``fluid.release_memory(program)`` (which also serve the sequential Executor).
+  3. ``enable_backward_optimizer_op_deps`` (backward_optimizer_deps.py): control dependencies so
+     that each device runs its optimizer ops after its backward pass, one after another in the
+     order their gradients became final.
 
 Passes that need to know what is fetched (a fetched value is never released) run when the executor
 builds its schedule for a fetch list: ``apply(graph, fetched)``.
 """
 from .liveness import pinned_names, sequential_frees  # noqa: F401
+from .backward_optimizer_deps import backward_optimizer_deps
 from .inplace import enable_inplace
 from .memory_optimize import memory_optimize, program_frees, reuse_log
 from .program import PROGRAM_ORDER, check_not_fused_away, program_passes  # noqa: F401
 
-ORDER = PROGRAM_ORDER + ("enable_inplace", "memory_optimize")
+ORDER = PROGRAM_ORDER + ("enable_inplace", "memory_optimize", "enable_backward_optimizer_op_deps")
 
 
 def memory_options(program, build_strategy=None):
@@ -48,6 +52,9 @@ def apply(graph, fetched=(), build_strategy=None):
     if options is not None:
         graph, changes = memory_optimize(graph, fetched, options["skip"])
         report.append(("memory_optimize", changes))
+    if build_strategy is not None and build_strategy.enable_backward_optimizer_op_deps:
+        graph, changes = backward_optimizer_deps(graph)
+        report.append(("enable_backward_optimizer_op_deps", changes))
     return graph, report
 
 
