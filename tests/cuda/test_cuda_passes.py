@@ -1,5 +1,6 @@
-"""The graph passes on GPUs (simulated in CI): memory_optimize, enable_inplace and
-fuse_all_optimizer_ops leave training bitwise unchanged on one and two GPUs, and fluid.memory_optimize on the sequential Executor on one."""
+"""The graph passes on GPUs (simulated in CI): memory_optimize, enable_inplace,
+fuse_all_optimizer_ops and enable_backward_optimizer_op_deps leave training bitwise unchanged on
+one and two GPUs, and fluid.memory_optimize on the sequential Executor on one."""
 import numpy as np
 import pytest
 
@@ -29,7 +30,8 @@ def _train(options, devices):
 
 @pytest.mark.parametrize("devices,options", [(0, ("memory_optimize",)), (2, ("memory_optimize",)),
                                              (2, ("memory_optimize", "enable_inplace")),
-                                             (1, ("fuse_all_optimizer_ops",)), (2, ("fuse_all_optimizer_ops",))])
+                                             (1, ("fuse_all_optimizer_ops",)), (2, ("fuse_all_optimizer_ops",)),
+                                             (2, ("enable_backward_optimizer_op_deps",))])
 def test_passes_leave_gpu_training_unchanged(monkeypatch, devices, options):
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "0,1")
     losses, params = _train((), devices)
