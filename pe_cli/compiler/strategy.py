@@ -169,8 +169,8 @@ class BuildStrategy(_Strategy):
         "fuse_all_reduce_ops": (False, _check_bool),    # compiler/fused_all_reduce.py
         "fuse_all_optimizer_ops": (False, _check_bool),  # passes/fuse_optimizer.py
         "enable_backward_optimizer_op_deps": (False, _check_bool),   # passes/backward_optimizer_deps.py
+        "fuse_relu_depthwise_conv": (False, _check_bool),    # passes/fuse_relu_depthwise_conv.py
         # -- accepted, no effect yet (they never change the numbers) -----------------------------
-        "fuse_relu_depthwise_conv": (False, _check_bool),
         "fuse_broadcast_ops": (False, _check_bool),
         "enable_auto_fusion": (False, _check_bool),
         "remove_unnecessary_lock": (False, _check_bool),
@@ -181,7 +181,7 @@ class BuildStrategy(_Strategy):
         "mkldnn_enabled_op_types": (list, _check_list),
     }
 
-    NO_EFFECT_YET = ("fuse_relu_depthwise_conv", "enable_auto_fusion")
+    NO_EFFECT_YET = ("enable_auto_fusion",)
     NOTHING_TO_DO = {
         "remove_unnecessary_lock": "pe's kernels take no locks to remove: each device's values are its own, "
                                    "and the graph's edges order every read and write",

@@ -105,6 +105,8 @@ _STRATEGY_DOCS = {
     "enable_backward_optimizer_op_deps": "each device runs its optimizer ops after its backward pass, one after "
                                          "another in the order their gradients became final (a graph pass; "
                                          "numbers unchanged; docs/PARALLEL.md)",
+    "fuse_relu_depthwise_conv": "fold a relu that only a depthwise_conv2d reads into it (forward and gradient; a "
+                                "program pass; numbers unchanged; docs/PARALLEL.md)",
     "fuse_all_reduce_ops": "sum the gradients over the devices (and processes) in buckets of up to 32 MiB, one collective each",
     "num_threads": "thread-pool size (0: devices x 4)",
     "num_iteration_per_drop_scope": "drop the per-device local scopes every N iterations",

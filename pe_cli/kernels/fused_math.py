@@ -62,3 +62,35 @@ def fused_update_kernels(optimizer, types=FUSED_UPDATES):
             return outs
         return fused
     return {"fused_" + type: make(type) for type in types}
+
+
+# -- depthwise_conv2d's fuse_relu_before_depthwise_conv (the fuse_relu_depthwise_conv pass) ---------
+RELU_FIRST = "fuse_relu_before_depthwise_conv"
+
+
+def relu_first(activation, conv2d, conv2d_grad_input, conv2d_grad_filter):
+    """(conv2d, conv2d_grad_input, conv2d_grad_filter) of one device honouring the attribute
+    ``fuse_relu_before_depthwise_conv``, as Fluid's depthwise conv kernels do: the convolution of
+    relu(Input), and the input gradient through relu's. relu is this device's relu kernel, recomputed
+    from Input in the gradient ops (the fused program keeps no relu output), and relu's gradient its
+    relu_grad kernel on that output, so the numbers are those of relu and the conv ops unfused."""
+    def relu(x):
+        return activation.relu({"X": x}, {})["Out"]
+
+    def fused_conv2d(ins, attrs):
+        if attrs.get(RELU_FIRST):
+            ins = dict(ins, Input=relu(ins["Input"]))
+        return conv2d(ins, attrs)
+
+    def fused_grad_filter(ins, attrs):
+        if attrs.get(RELU_FIRST):
+            ins = dict(ins, Input=relu(ins["Input"]))
+        return conv2d_grad_filter(ins, attrs)
+
+    def fused_grad_input(ins, attrs):
+        if not attrs.get(RELU_FIRST):
+            return conv2d_grad_input(ins, attrs)
+        y = relu(ins["Input"])
+        dy = conv2d_grad_input(dict(ins, Input=y), attrs)["Input@GRAD"]
+        return {"Input@GRAD": activation.relu_grad({"Out": y, "Out@GRAD": dy}, {})["X@GRAD"]}
+    return fused_conv2d, fused_grad_input, fused_grad_filter

@@ -91,3 +91,12 @@ register(grad_type(FUSED_BN_ACT), kernel_module="fused",
          inputs=["X", "Scale", "SavedMean", "SavedVariance", "Y", "Y@GRAD"],
          outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"], attrs=_BN_ACT_ATTRS,
          infer=grads_like({"X@GRAD": "X", "Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}))
+
+
+# -- relu + depthwise_conv2d (the fuse_relu_depthwise_conv pass) ------------------------------------
+# No new op: depthwise_conv2d with the attribute RELU_FIRST convolves relu(Input), and its input
+# gradient passes through relu's (the kernels: pe_cli/kernels/fused_math.py relu_first).
+RELU = "relu"
+DEPTHWISE_CONV = "depthwise_conv2d"
+RELU_FIRST = "fuse_relu_before_depthwise_conv"
+DEPTHWISE_GRADS = (DEPTHWISE_CONV + "_grad_input", DEPTHWISE_CONV + "_grad_filter")

@@ -34,7 +34,7 @@ _CONV_ATTRS = {
     "groups": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1"),
     "padding_algorithm": Attr("EXPLICIT", choices=("EXPLICIT", "SAME", "VALID")),
     "data_format": Attr("NCHW", choices=("NCHW", "AnyLayout")),
-    "fuse_relu_before_depthwise_conv": False,
+    "fuse_relu_before_depthwise_conv": False,   # convolve relu(Input) (kernels/fused_math.py relu_first)
     "workspace_size_MB": 512,
     "exhaustive_search": False,
 }

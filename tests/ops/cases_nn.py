@@ -40,11 +40,17 @@ def conv_ref(x, w, strides=(1, 1), pads=(0, 0, 0, 0), dilations=(1, 1), groups=1
     return out
 
 
+def _away_from_0(x, gap=0.05):
+    """``x`` moved at least ``gap`` away from relu's kink at 0 (for the finite differences)."""
+    return np.where(np.abs(x) < gap, np.copysign(gap, x) + x, x)
+
+
 def _conv_case(x, w, attrs=None, pads=(0, 0, 0, 0), name="", op="conv2d", grad=("Input", "Filter"), **kw):
     attrs = attrs or {}
 
     def ref(i, a):
-        return {"Output": conv_ref(i["Input"], i["Filter"], a["strides"], pads, a["dilations"], a["groups"])}
+        x = np.maximum(i["Input"], 0) if a["fuse_relu_before_depthwise_conv"] else i["Input"]   # Fluid's relu first
+        return {"Output": conv_ref(x, i["Filter"], a["strides"], pads, a["dilations"], a["groups"])}
     return OpCase(op, {"Input": x, "Filter": w}, ref, attrs=attrs, grad=grad, name=name, **kw)
 
 
@@ -166,6 +172,9 @@ CASES = [
                name="conv2d_valid_padding"),
     _conv_case(r(2, 3, 5, 5), r(3, 1, 3, 3), {"groups": 3, "paddings": [1, 1]}, pads=(1, 1, 1, 1),
                op="depthwise_conv2d", name="depthwise_conv2d"),
+    _conv_case(_away_from_0(r(2, 3, 5, 5)), r(6, 1, 3, 3), {"groups": 3, "paddings": [1, 1],
+                                                           "fuse_relu_before_depthwise_conv": True},
+               pads=(1, 1, 1, 1), op="depthwise_conv2d", name="depthwise_conv2d_relu_first"),
     _conv_case(r(2, 3, 5, 5), r(2, 3, 1, 1), name="conv2d_1x1_input_grad_only", grad=("Input",)),
     _conv_case(r(2, 3, 5, 5), r(2, 3, 2, 2), {"strides": [3, 3]}, name="conv2d_filter_grad_only",
                grad=("Filter",)),

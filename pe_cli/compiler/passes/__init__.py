@@ -6,7 +6,9 @@ They run in this fixed order (``ORDER``), each only when its option is on. First
 the program, run when the graph is built (program.py), so every device runs their result:
   - ``fuse_elewise_add_act_ops`` (fuse_elewise_add_act.py): elementwise_add + an activation (and
     their two gradient ops) become one fused_elemwise_activation (_grad) op.
-  - ``fuse_bn_act_ops`` (fuse_bn_act.py, first): batch_norm + relu -> fused_batch_norm_act (_grad).
+  - ``fuse_relu_depthwise_conv`` (fuse_relu_depthwise_conv.py, first): relu folded into the
+    depthwise_conv2d (and its gradient ops) that alone reads it.
+  - ``fuse_bn_act_ops`` (fuse_bn_act.py): batch_norm + relu -> fused_batch_norm_act (_grad).
   - ``fuse_all_optimizer_ops`` (fuse_optimizer.py, last): the sgd / momentum / adam updates with
     equal attributes and learning rate -> one fused_sgd / fused_momentum / fused_adam op.
 Then the passes over the SSA graph:

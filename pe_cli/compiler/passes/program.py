@@ -4,11 +4,13 @@ from ...errors import PeError
 from .fuse_bn_act import fuse_bn_act
 from .fuse_elewise_add_act import fuse_elewise_add_act
 from .fuse_optimizer import fuse_all_optimizer_ops
+from .fuse_relu_depthwise_conv import fuse_relu_depthwise_conv
 from ..strategy import ReduceStrategy
 
-PROGRAM_ORDER = ("fuse_bn_act_ops", "fuse_elewise_add_act_ops", "fuse_all_optimizer_ops")
-_PASSES = {"fuse_bn_act_ops": fuse_bn_act, "fuse_elewise_add_act_ops": fuse_elewise_add_act,
-           "fuse_all_optimizer_ops": fuse_all_optimizer_ops}
+# fuse_relu_depthwise_conv first, as in Fluid (a relu the others would fuse away stays for it)
+PROGRAM_ORDER = ("fuse_relu_depthwise_conv", "fuse_bn_act_ops", "fuse_elewise_add_act_ops", "fuse_all_optimizer_ops")
+_PASSES = {"fuse_relu_depthwise_conv": fuse_relu_depthwise_conv, "fuse_bn_act_ops": fuse_bn_act,
+           "fuse_elewise_add_act_ops": fuse_elewise_add_act, "fuse_all_optimizer_ops": fuse_all_optimizer_ops}
 # passes that apply only under AllReduce (as in Fluid: under Reduce each parameter has its own device)
 _ALL_REDUCE_ONLY = {"fuse_all_optimizer_ops"}
 

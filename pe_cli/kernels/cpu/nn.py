@@ -19,7 +19,8 @@ kernels/common.py.
 """
 import numpy as np
 
-from . import threads
+from ..fused_math import relu_first
+from . import activation, threads
 from . import _cblas, _conv, _pool
 from ...shapes import bn_channel_axis, layer_norm_split, lookup_out_shape
 from ..common import ConvGeometry, PoolGeometry, table_ids
@@ -32,7 +33,7 @@ _norm_loops = lazy("_norm_loops")
 
 # -- conv2d -----------------------------------------------------------------------------------------
 
-def conv2d(ins, attrs):
+def _conv2d(ins, attrs):
     x, w = ins["Input"], ins["Filter"]
     geo = ConvGeometry(x.shape, w.shape, attrs)
     if is_float(x, w):
@@ -55,7 +56,7 @@ def conv2d(ins, attrs):
     return {"Output": np.ascontiguousarray(out, dtype=x.dtype)}
 
 
-def conv2d_grad_filter(ins, attrs):
+def _conv2d_grad_filter(ins, attrs):
     x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
     geo = ConvGeometry(x.shape, w.shape, attrs)
     if is_float(x, w, dout):
@@ -78,7 +79,7 @@ def conv2d_grad_filter(ins, attrs):
     return {"Filter@GRAD": dw.reshape(w.shape).astype(w.dtype, copy=False)}
 
 
-def conv2d_grad_input(ins, attrs):
+def _conv2d_grad_input(ins, attrs):
     x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
     geo = ConvGeometry(x.shape, w.shape, attrs)
     n = x.shape[0]
@@ -103,6 +104,10 @@ def conv2d_grad_input(ins, attrs):
         return {"Input@GRAD": dx}
     dcols = np.matmul(wmat.transpose(0, 2, 1), _conv.out_as_matrix(dout, geo))   # [G, C/G*kh*kw, N*Ho*Wo]
     return {"Input@GRAD": _conv.col2im(dcols, geo, x.shape, x.dtype)}
+
+
+conv2d, conv2d_grad_input, conv2d_grad_filter = relu_first(activation, _conv2d, _conv2d_grad_input,
+                                                            _conv2d_grad_filter)
 
 
 # -- pool2d -----------------------------------------------------------------------------------------

@@ -14,6 +14,8 @@ from numba import cuda
 from ...shapes import bn_channel_axis, layer_norm_split, lookup_out_shape
 from ..common import ConvGeometry, PoolGeometry, table_ids
 from ..cpu import nn as _cpu
+from ..fused_math import relu_first
+from . import activation
 from . import runtime as rt
 from . import _conv, _norm, _pool
 from ._elementwise import scalar_arg
@@ -29,7 +31,7 @@ def _geometry(x, w, attrs):
     return ConvGeometry(tuple(x.shape), tuple(w.shape), attrs)
 
 
-def conv2d(ins, attrs):
+def _conv2d(ins, attrs):
     x, w = ins["Input"], ins["Filter"]
     geo = _geometry(x, w, attrs)
     n, m = x.shape[0], w.shape[0]
@@ -37,14 +39,14 @@ def conv2d(ins, attrs):
     return {"Output": _conv.swap01(out.reshape((m, n, geo.ho, geo.wo)))}
 
 
-def conv2d_grad_filter(ins, attrs):
+def _conv2d_grad_filter(ins, attrs):
     x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
     geo = _geometry(x, w, attrs)
     dw = matmul(_conv.dout_matrix(dout, geo), _conv.columns(x, geo), trans_b=True)          # [G, M/G, C/G*kh*kw]
     return {"Filter@GRAD": dw.reshape(tuple(w.shape))}
 
 
-def conv2d_grad_input(ins, attrs):
+def _conv2d_grad_input(ins, attrs):
     x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
     geo = _geometry(x, w, attrs)
     n, c, h, wd = x.shape
@@ -55,6 +57,10 @@ def conv2d_grad_input(ins, attrs):
     _conv.col2im[grid(dx.size)](flat(dcols), flat(dx), c, h, wd, geo.kh, geo.kw, geo.sh, geo.sw, geo.dh, geo.dw,
                                 geo.pads[0], geo.pads[2], n, geo.ho, geo.wo)
     return {"Input@GRAD": dx}
+
+
+conv2d, conv2d_grad_input, conv2d_grad_filter = relu_first(activation, _conv2d, _conv2d_grad_input,
+                                                            _conv2d_grad_filter)
 
 
 # -- pool2d -----------------------------------------------------------------------------------------
