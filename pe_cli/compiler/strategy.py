@@ -170,9 +170,9 @@ class BuildStrategy(_Strategy):
         "fuse_all_optimizer_ops": (False, _check_bool),  # passes/fuse_optimizer.py
         "enable_backward_optimizer_op_deps": (False, _check_bool),   # passes/backward_optimizer_deps.py
         "fuse_relu_depthwise_conv": (False, _check_bool),    # passes/fuse_relu_depthwise_conv.py
-        # -- accepted, no effect yet (they never change the numbers) -----------------------------
+        "enable_auto_fusion": (False, _check_bool),          # passes/auto_fusion.py
+        # -- accepted, nothing to do in pe (NOTHING_TO_DO gives the reasons) -----------------------
         "fuse_broadcast_ops": (False, _check_bool),
-        "enable_auto_fusion": (False, _check_bool),
         "remove_unnecessary_lock": (False, _check_bool),
         "cache_runtime_context": (False, _check_bool),
         "use_hierarchical_allreduce": (False, _check_bool),
@@ -181,7 +181,7 @@ class BuildStrategy(_Strategy):
         "mkldnn_enabled_op_types": (list, _check_list),
     }
 
-    NO_EFFECT_YET = ("enable_auto_fusion",)
+    NO_EFFECT_YET = ()
     NOTHING_TO_DO = {
         "remove_unnecessary_lock": "pe's kernels take no locks to remove: each device's values are its own, "
                                    "and the graph's edges order every read and write",
@@ -203,7 +203,7 @@ class ExecutionStrategy(_Strategy):
         "num_threads": (0, _check_int(0)),                  # 0: devices * 4
         "num_iteration_per_drop_scope": (100, _check_int(1)),
         "num_iteration_per_run": (1, _check_int(1)),
-        # -- accepted, no effect yet --------------------------------------------------------------
+        # -- accepted, nothing to do in pe (NOTHING_TO_DO gives the reasons) -----------------------
         "allow_op_delay": (False, _check_bool),
         "use_experimental_executor": (False, _check_bool),
         "use_thread_barrier": (False, _check_bool),

@@ -107,6 +107,8 @@ _STRATEGY_DOCS = {
                                          "numbers unchanged; docs/PARALLEL.md)",
     "fuse_relu_depthwise_conv": "fold a relu that only a depthwise_conv2d reads into it (forward and gradient; a "
                                 "program pass; numbers unchanged; docs/PARALLEL.md)",
+    "enable_auto_fusion": "runs of consecutive elementwise ops and activations become one fusion_group op (a "
+                          "program pass; numbers unchanged; docs/PARALLEL.md)",
     "fuse_all_reduce_ops": "sum the gradients over the devices (and processes) in buckets of up to 32 MiB, one collective each",
     "num_threads": "thread-pool size (0: devices x 4)",
     "num_iteration_per_drop_scope": "drop the per-device local scopes every N iterations",

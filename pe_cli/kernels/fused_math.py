@@ -1,6 +1,8 @@
 """The fused ops' kernels (pe_cli/ops/fused.py) for one device, made from that device's kernels of
 the ops they replace (``activation``, ``elementwise``, ``nn``: the device's kernel modules), called
 in the same order within one op, so the numbers are those of the unfused ops to the bit."""
+import importlib
+
 from ..activations import TABLE
 
 ACT_READS = {row.name: row.reads for row in TABLE}   # what each activation's gradient reads
@@ -94,3 +96,24 @@ def relu_first(activation, conv2d, conv2d_grad_input, conv2d_grad_filter):
         dy = conv2d_grad_input(dict(ins, Input=y), attrs)["Input@GRAD"]
         return {"Input@GRAD": activation.relu_grad({"Out": y, "Out@GRAD": dy}, {})["X@GRAD"]}
     return fused_conv2d, fused_grad_input, fused_grad_filter
+
+
+def fusion_group_kernel(package):
+    """The kernel of fusion_group (pe_cli/ops/fused.py) on the device whose kernel modules are
+    ``package`` (``pe_cli.kernels.cpu``): each op of ``attrs['subgraph']`` by its own kernel, in
+    order, over values named by labels, so the numbers are those of the ops run one by one."""
+    found = {}
+
+    def kernel_of(module, function):
+        fn = found.get((module, function))
+        if fn is None:
+            fn = found[(module, function)] = getattr(importlib.import_module(f"{package}.{module}"), function)
+        return fn
+
+    def fusion_group(ins, attrs):
+        values = dict(zip(attrs["input_names"], ins["Inputs"]))
+        for _, module, function, op_ins, op_outs, op_attrs in attrs["subgraph"]:
+            outs = kernel_of(module, function)({slot: values[label] for slot, label in op_ins.items()}, op_attrs)
+            values.update({label: outs[slot] for slot, label in op_outs.items()})
+        return {"Outs": [values[label] for label in attrs["output_names"]]}
+    return fusion_group

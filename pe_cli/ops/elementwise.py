@@ -49,7 +49,7 @@ for _name, _doc in [("add", "X + Y"), ("sub", "X - Y"), ("mul", "X * Y"), ("div"
                     ("max", "max(X, Y)"), ("min", "min(X, Y)"), ("pow", "X ** Y")]:
     register(f"elementwise_{_name}", kernel_module="elementwise", grad_reads=("Out", "X", "Y"),
              inputs=["X", "Y"], outputs=["Out"], attrs={"axis": -1},
-             inplace=("Out", "X") if _name == "add" else (),
+             inplace=("Out", "X") if _name == "add" else (), traits=("elementwise",),
              infer=_infer, grad=_grad, doc=f"Out = {_doc}, Y broadcast into X from dim `axis`.")
     register(f"elementwise_{_name}_grad", kernel_module="elementwise", inputs=["X", "Y", "Out", "Out@GRAD"],
              outputs=["X@GRAD?", "Y@GRAD?"], attrs={"axis": -1},

@@ -100,3 +100,37 @@ RELU = "relu"
 DEPTHWISE_CONV = "depthwise_conv2d"
 RELU_FIRST = "fuse_relu_before_depthwise_conv"
 DEPTHWISE_GRADS = (DEPTHWISE_CONV + "_grad_input", DEPTHWISE_CONV + "_grad_filter")
+
+
+# -- fusion_group (the enable_auto_fusion pass) -----------------------------------------------------
+# A chain of elementwise ops and activations run as one op: ``subgraph`` lists them in order, each
+# [type, kernel module, kernel function, {slot: label}, {slot: label}, attrs], over labels: the
+# ``input_names`` label the Inputs (in order), ``output_names`` the Outs. The kernel runs each op's
+# kernel in turn (pe_cli/kernels/fused_math.py fusion_group_kernel). Made by the pass; no gradient
+# (the program it is made in already has its backward ops).
+FUSION_GROUP = "fusion_group"
+
+
+def _check_subgraph(value):
+    return isinstance(value, list) and all(isinstance(s, list) and len(s) == 6 for s in value)
+
+
+def _infer_fusion_group(ctx):
+    a = ctx.attrs
+    if len(a["input_names"]) != ctx.num_inputs("Inputs") or len(a["output_names"]) != ctx.num_outputs("Outs"):
+        ctx.fail(f"{ctx.num_inputs('Inputs')} Inputs and {ctx.num_outputs('Outs')} Outs, but input_names "
+                 f"has {len(a['input_names'])} labels and output_names {len(a['output_names'])}")
+    known = set(a["input_names"])
+    for type_, _, _, ins, outs, _ in a["subgraph"]:
+        missing = [label for label in ins.values() if label not in known]
+        if missing:
+            ctx.fail(f"{type_} in subgraph reads {missing}, which no input or earlier op gives")
+        known |= set(outs.values())
+    # the outputs keep the shapes the fused ops gave their variables
+
+
+register(FUSION_GROUP, kernel_module="fused", inputs=["Inputs*"], outputs=["Outs*"], infer=_infer_fusion_group,
+         attrs={"subgraph": Attr([], _check_subgraph, "a list of [type, module, function, ins, outs, attrs]"),
+                "input_names": [], "output_names": []},
+         doc="Runs a chain of elementwise ops and activations (subgraph) as one op, over the labels "
+             "input_names (Inputs) and output_names (Outs). Made by the enable_auto_fusion pass.")

@@ -59,7 +59,7 @@ def _grad_scale(g):
 
 
 register("scale", kernel_module="math", inputs=["X"], outputs=["Out"], infer=same_as(), grad=_grad_scale,
-         inplace=("Out", "X"),
+         inplace=("Out", "X"), traits=("elementwise",),
          attrs={"scale": 1.0, "bias": 0.0, "bias_after_scale": True},
          doc="Out = scale * X + bias (bias_after_scale) or scale * (X + bias).")
 

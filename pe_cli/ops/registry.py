@@ -138,6 +138,8 @@ class OpDef:
 # ``registry.get(t).has(trait)`` or ``registry.with_trait(trait)``; never list op types by hand.
 TRAITS = {
     "activation": "an elementwise activation usable as a layer's act= (X -> Out)",
+    "elementwise": "each output element comes from the input elements at its (broadcast) position, one output "
+                   "(enable_auto_fusion chains these with the activations)",
     "batch_statistics": "normalizes with statistics of the batch it sees (so each device's part differs)",
     "metric": "computes an evaluation metric (its first output is the metric's value)",
 }

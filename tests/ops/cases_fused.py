@@ -81,3 +81,20 @@ CASES += [
     _bn_act_case("tanh", r(3, 2, 2, 4), 4, {"data_layout": "NHWC"}, suffix="_nhwc"),
     _bn_act_case("relu", r(3, 3, 2, 2), 3, {"is_test": True}, suffix="_is_test"),
 ]
+
+
+# fusion_group: swish written out (x * sigmoid(x)), then scale and tanh, over labels
+def _swish_tanh(i, a):
+    x = i["Inputs"][0]
+    s = _sigmoid(x)
+    g = x * s
+    return {"Outs": [s, g, np.tanh(2.0 * g + 0.5)]}
+
+
+_GROUP = [["sigmoid", "activation", "sigmoid", {"X": "x"}, {"Out": "s"}, {}],
+          ["elementwise_mul", "elementwise", "elementwise_mul", {"X": "x", "Y": "s"}, {"Out": "g"}, {"axis": -1}],
+          ["scale", "math", "scale", {"X": "g"}, {"Out": "y"}, {"scale": 2.0, "bias": 0.5, "bias_after_scale": True}],
+          ["tanh", "activation", "tanh", {"X": "y"}, {"Out": "t"}, {}]]
+CASES.append(OpCase("fusion_group", {"Inputs": [r(3, 4)]}, _swish_tanh,
+                    attrs={"subgraph": _GROUP, "input_names": ["x"], "output_names": ["s", "g", "t"]},
+                    num_outputs={"Outs": 3}, name="fusion_group_swish_scale_tanh"))

@@ -1,6 +1,7 @@
 """The passes over the program, run before the multi-device graph is built from it (so every
 device runs their result): the fusion passes, each on when its BuildStrategy option is."""
 from ...errors import PeError
+from .auto_fusion import auto_fusion
 from .fuse_bn_act import fuse_bn_act
 from .fuse_elewise_add_act import fuse_elewise_add_act
 from .fuse_optimizer import fuse_all_optimizer_ops
@@ -8,9 +9,12 @@ from .fuse_relu_depthwise_conv import fuse_relu_depthwise_conv
 from ..strategy import ReduceStrategy
 
 # fuse_relu_depthwise_conv first, as in Fluid (a relu the others would fuse away stays for it)
-PROGRAM_ORDER = ("fuse_relu_depthwise_conv", "fuse_bn_act_ops", "fuse_elewise_add_act_ops", "fuse_all_optimizer_ops")
+# enable_auto_fusion after the pattern fusions (it takes the elementwise ops they leave)
+PROGRAM_ORDER = ("fuse_relu_depthwise_conv", "fuse_bn_act_ops", "fuse_elewise_add_act_ops", "enable_auto_fusion",
+                 "fuse_all_optimizer_ops")
 _PASSES = {"fuse_relu_depthwise_conv": fuse_relu_depthwise_conv, "fuse_bn_act_ops": fuse_bn_act,
-           "fuse_elewise_add_act_ops": fuse_elewise_add_act, "fuse_all_optimizer_ops": fuse_all_optimizer_ops}
+           "fuse_elewise_add_act_ops": fuse_elewise_add_act, "enable_auto_fusion": auto_fusion,
+           "fuse_all_optimizer_ops": fuse_all_optimizer_ops}
 # passes that apply only under AllReduce (as in Fluid: under Reduce each parameter has its own device)
 _ALL_REDUCE_ONLY = {"fuse_all_optimizer_ops"}
 

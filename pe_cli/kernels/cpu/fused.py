@@ -3,7 +3,7 @@ in the same order within one op (pe_cli/kernels/fused_math.py). A bias add follo
 float32/float64 runs one numba loop instead (_fused_loops.py; the same numbers)."""
 import numpy as np
 
-from ..fused_math import fused_kernels
+from ..fused_math import fused_kernels, fusion_group_kernel
 from . import activation, elementwise, nn
 from ._numba import is_float, lazy, parallel_parts
 
@@ -25,3 +25,4 @@ def fused_elemwise_activation(ins, attrs):
 fused_elemwise_activation_grad = _KERNELS["fused_elemwise_activation_grad"]
 fused_batch_norm_act = _KERNELS["fused_batch_norm_act"]
 fused_batch_norm_act_grad = _KERNELS["fused_batch_norm_act_grad"]
+fusion_group = fusion_group_kernel(__package__)
