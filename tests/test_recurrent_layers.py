@@ -1,0 +1,124 @@
+"""The recurrent layers beside dynamic_lstm, through the Fluid face: dynamic_gru equals the same cell
+stepped by gru_unit in a DynamicRNN (forward and every gradient); a Fluid-style sentiment classifier
+(embedding -> fc -> dynamic_gru -> sequence_pool max -> fc softmax) learns, and 2 CPU devices end
+with the parameters of 1 device; a bad input is one clear error naming the layer."""
+import numpy as np
+import pytest
+
+from pe_cli import fluid
+from pe_cli.errors import PeError
+from pe_cli.fluid import layers
+from pe_cli.param_attr import ParamAttr
+
+LENGTHS, H = [2, 4, 1], 3
+N, TOKENS = len(LENGTHS), sum(LENGTHS)
+rng = np.random.default_rng(31)
+LOSS_WEIGHTS = rng.normal(size=(TOKENS, H))
+
+
+def _gru_program(with_drnn, origin_mode):
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        x = layers.data("x", [3 * H], dtype="float64", lod_level=1)
+        h0 = layers.data("h0", [H], dtype="float64")
+        for v in (x, h0):
+            v.stop_gradient = False
+        attrs = {"param_attr": ParamAttr("gw"), "bias_attr": ParamAttr("gb"), "origin_mode": origin_mode}
+        if not with_drnn:
+            hidden = layers.dynamic_gru(x, H, h_0=h0, **attrs)
+        else:
+            drnn = layers.DynamicRNN()
+            with drnn.block():
+                xt = drnn.step_input(x)
+                hp = drnn.memory(init=h0)
+                h, _, _ = layers.gru_unit(xt, hp, 3 * H, **attrs)
+                drnn.update_memory(hp, h)
+                drnn.output(h)
+            hidden = drnn()
+        weights = layers.cast(layers.assign(LOSS_WEIGHTS), "float64")
+        fluid.backward.append_backward(layers.reduce_sum(hidden * weights))
+    return main, hidden
+
+
+@pytest.mark.parametrize("origin_mode", [False, True])
+def test_dynamic_gru_equals_gru_unit_stepped_by_dynamic_rnn(origin_mode):
+    values = {"x": rng.normal(size=(TOKENS, 3 * H)), "h0": rng.normal(size=(N, H)),
+              "gw": rng.normal(size=(H, 3 * H)) * 0.5, "gb": rng.normal(size=(1, 3 * H)) * 0.1}
+    fetch = ["x@GRAD", "h0@GRAD", "gw@GRAD", "gb@GRAD"]
+    results = []
+    for with_drnn in (False, True):
+        main, hidden = _gru_program(with_drnn, origin_mode)
+        scope = fluid.core.Scope()
+        for name in ("gw", "gb"):
+            scope.var(name).get_tensor().set(values[name], fluid.CPUPlace())
+        feed = {"x": fluid.create_lod_tensor(values["x"], [LENGTHS], fluid.CPUPlace()), "h0": values["h0"]}
+        with fluid.scope_guard(scope):
+            results.append(fluid.Executor(fluid.CPUPlace()).run(main, feed=feed, fetch_list=[hidden] + fetch))
+    for name, want, got in zip(["hidden"] + fetch, *results):
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-10, err_msg=name)
+
+
+VOCAB, EMB, HID, CLASSES = 30, 8, 6, 2
+
+
+def _sentiment_batch(seed, n=12):
+    """Reviews of random token ids; the label says whether the review holds a "positive" token
+    (ids below 5), wherever it is."""
+    r = np.random.default_rng(seed)
+    lengths = [int(v) for v in r.integers(2, 9, size=n)]
+    ids = r.integers(5, VOCAB, size=sum(lengths))
+    labels = r.integers(0, CLASSES, size=n)
+    offs = np.concatenate([[0], np.cumsum(lengths)])
+    for i in np.flatnonzero(labels):
+        ids[offs[i] + r.integers(0, lengths[i])] = r.integers(0, 5)
+    words = fluid.create_lod_tensor(ids.reshape(-1, 1).astype("int64"), [lengths], fluid.CPUPlace())
+    return {"words": words, "label": labels.reshape(-1, 1).astype("int64")}
+
+
+def _train_sentiment(devices, steps):
+    main, startup = fluid.Program(), fluid.Program()
+    main.random_seed = startup.random_seed = 3
+    with fluid.program_guard(main, startup):
+        words = fluid.layers.data("words", shape=[1], dtype="int64", lod_level=1)
+        label = fluid.layers.data("label", shape=[1], dtype="int64")
+        emb = fluid.layers.embedding(words, size=[VOCAB, EMB])
+        proj = fluid.layers.fc(emb, 3 * HID)
+        hidden = fluid.layers.dynamic_gru(proj, HID)
+        pooled = fluid.layers.sequence_pool(hidden, "max")
+        prediction = fluid.layers.fc(pooled, CLASSES, act="softmax")
+        loss = fluid.layers.mean(fluid.layers.cross_entropy(prediction, label))
+        fluid.optimizer.Adam(0.05).minimize(loss)
+    scope, exe = fluid.Scope(), fluid.Executor(fluid.CPUPlace())
+    exe.run(startup, scope=scope)
+    program = main if devices == 1 else fluid.CompiledProgram(main).with_data_parallel(
+        loss_name=loss.name, places=[fluid.CPUPlace()] * devices)
+    losses = [float(np.mean(exe.run(program, feed=_sentiment_batch(step % 4), fetch_list=[loss], scope=scope)[0]))
+              for step in range(steps)]
+    return losses, [np.array(scope.find_var(p.name).get_tensor()) for p in main.global_block().all_parameters()]
+
+
+def test_gru_sentiment_classifier_learns():
+    losses, _ = _train_sentiment(1, 40)
+    assert np.mean(losses[-4:]) < 0.5 * np.mean(losses[:4]), losses
+
+
+def test_gru_classifier_on_two_devices_matches_one():
+    _, one = _train_sentiment(1, 6)
+    _, two = _train_sentiment(2, 6)
+    assert len(one) == 7
+    for i, (a, b) in enumerate(zip(one, two)):
+        np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-6, err_msg=f"parameter #{i}")
+
+
+def test_dynamic_gru_on_a_plain_tensor_is_one_error():
+    with fluid.program_guard(fluid.Program(), fluid.Program()):
+        x = layers.data("x", [3 * H], dtype="float32")
+        with pytest.raises(PeError, match=r"plain tensor.*dynamic_gru"):
+            layers.dynamic_gru(x, H)
+
+
+def test_dynamic_gru_input_of_the_wrong_width_is_one_error():
+    with fluid.program_guard(fluid.Program(), fluid.Program()):
+        x = layers.data("x", [4 * H], dtype="float32", lod_level=1)
+        with pytest.raises(PeError, match=r"Input \[-1, 12\] must be \[T, 3D\] = \[T, 9\]"):
+            layers.dynamic_gru(x, H)
