@@ -122,3 +122,34 @@ def test_dynamic_gru_input_of_the_wrong_width_is_one_error():
         x = layers.data("x", [4 * H], dtype="float32", lod_level=1)
         with pytest.raises(PeError, match=r"Input \[-1, 12\] must be \[T, 3D\] = \[T, 9\]"):
             layers.dynamic_gru(x, H)
+
+
+def _sig(v):
+    return 1 / (1 + np.exp(-v))
+
+
+def test_lstm_unit_layer_is_an_fc_of_input_and_hidden_then_the_cell():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        x = layers.data("x", [5], dtype="float64")
+        hp = layers.data("hp", [H], dtype="float64")
+        cp = layers.data("cp", [H], dtype="float64")
+        h, c = layers.lstm_unit(x, hp, cp, forget_bias=0.5, param_attr=ParamAttr("uw"), bias_attr=ParamAttr("ub"))
+    feed = {"x": rng.normal(size=(4, 5)), "hp": rng.normal(size=(4, H)), "cp": rng.normal(size=(4, H))}
+    scope = fluid.Scope()
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(startup, scope=scope)
+    scope.find_var("ub").get_tensor().set(rng.normal(size=(4 * H,)), fluid.CPUPlace())
+    got_h, got_c, w, b = exe.run(main, feed=feed, fetch_list=[h, c, "uw", "ub"], scope=scope)
+    assert w.shape == (5 + H, 4 * H)
+    gi, gf, go, gj = np.split(np.concatenate([feed["x"], feed["hp"]], axis=1) @ w + b, 4, axis=1)
+    want_c = _sig(gf + 0.5) * feed["cp"] + _sig(gi) * np.tanh(gj)
+    np.testing.assert_allclose(got_c, want_c, rtol=1e-10)
+    np.testing.assert_allclose(got_h, _sig(go) * np.tanh(want_c), rtol=1e-10)
+
+
+def test_lstm_unit_with_hidden_and_cell_of_different_widths_is_one_error():
+    with fluid.program_guard(fluid.Program(), fluid.Program()):
+        x, hp, cp = layers.data("x", [5]), layers.data("hp", [H]), layers.data("cp", [H + 1])
+        with pytest.raises(PeError, match=r"lstm_unit layer .*must have the same width"):
+            layers.lstm_unit(x, hp, cp)

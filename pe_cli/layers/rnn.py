@@ -1,8 +1,10 @@
 """Recurrent layers over LoD input with Fluid's signatures (fluid.layers.dynamic_lstm)."""
 from ..errors import PeError
 from .helper import LayerHelper
+from .nn import fc
+from .tensor import concat
 
-__all__ = ["dynamic_lstm", "dynamic_gru", "gru_unit"]
+__all__ = ["dynamic_lstm", "dynamic_gru", "gru_unit", "lstm_unit"]
 
 
 def dynamic_lstm(input, size, h_0=None, c_0=None, param_attr=None, bias_attr=None, use_peepholes=True,
@@ -82,3 +84,29 @@ def gru_unit(input, hidden, size, param_attr=None, bias_attr=None, activation="t
                      {"activation": _UNIT_CODES[activation], "gate_activation": _UNIT_CODES[gate_activation],
                       "origin_mode": origin_mode})
     return updated, reset_hidden_pre, gate
+
+
+def lstm_unit(x_t, hidden_t_prev, cell_t_prev, forget_bias=0.0, param_attr=None, bias_attr=None, name=None):
+    """One LSTM step as Fluid builds it: an fc of [x_t, hidden_t_prev] to 4 x the cell size (gates
+    i, f, o, candidate), then the lstm_unit op: c = sigmoid(f + forget_bias) cell_t_prev +
+    sigmoid(i) tanh(candidate), h = sigmoid(o) tanh(c). Returns (h, c), each [N, D]."""
+    helper = LayerHelper("lstm_unit", x_t=x_t, param_attr=param_attr, bias_attr=bias_attr, name=name)
+    shapes = {"x_t": x_t.shape, "hidden_t_prev": hidden_t_prev.shape, "cell_t_prev": cell_t_prev.shape}
+    for what, shape in shapes.items():
+        if shape is None or len(shape) != 2:
+            raise PeError(f"lstm_unit layer '{helper.name}': {what} has shape {list(shape or [])}; it must be 2-D "
+                          f"[batch, features]")
+    batches = {s[0] for s in shapes.values()} - {-1}
+    if len(batches) > 1:
+        raise PeError(f"lstm_unit layer '{helper.name}': x_t, hidden_t_prev and cell_t_prev have different batch "
+                      f"sizes {[list(s) for s in shapes.values()]}")
+    size = cell_t_prev.shape[1]
+    if hidden_t_prev.shape[1] != size:
+        raise PeError(f"lstm_unit layer '{helper.name}': hidden_t_prev {list(hidden_t_prev.shape)} and cell_t_prev "
+                      f"{list(cell_t_prev.shape)} must have the same width")
+    fc_out = fc(concat([x_t, hidden_t_prev], axis=1), 4 * size, param_attr=param_attr, bias_attr=bias_attr)
+    c = helper.create_variable_for_type_inference(x_t.dtype)
+    h = helper.create_variable_for_type_inference(x_t.dtype)
+    helper.append_op("lstm_unit", {"X": [fc_out], "C_prev": [cell_t_prev]}, {"C": [c], "H": [h]},
+                     {"forget_bias": float(forget_bias)})
+    return h, c
