@@ -1,7 +1,8 @@
 """The recurrent layers beside dynamic_lstm, through the Fluid face: dynamic_gru equals the same cell
 stepped by gru_unit in a DynamicRNN (forward and every gradient); a Fluid-style sentiment classifier
-(embedding -> fc -> dynamic_gru -> sequence_pool max -> fc softmax) learns, and 2 CPU devices end
-with the parameters of 1 device; a bad input is one clear error naming the layer."""
+(embedding -> fc -> dynamic_gru or dynamic_lstmp -> sequence_pool max -> fc softmax) learns, and 2
+CPU devices end with the parameters of 1 device; lstm_unit is an fc then the cell; a bad input is
+one clear error naming the layer."""
 import numpy as np
 import pytest
 
@@ -75,15 +76,22 @@ def _sentiment_batch(seed, n=12):
     return {"words": words, "label": labels.reshape(-1, 1).astype("int64")}
 
 
-def _train_sentiment(devices, steps):
+def _recurrent(kind, proj):
+    if kind == "gru":
+        return fluid.layers.dynamic_gru(fluid.layers.fc(proj, 3 * HID), HID)
+    projection, _ = fluid.layers.dynamic_lstmp(fluid.layers.fc(proj, 4 * HID), 4 * HID, proj_size=4, cell_clip=3.0,
+                                               proj_clip=2.0)
+    return projection
+
+
+def _train_sentiment(devices, steps, kind="gru"):
     main, startup = fluid.Program(), fluid.Program()
     main.random_seed = startup.random_seed = 3
     with fluid.program_guard(main, startup):
         words = fluid.layers.data("words", shape=[1], dtype="int64", lod_level=1)
         label = fluid.layers.data("label", shape=[1], dtype="int64")
         emb = fluid.layers.embedding(words, size=[VOCAB, EMB])
-        proj = fluid.layers.fc(emb, 3 * HID)
-        hidden = fluid.layers.dynamic_gru(proj, HID)
+        hidden = _recurrent(kind, emb)
         pooled = fluid.layers.sequence_pool(hidden, "max")
         prediction = fluid.layers.fc(pooled, CLASSES, act="softmax")
         loss = fluid.layers.mean(fluid.layers.cross_entropy(prediction, label))
@@ -97,15 +105,17 @@ def _train_sentiment(devices, steps):
     return losses, [np.array(scope.find_var(p.name).get_tensor()) for p in main.global_block().all_parameters()]
 
 
-def test_gru_sentiment_classifier_learns():
-    losses, _ = _train_sentiment(1, 40)
+@pytest.mark.parametrize("kind", ["gru", "lstmp"])
+def test_sentiment_classifier_learns(kind):
+    losses, _ = _train_sentiment(1, 40, kind)
     assert np.mean(losses[-4:]) < 0.5 * np.mean(losses[:4]), losses
 
 
-def test_gru_classifier_on_two_devices_matches_one():
-    _, one = _train_sentiment(1, 6)
-    _, two = _train_sentiment(2, 6)
-    assert len(one) == 7
+@pytest.mark.parametrize("kind,params", [("gru", 7), ("lstmp", 8)])
+def test_classifier_on_two_devices_matches_one(kind, params):
+    _, one = _train_sentiment(1, 6, kind)
+    _, two = _train_sentiment(2, 6, kind)
+    assert len(one) == params
     for i, (a, b) in enumerate(zip(one, two)):
         np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-6, err_msg=f"parameter #{i}")
 

@@ -1,0 +1,26 @@
+"""CPU kernels of ops/lstmp.py: kernels/lstmp_math.py over numpy (its GEMMs release the GIL)."""
+import numpy as np
+
+from .. import lstmp_math
+from ..common import seq_offsets
+
+
+def _prepare(ins, attrs):
+    x = np.ascontiguousarray(ins["Input"])
+    return (x, ins["Weight"], ins["ProjWeight"], ins["Bias"], ins.get("H0"), ins.get("C0"),
+            seq_offsets(attrs, "Input", x.shape[0]))
+
+
+def lstmp(ins, attrs):
+    x, w, pw, b, h0, c0, offs = _prepare(ins, attrs)
+    projection, cell, _ = lstmp_math.forward(x, w, pw, b, h0, c0, offs, attrs)
+    return {"Projection": projection, "Cell": cell}
+
+
+def lstmp_grad(ins, attrs):
+    x, w, pw, b, h0, c0, offs = _prepare(ins, attrs)
+    _, cell, saved = lstmp_math.forward(x, w, pw, b, h0, c0, offs, attrs)
+    dx, dw, dpw, db, dh0, dc0 = lstmp_math.backward(x, w, pw, b, cell, saved, ins["Projection@GRAD"],
+                                                    ins.get("Cell@GRAD"), offs, attrs)
+    return {"Input@GRAD": dx, "Weight@GRAD": dw, "ProjWeight@GRAD": dpw, "Bias@GRAD": db,
+            "H0@GRAD": dh0 if h0 is not None else None, "C0@GRAD": dc0 if c0 is not None else None}
