@@ -3,6 +3,8 @@ stepped by gru_unit in a DynamicRNN (forward and every gradient); a Fluid-style 
 (embedding -> fc -> dynamic_gru or dynamic_lstmp -> sequence_pool max -> fc softmax) learns, and 2
 CPU devices end with the parameters of 1 device; lstm_unit is an fc then the cell; a bad input is
 one clear error naming the layer."""
+import re
+
 import numpy as np
 import pytest
 
@@ -10,6 +12,7 @@ from pe_cli import fluid
 from pe_cli.errors import PeError
 from pe_cli.fluid import layers
 from pe_cli.param_attr import ParamAttr
+from test_cli_helpers import REPO, pe
 
 LENGTHS, H = [2, 4, 1], 3
 N, TOKENS = len(LENGTHS), sum(LENGTHS)
@@ -163,3 +166,40 @@ def test_lstm_unit_with_hidden_and_cell_of_different_widths_is_one_error():
         x, hp, cp = layers.data("x", [5]), layers.data("hp", [H]), layers.data("cp", [H + 1])
         with pytest.raises(PeError, match=r"lstm_unit layer .*must have the same width"):
             layers.lstm_unit(x, hp, cp)
+
+
+RECURRENT_MODEL = """\
+name: rows_recurrent
+feeds:
+  rows:  {shape: [28], dtype: float32, lod_level: 1}
+  label: {shape: [1], dtype: int64}
+layers:
+  - gates:  {type: fc, input: rows, size: 12}
+  - gru:    {type: dynamic_gru, input: gates, size: 4, origin_mode: true}
+  - gates2: {type: fc, input: gru, size: 16}
+  - lstmp:  {type: dynamic_lstmp, input: gates2, size: 16, proj_size: 3, cell_clip: 2.0}
+  - pooled: {type: sequence_pool, input: "lstmp[0]", pool_type: max}
+  - logits: {type: fc, input: pooled, size: 10}
+  - xent:   {type: softmax_with_cross_entropy, logits: logits, label: label}
+  - loss:   {type: mean, x: xent}
+  - acc:    {type: accuracy, input: logits, label: label}
+loss: loss
+fetches: [loss, acc]
+"""
+
+
+def test_a_model_file_uses_the_recurrent_layers_by_name(tmp_path):
+    """dynamic_gru and dynamic_lstmp in a YAML model: `pe summary` counts their parameters under
+    their names, and `pe train` over the ragged rows data runs steps and checkpoints."""
+    env = {"PYTHONPATH": REPO}           # this checkout's pe_cli, whichever one the pe script was installed from
+    model = tmp_path / "model.yaml"
+    model.write_text(RECURRENT_MODEL)
+    summary = pe("summary", model, env=env)
+    assert summary.returncode == 0, summary.stderr
+    assert re.search(r"gru \(dynamic_gru\)\s+\[-1, 4\]\s+60\s", summary.stdout)              # [4, 12] + [1, 12]
+    assert re.search(r"lstmp \(dynamic_lstmp\)\s+\[-1, 3\]\s+\[-1, 4\]\s+88\s", summary.stdout)  # 48 + 12 + 28
+    run = tmp_path / "run"
+    proc = pe("train", "configs/mnist_rows_lstm.yaml", f"model={model}", "data.train.limit=128", "data.eval.limit=64",
+              "data.batch_size=32", "epochs=1", "--max-steps", "3", "--out", run, "-q", env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert (run / "ckpt" / "last").read_text().strip() == "step-3"

@@ -41,11 +41,12 @@ def _bias(helper, bias_attr, size, dtype):
 
 
 def dynamic_gru(input, size, param_attr=None, bias_attr=None, is_reverse=False, gate_activation="sigmoid",
-                candidate_activation="tanh", h_0=None, origin_mode=False):
+                candidate_activation="tanh", h_0=None, origin_mode=False, name=None):
     """A GRU over each sequence of ``input`` [T, 3 x size] (an fc of the steps to 3 x size: update,
     reset, candidate); ``size`` is the hidden size. ``h_0`` [N, size]: each sequence's initial
-    hidden state (zeros when None). Returns the hidden states [T, size] with the input's LoD."""
-    helper = LayerHelper("gru", input=input, param_attr=param_attr, bias_attr=bias_attr)
+    hidden state (zeros when None). Returns the hidden states [T, size] with the input's LoD.
+    ``name`` (not in Fluid's signature) names the layer and its parameters."""
+    helper = LayerHelper("gru", input=input, param_attr=param_attr, bias_attr=bias_attr, name=name)
     dtype = helper.input_dtype()
     weight = helper.create_parameter(param_attr, [size, 3 * size], dtype)
     bias = _bias(helper, bias_attr, 3 * size, dtype)
@@ -65,11 +66,12 @@ _UNIT_CODES = {"identity": 0, "sigmoid": 1, "tanh": 2, "relu": 3}
 
 
 def gru_unit(input, hidden, size, param_attr=None, bias_attr=None, activation="tanh", gate_activation="sigmoid",
-             origin_mode=False):
+             origin_mode=False, name=None):
     """One GRU step: ``input`` [N, size] (an fc to 3 x the hidden size; ``size`` is 3 x the hidden
     size, as in Fluid), ``hidden`` [N, size / 3] the previous hidden state. Returns (the new hidden
-    state, reset gate x previous hidden, the gates (u, r, c) [N, size])."""
-    helper = LayerHelper("gru_unit", input=input, param_attr=param_attr, bias_attr=bias_attr)
+    state, reset gate x previous hidden, the gates (u, r, c) [N, size]). ``name`` (not in Fluid's
+    signature) names the layer and its parameters."""
+    helper = LayerHelper("gru_unit", input=input, param_attr=param_attr, bias_attr=bias_attr, name=name)
     for what, act in (("activation", activation), ("gate_activation", gate_activation)):
         if act not in _UNIT_CODES:
             raise PeError(f"gru_unit layer '{helper.name}': {what} {act!r} is not one of {sorted(_UNIT_CODES)}")
@@ -107,7 +109,8 @@ def lstm_unit(x_t, hidden_t_prev, cell_t_prev, forget_bias=0.0, param_attr=None,
     if hidden_t_prev.shape[1] != size:
         raise PeError(f"lstm_unit layer '{helper.name}': hidden_t_prev {list(hidden_t_prev.shape)} and cell_t_prev "
                       f"{list(cell_t_prev.shape)} must have the same width")
-    fc_out = fc(concat([x_t, hidden_t_prev], axis=1), 4 * size, param_attr=param_attr, bias_attr=bias_attr)
+    fc_out = fc(concat([x_t, hidden_t_prev], axis=1), 4 * size, param_attr=param_attr, bias_attr=bias_attr,
+                name=name)
     c = helper.create_variable_for_type_inference(x_t.dtype)
     h = helper.create_variable_for_type_inference(x_t.dtype)
     helper.append_op("lstm_unit", {"X": [fc_out], "C_prev": [cell_t_prev]}, {"C": [c], "H": [h]},
