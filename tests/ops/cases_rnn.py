@@ -52,17 +52,3 @@ CASES = [
     _case("dynamic_lstm_reverse", reverse=True),
     _case("dynamic_lstm_h0_c0", state=True),
 ]
-
-
-def lstm_unit_ref(i, a):
-    gi, gf, go, gj = np.split(i["X"], 4, axis=1)
-    c = _sig(gf + a["forget_bias"]) * i["C_prev"] + _sig(gi) * np.tanh(gj)
-    return {"C": c, "H": _sig(go) * np.tanh(c)}
-
-
-CASES += [
-    OpCase("lstm_unit", {"X": rng.normal(size=(5, 4 * D)), "C_prev": rng.normal(size=(5, D))}, lstm_unit_ref,
-           grad=("X", "C_prev"), name="lstm_unit"),
-    OpCase("lstm_unit", {"X": rng.normal(size=(2, 4 * D)), "C_prev": rng.normal(size=(2, D))}, lstm_unit_ref,
-           attrs={"forget_bias": 1.0}, grad=("X", "C_prev"), name="lstm_unit_forget_bias"),
-]
