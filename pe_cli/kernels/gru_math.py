@@ -85,6 +85,16 @@ def forward(x, w, b, h0, offs, attrs):
     return hidden, (gates, rhps, hps)
 
 
+def pack(saved):
+    """The saved values as one [T, 5D] array (the op's BatchGate: u, r, c, r * h', h' per row)."""
+    return np.concatenate(saved, axis=1)
+
+
+def unpack(batch_gate):
+    d = batch_gate.shape[1] // 5
+    return batch_gate[:, :3 * d], batch_gate[:, 3 * d:4 * d], batch_gate[:, 4 * d:]
+
+
 def backward(x, w, saved, d_hidden, offs, attrs):
     """Gradients of Input, Weight, Bias (a [3D] row) and H0 from Hidden's gradient."""
     (_, dgate), (_, dcand) = acts(attrs)

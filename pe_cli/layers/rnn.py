@@ -56,7 +56,8 @@ def dynamic_gru(input, size, param_attr=None, bias_attr=None, is_reverse=False, 
     if h_0 is not None:
         inputs["H0"] = [h_0]
     hidden = helper.create_variable_for_type_inference(dtype)
-    helper.append_op("gru", inputs, {"Hidden": [hidden]},
+    saved = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+    helper.append_op("gru", inputs, {"Hidden": [hidden], "BatchGate": [saved]},
                      {"is_reverse": is_reverse, "gate_activation": gate_activation,
                       "activation": candidate_activation, "origin_mode": origin_mode})
     return hidden

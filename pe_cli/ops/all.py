@@ -1,7 +1,8 @@
 """Imports every op module so each registers its ops. Add a new op module here."""
 from . import activation, elementwise, loss, math, optimizer, tensor  # noqa: F401
 from . import clip, fused  # noqa: F401
-from . import gru, indexing, lstm_unit, lstmp, metric, nn, rnn, sequence, sequence_conv, sequence_rows, shape_ops  # noqa: F401
+from . import indexing, metric, nn, rnn, sequence, sequence_conv, sequence_rows, shape_ops  # noqa: F401
 from . import distributed, fused, similarity  # noqa: F401
 from . import control_flow, dynamic_rnn  # noqa: F401
 from . import beam_search, lod_rank  # noqa: F401
+from . import gru, lstm_unit, lstmp  # noqa: F401

@@ -1,6 +1,7 @@
 """Op cases for gru (dynamic_gru) over LoD input and gru_unit: a step-by-step numpy reference of
 Fluid's equations, one sequence at a time (no batching), with Weight read in Fluid's memory layout
-([D, 2D] update/reset block, then the [D, D] candidate block)."""
+([D, 2D] update/reset block, then the [D, D] candidate block); the gradient from the forward's saved
+values (BatchGate) and recomputed without them."""
 import numpy as np
 
 from op_test import OpCase
@@ -43,14 +44,15 @@ def unit_ref(i, a):
             "Hidden": np.array([r[2] for r in rows])}
 
 
-def _gru(name, bias=True, h0=False, **attrs):
+def _gru(name, bias=True, h0=False, saved=True, **attrs):
     inputs = {"Input": lod_tensor([3, 1, 4], 3 * D), "Weight": rng.normal(size=(D, 3 * D)) * 0.5}
     if bias:
         inputs["Bias"] = rng.normal(size=(1, 3 * D)) * 0.5
     if h0:
         inputs["H0"] = rng.normal(size=(3, D))
+    # saved: the op also writes BatchGate, which its gradient then reads instead of running the forward again
     return OpCase("gru", inputs, gru_ref, attrs=attrs, grad=tuple(inputs), name=name, grad_rtol=1e-4,
-                  grad_atol=1e-6)
+                  grad_atol=1e-6, outputs=("Hidden", "BatchGate") if saved else ("Hidden",), loss_outputs=("Hidden",))
 
 
 def _unit(name, bias=True, **attrs):
@@ -67,6 +69,8 @@ CASES = [
     _gru("gru_reverse_h0", is_reverse=True, h0=True),
     _gru("gru_origin_mode_no_bias", bias=False, origin_mode=True),
     _gru("gru_relu_identity", h0=True, gate_activation="identity", activation="relu"),
+    _gru("gru_recomputed", saved=False),
+    _gru("gru_reverse_h0_recomputed", is_reverse=True, h0=True, saved=False),
     _unit("gru_unit"),
     _unit("gru_unit_origin_mode", origin_mode=True),
     _unit("gru_unit_no_bias_identity", bias=False, activation=0),

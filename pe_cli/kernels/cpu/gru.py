@@ -15,13 +15,16 @@ def _prepare(ins, attrs):
 
 def gru(ins, attrs):
     x, w, b, h0, offs = _prepare(ins, attrs)
-    hidden, _ = gru_math.forward(x, w, b, h0, offs, attrs)
-    return {"Hidden": hidden}
+    hidden, saved = gru_math.forward(x, w, b, h0, offs, attrs)
+    return {"Hidden": hidden, "BatchGate": gru_math.pack(saved)}
 
 
 def gru_grad(ins, attrs):
     x, w, b, h0, offs = _prepare(ins, attrs)
-    _, saved = gru_math.forward(x, w, b, h0, offs, attrs)
+    if "BatchGate" in ins:
+        saved = gru_math.unpack(ins["BatchGate"])
+    else:
+        _, saved = gru_math.forward(x, w, b, h0, offs, attrs)
     dx, dw, db, dh0 = gru_math.backward(x, w, saved, ins["Hidden@GRAD"], offs, attrs)
     return {"Input@GRAD": dx, "Weight@GRAD": dw, "Bias@GRAD": None if b is None else db.reshape(b.shape),
             "H0@GRAD": None if h0 is None else dh0}

@@ -11,6 +11,7 @@ from . import runtime as rt
 from ._launch import copy, flat, full, grid, zeros
 from ._matmul import matmul
 from .rnn import _CODES, _act, _add_into, _dact, _gather_state, _scatter_state
+from .tensor import _place_along, _take_along
 
 _UNIT_NAMES = {0: "identity", 1: "sigmoid", 2: "tanh", 3: "relu"}
 
@@ -170,7 +171,26 @@ def _forward(ins, attrs):
 
 
 def gru(ins, attrs):
-    return {"Hidden": _forward(ins, attrs)[0]}
+    hidden, st, _, _, _ = _forward(ins, attrs)
+    d = hidden.shape[1]
+    batch_gate = _place_along([st["gates"], st["rhps"], st["hps"]], rt.empty((hidden.shape[0], 5 * d), hidden.dtype), 1)
+    return {"Hidden": hidden, "BatchGate": batch_gate}
+
+
+def _saved(ins, attrs):
+    """The forward's values the gradient reads: from BatchGate [T, 5D] when the op saved it (no
+    second forward pass), else by running the forward again."""
+    if "BatchGate" not in ins:
+        _, st, steps, codes, nseq = _forward(ins, attrs)
+        return st, steps, codes, nseq
+    w = ins["Weight"]
+    d = w.shape[0]
+    offs = seq_offsets(attrs, "Input", ins["Input"].shape[0])
+    gates, rhps, hps = _take_along(ins["BatchGate"], (3 * d, d, d), 1)
+    w_ur, w_c = _split(w)
+    steps = [(rt.to_device(live), rt.to_device(rows), len(live)) for live, rows in schedule(offs, attrs["is_reverse"])]
+    st = {"gates": gates, "rhps": rhps, "hps": hps, "w_ur": w_ur, "w_c": w_c}
+    return st, steps, _codes(attrs["gate_activation"], attrs["activation"]), len(offs) - 1
 
 
 def _grad_state(st, x, w, nseq):
@@ -183,7 +203,7 @@ def _grad_state(st, x, w, nseq):
 
 def gru_grad(ins, attrs):
     x, w, b = ins["Input"], ins["Weight"], ins.get("Bias")
-    _, st, steps, codes, nseq = _forward(ins, attrs)
+    st, steps, codes, nseq = _saved(ins, attrs)
     st = _grad_state(st, x, w, nseq)
     st["dhid"] = ins["Hidden@GRAD"]
     for live_d, rows_d, n in reversed(steps):
