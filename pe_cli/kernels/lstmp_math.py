@@ -60,6 +60,19 @@ def forward(x, w, pw, b, h0, c0, offs, attrs):
     return projection, cellv, saved
 
 
+def pack(saved):
+    """The saved values as one [T, 7D + 2P] array (the op's BatchGate: i, f, candidate, o, previous
+    c, unclipped c, then r', h and the unclipped projection, per row)."""
+    g = saved["gates"]
+    return np.concatenate([g.reshape(len(g), -1), saved["rp"], saved["h"], saved["pa"]], axis=1)
+
+
+def unpack(batch_gate, d, p):
+    rows = len(batch_gate)
+    return {"gates": batch_gate[:, :6 * d].reshape(rows, 6, d), "rp": batch_gate[:, 6 * d:6 * d + p],
+            "h": batch_gate[:, 6 * d + p:7 * d + p], "pa": batch_gate[:, 7 * d + p:]}
+
+
 def backward(x, w, pw, b, cellv, saved, d_proj, d_cell, offs, attrs):
     """Gradients of Input, Weight, ProjWeight, Bias, H0 and C0."""
     (_, dgate), (cell, dcell), (_, dcand), (_, dproj) = _acts(attrs)

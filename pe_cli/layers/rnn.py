@@ -152,12 +152,13 @@ def dynamic_lstmp(input, size, proj_size, param_attr=None, bias_attr=None, use_p
     bias = helper.create_parameter(bias_attr, [1, 7 * d if use_peepholes else size], dtype, is_bias=True)
     projection = helper.create_variable_for_type_inference(dtype)
     cell = helper.create_variable_for_type_inference(dtype)
+    saved = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
     inputs = {"Input": [input], "Weight": [weight], "ProjWeight": [proj_weight], "Bias": [bias]}
     if h_0 is not None:
         inputs["H0"] = [h_0]
     if c_0 is not None:
         inputs["C0"] = [c_0]
-    helper.append_op("lstmp", inputs, {"Projection": [projection], "Cell": [cell]},
+    helper.append_op("lstmp", inputs, {"Projection": [projection], "Cell": [cell], "BatchGate": [saved]},
                      {"use_peepholes": use_peepholes, "is_reverse": is_reverse, "cell_clip": float(cell_clip or 0.0),
                       "proj_clip": float(proj_clip or 0.0), "gate_activation": gate_activation,
                       "cell_activation": cell_activation, "candidate_activation": candidate_activation,

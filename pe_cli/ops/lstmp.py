@@ -34,10 +34,13 @@ def _infer(ctx):
             ctx.fail(f"{slot} {list(ctx.shape(slot))} must be [N, {width}]: one initial state per sequence")
     ctx.set_output("Projection", [-1, p], x.dtype, lod_level=x.lod_level)
     ctx.set_output("Cell", [-1, d], x.dtype, lod_level=x.lod_level)
+    ctx.set_output("BatchGate", [-1, 7 * d + 2 * p], x.dtype, lod_level=x.lod_level)
 
 
 def _grad(g):
     ins = {s: g.input(s) for s in _SLOTS if g.input(s)}
+    if g.output("BatchGate"):       # the forward's saved values: no second forward pass in the gradient
+        ins["Cell"], ins["BatchGate"] = g.output("Cell"), g.output("BatchGate")
     ins["Projection@GRAD"] = g.out_grad("Projection")
     if g.has_out_grad("Cell"):
         ins["Cell@GRAD"] = g.out_grad("Cell")
@@ -52,13 +55,16 @@ def _infer_grad(ctx):
 
 
 register("lstmp", kernel_module="lstmp", inputs=["Input", "Weight", "ProjWeight", "Bias", "H0?", "C0?"],
-         outputs=["Projection", "Cell"], attrs=_ATTRS, infer=_infer, grad=_grad,
-         grad_reads=_SLOTS, needs_lod=True,
+         outputs=["Projection", "Cell", "BatchGate?"], attrs=_ATTRS, infer=_infer, grad=_grad,
+         grad_reads=_SLOTS + ("Cell", "BatchGate"), needs_lod=True,
          doc="LSTM with a recurrent projection over each sequence of Input [T, 4D] (gates candidate/input/"
              "forget/output as dynamic_lstm): g = x + r' Weight + b (peepholes as dynamic_lstm), "
              "c = clip(f c' + i cand, cell_clip), h = o cell(c), r = clip(proj(h ProjWeight), proj_clip); "
              "Weight [P, 4D], ProjWeight [D, P], H0 [N, P], C0 [N, D]. Projection [T, P] and Cell [T, D] keep "
-             "Input's LoD.")
+             "Input's LoD. BatchGate [T, 7D + 2P], where the layer asks for it, keeps per row what the "
+             "gradient reads (gates, previous and unclipped cell, r', h, unclipped projection), so the "
+             "gradient does not run the forward again; without it the gradient recomputes them.")
 register("lstmp_grad", kernel_module="lstmp",
-         inputs=["Input", "Weight", "ProjWeight", "Bias", "H0?", "C0?", "Projection@GRAD", "Cell@GRAD?"],
+         inputs=["Input", "Weight", "ProjWeight", "Bias", "H0?", "C0?", "Cell?", "BatchGate?", "Projection@GRAD",
+                 "Cell@GRAD?"],
          outputs=[f"{s}@GRAD?" for s in _SLOTS], attrs=_ATTRS, infer=_infer_grad, lod="drop", needs_lod=True)

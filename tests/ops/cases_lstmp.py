@@ -1,7 +1,7 @@
 """Op cases for lstmp (dynamic_lstmp) over LoD input: a step-by-step numpy reference of Fluid's
 equations, one sequence at a time (no batching): with and without peepholes, reversed, with
 H0/C0, with cell and projection clipping (values chosen so that some are clipped), a linear
-projection."""
+projection; the gradient from the forward's saved values (BatchGate) and recomputed without them."""
 import numpy as np
 
 from op_test import OpCase
@@ -43,13 +43,15 @@ def lstmp_ref(i, a):
     return {"Projection": np.array(rs), "Cell": np.array(cs)}
 
 
-def _case(name, peep=True, state=False, **attrs):
+def _case(name, peep=True, state=False, saved=True, **attrs):
     inputs = {"Input": lod_tensor([3, 1, 4], 4 * D), "Weight": rng.normal(size=(P, 4 * D)) * 0.5,
               "ProjWeight": rng.normal(size=(D, P)), "Bias": rng.normal(size=(1, (7 if peep else 4) * D)) * 0.5}
     if state:
         inputs["H0"], inputs["C0"] = rng.normal(size=(3, P)), rng.normal(size=(3, D))
+    # saved: the op also writes BatchGate, which its gradient then reads instead of running the forward again
     return OpCase("lstmp", inputs, lstmp_ref, attrs={"use_peepholes": peep, **attrs}, grad=tuple(inputs), name=name,
-                  grad_rtol=1e-4, grad_atol=1e-6)
+                  grad_rtol=1e-4, grad_atol=1e-6, loss_outputs=("Projection", "Cell"),
+                  outputs=("Projection", "Cell", "BatchGate") if saved else ("Projection", "Cell"))
 
 
 CASES = [
@@ -57,4 +59,6 @@ CASES = [
     _case("lstmp_no_peepholes_reverse", peep=False, is_reverse=True),
     _case("lstmp_h0_c0_linear_projection", state=True, proj_activation="identity"),
     _case("lstmp_clipped", state=True, cell_clip=0.3, proj_clip=0.25),
+    _case("lstmp_recomputed", saved=False),
+    _case("lstmp_clipped_recomputed", state=True, cell_clip=0.3, proj_clip=0.25, saved=False),
 ]

@@ -13,13 +13,16 @@ def _prepare(ins, attrs):
 
 def lstmp(ins, attrs):
     x, w, pw, b, h0, c0, offs = _prepare(ins, attrs)
-    projection, cell, _ = lstmp_math.forward(x, w, pw, b, h0, c0, offs, attrs)
-    return {"Projection": projection, "Cell": cell}
+    projection, cell, saved = lstmp_math.forward(x, w, pw, b, h0, c0, offs, attrs)
+    return {"Projection": projection, "Cell": cell, "BatchGate": lstmp_math.pack(saved)}
 
 
 def lstmp_grad(ins, attrs):
     x, w, pw, b, h0, c0, offs = _prepare(ins, attrs)
-    _, cell, saved = lstmp_math.forward(x, w, pw, b, h0, c0, offs, attrs)
+    if "BatchGate" in ins:          # the forward's saved values: no second forward pass
+        cell, saved = ins["Cell"], lstmp_math.unpack(ins["BatchGate"], *pw.shape)
+    else:
+        _, cell, saved = lstmp_math.forward(x, w, pw, b, h0, c0, offs, attrs)
     dx, dw, dpw, db, dh0, dc0 = lstmp_math.backward(x, w, pw, b, cell, saved, ins["Projection@GRAD"],
                                                     ins.get("Cell@GRAD"), offs, attrs)
     return {"Input@GRAD": dx, "Weight@GRAD": dw, "ProjWeight@GRAD": dpw, "Bias@GRAD": db,

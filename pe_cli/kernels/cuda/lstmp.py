@@ -11,6 +11,7 @@ from . import runtime as rt
 from ._launch import copy, flat, grid, zeros
 from ._matmul import matmul
 from .rnn import _CODES, _act, _add_into, _dact, _gather_state, _scatter_state
+from .tensor import _place_along, _take_along
 
 
 @cuda.jit(device=True)
@@ -153,12 +154,30 @@ def _forward(ins, attrs):
 
 def lstmp(ins, attrs):
     projection, st, _ = _forward(ins, attrs)
-    return {"Projection": projection, "Cell": st["cell"]}
+    t, (d, p) = projection.shape[0], ins["ProjWeight"].shape
+    parts = [st["saved"].reshape((t, 6 * d)), st["rps"], st["hs"], st["pas"]]
+    batch_gate = _place_along(parts, rt.empty((t, 7 * d + 2 * p), projection.dtype), 1)
+    return {"Projection": projection, "Cell": st["cell"], "BatchGate": batch_gate}
+
+
+def _saved(ins, attrs):
+    """The forward's values the gradient reads: from Cell and BatchGate [T, 7D + 2P] when the op
+    saved them (no second forward pass), else by running the forward again."""
+    if "BatchGate" not in ins:
+        _, st, nseq = _forward(ins, attrs)
+        return st, nseq
+    x, (d, p) = ins["Input"], ins["ProjWeight"].shape
+    offs = seq_offsets(attrs, "Input", x.shape[0])
+    saved, rps, hs, pas = _take_along(ins["BatchGate"], (6 * d, p, d, p), 1)
+    steps = [(rt.to_device(live), rt.to_device(rows), len(live)) for live, rows in schedule(offs, attrs["is_reverse"])]
+    st = {"saved": saved.reshape((x.shape[0], 6, d)), "rps": rps, "hs": hs, "pas": pas, "cell": ins["Cell"],
+          "codes": _codes(attrs), "steps": steps}
+    return st, len(offs) - 1
 
 
 def lstmp_grad(ins, attrs):
     x, w, pw, b = ins["Input"], ins["Weight"], ins["ProjWeight"], ins["Bias"]
-    _, st, nseq = _forward(ins, attrs)
+    st, nseq = _saved(ins, attrs)
     d, p = pw.shape
     dx, dw, dpw, db = (zeros(tuple(a.shape), x.dtype) for a in (x, w, pw, b))
     dr_state, dc_state = zeros((nseq, p), x.dtype), zeros((nseq, d), x.dtype)
