@@ -44,8 +44,8 @@ def unit_ref(i, a):
             "Hidden": np.array([r[2] for r in rows])}
 
 
-def _gru(name, bias=True, h0=False, saved=True, **attrs):
-    inputs = {"Input": lod_tensor([3, 1, 4], 3 * D), "Weight": rng.normal(size=(D, 3 * D)) * 0.5}
+def _gru(name, bias=True, h0=False, saved=True, lengths=(3, 1, 4), **attrs):
+    inputs = {"Input": lod_tensor(list(lengths), 3 * D), "Weight": rng.normal(size=(D, 3 * D)) * 0.5}
     if bias:
         inputs["Bias"] = rng.normal(size=(1, 3 * D)) * 0.5
     if h0:
@@ -70,6 +70,7 @@ CASES = [
     _gru("gru_origin_mode_no_bias", bias=False, origin_mode=True),
     _gru("gru_relu_identity", h0=True, gate_activation="identity", activation="relu"),
     _gru("gru_recomputed", saved=False),
+    _gru("gru_empty_sequence", h0=True, lengths=(2, 0, 3)),
     _gru("gru_reverse_h0_recomputed", is_reverse=True, h0=True, saved=False),
     _unit("gru_unit"),
     _unit("gru_unit_origin_mode", origin_mode=True),

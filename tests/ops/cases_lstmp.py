@@ -43,8 +43,8 @@ def lstmp_ref(i, a):
     return {"Projection": np.array(rs), "Cell": np.array(cs)}
 
 
-def _case(name, peep=True, state=False, saved=True, **attrs):
-    inputs = {"Input": lod_tensor([3, 1, 4], 4 * D), "Weight": rng.normal(size=(P, 4 * D)) * 0.5,
+def _case(name, peep=True, state=False, saved=True, lengths=(3, 1, 4), **attrs):
+    inputs = {"Input": lod_tensor(list(lengths), 4 * D), "Weight": rng.normal(size=(P, 4 * D)) * 0.5,
               "ProjWeight": rng.normal(size=(D, P)), "Bias": rng.normal(size=(1, (7 if peep else 4) * D)) * 0.5}
     if state:
         inputs["H0"], inputs["C0"] = rng.normal(size=(3, P)), rng.normal(size=(3, D))
@@ -60,5 +60,6 @@ CASES = [
     _case("lstmp_h0_c0_linear_projection", state=True, proj_activation="identity"),
     _case("lstmp_clipped", state=True, cell_clip=0.3, proj_clip=0.25),
     _case("lstmp_recomputed", saved=False),
+    _case("lstmp_empty_sequences", state=True, lengths=(0, 4, 0)),
     _case("lstmp_clipped_recomputed", state=True, cell_clip=0.3, proj_clip=0.25, saved=False),
 ]
