@@ -1,6 +1,7 @@
-"""The GRU's recurrence (Fluid's gru and gru_unit ops), written once over numpy: one step over a
-batch of rows (gru_unit is one step; gru runs it per time step over the sequences still running,
-in the length order of kernels/lstm_math.py's schedule, so each step is two GEMMs).
+"""The GRU's step (Fluid's gru and gru_unit ops) over numpy, for a batch of rows (gru_unit's CPU
+kernel), and the layouts both devices share: Weight's two blocks, BatchGate's columns. The gru op's
+kernels run the same step per time step over the sequences still running (kernels/lstm_math.py's
+schedule), two GEMMs each: kernels/cpu/_gru_loops.py, kernels/cuda/gru.py.
 
 Gate order in Input and Bias is (update u, reset r, candidate c). Weight [D, 3D] is, as in
 Fluid's memory, a [D, 2D] block (update and reset) followed by a [D, D] block (candidate):
@@ -9,7 +10,7 @@ Fluid's memory, a [D, 2D] block (update and reset) followed by a [D, D] block (c
 import numpy as np
 
 from ..errors import PeError
-from .lstm_math import ACTS, schedule
+from .lstm_math import ACTS
 
 
 def acts(attrs, gate_key="gate_activation", cand_key="activation"):
@@ -68,48 +69,7 @@ def join_weight(dw_ur, dw_c):
     return np.concatenate([dw_ur.reshape(-1), dw_c.reshape(-1)]).reshape(d, 3 * d)
 
 
-def forward(x, w, b, h0, offs, attrs):
-    """Hidden [T, D] and, per row, what the backward pass reads: gates [T, 3D], r * h' and h'."""
-    (gate, _), (cand, _) = acts(attrs)
-    d = w.shape[0]
-    w_ur, w_c = split_weight(w)
-    bias = None if b is None else b.reshape(-1)
-    h_state = np.zeros((len(offs) - 1, d), x.dtype) if h0 is None else np.array(h0, dtype=x.dtype)
-    hidden = np.empty((len(x), d), x.dtype)
-    gates, rhps, hps = np.empty((len(x), 3 * d), x.dtype), np.empty_like(hidden), np.empty_like(hidden)
-    for live, rows in schedule(offs, attrs["is_reverse"]):
-        hp = h_state[live]
-        g, rhp, h = step_forward(x[rows], hp, w_ur, w_c, bias, gate, cand, attrs["origin_mode"])
-        hidden[rows], gates[rows], rhps[rows], hps[rows] = h, g, rhp, hp
-        h_state[live] = h
-    return hidden, (gates, rhps, hps)
-
-
-def pack(saved):
-    """The saved values as one [T, 5D] array (the op's BatchGate: u, r, c, r * h', h' per row)."""
-    return np.concatenate(saved, axis=1)
-
-
 def unpack(batch_gate):
+    """The gru op's BatchGate [T, 5D] as views: gates u, r, c [T, 3D]; r h' [T, D]; h' [T, D]."""
     d = batch_gate.shape[1] // 5
     return batch_gate[:, :3 * d], batch_gate[:, 3 * d:4 * d], batch_gate[:, 4 * d:]
-
-
-def backward(x, w, saved, d_hidden, offs, attrs):
-    """Gradients of Input, Weight, Bias (a [3D] row) and H0 from Hidden's gradient."""
-    (_, dgate), (_, dcand) = acts(attrs)
-    d = w.shape[0]
-    w_ur, w_c = split_weight(w)
-    gates, rhps, hps = saved
-    dx = np.zeros_like(x)
-    dw_ur, dw_c = np.zeros_like(w_ur), np.zeros_like(w_c)
-    dh_state = np.zeros((len(offs) - 1, d), x.dtype)
-    for live, rows in reversed(schedule(offs, attrs["is_reverse"])):
-        dh = d_hidden[rows] + dh_state[live]
-        dg, dhp, dwur, dwc = step_backward(gates[rows], rhps[rows], hps[rows], dh, w_ur, w_c, dgate, dcand,
-                                           attrs["origin_mode"])
-        dx[rows] = dg
-        dw_ur += dwur
-        dw_c += dwc
-        dh_state[live] = dhp
-    return dx, join_weight(dw_ur, dw_c), dx.sum(0), dh_state
