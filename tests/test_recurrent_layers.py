@@ -203,3 +203,20 @@ def test_a_model_file_uses_the_recurrent_layers_by_name(tmp_path):
               "data.batch_size=32", "epochs=1", "--max-steps", "3", "--out", run, "-q", env=env)
     assert proc.returncode == 0, proc.stderr
     assert (run / "ckpt" / "last").read_text().strip() == "step-3"
+
+
+@pytest.mark.parametrize("layer", ["dynamic_gru", "dynamic_lstmp"])
+def test_initial_states_that_do_not_match_the_sequences_are_one_error(layer):
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        x = layers.data("x", [4 * H], dtype="float32", lod_level=1)
+        h0 = layers.data("h0", [H], dtype="float32")
+        if layer == "dynamic_gru":
+            out = layers.dynamic_gru(layers.fc(x, 3 * H), H, h_0=h0)
+        else:
+            out, _ = layers.dynamic_lstmp(x, 4 * H, proj_size=H, h_0=h0)
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(startup)
+    seqs = fluid.create_lod_tensor(np.ones((5, 4 * H), "float32"), [[2, 3]], fluid.CPUPlace())
+    with pytest.raises(PeError, match=r"H0 has 3 rows but Input holds 2 sequences: give one initial state per seq"):
+        exe.run(main, feed={"x": seqs, "h0": np.ones((3, H), "float32")}, fetch_list=[out])

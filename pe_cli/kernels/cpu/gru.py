@@ -4,7 +4,7 @@ in both); gru_unit, one step, is kernels/gru_math.py over numpy."""
 import numpy as np
 
 from .. import gru_math
-from ..common import seq_offsets
+from ..common import check_initial_states, seq_offsets
 from ..lstm_math import schedule
 from ._numba import lazy
 
@@ -15,7 +15,9 @@ _CODES = {"sigmoid": 0, "tanh": 1, "relu": 2, "identity": 3}
 
 def _prepare(ins, attrs):
     x = np.ascontiguousarray(ins["Input"])
-    return x, ins["Weight"], ins.get("Bias"), ins.get("H0"), seq_offsets(attrs, "Input", x.shape[0])
+    offs = seq_offsets(attrs, "Input", x.shape[0])
+    check_initial_states(ins, offs)
+    return x, ins["Weight"], ins.get("Bias"), ins.get("H0"), offs
 
 
 def _codes(attrs):

@@ -2,13 +2,14 @@
 import numpy as np
 
 from .. import lstmp_math
-from ..common import seq_offsets
+from ..common import check_initial_states, seq_offsets
 
 
 def _prepare(ins, attrs):
     x = np.ascontiguousarray(ins["Input"])
-    return (x, ins["Weight"], ins["ProjWeight"], ins["Bias"], ins.get("H0"), ins.get("C0"),
-            seq_offsets(attrs, "Input", x.shape[0]))
+    offs = seq_offsets(attrs, "Input", x.shape[0])
+    check_initial_states(ins, offs)
+    return x, ins["Weight"], ins["ProjWeight"], ins["Bias"], ins.get("H0"), ins.get("C0"), offs
 
 
 def lstmp(ins, attrs):

@@ -5,7 +5,7 @@ The bias gradient is the column sum of the input gradient (one GEMM with a row o
 import numpy as np
 from numba import cuda
 
-from ..common import seq_offsets
+from ..common import check_initial_states, seq_offsets
 from ..lstm_math import schedule
 from . import runtime as rt
 from ._launch import copy, flat, full, grid, zeros
@@ -155,6 +155,7 @@ def _codes(gate, cand):
 def _forward(ins, attrs):
     x, w, b = ins["Input"], ins["Weight"], ins.get("Bias")
     offs = seq_offsets(attrs, "Input", x.shape[0])
+    check_initial_states(ins, offs)
     d, nseq, rows = w.shape[0], len(offs) - 1, x.shape[0]
     h0 = ins.get("H0")
     h_state = copy(h0) if h0 is not None else zeros((nseq, d), x.dtype)

@@ -5,7 +5,7 @@ the same in reverse, atomics summing the bias gradient."""
 import numpy as np
 from numba import cuda
 
-from ..common import seq_offsets
+from ..common import check_initial_states, seq_offsets
 from ..lstm_math import schedule
 from . import runtime as rt
 from ._launch import copy, flat, grid, zeros
@@ -132,6 +132,7 @@ def _state(init, shape, dtype):
 def _forward(ins, attrs):
     x, w, pw, b = ins["Input"], ins["Weight"], ins["ProjWeight"], ins["Bias"]
     offs = seq_offsets(attrs, "Input", x.shape[0])
+    check_initial_states(ins, offs)
     (d, p), nseq, t = pw.shape, len(offs) - 1, x.shape[0]
     r_state, c_state = _state(ins.get("H0"), (nseq, p), x.dtype), _state(ins.get("C0"), (nseq, d), x.dtype)
     projection, cell = rt.empty((t, p), x.dtype), rt.empty((t, d), x.dtype)
