@@ -9,20 +9,25 @@ from .. import kernels
 from . import nan_check
 from ..errors import OpError, PeError
 from ..ops import registry
+from ..selected_rows import SelectedRows
 from .sub_block import BlockRunner
 
 
 class OpStep:
     """An op resolved for one device: its kernel, where its inputs come from and outputs go."""
     __slots__ = ("op", "kernel", "inputs", "outputs", "attrs", "device", "rng_seed", "lod", "needs_lod",
-                 "inplace", "inplace_attrs")
+                 "inplace", "inplace_attrs", "densify")
 
     def __init__(self, op, device, seed_offset=0, inplace=False):
         opdef = registry.get(op.type)
         self.op = op
         self.device = device
         # the device's runtime binds the kernel to it (a GPU's kernels allocate and launch there)
-        self.kernel = kernels.runtime(device).bind_kernel(opdef.kernel(device.kind), device)
+        runtime = kernels.runtime(device)
+        self.kernel = runtime.bind_kernel(opdef.kernel(device.kind), device)
+        # a row-sparse input (SelectedRows) reaches only the kernels that take one; others get it dense
+        self.densify = None if opdef.has("selected_rows") else \
+            runtime.bind_kernel(runtime.selected_rows.densify, device)
         dup_in = {s.name for s in opdef.inputs if s.duplicable}
         dup_out = {s.name for s in opdef.outputs if s.duplicable}
         self.inputs = tuple((slot, tuple(names), slot in dup_in) for slot, names in op.inputs.items() if names)
@@ -120,6 +125,10 @@ def run_step(step, values, profile=None):
     except KeyError as e:
         raise OpError(f"{step.op.describe()}: input variable '{e.args[0]}' has no value; "
                       f"is it fed, or initialized by the startup program?", step.op, step.device) from None
+    if step.densify is not None:
+        for slot, value in ins.items():
+            if type(value) is SelectedRows:
+                ins[slot] = step.densify({"X": value}, {})["Out"]
     lods = getattr(values, "lods", None)
     attrs, in_lods = (step.inplace_attrs if inplace else step.attrs), None
     if lods or step.needs_lod:

@@ -246,7 +246,8 @@ def dropout(x, dropout_prob, is_test=False, seed=None, name=None, dropout_implem
 def embedding(input, size, is_sparse=False, is_distributed=False, padding_idx=None, param_attr=None,
               dtype="float32"):
     """Looks up rows of a [vocab_size, emb_dim] table for int64 ids; padding_idx rows are zeros.
-    The table's gradient is dense (is_sparse is accepted and ignored)."""
+    is_sparse=True makes the table's gradient row-sparse (a SelectedRows of the ids looked up), which
+    sgd, adagrad and lazy adam apply to those rows only (docs/SPARSE.md)."""
     helper = LayerHelper("embedding", input=input, param_attr=param_attr)
     size = list(size)
     if len(size) != 2:

@@ -305,7 +305,8 @@ register("lookup_table", kernel_module="nn", grad_reads=("Ids", "W"),
          inputs=["W", "Ids"], outputs=["Out"], attrs=_LOOKUP_ATTRS, infer=_infer_lookup,
          grad=_grad_lookup,
          doc="Out = rows of W picked by Ids (int64); rows of padding_idx are zeros and get no gradient. "
-             "The gradient of W is dense (is_sparse is accepted but not used).")
+             "The gradient of W is dense, or with is_sparse a SelectedRows: the ids looked up (duplicates "
+             "kept, padding_idx left out) and the rows of Out@GRAD.")
 register("lookup_table_grad", kernel_module="nn",
          inputs=["W", "Ids", "Out@GRAD"], outputs=["W@GRAD"], attrs=_LOOKUP_ATTRS,
          infer=grads_like({"W@GRAD": "W"}))

@@ -140,6 +140,8 @@ TRAITS = {
     "activation": "an elementwise activation usable as a layer's act= (X -> Out)",
     "batch_statistics": "normalizes with statistics of the batch it sees (so each device's part differs)",
     "metric": "computes an evaluation metric (its first output is the metric's value)",
+    "selected_rows": "its kernels take a row-sparse input (a SelectedRows gradient) as it is; the "
+                     "executor densifies one for every other op",
 }
 
 

@@ -49,7 +49,9 @@ def _grad_sum(g):
 
 
 register("sum", kernel_module="tensor", inputs=["X*"], outputs=["Out"], infer=_infer_sum, grad=_grad_sum,
-         doc="Out = X[0] + X[1] + ... (add_n).")
+         traits=("selected_rows",),
+         doc="Out = X[0] + X[1] + ... (add_n). Row-sparse X (SelectedRows): all of them -> their rows and "
+             "values end to end; mixed with dense X -> dense.")
 
 
 def _grad_assign(g):

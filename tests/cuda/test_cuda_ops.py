@@ -9,6 +9,7 @@ import pytest
 from op_test import _attrs_with_defaults, analytic_grads, run_forward
 from pe_cli.framework.lod_tensor import LoDTensor
 from pe_cli.ops import registry
+from pe_cli.selected_rows import SelectedRows
 from tests.ops.test_ops import all_cases
 
 # Ops whose results sum many terms (products, reductions, normalizations): 1e-4 relative.
@@ -33,6 +34,8 @@ def _as_float32(case):
             return [f32(a) for a in v]
         if isinstance(v, LoDTensor):
             return LoDTensor(f32(np.asarray(v)), v.lod())
+        if isinstance(v, SelectedRows):
+            return v.with_arrays(v.rows, f32(v.values))
         v = np.asarray(v)
         return v.astype(np.float32) if v.dtype == np.float64 else v
     inputs = {k: f32(v) for k, v in case.inputs.items()}
@@ -44,7 +47,7 @@ def _as_float32(case):
 
 def _has_float64(case):
     values = [a for v in case.inputs.values() for a in (v if isinstance(v, list) else [v])]
-    return any(np.asarray(a).dtype == np.float64 for a in values)
+    return any((a.values if isinstance(a, SelectedRows) else np.asarray(a)).dtype == np.float64 for a in values)
 
 
 def _cases():

@@ -1,0 +1,100 @@
+"""Row-sparse embedding gradients (issue 12 item 3): embedding(is_sparse=True) writes a SelectedRows
+gradient, and a model trained with it ends with the parameters the dense gradient gives under SGD,
+Momentum, Adagrad and Adam (lazy_mode=False); lazy Adam leaves untouched rows' moments alone."""
+import numpy as np
+import pytest
+
+import pe_cli.fluid as fluid
+from pe_cli.selected_rows import SelectedRows
+
+VOCAB, DIM, CLASSES = 60, 8, 4
+
+
+def build(sparse, make_opt, padding_idx=3):
+    main, startup = fluid.Program(), fluid.Program()
+    main.random_seed = startup.random_seed = 5
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        ids = fluid.layers.data("ids", [1], dtype="int64", lod_level=1)
+        label = fluid.layers.data("label", [1], dtype="int64")
+        emb = fluid.layers.embedding(ids, size=[VOCAB, DIM], is_sparse=sparse, padding_idx=padding_idx,
+                                     param_attr="emb")
+        pooled = fluid.layers.sequence_pool(emb, "sum")
+        hidden = fluid.layers.fc(pooled, 16, act="tanh")
+        pred = fluid.layers.fc(hidden, CLASSES, act="softmax")
+        loss = fluid.layers.mean(fluid.layers.cross_entropy(pred, label))
+        make_opt().minimize(loss)
+    return main, startup, loss
+
+
+def batches(n=6, seqs=8, seed=0):
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        lens = rng.integers(1, 7, size=seqs)
+        ids = rng.integers(0, VOCAB // 2, size=(int(lens.sum()), 1)).astype("int64")   # half the rows stay untouched
+        out.append({"ids": fluid.create_lod_tensor(ids, [lens.tolist()], fluid.CPUPlace()),
+                    "label": rng.integers(0, CLASSES, size=(seqs, 1)).astype("int64")})
+    return out
+
+
+def train(sparse, make_opt, data=None, **kw):
+    main, startup, loss = build(sparse, make_opt, **kw)
+    scope = fluid.Scope()
+    exe = fluid.Executor(fluid.CPUPlace())
+    losses = []
+    with fluid.scope_guard(scope):
+        exe.run(startup)
+        for feed in data or batches():
+            losses.append(float(exe.run(main, feed=feed, fetch_list=[loss])[0]))
+        params = {p.name: np.array(scope.find_var(p.name).get_tensor()) for p in main.global_block().all_parameters()}
+    return params, losses
+
+
+OPTIMIZERS = {
+    "sgd": lambda: fluid.optimizer.SGD(0.5),
+    "momentum": lambda: fluid.optimizer.Momentum(0.1, momentum=0.9),
+    "adagrad": lambda: fluid.optimizer.Adagrad(0.05),
+    "adam": lambda: fluid.optimizer.Adam(0.05, lazy_mode=False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPTIMIZERS))
+def test_sparse_trains_to_the_dense_parameters(name):
+    dense, dense_losses = train(False, OPTIMIZERS[name])
+    sparse, sparse_losses = train(True, OPTIMIZERS[name])
+    assert dense_losses[-1] < dense_losses[0]
+    np.testing.assert_allclose(sparse_losses, dense_losses, rtol=1e-6)
+    for k in dense:
+        np.testing.assert_allclose(sparse[k], dense[k], rtol=1e-6, atol=1e-7, err_msg=k)
+
+
+def test_lazy_adam_moves_only_rows_it_saw():
+    data = batches()
+    seen = set()
+    for feed in data[:-1]:
+        seen |= set(np.array(feed["ids"]).reshape(-1).tolist())
+    last = set(np.array(data[-1]["ids"]).reshape(-1).tolist())
+    lazy, _ = train(True, lambda: fluid.optimizer.Adam(0.05, lazy_mode=True), data)
+    dense, _ = train(False, lambda: fluid.optimizer.Adam(0.05), data)
+    start, _ = train(False, lambda: fluid.optimizer.SGD(0.0), data)
+    never = [k for k in range(VOCAB) if k not in seen | last and k != 3]
+    np.testing.assert_array_equal(lazy["emb"][never], start["emb"][never])
+    # rows seen earlier but not in the last batch: dense Adam keeps moving them by their moments, lazy does not
+    stale = sorted((seen - last) - {3})
+    assert stale and not np.allclose(lazy["emb"][stale], dense["emb"][stale])
+
+
+def test_gradient_is_row_sparse_without_padding_rows():
+    main, startup, loss = build(True, lambda: fluid.optimizer.SGD(0.1))
+    exe = fluid.Executor(fluid.CPUPlace())
+    feed = batches(1)[0]
+    with fluid.scope_guard(fluid.Scope()):
+        exe.run(startup)
+        sparse = exe.run(main, feed=feed, fetch_list=["emb@GRAD"], return_numpy=False)[0]
+        dense = exe.run(main, feed=feed, fetch_list=["emb@GRAD"])[0]
+    ids = np.array(feed["ids"]).reshape(-1)
+    assert isinstance(sparse, SelectedRows) and sparse.height == VOCAB
+    np.testing.assert_array_equal(sparse.rows, ids[ids != 3])          # duplicates kept, padding_idx left out
+    assert sparse.values.shape == (int((ids != 3).sum()), DIM)
+    assert dense.shape == (VOCAB, DIM) and not dense[3].any()          # fetched as numpy: the dense gradient
+    assert not dense[[k for k in range(VOCAB) if k not in set(ids)]].any()
