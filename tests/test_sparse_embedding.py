@@ -37,10 +37,10 @@ def batches(n=6, seqs=8, seed=0):
     return out
 
 
-def train(sparse, make_opt, data=None, **kw):
+def train(sparse, make_opt, data=None, place=None, **kw):
     main, startup, loss = build(sparse, make_opt, **kw)
     scope = fluid.Scope()
-    exe = fluid.Executor(fluid.CPUPlace())
+    exe = fluid.Executor(place or fluid.CPUPlace())
     losses = []
     with fluid.scope_guard(scope):
         exe.run(startup)

@@ -85,6 +85,21 @@ def test_forward_matches_cpu(case):
         _assert_close(np.asarray(got[slot]), np.asarray(want[slot]), case, f"output {slot}")
 
 
+SPARSE_CASES = [c for c in CASES if c.ref is not None and "sparse" in c.id and any(
+    isinstance(v, SelectedRows) for v in c.ref(c.inputs, _attrs_with_defaults(c)).values())]
+
+
+@pytest.mark.parametrize("case", SPARSE_CASES, ids=[c.id for c in SPARSE_CASES])
+def test_row_sparse_output_matches_cpu(case):
+    """A SelectedRows output stays row-sparse on CUDA: the same rows, in order, and close values."""
+    got, want = run_forward(case, "cuda", return_numpy=False), run_forward(case, "cpu", return_numpy=False)
+    for slot, w in want.items():
+        if isinstance(w, SelectedRows):
+            assert isinstance(got[slot], SelectedRows) and got[slot].height == w.height, case.id
+            np.testing.assert_array_equal(got[slot].rows, w.rows)
+            _assert_close(got[slot].values, w.values, case, f"output {slot} values")
+
+
 GRAD_CASES = [c for c in CASES if c.grad]
 
 

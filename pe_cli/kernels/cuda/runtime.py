@@ -299,7 +299,7 @@ def prepare_run(num_devices):
 def __getattr__(name):
     # ``collectives`` and ``selected_rows`` compile CUDA kernels when imported: loaded on first use.
     if name in ("collectives", "selected_rows"):
-        return importlib.import_module(f"{__package__}.collectives")
+        return importlib.import_module(f"{__package__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
