@@ -98,3 +98,36 @@ def test_gradient_is_row_sparse_without_padding_rows():
     assert sparse.values.shape == (int((ids != 3).sum()), DIM)
     assert dense.shape == (VOCAB, DIM) and not dense[3].any()          # fetched as numpy: the dense gradient
     assert not dense[[k for k in range(VOCAB) if k not in set(ids)]].any()
+
+
+def train_parallel(sparse, make_opt, data, devices, reduce=False, fuse=False):
+    main, startup, loss = build(sparse, make_opt)
+    scope = fluid.Scope()
+    exe = fluid.Executor(fluid.CPUPlace())
+    strategy = fluid.BuildStrategy()
+    if reduce:
+        strategy.reduce_strategy = fluid.BuildStrategy.ReduceStrategy.Reduce
+    strategy.fuse_all_reduce_ops = fuse
+    program = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, build_strategy=strategy,
+                                                             places=fluid.cpu_places(devices))
+    losses = []
+    with fluid.scope_guard(scope):
+        exe.run(startup)
+        for feed in data:
+            losses.append(float(np.mean(exe.run(program, feed=feed, fetch_list=[loss])[0])))
+        params = {p.name: np.array(scope.find_var(p.name).get_tensor()) for p in main.global_block().all_parameters()}
+    return params, losses
+
+
+@pytest.mark.parametrize("name,reduce,fuse", [("sgd", False, False), ("adagrad", True, False),
+                                              ("lazy_adam", False, True), ("adam", False, False)])
+def test_two_devices_match_one_device(name, reduce, fuse):
+    """The devices' sparse gradients are gathered (rows and values end to end), so 2 CPU devices
+    train to the parameters of 1 device on the same global batch."""
+    make_opt = dict(OPTIMIZERS, lazy_adam=lambda: fluid.optimizer.Adam(0.05, lazy_mode=True))[name]
+    data = batches(4)
+    one, one_losses = train(True, make_opt, data)
+    two, two_losses = train_parallel(True, make_opt, data, 2, reduce, fuse)
+    np.testing.assert_allclose(two_losses, one_losses, rtol=1e-5)
+    for k in one:
+        np.testing.assert_allclose(two[k], one[k], rtol=1e-5, atol=1e-6, err_msg=k)
