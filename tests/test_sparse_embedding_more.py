@@ -2,11 +2,18 @@
 densify the gradient as Fluid 1.8 does (its regularizer sums the sparse gradient with a dense decay
 term into a dense gradient), so a sparse model trains to the dense model's parameters; checkpoints
 hold the dense parameter, so save / load / continue equals training straight through."""
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
+from tests.test_distributed import MPIEXEC, _env, needs_mpi
 from tests.test_sparse_embedding import batches, build, train
+
+WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sparse_dist_worker.py")
 
 
 @pytest.mark.parametrize("extra", ["l2decay", "l1decay", "clip_global_norm", "clip_by_value", "clip_by_norm"])
@@ -43,3 +50,20 @@ def test_checkpoint_resume_equals_straight_training(tmp_path):
         resumed = {k: np.array(scope.find_var(k).get_tensor()) for k in straight}
     for k in straight:
         np.testing.assert_array_equal(resumed[k], straight[k], err_msg=k)
+
+
+@needs_mpi
+def test_two_processes_densify_and_match_one_process(tmp_path):
+    """Between processes the sparse gradient is summed densified (a dense buffer per process): 2
+    processes x 1 device match 1 process on the whole batches. Lazy Adam then sees a dense gradient,
+    so it equals dense Adam here (docs/SPARSE.md)."""
+    out = tmp_path / "sparse"
+    done = subprocess.run([MPIEXEC, "-n", "2", sys.executable, WORKER, "2", str(out)], env=_env(),
+                          capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr[-3000:]
+    runs = [dict(np.load(f"{out}.{r}.npz")) for r in range(2)]
+    one, one_losses = train(True, lambda: fluid.optimizer.Adam(0.05), batches(4))
+    np.testing.assert_allclose(np.mean([r["losses"] for r in runs], axis=0), one_losses, rtol=1e-5)
+    for k in one:
+        np.testing.assert_array_equal(runs[0][k], runs[1][k], err_msg=k)
+        np.testing.assert_allclose(runs[0][k], one[k], rtol=1e-5, atol=1e-6, err_msg=k)
