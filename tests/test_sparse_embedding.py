@@ -131,3 +131,47 @@ def test_two_devices_match_one_device(name, reduce, fuse):
     np.testing.assert_allclose(two_losses, one_losses, rtol=1e-5)
     for k in one:
         np.testing.assert_allclose(two[k], one[k], rtol=1e-5, atol=1e-6, err_msg=k)
+
+
+def test_gradient_variables_say_selected_rows():
+    """Shape inference marks the row-sparse gradient as Fluid does (VarDesc.VarType.SELECTED_ROWS),
+    also the sum of a table shared by two embeddings; the dense one stays LOD_TENSOR."""
+    VarType = fluid.core.VarDesc.VarType
+    for sparse, want in ((True, VarType.SELECTED_ROWS), (False, VarType.LOD_TENSOR)):
+        main, startup = fluid.Program(), fluid.Program()
+        with fluid.program_guard(main, startup), fluid.unique_name.guard():
+            a = fluid.layers.data("a", [1], dtype="int64")
+            b = fluid.layers.data("b", [1], dtype="int64")
+            ea = fluid.layers.embedding(a, [VOCAB, DIM], is_sparse=sparse, param_attr="shared")
+            eb = fluid.layers.embedding(b, [VOCAB, DIM], is_sparse=sparse, param_attr="shared")
+            loss = fluid.layers.mean(ea + eb)
+            params_grads = fluid.backward.append_backward(loss)
+        grad = dict((p.name, g) for p, g in params_grads)["shared"]
+        assert grad.type == want
+        assert main.global_block().var("shared").type == VarType.LOD_TENSOR
+
+
+def test_shared_table_sums_sparse_gradients():
+    """Two embeddings of one table: their sparse gradients are summed by concatenation, and the
+    training equals the dense one."""
+    def run(sparse):
+        main, startup = fluid.Program(), fluid.Program()
+        main.random_seed = startup.random_seed = 3
+        with fluid.program_guard(main, startup), fluid.unique_name.guard():
+            a = fluid.layers.data("a", [1], dtype="int64")
+            b = fluid.layers.data("b", [1], dtype="int64")
+            y = fluid.layers.data("y", [1], dtype="int64")
+            ea = fluid.layers.embedding(a, [VOCAB, DIM], is_sparse=sparse, param_attr="shared")
+            eb = fluid.layers.embedding(b, [VOCAB, DIM], is_sparse=sparse, param_attr="shared")
+            pred = fluid.layers.fc(fluid.layers.concat([ea, eb], axis=1), CLASSES, act="softmax")
+            loss = fluid.layers.mean(fluid.layers.cross_entropy(pred, y))
+            fluid.optimizer.Adagrad(0.05).minimize(loss)
+        rng = np.random.default_rng(2)
+        exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+        with fluid.scope_guard(scope):
+            exe.run(startup)
+            for _ in range(4):
+                exe.run(main, feed={"a": rng.integers(0, 20, (6, 1)), "b": rng.integers(10, 30, (6, 1)),
+                                    "y": rng.integers(0, CLASSES, (6, 1))}, fetch_list=[loss])
+            return np.array(scope.find_var("shared").get_tensor())
+    np.testing.assert_allclose(run(True), run(False), rtol=1e-6, atol=1e-7)

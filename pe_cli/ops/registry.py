@@ -308,7 +308,8 @@ class InferContext:
     def num_outputs(self, slot):
         return len(self.op.outputs.get(slot, []))
 
-    def set_output(self, slot, shape, dtype=None, i=0, lod_level=None):
+    def set_output(self, slot, shape, dtype=None, i=0, lod_level=None, var_type=None):
+        """``var_type``: the variable's VarType where the op knows it (SELECTED_ROWS: row-sparse)."""
         names = self.op.outputs.get(slot, [])
         if i >= len(names):
             return   # an optional output the builder did not ask for
@@ -318,6 +319,8 @@ class InferContext:
             var.dtype = convert_dtype(dtype)
         if lod_level is not None:
             var.lod_level = lod_level
+        if var_type is not None:
+            var._type = var_type
 
     def fail(self, message):
         """Raises a ShapeError naming the layer (where it was built) and the problem."""
