@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from pe_cli.dtypes import VarType
 from pe_cli.executor import Executor, Scope
 from pe_cli.framework import Program
 from pe_cli.framework.lod_tensor import LoDTensor
@@ -72,7 +73,8 @@ def build_program(case, out_slots, with_loss):
             lod_level = len(array.lod()) if isinstance(array, LoDTensor) else 0
             array = array if isinstance(array, SelectedRows) else np.asarray(array)
             block.create_var(name=name, shape=array.shape, dtype=array.dtype.name, is_data=True,
-                             stop_gradient=slot not in case.grad, lod_level=lod_level)
+                             stop_gradient=slot not in case.grad, lod_level=lod_level,
+                             type=VarType.SELECTED_ROWS if isinstance(array, SelectedRows) else None)
     outputs = {slot: [f"out_{v}" for v in _out_vars(case, slot)] for slot in out_slots}
     for names_ in outputs.values():
         for n in names_:

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
+from pe_cli.errors import ShapeError
 from pe_cli.selected_rows import SelectedRows
 
 VOCAB, DIM, CLASSES = 60, 8, 4
@@ -175,3 +176,22 @@ def test_shared_table_sums_sparse_gradients():
                                     "y": rng.integers(0, CLASSES, (6, 1))}, fetch_list=[loss])
             return np.array(scope.find_var("shared").get_tensor())
     np.testing.assert_allclose(run(True), run(False), rtol=1e-6, atol=1e-7)
+
+
+def test_merge_and_values_layers_and_their_error():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        ids = fluid.layers.data("ids", [1], dtype="int64")
+        emb = fluid.layers.embedding(ids, [VOCAB, DIM], is_sparse=True, param_attr="emb")
+        loss = fluid.layers.mean(emb)
+        grad = dict((p.name, g) for p, g in fluid.backward.append_backward(loss))["emb"]
+        merged = fluid.layers.merge_selected_rows(grad)
+        values = fluid.layers.get_tensor_from_selected_rows(merged)
+        with pytest.raises(ShapeError, match=f"X '{emb.name}' .* must be row-sparse"):
+            fluid.layers.merge_selected_rows(emb)
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(startup)
+    got_merged, got_values = exe.run(main, feed={"ids": np.array([[7], [2], [7]], dtype="int64")},
+                                     fetch_list=[merged, values], return_numpy=False)
+    np.testing.assert_array_equal(got_merged.rows, [2, 7])
+    np.testing.assert_allclose(np.array(got_values), np.full((2, DIM), [[1], [2]]) / (3 * DIM))

@@ -5,3 +5,4 @@ from . import indexing, metric, nn, rnn, sequence, sequence_conv, sequence_rows,
 from . import distributed, fused, similarity  # noqa: F401
 from . import control_flow, dynamic_rnn  # noqa: F401
 from . import beam_search, lod_rank  # noqa: F401
+from . import selected_rows  # noqa: F401

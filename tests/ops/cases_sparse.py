@@ -99,4 +99,13 @@ CASES = [
            name="sum_sparse"),
     OpCase("sum", {"X": [grad(), r(7, 3)]}, lambda i, a: {"Out": _dense(i["X"][0]) + i["X"][1]},
            name="sum_sparse_and_dense"),
+    OpCase("merge_selected_rows", {"X": grad()},
+           lambda i, a: {"Out": SelectedRows(np.array(list(_merged(i["X"])), dtype=np.int64),
+                                             np.stack(list(_merged(i["X"]).values())), 7)},
+           name="merge_selected_rows_sparse"),
+    OpCase("merge_selected_rows", {"X": grad(rows=np.array([5, 0, 2], dtype=np.int64))},
+           lambda i, a: {"Out": SelectedRows(np.array([0, 2, 5]), i["X"].values[[1, 2, 0]], 7)},
+           name="merge_selected_rows_sparse_no_duplicates"),
+    OpCase("get_tensor_from_selected_rows", {"X": grad()}, lambda i, a: {"Out": i["X"].values},
+           name="get_tensor_from_selected_rows_sparse"),
 ]

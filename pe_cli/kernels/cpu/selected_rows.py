@@ -4,12 +4,31 @@ kernels (kernels/cpu/optimizer.py hands a SelectedRows gradient here). Rows and 
 numpy arrays; every update applies each row once, its duplicates' values summed (Fluid's MergeAdd)."""
 import numpy as np
 
+from ...errors import PeError
 from ...selected_rows import SelectedRows
 
 
 def densify(ins, attrs):
     """{"X": SelectedRows} -> {"Out": the dense array}."""
     return {"Out": ins["X"].to_dense()}
+
+
+def sparse_input(ins, op):
+    """X of an op that reads only a row-sparse value."""
+    x = ins["X"]
+    if not isinstance(x, SelectedRows):
+        raise PeError(f"{op}: X must be row-sparse (SelectedRows: the gradient of embedding(is_sparse=True)), "
+                      f"got a dense array of shape {list(x.shape)}")
+    return x
+
+
+def merge_selected_rows(ins, attrs):
+    x = sparse_input(ins, "merge_selected_rows")
+    return {"Out": x.with_arrays(*x.merged())}
+
+
+def get_tensor_from_selected_rows(ins, attrs):
+    return {"Out": np.array(sparse_input(ins, "get_tensor_from_selected_rows").values, copy=True)}
 
 
 def sgd(p, g, lr):

@@ -8,6 +8,7 @@ import numpy as np
 from numba import cuda
 
 from ...selected_rows import SelectedRows
+from ..cpu import selected_rows as _cpu
 from . import runtime as rt
 from ._launch import copy, flat, grid
 from .sequence_rows import _gather, _scatter
@@ -19,13 +20,23 @@ def densify(ins, attrs):
     return {"Out": _scatter(sr.values, sr.rows, sr.shape, sr.values.dtype)}
 
 
-def merged(sr):
-    """(rows, values): each row once (host), its duplicates' values summed (device)."""
+def merged(sr, ascending=False):
+    """(rows, values): each row once (host; ``ascending`` sorted, else any order), its duplicates'
+    values summed (device)."""
     unique, where = np.unique(sr.rows, return_inverse=True)
-    if len(unique) == len(sr.rows):     # no duplicates: the rows as they are (the order does not matter)
+    if len(unique) == len(sr.rows) and not ascending:   # no duplicates: the rows as they are
         return sr.rows, sr.values
     return unique, _scatter(sr.values, where.reshape(-1), (len(unique),) + tuple(sr.values.shape[1:]),
                             sr.values.dtype)
+
+
+def merge_selected_rows(ins, attrs):
+    x = _cpu.sparse_input(ins, "merge_selected_rows")
+    return {"Out": x.with_arrays(*merged(x, ascending=True))}
+
+
+def get_tensor_from_selected_rows(ins, attrs):
+    return {"Out": copy(_cpu.sparse_input(ins, "get_tensor_from_selected_rows").values)}
 
 
 def gather_rows(values, keep):
