@@ -195,3 +195,33 @@ def test_merge_and_values_layers_and_their_error():
                                      fetch_list=[merged, values], return_numpy=False)
     np.testing.assert_array_equal(got_merged.rows, [2, 7])
     np.testing.assert_allclose(np.array(got_values), np.full((2, DIM), [[1], [2]]) / (3 * DIM))
+
+
+def test_fetching_the_sparse_gradient_from_two_devices_gives_the_dense_one():
+    """A fetch concatenates the devices' values along dim 0; a row-sparse gradient merges as the dense
+    gradient does (each device holds the gathered sum)."""
+    got = {}
+    for sparse in (True, False):
+        main, startup, loss = build(sparse, OPTIMIZERS["sgd"])
+        exe = fluid.Executor(fluid.CPUPlace())
+        with fluid.scope_guard(fluid.Scope()):
+            exe.run(startup)
+            program = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, places=fluid.cpu_places(2))
+            got[sparse] = exe.run(program, feed=batches(1)[0], fetch_list=["emb@GRAD"])[0]
+    assert got[True].shape == (2 * VOCAB, DIM)
+    np.testing.assert_allclose(got[True], got[False], rtol=1e-6, atol=1e-8)
+
+
+def test_a_fed_selected_rows_is_checked():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        p = fluid.layers.create_parameter([4, 2], "float32", name="p")
+        g = main.global_block().create_var(name="g", shape=[4, 2], dtype="float32", is_data=True)
+        lr = fluid.layers.fill_constant([1], "float32", 0.1)
+        main.global_block().append_op("sgd", {"Param": [p], "Grad": [g], "LearningRate": [lr]}, {"ParamOut": [p]})
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(startup)
+    exe.run(main, feed={"g": SelectedRows(np.array([1, 1]), np.ones((2, 2), "float32"), 4)})
+    bad = SelectedRows(np.array([1, 9]), np.ones((2, 2), "float32"), 4)
+    with pytest.raises(Exception, match=r"feed 'g': a SelectedRows needs rows \[K\] in \[0, 4\)"):
+        exe.run(main, feed={"g": bad})
