@@ -2,6 +2,7 @@
 densify the gradient as Fluid 1.8 does (its regularizer sums the sparse gradient with a dense decay
 term into a dense gradient), so a sparse model trains to the dense model's parameters; checkpoints
 hold the dense parameter, so save / load / continue equals training straight through."""
+import json
 import os
 import subprocess
 import sys
@@ -67,3 +68,27 @@ def test_two_processes_densify_and_match_one_process(tmp_path):
     for k in one:
         np.testing.assert_array_equal(runs[0][k], runs[1][k], err_msg=k)
         np.testing.assert_allclose(runs[0][k], one[k], rtol=1e-5, atol=1e-6, err_msg=k)
+
+
+def test_yaml_embedding_is_sparse_trains_like_dense(tmp_path):
+    """`is_sparse: true` on a YAML embedding layer: `pe train` of the bundled CTR model gives the
+    dense model's training losses under Adam (every row updates either way), and different ones with
+    `optimizer.lazy_mode=true` (only the rows of each batch move), which a dense gradient ignores."""
+    from test_cli_helpers import REPO, pe
+    model = open(os.path.join(REPO, "models", "ctr.yaml")).read()
+    assert "size: [1000, 8]}" in model
+    config = open(os.path.join(REPO, "configs", "ctr.yaml")).read().replace("../data/", f"{REPO}/data/")
+    losses = {}
+    for sparse, lazy in ((False, False), (True, False), (True, True)):
+        folder = tmp_path / f"sparse{sparse}-lazy{lazy}"
+        folder.mkdir()
+        (folder / "ctr.yaml").write_text(model.replace("size: [1000, 8]}", f"size: [1000, 8], is_sparse: {str(sparse).lower()}}}"))
+        (folder / "run.yaml").write_text(config.replace("../models/ctr.yaml", "ctr.yaml"))
+        proc = pe("train", folder / "run.yaml", "data.train.limit=640", "epochs=1", "fetch.every=5",
+                  f"optimizer.lazy_mode={str(lazy).lower()}", "output.curves=false", "--out", folder / "run", "-q")
+        assert proc.returncode == 0, proc.stderr
+        rows = [json.loads(line) for line in open(folder / "run" / "metrics.jsonl")]
+        losses[sparse, lazy] = [r["loss"] for r in rows if r["phase"] == "train"]
+    assert len(losses[True, False]) >= 4
+    np.testing.assert_allclose(losses[True, False], losses[False, False], rtol=1e-5)
+    assert not np.allclose(losses[True, True], losses[False, False], rtol=1e-5)
