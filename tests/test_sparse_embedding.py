@@ -101,7 +101,7 @@ def test_gradient_is_row_sparse_without_padding_rows():
     assert not dense[[k for k in range(VOCAB) if k not in set(ids)]].any()
 
 
-def train_parallel(sparse, make_opt, data, devices, reduce=False, fuse=False):
+def train_parallel(sparse, make_opt, data, devices, reduce=False, fuse=False, memory=False):
     main, startup, loss = build(sparse, make_opt)
     scope = fluid.Scope()
     exe = fluid.Executor(fluid.CPUPlace())
@@ -109,6 +109,7 @@ def train_parallel(sparse, make_opt, data, devices, reduce=False, fuse=False):
     if reduce:
         strategy.reduce_strategy = fluid.BuildStrategy.ReduceStrategy.Reduce
     strategy.fuse_all_reduce_ops = fuse
+    strategy.memory_optimize = strategy.enable_inplace = memory
     program = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, build_strategy=strategy,
                                                              places=fluid.cpu_places(devices))
     losses = []
@@ -120,15 +121,16 @@ def train_parallel(sparse, make_opt, data, devices, reduce=False, fuse=False):
     return params, losses
 
 
-@pytest.mark.parametrize("name,reduce,fuse", [("sgd", False, False), ("adagrad", True, False),
-                                              ("lazy_adam", False, True), ("adam", False, False)])
-def test_two_devices_match_one_device(name, reduce, fuse):
+@pytest.mark.parametrize("name,reduce,fuse,memory", [("sgd", False, False, False), ("adagrad", True, False, False),
+                                                     ("lazy_adam", False, True, False), ("adam", False, False, True)])
+def test_two_devices_match_one_device(name, reduce, fuse, memory):
     """The devices' sparse gradients are gathered (rows and values end to end), so 2 CPU devices
-    train to the parameters of 1 device on the same global batch."""
+    train to the parameters of 1 device on the same global batch (also with memory_optimize and
+    enable_inplace releasing and reusing buffers)."""
     make_opt = dict(OPTIMIZERS, lazy_adam=lambda: fluid.optimizer.Adam(0.05, lazy_mode=True))[name]
     data = batches(4)
     one, one_losses = train(True, make_opt, data)
-    two, two_losses = train_parallel(True, make_opt, data, 2, reduce, fuse)
+    two, two_losses = train_parallel(True, make_opt, data, 2, reduce, fuse, memory)
     np.testing.assert_allclose(two_losses, one_losses, rtol=1e-5)
     for k in one:
         np.testing.assert_allclose(two[k], one[k], rtol=1e-5, atol=1e-6, err_msg=k)
@@ -225,3 +227,14 @@ def test_a_fed_selected_rows_is_checked():
     bad = SelectedRows(np.array([1, 9]), np.ones((2, 2), "float32"), 4)
     with pytest.raises(Exception, match=r"feed 'g': a SelectedRows needs rows \[K\] in \[0, 4\)"):
         exe.run(main, feed={"g": bad})
+
+
+def test_check_nan_inf_scans_a_sparse_gradient():
+    """With check_nan_inf on, the row-sparse gradient is scanned (its values) like any output."""
+    from pe_cli.executor import nan_check
+    main, startup, loss = build(True, OPTIMIZERS["sgd"])
+    exe = fluid.Executor(fluid.CPUPlace())
+    feed = batches(1)[0]
+    with fluid.scope_guard(fluid.Scope()), nan_check.enabled():
+        exe.run(startup)
+        assert np.isfinite(exe.run(main, feed=feed, fetch_list=[loss])[0]).all()
