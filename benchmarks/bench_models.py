@@ -7,13 +7,19 @@
           (conv-bn-relu-conv-bn + shortcut, a 1x1 conv-bn shortcut where the stage halves the size),
           global average pooling, fc 10; 32x32x3 inputs, batch 64
   wide    4096-4096-4096-10, batch 256
+  lstm    64 sequences of 10 to 40 steps (64 features a step): fc to the 4 gates, an LSTM of hidden
+          size 128 (no peepholes), the last step, fc 10; pe's dynamic_lstm over a LoD batch against
+          PyTorch's nn.LSTM over the same sequences packed (pack_padded_sequence, packed once)
 All train with momentum SGD (lr 0.01, momentum 0.9) on one synthetic batch.
 """
-MODELS = {"mlp": 128, "lenet": 64, "seed": 10, "resnet": 64, "wide": 256}
+MODELS = {"mlp": 128, "lenet": 64, "seed": 10, "resnet": 64, "wide": 256, "lstm": 64}
 STEPS_SCALE = {"resnet": 0.2, "wide": 0.1}       # large models: fewer timed steps (a step takes 0.1-1 s)
 LR, MU = 0.01, 0.9
 STAGES = (16, 32, 64)
 BATCH_NORM_MODELS = ("resnet",)
+FEATURES, HIDDEN, LENGTHS = 64, 128, (10, 40)
+# gate blocks of Fluid's (candidate, input, forget, output) in PyTorch's (input, forget, cell, output)
+TORCH_GATES = (1, 2, 0, 3)
 
 
 def _resnet_convs():
@@ -48,9 +54,17 @@ def model_flops(model, batch):
             if not name.endswith("sc"):
                 size = out
         fwd.append(2 * batch * 64 * 10)
+    elif model == "lstm":
+        steps = int(sequence_lengths(batch).sum())
+        fwd = [2 * steps * FEATURES * 4 * HIDDEN, 2 * steps * HIDDEN * 4 * HIDDEN, 2 * batch * HIDDEN * 10]
     else:
         fwd = [2 * batch * 1 * 10]
     return sum(fwd) * 2 + sum(fwd[1:])
+
+
+def sequence_lengths(batch, seed=1):
+    import numpy as np
+    return np.random.default_rng(seed).integers(LENGTHS[0], LENGTHS[1] + 1, batch)
 
 
 def initial_weights(model, seed=0):
@@ -79,6 +93,10 @@ def initial_weights(model, seed=0):
         weights = {name: (uniform((co, ci, k, k), ci * k * k), None) for name, ci, co, k, _ in _resnet_convs()}
         weights["fc0"] = (uniform((64, 10), 64), uniform((10,), 64))
         return weights
+    if model == "lstm":
+        return {"proj": (uniform((FEATURES, 4 * HIDDEN), HIDDEN), uniform((4 * HIDDEN,), HIDDEN)),
+                "lstm": (uniform((HIDDEN, 4 * HIDDEN), HIDDEN), uniform((1, 4 * HIDDEN), HIDDEN)),
+                "fc0": (uniform((HIDDEN, 10), HIDDEN), uniform((10,), HIDDEN))}
     return {"fc0": (uniform((1, 10), 1), uniform((10,), 1))}
 
 
@@ -87,13 +105,18 @@ def synthetic_batch(model, batch, seed=1):
     rng = np.random.default_rng(seed)
     if model == "seed":
         return {"x": rng.random((batch, 1), dtype=np.float32)}
+    if model == "lstm":
+        lengths = sequence_lengths(batch)
+        return {"x": rng.uniform(-1, 1, (int(lengths.sum()), FEATURES)).astype(np.float32), "lengths": lengths,
+                "label": rng.integers(0, 10, (batch, 1)).astype(np.int64)}
     shape = {"mlp": (batch, 784), "wide": (batch, 4096), "lenet": (batch, 1, 28, 28),
              "resnet": (batch, 3, 32, 32)}[model]
     return {"x": rng.random(shape, dtype=np.float32), "label": rng.integers(0, 10, (batch, 1)).astype(np.int64)}
 
 
 def feed_shape(model):
-    return {"seed": [1], "mlp": [784], "wide": [4096], "lenet": [1, 28, 28], "resnet": [3, 32, 32]}[model]
+    return {"seed": [1], "mlp": [784], "wide": [4096], "lenet": [1, 28, 28], "resnet": [3, 32, 32],
+            "lstm": [FEATURES]}[model]
 
 
 # -- pe ----------------------------------------------------------------------------------------------
@@ -107,7 +130,7 @@ class PeModel:
         main, startup = fluid.Program(), fluid.Program()
         names = {}
         with fluid.program_guard(main, startup), fluid.unique_name.guard():
-            x = fluid.layers.data("x", feed_shape(model))
+            x = fluid.layers.data("x", feed_shape(model), lod_level=int(model == "lstm"))
             if model == "seed":
                 loss = fluid.layers.mean(_pe_fc(fluid, names, x, "fc0", 10))
             else:
@@ -127,6 +150,8 @@ class PeModel:
         self.loss = loss
         data = synthetic_batch(model, batch)
         self.feed = {"x": data["x"]} if model == "seed" else {"x": data["x"], "label": data["label"]}
+        if model == "lstm":
+            self.feed["x"] = fluid.create_lod_tensor(data["x"], [data["lengths"].tolist()], fluid.CPUPlace())
         self.threads = threads.describe(devices)
 
     def step(self):
@@ -176,9 +201,18 @@ def _pe_resnet(fluid, names, x):
     return _pe_fc(fluid, names, h, "fc0", 10)
 
 
+def _pe_lstm(fluid, names, x):
+    gates = _pe_fc(fluid, names, x, "proj", 4 * HIDDEN)
+    names["lstm"] = ("lstm.w", "lstm.b")
+    hidden, _ = fluid.layers.dynamic_lstm(gates, 4 * HIDDEN, use_peepholes=False,
+                                          param_attr=fluid.ParamAttr(name="lstm.w"),
+                                          bias_attr=fluid.ParamAttr(name="lstm.b"))
+    return _pe_fc(fluid, names, fluid.layers.sequence_last_step(hidden), "fc0", 10)
+
+
 _PE_NETS = {"mlp": lambda f, n, x: _pe_mlp(f, n, x, [256, 256, 10]),
             "wide": lambda f, n, x: _pe_mlp(f, n, x, [4096, 4096, 10]),
-            "lenet": _pe_lenet, "resnet": _pe_resnet}
+            "lenet": _pe_lenet, "resnet": _pe_resnet, "lstm": _pe_lstm}
 
 
 # -- PyTorch -----------------------------------------------------------------------------------------
@@ -188,10 +222,10 @@ class TorchModel:
         import torch
         torch.set_num_threads(num_threads)
         w = initial_weights(model)
-        self.net = _torch_net(torch, model, w)
+        self.net = _TorchLSTM(torch, w) if model == "lstm" else _torch_net(torch, model, w)
         self.opt = torch.optim.SGD(self.net.parameters(), lr=LR, momentum=MU)
         data = synthetic_batch(model, batch)
-        self.x = torch.from_numpy(data["x"])
+        self.x = torch.from_numpy(data["x"]) if model != "lstm" else _packed(torch, data["x"], data["lengths"])
         self.label = torch.from_numpy(data["label"].reshape(-1)) if "label" in data else None
         self.loss_fn = torch.nn.CrossEntropyLoss()
         self.threads = f"torch {torch.__version__}, {torch.get_num_threads()} intra-op thread(s)"
@@ -259,3 +293,42 @@ def _TorchResNet(torch, conv, linear):
               for s in range(len(STAGES)) for b in range(2)]
     return nn.Sequential(conv_bn("stem", 1), nn.ReLU(), *blocks, nn.AdaptiveAvgPool2d(1), nn.Flatten(),
                          linear("fc0"))
+
+
+# -- the LSTM in PyTorch: the same weights, its gates reordered --------------------------------------
+
+def _torch_gates(a):
+    import numpy as np
+    blocks = np.split(a, 4, axis=-1)
+    return np.ascontiguousarray(np.concatenate([blocks[i] for i in TORCH_GATES], axis=-1))
+
+
+def _packed(torch, x, lengths):
+    import numpy as np
+    padded = np.zeros((len(lengths), int(lengths.max()), x.shape[1]), np.float32)
+    starts = np.concatenate([[0], np.cumsum(lengths)])
+    for i, n in enumerate(lengths):
+        padded[i, :n] = x[starts[i]:starts[i + 1]]
+    return torch.nn.utils.rnn.pack_padded_sequence(torch.from_numpy(padded), torch.from_numpy(lengths),
+                                                   batch_first=True, enforce_sorted=False)
+
+
+def _TorchLSTM(torch, w):
+    nn = torch.nn
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lstm = nn.LSTM(FEATURES, HIDDEN)
+            self.lstm.weight_ih_l0.data = torch.from_numpy(_torch_gates(w["proj"][0]).T.copy())
+            self.lstm.bias_ih_l0.data = torch.from_numpy(_torch_gates(w["proj"][1]))
+            self.lstm.weight_hh_l0.data = torch.from_numpy(_torch_gates(w["lstm"][0]).T.copy())
+            self.lstm.bias_hh_l0.data = torch.from_numpy(_torch_gates(w["lstm"][1]).reshape(-1))
+            self.fc = nn.Linear(HIDDEN, 10)
+            self.fc.weight.data = torch.from_numpy(w["fc0"][0].T.copy())
+            self.fc.bias.data = torch.from_numpy(w["fc0"][1].copy())
+
+        def forward(self, packed):
+            _, (h, _) = self.lstm(packed)
+            return self.fc(h[0])
+    return Net()

@@ -36,6 +36,11 @@ class Param:
     check: object = None
     expect: str = ""
     choices: tuple = ()
+    keyword: str = ""                   # the layer's keyword where Fluid names it otherwise (softshrink)
+
+    @property
+    def layer_keyword(self):
+        return self.keyword or self.name
 
 
 def _number(name, default):
@@ -296,6 +301,19 @@ TABLE = (
       forward=lambda x, t: np.where(np.abs(x) > t, x, x * 0), derivative=lambda x, d, t: d * (np.abs(x) > t),
       scalar_forward=lambda x, t: x if abs(x) > t else 0 * x,
       scalar_derivative=lambda x, d, t: d if abs(x) > t else 0 * d),
+    A("softshrink", "Out = X - lambda where X > lambda, X + lambda where X < -lambda, 0 elsewhere "
+      "(the layer's keyword is alpha, as Fluid's).",
+      params=(Param("lambda", 0.5, lambda v: finite_number(v) and v >= 0, "a finite number >= 0", keyword="alpha"),),
+      forward=lambda x, t: np.where(x > t, x - t, np.where(x < -t, x + t, x * 0)),
+      derivative=lambda x, d, t: d * (np.abs(x) > t),
+      scalar_forward=lambda x, t: x - t if x > t else (x + t if x < -t else 0 * x),
+      scalar_derivative=lambda x, d, t: d if abs(x) > t else 0 * d),
+    A("hard_swish", "Out = X * min(max(X + offset, 0), threshold) / scale.",
+      params=(_number("threshold", 6.0), _number("scale", 6.0), _number("offset", 3.0)),
+      forward=lambda x, t, s, o: x * np.minimum(np.maximum(x + o, _c(x, 0)), t) / s,
+      derivative=lambda x, d, t, s, o: d * np.where(x + o >= t, t / s, np.where(x + o > 0, (x * 2 + o) / s, x * 0)),
+      scalar_forward=lambda x, t, s, o: x * min(max(x + o, 0), t) / s,
+      scalar_derivative=lambda x, d, t, s, o: d * t / s if x + o >= t else (d * (2 * x + o) / s if x + o > 0 else 0 * d)),
     A("tanh_shrink", "Out = X - tanh(X).", forward=lambda x: x - np.tanh(x), derivative=lambda x, d: d * np.tanh(x) ** 2,
       scalar_forward=lambda x: x - math.tanh(x), scalar_derivative=lambda x, d: d * math.tanh(x) ** 2),
 )

@@ -25,3 +25,18 @@ def test_bench_cpu_models_train_through_the_busy_threads_worker():
                            "--steps", "3"], capture_output=True, text=True, timeout=300, cwd=REPO)
     assert proc.returncode == 0, proc.stderr
     assert float(proc.stdout.strip().splitlines()[-1]) > 0
+
+
+def test_bench_lstm_model_trains_the_same_on_one_and_two_devices():
+    """The LSTM row's pe model (dynamic_lstm over a LoD batch of 10-40 steps): its loss falls, and 2 CPU
+    devices, each given whole sequences, follow 1 device within float32 rounding."""
+    sys.path.insert(0, os.path.join(REPO, "benchmarks"))
+    try:
+        from bench_models import PeModel
+    finally:
+        sys.path.pop(0)
+    one, two = PeModel("lstm", 16, 1), PeModel("lstm", 16, 2)
+    losses_one = [one.step() for _ in range(6)]
+    losses_two = [two.step() for _ in range(6)]
+    assert losses_one[-1] < losses_one[0]
+    assert max(abs(a - b) for a, b in zip(losses_one, losses_two)) < 1e-5 * abs(losses_one[0])

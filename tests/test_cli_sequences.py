@@ -1,9 +1,11 @@
 """Sequences from YAML: configs/mnist_rows_lstm.yaml (a ragged .npz source, a lod_level: 1 feed,
-dynamic_lstm + sequence_pool) trains with `pe train`, on 2 devices too, evaluates with `pe eval`
-and resumes; a feed and its data that disagree on being sequences is one error at the feed."""
+dynamic_lstm + sequence_pool) and configs/mnist_tokens_conv.yaml (ragged int64 token ids, embedding +
+sequence_conv + sequence_pool) train with `pe train`, on 2 devices too, evaluate with `pe eval` and
+resume; a feed and its data that disagree on being sequences is one error at the feed."""
 import json
 
 import numpy as np
+import pytest
 
 from pe_cli.data.ragged import Ragged
 from test_cli_helpers import REPO, pe
@@ -13,15 +15,16 @@ SMALL = ["data.train.limit=256", "data.eval.limit=200", "data.batch_size=32", "d
          "epochs=1", "fetch.every=4"]
 
 
-def test_train_eval_resume(tmp_path):
-    run = tmp_path / "rows"
-    proc = pe("train", CONFIG, *SMALL, "--max-steps", "4", "--out", run, "-q")
+@pytest.mark.parametrize("config", [CONFIG, "configs/mnist_tokens_conv.yaml"])
+def test_train_eval_resume(tmp_path, config):
+    run = tmp_path / "run"
+    proc = pe("train", config, *SMALL, "--max-steps", "4", "--out", run, "-q")
     assert proc.returncode == 0, proc.stderr
     assert (run / "ckpt" / "last").read_text().strip() == "step-4"
-    resumed = pe("train", CONFIG, *SMALL, "--resume", run, "-q")
+    resumed = pe("train", config, *SMALL, "--resume", run, "-q")
     assert resumed.returncode == 0, resumed.stderr
     assert (run / "ckpt" / "last").read_text().strip() == "step-8"
-    ev = pe("eval", CONFIG, *SMALL, "--checkpoint", run)
+    ev = pe("eval", config, *SMALL, "--checkpoint", run)
     assert ev.returncode == 0, ev.stderr
     acc = json.loads((run / "eval.json").read_text())["metrics"]["acc"]
     assert 0.0 <= acc <= 1.0

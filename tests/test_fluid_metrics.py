@@ -45,6 +45,19 @@ def test_edit_distance():
     assert ed.eval() == pytest.approx((3.0 / 4, 2.0 / 4))
 
 
+def test_chunk_evaluator_sums_counts_over_batches():
+    ce = fluid.metrics.ChunkEvaluator()
+    assert ce.eval() == (0.0, 0.0, 0.0)
+    ce.update(np.array([4], dtype="int64"), np.array([5], dtype="int64"), np.array([3], dtype="int64"))
+    ce.update(6, 5, 4)
+    p, r = 7 / 10, 7 / 10
+    assert ce.eval() == pytest.approx((p, r, 2 * p * r / (p + r)))
+    ce.reset()
+    assert (ce.num_infer_chunks, ce.num_label_chunks, ce.num_correct_chunks) == (0, 0, 0)
+    with pytest.raises(ValueError, match="num_label_chunks"):
+        ce.update(1, "2", 1)
+
+
 def test_auc_matches_the_pairwise_definition():
     auc = fluid.metrics.Auc("auc", num_thresholds=1000)
     scores, labels = [], []
@@ -69,5 +82,5 @@ def test_composite_metric_and_the_names_pe_lacks():
     assert comp.eval() == [0.5, 0.5]
     with pytest.raises(ValueError, match="MetricBase"):
         comp.add_metric("precision")
-    with pytest.raises(NotImplementedError, match="ChunkEvaluator"):
-        fluid.metrics.ChunkEvaluator()
+    with pytest.raises(NotImplementedError, match="DetectionMAP"):
+        fluid.metrics.DetectionMAP()

@@ -1,6 +1,6 @@
 """``paddle.fluid.metrics``: Fluid 1.8's Python metric accumulators, fed with fetched numpy values
-(the in-graph ``fluid.layers.accuracy`` and friends compute per-batch values). ChunkEvaluator and
-DetectionMAP are not in pe yet (each raises)."""
+(the in-graph ``fluid.layers.accuracy``, ``chunk_eval`` and friends compute per-batch values).
+DetectionMAP is not in pe yet (it raises)."""
 import numbers
 
 import numpy as np
@@ -183,5 +183,32 @@ class Auc(MetricBase):
         return area / pos[-1] / neg[-1] if pos[-1] > 0 and neg[-1] > 0 else 0.0
 
 
-ChunkEvaluator = unsupported("fluid.metrics.ChunkEvaluator")
+class ChunkEvaluator(MetricBase):
+    """Chunk precision, recall and F1 over batches, from the counts ``layers.chunk_eval`` fetches:
+    update(num_infer_chunks, num_label_chunks, num_correct_chunks); eval() -> (precision, recall, f1)."""
+
+    def __init__(self, name=None):
+        super().__init__(name)
+        self.num_infer_chunks, self.num_label_chunks, self.num_correct_chunks = 0, 0, 0
+
+    def update(self, num_infer_chunks, num_label_chunks, num_correct_chunks):
+        counts = []
+        for what, v in (("num_infer_chunks", num_infer_chunks), ("num_label_chunks", num_label_chunks),
+                        ("num_correct_chunks", num_correct_chunks)):
+            if isinstance(v, bool) or not isinstance(v, (numbers.Integral, np.ndarray, np.generic)):
+                raise ValueError(f"ChunkEvaluator.update: {what} must be an int or a fetched numpy value, "
+                                 f"got {type(v).__name__}")
+            counts.append(int(np.asarray(v).reshape(-1)[0]))
+        self.num_infer_chunks += counts[0]
+        self.num_label_chunks += counts[1]
+        self.num_correct_chunks += counts[2]
+
+    def eval(self):
+        correct = float(self.num_correct_chunks)
+        precision = correct / self.num_infer_chunks if self.num_infer_chunks else 0.0
+        recall = correct / self.num_label_chunks if self.num_label_chunks else 0.0
+        f1 = 2 * precision * recall / (precision + recall) if self.num_correct_chunks else 0.0
+        return precision, recall, f1
+
+
 DetectionMAP = unsupported("fluid.metrics.DetectionMAP")

@@ -8,6 +8,9 @@ from .tensor import *  # noqa: F401,F403
 from .learning_rate_scheduler import *  # noqa: F401,F403
 from .metric import *  # noqa: F401,F403
 from .sequence import *  # noqa: F401,F403
+from .sequence_shape import *  # noqa: F401,F403
+from .sequence_window import *  # noqa: F401,F403
+from .sequence_image import *  # noqa: F401,F403
 from .rnn import *  # noqa: F401,F403
 from .random import *  # noqa: F401,F403
 from .similarity import *  # noqa: F401,F403
@@ -17,6 +20,7 @@ from .ifelse import *  # noqa: F401,F403
 from .dynamic_rnn import *  # noqa: F401,F403
 from .lod_rank import *  # noqa: F401,F403
 from .beam_search import *  # noqa: F401,F403
+from .crf import *  # noqa: F401,F403
 from .math_op_patch import monkey_patch_variable
 
 monkey_patch_variable()

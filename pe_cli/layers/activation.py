@@ -20,15 +20,15 @@ def _layer(row):
     """``row.name(x, <attributes with their defaults>..., name=None)``: appends the row's op."""
     arg = inspect.Parameter.POSITIONAL_OR_KEYWORD
     signature = inspect.Signature([inspect.Parameter("x", arg)]
-                                  + [inspect.Parameter(p.name, arg, default=p.default) for p in row.params]
+                                  + [inspect.Parameter(p.layer_keyword, arg, default=p.default) for p in row.params]
                                   + [inspect.Parameter("name", arg, default=None)])
-    attr_names = [p.name for p in row.params]
+    attr_names = {p.name: p.layer_keyword for p in row.params}
 
     def layer(*args, **kwargs):
         given = signature.bind(*args, **kwargs)
         given.apply_defaults()
         values = given.arguments
-        return _append(row.name, values["x"], values["name"], {a: values[a] for a in attr_names})
+        return _append(row.name, values["x"], values["name"], {a: values[k] for a, k in attr_names.items()})
     layer.__name__ = layer.__qualname__ = row.name
     layer.__signature__ = signature
     layer.__doc__ = f"Appends a '{row.name}' op: {row.doc}"

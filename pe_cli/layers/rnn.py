@@ -19,12 +19,13 @@ def dynamic_lstm(input, size, h_0=None, c_0=None, param_attr=None, bias_attr=Non
     bias = helper.create_parameter(bias_attr, [1, 7 * d if use_peepholes else size], dtype, is_bias=True)
     hidden = helper.create_variable_for_type_inference(dtype)
     cell = helper.create_variable_for_type_inference(dtype)
+    saved = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
     inputs = {"Input": [input], "Weight": [weight], "Bias": [bias]}
     if h_0 is not None:
         inputs["H0"] = [h_0]
     if c_0 is not None:
         inputs["C0"] = [c_0]
-    helper.append_op("dynamic_lstm", inputs, {"Hidden": [hidden], "Cell": [cell]},
+    helper.append_op("dynamic_lstm", inputs, {"Hidden": [hidden], "Cell": [cell], "BatchGate": [saved]},
                      {"use_peepholes": use_peepholes, "is_reverse": is_reverse, "gate_activation": gate_activation,
                       "cell_activation": cell_activation, "candidate_activation": candidate_activation})
     return hidden, cell

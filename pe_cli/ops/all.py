@@ -2,7 +2,9 @@
 from . import activation, elementwise, loss, math, optimizer, tensor  # noqa: F401
 from . import clip, fused  # noqa: F401
 from . import indexing, metric, nn, rnn, sequence, sequence_conv, sequence_rows, shape_ops  # noqa: F401
+from . import sequence_image, sequence_shape, sequence_window  # noqa: F401
 from . import distributed, fused, similarity  # noqa: F401
 from . import control_flow, dynamic_rnn  # noqa: F401
 from . import beam_search, lod_rank  # noqa: F401
+from . import crf, seq_metric  # noqa: F401
 from . import selected_rows  # noqa: F401

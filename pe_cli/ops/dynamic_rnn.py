@@ -73,19 +73,20 @@ register("dynamic_recurrent_grad", kernel_module="dynamic_rnn", lod="drop", need
 
 def _infer_lod_reset(ctx):
     x = ctx.input_var("X")
-    level = ctx.input_var("Y").lod_level if ctx.has_input("Y") else 1
+    if ctx.has_input("Y") and ctx.input_var("Y").lod_level:
+        level = ctx.input_var("Y").lod_level
+    elif not ctx.has_input("Y") and not ctx.attrs["target_lod"]:
+        ctx.fail("give the new LoD: Y (a LoDTensor, or offsets as an int tensor) or target_lod (offsets)")
+    else:
+        level = x.lod_level + 1 if ctx.attrs["append"] else 1
     ctx.set_output("Out", x.shape, x.dtype, lod_level=max(level, 1))
-
-
-def _lod_reset_lod(in_lods, attrs):
-    lod = in_lods.get("Y") or ([list(attrs["target_lod"])] if attrs["target_lod"] else None)
-    return {"Out": lod} if lod else {}
 
 
 def _grad_lod_reset(g):
     g.op("assign", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")})
 
 
-register("lod_reset", kernel_module="dynamic_rnn", inputs=["X", "Y?"], outputs=["Out"], lod=_lod_reset_lod,
-         attrs={"target_lod": Attr(list)}, infer=_infer_lod_reset, grad=_grad_lod_reset,
-         doc="Out = X with Y's LoD (or target_lod, offsets of one level, when Y is not given).")
+register("lod_reset", kernel_module="dynamic_rnn", inputs=["X", "Y?"], outputs=["Out"], lod="drop", needs_lod=True,
+         attrs={"target_lod": Attr(list), "append": False}, infer=_infer_lod_reset, grad=_grad_lod_reset,
+         doc="Out = X with Y's LoD; or with one level of offsets (Y's values when Y has no LoD, else "
+             "target_lod) that replaces X's LoD, or with append=True is added below X's levels (lod_append).")

@@ -25,10 +25,14 @@ def _infer_lstm(ctx):
         ctx.fail(f"Bias {list(b or [])} must be [1, {want}] ({'7D with peepholes' if want == 7 * d else '4D'})")
     for slot in ("Hidden", "Cell"):
         ctx.set_output(slot, [-1, d], x.dtype, lod_level=x.lod_level)
+    if ctx.has_output("BatchGate"):
+        ctx.set_output("BatchGate", [-1, 6 * d], x.dtype, lod_level=x.lod_level)
 
 
 def _grad_lstm(g):
     ins = {s: g.input(s) for s in ("Input", "Weight", "Bias", "H0", "C0") if g.input(s)}
+    if g.output("BatchGate"):       # the forward's saved gates: no second forward pass in the gradient
+        ins["Cell"], ins["BatchGate"] = g.output("Cell"), g.output("BatchGate")
     ins["Hidden@GRAD"] = g.out_grad("Hidden")
     if g.has_out_grad("Cell"):
         ins["Cell@GRAD"] = g.out_grad("Cell")
@@ -44,13 +48,16 @@ def _infer_lstm_grad(ctx):
 
 
 register("dynamic_lstm", kernel_module="rnn", inputs=["Input", "Weight", "Bias", "H0?", "C0?"],
-         outputs=["Hidden", "Cell"], attrs=_LSTM_ATTRS, infer=_infer_lstm, grad=_grad_lstm,
-         grad_reads=("Input", "Weight", "Bias", "H0", "C0"), needs_lod=True,
+         outputs=["Hidden", "Cell", "BatchGate?"], attrs=_LSTM_ATTRS, infer=_infer_lstm, grad=_grad_lstm,
+         grad_reads=("Input", "Weight", "Bias", "H0", "C0", "Cell", "BatchGate"), needs_lod=True,
          doc="LSTM over each sequence of Input [T, 4D] (already projected, gates candidate/input/forget/"
              "output): i, f = gate(x + W h + peephole * c + b), c = f c' + i cand(x + W h + b), "
              "o = gate(x + W h + W_oc c + b), h = o cell(c); is_reverse runs each sequence backwards. "
-             "Hidden and Cell [T, D] keep Input's LoD.")
+             "Hidden and Cell [T, D] keep Input's LoD. BatchGate [T, 6D], where the layer asks for it, "
+             "keeps per row what the gradient reads (i, f, candidate, o, the previous c and h; Fluid's "
+             "BatchGate holds the gates in batch order), so the gradient does not run the forward again; "
+             "without it the gradient recomputes them.")
 register("dynamic_lstm_grad", kernel_module="rnn",
-         inputs=["Input", "Weight", "Bias", "H0?", "C0?", "Hidden@GRAD", "Cell@GRAD?"],
+         inputs=["Input", "Weight", "Bias", "H0?", "C0?", "Cell?", "BatchGate?", "Hidden@GRAD", "Cell@GRAD?"],
          outputs=["Input@GRAD", "Weight@GRAD?", "Bias@GRAD?", "H0@GRAD?", "C0@GRAD?"], attrs=_LSTM_ATTRS,
          infer=_infer_lstm_grad, lod="drop", needs_lod=True)

@@ -66,7 +66,7 @@ def _infer_unpad(ctx):
 
 register("sequence_unpad", kernel_module="sequence_rows", inputs=["X", "Length"], outputs=["Out"],
          infer=_infer_unpad, grad=_row_grad("sequence_unpad_grad", ("X", "Length"), "Out"),
-         grad_reads=("X", "Length"), lod="drop",
+         grad_reads=("X", "Length"), lod="drop", needs_lod=True,  # so Out gets its LoD from a plain X too
          doc="The first Length[i] steps of each padded sequence i, as a LoDTensor (the inverse of sequence_pad).")
 register("sequence_unpad_grad", kernel_module="sequence_rows", inputs=["X", "Length", "Out@GRAD"],
          outputs=["X@GRAD"], infer=grads_like({"X@GRAD": "X"}), lod="drop")

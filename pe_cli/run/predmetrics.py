@@ -2,7 +2,8 @@
 ``pe train`` (its last evaluation) and into eval-step-N.json by ``pe eval``:
 
 - a classifier (its label feed is an integer): top-1 accuracy (top1_accuracy) and the confusion matrix
-  (rows: the true class, columns: the predicted one);
+  (rows: the true class, columns: the predicted one); an integer output of one column is taken as the
+  predicted class ids themselves (crf_decoding's tag path, an argmax);
 - a regression: MAE, RMSE and R² (1 - residual sum of squares / total sum of squares).
 
 The predictions are the output layer's values (run/inference.py: the last layer that needs no
@@ -15,12 +16,14 @@ from .inference import output_layer, split_feeds, task_kind
 
 
 def prediction_metrics(kind, outputs, labels):
-    """``kind``: "classification" (``outputs``: [N, classes] scores) or "regression" (values)."""
+    """``kind``: "classification" (``outputs``: [N, classes] scores, or [N, 1] integer class ids) or
+    "regression" (values)."""
     outputs = np.asarray(outputs).reshape(len(outputs), -1)
     if kind == "classification":
-        predicted = outputs.argmax(axis=1)
+        ids = outputs.dtype.kind in "iu" and outputs.shape[1] == 1
+        predicted = outputs[:, 0].astype(np.int64) if ids else outputs.argmax(axis=1)
         truth = np.asarray(labels).reshape(len(labels)).astype(np.int64)
-        classes = max(outputs.shape[1], int(truth.max()) + 1)
+        classes = max(int(predicted.max(initial=0)) + 1 if ids else outputs.shape[1], int(truth.max()) + 1)
         confusion = np.zeros((classes, classes), dtype=np.int64)
         np.add.at(confusion, (truth, predicted), 1)
         return {"kind": kind, "samples": len(truth), "top1_accuracy": float(np.mean(predicted == truth)),

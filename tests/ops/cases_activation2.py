@@ -1,6 +1,7 @@
 """Op cases for the activation table's math and shaped activations: pow, floor/ceil/round, the
 trigonometric and hyperbolic functions, selu, stanh, brelu, soft_relu, thresholded_relu,
-hard_shrink, tanh_shrink. References are written here in numpy from Fluid's formulas."""
+hard_shrink, tanh_shrink, hard_swish, softshrink. References are written here in numpy from Fluid's
+formulas."""
 import numpy as np
 
 from tests.ops.cases_activation import pos, r, unary
@@ -44,4 +45,14 @@ CASES = [
     unary("thresholded_relu", lambda x, a: np.where(x > 1.0, x, 0), np.array([[-2.0, 0.3, 0.8, 1.3], [1.7, 2.5, -0.4, 3.0]])),
     unary("hard_shrink", lambda x, a: np.where(np.abs(x) > 0.5, x, 0), np.array([[-2.0, -0.7, -0.3, 0.1], [0.4, 0.6, 1.5, -1.1]])),
     unary("tanh_shrink", lambda x, a: x - np.tanh(x), r(3, 4)),
+    # Fluid's hard_swish_op and softshrink_op formulas; values away from the kinks for the differences
+    unary("hard_swish", lambda x, a: x * np.minimum(np.maximum(x + 3, 0), 6) / 6,
+          np.array([[-4.0, -3.5, -2.0, -0.4], [0.7, 2.5, 3.4, 5.0]])),
+    unary("hard_swish", lambda x, a: x * np.minimum(np.maximum(x + 1, 0), 2) / 4,
+          np.array([[-2.0, -0.5, 0.3], [0.8, 1.5, 3.0]]), name="hard_swish_attrs",
+          attrs={"threshold": 2.0, "scale": 4.0, "offset": 1.0}),
+    unary("softshrink", lambda x, a: np.where(x > 0.5, x - 0.5, np.where(x < -0.5, x + 0.5, 0)),
+          np.array([[-2.0, -0.7, -0.3, 0.0], [0.2, 0.45, 0.9, 3.0]])),
+    unary("softshrink", lambda x, a: np.where(x > 1.2, x - 1.2, np.where(x < -1.2, x + 1.2, 0)),
+          np.array([[-2.0, -1.0, 0.5], [1.1, 1.3, 4.0]]), name="softshrink_lambda", attrs={"lambda": 1.2}),
 ]

@@ -1,5 +1,6 @@
 """Op cases for dynamic_lstm over LoD input: a step-by-step numpy reference of Fluid's equations
-(one sequence at a time, no batching), with and without peepholes, reversed, with H0/C0."""
+(one sequence at a time, no batching), with and without peepholes, reversed, with H0/C0; the gradient
+from the forward's saved gates (BatchGate) and recomputed without them."""
 import numpy as np
 
 from op_test import OpCase
@@ -37,13 +38,16 @@ def lstm_ref(i, a):
     return {"Hidden": np.array(hs), "Cell": np.array(cs)}
 
 
-def _case(name, peep=True, reverse=False, state=False):
+def _case(name, peep=True, reverse=False, state=False, saved=True):
     inputs = {"Input": lod_tensor([3, 1, 4], 4 * D), "Weight": rng.normal(size=(D, 4 * D)) * 0.5,
               "Bias": rng.normal(size=(1, (7 if peep else 4) * D)) * 0.5}
     if state:
         inputs["H0"], inputs["C0"] = rng.normal(size=(3, D)), rng.normal(size=(3, D))
+    # saved: the op also writes BatchGate, which its gradient then reads instead of running the forward again
+    outputs = ("Hidden", "Cell", "BatchGate") if saved else ("Hidden", "Cell")
     return OpCase("dynamic_lstm", inputs, lstm_ref, attrs={"use_peepholes": peep, "is_reverse": reverse},
-                  grad=tuple(inputs), name=name, grad_rtol=1e-4, grad_atol=1e-6)
+                  grad=tuple(inputs), name=name, grad_rtol=1e-4, grad_atol=1e-6, outputs=outputs,
+                  loss_outputs=("Hidden", "Cell"))
 
 
 CASES = [
@@ -51,4 +55,6 @@ CASES = [
     _case("dynamic_lstm_no_peepholes", peep=False),
     _case("dynamic_lstm_reverse", reverse=True),
     _case("dynamic_lstm_h0_c0", state=True),
+    _case("dynamic_lstm_recomputed", saved=False),
+    _case("dynamic_lstm_h0_c0_recomputed", state=True, saved=False),
 ]

@@ -6,6 +6,7 @@ module passes its runtime's), so the steps run on the op's device."""
 import numpy as np
 
 from ...errors import PeError
+from ..seq_maps import reset_lod
 
 
 class _Steps:
@@ -112,4 +113,6 @@ def dynamic_recurrent_grad(ins, attrs, to_device=_same, to_host=np.asarray):
 
 
 def lod_reset(ins, attrs):
-    return {"Out": ins["X"]}
+    x = ins["X"]
+    y_values = (lambda: ins["Y"]) if "Y" in ins else None
+    return {"Out": x, "@LOD": {"Out": reset_lod(attrs, x.shape[0], y_values)}}

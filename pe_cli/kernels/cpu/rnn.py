@@ -1,4 +1,5 @@
-"""CPU kernels of the recurrent ops (ops/rnn.py): kernels/lstm_math.py over numpy."""
+"""CPU kernels of the recurrent ops (ops/rnn.py): kernels/lstm_math.py over numpy (a numba loop per step
+was tried: scalar exp and tanh, without SVML, made it slower than numpy's vectorized ones)."""
 import numpy as np
 
 from .. import lstm_math
@@ -12,13 +13,16 @@ def _prepare(ins, attrs):
 
 def dynamic_lstm(ins, attrs):
     x, w, b, h0, c0, offs = _prepare(ins, attrs)
-    hidden, cell, _ = lstm_math.forward(x, w, b, h0, c0, offs, attrs)
-    return {"Hidden": hidden, "Cell": cell}
+    hidden, cell, saved = lstm_math.forward(x, w, b, h0, c0, offs, attrs)
+    return {"Hidden": hidden, "Cell": cell, "BatchGate": saved.reshape(len(x), -1)}
 
 
 def dynamic_lstm_grad(ins, attrs):
     x, w, b, h0, c0, offs = _prepare(ins, attrs)
-    _, cell, saved = lstm_math.forward(x, w, b, h0, c0, offs, attrs)
+    if "BatchGate" in ins:        # the forward's saved gates: [T, 6D] laid out as [T, 6, D]
+        cell, saved = ins["Cell"], ins["BatchGate"].reshape(len(x), 6, -1)
+    else:
+        _, cell, saved = lstm_math.forward(x, w, b, h0, c0, offs, attrs)
     dx, dw, db, (dh0, dc0) = lstm_math.backward(x, w, b, cell, saved, ins["Hidden@GRAD"], ins.get("Cell@GRAD"),
                                                 offs, attrs, with_state=h0 is not None or c0 is not None)
     return {"Input@GRAD": dx, "Weight@GRAD": dw, "Bias@GRAD": db, "H0@GRAD": dh0, "C0@GRAD": dc0}

@@ -22,7 +22,10 @@ def _d(fn):
 _HELPERS = {name: _d(fn) for name, fn in SCALAR_HELPERS.items()}
 
 # The element kernels call f(x, p, q) and f(a, d, p, q); a row's function takes its own attributes.
+# A row of three attributes (hard_swish) gets them as one small device array in p.
 _TAKE = {
+    (1, 3): lambda f: lambda x, p, q: f(x, p[0], p[1], p[2]),
+    (2, 3): lambda f: lambda a, d, p, q: f(a, d, p[0], p[1], p[2]),
     (1, 0): lambda f: lambda x, p, q: f(x),
     (1, 1): lambda f: lambda x, p, q: f(x, p),
     (1, 2): lambda f: lambda x, p, q: f(x, p, q),
@@ -38,8 +41,11 @@ def _device(fn, arrays, row):
 
 
 def _pq(row, attrs, dtype):
-    """The row's attributes as (p, q): numbers in ``dtype``, flags as bools, unused ones 0.0."""
+    """The row's attributes as (p, q): numbers in ``dtype``, flags as bools, unused ones 0.0; three
+    numbers as one device array in p."""
     values = [attrs[p.name] for p in row.params]
+    if len(values) > 2:
+        return [rt.to_device(np.array(values, dtype=dtype)), 0.0]
     return ([v if isinstance(v, bool) else scalar_arg(dtype, v) for v in values] + [0.0, 0.0])[:2]
 
 

@@ -163,14 +163,20 @@ def _forward(ins, attrs):
 
 
 def dynamic_lstm(ins, attrs):
-    hidden, cell, _, _, _ = _forward(ins, attrs)
-    return {"Hidden": hidden, "Cell": cell}
+    hidden, cell, saved, _, _ = _forward(ins, attrs)
+    return {"Hidden": hidden, "Cell": cell, "BatchGate": saved.reshape(saved.shape[0], -1)}
 
 
 def dynamic_lstm_grad(ins, attrs):
     x, w, b = ins["Input"], ins["Weight"], ins["Bias"]
-    _, cell, saved, steps, codes = _forward(ins, attrs)
-    d, nseq = w.shape[0], len(seq_offsets(attrs, "Input", x.shape[0])) - 1
+    offs = seq_offsets(attrs, "Input", x.shape[0])
+    d, nseq = w.shape[0], len(offs) - 1
+    if "BatchGate" in ins:        # the forward's saved gates (a [T, 6D] array is laid out as [T, 6, D])
+        cell, saved, codes = ins["Cell"], ins["BatchGate"], _codes(attrs)
+        steps = [(rt.to_device(live), rt.to_device(rows), len(live))
+                 for live, rows in schedule(offs, attrs["is_reverse"])]
+    else:
+        _, cell, saved, steps, codes = _forward(ins, attrs)
     dx, dw, db = zeros(tuple(x.shape), x.dtype), zeros(tuple(w.shape), x.dtype), zeros(tuple(b.shape), x.dtype)
     dh_state, dc_state = zeros((nseq, d), x.dtype), zeros((nseq, d), x.dtype)
     d_cell = ins.get("Cell@GRAD")

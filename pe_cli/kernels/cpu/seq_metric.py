@@ -1,0 +1,29 @@
+"""CPU kernels of the sequence metric ops (ops/seq_metric.py): the checks and spans on the host
+(kernels/seq_dp.py), the per-sequence programs in numba (cpu/_seq_metric_loops.py)."""
+import numpy as np
+
+from ..seq_dp import chunk_outputs, chunk_prep, edit_outputs, edit_prep, erase
+from ._numba import lazy
+
+_loops = lazy("_seq_metric_loops")
+
+
+def chunk_eval(ins, attrs):
+    inf, lab, starts, ends, scheme, excluded = chunk_prep(ins["Inference"], ins["Label"], attrs, ins.get("SeqLength"))
+    segs = np.zeros((6, inf.size), np.int64)
+    counts = np.zeros((starts.size, 3), np.int64)
+    _loops().chunk_counts(inf, lab, starts, ends, scheme, excluded, segs, counts)
+    return chunk_outputs(counts)
+
+
+def edit_distance(ins, attrs):
+    hyp, ref, hs, he, rs, re, bases, size = edit_prep(ins["Hyps"], ins["Refs"], attrs, ins.get("HypsLength"),
+                                                      ins.get("RefsLength"))
+    dist = np.zeros(hs.size, np.int64)
+    _loops().edit_distances(hyp, hs, he, ref, rs, re, bases, np.zeros(size, np.int64), dist)
+    return edit_outputs(dist, rs, re, attrs["normalized"])
+
+
+def sequence_erase(ins, attrs):
+    out, lod = erase(ins["X"], attrs)
+    return {"Out": out, "@LOD": {"Out": lod}}

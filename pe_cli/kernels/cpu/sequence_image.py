@@ -1,0 +1,28 @@
+"""CPU kernels of im2sequence: conv2d's numba im2col / col2im loops (_nn_loops.py, the GIL released)
+per image, then each image's columns transposed into rows."""
+import numpy as np
+
+from ..seq_maps import im2sequence_geometry, image_offsets
+from ._numba import lazy
+
+_loops = lazy("_nn_loops")
+
+
+def im2sequence(ins, attrs):
+    x = np.ascontiguousarray(ins["X"])
+    n, c = x.shape[:2]
+    kh, kw, sh, sw, pu, pl, oh, ow = im2sequence_geometry(x.shape, attrs)
+    cols = np.empty((n, c * kh * kw, oh * ow), x.dtype)
+    _loops().im2col(x, kh, kw, sh, sw, pu, pl, 1, 1, oh, ow, cols)
+    out = np.ascontiguousarray(cols.transpose(0, 2, 1)).reshape(n * oh * ow, c * kh * kw)
+    return {"Out": out, "@LOD": {"Out": image_offsets(n, oh * ow)}}
+
+
+def im2sequence_grad(ins, attrs):
+    x = ins["X"]
+    n, c = x.shape[:2]
+    kh, kw, sh, sw, pu, pl, oh, ow = im2sequence_geometry(x.shape, attrs)
+    dout = np.ascontiguousarray(ins["Out@GRAD"], x.dtype).reshape(n, oh * ow, c * kh * kw)
+    dx = np.empty(x.shape, x.dtype)
+    _loops().col2im(np.ascontiguousarray(dout.transpose(0, 2, 1)), kh, kw, sh, sw, pu, pl, 1, 1, oh, ow, dx)
+    return {"X@GRAD": dx}

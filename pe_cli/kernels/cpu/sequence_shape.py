@@ -1,0 +1,68 @@
+"""CPU kernels of the ops that reshape the LoD (ops/sequence_shape.py): the row map and the new
+offsets come from kernels/common.py; one gather forward, its scatter-add (or inverse gather) backward."""
+import numpy as np
+
+from ..common import seq_offsets
+from ..seq_maps import concat_index, expand_as_index, lod_lists, lod_of, reshape_offsets, slice_index
+from .sequence_rows import _gather, _scatter
+
+
+def _expand_map(ins, attrs):
+    y_lod = lod_of(attrs, "Y", ins["Y"].shape[0])
+    return expand_as_index(ins["X"].shape[0], y_lod[-1])
+
+
+def sequence_expand_as(ins, attrs):
+    return {"Out": _gather(ins["X"], _expand_map(ins, attrs))}
+
+
+def sequence_expand_as_grad(ins, attrs):
+    return {"X@GRAD": _scatter(ins["Out@GRAD"], _expand_map(ins, attrs), ins["X"])}
+
+
+def _concat_map(xs, attrs):
+    lods = [lod_of(attrs, "X", x.shape[0], i) for i, x in enumerate(xs)]
+    idx, offs = concat_index([lod[-1] for lod in lods])
+    return idx, lods[0][:-1] + [offs]
+
+
+def sequence_concat(ins, attrs):
+    xs = ins["X"]
+    idx, lod = _concat_map(xs, attrs)
+    return {"Out": _gather(np.concatenate(xs, axis=0), idx), "@LOD": {"Out": lod_lists(lod)}}
+
+
+def sequence_concat_grad(ins, attrs):
+    xs, dout = ins["X"], ins["Out@GRAD"]
+    idx, _ = _concat_map(xs, attrs)
+    stacked = np.empty((len(idx),) + dout.shape[1:], dout.dtype)
+    stacked[idx] = dout
+    return {"X@GRAD": np.split(stacked, np.cumsum([x.shape[0] for x in xs])[:-1])}
+
+
+def _slice_map(ins, attrs):
+    lod = lod_of(attrs, "X", ins["X"].shape[0])
+    idx, offs = slice_index(lod[-1], ins["Offset"], ins["Length"])
+    return idx, lod[:-1] + [offs]
+
+
+def sequence_slice(ins, attrs):
+    idx, lod = _slice_map(ins, attrs)
+    return {"Out": _gather(ins["X"], idx), "@LOD": {"Out": lod_lists(lod)}}
+
+
+def sequence_slice_grad(ins, attrs):
+    return {"X@GRAD": _scatter(ins["Out@GRAD"], _slice_map(ins, attrs)[0], ins["X"])}
+
+
+def sequence_reshape(ins, attrs):
+    x, new_dim = ins["X"], attrs["new_dim"]
+    lod = lod_of(attrs, "X", x.shape[0])
+    offs = reshape_offsets(lod[-1], x.shape[1], new_dim)
+    return {"Out": np.ascontiguousarray(x).reshape(-1, new_dim), "@LOD": {"Out": lod_lists(lod[:-1] + [offs])}}
+
+
+def sequence_reshape_grad(ins, attrs):
+    x = ins["X"]
+    seq_offsets(attrs, "X", x.shape[0])
+    return {"X@GRAD": np.ascontiguousarray(ins["Out@GRAD"]).reshape(x.shape)}
