@@ -47,10 +47,13 @@ class SelectedRows:
         """Host (rows, values) with each row once, ascending, its duplicates' values summed (Fluid's
         MergeAdd: what adagrad and lazy adam apply)."""
         rows, values = self.numpy()
-        unique, where = np.unique(rows, return_inverse=True)
-        summed = np.zeros((len(unique),) + values.shape[1:], dtype=values.dtype)
-        np.add.at(summed, where.reshape(-1), values)
-        return unique, summed
+        order = np.argsort(rows, kind="stable")         # a row's values summed in their order
+        ordered = rows[order]
+        starts = np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1]])) if len(rows) else \
+            np.zeros(0, np.int64)
+        if len(starts) == len(rows):
+            return ordered, values[order]
+        return ordered[starts], np.add.reduceat(values[order], starts, axis=0)
 
     def __repr__(self):
         return f"SelectedRows(height={self.height}, rows={len(self.rows)}, values{list(self.values.shape)})"

@@ -1,6 +1,8 @@
 """Row-sparse embedding gradients (issue 12 item 3): embedding(is_sparse=True) writes a SelectedRows
 gradient, and a model trained with it ends with the parameters the dense gradient gives under SGD,
 Momentum, Adagrad and Adam (lazy_mode=False); lazy Adam leaves untouched rows' moments alone."""
+import weakref
+
 import numpy as np
 import pytest
 
@@ -238,3 +240,25 @@ def test_check_nan_inf_scans_a_sparse_gradient():
     with fluid.scope_guard(fluid.Scope()), nan_check.enabled():
         exe.run(startup)
         assert np.isfinite(exe.run(main, feed=feed, fetch_list=[loss])[0]).all()
+
+
+def test_sparse_updates_write_the_table_in_place_only_when_nothing_else_holds_it():
+    """A sparse sgd / adagrad / lazy adam changes a few rows of a large table: where only the run's
+    values and the scope hold the table, the update writes those rows in place (no copy of the
+    table); an array someone else holds is never written."""
+    for make in (OPTIMIZERS["sgd"], OPTIMIZERS["adagrad"], lambda: fluid.optimizer.Adam(0.05, lazy_mode=True)):
+        main, startup, loss = build(True, make)
+        exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+        feeds = batches(3)
+        with fluid.scope_guard(scope):
+            exe.run(startup)
+            exe.run(main, feed=feeds[0], fetch_list=[loss])
+            table = scope.find_var("emb").get_tensor()
+            before = weakref.ref(table._array)                  # (a weak reference holds nothing)
+            exe.run(main, feed=feeds[1], fetch_list=[loss])
+            assert table._array is before()                    # written in place
+            held = np.asarray(table)                            # a user's reference to the array
+            kept = held.copy()
+            exe.run(main, feed=feeds[2], fetch_list=[loss])
+            np.testing.assert_array_equal(held, kept)          # not written: a new array instead
+            assert table._array is not held and not np.array_equal(table._array, kept)

@@ -38,6 +38,7 @@ class _Plan:
             written.update(op.output_arg_names)
         self.scope_reads = reads
         self.persistable_writes = [n for n in written if n in block.vars and block.vars[n].persistable]
+        self.written_back = frozenset(self.persistable_writes)
         self.program = program
         self._frees = {}
 
@@ -186,6 +187,8 @@ class Executor:
                 if memory.keeps_parameters and var is not None and var.persistable:
                     scope.find_var(name).tensor._array = array     # stays on the device
             values[name] = array
+            if name in plan.written_back:
+                values.scope_held.add(name)
         return values, lods     # lods: values.lods, the feeds' LoD, then every output's
 
 
@@ -214,7 +217,8 @@ def fetch_values(block, fetch_list, values, lods, scope, return_numpy):
             hint = f"; {hint}" if hint else ""
             raise PeError(f"cannot fetch '{name}': no such variable was computed{hint}")
         if isinstance(array, SelectedRows):         # row-sparse: dense as numpy, else itself (host copies)
-            results.append(fetched(array.to_dense()) if return_numpy else array.with_arrays(*(np.array(a, copy=True) for a in array.numpy())))
+            results.append(fetched(array.to_dense()) if return_numpy
+                           else array.with_arrays(*(np.array(a, copy=True) for a in array.numpy())))
             continue
         if hasattr(array, "copy_to_host"):         # a device array: a fresh host copy
             host = array.copy_to_host()

@@ -45,7 +45,8 @@ def _feed_selected_rows(name, var, value):
     values of the variable's dtype with one row per listed row."""
     rows, values = value.numpy()
     rows = rows.astype(np.int64, copy=False)
-    if rows.ndim != 1 or values.shape[:1] != rows.shape or (rows.size and (rows.min() < 0 or rows.max() >= value.height)):
+    outside = rows.size and (rows.min() < 0 or rows.max() >= value.height)
+    if rows.ndim != 1 or values.shape[:1] != rows.shape or outside:
         raise FeedError(f"feed '{name}': a SelectedRows needs rows [K] in [0, {value.height}) and values [K, ...]; "
                         f"got rows {list(rows)[:8]} and values {fmt_shape(values.shape)}")
     return value.with_arrays(rows, values.astype(var.dtype, copy=False))

@@ -16,7 +16,7 @@ from .sub_block import BlockRunner
 class OpStep:
     """An op resolved for one device: its kernel, where its inputs come from and outputs go."""
     __slots__ = ("op", "kernel", "inputs", "outputs", "attrs", "device", "rng_seed", "lod", "needs_lod",
-                 "inplace", "inplace_attrs", "densify")
+                 "inplace", "inplace_attrs", "densify", "updates", "update_attrs")
 
     def __init__(self, op, device, seed_offset=0, inplace=False):
         opdef = registry.get(op.type)
@@ -43,6 +43,10 @@ class OpStep:
             self.attrs = dict(op.attrs, _rng=np.random.default_rng(self.rng_seed))
         if "sub_block" in op.attrs:     # a control-flow op: its kernel runs the block it owns
             self.attrs = dict(self.attrs, _block=BlockRunner(op, device, OpStep, run_step, seed_offset))
+        # an update (ParamOut = Param): the variables it reads and writes back, which it may update in place
+        self.updates = tuple(n for n in dict.fromkeys(op.input_arg_names) if n in op.output_arg_names) \
+            if opdef.has("updates_in_place") else ()
+        self.update_attrs = dict(self.attrs, _update_in_place=True) if self.updates else None
 
 
 def rng_seed(op, seed_offset):
@@ -62,12 +66,15 @@ def rng_seed(op, seed_offset):
 
 class Values(dict):
     """One run's values on one device (name -> array), with the LoD of those that have one
-    (``lods``: name -> offsets per level). The LoD travels with the value through every op."""
-    __slots__ = ("lods",)
+    (``lods``: name -> offsets per level). The LoD travels with the value through every op.
+    ``scope_held``: names whose array the executor read from its scope and writes back there at the
+    end of the run (the scope's reference to it is the one other it expects)."""
+    __slots__ = ("lods", "scope_held")
 
     def __init__(self, arrays=(), lods=None):
         super().__init__(arrays)
         self.lods = dict(lods or {})
+        self.scope_held = set()
 
 
 def _input_lods(step, lods):
@@ -109,6 +116,13 @@ def _refs(values, name):
 _ALONE = _refs({"x": np.empty(1)}, "x")     # the count of an array only ``values`` holds
 
 
+def _may_update(values, names):
+    """True when each array of ``names`` is held by ``values`` and the scope it goes back to alone
+    (no other name, view, fetch, device or thread), so an update op may write it in place."""
+    held = getattr(values, "scope_held", None)
+    return bool(held) and all(n in held and _refs(values, n) == _ALONE + 1 for n in names)
+
+
 def run_step(step, values, profile=None):
     """Runs one op: reads its inputs from ``values`` (name -> array), writes its outputs there;
     the outputs' LoD follows the op's registered rule when ``values`` carries LoDs (``Values``).
@@ -116,6 +130,7 @@ def run_step(step, values, profile=None):
     in-place (the enable_inplace pass) lets its kernel write over that input only when nothing but
     ``values`` holds the input's array (no other name, view, fetch or scope)."""
     inplace = step.inplace is not None and _refs(values, step.inplace) == _ALONE
+    update = bool(step.updates) and _may_update(values, step.updates)
     if step.rng_seed is not None:
         step.attrs["_rng"] = np.random.default_rng(step.rng_seed)
     try:
@@ -130,7 +145,7 @@ def run_step(step, values, profile=None):
             if type(value) is SelectedRows:
                 ins[slot] = step.densify({"X": value}, {})["Out"]
     lods = getattr(values, "lods", None)
-    attrs, in_lods = (step.inplace_attrs if inplace else step.attrs), None
+    attrs, in_lods = (step.inplace_attrs if inplace else step.update_attrs if update else step.attrs), None
     if lods or step.needs_lod:
         in_lods = _input_lods(step, lods or {})
         if step.needs_lod:

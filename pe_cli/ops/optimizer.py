@@ -37,7 +37,7 @@ def _unit(x):
 
 
 register("sgd", kernel_module="optimizer", inputs=["Param", "Grad", "LearningRate"], outputs=["ParamOut"],
-         infer=_infer_update(), traits=("selected_rows",),
+         infer=_infer_update(), traits=("selected_rows", "updates_in_place"),
          doc="ParamOut = Param - LearningRate * Grad. A row-sparse Grad (SelectedRows) changes only its rows "
              "(a row listed twice: its values summed).")
 
@@ -56,7 +56,7 @@ register("adam", kernel_module="optimizer",
                 "epsilon": Attr(1e-8, _non_negative, ">= 0"), "lazy_mode": False},
          infer=_infer_update([("Moment1Out", "Moment1"), ("Moment2Out", "Moment2"),
                               ("Beta1PowOut", "Beta1Pow"), ("Beta2PowOut", "Beta2Pow")],
-                             scalars=("Beta1Pow", "Beta2Pow")), traits=("selected_rows",),
+                             scalars=("Beta1Pow", "Beta2Pow")), traits=("selected_rows", "updates_in_place"),
          doc="Moment1Out = beta1 * Moment1 + (1 - beta1) * Grad; Moment2Out = beta2 * Moment2 + "
              "(1 - beta2) * Grad^2; lr_t = LearningRate * sqrt(1 - Beta2Pow) / (1 - Beta1Pow); "
              "ParamOut = Param - lr_t * Moment1Out / (sqrt(Moment2Out) + epsilon * sqrt(1 - Beta2Pow)); "
@@ -67,7 +67,7 @@ register("adam", kernel_module="optimizer",
 register("adagrad", kernel_module="optimizer",
          inputs=["Param", "Grad", "Moment", "LearningRate"], outputs=["ParamOut", "MomentOut"],
          attrs={"epsilon": Attr(1e-6, _non_negative, ">= 0")},
-         infer=_infer_update([("MomentOut", "Moment")]), traits=("selected_rows",),
+         infer=_infer_update([("MomentOut", "Moment")]), traits=("selected_rows", "updates_in_place"),
          doc="MomentOut = Moment + Grad^2; ParamOut = Param - LearningRate * Grad / (sqrt(MomentOut) + epsilon). "
              "A row-sparse Grad updates only its rows, duplicates summed first.")
 

@@ -142,6 +142,10 @@ TRAITS = {
     "metric": "computes an evaluation metric (its first output is the metric's value)",
     "selected_rows": "its kernels take a row-sparse input (a SelectedRows gradient) as it is; the "
                      "executor densifies one for every other op",
+    "updates_in_place": "an update whose outputs are its inputs' variables (ParamOut = Param): given "
+                        "attrs['_update_in_place'], which the executor sets only where nothing but its values "
+                        "and the scope that the run writes back to hold those arrays, its kernels may write "
+                        "them in place (the sparse updates do: they change a few rows of a large table)",
 }
 
 

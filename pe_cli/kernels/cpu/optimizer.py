@@ -21,7 +21,7 @@ def sgd(ins, attrs):
     p, g = ins["Param"], ins["Grad"]
     lr = _scalar(ins["LearningRate"], p.dtype)
     if isinstance(g, SelectedRows):
-        return sparse.sgd(p, g, lr)
+        return sparse.sgd(p, g, lr, attrs.get("_update_in_place", False))
     if is_float(p, g) and p.shape == g.shape:
         p_out = np.empty(p.shape, dtype=p.dtype)
         _loops().sgd(flat(p), flat(g), lr, p_out.reshape(-1))
@@ -65,7 +65,8 @@ def adam(ins, attrs):
             "Beta2PowOut": (b2_in * b2_in.dtype.type(attrs["beta2"])).astype(b2_in.dtype, copy=False)}
     if isinstance(g, SelectedRows):
         if attrs["lazy_mode"]:
-            return dict(outs, **sparse.lazy_adam(p, g, m1, m2, lr_t, beta1, beta2, eps * np.sqrt(one - b2p)))
+            return dict(outs, **sparse.lazy_adam(p, g, m1, m2, lr_t, beta1, beta2, eps * np.sqrt(one - b2p),
+                                                 attrs.get("_update_in_place", False)))
         g = g.to_dense()                # Fluid's non-lazy sparse adam: every row, g = 0 where untouched
     m1_out = beta1 * m1 + (one - beta1) * g
     m2_out = beta2 * m2 + (one - beta2) * g * g
@@ -78,7 +79,7 @@ def adagrad(ins, attrs):
     p, g, m = ins["Param"], ins["Grad"], ins["Moment"]
     lr = _scalar(ins["LearningRate"], p.dtype)
     if isinstance(g, SelectedRows):
-        return sparse.adagrad(p, g, m, lr, p.dtype.type(attrs["epsilon"]))
+        return sparse.adagrad(p, g, m, lr, p.dtype.type(attrs["epsilon"]), attrs.get("_update_in_place", False))
     m_out = m + g * g
     p_out = p - lr * g / (np.sqrt(m_out) + p.dtype.type(attrs["epsilon"]))
     return {"ParamOut": p_out.astype(p.dtype, copy=False), "MomentOut": m_out.astype(m.dtype, copy=False)}

@@ -1,7 +1,9 @@
 """Row-sparse values (pe_cli/selected_rows.py) on CPU devices: densifying one for an op whose
 kernel reads dense arrays (the executor calls ``densify``), and the sparse updates of the optimizer
 kernels (kernels/cpu/optimizer.py hands a SelectedRows gradient here). Rows and values are host
-numpy arrays; every update applies each row once, its duplicates' values summed (Fluid's MergeAdd)."""
+numpy arrays; every update applies each row once, its duplicates' values summed (Fluid's MergeAdd).
+An update writes into Param (and its state) where the executor allows it (``in_place``: attrs'
+``_update_in_place``, set only when nothing else holds those arrays), else into copies."""
 import numpy as np
 
 from ...errors import PeError
@@ -31,31 +33,35 @@ def get_tensor_from_selected_rows(ins, attrs):
     return {"Out": np.array(sparse_input(ins, "get_tensor_from_selected_rows").values, copy=True)}
 
 
-def sgd(p, g, lr):
+def _outputs(arrays, in_place):
+    return list(arrays) if in_place else [a.copy() for a in arrays]
+
+
+def sgd(p, g, lr, in_place=False):
     """ParamOut = Param, with Param[row] - lr * Grad[row] on the rows the gradient holds."""
     rows, values = g.merged()
-    p_out = p.copy()
+    p_out, = _outputs([p], in_place)
     p_out[rows] = p[rows] - lr * values
     return {"ParamOut": p_out}
 
 
-def adagrad(p, g, m, lr, eps):
+def adagrad(p, g, m, lr, eps, in_place=False):
     """Fluid's sparse adagrad: only the rows the gradient holds change (elsewhere the dense update
     would leave them as they are too)."""
     rows, values = g.merged()
-    p_out, m_out = p.copy(), m.copy()
+    p_out, m_out = _outputs([p, m], in_place)
     m_rows = m[rows] + values * values
     m_out[rows] = m_rows
     p_out[rows] = p[rows] - lr * values / (np.sqrt(m_rows) + eps)
     return {"ParamOut": p_out, "MomentOut": m_out}
 
 
-def lazy_adam(p, g, m1, m2, lr_t, beta1, beta2, eps_c):
+def lazy_adam(p, g, m1, m2, lr_t, beta1, beta2, eps_c, in_place=False):
     """Adam's lazy_mode: the moments and the parameter move only on the rows the gradient holds.
     ``lr_t`` is lr * sqrt(1 - beta2^t) / (1 - beta1^t) and ``eps_c`` epsilon * sqrt(1 - beta2^t)."""
     rows, values = g.merged()
     one = p.dtype.type(1)
-    p_out, m1_out, m2_out = p.copy(), m1.copy(), m2.copy()
+    p_out, m1_out, m2_out = _outputs([p, m1, m2], in_place)
     a = beta1 * m1[rows] + (one - beta1) * values
     b = beta2 * m2[rows] + (one - beta2) * values * values
     m1_out[rows], m2_out[rows] = a, b

@@ -28,7 +28,7 @@ def _sgd(p, g, lr, p_out):
 def sgd(ins, attrs):
     p, g, lr = ins["Param"], ins["Grad"], ins["LearningRate"]
     if isinstance(g, SelectedRows):
-        return {"ParamOut": sparse.update_rows("sgd", ins, (), _as(lr, p.dtype))[0]}
+        return {"ParamOut": sparse.update_rows("sgd", ins, attrs, (), _as(lr, p.dtype))[0]}
     p_out = rt.empty(p.shape, p.dtype)
     if p.size:
         _sgd[grid(p.size)](flat(p), flat(g), _as(lr, p.dtype), flat(p_out))
@@ -96,9 +96,9 @@ def adam(ins, attrs):
     b1_in, b2_in = ins["Beta1Pow"], ins["Beta2Pow"]
     t = p.dtype
     if isinstance(g, SelectedRows) and attrs["lazy_mode"]:
-        outs = sparse.update_rows("adam", ins, ("Moment1", "Moment2"), _as(ins["LearningRate"], t), _as(b1_in, t),
-                                  _as(b2_in, t), scalar_arg(t, attrs["beta1"]), scalar_arg(t, attrs["beta2"]),
-                                  scalar_arg(t, attrs["epsilon"]))
+        outs = sparse.update_rows("adam", ins, attrs, ("Moment1", "Moment2"), _as(ins["LearningRate"], t),
+                                  _as(b1_in, t), _as(b2_in, t), scalar_arg(t, attrs["beta1"]),
+                                  scalar_arg(t, attrs["beta2"]), scalar_arg(t, attrs["epsilon"]))
         return dict(_beta_pows(b1_in, b2_in, attrs), **dict(zip(("ParamOut", "Moment1Out", "Moment2Out"), outs)))
     if isinstance(g, SelectedRows):     # not lazy: every row, g = 0 where untouched (SparseAdamFunctor)
         g = sparse.densify({"X": g}, attrs)["Out"]
@@ -146,7 +146,7 @@ def _adagrad_update(ins, keep, add, eps):
 def adagrad(ins, attrs):
     if isinstance(ins["Grad"], SelectedRows):
         p = ins["Param"]
-        outs = sparse.update_rows("adagrad", ins, ("Moment",), _as(ins["LearningRate"], p.dtype),
+        outs = sparse.update_rows("adagrad", ins, attrs, ("Moment",), _as(ins["LearningRate"], p.dtype),
                                   scalar_arg(p.dtype, attrs["epsilon"]))
         return {"ParamOut": outs[0], "MomentOut": outs[1]}
     return _adagrad_update(ins, 1.0, 1.0, attrs["epsilon"])

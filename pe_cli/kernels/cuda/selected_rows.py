@@ -102,13 +102,16 @@ def _rows_adam(p, m1, m2, rows, g, lr, b1p, b2p, beta1, beta2, eps, width, p_out
         i += step
 
 
-def update_rows(kind, ins, state, *args):
+def update_rows(kind, ins, attrs, state, *args):
     """The sparse update ``kind`` ("sgd", "adagrad", "adam") of Param and its ``state`` inputs on
-    the merged rows of Grad: copies of Param and the states, changed on those rows only.
-    ``args``: the kernel's arguments between the gradient and the width."""
+    the merged rows of Grad: copies of Param and the states (or those arrays themselves where the
+    executor allows it: attrs' ``_update_in_place``), changed on those rows only. ``args``: the
+    kernel's arguments between the gradient and the width."""
     p, g = ins["Param"], ins["Grad"]
     rows, values = merged(g)
-    outs = [copy(p)] + [copy(ins[s]) for s in state]
+    outs = [p] + [ins[s] for s in state]
+    if not attrs.get("_update_in_place"):
+        outs = [copy(a) for a in outs]
     if values.size:
         kernel = {"sgd": _rows_sgd, "adagrad": _rows_adagrad, "adam": _rows_adam}[kind]
         width = values.size // max(len(rows), 1)
