@@ -19,7 +19,7 @@ SUMMING = {"mul", "mul_grad_x", "mul_grad_y", "matmul", "matmul_grad_x", "matmul
            "batch_norm", "layer_norm", "conv2d", "depthwise_conv2d", "pool2d", "clip_by_norm",
            "squared_l2_norm", "sum", "accuracy", "expand", "gather", "lookup_table", "concat",
            "sequence_pool", "sequence_softmax", "sequence_expand", "dynamic_lstm", "sequence_conv", "row_conv",
-           "sequence_expand_as"}
+           "sequence_expand_as", "gru", "gru_unit", "lstmp"}
 
 rng = np.random.default_rng(11)
 

@@ -136,8 +136,9 @@ class Device:
                 self.context = cuda.current_context()
 
     def __enter__(self):
-        # With one GPU, numba's default context (device 0) is already right in every thread.
-        push = not _sim and (self.id != 0 or len(_devices) > 1)
+        # Always made current on the real driver: numba-cuda >= 0.20 leaves no context current in a
+        # thread after ``with cuda.gpus[i]`` exits (CUDA_ERROR_INVALID_CONTEXT on the next allocation).
+        push = not _sim
         if push:
             _cuda.gpus[self.id].__enter__()
         _local.__dict__.setdefault("stack", []).append((self, push))
