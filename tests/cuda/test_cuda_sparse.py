@@ -30,6 +30,8 @@ def test_two_gpus_gather_sparse_gradients_like_one_cpu(monkeypatch, name):
     """The all-reduce of a SelectedRows on GPUs concatenates rows and values on the first device and
     copies them to the other: 2 (simulated) GPUs train to the parameters of 1 CPU device."""
     from tests.test_sparse_embedding import build
+    from tests.cuda.test_cuda_parallel import _need_two_gpus
+    _need_two_gpus()
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "0,1")
     data = batches(2, seqs=4)
     cpu, cpu_losses = train(True, OPTIMIZERS[name], data)
