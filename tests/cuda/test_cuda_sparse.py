@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from tests.test_sparse_embedding import batches, train
+from tests.cuda.test_cuda_parallel import _need_two_gpus
+from tests.test_sparse_embedding import batches, build, train
 
 OPTIMIZERS = {
     "sgd": lambda: fluid.optimizer.SGD(0.5),
@@ -29,8 +30,6 @@ def test_sparse_training_on_cuda_matches_cpu(name):
 def test_two_gpus_gather_sparse_gradients_like_one_cpu(monkeypatch, name):
     """The all-reduce of a SelectedRows on GPUs concatenates rows and values on the first device and
     copies them to the other: 2 (simulated) GPUs train to the parameters of 1 CPU device."""
-    from tests.test_sparse_embedding import build
-    from tests.cuda.test_cuda_parallel import _need_two_gpus
     _need_two_gpus()
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "0,1")
     data = batches(2, seqs=4)
