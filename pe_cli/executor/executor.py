@@ -175,6 +175,7 @@ class Executor:
         memory = self._memory
         for name in values:
             values[name] = memory.to_device(values[name])
+        values.scope_held = plan.written_back.difference(values)     # read from the scope, written back
         for name in plan.scope_reads:
             if name in values:
                 continue
@@ -187,8 +188,6 @@ class Executor:
                 if memory.keeps_parameters and var is not None and var.persistable:
                     scope.find_var(name).tensor._array = array     # stays on the device
             values[name] = array
-            if name in plan.written_back:
-                values.scope_held.add(name)
         return values, lods     # lods: values.lods, the feeds' LoD, then every output's
 
 

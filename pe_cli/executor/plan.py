@@ -116,11 +116,20 @@ def _refs(values, name):
 _ALONE = _refs({"x": np.empty(1)}, "x")     # the count of an array only ``values`` holds
 
 
-def _may_update(values, names):
-    """True when each array of ``names`` is held by ``values`` and the scope it goes back to alone
-    (no other name, view, fetch, device or thread), so an update op may write it in place."""
+def _may_update(values, names, ins):
+    """True when each array of ``names`` is held by ``values``, the scope it goes back to and the
+    op's inputs ``ins`` alone (no other name, view, fetch, device or thread), so an update may write
+    it in place."""
     held = getattr(values, "scope_held", None)
-    return bool(held) and all(n in held and _refs(values, n) == _ALONE + 1 for n in names)
+    if not held:
+        return False
+    for n in names:
+        array = values.get(n)
+        uses = sum(1 for v in ins.values() if v is array)
+        del array
+        if n not in held or _refs(values, n) != _ALONE + 1 + uses:
+            return False
+    return True
 
 
 def run_step(step, values, profile=None):
@@ -130,21 +139,27 @@ def run_step(step, values, profile=None):
     in-place (the enable_inplace pass) lets its kernel write over that input only when nothing but
     ``values`` holds the input's array (no other name, view, fetch or scope)."""
     inplace = step.inplace is not None and _refs(values, step.inplace) == _ALONE
-    update = bool(step.updates) and _may_update(values, step.updates)
+    sparse = False
     if step.rng_seed is not None:
         step.attrs["_rng"] = np.random.default_rng(step.rng_seed)
     try:
         ins = {}
         for slot, names, dup in step.inputs:
-            ins[slot] = [values[n] for n in names] if dup else values[names[0]]
+            if dup:
+                ins[slot] = [values[n] for n in names]
+            else:
+                value = ins[slot] = values[names[0]]
+                if type(value) is SelectedRows:
+                    sparse = True
+                    if step.densify is not None:        # row-sparse, for a dense kernel
+                        ins[slot] = step.densify({"X": value}, {})["Out"]
     except KeyError as e:
         raise OpError(f"{step.op.describe()}: input variable '{e.args[0]}' has no value; "
                       f"is it fed, or initialized by the startup program?", step.op, step.device) from None
-    if step.densify is not None:
-        for slot, value in ins.items():
-            if type(value) is SelectedRows:
-                ins[slot] = step.densify({"X": value}, {})["Out"]
     lods = getattr(values, "lods", None)
+    # a row-sparse update changes a few rows of a table: in place where only values and the scope hold it
+    value = None                # (the last input's extra reference, which the count below must not see)
+    update = sparse and step.updates and _may_update(values, step.updates, ins)
     attrs, in_lods = (step.inplace_attrs if inplace else step.update_attrs if update else step.attrs), None
     if lods or step.needs_lod:
         in_lods = _input_lods(step, lods or {})

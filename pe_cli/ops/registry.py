@@ -143,9 +143,9 @@ TRAITS = {
     "selected_rows": "its kernels take a row-sparse input (a SelectedRows gradient) as it is; the "
                      "executor densifies one for every other op",
     "updates_in_place": "an update whose outputs are its inputs' variables (ParamOut = Param): given "
-                        "attrs['_update_in_place'], which the executor sets only where nothing but its values "
-                        "and the scope that the run writes back to hold those arrays, its kernels may write "
-                        "them in place (the sparse updates do: they change a few rows of a large table)",
+                        "attrs['_update_in_place'], which the executor sets for a row-sparse input only and "
+                        "where nothing but its values, the scope that the run writes back to and the op's "
+                        "inputs hold those arrays, its kernels may write them in place (a few rows of a table)",
 }
 
 
