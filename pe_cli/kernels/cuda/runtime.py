@@ -17,6 +17,7 @@ import threading
 import numpy as np
 
 from ...errors import PeError
+from ...selected_rows import SelectedRows
 from .. import cuda_places
 from . import _simulator
 from .allocator import Pool
@@ -297,9 +298,9 @@ def prepare_run(num_devices):
 
 
 def __getattr__(name):
-    # ``collectives`` compiles CUDA kernels when imported: loaded when a multi-GPU graph first runs.
-    if name == "collectives":
-        return importlib.import_module(f"{__package__}.collectives")
+    # ``collectives`` and ``selected_rows`` compile CUDA kernels when imported: loaded on first use.
+    if name in ("collectives", "selected_rows"):
+        return importlib.import_module(f"{__package__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -314,6 +315,8 @@ class PlaceMemory:
         self.device = device(place)
 
     def to_device(self, array):
+        if isinstance(array, SelectedRows):     # rows stay on the host; values go to the device
+            return array.with_arrays(array.rows, self.to_device(array.values))
         if is_device_array(array):
             if not _sim and _device_of(array) is not self.device:
                 return copy_to(array, self.device.id)
