@@ -10,6 +10,7 @@ import os
 from dataclasses import dataclass
 
 from .. import layers as L
+from .build_blocks import block_arguments
 from ..config import registries
 from ..config.errors import ConfigError
 from ..config.model import PARAM_ATTR_ARGS, TENSOR_ARGS, ModelSpec, check_model, parse_ref
@@ -62,7 +63,7 @@ def build_model(spec):
     return built
 
 
-def _build_layer(built, layer, fn):
+def _arguments(built, layer):
     kwargs = {}
     for key, value in layer.args.items():
         if key in TENSOR_ARGS:
@@ -71,6 +72,14 @@ def _build_layer(built, layer, fn):
             kwargs[key] = param_attr(layer.doc, layer.path + (key,), value)
         else:
             kwargs[key] = value
+    return kwargs
+
+
+def _build_layer(built, layer, fn):
+    if layer.block is not None:       # a recurrent block: its step builds its layers through this function
+        kwargs = block_arguments(built, layer, _build_layer, registries.layers())
+    else:
+        kwargs = _arguments(built, layer)
     if "name" in parameters(fn)[0]:
         kwargs["name"] = layer.name
     with source_guard(layer.location):
