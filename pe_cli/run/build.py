@@ -159,7 +159,7 @@ def make_optimizer(cfg):
     kwargs = dict(args)
     lr = kwargs.get("learning_rate")
     if isinstance(lr, dict):
-        kwargs["learning_rate"] = make_typed(doc, path + ("learning_rate",), lr, registries.schedules())
+        kwargs["learning_rate"] = _make_schedule(doc, path + ("learning_rate",), lr)
     elif lr is not None:
         kwargs["learning_rate"] = float(lr)
     if kwargs.get("regularization") is not None:
@@ -171,6 +171,18 @@ def make_optimizer(cfg):
         return cls(**kwargs)
     except (PeError, TypeError, ValueError) as e:
         raise doc.error(path, f"optimizer '{name}': {e}") from None
+
+
+def _make_schedule(doc, path, value):
+    """A schedule, after the schedules among its arguments (mappings, alone or in a list)."""
+    args = {}
+    for key, arg in value.items():
+        if isinstance(arg, dict):
+            arg = _make_schedule(doc, path + (key,), arg)
+        elif isinstance(arg, list):
+            arg = [_make_schedule(doc, path + (key, j), x) if isinstance(x, dict) else x for j, x in enumerate(arg)]
+        args[key] = arg
+    return make_typed(doc, path, args, registries.schedules())
 
 
 # -- the programs -------------------------------------------------------------------------------

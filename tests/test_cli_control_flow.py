@@ -1,7 +1,8 @@
-"""Recurrent blocks in model files, through real `pe train` runs: configs/mnist_rows_dynamic_rnn.yaml (a
-dynamic_rnn layer whose step lists layers, with a memory) trains and its loss falls; a static_rnn over
-image rows (time-major, a memory) trains too; a mistake inside a block is one error naming the model
-file's line and what to do."""
+"""Control flow in model files and run configs, through real `pe train` runs:
+configs/mnist_rows_dynamic_rnn.yaml (a dynamic_rnn layer whose step lists layers, with a memory) trains
+and its loss falls; a static_rnn over image rows (time-major, a memory) trains too; a mistake inside a
+block is one error naming the model file's line and what to do; a switch_schedule whose pieces are
+schedules sets each step's rate, and a mistake inside a piece is named at its key."""
 import json
 import textwrap
 
@@ -63,7 +64,8 @@ def _model(tmp_path, text):
 def test_static_rnn_block_trains(tmp_path):
     model = _model(tmp_path, STATIC.format(feeds=FEEDS))
     run = tmp_path / "run"
-    proc = pe("train", "configs/mnist_mlp.yaml", f"model={model}", *SMALL, "optimizer={type: Adam, learning_rate: 0.01}",
+    proc = pe("train", "configs/mnist_mlp.yaml", f"model={model}", *SMALL,
+              "optimizer={type: Adam, learning_rate: 0.01}",
               "--max-steps", "16", "--out", run, "-q")
     assert proc.returncode == 0, proc.stderr
     losses = _losses(run)
@@ -105,3 +107,28 @@ def test_a_mistake_in_a_block_names_the_file_and_line(tmp_path, mistake, line, e
     assert f"model.yaml:{line}:" in proc.stderr and expected in proc.stderr, proc.stderr
     assert "Traceback" not in proc.stderr
     assert not (tmp_path / "run").exists()
+
+
+SWITCH = ("optimizer={type: SGD, learning_rate: {type: switch_schedule, boundaries: [4, 8], values: ["
+          "{type: linear_lr_warmup, learning_rate: 0.1, warmup_steps: 4, start_lr: 0.0, end_lr: 0.1}, 0.05, "
+          "{type: exponential_decay, learning_rate: 0.1, decay_steps: 2, decay_rate: 0.5}]}}")
+
+
+def test_switch_schedule_of_schedules_drives_the_run(tmp_path):
+    run = tmp_path / "run"
+    proc = pe("train", "configs/mnist_mlp.yaml", *SMALL, SWITCH, "fetch.every=1", "--max-steps", "10",
+              "--out", run, "-q")
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(line) for line in (run / "metrics.jsonl").read_text().splitlines()]
+    rates = [r["lr"] for r in rows if r.get("phase") == "train"]
+    # step s (0-based): warm up 0 -> 0.1 over 4 steps, then 0.05, then 0.1 * 0.5 ** (s / 2) from step 8
+    want = [0.1 * s / 4 for s in range(4)] + [0.05] * 4 + [0.1 * 0.5 ** (s / 2) for s in (8, 9)]
+    assert rates == pytest.approx(want, rel=1e-6)
+
+
+def test_a_mistake_in_a_nested_schedule_is_named(tmp_path):
+    bad = SWITCH.replace("warmup_steps: 4", "warmup_step: 4")
+    proc = pe("train", "configs/mnist_mlp.yaml", bad, "--out", tmp_path / "run", "-q")
+    assert proc.returncode == 2, proc.stderr
+    assert "optimizer.learning_rate.values[0].warmup_step: unknown argument 'warmup_step'" in proc.stderr, proc.stderr
+    assert "did you mean 'warmup_steps'" in proc.stderr, proc.stderr
