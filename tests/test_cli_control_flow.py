@@ -132,3 +132,13 @@ def test_a_mistake_in_a_nested_schedule_is_named(tmp_path):
     assert proc.returncode == 2, proc.stderr
     assert "optimizer.learning_rate.values[0].warmup_step: unknown argument 'warmup_step'" in proc.stderr, proc.stderr
     assert "did you mean 'warmup_steps'" in proc.stderr, proc.stderr
+
+
+def test_every_mistake_in_a_block_is_reported_at_once(tmp_path):
+    text = BLOCK.format(feeds=FEEDS, update="h_nwe", ref="image2d", output="h_old")
+    model = _model(tmp_path, text.replace("step_inputs: {x: by_row}", "step_inputs: {x: by_rwo}"))
+    proc = pe("train", "configs/mnist_mlp.yaml", f"model={model}", *SMALL, "--out", tmp_path / "run", "-q")
+    assert proc.returncode == 2, proc.stderr
+    lines = [line for line in proc.stderr.splitlines() if "model.yaml:" in line]
+    assert [line.split(":")[1] for line in lines] == ["8", "10", "12", "13"], proc.stderr
+    assert "did you mean 'by_row'" in lines[0] and "did you mean 'h_new'" in lines[1]

@@ -22,24 +22,45 @@ _MEMORY_KEYS = ("init", "shape", "value", "update")
 
 
 def check_block(layer, n, layer_types, defined, positions, helpers):
-    """Checks the block layer ``layer`` (layers[n]) and sets ``layer.block`` to its step's LayerSpecs.
-    ``helpers``: pe_cli/config/model.py's layer_entry, check_layer, check_refs and tensor_args."""
-    layer_entry, check_layer, check_refs = helpers["layer_entry"], helpers["check_layer"], helpers["check_refs"]
+    """Checks the block layer ``layer`` (layers[n]) and sets ``layer.block`` to its step's LayerSpecs;
+    every mistake in it is reported at once. ``helpers``: pe_cli/config/model.py's layer_entry,
+    check_layer, check_refs and tensor_args."""
     doc, path, args = layer.doc, layer.path, layer.args
-    inner = {}
+    errors, inner = [], {}
+
+    def attempt(check, *a):
+        try:
+            return check(*a)
+        except ConfigError as e:
+            errors.extend(flatten(e))
     for key in ("step_inputs", "static_inputs"):
-        for name, ref in _mapping(doc, path + (key,), args.get(key), key, required=key == "step_inputs").items():
-            check_refs(doc, path + (key, name), ref, layer.name, defined, positions, n)
+        refs = attempt(_mapping, doc, path + (key,), args.get(key), key, key == "step_inputs") or {}
+        for name, ref in refs.items():
             inner[name] = key
-    memories = _mapping(doc, path + ("memories",), args.get("memories"), "memories", required=False)
+            attempt(helpers["check_refs"], doc, path + (key, name), ref, layer.name, defined, positions, n)
+    memories = attempt(_mapping, doc, path + ("memories",), args.get("memories"), "memories", False) or {}
     for name, spec in memories.items():
-        _check_memory(doc, path + ("memories", name), name, spec, layer, n, defined, positions, check_refs)
-        _add_inner(doc, path + ("memories", name), name, "memory", inner)
-    steps = args.get("step")
+        attempt(_check_memory, doc, path + ("memories", name), name, spec, layer, n, defined, positions,
+                helpers["check_refs"])
+        attempt(_add_inner, doc, path + ("memories", name), name, "memory", inner)
+    attempt(_check_steps, layer, layer_types, defined, inner, helpers)
+    if layer.block is not None:
+        made = [s.name for s in layer.block]
+        for name, spec in memories.items():
+            update = spec.get("update") if isinstance(spec, dict) else None
+            if isinstance(update, str) and update not in made:
+                errors.append(doc.error(path + ("memories", name, "update"), f"memory '{name}' is updated by "
+                                        f"'{update}', which is not a layer of the step", suggest(update, made)))
+        attempt(_check_outputs, doc, path + ("outputs",), args.get("outputs"), made + list(inner))
+    collected(errors)
+
+
+def _check_steps(layer, layer_types, defined, inner, helpers):
+    doc, path, steps = layer.doc, layer.path, layer.args.get("step")
     if not isinstance(steps, list) or not steps:
         raise doc.error(path + ("step",), f"expected a list of the step's layers, got {_describe(steps)}",
                         "e.g. step: [{h_new: {type: fc, input: [x, h], size: 32, act: tanh}}]")
-    layer.block = [layer_entry(doc, j, entry, path + ("step",), f"{layer.name}.step[{j}]")
+    layer.block = [helpers["layer_entry"](doc, j, entry, path + ("step",), f"{layer.name}.step[{j}]")
                    for j, entry in enumerate(steps)]
     errors, scope = [], {name: None for name in inner}
     step_positions = {s.name: j for j, s in enumerate(layer.block)}
@@ -49,18 +70,11 @@ def check_block(layer, n, layer_types, defined, positions, helpers):
                 raise doc.error(step.path, f"the name '{step.name}' is already the block's {inner[step.name]}",
                                 "give each step layer its own name", key=True)
             _outside(step, scope, defined, helpers)
-            check_layer(step, j, layer_types, scope, step_positions)
+            helpers["check_layer"](step, j, layer_types, scope, step_positions)
         except ConfigError as e:
             errors += flatten(e)
             scope.setdefault(step.name, step)
     collected(errors)
-    made = [s.name for s in layer.block]
-    for name, spec in memories.items():
-        update = spec["update"]
-        if update not in made:
-            raise doc.error(path + ("memories", name, "update"), f"memory '{name}' is updated by '{update}', "
-                            f"which is not a layer of the step", suggest(update, made))
-    _check_outputs(doc, path + ("outputs",), args.get("outputs"), made + list(inner))
 
 
 def _mapping(doc, path, value, key, required):
