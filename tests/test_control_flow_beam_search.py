@@ -1,8 +1,10 @@
 """beam_search against a hand-worked step (Fluid's semantics: finished branches, pruning, LoD), and
 beam_search_decode back-tracing two steps written into tensor arrays."""
 import numpy as np
+import pytest
 
 from pe_cli import fluid
+from pe_cli.errors import PeError
 from pe_cli.fluid import layers
 
 END = 0
@@ -64,3 +66,33 @@ def test_decode_back_traces_the_arrays_of_two_steps():
     assert np.array(got_ids).tolist() == [5, END, 3, 4]
     np.testing.assert_allclose(np.array(got_scores), [-0.4, -0.6, -0.2, -0.9])
     assert got_ids.lod() == [[0, 2], [0, 2, 4]]
+
+
+def test_array_read_is_a_sequence_when_a_sequence_was_written():
+    """As Fluid at build time: an array takes the lod_level of what is written, array_read gives it
+    back, so a decoding loop can sequence_expand by the scores it reads (the book's decoder)."""
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        scores, = _feeds(("scores", 1, "float32"))
+        state = layers.data("state", [3], dtype="float32")
+        zero = layers.fill_constant([1], "int64", 0)
+        score_array, state_array = layers.array_write(scores, zero), layers.array_write(state, zero)
+        read_scores, read_state = layers.array_read(score_array, zero), layers.array_read(state_array, zero)
+        expanded = layers.sequence_expand(read_state, read_scores)
+    assert (read_scores.lod_level, read_state.lod_level, expanded.lod_level) == (2, 0, 0)
+    feed = {"scores": _lod([[-0.1], [-0.2], [-0.3]], [[2], [1, 2]], "float32"),
+            "state": np.array([[1, 1, 1], [2, 2, 2]], dtype="float32")}
+    out, = fluid.Executor(fluid.CPUPlace()).run(main, feed=feed, fetch_list=[expanded], return_numpy=False)
+    assert np.array(out)[:, 0].tolist() == [1, 2, 2]     # row i repeated by sequence i's length
+    assert out.lod() == []                                # a plain X gives a plain Out (Fluid's case 3)
+
+
+def test_sequence_expand_of_a_plain_tensor_checks_its_rows():
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        y = layers.data("y", [1], dtype="float32", lod_level=1)
+        x = layers.data("x", [2], dtype="float32")
+        out = layers.sequence_expand(x, y)
+    feed = {"y": _lod([[0.0]] * 4, [[1, 3]], "float32"), "x": np.ones((3, 2), dtype="float32")}
+    with pytest.raises(PeError, match="X has 3 rows but Y's LoD level has 2 sequences"):
+        fluid.Executor(fluid.CPUPlace()).run(main, feed=feed, fetch_list=[out])

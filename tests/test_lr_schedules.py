@@ -93,6 +93,13 @@ SCHEDULES = {
     "linear_warmup": (lambda: L.linear_lr_warmup(0.3, 5, 0.0, 0.2), lambda s: warmup(s, 0.3, 5, 0.0, 0.2)),
     "warmup_then_exponential": (lambda: L.linear_lr_warmup(L.exponential_decay(0.1, 2, 0.5), 4, 0.01, 0.1),
                                 lambda s: warmup(s, exponential(s, 0.1, 2, 0.5), 4, 0.01, 0.1)),
+    "switch_numbers": (lambda: L.switch_schedule([3, 7], [1.0, 0.5, 0.1]),
+                       lambda s: piecewise(s, [3, 7], [1.0, 0.5, 0.1])),
+    # pieces that are schedules: warm up for 4 steps, hold, then decay (each piece counts from step 0)
+    "switch_schedules": (lambda: L.switch_schedule([4, 6], [L.linear_lr_warmup(0.2, 4, 0.0, 0.2), 0.2,
+                                                            L.exponential_decay(0.4, 2, 0.5)]),
+                         lambda s: piecewise(s, [4, 6], [warmup(s, 0.2, 4, 0.0, 0.2), 0.2,
+                                                         exponential(s, 0.4, 2, 0.5)])),
 }
 
 
@@ -155,6 +162,8 @@ def test_lr_is_a_float32_one_value_variable():
     (lambda: L.exponential_decay(0.1, 0, 0.5), "decay_steps=0 must be > 0"),
     (lambda: L.cosine_decay(0.1, 10, 0), "epochs=0 must be > 0"),
     (lambda: L.linear_lr_warmup(0.1, -1, 0.0, 0.1), "warmup_steps=-1 must be > 0"),
+    (lambda: L.switch_schedule([1, 2], [0.1, 0.2]), "one more value than boundaries"),
+    (lambda: L.switch_schedule([5, 2], [0.1, 0.2, 0.3]), "boundaries must be ascending"),
 ])
 def test_bad_arguments_are_named(make, message):
     with fluid.program_guard(fluid.Program(), fluid.Program()):

@@ -46,7 +46,8 @@ def test_a_row_token_reads_its_groups_as_bits():
 
 
 @pytest.mark.parametrize("config, least", [("configs/mnist_rows_lstm.yaml", 0.97),
-                                           ("configs/mnist_tokens_conv.yaml", 0.93)])
+                                           ("configs/mnist_tokens_conv.yaml", 0.93),
+                                           ("configs/mnist_rows_dynamic_rnn.yaml", 0.92)])
 def test_sequence_configs_reach_their_held_out_accuracy(tmp_path, config, least):
     proc = pe("train", config, "--out", tmp_path / "run", "-q", timeout=600)
     assert proc.returncode == 0, proc.stderr

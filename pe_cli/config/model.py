@@ -16,6 +16,7 @@ from ..ops import registry
 from . import registries
 from .errors import ConfigError, collected, flatten, suggest
 from .keys import MODEL
+from .model_blocks import BLOCK_TYPES, check_block
 from .overrides import apply_model_overrides
 from .schema import _describe, validate
 from .typed import check_arguments
@@ -55,11 +56,13 @@ class LayerSpec:
     index: int      # position in its own file's layers list
     doc: object
     path: tuple     # ("layers", index, name)
+    label: str = None   # where it is listed, when not layers[index] (a block's step: "rnn.step[0]")
+    block: list = None  # a recurrent block's step layers (LayerSpecs), set when checked
 
     @property
     def location(self):
         mark = self.doc.mark(self.path, key=True)
-        return f"{os.path.basename(mark.file)}:{mark.line} layers[{self.index}] {self.name}"
+        return f"{os.path.basename(mark.file)}:{mark.line} {self.label or f'layers[{self.index}]'} {self.name}"
 
 
 @dataclass
@@ -159,8 +162,8 @@ def _check_name(doc, path, name):
                         "starting with a letter", key=True)
 
 
-def _layer_entry(doc, i, entry):
-    path = ("layers", i)
+def _layer_entry(doc, i, entry, prefix=("layers",), label=None):
+    path = prefix + (i,)
     if not isinstance(entry, dict) or len(entry) != 1:
         got = f"{len(entry)} keys ({', '.join(entry)})" if isinstance(entry, dict) else _describe(entry)
         raise doc.error(path, f"expected one 'name: {{type: ..., arguments}}' entry, got {got}",
@@ -177,7 +180,8 @@ def _layer_entry(doc, i, entry):
     if not isinstance(body["type"], str):
         raise doc.error(path + (name, "type"), f"expected a layer type name, got {_describe(body['type'])}",
                         "e.g. type: fc")
-    return LayerSpec(name, body["type"], {k: v for k, v in body.items() if k != "type"}, i, doc, path + (name,))
+    return LayerSpec(name, body["type"], {k: v for k, v in body.items() if k != "type"}, i, doc, path + (name,),
+                     label)
 
 
 # -- checking -----------------------------------------------------------------------------------
@@ -217,6 +221,9 @@ def _check_layer(layer, n, layer_types, defined, positions):
         raise doc.error(path + ("type",), f"unknown layer type '{layer.type}'",
                         suggest(layer.type, layer_types.names()))
     check_arguments(doc, path, fn, layer.args, f"layer type '{layer.type}'", reserved=("name",))
+    if type_name in BLOCK_TYPES:
+        check_block(layer, n, layer_types, defined, positions, _BLOCK_HELPERS)
+        return
     for key, value in layer.args.items():
         if key in TENSOR_ARGS:
             _check_refs(doc, path + (key,), value, layer.name, defined, positions, n)
@@ -269,6 +276,10 @@ def _check_dtype(doc, path, value):
         convert_dtype(value)
     except PeError as e:
         raise doc.error(path, str(e)) from None
+
+
+_BLOCK_HELPERS = {"layer_entry": _layer_entry, "check_layer": _check_layer, "check_refs": _check_refs,
+                  "tensor_args": TENSOR_ARGS}
 
 
 def parse_ref(ref):

@@ -121,8 +121,7 @@ def _check_optimizer(doc, value):
     name, cls, args = resolve(doc, path, with_type(value), registries.optimizers())
     lr = args.get("learning_rate")
     if isinstance(lr, dict):
-        sname, fn, sargs = resolve(doc, path + ("learning_rate",), lr, registries.schedules(), allow_string=False)
-        check_arguments(doc, path + ("learning_rate",), fn, sargs, f"learning-rate schedule '{sname}'")
+        _check_schedule(doc, path + ("learning_rate",), lr)
     elif lr is not None and (isinstance(lr, bool) or not isinstance(lr, (int, float)) or lr < 0):
         raise doc.error(path + ("learning_rate",), f"expected a number >= 0 or a schedule, got {_describe(lr)}",
                         "e.g. 0.01, or {type: exponential_decay, learning_rate: 0.1, decay_steps: 100, decay_rate: 0.9}")
@@ -132,6 +131,17 @@ def _check_optimizer(doc, value):
     rest = {k: v for k, v in args.items() if k not in ("learning_rate", "regularization", "grad_clip")}
     check_arguments(doc, path, cls, rest, f"optimizer '{name}'", reserved=("name",),
                     skip_required=("learning_rate",) if lr is not None else ())
+
+
+def _check_schedule(doc, path, value):
+    """A schedule ``{type: ..., arguments}``; an argument or a list item that is a mapping is a schedule
+    too (switch_schedule's values, linear_lr_warmup's learning_rate)."""
+    sname, fn, sargs = resolve(doc, path, value, registries.schedules(), allow_string=False)
+    check_arguments(doc, path, fn, sargs, f"learning-rate schedule '{sname}'")
+    for key, arg in sargs.items():
+        for where, item in ([((key, j), x) for j, x in enumerate(arg)] if isinstance(arg, list) else [((key,), arg)]):
+            if isinstance(item, dict):
+                _check_schedule(doc, path + where, item)
 
 
 def with_type(value):

@@ -185,6 +185,15 @@ def seq_offsets(attrs, slot, rows):
     return offs
 
 
+def check_initial_states(ins, offs, slots=("H0", "C0")):
+    """A recurrent op's initial states (H0, C0) must have one row per sequence of Input."""
+    for slot in slots:
+        state = ins.get(slot)
+        if state is not None and state.shape[0] != len(offs) - 1:
+            raise PeError(f"{slot} has {state.shape[0]} rows but Input holds {len(offs) - 1} sequences: give one "
+                          f"initial state per sequence")
+
+
 # -- row maps of the sequence ops that move whole rows (out row i = x row index[i]; -1: padding) --
 
 def reverse_index(offs):
@@ -195,21 +204,24 @@ def reverse_index(offs):
     return idx
 
 
-def expand_index(x_offs, ref_offs):
-    """sequence_expand: x's sequence i (its row i without a LoD) repeated ref's length-i times;
-    returns the row map and the output's offsets (one sequence per repeat)."""
-    if x_offs is None:
-        x_offs = np.arange(len(ref_offs), dtype=np.int64)
+def expand_index(x_offs, ref_offs, x_rows=None):
+    """sequence_expand: x's sequence i (its row i without a LoD: ``x_offs`` None, ``x_rows`` rows)
+    repeated ref's length-i times; returns the row map and the output's offsets (one sequence per
+    repeat), None when x has no LoD (Fluid: a plain X gives a plain Out)."""
+    plain = x_offs is None
+    if plain:
+        x_offs = np.arange(len(ref_offs) if x_rows is None else x_rows + 1, dtype=np.int64)
     if len(x_offs) != len(ref_offs):
-        raise PeError(f"sequence_expand: X has {len(x_offs) - 1} sequences but Y's LoD level has "
-                      f"{len(ref_offs) - 1}; they must match")
+        what = "rows" if plain else "sequences"
+        raise PeError(f"sequence_expand: X has {len(x_offs) - 1} {what} but Y's LoD level has "
+                      f"{len(ref_offs) - 1} sequences; they must match")
     rows, out_offs = [], [0]
     for i in range(len(ref_offs) - 1):
         for _ in range(int(ref_offs[i + 1] - ref_offs[i])):
             rows.append(np.arange(x_offs[i], x_offs[i + 1]))
             out_offs.append(out_offs[-1] + int(x_offs[i + 1] - x_offs[i]))
     idx = np.concatenate(rows).astype(np.int64) if rows else np.zeros(0, np.int64)
-    return idx, out_offs
+    return idx, (None if plain else out_offs)
 
 
 def pad_index(offs, padded_length):
@@ -235,11 +247,11 @@ def unpad_index(lengths, padded_length):
     return (np.concatenate(idx).astype(np.int64) if idx else np.zeros(0, np.int64)), offs
 
 
-def expand_rows(attrs, y_rows):
-    """sequence_expand's row map and output offsets from its inputs' LoD (X's optional)."""
+def expand_rows(attrs, x_rows, y_rows):
+    """sequence_expand's row map and output offsets (None for a plain X) from its inputs' LoD."""
     x_lod = (attrs.get("_lod") or {}).get("X")
     x_offs = np.asarray(x_lod[-1], dtype=np.int64) if x_lod else None
-    return expand_index(x_offs, seq_offsets(attrs, "Y", y_rows))
+    return expand_index(x_offs, seq_offsets(attrs, "Y", y_rows), x_rows)
 
 
 def context_index(offs, start, length):

@@ -16,15 +16,20 @@ pass that variable as an optimizer's ``learning_rate``. The formulas, with ``ste
 - noam_decay:         lr * d_model ^ -0.5 * min(step ^ -0.5, warmup_steps ^ -1.5 * step)
 - linear_lr_warmup:   start_lr + (end_lr - start_lr) * step / warmup_steps while step < warmup_steps,
   then ``learning_rate`` (a float or another schedule's variable)
+- switch_schedule:    values[i] for the first boundaries[i] > step, else values[-1], where a value is a
+  number or another schedule's variable; built with ``Switch`` (a ``conditional_block`` per piece), as
+  Fluid builds piecewise_decay. A schedule piece counts steps from 0, not from its boundary.
 """
 import numbers
 
 from ..errors import PeError
 from ..framework import OpRole, default_main_program, default_startup_program, unique_name
 from ..framework.variable import Variable
+from .control_flow import Switch, less_than
+from .tensor import assign, create_global_var, fill_constant
 
 __all__ = ["exponential_decay", "natural_exp_decay", "inverse_time_decay", "polynomial_decay",
-           "piecewise_decay", "cosine_decay", "noam_decay", "linear_lr_warmup"]
+           "piecewise_decay", "cosine_decay", "noam_decay", "linear_lr_warmup", "switch_schedule"]
 
 LR_COUNTER_NAME = "@LR_DECAY_COUNTER@"
 
@@ -135,3 +140,35 @@ def linear_lr_warmup(learning_rate, warmup_steps, start_lr, end_lr):
     return _schedule(fn, "linear_warmup", learning_rate,
                      warmup_steps=_number(fn, "warmup_steps", warmup_steps, True),
                      start_lr=_number(fn, "start_lr", start_lr), end_lr=_number(fn, "end_lr", end_lr))
+
+
+def switch_schedule(boundaries, values):
+    """Piecewise by step, each piece a number or a schedule (e.g. linear_lr_warmup for the first
+    boundary, then cosine_decay): a ``Switch`` over the step counter assigns the piece that holds."""
+    fn = "switch_schedule"
+    boundaries, values = list(boundaries), list(values)
+    if len(values) - len(boundaries) != 1:
+        raise PeError(f"{fn}: give one more value than boundaries, got {len(values)} values and "
+                      f"{len(boundaries)} boundaries")
+    boundaries = [_number(fn, "boundaries", b) for b in boundaries]
+    if any(b > a for b, a in zip(boundaries, boundaries[1:])):
+        raise PeError(f"{fn}: boundaries must be ascending, got {boundaries}")
+    pieces = [v if isinstance(v, Variable) else _number(fn, "values", v) for v in values]
+    program = default_main_program()
+    with program._lr_schedule_guard():
+        step = _decay_step_counter()
+        lr = create_global_var([1], 0.0, "float32", persistable=True, name=unique_name.generate("learning_rate"))
+        with Switch() as switch:
+            for boundary, piece in zip(boundaries, pieces):
+                with switch.case(less_than(step, fill_constant([1], "int64", boundary))):
+                    _assign_piece(piece, lr)
+            with switch.default():
+                _assign_piece(pieces[-1], lr)
+    return lr
+
+
+def _assign_piece(piece, lr):
+    if isinstance(piece, Variable):
+        assign(piece, lr)
+    else:
+        fill_constant([1], "float32", piece, out=lr)

@@ -50,7 +50,8 @@ register("create_array", kernel_module="control_flow", inputs=[], outputs=["Out"
 
 
 def _infer_array_write(ctx):
-    ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"))
+    # as Fluid at compile time: the array takes the written tensor's lod_level, array_read gives it back
+    ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 
 
 def _grad_array_write(g):
@@ -76,7 +77,7 @@ register("array_write", kernel_module="control_flow", inputs=["X", "I", "Array?"
 
 
 def _infer_array_read(ctx):
-    ctx.set_output("Out", ctx.shape("Array"), ctx.dtype("Array"))
+    ctx.set_output("Out", ctx.shape("Array"), ctx.dtype("Array"), lod_level=ctx.input_var("Array").lod_level)
 
 
 register("array_read", kernel_module="control_flow", inputs=["Array", "I"], outputs=["Out"], lod="drop",

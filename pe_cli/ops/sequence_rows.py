@@ -28,14 +28,14 @@ def _infer_expand(ctx):
     if ctx.attrs["ref_level"] not in (-1, ctx.input_var("Y").lod_level - 1):
         ctx.fail(f"ref_level={ctx.attrs['ref_level']}: only Y's last LoD level (-1) is supported")
     x = ctx.input_var("X")
-    ctx.set_output("Out", [-1] + list(x.shape[1:]), x.dtype, lod_level=1)
+    ctx.set_output("Out", [-1] + list(x.shape[1:]), x.dtype, lod_level=min(x.lod_level, 1))
 
 
 register("sequence_expand", kernel_module="sequence_rows", inputs=["X", "Y"], outputs=["Out"],
          attrs={"ref_level": -1}, infer=_infer_expand, grad=_row_grad("sequence_expand_grad", ("X", "Y"), "Out"),
          grad_reads=("X", "Y"), lod="drop", needs_lod=True,
          doc="X's sequence i (row i when X has no LoD) repeated as many times as Y's sequence i is long; "
-             "Out has one sequence per repeat.")
+             "Out has one sequence per repeat, or no LoD when X has none (as Fluid).")
 register("sequence_expand_grad", kernel_module="sequence_rows", inputs=["X", "Y", "Out@GRAD"],
          outputs=["X@GRAD"], attrs={"ref_level": -1}, infer=grads_like({"X@GRAD": "X"}), lod="drop", needs_lod=True)
 

@@ -10,6 +10,7 @@ import os
 from dataclasses import dataclass
 
 from .. import layers as L
+from .build_blocks import block_arguments
 from ..config import registries
 from ..config.errors import ConfigError
 from ..config.model import PARAM_ATTR_ARGS, TENSOR_ARGS, ModelSpec, check_model, parse_ref
@@ -62,7 +63,7 @@ def build_model(spec):
     return built
 
 
-def _build_layer(built, layer, fn):
+def _arguments(built, layer):
     kwargs = {}
     for key, value in layer.args.items():
         if key in TENSOR_ARGS:
@@ -71,6 +72,14 @@ def _build_layer(built, layer, fn):
             kwargs[key] = param_attr(layer.doc, layer.path + (key,), value)
         else:
             kwargs[key] = value
+    return kwargs
+
+
+def _build_layer(built, layer, fn):
+    if layer.block is not None:       # a recurrent block: its step builds its layers through this function
+        kwargs = block_arguments(built, layer, _build_layer, registries.layers())
+    else:
+        kwargs = _arguments(built, layer)
     if "name" in parameters(fn)[0]:
         kwargs["name"] = layer.name
     with source_guard(layer.location):
@@ -150,7 +159,7 @@ def make_optimizer(cfg):
     kwargs = dict(args)
     lr = kwargs.get("learning_rate")
     if isinstance(lr, dict):
-        kwargs["learning_rate"] = make_typed(doc, path + ("learning_rate",), lr, registries.schedules())
+        kwargs["learning_rate"] = _make_schedule(doc, path + ("learning_rate",), lr)
     elif lr is not None:
         kwargs["learning_rate"] = float(lr)
     if kwargs.get("regularization") is not None:
@@ -162,6 +171,18 @@ def make_optimizer(cfg):
         return cls(**kwargs)
     except (PeError, TypeError, ValueError) as e:
         raise doc.error(path, f"optimizer '{name}': {e}") from None
+
+
+def _make_schedule(doc, path, value):
+    """A schedule, after the schedules among its arguments (mappings, alone or in a list)."""
+    args = {}
+    for key, arg in value.items():
+        if isinstance(arg, dict):
+            arg = _make_schedule(doc, path + (key,), arg)
+        elif isinstance(arg, list):
+            arg = [_make_schedule(doc, path + (key, j), x) if isinstance(x, dict) else x for j, x in enumerate(arg)]
+        args[key] = arg
+    return make_typed(doc, path, args, registries.schedules())
 
 
 # -- the programs -------------------------------------------------------------------------------

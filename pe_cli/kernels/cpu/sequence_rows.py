@@ -33,13 +33,13 @@ def sequence_reverse_grad(ins, attrs):
 
 def sequence_expand(ins, attrs):
     x = ins["X"]
-    idx, offs = expand_rows(attrs, ins["Y"].shape[0])
-    return {"Out": _gather(x, idx), "@LOD": {"Out": [offs]}}
+    idx, offs = expand_rows(attrs, x.shape[0], ins["Y"].shape[0])
+    return {"Out": _gather(x, idx), "@LOD": {"Out": [offs]} if offs is not None else {}}
 
 
 def sequence_expand_grad(ins, attrs):
     x = ins["X"]
-    return {"X@GRAD": _scatter(ins["Out@GRAD"], expand_rows(attrs, ins["Y"].shape[0])[0], x)}
+    return {"X@GRAD": _scatter(ins["Out@GRAD"], expand_rows(attrs, x.shape[0], ins["Y"].shape[0])[0], x)}
 
 
 def sequence_pad(ins, attrs):

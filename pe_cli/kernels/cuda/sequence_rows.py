@@ -63,13 +63,14 @@ def sequence_reverse_grad(ins, attrs):
 
 def sequence_expand(ins, attrs):
     x = ins["X"]
-    idx, offs = expand_rows(attrs, ins["Y"].shape[0])
-    return {"Out": _gather(x, idx, (len(idx),) + tuple(x.shape[1:])), "@LOD": {"Out": [offs]}}
+    idx, offs = expand_rows(attrs, x.shape[0], ins["Y"].shape[0])
+    return {"Out": _gather(x, idx, (len(idx),) + tuple(x.shape[1:])),
+            "@LOD": {"Out": [offs]} if offs is not None else {}}
 
 
 def sequence_expand_grad(ins, attrs):
     x = ins["X"]
-    return {"X@GRAD": _scatter(ins["Out@GRAD"], expand_rows(attrs, ins["Y"].shape[0])[0], x.shape, x.dtype)}
+    return {"X@GRAD": _scatter(ins["Out@GRAD"], expand_rows(attrs, x.shape[0], ins["Y"].shape[0])[0], x.shape, x.dtype)}
 
 
 def sequence_pad(ins, attrs):
