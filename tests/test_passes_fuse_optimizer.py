@@ -164,3 +164,44 @@ def test_pe_graph_passes_shows_the_fused_updates():
     lines = proc.stdout.splitlines()
     assert lines[5] == "fuse_all_optimizer_ops: 1 changes"
     assert " ops -> fused_" in lines[6]
+
+
+def _sparse_net(optimizer):
+    main, startup = fluid.Program(), fluid.Program()
+    main.random_seed = startup.random_seed = 5
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        ids = fluid.layers.data(name="ids", shape=[1], dtype="int64")
+        label = fluid.layers.data(name="label", shape=[1], dtype="int64")
+        emb = fluid.layers.embedding(ids, size=[50, 8], is_sparse=True)
+        logits = fluid.layers.fc(fluid.layers.fc(emb, 8, act="relu"), 4)
+        loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(logits, label))
+        OPTIMIZERS[optimizer]().minimize(loss)
+    return main, startup, loss
+
+
+@pytest.mark.parametrize("optimizer", ["sgd", "adam"])
+def test_a_row_sparse_gradient_keeps_its_own_update(optimizer, fixed_threads):
+    main, startup, loss = _sparse_net(optimizer)
+    fused, changes = fuse_all_optimizer_ops(main)
+    op = next(op for op in fused.global_block().ops if op.type == "fused_" + optimizer)
+    table = next(p.name for p in main.all_parameters() if p.shape == (50, 8))
+    assert table not in op.input("Param") and len(op.input("Param")) == 4
+    assert counts(fused)[optimizer] == 1
+
+    def run(fuse):
+        main, startup, loss = _sparse_net(optimizer)
+        scope, exe = fluid.Scope(), fluid.Executor(fluid.CPUPlace())
+        exe.run(startup, scope=scope)
+        strategy = fluid.BuildStrategy()
+        strategy.fuse_all_optimizer_ops = fuse
+        program = fluid.CompiledProgram(main).with_data_parallel(
+            loss_name=loss.name, build_strategy=strategy, places=[fluid.CPUPlace()] * 2)
+        rng = np.random.default_rng(0)
+        losses = [exe.run(program, feed={"ids": rng.integers(0, 50, (8, 1)), "label": rng.integers(0, 4, (8, 1))},
+                          fetch_list=[loss], scope=scope)[0] for _ in range(4)]
+        return losses, params(main, scope)
+    (losses, final), (losses_fused, final_fused) = run(False), run(True)
+    for a, b in zip(losses, losses_fused):
+        np.testing.assert_array_equal(a, b)
+    for name in final:
+        np.testing.assert_array_equal(final[name], final_fused[name], err_msg=name)

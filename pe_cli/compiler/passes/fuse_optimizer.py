@@ -8,7 +8,9 @@ Fluid (fuse_optimizer_op_pass.cc) lays the parameters, gradients and optimizer s
 ops end to end in contiguous buffers and runs the update op once over them. pe's kernels return new
 arrays and gradients arrive as separate arrays, so laying them end to end would copy every value
 each step; the fused op runs the update kernel on each parameter in turn instead, which keeps the
-numbers bitwise those of the separate updates. As in Fluid, an update op is fused only when moving it
+numbers bitwise those of the separate updates. As in Fluid only updates of dense gradients are fused
+(a gradient shape inference knows to be row-sparse, SelectedRows, keeps its update; one only found
+at run time reaches the update kernel as it is), and an update op is fused only when moving it
 down to the last one changes nothing: no op between them reads what it writes or writes what it
 reads (Fluid's HasVarDepsBetweenOps), and Fluid fuses only under ``ReduceStrategy.AllReduce``, where
 every device updates every parameter (program.py applies it only there). Unlike Fluid, which fuses
@@ -16,6 +18,7 @@ one optimizer type per graph, every type present is fused.
 
 A pass over the program, like fuse_elewise_add_act.py: Program -> (a new Program, changes)."""
 from ...ops.fused_optimizer import FUSABLE_OPTIMIZERS, SHARED, fused_type, per_param_slots
+from ...dtypes import VarType
 from ...ops import registry
 from .rewrite import fused_op, rewritten
 
@@ -74,7 +77,9 @@ def _key(block, op):
     filled = tuple(len(op.input(s)) for s in ins) + tuple(len(op.output(s)) for s in outs)
     if any(n > 1 for n in filled) or any(len(op.input(s)) != 1 for s in ins) or len(op.input(SHARED)) != 1:
         return None
-    param = block.vars.get(op.input("Param")[0])
+    param, grad = block.vars.get(op.input("Param")[0]), block.vars.get(op.input("Grad")[0])
+    if grad is not None and grad.type != VarType.LOD_TENSOR:
+        return None         # a row-sparse gradient: Fluid fuses only the dense ones
     attrs = repr(sorted((k, v) for k, v in op.attrs.items() if not k.startswith("op_")))
     return (op.type, attrs, op.input(SHARED)[0], getattr(param, "dtype", None), filled)
 
