@@ -7,8 +7,10 @@ and runs them in turns, one step each, so a change of the machine's load falls o
 alike; it prints the median step time of each, its ratio to the unfused one, and whether every
 setting gave the same losses. Settings: off; fuse_elewise_add_act_ops ('add+act');
 fuse_bn_act_ops ('bn+act', the conv net only); fuse_all_reduce_ops ('allreduce', 2 devices or
-more); fuse_all_optimizer_ops ('optimizer': the model's sgd updates, 14, 12 and 34, in one op); all of
-them ('all'). Models: an MLP of 6 layers of width 1024 (relu) at batch 1024; a conv
+more); fuse_all_optimizer_ops ('optimizer': the model's sgd updates, 14, 12 and 34, in one op);
+enable_auto_fusion ('auto': each bias add + relu in one fusion_group op);
+enable_backward_optimizer_op_deps ('opdeps': the updates chained after the backward pass); all the
+fusions ('all'). Models: an MLP of 6 layers of width 1024 (relu) at batch 1024; a conv
 net (two conv 3x3 + batch_norm(relu) + pool blocks, 16 and 32 channels, then fc) on 1x28x28 at batch
 256; a narrow MLP (16 layers of width 64, relu) at batch 64, whose steps are many small ops. SGD. Timed steps follow 3 warm-up steps (past the scheduler's calibration runs). The kernels'
 threads per device are fixed (PE_DEVICE_THREADS: cores / devices unless set), not following the
@@ -27,7 +29,9 @@ from pe_cli.kernels.cpu import threads
 
 FLAGS = {"add+act": ("fuse_elewise_add_act_ops",), "bn+act": ("fuse_bn_act_ops",),
          "allreduce": ("fuse_all_reduce_ops",), "optimizer": ("fuse_all_optimizer_ops",),
-         "all": ("fuse_elewise_add_act_ops", "fuse_bn_act_ops", "fuse_all_reduce_ops", "fuse_all_optimizer_ops")}
+         "auto": ("enable_auto_fusion",), "opdeps": ("enable_backward_optimizer_op_deps",),
+         "all": ("fuse_elewise_add_act_ops", "fuse_bn_act_ops", "fuse_all_reduce_ops", "fuse_all_optimizer_ops",
+                 "enable_auto_fusion")}
 
 
 def mlp(x):
@@ -75,7 +79,7 @@ def settings(model, devices):
         names.append("bn+act")
     if devices > 1:
         names.append("allreduce")
-    return names + ["optimizer", "all"]
+    return names + ["optimizer", "auto", "opdeps", "all"]
 
 
 def prepare(model, devices, name):
