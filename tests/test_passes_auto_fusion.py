@@ -10,6 +10,7 @@ import pytest
 import pe_cli.fluid as fluid
 from pe_cli.compiler import build_ssa_graph
 from pe_cli.compiler.passes.auto_fusion import auto_fusion
+from pe_cli.framework.operator import OpRole
 
 from parallel_nets import batch, params
 from test_cli_helpers import pe
@@ -141,3 +142,16 @@ def test_pe_graph_passes_shows_the_groups():
     lines = proc.stdout.splitlines()
     assert lines[4].startswith("enable_auto_fusion: ") and lines[4] != "enable_auto_fusion: 0 changes"
     assert "-> fusion_group writing" in lines[5]
+
+
+def test_a_run_never_spans_two_roles():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        x = fluid.layers.data(name="x", shape=[4])
+        h = fluid.layers.relu(x)
+    block = main.global_block()
+    out = block.create_var(name="scaled")
+    block.append_op("scale", {"X": [h.name]}, {"Out": [out.name]}, {"scale": 2.0})
+    assert len(auto_fusion(main)[1]) == 1                  # relu + scale, both forward: one group
+    block.ops[-1].role = OpRole.Backward
+    assert auto_fusion(main) == (main, [])

@@ -54,10 +54,11 @@ def fusable(op):
 
 def fusable_runs(ops):
     """[[indices of consecutive ops fused into one group]], each of 2 ops or more: each op after
-    the first reads a value an earlier op of the run wrote."""
+    the first reads a value an earlier op of the run wrote and has the first one's role (forward,
+    backward, optimize: a group never spans two parts of the program)."""
     runs, run, written = [], [], set()
     for i, op in enumerate(ops):
-        if run and fusable(op) and written & set(op.input_arg_names):
+        if run and fusable(op) and written & set(op.input_arg_names) and op.role == ops[run[0]].role:
             run.append(i)
             written |= set(op.output_arg_names)
             continue
