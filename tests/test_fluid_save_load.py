@@ -49,6 +49,17 @@ def test_reads_a_dict_of_one_and_of_none():
     assert parse_state(pickle.dumps({}, protocol=2)) == {}
 
 
+def test_reads_python_2_pickles():
+    """Fluid 1.x under Python 2: str keys and array data as BINSTRING, dtype flags as ints."""
+    raw = np.array([1.5, -2.0], "float32").tobytes()
+    data = (b"\x80\x02}q\x00(U\x01wq\x01cnumpy.core.multiarray\n_reconstruct\nq\x02cnumpy\nndarray\nq\x03"
+            b"K\x00\x85U\x01b\x87Rq\x04(K\x01K\x02\x85cnumpy\ndtype\nU\x02f4K\x00K\x01\x87R"
+            b"(K\x03U\x01<NNNJ\xff\xff\xff\xffJ\xff\xff\xff\xffK\x00tb\x89T" + len(raw).to_bytes(4, "little")
+            + raw + b"tbu.")
+    want = pickle.loads(data, encoding="latin1")     # what Fluid's pickle.load(f, encoding='latin1') gives
+    _same(parse_state(data), want)
+    _same(parse_state(data), {"w": np.array([1.5, -2.0], "float32")})
+
 def test_written_file_is_protocol_2_and_readable_by_pickle():
     buf = io.BytesIO()
     write_state(buf, ARRAYS)

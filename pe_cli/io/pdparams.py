@@ -111,7 +111,7 @@ def _reduce(func, args, where):
         return _as_bytes(args[0], where)
     if tag == "bytes" and args == ():
         return b""
-    if tag == "dtype" and len(args) == 3 and isinstance(args[1], bool) and isinstance(args[2], bool):
+    if tag == "dtype" and len(args) == 3 and all(a in (0, 1) for a in args[1:]):   # (bools; Python 2 numpy: ints)
         return _DtypeStub(_dtype(args[0], where))
     if tag == "reconstruct" and len(args) == 3 and isinstance(args[0], _Name) and args[0].tag == "ndarray" \
             and args[1] == (0,) and bytes(_as_bytes(args[2], where)) == b"b":
@@ -127,6 +127,7 @@ def _build(obj, state, where):
     if isinstance(obj, _DtypeStub) and not obj.built and isinstance(state, tuple) and len(state) in (8, 9):
         version, order, subarray, names, fields, elsize, alignment, flags = state[:8]
         metadata = state[8] if len(state) == 9 else None
+        order = order.decode("latin1") if isinstance(order, _Py2Str) else order
         if version not in (3, 4) or order not in ("<", ">", "|", "=") or (subarray, names, fields) != (None,) * 3 \
                 or elsize != -1 or alignment != -1 or flags != 0 or metadata not in (None, {}):
             raise _Refused(f"{where}: a dtype that is not a plain numeric one")
