@@ -166,7 +166,9 @@ class _Reader:
     def line(self):
         end = self.data.find(b"\n", self.pos, self.pos + 256)
         if end < 0:
-            raise _Refused(f"byte {self.pos}: a name that does not end")
+            ended = len(self.data) - self.pos < 256
+            raise _Refused(f"byte {self.pos}: " + ("the file ends inside a name (truncated?)" if ended else
+                                                   "a name longer than 255 bytes"))
         text = self.take(end - self.pos + 1)[:-1]
         return text.decode("ascii", "replace")
 
