@@ -97,3 +97,20 @@ def test_do_model_average_false_is_left_out_and_bad_windows_are_refused():
         assert averaged == ["kept"]
         with pytest.raises(PeError, match="min_average_window"):
             fluid.optimizer.ModelAverage(0.15, min_average_window=5, max_average_window=4)
+
+
+def test_save_before_apply_keeps_the_accumulators_not_the_backups(tmp_path):
+    main, startup, test, pred, loss, average = _net(0.5, 1, 4)
+    with fluid.program_guard(main, startup):
+        ema = fluid.optimizer.ExponentialMovingAverage(0.9)
+        ema.update()
+    exe = fluid.Executor(fluid.CPUPlace())
+    with fluid.scope_guard(fluid.Scope()):
+        exe.run(startup)
+        x = np.ones((2, 3), "float32")
+        exe.run(main, feed={"x": x, "y": x[:, :1]}, fetch_list=[loss])
+        fluid.save(main, str(tmp_path / "m"))            # apply() never ran: no backup has a value
+        fluid.io.save_persistables(exe, str(tmp_path / "p"), main)
+        state = fluid.io.load_program_state(str(tmp_path / "m"))
+    assert any(k.startswith("w_sum_1") for k in state) and any(k.startswith("w_num_updates") for k in state)
+    assert not any(".tmp" in k or "ema_tmp" in k for k in state), sorted(state)
