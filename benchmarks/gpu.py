@@ -3,6 +3,7 @@
     python benchmarks/gpu.py                       # MLP at batch 128 and 1024, LeNet-5 at batch 256
     python benchmarks/gpu.py --steps 100 --warmup 10
     python benchmarks/gpu.py --skip-cpu            # the CPU column takes the longest
+    python benchmarks/gpu.py --profile             # and where pe's CUDA steps go (host side)
     python benchmarks/gpu.py --peak-tflops 66.9    # if the device's float32 peak cannot be derived
 
 One training step = the batch copied from host memory to the device, forward, backward, SGD update
@@ -97,7 +98,18 @@ def time_pe(model, n, place, steps, warmup):
 
     def step():
         exe.run(main, feed=feed, fetch_list=[loss], scope=scope)
-    return timed(step, steps, warmup)
+    median = timed(step, steps, warmup)
+    return median, step
+
+
+def profile_pe(step, steps=10):
+    """Where a warm pe step's host time goes (pe_cli.profiler): kernels are timed as the host sees
+    them (a CUDA launch returns before the GPU is done; copies back to the host wait for it)."""
+    from pe_cli import profiler
+    with profiler.collect() as prof:
+        for _ in range(steps):
+            step()
+    return prof.summary(), prof.table("total")
 
 
 def time_torch(torch, model, n, steps, warmup):
@@ -189,6 +201,7 @@ def main(argv=None):
     parser.add_argument("--warmup", type=int, default=5)
     parser.add_argument("--cpu-steps", type=int, default=10, help="steps timed for the (slow) pe CPU column")
     parser.add_argument("--skip-cpu", action="store_true")
+    parser.add_argument("--profile", action="store_true", help="also print where pe's CUDA steps go")
     parser.add_argument("--matmul-size", type=int, default=4096)
     parser.add_argument("--peak-tflops", type=float, default=None,
                         help="the device's float32 peak, if it cannot be derived from numba.cuda")
@@ -223,16 +236,26 @@ def main(argv=None):
              f"{'pe CUDA / torch':>15}  {'pe CPU / pe CUDA':>16}"
     print(header)
     print("-" * len(header))
-    ratios = {}
+    ratios, profiles = {}, {}
     for model, n in MODELS:
-        gpu = time_pe(model, n, CUDAPlace(0), args.steps, args.warmup)
-        cpu = None if args.skip_cpu else time_pe(model, n, CPUPlace(), args.cpu_steps, 1)
+        gpu, gpu_step = time_pe(model, n, CUDAPlace(0), args.steps, args.warmup)
+        if args.profile:
+            profiles[(model, n)] = profile_pe(gpu_step)
+        cpu = None if args.skip_cpu else time_pe(model, n, CPUPlace(), args.cpu_steps, 1)[0]
         ref = None if torch is None else time_torch(torch, model, n, args.steps, args.warmup)
         ratio = None if ref is None else gpu / ref
         ratios[(model, n)] = ratio
         print(f"{model:<8}{n:>6}  {ms(gpu):>10}  {ms(cpu):>10}  {ms(ref):>13}  "
               f"{'n/a' if ratio is None else f'{ratio:.2f}x':>15}  "
               f"{'n/a' if cpu is None else f'{cpu / gpu:.1f}x':>16}")
+
+    for (model, n), (summary, table) in profiles.items():
+        print(f"\npe CUDA, {model} batch {n}: step {summary['step_ms']:.3f} ms = kernels (host side) "
+              f"{summary['kernel_ms']:.3f} + dispatch {summary['dispatch_ms']:.3f} "
+              f"({summary['dispatch_us_per_op']:.1f} us/op x {summary['ops_per_run']:.0f} ops) "
+              f"+ data {summary['data_ms']:.3f}")
+        for line in table.splitlines()[:10]:
+            print("    " + line)
 
     tflops, error = time_matmul(args.matmul_size, 20)
     size = args.matmul_size

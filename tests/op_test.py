@@ -5,10 +5,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from pe_cli.dtypes import VarType
 from pe_cli.executor import Executor, Scope
 from pe_cli.framework import Program
 from pe_cli.framework.lod_tensor import LoDTensor
 from pe_cli.places import CPUPlace, CUDAPlace
+from pe_cli.selected_rows import SelectedRows
 
 
 @dataclass
@@ -69,9 +71,10 @@ def build_program(case, out_slots, with_loss):
     for slot, value in case.inputs.items():
         for name, array in zip(names[slot], value if isinstance(value, list) else [value]):
             lod_level = len(array.lod()) if isinstance(array, LoDTensor) else 0
-            array = np.asarray(array)
+            array = array if isinstance(array, SelectedRows) else np.asarray(array)
             block.create_var(name=name, shape=array.shape, dtype=array.dtype.name, is_data=True,
-                             stop_gradient=slot not in case.grad, lod_level=lod_level)
+                             stop_gradient=slot not in case.grad, lod_level=lod_level,
+                             type=VarType.SELECTED_ROWS if isinstance(array, SelectedRows) else None)
     outputs = {slot: [f"out_{v}" for v in _out_vars(case, slot)] for slot in out_slots}
     for names_ in outputs.values():
         for n in names_:
@@ -106,14 +109,25 @@ def place_for(device):
     return CPUPlace() if device == "cpu" else CUDAPlace(0)
 
 
-def run_forward(case, device="cpu"):
+def run_forward(case, device="cpu", return_numpy=True):
+    """The case's outputs: fetched arrays (a row-sparse output densified), or with
+    ``return_numpy=False`` what the executor holds (LoDTensor, SelectedRows)."""
     out_slots = case.outputs or tuple(case.ref(case.inputs, _attrs_with_defaults(case)).keys())
     program, names, _, _ = build_program(case, out_slots, with_loss=False)
     exe = Executor(place_for(device))
     out_vars = [v for s in out_slots for v in _out_vars(case, s)]
     fetched = exe.run(program, feed=_feeds(case, names), fetch_list=[f"out_{v}" for v in out_vars],
-                      scope=Scope())
+                      scope=Scope(), return_numpy=return_numpy)
     return dict(zip(out_vars, fetched))
+
+
+def _check_selected_rows(case, slot, got, want, rtol, atol):
+    """A row-sparse output: the same height and rows (in order, duplicates kept) and close values."""
+    assert isinstance(got, SelectedRows), f"{case.id}: {slot} is {type(got).__name__}, not SelectedRows"
+    assert got.height == want.height, f"{case.id}: {slot} height {got.height} != reference {want.height}"
+    np.testing.assert_array_equal(got.rows, want.rows, err_msg=f"{case.id}: {slot} rows differ")
+    np.testing.assert_allclose(got.values, want.values, rtol=rtol, atol=atol,
+                               err_msg=f"{case.id}: {slot} values differ from the numpy reference")
 
 
 def _attrs_with_defaults(case):
@@ -130,10 +144,16 @@ def check_forward(case, device="cpu", rtol=None, atol=None):
         case.check(outs, case.inputs)
         return outs
     expected = case.ref(case.inputs, _attrs_with_defaults(case))
+    if any(isinstance(w, SelectedRows) for w in expected.values()):
+        raw = run_forward(case, device, return_numpy=False)
+        for slot, want in expected.items():
+            if isinstance(want, SelectedRows):
+                _check_selected_rows(case, slot, raw[slot], want, rtol or case.rtol, atol or case.atol)
     for slot_, want_ in expected.items():
         wants = want_ if slot_ in (case.num_outputs or {}) else [want_]
         for slot, want in zip(_out_vars(case, slot_), wants):
             got = outs[slot]
+            want = want.to_dense() if isinstance(want, SelectedRows) else want
             assert got.shape == np.shape(want), f"{case.id}: {slot} shape {got.shape} != reference {np.shape(want)}"
             np.testing.assert_allclose(got, want, rtol=rtol or case.rtol, atol=atol or case.atol,
                                        err_msg=f"{case.id}: output {slot} differs from the numpy reference")

@@ -12,7 +12,7 @@ ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
 # packages in one layer may import each other only without a cycle (checked below).
 LAYERS = [
     # leaves: import nothing of pe
-    ("leaves", ["pe_cli.errors", "pe_cli.shapes", "pe_cli.dtypes", "pe_cli.profiler",
+    ("leaves", ["pe_cli.errors", "pe_cli.shapes", "pe_cli.dtypes", "pe_cli.profiler", "pe_cli.selected_rows",
                 "pe_cli.activations", "pe_cli.places"]),
     # device kernels and device runtimes (threads, memory, collectives): know no op registry
     ("kernels", ["pe_cli.kernels"]),

@@ -10,6 +10,7 @@ from ..compiler import CompiledProgram, passes
 from ..errors import PeError, did_you_mean
 from ..framework import OpRole, Program, default_main_program
 from ..framework.lod_tensor import LoDTensor
+from ..selected_rows import SelectedRows
 from ..kernels import pserver_link
 from ..ops.registry import GRAD_SUFFIX
 from ..places import CPUPlace, Place
@@ -37,6 +38,7 @@ class _Plan:
             written.update(op.output_arg_names)
         self.scope_reads = reads
         self.persistable_writes = [n for n in written if n in block.vars and block.vars[n].persistable]
+        self.written_back = frozenset(self.persistable_writes)
         self.program = program
         self._frees = {}
 
@@ -173,6 +175,7 @@ class Executor:
         memory = self._memory
         for name in values:
             values[name] = memory.to_device(values[name])
+        values.scope_held = plan.written_back.difference(values)     # read from the scope, written back
         for name in plan.scope_reads:
             if name in values:
                 continue
@@ -212,6 +215,10 @@ def fetch_values(block, fetch_list, values, lods, scope, return_numpy):
             hint = did_you_mean(name, known)
             hint = f"; {hint}" if hint else ""
             raise PeError(f"cannot fetch '{name}': no such variable was computed{hint}")
+        if isinstance(array, SelectedRows):         # row-sparse: dense as numpy, else itself (host copies)
+            results.append(fetched(array.to_dense()) if return_numpy
+                           else array.with_arrays(*(np.array(a, copy=True) for a in array.numpy())))
+            continue
         if hasattr(array, "copy_to_host"):         # a device array: a fresh host copy
             host = array.copy_to_host()
             results.append(fetched(host) if return_numpy else LoDTensor(host, lods.get(name)))

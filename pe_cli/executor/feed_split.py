@@ -4,6 +4,7 @@ import numpy as np
 
 from ..errors import FeedError
 from ..framework.lod_tensor import LoDTensor
+from ..selected_rows import SelectedRows
 from .feeding import as_feed_array
 from .fetched import fetched
 
@@ -101,7 +102,9 @@ def _split_one(name, array, lod, per_device):
 
 def merge_fetch(arrays, lods, return_numpy):
     """The devices' values of one fetch (host copies of device arrays), concatenated along dim 0;
-    a LoDTensor with the merged LoD when ``return_numpy`` is False."""
+    a LoDTensor with the merged LoD when ``return_numpy`` is False. A row-sparse value is densified
+    first, so it merges as the dense gradient would."""
+    arrays = [a.to_dense() if isinstance(a, SelectedRows) else a for a in arrays]
     arrays = [np.asarray(a.copy_to_host() if hasattr(a, "copy_to_host") else a) for a in arrays]
     parts = [a.reshape(1) if a.ndim == 0 else a for a in arrays]
     merged = np.concatenate(parts, axis=0) if len(parts) > 1 else np.array(parts[0], copy=True)

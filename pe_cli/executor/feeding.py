@@ -4,6 +4,7 @@ import numpy as np
 from ..errors import FeedError, PeError, did_you_mean
 from ..framework.lod_tensor import LoDTensor
 from ..ops.registry import fmt_shape
+from ..selected_rows import SelectedRows
 
 
 def as_feed_array(block, name, value):
@@ -15,6 +16,8 @@ def as_feed_array(block, name, value):
         hint = f"; {hint}" if hint else ""
         raise FeedError(f"feed '{name}' is not a variable of the program{hint}")
     lod = None
+    if isinstance(value, SelectedRows):
+        return _feed_selected_rows(name, var, value), None
     if isinstance(value, LoDTensor):
         lod = value.lod() or None
         value = np.array(value)
@@ -35,6 +38,18 @@ def as_feed_array(block, name, value):
             raise FeedError(f"feed '{name}': expected shape {fmt_shape(expected)} "
                             f"(-1 is any size), got {fmt_shape(shape)}")
     return value, lod
+
+
+def _feed_selected_rows(name, var, value):
+    """A fed SelectedRows (an optimizer op's row-sparse Grad in a test): int64 rows within its height,
+    values of the variable's dtype with one row per listed row."""
+    rows, values = value.numpy()
+    rows = rows.astype(np.int64, copy=False)
+    outside = rows.size and (rows.min() < 0 or rows.max() >= value.height)
+    if rows.ndim != 1 or values.shape[:1] != rows.shape or outside:
+        raise FeedError(f"feed '{name}': a SelectedRows needs rows [K] in [0, {value.height}) and values [K, ...]; "
+                        f"got rows {list(rows)[:8]} and values {fmt_shape(values.shape)}")
+    return value.with_arrays(rows, values.astype(var.dtype, copy=False))
 
 
 def check_lod(name, lod, rows):

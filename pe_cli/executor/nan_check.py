@@ -12,6 +12,7 @@ import os
 import numpy as np
 
 from ..errors import NanInfError
+from ..selected_rows import SelectedRows
 
 ENABLED = os.environ.get("FLAGS_check_nan_inf", "").lower() in ("1", "true", "yes")
 
@@ -39,6 +40,8 @@ def check_outputs(step, values):
             array = values.get(name)
             if array is None:
                 continue
+            if isinstance(array, SelectedRows):
+                array = array.values
             if hasattr(array, "copy_to_host"):
                 array = array.copy_to_host()
             if array.dtype.kind not in "fc" or np.isfinite(array).all():

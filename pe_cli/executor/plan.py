@@ -9,20 +9,25 @@ from .. import kernels
 from . import nan_check
 from ..errors import OpError, PeError
 from ..ops import registry
+from ..selected_rows import SelectedRows
 from .sub_block import BlockRunner
 
 
 class OpStep:
     """An op resolved for one device: its kernel, where its inputs come from and outputs go."""
     __slots__ = ("op", "kernel", "inputs", "outputs", "attrs", "device", "rng_seed", "lod", "needs_lod",
-                 "inplace", "inplace_attrs")
+                 "inplace", "inplace_attrs", "densify", "updates", "update_attrs")
 
     def __init__(self, op, device, seed_offset=0, inplace=False):
         opdef = registry.get(op.type)
         self.op = op
         self.device = device
         # the device's runtime binds the kernel to it (a GPU's kernels allocate and launch there)
-        self.kernel = kernels.runtime(device).bind_kernel(opdef.kernel(device.kind), device)
+        runtime = kernels.runtime(device)
+        self.kernel = runtime.bind_kernel(opdef.kernel(device.kind), device)
+        # a row-sparse input (SelectedRows) reaches only the kernels that take one; others get it dense
+        self.densify = None if opdef.has("selected_rows") else \
+            runtime.bind_kernel(runtime.selected_rows.densify, device)
         dup_in = {s.name for s in opdef.inputs if s.duplicable}
         dup_out = {s.name for s in opdef.outputs if s.duplicable}
         self.inputs = tuple((slot, tuple(names), slot in dup_in) for slot, names in op.inputs.items() if names)
@@ -38,6 +43,10 @@ class OpStep:
             self.attrs = dict(op.attrs, _rng=np.random.default_rng(self.rng_seed))
         if "sub_block" in op.attrs:     # a control-flow op: its kernel runs the block it owns
             self.attrs = dict(self.attrs, _block=BlockRunner(op, device, OpStep, run_step, seed_offset))
+        # an update (ParamOut = Param): the variables it reads and writes back, which it may update in place
+        self.updates = tuple(n for n in dict.fromkeys(op.input_arg_names) if n in op.output_arg_names) \
+            if opdef.has("updates_in_place") else ()
+        self.update_attrs = dict(self.attrs, _update_in_place=True) if self.updates else None
 
 
 def rng_seed(op, seed_offset):
@@ -57,12 +66,15 @@ def rng_seed(op, seed_offset):
 
 class Values(dict):
     """One run's values on one device (name -> array), with the LoD of those that have one
-    (``lods``: name -> offsets per level). The LoD travels with the value through every op."""
-    __slots__ = ("lods",)
+    (``lods``: name -> offsets per level). The LoD travels with the value through every op.
+    ``scope_held``: names whose array the executor read from its scope and writes back there at the
+    end of the run (the scope's reference to it is the one other it expects)."""
+    __slots__ = ("lods", "scope_held")
 
     def __init__(self, arrays=(), lods=None):
         super().__init__(arrays)
         self.lods = dict(lods or {})
+        self.scope_held = set()
 
 
 def _input_lods(step, lods):
@@ -104,6 +116,22 @@ def _refs(values, name):
 _ALONE = _refs({"x": np.empty(1)}, "x")     # the count of an array only ``values`` holds
 
 
+def _may_update(values, names, ins):
+    """True when each array of ``names`` is held by ``values``, the scope it goes back to and the
+    op's inputs ``ins`` alone (no other name, view, fetch, device or thread), so an update may write
+    it in place."""
+    held = getattr(values, "scope_held", None)
+    if not held:
+        return False
+    for n in names:
+        array = values.get(n)
+        uses = sum(1 for v in ins.values() if v is array)
+        del array
+        if n not in held or _refs(values, n) != _ALONE + 1 + uses:
+            return False
+    return True
+
+
 def run_step(step, values, profile=None):
     """Runs one op: reads its inputs from ``values`` (name -> array), writes its outputs there;
     the outputs' LoD follows the op's registered rule when ``values`` carries LoDs (``Values``).
@@ -111,17 +139,28 @@ def run_step(step, values, profile=None):
     in-place (the enable_inplace pass) lets its kernel write over that input only when nothing but
     ``values`` holds the input's array (no other name, view, fetch or scope)."""
     inplace = step.inplace is not None and _refs(values, step.inplace) == _ALONE
+    sparse = False
     if step.rng_seed is not None:
         step.attrs["_rng"] = np.random.default_rng(step.rng_seed)
     try:
         ins = {}
         for slot, names, dup in step.inputs:
-            ins[slot] = [values[n] for n in names] if dup else values[names[0]]
+            if dup:
+                ins[slot] = [values[n] for n in names]
+            else:
+                value = ins[slot] = values[names[0]]
+                if type(value) is SelectedRows:
+                    sparse = True
+                    if step.densify is not None:        # row-sparse, for a dense kernel
+                        ins[slot] = step.densify({"X": value}, {})["Out"]
     except KeyError as e:
         raise OpError(f"{step.op.describe()}: input variable '{e.args[0]}' has no value; "
                       f"is it fed, or initialized by the startup program?", step.op, step.device) from None
     lods = getattr(values, "lods", None)
-    attrs, in_lods = (step.inplace_attrs if inplace else step.attrs), None
+    # a row-sparse update changes a few rows of a table: in place where only values and the scope hold it
+    value = None                # (the last input's extra reference, which the count below must not see)
+    update = sparse and step.updates and _may_update(values, step.updates, ins)
+    attrs, in_lods = (step.inplace_attrs if inplace else step.update_attrs if update else step.attrs), None
     if lods or step.needs_lod:
         in_lods = _input_lods(step, lods or {})
         if step.needs_lod:

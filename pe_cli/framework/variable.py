@@ -4,7 +4,7 @@ from .. import dtypes
 
 class Variable:
     def __init__(self, block, name, shape=None, dtype="float32", lod_level=0, persistable=False,
-                 stop_gradient=False, is_data=False, need_check_feed=False):
+                 stop_gradient=False, is_data=False, need_check_feed=False, type=None):
         self.block = block
         self.name = name
         self.shape = tuple(shape) if shape is not None else None
@@ -15,15 +15,17 @@ class Variable:
         self.is_data = is_data
         self.need_check_feed = need_check_feed
         self.op = None  # the op that last wrote it, set by Block.append_op
+        # VarType.LOD_TENSOR, or SELECTED_ROWS where shape inference knows the value is row-sparse
+        self._type = type or dtypes.VarType.LOD_TENSOR
 
     @property
     def type(self):
-        return dtypes.VarType.LOD_TENSOR
+        return self._type
 
     def _copy_fields(self):
         return dict(shape=self.shape, dtype=self.dtype, lod_level=self.lod_level,
                     persistable=self.persistable, stop_gradient=self.stop_gradient,
-                    is_data=self.is_data, need_check_feed=self.need_check_feed)
+                    is_data=self.is_data, need_check_feed=self.need_check_feed, type=self._type)
 
     def clone_into(self, block):
         return Variable(block, self.name, **self._copy_fields())

@@ -11,6 +11,8 @@ its kernels, behind one interface, so executors never ask which kind a device is
 - ``collectives``: ``all_reduce(arrays, devices, targets)`` and ``broadcast(array, root, targets)``,
   summing in device order so every run gives the same bits;
 - ``places_for(places)``: the devices of data parallelism as this kind numbers them;
+- ``selected_rows.densify({"X": sr}, attrs)``: a row-sparse value (pe_cli/selected_rows.py) as the
+  dense array of this device, for an op without the ``selected_rows`` trait;
 - ``prepare_run(num_devices)``: called before each run (the CPU sizes its threads per device);
 - ``SHARED_THREADS``: True where kernels are CPU work under the GIL (the scheduler's token run),
   False where they are asynchronous launches (one task per device);

@@ -185,6 +185,15 @@ def seq_offsets(attrs, slot, rows):
     return offs
 
 
+def check_initial_states(ins, offs, slots=("H0", "C0")):
+    """A recurrent op's initial states (H0, C0) must have one row per sequence of Input."""
+    for slot in slots:
+        state = ins.get(slot)
+        if state is not None and state.shape[0] != len(offs) - 1:
+            raise PeError(f"{slot} has {state.shape[0]} rows but Input holds {len(offs) - 1} sequences: give one "
+                          f"initial state per sequence")
+
+
 # -- row maps of the sequence ops that move whole rows (out row i = x row index[i]; -1: padding) --
 
 def reverse_index(offs):

@@ -19,6 +19,7 @@ import traceback
 import numpy as np
 
 from ..errors import PeError
+from ..selected_rows import SelectedRows
 from .stall import StallWatch, report_and_abort
 
 _GROUPS = {}
@@ -81,6 +82,9 @@ def pserver_roles(servers, trainers):
 
 
 def _host(array):
+    """A host array; a row-sparse gradient densified (the processes sum dense buffers; docs/SPARSE.md)."""
+    if isinstance(array, SelectedRows):
+        return array.to_dense()
     array = array.copy_to_host() if hasattr(array, "copy_to_host") else array
     return np.ascontiguousarray(array)
 

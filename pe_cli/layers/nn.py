@@ -246,7 +246,8 @@ def dropout(x, dropout_prob, is_test=False, seed=None, name=None, dropout_implem
 def embedding(input, size, is_sparse=False, is_distributed=False, padding_idx=None, param_attr=None,
               dtype="float32"):
     """Looks up rows of a [vocab_size, emb_dim] table for int64 ids; padding_idx rows are zeros.
-    The table's gradient is dense (is_sparse is accepted and ignored)."""
+    is_sparse=True makes the table's gradient row-sparse (a SelectedRows of the ids looked up), which
+    sgd, adagrad and lazy adam apply to those rows only (docs/SPARSE.md)."""
     helper = LayerHelper("embedding", input=input, param_attr=param_attr)
     size = list(size)
     if len(size) != 2:
@@ -257,6 +258,26 @@ def embedding(input, size, is_sparse=False, is_distributed=False, padding_idx=No
     helper.append_op("lookup_table", {"Ids": [input], "W": [w]}, {"Out": [out]},
                      {"is_sparse": is_sparse, "is_distributed": is_distributed,
                       "remote_prefetch": is_sparse and not is_distributed, "padding_idx": padding_idx})
+    return out
+
+
+__all__ += ["merge_selected_rows", "get_tensor_from_selected_rows"]
+
+
+def merge_selected_rows(x, name=None):
+    """A row-sparse x (the gradient of embedding(is_sparse=True)) with each row once, ascending, the
+    values of a repeated row summed (docs/SPARSE.md)."""
+    helper = LayerHelper("merge_selected_rows", x=x, name=name)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op("merge_selected_rows", {"X": [x]}, {"Out": [out]})
+    return out
+
+
+def get_tensor_from_selected_rows(x, name=None):
+    """The values of a row-sparse x: a dense [rows listed, ...] tensor."""
+    helper = LayerHelper("get_tensor_from_selected_rows", x=x, name=name)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op("get_tensor_from_selected_rows", {"X": [x]}, {"Out": [out]})
     return out
 
 

@@ -7,3 +7,5 @@ from . import distributed, fused, similarity  # noqa: F401
 from . import control_flow, dynamic_rnn  # noqa: F401
 from . import beam_search, lod_rank  # noqa: F401
 from . import crf, seq_metric  # noqa: F401
+from . import gru, lstm_unit, lstmp  # noqa: F401
+from . import selected_rows  # noqa: F401

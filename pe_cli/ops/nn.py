@@ -3,6 +3,7 @@
 Their geometry (paddings, output sizes, the conv input checks) is in ``pe_cli.shapes``, shared with
 the kernels so that build time and run time always agree on output sizes.
 """
+from ..dtypes import VarType
 from ..shapes import (bn_channel_axis, conv_geometry, conv_mismatch, known_numel, lookup_out_shape, pool_geometry,
                       pool_out_size)
 from .registry import Attr, fmt_shape, grads_like, register
@@ -305,7 +306,13 @@ register("lookup_table", kernel_module="nn", grad_reads=("Ids", "W"),
          inputs=["W", "Ids"], outputs=["Out"], attrs=_LOOKUP_ATTRS, infer=_infer_lookup,
          grad=_grad_lookup,
          doc="Out = rows of W picked by Ids (int64); rows of padding_idx are zeros and get no gradient. "
-             "The gradient of W is dense (is_sparse is accepted but not used).")
+             "The gradient of W is dense, or with is_sparse a SelectedRows: the ids looked up (duplicates "
+             "kept, padding_idx left out) and the rows of Out@GRAD.")
+def _infer_lookup_grad(ctx):
+    w = ctx.input_var("W")
+    ctx.set_output("W@GRAD", w.shape, w.dtype,
+                   var_type=VarType.SELECTED_ROWS if ctx.attrs["is_sparse"] else VarType.LOD_TENSOR)
+
+
 register("lookup_table_grad", kernel_module="nn",
-         inputs=["W", "Ids", "Out@GRAD"], outputs=["W@GRAD"], attrs=_LOOKUP_ATTRS,
-         infer=grads_like({"W@GRAD": "W"}))
+         inputs=["W", "Ids", "Out@GRAD"], outputs=["W@GRAD"], attrs=_LOOKUP_ATTRS, infer=_infer_lookup_grad)

@@ -37,14 +37,17 @@ def _unit(x):
 
 
 register("sgd", kernel_module="optimizer", inputs=["Param", "Grad", "LearningRate"], outputs=["ParamOut"],
-         infer=_infer_update(), doc="ParamOut = Param - LearningRate * Grad.")
+         infer=_infer_update(), traits=("selected_rows", "updates_in_place"),
+         doc="ParamOut = Param - LearningRate * Grad. A row-sparse Grad (SelectedRows) changes only its rows "
+             "(a row listed twice: its values summed).")
 
 register("momentum", kernel_module="optimizer", inputs=["Param", "Grad", "Velocity", "LearningRate"],
          outputs=["ParamOut", "VelocityOut"],
          attrs={"mu": Attr(0.9, _non_negative, ">= 0"), "use_nesterov": False},
-         infer=_infer_update([("VelocityOut", "Velocity")]),
+         infer=_infer_update([("VelocityOut", "Velocity")]), traits=("selected_rows",),
          doc="VelocityOut = mu * Velocity + Grad; ParamOut = Param - LearningRate * VelocityOut, "
-             "or with use_nesterov Param - LearningRate * (Grad + mu * VelocityOut).")
+             "or with use_nesterov Param - LearningRate * (Grad + mu * VelocityOut). A row-sparse Grad "
+             "updates every row as Fluid's does (Grad is 0 on the rows it does not hold).")
 
 register("adam", kernel_module="optimizer",
          inputs=["Param", "Grad", "LearningRate", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow"],
@@ -53,17 +56,20 @@ register("adam", kernel_module="optimizer",
                 "epsilon": Attr(1e-8, _non_negative, ">= 0"), "lazy_mode": False},
          infer=_infer_update([("Moment1Out", "Moment1"), ("Moment2Out", "Moment2"),
                               ("Beta1PowOut", "Beta1Pow"), ("Beta2PowOut", "Beta2Pow")],
-                             scalars=("Beta1Pow", "Beta2Pow")),
+                             scalars=("Beta1Pow", "Beta2Pow")), traits=("selected_rows", "updates_in_place"),
          doc="Moment1Out = beta1 * Moment1 + (1 - beta1) * Grad; Moment2Out = beta2 * Moment2 + "
              "(1 - beta2) * Grad^2; lr_t = LearningRate * sqrt(1 - Beta2Pow) / (1 - Beta1Pow); "
              "ParamOut = Param - lr_t * Moment1Out / (sqrt(Moment2Out) + epsilon * sqrt(1 - Beta2Pow)); "
-             "Beta1PowOut = Beta1Pow * beta1, Beta2PowOut = Beta2Pow * beta2.")
+             "Beta1PowOut = Beta1Pow * beta1, Beta2PowOut = Beta2Pow * beta2. A row-sparse Grad: with "
+             "lazy_mode only its rows (duplicates summed) update moments and parameter; without, every "
+             "row updates with Grad 0 where it holds none (Fluid's SparseAdamFunctor).")
 
 register("adagrad", kernel_module="optimizer",
          inputs=["Param", "Grad", "Moment", "LearningRate"], outputs=["ParamOut", "MomentOut"],
          attrs={"epsilon": Attr(1e-6, _non_negative, ">= 0")},
-         infer=_infer_update([("MomentOut", "Moment")]),
-         doc="MomentOut = Moment + Grad^2; ParamOut = Param - LearningRate * Grad / (sqrt(MomentOut) + epsilon).")
+         infer=_infer_update([("MomentOut", "Moment")]), traits=("selected_rows", "updates_in_place"),
+         doc="MomentOut = Moment + Grad^2; ParamOut = Param - LearningRate * Grad / (sqrt(MomentOut) + epsilon). "
+             "A row-sparse Grad updates only its rows, duplicates summed first.")
 
 register("rmsprop", kernel_module="optimizer",
          inputs=["Param", "MeanSquare", "MeanGrad?", "LearningRate", "Grad", "Moment"],

@@ -140,6 +140,12 @@ TRAITS = {
     "activation": "an elementwise activation usable as a layer's act= (X -> Out)",
     "batch_statistics": "normalizes with statistics of the batch it sees (so each device's part differs)",
     "metric": "computes an evaluation metric (its first output is the metric's value)",
+    "selected_rows": "its kernels take a row-sparse input (a SelectedRows gradient) as it is; the "
+                     "executor densifies one for every other op",
+    "updates_in_place": "an update whose outputs are its inputs' variables (ParamOut = Param): given "
+                        "attrs['_update_in_place'], which the executor sets for a row-sparse input only and "
+                        "where nothing but its values, the scope that the run writes back to and the op's "
+                        "inputs hold those arrays, its kernels may write them in place (a few rows of a table)",
 }
 
 
@@ -306,7 +312,8 @@ class InferContext:
     def num_outputs(self, slot):
         return len(self.op.outputs.get(slot, []))
 
-    def set_output(self, slot, shape, dtype=None, i=0, lod_level=None):
+    def set_output(self, slot, shape, dtype=None, i=0, lod_level=None, var_type=None):
+        """``var_type``: the variable's VarType where the op knows it (SELECTED_ROWS: row-sparse)."""
         names = self.op.outputs.get(slot, [])
         if i >= len(names):
             return   # an optional output the builder did not ask for
@@ -316,6 +323,8 @@ class InferContext:
             var.dtype = convert_dtype(dtype)
         if lod_level is not None:
             var.lod_level = lod_level
+        if var_type is not None:
+            var._type = var_type
 
     def fail(self, message):
         """Raises a ShapeError naming the layer (where it was built) and the problem."""

@@ -3,7 +3,7 @@
 Reshaping ops are in shape_ops.py, indexing ops (slice, gather, one_hot, expand) in indexing.py; all
 three share the kernel module ``tensor`` (pe_cli/kernels/<device>/tensor.py).
 """
-from ..dtypes import convert_dtype, is_float
+from ..dtypes import VarType, convert_dtype, is_float
 from ..shapes import split_sizes
 from .registry import Attr, dtype_or_none, fmt_shape, grads_like, int_list, is_int, register, same_as
 
@@ -37,7 +37,8 @@ def _infer_sum(ctx):
     for s in shapes[1:]:
         if len(s) != len(shapes[0]) or any(a != b and a >= 0 and b >= 0 for a, b in zip(s, shapes[0])):
             ctx.fail(f"all inputs must have one shape, got {[list(x) for x in shapes]}")
-    ctx.set_output("Out", shapes[0], ctx.dtype("X"))
+    sparse = all(ctx.input_var("X", i).type == VarType.SELECTED_ROWS for i in range(len(shapes)))
+    ctx.set_output("Out", shapes[0], ctx.dtype("X"), var_type=VarType.SELECTED_ROWS if sparse else VarType.LOD_TENSOR)
 
 
 def _grad_sum(g):
@@ -49,7 +50,9 @@ def _grad_sum(g):
 
 
 register("sum", kernel_module="tensor", inputs=["X*"], outputs=["Out"], infer=_infer_sum, grad=_grad_sum,
-         doc="Out = X[0] + X[1] + ... (add_n).")
+         traits=("selected_rows",),
+         doc="Out = X[0] + X[1] + ... (add_n). Row-sparse X (SelectedRows): all of them -> their rows and "
+             "values end to end; mixed with dense X -> dense.")
 
 
 def _grad_assign(g):

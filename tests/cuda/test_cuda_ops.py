@@ -9,6 +9,7 @@ import pytest
 from op_test import _attrs_with_defaults, analytic_grads, run_forward
 from pe_cli.framework.lod_tensor import LoDTensor
 from pe_cli.ops import registry
+from pe_cli.selected_rows import SelectedRows
 from tests.ops.test_ops import all_cases
 
 # Ops whose results sum many terms (products, reductions, normalizations): 1e-4 relative.
@@ -18,7 +19,7 @@ SUMMING = {"mul", "mul_grad_x", "mul_grad_y", "matmul", "matmul_grad_x", "matmul
            "batch_norm", "layer_norm", "conv2d", "depthwise_conv2d", "pool2d", "clip_by_norm",
            "squared_l2_norm", "sum", "accuracy", "expand", "gather", "lookup_table", "concat",
            "sequence_pool", "sequence_softmax", "sequence_expand", "dynamic_lstm", "sequence_conv", "row_conv",
-           "sequence_expand_as"}
+           "sequence_expand_as", "gru", "gru_unit", "lstmp"}
 
 rng = np.random.default_rng(11)
 
@@ -34,6 +35,8 @@ def _as_float32(case):
             return [f32(a) for a in v]
         if isinstance(v, LoDTensor):
             return LoDTensor(f32(np.asarray(v)), v.lod())
+        if isinstance(v, SelectedRows):
+            return v.with_arrays(v.rows, f32(v.values))
         v = np.asarray(v)
         return v.astype(np.float32) if v.dtype == np.float64 else v
     inputs = {k: f32(v) for k, v in case.inputs.items()}
@@ -45,7 +48,7 @@ def _as_float32(case):
 
 def _has_float64(case):
     values = [a for v in case.inputs.values() for a in (v if isinstance(v, list) else [v])]
-    return any(np.asarray(a).dtype == np.float64 for a in values)
+    return any((a.values if isinstance(a, SelectedRows) else np.asarray(a)).dtype == np.float64 for a in values)
 
 
 def _cases():
@@ -81,6 +84,21 @@ def test_forward_matches_cpu(case):
     assert set(got) == set(want)
     for slot in want:
         _assert_close(np.asarray(got[slot]), np.asarray(want[slot]), case, f"output {slot}")
+
+
+SPARSE_CASES = [c for c in CASES if c.ref is not None and "sparse" in c.id and any(
+    isinstance(v, SelectedRows) for v in c.ref(c.inputs, _attrs_with_defaults(c)).values())]
+
+
+@pytest.mark.parametrize("case", SPARSE_CASES, ids=[c.id for c in SPARSE_CASES])
+def test_row_sparse_output_matches_cpu(case):
+    """A SelectedRows output stays row-sparse on CUDA: the same rows, in order, and close values."""
+    got, want = run_forward(case, "cuda", return_numpy=False), run_forward(case, "cpu", return_numpy=False)
+    for slot, w in want.items():
+        if isinstance(w, SelectedRows):
+            assert isinstance(got[slot], SelectedRows) and got[slot].height == w.height, case.id
+            np.testing.assert_array_equal(got[slot].rows, w.rows)
+            _assert_close(got[slot].values, w.values, case, f"output {slot} values")
 
 
 GRAD_CASES = [c for c in CASES if c.grad]

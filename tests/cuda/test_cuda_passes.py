@@ -5,7 +5,7 @@ import pytest
 
 import pe_cli.fluid as fluid
 
-from test_cuda_parallel import _build, _feeds
+from test_cuda_parallel import _build, _feeds, _need_two_gpus
 
 
 def _train(options, devices):
@@ -27,9 +27,12 @@ def _train(options, devices):
     return losses, {p.name: np.array(scope.find_var(p.name).get_tensor()) for p in main.all_parameters()}
 
 
+
 @pytest.mark.parametrize("devices,options", [(0, ("memory_optimize",)), (2, ("memory_optimize",)),
                                              (2, ("memory_optimize", "enable_inplace"))])
 def test_passes_leave_gpu_training_unchanged(monkeypatch, devices, options):
+    if devices:
+        _need_two_gpus()
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "0,1")
     losses, params = _train((), devices)
     losses_opt, params_opt = _train(options, devices)

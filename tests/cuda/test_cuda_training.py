@@ -106,7 +106,9 @@ def test_cuda_place_without_cuda_says_so_in_one_line():
         from pe_cli.executor import Executor
         from pe_cli.kernels import is_compiled_with_cuda
         from pe_cli.places import CUDAPlace
-        assert not is_compiled_with_cuda()
+        if is_compiled_with_cuda():
+            print("HAS-GPU")
+            raise SystemExit(0)
         try:
             Executor(CUDAPlace(0))
         except PeError as e:
@@ -114,7 +116,7 @@ def test_cuda_place_without_cuda_says_so_in_one_line():
     """)
     env = dict(os.environ, NUMBA_ENABLE_CUDASIM="0", PE_REAL_GPU="1")
     proc = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)
-    if proc.returncode == 0 and not proc.stdout.strip():
+    if proc.returncode == 0 and proc.stdout.strip() == "HAS-GPU":
         pytest.skip("this machine has a GPU")
     assert proc.returncode == 0, proc.stderr
     line = proc.stdout.strip()

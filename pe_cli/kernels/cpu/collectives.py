@@ -3,10 +3,16 @@ run gives the same numbers) and broadcast. CPU devices share the host's memory: 
 every device the same array (kernels never modify their inputs, so sharing is safe)."""
 import numpy as np
 
+from ...selected_rows import SelectedRows, concat
+
 
 def all_reduce(arrays, devices, targets):
     """Sum of ``arrays`` (one per device of ``devices``, in that order), delivered to every device
-    of ``targets``; returns the arrays in ``targets`` order (here one array, shared)."""
+    of ``targets``; returns the arrays in ``targets`` order (here one array, shared). Row-sparse
+    gradients (SelectedRows) are concatenated, rows and values in device order: their sum, as Fluid
+    gathers them."""
+    if isinstance(arrays[0], SelectedRows):
+        return [concat(arrays)] * len(targets)
     total = arrays[0] if len(arrays) == 1 else np.add(arrays[0], arrays[1])
     for a in arrays[2:]:
         np.add(total, a, out=total)      # device order: the same sum every run
@@ -25,7 +31,8 @@ def all_reduce_coalesced(groups, devices, targets):
     CPU devices share the host's memory, so the inputs are read where they are (no copy into a
     send buffer). Arrays of mixed dtypes are summed one by one."""
     first = groups[0]
-    if len(groups) == 1 or len({a.dtype for arrays in groups for a in arrays}) != 1:
+    if len(groups) == 1 or len({a.dtype for arrays in groups for a in arrays}) != 1 or \
+            any(isinstance(a, SelectedRows) for a in first):
         per_array = [all_reduce([arrays[k] for arrays in groups], devices, targets)[0] for k in range(len(first))]
         return [per_array] * len(targets)
     buffer = np.empty(sum(a.size for a in first), dtype=first[0].dtype)

@@ -22,6 +22,7 @@ import numpy as np
 from . import threads
 from . import _cblas, _conv, _pool
 from ...shapes import bn_channel_axis, layer_norm_split, lookup_out_shape
+from ...selected_rows import SelectedRows
 from ..common import ConvGeometry, PoolGeometry, table_ids
 from ._numba import is_float, lazy, parallel_parts, twin
 
@@ -337,6 +338,8 @@ def lookup_table_grad(ins, attrs):
     if pad >= 0:
         keep = flat != pad
         flat, rows = flat[keep], rows[keep]
+    if attrs["is_sparse"]:      # the rows looked up (duplicates kept, padding_idx left out) and their gradients
+        return {"W@GRAD": SelectedRows(flat.copy(), np.array(rows, dtype=w.dtype), w.shape[0])}
     dw = np.zeros(w.shape, dtype=w.dtype)
     np.add.at(dw, flat, rows)
     return {"W@GRAD": dw}

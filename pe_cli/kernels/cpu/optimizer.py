@@ -5,6 +5,8 @@ import math
 
 import numpy as np
 
+from ...selected_rows import SelectedRows
+from . import selected_rows as sparse
 from ._numba import flat, is_float, lazy, parallel_parts, parallel_ready
 
 _loops = lazy("_pointwise_loops")
@@ -18,6 +20,8 @@ def _scalar(a, dtype):
 def sgd(ins, attrs):
     p, g = ins["Param"], ins["Grad"]
     lr = _scalar(ins["LearningRate"], p.dtype)
+    if isinstance(g, SelectedRows):
+        return sparse.sgd(p, g, lr, attrs.get("_update_in_place", False))
     if is_float(p, g) and p.shape == g.shape:
         p_out = np.empty(p.shape, dtype=p.dtype)
         _loops().sgd(flat(p), flat(g), lr, p_out.reshape(-1))
@@ -27,6 +31,8 @@ def sgd(ins, attrs):
 
 def momentum(ins, attrs):
     p, g, v = ins["Param"], ins["Grad"], ins["Velocity"]
+    if isinstance(g, SelectedRows):     # Fluid's sparse momentum updates every row (g = 0 elsewhere)
+        g = g.to_dense()
     lr = _scalar(ins["LearningRate"], p.dtype)
     mu = p.dtype.type(attrs["mu"])
     if is_float(p, g, v) and p.shape == g.shape == v.shape:
@@ -53,21 +59,27 @@ def adam(ins, attrs):
     b1p, b2p = _scalar(ins["Beta1Pow"], p.dtype), _scalar(ins["Beta2Pow"], p.dtype)
     beta1, beta2, eps = t(attrs["beta1"]), t(attrs["beta2"]), t(attrs["epsilon"])
     one = t(1)
+    lr_t = lr * np.sqrt(one - b2p) / (one - b1p)
+    b1_in, b2_in = ins["Beta1Pow"], ins["Beta2Pow"]
+    outs = {"Beta1PowOut": (b1_in * b1_in.dtype.type(attrs["beta1"])).astype(b1_in.dtype, copy=False),
+            "Beta2PowOut": (b2_in * b2_in.dtype.type(attrs["beta2"])).astype(b2_in.dtype, copy=False)}
+    if isinstance(g, SelectedRows):
+        if attrs["lazy_mode"]:
+            return dict(outs, **sparse.lazy_adam(p, g, m1, m2, lr_t, beta1, beta2, eps * np.sqrt(one - b2p),
+                                                 attrs.get("_update_in_place", False)))
+        g = g.to_dense()                # Fluid's non-lazy sparse adam: every row, g = 0 where untouched
     m1_out = beta1 * m1 + (one - beta1) * g
     m2_out = beta2 * m2 + (one - beta2) * g * g
-    lr_t = lr * np.sqrt(one - b2p) / (one - b1p)
     p_out = p - lr_t * (m1_out / (np.sqrt(m2_out) + eps * np.sqrt(one - b2p)))
-    b1_in, b2_in = ins["Beta1Pow"], ins["Beta2Pow"]
-    return {"ParamOut": p_out.astype(p.dtype, copy=False),
-            "Moment1Out": m1_out.astype(m1.dtype, copy=False),
-            "Moment2Out": m2_out.astype(m2.dtype, copy=False),
-            "Beta1PowOut": (b1_in * b1_in.dtype.type(attrs["beta1"])).astype(b1_in.dtype, copy=False),
-            "Beta2PowOut": (b2_in * b2_in.dtype.type(attrs["beta2"])).astype(b2_in.dtype, copy=False)}
+    return dict(outs, ParamOut=p_out.astype(p.dtype, copy=False), Moment1Out=m1_out.astype(m1.dtype, copy=False),
+                Moment2Out=m2_out.astype(m2.dtype, copy=False))
 
 
 def adagrad(ins, attrs):
     p, g, m = ins["Param"], ins["Grad"], ins["Moment"]
     lr = _scalar(ins["LearningRate"], p.dtype)
+    if isinstance(g, SelectedRows):
+        return sparse.adagrad(p, g, m, lr, p.dtype.type(attrs["epsilon"]), attrs.get("_update_in_place", False))
     m_out = m + g * g
     p_out = p - lr * g / (np.sqrt(m_out) + p.dtype.type(attrs["epsilon"]))
     return {"ParamOut": p_out.astype(p.dtype, copy=False), "MomentOut": m_out.astype(m.dtype, copy=False)}

@@ -7,6 +7,8 @@ import functools
 import numpy as np
 
 from . import control_flow
+from ...selected_rows import SelectedRows
+from .selected_rows import sum_with_sparse
 
 from ..common import (check_slice_not_empty, gather_rows, one_hot_ids, reshape_shape, slice_window, split_sizes,
                       squeeze_axes, unsqueeze_shape)
@@ -49,6 +51,8 @@ def sum(ins, attrs):
     xs = ins["X"]
     if isinstance(xs[0], list):         # tensor arrays' gradients (control flow): slot by slot
         return {"Out": functools.reduce(control_flow.add, xs)}
+    if any(isinstance(x, SelectedRows) for x in xs):
+        return {"Out": sum_with_sparse(xs)}
     out = xs[0].copy()
     for x in xs[1:]:
         out += x

@@ -7,6 +7,8 @@ from numba import cuda
 
 from . import runtime as rt
 from ._elementwise import Binary
+from .selected_rows import concat
+from ...selected_rows import SelectedRows
 
 _add = Binary(cuda.jit(device=True, inline=True)(lambda a, b, p, q: a + b))
 
@@ -22,8 +24,13 @@ def _kernels_on(device_id):
 
 def all_reduce(arrays, devices, targets):
     """Sum of ``arrays`` (one per device of ``devices``, in that order), delivered to every device
-    of ``targets``; returns the arrays in ``targets`` order."""
+    of ``targets``; returns the arrays in ``targets`` order. Row-sparse gradients (SelectedRows) are
+    concatenated on the first device, in device order, then copied to the others."""
     root = devices[0]
+    if isinstance(arrays[0], SelectedRows):
+        with _kernels_on(root):
+            total = concat([a.with_arrays(a.rows, rt.copy_to(a.values, root)) for a in arrays])
+        return [total.with_arrays(total.rows, v) for v in broadcast(total.values, root, targets)]
     with _kernels_on(root):
         total = arrays[0]
         for a in arrays[1:]:

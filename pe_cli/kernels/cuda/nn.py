@@ -21,6 +21,8 @@ from ._launch import copy, flat, grid, rows_grid, zeros
 from ._matmul import matmul
 from .math import _scale_after_k
 from ._reduce import reduce
+from . import selected_rows as _sparse
+from ...selected_rows import SelectedRows
 
 # -- conv2d -----------------------------------------------------------------------------------------
 
@@ -274,6 +276,11 @@ def lookup_table_grad(ins, attrs):
     w, ids, dout = ins["W"], ins["Ids"], ins["Out@GRAD"]
     pad = attrs["padding_idx"]
     width = w.shape[1]
+    if attrs["is_sparse"]:      # the ids looked up (host; padding_idx left out) and their rows of Out@GRAD
+        flat_ids = table_ids(rt.to_host(ids), tuple(w.shape), pad)
+        keep = np.flatnonzero(flat_ids != pad)
+        values = _sparse.gather_rows(dout.reshape((len(flat_ids), width)), keep)
+        return {"W@GRAD": SelectedRows(flat_ids[keep], values, w.shape[0])}
     idx = _checked_ids(ids, w, pad)
     dw = zeros(w.shape, w.dtype)
     if dout.size:

@@ -11,6 +11,8 @@ from . import runtime as rt
 from ._elementwise import Unary, scalar_arg
 from ._launch import copy, flat, grid
 from .clip import _sum_of_squares
+from . import selected_rows as sparse
+from ...selected_rows import SelectedRows
 
 
 @cuda.jit
@@ -25,6 +27,8 @@ def _sgd(p, g, lr, p_out):
 
 def sgd(ins, attrs):
     p, g, lr = ins["Param"], ins["Grad"], ins["LearningRate"]
+    if isinstance(g, SelectedRows):
+        return {"ParamOut": sparse.update_rows("sgd", ins, attrs, (), _as(lr, p.dtype))[0]}
     p_out = rt.empty(p.shape, p.dtype)
     if p.size:
         _sgd[grid(p.size)](flat(p), flat(g), _as(lr, p.dtype), flat(p_out))
@@ -56,6 +60,8 @@ def _momentum(p, g, v, lr, mu, nesterov, p_out, v_out):
 
 def momentum(ins, attrs):
     p, g, v, lr = ins["Param"], ins["Grad"], ins["Velocity"], ins["LearningRate"]
+    if isinstance(g, SelectedRows):     # Fluid's sparse momentum updates every row (g = 0 elsewhere)
+        g = sparse.densify({"X": g}, attrs)["Out"]
     p_out, v_out = rt.empty(p.shape, p.dtype), rt.empty(v.shape, v.dtype)
     if p.size:
         _momentum[grid(p.size)](flat(p), flat(g), flat(v), _as(lr, p.dtype), scalar_arg(p.dtype, attrs["mu"]),
@@ -89,6 +95,13 @@ def adam(ins, attrs):
     p, g, m1, m2 = ins["Param"], ins["Grad"], ins["Moment1"], ins["Moment2"]
     b1_in, b2_in = ins["Beta1Pow"], ins["Beta2Pow"]
     t = p.dtype
+    if isinstance(g, SelectedRows) and attrs["lazy_mode"]:
+        outs = sparse.update_rows("adam", ins, attrs, ("Moment1", "Moment2"), _as(ins["LearningRate"], t),
+                                  _as(b1_in, t), _as(b2_in, t), scalar_arg(t, attrs["beta1"]),
+                                  scalar_arg(t, attrs["beta2"]), scalar_arg(t, attrs["epsilon"]))
+        return dict(_beta_pows(b1_in, b2_in, attrs), **dict(zip(("ParamOut", "Moment1Out", "Moment2Out"), outs)))
+    if isinstance(g, SelectedRows):     # not lazy: every row, g = 0 where untouched (SparseAdamFunctor)
+        g = sparse.densify({"X": g}, attrs)["Out"]
     p_out, m1_out, m2_out = rt.empty(p.shape, t), rt.empty(m1.shape, m1.dtype), rt.empty(m2.shape, m2.dtype)
     if p.size:
         _adam[grid(p.size)](flat(p), flat(g), flat(m1), flat(m2), _as(ins["LearningRate"], t),
@@ -131,6 +144,11 @@ def _adagrad_update(ins, keep, add, eps):
 
 
 def adagrad(ins, attrs):
+    if isinstance(ins["Grad"], SelectedRows):
+        p = ins["Param"]
+        outs = sparse.update_rows("adagrad", ins, attrs, ("Moment",), _as(ins["LearningRate"], p.dtype),
+                                  scalar_arg(p.dtype, attrs["epsilon"]))
+        return {"ParamOut": outs[0], "MomentOut": outs[1]}
     return _adagrad_update(ins, 1.0, 1.0, attrs["epsilon"])
 
 

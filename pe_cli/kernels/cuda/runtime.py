@@ -17,6 +17,7 @@ import threading
 import numpy as np
 
 from ...errors import PeError
+from ...selected_rows import SelectedRows
 from .. import cuda_places
 from . import _simulator
 from .allocator import Pool
@@ -135,8 +136,9 @@ class Device:
                 self.context = cuda.current_context()
 
     def __enter__(self):
-        # With one GPU, numba's default context (device 0) is already right in every thread.
-        push = not _sim and (self.id != 0 or len(_devices) > 1)
+        # Always made current on the real driver: numba-cuda >= 0.20 leaves no context current in a
+        # thread after ``with cuda.gpus[i]`` exits (CUDA_ERROR_INVALID_CONTEXT on the next allocation).
+        push = not _sim
         if push:
             _cuda.gpus[self.id].__enter__()
         _local.__dict__.setdefault("stack", []).append((self, push))
@@ -296,9 +298,9 @@ def prepare_run(num_devices):
 
 
 def __getattr__(name):
-    # ``collectives`` compiles CUDA kernels when imported: loaded when a multi-GPU graph first runs.
-    if name == "collectives":
-        return importlib.import_module(f"{__package__}.collectives")
+    # ``collectives`` and ``selected_rows`` compile CUDA kernels when imported: loaded on first use.
+    if name in ("collectives", "selected_rows"):
+        return importlib.import_module(f"{__package__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -313,6 +315,8 @@ class PlaceMemory:
         self.device = device(place)
 
     def to_device(self, array):
+        if isinstance(array, SelectedRows):     # rows stay on the host; values go to the device
+            return array.with_arrays(array.rows, self.to_device(array.values))
         if is_device_array(array):
             if not _sim and _device_of(array) is not self.device:
                 return copy_to(array, self.device.id)

@@ -14,6 +14,8 @@ from . import runtime as rt
 from ._launch import copy, flat, full, grid, zeros
 from ._reduce import reduce
 from ._strided import contiguous_strides, copy_window
+from . import selected_rows as _sparse
+from ...selected_rows import SelectedRows
 
 
 def fill_constant(ins, attrs):
@@ -57,6 +59,8 @@ _sum_kernels = {}
 
 def sum(ins, attrs):
     xs = ins["X"]
+    if any(isinstance(x, SelectedRows) for x in xs):
+        return {"Out": _sparse.sum_with_sparse(xs, lambda dense: sum({"X": dense}, attrs)["Out"])}
     if len(xs) == 1:
         return {"Out": copy(xs[0])}
     kernel = _sum_kernels.get(len(xs))

@@ -1,0 +1,105 @@
+"""CPU kernels of the GRU ops (ops/gru.py): gru runs per time step numpy's GEMMs over the live
+sequences (kernels/lstm_math.py's schedule) and the numba passes of _gru_loops.py (the GIL released
+in both); gru_unit, one step, is kernels/gru_math.py over numpy."""
+import numpy as np
+
+from .. import gru_math
+from ..common import check_initial_states, seq_offsets
+from ..lstm_math import schedule
+from ._numba import lazy
+
+_UNIT_ACTS = {0: "identity", 1: "sigmoid", 2: "tanh", 3: "relu"}
+_loops = lazy("_gru_loops")
+_CODES = {"sigmoid": 0, "tanh": 1, "relu": 2, "identity": 3}
+
+
+def _prepare(ins, attrs):
+    x = np.ascontiguousarray(ins["Input"])
+    offs = seq_offsets(attrs, "Input", x.shape[0])
+    check_initial_states(ins, offs)
+    return x, ins["Weight"], ins.get("Bias"), ins.get("H0"), offs
+
+
+def _codes(attrs):
+    return _CODES[attrs["gate_activation"]], _CODES[attrs["activation"]], bool(attrs["origin_mode"])
+
+
+def _forward(x, w, b, h0, offs, attrs):
+    """Hidden [T, D] and BatchGate [T, 5D] (u, r, c, r h', h' per row): per time step the GEMMs
+    over the live sequences, then the numba passes."""
+    d, rows_total = w.shape[0], len(x)
+    w_ur, w_c = gru_math.split_weight(w)
+    bias = np.zeros(3 * d, x.dtype) if b is None else np.ascontiguousarray(b, dtype=x.dtype).reshape(-1)
+    h_state = np.zeros((len(offs) - 1, d), x.dtype) if h0 is None else np.array(h0, dtype=x.dtype)
+    hidden, batch_gate = np.empty((rows_total, d), x.dtype), np.empty((rows_total, 5 * d), x.dtype)
+    gates, rhps, hps = gru_math.unpack(batch_gate)
+    gate, cand, origin = _codes(attrs)
+    loops = _loops()
+    for live, rows in schedule(offs, attrs["is_reverse"]):
+        rhp = np.empty((len(live), d), x.dtype)
+        loops.forward_ur(x, h_state[live] @ w_ur, bias, live, rows, h_state, gates, rhp, rhps, hps, gate)
+        loops.forward_c(x, rhp @ w_c, bias, live, rows, h_state, gates, hidden, cand, origin)
+    return hidden, batch_gate
+
+
+def _backward(x, w, batch_gate, d_hidden, offs, attrs):
+    """Gradients of Input, Weight, Bias (a [3D] row) and H0 from Hidden's gradient."""
+    d = w.shape[0]
+    w_ur, w_c = gru_math.split_weight(w)
+    gates, rhps, hps = gru_math.unpack(batch_gate)
+    dx, dw_ur, dw_c = np.zeros_like(x), np.zeros_like(w_ur), np.zeros_like(w_c)
+    dh_state = np.zeros((len(offs) - 1, d), x.dtype)
+    gate, cand, origin = _codes(attrs)
+    d_hidden = np.ascontiguousarray(d_hidden, dtype=x.dtype)
+    loops = _loops()
+    for live, rows in reversed(schedule(offs, attrs["is_reverse"])):
+        n = len(live)
+        dgur, dgc = np.empty((n, 2 * d), x.dtype), np.empty((n, d), x.dtype)
+        dhp, hp_buf, rhp_buf = (np.empty((n, d), x.dtype) for _ in range(3))
+        loops.backward_c(d_hidden, dh_state, gates, hps, rhps, live, rows, dgur, dgc, dhp, hp_buf, rhp_buf, dx,
+                         gate, cand, origin)
+        loops.backward_r(dgc @ w_c.T, gates, hps, rows, dgur, dhp, dx, gate)
+        dh_state[live] = dhp + dgur @ w_ur.T
+        dw_ur += hp_buf.T @ dgur
+        dw_c += rhp_buf.T @ dgc
+    return dx, gru_math.join_weight(dw_ur, dw_c), dx.sum(0), dh_state
+
+
+def gru(ins, attrs):
+    x, w, b, h0, offs = _prepare(ins, attrs)
+    hidden, batch_gate = _forward(x, w, b, h0, offs, attrs)
+    return {"Hidden": hidden, "BatchGate": batch_gate}
+
+
+def gru_grad(ins, attrs):
+    x, w, b, h0, offs = _prepare(ins, attrs)
+    batch_gate = ins["BatchGate"] if "BatchGate" in ins else _forward(x, w, b, h0, offs, attrs)[1]
+    dx, dw, db, dh0 = _backward(x, w, batch_gate, ins["Hidden@GRAD"], offs, attrs)
+    return {"Input@GRAD": dx, "Weight@GRAD": dw, "Bias@GRAD": None if b is None else db.reshape(b.shape),
+            "H0@GRAD": None if h0 is None else dh0}
+
+
+def _unit(attrs):
+    (gate, dgate), (cand, dcand) = gru_math.acts({k: _UNIT_ACTS[attrs[k]] for k in ("gate_activation", "activation")})
+    return gate, dgate, cand, dcand
+
+
+def gru_unit(ins, attrs):
+    gate, _, cand, _ = _unit(attrs)
+    w_ur, w_c = gru_math.split_weight(ins["Weight"])
+    b = ins.get("Bias")
+    g, rhp, h = gru_math.step_forward(ins["Input"], ins["HiddenPrev"], w_ur, w_c, None if b is None else b.reshape(-1),
+                                      gate, cand, attrs["origin_mode"])
+    return {"Gate": g, "ResetHiddenPrev": rhp, "Hidden": h}
+
+
+def gru_unit_grad(ins, attrs):
+    _, dgate, _, dcand = _unit(attrs)
+    w = ins["Weight"]
+    w_ur, w_c = gru_math.split_weight(w)
+    dg, dhp, dw_ur, dw_c = gru_math.step_backward(ins["Gate"], ins["ResetHiddenPrev"], ins["HiddenPrev"],
+                                                  ins["Hidden@GRAD"], w_ur, w_c, dgate, dcand, attrs["origin_mode"],
+                                                  ins.get("Gate@GRAD"), ins.get("ResetHiddenPrev@GRAD"))
+    b = ins.get("Bias")
+    return {"Input@GRAD": dg, "HiddenPrev@GRAD": dhp, "Weight@GRAD": gru_math.join_weight(dw_ur, dw_c),
+            "Bias@GRAD": None if b is None else dg.sum(0).reshape(b.shape)}

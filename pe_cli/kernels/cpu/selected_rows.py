@@ -1,0 +1,83 @@
+"""Row-sparse values (pe_cli/selected_rows.py) on CPU devices: densifying one for an op whose
+kernel reads dense arrays (the executor calls ``densify``), and the sparse updates of the optimizer
+kernels (kernels/cpu/optimizer.py hands a SelectedRows gradient here). Rows and values are host
+numpy arrays; every update applies each row once, its duplicates' values summed (Fluid's MergeAdd).
+An update writes into Param (and its state) where the executor allows it (``in_place``: attrs'
+``_update_in_place``, set only when nothing else holds those arrays), else into copies."""
+import numpy as np
+
+from ...errors import PeError
+from ...selected_rows import SelectedRows
+
+
+def densify(ins, attrs):
+    """{"X": SelectedRows} -> {"Out": the dense array}."""
+    return {"Out": ins["X"].to_dense()}
+
+
+def sparse_input(ins, op):
+    """X of an op that reads only a row-sparse value."""
+    x = ins["X"]
+    if not isinstance(x, SelectedRows):
+        raise PeError(f"{op}: X must be row-sparse (SelectedRows: the gradient of embedding(is_sparse=True)), "
+                      f"got a dense array of shape {list(x.shape)}")
+    return x
+
+
+def merge_selected_rows(ins, attrs):
+    x = sparse_input(ins, "merge_selected_rows")
+    return {"Out": x.with_arrays(*x.merged())}
+
+
+def get_tensor_from_selected_rows(ins, attrs):
+    return {"Out": np.array(sparse_input(ins, "get_tensor_from_selected_rows").values, copy=True)}
+
+
+def _outputs(arrays, in_place):
+    return list(arrays) if in_place else [a.copy() for a in arrays]
+
+
+def sgd(p, g, lr, in_place=False):
+    """ParamOut = Param, with Param[row] - lr * Grad[row] on the rows the gradient holds."""
+    rows, values = g.merged()
+    p_out, = _outputs([p], in_place)
+    p_out[rows] = p[rows] - lr * values
+    return {"ParamOut": p_out}
+
+
+def adagrad(p, g, m, lr, eps, in_place=False):
+    """Fluid's sparse adagrad: only the rows the gradient holds change (elsewhere the dense update
+    would leave them as they are too)."""
+    rows, values = g.merged()
+    p_out, m_out = _outputs([p, m], in_place)
+    m_rows = m[rows] + values * values
+    m_out[rows] = m_rows
+    p_out[rows] = p[rows] - lr * values / (np.sqrt(m_rows) + eps)
+    return {"ParamOut": p_out, "MomentOut": m_out}
+
+
+def lazy_adam(p, g, m1, m2, lr_t, beta1, beta2, eps_c, in_place=False):
+    """Adam's lazy_mode: the moments and the parameter move only on the rows the gradient holds.
+    ``lr_t`` is lr * sqrt(1 - beta2^t) / (1 - beta1^t) and ``eps_c`` epsilon * sqrt(1 - beta2^t)."""
+    rows, values = g.merged()
+    one = p.dtype.type(1)
+    p_out, m1_out, m2_out = _outputs([p, m1, m2], in_place)
+    a = beta1 * m1[rows] + (one - beta1) * values
+    b = beta2 * m2[rows] + (one - beta2) * values * values
+    m1_out[rows], m2_out[rows] = a, b
+    p_out[rows] = p[rows] - lr_t * (a / (np.sqrt(b) + eps_c))
+    return {"ParamOut": p_out, "Moment1Out": m1_out, "Moment2Out": m2_out}
+
+
+def sum_with_sparse(xs):
+    """sum's X holding SelectedRows: all sparse -> their rows and values end to end (a SelectedRows,
+    as Fluid's sum of SelectedRows); mixed -> a dense array (Fluid's sum into a LoDTensor: how a
+    regularizer's dense decay term densifies a sparse gradient)."""
+    if all(isinstance(x, SelectedRows) for x in xs):
+        return SelectedRows(np.concatenate([x.rows for x in xs]), np.concatenate([x.values for x in xs]),
+                            xs[0].height)
+    out = None
+    for x in xs:
+        dense = x.to_dense() if isinstance(x, SelectedRows) else x
+        out = dense.copy() if out is None else out + dense
+    return out

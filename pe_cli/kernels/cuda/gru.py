@@ -1,0 +1,243 @@
+"""CUDA twin of kernels/cpu/gru.py: the same length-ordered schedule (kernels/lstm_math.py); per
+time step two GEMMs (h' W_ur, then (r h') W_c; _matmul) around two fused kernels for the gates
+and the hidden state, and backward the same in reverse. gru_unit is one such step over all rows.
+The bias gradient is the column sum of the input gradient (one GEMM with a row of ones)."""
+import numpy as np
+from numba import cuda
+
+from ..common import check_initial_states, seq_offsets
+from ..lstm_math import schedule
+from . import runtime as rt
+from ._launch import copy, flat, full, grid, zeros
+from ._matmul import matmul
+from .rnn import _CODES, _act, _add_into, _dact, _gather_state, _scatter_state
+from .tensor import _place_along, _take_along
+
+_UNIT_NAMES = {0: "identity", 1: "sigmoid", 2: "tanh", 3: "relu"}
+
+
+@cuda.jit
+def _fwd_ur(x, hw, bias, has_bias, live, rows, h_state, gates, rhp_buf, rhps, hps, d, gcode):
+    t = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while t < live.size * d:
+        k, j = t // d, t % d
+        r, s = rows[k], live[k]
+        hp = h_state[s * d + j]
+        gu = x[r * 3 * d + j] + hw[k * 2 * d + j]
+        gr = x[r * 3 * d + d + j] + hw[k * 2 * d + d + j]
+        if has_bias:
+            gu += bias[j]
+            gr += bias[d + j]
+        u, rg = _act(gu, gcode), _act(gr, gcode)
+        gates[r * 3 * d + j], gates[r * 3 * d + d + j] = u, rg
+        rhp_buf[k * d + j] = rg * hp
+        rhps[r * d + j], hps[r * d + j] = rg * hp, hp
+        t += step
+
+
+@cuda.jit
+def _fwd_c(x, hc, bias, has_bias, live, rows, h_state, gates, hidden, d, ccode, origin):
+    t = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while t < live.size * d:
+        k, j = t // d, t % d
+        r, s = rows[k], live[k]
+        v = x[r * 3 * d + 2 * d + j] + hc[k * d + j]
+        if has_bias:
+            v += bias[2 * d + j]
+        c = _act(v, ccode)
+        u, hp = gates[r * 3 * d + j], h_state[s * d + j]
+        h = u * hp + (1.0 - u) * c if origin else u * c + (1.0 - u) * hp
+        gates[r * 3 * d + 2 * d + j] = c
+        hidden[r * d + j], h_state[s * d + j] = h, h
+        t += step
+
+
+@cuda.jit
+def _back_c(dhid, dh_state, gates, hps, rhps, dg_ext, has_dg, live, rows, dgur, dgc, dhp, hp_buf, rhp_buf, dx, d,
+            gcode, ccode, origin):
+    t = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while t < live.size * d:
+        k, j = t // d, t % d
+        r, s = rows[k], live[k]
+        dh = dhid[r * d + j] + dh_state[s * d + j]
+        u, c, hp = gates[r * 3 * d + j], gates[r * 3 * d + 2 * d + j], hps[r * d + j]
+        if origin:
+            du, dc, dp = dh * (hp - c), dh * (1.0 - u), dh * u
+        else:
+            du, dc, dp = dh * (c - hp), dh * u, dh * (1.0 - u)
+        if has_dg:
+            du += dg_ext[r * 3 * d + j]
+            dc += dg_ext[r * 3 * d + 2 * d + j]
+        dgu, dgcv = du * _dact(u, gcode), dc * _dact(c, ccode)
+        dgur[k * 2 * d + j], dgc[k * d + j] = dgu, dgcv
+        dx[r * 3 * d + j], dx[r * 3 * d + 2 * d + j] = dgu, dgcv
+        dhp[k * d + j], hp_buf[k * d + j], rhp_buf[k * d + j] = dp, hp, rhps[r * d + j]
+        t += step
+
+
+@cuda.jit
+def _back_r(drhp, drhp_ext, has_drhp, dg_ext, has_dg, gates, hps, live, rows, dgur, dhp, dx, d, gcode):
+    t = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while t < live.size * d:
+        k, j = t // d, t % d
+        r = rows[k]
+        v = drhp[k * d + j]
+        if has_drhp:
+            v += drhp_ext[r * d + j]
+        rg, hp = gates[r * 3 * d + d + j], hps[r * d + j]
+        dr = v * hp
+        if has_dg:
+            dr += dg_ext[r * 3 * d + d + j]
+        dgr = dr * _dact(rg, gcode)
+        dgur[k * 2 * d + d + j], dx[r * 3 * d + d + j] = dgr, dgr
+        dhp[k * d + j] += v * rg
+        t += step
+
+
+def _split(w):
+    d = w.shape[0]
+    w = copy(w)
+    return flat(w)[:2 * d * d].reshape((d, 2 * d)), flat(w)[2 * d * d:].reshape((d, d))
+
+
+def _opt(a, fallback):
+    return (a, True) if a is not None else (fallback, False)
+
+
+def _forward_step(x, w_ur, w_c, bias, live_d, rows_d, n, h_state, gates, rhps, hps, hidden, codes, origin):
+    d = w_c.shape[0]
+    bias, has_bias = _opt(bias, x)
+    hp = rt.empty((n, d), x.dtype)
+    _gather_state[grid(hp.size)](flat(h_state), live_d, flat(hp), d)
+    rhp = rt.empty((n, d), x.dtype)
+    _fwd_ur[grid(n * d)](flat(x), flat(matmul(hp, w_ur)), flat(bias), has_bias, live_d, rows_d, flat(h_state),
+                         flat(gates), flat(rhp), flat(rhps), flat(hps), d, codes[0])
+    _fwd_c[grid(n * d)](flat(x), flat(matmul(rhp, w_c)), flat(bias), has_bias, live_d, rows_d, flat(h_state),
+                        flat(gates), flat(hidden), d, codes[1], origin)
+
+
+def _backward_step(st, live_d, rows_d, n, codes, origin):
+    """One step backward; ``st`` holds the arrays (x-sized dx, states, weights and their grads)."""
+    d, dtype = st["w_c"].shape[0], st["dx"].dtype
+    dgur, dgc = rt.empty((n, 2 * d), dtype), rt.empty((n, d), dtype)
+    dhp, hp_buf, rhp_buf = rt.empty((n, d), dtype), rt.empty((n, d), dtype), rt.empty((n, d), dtype)
+    dg_ext, has_dg = _opt(st.get("dgate"), st["dx"])
+    drhp_ext, has_drhp = _opt(st.get("drhp"), st["dx"])
+    _back_c[grid(n * d)](flat(st["dhid"]), flat(st["dh_state"]), flat(st["gates"]), flat(st["hps"]), flat(st["rhps"]),
+                         flat(dg_ext), has_dg, live_d, rows_d, flat(dgur), flat(dgc), flat(dhp), flat(hp_buf),
+                         flat(rhp_buf), flat(st["dx"]), d, codes[0], codes[1], origin)
+    drhp = matmul(dgc, st["w_c"], trans_b=True)
+    _back_r[grid(n * d)](flat(drhp), flat(drhp_ext), has_drhp, flat(dg_ext), has_dg, flat(st["gates"]),
+                         flat(st["hps"]), live_d, rows_d, flat(dgur), flat(dhp), flat(st["dx"]), d, codes[0])
+    dhp2 = matmul(dgur, st["w_ur"], trans_b=True)
+    _add_into[grid(dhp.size)](flat(dhp), flat(dhp2))
+    _scatter_state[grid(dhp.size)](flat(dhp), live_d, flat(st["dh_state"]), d)
+    for dst, a, g in ((st["dw_ur"], hp_buf, dgur), (st["dw_c"], rhp_buf, dgc)):
+        part = matmul(a, g, trans_a=True)
+        _add_into[grid(part.size)](flat(dst), flat(part))
+
+
+def _bias_grad(dx, b):
+    if b is None:
+        return None
+    ones = full((1, dx.shape[0]), 1.0, dx.dtype)
+    return matmul(ones, dx).reshape(tuple(b.shape))
+
+
+def _codes(gate, cand):
+    return _CODES[gate], _CODES[cand]
+
+
+def _forward(ins, attrs):
+    x, w, b = ins["Input"], ins["Weight"], ins.get("Bias")
+    offs = seq_offsets(attrs, "Input", x.shape[0])
+    check_initial_states(ins, offs)
+    d, nseq, rows = w.shape[0], len(offs) - 1, x.shape[0]
+    h0 = ins.get("H0")
+    h_state = copy(h0) if h0 is not None else zeros((nseq, d), x.dtype)
+    w_ur, w_c = _split(w)
+    hidden, gates = rt.empty((rows, d), x.dtype), rt.empty((rows, 3 * d), x.dtype)
+    rhps, hps = rt.empty((rows, d), x.dtype), rt.empty((rows, d), x.dtype)
+    codes, steps = _codes(attrs["gate_activation"], attrs["activation"]), []
+    for live, rows_ in schedule(offs, attrs["is_reverse"]):
+        live_d, rows_d = rt.to_device(live), rt.to_device(rows_)
+        _forward_step(x, w_ur, w_c, b, live_d, rows_d, len(live), h_state, gates, rhps, hps, hidden, codes,
+                      bool(attrs["origin_mode"]))
+        steps.append((live_d, rows_d, len(live)))
+    return hidden, {"gates": gates, "rhps": rhps, "hps": hps, "w_ur": w_ur, "w_c": w_c}, steps, codes, nseq
+
+
+def gru(ins, attrs):
+    hidden, st, _, _, _ = _forward(ins, attrs)
+    d = hidden.shape[1]
+    batch_gate = _place_along([st["gates"], st["rhps"], st["hps"]], rt.empty((hidden.shape[0], 5 * d), hidden.dtype), 1)
+    return {"Hidden": hidden, "BatchGate": batch_gate}
+
+
+def _saved(ins, attrs):
+    """The forward's values the gradient reads: from BatchGate [T, 5D] when the op saved it (no
+    second forward pass), else by running the forward again."""
+    if "BatchGate" not in ins:
+        _, st, steps, codes, nseq = _forward(ins, attrs)
+        return st, steps, codes, nseq
+    w = ins["Weight"]
+    d = w.shape[0]
+    offs = seq_offsets(attrs, "Input", ins["Input"].shape[0])
+    gates, rhps, hps = _take_along(ins["BatchGate"], (3 * d, d, d), 1)
+    w_ur, w_c = _split(w)
+    steps = [(rt.to_device(live), rt.to_device(rows), len(live)) for live, rows in schedule(offs, attrs["is_reverse"])]
+    st = {"gates": gates, "rhps": rhps, "hps": hps, "w_ur": w_ur, "w_c": w_c}
+    return st, steps, _codes(attrs["gate_activation"], attrs["activation"]), len(offs) - 1
+
+
+def _grad_state(st, x, w, nseq):
+    d = w.shape[0]
+    dw = zeros(tuple(w.shape), x.dtype)
+    st.update(dx=zeros(tuple(x.shape), x.dtype), dh_state=zeros((nseq, d), x.dtype), dw=dw,
+              dw_ur=flat(dw)[:2 * d * d].reshape((d, 2 * d)), dw_c=flat(dw)[2 * d * d:].reshape((d, d)))
+    return st
+
+
+def gru_grad(ins, attrs):
+    x, w, b = ins["Input"], ins["Weight"], ins.get("Bias")
+    st, steps, codes, nseq = _saved(ins, attrs)
+    st = _grad_state(st, x, w, nseq)
+    st["dhid"] = ins["Hidden@GRAD"]
+    for live_d, rows_d, n in reversed(steps):
+        _backward_step(st, live_d, rows_d, n, codes, bool(attrs["origin_mode"]))
+    return {"Input@GRAD": st["dx"], "Weight@GRAD": st["dw"], "Bias@GRAD": _bias_grad(st["dx"], b),
+            "H0@GRAD": st["dh_state"] if ins.get("H0") is not None else None}
+
+
+def _unit_setup(ins, attrs):
+    n = ins["HiddenPrev"].shape[0]
+    idx = rt.to_device(np.arange(n, dtype=np.int64))
+    codes = _codes(_UNIT_NAMES[attrs["gate_activation"]], _UNIT_NAMES[attrs["activation"]])
+    return n, idx, codes, bool(attrs["origin_mode"])
+
+
+def gru_unit(ins, attrs):
+    x, w, hp = ins["Input"], ins["Weight"], ins["HiddenPrev"]
+    n, idx, codes, origin = _unit_setup(ins, attrs)
+    d = w.shape[0]
+    w_ur, w_c = _split(w)
+    gates, rhps, hidden = rt.empty((n, 3 * d), x.dtype), rt.empty((n, d), x.dtype), rt.empty((n, d), x.dtype)
+    _forward_step(x, w_ur, w_c, ins.get("Bias"), idx, idx, n, copy(hp), gates, rhps, rt.empty((n, d), x.dtype),
+                  hidden, codes, origin)
+    return {"Gate": gates, "ResetHiddenPrev": rhps, "Hidden": hidden}
+
+
+def gru_unit_grad(ins, attrs):
+    w, b, gates = ins["Weight"], ins.get("Bias"), ins["Gate"]
+    n, idx, codes, origin = _unit_setup(ins, attrs)
+    w_ur, w_c = _split(w)
+    st = {"gates": gates, "rhps": ins["ResetHiddenPrev"], "hps": ins["HiddenPrev"], "w_ur": w_ur, "w_c": w_c,
+          "dhid": ins["Hidden@GRAD"], "dgate": ins.get("Gate@GRAD"), "drhp": ins.get("ResetHiddenPrev@GRAD")}
+    st = _grad_state(st, gates, w, n)
+    _backward_step(st, idx, idx, n, codes, origin)
+    return {"Input@GRAD": st["dx"], "HiddenPrev@GRAD": st["dh_state"], "Weight@GRAD": st["dw"],
+            "Bias@GRAD": _bias_grad(st["dx"], b)}

@@ -1,0 +1,115 @@
+"""GRU ops: gru (Fluid's op behind layers.dynamic_gru, over LoD input, the recurrence per sequence
+batch as kernels/gru_math.py runs it) and gru_unit (one step over a batch of rows)."""
+from .registry import Attr, register
+from .sequence import _need_lod
+
+_ACTS = ("sigmoid", "tanh", "relu", "identity")
+# gru_unit's activations are Fluid's integer codes
+UNIT_ACT_CODES = {"identity": 0, "sigmoid": 1, "tanh": 2, "relu": 3}
+
+_GRU_ATTRS = {"activation": Attr("tanh", choices=_ACTS), "gate_activation": Attr("sigmoid", choices=_ACTS),
+              "is_reverse": False, "origin_mode": False}
+_UNIT_ATTRS = {"activation": Attr(2, choices=(0, 1, 2, 3)), "gate_activation": Attr(1, choices=(0, 1, 2, 3)),
+               "origin_mode": False}
+
+
+def _check_weights(ctx, what):
+    """D from Weight [D, 3D]; Bias, when given, must be [1, 3D]."""
+    w = ctx.shape("Weight")
+    if not w or len(w) != 2 or w[1] != 3 * w[0]:
+        ctx.fail(f"Weight {list(w or [])} must be [D, 3D] (update and reset gates [D, 2D], then candidate "
+                 f"[D, D])")
+    d = w[0]
+    x = ctx.input_var("Input")
+    if x.shape and x.shape[-1] not in (-1, 3 * d):
+        ctx.fail(f"Input {list(x.shape)} must be [{what}, 3D] = [{what}, {3 * d}] (an fc to 3 x size)")
+    if ctx.has_input("Bias") and [int(v) for v in ctx.shape("Bias")] != [1, 3 * d]:
+        ctx.fail(f"Bias {list(ctx.shape('Bias'))} must be [1, {3 * d}] (update, reset, candidate)")
+    return x, d
+
+
+def _infer_gru(ctx):
+    _need_lod(ctx, "Input", "dynamic_gru")
+    x, d = _check_weights(ctx, "T")
+    if ctx.has_input("H0") and ctx.shape("H0")[-1] not in (-1, d):
+        ctx.fail(f"H0 {list(ctx.shape('H0'))} must be [N, {d}]: one initial hidden state per sequence")
+    ctx.set_output("Hidden", [-1, d], x.dtype, lod_level=x.lod_level)
+    ctx.set_output("BatchGate", [-1, 5 * d], x.dtype, lod_level=x.lod_level)
+
+
+def _grads_of(g, slots):
+    return {f"{s}@GRAD": g.in_grad(s) for s in slots if g.input(s)}
+
+
+def _grad_gru(g):
+    slots = ("Input", "H0", "Weight", "Bias")
+    ins = {s: g.input(s) for s in slots if g.input(s)}
+    if g.output("BatchGate"):       # the forward's saved gates: no second forward pass in the gradient
+        ins["BatchGate"] = g.output("BatchGate")
+    ins["Hidden@GRAD"] = g.out_grad("Hidden")
+    g.op("gru_grad", ins, _grads_of(g, slots), g.attrs)
+
+
+def _infer_grads(slots):
+    def infer(ctx):
+        for slot in slots:
+            if ctx.has_input(slot):
+                var = ctx.input_var(slot)
+                ctx.set_output(f"{slot}@GRAD", var.shape, var.dtype)
+    return infer
+
+
+def _infer_unit(ctx):
+    x, d = _check_weights(ctx, "N")
+    hp = ctx.shape("HiddenPrev")
+    if hp and hp[-1] not in (-1, d):
+        ctx.fail(f"HiddenPrev {list(hp)} must be [N, {d}]")
+    rows = x.shape[0] if x.shape else -1
+    ctx.set_output("Gate", [rows, 3 * d], x.dtype)
+    ctx.set_output("ResetHiddenPrev", [rows, d], x.dtype)
+    ctx.set_output("Hidden", [rows, d], x.dtype)
+
+
+def _grad_unit(g):
+    slots = ("Input", "HiddenPrev", "Weight", "Bias")
+    ins = {s: g.input(s) for s in ("HiddenPrev", "Weight", "Bias") if g.input(s)}
+    ins.update({"Gate": g.output("Gate"), "ResetHiddenPrev": g.output("ResetHiddenPrev"),
+                "Hidden@GRAD": g.out_grad("Hidden")})
+    for out in ("Gate", "ResetHiddenPrev"):
+        if g.has_out_grad(out):
+            ins[f"{out}@GRAD"] = g.out_grad(out)
+    g.op("gru_unit_grad", ins, _grads_of(g, slots), g.attrs)
+
+
+def _infer_unit_grad(ctx):
+    _infer_grads(("HiddenPrev", "Weight", "Bias"))(ctx)
+    gate = ctx.input_var("Gate")
+    ctx.set_output("Input@GRAD", gate.shape, gate.dtype)
+
+
+register("gru", kernel_module="gru", inputs=["Input", "H0?", "Weight", "Bias?"], outputs=["Hidden", "BatchGate?"],
+         attrs=_GRU_ATTRS, infer=_infer_gru, grad=_grad_gru,
+         grad_reads=("Input", "H0", "Weight", "Bias", "BatchGate"),
+         needs_lod=True,
+         doc="GRU over each sequence of Input [T, 3D] (already projected; update, reset, candidate): "
+             "u, r = gate_activation(x + h' W_ur + b), c = activation(x_c + (r h') W_c + b_c), "
+             "h = u c + (1 - u) h' (origin_mode: u h' + (1 - u) c). Weight [D, 3D] holds W_ur [D, 2D] then "
+             "W_c [D, D] in memory (Fluid's layout). is_reverse runs each sequence backwards. Hidden [T, D] "
+             "keeps Input's LoD. BatchGate [T, 5D], where the layer asks for it, keeps per row what the "
+             "gradient reads (u, r, c, r h', h'; Fluid's BatchGate holds the gates in batch order), so the "
+             "gradient does not run the forward again; without it the gradient recomputes them.")
+register("gru_grad", kernel_module="gru",
+         inputs=["Input", "H0?", "Weight", "Bias?", "BatchGate?", "Hidden@GRAD"],
+         outputs=["Input@GRAD?", "H0@GRAD?", "Weight@GRAD?", "Bias@GRAD?"], attrs=_GRU_ATTRS,
+         infer=_infer_grads(("Input", "H0", "Weight", "Bias")), lod="drop", needs_lod=True)
+register("gru_unit", kernel_module="gru", inputs=["Input", "HiddenPrev", "Weight", "Bias?"],
+         outputs=["Gate", "ResetHiddenPrev", "Hidden"], attrs=_UNIT_ATTRS, infer=_infer_unit, grad=_grad_unit,
+         grad_reads=("HiddenPrev", "Weight", "Bias", "Gate", "ResetHiddenPrev"), lod="drop",
+         doc="One GRU step over rows: Input [N, 3D] (projected), HiddenPrev [N, D]; Gate [N, 3D] = (u, r, c) "
+             "after activation, ResetHiddenPrev = r * HiddenPrev, Hidden as gru's. Activations are Fluid's "
+             "codes: 0 identity, 1 sigmoid, 2 tanh, 3 relu.")
+register("gru_unit_grad", kernel_module="gru",
+         inputs=["HiddenPrev", "Weight", "Bias?", "Gate", "ResetHiddenPrev", "Hidden@GRAD", "Gate@GRAD?",
+                 "ResetHiddenPrev@GRAD?"],
+         outputs=["Input@GRAD?", "HiddenPrev@GRAD?", "Weight@GRAD?", "Bias@GRAD?"], attrs=_UNIT_ATTRS,
+         infer=_infer_unit_grad, lod="drop")

@@ -1,0 +1,70 @@
+"""lstmp (Fluid's op behind layers.dynamic_lstmp): an LSTM over LoD input whose recurrent state is
+a projection of the hidden state, with optional cell and projection clipping; the recurrence runs
+per sequence batch (kernels/lstmp_math.py)."""
+from .registry import Attr, register
+from .sequence import _need_lod
+
+_ACTS = ("sigmoid", "tanh", "relu", "identity")
+_ATTRS = {
+    "use_peepholes": True, "is_reverse": False,
+    "cell_clip": Attr(0.0, lambda v: v >= 0, ">= 0 (0: no clip)"),
+    "proj_clip": Attr(0.0, lambda v: v >= 0, ">= 0 (0: no clip)"),
+    "gate_activation": Attr("sigmoid", choices=_ACTS), "cell_activation": Attr("tanh", choices=_ACTS),
+    "candidate_activation": Attr("tanh", choices=_ACTS), "proj_activation": Attr("tanh", choices=_ACTS),
+}
+_SLOTS = ("Input", "Weight", "ProjWeight", "Bias", "H0", "C0")
+
+
+def _infer(ctx):
+    x = _need_lod(ctx, "Input", "dynamic_lstmp")
+    pw, w, b = ctx.shape("ProjWeight"), ctx.shape("Weight"), ctx.shape("Bias")
+    if not pw or len(pw) != 2:
+        ctx.fail(f"ProjWeight {list(pw or [])} must be [D, P] (hidden size, projection size)")
+    d, p = pw
+    if not w or list(w) != [p, 4 * d]:
+        ctx.fail(f"Weight {list(w or [])} must be [P, 4D] = [{p}, {4 * d}] (projection to gates candidate/input/"
+                 f"forget/output)")
+    if x.shape and x.shape[-1] not in (-1, 4 * d):
+        ctx.fail(f"Input {list(x.shape)} must be [T, 4D] = [T, {4 * d}] (an fc of the sequence to 4 x size)")
+    want = (7 if ctx.attrs["use_peepholes"] else 4) * d
+    if not b or int(b[-1]) != want:
+        ctx.fail(f"Bias {list(b or [])} must be [1, {want}] ({'7D with peepholes' if want == 7 * d else '4D'})")
+    for slot, width in (("H0", p), ("C0", d)):
+        if ctx.has_input(slot) and ctx.shape(slot)[-1] not in (-1, width):
+            ctx.fail(f"{slot} {list(ctx.shape(slot))} must be [N, {width}]: one initial state per sequence")
+    ctx.set_output("Projection", [-1, p], x.dtype, lod_level=x.lod_level)
+    ctx.set_output("Cell", [-1, d], x.dtype, lod_level=x.lod_level)
+    ctx.set_output("BatchGate", [-1, 7 * d + 2 * p], x.dtype, lod_level=x.lod_level)
+
+
+def _grad(g):
+    ins = {s: g.input(s) for s in _SLOTS if g.input(s)}
+    if g.output("BatchGate"):       # the forward's saved values: no second forward pass in the gradient
+        ins["Cell"], ins["BatchGate"] = g.output("Cell"), g.output("BatchGate")
+    ins["Projection@GRAD"] = g.out_grad("Projection")
+    if g.has_out_grad("Cell"):
+        ins["Cell@GRAD"] = g.out_grad("Cell")
+    g.op("lstmp_grad", ins, {f"{s}@GRAD": g.in_grad(s) for s in _SLOTS if g.input(s)}, g.attrs)
+
+
+def _infer_grad(ctx):
+    for slot in _SLOTS:
+        if ctx.has_input(slot):
+            var = ctx.input_var(slot)
+            ctx.set_output(f"{slot}@GRAD", var.shape, var.dtype)
+
+
+register("lstmp", kernel_module="lstmp", inputs=["Input", "Weight", "ProjWeight", "Bias", "H0?", "C0?"],
+         outputs=["Projection", "Cell", "BatchGate?"], attrs=_ATTRS, infer=_infer, grad=_grad,
+         grad_reads=_SLOTS + ("Cell", "BatchGate"), needs_lod=True,
+         doc="LSTM with a recurrent projection over each sequence of Input [T, 4D] (gates candidate/input/"
+             "forget/output as dynamic_lstm): g = x + r' Weight + b (peepholes as dynamic_lstm), "
+             "c = clip(f c' + i cand, cell_clip), h = o cell(c), r = clip(proj(h ProjWeight), proj_clip); "
+             "Weight [P, 4D], ProjWeight [D, P], H0 [N, P], C0 [N, D]. Projection [T, P] and Cell [T, D] keep "
+             "Input's LoD. BatchGate [T, 7D + 2P], where the layer asks for it, keeps per row what the "
+             "gradient reads (gates, previous and unclipped cell, r', h, unclipped projection), so the "
+             "gradient does not run the forward again; without it the gradient recomputes them.")
+register("lstmp_grad", kernel_module="lstmp",
+         inputs=["Input", "Weight", "ProjWeight", "Bias", "H0?", "C0?", "Cell?", "BatchGate?", "Projection@GRAD",
+                 "Cell@GRAD?"],
+         outputs=[f"{s}@GRAD?" for s in _SLOTS], attrs=_ATTRS, infer=_infer_grad, lod="drop", needs_lod=True)

@@ -1,0 +1,78 @@
+"""Op cases for gru (dynamic_gru) over LoD input and gru_unit: a step-by-step numpy reference of
+Fluid's equations, one sequence at a time (no batching), with Weight read in Fluid's memory layout
+([D, 2D] update/reset block, then the [D, D] candidate block); the gradient from the forward's saved
+values (BatchGate) and recomputed without them."""
+import numpy as np
+
+from op_test import OpCase
+from tests.ops.cases_sequence import lod_tensor, sequences
+
+rng = np.random.default_rng(21)
+D = 3
+_F = {"sigmoid": lambda v: 1 / (1 + np.exp(-v)), "tanh": np.tanh, "relu": lambda v: np.maximum(v, 0),
+      "identity": lambda v: v}
+_CODES = {0: "identity", 1: "sigmoid", 2: "tanh", 3: "relu"}
+
+
+def gru_step(x, h, w, b, gate, cand, origin):
+    w_ur, w_c = w.reshape(-1)[:2 * D * D].reshape(D, 2 * D), w.reshape(-1)[2 * D * D:].reshape(D, D)
+    u = _F[gate](x[:D] + h @ w_ur[:, :D] + b[:D])
+    r = _F[gate](x[D:2 * D] + h @ w_ur[:, D:] + b[D:2 * D])
+    c = _F[cand](x[2 * D:] + (r * h) @ w_c + b[2 * D:])
+    new_h = u * h + (1 - u) * c if origin else (1 - u) * h + u * c
+    return np.concatenate([u, r, c]), r * h, new_h
+
+
+def gru_ref(i, a):
+    b = i["Bias"].reshape(-1) if "Bias" in i else np.zeros(3 * D)
+    out = []
+    for s, seq in enumerate(sequences(i["Input"])):
+        h = i["H0"][s] if "H0" in i else np.zeros(D)
+        hs = []
+        for x in (seq[::-1] if a["is_reverse"] else seq):
+            h = gru_step(x, h, i["Weight"], b, a["gate_activation"], a["activation"], a["origin_mode"])[2]
+            hs.append(h)
+        out += hs[::-1] if a["is_reverse"] else hs
+    return {"Hidden": np.array(out)}
+
+
+def unit_ref(i, a):
+    b = i["Bias"].reshape(-1) if "Bias" in i else np.zeros(3 * D)
+    rows = [gru_step(x, h, i["Weight"], b, _CODES[a["gate_activation"]], _CODES[a["activation"]], a["origin_mode"])
+            for x, h in zip(i["Input"], i["HiddenPrev"])]
+    return {"Gate": np.array([r[0] for r in rows]), "ResetHiddenPrev": np.array([r[1] for r in rows]),
+            "Hidden": np.array([r[2] for r in rows])}
+
+
+def _gru(name, bias=True, h0=False, saved=True, lengths=(3, 1, 4), **attrs):
+    inputs = {"Input": lod_tensor(list(lengths), 3 * D), "Weight": rng.normal(size=(D, 3 * D)) * 0.5}
+    if bias:
+        inputs["Bias"] = rng.normal(size=(1, 3 * D)) * 0.5
+    if h0:
+        inputs["H0"] = rng.normal(size=(3, D))
+    # saved: the op also writes BatchGate, which its gradient then reads instead of running the forward again
+    return OpCase("gru", inputs, gru_ref, attrs=attrs, grad=tuple(inputs), name=name, grad_rtol=1e-4,
+                  grad_atol=1e-6, outputs=("Hidden", "BatchGate") if saved else ("Hidden",), loss_outputs=("Hidden",))
+
+
+def _unit(name, bias=True, **attrs):
+    inputs = {"Input": rng.normal(size=(4, 3 * D)), "HiddenPrev": rng.normal(size=(4, D)),
+              "Weight": rng.normal(size=(D, 3 * D)) * 0.5}
+    if bias:
+        inputs["Bias"] = rng.normal(size=(1, 3 * D)) * 0.5
+    return OpCase("gru_unit", inputs, unit_ref, attrs=attrs, grad=tuple(inputs), name=name, grad_rtol=1e-4,
+                  grad_atol=1e-6)
+
+
+CASES = [
+    _gru("gru"),
+    _gru("gru_reverse_h0", is_reverse=True, h0=True),
+    _gru("gru_origin_mode_no_bias", bias=False, origin_mode=True),
+    _gru("gru_relu_identity", h0=True, gate_activation="identity", activation="relu"),
+    _gru("gru_recomputed", saved=False),
+    _gru("gru_empty_sequence", h0=True, lengths=(2, 0, 3)),
+    _gru("gru_reverse_h0_recomputed", is_reverse=True, h0=True, saved=False),
+    _unit("gru_unit"),
+    _unit("gru_unit_origin_mode", origin_mode=True),
+    _unit("gru_unit_no_bias_identity", bias=False, activation=0),
+]
