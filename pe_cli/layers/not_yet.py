@@ -9,9 +9,9 @@ from ..errors import unsupported
 
 _WHY = "pe does not support it yet"
 
-# Built elsewhere: recurrent layers, sparse gradients and decoding (issues 12 and 13).
+# Built elsewhere: recurrent layers and decoding (issues 12 and 13).
 IN_PROGRESS = """dynamic_gru dynamic_lstmp gru_unit lstm_unit lstm rnn GRUCell LSTMCell RNNCell
-merge_selected_rows get_tensor_from_selected_rows while_loop BasicDecoder DecodeHelper Decoder
+while_loop BasicDecoder DecodeHelper Decoder
 GreedyEmbeddingHelper SampleEmbeddingHelper TrainingHelper""".split()
 
 # Object detection (anchors, boxes, proposals, RoI pooling, NMS, detection losses).
