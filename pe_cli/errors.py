@@ -58,3 +58,30 @@ def suggest(name, choices):
 
 class NanInfError(OpError):
     """An op wrote NaN or Inf into a float output (check_nan_inf)."""
+
+
+class FluidUnsupported(NotImplementedError):
+    """A Fluid name pe does not implement. ``name`` is the dotted Fluid name."""
+
+    def __init__(self, name, why="pe does not support it yet"):
+        super().__init__(f"{name}: {why}")
+        self.name = name
+
+
+def unsupported(name, why="pe does not support it yet"):
+    """A stand-in for the Fluid name ``name`` that raises FluidUnsupported when called: a class
+    (so scripts may still subclass it) for a capitalized name, else a function. Stand-ins carry
+    ``_pe_not_yet = True``."""
+    short = name.rsplit(".", 1)[-1]
+    doc = f"Not in pe: {why}."
+    if short[:1].isupper():
+        def __new__(cls, *args, **kwargs):
+            raise FluidUnsupported(name, why)
+        return type(short, (), {"__new__": __new__, "__doc__": doc, "_pe_not_yet": True})
+
+    def stand_in(*args, **kwargs):
+        raise FluidUnsupported(name, why)
+    stand_in.__name__ = stand_in.__qualname__ = short
+    stand_in.__doc__ = doc
+    stand_in._pe_not_yet = True
+    return stand_in

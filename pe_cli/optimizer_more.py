@@ -194,8 +194,9 @@ class ExponentialMovingAverage:
         for p in params:
             ema = layers.create_global_var(list(p.shape), 0.0, p.dtype, persistable=True,
                                            name=unique_name.generate(f"{self._name}{p.name}.ema"))
-            backup = main.global_block().create_var(name=unique_name.generate(f"{self._name}{p.name}.ema_tmp"),
-                                                    shape=p.shape, dtype=p.dtype, persistable=True)
+            # the backup lives only in the apply/restore programs: the main program's persistables
+            # (what save_persistables and fluid.save write) stay those training computes
+            backup = _Backup(unique_name.generate(f"{self._name}{p.name}.ema_tmp"), p.shape, p.dtype)
             self._entries.append((p, ema, backup))
         self.apply_program, self.restore_program = self._apply_programs()
 
@@ -305,6 +306,14 @@ def _blend(a, b, w):
     """w * a + (1 - w) * b for a [1] weight w of 0 or 1."""
     return layers.elementwise_add(layers.elementwise_mul(a, w),
                                   layers.elementwise_mul(b, layers.scale(w, scale=-1.0, bias=1.0)))
+
+
+class _Backup:
+    """A parameter's backup during apply(): a name, shape and dtype, declared in the apply and
+    restore programs only."""
+
+    def __init__(self, name, shape, dtype):
+        self.name, self.shape, self.dtype = name, shape, dtype
 
 
 def _same_var(block, var):

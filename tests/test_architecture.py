@@ -22,7 +22,8 @@ LAYERS = [
     ("framework", ["pe_cli.framework"]),
     # building programs: layers, autodiff, optimizers and their parts
     ("building", ["pe_cli.initializer", "pe_cli.param_attr", "pe_cli.regularizer", "pe_cli.layers",
-                  "pe_cli.backward", "pe_cli.clip", "pe_cli.optimizer", "pe_cli.optimizer_more", "pe_cli.transpiler"]),
+                  "pe_cli.backward", "pe_cli.clip", "pe_cli.optimizer", "pe_cli.optimizer_more", "pe_cli.optimizer_average",
+                  "pe_cli.transpiler"]),
     # strategies, CompiledProgram (plain data), the multi-device graph
     ("compiler", ["pe_cli.compiler"]),
     # scheduling: Executor, ParallelExecutor, scopes

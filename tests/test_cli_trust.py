@@ -95,7 +95,7 @@ def test_one_process_per_run_directory(run20, tmp_path):
     holder = subprocess.Popen([sys.executable, "-c", (
         "import fcntl, os, sys, time\n"
         f"fd = os.open({str(run / '.lock')!r}, os.O_RDWR | os.O_CREAT)\n"
-        "fcntl.flock(fd, fcntl.LOCK_EX); os.write(fd, f'{os.getpid()}'.encode())\n"
+        "fcntl.flock(fd, fcntl.LOCK_EX); os.ftruncate(fd, 0); os.write(fd, f'{os.getpid()}'.encode())\n"
         "print('held', flush=True); time.sleep(60)\n")], stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "held"

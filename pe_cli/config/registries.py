@@ -1,7 +1,8 @@
 """The names YAML may use, read from the engine's own modules (never a second list):
 
 - layer types: the layer functions exported by ``pe_cli.layers`` (less ``data``, which feeds use,
-  and the learning-rate schedules, which ``optimizer.learning_rate`` uses);
+  the learning-rate schedules, which ``optimizer.learning_rate`` uses, and the stand-ins of Fluid
+  names pe lacks);
 - optimizers: the ``Optimizer`` classes of ``pe_cli.optimizer``;
 - schedules: ``pe_cli.layers.learning_rate_scheduler.__all__``;
 - initializers, regularizers, clips: the classes of their modules.
@@ -32,7 +33,8 @@ def schedules():
 def layers():
     skip = {"data"} | set(schedules().members)
     members = {name: fn for name, fn in vars(L).items()
-               if not name.startswith("_") and inspect.isfunction(fn) and name not in skip}
+               if not name.startswith("_") and inspect.isfunction(fn) and name not in skip
+               and not getattr(fn, "_pe_not_yet", False)}     # Fluid's names pe lacks (layers/not_yet.py)
     return Namespace("layer type", members)
 
 

@@ -18,6 +18,7 @@ from .compiler import BuildStrategy, CompiledProgram, ExecutionStrategy  # noqa:
 from .data import data  # noqa: F401
 from .data_feeder import DataFeeder  # noqa: F401
 from .framework import in_dygraph_mode  # noqa: F401
+from .io import load, load_program_state, save, set_program_state  # noqa: F401
 from .param_attr import ParamAttr, WeightNormParamAttr  # noqa: F401
 from .transpiler import DistributeTranspiler, DistributeTranspilerConfig, memory_optimize, release_memory  # noqa: F401
 from ..data.async_executor import AsyncExecutor  # noqa: F401

@@ -3,7 +3,8 @@
 For this process only, an import hook (a ``sys.meta_path`` finder) makes ``paddle`` resolve to
 pe_cli.paddle and ``paddle.fluid`` to pe_cli.fluid; importing pe never installs it. The script runs
 as ``__main__`` with its own directory first on ``sys.path``, as ``python SCRIPT.py`` would. When it
-reaches a Fluid name pe lacks, one line names it (the traceback follows under ``PE_DEBUG=1``).
+reaches a Fluid name pe lacks, one line names it, and one of pe's own errors (a PeError: a bad
+file, shapes that cannot work) is one line too (the traceback follows under ``PE_DEBUG=1``).
 
 This module imports no pe module at load time (the targets are imported by name when the script
 asks), so ``pe --help`` stays fast.
@@ -119,13 +120,16 @@ def run_script(script, args=()):
         runpy.run_path(script, run_name="__main__")
     except SystemExit as e:
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
-    except Exception as e:   # noqa: BLE001 -- the script's error: a line for pe's gaps, else the traceback
-        name = unsupported_name(e)
-        if name is None or os.environ.get("PE_DEBUG") == "1":
+    except Exception as e:   # noqa: BLE001 -- the script's error: a line for pe's gaps and pe's own
+        name = unsupported_name(e)        # one-line errors (a bad file, a bad shape), else the traceback
+        errors = sys.modules.get("pe_cli.errors")
+        own = errors is not None and isinstance(e, errors.PeError)
+        if (name is None and not own) or os.environ.get("PE_DEBUG") == "1":
             traceback.print_exc()
-        if name is not None:
+        if name is not None or own:
             line = _script_line(e.__traceback__, script)
             where = f"{os.path.basename(script)}:{line}" if line else os.path.basename(script)
-            print(f"pe fluid: {where}: not supported by pe: {name}", file=sys.stderr)
+            said = f"not supported by pe: {name}" if name is not None else f"error: {e}"
+            print(f"pe fluid: {where}: {said}", file=sys.stderr)
         return 1
     return 0

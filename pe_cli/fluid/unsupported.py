@@ -1,23 +1,9 @@
 """How the Fluid face says "not in pe": one NotImplementedError naming the Fluid name, and the
-reason when there is one (another issue owns it, or pe will never have it)."""
+reason when there is one (another issue owns it, or pe will never have it). The error and the
+stand-ins live in pe_cli/errors.py, so lower layers (``fluid.layers`` is pe_cli.layers) use them too."""
+from ..errors import FluidUnsupported, unsupported
 
-
-class FluidUnsupported(NotImplementedError):
-    """A Fluid name pe does not implement. ``name`` is the dotted Fluid name."""
-
-    def __init__(self, name, why="pe does not support it yet"):
-        super().__init__(f"{name}: {why}")
-        self.name = name
-
-
-def unsupported(name, why="pe does not support it yet"):
-    """A stand-in callable (function or class) that raises FluidUnsupported when called."""
-    def stand_in(*args, **kwargs):
-        raise FluidUnsupported(name, why)
-    stand_in.__name__ = name.rsplit(".", 1)[-1]
-    stand_in.__qualname__ = stand_in.__name__
-    stand_in.__doc__ = f"Not in pe: {why}."
-    return stand_in
+__all__ = ["FluidUnsupported", "unsupported", "unsupported_module"]
 
 
 def unsupported_module(module, why):

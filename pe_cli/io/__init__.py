@@ -4,6 +4,9 @@
   (one ``.npy`` per variable, or one ``.npz`` archive), never unpickled; loads checked first.
 - atomic.py: the atomic writes behind them (a crash never leaves a half-written checkpoint).
 - inference.py: ``save_inference_model``/``load_inference_model`` (forward ops as JSON + parameters).
+- program_state.py: Fluid 1.8's ``save``/``load``/``load_program_state``/``set_program_state``
+  (``.pdparams``/``.pdopt`` pickles written opcode by opcode in pdparams_write.py and parsed, never
+  unpickled, by pdparams.py).
 
 Optimizer state (moments, beta powers, learning rates, ``@LR_DECAY_COUNTER@``) is persistable, so
 ``save_persistables`` then ``load_persistables`` resumes training exactly.
@@ -11,6 +14,10 @@ Optimizer state (moments, beta powers, learning rates, ``@LR_DECAY_COUNTER@``) i
 from .checkpoint import (is_parameter, is_persistable, load_params, load_persistables, load_vars,
                          save_params, save_persistables, save_vars)
 from .inference import load_inference_model, save_inference_model
+from .program_state import (get_program_parameter, get_program_persistable_vars, load, load_program_state, save,
+                            set_program_state)
 
 __all__ = ["save_vars", "load_vars", "save_params", "load_params", "save_persistables", "load_persistables",
-           "save_inference_model", "load_inference_model", "is_parameter", "is_persistable"]
+           "save_inference_model", "load_inference_model", "is_parameter", "is_persistable",
+           "save", "load", "load_program_state", "set_program_state", "get_program_parameter",
+           "get_program_persistable_vars"]

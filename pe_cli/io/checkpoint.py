@@ -8,6 +8,7 @@ Loading reads everything first and checks that each expected variable is there w
 shape and dtype; a mismatch is a one-line error naming the file and the variable, and nothing is
 loaded. Values go to the current global scope (``fluid.scope_guard`` selects another)."""
 import os
+import types
 
 import numpy as np
 
@@ -202,3 +203,25 @@ def load_params(executor, dirname, main_program=None, filename=None):
 
 def load_persistables(executor, dirname, main_program=None, filename=None):
     load_vars(executor, dirname, main_program, predicate=is_persistable, filename=filename)
+
+
+def _var_name(fname):
+    """The variable name of a ``.npy`` file name (``_file_name`` undone)."""
+    name = fname[:-len(".npy")]
+    for code, char in (("%2F", "/"), ("%5C", "\\"), ("%2E", "."), ("%25", "%")):
+        name = name.replace(code, char)
+    return name
+
+
+def read_saved(fn, dirname, names=None, filename=None):
+    """The arrays (name -> array) that ``save_vars`` wrote to ``dirname`` (or to its archive
+    ``filename``), without a program: the variables ``names``, or with ``names=None`` every ``.npy``
+    file of ``dirname``."""
+    if filename is None and names is None:
+        if not os.path.isdir(dirname):
+            raise PeError(f"{fn}: checkpoint directory '{dirname}' does not exist{interrupted_hint(dirname)}")
+        names = [_var_name(f) for f in sorted(os.listdir(dirname)) if f.endswith(".npy")]
+    wanted = [types.SimpleNamespace(name=n, shape=None, dtype=None) for n in names]   # no checks
+    if filename is None:
+        return _read_dir(fn, dirname, wanted)
+    return _read_npz(fn, os.path.join(dirname, filename), wanted)

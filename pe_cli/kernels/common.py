@@ -170,6 +170,8 @@ class PoolGeometry:
 
 
 POOL_CODES = {"AVERAGE": 0, "SUM": 1, "SQRT": 2, "MAX": 3, "LAST": 4, "FIRST": 5}
+# the recurrent ops' activations, as their numba and CUDA loops take them
+ACT_CODES = {"sigmoid": 0, "tanh": 1, "relu": 2, "identity": 3}
 
 
 def seq_offsets(attrs, slot, rows):

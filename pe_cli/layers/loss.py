@@ -4,6 +4,7 @@ from ..errors import ShapeError
 from ..framework.source import current_source
 from ..ops.registry import fmt_shape
 from .helper import LayerHelper
+from .tensor import reduce_mean
 
 
 def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-100,
@@ -64,3 +65,12 @@ def huber_loss(input, label, delta):
     helper.append_op("huber_loss", {"X": [input], "Y": [label]}, {"Out": [out], "Residual": [residual]},
                      {"delta": float(delta)})
     return out
+
+
+__all__ += ["mse_loss"]
+
+
+def mse_loss(input, label):
+    """The mean of (input - label)^2 over every element: ``reduce_mean`` of ``square_error_cost``, as
+    Fluid 1.8 builds it (shape [1])."""
+    return reduce_mean(square_error_cost(input, label))

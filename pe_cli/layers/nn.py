@@ -279,3 +279,15 @@ def get_tensor_from_selected_rows(x, name=None):
     out = helper.create_variable_for_type_inference(x.dtype)
     helper.append_op("get_tensor_from_selected_rows", {"X": [x]}, {"Out": [out]})
     return out
+
+
+__all__ += ["clip_by_norm"]
+
+
+def clip_by_norm(x, max_norm, name=None):
+    """x * max_norm / ||x||_2 where the L2 norm of all of x exceeds ``max_norm``, else x (the
+    ``clip_by_norm`` op, which gradient clipping uses too; no gradient flows through it, as in Fluid)."""
+    helper = LayerHelper("clip_by_norm", input=x, name=name)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op("clip_by_norm", {"X": [x]}, {"Out": [out]}, {"max_norm": float(max_norm)})
+    return out

@@ -304,3 +304,11 @@ def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_
     if name is not None and attr is not False and attr.name is None:
         attr.name = name
     return helper.create_parameter(attr, list(shape), dtype, is_bias, default_initializer)
+
+
+__all__ += ["sum"]
+
+
+def sum(x):   # noqa: A001 -- Fluid's name; it shadows the builtin in this module, which never calls it
+    """Fluid's ``layers.sum``: the ``sum`` op over a variable or a list of variables of one shape."""
+    return sums(x)

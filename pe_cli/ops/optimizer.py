@@ -145,6 +145,40 @@ register("lars_momentum", kernel_module="optimizer",
              "lars_weight_decay * Param); ParamOut = Param - VelocityOut.")
 
 
+_SUMS = ("sum_1", "sum_2", "sum_3")
+_COUNTS = ("num_accumulates", "old_num_accumulates", "num_updates")
+
+
+def _infer_average_accumulates(ctx):
+    p = ctx.shape("param")
+    for name in _SUMS:
+        s = ctx.shape(f"in_{name}")
+        if len(s) != len(p) or any(a != b and a >= 0 and b >= 0 for a, b in zip(s, p)):
+            ctx.fail(f"in_{name} {fmt_shape(s)} must have param's shape {fmt_shape(p)}")
+        ctx.set_output(f"out_{name}", ctx.shape(f"in_{name}"), ctx.dtype(f"in_{name}"))
+    for name in _COUNTS:
+        if known_numel(ctx.shape(f"in_{name}")) not in (1, -1):
+            ctx.fail(f"in_{name} must hold one value, its shape is {fmt_shape(ctx.shape(f'in_{name}'))}")
+        ctx.set_output(f"out_{name}", [1], "int64")
+    if ctx.attrs["min_average_window"] > ctx.attrs["max_average_window"]:
+        ctx.fail(f"min_average_window {ctx.attrs['min_average_window']} must not exceed max_average_window "
+                 f"{ctx.attrs['max_average_window']}")
+
+
+register("average_accumulates", kernel_module="optimizer",
+         inputs=["param"] + [f"in_{n}" for n in _SUMS + _COUNTS],
+         outputs=[f"out_{n}" for n in _SUMS + _COUNTS],
+         attrs={"average_window": Attr(0.0, _non_negative, ">= 0"),
+                "min_average_window": Attr(10000, _non_negative, ">= 0"),
+                "max_average_window": Attr(10000, _non_negative, ">= 0")},
+         infer=_infer_average_accumulates,
+         doc="ModelAverage's sliding-window sums, as Fluid's op (outputs are the input variables): "
+             "num_updates and num_accumulates += 1; sum_1 += param; every 16384 updates sum_2 += sum_1 and "
+             "sum_1 = 0 (precision); when num_accumulates >= min_average_window and >= min(max_average_window, "
+             "num_updates * average_window), sum_3 = sum_1 + sum_2, sum_1 = sum_2 = 0, old_num_accumulates = "
+             "num_accumulates, num_accumulates = 0. The average is (sum_1 + sum_2 + sum_3) / (num_accumulates + "
+             "old_num_accumulates).")
+
 # -- learning-rate schedules --------------------------------------------------------------------
 
 def _infer_increment(ctx):

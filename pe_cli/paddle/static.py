@@ -8,6 +8,7 @@ from ..backward import append_backward, gradients  # noqa: F401
 from ..compiler import BuildStrategy, CompiledProgram, ExecutionStrategy  # noqa: F401
 from ..executor import Executor, global_scope, scope_guard  # noqa: F401
 from ..executor.parallel import ParallelExecutor  # noqa: F401
+from ..io import load, load_program_state, save, set_program_state  # noqa: F401
 from ..framework import (Program, default_main_program, default_startup_program, name_scope,  # noqa: F401
                          program_guard)
 from ..kernels import cuda_places  # noqa: F401
@@ -26,5 +27,5 @@ nn = types.SimpleNamespace(fc=_fc, batch_norm=_layers.batch_norm, conv2d=_layers
 
 __all__ = ["BuildStrategy", "CompiledProgram", "ExecutionStrategy", "Executor", "ParallelExecutor", "Program",
            "append_backward", "cpu_places", "cuda_places", "data", "default_main_program",
-           "default_startup_program", "global_scope", "gradients", "name_scope", "nn", "program_guard",
-           "scope_guard"]
+           "default_startup_program", "global_scope", "gradients", "load", "load_program_state", "name_scope", "nn",
+           "program_guard", "save", "scope_guard", "set_program_state"]

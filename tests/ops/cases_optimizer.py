@@ -79,6 +79,28 @@ def _adadelta(i, a):
             "AvgSquaredUpdateOut": rho * i["AvgSquaredUpdate"] + (1 - rho) * update ** 2}
 
 
+def _average_accumulates(i, a):
+    """Fluid's op with its outputs on its input variables: the sums move in place, in this order."""
+    updates, acc = int(i["in_num_updates"][0]) + 1, int(i["in_num_accumulates"][0]) + 1
+    old = int(i["in_old_num_accumulates"][0])
+    s1, s2, s3 = i["in_sum_1"] + i["param"], i["in_sum_2"].copy(), i["in_sum_3"].copy()
+    if updates % 16384 == 0:
+        s2, s1 = s2 + s1, np.zeros_like(s1)
+    if acc >= a["min_average_window"] and acc >= min(a["max_average_window"], updates * a["average_window"]):
+        s3, s1, s2 = s1 + s2, np.zeros_like(s1), np.zeros_like(s2)
+        old, acc = acc, 0
+    return {"out_sum_1": s1, "out_sum_2": s2, "out_sum_3": s3, "out_num_accumulates": np.array([acc]),
+            "out_old_num_accumulates": np.array([old]), "out_num_updates": np.array([updates])}
+
+
+def _avg_case(name, updates, acc, old, attrs, dtype="float64"):
+    count = lambda v: np.array([v], dtype="int64")   # noqa: E731
+    return OpCase("average_accumulates",
+                  {"param": r(3, 4, dtype=dtype), "in_sum_1": r(3, 4, dtype=dtype), "in_sum_2": r(3, 4, dtype=dtype),
+                   "in_sum_3": r(3, 4, dtype=dtype), "in_num_accumulates": count(acc),
+                   "in_old_num_accumulates": count(old), "in_num_updates": count(updates)},
+                  _average_accumulates, attrs=attrs, name=name, rtol=2e-6 if dtype == "float32" else 1e-6)
+
 def _decayed_adagrad(i, a):
     m = a["decay"] * i["Moment"] + (1 - a["decay"]) * i["Grad"] ** 2
     return {"ParamOut": i["Param"] - i["LearningRate"][0] * i["Grad"] / (np.sqrt(m) + a["epsilon"]),
@@ -225,6 +247,16 @@ CASES = [
     _lr_case("linear_warmup", 12, {"warmup_steps": 10.0, "start_lr": 0.0, "end_lr": 0.1}, 0.25,
              "lr_linear_warmup_after_variable_base", base_input=0.25),
 
+    _avg_case("average_accumulates_inside_window", 5, 5, 3,
+              {"average_window": 0.5, "min_average_window": 2, "max_average_window": 100}),
+    _avg_case("average_accumulates_window_restarts", 9, 4, 3,
+              {"average_window": 0.5, "min_average_window": 2, "max_average_window": 100}),
+    _avg_case("average_accumulates_max_window", 99, 9, 10,
+              {"average_window": 0.9, "min_average_window": 1, "max_average_window": 10}, dtype="float32"),
+    _avg_case("average_accumulates_sum_1_folds", 16383, 40, 3,
+              {"average_window": 0.5, "min_average_window": 10000, "max_average_window": 20000}),
+    _avg_case("average_accumulates_folds_and_restarts", 16383, 9999, 7,
+              {"average_window": 0.5, "min_average_window": 10000, "max_average_window": 20000}),
     OpCase("clip_by_norm", {"X": r(3, 4)}, _clip_by_norm, attrs={"max_norm": 1.0}),
     OpCase("clip_by_norm", {"X": 0.01 * r(3, 4)}, _clip_by_norm, attrs={"max_norm": 1.0},
            name="clip_by_norm_inside"),

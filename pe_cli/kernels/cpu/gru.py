@@ -4,13 +4,12 @@ in both); gru_unit, one step, is kernels/gru_math.py over numpy."""
 import numpy as np
 
 from .. import gru_math
-from ..common import check_initial_states, seq_offsets
+from ..common import ACT_CODES as _CODES, check_initial_states, seq_offsets
 from ..lstm_math import schedule
 from ._numba import lazy
 
 _UNIT_ACTS = {0: "identity", 1: "sigmoid", 2: "tanh", 3: "relu"}
 _loops = lazy("_gru_loops")
-_CODES = {"sigmoid": 0, "tanh": 1, "relu": 2, "identity": 3}
 
 
 def _prepare(ins, attrs):

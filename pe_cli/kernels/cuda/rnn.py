@@ -6,13 +6,11 @@ import math
 import numpy as np
 from numba import cuda
 
-from ..common import seq_offsets
+from ..common import ACT_CODES as _CODES, seq_offsets
 from ..lstm_math import schedule
 from . import runtime as rt
 from ._launch import copy, flat, grid, zeros
 from ._matmul import matmul
-
-_CODES = {"sigmoid": 0, "tanh": 1, "relu": 2, "identity": 3}
 
 
 @cuda.jit(device=True)

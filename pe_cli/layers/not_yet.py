@@ -1,0 +1,52 @@
+"""The layers of Fluid 1.8's ``fluid.layers`` index (seed 002) that pe does not have yet, each a
+stand-in raising NotImplementedError (FluidUnsupported) that names it and says pe does not support
+it yet. A stand-in only fills a name pe_cli.layers does not define, so a layer that lands replaces
+its stand-in without touching this list. docs/COMPAT.md has the same table; tests/test_layers_index.py
+keeps the two and the code in agreement."""
+import types
+
+from ..errors import unsupported
+
+_WHY = "pe does not support it yet"
+
+# Built elsewhere: recurrent layers and decoding (issues 12 and 13).
+IN_PROGRESS = """dynamic_gru dynamic_lstmp gru_unit lstm_unit lstm rnn GRUCell LSTMCell RNNCell
+while_loop BasicDecoder DecodeHelper Decoder
+GreedyEmbeddingHelper SampleEmbeddingHelper TrainingHelper""".split()
+
+# Object detection (anchors, boxes, proposals, RoI pooling, NMS, detection losses).
+DETECTION = """anchor_generator bipartite_match box_clip box_coder box_decoder_and_assign
+collect_fpn_proposals deformable_roi_pooling density_prior_box detection_output distribute_fpn_proposals
+generate_mask_labels generate_proposal_labels generate_proposals iou_similarity locality_aware_nms
+matrix_nms multiclass_nms polygon_box_transform prior_box prroi_pool psroi_pool retinanet_detection_output
+retinanet_target_assign roi_align roi_perspective_transform roi_pool rpn_target_assign sigmoid_focal_loss
+ssd_loss target_assign yolo_box yolov3_loss""".split()
+
+DISTRIBUTIONS = "Categorical MultivariateNormalDiag Normal Uniform".split()
+
+READERS = "create_py_reader_by_data double_buffer py_reader read_file".split()
+
+# Dense layers (math, tensors, images, losses) not written yet.
+DENSE = """adaptive_pool2d adaptive_pool3d add_position_encoding affine_channel affine_grid argsort
+autoincreased_step_counter bpr_loss center_loss continuous_value_model crop crop_tensor
+ctc_greedy_decoder cumsum deformable_conv diag elementwise_floordiv elementwise_mod expand_as eye
+filter_by_instag fsp_matrix gather_nd grid_sampler has_inf has_nan hash hsigmoid image_resize
+image_resize_short inplace_abn isfinite kldiv_loss l2_normalize label_smooth lrn margin_rank_loss maxout
+ones_like pad pad2d pad_constant_like pixel_shuffle pool3d random_crop range rank_loss reduce_all
+reduce_any reduce_prod resize_bilinear resize_nearest resize_trilinear reverse
+sampled_softmax_with_cross_entropy sampling_id scatter shuffle_channel similarity_focus size smooth_l1
+space_to_depth strided_slice teacher_student_sigmoid_loss unbind unique unique_with_counts warpctc
+where""".split()
+
+GROUPS = {"in progress (issues 12, 13)": IN_PROGRESS, "detection": DETECTION, "distributions": DISTRIBUTIONS,
+          "readers": READERS, "dense": DENSE}
+
+
+def fill(namespace):
+    """Adds a stand-in for each listed name ``namespace`` (pe_cli.layers' globals) does not define.
+    A submodule's name counts as undefined: Fluid's ``layers.rnn`` is a function (its package's
+    star import replaces the submodule ``rnn``), pe's ``rnn`` submodule is dynamic_lstm's."""
+    for names in GROUPS.values():
+        for name in names:
+            if name not in namespace or isinstance(namespace[name], types.ModuleType):
+                namespace[name] = unsupported(f"fluid.layers.{name}", _WHY)
