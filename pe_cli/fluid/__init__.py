@@ -20,7 +20,8 @@ from .data_feeder import DataFeeder  # noqa: F401
 from .framework import in_dygraph_mode  # noqa: F401
 from .io import load, load_program_state, save, set_program_state  # noqa: F401
 from .param_attr import ParamAttr, WeightNormParamAttr  # noqa: F401
-from .transpiler import DistributeTranspiler, DistributeTranspilerConfig, memory_optimize, release_memory  # noqa: F401
+from .transpiler import (DistributeTranspiler, DistributeTranspilerConfig, InferenceTranspiler,  # noqa: F401
+                         memory_optimize, release_memory)
 from ..data.async_executor import AsyncExecutor  # noqa: F401
 from ..data.datafeed_desc import DataFeedDesc  # noqa: F401
 from ..data.dataset import DatasetFactory, InMemoryDataset, QueueDataset  # noqa: F401

@@ -2,6 +2,7 @@
 over MPI between processes) and in parameter-server mode (pe_cli/transpiler/; see
 docs/DISTRIBUTED.md), and the placement policies of parameter servers. ``memory_optimize`` and
 ``release_memory`` turn on the memory_optimize graph pass (pe_cli/compiler/passes).
+``InferenceTranspiler`` folds conv2d + batch_norm for inference (pe_cli/transpiler/inference.py).
 
 Endpoints name MPI ranks in order: the i-th endpoint of ``trainers`` is the process mpiexec started
 as rank i, and ``current_endpoint`` must be the ``trainer_id``-th. pe takes the trainers' endpoints
@@ -9,11 +10,13 @@ as ``trainers="ep0,ep1"`` (Fluid's spelling), a list, or ``workers=`` (seed 004'
 from .. import transpiler as _ps
 from ..compiler.passes import program_frees, reuse_log
 from ..errors import PeError
+from ..executor.scope import global_scope
 from ..framework import Program, default_main_program, default_startup_program
 from ..transpiler import HashName, PSDispatcher, RoundRobin  # noqa: F401 (Fluid's names, here)
+from ..transpiler.inference import InferenceTranspiler as _InferenceTranspiler
 
 __all__ = ["DistributeTranspiler", "DistributeTranspilerConfig", "memory_optimize", "release_memory",
-           "HashName", "RoundRobin"]
+           "HashName", "RoundRobin", "InferenceTranspiler"]
 
 _COLLECTIVE = ("nccl2", "collective")
 
@@ -152,3 +155,11 @@ def release_memory(input_program, skip_opt_set=None):
     """Releases each temporary of ``input_program`` after its last reader (the memory_optimize pass
     without buffer-reuse logging)."""
     memory_optimize(input_program, skip_opt_set)
+
+
+class InferenceTranspiler(_InferenceTranspiler):
+    """Fluid's ``InferenceTranspiler``: ``transpile(program, place, scope=None)``, the global scope by
+    default."""
+
+    def transpile(self, program, place, scope=None):
+        return super().transpile(program, place, global_scope() if scope is None else scope)

@@ -134,6 +134,11 @@ class Operator:
     def _set_attr(self, name, value):
         self.attrs[name] = value
 
+    def _rename_input(self, old, new):
+        """Every input slot's ``old`` name becomes ``new`` (Fluid's Operator._rename_input)."""
+        for names in self.inputs.values():
+            names[:] = [new if n == old else n for n in names]
+
     @property
     def attr_names(self):
         return list(self.attrs)

@@ -15,7 +15,8 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 XFAIL = {
 }
 SCRIPTS = sorted(f for f in os.listdir(HERE) if f.endswith(".py") and f not in ("__init__.py", "test_compat.py"))
-ARGS = {"fluid_recognize_digits.py": ["mlp", "conv"], "fluid_understand_sentiment.py": ["conv", "lstm"]}
+ARGS = {"fluid_recognize_digits.py": ["mlp", "conv"], "fluid_understand_sentiment.py": ["conv", "lstm"],
+        "fluid_image_classification.py": ["resnet", "vgg"]}
 CASES = [c for f in SCRIPTS for c in ([f"{f} {a}" for a in ARGS[f]] if f in ARGS else [f])]
 
 
