@@ -2,8 +2,10 @@
 ranks 0..P-1 serve, the others train an MLP on their share of fixed global batches and write their
 initial parameters, losses and final parameters to OUT.trainer<i>.npz.
 
-    python pserver_worker.py SERVERS TRAINERS sync|async slice|noslice sgd|momentum|adam STEPS OUT [fail]
+    python pserver_worker.py SERVERS TRAINERS sync|async slice|noslice OPTIMIZER STEPS OUT [fail]
 
+OPTIMIZER: sgd, momentum, adam, or sgd_sparse / adagrad_sparse (the model also looks up a row of an
+embedding with is_sparse=True, by the argmax of x's first five features: a row-sparse gradient).
 ``fail``: trainer 1 feeds a wrong shape at step 3.
 """
 import os
@@ -16,6 +18,11 @@ import pe_cli.fluid as fluid
 GLOBAL_BATCH = 12
 
 
+def names(optimizer):
+    """The parameters the run writes out."""
+    return ["w1", "w2", "fc_0.b_0", "fc_1.b_0"] + (["emb"] if optimizer.endswith("_sparse") else [])
+
+
 def build(optimizer):
     main, startup = fluid.Program(), fluid.Program()
     main.random_seed = startup.random_seed = 7
@@ -24,11 +31,18 @@ def build(optimizer):
         y = fluid.layers.data(name="y", shape=[1], dtype="int64")
         h = fluid.layers.fc(x, 16, act="relu",
                             param_attr=fluid.ParamAttr(name="w1", regularizer=fluid.regularizer.L2Decay(1e-3)))
+        if optimizer.endswith("_sparse"):
+            ids = fluid.layers.reshape(fluid.layers.argmax(
+                fluid.layers.slice(x, axes=[1], starts=[0], ends=[5]), axis=1), [-1, 1])
+            emb = fluid.layers.embedding(ids, size=[5, 4], is_sparse=True, param_attr="emb")
+            h = fluid.layers.concat([h, emb], axis=1)
         out = fluid.layers.fc(h, 3, act="softmax", param_attr=fluid.ParamAttr(name="w2"))
         loss = fluid.layers.mean(fluid.layers.cross_entropy(out, y))
         opt = {"sgd": lambda: fluid.optimizer.SGD(learning_rate=fluid.layers.exponential_decay(0.5, 4, 0.8)),
                "momentum": lambda: fluid.optimizer.Momentum(learning_rate=0.2, momentum=0.9),
-               "adam": lambda: fluid.optimizer.Adam(learning_rate=0.05)}[optimizer]()
+               "adam": lambda: fluid.optimizer.Adam(learning_rate=0.05),
+               "sgd_sparse": lambda: fluid.optimizer.SGD(learning_rate=0.5),
+               "adagrad_sparse": lambda: fluid.optimizer.Adagrad(learning_rate=0.2)}[optimizer]()
         opt.minimize(loss)
     return main, startup, loss
 
@@ -64,9 +78,8 @@ def main():
         exe.run(server)
         return
     exe.run(startup)
-    names = ["w1", "w2", "fc_0.b_0", "fc_1.b_0"]
     scope = fluid.global_scope()
-    result = {f"init/{n}": np.array(scope.find_var(n).get_tensor()) for n in names}
+    result = {f"init/{n}": np.array(scope.find_var(n).get_tensor()) for n in names(optimizer)}
     losses = []
     share = GLOBAL_BATCH // trainers
     for step, (x, y) in enumerate(batches(steps)):
@@ -74,7 +87,7 @@ def main():
         if fail and trainer_id == 1 and step == 3:
             x = x[:, :3]
         losses.append(exe.run(t.get_trainer_program(), feed={"x": x[rows], "y": y[rows]}, fetch_list=[loss])[0])
-    result.update({f"final/{n}": np.array(scope.find_var(n).get_tensor()) for n in names})
+    result.update({f"final/{n}": np.array(scope.find_var(n).get_tensor()) for n in names(optimizer)})
     exe.close()
     np.savez(f"{out}.trainer{trainer_id}.npz", losses=np.array(losses).ravel(), **result)
 

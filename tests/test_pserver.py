@@ -13,11 +13,10 @@ import pe_cli.fluid as fluid
 from pe_cli.errors import PeError
 from pe_cli.transpiler import slice_variable
 
-from pserver_worker import GLOBAL_BATCH, batches, build
+from pserver_worker import GLOBAL_BATCH, batches, build, names
 from test_distributed import MPIEXEC, _env, needs_mpi
 
 WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pserver_worker.py")
-NAMES = ["w1", "w2", "fc_0.b_0", "fc_1.b_0"]
 
 
 def _start(tmp_path, servers, trainers, mode, slicing, optimizer, steps, *flags, timeout=240):
@@ -40,23 +39,26 @@ def _one_process(init, optimizer, steps):
     exe = fluid.Executor(fluid.CPUPlace())
     with fluid.scope_guard(scope):
         exe.run(startup)
-        for n in NAMES:
+        for n in names(optimizer):
             scope.find_var(n).get_tensor().set(init[f"init/{n}"], fluid.CPUPlace())
         losses = [exe.run(main, feed={"x": x, "y": y}, fetch_list=[loss])[0] for x, y in batches(steps)]
-        final = {n: np.array(scope.find_var(n).get_tensor()) for n in NAMES}
+        final = {n: np.array(scope.find_var(n).get_tensor()) for n in names(optimizer)}
     return np.array(losses).ravel(), final
 
 
 @needs_mpi
 @pytest.mark.parametrize("servers,slicing,optimizer", [(1, "slice", "sgd"), (2, "slice", "sgd"),
-                                                       (2, "noslice", "momentum"), (2, "slice", "adam")])
+                                                       (2, "noslice", "momentum"), (2, "slice", "adam"),
+                                                       (2, "slice", "sgd_sparse"), (1, "slice", "adagrad_sparse")])
 def test_sync_servers_and_two_trainers_equal_one_process(tmp_path, servers, slicing, optimizer):
+    """The _sparse cases: an embedding's row-sparse gradient reaches the servers (densified) and the
+    result still equals one process, whose update is row-sparse."""
     runs = _run(tmp_path, servers, 2, "sync", slicing, optimizer)
-    for n in NAMES:                 # the trainers hold the same parameters, received from the servers
+    for n in names(optimizer):                 # the trainers hold the same parameters, received from the servers
         np.testing.assert_array_equal(runs[0][f"final/{n}"], runs[1][f"final/{n}"], err_msg=n)
         np.testing.assert_array_equal(runs[0][f"init/{n}"], runs[1][f"init/{n}"], err_msg=n)
     losses, final = _one_process(runs[0], optimizer, 8)
-    for n in NAMES:
+    for n in names(optimizer):
         np.testing.assert_allclose(runs[0][f"final/{n}"], final[n], rtol=1e-5, atol=1e-5, err_msg=n)
     np.testing.assert_allclose((runs[0]["losses"] + runs[1]["losses"]) / 2, losses, rtol=1e-5, atol=1e-6)
 
