@@ -70,7 +70,7 @@ def run_smoke(configs, steps=20, samples=512, keep=False, echo=print):
     rows = []
     try:
         cw = max(len("config"), *(len(c) for c in configs))
-        mw = 20
+        mw = max(20, *(len(os.path.splitext(os.path.basename(c))[0]) for c in configs))   # model names are known only later
         header = f"{'config':<{cw}} {'model':<{mw}} {'steps':>5} {'first loss':>10} {'last loss':>10} {'time':>7}  status"
         echo(header)
         echo("-" * len(header))
