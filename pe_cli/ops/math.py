@@ -59,9 +59,11 @@ def _grad_scale(g):
 
 
 register("scale", kernel_module="math", inputs=["X"], outputs=["Out"], infer=same_as(), grad=_grad_scale,
-         inplace=("Out", "X"), traits=("elementwise",),
+         inplace=("Out", "X"), traits=("elementwise", "selected_rows"),
          attrs={"scale": 1.0, "bias": 0.0, "bias_after_scale": True},
-         doc="Out = scale * X + bias (bias_after_scale) or scale * (X + bias).")
+         doc="Out = scale * X + bias (bias_after_scale) or scale * (X + bias). A row-sparse X gives a "
+             "row-sparse Out: its values scaled, the same rows (as Fluid's; how a server averages sparse "
+             "gradients).")
 
 
 def _reduced_shape(ctx):

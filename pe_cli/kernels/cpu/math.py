@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from ...selected_rows import SelectedRows
 from . import threads
 from . import _cblas
 from ._numba import is_float, lazy, out_buffer, parallel_threads, twin
@@ -76,6 +77,8 @@ def mean_grad(ins, attrs):
 
 def scale(ins, attrs):
     x = ins["X"]
+    if isinstance(x, SelectedRows):     # Fluid's scale of a SelectedRows: its values, the same rows
+        return {"Out": x.with_arrays(x.rows, scale({"X": x.values}, dict(attrs, _inplace=False))["Out"])}
     s, b = attrs["scale"], attrs["bias"]
     if out_buffer(attrs, x, x.shape, x.dtype) is x:      # the same arithmetic, written over x
         s, b = x.dtype.type(s), x.dtype.type(b)

@@ -2,6 +2,7 @@
 import numpy as np
 from numba import cuda
 
+from ...selected_rows import SelectedRows
 from ...shapes import numel
 from . import runtime as rt
 from ._elementwise import Binary, Unary, expand_to, offset, scalar_arg
@@ -69,6 +70,8 @@ _scale_before_k = Unary(_scale_before)
 
 def scale(ins, attrs):
     x = ins["X"]
+    if isinstance(x, SelectedRows):     # Fluid's scale of a SelectedRows: its values, the same rows
+        return {"Out": x.with_arrays(x.rows, scale({"X": x.values}, attrs)["Out"])}
     s, b = scalar_arg(x.dtype, attrs["scale"]), scalar_arg(x.dtype, attrs["bias"])
     kernel = _scale_after_k if attrs["bias_after_scale"] else _scale_before_k
     return {"Out": kernel(x, s, b)}
