@@ -154,3 +154,23 @@ def test_tile_beam_merge_with_batch_and_errors():
     with fluid.scope_guard(fluid.core.Scope()):
         out, = fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": value}, fetch_list=[tiled])
     np.testing.assert_array_equal(out, np.repeat(value, 3, axis=0))
+
+
+def test_while_loop_sums_and_counts():
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        i = layers.fill_constant([1], "int64", 0)
+        ten = layers.fill_constant([1], "int64", 10)
+        x = layers.data("x", [3], dtype="float32", append_batch_size=False)
+        total = layers.fill_constant([3], "float32", 0.0)
+        out = layers.while_loop(lambda i, t: layers.less_than(i, ten),
+                                lambda i, t: [layers.increment(i, 1.0, in_place=False), t + x], [i, total])
+        with pytest.raises(PeError, match="returned 1 values for 2"):
+            layers.while_loop(lambda i, t: layers.less_than(i, ten), lambda i, t: i, [i, total])
+        with pytest.raises(PeError, match="bool"):
+            layers.while_loop(lambda i: i, lambda i: i, [i])
+    with fluid.scope_guard(fluid.core.Scope()):
+        n, t = fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": np.array([1, 2, 3], "float32")},
+                                                    fetch_list=list(out))
+    assert int(np.asarray(n).reshape(-1)[0]) == 10
+    np.testing.assert_allclose(t, [10, 20, 30])
