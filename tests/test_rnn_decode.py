@@ -174,3 +174,23 @@ def test_while_loop_sums_and_counts():
                                                     fetch_list=list(out))
     assert int(np.asarray(n).reshape(-1)[0]) == 10
     np.testing.assert_allclose(t, [10, 20, 30])
+
+
+def test_greedy_embedding_helper_reverses_held_out_sequences(trained):
+    scope, _ = trained
+    src, _, _ = batch(np.random.default_rng(98), 50)
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        enc_cell, dec_cell = _cells()
+        state = _encode(enc_cell)
+        start = layers.fill_constant_batch_size_like(state, [-1], "int64", START)
+        helper = layers.GreedyEmbeddingHelper(lambda ids: _embed(layers.unsqueeze(ids, [1]), "trg_emb"), start, END)
+        decoder = layers.BasicDecoder(dec_cell, helper, output_fn=_project)
+        outputs, _, lengths = layers.dynamic_decode(decoder, inits=state, max_step_num=LEN + 2, return_length=True)
+    with fluid.scope_guard(scope):
+        ids, lens = fluid.Executor(fluid.CPUPlace()).run(main, feed={"src": src},
+                                                         fetch_list=[outputs.sample_ids, lengths])
+    want = np.concatenate([src[:, ::-1], np.full((len(src), 1), END)], 1)
+    right = [np.array_equal(row[:LEN + 1], w) for row, w in zip(ids, want)]
+    assert sum(right) >= 0.9 * len(src), f"{sum(right)} of {len(src)} reversed"
+    assert np.all(lens[right] == LEN + 1)
