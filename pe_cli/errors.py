@@ -18,6 +18,10 @@ class UnknownOpError(PeError, ValueError):
     """An op type the registry does not have (a ValueError too, as Fluid raises)."""
 
 
+class ArgumentTypeError(PeError, TypeError):
+    """A layer given an argument of the wrong type or dtype (a TypeError too, as Fluid's checks raise)."""
+
+
 class UsageError(PeError):
     """Arguments that cannot apply together (``--resume PATH --out OTHER``): the command exits 2."""
 

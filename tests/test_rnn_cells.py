@@ -123,12 +123,12 @@ def test_rnn_gru_default_initial_states_are_zeros():
     np.testing.assert_allclose(h, ref, rtol=1e-10, atol=1e-12)
 
 
-@pytest.mark.parametrize("reverse", [False, True])
-def test_sequence_length_masking_equals_each_sequence_alone(reverse):
+@pytest.mark.parametrize("reverse,time_known", [(False, True), (True, True), (False, False), (True, False)])
+def test_sequence_length_masking_equals_each_sequence_alone(reverse, time_known):
     lengths = np.array([4, 2, 3], dtype="int64")
 
     def build(x_shape=(B, T, D), with_len=True):
-        x = data("x", list(x_shape))
+        x = data("x", list(x_shape) if time_known else [x_shape[0], -1, D])
         seq = layers.data("len", [x_shape[0]], dtype="int64", append_batch_size=False) if with_len else None
         h0, c0 = data("h0", [x_shape[0], H]), data("c0", [x_shape[0], H])
         out, (h, c) = layers.rnn(lstm_cell(), x, [h0, c0], sequence_length=seq, is_reverse=reverse)

@@ -7,17 +7,18 @@ Fluid's ``layers.rnn`` is this function; pe's submodule ``pe_cli.layers.rnn`` (d
 shadowed by it in the package namespace, as in Fluid."""
 import math
 
-from ..errors import PeError
+from ..errors import ArgumentTypeError, PeError
 from ..framework.variable import Variable
 from ..initializer import UniformInitializer
 from ..param_attr import ParamAttr
 from .activation import sigmoid, tanh
-from .nn import dropout
+from .control_flow import less_than
+from .nn import dropout, scale
 from .rnn_cells import RNNCell, _Params, assert_same_structure, flatten, is_sequence, map_structure, pack_sequence_as
 from .sequence import sequence_mask
 from .static_rnn import StaticRNN
-from .tensor import concat, elementwise_add, elementwise_mul, elementwise_sub, matmul, slice, split, squeeze, stack, \
-    transpose
+from .tensor import cast, concat, elementwise_add, elementwise_mul, elementwise_sub, matmul, reshape, slice, split, \
+    squeeze, stack, transpose, unsqueeze
 
 __all__ = ["rnn", "birnn", "lstm"]
 
@@ -36,25 +37,44 @@ def _maybe_copy(state, new_state, step_mask):
 def _check_inputs(where, inputs, initial_states, sequence_length):
     for i, x in enumerate(flatten(inputs)):
         if not isinstance(x, Variable):
-            raise PeError(f"{where}: inputs[{i}] must be a Variable, got {type(x).__name__}")
+            raise ArgumentTypeError(f"{where}: inputs[{i}] must be a Variable, got {type(x).__name__}")
         if x.dtype not in ("float32", "float64"):
-            raise PeError(f"{where}: inputs[{i}] '{x.name}' is {x.dtype}; the inputs must be float32 or float64")
+            raise ArgumentTypeError(f"{where}: inputs[{i}] '{x.name}' is {x.dtype}; the inputs must be float32 or float64")
         if len(x.shape or []) < 3:
             raise PeError(f"{where}: inputs[{i}] '{x.name}' has shape {x.shape}; it must be [batch, time, size] "
                           f"([time, batch, size] with time_major=True)")
     if initial_states is not None and not all(isinstance(s, Variable) for s in flatten(initial_states)):
-        raise PeError(f"{where}: initial_states must be a Variable or a (nested) list/tuple of Variables")
+        raise ArgumentTypeError(f"{where}: initial_states must be a Variable or a (nested) list/tuple of Variables")
     if sequence_length is not None and not isinstance(sequence_length, Variable):
-        raise PeError(f"{where}: sequence_length must be an int64/int32 Variable [batch], got "
+        raise ArgumentTypeError(f"{where}: sequence_length must be an int64/int32 Variable [batch], got "
                       f"{type(sequence_length).__name__}")
 
 
-def _step_mask(where, inputs, sequence_length, dtype):
-    steps = flatten(inputs)[0].shape[0]
-    if steps is None or steps < 0:
-        raise PeError(f"{where}: sequence_length needs the inputs' time dimension known when the program is built "
-                      f"(declare the data layer with it, e.g. shape=[-1, 20, 16])")
-    return transpose(sequence_mask(sequence_length, maxlen=steps, dtype=dtype), [1, 0])      # [time, batch]
+def _time_index(x, dtype):
+    """[time, batch, 1]: each step's index t, from a time-major ``x`` whose time dim is unknown
+    when the program is built (a StaticRNN counting its steps)."""
+    ones = scale(slice(x, list(range(2, len(x.shape))), [0] * (len(x.shape) - 2), [1] * (len(x.shape) - 2)),
+                 0.0, 1.0)
+    ones = ones if len(x.shape) == 3 else reshape(ones, [0, 0, 1])
+    ones = ones if ones.dtype == dtype else cast(ones, dtype)
+    counter = StaticRNN()
+    with counter.step():
+        one = counter.step_input(ones)
+        count = counter.memory(shape=[-1, 1], batch_ref=one, init_value=-1.0)
+        new = elementwise_add(count, one)
+        counter.update_memory(count, new)
+        counter.step_output(new)
+    return counter()
+
+
+def _step_mask(inputs, sequence_length, dtype):
+    """[time, batch]: 1 where the step is inside its sequence, else 0."""
+    x = flatten(inputs)[0]
+    steps = x.shape[0]
+    if steps is not None and steps >= 0:
+        return transpose(sequence_mask(sequence_length, maxlen=steps, dtype=dtype), [1, 0])
+    lengths = cast(unsqueeze(sequence_length, [1]), dtype)               # [batch, 1]
+    return squeeze(cast(less_than(_time_index(x, dtype), lengths), dtype), [2])
 
 
 def rnn(cell, inputs, initial_states=None, sequence_length=None, time_major=False, is_reverse=False, **kwargs):
@@ -73,7 +93,7 @@ def rnn(cell, inputs, initial_states=None, sequence_length=None, time_major=Fals
         inputs = map_structure(_transpose_batch_time, inputs)
     mask = None
     if sequence_length is not None:
-        mask = _step_mask("rnn", inputs, sequence_length, flatten(initial_states)[0].dtype)
+        mask = _step_mask(inputs, sequence_length, flatten(initial_states)[0].dtype)
     srnn = StaticRNN()
     srnn._reverse = bool(is_reverse)
     with srnn.step():

@@ -3,12 +3,13 @@ built from matmul, elementwise, split, concat and activation ops (no op of their
 nested-structure helpers (``flatten``, ``map_structure``, ``pack_sequence_as``) that ``rnn``
 (rnn_api.py) and ``dynamic_decode`` (decode.py) apply to states that are tuples or lists.
 
-A cell's parameters are created on its first call and named once, when the cell is built
-(``GRUCell_0.w_0`` ...): calling it again, inside a StaticRNN step or in another program (a
+A cell's parameters are created on its first call and named once, when the cell is built, as
+Fluid names them (``GRUCell/BasicGRUUnit_0.w_0``, ``.w_1``, ``.b_0``, ``.b_1``; ``LSTMCell/
+BasicLSTMUnit_0.w_0``, ``.b_0``): calling it again, inside a StaticRNN step or in another program (a
 training and a decoding program), reuses the same parameters by name."""
 import copy
 
-from ..errors import PeError
+from ..errors import ArgumentTypeError, PeError
 from ..framework import unique_name
 from ..framework.variable import Variable
 from ..param_attr import ParamAttr
@@ -168,13 +169,23 @@ class _Params:
         return LayerHelper(self.cell, name=self.prefix).create_parameter(attr, shape, self.dtype, is_bias=is_bias)
 
 
-def _input_size(cell, x, hidden):
-    if not isinstance(x, Variable) or not isinstance(hidden, Variable):
-        raise PeError(f"{cell}: inputs and states must be Variables, got {type(x).__name__} and {type(hidden).__name__}")
+def _check_step(cell, x, states):
+    """The step input's size; inputs and states must be float Variables, the input [batch, size]."""
+    for what, var in [("inputs", x)] + [(f"states[{i}]", v) for i, v in enumerate(states)]:
+        if not isinstance(var, Variable):
+            raise ArgumentTypeError(f"{cell}: {what} must be a Variable, got {type(var).__name__}")
+        if var.dtype not in ("float32", "float64"):
+            raise ArgumentTypeError(f"{cell}: {what} '{var.name}' is {var.dtype}; it must be float32 or float64")
     if len(x.shape or []) != 2 or x.shape[-1] is None or x.shape[-1] < 1:
         raise PeError(f"{cell}: the step input must be [batch, input_size] with a known input_size, got "
                       f"'{x.name}' {x.shape}")
     return x.shape[-1]
+
+
+def _check_dtype(cell, dtype):
+    if dtype not in ("float32", "float64"):
+        raise ArgumentTypeError(f"{cell}: dtype must be float32 or float64, got {dtype!r}")
+    return dtype
 
 
 class GRUCell(RNNCell):
@@ -186,14 +197,14 @@ class GRUCell(RNNCell):
         self.hidden_size = int(hidden_size)
         self.gate_activation = _activation(gate_activation, "sigmoid", name)
         self.activation = _activation(activation, "tanh", name)
-        self.dtype = dtype
-        self._params = _Params(name, name, param_attr, bias_attr, dtype)
+        self.dtype = _check_dtype("GRUCell", dtype)
+        self._params = _Params("GRUCell", f"{name}/BasicGRUUnit", param_attr, bias_attr, dtype)
 
     def call(self, inputs, states):
         h, size = states, self.hidden_size
         if is_sequence(h):
-            raise PeError("GRUCell: its state is one tensor [batch, hidden_size], got a structure")
-        n = _input_size("GRUCell", inputs, h) + size
+            raise ArgumentTypeError("GRUCell: its state is one tensor [batch, hidden_size], got a structure")
+        n = _check_step("GRUCell", inputs, [h]) + size
         gate_w, cand_w = self._params.get(0, [n, 2 * size]), self._params.get(1, [n, size])
         gate_b, cand_b = self._params.get(0, [2 * size], True), self._params.get(1, [size], True)
         gates = self.gate_activation(elementwise_add(matmul(concat([inputs, h], 1), gate_w), gate_b))
@@ -222,15 +233,15 @@ class LSTMCell(RNNCell):
         self.hidden_size = int(hidden_size)
         self.gate_activation = _activation(gate_activation, "sigmoid", name)
         self.activation = _activation(activation, "tanh", name)
-        self.forget_bias, self.dtype = float(forget_bias), dtype
-        self._params = _Params(name, name, param_attr, bias_attr, dtype)
+        self.forget_bias, self.dtype = float(forget_bias), _check_dtype("LSTMCell", dtype)
+        self._params = _Params("LSTMCell", f"{name}/BasicLSTMUnit", param_attr, bias_attr, dtype)
 
     def call(self, inputs, states):
         if not is_sequence(states) or len(states) != 2:
-            raise PeError("LSTMCell: its states are [hidden, cell], two [batch, hidden_size] tensors")
+            raise ArgumentTypeError("LSTMCell: its states are [hidden, cell], two [batch, hidden_size] tensors")
         h, c = states
         size = self.hidden_size
-        n = _input_size("LSTMCell", inputs, h) + size
+        n = _check_step("LSTMCell", inputs, [h, c]) + size
         w, b = self._params.get(0, [n, 4 * size]), self._params.get(0, [4 * size], True)
         gates = elementwise_add(matmul(concat([inputs, h], 1), w), b)
         i, j, f, o = split(gates, 4, dim=-1)
