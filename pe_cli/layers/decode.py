@@ -84,8 +84,11 @@ class BeamSearchDecoder(Decoder):
         """[batch, ...] -> [batch * beam_size, ...], each entry repeated beam_size times in a row."""
         if not isinstance(x, Variable):
             raise PeError(f"BeamSearchDecoder.tile_beam_merge_with_batch: x must be a Variable, got {x!r}")
-        tiled = expand(unsqueeze(x, [1]), [1, beam_size] + [1] * (len(x.shape) - 1))
-        return reshape(tiled, [-1] + list(x.shape[1:]))
+        tiled = expand(unsqueeze(x, [1]), [1, beam_size] + [1] * (len(x.shape) - 1))    # [batch, beam, ...]
+        rank = len(tiled.shape)
+        tiled = transpose(tiled, list(range(2, rank)) + [0, 1])           # [..., batch, beam]: the rest first,
+        tiled = reshape(tiled, [0] * (rank - 2) + [-1])                   # so that 0 keeps an unknown dim
+        return transpose(tiled, [rank - 2] + list(range(rank - 2)))
 
     def _split_batch_beams(self, x):
         return reshape(x, [-1, self.beam_size] + list(x.shape[1:]))
