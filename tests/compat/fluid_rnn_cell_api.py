@@ -13,7 +13,7 @@ from paddle.fluid import framework
 from paddle.fluid.executor import Executor
 from paddle.fluid.framework import Program, program_guard
 from paddle.fluid.layers import rnn as dynamic_rnn
-from paddle.fluid.layers import GRUCell, LSTMCell, RNNCell
+from paddle.fluid.layers.rnn import GRUCell, LSTMCell, RNNCell
 
 np.random.seed(123)
 PLACE = core.CPUPlace()
