@@ -221,3 +221,19 @@ def test_layers_rnn_is_the_function_and_dynamic_lstm_still_there():
     from pe_cli import layers as pe_layers
     assert callable(layers.rnn) and layers.rnn is pe_layers.rnn and layers.rnn.__module__.endswith("rnn_api")
     assert callable(layers.dynamic_lstm) and callable(layers.dynamic_gru)
+
+
+def test_nested_structure_utils():
+    import collections
+
+    from pe_cli.layers import utils
+    pair = collections.namedtuple("pair", "a b")
+    nest = {"z": [1, (2, 3)], "a": pair(4, {"k": 5})}
+    assert utils.flatten(nest) == [4, 5, 1, 2, 3]                 # dicts by sorted key
+    doubled = utils.map_structure(lambda x: 2 * x, nest)
+    assert doubled == {"z": [2, (4, 6)], "a": pair(8, {"k": 10})} and isinstance(doubled["a"], pair)
+    assert utils.pack_sequence_as(nest, range(5)) == {"z": [2, (3, 4)], "a": pair(0, {"k": 1})}
+    with pytest.raises(ValueError, match="do not nest alike"):
+        utils.assert_same_structure({"a": 1}, {"b": 1})
+    with pytest.raises(ValueError, match="do not nest alike"):
+        utils.map_structure(lambda x, y: x, [1, 2], [1, [2]])

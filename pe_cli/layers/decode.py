@@ -20,7 +20,7 @@ from .control_flow import (While, array_read, array_write, create_array, equal, 
 from .helper import LayerHelper
 from .metric import topk
 from .nn import scale
-from .rnn_cells import flatten, map_structure
+from .utils import flatten, map_structure
 from .tensor import (assign, cast, elementwise_add, elementwise_div, elementwise_mul, elementwise_sub, expand,
                      fill_constant, matmul, one_hot, reduce_sum, reshape, transpose, unsqueeze, zeros_like)
 

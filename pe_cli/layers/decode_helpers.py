@@ -9,7 +9,7 @@ from .control_flow import equal, fill_constant_batch_size_like, less_equal
 from .decode import Decoder
 from .metric import argmax
 from .nn import scale
-from .rnn_cells import map_structure
+from .utils import map_structure
 from .tensor import cast, concat, elementwise_add, fill_constant, gather, slice, squeeze, transpose
 
 __all__ = ["DecodeHelper", "TrainingHelper", "GreedyEmbeddingHelper", "BasicDecoder"]

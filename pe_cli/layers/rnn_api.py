@@ -14,11 +14,12 @@ from ..param_attr import ParamAttr
 from .activation import sigmoid, tanh
 from .control_flow import less_than
 from .nn import dropout, scale
-from .rnn_cells import RNNCell, _Params, assert_same_structure, flatten, is_sequence, map_structure, pack_sequence_as
+from .rnn_cells import RNNCell, _Params
 from .sequence import sequence_mask
 from .static_rnn import StaticRNN
 from .tensor import cast, concat, elementwise_add, elementwise_mul, elementwise_sub, matmul, reshape, slice, split, \
     squeeze, stack, transpose, unsqueeze
+from .utils import assert_same_structure, flatten, is_sequence, map_structure, pack_sequence_as
 
 __all__ = ["rnn", "birnn", "lstm"]
 
@@ -100,7 +101,7 @@ def rnn(cell, inputs, initial_states=None, sequence_length=None, time_major=Fals
         step_inputs = map_structure(srnn.step_input, inputs)
         states = map_structure(lambda s: srnn.memory(init=s), initial_states)
         outputs, new_states = cell(step_inputs, states, **kwargs)
-        assert_same_structure(states, new_states)
+        assert_same_structure(states, new_states, "cell's states and its new states")
         if mask is not None:
             step_mask = srnn.step_input(mask)
             new_states = map_structure(lambda s, n: _maybe_copy(s, n, step_mask), states, new_states)

@@ -1,7 +1,6 @@
 """Fluid 1.8's cell-based recurrent API, part 1: ``RNNCell`` and its ``GRUCell`` and ``LSTMCell``,
-built from matmul, elementwise, split, concat and activation ops (no op of their own), with the
-nested-structure helpers (``flatten``, ``map_structure``, ``pack_sequence_as``) that ``rnn``
-(rnn_api.py) and ``dynamic_decode`` (decode.py) apply to states that are tuples or lists.
+built from matmul, elementwise, split, concat and activation ops (no op of their own); states may
+be nested (utils.py walks them).
 
 A cell's parameters are created on its first call and named once, when the cell is built, as
 Fluid names them (``GRUCell/BasicGRUUnit_0.w_0``, ``.w_1``, ``.b_0``, ``.b_1``; ``LSTMCell/
@@ -18,65 +17,9 @@ from .control_flow import fill_constant_batch_size_like
 from .helper import LayerHelper
 from .nn import scale
 from .tensor import concat, elementwise_add, elementwise_mul, matmul, split
+from .utils import _rebuild, flatten, is_sequence, pack_sequence_as
 
 __all__ = ["RNNCell", "GRUCell", "LSTMCell"]
-
-
-# -- nested structures (Fluid's layers.utils) ----------------------------------------------------------
-
-def is_sequence(x):
-    return isinstance(x, (list, tuple))
-
-
-def flatten(nest):
-    """The leaves of a nested list/tuple structure, depth first."""
-    if not is_sequence(nest):
-        return [nest]
-    return [leaf for item in nest for leaf in flatten(item)]
-
-
-def _rebuild(like, items):
-    if hasattr(like, "_fields"):                 # a namedtuple
-        return type(like)(*items)
-    return type(like)(items)
-
-
-def pack_sequence_as(structure, flat):
-    """``flat``'s leaves in ``structure``'s nesting."""
-    flat = list(flat)
-    if len(flatten(structure)) != len(flat):
-        raise PeError(f"pack_sequence_as: the structure has {len(flatten(structure))} leaves, got {len(flat)}")
-
-    def pack(s, pos):
-        if not is_sequence(s):
-            return flat[pos], pos + 1
-        items = []
-        for item in s:
-            value, pos = pack(item, pos)
-            items.append(value)
-        return _rebuild(s, items), pos
-    return pack(structure, 0)[0]
-
-
-def assert_same_structure(a, b, what="states"):
-    if is_sequence(a) != is_sequence(b) or (is_sequence(a) and len(a) != len(b)):
-        raise PeError(f"the cell's new {what} do not have the structure of its {what}: {_describe(a)} vs "
-                      f"{_describe(b)}; return new states nested as the states the cell was given")
-    if is_sequence(a):
-        for x, y in zip(a, b):
-            assert_same_structure(x, y, what)
-
-
-def _describe(s):
-    return f"[{', '.join(_describe(x) for x in s)}]" if is_sequence(s) else "tensor"
-
-
-def map_structure(fn, *structures):
-    """``fn`` applied leaf by leaf to structures of the same nesting; the result keeps it."""
-    for other in structures[1:]:
-        assert_same_structure(structures[0], other, "values")
-    flat = [flatten(s) for s in structures]
-    return pack_sequence_as(structures[0], [fn(*leaves) for leaves in zip(*flat)])
 
 
 def _is_shape(x):

@@ -4,7 +4,7 @@ at the end of each iteration."""
 from ..errors import PeError
 from ..framework.variable import Variable
 from .control_flow import While
-from .rnn_cells import assert_same_structure, flatten, is_sequence, map_structure
+from .utils import assert_same_structure, flatten, is_sequence, map_structure
 from .tensor import assign
 
 __all__ = ["while_loop"]

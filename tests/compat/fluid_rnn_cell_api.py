@@ -4,11 +4,12 @@
 # and BasicGRUUnit (pe has no fluid.contrib), given the same parameters by their Fluid names, and
 # layers.rnn against a numpy LSTM (instead of contrib's basic_lstm); the seq2seq model uses
 # layers.embedding / reduce_mean and a sequence mask of the known target length (pe has no
-# fluid.embedding or layers.shape). Not ported: TestRnnUtil (layers.utils on dicts).
+# fluid.embedding or layers.shape).
 import numpy as np
 import paddle.fluid as fluid
 import paddle.fluid.core as core
 import paddle.fluid.layers as layers
+import paddle.fluid.layers.utils as utils
 from paddle.fluid import framework
 from paddle.fluid.executor import Executor
 from paddle.fluid.framework import Program, program_guard
@@ -177,6 +178,20 @@ def rnn_run():
     np.testing.assert_allclose(out[1], h, rtol=1e-4, atol=1e-6)
 
 
+def rnn_util():
+    inputs = {"key1": 1, "key2": 2}
+    outputs = utils.map_structure(lambda x: x + 1, inputs)
+    utils.assert_same_structure(inputs, outputs)
+    assert outputs == {"key1": 2, "key2": 3}
+    inputs["key3"] = 3
+    try:
+        utils.assert_same_structure(inputs, outputs)
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("structures with different keys passed assert_same_structure")
+
+
 class EncoderCell(RNNCell):
     def __init__(self, num_layers, hidden_size, dropout_prob=0.0, init_scale=0.1):
         self.num_layers, self.hidden_size, self.dropout_prob = num_layers, hidden_size, dropout_prob
@@ -250,5 +265,6 @@ lstm_cell_run()
 lstm_cell_errors()
 rnn_run()
 rnn_errors()
+rnn_util()
 seq2seq_model()
 print("ok")
