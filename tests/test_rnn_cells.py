@@ -237,3 +237,35 @@ def test_nested_structure_utils():
         utils.assert_same_structure({"a": 1}, {"b": 1})
     with pytest.raises(ValueError, match="do not nest alike"):
         utils.map_structure(lambda x, y: x, [1, 2], [1, [2]])
+
+
+class _BiasedGRU(layers.RNNCell):
+    """A GRUCell whose step input is shifted by a tensor passed through rnn's keyword arguments."""
+
+    def __init__(self):
+        self.gru = gru_cell()
+
+    def call(self, inputs, states, shift):
+        return self.gru(inputs + shift, states)
+
+    @property
+    def state_shape(self):
+        return [H]
+
+
+def test_rnn_passes_keyword_arguments_to_the_cell():
+    shift_value = rng.normal(size=(B, D))
+
+    def build():
+        x, shift = data("x", [B, T, D]), data("shift", [B, D])
+        out, h = layers.rnn(_BiasedGRU(), x, data("h0", [B, H]), shift=shift)
+        loss = layers.reduce_sum(h * h)
+        return [loss, out, h]
+    got = run(build, {"x": X, "h0": H0, "shift": shift_value}, grads=("shift", "x"))
+    ref = H0
+    for t in range(T):
+        ref = np_gru(X[:, t] + shift_value, ref, WEIGHTS)
+    np.testing.assert_allclose(got[2], ref, rtol=1e-10, atol=1e-12)
+    # the shift is added at every step: its gradient is the sum of the steps' input gradients
+    assert np.abs(got[3]).sum() > 0
+    np.testing.assert_allclose(got[3], got[4].sum(axis=1), rtol=1e-10, atol=1e-12)
