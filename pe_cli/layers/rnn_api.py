@@ -18,7 +18,7 @@ from .rnn_cells import RNNCell, _Params
 from .sequence import sequence_mask
 from .static_rnn import StaticRNN
 from .tensor import cast, concat, elementwise_add, elementwise_mul, elementwise_sub, matmul, reshape, slice, split, \
-    squeeze, stack, transpose, unsqueeze
+    squeeze, stack, transpose, unsqueeze, zeros_like
 from .utils import assert_same_structure, flatten, is_sequence, map_structure, pack_sequence_as
 
 __all__ = ["rnn", "birnn", "lstm"]
@@ -40,7 +40,8 @@ def _check_inputs(where, inputs, initial_states, sequence_length):
         if not isinstance(x, Variable):
             raise ArgumentTypeError(f"{where}: inputs[{i}] must be a Variable, got {type(x).__name__}")
         if x.dtype not in ("float32", "float64"):
-            raise ArgumentTypeError(f"{where}: inputs[{i}] '{x.name}' is {x.dtype}; the inputs must be float32 or float64")
+            raise ArgumentTypeError(f"{where}: inputs[{i}] '{x.name}' is {x.dtype}; the inputs must be float32 or "
+                                    f"float64")
         if len(x.shape or []) < 3:
             raise PeError(f"{where}: inputs[{i}] '{x.name}' has shape {x.shape}; it must be [batch, time, size] "
                           f"([time, batch, size] with time_major=True)")
@@ -48,14 +49,14 @@ def _check_inputs(where, inputs, initial_states, sequence_length):
         raise ArgumentTypeError(f"{where}: initial_states must be a Variable or a (nested) list/tuple of Variables")
     if sequence_length is not None and not isinstance(sequence_length, Variable):
         raise ArgumentTypeError(f"{where}: sequence_length must be an int64/int32 Variable [batch], got "
-                      f"{type(sequence_length).__name__}")
+                                f"{type(sequence_length).__name__}")
 
 
 def _time_index(x, dtype):
     """[time, batch, 1]: each step's index t, from a time-major ``x`` whose time dim is unknown
     when the program is built (a StaticRNN counting its steps)."""
-    ones = scale(slice(x, list(range(2, len(x.shape))), [0] * (len(x.shape) - 2), [1] * (len(x.shape) - 2)),
-                 0.0, 1.0)
+    first = slice(x, list(range(2, len(x.shape))), [0] * (len(x.shape) - 2), [1] * (len(x.shape) - 2))
+    ones = scale(zeros_like(first), 1.0, 1.0)       # zeros_like: whatever the padding holds (inf, nan)
     ones = ones if len(x.shape) == 3 else reshape(ones, [0, 0, 1])
     ones = ones if ones.dtype == dtype else cast(ones, dtype)
     counter = StaticRNN()

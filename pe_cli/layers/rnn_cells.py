@@ -17,7 +17,7 @@ from .control_flow import fill_constant_batch_size_like
 from .helper import LayerHelper
 from .nn import scale
 from .tensor import concat, elementwise_add, elementwise_mul, matmul, split
-from .utils import _rebuild, flatten, is_sequence, pack_sequence_as
+from .utils import _items, _rebuild, flatten, is_sequence, pack_sequence_as
 
 __all__ = ["RNNCell", "GRUCell", "LSTMCell"]
 
@@ -38,7 +38,7 @@ def _shape_leaves(shapes):
         return _Leaf(list(shapes))
     if not is_sequence(shapes):
         raise PeError(f"RNNCell.get_initial_states: a state shape must be a list of ints, got {shapes!r}")
-    return _rebuild(shapes, [_shape_leaves(s) for s in shapes])
+    return _rebuild(shapes, [_shape_leaves(s) for s in _items(shapes)])
 
 
 # -- cells ----------------------------------------------------------------------------------------------
