@@ -194,3 +194,33 @@ def test_greedy_embedding_helper_reverses_held_out_sequences(trained):
     right = [np.array_equal(row[:LEN + 1], w) for row, w in zip(ids, want)]
     assert sum(right) >= 0.9 * len(src), f"{sum(right)} of {len(src)} reversed"
     assert np.all(lens[right] == LEN + 1)
+
+
+def _sample_program(temperature, seed):
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        enc_cell, dec_cell = _cells()
+        state = _encode(enc_cell)
+        start = layers.fill_constant_batch_size_like(state, [-1], "int64", START)
+        helper = layers.SampleEmbeddingHelper(lambda ids: _embed(layers.unsqueeze(ids, [1]), "trg_emb"), start, END,
+                                              softmax_temperature=temperature, seed=seed)
+        outputs, _ = layers.dynamic_decode(layers.BasicDecoder(dec_cell, helper, output_fn=_project), inits=state,
+                                           max_step_num=LEN + 2)
+    return main, outputs.sample_ids
+
+
+def test_sample_embedding_helper(trained):
+    scope, _ = trained
+    src, _, _ = batch(np.random.default_rng(97), 50)
+    want = np.concatenate([src[:, ::-1], np.full((len(src), 1), END)], 1)
+
+    def draw(temperature, seed):
+        main, ids = _sample_program(temperature, seed)
+        with fluid.scope_guard(scope):
+            return fluid.Executor(fluid.CPUPlace()).run(main, feed={"src": src}, fetch_list=[ids])[0]
+    cold, hot = draw(0.05, 1), draw(50.0, 2)
+    right = sum(np.array_equal(row[:LEN + 1], w) for row, w in zip(cold, want))
+    assert right >= 0.9 * len(src), f"{right} of {len(src)} reversed at temperature 0.05"
+    assert hot.min() >= 0 and hot.max() < VOCAB
+    hot_right = sum(np.array_equal(row[:LEN + 1], w) for row, w in zip(hot, want))
+    assert hot_right < 0.5 * len(src), "at temperature 50 the draws should be near uniform"

@@ -1,10 +1,13 @@
 """Fluid 1.8's ``BasicDecoder`` and its helpers for ``dynamic_decode``: a cell whose next input the
 helper decides, ``TrainingHelper`` (teacher forcing: the next step of given sequences, finished
-at their lengths) and ``GreedyEmbeddingHelper`` (the argmax id, embedded; finished at end_token)."""
+at their lengths), ``GreedyEmbeddingHelper`` (the argmax id, embedded; finished at end_token) and
+``SampleEmbeddingHelper`` (an id drawn from softmax(logits / temperature))."""
 import collections
 
 from ..errors import PeError
 from ..framework.variable import Variable
+from .activation import softmax
+from .beam_search import sampling_id
 from .control_flow import equal, fill_constant_batch_size_like, less_equal
 from .decode import Decoder
 from .metric import argmax
@@ -12,7 +15,7 @@ from .nn import scale
 from .utils import map_structure
 from .tensor import cast, concat, elementwise_add, fill_constant, gather, slice, squeeze, transpose
 
-__all__ = ["DecodeHelper", "TrainingHelper", "GreedyEmbeddingHelper", "BasicDecoder"]
+__all__ = ["DecodeHelper", "TrainingHelper", "GreedyEmbeddingHelper", "SampleEmbeddingHelper", "BasicDecoder"]
 
 
 class DecodeHelper:
@@ -83,6 +86,23 @@ class GreedyEmbeddingHelper(DecodeHelper):
 
     def next_inputs(self, time, outputs, states, sample_ids):
         return equal(sample_ids, self.end_token), self.embedding_fn(sample_ids), states
+
+
+class SampleEmbeddingHelper(GreedyEmbeddingHelper):
+    """GreedyEmbeddingHelper drawing each id from softmax(outputs / softmax_temperature) (the op
+    sampling_id) instead of taking the argmax; ``seed`` fixes the draws."""
+
+    def __init__(self, embedding_fn, start_tokens, end_token, softmax_temperature=None, seed=None):
+        super().__init__(embedding_fn, start_tokens, end_token)
+        if softmax_temperature is not None and not softmax_temperature > 0:
+            raise PeError(f"SampleEmbeddingHelper: softmax_temperature must be > 0, got {softmax_temperature!r}")
+        self.softmax_temperature, self.seed = softmax_temperature, seed
+
+    def sample(self, time, outputs, states):
+        logits = outputs if self.softmax_temperature is None else scale(outputs, 1.0 / self.softmax_temperature)
+        probs = softmax(logits)
+        probs.stop_gradient = True
+        return sampling_id(probs, seed=self.seed or 0, dtype=self.start_tokens.dtype)
 
 
 class BasicDecoder(Decoder):

@@ -50,3 +50,18 @@ register("gather_tree", kernel_module="beam_search", lod="drop", inputs=["Ids", 
          doc="The full sequences of a beam search from each step's selected ids and their parent beams "
              "([max_time, batch, beam] each): Out[T-1] = Ids[T-1], and going back, Out[t, b, k] = "
              "Ids[t, b, p] where p is the parent that beam k's path took at step t + 1.")
+
+
+def _infer_sampling_id(ctx):
+    x = ctx.shape("X")
+    if len(x) != 2:
+        ctx.fail(f"X {fmt_shape(x)} must be [batch, classes]: each row the probabilities to draw an id from")
+    if ctx.dtype("X") not in ("float32", "float64"):
+        ctx.fail(f"X is {ctx.dtype('X')}; it holds probabilities (float32 or float64)")
+    ctx.set_output("Out", [x[0]], "int64")
+
+
+register("sampling_id", kernel_module="beam_search", lod="drop", needs_rng=True, inputs=["X"], outputs=["Out"],
+         attrs={"min": 0.0, "max": 1.0, "seed": 0}, infer=_infer_sampling_id,
+         doc="One id per row of X (probabilities): draws r ~ U[min, max) and takes the first j whose "
+             "cumulative probability X[0] + ... + X[j] exceeds r (the last id when none does). No gradient.")

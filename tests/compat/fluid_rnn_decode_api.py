@@ -1,12 +1,13 @@
 # after: PaddlePaddle/Paddle python/paddle/fluid/tests/unittests/test_rnn_decode_api.py @ 012a6d0301e0c83a3fc294ff91ef03bf91416601
 # Re-written for pe, run with `pe fluid`: the static-graph cases (beam-search inference, greedy policy-
-# gradient training, teacher-forcing MLE training) of a 2-layer LSTM seq2seq with attention, built with
-# layers.rnn, BeamSearchDecoder, BasicDecoder + GreedyEmbeddingHelper / TrainingHelper and dynamic_decode
+# gradient training, teacher-forcing MLE training, sampled policy-gradient training) of a 2-layer LSTM
+# seq2seq with attention, built with layers.rnn, BeamSearchDecoder, BasicDecoder + GreedyEmbeddingHelper /
+# TrainingHelper / SampleEmbeddingHelper and dynamic_decode
 # (the cell's extra arguments passed through dynamic_decode). Changed: embeddings are layers.embedding
 # (pe has no fluid.embedding / paddle.nn.Embedding), the source mask uses the known source length
 # (pe has no layers.shape), the policy-gradient reward is computed in numpy from a prediction run of the
 # pruned program and fed (pe has no py_func), and the facts checked are spelled out: shapes, finite
-# costs, lengths. Not ported: infer_sample (SampleEmbeddingHelper) and the dygraph / hapi cases.
+# costs, lengths. Not ported: the dygraph / hapi cases.
 import numpy as np
 import paddle.fluid as fluid
 import paddle.fluid.core as core
@@ -81,6 +82,8 @@ class Decoder:
         output_layer = kwargs.pop("output_layer", None)
         if self.decoding_strategy == "train_greedy":
             helper = layers.TrainingHelper(**kwargs)
+        elif self.decoding_strategy == "infer_sample":
+            helper = layers.SampleEmbeddingHelper(**kwargs)
         elif self.decoding_strategy == "infer_greedy":
             helper = layers.GreedyEmbeddingHelper(**kwargs)
         if self.decoding_strategy == "beam_search":
@@ -243,8 +246,8 @@ def beam_search_infer():
             assert trans_ids.min() >= 0 and trans_ids.max() < 100
 
 
-def greedy_train():
-    agent = SeqPGAgent(Seq2SeqModel, PolicyGradient, dict(HPARAMS, decoding_strategy="infer_greedy"), {"lr": 0.001},
+def greedy_train(strategy="infer_greedy"):
+    agent = SeqPGAgent(Seq2SeqModel, PolicyGradient, dict(HPARAMS, decoding_strategy=strategy), {"lr": 0.001},
                        EXE, fluid.Program(), fluid.Program(), seed=123)
     with fluid.scope_guard(core.Scope()):
         EXE.run(agent.startup_program)
@@ -275,8 +278,9 @@ def mle_train():
         assert all(np.isfinite(costs)) and costs[0] > 0
 
 
-# unittest's order: test_beam_search_infer, test_greedy_train, test_mle_train
+# unittest's order: test_beam_search_infer, test_greedy_train, test_mle_train, test_sample_train
 beam_search_infer()
 greedy_train()
 mle_train()
+greedy_train("infer_sample")
 print("ok")

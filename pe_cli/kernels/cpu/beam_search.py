@@ -106,3 +106,11 @@ def gather_tree(ins, attrs):
         out[t] = np.take_along_axis(ids[t], parent, axis=1)
         parent = np.take_along_axis(parents[t], parent, axis=1)
     return {"Out": out}
+
+
+def sampling_id(ins, attrs):
+    x = _host(ins["X"])
+    r = attrs["_rng"].uniform(attrs["min"], attrs["max"], size=len(x))
+    above = np.cumsum(x, axis=1) > r[:, None]
+    ids = np.where(above.any(axis=1), above.argmax(axis=1), x.shape[1] - 1)
+    return {"Out": ids.astype(np.int64)}

@@ -50,3 +50,8 @@ def gather_tree(ins, attrs):
         if rt.to_host(bad)[0]:
             raise PeError(f"gather_tree: Parents holds a beam outside 0..{ids.shape[2] - 1}")
     return {"Out": out}
+
+
+def sampling_id(ins, attrs):
+    """Drawn on the host with the CPU kernel's generator, so both devices draw the same ids."""
+    return _to_device(_cpu.sampling_id(ins, attrs))
