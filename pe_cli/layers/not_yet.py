@@ -10,9 +10,7 @@ from ..errors import unsupported
 _WHY = "pe does not support it yet"
 
 # Built elsewhere: recurrent layers and decoding (issues 12 and 13).
-IN_PROGRESS = """dynamic_gru dynamic_lstmp gru_unit lstm_unit lstm rnn GRUCell LSTMCell RNNCell
-while_loop BasicDecoder DecodeHelper Decoder
-GreedyEmbeddingHelper SampleEmbeddingHelper TrainingHelper""".split()
+IN_PROGRESS = []
 
 # Object detection (anchors, boxes, proposals, RoI pooling, NMS, detection losses).
 DETECTION = """anchor_generator bipartite_match box_clip box_coder box_decoder_and_assign
@@ -34,7 +32,7 @@ filter_by_instag fsp_matrix gather_nd grid_sampler has_inf has_nan hash hsigmoid
 image_resize_short inplace_abn isfinite kldiv_loss l2_normalize label_smooth lrn margin_rank_loss maxout
 ones_like pad pad2d pad_constant_like pixel_shuffle pool3d random_crop range rank_loss reduce_all
 reduce_any reduce_prod resize_bilinear resize_nearest resize_trilinear reverse
-sampled_softmax_with_cross_entropy sampling_id scatter shuffle_channel similarity_focus size smooth_l1
+sampled_softmax_with_cross_entropy scatter shuffle_channel similarity_focus size smooth_l1
 space_to_depth strided_slice teacher_student_sigmoid_loss unbind unique unique_with_counts warpctc
 where""".split()
 

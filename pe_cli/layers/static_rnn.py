@@ -28,6 +28,7 @@ class StaticRNN:
         self.step_outputs, self.outputs = [], []
         self.block = None
         self.done = False
+        self._reverse = False                       # layers.rnn(is_reverse=True): steps from the last
 
     def _inside(self, what):
         if self.block is None or self.done:
@@ -109,7 +110,7 @@ class StaticRNN:
             {"outputs": self.outputs, "step_scopes": [scopes]},
             {"sub_block": self.block.idx, "step_inputs": [v.name for v in self.step_inputs],
              "step_outputs": [v.name for v in self.step_outputs], "ex_states": [m.name for m in self.memories],
-             "states": [u.name for u in self.updates]})
+             "states": [u.name for u in self.updates], "reverse": self._reverse})
 
     def __call__(self, *args, **kwargs):
         if not self.done:
