@@ -73,6 +73,9 @@ class StaticRNN:
                                                      init_batch_dim_idx)
             finally:
                 program.current_block_idx = self.block.idx
+        elif init.block is self.block:
+            raise PeError(f"StaticRNN.memory(init='{init.name}'): the initial value is computed inside the step, "
+                          f"so it has no value before the first step; build it before `with rnn.step():`")
         pre = self.block.create_var(name=f"{self.helper.name}.mem_{len(self.memories)}", shape=init.shape,
                                     dtype=init.dtype)
         self.boots.append(init)
