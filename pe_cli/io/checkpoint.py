@@ -124,7 +124,7 @@ def save_persistables(executor, dirname, main_program=None, filename=None):
     save_vars(executor, dirname, main_program, predicate=is_persistable, filename=filename)
 
 
-def _check(fn, var, array, where):
+def check_value(fn, var, array, where):
     if var.shape is not None:
         want = tuple(var.shape)
         if len(want) != array.ndim or any(w >= 0 and w != s for w, s in zip(want, array.shape)):
@@ -149,7 +149,7 @@ def _read_dir(fn, dirname, vars):
         except Exception as e:
             raise PeError(f"{fn}: '{path}' (variable '{v.name}') is not a readable .npy file: "
                           f"{type(e).__name__}: {e}") from None
-        _check(fn, v, array, f"'{path}'")
+        check_value(fn, v, array, f"'{path}'")
         arrays[v.name] = array
     return arrays
 
@@ -171,7 +171,7 @@ def _read_npz(fn, path, vars):
                 except Exception as e:
                     raise PeError(f"{fn}: variable '{v.name}' in '{path}' is unreadable: "
                                   f"{type(e).__name__}: {e}") from None
-                _check(fn, v, array, f"'{path}'")
+                check_value(fn, v, array, f"'{path}'")
                 arrays[v.name] = array
     except PeError:
         raise
