@@ -162,3 +162,20 @@ def test_a_parameter_of_another_shape_is_refused_before_anything_is_set(tmp_path
     with fluid.scope_guard(scope), pytest.raises(PeError, match=r"fc_0.b_0.*shape \[4\].*expects \[3\]"):
         fluid.io.load_inference_model(str(tmp_path), fluid.Executor(fluid.CPUPlace()))
     assert scope.find_var("fc_0.w_0") is None
+
+
+@pytest.mark.parametrize("combined", [False, True])
+def test_load_params_reads_a_fluid_checkpoint(tmp_path, combined):
+    """fluid.io.load_params / load_persistables of what Fluid's save_params wrote."""
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        x = fluid.layers.data("x", [4])
+        out = fluid.layers.fc(x, 3, act="softmax", param_attr="fc_0.w_0", bias_attr="fc_0.b_0")
+    _save(tmp_path, mlp_desc(), combined)
+    exe = fluid.Executor(fluid.CPUPlace())
+    with fluid.scope_guard(fluid.Scope()):
+        exe.run(startup)
+        fluid.io.load_params(exe, str(tmp_path), main, filename="params" if combined else None)
+        xv = np.random.RandomState(1).randn(3, 4).astype(np.float32)
+        got, = exe.run(main, feed={"x": xv}, fetch_list=[out])
+    np.testing.assert_allclose(got, _expected(xv), rtol=1e-5)

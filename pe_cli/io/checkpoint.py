@@ -4,7 +4,9 @@ Format, never unpickled: with ``filename=None`` one ``<dirname>/<variable name>.
 with ``filename`` one ``<dirname>/<filename>`` holding every variable as an ``.npz`` archive keyed by
 variable name. Writes are atomic (pe_cli/io/atomic.py).
 
-Loading reads everything first and checks that each expected variable is there with the program's
+Loading also reads what Fluid's ``save_vars`` wrote: a file named as the variable (no ``.npy``)
+holding one LoDTensor in Fluid's serialization, or a ``filename`` of them end to end by sorted name
+(pe_cli/io/fluid_proto.py). Loading reads everything first and checks that each expected variable is there with the program's
 shape and dtype; a mismatch is a one-line error naming the file and the variable, and nothing is
 loaded. Values go to the current global scope (``fluid.scope_guard`` selects another)."""
 import os
@@ -17,6 +19,7 @@ from ..executor.scope import global_scope
 from ..framework import Program, default_main_program
 from ..framework.variable import Parameter, Variable
 from .atomic import interrupted_hint, write_dir, write_npz
+from .fluid_proto import read_lod_tensors
 
 __all__ = ["save_vars", "load_vars", "save_params", "load_params", "save_persistables", "load_persistables",
            "is_parameter", "is_persistable"]
@@ -140,6 +143,10 @@ def _read_dir(fn, dirname, vars):
     arrays = {}
     for v in vars:
         path = os.path.join(dirname, _file_name(v.name))
+        fluid_path = os.path.join(dirname, v.name)
+        if not os.path.isfile(path) and os.path.isfile(fluid_path) and "/" not in v.name and v.name not in (".", ".."):
+            arrays[v.name] = _read_fluid(fn, fluid_path, [v])[v.name]     # saved by Fluid's save_vars
+            continue
         if not os.path.isfile(path):
             raise PeError(f"{fn}: '{path}' is missing: the checkpoint has no variable '{v.name}'")
         try:
@@ -154,9 +161,24 @@ def _read_dir(fn, dirname, vars):
     return arrays
 
 
+def _read_fluid(fn, path, vars):
+    """The variables ``vars`` from a file of Fluid's LoDTensors (one, or several end to end in the
+    order of their sorted names: save_combine), checked."""
+    with open(path, "rb") as f:
+        tensors = read_lod_tensors(f.read(), path, count=len(vars))
+    arrays = {}
+    for v, (array, _) in zip(sorted(vars, key=lambda v: v.name), tensors):
+        check_value(fn, v, array, f"'{path}'")
+        arrays[v.name] = array
+    return arrays
+
+
 def _read_npz(fn, path, vars):
     if not os.path.isfile(path):
         raise PeError(f"{fn}: checkpoint file '{path}' does not exist")
+    with open(path, "rb") as f:
+        if f.read(4) == b"\0\0\0\0":    # a LoDTensor's version, where a zip archive starts "PK": save_combine
+            return _read_fluid(fn, path, vars)
     arrays = {}
     try:
         with np.load(path, allow_pickle=False) as npz:
