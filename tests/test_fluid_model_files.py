@@ -179,3 +179,22 @@ def test_load_params_reads_a_fluid_checkpoint(tmp_path, combined):
         xv = np.random.RandomState(1).randn(3, 4).astype(np.float32)
         got, = exe.run(main, feed={"x": xv}, fetch_list=[out])
     np.testing.assert_allclose(got, _expected(xv), rtol=1e-5)
+
+
+def test_dtype_attributes_stored_as_fluid_codes(tmp_path):
+    """Fluid stores a dtype attribute as its VarType code (cast's out_dtype=6 is float64)."""
+    desc = messages()["ProgramDesc"]()
+    block = desc.blocks.add(idx=0, parent_idx=-1)
+    _var(block, "x", [-1, 2])
+    _var(block, "y", [-1, 2])
+    block.vars[1].type.lod_tensor.tensor.data_type = 6
+    _var(block, "feed", [], True, FEED)
+    _var(block, "fetch", [], True, FETCH)
+    _op(block, "feed", {"X": ["feed"]}, {"Out": ["x"]}, col=0)
+    _op(block, "cast", {"X": ["x"]}, {"Out": ["y"]}, in_dtype=5, out_dtype=6, op_role=0)
+    _op(block, "fetch", {"X": ["y"]}, {"Out": ["fetch"]}, col=0)
+    (tmp_path / "__model__").write_bytes(desc.SerializeToString())
+    exe = fluid.Executor(fluid.CPUPlace())
+    program, feeds, fetches = fluid.io.load_inference_model(str(tmp_path), exe)
+    got, = exe.run(program, feed={"x": np.array([[1.5, -2]], np.float32)}, fetch_list=fetches)
+    assert got.dtype == np.float64 and got.tolist() == [[1.5, -2.0]]

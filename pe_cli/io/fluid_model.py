@@ -27,6 +27,7 @@ _BACKEND_ATTRS = {"op_callstack", "op_role", "op_role_var", "op_namescope", "op_
                   "Scale_x", "Scale_y", "Scale_out", "scale_x", "scale_y", "scale_out", "force_fp32_output",
                   "workspace_size_MB", "exhaustive_search", "with_quant_attr", "is_test"}
 _NEUTRAL = {"data_format": "AnyLayout"}
+_DTYPE_ATTRS = ("dtype", "in_dtype", "out_dtype")
 
 
 def looks_like_program_desc(data):
@@ -59,6 +60,10 @@ def _op_attrs(op, program, where):
                 continue
             raise PeError(f"{where}: attribute {attr.name}={value!r}, which pe's {op.type} does not implement; "
                           f"pe cannot run this model the way Fluid would")
+        if attr.name in _DTYPE_ATTRS and isinstance(value, int) and isinstance(declared[attr.name].default, (str, type(None))):
+            if value not in DTYPES:      # Fluid stores a dtype as its VarType code; pe by name
+                raise PeError(f"{where}: attribute {attr.name}={value} is not a data type pe has")
+            value = DTYPES[value]
         attrs[attr.name] = value
     return attrs
 
