@@ -3,6 +3,7 @@
 attributes Fluid puts on every op) and the parameters in Fluid's LoDTensor files, one per variable
 or combined. The parameter files here are assembled byte by byte from the format's description, not
 by pe's writer, and the program from the protobuf messages, as Fluid's C++ would."""
+import os
 import struct
 
 import numpy as np
@@ -198,3 +199,17 @@ def test_dtype_attributes_stored_as_fluid_codes(tmp_path):
     program, feeds, fetches = fluid.io.load_inference_model(str(tmp_path), exe)
     got, = exe.run(program, feed={"x": np.array([[1.5, -2]], np.float32)}, fetch_list=fetches)
     assert got.dtype == np.float64 and got.tolist() == [[1.5, -2.0]]
+
+
+@pytest.mark.parametrize("name", ["lenet", "mlp_relu6"])
+def test_models_that_paddle_saved_compute_what_paddle_computed(name):
+    """tests/data/paddle_models: written by PaddlePaddle 2.6.2 itself (make_paddle_models.py there),
+    with Paddle's outputs for fixed inputs."""
+    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "paddle_models")
+    exe = fluid.Executor(fluid.CPUPlace())
+    with fluid.scope_guard(fluid.Scope()):
+        program, feeds, fetches = fluid.io.load_inference_model(folder, exe, model_filename=f"{name}.pdmodel",
+                                                                params_filename=f"{name}.pdiparams")
+        with np.load(os.path.join(folder, f"{name}_io.npz"), allow_pickle=False) as io:
+            got, = exe.run(program, feed={n: io[n] for n in feeds}, fetch_list=fetches)
+            np.testing.assert_allclose(got, io["out"], rtol=1e-5, atol=1e-6)

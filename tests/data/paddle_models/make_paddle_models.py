@@ -1,0 +1,63 @@
+"""Writes the inference models of this folder with real PaddlePaddle, and what Paddle computes with
+them, so tests/test_fluid_model_files.py can check that pe loads them and computes the same.
+
+    python3 -m venv /tmp/pd && /tmp/pd/bin/pip install paddlepaddle==2.6.2 'numpy<2' protobuf==3.20.3
+    /tmp/pd/bin/python tests/data/paddle_models/make_paddle_models.py
+
+Paddle is not a dependency of pe: the files are written once, here, and committed (a few KB). Each
+model NAME is NAME.pdmodel (the ProgramDesc protobuf, as Fluid's __model__) and NAME.pdiparams (the
+parameters, Fluid's save_combine), from ``paddle.static.save_inference_model``; NAME_io.npz holds
+its input(s) and Paddle's output. The weights are the random initial ones (seeded): what is checked
+is that pe runs the same program, not a trained model.
+"""
+import os
+
+import numpy as np
+import paddle
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def save(name, main, feeds, fetch, exe, inputs):
+    (out,) = exe.run(main, feed=inputs, fetch_list=[fetch], return_numpy=True)
+    paddle.static.save_inference_model(os.path.join(HERE, name), feeds, [fetch], exe, program=main)
+    np.savez(os.path.join(HERE, f"{name}_io.npz"), out=out, **{k: np.asarray(v) for k, v in inputs.items()})
+
+
+def lenet(exe):
+    """conv2d -> batch_norm(relu) -> max pool -> fc(tanh) -> dropout -> fc -> softmax."""
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        img = paddle.static.data("img", [None, 1, 12, 12], "float32")
+        c = paddle.static.nn.conv2d(img, 4, 3, padding=1)
+        b = paddle.static.nn.batch_norm(c, act="relu", is_test=True)
+        p = paddle.nn.functional.max_pool2d(b, 2, 2)
+        f = paddle.static.nn.fc(p, 16, activation="tanh")
+        d = paddle.nn.functional.dropout(f, 0.3, training=False)
+        out = paddle.nn.functional.softmax(paddle.static.nn.fc(d, 5))
+    exe.run(startup)
+    x = np.random.RandomState(0).rand(3, 1, 12, 12).astype("float32")
+    save("lenet", main, [img], out, exe, {"img": x})
+
+
+def mlp_relu6(exe):
+    """fc -> relu6 -> fc -> sigmoid over two inputs concatenated, with a mean and a scale."""
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        a = paddle.static.data("a", [None, 3], "float32")
+        b = paddle.static.data("b", [None, 2], "float32")
+        h = paddle.nn.functional.relu6(paddle.static.nn.fc(paddle.concat([a, b], axis=1), 8))
+        out = paddle.nn.functional.sigmoid(paddle.static.nn.fc(h, 2)) * 2.0 - paddle.mean(h)
+    exe.run(startup)
+    rng = np.random.RandomState(1)
+    save("mlp_relu6", main, [a, b], out, exe, {"a": rng.randn(4, 3).astype("float32"),
+                                               "b": rng.randn(4, 2).astype("float32")})
+
+
+if __name__ == "__main__":
+    paddle.enable_static()
+    paddle.seed(1)
+    executor = paddle.static.Executor(paddle.CPUPlace())
+    lenet(executor)
+    mlp_relu6(executor)
+    print("wrote", sorted(f for f in os.listdir(HERE) if not f.endswith(".py")), "with paddle", paddle.__version__)
