@@ -213,3 +213,23 @@ def test_models_that_paddle_saved_compute_what_paddle_computed(name):
         with np.load(os.path.join(folder, f"{name}_io.npz"), allow_pickle=False) as io:
             got, = exe.run(program, feed={n: io[n] for n in feeds}, fetch_list=fetches)
             np.testing.assert_allclose(got, io["out"], rtol=1e-5, atol=1e-6)
+
+
+def test_a_paddle_checkpoint_resumes_in_pe():
+    """fluid.load of what paddle.static.save wrote after an Adam step (tests/data/paddle_models):
+    the parameters and the optimizer state (moments, beta powers, learning rate) Paddle held."""
+    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "paddle_models")
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        x = fluid.layers.data("x", [4])
+        y = fluid.layers.fc(x, 3, param_attr="w", bias_attr="b")
+        fluid.optimizer.Adam(0.1).minimize(fluid.layers.mean(y * y))
+    exe = fluid.Executor(fluid.CPUPlace())
+    scope = fluid.Scope()
+    with fluid.scope_guard(scope), np.load(os.path.join(folder, "adam_state_values.npz")) as want:
+        exe.run(startup)
+        fluid.load(main, os.path.join(folder, "adam_state"), exe)
+        assert len(want.files) == 11
+        for name in want.files:
+            np.testing.assert_array_equal(np.array(scope.find_var(name).get_tensor()).reshape(want[name].shape),
+                                          want[name], err_msg=name)

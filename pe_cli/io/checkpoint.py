@@ -128,13 +128,18 @@ def save_persistables(executor, dirname, main_program=None, filename=None):
 
 
 def check_value(fn, var, array, where):
+    """``array`` checked against ``var``'s shape and dtype, and returned; a 0-d value for a [1]
+    variable comes back as [1] (Paddle 2.x saves its scalars, a learning rate, as 0-d tensors)."""
     if var.shape is not None:
         want = tuple(var.shape)
+        if array.ndim == 0 and want == (1,):
+            array = array.reshape(1)
         if len(want) != array.ndim or any(w >= 0 and w != s for w, s in zip(want, array.shape)):
             raise PeError(f"{fn}: '{var.name}' in {where} has shape {list(array.shape)}, "
                           f"the program expects {list(want)}")
     if var.dtype is not None and np.dtype(var.dtype) != array.dtype:
         raise PeError(f"{fn}: '{var.name}' in {where} is {array.dtype}, the program expects {var.dtype}")
+    return array
 
 
 def _read_dir(fn, dirname, vars):
@@ -156,7 +161,7 @@ def _read_dir(fn, dirname, vars):
         except Exception as e:
             raise PeError(f"{fn}: '{path}' (variable '{v.name}') is not a readable .npy file: "
                           f"{type(e).__name__}: {e}") from None
-        check_value(fn, v, array, f"'{path}'")
+        array = check_value(fn, v, array, f"'{path}'")
         arrays[v.name] = array
     return arrays
 
@@ -168,7 +173,7 @@ def _read_fluid(fn, path, vars):
         tensors = read_lod_tensors(f.read(), path, count=len(vars))
     arrays = {}
     for v, (array, _) in zip(sorted(vars, key=lambda v: v.name), tensors):
-        check_value(fn, v, array, f"'{path}'")
+        array = check_value(fn, v, array, f"'{path}'")
         arrays[v.name] = array
     return arrays
 
@@ -193,7 +198,7 @@ def _read_npz(fn, path, vars):
                 except Exception as e:
                     raise PeError(f"{fn}: variable '{v.name}' in '{path}' is unreadable: "
                                   f"{type(e).__name__}: {e}") from None
-                check_value(fn, v, array, f"'{path}'")
+                array = check_value(fn, v, array, f"'{path}'")
                 arrays[v.name] = array
     except PeError:
         raise

@@ -142,7 +142,7 @@ def _load_fluid_model(dirname, path, data, params_filename):
     params = [v for v in block.vars.values() if is_persistable(v)]
     arrays = read_fluid_params(dirname, [v.name for v in params], params_filename, path)
     for v in params:
-        check_value("load_inference_model", v, arrays[v.name], f"the file of '{v.name}'")
+        arrays[v.name] = check_value("load_inference_model", v, arrays[v.name], f"the file of '{v.name}'")
     scope = global_scope()
     for name, array in arrays.items():
         scope.set_array(name, array)

@@ -78,8 +78,7 @@ def _checked(fn, vars, state, path):
     for v in vars:
         if v.name not in state:
             raise PeError(f"{fn}: '{path}' has no variable '{v.name}' (the program has it)")
-        check_value(fn, v, state[v.name], f"'{path}'")
-        arrays[v.name] = state[v.name]
+        arrays[v.name] = check_value(fn, v, state[v.name], f"'{path}'")
     return arrays
 
 

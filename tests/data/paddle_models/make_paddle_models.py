@@ -8,7 +8,9 @@ Paddle is not a dependency of pe: the files are written once, here, and committe
 model NAME is NAME.pdmodel (the ProgramDesc protobuf, as Fluid's __model__) and NAME.pdiparams (the
 parameters, Fluid's save_combine), from ``paddle.static.save_inference_model``; NAME_io.npz holds
 its input(s) and Paddle's output. The weights are the random initial ones (seeded): what is checked
-is that pe runs the same program, not a trained model.
+is that pe runs the same program, not a trained model. ``adam_state.pdparams``/``.pdopt`` are what
+``paddle.static.save`` writes after one Adam step (pickles, which pe reads with its own parser, never
+unpickling), and ``adam_state_values.npz`` the values Paddle's scope held.
 """
 import os
 
@@ -54,10 +56,27 @@ def mlp_relu6(exe):
                                                "b": rng.randn(4, 2).astype("float32")})
 
 
+def adam_state(exe):
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [None, 4], "float32")
+        y = paddle.static.nn.fc(x, 3, weight_attr=paddle.ParamAttr(name="w"), bias_attr=paddle.ParamAttr(name="b"))
+        loss = paddle.mean(y * y)
+        paddle.optimizer.Adam(0.1).minimize(loss)
+    exe.run(startup)
+    exe.run(main, feed={"x": np.random.RandomState(2).randn(2, 4).astype("float32")}, fetch_list=[loss])
+    paddle.static.save(main, os.path.join(HERE, "adam_state"))
+    os.remove(os.path.join(HERE, "adam_state.pdmodel"))        # the training program: not read here
+    scope = paddle.static.global_scope()
+    names = [v.name for v in main.list_vars() if v.persistable and v.name not in ("feed", "fetch")]
+    np.savez(os.path.join(HERE, "adam_state_values.npz"), **{n: np.array(scope.find_var(n).get_tensor()) for n in names})
+
+
 if __name__ == "__main__":
     paddle.enable_static()
     paddle.seed(1)
     executor = paddle.static.Executor(paddle.CPUPlace())
     lenet(executor)
     mlp_relu6(executor)
+    adam_state(executor)
     print("wrote", sorted(f for f in os.listdir(HERE) if not f.endswith(".py")), "with paddle", paddle.__version__)
