@@ -220,7 +220,7 @@ def test_a_paddle_checkpoint_resumes_in_pe():
     the parameters and the optimizer state (moments, beta powers, learning rate) Paddle held."""
     folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "paddle_models")
     main, startup = fluid.Program(), fluid.Program()
-    with fluid.program_guard(main, startup):
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():     # Paddle's names: learning_rate_0
         x = fluid.layers.data("x", [4])
         y = fluid.layers.fc(x, 3, param_attr="w", bias_attr="b")
         fluid.optimizer.Adam(0.1).minimize(fluid.layers.mean(y * y))
