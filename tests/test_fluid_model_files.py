@@ -201,7 +201,7 @@ def test_dtype_attributes_stored_as_fluid_codes(tmp_path):
     assert got.dtype == np.float64 and got.tolist() == [[1.5, -2.0]]
 
 
-@pytest.mark.parametrize("name", ["lenet", "mlp_relu6"])
+@pytest.mark.parametrize("name", ["lenet", "mlp_relu6", "attention"])
 def test_models_that_paddle_saved_compute_what_paddle_computed(name):
     """tests/data/paddle_models: written by PaddlePaddle 2.6.2 itself (make_paddle_models.py there),
     with Paddle's outputs for fixed inputs."""

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from ..common import matmul_v1_attrs
 from ...selected_rows import SelectedRows
 from . import threads
 from . import _cblas
@@ -174,6 +175,10 @@ def _matmul_dout(xm, ym, dout, alpha):
     batch = np.broadcast_shapes(xm.shape[:-2], ym.shape[:-2])
     d = dout.reshape(batch + (xm.shape[-2], ym.shape[-1]))
     return d * d.dtype.type(alpha) if alpha != 1.0 else d
+
+
+def matmul_v2(ins, attrs):
+    return matmul(ins, matmul_v1_attrs(attrs))
 
 
 def matmul_grad_x(ins, attrs):

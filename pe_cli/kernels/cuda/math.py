@@ -4,6 +4,7 @@ from numba import cuda
 
 from ...selected_rows import SelectedRows
 from ...shapes import numel
+from ..common import matmul_v1_attrs
 from . import runtime as rt
 from ._elementwise import Binary, Unary, expand_to, offset, scalar_arg
 from ._launch import flat, grid
@@ -201,6 +202,10 @@ def _dout(dout, xs, tx, ys, ty, batch):
     M = tuple(xs.shape)[-1] if tx else tuple(xs.shape)[-2]
     N = tuple(ys.shape)[-2] if ty else tuple(ys.shape)[-1]
     return dout.reshape(batch + (M, N))
+
+
+def matmul_v2(ins, attrs):
+    return matmul(ins, matmul_v1_attrs(attrs))
 
 
 def matmul_grad_x(ins, attrs):

@@ -56,6 +56,24 @@ def mlp_relu6(exe):
                                                "b": rng.randn(4, 2).astype("float32")})
 
 
+def attention(exe):
+    """Paddle 2.x ops (lookup_table_v2, matmul_v2, reshape2, transpose2, layer_norm, gelu): embedding ->
+    layer norm -> one two-head self-attention -> residual -> linear(gelu) -> mean over the tokens."""
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        ids = paddle.static.data("ids", [None, 6], "int64")
+        h = paddle.nn.LayerNorm(8)(paddle.nn.Embedding(20, 8)(ids))
+
+        def heads(t):
+            return paddle.transpose(paddle.reshape(t, [-1, 6, 2, 4]), [0, 2, 1, 3])
+        q, k, v = (heads(paddle.nn.Linear(8, 8)(h)) for _ in range(3))
+        att = paddle.nn.functional.softmax(paddle.matmul(q, k, transpose_y=True) / 2.0)
+        o = paddle.reshape(paddle.transpose(paddle.matmul(att, v), [0, 2, 1, 3]), [-1, 6, 8])
+        out = paddle.mean(paddle.nn.functional.gelu(paddle.nn.Linear(8, 8)(o + h)), axis=1)
+    exe.run(startup)
+    save("attention", main, [ids], out, exe, {"ids": np.random.RandomState(0).randint(0, 20, (3, 6)).astype("int64")})
+
+
 def adam_state(exe):
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup):
@@ -78,5 +96,6 @@ if __name__ == "__main__":
     executor = paddle.static.Executor(paddle.CPUPlace())
     lenet(executor)
     mlp_relu6(executor)
+    attention(executor)
     adam_state(executor)
     print("wrote", sorted(f for f in os.listdir(HERE) if not f.endswith(".py")), "with paddle", paddle.__version__)
