@@ -74,6 +74,25 @@ def attention(exe):
     save("attention", main, [ids], out, exe, {"ids": np.random.RandomState(0).randint(0, 20, (3, 6)).astype("int64")})
 
 
+def ops(exe):
+    """One model, many fetch targets: pooling (ceil mode, exclusive or not), a grouped dilated strided
+    conv, layer_norm and activations, each against Paddle's own kernels."""
+    F = paddle.nn.functional
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [None, 4, 9, 9], "float32")
+        outs = [F.avg_pool2d(x, 3, 2, padding=1, ceil_mode=True, exclusive=True),
+                F.avg_pool2d(x, 3, 2, padding=1, exclusive=False), F.max_pool2d(x, 2, 2, ceil_mode=True),
+                paddle.static.nn.conv2d(x, 4, 3, stride=2, padding=2, dilation=2, groups=2),
+                paddle.static.nn.layer_norm(x, begin_norm_axis=2), F.leaky_relu(x, 0.1), F.elu(x, 0.7),
+                F.hardsigmoid(x), F.swish(x), F.softplus(x), F.gelu(x, approximate=True), F.log_softmax(x, axis=1)]
+    exe.run(startup)
+    x_value = np.random.RandomState(0).randn(2, 4, 9, 9).astype("float32")
+    values = exe.run(main, feed={"x": x_value}, fetch_list=outs)
+    paddle.static.save_inference_model(os.path.join(HERE, "ops"), [x], outs, exe, program=main)
+    np.savez(os.path.join(HERE, "ops_io.npz"), x=x_value, **{f"out{i}": v for i, v in enumerate(values)})
+
+
 def adam_state(exe):
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup):
@@ -97,5 +116,6 @@ if __name__ == "__main__":
     lenet(executor)
     mlp_relu6(executor)
     attention(executor)
+    ops(executor)
     adam_state(executor)
     print("wrote", sorted(f for f in os.listdir(HERE) if not f.endswith(".py")), "with paddle", paddle.__version__)
