@@ -26,10 +26,8 @@ _BACKEND_ATTRS = {"op_callstack", "op_role", "op_role_var", "op_namescope", "op_
                   "use_cudnn", "mkldnn_data_type", "use_quantizer", "x_data_format", "y_data_format",
                   "Scale_x", "Scale_y", "Scale_out", "scale_x", "scale_y", "scale_out", "force_fp32_output",
                   "workspace_size_MB", "exhaustive_search", "with_quant_attr", "is_test"}
-# attributes a later Fluid added whose value here means "as before": no layout, no cast, and (by op)
-# softplus's log(1 + exp(x)) with beta 1, which above threshold 20 is x to float precision anyway
-_NEUTRAL = {"data_format": ("AnyLayout",), "in_dtype": (-1,), "out_dtype": (-1,),
-            ("softplus", "beta"): (1.0,), ("softplus", "threshold"): (20.0,)}
+# attributes a later Fluid added whose value here means "as before" (no layout, no cast)
+_NEUTRAL = {"data_format": ("AnyLayout",), "in_dtype": (-1,), "out_dtype": (-1,)}
 _DTYPE_ATTRS = ("dtype", "in_dtype", "out_dtype")
 
 
@@ -59,7 +57,7 @@ def _op_attrs(op, program, where):
     for attr in op.attrs:
         value = _attr_value(attr, program, where)
         if attr.name not in declared:
-            if attr.name in _BACKEND_ATTRS or value in _NEUTRAL.get(attr.name, _NEUTRAL.get((op.type, attr.name), ())):
+            if attr.name in _BACKEND_ATTRS or value in _NEUTRAL.get(attr.name, ()):
                 continue
             raise PeError(f"{where}: attribute {attr.name}={value!r}, which pe's {op.type} does not implement; "
                           f"pe cannot run this model the way Fluid would")
