@@ -5,6 +5,7 @@ A leaf: imports nothing of pe. Shapes are sequences of ints; at build time a dim
 (-1 or None), at run time every dim is known. Rules that can fail return ``(result, error)`` with
 ``error`` a sentence (or None): the caller adds where it happened (the layer, or the kernel) and raises.
 """
+import math
 
 
 # -- sizes ------------------------------------------------------------------------------------------
@@ -250,3 +251,14 @@ def layer_norm_split(shape, begin_norm_axis):
     for d in shape:
         size *= d
     return rows, size // max(rows, 1)
+
+
+def range_length(start, end, step, integer):
+    """The length of Fluid's range(start, end, step): for ints (``integer``)
+    ceil(|end - start| / |step|) in integer arithmetic, for floats ceil(|(end - start) / step|)
+    computed in the values' own type. None when step is 0 or points away from end."""
+    if step == 0 or (end - start) * step < 0:
+        return None
+    if integer:
+        return int((abs(end - start) + abs(step) - 1) // abs(step))
+    return int(math.ceil(abs((end - start) / step)))
