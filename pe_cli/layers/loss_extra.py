@@ -1,0 +1,84 @@
+"""More losses of Fluid 1.8's ``fluid.layers``, with its signatures: l2_normalize, label_smooth,
+smooth_l1, kldiv_loss, margin_rank_loss, rank_loss, bpr_loss."""
+__all__ = ["l2_normalize", "label_smooth", "smooth_l1", "kldiv_loss", "margin_rank_loss", "rank_loss", "bpr_loss"]
+from ..errors import PeError
+from .helper import LayerHelper
+
+
+def _outputs(helper, dtype, n, stop_gradient=False):
+    return [helper.create_variable_for_type_inference(dtype, stop_gradient=stop_gradient) for _ in range(n)]
+
+
+def l2_normalize(x, axis, epsilon=1e-12, name=None):
+    """x / sqrt(sum(x^2 along axis) + epsilon) (a 1-D x along its only dim)."""
+    if len(x.shape or ()) == 1:
+        axis = 0
+    helper = LayerHelper("l2_normalize", x=x, name=name)
+    out, norm = _outputs(helper, x.dtype, 2)
+    helper.append_op("norm", {"X": [x]}, {"Out": [out], "Norm": [norm]},
+                     {"axis": 1 if axis is None else axis, "epsilon": epsilon})
+    return out
+
+
+def label_smooth(label, prior_dist=None, epsilon=0.1, dtype="float32", name=None):
+    """(1 - epsilon) * label + epsilon * prior_dist (uniform 1 / classes without it), for one-hot
+    labels."""
+    if not 0 <= epsilon <= 1:
+        raise PeError(f"label_smooth: epsilon={epsilon} must lie in [0, 1]")
+    helper = LayerHelper("label_smooth", label=label, name=name)
+    out = helper.create_variable_for_type_inference(label.dtype)
+    inputs = {"X": [label]}
+    if prior_dist is not None:
+        inputs["PriorDist"] = [prior_dist]
+    helper.append_op("label_smooth", inputs, {"Out": [out]}, {"epsilon": float(epsilon)})
+    return out
+
+
+def smooth_l1(x, y, inside_weight=None, outside_weight=None, sigma=None):
+    """Per sample (first dim), the sum of the smooth L1 loss of (x - y) * inside_weight, weighted by
+    outside_weight: shape [N, 1]. sigma (default 1) sets where it turns from quadratic to linear."""
+    helper = LayerHelper("smooth_l1_loss", x=x)
+    diff, loss = _outputs(helper, x.dtype, 2)
+    inputs = {"X": [x], "Y": [y]}
+    if inside_weight is not None:
+        inputs["InsideWeight"] = [inside_weight]
+    if outside_weight is not None:
+        inputs["OutsideWeight"] = [outside_weight]
+    helper.append_op("smooth_l1_loss", inputs, {"Diff": [diff], "Out": [loss]},
+                     {"sigma": 1.0 if sigma is None else float(sigma)})
+    return loss
+
+
+def kldiv_loss(x, target, reduction="mean", name=None):
+    """The Kullback-Leibler divergence of ``target`` from exp(x) (x holds log-probabilities), reduced
+    by ``reduction``: 'none', 'batchmean', 'mean' or 'sum'."""
+    helper = LayerHelper("kldiv_loss", x=x, name=name)
+    loss = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op("kldiv_loss", {"X": [x], "Target": [target]}, {"Loss": [loss]}, {"reduction": reduction})
+    return loss
+
+
+def margin_rank_loss(label, left, right, margin=0.1, name=None):
+    """max(0, -label * (left - right) + margin) per pair; label is 1 (left should rank higher) or -1."""
+    helper = LayerHelper("margin_rank_loss", left=left, name=name)
+    out, act = _outputs(helper, left.dtype, 2)
+    helper.append_op("margin_rank_loss", {"X1": [left], "X2": [right], "Label": [label]},
+                     {"Out": [out], "Activated": [act]}, {"margin": float(margin)})
+    return out
+
+
+def rank_loss(label, left, right, name=None):
+    """RankNet's loss: log(1 + exp(left - right)) - label * (left - right), shapes [N, 1]."""
+    helper = LayerHelper("rank_loss", left=left, name=name)
+    out = helper.create_variable_for_type_inference(left.dtype)
+    helper.append_op("rank_loss", {"Label": [label], "Left": [left], "Right": [right]}, {"Out": [out]})
+    return out
+
+
+def bpr_loss(input, label, name=None):
+    """Bayesian personalized ranking: per row of item scores ``input`` and its positive item
+    ``label`` (int64 [N, 1]), the mean over the other items of log(1 + exp(score - positive's))."""
+    helper = LayerHelper("bpr_loss", input=input, name=name)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op("bpr_loss", {"X": [input], "Label": [label]}, {"Y": [out]})
+    return out

@@ -1,0 +1,82 @@
+"""The loss layers of layers/loss_extra.py as Fluid 1.8 users call them: shapes at build time,
+mistakes reported there, and a value when run (the ops' numerics are checked by their op cases)."""
+import numpy as np
+import pytest
+
+import pe_cli.fluid as fluid
+from pe_cli.errors import PeError, ShapeError
+
+layers = fluid.layers
+
+
+@pytest.fixture
+def prog():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        yield main
+
+
+def run(main, feed, fetch):
+    return fluid.Executor(fluid.CPUPlace()).run(main, feed=feed, fetch_list=fetch, scope=fluid.Scope())
+
+
+def test_l2_normalize_rows_and_a_vector(prog):
+    x = layers.data("x", [3], dtype="float32")
+    v = layers.data("v", [2], dtype="float32", append_batch_size=False)
+    out, vout = layers.l2_normalize(x, axis=-1), layers.l2_normalize(v, axis=1)
+    assert out.shape == (-1, 3) and vout.shape == (2,)
+    got, gotv = run(prog, {"x": np.array([[3, 4, 0], [0, 0, 2]], dtype=np.float32),
+                           "v": np.array([6, 8], dtype=np.float32)}, [out, vout])
+    np.testing.assert_allclose(got, [[0.6, 0.8, 0], [0, 0, 1]], rtol=1e-6)
+    np.testing.assert_allclose(gotv, [0.6, 0.8], rtol=1e-6)
+
+
+def test_label_smooth_of_one_hot_labels(prog):
+    label = layers.one_hot(layers.data("y", [1], dtype="int64"), depth=4)
+    smooth = layers.label_smooth(label, epsilon=0.2)
+    got = run(prog, {"y": np.array([[1], [3]], dtype=np.int64)}, [smooth])[0]
+    np.testing.assert_allclose(got, [[0.05, 0.85, 0.05, 0.05], [0.05, 0.05, 0.05, 0.85]], rtol=1e-6)
+    with pytest.raises(PeError, match="epsilon=1.5 must lie in"):
+        layers.label_smooth(label, epsilon=1.5)
+
+
+def test_smooth_l1_is_per_sample_and_wants_both_weights(prog):
+    x, y = layers.data("x", [2, 3]), layers.data("y", [2, 3])
+    loss = layers.smooth_l1(x, y)
+    assert loss.shape == (-1, 1)
+    got = run(prog, {"x": np.zeros((2, 2, 3), np.float32), "y": np.full((2, 2, 3), 0.5, np.float32)}, [loss])[0]
+    np.testing.assert_allclose(got, [[0.75], [0.75]], rtol=1e-6)    # 6 * 0.5 * 0.5^2
+    with pytest.raises(ShapeError, match="give both InsideWeight and OutsideWeight"):
+        layers.smooth_l1(x, y, inside_weight=layers.data("w", [2, 3]))
+
+
+def test_kldiv_loss_reductions(prog):
+    x = layers.data("x", [2], dtype="float32")
+    t = layers.data("t", [2], dtype="float32")
+    mean, none = layers.kldiv_loss(x, t), layers.kldiv_loss(x, t, reduction="none")
+    assert mean.shape == (1,) and none.shape == (-1, 2)
+    xv = np.log(np.array([[0.5, 0.5], [0.25, 0.75]], dtype=np.float32))
+    tv = np.array([[0.5, 0.5], [0.25, 0.75]], dtype=np.float32)
+    got_mean, got_none = run(prog, {"x": xv, "t": tv}, [mean, none])
+    np.testing.assert_allclose(got_none, np.zeros((2, 2)), atol=1e-7)    # no divergence from itself
+    with pytest.raises(PeError, match="reduction='avg' is not one of"):
+        layers.kldiv_loss(x, t, reduction="avg")
+
+
+def test_ranking_losses(prog):
+    left, right = layers.data("l", [1]), layers.data("r", [1])
+    label = layers.data("label", [1])
+    margin = layers.margin_rank_loss(label, left, right, margin=0.5)
+    rank = layers.rank_loss(label, left, right)
+    scores = layers.data("s", [3])
+    bpr = layers.bpr_loss(scores, layers.data("pos", [1], dtype="int64"))
+    assert margin.shape == rank.shape == bpr.shape == (-1, 1)
+    feed = {"l": np.array([[2.0], [0.0]], np.float32), "r": np.array([[1.0], [0.0]], np.float32),
+            "label": np.array([[1.0], [-1.0]], np.float32), "s": np.array([[1, 1, 1]], np.float32),
+            "pos": np.array([[2]], np.int64)}
+    got_m, got_r, got_b = run(prog, feed, [margin, rank, bpr])
+    np.testing.assert_allclose(got_m, [[0.0], [0.5]], atol=1e-7)
+    np.testing.assert_allclose(got_r, [[np.log1p(np.e) - 1], [np.log(2)]], rtol=1e-6)
+    np.testing.assert_allclose(got_b, [[np.log(2)]], rtol=1e-6)
+    with pytest.raises(ShapeError, match=r"must be \[batch_size, 1\]"):
+        layers.rank_loss(layers.data("a", [2]), layers.data("b", [2]), layers.data("c", [2]))
