@@ -262,3 +262,32 @@ def range_length(start, end, step, integer):
     if integer:
         return int((abs(end - start) + abs(step) - 1) // abs(step))
     return int(math.ceil(abs((end - start) / step)))
+
+
+def strided_window(shape, axes, starts, ends, strides):
+    """(first index, size, step) per dim of strided_slice over a known ``shape``: Python's slicing
+    (negative bounds count from the end, out-of-range ones clamp), except that an end of -1 with a
+    negative stride runs through index 0 (Fluid's stand-in for "no end")."""
+    first, sizes, steps = [0] * len(shape), list(shape), [1] * len(shape)
+    for a, s, e, st in zip(axes, starts, ends, strides):
+        a %= len(shape)
+        lo, hi, step = slice(s, None if (e == -1 and st < 0) else e, st).indices(shape[a])
+        first[a], sizes[a], steps[a] = lo, len(range(lo, hi, step)), step
+    return first, sizes, steps
+
+
+def crop_window(x_shape, shape, offsets):
+    """(offsets, output shape) of crop / crop_tensor: a -1 in ``shape`` takes X's dim less its offset;
+    offsets default to 0. Returns ((offsets, out), None) or (None, error)."""
+    offsets = list(offsets) or [0] * len(x_shape)
+    if len(shape) != len(x_shape) or len(offsets) != len(x_shape):
+        return None, f"shape {list(shape)} and offsets {offsets} need one entry per dim of X {list(x_shape)}"
+    out = []
+    for d, n, o in zip(x_shape, shape, offsets):
+        if o < 0 or n == 0 or n < -1:
+            return None, f"offsets must be >= 0 and shape > 0 (or -1), got shape {list(shape)}, offsets {offsets}"
+        size = (d - o if d >= 0 else -1) if n == -1 else n
+        if d >= 0 and (size <= 0 or o + size > d):
+            return None, f"a window of shape {list(shape)} at offsets {offsets} does not fit in X {list(x_shape)}"
+        out.append(size)
+    return (offsets, out), None
