@@ -1,0 +1,61 @@
+"""The indexing layers of layers/indexing_extra.py as Fluid 1.8 users call them: shapes at build
+time, mistakes reported there, values when run (numerics: their op cases)."""
+import numpy as np
+import pytest
+
+import pe_cli.fluid as fluid
+from pe_cli.errors import PeError, ShapeError
+
+layers = fluid.layers
+
+
+@pytest.fixture
+def prog():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        yield main
+
+
+def run(main, feed, fetch):
+    return fluid.Executor(fluid.CPUPlace()).run(main, feed=feed, fetch_list=fetch, scope=fluid.Scope())
+
+
+def test_strided_slice_and_unbind(prog):
+    x = layers.data("x", [3, 6], dtype="float32", append_batch_size=False)
+    s = layers.strided_slice(x, axes=[0, 1], starts=[-1, 1], ends=[-1, 6], strides=[-1, 2])
+    parts = layers.unbind(x, axis=0)
+    assert s.shape == (3, 3) and len(parts) == 3 and parts[0].shape == (6,)
+    xv = np.arange(18, dtype=np.float32).reshape(3, 6)
+    got = run(prog, {"x": xv}, [s] + parts)
+    np.testing.assert_array_equal(got[0], xv[::-1, 1::2])
+    for k in range(3):
+        np.testing.assert_array_equal(got[1 + k], xv[k])
+    with pytest.raises(ShapeError, match="is empty"):
+        layers.strided_slice(x, axes=[1], starts=[4], ends=[1], strides=[1])
+
+
+def test_scatter_and_gather_nd(prog):
+    x = layers.data("x", [4, 2], dtype="float32", append_batch_size=False)
+    ids = layers.data("ids", [2], dtype="int64", append_batch_size=False)
+    upd = layers.data("upd", [2, 2], dtype="float32", append_batch_size=False)
+    out = layers.scatter(x, ids, upd)
+    picked = layers.gather_nd(out, layers.data("nd", [2, 2], dtype="int64", append_batch_size=False))
+    assert out.shape == (4, 2) and picked.shape == (2,)
+    got_out, got_picked = run(prog, {"x": np.zeros((4, 2), np.float32), "ids": np.array([3, 1]),
+                                     "upd": np.array([[1, 2], [3, 4]], np.float32),
+                                     "nd": np.array([[3, 1], [1, 0]])}, [out, picked])
+    np.testing.assert_array_equal(got_out, [[0, 0], [3, 4], [0, 0], [1, 2]])
+    np.testing.assert_array_equal(got_picked, [2, 3])
+    with pytest.raises(PeError, match="outside the 4 rows"):
+        run(prog, {"x": np.zeros((4, 2), np.float32), "ids": np.array([4, 1]),
+                   "upd": np.zeros((2, 2), np.float32), "nd": np.zeros((2, 2), np.int64)}, [out])
+
+
+def test_argsort_and_unique(prog):
+    x = layers.data("x", [5], dtype="int64", append_batch_size=False)
+    out, ids = layers.argsort(x, descending=True)
+    u, index, count = layers.unique_with_counts(x)
+    assert out.stop_gradient and ids.dtype == "int64" and index.dtype == "int32" and u.shape == (-1,)
+    got = run(prog, {"x": np.array([4, 1, 4, 0, 1])}, [out, ids, u, index, count])
+    assert got[0].tolist() == [4, 4, 1, 1, 0] and got[1].tolist() == [0, 2, 1, 4, 3]
+    assert got[2].tolist() == [4, 1, 0] and got[3].tolist() == [0, 1, 0, 2, 1] and got[4].tolist() == [2, 2, 1]
