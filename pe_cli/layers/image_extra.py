@@ -1,0 +1,47 @@
+"""Image layers of Fluid 1.8's ``fluid.layers`` with its signatures: pixel_shuffle, space_to_depth,
+shuffle_channel, affine_channel, maxout, lrn (4-D feature maps)."""
+__all__ = ["pixel_shuffle", "space_to_depth", "shuffle_channel", "affine_channel", "maxout", "lrn"]
+from ..errors import PeError
+from .helper import LayerHelper
+from .tensor import _single
+
+
+def pixel_shuffle(x, upscale_factor):
+    """[N, C*r^2, H, W] -> [N, C, H*r, W*r] (r = upscale_factor), sub-pixel convolution's shuffle."""
+    return _single("pixel_shuffle", x, {"X": [x]}, {"upscale_factor": upscale_factor})
+
+
+def space_to_depth(x, blocksize, name=None):
+    """[N, C, H, W] -> [N, C*b^2, H/b, W/b] (b = blocksize) in Fluid's (Darknet reorg) order."""
+    return _single("space_to_depth", x, {"X": [x]}, {"blocksize": blocksize}, name=name)
+
+
+def shuffle_channel(x, group, name=None):
+    """The channels of ``x`` [N, C, H, W] regrouped: [N, group, C/group, ...] transposed."""
+    return _single("shuffle_channel", x, {"X": [x]}, {"group": group}, name=name)
+
+
+def affine_channel(x, scale=None, bias=None, data_layout="NCHW", name=None, act=None):
+    """x * scale[c] + bias[c] per channel c (then ``act``); scale and bias are [C] Variables."""
+    if scale is None or bias is None:
+        raise PeError("affine_channel needs both scale and bias ([C] Variables)")
+    return _single("affine_channel", x, {"X": [x], "Scale": [scale], "Bias": [bias]},
+                   {"data_layout": data_layout}, name=name, act=act)
+
+
+def maxout(x, groups, name=None, axis=1):
+    """The max over each run of ``groups`` channels (axis 1: NCHW, -1 or 3: NHWC)."""
+    return _single("maxout", x, {"X": [x]}, {"groups": groups, "axis": axis}, name=name)
+
+
+def lrn(input, n=5, k=1.0, alpha=1e-4, beta=0.75, name=None, data_format="NCHW"):
+    """Local response normalization across channels: input / (k + alpha * sum of squares over n
+    neighbouring channels) ^ beta."""
+    if data_format not in ("NCHW", "NHWC"):
+        raise PeError(f"lrn: data_format={data_format!r} must be 'NCHW' or 'NHWC'")
+    helper = LayerHelper("lrn", input=input, name=name)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    mid = helper.create_variable_for_type_inference(input.dtype, stop_gradient=True)
+    helper.append_op("lrn", {"X": [input]}, {"Out": [out], "MidOut": [mid]},
+                     {"n": n, "k": float(k), "alpha": float(alpha), "beta": float(beta), "data_format": data_format})
+    return out

@@ -1,0 +1,45 @@
+"""The image layers of layers/image_extra.py as Fluid 1.8 users call them: shapes at build time,
+mistakes reported there, and a trained-through gradient (numerics: their op cases)."""
+import numpy as np
+import pytest
+
+import pe_cli.fluid as fluid
+from pe_cli.errors import ShapeError
+
+layers = fluid.layers
+
+
+@pytest.fixture
+def prog():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        yield main
+
+
+def test_shapes_at_build_time(prog):
+    x = layers.data("x", [8, 4, 6])
+    assert layers.pixel_shuffle(x, 2).shape == (-1, 2, 8, 12)
+    assert layers.space_to_depth(x, 2).shape == (-1, 32, 2, 3)
+    assert layers.shuffle_channel(x, 4).shape == (-1, 8, 4, 6)
+    assert layers.maxout(x, 4).shape == (-1, 2, 4, 6)
+    assert layers.lrn(x).shape == (-1, 8, 4, 6)
+    with pytest.raises(ShapeError, match=r"must be a multiple of upscale_factor\^2 = 9"):
+        layers.pixel_shuffle(x, 3)
+    with pytest.raises(ShapeError, match="must be a multiple of groups = 3"):
+        layers.maxout(x, 3)
+
+
+def test_affine_channel_trains_its_scale_and_bias(prog):
+    x = layers.data("x", [3, 2, 2])
+    scale = layers.create_parameter([3], "float32", default_initializer=fluid.initializer.Constant(1.0))
+    bias = layers.create_parameter([3], "float32", default_initializer=fluid.initializer.Constant(0.0))
+    out = layers.affine_channel(x, scale, bias, act="relu")
+    loss = layers.mean(out)
+    fluid.optimizer.SGD(0.5).minimize(loss)
+    exe = fluid.Executor(fluid.CPUPlace())
+    scope = fluid.Scope()
+    exe.run(fluid.default_startup_program(), scope=scope)
+    xv = np.ones((2, 3, 2, 2), np.float32)
+    exe.run(prog, feed={"x": xv}, fetch_list=[loss], scope=scope)
+    # d mean / d bias[c] = 1/3 for each channel (all outputs positive)
+    np.testing.assert_allclose(scope.find_var(bias.name).get_tensor().__array__(), [-1 / 6] * 3, rtol=1e-5)
