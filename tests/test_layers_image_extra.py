@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli.errors import ShapeError
+from pe_cli.errors import PeError, ShapeError
 
 layers = fluid.layers
 
@@ -43,3 +43,20 @@ def test_affine_channel_trains_its_scale_and_bias(prog):
     exe.run(prog, feed={"x": xv}, fetch_list=[loss], scope=scope)
     # d mean / d bias[c] = 1/3 for each channel (all outputs positive)
     np.testing.assert_allclose(scope.find_var(bias.name).get_tensor().__array__(), [-1 / 6] * 3, rtol=1e-5)
+
+
+def test_image_resize_shapes_and_values(prog):
+    x = layers.data("x", [1, 2, 3])
+    up = layers.resize_nearest(x, scale=2)
+    bi = layers.resize_bilinear(x, out_shape=[3, 5])
+    dyn = layers.image_resize(x, out_shape=layers.data("size", [2], dtype="int32", append_batch_size=False))
+    assert up.shape == (-1, 1, 4, 6) and bi.shape == (-1, 1, 3, 5) and dyn.shape == (-1, 1, -1, -1)
+    xv = np.array([[[[0, 1, 2], [3, 4, 5]]]], np.float32)
+    got_up, got_bi, got_dyn = fluid.Executor(fluid.CPUPlace()).run(
+        prog, feed={"x": xv, "size": np.array([2, 5], np.int32)}, fetch_list=[up, bi, dyn], scope=fluid.Scope())
+    np.testing.assert_array_equal(got_up[0, 0, 0], [0, 0, 1, 1, 2, 2])       # align_corners: int(k * 2/5 + 0.5)
+    np.testing.assert_allclose(got_bi[0, 0], [[0, .5, 1, 1.5, 2], [1.5, 2, 2.5, 3, 3.5], [3, 3.5, 4, 4.5, 5]],
+                               rtol=1e-6)
+    assert got_dyn.shape == (1, 1, 2, 5)
+    with pytest.raises(PeError, match="TRILINEAR"):
+        layers.image_resize(x, out_shape=[2, 2], resample="TRILINEAR")
