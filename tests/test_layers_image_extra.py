@@ -60,3 +60,19 @@ def test_image_resize_shapes_and_values(prog):
     assert got_dyn.shape == (1, 1, 2, 5)
     with pytest.raises(PeError, match="TRILINEAR"):
         layers.image_resize(x, out_shape=[2, 2], resample="TRILINEAR")
+
+
+def test_adaptive_pool2d(prog):
+    x = layers.data("x", [1, 5, 4])
+    avg = layers.adaptive_pool2d(x, [2, 3], pool_type="avg")
+    top = layers.adaptive_pool2d(x, 1)
+    assert avg.shape == (-1, 1, 2, 3) and top.shape == (-1, 1, 1, 1)
+    xv = np.arange(20, dtype=np.float32).reshape(1, 1, 5, 4)
+    got_avg, got_top = fluid.Executor(fluid.CPUPlace()).run(prog, feed={"x": xv}, fetch_list=[avg, top],
+                                                            scope=fluid.Scope())
+    # rows [0, 3) and [2, 5); columns [0, 2), [1, 3), [2, 4)
+    np.testing.assert_allclose(got_avg[0, 0, 0], [xv[0, 0, 0:3, 0:2].mean(), xv[0, 0, 0:3, 1:3].mean(),
+                                                  xv[0, 0, 0:3, 2:4].mean()], rtol=1e-6)
+    assert got_top.reshape(-1).tolist() == [19.0]
+    with pytest.raises(PeError, match="require_index=True"):
+        layers.adaptive_pool2d(x, 2, require_index=True)

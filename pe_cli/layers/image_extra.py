@@ -1,9 +1,9 @@
 """Image layers of Fluid 1.8's ``fluid.layers`` with its signatures: pixel_shuffle, space_to_depth,
-shuffle_channel, affine_channel, maxout, lrn (4-D feature maps)."""
-__all__ = ["pixel_shuffle", "space_to_depth", "shuffle_channel", "affine_channel", "maxout", "lrn"]
+shuffle_channel, affine_channel, maxout, lrn, adaptive_pool2d (4-D feature maps)."""
+__all__ = ["pixel_shuffle", "space_to_depth", "shuffle_channel", "affine_channel", "maxout", "lrn", "adaptive_pool2d"]
 from ..errors import PeError
 from .helper import LayerHelper
-from .tensor import _single
+from .tensor import _as_list, _check_ints, _single
 
 
 def pixel_shuffle(x, upscale_factor):
@@ -45,3 +45,19 @@ def lrn(input, n=5, k=1.0, alpha=1e-4, beta=0.75, name=None, data_format="NCHW")
     helper.append_op("lrn", {"X": [input]}, {"Out": [out], "MidOut": [mid]},
                      {"n": n, "k": float(k), "alpha": float(alpha), "beta": float(beta), "data_format": data_format})
     return out
+
+
+def adaptive_pool2d(input, pool_size, pool_type="max", require_index=False, name=None):
+    """Max or avg pooling of [N, C, H, W] to [N, C, pool_size...]: window i along H spans
+    floor(i * H / size) to ceil((i + 1) * H / size). ``require_index`` (max_pool2d_with_index) is
+    not supported by pe."""
+    if pool_type not in ("max", "avg"):
+        raise PeError(f"adaptive_pool2d: pool_type={pool_type!r} must be 'max' or 'avg'")
+    if require_index:
+        raise PeError("adaptive_pool2d: require_index=True (the max positions) is not supported by pe")
+    size = _check_ints("adaptive_pool2d", "pool_size", _as_list(pool_size))
+    size = size * 2 if len(size) == 1 else size
+    if len(size) != 2 or min(size) <= 0:
+        raise PeError(f"adaptive_pool2d: pool_size={pool_size!r} must be an int or two ints > 0")
+    return _single("pool2d", input, {"X": [input]}, {"pooling_type": pool_type, "ksize": size, "adaptive": True},
+                   name=name)
