@@ -66,6 +66,8 @@ CASES = [
            attrs={"out_h": 5, "out_w": 8, "align_corners": False}, grad=("X",), name="nearest_interp_no_corners"),
     OpCase("nearest_interp", {"X": r(2, 4, 3, 2)}, _nearest_ref(8, 6, nhwc=True),
            attrs={"scale": 2.0, "data_layout": "NHWC"}, grad=("X",), name="nearest_interp_scale_nhwc"),
+    OpCase("nearest_interp", {"X": r(1, 2, 3, 4), "OutSize": np.array([4, 3], dtype=np.int32)},
+           _nearest_ref(4, 3), attrs={"scale": 3.0}, grad=("X",), name="nearest_interp_outsize_over_scale"),
     OpCase("bilinear_interp", {"X": r(2, 2, 4, 5)}, _bilinear_ref(6, 3), attrs={"out_h": 6, "out_w": 3},
            grad=("X",)),
     OpCase("bilinear_interp", {"X": r(1, 3, 5, 4)}, _bilinear_ref(3, 7, corners=False, mode=0),
