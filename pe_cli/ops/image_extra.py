@@ -142,7 +142,8 @@ def _grad_lrn(g):
                       "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
 
-_LRN_ATTRS = {"n": Attr(5, lambda v: is_int(v) and v > 0, "an int > 0"), "k": 2.0, "alpha": 1e-4, "beta": 0.75, "is_test": False,
+_LRN_ATTRS = {"n": Attr(5, lambda v: is_int(v) and v > 0, "an int > 0"), "k": 2.0, "alpha": 1e-4, "beta": 0.75,
+              "is_test": False,
               "data_format": Attr("AnyLayout", choices=("NCHW", "NHWC", "AnyLayout"))}
 register("lrn", kernel_module="image_extra", inputs=["X"], outputs=["Out", "MidOut"], attrs=_LRN_ATTRS,
          infer=_infer_lrn, grad=_grad_lrn, grad_reads=("MidOut", "Out", "X"),
