@@ -76,3 +76,11 @@ def test_adaptive_pool2d(prog):
     assert got_top.reshape(-1).tolist() == [19.0]
     with pytest.raises(PeError, match="require_index=True"):
         layers.adaptive_pool2d(x, 2, require_index=True)
+
+
+def test_image_resize_short_scales_the_short_side(prog):
+    wide = layers.image_resize_short(layers.data("x", [3, 10, 25]), out_short_len=4)
+    tall = layers.image_resize_short(layers.data("y", [3, 9, 6]), out_short_len=4, resample="NEAREST")
+    assert wide.shape == (-1, 3, 4, 10) and tall.shape == (-1, 3, 6, 4)
+    with pytest.raises(PeError, match="known height and width"):
+        layers.image_resize_short(layers.data("z", [3, -1, 5]), 4)

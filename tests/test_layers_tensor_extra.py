@@ -111,3 +111,17 @@ def test_reduce_prod_gradient_through_a_zero(prog):
     dx = fluid.backward.gradients([loss], [x])[0]
     got = run(prog, {"x": np.array([2.0, 0.0, 5.0])}, [loss, dx])
     assert got[0].tolist() == [0.0] and got[1].tolist() == [0.0, 10.0, 0.0]
+
+
+def test_autoincreased_step_counter_counts_runs():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        counter = layers.autoincreased_step_counter(begin=5)
+        again = layers.autoincreased_step_counter()
+        doubled = layers.autoincreased_step_counter("twos", begin=1, step=2)
+    assert again is counter and counter.dtype == "int64" and counter.persistable
+    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+    exe.run(startup, scope=scope)
+    got = [exe.run(main, fetch_list=[counter, doubled], scope=scope) for _ in range(3)]
+    assert [int(c[0]) for c, _ in got] == [5, 6, 7]
+    assert [int(d[0]) for _, d in got] == [2, 4, 6]        # Fluid starts from begin - 1

@@ -1,7 +1,7 @@
 """Image resizing layers of Fluid 1.8's ``fluid.layers`` with its signatures: image_resize,
-resize_nearest, resize_bilinear (4-D images; out_shape a list of two ints or an int32 Variable
+resize_nearest, resize_bilinear, image_resize_short (4-D images; out_shape a list of two ints or an int32 Variable
 [2]; Fluid's lists holding Variables and Variable scales are not supported)."""
-__all__ = ["image_resize", "resize_nearest", "resize_bilinear"]
+__all__ = ["image_resize", "resize_nearest", "resize_bilinear", "image_resize_short"]
 import numbers
 
 from ..errors import PeError
@@ -60,3 +60,17 @@ def resize_nearest(input, out_shape=None, scale=None, name=None, actual_shape=No
                    data_format="NCHW"):
     """image_resize with nearest-neighbour interpolation."""
     return image_resize(input, out_shape, scale, name, "NEAREST", actual_shape, align_corners, 1, data_format)
+
+
+def image_resize_short(input, out_short_len, resample="BILINEAR"):
+    """``input`` [N, C, H, W] resized so its shorter side is ``out_short_len``, the other scaled alike
+    (rounded), as Fluid 1.8 computes it from the build-time shape."""
+    shape = list(input.shape or ())
+    if len(shape) != 4 or min(shape[2:]) <= 0:
+        raise PeError(f"image_resize_short: input {shape} must be 4-D with a known height and width")
+    hw = shape[2:]
+    short = hw.index(min(hw))
+    out = list(hw)
+    out[short] = out_short_len
+    out[1 - short] = int(float(hw[1 - short]) * (float(out_short_len) / float(hw[short])) + 0.5)
+    return image_resize(input, out_shape=out, resample=resample)
