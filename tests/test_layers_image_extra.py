@@ -84,3 +84,19 @@ def test_image_resize_short_scales_the_short_side(prog):
     assert wide.shape == (-1, 3, 4, 10) and tall.shape == (-1, 3, 6, 4)
     with pytest.raises(PeError, match="known height and width"):
         layers.image_resize_short(layers.data("z", [3, -1, 5]), 4)
+
+
+def test_inplace_abn_is_batch_norm_then_its_activation(prog):
+    x = layers.data("x", [2, 3, 3])
+    abn = layers.inplace_abn(x, act="leaky_relu", act_alpha=0.1)
+    plain = layers.leaky_relu(layers.batch_norm(x), alpha=0.1)
+    names = sorted(p.name for p in prog.global_block().all_parameters())
+    assert any(n.startswith("inplace_abn_0.") for n in names)
+    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+    exe.run(fluid.default_startup_program(), scope=scope)
+    xv = np.random.default_rng(0).normal(size=(4, 2, 3, 3)).astype(np.float32)
+    got_abn, got_plain = exe.run(prog, feed={"x": xv}, fetch_list=[abn, plain], scope=scope)
+    np.testing.assert_allclose(got_abn, got_plain, rtol=1e-6)
+    assert (got_abn < 0).any()
+    with pytest.raises(PeError, match="act='relu' must be None"):
+        layers.inplace_abn(x, act="relu")

@@ -1,8 +1,12 @@
 """Image layers of Fluid 1.8's ``fluid.layers`` with its signatures: pixel_shuffle, space_to_depth,
-shuffle_channel, affine_channel, maxout, lrn, adaptive_pool2d (4-D feature maps)."""
-__all__ = ["pixel_shuffle", "space_to_depth", "shuffle_channel", "affine_channel", "maxout", "lrn", "adaptive_pool2d"]
+shuffle_channel, affine_channel, maxout, lrn, adaptive_pool2d (4-D feature maps), inplace_abn."""
+__all__ = ["pixel_shuffle", "space_to_depth", "shuffle_channel", "affine_channel", "maxout", "lrn", "adaptive_pool2d",
+           "inplace_abn"]
 from ..errors import PeError
+from ..framework import unique_name
+from .activation import elu, leaky_relu
 from .helper import LayerHelper
+from .nn import batch_norm
 from .tensor import _as_list, _check_ints, _single
 
 
@@ -61,3 +65,23 @@ def adaptive_pool2d(input, pool_size, pool_type="max", require_index=False, name
         raise PeError(f"adaptive_pool2d: pool_size={pool_size!r} must be an int or two ints > 0")
     return _single("pool2d", input, {"X": [input]}, {"pooling_type": pool_type, "ksize": size, "adaptive": True},
                    name=name)
+
+
+def inplace_abn(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, param_attr=None, bias_attr=None,
+                data_layout="NCHW", name=None, moving_mean_name=None, moving_variance_name=None,
+                do_model_average_for_mean_and_var=True, use_global_stats=False, act_alpha=1.0):
+    """batch_norm followed by ``act`` (None / 'identity', 'leaky_relu' or 'elu', with ``act_alpha``):
+    Fluid's in-place activated batch norm computes the same values and gradients (pe keeps X rather
+    than recomputing it from the output); its parameters are named after 'inplace_abn'."""
+    if act not in (None, "identity", "leaky_relu", "elu"):
+        raise PeError(f"inplace_abn: act={act!r} must be None, 'identity', 'leaky_relu' or 'elu'")
+    out = batch_norm(input, None, is_test, momentum, epsilon, param_attr, bias_attr, data_layout,
+                     name=name or unique_name.generate("inplace_abn"), moving_mean_name=moving_mean_name,
+                     moving_variance_name=moving_variance_name,
+                     do_model_average_for_mean_and_var=do_model_average_for_mean_and_var,
+                     use_global_stats=use_global_stats)
+    if act == "leaky_relu":
+        return leaky_relu(out, alpha=act_alpha)
+    if act == "elu":
+        return elu(out, alpha=act_alpha)
+    return out
