@@ -100,3 +100,21 @@ def test_inplace_abn_is_batch_norm_then_its_activation(prog):
     assert (got_abn < 0).any()
     with pytest.raises(PeError, match="act='relu' must be None"):
         layers.inplace_abn(x, act="relu")
+
+
+def test_fsp_matrix_and_add_position_encoding(prog):
+    x, y = layers.data("x", [2, 3, 4]), layers.data("y", [5, 3, 4])
+    fsp = layers.fsp_matrix(x, y)
+    seq = layers.data("s", [4, 6])
+    enc = layers.add_position_encoding(seq, alpha=1.0, beta=0.0)
+    assert fsp.shape == (-1, 2, 5) and enc.shape == (-1, 4, 6)
+    rng = np.random.default_rng(1)
+    xv, yv = rng.normal(size=(3, 2, 3, 4)).astype(np.float32), rng.normal(size=(3, 5, 3, 4)).astype(np.float32)
+    sv = rng.normal(size=(3, 4, 6)).astype(np.float32)
+    got_fsp, got_enc = fluid.Executor(fluid.CPUPlace()).run(prog, feed={"x": xv, "y": yv, "s": sv},
+                                                            fetch_list=[fsp, enc], scope=fluid.Scope())
+    want = np.einsum("nihw,njhw->nij", xv, yv) / 12
+    np.testing.assert_allclose(got_fsp, want, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got_enc, sv, rtol=1e-6)            # beta 0: the input itself
+    with pytest.raises(PeError, match="one known height and width"):
+        layers.fsp_matrix(x, layers.data("z", [5, 2, 4]))

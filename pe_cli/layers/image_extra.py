@@ -1,13 +1,13 @@
 """Image layers of Fluid 1.8's ``fluid.layers`` with its signatures: pixel_shuffle, space_to_depth,
-shuffle_channel, affine_channel, maxout, lrn, adaptive_pool2d (4-D feature maps), inplace_abn."""
+shuffle_channel, affine_channel, maxout, lrn, adaptive_pool2d, fsp_matrix (4-D feature maps), inplace_abn."""
 __all__ = ["pixel_shuffle", "space_to_depth", "shuffle_channel", "affine_channel", "maxout", "lrn", "adaptive_pool2d",
-           "inplace_abn"]
+           "inplace_abn", "fsp_matrix"]
 from ..errors import PeError
 from ..framework import unique_name
 from .activation import elu, leaky_relu
 from .helper import LayerHelper
 from .nn import batch_norm
-from .tensor import _as_list, _check_ints, _single
+from .tensor import _as_list, _check_ints, _single, matmul, reshape
 
 
 def pixel_shuffle(x, upscale_factor):
@@ -85,3 +85,15 @@ def inplace_abn(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, par
     if act == "elu":
         return elu(out, alpha=act_alpha)
     return out
+
+
+def fsp_matrix(x, y):
+    """The flow of solution procedure matrix of two feature maps [N, C1, H, W] and [N, C2, H, W]:
+    out[n, i, j] = mean over the H * W pixels of x[n, i] * y[n, j], shape [N, C1, C2]. Built as
+    Fluid's fsp op computes it: a batched product of the maps flattened to [N, C, H * W], scaled by
+    1 / (H * W) (which must be known when the layer is built)."""
+    xs, ys = list(x.shape or ()), list(y.shape or ())
+    if len(xs) != 4 or len(ys) != 4 or xs[2:] != ys[2:] or min(xs[2:]) <= 0:
+        raise PeError(f"fsp_matrix: x {xs} and y {ys} must be [N, C, H, W] with one known height and width")
+    hw = xs[2] * xs[3]
+    return matmul(reshape(x, [0, xs[1], hw]), reshape(y, [0, ys[1], hw]), transpose_y=True, alpha=1.0 / hw)

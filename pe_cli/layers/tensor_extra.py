@@ -1,9 +1,9 @@
 """More tensor and math layers of Fluid 1.8's ``fluid.layers``, with its signatures: cumsum, range,
 ones_like, eye, diag, reverse, where, expand_as, size, isfinite / has_inf / has_nan, reduce_prod /
-reduce_all / reduce_any, elementwise_floordiv / elementwise_mod."""
+reduce_all / reduce_any, elementwise_floordiv / elementwise_mod, add_position_encoding."""
 __all__ = ["cumsum", "range", "ones_like", "eye", "diag", "reverse", "where", "expand_as", "size", "isfinite",
            "has_inf", "has_nan", "reduce_prod", "reduce_all", "reduce_any", "elementwise_floordiv",
-           "elementwise_mod"]
+           "elementwise_mod", "add_position_encoding"]
 import numbers
 
 import numpy as np
@@ -133,3 +133,11 @@ reduce_all = _reduce("reduce_all")
 reduce_any = _reduce("reduce_any")
 elementwise_floordiv = _elementwise("elementwise_floordiv")
 elementwise_mod = _elementwise("elementwise_mod")
+
+
+def add_position_encoding(input, alpha, beta, name=None):
+    """alpha * input + beta * sinusoidal position encodings (sines in the first half of the last
+    dim, cosines in the second), positions counted within each sequence: the second dim of a 3-D
+    input, or the rows of each sequence of a 2-D LoDTensor."""
+    return _single("add_position_encoding", input, {"X": [input]}, {"alpha": float(alpha), "beta": float(beta)},
+                   name=name)
