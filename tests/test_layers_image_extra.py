@@ -58,8 +58,11 @@ def test_image_resize_shapes_and_values(prog):
     np.testing.assert_allclose(got_bi[0, 0], [[0, .5, 1, 1.5, 2], [1.5, 2, 2.5, 3, 3.5], [3, 3.5, 4, 4.5, 5]],
                                rtol=1e-6)
     assert got_dyn.shape == (1, 1, 2, 5)
-    with pytest.raises(PeError, match="TRILINEAR"):
+    with pytest.raises(PeError, match="TRILINEAR resizing takes a 5-D input"):
         layers.image_resize(x, out_shape=[2, 2], resample="TRILINEAR")
+    vol = layers.resize_trilinear(layers.data("v", [2, 3, 4, 5]), out_shape=[6, 2, 5])
+    vol_last = layers.resize_trilinear(layers.data("w", [3, 4, 5, 2]), scale=2.0, data_format="NDHWC")
+    assert vol.shape == (-1, 2, 6, 2, 5) and vol_last.shape == (-1, 6, 8, 10, 2)
 
 
 def test_adaptive_pool2d(prog):

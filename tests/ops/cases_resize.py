@@ -79,3 +79,36 @@ CASES = [
            _bilinear_ref(5, 7, nhwc=True), attrs={"out_h": 2, "out_w": 2, "data_layout": "NHWC"}, grad=("X",),
            name="bilinear_interp_outsize_nhwc"),
 ]
+
+
+def _trilinear_ref(out_dhw, corners=True, mode=1, ndhwc=False):
+    def ref(i, a):
+        x = i["X"].transpose(0, 4, 1, 2, 3) if ndhwc else i["X"]
+        n, c = x.shape[:2]
+        half = mode == 0 and not corners
+        taps = [[_source(_ratio(x.shape[2 + k], out_dhw[k], corners), p, x.shape[2 + k], half)
+                 for p in range(out_dhw[k])] for k in range(3)]
+        out = np.zeros((n, c) + tuple(out_dhw))
+        for z, (z0, z1, dz) in enumerate(taps[0]):
+            for y, (y0, y1, dy) in enumerate(taps[1]):
+                for w, (w0, w1, dw) in enumerate(taps[2]):
+                    acc = 0
+                    for zi, fz in ((z0, 1 - dz), (z1, dz)):
+                        for yi, fy in ((y0, 1 - dy), (y1, dy)):
+                            for wi, fw in ((w0, 1 - dw), (w1, dw)):
+                                acc = acc + x[:, :, zi, yi, wi] * fz * fy * fw
+                    out[:, :, z, y, w] = acc
+        return {"Out": out.transpose(0, 2, 3, 4, 1) if ndhwc else out}
+    return ref
+
+
+CASES += [
+    OpCase("trilinear_interp", {"X": r(1, 2, 3, 4, 2)}, _trilinear_ref((4, 3, 5)),
+           attrs={"out_d": 4, "out_h": 3, "out_w": 5}, grad=("X",)),
+    OpCase("trilinear_interp", {"X": r(2, 2, 3, 2, 3)}, _trilinear_ref((3, 4, 2), corners=False, mode=0, ndhwc=True),
+           attrs={"out_d": 3, "out_h": 4, "out_w": 2, "align_corners": False, "align_mode": 0,
+                  "data_layout": "NHWC"}, grad=("X",), name="trilinear_interp_half_pixel_ndhwc"),
+    OpCase("trilinear_interp", {"X": r(1, 1, 2, 3, 2), "OutSize": np.array([3, 3, 3], dtype=np.int32)},
+           _trilinear_ref((3, 3, 3), corners=False), attrs={"align_corners": False}, grad=("X",),
+           name="trilinear_interp_outsize"),
+]

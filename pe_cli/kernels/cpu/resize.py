@@ -1,6 +1,7 @@
-"""Kernels of ops/resize.py. Both methods are separable: Out = A @ X @ B^T over each image, A and B
-holding each output row's (column's) weights on the input rows (columns), computed in float32 as
-Fluid computes its ratios and weights; the gradient is A^T @ dOut @ B."""
+"""Kernels of ops/resize.py. Every method is separable: Out = X mapped through one matrix per spatial
+dim (A @ X @ B^T for an image), each holding every output position's weights on the input positions,
+computed in float32 as Fluid computes its ratios and weights; the gradient maps dOut through the
+transposes."""
 import numpy as np
 
 from ...errors import PeError
@@ -9,18 +10,19 @@ _F = np.float32
 
 
 def out_size(x_shape, attrs, out_size_values=None):
-    """(in_h, in_w, out_h, out_w) as Fluid picks them: OutSize, else scale > 0, else out_h/out_w."""
-    h, w = (2, 3) if attrs["data_layout"] == "NCHW" else (1, 2)
-    in_h, in_w = x_shape[h], x_shape[w]
-    out_h, out_w = attrs["out_h"], attrs["out_w"]
-    if attrs["scale"] > 0:
-        out_h, out_w = int(in_h * attrs["scale"]), int(in_w * attrs["scale"])
+    """(input sizes, output sizes) of the spatial dims (H, W or D, H, W) as Fluid picks them:
+    OutSize, else scale > 0, else out_d / out_h / out_w."""
+    rank = len(x_shape)
+    axes = range(2, rank) if attrs["data_layout"] == "NCHW" else range(1, rank - 1)
+    ins = [x_shape[a] for a in axes]
+    keys = ("out_h", "out_w") if rank == 4 else ("out_d", "out_h", "out_w")
+    outs = [int(n * attrs["scale"]) for n in ins] if attrs["scale"] > 0 else [attrs[k] for k in keys]
     if out_size_values is not None:
-        out_h, out_w = (int(v) for v in np.asarray(out_size_values).reshape(-1)[:2])
-    if out_h <= 0 or out_w <= 0:
-        raise PeError(f"{attrs['interp_method']} resize of X {list(x_shape)}: output size {out_h}x{out_w} must be "
-                      f"positive")
-    return in_h, in_w, out_h, out_w
+        outs = [int(v) for v in np.asarray(out_size_values).reshape(-1)[:len(ins)]]
+    if min(outs) <= 0:
+        raise PeError(f"{attrs['interp_method']} resize of X {list(x_shape)}: output size "
+                      f"{'x'.join(str(n) for n in outs)} must be positive")
+    return ins, outs
 
 
 def taps(n_in, n_out, attrs):
@@ -56,27 +58,31 @@ def weights(n_in, n_out, attrs):
 
 
 def _maps(x_shape, ins, attrs):
-    in_h, in_w, out_h, out_w = out_size(x_shape, attrs, ins.get("OutSize"))
-    return weights(in_h, out_h, attrs), weights(in_w, out_w, attrs)
+    sizes_in, sizes_out = out_size(x_shape, attrs, ins.get("OutSize"))
+    return [weights(n, m, attrs) for n, m in zip(sizes_in, sizes_out)]
 
 
-def _nchw(a, attrs):
-    return np.moveaxis(a, 3, 1) if attrs["data_layout"] == "NHWC" else a
+def _channels_first(a, attrs):
+    return np.moveaxis(a, a.ndim - 1, 1) if attrs["data_layout"] == "NHWC" else a
 
 
 def _back(a, attrs):
-    return np.ascontiguousarray(np.moveaxis(a, 1, 3) if attrs["data_layout"] == "NHWC" else a)
+    return np.ascontiguousarray(np.moveaxis(a, 1, a.ndim - 1) if attrs["data_layout"] == "NHWC" else a)
+
+
+def _along(a, mats):
+    """``a`` (channels first) with each spatial dim k mapped through mats[k] ([new, old])."""
+    for k, m in enumerate(mats):
+        a = np.moveaxis(np.tensordot(m.astype(a.dtype), a, axes=([1], [2 + k])), 0, 2 + k)
+    return a
 
 
 def interp(ins, attrs):
     x = ins["X"]
-    rows, cols = _maps(x.shape, ins, attrs)
-    out = rows.astype(x.dtype) @ _nchw(x, attrs) @ cols.T.astype(x.dtype)
-    return {"Out": _back(out, attrs)}
+    return {"Out": _back(_along(_channels_first(x, attrs), _maps(x.shape, ins, attrs)), attrs)}
 
 
 def interp_grad(ins, attrs):
     x, dout = ins["X"], ins["Out@GRAD"]
-    rows, cols = _maps(x.shape, ins, attrs)
-    dx = rows.T.astype(x.dtype) @ _nchw(dout, attrs) @ cols.astype(x.dtype)
-    return {"X@GRAD": _back(dx, attrs)}
+    mats = [m.T for m in _maps(x.shape, ins, attrs)]
+    return {"X@GRAD": _back(_along(_channels_first(dout, attrs), mats), attrs)}
