@@ -121,3 +121,16 @@ def test_fsp_matrix_and_add_position_encoding(prog):
     np.testing.assert_allclose(got_enc, sv, rtol=1e-6)            # beta 0: the input itself
     with pytest.raises(PeError, match="one known height and width"):
         layers.fsp_matrix(x, layers.data("z", [5, 2, 4]))
+
+
+def test_identity_affine_grid_samples_the_image_back(prog):
+    x = layers.data("x", [2, 3, 4])
+    theta = layers.data("theta", [2, 3])
+    grid = layers.affine_grid(theta, out_shape=[1, 2, 3, 4])
+    out = layers.grid_sampler(x, grid)
+    assert grid.shape == (-1, 3, 4, 2) and out.shape == (-1, 2, 3, 4)
+    xv = np.random.default_rng(2).normal(size=(1, 2, 3, 4)).astype(np.float32)
+    identity = np.array([[[1, 0, 0], [0, 1, 0]]], np.float32)
+    got = fluid.Executor(fluid.CPUPlace()).run(prog, feed={"x": xv, "theta": identity}, fetch_list=[out],
+                                               scope=fluid.Scope())[0]
+    np.testing.assert_allclose(got, xv, rtol=1e-5, atol=1e-6)

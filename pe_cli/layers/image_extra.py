@@ -1,9 +1,11 @@
 """Image layers of Fluid 1.8's ``fluid.layers`` with its signatures: pixel_shuffle, space_to_depth,
-shuffle_channel, affine_channel, maxout, lrn, adaptive_pool2d, fsp_matrix (4-D feature maps), inplace_abn."""
+shuffle_channel, affine_channel, maxout, lrn, adaptive_pool2d, fsp_matrix (4-D feature maps), inplace_abn, affine_grid and
+grid_sampler (spatial transformers)."""
 __all__ = ["pixel_shuffle", "space_to_depth", "shuffle_channel", "affine_channel", "maxout", "lrn", "adaptive_pool2d",
-           "inplace_abn", "fsp_matrix"]
+           "inplace_abn", "fsp_matrix", "affine_grid", "grid_sampler"]
 from ..errors import PeError
 from ..framework import unique_name
+from ..framework.variable import Variable
 from .activation import elu, leaky_relu
 from .helper import LayerHelper
 from .nn import batch_norm
@@ -97,3 +99,26 @@ def fsp_matrix(x, y):
         raise PeError(f"fsp_matrix: x {xs} and y {ys} must be [N, C, H, W] with one known height and width")
     hw = xs[2] * xs[3]
     return matmul(reshape(x, [0, xs[1], hw]), reshape(y, [0, ys[1], hw]), transpose_y=True, alpha=1.0 / hw)
+
+
+def affine_grid(theta, out_shape, name=None):
+    """The [N, H, W, 2] sampling grid of affine transforms ``theta`` [N, 2, 3] over an output of
+    ``out_shape`` [N, C, H, W] (a list, or an int32 Variable read at run time)."""
+    helper = LayerHelper("affine_grid", theta=theta, name=name)
+    inputs, attrs = {"Theta": [theta]}, {}
+    if isinstance(out_shape, Variable):
+        inputs["OutputShape"] = [out_shape]
+    else:
+        attrs["output_shape"] = _check_ints("affine_grid", "out_shape", _as_list(out_shape))
+    out = helper.create_variable_for_type_inference(theta.dtype)
+    helper.append_op("affine_grid", inputs, {"Output": [out]}, attrs)
+    return out
+
+
+def grid_sampler(x, grid, name=None):
+    """``x`` [N, C, H, W] sampled bilinearly at ``grid`` [N, H_out, W_out, 2] ((x, y) in [-1, 1];
+    outside points read zeros)."""
+    helper = LayerHelper("grid_sampler", x=x, name=name)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op("grid_sampler", {"X": [x], "Grid": [grid]}, {"Output": [out]})
+    return out
