@@ -80,3 +80,17 @@ def test_ranking_losses(prog):
     np.testing.assert_allclose(got_b, [[np.log(2)]], rtol=1e-6)
     with pytest.raises(ShapeError, match=r"must be \[batch_size, 1\]"):
         layers.rank_loss(layers.data("a", [2]), layers.data("b", [2]), layers.data("c", [2]))
+
+
+def test_teacher_student_loss_gradient_stops_outside_the_bounds(prog):
+    x = layers.data("x", [4, 1], dtype="float64", append_batch_size=False, stop_gradient=False)
+    label = layers.data("label", [4, 1], dtype="float64", append_batch_size=False)
+    loss = layers.teacher_student_sigmoid_loss(x, label, soft_max_up_bound=2.0, soft_max_lower_bound=-2.0)
+    dx = fluid.backward.gradients([layers.reduce_sum(loss)], [x])[0]
+    xv = np.array([[0.5], [3.0], [-0.5], [-2.5]])
+    lv = np.array([[-1.0], [-1.0], [1.25], [0.5]])
+    got_loss, got_dx = run(prog, {"x": xv, "label": lv}, [loss, dx])
+    sig = 1 / (1 + np.exp(-xv))
+    np.testing.assert_allclose(got_loss[[0, 2], 0], [np.log1p(np.exp(0.5)) - 0.5,
+                                                   2 * np.log1p(np.exp(-0.5)) + 0.5 * 1.25], rtol=1e-12)
+    np.testing.assert_allclose(got_dx, [sig[0] - 1, [0.0], 2 * sig[2] - 1.25, [0.0]], rtol=1e-12)

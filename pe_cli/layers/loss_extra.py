@@ -1,6 +1,7 @@
 """More losses of Fluid 1.8's ``fluid.layers``, with its signatures: l2_normalize, label_smooth,
-smooth_l1, kldiv_loss, margin_rank_loss, rank_loss, bpr_loss."""
-__all__ = ["l2_normalize", "label_smooth", "smooth_l1", "kldiv_loss", "margin_rank_loss", "rank_loss", "bpr_loss"]
+smooth_l1, kldiv_loss, margin_rank_loss, rank_loss, bpr_loss, teacher_student_sigmoid_loss."""
+__all__ = ["l2_normalize", "label_smooth", "smooth_l1", "kldiv_loss", "margin_rank_loss", "rank_loss", "bpr_loss",
+           "teacher_student_sigmoid_loss"]
 from ..errors import PeError
 from .helper import LayerHelper
 
@@ -81,4 +82,16 @@ def bpr_loss(input, label, name=None):
     helper = LayerHelper("bpr_loss", input=input, name=name)
     out = helper.create_variable_for_type_inference(input.dtype)
     helper.append_op("bpr_loss", {"X": [input], "Label": [label]}, {"Y": [out]})
+    return out
+
+
+def teacher_student_sigmoid_loss(input, label, soft_max_up_bound=15.0, soft_max_lower_bound=-15.0):
+    """Sigmoid cross-entropy of logits ``input`` [N, 1] with a click and an optional teacher value
+    coded in ``label`` [N, 1]: -2 / -1 (no teacher, click 0 / 1), q / 1 + q (teacher q, click 0 / 1).
+    The gradient is 0 where the logit lies outside (soft_max_lower_bound, soft_max_up_bound)."""
+    helper = LayerHelper("teacher_student_sigmoid_loss", input=input)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op("teacher_student_sigmoid_loss", {"X": [input], "Label": [label]}, {"Y": [out]},
+                     {"soft_max_up_bound": float(soft_max_up_bound),
+                      "soft_max_lower_bound": float(soft_max_lower_bound)})
     return out

@@ -167,3 +167,18 @@ register("bpr_loss", kernel_module="loss_extra", inputs=["X", "Label"], outputs=
              "log(1 + exp(X[j] - X[p])) (Bayesian personalized ranking; X holds scores per item).")
 register("bpr_loss_grad", kernel_module="loss_extra", inputs=["X", "Label", "Y@GRAD"], outputs=["X@GRAD"],
          infer=grads_like({"X@GRAD": "X"}))
+
+
+# -- teacher_student_sigmoid_loss ------------------------------------------------------------------------
+
+_TS_ATTRS = {"soft_max_up_bound": 15.0, "soft_max_lower_bound": -15.0}
+register("teacher_student_sigmoid_loss", kernel_module="loss_extra", inputs=["X", "Label"], outputs=["Y"],
+         attrs=_TS_ATTRS, infer=_infer_pairwise(("X", "Label"), ("Y",)),
+         grad=_grad_of("teacher_student_sigmoid_loss_grad", ("X", "Label"), out_grads=("Y",)),
+         grad_reads=("Label", "X"), lod="drop",
+         doc="Y = the sigmoid cross-entropy of logit X with the click z and, when given, a teacher's value q, "
+             "coded in Label: -2 (z = 0, no q), -1 (z = 1, no q), q (z = 0) or 1 + q (z = 1): "
+             "softplus(X) - z X, plus softplus(X) - q X when q is given. The gradient, as Fluid's, is 0 where "
+             "X lies outside (soft_max_lower_bound, soft_max_up_bound).")
+register("teacher_student_sigmoid_loss_grad", kernel_module="loss_extra", inputs=["X", "Label", "Y@GRAD"],
+         outputs=["X@GRAD"], attrs=_TS_ATTRS, infer=grads_like({"X@GRAD": "X"}))

@@ -107,3 +107,29 @@ CASES = [
     OpCase("bpr_loss", {"X": r(4, 5), "Label": np.array([[0], [4], [2], [2]], dtype=np.int64)}, _bpr_ref,
            grad=("X",)),
 ]
+
+
+def _ts_ref(i, a):
+    x, label = i["X"], i["Label"]
+    y = np.zeros_like(x)
+    for k in range(len(x)):
+        xv, lv = x[k, 0], label[k, 0]
+        sp = max(xv, 0.0) + np.log(1.0 + np.exp(-abs(xv)))
+        if lv < -1.0:
+            y[k] = sp
+        elif lv < 0.0:
+            y[k] = sp - xv
+        elif lv < 1.0:
+            y[k] = sp + max(xv, 0.0) - xv * lv + np.log(1.0 + np.exp(-abs(xv)))
+        else:
+            y[k] = sp - xv + max(xv, 0.0) - xv * (lv - 1.0) + np.log(1.0 + np.exp(-abs(xv)))
+    return {"Y": y}
+
+
+CASES += [
+    OpCase("teacher_student_sigmoid_loss",
+           {"X": r(6, 1) * 3, "Label": np.array([[-2.0], [-1.0], [0.3], [1.7], [0.0], [1.0]])}, _ts_ref, grad=("X",)),
+    OpCase("teacher_student_sigmoid_loss", {"X": np.array([[2.0], [-3.0], [0.5]]), "Label": np.array([[0.4], [1.2], [-2.0]])},
+           _ts_ref, attrs={"soft_max_up_bound": 1.0, "soft_max_lower_bound": -1.0},
+           name="teacher_student_sigmoid_loss_bounds"),
+]

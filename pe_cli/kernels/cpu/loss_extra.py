@@ -153,3 +153,23 @@ def bpr_loss_grad(ins, attrs):
     g[r, ids] = 0
     g[r, ids] = -g.sum(axis=1)
     return {"X@GRAD": _cast(g.reshape(x.shape), x)}
+
+
+# -- teacher_student_sigmoid_loss ------------------------------------------------------------------------
+
+def teacher_student_sigmoid_loss(ins, attrs):
+    x, label = ins["X"], ins["Label"]
+    sp = np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))         # softplus(x) = log(1 + exp(x))
+    y = np.where(label < -1, sp, np.where(label < 0, sp - x, np.where(
+        label < 1, 2 * sp - x * label, 2 * sp - x - x * (label - 1))))
+    return {"Y": _cast(y, x)}
+
+
+def teacher_student_sigmoid_loss_grad(ins, attrs):
+    x, label, dy = ins["X"], ins["Label"], ins["Y@GRAD"]
+    up, low = attrs["soft_max_up_bound"], attrs["soft_max_lower_bound"]
+    s = np.clip(x, low, up)
+    pred = 1 / (1 + np.exp(-s))
+    g = np.where(label < -1, -pred, np.where(label < 0, 1 - pred, label - 2 * pred))
+    g = np.where((s >= up) | (s <= low), 0, g)
+    return {"X@GRAD": _cast(-g * dy, x)}

@@ -330,3 +330,40 @@ def bpr_loss_grad(ins, attrs):
     if x.size:
         _bpr_grad[grid(ids.size)](flat(x), ids, tuple(x.shape)[-1], flat(ins["Y@GRAD"]), flat(dx))
     return {"X@GRAD": dx}
+
+
+# -- teacher_student_sigmoid_loss ------------------------------------------------------------------------
+
+@cuda.jit(device=True, inline=True)
+def _teacher_student(x, label, p, q):
+    sp = max(x, 0) + math.log1p(math.exp(-abs(x)))
+    if label < -1:
+        return sp
+    if label < 0:
+        return sp - x
+    if label < 1:
+        return 2 * sp - x * label
+    return 2 * sp - x - x * (label - 1)
+
+
+@cuda.jit(device=True, inline=True)
+def _teacher_student_grad(x, label, d, up, low):
+    s = min(max(x, low), up)
+    pred = 1 / (1 + math.exp(-s))
+    g = -pred if label < -1 else (1 - pred if label < 0 else label - 2 * pred)
+    if s >= up or s <= low:
+        g = 0.0
+    return -g * d
+
+
+_ts_losses = Binary(_teacher_student)
+_ts_grads = Ternary(_teacher_student_grad)
+
+
+def teacher_student_sigmoid_loss(ins, attrs):
+    return {"Y": _ts_losses(ins["X"], ins["Label"])}
+
+
+def teacher_student_sigmoid_loss_grad(ins, attrs):
+    return {"X@GRAD": _ts_grads(ins["X"], ins["Label"], ins["Y@GRAD"], float(attrs["soft_max_up_bound"]),
+                                float(attrs["soft_max_lower_bound"]))}
