@@ -117,3 +117,17 @@ CASES = [
     OpCase("elementwise_mod", {"X": np.array([[5.5, -5.5], [1.0, -3.0]]), "Y": np.array([2.0, -2.0])},
            lambda i, a: {"Out": np.mod(i["X"], i["Y"])}, name="elementwise_mod_float"),
 ]
+
+
+def _check_sampling(outs, inputs):
+    ids = outs["Out"]
+    assert ids.dtype == np.int64 and ids.shape == (4,)
+    assert ids[0] == 1 and ids[1] == 2 and ids[3] == 0        # one-hot rows are certain
+    assert ids[2] in (0, 3)                                   # a row with two possible classes
+
+
+CASES += [
+    OpCase("sampling_id", {"X": np.array([[0, 1, 0, 0], [0, 0, 1, 0], [0.5, 0, 0, 0.5], [1, 0, 0, 0]],
+                                         dtype=np.float32)},
+           attrs={"seed": 3}, outputs=("Out",), check=_check_sampling),
+]

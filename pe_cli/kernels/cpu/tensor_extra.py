@@ -142,3 +142,11 @@ def reduce_prod_grad(ins, attrs):
     others = np.transpose(others, np.argsort(kept + list(axes)))
     dkept = dout.reshape([1 if d in axes else n for d, n in enumerate(x.shape)])
     return {"X@GRAD": (others * dkept).astype(x.dtype, copy=False)}
+
+
+def sampling_id(ins, attrs):
+    x = ins["X"]
+    r = attrs["_rng"].uniform(attrs["min"], attrs["max"], size=x.shape[0])
+    above = np.cumsum(x, axis=1, dtype=np.float64) > r[:, None]
+    ids = np.where(above.any(axis=1), above.argmax(axis=1), x.shape[1] - 1)
+    return {"Out": ids.astype(np.int64)}
