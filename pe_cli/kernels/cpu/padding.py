@@ -65,15 +65,21 @@ def pad2d(ins, attrs):
 
 
 def pad2d_grad(ins, attrs):
+    """The window over X copied, then each padded row (column) added onto the row (column) it
+    copies: a loop over the paddings only."""
     x, dout = ins["X"], ins["Out@GRAD"]
     rows, cols = pad2d_maps(x.shape, attrs)
     d = _nchw(dout, attrs)
-    n, c, h, w = _nchw(x, attrs).shape
-    keep_r, keep_c = rows >= 0, cols >= 0
-    by_row = np.zeros((n, c, h, d.shape[3]), dtype=x.dtype)
-    np.add.at(by_row, (slice(None), slice(None), rows[keep_r]), d[:, :, keep_r])
-    dx = np.zeros((n, c, h, w), dtype=x.dtype)
-    np.add.at(dx, (slice(None), slice(None), slice(None), cols[keep_c]), by_row[:, :, :, keep_c])
+    top, left = attrs["paddings"][0], attrs["paddings"][2]
+    h, w = rows.size - sum(attrs["paddings"][:2]), cols.size - sum(attrs["paddings"][2:])
+    by_row = d[:, :, top:top + h].copy()
+    for k in np.flatnonzero((np.arange(rows.size) < top) | (np.arange(rows.size) >= top + h)):
+        if rows[k] >= 0:
+            by_row[:, :, rows[k]] += d[:, :, k]
+    dx = by_row[:, :, :, left:left + w].copy()
+    for k in np.flatnonzero((np.arange(cols.size) < left) | (np.arange(cols.size) >= left + w)):
+        if cols[k] >= 0:
+            dx[:, :, :, cols[k]] += by_row[:, :, :, k]
     return {"X@GRAD": _back(dx, attrs)}
 
 
