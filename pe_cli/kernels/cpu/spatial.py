@@ -83,19 +83,25 @@ def grid_sampler(ins, attrs):
 
 
 def grid_sampler_grad(ins, attrs):
+    """X's gradient: each output's share added to its four neighbours (one bincount over them all);
+    Grid's: the bilinear weights' derivatives times the neighbours' values, summed over channels."""
     x, grid, dout = ins["X"], ins["Grid"], ins["Output@GRAD"]
     corners = attrs["align_corners"]
+    n, c, h, w = x.shape
     x0, y0, fx, fy = _taps(x.shape, grid, corners)
-    dx = np.zeros_like(x)
     dpx, dpy = np.zeros(grid.shape[:3]), np.zeros(grid.shape[:3])
-    n = np.arange(x.shape[0])[:, None, None]
-    for oy, ox, yy, xx, inside in _corners(x0, y0, x.shape[2], x.shape[3]):
+    plane = (np.arange(n)[:, None] * c + np.arange(c)[None, :]) * (h * w)         # [N, C]
+    index, shares = [], []
+    for oy, ox, yy, xx, inside in _corners(x0, y0, h, w):
         wt = (fx if ox else 1 - fx) * (fy if oy else 1 - fy) * inside
-        np.add.at(dx, (n, slice(None), yy, xx), (dout * wt[:, None]).transpose(0, 2, 3, 1))
+        index.append(plane[:, :, None, None] + (yy * w + xx)[:, None])
+        shares.append(dout * wt[:, None])
         v = (_gather(x, yy, xx) * dout).sum(axis=1) * inside            # [N, Ho, Wo]
         dpx += v * (fy if oy else 1 - fy) * (1 if ox else -1)
         dpy += v * (fx if ox else 1 - fx) * (1 if oy else -1)
-    _, sx = unnormalize(0, x.shape[3], corners)
-    _, sy = unnormalize(0, x.shape[2], corners)
+    dx = np.bincount(np.concatenate([i.reshape(-1) for i in index]),
+                     weights=np.concatenate([s.reshape(-1) for s in shares]), minlength=x.size)
+    _, sx = unnormalize(0, w, corners)
+    _, sy = unnormalize(0, h, corners)
     dgrid = np.stack([dpx * sx, dpy * sy], axis=-1).astype(grid.dtype)
-    return {"X@GRAD": dx, "Grid@GRAD": dgrid}
+    return {"X@GRAD": dx.reshape(x.shape).astype(x.dtype), "Grid@GRAD": dgrid}
