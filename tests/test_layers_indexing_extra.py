@@ -59,3 +59,27 @@ def test_argsort_and_unique(prog):
     got = run(prog, {"x": np.array([4, 1, 4, 0, 1])}, [out, ids, u, index, count])
     assert got[0].tolist() == [4, 4, 1, 1, 0] and got[1].tolist() == [0, 2, 1, 4, 3]
     assert got[2].tolist() == [4, 1, 0] and got[3].tolist() == [0, 1, 0, 2, 1] and got[4].tolist() == [2, 2, 1]
+
+
+def _scores(ids, classes=4):
+    return np.eye(classes, dtype=np.float32)[ids] * 5 + 0.1
+
+
+def test_ctc_greedy_decoder_over_sequences(prog):
+    x = layers.data("x", [4], dtype="float32", lod_level=1)
+    out = layers.ctc_greedy_decoder(x, blank=0)
+    assert out.dtype == "int64" and out.lod_level == 1
+    feed = fluid.create_lod_tensor(_scores([1, 1, 0, 1, 2, 0, 0, 3, 3]), [[5, 4]], fluid.CPUPlace())
+    got = fluid.Executor(fluid.CPUPlace()).run(prog, feed={"x": feed}, fetch_list=[out], scope=fluid.Scope(),
+                                               return_numpy=False)[0]
+    assert np.array(got).reshape(-1).tolist() == [1, 1, 2, 3] and got.lod() == [[0, 3, 4]]
+
+
+def test_ctc_greedy_decoder_padded(prog):
+    x = layers.data("x", [3, 4], dtype="float32")
+    length = layers.data("len", [1], dtype="int64")
+    out, out_len = layers.ctc_greedy_decoder(x, blank=3, input_length=length, padding_value=-1)
+    xv = np.stack([_scores([2, 2, 3]), _scores([1, 3, 1])])
+    got, got_len = fluid.Executor(fluid.CPUPlace()).run(prog, feed={"x": xv, "len": np.array([[3], [2]])},
+                                                        fetch_list=[out, out_len], scope=fluid.Scope())
+    assert got.tolist() == [[2, -1, -1], [1, -1, -1]] and got_len.reshape(-1).tolist() == [1, 1]
