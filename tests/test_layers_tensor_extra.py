@@ -136,3 +136,28 @@ def test_sampling_id_follows_the_distribution(prog):
     again = run(prog, {"p": pv}, [ids])[0]
     assert set(np.unique(got)) <= {0, 2} and abs((got == 0).mean() - 0.2) < 0.03
     np.testing.assert_array_equal(got, again)              # a seed: the same draws every run
+
+
+def test_random_crop_crops_anew_each_run_and_repeats_from_a_seed():
+    def build():
+        main, startup = fluid.Program(), fluid.Program()
+        with fluid.program_guard(main, startup), fluid.unique_name.guard():
+            x = layers.data("x", [1, 6, 6], dtype="float32")
+            out = layers.random_crop(x, [2, 2], seed=5)
+        return main, startup, out
+
+    xv = np.arange(72, dtype=np.float32).reshape(2, 1, 6, 6)
+    runs = []
+    for _ in range(2):
+        main, startup, out = build()
+        assert out.shape == (-1, 1, 2, 2)
+        exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+        exe.run(startup, scope=scope)
+        runs.append([exe.run(main, feed={"x": xv}, fetch_list=[out], scope=scope)[0] for _ in range(4)])
+    for crops in runs[0]:
+        for b in range(2):
+            top, left = divmod(int(crops[b, 0, 0, 0]) - 36 * b, 6)
+            np.testing.assert_array_equal(crops[b, 0], xv[b, 0, top:top + 2, left:left + 2])
+    assert len({c.tobytes() for c in runs[0]}) > 1, "each run draws new offsets"
+    for a, b in zip(*runs):
+        np.testing.assert_array_equal(a, b)          # the same seed: the same sequence of crops

@@ -1,16 +1,18 @@
 """More tensor and math layers of Fluid 1.8's ``fluid.layers``, with its signatures: cumsum, range,
 ones_like, eye, diag, reverse, where, expand_as, size, isfinite / has_inf / has_nan, reduce_prod /
-reduce_all / reduce_any, elementwise_floordiv / elementwise_mod, add_position_encoding, sampling_id."""
+reduce_all / reduce_any, elementwise_floordiv / elementwise_mod, add_position_encoding, sampling_id, random_crop."""
 __all__ = ["cumsum", "range", "ones_like", "eye", "diag", "reverse", "where", "expand_as", "size", "isfinite",
            "has_inf", "has_nan", "reduce_prod", "reduce_all", "reduce_any", "elementwise_floordiv",
-           "elementwise_mod", "add_position_encoding", "sampling_id"]
+           "elementwise_mod", "add_position_encoding", "sampling_id", "random_crop"]
 import numbers
 
 import numpy as np
 
 from ..dtypes import convert_dtype
 from ..errors import PeError
+from ..framework import unique_name
 from ..framework.variable import Variable
+from ..initializer import ConstantInitializer
 from ..shapes import range_length
 from .helper import LayerHelper
 from .tensor import _as_list, _check_ints, _elementwise, _reduce, _single, assign, expand, fill_constant, reshape
@@ -152,4 +154,26 @@ def sampling_id(x, min=0.0, max=1.0, seed=0, dtype="float32"):  # noqa: A002 -- 
     helper.append_op("sampling_id", {"X": [x]}, {"Out": [out]},
                      {"min": float(min), "max": float(max), "seed": int(seed)})
     out.stop_gradient = True
+    return out
+
+
+def random_crop(x, shape, seed=None):
+    """For each instance of ``x`` (its leading dims), a window of ``shape`` over its last dims at
+    random offsets, new on every run. ``seed``: an int starting the sequence (None: a random one),
+    or an int64 [1] Variable holding it; the op writes the next seed back to it, as Fluid's."""
+    helper = LayerHelper("random_crop", x=x)
+    shape = _check_ints("random_crop", "shape", _as_list(shape))
+    if seed is None:
+        seed = int(np.random.randint(-65536, 65536))
+    attrs = {"shape": shape}
+    if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
+        attrs["startup_seed"] = int(seed)
+        seed_var = helper.create_global_variable(name=unique_name.generate("random_crop_seed"), shape=[1],
+                                                 dtype="int64", persistable=True, stop_gradient=True)
+        helper.set_variable_initializer(seed_var, ConstantInitializer(float(seed)))
+        seed = seed_var
+    elif not isinstance(seed, Variable):
+        raise PeError(f"random_crop: seed must be an int or a Variable, got {seed!r}")
+    out = helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
+    helper.append_op("random_crop", {"X": [x], "Seed": [seed]}, {"Out": [out], "SeedOut": [seed]}, attrs)
     return out

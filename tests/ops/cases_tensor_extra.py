@@ -131,3 +131,21 @@ CASES += [
                                          dtype=np.float32)},
            attrs={"seed": 3}, outputs=("Out",), check=_check_sampling),
 ]
+
+
+def _check_crop(outs, inputs):
+    x, out = inputs["X"], outs["Out"]
+    assert out.shape == (2, 3, 2, 3) and outs["SeedOut"].dtype == np.int64
+    for b in range(2):
+        for c in range(3):
+            windows = [(i, j) for i in range(x.shape[2] - 1) for j in range(x.shape[3] - 2)
+                       if np.array_equal(x[b, c, i:i + 2, j:j + 3], out[b, c])]
+            assert windows, "each instance is a window of its input"
+    assert outs["SeedOut"][0] != inputs["Seed"][0]
+
+
+CASES += [
+    OpCase("random_crop", {"X": np.arange(2 * 3 * 5 * 6, dtype=np.float32).reshape(2, 3, 5, 6),
+                           "Seed": np.array([11], dtype=np.int64)},
+           attrs={"shape": [2, 3]}, outputs=("Out", "SeedOut"), check=_check_crop),
+]

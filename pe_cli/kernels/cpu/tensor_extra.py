@@ -150,3 +150,26 @@ def sampling_id(ins, attrs):
     above = np.cumsum(x, axis=1, dtype=np.float64) > r[:, None]
     ids = np.where(above.any(axis=1), above.argmax(axis=1), x.shape[1] - 1)
     return {"Out": ids.astype(np.int64)}
+
+
+def crop_offsets(x_shape, attrs, seed):
+    """(offsets [instances, k], the next seed): one uniform offset per cropped dim and instance."""
+    shape = list(attrs["shape"])
+    k = len(x_shape) - len(shape)
+    rng = np.random.default_rng(int(np.asarray(seed).reshape(-1)[0]) & 0xFFFFFFFFFFFFFFFF)
+    instances = int(np.prod(x_shape[:k], dtype=np.int64))
+    highs = np.array([d - n + 1 for d, n in zip(x_shape[k:], shape)], dtype=np.int64)
+    offsets = rng.integers(0, highs, size=(instances, len(shape)))
+    return offsets, np.array([rng.integers(0, 2 ** 62)], dtype=np.int64)
+
+
+def random_crop(ins, attrs):
+    x = ins["X"]
+    shape = list(attrs["shape"])
+    offsets, next_seed = crop_offsets(x.shape, attrs, ins["Seed"])
+    k = x.ndim - len(shape)
+    flat = x.reshape((-1,) + x.shape[k:])
+    out = np.empty((flat.shape[0],) + tuple(shape), dtype=x.dtype)
+    for i, off in enumerate(offsets):
+        out[i] = flat[(i,) + tuple(slice(o, o + n) for o, n in zip(off, shape))]
+    return {"Out": out.reshape(x.shape[:k] + tuple(shape)), "SeedOut": next_seed}

@@ -248,3 +248,19 @@ def reduce_prod_grad(ins, attrs):
 def sampling_id(ins, attrs):
     """Draws on the host with the CPU kernel's generator, as the other random ops do."""
     return {"Out": rt.to_device(_cpu.sampling_id({"X": rt.to_host(ins["X"])}, attrs)["Out"])}
+
+
+def random_crop(ins, attrs):
+    """Offsets drawn on the host (as the CPU kernel draws them), then one strided copy per instance."""
+    x = ins["X"]
+    shape = list(attrs["shape"])
+    xs = tuple(x.shape)
+    k = len(xs) - len(shape)
+    offsets, next_seed = _cpu.crop_offsets(xs, attrs, rt.to_host(ins["Seed"]))
+    out = rt.empty(xs[:k] + tuple(shape), x.dtype)
+    inner = tuple(xs[k:])
+    xstr, ostr = contiguous_strides((len(offsets),) + inner), contiguous_strides((len(offsets),) + tuple(shape))
+    for i, off in enumerate(offsets):
+        base = i * xstr[0] + sum(int(o) * s for o, s in zip(off, xstr[1:]))
+        copy_window(x, out, tuple(shape), xstr[1:], ostr[1:], base, i * ostr[0])
+    return {"Out": out, "SeedOut": rt.to_device(next_seed)}
