@@ -94,3 +94,33 @@ def test_teacher_student_loss_gradient_stops_outside_the_bounds(prog):
     np.testing.assert_allclose(got_loss[[0, 2], 0], [np.log1p(np.exp(0.5)) - 0.5,
                                                    2 * np.log1p(np.exp(-0.5)) + 0.5 * 1.25], rtol=1e-12)
     np.testing.assert_allclose(got_dx, [sig[0] - 1, [0.0], 2 * sig[2] - 1.25, [0.0]], rtol=1e-12)
+
+
+def test_hsigmoid_trains_a_classifier():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        x = layers.data("x", [4], dtype="float32")
+        y = layers.data("y", [1], dtype="int64")
+        cost = layers.hsigmoid(x, y, num_classes=5)
+        loss = layers.mean(cost)
+        fluid.optimizer.SGD(0.5).minimize(loss)
+    params = {p.name: p.shape for p in main.global_block().all_parameters()}
+    assert cost.shape == (-1, 1) and sorted(params.values()) == [(4, 1), (4, 4)]
+    rng = np.random.default_rng(3)
+    labels = rng.integers(0, 5, size=(64, 1))
+    xv = (np.eye(5)[labels.reshape(-1)][:, :4] * 2 + rng.normal(scale=0.1, size=(64, 4))).astype(np.float32)
+    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+    exe.run(startup, scope=scope)
+    losses = [float(exe.run(main, feed={"x": xv, "y": labels}, fetch_list=[loss], scope=scope)[0][0])
+              for _ in range(30)]
+    assert losses[-1] < 0.7 * losses[0] and losses[-1] < losses[-10]    # (short paths keep a log 2 floor)
+
+
+def test_hsigmoid_custom_tree_needs_its_paths(prog):
+    x, y = layers.data("x", [4]), layers.data("y", [1], dtype="int64")
+    with pytest.raises(PeError, match="custom tree needs path_table, path_code"):
+        layers.hsigmoid(x, y, num_classes=5, is_custom=True)
+    table = layers.data("table", [3], dtype="int64")
+    code = layers.data("code", [3], dtype="int64")
+    out = layers.hsigmoid(x, y, num_classes=6, path_table=table, path_code=code, is_custom=True)
+    assert out.shape == (-1, 1)

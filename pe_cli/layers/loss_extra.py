@@ -1,7 +1,7 @@
 """More losses of Fluid 1.8's ``fluid.layers``, with its signatures: l2_normalize, label_smooth,
-smooth_l1, kldiv_loss, margin_rank_loss, rank_loss, bpr_loss, teacher_student_sigmoid_loss."""
+smooth_l1, kldiv_loss, margin_rank_loss, rank_loss, bpr_loss, teacher_student_sigmoid_loss, hsigmoid."""
 __all__ = ["l2_normalize", "label_smooth", "smooth_l1", "kldiv_loss", "margin_rank_loss", "rank_loss", "bpr_loss",
-           "teacher_student_sigmoid_loss"]
+           "teacher_student_sigmoid_loss", "hsigmoid"]
 from ..errors import PeError
 from .helper import LayerHelper
 
@@ -94,4 +94,34 @@ def teacher_student_sigmoid_loss(input, label, soft_max_up_bound=15.0, soft_max_
     helper.append_op("teacher_student_sigmoid_loss", {"X": [input], "Label": [label]}, {"Y": [out]},
                      {"soft_max_up_bound": float(soft_max_up_bound),
                       "soft_max_lower_bound": float(soft_max_lower_bound)})
+    return out
+
+
+def hsigmoid(input, label, num_classes, param_attr=None, bias_attr=None, name=None, path_table=None,
+             path_code=None, is_custom=False, is_sparse=False):
+    """Hierarchical sigmoid: the loss of ``label`` along its path of binary classifiers, in the
+    default complete tree over ``num_classes`` (weights [num_classes - 1, D]) or, with ``is_custom``,
+    the tree of ``path_table`` / ``path_code`` (weights [num_classes, D]); shape [N, 1].
+    ``is_sparse`` is accepted; W's gradient stays dense in pe."""
+    helper = LayerHelper("hierarchical_sigmoid", input=input, param_attr=param_attr, bias_attr=bias_attr,
+                         name=name)
+    if not is_custom:
+        if num_classes is None or num_classes < 2:
+            raise PeError("hsigmoid: num_classes must be at least 2 with the default tree")
+        if path_table is not None or path_code is not None:
+            raise PeError("hsigmoid: path_table and path_code need is_custom=True")
+    elif path_table is None or path_code is None or num_classes is None:
+        raise PeError("hsigmoid: a custom tree needs path_table, path_code and num_classes")
+    dim = (input.shape or (0, 0))[-1]
+    rows = num_classes if is_custom else num_classes - 1
+    weights = helper.create_parameter(param_attr, [rows, dim], input.dtype)
+    inputs = {"X": [input], "W": [weights], "Label": [label]}
+    if is_custom:
+        inputs.update(PathTable=[path_table], PathCode=[path_code])
+    if bias_attr is not False:
+        inputs["Bias"] = [helper.create_parameter(bias_attr, [rows, 1], input.dtype, is_bias=True)]
+    out = helper.create_variable_for_type_inference(input.dtype)
+    pre_out = helper.create_variable_for_type_inference(input.dtype, stop_gradient=True)
+    helper.append_op("hierarchical_sigmoid", inputs, {"Out": [out], "PreOut": [pre_out], "W_Out": [weights]},
+                     {"num_classes": num_classes, "is_sparse": is_sparse, "remote_prefetch": False})
     return out
