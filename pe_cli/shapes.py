@@ -291,3 +291,29 @@ def crop_window(x_shape, shape, offsets):
             return None, f"a window of shape {list(shape)} at offsets {offsets} does not fit in X {list(x_shape)}"
         out.append(size)
     return (offsets, out), None
+
+
+# -- pool3d ------------------------------------------------------------------------------------------
+
+def pool3d_geometry(attrs, in_dhw):
+    """(ksize, strides, paddings [front, back, top, bottom, left, right]) for spatial size ``in_dhw``."""
+    if attrs["global_pooling"]:
+        return list(in_dhw), [1, 1, 1], [0] * 6
+    ksize, strides = list(attrs["ksize"]), list(attrs["strides"])
+    p = list(attrs["paddings"])
+    if attrs["padding_algorithm"] == "VALID":
+        p = [0] * 6
+    elif attrs["padding_algorithm"] == "SAME":
+        p, _ = conv_paddings(p, "SAME", in_dhw, ksize, strides, [1, 1, 1])
+    elif len(p) == 3:
+        p = [p[0], p[0], p[1], p[1], p[2], p[2]]
+    return ksize, strides, p
+
+
+def pool3d_out(attrs, in_dhw):
+    """[out_d, out_h, out_w] of pool3d (adaptive: ksize itself)."""
+    if attrs["adaptive"]:
+        return list(attrs["ksize"])
+    ksize, strides, pads = pool3d_geometry(attrs, in_dhw)
+    return [pool_out_size(in_dhw[i], ksize[i], pads[2 * i], pads[2 * i + 1], strides[i], attrs["ceil_mode"])
+            for i in range(3)]

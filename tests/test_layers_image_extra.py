@@ -134,3 +134,21 @@ def test_identity_affine_grid_samples_the_image_back(prog):
     got = fluid.Executor(fluid.CPUPlace()).run(prog, feed={"x": xv, "theta": identity}, fetch_list=[out],
                                                scope=fluid.Scope())[0]
     np.testing.assert_allclose(got, xv, rtol=1e-5, atol=1e-6)
+
+
+def test_pool3d_and_adaptive_pool3d(prog):
+    x = layers.data("x", [2, 4, 5, 6])
+    mx = layers.pool3d(x, pool_size=2, pool_stride=2)
+    same = layers.pool3d(x, pool_size=3, pool_type="avg", pool_padding="SAME", pool_stride=2)
+    last = layers.pool3d(layers.data("y", [4, 5, 6, 2]), pool_size=[2, 5, 3], data_format="NDHWC")
+    ada = layers.adaptive_pool3d(x, [1, 2, 3], pool_type="avg")
+    assert mx.shape == (-1, 2, 2, 2, 3) and same.shape == (-1, 2, 2, 3, 3)
+    assert last.shape == (-1, 3, 1, 4, 2) and ada.shape == (-1, 2, 1, 2, 3)
+    xv = np.random.default_rng(4).normal(size=(1, 2, 4, 5, 6)).astype(np.float32)
+    got_mx, got_ada, got_last = fluid.Executor(fluid.CPUPlace()).run(
+        prog, feed={"x": xv, "y": xv.transpose(0, 2, 3, 4, 1)}, fetch_list=[mx, ada, last], scope=fluid.Scope())
+    np.testing.assert_allclose(got_mx[0, 1, 1, 1, 2], xv[0, 1, 2:4, 2:4, 4:6].max(), rtol=1e-6)
+    np.testing.assert_allclose(got_ada[0, 0, 0, 1, 2], xv[0, 0, :, 2:5, 4:6].mean(), rtol=1e-5)
+    np.testing.assert_allclose(got_last[0, 1, 0, 2, 0], xv[0, 0, 1:3, 0:5, 2:5].max(), rtol=1e-6)
+    with pytest.raises(PeError, match="give pool_size"):
+        layers.pool3d(x)
