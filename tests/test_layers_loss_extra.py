@@ -124,3 +124,23 @@ def test_hsigmoid_custom_tree_needs_its_paths(prog):
     code = layers.data("code", [3], dtype="int64")
     out = layers.hsigmoid(x, y, num_classes=6, path_table=table, path_code=code, is_custom=True)
     assert out.shape == (-1, 1)
+
+
+def test_center_loss_moves_its_centers():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        x = layers.data("x", [2], dtype="float32")
+        y = layers.data("y", [1], dtype="int64")
+        loss = layers.center_loss(x, y, num_classes=2, alpha=0.5,
+                                  param_attr=fluid.ParamAttr(name="centers",
+                                                             initializer=fluid.initializer.Constant(0.0)))
+    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+    exe.run(startup, scope=scope)
+    xv = np.array([[2, 0], [4, 0], [0, 3]], np.float32)
+    yv = np.array([[0], [0], [1]])
+    first = exe.run(main, feed={"x": xv, "y": yv}, fetch_list=[loss], scope=scope)[0]
+    np.testing.assert_allclose(first.reshape(-1), [2, 8, 4.5], rtol=1e-6)
+    centers = np.array(scope.find_var("centers").get_tensor())
+    np.testing.assert_allclose(centers, [[0.5 * 6 / 3, 0], [0, 0.5 * 3 / 2]], rtol=1e-6)
+    second = exe.run(main, feed={"x": xv, "y": yv}, fetch_list=[loss], scope=scope)[0]
+    assert second.sum() < first.sum()

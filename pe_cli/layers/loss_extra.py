@@ -1,8 +1,11 @@
 """More losses of Fluid 1.8's ``fluid.layers``, with its signatures: l2_normalize, label_smooth,
-smooth_l1, kldiv_loss, margin_rank_loss, rank_loss, bpr_loss, teacher_student_sigmoid_loss, hsigmoid."""
+smooth_l1, kldiv_loss, margin_rank_loss, rank_loss, bpr_loss, teacher_student_sigmoid_loss, hsigmoid, center_loss."""
 __all__ = ["l2_normalize", "label_smooth", "smooth_l1", "kldiv_loss", "margin_rank_loss", "rank_loss", "bpr_loss",
-           "teacher_student_sigmoid_loss", "hsigmoid"]
+           "teacher_student_sigmoid_loss", "hsigmoid", "center_loss"]
 from ..errors import PeError
+from ..framework import unique_name
+from ..framework.variable import Variable
+from ..initializer import ConstantInitializer
 from .helper import LayerHelper
 
 
@@ -125,3 +128,28 @@ def hsigmoid(input, label, num_classes, param_attr=None, bias_attr=None, name=No
     helper.append_op("hierarchical_sigmoid", inputs, {"Out": [out], "PreOut": [pre_out], "W_Out": [weights]},
                      {"num_classes": num_classes, "is_sparse": is_sparse, "remote_prefetch": False})
     return out
+
+
+def center_loss(input, label, num_classes, alpha, param_attr, update_center=True):
+    """Half the squared distance of each row of ``input`` [N, D] from its class's center ([N, 1]);
+    the centers ([num_classes, D], a parameter made with ``param_attr``) move towards their rows by
+    ``alpha`` (a number or a float32 [1] Variable) on each run when ``update_center``; no gradient
+    reaches them."""
+    helper = LayerHelper("center_loss", input=input)
+    dim = (input.shape or (0, 0))[-1]
+    centers = helper.create_parameter(param_attr, [num_classes, dim], input.dtype)
+    centers.stop_gradient = True
+    if isinstance(alpha, Variable):
+        rate = alpha
+    else:
+        block = helper.main_program.global_block()
+        name = "centerloss_alpha" if not block.has_var("centerloss_alpha") else unique_name.generate("centerloss_alpha")
+        rate = helper.create_global_variable(name=name, shape=[1], dtype=input.dtype, persistable=True,
+                                             stop_gradient=True)
+        helper.set_variable_initializer(rate, ConstantInitializer(float(alpha)))
+    diff = helper.create_variable_for_type_inference(input.dtype)
+    loss = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op("center_loss", {"X": [input], "Label": [label], "Centers": [centers], "CenterUpdateRate": [rate]},
+                     {"SampleCenterDiff": [diff], "Loss": [loss], "CentersOut": [centers]},
+                     {"cluster_num": num_classes, "need_update": bool(update_center)})
+    return loss

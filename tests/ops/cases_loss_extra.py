@@ -133,3 +133,25 @@ CASES += [
            _ts_ref, attrs={"soft_max_up_bound": 1.0, "soft_max_lower_bound": -1.0},
            name="teacher_student_sigmoid_loss_bounds"),
 ]
+
+
+def _center_ref(i, a):
+    x, c, ids = i["X"], i["Centers"], i["Label"].reshape(-1)
+    diff = x - c[ids]
+    out = c.copy()
+    if a["need_update"]:
+        alpha = i["CenterUpdateRate"][0]
+        for j in range(len(c)):
+            rows = ids == j
+            out[j] = c[j] + alpha * diff[rows].sum(axis=0) / (1 + rows.sum())
+    return {"SampleCenterDiff": diff, "Loss": 0.5 * (diff ** 2).sum(axis=1, keepdims=True), "CentersOut": out}
+
+
+_CENTER_IN = {"X": r(5, 3), "Label": np.array([[0], [2], [0], [3], [2]], dtype=np.int64), "Centers": r(4, 3),
+              "CenterUpdateRate": np.array([0.5])}
+CASES += [
+    OpCase("center_loss", dict(_CENTER_IN), _center_ref, attrs={"cluster_num": 4, "need_update": True},
+           loss_outputs=("Loss",), grad=("X",)),
+    OpCase("center_loss", dict(_CENTER_IN), _center_ref, attrs={"cluster_num": 4}, loss_outputs=("Loss",),
+           name="center_loss_no_update"),
+]

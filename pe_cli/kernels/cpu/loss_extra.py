@@ -173,3 +173,4 @@ def teacher_student_sigmoid_loss_grad(ins, attrs):
     g = np.where(label < -1, -pred, np.where(label < 0, 1 - pred, label - 2 * pred))
     g = np.where((s >= up) | (s <= low), 0, g)
     return {"X@GRAD": _cast(-g * dy, x)}
+

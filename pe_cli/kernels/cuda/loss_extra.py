@@ -367,3 +367,4 @@ def teacher_student_sigmoid_loss(ins, attrs):
 def teacher_student_sigmoid_loss_grad(ins, attrs):
     return {"X@GRAD": _ts_grads(ins["X"], ins["Label"], ins["Y@GRAD"], float(attrs["soft_max_up_bound"]),
                                 float(attrs["soft_max_lower_bound"]))}
+
