@@ -161,3 +161,14 @@ def test_random_crop_crops_anew_each_run_and_repeats_from_a_seed():
     assert len({c.tobytes() for c in runs[0]}) > 1, "each run draws new offsets"
     for a, b in zip(*runs):
         np.testing.assert_array_equal(a, b)          # the same seed: the same sequence of crops
+
+
+def test_hash_of_id_rows(prog):
+    ids = layers.data("ids", [2], dtype="int32", lod_level=1)
+    out = layers.hash(ids, hash_size=10000, num_hash=3)
+    assert out.shape == (-1, 3, 1) and out.dtype == "int32" and out.lod_level == 1
+    feed = fluid.create_lod_tensor(np.array([[1, 2], [3, -4]], np.int32), [[2]], fluid.CPUPlace())
+    got = run(prog, {"ids": feed}, [out])[0]
+    assert got.reshape(2, 3).tolist() == [[7722, 8407, 6337], [8005, 5505, 5775]]     # python-xxhash's XXH64
+    with pytest.raises(PeError, match="hash_size must be an int > 0"):
+        layers.hash(ids, hash_size=0)

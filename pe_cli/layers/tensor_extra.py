@@ -1,9 +1,9 @@
 """More tensor and math layers of Fluid 1.8's ``fluid.layers``, with its signatures: cumsum, range,
 ones_like, eye, diag, reverse, where, expand_as, size, isfinite / has_inf / has_nan, reduce_prod /
-reduce_all / reduce_any, elementwise_floordiv / elementwise_mod, add_position_encoding, sampling_id, random_crop."""
+reduce_all / reduce_any, elementwise_floordiv / elementwise_mod, add_position_encoding, sampling_id, random_crop, hash."""
 __all__ = ["cumsum", "range", "ones_like", "eye", "diag", "reverse", "where", "expand_as", "size", "isfinite",
            "has_inf", "has_nan", "reduce_prod", "reduce_all", "reduce_any", "elementwise_floordiv",
-           "elementwise_mod", "add_position_encoding", "sampling_id", "random_crop"]
+           "elementwise_mod", "add_position_encoding", "sampling_id", "random_crop", "hash"]
 import numbers
 
 import numpy as np
@@ -177,3 +177,13 @@ def random_crop(x, shape, seed=None):
     out = helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
     helper.append_op("random_crop", {"X": [x], "Seed": [seed]}, {"Out": [out], "SeedOut": [seed]}, attrs)
     return out
+
+
+def hash(input, hash_size, num_hash=1, name=None):  # noqa: A001 -- Fluid's name
+    """``num_hash`` XXH64 hashes (seeds 0, 1, ...) of each row of int ids ``input`` [N, k], modulo
+    ``hash_size``: shape [N, num_hash, 1], of input's dtype. No gradient."""
+    for what, v in (("hash_size", hash_size), ("num_hash", num_hash)):
+        if not isinstance(v, numbers.Integral) or isinstance(v, bool) or v <= 0:
+            raise PeError(f"hash: {what} must be an int > 0, got {v!r}")
+    return _single("hash", input, {"X": [input]}, {"num_hash": int(num_hash), "mod_by": int(hash_size)},
+                   name=name, stop_gradient=True)
