@@ -1,9 +1,10 @@
 """More tensor and math layers of Fluid 1.8's ``fluid.layers``, with its signatures: cumsum, range,
 ones_like, eye, diag, reverse, where, expand_as, size, isfinite / has_inf / has_nan, reduce_prod /
-reduce_all / reduce_any, elementwise_floordiv / elementwise_mod, add_position_encoding, sampling_id, random_crop, hash."""
+reduce_all / reduce_any, elementwise_floordiv / elementwise_mod, add_position_encoding, sampling_id, random_crop, hash, continuous_value_model."""
 __all__ = ["cumsum", "range", "ones_like", "eye", "diag", "reverse", "where", "expand_as", "size", "isfinite",
            "has_inf", "has_nan", "reduce_prod", "reduce_all", "reduce_any", "elementwise_floordiv",
-           "elementwise_mod", "add_position_encoding", "sampling_id", "random_crop", "hash"]
+           "elementwise_mod", "add_position_encoding", "sampling_id", "random_crop", "hash",
+           "continuous_value_model"]
 import numbers
 
 import numpy as np
@@ -187,3 +188,13 @@ def hash(input, hash_size, num_hash=1, name=None):  # noqa: A001 -- Fluid's name
             raise PeError(f"hash: {what} must be an int > 0, got {v!r}")
     return _single("hash", input, {"X": [input]}, {"num_hash": int(num_hash), "mod_by": int(hash_size)},
                    name=name, stop_gradient=True)
+
+
+def continuous_value_model(input, cvm, use_cvm=True):
+    """CTR features whose first two columns are show and click counts: with ``use_cvm`` they become
+    log(show + 1) and log(click + 1) - log(show + 1), else they are dropped. The gradient is
+    Fluid's: ``cvm`` [N, 2] (per sequence for LoD input) on those columns."""
+    helper = LayerHelper("cvm", input=input)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op("cvm", {"X": [input], "CVM": [cvm]}, {"Y": [out]}, {"use_cvm": bool(use_cvm)})
+    return out
