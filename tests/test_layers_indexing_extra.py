@@ -83,3 +83,22 @@ def test_ctc_greedy_decoder_padded(prog):
     got, got_len = fluid.Executor(fluid.CPUPlace()).run(prog, feed={"x": xv, "len": np.array([[3], [2]])},
                                                         fetch_list=[out, out_len], scope=fluid.Scope())
     assert got.tolist() == [[2, -1, -1], [1, -1, -1]] and got_len.reshape(-1).tolist() == [1, 1]
+
+
+def test_warpctc_loss_and_norm_by_times():
+    xv = fluid.create_lod_tensor(np.random.default_rng(6).normal(size=(7, 3)), [[3, 4]], fluid.CPUPlace())
+    yv = fluid.create_lod_tensor(np.array([[1], [2], [1]], np.int32), [[1, 2]], fluid.CPUPlace())
+    results = []
+    for norm in (False, True):
+        main, startup = fluid.Program(), fluid.Program()
+        with fluid.program_guard(main, startup), fluid.unique_name.guard():
+            x = layers.data("x", [3], dtype="float64", lod_level=1, stop_gradient=False)
+            y = layers.data("y", [1], dtype="int32", lod_level=1)
+            loss = layers.warpctc(x, y, norm_by_times=norm)
+            grad = fluid.backward.gradients([layers.reduce_sum(loss)], [x])[0]
+        assert loss.shape == (-1, 1)
+        results.append(run(main, {"x": xv, "y": yv}, [loss, grad]))
+    (loss_a, g_a), (loss_b, g_b) = results
+    np.testing.assert_allclose(loss_a, loss_b)                       # the loss itself is not normalized
+    np.testing.assert_allclose(g_b, g_a / np.array([3, 3, 3, 4, 4, 4, 4])[:, None], rtol=1e-12)
+    assert np.all(np.isfinite(loss_a)) and np.all(loss_a > 0)
