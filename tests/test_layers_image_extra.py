@@ -152,3 +152,14 @@ def test_pool3d_and_adaptive_pool3d(prog):
     np.testing.assert_allclose(got_last[0, 1, 0, 2, 0], xv[0, 0, 1:3, 0:5, 2:5].max(), rtol=1e-6)
     with pytest.raises(PeError, match="give pool_size"):
         layers.pool3d(x)
+
+
+def test_similarity_focus_marks_one_per_row_and_column(prog):
+    x = layers.data("x", [2, 3, 3])
+    mask = layers.similarity_focus(x, axis=1, indexes=[0])
+    assert mask.shape == (-1, 2, 3, 3) and mask.stop_gradient
+    xv = np.zeros((1, 2, 3, 3), np.float32)
+    xv[0, 0] = [[9, 8, 1], [7, 2, 3], [4, 6, 5]]
+    got = fluid.Executor(fluid.CPUPlace()).run(prog, feed={"x": xv}, fetch_list=[mask], scope=fluid.Scope())[0]
+    want = [[1, 0, 0], [0, 0, 1], [0, 1, 0]]          # 9 at (0, 0), then 6 at (2, 1), then 3 at (1, 2)
+    assert got[0, 0].tolist() == want and got[0, 1].tolist() == want

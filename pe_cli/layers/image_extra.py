@@ -1,8 +1,8 @@
 """Image layers of Fluid 1.8's ``fluid.layers`` with its signatures: pixel_shuffle, space_to_depth,
 shuffle_channel, affine_channel, maxout, lrn, adaptive_pool2d, fsp_matrix (4-D feature maps), inplace_abn, affine_grid and
-grid_sampler (spatial transformers)."""
+grid_sampler (spatial transformers), similarity_focus."""
 __all__ = ["pixel_shuffle", "space_to_depth", "shuffle_channel", "affine_channel", "maxout", "lrn", "adaptive_pool2d",
-           "inplace_abn", "fsp_matrix", "affine_grid", "grid_sampler"]
+           "inplace_abn", "fsp_matrix", "affine_grid", "grid_sampler", "similarity_focus"]
 from ..errors import PeError
 from ..framework import unique_name
 from ..framework.variable import Variable
@@ -122,3 +122,12 @@ def grid_sampler(x, grid, name=None):
     out = helper.create_variable_for_type_inference(x.dtype)
     helper.append_op("grid_sampler", {"X": [x], "Grid": [grid]}, {"Output": [out]})
     return out
+
+
+def similarity_focus(input, axis, indexes, name=None):
+    """A 0/1 mask shaped like ``input`` [N, A, B, C]: for each of ``indexes`` along ``axis`` (1, 2
+    or 3), the largest values of that 2-D slice, taken greedily one per row and column, marked
+    through the whole axis."""
+    return _single("similarity_focus", input, {"X": [input]},
+                   {"axis": axis, "indexes": _check_ints("similarity_focus", "indexes", _as_list(indexes))},
+                   name=name, stop_gradient=True)

@@ -151,3 +151,23 @@ register("lrn", kernel_module="image_extra", inputs=["X"], outputs=["Out", "MidO
              "(local response normalization across channels; NHWC: channels last).")
 register("lrn_grad", kernel_module="image_extra", inputs=["X", "Out", "MidOut", "Out@GRAD"], outputs=["X@GRAD"],
          attrs=_LRN_ATTRS, infer=grads_like({"X@GRAD": "X"}))
+
+
+# -- similarity_focus ------------------------------------------------------------------------------
+
+def _infer_similarity_focus(ctx):
+    x, axis, indexes = _four_d(ctx), ctx.attrs["axis"], list(ctx.attrs["indexes"])
+    if axis not in (1, 2, 3):
+        ctx.fail(f"axis={axis} must be 1, 2 or 3")
+    if not indexes or any(i < 0 or (x[axis] >= 0 and i >= x[axis]) for i in indexes):
+        ctx.fail(f"indexes={indexes} must be a non-empty list of positions along axis {axis} of X {fmt_shape(x)}")
+    ctx.set_output("Out", x, ctx.dtype("X"))
+
+
+register("similarity_focus", kernel_module="image_extra", inputs=["X"], outputs=["Out"], infer=_infer_similarity_focus,
+         attrs={"axis": Attr(1, is_int, "1, 2 or 3"), "indexes": Attr(list, lambda v: all(is_int(i) for i in v),
+                                                                     "a list of ints")}, lod="drop",
+         doc="Out = a 0/1 mask like X: for each sample and each index along `axis`, the slice there (a 2-D "
+             "map) gives its largest values one at a time, skipping any in a row or column already taken, "
+             "until every row or every column has one; each taken (row, column) is set to 1 through the "
+             "whole `axis`. No gradient.")

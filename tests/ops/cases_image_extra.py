@@ -123,3 +123,31 @@ CASES += [
                                                                 "pooling_type": "avg"},
            name="pool2d_adaptive_global"),
 ]
+
+
+def _focus_ref(i, a):
+    x, axis = i["X"], a["axis"]
+    out = np.zeros_like(x)
+    for b in range(x.shape[0]):
+        for index in a["indexes"]:
+            sl = np.take(x[b], index, axis=axis - 1)         # the 2-D map at that index
+            pairs = sorted(((sl[r, c], r, c) for r in range(sl.shape[0]) for c in range(sl.shape[1])),
+                           key=lambda t: -t[0])
+            rows, cols = set(), set()
+            for _, r, c in pairs:
+                if r in rows or c in cols:
+                    continue
+                rows.add(r)
+                cols.add(c)
+                idx = [b, slice(None), slice(None), slice(None)]
+                other = [d for d in (1, 2, 3) if d != axis]
+                idx[other[0]], idx[other[1]] = r, c
+                out[tuple(idx)] = 1
+    return {"Out": out}
+
+
+CASES += [
+    OpCase("similarity_focus", {"X": _distinct.reshape(2, 3, 4, 4)}, _focus_ref, attrs={"axis": 1, "indexes": [0, 2]}),
+    OpCase("similarity_focus", {"X": rng.permutation(60).reshape(1, 3, 4, 5).astype(np.float32)}, _focus_ref,
+           attrs={"axis": 3, "indexes": [4]}, name="similarity_focus_axis3"),
+]

@@ -128,3 +128,28 @@ def lrn_grad(ins, attrs):
             acc[:, lo:hi] += ratio[:, lo - shift:hi - shift]
     dx = dv * mv ** -attrs["beta"] - 2 * attrs["alpha"] * attrs["beta"] * xv * acc
     return {"X@GRAD": dx.astype(x.dtype, copy=False).reshape(x.shape)}
+
+
+# -- similarity_focus ------------------------------------------------------------------------------
+
+def similarity_focus(ins, attrs):
+    x = np.asarray(ins["X"])
+    axis = attrs["axis"]
+    moved = np.moveaxis(x, axis, 1)                        # [N, A, R, C]: the slices are [R, C]
+    mask = np.zeros(moved.shape[:1] + moved.shape[2:], dtype=bool)
+    rows, cols = moved.shape[2], moved.shape[3]
+    for b in range(moved.shape[0]):
+        for index in attrs["indexes"]:
+            order = np.argsort(-moved[b, index].reshape(-1), kind="stable")
+            used_r, used_c, taken = np.zeros(rows, bool), np.zeros(cols, bool), 0
+            for flat in order:
+                r, c = divmod(int(flat), cols)
+                if used_r[r] or used_c[c]:
+                    continue
+                used_r[r] = used_c[c] = True
+                mask[b, r, c] = True
+                taken += 1
+                if taken == min(rows, cols):
+                    break
+    out = np.broadcast_to(mask[:, None], moved.shape).astype(x.dtype)
+    return {"Out": np.ascontiguousarray(np.moveaxis(out, 1, axis))}

@@ -192,3 +192,8 @@ def lrn_grad(ins, attrs):
                                 c, post, attrs["n"], (attrs["n"] - 1) // 2, float(attrs["alpha"]),
                                 float(attrs["beta"]))
     return {"X@GRAD": dx}
+
+
+def similarity_focus(ins, attrs):
+    """A sort and a greedy pass per slice: on the host (the CPU kernel), the mask copied over."""
+    return {"Out": rt.to_device(_cpu.similarity_focus({"X": rt.to_host(ins["X"])}, attrs)["Out"])}
