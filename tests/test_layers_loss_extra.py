@@ -144,3 +144,28 @@ def test_center_loss_moves_its_centers():
     np.testing.assert_allclose(centers, [[0.5 * 6 / 3, 0], [0, 0.5 * 3 / 2]], rtol=1e-6)
     second = exe.run(main, feed={"x": xv, "y": yv}, fetch_list=[loss], scope=scope)[0]
     assert second.sum() < first.sum()
+
+
+def test_sampled_softmax_with_customized_samples_is_softmax_over_them():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        logits = layers.data("logits", [6], dtype="float64")
+        label = layers.data("label", [1], dtype="int64")
+        samples = layers.data("samples", [3], dtype="int64")
+        probs = layers.data("probs", [3], dtype="float64")
+        loss = layers.sampled_softmax_with_cross_entropy(logits, label, num_samples=2, use_customized_samples=True,
+                                                         customized_samples=samples, customized_probabilities=probs)
+        drawn = layers.sampled_softmax_with_cross_entropy(logits, label, num_samples=3, seed=4)
+    assert loss.shape == (-1, 1)
+    lv = np.random.default_rng(8).normal(size=(2, 6))
+    sv = np.array([[1, 3, 5], [2, 0, 4]])
+    pv = np.array([[0.5, 0.2, 0.1], [0.4, 0.3, 0.6]])
+    got, got_drawn = fluid.Executor(fluid.CPUPlace()).run(
+        main, feed={"logits": lv, "label": sv[:, :1], "samples": sv, "probs": pv}, fetch_list=[loss, drawn],
+        scope=fluid.Scope())
+    z = np.take_along_axis(lv, sv, axis=1) - np.log(pv)
+    want = -(z[:, 0] - np.log(np.exp(z).sum(axis=1)))
+    np.testing.assert_allclose(got.reshape(-1), want, rtol=1e-10)
+    assert got_drawn.shape == (2, 1) and np.all(got_drawn > 0)
+    with pytest.raises(PeError, match="num_true=2; only 1"):
+        layers.sampled_softmax_with_cross_entropy(logits, label, num_samples=2, num_true=2)

@@ -1,7 +1,8 @@
 """More losses of Fluid 1.8's ``fluid.layers``, with its signatures: l2_normalize, label_smooth,
-smooth_l1, kldiv_loss, margin_rank_loss, rank_loss, bpr_loss, teacher_student_sigmoid_loss, hsigmoid, center_loss."""
+smooth_l1, kldiv_loss, margin_rank_loss, rank_loss, bpr_loss, teacher_student_sigmoid_loss, hsigmoid, center_loss,
+sampled_softmax_with_cross_entropy."""
 __all__ = ["l2_normalize", "label_smooth", "smooth_l1", "kldiv_loss", "margin_rank_loss", "rank_loss", "bpr_loss",
-           "teacher_student_sigmoid_loss", "hsigmoid", "center_loss"]
+           "teacher_student_sigmoid_loss", "hsigmoid", "center_loss", "sampled_softmax_with_cross_entropy"]
 from ..errors import PeError
 from ..framework import unique_name
 from ..framework.variable import Variable
@@ -153,3 +154,41 @@ def center_loss(input, label, num_classes, alpha, param_attr, update_center=True
                      {"SampleCenterDiff": [diff], "Loss": [loss], "CentersOut": [centers]},
                      {"cluster_num": num_classes, "need_update": bool(update_center)})
     return loss
+
+
+def sampled_softmax_with_cross_entropy(logits, label, num_samples, num_true=1, remove_accidental_hits=True,
+                                       use_customized_samples=False, customized_samples=None,
+                                       customized_probabilities=None, seed=0):
+    """Softmax cross-entropy over each row's label and ``num_samples`` sampled negative classes
+    (log-uniform, shared by the batch; or ``customized_samples`` with their probabilities), the
+    logits corrected by -log(probability): Fluid's sample_logits, one_hot, softmax_with_cross_entropy
+    (soft labels), divided by num_true. As Fluid's one_hot step, num_true must be 1."""
+    if num_true != 1:
+        raise PeError(f"sampled_softmax_with_cross_entropy: num_true={num_true}; only 1 is supported (Fluid's "
+                      f"one_hot step takes one label per row)")
+    if use_customized_samples and (customized_samples is None or customized_probabilities is None):
+        raise PeError("sampled_softmax_with_cross_entropy: use_customized_samples needs customized_samples and "
+                      "customized_probabilities")
+    helper = LayerHelper("sample_logits", logits=logits)
+    dtype = logits.dtype
+    outs = {"Samples": customized_samples if use_customized_samples else
+            helper.create_variable_for_type_inference("int64", stop_gradient=True),
+            "Probabilities": customized_probabilities if use_customized_samples else
+            helper.create_variable_for_type_inference(dtype, stop_gradient=True),
+            "SampledLogits": helper.create_variable_for_type_inference(dtype),
+            "SampledLabels": helper.create_variable_for_type_inference("int64", stop_gradient=True)}
+    inputs = {"Logits": [logits], "Labels": [label]}
+    if use_customized_samples:
+        inputs.update(CustomizedSamples=[customized_samples], CustomizedProbabilities=[customized_probabilities])
+    helper.append_op("sample_logits", inputs, {k: [v] for k, v in outs.items()},
+                     {"use_customized_samples": use_customized_samples, "uniq": True,
+                      "remove_accidental_hits": remove_accidental_hits, "num_samples": num_samples, "seed": seed})
+    soft = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+    helper.append_op("one_hot", {"X": [outs["SampledLabels"]]}, {"Out": [soft]},
+                     {"depth": num_samples + num_true, "dtype": dtype})
+    softmax = helper.create_variable_for_type_inference(dtype)
+    loss = helper.create_variable_for_type_inference(dtype)
+    helper.append_op("softmax_with_cross_entropy", {"Logits": [outs["SampledLogits"]], "Label": [soft]},
+                     {"Softmax": [softmax], "Loss": [loss]},
+                     {"soft_label": True, "ignore_index": -100, "numeric_stable_mode": False})
+    return loss / num_true
