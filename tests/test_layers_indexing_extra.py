@@ -102,3 +102,17 @@ def test_warpctc_loss_and_norm_by_times():
     np.testing.assert_allclose(loss_a, loss_b)                       # the loss itself is not normalized
     np.testing.assert_allclose(g_b, g_a / np.array([3, 3, 3, 4, 4, 4, 4])[:, None], rtol=1e-12)
     assert np.all(np.isfinite(loss_a)) and np.all(loss_a > 0)
+
+
+def test_filter_by_instag_keeps_tagged_sequences(prog):
+    ins = layers.data("ins", [2], dtype="float32", lod_level=1)
+    tags = layers.data("tags", [1], dtype="int64", lod_level=1)
+    filt = layers.data("filt", [1], dtype="int64", append_batch_size=False)
+    out, weight = layers.filter_by_instag(ins, tags, filt, is_lod=True)
+    place = fluid.CPUPlace()
+    xv = fluid.create_lod_tensor(np.arange(10, dtype=np.float32).reshape(5, 2), [[2, 1, 2]], place)
+    tv = fluid.create_lod_tensor(np.array([[4], [6], [4], [9]], np.int64), [[1, 2, 1]], place)
+    got, got_w = fluid.Executor(place).run(prog, feed={"ins": xv, "tags": tv, "filt": np.array([4], np.int64)},
+                                           fetch_list=[out, weight], scope=fluid.Scope(), return_numpy=False)
+    assert np.array(got).tolist() == [[0, 1], [2, 3], [4, 5]] and got.lod() == [[0, 2, 3]]
+    assert np.array(got_w).reshape(-1).tolist() == [1.0, 1.0]

@@ -1,7 +1,8 @@
 """More indexing layers of Fluid 1.8's ``fluid.layers``, with its signatures: strided_slice, unbind,
-scatter, gather_nd, argsort, unique, unique_with_counts. Bounds are lists of ints (Fluid's Variable
+scatter, gather_nd, argsort, unique, unique_with_counts, filter_by_instag. Bounds are lists of ints (Fluid's Variable
 forms of strided_slice's starts/ends/strides are not supported)."""
-__all__ = ["strided_slice", "unbind", "scatter", "gather_nd", "argsort", "unique", "unique_with_counts"]
+__all__ = ["strided_slice", "unbind", "scatter", "gather_nd", "argsort", "unique", "unique_with_counts",
+           "filter_by_instag"]
 from ..dtypes import convert_dtype
 from ..errors import PeError
 from ..framework.variable import Variable
@@ -73,3 +74,17 @@ def unique(x, dtype="int32"):
 def unique_with_counts(x, dtype="int32"):
     """unique's two outputs and how many times each distinct value occurs."""
     return _unique("unique_with_counts", x, dtype, ("Out", "Index", "Count"))
+
+
+def filter_by_instag(ins, ins_tag, filter_tag, is_lod, out_val_if_empty=0):
+    """[the instances of ``ins`` (rows, or its sequences with ``is_lod``) whose tags (``ins_tag``,
+    int64 with a LoD per instance) meet ``filter_tag``, with a LoD over them; their loss weights
+    (float32 [kept, 1], ones)]. None kept: one row of ``out_val_if_empty`` and a weight of 0."""
+    helper = LayerHelper("filter_by_instag", ins=ins)
+    out = helper.create_variable_for_type_inference(ins.dtype)
+    weight = helper.create_variable_for_type_inference("float32", stop_gradient=True)
+    index_map = helper.create_variable_for_type_inference("int64", stop_gradient=True)
+    helper.append_op("filter_by_instag", {"Ins": [ins], "Ins_tag": [ins_tag], "Filter_tag": [filter_tag]},
+                     {"Out": [out], "LossWeight": [weight], "IndexMap": [index_map]},
+                     {"is_lod": bool(is_lod), "out_val_if_empty": int(out_val_if_empty)})
+    return [out, weight]

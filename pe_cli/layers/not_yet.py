@@ -27,7 +27,7 @@ DISTRIBUTIONS = "Categorical MultivariateNormalDiag Normal Uniform".split()
 READERS = "create_py_reader_by_data double_buffer py_reader read_file".split()
 
 # Dense layers (math, tensors, images, losses) not written yet.
-DENSE = """deformable_conv filter_by_instag""".split()
+DENSE = """deformable_conv""".split()
 
 GROUPS = {"in progress (issues 12, 13)": IN_PROGRESS, "detection": DETECTION, "distributions": DISTRIBUTIONS,
           "readers": READERS, "dense": DENSE}
