@@ -163,3 +163,22 @@ def test_similarity_focus_marks_one_per_row_and_column(prog):
     got = fluid.Executor(fluid.CPUPlace()).run(prog, feed={"x": xv}, fetch_list=[mask], scope=fluid.Scope())[0]
     want = [[1, 0, 0], [0, 0, 1], [0, 1, 0]]          # 9 at (0, 0), then 6 at (2, 1), then 3 at (1, 2)
     assert got[0, 0].tolist() == want and got[0, 1].tolist() == want
+
+
+def test_deformable_conv_with_zero_offsets_is_a_convolution(prog):
+    x = layers.data("x", [2, 5, 5])
+    offset = layers.data("offset", [18, 5, 5])
+    mask = layers.data("mask", [9, 5, 5])
+    out = layers.deformable_conv(x, offset, mask, num_filters=3, filter_size=3, padding=1,
+                                 param_attr=fluid.ParamAttr(name="dw"), bias_attr=False)
+    plain = layers.conv2d(x, 3, 3, padding=1, param_attr=fluid.ParamAttr(name="dw"), bias_attr=False)
+    v1 = layers.deformable_conv(x, offset, None, num_filters=3, filter_size=3, padding=1, modulated=False,
+                                param_attr=fluid.ParamAttr(name="dw"), bias_attr=False)
+    assert out.shape == (-1, 3, 5, 5)
+    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+    exe.run(fluid.default_startup_program(), scope=scope)
+    xv = np.random.default_rng(9).normal(size=(2, 2, 5, 5)).astype(np.float32)
+    feed = {"x": xv, "offset": np.zeros((2, 18, 5, 5), np.float32), "mask": np.ones((2, 9, 5, 5), np.float32)}
+    got, want, got_v1 = exe.run(prog, feed=feed, fetch_list=[out, plain, v1], scope=scope)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(got_v1, want, rtol=1e-5, atol=1e-5)

@@ -28,6 +28,7 @@ from .padding import *  # noqa: F401,F403
 from .indexing_extra import *  # noqa: F401,F403
 from .ctc import *  # noqa: F401,F403
 from .pool3d import *  # noqa: F401,F403
+from .deformable_conv import *  # noqa: F401,F403
 from .image_extra import *  # noqa: F401,F403
 from .resize import *  # noqa: F401,F403
 from .math_op_patch import monkey_patch_variable

@@ -26,11 +26,8 @@ DISTRIBUTIONS = "Categorical MultivariateNormalDiag Normal Uniform".split()
 
 READERS = "create_py_reader_by_data double_buffer py_reader read_file".split()
 
-# Dense layers (math, tensors, images, losses) not written yet.
-DENSE = """deformable_conv""".split()
-
 GROUPS = {"in progress (issues 12, 13)": IN_PROGRESS, "detection": DETECTION, "distributions": DISTRIBUTIONS,
-          "readers": READERS, "dense": DENSE}
+          "readers": READERS}
 
 
 def fill(namespace):
