@@ -127,17 +127,6 @@ def test_autoincreased_step_counter_counts_runs():
     assert [int(d[0]) for _, d in got] == [2, 4, 6]        # Fluid starts from begin - 1
 
 
-def test_sampling_id_follows_the_distribution(prog):
-    probs = layers.data("p", [3], dtype="float32")
-    ids = layers.sampling_id(probs, seed=7)
-    assert ids.dtype == "int64" and ids.shape == (-1,)
-    pv = np.tile(np.array([[0.2, 0.0, 0.8]], np.float32), (4000, 1))
-    got = run(prog, {"p": pv}, [ids])[0]
-    again = run(prog, {"p": pv}, [ids])[0]
-    assert set(np.unique(got)) <= {0, 2} and abs((got == 0).mean() - 0.2) < 0.03
-    np.testing.assert_array_equal(got, again)              # a seed: the same draws every run
-
-
 def test_random_crop_crops_anew_each_run_and_repeats_from_a_seed():
     def build():
         main, startup = fluid.Program(), fluid.Program()

@@ -1,9 +1,9 @@
 """More tensor and math layers of Fluid 1.8's ``fluid.layers``, with its signatures: cumsum, range,
 ones_like, eye, diag, reverse, where, expand_as, size, isfinite / has_inf / has_nan, reduce_prod /
-reduce_all / reduce_any, elementwise_floordiv / elementwise_mod, add_position_encoding, sampling_id, random_crop, hash, continuous_value_model."""
+reduce_all / reduce_any, elementwise_floordiv / elementwise_mod, add_position_encoding, random_crop, hash, continuous_value_model."""
 __all__ = ["cumsum", "range", "ones_like", "eye", "diag", "reverse", "where", "expand_as", "size", "isfinite",
            "has_inf", "has_nan", "reduce_prod", "reduce_all", "reduce_any", "elementwise_floordiv",
-           "elementwise_mod", "add_position_encoding", "sampling_id", "random_crop", "hash",
+           "elementwise_mod", "add_position_encoding", "random_crop", "hash",
            "continuous_value_model"]
 import numbers
 
@@ -144,18 +144,6 @@ def add_position_encoding(input, alpha, beta, name=None):
     input, or the rows of each sequence of a 2-D LoDTensor."""
     return _single("add_position_encoding", input, {"X": [input]}, {"alpha": float(alpha), "beta": float(beta)},
                    name=name)
-
-
-def sampling_id(x, min=0.0, max=1.0, seed=0, dtype="float32"):  # noqa: A002 -- Fluid's names
-    """One class id (int64) drawn per row of ``x`` [batch, classes] (probabilities), with a uniform
-    r in [min, max) against the running sums; a nonzero ``seed`` draws the same ids every run.
-    ``dtype`` is accepted as in Fluid, whose op writes int64 ids as well."""
-    helper = LayerHelper("sampling_id", x=x)
-    out = helper.create_variable_for_type_inference("int64", stop_gradient=True)
-    helper.append_op("sampling_id", {"X": [x]}, {"Out": [out]},
-                     {"min": float(min), "max": float(max), "seed": int(seed)})
-    out.stop_gradient = True
-    return out
 
 
 def random_crop(x, shape, seed=None):

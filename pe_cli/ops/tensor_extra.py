@@ -202,22 +202,6 @@ for _type, _doc in (("reduce_all", "logical and"), ("reduce_any", "logical or"))
              doc=f"Out = {_doc} of bool X over `dim` (all dims with reduce_all). No gradient.")
 
 
-# -- sampling_id --------------------------------------------------------------------------------------
-
-def _infer_sampling_id(ctx):
-    x = ctx.shape("X")
-    if len(x) != 2:
-        ctx.fail(f"X {fmt_shape(x)} must be [batch, classes] (a distribution per row)")
-    ctx.set_output("Out", [x[0]], "int64")
-
-
-register("sampling_id", kernel_module="tensor_extra", inputs=["X"], outputs=["Out"], infer=_infer_sampling_id,
-         needs_rng=True, lod="drop", attrs={"min": 0.0, "max": 1.0, "seed": Attr(0, is_int, "an int")},
-         doc="Out[i] = the class drawn from row i of X (probabilities): the first j where the running sum "
-             "of X[i, :j+1] exceeds r ~ U(min, max), the last class if none. A nonzero seed draws the "
-             "same ids on every run. No gradient.")
-
-
 # -- random_crop -----------------------------------------------------------------------------------
 
 def _infer_random_crop(ctx):

@@ -119,20 +119,6 @@ CASES = [
 ]
 
 
-def _check_sampling(outs, inputs):
-    ids = outs["Out"]
-    assert ids.dtype == np.int64 and ids.shape == (4,)
-    assert ids[0] == 1 and ids[1] == 2 and ids[3] == 0        # one-hot rows are certain
-    assert ids[2] in (0, 3)                                   # a row with two possible classes
-
-
-CASES += [
-    OpCase("sampling_id", {"X": np.array([[0, 1, 0, 0], [0, 0, 1, 0], [0.5, 0, 0, 0.5], [1, 0, 0, 0]],
-                                         dtype=np.float32)},
-           attrs={"seed": 3}, outputs=("Out",), check=_check_sampling),
-]
-
-
 def _check_crop(outs, inputs):
     x, out = inputs["X"], outs["Out"]
     assert out.shape == (2, 3, 2, 3) and outs["SeedOut"].dtype == np.int64

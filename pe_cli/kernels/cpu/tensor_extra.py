@@ -144,14 +144,6 @@ def reduce_prod_grad(ins, attrs):
     return {"X@GRAD": (others * dkept).astype(x.dtype, copy=False)}
 
 
-def sampling_id(ins, attrs):
-    x = ins["X"]
-    r = attrs["_rng"].uniform(attrs["min"], attrs["max"], size=x.shape[0])
-    above = np.cumsum(x, axis=1, dtype=np.float64) > r[:, None]
-    ids = np.where(above.any(axis=1), above.argmax(axis=1), x.shape[1] - 1)
-    return {"Out": ids.astype(np.int64)}
-
-
 def crop_offsets(x_shape, attrs, seed):
     """(offsets [instances, k], the next seed): one uniform offset per cropped dim and instance."""
     shape = list(attrs["shape"])

@@ -245,11 +245,6 @@ def reduce_prod_grad(ins, attrs):
     return {"X@GRAD": dx}
 
 
-def sampling_id(ins, attrs):
-    """Draws on the host with the CPU kernel's generator, as the other random ops do."""
-    return {"Out": rt.to_device(_cpu.sampling_id({"X": rt.to_host(ins["X"])}, attrs)["Out"])}
-
-
 def random_crop(ins, attrs):
     """Offsets drawn on the host (as the CPU kernel draws them), then one strided copy per instance."""
     x = ins["X"]
