@@ -1,7 +1,8 @@
 """The ``pe`` command. A thin shell: it parses arguments, calls pe_cli.config / pe_cli.run, and
-prints. Importing the engine loads no numba (kernels load on first use), so ``pe --help`` stays
-fast. Errors are one line on stderr: ``file:line:col: key.path: what is wrong; what to do``,
-exit status 2 for a config error, 1 for a runtime error; ``--debug`` shows the traceback instead
+prints. Each command imports the engine's modules in its own body, so ``pe --help`` and ``pe CMD
+--help`` load click alone (not even numpy); the engine loads no numba until a kernel first runs.
+Errors are one line on stderr: ``file:line:col: key.path: what is wrong; what to do``, exit status
+2 for a config error, 1 for a runtime error; ``--debug`` shows the traceback instead
 (pe_cli/cli_errors.py).
 """
 import inspect
@@ -13,19 +14,7 @@ import click
 
 from .cli_errors import CONTEXT, EPILOG, _fail, debug_option, guarded
 from .cli_tools import export, plot, predict, summary
-from .run.launch import fluid_env, run_ranks, train_argv, under_mpi
-from .config import load_config
-from .config.describe import describe_keys
-from .config.errors import suggest
-from .config.registries import layers as layer_types
-from .config.registries import schedules as lr_schedules
 from .errors import UsageError
-from .ops import registry
-from .run.evaluate import evaluate
-from .run.graphcmd import graph_output, passes_output, render_dot
-from .run.smoke import run_smoke
-from .run.trainer import resolved_config_text
-from .run.trainer import train as run_train
 
 
 def _split_resume(resume, overrides):
@@ -87,6 +76,10 @@ def train(config, overrides, out, resume, max_steps, quiet, print_config, check_
     graph dumps listed in output.graphs. Ctrl-C stops after the current step and writes a
     checkpoint; --resume continues from it exactly.
     """
+    from .config import load_config
+    from .run.launch import run_ranks, train_argv, under_mpi
+    from .run.trainer import resolved_config_text
+    from .run.trainer import train as run_train
     if nprocs and nprocs > 1 and not under_mpi():
         sys.exit(run_ranks(nprocs + _pservers(config, overrides), train_argv(sys.argv[1:], nprocs)))
     resume, overrides = _split_resume(resume, overrides)
@@ -118,6 +111,7 @@ def train(config, overrides, out, resume, max_steps, quiet, print_config, check_
 
 def _pservers(config, overrides):
     """The parameter servers --np adds to the K trainers (distributed.mode: pserver), else 0."""
+    from .config import load_config
     d = load_config(config, overrides).data["distributed"]
     return d["pservers"] if d["mode"] == "pserver" else 0
 
@@ -140,6 +134,7 @@ def _print_result(cfg, result):
 
 def _accuracy_fetches(cfg, values):
     """The fetches made by a metric layer (accuracy), printed again as a percentage."""
+    from .ops import registry
     metrics = set(registry.with_trait("metric"))
     names = []
     for name in values:
@@ -170,6 +165,8 @@ def eval_(config, overrides, checkpoint, out, save_fetches):
     loads the checkpoint's parameters and reports each of eval.fetches averaged over the whole
     eval set.
     """
+    from .config import load_config
+    from .run.evaluate import evaluate
     cfg = load_config(config, overrides)
     result = evaluate(cfg, checkpoint, out=out, save_fetches=save_fetches)
     click.echo(f"checkpoint: {result['checkpoint']} (step {result['step']})")
@@ -211,6 +208,7 @@ def graph(file, overrides, fmt, phase, level, ssa, devices, show_passes, output,
     Ops are coloured by role (forward, backward, optimize, lr_sched) and carry the YAML line they
     were built from. --phase train needs the optimizer: a run config's, or SGD for a model file.
     """
+    from .run.graphcmd import graph_output, passes_output, render_dot
     if show_passes:
         click.echo(passes_output(file, overrides, devices), nl=False)
         return
@@ -262,6 +260,7 @@ def smoke(configs, steps, samples, keep):
     (the mean of the last steps is below that of the first). Prints a table; exits 1 when any
     config fails. With no CONFIG, every configs/*.yaml is checked.
     """
+    from .run.smoke import run_smoke
     rows, ok = run_smoke(list(configs), steps=steps, samples=samples, keep=keep, echo=click.echo)
     if not ok:
         sys.exit(1)
@@ -280,6 +279,9 @@ def layers(names):
     They are the functions of pe_cli.layers (the Python API), read from the code; NAMES shows only
     those, with their documentation.
     """
+    from .config.errors import suggest
+    from .config.registries import layers as layer_types
+    from .config.registries import schedules as lr_schedules
     namespaces = (layer_types(), lr_schedules())
     if not names:
         for ns, title in zip(namespaces, ("layer types", "learning-rate schedules (optimizer.learning_rate: "
@@ -313,6 +315,7 @@ def keys(which):
     Read from the schema the loader validates with, so it is exactly what is accepted
     (docs/CONFIG.md documents the same keys).
     """
+    from .config.describe import describe_keys
     click.echo(describe_keys(which), nl=False)
 
 
@@ -340,6 +343,7 @@ def launch(trainers, pservers, script, args):
     environment Fluid's distributed scripts read: PADDLE_TRAINING_ROLE (PSERVER or TRAINER),
     PADDLE_TRAINER_ID, PADDLE_TRAINERS_NUM, PADDLE_TRAINER_ENDPOINTS, PADDLE_PSERVER_ENDPOINTS,
     PADDLE_CURRENT_ENDPOINT (endpoints name the ranks in order: servers first)."""
+    from .run.launch import fluid_env, run_ranks
     if not os.path.isfile(script):
         raise UsageError(f"{script}: no such script")
     sys.exit(run_ranks(pservers + trainers, [sys.executable, "-m", "pe_cli.fluid.launch_rank", script, *args],

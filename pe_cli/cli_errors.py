@@ -8,7 +8,6 @@ import sys
 
 import click
 
-from .config import ConfigError
 from .errors import PeError, UsageError
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -39,6 +38,7 @@ def guarded(fn):
         except Exception as e:   # noqa: BLE001 -- the one place every error becomes a line
             if debug:
                 raise
+            from .config import ConfigError     # here: `pe --help` loads no engine module
             if isinstance(e, ConfigError):
                 _fail(e.line(), 2)
             if isinstance(e, UsageError):

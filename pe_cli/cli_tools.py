@@ -1,14 +1,8 @@
 """The commands for after training: ``pe summary``, ``pe predict``, ``pe export`` and ``pe plot``
-(registered on the ``pe`` group by pe_cli/cli.py)."""
+(registered on the ``pe`` group by pe_cli/cli.py; each imports the engine in its body, as there)."""
 import click
 
 from .cli_errors import CONTEXT, EPILOG, debug_option, guarded
-from .config import load_config
-from .export import export_inference_dir, export_onnx
-from .run.inference import load_inference
-from .run.plot import plot as plot_curves
-from .run.predict import predict as run_predict
-from .run.summary import summary as model_summary
 
 
 @click.command(context_settings=CONTEXT, epilog=EPILOG)
@@ -21,6 +15,7 @@ def summary(file, overrides):
 
     FILE is a run config (overrides apply) or a model file.
     """
+    from .run.summary import summary as model_summary
     click.echo(model_summary(file, overrides), nl=False)
 
 
@@ -43,6 +38,8 @@ def predict(config, overrides, checkpoint, data_path, out, output, quiet):
     A classifier (an integer label feed) writes each sample's class and the class probabilities;
     any other model the prediction layer's values.
     """
+    from .config import load_config
+    from .run.predict import predict as run_predict
     cfg = load_config(config, overrides)
     result = run_predict(cfg, checkpoint, data_path, out, output, quiet)
     kind = "classes and probabilities" if result["classifier"] else "values"
@@ -57,6 +54,7 @@ def predict(config, overrides, checkpoint, data_path, out, output, quiet):
 @guarded
 def plot(run_dir, out, metric):
     """Draw a run's training and evaluation curves (needs matplotlib: pip install 'pe-cli[plot]')."""
+    from .run.plot import plot as plot_curves
     path = plot_curves(run_dir, out, [m.strip() for m in metric.split(",")] if metric else None)
     click.echo(f"wrote {path}")
 
@@ -69,7 +67,8 @@ def plot(run_dir, out, metric):
 @click.option("--onnx", "onnx_path", type=click.Path(dir_okay=False), metavar="FILE",
               help="Write the inference program as ONNX (opset 17; needs: pip install 'pe-cli[onnx]').")
 @click.option("--inference-dir", type=click.Path(file_okay=False), metavar="DIR",
-              help="Write Fluid's save_inference_model layout (__model__ and the parameters).")
+              help="Write save_inference_model's directory (__model__ and the parameters, in pe's formats: "
+                   "load_inference_model reads it, Paddle does not).")
 @click.option("--output", "output_layer", metavar="LAYER",
               help="The layer to export as the output (default: the last layer that needs no label).")
 @debug_option
@@ -77,6 +76,9 @@ def plot(run_dir, out, metric):
 def export(config, overrides, checkpoint, onnx_path, inference_dir, output_layer):
     """Export a checkpoint's inference program (the test program from the input feeds to the
     output layer, without loss and metric layers) as ONNX and/or an inference-model directory."""
+    from .config import load_config
+    from .export import export_inference_dir, export_onnx
+    from .run.inference import load_inference
     if not onnx_path and not inference_dir:
         raise click.UsageError("nothing to export: give --onnx FILE and/or --inference-dir DIR")
     inference = load_inference(load_config(config, overrides), checkpoint, output_layer)

@@ -18,6 +18,14 @@ class UnknownOpError(PeError, ValueError):
     """An op type the registry does not have (a ValueError too, as Fluid raises)."""
 
 
+class ArgumentTypeError(PeError, TypeError):
+    """A layer given an argument of the wrong type or dtype (a TypeError too, as Fluid's checks raise)."""
+
+
+class ArgumentValueError(PeError, ValueError):
+    """A layer given an argument of the right type but a wrong value or nesting (a ValueError too, as Fluid's)."""
+
+
 class UsageError(PeError):
     """Arguments that cannot apply together (``--resume PATH --out OTHER``): the command exits 2."""
 

@@ -5,7 +5,8 @@ initial parameters, losses and final parameters to OUT.trainer<i>.npz.
     python pserver_worker.py SERVERS TRAINERS sync|async slice|noslice OPTIMIZER STEPS OUT [fail]
 
 OPTIMIZER: sgd, momentum, adam, or sgd_sparse / adagrad_sparse (the model also looks up a row of an
-embedding with is_sparse=True, by the argmax of x's first five features: a row-sparse gradient).
+embedding [10, 4] with is_sparse=True, by the argmax of x's features: a row-sparse gradient, which two
+servers hold 5 rows each).
 ``fail``: trainer 1 feeds a wrong shape at step 3.
 """
 import os
@@ -32,9 +33,8 @@ def build(optimizer):
         h = fluid.layers.fc(x, 16, act="relu",
                             param_attr=fluid.ParamAttr(name="w1", regularizer=fluid.regularizer.L2Decay(1e-3)))
         if optimizer.endswith("_sparse"):
-            ids = fluid.layers.reshape(fluid.layers.argmax(
-                fluid.layers.slice(x, axes=[1], starts=[0], ends=[5]), axis=1), [-1, 1])
-            emb = fluid.layers.embedding(ids, size=[5, 4], is_sparse=True, param_attr="emb")
+            ids = fluid.layers.reshape(fluid.layers.argmax(x, axis=1), [-1, 1])
+            emb = fluid.layers.embedding(ids, size=[10, 4], is_sparse=True, param_attr="emb")
             h = fluid.layers.concat([h, emb], axis=1)
         out = fluid.layers.fc(h, 3, act="softmax", param_attr=fluid.ParamAttr(name="w2"))
         loss = fluid.layers.mean(fluid.layers.cross_entropy(out, y))

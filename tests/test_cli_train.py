@@ -5,6 +5,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 
 import numpy as np
@@ -170,6 +171,18 @@ def test_help_is_written_for_people():
         sub = pe(command, "--help")
         assert sub.returncode == 0 and "Usage: pe " + command in sub.stdout
     assert "--resume [PATH|last]" in pe("train", "--help").stdout
+
+
+def test_help_loads_no_engine_module():
+    """`pe --help` and `pe train --help` load click alone: no numpy, no pe_cli.config (issue 17: help
+    under 0.3 s; the engine's imports take most of a second)."""
+    probe = ("import sys\nfrom click.testing import CliRunner\nfrom pe_cli.cli import main\n"
+             "for args in (['--help'], ['train', '--help'], ['export', '--help']):\n"
+             "    assert CliRunner().invoke(main, args).exit_code == 0, args\n"
+             "print(sorted(m for m in sys.modules if m == 'numpy' or m.startswith(('pe_cli.config', 'pe_cli.run'))))")
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]", proc.stdout
 
 
 def test_pe_keys_and_layers():

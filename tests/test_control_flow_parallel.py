@@ -1,6 +1,7 @@
 """Data parallelism over models with control flow: a recurrent (StaticRNN), while or conditional_block
 (IfElse branches, a Switch learning rate) op is one node per device whose block runs sequentially inside it, so 2 CPU
-devices end where 1 device ends (the mean loss's gradient averages over the devices)."""
+devices end where 1 device ends (the mean loss's gradient averages over the devices). Blocks nest: a
+While in a While's body, a cond in a StaticRNN's step."""
 import numpy as np
 import pytest
 
@@ -37,6 +38,44 @@ def _ifelse_last(x):
     return ie()[0]
 
 
+def _nested_while_last(x):
+    """A While whose body runs an inner While (two fc steps per outer step): a block in a block."""
+    h = layers.fill_constant_batch_size_like(x, [-1, H], "float32", 0.0)
+    i, n = layers.fill_constant([1], "int64", 0), layers.fill_constant([1], "int64", T)
+    c = layers.less_than(i, n)
+    outer = layers.While(c)
+    with outer.block():
+        j, two = layers.fill_constant([1], "int64", 0), layers.fill_constant([1], "int64", 2)
+        c2 = layers.less_than(j, two)
+        inner = layers.While(c2)
+        with inner.block():
+            layers.assign(layers.fc([layers.reduce_mean(x, dim=1), h], H, act="tanh"), h)
+            layers.increment(j)
+            layers.less_than(j, two, cond=c2)
+        layers.increment(i)
+        layers.less_than(i, n, cond=c)
+    return h
+
+
+def _rnn_cond_last(x):
+    """A StaticRNN whose step branches with cond (tanh at the first two steps, sigmoid after, by a step
+    counter kept as a memory): a block in a step."""
+    seq = layers.transpose(x, [1, 0, 2])
+    zero = layers.fill_constant([1], "float32", 0.0)
+    rnn = layers.StaticRNN()
+    with rnn.step():
+        xt = rnn.step_input(seq)
+        hp = rnn.memory(shape=[-1, H], batch_ref=xt)
+        count = rnn.memory(init=zero)
+        rnn.update_memory(count, layers.increment(count, in_place=False))
+        pred = layers.less_than(count, layers.fill_constant([1], "float32", 1.5))
+        h = layers.cond(pred, lambda: layers.fc([xt, hp], H, act="tanh"),
+                        lambda: layers.fc([xt, hp], H, act="sigmoid"))
+        rnn.update_memory(hp, h)
+        rnn.step_output(h)
+    return layers.reshape(layers.slice(rnn(), [0], [T - 1], [T]), [-1, H])
+
+
 def _rnn_last(x):
     seq = layers.transpose(x, [1, 0, 2])                        # [T, batch, D]
     rnn = layers.StaticRNN()
@@ -56,7 +95,8 @@ def build(model):
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
         x = layers.data("x", [T, D], dtype="float32")              # [batch, T, D]
         y = layers.data("y", [1], dtype="float32")
-        last = {"while": _while_last, "ifelse": _ifelse_last}.get(model, _rnn_last)(x)
+        last = {"while": _while_last, "ifelse": _ifelse_last, "nested_while": _nested_while_last,
+                "rnn_cond": _rnn_cond_last}.get(model, _rnn_last)(x)
         loss = layers.mean(layers.square_error_cost(layers.fc(last, 1), y))
         lr = 0.2
         if with_switch:
@@ -97,7 +137,8 @@ def train(devices, model, memory_passes=False):
     return losses, params
 
 
-@pytest.mark.parametrize("model", ["static_rnn", "static_rnn+switch_lr", "while", "ifelse"])
+@pytest.mark.parametrize("model", ["static_rnn", "static_rnn+switch_lr", "while", "ifelse", "nested_while",
+                                   "rnn_cond"])
 def test_two_devices_match_one(model):
     seq_losses, seq_params = train(0, model)
     assert seq_losses[-1] < seq_losses[0]

@@ -149,3 +149,8 @@ def test_static_rnn_misuse_is_named():
         with pytest.raises(PeError, match="computed inside the step block"):
             with rnn.step():
                 rnn.step_input(layers.transpose(x, [0, 1, 2]))
+        rnn = layers.StaticRNN()
+        with pytest.raises(PeError, match=r"memory\(init='fill_constant.*computed inside the step, .* before `with rnn.step"):
+            with rnn.step():
+                rnn.step_input(x)
+                rnn.memory(init=layers.fill_constant([1], "float32", 0.0))

@@ -51,8 +51,8 @@ def _one_process(init, optimizer, steps):
                                                        (2, "noslice", "momentum"), (2, "slice", "adam"),
                                                        (2, "slice", "sgd_sparse"), (1, "slice", "adagrad_sparse")])
 def test_sync_servers_and_two_trainers_equal_one_process(tmp_path, servers, slicing, optimizer):
-    """The _sparse cases: an embedding's row-sparse gradient reaches the servers (densified) and the
-    result still equals one process, whose update is row-sparse."""
+    """The _sparse cases: an embedding's row-sparse gradient reaches the servers as rows and values
+    (two servers hold 5 rows each) and the result equals one process, whose update is row-sparse."""
     runs = _run(tmp_path, servers, 2, "sync", slicing, optimizer)
     for n in names(optimizer):                 # the trainers hold the same parameters, received from the servers
         np.testing.assert_array_equal(runs[0][f"final/{n}"], runs[1][f"final/{n}"], err_msg=n)
@@ -101,3 +101,31 @@ def test_blocks_are_whole_rows_of_at_least_the_minimum_size():
     assert [b.shape for b in slice_variable("w", (10, 3), 4, 8)] == [(4, 3), (4, 3), (2, 3)]
     assert [b.name() for b in slice_variable("b", (1000,), 2, 8192)] == ["b"]          # too small to cut
     assert [b.name() for b in slice_variable("w", (1000, 1000), 2, 8192, slice_up=False)] == ["w"]
+
+
+def test_a_row_sparse_gradient_is_cut_and_sent_as_rows_and_values():
+    """Fluid's sparse send: the embedding's gradient is cut by split_selected_rows into its servers'
+    row blocks and sent row-sparse (never densified to [vocabulary, dim]); each server sums and
+    averages the trainers' blocks row-sparse before its sparse sgd."""
+    main, startup, _ = build("sgd_sparse")
+    config = fluid.DistributeTranspilerConfig()
+    config.min_block_size = 16
+    t = fluid.DistributeTranspiler(config=config)
+    t.transpile(0, program=main, startup_program=startup, pservers="a:1,b:2", trainers=2)
+    block = t.get_trainer_program().global_block()
+    split = [op for op in block.ops if op.type == "split_selected_rows"]
+    assert len(split) == 1 and split[0].attr("height_sections") == [5, 5]
+    assert split[0].output("Out") == ["emb@GRAD.block0", "emb@GRAD.block1"]
+    assert all(block.var(n).type == fluid.core.VarDesc.VarType.SELECTED_ROWS for n in split[0].output("Out"))
+    assert not [op for op in block.ops if op.type == "split_byref" and "emb@GRAD" in op.input_arg_names]
+    held = []
+    for endpoint in ("a:1", "b:2"):
+        server, _ = t.get_pserver_programs(endpoint)
+        for name in [n for n in server.global_block().vars if n.startswith("emb@GRAD.block")]:
+            assert server.global_block().var(name).type == fluid.core.VarDesc.VarType.SELECTED_ROWS, name
+            held.append(name)
+            if "trainer_" not in name:
+                ops = [op.type for b in server.blocks[1:] for op in b.ops
+                       if name in op.input_arg_names + op.output_arg_names]
+                assert ops == ["sum", "scale", "sgd"], ops
+    assert sorted(n for n in held if "trainer_" not in n) == ["emb@GRAD.block0", "emb@GRAD.block1"]

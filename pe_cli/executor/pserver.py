@@ -10,8 +10,10 @@ messages are pe_cli/kernels/pserver_link.py's.
 """
 import numpy as np
 
+from ..dtypes import VarType
 from ..framework import Program
 from ..kernels import pserver_link
+from ..selected_rows import SelectedRows
 
 
 def blocks_program(program, indices):
@@ -32,6 +34,13 @@ def blocks_program(program, indices):
     return new
 
 
+def _nothing(shape, dtype, sparse):
+    """The gradient block of a trainer that has finished: zeros, or a row-sparse block of no rows."""
+    if sparse:
+        return SelectedRows(np.zeros(0, np.int64), np.zeros((0,) + tuple(shape[1:]), dtype), shape[0])
+    return np.zeros(shape, dtype)
+
+
 class _Server:
     def __init__(self, exe, program, scope):
         a = program._listen_and_serv.attrs
@@ -40,7 +49,8 @@ class _Server:
         g0 = program.global_block()
         self.grads = a["grad_blocks"]               # [tag, [received names], block idx]
         self.params = dict(a["param_blocks"])       # tag -> name
-        self.shapes = {tag: (g0.var(names[0]).shape, g0.var(names[0]).dtype) for tag, names, _ in self.grads}
+        self.shapes = {tag: (g0.var(names[0]).shape, g0.var(names[0]).dtype,
+                             g0.var(names[0]).type == VarType.SELECTED_ROWS) for tag, names, _ in self.grads}
         blocks = ([a["lr_decay_block_id"]] if a["lr_decay_block_id"] >= 0 else []) + [i for _, _, i in self.grads]
         self.program = blocks_program(program, blocks)
 
@@ -53,7 +63,7 @@ class _Server:
         for tag, names, _ in self.grads:
             for trainer, name in enumerate(names):
                 got = arrived.get(trainer if len(names) > 1 else next(iter(arrived)))
-                value = got[tag] if got is not None else np.zeros(*self.shapes[tag])
+                value = got[tag] if got is not None else _nothing(*self.shapes[tag])
                 self.scope.set_array(name, value)
         self.exe._run_program(self.program, None, [], self.scope, True)
 

@@ -1,5 +1,6 @@
-"""``pe export --inference-dir DIR``: Fluid's save_inference_model layout (``__model__`` and one
-file per parameter), loadable with load_inference_model."""
+"""``pe export --inference-dir DIR``: save_inference_model's directory (``__model__`` and one file per
+parameter, laid out as Fluid's but in pe's formats: a JSON program, ``.npy`` files), loadable with
+load_inference_model (pe's; Paddle reads only its own protobuf programs)."""
 from ..executor import scope_guard
 from ..io import save_inference_model
 

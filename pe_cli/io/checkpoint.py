@@ -4,7 +4,9 @@ Format, never unpickled: with ``filename=None`` one ``<dirname>/<variable name>.
 with ``filename`` one ``<dirname>/<filename>`` holding every variable as an ``.npz`` archive keyed by
 variable name. Writes are atomic (pe_cli/io/atomic.py).
 
-Loading reads everything first and checks that each expected variable is there with the program's
+Loading also reads what Fluid's ``save_vars`` wrote: a file named as the variable (no ``.npy``)
+holding one LoDTensor in Fluid's serialization, or a ``filename`` of them end to end by sorted name
+(pe_cli/io/fluid_proto.py). Loading reads everything first and checks that each expected variable is there with the program's
 shape and dtype; a mismatch is a one-line error naming the file and the variable, and nothing is
 loaded. Values go to the current global scope (``fluid.scope_guard`` selects another)."""
 import os
@@ -17,6 +19,7 @@ from ..executor.scope import global_scope
 from ..framework import Program, default_main_program
 from ..framework.variable import Parameter, Variable
 from .atomic import interrupted_hint, write_dir, write_npz
+from .fluid_proto import read_lod_tensors
 
 __all__ = ["save_vars", "load_vars", "save_params", "load_params", "save_persistables", "load_persistables",
            "is_parameter", "is_persistable"]
@@ -124,14 +127,19 @@ def save_persistables(executor, dirname, main_program=None, filename=None):
     save_vars(executor, dirname, main_program, predicate=is_persistable, filename=filename)
 
 
-def _check(fn, var, array, where):
+def check_value(fn, var, array, where):
+    """``array`` checked against ``var``'s shape and dtype, and returned; a 0-d value for a [1]
+    variable comes back as [1] (Paddle 2.x saves its scalars, a learning rate, as 0-d tensors)."""
     if var.shape is not None:
         want = tuple(var.shape)
+        if array.ndim == 0 and want == (1,):
+            array = array.reshape(1)
         if len(want) != array.ndim or any(w >= 0 and w != s for w, s in zip(want, array.shape)):
             raise PeError(f"{fn}: '{var.name}' in {where} has shape {list(array.shape)}, "
                           f"the program expects {list(want)}")
     if var.dtype is not None and np.dtype(var.dtype) != array.dtype:
         raise PeError(f"{fn}: '{var.name}' in {where} is {array.dtype}, the program expects {var.dtype}")
+    return array
 
 
 def _read_dir(fn, dirname, vars):
@@ -140,6 +148,10 @@ def _read_dir(fn, dirname, vars):
     arrays = {}
     for v in vars:
         path = os.path.join(dirname, _file_name(v.name))
+        fluid_path = os.path.join(dirname, v.name)
+        if not os.path.isfile(path) and os.path.isfile(fluid_path) and "/" not in v.name and v.name not in (".", ".."):
+            arrays[v.name] = _read_fluid(fn, fluid_path, [v])[v.name]     # saved by Fluid's save_vars
+            continue
         if not os.path.isfile(path):
             raise PeError(f"{fn}: '{path}' is missing: the checkpoint has no variable '{v.name}'")
         try:
@@ -149,7 +161,19 @@ def _read_dir(fn, dirname, vars):
         except Exception as e:
             raise PeError(f"{fn}: '{path}' (variable '{v.name}') is not a readable .npy file: "
                           f"{type(e).__name__}: {e}") from None
-        _check(fn, v, array, f"'{path}'")
+        array = check_value(fn, v, array, f"'{path}'")
+        arrays[v.name] = array
+    return arrays
+
+
+def _read_fluid(fn, path, vars):
+    """The variables ``vars`` from a file of Fluid's LoDTensors (one, or several end to end in the
+    order of their sorted names: save_combine), checked."""
+    with open(path, "rb") as f:
+        tensors = read_lod_tensors(f.read(), path, count=len(vars))
+    arrays = {}
+    for v, (array, _) in zip(sorted(vars, key=lambda v: v.name), tensors):
+        array = check_value(fn, v, array, f"'{path}'")
         arrays[v.name] = array
     return arrays
 
@@ -157,6 +181,9 @@ def _read_dir(fn, dirname, vars):
 def _read_npz(fn, path, vars):
     if not os.path.isfile(path):
         raise PeError(f"{fn}: checkpoint file '{path}' does not exist")
+    with open(path, "rb") as f:
+        if f.read(4) == b"\0\0\0\0":    # a LoDTensor's version, where a zip archive starts "PK": save_combine
+            return _read_fluid(fn, path, vars)
     arrays = {}
     try:
         with np.load(path, allow_pickle=False) as npz:
@@ -171,7 +198,7 @@ def _read_npz(fn, path, vars):
                 except Exception as e:
                     raise PeError(f"{fn}: variable '{v.name}' in '{path}' is unreadable: "
                                   f"{type(e).__name__}: {e}") from None
-                _check(fn, v, array, f"'{path}'")
+                array = check_value(fn, v, array, f"'{path}'")
                 arrays[v.name] = array
     except PeError:
         raise

@@ -1,5 +1,7 @@
 """Inference models (Fluid 1.x ``save_inference_model``/``load_inference_model``): the forward ops
-that compute the targets, as JSON (``__model__``), beside a checkpoint of the parameters they use."""
+that compute the targets, as JSON (``__model__``), beside a checkpoint of the parameters they use.
+``load_inference_model`` also loads the models PaddlePaddle Fluid saved (a protobuf ``__model__``
+and Fluid's parameter files: pe_cli/io/fluid_model.py)."""
 import json
 import os
 import warnings
@@ -9,7 +11,9 @@ import numpy as np
 from ..errors import PeError
 from ..framework import OpRole, Program
 from .atomic import interrupted_hint, write_file
-from .checkpoint import as_program, is_parameter, is_persistable, load_vars, save_vars
+from ..executor.scope import global_scope
+from .checkpoint import as_program, check_value, is_parameter, is_persistable, load_vars, save_vars
+from .fluid_model import load_program_desc, looks_like_program_desc, read_fluid_params
 from .inference_blocks import blocks_json, rebuild_blocks
 
 __all__ = ["save_inference_model", "load_inference_model"]
@@ -104,9 +108,12 @@ def load_inference_model(dirname, executor, model_filename=None, params_filename
     path = os.path.join(dirname, model_filename or _MODEL_FILE)
     if not os.path.isfile(path):
         raise PeError(f"{fn}: '{path}' does not exist{interrupted_hint(dirname)}")
+    with open(path, "rb") as f:
+        data = f.read()
+    if looks_like_program_desc(data):          # saved by PaddlePaddle Fluid (pe_cli/io/fluid_model.py)
+        return _load_fluid_model(dirname, path, data, params_filename)
     try:
-        with open(path, "rb") as f:
-            model = json.loads(f.read().decode())
+        model = json.loads(data.decode())
         if model.get("format") != _FORMAT:
             raise ValueError(f"format is {model.get('format')!r}")
     except Exception as e:
@@ -127,3 +134,16 @@ def load_inference_model(dirname, executor, model_filename=None, params_filename
     params = [v for v in block.vars.values() if is_persistable(v)]
     load_vars(executor, dirname, program, vars=params, filename=params_filename)
     return [program, list(model["feed"]), [block.var(n) for n in model["fetch"]]]
+
+
+def _load_fluid_model(dirname, path, data, params_filename):
+    program, feeds, fetches = load_program_desc(path, data)
+    block = program.global_block()
+    params = [v for v in block.vars.values() if is_persistable(v)]
+    arrays = read_fluid_params(dirname, [v.name for v in params], params_filename, path)
+    for v in params:
+        arrays[v.name] = check_value("load_inference_model", v, arrays[v.name], f"the file of '{v.name}'")
+    scope = global_scope()
+    for name, array in arrays.items():
+        scope.set_array(name, array)
+    return [program, feeds, [block.var(n) for n in fetches]]

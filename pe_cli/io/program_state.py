@@ -16,7 +16,7 @@ import numpy as np
 from ..errors import PeError
 from ..executor.scope import global_scope
 from .atomic import write_file
-from .checkpoint import _check, _file_name, _values, as_program, is_parameter, is_persistable, load_vars, read_saved
+from .checkpoint import check_value, _file_name, _values, as_program, is_parameter, is_persistable, load_vars, read_saved
 from .pdparams import read_state
 from .pdparams_write import write_state
 
@@ -78,8 +78,7 @@ def _checked(fn, vars, state, path):
     for v in vars:
         if v.name not in state:
             raise PeError(f"{fn}: '{path}' has no variable '{v.name}' (the program has it)")
-        _check(fn, v, state[v.name], f"'{path}'")
-        arrays[v.name] = state[v.name]
+        arrays[v.name] = check_value(fn, v, state[v.name], f"'{path}'")
     return arrays
 
 

@@ -265,3 +265,8 @@ def context_index(offs, start, length):
     src = np.arange(rows)[:, None] + start + np.arange(length)[None, :]
     lo, hi = offs[seq][:, None], offs[seq + 1][:, None]
     return np.where((src >= lo) & (src < hi), src, -1).reshape(-1).astype(np.int64)
+
+
+def matmul_v1_attrs(attrs):
+    """matmul_v2's attributes (trans_x, trans_y) as matmul's, whose kernels and gradients it shares."""
+    return {"transpose_X": bool(attrs["trans_x"]), "transpose_Y": bool(attrs["trans_y"]), "alpha": 1.0}

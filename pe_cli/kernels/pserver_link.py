@@ -2,7 +2,9 @@
 
 Ranks: the P servers are MPI ranks 0..P-1 (the order of their endpoints), trainer i is rank P + i.
 Every message is one host array whose MPI tag is its block's number (the same numbering in every
-process, fixed by the transpiler); a trainer that has finished sends ``COMPLETE`` to every server.
+process, fixed by the transpiler); a row-sparse gradient block (SelectedRows) is one byte message:
+its height and row count (two int64), the rows (int64) and the values. A trainer that has finished
+sends ``COMPLETE`` to every server.
 Trainers send without waiting (``Isend``) and wait at the barrier or before receiving, so no
 pair of processes can block on each other; servers receive each trainer's blocks in the order sent.
 """
@@ -11,6 +13,7 @@ import atexit
 import numpy as np
 
 from ..errors import PeError
+from ..selected_rows import SelectedRows
 from .processes import ProcessGroup, _host, _mpi
 
 COMPLETE = 32000            # a tag above every block number (MPI guarantees tags up to 32767)
@@ -27,6 +30,30 @@ def _check_world(comm, servers, trainers, rank, role):
     if comm.Get_rank() != rank:
         raise PeError(f"this process is MPI rank {comm.Get_rank()} but runs as {role} (rank {rank}): servers are "
                       f"ranks 0..{servers - 1} in the order of their endpoints, trainer i is rank {servers} + i")
+
+
+def pack_rows(sr):
+    """A SelectedRows as one byte message (see the module's docstring)."""
+    rows, values = sr.numpy()
+    head = np.array([sr.height, len(rows)], np.int64)
+    return np.concatenate([head.view(np.uint8), np.ascontiguousarray(rows, np.int64).view(np.uint8),
+                           np.ascontiguousarray(values).reshape(-1).view(np.uint8)])
+
+
+def unpack_rows(buf, shape, dtype, where):
+    """The SelectedRows of a [shape] block of ``dtype`` that ``pack_rows`` made; ``where`` names the
+    sender and block in the error for a message that does not fit the block."""
+    dtype, width = np.dtype(dtype), int(np.prod(shape[1:], dtype=np.int64))
+    if len(buf) >= 16:
+        height, count = (int(v) for v in buf[:16].view(np.int64))
+        size = 16 + count * (8 + width * dtype.itemsize)
+        if height == shape[0] and count >= 0 and len(buf) == size:
+            rows = buf[16:16 + 8 * count].view(np.int64).copy()
+            if not count or (rows.min() >= 0 and rows.max() < height):
+                values = buf[16 + 8 * count:].view(dtype).reshape((count,) + tuple(shape[1:])).copy()
+                return SelectedRows(rows, values, height)
+    raise PeError(f"{where}: the row-sparse message of {len(buf)} bytes does not fit the block "
+                  f"{list(shape)} {dtype.name} (a trainer and a server built from different programs?)")
 
 
 class TrainerLink:
@@ -49,7 +76,7 @@ class TrainerLink:
             raise PeError(f"send/recv: {endpoint!r} is not one of the servers {','.join(self.servers)}") from None
 
     def send(self, array, endpoint, tag):
-        buf = _host(array)
+        buf = pack_rows(array) if isinstance(array, SelectedRows) else _host(array)
         self._pending.append((self.comm.Isend(buf, dest=self.rank_of(endpoint), tag=tag), buf))
 
     def wait_sends(self):
@@ -91,8 +118,8 @@ class ServerLink:
         return self.servers + trainer
 
     def receive(self, trainer, blocks):
-        """Trainer ``trainer``'s next step: {tag: array} for ``blocks`` ({tag: (shape, dtype)}), or None
-        when it has finished (it then leaves ``active``)."""
+        """Trainer ``trainer``'s next step: {tag: array or SelectedRows} for ``blocks`` ({tag: (shape,
+        dtype, row-sparse?)}), or None when it has finished (it then leaves ``active``)."""
         status = _mpi().Status()
         got = {}
         source = self.trainer_rank(trainer)
@@ -111,10 +138,15 @@ class ServerLink:
                 return None
             if tag not in blocks or tag in got:
                 raise PeError(f"trainer {trainer} sent block {tag}, which this server does not hold")
-            shape, dtype = blocks[tag]
-            buf = np.empty(shape, dtype)
-            self.comm.Recv(buf, source=source, tag=tag)
-            got[tag] = buf
+            shape, dtype, sparse = blocks[tag]
+            if sparse:
+                buf = np.empty(status.Get_count(_mpi().BYTE), np.uint8)
+                self.comm.Recv(buf, source=source, tag=tag)
+                got[tag] = unpack_rows(buf, shape, dtype, f"block {tag} from trainer {trainer}")
+            else:
+                buf = np.empty(shape, dtype)
+                self.comm.Recv(buf, source=source, tag=tag)
+                got[tag] = buf
         return got
 
     def any_sender(self):

@@ -22,6 +22,11 @@ from .rnn_blocks import *  # noqa: F401,F403
 from .lod_rank import *  # noqa: F401,F403
 from .beam_search import *  # noqa: F401,F403
 from .crf import *  # noqa: F401,F403
+from .rnn_cells import *  # noqa: F401,F403
+from .rnn_api import *  # noqa: F401,F403 -- after .rnn: Fluid's layers.rnn is the function, not the submodule
+from .decode import *  # noqa: F401,F403
+from .decode_helpers import *  # noqa: F401,F403
+from .while_loop import *  # noqa: F401,F403
 from .tensor_extra import *  # noqa: F401,F403
 from .loss_extra import *  # noqa: F401,F403
 from .padding import *  # noqa: F401,F403

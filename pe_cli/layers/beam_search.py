@@ -1,7 +1,9 @@
-"""Fluid's ``beam_search`` and ``beam_search_decode`` layers (pe_cli/ops/beam_search.py)."""
+"""Fluid's ``beam_search``, ``beam_search_decode`` and ``sampling_id`` layers (pe_cli/ops/beam_search.py)."""
+from ..dtypes import convert_dtype
 from .helper import LayerHelper
+from .tensor import cast
 
-__all__ = ["beam_search", "beam_search_decode"]
+__all__ = ["beam_search", "beam_search_decode", "sampling_id"]
 
 
 def beam_search(pre_ids, pre_scores, ids, scores, beam_size, end_id, level=0, is_accumulated=True, name=None,
@@ -29,3 +31,12 @@ def beam_search_decode(ids, scores, beam_size, end_id, name=None):
                      {"SentenceIds": [sentence_ids], "SentenceScores": [sentence_scores]},
                      {"beam_size": beam_size, "end_id": end_id})
     return sentence_ids, sentence_scores
+
+
+def sampling_id(x, min=0.0, max=1.0, seed=0, dtype="float32"):   # noqa: A002 -- Fluid's argument names
+    """One id drawn per row of ``x`` ([batch, classes] probabilities), as ``dtype`` (Fluid's default
+    float32; int64 is the op's own); ``seed`` 0: the program's random seed."""
+    helper = LayerHelper("sampling_id", x=x)
+    out = helper.create_variable_for_type_inference("int64", stop_gradient=True)
+    helper.append_op("sampling_id", {"X": [x]}, {"Out": [out]}, {"min": float(min), "max": float(max), "seed": int(seed)})
+    return out if convert_dtype(dtype) == "int64" else cast(out, dtype)

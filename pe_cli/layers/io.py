@@ -5,9 +5,9 @@ from ..framework.source import layer_guard
 
 def data(name, shape, append_batch_size=True, dtype="float32", lod_level=0, type=None, stop_gradient=True):
     """A fed variable. With ``append_batch_size`` (Fluid 1.x default) a -1 batch dim is put first,
-    unless the shape already has a -1 in it."""
-    shape = list(shape)
-    if append_batch_size and -1 not in shape:
+    unless the shape already has an unknown dim (None, which becomes -1, or a negative), as Fluid's."""
+    shape = [-1 if d is None else d for d in shape]
+    if append_batch_size and not any(isinstance(d, int) and d < 0 for d in shape):
         shape = [-1] + shape
     with layer_guard(name):
         return default_main_program().global_block().create_var(

@@ -1,5 +1,5 @@
-"""``Variable`` arithmetic (``a + b``, ``2 * a``): scalars become a ``scale`` op, variables an
-elementwise op, exactly as the layers would build them. ``monkey_patch_variable()`` gives Variable
+"""``Variable`` arithmetic (``a + b``, ``2 * a``) and comparisons (``i < n``): scalars become a
+``scale`` op (a constant for a comparison), variables an elementwise or compare op, exactly as the layers would build them. ``monkey_patch_variable()`` gives Variable
 its operators; pe_cli.layers calls it on import (as Fluid does), so the IR never imports the layers."""
 from ..framework.variable import Variable
 from .helper import LayerHelper
@@ -42,6 +42,10 @@ _OPERATORS = [
     ("__sub__", "elementwise_sub", False), ("__rsub__", "elementwise_sub", True),
     ("__mul__", "elementwise_mul", False), ("__rmul__", "elementwise_mul", True),
     ("__truediv__", "elementwise_div", False), ("__rtruediv__", "elementwise_div", True),
+    # comparisons give bool variables, as Fluid 1.8's; == and != stay Python's identity (Fluid makes
+    # them ops too, but then `var in [a, b]` is always true, and pe's own code compares Variables)
+    ("__lt__", "less_than", False), ("__le__", "less_equal", False),
+    ("__gt__", "greater_than", False), ("__ge__", "greater_equal", False),
 ]
 
 

@@ -10,9 +10,7 @@ from ..errors import unsupported
 _WHY = "pe does not support it yet"
 
 # Built elsewhere: recurrent layers and decoding (issues 12 and 13).
-IN_PROGRESS = """dynamic_gru dynamic_lstmp gru_unit lstm_unit lstm rnn GRUCell LSTMCell RNNCell
-while_loop BasicDecoder DecodeHelper Decoder
-GreedyEmbeddingHelper SampleEmbeddingHelper TrainingHelper""".split()
+IN_PROGRESS = []
 
 # Object detection (anchors, boxes, proposals, RoI pooling, NMS, detection losses).
 DETECTION = """anchor_generator bipartite_match box_clip box_coder box_decoder_and_assign

@@ -6,6 +6,13 @@ from ..param_attr import ParamAttr
 from .helper import LayerHelper
 from .nn import fc
 from .tensor import concat
+# Fluid's layers/rnn.py module also holds the cell API and beam search: `from paddle.fluid.layers.rnn
+# import GRUCell` works as in Fluid (the package's own `rnn` stays the function, pe_cli/layers/__init__.py)
+from .beam_search import beam_search, beam_search_decode  # noqa: F401,E402
+from .decode import BeamSearchDecoder, Decoder, dynamic_decode  # noqa: F401
+from .decode_helpers import BasicDecoder, DecodeHelper, GreedyEmbeddingHelper, TrainingHelper  # noqa: F401
+from .rnn_api import birnn, lstm, rnn  # noqa: F401
+from .rnn_cells import GRUCell, LSTMCell, RNNCell  # noqa: F401
 
 __all__ = ["dynamic_lstm", "dynamic_gru", "gru_unit", "lstm_unit", "dynamic_lstmp"]
 

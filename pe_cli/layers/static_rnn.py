@@ -28,6 +28,7 @@ class StaticRNN:
         self.step_outputs, self.outputs = [], []
         self.block = None
         self.done = False
+        self._reverse = False                       # layers.rnn(is_reverse=True): steps from the last
 
     def _inside(self, what):
         if self.block is None or self.done:
@@ -72,6 +73,9 @@ class StaticRNN:
                                                      init_batch_dim_idx)
             finally:
                 program.current_block_idx = self.block.idx
+        elif init.block is self.block:
+            raise PeError(f"StaticRNN.memory(init='{init.name}'): the initial value is computed inside the step, "
+                          f"so it has no value before the first step; build it before `with rnn.step():`")
         pre = self.block.create_var(name=f"{self.helper.name}.mem_{len(self.memories)}", shape=init.shape,
                                     dtype=init.dtype)
         self.boots.append(init)
@@ -109,7 +113,7 @@ class StaticRNN:
             {"outputs": self.outputs, "step_scopes": [scopes]},
             {"sub_block": self.block.idx, "step_inputs": [v.name for v in self.step_inputs],
              "step_outputs": [v.name for v in self.step_outputs], "ex_states": [m.name for m in self.memories],
-             "states": [u.name for u in self.updates]})
+             "states": [u.name for u in self.updates], "reverse": self._reverse})
 
     def __call__(self, *args, **kwargs):
         if not self.done:

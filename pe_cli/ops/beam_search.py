@@ -1,7 +1,7 @@
 """Beam search for sequence generation (Fluid's ``beam_search`` and ``beam_search_decode``). A step's
 candidates carry a 2-level LoD: level 0 groups the prefixes (branches) of each source sentence, level 1
 the candidates each prefix extends into."""
-from .registry import Attr, is_int, register
+from .registry import Attr, fmt_shape, is_int, register
 
 _BEAM = Attr(1, lambda v: is_int(v) and v > 0, "an int > 0")
 
@@ -34,3 +34,34 @@ register("beam_search_decode", kernel_module="beam_search", lod="drop",
          doc="The sentences of a beam search, back-traced through the arrays of each step's selected ids "
              "and scores: per source, its hypotheses best first (by their last score), each from its first "
              "word (LoD [sources' sentences, sentences' words]).")
+
+
+def _infer_gather_tree(ctx):
+    ids, parents = ctx.shape("Ids"), ctx.shape("Parents")
+    if len(ids) != 3 or len(parents) != 3 or any(a != b and a >= 0 and b >= 0 for a, b in zip(ids, parents)):
+        ctx.fail(f"Ids {fmt_shape(ids)} and Parents {fmt_shape(parents)} must both be [max_time, batch, beam]")
+    if ctx.dtype("Ids") not in ("int32", "int64") or ctx.dtype("Parents") != ctx.dtype("Ids"):
+        ctx.fail(f"Ids ({ctx.dtype('Ids')}) and Parents ({ctx.dtype('Parents')}) must be both int32 or both int64")
+    ctx.set_output("Out", ids, ctx.dtype("Ids"))
+
+
+register("gather_tree", kernel_module="beam_search", lod="drop", inputs=["Ids", "Parents"], outputs=["Out"],
+         infer=_infer_gather_tree,
+         doc="The full sequences of a beam search from each step's selected ids and their parent beams "
+             "([max_time, batch, beam] each): Out[T-1] = Ids[T-1], and going back, Out[t, b, k] = "
+             "Ids[t, b, p] where p is the parent that beam k's path took at step t + 1.")
+
+
+def _infer_sampling_id(ctx):
+    x = ctx.shape("X")
+    if len(x) != 2:
+        ctx.fail(f"X {fmt_shape(x)} must be [batch, classes]: each row the probabilities to draw an id from")
+    if ctx.dtype("X") not in ("float32", "float64"):
+        ctx.fail(f"X is {ctx.dtype('X')}; it holds probabilities (float32 or float64)")
+    ctx.set_output("Out", [x[0]], "int64")
+
+
+register("sampling_id", kernel_module="beam_search", lod="drop", needs_rng=True, inputs=["X"], outputs=["Out"],
+         attrs={"min": 0.0, "max": 1.0, "seed": 0}, infer=_infer_sampling_id,
+         doc="One id per row of X (probabilities): draws r ~ U[min, max) and takes the first j whose "
+             "cumulative probability X[0] + ... + X[j] exceeds r (the last id when none does). No gradient.")

@@ -33,8 +33,9 @@ def _infer_recv(ctx):
 
 register("send", kernel_module="rpc", inputs=["X*"], outputs=[],
          attrs=dict(_WHO, epmap=_EPS, tags=Attr(list, int_list, "a list of ints"), sync_mode=True),
-         infer=_infer_send,
-         doc="Sends each X to the server of its epmap entry, as block `tags[i]` (without waiting).")
+         infer=_infer_send, traits=("selected_rows",),
+         doc="Sends each X to the server of its epmap entry, as block `tags[i]` (without waiting); a "
+             "row-sparse X goes as its rows and values.")
 register("send_barrier", kernel_module="rpc", inputs=[], outputs=[], attrs=dict(_WHO),
          doc="Waits until this step's sends are delivered.")
 register("recv", kernel_module="rpc", inputs=[], outputs=["Out*"],

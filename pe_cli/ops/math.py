@@ -3,6 +3,7 @@ import math
 import numbers
 
 from ..shapes import known_numel
+from ..kernels.common import matmul_v1_attrs
 from .registry import Attr, fmt_shape, grads_like, register, same_as
 
 
@@ -59,9 +60,11 @@ def _grad_scale(g):
 
 
 register("scale", kernel_module="math", inputs=["X"], outputs=["Out"], infer=same_as(), grad=_grad_scale,
-         inplace=("Out", "X"), traits=("elementwise",),
+         inplace=("Out", "X"), traits=("elementwise", "selected_rows"),
          attrs={"scale": 1.0, "bias": 0.0, "bias_after_scale": True},
-         doc="Out = scale * X + bias (bias_after_scale) or scale * (X + bias).")
+         doc="Out = scale * X + bias (bias_after_scale) or scale * (X + bias). A row-sparse X gives a "
+             "row-sparse Out: its values scaled, the same rows (as Fluid's; how a server averages sparse "
+             "gradients).")
 
 
 def _reduced_shape(ctx):
@@ -130,8 +133,9 @@ def matmul_operand_shapes(x, y, transpose_x, transpose_y):
 
 
 def _infer_matmul(ctx):
+    a = ctx.attrs if "transpose_X" in ctx.attrs else matmul_v1_attrs(ctx.attrs)
     x, y = ctx.shape("X"), ctx.shape("Y")
-    tx, ty = ctx.attrs["transpose_X"], ctx.attrs["transpose_Y"]
+    tx, ty = a["transpose_X"], a["transpose_Y"]
     if not x or not y:
         ctx.fail(f"matmul needs inputs of rank >= 1, got X {fmt_shape(x)} and Y {fmt_shape(y)}")
     if ctx.dtype("X") != ctx.dtype("Y"):
@@ -154,10 +158,11 @@ def _infer_matmul(ctx):
 
 def _grad_matmul(g):
     ins = {"X": g.input("X"), "Y": g.input("Y"), "Out@GRAD": g.out_grad("Out")}
+    attrs = g.attrs if "transpose_X" in g.attrs else matmul_v1_attrs(g.attrs)     # matmul_v2's
     if g.needs("X"):
-        g.op("matmul_grad_x", ins, {"X@GRAD": g.in_grad("X")}, g.attrs)
+        g.op("matmul_grad_x", ins, {"X@GRAD": g.in_grad("X")}, attrs)
     if g.needs("Y"):
-        g.op("matmul_grad_y", ins, {"Y@GRAD": g.in_grad("Y")}, g.attrs)
+        g.op("matmul_grad_y", ins, {"Y@GRAD": g.in_grad("Y")}, attrs)
 
 
 def _finite(v):
@@ -173,6 +178,11 @@ register("matmul", kernel_module="math",
          doc="Out = alpha * op(X) @ op(Y), op transposing the last two dims when asked; leading (batch) "
              "dims broadcast; a 1-D X is a row vector and a 1-D Y a column vector, and the dim they add "
              "is removed from Out.")
+register("matmul_v2", kernel_module="math", grad_reads=("X", "Y"), inputs=["X", "Y"], outputs=["Out"],
+         attrs={"trans_x": Attr(False, choices=_BOOL), "trans_y": Attr(False, choices=_BOOL)},
+         infer=_infer_matmul, grad=_grad_matmul,
+         doc="Fluid 1.8's matmul_v2 (paddle.matmul): matmul with transpose_X=trans_x, transpose_Y=trans_y, "
+             "alpha 1; the same broadcasting and 1-D rules, kernels and gradients.")
 register("matmul_grad_x", kernel_module="math", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD"], attrs=_MATMUL_ATTRS,
          infer=grads_like({"X@GRAD": "X"}))
 register("matmul_grad_y", kernel_module="math", inputs=["X", "Y", "Out@GRAD"], outputs=["Y@GRAD"], attrs=_MATMUL_ATTRS,

@@ -291,7 +291,7 @@ _LOOKUP_ATTRS = {
 }
 
 
-def _infer_lookup(ctx):
+def _infer_lookup(ctx, out_shape=lookup_out_shape):
     w, ids = ctx.shape("W"), ctx.shape("Ids")
     if w is None or len(w) != 2:
         ctx.fail(f"W {fmt_shape(w)} must be 2-D [vocab_size, emb_dim] for Ids {fmt_shape(ids)}")
@@ -300,7 +300,7 @@ def _infer_lookup(ctx):
     pad = ctx.attrs["padding_idx"]
     if pad >= 0 and _known(w[0]) and pad >= w[0]:
         ctx.fail(f"padding_idx={pad} is outside W {fmt_shape(w)}")
-    ctx.set_output("Out", lookup_out_shape(ids, w[1]), ctx.dtype("W"), lod_level=ctx.input_var("Ids").lod_level)
+    ctx.set_output("Out", out_shape(ids, w[1]), ctx.dtype("W"), lod_level=ctx.input_var("Ids").lod_level)
 
 
 def _grad_lookup(g):
@@ -314,6 +314,13 @@ register("lookup_table", kernel_module="nn", grad_reads=("Ids", "W"),
          doc="Out = rows of W picked by Ids (int64); rows of padding_idx are zeros and get no gradient. "
              "The gradient of W is dense, or with is_sparse a SelectedRows: the ids looked up (duplicates "
              "kept, padding_idx left out) and the rows of Out@GRAD.")
+register("lookup_table_v2", kernel_module="nn", grad_reads=("Ids", "W"),
+         inputs=["W", "Ids"], outputs=["Out"], attrs=_LOOKUP_ATTRS,
+         infer=lambda ctx: _infer_lookup(ctx, lambda ids, width: list(ids) + [width]), grad=_grad_lookup,
+         doc="Fluid 1.8's lookup_table_v2 (fluid.embedding): lookup_table whose Out is Ids' shape plus the "
+             "embedding dim (a trailing 1 of Ids is kept); the same gradient.")
+
+
 def _infer_lookup_grad(ctx):
     w = ctx.input_var("W")
     ctx.set_output("W@GRAD", w.shape, w.dtype,

@@ -1,8 +1,9 @@
 """Ops on row-sparse values (SelectedRows, pe_cli/selected_rows.py), as Fluid's: merge_selected_rows
-(each row once, ascending, duplicates summed) and get_tensor_from_selected_rows (the values alone).
-Their X must be row-sparse: the gradient of embedding(is_sparse=True), or a sum of such."""
+(each row once, ascending, duplicates summed), get_tensor_from_selected_rows (the values alone) and
+split_selected_rows (a parameter-server trainer cuts a sparse gradient into the row blocks of its
+servers). Their X must be row-sparse: the gradient of embedding(is_sparse=True), or a sum of such."""
 from ..dtypes import VarType
-from .registry import fmt_shape, register
+from .registry import Attr, fmt_shape, int_list, register
 
 
 def _sparse_input(ctx):
@@ -23,6 +24,17 @@ def _infer_values(ctx):
     ctx.set_output("Out", (-1,) + tuple(x.shape[1:]), x.dtype, var_type=VarType.LOD_TENSOR)
 
 
+def _infer_split(ctx):
+    x = _sparse_input(ctx)
+    sections = ctx.attrs["height_sections"]
+    if ctx.num_outputs("Out") != len(sections):
+        ctx.fail(f"height_sections has {len(sections)} entries for {ctx.num_outputs('Out')} outputs")
+    if x.shape and x.shape[0] >= 0 and sum(sections) != x.shape[0]:
+        ctx.fail(f"height_sections {sections} add up to {sum(sections)} rows, X '{x.name}' has {x.shape[0]}")
+    for i, rows in enumerate(sections):
+        ctx.set_output("Out", (rows,) + tuple(x.shape[1:]), x.dtype, i=i, var_type=VarType.SELECTED_ROWS)
+
+
 register("merge_selected_rows", kernel_module="selected_rows", inputs=["X"], outputs=["Out"], infer=_infer_merge,
          traits=("selected_rows",), lod="drop",
          doc="Out = X with each row once, ascending, the values of a row listed several times summed "
@@ -30,3 +42,9 @@ register("merge_selected_rows", kernel_module="selected_rows", inputs=["X"], out
 register("get_tensor_from_selected_rows", kernel_module="selected_rows", inputs=["X"], outputs=["Out"],
          infer=_infer_values, traits=("selected_rows",), lod="drop",
          doc="Out = the values of the SelectedRows X ([K, ...], one row per row X lists), a dense tensor.")
+register("split_selected_rows", kernel_module="selected_rows", inputs=["X"], outputs=["Out*"],
+         attrs={"height_sections": Attr(list, int_list, "a list of ints")}, infer=_infer_split,
+         traits=("selected_rows",), lod="drop",
+         doc="Out[i] = the rows of the SelectedRows X that fall in the i-th run of height_sections[i] rows, "
+             "numbered from that run's first row, with their values (a SelectedRows of height "
+             "height_sections[i], as Fluid's split_selected_rows).")

@@ -26,7 +26,7 @@ def _renamer(plan, placed, origin_block):
 
 
 def _var_like(block, origin_var, name, shape, persistable=None):
-    return block.create_var(name=name, shape=shape, dtype=origin_var.dtype,
+    return block.create_var(name=name, shape=shape, dtype=origin_var.dtype, type=origin_var.type,
                             persistable=origin_var.persistable if persistable is None else persistable)
 
 

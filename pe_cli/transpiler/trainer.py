@@ -2,7 +2,12 @@
 servers run them); each gradient is cut into its blocks and sent as soon as backward has computed
 it; at the end of the step the parameter blocks come back from their servers and are joined. The
 startup program receives the servers' initial parameters the same way, so every trainer starts from
-the values the servers hold."""
+the values the servers hold.
+
+A row-sparse gradient (embedding(is_sparse=True)) is cut by ``split_selected_rows`` and sent as it
+is, the rows it holds and their values: its servers receive what the step touched, never the
+[vocabulary, dim] table (Fluid's sparse send). The parameters come back whole, as Fluid's recv does."""
+from ..dtypes import VarType
 from ..framework.operator import OpRole
 
 
@@ -10,11 +15,11 @@ def _is_moved(op):
     return op.role & ~OpRole.Loss in (OpRole.Optimize, OpRole.LRSched)
 
 
-def _block_vars(block, origin_var, placed):
+def _block_vars(block, origin_var, grad_var, placed):
     for p in placed:
         if p.block.count > 1:
-            for name in (p.param, p.grad):
-                block.create_var(name=name, shape=p.block.shape, dtype=origin_var.dtype)
+            block.create_var(name=p.param, shape=p.block.shape, dtype=origin_var.dtype)
+            block.create_var(name=p.grad, shape=p.block.shape, dtype=origin_var.dtype, type=grad_var.type)
 
 
 def rewrite_trainer_program(program, plan):
@@ -27,11 +32,15 @@ def rewrite_trainer_program(program, plan):
     program._bump()
     for group in plan.groups:
         placed = plan.blocks_of(group)
-        _block_vars(block, block.var(group.param), placed)
+        grad = block.var(group.grad)
+        _block_vars(block, block.var(group.param), grad, placed)
         at = max(i for i, op in enumerate(block.ops) if group.grad in op.output_arg_names) + 1
         if len(placed) > 1:
-            block._insert_op(at, "split_byref", {"X": group.grad}, {"Out": [p.grad for p in placed]},
-                             {"sections": [p.block.rows for p in placed]}, role=OpRole.Backward)
+            sections = [p.block.rows for p in placed]
+            split, attrs = (("split_selected_rows", {"height_sections": sections})
+                            if grad.type == VarType.SELECTED_ROWS else ("split_byref", {"sections": sections}))
+            block._insert_op(at, split, {"X": group.grad}, {"Out": [p.grad for p in placed]}, attrs,
+                             role=OpRole.Backward)
             at += 1
         block._insert_op(at, "send", {"X": [p.grad for p in placed]}, {},
                          dict(plan.who(), epmap=[p.endpoint for p in placed], tags=[p.tag for p in placed],

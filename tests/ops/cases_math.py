@@ -1,4 +1,4 @@
-"""Op cases for matmul (transposes, alpha, batches with broadcasting, 1-D inputs) and clip."""
+"""Op cases for matmul (transposes, alpha, batches with broadcasting, 1-D inputs), matmul_v2 and clip."""
 import numpy as np
 
 from op_test import OpCase
@@ -37,6 +37,12 @@ CASES = [
     matmul(r(2, 3, 4), r(4), "matmul_1d_y"),
     matmul(r(4), r(4), "matmul_1d_both"),
     matmul(r(4), r(2, 5, 4), "matmul_1d_x_batched_transposed_y", transpose_Y=True),
+    OpCase("matmul_v2", {"X": r(2, 3, 4), "Y": r(2, 5, 4)},
+           lambda i, a: {"Out": np.matmul(i["X"], np.swapaxes(i["Y"], -1, -2))}, attrs={"trans_y": True},
+           grad=("X", "Y"), name="matmul_v2_trans_y"),
+    OpCase("matmul_v2", {"X": r(4, 3), "Y": r(4)},
+           lambda i, a: {"Out": np.matmul(i["X"].T, i["Y"])}, attrs={"trans_x": True}, grad=("X", "Y"),
+           name="matmul_v2_trans_x_1d_y"),
     OpCase("matmul", {"X": r(3, 4).astype(np.float32), "Y": r(4, 2).astype(np.float32)},
            lambda i, a: {"Out": i["X"] @ i["Y"]}, name="matmul_float32", rtol=1e-5, atol=1e-6),
     OpCase("clip", {"X": np.array([[-2.0, -0.9, -0.3, 0.2], [0.6, 0.75, 1.4, 3.0]])},

@@ -251,4 +251,10 @@ CASES = [
            lambda i, a: {"Out": np.stack([i["W"][k] for k in i["Ids"]])}, grad=("W",), name="lookup_table_ids_1d"),
     OpCase("lookup_table", {"W": r(5, 2), "Ids": np.array([[[1], [2], [3]], [[4], [4], [0]]], dtype=np.int64)},
            lambda i, a: {"Out": i["W"][i["Ids"][..., 0]]}, grad=("W",), name="lookup_table_3d_ids"),
+    # lookup_table_v2 (fluid.embedding): Out is Ids' shape plus the width, a trailing 1 kept
+    OpCase("lookup_table_v2", {"W": r(6, 4), "Ids": np.array([[1, 3], [5, 1]], dtype=np.int64)},
+           lambda i, a: {"Out": i["W"][i["Ids"]]}, grad=("W",), name="lookup_table_v2"),
+    OpCase("lookup_table_v2", {"W": r(5, 3), "Ids": np.array([[2], [4], [2]], dtype=np.int64)},
+           lambda i, a: {"Out": np.where(i["Ids"][..., None] == 2, 0, i["W"][i["Ids"]])}, attrs={"padding_idx": 2},
+           grad=("W",), name="lookup_table_v2_trailing_one_padding_idx"),
 ]

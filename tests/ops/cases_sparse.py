@@ -71,6 +71,17 @@ def _sparse_adagrad(i, a):
     return {"ParamOut": p, "MomentOut": m}
 
 
+def _split(g, sections):
+    """Fluid's split_selected_rows, row by row: each row to the block whose run holds it, renumbered."""
+    starts = np.cumsum([0] + list(sections))
+    out = []
+    for b, height in enumerate(sections):
+        mine = [(row - starts[b], value) for row, value in zip(g.rows, g.values) if starts[b] <= row < starts[b + 1]]
+        out.append(SelectedRows(np.array([m[0] for m in mine], dtype=np.int64),
+                                np.array([m[1] for m in mine]).reshape(len(mine), *g.values.shape[1:]), height))
+    return out
+
+
 def _adam_inputs(dtype="float64"):
     return {"Param": r(7, 3, dtype=dtype), "Grad": grad(dtype=dtype), "LearningRate": lr(0.01, dtype),
             "Moment1": r(7, 3, dtype=dtype), "Moment2": pos(7, 3, dtype=dtype),
@@ -106,6 +117,13 @@ CASES = [
     OpCase("merge_selected_rows", {"X": grad(rows=np.array([5, 0, 2], dtype=np.int64))},
            lambda i, a: {"Out": SelectedRows(np.array([0, 2, 5]), i["X"].values[[1, 2, 0]], 7)},
            name="merge_selected_rows_sparse_no_duplicates"),
+    OpCase("split_selected_rows", {"X": grad()}, lambda i, a: {"Out": _split(i["X"], a["height_sections"])},
+           attrs={"height_sections": [2, 3, 2]}, num_outputs={"Out": 3}, name="split_selected_rows_sparse"),
+    OpCase("split_selected_rows", {"X": grad(rows=np.array([6, 5], dtype=np.int64))},
+           lambda i, a: {"Out": _split(i["X"], a["height_sections"])},
+           attrs={"height_sections": [4, 3]}, num_outputs={"Out": 2}, name="split_selected_rows_sparse_an_empty_block"),
+    OpCase("scale", {"X": grad()}, lambda i, a: {"Out": SelectedRows(i["X"].rows, i["X"].values * 0.5 + 2.0, 7)},
+           attrs={"scale": 0.5, "bias": 2.0}, name="scale_sparse"),
     OpCase("get_tensor_from_selected_rows", {"X": grad()}, lambda i, a: {"Out": i["X"].values},
            name="get_tensor_from_selected_rows_sparse"),
 ]

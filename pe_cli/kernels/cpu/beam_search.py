@@ -90,3 +90,27 @@ def beam_search_decode(ins, attrs):
     lod = [src_lod, sent_lod]
     return {"SentenceIds": np.array(words, dtype=np.int64), "SentenceScores": np.array(values, dtype=dtype),
             "@LOD": {"SentenceIds": lod, "SentenceScores": lod}}
+
+
+def gather_tree(ins, attrs):
+    ids, parents = _host(ins["Ids"]), _host(ins["Parents"])
+    beam = ids.shape[2]
+    if parents.size and (parents.min() < 0 or parents.max() >= beam):
+        raise PeError(f"gather_tree: Parents holds {parents.min()}..{parents.max()}, outside the beams 0..{beam - 1}")
+    out = np.empty_like(ids)
+    if ids.shape[0] == 0:
+        return {"Out": out}
+    out[-1] = ids[-1]
+    parent = parents[-1]
+    for t in range(ids.shape[0] - 2, -1, -1):       # vectorized over (batch, beam)
+        out[t] = np.take_along_axis(ids[t], parent, axis=1)
+        parent = np.take_along_axis(parents[t], parent, axis=1)
+    return {"Out": out}
+
+
+def sampling_id(ins, attrs):
+    x = _host(ins["X"])
+    r = attrs["_rng"].uniform(attrs["min"], attrs["max"], size=len(x))
+    above = np.cumsum(x, axis=1) > r[:, None]
+    ids = np.where(above.any(axis=1), above.argmax(axis=1), x.shape[1] - 1)
+    return {"Out": ids.astype(np.int64)}

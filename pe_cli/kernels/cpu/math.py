@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 
+from ..common import matmul_v1_attrs
+from ...selected_rows import SelectedRows
 from . import threads
 from . import _cblas
 from ._numba import is_float, lazy, out_buffer, parallel_threads, twin
@@ -76,6 +78,8 @@ def mean_grad(ins, attrs):
 
 def scale(ins, attrs):
     x = ins["X"]
+    if isinstance(x, SelectedRows):     # Fluid's scale of a SelectedRows: its values, the same rows
+        return {"Out": x.with_arrays(x.rows, scale({"X": x.values}, dict(attrs, _inplace=False))["Out"])}
     s, b = attrs["scale"], attrs["bias"]
     if out_buffer(attrs, x, x.shape, x.dtype) is x:      # the same arithmetic, written over x
         s, b = x.dtype.type(s), x.dtype.type(b)
@@ -171,6 +175,10 @@ def _matmul_dout(xm, ym, dout, alpha):
     batch = np.broadcast_shapes(xm.shape[:-2], ym.shape[:-2])
     d = dout.reshape(batch + (xm.shape[-2], ym.shape[-1]))
     return d * d.dtype.type(alpha) if alpha != 1.0 else d
+
+
+def matmul_v2(ins, attrs):
+    return matmul(ins, matmul_v1_attrs(attrs))
 
 
 def matmul_grad_x(ins, attrs):

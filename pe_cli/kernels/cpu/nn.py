@@ -340,6 +340,11 @@ def lookup_table(ins, attrs):
     return {"Out": out.reshape(lookup_out_shape(ids.shape, w.shape[1]))}
 
 
+def lookup_table_v2(ins, attrs):
+    out = lookup_table(ins, attrs)["Out"]
+    return {"Out": out.reshape(tuple(ins["Ids"].shape) + (ins["W"].shape[1],))}
+
+
 def lookup_table_grad(ins, attrs):
     w, ids, dout = ins["W"], ins["Ids"], ins["Out@GRAD"]
     pad = attrs["padding_idx"]

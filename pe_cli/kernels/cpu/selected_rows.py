@@ -33,6 +33,22 @@ def get_tensor_from_selected_rows(ins, attrs):
     return {"Out": np.array(sparse_input(ins, "get_tensor_from_selected_rows").values, copy=True)}
 
 
+def split_rows(x, sections, take):
+    """The SelectedRows of ``x``'s row runs ``sections`` (heights), rows renumbered from each run's
+    first row; ``take(values, keep)`` gathers the values at host indices ``keep``."""
+    out, row0 = [], 0
+    for height in sections:
+        keep = np.flatnonzero((x.rows >= row0) & (x.rows < row0 + height))
+        out.append(SelectedRows(x.rows[keep] - row0, take(x.values, keep), height))
+        row0 += height
+    return out
+
+
+def split_selected_rows(ins, attrs):
+    x = sparse_input(ins, "split_selected_rows")
+    return {"Out": split_rows(x, attrs["height_sections"], lambda values, keep: values[keep])}
+
+
 def _outputs(arrays, in_place):
     return list(arrays) if in_place else [a.copy() for a in arrays]
 

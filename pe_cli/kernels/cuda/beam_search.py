@@ -1,6 +1,12 @@
-"""beam_search and beam_search_decode on CUDA: computed on the host, results moved to the device."""
+"""beam_search and beam_search_decode on CUDA: computed on the host, results moved to the device;
+gather_tree: one thread per (batch, beam) path."""
+import numpy as np
+from numba import cuda
+
+from ...errors import PeError
 from ..cpu import beam_search as _cpu
 from . import runtime as rt
+from ._launch import grid
 
 
 def _to_device(outs):
@@ -13,3 +19,39 @@ def beam_search(ins, attrs):
 
 def beam_search_decode(ins, attrs):
     return _to_device(_cpu.beam_search_decode(ins, attrs))
+
+
+@cuda.jit
+def _gather_tree(ids, parents, out, bad):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    steps, beam = ids.shape[0], ids.shape[2]
+    while i < ids.shape[1] * beam:
+        b, k = i // beam, i % beam
+        out[steps - 1, b, k] = ids[steps - 1, b, k]
+        p = parents[steps - 1, b, k]
+        for t in range(steps - 2, -1, -1):
+            if p < 0 or p >= beam:
+                bad[0] = 1
+                break
+            out[t, b, k] = ids[t, b, p]
+            p = parents[t, b, p]
+        if p < 0 or p >= beam:
+            bad[0] = 1
+        i += step
+
+
+def gather_tree(ins, attrs):
+    ids, parents = ins["Ids"], ins["Parents"]
+    out = rt.empty(tuple(ids.shape), ids.dtype)
+    if ids.shape[0] and ids.shape[1] * ids.shape[2]:
+        bad = rt.to_device(np.zeros(1, np.int32))
+        _gather_tree[grid(ids.shape[1] * ids.shape[2])](ids, parents, out, bad)
+        if rt.to_host(bad)[0]:
+            raise PeError(f"gather_tree: Parents holds a beam outside 0..{ids.shape[2] - 1}")
+    return {"Out": out}
+
+
+def sampling_id(ins, attrs):
+    """Drawn on the host with the CPU kernel's generator, so both devices draw the same ids."""
+    return _to_device(_cpu.sampling_id(ins, attrs))

@@ -2,7 +2,9 @@
 import numpy as np
 from numba import cuda
 
+from ...selected_rows import SelectedRows
 from ...shapes import numel
+from ..common import matmul_v1_attrs
 from . import runtime as rt
 from ._elementwise import Binary, Unary, expand_to, offset, scalar_arg
 from ._launch import flat, grid
@@ -69,6 +71,8 @@ _scale_before_k = Unary(_scale_before)
 
 def scale(ins, attrs):
     x = ins["X"]
+    if isinstance(x, SelectedRows):     # Fluid's scale of a SelectedRows: its values, the same rows
+        return {"Out": x.with_arrays(x.rows, scale({"X": x.values}, attrs)["Out"])}
     s, b = scalar_arg(x.dtype, attrs["scale"]), scalar_arg(x.dtype, attrs["bias"])
     kernel = _scale_after_k if attrs["bias_after_scale"] else _scale_before_k
     return {"Out": kernel(x, s, b)}
@@ -198,6 +202,10 @@ def _dout(dout, xs, tx, ys, ty, batch):
     M = tuple(xs.shape)[-1] if tx else tuple(xs.shape)[-2]
     N = tuple(ys.shape)[-2] if ty else tuple(ys.shape)[-1]
     return dout.reshape(batch + (M, N))
+
+
+def matmul_v2(ins, attrs):
+    return matmul(ins, matmul_v1_attrs(attrs))
 
 
 def matmul_grad_x(ins, attrs):

@@ -39,6 +39,11 @@ def get_tensor_from_selected_rows(ins, attrs):
     return {"Out": copy(_cpu.sparse_input(ins, "get_tensor_from_selected_rows").values)}
 
 
+def split_selected_rows(ins, attrs):
+    x = _cpu.sparse_input(ins, "split_selected_rows")
+    return {"Out": _cpu.split_rows(x, attrs["height_sections"], gather_rows)}
+
+
 def gather_rows(values, keep):
     """values[keep] (keep: host row indices) as a new device array."""
     return _gather(values, keep, (len(keep),) + tuple(values.shape[1:]))

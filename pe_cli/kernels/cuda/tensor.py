@@ -24,6 +24,8 @@ def fill_constant(ins, attrs):
 
 def fill_zeros_like(ins, attrs):
     x = ins["X"]
+    if isinstance(x, list):         # a tensor array (a While's gradient): empty slots, as on the CPU
+        return _cpu.fill_zeros_like(ins, attrs)
     return {"Out": zeros(x.shape, x.dtype)}
 
 
@@ -57,8 +59,23 @@ def _sum_kernel(n):
 _sum_kernels = {}
 
 
+def _add_slots(a, b):
+    """a + b for tensor arrays' gradients, slot by slot (None: zero), each sum on the device."""
+    if a is None or b is None:
+        return b if a is None else a
+    if isinstance(a, list):
+        n = builtins.max(len(a), len(b))
+        return [_add_slots(x, y) for x, y in zip(list(a) + [None] * (n - len(a)), list(b) + [None] * (n - len(b)))]
+    return sum({"X": [a, b]}, {})["Out"]
+
+
 def sum(ins, attrs):
     xs = ins["X"]
+    if isinstance(xs[0], list):         # tensor arrays' gradients (control flow), as on the CPU
+        out = xs[0]
+        for x in xs[1:]:
+            out = _add_slots(out, x)
+        return {"Out": out}
     if any(isinstance(x, SelectedRows) for x in xs):
         return {"Out": _sparse.sum_with_sparse(xs, lambda dense: sum({"X": dense}, attrs)["Out"])}
     if len(xs) == 1:
