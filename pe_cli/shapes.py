@@ -5,6 +5,7 @@ A leaf: imports nothing of pe. Shapes are sequences of ints; at build time a dim
 (-1 or None), at run time every dim is known. Rules that can fail return ``(result, error)`` with
 ``error`` a sentence (or None): the caller adds where it happened (the layer, or the kernel) and raises.
 """
+import math
 
 
 # -- sizes ------------------------------------------------------------------------------------------
@@ -250,3 +251,69 @@ def layer_norm_split(shape, begin_norm_axis):
     for d in shape:
         size *= d
     return rows, size // max(rows, 1)
+
+
+def range_length(start, end, step, integer):
+    """The length of Fluid's range(start, end, step): for ints (``integer``)
+    ceil(|end - start| / |step|) in integer arithmetic, for floats ceil(|(end - start) / step|)
+    computed in the values' own type. None when step is 0 or points away from end."""
+    if step == 0 or (end - start) * step < 0:
+        return None
+    if integer:
+        return int((abs(end - start) + abs(step) - 1) // abs(step))
+    return int(math.ceil(abs((end - start) / step)))
+
+
+def strided_window(shape, axes, starts, ends, strides):
+    """(first index, size, step) per dim of strided_slice over a known ``shape``: Python's slicing
+    (negative bounds count from the end, out-of-range ones clamp), except that an end of -1 with a
+    negative stride runs through index 0 (Fluid's stand-in for "no end")."""
+    first, sizes, steps = [0] * len(shape), list(shape), [1] * len(shape)
+    for a, s, e, st in zip(axes, starts, ends, strides):
+        a %= len(shape)
+        lo, hi, step = slice(s, None if (e == -1 and st < 0) else e, st).indices(shape[a])
+        first[a], sizes[a], steps[a] = lo, len(range(lo, hi, step)), step
+    return first, sizes, steps
+
+
+def crop_window(x_shape, shape, offsets):
+    """(offsets, output shape) of crop / crop_tensor: a -1 in ``shape`` takes X's dim less its offset;
+    offsets default to 0. Returns ((offsets, out), None) or (None, error)."""
+    offsets = list(offsets) or [0] * len(x_shape)
+    if len(shape) != len(x_shape) or len(offsets) != len(x_shape):
+        return None, f"shape {list(shape)} and offsets {offsets} need one entry per dim of X {list(x_shape)}"
+    out = []
+    for d, n, o in zip(x_shape, shape, offsets):
+        if o < 0 or n == 0 or n < -1:
+            return None, f"offsets must be >= 0 and shape > 0 (or -1), got shape {list(shape)}, offsets {offsets}"
+        size = (d - o if d >= 0 else -1) if n == -1 else n
+        if d >= 0 and (size <= 0 or o + size > d):
+            return None, f"a window of shape {list(shape)} at offsets {offsets} does not fit in X {list(x_shape)}"
+        out.append(size)
+    return (offsets, out), None
+
+
+# -- pool3d ------------------------------------------------------------------------------------------
+
+def pool3d_geometry(attrs, in_dhw):
+    """(ksize, strides, paddings [front, back, top, bottom, left, right]) for spatial size ``in_dhw``."""
+    if attrs["global_pooling"]:
+        return list(in_dhw), [1, 1, 1], [0] * 6
+    ksize, strides = list(attrs["ksize"]), list(attrs["strides"])
+    p = list(attrs["paddings"])
+    if attrs["padding_algorithm"] == "VALID":
+        p = [0] * 6
+    elif attrs["padding_algorithm"] == "SAME":
+        p, _ = conv_paddings(p, "SAME", in_dhw, ksize, strides, [1, 1, 1])
+    elif len(p) == 3:
+        p = [p[0], p[0], p[1], p[1], p[2], p[2]]
+    return ksize, strides, p
+
+
+def pool3d_out(attrs, in_dhw):
+    """[out_d, out_h, out_w] of pool3d (adaptive: ksize itself)."""
+    if attrs["adaptive"]:
+        return list(attrs["ksize"])
+    ksize, strides, pads = pool3d_geometry(attrs, in_dhw)
+    return [pool_out_size(in_dhw[i], ksize[i], pads[2 * i], pads[2 * i + 1], strides[i], attrs["ceil_mode"])
+            for i in range(3)]

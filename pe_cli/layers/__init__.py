@@ -27,6 +27,15 @@ from .rnn_api import *  # noqa: F401,F403 -- after .rnn: Fluid's layers.rnn is t
 from .decode import *  # noqa: F401,F403
 from .decode_helpers import *  # noqa: F401,F403
 from .while_loop import *  # noqa: F401,F403
+from .tensor_extra import *  # noqa: F401,F403
+from .loss_extra import *  # noqa: F401,F403
+from .padding import *  # noqa: F401,F403
+from .indexing_extra import *  # noqa: F401,F403
+from .ctc import *  # noqa: F401,F403
+from .pool3d import *  # noqa: F401,F403
+from .deformable_conv import *  # noqa: F401,F403
+from .image_extra import *  # noqa: F401,F403
+from .resize import *  # noqa: F401,F403
 from .math_op_patch import monkey_patch_variable
 
 monkey_patch_variable()

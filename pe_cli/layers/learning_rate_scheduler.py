@@ -29,14 +29,16 @@ from .control_flow import Switch, less_than
 from .tensor import assign, create_global_var, fill_constant
 
 __all__ = ["exponential_decay", "natural_exp_decay", "inverse_time_decay", "polynomial_decay",
-           "piecewise_decay", "cosine_decay", "noam_decay", "linear_lr_warmup", "switch_schedule"]
+           "piecewise_decay", "cosine_decay", "noam_decay", "linear_lr_warmup", "switch_schedule",
+           "autoincreased_step_counter"]
 
 LR_COUNTER_NAME = "@LR_DECAY_COUNTER@"
 
 
 def autoincreased_step_counter(counter_name=None, begin=1, step=1):
     """A persistable int64 [1] counter advanced by ``step`` at the start of every run of the main
-    program; the first run reads ``begin``. Created once per program and name."""
+    program, starting from ``begin - 1`` as Fluid 1.8's: the first run reads ``begin`` (``begin - 1 +
+    step`` when step is not 1). Created once per program and name."""
     counter_name = counter_name or "@STEP_COUNTER@"
     program = default_main_program()
     block = program.global_block()
@@ -47,7 +49,7 @@ def autoincreased_step_counter(counter_name=None, begin=1, step=1):
     sblock = default_startup_program().global_block()
     svar = sblock.create_var(name=counter_name, shape=[1], dtype="int64", persistable=True)
     sblock.append_op("fill_constant", {}, {"Out": [svar]},
-                     {"shape": [1], "dtype": "int64", "value": float(begin - step)})
+                     {"shape": [1], "dtype": "int64", "value": float(begin - 1)})
     block._prepend_op("increment", {"X": [counter]}, {"Out": [counter]}, {"step": float(step)},
                       role=OpRole.LRSched)
     return counter

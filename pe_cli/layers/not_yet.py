@@ -24,20 +24,8 @@ DISTRIBUTIONS = "Categorical MultivariateNormalDiag Normal Uniform".split()
 
 READERS = "create_py_reader_by_data double_buffer py_reader read_file".split()
 
-# Dense layers (math, tensors, images, losses) not written yet.
-DENSE = """adaptive_pool2d adaptive_pool3d add_position_encoding affine_channel affine_grid argsort
-autoincreased_step_counter bpr_loss center_loss continuous_value_model crop crop_tensor
-ctc_greedy_decoder cumsum deformable_conv diag elementwise_floordiv elementwise_mod expand_as eye
-filter_by_instag fsp_matrix gather_nd grid_sampler has_inf has_nan hash hsigmoid image_resize
-image_resize_short inplace_abn isfinite kldiv_loss l2_normalize label_smooth lrn margin_rank_loss maxout
-ones_like pad pad2d pad_constant_like pixel_shuffle pool3d random_crop range rank_loss reduce_all
-reduce_any reduce_prod resize_bilinear resize_nearest resize_trilinear reverse
-sampled_softmax_with_cross_entropy scatter shuffle_channel similarity_focus size smooth_l1
-space_to_depth strided_slice teacher_student_sigmoid_loss unbind unique unique_with_counts warpctc
-where""".split()
-
 GROUPS = {"in progress (issues 12, 13)": IN_PROGRESS, "detection": DETECTION, "distributions": DISTRIBUTIONS,
-          "readers": READERS, "dense": DENSE}
+          "readers": READERS}
 
 
 def fill(namespace):

@@ -54,3 +54,25 @@ for _name, _doc in [("add", "X + Y"), ("sub", "X - Y"), ("mul", "X * Y"), ("div"
     register(f"elementwise_{_name}_grad", kernel_module="elementwise", inputs=["X", "Y", "Out", "Out@GRAD"],
              outputs=["X@GRAD?", "Y@GRAD?"], attrs={"axis": -1},
              infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}))
+
+
+def _integer_op(float_too):
+    allowed = ("int32", "int64") + (("float32", "float64") if float_too else ())
+
+    def infer(ctx):
+        if ctx.dtype("X") not in allowed:
+            ctx.fail(f"X is {ctx.dtype('X')}; {ctx.op.type} takes {' or '.join(allowed)}")
+        _infer(ctx)
+    return infer
+
+
+# Fluid 1.8's integer division and remainder, which have no gradient: floordiv truncates towards
+# zero (C's int division); mod of ints is C's % (the sign of X), of floats fmod(Y + fmod(X, Y), Y).
+register("elementwise_floordiv", kernel_module="elementwise", inputs=["X", "Y"], outputs=["Out"],
+         attrs={"axis": -1}, infer=_integer_op(False),
+         doc="Out = X / Y truncated towards zero (int32/int64, as Fluid 1.8), Y broadcast into X from "
+             "dim `axis`. A zero in Y is an error. No gradient.")
+register("elementwise_mod", kernel_module="elementwise", inputs=["X", "Y"], outputs=["Out"],
+         attrs={"axis": -1}, infer=_integer_op(True),
+         doc="Out = X mod Y, Y broadcast into X from dim `axis`: for ints C's remainder (the sign of X), "
+             "for floats fmod(Y + fmod(X, Y), Y), as Fluid 1.8. A zero int in Y is an error. No gradient.")

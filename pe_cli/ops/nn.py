@@ -93,7 +93,7 @@ _POOL_ATTRS = {
     "strides": Attr([1, 1], _ints(2, 1), _expect("strides", (2,), 1)),
     "paddings": Attr([0, 0], _ints(2, 0, (2, 4)), _expect("[pad_h, pad_w] or [top, bottom, left, right]", (2, 4), 0)),
     "exclusive": True,
-    "adaptive": Attr(False, lambda v: v is False, "False (adaptive pooling is not supported)"),
+    "adaptive": Attr(False, choices=(False, True)),
     "ceil_mode": False,
     "padding_algorithm": Attr("EXPLICIT", choices=("EXPLICIT", "SAME", "VALID")),
     "data_format": Attr("NCHW", choices=("NCHW", "AnyLayout")),
@@ -105,6 +105,11 @@ def _infer_pool2d(ctx):
     a = ctx.attrs
     if x is None or len(x) != 4:
         ctx.fail(f"X {fmt_shape(x)} must be 4-D NCHW [N, C, H, W] for pool2d")
+    if a["adaptive"]:        # ksize is the output's size; windows cover X (adaptive_pool2d)
+        if a["global_pooling"]:
+            ctx.fail("adaptive pooling takes no global_pooling")
+        ctx.set_output("Out", list(x[:2]) + list(a["ksize"]), ctx.dtype("X"))
+        return
     ksize, strides, pads = pool_geometry(a, x[2:])
     out_hw = [pool_out_size(x[2 + i], ksize[i], pads[2 * i], pads[2 * i + 1], strides[i], a["ceil_mode"])
               for i in range(2)]
@@ -124,7 +129,8 @@ def _grad_pool2d(g):
 register("pool2d", kernel_module="nn", grad_reads=("Out", "X"),
          inputs=["X"], outputs=["Out"], attrs=_POOL_ATTRS, infer=_infer_pool2d, grad=_grad_pool2d,
          doc="Max or average pooling over ksize windows (strides, paddings, ceil_mode, global_pooling); "
-             "avg with exclusive=True divides by the number of non-padding elements.")
+             "avg with exclusive=True divides by the number of non-padding elements. adaptive: Out is ksize "
+             "big, window i spanning floor(i * H / ksize) to ceil((i + 1) * H / ksize).")
 register("pool2d_grad", kernel_module="nn", inputs=["X", "Out", "Out@GRAD"], outputs=["X@GRAD"], attrs=_POOL_ATTRS,
          infer=grads_like({"X@GRAD": "X"}))
 

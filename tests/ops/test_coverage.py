@@ -24,6 +24,8 @@ COVERED_ELSEWHERE = {
                  "shrink_rnn_memory", "reorder_lod_tensor_by_rank")},
     "beam_search": "tests/test_control_flow_beam_search.py: a hand-worked step (2-level LoD inputs)",
     "beam_search_decode": "tests/test_control_flow_beam_search.py: two steps back-traced (tensor arrays)",
+    "cvm": "forward: cases_cvm.py; its gradient is Fluid's rule (the CVM input on two columns), not a "
+           "derivative: tests/test_layers_cvm.py checks it on the CPU and CUDA kernels",
 }
 
 

@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 
+from ...errors import PeError
 from ._numba import is_float, lazy, out_buffer, parallel_parts, twin
 
 _loops = lazy("_pointwise_loops")
@@ -101,3 +102,30 @@ elementwise_max_grad = _grad(lambda x, y, out, d: (d * (x > y), d * (x <= y)))
 elementwise_min_grad = _grad(lambda x, y, out, d: (d * (x < y), d * (x >= y)))
 elementwise_pow_grad = _grad(lambda x, y, out, d: (d * y * np.power(x, y - 1),
                                                    d * out * np.log(np.where(x > 0, x, 1))))
+
+
+# -- integer division and remainder (no gradient) ------------------------------------------------
+
+def check_divisor(y, op):
+    """Fluid stops on an integer division by zero; so does pe, with the op's name."""
+    if y.dtype.kind in "iu" and not np.all(y):
+        raise PeError(f"{op}: Y holds a zero; integer division by zero")
+
+
+def truncated_div(x, y):
+    q = np.abs(x) // np.abs(y)
+    return np.where((x < 0) != (y < 0), -q, q)
+
+
+def elementwise_floordiv(ins, attrs):
+    x, y = ins["X"], ins["Y"]
+    check_divisor(y, "elementwise_floordiv")
+    return {"Out": truncated_div(x, align(x, y, attrs["axis"])).astype(x.dtype, copy=False)}
+
+
+def elementwise_mod(ins, attrs):
+    x, y = ins["X"], ins["Y"]
+    check_divisor(y, "elementwise_mod")
+    ya = align(x, y, attrs["axis"])
+    out = np.fmod(x, ya) if x.dtype.kind in "iu" else np.fmod(ya + np.fmod(x, ya), ya)
+    return {"Out": out.astype(x.dtype, copy=False)}

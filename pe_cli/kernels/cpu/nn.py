@@ -22,6 +22,7 @@ import numpy as np
 from ..fused_math import relu_first
 from . import activation, threads
 from . import _cblas, _conv, _pool
+from . import adaptive_pool
 from ...shapes import bn_channel_axis, layer_norm_split, lookup_out_shape
 from ...selected_rows import SelectedRows
 from ..common import ConvGeometry, PoolGeometry, table_ids
@@ -114,6 +115,8 @@ conv2d, conv2d_grad_input, conv2d_grad_filter = relu_first(activation, _conv2d, 
 # -- pool2d -----------------------------------------------------------------------------------------
 
 def pool2d(ins, attrs):
+    if attrs["adaptive"]:
+        return adaptive_pool.pool2d(ins, attrs)
     x = ins["X"]
     geo = PoolGeometry(x.shape, attrs)
     is_max = attrs["pooling_type"] == "max"
@@ -136,6 +139,8 @@ def pool2d(ins, attrs):
 
 
 def pool2d_grad(ins, attrs):
+    if attrs["adaptive"]:
+        return adaptive_pool.pool2d_grad(ins, attrs)
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
     geo = PoolGeometry(x.shape, attrs)
     t, l = geo.pads[0], geo.pads[2]

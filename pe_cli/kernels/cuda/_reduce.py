@@ -31,7 +31,12 @@ def _min(a, b):
     return a if a <= b else b
 
 
-_COMBINE = {"sum": _sum, "max": _max, "min": _min}
+@cuda.jit(device=True, inline=True)
+def _prod(a, b):
+    return a * b
+
+
+_COMBINE = {"sum": _sum, "max": _max, "min": _min, "prod": _prod}
 
 
 # -- block helpers for row kernels: every thread of the block gets the result ------------------
@@ -160,6 +165,8 @@ def plan(shape, axes):
 def _init(kind, dtype):
     if kind == "sum":
         return dtype.type(0)
+    if kind == "prod":
+        return dtype.type(1)
     if dtype.kind == "f":
         return dtype.type(-np.inf if kind == "max" else np.inf)
     info = np.iinfo(dtype) if dtype.kind in "iu" else None
@@ -169,7 +176,7 @@ def _init(kind, dtype):
 
 
 def reduce(x, axes, kind="sum", keepdims=False, mean=False):
-    """``x`` reduced over ``axes`` with ``kind`` in sum/max/min (``mean``: the sum / count).
+    """``x`` reduced over ``axes`` with ``kind`` in sum/max/min/prod (``mean``: the sum / count).
     The result is a new contiguous device array; a full reduction has shape () reshaped by callers."""
     shape = tuple(x.shape)
     axes = normalize_axes(len(shape), axes)

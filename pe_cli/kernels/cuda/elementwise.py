@@ -2,8 +2,10 @@
 one launch per input in the output's shape, summed back to the input's shape where broadcast."""
 import math
 
+import numpy as np
 from numba import cuda
 
+from ..cpu.elementwise import check_divisor
 from . import runtime as rt
 from ._elementwise import Binary, broadcast_strides, merge_dims, offset
 from ._launch import flat, grid
@@ -137,3 +139,40 @@ def _pow_dy(x, y, o, d):
 
 
 elementwise_pow_grad = _Grad(_pow_dx, _pow_dy)
+
+
+# -- integer division and remainder (no gradient) ------------------------------------------------
+
+@cuda.jit(device=True, inline=True)
+def _trunc_div(a, b, p, q):
+    d = abs(a) // abs(b)
+    return -d if (a < 0) != (b < 0) else d
+
+
+@cuda.jit(device=True, inline=True)
+def _int_mod(a, b, p, q):
+    d = abs(a) // abs(b)
+    return a - (-d if (a < 0) != (b < 0) else d) * b
+
+
+@cuda.jit(device=True, inline=True)
+def _float_mod(a, b, p, q):
+    return math.fmod(b + math.fmod(a, b), b)
+
+
+_floordiv = _binary(_trunc_div)
+_mod_int = _binary(_int_mod)
+_mod_float = _binary(_float_mod)
+
+
+def elementwise_floordiv(ins, attrs):
+    check_divisor(rt.to_host(ins["Y"]), "elementwise_floordiv")
+    return _floordiv(ins, attrs)
+
+
+def elementwise_mod(ins, attrs):
+    y = ins["Y"]
+    if np.dtype(y.dtype).kind in "iu":
+        check_divisor(rt.to_host(y), "elementwise_mod")
+        return _mod_int(ins, attrs)
+    return _mod_float(ins, attrs)

@@ -18,6 +18,7 @@ from ..fused_math import relu_first
 from . import activation
 from . import runtime as rt
 from . import _conv, _norm, _pool
+from . import adaptive_pool
 from ._elementwise import scalar_arg
 from ._launch import copy, flat, grid, rows_grid, zeros
 from ._matmul import matmul
@@ -74,6 +75,8 @@ def _pool_args(x, attrs):
 
 
 def pool2d(ins, attrs):
+    if attrs["adaptive"]:
+        return adaptive_pool.pool2d(ins, attrs)
     x = ins["X"]
     geo, args = _pool_args(x, attrs)
     out = rt.empty((x.shape[0], x.shape[1], geo.ho, geo.wo), x.dtype)
@@ -83,6 +86,8 @@ def pool2d(ins, attrs):
 
 
 def pool2d_grad(ins, attrs):
+    if attrs["adaptive"]:
+        return adaptive_pool.pool2d_grad(ins, attrs)
     x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
     geo, args = _pool_args(x, attrs)
     if attrs["pooling_type"] == "max":

@@ -1,0 +1,65 @@
+"""Kernel of ops/hashing.py: XXH64 (the xxHash 64-bit algorithm, as Fluid links it) over each row's
+bytes, vectorized over the rows with numpy's wrapping uint64 arithmetic."""
+import numpy as np
+
+_P1, _P2, _P3 = np.uint64(11400714785074694791), np.uint64(14029467366897019727), np.uint64(1609587929392839161)
+_P4, _P5 = np.uint64(9650029242287828579), np.uint64(2870177450012600261)
+
+
+def _rotl(x, r):
+    return (x << np.uint64(r)) | (x >> np.uint64(64 - r))
+
+
+def _round(acc, lane):
+    return _rotl(acc + lane * _P2, 31) * _P1
+
+
+def _merge(h, v):
+    return (h ^ _round(np.zeros_like(v), v)) * _P1 + _P4
+
+
+def xxh64(rows, seed):
+    """XXH64 of each row of ``rows`` (a [N, B] uint8 array: N messages of B bytes) with ``seed``."""
+    n, length = rows.shape
+    seed = np.uint64(seed)
+    with np.errstate(over="ignore"):
+        pos = 0
+        if length >= 32:
+            v = [np.full(n, seed + _P1 + _P2, np.uint64), np.full(n, seed + _P2, np.uint64),
+                 np.full(n, seed, np.uint64), np.full(n, seed - _P1, np.uint64)]
+            while pos + 32 <= length:
+                lanes = np.ascontiguousarray(rows[:, pos:pos + 32]).view("<u8")
+                v = [_round(v[k], lanes[:, k]) for k in range(4)]
+                pos += 32
+            h = _rotl(v[0], 1) + _rotl(v[1], 7) + _rotl(v[2], 12) + _rotl(v[3], 18)
+            for k in range(4):
+                h = _merge(h, v[k])
+        else:
+            h = np.full(n, seed + _P5, np.uint64)
+        h = h + np.uint64(length)
+        while pos + 8 <= length:
+            h ^= _round(np.zeros(n, np.uint64), np.ascontiguousarray(rows[:, pos:pos + 8]).view("<u8")[:, 0])
+            h = _rotl(h, 27) * _P1 + _P4
+            pos += 8
+        if pos + 4 <= length:
+            h ^= np.ascontiguousarray(rows[:, pos:pos + 4]).view("<u4")[:, 0].astype(np.uint64) * _P1
+            h = _rotl(h, 23) * _P2 + _P3
+            pos += 4
+        while pos < length:
+            h ^= rows[:, pos].astype(np.uint64) * _P5
+            h = _rotl(h, 11) * _P1
+            pos += 1
+        h ^= h >> np.uint64(33)
+        h *= _P2
+        h ^= h >> np.uint64(29)
+        h *= _P3
+        h ^= h >> np.uint64(32)
+    return h
+
+
+def hash(ins, attrs):  # noqa: A001 -- the op's name
+    x = np.ascontiguousarray(ins["X"])
+    rows = x.view(np.uint8).reshape(x.shape[0], -1)
+    mod = np.uint64(attrs["mod_by"])
+    out = np.stack([xxh64(rows, k) % mod for k in range(attrs["num_hash"])], axis=1)
+    return {"Out": out.astype(x.dtype).reshape(x.shape[0], attrs["num_hash"], 1)}

@@ -1,0 +1,33 @@
+"""Kernel of ops/position.py (numpy); ``positions`` and ``encoding`` are shared with CUDA."""
+import numpy as np
+
+from ...errors import PeError
+
+
+def positions(x_shape, attrs):
+    """Each row's position in its sequence: rows of a [T, P] LoDTensor, or the second dim of a
+    dense [N, M, P] batch (as a flat array over the N * M rows)."""
+    lod = (attrs.get("_lod") or {}).get("X")
+    if lod:
+        offs = np.asarray(lod[-1], dtype=np.int64)
+        if len(x_shape) != 2 or offs[-1] != x_shape[0]:
+            raise PeError(f"add_position_encoding: X {list(x_shape)} does not match its LoD {offs.tolist()}")
+        return np.arange(x_shape[0], dtype=np.int64) - np.repeat(offs[:-1], np.diff(offs))
+    if len(x_shape) != 3:
+        raise PeError(f"add_position_encoding: X {list(x_shape)} must be 3-D, or a 2-D LoDTensor")
+    return np.tile(np.arange(x_shape[1], dtype=np.int64), x_shape[0])
+
+
+def encoding(pos, size):
+    """[len(pos), size] of float64: sin then cos of pos / 10000^(k / (size/2 - 1)), as Fluid's kernel."""
+    half = size // 2
+    k = np.arange(half, dtype=np.float64)
+    val = pos[:, None] / (np.power(10000.0, k / (half - 1)) if half > 1 else 10000.0)
+    return np.concatenate([np.sin(val), np.cos(val)], axis=1)
+
+
+def add_position_encoding(ins, attrs):
+    x = ins["X"]
+    size = x.shape[-1]
+    pe = encoding(positions(x.shape, attrs), size).reshape(x.shape)
+    return {"Out": (x * x.dtype.type(attrs["alpha"]) + pe * attrs["beta"]).astype(x.dtype, copy=False)}

@@ -1,0 +1,56 @@
+"""Padding and cropping layers of Fluid 1.8's ``fluid.layers``, with its signatures: pad, pad2d,
+pad_constant_like, crop, crop_tensor. Paddings, shapes and offsets are lists of ints (crop also
+takes a Variable whose shape is the window's); Fluid's Variable forms of them are not supported."""
+__all__ = ["pad", "pad2d", "pad_constant_like", "crop", "crop_tensor"]
+from ..errors import PeError
+from ..framework.variable import Variable
+from .tensor import _as_list, _check_ints, _single
+
+
+def _ints(layer, what, value):
+    if isinstance(value, Variable):
+        raise PeError(f"{layer}: {what} as a Variable is not supported by pe; give a list of ints")
+    return _check_ints(layer, what, _as_list(value))
+
+
+def pad(x, paddings, pad_value=0.0, name=None):
+    """``x`` with paddings[2i] values before and paddings[2i+1] after it along each dim i."""
+    return _single("pad", x, {"X": [x]}, {"paddings": _ints("pad", "paddings", paddings),
+                                          "pad_value": float(pad_value)}, name=name)
+
+
+def pad2d(input, paddings=[0, 0, 0, 0], mode="constant", pad_value=0.0, data_format="NCHW", name=None):  # noqa: B006
+    """Images padded by [top, bottom, left, right]: with pad_value ('constant'), mirrored without
+    the edge ('reflect') or with the edge repeated ('edge')."""
+    attrs = {"paddings": _ints("pad2d", "paddings", paddings), "mode": mode, "pad_value": float(pad_value),
+             "data_format": data_format}
+    return _single("pad2d", input, {"X": [input]}, attrs, name=name)
+
+
+def pad_constant_like(x, y, pad_value=0.0, name=None):
+    """``y`` padded with pad_value at the end of each dim up to ``x``'s shape."""
+    return _single("pad_constant_like", y, {"X": [x], "Y": [y]}, {"pad_value": float(pad_value)}, name=name)
+
+
+def _crop(op_type, x, shape, offsets, name):
+    if shape is None:
+        raise PeError(f"{op_type}: give the shape of the window (a list of ints)")
+    inputs, attrs = {"X": [x]}, {}
+    if isinstance(shape, Variable) and op_type == "crop":
+        inputs["Y"] = [shape]
+    else:
+        attrs["shape"] = _ints(op_type, "shape", shape)
+    rank = len(x.shape or ())
+    attrs["offsets"] = [0] * rank if offsets is None else _ints(op_type, "offsets", offsets)
+    return _single(op_type, x, inputs, attrs, name=name)
+
+
+def crop(x, shape=None, offsets=None, name=None):
+    """The window of ``x`` at ``offsets`` (default 0) of ``shape``: a list of ints (-1: x's dim less
+    its offset) or a Variable whose shape it takes."""
+    return _crop("crop", x, shape, offsets, name)
+
+
+def crop_tensor(x, shape=None, offsets=None, name=None):
+    """The window of ``x`` at ``offsets`` (default 0) of ``shape`` (-1: x's dim less its offset)."""
+    return _crop("crop_tensor", x, shape, offsets, name)

@@ -1,0 +1,20 @@
+"""hash (Fluid 1.8): num_hash XXH64 hashes of each row of int ids, modulo mod_by (kernels in
+kernels/<device>/hashing.py)."""
+from .registry import Attr, fmt_shape, is_int, register
+
+
+def _infer(ctx):
+    x = ctx.shape("X")
+    if ctx.dtype("X") not in ("int32", "int64"):
+        ctx.fail(f"X is {ctx.dtype('X')}; hash takes int32 or int64 ids")
+    if len(x) != 2:
+        ctx.fail(f"X {fmt_shape(x)} must be [N, ids per row] (e.g. [N, 1])")
+    ctx.set_output("Out", [x[0], ctx.attrs["num_hash"], 1], ctx.dtype("X"),
+                   lod_level=ctx.input_var("X").lod_level)
+
+
+register("hash", kernel_module="hashing", inputs=["X"], outputs=["Out"], infer=_infer,
+         attrs={"num_hash": Attr(1, lambda v: is_int(v) and v > 0, "an int > 0"),
+                "mod_by": Attr(100000, lambda v: is_int(v) and v > 0, "an int > 0")},
+         doc="Out[i, k, 0] = XXH64(the bytes of row i of X, seed k) % mod_by for k < num_hash, of X's dtype "
+             "(as Fluid's op, which hashes the row's bytes in X's own int width). No gradient.")

@@ -1,0 +1,120 @@
+"""Padding and cropping ops of Fluid 1.8: pad, pad2d, pad_constant_like, crop, crop_tensor
+(kernels in kernels/<device>/padding.py)."""
+from ..shapes import crop_window
+from .registry import Attr, fmt_shape, grads_like, int_list, register
+
+
+def _nonneg_list(v):
+    return int_list(v) and all(p >= 0 for p in v)
+
+
+# -- pad ------------------------------------------------------------------------------------------
+
+def _infer_pad(ctx):
+    x, pads = ctx.shape("X"), list(ctx.attrs["paddings"])
+    if len(pads) != 2 * len(x):
+        ctx.fail(f"paddings={pads} needs 2 entries (before, after) per dim of X {fmt_shape(x)}")
+    out = [d + pads[2 * i] + pads[2 * i + 1] if d >= 0 else -1 for i, d in enumerate(x)]
+    ctx.set_output("Out", out, ctx.dtype("X"))
+
+
+def _grad_pad(g):
+    g.op("pad_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+_PAD_ATTRS = {"paddings": Attr(list, _nonneg_list, "a list of ints >= 0"), "pad_value": 0.0}
+register("pad", kernel_module="padding", inputs=["X"], outputs=["Out"], attrs=_PAD_ATTRS, infer=_infer_pad,
+         grad=_grad_pad, grad_reads=("X",),
+         doc="Out = X with paddings[2i] values before and paddings[2i+1] after it along each dim i, all "
+             "pad_value. The gradient is Out@GRAD's window over X.")
+register("pad_grad", kernel_module="padding", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"], attrs=_PAD_ATTRS,
+         infer=grads_like({"X@GRAD": "X"}))
+
+
+# -- pad2d ---------------------------------------------------------------------------------------
+
+def _infer_pad2d(ctx):
+    x, pads = ctx.shape("X"), list(ctx.attrs["paddings"])
+    if len(x) != 4:
+        ctx.fail(f"X {fmt_shape(x)} must be 4-D ({ctx.attrs['data_format']})")
+    if len(pads) != 4:
+        ctx.fail(f"paddings={pads} must be [top, bottom, left, right]")
+    h, w = (2, 3) if ctx.attrs["data_format"] == "NCHW" else (1, 2)
+    if ctx.attrs["mode"] == "reflect" and ((x[h] >= 0 and max(pads[:2]) >= x[h]) or
+                                           (x[w] >= 0 and max(pads[2:]) >= x[w])):
+        ctx.fail(f"reflect padding {pads} must be smaller than X's height and width {fmt_shape(x)}")
+    out = list(x)
+    out[h] = x[h] + pads[0] + pads[1] if x[h] >= 0 else -1
+    out[w] = x[w] + pads[2] + pads[3] if x[w] >= 0 else -1
+    ctx.set_output("Out", out, ctx.dtype("X"))
+
+
+def _grad_pad2d(g):
+    g.op("pad2d_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+_PAD2D_ATTRS = {"paddings": Attr(lambda: [0, 0, 0, 0], _nonneg_list, "[top, bottom, left, right], ints >= 0"),
+                "mode": Attr("constant", choices=("constant", "reflect", "edge")), "pad_value": 0.0,
+                "data_format": Attr("NCHW", choices=("NCHW", "NHWC"))}
+register("pad2d", kernel_module="padding", inputs=["X"], outputs=["Out"], attrs=_PAD2D_ATTRS, infer=_infer_pad2d,
+         grad=_grad_pad2d, grad_reads=("X",),
+         doc="Out = the images of X padded by [top, bottom, left, right]: with pad_value (constant), "
+             "their mirror without the edge (reflect) or the edge repeated (edge). The gradient sums "
+             "Out@GRAD back onto the pixels each padded one copies.")
+register("pad2d_grad", kernel_module="padding", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"], attrs=_PAD2D_ATTRS,
+         infer=grads_like({"X@GRAD": "X"}))
+
+
+# -- pad_constant_like ----------------------------------------------------------------------------
+
+def _infer_pad_like(ctx):
+    x, y = ctx.shape("X"), ctx.shape("Y")
+    if len(x) != len(y) or any(a >= 0 and b >= 0 and b > a for a, b in zip(x, y)):
+        ctx.fail(f"Y {fmt_shape(y)} must have X's rank and fit inside X {fmt_shape(x)}")
+    ctx.set_output("Out", x, ctx.dtype("Y"))
+
+
+def _grad_pad_like(g):
+    g.op("pad_constant_like_grad", {"Y": g.input("Y"), "Out@GRAD": g.out_grad("Out")}, {"Y@GRAD": g.in_grad("Y")})
+
+
+register("pad_constant_like", kernel_module="padding", inputs=["X", "Y"], outputs=["Out"],
+         attrs={"pad_value": 0.0}, infer=_infer_pad_like, grad=_grad_pad_like, grad_reads=("Y",),
+         doc="Out = Y padded with pad_value at the end of each dim up to X's shape. No gradient flows to X.")
+register("pad_constant_like_grad", kernel_module="padding", inputs=["Y", "Out@GRAD"], outputs=["Y@GRAD"],
+         infer=grads_like({"Y@GRAD": "Y"}))
+
+
+# -- crop, crop_tensor ----------------------------------------------------------------------------
+
+def _infer_crop(ctx):
+    x = ctx.shape("X")
+    shape = list(ctx.shape("Y")) if ctx.has_input("Y") else list(ctx.attrs["shape"])
+    window, error = crop_window(x, shape, ctx.attrs["offsets"])
+    if error:
+        ctx.fail(f"cannot crop X {fmt_shape(x)}: {error}")
+    ctx.set_output("Out", window[1], ctx.dtype("X"))
+
+
+def _grad_crop(op_type):
+    def grad(g):
+        ins = {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}
+        if g.input("Y"):
+            ins["Y"] = g.input("Y")
+        g.op(op_type, ins, {"X@GRAD": g.in_grad("X")}, g.attrs)
+    return grad
+
+
+_CROP_ATTRS = {"shape": Attr(list, int_list, "a list of ints (-1: X's dim less the offset)"),
+               "offsets": Attr(list, int_list, "a list of ints >= 0")}
+register("crop", kernel_module="padding", inputs=["X", "Y?"], outputs=["Out"], attrs=_CROP_ATTRS,
+         infer=_infer_crop, grad=_grad_crop("crop_grad"), grad_reads=("X", "Y"),
+         doc="Out = the window of X at `offsets` (default 0) of `shape`, or of Y's shape when Y is given "
+             "(-1 in shape: X's dim less its offset). The gradient is Out@GRAD placed back in zeros.")
+register("crop_grad", kernel_module="padding", inputs=["X", "Y?", "Out@GRAD"], outputs=["X@GRAD"],
+         attrs=_CROP_ATTRS, infer=grads_like({"X@GRAD": "X"}))
+register("crop_tensor", kernel_module="padding", kernel="crop", inputs=["X"], outputs=["Out"], attrs=_CROP_ATTRS,
+         infer=_infer_crop, grad=_grad_crop("crop_tensor_grad"), grad_reads=("X",),
+         doc="Out = the window of X at `offsets` (default 0) of `shape` (-1: X's dim less its offset).")
+register("crop_tensor_grad", kernel_module="padding", kernel="crop_grad", inputs=["X", "Out@GRAD"],
+         outputs=["X@GRAD"], attrs=_CROP_ATTRS, infer=grads_like({"X@GRAD": "X"}))

@@ -1,0 +1,66 @@
+"""Image resizing of Fluid 1.8: nearest_interp, bilinear_interp and trilinear_interp (kernels in
+kernels/<device>/resize.py). The output size comes from the OutSize input at run time, else from
+`scale` (> 0: int(in * scale)), else from out_d / out_h / out_w."""
+from .registry import Attr, fmt_shape, grads_like, register
+
+
+_SIZES = {4: ("out_h", "out_w"), 5: ("out_d", "out_h", "out_w")}
+
+
+def spatial_axes(rank, layout):
+    """The axes of X's spatial dims (H, W or D, H, W): after N, C in NCHW, after N in NHWC."""
+    return tuple(range(2, rank)) if layout == "NCHW" else tuple(range(1, rank - 1))
+
+
+def _infer_interp(ctx):
+    x, a = ctx.shape("X"), ctx.attrs
+    rank = 5 if a["interp_method"] == "trilinear" else 4
+    if len(x) != rank:
+        ctx.fail(f"X {fmt_shape(x)} must be {rank}-D for {a['interp_method']} resizing ({a['data_layout']})")
+    axes = spatial_axes(rank, a["data_layout"])
+    out = list(x)
+    if ctx.has_input("OutSize"):
+        size = ctx.shape("OutSize")
+        if ctx.dtype("OutSize") != "int32" or size not in ((len(axes),), (-1,)):
+            ctx.fail(f"OutSize must be an int32 tensor of shape [{len(axes)}] (the output's spatial size), got "
+                     f"{ctx.dtype('OutSize')} {fmt_shape(size)}")
+        for ax in axes:
+            out[ax] = -1
+    else:
+        for ax, key in zip(axes, _SIZES[rank]):
+            out[ax] = (int(x[ax] * a["scale"]) if x[ax] >= 0 else -1) if a["scale"] > 0 else a[key]
+        if any(out[ax] == 0 or (out[ax] < 0 and x[ax] >= 0) for ax in axes):
+            ctx.fail(f"the output size {[out[ax] for ax in axes]} of X {fmt_shape(x)} must be positive: give "
+                     f"{', '.join(_SIZES[rank])}, or a scale > 0")
+    ctx.set_output("Out", out, ctx.dtype("X"))
+
+
+def _grad_interp(g):
+    ins = {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}
+    if g.input("OutSize"):
+        ins["OutSize"] = g.input("OutSize")
+    g.op(g.fwd.type + "_grad", ins, {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+def _attrs(method):
+    return {"out_d": -1, "out_h": -1, "out_w": -1, "scale": Attr(0.0, lambda v: v >= 0, ">= 0"),
+            "interp_method": Attr(method, choices=(method,)), "align_corners": Attr(True, choices=(False, True)),
+            "align_mode": Attr(1, choices=(0, 1)), "data_layout": Attr("NCHW", choices=("NCHW", "NHWC"))}
+
+
+for _type, _method, _doc in (
+        ("nearest_interp", "nearest",
+         "Out[k, l] = X[int(ratio_h * k (+ 0.5 with align_corners)), ...], ratio = (in - 1) / (out - 1) with "
+         "align_corners, else in / out."),
+        ("bilinear_interp", "bilinear",
+         "Out = X interpolated linearly along height and width: the source of out position k is ratio * k, "
+         "or ratio * (k + 0.5) - 0.5 (clamped at 0) when align_mode is 0 and not align_corners; ratio = "
+         "(in - 1) / (out - 1) with align_corners, else in / out."),
+        ("trilinear_interp", "trilinear",
+         "Out = X [N, C, D, H, W] interpolated linearly along depth, height and width, each as bilinear_interp "
+         "does along height and width.")):
+    register(_type, kernel_module="resize", kernel="interp", inputs=["X", "OutSize?"], outputs=["Out"],
+             attrs=_attrs(_method), infer=_infer_interp, grad=_grad_interp, grad_reads=("OutSize", "X"),
+             doc=_doc + " The gradient adds Out@GRAD back with the same weights.")
+    register(_type + "_grad", kernel_module="resize", kernel="interp_grad", inputs=["X", "OutSize?", "Out@GRAD"],
+             outputs=["X@GRAD"], attrs=_attrs(_method), infer=grads_like({"X@GRAD": "X"}))

@@ -1,0 +1,60 @@
+"""Op cases for ops/padding.py: pad, pad2d (constant, reflect, edge; NCHW and NHWC),
+pad_constant_like, crop, crop_tensor. References follow Fluid 1.8's unit tests (numpy's pad)."""
+import numpy as np
+
+from op_test import OpCase
+
+rng = np.random.default_rng(41)
+
+
+def r(*shape):
+    return rng.normal(size=shape)
+
+
+def _pad2d_ref(mode, value=0.0, nhwc=False):
+    def ref(i, a):
+        t, b, left, right = a["paddings"]
+        pads = [(0, 0), (t, b), (left, right), (0, 0)] if nhwc else [(0, 0), (0, 0), (t, b), (left, right)]
+        if mode == "constant":
+            return {"Out": np.pad(i["X"], pads, constant_values=value)}
+        return {"Out": np.pad(i["X"], pads, mode=mode)}
+    return ref
+
+
+def _pad_like_ref(value):
+    def ref(i, a):
+        x, y = i["X"], i["Y"]
+        return {"Out": np.pad(y, [(0, m - n) for m, n in zip(x.shape, y.shape)], constant_values=value)}
+    return ref
+
+
+CASES = [
+    OpCase("pad", {"X": r(2, 3)}, lambda i, a: {"Out": np.pad(i["X"], [(0, 1), (2, 3)], constant_values=0.5)},
+           attrs={"paddings": [0, 1, 2, 3], "pad_value": 0.5}, grad=("X",)),
+    OpCase("pad", {"X": np.array([[1, 2]], dtype=np.int64)},
+           lambda i, a: {"Out": np.array([[0, 0, 0, 0], [0, 1, 2, 0], [0, 0, 0, 0]])},
+           attrs={"paddings": [1, 1, 1, 1]}, name="pad_int64"),
+    OpCase("pad2d", {"X": r(2, 3, 4, 5)}, _pad2d_ref("constant", 1.5),
+           attrs={"paddings": [1, 2, 0, 3], "pad_value": 1.5}, grad=("X",)),
+    OpCase("pad2d", {"X": r(2, 2, 4, 5)}, _pad2d_ref("reflect"), attrs={"paddings": [3, 1, 2, 4], "mode": "reflect"},
+           grad=("X",), name="pad2d_reflect"),
+    OpCase("pad2d", {"X": r(1, 2, 3, 3)}, _pad2d_ref("edge"), attrs={"paddings": [2, 0, 1, 4], "mode": "edge"},
+           grad=("X",), name="pad2d_edge"),
+    OpCase("pad2d", {"X": r(2, 4, 3, 2)}, _pad2d_ref("reflect", nhwc=True),
+           attrs={"paddings": [2, 1, 1, 1], "mode": "reflect", "data_format": "NHWC"}, grad=("X",),
+           name="pad2d_reflect_nhwc"),
+    OpCase("pad2d", {"X": r(1, 3, 2, 2)}, _pad2d_ref("constant", -1.0, nhwc=True),
+           attrs={"paddings": [0, 1, 2, 0], "pad_value": -1.0, "data_format": "NHWC"}, grad=("X",),
+           name="pad2d_constant_nhwc"),
+    OpCase("pad_constant_like", {"X": r(4, 5, 3), "Y": r(2, 5, 1)}, _pad_like_ref(0.0), grad=("Y",)),
+    OpCase("pad_constant_like", {"X": r(3, 3), "Y": r(3, 1)}, _pad_like_ref(2.0), attrs={"pad_value": 2.0},
+           grad=("Y",), name="pad_constant_like_value"),
+    OpCase("crop", {"X": r(4, 5, 3)}, lambda i, a: {"Out": i["X"][1:3, 2:5, 0:2]},
+           attrs={"shape": [2, 3, 2], "offsets": [1, 2, 0]}, grad=("X",)),
+    OpCase("crop", {"X": r(4, 5), "Y": r(3, 2)}, lambda i, a: {"Out": i["X"][0:3, 3:5]},
+           attrs={"offsets": [0, 3]}, grad=("X",), name="crop_like_y"),
+    OpCase("crop_tensor", {"X": r(3, 4, 5)}, lambda i, a: {"Out": i["X"][1:, :, 2:4]},
+           attrs={"shape": [-1, 4, 2], "offsets": [1, 0, 2]}, grad=("X",)),
+    OpCase("crop_tensor", {"X": r(3, 4)}, lambda i, a: {"Out": i["X"][:2, :3]}, attrs={"shape": [2, 3]},
+           grad=("X",), name="crop_tensor_no_offsets"),
+]
