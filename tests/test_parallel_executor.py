@@ -279,6 +279,35 @@ def test_compiled_program_with_data_parallel_places(monkeypatch):
     assert plain.shape == (1,)
 
 
+def test_compile_pins_scope_and_place_and_checks_share_vars_from():
+    """Fluid's CompiledProgram._compile (the Executor calls it before every run): the first call pins
+    the scope and place, another scope or place is a ValueError; share_vars_from must name a
+    data-parallel program that has run (a ValueError, before anything is pinned)."""
+    (main, startup, loss, test), scope = started(with_test=True)
+    exe = fluid.Executor(fluid.CPUPlace())
+    plain = fluid.CompiledProgram(test)
+    assert plain._compile(scope, fluid.CPUPlace()) is plain
+    assert plain._compile(scope, fluid.CPUPlace()) is plain
+    with pytest.raises(ValueError, match="different scope"):
+        plain._compile(fluid.Scope(), fluid.CPUPlace())
+    with pytest.raises(ValueError, match="different place"):
+        plain._compile(scope, fluid.CUDAPlace(0))
+    with pytest.raises(ValueError, match="different scope"):      # a plain one too, as in Fluid
+        exe.run(plain, feed=batch(), fetch_list=[loss.name], scope=fluid.Scope())
+    exe.run(plain, feed=batch(), fetch_list=[loss.name], scope=scope)
+    not_parallel = fluid.CompiledProgram(test).with_data_parallel(share_vars_from=fluid.CompiledProgram(main))
+    with pytest.raises(ValueError, match="only a data-parallel"):
+        not_parallel._compile(scope, fluid.CPUPlace())
+    train = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, places=[fluid.CPUPlace()])
+    test_cp = fluid.CompiledProgram(test).with_data_parallel(share_vars_from=train, places=[fluid.CPUPlace()])
+    with pytest.raises(ValueError, match="no variable to share"):
+        test_cp._compile(scope, fluid.CPUPlace())
+    train_loss, = exe.run(train, feed=batch(), fetch_list=[loss.name], scope=scope)
+    assert not test_cp._compiled
+    test_loss, = exe.run(test_cp, feed=batch(), fetch_list=[loss.name], scope=scope)
+    assert test_loss.shape == (1,) and np.isfinite(test_loss).all()
+
+
 def test_threads_are_released(cpu2):
     (main, _, loss), scope = started()
     base = threading.active_count()
