@@ -202,14 +202,18 @@ def test_local_scopes_keep_temporaries_until_dropped(cpu2):
     es.num_iteration_per_drop_scope = 2
     pe = fluid.ParallelExecutor(False, loss_name=loss.name, main_program=main, exec_strategy=es, scope=scope)
     tmp = main.global_block().ops[0].output_arg_names[0]         # fc_0's product, a temporary
+    assert pe._need_create_local_exe_scopes()                     # Fluid's private check: no run yet
     pe.run([loss], feed=batch())
+    assert not pe._need_create_local_exe_scopes()
     assert all(s.find_var(tmp) is not None for s in pe._engine.exec_scopes)
     assert scope.find_var(tmp) is None                            # not in the global scope
     pe.run([loss], feed=batch())                                  # 2nd run: dropped after it
+    assert pe._need_create_local_exe_scopes()
     assert all(s.find_var(tmp) is None for s in pe._engine.exec_scopes)
     pe.run([loss], feed=batch())
     assert pe._engine.exec_scopes[0].find_var(tmp) is not None
     pe.drop_local_exe_scopes()
+    assert pe._need_create_local_exe_scopes()
     assert all(s.find_var(tmp) is None for s in pe._engine.exec_scopes)
     assert scope.find_var(main.all_parameters()[0].name) is not None   # parameters stay
 

@@ -287,6 +287,11 @@ class ParallelExecutor:
         """Drops every device's temporaries now (otherwise every num_iteration_per_drop_scope runs)."""
         self._engine.drop_local_exe_scopes()
 
+    def _need_create_local_exe_scopes(self):
+        """Fluid's private check: True when no run has been made since the devices' local execution
+        scopes were last dropped (or ever), so the next run starts them anew."""
+        return self._engine._runs_since_drop == 0
+
     def close(self):
         self._engine.close()
 
