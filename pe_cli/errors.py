@@ -14,6 +14,11 @@ class FeedError(PeError):
     """A missing feed, or a fed value of the wrong shape or dtype."""
 
 
+class FeedSplitError(FeedError, RuntimeError):
+    """A dict feed that cannot be split over the devices of a data-parallel run (a RuntimeError too,
+    as Fluid's ParallelExecutor raises)."""
+
+
 class UnknownOpError(PeError, ValueError):
     """An op type the registry does not have (a ValueError too, as Fluid raises)."""
 

@@ -1,10 +1,11 @@
 """Fluid idioms around fetches and feeds that scripts written for Fluid 1.x rely on: ``float(loss)``
 of a fetched shape-[1] value under numpy >= 2.3, a fed persistable variable (a learning rate)
-going whole to every device, and ExecutionStrategy._dry_run."""
+going whole to every device (and split when it has a row a device), and ExecutionStrategy._dry_run."""
 import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
+from pe_cli.errors import FeedError
 from parallel_nets import batch, mlp, params
 
 
@@ -67,6 +68,33 @@ def test_a_fed_persistable_goes_whole_to_every_device(monkeypatch):
     for name in one:
         np.testing.assert_allclose(two[name], one[name], rtol=1e-5, atol=1e-6)
     assert not np.allclose(one[name], params(*_started(lr_var=True)[::2])[name])   # it trained
+
+
+def test_a_fed_persistable_with_a_row_a_device_is_split_and_fewer_rows_are_a_runtime_error(monkeypatch):
+    """Fluid's rule (ParallelExecutor's feed split): a fed persistable variable with one row is copied to
+    every device, one with at least a row a device is split like a batch, anything between is a
+    RuntimeError; so is a batch with fewer samples than devices, reported before another feed's shape."""
+    monkeypatch.setenv("CPU_NUM", "2")
+    trained = []
+    for lr in ([0.05], [0.05, 0.05]):
+        main, loss, scope = _started(lr_var=True)
+        pe = fluid.ParallelExecutor(False, loss_name=loss.name, main_program=main, scope=scope)
+        for _ in range(3):
+            pe.run([loss.name], feed=dict(batch(n=12), lr=np.array(lr, "float32")))
+        trained.append(params(main, scope))
+    for name in trained[0]:
+        np.testing.assert_array_equal(trained[1][name], trained[0][name])
+    monkeypatch.setenv("CPU_NUM", "3")
+    main, loss, scope = _started(lr_var=True)
+    pe = fluid.ParallelExecutor(False, loss_name=loss.name, main_program=main, scope=scope)
+    with pytest.raises(RuntimeError, match="'lr' is a persistable variable with 2 samples but the program runs on 3"):
+        pe.run([loss.name], feed=dict(batch(n=12), lr=np.array([0.05, 0.05], "float32")))
+    feed = batch(n=12)
+    feed = {"x": feed["x"][0], "label": feed["label"][:1], "lr": np.array([0.05], "float32")}
+    with pytest.raises(RuntimeError, match="'label' has 1 sample"):
+        pe.run([loss.name], feed=feed)
+    with pytest.raises(FeedError, match="'x': expected shape"):     # once the split works, the shape check
+        pe.run([loss.name], feed=dict(feed, label=batch(n=12)["label"]))
 
 
 def test_dry_run_builds_and_schedules_but_runs_nothing(monkeypatch):

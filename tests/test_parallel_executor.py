@@ -202,14 +202,18 @@ def test_local_scopes_keep_temporaries_until_dropped(cpu2):
     es.num_iteration_per_drop_scope = 2
     pe = fluid.ParallelExecutor(False, loss_name=loss.name, main_program=main, exec_strategy=es, scope=scope)
     tmp = main.global_block().ops[0].output_arg_names[0]         # fc_0's product, a temporary
+    assert pe._need_create_local_exe_scopes()                     # Fluid's private check: no run yet
     pe.run([loss], feed=batch())
+    assert not pe._need_create_local_exe_scopes()
     assert all(s.find_var(tmp) is not None for s in pe._engine.exec_scopes)
     assert scope.find_var(tmp) is None                            # not in the global scope
     pe.run([loss], feed=batch())                                  # 2nd run: dropped after it
+    assert pe._need_create_local_exe_scopes()
     assert all(s.find_var(tmp) is None for s in pe._engine.exec_scopes)
     pe.run([loss], feed=batch())
     assert pe._engine.exec_scopes[0].find_var(tmp) is not None
     pe.drop_local_exe_scopes()
+    assert pe._need_create_local_exe_scopes()
     assert all(s.find_var(tmp) is None for s in pe._engine.exec_scopes)
     assert scope.find_var(main.all_parameters()[0].name) is not None   # parameters stay
 
@@ -277,6 +281,35 @@ def test_compiled_program_with_data_parallel_places(monkeypatch):
     # without with_data_parallel a CompiledProgram runs like its program
     plain, = exe.run(fluid.CompiledProgram(test), feed=batch(), fetch_list=[loss.name], scope=scope)
     assert plain.shape == (1,)
+
+
+def test_compile_pins_scope_and_place_and_checks_share_vars_from():
+    """Fluid's CompiledProgram._compile (the Executor calls it before every run): the first call pins
+    the scope and place, another scope or place is a ValueError; share_vars_from must name a
+    data-parallel program that has run (a ValueError, before anything is pinned)."""
+    (main, startup, loss, test), scope = started(with_test=True)
+    exe = fluid.Executor(fluid.CPUPlace())
+    plain = fluid.CompiledProgram(test)
+    assert plain._compile(scope, fluid.CPUPlace()) is plain
+    assert plain._compile(scope, fluid.CPUPlace()) is plain
+    with pytest.raises(ValueError, match="different scope"):
+        plain._compile(fluid.Scope(), fluid.CPUPlace())
+    with pytest.raises(ValueError, match="different place"):
+        plain._compile(scope, fluid.CUDAPlace(0))
+    with pytest.raises(ValueError, match="different scope"):      # a plain one too, as in Fluid
+        exe.run(plain, feed=batch(), fetch_list=[loss.name], scope=fluid.Scope())
+    exe.run(plain, feed=batch(), fetch_list=[loss.name], scope=scope)
+    not_parallel = fluid.CompiledProgram(test).with_data_parallel(share_vars_from=fluid.CompiledProgram(main))
+    with pytest.raises(ValueError, match="only a data-parallel"):
+        not_parallel._compile(scope, fluid.CPUPlace())
+    train = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss.name, places=[fluid.CPUPlace()])
+    test_cp = fluid.CompiledProgram(test).with_data_parallel(share_vars_from=train, places=[fluid.CPUPlace()])
+    with pytest.raises(ValueError, match="no variable to share"):
+        test_cp._compile(scope, fluid.CPUPlace())
+    train_loss, = exe.run(train, feed=batch(), fetch_list=[loss.name], scope=scope)
+    assert not test_cp._compiled
+    test_loss, = exe.run(test_cp, feed=batch(), fetch_list=[loss.name], scope=scope)
+    assert test_loss.shape == (1,) and np.isfinite(test_loss).all()
 
 
 def test_threads_are_released(cpu2):

@@ -1,8 +1,9 @@
 """CompiledProgram: a Program prepared for running, here for data parallelism
 (``CompiledProgram(program).with_data_parallel(...)``). Plain data: what to run and how.
 ``Executor.run`` runs it (pe_cli/executor/compiled.py), keeping the engine it builds for it in
-``_engine`` (with the scope of its first run in ``_scope``)."""
-from ..errors import PeError
+``_engine``; ``_compile(scope, place)`` (which every run calls first) pins the scope and place
+of its first run."""
+from ..errors import ArgumentValueError, PeError
 from ..framework import Program
 from ..places import Place
 from .strategy import check_build_strategy, check_exec_strategy
@@ -20,7 +21,9 @@ class CompiledProgram:
         self._places = None
         self._is_data_parallel = False
         self._engine = None
+        self._compiled = False
         self._scope = None
+        self._place = None
 
     @property
     def program(self):
@@ -53,6 +56,32 @@ class CompiledProgram:
         self._exec_strategy = exec_strategy
         self._share_vars_from = share_vars_from
         self._places = places
+        return self
+
+    def _compile(self, scope, place):
+        """Fluid's ``CompiledProgram._compile``, which ``Executor.run`` calls before every run: the first
+        call pins ``scope`` and ``place``, a later one with another scope or place is a ValueError (a
+        CompiledProgram keeps the variables and the devices of its first run). A data-parallel program
+        that shares variables checks here that the program it shares them with is data parallel and has
+        run. The engine itself is built at the first run. Returns self."""
+        if self._compiled:
+            if scope is not None and scope is not self._scope:
+                raise ArgumentValueError("Cannot compile program with different scope: a CompiledProgram runs "
+                                         "in the scope of its first run; make a new CompiledProgram for another")
+            if place is not None and place != self._place:
+                raise ArgumentValueError(f"Cannot compile program with different place: it was compiled for "
+                                         f"{self._place!r}, not {place!r}; make a new CompiledProgram for another")
+            return self
+        source = self._share_vars_from
+        if source is not None:
+            if not source._is_data_parallel:
+                raise ArgumentValueError("share_vars_from: only a data-parallel CompiledProgram (with_data_parallel) "
+                                         "has variables on the devices to share")
+            if source._engine is None:
+                raise ArgumentValueError("share_vars_from: the CompiledProgram this one shares variables with has "
+                                         "not run yet, so there is no variable to share; run it (the training "
+                                         "program) first: it copies the parameters to the devices at its first run")
+        self._compiled, self._scope, self._place = True, scope, place
         return self
 
     def with_inference_optimize(self, config):

@@ -1,7 +1,8 @@
 """``BuildStrategy.fuse_all_reduce_ops`` between the devices of one process: the gradients are
 gathered into buckets of at most ``BUCKET_BYTES`` (32 MiB, the largest gradient alone when bigger),
 in the order the backward pass finishes them, and each bucket is summed over the devices by one
-``fused_all_reduce`` node instead of one ``all_reduce`` node per gradient. The node lays each
+``fused_all_reduce`` node instead of one ``all_reduce`` node per gradient (``LIMITS``: Fluid's
+flags bounding a bucket's gradients and bytes). The node lays each
 device's gradients end to end in one buffer, sums the buffers in device order (the collectives'
 ``all_reduce_coalesced``) and hands every device its gradients back as views of the sum, so every
 number is the one the per-gradient all-reduce gives. A bucket is closed when the next gradient would
@@ -17,6 +18,19 @@ from .ssa_nodes import OpNode
 
 FUSED_ALL_REDUCE = "fused_all_reduce"
 BUCKET_BYTES = 32 << 20
+# Fluid's FLAGS_fuse_parameter_groups_size and FLAGS_fuse_parameter_memory_size (MB), set through
+# fluid.core._set_fuse_parameter_group_size / _set_fuse_parameter_memory_size: at most this many
+# gradients, and this many bytes, in one bucket. A group size below 1 sets no count limit; a memory
+# size of 0 or less keeps BUCKET_BYTES. They change the buckets, never the sums.
+LIMITS = {"group_size": 0, "memory_bytes": 0}
+
+
+def set_group_size(size):
+    LIMITS["group_size"] = int(size)
+
+
+def set_memory_size(megabytes):
+    LIMITS["memory_bytes"] = int(float(megabytes) * (1 << 20)) if float(megabytes) > 0 else 0
 
 
 class FusedAllReduceNode(OpNode):
@@ -63,7 +77,8 @@ class AllReduceBuckets:
         if not self.on:
             return False
         size = _nbytes(self.builder.block, grad)
-        if self.pending and self.bytes + size > BUCKET_BYTES:
+        limit, count = LIMITS["memory_bytes"] or BUCKET_BYTES, LIMITS["group_size"]
+        if self.pending and (self.bytes + size > limit or 0 < count <= len(self.pending)):
             self.flush()
         self.pending.append((param, grad))
         self.bytes += size

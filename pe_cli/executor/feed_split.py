@@ -2,7 +2,7 @@
 for a LoD feed) and the devices' fetched values merged back (concatenated along dim 0)."""
 import numpy as np
 
-from ..errors import FeedError
+from ..errors import FeedError, FeedSplitError
 from ..framework.lod_tensor import LoDTensor
 from ..selected_rows import SelectedRows
 from .feeding import as_feed_array
@@ -42,21 +42,35 @@ def _name(key):
     return key if isinstance(key, str) else getattr(key, "name", key)
 
 
-def split_feed(block, feed, n, whole=()):
+def split_feed(block, feed, n, whole=(), persistable=()):
     """Per device: ({name: array}, {name: lod}). A dict feed is split over the ``n`` devices (names
-    in ``whole`` go whole to every device); a list feed gives one dict per device."""
+    in ``whole`` go whole to every device; a ``persistable`` name too when it has one row, as a
+    learning rate of shape [1] does, else it is split like the rest, as in Fluid); a list feed gives
+    one dict per device."""
     per_device = [({}, {}) for _ in range(n)]
     if feed is None:
         return per_device
     if isinstance(feed, dict):
+        converted, bad_feed = [], None
         for key, value in feed.items():
             name = _name(key)
-            array, lod = as_feed_array(block, name, value)
-            if name in whole:
+            try:
+                converted.append((name, *as_feed_array(block, name, value)))
+            except FeedError as e:
+                bad_feed = bad_feed or e
+        copied = {name for name, array, lod in converted
+                  if name in whole or (name in persistable and _rows(array, lod) <= 1)}
+        for name, array, lod in converted:      # checked first: Fluid's layers.data checks no shape,
+            if name not in copied:              # the split is what fails there
+                _check_split(name, array, lod, n, name in persistable)
+        if bad_feed is not None:
+            raise bad_feed
+        for name, array, lod in converted:
+            if name in copied:
                 for vals, _ in per_device:
                     vals[name] = array
-                continue
-            _split_one(name, array, lod, per_device)
+            else:
+                _split_one(name, array, lod, per_device)
         return per_device
     if isinstance(feed, (list, tuple)):
         if len(feed) != n:
@@ -77,19 +91,31 @@ def split_feed(block, feed, n, whole=()):
                      f"got {type(feed).__name__}")
 
 
-def _split_one(name, array, lod, per_device):
-    n = len(per_device)
+def _rows(array, lod):
+    """Samples (rows, or top-level sequences with a LoD) of a fed value; 0 for a scalar."""
+    return len(lod[0]) - 1 if lod else (array.shape[0] if array.ndim else 0)
+
+
+def _check_split(name, array, lod, n, persistable):
     if array.ndim == 0:
         raise FeedError(f"feed '{name}' is a scalar: a dict feed is split over the {n} devices along "
                         f"its first dimension; give it a batch dimension or feed a list of dicts")
-    total = len(lod[0]) - 1 if lod else array.shape[0]
+    total = _rows(array, lod)
     unit = "sequence" if lod else "sample"
+    if total < n and persistable:
+        raise FeedSplitError(f"feed '{name}' is a persistable variable with {total} {unit}s but the program "
+                             f"runs on {n} devices: feed one (every device gets a copy) or at least {n} "
+                             f"(split over the devices)")
     if total < n:
-        raise FeedError(f"feed '{name}' has {total} {unit}(s) but the program runs on {n} devices, and each "
-                        f"device needs at least one: feed at least {n} {unit}s per batch, or drop the last "
-                        f"incomplete batch (drop_last=True)")
+        raise FeedSplitError(f"feed '{name}' has {total} {unit}(s) but the program runs on {n} devices, and "
+                             f"each device needs at least one: feed at least {n} {unit}s per batch, or drop "
+                             f"the last incomplete batch (drop_last=True)")
+
+
+def _split_one(name, array, lod, per_device):
     start = 0
-    for d, size in enumerate(split_sizes(total, n)):
+    total = _rows(array, lod)
+    for d, size in enumerate(split_sizes(total, len(per_device))):
         vals, lods = per_device[d]
         if lod:
             part, lo, hi = _slice_lod(lod, start, start + size)

@@ -89,9 +89,10 @@ class DataParallelEngine:
         self.scopes = DeviceScopes(self.graph, self.block, memory, global_scope() if scope is None else scope,
                                    self._shared_scopes(share_vars_from))
         self.share_vars_from = share_vars_from
-        # fed names every device gets whole: fed persistable variables (a learning rate of shape
-        # [1] is not a batch) and, under Customized scaling, each device's loss gradient
-        self._whole = self.scopes.persistable | ({self.graph.fed_loss_grad} if self.graph.fed_loss_grad else set())
+        # fed names every device gets whole: under Customized scaling, each device's loss gradient;
+        # a fed persistable variable too when it has one row (a learning rate of shape [1] is not a
+        # batch), else it is split like a batch (Fluid's rule)
+        self._whole = {self.graph.fed_loss_grad} if self.graph.fed_loss_grad else set()
         self._steps = {}            # (op id, device) -> OpStep, shared by the schedules
         self._schedules = {}        # fetch names -> Schedule
         self._node_context = _NodeContext(self)
@@ -207,7 +208,7 @@ class DataParallelEngine:
         self.runtime.prepare_run(self.n)
         profile = profiler.active()
         start, loop = profiler.clock(), 0.0
-        per_device = split_feed(self.block, feed, self.n, self._whole)
+        per_device = split_feed(self.block, feed, self.n, self._whole, self.scopes.persistable)
         sched = self._schedule(unique)
         if self.processes is not None and not self._broadcast_done and self.scopes.share_from is None:
             self._broadcast_persistables()
@@ -285,6 +286,11 @@ class ParallelExecutor:
     def drop_local_exe_scopes(self):
         """Drops every device's temporaries now (otherwise every num_iteration_per_drop_scope runs)."""
         self._engine.drop_local_exe_scopes()
+
+    def _need_create_local_exe_scopes(self):
+        """Fluid's private check: True when no run has been made since the devices' local execution
+        scopes were last dropped (or ever), so the next run starts them anew."""
+        return self._engine._runs_since_drop == 0
 
     def close(self):
         self._engine.close()

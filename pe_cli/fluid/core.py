@@ -1,4 +1,5 @@
 """``fluid.core``: the names Fluid scripts reach for in its C++ core module."""
+from ..compiler import fused_all_reduce
 from ..executor.scope import Scope  # noqa: F401
 from ..dtypes import VarType
 from ..framework.lod_tensor import LoDTensor  # noqa: F401
@@ -30,3 +31,15 @@ def get_fetch_variable(scope, var_name, index):
 def get_cuda_device_count():
     """The number of CUDA devices pe can use (0 without CUDA)."""
     return len(cuda_places()) if is_compiled_with_cuda() else 0
+
+
+def _set_fuse_parameter_group_size(size):
+    """Fluid's FLAGS_fuse_parameter_groups_size: with fuse_all_reduce_ops, at most ``size`` gradients
+    are summed by one fused all-reduce (below 1: no such limit). Graphs built later use it."""
+    fused_all_reduce.set_group_size(size)
+
+
+def _set_fuse_parameter_memory_size(megabytes):
+    """Fluid's FLAGS_fuse_parameter_memory_size: at most ``megabytes`` MB of gradients in one fused
+    all-reduce (0 or less: pe's 32 MiB buckets). Graphs built later use it."""
+    fused_all_reduce.set_memory_size(megabytes)

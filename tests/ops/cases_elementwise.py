@@ -46,6 +46,7 @@ CASES = [
     case("sub", r(4), r(2, 3, 4), suffix="_numpy_broadcast"),
     case("add", _X, _Y31, axis=1, suffix="_axis1_trailing_one"),
     case("add", _X, r(4), suffix="_last"),
+    case("add", r(3, 3), r(3, 3), axis=1, suffix="_equal_shapes_axis1"),     # Fluid ignores axis then
     case("mul", r(2, 3), r(2, 3)),
     case("mul", _X, _Y34, axis=1, suffix="_axis1"),
     case("mul", _X, r(2), axis=0, suffix="_axis0"),
