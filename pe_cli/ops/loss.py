@@ -28,7 +28,9 @@ def _grad_swce(g):
          {"Logits@GRAD": g.in_grad("Logits")}, g.attrs)
 
 
-_SWCE_ATTRS = {"soft_label": False, "ignore_index": -100, "numeric_stable_mode": True, "axis": -1}
+_SWCE_ATTRS = {"soft_label": False, "ignore_index": -100, "numeric_stable_mode": True, "axis": -1,
+               # Paddle 2.x's (a model it saved carries it): only Fluid's softmax-then-cross-entropy
+               "use_softmax": Attr(True, choices=(True,))}
 register("softmax_with_cross_entropy", kernel_module="loss",
          grad_reads=("Label", "Softmax"), inputs=["Logits", "Label"], outputs=["Softmax", "Loss"],
          attrs=_SWCE_ATTRS, infer=_infer_swce, grad=_grad_swce,

@@ -32,7 +32,9 @@ def _grad_cumsum(g):
 register("cumsum", kernel_module="tensor_extra", inputs=["X"], outputs=["Out"], infer=_infer_cumsum,
          grad=_grad_cumsum,
          attrs={"axis": Attr(-1, is_int, "an int"), "exclusive": Attr(False, choices=_BOOL),
-                "reverse": Attr(False, choices=_BOOL)},
+                "reverse": Attr(False, choices=_BOOL),
+                # Paddle 2.x's cumsum over the flattened X (axis=None): not supported
+                "flatten": Attr(False, choices=(False,))},
          doc="Out = the running sum of X along `axis` (-1: the last); `exclusive` leaves each element "
              "out of its own sum (the first is 0), `reverse` sums from the end. The gradient is the "
              "cumsum of Out@GRAD in the other direction.")
