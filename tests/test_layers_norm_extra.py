@@ -47,3 +47,41 @@ def test_prelu_mistakes(progs):
     x = layers.data("x", [3, 2, 2], dtype="float32")
     with pytest.raises(PeError, match="mode='chanel' must be"):
         layers.prelu(x, "chanel")
+
+
+def test_instance_norm_and_group_norm_parameters_and_values(progs):
+    main, _ = progs
+    x = layers.data("x", [4, 3, 2], dtype="float32")
+    inorm = layers.instance_norm(x)
+    gnorm = layers.group_norm(x, groups=2, act="relu")
+    params = _params(main)
+    assert sorted(tuple(p.shape) for p in params.values()) == [(4,)] * 4
+    assert inorm.shape == x.shape and gnorm.shape == x.shape
+    xv = np.random.default_rng(1).normal(size=(2, 4, 3, 2)).astype(np.float32)
+    (got_i, got_g), _ = _run(progs, {"x": xv}, [inorm, gnorm])
+    m, v = xv.mean(axis=(2, 3), keepdims=True), xv.var(axis=(2, 3), keepdims=True)
+    np.testing.assert_allclose(got_i, (xv - m) / np.sqrt(v + 1e-5), rtol=1e-4, atol=1e-5)
+    xg = xv.reshape(2, 2, -1)
+    want = (xg - xg.mean(axis=2, keepdims=True)) / np.sqrt(xg.var(axis=2, keepdims=True) + 1e-5)
+    np.testing.assert_allclose(got_g, np.maximum(want.reshape(xv.shape), 0), rtol=1e-4, atol=1e-5)
+
+
+def test_norms_train_their_parameters(progs):
+    main, _ = progs
+    x = layers.data("x", [4, 3, 2], dtype="float32")
+    y = layers.group_norm(layers.instance_norm(x, param_attr=fluid.ParamAttr(name="in_scale")), groups=4,
+                          bias_attr=fluid.ParamAttr(name="gn_bias"))
+    loss = layers.mean(layers.square(y - 1.0))
+    fluid.optimizer.SGD(0.1).minimize(loss)
+    xv = np.random.default_rng(2).normal(size=(2, 4, 3, 2)).astype(np.float32)
+    _, scope = _run(progs, {"x": xv}, [loss])
+    bias = np.array(scope.find_var("gn_bias").get_tensor())
+    assert np.all(bias > 0), bias            # pulled towards the target 1
+
+
+def test_norm_mistakes(progs):
+    x = layers.data("x", [6, 3, 2], dtype="float32")
+    with pytest.raises(PeError, match="groups=4 must be an int >= 1 dividing the 6 channels"):
+        layers.group_norm(x, groups=4)
+    with pytest.raises(PeError, match="data_layout='NHWC' is not supported"):
+        layers.group_norm(x, groups=2, data_layout="NHWC")
