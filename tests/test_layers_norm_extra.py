@@ -85,3 +85,36 @@ def test_norm_mistakes(progs):
         layers.group_norm(x, groups=4)
     with pytest.raises(PeError, match="data_layout='NHWC' is not supported"):
         layers.group_norm(x, groups=2, data_layout="NHWC")
+
+
+def test_conv2d_transpose_shapes_and_values(progs):
+    main, _ = progs
+    x = layers.data("x", [4, 3, 3], dtype="float32")
+    up = layers.conv2d_transpose(x, num_filters=6, filter_size=3, stride=2, padding=1, groups=2,
+                                 param_attr=fluid.ParamAttr(name="w_up"), bias_attr=False)
+    sized = layers.conv2d_transpose(x, num_filters=2, output_size=[8, 7], stride=2, act="relu")
+    assert up.shape == (-1, 6, 5, 5) and sized.shape == (-1, 2, 8, 7)
+    assert tuple(main.global_block().var("w_up").shape) == (4, 3, 3, 3)
+    filt = [tuple(p.shape) for p in _params(main).values() if len(p.shape) == 4]
+    assert (4, 2, 4, 3) in filt            # Fluid's filter size for output_size [8, 7], stride 2
+    xv = np.random.default_rng(3).normal(size=(2, 4, 3, 3)).astype(np.float32)
+    (got,), scope = _run(progs, {"x": xv}, [up])
+    w = np.array(scope.find_var("w_up").get_tensor())
+    full = np.zeros((2, 6, 7, 7), dtype=np.float64)
+    for c in range(4):
+        g = c // 2
+        for i in range(3):
+            for j in range(3):
+                full[:, g * 3:(g + 1) * 3, 2 * i:2 * i + 3, 2 * j:2 * j + 3] += \
+                    xv[:, c, i, j][:, None, None, None] * w[c][None]
+    np.testing.assert_allclose(got, full[:, :, 1:6, 1:6], rtol=1e-4, atol=1e-5)
+
+
+def test_conv2d_transpose_mistakes(progs):
+    x = layers.data("x", [4, 3, 3], dtype="float32")
+    with pytest.raises(PeError, match="give filter_size or output_size"):
+        layers.conv2d_transpose(x, num_filters=2)
+    with pytest.raises(PeError, match="groups=3 must divide"):
+        layers.conv2d_transpose(x, num_filters=6, filter_size=3, groups=3)
+    with pytest.raises(PeError, match="output_size .* must be in"):
+        layers.conv2d_transpose(x, num_filters=2, filter_size=3, output_size=[9, 9])
