@@ -322,8 +322,9 @@ def pool3d_out(attrs, in_dhw):
 def conv_transpose_geometry(x_shape, w_shape, attrs):
     """(paddings [t, b, l, r], dilations, [out_h, out_w], error or None) of conv2d_transpose on Input
     ``x_shape`` [N, C_in, H, W] with Filter ``w_shape`` [C_in, C_out/groups, kh, kw]: out = (in - 1) *
-    stride - pads + dilation * (k - 1) + 1, or ``output_size`` when given, which must lie in
-    [that, that + stride) (the sizes conv2d maps back to H and W). Unknown dims give -1."""
+    stride - pads + dilation * (k - 1) + 1 (+ ``output_padding``, 2.x's attribute), or ``output_size``
+    when given, which must lie in [that, that + stride) (the sizes conv2d maps back to H and W).
+    Unknown dims give -1."""
     strides, out_size = attrs["strides"], list(attrs.get("output_size") or [])
     pads, dil = conv_paddings(attrs["paddings"], attrs["padding_algorithm"], x_shape[2:], w_shape[2:], strides,
                               attrs["dilations"])
@@ -340,5 +341,9 @@ def conv_transpose_geometry(x_shape, w_shape, attrs):
         if least <= 0:
             return pads, dil, out_hw, (f"Filter {fmt_shape(w_shape)} (paddings {pads}) leaves no output for Input "
                                        f"{fmt_shape(x_shape)}")
-        out_hw.append(out_size[i] if out_size else least)
+        extra = list(attrs.get("output_padding") or [0, 0])[i]
+        if extra and not extra < max(strides[i], dil[i]):
+            return pads, dil, out_hw, (f"output_padding {list(attrs['output_padding'])} must be less than the "
+                                       f"stride or the dilation along dim {2 + i}")
+        out_hw.append(out_size[i] if out_size else least + extra)
     return pads, dil, out_hw, None

@@ -25,7 +25,14 @@ _ATTRS = {
                         all(isinstance(i, int) and i >= 1 for i in v), "[] or [out_h, out_w], ints >= 1"),
     "padding_algorithm": Attr("EXPLICIT", choices=("EXPLICIT", "SAME", "VALID")),
     "data_format": Attr("NCHW", choices=("NCHW", "AnyLayout")),
+    "output_padding": Attr(list, lambda v: isinstance(v, (list, tuple)) and len(v) in (0, 2) and
+                           all(isinstance(i, int) and i >= 0 for i in v), "[] or 2 ints >= 0"),
     "use_cudnn": True,
+    # Fluid's fused activation (MKL-DNN): only its "none" values, so saved Fluid models load
+    "fuse_relu": Attr(False, choices=(False,)),
+    "fuse_activation": Attr("", choices=("",)),
+    "fuse_alpha": 0.0,
+    "fuse_beta": 0.0,
 }
 
 

@@ -24,6 +24,8 @@ def _infer_prelu(ctx):
     x, alpha, mode = ctx.shape("X"), ctx.shape("Alpha"), ctx.attrs["mode"]
     if x is None or len(x) < (2 if mode != "all" else 1):
         ctx.fail(f"X {fmt_shape(x)} needs a batch dim and, for mode '{mode}', the dims after it")
+    if mode == "channel" and ctx.attrs["data_format"] != "NCHW":
+        ctx.fail("mode 'channel' with data_format NHWC is not supported by pe; give NCHW input")
     want, have = prelu_alpha_size(x, mode), known_numel(alpha)
     if want >= 0 and have >= 0 and want != have:
         ctx.fail(f"Alpha {fmt_shape(alpha)} has {have} values but mode '{mode}' needs {want} for X {fmt_shape(x)}")
@@ -37,7 +39,9 @@ def _grad_prelu(g):
          {"X@GRAD": g.in_grad("X"), "Alpha@GRAD": g.in_grad("Alpha")}, g.attrs)
 
 
-_PRELU_ATTRS = {"mode": Attr("all", choices=("all", "channel", "element"))}
+_PRELU_ATTRS = {"mode": Attr("all", choices=("all", "channel", "element")),
+                # Paddle 2.x's attribute: NHWC changes only where 'channel' mode finds the channels
+                "data_format": Attr("NCHW", choices=("NCHW", "NHWC"))}
 register("prelu", kernel_module="norm_extra", inputs=["X", "Alpha"], outputs=["Out"], attrs=_PRELU_ATTRS,
          infer=_infer_prelu, grad=_grad_prelu, grad_reads=("Alpha", "X"),
          doc="Out = X where X > 0, else Alpha * X: one Alpha (all), one per channel of dim 1 (channel) or "

@@ -25,6 +25,8 @@ def _conv_transpose_ref(i, a):
     out_w = (wd - 1) * sw - pl - pr + dw * (kw - 1) + 1
     if a.get("output_size"):
         out_h, out_w = a["output_size"]
+    if a.get("output_padding"):
+        out_h, out_w = out_h + a["output_padding"][0], out_w + a["output_padding"][1]
     full = np.zeros((n, cout_g * groups, max(pt + out_h, (h - 1) * sh + dh * (kh - 1) + 1),
                      max(pl + out_w, (wd - 1) * sw + dw * (kw - 1) + 1)))
     per_group = cin // groups
@@ -52,4 +54,7 @@ CASES = [
     OpCase("conv2d_transpose", {"Input": r(1, 2, 3, 3), "Filter": r(2, 1, 3, 3)}, _conv_transpose_ref,
            attrs={"strides": [2, 2], "paddings": [1, 1], "output_size": [6, 5]}, grad=("Input", "Filter"),
            name="conv2d_transpose_output_size"),
+    OpCase("conv2d_transpose", {"Input": r(1, 2, 2, 3), "Filter": r(2, 2, 2, 2)}, _conv_transpose_ref,
+           attrs={"strides": [3, 2], "paddings": [0, 1], "output_padding": [2, 1]}, grad=("Input", "Filter"),
+           name="conv2d_transpose_output_padding"),
 ]
