@@ -118,3 +118,71 @@ def test_conv2d_transpose_mistakes(progs):
         layers.conv2d_transpose(x, num_filters=6, filter_size=3, groups=3)
     with pytest.raises(PeError, match="output_size .* must be in"):
         layers.conv2d_transpose(x, num_filters=2, filter_size=3, output_size=[9, 9])
+
+
+def _fluid_op(block, op_type, inputs, outputs, **attrs):
+    op = block.ops.add(type=op_type)
+    for slot, args in inputs.items():
+        op.inputs.add(parameter=slot, arguments=args)
+    for slot, args in outputs.items():
+        op.outputs.add(parameter=slot, arguments=args)
+    for name, value in dict(attrs, op_role=0, op_namescope="/", op_callstack=["x.py"], op_device="").items():
+        if isinstance(value, list) and (not value or isinstance(value[0], int)):
+            attr = op.attrs.add(name=name, type=3)            # INTS
+            attr.ints.extend(value)
+        elif isinstance(value, list):
+            attr = op.attrs.add(name=name, type=5)
+            attr.strings.extend(value)
+        else:
+            kind, field = {bool: (6, "b"), int: (0, "i"), float: (1, "f"), str: (2, "s")}[type(value)]
+            attr = op.attrs.add(name=name, type=kind)
+            setattr(attr, field, value)
+
+
+def test_a_fluid_model_with_these_ops_loads(tmp_path):
+    """A ProgramDesc as Fluid 1.8 saves it (its op types, slots and attributes, defaults included)
+    loads and computes what the ops' numpy references say."""
+    from pe_cli.io.fluid_proto import messages
+    from tests.ops.cases_conv_transpose import _conv_transpose_ref
+    from tests.ops.cases_norm_extra import _group_norm_ref, _instance_norm_ref, _prelu_ref
+    from tests.test_fluid_model_files import FEED, FETCH, _var, tensor_file
+    rng = np.random.default_rng(5)
+    params = {"w": rng.normal(size=(2, 2, 3, 3)), "gs": rng.normal(size=2), "gb": rng.normal(size=2),
+              "is": rng.normal(size=2), "ib": rng.normal(size=2), "alpha": rng.normal(size=(1, 2, 1, 1))}
+    params = {k: v.astype(np.float32) for k, v in params.items()}
+    desc = messages()["ProgramDesc"]()
+    block = desc.blocks.add(idx=0, parent_idx=-1)
+    for name, value in params.items():
+        _var(block, name, list(value.shape), True)
+    for name in ("x", "t", "g", "gm", "gv", "i", "im", "iv", "out"):
+        _var(block, name, [-1, 2, 3, 3] if name == "x" else [-1])
+    _var(block, "feed", [], True, FEED)
+    _var(block, "fetch", [], True, FETCH)
+    _fluid_op(block, "feed", {"X": ["feed"]}, {"Out": ["x"]}, col=0)
+    conv_attrs = dict(output_size=[], groups=1, dilations=[1, 1], strides=[2, 2], paddings=[1, 1],
+                      data_format="NCHW", padding_algorithm="EXPLICIT")
+    _fluid_op(block, "conv2d_transpose", {"Input": ["x"], "Filter": ["w"]}, {"Output": ["t"]}, use_cudnn=True,
+              use_mkldnn=False, force_fp32_output=False, fuse_relu=False, fuse_activation="", fuse_alpha=0.0,
+              fuse_beta=0.0, workspace_size_MB=4096, **conv_attrs)
+    _fluid_op(block, "group_norm", {"X": ["t"], "Scale": ["gs"], "Bias": ["gb"]},
+              {"Y": ["g"], "Mean": ["gm"], "Variance": ["gv"]}, epsilon=1e-5, groups=2, data_layout="NCHW")
+    _fluid_op(block, "instance_norm", {"X": ["g"], "Scale": ["is"], "Bias": ["ib"]},
+              {"Y": ["i"], "SavedMean": ["im"], "SavedVariance": ["iv"]}, epsilon=1e-5)
+    _fluid_op(block, "prelu", {"X": ["i"], "Alpha": ["alpha"]}, {"Out": ["out"]}, mode="channel")
+    _fluid_op(block, "fetch", {"X": ["out"]}, {"Out": ["fetch"]}, col=0)
+    desc.version.version = 1008005
+    (tmp_path / "__model__").write_bytes(desc.SerializeToString())
+    for name, value in params.items():
+        (tmp_path / name).write_bytes(tensor_file(value))
+    exe = fluid.Executor(fluid.CPUPlace())
+    x = rng.normal(size=(2, 2, 3, 3)).astype(np.float32)
+    with fluid.scope_guard(fluid.Scope()):
+        program, feeds, fetches = fluid.io.load_inference_model(str(tmp_path), exe)
+        got, = exe.run(program, feed={"x": x}, fetch_list=fetches)
+    p = {k: v.astype(np.float64) for k, v in params.items()}
+    t = _conv_transpose_ref({"Input": x.astype(np.float64), "Filter": p["w"]}, conv_attrs)["Output"]
+    g = _group_norm_ref({"X": t, "Scale": p["gs"], "Bias": p["gb"]}, {"epsilon": 1e-5, "groups": 2})["Y"]
+    i = _instance_norm_ref({"X": g, "Scale": p["is"], "Bias": p["ib"]}, {"epsilon": 1e-5})["Y"]
+    want = _prelu_ref("channel")({"X": i, "Alpha": p["alpha"]}, {})["Out"]
+    assert got.shape == (2, 2, 5, 5)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
