@@ -21,7 +21,7 @@ def _params(main):
     return {p.name: p for p in main.global_block().all_parameters()}
 
 
-def _run(progs, feed, fetch, train_loss=None):
+def _run(progs, feed, fetch):
     main, startup = progs
     scope = fluid.Scope()
     exe = fluid.Executor(fluid.CPUPlace())
@@ -186,3 +186,21 @@ def test_a_fluid_model_with_these_ops_loads(tmp_path):
     want = _prelu_ref("channel")({"X": i, "Alpha": p["alpha"]}, {})["Out"]
     assert got.shape == (2, 2, 5, 5)
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+def test_conv2d_transpose_and_prelu_train(progs):
+    x = layers.data("x", [2, 3, 3], dtype="float32")
+    y = layers.prelu(layers.conv2d_transpose(x, num_filters=2, filter_size=2, stride=2,
+                                             param_attr=fluid.ParamAttr(name="w_t")),
+                     "channel", param_attr=fluid.ParamAttr(name="alpha"))
+    loss = layers.mean(layers.square(y - 1.0))
+    fluid.optimizer.SGD(0.5).minimize(loss)
+    main_prog, startup = progs
+    scope, exe = fluid.Scope(), fluid.Executor(fluid.CPUPlace())
+    exe.run(startup, scope=scope)
+    w0 = np.array(scope.find_var("w_t").get_tensor()).copy()
+    xv = np.random.default_rng(4).normal(size=(4, 2, 3, 3)).astype(np.float32)
+    losses = [exe.run(main_prog, feed={"x": xv}, fetch_list=[loss], scope=scope)[0] for _ in range(5)]
+    assert float(losses[-1]) < float(losses[0])
+    assert not np.allclose(np.array(scope.find_var("w_t").get_tensor()), w0)
+    assert not np.allclose(np.array(scope.find_var("alpha").get_tensor()), 0.25)
