@@ -317,3 +317,33 @@ def pool3d_out(attrs, in_dhw):
     ksize, strides, pads = pool3d_geometry(attrs, in_dhw)
     return [pool_out_size(in_dhw[i], ksize[i], pads[2 * i], pads[2 * i + 1], strides[i], attrs["ceil_mode"])
             for i in range(3)]
+
+
+def conv_transpose_geometry(x_shape, w_shape, attrs):
+    """(paddings [t, b, l, r], dilations, [out_h, out_w], error or None) of conv2d_transpose on Input
+    ``x_shape`` [N, C_in, H, W] with Filter ``w_shape`` [C_in, C_out/groups, kh, kw]: out = (in - 1) *
+    stride - pads + dilation * (k - 1) + 1 (+ ``output_padding``, 2.x's attribute), or ``output_size``
+    when given, which must lie in [that, that + stride) (the sizes conv2d maps back to H and W).
+    Unknown dims give -1."""
+    strides, out_size = attrs["strides"], list(attrs.get("output_size") or [])
+    pads, dil = conv_paddings(attrs["paddings"], attrs["padding_algorithm"], x_shape[2:], w_shape[2:], strides,
+                              attrs["dilations"])
+    out_hw = []
+    for i in range(2):
+        size = x_shape[2 + i]
+        if size is None or size < 0:
+            out_hw.append(out_size[i] if out_size else -1)
+            continue
+        least = (size - 1) * strides[i] - pads[2 * i] - pads[2 * i + 1] + dil[i] * (w_shape[2 + i] - 1) + 1
+        if out_size and not least <= out_size[i] < least + strides[i]:
+            return pads, dil, out_hw, (f"output_size {out_size} must be in [{least}, {least + strides[i]}) along "
+                                       f"dim {2 + i} for Input {fmt_shape(x_shape)} and Filter {fmt_shape(w_shape)}")
+        if least <= 0:
+            return pads, dil, out_hw, (f"Filter {fmt_shape(w_shape)} (paddings {pads}) leaves no output for Input "
+                                       f"{fmt_shape(x_shape)}")
+        extra = list(attrs.get("output_padding") or [0, 0])[i]
+        if extra and not extra < max(strides[i], dil[i]):
+            return pads, dil, out_hw, (f"output_padding {list(attrs['output_padding'])} must be less than the "
+                                       f"stride or the dilation along dim {2 + i}")
+        out_hw.append(out_size[i] if out_size else least + extra)
+    return pads, dil, out_hw, None
