@@ -236,9 +236,9 @@ def test_a_paddle_checkpoint_resumes_in_pe():
 
 
 def test_paddles_pooling_convolution_and_activations_match():
-    """tests/data/paddle_models/ops: 15 fetch targets of one Paddle 2.6.2 program (pool2d in ceil mode,
+    """tests/data/paddle_models/ops: 19 fetch targets of one Paddle 2.6.2 program (pool2d in ceil mode,
     exclusive or not; a grouped, dilated, strided conv2d; layer_norm; 7 activations; adaptive pooling,
-    cumsum, sigmoid cross-entropy)."""
+    cumsum, sigmoid cross-entropy, conv2d_transpose, group_norm, instance_norm, prelu)."""
     folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "paddle_models")
     exe = fluid.Executor(fluid.CPUPlace())
     with fluid.scope_guard(fluid.Scope()):
@@ -246,6 +246,6 @@ def test_paddles_pooling_convolution_and_activations_match():
                                                                 params_filename="ops.pdiparams")
         with np.load(os.path.join(folder, "ops_io.npz"), allow_pickle=False) as io:
             got = exe.run(program, feed={"x": io["x"]}, fetch_list=fetches)
-            assert len(got) == 15
+            assert len(got) == 19
             for i, g in enumerate(got):
                 np.testing.assert_allclose(g, io[f"out{i}"], rtol=1e-5, atol=1e-6, err_msg=fetches[i].name)

@@ -76,8 +76,8 @@ def attention(exe):
 
 def ops(exe):
     """One model, many fetch targets: pooling (ceil mode, exclusive or not), a grouped dilated strided
-    conv, layer_norm, activations, adaptive pooling, cumsum and a sigmoid cross-entropy, each against
-    Paddle's own kernels."""
+    conv, layer_norm, activations, adaptive pooling, cumsum, a sigmoid cross-entropy, conv2d_transpose,
+    group_norm, instance_norm and prelu, each against Paddle's own kernels."""
     F = paddle.nn.functional
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup):
@@ -88,7 +88,10 @@ def ops(exe):
                 paddle.static.nn.layer_norm(x, begin_norm_axis=2), F.leaky_relu(x, 0.1), F.elu(x, 0.7),
                 F.hardsigmoid(x), F.swish(x), F.softplus(x), F.gelu(x, approximate=True), F.log_softmax(x, axis=1),
                 F.adaptive_avg_pool2d(x, 4), paddle.cumsum(x, axis=2),
-                F.binary_cross_entropy_with_logits(x, paddle.full_like(x, 0.3), reduction="none")]
+                F.binary_cross_entropy_with_logits(x, paddle.full_like(x, 0.3), reduction="none"),
+                paddle.static.nn.conv2d_transpose(x, 3, filter_size=3, stride=2, padding=1),
+                paddle.static.nn.group_norm(x, 2), paddle.static.nn.instance_norm(x),
+                paddle.static.nn.prelu(x, "channel")]
     exe.run(startup)
     x_value = np.random.RandomState(0).randn(2, 4, 9, 9).astype("float32")
     values = exe.run(main, feed={"x": x_value}, fetch_list=outs)
