@@ -13,7 +13,7 @@ import sys
 import click
 
 from .cli_errors import CONTEXT, EPILOG, _fail, debug_option, guarded
-from .cli_tools import export, plot, predict, summary
+from .cli_tools import export, infer, plot, predict, summary
 from .errors import UsageError
 
 
@@ -350,7 +350,7 @@ def launch(trainers, pservers, script, args):
                        env=fluid_env(trainers, pservers)))
 
 
-for _command in (summary, predict, plot, export):      # after training: pe_cli/cli_tools.py
+for _command in (summary, predict, infer, plot, export):      # after training: pe_cli/cli_tools.py
     main.add_command(_command)
 
 

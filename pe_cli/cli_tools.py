@@ -1,4 +1,4 @@
-"""The commands for after training: ``pe summary``, ``pe predict``, ``pe export`` and ``pe plot``
+"""The commands for after training: ``pe summary``, ``pe predict``, ``pe infer``, ``pe export`` and ``pe plot``
 (registered on the ``pe`` group by pe_cli/cli.py; each imports the engine in its body, as there)."""
 import click
 
@@ -44,6 +44,28 @@ def predict(config, overrides, checkpoint, data_path, out, output, quiet):
     result = run_predict(cfg, checkpoint, data_path, out, output, quiet)
     kind = "classes and probabilities" if result["classifier"] else "values"
     click.echo(f"predicted {result['samples']} samples with layer '{result['output']}' ({kind}): {result['out']}")
+
+
+@click.command(context_settings=CONTEXT, epilog=EPILOG)
+@click.argument("model_dir", type=click.Path(file_okay=False), metavar="MODEL_DIR")
+@click.option("--data", "data_path", required=True, metavar="FILE",
+              help="The feeds: .npy or IDX (one feed), .npz (arrays named after the feeds), .csv.")
+@click.option("-o", "--out", required=True, metavar="FILE.npz", help="Where to write each fetch target's values.")
+@click.option("--model-filename", metavar="NAME", help="The program's file in MODEL_DIR (default: __model__).")
+@click.option("--params-filename", metavar="NAME",
+              help="The parameters' single file in MODEL_DIR (default: one file per parameter).")
+@click.option("--batch-size", type=click.IntRange(min=1), default=256, show_default=True,
+              help="Samples per run (a model that reduces over its batch gives per-batch values).")
+@debug_option
+@guarded
+def infer(model_dir, data_path, out, model_filename, params_filename, batch_size):
+    """Run an inference model directory on a data file: one that PaddlePaddle saved (Fluid's
+    save_inference_model, or Paddle 2.x's .pdmodel/.pdiparams) or pe saved. No config is needed;
+    the data must already be preprocessed as the model expects."""
+    from .run.infer import infer as run_infer
+    result = run_infer(model_dir, data_path, out, model_filename, params_filename, batch_size)
+    click.echo(f"ran {result['samples']} samples through {', '.join(result['feeds'])} -> "
+               f"{', '.join(result['fetches'])}: {result['out']}")
 
 
 @click.command(context_settings=CONTEXT, epilog=EPILOG)

@@ -48,7 +48,7 @@ LAZY = {
                    "pe_cli.ops.registry", "pe_cli.run.evaluate", "pe_cli.run.graphcmd", "pe_cli.run.smoke",
                    "pe_cli.config.errors", "pe_cli.config.registries", "pe_cli.config.describe"),
     "pe_cli.cli_tools": ("pe_cli.run.summary", "pe_cli.config", "pe_cli.run.predict", "pe_cli.run.plot",
-                         "pe_cli.export", "pe_cli.run.inference"),
+                         "pe_cli.export", "pe_cli.run.inference", "pe_cli.run.infer"),
     "pe_cli.cli_errors": ("pe_cli.config",),
 }
 

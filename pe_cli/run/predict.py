@@ -22,7 +22,7 @@ from .progress import Progress
 from .rundir import atomic_write
 
 
-def _read(path, feeds):
+def read_feeds(path, feeds):
     """{feed: array} from a data file for the ``feeds`` the prediction needs."""
     if not os.path.isfile(path):
         raise PeError(f"data file {path} does not exist")
@@ -58,7 +58,7 @@ def predict(cfg, checkpoint, data_path, out=None, output=None, quiet=False):
         raise PeError(f"-o {out}: predictions are written as .npz or .csv")
     inference = load_inference(cfg, checkpoint, output)       # the pruned test program (run/inference.py)
     columns = {}
-    for name, array in _read(data_path, inference.inputs).items():
+    for name, array in read_feeds(data_path, inference.inputs).items():
         try:
             array = apply_transforms(array, cfg.data["data"]["transforms"].get(name, []))
             columns[name] = conform(array, name, cfg.model.feeds[name].full_shape, cfg.model.feeds[name].dtype)

@@ -1,0 +1,53 @@
+"""``pe infer``: an inference model directory, saved by PaddlePaddle (Fluid's ``__model__`` or Paddle
+2.x's ``.pdmodel``/``.pdiparams``) or by pe, run on a data file, without a config.
+
+The data file gives the model's feeds (.npy or IDX for a single feed, .npz by feed name, .csv); each
+array is cast to its feed's dtype and, where its sample shape differs only in size-1 dims (IDX images
+[N, 28, 28] for a [-1, 1, 28, 28] feed), reshaped to it. No other preprocessing is applied: the
+model's own (a scaling, a mean) is the user's to apply before. Every fetch target's values for all
+samples go to one .npz, named by the target variables.
+"""
+import io
+import os
+
+import numpy as np
+
+from ..errors import PeError
+from ..executor import Executor, Scope, scope_guard
+from ..io import load_inference_model
+from ..places import CPUPlace
+from .predict import read_feeds
+from .rundir import atomic_write
+
+
+def _fit(name, array, var):
+    array = np.asarray(array).astype(var.dtype, copy=False)
+    sample = [int(d) for d in (var.shape or ())[1:]]
+    if list(array.shape[1:]) == sample or any(d < 0 for d in sample):
+        return array
+    if [d for d in array.shape[1:] if d != 1] == [d for d in sample if d != 1]:
+        return array.reshape([len(array)] + sample)
+    raise PeError(f"feed '{name}' takes samples of shape {sample}; the data's are {list(array.shape[1:])}")
+
+
+def infer(model_dir, data_path, out, model_filename=None, params_filename=None, batch_size=256):
+    """Runs the model on the data; returns {"out", "samples", "feeds", "fetches"}."""
+    if not out.endswith(".npz"):
+        raise PeError(f"-o {out}: the values are written as .npz (one array per fetch target)")
+    if not os.path.isdir(model_dir):
+        raise PeError(f"model directory {model_dir} does not exist")
+    exe = Executor(CPUPlace())
+    with scope_guard(Scope()):
+        program, feeds, fetches = load_inference_model(model_dir, exe, model_filename, params_filename)
+        block = program.global_block()
+        columns = {n: _fit(n, a, block.var(n)) for n, a in read_feeds(data_path, feeds).items()}
+        n = len(next(iter(columns.values())))
+        if not n:
+            raise PeError(f"{data_path} holds no samples")
+        parts = [exe.run(program, feed={k: v[s:s + batch_size] for k, v in columns.items()}, fetch_list=fetches)
+                 for s in range(0, n, batch_size)]
+    values = {v.name: np.concatenate([p[i] for p in parts]) for i, v in enumerate(fetches)}
+    buf = io.BytesIO()
+    np.savez(buf, **values)
+    atomic_write(out, buf.getvalue())
+    return {"out": out, "samples": n, "feeds": feeds, "fetches": list(values)}
