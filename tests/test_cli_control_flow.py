@@ -72,6 +72,54 @@ def test_static_rnn_block_trains(tmp_path):
     assert len(losses) == 4 and losses[-1] < 0.8 * losses[0], losses
 
 
+NESTED = """\
+name: rows_nested_rnn
+include: {feeds}
+layers:
+  - image2d: {{type: reshape, x: image, shape: [-1, 28, 28]}}
+  - by_row:  {{type: transpose, x: image2d, perm: [1, 0, 2]}}
+  - rnn:
+      type: static_rnn
+      step_inputs: {{x: by_row}}
+      memories:
+        h: {{shape: [32], value: 0.0, update: h_new}}
+      step:
+        - chunks:   {{type: reshape, x: x, shape: [-1, 4, 7]}}
+        - by_chunk: {{type: transpose, x: chunks, perm: [1, 0, 2]}}    # a row as 4 chunks of 7 pixels
+        - inner:
+            type: static_rnn
+            step_inputs: {{c: by_chunk}}
+            memories:
+              g: {{shape: [16], value: 0.0, update: g_new}}
+            step:
+              - g_new: {{type: fc, input: [c, g], size: 16, act: tanh}}
+            outputs: g_new
+        - last_chunk: {{type: slice, input: inner, axes: [0], starts: [3], ends: [4]}}
+        - row_code:   {{type: reshape, x: last_chunk, shape: [-1, 16]}}
+        - h_new: {{type: fc, input: [row_code, h], size: 32, act: tanh}}
+      outputs: h_new
+  - last_row: {{type: slice, input: rnn, axes: [0], starts: [27], ends: [28]}}
+  - last:     {{type: reshape, x: last_row, shape: [-1, 32]}}
+  - logits:   {{type: fc, input: last, size: 10}}
+  - xent:     {{type: softmax_with_cross_entropy, logits: logits, label: label}}
+  - loss:     {{type: mean, x: xent}}
+loss: loss
+"""
+
+
+def test_a_static_rnn_nested_in_a_static_rnn_step_trains(tmp_path):
+    """A block inside a block's step, in a model file: each row read as 4 chunks by an inner RNN."""
+    model = _model(tmp_path, NESTED.format(feeds=FEEDS))
+    run = tmp_path / "run"
+    proc = pe("train", "configs/mnist_mlp.yaml", f"model={model}", *SMALL,
+              "optimizer={type: Adam, learning_rate: 0.01}", "--max-steps", "16", "--out", run, "-q")
+    assert proc.returncode == 0, proc.stderr
+    losses = _losses(run)
+    assert len(losses) == 4 and losses[-1] < 0.9 * losses[0], losses
+    text = pe("graph", str(model), "--text").stdout
+    assert "block 2 (parent 1)" in text, text[:2000]
+
+
 BLOCK = """\
 name: broken_block
 include: {feeds}
