@@ -67,6 +67,7 @@ def train_epoch(loop, max_steps, stop):
         speed = sum(len(next(iter(b.values()))) for b in batches) / max(now - start, 1e-9)
         loop.last_step = (fetched, speed, now, loop.epoch + 1)
         loop._report(fetched, speed, now)
+    stop.settle(stop.requested)         # one process: a Ctrl-C during the epoch stops after it
     return complete
 
 

@@ -64,10 +64,10 @@ class Trainers:
         """``means(values)``, and a stop (Ctrl-C) any rank asked for stops every rank after this step:
         a rank that went on alone would wait for the others in the next collective."""
         if self.size == 1:
+            stop.settle(stop.requested)
             return values
         out = self.means({**values, "\0stop": float(stop.requested)})
-        if out.pop("\0stop") > 0:
-            stop.requested = True
+        stop.settle(out.pop("\0stop") > 0)
         return out
 
     def scratch(self):

@@ -69,11 +69,20 @@ class Outputs:
 
 
 class StopFlag:
-    """Ctrl-C during training asks for a clean stop (checkpoint, then exit); a second one aborts."""
+    """Ctrl-C during training asks for a clean stop (checkpoint, then exit); a second one aborts.
+
+    ``requested`` is set by the signal, at any moment; the loop acts on ``now``, which each step's
+    ``Trainers.agree`` settles once for every rank (any rank's request stops them all after the same
+    step). A request arriving after that step's agreement waits for the next step's: a rank that left
+    on its own would leave the others waiting in the next collective."""
 
     def __init__(self):
         self.requested = False
+        self.now = False
         self._old = None
+
+    def settle(self, any_rank_requested):
+        self.now = bool(any_rank_requested)
 
     def __enter__(self):
         if threading.current_thread() is threading.main_thread():
@@ -129,7 +138,7 @@ class TrainLoop:
                 break
             self.epoch, self.batch = self.epoch + 1, 0
             self._end_of_epoch()
-            if stop.requested or self.result.stopped_early:
+            if stop.now or self.result.stopped_early:
                 break
         self._finish(stop)
 
@@ -151,7 +160,7 @@ class TrainLoop:
                 self._save(*self.next_position)
             if self.eval_steps and self.step % self.eval_steps == 0 and self.last_eval != self.step:
                 self._evaluate(self.epoch + 1, self.next_position)
-            if self._reached(max_steps) or stop.requested or self.result.stopped_early:
+            if self._reached(max_steps) or stop.now or self.result.stopped_early:
                 return False
         return True
 
@@ -268,7 +277,7 @@ class TrainLoop:
             self._report(*self.last_step)     # the last steps since a report: a row for the last step
         if self.last_saved != self.step:
             self._save(self.epoch, self.batch)
-        if stop.requested:
+        if stop.now:
             result.interrupted = True
             return
         if self.setup.eval_data is None:
