@@ -249,3 +249,10 @@ def test_paddles_pooling_convolution_and_activations_match():
             assert len(got) == 19
             for i, g in enumerate(got):
                 np.testing.assert_allclose(g, io[f"out{i}"], rtol=1e-5, atol=1e-6, err_msg=fetches[i].name)
+
+
+def test_a_missing_parameter_file_is_named(tmp_path):
+    _save(tmp_path, mlp_desc())
+    (tmp_path / "fc_0.b_0").unlink()
+    with fluid.scope_guard(fluid.Scope()), pytest.raises(PeError, match=r"nor is there Fluid's file 'fc_0.b_0'"):
+        fluid.io.load_inference_model(str(tmp_path), fluid.Executor(fluid.CPUPlace()))

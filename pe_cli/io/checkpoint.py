@@ -153,7 +153,8 @@ def _read_dir(fn, dirname, vars):
             arrays[v.name] = _read_fluid(fn, fluid_path, [v])[v.name]     # saved by Fluid's save_vars
             continue
         if not os.path.isfile(path):
-            raise PeError(f"{fn}: '{path}' is missing: the checkpoint has no variable '{v.name}'")
+            raise PeError(f"{fn}: '{path}' is missing (nor is there Fluid's file '{v.name}'): the checkpoint "
+                          f"has no variable '{v.name}'")
         try:
             array = np.load(path, allow_pickle=False)
             if not isinstance(array, np.ndarray):

@@ -6,9 +6,8 @@ targets; they and their holder variables are left out, as Fluid's loader leaves 
 executor. An attribute that pe's op does not declare is dropped when it only steers a backend pe
 does not have (MKL-DNN, cuDNN, int8 quantization scales, device placement, the op's call stack);
 any other is refused with the op named, since running without it could give other numbers.
-Parameters are the persistable variables: one file each (named as the variable) or, with
-``params_filename``, one file of all of them end to end in the order of their sorted names (Fluid's
-``save_combine``).
+Parameters are the persistable variables, which ``load_vars`` reads from Fluid's files (one each,
+named as the variable, or ``params_filename`` holding them all by sorted name: pe_cli/io/checkpoint.py).
 """
 import os
 
@@ -17,7 +16,7 @@ from ..errors import PeError
 from ..framework import Program
 from ..framework.program import Block
 from ..ops import registry
-from .fluid_proto import DTYPES, messages, parse_program_desc, read_lod_tensors
+from .fluid_proto import DTYPES, parse_program_desc
 
 _HOLDERS = {9, 10}                    # VarType FEED_MINIBATCH, FETCH_LIST
 _VAR_TYPES = {8: VarType.SELECTED_ROWS}    # VarType SELECTED_ROWS; pe's other variables need no type
@@ -36,16 +35,20 @@ def looks_like_program_desc(data):
     return data[:1] == b"\x0a"
 
 
+# OpDesc.Attr's value field by AttrType (framework.proto): INT FLOAT STRING INTS FLOATS STRINGS
+# BOOLEAN BOOLEANS BLOCK LONG BLOCKS LONGS
+_ATTR_FIELDS = ("i", "f", "s", "ints", "floats", "strings", "b", "bools", "block_idx", "l", "blocks_idx", "longs")
+_BLOCK_KINDS = (8, 10)
+
+
 def _attr_value(attr, program, where):
-    kind = messages()["OpDesc"].DESCRIPTOR.fields_by_name["attrs"].message_type.fields_by_name["type"] \
-        .enum_type.values_by_number[attr.type].name
-    value = {"INT": lambda: attr.i, "FLOAT": lambda: attr.f, "STRING": lambda: attr.s,
-             "INTS": lambda: list(attr.ints), "FLOATS": lambda: list(attr.floats),
-             "STRINGS": lambda: list(attr.strings), "BOOLEAN": lambda: attr.b, "BOOLEANS": lambda: list(attr.bools),
-             "BLOCK": lambda: attr.block_idx, "LONG": lambda: attr.l, "BLOCKS": lambda: list(attr.blocks_idx),
-             "LONGS": lambda: list(attr.longs)}[kind]()
-    if kind in ("BLOCK", "BLOCKS"):
-        for idx in value if kind == "BLOCKS" else [value]:
+    if not 0 <= attr.type < len(_ATTR_FIELDS):
+        raise PeError(f"{where}: attribute '{attr.name}' has type {attr.type}, which Fluid 1.x does not define")
+    value = getattr(attr, _ATTR_FIELDS[attr.type])
+    if not isinstance(value, (int, float, str, bool)):
+        value = list(value)                  # a repeated field
+    if attr.type in _BLOCK_KINDS:
+        for idx in value if isinstance(value, list) else [value]:
             if not 0 < idx < len(program.blocks):
                 raise PeError(f"{where}: attribute '{attr.name}' names block {idx}, which the model does not have")
     return value
@@ -82,6 +85,11 @@ def _declare_vars(block, desc_block, feeds):
                          type=_VAR_TYPES.get(kind))
 
 
+def _slots(desc_vars):
+    """An OpDesc's inputs or outputs as pe's {slot: [names]}; a slot with no argument is left out."""
+    return {v.parameter: list(v.arguments) for v in desc_vars if v.arguments}
+
+
 def program_from_desc(desc, where):
     """(Program, feed names in ``col`` order, fetch names in ``col`` order) of a ProgramDesc."""
     program = Program()
@@ -106,33 +114,13 @@ def program_from_desc(desc, where):
             at = f"{where}: block {i} op {n} ({op.type})"
             if op.type not in registry.all_op_types():
                 raise PeError(f"{at}: pe has no op '{op.type}', so it cannot run this Fluid model")
-            slots = lambda vs: {v.parameter: list(v.arguments) for v in vs if v.arguments}  # noqa: E731
             attrs = _op_attrs(op, program, at)
             try:
-                block.append_op(op.type, slots(op.inputs), slots(op.outputs), attrs)
+                block.append_op(op.type, _slots(op.inputs), _slots(op.outputs), attrs)
             except PeError as e:
                 raise PeError(f"{at}: {e}") from None
     program._is_test = True
     return program, [feeds[c] for c in sorted(feeds)], [fetches[c] for c in sorted(fetches)]
-
-
-def read_fluid_params(dirname, names, params_filename, where_model):
-    """{name: array} of the persistable variables ``names`` from Fluid's files in ``dirname``."""
-    if params_filename is not None:
-        path = os.path.join(dirname, params_filename)
-        if not os.path.isfile(path):
-            raise PeError(f"{where_model}: its parameters file '{path}' does not exist")
-        with open(path, "rb") as f:
-            tensors = read_lod_tensors(f.read(), path, count=len(names))
-        return {n: a for n, (a, _) in zip(sorted(names), tensors)}
-    arrays = {}
-    for name in names:
-        path = os.path.join(dirname, name)
-        if not os.path.isfile(path):
-            raise PeError(f"{where_model}: the parameter file '{path}' is missing")
-        with open(path, "rb") as f:
-            arrays[name] = read_lod_tensors(f.read(), path, count=1)[0][0]
-    return arrays
 
 
 def load_program_desc(path, data):

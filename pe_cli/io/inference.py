@@ -11,9 +11,8 @@ import numpy as np
 from ..errors import PeError
 from ..framework import OpRole, Program
 from .atomic import interrupted_hint, write_file
-from ..executor.scope import global_scope
-from .checkpoint import as_program, check_value, is_parameter, is_persistable, load_vars, save_vars
-from .fluid_model import load_program_desc, looks_like_program_desc, read_fluid_params
+from .checkpoint import as_program, is_parameter, is_persistable, load_vars, save_vars
+from .fluid_model import load_program_desc, looks_like_program_desc
 from .inference_blocks import blocks_json, rebuild_blocks
 
 __all__ = ["save_inference_model", "load_inference_model"]
@@ -111,7 +110,7 @@ def load_inference_model(dirname, executor, model_filename=None, params_filename
     with open(path, "rb") as f:
         data = f.read()
     if looks_like_program_desc(data):          # saved by PaddlePaddle Fluid (pe_cli/io/fluid_model.py)
-        return _load_fluid_model(dirname, path, data, params_filename)
+        return _load_fluid_model(dirname, path, data, executor, params_filename)
     try:
         model = json.loads(data.decode())
         if model.get("format") != _FORMAT:
@@ -136,14 +135,9 @@ def load_inference_model(dirname, executor, model_filename=None, params_filename
     return [program, list(model["feed"]), [block.var(n) for n in model["fetch"]]]
 
 
-def _load_fluid_model(dirname, path, data, params_filename):
+def _load_fluid_model(dirname, path, data, executor, params_filename):
     program, feeds, fetches = load_program_desc(path, data)
     block = program.global_block()
-    params = [v for v in block.vars.values() if is_persistable(v)]
-    arrays = read_fluid_params(dirname, [v.name for v in params], params_filename, path)
-    for v in params:
-        arrays[v.name] = check_value("load_inference_model", v, arrays[v.name], f"the file of '{v.name}'")
-    scope = global_scope()
-    for name, array in arrays.items():
-        scope.set_array(name, array)
+    load_vars(executor, dirname, program, vars=[v for v in block.vars.values() if is_persistable(v)],
+              filename=params_filename)
     return [program, feeds, [block.var(n) for n in fetches]]

@@ -45,13 +45,13 @@ class Decoder:
     finished)``, and optionally ``finalize(outputs, final_states, sequence_lengths)``."""
 
     def initialize(self, inits):
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must implement initialize()")
 
     def step(self, time, inputs, states, **kwargs):
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must implement step()")
 
     def finalize(self, outputs, final_states, sequence_lengths):
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must implement finalize()")
 
     @property
     def tracks_own_finished(self):

@@ -24,13 +24,13 @@ class DecodeHelper:
     sample_ids) -> (finished, next_inputs, next_states)``."""
 
     def initialize(self):
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must implement initialize()")
 
     def sample(self, time, outputs, states):
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must implement sample()")
 
     def next_inputs(self, time, outputs, states, sample_ids):
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must implement next_inputs()")
 
 
 def _time_major(x):

@@ -94,7 +94,7 @@ class RNNCell:
 
     @property
     def state_dtype(self):
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} has no state_dtype; give get_initial_states dtype=")
 
 
 class _Params:

@@ -40,28 +40,33 @@ def pad_grad(ins, attrs):
 
 # -- pad2d ---------------------------------------------------------------------------------------
 
+@cuda.jit(device=True)
+def _pad2d_at(i, c, oh, ow, nhwc):
+    """Output element i's (batch, channel, row, column), NCHW or NHWC."""
+    if nhwc:
+        return i // (c * ow * oh), i % c, (i // (c * ow)) % oh, (i // c) % ow
+    return i // (ow * oh * c), (i // (ow * oh)) % c, (i // ow) % oh, i % ow
+
+
+@cuda.jit(device=True)
+def _pad2d_source(b, ch, sr, sc, c, h, w, nhwc):
+    """The flat index of X's element (b, ch, sr, sc)."""
+    if nhwc:
+        return ((b * h + sr) * w + sc) * c + ch
+    return ((b * c + ch) * h + sr) * w + sc
+
+
 @cuda.jit
 def _pad2d(x, rows, cols, out, c, h, w, oh, ow, nhwc, value):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
     while i < out.size:
-        if nhwc:
-            ch = i % c
-            j = (i // c) % ow
-            r = (i // (c * ow)) % oh
-            b = i // (c * ow * oh)
-        else:
-            j = i % ow
-            r = (i // ow) % oh
-            ch = (i // (ow * oh)) % c
-            b = i // (ow * oh * c)
+        b, ch, r, j = _pad2d_at(i, c, oh, ow, nhwc)
         sr, sc = rows[r], cols[j]
         if sr < 0 or sc < 0:
             out[i] = value
-        elif nhwc:
-            out[i] = x[((b * h + sr) * w + sc) * c + ch]
         else:
-            out[i] = x[((b * c + ch) * h + sr) * w + sc]
+            out[i] = x[_pad2d_source(b, ch, sr, sc, c, h, w, nhwc)]
         i += step
 
 
@@ -70,22 +75,10 @@ def _pad2d_grad(dout, rows, cols, dx, c, h, w, oh, ow, nhwc):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
     while i < dout.size:
-        if nhwc:
-            ch = i % c
-            j = (i // c) % ow
-            r = (i // (c * ow)) % oh
-            b = i // (c * ow * oh)
-        else:
-            j = i % ow
-            r = (i // ow) % oh
-            ch = (i // (ow * oh)) % c
-            b = i // (ow * oh * c)
+        b, ch, r, j = _pad2d_at(i, c, oh, ow, nhwc)
         sr, sc = rows[r], cols[j]
         if sr >= 0 and sc >= 0:
-            if nhwc:
-                cuda.atomic.add(dx, ((b * h + sr) * w + sc) * c + ch, dout[i])
-            else:
-                cuda.atomic.add(dx, ((b * c + ch) * h + sr) * w + sc, dout[i])
+            cuda.atomic.add(dx, _pad2d_source(b, ch, sr, sc, c, h, w, nhwc), dout[i])
         i += step
 
 
