@@ -307,6 +307,9 @@ class InferContext:
     def input_var(self, slot, i=0):
         return self._var(self.op.inputs.get(slot, []), slot, i)
 
+    def output_var(self, slot, i=0):
+        return self._var(self.op.outputs.get(slot, []), slot, i)
+
     def shape(self, slot, i=0):
         return self.input_var(slot, i).shape
 
