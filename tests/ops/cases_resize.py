@@ -140,3 +140,26 @@ CASES += [
                                                                           scales=(2.0, 1.5, 1.0)),
            attrs={**_V2, "scale": [2.0, 1.5, 1.0]}, grad=("X",), name="trilinear_interp_v2_scale_list"),
 ]
+
+_I32 = np.int32
+CASES += [      # each optional input of each v2 op (test_grad_reads checks what the gradient reads)
+    OpCase("bilinear_interp_v2", {"X": r(1, 2, 3, 3), "Scale": np.array([2.0, 1.5], np.float32)},
+           _bilinear_ref(6, 4, corners=False, mode=0, scales=(2.0, 1.5)), attrs=dict(_V2), grad=("X",),
+           name="bilinear_interp_v2_scale_tensor"),
+    OpCase("nearest_interp_v2", {"X": r(1, 2, 3, 4), "OutSize": np.array([3, 5], _I32)},
+           _nearest_ref(3, 5, corners=False, scales=(2.0, 2.0)), attrs={**_V2, "scale": [2.0, 2.0]}, grad=("X",),
+           name="nearest_interp_v2_outsize_keeps_scale_ratio"),
+    OpCase("nearest_interp_v2", {"X": r(1, 1, 4, 3), "SizeTensor": [np.array([2], _I32), np.array([5], _I32)]},
+           _nearest_ref(2, 5, corners=True), attrs={"scale": [3.0, 3.0]}, grad=("X",),
+           name="nearest_interp_v2_size_tensor"),
+    OpCase("trilinear_interp_v2", {"X": r(1, 1, 2, 2, 3), "OutSize": np.array([3, 3, 4], _I32)},
+           _trilinear_ref((3, 3, 4), corners=True), attrs={"scale": []}, grad=("X",),
+           name="trilinear_interp_v2_outsize"),
+    OpCase("trilinear_interp_v2", {"X": r(1, 1, 2, 3, 2), "SizeTensor": [np.array([3], _I32), np.array([2], _I32),
+                                                                         np.array([4], _I32)]},
+           _trilinear_ref((3, 2, 4), corners=False, mode=0), attrs=dict(_V2), grad=("X",),
+           name="trilinear_interp_v2_size_tensor"),
+    OpCase("trilinear_interp_v2", {"X": r(1, 1, 2, 2, 2), "Scale": np.array([1.5], np.float32)},
+           _trilinear_ref((3, 3, 3), corners=False, mode=0, scales=(1.5, 1.5, 1.5)), attrs=dict(_V2), grad=("X",),
+           name="trilinear_interp_v2_scale_tensor"),
+]
