@@ -122,8 +122,8 @@ def fluid_files(fn, arrays, filename=None):
     """{file name: bytes} of ``arrays`` (name -> array) in Fluid's LoDTensor serialization, as Fluid's
     ``save_vars`` writes them: a file named as each variable, or the one file ``filename`` holding
     them all end to end in the order of their sorted names (``save_combine``)."""
-    if filename is not None:
-        return {filename: b"".join(write_lod_tensor(arrays[n]) for n in sorted(arrays))}
+    if filename is not None:     # no file for no variables, as Paddle writes none
+        return {filename: b"".join(write_lod_tensor(arrays[n]) for n in sorted(arrays))} if arrays else {}
     for name in arrays:
         if "/" in name or "\\" in name or name in (".", ".."):
             raise PeError(f"{fn}: variable '{name}' cannot be a file name of Fluid's format; "
@@ -193,12 +193,15 @@ def _read_fluid(fn, path, vars):
     """The variables ``vars`` from a file of Fluid's LoDTensors (one, or several end to end in the
     order of their sorted names: save_combine), checked."""
     with open(path, "rb") as f:
-        tensors = read_lod_tensors(f.read(), path, count=len(vars))
-    arrays = {}
-    for v, (array, _) in zip(sorted(vars, key=lambda v: v.name), tensors):
-        array = check_value(fn, v, array, f"'{path}'")
-        arrays[v.name] = array
-    return arrays
+        return fluid_arrays(fn, f.read(), f"'{path}'", vars)
+
+
+def fluid_arrays(fn, data, where, vars):
+    """The variables ``vars`` from bytes of Fluid's LoDTensors end to end in the order of their
+    sorted names, each checked against its variable."""
+    tensors = read_lod_tensors(data, where, count=len(vars))
+    return {v.name: check_value(fn, v, array, where)
+            for v, (array, _) in zip(sorted(vars, key=lambda v: v.name), tensors)}
 
 
 def _read_npz(fn, path, vars):
@@ -238,6 +241,8 @@ def load_vars(executor, dirname, main_program=None, vars=None, predicate=None, f
         raise TypeError(f"{fn}: dirname must be a path, got {dirname!r}")
     dirname = os.fspath(dirname)
     chosen = _select(fn, main_program, vars, predicate)
+    if not chosen:
+        return
     if filename is None:
         arrays = _read_dir(fn, dirname, chosen)
     else:

@@ -9,6 +9,7 @@ import warnings
 
 from ..errors import PeError
 from ..framework import OpRole, Program
+from ..framework.variable import Variable
 from .atomic import interrupted_hint, write_dir
 from ..executor.scope import global_scope
 from .checkpoint import as_program, fluid_files, is_persistable, load_vars, variable_values
@@ -35,22 +36,18 @@ def _prune(program, targets):
     return list(reversed(keep)), needed
 
 
-def save_inference_model(dirname, feeded_var_names, target_vars, executor, main_program=None,
-                         model_filename=None, params_filename=None, export_for_deployment=True,
-                         program_only=False):
-    """Saves the forward ops that compute ``target_vars`` from ``feeded_var_names`` in Fluid's
-    formats, which PaddlePaddle loads too: a protobuf ProgramDesc (``__model__`` or
-    ``model_filename``) and the parameters they use as Fluid's LoDTensor files (one per variable,
-    named as it, or all in ``params_filename``), written as one atomic directory update.
-    Returns the names of the targets."""
-    fn = "save_inference_model"
+def inference_model(fn, main_program, feeded_var_names, target_vars, where):
+    """(the ProgramDesc bytes of the forward ops computing ``target_vars`` from ``feeded_var_names``,
+    the persistable variables they read, the target names): what save_inference_model writes and
+    paddle.static's serialize_program / serialize_persistables return. Targets and feeds may be
+    Variables or names."""
     program = as_program(main_program, fn)
-    if isinstance(feeded_var_names, str):
-        feeded_var_names = [feeded_var_names]
+    feeds = [feeded_var_names] if isinstance(feeded_var_names, (str, Variable)) else list(feeded_var_names)
+    feeds = [f if isinstance(f, str) else f.name for f in feeds]
     target_vars = target_vars if isinstance(target_vars, (list, tuple)) else [target_vars]
     targets = [t if isinstance(t, str) else t.name for t in target_vars]
     block = program.global_block()
-    for name in list(feeded_var_names) + targets:
+    for name in feeds + targets:
         if not block.has_var(name):
             raise PeError(f"{fn}: '{name}' is not a variable of the program")
     with warnings.catch_warnings():   # the optimize ops a training program holds are pruned below
@@ -60,17 +57,30 @@ def save_inference_model(dirname, feeded_var_names, target_vars, executor, main_
     if not ops:
         raise PeError(f"{fn}: no forward op computes {targets}")
     produced = {n for op in ops for n in op.output_arg_names}
-    missing = [n for n in used if n not in produced and n not in feeded_var_names and block.has_var(n)
+    missing = [n for n in used if n not in produced and n not in feeds and block.has_var(n)
                and not block.var(n).persistable]
     if missing:
         raise PeError(f"{fn}: the targets need {sorted(missing)}, which are neither fed nor persistable; "
-                      f"add them to feeded_var_names")
+                      f"add them to the feeds")
     var_names = [n for n in block.vars if n in used or n in produced]   # every value a kept op reads or writes
+    params = [block.var(n) for n in var_names if is_persistable(block.var(n))]
+    return program_to_desc(test_program, ops, var_names, feeds, targets, where), params, targets
+
+
+def save_inference_model(dirname, feeded_var_names, target_vars, executor, main_program=None,
+                         model_filename=None, params_filename=None, export_for_deployment=True,
+                         program_only=False):
+    """Saves the forward ops that compute ``target_vars`` from ``feeded_var_names`` in Fluid's
+    formats, which PaddlePaddle loads too: a protobuf ProgramDesc (``__model__`` or
+    ``model_filename``) and the parameters they use as Fluid's LoDTensor files (one per variable,
+    named as it, or all in ``params_filename``), written as one atomic directory update.
+    Returns the names of the targets."""
+    fn = "save_inference_model"
     model_file = model_filename or _MODEL_FILE
-    files = {model_file: program_to_desc(test_program, ops, var_names, list(feeded_var_names), targets,
-                                         os.path.join(dirname, model_file))}
+    model, params, targets = inference_model(fn, main_program, feeded_var_names, target_vars,
+                                             os.path.join(dirname, model_file))
+    files = {model_file: model}
     if not program_only:
-        params = [block.var(n) for n in var_names if is_persistable(block.var(n))]
         arrays = variable_values(fn, params, global_scope())
         params_files = fluid_files(fn, arrays, params_filename)
         if model_file in params_files:

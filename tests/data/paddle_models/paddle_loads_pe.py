@@ -50,6 +50,7 @@ def models(fluid):
 def save(out):
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
     import pe_cli.fluid as fluid
+    from pe_cli.paddle import static
     for name, (build, feed, lods) in models(fluid).items():
         main, startup = fluid.Program(), fluid.Program()
         with fluid.program_guard(main, startup), fluid.unique_name.guard():
@@ -63,6 +64,8 @@ def save(out):
             fluid.io.save_inference_model(os.path.join(out, name), feeds, outs, exe, main)
             fluid.io.save_inference_model(os.path.join(out, name + "_combined"), feeds, outs, exe, main,
                                           params_filename="params")
+            static.save_inference_model(os.path.join(out, name + "_prefix", "model"),
+                                        [main.global_block().var(f) for f in feeds], outs, exe, program=main)
         np.savez(os.path.join(out, name + ".npz"), *[np.asarray(w) for w in want])
         print("saved", name)
 
@@ -74,10 +77,11 @@ def check(out):
     exe, worst = paddle.static.Executor(paddle.CPUPlace()), 0.0
     for name, (_, feed, lods) in models(None).items():
         want = np.load(os.path.join(out, name + ".npz"))
-        for d, kw in ((name, {}), (name + "_combined", {"params_filename": "params"})):
+        for d, kw in ((name, {"model_filename": "__model__"}),
+                      (name + "_combined", {"model_filename": "__model__", "params_filename": "params"}),
+                      (name + "_prefix/model", {})):
             with paddle.static.scope_guard(paddle.static.Scope()):
-                program, feeds, fetches = paddle.static.load_inference_model(
-                    os.path.join(out, d), exe, model_filename="__model__", **kw)
+                program, feeds, fetches = paddle.static.load_inference_model(os.path.join(out, d), exe, **kw)
                 fed = {k: base.create_lod_tensor(v, lods[k], paddle.CPUPlace()) if lods and k in lods else v
                        for k, v in feed.items()}
                 got = exe.run(program, feed=fed, fetch_list=fetches)
