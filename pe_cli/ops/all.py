@@ -14,3 +14,4 @@ from . import ctc, hsigmoid, image_extra, indexing_extra, loss_extra, padding, p
 from . import cvm, deformable_conv, hashing, instag, sample_logits, spatial, tensor_extra, warpctc  # noqa: F401
 from . import conv_transpose, norm_extra  # noqa: F401
 from . import detection_box  # noqa: F401
+from . import detection_nms  # noqa: F401

@@ -1,0 +1,77 @@
+"""Fluid 1.8's NMS and matching ops (paddle/fluid/operators/detection): multiclass_nms (and
+multiclass_nms2, which also gives each kept box's index), bipartite_match and target_assign. None
+has a gradient in Fluid. The NMS outputs' rows and LoD depend on the data: the kernels give both."""
+from .registry import Attr, fmt_shape, register
+
+
+def _infer_nms(ctx):
+    boxes, scores = ctx.shape("BBoxes"), ctx.shape("Scores")
+    if len(scores) == 3:
+        if len(boxes) != 3 or boxes[2] != 4:
+            ctx.fail(f"BBoxes {fmt_shape(boxes)} must be [N, M, 4] for Scores [N, C, M] (polygon boxes are not "
+                     "supported)")
+        if boxes[1] >= 0 and scores[2] >= 0 and boxes[1] != scores[2]:
+            ctx.fail(f"BBoxes {fmt_shape(boxes)} and Scores {fmt_shape(scores)} must count the same M boxes")
+    elif len(scores) == 2:
+        if len(boxes) != 3 or boxes[2] != 4:
+            ctx.fail(f"BBoxes {fmt_shape(boxes)} must be [M, C, 4] (a LoDTensor) for Scores [M, C]")
+        if boxes[1] >= 0 and scores[1] >= 0 and boxes[1] != scores[1]:
+            ctx.fail(f"BBoxes {fmt_shape(boxes)} and Scores {fmt_shape(scores)} must have the same C classes")
+    else:
+        ctx.fail(f"Scores {fmt_shape(scores)} must be [N, C, M], or [M, C] with a LoD")
+    ctx.set_output("Out", [-1, boxes[-1] + 2], ctx.dtype("BBoxes"), lod_level=1)
+    ctx.set_output("Index", [-1, 1], "int32", lod_level=1)
+
+
+_NMS_ATTRS = {"background_label": 0, "score_threshold": Attr(0.0), "nms_top_k": Attr(-1),
+              "nms_threshold": 0.3, "nms_eta": Attr(1.0, lambda v: 0 < v <= 1, "in (0, 1]"),
+              "keep_top_k": Attr(-1), "normalized": True}
+_NMS_DOC = ("Per image and class (but background_label), greedy NMS of the boxes scoring above score_threshold "
+            "(the nms_top_k best), then the keep_top_k best over the classes; Out [No, 6] rows (label, score, "
+            "xmin, ymin, xmax, ymax) by class, a LoD over the images; one row [-1] (LoD [0, 1]) when nothing is "
+            "kept.")
+
+register("multiclass_nms", kernel_module="detection_nms", inputs=["BBoxes", "Scores"], outputs=["Out"],
+         attrs=_NMS_ATTRS, infer=_infer_nms, lod="drop", needs_lod=True, doc=_NMS_DOC)
+register("multiclass_nms2", kernel_module="detection_nms", inputs=["BBoxes", "Scores"], outputs=["Out", "Index"],
+         attrs=_NMS_ATTRS, infer=_infer_nms, lod="drop", needs_lod=True,
+         doc="multiclass_nms's Out and LoD (nothing kept: Out [0, 6]); Index [No, 1]: each kept box's row in the batch (Scores [N, C, M]: i * M + m; "
+             "[M, C]: its row * C + its class).")
+
+
+def _infer_match(ctx):
+    dist = ctx.shape("DistMat")
+    if len(dist) != 2:
+        ctx.fail(f"DistMat {fmt_shape(dist)} must be 2-D [K, M] (rows per instance in its LoD)")
+    rows = -1 if ctx.input_var("DistMat").lod_level else 1
+    ctx.set_output("ColToRowMatchIndices", [rows, dist[1]], "int32", lod_level=0)
+    ctx.set_output("ColToRowMatchDist", [rows, dist[1]], ctx.dtype("DistMat"), lod_level=0)
+
+
+register("bipartite_match", kernel_module="detection_nms", inputs=["DistMat"],
+         outputs=["ColToRowMatchIndices", "ColToRowMatchDist"],
+         attrs={"match_type": Attr("bipartite", choices=("bipartite", "per_prediction")), "dist_threshold": 0.5},
+         infer=_infer_match, lod="drop", needs_lod=True,
+         doc="Per instance (a LoD sequence of DistMat's rows, or all of them), greedy bipartite matching of "
+             "columns to rows by the largest distance; per_prediction then gives each unmatched column its best "
+             "row at or above dist_threshold. [N, M]: the matched row (int32, -1: none) and its distance.")
+
+
+def _infer_assign(ctx):
+    x, match = ctx.shape("X"), ctx.shape("MatchIndices")
+    if len(x) != 3:
+        ctx.fail(f"X {fmt_shape(x)} must be 3-D [rows, P, K] with a LoD over the images")
+    if len(match) != 2:
+        ctx.fail(f"MatchIndices {fmt_shape(match)} must be 2-D [N, M]")
+    if ctx.dtype("MatchIndices") != "int32":
+        ctx.fail(f"MatchIndices is {ctx.dtype('MatchIndices')}; it must be int32 (bipartite_match's output)")
+    if ctx.has_input("NegIndices") and ctx.dtype("NegIndices") != "int32":
+        ctx.fail(f"NegIndices is {ctx.dtype('NegIndices')}; it must be int32")
+    ctx.set_output("Out", [match[0], match[1], x[2]], ctx.dtype("X"), lod_level=0)
+    ctx.set_output("OutWeight", [match[0], match[1], 1], "float32", lod_level=0)
+
+
+register("target_assign", kernel_module="detection_nms", inputs=["X", "MatchIndices", "NegIndices?"],
+         outputs=["Out", "OutWeight"], attrs={"mismatch_value": 0}, infer=_infer_assign, lod="drop", needs_lod=True,
+         doc="Out[i, j] = X[lod[i] + MatchIndices[i, j], j % P] with weight 1 where matched, else mismatch_value "
+             "with weight 0; each NegIndices column of image i: mismatch_value with weight 1.")
