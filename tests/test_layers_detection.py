@@ -151,3 +151,34 @@ def test_box_clip_needs_one_im_info_row_per_image(progs):
     with pytest.raises(PeError, match="LoD holds 2 images but ImInfo has 3 rows"):
         _run(progs, {"box": LoDTensor(np.ones((3, 4), "float32"), [[0, 1, 3]]),
                      "info": np.ones((3, 3), "float32")}, [out])
+
+
+def test_yolo_box_focal_loss_polygon_and_decode_assign_layers(progs):
+    x = layers.data("x", [14, 3, 4], dtype="float32")                   # 2 anchors, 2 classes
+    size = layers.data("size", [2], dtype="int32")
+    boxes, scores = layers.yolo_box(x, size, anchors=[10, 13, 16, 30], class_num=2, conf_thresh=0.01,
+                                    downsample_ratio=8)
+    assert boxes.shape == (-1, 24, 4) and scores.shape == (-1, 24, 2)
+    logits = layers.data("logits", [3], dtype="float32")
+    label = layers.data("label", [1], dtype="int32")
+    fg = layers.data("fg", [1], dtype="int32", append_batch_size=False)
+    logits.stop_gradient = False
+    loss = layers.reduce_sum(layers.sigmoid_focal_loss(logits, label, fg))
+    grad, = fluid.backward.gradients([loss], [logits])
+    geo = layers.polygon_box_transform(layers.data("geo", [4, 2, 3], dtype="float32"))
+    prior = layers.data("prior", [4], dtype="float32")
+    pvar = layers.data("pvar", [4], dtype="float32", append_batch_size=False)
+    decoded, assigned = layers.box_decoder_and_assign(prior, pvar, layers.data("deltas", [12], dtype="float32"),
+                                                      layers.data("score", [3], dtype="float32"), box_clip=4.135)
+    assert geo.shape == (-1, 4, 2, 3) and decoded.shape == (-1, 12) and assigned.shape == (-1, 4)
+    feed = {"x": rng.normal(size=(2, 14, 3, 4)).astype("float32"), "size": np.array([[30, 40], [20, 20]], "int32"),
+            "logits": rng.normal(size=(4, 3)).astype("float32"), "label": np.array([[1], [0], [3], [-1]], "int32"),
+            "fg": np.array([2], "int32"), "geo": np.zeros((1, 4, 2, 3), "float32"),
+            "prior": np.array([[0, 0, 9, 9]], "float32"), "pvar": np.array([0.1, 0.1, 0.2, 0.2], "float32"),
+            "deltas": np.zeros((1, 12), "float32"), "score": np.array([[0.9, 0.05, 0.05]], "float32")}
+    b, s, g, gm, d, a = _run(progs, feed, [boxes, scores, grad, geo, decoded, assigned])
+    assert b.shape == (2, 24, 4) and s.shape == (2, 24, 2) and np.all(s <= 1)
+    assert g.shape == (4, 3) and np.all(g[3] == 0) and np.any(g[:3] != 0)      # label -1: no gradient
+    np.testing.assert_array_equal(gm[0, 0], 4 * np.arange(3)[None, :].repeat(2, 0))
+    np.testing.assert_allclose(d, [[0, 0, 9, 9] * 3])                          # zero deltas: the prior itself
+    np.testing.assert_allclose(a, [[0, 0, 9, 9]])

@@ -1,10 +1,12 @@
 """Fluid 1.8's box layers of ``fluid.layers`` (python/paddle/fluid/layers/detection.py), with its
-signatures: prior_box, density_prior_box, anchor_generator, iou_similarity, box_coder, box_clip."""
+signatures: prior_box, density_prior_box, anchor_generator, iou_similarity, box_coder, box_clip, yolo_box,
+sigmoid_focal_loss, polygon_box_transform, box_decoder_and_assign."""
 from ..errors import PeError
 from ..framework.variable import Variable
 from .helper import LayerHelper
 
-__all__ = ["prior_box", "density_prior_box", "anchor_generator", "iou_similarity", "box_coder", "box_clip"]
+__all__ = ["prior_box", "density_prior_box", "anchor_generator", "iou_similarity", "box_coder", "box_clip", "yolo_box",
+           "sigmoid_focal_loss", "polygon_box_transform", "box_decoder_and_assign"]
 
 
 def _listed(v):
@@ -111,3 +113,49 @@ def box_clip(input, im_info, name=None):
     out = helper.create_variable_for_type_inference(input.dtype)
     helper.append_op("box_clip", {"Input": [input], "ImInfo": [im_info]}, {"Output": [out]})
     return out
+
+
+def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, clip_bbox=True, name=None):
+    """YOLOv3's boxes [N, M, 4] (in img_size's pixels) and class scores [N, M, class_num] from a head's
+    output x [N, anchors * (5 + class_num), H, W]; img_size [N, 2] int32 (height, width)."""
+    if not isinstance(anchors, (list, tuple)):
+        raise PeError(f"yolo_box: anchors={anchors!r} must be a list or tuple of ints")
+    if not isinstance(class_num, int):
+        raise PeError(f"yolo_box: class_num={class_num!r} must be an int")
+    helper = LayerHelper("yolo_box", name=name)
+    boxes = helper.create_variable_for_type_inference(x.dtype)
+    scores = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op("yolo_box", {"X": [x], "ImgSize": [img_size]}, {"Boxes": [boxes], "Scores": [scores]},
+                     {"anchors": [int(a) for a in anchors], "class_num": class_num, "conf_thresh": float(conf_thresh),
+                      "downsample_ratio": int(downsample_ratio), "clip_bbox": bool(clip_bbox)})
+    return boxes, scores
+
+
+def sigmoid_focal_loss(x, label, fg_num, gamma=2.0, alpha=0.25):
+    """RetinaNet's focal loss per sample and class: x [N, C] logits, label [N, 1] int32 (0: background,
+    -1: ignored, d: class d - 1 of x), fg_num [1] int32 (the foreground count that normalizes it)."""
+    helper = LayerHelper("sigmoid_focal_loss")
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op("sigmoid_focal_loss", {"X": [x], "Label": [label], "FgNum": [fg_num]}, {"Out": [out]},
+                     {"gamma": float(gamma), "alpha": float(alpha)})
+    return out
+
+
+def polygon_box_transform(input, name=None):
+    """EAST's geometry map [N, 2k, H, W] to absolute coordinates: 4 * (column, row) - input."""
+    helper = LayerHelper("polygon_box_transform", name=name)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op("polygon_box_transform", {"Input": [input]}, {"Output": [out]})
+    return out
+
+
+def box_decoder_and_assign(prior_box, prior_box_var, target_box, box_score, box_clip, name=None):
+    """Decodes each RoI's per-class deltas target_box [N, 4 * C] against prior_box [N, 4] with the 4
+    variances prior_box_var: (decoded boxes [N, 4 * C], the best non-background class's box [N, 4])."""
+    helper = LayerHelper("box_decoder_and_assign", name=name)
+    decoded = helper.create_variable_for_type_inference(prior_box.dtype)
+    assigned = helper.create_variable_for_type_inference(prior_box.dtype)
+    helper.append_op("box_decoder_and_assign", {"PriorBox": [prior_box], "PriorBoxVar": [prior_box_var],
+                                                "TargetBox": [target_box], "BoxScore": [box_score]},
+                     {"DecodeBox": [decoded], "OutputAssignBox": [assigned]}, {"box_clip": float(box_clip)})
+    return decoded, assigned

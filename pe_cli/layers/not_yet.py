@@ -13,12 +13,12 @@ _WHY = "pe does not support it yet"
 IN_PROGRESS = []
 
 # Object detection (anchors, boxes, proposals, RoI pooling, NMS, detection losses).
-DETECTION = """box_decoder_and_assign
+DETECTION = """
 collect_fpn_proposals deformable_roi_pooling distribute_fpn_proposals
 generate_mask_labels generate_proposal_labels generate_proposals locality_aware_nms
-matrix_nms polygon_box_transform prroi_pool psroi_pool retinanet_detection_output
-retinanet_target_assign roi_align roi_perspective_transform roi_pool rpn_target_assign sigmoid_focal_loss
-ssd_loss yolo_box yolov3_loss""".split()
+matrix_nms prroi_pool psroi_pool retinanet_detection_output
+retinanet_target_assign roi_align roi_perspective_transform roi_pool rpn_target_assign
+ssd_loss yolov3_loss""".split()
 
 DISTRIBUTIONS = "Categorical MultivariateNormalDiag Normal Uniform".split()
 

@@ -15,3 +15,4 @@ from . import cvm, deformable_conv, hashing, instag, sample_logits, spatial, ten
 from . import conv_transpose, norm_extra  # noqa: F401
 from . import detection_box  # noqa: F401
 from . import detection_nms  # noqa: F401
+from . import detection_more  # noqa: F401
