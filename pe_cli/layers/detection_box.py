@@ -1,12 +1,21 @@
 """Fluid 1.8's box layers of ``fluid.layers`` (python/paddle/fluid/layers/detection.py), with its
 signatures: prior_box, density_prior_box, anchor_generator, iou_similarity, box_coder, box_clip, yolo_box,
 sigmoid_focal_loss, polygon_box_transform, box_decoder_and_assign."""
-from ..errors import PeError
+from ..errors import ArgumentTypeError, ArgumentValueError
 from ..framework.variable import Variable
 from .helper import LayerHelper
 
 __all__ = ["prior_box", "density_prior_box", "anchor_generator", "iou_similarity", "box_coder", "box_clip", "yolo_box",
            "sigmoid_focal_loss", "polygon_box_transform", "box_decoder_and_assign"]
+
+
+def float_input(layer, what, v):
+    """Fluid's check_variable_and_dtype for a float32/float64 input: an ArgumentTypeError (a TypeError)."""
+    if not isinstance(v, Variable):
+        raise ArgumentTypeError(f"{layer}: {what} must be a Variable, got {type(v).__name__}")
+    if v.dtype not in ("float32", "float64"):
+        raise ArgumentTypeError(f"{layer}: {what} '{v.name}' is {v.dtype}; it must be float32 or float64")
+    return v
 
 
 def _listed(v):
@@ -19,7 +28,7 @@ def _floats(v):
 
 def _steps(layer, steps):
     if not isinstance(steps, (list, tuple)) or len(steps) != 2:
-        raise PeError(f"{layer}: steps={steps!r} must be a list or tuple of 2 (step_w, step_h)")
+        raise ArgumentValueError(f"{layer}: steps={steps!r} must be a list or tuple of 2 (step_w, step_h)")
     return float(steps[0]), float(steps[1])
 
 
@@ -53,9 +62,9 @@ def density_prior_box(input, image, densities=None, fixed_sizes=None, fixed_rati
     with ``flatten_to_2d``."""
     for what, v in (("densities", densities), ("fixed_sizes", fixed_sizes), ("fixed_ratios", fixed_ratios)):
         if not isinstance(v, (list, tuple)):
-            raise PeError(f"density_prior_box: {what}={v!r} must be a list or tuple")
+            raise ArgumentTypeError(f"density_prior_box: {what}={v!r} must be a list or tuple")
     if len(densities) != len(fixed_sizes):
-        raise PeError(f"density_prior_box: densities {list(densities)} and fixed_sizes {list(fixed_sizes)} "
+        raise ArgumentValueError(f"density_prior_box: densities {list(densities)} and fixed_sizes {list(fixed_sizes)} "
                       "must be as long")
     step_w, step_h = _steps("density_prior_box", steps)
     attrs = {"variances": _floats(variance), "clip": bool(clip), "step_w": step_w, "step_h": step_h,
@@ -71,7 +80,7 @@ def anchor_generator(input, anchor_sizes=None, aspect_ratios=None, variance=[0.1
     """Faster R-CNN anchors for each cell of ``input``, in input pixels: (anchors, variances), each
     [H, W, len(anchor_sizes) * len(aspect_ratios), 4]."""
     if not (isinstance(stride, (list, tuple)) and len(stride) == 2):
-        raise PeError(f"anchor_generator: stride={stride!r} must be a list or tuple of 2 (stride_width, "
+        raise ArgumentValueError(f"anchor_generator: stride={stride!r} must be a list or tuple of 2 (stride_width, "
                       "stride_height)")
     attrs = {"anchor_sizes": _floats(anchor_sizes), "aspect_ratios": _floats(aspect_ratios),
              "variances": _floats(variance), "stride": _floats(stride), "offset": float(offset)}
@@ -91,6 +100,8 @@ def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_siz
               name=None, axis=0):
     """Encodes target boxes [N, 4] against prior boxes [M, 4] (-> [N, M, 4]) or decodes offsets
     [N, M, 4] into boxes. ``prior_box_var``: a Variable [M, 4], or a list of 4 variances."""
+    float_input("box_coder", "prior_box", prior_box)
+    float_input("box_coder", "target_box", target_box)
     helper = LayerHelper("box_coder", name=name)
     inputs = {"PriorBox": [prior_box], "TargetBox": [target_box]}
     attrs = {"code_type": code_type, "box_normalized": bool(box_normalized), "axis": axis}
@@ -99,7 +110,7 @@ def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_siz
     elif isinstance(prior_box_var, (list, tuple)):
         attrs["variance"] = _floats(prior_box_var)
     else:
-        raise PeError(f"box_coder: prior_box_var must be a Variable or a list of 4 floats, not "
+        raise ArgumentTypeError(f"box_coder: prior_box_var must be a Variable or a list of 4 floats, not "
                       f"{type(prior_box_var).__name__}")
     out = helper.create_variable_for_type_inference(target_box.dtype)
     helper.append_op("box_coder", inputs, {"OutputBox": [out]}, attrs)
@@ -118,10 +129,15 @@ def box_clip(input, im_info, name=None):
 def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, clip_bbox=True, name=None):
     """YOLOv3's boxes [N, M, 4] (in img_size's pixels) and class scores [N, M, class_num] from a head's
     output x [N, anchors * (5 + class_num), H, W]; img_size [N, 2] int32 (height, width)."""
+    float_input("yolo_box", "x", x)
+    if not isinstance(img_size, Variable):
+        raise ArgumentTypeError(f"yolo_box: img_size must be an int32 Variable [N, 2], got {type(img_size).__name__}")
     if not isinstance(anchors, (list, tuple)):
-        raise PeError(f"yolo_box: anchors={anchors!r} must be a list or tuple of ints")
+        raise ArgumentTypeError(f"yolo_box: anchors={anchors!r} must be a list or tuple of ints")
     if not isinstance(class_num, int):
-        raise PeError(f"yolo_box: class_num={class_num!r} must be an int")
+        raise ArgumentTypeError(f"yolo_box: class_num={class_num!r} must be an int")
+    if not isinstance(conf_thresh, float):
+        raise ArgumentTypeError(f"yolo_box: conf_thresh={conf_thresh!r} must be a float")
     helper = LayerHelper("yolo_box", name=name)
     boxes = helper.create_variable_for_type_inference(x.dtype)
     scores = helper.create_variable_for_type_inference(x.dtype)
@@ -152,6 +168,9 @@ def polygon_box_transform(input, name=None):
 def box_decoder_and_assign(prior_box, prior_box_var, target_box, box_score, box_clip, name=None):
     """Decodes each RoI's per-class deltas target_box [N, 4 * C] against prior_box [N, 4] with the 4
     variances prior_box_var: (decoded boxes [N, 4 * C], the best non-background class's box [N, 4])."""
+    for what, v in (("prior_box", prior_box), ("prior_box_var", prior_box_var), ("target_box", target_box),
+                    ("box_score", box_score)):
+        float_input("box_decoder_and_assign", what, v)
     helper = LayerHelper("box_decoder_and_assign", name=name)
     decoded = helper.create_variable_for_type_inference(prior_box.dtype)
     assigned = helper.create_variable_for_type_inference(prior_box.dtype)

@@ -2,7 +2,7 @@
 with its signatures: multiclass_nms, detection_output (box_coder + softmax + transpose +
 multiclass_nms, composed as Fluid does), bipartite_match, target_assign."""
 from ..errors import PeError
-from .detection_box import box_coder
+from .detection_box import box_coder, float_input
 from .helper import LayerHelper
 from .activation import softmax
 from .tensor import transpose
@@ -25,6 +25,8 @@ def multiclass_nms(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_t
     """Per image and class, greedy NMS of the boxes above score_threshold; a LoDTensor [No, 6] of
     (label, score, xmin, ymin, xmax, ymax) rows with a LoD over the images, or [[-1]] when nothing is
     kept. bboxes [N, M, 4] with scores [N, C, M], or bboxes [M, C, 4] with scores [M, C] (LoD)."""
+    float_input("multiclass_nms", "bboxes", bboxes)
+    float_input("multiclass_nms", "scores", scores)
     helper = LayerHelper("multiclass_nms", name=name)
     attrs = {"background_label": int(background_label), "score_threshold": float(score_threshold),
              "nms_top_k": int(nms_top_k), "nms_threshold": float(nms_threshold), "nms_eta": float(nms_eta),
