@@ -18,7 +18,7 @@ collect_fpn_proposals deformable_roi_pooling distribute_fpn_proposals
 generate_mask_labels generate_proposal_labels generate_proposals locality_aware_nms
 matrix_nms prroi_pool psroi_pool retinanet_detection_output
 retinanet_target_assign roi_align roi_perspective_transform roi_pool rpn_target_assign
-ssd_loss yolov3_loss""".split()
+yolov3_loss""".split()
 
 DISTRIBUTIONS = "Categorical MultivariateNormalDiag Normal Uniform".split()
 

@@ -1,6 +1,7 @@
 """Fluid 1.8's NMS and matching ops (paddle/fluid/operators/detection): multiclass_nms (and
-multiclass_nms2, which also gives each kept box's index), bipartite_match and target_assign. None
-has a gradient in Fluid. The NMS outputs' rows and LoD depend on the data: the kernels give both."""
+multiclass_nms2, which also gives each kept box's index), bipartite_match, target_assign and
+mine_hard_examples (ssd_loss's negative mining). None has a gradient in Fluid. The NMS and mining
+outputs' rows and LoD depend on the data: the kernels give both."""
 from .registry import Attr, fmt_shape, register
 
 
@@ -75,3 +76,28 @@ register("target_assign", kernel_module="detection_nms", inputs=["X", "MatchIndi
          outputs=["Out", "OutWeight"], attrs={"mismatch_value": 0}, infer=_infer_assign, lod="drop", needs_lod=True,
          doc="Out[i, j] = X[lod[i] + MatchIndices[i, j], j % P] with weight 1 where matched, else mismatch_value "
              "with weight 0; each NegIndices column of image i: mismatch_value with weight 1.")
+
+
+def _infer_mine(ctx):
+    cls, match, dist = ctx.shape("ClsLoss"), ctx.shape("MatchIndices"), ctx.shape("MatchDist")
+    shapes = [cls, match, dist] + ([ctx.shape("LocLoss")] if ctx.has_input("LocLoss") else [])
+    if any(len(s) != 2 for s in shapes):
+        ctx.fail(f"ClsLoss {fmt_shape(cls)}, MatchIndices {fmt_shape(match)} and MatchDist {fmt_shape(dist)} "
+                 "(and LocLoss) must all be [N, Np]")
+    a = ctx.attrs
+    if a["mining_type"] == "max_negative" and not (a["neg_pos_ratio"] > 0 and 0 < a["neg_dist_threshold"] < 1):
+        ctx.fail("max_negative mining needs neg_pos_ratio > 0 and neg_dist_threshold in (0, 1)")
+    if a["mining_type"] == "hard_example" and not a["sample_size"] > 0:
+        ctx.fail("hard_example mining needs sample_size > 0")
+    ctx.set_output("NegIndices", [-1, 1], "int32", lod_level=1)
+    ctx.set_output("UpdatedMatchIndices", match, "int32", lod_level=0)
+
+
+register("mine_hard_examples", kernel_module="detection_nms",
+         inputs=["ClsLoss", "LocLoss?", "MatchIndices", "MatchDist"], outputs=["NegIndices", "UpdatedMatchIndices"],
+         attrs={"neg_pos_ratio": 1.0, "neg_dist_threshold": 0.5, "sample_size": 0,
+                "mining_type": Attr("max_negative", choices=("max_negative", "hard_example"))},
+         infer=_infer_mine, lod="drop",
+         doc="Per image, the highest-loss eligible priors as negatives (max_negative: unmatched with MatchDist "
+             "below neg_dist_threshold, at most neg_pos_ratio per positive; hard_example: any, at most "
+             "sample_size, unselected positives unmatched): NegIndices [Neg, 1] with a LoD over the images.")

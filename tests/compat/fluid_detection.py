@@ -1,9 +1,8 @@
 # after: PaddlePaddle/Paddle python/paddle/fluid/tests/test_detection.py @ 007ff517954ba21e534c48bea63f91eb750662cc
 # Re-written for pe (same API calls, same facts asserted), run with `pe fluid`. The cases of the layers pe
-# has: detection_output, box_coder, iou_similarity, bipartite_match, target_assign, prior_box,
+# has: detection_output, box_coder, iou_similarity, bipartite_match, target_assign, ssd_loss, prior_box,
 # density_prior_box, anchor_generator, yolo_box, box_clip, multiclass_nms, box_decoder_and_assign. Left out:
-# ssd_loss, the proposal and RoI layers, yolov3_loss, multi_box_head, detection_map and contrib's
-# multiclass_nms2.
+# the proposal and RoI layers, yolov3_loss, multi_box_head, detection_map and contrib's multiclass_nms2.
 import paddle.fluid as fluid
 import paddle.fluid.layers as layers
 from paddle.fluid.framework import Program, program_guard
@@ -69,6 +68,20 @@ with program_guard(program):
     gt2 = layers.data(name='gt2', shape=[10, 4], dtype='float32', lod_level=1)
     trg, trg_weight = layers.target_assign(gt2, matched_indices, mismatch_value=0)
     assert trg is not None and trg_weight is not None
+print(str(program))
+
+# TestDetection.test_ssd_loss
+program = Program()
+with program_guard(program):
+    pb = layers.data(name='prior_box', shape=[10, 4], append_batch_size=False, dtype='float32')
+    pbv = layers.data(name='prior_box_var', shape=[10, 4], append_batch_size=False, dtype='float32')
+    loc = layers.data(name='target_box', shape=[10, 4], dtype='float32')
+    scores = layers.data(name='scores', shape=[10, 21], dtype='float32')
+    gt_box = layers.data(name='gt_box', shape=[4], lod_level=1, dtype='float32')
+    gt_label = layers.data(name='gt_label', shape=[1], lod_level=1, dtype='int32')
+    loss = layers.ssd_loss(loc, scores, gt_box, gt_label, pb, pbv)
+    assert loss is not None
+    assert loss.shape[-1] == 1
 print(str(program))
 
 # TestPriorBox, TestPriorBox2

@@ -153,3 +153,35 @@ CASES = [
                              "NegIndices": LoDTensor(np.array([[1], [3], [2]], np.int32), [[0, 1, 3]])},
            assign_ref, name="target_assign_negatives"),
 ]
+
+
+def mine_ref(i, a):
+    loss, match, dist = i["ClsLoss"], i["MatchIndices"], i["MatchDist"]
+    hard = a["mining_type"] == "hard_example"
+    if hard and "LocLoss" in i:
+        loss = loss + i["LocLoss"]
+    updated, negs = match.copy(), []
+    for n in range(len(match)):
+        if hard:
+            cand = list(range(match.shape[1]))
+            k = a["sample_size"]
+        else:
+            cand = [m for m in range(match.shape[1]) if match[n, m] == -1 and dist[n, m] < a["neg_dist_threshold"]]
+            k = int(sum(match[n] != -1) * a["neg_pos_ratio"])
+        picked = sorted(sorted(cand, key=lambda m: -loss[n, m])[:k])
+        if hard:
+            updated[n] = [v if (v == -1 or m in picked) else -1 for m, v in enumerate(match[n])]
+            picked = [m for m in picked if match[n, m] == -1]
+        negs += picked
+    return {"NegIndices": np.array(negs, np.int32).reshape(-1, 1), "UpdatedMatchIndices": updated}
+
+
+_MATCH = np.array([[0, -1, -1, 1, -1, -1, -1, -1], [-1, -1, 0, -1, -1, -1, -1, -1]], np.int32)
+CASES += [
+    OpCase("mine_hard_examples", {"ClsLoss": rng.uniform(0, 2, (2, 8)), "MatchIndices": _MATCH,
+                                  "MatchDist": rng.uniform(0, 1, (2, 8))}, mine_ref,
+           attrs={"neg_pos_ratio": 2.0, "neg_dist_threshold": 0.6}),
+    OpCase("mine_hard_examples", {"ClsLoss": rng.uniform(0, 2, (2, 8)), "LocLoss": rng.uniform(0, 1, (2, 8)),
+                                  "MatchIndices": _MATCH, "MatchDist": rng.uniform(0, 1, (2, 8))}, mine_ref,
+           attrs={"mining_type": "hard_example", "sample_size": 3}, name="mine_hard_examples_hard_example"),
+]

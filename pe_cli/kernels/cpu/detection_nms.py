@@ -1,5 +1,5 @@
 """Kernels of ops/detection_nms.py on the CPU: multiclass_nms (and multiclass_nms2, with Index),
-bipartite_match and target_assign. The per-class NMS and the greedy matching are numba loops
+bipartite_match, target_assign and mine_hard_examples. The per-class NMS and the greedy matching are numba loops
 (cpu/_detection_loops.py); the rest arranges their results as Fluid 1.8's kernels do."""
 import numpy as np
 
@@ -132,3 +132,31 @@ def target_assign(ins, attrs):
     out[neg_img, neg_col] = attrs["mismatch_value"]
     weight[neg_img, neg_col] = 1.0
     return {"Out": out.astype(x.dtype, copy=False), "OutWeight": weight}
+
+
+def mine_hard_examples(ins, attrs):
+    cls = np.asarray(ins["ClsLoss"])
+    loss = cls + np.asarray(ins["LocLoss"]) if "LocLoss" in ins and attrs["mining_type"] == "hard_example" else cls
+    match = np.asarray(ins["MatchIndices"]).astype(np.int32)
+    dist = np.asarray(ins["MatchDist"])
+    updated = match.copy()
+    negs, starts = [], [0]
+    hard = attrs["mining_type"] == "hard_example"
+    for n in range(match.shape[0]):
+        if hard:
+            eligible = np.arange(match.shape[1])
+            count = min(int(attrs["sample_size"]), eligible.size)
+        else:
+            eligible = np.flatnonzero((match[n] == -1) & (dist[n] < dist.dtype.type(attrs["neg_dist_threshold"])))
+            count = min(int((match[n] != -1).sum() * attrs["neg_pos_ratio"]), eligible.size)
+        order = np.argsort(-loss[n, eligible], kind="stable")[:count]
+        chosen = np.sort(eligible[order])
+        if hard:
+            picked = np.zeros(match.shape[1], bool)
+            picked[chosen] = True
+            updated[n, (match[n] > -1) & ~picked] = -1
+            chosen = chosen[match[n, chosen] == -1]
+        negs.append(chosen)
+        starts.append(starts[-1] + chosen.size)
+    neg = np.concatenate(negs).astype(np.int32).reshape(-1, 1) if negs else np.zeros((0, 1), np.int32)
+    return {"NegIndices": neg, "UpdatedMatchIndices": updated, "@LOD": {"NegIndices": [starts]}}

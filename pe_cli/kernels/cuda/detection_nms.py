@@ -1,6 +1,6 @@
-"""Kernels of ops/detection_nms.py on a GPU. multiclass_nms, multiclass_nms2 and bipartite_match
-(greedy, sequential, with outputs whose size depends on the data) run the CPU kernels on the host
-and copy the results over, as unique and where_index do. target_assign is one thread per output
+"""Kernels of ops/detection_nms.py on a GPU. multiclass_nms, multiclass_nms2, bipartite_match and
+mine_hard_examples (greedy or sorting, outputs whose size depends on the data) run the CPU kernels
+on the host and copy the results over, as unique and where_index do. target_assign is one thread per output
 row, then one per negative index; its indices are checked on the host first."""
 from numba import cuda
 
@@ -20,6 +20,7 @@ def _on_host(cpu_kernel):
 multiclass_nms = _on_host(_cpu.multiclass_nms)
 multiclass_nms2 = _on_host(_cpu.multiclass_nms2)
 bipartite_match = _on_host(_cpu.bipartite_match)
+mine_hard_examples = _on_host(_cpu.mine_hard_examples)
 
 
 @cuda.jit
