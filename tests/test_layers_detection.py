@@ -9,7 +9,7 @@ import pe_cli.fluid as fluid
 from pe_cli.errors import PeError
 from pe_cli.framework.lod_tensor import LoDTensor
 from tests.ops.cases_detection_box import coder_ref
-from tests.ops.cases_detection_nms import nms_ref
+from tests.ops.cases_detection_nms import matrix_ref, nms_ref
 
 layers = fluid.layers
 rng = np.random.default_rng(5)
@@ -182,3 +182,21 @@ def test_yolo_box_focal_loss_polygon_and_decode_assign_layers(progs):
     np.testing.assert_array_equal(gm[0, 0], 4 * np.arange(3)[None, :].repeat(2, 0))
     np.testing.assert_allclose(d, [[0, 0, 9, 9] * 3])                          # zero deltas: the prior itself
     np.testing.assert_allclose(a, [[0, 0, 9, 9]])
+
+
+def test_matrix_nms_layer_gives_index_and_a_lod(progs):
+    boxes = layers.data("boxes", [6, 4], dtype="float32")
+    scores = layers.data("scores", [3, 6], dtype="float32")
+    out, index = layers.matrix_nms(boxes, scores, score_threshold=0.2, post_threshold=0.1, nms_top_k=4,
+                                   keep_top_k=5, return_index=True)
+    lo = rng.uniform(0, 0.5, (2, 6, 2))
+    feed = {"boxes": np.concatenate([lo, lo + 0.3], axis=-1).astype("float32"),
+            "scores": rng.uniform(0, 1, (2, 3, 6)).astype("float32")}
+    got, got_index = _run(progs, feed, [out, index], return_numpy=False)
+    want = matrix_ref({"BBoxes": feed["boxes"], "Scores": feed["scores"]},
+                      {"background_label": 0, "score_threshold": 0.2, "post_threshold": 0.1, "nms_top_k": 4,
+                       "keep_top_k": 5, "normalized": True, "use_gaussian": False, "gaussian_sigma": 2.0})
+    np.testing.assert_allclose(np.asarray(got), want["Out"], rtol=1e-5)
+    np.testing.assert_array_equal(np.asarray(got_index), want["Index"])
+    counts = want["RoisNum"].tolist()
+    assert got.lod() == got_index.lod() == [[0, counts[0], counts[0] + counts[1]]] and counts[0] > 0

@@ -1,5 +1,5 @@
 """Fluid 1.8's NMS and matching layers of ``fluid.layers`` (python/paddle/fluid/layers/detection.py),
-with its signatures: multiclass_nms, detection_output (box_coder + softmax + transpose +
+with its signatures: multiclass_nms, matrix_nms, detection_output (box_coder + softmax + transpose +
 multiclass_nms, composed as Fluid does), bipartite_match, target_assign."""
 from ..errors import PeError
 from .detection_box import box_coder, float_input
@@ -7,7 +7,7 @@ from .helper import LayerHelper
 from .activation import softmax
 from .tensor import transpose
 
-__all__ = ["multiclass_nms", "detection_output", "bipartite_match", "target_assign"]
+__all__ = ["multiclass_nms", "matrix_nms", "detection_output", "bipartite_match", "target_assign"]
 
 
 def _nms(helper, op, bboxes, scores, attrs, with_index):
@@ -32,6 +32,24 @@ def multiclass_nms(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_t
              "nms_top_k": int(nms_top_k), "nms_threshold": float(nms_threshold), "nms_eta": float(nms_eta),
              "keep_top_k": int(keep_top_k), "normalized": bool(normalized)}
     return _nms(helper, "multiclass_nms", bboxes, scores, attrs, False)
+
+
+def matrix_nms(bboxes, scores, score_threshold, post_threshold, nms_top_k, keep_top_k, use_gaussian=False,
+               gaussian_sigma=2., background_label=0, normalized=True, return_index=False, name=None):
+    """Matrix NMS (SOLOv2's) per image and class: scores decay with the overlaps instead of boxes being
+    dropped; a LoDTensor [No, 6] of (label, decayed score, box) rows over the images, best first (and
+    Index [No, 1] with return_index). bboxes [N, M, 4], scores [N, C, M]."""
+    float_input("matrix_nms", "bboxes", bboxes)
+    float_input("matrix_nms", "scores", scores)
+    helper = LayerHelper("matrix_nms", name=name)
+    out = helper.create_variable_for_type_inference(bboxes.dtype, stop_gradient=True)
+    index = helper.create_variable_for_type_inference("int32", stop_gradient=True)
+    helper.append_op("matrix_nms", {"BBoxes": [bboxes], "Scores": [scores]}, {"Out": [out], "Index": [index]},
+                     {"background_label": int(background_label), "score_threshold": float(score_threshold),
+                      "post_threshold": float(post_threshold), "nms_top_k": int(nms_top_k),
+                      "keep_top_k": int(keep_top_k), "normalized": bool(normalized), "use_gaussian": bool(use_gaussian),
+                      "gaussian_sigma": float(gaussian_sigma)})
+    return (out, index) if return_index else out
 
 
 def detection_output(loc, scores, prior_box, prior_box_var, background_label=0, nms_threshold=0.3, nms_top_k=400,

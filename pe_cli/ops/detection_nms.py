@@ -97,7 +97,29 @@ register("mine_hard_examples", kernel_module="detection_nms",
          inputs=["ClsLoss", "LocLoss?", "MatchIndices", "MatchDist"], outputs=["NegIndices", "UpdatedMatchIndices"],
          attrs={"neg_pos_ratio": 1.0, "neg_dist_threshold": 0.5, "sample_size": 0,
                 "mining_type": Attr("max_negative", choices=("max_negative", "hard_example"))},
-         infer=_infer_mine, lod="drop",
+         infer=_infer_mine, lod="drop", needs_lod=True,
          doc="Per image, the highest-loss eligible priors as negatives (max_negative: unmatched with MatchDist "
              "below neg_dist_threshold, at most neg_pos_ratio per positive; hard_example: any, at most "
              "sample_size, unselected positives unmatched): NegIndices [Neg, 1] with a LoD over the images.")
+
+
+def _infer_matrix(ctx):
+    boxes, scores = ctx.shape("BBoxes"), ctx.shape("Scores")
+    if len(scores) != 3 or len(boxes) != 3 or boxes[2] != 4:
+        ctx.fail(f"BBoxes {fmt_shape(boxes)} must be [N, M, 4] and Scores {fmt_shape(scores)} [N, C, M]")
+    if boxes[1] >= 0 and scores[2] >= 0 and boxes[1] != scores[2]:
+        ctx.fail(f"BBoxes {fmt_shape(boxes)} and Scores {fmt_shape(scores)} must count the same M boxes")
+    ctx.set_output("Out", [-1, 6], ctx.dtype("BBoxes"), lod_level=1)
+    ctx.set_output("Index", [-1, 1], "int32", lod_level=1)
+    ctx.set_output("RoisNum", [scores[0]], "int32", lod_level=0)
+
+
+register("matrix_nms", kernel_module="detection_nms", inputs=["BBoxes", "Scores"], outputs=["Out", "Index",
+                                                                                             "RoisNum?"],
+         attrs={"background_label": 0, "score_threshold": Attr(0.0), "post_threshold": 0.0, "nms_top_k": Attr(-1),
+                "keep_top_k": Attr(-1), "normalized": True, "use_gaussian": False, "gaussian_sigma": 2.0},
+         infer=_infer_matrix, lod="drop", needs_lod=True,
+         doc="Matrix NMS per image and class (but background_label): the nms_top_k boxes above score_threshold "
+             "keep their score times a decay from their overlaps with better boxes (linear, or gaussian); those "
+             "above post_threshold, the keep_top_k best per image, as Out [No, 6] rows (label, decayed score, box) "
+             "in descending score, Index [No, 1] (image * M + box) with a LoD over the images, RoisNum [N].")

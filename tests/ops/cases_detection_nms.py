@@ -185,3 +185,50 @@ CASES += [
                                   "MatchIndices": _MATCH, "MatchDist": rng.uniform(0, 1, (2, 8))}, mine_ref,
            attrs={"mining_type": "hard_example", "sample_size": 3}, name="mine_hard_examples_hard_example"),
 ]
+
+
+def _iou_matrix(a, b, normalized):
+    return np.array([[_iou(x, y, normalized) for y in b] for x in a]).reshape(len(a), len(b))
+
+
+def matrix_ref(i, a):
+    """After test_matrix_nms_op.py: per class, decay = min over better boxes j of f(iou(j, i), j's
+    max iou with a better box), at most 1; the image's detections sorted by decayed score."""
+    scores, boxes = i["Scores"], i["BBoxes"]
+    rows, index, counts = [], [], []
+    for n in range(len(scores)):
+        found = []
+        for c in range(scores.shape[1]):
+            if c == a["background_label"]:
+                continue
+            s = scores[n, c]
+            order = sorted((m for m in range(len(s)) if s[m] > a["score_threshold"]), key=lambda m: -s[m])
+            order = order[:a["nms_top_k"]] if a["nms_top_k"] > -1 else order
+            iou = np.triu(_iou_matrix(boxes[n, order], boxes[n, order], a["normalized"]), k=1)
+            cmax = iou.max(0) if len(order) else iou
+            for k, m in enumerate(order):
+                if a["use_gaussian"]:
+                    f = [np.exp((cmax[j] ** 2 - iou[j, k] ** 2) * a["gaussian_sigma"]) for j in range(k)]
+                else:
+                    f = [(1 - iou[j, k]) / (1 - cmax[j]) for j in range(k)]
+                score = s[m] * min([1.0] + f)
+                if score > a["post_threshold"]:
+                    found.append((score, c, m))
+        found = sorted(found, key=lambda d: -d[0])
+        found = found[:a["keep_top_k"]] if a["keep_top_k"] > -1 else found
+        rows += [[c, v] + list(boxes[n, m]) for v, c, m in found]
+        index += [n * scores.shape[2] + m for _, _, m in found]
+        counts.append(len(found))
+    return {"Out": np.array(rows, boxes.dtype).reshape(-1, 6), "Index": np.array(index, np.int32).reshape(-1, 1),
+            "RoisNum": np.array(counts, np.int32)}
+
+
+_MATRIX = {"background_label": 0, "score_threshold": 0.1, "post_threshold": 0.0, "nms_top_k": 6, "keep_top_k": 8,
+           "normalized": True, "use_gaussian": False, "gaussian_sigma": 2.0}
+CASES += [
+    OpCase("matrix_nms", {"BBoxes": _boxes((2, 10)), "Scores": rng.uniform(0, 1, (2, 3, 10))}, matrix_ref,
+           attrs=_MATRIX),
+    OpCase("matrix_nms", {"BBoxes": _boxes((2, 10), 20), "Scores": rng.uniform(0, 1, (2, 3, 10))}, matrix_ref,
+           attrs={**_MATRIX, "use_gaussian": True, "post_threshold": 0.3, "normalized": False, "keep_top_k": -1,
+                  "background_label": -1}, name="matrix_nms_gaussian_post_threshold"),
+]

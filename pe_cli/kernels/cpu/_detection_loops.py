@@ -103,3 +103,29 @@ def argmax_match(dist, start, end, threshold, match_idx, match_dist):
         if best_row != -1:
             match_idx[j] = best_row
             match_dist[j] = best
+
+
+@njit(**_JIT)
+def matrix_decay(boxes, order, normalized, use_gaussian, sigma, decay):
+    """Matrix NMS (arXiv 2003.10152) of one class: for the boxes in ``order`` (descending score), each
+    one's decay factor min over the higher-scored boxes j of f(IoU(j, i), the max IoU of j with any box
+    above it): (1 - iou) / (1 - max_iou), or exp((max_iou^2 - iou^2) * sigma); at most 1."""
+    n = order.shape[0]
+    iou = np.zeros((n, n), np.float64)
+    iou_max = np.zeros(n, np.float64)
+    for i in range(n):
+        for j in range(i):
+            v = jaccard(boxes, order[i], order[j], normalized)
+            iou[i, j] = v
+            if v > iou_max[i]:
+                iou_max[i] = v
+    for i in range(n):
+        d = 1.0
+        for j in range(i):
+            if use_gaussian:
+                f = np.exp((iou_max[j] * iou_max[j] - iou[i, j] * iou[i, j]) * sigma)
+            else:
+                f = (1.0 - iou[i, j]) / (1.0 - iou_max[j])
+            if f < d:
+                d = f
+        decay[i] = d

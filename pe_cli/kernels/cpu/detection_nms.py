@@ -160,3 +160,40 @@ def mine_hard_examples(ins, attrs):
         starts.append(starts[-1] + chosen.size)
     neg = np.concatenate(negs).astype(np.int32).reshape(-1, 1) if negs else np.zeros((0, 1), np.int32)
     return {"NegIndices": neg, "UpdatedMatchIndices": updated, "@LOD": {"NegIndices": [starts]}}
+
+
+def _matrix_image(scores, boxes, attrs):
+    """[(decayed score, label, index)] of one image, best first, at most keep_top_k."""
+    found = []
+    dt = scores.dtype.type
+    for c in range(scores.shape[0]):
+        if c == attrs["background_label"]:
+            continue
+        s = scores[c]
+        cand = np.flatnonzero(s > dt(attrs["score_threshold"]))
+        order = cand[np.argsort(-s[cand], kind="stable")]
+        if -1 < attrs["nms_top_k"] < order.size:
+            order = order[:attrs["nms_top_k"]]
+        decay = np.empty(order.size, np.float64)
+        _loops().matrix_decay(boxes, order.astype(np.int64), bool(attrs["normalized"]), bool(attrs["use_gaussian"]),
+                              float(attrs["gaussian_sigma"]), decay)
+        decayed = (s[order] * decay).astype(scores.dtype)
+        found += [(v, c, i) for v, i in zip(decayed, order) if v > attrs["post_threshold"]]
+    best = sorted(range(len(found)), key=lambda k: -found[k][0])          # stable
+    if attrs["keep_top_k"] > -1:
+        best = best[:attrs["keep_top_k"]]
+    return [found[k] for k in best]
+
+
+def matrix_nms(ins, attrs):
+    scores, boxes = np.ascontiguousarray(ins["Scores"]), np.ascontiguousarray(ins["BBoxes"])
+    rows, index, counts = [], [], []
+    for n in range(scores.shape[0]):
+        kept = _matrix_image(scores[n], boxes[n], attrs)
+        rows += [np.concatenate([[label, score], boxes[n, i]]) for score, label, i in kept]
+        index += [n * scores.shape[2] + i for _, _, i in kept]
+        counts.append(len(kept))
+    starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64).tolist()
+    return {"Out": np.asarray(rows, boxes.dtype).reshape(-1, boxes.shape[2] + 2),
+            "Index": np.asarray(index, np.int32).reshape(-1, 1), "RoisNum": np.asarray(counts, np.int32),
+            "@LOD": {"Out": [starts], "Index": [starts]}}
