@@ -200,3 +200,15 @@ def test_matrix_nms_layer_gives_index_and_a_lod(progs):
     np.testing.assert_array_equal(np.asarray(got_index), want["Index"])
     counts = want["RoisNum"].tolist()
     assert got.lod() == got_index.lod() == [[0, counts[0], counts[0] + counts[1]]] and counts[0] > 0
+
+
+def test_locality_aware_nms_layer_lod(progs):
+    boxes = layers.data("boxes", [5, 4], dtype="float32")
+    scores = layers.data("scores", [1, 5], dtype="float32")
+    out = layers.locality_aware_nms(boxes, scores, score_threshold=0.5, nms_top_k=-1, keep_top_k=-1)
+    base = np.array([0.1, 0.1, 0.5, 0.5], "float32")
+    feed = {"boxes": np.stack([base + 0.01 * k for k in range(5)])[None].repeat(2, 0),   # one chain per image
+            "scores": np.array([[[0.2, 0.2, 0.2, 0.2, 0.2]], [[0.05, 0.05, 0.05, 0.05, 0.05]]], "float32")}
+    got, = _run(progs, feed, [out], return_numpy=False)
+    assert got.lod() == [[0, 1, 1]]                          # image 0: the 5 boxes merge into one, score 1.0
+    np.testing.assert_allclose(np.asarray(got)[0, :2], [0, 1.0], rtol=1e-6)

@@ -1,5 +1,5 @@
 """Fluid 1.8's NMS and matching layers of ``fluid.layers`` (python/paddle/fluid/layers/detection.py),
-with its signatures: multiclass_nms, matrix_nms, detection_output (box_coder + softmax + transpose +
+with its signatures: multiclass_nms, matrix_nms, locality_aware_nms, detection_output (box_coder + softmax + transpose +
 multiclass_nms, composed as Fluid does), bipartite_match, target_assign."""
 from ..errors import PeError
 from .detection_box import box_coder, float_input
@@ -7,7 +7,7 @@ from .helper import LayerHelper
 from .activation import softmax
 from .tensor import transpose
 
-__all__ = ["multiclass_nms", "matrix_nms", "detection_output", "bipartite_match", "target_assign"]
+__all__ = ["multiclass_nms", "matrix_nms", "locality_aware_nms", "detection_output", "bipartite_match", "target_assign"]
 
 
 def _nms(helper, op, bboxes, scores, attrs, with_index):
@@ -32,6 +32,20 @@ def multiclass_nms(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_t
              "nms_top_k": int(nms_top_k), "nms_threshold": float(nms_threshold), "nms_eta": float(nms_eta),
              "keep_top_k": int(keep_top_k), "normalized": bool(normalized)}
     return _nms(helper, "multiclass_nms", bboxes, scores, attrs, False)
+
+
+def locality_aware_nms(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_threshold=0.3, normalized=True,
+                       nms_eta=1., background_label=-1, name=None):
+    """EAST's locality-aware NMS per image and class: consecutive overlapping boxes merge (weighted by
+    score) before multiclass_nms's greedy NMS; a LoDTensor [No, 6] over the images, [[-1]] when nothing
+    is kept. bboxes [N, M, 4], scores [N, C, M]."""
+    float_input("locality_aware_nms", "bboxes", bboxes)
+    float_input("locality_aware_nms", "scores", scores)
+    helper = LayerHelper("locality_aware_nms", name=name)
+    attrs = {"background_label": int(background_label), "score_threshold": float(score_threshold),
+             "nms_top_k": int(nms_top_k), "nms_threshold": float(nms_threshold), "nms_eta": float(nms_eta),
+             "keep_top_k": int(keep_top_k), "normalized": bool(normalized)}
+    return _nms(helper, "locality_aware_nms", bboxes, scores, attrs, False)
 
 
 def matrix_nms(bboxes, scores, score_threshold, post_threshold, nms_top_k, keep_top_k, use_gaussian=False,

@@ -15,7 +15,7 @@ IN_PROGRESS = []
 # Object detection (anchors, boxes, proposals, RoI pooling, NMS, detection losses).
 DETECTION = """
 collect_fpn_proposals deformable_roi_pooling distribute_fpn_proposals
-generate_mask_labels generate_proposal_labels generate_proposals locality_aware_nms
+generate_mask_labels generate_proposal_labels generate_proposals
 prroi_pool psroi_pool retinanet_detection_output
 retinanet_target_assign roi_align roi_perspective_transform roi_pool rpn_target_assign
 yolov3_loss""".split()

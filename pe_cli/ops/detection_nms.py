@@ -1,6 +1,6 @@
 """Fluid 1.8's NMS and matching ops (paddle/fluid/operators/detection): multiclass_nms (and
-multiclass_nms2, which also gives each kept box's index), bipartite_match, target_assign and
-mine_hard_examples (ssd_loss's negative mining). None has a gradient in Fluid. The NMS and mining
+multiclass_nms2, which also gives each kept box's index), matrix_nms, locality_aware_nms,
+bipartite_match, target_assign and mine_hard_examples (ssd_loss's negative mining). None has a gradient in Fluid. The NMS and mining
 outputs' rows and LoD depend on the data: the kernels give both."""
 from .registry import Attr, fmt_shape, register
 
@@ -123,3 +123,20 @@ register("matrix_nms", kernel_module="detection_nms", inputs=["BBoxes", "Scores"
              "keep their score times a decay from their overlaps with better boxes (linear, or gaussian); those "
              "above post_threshold, the keep_top_k best per image, as Out [No, 6] rows (label, decayed score, box) "
              "in descending score, Index [No, 1] (image * M + box) with a LoD over the images, RoisNum [N].")
+
+
+def _infer_locality(ctx):
+    boxes, scores = ctx.shape("BBoxes"), ctx.shape("Scores")
+    if len(scores) != 3 or len(boxes) != 3 or boxes[2] != 4:
+        ctx.fail(f"BBoxes {fmt_shape(boxes)} must be [N, M, 4] and Scores {fmt_shape(scores)} [N, C, M] (polygon "
+                 "boxes are not supported)")
+    if boxes[1] >= 0 and scores[2] >= 0 and boxes[1] != scores[2]:
+        ctx.fail(f"BBoxes {fmt_shape(boxes)} and Scores {fmt_shape(scores)} must count the same M boxes")
+    ctx.set_output("Out", [-1, 6], ctx.dtype("BBoxes"), lod_level=1)
+
+
+register("locality_aware_nms", kernel_module="detection_nms", inputs=["BBoxes", "Scores"], outputs=["Out"],
+         attrs={**_NMS_ATTRS, "background_label": -1}, infer=_infer_locality, lod="drop", needs_lod=True,
+         doc="EAST's locality-aware NMS per image and class: consecutive boxes overlapping by more than "
+             "nms_threshold merge (score-weighted, scores added), then multiclass_nms's greedy NMS and keep_top_k; "
+             "Out [No, 6] with a LoD over the images, [[-1]] (LoD [0, 1]) when nothing is kept.")

@@ -232,3 +232,54 @@ CASES += [
            attrs={**_MATRIX, "use_gaussian": True, "post_threshold": 0.3, "normalized": False, "keep_top_k": -1,
                   "background_label": -1}, name="matrix_nms_gaussian_post_threshold"),
 ]
+
+
+def locality_ref(i, a):
+    """After Fluid's locality_aware_nms kernel: per class, a merge pass in row order (which changes the
+    image's boxes and that class's scores for what follows), then greedy NMS; [[-1]] when nothing is kept."""
+    scores, boxes = np.array(i["Scores"]), np.array(i["BBoxes"])
+    rows = []
+    for n in range(len(scores)):
+        s_all, b = scores[n], boxes[n]
+        found = {}
+        for c in range(s_all.shape[0]):
+            if c == a["background_label"]:
+                continue
+            s, cur, survivors = s_all[c], None, []
+            for r in range(len(s)):
+                if cur is not None and _iou(b[r], b[cur], a["normalized"]) > a["nms_threshold"]:
+                    b[cur] = (b[r] * s[r] + b[cur] * s[cur]) / (s[r] + s[cur])
+                    s[cur] += s[r]
+                else:
+                    survivors += [cur] if cur is not None else []
+                    cur = r
+            survivors += [cur] if cur is not None else []
+            masked = np.full(len(s), -np.inf)
+            masked[survivors] = s[survivors]
+            found[c] = _nms_one(b, masked, a)
+        if -1 < a["keep_top_k"] < sum(len(v) for v in found.values()):
+            pairs = sorted(((s_all[c, k], c, k) for c in sorted(found) for k in found[c]), key=lambda p: -p[0])
+            found = {}
+            for _, c, k in pairs[:a["keep_top_k"]]:
+                found.setdefault(c, []).append(k)
+        rows += [[c, s_all[c, k]] + list(b[k]) for c in sorted(found) for k in found[c]]
+    return {"Out": np.array(rows, boxes.dtype) if rows else np.full((1, 1), -1, boxes.dtype)}
+
+
+def _chain(n, images=2):
+    """Boxes in runs of near neighbours (each a small shift of the last), so the merge pass merges."""
+    start = rng.uniform(0, 0.5, (images, 1, 2))
+    lo = start + np.cumsum(rng.uniform(-0.02, 0.08, (images, n, 2)), axis=1)
+    return np.concatenate([lo, lo + 0.3], axis=-1)
+
+
+_LOCALITY = {**_NMS, "background_label": -1, "nms_threshold": 0.5, "keep_top_k": -1, "nms_top_k": -1}
+CASES += [
+    OpCase("locality_aware_nms", {"BBoxes": _chain(10), "Scores": rng.uniform(0, 1, (2, 2, 10))}, locality_ref,
+           attrs=_LOCALITY),
+    OpCase("locality_aware_nms", {"BBoxes": _chain(12, 1) * 30, "Scores": rng.uniform(0, 1, (1, 3, 12))},
+           locality_ref, attrs={**_LOCALITY, "normalized": False, "keep_top_k": 3, "background_label": 0},
+           name="locality_aware_nms_pixels_keep_top_k"),
+    OpCase("locality_aware_nms", {"BBoxes": _chain(4), "Scores": rng.uniform(0, 0.1, (2, 1, 4))}, locality_ref,
+           attrs={**_LOCALITY, "score_threshold": 0.9}, name="locality_aware_nms_nothing_kept"),
+]

@@ -129,3 +129,23 @@ def matrix_decay(boxes, order, normalized, use_gaussian, sigma, decay):
             if f < d:
                 d = f
         decay[i] = d
+
+
+@njit(**_JIT)
+def locality_merge(boxes, scores, nms_threshold, normalized, kept):
+    """Locality-aware NMS's first pass (Fluid's GetMaxScoreIndexWithLocalityAware): in row order, a box
+    overlapping the current one by more than the threshold is merged into it (coordinates weighted by
+    score, scores added), else it becomes the current one. Changes boxes and scores in place, as
+    Fluid's kernel does; kept[i]: box i survives the pass."""
+    index = -1
+    for i in range(boxes.shape[0]):
+        if index > -1 and jaccard(boxes, i, index, normalized) > nms_threshold:
+            for k in range(boxes.shape[1]):
+                boxes[index, k] = (boxes[i, k] * scores[i] + boxes[index, k] * scores[index]) / (scores[i] + scores[index])
+            scores[index] += scores[i]
+        else:
+            if index > -1:
+                kept[index] = True
+            index = i
+    if index > -1:
+        kept[index] = True

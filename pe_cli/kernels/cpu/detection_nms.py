@@ -197,3 +197,40 @@ def matrix_nms(ins, attrs):
     return {"Out": np.asarray(rows, boxes.dtype).reshape(-1, boxes.shape[2] + 2),
             "Index": np.asarray(index, np.int32).reshape(-1, 1), "RoisNum": np.asarray(counts, np.int32),
             "@LOD": {"Out": [starts], "Index": [starts]}}
+
+
+def _locality_image(scores, boxes, attrs):
+    """{label: kept indices} of one image; scores and boxes (copies) change as Fluid's kernel changes them."""
+    dt = scores.dtype.type
+    out = {}
+    for c in range(scores.shape[0]):
+        if c == attrs["background_label"]:
+            continue
+        s = scores[c]                                  # a view: merged scores stay for the output
+        kept_mask = np.zeros(s.shape[0], np.bool_)
+        _loops().locality_merge(boxes, s, dt(attrs["nms_threshold"]), bool(attrs["normalized"]), kept_mask)
+        masked = np.where(kept_mask, s, -np.inf).astype(s.dtype)
+        kept = np.empty(s.shape[0], np.int64)
+        n = _loops().nms_fast(boxes, masked, dt(attrs["score_threshold"]), dt(attrs["nms_threshold"]),
+                              dt(attrs["nms_eta"]), int(attrs["nms_top_k"]), bool(attrs["normalized"]), kept)
+        out[c] = kept[:n].tolist()
+    total = sum(len(v) for v in out.values())
+    if -1 < attrs["keep_top_k"] < total:
+        pairs = [(scores[c, i], c, i) for c in sorted(out) for i in out[c]]
+        regrouped = {}
+        for k in sorted(range(len(pairs)), key=lambda k: -pairs[k][0])[:attrs["keep_top_k"]]:
+            regrouped.setdefault(pairs[k][1], []).append(pairs[k][2])
+        out = regrouped
+    return out
+
+
+def locality_aware_nms(ins, attrs):
+    scores, boxes = np.array(ins["Scores"]), np.array(ins["BBoxes"])        # copies: the merge changes them
+    rows, starts = [], [0]
+    for n in range(scores.shape[0]):
+        kept = _locality_image(scores[n], boxes[n], attrs)
+        rows += [np.concatenate([[c, scores[n, c, i]], boxes[n, i]]) for c in sorted(kept) for i in kept[c]]
+        starts.append(len(rows))
+    if not rows:
+        return {"Out": np.full((1, 1), -1, boxes.dtype), "@LOD": {"Out": [[0, 1]]}}
+    return {"Out": np.asarray(rows, boxes.dtype), "@LOD": {"Out": [starts]}}

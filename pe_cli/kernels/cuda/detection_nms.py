@@ -1,8 +1,8 @@
 """Kernels of ops/detection_nms.py on a GPU. multiclass_nms, multiclass_nms2, matrix_nms,
-bipartite_match and mine_hard_examples (greedy or sorting, outputs whose size depends on the data)
-run the CPU kernels on the host and copy the results over, as unique and where_index do.
-target_assign is one thread per output row, then one per negative index; its indices are checked
-on the host first."""
+locality_aware_nms, bipartite_match and mine_hard_examples (greedy or sorting, outputs whose size
+depends on the data) run the CPU kernels on the host and copy the results over, as unique and
+where_index do. target_assign is one thread per output row, then one per negative index; its
+indices are checked on the host first."""
 from numba import cuda
 
 from ..cpu import detection_nms as _cpu
@@ -23,6 +23,7 @@ multiclass_nms2 = _on_host(_cpu.multiclass_nms2)
 bipartite_match = _on_host(_cpu.bipartite_match)
 mine_hard_examples = _on_host(_cpu.mine_hard_examples)
 matrix_nms = _on_host(_cpu.matrix_nms)
+locality_aware_nms = _on_host(_cpu.locality_aware_nms)
 
 
 @cuda.jit
