@@ -91,7 +91,8 @@ def test_detection_output_is_decode_softmax_and_nms(progs):
                                   score_threshold=0.2)
     out2, index = layers.detection_output(loc, conf, prior, prior_var, return_index=True, score_threshold=0.2)
     lo = rng.uniform(0, 0.6, (5, 2))
-    feed = {"loc": rng.normal(0, 0.5, (2, 5, 4)).astype("float32"), "conf": rng.normal(0, 2, (2, 5, 3)).astype("float32"),
+    feed = {"loc": rng.normal(0, 0.5, (2, 5, 4)).astype("float32"),
+            "conf": rng.normal(0, 2, (2, 5, 3)).astype("float32"),
             "prior": np.concatenate([lo, lo + 0.3], axis=1).astype("float32"),
             "prior_var": np.full((5, 4), 0.2, "float32")}
     got, got2, got_index = _run(progs, feed, [out, out2, index])

@@ -20,7 +20,8 @@ def _feed():
     lo = rng.uniform(0, 0.6, (NP, 2))
     prior = np.concatenate([lo, lo + rng.uniform(0.2, 0.4, (NP, 2))], axis=1).astype("float32")
     return {"prior": prior, "prior_var": np.full((NP, 4), 0.2, "float32"),
-            "loc": rng.normal(0, 1, (N, NP, 4)).astype("float32"), "conf": rng.normal(0, 1, (N, NP, C)).astype("float32"),
+            "loc": rng.normal(0, 1, (N, NP, 4)).astype("float32"),
+            "conf": rng.normal(0, 1, (N, NP, C)).astype("float32"),
             "gt_box": LoDTensor(prior[[2, 7, 4]] + 0.03, [LOD]),
             "gt_label": LoDTensor(np.array([[3], [1], [4]], "int32"), [LOD])}
 

@@ -46,7 +46,8 @@ def prior_box(input, image, min_sizes, max_sizes=None, aspect_ratios=[1.], varia
     step_w, step_h = _steps("prior_box", steps)
     attrs = {"min_sizes": _floats(min_sizes), "aspect_ratios": _floats(aspect_ratios),
              "variances": _floats(variance), "flip": bool(flip), "clip": bool(clip), "step_w": step_w,
-             "step_h": step_h, "offset": float(offset), "min_max_aspect_ratios_order": bool(min_max_aspect_ratios_order)}
+             "step_h": step_h, "offset": float(offset),
+             "min_max_aspect_ratios_order": bool(min_max_aspect_ratios_order)}
     max_sizes = _floats(max_sizes) if max_sizes is not None else []
     if max_sizes and max_sizes[0] > 0:
         attrs["max_sizes"] = max_sizes

@@ -1,7 +1,8 @@
 """Fluid 1.8's NMS and matching ops (paddle/fluid/operators/detection): multiclass_nms (and
 multiclass_nms2, which also gives each kept box's index), matrix_nms, locality_aware_nms,
-bipartite_match, target_assign and mine_hard_examples (ssd_loss's negative mining). None has a gradient in Fluid. The NMS and mining
-outputs' rows and LoD depend on the data: the kernels give both."""
+bipartite_match, target_assign and mine_hard_examples (ssd_loss's negative mining). None has a
+gradient in Fluid. The NMS and mining outputs' rows and LoD depend on the data: the kernels give
+both."""
 from .registry import Attr, fmt_shape, register
 
 
@@ -36,8 +37,8 @@ register("multiclass_nms", kernel_module="detection_nms", inputs=["BBoxes", "Sco
          attrs=_NMS_ATTRS, infer=_infer_nms, lod="drop", needs_lod=True, doc=_NMS_DOC)
 register("multiclass_nms2", kernel_module="detection_nms", inputs=["BBoxes", "Scores"], outputs=["Out", "Index"],
          attrs=_NMS_ATTRS, infer=_infer_nms, lod="drop", needs_lod=True,
-         doc="multiclass_nms's Out and LoD (nothing kept: Out [0, 6]); Index [No, 1]: each kept box's row in the batch (Scores [N, C, M]: i * M + m; "
-             "[M, C]: its row * C + its class).")
+         doc="multiclass_nms's Out and LoD (nothing kept: Out [0, 6]); Index [No, 1]: each kept box's row in "
+             "the batch (Scores [N, C, M]: i * M + m; [M, C]: its row * C + its class).")
 
 
 def _infer_match(ctx):

@@ -140,8 +140,9 @@ def locality_merge(boxes, scores, nms_threshold, normalized, kept):
     index = -1
     for i in range(boxes.shape[0]):
         if index > -1 and jaccard(boxes, i, index, normalized) > nms_threshold:
+            total = scores[i] + scores[index]
             for k in range(boxes.shape[1]):
-                boxes[index, k] = (boxes[i, k] * scores[i] + boxes[index, k] * scores[index]) / (scores[i] + scores[index])
+                boxes[index, k] = (boxes[i, k] * scores[i] + boxes[index, k] * scores[index]) / total
             scores[index] += scores[i]
         else:
             if index > -1:
