@@ -12,11 +12,6 @@ from ._launch import flat, grid
 FLT_MIN = float(np.finfo(np.float32).tiny)
 
 
-@cuda.jit(device=True)
-def _sig(v):
-    return 1.0 / (1.0 + math.exp(-v))
-
-
 @cuda.jit
 def _yolo(x, size, anchors, boxes, scores, total, a, h, w, classes, input_size, thresh, clip):
     t = cuda.grid(1)
@@ -29,12 +24,12 @@ def _yolo(x, size, anchors, boxes, scores, total, a, h, w, classes, input_size, 
         k = cell // w
         col = cell % w
         base = (i * a + j) * (5 + classes) * hw + cell
-        conf = _sig(x[base + 4 * hw])
+        conf = 1.0 / (1.0 + math.exp(-x[base + 4 * hw]))
         img_h = size[2 * i]
         img_w = size[2 * i + 1]
         keep = conf >= thresh
-        cx = (col + _sig(x[base])) * img_w / w
-        cy = (k + _sig(x[base + hw])) * img_h / h
+        cx = (col + 1.0 / (1.0 + math.exp(-x[base]))) * img_w / w
+        cy = (k + 1.0 / (1.0 + math.exp(-x[base + hw]))) * img_h / h
         bw = math.exp(x[base + 2 * hw]) * anchors[2 * j] * img_w / input_size
         bh = math.exp(x[base + 3 * hw]) * anchors[2 * j + 1] * img_h / input_size
         x0, y0, x1, y1 = cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2
@@ -46,7 +41,7 @@ def _yolo(x, size, anchors, boxes, scores, total, a, h, w, classes, input_size, 
         boxes[4 * t + 2] = x1 if keep else 0.0
         boxes[4 * t + 3] = y1 if keep else 0.0
         for c in range(classes):
-            scores[t * classes + c] = conf * _sig(x[base + (5 + c) * hw]) if keep else 0.0
+            scores[t * classes + c] = conf / (1.0 + math.exp(-x[base + (5 + c) * hw])) if keep else 0.0
         t += step
 
 
