@@ -19,6 +19,11 @@ class FeedSplitError(FeedError, RuntimeError):
     as Fluid's ParallelExecutor raises)."""
 
 
+class EOFException(PeError):
+    """``fluid.core.EOFException``: a py_reader's data ended during ``exe.run``. A script catches it,
+    calls ``reader.reset()`` and starts the next epoch."""
+
+
 class UnknownOpError(PeError, ValueError):
     """An op type the registry does not have (a ValueError too, as Fluid raises)."""
 

@@ -18,6 +18,10 @@ class Place:
     def __hash__(self):
         return hash((self.kind, self.device_id))
 
+    def _equals(self, other):
+        """Fluid's core.Place._equals: the same kind of device, the same device."""
+        return self == other
+
 
 class CPUPlace(Place):
     kind = "cpu"

@@ -16,6 +16,7 @@ from .. import layers as L
 from .. import optimizer as O
 from .. import regularizer as R
 from ..layers import learning_rate_scheduler as lrs
+from ..layers import readers
 from .typed import Namespace
 
 
@@ -31,7 +32,8 @@ def schedules():
 
 
 def layers():
-    skip = {"data"} | set(schedules().members)
+    # the py_reader family feeds a Python script's program; a model file has feeds
+    skip = {"data"} | set(schedules().members) | set(readers.__all__)
     members = {name: fn for name, fn in vars(L).items()
                if not name.startswith("_") and inspect.isfunction(fn) and name not in skip
                and not getattr(fn, "_pe_not_yet", False)}     # Fluid's names pe lacks (layers/not_yet.py)

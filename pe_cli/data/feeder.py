@@ -9,56 +9,11 @@ tuple with one field per feed variable) into the feed dict an Executor or Parall
   device) or of lists of feed dicts (several); leftover minibatches that cannot fill every device
   are dropped with ``drop_last``, else a ValueError.
 """
-import numpy as np
-
 from ..framework import default_main_program
-from ..framework.lod_tensor import LoDTensor
+from ..framework.feed_batch import FieldBatch
 from ..framework.variable import Variable
 from ..kernels import cuda_places
 from ..places import CUDAPlace, cpu_device_count
-
-
-class _Converter:
-    """Collects one feed's field over the samples of a minibatch."""
-
-    def __init__(self, name, shape, dtype, lod_level):
-        self.name, self.shape, self.dtype, self.lod_level = name, shape, dtype, lod_level
-        self.values = []
-        self.lengths = [[] for _ in range(lod_level)]
-
-    def add(self, field):
-        if self.lod_level == 0:
-            self.values.append(field)
-        else:
-            self._add_nested(field, 0)
-
-    def _add_nested(self, field, level):
-        if level == self.lod_level:
-            self.values.append(field)
-            return
-        items = list(field)
-        self.lengths[level].append(len(items))
-        for item in items:
-            self._add_nested(item, level + 1)
-
-    def done(self):
-        try:
-            array = np.asarray(self.values, dtype=self.dtype)
-        except (ValueError, TypeError) as e:
-            raise ValueError(f"DataFeeder: the '{self.name}' fields cannot form a {self.dtype} array: {e}") from None
-        if self.lod_level == 0:
-            sample = list(self.shape[1:]) if self.shape and self.shape[0] == -1 else list(self.shape)
-            if -1 not in sample:
-                per_sample = int(np.prod(array.shape[1:])) if array.ndim > 0 else 1
-                if self.values and per_sample != int(np.prod(sample)):
-                    raise ValueError(f"DataFeeder: '{self.name}' takes samples of shape {sample}, got fields "
-                                     f"of shape {list(array.shape[1:])}")
-                array = array.reshape([len(self.values)] + sample)
-            return LoDTensor(array)
-        rows = array.reshape(-1, 1) if array.ndim == 1 else array
-        tensor = LoDTensor(rows)
-        tensor.set_recursive_sequence_lengths(self.lengths)
-        return tensor
 
 
 class DataFeeder:
@@ -87,7 +42,7 @@ class DataFeeder:
         self.place = place
 
     def feed(self, iterable):
-        converters = [_Converter(*spec) for spec in
+        converters = [FieldBatch(*spec) for spec in
                       zip(self.feed_names, self.feed_shapes, self.feed_dtypes, self.feed_lod_level)]
         for n, sample in enumerate(iterable):
             if len(sample) != len(converters):

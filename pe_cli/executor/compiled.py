@@ -10,7 +10,7 @@ def run_compiled(executor, compiled, feed, fetch_list, scope, return_numpy):
     when its first run had others), then run."""
     compiled._compile(scope, executor.place)
     if not compiled._is_data_parallel:
-        check_feed_dict(feed)
+        feed = check_feed_dict(feed)
         return executor._run_program(compiled.program, feed, fetch_list, scope, return_numpy,
                                      compiled._build_strategy)
     return _engine(compiled, executor.place, scope).run(feed, fetch_list, return_numpy)

@@ -15,7 +15,7 @@ from ..kernels import pserver_link
 from ..ops.registry import GRAD_SUFFIX
 from ..places import CPUPlace, Place
 from .compiled import run_compiled
-from .feeding import as_feed_array, check_feed_dict, missing_value_error
+from .feeding import as_feed_array, check_feed_dict, missing_value_error, reader_feeds
 from .fetched import fetched
 from .plan import OpStep, Values, run_step
 from .pserver import serve
@@ -85,7 +85,7 @@ class Executor:
         if not isinstance(program, Program):
             raise TypeError(f"Executor.run: program must be a Program or CompiledProgram, "
                             f"got {type(program).__name__}")
-        check_feed_dict(feed)
+        feed = check_feed_dict(feed)
         if getattr(program, "_listen_and_serv", None) is not None:
             return serve(self, program, scope)      # a parameter server's program (executor/pserver.py)
         return self._run_program(program, feed, fetch_list, scope, return_numpy)
@@ -109,6 +109,9 @@ class Executor:
     def _run_program(self, program, feed, fetch_list, scope, return_numpy, build_strategy=None):
         """run() of a Program; ``build_strategy``: a single-device CompiledProgram's (memory_optimize)."""
         plan = self._plan(program)
+        batches = reader_feeds(program, 1, feed)      # fluid.layers.py_reader's next batch
+        if batches is not None:
+            feed = dict(feed or {}, **batches[0])
         self._runtime.prepare_run(self._concurrent)     # one device: the whole machine's threads
         frees = plan.frees(fetch_list, build_strategy)
         profile = profiler.active()

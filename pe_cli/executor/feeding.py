@@ -75,6 +75,29 @@ def missing_value_error(block, name):
 
 
 def check_feed_dict(feed):
-    """A TypeError unless ``feed`` (of a single-device run) is None or a dict."""
+    """``feed`` of a single-device run: None, a dict, or a list of one dict (a DataLoader's step on one
+    place, as Fluid's Executor takes it) as that dict; a TypeError otherwise."""
+    if isinstance(feed, (list, tuple)) and len(feed) == 1 and isinstance(feed[0], dict):
+        return feed[0]
     if feed is not None and not isinstance(feed, dict):
-        raise TypeError(f"Executor.run: feed must be a dict of name -> value, got {type(feed).__name__}")
+        raise TypeError(f"Executor.run: feed must be a dict of name -> value (a list of one dict per device "
+                        f"needs a CompiledProgram with_data_parallel), got {type(feed).__name__}")
+    return feed
+
+
+def reader_feeds(program, n, feed=None):
+    """The feeds of ``program``'s py_readers for one run on ``n`` devices: the next batch of each
+    reader per device ([{name: value}] * n, as a list feed gives them), or None for a program that
+    reads none. A reader is not read when ``feed`` gives any of its variables: the feed replaces its
+    batch (an inference clone fed its image alone). fluid.core.EOFException when a reader's data has ended."""
+    fed = set()
+    for item in (feed if isinstance(feed, (list, tuple)) else [feed or {}]):
+        fed.update(k if isinstance(k, str) else k.name for k in (item if isinstance(item, dict) else {}))
+    readers = [r for r in program._py_readers if r.outputs is not None and not any(v.name in fed for v in r.outputs)]
+    if not readers:
+        return None
+    per_device = [{} for _ in range(n)]
+    for reader in readers:
+        for feed, batch in zip(per_device, reader.next_batches(n)):
+            feed.update(batch)
+    return per_device

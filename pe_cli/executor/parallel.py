@@ -20,6 +20,7 @@ from ..framework import OpRole, Program, default_main_program
 from ..places import CPUPlace, CUDAPlace, Place
 from .device_scopes import DeviceScopes
 from .feed_split import merge_fetch, split_feed, split_sizes  # noqa: F401 -- split_sizes: public
+from .feeding import reader_feeds
 from .parallel_scheduler import Schedule, ThreadPool
 from .plan import OpStep, run_step
 from .scope import global_scope
@@ -209,6 +210,11 @@ class DataParallelEngine:
         profile = profiler.active()
         start, loop = profiler.clock(), 0.0
         per_device = split_feed(self.block, feed, self.n, self._whole, self.scopes.persistable)
+        batches = reader_feeds(self.program, self.n, feed)    # py_readers: a batch of their own per device
+        if batches is not None:
+            for (values, lods), (read, read_lods) in zip(per_device, split_feed(self.block, batches, self.n)):
+                values.update(read)
+                lods.update(read_lods)
         sched = self._schedule(unique)
         if self.processes is not None and not self._broadcast_done and self.scopes.share_from is None:
             self._broadcast_persistables()

@@ -8,12 +8,12 @@ from ..executor import Executor, Scope, global_scope, scope_guard  # noqa: F401
 from ..executor.parallel import ParallelExecutor  # noqa: F401
 from ..framework import (Program, Variable, default_main_program, default_startup_program,  # noqa: F401
                          name_scope, program_guard)
-from ..framework.lod_tensor import LoDTensor, create_lod_tensor, create_random_int_lodtensor  # noqa: F401
+from ..framework.lod_tensor import LoDTensor, LoDTensorArray, create_lod_tensor, create_random_int_lodtensor  # noqa: F401
 from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
 from ..places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_places  # noqa: F401
 from . import (backward, clip, compiler, core, data_feeder, executor, framework, initializer, input, io,  # noqa: F401
-               install_check, lod_tensor, metrics, nets, optimizer, param_attr, regularizer, transpiler,
-               unique_name)
+               install_check, lod_tensor, metrics, nets, optimizer, param_attr, reader, regularizer,
+               transpiler, unique_name)
 from .backward import append_backward, gradients  # noqa: F401
 from .compiler import BuildStrategy, CompiledProgram, ExecutionStrategy  # noqa: F401
 from .data import data  # noqa: F401

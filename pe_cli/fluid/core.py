@@ -2,7 +2,8 @@
 from ..compiler import fused_all_reduce
 from ..executor.scope import Scope  # noqa: F401
 from ..dtypes import VarType
-from ..framework.lod_tensor import LoDTensor  # noqa: F401
+from ..errors import EOFException  # noqa: F401
+from ..framework.lod_tensor import LoDTensor, LoDTensorArray  # noqa: F401
 from ..framework.operator import AttrType  # noqa: F401
 from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
 from ..places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_device_count  # noqa: F401

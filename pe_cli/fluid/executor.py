@@ -2,6 +2,7 @@
 import numpy as np
 
 from ..executor import Executor, Scope, global_scope, scope_guard  # noqa: F401
+from ..framework.lod_tensor import LoDTensor
 
 __all__ = ["Executor", "global_scope", "scope_guard"]
 
@@ -16,3 +17,9 @@ def _fetch_var(name, scope=None, return_numpy=True):
                          f"makes it first, or make it persistable")
     tensor = var.get_tensor()
     return np.array(tensor) if return_numpy else tensor
+
+
+def _as_lodtensor(data, place, dtype=None):
+    """Fluid's helper: ``data`` (an array, or a list of numbers) as a LoDTensor (of ``dtype``)."""
+    array = np.asarray(data) if dtype is None else np.asarray(data, dtype=dtype)
+    return LoDTensor(array)

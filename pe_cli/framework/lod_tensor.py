@@ -7,6 +7,7 @@ level's lengths count rows of the array.
 import numpy as np
 
 from ..errors import PeError
+from ..places import CPUPlace
 
 
 class LoDTensor:
@@ -19,12 +20,19 @@ class LoDTensor:
             array, lengths = None, array
         self._array = None if array is None else np.asarray(array)
         self._lod = [[int(v) for v in level] for level in (lod or [])]
+        self._placed = None
         if lengths is not None:
             self.set_recursive_sequence_lengths(lengths)
 
     # -- the dense part ------------------------------------------------------------------------
     def set(self, array, place=None):
         self._array = np.array(array, copy=True) if not isinstance(array, np.ndarray) else array.copy()
+        self._placed = place
+
+    def _place(self):
+        """The place given to ``set`` (Fluid's private accessor; a DataLoader's batch: its place), else
+        CPUPlace()."""
+        return self._placed if self._placed is not None else CPUPlace()
 
     def __array__(self, dtype=None, copy=None):
         if self._array is None:
@@ -73,6 +81,11 @@ class LoDTensor:
 
     def __repr__(self):
         return f"LoDTensor(shape={self.shape()}, lod={self._lod})"
+
+
+class LoDTensorArray(list):
+    """``fluid.LoDTensorArray``: a list of LoDTensors (one batch of a py_reader's slots when pushed
+    into its queue)."""
 
 
 def create_lod_tensor(data, recursive_seq_lens, place=None):

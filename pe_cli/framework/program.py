@@ -152,6 +152,7 @@ class Program:
         self._current_role = OpRole.Forward
         self._version = 0   # bumped on every change; executors cache plans per version
         self._is_test = False
+        self._py_readers = []     # the py_readers read_file reads in this program (layers/readers.py)
 
     def _bump(self):
         self._version += 1
@@ -257,6 +258,7 @@ class Program:
         new = Program()
         new.random_seed = self.random_seed
         new._is_test = for_test or self._is_test
+        new._py_readers = list(self._py_readers)    # a clone reads the same readers
         new.blocks = []
         for block in self.blocks:
             nb = Block(new, block.idx, block.parent_idx)

@@ -39,6 +39,8 @@ from .resize import *  # noqa: F401,F403
 from .norm_extra import *  # noqa: F401,F403
 from .conv_transpose import *  # noqa: F401,F403
 from .py_func import *  # noqa: F401,F403
+from .readers import *  # noqa: F401,F403
+from .distributions import *  # noqa: F401,F403
 from .detection_box import *  # noqa: F401,F403
 from .detection_nms import *  # noqa: F401,F403
 from .detection_loss import *  # noqa: F401,F403

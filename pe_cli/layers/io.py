@@ -1,6 +1,8 @@
-"""Data layers: the variables a program is fed through."""
+"""Data layers: the variables a program is fed through (and, as Fluid's ``layers.io``, the
+py_reader family of readers.py)."""
 from ..framework import default_main_program
 from ..framework.source import layer_guard
+from .readers import create_py_reader_by_data, double_buffer, py_reader, read_file  # noqa: F401
 
 
 def data(name, shape, append_batch_size=True, dtype="float32", lod_level=0, type=None, stop_gradient=True):

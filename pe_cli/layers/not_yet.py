@@ -20,12 +20,7 @@ prroi_pool psroi_pool retinanet_detection_output
 retinanet_target_assign roi_align roi_perspective_transform roi_pool rpn_target_assign
 yolov3_loss""".split()
 
-DISTRIBUTIONS = "Categorical MultivariateNormalDiag Normal Uniform".split()
-
-READERS = "create_py_reader_by_data double_buffer py_reader read_file".split()
-
-GROUPS = {"in progress (issues 12, 13)": IN_PROGRESS, "detection": DETECTION, "distributions": DISTRIBUTIONS,
-          "readers": READERS}
+GROUPS = {"in progress (issues 12, 13)": IN_PROGRESS, "detection": DETECTION}
 
 
 def fill(namespace):

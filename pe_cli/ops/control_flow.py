@@ -241,6 +241,14 @@ register("fill_constant_batch_size_like", kernel_module="control_flow", inputs=[
          doc="Out = value, of `shape` with dimension output_dim_idx taken from Input's input_dim_idx (a "
              "memory's initial state sized by the batch).")
 
+_LIKE_ATTRS = {"shape": Attr(list), "dtype": "float32", "input_dim_idx": 0, "output_dim_idx": 0, "seed": 0}
+register("uniform_random_batch_size_like", kernel_module="control_flow", inputs=["Input"], outputs=["Out"],
+         lod="drop", infer=_infer_fill_like, needs_rng=True, attrs=dict(_LIKE_ATTRS, min=-1.0, max=1.0),
+         doc="Out ~ U[min, max), of `shape` with dimension output_dim_idx taken from Input's input_dim_idx.")
+register("gaussian_random_batch_size_like", kernel_module="control_flow", inputs=["Input"], outputs=["Out"],
+         lod="drop", infer=_infer_fill_like, needs_rng=True, attrs=dict(_LIKE_ATTRS, mean=0.0, std=1.0),
+         doc="Out ~ N(mean, std^2), of `shape` with dimension output_dim_idx taken from Input's input_dim_idx.")
+
 
 # -- IfElse: rows split by a mask, merged back ------------------------------------------------------
 

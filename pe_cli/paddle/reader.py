@@ -6,7 +6,7 @@ import random
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-__all__ = ["shuffle", "buffered", "compose", "chain", "firstn", "map_readers", "xmap_readers",
+__all__ = ["shuffle", "buffered", "cache", "compose", "chain", "firstn", "map_readers", "xmap_readers",
            "ComposeNotAligned"]
 
 
@@ -19,6 +19,16 @@ def map_readers(func, *readers):
     def reader():
         return map(func, *[r() for r in readers])
     return reader
+
+
+def cache(reader):
+    """Reads every sample of ``reader`` now, once; the reader returned yields those samples again at
+    each call."""
+    samples = tuple(reader())
+
+    def cached():
+        yield from samples
+    return cached
 
 
 def shuffle(reader, buf_size):

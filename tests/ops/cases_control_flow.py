@@ -2,6 +2,7 @@
 block ops and tensor arrays are checked in tests/test_control_flow_*.py)."""
 import numpy as np
 
+from tests.ops.cases_core import _check_random
 from op_test import OpCase
 
 rng = np.random.default_rng(13)
@@ -20,6 +21,15 @@ CASES += [
     OpCase("fill_constant_batch_size_like", {"Input": rng.normal(size=(4, 7, 2))},
            lambda i, a: {"Out": np.full((2, 7), 1.5, dtype="float32")},
            attrs={"shape": [2, -1], "value": 1.5, "input_dim_idx": 1, "output_dim_idx": 1}),
+]
+# the rows come from Input's dim 0 (100), the rest from shape: the [100, 200] draws _check_random checks
+_LIKE = {"Input": rng.normal(size=(100, 3))}
+_LIKE_ATTRS = {"shape": [-1, 200], "dtype": "float32", "seed": 5}
+CASES += [
+    OpCase("uniform_random_batch_size_like", _LIKE, attrs=dict(_LIKE_ATTRS, min=-2.0, max=3.0), outputs=("Out",),
+           check=_check_random(low=-2.0, high=3.0, mean=0.5, std=5 / 12 ** 0.5)),
+    OpCase("gaussian_random_batch_size_like", _LIKE, attrs=dict(_LIKE_ATTRS, mean=1.0, std=2.0), outputs=("Out",),
+           check=_check_random(mean=1.0, std=2.0)),
 ]
 
 M = np.array([[True], [False], [True], [True], [False]])

@@ -254,10 +254,24 @@ def conditional_block(ins, attrs):
     return {"Out": [env[n] for n in writes], "Scope": [run]}
 
 
-def fill_constant_batch_size_like(ins, attrs):
+def _batch_size_like(ins, attrs):
     shape = list(attrs["shape"])
     shape[attrs["output_dim_idx"]] = np.shape(ins["Input"])[attrs["input_dim_idx"]]
-    return {"Out": np.full(shape, attrs["value"], dtype=attrs["dtype"])}
+    return shape
+
+
+def fill_constant_batch_size_like(ins, attrs):
+    return {"Out": np.full(_batch_size_like(ins, attrs), attrs["value"], dtype=attrs["dtype"])}
+
+
+def uniform_random_batch_size_like(ins, attrs):
+    out = attrs["_rng"].uniform(attrs["min"], attrs["max"], size=_batch_size_like(ins, attrs))
+    return {"Out": out.astype(attrs["dtype"], copy=False)}
+
+
+def gaussian_random_batch_size_like(ins, attrs):
+    out = attrs["_rng"].normal(attrs["mean"], attrs["std"], size=_batch_size_like(ins, attrs))
+    return {"Out": out.astype(attrs["dtype"], copy=False)}
 
 
 def _mask(ins):

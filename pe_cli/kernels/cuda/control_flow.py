@@ -30,6 +30,8 @@ logical_or = _on_host(_cpu.logical_or)
 logical_xor = _on_host(_cpu.logical_xor)
 is_empty = _on_host(_cpu.is_empty)
 fill_constant_batch_size_like = _on_host(_cpu.fill_constant_batch_size_like)
+uniform_random_batch_size_like = _on_host(_cpu.uniform_random_batch_size_like)
+gaussian_random_batch_size_like = _on_host(_cpu.gaussian_random_batch_size_like)
 
 
 split_lod_tensor = _on_host(_cpu.split_lod_tensor)

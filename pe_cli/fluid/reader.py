@@ -1,0 +1,188 @@
+"""``paddle.fluid.reader`` (and ``fluid.io``): ``DataLoader.from_generator`` and ``PyReader`` of Fluid
+1.8, on the py_reader machinery of pe_cli/layers/readers.py (its queue, feeding thread and batching).
+
+- not iterable: the loader fills its ``feed_list`` variables at each ``exe.run`` (one batch per device
+  under data parallelism), ``start()`` / ``reset()`` and ``fluid.core.EOFException`` as py_reader;
+- iterable (the default): ``for data in loader():`` yields, per step, one feed per place (a list of
+  dicts name -> LoDTensor, or of lists with ``return_list``), each its own batch; a last step that
+  cannot give every place a batch is dropped. ``exe.run(feed=data)`` takes it (a one-place list on
+  an Executor too, as Fluid's).
+"""
+import numpy as np
+
+from ..errors import EOFException, PeError
+from ..framework import unique_name
+from ..framework.lod_tensor import LoDTensor
+from ..framework.variable import Variable
+from ..layers.readers import PyReader as _Reader
+from ..places import Place
+from .unsupported import unsupported
+
+__all__ = ["DataLoader", "PyReader", "GeneratorLoader"]
+
+
+def _convert_places(places):
+    places = list(places) if isinstance(places, (list, tuple)) else [places]
+    if not places or not all(isinstance(p, Place) for p in places):
+        raise PeError(f"DataLoader: places must be a place or a list of places (fluid.cpu_places(), "
+                      f"fluid.cuda_places()), got {places!r}")
+    return places
+
+
+class GeneratorLoader:
+    """What ``DataLoader.from_generator`` returns."""
+
+    def __init__(self, feed_list=None, capacity=None, use_double_buffer=True, iterable=True, return_list=False,
+                 drop_last=True):
+        if not capacity:
+            raise ValueError("Please give value to capacity.")
+        if not feed_list or not all(isinstance(v, Variable) for v in feed_list):
+            raise PeError(f"DataLoader: feed_list must be the list of variables it feeds (fluid.data), "
+                          f"got {feed_list!r}")
+        self._feed_list = list(feed_list)
+        self._iterable = bool(iterable)
+        self._return_list = bool(return_list)
+        self._places = None
+        self._reader = _Reader(unique_name.generate("data_loader"), capacity, [v.shape for v in feed_list],
+                               [v.dtype for v in feed_list], [v.lod_level for v in feed_list],
+                               [bool(v.need_check_feed) for v in feed_list], [v.name for v in feed_list])
+        self._reader.outputs = self._feed_list      # the feed_list variables themselves are filled
+        self._reader.kind = "DataLoader"
+        if not self._iterable:
+            feed_list[0].block.program._py_readers.append(self._reader)
+
+    @property
+    def queue(self):
+        return self._reader.queue
+
+    @property
+    def iterable(self):
+        return self._iterable
+
+    # -- data sources ------------------------------------------------------------------------------
+    def _set_places(self, places):
+        if self._iterable:
+            if places is None:
+                raise PeError("DataLoader: places cannot be None when the loader is iterable: pass "
+                              "places=fluid.cpu_places() (or cuda_places()), one feed per place each step")
+            self._places = _convert_places(places)
+        return self
+
+    def set_sample_generator(self, reader, batch_size, drop_last=True, places=None):
+        self._reader.decorate_sample_generator(reader, batch_size, drop_last)
+        return self._set_places(places)
+
+    def set_sample_list_generator(self, reader, places=None):
+        self._reader.decorate_sample_list_generator(reader)
+        return self._set_places(places)
+
+    def set_batch_generator(self, reader, places=None):
+        self._reader.decorate_batch_generator(reader)
+        return self._set_places(places)
+
+    # -- not iterable ------------------------------------------------------------------------------
+    def start(self):
+        if self._iterable:
+            raise PeError("start() cannot be called when the DataLoader is iterable: iterate it (for data in loader())")
+        self._reader.start()
+
+    def reset(self):
+        if self._iterable:
+            raise PeError("reset() cannot be called when the DataLoader is iterable")
+        self._reader.reset()
+
+    def _reset(self):
+        self._reader.reset()
+
+    # -- iterable ----------------------------------------------------------------------------------
+    def __call__(self):
+        return self
+
+    def __iter__(self):
+        if not self._iterable:
+            raise PeError("the DataLoader is not iterable (iterable=False): start() it and run the program")
+        if self._reader.tensor_provider is None:
+            raise PeError("the DataLoader has no data source: call set_sample_generator, set_sample_list_generator "
+                          "or set_batch_generator (decorate_* on a PyReader) first")
+        self._reader.reset()
+        self._reader.start()
+        return self
+
+    def __next__(self):
+        try:
+            feeds = self._reader.next_batches(len(self._places))
+        except EOFException:
+            self._reader.reset()
+            raise StopIteration from None
+        steps = zip(feeds, self._places)
+        if self._return_list:
+            return [[_tensor(feed[v.name], place) for v in self._feed_list] for feed, place in steps]
+        return [{name: _tensor(value, place) for name, value in feed.items()} for feed, place in steps]
+
+    @staticmethod
+    def _check_input_array(item):
+        """A TypeError when ``item`` is not a regular array (nested lists of different lengths)."""
+        try:
+            array = np.array(item)
+        except ValueError:
+            array = np.array(item, dtype=object)
+        if array.dtype == object:
+            raise TypeError("Failed to convert input data to a regular ndarray: usually the data holds nested "
+                            "lists of different lengths; check the reader passed to decorate_batch_generator, "
+                            "or make it a LoD tensor with fluid.create_lod_tensor")
+
+
+def _tensor(value, place):
+    """A batch's value as a LoDTensor of ``place`` (the place it is fed to)."""
+    tensor = LoDTensor(np.asarray(value), value.lod() if isinstance(value, LoDTensor) else None)
+    tensor._placed = place
+    return tensor
+
+
+class DataLoader:
+    @staticmethod
+    def from_generator(feed_list=None, capacity=None, use_double_buffer=True, iterable=True, return_list=False,
+                       use_multiprocess=False, drop_last=True):
+        """A loader of batches from a Python generator (see the module's doc)."""
+        return GeneratorLoader(feed_list, capacity, use_double_buffer, iterable, return_list, drop_last)
+
+    from_dataset = staticmethod(unsupported("fluid.io.DataLoader.from_dataset"))
+
+
+class PyReader:
+    """Fluid 1.8's ``fluid.io.PyReader``: a GeneratorLoader with py_reader's method names."""
+
+    def __init__(self, feed_list=None, capacity=None, use_double_buffer=True, iterable=True, return_list=False):
+        self._loader = DataLoader.from_generator(feed_list, capacity, use_double_buffer, iterable, return_list)
+
+    @property
+    def queue(self):
+        return self._loader.queue
+
+    @property
+    def iterable(self):
+        return self._loader.iterable
+
+    def __call__(self):
+        return self._loader()
+
+    def __iter__(self):
+        return self._loader.__iter__()
+
+    def __next__(self):
+        return self._loader.__next__()
+
+    def start(self):
+        self._loader.start()
+
+    def reset(self):
+        self._loader.reset()
+
+    def decorate_sample_generator(self, sample_generator, batch_size, drop_last=True, places=None):
+        self._loader.set_sample_generator(sample_generator, batch_size, drop_last, places)
+
+    def decorate_sample_list_generator(self, reader, places=None):
+        self._loader.set_sample_list_generator(reader, places)
+
+    def decorate_batch_generator(self, reader, places=None):
+        self._loader.set_batch_generator(reader, places)

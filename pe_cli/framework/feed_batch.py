@@ -1,0 +1,50 @@
+"""One feed's field gathered over the samples of a minibatch into a batch (a LoDTensor): what
+DataFeeder (pe_cli/data/feeder.py) and the py_reader family (pe_cli/layers/readers.py) both use to
+turn a list of samples into the tensors a program is fed."""
+import numpy as np
+
+from .lod_tensor import LoDTensor
+
+
+class FieldBatch:
+    """Collects one feed's field over the samples of a minibatch; ``done()`` gives the batch as a
+    LoDTensor (sequence lengths for lod_level > 0)."""
+
+    def __init__(self, name, shape, dtype, lod_level, who="DataFeeder"):
+        self.name, self.shape, self.dtype, self.lod_level, self.who = name, shape, dtype, lod_level, who
+        self.values = []
+        self.lengths = [[] for _ in range(lod_level)]
+
+    def add(self, field):
+        if self.lod_level == 0:
+            self.values.append(field)
+        else:
+            self._add_nested(field, 0)
+
+    def _add_nested(self, field, level):
+        if level == self.lod_level:
+            self.values.append(field)
+            return
+        items = list(field)
+        self.lengths[level].append(len(items))
+        for item in items:
+            self._add_nested(item, level + 1)
+
+    def done(self):
+        try:
+            array = np.asarray(self.values, dtype=self.dtype)
+        except (ValueError, TypeError) as e:
+            raise ValueError(f"{self.who}: the '{self.name}' fields cannot form a {self.dtype} array: {e}") from None
+        if self.lod_level == 0:
+            sample = list(self.shape[1:]) if self.shape and self.shape[0] == -1 else list(self.shape)
+            if -1 not in sample:
+                per_sample = int(np.prod(array.shape[1:])) if array.ndim > 0 else 1
+                if self.values and per_sample != int(np.prod(sample)):
+                    raise ValueError(f"{self.who}: '{self.name}' takes samples of shape {sample}, got fields "
+                                     f"of shape {list(array.shape[1:])}")
+                array = array.reshape([len(self.values)] + sample)
+            return LoDTensor(array)
+        rows = array.reshape(-1, 1) if array.ndim == 1 else array
+        tensor = LoDTensor(rows)
+        tensor.set_recursive_sequence_lengths(self.lengths)
+        return tensor
