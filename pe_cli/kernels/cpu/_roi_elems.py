@@ -215,6 +215,11 @@ def _pr_parts(jit, add):
             return 0.0
         return x[base + yy * w + xx]
 
+    @jit
+    def pr_add(dx_, base, h, w, yy, xx, v):
+        if yy >= 0 and xx >= 0 and yy < h and xx < w:
+            add(dx_, base + yy * w + xx, v)
+
     return pr_window, pr_cell, pr_read, pr_add
 
 
@@ -235,11 +240,6 @@ def _prroi(jit, unravel, pr_window, pr_cell, pr_read, pr_add):
                 acc += (a * pr_read(x, base, h, w, yi, xi) + b * pr_read(x, base, h, w, yi, xi + 1)
                         + cc * pr_read(x, base, h, w, yi + 1, xi) + d * pr_read(x, base, h, w, yi + 1, xi + 1))
         return acc / area
-
-    @jit
-    def pr_add(dx_, base, h, w, yy, xx, v):
-        if yy >= 0 and xx >= 0 and yy < h and xx < w:
-            add(dx_, base + yy * w + xx, v)
 
     @jit
     def prroi_back(g, rois, bid, i, c, h, w, ph, pw, scale, dx_):
