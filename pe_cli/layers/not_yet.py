@@ -16,8 +16,8 @@ IN_PROGRESS = []
 DETECTION = """anchor_generator bipartite_match box_clip box_coder box_decoder_and_assign
 collect_fpn_proposals deformable_roi_pooling density_prior_box detection_output distribute_fpn_proposals
 generate_mask_labels generate_proposal_labels generate_proposals iou_similarity locality_aware_nms
-matrix_nms multiclass_nms polygon_box_transform prior_box prroi_pool psroi_pool retinanet_detection_output
-retinanet_target_assign roi_align roi_perspective_transform roi_pool rpn_target_assign sigmoid_focal_loss
+matrix_nms multiclass_nms polygon_box_transform prior_box retinanet_detection_output
+retinanet_target_assign roi_perspective_transform rpn_target_assign sigmoid_focal_loss
 ssd_loss target_assign yolo_box yolov3_loss""".split()
 
 DISTRIBUTIONS = "Categorical MultivariateNormalDiag Normal Uniform".split()

@@ -1,0 +1,58 @@
+"""RoI pooling layers of Fluid 1.8's ``fluid.layers`` with its signatures: roi_pool, roi_align,
+psroi_pool, prroi_pool. ``rois`` [num_rois, 4] (x1, y1, x2, y2) is a LoDTensor whose one LoD level
+gives the rois of each image of ``input`` [N, C, H, W]; ``rois_num`` / ``batch_roi_nums`` (a Variable
+of rois per image) may say it instead. The outputs are [num_rois, C, pooled_height, pooled_width]."""
+__all__ = ["roi_pool", "roi_align", "psroi_pool", "prroi_pool"]
+from .helper import LayerHelper
+
+
+def _roi_layer(op_type, input, rois, attrs, counts=None, name=None, argmax=False):
+    helper = LayerHelper(op_type, input=input, name=name)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    outputs = {"Out": [out]}
+    if argmax:
+        outputs["Argmax"] = [helper.create_variable_for_type_inference("int64", stop_gradient=True)]
+    inputs = {"X": [input], "ROIs": [rois]}
+    if counts is not None:
+        inputs.update(counts)
+    helper.append_op(op_type, inputs, outputs, attrs)
+    return out
+
+
+def _counts(slot, var):
+    return None if var is None else {slot: [var]}
+
+
+def roi_pool(input, rois, pooled_height=1, pooled_width=1, spatial_scale=1.0, rois_num=None, name=None):
+    """Max pooling of each roi (scaled by ``spatial_scale`` and rounded to whole cells) into a
+    pooled_height x pooled_width grid."""
+    return _roi_layer("roi_pool", input, rois, {"pooled_height": pooled_height, "pooled_width": pooled_width,
+                                                "spatial_scale": float(spatial_scale)},
+                      _counts("RoisNum", rois_num), name, argmax=True)
+
+
+def roi_align(input, rois, pooled_height=1, pooled_width=1, spatial_scale=1.0, sampling_ratio=-1, name=None,
+              rois_num=None):
+    """RoIAlign: each bin the mean of sampling_ratio^2 bilinear samples (sampling_ratio <= 0:
+    ceil(bin size) per side), the roi scaled by ``spatial_scale`` and not rounded."""
+    return _roi_layer("roi_align", input, rois, {"pooled_height": pooled_height, "pooled_width": pooled_width,
+                                                 "spatial_scale": float(spatial_scale),
+                                                 "sampling_ratio": sampling_ratio},
+                      _counts("RoisNum", rois_num), name)
+
+
+def psroi_pool(input, rois, output_channels, spatial_scale, pooled_height, pooled_width, name=None):
+    """Position-sensitive RoI pooling (R-FCN): ``input`` has output_channels * pooled_height *
+    pooled_width channels; bin (i, j) of output channel k averages input channel (k * PH + i) * PW + j."""
+    return _roi_layer("psroi_pool", input, rois, {"output_channels": output_channels,
+                                                  "spatial_scale": float(spatial_scale),
+                                                  "pooled_height": pooled_height, "pooled_width": pooled_width},
+                      name=name)
+
+
+def prroi_pool(input, rois, spatial_scale=1.0, pooled_height=1, pooled_width=1, batch_roi_nums=None, name=None):
+    """Precise RoI pooling: each bin the integral of the bilinear interpolation of ``input`` over the
+    bin divided by its area (no sampling, no rounding)."""
+    return _roi_layer("prroi_pool", input, rois, {"spatial_scale": float(spatial_scale),
+                                                  "pooled_height": pooled_height, "pooled_width": pooled_width},
+                      _counts("BatchRoINums", batch_roi_nums), name)

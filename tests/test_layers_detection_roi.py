@@ -1,0 +1,123 @@
+"""The RoI layers (layers/detection_roi.py) as Fluid 1.8 users call them: rois fed as a LoDTensor
+(one level: rois per image) or with rois_num / batch_roi_nums, the values equal to the op cases'
+numpy references, mistakes reported at build time or as one line naming the layer, gradients reaching
+the feature map, and a YAML model naming a rois feed (numerics and finite-difference checks: the op
+cases in tests/ops/cases_detection_roi.py)."""
+import numpy as np
+import pytest
+
+import pe_cli.fluid as fluid
+from pe_cli.errors import PeError, ShapeError
+from test_cli_helpers import REPO, pe
+from tests.ops.cases_detection_roi import _prroi_ref, _psroi_ref, _roi_align_ref, _roi_pool_ref
+
+layers = fluid.layers
+rng = np.random.default_rng(5)
+BOXES = np.array([[0, 0, 7, 5], [2.6, 1.2, 9.4, 10.7], [4, 2, 15, 11], [1, 3, 3, 4]], np.float32)
+
+
+@pytest.fixture
+def prog():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        yield main
+
+
+def _run(prog, feed, fetch):
+    return fluid.Executor(fluid.CPUPlace()).run(prog, feed=feed, fetch_list=fetch, scope=fluid.Scope())
+
+
+def test_shapes_and_values_with_lod_rois(prog):
+    x = fluid.data("x", [None, 12, 6, 8], "float32")
+    rois = fluid.data("rois", [None, 4], "float32", lod_level=1)
+    pool = layers.roi_pool(x, rois, pooled_height=2, pooled_width=3, spatial_scale=0.5)
+    align = layers.roi_align(x, rois, 2, 2, 0.5, sampling_ratio=2)
+    ps = layers.psroi_pool(x, rois, output_channels=2, spatial_scale=0.5, pooled_height=2, pooled_width=3)
+    pr = layers.prroi_pool(x, rois, spatial_scale=0.5, pooled_height=3, pooled_width=2)
+    assert pool.shape == (-1, 12, 2, 3) and align.shape == (-1, 12, 2, 2)
+    assert ps.shape == (-1, 2, 2, 3) and pr.shape == (-1, 12, 3, 2)
+    xv = rng.normal(size=(2, 12, 6, 8)).astype(np.float32)
+    feed_rois = fluid.create_lod_tensor(BOXES, [[1, 3]], fluid.CPUPlace())
+    got = _run(prog, {"x": xv, "rois": feed_rois}, [pool, align, ps, pr])
+    ins = {"X": xv.astype(np.float64), "ROIs": fluid.LoDTensor(BOXES.astype(np.float64), [[0, 1, 4]])}
+    attrs = {"pooled_height": 2, "pooled_width": 3, "spatial_scale": 0.5}
+    want = [_roi_pool_ref(ins, attrs)["Out"],
+            _roi_align_ref(ins, dict(attrs, pooled_width=2, sampling_ratio=2))["Out"],
+            _psroi_ref(ins, dict(attrs, output_channels=2))["Out"],
+            _prroi_ref(ins, dict(attrs, pooled_height=3, pooled_width=2))["Out"]]
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
+
+
+def test_rois_num_and_batch_roi_nums_say_which_image(prog):
+    x = fluid.data("x", [None, 2, 6, 8], "float32")
+    rois = fluid.data("rois", [None, 4], "float32")
+    num = fluid.data("num", [None], "int32")
+    num64 = fluid.data("num64", [None], "int64")
+    align = layers.roi_align(x, rois, 2, 2, 1.0, rois_num=num)
+    pool = layers.roi_pool(x, rois, 2, 2, 1.0, rois_num=num)
+    pr = layers.prroi_pool(x, rois, 1.0, 2, 2, batch_roi_nums=num64)
+    xv = rng.normal(size=(2, 2, 6, 8)).astype(np.float32)
+    got = _run(prog, {"x": xv, "rois": BOXES, "num": np.array([3, 1], np.int32),
+                      "num64": np.array([3, 1], np.int64)}, [align, pool, pr])
+    # the last roi is image 1's: the same roi over image 1 alone gives the same rows
+    only = _run(prog, {"x": xv[1:], "rois": BOXES[3:], "num": np.array([1], np.int32),
+                       "num64": np.array([1], np.int64)}, [align, pool, pr])
+    for g, o in zip(got, only):
+        np.testing.assert_allclose(g[3:], o, rtol=1e-6)
+        assert not np.allclose(g[3:], _run(prog, {"x": xv[:1], "rois": BOXES[3:], "num": np.array([1], np.int32),
+                                                  "num64": np.array([1], np.int64)}, [align, pool, pr])[0])
+
+
+def test_gradient_reaches_the_feature_map(prog):
+    x = fluid.data("x", [None, 3, 6, 8], "float32")
+    x.stop_gradient = False
+    rois = fluid.data("rois", [None, 4], "float32", lod_level=1)
+    loss = layers.mean(layers.roi_align(x, rois, 2, 2, 0.5))
+    fluid.backward.append_backward(loss)
+    xv = rng.normal(size=(2, 3, 6, 8)).astype(np.float32)
+    (g,) = _run(prog, {"x": xv, "rois": fluid.create_lod_tensor(BOXES[:2], [[1, 1]], fluid.CPUPlace())},
+                [x.name + "@GRAD"])
+    # a mean of bilinear averages: each roi's weights add up to 1 over its image and channel
+    np.testing.assert_allclose(g.sum(axis=(2, 3)), np.full((2, 3), 1 / 6), rtol=1e-5)
+
+
+def test_mistakes_are_one_line(prog):
+    x = fluid.data("x", [None, 12, 6, 8], "float32")
+    rois = fluid.data("rois", [None, 4], "float32", lod_level=1)
+    with pytest.raises(ShapeError, match=r"output_channels \* pooled_height \* pooled_width = 5 \* 2 \* 2 = 20"):
+        layers.psroi_pool(x, rois, 5, 1.0, 2, 2)
+    with pytest.raises(ShapeError, match=r"ROIs \[-1, 5\] must be \[num_rois, 4\]"):
+        layers.roi_align(x, fluid.data("bad", [None, 5], "float32"))
+    with pytest.raises(PeError, match="pooled_height=0"):
+        layers.roi_pool(x, rois, pooled_height=0)
+    out = layers.roi_align(x, rois, 2, 2)
+    xv = np.zeros((2, 12, 6, 8), np.float32)
+    with pytest.raises(PeError, match=r"roi_align: the ROIs' LoD \[0, 1, 2, 4\] must give the rois of each of X's "
+                                      r"2 images, 4 in all"):
+        _run(prog, {"x": xv, "rois": fluid.create_lod_tensor(BOXES, [[1, 1, 2]], fluid.CPUPlace())}, [out])
+    with pytest.raises(PeError, match="ROIs has no LoD saying which image each roi is in"):
+        _run(prog, {"x": xv, "rois": BOXES}, [out])
+
+
+MODEL = """
+name: rois
+feeds:
+  image: {shape: [3, 16, 16], dtype: float32}
+  boxes: {shape: [4], dtype: float32, lod_level: 1}
+layers:
+  - conv:  {type: conv2d, input: image, num_filters: 8, filter_size: 3, padding: 1}
+  - align: {type: roi_align, input: conv, rois: boxes, pooled_height: 2, pooled_width: 2, spatial_scale: 0.5}
+  - pool:  {type: roi_pool, input: conv, rois: boxes, pooled_height: 3, pooled_width: 3}
+  - ps:    {type: psroi_pool, input: conv, rois: boxes, output_channels: 2, spatial_scale: 1.0, pooled_height: 2, pooled_width: 2}
+loss: null
+fetches: [align, pool, ps]
+"""
+
+
+def test_a_yaml_model_names_its_rois_feed(tmp_path):
+    (tmp_path / "rois.yaml").write_text(MODEL)
+    proc = pe("summary", tmp_path / "rois.yaml", env={"PYTHONPATH": REPO})     # this checkout's pe_cli
+    assert proc.returncode == 0, proc.stderr
+    for name, shape in (("align", "[-1, 8, 2, 2]"), ("pool", "[-1, 8, 3, 3]"), ("ps", "[-1, 2, 2, 2]")):
+        assert any(name in line and shape in line for line in proc.stdout.splitlines()), proc.stdout
