@@ -3,7 +3,19 @@ psroi_pool, prroi_pool. ``rois`` [num_rois, 4] (x1, y1, x2, y2) is a LoDTensor w
 gives the rois of each image of ``input`` [N, C, H, W]; ``rois_num`` / ``batch_roi_nums`` (a Variable
 of rois per image) may say it instead. The outputs are [num_rois, C, pooled_height, pooled_width]."""
 __all__ = ["roi_pool", "roi_align", "psroi_pool", "prroi_pool"]
+import numbers
+
+from ..errors import ArgumentTypeError
 from .helper import LayerHelper
+
+
+def _typed(layer, spatial_scale, **ints):
+    """Fluid's psroi_pool and prroi_pool take a float spatial_scale and int sizes (TypeError else)."""
+    if not isinstance(spatial_scale, float):
+        raise ArgumentTypeError(f"{layer}: spatial_scale={spatial_scale!r} must be a float")
+    for what, v in ints.items():
+        if not isinstance(v, numbers.Integral) or isinstance(v, bool):
+            raise ArgumentTypeError(f"{layer}: {what}={v!r} must be an int")
 
 
 def _roi_layer(op_type, input, rois, attrs, counts=None, name=None, argmax=False):
@@ -44,6 +56,8 @@ def roi_align(input, rois, pooled_height=1, pooled_width=1, spatial_scale=1.0, s
 def psroi_pool(input, rois, output_channels, spatial_scale, pooled_height, pooled_width, name=None):
     """Position-sensitive RoI pooling (R-FCN): ``input`` has output_channels * pooled_height *
     pooled_width channels; bin (i, j) of output channel k averages input channel (k * PH + i) * PW + j."""
+    _typed("psroi_pool", spatial_scale, output_channels=output_channels, pooled_height=pooled_height,
+           pooled_width=pooled_width)
     return _roi_layer("psroi_pool", input, rois, {"output_channels": output_channels,
                                                   "spatial_scale": float(spatial_scale),
                                                   "pooled_height": pooled_height, "pooled_width": pooled_width},
@@ -53,6 +67,7 @@ def psroi_pool(input, rois, output_channels, spatial_scale, pooled_height, poole
 def prroi_pool(input, rois, spatial_scale=1.0, pooled_height=1, pooled_width=1, batch_roi_nums=None, name=None):
     """Precise RoI pooling: each bin the integral of the bilinear interpolation of ``input`` over the
     bin divided by its area (no sampling, no rounding)."""
+    _typed("prroi_pool", spatial_scale, pooled_height=pooled_height, pooled_width=pooled_width)
     return _roi_layer("prroi_pool", input, rois, {"spatial_scale": float(spatial_scale),
                                                   "pooled_height": pooled_height, "pooled_width": pooled_width},
                       _counts("BatchRoINums", batch_roi_nums), name)
