@@ -18,7 +18,7 @@ collect_fpn_proposals deformable_roi_pooling density_prior_box detection_output 
 generate_mask_labels generate_proposal_labels generate_proposals iou_similarity locality_aware_nms
 matrix_nms multiclass_nms polygon_box_transform prior_box retinanet_detection_output
 retinanet_target_assign roi_perspective_transform rpn_target_assign sigmoid_focal_loss
-ssd_loss target_assign yolo_box yolov3_loss""".split()
+ssd_loss target_assign yolo_box""".split()
 
 DISTRIBUTIONS = "Categorical MultivariateNormalDiag Normal Uniform".split()
 
