@@ -40,6 +40,7 @@ from .norm_extra import *  # noqa: F401,F403
 from .conv_transpose import *  # noqa: F401,F403
 from .detection_roi import *  # noqa: F401,F403
 from .detection_yolo import *  # noqa: F401,F403
+from .detection_proposals import *  # noqa: F401,F403
 from .math_op_patch import monkey_patch_variable
 
 monkey_patch_variable()

@@ -1,0 +1,86 @@
+"""The proposal layers as Fluid 1.8 users call them: generate_proposals' rois and probabilities with
+a LoD sequence per image, and an FPN head's round trip: distribute_fpn_proposals' levels (each with
+its own LoD) pooled by roi_align, concatenated and put back in order by the restore index equal
+roi_align over the rois at once; collect_fpn_proposals' LoD (values: the op cases in
+tests/ops/cases_detection_proposals.py)."""
+import numpy as np
+import pytest
+
+import pe_cli.fluid as fluid
+from pe_cli.errors import PeError
+from tests.ops.cases_detection_proposals import _GP, _proposal_inputs, _proposals_ref
+
+layers = fluid.layers
+rng = np.random.default_rng(8)
+
+
+@pytest.fixture
+def prog():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        yield main
+
+
+def _run(prog, feed, fetch, return_numpy=True):
+    return fluid.Executor(fluid.CPUPlace()).run(prog, feed=feed, fetch_list=fetch, scope=fluid.Scope(),
+                                                return_numpy=return_numpy)
+
+
+def test_generate_proposals_one_sequence_per_image(prog):
+    ins = _proposal_inputs(2, [16, 32, 64], 4, 5, [[64, 80, 1.0], [60, 70, 2.0]])
+    feeds = {k: fluid.data(k, list(v.shape), "float64") for k, v in ins.items()}
+    rois, probs, num = layers.generate_proposals(feeds["Scores"], feeds["BboxDeltas"], feeds["ImInfo"],
+                                                 feeds["Anchors"], feeds["Variances"], pre_nms_top_n=30,
+                                                 post_nms_top_n=10, nms_thresh=0.5, min_size=3.0,
+                                                 return_rois_num=True)
+    assert rois.shape == (-1, 4) and probs.shape == (-1, 1) and rois.lod_level == 1
+    got_rois, got_probs, got_num = _run(prog, ins, [rois, probs, num], return_numpy=False)
+    want = _proposals_ref(ins, _GP)
+    np.testing.assert_allclose(np.asarray(got_rois), want["RpnRois"], rtol=1e-9)
+    np.testing.assert_allclose(np.asarray(got_probs), want["RpnRoiProbs"], rtol=1e-9)
+    counts = want["RpnRoisNum"].tolist()
+    assert got_rois.lod() == [[0, counts[0], sum(counts)]] == got_probs.lod()
+    assert np.asarray(got_num).tolist() == counts
+
+
+def test_fpn_levels_pooled_and_restored_equal_pooling_at_once(prog):
+    x = fluid.data("x", [None, 3, 40, 40], "float32")
+    rois = fluid.data("rois", [None, 4], "float32", lod_level=1)
+    levels, restore = layers.distribute_fpn_proposals(rois, min_level=2, max_level=5, refer_level=4, refer_scale=64)
+    assert len(levels) == 4 and all(v.lod_level == 1 for v in levels)
+    pooled = [layers.roi_align(x, level, 2, 2, 0.25, sampling_ratio=2) for level in levels]
+    restored = layers.gather(layers.concat(pooled, axis=0), restore)
+    direct = layers.roi_align(x, rois, 2, 2, 0.25, sampling_ratio=2)
+    xy = rng.uniform(0, 100, (7, 2))
+    boxes = np.c_[xy, xy + rng.uniform(2, 150, (7, 2))].astype(np.float32)
+    feed = {"x": rng.normal(size=(2, 3, 40, 40)).astype(np.float32),
+            "rois": fluid.create_lod_tensor(boxes, [[3, 4]], fluid.CPUPlace())}
+    got, want, *per_level = _run(prog, feed, [restored, direct] + levels, return_numpy=False)
+    assert sum(np.asarray(v).shape[0] for v in per_level) == 7
+    assert sum(1 for v in per_level if np.asarray(v).shape[0]) >= 2, "the boxes should spread over levels"
+    assert all(v.lod()[0][-1] == np.asarray(v).shape[0] and len(v.lod()[0]) == 3 for v in per_level)
+    np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-6)
+
+
+def test_collect_fpn_proposals_groups_by_image(prog):
+    rois = [fluid.data(f"r{k}", [None, 4], "float32", lod_level=1) for k in range(3)]
+    scores = [fluid.data(f"s{k}", [None, 1], "float32", lod_level=1) for k in range(3)]
+    out = layers.collect_fpn_proposals(rois, scores, min_level=2, max_level=3, post_nms_top_n=4)
+    feed = {}
+    for k, (a, b) in enumerate(((1, 2), (2, 1), (3, 3))):
+        feed[f"r{k}"] = fluid.create_lod_tensor(np.full((a + b, 4), k, np.float32), [[a, b]], fluid.CPUPlace())
+        feed[f"s{k}"] = fluid.create_lod_tensor(np.linspace(0.1 + k, 0.2 + k, a + b, dtype=np.float32)[:, None],
+                                                [[a, b]], fluid.CPUPlace())
+    (got,) = _run(prog, feed, [out], return_numpy=False)
+    # levels 2 and 3 only (max_level - min_level + 1 = 2): the 4 best are level 1's three (image 0's two,
+    # image 1's one) and level 0's last (image 1's); by image, each in score order
+    assert got.lod() == [[0, 2, 4]]
+    np.testing.assert_array_equal(np.asarray(got)[:, 0], [1, 1, 1, 0])
+
+
+def test_mistakes(prog):
+    rois = fluid.data("rois", [None, 4], "float32", lod_level=1)
+    with pytest.raises(PeError, match="max_level=2 is below min_level=3"):
+        layers.distribute_fpn_proposals(rois, 3, 2, 4, 224)
+    with pytest.raises(PeError, match=r"MultiLevelRois \(2\) and MultiLevelScores \(1\) must list the same levels"):
+        layers.collect_fpn_proposals([rois, rois], [rois], 2, 3, 10)
