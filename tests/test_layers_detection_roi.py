@@ -109,7 +109,8 @@ layers:
   - conv:  {type: conv2d, input: image, num_filters: 8, filter_size: 3, padding: 1}
   - align: {type: roi_align, input: conv, rois: boxes, pooled_height: 2, pooled_width: 2, spatial_scale: 0.5}
   - pool:  {type: roi_pool, input: conv, rois: boxes, pooled_height: 3, pooled_width: 3}
-  - ps:    {type: psroi_pool, input: conv, rois: boxes, output_channels: 2, spatial_scale: 1.0, pooled_height: 2, pooled_width: 2}
+  - ps:    {type: psroi_pool, input: conv, rois: boxes, output_channels: 2, spatial_scale: 1.0,
+           pooled_height: 2, pooled_width: 2}
 loss: null
 fetches: [align, pool, ps]
 """

@@ -54,7 +54,8 @@ def _proposals_ref(i, a):
             box[0::2] = np.clip(box[0::2], 0, info[im, 1] - 1)
             box[1::2] = np.clip(box[1::2], 0, info[im, 0] - 1)
             big = min((box[2] - box[0]) / info[im, 2] + 1, (box[3] - box[1]) / info[im, 2] + 1) >= max(a["min_size"], 1)
-            inside = box[0] + (box[2] - box[0] + 1) / 2 <= info[im, 1] and box[1] + (box[3] - box[1] + 1) / 2 <= info[im, 0]
+            inside = (box[0] + (box[2] - box[0] + 1) / 2 <= info[im, 1]
+                      and box[1] + (box[3] - box[1] + 1) / 2 <= info[im, 0])
             if big and inside:
                 kept.append((box, s[k]))
         if not kept:
@@ -126,6 +127,7 @@ def _boxes(n, lo=0, hi=400):
 
 
 _GP = {"pre_nms_topN": 30, "post_nms_topN": 10, "nms_thresh": 0.5, "min_size": 3.0, "eta": 1.0}
+_SPLITS = ((2, 5), (0, 3), (4, 4))      # per level: image 0 has j rois of k
 _DIST = {"min_level": 2, "max_level": 5, "refer_level": 4, "refer_scale": 224}
 
 CASES = [
@@ -139,7 +141,7 @@ CASES = [
     OpCase("distribute_fpn_proposals", {"FpnRois": LoDTensor(np.r_[_boxes(9), [[5, 5, 4, 4]]], [[0, 4, 10]])},
            _distribute_ref, attrs=dict(_DIST), num_outputs={"MultiFpnRois": 4}),
     OpCase("collect_fpn_proposals",
-           {"MultiLevelRois": [LoDTensor(_boxes(k), [[0, j, k]]) for j, k in ((2, 5), (0, 3), (4, 4))],
-            "MultiLevelScores": [LoDTensor(rng.uniform(0, 1, (k, 1)), [[0, j, k]]) for j, k in ((2, 5), (0, 3), (4, 4))]},
+           {"MultiLevelRois": [LoDTensor(_boxes(k), [[0, j, k]]) for j, k in _SPLITS],
+            "MultiLevelScores": [LoDTensor(rng.uniform(0, 1, (k, 1)), [[0, j, k]]) for j, k in _SPLITS]},
            _collect_ref, attrs={"post_nms_topN": 7}),
 ]

@@ -40,8 +40,10 @@ def _roi_pool_ref(i, a):
         bw = np.float32(max(x2 - x1 + 1, 1)) / np.float32(pw)
         for p in range(ph):
             for q in range(pw):
-                hs, he = (min(max(int(f(np.float32(k) * bh)) + y1, 0), h) for f, k in ((math.floor, p), (math.ceil, p + 1)))
-                ws, we = (min(max(int(f(np.float32(k) * bw)) + x1, 0), w) for f, k in ((math.floor, q), (math.ceil, q + 1)))
+                hs, he = (min(max(int(f(np.float32(k) * bh)) + y1, 0), h)
+                          for f, k in ((math.floor, p), (math.ceil, p + 1)))
+                ws, we = (min(max(int(f(np.float32(k) * bw)) + x1, 0), w)
+                          for f, k in ((math.floor, q), (math.ceil, q + 1)))
                 if he <= hs or we <= ws:
                     continue
                 win = x[img[r], :, hs:he, ws:we].reshape(c, -1)

@@ -39,7 +39,8 @@ def _one_image(scores, deltas, info, anchors, variances, attrs):
     boxes[:, 1::2] = np.clip(boxes[:, 1::2], 0, info[0] - 1.0)
     ws, hs = boxes[:, 2] - boxes[:, 0] + 1.0, boxes[:, 3] - boxes[:, 1] + 1.0
     min_size = max(attrs["min_size"], 1.0)
-    keep = (((boxes[:, 2] - boxes[:, 0]) / info[2] + 1 >= min_size) & ((boxes[:, 3] - boxes[:, 1]) / info[2] + 1 >= min_size)
+    keep = (((boxes[:, 2] - boxes[:, 0]) / info[2] + 1 >= min_size)
+            & ((boxes[:, 3] - boxes[:, 1]) / info[2] + 1 >= min_size)
             & (boxes[:, 0] + ws / 2 <= info[1]) & (boxes[:, 1] + hs / 2 <= info[0]))
     boxes, kept_scores = boxes[keep], scores[order][keep]
     if not boxes.shape[0]:
