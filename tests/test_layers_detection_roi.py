@@ -122,3 +122,31 @@ def test_a_yaml_model_names_its_rois_feed(tmp_path):
     assert proc.returncode == 0, proc.stderr
     for name, shape in (("align", "[-1, 8, 2, 2]"), ("pool", "[-1, 8, 3, 3]"), ("ps", "[-1, 2, 2, 2]")):
         assert any(name in line and shape in line for line in proc.stdout.splitlines()), proc.stdout
+
+
+def test_deformable_roi_pooling_moves_its_bins_and_trains_trans(prog):
+    from tests.ops.cases_detection_deform_roi import _ref
+    x = fluid.data("x", [None, 8, 7, 8], "float32")
+    x.stop_gradient = False
+    rois = fluid.data("rois", [None, 4], "float32", lod_level=1)
+    trans = fluid.data("trans", [None, 2, 2, 2], "float32")
+    trans.stop_gradient = False
+    out = layers.deformable_roi_pooling(x, rois, trans, spatial_scale=0.5, group_size=[2, 2], pooled_height=2,
+                                        pooled_width=2, sample_per_part=2, position_sensitive=True)
+    plain = layers.deformable_roi_pooling(x, rois, None, no_trans=True, spatial_scale=0.5, pooled_height=2,
+                                          pooled_width=2, sample_per_part=2)
+    assert out.shape == (-1, 2, 2, 2) and plain.shape == (-1, 8, 2, 2)
+    fluid.backward.append_backward(layers.mean(out))
+    boxes = np.array([[1, 2, 12, 9], [4, 3, 11, 14], [0, 0, 13, 13]], np.float32)
+    xv, tv = rng.normal(size=(2, 8, 7, 8)).astype(np.float32), rng.uniform(-1, 1, (3, 2, 2, 2)).astype(np.float32)
+    got, got_plain, g_trans = _run(prog, {"x": xv, "rois": fluid.create_lod_tensor(boxes, [[1, 2]], fluid.CPUPlace()),
+                                          "trans": tv}, [out, plain, trans.name + "@GRAD"])
+    ins = {"Input": xv.astype(np.float64), "ROIs": fluid.LoDTensor(boxes.astype(np.float64), [[0, 1, 3]]),
+           "Trans": tv.astype(np.float64)}
+    attrs = {"no_trans": False, "spatial_scale": 0.5, "output_dim": 2, "group_size": [2, 2], "pooled_height": 2,
+             "pooled_width": 2, "part_size": [2, 2], "sample_per_part": 2, "trans_std": 0.1}
+    np.testing.assert_allclose(got, _ref(ins, attrs)["Output"], rtol=1e-5, atol=1e-6)
+    ins.pop("Trans")
+    np.testing.assert_allclose(got_plain, _ref(ins, dict(attrs, no_trans=True, output_dim=8, group_size=[1, 1]))
+                               ["Output"], rtol=1e-5, atol=1e-6)
+    assert g_trans.shape == tv.shape and np.abs(g_trans).sum() > 0

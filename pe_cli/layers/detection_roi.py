@@ -1,8 +1,9 @@
 """RoI pooling layers of Fluid 1.8's ``fluid.layers`` with its signatures: roi_pool, roi_align,
 psroi_pool, prroi_pool. ``rois`` [num_rois, 4] (x1, y1, x2, y2) is a LoDTensor whose one LoD level
 gives the rois of each image of ``input`` [N, C, H, W]; ``rois_num`` / ``batch_roi_nums`` (a Variable
-of rois per image) may say it instead. The outputs are [num_rois, C, pooled_height, pooled_width]."""
-__all__ = ["roi_pool", "roi_align", "psroi_pool", "prroi_pool"]
+of rois per image) may say it instead. The outputs are [num_rois, C, pooled_height, pooled_width]
+(deformable_roi_pooling: the deformable_psroi_pooling op, its bins moved by ``trans``)."""
+__all__ = ["roi_pool", "roi_align", "psroi_pool", "prroi_pool", "deformable_roi_pooling"]
 import numbers
 
 from ..errors import ArgumentTypeError
@@ -71,3 +72,34 @@ def prroi_pool(input, rois, spatial_scale=1.0, pooled_height=1, pooled_width=1, 
     return _roi_layer("prroi_pool", input, rois, {"spatial_scale": float(spatial_scale),
                                                   "pooled_height": pooled_height, "pooled_width": pooled_width},
                       _counts("BatchRoINums", batch_roi_nums), name)
+
+
+def _pair(layer, what, v):
+    v = list(v) if isinstance(v, (list, tuple)) else [v, v]
+    if len(v) != 2 or not all(isinstance(i, numbers.Integral) and not isinstance(i, bool) for i in v):
+        raise ArgumentTypeError(f"{layer}: {what}={v!r} must be an int or 2 ints")
+    return [int(i) for i in v]
+
+
+def deformable_roi_pooling(input, rois, trans, no_trans=False, spatial_scale=1.0, group_size=(1, 1), pooled_height=1,
+                           pooled_width=1, part_size=None, sample_per_part=1, trans_std=0.1, position_sensitive=False,
+                           name=None):
+    """Deformable (PS)RoI pooling: each bin of each roi moved by ``trans`` [num_rois, 2 * classes,
+    part_h, part_w] (times trans_std and the roi's size) averages sample_per_part^2 bilinear samples;
+    ``position_sensitive``: output channels C / (pooled_height * pooled_width), read as psroi_pool
+    does with ``group_size`` [pooled_height, pooled_width]."""
+    channels = (input.shape or (0, 0))[1]
+    output_dim = channels // (pooled_height * pooled_width) if position_sensitive else channels
+    part = _pair("deformable_roi_pooling", "part_size", [pooled_height, pooled_width] if part_size is None else part_size)
+    helper = LayerHelper("deformable_psroi_pooling", input=input, name=name)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    count = helper.create_variable_for_type_inference(input.dtype, stop_gradient=True)
+    inputs = {"Input": [input], "ROIs": [rois]}
+    if trans is not None:
+        inputs["Trans"] = [trans]
+    helper.append_op("deformable_psroi_pooling", inputs, {"Output": [out], "TopCount": [count]},
+                     {"no_trans": bool(no_trans), "spatial_scale": float(spatial_scale), "output_dim": output_dim,
+                      "group_size": _pair("deformable_roi_pooling", "group_size", group_size),
+                      "pooled_height": pooled_height, "pooled_width": pooled_width, "part_size": part,
+                      "sample_per_part": sample_per_part, "trans_std": float(trans_std)})
+    return out

@@ -13,7 +13,7 @@ _WHY = "pe does not support it yet"
 IN_PROGRESS = []
 
 # Object detection (anchors, boxes, proposals, RoI pooling, NMS, detection losses).
-DETECTION = """anchor_generator bipartite_match box_clip box_coder box_decoder_and_assign deformable_roi_pooling
+DETECTION = """anchor_generator bipartite_match box_clip box_coder box_decoder_and_assign
 density_prior_box detection_output generate_mask_labels generate_proposal_labels iou_similarity
 locality_aware_nms matrix_nms multiclass_nms polygon_box_transform prior_box
 retinanet_detection_output retinanet_target_assign roi_perspective_transform rpn_target_assign
