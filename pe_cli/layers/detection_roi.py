@@ -90,7 +90,8 @@ def deformable_roi_pooling(input, rois, trans, no_trans=False, spatial_scale=1.0
     does with ``group_size`` [pooled_height, pooled_width]."""
     channels = (input.shape or (0, 0))[1]
     output_dim = channels // (pooled_height * pooled_width) if position_sensitive else channels
-    part = _pair("deformable_roi_pooling", "part_size", [pooled_height, pooled_width] if part_size is None else part_size)
+    part = _pair("deformable_roi_pooling", "part_size",
+                 [pooled_height, pooled_width] if part_size is None else part_size)
     helper = LayerHelper("deformable_psroi_pooling", input=input, name=name)
     out = helper.create_variable_for_type_inference(input.dtype)
     count = helper.create_variable_for_type_inference(input.dtype, stop_gradient=True)

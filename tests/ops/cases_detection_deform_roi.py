@@ -29,7 +29,8 @@ def _ref(i, a):
     x, rois, trans = i["Input"], np.asarray(i["ROIs"]), i.get("Trans")
     img = np.repeat(np.arange(len(i["ROIs"].lod()[0]) - 1), np.diff(i["ROIs"].lod()[0]))
     _, _, h, w = x.shape
-    od, ph, pw, spp, s = a["output_dim"], a["pooled_height"], a["pooled_width"], a["sample_per_part"], a["spatial_scale"]
+    od, ph, pw = a["output_dim"], a["pooled_height"], a["pooled_width"]
+    spp, s = a["sample_per_part"], a["spatial_scale"]
     (gh, gw), (pth, ptw) = a["group_size"], a["part_size"]
     no_trans = a["no_trans"]
     ncls = 1 if no_trans else trans.shape[1] // 2
@@ -50,7 +51,8 @@ def _ref(i, a):
                     plane = x[img[r], (k * gh + gi) * gw + gj]
                     vals = [_sample(plane, x0 + bb * rw / pw / spp, y0 + aa * rh / ph / spp)
                             for aa in range(spp) for bb in range(spp)
-                            if -0.5 <= x0 + bb * rw / pw / spp <= w - 0.5 and -0.5 <= y0 + aa * rh / ph / spp <= h - 0.5]
+                            if -0.5 <= x0 + bb * rw / pw / spp <= w - 0.5
+                            and -0.5 <= y0 + aa * rh / ph / spp <= h - 0.5]
                     out[r, k, p, q] = np.mean(vals) if vals else 0.0
                     count[r, k, p, q] = len(vals)
     return {"Output": out.astype(x.dtype), "TopCount": count.astype(x.dtype)}
