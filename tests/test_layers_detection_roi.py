@@ -150,3 +150,21 @@ def test_deformable_roi_pooling_moves_its_bins_and_trains_trans(prog):
     np.testing.assert_allclose(got_plain, _ref(ins, dict(attrs, no_trans=True, output_dim=8, group_size=[1, 1]))
                                ["Output"], rtol=1e-5, atol=1e-6)
     assert g_trans.shape == tv.shape and np.abs(g_trans).sum() > 0
+
+
+def test_roi_perspective_transform_warps_quads(prog):
+    from tests.ops.cases_detection_persp import _QUADS, _ref
+    x = fluid.data("x", [None, 2, 8, 9], "float32")
+    rois = fluid.data("rois", [None, 8], "float32", lod_level=1)
+    out, mask, matrix = layers.roi_perspective_transform(x, rois, 4, 5, spatial_scale=1.0)
+    assert out.shape == (-1, 2, 4, 5) and mask.shape == (-1, 1, 4, 5) and matrix.shape == (-1, 9)
+    xv = rng.normal(size=(2, 2, 8, 9)).astype(np.float32)
+    got = _run(prog, {"x": xv, "rois": fluid.create_lod_tensor(_QUADS.astype(np.float32), [[1, 2]],
+                                                               fluid.CPUPlace())}, [out, mask, matrix])
+    want = _ref({"X": xv.astype(np.float64), "ROIs": fluid.LoDTensor(_QUADS, [[0, 1, 3]])},
+                {"transformed_height": 4, "transformed_width": 5, "spatial_scale": 1.0})
+    np.testing.assert_allclose(got[0], want["Out"], rtol=1e-4, atol=1e-5)
+    np.testing.assert_array_equal(got[1], want["Mask"])
+    np.testing.assert_allclose(got[2], want["TransformMatrix"], rtol=1e-5, atol=1e-6)
+    # the axis-aligned rectangle [2, 9] x [3, 8] maps the 4 x 5 grid's corners onto its corners
+    np.testing.assert_allclose(got[2][1].reshape(3, 3) @ [4, 3, 1], [9, 8, 1], atol=1e-3)

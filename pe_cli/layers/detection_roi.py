@@ -3,7 +3,8 @@ psroi_pool, prroi_pool. ``rois`` [num_rois, 4] (x1, y1, x2, y2) is a LoDTensor w
 gives the rois of each image of ``input`` [N, C, H, W]; ``rois_num`` / ``batch_roi_nums`` (a Variable
 of rois per image) may say it instead. The outputs are [num_rois, C, pooled_height, pooled_width]
 (deformable_roi_pooling: the deformable_psroi_pooling op, its bins moved by ``trans``)."""
-__all__ = ["roi_pool", "roi_align", "psroi_pool", "prroi_pool", "deformable_roi_pooling"]
+__all__ = ["roi_pool", "roi_align", "psroi_pool", "prroi_pool", "deformable_roi_pooling",
+           "roi_perspective_transform"]
 import numbers
 
 from ..errors import ArgumentTypeError
@@ -104,3 +105,18 @@ def deformable_roi_pooling(input, rois, trans, no_trans=False, spatial_scale=1.0
                       "pooled_height": pooled_height, "pooled_width": pooled_width, "part_size": part,
                       "sample_per_part": sample_per_part, "trans_std": float(trans_std)})
     return out
+
+
+def roi_perspective_transform(input, rois, transformed_height, transformed_width, spatial_scale=1.0, name=None):
+    """Warps each quadrilateral roi [x0, y0, ..., x3, y3] (clockwise from the top left) of ``input``
+    onto a transformed_height x transformed_width grid. Returns (out [R, C, th, tw], mask [R, 1, th,
+    tw] int32: 1 where the pixel maps inside the roi and the map, transform_matrix [R, 9])."""
+    helper = LayerHelper("roi_perspective_transform", input=input, name=name)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    mask = helper.create_variable_for_type_inference("int32", stop_gradient=True)
+    matrix = helper.create_variable_for_type_inference(input.dtype, stop_gradient=True)
+    helper.append_op("roi_perspective_transform", {"X": [input], "ROIs": [rois]},
+                     {"Out": [out], "Mask": [mask], "TransformMatrix": [matrix]},
+                     {"transformed_height": transformed_height, "transformed_width": transformed_width,
+                      "spatial_scale": float(spatial_scale)})
+    return out, mask, matrix
