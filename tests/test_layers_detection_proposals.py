@@ -84,3 +84,20 @@ def test_mistakes(prog):
         layers.distribute_fpn_proposals(rois, 3, 2, 4, 224)
     with pytest.raises(PeError, match=r"MultiLevelRois \(2\) and MultiLevelScores \(1\) must list the same levels"):
         layers.collect_fpn_proposals([rois, rois], [rois], 2, 3, 10)
+
+
+def test_retinanet_detection_output_one_sequence_per_image(prog):
+    from tests.ops.cases_detection_retinanet import CASES, _ref
+    case = CASES[0]
+    names = {}
+    for slot in ("BBoxes", "Scores", "Anchors"):
+        names[slot] = [fluid.data(f"{slot}{k}", list(v.shape), "float64") for k, v in enumerate(case.inputs[slot])]
+    info = fluid.data("info", [None, 3], "float64")
+    out = layers.retinanet_detection_output(names["BBoxes"], names["Scores"], names["Anchors"], info,
+                                            **{k: v for k, v in case.attrs.items()})
+    assert out.shape == (-1, 6) and out.lod_level == 1
+    feed = {f"{slot}{k}": v for slot in names for k, v in enumerate(case.inputs[slot])}
+    feed["info"] = case.inputs["ImInfo"]
+    (got,) = _run(prog, feed, [out], return_numpy=False)
+    np.testing.assert_allclose(np.asarray(got), _ref(case.inputs, case.attrs)["Out"], rtol=1e-9)
+    assert got.lod() == [[0, 12, 24]]

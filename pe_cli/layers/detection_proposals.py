@@ -1,6 +1,7 @@
 """Region proposal layers of Fluid 1.8's ``fluid.layers`` with its signatures: generate_proposals,
-distribute_fpn_proposals, collect_fpn_proposals."""
-__all__ = ["generate_proposals", "distribute_fpn_proposals", "collect_fpn_proposals"]
+distribute_fpn_proposals, collect_fpn_proposals; and retinanet_detection_output (RetinaNet's decoding
+and NMS over the FPN levels)."""
+__all__ = ["generate_proposals", "distribute_fpn_proposals", "collect_fpn_proposals", "retinanet_detection_output"]
 from ..errors import PeError
 from .helper import LayerHelper
 
@@ -50,4 +51,19 @@ def collect_fpn_proposals(multi_rois, multi_scores, min_level, max_level, post_n
     out = helper.create_variable_for_type_inference(rois[0].dtype if rois else "float32", stop_gradient=True)
     helper.append_op("collect_fpn_proposals", {"MultiLevelRois": rois, "MultiLevelScores": scores},
                      {"FpnRois": [out]}, {"post_nms_topN": post_nms_top_n})
+    return out
+
+
+def retinanet_detection_output(bboxes, scores, anchors, im_info, score_threshold=0.05, nms_top_k=1000,
+                               keep_top_k=100, nms_threshold=0.3, nms_eta=1.0):
+    """RetinaNet's detections: ``bboxes`` [N, Mi, 4] deltas, ``scores`` [N, Mi, C] and ``anchors``
+    [Mi, 4] per FPN level (lists), ``im_info`` [N, 3]. Returns [K, 6] rows [label, score, x1, y1,
+    x2, y2] (labels from 1) with a LoD sequence per image."""
+    bboxes, scores, anchors = list(bboxes), list(scores), list(anchors)
+    helper = LayerHelper("retinanet_detection_output")
+    out = helper.create_variable_for_type_inference(scores[0].dtype if scores else "float32", stop_gradient=True)
+    helper.append_op("retinanet_detection_output", {"BBoxes": bboxes, "Scores": scores, "Anchors": anchors,
+                                                    "ImInfo": [im_info]}, {"Out": [out]},
+                     {"score_threshold": float(score_threshold), "nms_top_k": nms_top_k, "keep_top_k": keep_top_k,
+                      "nms_threshold": float(nms_threshold), "nms_eta": float(nms_eta)})
     return out
