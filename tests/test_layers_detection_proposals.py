@@ -101,3 +101,38 @@ def test_retinanet_detection_output_one_sequence_per_image(prog):
     (got,) = _run(prog, feed, [out], return_numpy=False)
     np.testing.assert_allclose(np.asarray(got), _ref(case.inputs, case.attrs)["Out"], rtol=1e-9)
     assert got.lod() == [[0, 12, 24]]
+
+
+def test_rpn_target_assign_feeds_an_rpn_loss_that_trains(prog):
+    from tests.ops.cases_detection_target import _inputs
+    ins = _inputs()
+    feat = fluid.data("feat", [None, 4, 8, 8], "float32")
+    anchors = fluid.data("anchors", [128, 4], "float32")
+    gt = fluid.data("gt", [None, 4], "float32", lod_level=1)
+    crowd = fluid.data("crowd", [None, 1], "int32", lod_level=1)
+    info = fluid.data("info", [None, 3], "float32")
+    logits = layers.conv2d(feat, 2, 1)                          # 2 anchors per cell, like _anchors: [N, 2, 8, 8]
+    deltas = layers.conv2d(feat, 8, 1)
+    logits = layers.transpose(logits, [0, 2, 3, 1])             # anchor order: cell, then size
+    deltas = layers.transpose(deltas, [0, 2, 3, 1])
+    scores, boxes, label, target, weight = layers.rpn_target_assign(
+        deltas, logits, anchors, None, gt, crowd, info, rpn_batch_size_per_im=20, rpn_fg_fraction=0.25,
+        rpn_positive_overlap=0.5, use_random=False)
+    cls_loss = layers.reduce_mean(layers.sigmoid_cross_entropy_with_logits(scores, layers.cast(label, "float32")))
+    box_loss = layers.reduce_mean(layers.abs(boxes - target) * weight)
+    loss = cls_loss + box_loss
+    fluid.optimizer.SGD(0.5).minimize(loss)
+    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+    exe.run(fluid.default_startup_program(), scope=scope)
+    place = fluid.CPUPlace()
+    feed = {"feat": rng.normal(size=(2, 4, 8, 8)).astype(np.float32),
+            "anchors": ins["Anchor"].astype(np.float32),
+            "gt": fluid.create_lod_tensor(np.asarray(ins["GtBoxes"], np.float32), [[4, 2]], place),
+            "crowd": fluid.create_lod_tensor(np.asarray(ins["IsCrowd"]), [[4, 2]], place),
+            "info": ins["ImInfo"].astype(np.float32)}
+    first = None
+    for _ in range(15):
+        got_label, value = exe.run(prog, feed=feed, fetch_list=[label, loss], scope=scope)
+        first = float(value) if first is None else first
+    assert got_label.shape[0] <= 40 and got_label.shape[1] == 1 and 2 <= got_label.sum() <= 10
+    assert float(value) < 0.7 * first, (first, float(value))

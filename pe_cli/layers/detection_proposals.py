@@ -1,9 +1,11 @@
 """Region proposal layers of Fluid 1.8's ``fluid.layers`` with its signatures: generate_proposals,
 distribute_fpn_proposals, collect_fpn_proposals; and retinanet_detection_output (RetinaNet's decoding
 and NMS over the FPN levels)."""
-__all__ = ["generate_proposals", "distribute_fpn_proposals", "collect_fpn_proposals", "retinanet_detection_output"]
+__all__ = ["generate_proposals", "distribute_fpn_proposals", "collect_fpn_proposals", "retinanet_detection_output",
+           "rpn_target_assign"]
 from ..errors import PeError
 from .helper import LayerHelper
+from .tensor import gather, reshape
 
 
 def generate_proposals(scores, bbox_deltas, im_info, anchors, variances, pre_nms_top_n=6000, post_nms_top_n=1000,
@@ -67,3 +69,25 @@ def retinanet_detection_output(bboxes, scores, anchors, im_info, score_threshold
                      {"score_threshold": float(score_threshold), "nms_top_k": nms_top_k, "keep_top_k": keep_top_k,
                       "nms_threshold": float(nms_threshold), "nms_eta": float(nms_eta)})
     return out
+
+
+def rpn_target_assign(bbox_pred, cls_logits, anchor_box, anchor_var, gt_boxes, is_crowd, im_info,
+                      rpn_batch_size_per_im=256, rpn_straddle_thresh=0.0, rpn_fg_fraction=0.5,
+                      rpn_positive_overlap=0.7, rpn_negative_overlap=0.3, use_random=True):
+    """Faster R-CNN's RPN targets: samples foreground and background anchors per image against
+    ``gt_boxes`` (a LoD sequence per image; ``is_crowd`` boxes ignored) and returns
+    (the sampled cls_logits [F + B, 1], the sampled bbox_pred [F, 4], target_label [F + B, 1] int32,
+    target_bbox [F, 4], bbox_inside_weight [F, 4]). ``anchor_var`` is not read, as in Fluid."""
+    helper = LayerHelper("rpn_target_assign")
+    outs = {slot: helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+            for slot, dtype in (("LocationIndex", "int32"), ("ScoreIndex", "int32"), ("TargetLabel", "int32"),
+                                ("TargetBBox", anchor_box.dtype), ("BBoxInsideWeight", anchor_box.dtype))}
+    helper.append_op("rpn_target_assign", {"Anchor": [anchor_box], "GtBoxes": [gt_boxes], "IsCrowd": [is_crowd],
+                                           "ImInfo": [im_info]}, {k: [v] for k, v in outs.items()},
+                     {"rpn_batch_size_per_im": rpn_batch_size_per_im, "rpn_straddle_thresh": float(rpn_straddle_thresh),
+                      "rpn_positive_overlap": float(rpn_positive_overlap),
+                      "rpn_negative_overlap": float(rpn_negative_overlap), "rpn_fg_fraction": float(rpn_fg_fraction),
+                      "use_random": bool(use_random)})
+    scores = gather(reshape(cls_logits, [-1, 1]), outs["ScoreIndex"])
+    boxes = gather(reshape(bbox_pred, [-1, 4]), outs["LocationIndex"])
+    return scores, boxes, outs["TargetLabel"], outs["TargetBBox"], outs["BBoxInsideWeight"]

@@ -14,4 +14,4 @@ from . import ctc, hsigmoid, image_extra, indexing_extra, loss_extra, padding, p
 from . import cvm, deformable_conv, hashing, instag, sample_logits, spatial, tensor_extra, warpctc  # noqa: F401
 from . import conv_transpose, norm_extra  # noqa: F401
 from . import detection_deform_roi, detection_persp, detection_proposals, detection_roi  # noqa: F401
-from . import detection_retinanet, detection_yolo  # noqa: F401
+from . import detection_retinanet, detection_target, detection_yolo  # noqa: F401

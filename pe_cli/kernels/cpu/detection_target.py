@@ -1,0 +1,97 @@
+"""Kernels of ops/detection_target.py (rpn_target_assign): numpy per image, following Fluid 1.8's
+rpn_target_assign_op.cc (its Detectron-compatible quirks included: a sampled background anchor that
+was foreground becomes a "fake" foreground row with zero inside weights). The sampling draws from the
+op's seeded generator; the CUDA kernel runs this on the host."""
+import numpy as np
+
+
+def overlaps(boxes, gts):
+    """[n, k] IoU of pixel boxes (sizes + 1), 0 where they do not meet (Fluid's BboxOverlaps)."""
+    area_b = (boxes[:, 2] - boxes[:, 0] + 1) * (boxes[:, 3] - boxes[:, 1] + 1)
+    area_g = (gts[:, 2] - gts[:, 0] + 1) * (gts[:, 3] - gts[:, 1] + 1)
+    lo = np.maximum(boxes[:, None, :2], gts[None, :, :2])
+    hi = np.minimum(boxes[:, None, 2:], gts[None, :, 2:])
+    iw, ih = np.maximum(hi[..., 0] - lo[..., 0] + 1, 0), np.maximum(hi[..., 1] - lo[..., 1] + 1, 0)
+    inter = iw * ih
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(inter == 0, 0.0, inter / (area_b[:, None] + area_g[None, :] - inter))
+
+
+def box_to_delta(ex, gt):
+    """Regression targets (dx, dy, log dw, log dh) of gt boxes from ex boxes (pixel sizes + 1)."""
+    ew, eh = ex[:, 2] - ex[:, 0] + 1, ex[:, 3] - ex[:, 1] + 1
+    gw, gh = gt[:, 2] - gt[:, 0] + 1, gt[:, 3] - gt[:, 1] + 1
+    return np.stack([(gt[:, 0] + 0.5 * gw - ex[:, 0] - 0.5 * ew) / ew, (gt[:, 1] + 0.5 * gh - ex[:, 1] - 0.5 * eh) / eh,
+                     np.log(gw / ew), np.log(gh / eh)], axis=1)
+
+
+def reservoir(inds, num, rng, use_random):
+    """The first ``num`` of ``inds`` after reservoir sampling (Fluid's ReservoirSampling)."""
+    inds = list(inds)
+    if len(inds) > num:
+        if use_random:
+            for i in range(num, len(inds)):
+                j = int(np.floor(rng.uniform() * i))
+                if j < num:
+                    inds[j], inds[i] = inds[i], inds[j]
+        inds = inds[:num]
+    return inds
+
+
+def _sample(ov, attrs, rng):
+    """(rows of the location targets, their inside weights, foreground rows, background rows) of one image."""
+    if not ov.shape[0]:
+        none = np.zeros(0, dtype=np.int64)
+        return none, np.zeros(0), none, none
+    anchor_max = ov.max(axis=1) if ov.shape[1] else np.zeros(ov.shape[0])
+    gt_max = ov.max(axis=0)
+    is_max = (np.abs(ov - gt_max[None, :]) < 1e-5).any(axis=1) if ov.shape[1] else np.zeros(ov.shape[0], bool)
+    fg_fake = reservoir(np.nonzero(is_max | (anchor_max >= attrs["rpn_positive_overlap"]))[0],
+                        int(attrs["rpn_fg_fraction"] * attrs["rpn_batch_size_per_im"]), rng, attrs["use_random"])
+    label = np.full(ov.shape[0], -1)
+    label[fg_fake] = 1
+    bg = reservoir(np.nonzero(anchor_max < attrs["rpn_negative_overlap"])[0],
+                   attrs["rpn_batch_size_per_im"] - len(fg_fake), rng, attrs["use_random"])
+    loc, weights = [], []
+    for b in bg:
+        if label[b] == 1:                   # a foreground anchor sampled as background: a fake location row
+            loc.append(fg_fake[0])
+            weights.append(0.0)
+        label[b] = 0
+    fg = np.nonzero(label == 1)[0]
+    weights += [1.0] * (len(fg_fake) - len(weights))
+    return np.array(loc + fg.tolist(), dtype=np.int64), np.array(weights), fg, np.nonzero(label == 0)[0]
+
+
+def rpn_target_assign(ins, attrs):
+    anchors = np.asarray(ins["Anchor"], dtype=np.float64).reshape(-1, 4)
+    gts, crowd, info = np.asarray(ins["GtBoxes"], dtype=np.float64).reshape(-1, 4), ins["IsCrowd"], ins["ImInfo"]
+    lod = ((attrs.get("_lod") or {}).get("GtBoxes") or [[0, gts.shape[0]]])[-1]
+    rng, t = attrs.get("_rng") or np.random.default_rng(0), attrs["rpn_straddle_thresh"]
+    parts = {k: [] for k in ("loc", "score", "bbox", "label", "weight")}
+    counts_loc, counts_score = [0], [0]
+    for i in range(len(lod) - 1):
+        h, w, scale = (float(v) for v in np.asarray(info[i]).reshape(-1)[:3])
+        inside = np.arange(anchors.shape[0]) if t < 0 else np.nonzero(
+            (anchors[:, 0] >= -t) & (anchors[:, 1] >= -t) & (anchors[:, 2] < w + t) & (anchors[:, 3] < h + t))[0]
+        mine = slice(lod[i], lod[i + 1])
+        gt = gts[mine][np.asarray(crowd).reshape(-1)[mine] == 0] * scale
+        ov = overlaps(anchors[inside], gt)
+        loc, weight, fg, bg = _sample(ov, attrs, rng)
+        argmax = ov.argmax(axis=1) if gt.shape[0] else np.zeros(len(inside), np.int64)
+        parts["loc"].append(inside[loc] + i * anchors.shape[0])
+        parts["score"].append(np.concatenate([inside[fg], inside[bg]]) + i * anchors.shape[0])
+        parts["bbox"].append(box_to_delta(anchors[inside[loc]], gt[argmax[loc]]) if len(loc) else np.zeros((0, 4)))
+        parts["label"].append(np.r_[np.ones(len(fg)), np.zeros(len(bg))])
+        parts["weight"].append(np.repeat(weight, 4).reshape(-1, 4))
+        counts_loc.append(counts_loc[-1] + len(loc))
+        counts_score.append(counts_score[-1] + len(fg) + len(bg))
+    dtype = np.asarray(ins["Anchor"]).dtype
+    outs = {"LocationIndex": np.concatenate(parts["loc"]).astype(np.int32),
+            "ScoreIndex": np.concatenate(parts["score"]).astype(np.int32),
+            "TargetBBox": np.concatenate(parts["bbox"]).reshape(-1, 4).astype(dtype),
+            "TargetLabel": np.concatenate(parts["label"]).astype(np.int32).reshape(-1, 1),
+            "BBoxInsideWeight": np.concatenate(parts["weight"]).reshape(-1, 4).astype(dtype)}
+    outs["@LOD"] = {k: [counts_loc if k in ("LocationIndex", "TargetBBox", "BBoxInsideWeight") else counts_score]
+                    for k in outs}
+    return outs
