@@ -136,3 +136,31 @@ def test_rpn_target_assign_feeds_an_rpn_loss_that_trains(prog):
         first = float(value) if first is None else first
     assert got_label.shape[0] <= 40 and got_label.shape[1] == 1 and 2 <= got_label.sum() <= 10
     assert float(value) < 0.7 * first, (first, float(value))
+
+
+def test_retinanet_target_assign_labels_by_class(prog):
+    from tests.ops.cases_detection_target import _inputs, _retina_ref
+    ins = _inputs()
+    labels = np.array([[3], [1], [2], [4], [2], [5]], np.int32)
+    anchors = fluid.data("anchors", [128, 4], "float64")
+    gt = fluid.data("gt", [None, 4], "float64", lod_level=1)
+    gl = fluid.data("gl", [None, 1], "int32", lod_level=1)
+    crowd = fluid.data("crowd", [None, 1], "int32", lod_level=1)
+    info = fluid.data("info", [None, 3], "float64")
+    cls = fluid.data("cls", [None, 128, 5], "float64")
+    box = fluid.data("box", [None, 128, 4], "float64")
+    scores, boxes, label, target, weight, fg_num = layers.retinanet_target_assign(
+        box, cls, anchors, None, gt, gl, crowd, info, num_classes=5)
+    place = fluid.CPUPlace()
+    feed = {"anchors": ins["Anchor"], "gt": fluid.create_lod_tensor(np.asarray(ins["GtBoxes"]), [[4, 2]], place),
+            "gl": fluid.create_lod_tensor(labels, [[4, 2]], place),
+            "crowd": fluid.create_lod_tensor(np.asarray(ins["IsCrowd"]), [[4, 2]], place), "info": ins["ImInfo"],
+            "cls": rng.normal(size=(2, 128, 5)), "box": rng.normal(size=(2, 128, 4))}
+    got = _run(prog, feed, [scores, boxes, label, target, weight, fg_num])
+    want = _retina_ref(dict(ins, GtLabels=fluid.LoDTensor(labels, [[0, 4, 6]])),
+                       {"positive_overlap": 0.5, "negative_overlap": 0.4})
+    np.testing.assert_array_equal(got[2], want["TargetLabel"])
+    np.testing.assert_array_equal(got[5], want["ForegroundNumber"])
+    np.testing.assert_allclose(got[3], want["TargetBBox"], rtol=1e-9)
+    assert got[0].shape == (want["TargetLabel"].shape[0], 5) and got[1].shape == want["TargetBBox"].shape
+    np.testing.assert_array_equal(got[0], feed["cls"].reshape(-1, 5)[want["ScoreIndex"]])

@@ -2,7 +2,7 @@
 distribute_fpn_proposals, collect_fpn_proposals; and retinanet_detection_output (RetinaNet's decoding
 and NMS over the FPN levels)."""
 __all__ = ["generate_proposals", "distribute_fpn_proposals", "collect_fpn_proposals", "retinanet_detection_output",
-           "rpn_target_assign"]
+           "rpn_target_assign", "retinanet_target_assign"]
 from ..errors import PeError
 from .helper import LayerHelper
 from .tensor import gather, reshape
@@ -91,3 +91,25 @@ def rpn_target_assign(bbox_pred, cls_logits, anchor_box, anchor_var, gt_boxes, i
     scores = gather(reshape(cls_logits, [-1, 1]), outs["ScoreIndex"])
     boxes = gather(reshape(bbox_pred, [-1, 4]), outs["LocationIndex"])
     return scores, boxes, outs["TargetLabel"], outs["TargetBBox"], outs["BBoxInsideWeight"]
+
+
+def retinanet_target_assign(bbox_pred, cls_logits, anchor_box, anchor_var, gt_boxes, gt_labels, is_crowd, im_info,
+                            num_classes=1, positive_overlap=0.5, negative_overlap=0.4):
+    """RetinaNet's targets: every foreground anchor (best for a gt box, or overlapping one by
+    positive_overlap) labelled with its box's class, every background anchor (below
+    negative_overlap) 0. Returns (the sampled cls_logits [F + B, num_classes], the sampled bbox_pred
+    [F, 4], target_label [F + B, 1] int32, target_bbox [F, 4], bbox_inside_weight [F, 4],
+    fg_num [N, 1] int32)."""
+    helper = LayerHelper("retinanet_target_assign")
+    outs = {slot: helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+            for slot, dtype in (("LocationIndex", "int32"), ("ScoreIndex", "int32"), ("TargetLabel", "int32"),
+                                ("TargetBBox", anchor_box.dtype), ("BBoxInsideWeight", anchor_box.dtype),
+                                ("ForegroundNumber", "int32"))}
+    helper.append_op("retinanet_target_assign", {"Anchor": [anchor_box], "GtBoxes": [gt_boxes],
+                                                 "GtLabels": [gt_labels], "IsCrowd": [is_crowd], "ImInfo": [im_info]},
+                     {k: [v] for k, v in outs.items()},
+                     {"positive_overlap": float(positive_overlap), "negative_overlap": float(negative_overlap)})
+    scores = gather(reshape(cls_logits, [-1, num_classes]), outs["ScoreIndex"])
+    boxes = gather(reshape(bbox_pred, [-1, 4]), outs["LocationIndex"])
+    return (scores, boxes, outs["TargetLabel"], outs["TargetBBox"], outs["BBoxInsideWeight"],
+            outs["ForegroundNumber"])

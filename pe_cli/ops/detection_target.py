@@ -1,11 +1,13 @@
-"""rpn_target_assign of Fluid 1.8 (kernels in kernels/<device>/detection_target.py): Faster R-CNN's
-RPN training targets: per image, anchors (inside the image by rpn_straddle_thresh) matched to the
-non-crowd gt boxes by IoU, a sampled minibatch of foreground and background anchors, their labels and
-regression targets. No gradient."""
+"""rpn_target_assign and retinanet_target_assign of Fluid 1.8 (kernels in
+kernels/<device>/detection_target.py): Faster R-CNN's RPN training targets: per image, anchors (inside
+the image by rpn_straddle_thresh) matched to the non-crowd gt boxes by IoU, a sampled minibatch of
+foreground and background anchors, their labels and regression targets (retinanet: every candidate
+anchor, labelled with its gt box's class). No gradient."""
 from .registry import Attr, fmt_shape, is_int, register
 
 
 def _infer(ctx):
+    """Both ops' outputs (retinanet's ForegroundNumber too)."""
     anchor, gt, info = ctx.shape("Anchor"), ctx.shape("GtBoxes"), ctx.shape("ImInfo")
     if len(anchor) != 2 or anchor[1] != 4:
         ctx.fail(f"Anchor {fmt_shape(anchor)} must be [H * W * A, 4]")
@@ -19,6 +21,7 @@ def _infer(ctx):
     ctx.set_output("TargetBBox", [-1, 4], dtype, lod_level=1)
     ctx.set_output("TargetLabel", [-1, 1], "int32", lod_level=1)
     ctx.set_output("BBoxInsideWeight", [-1, 4], dtype, lod_level=1)
+    ctx.set_output("ForegroundNumber", [info[0], 1], "int32", lod_level=1)
 
 
 register("rpn_target_assign", kernel_module="detection_target", inputs=["Anchor", "GtBoxes", "IsCrowd", "ImInfo"],
@@ -32,3 +35,11 @@ register("rpn_target_assign", kernel_module="detection_target", inputs=["Anchor"
              "(IoU < rpn_negative_overlap, the rest of the minibatch). ScoreIndex: their indexes in the batch's "
              "anchors (N * A), foreground first, with TargetLabel 1 / 0; LocationIndex, TargetBBox (box deltas "
              "to the best gt box) and BBoxInsideWeight for the foreground, each a LoD sequence per image.")
+register("retinanet_target_assign", kernel_module="detection_target",
+         inputs=["Anchor", "GtBoxes", "GtLabels", "IsCrowd", "ImInfo"],
+         outputs=["LocationIndex", "ScoreIndex", "TargetBBox", "TargetLabel", "BBoxInsideWeight", "ForegroundNumber"],
+         attrs={"positive_overlap": 0.5, "negative_overlap": 0.4}, infer=_infer, lod="drop", needs_lod=True,
+         doc="As rpn_target_assign without sampling or the straddle filter: every anchor that is the best for a "
+             "gt box or overlaps one by positive_overlap is foreground, labelled with that box's class (GtLabels), "
+             "every anchor below negative_overlap background (label 0); ForegroundNumber [N, 1]: each image's "
+             "location rows + 1 (the focal loss's normalizer, as Fluid's).")

@@ -25,21 +25,35 @@ def _delta(e, g):
 
 
 def _ref(i, a):
+    return _assign(i, a["rpn_batch_size_per_im"], a["rpn_fg_fraction"], a["rpn_positive_overlap"],
+                   a["rpn_negative_overlap"], a["rpn_straddle_thresh"])
+
+
+def _retina_ref(i, a):
+    out = _assign(i, -1, -1, a["positive_overlap"], a["negative_overlap"], -1, np.asarray(i["GtLabels"]).reshape(-1))
+    out["ForegroundNumber"] = np.diff(out.pop("_loc_counts")).astype(np.int32).reshape(-1, 1) + 1
+    return out
+
+
+def _assign(i, batch, fraction, pos, neg, t, labels=None):
     anchors, gts, crowd, info = i["Anchor"], np.asarray(i["GtBoxes"]), np.asarray(i["IsCrowd"]).reshape(-1), i["ImInfo"]
-    lod, t, batch = i["GtBoxes"].lod()[0], a["rpn_straddle_thresh"], a["rpn_batch_size_per_im"]
+    lod = i["GtBoxes"].lod()[0]
+    loc_counts = [0]
     out = {"LocationIndex": [], "ScoreIndex": [], "TargetBBox": [], "TargetLabel": [], "BBoxInsideWeight": []}
     for im in range(len(lod) - 1):
         h, w, s = info[im]
         inside = [k for k, b in enumerate(anchors)
                   if t < 0 or (b[0] >= -t and b[1] >= -t and b[2] < w + t and b[3] < h + t)]
-        gt = [g * s for g, c in zip(gts[lod[im]:lod[im + 1]], crowd[lod[im]:lod[im + 1]]) if c == 0]
+        mine = [k for k in range(lod[im], lod[im + 1]) if crowd[k] == 0]
+        gt = [gts[k] * s for k in mine]
         ov = np.array([[_iou(anchors[k], g) for g in gt] for k in inside]).reshape(len(inside), len(gt))
         best = ov.max(axis=1) if gt else np.zeros(len(inside))
-        fg_fake = [r for r in range(len(inside)) if best[r] >= a["rpn_positive_overlap"]
+        fg_fake = [r for r in range(len(inside)) if best[r] >= pos
                    or any(abs(ov[r, j] - ov[:, j].max()) < 1e-5 for j in range(len(gt)))]
-        fg_fake = fg_fake[:int(a["rpn_fg_fraction"] * batch)]
+        fg_fake = fg_fake[:int(fraction * batch)] if batch > 0 else fg_fake
         label = {r: 1 for r in fg_fake}
-        bg = [r for r in range(len(inside)) if best[r] < a["rpn_negative_overlap"]][:batch - len(fg_fake)]
+        bg = [r for r in range(len(inside)) if best[r] < neg]
+        bg = bg[:batch - len(fg_fake)] if batch > 0 else bg
         fakes = sum(1 for r in bg if label.get(r) == 1)
         for r in bg:
             label[r] = 0
@@ -47,14 +61,17 @@ def _ref(i, a):
         loc = [fg_fake[0]] * fakes + fg
         out["LocationIndex"] += [inside[r] + im * len(anchors) for r in loc]
         out["ScoreIndex"] += [inside[r] + im * len(anchors) for r in fg + sorted(r for r, v in label.items() if v == 0)]
-        out["TargetLabel"] += [1] * len(fg) + [0] * (len(out["ScoreIndex"]) - len(out["TargetLabel"]) - len(fg))
+        fg_labels = [1] * len(fg) if labels is None else [labels[mine[int(np.argmax(ov[r]))]] for r in fg]
+        out["TargetLabel"] += fg_labels + [0] * (len(out["ScoreIndex"]) - len(out["TargetLabel"]) - len(fg))
         out["TargetBBox"] += [_delta(anchors[inside[r]], gt[int(np.argmax(ov[r]))]) for r in loc]
         out["BBoxInsideWeight"] += [[0.0] * 4] * fakes + [[1.0] * 4] * (len(fg_fake) - fakes)
+        loc_counts.append(len(out["LocationIndex"]))
     return {"LocationIndex": np.array(out["LocationIndex"], np.int32),
             "ScoreIndex": np.array(out["ScoreIndex"], np.int32),
             "TargetBBox": np.array(out["TargetBBox"]).reshape(-1, 4),
             "TargetLabel": np.array(out["TargetLabel"], np.int32).reshape(-1, 1),
-            "BBoxInsideWeight": np.array(out["BBoxInsideWeight"]).reshape(-1, 4)}
+            "BBoxInsideWeight": np.array(out["BBoxInsideWeight"]).reshape(-1, 4),
+            **({"_loc_counts": loc_counts} if labels is not None else {})}
 
 
 def _anchors(n, grid=8, stride=8):
@@ -97,4 +114,7 @@ CASES = [
     OpCase("rpn_target_assign", _inputs(), check=_check_sampled, attrs=dict(_ATTRS, use_random=True),
            outputs=("LocationIndex", "ScoreIndex", "TargetBBox", "TargetLabel", "BBoxInsideWeight"),
            name="rpn_target_assign_sampled"),
+    OpCase("retinanet_target_assign",
+           dict(_inputs(), GtLabels=LoDTensor(np.array([[3], [1], [2], [4], [2], [5]], np.int32), [[0, 4, 6]])),
+           _retina_ref, attrs={"positive_overlap": 0.5, "negative_overlap": 0.4}),
 ]

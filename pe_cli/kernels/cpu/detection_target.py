@@ -1,7 +1,7 @@
-"""Kernels of ops/detection_target.py (rpn_target_assign): numpy per image, following Fluid 1.8's
-rpn_target_assign_op.cc (its Detectron-compatible quirks included: a sampled background anchor that
-was foreground becomes a "fake" foreground row with zero inside weights). The sampling draws from the
-op's seeded generator; the CUDA kernel runs this on the host."""
+"""Kernels of ops/detection_target.py (rpn_target_assign, retinanet_target_assign): numpy per image,
+following Fluid 1.8's rpn_target_assign_op.cc (its Detectron-compatible quirks included: a sampled
+background anchor that was foreground becomes a "fake" foreground row with zero inside weights). The
+sampling draws from the op's seeded generator; the CUDA kernels run these on the host."""
 import numpy as np
 
 
@@ -38,20 +38,24 @@ def reservoir(inds, num, rng, use_random):
     return inds
 
 
-def _sample(ov, attrs, rng):
-    """(rows of the location targets, their inside weights, foreground rows, background rows) of one image."""
+def _sample(ov, batch, fraction, pos, neg, use_random, rng):
+    """(rows of the location targets, their inside weights, foreground rows, background rows) of one
+    image; batch or fraction <= 0 (retinanet_target_assign): every candidate, no sampling."""
     if not ov.shape[0]:
         none = np.zeros(0, dtype=np.int64)
         return none, np.zeros(0), none, none
     anchor_max = ov.max(axis=1) if ov.shape[1] else np.zeros(ov.shape[0])
     gt_max = ov.max(axis=0)
     is_max = (np.abs(ov - gt_max[None, :]) < 1e-5).any(axis=1) if ov.shape[1] else np.zeros(ov.shape[0], bool)
-    fg_fake = reservoir(np.nonzero(is_max | (anchor_max >= attrs["rpn_positive_overlap"]))[0],
-                        int(attrs["rpn_fg_fraction"] * attrs["rpn_batch_size_per_im"]), rng, attrs["use_random"])
+    fg_fake = np.nonzero(is_max | (anchor_max >= pos))[0].tolist()
+    sampled = batch > 0 and fraction > 0
+    if sampled:
+        fg_fake = reservoir(fg_fake, int(fraction * batch), rng, use_random)
     label = np.full(ov.shape[0], -1)
     label[fg_fake] = 1
-    bg = reservoir(np.nonzero(anchor_max < attrs["rpn_negative_overlap"])[0],
-                   attrs["rpn_batch_size_per_im"] - len(fg_fake), rng, attrs["use_random"])
+    bg = np.nonzero(anchor_max < neg)[0].tolist()
+    if sampled:
+        bg = reservoir(bg, batch - len(fg_fake), rng, use_random)
     loc, weights = [], []
     for b in bg:
         if label[b] == 1:                   # a foreground anchor sampled as background: a fake location row
@@ -63,27 +67,32 @@ def _sample(ov, attrs, rng):
     return np.array(loc + fg.tolist(), dtype=np.int64), np.array(weights), fg, np.nonzero(label == 0)[0]
 
 
-def rpn_target_assign(ins, attrs):
+def _assign(ins, attrs, sampling, straddle, labels=None):
+    """Both ops' per-image loop: the outputs with their LoD (and each image's foreground count)."""
     anchors = np.asarray(ins["Anchor"], dtype=np.float64).reshape(-1, 4)
     gts, crowd, info = np.asarray(ins["GtBoxes"], dtype=np.float64).reshape(-1, 4), ins["IsCrowd"], ins["ImInfo"]
     lod = ((attrs.get("_lod") or {}).get("GtBoxes") or [[0, gts.shape[0]]])[-1]
-    rng, t = attrs.get("_rng") or np.random.default_rng(0), attrs["rpn_straddle_thresh"]
-    parts = {k: [] for k in ("loc", "score", "bbox", "label", "weight")}
+    rng = attrs.get("_rng") or np.random.default_rng(0)
+    parts = {k: [] for k in ("loc", "score", "bbox", "label", "weight", "fg")}
     counts_loc, counts_score = [0], [0]
     for i in range(len(lod) - 1):
         h, w, scale = (float(v) for v in np.asarray(info[i]).reshape(-1)[:3])
-        inside = np.arange(anchors.shape[0]) if t < 0 else np.nonzero(
-            (anchors[:, 0] >= -t) & (anchors[:, 1] >= -t) & (anchors[:, 2] < w + t) & (anchors[:, 3] < h + t))[0]
-        mine = slice(lod[i], lod[i + 1])
-        gt = gts[mine][np.asarray(crowd).reshape(-1)[mine] == 0] * scale
+        inside = np.arange(anchors.shape[0]) if straddle < 0 else np.nonzero(
+            (anchors[:, 0] >= -straddle) & (anchors[:, 1] >= -straddle) & (anchors[:, 2] < w + straddle)
+            & (anchors[:, 3] < h + straddle))[0]
+        keep = np.asarray(crowd).reshape(-1)[lod[i]:lod[i + 1]] == 0
+        gt = gts[lod[i]:lod[i + 1]][keep] * scale
         ov = overlaps(anchors[inside], gt)
-        loc, weight, fg, bg = _sample(ov, attrs, rng)
+        loc, weight, fg, bg = _sample(ov, *sampling, rng)
         argmax = ov.argmax(axis=1) if gt.shape[0] else np.zeros(len(inside), np.int64)
         parts["loc"].append(inside[loc] + i * anchors.shape[0])
         parts["score"].append(np.concatenate([inside[fg], inside[bg]]) + i * anchors.shape[0])
         parts["bbox"].append(box_to_delta(anchors[inside[loc]], gt[argmax[loc]]) if len(loc) else np.zeros((0, 4)))
-        parts["label"].append(np.r_[np.ones(len(fg)), np.zeros(len(bg))])
+        fg_label = np.ones(len(fg)) if labels is None else \
+            np.asarray(labels).reshape(-1)[lod[i]:lod[i + 1]][keep][argmax[fg]]
+        parts["label"].append(np.r_[fg_label, np.zeros(len(bg))])
         parts["weight"].append(np.repeat(weight, 4).reshape(-1, 4))
+        parts["fg"].append(len(loc) + 1)
         counts_loc.append(counts_loc[-1] + len(loc))
         counts_score.append(counts_score[-1] + len(fg) + len(bg))
     dtype = np.asarray(ins["Anchor"]).dtype
@@ -94,4 +103,20 @@ def rpn_target_assign(ins, attrs):
             "BBoxInsideWeight": np.concatenate(parts["weight"]).reshape(-1, 4).astype(dtype)}
     outs["@LOD"] = {k: [counts_loc if k in ("LocationIndex", "TargetBBox", "BBoxInsideWeight") else counts_score]
                     for k in outs}
+    return outs, np.asarray(parts["fg"], dtype=np.int32).reshape(-1, 1)
+
+
+def rpn_target_assign(ins, attrs):
+    sampling = (attrs["rpn_batch_size_per_im"], attrs["rpn_fg_fraction"], attrs["rpn_positive_overlap"],
+                attrs["rpn_negative_overlap"])
+    return _assign(ins, attrs, sampling + (attrs["use_random"],), attrs["rpn_straddle_thresh"])[0]
+
+
+def retinanet_target_assign(ins, attrs):
+    """Every foreground and background anchor (no sampling, no straddle filter); the foreground's
+    labels are their gt boxes' classes; ForegroundNumber [N, 1]: each image's location rows + 1."""
+    outs, fg = _assign(ins, attrs, (-1, -1, attrs["positive_overlap"], attrs["negative_overlap"], False), -1.0,
+                       labels=ins["GtLabels"])
+    outs["ForegroundNumber"] = fg
+    outs["@LOD"]["ForegroundNumber"] = [list(range(fg.shape[0] + 1))]
     return outs

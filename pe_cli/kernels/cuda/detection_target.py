@@ -8,3 +8,8 @@ from . import runtime as rt
 def rpn_target_assign(ins, attrs):
     outs = _cpu.rpn_target_assign({k: rt.to_host(v) for k, v in ins.items()}, attrs)
     return {k: v if k.startswith("@") else rt.to_device(v) for k, v in outs.items()}
+
+
+def retinanet_target_assign(ins, attrs):
+    outs = _cpu.retinanet_target_assign({k: rt.to_host(v) for k, v in ins.items()}, attrs)
+    return {k: v if k.startswith("@") else rt.to_device(v) for k, v in outs.items()}
