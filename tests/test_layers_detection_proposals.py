@@ -164,3 +164,28 @@ def test_retinanet_target_assign_labels_by_class(prog):
     np.testing.assert_allclose(got[3], want["TargetBBox"], rtol=1e-9)
     assert got[0].shape == (want["TargetLabel"].shape[0], 5) and got[1].shape == want["TargetBBox"].shape
     np.testing.assert_array_equal(got[0], feed["cls"].reshape(-1, 5)[want["ScoreIndex"]])
+
+
+def test_generate_proposal_labels_per_image(prog):
+    from tests.ops.cases_detection_target import _LABEL_ATTRS, _label_inputs, _labels_ref
+    ins = _label_inputs()
+    place = fluid.CPUPlace()
+    rois = fluid.data("rois", [None, 4], "float64", lod_level=1)
+    classes = fluid.data("classes", [None, 1], "int32", lod_level=1)
+    crowd = fluid.data("crowd", [None, 1], "int32", lod_level=1)
+    gt = fluid.data("gt", [None, 4], "float64", lod_level=1)
+    info = fluid.data("info", [None, 3], "float64")
+    outs = layers.generate_proposal_labels(rois, classes, crowd, gt, info, batch_size_per_im=8, fg_fraction=0.5,
+                                           fg_thresh=0.5, class_nums=5, use_random=False, return_max_overlap=True)
+    assert len(outs) == 6 and outs[2].shape == (-1, 20)
+    feed = {name: fluid.create_lod_tensor(np.asarray(ins[slot]), [np.diff(ins[slot].lod()[0]).tolist()], place)
+            for name, slot in (("rois", "RpnRois"), ("classes", "GtClasses"), ("crowd", "IsCrowd"), ("gt", "GtBoxes"))}
+    feed["info"] = ins["ImInfo"]
+    got = _run(prog, feed, list(outs), return_numpy=False)
+    want = _labels_ref(ins, _LABEL_ATTRS)
+    for g, slot in zip(got, ("Rois", "LabelsInt32", "BboxTargets", "BboxInsideWeights", "BboxOutsideWeights",
+                             "MaxOverlapWithGT")):
+        np.testing.assert_allclose(np.asarray(g), want[slot], rtol=1e-9, err_msg=slot)
+        assert g.lod() == [[0, 8, 16]]
+    with pytest.raises(PeError, match="class_nums is needed"):
+        layers.generate_proposal_labels(rois, classes, crowd, gt, info)

@@ -2,7 +2,7 @@
 distribute_fpn_proposals, collect_fpn_proposals; and retinanet_detection_output (RetinaNet's decoding
 and NMS over the FPN levels)."""
 __all__ = ["generate_proposals", "distribute_fpn_proposals", "collect_fpn_proposals", "retinanet_detection_output",
-           "rpn_target_assign", "retinanet_target_assign"]
+           "rpn_target_assign", "retinanet_target_assign", "generate_proposal_labels"]
 from ..errors import PeError
 from .helper import LayerHelper
 from .tensor import gather, reshape
@@ -113,3 +113,32 @@ def retinanet_target_assign(bbox_pred, cls_logits, anchor_box, anchor_var, gt_bo
     boxes = gather(reshape(bbox_pred, [-1, 4]), outs["LocationIndex"])
     return (scores, boxes, outs["TargetLabel"], outs["TargetBBox"], outs["BBoxInsideWeight"],
             outs["ForegroundNumber"])
+
+
+def generate_proposal_labels(rpn_rois, gt_classes, is_crowd, gt_boxes, im_info, batch_size_per_im=256,
+                             fg_fraction=0.25, fg_thresh=0.25, bg_thresh_hi=0.5, bg_thresh_lo=0.0,
+                             bbox_reg_weights=(0.1, 0.1, 0.2, 0.2), class_nums=None, use_random=True,
+                             is_cls_agnostic=False, is_cascade_rcnn=False, max_overlap=None,
+                             return_max_overlap=False):
+    """Fast R-CNN's sampled training rois per image with their labels and per-class box targets.
+    Returns (rois, labels_int32, bbox_targets, bbox_inside_weights, bbox_outside_weights) and, with
+    ``return_max_overlap``, each roi's best IoU with a gt box. ``is_cascade_rcnn`` is not supported."""
+    if class_nums is None:
+        raise PeError("generate_proposal_labels: class_nums is needed (the number of classes, background included)")
+    helper = LayerHelper("generate_proposal_labels")
+    dtype = rpn_rois.dtype
+    slots = (("Rois", dtype), ("LabelsInt32", "int32"), ("BboxTargets", dtype), ("BboxInsideWeights", dtype),
+             ("BboxOutsideWeights", dtype), ("MaxOverlapWithGT", dtype))
+    outs = {slot: helper.create_variable_for_type_inference(t, stop_gradient=True) for slot, t in slots}
+    inputs = {"RpnRois": [rpn_rois], "GtClasses": [gt_classes], "IsCrowd": [is_crowd], "GtBoxes": [gt_boxes],
+              "ImInfo": [im_info]}
+    if max_overlap is not None:
+        inputs["MaxOverlap"] = [max_overlap]
+    helper.append_op("generate_proposal_labels", inputs, {k: [v] for k, v in outs.items()},
+                     {"batch_size_per_im": batch_size_per_im, "fg_fraction": float(fg_fraction),
+                      "fg_thresh": float(fg_thresh), "bg_thresh_hi": float(bg_thresh_hi),
+                      "bg_thresh_lo": float(bg_thresh_lo), "bbox_reg_weights": [float(w) for w in bbox_reg_weights],
+                      "class_nums": class_nums, "use_random": bool(use_random),
+                      "is_cls_agnostic": bool(is_cls_agnostic), "is_cascade_rcnn": bool(is_cascade_rcnn)})
+    result = tuple(outs[slot] for slot, _ in slots[:5])
+    return result + (outs["MaxOverlapWithGT"],) if return_max_overlap else result

@@ -43,3 +43,33 @@ register("retinanet_target_assign", kernel_module="detection_target",
              "gt box or overlaps one by positive_overlap is foreground, labelled with that box's class (GtLabels), "
              "every anchor below negative_overlap background (label 0); ForegroundNumber [N, 1]: each image's "
              "location rows + 1 (the focal loss's normalizer, as Fluid's).")
+
+
+def _infer_labels(ctx):
+    for slot in ("RpnRois", "GtBoxes", "ImInfo"):
+        if len(ctx.shape(slot)) != 2:
+            ctx.fail(f"{slot} {fmt_shape(ctx.shape(slot))} must be 2-D")
+    width, dtype = 4 * ctx.attrs["class_nums"], ctx.dtype("RpnRois")
+    ctx.set_output("Rois", [-1, 4], dtype, lod_level=1)
+    ctx.set_output("LabelsInt32", [-1, 1], "int32", lod_level=1)
+    for slot in ("BboxTargets", "BboxInsideWeights", "BboxOutsideWeights"):
+        ctx.set_output(slot, [-1, width], dtype, lod_level=1)
+    ctx.set_output("MaxOverlapWithGT", [-1], dtype, lod_level=1)
+
+
+register("generate_proposal_labels", kernel_module="detection_target",
+         inputs=["RpnRois", "GtClasses", "IsCrowd", "GtBoxes", "ImInfo", "MaxOverlap?"],
+         outputs=["Rois", "LabelsInt32", "BboxTargets", "BboxInsideWeights", "BboxOutsideWeights",
+                  "MaxOverlapWithGT?"],
+         attrs={"batch_size_per_im": Attr(256, lambda v: is_int(v) and v > 0, "an int > 0"), "fg_fraction": 0.25,
+                "fg_thresh": 0.25, "bg_thresh_hi": 0.5, "bg_thresh_lo": 0.0,
+                "bbox_reg_weights": Attr(lambda: [0.1, 0.1, 0.2, 0.2], lambda v: len(v) == 4, "4 numbers"),
+                "class_nums": Attr(81, lambda v: is_int(v) and v > 0, "an int > 0"), "use_random": True,
+                "is_cls_agnostic": False, "is_cascade_rcnn": False},
+         infer=_infer_labels, lod="drop", needs_lod=True, needs_rng=True,
+         doc="Fast R-CNN's training rois per image: the gt boxes and RpnRois (over the image scale) matched to the "
+             "gt boxes by IoU; foreground (IoU >= fg_thresh, at most fg_fraction of batch_size_per_im, labelled "
+             "with its box's class) and background (IoU in [bg_thresh_lo, bg_thresh_hi), label 0) sampled; Rois "
+             "scaled back; BboxTargets: the box deltas (over bbox_reg_weights) in the 4 columns of the label "
+             "(column 1 when is_cls_agnostic), with inside and outside weights 1 there; MaxOverlapWithGT: the "
+             "rois' best IoU. Each output a LoD sequence per image.")

@@ -118,3 +118,85 @@ CASES = [
            dict(_inputs(), GtLabels=LoDTensor(np.array([[3], [1], [2], [4], [2], [5]], np.int32), [[0, 4, 6]])),
            _retina_ref, attrs={"positive_overlap": 0.5, "negative_overlap": 0.4}),
 ]
+
+
+def _labels_ref(i, a):
+    """generate_proposal_labels with use_random=False, a loop per image (after Fluid's
+    test_generate_proposal_labels_op.py)."""
+    rois, gts = np.asarray(i["RpnRois"]), np.asarray(i["GtBoxes"])
+    rl, gl = i["RpnRois"].lod()[0], i["GtBoxes"].lod()[0]
+    classes, crowd = np.asarray(i["GtClasses"]).reshape(-1), np.asarray(i["IsCrowd"]).reshape(-1)
+    width = 4 * a["class_nums"]
+    out = {"Rois": [], "LabelsInt32": [], "BboxTargets": [], "BboxInsideWeights": [], "MaxOverlapWithGT": []}
+    for im in range(len(rl) - 1):
+        s = i["ImInfo"][im][2]
+        gt = gts[gl[im]:gl[im + 1]]
+        boxes = list(gt) + [r / s for r in rois[rl[im]:rl[im + 1]]]
+        fg, bg = [], []
+        for r, b in enumerate(boxes):
+            ious = [_iou(b, g) for g in gt]
+            top = -1.0 if r < len(gt) and crowd[gl[im] + r] else max(ious)
+            if top >= a["fg_thresh"]:
+                fg.append((r, next(j for j, v in enumerate(ious) if abs(v - top) < 1e-5), max(ious)))
+            elif a["bg_thresh_lo"] <= top < a["bg_thresh_hi"]:
+                bg.append((r, max(ious)))
+        fg = fg[:int(a["batch_size_per_im"] * a["fg_fraction"])]
+        bg = bg[:a["batch_size_per_im"] - len(fg)]
+        for r, j, top in fg:
+            label = int(classes[gl[im] + j])
+            row, wrow = np.zeros(width), np.zeros(width)
+            if label > 0:
+                col = 4 * (1 if a["is_cls_agnostic"] else label)
+                row[col:col + 4] = np.array(_delta(boxes[r], gt[j])) / a["bbox_reg_weights"]
+                wrow[col:col + 4] = 1
+            out["Rois"].append(boxes[r] * s)
+            out["LabelsInt32"].append(label)
+            out["BboxTargets"].append(row)
+            out["BboxInsideWeights"].append(wrow)
+            out["MaxOverlapWithGT"].append(top)
+        for r, top in bg:
+            out["Rois"].append(boxes[r] * s)
+            out["LabelsInt32"].append(0)
+            out["BboxTargets"].append(np.zeros(width))
+            out["BboxInsideWeights"].append(np.zeros(width))
+            out["MaxOverlapWithGT"].append(top)
+    return {"Rois": np.array(out["Rois"]).reshape(-1, 4), "LabelsInt32": np.array(out["LabelsInt32"], np.int32)
+            .reshape(-1, 1), "BboxTargets": np.array(out["BboxTargets"]).reshape(-1, width),
+            "BboxInsideWeights": np.array(out["BboxInsideWeights"]).reshape(-1, width),
+            "BboxOutsideWeights": np.array(out["BboxInsideWeights"]).reshape(-1, width),
+            "MaxOverlapWithGT": np.array(out["MaxOverlapWithGT"])}
+
+
+def _label_inputs():
+    gt = np.array([[4, 4, 20, 22], [30, 10, 52, 30], [8, 40, 40, 60], [10, 12, 30, 30], [40, 44, 60, 62]], np.float64)
+    xy = rng.uniform(0, 50, (14, 2))
+    rois = np.c_[xy, xy + rng.uniform(6, 30, (14, 2))] * np.repeat([1.0, 1.5], 7)[:, None]   # image 1: scale 1.5
+    return {"RpnRois": LoDTensor(rois, [[0, 7, 14]]), "GtClasses": LoDTensor(np.array([[1], [3], [2], [2], [4]],
+                                                                                       np.int32), [[0, 3, 5]]),
+            "IsCrowd": LoDTensor(np.array([[0], [0], [1], [0], [0]], np.int32), [[0, 3, 5]]),
+            "GtBoxes": LoDTensor(gt, [[0, 3, 5]]), "ImInfo": np.array([[64.0, 64.0, 1.0], [96.0, 96.0, 1.5]])}
+
+
+_LABEL_ATTRS = {"batch_size_per_im": 8, "fg_fraction": 0.5, "fg_thresh": 0.5, "bg_thresh_hi": 0.5, "bg_thresh_lo": 0.0,
+                "bbox_reg_weights": [0.1, 0.1, 0.2, 0.2], "class_nums": 5, "use_random": False,
+                "is_cls_agnostic": False, "is_cascade_rcnn": False}
+
+CASES += [
+    OpCase("generate_proposal_labels", _label_inputs(), _labels_ref, attrs=dict(_LABEL_ATTRS)),
+    OpCase("generate_proposal_labels", _label_inputs(), _labels_ref,
+           attrs=dict(_LABEL_ATTRS, is_cls_agnostic=True, class_nums=2, fg_thresh=0.3, batch_size_per_im=20),
+           name="generate_proposal_labels_class_agnostic"),
+]
+
+
+def _check_labels_sampled(outs, inputs):
+    """use_random: at most batch_size_per_im (8) rows per image, at most 4 foreground (labels > 0 first)."""
+    labels = outs["LabelsInt32"].reshape(-1)
+    assert labels.size == outs["Rois"].shape[0] == outs["BboxTargets"].shape[0] <= 16
+    assert 0 < (labels > 0).sum() <= 8 and np.isfinite(outs["BboxTargets"]).all()
+    assert ((outs["BboxInsideWeights"].reshape(-1, 5, 4).sum(axis=2) > 0).sum(axis=1) == (labels > 0)).all()
+
+
+CASES.append(OpCase("generate_proposal_labels", _label_inputs(), check=_check_labels_sampled,
+                    attrs=dict(_LABEL_ATTRS, use_random=True), name="generate_proposal_labels_sampled",
+                    outputs=("Rois", "LabelsInt32", "BboxTargets", "BboxInsideWeights", "BboxOutsideWeights")))

@@ -4,6 +4,8 @@ background anchor that was foreground becomes a "fake" foreground row with zero 
 sampling draws from the op's seeded generator; the CUDA kernels run these on the host."""
 import numpy as np
 
+from ...errors import PeError
+
 
 def overlaps(boxes, gts):
     """[n, k] IoU of pixel boxes (sizes + 1), 0 where they do not meet (Fluid's BboxOverlaps)."""
@@ -119,4 +121,72 @@ def retinanet_target_assign(ins, attrs):
                        labels=ins["GtLabels"])
     outs["ForegroundNumber"] = fg
     outs["@LOD"]["ForegroundNumber"] = [list(range(fg.shape[0] + 1))]
+    return outs
+
+
+def _rois_sample(ov, crowd, attrs, rng):
+    """(foreground rows, their gt columns, background rows) of one image (Fluid's SampleFgBgGt)."""
+    top = ov.max(axis=1) if ov.shape[1] else np.full(ov.shape[0], -1.0)
+    top[:len(crowd)][crowd != 0] = -1.0
+    fg = np.nonzero(top >= attrs["fg_thresh"])[0]
+    gt_of = [int(np.nonzero(np.abs(ov[r] - top[r]) < 1e-5)[0][0]) for r in fg]
+    fg = fg.tolist()
+    bg = np.nonzero((top < attrs["fg_thresh"]) & (top >= attrs["bg_thresh_lo"]) & (top < attrs["bg_thresh_hi"]))[0]
+    bg = bg.tolist()
+    n_fg = min(int(np.floor(attrs["batch_size_per_im"] * attrs["fg_fraction"])), len(fg))
+    n_bg = min(attrs["batch_size_per_im"] - n_fg, len(bg))
+    if attrs["use_random"]:
+        for i in range(n_fg, len(fg)):
+            j = int(np.floor(rng.uniform() * i))
+            if j < n_fg:
+                fg[j], fg[i], gt_of[j], gt_of[i] = fg[i], fg[j], gt_of[i], gt_of[j]
+        for i in range(n_bg, len(bg)):
+            j = int(np.floor(rng.uniform() * i))
+            if j < n_fg:                    # Fluid's bound (the foreground count), kept
+                bg[j], bg[i] = bg[i], bg[j]
+    return fg[:n_fg], gt_of[:n_fg], bg[:n_bg]
+
+
+def _rois_one_image(rois, gt, classes, crowd, scale, attrs, rng):
+    boxes = np.concatenate([gt, rois / scale]).reshape(-1, 4)
+    ov = overlaps(boxes, gt)
+    fg, gt_of, bg = _rois_sample(ov, crowd, attrs, rng)
+    picked = fg + bg
+    labels = np.r_[classes[gt_of], np.zeros(len(bg))].astype(np.int64)
+    single = box_to_delta(boxes[fg], gt[gt_of]) / np.asarray(attrs["bbox_reg_weights"], dtype=np.float64)
+    width = 4 * attrs["class_nums"]
+    targets, weights = np.zeros((len(picked), width)), np.zeros((len(picked), width))
+    for r in range(len(fg)):
+        if labels[r] > 0:
+            col = 4 * (1 if attrs["is_cls_agnostic"] else labels[r])
+            targets[r, col:col + 4] = single[r]
+            weights[r, col:col + 4] = 1.0
+    top = ov.max(axis=1) if ov.shape[1] else np.zeros(ov.shape[0])
+    return boxes[picked] * scale, labels, targets, weights, top[picked]
+
+
+def generate_proposal_labels(ins, attrs):
+    if attrs["is_cascade_rcnn"]:
+        raise PeError("generate_proposal_labels: is_cascade_rcnn=True is not supported by pe yet")
+    lods = attrs.get("_lod") or {}
+    rois, gts = np.asarray(ins["RpnRois"], dtype=np.float64), np.asarray(ins["GtBoxes"], dtype=np.float64)
+    roi_lod = (lods.get("RpnRois") or [[0, rois.shape[0]]])[-1]
+    gt_lod = (lods.get("GtBoxes") or [[0, gts.shape[0]]])[-1]
+    classes, crowd = np.asarray(ins["GtClasses"]).reshape(-1), np.asarray(ins["IsCrowd"]).reshape(-1)
+    rng = attrs.get("_rng") or np.random.default_rng(0)
+    parts, offsets = [], [0]
+    for i in range(len(roi_lod) - 1):
+        g = slice(gt_lod[i], gt_lod[i + 1])
+        scale = float(np.asarray(ins["ImInfo"][i]).reshape(-1)[2])
+        parts.append(_rois_one_image(rois[roi_lod[i]:roi_lod[i + 1]].reshape(-1, 4), gts[g].reshape(-1, 4),
+                                     classes[g], crowd[g], scale, attrs, rng))
+        offsets.append(offsets[-1] + len(parts[-1][1]))
+    dtype, width = np.asarray(ins["RpnRois"]).dtype, 4 * attrs["class_nums"]
+    outs = {"Rois": np.concatenate([p[0] for p in parts]).reshape(-1, 4).astype(dtype),
+            "LabelsInt32": np.concatenate([p[1] for p in parts]).astype(np.int32).reshape(-1, 1),
+            "BboxTargets": np.concatenate([p[2] for p in parts]).reshape(-1, width).astype(dtype),
+            "BboxInsideWeights": np.concatenate([p[3] for p in parts]).reshape(-1, width).astype(dtype),
+            "BboxOutsideWeights": np.concatenate([p[3] for p in parts]).reshape(-1, width).astype(dtype),
+            "MaxOverlapWithGT": np.concatenate([p[4] for p in parts]).astype(dtype)}
+    outs["@LOD"] = {k: [offsets] for k in outs}
     return outs

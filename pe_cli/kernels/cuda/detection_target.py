@@ -13,3 +13,8 @@ def rpn_target_assign(ins, attrs):
 def retinanet_target_assign(ins, attrs):
     outs = _cpu.retinanet_target_assign({k: rt.to_host(v) for k, v in ins.items()}, attrs)
     return {k: v if k.startswith("@") else rt.to_device(v) for k, v in outs.items()}
+
+
+def generate_proposal_labels(ins, attrs):
+    outs = _cpu.generate_proposal_labels({k: rt.to_host(v) for k, v in ins.items()}, attrs)
+    return {k: v if k.startswith("@") else rt.to_device(v) for k, v in outs.items()}
