@@ -189,3 +189,27 @@ def test_generate_proposal_labels_per_image(prog):
         assert g.lod() == [[0, 8, 16]]
     with pytest.raises(PeError, match="class_nums is needed"):
         layers.generate_proposal_labels(rois, classes, crowd, gt, info)
+
+
+def test_generate_mask_labels_three_level_segms(prog):
+    from tests.ops.cases_detection_mask import CASES as MASK_CASES, _ref
+    case = MASK_CASES[0]
+    place = fluid.CPUPlace()
+    info = fluid.data("info", [None, 3], "float32")
+    classes = fluid.data("classes", [None, 1], "int32", lod_level=1)
+    crowd = fluid.data("crowd", [None, 1], "int32", lod_level=1)
+    segms = fluid.data("segms", [None, 2], "float32", lod_level=3)
+    rois = fluid.data("rois", [None, 4], "float32", lod_level=1)
+    labels = fluid.data("labels", [None, 1], "int32", lod_level=1)
+    outs = layers.generate_mask_labels(info, classes, crowd, segms, rois, labels, num_classes=3, resolution=8)
+    assert outs[2].shape == (-1, 192)
+    feed = {"info": case.inputs["ImInfo"]}
+    for name, slot in (("classes", "GtClasses"), ("crowd", "IsCrowd"), ("segms", "GtSegms"), ("rois", "Rois"),
+                       ("labels", "LabelsInt32")):
+        value = case.inputs[slot]
+        feed[name] = fluid.create_lod_tensor(np.asarray(value), [np.diff(lv).tolist() for lv in value.lod()], place)
+    got = _run(prog, feed, list(outs), return_numpy=False)
+    want = _ref(case.inputs, case.attrs)
+    for g, slot in zip(got, ("MaskRois", "RoiHasMaskInt32", "MaskInt32")):
+        np.testing.assert_array_equal(np.asarray(g), want[slot], err_msg=slot)
+        assert g.lod() == [[0, 3, 4]]

@@ -2,7 +2,8 @@
 distribute_fpn_proposals, collect_fpn_proposals; and retinanet_detection_output (RetinaNet's decoding
 and NMS over the FPN levels)."""
 __all__ = ["generate_proposals", "distribute_fpn_proposals", "collect_fpn_proposals", "retinanet_detection_output",
-           "rpn_target_assign", "retinanet_target_assign", "generate_proposal_labels"]
+           "rpn_target_assign", "retinanet_target_assign", "generate_proposal_labels",
+           "generate_mask_labels"]
 from ..errors import PeError
 from .helper import LayerHelper
 from .tensor import gather, reshape
@@ -142,3 +143,17 @@ def generate_proposal_labels(rpn_rois, gt_classes, is_crowd, gt_boxes, im_info, 
                       "is_cls_agnostic": bool(is_cls_agnostic), "is_cascade_rcnn": bool(is_cascade_rcnn)})
     result = tuple(outs[slot] for slot, _ in slots[:5])
     return result + (outs["MaxOverlapWithGT"],) if return_max_overlap else result
+
+
+def generate_mask_labels(im_info, gt_classes, is_crowd, gt_segms, rois, labels_int32, num_classes, resolution):
+    """Mask R-CNN's mask targets for the foreground rois of ``rois`` / ``labels_int32`` (from
+    generate_proposal_labels): ``gt_segms`` [S, 2] polygon points with a 3-level LoD (images, objects,
+    polygons). Returns (mask_rois [P, 4], roi_has_mask_int32 [P, 1], mask_int32 [P, num_classes *
+    resolution^2]), each a LoD sequence per image."""
+    helper = LayerHelper("generate_mask_labels")
+    outs = {slot: helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+            for slot, dtype in (("MaskRois", rois.dtype), ("RoiHasMaskInt32", "int32"), ("MaskInt32", "int32"))}
+    helper.append_op("generate_mask_labels", {"ImInfo": [im_info], "GtClasses": [gt_classes], "IsCrowd": [is_crowd],
+                                              "GtSegms": [gt_segms], "Rois": [rois], "LabelsInt32": [labels_int32]},
+                     {k: [v] for k, v in outs.items()}, {"num_classes": num_classes, "resolution": resolution})
+    return outs["MaskRois"], outs["RoiHasMaskInt32"], outs["MaskInt32"]

@@ -13,5 +13,5 @@ from . import fused_optimizer  # noqa: F401
 from . import ctc, hsigmoid, image_extra, indexing_extra, loss_extra, padding, pool3d, position, resize  # noqa: F401
 from . import cvm, deformable_conv, hashing, instag, sample_logits, spatial, tensor_extra, warpctc  # noqa: F401
 from . import conv_transpose, norm_extra  # noqa: F401
-from . import detection_deform_roi, detection_persp, detection_proposals, detection_roi  # noqa: F401
+from . import detection_deform_roi, detection_mask, detection_persp, detection_proposals, detection_roi  # noqa: F401
 from . import detection_retinanet, detection_target, detection_yolo  # noqa: F401
