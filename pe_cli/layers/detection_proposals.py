@@ -4,9 +4,16 @@ and NMS over the FPN levels)."""
 __all__ = ["generate_proposals", "distribute_fpn_proposals", "collect_fpn_proposals", "retinanet_detection_output",
            "rpn_target_assign", "retinanet_target_assign", "generate_proposal_labels",
            "generate_mask_labels"]
-from ..errors import PeError
+from ..errors import ArgumentTypeError, PeError
 from .helper import LayerHelper
 from .tensor import gather, reshape
+
+
+def _float_var(layer, what, var):
+    """Fluid's check_variable_and_dtype: a float32 or float64 Variable (TypeError else)."""
+    if getattr(var, "dtype", None) not in ("float32", "float64"):
+        raise ArgumentTypeError(f"{layer}: {what} must be a float32 or float64 Variable, not "
+                                f"{getattr(var, 'dtype', type(var).__name__)}")
 
 
 def generate_proposals(scores, bbox_deltas, im_info, anchors, variances, pre_nms_top_n=6000, post_nms_top_n=1000,
@@ -32,6 +39,7 @@ def distribute_fpn_proposals(fpn_rois, min_level, max_level, refer_level, refer_
     """Splits ``fpn_rois`` [R, 4] (a LoD sequence per image) over the FPN levels min_level..max_level
     by size; returns (the list of the levels' rois, restore_ind [R, 1]: where each roi went in the
     levels' outputs concatenated, for gather to put their features back in order)."""
+    _float_var("distribute_fpn_proposals", "fpn_rois", fpn_rois)
     if max_level < min_level:
         raise PeError(f"distribute_fpn_proposals: max_level={max_level} is below min_level={min_level}")
     helper = LayerHelper("distribute_fpn_proposals", name=name)
@@ -48,6 +56,12 @@ def distribute_fpn_proposals(fpn_rois, min_level, max_level, refer_level, refer_
 def collect_fpn_proposals(multi_rois, multi_scores, min_level, max_level, post_nms_top_n, name=None):
     """The post_nms_top_n best-scored rois of levels min_level..max_level (``multi_rois`` and
     ``multi_scores`` lists, one per level), grouped by image: [K, 4] with a LoD sequence per image."""
+    for what, value in (("multi_rois", multi_rois), ("multi_scores", multi_scores)):
+        if not isinstance(value, (list, tuple)):
+            raise ArgumentTypeError(f"collect_fpn_proposals: {what} must be a list of Variables (one per level), "
+                                    f"not {type(value).__name__}")
+        for var in value:
+            _float_var("collect_fpn_proposals", what, var)
     levels = max_level - min_level + 1
     rois, scores = list(multi_rois)[:levels], list(multi_scores)[:levels]
     helper = LayerHelper("collect_fpn_proposals", name=name)
