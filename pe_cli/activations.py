@@ -102,6 +102,9 @@ def _c(a, value):
     return a.dtype.type(value)
 
 
+_TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
+
+
 def _erf(x):
     """erf of an array: numpy has none and this table imports no numba; the CPU kernels bind theirs."""
     raise NotImplementedError("_erf is bound by the device kernels (pe_cli/kernels/cpu/activation.py)")
@@ -266,6 +269,9 @@ TABLE = (
     A("round", "Out = X rounded to the nearest integer, halves away from 0; the gradient is 0.",
       forward=lambda x: np.sign(x) * np.floor(np.abs(x) + _c(x, 0.5)), derivative=lambda x, d: d * 0,
       scalar_forward=lambda x: math.copysign(math.floor(abs(x) + 0.5), x)),
+    A("erf", "Out = erf(X), the Gauss error function.", forward=lambda x: _erf(x),
+      derivative=lambda x, d: d * _c(x, _TWO_OVER_SQRT_PI) * np.exp(-(x * x)),
+      scalar_forward=lambda x: math.erf(x), scalar_derivative=lambda x, d: d * _TWO_OVER_SQRT_PI * math.exp(-(x * x))),
     A("cos", "Out = cos(X).", forward=np.cos, derivative=lambda x, d: -d * np.sin(x),
       scalar_forward=lambda x: math.cos(x), scalar_derivative=lambda x, d: -d * math.sin(x)),
     A("sin", "Out = sin(X).", forward=np.sin, derivative=lambda x, d: d * np.cos(x),

@@ -89,8 +89,8 @@ def plot(run_dir, out, metric):
 @click.option("--onnx", "onnx_path", type=click.Path(dir_okay=False), metavar="FILE",
               help="Write the inference program as ONNX (opset 17; needs: pip install 'pe-cli[onnx]').")
 @click.option("--inference-dir", type=click.Path(file_okay=False), metavar="DIR",
-              help="Write save_inference_model's directory (__model__ and the parameters, in pe's formats: "
-                   "load_inference_model reads it, Paddle does not).")
+              help="Write save_inference_model's directory (__model__ and the parameters, in Fluid's formats: "
+                   "pe's and PaddlePaddle's load_inference_model read it).")
 @click.option("--output", "output_layer", metavar="LAYER",
               help="The layer to export as the output (default: the last layer that needs no label).")
 @debug_option

@@ -61,6 +61,19 @@ def _feeds(case, names, inputs=None):
     return feed
 
 
+def _declare_uninferred(case, block, outputs):
+    """Outputs an op leaves without a shape (py_func has no shape inference: its user declares them)
+    get the reference's shapes and dtypes, as a user would declare them."""
+    missing = [(slot, n) for slot, names in outputs.items() for n in names if block.var(n).shape is None]
+    if not missing or case.ref is None:
+        return
+    ref = case.ref(case.inputs, _attrs_with_defaults(case))
+    for slot, n in missing:
+        values = ref[slot] if isinstance(ref[slot], list) else [ref[slot]]
+        value = np.asarray(values[outputs[slot].index(n)])
+        block.var(n).shape, block.var(n).dtype = tuple(value.shape), value.dtype.name
+
+
 def build_program(case, out_slots, with_loss):
     """A program with data variables for every input, the op, and optionally a scalar loss
     (sum of each float output times fixed random weights) with its backward ops."""
@@ -80,6 +93,7 @@ def build_program(case, out_slots, with_loss):
         for n in names_:
             block.create_var(name=n)
     block.append_op(case.op, {s: n for s, n in names.items()}, outputs, dict(case.attrs))
+    _declare_uninferred(case, block, outputs)
     if not with_loss:
         return program, names, None, {}
     terms, weights = [], {}

@@ -251,6 +251,24 @@ def test_paddles_pooling_convolution_and_activations_match():
                 np.testing.assert_allclose(g, io[f"out{i}"], rtol=1e-5, atol=1e-6, err_msg=fetches[i].name)
 
 
+def test_paddle_2x_interpolate_and_pad3d_match():
+    """tests/data/paddle_models/resize_pad: Paddle 2.6.2's F.interpolate (bilinear_interp_v2 with a
+    scale factor, a per-dim scale list, a size with corners aligned, NHWC; nearest_interp_v2;
+    trilinear_interp_v2) and F.pad of 5-D tensors (pad3d: constant, reflect, replicate, circular,
+    NDHWC). The model has no parameters, so Paddle wrote no .pdiparams."""
+    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "paddle_models")
+    exe = fluid.Executor(fluid.CPUPlace())
+    with fluid.scope_guard(fluid.Scope()):
+        program, feeds, fetches = fluid.io.load_inference_model(folder, exe, model_filename="resize_pad.pdmodel")
+        types = {op.type for op in program.global_block().ops}
+        assert {"bilinear_interp_v2", "nearest_interp_v2", "trilinear_interp_v2", "pad3d"} <= types
+        with np.load(os.path.join(folder, "resize_pad_io.npz"), allow_pickle=False) as io:
+            got = exe.run(program, feed={n: io[n] for n in feeds}, fetch_list=fetches)
+            assert len(got) == 12
+            for i, g in enumerate(got):
+                np.testing.assert_allclose(g, io[f"out{i}"], rtol=1e-5, atol=1e-6, err_msg=fetches[i].name)
+
+
 def test_a_missing_parameter_file_is_named(tmp_path):
     _save(tmp_path, mlp_desc())
     (tmp_path / "fc_0.b_0").unlink()

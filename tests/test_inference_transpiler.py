@@ -7,13 +7,13 @@ import pytest
 import pe_cli.fluid as fluid
 
 
-def _trained(bias_attr):
+def _trained(bias_attr, layout="NCHW"):
     main, startup = fluid.Program(), fluid.Program()
     main.random_seed = startup.random_seed = 3
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
-        x = fluid.layers.data("x", [2, 6, 6])
-        conv = fluid.layers.conv2d(x, 4, 3, padding=1, bias_attr=bias_attr)
-        out = fluid.layers.batch_norm(conv, act="relu")
+        x = fluid.layers.data("x", [2, 6, 6])          # [6, 6, 2] images in NHWC: the same numbers seen so
+        conv = fluid.layers.conv2d(x, 4, 3, padding=1, bias_attr=bias_attr, data_format=layout)
+        out = fluid.layers.batch_norm(conv, act="relu", data_layout=layout)
         loss = fluid.layers.mean(out)
         test = main.clone(for_test=True)
         fluid.optimizer.SGD(0.5).minimize(loss)
@@ -25,9 +25,10 @@ def _trained(bias_attr):
     return test, out, scope, exe
 
 
+@pytest.mark.parametrize("layout", ["NCHW", "NHWC"])
 @pytest.mark.parametrize("bias_attr", [False, None], ids=["conv_without_bias", "conv_with_bias"])
-def test_batch_norm_is_folded_into_the_conv(bias_attr):
-    test, out, scope, exe = _trained(bias_attr)
+def test_batch_norm_is_folded_into_the_conv(bias_attr, layout):
+    test, out, scope, exe = _trained(bias_attr, layout)
     x = np.random.default_rng(1).normal(1.0, 2.0, (3, 2, 6, 6)).astype("float32")
     want, = exe.run(test, feed={"x": x}, fetch_list=[out], scope=scope)
     before = {p.name: np.array(scope.find_var(p.name).get_tensor()) for p in test.all_parameters()}

@@ -8,6 +8,7 @@ import pytest
 import pe_cli.fluid as fluid
 from pe_cli.errors import PeError
 from pe_cli.io import atomic as pio   # the atomic writes the crash tests break
+from pe_cli.io.fluid_proto import parse_program_desc, read_lod_tensors
 
 RNG = np.random.default_rng(21)
 BATCHES = [(RNG.normal(size=(8, 5)).astype("float32"), RNG.integers(0, 3, size=(8, 1)).astype("int64"))
@@ -341,9 +342,15 @@ def test_inference_model_round_trip(tmp_path):
     want = exe.run(test_program, feed={"x": x_test, "label": BATCHES[3][1]}, fetch_list=[logits], scope=scope)[0]
     with fluid.scope_guard(scope):
         fluid.io.save_inference_model(str(tmp_path / "model"), ["x"], [logits], exe, main)
-    files = sorted(os.listdir(tmp_path / "model"))
-    assert "__model__" in files and all(f == "__model__" or f.endswith(".npy") for f in files)
-    assert not any("moment" in f or "LR" in f for f in files)      # only what inference needs
+    files = sorted(os.listdir(tmp_path / "model"))          # Fluid's layout: only what inference needs
+    assert files == ["__model__", "fc_0.b_0", "fc_0.w_0", "fc_1.b_0", "fc_1.w_0"]
+    with open(tmp_path / "model" / "__model__", "rb") as f:    # Fluid's protobuf, feed and fetch ops included
+        ops = [op.type for op in parse_program_desc(f.read(), "__model__").blocks[0].ops]
+    assert ops[0] == "feed" and ops[-1] == "fetch" and "mul" in ops
+    for name in files[1:]:                                     # Fluid's LoDTensor files
+        with open(tmp_path / "model" / name, "rb") as f:
+            (array, lod), = read_lod_tensors(f.read(), name)
+        np.testing.assert_array_equal(array, scope.get_array(name))
 
     fresh = fluid.Scope()
     with fluid.scope_guard(fresh):
@@ -371,3 +378,17 @@ def test_fluid_io_names():
     for name in ("save_vars", "load_vars", "save_params", "load_params", "save_persistables", "load_persistables",
                  "save_inference_model", "load_inference_model"):
         assert callable(getattr(fluid.io, name))
+
+
+def test_an_inference_model_pe_saved_as_json_still_loads():
+    """Before pe wrote Fluid's formats it saved a JSON ``__model__`` and ``.npy`` parameters;
+    tests/data/pe_json_model is one such model (a StaticRNN feeding an fc, so a sub-block too),
+    written by that version with its output on its input (tests/data/pe_json_model_io.npz)."""
+    data = os.path.join(os.path.dirname(__file__), "data")
+    io = np.load(os.path.join(data, "pe_json_model_io.npz"))
+    exe = fluid.Executor(fluid.CPUPlace())
+    with fluid.scope_guard(fluid.Scope()):
+        program, feeds, fetches = fluid.io.load_inference_model(os.path.join(data, "pe_json_model"), exe)
+        assert len(program.blocks) == 2 and feeds == ["x"]
+        got = exe.run(program, feed={"x": io["x"]}, fetch_list=fetches)[0]
+    np.testing.assert_array_equal(got, io["out"])

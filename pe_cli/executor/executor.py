@@ -211,6 +211,9 @@ def fetch_values(block, fetch_list, values, lods, scope, return_numpy):
         if array is None:
             array = scope.get_array(name)
         if array is None:
+            if block.has_var(name):      # declared, but no op of this run wrote it and no feed or scope holds it
+                raise PeError(f"cannot fetch '{name}': no op of this program computes it and it was not fed "
+                              f"(a variable of another program, or of a branch that did not run?)")
             known = [n for n in block.vars if not n.endswith(GRAD_SUFFIX)] + list(values)
             hint = did_you_mean(name, known)
             hint = f"; {hint}" if hint else ""

@@ -1,6 +1,5 @@
 """``pe export --inference-dir DIR``: save_inference_model's directory (``__model__`` and one file per
-parameter, laid out as Fluid's but in pe's formats: a JSON program, ``.npy`` files), loadable with
-load_inference_model (pe's; Paddle reads only its own protobuf programs)."""
+parameter, in Fluid's formats), which pe's and PaddlePaddle's load_inference_model load."""
 from ..executor import scope_guard
 from ..io import save_inference_model
 

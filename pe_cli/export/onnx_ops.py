@@ -44,7 +44,14 @@ def _pads(op, rank):
     return p[0::2] + p[1::2]
 
 
+def _channels_first_only(ctx, op):
+    if op.attrs.get("data_format") == "NHWC":
+        ctx.refuse(op, "data_format NHWC is not exported (ONNX's Conv and pools are channels first); build "
+                       "the model NCHW")
+
+
 def _conv2d(ctx, op):
+    _channels_first_only(ctx, op)
     algo = op.attrs.get("padding_algorithm", "EXPLICIT")
     kwargs = {"strides": op.attrs["strides"], "dilations": op.attrs["dilations"], "group": op.attrs["groups"]}
     if algo == "EXPLICIT":
@@ -55,6 +62,7 @@ def _conv2d(ctx, op):
 
 
 def _pool2d(ctx, op):
+    _channels_first_only(ctx, op)
     kind = op.attrs["pooling_type"]
     if op.attrs.get("adaptive"):
         ctx.refuse(op, "adaptive pooling has no ONNX operator")

@@ -12,12 +12,14 @@ from ..framework.lod_tensor import LoDTensor, create_lod_tensor, create_random_i
 from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
 from ..places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_places  # noqa: F401
 from . import (backward, clip, compiler, core, data_feeder, executor, framework, initializer, input, io,  # noqa: F401
-               lod_tensor, metrics, nets, optimizer, param_attr, regularizer, transpiler, unique_name)
+               install_check, lod_tensor, metrics, nets, optimizer, param_attr, regularizer, transpiler,
+               unique_name)
 from .backward import append_backward, gradients  # noqa: F401
 from .compiler import BuildStrategy, CompiledProgram, ExecutionStrategy  # noqa: F401
 from .data import data  # noqa: F401
 from .data_feeder import DataFeeder  # noqa: F401
-from .framework import in_dygraph_mode  # noqa: F401
+from .flags import get_flags, set_flags  # noqa: F401
+from .framework import cuda_pinned_places, in_dygraph_mode  # noqa: F401
 from .input import embedding  # noqa: F401
 from .io import load, load_program_state, save, set_program_state  # noqa: F401
 from .param_attr import ParamAttr, WeightNormParamAttr  # noqa: F401

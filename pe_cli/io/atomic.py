@@ -7,7 +7,8 @@ renamed into place, and only then is the old one removed. A crash while writing 
 checkpoint untouched; a crash inside the swap leaves it complete under ``.<name>.old-*`` next to
 ``dirname`` (``interrupted_hint`` names it when loading).
 
-Arrays are written with ``allow_pickle=False``: one ``.npy`` per file, or one ``.npz`` archive."""
+Arrays are written with ``allow_pickle=False``: one ``.npy`` per file, or one ``.npz`` archive; a
+directory's files may also be given as bytes (Fluid's formats: pe_cli/io/fluid_proto.py)."""
 import errno
 import glob
 import os
@@ -34,9 +35,13 @@ def _fsync_dir(path):
 
 
 def _write_npy(path, array):
+    """Writes ``array`` as an ``.npy`` file, or ``bytes`` as they are (a file in Fluid's formats)."""
     try:
         with open(path, "wb") as f:
-            np.save(f, array, allow_pickle=False)
+            if isinstance(array, bytes):
+                f.write(array)
+            else:
+                np.save(f, array, allow_pickle=False)
             f.flush()
             os.fsync(f.fileno())
     except OSError as e:
@@ -91,7 +96,7 @@ def _link_or_copy(src, dst):
 
 
 def write_dir(dirname, files):
-    """Writes ``files`` (file name -> array) as the directory ``dirname``, atomically (see the
+    """Writes ``files`` (file name -> array, or bytes) as the directory ``dirname``, atomically (see the
     module doc). Other entries of an existing ``dirname`` are kept."""
     target = os.path.abspath(dirname)
     parent, base = os.path.dirname(target), os.path.basename(target)

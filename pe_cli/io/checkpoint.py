@@ -19,7 +19,7 @@ from ..executor.scope import global_scope
 from ..framework import Program, default_main_program
 from ..framework.variable import Parameter, Variable
 from .atomic import interrupted_hint, write_dir, write_npz
-from .fluid_proto import read_lod_tensors
+from .fluid_proto import read_lod_tensors, write_lod_tensor
 
 __all__ = ["save_vars", "load_vars", "save_params", "load_params", "save_persistables", "load_persistables",
            "is_parameter", "is_persistable"]
@@ -78,7 +78,8 @@ def _file_name(name):
     return name.replace("%", "%25").replace("/", "%2F").replace("\\", "%5C") + ".npy"
 
 
-def _values(fn, vars, scope):
+def variable_values(fn, vars, scope):
+    """{name: host array} of ``vars`` in ``scope``; a variable without a value is an error naming it."""
     arrays = {}
     for v in vars:
         array = scope.get_array(v.name)
@@ -101,7 +102,7 @@ def save_vars(executor, dirname, main_program=None, vars=None, predicate=None, f
         raise TypeError(f"{fn}: dirname must be a path, got {dirname!r}")
     dirname = os.fspath(dirname)
     chosen = _select(fn, main_program, vars, predicate)
-    arrays = _values(fn, chosen, global_scope())
+    arrays = variable_values(fn, chosen, global_scope())
     if filename is None:
         files = {}
         for name, array in arrays.items():
@@ -115,6 +116,19 @@ def save_vars(executor, dirname, main_program=None, vars=None, predicate=None, f
         if os.path.basename(filename) != filename or filename in ("", ".", ".."):
             raise PeError(f"{fn}: filename must be a file name inside dirname, got {filename!r}")
         write_npz(os.path.join(dirname, filename), arrays)
+
+
+def fluid_files(fn, arrays, filename=None):
+    """{file name: bytes} of ``arrays`` (name -> array) in Fluid's LoDTensor serialization, as Fluid's
+    ``save_vars`` writes them: a file named as each variable, or the one file ``filename`` holding
+    them all end to end in the order of their sorted names (``save_combine``)."""
+    if filename is not None:     # no file for no variables, as Paddle writes none
+        return {filename: b"".join(write_lod_tensor(arrays[n]) for n in sorted(arrays))} if arrays else {}
+    for name in arrays:
+        if "/" in name or "\\" in name or name in (".", ".."):
+            raise PeError(f"{fn}: variable '{name}' cannot be a file name of Fluid's format; "
+                          f"give params_filename to save every parameter in one file")
+    return {name: write_lod_tensor(array) for name, array in arrays.items()}
 
 
 def save_params(executor, dirname, main_program=None, filename=None):
@@ -149,7 +163,7 @@ def _read_dir(fn, dirname, vars):
     for v in vars:
         path = os.path.join(dirname, _file_name(v.name))
         fluid_path = os.path.join(dirname, v.name)
-        if not os.path.isfile(path) and os.path.isfile(fluid_path) and "/" not in v.name and v.name not in (".", ".."):
+        if _newer(fluid_path, path) and "/" not in v.name and v.name not in (".", ".."):
             arrays[v.name] = _read_fluid(fn, fluid_path, [v])[v.name]     # saved by Fluid's save_vars
             continue
         if not os.path.isfile(path):
@@ -167,16 +181,27 @@ def _read_dir(fn, dirname, vars):
     return arrays
 
 
+def _newer(path, other):
+    """True when the file ``path`` exists and ``other`` does not or is older: of a variable's ``.npy``
+    file and its Fluid file, the one saved last is read."""
+    if not os.path.isfile(path):
+        return False
+    return not os.path.isfile(other) or os.stat(other).st_mtime_ns < os.stat(path).st_mtime_ns
+
+
 def _read_fluid(fn, path, vars):
     """The variables ``vars`` from a file of Fluid's LoDTensors (one, or several end to end in the
     order of their sorted names: save_combine), checked."""
     with open(path, "rb") as f:
-        tensors = read_lod_tensors(f.read(), path, count=len(vars))
-    arrays = {}
-    for v, (array, _) in zip(sorted(vars, key=lambda v: v.name), tensors):
-        array = check_value(fn, v, array, f"'{path}'")
-        arrays[v.name] = array
-    return arrays
+        return fluid_arrays(fn, f.read(), f"'{path}'", vars)
+
+
+def fluid_arrays(fn, data, where, vars):
+    """The variables ``vars`` from bytes of Fluid's LoDTensors end to end in the order of their
+    sorted names, each checked against its variable."""
+    tensors = read_lod_tensors(data, where, count=len(vars))
+    return {v.name: check_value(fn, v, array, where)
+            for v, (array, _) in zip(sorted(vars, key=lambda v: v.name), tensors)}
 
 
 def _read_npz(fn, path, vars):
@@ -216,6 +241,8 @@ def load_vars(executor, dirname, main_program=None, vars=None, predicate=None, f
         raise TypeError(f"{fn}: dirname must be a path, got {dirname!r}")
     dirname = os.fspath(dirname)
     chosen = _select(fn, main_program, vars, predicate)
+    if not chosen:
+        return
     if filename is None:
         arrays = _read_dir(fn, dirname, chosen)
     else:

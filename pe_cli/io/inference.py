@@ -1,39 +1,25 @@
 """Inference models (Fluid 1.x ``save_inference_model``/``load_inference_model``): the forward ops
-that compute the targets, as JSON (``__model__``), beside a checkpoint of the parameters they use.
-``load_inference_model`` also loads the models PaddlePaddle Fluid saved (a protobuf ``__model__``
-and Fluid's parameter files: pe_cli/io/fluid_model.py)."""
+that compute the targets and the parameters they use, in Fluid's formats (a protobuf ``__model__``
+and Fluid's LoDTensor files: pe_cli/io/fluid_model.py), so that pe and PaddlePaddle load each
+other's models. ``load_inference_model`` still reads the JSON ``__model__`` and ``.npy`` parameters
+that pe wrote before it wrote Fluid's format."""
 import json
 import os
 import warnings
 
-import numpy as np
-
 from ..errors import PeError
 from ..framework import OpRole, Program
-from .atomic import interrupted_hint, write_file
-from .checkpoint import as_program, is_parameter, is_persistable, load_vars, save_vars
-from .fluid_model import load_program_desc, looks_like_program_desc
-from .inference_blocks import blocks_json, rebuild_blocks
+from ..framework.variable import Variable
+from .atomic import interrupted_hint, write_dir
+from ..executor.scope import global_scope
+from .checkpoint import as_program, fluid_files, is_persistable, load_vars, variable_values
+from .fluid_model import load_program_desc, looks_like_program_desc, program_to_desc
+from .inference_blocks import rebuild_blocks
 
 __all__ = ["save_inference_model", "load_inference_model"]
 
 _MODEL_FILE = "__model__"
 _FORMAT = "pe-inference-model"
-
-
-def _json_attr(value):
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    if isinstance(value, (list, tuple)):
-        return [_json_attr(v) for v in value]
-    return value
-
-
-def _op_json(op):
-    return dict(type=op.type, inputs=op.inputs, outputs=op.outputs,
-                attrs={k: _json_attr(v) for k, v in op.attrs.items() if not k.startswith("_")})
 
 
 def _prune(program, targets):
@@ -50,20 +36,18 @@ def _prune(program, targets):
     return list(reversed(keep)), needed
 
 
-def save_inference_model(dirname, feeded_var_names, target_vars, executor, main_program=None,
-                         model_filename=None, params_filename=None, export_for_deployment=True,
-                         program_only=False):
-    """Saves the forward ops that compute ``target_vars`` from ``feeded_var_names`` as JSON
-    (``__model__`` or ``model_filename``) and the parameters they use (like ``save_vars``).
-    Returns the names of the targets."""
-    fn = "save_inference_model"
+def inference_model(fn, main_program, feeded_var_names, target_vars, where):
+    """(the ProgramDesc bytes of the forward ops computing ``target_vars`` from ``feeded_var_names``,
+    the persistable variables they read, the target names): what save_inference_model writes and
+    paddle.static's serialize_program / serialize_persistables return. Targets and feeds may be
+    Variables or names."""
     program = as_program(main_program, fn)
-    if isinstance(feeded_var_names, str):
-        feeded_var_names = [feeded_var_names]
+    feeds = [feeded_var_names] if isinstance(feeded_var_names, (str, Variable)) else list(feeded_var_names)
+    feeds = [f if isinstance(f, str) else f.name for f in feeds]
     target_vars = target_vars if isinstance(target_vars, (list, tuple)) else [target_vars]
     targets = [t if isinstance(t, str) else t.name for t in target_vars]
     block = program.global_block()
-    for name in list(feeded_var_names) + targets:
+    for name in feeds + targets:
         if not block.has_var(name):
             raise PeError(f"{fn}: '{name}' is not a variable of the program")
     with warnings.catch_warnings():   # the optimize ops a training program holds are pruned below
@@ -73,30 +57,37 @@ def save_inference_model(dirname, feeded_var_names, target_vars, executor, main_
     if not ops:
         raise PeError(f"{fn}: no forward op computes {targets}")
     produced = {n for op in ops for n in op.output_arg_names}
-    missing = [n for n in used if n not in produced and n not in feeded_var_names and block.has_var(n)
+    missing = [n for n in used if n not in produced and n not in feeds and block.has_var(n)
                and not block.var(n).persistable]
     if missing:
         raise PeError(f"{fn}: the targets need {sorted(missing)}, which are neither fed nor persistable; "
-                      f"add them to feeded_var_names")
+                      f"add them to the feeds")
     var_names = [n for n in block.vars if n in used or n in produced]   # every value a kept op reads or writes
-    model = {
-        "format": _FORMAT, "version": 1,
-        "feed": list(feeded_var_names), "fetch": targets,
-        "vars": [dict(name=n, shape=None if block.var(n).shape is None else list(block.var(n).shape),
-                      dtype=block.var(n).dtype, lod_level=block.var(n).lod_level,
-                      persistable=bool(block.var(n).persistable), parameter=is_parameter(block.var(n)))
-                 for n in var_names],
-        "ops": [_op_json(op) for op in ops],
-        "blocks": blocks_json(test_program, _op_json),      # control flow's sub-blocks
-    }
-    try:
-        text = json.dumps(model, indent=1, allow_nan=True)
-    except TypeError as e:
-        raise PeError(f"{fn}: an op attribute cannot be stored as JSON: {e}") from None
     params = [block.var(n) for n in var_names if is_persistable(block.var(n))]
+    return program_to_desc(test_program, ops, var_names, feeds, targets, where), params, targets
+
+
+def save_inference_model(dirname, feeded_var_names, target_vars, executor, main_program=None,
+                         model_filename=None, params_filename=None, export_for_deployment=True,
+                         program_only=False):
+    """Saves the forward ops that compute ``target_vars`` from ``feeded_var_names`` in Fluid's
+    formats, which PaddlePaddle loads too: a protobuf ProgramDesc (``__model__`` or
+    ``model_filename``) and the parameters they use as Fluid's LoDTensor files (one per variable,
+    named as it, or all in ``params_filename``), written as one atomic directory update.
+    Returns the names of the targets."""
+    fn = "save_inference_model"
+    model_file = model_filename or _MODEL_FILE
+    model, params, targets = inference_model(fn, main_program, feeded_var_names, target_vars,
+                                             os.path.join(dirname, model_file))
+    files = {model_file: model}
     if not program_only:
-        save_vars(executor, dirname, program, vars=params, filename=params_filename)
-    write_file(os.path.join(dirname, model_filename or _MODEL_FILE), lambda f: f.write(text.encode()))
+        arrays = variable_values(fn, params, global_scope())
+        params_files = fluid_files(fn, arrays, params_filename)
+        if model_file in params_files:
+            raise PeError(f"{fn}: the parameters' file '{model_file}' would overwrite the model; "
+                          f"give another model_filename or params_filename")
+        files.update(params_files)
+    write_dir(dirname, files)
     return targets
 
 

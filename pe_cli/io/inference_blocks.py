@@ -1,18 +1,7 @@
-"""The sub-blocks of an inference model (the blocks control-flow ops own: a StaticRNN's step, a
-While's body), stored beside the global block's ops in ``__model__`` and rebuilt with the same
-indices, so the ``sub_block`` attributes still name them."""
+"""The sub-blocks of an inference model that pe saved as JSON (before it wrote Fluid's format): the
+blocks control-flow ops own (a StaticRNN's step, a While's body), stored beside the global block's
+ops in ``__model__`` and rebuilt with the same indices, so the ``sub_block`` attributes still name them."""
 from ..framework.program import Block
-
-
-def _var_json(var):
-    return dict(name=var.name, shape=None if var.shape is None else list(var.shape), dtype=var.dtype,
-                lod_level=var.lod_level, stop_gradient=bool(var.stop_gradient))
-
-
-def blocks_json(program, op_json):
-    """Every block but the global one: index, parent, variables and ops (``op_json(op)``)."""
-    return [dict(idx=b.idx, parent=b.parent_idx, vars=[_var_json(v) for v in b.vars.values()],
-                 ops=[op_json(op) for op in b.ops]) for b in program.blocks[1:]]
 
 
 def rebuild_blocks(program, blocks):

@@ -16,7 +16,7 @@ import numpy as np
 from ..errors import PeError
 from ..executor.scope import global_scope
 from .atomic import write_file
-from .checkpoint import check_value, _file_name, _values, as_program, is_parameter, is_persistable, load_vars, read_saved
+from .checkpoint import check_value, _file_name, variable_values, as_program, is_parameter, is_persistable, load_vars, read_saved
 from .pdparams import read_state
 from .pdparams_write import write_state
 
@@ -66,8 +66,8 @@ def save(program, model_path):
     if os.path.basename(prefix) == "":
         raise PeError(f"{fn}: model_path must be dirname/filename (a file prefix), got {model_path!r}")
     scope = global_scope()
-    params = _values(fn, _unique(program, is_parameter), scope)
-    others = _values(fn, _unique(program, is_belong_to_optimizer), scope)
+    params = variable_values(fn, _unique(program, is_parameter), scope)
+    others = variable_values(fn, _unique(program, is_belong_to_optimizer), scope)
     write_file(prefix + ".pdparams", lambda f: write_state(f, params))
     write_file(prefix + ".pdopt", lambda f: write_state(f, others))
     write_file(prefix + ".pdmodel", lambda f: f.write(program.desc.serialize_to_string()))

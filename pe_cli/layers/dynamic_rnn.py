@@ -108,7 +108,8 @@ class DynamicRNN:
              "static_inputs": [v.name for v in self.static_inner],
              "step_outputs": [v.name for v in self.step_outputs], "ex_states": [m.name for m in self.memories],
              "states": [u.name for u in self.updates], "boots": [s[0] for s in self.memory_specs],
-             "memory_shapes": [s[1] for s in self.memory_specs], "memory_values": [s[2] for s in self.memory_specs],
+             "memory_dims": [d for s in self.memory_specs for d in s[1]],
+             "memory_ranks": [len(s[1]) for s in self.memory_specs], "memory_values": [s[2] for s in self.memory_specs],
              "memory_dtypes": [s[3] for s in self.memory_specs]})
         for r in raw:
             out = helper.create_variable_for_type_inference(r.dtype)

@@ -1,7 +1,8 @@
-"""Metric layers: top-k, argmax/argmin, accuracy, chunk_eval and edit_distance. Their outputs
+"""Metric layers: top-k, argmax/argmin, accuracy, auc, chunk_eval and edit_distance. Their outputs
 carry no gradient."""
-__all__ = ["accuracy", "argmax", "argmin", "topk", "chunk_eval", "edit_distance"]
+__all__ = ["accuracy", "argmax", "argmin", "auc", "topk", "chunk_eval", "edit_distance"]
 from ..errors import PeError
+from ..initializer import ConstantInitializer
 from .helper import LayerHelper
 
 
@@ -90,3 +91,27 @@ def _erase(helper, x, tokens):
     out = helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
     helper.append_op("sequence_erase", {"X": [x]}, {"Out": [out]}, {"tokens": [int(t) for t in tokens]})
     return out
+
+
+def auc(input, label, curve="ROC", num_thresholds=2 ** 12 - 1, topk=1, slide_steps=1):
+    """Fluid 1.8's auc: the area under the ROC curve of ``input``'s positive-class probabilities
+    (its last column) against the int64 ``label``. Returns (auc over every batch so far, auc over
+    the last ``slide_steps`` batches, [batch_stat_pos, batch_stat_neg, stat_pos, stat_neg]): the
+    persistable int64 counters (zeroed by the startup program) that the two auc ops update."""
+    if curve != "ROC":
+        raise PeError(f"auc: curve={curve!r}: pe computes the ROC curve's area only (as Fluid 1.8's kernel)")
+    helper = LayerHelper("auc", input=input)
+    auc_out = helper.create_variable_for_type_inference("float64", stop_gradient=True)
+    batch_auc_out = helper.create_variable_for_type_inference("float64", stop_gradient=True)
+    buckets = num_thresholds + 1
+    batch_shape, global_shape = [(1 + slide_steps) * buckets + 1], [1, buckets]
+    stats = [helper.create_global_variable(persistable=True, dtype="int64", shape=shape, stop_gradient=True)
+             for shape in (batch_shape, batch_shape, global_shape, global_shape)]
+    for var in stats:
+        helper.set_variable_initializer(var, ConstantInitializer(0.0))
+    batch_pos, batch_neg, stat_pos, stat_neg = stats
+    for out, pos, neg, steps in ((batch_auc_out, batch_pos, batch_neg, slide_steps), (auc_out, stat_pos, stat_neg, 0)):
+        helper.append_op("auc", {"Predict": [input], "Label": [label], "StatPos": [pos], "StatNeg": [neg]},
+                         {"AUC": [out], "StatPosOut": [pos], "StatNegOut": [neg]},
+                         {"curve": curve, "num_thresholds": num_thresholds, "slide_steps": steps})
+    return auc_out, batch_auc_out, stats

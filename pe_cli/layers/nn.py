@@ -103,18 +103,19 @@ def _paddings(padding, helper, name="padding"):
 
 def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, groups=None, param_attr=None,
            bias_attr=None, use_cudnn=True, act=None, name=None, data_format="NCHW"):
-    """2-D convolution over NCHW input: Out = act(conv(input, W) + b); W is [num_filters,
-    C/groups, kh, kw], initialized from N(0, sqrt(2 / (kh*kw*C))) unless param_attr says otherwise."""
+    """2-D convolution over NCHW (or NHWC) input: Out = act(conv(input, W) + b); W is [num_filters,
+    C/groups, kh, kw] in both layouts, initialized from N(0, sqrt(2 / (kh*kw*C))) unless param_attr
+    says otherwise."""
     helper = LayerHelper("conv2d", input=input, param_attr=param_attr, bias_attr=bias_attr, act=act, name=name)
-    if data_format != "NCHW":
-        raise PeError(f"conv2d layer '{helper.name}': data_format={data_format!r} is not supported; use NCHW")
+    if data_format not in ("NCHW", "NHWC"):
+        raise PeError(f"conv2d layer '{helper.name}': data_format={data_format!r} must be 'NCHW' or 'NHWC'")
     filter_size = _pair(filter_size, "filter_size", helper)
     shape = input.shape
     expected = [num_filters, "C" if groups is None else f"C/{groups}"] + filter_size
     if shape is None or len(shape) != 4:
-        raise _shape_error(helper, f"input '{input.name}' {_fmt(shape)} must be 4-D NCHW [N, C, H, W] to "
+        raise _shape_error(helper, f"input '{input.name}' {_fmt(shape)} must be 4-D {data_format} to "
                                    f"convolve with a filter [{', '.join(map(str, expected))}]; reshape it first")
-    channels = shape[1]
+    channels = shape[3] if data_format == "NHWC" else shape[1]
     if channels is None or channels < 0:
         raise _shape_error(helper, f"input '{input.name}' {_fmt(shape)} has an unknown channel count")
     if groups is not None and (groups < 1 or channels % groups):
@@ -133,23 +134,24 @@ def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, gro
     pre_bias = helper.create_variable_for_type_inference(dtype)
     helper.append_op(op_type, {"Input": [input], "Filter": [w]}, {"Output": [pre_bias]},
                      {"strides": stride, "paddings": paddings, "dilations": dilation, "groups": groups or 1,
-                      "use_cudnn": use_cudnn, "padding_algorithm": algorithm, "data_format": "NCHW"})
-    pre_act = helper.append_bias_op(pre_bias, dim_start=1, dim_end=2)
+                      "use_cudnn": use_cudnn, "padding_algorithm": algorithm, "data_format": data_format})
+    channel_axis = 3 if data_format == "NHWC" else 1
+    pre_act = helper.append_bias_op(pre_bias, dim_start=channel_axis, dim_end=channel_axis + 1)
     return helper.append_activation(pre_act)
 
 
 def pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, global_pooling=False,
            use_cudnn=True, ceil_mode=False, name=None, exclusive=True, data_format="NCHW"):
-    """Max or average pooling over NCHW input."""
+    """Max or average pooling over NCHW (or NHWC) input."""
     helper = LayerHelper("pool2d", input=input, name=name)
     if pool_type not in ("max", "avg"):
         raise PeError(f"pool2d layer '{helper.name}': pool_type={pool_type!r} must be 'max' or 'avg'")
     if not global_pooling and pool_size == -1:
         raise PeError(f"pool2d layer '{helper.name}': pass pool_size (or global_pooling=True)")
-    if data_format != "NCHW":
-        raise PeError(f"pool2d layer '{helper.name}': data_format={data_format!r} is not supported; use NCHW")
+    if data_format not in ("NCHW", "NHWC"):
+        raise PeError(f"pool2d layer '{helper.name}': data_format={data_format!r} must be 'NCHW' or 'NHWC'")
     if input.shape is None or len(input.shape) != 4:
-        raise _shape_error(helper, f"input '{input.name}' {_fmt(input.shape)} must be 4-D NCHW [N, C, H, W] "
+        raise _shape_error(helper, f"input '{input.name}' {_fmt(input.shape)} must be 4-D {data_format} "
                                    f"for a {pool_size} pool window")
     ksize = _pair(pool_size, "pool_size", helper) if pool_size != -1 else [1, 1]
     paddings, algorithm = _paddings(pool_padding, helper, "pool_padding")
@@ -158,7 +160,7 @@ def pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, 
                      {"pooling_type": pool_type, "ksize": ksize, "global_pooling": global_pooling,
                       "strides": _pair(pool_stride, "pool_stride", helper), "paddings": paddings,
                       "padding_algorithm": algorithm, "use_cudnn": use_cudnn, "ceil_mode": ceil_mode,
-                      "exclusive": exclusive, "data_format": "NCHW"})
+                      "exclusive": exclusive, "data_format": data_format})
     return out
 
 

@@ -13,9 +13,7 @@ _WHY = "pe does not support it yet"
 IN_PROGRESS = []
 
 # Object detection (anchors, boxes, proposals, RoI pooling, NMS, detection losses).
-DETECTION = """anchor_generator bipartite_match box_clip box_coder box_decoder_and_assign density_prior_box
-detection_output iou_similarity locality_aware_nms matrix_nms multiclass_nms polygon_box_transform
-prior_box sigmoid_focal_loss ssd_loss target_assign yolo_box""".split()
+DETECTION = []
 
 DISTRIBUTIONS = "Categorical MultivariateNormalDiag Normal Uniform".split()
 

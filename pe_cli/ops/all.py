@@ -12,6 +12,9 @@ from . import selected_rows  # noqa: F401
 from . import fused_optimizer  # noqa: F401
 from . import ctc, hsigmoid, image_extra, indexing_extra, loss_extra, padding, pool3d, position, resize  # noqa: F401
 from . import cvm, deformable_conv, hashing, instag, sample_logits, spatial, tensor_extra, warpctc  # noqa: F401
-from . import conv_transpose, norm_extra  # noqa: F401
+from . import conv_transpose, norm_extra, py_func  # noqa: F401
+from . import detection_box  # noqa: F401
+from . import detection_nms  # noqa: F401
+from . import detection_more  # noqa: F401
 from . import detection_deform_roi, detection_mask, detection_persp, detection_proposals, detection_roi  # noqa: F401
 from . import detection_retinanet, detection_target, detection_yolo  # noqa: F401

@@ -33,7 +33,7 @@ def _grad_dynamic(g):
           "outputs@GRAD": g.out_grad("outputs")},
          {"inputs@GRAD": g.in_grad("inputs"), "initial_states@GRAD": g.in_grad("initial_states"),
           "static_inputs@GRAD": g.in_grad("static_inputs"), "parameters@GRAD": g.in_grad("parameters")},
-         {"sub_block": index, "boots": a["boots"], "memory_shapes": a["memory_shapes"],
+         {"sub_block": index, "boots": a["boots"], "memory_dims": a["memory_dims"], "memory_ranks": a["memory_ranks"],
           "memory_values": a["memory_values"], "memory_dtypes": a["memory_dtypes"], "out_grads": seeded[:n_out], "state_grads": seeded[n_out:],
           "input_grads": grads[:n_in], "ex_state_grads": grads[n_in:n_in + n_ex],
           "static_grads": grads[n_in + n_ex:n_in + n_ex + n_st], "parameter_grads": grads[n_in + n_ex + n_st:]})
@@ -43,7 +43,7 @@ register("dynamic_recurrent", kernel_module="dynamic_rnn", lod="drop", needs_lod
          inputs=["inputs*", "initial_states*", "static_inputs*", "parameters*"], outputs=["outputs*", "step_scopes"],
          attrs={"sub_block": Attr(None, lambda v: isinstance(v, int) and v > 0, "a sub-block index"),
                 "step_inputs": _NAMES, "static_inputs": _NAMES, "step_outputs": _NAMES, "ex_states": _NAMES,
-                "states": _NAMES, "boots": _NAMES, "memory_shapes": _NAMES, "memory_values": _NAMES,
+                "states": _NAMES, "boots": _NAMES, "memory_dims": _NAMES, "memory_ranks": _NAMES, "memory_values": _NAMES,
                 "memory_dtypes": _NAMES},
          infer=_infer_dynamic, grad=_grad_dynamic,
          grad_reads=("inputs", "initial_states", "static_inputs", "parameters", "step_scopes"),
@@ -51,7 +51,8 @@ register("dynamic_recurrent", kernel_module="dynamic_rnn", lod="drop", needs_lod
              "level), longest first; step_inputs[i] = the t-th tokens of the running sequences, static_inputs "
              "(one row per sequence) and memories shrink to those rows; memory j starts as "
              "initial_states[boots[j]] (rows in sequence order) or, when boots[j] < 0, memory_values[j] of "
-             "shape [sequences] + memory_shapes[j]; outputs[k] = step_outputs[k] at each token's row.")
+             "shape [sequences] + memory_shapes[j] (memory_dims cut by memory_ranks: a flat list, which Fluid's "
+             "attribute types can store); outputs[k] = step_outputs[k] at each token's row.")
 
 
 def _infer_dynamic_grad(ctx):
@@ -64,7 +65,8 @@ def _infer_dynamic_grad(ctx):
 register("dynamic_recurrent_grad", kernel_module="dynamic_rnn", lod="drop", needs_lod=True,
          inputs=["inputs*", "initial_states*", "static_inputs*", "parameters*", "step_scopes", "outputs@GRAD*"],
          outputs=["inputs@GRAD*", "initial_states@GRAD*", "static_inputs@GRAD*", "parameters@GRAD*"],
-         attrs={"sub_block": Attr(None), "boots": _NAMES, "memory_shapes": _NAMES, "memory_values": _NAMES,
+         attrs={"sub_block": Attr(None), "boots": _NAMES, "memory_dims": _NAMES, "memory_ranks": _NAMES,
+                "memory_values": _NAMES,
                 "memory_dtypes": _NAMES, "out_grads": _NAMES, "state_grads": _NAMES,
                 "input_grads": _NAMES, "ex_state_grads": _NAMES, "static_grads": _NAMES, "parameter_grads": _NAMES},
          infer=_infer_dynamic_grad,

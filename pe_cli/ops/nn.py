@@ -1,4 +1,5 @@
-"""Neural-network ops: convolution, pooling, normalization, dropout and embedding lookup (NCHW).
+"""Neural-network ops: convolution, pooling, normalization, dropout and embedding lookup (NCHW; conv2d
+and pool2d also NHWC, their NCHW kernels run between transposes: ``channels_last``, kernels/layout.py).
 
 Their geometry (paddings, output sizes, the conv input checks) is in ``pe_cli.shapes``, shared with
 the kernels so that build time and run time always agree on output sizes.
@@ -34,7 +35,7 @@ _CONV_ATTRS = {
     "dilations": Attr([1, 1], _ints(2, 1), _expect("dilations", (2,), 1)),
     "groups": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1"),
     "padding_algorithm": Attr("EXPLICIT", choices=("EXPLICIT", "SAME", "VALID")),
-    "data_format": Attr("NCHW", choices=("NCHW", "AnyLayout")),
+    "data_format": Attr("NCHW", choices=("NCHW", "NHWC", "AnyLayout")),
     "fuse_relu_before_depthwise_conv": False,   # convolve relu(Input) (kernels/fused_math.py relu_first)
     "workspace_size_MB": 512,
     "exhaustive_search": False,
@@ -45,11 +46,22 @@ def _known(d):
     return d is not None and d >= 0
 
 
+def _as_nchw(shape, a):
+    """A 4-D NHWC shape as the NCHW one its kernels see; any other as it is."""
+    nhwc = a["data_format"] == "NHWC" and shape is not None and len(shape) == 4
+    return [shape[0], shape[3], shape[1], shape[2]] if nhwc else shape
+
+
+def _to_layout(shape, a):
+    """An NCHW output shape in the op's data_format."""
+    return [shape[0], shape[2], shape[3], shape[1]] if a["data_format"] == "NHWC" else shape
+
+
 def _infer_conv2d(ctx):
-    x, w = ctx.shape("Input"), ctx.shape("Filter")
     a = ctx.attrs
+    x, w = _as_nchw(ctx.shape("Input"), a), ctx.shape("Filter")
     if x is None or len(x) != 4:
-        ctx.fail(f"Input {fmt_shape(x)} must be 4-D NCHW [N, C, H, W] to convolve with Filter {fmt_shape(w)}")
+        ctx.fail(f"Input {fmt_shape(x)} must be 4-D {a['data_format']} to convolve with Filter {fmt_shape(w)}")
     if w is None or len(w) != 4:
         ctx.fail(f"Filter {fmt_shape(w)} must be 4-D [num_filters, C/groups, kh, kw] for Input {fmt_shape(x)}")
     if ctx.dtype("Input") != ctx.dtype("Filter"):
@@ -58,7 +70,7 @@ def _infer_conv2d(ctx):
     error = conv_mismatch(x, w, a["groups"], pads, dil, out_hw)
     if error:
         ctx.fail(error)
-    ctx.set_output("Output", [x[0], w[0]] + out_hw, ctx.dtype("Input"))
+    ctx.set_output("Output", _to_layout([x[0], w[0]] + out_hw, a), ctx.dtype("Input"))
 
 
 def _grad_conv2d(g, type_):
@@ -72,16 +84,17 @@ def _grad_conv2d(g, type_):
 for _type in ("conv2d", "depthwise_conv2d"):
     register(_type, inputs=["Input", "Filter"], outputs=["Output"], attrs=_CONV_ATTRS, infer=_infer_conv2d,
              grad=lambda g, t=_type: _grad_conv2d(g, t), grad_reads=("Filter", "Input"), kernel_module="nn",
-             kernel="conv2d",
+             kernel="conv2d", channels_last=("Input", "Output"),
              doc="Output[n, m] = sum over the channels of group(m) of Input[n, c] correlated with "
-                 "Filter[m, c] (strides, paddings, dilations); NCHW; im2col + one GEMM.")
+                 "Filter[m, c] (strides, paddings, dilations); NCHW or NHWC, Filter [M, C/groups, kh, kw] in "
+                 "both; im2col + one GEMM.")
     # depthwise_conv2d is served by conv2d's kernels (groups == channels is a case they handle)
     register(f"{_type}_grad_input", inputs=["Input", "Filter", "Output@GRAD"], outputs=["Input@GRAD"],
              attrs=_CONV_ATTRS, infer=grads_like({"Input@GRAD": "Input"}), kernel_module="nn",
-             kernel="conv2d_grad_input")
+             kernel="conv2d_grad_input", channels_last=("Input", "Output@GRAD", "Input@GRAD"))
     register(f"{_type}_grad_filter", inputs=["Input", "Filter", "Output@GRAD"], outputs=["Filter@GRAD"],
              attrs=_CONV_ATTRS, infer=grads_like({"Filter@GRAD": "Filter"}), kernel_module="nn",
-             kernel="conv2d_grad_filter")
+             kernel="conv2d_grad_filter", channels_last=("Input", "Output@GRAD"))
 
 
 # -- pool2d -----------------------------------------------------------------------------------------
@@ -96,19 +109,19 @@ _POOL_ATTRS = {
     "adaptive": Attr(False, choices=(False, True)),
     "ceil_mode": False,
     "padding_algorithm": Attr("EXPLICIT", choices=("EXPLICIT", "SAME", "VALID")),
-    "data_format": Attr("NCHW", choices=("NCHW", "AnyLayout")),
+    "data_format": Attr("NCHW", choices=("NCHW", "NHWC", "AnyLayout")),
 }
 
 
 def _infer_pool2d(ctx):
-    x = ctx.shape("X")
     a = ctx.attrs
+    x = _as_nchw(ctx.shape("X"), a)
     if x is None or len(x) != 4:
-        ctx.fail(f"X {fmt_shape(x)} must be 4-D NCHW [N, C, H, W] for pool2d")
+        ctx.fail(f"X {fmt_shape(x)} must be 4-D {a['data_format']} for pool2d")
     if a["adaptive"]:        # ksize is the output's size; windows cover X (adaptive_pool2d)
         if a["global_pooling"]:
             ctx.fail("adaptive pooling takes no global_pooling")
-        ctx.set_output("Out", list(x[:2]) + list(a["ksize"]), ctx.dtype("X"))
+        ctx.set_output("Out", _to_layout(list(x[:2]) + list(a["ksize"]), a), ctx.dtype("X"))
         return
     ksize, strides, pads = pool_geometry(a, x[2:])
     out_hw = [pool_out_size(x[2 + i], ksize[i], pads[2 * i], pads[2 * i + 1], strides[i], a["ceil_mode"])
@@ -118,7 +131,7 @@ def _infer_pool2d(ctx):
             if _known(x[2 + i]) and (out_hw[i] <= 0 or pads[2 * i] >= ksize[i] or pads[2 * i + 1] >= ksize[i]):
                 ctx.fail(f"ksize {ksize} with paddings {pads} does not fit X {fmt_shape(x)} "
                          f"(output {out_hw[0]}x{out_hw[1]}; each padding must be < ksize)")
-    ctx.set_output("Out", list(x[:2]) + out_hw, ctx.dtype("X"))
+    ctx.set_output("Out", _to_layout(list(x[:2]) + out_hw, a), ctx.dtype("X"))
 
 
 def _grad_pool2d(g):
@@ -128,11 +141,12 @@ def _grad_pool2d(g):
 
 register("pool2d", kernel_module="nn", grad_reads=("Out", "X"),
          inputs=["X"], outputs=["Out"], attrs=_POOL_ATTRS, infer=_infer_pool2d, grad=_grad_pool2d,
-         doc="Max or average pooling over ksize windows (strides, paddings, ceil_mode, global_pooling); "
+         channels_last=("X", "Out"),
+         doc="Max or average pooling (NCHW or NHWC) over ksize windows (strides, paddings, ceil_mode, global_pooling); "
              "avg with exclusive=True divides by the number of non-padding elements. adaptive: Out is ksize "
              "big, window i spanning floor(i * H / ksize) to ceil((i + 1) * H / ksize).")
 register("pool2d_grad", kernel_module="nn", inputs=["X", "Out", "Out@GRAD"], outputs=["X@GRAD"], attrs=_POOL_ATTRS,
-         infer=grads_like({"X@GRAD": "X"}))
+         infer=grads_like({"X@GRAD": "X"}), channels_last=("X", "Out", "Out@GRAD", "X@GRAD"))
 
 
 # -- batch_norm -------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
-"""Padding and cropping ops of Fluid 1.8: pad, pad2d, pad_constant_like, crop, crop_tensor
-(kernels in kernels/<device>/padding.py)."""
+"""Padding and cropping ops of Fluid 1.8: pad, pad2d, pad_constant_like, crop, crop_tensor, and
+Paddle 2.x's pad3d (kernels in kernels/<device>/padding.py)."""
 from ..shapes import crop_window
 from .registry import Attr, fmt_shape, grads_like, int_list, register
 
@@ -63,6 +63,48 @@ register("pad2d", kernel_module="padding", inputs=["X"], outputs=["Out"], attrs=
              "Out@GRAD back onto the pixels each padded one copies.")
 register("pad2d_grad", kernel_module="padding", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"], attrs=_PAD2D_ATTRS,
          infer=grads_like({"X@GRAD": "X"}))
+
+
+# -- pad3d (Paddle 2.x, so models paddle.nn.Pad3D / F.pad saved load in pe) -----------------------
+
+def _infer_pad3d(ctx):
+    x, a = ctx.shape("X"), ctx.attrs
+    if len(x) != 5:
+        ctx.fail(f"X {fmt_shape(x)} must be 5-D ({a['data_format']})")
+    axes = (2, 3, 4) if a["data_format"] == "NCDHW" else (1, 2, 3)
+    out = list(x)
+    if ctx.has_input("Paddings"):
+        for ax in axes:
+            out[ax] = -1
+    else:
+        pads = list(a["paddings"])
+        if len(pads) != 6:
+            ctx.fail(f"paddings={pads} must be [left, right, top, bottom, front, back]")
+        for ax, (before, after) in zip(axes, ((pads[4], pads[5]), (pads[2], pads[3]), (pads[0], pads[1]))):
+            if a["mode"] == "reflect" and x[ax] >= 0 and max(before, after) >= x[ax]:
+                ctx.fail(f"reflect padding {pads} must be smaller than X's spatial sizes {fmt_shape(x)}")
+            out[ax] = x[ax] + before + after if x[ax] >= 0 else -1
+    ctx.set_output("Out", out, ctx.dtype("X"))
+
+
+def _grad_pad3d(g):
+    ins = {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}
+    if g.input("Paddings"):
+        ins["Paddings"] = g.input("Paddings")
+    g.op("pad3d_grad", ins, {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+_PAD3D_ATTRS = {"paddings": Attr(lambda: [0] * 6, _nonneg_list, "[left, right, top, bottom, front, back], ints >= 0"),
+                "mode": Attr("constant", choices=("constant", "reflect", "replicate", "circular")), "value": 0.0,
+                "data_format": Attr("NCDHW", choices=("NCDHW", "NDHWC"))}
+register("pad3d", kernel_module="padding", inputs=["X", "Paddings?"], outputs=["Out"], attrs=_PAD3D_ATTRS,
+         infer=_infer_pad3d, grad=_grad_pad3d, grad_reads=("X", "Paddings"),
+         doc="Out = the volumes of X padded by [left, right, top, bottom, front, back] (the Paddings tensor, "
+             "when given, at run time): with value (constant), their mirror without the edge (reflect), the "
+             "edge repeated (replicate) or X wrapped around (circular). The gradient sums Out@GRAD back "
+             "onto the elements each padded one copies.")
+register("pad3d_grad", kernel_module="padding", inputs=["X", "Paddings?", "Out@GRAD"], outputs=["X@GRAD"],
+         attrs=_PAD3D_ATTRS, infer=grads_like({"X@GRAD": "X"}))
 
 
 # -- pad_constant_like ----------------------------------------------------------------------------

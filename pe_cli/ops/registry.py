@@ -105,6 +105,7 @@ class OpDef:
     lod: object = "keep"        # how LoD passes at run time (see LOD_RULES)
     needs_lod: bool = False     # the kernel reads its inputs' LoD from attrs["_lod"] (slot -> offsets)
     inplace: tuple = ()         # (output slot, input slot): the kernel may write that output over that input
+    channels_last: tuple = ()   # image slots an NHWC data_format transposes around the NCHW kernel (kernels/layout.py)
     _kernels: dict = field(default_factory=dict)
 
     def has(self, trait):
@@ -127,6 +128,8 @@ class OpDef:
             if fn is None:
                 raise PeError(f"op '{self.type}' has no {device} kernel "
                               f"(expected {self.kernel_name}() in pe_cli/kernels/{device}/{self.kernel_module}.py)")
+            if self.channels_last:
+                fn = importlib.import_module("pe_cli.kernels.layout").channels_last(fn, device, self.channels_last)
             self._kernels[device] = fn
         return fn
 
@@ -160,7 +163,8 @@ LOD_RULES = ("keep", "drop")
 
 
 def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, grad=None, grad_reads=(),
-             kernel=None, needs_rng=False, doc="", traits=(), lod="keep", needs_lod=False, inplace=()):
+             kernel=None, needs_rng=False, doc="", traits=(), lod="keep", needs_lod=False, inplace=(),
+             channels_last=()):
     """Registers an op type. Called at import time of the module that defines the op.
 
     ``kernel_module``: its kernels are in ``pe_cli/kernels/<device>/<kernel_module>.py``; ``kernel``:
@@ -168,7 +172,9 @@ def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, gr
     ``grad_reads``: the forward slots whose values its grad ops read (``("Out",)`` for relu), for
     passes that decide how long a forward value must live. ``inplace``: (output slot, input slot),
     when its kernels may write that output into the input's buffer (given ``attrs['_inplace']``,
-    which the enable_inplace pass sets only where the input is dead afterwards)."""
+    which the enable_inplace pass sets only where the input is dead afterwards). ``channels_last``: the
+    image slots (inputs and outputs) that ``data_format`` NHWC/NDHWC transposes around the kernel,
+    which is written channels first (pe_cli/kernels/layout.py)."""
     if type in _REGISTRY:
         raise RuntimeError(f"op '{type}' is registered twice")
     unknown = set(traits) - set(TRAITS)
@@ -181,10 +187,12 @@ def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, gr
         raise RuntimeError(f"op '{type}': lod={lod!r} is not one of {LOD_RULES} or a function")
     if set(inplace) - slots:
         raise RuntimeError(f"op '{type}': inplace {sorted(set(inplace) - slots)} are not its slots")
+    if set(channels_last) - slots:
+        raise RuntimeError(f"op '{type}': channels_last {sorted(set(channels_last) - slots)} are not its slots")
     attrs = {k: v if isinstance(v, Attr) else Attr(v) for k, v in (attrs or {}).items()}
     opdef = OpDef(type, tuple(Slot.parse(s) for s in inputs), tuple(Slot.parse(s) for s in outputs),
                   attrs, infer, grad, kernel_module, kernel or type, needs_rng, doc, frozenset(traits),
-                  tuple(grad_reads), lod, needs_lod, tuple(inplace))
+                  tuple(grad_reads), lod, needs_lod, tuple(inplace), tuple(channels_last))
     _REGISTRY[type] = opdef
     return opdef
 
@@ -298,6 +306,9 @@ class InferContext:
 
     def input_var(self, slot, i=0):
         return self._var(self.op.inputs.get(slot, []), slot, i)
+
+    def output_var(self, slot, i=0):
+        return self._var(self.op.outputs.get(slot, []), slot, i)
 
     def shape(self, slot, i=0):
         return self.input_var(slot, i).shape

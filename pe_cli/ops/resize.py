@@ -1,6 +1,11 @@
 """Image resizing of Fluid 1.8: nearest_interp, bilinear_interp and trilinear_interp (kernels in
 kernels/<device>/resize.py). The output size comes from the OutSize input at run time, else from
-`scale` (> 0: int(in * scale)), else from out_d / out_h / out_w."""
+`scale` (> 0: int(in * scale)), else from out_d / out_h / out_w.
+
+Their Paddle 2.x forms ``*_interp_v2`` (what ``paddle.nn.functional.interpolate`` saves, so such models
+load in pe) differ in three ways: `scale` is a list (one per spatial dim), the size may also come
+from ``SizeTensor`` (one int32 [1] tensor per dim, first of all) or a ``Scale`` tensor, and a scale
+> 0 sets the source ratio to 1 / scale rather than in / out when corners are not aligned."""
 from .registry import Attr, fmt_shape, grads_like, register
 
 
@@ -19,7 +24,11 @@ def _infer_interp(ctx):
         ctx.fail(f"X {fmt_shape(x)} must be {rank}-D for {a['interp_method']} resizing ({a['data_layout']})")
     axes = spatial_axes(rank, a["data_layout"])
     out = list(x)
-    if ctx.has_input("OutSize"):
+    v2 = isinstance(a["scale"], list)
+    if v2 and (ctx.num_inputs("SizeTensor") or ctx.has_input("Scale")):
+        for ax in axes:
+            out[ax] = -1
+    elif ctx.has_input("OutSize"):
         size = ctx.shape("OutSize")
         if ctx.dtype("OutSize") != "int32" or size not in ((len(axes),), (-1,)):
             ctx.fail(f"OutSize must be an int32 tensor of shape [{len(axes)}] (the output's spatial size), got "
@@ -27,23 +36,34 @@ def _infer_interp(ctx):
         for ax in axes:
             out[ax] = -1
     else:
-        for ax, key in zip(axes, _SIZES[rank]):
-            out[ax] = (int(x[ax] * a["scale"]) if x[ax] >= 0 else -1) if a["scale"] > 0 else a[key]
+        scales = _v2_scales(a["scale"], len(axes)) if v2 else [a["scale"]] * len(axes)
+        scaled = all(sc > 0 for sc in scales)
+        for ax, key, sc in zip(axes, _SIZES[rank], scales):
+            out[ax] = (int(x[ax] * sc) if x[ax] >= 0 else -1) if scaled else a[key]
         if any(out[ax] == 0 or (out[ax] < 0 and x[ax] >= 0) for ax in axes):
             ctx.fail(f"the output size {[out[ax] for ax in axes]} of X {fmt_shape(x)} must be positive: give "
                      f"{', '.join(_SIZES[rank])}, or a scale > 0")
     ctx.set_output("Out", out, ctx.dtype("X"))
 
 
+def _v2_scales(scale, n):
+    """The per-dim scales of a v2 op's `scale` list: used only when it has one per spatial dim, as
+    Paddle does; else none (0)."""
+    return [float(v) for v in scale[:n]] if len(scale) >= n else [0.0] * n
+
+
 def _grad_interp(g):
     ins = {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}
-    if g.input("OutSize"):
-        ins["OutSize"] = g.input("OutSize")
+    for slot in ("OutSize", "SizeTensor", "Scale"):
+        if g.input(slot):
+            ins[slot] = g.input(slot)
     g.op(g.fwd.type + "_grad", ins, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
 
-def _attrs(method):
-    return {"out_d": -1, "out_h": -1, "out_w": -1, "scale": Attr(0.0, lambda v: v >= 0, ">= 0"),
+def _attrs(method, v2=False):
+    scale = Attr(list, lambda v: all(e >= 0 for e in v), "a list of scales >= 0") if v2 else \
+        Attr(0.0, lambda v: v >= 0, ">= 0")
+    return {"out_d": -1, "out_h": -1, "out_w": -1, "scale": scale,
             "interp_method": Attr(method, choices=(method,)), "align_corners": Attr(True, choices=(False, True)),
             "align_mode": Attr(1, choices=(0, 1)), "data_layout": Attr("NCHW", choices=("NCHW", "NHWC"))}
 
@@ -64,3 +84,12 @@ for _type, _method, _doc in (
              doc=_doc + " The gradient adds Out@GRAD back with the same weights.")
     register(_type + "_grad", kernel_module="resize", kernel="interp_grad", inputs=["X", "OutSize?", "Out@GRAD"],
              outputs=["X@GRAD"], attrs=_attrs(_method), infer=grads_like({"X@GRAD": "X"}))
+    _v2 = _type + "_v2"
+    register(_v2, kernel_module="resize", kernel="interp", inputs=["X", "OutSize?", "SizeTensor*", "Scale?"],
+             outputs=["Out"], attrs=_attrs(_method, v2=True), infer=_infer_interp, grad=_grad_interp,
+             grad_reads=("OutSize", "SizeTensor", "Scale", "X"),
+             doc=f"Paddle 2.x's {_type}: the size from SizeTensor, else Scale or the `scale` list (int(in * "
+                 f"scale)), then OutSize over both; a scale > 0 makes the source ratio 1 / scale. Else as {_type}.")
+    register(_v2 + "_grad", kernel_module="resize", kernel="interp_grad",
+             inputs=["X", "OutSize?", "SizeTensor*", "Scale?", "Out@GRAD"], outputs=["X@GRAD"],
+             attrs=_attrs(_method, v2=True), infer=grads_like({"X@GRAD": "X"}))

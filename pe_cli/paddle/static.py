@@ -1,6 +1,8 @@
 """``paddle.static`` (Paddle 2.x's static-graph face, seed 002) over pe's Fluid objects: programs,
 guards, executors, strategies, scopes, ``data`` (shape with the batch dimension, None for any) and
-``nn.fc``. Thin names only: every object is pe's own."""
+``nn.fc``, model files (``save_inference_model(path_prefix, ...)``, serialize/deserialize:
+pe_cli/io/static_io.py), ``py_func`` and ``InputSpec``. Thin names only: every object is pe's own.
+``device_guard`` is not here: pe does not place single ops on another device."""
 import types
 
 from .. import layers as _layers
@@ -9,11 +11,18 @@ from ..compiler import BuildStrategy, CompiledProgram, ExecutionStrategy  # noqa
 from ..executor import Executor, global_scope, scope_guard  # noqa: F401
 from ..executor.parallel import ParallelExecutor  # noqa: F401
 from ..io import load, load_program_state, save, set_program_state  # noqa: F401
+from ..io.static_io import (deserialize_persistables, deserialize_program, load_from_file,  # noqa: F401
+                            load_inference_model, save_inference_model, save_to_file, serialize_persistables,
+                            serialize_program)
 from ..framework import (Program, default_main_program, default_startup_program, name_scope,  # noqa: F401
                          program_guard)
+from ..framework.variable import Variable  # noqa: F401
 from ..kernels import cuda_places  # noqa: F401
+from ..layers import create_global_var, create_parameter, py_func  # noqa: F401
 from ..layers.io import static_data as data  # noqa: F401
+from ..param_attr import WeightNormParamAttr  # noqa: F401
 from ..places import cpu_places  # noqa: F401
+from .input_spec import InputSpec  # noqa: F401
 
 
 def _fc(x, size, num_flatten_dims=1, weight_attr=None, bias_attr=None, activation=None, name=None):
@@ -25,7 +34,10 @@ def _fc(x, size, num_flatten_dims=1, weight_attr=None, bias_attr=None, activatio
 nn = types.SimpleNamespace(fc=_fc, batch_norm=_layers.batch_norm, conv2d=_layers.conv2d,
                            embedding=_layers.embedding)
 
-__all__ = ["BuildStrategy", "CompiledProgram", "ExecutionStrategy", "Executor", "ParallelExecutor", "Program",
-           "append_backward", "cpu_places", "cuda_places", "data", "default_main_program",
-           "default_startup_program", "global_scope", "gradients", "load", "load_program_state", "name_scope", "nn",
-           "program_guard", "save", "scope_guard", "set_program_state"]
+__all__ = ["BuildStrategy", "CompiledProgram", "ExecutionStrategy", "Executor", "InputSpec", "ParallelExecutor",
+           "Program", "Variable", "WeightNormParamAttr", "append_backward", "cpu_places", "create_global_var",
+           "create_parameter", "cuda_places", "data", "default_main_program", "default_startup_program",
+           "deserialize_persistables", "deserialize_program", "global_scope", "gradients", "load", "load_from_file",
+           "load_inference_model", "load_program_state", "name_scope", "nn", "program_guard", "py_func", "save",
+           "save_inference_model", "save_to_file", "scope_guard", "serialize_persistables", "serialize_program",
+           "set_program_state"]

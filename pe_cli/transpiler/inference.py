@@ -34,7 +34,8 @@ class InferenceTranspiler:
             if op.type == "conv2d" and nxt.type == "batch_norm":
                 bias_op = block._insert_op(i + 1, "elementwise_add",
                                            {"X": op.output("Output"), "Y": nxt.input("Bias")},
-                                           {"Out": nxt.output("Y")}, {"axis": 1})
+                                           {"Out": nxt.output("Y")},
+                                           {"axis": 3 if op.attrs.get("data_format") == "NHWC" else 1})
                 self._fold(block, op, nxt, bias_op, with_bias=False)
                 block._remove_op(i + 2)
                 i += 1

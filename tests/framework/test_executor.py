@@ -151,3 +151,11 @@ def test_rerunning_a_seeded_startup_program_initializes_identically(mlp):
     first = np.array(scope.find_var("fc_0.w_0").get_tensor())
     exe.run(startup, scope=scope)
     np.testing.assert_array_equal(first, np.array(scope.find_var("fc_0.w_0").get_tensor()))
+
+
+def test_a_declared_variable_nothing_computes_is_named_as_such(mlp):
+    exe, scope = _started(mlp)
+    main, _, _, loss, _, feed = mlp
+    main.global_block().create_var(name="never_written", shape=[1], dtype="float32")
+    with pytest.raises(PeError, match="cannot fetch 'never_written': no op of this program computes it"):
+        exe.run(main, feed=feed, fetch_list=["never_written"], scope=scope)

@@ -1,10 +1,10 @@
 """Op cases for the activation table's math and shaped activations: pow, floor/ceil/round, the
 trigonometric and hyperbolic functions, selu, stanh, brelu, soft_relu, thresholded_relu,
 hard_shrink, tanh_shrink, hard_swish, softshrink. References are written here in numpy from Fluid's
-formulas."""
+formulas (erf from math.erf)."""
 import numpy as np
 
-from tests.ops.cases_activation import pos, r, unary
+from tests.ops.cases_activation import _erf, pos, r, unary
 
 
 def _sigmoid(x):
@@ -26,6 +26,7 @@ CASES = [
     unary("round", lambda x, a: np.array([[-2.0, -1.0, -0.0, 0.0, 1.0, 3.0]]),
           np.array([[-2.4, -0.5, -0.4, 0.4, 0.5, 2.5]]), name="round_halves_away_from_zero", grad=False),
     unary("round", lambda x, a: np.sign(x) * np.floor(np.abs(x) + 0.5), _off_half(r(3, 4, low=-3, high=3))),
+    unary("erf", lambda x, a: _erf(x), r(3, 4, low=-2, high=2)),
     unary("cos", lambda x, a: np.cos(x), r(3, 4)),
     unary("sin", lambda x, a: np.sin(x), r(3, 4)),
     unary("acos", lambda x, a: np.arccos(x), r(3, 4, low=-0.9, high=0.9)),

@@ -258,3 +258,31 @@ CASES = [
            lambda i, a: {"Out": np.where(i["Ids"][..., None] == 2, 0, i["W"][i["Ids"]])}, attrs={"padding_idx": 2},
            grad=("W",), name="lookup_table_v2_trailing_one_padding_idx"),
 ]
+
+
+# -- NHWC: the NCHW reference on the transposed input, its output transposed back -----------------
+
+def _nhwc(case, slot_in, slot_out):
+    """``case`` (inputs NCHW) as its NHWC twin: the image input transposed to channels last, the
+    reference run on it transposed back, data_format NHWC."""
+    def ref(i, a):
+        first = dict(i, **{slot_in: np.transpose(i[slot_in], (0, 3, 1, 2))})
+        return {k: np.transpose(v, (0, 2, 3, 1)) for k, v in case.ref(first, dict(a, data_format="NCHW")).items()
+                if k == slot_out}
+    inputs = dict(case.inputs, **{slot_in: np.ascontiguousarray(np.transpose(case.inputs[slot_in], (0, 2, 3, 1)))})
+    return OpCase(case.op, inputs, ref, attrs=dict(case.attrs, data_format="NHWC"), grad=case.grad,
+                  name=case.id + "_nhwc")
+
+
+CASES += [
+    _nhwc(_conv_case(r(2, 3, 6, 5), r(4, 3, 3, 3), {"strides": [2, 1], "paddings": [1, 1]}, pads=(1, 1, 1, 1),
+                     name="conv2d_stride_pad"), "Input", "Output"),
+    _nhwc(_conv_case(r(1, 4, 5, 5), r(4, 2, 3, 3), {"dilations": [2, 2], "groups": 2, "paddings": [1, 2, 0, 1]},
+                     pads=(1, 2, 0, 1), name="conv2d_dilation_groups"), "Input", "Output"),
+    _nhwc(_conv_case(r(2, 3, 5, 5), r(3, 1, 3, 3), {"groups": 3, "paddings": [1, 1]}, pads=(1, 1, 1, 1),
+                     op="depthwise_conv2d", name="depthwise_conv2d"), "Input", "Output"),
+    _nhwc(_pool_case(r(2, 3, 5, 4), {"pooling_type": "max", "ksize": [3, 2], "strides": [2, 2], "paddings": [1, 0]},
+                     pads=(1, 1, 0, 0), name="pool2d_max"), "X", "Out"),
+    _nhwc(_pool_case(r(1, 2, 5, 5), {"pooling_type": "avg", "ksize": [2, 2], "strides": [2, 2], "ceil_mode": True},
+                     name="pool2d_avg_ceil"), "X", "Out"),
+]

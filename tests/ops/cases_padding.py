@@ -1,5 +1,7 @@
 """Op cases for ops/padding.py: pad, pad2d (constant, reflect, edge; NCHW and NHWC),
-pad_constant_like, crop, crop_tensor. References follow Fluid 1.8's unit tests (numpy's pad)."""
+pad_constant_like, crop, crop_tensor, and Paddle 2.x's pad3d (constant, reflect, replicate, circular;
+NCDHW and NDHWC; the Paddings tensor). References follow the unit tests (numpy's pad: Paddle's
+replicate is numpy's edge, circular numpy's wrap)."""
 import numpy as np
 
 from op_test import OpCase
@@ -57,4 +59,34 @@ CASES = [
            attrs={"shape": [-1, 4, 2], "offsets": [1, 0, 2]}, grad=("X",)),
     OpCase("crop_tensor", {"X": r(3, 4)}, lambda i, a: {"Out": i["X"][:2, :3]}, attrs={"shape": [2, 3]},
            grad=("X",), name="crop_tensor_no_offsets"),
+]
+
+
+_NUMPY_MODE = {"replicate": "edge", "circular": "wrap", "reflect": "reflect"}
+
+
+def _pad3d_ref(mode, pads, value=0.0, last=False):
+    def ref(i, a):
+        left, right, top, bottom, front, back = pads
+        spatial = [(front, back), (top, bottom), (left, right)]
+        widths = [(0, 0)] + spatial + [(0, 0)] if last else [(0, 0), (0, 0)] + spatial
+        if mode == "constant":
+            return {"Out": np.pad(i["X"], widths, constant_values=value)}
+        return {"Out": np.pad(i["X"], widths, mode=_NUMPY_MODE[mode])}
+    return ref
+
+
+CASES += [
+    OpCase("pad3d", {"X": r(2, 2, 3, 2, 4)}, _pad3d_ref("constant", [1, 0, 2, 1, 0, 2], 0.5),
+           attrs={"paddings": [1, 0, 2, 1, 0, 2], "value": 0.5}, grad=("X",)),
+    OpCase("pad3d", {"X": r(1, 2, 3, 4, 3)}, _pad3d_ref("reflect", [2, 1, 3, 0, 1, 2]),
+           attrs={"paddings": [2, 1, 3, 0, 1, 2], "mode": "reflect"}, grad=("X",), name="pad3d_reflect"),
+    OpCase("pad3d", {"X": r(1, 2, 2, 3, 3)}, _pad3d_ref("replicate", [0, 3, 1, 1, 2, 0], last=True),
+           attrs={"paddings": [0, 3, 1, 1, 2, 0], "mode": "replicate", "data_format": "NDHWC"}, grad=("X",),
+           name="pad3d_replicate_ndhwc"),
+    OpCase("pad3d", {"X": r(2, 1, 2, 3, 2)}, _pad3d_ref("circular", [1, 2, 2, 1, 1, 1]),
+           attrs={"paddings": [1, 2, 2, 1, 1, 1], "mode": "circular"}, grad=("X",), name="pad3d_circular"),
+    OpCase("pad3d", {"X": r(1, 1, 2, 2, 3), "Paddings": np.array([1, 1, 0, 2, 1, 0], np.int32)},
+           _pad3d_ref("constant", [1, 1, 0, 2, 1, 0], -2.0), attrs={"value": -2.0}, grad=("X",),
+           name="pad3d_paddings_tensor"),
 ]

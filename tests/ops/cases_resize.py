@@ -1,6 +1,8 @@
 """Op cases for ops/resize.py: nearest_interp and bilinear_interp (align_corners, align_mode 0/1,
 NCHW/NHWC, scale, OutSize). References are loops over the output pixels as in Fluid 1.8's
-test_nearest_interp_op.py and test_bilinear_interp_op.py (ratios in float32 as Fluid's kernel)."""
+test_nearest_interp_op.py and test_bilinear_interp_op.py (ratios in float32 as Fluid's kernel).
+Paddle 2.x's *_interp_v2: a `scale` list, a Scale tensor, SizeTensor, and the ratio 1 / scale, as
+Paddle 2.x's test_bilinear_interp_v2_op.py computes it."""
 import numpy as np
 
 from op_test import OpCase
@@ -13,17 +15,19 @@ def r(*shape):
     return rng.normal(size=shape)
 
 
-def _ratio(n_in, n_out, corners):
+def _ratio(n_in, n_out, corners, scale=0.0):
     if n_out <= 1:
         return F(0)
-    return F(n_in - 1) / F(n_out - 1) if corners else F(n_in) / F(n_out)
+    if corners:
+        return F(n_in - 1) / F(n_out - 1)
+    return F(1.0 / scale) if scale > 0 else F(n_in) / F(n_out)
 
 
-def _nearest_ref(out_h, out_w, corners=True, nhwc=False):
+def _nearest_ref(out_h, out_w, corners=True, nhwc=False, scales=(0.0, 0.0)):
     def ref(i, a):
         x = i["X"].transpose(0, 3, 1, 2) if nhwc else i["X"]
         n, c, h, w = x.shape
-        rh, rw = _ratio(h, out_h, corners), _ratio(w, out_w, corners)
+        rh, rw = _ratio(h, out_h, corners, scales[0]), _ratio(w, out_w, corners, scales[1])
         out = np.zeros((n, c, out_h, out_w))
         for k in range(out_h):
             y = int(rh * F(k) + F(0.5)) if corners else int(rh * F(k))
@@ -43,12 +47,12 @@ def _source(ratio, k, n_in, half):
     return lo, hi, d
 
 
-def _bilinear_ref(out_h, out_w, corners=True, mode=1, nhwc=False):
+def _bilinear_ref(out_h, out_w, corners=True, mode=1, nhwc=False, scales=(0.0, 0.0)):
     def ref(i, a):
         x = i["X"].transpose(0, 3, 1, 2) if nhwc else i["X"]
         n, c, h, w = x.shape
         half = mode == 0 and not corners
-        rh, rw = _ratio(h, out_h, corners), _ratio(w, out_w, corners)
+        rh, rw = _ratio(h, out_h, corners, scales[0]), _ratio(w, out_w, corners, scales[1])
         out = np.zeros((n, c, out_h, out_w))
         for k in range(out_h):
             y0, y1, dy = _source(rh, k, h, half)
@@ -81,12 +85,12 @@ CASES = [
 ]
 
 
-def _trilinear_ref(out_dhw, corners=True, mode=1, ndhwc=False):
+def _trilinear_ref(out_dhw, corners=True, mode=1, ndhwc=False, scales=(0.0, 0.0, 0.0)):
     def ref(i, a):
         x = i["X"].transpose(0, 4, 1, 2, 3) if ndhwc else i["X"]
         n, c = x.shape[:2]
         half = mode == 0 and not corners
-        taps = [[_source(_ratio(x.shape[2 + k], out_dhw[k], corners), p, x.shape[2 + k], half)
+        taps = [[_source(_ratio(x.shape[2 + k], out_dhw[k], corners, scales[k]), p, x.shape[2 + k], half)
                  for p in range(out_dhw[k])] for k in range(3)]
         out = np.zeros((n, c) + tuple(out_dhw))
         for z, (z0, z1, dz) in enumerate(taps[0]):
@@ -111,4 +115,51 @@ CASES += [
     OpCase("trilinear_interp", {"X": r(1, 1, 2, 3, 2), "OutSize": np.array([3, 3, 3], dtype=np.int32)},
            _trilinear_ref((3, 3, 3), corners=False), attrs={"align_corners": False}, grad=("X",),
            name="trilinear_interp_outsize"),
+]
+
+_V2 = {"align_corners": False, "align_mode": 0}       # paddle.nn.functional.interpolate's defaults
+CASES += [
+    OpCase("bilinear_interp_v2", {"X": r(1, 2, 4, 3)}, _bilinear_ref(6, 7, corners=False, mode=0, scales=(1.5, 2.5)),
+           attrs={**_V2, "scale": [1.5, 2.5]}, grad=("X",), name="bilinear_interp_v2_scale_list"),
+    OpCase("bilinear_interp_v2", {"X": r(2, 3, 3, 2)}, _bilinear_ref(5, 6, corners=True, nhwc=True),
+           attrs={"scale": [1.7, 2.0], "align_corners": True, "data_layout": "NHWC"}, grad=("X",),
+           name="bilinear_interp_v2_corners_nhwc"),
+    OpCase("bilinear_interp_v2", {"X": r(1, 2, 3, 4), "SizeTensor": [np.array([5], np.int32), np.array([2], np.int32)]},
+           _bilinear_ref(5, 2, corners=False, mode=0), attrs={**_V2, "scale": [3.0, 3.0]}, grad=("X",),
+           name="bilinear_interp_v2_size_tensor_first"),
+    # OutSize sets the size but the source ratio stays 1 / scale, as Paddle 2.x's kernel has it
+    OpCase("bilinear_interp_v2", {"X": r(1, 1, 4, 4), "OutSize": np.array([6, 5], np.int32)},
+           _bilinear_ref(6, 5, corners=False, mode=1, scales=(2.0, 2.0)), attrs={"align_corners": False, "scale": [2.0, 2.0]},
+           grad=("X",), name="bilinear_interp_v2_outsize_keeps_scale_ratio"),
+    OpCase("nearest_interp_v2", {"X": r(1, 2, 3, 4), "Scale": np.array([1.7], np.float32)},
+           _nearest_ref(5, 6, corners=False, scales=(F(1.7), F(1.7))), attrs={**_V2, "out_h": 2, "out_w": 2},
+           grad=("X",), name="nearest_interp_v2_scale_tensor"),
+    OpCase("nearest_interp_v2", {"X": r(2, 2, 3, 3)}, _nearest_ref(4, 2, corners=False),
+           attrs={"out_h": 4, "out_w": 2, "align_corners": False}, grad=("X",), name="nearest_interp_v2_out_hw"),
+    OpCase("trilinear_interp_v2", {"X": r(1, 2, 2, 3, 2)}, _trilinear_ref((4, 4, 2), corners=False, mode=0,
+                                                                          scales=(2.0, 1.5, 1.0)),
+           attrs={**_V2, "scale": [2.0, 1.5, 1.0]}, grad=("X",), name="trilinear_interp_v2_scale_list"),
+]
+
+_I32 = np.int32
+CASES += [      # each optional input of each v2 op (test_grad_reads checks what the gradient reads)
+    OpCase("bilinear_interp_v2", {"X": r(1, 2, 3, 3), "Scale": np.array([2.0, 1.5], np.float32)},
+           _bilinear_ref(6, 4, corners=False, mode=0, scales=(2.0, 1.5)), attrs=dict(_V2), grad=("X",),
+           name="bilinear_interp_v2_scale_tensor"),
+    OpCase("nearest_interp_v2", {"X": r(1, 2, 3, 4), "OutSize": np.array([3, 5], _I32)},
+           _nearest_ref(3, 5, corners=False, scales=(2.0, 2.0)), attrs={**_V2, "scale": [2.0, 2.0]}, grad=("X",),
+           name="nearest_interp_v2_outsize_keeps_scale_ratio"),
+    OpCase("nearest_interp_v2", {"X": r(1, 1, 4, 3), "SizeTensor": [np.array([2], _I32), np.array([5], _I32)]},
+           _nearest_ref(2, 5, corners=True), attrs={"scale": [3.0, 3.0]}, grad=("X",),
+           name="nearest_interp_v2_size_tensor"),
+    OpCase("trilinear_interp_v2", {"X": r(1, 1, 2, 2, 3), "OutSize": np.array([3, 3, 4], _I32)},
+           _trilinear_ref((3, 3, 4), corners=True), attrs={"scale": []}, grad=("X",),
+           name="trilinear_interp_v2_outsize"),
+    OpCase("trilinear_interp_v2", {"X": r(1, 1, 2, 3, 2), "SizeTensor": [np.array([3], _I32), np.array([2], _I32),
+                                                                         np.array([4], _I32)]},
+           _trilinear_ref((3, 2, 4), corners=False, mode=0), attrs=dict(_V2), grad=("X",),
+           name="trilinear_interp_v2_size_tensor"),
+    OpCase("trilinear_interp_v2", {"X": r(1, 1, 2, 2, 2), "Scale": np.array([1.5], np.float32)},
+           _trilinear_ref((3, 3, 3), corners=False, mode=0, scales=(1.5, 1.5, 1.5)), attrs=dict(_V2), grad=("X",),
+           name="trilinear_interp_v2_scale_tensor"),
 ]

@@ -47,7 +47,8 @@ def _memories(ins, attrs, steps, to_host=np.asarray):
                 raise PeError(f"DynamicRNN: memory {j}'s init has {len(value)} rows for {steps.count} sequences")
             out.append(np.asarray(value)[steps.order])
         else:
-            shape = [steps.count] + list(attrs["memory_shapes"][j])
+            start = sum(attrs["memory_ranks"][:j])
+            shape = [steps.count] + list(attrs["memory_dims"][start:start + attrs["memory_ranks"][j]])
             out.append(np.full(shape, attrs["memory_values"][j], dtype=attrs["memory_dtypes"][j]))
     return out
 

@@ -1,5 +1,6 @@
-"""Kernels of ops/padding.py: numpy, as the other data-movement kernels. pad2d's reflect and edge
-modes read through index maps (pad_source), which the CUDA kernels share."""
+"""Kernels of ops/padding.py: numpy, as the other data-movement kernels. pad2d and pad3d read
+through one index map per spatial dim (pad_source: constant, reflect, edge/replicate, circular),
+which the CUDA kernels share."""
 import numpy as np
 
 from ...errors import PeError
@@ -18,14 +19,16 @@ def pad_grad(ins, attrs):
     return {"X@GRAD": np.ascontiguousarray(dout[window])}
 
 
-# -- pad2d ---------------------------------------------------------------------------------------
+# -- pad2d, pad3d -----------------------------------------------------------------------------------
 
 def pad_source(n, before, after, mode):
     """For each position of a dim of size n padded by (before, after): the position of X it copies,
     or -1 for a constant pad value."""
     pos = np.arange(-before, n + after, dtype=np.int64)
-    if mode == "edge":
+    if mode in ("edge", "replicate"):
         return np.clip(pos, 0, n - 1)
+    if mode == "circular":
+        return pos % n
     if mode == "reflect":
         if n > 1:
             period = 2 * (n - 1)
@@ -35,52 +38,76 @@ def pad_source(n, before, after, mode):
     return np.where((pos >= 0) & (pos < n), pos, -1)
 
 
-def pad2d_maps(x_shape, attrs):
-    """(rows, cols): pad_source along X's height and width."""
-    p, nhwc = attrs["paddings"], attrs["data_format"] == "NHWC"
-    h, w = (x_shape[1], x_shape[2]) if nhwc else (x_shape[2], x_shape[3])
-    if attrs["mode"] == "reflect" and (max(p[0], p[1]) >= h or max(p[2], p[3]) >= w):
-        raise PeError(f"pad2d: reflect padding {list(p)} must be smaller than X's height and width "
-                      f"{list(x_shape)}")
-    return pad_source(h, p[0], p[1], attrs["mode"]), pad_source(w, p[2], p[3], attrs["mode"])
+def pad_geometry(op, x_shape, attrs, paddings=None):
+    """(spatial sizes, (before, after) per spatial dim, channels last) of pad2d (paddings [top,
+    bottom, left, right]) or pad3d ([left, right, top, bottom, front, back], or the Paddings tensor's
+    values), checked."""
+    fmt = attrs["data_format"]
+    last = fmt in ("NHWC", "NDHWC")
+    sizes = list(x_shape[1:-1] if last else x_shape[2:])
+    p = [int(v) for v in (attrs["paddings"] if paddings is None else np.asarray(paddings).reshape(-1))]
+    pairs = [(p[0], p[1]), (p[2], p[3])] if op == "pad2d" else [(p[4], p[5]), (p[2], p[3]), (p[0], p[1])]
+    if attrs["mode"] == "reflect" and any(max(pr) >= n for pr, n in zip(pairs, sizes)):
+        raise PeError(f"{op}: reflect padding {p} must be smaller than X's spatial sizes {sizes} ({fmt})")
+    if min(p) < 0:
+        raise PeError(f"{op}: paddings {p} must be >= 0")
+    return sizes, pairs, last
 
 
-def _nchw(a, attrs):
-    return np.moveaxis(a, 3, 1) if attrs["data_format"] == "NHWC" else a
+def pad_maps(op, x_shape, attrs, paddings=None):
+    """(pad_source along each spatial dim, (before, after) per dim, channels last)."""
+    sizes, pairs, last = pad_geometry(op, x_shape, attrs, paddings)
+    return [pad_source(n, b, e, attrs["mode"]) for n, (b, e) in zip(sizes, pairs)], pairs, last
 
 
-def _back(a, attrs):
-    return np.ascontiguousarray(np.moveaxis(a, 1, 3) if attrs["data_format"] == "NHWC" else a)
+def _first(a, last):
+    return np.moveaxis(a, a.ndim - 1, 1) if last else a
+
+
+def _back(a, last):
+    return np.ascontiguousarray(np.moveaxis(a, 1, a.ndim - 1) if last else a)
+
+
+def _pad(op, ins, attrs, value):
+    maps, _, last = pad_maps(op, ins["X"].shape, attrs, ins.get("Paddings"))
+    out = _first(ins["X"], last)
+    for k, m in enumerate(maps):
+        out = np.take(out, np.maximum(m, 0), axis=2 + k)
+        if attrs["mode"] == "constant":
+            out[(slice(None),) * (2 + k) + (m < 0,)] = value
+    return {"Out": _back(out, last)}
+
+
+def _pad_grad(op, ins, attrs):
+    """Along each spatial dim: the window over X copied, then each padded position added onto the
+    position it copies (a loop over the paddings only)."""
+    x = ins["X"]
+    maps, pairs, last = pad_maps(op, x.shape, attrs, ins.get("Paddings"))
+    d = _first(ins["Out@GRAD"], last)
+    for k, (m, (before, after)) in enumerate(zip(maps, pairs)):
+        at, n = (slice(None),) * (2 + k), m.size - before - after
+        acc = d[at + (slice(before, before + n),)].copy()
+        for j in np.flatnonzero((np.arange(m.size) < before) | (np.arange(m.size) >= before + n)):
+            if m[j] >= 0:
+                acc[at + (m[j],)] += d[at + (j,)]
+        d = acc
+    return {"X@GRAD": _back(d, last)}
 
 
 def pad2d(ins, attrs):
-    x = ins["X"]
-    rows, cols = pad2d_maps(x.shape, attrs)
-    xc = _nchw(x, attrs)
-    out = xc[:, :, np.maximum(rows, 0)][:, :, :, np.maximum(cols, 0)]
-    if attrs["mode"] == "constant":
-        out[:, :, rows < 0] = attrs["pad_value"]
-        out[:, :, :, cols < 0] = attrs["pad_value"]
-    return {"Out": _back(out, attrs)}
+    return _pad("pad2d", ins, attrs, attrs["pad_value"])
 
 
 def pad2d_grad(ins, attrs):
-    """The window over X copied, then each padded row (column) added onto the row (column) it
-    copies: a loop over the paddings only."""
-    x, dout = ins["X"], ins["Out@GRAD"]
-    rows, cols = pad2d_maps(x.shape, attrs)
-    d = _nchw(dout, attrs)
-    top, left = attrs["paddings"][0], attrs["paddings"][2]
-    h, w = rows.size - sum(attrs["paddings"][:2]), cols.size - sum(attrs["paddings"][2:])
-    by_row = d[:, :, top:top + h].copy()
-    for k in np.flatnonzero((np.arange(rows.size) < top) | (np.arange(rows.size) >= top + h)):
-        if rows[k] >= 0:
-            by_row[:, :, rows[k]] += d[:, :, k]
-    dx = by_row[:, :, :, left:left + w].copy()
-    for k in np.flatnonzero((np.arange(cols.size) < left) | (np.arange(cols.size) >= left + w)):
-        if cols[k] >= 0:
-            dx[:, :, :, cols[k]] += by_row[:, :, :, k]
-    return {"X@GRAD": _back(dx, attrs)}
+    return _pad_grad("pad2d", ins, attrs)
+
+
+def pad3d(ins, attrs):
+    return _pad("pad3d", ins, attrs, attrs["value"])
+
+
+def pad3d_grad(ins, attrs):
+    return _pad_grad("pad3d", ins, attrs)
 
 
 # -- pad_constant_like, crop ------------------------------------------------------------------------

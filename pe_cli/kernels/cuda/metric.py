@@ -1,10 +1,12 @@
 """CUDA twins of kernels/cpu/metric.py: one thread per row (top_k, arg_max/min, accuracy's hits),
-then a block reduction for accuracy's count."""
+then a block reduction for accuracy's count; auc's bucket counts run on the host (a few thousand
+int64 counters per batch), as Fluid's CUDA auc keeps its statistics on the host too."""
 import math
 
 import numpy as np
 from numba import cuda
 
+from ..cpu import metric as _cpu
 from . import runtime as rt
 from ._launch import flat, grid
 from ._reduce import reduce
@@ -123,3 +125,8 @@ def accuracy(ins, attrs):
     acc, correct_out = rt.empty((1,), np.float32), rt.empty((1,), np.int32)
     _accuracy[1, 1, rt.stream()](correct, total, acc, correct_out)
     return {"Accuracy": acc, "Correct": correct_out, "Total": rt.to_device(np.array([total], dtype=np.int32))}
+
+
+def auc(ins, attrs):
+    outs = _cpu.auc({k: rt.to_host(v) for k, v in ins.items()}, attrs)
+    return {k: rt.to_device(v) for k, v in outs.items()}

@@ -1,6 +1,6 @@
 """CUDA twins of kernels/cpu/padding.py: pad, crop and their gradients are one strided copy of a
-window; pad2d reads through the CPU's index maps (copied over), its gradient adds atomically where
-reflect and edge padding copy a pixel several times."""
+window; pad2d and pad3d read through the CPU's index maps (copied over), their gradients add
+atomically where reflect, edge and circular padding copy a pixel several times."""
 import numpy as np
 from numba import cuda
 
@@ -38,74 +38,97 @@ def pad_grad(ins, attrs):
     return {"X@GRAD": _take(ins["Out@GRAD"], attrs["paddings"][0::2], x.shape)}
 
 
-# -- pad2d ---------------------------------------------------------------------------------------
+# -- pad2d, pad3d -----------------------------------------------------------------------------------
+# Both run as three-dimensional padding: pad2d's images are volumes of depth 1 (a map [0]).
 
 @cuda.jit(device=True)
-def _pad2d_at(i, c, oh, ow, nhwc):
-    """Output element i's (batch, channel, row, column), NCHW or NHWC."""
-    if nhwc:
-        return i // (c * ow * oh), i % c, (i // (c * ow)) % oh, (i // c) % ow
-    return i // (ow * oh * c), (i // (ow * oh)) % c, (i // ow) % oh, i % ow
+def _pad_at(i, c, od, oh, ow, last):
+    """Output element i's (batch, channel, depth, row, column), channels first or last."""
+    s = od * oh * ow
+    p = (i // c) % s if last else i % s
+    ch = i % c if last else (i // s) % c
+    return i // (c * s), ch, p // (oh * ow), (p // ow) % oh, p % ow
 
 
 @cuda.jit(device=True)
-def _pad2d_source(b, ch, sr, sc, c, h, w, nhwc):
-    """The flat index of X's element (b, ch, sr, sc)."""
-    if nhwc:
-        return ((b * h + sr) * w + sc) * c + ch
-    return ((b * c + ch) * h + sr) * w + sc
+def _pad_source(b, ch, z, y, x, c, d, h, w, last):
+    """The flat index of X's element (b, ch, z, y, x)."""
+    if last:
+        return (((b * d + z) * h + y) * w + x) * c + ch
+    return (((b * c + ch) * d + z) * h + y) * w + x
 
 
 @cuda.jit
-def _pad2d(x, rows, cols, out, c, h, w, oh, ow, nhwc, value):
+def _pad(x, deps, rows, cols, out, c, d, h, w, od, oh, ow, last, value):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
     while i < out.size:
-        b, ch, r, j = _pad2d_at(i, c, oh, ow, nhwc)
-        sr, sc = rows[r], cols[j]
-        if sr < 0 or sc < 0:
+        b, ch, k, r, j = _pad_at(i, c, od, oh, ow, last)
+        sz, sr, sc = deps[k], rows[r], cols[j]
+        if sz < 0 or sr < 0 or sc < 0:
             out[i] = value
         else:
-            out[i] = x[_pad2d_source(b, ch, sr, sc, c, h, w, nhwc)]
+            out[i] = x[_pad_source(b, ch, sz, sr, sc, c, d, h, w, last)]
         i += step
 
 
 @cuda.jit
-def _pad2d_grad(dout, rows, cols, dx, c, h, w, oh, ow, nhwc):
+def _pad_grad(dout, deps, rows, cols, dx, c, d, h, w, od, oh, ow, last):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
     while i < dout.size:
-        b, ch, r, j = _pad2d_at(i, c, oh, ow, nhwc)
-        sr, sc = rows[r], cols[j]
-        if sr >= 0 and sc >= 0:
-            cuda.atomic.add(dx, _pad2d_source(b, ch, sr, sc, c, h, w, nhwc), dout[i])
+        b, ch, k, r, j = _pad_at(i, c, od, oh, ow, last)
+        sz, sr, sc = deps[k], rows[r], cols[j]
+        if sz >= 0 and sr >= 0 and sc >= 0:
+            cuda.atomic.add(dx, _pad_source(b, ch, sz, sr, sc, c, d, h, w, last), dout[i])
         i += step
 
 
-def _geometry(x_shape, attrs):
-    rows, cols = _cpu.pad2d_maps(x_shape, attrs)
-    nhwc = attrs["data_format"] == "NHWC"
-    n, c, h, w = (x_shape[0], x_shape[3], x_shape[1], x_shape[2]) if nhwc else x_shape
-    out = (n, rows.size, cols.size, c) if nhwc else (n, c, rows.size, cols.size)
-    return rt.to_device(rows), rt.to_device(cols), (c, h, w, rows.size, cols.size, nhwc), out
+def _geometry(op, ins, attrs):
+    x_shape = tuple(ins["X"].shape)
+    paddings = rt.to_host(ins["Paddings"]) if "Paddings" in ins else None
+    maps, _, last = _cpu.pad_maps(op, x_shape, attrs, paddings)
+    sizes = list(x_shape[1:-1] if last else x_shape[2:])
+    if len(maps) == 2:
+        maps, sizes = [np.zeros(1, np.int64)] + maps, [1] + sizes
+    n, c = x_shape[0], x_shape[-1] if last else x_shape[1]
+    spatial = tuple(m.size for m in maps)[3 - (len(x_shape) - 2):]
+    out = (n,) + (spatial + (c,) if last else (c,) + spatial)
+    return [rt.to_device(m) for m in maps], (c, *sizes, *(m.size for m in maps), last), out
 
 
-def pad2d(ins, attrs):
+def _pad_op(op, ins, attrs, value):
     x = ins["X"]
-    rows, cols, geo, shape = _geometry(tuple(x.shape), attrs)
+    maps, geo, shape = _geometry(op, ins, attrs)
     out = rt.empty(shape, x.dtype)
     if out.size:
-        _pad2d[grid(out.size)](flat(x), rows, cols, flat(out), *geo, np.dtype(x.dtype).type(attrs["pad_value"]))
+        _pad[grid(out.size)](flat(x), *maps, flat(out), *geo, np.dtype(x.dtype).type(value))
     return {"Out": out}
 
 
-def pad2d_grad(ins, attrs):
+def _pad_op_grad(op, ins, attrs):
     x, dout = ins["X"], ins["Out@GRAD"]
-    rows, cols, geo, _ = _geometry(tuple(x.shape), attrs)
+    maps, geo, _ = _geometry(op, ins, attrs)
     dx = zeros(x.shape, x.dtype)
     if dout.size:
-        _pad2d_grad[grid(dout.size)](flat(dout), rows, cols, flat(dx), *geo)
+        _pad_grad[grid(dout.size)](flat(dout), *maps, flat(dx), *geo)
     return {"X@GRAD": dx}
+
+
+def pad2d(ins, attrs):
+    return _pad_op("pad2d", ins, attrs, attrs["pad_value"])
+
+
+def pad2d_grad(ins, attrs):
+    return _pad_op_grad("pad2d", ins, attrs)
+
+
+def pad3d(ins, attrs):
+    return _pad_op("pad3d", ins, attrs, attrs["value"])
+
+
+def pad3d_grad(ins, attrs):
+    return _pad_op_grad("pad3d", ins, attrs)
 
 
 # -- pad_constant_like, crop ------------------------------------------------------------------------

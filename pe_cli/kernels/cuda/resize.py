@@ -11,14 +11,13 @@ from ._launch import flat, grid, zeros
 
 
 def _geometry(x, ins, attrs):
-    size = rt.to_host(ins["OutSize"]) if "OutSize" in ins else None
     shape = tuple(x.shape)
-    sizes_in, sizes_out = _cpu.out_size(shape, attrs, size)
+    sizes_in, sizes_out, scales = _cpu.out_size(shape, attrs, ins, rt.to_host)
     nhwc = attrs["data_layout"] == "NHWC"
     c = shape[-1] if nhwc else shape[1]
     if len(sizes_in) == 2:                     # a unit depth makes every case three-dimensional
-        sizes_in, sizes_out = [1] + sizes_in, [1] + sizes_out
-    taps = [_cpu.taps(n, m, attrs) for n, m in zip(sizes_in, sizes_out)]
+        sizes_in, sizes_out, scales = [1] + sizes_in, [1] + sizes_out, [0.0] + scales
+    taps = [_cpu.taps(n, m, attrs, sc) for n, m, sc in zip(sizes_in, sizes_out, scales)]
     d_taps = [rt.to_device(np.ascontiguousarray(np.stack([t[0], t[1]]))) for t in taps]
     d_weights = [rt.to_device(np.ascontiguousarray(np.stack([t[2], t[3]]))) for t in taps]
     spatial = tuple(sizes_out[3 - (len(shape) - 2):])

@@ -99,6 +99,35 @@ def ops(exe):
     np.savez(os.path.join(HERE, "ops_io.npz"), x=x_value, **{f"out{i}": v for i, v in enumerate(values)})
 
 
+def resize_pad(exe):
+    """Paddle 2.x's bilinear_interp_v2, nearest_interp_v2 and trilinear_interp_v2 (F.interpolate with
+    a scale factor or a size, corners aligned or not, NCHW and NHWC) and pad3d (F.pad of a 5-D tensor
+    in every mode), each against Paddle's own kernels."""
+    F = paddle.nn.functional
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [None, 3, 5, 4], "float32")
+        v = paddle.static.data("v", [None, 2, 3, 4, 3], "float32")
+        outs = [F.interpolate(x, scale_factor=1.5, mode="bilinear"),
+                F.interpolate(x, scale_factor=[2.5, 1.7], mode="bilinear", align_mode=1),
+                F.interpolate(x, size=[7, 3], mode="bilinear", align_corners=True),
+                F.interpolate(x, scale_factor=2, mode="nearest"), F.interpolate(x, size=[4, 9], mode="nearest"),
+                F.interpolate(paddle.transpose(x, [0, 2, 3, 1]), scale_factor=1.3, mode="bilinear",
+                              data_format="NHWC"),
+                F.interpolate(v, scale_factor=[1.5, 2.0, 1.2], mode="trilinear", data_format="NCDHW"),
+                F.pad(v, [1, 2, 0, 1, 2, 1], mode="constant", value=0.5, data_format="NCDHW"),
+                F.pad(v, [2, 1, 1, 2, 1, 0], mode="reflect", data_format="NCDHW"),
+                F.pad(v, [0, 3, 2, 0, 1, 1], mode="replicate", data_format="NCDHW"),
+                F.pad(v, [1, 1, 2, 1, 0, 2], mode="circular", data_format="NCDHW"),
+                F.pad(v, [1, 0, 0, 1, 1, 0], mode="reflect", data_format="NDHWC")]
+    exe.run(startup)
+    rng = np.random.RandomState(3)
+    feed = {"x": rng.randn(2, 3, 5, 4).astype("float32"), "v": rng.randn(2, 2, 3, 4, 3).astype("float32")}
+    values = exe.run(main, feed=feed, fetch_list=outs)
+    paddle.static.save_inference_model(os.path.join(HERE, "resize_pad"), [x, v], outs, exe, program=main)
+    np.savez(os.path.join(HERE, "resize_pad_io.npz"), **feed, **{f"out{i}": v for i, v in enumerate(values)})
+
+
 def adam_state(exe):
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup):
@@ -124,4 +153,5 @@ if __name__ == "__main__":
     attention(executor)
     ops(executor)
     adam_state(executor)
+    resize_pad(executor)
     print("wrote", sorted(f for f in os.listdir(HERE) if not f.endswith(".py")), "with paddle", paddle.__version__)

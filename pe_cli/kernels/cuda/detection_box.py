@@ -1,0 +1,142 @@
+"""Kernels of ops/detection_box.py on a GPU. prior_box, density_prior_box and anchor_generator
+depend only on shapes and attributes: they are made on the host (kernels/detection_geometry.py) and
+copied over, as assign_value is. iou_similarity is one thread per box pair, box_coder one per
+output box, box_clip one per box (with its image's limits, found on the host from the LoD)."""
+import math
+
+import numpy as np
+from numba import cuda
+
+from .. import detection_geometry as geo
+from ..cpu import detection_box as _cpu
+from . import runtime as rt
+from ._launch import flat, grid
+
+
+def _on_host(cpu_kernel):
+    def kernel(ins, attrs):
+        host = {k: np.empty(tuple(v.shape), dtype=v.dtype) for k, v in ins.items()}   # shapes only
+        return {k: rt.to_device(v) for k, v in cpu_kernel(host, attrs).items()}
+    kernel.__name__ = cpu_kernel.__name__
+    return kernel
+
+
+prior_box = _on_host(_cpu.prior_box)
+density_prior_box = _on_host(_cpu.density_prior_box)
+anchor_generator = _on_host(_cpu.anchor_generator)
+
+
+@cuda.jit
+def _iou(x, y, out, n, m, plus):
+    t = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while t < n * m:
+        i = t // m
+        j = t - i * m
+        x0, y0, x1, y1 = x[4 * i], x[4 * i + 1], x[4 * i + 2], x[4 * i + 3]
+        a0, b0, a1, b1 = y[4 * j], y[4 * j + 1], y[4 * j + 2], y[4 * j + 3]
+        area_x = (y1 - y0 + plus) * (x1 - x0 + plus)
+        area_y = (b1 - b0 + plus) * (a1 - a0 + plus)
+        iw = max(min(x1, a1) - max(x0, a0) + plus, 0.0)
+        ih = max(min(y1, b1) - max(y0, b0) + plus, 0.0)
+        inter = iw * ih
+        out[t] = inter / (area_x + area_y - inter)
+        t += step
+
+
+def iou_similarity(ins, attrs):
+    x, y = ins["X"], ins["Y"]
+    n, m = x.shape[0], y.shape[0]
+    out = rt.empty((n, m), x.dtype)
+    if n * m:
+        _iou[grid(n * m)](flat(x), flat(y), flat(out), n, m, 0.0 if attrs["box_normalized"] else 1.0)
+    return {"Out": out}
+
+
+@cuda.jit
+def _encode(t, p, v, out, n, m, plus):
+    k = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while k < n * m:
+        i = k // m
+        j = k - i * m
+        pw = p[4 * j + 2] - p[4 * j] + plus
+        ph = p[4 * j + 3] - p[4 * j + 1] + plus
+        px = p[4 * j] + pw / 2
+        py = p[4 * j + 1] + ph / 2
+        tx = (t[4 * i + 2] + t[4 * i]) / 2
+        ty = (t[4 * i + 3] + t[4 * i + 1]) / 2
+        tw = t[4 * i + 2] - t[4 * i] + plus
+        th = t[4 * i + 3] - t[4 * i + 1] + plus
+        out[4 * k] = (tx - px) / pw / v[4 * j]
+        out[4 * k + 1] = (ty - py) / ph / v[4 * j + 1]
+        out[4 * k + 2] = math.log(abs(tw / pw)) / v[4 * j + 2]
+        out[4 * k + 3] = math.log(abs(th / ph)) / v[4 * j + 3]
+        k += step
+
+
+@cuda.jit
+def _decode(t, p, v, out, n, m, axis, plus):
+    k = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while k < n * m:
+        i = k // m
+        j = k - i * m if axis == 0 else i
+        pw = p[4 * j + 2] - p[4 * j] + plus
+        ph = p[4 * j + 3] - p[4 * j + 1] + plus
+        px = p[4 * j] + pw / 2
+        py = p[4 * j + 1] + ph / 2
+        cx = v[4 * j] * t[4 * k] * pw + px
+        cy = v[4 * j + 1] * t[4 * k + 1] * ph + py
+        w = math.exp(v[4 * j + 2] * t[4 * k + 2]) * pw
+        h = math.exp(v[4 * j + 3] * t[4 * k + 3]) * ph
+        out[4 * k] = cx - w / 2
+        out[4 * k + 1] = cy - h / 2
+        out[4 * k + 2] = cx + w / 2 - plus
+        out[4 * k + 3] = cy + h / 2 - plus
+        k += step
+
+
+def box_coder(ins, attrs):
+    prior, target = ins["PriorBox"], ins["TargetBox"]
+    if "PriorBoxVar" in ins:
+        var = ins["PriorBoxVar"]
+    else:
+        var = rt.to_device(np.ascontiguousarray(_cpu.variance_rows({}, attrs, prior.shape[0], target.dtype)))
+    plus = 0.0 if attrs["box_normalized"] else 1.0
+    if attrs["code_type"] == "encode_center_size":
+        n, m = target.shape[0], prior.shape[0]
+        out = rt.empty((n, m, 4), target.dtype)
+        if n * m:
+            _encode[grid(n * m)](flat(target), flat(prior), flat(var), flat(out), n, m, plus)
+    else:
+        n, m = target.shape[0], target.shape[1]
+        out = rt.empty((n, m, 4), target.dtype)
+        if n * m:
+            _decode[grid(n * m)](flat(target), flat(prior), flat(var), flat(out), n, m, attrs["axis"], plus)
+    return {"OutputBox": out}
+
+
+@cuda.jit
+def _clip(x, x_max, y_max, out, boxes, per_row):
+    k = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while k < boxes:
+        r = k // per_row
+        for c in range(4):
+            lim = x_max[r] if c % 2 == 0 else y_max[r]
+            out[4 * k + c] = max(min(x[4 * k + c], lim), 0.0)
+        k += step
+
+
+def box_clip(ins, attrs):
+    x = ins["Input"]
+    rows = x.shape[0]
+    x_max, y_max = geo.clip_windows(rows, rt.to_host(ins["ImInfo"]), (attrs.get("_lod") or {}).get("Input"))
+    out = rt.empty(tuple(x.shape), x.dtype)
+    boxes = x.size // 4
+    if boxes:
+        dt = np.dtype(x.dtype)
+        _clip[grid(boxes)](flat(x), rt.to_device(x_max.astype(dt)), rt.to_device(y_max.astype(dt)), flat(out),
+                           boxes, boxes // rows)
+    return {"Output": out}

@@ -1,0 +1,140 @@
+"""The box generators of prior_box, density_prior_box and anchor_generator (numpy, float64, from
+shapes and attributes alone; the ops' shape rules count priors with the same functions), and the
+clip windows of box_clip. Shared by the CPU kernels and the CUDA ones (which copy the result over)."""
+import numpy as np
+
+from ..errors import PeError
+
+
+def expand_aspect_ratios(ratios, flip):
+    """Fluid's ExpandAspectRatios: 1 first, then each ratio not already listed (within 1e-6), and
+    its reciprocal when ``flip``."""
+    out = [1.0]
+    for ar in ratios:
+        if any(abs(ar - seen) < 1e-6 for seen in out):
+            continue
+        out.append(float(ar))
+        if flip:
+            out.append(1.0 / ar)
+    return out
+
+
+def density_priors(attrs):
+    """density_prior_box's boxes per cell: len(fixed_ratios) * density^2 summed over densities."""
+    return sum(len(attrs["fixed_ratios"]) * d * d for d in attrs["densities"])
+
+
+def _steps(attrs, feat_hw, img_hw):
+    if attrs["step_w"] == 0 or attrs["step_h"] == 0:
+        return img_hw[1] / feat_hw[1], img_hw[0] / feat_hw[0]
+    return float(attrs["step_w"]), float(attrs["step_h"])
+
+
+def _centers(feat_hw, step_w, step_h, offset):
+    """[H, W, 1] center x and y of every cell."""
+    h, w = feat_hw
+    cx = (np.arange(w, dtype=np.float64) + offset) * step_w
+    cy = (np.arange(h, dtype=np.float64) + offset) * step_h
+    return np.broadcast_to(cx[None, :, None], (h, w, 1)), np.broadcast_to(cy[:, None, None], (h, w, 1))
+
+
+def _prior_half_sizes(attrs):
+    """(half widths, half heights) of one cell's priors, in Fluid's order."""
+    ratios = expand_aspect_ratios(attrs["aspect_ratios"], attrs["flip"])
+    maxes = attrs["max_sizes"]
+    halves = []
+    for s, m in enumerate(attrs["min_sizes"]):
+        by_ratio = [(m * np.sqrt(ar) / 2, m / np.sqrt(ar) / 2) for ar in ratios]
+        square = [(np.sqrt(m * maxes[s]) / 2,) * 2] if maxes else []
+        if attrs["min_max_aspect_ratios_order"]:
+            halves += [(m / 2, m / 2)] + square + [hw for ar, hw in zip(ratios, by_ratio) if abs(ar - 1) >= 1e-6]
+        else:
+            halves += by_ratio + square
+    return np.array([h[0] for h in halves]), np.array([h[1] for h in halves])
+
+
+def _variances(boxes_shape, attrs):
+    return np.broadcast_to(np.asarray(attrs["variances"], np.float64), boxes_shape)
+
+
+def prior_boxes(feat_hw, img_hw, attrs):
+    """prior_box: (boxes, variances) [H, W, P, 4], normalized by the image size."""
+    step_w, step_h = _steps(attrs, feat_hw, img_hw)
+    cx, cy = _centers(feat_hw, step_w, step_h, attrs["offset"])
+    hw, hh = _prior_half_sizes(attrs)
+    img_h, img_w = img_hw
+    boxes = np.stack([(cx - hw) / img_w, (cy - hh) / img_h, (cx + hw) / img_w, (cy + hh) / img_h], axis=-1)
+    if attrs["clip"]:
+        boxes = np.clip(boxes, 0.0, 1.0)
+    return boxes, _variances(boxes.shape, attrs)
+
+
+def density_boxes(feat_hw, img_hw, attrs):
+    """density_prior_box: (boxes, variances) [H, W, P, 4] ([H*W*P, 4] with flatten_to_2d). Each size
+    with density d puts a d x d grid of boxes, ``shift`` apart, in every cell."""
+    step_w, step_h = _steps(attrs, feat_hw, img_hw)
+    cx, cy = _centers(feat_hw, step_w, step_h, attrs["offset"])
+    step_avg = int((step_w + step_h) * 0.5)
+    dx, dy, hw, hh = [], [], [], []
+    for size, density in zip(attrs["fixed_sizes"], attrs["densities"]):
+        shift = step_avg // density
+        for ratio in attrs["fixed_ratios"]:
+            for di in range(density):
+                for dj in range(density):
+                    dx.append(-step_avg / 2.0 + shift / 2.0 + dj * shift)
+                    dy.append(-step_avg / 2.0 + shift / 2.0 + di * shift)
+                    hw.append(size * np.sqrt(ratio) / 2.0)
+                    hh.append(size / np.sqrt(ratio) / 2.0)
+    dx, dy, hw, hh = (np.asarray(v, np.float64) for v in (dx, dy, hw, hh))
+    img_h, img_w = img_hw
+    x, y = cx + dx, cy + dy
+    boxes = np.stack([np.maximum((x - hw) / img_w, 0.0), np.maximum((y - hh) / img_h, 0.0),
+                      np.minimum((x + hw) / img_w, 1.0), np.minimum((y + hh) / img_h, 1.0)], axis=-1)
+    if attrs["clip"]:
+        boxes = np.clip(boxes, 0.0, 1.0)
+    if attrs["flatten_to_2d"]:
+        boxes = boxes.reshape(-1, 4)
+    return boxes, _variances(boxes.shape, attrs)
+
+
+def _round_half_away(v):
+    return np.sign(v) * np.floor(np.abs(v) + 0.5)
+
+
+def anchors(feat_hw, attrs):
+    """anchor_generator: (anchors, variances) [H, W, A, 4] in input pixels, per aspect ratio then size."""
+    sw, sh = (float(s) for s in attrs["stride"])
+    h, w = feat_hw
+    cx = np.arange(w, dtype=np.float64)[None, :, None] * sw + attrs["offset"] * (sw - 1)
+    cy = np.arange(h, dtype=np.float64)[:, None, None] * sh + attrs["offset"] * (sh - 1)
+    cx, cy = np.broadcast_to(cx, (h, w, 1)), np.broadcast_to(cy, (h, w, 1))
+    aw, ah = [], []
+    for ar in attrs["aspect_ratios"]:
+        for size in attrs["anchor_sizes"]:
+            base_w = _round_half_away(np.sqrt(sw * sh / ar))
+            base_h = _round_half_away(base_w * ar)
+            aw.append(size / sw * base_w)
+            ah.append(size / sh * base_h)
+    aw, ah = np.asarray(aw, np.float64), np.asarray(ah, np.float64)
+    boxes = np.stack([cx - 0.5 * (aw - 1), cy - 0.5 * (ah - 1), cx + 0.5 * (aw - 1), cy + 0.5 * (ah - 1)], axis=-1)
+    return boxes, _variances(boxes.shape, attrs)
+
+
+def clip_windows(rows, im_info, lod):
+    """box_clip: per row of Input, the (x limit, y limit) of its image: round(width / scale) - 1 and
+    round(height / scale) - 1. The images are Input's LoD sequences (the last level), or its rows."""
+    info = np.asarray(im_info, np.float64)
+    if lod:
+        offs = np.asarray(lod[-1], np.int64)
+        image = np.repeat(np.arange(offs.size - 1), np.diff(offs))
+        if offs.size - 1 != info.shape[0]:
+            raise PeError(f"box_clip: Input's LoD holds {offs.size - 1} images but ImInfo has {info.shape[0]} rows; "
+                          "give one ImInfo row per image")
+    elif info.shape[0] in (1, rows):
+        image = np.arange(rows) if info.shape[0] != 1 else np.zeros(rows, np.int64)
+    else:
+        raise PeError(f"box_clip: Input has {rows} rows and no LoD but ImInfo has {info.shape[0]} rows; give "
+                      "Input a LoD (its boxes per image), one ImInfo row per Input row, or one ImInfo row")
+    x_max = _round_half_away(info[:, 1] / info[:, 2]) - 1
+    y_max = _round_half_away(info[:, 0] / info[:, 2]) - 1
+    return x_max[image], y_max[image]

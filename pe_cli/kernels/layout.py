@@ -1,0 +1,30 @@
+"""Channels-last images for kernels written channels first. An op registered with
+``channels_last=(slots)`` (pe_cli/ops/registry.py) runs, when its ``data_format`` is NHWC (NDHWC),
+the same NCHW kernel on its data: the listed input slots are transposed to channels first before the
+call and the listed output slots back after it, with the device's own transpose kernel. Slots not
+listed (a filter, which Fluid keeps [M, C/groups, kh, kw] in both layouts) pass as they are. This
+costs a copy of the image each way; it buys every NCHW kernel, on every device, the layout Paddle's
+NHWC models are saved in, with one rule in one place."""
+import importlib
+
+_LAYOUTS = ("NHWC", "NDHWC")
+_TO_FIRST = {4: [0, 3, 1, 2], 5: [0, 4, 1, 2, 3]}
+_TO_LAST = {4: [0, 2, 3, 1], 5: [0, 2, 3, 4, 1]}
+
+
+def channels_last(kernel, device, slots):
+    """``kernel`` wrapped to take and give channels-last values of ``slots`` when the op's attribute
+    ``data_format`` says so; called as it is otherwise."""
+    transpose = importlib.import_module(f"pe_cli.kernels.{device}.tensor").transpose
+
+    def move(value, perms):
+        return transpose({"X": value}, {"axis": perms[len(value.shape)]})["Out"]
+
+    def run(ins, attrs):
+        if attrs.get("data_format") not in _LAYOUTS:
+            return kernel(ins, attrs)
+        first = {k: move(v, _TO_FIRST) if k in slots and v is not None else v for k, v in ins.items()}
+        outs = kernel(first, dict(attrs, data_format="NCHW" if attrs["data_format"] == "NHWC" else "NCDHW"))
+        return {k: move(v, _TO_LAST) if k in slots and v is not None else v for k, v in outs.items()}
+    run.__name__ = getattr(kernel, "__name__", "kernel")
+    return run

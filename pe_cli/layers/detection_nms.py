@@ -1,0 +1,114 @@
+"""Fluid 1.8's NMS and matching layers of ``fluid.layers`` (python/paddle/fluid/layers/detection.py),
+with its signatures: multiclass_nms, matrix_nms, locality_aware_nms, detection_output (box_coder + softmax + transpose +
+multiclass_nms, composed as Fluid does), bipartite_match, target_assign."""
+from ..errors import PeError
+from .detection_box import box_coder, float_input
+from .helper import LayerHelper
+from .activation import softmax
+from .tensor import transpose
+
+__all__ = ["multiclass_nms", "matrix_nms", "locality_aware_nms", "detection_output", "bipartite_match", "target_assign"]
+
+
+def _nms(helper, op, bboxes, scores, attrs, with_index):
+    out = helper.create_variable_for_type_inference(bboxes.dtype, stop_gradient=True)
+    outputs = {"Out": [out]}
+    if with_index:
+        index = helper.create_variable_for_type_inference("int32", stop_gradient=True)
+        outputs["Index"] = [index]
+    helper.append_op(op, {"BBoxes": [bboxes], "Scores": [scores]}, outputs, attrs)
+    return (out, index) if with_index else out
+
+
+def multiclass_nms(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_threshold=0.3, normalized=True,
+                   nms_eta=1., background_label=0, name=None):
+    """Per image and class, greedy NMS of the boxes above score_threshold; a LoDTensor [No, 6] of
+    (label, score, xmin, ymin, xmax, ymax) rows with a LoD over the images, or [[-1]] when nothing is
+    kept. bboxes [N, M, 4] with scores [N, C, M], or bboxes [M, C, 4] with scores [M, C] (LoD)."""
+    float_input("multiclass_nms", "bboxes", bboxes)
+    float_input("multiclass_nms", "scores", scores)
+    helper = LayerHelper("multiclass_nms", name=name)
+    attrs = {"background_label": int(background_label), "score_threshold": float(score_threshold),
+             "nms_top_k": int(nms_top_k), "nms_threshold": float(nms_threshold), "nms_eta": float(nms_eta),
+             "keep_top_k": int(keep_top_k), "normalized": bool(normalized)}
+    return _nms(helper, "multiclass_nms", bboxes, scores, attrs, False)
+
+
+def locality_aware_nms(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_threshold=0.3, normalized=True,
+                       nms_eta=1., background_label=-1, name=None):
+    """EAST's locality-aware NMS per image and class: consecutive overlapping boxes merge (weighted by
+    score) before multiclass_nms's greedy NMS; a LoDTensor [No, 6] over the images, [[-1]] when nothing
+    is kept. bboxes [N, M, 4], scores [N, C, M]."""
+    float_input("locality_aware_nms", "bboxes", bboxes)
+    float_input("locality_aware_nms", "scores", scores)
+    helper = LayerHelper("locality_aware_nms", name=name)
+    attrs = {"background_label": int(background_label), "score_threshold": float(score_threshold),
+             "nms_top_k": int(nms_top_k), "nms_threshold": float(nms_threshold), "nms_eta": float(nms_eta),
+             "keep_top_k": int(keep_top_k), "normalized": bool(normalized)}
+    return _nms(helper, "locality_aware_nms", bboxes, scores, attrs, False)
+
+
+def matrix_nms(bboxes, scores, score_threshold, post_threshold, nms_top_k, keep_top_k, use_gaussian=False,
+               gaussian_sigma=2., background_label=0, normalized=True, return_index=False, name=None):
+    """Matrix NMS (SOLOv2's) per image and class: scores decay with the overlaps instead of boxes being
+    dropped; a LoDTensor [No, 6] of (label, decayed score, box) rows over the images, best first (and
+    Index [No, 1] with return_index). bboxes [N, M, 4], scores [N, C, M]."""
+    float_input("matrix_nms", "bboxes", bboxes)
+    float_input("matrix_nms", "scores", scores)
+    helper = LayerHelper("matrix_nms", name=name)
+    out = helper.create_variable_for_type_inference(bboxes.dtype, stop_gradient=True)
+    index = helper.create_variable_for_type_inference("int32", stop_gradient=True)
+    helper.append_op("matrix_nms", {"BBoxes": [bboxes], "Scores": [scores]}, {"Out": [out], "Index": [index]},
+                     {"background_label": int(background_label), "score_threshold": float(score_threshold),
+                      "post_threshold": float(post_threshold), "nms_top_k": int(nms_top_k),
+                      "keep_top_k": int(keep_top_k), "normalized": bool(normalized), "use_gaussian": bool(use_gaussian),
+                      "gaussian_sigma": float(gaussian_sigma)})
+    return (out, index) if return_index else out
+
+
+def detection_output(loc, scores, prior_box, prior_box_var, background_label=0, nms_threshold=0.3, nms_top_k=400,
+                     keep_top_k=200, score_threshold=0.01, nms_eta=1.0, return_index=False):
+    """SSD's detections: loc [N, M, 4] decoded against the priors [M, 4], scores [N, M, C] through
+    softmax, then multiclass_nms. Returns the LoDTensor [No, 6] (and Index [No, 1] with return_index)."""
+    helper = LayerHelper("detection_output")
+    decoded = box_coder(prior_box=prior_box, prior_box_var=prior_box_var, target_box=loc,
+                        code_type="decode_center_size")
+    probs = transpose(softmax(input=scores), perm=[0, 2, 1])
+    probs.stop_gradient = True
+    attrs = {"background_label": int(background_label), "nms_threshold": float(nms_threshold),
+             "nms_top_k": int(nms_top_k), "keep_top_k": int(keep_top_k), "score_threshold": float(score_threshold),
+             "nms_eta": float(nms_eta), "normalized": True}
+    op = "multiclass_nms2" if return_index else "multiclass_nms"
+    return _nms(helper, op, decoded, probs, attrs, return_index)
+
+
+def bipartite_match(dist_matrix, match_type=None, dist_threshold=None, name=None):
+    """Greedy bipartite matching per instance of dist_matrix [K, M] (a LoDTensor over instances):
+    (matched row per column [N, M] int32, -1 for none; its distance [N, M])."""
+    helper = LayerHelper("bipartite_match", name=name)
+    indices = helper.create_variable_for_type_inference("int32")
+    dist = helper.create_variable_for_type_inference(dist_matrix.dtype)
+    attrs = {}
+    if match_type is not None:
+        attrs["match_type"] = match_type
+    if dist_threshold is not None:
+        attrs["dist_threshold"] = float(dist_threshold)
+    helper.append_op("bipartite_match", {"DistMat": [dist_matrix]},
+                     {"ColToRowMatchIndices": [indices], "ColToRowMatchDist": [dist]}, attrs)
+    return indices, dist
+
+
+def target_assign(input, matched_indices, negative_indices=None, mismatch_value=None, name=None):
+    """Classification or regression targets per prediction: (out [N, M, K], out_weight [N, M, 1])
+    from input [rows, P, K] (a LoDTensor over the images) and matched_indices [N, M] int32."""
+    helper = LayerHelper("target_assign", name=name)
+    if mismatch_value is not None and not isinstance(mismatch_value, (int, float)):
+        raise PeError(f"target_assign: mismatch_value={mismatch_value!r} must be a number")
+    out = helper.create_variable_for_type_inference(input.dtype)
+    weight = helper.create_variable_for_type_inference("float32")
+    inputs = {"X": [input], "MatchIndices": [matched_indices]}
+    if negative_indices is not None:
+        inputs["NegIndices"] = [negative_indices]
+    attrs = {} if mismatch_value is None else {"mismatch_value": int(mismatch_value)}
+    helper.append_op("target_assign", inputs, {"Out": [out], "OutWeight": [weight]}, attrs)
+    return out, weight
