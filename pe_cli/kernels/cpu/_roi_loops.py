@@ -8,6 +8,7 @@ import numba
 from ._roi_elems import make
 
 _jit = numba.njit(cache=True, nogil=True)
+_pjit = numba.njit(cache=True, nogil=True, parallel=True)
 
 
 @_jit
@@ -69,3 +70,29 @@ def prroi_pool(x, rois, bid, c, h, w, ph, pw, scale, out):
 def prroi_pool_grad(dout, rois, bid, c, h, w, ph, pw, scale, dx):
     for i in range(dout.size):
         _prroi_back(dout[i], rois, bid, i, c, h, w, ph, pw, scale, dx)
+
+
+# -- parallel twins of the forward loops (outputs are independent): see _numba.twin ---------------
+
+@_pjit
+def roi_pool_parallel(x, rois, bid, c, h, w, ph, pw, scale, out, argmax):
+    for i in numba.prange(out.size):
+        out[i], argmax[i] = _roi_pool_at(x, rois, bid, i, c, h, w, ph, pw, scale)
+
+
+@_pjit
+def roi_align_parallel(x, rois, bid, c, h, w, ph, pw, scale, ratio, out):
+    for i in numba.prange(out.size):
+        out[i] = _roi_align_at(x, rois, bid, i, c, h, w, ph, pw, scale, ratio)
+
+
+@_pjit
+def psroi_pool_parallel(x, rois, bid, oc, c, h, w, ph, pw, scale, out):
+    for i in numba.prange(out.size):
+        out[i] = _psroi_at(x, rois, bid, i, oc, c, h, w, ph, pw, scale)
+
+
+@_pjit
+def prroi_pool_parallel(x, rois, bid, c, h, w, ph, pw, scale, out):
+    for i in numba.prange(out.size):
+        out[i] = _prroi_at(x, rois, bid, i, c, h, w, ph, pw, scale)

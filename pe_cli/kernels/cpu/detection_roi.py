@@ -4,7 +4,7 @@ or the rois' LoD) is shared with the CUDA kernels."""
 import numpy as np
 
 from ...errors import PeError
-from ._numba import lazy
+from ._numba import lazy, parallel_threads, twin
 
 _loops = lazy("_roi_loops")
 
@@ -41,6 +41,12 @@ def _setup(op, ins, attrs, counts_slot="RoisNum"):
     return x, rois, bid
 
 
+def _forward(op, *args):
+    """The op's forward loop, its parallel twin where this kernel may use several threads."""
+    loops = _loops()
+    twin(getattr(loops, op), getattr(loops, op + "_parallel"), parallel_threads() > 1, *args)(*args)
+
+
 def _dims(x, attrs):
     return x.shape[1], x.shape[2], x.shape[3], attrs["pooled_height"], attrs["pooled_width"]
 
@@ -50,8 +56,8 @@ def roi_pool(ins, attrs):
     c, h, w, ph, pw = _dims(x, attrs)
     out = np.empty((bid.size, c, ph, pw), dtype=x.dtype)
     argmax = np.empty(out.shape, dtype=np.int64)
-    _loops().roi_pool(x.reshape(-1), rois, bid, c, h, w, ph, pw, float(attrs["spatial_scale"]),
-                      out.reshape(-1), argmax.reshape(-1))
+    _forward("roi_pool", x.reshape(-1), rois, bid, c, h, w, ph, pw, float(attrs["spatial_scale"]),
+             out.reshape(-1), argmax.reshape(-1))
     return {"Out": out, "Argmax": argmax}
 
 
@@ -68,8 +74,8 @@ def roi_align(ins, attrs):
     x, rois, bid = _setup("roi_align", ins, attrs)
     c, h, w, ph, pw = _dims(x, attrs)
     out = np.empty((bid.size, c, ph, pw), dtype=x.dtype)
-    _loops().roi_align(x.reshape(-1), rois, bid, c, h, w, ph, pw, float(attrs["spatial_scale"]),
-                       int(attrs["sampling_ratio"]), out.reshape(-1))
+    _forward("roi_align", x.reshape(-1), rois, bid, c, h, w, ph, pw, float(attrs["spatial_scale"]),
+             int(attrs["sampling_ratio"]), out.reshape(-1))
     return {"Out": out}
 
 
@@ -87,8 +93,8 @@ def psroi_pool(ins, attrs):
     c, h, w, ph, pw = _dims(x, attrs)
     oc = attrs["output_channels"]
     out = np.empty((bid.size, oc, ph, pw), dtype=x.dtype)
-    _loops().psroi_pool(x.reshape(-1), rois, bid, oc, c, h, w, ph, pw, float(attrs["spatial_scale"]),
-                        out.reshape(-1))
+    _forward("psroi_pool", x.reshape(-1), rois, bid, oc, c, h, w, ph, pw, float(attrs["spatial_scale"]),
+             out.reshape(-1))
     return {"Out": out}
 
 
@@ -105,7 +111,8 @@ def prroi_pool(ins, attrs):
     x, rois, bid = _setup("prroi_pool", ins, attrs, "BatchRoINums")
     c, h, w, ph, pw = _dims(x, attrs)
     out = np.empty((bid.size, c, ph, pw), dtype=x.dtype)
-    _loops().prroi_pool(x.reshape(-1), rois, bid, c, h, w, ph, pw, float(attrs["spatial_scale"]), out.reshape(-1))
+    _forward("prroi_pool", x.reshape(-1), rois, bid, c, h, w, ph, pw, float(attrs["spatial_scale"]),
+             out.reshape(-1))
     return {"Out": out}
 
 
