@@ -26,8 +26,10 @@ def roi_images(op, rois_count, batch, attrs, counts=None):
     elif batch == 1:
         return np.zeros(rois_count, dtype=np.int64)
     else:
+        count_arg = {"roi_pool": " or pass rois_num", "roi_align": " or pass rois_num",
+                     "prroi_pool": " or pass batch_roi_nums"}.get(op, "")
         raise PeError(f"{op}: X holds {batch} images but ROIs has no LoD saying which image each roi is in: "
-                      f"feed the rois as a LoDTensor with one level (rois per image), or pass rois_num")
+                      f"feed the rois as a LoDTensor with one level (rois per image){count_arg}")
     if offsets.size - 1 != batch or offsets[-1] != rois_count or np.any(np.diff(offsets) < 0):
         raise PeError(f"{op}: {what} must give the rois of each of X's {batch} images, {rois_count} in all")
     return np.repeat(np.arange(batch, dtype=np.int64), np.diff(offsets))
