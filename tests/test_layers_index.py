@@ -88,18 +88,3 @@ def test_capitalized_stand_ins_are_classes():
     for name, group in doc_table().items():
         if name[0].isupper() and not _implemented(name):
             assert isinstance(getattr(fluid.layers, name), type), name
-
-
-def test_pe_fluid_says_one_line_for_a_stand_in(tmp_path):
-    import subprocess
-    import sys
-    script = tmp_path / "s.py"
-    script.write_text("import paddle.fluid as fluid\nx = fluid.layers.data('x', [3])\ny = fluid.layers.multiclass_nms(x)\n")
-    env = dict(os.environ, PYTHONPATH=ROOT)
-    out = subprocess.run([sys.executable, "-m", "pe_cli", "fluid", str(script)], capture_output=True, text=True,
-                         env=env, timeout=120)
-    if _implemented("multiclass_nms"):
-        pytest.skip("multiclass_nms is implemented now")
-    assert out.returncode == 1
-    assert out.stderr.strip() == ("pe fluid: s.py:3: not supported by pe: fluid.layers.multiclass_nms: "
-                                  "pe does not support it yet"), out.stderr

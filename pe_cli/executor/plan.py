@@ -99,12 +99,16 @@ def _pass_lod(step, values, lods, in_lods, outs):
         computed = rule(in_lods, step.attrs) or {}
     if "@LOD" in outs:      # a LoD only the kernel knows (computed from values, as sequence_unpad's)
         computed = dict(computed, **outs["@LOD"])
+    per_var = outs.get("@LODS", {})     # a duplicable output's LoD per variable, from the kernel
     for slot, names, dup in step.outputs:
         for n in names:
             lods.pop(n, None)
         lod = computed.get(slot)
         if lod and not dup:
             lods[names[0]] = lod
+        for n, lod in zip(names, per_var.get(slot, ()) if dup else ()):
+            if lod:
+                lods[n] = lod
 
 
 def _refs(values, name):

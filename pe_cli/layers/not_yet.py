@@ -13,12 +13,7 @@ _WHY = "pe does not support it yet"
 IN_PROGRESS = []
 
 # Object detection (anchors, boxes, proposals, RoI pooling, NMS, detection losses).
-DETECTION = """
-collect_fpn_proposals deformable_roi_pooling distribute_fpn_proposals
-generate_mask_labels generate_proposal_labels generate_proposals
-prroi_pool psroi_pool retinanet_detection_output
-retinanet_target_assign roi_align roi_perspective_transform roi_pool rpn_target_assign
-yolov3_loss""".split()
+DETECTION = []
 
 GROUPS = {"in progress (issues 12, 13)": IN_PROGRESS, "detection": DETECTION}
 

@@ -16,3 +16,5 @@ from . import conv_transpose, norm_extra, py_func  # noqa: F401
 from . import detection_box  # noqa: F401
 from . import detection_nms  # noqa: F401
 from . import detection_more  # noqa: F401
+from . import detection_deform_roi, detection_mask, detection_persp, detection_proposals, detection_roi  # noqa: F401
+from . import detection_retinanet, detection_target, detection_yolo  # noqa: F401

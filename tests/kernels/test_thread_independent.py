@@ -5,7 +5,7 @@ that each kernel takes its split path (a GEMM of 9M multiply-adds, 13 samples)."
 import numpy as np
 import pytest
 
-from pe_cli.kernels.cpu import _numba, math as kmath, nn, optimizer, threads
+from pe_cli.kernels.cpu import _numba, detection_roi, math as kmath, nn, optimizer, threads
 from pe_cli.ops import registry
 
 rng = np.random.default_rng(0)
@@ -34,6 +34,9 @@ W = rng.normal(size=(4, 3, 5, 5)).astype(np.float32)
 DOUT = rng.normal(size=(13, 4, 8, 8)).astype(np.float32)
 A, B = rng.normal(size=(300, 200)).astype(np.float32), rng.normal(size=(200, 150)).astype(np.float32)
 P = rng.normal(size=(70000,)).astype(np.float32)
+ROIS = np.c_[rng.uniform(0, 6, (9, 2)), rng.uniform(7, 12, (9, 2))].astype(np.float32)
+ROI_ATTRS = {"pooled_height": 3, "pooled_width": 3, "spatial_scale": 1.0, "sampling_ratio": 2,
+             "_lod": {"ROIs": [list(range(10)) + [9] * 4]}}           # images 0..8 one roi each, 9..12 none
 
 KERNELS = {
     "conv2d": lambda: nn.conv2d({"Input": X, "Filter": W}, attrs_of("conv2d")),
@@ -43,6 +46,8 @@ KERNELS = {
                                                       attrs_of("conv2d")),
     "max_pool": lambda: nn.pool2d({"X": X}, attrs_of("pool2d", pooling_type="max", ksize=[2, 2], strides=[2, 2])),
     "mul": lambda: kmath.mul({"X": A, "Y": B}, attrs_of("mul")),
+    "roi_align": lambda: detection_roi.roi_align({"X": X, "ROIs": ROIS}, ROI_ATTRS),
+    "roi_pool": lambda: detection_roi.roi_pool({"X": X, "ROIs": ROIS}, ROI_ATTRS),
     "momentum": lambda: optimizer.momentum({"Param": P, "Grad": P * 0.5, "Velocity": P * 0.1,
                                             "LearningRate": np.array([0.1], np.float32)}, attrs_of("momentum")),
 }

@@ -1,0 +1,28 @@
+"""numba loops of the deformable_psroi_pooling kernels (detection_deform_roi.py; imported on first use:
+see _numba.py): one pass over the outputs, each element by _deform_roi_elems.py's functions.
+numba caches the loops beside this file and keys them on it alone: after a change to _deform_roi_elems.py,
+remove __pycache__/_deform_roi_loops.* (as for any cached loop calling another module's function)."""
+import numba
+
+from ._deform_roi_elems import make
+
+
+@numba.njit(cache=True, nogil=True)
+def _add(a, i, v):
+    a[i] += v
+
+
+_E = make(numba.njit(nogil=True), _add)
+_at, _back = _E["at"], _E["back"]
+
+
+@numba.njit(cache=True, nogil=True)
+def forward(x, rois, trans, bid, g, scale, tstd, out, count):
+    for i in range(out.size):
+        out[i], count[i] = _at(x, rois, trans, bid, i, g, scale, tstd)
+
+
+@numba.njit(cache=True, nogil=True)
+def backward(dout, x, rois, trans, bid, g, scale, tstd, dx, dtrans):
+    for i in range(dout.size):
+        _back(dout[i], x, rois, trans, bid, i, g, scale, tstd, dx, dtrans)

@@ -1,0 +1,26 @@
+"""numba loops of the yolov3_loss kernels (detection_yolo.py; imported on first use: see _numba.py):
+one pass over the images, each computed by _yolo_elems.py's functions.
+numba caches the loops beside this file and keys them on it alone: after a change to _yolo_elems.py,
+remove __pycache__/_yolo_loops.* (as for any cached loop calling another module's function)."""
+import numba
+
+from ._yolo_elems import make
+
+_E = make(numba.njit(nogil=True))
+_image_loss, _image_grad = _E["image_loss"], _E["image_grad"]
+
+
+@numba.njit(cache=True, nogil=True)
+def yolov3_loss(x, gt, label, score, anchors, amask, b, c, h, w, input_size, thresh, sxy, pos, neg, loss, obj,
+                matched):
+    for i in range(loss.size):
+        loss[i] = _image_loss(x, gt, label, score, anchors, amask, i, b, c, h, w, input_size, thresh, sxy, pos,
+                              neg, obj, matched)
+
+
+@numba.njit(cache=True, nogil=True)
+def yolov3_loss_grad(x, gt, label, score, anchors, amask, b, c, h, w, input_size, pos, neg, obj, matched, dloss,
+                     dx):
+    for i in range(dloss.size):
+        _image_grad(x, gt, label, score, anchors, amask, i, b, c, h, w, input_size, pos, neg, obj, matched,
+                    dloss[i], dx)

@@ -1,0 +1,127 @@
+"""Kernels of ops/detection_roi.py (roi_pool, roi_align, psroi_pool, prroi_pool): numba loops over the
+outputs (_roi_loops.py). ``roi_images`` (which image each roi pools from, from RoisNum / BatchRoINums
+or the rois' LoD) is shared with the CUDA kernels."""
+import numpy as np
+
+from ...errors import PeError
+from ._numba import lazy, parallel_threads, twin
+
+_loops = lazy("_roi_loops")
+
+_COUNTS = {"roi_pool": "RoisNum", "roi_align": "RoisNum", "prroi_pool": "BatchRoINums"}
+
+
+def roi_images(op, rois_count, batch, attrs, counts=None):
+    """int64 [R]: the image of each roi: from the per-image counts (``counts``, the op's RoisNum or
+    BatchRoINums input, read on the host), else from the last level of the ROIs' LoD; one image
+    needs neither."""
+    lod = ((attrs.get("_lod") or {}).get("ROIs") or [None])[-1]
+    if counts is not None:
+        counts = np.asarray(counts, dtype=np.int64).reshape(-1)
+        what = f"{_COUNTS.get(op, 'RoisNum')} {counts.tolist()}"
+        offsets = np.concatenate([[0], np.cumsum(counts)])
+    elif lod is not None:
+        offsets = np.asarray(lod, dtype=np.int64)
+        what = f"the ROIs' LoD {offsets.tolist()}"
+    elif batch == 1:
+        return np.zeros(rois_count, dtype=np.int64)
+    else:
+        count_arg = {"roi_pool": " or pass rois_num", "roi_align": " or pass rois_num",
+                     "prroi_pool": " or pass batch_roi_nums"}.get(op, "")
+        raise PeError(f"{op}: X holds {batch} images but ROIs has no LoD saying which image each roi is in: "
+                      f"feed the rois as a LoDTensor with one level (rois per image){count_arg}")
+    if offsets.size - 1 != batch or offsets[-1] != rois_count or np.any(np.diff(offsets) < 0):
+        raise PeError(f"{op}: {what} must give the rois of each of X's {batch} images, {rois_count} in all")
+    return np.repeat(np.arange(batch, dtype=np.int64), np.diff(offsets))
+
+
+def _setup(op, ins, attrs, counts_slot="RoisNum"):
+    x = np.ascontiguousarray(ins["X"])
+    rois = np.ascontiguousarray(ins["ROIs"]).reshape(-1)
+    counts = ins.get(counts_slot)
+    bid = roi_images(op, rois.size // 4, x.shape[0], attrs, counts)
+    return x, rois, bid
+
+
+def _forward(op, *args):
+    """The op's forward loop, its parallel twin where this kernel may use several threads."""
+    loops = _loops()
+    twin(getattr(loops, op), getattr(loops, op + "_parallel"), parallel_threads() > 1, *args)(*args)
+
+
+def _dims(x, attrs):
+    return x.shape[1], x.shape[2], x.shape[3], attrs["pooled_height"], attrs["pooled_width"]
+
+
+def roi_pool(ins, attrs):
+    x, rois, bid = _setup("roi_pool", ins, attrs)
+    c, h, w, ph, pw = _dims(x, attrs)
+    out = np.empty((bid.size, c, ph, pw), dtype=x.dtype)
+    argmax = np.empty(out.shape, dtype=np.int64)
+    _forward("roi_pool", x.reshape(-1), rois, bid, c, h, w, ph, pw, float(attrs["spatial_scale"]),
+             out.reshape(-1), argmax.reshape(-1))
+    return {"Out": out, "Argmax": argmax}
+
+
+def roi_pool_grad(ins, attrs):
+    x, _, bid = _setup("roi_pool", ins, attrs)
+    c, h, w, ph, pw = _dims(x, attrs)
+    dx = np.zeros(x.size, dtype=x.dtype)
+    _loops().roi_pool_grad(np.ascontiguousarray(ins["Out@GRAD"]).reshape(-1),
+                           np.ascontiguousarray(ins["Argmax"]).reshape(-1), bid, c, ph, pw, h * w, dx)
+    return {"X@GRAD": dx.reshape(x.shape)}
+
+
+def roi_align(ins, attrs):
+    x, rois, bid = _setup("roi_align", ins, attrs)
+    c, h, w, ph, pw = _dims(x, attrs)
+    out = np.empty((bid.size, c, ph, pw), dtype=x.dtype)
+    _forward("roi_align", x.reshape(-1), rois, bid, c, h, w, ph, pw, float(attrs["spatial_scale"]),
+             int(attrs["sampling_ratio"]), out.reshape(-1))
+    return {"Out": out}
+
+
+def roi_align_grad(ins, attrs):
+    x, rois, bid = _setup("roi_align", ins, attrs)
+    c, h, w, ph, pw = _dims(x, attrs)
+    dx = np.zeros(x.size, dtype=x.dtype)
+    _loops().roi_align_grad(np.ascontiguousarray(ins["Out@GRAD"]).reshape(-1), rois, bid, c, h, w, ph, pw,
+                            float(attrs["spatial_scale"]), int(attrs["sampling_ratio"]), dx)
+    return {"X@GRAD": dx.reshape(x.shape)}
+
+
+def psroi_pool(ins, attrs):
+    x, rois, bid = _setup("psroi_pool", ins, attrs)
+    c, h, w, ph, pw = _dims(x, attrs)
+    oc = attrs["output_channels"]
+    out = np.empty((bid.size, oc, ph, pw), dtype=x.dtype)
+    _forward("psroi_pool", x.reshape(-1), rois, bid, oc, c, h, w, ph, pw, float(attrs["spatial_scale"]),
+             out.reshape(-1))
+    return {"Out": out}
+
+
+def psroi_pool_grad(ins, attrs):
+    x, rois, bid = _setup("psroi_pool", ins, attrs)
+    c, h, w, ph, pw = _dims(x, attrs)
+    dx = np.zeros(x.size, dtype=x.dtype)
+    _loops().psroi_pool_grad(np.ascontiguousarray(ins["Out@GRAD"]).reshape(-1), rois, bid,
+                             attrs["output_channels"], c, h, w, ph, pw, float(attrs["spatial_scale"]), dx)
+    return {"X@GRAD": dx.reshape(x.shape)}
+
+
+def prroi_pool(ins, attrs):
+    x, rois, bid = _setup("prroi_pool", ins, attrs, "BatchRoINums")
+    c, h, w, ph, pw = _dims(x, attrs)
+    out = np.empty((bid.size, c, ph, pw), dtype=x.dtype)
+    _forward("prroi_pool", x.reshape(-1), rois, bid, c, h, w, ph, pw, float(attrs["spatial_scale"]),
+             out.reshape(-1))
+    return {"Out": out}
+
+
+def prroi_pool_grad(ins, attrs):
+    x, rois, bid = _setup("prroi_pool", ins, attrs, "BatchRoINums")
+    c, h, w, ph, pw = _dims(x, attrs)
+    dx = np.zeros(x.size, dtype=x.dtype)
+    _loops().prroi_pool_grad(np.ascontiguousarray(ins["Out@GRAD"]).reshape(-1), rois, bid, c, h, w, ph, pw,
+                             float(attrs["spatial_scale"]), dx)
+    return {"X@GRAD": dx.reshape(x.shape)}

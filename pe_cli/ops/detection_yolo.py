@@ -1,0 +1,60 @@
+"""yolov3_loss of Fluid 1.8 (kernels in kernels/<device>/detection_yolo.py): the YOLOv3 training loss
+of one output level, per image: for each gt box the anchor (of all ``anchors``) whose shape fits it
+best; where that anchor is in ``anchor_mask``, location (sigmoid cross-entropy on x, y; L1 on log
+w, h; weighted (2 - w*h) * score), class (sigmoid cross-entropy, label-smoothed) and objectness
+losses at its cell; objectness 0 elsewhere, except predictions overlapping a gt box by more than
+ignore_thresh."""
+from .registry import Attr, fmt_shape, int_list, is_int, register
+
+
+def _infer(ctx):
+    x, box, label = ctx.shape("X"), ctx.shape("GTBox"), ctx.shape("GTLabel")
+    a = ctx.attrs
+    anchors, mask, c = a["anchors"], a["anchor_mask"], a["class_num"]
+    if len(anchors) % 2 or not anchors:
+        ctx.fail(f"anchors {anchors} must be (width, height) pairs")
+    if any(not 0 <= m < len(anchors) // 2 for m in mask) or not mask:
+        ctx.fail(f"anchor_mask {mask} must pick anchors 0..{len(anchors) // 2 - 1}")
+    if len(x) != 4 or (x[1] >= 0 and x[1] != len(mask) * (5 + c)):
+        ctx.fail(f"X {fmt_shape(x)} must be [N, len(anchor_mask) * (5 + class_num) = {len(mask) * (5 + c)}, H, W]")
+    if len(box) != 3 or box[2] != 4:
+        ctx.fail(f"GTBox {fmt_shape(box)} must be [N, B, 4] (x, y, w, h relative to the image)")
+    if len(label) != 2 or ctx.dtype("GTLabel") not in ("int32", "int64") or (
+            all(d >= 0 for d in list(label) + list(box[:2])) and list(label) != list(box[:2])):
+        ctx.fail(f"GTLabel {fmt_shape(label)} ({ctx.dtype('GTLabel')}) must be int32 [N, B] as GTBox {fmt_shape(box)}")
+    if ctx.has_input("GTScore") and len(ctx.shape("GTScore")) != 2:
+        ctx.fail(f"GTScore {fmt_shape(ctx.shape('GTScore'))} must be [N, B]")
+    dtype = ctx.dtype("X")
+    ctx.set_output("Loss", [x[0]], dtype, lod_level=0)
+    ctx.set_output("ObjectnessMask", [x[0], len(mask), x[2], x[3]], dtype, lod_level=0)
+    ctx.set_output("GTMatchMask", [x[0], box[1]], "int32", lod_level=0)
+
+
+_READS = ("X", "GTBox", "GTLabel", "GTScore")
+
+
+def _grad(g):
+    ins = {s: g.input(s) for s in _READS if g.input(s)}
+    ins.update({s: g.output(s) for s in ("ObjectnessMask", "GTMatchMask")})
+    ins["Loss@GRAD"] = g.out_grad("Loss")
+    g.op("yolov3_loss_grad", ins, {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+def _infer_grad(ctx):
+    ctx.set_output("X@GRAD", ctx.shape("X"), ctx.dtype("X"))
+
+
+_ATTRS = {"anchors": Attr(lambda: [], int_list, "a list of ints"),
+          "anchor_mask": Attr(lambda: [], int_list, "a list of ints"),
+          "class_num": Attr(1, lambda v: is_int(v) and v > 0, "an int > 0"),
+          "ignore_thresh": 0.7, "downsample_ratio": Attr(32, lambda v: is_int(v) and v > 0, "an int > 0"),
+          "use_label_smooth": True, "scale_x_y": 1.0}
+register("yolov3_loss", kernel_module="detection_yolo", inputs=["X", "GTBox", "GTLabel", "GTScore?"],
+         outputs=["Loss", "ObjectnessMask", "GTMatchMask"], attrs=_ATTRS, infer=_infer, grad=_grad,
+         grad_reads=_READS + ("ObjectnessMask", "GTMatchMask"), lod="drop",
+         doc="Loss[n]: YOLOv3's loss of image n (Fluid 1.8's yolov3_loss); ObjectnessMask: per prediction the "
+             "objectness target (the gt score, 0, or -1 ignored); GTMatchMask: per gt box its anchor's index "
+             "in anchor_mask (-1: none, or an empty box).")
+register("yolov3_loss_grad", kernel_module="detection_yolo",
+         inputs=["X", "GTBox", "GTLabel", "GTScore?", "ObjectnessMask", "GTMatchMask", "Loss@GRAD"],
+         outputs=["X@GRAD?"], attrs=_ATTRS, infer=_infer_grad, lod="drop")
