@@ -47,7 +47,7 @@ from .detection_loss import *  # noqa: F401,F403
 from .detection_roi import *  # noqa: F401,F403
 from .detection_yolo import *  # noqa: F401,F403
 from .detection_proposals import *  # noqa: F401,F403
-from . import metric_op, ops, sequence_lod  # noqa: F401,E402 -- Fluid's submodule names (fluid_module.py)
+from . import detection, metric_op, ops, sequence_lod  # noqa: F401,E402 -- Fluid's submodule names (fluid_module.py)
 from .math_op_patch import monkey_patch_variable
 
 monkey_patch_variable()
