@@ -1,8 +1,9 @@
 # after: PaddlePaddle/Paddle python/paddle/fluid/tests/test_detection.py @ 007ff517954ba21e534c48bea63f91eb750662cc
 # Re-written for pe (same API calls, same facts asserted), run with `pe fluid`. The cases of the layers pe
 # has: detection_output, box_coder, iou_similarity, bipartite_match, target_assign, ssd_loss, prior_box,
-# density_prior_box, anchor_generator, yolo_box, box_clip, multiclass_nms, box_decoder_and_assign. Left out:
-# the proposal and RoI layers, yolov3_loss, multi_box_head, detection_map and contrib's multiclass_nms2.
+# density_prior_box, anchor_generator, yolo_box, box_clip, multiclass_nms, box_decoder_and_assign. The
+# proposal and RoI layers and yolov3_loss are fluid_detection_rcnn.py's; multi_box_head, detection_map and
+# contrib's multiclass_nms2 (pe has none of them) are left out.
 import paddle.fluid as fluid
 import paddle.fluid.layers as layers
 from paddle.fluid.framework import Program, program_guard
