@@ -4,7 +4,7 @@
 ``DataLoader.from_generator`` (pe_cli/fluid/reader.py)."""
 from ..io import *  # noqa: F401,F403
 from ..io import __all__ as _pe_all
-from ..paddle.batch import batch
+from ..data.batch import batch
 from .reader import DataLoader, PyReader
 
 __all__ = list(_pe_all) + ["batch", "PyReader", "DataLoader"]

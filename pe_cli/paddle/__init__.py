@@ -1,15 +1,21 @@
 """The companion of the Fluid face: ``paddle.batch``, ``paddle.reader`` and ``paddle.dataset``
-(local files only), and the start of Paddle 2.x's static face (seed 002): ``enable_static``,
-``paddle.static``, ``paddle.optimizer`` (SGD, Momentum, Adam), ``mean``, the places. ``pe fluid
-SCRIPT.py`` makes ``import paddle`` land here; importing pe never does."""
-from .. import layers as _layers
+(local files only), and Paddle 2.x's static face (seed 002): ``enable_static``, ``paddle.static``,
+``paddle.optimizer`` (SGD, Momentum, Adam), the places, and the top-level tensor functions
+(``paddle.add``, ``paddle.matmul``, ``paddle.sum``, ``paddle.reshape``, ``paddle.full``, ...: tensor_*.py,
+over pe's layers) with the device, dtype and seed names (device.py). Dygraph names and what pe lacks
+are one-line stand-ins (device.py). ``pe fluid SCRIPT.py`` makes ``import paddle`` land here;
+importing pe never does."""
 from ..errors import PeError
 from ..places import CPUPlace, CUDAPlace  # noqa: F401
 from . import dataset, optimizer, reader, static  # noqa: F401
 from .batch import batch  # noqa: F401
+from . import device as _device
+from .device import *  # noqa: F401,F403
+from .tensor_create import *  # noqa: F401,F403
+from .tensor_manip import *  # noqa: F401,F403
+from .tensor_math import *  # noqa: F401,F403
 
-__all__ = ["CPUPlace", "CUDAPlace", "batch", "dataset", "disable_static", "enable_static", "in_dynamic_mode",
-           "mean", "optimizer", "reader", "static"]
+globals().update({_n: _f for _n, _f in _device.stand_ins().items() if _n not in globals()})
 
 
 def enable_static():
@@ -22,10 +28,3 @@ def disable_static(place=None):
 
 def in_dynamic_mode():
     return False
-
-
-def mean(x, axis=None, keepdim=False, name=None):
-    """The mean of ``x`` (over all its values when ``axis`` is None)."""
-    if axis is None:
-        return _layers.mean(x, name=name)
-    return _layers.reduce_mean(x, dim=axis, keep_dim=keepdim, name=name)

@@ -1,0 +1,94 @@
+"""Paddle 2.x's top-level names about devices, dtypes, seeds and dygraph (seed 002): the real ones
+pe can honour (places, ``seed``, the default dtype, ``get_device``/``set_device``, what pe was built
+with), Fluid's names the 2.x index re-exports, and one-line stand-ins for what cannot work in pe
+(dygraph) or is not in it yet. tests/test_paddle_tensor.py keeps every name of the index classified."""
+from .. import fluid as _fluid
+from ..errors import PeError, unsupported
+from ..framework import default_main_program, default_startup_program
+from ..kernels import is_compiled_with_cuda
+from ..places import CPUPlace, CUDAPinnedPlace, CUDAPlace  # noqa: F401 (CUDAPinnedPlace: exported)
+
+__all__ = ["CUDAPinnedPlace", "ParamAttr", "seed", "get_device", "set_device", "get_default_dtype",
+           "set_default_dtype", "get_cudnn_version", "is_compiled_with_cuda", "is_compiled_with_xpu",
+           "create_lod_tensor", "create_random_int_lodtensor", "cuda_pinned_places", "data", "DataFeedDesc",
+           "DataFeeder", "DistributeTranspiler", "DistributeTranspilerConfig", "get_flags"]
+
+ParamAttr = _fluid.ParamAttr
+create_lod_tensor, create_random_int_lodtensor = _fluid.create_lod_tensor, _fluid.create_random_int_lodtensor
+cuda_pinned_places, data, get_flags = _fluid.cuda_pinned_places, _fluid.data, _fluid.get_flags
+DataFeedDesc, DataFeeder = _fluid.DataFeedDesc, _fluid.DataFeeder
+DistributeTranspiler, DistributeTranspilerConfig = _fluid.DistributeTranspiler, _fluid.DistributeTranspilerConfig
+
+STATIC_ONLY = "pe runs static graphs only"
+NOT_YET = "pe does not support it yet"
+
+# Dygraph (eager) names: pe builds static graphs, so these cannot work.
+DYGRAPH = "to_tensor Tensor no_grad grad DataParallel Model summary flops".split()
+# Names pe does not have yet: ops it lacks, and the RNG state of a dygraph generator.
+MISSING = """bernoulli cholesky histogram imag inverse multinomial real scatter_nd scatter_nd_add shape
+tril triu where get_cuda_rng_state set_cuda_rng_state load save""".split()
+# Not in pe at all, with the reason.
+OTHER = {"XPUPlace": "pe has no XPU kernels", "device_guard": "pe does not place single ops on another device"}
+
+_STATE = {"dtype": "float32", "device": None}
+
+
+def seed(seed):
+    """Seeds the random ops of the default programs: sets their ``random_seed`` (each random op
+    appended after this with seed 0 takes it), as ``paddle.seed`` does in static mode."""
+    default_main_program().random_seed = int(seed)
+    default_startup_program().random_seed = int(seed)
+
+
+def get_default_dtype():
+    """The float dtype pe's creation functions use when none is given: 'float32' unless set."""
+    return _STATE["dtype"]
+
+
+def set_default_dtype(d):
+    """Sets the default float dtype (float32 or float64) of paddle.full, zeros, ones, rand, ..."""
+    name = str(getattr(d, "__name__", d))
+    if name not in ("float32", "float64"):
+        raise PeError(f"paddle.set_default_dtype: {d!r} must be 'float32' or 'float64' (pe has no float16 default)")
+    _STATE["dtype"] = name
+
+
+def set_device(device):
+    """Records the device scripts ask for ('cpu', 'gpu' or 'gpu:N') and returns its place; pe's
+    executors still run on the place they are given."""
+    name = str(device).lower()
+    if name == "cpu":
+        place = CPUPlace()
+    elif name == "gpu" or name.startswith("gpu:"):
+        if not is_compiled_with_cuda():
+            raise PeError(f"paddle.set_device('{device}'): this machine has no CUDA device; use 'cpu'")
+        place = CUDAPlace(int(name.split(":", 1)[1]) if ":" in name else 0)
+    else:
+        raise PeError(f"paddle.set_device('{device}'): pe knows 'cpu', 'gpu' and 'gpu:N'")
+    _STATE["device"] = name if name != "gpu" else "gpu:0"
+    return place
+
+
+def get_device():
+    """'cpu', or 'gpu:N': the one set_device chose, else gpu:0 when CUDA is there."""
+    if _STATE["device"]:
+        return _STATE["device"]
+    return "gpu:0" if is_compiled_with_cuda() else "cpu"
+
+
+def get_cudnn_version():
+    """None: pe's CUDA kernels do not use cuDNN (Paddle returns None without it too)."""
+    return None
+
+
+def is_compiled_with_xpu():
+    return False
+
+
+def stand_ins():
+    """name -> stand-in for every name of the index pe does not implement."""
+    out = {n: unsupported(f"paddle.{n}", STATIC_ONLY) for n in DYGRAPH}
+    out.update({n: unsupported(f"paddle.{n}", NOT_YET) for n in MISSING})
+    out.update({n: unsupported(f"paddle.{n}", why) for n, why in OTHER.items()})
+    return out
+

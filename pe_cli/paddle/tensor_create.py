@@ -1,0 +1,290 @@
+"""Paddle 2.x's top-level creation, search and random names (``paddle.full``, ``paddle.arange``,
+``paddle.argmax``, ``paddle.topk``, ``paddle.unique``, ``paddle.rand``, ...) with 2.x's signatures
+and semantics, built from pe's own layers. A missing dtype is the default float dtype (float32
+unless paddle.set_default_dtype changed it; int64 for indices and ``arange`` over ints)."""
+import numbers
+
+import numpy as np
+
+from .. import layers as L
+from ..dtypes import convert_dtype
+from ..errors import PeError
+from ..framework.variable import Variable
+from ..layers.helper import LayerHelper
+from .device import get_default_dtype
+from .tensor_manip import _dims, _known, flatten, gather
+
+__all__ = ["arange", "full", "full_like", "zeros", "zeros_like", "ones", "ones_like", "empty", "empty_like", "eye",
+           "linspace", "meshgrid", "diag", "assign", "argmax", "argmin", "argsort", "sort", "topk", "nonzero",
+           "masked_select", "unique", "median", "trace", "rand", "randn", "randint", "randperm", "uniform",
+           "normal", "standard_normal"]
+
+
+def _dtype(dtype, default=None):
+    """``dtype``, or ``default``, or the default float dtype (paddle.set_default_dtype)."""
+    return convert_dtype(dtype if dtype is not None else default or get_default_dtype())
+
+
+def _shape(shape):
+    if isinstance(shape, Variable):
+        raise PeError("a Tensor shape is not supported by pe; give a list of ints")
+    return [int(d) for d in (shape if isinstance(shape, (list, tuple)) else [shape])]
+
+
+def full(shape, fill_value, dtype=None, name=None):
+    return L.fill_constant(_shape(shape), _dtype(dtype), fill_value)
+
+
+def zeros(shape, dtype=None, name=None):
+    return full(shape, 0.0, dtype)
+
+
+def ones(shape, dtype=None, name=None):
+    return full(shape, 1.0, dtype)
+
+
+def empty(shape, dtype=None, name=None):
+    """A tensor of ``shape`` whose values are not to be read (pe fills it with zeros)."""
+    return full(shape, 0.0, dtype)
+
+
+def full_like(x, fill_value, dtype=None, name=None):
+    """``fill_value`` shaped like x, of ``dtype`` (None: x's)."""
+    helper = LayerHelper("full_like", x=x, name=name)
+    dtype = x.dtype if dtype is None else convert_dtype(dtype)
+    out = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+    helper.append_op("fill_any_like", {"X": [x]}, {"Out": [out]}, {"value": float(fill_value), "dtype": dtype})
+    out.stop_gradient = True
+    return out
+
+
+def zeros_like(x, dtype=None, name=None):
+    return full_like(x, 0.0, dtype)
+
+
+def ones_like(x, dtype=None, name=None):
+    return full_like(x, 1.0, dtype)
+
+
+def empty_like(x, dtype=None, name=None):
+    """Like x; its values are not to be read (pe fills it with zeros)."""
+    return full_like(x, 0.0, dtype)
+
+
+def arange(start=0, end=None, step=1, dtype=None, name=None):
+    """[start, start + step, ...) stopping before ``end`` (only ``start`` given: [0, start))."""
+    if end is None:
+        start, end = 0, start
+    ints = all(isinstance(v, numbers.Integral) for v in (start, end, step))
+    return L.range(start, end, step, _dtype(dtype, "int64" if ints else "float32"))
+
+
+def eye(num_rows, num_columns=None, dtype=None, name=None):
+    return L.eye(num_rows, num_columns, dtype=_dtype(dtype))
+
+
+def linspace(start, stop, num, dtype=None, name=None):
+    """``num`` evenly spaced values from start to stop (both included; numbers only)."""
+    if any(isinstance(v, Variable) for v in (start, stop, num)):
+        raise PeError("paddle.linspace: Tensor start/stop/num are not supported by pe; give numbers")
+    dtype = _dtype(dtype)
+    if num == 1:
+        return L.fill_constant([1], dtype, start)
+    step = (float(stop) - float(start)) / (int(num) - 1)
+    steps = L.cast(L.range(0, int(num), 1, "int64"), dtype)
+    return L.scale(steps, scale=step, bias=float(start))
+
+
+def meshgrid(*args, **kwargs):
+    """For k 1-D tensors of sizes n1..nk: k tensors [n1, ..., nk], the i-th varying along dim i."""
+    tensors = list(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple)) else list(args)
+    sizes = [_known(t, "meshgrid")[0] if len(t.shape) == 1 else -2 for t in tensors]
+    if -2 in sizes:
+        raise PeError("paddle.meshgrid: every input must be 1-D")
+    out = []
+    for i, t in enumerate(tensors):
+        shaped = L.reshape(t, [sizes[i] if j == i else 1 for j in range(len(tensors))])
+        out.append(L.expand(shaped, [1 if j == i else n for j, n in enumerate(sizes)]))
+    return out
+
+
+def _diag_coords(rows, cols, offset):
+    pairs = [(i, i + offset) for i in range(rows) if 0 <= i + offset < cols]
+    return L.assign(np.asarray(pairs, dtype=np.int64).reshape(-1, 2))
+
+
+def diag(x, offset=0, padding_value=0, name=None):
+    """1-D x: a square matrix with x on diagonal ``offset``, ``padding_value`` elsewhere; 2-D x:
+    its diagonal ``offset`` as a 1-D tensor."""
+    if len(x.shape) == 2:
+        rows, cols = _known(x, "diag")
+        return L.gather_nd(x, _diag_coords(rows, cols, int(offset)), name=name)
+    if len(x.shape) != 1:
+        raise PeError(f"paddle.diag: x {list(x.shape)} must be 1-D or 2-D")
+    k = abs(int(offset))
+    square = L.diag(x)
+    if k:
+        pads = [0, k, k, 0] if offset > 0 else [k, 0, 0, k]
+        square = L.pad(square, pads)
+    if padding_value:
+        mask = L.pad(L.diag(L.ones_like(x)), pads) if k else L.diag(L.ones_like(x))
+        square = L.elementwise_add(square, L.scale(mask, scale=-float(padding_value), bias=float(padding_value)))
+    return square
+
+
+def assign(x, output=None):
+    return L.assign(x, output)
+
+
+def _arg(op_type, x, axis, keepdim, dtype):
+    if axis is None:
+        x, axis = L.reshape(x, [-1]), 0
+    helper = LayerHelper(op_type, x=x)
+    out = helper.create_variable_for_type_inference("int64", stop_gradient=True)
+    helper.append_op(op_type, {"X": [x]}, {"Out": [out]}, {"axis": int(axis), "keepdims": bool(keepdim),
+                                                           "flatten": False, "dtype": 3})
+    out.stop_gradient = True
+    return out if convert_dtype(dtype) == "int64" else L.cast(out, dtype)
+
+
+def argmax(x, axis=None, keepdim=False, dtype="int64", name=None):
+    """The index of the largest value along ``axis`` (None: in the flattened x)."""
+    return _arg("arg_max", x, axis, keepdim, dtype)
+
+
+def argmin(x, axis=None, keepdim=False, dtype="int64", name=None):
+    return _arg("arg_min", x, axis, keepdim, dtype)
+
+
+def argsort(x, axis=-1, descending=False, name=None):
+    """The int64 indices that sort x along ``axis``."""
+    return L.argsort(x, axis=axis, descending=descending)[1]
+
+
+def sort(x, axis=-1, descending=False, name=None):
+    return L.argsort(x, axis=axis, descending=descending)[0]
+
+
+def topk(x, k, axis=None, largest=True, sorted=True, name=None):  # noqa: A002
+    """(values, int64 indices) of the k largest (or smallest) along ``axis`` (None: the last),
+    largest first (smallest first when not ``largest``)."""
+    if isinstance(k, Variable):
+        raise PeError("paddle.topk: a Tensor k is not supported by pe; give an int")
+    last = len(x.shape) - 1
+    axis = last if axis is None else int(axis) % len(x.shape)
+    perm = list(range(len(x.shape)))
+    perm[axis], perm[last] = last, axis
+    moved = x if axis == last else L.transpose(x, perm)
+    values, indices = L.topk(moved if largest else L.scale(moved, scale=-1.0), k=int(k))
+    if not largest:
+        values = L.scale(values, scale=-1.0)
+    if axis != last:
+        values, indices = L.transpose(values, perm), L.transpose(indices, perm)
+    return values, indices
+
+
+def nonzero(x, as_tuple=False):
+    """The int64 coordinates [N, rank] of x's nonzero elements; with ``as_tuple``, one [N, 1]
+    tensor per dim."""
+    cond = x if x.dtype == "bool" else L.cast(x, "bool")
+    coords = L.where(cond)
+    if not as_tuple:
+        return coords
+    return tuple(L.slice(coords, [1], [i], [i + 1]) for i in range(len(x.shape)))
+
+
+def masked_select(x, mask, name=None):
+    """The 1-D tensor of x's elements where ``mask`` (of x's shape) is True, in row-major order."""
+    return L.gather_nd(x, L.where(mask), name=name)
+
+
+def unique(x, return_index=False, return_inverse=False, return_counts=False, axis=None, dtype="int64", name=None):
+    """x's distinct values sorted ascending (x flattened); with ``return_inverse`` the position of
+    each element of x in them, with ``return_counts`` how often each occurs."""
+    if axis is not None:
+        raise PeError("paddle.unique: axis is not supported by pe; unique runs over the flattened x")
+    if return_index:
+        raise PeError("paddle.unique: return_index is not supported by pe")
+    flat = x if len(x.shape) == 1 else L.reshape(x, [-1])
+    values, index, counts = L.unique_with_counts(flat, dtype=convert_dtype(dtype))
+    ordered, perm = L.argsort(values)
+    out = [ordered]
+    if return_inverse:
+        rank_of = L.argsort(perm)[1]
+        out.append(L.cast(gather(rank_of, index), dtype))
+    if return_counts:
+        out.append(gather(counts, perm))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def median(x, axis=None, keepdim=False, name=None):
+    """The middle value along ``axis`` (None: of all x): the mean of the two middle ones when the
+    count is even."""
+    if axis is None:
+        x, axis = flatten(x), 0
+    axis = _dims(x, axis)[0]
+    n = _known(x, "median", [axis])[axis]
+    ordered = L.argsort(x, axis=axis)[0]
+    lo, hi = (n - 1) // 2, n // 2
+    mid = L.reduce_mean(L.slice(ordered, [axis], [lo], [hi + 1]), dim=axis, keep_dim=True)
+    if keepdim:
+        return mid
+    shape = [d for i, d in enumerate(mid.shape) if i != axis] or [1]
+    return L.reshape(mid, [0 if d < 0 else d for d in shape])
+
+
+def trace(x, offset=0, axis1=0, axis2=1, name=None):
+    """The sum of the diagonal ``offset`` of the 2-D planes (axis1, axis2) of x."""
+    a1, a2 = _dims(x, [axis1, axis2])
+    if a1 == a2:
+        raise PeError(f"paddle.trace: axis1={axis1} and axis2={axis2} must differ")
+    rows, cols = (_known(x, "trace", [a1, a2])[d] for d in (a1, a2))
+    perm = [a1, a2] + [d for d in range(len(x.shape)) if d not in (a1, a2)]
+    moved = x if perm == list(range(len(perm))) else L.transpose(x, perm)
+    diagonal = L.gather_nd(moved, _diag_coords(rows, cols, int(offset)))
+    return L.reduce_sum(diagonal, dim=0, keep_dim=False, name=name)
+
+
+# -- random ---------------------------------------------------------------------------------------
+
+def uniform(shape, dtype="float32", min=-1.0, max=1.0, seed=0, name=None):  # noqa: A002
+    return L.uniform_random(_shape(shape), dtype=_dtype(dtype), min=float(min), max=float(max), seed=seed)
+
+
+def rand(shape, dtype=None, name=None):
+    """Uniform in [0, 1)."""
+    return uniform(shape, dtype, 0.0, 1.0)
+
+
+def randn(shape, dtype=None, name=None):
+    """Standard normal."""
+    return L.gaussian_random(_shape(shape), mean=0.0, std=1.0, dtype=_dtype(dtype))
+
+
+standard_normal = randn
+
+
+def normal(mean=0.0, std=1.0, shape=None, name=None):
+    """Normal values of ``mean`` and ``std`` (numbers, with ``shape``; or Tensors, shaped like them)."""
+    if not isinstance(mean, Variable) and not isinstance(std, Variable):
+        return L.gaussian_random(_shape([1] if shape is None else shape), mean=float(mean), std=float(std))
+    like = mean if isinstance(mean, Variable) else std
+    noise = randn(_known(like, "normal"), like.dtype)
+    scaled = L.elementwise_mul(noise, std) if isinstance(std, Variable) else L.scale(noise, scale=float(std))
+    return L.elementwise_add(scaled, mean) if isinstance(mean, Variable) else L.scale(scaled, bias=float(mean))
+
+
+def randint(low=0, high=None, shape=[1], dtype=None, name=None):  # noqa: B006 -- Paddle's default
+    """Integers uniform in [low, high) (only ``low`` given: [0, low))."""
+    if high is None:
+        low, high = 0, low
+    if high <= low:
+        raise PeError(f"paddle.randint: high={high} must be greater than low={low}")
+    draws = L.floor(L.uniform_random(_shape(shape), "float64", float(low), float(high)))
+    return L.cast(L.clip(draws, float(low), float(high - 1)), _dtype(dtype, "int64"))
+
+
+def randperm(n, dtype="int64", name=None):
+    """A random permutation of 0 .. n-1."""
+    order = L.argsort(L.uniform_random([int(n)], "float32", 0.0, 1.0))[1]
+    return order if convert_dtype(dtype) == "int64" else L.cast(order, dtype)

@@ -1,0 +1,340 @@
+"""Paddle 2.x's top-level math names (``paddle.add``, ``paddle.sum``, ``paddle.matmul``, ...) with
+2.x's signatures and semantics, each built from pe's own layers (one op, or a few composed exactly):
+elementwise binaries broadcast as numpy does, reductions take ``axis`` (None: all) and ``keepdim``,
+``matmul`` is matmul_v2. Scalars where 2.x takes a Tensor become one-element constants."""
+import builtins
+import math
+import numbers
+
+import numpy as np
+
+from .. import layers as L
+from ..dtypes import convert_dtype
+from ..errors import PeError
+from ..framework.variable import Variable
+from ..layers.tensor import _single
+
+__all__ = ["add", "subtract", "multiply", "divide", "floor_divide", "mod", "remainder", "floor_mod", "maximum",
+           "minimum", "pow", "add_n", "addmm", "matmul", "mm", "bmm", "mv", "dot", "t", "sum", "mean", "max", "min",
+           "prod", "all", "any", "std", "var", "logsumexp", "norm", "dist", "allclose", "equal_all", "isnan",
+           "isinf", "isfinite", "tan", "log2", "log10", "log1p", "cross", "kron", "abs", "acos", "asin", "atan",
+           "ceil", "cos", "cosh", "erf", "exp", "floor", "log", "reciprocal", "round", "rsqrt", "sign", "sin",
+           "sinh", "sqrt", "square", "tanh", "tanh_", "stanh", "scale", "clip", "conj", "increment",
+           "equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal",
+           "logical_and", "logical_or", "logical_xor", "logical_not"]
+
+
+def _var(value, like):
+    """``value`` as a Variable: itself, or a one-element constant of ``like``'s dtype."""
+    if isinstance(value, Variable):
+        return value
+    if isinstance(value, numbers.Number):
+        return L.fill_constant([1], like.dtype, value)
+    raise PeError(f"expected a Tensor or a number, got {type(value).__name__}")
+
+
+def _binary(op_type, doc):
+    def fn(x, y, name=None):
+        return _single(op_type, x, {"X": [x], "Y": [_var(y, x)]}, {"axis": -1}, name=name)
+    fn.__doc__ = f"{doc}, elementwise; x and y broadcast as in numpy."
+    return fn
+
+
+add = _binary("elementwise_add", "x + y")
+subtract = _binary("elementwise_sub", "x - y")
+multiply = _binary("elementwise_mul", "x * y")
+divide = _binary("elementwise_div", "x / y")
+floor_divide = _binary("elementwise_floordiv", "x // y (integers)")
+mod = remainder = floor_mod = _binary("elementwise_mod", "x % y, the sign of y's")
+maximum = _binary("elementwise_max", "max(x, y)")
+minimum = _binary("elementwise_min", "min(x, y)")
+
+
+def pow(x, y, name=None):  # noqa: A001 -- Paddle's name
+    """x ** y: y a number (the pow op) or a Tensor (elementwise_pow, broadcast)."""
+    if isinstance(y, Variable):
+        return _single("elementwise_pow", x, {"X": [x], "Y": [y]}, {"axis": -1}, name=name)
+    return L.pow(x, factor=float(y), name=name)
+
+
+def add_n(inputs, name=None):
+    """The sum of a Tensor or a list of Tensors of one shape."""
+    return L.sums(inputs if isinstance(inputs, (list, tuple)) else [inputs])
+
+
+def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
+    """x @ y (matmul_v2): batch dims broadcast, a 1-D operand is a vector (its dim dropped)."""
+    return _single("matmul_v2", x, {"X": [x], "Y": [y]}, {"trans_x": bool(transpose_x),
+                                                         "trans_y": bool(transpose_y)}, name=name)
+
+
+def mm(input, mat2, name=None):
+    return matmul(input, mat2, name=name)
+
+
+def bmm(x, y, name=None):
+    """Batched [B, M, K] @ [B, K, N]."""
+    if len(x.shape) != 3 or len(y.shape) != 3:
+        raise PeError(f"paddle.bmm: x {list(x.shape)} and y {list(y.shape)} must both be 3-D")
+    return matmul(x, y, name=name)
+
+
+def mv(x, vec, name=None):
+    """Matrix [M, N] times vector [N]: [M]."""
+    return matmul(x, vec, name=name)
+
+
+def addmm(input, x, y, beta=1.0, alpha=1.0, name=None):
+    """beta * input + alpha * (x @ y); input broadcasts to the product's shape."""
+    product = L.scale(matmul(x, y), scale=float(alpha))
+    return add(L.scale(input, scale=float(beta)), product, name=name)
+
+
+def dot(x, y, name=None):
+    """The inner product along the last dim: [N] -> [1], [B, N] -> [B, 1]."""
+    return L.reduce_sum(multiply(x, y), dim=-1, keep_dim=len(x.shape) == 2, name=name)
+
+
+def t(input, name=None):
+    """The transpose of a matrix; a 0-D or 1-D tensor is returned as it is."""
+    if len(input.shape) > 2:
+        raise PeError(f"paddle.t: input {list(input.shape)} must have at most 2 dims (use paddle.transpose)")
+    return input if len(input.shape) < 2 else L.transpose(input, [1, 0], name=name)
+
+
+def _axes(axis):
+    return None if axis is None or axis == [] else axis
+
+
+def _reduction(layer, doc):
+    def fn(x, axis=None, keepdim=False, name=None):
+        return layer(x, dim=_axes(axis), keep_dim=keepdim, name=name)
+    fn.__doc__ = f"The {doc} of x over ``axis`` (an int or a list; None: all of x)."
+    return fn
+
+
+max = _reduction(L.reduce_max, "largest value")  # noqa: A001 -- Paddle's names
+min = _reduction(L.reduce_min, "smallest value")  # noqa: A001
+all = _reduction(L.reduce_all, "logical and")  # noqa: A001
+any = _reduction(L.reduce_any, "logical or")  # noqa: A001
+mean = _reduction(L.reduce_mean, "mean")
+
+
+def sum(x, axis=None, dtype=None, keepdim=False, name=None):  # noqa: A001
+    """The sum of x over ``axis`` (None: all), cast to ``dtype`` first when given."""
+    if dtype is not None and convert_dtype(dtype) != x.dtype:
+        x = L.cast(x, dtype)
+    return L.reduce_sum(x, dim=_axes(axis), keep_dim=keepdim, name=name)
+
+
+def prod(x, axis=None, keepdim=False, dtype=None, name=None):
+    """The product of x over ``axis`` (None: all), cast to ``dtype`` first when given."""
+    if dtype is not None and convert_dtype(dtype) != x.dtype:
+        x = L.cast(x, dtype)
+    return L.reduce_prod(x, dim=_axes(axis), keep_dim=keepdim, name=name)
+
+
+def _count(x, axis):
+    shape = x.shape
+    dims = range(len(shape)) if _axes(axis) is None else [a % len(shape) for a in
+                                                          (axis if isinstance(axis, (list, tuple)) else [axis])]
+    count = 1
+    for d in dims:
+        if shape[d] < 0:
+            raise PeError(f"paddle.var/std over dim {d} of {list(shape)}: its size must be known when the "
+                          f"program is built")
+        count *= shape[d]
+    return count
+
+
+def var(x, axis=None, unbiased=True, keepdim=False, name=None):
+    """The variance over ``axis`` (None: all); divided by n - 1 when ``unbiased``."""
+    n = _count(x, axis)
+    centered = subtract(x, L.reduce_mean(x, dim=_axes(axis), keep_dim=True))
+    total = L.reduce_sum(L.square(centered), dim=_axes(axis), keep_dim=keepdim)
+    return L.scale(total, scale=1.0 / builtins.max(n - 1 if unbiased else n, 1), name=name)
+
+
+def std(x, axis=None, unbiased=True, keepdim=False, name=None):
+    """The standard deviation: sqrt(var)."""
+    return L.sqrt(var(x, axis, unbiased, keepdim), name=name)
+
+
+def logsumexp(x, axis=None, keepdim=False, name=None):
+    """log(sum(exp(x))) over ``axis`` (None: all), computed shifted by the max for stability."""
+    top = L.reduce_max(x, dim=_axes(axis), keep_dim=True)
+    top.stop_gradient = True
+    total = L.reduce_sum(L.exp(subtract(x, top)), dim=_axes(axis), keep_dim=True)
+    out = add(L.log(total), top)
+    if not keepdim:
+        dims = list(range(len(x.shape))) if _axes(axis) is None else \
+            [a % len(x.shape) for a in (axis if isinstance(axis, (list, tuple)) else [axis])]
+        out = L.reshape(out, [d for i, d in enumerate(out.shape) if i not in dims] or [1])
+    return out
+
+
+def norm(x, p="fro", axis=None, keepdim=False, name=None):
+    """'fro' (or 2): sqrt(sum(x^2)); inf / -inf: max / min of |x|; 0: the count of nonzeros;
+    another number p: sum(|x|^p)^(1/p) — over ``axis`` (None: all)."""
+    axis = _axes(axis)
+    if p == "fro" or p == 2:
+        return L.sqrt(L.reduce_sum(L.square(x), dim=axis, keep_dim=keepdim), name=name)
+    if not isinstance(p, numbers.Number):
+        raise PeError(f"paddle.norm: p={p!r} must be 'fro' or a number")
+    if p == math.inf:
+        return L.reduce_max(L.abs(x), dim=axis, keep_dim=keepdim, name=name)
+    if p == -math.inf:
+        return L.reduce_min(L.abs(x), dim=axis, keep_dim=keepdim, name=name)
+    if p == 0:
+        nonzero = L.cast(L.not_equal(x, L.zeros_like(x)), x.dtype)
+        return L.reduce_sum(nonzero, dim=axis, keep_dim=keepdim, name=name)
+    total = L.reduce_sum(L.pow(L.abs(x), factor=float(p)), dim=axis, keep_dim=keepdim)
+    return L.pow(total, factor=1.0 / float(p), name=name)
+
+
+def dist(x, y, p=2, name=None):
+    """The p-norm of x - y (broadcast), over all of it: shape [1]."""
+    return norm(subtract(x, y), p=p, name=name)
+
+
+def isnan(x, name=None):
+    """Elementwise: x is nan (x != x)."""
+    return L.not_equal(x, x, name=name)
+
+
+def isinf(x, name=None):
+    """Elementwise: |x| is inf."""
+    return L.equal(L.abs(x), L.fill_constant([1], x.dtype, math.inf), name=name)
+
+
+def isfinite(x, name=None):
+    """Elementwise: |x| < inf (False for inf and nan)."""
+    return L.less_than(L.abs(x), L.fill_constant([1], x.dtype, math.inf), name=name)
+
+
+def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
+    """A bool [1]: |x - y| <= atol + rtol * |y| everywhere (nan equal to nan when ``equal_nan``)."""
+    bound = L.scale(L.abs(y), scale=float(rtol), bias=float(atol))
+    close = L.less_equal(L.abs(subtract(x, y)), bound)
+    if equal_nan:
+        close = L.logical_or(close, L.logical_and(isnan(x), isnan(y)))
+    return L.reduce_all(close, name=name)
+
+
+def equal_all(x, y, name=None):
+    """A bool [1]: x and y hold the same shape and values."""
+    if list(x.shape) != list(y.shape):
+        return L.fill_constant([1], "bool", False)
+    return L.reduce_all(L.equal(x, y), name=name)
+
+
+def tan(x, name=None):
+    return divide(L.sin(x), L.cos(x), name=name)
+
+
+def log2(x, name=None):
+    return L.scale(L.log(x), scale=1.0 / math.log(2.0), name=name)
+
+
+def log10(x, name=None):
+    return L.scale(L.log(x), scale=1.0 / math.log(10.0), name=name)
+
+
+def log1p(x, name=None):
+    """log(1 + x) (computed as written: for |x| below the dtype's epsilon it rounds to 0)."""
+    return L.log(L.scale(x, bias=1.0), name=name)
+
+
+def cross(x, y, axis=None, name=None):
+    """The cross product along ``axis`` (None: the first dim of size 3)."""
+    shape = list(x.shape)
+    if axis is None:
+        axis = next((i for i, d in enumerate(shape) if d == 3), None)
+    if axis is None or shape[axis] != 3:
+        raise PeError(f"paddle.cross: x {shape} needs a dim of size 3 at axis={axis}")
+    xs = [L.slice(x, [axis], [i], [i + 1]) for i in range(3)]
+    ys = [L.slice(y, [axis], [i], [i + 1]) for i in range(3)]
+    parts = [subtract(multiply(xs[(i + 1) % 3], ys[(i + 2) % 3]), multiply(xs[(i + 2) % 3], ys[(i + 1) % 3]))
+             for i in range(3)]
+    return L.concat(parts, axis=axis, name=name)
+
+
+def kron(x, y, name=None):
+    """The Kronecker product of two tensors of one rank and known shapes."""
+    xs, ys = list(x.shape), list(y.shape)
+    if len(xs) != len(ys) or builtins.min(xs + ys) < 0:
+        raise PeError(f"paddle.kron: pe needs x {xs} and y {ys} of one rank and known sizes")
+    rank = len(xs)
+    xe = L.reshape(x, [d for a in xs for d in (a, 1)])
+    ye = L.reshape(y, [d for b in ys for d in (1, b)])
+    return L.reshape(multiply(xe, ye), [a * b for a, b in zip(xs, ys)] if rank else [1], name=name)
+
+
+def _unary(layer):
+    def fn(x, name=None):
+        return layer(x, name=name)
+    fn.__doc__ = layer.__doc__
+    return fn
+
+
+abs, acos, asin, atan, ceil, cos, cosh, erf, exp, floor, log = map(  # noqa: A001
+    _unary, (L.abs, L.acos, L.asin, L.atan, L.ceil, L.cos, L.cosh, L.erf, L.exp, L.floor, L.log))
+reciprocal, round, rsqrt, sign, sin, sinh, sqrt, square, tanh = map(  # noqa: A001
+    _unary, (L.reciprocal, L.round, L.rsqrt, L.sign, L.sin, L.sinh, L.sqrt, L.square, L.tanh))
+tanh_ = tanh
+
+
+def stanh(x, scale_a=0.67, scale_b=1.7159, name=None):
+    return L.stanh(x, scale_a=scale_a, scale_b=scale_b, name=name)
+
+
+def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
+    if isinstance(scale, Variable):
+        raise PeError("paddle.scale: a Tensor scale is not supported by pe; give a number")
+    return L.scale(x, scale=float(scale), bias=float(bias), bias_after_scale=bias_after_scale, act=act, name=name)
+
+
+def clip(x, min=None, max=None, name=None):  # noqa: A002
+    """x limited to [min, max]; a missing bound is float32's lowest / highest finite value, as in
+    Paddle 2.0."""
+    lo = float(np.finfo(np.float32).min) if min is None else float(min)
+    hi = float(np.finfo(np.float32).max) if max is None else float(max)
+    return L.clip(x, lo, hi, name=name)
+
+
+def conj(x, name=None):
+    """The complex conjugate; pe's tensors are real, so a copy of x."""
+    return L.assign(x)
+
+
+def increment(x, value=1.0, name=None):
+    return L.increment(x, value=value)
+
+
+def _compare(layer):
+    def fn(x, y, name=None):
+        return layer(x, _var(y, x), name=name)
+    fn.__doc__ = layer.__doc__
+    return fn
+
+
+equal, not_equal = _compare(L.equal), _compare(L.not_equal)
+less_than, less_equal = _compare(L.less_than), _compare(L.less_equal)
+greater_than, greater_equal = _compare(L.greater_than), _compare(L.greater_equal)
+
+
+def logical_and(x, y, out=None, name=None):
+    return L.logical_and(x, y, out=out, name=name)
+
+
+def logical_or(x, y, out=None, name=None):
+    return L.logical_or(x, y, out=out, name=name)
+
+
+def logical_xor(x, y, out=None, name=None):
+    return L.logical_xor(x, y, out=out, name=name)
+
+
+def logical_not(x, out=None, name=None):
+    return L.logical_not(x, out=out, name=name)
+
