@@ -37,12 +37,11 @@ def run(build, *arrays):
     return exe.run(main, feed={f"in{i}": a for i, a in enumerate(arrays)}, fetch_list=outs)
 
 
-def _np_var(x, axis=None, ddof=1):
-    return np.var(x, axis=axis, ddof=ddof)
-
-
-def _cross(x, y):
-    return np.cross(x, y, axis=0)
+def _scatter_nd_add_ref(x, index, updates):
+    out = x.copy()
+    for i, u in zip(index, updates):
+        out[tuple(i)] += u
+    return out
 
 
 # name, build, inputs, numpy reference (a value or a list of values)
@@ -182,6 +181,19 @@ CASES += [
     ("median_even", lambda x: paddle.median(x), (A,), [np.median(A)]),
     ("trace", lambda x: paddle.trace(x, offset=1), (A,), [np.trace(A, 1)]),
     ("trace_3d", lambda x: paddle.trace(x, axis1=1, axis2=2), (S,), np.trace(S, axis1=1, axis2=2)),
+    ("where", lambda x, y: paddle.where(paddle.greater_than(x, y), x, y), (A, B), np.where(A > B, A, B)),
+    ("where_bcast", lambda x, y: paddle.where(paddle.greater_than(x, y), x, 0.0), (A, V), np.where(A > V, A, 0)),
+    ("where_nonzero", lambda x: paddle.where(paddle.greater_than(x, paddle.zeros([1]))), (A,),
+     [c[:, None] for c in np.nonzero(A > 0)]),
+    ("tril", lambda x: paddle.tril(x, -1), (A,), np.tril(A, -1)),
+    ("triu", lambda x: paddle.triu(x, 1), (S,), np.triu(S, 1)),
+    ("shape", lambda x: paddle.shape(x), (S,), np.array([2, 3, 4], "int32")),
+    ("cumsum", lambda x: paddle.cumsum(x), (A,), np.cumsum(A)),
+    ("cumsum_axis", lambda x: paddle.cumsum(x, axis=0, dtype="float64"), (A,), np.cumsum(A.astype("float64"), 0)),
+    ("scatter_nd_add", lambda x, i, u: paddle.scatter_nd_add(x, i, u), (S, np.array([[1, 2], [0, 0], [1, 2]]), S[0, :3]),
+     _scatter_nd_add_ref(S, np.array([[1, 2], [0, 0], [1, 2]]), S[0, :3])),
+    ("scatter_nd", lambda i, u: paddle.scatter_nd(i, u, [3, 4]), (np.array([[1, 2], [2, 3], [1, 2]]), V[:3].copy()),
+     _scatter_nd_add_ref(np.zeros((3, 4), "float32"), np.array([[1, 2], [2, 3], [1, 2]]), V[:3])),
 ]
 
 

@@ -12,7 +12,7 @@ from . import selected_rows  # noqa: F401
 from . import fused_optimizer  # noqa: F401
 from . import ctc, hsigmoid, image_extra, indexing_extra, loss_extra, padding, pool3d, position, resize  # noqa: F401
 from . import cvm, deformable_conv, hashing, instag, sample_logits, spatial, tensor_extra, warpctc  # noqa: F401
-from . import conv_transpose, norm_extra, py_func  # noqa: F401
+from . import conv_transpose, norm_extra, py_func, tensor_v2  # noqa: F401
 from . import detection_box  # noqa: F401
 from . import detection_nms  # noqa: F401
 from . import detection_more  # noqa: F401

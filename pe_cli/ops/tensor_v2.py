@@ -1,0 +1,63 @@
+"""Ops of Paddle 2.x's tensor API that Fluid 1.x's layers lacked (paddle.where, paddle.tril/triu,
+paddle.shape): ``where`` (Out = Condition ? X : Y), ``tril_triu`` (the lower or upper triangle of the
+last two dims) and ``shape`` (X's dims as an int32 tensor). Kernels in kernels/<device>/tensor_v2.py."""
+from .registry import Attr, fmt_shape, is_int, register
+
+
+def _infer_where(ctx):
+    c, x, y = ctx.shape("Condition"), ctx.shape("X"), ctx.shape("Y")
+    if ctx.dtype("Condition") != "bool":
+        ctx.fail(f"Condition is {ctx.dtype('Condition')}; it must be bool (compare, or cast to bool)")
+    known = [s for s in (c, x, y)]
+    if len({len(s) for s in known}) != 1 or any(len({d for d in dims if d >= 0}) > 1 for dims in zip(*known)):
+        ctx.fail(f"Condition {fmt_shape(c)}, X {fmt_shape(x)} and Y {fmt_shape(y)} must have one shape")
+    if ctx.dtype("X") != ctx.dtype("Y"):
+        ctx.fail(f"X is {ctx.dtype('X')} but Y is {ctx.dtype('Y')}; cast one of them")
+    ctx.set_output("Out", x, ctx.dtype("X"))
+
+
+def _grad_where(g):
+    g.op("where_grad", {"Condition": g.input("Condition"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")})
+
+
+def _infer_where_grad(ctx):
+    for slot in ("X@GRAD", "Y@GRAD"):
+        if ctx.num_outputs(slot):
+            ctx.set_output(slot, ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD"))
+
+
+register("where", kernel_module="tensor_v2", inputs=["Condition", "X", "Y"], outputs=["Out"], infer=_infer_where,
+         grad=_grad_where, grad_reads=("Condition",), lod="drop",
+         doc="Out = X where Condition, else Y, elementwise (all three of one shape; Condition bool). The gradient "
+             "goes to X where Condition and to Y elsewhere.")
+register("where_grad", kernel_module="tensor_v2", inputs=["Condition", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"],
+         infer=_infer_where_grad)
+
+
+def _infer_tril_triu(ctx):
+    x = ctx.shape("X")
+    if len(x) < 2:
+        ctx.fail(f"X {fmt_shape(x)} must have at least 2 dims (the triangle is of the last two)")
+    ctx.set_output("Out", x, ctx.dtype("X"))
+
+
+def _grad_tril_triu(g):
+    g.op("tril_triu_grad", {"Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+_TRI_ATTRS = {"diagonal": Attr(0, is_int, "an int"), "lower": Attr(True, choices=(False, True))}
+register("tril_triu", kernel_module="tensor_v2", inputs=["X"], outputs=["Out"], attrs=_TRI_ATTRS,
+         infer=_infer_tril_triu, grad=_grad_tril_triu, lod="drop",
+         doc="Out = X where (col - row <= diagonal) if lower, (col - row >= diagonal) if not, in the last two "
+             "dims; zeros elsewhere. The gradient passes through the same triangle.")
+register("tril_triu_grad", kernel_module="tensor_v2", inputs=["Out@GRAD"], outputs=["X@GRAD"],
+         attrs=_TRI_ATTRS, infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD")))
+
+
+def _infer_shape(ctx):
+    ctx.set_output("Out", [len(ctx.shape("Input"))], "int32")
+
+
+register("shape", kernel_module="tensor_v2", inputs=["Input"], outputs=["Out"], infer=_infer_shape, lod="drop",
+         doc="Out = the dims of Input at run time, an int32 tensor [rank]. No gradient.")

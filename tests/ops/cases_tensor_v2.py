@@ -1,0 +1,36 @@
+"""Op cases for ops/tensor_v2.py (where, tril_triu, shape): Paddle 2.0's where_op, tril_triu_op and
+shape_op unit tests' numpy references (np.where, np.tril / np.triu, the shape as int32)."""
+import numpy as np
+
+from op_test import OpCase
+
+rng = np.random.default_rng(41)
+
+
+def r(*shape):
+    return rng.normal(size=shape)
+
+
+_cond = rng.random((3, 4)) > 0.5
+_tri = r(2, 3, 4)
+
+CASES = [
+    OpCase("where", {"Condition": _cond, "X": r(3, 4), "Y": r(3, 4)},
+           lambda i, a: {"Out": np.where(i["Condition"], i["X"], i["Y"])}, grad=("X", "Y")),
+    OpCase("where", {"Condition": np.array([True, False, True]), "X": np.array([1, 2, 3], dtype=np.int64),
+                     "Y": np.array([-1, -2, -3], dtype=np.int64)},
+           lambda i, a: {"Out": np.array([1, -2, 3], dtype=np.int64)}, name="where_int64"),
+    OpCase("where", {"Condition": np.array([[True, False]]), "X": np.array([[np.inf, 1.0]]),
+                     "Y": np.array([[0.0, np.nan]])},
+           lambda i, a: {"Out": np.array([[np.inf, np.nan]])}, name="where_keeps_nonfinite"),
+    OpCase("tril_triu", {"X": r(4, 5)}, lambda i, a: {"Out": np.tril(i["X"])}, grad=("X",)),
+    OpCase("tril_triu", {"X": _tri}, lambda i, a: {"Out": np.triu(i["X"], 1)}, attrs={"diagonal": 1, "lower": False},
+           grad=("X",), name="triu_batched"),
+    OpCase("tril_triu", {"X": r(5, 3)}, lambda i, a: {"Out": np.tril(i["X"], -2)}, attrs={"diagonal": -2},
+           name="tril_below"),
+    OpCase("tril_triu", {"X": np.arange(12, dtype=np.int32).reshape(3, 4)},
+           lambda i, a: {"Out": np.triu(i["X"], -1)}, attrs={"diagonal": -1, "lower": False}, name="triu_int32"),
+    OpCase("shape", {"Input": r(2, 3, 5)}, lambda i, a: {"Out": np.array([2, 3, 5], dtype=np.int32)}),
+    OpCase("shape", {"Input": np.zeros((0, 4), dtype=np.int64)},
+           lambda i, a: {"Out": np.array([0, 4], dtype=np.int32)}, name="shape_empty"),
+]
