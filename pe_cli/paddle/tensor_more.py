@@ -1,11 +1,13 @@
 """More of Paddle 2.x's top-level tensor names: those over the ops Fluid 1.x's layers lacked
 (``where``, ``tril``/``triu``, ``shape``: ops/tensor_v2.py) and those composed from several layers
 (``cumsum`` over the flattened x, ``scatter_nd_add``/``scatter_nd`` as a row scatter-add)."""
+import numbers
+
 import numpy as np
 
 from .. import layers as L
 from ..dtypes import convert_dtype
-from ..errors import PeError
+from ..errors import ArgumentTypeError, ArgumentValueError, PeError
 from ..framework.variable import Variable
 from ..layers.tensor import _single
 from .tensor_create import nonzero
@@ -44,14 +46,22 @@ def where(condition, x=None, y=None, name=None):
     return _single("where", x, {"Condition": [condition], "X": [x], "Y": [y]}, {}, name=name)
 
 
+def _triangle(op, x, diagonal, lower, name):
+    if not isinstance(diagonal, numbers.Integral) or isinstance(diagonal, bool):
+        raise ArgumentTypeError(f"paddle.{op}: diagonal in {op} must be a python Int, got {diagonal!r}")
+    if len(x.shape) < 2:
+        raise ArgumentValueError(f"paddle.{op}: x shape in {op} must be at least 2-D, got {list(x.shape)}")
+    return _single("tril_triu", x, {"X": [x]}, {"diagonal": int(diagonal), "lower": lower}, name=name)
+
+
 def tril(x, diagonal=0, name=None):
     """x's lower triangle (col - row <= diagonal) in its last two dims, zeros elsewhere."""
-    return _single("tril_triu", x, {"X": [x]}, {"diagonal": int(diagonal), "lower": True}, name=name)
+    return _triangle("tril", x, diagonal, True, name)
 
 
 def triu(x, diagonal=0, name=None):
     """x's upper triangle (col - row >= diagonal) in its last two dims, zeros elsewhere."""
-    return _single("tril_triu", x, {"X": [x]}, {"diagonal": int(diagonal), "lower": False}, name=name)
+    return _triangle("triu", x, diagonal, False, name)
 
 
 def shape(input):
