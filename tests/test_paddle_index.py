@@ -4,6 +4,8 @@ docs/COMPAT.md's section lists exactly the stand-ins. Also the device, dtype and
 errors of bad arguments, and gradients through the composed functions."""
 import os
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -172,3 +174,31 @@ def test_gradient_matches_finite_differences(name, build, ref):
     x = S[0].astype("float64")
     got, = _grads(build, x)
     np.testing.assert_allclose(got, _numeric(ref, x), rtol=1e-5, atol=1e-6, err_msg=name)
+
+
+SCRIPT = """
+import numpy as np
+import paddle
+paddle.enable_static()
+x = paddle.static.data(name="x", shape=[None, 3], dtype="float32")
+y = paddle.sum(paddle.tril(paddle.matmul(x, x, transpose_y=True)), axis=1)
+exe = paddle.static.Executor(paddle.CPUPlace())
+data = np.arange(6, dtype="float32").reshape(2, 3)
+out, = exe.run(feed={"x": data}, fetch_list=[y])
+np.testing.assert_allclose(out, np.tril(data @ data.T).sum(1))
+print("ok")
+paddle.to_tensor(data)
+"""
+
+
+def test_a_2x_script_runs_under_pe_fluid_and_dygraph_stops_it_in_one_line(tmp_path):
+    script = tmp_path / "two_x.py"
+    script.write_text(SCRIPT)
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    env.pop("NUMBA_ENABLE_CUDASIM", None)
+    proc = subprocess.run([sys.executable, "-m", "pe_cli", "fluid", str(script)], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.stdout.strip() == "ok", proc.stderr[-2000:]
+    assert proc.returncode == 1
+    assert proc.stderr.strip().splitlines() == [
+        "pe fluid: two_x.py:12: not supported by pe: paddle.to_tensor: pe runs static graphs only"]
