@@ -111,6 +111,18 @@ def test_random_functions_keep_their_ranges():
     assert ints.dtype == np.int64 and set(ints.tolist()) == {2, 3, 4}
     assert sorted(perm.tolist()) == list(range(7))
     assert abs(normal.mean() - 3.0) < 0.05 and 1 <= uni.min() and uni.max() < 2
+    coins, = run(lambda p: paddle.bernoulli(p), np.full([2000], 0.3, "float32"))
+    assert set(coins.tolist()) == {0.0, 1.0} and abs(coins.mean() - 0.3) < 0.05
+
+
+def test_where_with_a_number_keeps_an_unknown_batch():
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [None, 4], "float32")
+        out = paddle.where(paddle.greater_than(x, paddle.zeros([1])), 1.0, x)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    got, = exe.run(main, feed={"x": A}, fetch_list=[out])
+    np.testing.assert_array_equal(got, np.where(A > 0, 1.0, A))
 
 
 def test_bad_arguments_fail_in_one_line():

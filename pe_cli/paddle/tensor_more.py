@@ -10,10 +10,11 @@ from ..dtypes import convert_dtype
 from ..errors import ArgumentTypeError, ArgumentValueError, PeError
 from ..framework.variable import Variable
 from ..layers.tensor import _single
-from .tensor_create import nonzero
+from .device import get_default_dtype
+from .tensor_create import full_like, nonzero
 from .tensor_manip import _known, broadcast_to
 
-__all__ = ["where", "tril", "triu", "shape", "cumsum", "scatter_nd_add", "scatter_nd"]
+__all__ = ["where", "tril", "triu", "shape", "cumsum", "scatter_nd_add", "scatter_nd", "bernoulli", "histogram"]
 
 
 def _common_shape(shapes):
@@ -30,16 +31,20 @@ def _common_shape(shapes):
 
 def where(condition, x=None, y=None, name=None):
     """x where ``condition``, else y (the three broadcast to one shape; a number becomes a
-    constant). With neither x nor y: ``nonzero(condition, as_tuple=True)``."""
+    constant of the other's shape). With neither x nor y: ``nonzero(condition, as_tuple=True)``."""
     if x is None and y is None:
         return nonzero(condition, as_tuple=True)
     if x is None or y is None:
         raise PeError("paddle.where: give both x and y, or neither")
-    like = x if isinstance(x, Variable) else y
-    x, y = (v if isinstance(v, Variable) else L.fill_constant([1], like.dtype, v) for v in (x, y))
+    like = x if isinstance(x, Variable) else y if isinstance(y, Variable) else condition
+    dtype = like.dtype if like is not condition else get_default_dtype()
+    x, y = (v if isinstance(v, Variable) else full_like(like, v, dtype) for v in (x, y))
     shapes = [list(v.shape) for v in (condition, x, y)]
     if not (shapes[0] == shapes[1] == shapes[2]):
         target = _common_shape(shapes)
+        if any(t < 0 and len(s) == len(target) and s[i] == 1 for s in shapes for i, t in enumerate(target)):
+            raise PeError(f"paddle.where: condition, x and y of shapes {shapes} broadcast along a dim whose size "
+                          f"is unknown when the program is built; pe needs it known")
         condition, x, y = (v if list(v.shape) == target else broadcast_to(v, target) for v in (condition, x, y))
     if condition.dtype != "bool":
         condition = L.cast(condition, "bool")
@@ -97,3 +102,31 @@ def scatter_nd_add(x, index, updates, name=None):
 def scatter_nd(index, updates, shape, name=None):
     """zeros of ``shape`` with updates scattered (added) at ``index``: scatter_nd_add on zeros."""
     return scatter_nd_add(L.zeros([int(d) for d in shape], updates.dtype), index, updates, name=name)
+
+
+def bernoulli(x, name=None):
+    """1 with probability x[i], else 0, elementwise (x's dtype); x's shape must be known."""
+    draws = L.uniform_random(_known(x, "bernoulli"), x.dtype, 0.0, 1.0)
+    return L.cast(L.less_than(draws, x), x.dtype)
+
+
+def histogram(input, bins=100, min=0, max=0, name=None):  # noqa: A002 -- Paddle's names
+    """The int64 counts of input's values in ``bins`` equal bins over [min, max] (the last bin
+    closed); min == max: over [input's min, input's max] (widened by 1 each way when they are
+    equal too). Values outside are not counted."""
+    x = L.reshape(input, [-1])
+    if not x.dtype.startswith("float"):
+        x = L.cast(x, "float64")
+    if min == max:
+        lo, hi = L.reduce_min(x), L.reduce_max(x)
+    else:
+        lo, hi = L.fill_constant([1], x.dtype, min), L.fill_constant([1], x.dtype, max)
+    same = L.cast(L.equal(lo, hi), x.dtype)
+    lo, hi = L.elementwise_sub(lo, same), L.elementwise_add(hi, same)
+    ids = L.cast(L.floor(L.elementwise_div(L.scale(L.elementwise_sub(x, lo), scale=float(bins)),
+                                           L.elementwise_sub(hi, lo))), "int64")
+    inside = L.cast(L.logical_and(L.greater_equal(x, lo), L.less_equal(x, hi)), "int64")
+    ids = L.elementwise_min(ids, L.fill_constant([1], "int64", bins - 1))      # x == hi: the last bin
+    ids = L.elementwise_add(L.elementwise_mul(ids, inside), L.scale(inside, scale=-float(bins), bias=float(bins)))
+    rows = L.one_hot(L.reshape(ids, [-1, 1]), depth=int(bins), allow_out_of_range=True)
+    return L.cast(L.reduce_sum(rows, dim=0), "int64")
