@@ -134,6 +134,8 @@ def test_bad_arguments_fail_in_one_line():
         run(lambda x: paddle.roll(x, [1, 2], axis=0), A)
     with pytest.raises(PeError, match="return_index"):
         run(lambda x: paddle.unique(x, return_index=True), A)
+    with pytest.raises(PeError, match="is singular"):
+        run(lambda x: paddle.inverse(x), np.ones((2, 2), "float32"))
 
 
 def _grads(build, *arrays):
@@ -167,6 +169,8 @@ GRADS = [
     ("tril", lambda x: paddle.multiply(paddle.tril(x), x), lambda x: (np.tril(x) * x).sum()),
     ("where", lambda x: paddle.where(paddle.greater_than(x, paddle.zeros([1], "float64")), paddle.square(x), x),
      lambda x: np.where(x > 0, x * x, x).sum()),
+    ("inverse", lambda x: paddle.inverse(paddle.add(paddle.slice(x, [1], [0], [3]), paddle.scale(paddle.eye(3, dtype="float64"), 3.0))),
+     lambda x: np.linalg.inv(x[:, :3] + 3 * np.eye(3)).sum()),
     ("roll", lambda x: paddle.multiply(paddle.roll(x, 1, 1), x), lambda x: (np.roll(x, 1, 1) * x).sum()),
     ("index_select", lambda x: paddle.square(paddle.index_select(x, paddle.assign(np.array([2, 2, 0])), axis=1)),
      lambda x: (x[:, [2, 2, 0]] ** 2).sum()),

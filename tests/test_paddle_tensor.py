@@ -189,6 +189,8 @@ CASES += [
      (A,), np.where(A > 0, 1.0, A).astype("float32")),
     ("histogram", lambda x: paddle.histogram(x, bins=5, min=-1, max=1), (A,), np.histogram(A, 5, (-1, 1))[0]),
     ("histogram_data", lambda x: paddle.histogram(x, bins=4), (I,), np.histogram(I, 4, (I.min(), I.max()))[0]),
+    ("inverse", lambda x: paddle.inverse(x), (S[:, :3, :3] + 3 * np.eye(3, dtype="float32"),),
+     np.linalg.inv(S[:, :3, :3] + 3 * np.eye(3, dtype="float32"))),
     ("tril", lambda x: paddle.tril(x, -1), (A,), np.tril(A, -1)),
     ("triu", lambda x: paddle.triu(x, 1), (S,), np.triu(S, 1)),
     ("shape", lambda x: paddle.shape(x), (S,), np.array([2, 3, 4], "int32")),

@@ -1,6 +1,7 @@
 """Ops of Paddle 2.x's tensor API that Fluid 1.x's layers lacked (paddle.where, paddle.tril/triu,
-paddle.shape): ``where`` (Out = Condition ? X : Y), ``tril_triu`` (the lower or upper triangle of the
-last two dims) and ``shape`` (X's dims as an int32 tensor). Kernels in kernels/<device>/tensor_v2.py."""
+paddle.shape, paddle.inverse): ``where`` (Out = Condition ? X : Y), ``tril_triu`` (the lower or upper
+triangle of the last two dims), ``shape`` (X's dims as an int32 tensor) and ``inverse`` (of square
+matrices). Kernels in kernels/<device>/tensor_v2.py."""
 from .registry import Attr, fmt_shape, is_int, register
 
 
@@ -61,3 +62,28 @@ def _infer_shape(ctx):
 
 register("shape", kernel_module="tensor_v2", inputs=["Input"], outputs=["Out"], infer=_infer_shape, lod="drop",
          doc="Out = the dims of Input at run time, an int32 tensor [rank]. No gradient.")
+
+
+def _infer_inverse(ctx):
+    x = ctx.shape("Input")
+    if len(x) < 2 or (x[-1] >= 0 and x[-2] >= 0 and x[-1] != x[-2]):
+        ctx.fail(f"Input {fmt_shape(x)} must hold square matrices in its last two dims")
+    if ctx.dtype("Input") not in ("float32", "float64"):
+        ctx.fail(f"Input is {ctx.dtype('Input')}; inverse takes float32 or float64")
+    ctx.set_output("Output", x, ctx.dtype("Input"))
+
+
+def _grad_inverse(g):
+    """dInput = -Output^T @ dOutput @ Output^T, as two matmuls."""
+    out = g.output("Output")
+    left = g.tmp(out[0], "inverse")
+    g.op("matmul", {"X": out, "Y": g.out_grad("Output")}, {"Out": [left]},
+         {"transpose_X": True, "transpose_Y": False, "alpha": 1.0})
+    g.op("matmul", {"X": [left], "Y": out}, {"Out": g.in_grad("Input")},
+         {"transpose_X": False, "transpose_Y": True, "alpha": -1.0})
+
+
+register("inverse", kernel_module="tensor_v2", inputs=["Input"], outputs=["Output"], infer=_infer_inverse,
+         grad=_grad_inverse, grad_reads=("Output",), lod="drop",
+         doc="Output = the inverse of each square matrix in Input's last two dims (Gauss-Jordan with partial "
+             "pivoting; a singular matrix is an error). The gradient is -Output^T dOutput Output^T.")

@@ -25,7 +25,7 @@ NOT_YET = "pe does not support it yet"
 # Dygraph (eager) names: pe builds static graphs, so these cannot work.
 DYGRAPH = "to_tensor Tensor no_grad grad DataParallel Model summary flops".split()
 # Names pe does not have yet: ops it lacks, and the RNG state of a dygraph generator.
-MISSING = """cholesky imag inverse multinomial real get_cuda_rng_state set_cuda_rng_state
+MISSING = """cholesky imag multinomial real get_cuda_rng_state set_cuda_rng_state
 load save""".split()
 # Not in pe at all, with the reason.
 OTHER = {"XPUPlace": "pe has no XPU kernels", "device_guard": "pe does not place single ops on another device"}

@@ -76,7 +76,7 @@ def arange(start=0, end=None, step=1, dtype=None, name=None):
     if end is None:
         start, end = 0, start
     ints = all(isinstance(v, numbers.Integral) for v in (start, end, step))
-    return L.range(start, end, step, _dtype(dtype, "int64" if ints else "float32"))
+    return L.range(start, end, step, _dtype(dtype, "int64" if ints else None))
 
 
 def eye(num_rows, num_columns=None, dtype=None, name=None):

@@ -9,12 +9,14 @@ from .. import layers as L
 from ..dtypes import convert_dtype
 from ..errors import ArgumentTypeError, ArgumentValueError, PeError
 from ..framework.variable import Variable
+from ..layers.helper import LayerHelper
 from ..layers.tensor import _single
 from .device import get_default_dtype
 from .tensor_create import full_like, nonzero
 from .tensor_manip import _known, broadcast_to
 
-__all__ = ["where", "tril", "triu", "shape", "cumsum", "scatter_nd_add", "scatter_nd", "bernoulli", "histogram"]
+__all__ = ["where", "tril", "triu", "shape", "cumsum", "scatter_nd_add", "scatter_nd", "bernoulli", "histogram",
+           "inverse"]
 
 
 def _common_shape(shapes):
@@ -72,6 +74,14 @@ def triu(x, diagonal=0, name=None):
 def shape(input):
     """The dims of ``input`` at run time: an int32 Tensor [rank]."""
     return _single("shape", input, {"Input": [input]}, {}, dtype="int32", stop_gradient=True)
+
+
+def inverse(x, name=None):
+    """The inverse of each square matrix in x's last two dims (an error names a singular one)."""
+    helper = LayerHelper("inverse", x=x, name=name)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op("inverse", {"Input": [x]}, {"Output": [out]})
+    return out
 
 
 def cumsum(x, axis=None, dtype=None, name=None):

@@ -1,5 +1,6 @@
-"""Op cases for ops/tensor_v2.py (where, tril_triu, shape): Paddle 2.0's where_op, tril_triu_op and
-shape_op unit tests' numpy references (np.where, np.tril / np.triu, the shape as int32)."""
+"""Op cases for ops/tensor_v2.py (where, tril_triu, shape, inverse): Paddle 2.0's where_op, tril_triu_op,
+shape_op and inverse_op unit tests' numpy references (np.where, np.tril / np.triu, the shape as int32,
+np.linalg.inv)."""
 import numpy as np
 
 from op_test import OpCase
@@ -12,6 +13,9 @@ def r(*shape):
 
 
 _cond = rng.random((3, 4)) > 0.5
+_well = r(3, 3) + 3 * np.eye(3)
+_batch = r(2, 4, 4) + 4 * np.eye(4)
+_pivot = np.array([[0.0, 2.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 3.0]])     # needs a row swap
 _tri = r(2, 3, 4)
 
 CASES = [
@@ -30,6 +34,11 @@ CASES = [
            name="tril_below"),
     OpCase("tril_triu", {"X": np.arange(12, dtype=np.int32).reshape(3, 4)},
            lambda i, a: {"Out": np.triu(i["X"], -1)}, attrs={"diagonal": -1, "lower": False}, name="triu_int32"),
+    OpCase("inverse", {"Input": _well}, lambda i, a: {"Output": np.linalg.inv(i["Input"])}, grad=("Input",)),
+    OpCase("inverse", {"Input": _batch}, lambda i, a: {"Output": np.linalg.inv(i["Input"])}, grad=("Input",),
+           name="inverse_batched"),
+    OpCase("inverse", {"Input": _pivot}, lambda i, a: {"Output": np.linalg.inv(i["Input"])}, rtol=1e-9,
+           name="inverse_pivoting"),
     OpCase("shape", {"Input": r(2, 3, 5)}, lambda i, a: {"Out": np.array([2, 3, 5], dtype=np.int32)}),
     OpCase("shape", {"Input": np.zeros((0, 4), dtype=np.int64)},
            lambda i, a: {"Out": np.array([0, 4], dtype=np.int32)}, name="shape_empty"),

@@ -1,5 +1,7 @@
-"""Kernels of ops/tensor_v2.py (where, tril_triu, shape): numpy, one vectorised pass each."""
+"""Kernels of ops/tensor_v2.py (where, tril_triu, shape, inverse): numpy, one vectorised pass each."""
 import numpy as np
+
+from ...errors import PeError
 
 
 def where(ins, attrs):
@@ -31,3 +33,12 @@ def tril_triu_grad(ins, attrs):
 
 def shape(ins, attrs):
     return {"Out": np.asarray(ins["Input"].shape, dtype=np.int32).reshape(-1)}
+
+
+def inverse(ins, attrs):
+    x = ins["Input"]
+    try:
+        out = np.linalg.inv(x)
+    except np.linalg.LinAlgError:
+        raise PeError(f"inverse: a matrix of Input {list(x.shape)} is singular (it has no inverse)") from None
+    return {"Output": out.astype(x.dtype, copy=False)}

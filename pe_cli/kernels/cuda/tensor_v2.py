@@ -1,10 +1,12 @@
 """CUDA twins of kernels/cpu/tensor_v2.py: where and tril_triu are one grid-stride pass over the
-flat arrays; shape writes the dims it knows on the host."""
+flat arrays; shape writes the dims it knows on the host; inverse runs Gauss-Jordan elimination, one
+thread per matrix (the small matrices paddle.inverse is used on)."""
 import numpy as np
 from numba import cuda
 
+from ...errors import PeError
 from . import runtime as rt
-from ._launch import flat, grid
+from ._launch import copy, flat, grid, scalar, zeros
 
 
 @cuda.jit
@@ -74,3 +76,61 @@ def tril_triu_grad(ins, attrs):
 
 def shape(ins, attrs):
     return {"Out": rt.to_device(np.asarray(ins["Input"].shape, dtype=np.int32).reshape(-1))}
+
+
+@cuda.jit
+def _gauss_jordan(a, out, n, batch, singular):
+    """One thread per matrix: reduces a (a copy of the input) to I while applying the same row
+    operations to out (starting as I), with partial pivoting."""
+    b = cuda.grid(1)
+    if b >= batch:
+        return
+    base = b * n * n
+    for col in range(n):
+        pivot = col
+        for r in range(col + 1, n):
+            if abs(a[base + r * n + col]) > abs(a[base + pivot * n + col]):
+                pivot = r
+        if a[base + pivot * n + col] == 0:
+            singular[0] = 1
+            return
+        if pivot != col:
+            for k in range(n):
+                i, j = base + col * n + k, base + pivot * n + k
+                a[i], a[j] = a[j], a[i]
+                out[i], out[j] = out[j], out[i]
+        scale = 1 / a[base + col * n + col]
+        for k in range(n):
+            a[base + col * n + k] *= scale
+            out[base + col * n + k] *= scale
+        for r in range(n):
+            f = a[base + r * n + col]
+            if r != col and f != 0:
+                for k in range(n):
+                    a[base + r * n + k] -= f * a[base + col * n + k]
+                    out[base + r * n + k] -= f * out[base + col * n + k]
+
+
+@cuda.jit
+def _identity(out, n):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < out.size:
+        out[i] = 1 if (i // n) % n == i % n else 0
+        i += step
+
+
+def inverse(ins, attrs):
+    x = ins["Input"]
+    n = tuple(x.shape)[-1]
+    out = rt.empty(x.shape, x.dtype)
+    if not out.size:
+        return {"Output": out}
+    work = copy(x)
+    _identity[grid(out.size)](flat(out), n)
+    singular = zeros((1,), np.int32)
+    batch = out.size // (n * n)
+    _gauss_jordan[grid(batch)](flat(work), flat(out), n, batch, singular)
+    if scalar(singular):
+        raise PeError(f"inverse: a matrix of Input {list(x.shape)} is singular (it has no inverse)")
+    return {"Output": out}
