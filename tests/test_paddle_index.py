@@ -44,7 +44,7 @@ def test_a_stand_in_says_what_and_why(name):
     assert isinstance(e.value, FluidUnsupported) and text.startswith(f"paddle.{name}: ")
     assert "\n" not in text
     assert any(why in text for why in ("pe runs static graphs only", "pe does not support it yet",
-                                       "pe has no XPU", "pe does not place single ops"))
+                                       "pe has no XPU", "pe does not place single ops", "pe has no complex"))
 
 
 def test_dygraph_names_say_static_graphs_only():

@@ -24,11 +24,14 @@ NOT_YET = "pe does not support it yet"
 
 # Dygraph (eager) names: pe builds static graphs, so these cannot work.
 DYGRAPH = "to_tensor Tensor no_grad grad DataParallel Model summary flops".split()
-# Names pe does not have yet: ops it lacks, and the RNG state of a dygraph generator.
-MISSING = """cholesky imag multinomial real get_cuda_rng_state set_cuda_rng_state
-load save""".split()
-# Not in pe at all, with the reason.
-OTHER = {"XPUPlace": "pe has no XPU kernels", "device_guard": "pe does not place single ops on another device"}
+# Names pe does not have yet (ops it lacks).
+MISSING = "cholesky multinomial".split()
+# Not in pe, with the reason (and what to use instead where pe has it).
+_SAVE = "pe does not support it yet; paddle.static.save / paddle.static.load keep a program's variables"
+_RNG = "pe does not support it yet; pe's random ops draw from their program's random_seed (paddle.seed)"
+OTHER = {"XPUPlace": "pe has no XPU kernels", "device_guard": "pe does not place single ops on another device",
+         "real": "pe has no complex dtypes", "imag": "pe has no complex dtypes", "save": _SAVE, "load": _SAVE,
+         "get_cuda_rng_state": _RNG, "set_cuda_rng_state": _RNG}
 
 _STATE = {"dtype": "float32", "device": None}
 
