@@ -134,6 +134,8 @@ def test_bad_arguments_fail_in_one_line():
         run(lambda x: paddle.roll(x, [1, 2], axis=0), A)
     with pytest.raises(PeError, match="return_index"):
         run(lambda x: paddle.unique(x, return_index=True), A)
+    with pytest.raises(PeError, match="not positive definite"):
+        run(lambda x: paddle.cholesky(x), -np.eye(2, dtype="float32"))
     with pytest.raises(PeError, match="is singular"):
         run(lambda x: paddle.inverse(x), np.ones((2, 2), "float32"))
 
@@ -171,6 +173,9 @@ GRADS = [
      lambda x: np.where(x > 0, x * x, x).sum()),
     ("inverse", lambda x: paddle.inverse(paddle.add(paddle.slice(x, [1], [0], [3]), paddle.scale(paddle.eye(3, dtype="float64"), 3.0))),
      lambda x: np.linalg.inv(x[:, :3] + 3 * np.eye(3)).sum()),
+    ("cholesky", lambda x: paddle.cholesky(paddle.add(paddle.matmul(x, x, transpose_y=True),
+                                                      paddle.eye(3, dtype="float64"))),
+     lambda x: np.linalg.cholesky(x @ x.T + np.eye(3)).sum()),
     ("roll", lambda x: paddle.multiply(paddle.roll(x, 1, 1), x), lambda x: (np.roll(x, 1, 1) * x).sum()),
     ("index_select", lambda x: paddle.square(paddle.index_select(x, paddle.assign(np.array([2, 2, 0])), axis=1)),
      lambda x: (x[:, [2, 2, 0]] ** 2).sum()),

@@ -191,6 +191,8 @@ CASES += [
     ("histogram_data", lambda x: paddle.histogram(x, bins=4), (I,), np.histogram(I, 4, (I.min(), I.max()))[0]),
     ("inverse", lambda x: paddle.inverse(x), (S[:, :3, :3] + 3 * np.eye(3, dtype="float32"),),
      np.linalg.inv(S[:, :3, :3] + 3 * np.eye(3, dtype="float32"))),
+    ("cholesky", lambda x: paddle.cholesky(x, upper=True), (A @ A.T + np.eye(3, dtype="float32"),),
+     np.linalg.cholesky(A @ A.T + np.eye(3, dtype="float32")).T),
     ("tril", lambda x: paddle.tril(x, -1), (A,), np.tril(A, -1)),
     ("triu", lambda x: paddle.triu(x, 1), (S,), np.triu(S, 1)),
     ("shape", lambda x: paddle.shape(x), (S,), np.array([2, 3, 4], "int32")),

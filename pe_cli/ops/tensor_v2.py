@@ -1,7 +1,7 @@
 """Ops of Paddle 2.x's tensor API that Fluid 1.x's layers lacked (paddle.where, paddle.tril/triu,
-paddle.shape, paddle.inverse): ``where`` (Out = Condition ? X : Y), ``tril_triu`` (the lower or upper
-triangle of the last two dims), ``shape`` (X's dims as an int32 tensor) and ``inverse`` (of square
-matrices). Kernels in kernels/<device>/tensor_v2.py."""
+paddle.shape, paddle.inverse, paddle.cholesky): ``where`` (Out = Condition ? X : Y), ``tril_triu`` (the
+lower or upper triangle of the last two dims), ``shape`` (X's dims as an int32 tensor), ``inverse`` (of
+square matrices) and ``cholesky`` (of symmetric positive-definite ones). Kernels in kernels/<device>/tensor_v2.py."""
 from .registry import Attr, fmt_shape, is_int, register
 
 
@@ -87,3 +87,43 @@ register("inverse", kernel_module="tensor_v2", inputs=["Input"], outputs=["Outpu
          grad=_grad_inverse, grad_reads=("Output",), lod="drop",
          doc="Output = the inverse of each square matrix in Input's last two dims (Gauss-Jordan with partial "
              "pivoting; a singular matrix is an error). The gradient is -Output^T dOutput Output^T.")
+
+
+def _infer_cholesky(ctx):
+    x = ctx.shape("X")
+    if len(x) < 2 or (x[-1] >= 0 and x[-2] >= 0 and x[-1] != x[-2]):
+        ctx.fail(f"X {fmt_shape(x)} must hold square matrices in its last two dims")
+    if ctx.dtype("X") not in ("float32", "float64"):
+        ctx.fail(f"X is {ctx.dtype('X')}; cholesky takes float32 or float64")
+    ctx.set_output("Out", x, ctx.dtype("X"))
+
+
+def _grad_cholesky(g):
+    """dX = sym(L^-T Phi(L^T dL) L^-1), Phi: the lower triangle with its diagonal halved, sym(S) =
+    (S + S^T) / 2 (Murray, 2016): composed from matmul, tril_triu, inverse and transpose."""
+    like = g.input("X")[0]
+    rank = len(g.fwd.block.var(like).shape)
+    swap = list(range(rank - 2)) + [rank - 1, rank - 2]
+
+    def tmp(op_type, inputs, attrs, slot="Out"):
+        name = g.tmp(like, "cholesky")
+        g.op(op_type, inputs, {slot: [name]}, attrs)
+        return [name]
+
+    lower, dlower = g.output("Out"), g.out_grad("Out")
+    if g.attrs["upper"]:
+        lower, dlower = (tmp("transpose", {"X": v}, {"axis": swap}) for v in (lower, dlower))
+    prod = tmp("matmul", {"X": lower, "Y": dlower}, {"transpose_X": True, "transpose_Y": False, "alpha": 1.0})
+    tri = [tmp("tril_triu", {"X": prod}, {"diagonal": d, "lower": True}) for d in (0, -1)]
+    phi = tmp("elementwise_add", {"X": tri[0], "Y": tri[1]}, {"axis": -1})
+    inv = tmp("inverse", {"Input": lower}, {}, slot="Output")
+    left = tmp("matmul", {"X": inv, "Y": phi}, {"transpose_X": True, "transpose_Y": False, "alpha": 0.5})
+    s = tmp("matmul", {"X": left, "Y": inv}, {"transpose_X": False, "transpose_Y": False, "alpha": 1.0})
+    both = tmp("elementwise_add", {"X": s, "Y": tmp("transpose", {"X": s}, {"axis": swap})}, {"axis": -1})
+    g.op("scale", {"X": both}, {"Out": g.in_grad("X")}, {"scale": 0.5, "bias": 0.0, "bias_after_scale": True})
+
+
+register("cholesky", kernel_module="tensor_v2", inputs=["X"], outputs=["Out"],
+         attrs={"upper": Attr(False, choices=(False, True))}, infer=_infer_cholesky, grad=_grad_cholesky, grad_reads=("Out",), lod="drop",
+         doc="Out = L with L L^T = X (lower), or U = L^T (upper), for each symmetric positive-definite matrix "
+             "in X's last two dims (X is read as (X + X^T) / 2; one that is not positive definite is an error).")

@@ -16,7 +16,7 @@ from .tensor_create import full_like, nonzero
 from .tensor_manip import _known, broadcast_to
 
 __all__ = ["where", "tril", "triu", "shape", "cumsum", "scatter_nd_add", "scatter_nd", "bernoulli", "histogram",
-           "inverse"]
+           "inverse", "cholesky"]
 
 
 def _common_shape(shapes):
@@ -82,6 +82,12 @@ def inverse(x, name=None):
     out = helper.create_variable_for_type_inference(x.dtype)
     helper.append_op("inverse", {"Input": [x]}, {"Output": [out]})
     return out
+
+
+def cholesky(x, upper=False, name=None):
+    """L with L L^T = x (or U = L^T when ``upper``) for each symmetric positive-definite matrix in
+    x's last two dims (x is read as (x + x^T) / 2; an error names one that is not positive definite)."""
+    return _single("cholesky", x, {"X": [x]}, {"upper": bool(upper)}, name=name)
 
 
 def cumsum(x, axis=None, dtype=None, name=None):

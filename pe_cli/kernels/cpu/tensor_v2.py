@@ -42,3 +42,13 @@ def inverse(ins, attrs):
     except np.linalg.LinAlgError:
         raise PeError(f"inverse: a matrix of Input {list(x.shape)} is singular (it has no inverse)") from None
     return {"Output": out.astype(x.dtype, copy=False)}
+
+
+def cholesky(ins, attrs):
+    x = ins["X"]
+    try:
+        lower = np.linalg.cholesky(0.5 * (x + np.swapaxes(x, -1, -2)))
+    except np.linalg.LinAlgError:
+        raise PeError(f"cholesky: a matrix of X {list(x.shape)} is not positive definite") from None
+    out = np.swapaxes(lower, -1, -2) if attrs["upper"] else lower
+    return {"Out": np.ascontiguousarray(out).astype(x.dtype, copy=False)}

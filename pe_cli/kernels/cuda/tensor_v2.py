@@ -1,6 +1,8 @@
 """CUDA twins of kernels/cpu/tensor_v2.py: where and tril_triu are one grid-stride pass over the
 flat arrays; shape writes the dims it knows on the host; inverse runs Gauss-Jordan elimination, one
 thread per matrix (the small matrices paddle.inverse is used on)."""
+import math
+
 import numpy as np
 from numba import cuda
 
@@ -134,3 +136,44 @@ def inverse(ins, attrs):
     if scalar(singular):
         raise PeError(f"inverse: a matrix of Input {list(x.shape)} is singular (it has no inverse)")
     return {"Output": out}
+
+
+@cuda.jit
+def _cholesky(a, out, n, batch, upper, failed):
+    """One thread per matrix (Cholesky-Banachiewicz over (A + A^T) / 2); out starts as zeros."""
+    b = cuda.grid(1)
+    if b >= batch:
+        return
+    base = b * n * n
+    for i in range(n):
+        for j in range(i + 1):
+            acc = 0.5 * (a[base + i * n + j] + a[base + j * n + i])
+            for k in range(j):
+                li = out[base + k * n + i] if upper else out[base + i * n + k]
+                lj = out[base + k * n + j] if upper else out[base + j * n + k]
+                acc -= li * lj
+            if i == j:
+                if acc <= 0:
+                    failed[0] = 1
+                    return
+                value = math.sqrt(acc)
+            else:
+                value = acc / (out[base + j * n + j])
+            if upper:
+                out[base + j * n + i] = value
+            else:
+                out[base + i * n + j] = value
+
+
+def cholesky(ins, attrs):
+    x = ins["X"]
+    n = tuple(x.shape)[-1]
+    out = zeros(tuple(x.shape), x.dtype)
+    if not out.size:
+        return {"Out": out}
+    failed = zeros((1,), np.int32)
+    batch = out.size // (n * n)
+    _cholesky[grid(batch)](flat(x), flat(out), n, batch, bool(attrs["upper"]), failed)
+    if scalar(failed):
+        raise PeError(f"cholesky: a matrix of X {list(x.shape)} is not positive definite")
+    return {"Out": out}
