@@ -115,6 +115,20 @@ def test_random_functions_keep_their_ranges():
     assert set(coins.tolist()) == {0.0, 1.0} and abs(coins.mean() - 0.3) < 0.05
 
 
+def test_multinomial_draws_in_proportion():
+    weights = np.array([[1.0, 0.0, 3.0], [0.0, 2.0, 2.0]], "float32")
+    many, = run(lambda w: paddle.multinomial(w, 4000, replacement=True), weights)
+    assert many.shape == (2, 4000) and many.dtype == np.int64
+    assert not (many[0] == 1).any() and not (many[1] == 0).any()
+    assert abs((many[0] == 2).mean() - 0.75) < 0.03 and abs((many[1] == 1).mean() - 0.5) < 0.03
+    once, = run(lambda w: paddle.multinomial(w, 3), np.array([5.0, 1.0, 2.0], "float32"))
+    assert sorted(once.tolist()) == [0, 1, 2]
+    firsts = [run(lambda w: paddle.multinomial(w, 1), np.array([3.0, 1.0], "float32"))[0][0] for _ in range(200)]
+    assert abs(np.mean(np.asarray(firsts) == 0) - 0.75) < 0.1
+    with pytest.raises(PeError, match="exceeds"):
+        run(lambda w: paddle.multinomial(w, 4), np.ones(3, "float32"))
+
+
 def test_where_with_a_number_keeps_an_unknown_batch():
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup):

@@ -12,11 +12,11 @@ from ..framework.variable import Variable
 from ..layers.helper import LayerHelper
 from ..layers.tensor import _single
 from .device import get_default_dtype
-from .tensor_create import full_like, nonzero
+from .tensor_create import argmax, full_like, nonzero
 from .tensor_manip import _known, broadcast_to
 
 __all__ = ["where", "tril", "triu", "shape", "cumsum", "scatter_nd_add", "scatter_nd", "bernoulli", "histogram",
-           "inverse", "cholesky"]
+           "inverse", "cholesky", "multinomial"]
 
 
 def _common_shape(shapes):
@@ -146,3 +146,24 @@ def histogram(input, bins=100, min=0, max=0, name=None):  # noqa: A002 -- Paddle
     ids = L.elementwise_add(L.elementwise_mul(ids, inside), L.scale(inside, scale=-float(bins), bias=float(bins)))
     rows = L.one_hot(L.reshape(ids, [-1, 1]), depth=int(bins), allow_out_of_range=True)
     return L.cast(L.reduce_sum(rows, dim=0), "int64")
+
+
+def multinomial(x, num_samples=1, replacement=False, name=None):
+    """int64 [.., num_samples] category indices drawn from each row of weights x (1-D or 2-D,
+    nonnegative, of known shape): with ``replacement`` each draw is argmax(log x + Gumbel noise);
+    without, the num_samples largest of log(u) / x (Efraimidis-Spirakis), so a category comes once."""
+    shape = _known(x, "multinomial")
+    if len(shape) not in (1, 2):
+        raise PeError(f"paddle.multinomial: x {shape} must be 1-D or 2-D")
+    if not replacement and num_samples > shape[-1]:
+        raise PeError(f"paddle.multinomial: num_samples={num_samples} exceeds the {shape[-1]} categories; "
+                      f"without replacement each category is drawn at most once")
+    tiny = float(np.finfo(np.dtype(x.dtype)).tiny)
+    if not replacement:
+        u = L.uniform_random(shape, x.dtype, tiny, 1.0)
+        return L.topk(L.elementwise_div(L.log(u), x), k=int(num_samples))[1]
+    draws = shape[:-1] + [int(num_samples), shape[-1]]
+    u = L.uniform_random(draws, x.dtype, tiny, 1.0)
+    gumbel = L.scale(L.log(L.scale(L.log(u), scale=-1.0)), scale=-1.0)
+    logits = L.unsqueeze(L.log(x), [len(shape) - 1])
+    return argmax(L.elementwise_add(gumbel, logits), axis=-1)
