@@ -150,20 +150,22 @@ def histogram(input, bins=100, min=0, max=0, name=None):  # noqa: A002 -- Paddle
 
 def multinomial(x, num_samples=1, replacement=False, name=None):
     """int64 [.., num_samples] category indices drawn from each row of weights x (1-D or 2-D,
-    nonnegative, of known shape): with ``replacement`` each draw is argmax(log x + Gumbel noise);
-    without, the num_samples largest of log(u) / x (Efraimidis-Spirakis), so a category comes once."""
+    nonnegative, of known shape). Each category scores log(w) - log(-log(u)) for a uniform u: with
+    ``replacement`` each draw is the best of fresh scores (Gumbel-max), without it the num_samples
+    best of one set (Efraimidis-Spirakis), so a category comes once. All finite: weights below the
+    dtype's smallest normal count as that value."""
     shape = _known(x, "multinomial")
     if len(shape) not in (1, 2):
         raise PeError(f"paddle.multinomial: x {shape} must be 1-D or 2-D")
     if not replacement and num_samples > shape[-1]:
         raise PeError(f"paddle.multinomial: num_samples={num_samples} exceeds the {shape[-1]} categories; "
                       f"without replacement each category is drawn at most once")
-    tiny = float(np.finfo(np.dtype(x.dtype)).tiny)
+    info = np.finfo(np.dtype(x.dtype))
+    tiny, below_one = float(info.tiny), float(1 - info.epsneg)     # u in [tiny, 1 - eps]: log(-log u) finite
+    log_w = L.log(L.elementwise_max(x, L.fill_constant([1], x.dtype, tiny)))
+    draws = shape if not replacement else shape[:-1] + [int(num_samples), shape[-1]]
+    u = L.uniform_random(draws, x.dtype, tiny, below_one)
+    noise = L.log(L.scale(L.log(u), scale=-1.0))
     if not replacement:
-        u = L.uniform_random(shape, x.dtype, tiny, 1.0)
-        return L.topk(L.elementwise_div(L.log(u), x), k=int(num_samples))[1]
-    draws = shape[:-1] + [int(num_samples), shape[-1]]
-    u = L.uniform_random(draws, x.dtype, tiny, 1.0)
-    gumbel = L.scale(L.log(L.scale(L.log(u), scale=-1.0)), scale=-1.0)
-    logits = L.unsqueeze(L.log(x), [len(shape) - 1])
-    return argmax(L.elementwise_add(gumbel, logits), axis=-1)
+        return L.topk(L.elementwise_sub(log_w, noise), k=int(num_samples))[1]
+    return argmax(L.elementwise_sub(L.unsqueeze(log_w, [len(shape) - 1]), noise), axis=-1)
