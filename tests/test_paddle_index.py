@@ -190,6 +190,8 @@ GRADS = [
     ("cholesky", lambda x: paddle.cholesky(paddle.add(paddle.matmul(x, x, transpose_y=True),
                                                       paddle.eye(3, dtype="float64"))),
      lambda x: np.linalg.cholesky(x @ x.T + np.eye(3)).sum()),
+    ("median", lambda x: paddle.median(x, axis=1), lambda x: np.median(x, 1).sum()),
+    ("topk", lambda x: paddle.square(paddle.topk(x, 2, axis=0)[0]), lambda x: (np.sort(x, 0)[::-1][:2] ** 2).sum()),
     ("roll", lambda x: paddle.multiply(paddle.roll(x, 1, 1), x), lambda x: (np.roll(x, 1, 1) * x).sum()),
     ("index_select", lambda x: paddle.square(paddle.index_select(x, paddle.assign(np.array([2, 2, 0])), axis=1)),
      lambda x: (x[:, [2, 2, 0]] ** 2).sum()),

@@ -156,31 +156,34 @@ def argmin(x, axis=None, keepdim=False, dtype="int64", name=None):
     return _arg("arg_min", x, axis, keepdim, dtype)
 
 
+def _sorted(x, axis, descending):
+    """(x sorted along ``axis``, the int64 indices): the argsort op, its values differentiable (the
+    gradient goes back to where each value came from; equal values keep their order)."""
+    helper = LayerHelper("argsort", x=x)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    ids = helper.create_variable_for_type_inference("int64", stop_gradient=True)
+    helper.append_op("argsort", {"X": [x]}, {"Out": [out], "Indices": [ids]},
+                     {"axis": int(axis), "descending": bool(descending)})
+    return out, ids
+
+
 def argsort(x, axis=-1, descending=False, name=None):
     """The int64 indices that sort x along ``axis``."""
-    return L.argsort(x, axis=axis, descending=descending)[1]
+    return _sorted(x, axis, descending)[1]
 
 
 def sort(x, axis=-1, descending=False, name=None):
-    return L.argsort(x, axis=axis, descending=descending)[0]
+    return _sorted(x, axis, descending)[0]
 
 
 def topk(x, k, axis=None, largest=True, sorted=True, name=None):  # noqa: A002
     """(values, int64 indices) of the k largest (or smallest) along ``axis`` (None: the last),
-    largest first (smallest first when not ``largest``)."""
+    largest first (smallest first when not ``largest``); the values carry a gradient."""
     if isinstance(k, Variable):
         raise PeError("paddle.topk: a Tensor k is not supported by pe; give an int")
-    last = len(x.shape) - 1
-    axis = last if axis is None else int(axis) % len(x.shape)
-    perm = list(range(len(x.shape)))
-    perm[axis], perm[last] = last, axis
-    moved = x if axis == last else L.transpose(x, perm)
-    values, indices = L.topk(moved if largest else L.scale(moved, scale=-1.0), k=int(k))
-    if not largest:
-        values = L.scale(values, scale=-1.0)
-    if axis != last:
-        values, indices = L.transpose(values, perm), L.transpose(indices, perm)
-    return values, indices
+    axis = len(x.shape) - 1 if axis is None else int(axis) % len(x.shape)
+    values, indices = _sorted(x, axis, bool(largest))
+    return L.slice(values, [axis], [0], [int(k)]), L.slice(indices, [axis], [0], [int(k)])
 
 
 def nonzero(x, as_tuple=False):
@@ -220,17 +223,18 @@ def unique(x, return_index=False, return_inverse=False, return_counts=False, axi
 def median(x, axis=None, keepdim=False, name=None):
     """The middle value along ``axis`` (None: of all x): the mean of the two middle ones when the
     count is even."""
+    rank = len(x.shape)
     if axis is None:
-        x, axis = flatten(x), 0
+        mid = median(flatten(x), 0, keepdim=True)
+        return L.reshape(mid, [1] * rank) if keepdim and rank else mid
     axis = _dims(x, axis)[0]
     n = _known(x, "median", [axis])[axis]
-    ordered = L.argsort(x, axis=axis)[0]
+    ordered = _sorted(x, axis, False)[0]
     lo, hi = (n - 1) // 2, n // 2
     mid = L.reduce_mean(L.slice(ordered, [axis], [lo], [hi + 1]), dim=axis, keep_dim=True)
     if keepdim:
         return mid
-    shape = [d for i, d in enumerate(mid.shape) if i != axis] or [1]
-    return L.reshape(mid, [0 if d < 0 else d for d in shape])
+    return L.squeeze(mid, [axis]) if rank > 1 else mid
 
 
 def trace(x, offset=0, axis1=0, axis2=1, name=None):

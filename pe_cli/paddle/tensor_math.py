@@ -166,11 +166,11 @@ def logsumexp(x, axis=None, keepdim=False, name=None):
     top.stop_gradient = True
     total = L.reduce_sum(L.exp(subtract(x, top)), dim=_axes(axis), keep_dim=True)
     out = add(L.log(total), top)
-    if not keepdim:
-        dims = list(range(len(x.shape))) if _axes(axis) is None else \
-            [a % len(x.shape) for a in (axis if isinstance(axis, (list, tuple)) else [axis])]
-        out = L.reshape(out, [d for i, d in enumerate(out.shape) if i not in dims] or [1])
-    return out
+    if keepdim:
+        return out
+    dims = list(range(len(x.shape))) if _axes(axis) is None else \
+        sorted({a % len(x.shape) for a in (axis if isinstance(axis, (list, tuple)) else [axis])})
+    return L.reshape(out, [1]) if len(dims) == len(x.shape) else L.squeeze(out, dims)
 
 
 def norm(x, p="fro", axis=None, keepdim=False, name=None):
