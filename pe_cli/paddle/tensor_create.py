@@ -251,7 +251,7 @@ def trace(x, offset=0, axis1=0, axis2=1, name=None):
 
 # -- random ---------------------------------------------------------------------------------------
 
-def uniform(shape, dtype="float32", min=-1.0, max=1.0, seed=0, name=None):  # noqa: A002
+def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None):  # noqa: A002
     return L.uniform_random(_shape(shape), dtype=_dtype(dtype), min=float(min), max=float(max), seed=seed)
 
 

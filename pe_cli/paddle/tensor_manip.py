@@ -87,9 +87,10 @@ def unstack(x, axis=0, num=None):
 
 
 def squeeze(x, axis=None, name=None):
-    """x without the dims of size 1 listed in ``axis`` (None: all of them)."""
-    dims = [d for d in _dims(x, axis) if x.shape[d] == 1] if axis is None else _dims(x, axis)
-    return L.squeeze(x, dims, name=name)
+    """x without the dims of size 1 listed in ``axis`` (None: all of them); a listed dim of
+    another size stays, as in Paddle 2.x."""
+    dims = [d for d in _dims(x, axis) if x.shape[d] == 1 or (axis is not None and x.shape[d] < 0)]
+    return L.squeeze(x, dims, name=name) if dims else x
 
 
 def unsqueeze(x, axis, name=None):

@@ -260,11 +260,13 @@ def cross(x, y, axis=None, name=None):
 
 
 def kron(x, y, name=None):
-    """The Kronecker product of two tensors of one rank and known shapes."""
+    """The Kronecker product of two tensors of known shapes (the one of lower rank gains leading
+    dims of size 1)."""
     xs, ys = list(x.shape), list(y.shape)
-    if len(xs) != len(ys) or builtins.min(xs + ys) < 0:
-        raise PeError(f"paddle.kron: pe needs x {xs} and y {ys} of one rank and known sizes")
-    rank = len(xs)
+    if builtins.min(xs + ys + [0]) < 0:
+        raise PeError(f"paddle.kron: pe needs the sizes of x {xs} and y {ys} known when the program is built")
+    rank = builtins.max(len(xs), len(ys))
+    xs, ys = [1] * (rank - len(xs)) + xs, [1] * (rank - len(ys)) + ys
     xe = L.reshape(x, [d for a in xs for d in (a, 1)])
     ye = L.reshape(y, [d for b in ys for d in (1, b)])
     return L.reshape(multiply(xe, ye), [a * b for a, b in zip(xs, ys)] if rank else [1], name=name)
@@ -289,8 +291,14 @@ def stanh(x, scale_a=0.67, scale_b=1.7159, name=None):
 
 
 def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
+    """scale * x + bias (``bias_after_scale``) or scale * (x + bias); ``scale`` a number or a
+    one-element Tensor."""
     if isinstance(scale, Variable):
-        raise PeError("paddle.scale: a Tensor scale is not supported by pe; give a number")
+        if bias_after_scale:
+            out = L.scale(multiply(x, scale), bias=float(bias))
+        else:
+            out = multiply(L.scale(x, bias=float(bias)), scale)
+        return getattr(L, act)(out) if act else out
     return L.scale(x, scale=float(scale), bias=float(bias), bias_after_scale=bias_after_scale, act=act, name=name)
 
 
