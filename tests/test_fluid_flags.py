@@ -7,6 +7,7 @@ from pe_cli import fluid
 from pe_cli.errors import NanInfError, PeError
 
 
+@pytest.mark.filterwarnings("ignore:invalid value encountered in log:RuntimeWarning")
 def test_check_nan_inf_set_through_set_flags_stops_at_the_op():
     fluid.set_flags({"FLAGS_check_nan_inf": True})
     try:
