@@ -3,7 +3,9 @@
 # fluid.io.save_inference_model / load_inference_model; no bf16 variant), run with `pe fluid`. The local
 # data reader: Paddle's cache file ~/.cache/paddle/dataset/uci_housing/housing.data is written first
 # with 506 synthetic houses (a linear price plus noise), since nothing downloads; paddle.dataset.uci_housing
-# then reads and normalizes it as Paddle does.
+# then reads and normalizes it as Paddle does. The price's spread (std 2.8) is one the test's SGD(0.001)
+# brings under its loss of 10 within its 100 passes on every shuffle and initialization (a spread of 8,
+# tried first, failed 1 CI run in 3: the batch loss stayed near 46).
 import math
 import os
 import sys
@@ -17,7 +19,7 @@ import paddle.fluid as fluid
 def write_housing_data():
     rng = numpy.random.default_rng(0)
     features = rng.uniform(0, 10, size=(506, 13))
-    price = 22 + (features - 5) @ rng.normal(0, 0.8, size=13) + rng.normal(0, 1.5, size=506)
+    price = 22 + (features - 5) @ rng.normal(0, 0.25, size=13) + rng.normal(0, 1.0, size=506)
     folder = os.path.join(os.path.expanduser("~"), ".cache", "paddle", "dataset", "uci_housing")
     os.makedirs(folder, exist_ok=True)
     numpy.savetxt(os.path.join(folder, "housing.data"), numpy.column_stack([features, price]), fmt="%.5f")
