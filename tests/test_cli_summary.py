@@ -3,25 +3,30 @@ parameters the program really has."""
 import re
 
 import numpy as np
+import pytest
 
 from pe_cli.config import load_config
 from pe_cli.run.build import build_programs
 from test_cli_helpers import pe
 
 
-def test_summary_counts_every_parameter_once():
-    proc = pe("summary", "configs/mnist_cnn_bn.yaml")
+@pytest.mark.parametrize("config", ["configs/mnist_cnn_bn.yaml", "configs/ctr.yaml"])
+def test_summary_counts_every_parameter_once(config):
+    """Every layer's parameters, those of a layer function that names them after itself
+    (embedding_0.w_0 in ctr.yaml's layer 'emb') too."""
+    proc = pe("summary", config)
     assert proc.returncode == 0, proc.stderr
     rows = [line for line in proc.stdout.splitlines() if re.search(r"\(\w+\)\s", line)
             and not line.startswith("Layer (type)")]
     counts = [int(re.split(r"\s{2,}", r)[2].replace(",", "")) for r in rows]
-    programs = build_programs(load_config("configs/mnist_cnn_bn.yaml").model, None, with_optimizer=False)
+    programs = build_programs(load_config(config).model, None, with_optimizer=False)
     params = programs.test.global_block().all_parameters()
     assert sum(counts) == sum(int(np.prod(p.shape)) for p in params)
     total = int(re.search(r"Total params: ([\d,]+)", proc.stdout).group(1).replace(",", ""))
     trainable = int(re.search(r"Trainable params: ([\d,]+)", proc.stdout).group(1).replace(",", ""))
     assert total == sum(counts) and trainable == sum(int(np.prod(p.shape)) for p in params if p.trainable)
-    assert re.search(r"conv1 \(conv2d\)\s+\[-1, \d+, 28, 28\]", proc.stdout)
+    assert re.search(r"conv1 \(conv2d\)\s+\[-1, \d+, 28, 28\]", proc.stdout) or \
+        re.search(r"emb \(embedding\)\s+\[-1, 8\]\s+8,000", proc.stdout)
 
 
 def test_summary_of_lenet_as_written_by_hand():

@@ -13,13 +13,15 @@ def _numel(shape):
 
 
 def _params_by_layer(program):
-    """{layer name: [Parameter]}: each parameter goes to the first layer whose ops read it."""
+    """{layer location: [Parameter]}: each parameter goes to the first layer whose ops read it. A
+    model file's layer is found by where it is declared (its ops' source): a layer function without
+    a ``name`` argument (embedding) names its ops and parameters after itself (embedding_0)."""
     owner, block = {}, program.global_block()
     for op in block.ops:
         for name in op.input_arg_names:
             var = block.vars.get(name)
             if isinstance(var, Parameter) and name not in owner:
-                owner[name] = (op.layer, var)
+                owner[name] = (op.source, var)
     by_layer = {}
     for layer, var in owner.values():
         by_layer.setdefault(layer, []).append(var)
@@ -44,7 +46,7 @@ def summary_table(spec, programs):
     rows = [(f"{name} (feed)", _shape(model.vars[name]), "0", "") for name in spec.feeds]
     total = trainable = 0
     for layer in spec.layers:
-        mine = params.get(layer.name, [])
+        mine = params.get(layer.location, [])
         count = sum(_numel(p.shape) for p in mine)
         total += count
         trainable += sum(_numel(p.shape) for p in mine if p.trainable)
