@@ -1,5 +1,7 @@
 """AsyncExecutor and DataFeedDesc (seed 004, issue 14): the seed's proto and calls, the MultiSlot
 reader, Hogwild training from a file list, and one clear error for each kind of bad input."""
+import os
+
 import numpy as np
 import pytest
 
@@ -168,7 +170,11 @@ def test_one_thread_equals_a_sequential_executor_bitwise(tmp_path):
         np.testing.assert_array_equal(got[name], want[name], err_msg=name)
 
 
-def test_two_threads_train_the_shared_parameters(tmp_path, capsys):
+@pytest.mark.parametrize("workers", ["processes", "threads"])
+def test_two_threads_train_the_shared_parameters(tmp_path, capsys, monkeypatch, workers):
+    """Hogwild on worker processes sharing the parameters' memory (pe's default where it can fork)
+    and on threads: the caller's parameters are trained, every batch's fetch is printed."""
+    monkeypatch.setenv("PE_ASYNC_WORKERS", workers)
     files, x, y = _dataset(tmp_path, files=6)
     feed = fluid.DataFeedDesc(_write(tmp_path / "dense.proto", DENSE_PROTO))
     main, startup, test, loss = _program()
@@ -205,8 +211,44 @@ def test_bad_runs_are_one_clear_error_and_leave_no_thread(tmp_path):
         with pytest.raises(PeError, match="slot 'features' is used but the program has no variable"):
             ae.run(main, other, files, 2, [loss.name])
     assert not [t for t in threading.enumerate() if t.name.startswith("pe-async")]
+    assert not _child_processes()
     with pytest.raises(PeError, match="CPU only"):
         fluid.AsyncExecutor(fluid.CUDAPlace(0))
+
+
+def _child_processes():
+    """The pids of this process's children that are still there (running or unreaped)."""
+    mine = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if entry.isdigit() and int(fields[1]) == os.getpid():
+            mine.append(int(entry))
+    return mine
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or not os.path.isdir("/proc"), reason="worker processes need fork")
+def test_a_worker_process_that_dies_is_one_clear_error(tmp_path):
+    """A worker killed mid-run (here by an op that ends its process) stops the run with one line
+    naming the worker and how it ended; no worker is left behind and the caller's scope is intact."""
+    files, _, _ = _dataset(tmp_path, files=4)
+    feed = fluid.DataFeedDesc(_write(tmp_path / "dense.proto", DENSE_PROTO))
+    main, startup, _, loss = _program()
+    with fluid.program_guard(main, startup):
+        fluid.layers.py_func(lambda x: os._exit(7), main.global_block().var("x"), None)
+    exe = fluid.Executor(fluid.CPUPlace())
+    scope = fluid.Scope()
+    exe.run(startup, scope=scope)
+    before = _params(scope, main)
+    with fluid.scope_guard(scope), pytest.raises(PeError, match=r"Hogwild worker \d ended without finishing "
+                                                                r"\(exit status 7\)"):
+        fluid.AsyncExecutor().run(main, feed, files, 2, [loss.name])
+    assert not _child_processes()
+    for name, value in before.items():          # nothing ran a step to its end
+        np.testing.assert_array_equal(_params(scope, main)[name], value)
 
 
 # -- the 1.5+ dataset API ----------------------------------------------------------------------------

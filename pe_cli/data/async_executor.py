@@ -4,22 +4,21 @@
 ``thread_num`` threads. Each thread reads, parses and batches its own files (data/multislot.py) and
 runs the program on each batch with its own Executor: the temporaries of a step live in that run
 alone (the thread's local scope), the parameters are read from the global scope, and the optimizer's
-updates are written back to it by every thread without locks (Hogwild, as Fluid's threads did). The
-kernels release the GIL, so the threads compute at the same time; each kernel gets
-``cores // thread_num`` threads of its own. ``fetch`` values are printed after each batch when
-``debug`` is set (as the seed says: AsyncExecutor returns nothing). The call returns when every file
-is consumed; the first error of any thread stops the others and is raised.
+updates are written back to it by every thread without locks (Hogwild, as Fluid's threads did).
+On Linux the "threads" are processes sharing the parameters' memory, so that they compute at the
+same time despite Python's GIL (data/hogwild.py says how). ``fetch`` values are printed after each
+batch when ``debug`` is set (as the seed says: AsyncExecutor returns nothing). The call returns
+when every file is consumed; the first error of any thread stops the others and is raised.
 """
 import os
-import sys
-import threading
 
 import numpy as np
 
 from ..errors import PeError
-from ..executor import Executor, global_scope
+from ..executor import global_scope
 from ..framework import default_main_program
 from ..places import CPUPlace
+from . import hogwild
 from .datafeed_desc import DataFeedDesc
 from .multislot import MultiSlotReader
 
@@ -49,49 +48,16 @@ class AsyncExecutor:
 
 def run_threads(program, parts, batches_of, thread_num, place, scope, fetch, shown, period=1):
     """Runs ``program`` on every batch of every part (``batches_of(part)``), the parts divided
-    among ``thread_num`` threads (Hogwild on ``scope``'s parameters); prints the ``fetch`` values
-    named ``shown`` every ``period`` batches of a thread. Raises the first error of any thread."""
-    threads = max(1, min(thread_num, len(parts)))
-    run = _Run(program, batches_of, fetch, shown, period, threads, place, scope)
-    workers = [threading.Thread(target=run.thread, args=(t, parts[t::threads]), name=f"pe-async-{t}")
-               for t in range(threads)]
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join()
-    if run.error is not None:
-        raise run.error
+    among ``thread_num`` Hogwild workers on ``scope``'s parameters (data/hogwild.py); prints the
+    ``fetch`` values named ``shown`` every ``period`` batches of a worker. Raises the first error."""
+    period = max(1, period)
 
-
-class _Run:
-    def __init__(self, program, batches_of, fetch, shown, period, threads, place, scope):
-        self.program, self.batches_of, self.fetch, self.shown = program, batches_of, fetch, shown
-        self.period, self.threads, self.place, self.scope = max(1, period), threads, place, scope
-        self.error = None
-        self.stop = threading.Event()
-        self.print_lock = threading.Lock()
-
-    def thread(self, t, parts):
-        exe = Executor(self.place)
-        exe._concurrent = self.threads
-        try:
-            for part in parts:
-                for k, batch in enumerate(self.batches_of(part)):
-                    if self.stop.is_set():
-                        return
-                    values = exe.run(self.program, feed=batch, fetch_list=self.fetch, scope=self.scope)
-                    if self.shown and k % self.period == 0:
-                        self._print(t, part, k, values)
-        except BaseException as e:      # the first error stops every thread and is raised by run()
-            if self.error is None:
-                self.error = e if isinstance(e, PeError) else PeError(f"AsyncExecutor thread {t}: {type(e).__name__}: {e}")
-            self.stop.set()
-
-    def _print(self, t, part, k, values):
-        shown = [f"{name}={_show(v)}" for name, v in zip(self.shown, values)]
+    def show(t, part, k, values):
+        if not shown or k % period:
+            return None
         source = os.path.basename(part) if isinstance(part, str) else f"part {part}"
-        with self.print_lock:
-            print(f"thread {t} {source} batch {k}: " + "  ".join(shown), file=sys.stdout, flush=True)
+        return f"thread {t} {source} batch {k}: " + "  ".join(f"{name}={_show(v)}" for name, v in zip(shown, values))
+    hogwild.run(hogwild.Job(program, parts, batches_of, place, scope, fetch, show), thread_num)
 
 
 def _show(value):

@@ -1,20 +1,20 @@
 """``exec_strategy: {mode: async, thread_num: N}``: each epoch's batches are trained by N threads at
 once, Hogwild, as AsyncExecutor trains its files (seed 004): every thread runs its share of the
-batches (batch i goes to thread i mod N) with its own Executor on the shared parameters, without
-locks. The loop then accounts the steps in batch order, so metrics.csv gets one row per epoch (the
+batches (each free thread takes the next batch) with its own Executor on the shared parameters, without
+locks (on Linux the threads are processes sharing the parameters' memory: data/hogwild.py). The loop then accounts the steps in batch order, so metrics.csv gets one row per epoch (the
 means over its batches), and checkpoints and evaluations come at the ends of epochs.
 
 What async mode changes, and what it refuses (``check_async``): one CPU device (the threads are the
 parallelism); no ``checkpoint.every_steps`` or ``eval.every_steps`` (steps run out of order inside
 an epoch); Ctrl-C takes effect at the end of the epoch (a second one aborts at once).
 """
-import threading
 import time
 
 import numpy as np
 
+from ..data import hogwild
 from ..errors import PeError
-from ..executor import Executor, global_scope
+from ..executor import global_scope
 
 
 def async_threads(cfg):
@@ -72,27 +72,10 @@ def train_epoch(loop, max_steps, stop):
 
 
 def _run(loop, batches, threads):
-    """Each batch's fetched values, the batches run on ``threads`` threads (Hogwild)."""
-    results = [None] * len(batches)
-    errors = []
-    scope = global_scope()      # the run's scope (scope_guard is not seen by new threads)
-
-    def work(t):
-        exe = Executor(loop.exe.place)
-        exe._concurrent = threads
-        try:
-            for i in range(t, len(batches), threads):
-                if errors:
-                    return
-                results[i] = exe.run(loop.setup.program, feed=batches[i], fetch_list=loop.fetch_vars, scope=scope)
-        except BaseException as e:       # the first error stops the others and is raised below
-            errors.append(e)
-    workers = [threading.Thread(target=work, args=(t,), name=f"pe-async-{t}") for t in range(threads)]
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join()
-    if errors:
-        e = errors[0]
-        raise e if isinstance(e, PeError) else PeError(f"async mode: {type(e).__name__}: {e}")
-    return results
+    """Each batch's fetched values, the batches trained by ``threads`` Hogwild workers."""
+    job = hogwild.Job(loop.setup.program, range(len(batches)), lambda i: [batches[i]], loop.exe.place,
+                      global_scope(), loop.fetch_vars, collect=True)    # (scope_guard is not seen by new threads)
+    try:
+        return [values[0] for values in hogwild.run(job, threads)]
+    except PeError as e:
+        raise PeError(f"async mode: {e}") from None

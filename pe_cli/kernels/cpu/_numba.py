@@ -229,6 +229,16 @@ def _load_cached(twin, sig):
 _compiled_later = _Later()
 finish_pending = _compiled_later.finish
 
+
+def settle_background_compiles():
+    """Waits for the background compiles under way, if any (before a fork: a thread holding
+    numba's compiler lock at the fork would leave the child's copy of that lock taken forever)."""
+    later = _compiled_later
+    if later.thread is not None:
+        hurry, later.hurry = later.hurry, True
+        later.finish()
+        later.hurry = hurry
+
 PARALLEL_MIN_ELEMENTS = 1 << 17      # below this a parallel loop's start-up costs more than it saves (measured)
 
 
