@@ -52,6 +52,7 @@ class Trainer:
 
     def two_copies(self):
         """Seconds until two independent 1-thread passes, run at once in two processes, both end."""
+        cpu_threads.before_fork()
         start = time.perf_counter()
         pids = []
         for _ in range(2):
@@ -59,8 +60,7 @@ class Trainer:
             if pid == 0:
                 code = 1
                 try:
-                    os.environ["PE_DEVICE_THREADS"] = "1"       # as each Hogwild worker computes
-                    cpu_threads.refresh()
+                    cpu_threads.one_thread_after_fork()         # as each Hogwild worker computes
                     self.one_pass(1)
                     code = 0
                 finally:

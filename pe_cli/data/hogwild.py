@@ -3,8 +3,9 @@ AsyncExecutor threads; Fluid's ``train_from_dataset``; ``exec_strategy: {mode: a
 
 Fluid's workers were C++ threads. pe's kernels release the GIL, but each step's ops are dispatched
 from Python, which holds it: on a small model such as the bundled CTR one, most of a step is
-dispatch, and two threads ran at 0.7-0.96x the speed of one (benchmarks/async_threads.py). So where
-the system can fork (Linux, macOS), each worker is a **process**:
+dispatch, and two threads ran at 0.7-0.96x the speed of one. So on Linux each worker is a forked
+**process**, and two train the CTR model 1.84x as fast as one (the machine's ceiling, two
+independent copies of the 1-thread pass, was 1.91x in the same run; benchmarks/async_threads.py):
 
 - before the fork, every persistable variable the program has in the scope (parameters,
   optimizer moments, learning rates, step counters) is moved into memory the processes share;
@@ -15,10 +16,11 @@ the system can fork (Linux, macOS), each worker is a **process**:
 - a worker sends the lines it prints and the values the caller collects to this process over a
   pipe (so they reach the caller's ``sys.stdout``, redirected or not); the first error of any
   worker stops the others (they are killed) and is raised here, naming the worker;
-- each worker computes on one core (``PE_DEVICE_THREADS=1``): numba's OpenMP pool cannot be used
-  after a fork, and Hogwild's parallelism is the workers. Use one worker per core.
+- each worker computes on one core (kernels/cpu/threads.py ``one_thread_after_fork``): numba's
+  OpenMP pool cannot be used after a fork, and Hogwild's parallelism is the workers. Use one worker
+  per core.
 
-With one worker, where fork does not exist, under MPI, or with ``PE_ASYNC_WORKERS=threads``, the
+With one worker, on other systems (fork is unsafe on macOS, absent on Windows), under MPI, or with ``PE_ASYNC_WORKERS=threads``, the
 workers are threads of this process on the same scope. One worker is exactly a sequential Executor
 over the same batches.
 """
@@ -103,7 +105,7 @@ def _can_fork():
     if choice not in ("processes", "threads"):
         raise PeError(f"PE_ASYNC_WORKERS is '{choice}'; set it to processes or threads")
     mpi = sys.modules.get("mpi4py.MPI")
-    return choice == "processes" and hasattr(os, "fork") and not (mpi is not None and mpi.Is_initialized())
+    return choice == "processes" and sys.platform.startswith("linux") and not (mpi is not None and mpi.Is_initialized())
 
 
 def _error(worker, e):
@@ -143,6 +145,7 @@ def _threads(job, workers, results):
 def _processes(job, workers, results):
     shared = _share(job.program, job.scope)
     settle_background_compiles()        # no thread of this process may hold numba's lock at the fork
+    cpu_threads.before_fork()
     sys.stdout.flush()
     sys.stderr.flush()
     children = []                       # (pid, read end of its pipe)
@@ -188,8 +191,7 @@ def _child(job, worker, workers, pipe, shared):
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)       # a Ctrl-C is the caller's to handle
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        os.environ["PE_DEVICE_THREADS"] = "1"
-        cpu_threads.refresh()
+        cpu_threads.one_thread_after_fork()
 
         def write_back():
             for _, var, memory in shared:
