@@ -104,9 +104,9 @@ def main():
                 if competitor is not None:
                     competitor.kill()
                     competitor.wait()
-            one = r["1 thread"]
-            print(f"{'busy' if busy else 'quiet':<7} {one:>10,.0f} {r['2 threads']:>10,.0f} ({r['2 threads'] / one:.2f}x)"
-                  f" {r['ceiling']:>23,.0f} ({r['ceiling'] / one:.2f}x)", flush=True)
+            one, two, ceiling = r["1 thread"], r["2 threads"], r["ceiling"]
+            print(f"{'busy' if busy else 'quiet':<7} {one:>10,.0f} {two:>10,.0f} ({two / one:.2f}x)"
+                  f" {ceiling:>23,.0f} ({ceiling / one:.2f}x)", flush=True)
 
 
 if __name__ == "__main__":

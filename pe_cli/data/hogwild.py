@@ -20,8 +20,8 @@ independent copies of the 1-thread pass, was 1.91x in the same run; benchmarks/a
   OpenMP pool cannot be used after a fork, and Hogwild's parallelism is the workers. Use one worker
   per core.
 
-With one worker, on other systems (fork is unsafe on macOS, absent on Windows), under MPI, or with ``PE_ASYNC_WORKERS=threads``, the
-workers are threads of this process on the same scope. One worker is exactly a sequential Executor
+With one worker, on other systems (fork is unsafe on macOS, absent on Windows), under MPI, or
+with ``PE_ASYNC_WORKERS=threads``, the workers are threads of this process on the same scope. One worker is exactly a sequential Executor
 over the same batches.
 """
 import io
@@ -105,7 +105,8 @@ def _can_fork():
     if choice not in ("processes", "threads"):
         raise PeError(f"PE_ASYNC_WORKERS is '{choice}'; set it to processes or threads")
     mpi = sys.modules.get("mpi4py.MPI")
-    return choice == "processes" and sys.platform.startswith("linux") and not (mpi is not None and mpi.Is_initialized())
+    under_mpi = mpi is not None and mpi.Is_initialized()
+    return choice == "processes" and sys.platform.startswith("linux") and not under_mpi
 
 
 def _error(worker, e):
