@@ -21,8 +21,8 @@ independent copies of the 1-thread pass, was 1.91x in the same run; benchmarks/a
   per core.
 
 With one worker, on other systems (fork is unsafe on macOS, absent on Windows), under MPI, or
-with ``PE_ASYNC_WORKERS=threads``, the workers are threads of this process on the same scope. One worker is exactly a sequential Executor
-over the same batches.
+with ``PE_ASYNC_WORKERS=threads``, the workers are threads of this process on the same scope. One
+worker is exactly a sequential Executor over the same batches.
 """
 import io
 import mmap
