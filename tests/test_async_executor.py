@@ -173,8 +173,8 @@ def test_one_thread_equals_a_sequential_executor_bitwise(tmp_path):
 
 @pytest.mark.parametrize("workers", ["processes", "threads"])
 def test_two_threads_train_the_shared_parameters(tmp_path, capsys, monkeypatch, workers):
-    """Hogwild on worker processes sharing the parameters' memory (pe's default where it can fork)
-    and on threads: the caller's parameters are trained, every batch's fetch is printed."""
+    """Hogwild on worker processes sharing the parameters' memory (PE_ASYNC_WORKERS=processes) and
+    on threads (the default): the caller's parameters are trained, every batch's fetch is printed."""
     monkeypatch.setenv("PE_ASYNC_WORKERS", workers)
     files, x, y = _dataset(tmp_path, files=6)
     feed = fluid.DataFeedDesc(_write(tmp_path / "dense.proto", DENSE_PROTO))
@@ -236,9 +236,10 @@ def _child_processes():
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Hogwild workers are processes on Linux only")
-def test_a_worker_process_that_dies_is_one_clear_error(tmp_path):
+def test_a_worker_process_that_dies_is_one_clear_error(tmp_path, monkeypatch):
     """A worker killed mid-run (here by an op that ends its process) stops the run with one line
     naming the worker and how it ended; no worker is left behind and the caller's scope is intact."""
+    monkeypatch.setenv("PE_ASYNC_WORKERS", "processes")
     files, _, _ = _dataset(tmp_path, files=4)
     feed = fluid.DataFeedDesc(_write(tmp_path / "dense.proto", DENSE_PROTO))
     main, startup, _, loss = _program()

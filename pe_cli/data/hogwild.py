@@ -3,9 +3,12 @@ AsyncExecutor threads; Fluid's ``train_from_dataset``; ``exec_strategy: {mode: a
 
 Fluid's workers were C++ threads. pe's kernels release the GIL, but each step's ops are dispatched
 from Python, which holds it: on a small model such as the bundled CTR one, most of a step is
-dispatch, and two threads ran at 0.7-0.96x the speed of one. So on Linux each worker is a forked
-**process**, and two train the CTR model 1.84x as fast as one (the machine's ceiling, two
-independent copies of the 1-thread pass, was 1.91x in the same run; benchmarks/async_threads.py):
+dispatch, and two threads ran at 0.7-0.96x the speed of one. With ``PE_ASYNC_WORKERS=processes``
+(Linux), each worker is a forked **process**, and two train the CTR model 1.84x as fast as one (the
+machine's ceiling, two independent copies of the 1-thread pass, was 1.91x in the same run;
+benchmarks/async_threads.py). It is not the default: in 4 of about 30 runs of
+examples/async_executor.py with 2 process workers (Adam), every parameter became NaN within one step
+(the shared values finite the step before), a cause not yet found; on threads that never happened:
 
 - before the fork, every persistable variable the program has in the scope (parameters,
   optimizer moments, learning rates, step counters) is moved into memory the processes share;
@@ -20,9 +23,9 @@ independent copies of the 1-thread pass, was 1.91x in the same run; benchmarks/a
   OpenMP pool cannot be used after a fork, and Hogwild's parallelism is the workers. Use one worker
   per core.
 
-With one worker, on other systems (fork is unsafe on macOS, absent on Windows), under MPI, or
-with ``PE_ASYNC_WORKERS=threads``, the workers are threads of this process on the same scope. One
-worker is exactly a sequential Executor over the same batches.
+By default, with one worker, on other systems (fork is unsafe on macOS, absent on Windows) and under
+MPI, the workers are threads of this process on the same scope. One worker is exactly a sequential
+Executor over the same batches.
 """
 import io
 import mmap
@@ -101,7 +104,7 @@ def run(job, workers):
 
 
 def _can_fork():
-    choice = os.environ.get("PE_ASYNC_WORKERS", "processes")
+    choice = os.environ.get("PE_ASYNC_WORKERS", "threads")
     if choice not in ("processes", "threads"):
         raise PeError(f"PE_ASYNC_WORKERS is '{choice}'; set it to processes or threads")
     mpi = sys.modules.get("mpi4py.MPI")
@@ -246,7 +249,7 @@ def _gather(job, children, results):
         _, status = os.waitpid(pid, 0)
         if status:
             raise PeError(f"Hogwild worker {w} ended without finishing ({_status(status)}); "
-                          f"run with PE_ASYNC_WORKERS=threads to see the error here")
+                          f"run without PE_ASYNC_WORKERS=processes to see the error here")
 
 
 def _read_all(selector, pending, results):
