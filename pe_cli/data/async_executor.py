@@ -8,7 +8,8 @@ updates are written back to it by every thread without locks (Hogwild, as Fluid'
 With PE_ASYNC_WORKERS=processes (Linux) the "threads" are processes sharing the parameters'
 memory, so that they compute at the same time despite Python's GIL (data/hogwild.py says how).
 ``fetch`` values are printed after each batch when ``debug`` is set (as the seed says:
-AsyncExecutor returns nothing). The call returns when every file is consumed; the first error of any thread stops the others and is raised.
+AsyncExecutor returns nothing). The call returns when every file is consumed; the first error of
+any thread stops the others and is raised.
 """
 import os
 
