@@ -224,7 +224,7 @@ def test_bad_runs_are_one_clear_error_and_leave_no_thread(tmp_path):
 def _child_processes():
     """The pids of this process's children that are still there (running or unreaped)."""
     mine = []
-    for entry in os.listdir("/proc"):
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
         try:
             with open(f"/proc/{entry}/stat") as f:
                 fields = f.read().rsplit(")", 1)[1].split()

@@ -96,14 +96,14 @@ def run(job, workers):
     workers = max(1, min(workers, len(job.parts)))
     job._taken.value = 0
     results = [[] for _ in job.parts]
-    if workers > 1 and _can_fork():
+    if workers > 1 and _use_processes():
         _processes(job, workers, results)
     else:
         _threads(job, workers, results)
     return results if job.collect else None
 
 
-def _can_fork():
+def _use_processes():
     choice = os.environ.get("PE_ASYNC_WORKERS", "threads")
     if choice not in ("processes", "threads"):
         raise PeError(f"PE_ASYNC_WORKERS is '{choice}'; set it to processes or threads")
@@ -174,14 +174,15 @@ def _processes(job, workers, results):
 
 def _share(program, scope):
     """Moves the persistable arrays ``program`` has in ``scope`` into shared memory: [(name, var, array)]."""
-    shared = []
+    shared, seen = [], set()
     program = getattr(program, "_program", program)        # a CompiledProgram's Program
     for block in program.blocks:
         for var in block.vars.values():
-            held = scope.find_var(var.name) if var.persistable else None
+            held = scope.find_var(var.name) if var.persistable and var.name not in seen else None
             array = None if held is None else held.tensor._array
-            if not isinstance(array, np.ndarray) or not array.nbytes or any(n == var.name for n, _, _ in shared):
+            if not isinstance(array, np.ndarray) or not array.nbytes:
                 continue
+            seen.add(var.name)
             memory = np.frombuffer(mmap.mmap(-1, array.nbytes), array.dtype, array.size).reshape(array.shape)
             memory[...] = array
             held.tensor._array = memory
