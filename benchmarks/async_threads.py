@@ -1,6 +1,6 @@
 """AsyncExecutor's throughput: examples per second training the CTR model of
 examples/async_executor.py for one pass over its files with 1 thread, with 2 threads and with 2
-worker processes (PE_ASYNC_WORKERS=processes; Hogwild), side by side in the same run, quiet and with
+worker processes (Hogwild; the default on Linux), side by side in the same run, quiet and with
 one competing busy process.
 
 Beside them, the machine's own ceiling for two workers: two independent copies of the 1-thread pass

@@ -173,8 +173,8 @@ def test_one_thread_equals_a_sequential_executor_bitwise(tmp_path):
 
 @pytest.mark.parametrize("workers", ["processes", "threads"])
 def test_two_threads_train_the_shared_parameters(tmp_path, capsys, monkeypatch, workers):
-    """Hogwild on worker processes sharing the parameters' memory (PE_ASYNC_WORKERS=processes) and
-    on threads (the default): the caller's parameters are trained, every batch's fetch is printed."""
+    """Hogwild on worker processes sharing the parameters' memory (the default on Linux) and on
+    threads (PE_ASYNC_WORKERS=threads): the caller's parameters are trained, every batch's fetch is printed."""
     monkeypatch.setenv("PE_ASYNC_WORKERS", workers)
     files, x, y = _dataset(tmp_path, files=6)
     feed = fluid.DataFeedDesc(_write(tmp_path / "dense.proto", DENSE_PROTO))
@@ -195,6 +195,40 @@ def test_two_threads_train_the_shared_parameters(tmp_path, capsys, monkeypatch, 
     seen = sorted((line.split()[2], line.split()[4]) for line in printed)
     assert seen == sorted((os.path.basename(f), f"{k}:") for f in files for k in range(4) for _ in range(3))
     assert {line.split()[1] for line in printed} <= {"0", "1"} and all(loss.name + "=" in l for l in printed)
+
+
+@pytest.mark.parametrize("workers", ["processes", "threads"])
+def test_each_step_starts_from_one_complete_update(tmp_path, capsys, monkeypatch, workers):
+    """Two counters each step increments, the second after a pause: every step must read both in one
+    consistent state (so they stay equal), or an optimizer could read one update's Moment1 with an
+    older Moment2, and a Moment2 of 0 under a Moment1 that is not makes Adam step by lr * m1 /
+    epsilon (the parameters of the CTR example went to NaN in 1 run in 6 that way)."""
+    import time
+    monkeypatch.setenv("PE_ASYNC_WORKERS", workers)
+    files, _, _ = _dataset(tmp_path, files=4, lines=32)
+    feed = fluid.DataFeedDesc(_write(tmp_path / "dense.proto", DENSE_PROTO))
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        x = fluid.layers.data("x", [4])
+        fluid.layers.data("label", [1], dtype="int64")
+        first, second = (fluid.layers.create_global_var([1], 0.0, "float32", persistable=True, name=n)
+                         for n in ("first", "second"))
+        fluid.layers.increment(first, 1.0, in_place=True)
+        paused = main.global_block().create_var(name="paused", shape=x.shape, dtype="float32")
+        fluid.layers.py_func(lambda v: (time.sleep(0.002), v)[1], x, paused)
+        fluid.layers.increment(second, 1.0, in_place=True)
+    scope = fluid.Scope()
+    with fluid.scope_guard(scope):
+        fluid.Executor(fluid.CPUPlace()).run(startup)
+        fluid.AsyncExecutor().run(main, feed, files, 2, [first.name, second.name], debug=True)
+    pairs = [[float(v.split("=")[1]) for v in line.split(": ", 1)[1].split()]      # "first=3  second=3"
+             for line in capsys.readouterr().out.splitlines()]
+    assert len(pairs) == 4 * 2 and all(a == b for a, b in pairs), pairs
+    final = [float(np.array(scope.find_var(n).get_tensor())[0]) for n in ("first", "second")]
+    if workers == "processes":      # each step's change is added to the shared values: none is lost
+        assert final == [len(pairs)] * 2
+    else:                           # threads swap whole arrays: the last to land (maybe an earlier start's)
+        assert final in pairs
 
 
 def test_bad_runs_are_one_clear_error_and_leave_no_thread(tmp_path):

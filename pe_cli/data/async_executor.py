@@ -5,8 +5,8 @@
 runs the program on each batch with its own Executor: the temporaries of a step live in that run
 alone (the thread's local scope), the parameters are read from the global scope, and the optimizer's
 updates are written back to it by every thread without locks (Hogwild, as Fluid's threads did).
-With PE_ASYNC_WORKERS=processes (Linux) the "threads" are processes sharing the parameters'
-memory, so that they compute at the same time despite Python's GIL (data/hogwild.py says how).
+On Linux the "threads" are processes sharing the parameters' memory, so that they compute at the
+same time despite Python's GIL (data/hogwild.py says how; PE_ASYNC_WORKERS=threads keeps threads).
 ``fetch`` values are printed after each batch when ``debug`` is set (as the seed says:
 AsyncExecutor returns nothing). The call returns when every file is consumed; the first error of
 any thread stops the others and is raised.

@@ -3,19 +3,15 @@ AsyncExecutor threads; Fluid's ``train_from_dataset``; ``exec_strategy: {mode: a
 
 Fluid's workers were C++ threads. pe's kernels release the GIL, but each step's ops are dispatched
 from Python, which holds it: on a small model such as the bundled CTR one, most of a step is
-dispatch, and two threads ran at 0.7-0.96x the speed of one. With ``PE_ASYNC_WORKERS=processes``
-(Linux), each worker is a forked **process**, and two train the CTR model 1.84x as fast as one (the
-machine's ceiling, two independent copies of the 1-thread pass, was 1.91x in the same run;
-benchmarks/async_threads.py). It is not the default: in 4 of about 30 runs of
-examples/async_executor.py with 2 process workers (Adam), every parameter became NaN within one step
-(the shared values finite the step before), a cause not yet found; on threads that never happened:
+dispatch, and two threads ran at 0.7-0.99x the speed of one. So on Linux each worker is a forked
+**process**, and two train the CTR model about 1.8x as fast as one thread (the machine's ceiling, two
+independent copies of the 1-thread pass, about 1.9x in the same run; benchmarks/async_threads.py):
 
 - before the fork, every persistable variable the program has in the scope (parameters,
   optimizer moments, learning rates, step counters) is moved into memory the processes share;
-- each worker runs its parts with its own Executor; after every step it writes what the step
-  rebound back into the shared memory, so every worker and the caller see each update, without
-  locks, as Fluid's threads did (an in-place update, such as a lazy sparse Adam's, writes there
-  directly);
+- each worker runs its parts with its own Executor. A step starts from the latest update in
+  the shared memory and its own update lands there whole (``_landings``), as on threads: the steps
+  run at once, without locks; only the copies in and out are taken in turn;
 - a worker sends the lines it prints and the values the caller collects to this process over a
   pipe (so they reach the caller's ``sys.stdout``, redirected or not); the first error of any
   worker stops the others (they are killed) and is raised here, naming the worker;
@@ -23,9 +19,9 @@ examples/async_executor.py with 2 process workers (Adam), every parameter became
   OpenMP pool cannot be used after a fork, and Hogwild's parallelism is the workers. Use one worker
   per core.
 
-By default, with one worker, on other systems (fork is unsafe on macOS, absent on Windows) and under
-MPI, the workers are threads of this process on the same scope. One worker is exactly a sequential
-Executor over the same batches.
+With one worker, with ``PE_ASYNC_WORKERS=threads``, on other systems (fork is unsafe on macOS,
+absent on Windows), off the CPU and under MPI, the workers are threads of this process on the same
+scope. One worker is exactly a sequential Executor over the same batches.
 """
 import io
 import mmap
@@ -41,6 +37,7 @@ import numpy as np
 
 from ..errors import PeError
 from ..executor import Executor
+from ..places import CPUPlace
 from ..kernels.cpu import threads as cpu_threads
 from ..kernels.cpu._numba import settle_background_compiles
 
@@ -58,9 +55,10 @@ class Job:
         self.place, self.scope, self.fetch, self.show, self.collect = place, scope, fetch, show, collect
         self._taken = multiprocessing.Value("q", 0)        # parts handed out (in memory the workers share)
 
-    def work(self, worker, workers, emit, stopped, after_step=None):
+    def work(self, worker, workers, emit, stopped, around_step=(None, None)):
         exe = Executor(self.place)
         exe._concurrent = workers
+        before, after = around_step
         while not stopped():
             i = self.next_part()
             if i is None:
@@ -69,9 +67,11 @@ class Job:
             for k, batch in enumerate(self.batches_of(part)):
                 if stopped():
                     return
+                if before is not None:
+                    before()
                 values = exe.run(self.program, feed=batch, fetch_list=self.fetch, scope=self.scope)
-                if after_step is not None:
-                    after_step()
+                if after is not None:
+                    after()
                 line = self.show(worker, part, k, values) if self.show else None
                 if line is not None:
                     emit(b"P", line)
@@ -96,20 +96,21 @@ def run(job, workers):
     workers = max(1, min(workers, len(job.parts)))
     job._taken.value = 0
     results = [[] for _ in job.parts]
-    if workers > 1 and _use_processes():
+    if workers > 1 and _use_processes(job.place):
         _processes(job, workers, results)
     else:
         _threads(job, workers, results)
     return results if job.collect else None
 
 
-def _use_processes():
-    choice = os.environ.get("PE_ASYNC_WORKERS", "threads")
+def _use_processes(place):
+    choice = os.environ.get("PE_ASYNC_WORKERS", "processes")
     if choice not in ("processes", "threads"):
         raise PeError(f"PE_ASYNC_WORKERS is '{choice}'; set it to processes or threads")
     mpi = sys.modules.get("mpi4py.MPI")
     under_mpi = mpi is not None and mpi.Is_initialized()
-    return choice == "processes" and sys.platform.startswith("linux") and not under_mpi
+    return (choice == "processes" and sys.platform.startswith("linux") and isinstance(place, CPUPlace)
+            and not under_mpi)
 
 
 def _error(worker, e):
@@ -147,7 +148,8 @@ def _threads(job, workers, results):
 # -- processes ---------------------------------------------------------------------------------------
 
 def _processes(job, workers, results):
-    shared = _share(job.program, job.scope)
+    shared = _Shared(job.program, job.scope)
+    landing = multiprocessing.Lock()    # held to copy the shared values in or out (``_Shared.landings``)
     settle_background_compiles()        # no thread of this process may hold numba's lock at the fork
     cpu_threads.before_fork()
     sys.stdout.flush()
@@ -161,49 +163,110 @@ def _processes(job, workers, results):
                 os.close(read)
                 for _, other in children:
                     os.close(other)
-                _child(job, w, workers, write, shared)
+                _child(job, w, workers, write, shared, landing)
             os.close(write)
             children.append((pid, read))
         _gather(job, children, results)
     finally:
         for pid, read in children:      # after an error here or in a worker, none is left running
             _kill(pid)
-        for name, var, array in shared:
-            var.tensor._array = np.array(array)     # the caller's scope keeps the trained values
+        shared.restore()                # the caller's scope keeps the trained values
 
 
-def _share(program, scope):
-    """Moves the persistable arrays ``program`` has in ``scope`` into shared memory: [(name, var, array)]."""
-    shared, seen = [], set()
-    program = getattr(program, "_program", program)        # a CompiledProgram's Program
-    for block in program.blocks:
-        for var in block.vars.values():
-            held = scope.find_var(var.name) if var.persistable and var.name not in seen else None
-            array = None if held is None else held.tensor._array
-            if not isinstance(array, np.ndarray) or not array.nbytes:
-                continue
-            seen.add(var.name)
-            memory = np.frombuffer(mmap.mmap(-1, array.nbytes), array.dtype, array.size).reshape(array.shape)
-            memory[...] = array
-            held.tensor._array = memory
-            shared.append((var.name, held, memory))
-    return shared
+class _Shared:
+    """The persistable arrays ``program`` has in ``scope``, moved into one block of memory the worker
+    processes share: first those the program writes, one run of each dtype (``runs``: (dtype, start,
+    end, additive)), then those it only reads."""
+
+    def __init__(self, program, scope):
+        program = getattr(program, "_program", program)        # a CompiledProgram's Program
+        writes = {n for block in program.blocks for op in block.ops for n in op.output_arg_names}
+        found, seen = [], set()
+        for block in program.blocks:
+            for var in block.vars.values():
+                held = scope.find_var(var.name) if var.persistable and var.name not in seen else None
+                array = None if held is None else held.tensor._array
+                if isinstance(array, np.ndarray) and array.nbytes:
+                    seen.add(var.name)
+                    found.append((var.name in writes, held, array))
+        found.sort(key=lambda entry: (not entry[0], entry[2].dtype.str))
+        end, self.entries, self.runs = 0, [], []            # entries: (var, offset, shared array, written)
+        for written, held, array in found:
+            if written and (not self.runs or self.runs[-1][0] != array.dtype):
+                self.runs.append([array.dtype, end, end, array.dtype.kind in "fiuc"])
+            if written:
+                self.runs[-1][2] = end + array.nbytes
+            self.entries.append((held, end, array, written))
+            end += -(-array.nbytes // 64) * 64
+        self.memory = np.frombuffer(mmap.mmap(-1, max(end, 64)), np.uint8)
+        for i, (held, offset, array, written) in enumerate(self.entries):
+            view = _view(self.memory, offset, array)
+            view[...] = array
+            held.tensor._array = view
+            self.entries[i] = (held, offset, view, written)
+
+    def restore(self):
+        for held, _, view, _ in self.entries:
+            held.tensor._array = np.array(view)
+
+    def landings(self, lock):
+        """(before, after) a worker's step. Before: the shared values the program writes are copied,
+        in one piece, into the worker's own arrays, which the step reads and updates. After: what the
+        step changed is added to the shared values, again in one piece (a value that is not a number,
+        a bool, is replaced). ``lock`` is held for the copy and the addition only; steps run at once.
+
+        So a step reads one consistent state, and no update is lost: Hogwild's ``p -= lr * g`` on
+        the shared ``p``, as Fluid's threads applied it. Read directly from the shared memory while
+        others wrote it, a step could take one update's Moment1 and an older Moment2 of 0 under it
+        (a unit whose gradient had been 0 until then), and Adam stepped lr * m1 / epsilon: weights of
+        100, then NaN, in 5 runs in 30 of examples/async_executor.py (none in 100 since). The copy
+        and the addition take about 2 copies' time of the updated arrays (CTR model: ~3% of a step)."""
+        end = self.runs[-1][2] if self.runs else 0
+        base, mine = np.zeros(end, np.uint8), np.zeros(end, np.uint8)
+        runs = [(additive, _typed(self.memory, dtype, start, stop), _typed(base, dtype, start, stop),
+                 _typed(mine, dtype, start, stop)) for dtype, start, stop, additive in self.runs]
+        own = [(held, _view(mine, offset, view)) for held, offset, view, written in self.entries if written]
+
+        def before():
+            with lock:
+                np.copyto(base, self.memory[:end])
+            np.copyto(mine, base)
+            for held, array in own:
+                held.tensor._array = array
+
+        def after():
+            for held, array in own:
+                if held.tensor._array is not array:
+                    np.copyto(array, held.tensor._array)
+            for additive, _, was, now in runs:
+                if additive:
+                    np.subtract(now, was, out=now)      # the step's change
+            with lock:
+                for additive, shared, _, now in runs:
+                    if additive:
+                        shared += now
+                    else:
+                        np.copyto(shared, now)
+        return before, after
 
 
-def _child(job, worker, workers, pipe, shared):
+def _view(buffer, offset, like):
+    return buffer[offset:offset + like.nbytes].view(like.dtype).reshape(like.shape)
+
+
+def _typed(buffer, dtype, start, stop):
+    return buffer[start:stop].view(dtype)
+
+
+def _child(job, worker, workers, pipe, shared, landing):
     """A worker process: runs its parts, sends what it prints and collects, and exits (never returns)."""
     code = 0
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)       # a Ctrl-C is the caller's to handle
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         cpu_threads.one_thread_after_fork()
-
-        def write_back():
-            for _, var, memory in shared:
-                if var.tensor._array is not memory:
-                    np.copyto(memory, var.tensor._array)
-                    var.tensor._array = memory
-        job.work(worker, workers, lambda kind, payload: _send(pipe, kind, payload), lambda: False, write_back)
+        job.work(worker, workers, lambda kind, payload: _send(pipe, kind, payload), lambda: False,
+                 shared.landings(landing))
     except BaseException as e:          # noqa: BLE001 - reported to the caller, which raises it
         code = 1
         try:
@@ -235,25 +298,21 @@ def _send(pipe, kind, payload):
 
 
 def _gather(job, children, results):
-    """Reads the workers' pipes until every one has ended; raises the first error."""
+    """Reads the workers' pipes until every one has ended; raises the first error, or the end of a
+    worker that died (at once: the others are killed, and none waits on it)."""
     selector = selectors.DefaultSelector()
     pending = {}
     for w, (_, read) in enumerate(children):
         selector.register(read, selectors.EVENT_READ, w)
         pending[read] = b""
     try:
-        _read_all(selector, pending, results)
+        _read_all(selector, pending, results, children)
     finally:
         for fd in pending:
             os.close(fd)
-    for w, (pid, _) in enumerate(children):
-        _, status = os.waitpid(pid, 0)
-        if status:
-            raise PeError(f"Hogwild worker {w} ended without finishing ({_status(status)}); "
-                          f"run without PE_ASYNC_WORKERS=processes to see the error here")
 
 
-def _read_all(selector, pending, results):
+def _read_all(selector, pending, results, children):
     while pending:
         for key, _ in selector.select():
             chunk = os.read(key.fd, 1 << 16)
@@ -261,6 +320,7 @@ def _read_all(selector, pending, results):
                 selector.unregister(key.fd)
                 os.close(key.fd)
                 del pending[key.fd]
+                _ended(key.data, children[key.data][0])
                 continue
             buffer = pending[key.fd] + chunk
             while len(buffer) >= _HEADER.size:
@@ -272,6 +332,14 @@ def _read_all(selector, pending, results):
                 if error is not None:
                     raise error
             pending[key.fd] = buffer
+
+
+def _ended(worker, pid):
+    """Worker ``worker``'s pipe has closed: it has exited (or is about to); raises unless it finished."""
+    _, status = os.waitpid(pid, 0)
+    if status:
+        raise PeError(f"Hogwild worker {worker} ended without finishing ({_status(status)}); "
+                      f"run with PE_ASYNC_WORKERS=threads to see the error here")
 
 
 def _take(kind, data, results):

@@ -17,7 +17,7 @@ from ..places import CPUPlace, Place
 from .compiled import run_compiled
 from .feeding import as_feed_array, check_feed_dict, missing_value_error, reader_feeds
 from .fetched import fetched
-from .plan import OpStep, Values, run_step
+from .plan import OpStep, Values, run_step, scope_traffic
 from .pserver import serve
 from .scope import global_scope
 
@@ -30,14 +30,7 @@ class _Plan:
         self.block = block
         self.version = program._version
         self.steps = [OpStep(op, place) for op in block.ops]
-        written, reads = set(), []
-        for op in block.ops:
-            for n in op.input_arg_names:
-                if n not in written and n not in reads:
-                    reads.append(n)
-            written.update(op.output_arg_names)
-        self.scope_reads = reads
-        self.persistable_writes = [n for n in written if n in block.vars and block.vars[n].persistable]
+        self.scope_reads, self.persistable_writes = scope_traffic(block)
         self.written_back = frozenset(self.persistable_writes)
         self.program = program
         self._frees = {}

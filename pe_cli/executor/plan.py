@@ -49,6 +49,27 @@ class OpStep:
         self.update_attrs = dict(self.attrs, _update_in_place=True) if self.updates else None
 
 
+def scope_traffic(block):
+    """(reads, writes) of a run of ``block``: the names its ops read before any op writes them, in
+    the order they are first read, and the persistable names its ops write, in the order a run
+    writes them back to the scope: **the last read first**.
+
+    Hogwild's threads (data/hogwild.py) read and write back the same scope without a lock: in that
+    order, a run that takes references while another is writing back, and sees one of its new
+    values, sees new every value read after it (Adam reads Moment1 first: never a new Moment1 with
+    an old Moment2, which can be 0 under a Moment1 that is not, and make the step lr * m1 / epsilon)."""
+    written, reads = set(), []
+    for op in block.ops:
+        for n in op.input_arg_names:
+            if n not in written and n not in reads:
+                reads.append(n)
+        written.update(op.output_arg_names)
+    rank = {n: i for i, n in enumerate(reads)}
+    writes = sorted((n for n in written if n in block.vars and block.vars[n].persistable),
+                    key=lambda n: (-rank.get(n, len(reads)), n))
+    return reads, writes
+
+
 def rng_seed(op, seed_offset):
     """A seeded random op draws the same values on every run, as in Fluid (so running a startup
     program twice initializes identically): its seed is the op's ``seed`` attribute and the

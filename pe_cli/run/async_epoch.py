@@ -1,9 +1,9 @@
 """``exec_strategy: {mode: async, thread_num: N}``: each epoch's batches are trained by N threads at
 once, Hogwild, as AsyncExecutor trains its files (seed 004): each free thread takes the next batch
-and runs it with its own Executor on the shared parameters, without locks (with
-PE_ASYNC_WORKERS=processes the threads are processes sharing the parameters' memory:
-data/hogwild.py). The loop then accounts the steps in batch order, so metrics.csv gets one row per
-epoch (the means over its batches), and checkpoints and evaluations come at the ends of epochs.
+and runs it with its own Executor on the shared parameters, without locks (on Linux the threads are
+processes sharing the parameters' memory unless PE_ASYNC_WORKERS=threads: data/hogwild.py). The
+loop then accounts the steps in batch order, so metrics.csv gets one row per epoch (the means over
+its batches), and checkpoints and evaluations come at the ends of epochs.
 
 What async mode changes, and what it refuses (``check_async``): one CPU device (the threads are the
 parallelism); no ``checkpoint.every_steps`` or ``eval.every_steps`` (steps run out of order inside

@@ -80,7 +80,7 @@ def lazy_adam(p, g, m1, m2, lr_t, beta1, beta2, eps_c, in_place=False):
     p_out, m1_out, m2_out = _outputs([p, m1, m2], in_place)
     a = beta1 * m1[rows] + (one - beta1) * values
     b = beta2 * m2[rows] + (one - beta2) * values * values
-    m1_out[rows], m2_out[rows] = a, b
+    m2_out[rows], m1_out[rows] = b, a        # the reverse of the order read (see executor/plan.py scope_traffic)
     p_out[rows] = p[rows] - lr_t * (a / (np.sqrt(b) + eps_c))
     return {"ParamOut": p_out, "Moment1Out": m1_out, "Moment2Out": m2_out}
 
