@@ -393,7 +393,7 @@ def test_the_bundled_ctr_data_is_multislot_text_the_reader_takes(tmp_path):
 
 def test_the_seeds_async_example_learns_with_one_and_two_threads(tmp_path):
     """examples/async_executor.py (embedding over the sparse ids, sequence_pool, fc): the held-out AUC
-    rises from chance to near the data's own ceiling (~0.81) with 1 thread and with 2 (Hogwild)."""
+    rises from chance to near the data's own ceiling (~0.81) with 1 thread and with 2 workers (Hogwild)."""
     import runpy
     example = runpy.run_path(str(__import__("pathlib").Path(__file__).parent.parent / "examples" /
                                  "async_executor.py"), run_name="async_example")
@@ -401,6 +401,6 @@ def test_the_seeds_async_example_learns_with_one_and_two_threads(tmp_path):
     two = example["main"](threads=2, epochs=4, out_dir=str(tmp_path / "two"))
     assert one[0] < 0.6 and two[0] < 0.6                       # before training
     assert max(one) > 0.76 and max(two) > 0.76
-    # Hogwild's interleaving is the machine's: over 4 passes the best AUCs of 1 and 2 threads were
-    # within 0.017 in five runs (0.770-0.790 against 0.787)
-    assert abs(max(one) - max(two)) < 0.03
+    # Hogwild's interleaving is the machine's: over 4 passes the best AUCs of 2 worker processes
+    # were 0.7854-0.7901 in 60 runs, against 0.7873 on 1 thread (the issue asks for 0.01)
+    assert abs(max(one) - max(two)) < 0.01
