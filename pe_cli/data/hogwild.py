@@ -9,9 +9,9 @@ independent copies of the 1-thread pass, about 1.9x in the same run; benchmarks/
 
 - before the fork, every persistable variable the program has in the scope (parameters,
   optimizer moments, learning rates, step counters) is moved into memory the processes share;
-- each worker runs its parts with its own Executor. A step starts from the latest update in
-  the shared memory and its own update lands there whole (``_landings``), as on threads: the steps
-  run at once, without locks; only the copies in and out are taken in turn;
+- each worker runs its parts with its own Executor. A step starts from a consistent copy of the
+  shared values and adds what it changed to them (``_Shared.landings``): the steps run at once,
+  without locks; only the copy and the addition are taken in turn;
 - a worker sends the lines it prints and the values the caller collects to this process over a
   pipe (so they reach the caller's ``sys.stdout``, redirected or not); the first error of any
   worker stops the others (they are killed) and is raised here, naming the worker;
