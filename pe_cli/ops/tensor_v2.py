@@ -64,13 +64,16 @@ register("shape", kernel_module="tensor_v2", inputs=["Input"], outputs=["Out"], 
          doc="Out = the dims of Input at run time, an int32 tensor [rank]. No gradient.")
 
 
-def _infer_inverse(ctx):
-    x = ctx.shape("Input")
-    if len(x) < 2 or (x[-1] >= 0 and x[-2] >= 0 and x[-1] != x[-2]):
-        ctx.fail(f"Input {fmt_shape(x)} must hold square matrices in its last two dims")
-    if ctx.dtype("Input") not in ("float32", "float64"):
-        ctx.fail(f"Input is {ctx.dtype('Input')}; inverse takes float32 or float64")
-    ctx.set_output("Output", x, ctx.dtype("Input"))
+def _infer_square(op, slot_in, slot_out):
+    """The infer of an op taking float square matrices in ``slot_in``'s last two dims, out alike."""
+    def infer(ctx):
+        x = ctx.shape(slot_in)
+        if len(x) < 2 or (x[-1] >= 0 and x[-2] >= 0 and x[-1] != x[-2]):
+            ctx.fail(f"{slot_in} {fmt_shape(x)} must hold square matrices in its last two dims")
+        if ctx.dtype(slot_in) not in ("float32", "float64"):
+            ctx.fail(f"{slot_in} is {ctx.dtype(slot_in)}; {op} takes float32 or float64")
+        ctx.set_output(slot_out, x, ctx.dtype(slot_in))
+    return infer
 
 
 def _grad_inverse(g):
@@ -83,19 +86,10 @@ def _grad_inverse(g):
          {"transpose_X": False, "transpose_Y": True, "alpha": -1.0})
 
 
-register("inverse", kernel_module="tensor_v2", inputs=["Input"], outputs=["Output"], infer=_infer_inverse,
-         grad=_grad_inverse, grad_reads=("Output",), lod="drop",
+register("inverse", kernel_module="tensor_v2", inputs=["Input"], outputs=["Output"],
+         infer=_infer_square("inverse", "Input", "Output"), grad=_grad_inverse, grad_reads=("Output",), lod="drop",
          doc="Output = the inverse of each square matrix in Input's last two dims (Gauss-Jordan with partial "
              "pivoting; a singular matrix is an error). The gradient is -Output^T dOutput Output^T.")
-
-
-def _infer_cholesky(ctx):
-    x = ctx.shape("X")
-    if len(x) < 2 or (x[-1] >= 0 and x[-2] >= 0 and x[-1] != x[-2]):
-        ctx.fail(f"X {fmt_shape(x)} must hold square matrices in its last two dims")
-    if ctx.dtype("X") not in ("float32", "float64"):
-        ctx.fail(f"X is {ctx.dtype('X')}; cholesky takes float32 or float64")
-    ctx.set_output("Out", x, ctx.dtype("X"))
 
 
 def _grad_cholesky(g):
@@ -124,6 +118,7 @@ def _grad_cholesky(g):
 
 
 register("cholesky", kernel_module="tensor_v2", inputs=["X"], outputs=["Out"],
-         attrs={"upper": Attr(False, choices=(False, True))}, infer=_infer_cholesky, grad=_grad_cholesky, grad_reads=("Out",), lod="drop",
+         attrs={"upper": Attr(False, choices=(False, True))}, infer=_infer_square("cholesky", "X", "Out"),
+         grad=_grad_cholesky, grad_reads=("Out",), lod="drop",
          doc="Out = L with L L^T = X (lower), or U = L^T (upper), for each symmetric positive-definite matrix "
              "in X's last two dims (X is read as (X + X^T) / 2; one that is not positive definite is an error).")
