@@ -21,9 +21,11 @@ the top ops), and times pe's start-up.
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -109,21 +111,27 @@ class Worker:
 
 # -- start-up ---------------------------------------------------------------------------------------
 
-def startup_times(reps=5):
+def startup_times(reps=5, cold_reps=2):
     """Best wall times (s) of: importing pe_cli, `pe --help`, and a fresh process up to the end of
-    its first training step (LeNet-5 batch 64, numba's cache warm)."""
+    its first training step (LeNet-5 batch 64), numba's cache warm, then empty (a first run on a
+    machine: the loops compile in a helper process while numpy replicas run), and empty with the
+    helper off (``PE_COMPILE_HELPER=0``: the step waits for numba, as before the helper)."""
     py = sys.executable
     pe = os.path.join(os.path.dirname(py), "pe")
     first_step = ("import time, sys; t0 = float(sys.argv[1]); sys.argv = sys.argv[:1]; "
                   "import runpy; g = runpy.run_path(%r); "
                   "m = g['PeModel']('lenet', 64, 1); m.step(); print(time.time() - t0)") % os.path.abspath(__file__)
 
-    def best(cmd, parse=False):
+    def best(cmd, parse=False, n=reps, **env):
         times = []
-        for _ in range(reps):
+        for _ in range(n):
             start = time.time()
+            if "NUMBA_CACHE_DIR" in env:
+                env["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="pe-cold-")
             out = subprocess.run(cmd + ([repr(start)] if parse else []), capture_output=True, text=True,
-                                 env=dict(os.environ, PE_QUIET="1"))
+                                 env=dict(os.environ, PE_QUIET="1", **env))
+            if env.get("NUMBA_CACHE_DIR"):
+                shutil.rmtree(env["NUMBA_CACHE_DIR"], ignore_errors=True)
             if out.returncode:
                 return None
             times.append(float(out.stdout.strip().splitlines()[-1]) if parse else time.time() - start)
@@ -131,7 +139,10 @@ def startup_times(reps=5):
     subprocess.run([py, "-c", first_step, repr(time.time())], capture_output=True)   # fills numba's cache
     return {"import pe_cli": best([py, "-c", "import pe_cli"]),
             "pe --help": best([pe, "--help"]) if os.path.exists(pe) else None,
-            "first LeNet-5 step": best([py, "-c", first_step], parse=True)}
+            "first LeNet-5 step": best([py, "-c", first_step], parse=True),
+            "first step, cold": best([py, "-c", first_step], parse=True, n=cold_reps, NUMBA_CACHE_DIR=""),
+            "  without the helper": best([py, "-c", first_step], parse=True, n=cold_reps, NUMBA_CACHE_DIR="",
+                                         PE_COMPILE_HELPER="0")}
 
 
 # -- the driver ---------------------------------------------------------------------------------------

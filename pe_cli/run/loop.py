@@ -128,7 +128,7 @@ class TrainLoop:
         self._new_window()
         progress = self.out.progress
         with nan_check.enabled(self.cfg.data["check_nan_inf"] or nan_check.ENABLED), \
-                compile_watch.watching(progress.compiling) as self.compiles:
+                compile_watch.watching(progress.compiling, progress.compiling_aside) as self.compiles:
             self._epochs(max_steps, stop)
 
     def _epochs(self, max_steps, stop):

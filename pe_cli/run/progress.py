@@ -85,6 +85,13 @@ class Progress:
             self.stream.flush()
             self._width = len(line)
 
+    def compiling_aside(self, count):
+        """A loop went to the compile helper process: on the first, say that the first steps run
+        without it."""
+        if count == 1 and not self.quiet:
+            self.message("compiling kernels for this machine in a helper process (first run only: numba "
+                         "caches them); the first steps run numpy stand-ins meanwhile, with the same numbers")
+
     def compiled(self, count, seconds):
         """The compiles of the first step are over: one line with what they cost."""
         if count and not self.quiet:

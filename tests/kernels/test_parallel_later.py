@@ -1,5 +1,9 @@
-"""A first run does not wait for the parallel twins of the CPU loops (kernels/cpu/_numba.py): the
-serial loop runs while the twin compiles in the background, once no other thread is compiling."""
+"""A first run does not wait for numba (kernels/cpu/_numba.py): a loop numba can cache is compiled by
+a helper process (its numpy replica runs meanwhile), a parallel twin after the serial loops; a twin
+the helper cannot take compiles in a thread of this process once no other thread is compiling."""
+import importlib
+import os
+import textwrap
 import time
 
 import numba
@@ -40,3 +44,71 @@ def test_the_background_compile_waits_for_the_other_threads_compiles():
     later.last = time.monotonic()
     later.finish()
     assert twin.overloads
+
+
+FRESH_LOOPS = textwrap.dedent("""
+    import numba
+
+    @numba.njit(cache=True, nogil=True)
+    def triple(x, out):
+        for i in range(x.size):
+            out[i] = 3 * x[i]
+
+    @numba.njit(cache=True, nogil=True, parallel=True)
+    def triple_parallel(x, out):
+        for i in numba.prange(x.size):
+            out[i] = 3 * x[i]
+""")
+
+
+def _fresh_module(tmp_path, monkeypatch, name):
+    """A module of cacheable loops no run has compiled (numba caches them under tmp_path)."""
+    (tmp_path / f"{name}.py").write_text(FRESH_LOOPS)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return importlib.import_module(name)
+
+
+def test_a_cacheable_loop_is_compiled_by_the_helper_process_then_loaded(tmp_path, monkeypatch):
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))     # the helper's: not the user's
+    loops = _fresh_module(tmp_path, monkeypatch, "fresh_loops_a")
+    later = _numba._Later()
+    x, out = np.arange(5.0), np.empty(5)
+    try:
+        assert not later.ready(loops.triple, (x, out), first=True)      # the caller runs the replica
+        assert not later.ready(loops.triple_parallel, (x, out))         # the twin queues behind it
+        assert not later.ready(loops.triple, (x, out), first=True)      # asked again: still one request
+        assert later.helper.sent == 2
+        later.finish()
+        assert not loops.triple.overloads and not loops.triple_parallel.overloads   # not compiled here
+        assert later.ready(loops.triple, (x, out), first=True)          # but found in numba's cache
+        assert later.ready(loops.triple_parallel, (x, out))
+        assert loops.triple.overloads and loops.triple_parallel.overloads
+    finally:
+        later.helper.close()
+    loops.triple(x, out)
+    assert out.tolist() == [0.0, 3.0, 6.0, 9.0, 12.0]
+
+
+def test_loop_or_gives_the_replica_until_the_loop_is_ready(tmp_path, monkeypatch):
+    loops = _fresh_module(tmp_path, monkeypatch, "fresh_loops_b")
+    later = _numba._Later()
+    monkeypatch.setattr(_numba, "_compiled_later", later)
+    x, out = np.arange(3.0), np.empty(3)
+
+    def replica(x, out):
+        out[:] = 3 * x
+    try:
+        assert _numba.loop_or(replica, loops.triple, x, out) is replica
+        later.finish()
+        assert _numba.loop_or(replica, loops.triple, x, out) is loops.triple
+    finally:
+        later.helper.close()
+
+
+def test_without_the_helper_a_loop_compiles_on_its_call(tmp_path, monkeypatch):
+    monkeypatch.setenv("PE_COMPILE_HELPER", "0")
+    loops = _fresh_module(tmp_path, monkeypatch, "fresh_loops_c")
+    later = _numba._Later()
+    assert later.ready(loops.triple, (np.arange(2.0), np.empty(2)), first=True)
+    assert later.helper.proc is None

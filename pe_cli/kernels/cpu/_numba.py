@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-from . import threads
+from . import _compile_child, _helper, threads
 
 _setup_lock = threading.Lock()
 _layer_ok = None        # a thread-safe numba threading layer is available (decided once)
@@ -96,10 +96,24 @@ def is_float(*arrays):
     return True
 
 
-def twin(serial, parallel, use_parallel, *args):
+def twin(serial, parallel, use_parallel, *args, replica=None):
     """The loop to run on ``args``: ``parallel`` when ``use_parallel`` and it is ready for them
-    (``parallel_ready``), else ``serial``."""
-    return parallel if use_parallel and parallel_ready(parallel, *args) else serial
+    (``parallel_ready``), else ``serial``, or while ``serial`` compiles, its ``replica``
+    (``loop_or``)."""
+    if use_parallel and parallel_ready(parallel, *args):
+        return parallel
+    return loop_or(replica, serial, *args)
+
+
+def loop_or(replica, loop, *args):
+    """``loop`` when it can run on ``args`` without a wait for numba: compiled in this process or in
+    numba's cache. Else, on a first run on a machine, ``replica``: numpy computing the same bits
+    (_replicas.py), while a helper process compiles ``loop`` into numba's cache (_helper.py); the
+    loop is used from the call after it is ready. Where no helper can (a forked worker,
+    ``PE_COMPILE_HELPER=0``, a loop numba cannot cache), ``loop``: its call compiles it."""
+    if replica is None or loop.overloads or EAGER:
+        return loop
+    return loop if _compiled_later.ready(loop, args, first=True) else replica
 
 
 def parallel_ready(twin, *args):
@@ -107,16 +121,17 @@ def parallel_ready(twin, *args):
     in this process, or found in numba's cache. A first run on a machine does not wait for it: a
     parallel twin takes 3-10x longer to compile than its serial loop (LeNet-5's conv twins: 6 s of
     a 11 s first step), so this returns False, the caller runs the serial loop, and the twin is
-    compiled in the background once the process has stopped compiling serial loops (its first
-    steps are done); it is used from then on, and numba caches it for the next runs. Only twins
-    that compute exactly what their serial loop computes (each element, row or sample by one
-    thread) take this path, so the numbers never depend on which one ran."""
+    compiled by the helper process after the serial loops (else in a thread of this process once
+    it has stopped compiling serial loops); it is used from then on, and numba caches it for the
+    next runs. Only twins that compute exactly what their serial loop computes (each element, row
+    or sample by one thread) take this path, so the numbers never depend on which one ran."""
     if twin.overloads or EAGER:
         return True
     return _compiled_later.ready(twin, args)
 
 
-EAGER = False       # True: a parallel twin compiles on its first call, as numba would (tests of the twins)
+DEFERRED = []       # callables(count): a loop was handed to the helper (kernels/compile_watch.py)
+EAGER = False       # True: every loop compiles on its first call, as numba would (tests of the loops)
 
 
 class _Later:
@@ -131,9 +146,11 @@ class _Later:
         self.others = {}            # thread id -> depth of the compiles under way in other threads
         self.last = time.monotonic()
         self.hurry = False          # finish(): compile at once
+        self.helper = _helper.Helper()
 
     def finish(self):
-        """Waits until every parallel twin asked for is compiled (and so in numba's cache)."""
+        """Waits until every loop asked for is compiled (and so in numba's cache)."""
+        self.helper.finish()
         self.hurry = True
         thread = self.thread
         if thread is not None:
@@ -152,14 +169,29 @@ class _Later:
                 del self.others[me]
             self.last = time.monotonic()
 
-    def ready(self, twin, args):
+    def ready(self, loop, args, first=False):
+        """True when ``loop`` can run on ``args`` now. Else False, and it is queued: for the helper
+        process when it can take it (``first``: a serial loop, ahead of the twins), else, for a
+        twin, for this process's thread; a serial loop no helper can take compiles on its call."""
         with self.lock:
-            if id(twin) in self.waiting:
+            sig = tuple(loop.typeof_pyval(a) for a in args)
+            key = (id(loop), sig)
+            if key in self.waiting or (self.helper.mine() and self.helper.waiting(key)):
                 return False
-            sig = tuple(twin.typeof_pyval(a) for a in args)
-            if _load_cached(twin, sig):
+            answered = self.helper.done.pop(key, None)
+            if _load_cached(loop, sig):
                 return True
-            self.waiting[id(twin)] = (twin, sig)
+            spec = None
+            if answered is None and _cacheable(loop) and self.helper.usable():
+                spec = _compile_child.spec_of(args)
+            if spec is not None:
+                self.helper.ask(key, loop, spec, first)
+                for listener in DEFERRED:
+                    listener(self.helper.sent)
+                return False
+            if first:
+                return True
+            self.waiting[key] = (loop, sig)
             if self.thread is None:
                 self.thread = threading.Thread(target=self._compile, name="pe-parallel-twins", daemon=True)
                 self.thread.start()
@@ -210,6 +242,12 @@ class _Listener:
         return Listener()
 
 
+def _cacheable(loop):
+    """True when numba caches ``loop`` (``cache=True``), a module-level function the helper finds."""
+    cache = getattr(loop, "_cache", None)
+    return cache is not None and type(cache).__name__ != "NullCache" and "<locals>" not in loop.py_func.__qualname__
+
+
 def _load_cached(twin, sig):
     """Loads ``twin``'s compiled ``sig`` from numba's cache, as its first call would: True when found."""
     from numba.core.compiler_lock import global_compiler_lock
@@ -231,8 +269,9 @@ finish_pending = _compiled_later.finish
 
 
 def settle_background_compiles():
-    """Waits for the background compiles under way, if any (before a fork: a thread holding
-    numba's compiler lock at the fork would leave the child's copy of that lock taken forever)."""
+    """Waits for the background compiles under way in this process, if any (before a fork: a thread
+    holding numba's compiler lock at the fork would leave the child's copy of that lock taken
+    forever). The helper process needs no wait: a forked child does not use it (_helper.py)."""
     later = _compiled_later
     if later.thread is not None:
         hurry, later.hurry = later.hurry, True

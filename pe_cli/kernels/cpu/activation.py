@@ -9,7 +9,8 @@ import math
 import numpy as np
 
 from ...activations import bind, kernels
-from ._numba import flat, is_float, lazy, out_buffer, parallel_parts, parallel_ready
+from . import _replicas
+from ._numba import flat, is_float, lazy, loop_or, out_buffer, parallel_parts, parallel_ready
 
 _loops = lazy("_pointwise_loops")
 
@@ -35,11 +36,11 @@ def _erf(x):
 def _run_loop(loop, out, *arrays):
     """``out`` filled by the numba loop named ``loop`` over flat ``arrays`` (its parallel twin
     ``<loop>_parallel`` for large ones); elementwise, so ``out`` may be the last of ``arrays``."""
-    parts = parallel_parts(out.size)
-    if parts > 1 and parallel_ready(getattr(_loops(), loop + "_parallel"), *arrays, out.reshape(-1), parts):
-        getattr(_loops(), loop + "_parallel")(*arrays, out.reshape(-1), parts)
+    parts, args = parallel_parts(out.size), (*arrays, out.reshape(-1))
+    if parts > 1 and parallel_ready(getattr(_loops(), loop + "_parallel"), *args, parts):
+        getattr(_loops(), loop + "_parallel")(*args, parts)
     else:
-        getattr(_loops(), loop)(*arrays, out.reshape(-1))
+        loop_or(getattr(_replicas, loop, None), getattr(_loops(), loop), *args)(*args)
     return out
 
 

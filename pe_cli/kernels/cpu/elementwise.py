@@ -9,7 +9,8 @@ import math
 import numpy as np
 
 from ...errors import PeError
-from ._numba import is_float, lazy, out_buffer, parallel_parts, twin
+from . import _replicas
+from ._numba import is_float, lazy, loop_or, out_buffer, parallel_parts, twin
 
 _loops = lazy("_pointwise_loops")
 
@@ -48,7 +49,8 @@ def elementwise_add(ins, attrs):
         return {"Out": np.add(x, align(x, y, attrs["axis"])).astype(x.dtype, copy=False)}
     out = out_buffer(attrs, x, x.shape, x.dtype)
     args = (np.ascontiguousarray(x).reshape(run), np.ascontiguousarray(y).reshape(-1), out.reshape(run))
-    twin(_loops().add_mid, _loops().add_mid_parallel, run[0] > 1 and parallel_parts(x.size) > 1, *args)(*args)
+    twin(_loops().add_mid, _loops().add_mid_parallel, run[0] > 1 and parallel_parts(x.size) > 1, *args,
+         replica=_replicas.add_mid)(*args)
     return {"Out": out}
 
 
@@ -58,7 +60,8 @@ def elementwise_add_grad(ins, attrs):
     if run is None:
         return _add_grad_numpy(ins, attrs)
     dy = np.empty(y.shape, dtype=y.dtype)
-    _loops().sum_outer(np.ascontiguousarray(dout).reshape(run), dy.reshape(-1))
+    args = (np.ascontiguousarray(dout).reshape(run), dy.reshape(-1))
+    loop_or(_replicas.sum_outer, _loops().sum_outer, *args)(*args)
     return {"X@GRAD": dout, "Y@GRAD": dy}
 
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..fused_math import relu_first
 from . import activation, threads
-from . import _cblas, _conv, _pool
+from . import _cblas, _conv, _pool, _replicas
 from . import adaptive_pool
 from ...shapes import bn_channel_axis, layer_norm_split, lookup_out_shape
 from ...selected_rows import SelectedRows
@@ -45,7 +45,7 @@ def _conv2d(ins, attrs):
             out = np.empty((x.shape[0], w.shape[0], geo.ho, geo.wo), dtype=x.dtype)
             par = _conv.parallel(x.shape[0])
             args = (gemm, x, w, *geo.loop_args(), out, _conv.buffers(par, geo, x))
-            twin(_loops().conv_forward, _loops().conv_forward_parallel, par > 1, *args)(*args)
+            twin(_loops().conv_forward, _loops().conv_forward_parallel, par > 1, *args, replica=_replicas.conv_forward)(*args)
             return {"Output": out}
         threads.for_gemm(geo.gemm_macs(w.shape))
         cols = _conv.cols(x, geo)                                                 # [N, G, K/G, L]
@@ -69,7 +69,7 @@ def _conv2d_grad_filter(ins, attrs):
             # one sum per fixed run of samples, whatever the threads: the same bits serial or parallel
             parts = np.zeros((min(_conv.FILTER_RUNS, x.shape[0]), w.shape[0], w[0].size), dtype=x.dtype)
             args = (gemm, x, dout, *geo.loop_args(), parts, _conv.buffers(par, geo, x))
-            twin(_loops().conv_grad_filter, _loops().conv_grad_filter_parallel, par > 1, *args)(*args)
+            twin(_loops().conv_grad_filter, _loops().conv_grad_filter_parallel, par > 1, *args, replica=_replicas.conv_grad_filter)(*args)
             dw = parts[0] if len(parts) == 1 else np.add.reduce(parts, axis=0)
             return {"Filter@GRAD": dw.reshape(w.shape)}
         threads.for_gemm(geo.gemm_macs(w.shape))
@@ -94,7 +94,7 @@ def _conv2d_grad_input(ins, attrs):
             dx = np.empty(x.shape, dtype=x.dtype)
             par = _conv.parallel(n)
             args = (gemm, dout, w, *geo.loop_args(), dx, _conv.buffers(par, geo, x))
-            twin(_loops().conv_grad_input, _loops().conv_grad_input_parallel, par > 1, *args)(*args)
+            twin(_loops().conv_grad_input, _loops().conv_grad_input_parallel, par > 1, *args, replica=_replicas.conv_grad_input)(*args)
             return {"Input@GRAD": dx}
         threads.for_gemm(geo.gemm_macs(w.shape))
         dcols = np.matmul(wmat.swapaxes(1, 2), _conv.dout_per_sample(dout, geo))     # [N, G, K/G, L]
@@ -127,7 +127,8 @@ def pool2d(ins, attrs):
         if geo.is_2x2_inside(x.shape):
             if is_max:
                 par = x.shape[0] > 1 and parallel_parts(x.size) > 1
-                twin(loops.max_pool_2x2, loops.max_pool_2x2_parallel, par, x, geo.ho, geo.wo, out)(x, geo.ho, geo.wo, out)
+                args = (x, geo.ho, geo.wo, out)
+                twin(loops.max_pool_2x2, loops.max_pool_2x2_parallel, par, *args, replica=_replicas.max_pool_2x2)(*args)
             else:
                 loops.avg_pool_2x2(x, geo.ho, geo.wo, out)
         elif is_max:
@@ -153,7 +154,9 @@ def pool2d_grad(ins, attrs):
             x, out = np.ascontiguousarray(x), np.ascontiguousarray(out)
             if geo.is_2x2_inside(x.shape):
                 par = x.shape[0] > 1 and parallel_parts(x.size) > 1
-                twin(loops.max_pool_2x2_grad, loops.max_pool_2x2_grad_parallel, par, x, out, dout, dx)(x, out, dout, dx)
+                args = (x, out, dout, dx)
+                twin(loops.max_pool_2x2_grad, loops.max_pool_2x2_grad_parallel, par, *args,
+                     replica=_replicas.max_pool_2x2_grad)(*args)
             else:
                 loops.max_pool_grad(x, out, dout, geo.kh, geo.kw, geo.sh, geo.sw, t, l, dx)
         elif geo.is_2x2_inside(x.shape):

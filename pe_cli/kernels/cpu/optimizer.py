@@ -7,7 +7,8 @@ import numpy as np
 
 from ...selected_rows import SelectedRows
 from . import selected_rows as sparse
-from ._numba import flat, is_float, lazy, parallel_parts, parallel_ready
+from . import _replicas
+from ._numba import flat, is_float, lazy, loop_or, parallel_parts, parallel_ready
 
 _loops = lazy("_pointwise_loops")
 
@@ -24,7 +25,8 @@ def sgd(ins, attrs):
         return sparse.sgd(p, g, lr, attrs.get("_update_in_place", False))
     if is_float(p, g) and p.shape == g.shape:
         p_out = np.empty(p.shape, dtype=p.dtype)
-        _loops().sgd(flat(p), flat(g), lr, p_out.reshape(-1))
+        args = (flat(p), flat(g), lr, p_out.reshape(-1))
+        loop_or(_replicas.sgd, _loops().sgd, *args)(*args)
         return {"ParamOut": p_out}
     return {"ParamOut": (p - lr * g).astype(p.dtype, copy=False)}
 
@@ -42,7 +44,7 @@ def momentum(ins, attrs):
         if parts > 1 and parallel_ready(_loops().momentum_parallel, *args, parts):
             _loops().momentum_parallel(*args, parts)
         else:
-            _loops().momentum(*args)
+            loop_or(_replicas.momentum, _loops().momentum, *args)(*args)
         return {"ParamOut": p_out, "VelocityOut": v_out}
     v_out = v * mu + g
     if attrs["use_nesterov"]:

@@ -1,0 +1,169 @@
+"""numpy replicas of the hot numba loops, for a first run on a machine: the same arguments, the same
+outputs, to the bit (tests/kernels/test_replicas.py), so that a run's numbers never depend on
+whether a loop was compiled yet. A kernel runs one (``_numba.loop_or``) only while a helper process
+compiles its loop (_helper.py); a step takes a few times longer with them, none waits for numba.
+
+Each replica does the loop's arithmetic in the loop's order: elementwise expressions in the arrays'
+dtype; sums in float64 from 0.0 in the loop's sequence (numpy reduces a non-innermost axis in index
+order, so ``initial=0.0`` reductions over a leading axis are sequential); the convolutions call the
+same CBLAS GEMM with the same arguments through ctypes, around columns built by exact copies; the
+max's NaN and first-hit rules as written in the loops.
+"""
+import numpy as np
+
+_quiet = np.errstate(all="ignore")      # the loops make inf and NaN silently: so do their replicas
+
+# -- pointwise (_pointwise_loops.py) ------------------------------------------------------------------
+
+
+@_quiet
+def relu(x, out):
+    zero = x.dtype.type(0)
+    np.copyto(out, np.where(~(x <= zero), x, zero))       # NaN and x > 0 pass; -0.0 becomes +0.0
+
+
+@_quiet
+def relu_grad(out, dout, dx):
+    np.copyto(dx, np.where(out > 0, dout, dout * dout.dtype.type(0)))
+
+
+@_quiet
+def add_mid(x, y, out):
+    np.add(x, y[:, None], out=out)
+
+
+@_quiet
+def sum_outer(d, dy):
+    pre, n, post = d.shape
+    d64 = d.astype(np.float64)
+    if post == 1:
+        dy[:] = np.add.reduce(d64[:, :, 0], axis=0, initial=0.0)
+        return
+    body = post - post % 8
+    s = np.add.reduce(d64[:, :, :body].reshape(pre, n, body // 8, 8), axis=2, initial=0.0)    # [pre, n, 8]
+    for q in range(body, post):
+        s[:, :, 0] += d64[:, :, q]
+    per_p = ((s[..., 0] + s[..., 1]) + (s[..., 2] + s[..., 3])) + ((s[..., 4] + s[..., 5]) + (s[..., 6] + s[..., 7]))
+    dy[:] = np.add.reduce(per_p, axis=0, initial=0.0)
+
+
+@_quiet
+def momentum(p, g, v, lr, mu, nesterov, p_out, v_out):
+    vo = v * mu + g
+    v_out[:] = vo
+    p_out[:] = p - (g + vo * mu) * lr if nesterov else p - lr * vo
+
+
+@_quiet
+def sgd(p, g, lr, p_out):
+    p_out[:] = p - lr * g
+
+
+# -- max pooling, 2x2 windows at stride 2 (_pool_loops.py) -------------------------------------------
+
+def _corners(a, ho, wo):
+    return [a[:, :, i:2 * ho:2, j:2 * wo:2] for i in (0, 1) for j in (0, 1)]
+
+
+@_quiet
+def max_pool_2x2(x, ho, wo, out):
+    m = np.full(out.shape, -np.inf, dtype=x.dtype)
+    for v in _corners(x, ho, wo):
+        m = np.where((v > m) | (v != v), v, m)
+    out[...] = m
+
+
+@_quiet
+def max_pool_2x2_grad(x, out, dout, dx):
+    """The first element of each window equal to its maximum takes the gradient: hit = (v == max)
+    times what the earlier elements left, as the loop's arithmetic masks."""
+    ho, wo = out.shape[2], out.shape[3]
+    dx[...] = 0
+    left = np.ones(out.shape, dtype=dx.dtype)
+    for v, d in zip(_corners(x, ho, wo), _corners(dx, ho, wo)):
+        hit = (v == out).astype(dx.dtype) * left
+        left = left - hit
+        d[...] = dout * hit
+
+
+# -- conv2d, per sample, with numpy's BLAS (_nn_loops.py) --------------------------------------------
+
+def _columns(x, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo):
+    """[N, C*kh*kw, Ho*Wo]: every sample's columns, as _im2col_sample builds them (copies, 0 outside)."""
+    n, c, h, w = x.shape
+    hp = max(h + pt, (ho - 1) * sh + (kh - 1) * dh + 1)
+    wp = max(w + pl, (wo - 1) * sw + (kw - 1) * dw + 1)
+    padded = np.zeros((n, c, hp, wp), dtype=x.dtype)
+    padded[:, :, pt:pt + h, pl:pl + w] = x
+    cols = np.empty((n, c, kh, kw, ho, wo), dtype=x.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            cols[:, :, i, j] = padded[:, :, i * dh:i * dh + (ho - 1) * sh + 1:sh, j * dw:j * dw + (wo - 1) * sw + 1:sw]
+    return cols.reshape(n, c * kh * kw, ho * wo)
+
+
+def _col2im(dcols, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, dx):
+    """dx (overwritten) = the sum of every column entry at its input position, added from 0 in the
+    loop's order (each (i, j) reaches an input element at most once)."""
+    n, c, h, w = dx.shape
+    hp = max(h + pt, (ho - 1) * sh + (kh - 1) * dh + 1)
+    wp = max(w + pl, (wo - 1) * sw + (kw - 1) * dw + 1)
+    acc = np.zeros((n, c, hp, wp), dtype=dx.dtype)
+    dc = dcols.reshape(n, c, kh, kw, ho, wo)
+    for i in range(kh):
+        for j in range(kw):
+            acc[:, :, i * dh:i * dh + (ho - 1) * sh + 1:sh, j * dw:j * dw + (wo - 1) * sw + 1:sw] += dc[:, :, i, j]
+    dx[...] = acc[:, :, pt:pt + h, pl:pl + w]
+
+
+def _address(a):
+    return a.ctypes.data
+
+
+def _geometry(c, m, groups, kh, kw, ho, wo):
+    return m // groups, (c // groups) * kh * kw, ho * wo       # mg, kg, L
+
+
+@_quiet
+def conv_forward(gemm, x, w, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, out, buf):
+    n, c = x.shape[0], x.shape[1]
+    m = w.shape[0]
+    mg, kg, L = _geometry(c, m, groups, kh, kw, ho, wo)
+    src = x.reshape(n, c, -1) if pointwise else _columns(x, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo)
+    size, rows = x.itemsize, src.shape[1]
+    for b in range(n):
+        for g in range(groups):
+            gemm(101, 111, 111, mg, L, kg, 1.0, _address(w) + g * mg * kg * size, kg,
+                 _address(src) + (b * rows * L + g * kg * L) * size, L, 0.0,
+                 _address(out) + (b * m + g * mg) * L * size, L)
+
+
+@_quiet
+def conv_grad_filter(gemm, x, dout, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, parts, buf):
+    n, c = x.shape[0], x.shape[1]
+    m, chunks = dout.shape[1], parts.shape[0]
+    mg, kg, L = _geometry(c, m, groups, kh, kw, ho, wo)
+    src = x.reshape(n, c, -1) if pointwise else _columns(x, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo)
+    size, rows = x.itemsize, src.shape[1]
+    for ch in range(chunks):
+        for b in range(ch * n // chunks, (ch + 1) * n // chunks):
+            for g in range(groups):
+                gemm(101, 111, 112, mg, kg, L, 1.0, _address(dout) + (b * m + g * mg) * L * size, L,
+                     _address(src) + (b * rows * L + g * kg * L) * size, L, 1.0,
+                     _address(parts) + (ch * m * kg + g * mg * kg) * size, kg)
+
+
+@_quiet
+def conv_grad_input(gemm, dout, w, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, pointwise, dx, buf):
+    n, c = dx.shape[0], dx.shape[1]
+    m = w.shape[0]
+    mg, kg, L = _geometry(c, m, groups, kh, kw, ho, wo)
+    dcols = dx if pointwise else np.empty((n, c * kh * kw, L), dtype=dx.dtype)
+    size, rows = dx.itemsize, c * (1 if pointwise else kh * kw)
+    for b in range(n):
+        for g in range(groups):
+            gemm(101, 112, 111, kg, L, mg, 1.0, _address(w) + g * mg * kg * size, kg,
+                 _address(dout) + (b * m + g * mg) * L * size, L, 0.0,
+                 _address(dcols) + (b * rows * L + g * kg * L) * size, L)
+    if not pointwise:
+        _col2im(dcols, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, dx)

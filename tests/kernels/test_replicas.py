@@ -1,0 +1,121 @@
+"""The numpy replicas a first run uses while the numba loops compile (kernels/cpu/_replicas.py) give
+the loops' very bits: same arguments, outputs compared with ``array_equal`` after a view as
+integers (so -0.0, NaN payloads and infinities count), over the geometries of the loop tests."""
+import numpy as np
+import pytest
+
+from pe_cli.kernels.common import ConvGeometry
+from pe_cli.kernels.cpu import _cblas, _conv, _numba, _replicas
+from pe_cli.ops import registry
+
+from .test_cpu_loops import CONV_GEOMETRIES
+
+rng = np.random.default_rng(11)
+DTYPES = [np.float32, np.float64]
+INT = {np.dtype(np.float32): np.uint32, np.dtype(np.float64): np.uint64}
+
+
+@pytest.fixture(autouse=True)
+def compile_now(monkeypatch):
+    monkeypatch.setattr(_numba, "EAGER", True)
+
+
+def bits(a):
+    return np.ascontiguousarray(a).view(INT[a.dtype])
+
+
+def same_bits(loop, replica, args, outputs):
+    """Runs ``loop`` and ``replica`` on copies of ``args``; the output positions must agree bitwise."""
+    mine = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    theirs = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    loop(*mine)
+    replica(*theirs)
+    for i in outputs:
+        np.testing.assert_array_equal(bits(theirs[i]), bits(mine[i]), err_msg=f"argument {i}")
+
+
+def awkward(shape, dtype):
+    """Normal values with ties, -0.0, +-inf and a NaN among them."""
+    x = rng.normal(size=shape).astype(dtype)
+    flat = x.reshape(-1)
+    if flat.size >= 8:
+        flat[::7] = np.round(flat[::7])
+        flat[1] = -0.0
+        flat[3] = np.inf
+        flat[5] = -np.inf
+        flat[6] = np.nan
+    return x
+
+
+def pointwise_loops():
+    return _numba.lazy("_pointwise_loops")()
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_relu_and_its_gradient(dtype):
+    x, dout = awkward(1000, dtype), awkward(1000, dtype)
+    out = np.empty_like(x)
+    same_bits(pointwise_loops().relu, _replicas.relu, (x, out), [1])
+    same_bits(pointwise_loops().relu_grad, _replicas.relu_grad, (x, dout, out), [2])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("run", [(64, 6, 784), (128, 256, 1), (3, 5, 13), (2, 4, 8), (1, 3, 3)])
+def test_bias_add_and_its_gradient(run, dtype):
+    x, y = awkward(run, dtype), awkward(run[1], dtype)
+    same_bits(pointwise_loops().add_mid, _replicas.add_mid, (x, y, np.empty_like(x)), [2])
+    d = rng.normal(size=run).astype(dtype) * 10.0 ** rng.integers(-3, 4, size=run)
+    d.reshape(-1)[::5] = -0.0
+    same_bits(pointwise_loops().sum_outer, _replicas.sum_outer, (d.astype(dtype), np.empty(run[1], dtype)), [1])
+
+
+def test_a_bias_gradient_of_negative_zeros_is_positive_zero_on_both():
+    d = np.full((4, 3, 9), -0.0, dtype=np.float32)
+    same_bits(pointwise_loops().sum_outer, _replicas.sum_outer, (d, np.empty(3, np.float32)), [1])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("nesterov", [False, True])
+def test_momentum_and_sgd(dtype, nesterov):
+    p, g, v = (awkward(500, dtype) for _ in range(3))
+    lr, mu = dtype(0.05), dtype(0.9)
+    out = [np.empty_like(p), np.empty_like(p)]
+    same_bits(pointwise_loops().momentum, _replicas.momentum, (p, g, v, lr, mu, nesterov, *out), [6, 7])
+    same_bits(pointwise_loops().sgd, _replicas.sgd, (p, g, lr, out[0]), [3])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("hw", [(8, 8), (7, 9), (28, 28)])
+def test_max_pool_2x2_and_its_gradient(hw, dtype):
+    x = rng.integers(-3, 4, size=(3, 4) + hw).astype(dtype)        # ties: the first maximum wins
+    x[0, 0, 0, 0], x[1, 1, 2, 3], x[2, 0, 1, 1] = np.nan, -0.0, np.inf
+    ho, wo = hw[0] // 2, hw[1] // 2
+    loops = _numba.lazy("_pool_loops")()
+    out = np.empty((3, 4, ho, wo), dtype)
+    same_bits(loops.max_pool_2x2, _replicas.max_pool_2x2, (x, ho, wo, out), [3])
+    loops.max_pool_2x2(x, ho, wo, out)
+    dout = awkward(out.shape, dtype)
+    same_bits(loops.max_pool_2x2_grad, _replicas.max_pool_2x2_grad, (x, out, dout, np.empty_like(x)), [3])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("geo", CONV_GEOMETRIES + [(64, 1, 28, 28, 6, 5, 5, 1, [1, 1], [2, 2], [1, 1], "EXPLICIT"),
+                                                   (64, 6, 14, 14, 16, 5, 5, 1, [1, 1], [0, 0], [1, 1], "EXPLICIT")],
+                         ids=lambda g: "x".join(map(str, g[:8])))
+def test_conv2d_forward_and_gradients(geo, dtype):
+    n, c, h, w, m, kh, kw, groups, strides, paddings, dilations, algorithm = geo
+    attrs = registry.get("conv2d").default_attrs()
+    attrs.update(strides=strides, paddings=paddings, dilations=dilations, groups=groups, padding_algorithm=algorithm)
+    x = rng.normal(size=(n, c, h, w)).astype(dtype)
+    f = rng.normal(size=(m, c // groups, kh, kw)).astype(dtype)
+    g = ConvGeometry(x.shape, f.shape, attrs)
+    gemm, loops, buf = _cblas.gemm(x.dtype), _numba.lazy("_nn_loops")(), _conv.buffers(1, g, x)
+    if gemm is None:
+        pytest.skip("numpy's BLAS exposes no CBLAS GEMM here: the conv loops are not used")
+    out = np.empty((n, m, g.ho, g.wo), dtype)
+    same_bits(loops.conv_forward, _replicas.conv_forward, (gemm, x, f, *g.loop_args(), out, buf), [-2])
+    dout = rng.normal(size=out.shape).astype(dtype)
+    parts = np.zeros((min(_conv.FILTER_RUNS, n), m, f[0].size), dtype)
+    same_bits(loops.conv_grad_filter, _replicas.conv_grad_filter, (gemm, x, dout, *g.loop_args(), parts, buf), [-2])
+    dx = np.empty(x.shape, dtype)
+    same_bits(loops.conv_grad_input, _replicas.conv_grad_input, (gemm, dout, f, *g.loop_args(), dx, buf), [-2])
