@@ -17,6 +17,14 @@ rng = np.random.default_rng(5)
 DTYPES = [np.float32, np.float64]
 
 
+@pytest.fixture(autouse=True)
+def compile_now(monkeypatch):
+    """The loops themselves, compiled on their first call: on a first run a kernel would run a loop's
+    numpy replica while a helper process compiles it (tested in test_replicas.py)."""
+    from pe_cli.kernels.cpu import _numba
+    monkeypatch.setattr(_numba, "EAGER", True)
+
+
 def attrs_of(op, **given):
     attrs = registry.get(op).default_attrs()
     attrs.update(given)
