@@ -1,8 +1,9 @@
 """The parent's side of the compile helper process (_compile_child.py): started on the first loop a
 first run defers, fed one loop at a time, its answers read by a daemon thread. The serial loops a
 step needs go first; a parallel twin (3-10x slower to compile) only once no serial loop has been
-asked for in ``QUIET_S``, i.e. after the first steps (a kernel asks for its twin before its loop). ``done`` holds each answered loop's result until the caller
-collects it; ``finish()`` waits until nothing is queued or compiling.
+asked for in ``QUIET_S``, i.e. after the first steps (a kernel asks for its twin before its loop).
+``done`` holds each answered loop's result until the caller collects it; ``finish()`` waits until
+nothing is queued or compiling.
 
 One helper per process: a forked child (a Hogwild worker) has none (``usable()`` is False there)
 and compiles its loops itself, as does a process whose helper could not start or has died.
