@@ -21,6 +21,7 @@ class Progress:
         self._last_draw = 0.0
         self._width = 0
         self._start = None        # (time, step) of the first step this process ran
+        self._said_compiling = False   # the compile helper's line was written (compiling_aside)
 
     def eta(self, step):
         """'ETA 1m05s' from this process's pace so far, or '' before there is one."""
@@ -77,7 +78,7 @@ class Progress:
         terminal keep a count."""
         if self.quiet:
             return
-        if count == 1:
+        if count == 1 and not self._said_compiling:
             self.message("compiling kernels for this machine (first run only: numba caches them)...")
         if self.tty:
             line = f"compiling kernels: {count} done, {seconds:.1f} s"
@@ -89,6 +90,7 @@ class Progress:
         """A loop went to the compile helper process: on the first, say that the first steps run
         without it."""
         if count == 1 and not self.quiet:
+            self._said_compiling = True
             self.message("compiling kernels for this machine in a helper process (first run only: numba "
                          "caches them); the first steps run numpy stand-ins meanwhile, with the same numbers")
 

@@ -10,6 +10,9 @@ same CBLAS GEMM with the same arguments through ctypes, around columns built by 
 max's NaN and first-hit rules as written in the loops.
 """
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from . import _conv
 
 _quiet = np.errstate(all="ignore")      # the loops make inf and NaN silently: so do their replicas
 
@@ -88,36 +91,30 @@ def max_pool_2x2_grad(x, out, dout, dx):
 
 # -- conv2d, per sample, with numpy's BLAS (_nn_loops.py) --------------------------------------------
 
+def _extent(h, w, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo):
+    """(rows, columns) of the input padded at the top and left, grown to what every window reaches."""
+    return max(h + pt, (ho - 1) * sh + (kh - 1) * dh + 1), max(w + pl, (wo - 1) * sw + (kw - 1) * dw + 1)
+
+
 def _columns(x, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo):
     """[N, C*kh*kw, Ho*Wo]: every sample's columns, as _im2col_sample builds them (copies, 0 outside)."""
     n, c, h, w = x.shape
-    hp = max(h + pt, (ho - 1) * sh + (kh - 1) * dh + 1)
-    wp = max(w + pl, (wo - 1) * sw + (kw - 1) * dw + 1)
-    padded = np.zeros((n, c, hp, wp), dtype=x.dtype)
-    padded[:, :, pt:pt + h, pl:pl + w] = x
-    cols = np.empty((n, c, kh, kw, ho, wo), dtype=x.dtype)
-    for i in range(kh):
-        for j in range(kw):
-            cols[:, :, i, j] = padded[:, :, i * dh:i * dh + (ho - 1) * sh + 1:sh, j * dw:j * dw + (wo - 1) * sw + 1:sw]
-    return cols.reshape(n, c * kh * kw, ho * wo)
+    xp = _conv.pad(x, (pt, 0, pl, 0), 0, extent=_extent(h, w, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo))
+    s0, s1, s2, s3 = xp.strides
+    view = as_strided(xp, (n, c, kh, kw, ho, wo), (s0, s1, s2 * dh, s3 * dw, s2 * sh, s3 * sw), writeable=False)
+    return np.ascontiguousarray(view).reshape(n, c * kh * kw, ho * wo)
 
 
 def _col2im(dcols, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, dx):
     """dx (overwritten) = the sum of every column entry at its input position, added from 0 in the
     loop's order (each (i, j) reaches an input element at most once)."""
     n, c, h, w = dx.shape
-    hp = max(h + pt, (ho - 1) * sh + (kh - 1) * dh + 1)
-    wp = max(w + pl, (wo - 1) * sw + (kw - 1) * dw + 1)
-    acc = np.zeros((n, c, hp, wp), dtype=dx.dtype)
+    acc = np.zeros((n, c) + _extent(h, w, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo), dtype=dx.dtype)
     dc = dcols.reshape(n, c, kh, kw, ho, wo)
     for i in range(kh):
         for j in range(kw):
             acc[:, :, i * dh:i * dh + (ho - 1) * sh + 1:sh, j * dw:j * dw + (wo - 1) * sw + 1:sw] += dc[:, :, i, j]
     dx[...] = acc[:, :, pt:pt + h, pl:pl + w]
-
-
-def _address(a):
-    return a.ctypes.data
 
 
 def _geometry(c, m, groups, kh, kw, ho, wo):
@@ -133,9 +130,9 @@ def conv_forward(gemm, x, w, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, poi
     size, rows = x.itemsize, src.shape[1]
     for b in range(n):
         for g in range(groups):
-            gemm(101, 111, 111, mg, L, kg, 1.0, _address(w) + g * mg * kg * size, kg,
-                 _address(src) + (b * rows * L + g * kg * L) * size, L, 0.0,
-                 _address(out) + (b * m + g * mg) * L * size, L)
+            gemm(101, 111, 111, mg, L, kg, 1.0, w.ctypes.data + g * mg * kg * size, kg,
+                 src.ctypes.data + (b * rows * L + g * kg * L) * size, L, 0.0,
+                 out.ctypes.data + (b * m + g * mg) * L * size, L)
 
 
 @_quiet
@@ -148,9 +145,9 @@ def conv_grad_filter(gemm, x, dout, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, 
     for ch in range(chunks):
         for b in range(ch * n // chunks, (ch + 1) * n // chunks):
             for g in range(groups):
-                gemm(101, 111, 112, mg, kg, L, 1.0, _address(dout) + (b * m + g * mg) * L * size, L,
-                     _address(src) + (b * rows * L + g * kg * L) * size, L, 1.0,
-                     _address(parts) + (ch * m * kg + g * mg * kg) * size, kg)
+                gemm(101, 111, 112, mg, kg, L, 1.0, dout.ctypes.data + (b * m + g * mg) * L * size, L,
+                     src.ctypes.data + (b * rows * L + g * kg * L) * size, L, 1.0,
+                     parts.ctypes.data + (ch * m * kg + g * mg * kg) * size, kg)
 
 
 @_quiet
@@ -162,8 +159,8 @@ def conv_grad_input(gemm, dout, w, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, w
     size, rows = dx.itemsize, c * (1 if pointwise else kh * kw)
     for b in range(n):
         for g in range(groups):
-            gemm(101, 112, 111, kg, L, mg, 1.0, _address(w) + g * mg * kg * size, kg,
-                 _address(dout) + (b * m + g * mg) * L * size, L, 0.0,
-                 _address(dcols) + (b * rows * L + g * kg * L) * size, L)
+            gemm(101, 112, 111, kg, L, mg, 1.0, w.ctypes.data + g * mg * kg * size, kg,
+                 dout.ctypes.data + (b * m + g * mg) * L * size, L, 0.0,
+                 dcols.ctypes.data + (b * rows * L + g * kg * L) * size, L)
     if not pointwise:
         _col2im(dcols, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, dx)

@@ -45,7 +45,8 @@ def _conv2d(ins, attrs):
             out = np.empty((x.shape[0], w.shape[0], geo.ho, geo.wo), dtype=x.dtype)
             par = _conv.parallel(x.shape[0])
             args = (gemm, x, w, *geo.loop_args(), out, _conv.buffers(par, geo, x))
-            twin(_loops().conv_forward, _loops().conv_forward_parallel, par > 1, *args, replica=_replicas.conv_forward)(*args)
+            twin(_loops().conv_forward, _loops().conv_forward_parallel, par > 1, *args,
+                 replica=_replicas.conv_forward)(*args)
             return {"Output": out}
         threads.for_gemm(geo.gemm_macs(w.shape))
         cols = _conv.cols(x, geo)                                                 # [N, G, K/G, L]
@@ -69,7 +70,8 @@ def _conv2d_grad_filter(ins, attrs):
             # one sum per fixed run of samples, whatever the threads: the same bits serial or parallel
             parts = np.zeros((min(_conv.FILTER_RUNS, x.shape[0]), w.shape[0], w[0].size), dtype=x.dtype)
             args = (gemm, x, dout, *geo.loop_args(), parts, _conv.buffers(par, geo, x))
-            twin(_loops().conv_grad_filter, _loops().conv_grad_filter_parallel, par > 1, *args, replica=_replicas.conv_grad_filter)(*args)
+            twin(_loops().conv_grad_filter, _loops().conv_grad_filter_parallel, par > 1, *args,
+                 replica=_replicas.conv_grad_filter)(*args)
             dw = parts[0] if len(parts) == 1 else np.add.reduce(parts, axis=0)
             return {"Filter@GRAD": dw.reshape(w.shape)}
         threads.for_gemm(geo.gemm_macs(w.shape))
@@ -94,7 +96,8 @@ def _conv2d_grad_input(ins, attrs):
             dx = np.empty(x.shape, dtype=x.dtype)
             par = _conv.parallel(n)
             args = (gemm, dout, w, *geo.loop_args(), dx, _conv.buffers(par, geo, x))
-            twin(_loops().conv_grad_input, _loops().conv_grad_input_parallel, par > 1, *args, replica=_replicas.conv_grad_input)(*args)
+            twin(_loops().conv_grad_input, _loops().conv_grad_input_parallel, par > 1, *args,
+                 replica=_replicas.conv_grad_input)(*args)
             return {"Input@GRAD": dx}
         threads.for_gemm(geo.gemm_macs(w.shape))
         dcols = np.matmul(wmat.swapaxes(1, 2), _conv.dout_per_sample(dout, geo))     # [N, G, K/G, L]
