@@ -288,7 +288,7 @@ def test_mul_and_its_gradients_split_over_threads(dtype, device_threads):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape", [(4, 3, 5, 7), (6, 4), (2, 5, 3), (1, 2, 1, 1)], ids=str)
-def test_batch_norm_training_paths_agree(shape, dtype, monkeypatch):
+def test_batch_norm_training_paths_agree(shape, dtype, device_threads, monkeypatch):
     c = shape[1]
     x = (rng.normal(size=shape) * 3 + 2).astype(dtype)
     ins = {"X": x, "Scale": rng.normal(size=c).astype(dtype), "Bias": rng.normal(size=c).astype(dtype),

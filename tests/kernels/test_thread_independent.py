@@ -38,6 +38,9 @@ ROIS = np.c_[rng.uniform(0, 6, (9, 2)), rng.uniform(7, 12, (9, 2))].astype(np.fl
 ROI_ATTRS = {"pooled_height": 3, "pooled_width": 3, "spatial_scale": 1.0, "sampling_ratio": 2,
              "_lod": {"ROIs": [list(range(10)) + [9] * 4]}}           # images 0..8 one roi each, 9..12 none
 
+BN_INS = {"X": X, "Scale": rng.normal(size=3).astype(np.float32), "Bias": rng.normal(size=3).astype(np.float32),
+          "Mean": np.zeros(3, np.float32), "Variance": np.ones(3, np.float32)}
+
 KERNELS = {
     "conv2d": lambda: nn.conv2d({"Input": X, "Filter": W}, attrs_of("conv2d")),
     "conv2d_grad_filter": lambda: nn.conv2d_grad_filter({"Input": X, "Filter": W, "Output@GRAD": DOUT},
@@ -48,6 +51,10 @@ KERNELS = {
     "mul": lambda: kmath.mul({"X": A, "Y": B}, attrs_of("mul")),
     "roi_align": lambda: detection_roi.roi_align({"X": X, "ROIs": ROIS}, ROI_ATTRS),
     "roi_pool": lambda: detection_roi.roi_pool({"X": X, "ROIs": ROIS}, ROI_ATTRS),
+    "batch_norm": lambda: nn.batch_norm(BN_INS, attrs_of("batch_norm")),
+    "batch_norm_grad": lambda: nn.batch_norm_grad(
+        {"X": X, "Scale": BN_INS["Scale"], "SavedMean": X.mean(axis=(0, 2, 3)),
+         "SavedVariance": 1 / X.std(axis=(0, 2, 3)), "Y@GRAD": X[:, ::-1] * 0.5}, attrs_of("batch_norm")),
     "momentum": lambda: optimizer.momentum({"Param": P, "Grad": P * 0.5, "Velocity": P * 0.1,
                                             "LearningRate": np.array([0.1], np.float32)}, attrs_of("momentum")),
 }

@@ -7,15 +7,18 @@ with strides and make several temporaries (the ResNet of bench_cpu.py spent 43% 
 batch_norm and its gradient). Sums are taken in float64 (mean first, then the squared deviations),
 so the statistics are at least as exact as numpy's float32 pairwise sums.
 
-The loops are serial: 1.3-3x faster than the numpy path they replace (which is serial too) on the
-ResNet's shapes; a twin spreading the channels over numba's threads (prange) measured 9x slower
-than the serial loop (6.5 ms against 0.71 ms on [64, 32, 16x16]) and was dropped, cause not found.
+The serial loops are 1.3-3x faster than the numpy path they replace on the ResNet's shapes. Their
+``*_parallel`` twins spread the channels over numba's threads (prange): each channel is still one
+task on one thread, so both compute the same bits. On 2 threads they take 0.58-0.62 of the serial
+time on [64, 16|32|64, 32x32|16x16|8x8] (this 2-core VM, 2026-11-23). (A twin measured 9x slower
+on 2026-11-22 and was dropped, cause not found; this one is measured in the ResNet step of
+benchmarks/bench_cpu.py too: docs/PERFORMANCE.md.)
 """
 import math
 
-from numba import uintp
+from numba import prange, uintp
 
-from ._nn_loops import _jit
+from ._nn_loops import _jit, _pjit
 
 
 @_jit
@@ -87,6 +90,13 @@ def bn_forward(x, scale, bias, epsilon, y, mean, var, inv_std):
         var[ci] = _channel_forward(x, ci, scale, bias, epsilon, y, mean, inv_std)
 
 
+@_pjit
+def bn_forward_parallel(x, scale, bias, epsilon, y, mean, var, inv_std):
+    """bn_forward with the channels spread over numba's threads."""
+    for ci in prange(x.shape[1]):
+        var[ci] = _channel_forward(x, ci, scale, bias, epsilon, y, mean, inv_std)
+
+
 @_jit
 def _row_dot(dy, x, b, ci, m):
     """sum over i of dy[b, ci, i] * (x[b, ci, i] - m), as _row_sum."""
@@ -130,5 +140,12 @@ def _channel_grad(x, dy, ci, scale, mean, inv_std, dx, dscale, dbias, with_x):
 def bn_grad(x, dy, scale, mean, inv_std, dx, dscale, dbias, with_x):
     """dscale, dbias and (with_x) dx of batch_norm in training, from the saved mean and inv_std."""
     for ci in range(x.shape[1]):
+        _channel_grad(x, dy, ci, scale, mean, inv_std, dx, dscale, dbias, with_x)
+
+
+@_pjit
+def bn_grad_parallel(x, dy, scale, mean, inv_std, dx, dscale, dbias, with_x):
+    """bn_grad with the channels spread over numba's threads."""
+    for ci in prange(x.shape[1]):
         _channel_grad(x, dy, ci, scale, mean, inv_std, dx, dscale, dbias, with_x)
 

@@ -207,6 +207,11 @@ def _by_channel_loops(x, attrs, *others):
             and not attrs["is_test"] and not attrs["use_global_stats"])
 
 
+def _channels_parallel(x):
+    """Batch norm's loops take their parallel twin: several channels, enough data, several threads."""
+    return x.shape[1] > 1 and parallel_parts(x.size) > 1
+
+
 def _as_ncs(a):
     return np.ascontiguousarray(a).reshape(a.shape[0], a.shape[1], -1)
 
@@ -215,8 +220,9 @@ def _batch_norm_loops(x, scale, bias, mean, var, attrs):
     c, dt = x.shape[1], x.dtype
     y = np.empty(x.shape, dtype=dt)
     m, v, inv_std = np.empty(c), np.empty(c), np.empty(c)
-    _norm_loops().bn_forward(
-        _as_ncs(x), scale, bias, float(attrs["epsilon"]), y.reshape(x.shape[0], c, -1), m, v, inv_std)
+    args = (_as_ncs(x), scale, bias, float(attrs["epsilon"]), y.reshape(x.shape[0], c, -1), m, v, inv_std)
+    loops = _norm_loops()
+    twin(loops.bn_forward, loops.bn_forward_parallel, _channels_parallel(x), *args)(*args)
     mom = attrs["momentum"]
     mean_out = (mean * mom + m * (1.0 - mom)).astype(mean.dtype, copy=False)
     var_out = (var * mom + v * (1.0 - mom)).astype(var.dtype, copy=False)
@@ -229,9 +235,10 @@ def _bn_grad_loops(ins, attrs, with_x):
     c = x.shape[1]
     dx = np.empty(x.shape, dtype=x.dtype) if with_x else np.empty((1, 1, 1), dtype=x.dtype)
     dscale, dbias = np.empty(c), np.empty(c)
-    _norm_loops().bn_grad(
-        _as_ncs(x), _as_ncs(dy), scale, ins["SavedMean"], ins["SavedVariance"],
-        dx.reshape(dx.shape[0], dx.shape[1], -1), dscale, dbias, with_x)
+    args = (_as_ncs(x), _as_ncs(dy), scale, ins["SavedMean"], ins["SavedVariance"],
+            dx.reshape(dx.shape[0], dx.shape[1], -1), dscale, dbias, with_x)
+    loops = _norm_loops()
+    twin(loops.bn_grad, loops.bn_grad_parallel, _channels_parallel(x), *args)(*args)
     outs = {"Scale@GRAD": dscale.astype(scale.dtype), "Bias@GRAD": dbias.astype(scale.dtype)}
     if with_x:
         outs["X@GRAD"] = dx
