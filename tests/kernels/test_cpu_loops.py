@@ -271,13 +271,13 @@ def test_mul_and_its_gradients_split_over_threads(dtype, device_threads):
     dout = rng.normal(size=(130, 97)).astype(dtype)
     attrs = {"x_num_col_dims": 1, "y_num_col_dims": 1}
     from pe_cli.kernels.cpu import threads
-    small, threads.SMALL_GEMM_MACS = threads.SMALL_GEMM_MACS, 1     # every GEMM counts as large here
+    small, threads.SPLIT_GEMM_MACS = threads.SPLIT_GEMM_MACS, 1     # every GEMM counts as large here
     try:
         out = kmath.mul({"X": x, "Y": y}, attrs)["Out"]
         dx = kmath.mul_grad_x({"X": x, "Y": y, "Out@GRAD": dout}, attrs)["X@GRAD"]
         dy = kmath.mul_grad_y({"X": x, "Y": y, "Out@GRAD": dout}, attrs)["Y@GRAD"]
     finally:
-        threads.SMALL_GEMM_MACS = small
+        threads.SPLIT_GEMM_MACS = small
     x2 = x.reshape(130, -1)
     tol = 1e-4 if dtype == np.float32 else 1e-12
     np.testing.assert_allclose(out, x2 @ y, rtol=tol, atol=tol)

@@ -25,7 +25,7 @@ def _matmul2d(a, b, trans_a=False, trans_b=False):
     n = b.shape[0] if trans_b else b.shape[1]
     macs = m * n * k
     parts = min(threads.work_parts(), m)
-    if macs >= threads.SMALL_GEMM_MACS and parts > 1 and is_float(a, b):
+    if macs >= threads.SPLIT_GEMM_MACS and parts > 1 and is_float(a, b):
         gemm = _cblas.gemm(a.dtype)
         if gemm is not None:
             # the same blocks on however many threads are free now (the serial twin on one)

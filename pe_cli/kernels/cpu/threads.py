@@ -12,8 +12,9 @@ The rule (docs/PERFORMANCE.md has the measurements behind it):
   loop's part on a busy core waits a time slice, and every thread with it); one device per core
   (data parallelism's default) runs each kernel on its own thread. ``PE_DEVICE_THREADS`` fixes the
   count (no following the load).
-- Those threads are numba's: the convolutions, large GEMMs and the loops that gain from it split
-  their samples or rows over numba's pool (OpenMP), and each part calls numpy's BLAS
+- Those threads are numba's: the convolutions, GEMMs of at least ``SPLIT_GEMM_MACS`` multiply-adds
+  and the loops that gain from it split their samples or rows over numba's pool (OpenMP), and each
+  part calls numpy's BLAS
   single-threaded (pe_cli/kernels/cpu/_cblas.py). One pool for the whole machine: OpenBLAS's own
   threads (which spin between GEMMs) never compete with it.
 - Where pe cannot call BLAS per thread (numpy built on a BLAS whose GEMM it does not find), BLAS
@@ -37,7 +38,11 @@ from ...errors import PeError
 from . import _cblas, cpu_load
 
 _USER_BLAS_VARS = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS")
-SMALL_GEMM_MACS = 4 << 20
+SMALL_GEMM_MACS = 4 << 20     # BLAS's own threads: below this a second one cost more than it brought
+# pe's pool: from here two row blocks on 2 threads beat one single-threaded GEMM (2026-11-23, this
+# 2-core VM, p25 of 300 alternating calls: 0.65M multiply-adds even, 2.1M 1.38x, 3.1M 1.3-1.7x,
+# 8.4M 1.73x faster)
+SPLIT_GEMM_MACS = 1 << 20
 
 _lock = threading.Lock()
 _blas = None            # threadpoolctl controllers of the loaded BLAS libraries, found on first use
