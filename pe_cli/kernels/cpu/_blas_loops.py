@@ -13,10 +13,11 @@ from numba import prange, uintp
 
 def _gemm_rows(blocks):
     """The loop over the blocks ``blocks`` (range or prange): c [m, n] = op(a) @ op(b) for
-    C-contiguous 2-D arrays (op: a transpose where trans_* is 112), the rows of c in ``parts`` blocks. The arrays (not bare addresses) are passed so that their
-    dtype is part of the compiled signature, with the GEMM that matches it. The blocks are the same
-    whichever twin runs them, and how many threads: a BLAS may round a row differently at another
-    block height (OpenBLAS 0.3.31's SGEMM does), never for another thread."""
+    C-contiguous 2-D arrays (op: a transpose where trans_* is 112), the rows of c in ``parts``
+    blocks. The arrays (not bare addresses) are passed so that their dtype is part of the compiled
+    signature, with the GEMM that matches it. The blocks are the same whichever twin runs them, and
+    how many threads: a BLAS may round a row differently at another block height (OpenBLAS
+    0.3.31's SGEMM does), never for another thread."""
     def loop(gemm, trans_a, trans_b, a, b, c, parts):
         m, n = c.shape
         k = a.shape[0] if trans_a == 112 else a.shape[1]

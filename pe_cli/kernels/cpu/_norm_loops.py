@@ -10,9 +10,8 @@ so the statistics are at least as exact as numpy's float32 pairwise sums.
 The serial loops are 1.3-3x faster than the numpy path they replace on the ResNet's shapes. Their
 ``*_parallel`` twins spread the channels over numba's threads (prange): each channel is still one
 task on one thread, so both compute the same bits. On 2 threads they take 0.58-0.62 of the serial
-time on [64, 16|32|64, 32x32|16x16|8x8] (this 2-core VM, 2026-11-23). (A twin measured 9x slower
-on 2026-11-22 and was dropped, cause not found; this one is measured in the ResNet step of
-benchmarks/bench_cpu.py too: docs/PERFORMANCE.md.)
+time on [64, 16|32|64, 32x32|16x16|8x8] (this 2-core VM, 2026-11-23), and batch norm's share of
+the ResNet step in benchmarks/bench_cpu.py fell from 37.7 to 25.1 ms (docs/PERFORMANCE.md).
 """
 import math
 

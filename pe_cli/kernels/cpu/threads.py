@@ -14,9 +14,8 @@ The rule (docs/PERFORMANCE.md has the measurements behind it):
   count (no following the load).
 - Those threads are numba's: the convolutions, GEMMs of at least ``SPLIT_GEMM_MACS`` multiply-adds
   and the loops that gain from it split their samples or rows over numba's pool (OpenMP), and each
-  part calls numpy's BLAS
-  single-threaded (pe_cli/kernels/cpu/_cblas.py). One pool for the whole machine: OpenBLAS's own
-  threads (which spin between GEMMs) never compete with it.
+  part calls numpy's BLAS single-threaded (pe_cli/kernels/cpu/_cblas.py). One pool for the whole
+  machine: OpenBLAS's own threads (which spin between GEMMs) never compete with it.
 - Where pe cannot call BLAS per thread (numpy built on a BLAS whose GEMM it does not find), BLAS
   threads take the device's share instead, for GEMMs of at least ``SMALL_GEMM_MACS`` multiply-adds
   (below that a second thread cost more than it brought), and numba loops stay single-threaded.
