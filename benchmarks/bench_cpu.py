@@ -152,7 +152,7 @@ def main():
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--steps", type=int, default=50)
     parser.add_argument("--warmup", type=int, default=10)
-    parser.add_argument("--models", default="mlp,lenet,seed,resnet,wide,lstm")
+    parser.add_argument("--models", default="mlp,mlp512,lenet,seed,resnet,wide,lstm")
     parser.add_argument("--devices", type=int, default=None, help="N for 'pe N devices' and 'torch N threads' "
                         "(default: the cores pe uses)")
     parser.add_argument("--no-torch", action="store_true", help="measure pe only")

@@ -17,6 +17,7 @@ from ..places import CPUPlace, Place
 from .compiled import run_compiled
 from .feeding import as_feed_array, check_feed_dict, missing_value_error, reader_feeds
 from .fetched import fetched
+from . import nan_check
 from .plan import OpStep, Values, run_step, scope_traffic
 from .pserver import serve
 from .scope import global_scope
@@ -172,6 +173,7 @@ class Executor:
         for name in values:
             values[name] = memory.to_device(values[name])
         values.scope_held = plan.written_back.difference(values)     # read from the scope, written back
+        values.dense_updates = self._concurrent == 1 and not nan_check.ENABLED
         for name in plan.scope_reads:
             if name in values:
                 continue

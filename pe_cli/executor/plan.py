@@ -89,13 +89,17 @@ class Values(dict):
     """One run's values on one device (name -> array), with the LoD of those that have one
     (``lods``: name -> offsets per level). The LoD travels with the value through every op.
     ``scope_held``: names whose array the executor read from its scope and writes back there at the
-    end of the run (the scope's reference to it is the one other it expects)."""
-    __slots__ = ("lods", "scope_held")
+    end of the run (the scope's reference to it is the one other it expects). ``dense_updates``: an
+    update may write a dense parameter in place too (where ``_may_update``), not only a few rows of
+    one; the sequential executor allows it when no other executor shares its scope at once and
+    NaN checks are off (a failed check leaves the scope as the run found it)."""
+    __slots__ = ("lods", "scope_held", "dense_updates")
 
     def __init__(self, arrays=(), lods=None):
         super().__init__(arrays)
         self.lods = dict(lods or {})
         self.scope_held = set()
+        self.dense_updates = False
 
 
 def _input_lods(step, lods):
@@ -182,9 +186,11 @@ def run_step(step, values, profile=None):
         raise OpError(f"{step.op.describe()}: input variable '{e.args[0]}' has no value; "
                       f"is it fed, or initialized by the startup program?", step.op, step.device) from None
     lods = getattr(values, "lods", None)
-    # a row-sparse update changes a few rows of a table: in place where only values and the scope hold it
+    # an update (a few rows of a table, or a dense parameter where the executor allows it) writes in
+    # place where only values, the scope and its inputs hold the arrays
     value = None                # (the last input's extra reference, which the count below must not see)
-    update = sparse and step.updates and _may_update(values, step.updates, ins)
+    update = step.updates and (sparse or getattr(values, "dense_updates", False)) \
+        and _may_update(values, step.updates, ins)
     attrs, in_lods = (step.inplace_attrs if inplace else step.update_attrs if update else step.attrs), None
     if lods or step.needs_lod:
         in_lods = _input_lods(step, lods or {})

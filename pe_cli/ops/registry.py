@@ -148,9 +148,10 @@ TRAITS = {
     "selected_rows": "its kernels take a row-sparse input (a SelectedRows gradient) as it is; the "
                      "executor densifies one for every other op",
     "updates_in_place": "an update whose outputs are its inputs' variables (ParamOut = Param): given "
-                        "attrs['_update_in_place'], which the executor sets for a row-sparse input only and "
-                        "where nothing but its values, the scope that the run writes back to and the op's "
-                        "inputs hold those arrays, its kernels may write them in place (a few rows of a table)",
+                        "attrs['_update_in_place'], which the executor sets where nothing but its values, the "
+                        "scope that the run writes back to and the op's inputs hold those arrays (for a dense "
+                        "input: the sequential executor, no NaN check, no other executor on the scope), its "
+                        "kernels may write them in place (a few rows of a table, or the whole parameter)",
 }
 
 

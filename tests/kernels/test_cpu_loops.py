@@ -215,6 +215,40 @@ def test_momentum_and_sgd_paths_agree_bitwise(dtype, nesterov, device_threads, m
     assert_same(*both_paths(optimizer, optimizer.sgd, ins, {}, monkeypatch), dtype, exact=True)
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("nesterov", [False, True])
+def test_updates_in_place_write_the_bits_of_new_arrays(dtype, nesterov, device_threads):
+    p, g, v = (rng.normal(size=(33, 7)).astype(dtype) for _ in range(3))
+    lr = np.array([0.05], dtype=np.float32)
+    attrs = attrs_of("momentum", mu=0.9, use_nesterov=nesterov)
+    want = optimizer.momentum({"Param": p, "Grad": g, "Velocity": v, "LearningRate": lr}, attrs)
+    want_sgd = optimizer.sgd({"Param": p, "Grad": g, "LearningRate": lr}, {})["ParamOut"]
+    p_in, v_in, g_in = p.copy(), v.copy(), g.copy()
+    got = optimizer.momentum({"Param": p_in, "Grad": g_in, "Velocity": v_in, "LearningRate": lr},
+                             dict(attrs, _update_in_place=True))
+    assert got["ParamOut"] is p_in and got["VelocityOut"] is v_in      # written over, as the executor allowed
+    np.testing.assert_array_equal(p_in, want["ParamOut"])
+    np.testing.assert_array_equal(v_in, want["VelocityOut"])
+    np.testing.assert_array_equal(g_in, g)
+    p_in = p.copy()
+    assert optimizer.sgd({"Param": p_in, "Grad": g, "LearningRate": lr}, {"_update_in_place": True})["ParamOut"] is p_in
+    np.testing.assert_array_equal(p_in, want_sgd)
+
+
+def test_an_update_in_place_refuses_a_gradient_that_overlaps_its_state():
+    p, v = (rng.normal(size=(5, 4)).astype(np.float32) for _ in range(2))
+    lr = np.array([0.5], dtype=np.float32)
+    attrs = dict(attrs_of("momentum", mu=0.9), _update_in_place=True)
+    want = {k: a.copy() for k, a in optimizer.momentum({"Param": p, "Grad": v, "Velocity": v, "LearningRate": lr},
+                                                        attrs_of("momentum", mu=0.9)).items()}
+    p_in, v_in = p.copy(), v.copy()
+    got = optimizer.momentum({"Param": p_in, "Grad": v_in, "Velocity": v_in, "LearningRate": lr}, attrs)
+    assert got["VelocityOut"] is not v_in                               # new arrays: the gradient is the state
+    np.testing.assert_array_equal(got["ParamOut"], want["ParamOut"])
+    np.testing.assert_array_equal(got["VelocityOut"], want["VelocityOut"])
+    np.testing.assert_array_equal(v_in, v)
+
+
 def test_fast_paths_never_modify_their_inputs():
     x = rng.normal(size=(2, 3, 6, 6)).astype(np.float32)
     f = rng.normal(size=(4, 3, 3, 3)).astype(np.float32)

@@ -82,6 +82,8 @@ def test_momentum_and_sgd(dtype, nesterov):
     out = [np.empty_like(p), np.empty_like(p)]
     same_bits(pointwise_loops().momentum, _replicas.momentum, (p, g, v, lr, mu, nesterov, *out), [6, 7])
     same_bits(pointwise_loops().sgd, _replicas.sgd, (p, g, lr, out[0]), [3])
+    same_bits(pointwise_loops().momentum_in_place, _replicas.momentum_in_place, (p, g, v, lr, mu, nesterov), [0, 2])
+    same_bits(pointwise_loops().sgd_in_place, _replicas.sgd_in_place, (p, g, lr), [0])
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

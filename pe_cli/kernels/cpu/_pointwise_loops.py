@@ -2,7 +2,7 @@
 the updates (imported on first use: see _numba.py).
 
 Arrays come in C-contiguous and flattened (1-D) unless the docstring says otherwise, and results
-go to output arrays the kernel allocated. Each loop is one pass over memory where numpy needs
+go to output arrays the kernel allocated (the updates' ``*_in_place`` loops: over their inputs). Each loop is one pass over memory where numpy needs
 several (an expression with temporaries) or runs a slow path (``numpy.maximum`` with a scalar is
 4x slower than a loop on float32 here). Arithmetic stays in the arrays' dtype, in numpy's order,
 so results are those of the numpy expressions they replace; sums over many elements (the bias
@@ -156,6 +156,29 @@ def sgd(p, g, lr, p_out):
         p_out[i] = p[i] - lr * g[i]
 
 
+# In place (the executor allows it: nothing but the run and its scope holds p and v). Their own loops,
+# not momentum(p, g, v, ..., p, v): given p_out = p, LLVM's overlap check fails and the loop runs
+# unvectorised (2x slower); here p, v and g are three arrays that do not overlap.
+
+@_jit
+def momentum_in_place(p, g, v, lr, mu, nesterov):
+    """momentum with p_out = p and v_out = v (g overlaps neither)."""
+    for i in range(p.size):
+        vo = v[i] * mu + g[i]
+        v[i] = vo
+        if nesterov:
+            p[i] = p[i] - (g[i] + vo * mu) * lr
+        else:
+            p[i] = p[i] - lr * vo
+
+
+@_jit
+def sgd_in_place(p, g, lr):
+    """p = p - lr * g (g does not overlap p)."""
+    for i in range(p.size):
+        p[i] = p[i] - lr * g[i]
+
+
 # -- parallel twins, for large arrays on a device with several threads (see _numba.parallel_threads) --
 
 _pjit = numba.njit(cache=True, nogil=True, parallel=True)
@@ -206,3 +229,17 @@ def momentum_parallel(p, g, v, lr, mu, nesterov, p_out, v_out, parts):
                 p_out[i] = p[i] - (g[i] + vo * mu) * lr
             else:
                 p_out[i] = p[i] - lr * vo
+
+
+@_pjit
+def momentum_in_place_parallel(p, g, v, lr, mu, nesterov, parts):
+    """momentum_in_place over ``parts`` contiguous chunks on numba's threads."""
+    n = p.size
+    for t in prange(parts):
+        for i in range(uintp(n * t // parts), uintp(n * (t + 1) // parts)):
+            vo = v[i] * mu + g[i]
+            v[i] = vo
+            if nesterov:
+                p[i] = p[i] - (g[i] + vo * mu) * lr
+            else:
+                p[i] = p[i] - lr * vo

@@ -62,6 +62,14 @@ def sgd(p, g, lr, p_out):
     p_out[:] = p - lr * g
 
 
+def momentum_in_place(p, g, v, lr, mu, nesterov):
+    momentum(p, g, v, lr, mu, nesterov, p, v)      # each value computed whole, then stored
+
+
+def sgd_in_place(p, g, lr):
+    sgd(p, g, lr, p)
+
+
 # -- max pooling, 2x2 windows at stride 2 (_pool_loops.py) -------------------------------------------
 
 def _corners(a, ho, wo):

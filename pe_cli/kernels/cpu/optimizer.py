@@ -1,6 +1,7 @@
-"""Update kernels (inputs are never modified, every output is a new array) and the learning-rate
-schedule kernels. sgd and momentum on float32/float64 are one-pass numba loops
-(_pointwise_loops.py); the others are vectorised numpy."""
+"""Update kernels and the learning-rate schedule kernels. Every output is a new array, except where
+the executor lets an update write over its parameter and state (attrs' ``_update_in_place``: sgd
+and momentum on dense float arrays, the row-sparse updates on their rows). sgd and momentum on
+float32/float64 are one-pass numba loops (_pointwise_loops.py); the others are vectorised numpy."""
 import math
 
 import numpy as np
@@ -18,11 +19,24 @@ def _scalar(a, dtype):
     return np.asarray(a).reshape(-1)[0].astype(dtype)
 
 
+def _in_place(attrs, written, read):
+    """True when the executor lets an update write over its inputs ``written`` (attrs'
+    ``_update_in_place``: nothing but the run and its scope holds them), they are writable
+    C-contiguous arrays of one dtype and ``read`` (the gradient) overlaps none of them."""
+    return (attrs.get("_update_in_place", False) and type(read) is np.ndarray
+            and all(type(a) is np.ndarray and a.flags.c_contiguous and a.flags.writeable
+                    and a.dtype == written[0].dtype and not np.may_share_memory(a, read) for a in written))
+
+
 def sgd(ins, attrs):
     p, g = ins["Param"], ins["Grad"]
     lr = _scalar(ins["LearningRate"], p.dtype)
     if isinstance(g, SelectedRows):
         return sparse.sgd(p, g, lr, attrs.get("_update_in_place", False))
+    if is_float(p, g) and p.shape == g.shape and _in_place(attrs, (p,), g):
+        args = (p.reshape(-1), flat(g), lr)
+        loop_or(_replicas.sgd_in_place, _loops().sgd_in_place, *args)(*args)
+        return {"ParamOut": p}
     if is_float(p, g) and p.shape == g.shape:
         p_out = np.empty(p.shape, dtype=p.dtype)
         args = (flat(p), flat(g), lr, p_out.reshape(-1))
@@ -37,6 +51,15 @@ def momentum(ins, attrs):
         g = g.to_dense()
     lr = _scalar(ins["LearningRate"], p.dtype)
     mu = p.dtype.type(attrs["mu"])
+    if is_float(p, g, v) and p.shape == g.shape == v.shape and _in_place(attrs, (p, v), g) \
+            and not np.may_share_memory(p, v):
+        parts = parallel_parts(p.size)
+        args = (p.reshape(-1), flat(g), v.reshape(-1), lr, mu, bool(attrs["use_nesterov"]))
+        if parts > 1 and parallel_ready(_loops().momentum_in_place_parallel, *args, parts):
+            _loops().momentum_in_place_parallel(*args, parts)
+        else:
+            loop_or(_replicas.momentum_in_place, _loops().momentum_in_place, *args)(*args)
+        return {"ParamOut": p, "VelocityOut": v}
     if is_float(p, g, v) and p.shape == g.shape == v.shape:
         p_out, v_out = np.empty(p.shape, dtype=p.dtype), np.empty(v.shape, dtype=v.dtype)
         parts = parallel_parts(p.size)
