@@ -137,16 +137,23 @@ def softmax_ce_grad(softmax, label, dloss, ignore_index, dlogits):
 
 # -- updates ----------------------------------------------------------------------------------------
 
+@numba.njit(inline="always")
+def _momentum_at(i, p, g, v, lr, mu, nesterov, p_out, v_out):
+    """Element i of momentum: v_out = v * mu + g; p_out = p - lr * v_out, or with nesterov
+    p - (g + v_out * mu) * lr (inlined into each loop: one home for the arithmetic)."""
+    vo = v[i] * mu + g[i]
+    v_out[i] = vo
+    if nesterov:
+        p_out[i] = p[i] - (g[i] + vo * mu) * lr
+    else:
+        p_out[i] = p[i] - lr * vo
+
+
 @_jit
 def momentum(p, g, v, lr, mu, nesterov, p_out, v_out):
-    """v_out = v * mu + g; p_out = p - lr * v_out, or with nesterov p - (g + v_out * mu) * lr."""
+    """momentum into new arrays (see _momentum_at)."""
     for i in range(p.size):
-        vo = v[i] * mu + g[i]
-        v_out[i] = vo
-        if nesterov:
-            p_out[i] = p[i] - (g[i] + vo * mu) * lr
-        else:
-            p_out[i] = p[i] - lr * vo
+        _momentum_at(i, p, g, v, lr, mu, nesterov, p_out, v_out)
 
 
 @_jit
@@ -164,12 +171,7 @@ def sgd(p, g, lr, p_out):
 def momentum_in_place(p, g, v, lr, mu, nesterov):
     """momentum with p_out = p and v_out = v (g overlaps neither)."""
     for i in range(p.size):
-        vo = v[i] * mu + g[i]
-        v[i] = vo
-        if nesterov:
-            p[i] = p[i] - (g[i] + vo * mu) * lr
-        else:
-            p[i] = p[i] - lr * vo
+        _momentum_at(i, p, g, v, lr, mu, nesterov, p, v)
 
 
 @_jit
@@ -223,12 +225,7 @@ def momentum_parallel(p, g, v, lr, mu, nesterov, p_out, v_out, parts):
     n = p.size
     for t in prange(parts):
         for i in range(uintp(n * t // parts), uintp(n * (t + 1) // parts)):
-            vo = v[i] * mu + g[i]
-            v_out[i] = vo
-            if nesterov:
-                p_out[i] = p[i] - (g[i] + vo * mu) * lr
-            else:
-                p_out[i] = p[i] - lr * vo
+            _momentum_at(i, p, g, v, lr, mu, nesterov, p_out, v_out)
 
 
 @_pjit
@@ -237,9 +234,4 @@ def momentum_in_place_parallel(p, g, v, lr, mu, nesterov, parts):
     n = p.size
     for t in prange(parts):
         for i in range(uintp(n * t // parts), uintp(n * (t + 1) // parts)):
-            vo = v[i] * mu + g[i]
-            v[i] = vo
-            if nesterov:
-                p[i] = p[i] - (g[i] + vo * mu) * lr
-            else:
-                p[i] = p[i] - lr * vo
+            _momentum_at(i, p, g, v, lr, mu, nesterov, p, v)
