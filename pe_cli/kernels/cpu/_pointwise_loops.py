@@ -2,11 +2,12 @@
 the updates (imported on first use: see _numba.py).
 
 Arrays come in C-contiguous and flattened (1-D) unless the docstring says otherwise, and results
-go to output arrays the kernel allocated (the updates' ``*_in_place`` loops: over their inputs). Each loop is one pass over memory where numpy needs
-several (an expression with temporaries) or runs a slow path (``numpy.maximum`` with a scalar is
-4x slower than a loop on float32 here). Arithmetic stays in the arrays' dtype, in numpy's order,
-so results are those of the numpy expressions they replace; sums over many elements (the bias
-gradient, the softmax denominators) accumulate in float64, which is at least as accurate.
+go to output arrays the kernel allocated (the updates' ``*_in_place`` loops: over their inputs).
+Each loop is one pass over memory where numpy needs several (an expression with temporaries) or
+runs a slow path (``numpy.maximum`` with a scalar is 4x slower than a loop on float32 here).
+Arithmetic stays in the arrays' dtype, in numpy's order, so results are those of the numpy
+expressions they replace; sums over many elements (the bias gradient, the softmax denominators)
+accumulate in float64, which is at least as accurate.
 """
 import numba
 import numpy as np

@@ -22,10 +22,16 @@ def _scalar(a, dtype):
 def _in_place(attrs, written, read):
     """True when the executor lets an update write over its inputs ``written`` (attrs'
     ``_update_in_place``: nothing but the run and its scope holds them), they are writable
-    C-contiguous arrays of one dtype and ``read`` (the gradient) overlaps none of them."""
-    return (attrs.get("_update_in_place", False) and type(read) is np.ndarray
-            and all(type(a) is np.ndarray and a.flags.c_contiguous and a.flags.writeable
-                    and a.dtype == written[0].dtype and not np.may_share_memory(a, read) for a in written))
+    C-contiguous arrays of one dtype, and no two of them and ``read`` (the gradient) overlap."""
+    if not attrs.get("_update_in_place", False) or type(read) is not np.ndarray:
+        return False
+    seen = [read]
+    for a in written:
+        if not (type(a) is np.ndarray and a.flags.c_contiguous and a.flags.writeable and a.dtype == written[0].dtype) \
+                or any(np.may_share_memory(a, b) for b in seen):
+            return False
+        seen.append(a)
+    return True
 
 
 def sgd(ins, attrs):
@@ -51,8 +57,7 @@ def momentum(ins, attrs):
         g = g.to_dense()
     lr = _scalar(ins["LearningRate"], p.dtype)
     mu = p.dtype.type(attrs["mu"])
-    if is_float(p, g, v) and p.shape == g.shape == v.shape and _in_place(attrs, (p, v), g) \
-            and not np.may_share_memory(p, v):
+    if is_float(p, g, v) and p.shape == g.shape == v.shape and _in_place(attrs, (p, v), g):
         parts = parallel_parts(p.size)
         args = (p.reshape(-1), flat(g), v.reshape(-1), lr, mu, bool(attrs["use_nesterov"]))
         if parts > 1 and parallel_ready(_loops().momentum_in_place_parallel, *args, parts):
