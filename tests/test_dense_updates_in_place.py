@@ -102,3 +102,23 @@ def test_with_nan_checks_on_an_update_makes_new_arrays():
         before = weakref.ref(tensor._array)
         exe.run(main, feed=feeds(2)[1])
         assert before() is None or tensor._array is not before()
+
+
+def test_an_executor_sharing_its_scope_with_other_threads_makes_new_arrays():
+    """Hogwild's thread workers (pe_cli/data/hogwild.py) run one Executor each on one scope and tell
+    each executor how many run at once: another worker may have gathered a parameter after this
+    run's reference counts were read, so with more than one no dense update writes in place."""
+    main, startup, loss = build(OPTIMIZERS["momentum"])
+    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+    with fluid.scope_guard(scope):
+        exe.run(startup)
+        exe._concurrent = 2                         # what hogwild.Job.work sets for 2 workers
+        exe.run(main, feed=feeds(1)[0])
+        tensors = {n: scope.find_var(n).get_tensor() for n in PARAMS}
+        before = {n: weakref.ref(t._array) for n, t in tensors.items()}
+        exe.run(main, feed=feeds(2)[1])
+        assert not any(t._array is before[n]() for n, t in tensors.items())
+        exe._concurrent = 1                         # alone again: in place
+        before = {n: weakref.ref(t._array) for n, t in tensors.items()}
+        exe.run(main, feed=feeds(3)[2])
+        assert all(t._array is before[n]() for n, t in tensors.items())
