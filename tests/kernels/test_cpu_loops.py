@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from pe_cli.errors import PeError
-from pe_cli.kernels.cpu import activation, elementwise, loss, nn, optimizer
+from pe_cli.kernels.common import ConvGeometry
+from pe_cli.kernels.cpu import _winograd, activation, elementwise, loss, nn, optimizer
 from pe_cli.ops import registry
 
 rng = np.random.default_rng(5)
@@ -69,6 +70,11 @@ CONV_GEOMETRIES = [
     (2, 2, 7, 7, 3, 3, 3, 1, [2, 2], [0, 0], [1, 1], "SAME"),
     (1, 2, 6, 7, 2, 3, 2, 1, [1, 1], [0, 0], [1, 1], "VALID"),
     (2, 3, 4, 4, 3, 3, 3, 1, [3, 3], [2, 2], [1, 1], "EXPLICIT"),      # padding wider than the reach
+    # Winograd (3x3, stride 1, >= 8 channels in and out): odd sizes, paddings 0 to 2, one row or column
+    (3, 8, 7, 6, 9, 3, 3, 1, [1, 1], [0, 2, 1, 0], [1, 1], "EXPLICIT"),
+    (2, 9, 5, 5, 8, 3, 3, 1, [1, 1], [2, 2], [1, 1], "EXPLICIT"),
+    (2, 8, 1, 4, 8, 3, 3, 1, [1, 1], [1, 1], [1, 1], "EXPLICIT"),
+    (17, 8, 4, 3, 10, 3, 3, 1, [1, 1], [0, 0], [1, 1], "SAME"),        # more samples than filter runs
 ]
 
 
@@ -339,3 +345,19 @@ def test_batch_norm_training_paths_agree(shape, dtype, device_threads, monkeypat
         fast, slow = both_paths(nn, kernel, grad_ins, attrs, monkeypatch)
         assert_same(fast, slow, dtype, scale=scale)
     assert x.dtype == dtype and np.array_equal(grad_ins["X"], x)       # inputs untouched
+
+
+@pytest.mark.parametrize("x_shape, w_shape, attrs, takes", [
+    ((2, 16, 32, 32), (16, 16, 3, 3), {"paddings": [1, 1]}, True),                 # the ResNet's
+    ((2, 8, 5, 4), (8, 8, 3, 3), {"paddings": [0, 2, 1, 0]}, True),
+    ((2, 3, 32, 32), (16, 3, 3, 3), {"paddings": [1, 1]}, False),                  # 3 channels in
+    ((2, 16, 8, 8), (4, 16, 3, 3), {"paddings": [1, 1]}, False),                   # 4 out
+    ((2, 16, 8, 8), (16, 16, 3, 3), {"paddings": [1, 1], "strides": [2, 2]}, False),
+    ((2, 16, 8, 8), (16, 16, 3, 3), {"paddings": [2, 2], "dilations": [2, 2]}, False),
+    ((2, 16, 8, 8), (16, 8, 3, 3), {"paddings": [1, 1], "groups": 2}, False),
+    ((2, 16, 8, 8), (16, 16, 3, 3), {"paddings": [3, 3]}, False),
+    ((2, 16, 8, 8), (16, 16, 5, 5), {"paddings": [2, 2]}, False),
+])
+def test_the_winograd_path_takes_3x3_stride_1_convolutions_of_8_channels_or_more(x_shape, w_shape, attrs, takes):
+    geo = ConvGeometry(x_shape, w_shape, attrs_of("conv2d", **attrs))
+    assert _winograd.applies(geo, x_shape, w_shape) is takes

@@ -24,14 +24,18 @@ def bits(a):
     return np.ascontiguousarray(a).view(INT[a.dtype])
 
 
-def same_bits(loop, replica, args, outputs):
-    """Runs ``loop`` and ``replica`` on copies of ``args``; the output positions must agree bitwise."""
+def same_bits(loop, replica, args, outputs, any_nan=False):
+    """Runs ``loop`` and ``replica`` on copies of ``args``; the output positions must agree bitwise
+    (with ``any_nan``, every NaN counts as the same NaN: see _replicas.winograd_forward)."""
     mine = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
     theirs = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
     loop(*mine)
     replica(*theirs)
     for i in outputs:
-        np.testing.assert_array_equal(bits(theirs[i]), bits(mine[i]), err_msg=f"argument {i}")
+        got, want = theirs[i], mine[i]
+        if any_nan:
+            got, want = np.where(np.isnan(got), np.nan, got), np.where(np.isnan(want), np.nan, want)
+        np.testing.assert_array_equal(bits(got), bits(want), err_msg=f"argument {i}")
 
 
 def awkward(shape, dtype):
@@ -121,3 +125,31 @@ def test_conv2d_forward_and_gradients(geo, dtype):
     same_bits(loops.conv_grad_filter, _replicas.conv_grad_filter, (gemm, x, dout, *g.loop_args(), parts, buf), [-2])
     dx = np.empty(x.shape, dtype)
     same_bits(loops.conv_grad_input, _replicas.conv_grad_input, (gemm, dout, f, *g.loop_args(), dx, buf), [-2])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("geo", [g for g in CONV_GEOMETRIES if g[1] >= 8]
+                         + [(8, 16, 8, 8, 16, 3, 3, 1, [1, 1], [1, 1], [1, 1], "EXPLICIT")],
+                         ids=lambda g: "x".join(map(str, g[:8])))
+def test_conv2d_winograd_forward_and_filter_gradient(geo, dtype):
+    """The Winograd loops (the input gradient is their forward loop on Output@GRAD), over awkward
+    values: the same bits, infinities and -0.0 included; NaN where the loops make NaN (which of two
+    NaNs an add passes on is LLVM's choice of operand order, not numpy's)."""
+    from pe_cli.kernels.cpu import _winograd
+    n, c, h, w, m, kh, kw, groups, strides, paddings, dilations, algorithm = geo
+    attrs = registry.get("conv2d").default_attrs()
+    attrs.update(strides=strides, paddings=paddings, dilations=dilations, groups=groups, padding_algorithm=algorithm)
+    x, f = awkward((n, c, h, w), dtype), rng.normal(size=(m, c, kh, kw)).astype(dtype)
+    g = ConvGeometry(x.shape, f.shape, attrs)
+    assert _winograd.applies(g, x.shape, f.shape)
+    gemm, loops = _cblas.gemm(x.dtype), _numba.lazy("_winograd_loops")()
+    if gemm is None:
+        pytest.skip("numpy's BLAS exposes no CBLAS GEMM here: the Winograd loops are not used")
+    th, w1 = _winograd.tile_rows(g.ho, g.wo)
+    buf = _winograd.buffers(1, th, w1, c, m, x.dtype)
+    out = np.empty((n, m, g.ho, g.wo), dtype)
+    same_bits(loops.forward, _replicas.winograd_forward,
+              (gemm, x, _winograd.filter_tiles(f), g.pads[0], g.pads[2], th, out, *buf), [6], any_nan=True)
+    parts = np.zeros((min(_conv.FILTER_RUNS, n), 16, m, c), dtype)
+    same_bits(loops.grad_filter, _replicas.winograd_grad_filter,
+              (gemm, x, awkward(out.shape, dtype), g.pads[0], g.pads[2], th, parts, *buf), [6], any_nan=True)

@@ -172,3 +172,81 @@ def conv_grad_input(gemm, dout, w, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, w
                  dcols.ctypes.data + (b * rows * L + g * kg * L) * size, L)
     if not pointwise:
         _col2im(dcols, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, dx)
+
+
+# -- conv2d's Winograd path (_winograd_loops.py) -----------------------------------------------------
+# The same bits as the loops, but for which NaN an add of two NaNs passes on: x86 passes on its first
+# operand's, and LLVM may swap the operands of an add.
+
+def _parity_planes(x, pt, pl, rows, w1):
+    """[N, C, 4, rows w1]: plane 2 rp + cp holds x[:, :, 2r + rp - pt, 2j + cp - pl] at r w1 + j (0 outside)."""
+    n, c, h, w = x.shape
+    xp = np.zeros((n, c, 2 * rows, 2 * w1), dtype=x.dtype)
+    r1, c1 = min(pt + h, 2 * rows), min(pl + w, 2 * w1)
+    xp[:, :, pt:r1, pl:c1] = x[:, :, :r1 - pt, :c1 - pl]
+    return xp.reshape(n, c, rows, 2, w1, 2).transpose(0, 1, 3, 5, 2, 4).reshape(n, c, 4, rows * w1)
+
+
+def _winograd_input(x, pt, pl, th, w1):
+    """V [N, 16, C, th w1], as _winograd_loops._input_transform: rows, then columns."""
+    n = th * w1
+    p = _parity_planes(x, pt, pl, th + 1, w1)
+    p = np.concatenate([p, np.zeros(p.shape[:3] + (1,), dtype=x.dtype)], axis=3)
+    t = [None] * 8
+    for cp in range(2):
+        d0, d1 = p[:, :, cp, :n + 1], p[:, :, 2 + cp, :n + 1]
+        d2, d3 = p[:, :, cp, w1:w1 + n + 1], p[:, :, 2 + cp, w1:w1 + n + 1]
+        t[cp], t[2 + cp], t[4 + cp], t[6 + cp] = d0 - d2, d1 + d2, d2 - d1, d1 - d3
+    v = []
+    for k in range(4):
+        a0, a1, a2, a3 = t[2 * k][..., :n], t[2 * k + 1][..., :n], t[2 * k][..., 1:], t[2 * k + 1][..., 1:]
+        v += [a0 - a2, a1 + a2, a2 - a1, a1 - a3]
+    return np.ascontiguousarray(np.stack(v, axis=1))
+
+
+@_quiet
+def winograd_forward(gemm, x, u, pt, pl, th, out, planes, t, v, mm):
+    nb, m, c = x.shape[0], u.shape[1], u.shape[2]
+    ho, wo = out.shape[2], out.shape[3]
+    w1 = v.shape[3] // th
+    n, size = th * w1, x.itemsize
+    vs, prods = _winograd_input(x, pt, pl, th, w1), np.empty((nb, 16, m, th * w1), dtype=x.dtype)
+    for b in range(nb):
+        for xi in range(16):
+            gemm(101, 111, 111, m, n, c, 1.0, u.ctypes.data + xi * m * c * size, c,
+                 vs.ctypes.data + (b * 16 + xi) * c * n * size, n, 0.0,
+                 prods.ctypes.data + (b * 16 + xi) * m * n * size, n)
+    rows = [None] * 8
+    for s in range(4):
+        p0, p1, p2, p3 = prods[:, s], prods[:, 4 + s], prods[:, 8 + s], prods[:, 12 + s]
+        rows[2 * s], rows[2 * s + 1] = p0 + p1 + p2, p1 - p2 - p3
+    y = []
+    for a in range(2):
+        q0, q1, q2, q3 = rows[a], rows[2 + a], rows[4 + a], rows[6 + a]
+        y += [q0 + q1 + q2, q1 - q2 - q3]
+    y = np.stack(y, axis=2).reshape(nb, m, 2, 2, th, w1).transpose(0, 1, 4, 2, 5, 3)
+    out[...] = y.reshape(nb, m, 2 * th, 2 * w1)[:, :, :ho, :wo]
+
+
+@_quiet
+def winograd_grad_filter(gemm, x, dout, pt, pl, th, parts, planes, t, v, dm):
+    nb, c, m = x.shape[0], x.shape[1], dout.shape[1]
+    w1, runs = v.shape[3] // th, parts.shape[0]
+    n, size = th * w1, x.itemsize
+    vs = _winograd_input(x, pt, pl, th, w1)
+    d = _parity_planes(dout, 0, 0, th, w1)
+    z = [None] * 8
+    for f in range(2):
+        y0, y1 = d[:, :, f], d[:, :, 2 + f]
+        z[f], z[2 + f], z[4 + f], z[6 + f] = y0, y0 + y1, y0 - y1, -y1
+    dms = []
+    for r in range(4):
+        q0, q1 = z[2 * r], z[2 * r + 1]
+        dms += [q0, q0 + q1, q0 - q1, -q1]
+    dms = np.ascontiguousarray(np.stack(dms, axis=1))
+    for ch in range(runs):
+        for b in range(ch * nb // runs, (ch + 1) * nb // runs):
+            for xi in range(16):
+                gemm(101, 111, 112, m, c, n, 1.0, dms.ctypes.data + (b * 16 + xi) * m * n * size, n,
+                     vs.ctypes.data + (b * 16 + xi) * c * n * size, n, 1.0,
+                     parts.ctypes.data + (ch * 16 + xi) * m * c * size, c)
