@@ -70,7 +70,8 @@ CONV_GEOMETRIES = [
     (2, 2, 7, 7, 3, 3, 3, 1, [2, 2], [0, 0], [1, 1], "SAME"),
     (1, 2, 6, 7, 2, 3, 2, 1, [1, 1], [0, 0], [1, 1], "VALID"),
     (2, 3, 4, 4, 3, 3, 3, 1, [3, 3], [2, 2], [1, 1], "EXPLICIT"),      # padding wider than the reach
-    # Winograd (3x3, stride 1, >= 8 channels in and out): odd sizes, paddings 0 to 2, one row or column
+    # Winograd (3x3, stride 1, >= 8 channels in and out; any size here: device_threads): odd sizes,
+    # paddings 0 to 2, one row or column
     (3, 8, 7, 6, 9, 3, 3, 1, [1, 1], [0, 2, 1, 0], [1, 1], "EXPLICIT"),
     (2, 9, 5, 5, 8, 3, 3, 1, [1, 1], [2, 2], [1, 1], "EXPLICIT"),
     (2, 8, 1, 4, 8, 3, 3, 1, [1, 1], [1, 1], [1, 1], "EXPLICIT"),
@@ -86,6 +87,7 @@ def device_threads(request, monkeypatch):
     monkeypatch.setattr(threads, "_share", request.param)
     monkeypatch.setattr(_numba, "PARALLEL_MIN_ELEMENTS", 1)     # small test arrays take the twins too
     monkeypatch.setattr(_numba, "EAGER", True)                  # and compile them now, not in the background
+    monkeypatch.setattr(_winograd, "MIN_TILES", 1)              # and the Winograd path from one output tile
     return request.param
 
 
@@ -349,7 +351,9 @@ def test_batch_norm_training_paths_agree(shape, dtype, device_threads, monkeypat
 
 @pytest.mark.parametrize("x_shape, w_shape, attrs, takes", [
     ((2, 16, 32, 32), (16, 16, 3, 3), {"paddings": [1, 1]}, True),                 # the ResNet's
-    ((2, 8, 5, 4), (8, 8, 3, 3), {"paddings": [0, 2, 1, 0]}, True),
+    ((2, 32, 16, 16), (32, 32, 3, 3), {"paddings": [1, 1]}, True),
+    ((2, 64, 8, 8), (64, 64, 3, 3), {"paddings": [1, 1]}, False),                  # 16 tiles
+    ((2, 8, 15, 16), (8, 8, 3, 3), {"paddings": [0, 2, 1, 0]}, True),              # 8 x 8 tiles
     ((2, 3, 32, 32), (16, 3, 3, 3), {"paddings": [1, 1]}, False),                  # 3 channels in
     ((2, 16, 8, 8), (4, 16, 3, 3), {"paddings": [1, 1]}, False),                   # 4 out
     ((2, 16, 8, 8), (16, 16, 3, 3), {"paddings": [1, 1], "strides": [2, 2]}, False),

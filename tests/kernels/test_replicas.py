@@ -131,11 +131,12 @@ def test_conv2d_forward_and_gradients(geo, dtype):
 @pytest.mark.parametrize("geo", [g for g in CONV_GEOMETRIES if g[1] >= 8]
                          + [(8, 16, 8, 8, 16, 3, 3, 1, [1, 1], [1, 1], [1, 1], "EXPLICIT")],
                          ids=lambda g: "x".join(map(str, g[:8])))
-def test_conv2d_winograd_forward_and_filter_gradient(geo, dtype):
+def test_conv2d_winograd_forward_and_filter_gradient(geo, dtype, monkeypatch):
     """The Winograd loops (the input gradient is their forward loop on Output@GRAD), over awkward
     values: the same bits, infinities and -0.0 included; NaN where the loops make NaN (which of two
     NaNs an add passes on is LLVM's choice of operand order, not numpy's)."""
     from pe_cli.kernels.cpu import _winograd
+    monkeypatch.setattr(_winograd, "MIN_TILES", 1)
     n, c, h, w, m, kh, kw, groups, strides, paddings, dilations, algorithm = geo
     attrs = registry.get("conv2d").default_attrs()
     attrs.update(strides=strides, paddings=paddings, dilations=dilations, groups=groups, padding_algorithm=algorithm)

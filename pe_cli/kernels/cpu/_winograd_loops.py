@@ -23,13 +23,7 @@ adds or subtracts two terms at a time in a fixed order, which _replicas.py repea
 import numba
 from numba import prange, uintp
 
-_jit = numba.njit(cache=True, nogil=True)
-_pjit = numba.njit(cache=True, nogil=True, parallel=True)
-
-
-@_jit
-def _at(a, offset):
-    return a.ctypes.data + uintp(offset * a.itemsize)
+from ._nn_loops import _at, _jit, _pjit
 
 
 @_jit
