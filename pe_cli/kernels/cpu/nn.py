@@ -8,9 +8,10 @@ filter gradient accumulates Output@GRAD x columns^T per thread, the input gradie
 filter^T x Output@GRAD then col2im, per sample. When the device has several cores the samples are
 spread over numba's threads (the loops' ``*_parallel`` twins; pe_cli/kernels/cpu/threads.py). A 1x1 stride-1
 unpadded filter uses the input itself as its columns; a 3x3 stride-1 filter between 8 or more
-channels takes Winograd's F(2x2, 3x3) instead (_winograd.py: 2.25x fewer multiply-adds, no im2col).
-Where numpy's BLAS cannot be called from numba, the columns of the whole batch are built by a numba
-loop and multiplied by one batched ``numpy.matmul``. Pooling (max, avg; paddings, ceil_mode) is a numba loop over the windows.
+channels, with 64 or more 2x2 output tiles a sample, takes Winograd's F(2x2, 3x3) instead (_winograd.py:
+2.25x fewer multiply-adds, no im2col). Where numpy's BLAS cannot be called from numba, the columns
+of the whole batch are built by a numba loop and multiplied by one batched ``numpy.matmul``.
+Pooling (max, avg; paddings, ceil_mode) is a numba loop over the windows.
 
 Other dtypes take the vectorised numpy path: im2col as one strided copy of the padded input into
 [groups, C/groups*kh*kw, N*Ho*Wo] and one GEMM, col2im as kh*kw strided adds, pooling as a loop
