@@ -56,7 +56,7 @@ def _input_transform(x, b, pt, pl, th, planes, t, v):
     n = v.shape[2]
     w1 = n // th
     for ci in range(x.shape[1]):
-        _split(x, b, ci, pt, pl, th + 1, w1, planes)      # (its last element stays 0: see _buffers)
+        _split(x, b, ci, pt, pl, th + 1, w1, planes)      # (its last element stays 0: _winograd.buffers)
         for cp in range(2):              # rows: t[2k + cp] = (B^T d)[k] over the columns of parity cp
             for i in range(n + 1):
                 p = uintp(i)
@@ -80,7 +80,8 @@ def _input_transform(x, b, pt, pl, th, planes, t, v):
 @_jit
 def _output_transform(mm, b, th, u, y, out):
     """out[b, m, 2ty + a, 2tx + f] = (A^T P A)[a, f] for the products P = mm[:, m, p] of tile p
-    (A^T = [[1, 1, 1, 0], [0, 1, -1, -1]]); rows and columns past the output's are left out."""
+    (A^T = [[1, 1, 1, 0], [0, 1, -1, -1]]); rows and columns past the output's are left out.
+    Buffers: u [8, tiles] (the row pass), y [4, tiles] (the four output parities)."""
     ho, wo = out.shape[2], out.shape[3]
     n = mm.shape[2]
     w1 = n // th
