@@ -10,8 +10,18 @@ kernels keep their numpy path.
 
 With it, a loop calls GEMM per sample or per block of rows from numba's own threads, BLAS itself
 staying single-threaded: one thread pool for the whole machine (see pe_cli/kernels/cpu/threads.py).
+
+OpenBLAS packs a GEMM's operands into a work buffer (one per concurrent caller, mapped on first use
+and kept), and its kernels prefetch past what they packed. Pages of the buffer never written are
+not mapped (/proc/self/pagemap), so each such prefetch walks the page tables for nothing (there is
+no translation to keep). On the 2-core AMD EPYC (Zen 1) VM a single-threaded SGEMM [512, 784] x
+[784, 256] ran at 12 GFLOP/s instead of 37, from numpy and from pe's threads alike, until the
+first 0.5 MB of its buffer had been written (2026-11-23; docs/PERFORMANCE.md, "OpenBLAS's work
+buffers"). So ``_find`` writes the first ``TOUCH_BYTES`` of the buffers the next callers will get
+(``prefault_buffers``).
 """
 import ctypes
+import os
 import threading
 
 import numpy as np
@@ -35,7 +45,7 @@ def _find():
     with _lock:
         if _found is not None:
             return _found
-        table = {}
+        table, lib = {}, None
         try:
             lib = _numpy_blas()
             for kind, dtype, scalar in (("s", np.dtype(np.float32), ctypes.c_float),
@@ -45,8 +55,38 @@ def _find():
                     table[dtype] = fn
         except Exception:       # any surprise from the loader: the numpy path stays
             table = {}
+        prefault_buffers(lib)
         _found = table
         return table
+
+
+TOUCH_BYTES = 2 << 20   # 0.5 MB was enough in every shape measured; OpenBLAS's buffers are 16 MB or more
+
+
+def prefault_buffers(lib, count=None):
+    """Writes the first TOUCH_BYTES of the ``count`` work buffers the BLAS library ``lib`` (a
+    ctypes.CDLL) hands out first (default: one per CPU and one more, as many callers as can run at
+    once). Returns how many it wrote: 0 where ``lib`` is not an OpenBLAS exporting its buffer
+    allocator. Call it while no GEMM runs (OpenBLAS gives each caller the first free buffer: these,
+    from now on)."""
+    try:
+        alloc, free = (getattr(lib, name, None) for name in ("blas_memory_alloc", "blas_memory_free"))
+        if alloc is None or free is None:
+            return 0
+        alloc.restype, alloc.argtypes = ctypes.c_void_p, [ctypes.c_int]
+        free.restype, free.argtypes = None, [ctypes.c_void_p]
+        held = [alloc(0) for _ in range(count or (os.cpu_count() or 1) + 1)]
+        try:
+            for address in held:
+                if address:
+                    ctypes.memset(address, 0, TOUCH_BYTES)
+        finally:
+            for address in held:
+                if address:
+                    free(address)
+        return sum(1 for address in held if address)
+    except Exception:           # any surprise from the loader: buffers stay as OpenBLAS made them
+        return 0
 
 
 def _numpy_blas():
