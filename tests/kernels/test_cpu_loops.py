@@ -255,6 +255,11 @@ def test_an_update_in_place_refuses_a_gradient_that_overlaps_its_state():
     np.testing.assert_array_equal(got["ParamOut"], want["ParamOut"])
     np.testing.assert_array_equal(got["VelocityOut"], want["VelocityOut"])
     np.testing.assert_array_equal(v_in, v)
+    p_in, v_in = p.copy(), v.copy()                                     # the gradient a view of the state
+    got = optimizer.momentum({"Param": p_in, "Grad": v_in[:], "Velocity": v_in, "LearningRate": lr}, attrs)
+    assert got["VelocityOut"] is not v_in
+    np.testing.assert_array_equal(got["ParamOut"], want["ParamOut"])
+    np.testing.assert_array_equal(v_in, v)
 
 
 def test_fast_paths_never_modify_their_inputs():
