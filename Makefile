@@ -10,6 +10,9 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[dev,cudasim,mpi]'
+	@# bytecode now: where PYTHONDONTWRITEBYTECODE is set, Python reads .pyc files but never writes
+	@# them, and compiling pe's ~280 modules from source cost each process 0.4-0.6 s (docs/PERFORMANCE.md)
+	$(PY) -m compileall -q pe_cli
 	@echo "compiling pe's kernels for this machine into numba's cache (once, about half a minute)"
 	-$(VENV)/bin/pe smoke --steps 4 --samples 64 > /dev/null
 	touch $(STAMP)
