@@ -61,12 +61,13 @@ def _find():
 
 
 TOUCH_BYTES = 2 << 20   # 0.5 MB was enough in every shape measured; OpenBLAS's buffers are 16 MB or more
+MAX_BUFFERS = 32        # at most 64 MB written; OpenBLAS's table holds twice its MAX_THREADS (64 in numpy's)
 
 
 def prefault_buffers(lib, count=None):
     """Writes the first TOUCH_BYTES of the ``count`` work buffers the BLAS library ``lib`` (a
     ctypes.CDLL) hands out first (default: one per CPU and one more, as many callers as can run at
-    once). Returns how many it wrote: 0 where ``lib`` is not an OpenBLAS exporting its buffer
+    once, at most MAX_BUFFERS). Returns how many it wrote: 0 where ``lib`` is not an OpenBLAS exporting its buffer
     allocator. Call it while no GEMM runs (OpenBLAS gives each caller the first free buffer: these,
     from now on)."""
     try:
@@ -75,7 +76,7 @@ def prefault_buffers(lib, count=None):
             return 0
         alloc.restype, alloc.argtypes = ctypes.c_void_p, [ctypes.c_int]
         free.restype, free.argtypes = None, [ctypes.c_void_p]
-        held = [alloc(0) for _ in range(count or (os.cpu_count() or 1) + 1)]
+        held = [alloc(0) for _ in range(count or min((os.cpu_count() or 1) + 1, MAX_BUFFERS))]
         try:
             for address in held:
                 if address:
