@@ -90,6 +90,8 @@ def reader_feeds(program, n, feed=None):
     reader per device ([{name: value}] * n, as a list feed gives them), or None for a program that
     reads none. A reader is not read when ``feed`` gives any of its variables: the feed replaces its
     batch (an inference clone fed its image alone). fluid.core.EOFException when a reader's data has ended."""
+    if not program._py_readers:
+        return None
     fed = set()
     for item in (feed if isinstance(feed, (list, tuple)) else [feed or {}]):
         fed.update(k if isinstance(k, str) else k.name for k in (item if isinstance(item, dict) else {}))

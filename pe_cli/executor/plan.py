@@ -153,10 +153,14 @@ def _may_update(values, names, ins):
     if not held:
         return False
     for n in names:
-        array = values.get(n)
-        uses = sum(1 for v in ins.values() if v is array)
-        del array
-        if n not in held or _refs(values, n) != _ALONE + 1 + uses:
+        if n not in held:
+            return False
+        array, uses, v = values.get(n), 0, None
+        for v in ins.values():
+            if v is array:
+                uses += 1
+        del array, v            # (their references would count below)
+        if _refs(values, n) != _ALONE + 1 + uses:
             return False
     return True
 
