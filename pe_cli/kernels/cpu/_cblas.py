@@ -67,9 +67,9 @@ MAX_BUFFERS = 32        # at most 64 MB written; OpenBLAS's table holds twice it
 def prefault_buffers(lib, count=None):
     """Writes the first TOUCH_BYTES of the ``count`` work buffers the BLAS library ``lib`` (a
     ctypes.CDLL) hands out first (default: one per CPU and one more, as many callers as can run at
-    once, at most MAX_BUFFERS). Returns how many it wrote: 0 where ``lib`` is not an OpenBLAS exporting its buffer
-    allocator. Call it while no GEMM runs (OpenBLAS gives each caller the first free buffer: these,
-    from now on)."""
+    once, at most MAX_BUFFERS). Returns how many it wrote: 0 where ``lib`` is not an OpenBLAS
+    exporting its buffer allocator. Call it while no GEMM runs (OpenBLAS gives each caller the
+    first free buffer: these, from now on)."""
     try:
         alloc, free = (getattr(lib, name, None) for name in ("blas_memory_alloc", "blas_memory_free"))
         if alloc is None or free is None:

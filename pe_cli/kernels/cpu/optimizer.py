@@ -27,7 +27,7 @@ def _in_place(attrs, written, read):
     C-contiguous arrays of one dtype, and no two of them and ``read`` (the gradient) overlap."""
     if not attrs.get("_update_in_place", False) or type(read) is not np.ndarray:
         return False
-    dtype = written[0].dtype
+    dtype = getattr(written[0], "dtype", None)
     for i, a in enumerate(written):
         if type(a) is not np.ndarray or a.dtype != dtype:
             return False
@@ -41,9 +41,9 @@ def _in_place(attrs, written, read):
 
 
 def _may_overlap(a, b):
-    """np.may_share_memory, with its call saved where both arrays own their data (then they share
-    memory only when they are one array)."""
-    if a.base is None and b.base is None:
+    """np.may_share_memory, with its call saved where both arrays own their data (numpy allocated
+    each: they share memory only when they are one array)."""
+    if a.flags.owndata and b.flags.owndata:
         return a is b
     return np.may_share_memory(a, b)
 
