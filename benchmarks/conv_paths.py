@@ -1,9 +1,9 @@
 """conv2d's two CPU paths side by side: im2col + GEMM against Winograd F(2x2, 3x3)
 (pe_cli/kernels/cpu/_winograd.py), forward, input gradient and filter gradient, on 1 and 2 threads,
 on the small ResNet's 3x3 stride-1 shapes (batch 64) and a few thinner ones, each path forced
-(pe's rule, _winograd.applies, picks Winograd only where these numbers say it gains). Each time is the best of
-``--reps`` calls, the two paths alternating in one process (the machine is shared: compare the
-ratios).
+(pe's rule, _winograd.applies, picks Winograd where these numbers said it gains on the machine it was
+measured on: docs/PERFORMANCE.md). Each time is the best of ``--reps`` calls, the two paths
+alternating in one process (the machine is shared: compare the ratios).
 
     .venv/bin/python benchmarks/conv_paths.py [--reps 8] [--shapes 16,16,32 8,8,32]
 """
@@ -35,13 +35,14 @@ def measure(c, m, hw, reps, batch=64):
     attrs = registry.get("conv2d").default_attrs()
     attrs.update(strides=[1, 1], paddings=[1, 1])
     kernels = (nn.conv2d, nn.conv2d_grad_input, nn.conv2d_grad_filter)
-    rows, rule = {}, (_winograd.MIN_CHANNELS, _winograd.MIN_TILES)
+    rows, rule, share_before = {}, (_winograd.MIN_CHANNELS, _winograd.MIN_TILES), threads._share
     for share in (1, 2):
         threads._share = share
         for path, least in (("im2col", 10 ** 9), ("winograd", 1)):     # each path forced, whatever the rule
             _winograd.MIN_CHANNELS = _winograd.MIN_TILES = least
             rows[path, share] = [best_ms(lambda k=k: k(ins, attrs), reps) for k in kernels]
     _winograd.MIN_CHANNELS, _winograd.MIN_TILES = rule
+    threads._share = share_before
     return rows
 
 
