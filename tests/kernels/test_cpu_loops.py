@@ -354,19 +354,23 @@ def test_batch_norm_training_paths_agree(shape, dtype, device_threads, monkeypat
     assert x.dtype == dtype and np.array_equal(grad_ins["X"], x)       # inputs untouched
 
 
-@pytest.mark.parametrize("x_shape, w_shape, attrs, takes", [
-    ((2, 16, 32, 32), (16, 16, 3, 3), {"paddings": [1, 1]}, True),                 # the ResNet's
-    ((2, 32, 16, 16), (32, 32, 3, 3), {"paddings": [1, 1]}, True),
-    ((2, 64, 8, 8), (64, 64, 3, 3), {"paddings": [1, 1]}, False),                  # 16 tiles
-    ((2, 8, 15, 16), (8, 8, 3, 3), {"paddings": [0, 2, 1, 0]}, True),              # 8 x 8 tiles
-    ((2, 3, 32, 32), (16, 3, 3, 3), {"paddings": [1, 1]}, False),                  # 3 channels in
-    ((2, 16, 8, 8), (4, 16, 3, 3), {"paddings": [1, 1]}, False),                   # 4 out
-    ((2, 16, 8, 8), (16, 16, 3, 3), {"paddings": [1, 1], "strides": [2, 2]}, False),
-    ((2, 16, 8, 8), (16, 16, 3, 3), {"paddings": [2, 2], "dilations": [2, 2]}, False),
-    ((2, 16, 8, 8), (16, 8, 3, 3), {"paddings": [1, 1], "groups": 2}, False),
-    ((2, 16, 8, 8), (16, 16, 3, 3), {"paddings": [3, 3]}, False),
-    ((2, 16, 8, 8), (16, 16, 5, 5), {"paddings": [2, 2]}, False),
+@pytest.mark.parametrize("x_shape, w_shape, attrs, takes, takes_grad_input", [
+    ((2, 16, 32, 32), (16, 16, 3, 3), {"paddings": [1, 1]}, True, True),           # the ResNet's
+    ((2, 32, 16, 16), (32, 32, 3, 3), {"paddings": [1, 1]}, True, True),
+    ((2, 64, 8, 8), (64, 64, 3, 3), {"paddings": [1, 1]}, True, False),            # 16 tiles, 64 channels
+    ((2, 32, 8, 8), (32, 32, 3, 3), {"paddings": [1, 1]}, False, False),           # 16 tiles, 32 channels
+    ((2, 64, 4, 4), (64, 64, 3, 3), {"paddings": [1, 1]}, False, False),           # 4 tiles
+    ((2, 8, 15, 16), (8, 8, 3, 3), {"paddings": [0, 2, 1, 0]}, True, True),        # 8 x 8 tiles
+    ((2, 3, 32, 32), (16, 3, 3, 3), {"paddings": [1, 1]}, False, False),           # 3 channels in
+    ((2, 16, 8, 8), (4, 16, 3, 3), {"paddings": [1, 1]}, False, False),            # 4 out
+    ((2, 16, 8, 8), (16, 16, 3, 3), {"paddings": [1, 1], "strides": [2, 2]}, False, False),
+    ((2, 16, 8, 8), (16, 16, 3, 3), {"paddings": [2, 2], "dilations": [2, 2]}, False, False),
+    ((2, 16, 8, 8), (16, 8, 3, 3), {"paddings": [1, 1], "groups": 2}, False, False),
+    ((2, 16, 8, 8), (16, 16, 3, 3), {"paddings": [3, 3]}, False, False),
+    ((2, 16, 8, 8), (16, 16, 5, 5), {"paddings": [2, 2]}, False, False),
 ])
-def test_the_winograd_path_takes_3x3_stride_1_convolutions_of_8_channels_or_more(x_shape, w_shape, attrs, takes):
+def test_the_winograd_path_takes_3x3_stride_1_convolutions_of_8_channels_or_more(x_shape, w_shape, attrs, takes,
+                                                                                 takes_grad_input):
     geo = ConvGeometry(x_shape, w_shape, attrs_of("conv2d", **attrs))
     assert _winograd.applies(geo, x_shape, w_shape) is takes
+    assert _winograd.applies(geo, x_shape, w_shape, grad_input=True) is takes_grad_input

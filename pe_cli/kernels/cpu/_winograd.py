@@ -5,7 +5,10 @@ It applies to a 3x3 filter at stride 1, without dilation or groups, each padding
 float32 or float64 where numpy's BLAS is callable (_cblas.py), when the input and the output both
 have at least ``MIN_CHANNELS`` channels and a sample has at least ``MIN_TILES`` output tiles: with
 fewer, the 16 GEMMs [M, C] x [C, tiles] are too thin to beat im2col's one GEMM over C*9 rows
-(benchmarks/conv_paths.py, docs/PERFORMANCE.md). The input gradient of such a
+(benchmarks/conv_paths.py, docs/PERFORMANCE.md). From ``WIDE_CHANNELS`` channels the GEMMs are thick
+enough at ``WIDE_MIN_TILES`` tiles (an 8x8 output) for the forward pass and the filter gradient,
+which gained on both machines measured; the input gradient, which lost on one, keeps MIN_TILES.
+The input gradient of such a
 convolution is the same kind of convolution, of Output@GRAD by the filter turned 180 degrees with
 its input and output channels swapped, paddings 2 - p: the same loop.
 
@@ -21,13 +24,20 @@ _loops = lazy("_winograd_loops")
 
 MIN_CHANNELS = 8
 MIN_TILES = 64          # 2x2 output tiles a sample: from a 16x16 output (at 8x8, 16 tiles, it gains nothing)
+WIDE_CHANNELS = 64      # ... except with this many channels, in the forward pass and the filter gradient
+WIDE_MIN_TILES = 16
 
 
-def applies(geo, x_shape, w_shape):
-    """True when the convolution of geometry ``geo`` takes the Winograd path."""
-    return ((geo.kh, geo.kw, geo.sh, geo.sw, geo.dh, geo.dw, geo.groups) == (3, 3, 1, 1, 1, 1, 1)
-            and all(0 <= p <= 2 for p in geo.pads) and min(x_shape[1], w_shape[0]) >= MIN_CHANNELS
-            and ((geo.ho + 1) // 2) * ((geo.wo + 1) // 2) >= MIN_TILES)
+def applies(geo, x_shape, w_shape, grad_input=False):
+    """True when the convolution of geometry ``geo`` takes the Winograd path (``grad_input``: for
+    the input gradient of the convolution)."""
+    if not ((geo.kh, geo.kw, geo.sh, geo.sw, geo.dh, geo.dw, geo.groups) == (3, 3, 1, 1, 1, 1, 1)
+            and all(0 <= p <= 2 for p in geo.pads)):
+        return False
+    channels, tiles = min(x_shape[1], w_shape[0]), ((geo.ho + 1) // 2) * ((geo.wo + 1) // 2)
+    if channels < MIN_CHANNELS:
+        return False
+    return tiles >= MIN_TILES or (not grad_input and channels >= WIDE_CHANNELS and tiles >= WIDE_MIN_TILES)
 
 
 def filter_tiles(g):

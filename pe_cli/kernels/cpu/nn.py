@@ -99,7 +99,7 @@ def _conv2d_grad_input(ins, attrs):
         gemm = _cblas.gemm(x.dtype)
         if gemm is not None:
             w, dout = np.ascontiguousarray(w), np.ascontiguousarray(dout)
-            if _winograd.applies(geo, x.shape, w.shape):
+            if _winograd.applies(geo, x.shape, w.shape, grad_input=True):
                 return {"Input@GRAD": _winograd.grad_input(gemm, dout, w, geo, x.shape)}
             dx = np.empty(x.shape, dtype=x.dtype)
             par = _conv.parallel(n)
