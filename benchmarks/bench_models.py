@@ -162,7 +162,9 @@ class PeModel:
 
     def step(self):
         out, = self.exe.run(self.program, feed=self.feed, fetch_list=[self.loss], scope=self.scope)
-        return float(self.np.mean(out))
+        # the loss as a float, as TorchModel.step's loss.item(): the one value, or the devices' mean
+        # (numpy's mean of one value cost 30 us of the tiny model's 0.24 ms step on the Zen 1 VM)
+        return out.item() if out.size == 1 else float(self.np.mean(out))
 
 
 def _pe_fc(fluid, names, x, key, size, act=None):

@@ -7,6 +7,17 @@ from ..ops.registry import fmt_shape
 from ..selected_rows import SelectedRows
 
 
+_NP_DTYPES = {}
+
+
+def _np_dtype(name):
+    """np.dtype(name), parsed once per name (a feed's check runs every step)."""
+    dtype = _NP_DTYPES.get(name)
+    if dtype is None:
+        dtype = _NP_DTYPES[name] = np.dtype(name)
+    return dtype
+
+
 def as_feed_array(block, name, value):
     """A fed value as an array of the variable's dtype, checked against its declared shape.
     Returns (array, lod or None)."""
@@ -24,7 +35,7 @@ def as_feed_array(block, name, value):
         if lod:
             check_lod(name, lod, len(value))
     if isinstance(value, np.ndarray):
-        if value.dtype != np.dtype(var.dtype):
+        if value.dtype != _np_dtype(var.dtype):
             if not (np.issubdtype(value.dtype, np.integer) and np.issubdtype(np.dtype(var.dtype), np.integer)):
                 raise FeedError(f"feed '{name}': expected dtype {var.dtype}, got {value.dtype}; "
                                 f"convert it with .astype('{var.dtype}')")
