@@ -29,7 +29,9 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_models import BATCH_NORM_MODELS, MODELS, STEPS_SCALE, PeModel, TorchModel, model_flops  # noqa: E402
+from bench_models import BATCH_NORM_MODELS, MODELS, NETS, STEPS_SCALE, PeModel, TorchModel, model_flops  # noqa: E402
+
+GEMM_BOUND = ("mlp", "wide")    # models whose step is GEMMs and little else: the report gives their floor
 
 
 def matmul_gflops(threads, n=1024, reps=10):
@@ -266,6 +268,12 @@ def summarize(models, configs, results, losses, ceilings, n):
         torch = [v for k, v in best.items() if k.startswith("torch")]
         if torch:
             entry["pe_over_torch"] = pe_best / min(torch)
+            if NETS.get(model, model) in GEMM_BOUND:
+                # the step's multiply-adds at the machine's matmul ceiling: no step of any framework
+                # whose GEMMs run at that speed can be faster (PyTorch's and pe's GEMMs run at the
+                # same speed on the MLP's shapes: docs/PERFORMANCE.md)
+                floor = entry["mflop"] / 1e3 / max(ceiling.values())
+                entry["floor_s"], entry["floor_over_torch"] = floor, floor / min(torch)
             ref = np.array(losses.get((model, "torch 1 thr")))
             rel, absolute, ok = [], [], True
             for label, kind, devices, *_ in configs:
@@ -317,6 +325,10 @@ def print_report(report, configs, thread_notes, profiles, n):
             quiet = report["models"][model].get("pe_over_torch")
             print(f"{model + ' (' + str(report['models'][model]['batch']) + ')':<16}{cells}{ratio}"
                   f"{e['pe_default_over_pe_best']:14.2f}" + (f"   (quiet pe / torch {quiet:.2f})" if quiet else ""))
+    for model, e in report["models"].items():
+        if "floor_s" in e:
+            print(f"{model}: its GEMMs alone at the {max(ceiling.values()):.0f} GFLOP/s ceiling take {1e3 * e['floor_s']:.3f} ms, "
+                  f"{e['floor_over_torch']:.2f} of PyTorch's best step (the least any pe / torch ratio can be)")
     for model, e in report["models"].items():
         if "max_loss_rel_diff" in e:
             print(f"losses over the warm-up steps, pe vs torch 1 thread, {model}: max difference "

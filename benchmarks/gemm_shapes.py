@@ -1,0 +1,68 @@
+"""pe's GEMM (what mul and its gradients call: pe_cli/kernels/cpu/math.py) against PyTorch's
+``torch.mm`` on the MLP's shapes, same operands, same thread count, alternating in one process.
+
+It answers one question behind bench_cpu.py's MLP rows: when pe's step is not much faster than
+PyTorch's there, is it because pe's GEMMs are slower? Each line gives both times (the 25th
+percentile of ``--reps`` calls), their GFLOP/s and pe's time over PyTorch's. Needs torch (``make
+bench`` installs it into .venv).
+
+    .venv/bin/python benchmarks/gemm_shapes.py --threads 2
+"""
+import argparse
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# (rows, inner, columns, transpose the first, transpose the second) of the MLP 784-256-256-10's
+# forward GEMMs, weight gradients (Xᵀ dY) and input gradients (dY Wᵀ), at batch 128 and 512
+SHAPES = [(b, i, o, False, False) for b in (128, 512) for i, o in ((784, 256), (256, 256), (256, 10))] + \
+         [(i, b, o, True, False) for b in (128, 512) for i, o in ((784, 256), (256, 256), (256, 10))] + \
+         [(b, o, i, False, True) for b in (128, 512) for i, o in ((256, 256), (256, 10))]
+
+
+def p25(fn, reps):
+    fn()
+    times = []
+    for _ in range(reps):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return sorted(times)[len(times) // 4]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--reps", type=int, default=200)
+    args = parser.parse_args()
+    os.environ["PE_DEVICE_THREADS"] = str(args.threads)
+    import numpy as np
+    import torch
+    from pe_cli.kernels.cpu import math as pe_math, threads
+    threads.use_devices(1)
+    torch.set_num_threads(args.threads)
+    rng = np.random.default_rng(0)
+    print(f"{args.threads} thread(s); p25 of {args.reps} calls; pe / torch")
+    total = {"pe": 0.0, "torch": 0.0}
+    for m, k, n, ta, tb in SHAPES:
+        a = rng.random((k, m) if ta else (m, k), dtype=np.float32)
+        b = rng.random((n, k) if tb else (k, n), dtype=np.float32)
+        ta_, tb_ = torch.from_numpy(a), torch.from_numpy(b)
+        left, right = (ta_.T if ta else ta_), (tb_.T if tb else tb_)
+        np.testing.assert_allclose(pe_math._matmul2d(a, b, ta, tb), torch.mm(left, right).numpy(), rtol=1e-4)
+        pe = p25(lambda: pe_math._matmul2d(a, b, ta, tb), args.reps)
+        pt = p25(lambda: torch.mm(left, right), args.reps)
+        total["pe"] += pe
+        total["torch"] += pt
+        flop = 2 * m * k * n
+        shape = f"[{m}, {k}] x [{k}, {n}]" + (" (A stored transposed)" if ta else " (B stored transposed)" if tb else "")
+        print(f"{shape:<45} pe {1e6 * pe:8.1f} us {flop / pe / 1e9:5.1f} GFLOP/s   "
+              f"torch {1e6 * pt:8.1f} us {flop / pt / 1e9:5.1f} GFLOP/s   {pe / pt:5.2f}")
+    print(f"all shapes: pe {1e3 * total['pe']:.3f} ms, torch {1e3 * total['torch']:.3f} ms, "
+          f"{total['pe'] / total['torch']:.2f}")
+
+
+if __name__ == "__main__":
+    main()
