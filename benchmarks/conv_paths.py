@@ -8,21 +8,19 @@ alternating in one process (the machine is shared: compare the ratios).
     .venv/bin/python benchmarks/conv_paths.py [--reps 8] [--shapes 16,16,32 8,8,32]
 """
 import argparse
-import time
+import os
+import sys
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from timing import call_times  # noqa: E402
 
 SHAPES = [(16, 16, 32), (32, 32, 16), (64, 64, 8), (8, 8, 32), (4, 16, 32)]    # (C, M, H = W)
 
 
 def best_ms(fn, reps):
-    fn()
-    times = []
-    for _ in range(reps):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times) * 1e3
+    return call_times(fn, reps)[0] * 1e3
 
 
 def measure(c, m, hw, reps, batch=64):

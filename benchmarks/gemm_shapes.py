@@ -11,9 +11,10 @@ bench`` installs it into .venv).
 import argparse
 import os
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from timing import call_times  # noqa: E402
 
 # (rows, inner, columns, transpose the first, transpose the second) of the MLP 784-256-256-10's
 # forward GEMMs, weight gradients (Xᵀ dY) and input gradients (dY Wᵀ), at batch 128 and 512
@@ -23,13 +24,7 @@ SHAPES = [(b, i, o, False, False) for b in (128, 512) for i, o in ((784, 256), (
 
 
 def p25(fn, reps):
-    fn()
-    times = []
-    for _ in range(reps):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return sorted(times)[len(times) // 4]
+    return call_times(fn, reps)[reps // 4]
 
 
 def main():

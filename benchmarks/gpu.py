@@ -20,11 +20,12 @@ import argparse
 import os
 import statistics
 import sys
-import time
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from timing import call_times  # noqa: E402
 
 MODELS = [("mlp", 128), ("mlp", 1024), ("lenet", 256)]
 
@@ -77,14 +78,7 @@ def batch(model, n, seed=0):
 # -- timing ---------------------------------------------------------------------------------------
 
 def timed(step, steps, warmup):
-    for _ in range(warmup):
-        step()
-    times = []
-    for _ in range(steps):
-        start = time.perf_counter()
-        step()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    return statistics.median(call_times(step, steps, warmup))
 
 
 def time_pe(model, n, place, steps, warmup):
