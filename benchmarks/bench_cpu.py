@@ -13,7 +13,9 @@ the second phase.
 Each configuration lives in its own worker process, started once; the driver asks them in turn
 (model by model, configuration by configuration, three repetitions), so a busy moment of the
 machine hits all of them alike. A measurement is the median of ``--steps`` step times after
-``--warmup`` steps; the table keeps each configuration's best median over the repetitions. It also
+``--warmup`` steps; the table keeps each configuration's best median over the repetitions. Before
+the first, every pe worker trains a copy of each model one step and waits for its compile helper,
+so that no helper still compiles while another worker is timed. It also
 measures numpy's float32 matmul (1 and N threads) in the same run, as the ceiling, checks that pe's
 and PyTorch's losses match over the warm-up steps, profiles pe's steps (kernels, dispatch, data;
 the top ops), and times pe's start-up.
@@ -76,6 +78,10 @@ def worker(kind, arg):
                 m.step()
                 times.append(time.perf_counter() - start)
             reply = {"median": statistics.median(times), "losses": losses, "threads": m.threads}
+        elif cmd["cmd"] == "prepare":     # compile what the model needs, on a copy the timed runs never see
+            PeModel(cmd["model"], MODELS[cmd["model"]], arg).step()
+            from pe_cli.kernels import finish_compiling
+            finish_compiling()
         elif cmd["cmd"] == "profile":
             from pe_cli import profiler
             m = models[cmd["model"]]
@@ -186,6 +192,12 @@ def main():
     workers = {label: Worker(label, kind, arg, env) for label, kind, arg, _, env in configs}
     ceiling_worker = Worker("numpy", "pe", 1)
     try:
+        # every pe worker compiles its loops first: a helper process compiling for one worker while
+        # another is timed would count as load, and the thread rule would take a core from it
+        for model in models:
+            for label, kind, *_ in configs:
+                if kind == "pe":
+                    workers[label].ask(cmd="prepare", model=model)
         results, losses, thread_notes, ceilings = run_phase(args, models, configs, workers, ceiling_worker, n)
         busy = None
         if not args.quiet_only:
