@@ -186,3 +186,28 @@ def test_kernels_leave_a_core_that_another_process_keeps_busy(monkeypatch):
         busy.kill()
         busy.wait()
         threads.refresh()
+
+
+def test_a_run_that_starts_beside_a_busy_process_leaves_its_core_from_the_first_step(monkeypatch):
+    """Before a first interval of load has been measured, the rule counts the other processes'
+    threads running at that instant (cpu_load.others_running): no first 0.25 s of stalls."""
+    import os
+    import subprocess
+    import sys
+    import time
+    from pe_cli.kernels.cpu import cpu_load
+    if len(os.sched_getaffinity(0)) < (os.cpu_count() or 1):
+        pytest.skip("this process may not run on every CPU: procs_running would count CPUs it cannot use")
+    monkeypatch.delenv("PE_DEVICE_THREADS", raising=False)
+    monkeypatch.setenv("PE_NUM_THREADS", "2")
+    threads.refresh()
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        time.sleep(0.3)                     # started, and spinning
+        assert cpu_load.others_running() >= 1
+        threads.use_devices(1)              # the first reading: no interval yet
+        assert threads.kernel_threads() == 1
+    finally:
+        busy.kill()
+        busy.wait()
+        threads.refresh()

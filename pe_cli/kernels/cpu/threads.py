@@ -7,7 +7,8 @@ The rule (docs/PERFORMANCE.md has the measurements behind it):
   (``ParallelExecutor`` / ``CompiledProgram.with_data_parallel`` on N ``CPUPlace``s, ``CPU_NUM=N``).
 - Each device's kernels get ``max(1, free // devices)`` threads, where ``free`` is ``cores`` less
   the cores other processes keep busy, read from the kernel's counters every ``LOAD_EVERY_S``
-  (kernels/cpu/cpu_load.py; a core counts as taken from half a core's load on). One device has
+  (kernels/cpu/cpu_load.py; a core counts as taken from half a core's load on; before a first
+  reading, from the threads of other processes running at that instant). One device has
   the whole machine when it is quiet and leaves the busy cores alone when it is not (a parallel
   loop's part on a busy core waits a time slice, and every thread with it); one device per core
   (data parallelism's default) runs each kernel on its own thread. ``PE_DEVICE_THREADS`` fixes the
@@ -120,9 +121,10 @@ def _taken_by_others():
         with _lock:
             if _load is None or now - _load_read_at > 4 * LOAD_EVERY_S:
                 # first use, or back from a pause (between runs, an evaluation, a benchmark's idle
-                # worker): what others did meanwhile says little about now; measure from here
+                # worker): what others did meanwhile says little about now; measure from here, and
+                # until then count what runs at this instant
                 _load = cpu_load.OtherLoad()
-                _cores_taken = 0
+                _cores_taken = cpu_load.others_running()
             else:
                 _cores_taken = int(_load.cores_in_use() + 0.5)
             _load_read_at = now
