@@ -12,8 +12,12 @@ the second phase.
 
 Each configuration lives in its own worker process, started once; the driver asks them in turn
 (model by model, configuration by configuration, three repetitions), so a busy moment of the
-machine hits all of them alike. A measurement is the median of ``--steps`` step times after
-``--warmup`` steps; the table keeps each configuration's best median over the repetitions. Before
+machine hits all of them alike. A measurement is the wall time of ``--steps`` steps after ``--warmup``
+steps, divided by the steps (the time per step a training run sees); the table keeps each
+configuration's best over the repetitions. Not the median step: with a busy process, a parallel
+configuration stalls a time slice on some steps only, and the median left those out (PyTorch on 2
+threads: median 1.0 ms, 4.1 ms a step over the run; docs/PERFORMANCE.md). The median is still
+reported, to show those stalls. Before
 the first, every pe worker trains a copy of each model one step and waits for its compile helper,
 so that no helper still compiles while another worker is timed. It also
 measures numpy's float32 matmul (1 and N threads) in the same run, as the ceiling, checks that pe's
@@ -73,11 +77,13 @@ def worker(kind, arg):
                 finish_compiling()
                 m.step()
             times = []
+            first = time.perf_counter()
             for _ in range(cmd["steps"]):
                 start = time.perf_counter()
                 m.step()
                 times.append(time.perf_counter() - start)
-            reply = {"median": statistics.median(times), "losses": losses, "threads": m.threads}
+            reply = {"per_step": (time.perf_counter() - first) / len(times), "median": statistics.median(times),
+                     "losses": losses, "threads": m.threads}
         elif cmd["cmd"] == "prepare":     # compile what the model needs, on a copy the timed runs never see
             PeModel(cmd["model"], MODELS[cmd["model"]], arg).step()
             from pe_cli.kernels import finish_compiling
@@ -188,7 +194,7 @@ def main():
     if not args.no_torch:
         configs += [("torch 1 thr", "torch", 1, 1, {}), (f"torch {n} thr", "torch", n, n, {})]
     print(f"bench: {threads.cores()} core(s); models {', '.join(models)}; {args.reps} repetitions x "
-          f"({args.warmup} warm-up + median of {args.steps} steps); configurations interleaved", flush=True)
+          f"({args.warmup} warm-up + {args.steps} timed steps); configurations interleaved", flush=True)
     workers = {label: Worker(label, kind, arg, env) for label, kind, arg, _, env in configs}
     ceiling_worker = Worker("numpy", "pe", 1)
     try:
@@ -198,13 +204,13 @@ def main():
             for label, kind, *_ in configs:
                 if kind == "pe":
                     workers[label].ask(cmd="prepare", model=model)
-        results, losses, thread_notes, ceilings = run_phase(args, models, configs, workers, ceiling_worker, n)
+        results, medians, losses, thread_notes, ceilings = run_phase(args, models, configs, workers, ceiling_worker, n)
         busy = None
         if not args.quiet_only:
             competitor = subprocess.Popen([sys.executable, "-c", "while True: pass"])
             try:
                 print("  with one competing busy process:", flush=True)
-                busy = run_phase(args, models, configs, workers, ceiling_worker, n)[0]
+                busy = run_phase(args, models, configs, workers, ceiling_worker, n)[:2]
             finally:
                 competitor.kill()
                 competitor.wait()
@@ -213,9 +219,9 @@ def main():
     finally:
         for w in list(workers.values()) + [ceiling_worker]:
             w.close()
-    report = summarize(models, configs, results, losses, ceilings, n)
+    report = summarize(models, configs, results, medians, losses, ceilings, n)
     if busy is not None:
-        report["busy"] = busy_summary(models, busy)
+        report["busy"] = busy_summary(models, *busy)
     print_report(report, configs, thread_notes, profiles, n)
     print("\nstart-up (best of 5, seconds):", flush=True)
     start = startup_times()
@@ -237,8 +243,10 @@ def _steps(args, model):
 
 
 def run_phase(args, models, configs, workers, ceiling_worker, n):
-    """``args.reps`` rounds over every model and configuration: (medians, losses, notes, ceilings)."""
+    """``args.reps`` rounds over every model and configuration: (times per step, medians, losses,
+    notes, ceilings)."""
     results = {m: {label: [] for label, *_ in configs} for m in models}
+    medians = {m: {label: [] for label, *_ in configs} for m in models}
     losses, notes, ceilings = {}, {}, {1: [], n: []}
     for rep in range(args.reps):
         for t in (1, n):
@@ -247,35 +255,37 @@ def run_phase(args, models, configs, workers, ceiling_worker, n):
             warmup = max(2, int(args.warmup * STEPS_SCALE.get(model, 1)))
             for label, *_ in configs:
                 r = workers[label].ask(cmd="run", model=model, warmup=warmup, steps=_steps(args, model))
-                results[model][label].append(r["median"])
+                results[model][label].append(r["per_step"])
+                medians[model][label].append(r["median"])
                 losses.setdefault((model, label), r["losses"])
                 notes[label] = r["threads"]
         print(f"  repetition {rep + 1}/{args.reps} done", flush=True)
-    return results, losses, notes, ceilings
+    return results, medians, losses, notes, ceilings
 
 
-def busy_summary(models, results):
-    """Per model, with the busy process: each configuration's best median, pe's best over PyTorch's
-    best, and pe's default ('pe 1 dev') over pe's best."""
+def busy_summary(models, results, medians):
+    """Per model, with the busy process: each configuration's best time per step (and best median
+    step), pe's best over PyTorch's best, and pe's default ('pe 1 dev') over pe's best."""
     out = {}
     for model in models:
         best = {label: min(times) for label, times in results[model].items()}
         pe_best = min(v for k, v in best.items() if k.startswith("pe"))
         torch = [v for k, v in best.items() if k.startswith("torch")]
-        out[model] = {"best_s": best, "pe_default_over_pe_best": best["pe 1 dev"] / pe_best}
+        out[model] = {"best_s": best, "best_median_s": {label: min(t) for label, t in medians[model].items()},
+                      "pe_default_over_pe_best": best["pe 1 dev"] / pe_best}
         if torch:
             out[model]["pe_over_torch"] = pe_best / min(torch)
     return out
 
 
-def summarize(models, configs, results, losses, ceilings, n):
+def summarize(models, configs, results, medians, losses, ceilings, n):
     import numpy as np
     ceiling = {t: max(v) for t, v in ceilings.items()}
     out = {"ceiling_gflops": ceiling, "models": {}}
     for model in models:
         best = {label: min(times) for label, times in results[model].items()}
         entry = {"batch": MODELS[model], "mflop": model_flops(model, MODELS[model]) / 1e6, "best_s": best,
-                 "medians_s": results[model]}
+                 "per_step_s": results[model], "medians_s": medians[model]}
         pe_best = min(v for k, v in best.items() if k.startswith("pe"))
         torch = [v for k, v in best.items() if k.startswith("torch")]
         if torch:
@@ -311,7 +321,7 @@ def print_report(report, configs, thread_notes, profiles, n):
         print(f"  {label:<15} {thread_notes.get(label, '')}")
     labels = [label for label, *_ in configs]
     ref_label = "torch 1 thr" if "torch 1 thr" in labels else "pe 1 dev"
-    print("\nbest median step time, ms (relative to " + ref_label + "); GFLOP/s (% of the matmul ceiling "
+    print("\nbest time per step, ms (relative to " + ref_label + "); GFLOP/s (% of the matmul ceiling "
           "for that thread count)")
     head = f"{'model (batch)':<16}" + "".join(f"{label:>22}" for label in labels) + f"{'pe / torch':>12}"
     print(head)
@@ -327,7 +337,7 @@ def print_report(report, configs, thread_notes, profiles, n):
         ratio = f"{e['pe_over_torch']:12.2f}" if "pe_over_torch" in e else ""
         print(f"{model + ' (' + str(e['batch']) + ')':<16}" + "".join(f"{c:>22}" for c in cells) + ratio)
     if "busy" in report:
-        print("\nwith one competing busy process: best median step time, ms; pe's best over PyTorch's best, "
+        print("\nwith one competing busy process: best time per step, ms; pe's best over PyTorch's best, "
               "and pe's default (pe 1 dev) over pe's best")
         print(f"{'model (batch)':<16}" + "".join(f"{label:>16}" for label in labels) + f"{'pe / torch':>12}"
               f"{'default/best':>14}")
@@ -337,6 +347,10 @@ def print_report(report, configs, thread_notes, profiles, n):
             quiet = report["models"][model].get("pe_over_torch")
             print(f"{model + ' (' + str(report['models'][model]['batch']) + ')':<16}{cells}{ratio}"
                   f"{e['pe_default_over_pe_best']:14.2f}" + (f"   (quiet pe / torch {quiet:.2f})" if quiet else ""))
+        print("the same, best median step (the steps without a stall; not what a run takes)")
+        for model, e in report["busy"].items():
+            cells = "".join(f"{1e3 * e['best_median_s'][label]:16.3f}" for label in labels)
+            print(f"{model + ' (' + str(report['models'][model]['batch']) + ')':<16}{cells}")
     for model, e in report["models"].items():
         if "floor_s" in e:
             print(f"{model}: its GEMMs alone at the {max(ceiling.values()):.0f} GFLOP/s ceiling take {1e3 * e['floor_s']:.3f} ms, "
