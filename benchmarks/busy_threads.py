@@ -4,8 +4,10 @@ times side by side in the same run, without and with one competing busy process.
 
     .venv/bin/python benchmarks/busy_threads.py [--models mlp,lenet] [--steps 200]
 
-Each cell is the median step time (ms) of one worker process (bench_cpu.py's models: MLP
-784-256-256-10 batch 128, LeNet-5 batch 64, momentum SGD) after 20 warm-up steps.
+Each cell is the time per step (ms; the wall time of ``--steps`` steps over the steps, so that
+the stalls a busy core causes count) of one worker process (bench_cpu.py's models: MLP
+784-256-256-10 batch 128, LeNet-5 batch 64, momentum SGD) after 20 warm-up steps, and in brackets
+the median step, which leaves the stalls out.
 """
 import argparse
 import json
@@ -27,11 +29,12 @@ def worker(model, steps):
     for _ in range(20):
         m.step()
     times = []
+    first = time.perf_counter()
     for _ in range(steps):
         start = time.perf_counter()
         m.step()
         times.append(time.perf_counter() - start)
-    print(json.dumps(statistics.median(times) * 1e3))
+    print(json.dumps([(time.perf_counter() - first) / steps * 1e3, statistics.median(times) * 1e3]))
 
 
 def measure(model, steps, env):
@@ -39,7 +42,7 @@ def measure(model, steps, env):
                          env=dict(os.environ, PE_QUIET="1", **env), capture_output=True, text=True)
     if out.returncode:
         raise SystemExit(out.stderr)
-    return float(out.stdout.strip().splitlines()[-1])
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def main():
@@ -57,7 +60,8 @@ def main():
             time.sleep(0.5)
             for model in args.models.split(","):
                 cells = [measure(model, args.steps, env) for env in VARIANTS.values()]
-                print(f"{'busy' if busy else 'quiet':<7} {model:<6} " + "  ".join(f"{c:>25.2f} ms" for c in cells),
+                print(f"{'busy' if busy else 'quiet':<7} {model:<6} " + "  ".join(f"{c:>14.2f} ms ({m:6.2f} ms)"
+                                                                        for c, m in cells),
                       flush=True)
         finally:
             if competitor:
