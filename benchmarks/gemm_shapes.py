@@ -7,6 +7,12 @@ percentile of ``--reps`` calls), their GFLOP/s and pe's time over PyTorch's. Nee
 bench`` installs it into .venv).
 
     .venv/bin/python benchmarks/gemm_shapes.py --threads 2
+
+``--split`` asks another question, without PyTorch: on the MLP's and the wide MLP's shapes, how long
+pe's GEMM takes split by rows of the result and split by columns (the two choices of
+``math.split_by_cols``), alternating, and which one pe takes.
+
+    .venv/bin/python benchmarks/gemm_shapes.py --split --threads 2
 """
 import argparse
 import os
@@ -22,6 +28,9 @@ SHAPES = [(b, i, o, False, False) for b in (128, 512) for i, o in ((784, 256), (
          [(i, b, o, True, False) for b in (128, 512) for i, o in ((784, 256), (256, 256), (256, 10))] + \
          [(b, o, i, False, True) for b in (128, 512) for i, o in ((256, 256), (256, 10))]
 
+# the wide MLP 4096-4096-4096-10's large GEMMs at batch 256: forward, weight and input gradients
+WIDE = [(256, 4096, 4096, False, False), (4096, 256, 4096, True, False), (256, 4096, 4096, False, True)]
+
 
 def p25(fn, reps):
     return call_times(fn, reps)[reps // 4]
@@ -31,8 +40,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--reps", type=int, default=200)
+    parser.add_argument("--split", action="store_true", help="rows against columns, pe alone")
     args = parser.parse_args()
     os.environ["PE_DEVICE_THREADS"] = str(args.threads)
+    if args.split:
+        return split_main(args)
     import numpy as np
     import torch
     from pe_cli.kernels.cpu import math as pe_math, threads
@@ -57,6 +69,35 @@ def main():
               f"torch {1e6 * pt:8.1f} us {flop / pt / 1e9:5.1f} GFLOP/s   {pe / pt:5.2f}")
     print(f"all shapes: pe {1e3 * total['pe']:.3f} ms, torch {1e3 * total['torch']:.3f} ms, "
           f"{total['pe'] / total['torch']:.2f}")
+
+
+def split_main(args):
+    import numpy as np
+    from pe_cli.kernels.cpu import _blas_loops, _cblas, math as pe_math, threads
+    from pe_cli.kernels.cpu._numba import parallel_threads
+    threads.use_devices(1)
+    loop = _blas_loops.gemm_blocks_parallel if parallel_threads() > 1 else _blas_loops.gemm_blocks
+    rng = np.random.default_rng(0)
+    print(f"{args.threads} thread(s); p25 of the calls (--reps, a tenth for the wide MLP); by columns / by rows")
+    for m, k, n, ta, tb in SHAPES + WIDE:
+        if m * k * n < threads.SPLIT_GEMM_MACS:
+            continue            # pe does not split these
+        a = rng.random((k, m) if ta else (m, k), dtype=np.float32)
+        b = rng.random((n, k) if tb else (k, n), dtype=np.float32)
+        out = np.empty((m, n), dtype=np.float32)
+        gemm, flags = _cblas.gemm(a.dtype), (_cblas.TRANS if ta else _cblas.NO_TRANS, _cblas.TRANS if tb else _cblas.NO_TRANS)
+        reps = args.reps // 10 if (m, k, n, ta, tb) in WIDE else args.reps
+        for by_cols in (False, True):
+            loop(gemm, *flags, a, b, out, 2, by_cols)
+            np.testing.assert_allclose(out, (a.T if ta else a) @ (b.T if tb else b), rtol=1e-4)
+        rows, cols = [], []
+        for _ in range(reps):       # alternating, so that a busy moment hits both
+            rows.append(call_times(lambda: loop(gemm, *flags, a, b, out, 2, False), 1, warmup=0)[0])
+            cols.append(call_times(lambda: loop(gemm, *flags, a, b, out, 2, True), 1, warmup=0)[0])
+        times = {"rows": sorted(rows)[reps // 4], "columns": sorted(cols)[reps // 4]}
+        shape = f"[{m}, {k}] x [{k}, {n}]" + (" (A stored transposed)" if ta else " (B stored transposed)" if tb else "")
+        print(f"{shape:<45} rows {1e6 * times['rows']:9.1f} us   columns {1e6 * times['columns']:9.1f} us   "
+              f"{times['columns'] / times['rows']:5.2f}   pe takes {'columns' if pe_math.split_by_cols(m, n) else 'rows'}")
 
 
 if __name__ == "__main__":

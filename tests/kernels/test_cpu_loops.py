@@ -310,14 +310,22 @@ def test_conv_filter_gradient_follows_a_feed_rewritten_in_place():
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_mul_and_its_gradients_split_over_threads(dtype, device_threads):
-    """mul's large GEMMs run by row blocks on numba's threads (math._matmul2d): the same numbers as numpy."""
+@pytest.mark.parametrize("batch", [130, 20])
+def test_mul_and_its_gradients_split_over_threads(dtype, batch, device_threads, monkeypatch):
+    """mul's large GEMMs run by blocks of rows, or of columns where the result is much wider than
+    tall (math.split_by_cols), on numba's threads (math._matmul2d): the same numbers as numpy. At
+    batch 130 all three split their rows (unevenly); at batch 20 the forward product [20, 97] and the
+    input gradient [20, 363] split their columns (unevenly; the latter's second operand transposed)."""
     from pe_cli.kernels.cpu import math as kmath
-    x = rng.normal(size=(130, 3, 11, 11)).astype(dtype)         # 363 columns; 130 rows split unevenly
+    assert kmath.split_by_cols(20, 97) and kmath.split_by_cols(20, 363) and not kmath.split_by_cols(130, 363)
+    x = rng.normal(size=(batch, 3, 11, 11)).astype(dtype)       # 363 columns
     y = rng.normal(size=(363, 97)).astype(dtype)
-    dout = rng.normal(size=(130, 97)).astype(dtype)
+    dout = rng.normal(size=(batch, 97)).astype(dtype)
     attrs = {"x_num_col_dims": 1, "y_num_col_dims": 1}
     from pe_cli.kernels.cpu import threads
+    monkeypatch.setattr(threads, "_quiet_share", 2)     # two blocks, on the threads the device has
+    calls, twin = [], kmath.twin
+    monkeypatch.setattr(kmath, "twin", lambda *a: calls.append(a[-1]) or twin(*a))     # a[-1]: by_cols
     small, threads.SPLIT_GEMM_MACS = threads.SPLIT_GEMM_MACS, 1     # every GEMM counts as large here
     try:
         out = kmath.mul({"X": x, "Y": y}, attrs)["Out"]
@@ -325,7 +333,8 @@ def test_mul_and_its_gradients_split_over_threads(dtype, device_threads):
         dy = kmath.mul_grad_y({"X": x, "Y": y, "Out@GRAD": dout}, attrs)["Y@GRAD"]
     finally:
         threads.SPLIT_GEMM_MACS = small
-    x2 = x.reshape(130, -1)
+    assert calls == ([False, False, False] if batch == 130 else [True, True, False])   # by columns?
+    x2 = x.reshape(batch, -1)
     tol = 1e-4 if dtype == np.float32 else 1e-12
     np.testing.assert_allclose(out, x2 @ y, rtol=tol, atol=tol)
     np.testing.assert_allclose(dx, (dout @ y.T).reshape(x.shape), rtol=tol, atol=tol)

@@ -1,5 +1,5 @@
-"""A GEMM split into blocks of rows of the result, over numba's threads, each block calling numpy's BLAS
-single-threaded (see _cblas.py, _numba.py). Imported on first use.
+"""A GEMM split into blocks of rows or of columns of the result, over numba's threads, each block
+calling numpy's BLAS single-threaded (see _cblas.py, _numba.py). Imported on first use.
 
 The serial loop and its parallel twin are two functions (two closures over ``range`` and
 ``prange``), never one function jitted twice: numba's cache keys a compiled loop by its code,
@@ -11,26 +11,33 @@ import numba
 from numba import prange, uintp
 
 
-def _gemm_rows(blocks):
+def _gemm_blocks(blocks):
     """The loop over the blocks ``blocks`` (range or prange): c [m, n] = op(a) @ op(b) for
-    C-contiguous 2-D arrays (op: a transpose where trans_* is 112), the rows of c in ``parts``
-    blocks. The arrays (not bare addresses) are passed so that their dtype is part of the compiled
-    signature, with the GEMM that matches it. The blocks are the same whichever twin runs them, and
-    how many threads: a BLAS may round a row differently at another block height (OpenBLAS
-    0.3.31's SGEMM does), never for another thread."""
-    def loop(gemm, trans_a, trans_b, a, b, c, parts):
+    C-contiguous 2-D arrays (op: a transpose where trans_* is 112), in ``parts`` blocks of rows of c,
+    or of columns where ``by_cols``. The arrays (not bare addresses) are passed so that their dtype
+    is part of the compiled signature, with the GEMM that matches it. The blocks are the same
+    whichever twin runs them, and how many threads: a BLAS may round a row differently at another
+    block height (OpenBLAS 0.3.31's SGEMM does), never for another thread."""
+    def loop(gemm, trans_a, trans_b, a, b, c, parts, by_cols):
         m, n = c.shape
         k = a.shape[0] if trans_a == 112 else a.shape[1]
         lda, ldb, size = a.shape[1], b.shape[1], a.itemsize
+        span = n if by_cols else m
         for p in blocks(parts):
-            r0 = m * p // parts
-            r1 = m * (p + 1) // parts
-            if r1 > r0:
-                first = r0 * lda if trans_a == 111 else r0       # row r0 of op(a): a row of a, or a column
-                gemm(101, trans_a, trans_b, r1 - r0, n, k, 1.0, a.ctypes.data + uintp(first * size), lda,
-                     b.ctypes.data, ldb, 0.0, c.ctypes.data + uintp(r0 * n * size), n)
+            s0 = span * p // parts
+            s1 = span * (p + 1) // parts
+            if s1 <= s0:
+                continue
+            if by_cols:     # columns s0:s1 of op(b): columns of b, or rows
+                first = s0 if trans_b == 111 else s0 * ldb
+                gemm(101, trans_a, trans_b, m, s1 - s0, k, 1.0, a.ctypes.data, lda,
+                     b.ctypes.data + uintp(first * size), ldb, 0.0, c.ctypes.data + uintp(s0 * size), n)
+            else:           # rows s0:s1 of op(a): rows of a, or columns
+                first = s0 * lda if trans_a == 111 else s0
+                gemm(101, trans_a, trans_b, s1 - s0, n, k, 1.0, a.ctypes.data + uintp(first * size), lda,
+                     b.ctypes.data, ldb, 0.0, c.ctypes.data + uintp(s0 * n * size), n)
     return loop
 
 
-gemm_rows = numba.njit(cache=True, nogil=True)(_gemm_rows(range))
-gemm_rows_parallel = numba.njit(cache=True, nogil=True, parallel=True)(_gemm_rows(prange))
+gemm_blocks = numba.njit(cache=True, nogil=True)(_gemm_blocks(range))
+gemm_blocks_parallel = numba.njit(cache=True, nogil=True, parallel=True)(_gemm_blocks(prange))

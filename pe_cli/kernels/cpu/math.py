@@ -1,5 +1,6 @@
-"""Math kernels. A large 2-D GEMM (mul and its gradients) is split into as many blocks of rows as
-its device has threads on a quiet machine (threads.work_parts), run over the threads free now, each
+"""Math kernels. A large 2-D GEMM (mul and its gradients) is split into as many blocks of rows or of
+columns (split_by_cols) as its device has threads on a quiet machine (threads.work_parts), run over
+the threads free now, each
 block calling numpy's BLAS single-threaded (_blas_loops.py); other GEMMs are numpy's, with BLAS
 sized by ``threads.for_gemm``."""
 import math
@@ -19,12 +20,24 @@ def _as_matrix(a, num_col_dims):
     return a.reshape(math.prod(a.shape[:num_col_dims]), -1)
 
 
+def split_by_cols(m, n):
+    """Whether a GEMM with an [m, n] result splits its columns (else its rows) over the threads.
+    BLAS packs both operands; each block of rows packs all of op(b) again ([k, n]), each block of
+    columns all of op(a) ([m, k]). Columns where op(b) is the much larger: the wide MLP's
+    [256, 4096] x [4096, 4096] took 0.91-0.93 of the rows' time by columns, its input gradient
+    0.88-0.92 (1 and 2 threads); at the MLP's n = 2m the two splits are within +-8% of each other,
+    either way (2-core Zen 4 VM, 2026-11-24, ``benchmarks/gemm_shapes.py --split``). The wide MLP's
+    step on 2 threads: 278.5 -> 256.6 ms (median of 12, alternating in one process)."""
+    return n >= 4 * m
+
+
 def _matmul2d(a, b, trans_a=False, trans_b=False):
     """op(a) @ op(b) for 2-D arrays, op being a transpose where asked."""
     m, k = (a.shape[1], a.shape[0]) if trans_a else a.shape
     n = b.shape[0] if trans_b else b.shape[1]
     macs = m * n * k
-    parts = min(threads.work_parts(), m)
+    by_cols = split_by_cols(m, n)
+    parts = min(threads.work_parts(), n if by_cols else m)
     if macs >= threads.SPLIT_GEMM_MACS and parts > 1 and is_float(a, b):
         gemm = _cblas.gemm(a.dtype)
         if gemm is not None:
@@ -32,8 +45,8 @@ def _matmul2d(a, b, trans_a=False, trans_b=False):
             a, b = np.ascontiguousarray(a), np.ascontiguousarray(b)
             out = np.empty((m, n), dtype=a.dtype)
             args = (gemm, _cblas.TRANS if trans_a else _cblas.NO_TRANS, _cblas.TRANS if trans_b else _cblas.NO_TRANS,
-                    a, b, out, parts)
-            twin(_loops().gemm_rows, _loops().gemm_rows_parallel, parallel_threads() > 1, *args)(*args)
+                    a, b, out, parts, by_cols)
+            twin(_loops().gemm_blocks, _loops().gemm_blocks_parallel, parallel_threads() > 1, *args)(*args)
             return out
     threads.for_gemm(macs)
     return (a.T if trans_a else a) @ (b.T if trans_b else b)
