@@ -1,12 +1,24 @@
-"""numpy's own BLAS GEMM, callable from numba loops.
+"""The BLAS GEMM pe's loops call: numpy's own, or Intel MKL's where it serves better.
 
 numba cannot call BLAS itself (it would need SciPy), but it can call a C function through a ctypes
 pointer passed as an argument (which keeps the loop cacheable). This finds ``cblas_sgemm`` /
-``cblas_dgemm`` in the BLAS library numpy loaded (threadpoolctl knows its file), under the names
-numpy's wheels export: ``scipy_cblas_?gemm64_`` and ``cblas_?gemm64_`` (64-bit integers),
-``scipy_cblas_?gemm`` (scipy-openblas32, 32-bit integers). Each is checked on a small product
-before use. Where none is found (numpy built on MKL or Accelerate, say) ``gemm()`` is None and the
-kernels keep their numpy path.
+``cblas_dgemm`` in one library, chosen once (``source()``, the rule in ``_library``):
+
+- **MKL** (the optional ``mkl`` wheel, ``pip install 'pe-cli[mkl]'``, which ``make`` installs on
+  x86-64 Linux) on an Intel CPU, loaded with its sequential threading layer, so that each of pe's
+  threads runs its block single-threaded as with OpenBLAS. On the 2-core Intel Xeon (Sapphire
+  Rapids class, AVX-512) VM, 2026-11-25, MKL's single-threaded SGEMM took 0.72-0.90 of OpenBLAS
+  0.3.31's time on the MLP's shapes (as fast as PyTorch's, which is MKL too), and the MLP's step on
+  2 threads 1.33 ms against 1.46-1.51 (docs/PERFORMANCE.md, "Which BLAS"). Not on other CPUs by
+  default: MKL's speed on AMD's was not measured here.
+- **numpy's BLAS** otherwise (threadpoolctl knows its file), under the names numpy's wheels export:
+  ``scipy_cblas_?gemm64_`` and ``cblas_?gemm64_`` (64-bit integers), ``scipy_cblas_?gemm``
+  (scipy-openblas32, 32-bit integers).
+
+``PE_BLAS=mkl`` or ``PE_BLAS=numpy`` chooses (``auto``, the default, is the rule above). Each GEMM
+is checked on a small product before use. Where none is found (numpy built on Accelerate, say)
+``gemm()`` is None and the kernels keep their numpy path. GEMMs too small to split still go to numpy
+(``a @ b``), whatever the source.
 
 With it, a loop calls GEMM per sample or per block of rows from numba's own threads, BLAS itself
 staying single-threaded: one thread pool for the whole machine (see pe_cli/kernels/cpu/threads.py).
@@ -22,16 +34,25 @@ buffers"). So ``_find`` writes the first ``TOUCH_BYTES`` of the buffers the next
 """
 import ctypes
 import os
+import sys
 import threading
 
 import numpy as np
+
+from ...errors import PeError
 
 ROW_MAJOR, NO_TRANS, TRANS = 101, 111, 112
 _CANDIDATES = (("scipy_cblas_{}gemm64_", ctypes.c_int64), ("cblas_{}gemm64_", ctypes.c_int64),
                ("scipy_cblas_{}gemm", ctypes.c_int32))
 
+_MKL_NAMES = (("cblas_{}gemm", ctypes.c_int32),)      # libmkl_rt's LP64 interface
+MKL_SEQUENTIAL = 1      # mkl_set_threading_layer's MKL_THREADING_SEQUENTIAL
+SOURCES = ("auto", "mkl", "numpy")
+MKL, NUMPY = "MKL", "numpy's BLAS"       # what source() says
+
 _lock = threading.Lock()
 _found = None           # {np.dtype: ctypes function}, filled on first use
+_source = None          # "MKL" or "numpy's BLAS": where _found came from
 
 
 def gemm(dtype):
@@ -40,24 +61,83 @@ def gemm(dtype):
     return table.get(dtype)
 
 
+def source():
+    """Where the loops' GEMMs come from: MKL, NUMPY, or None (none found: numpy's path)."""
+    if _found is None:
+        _find()
+    return _source
+
+
 def _find():
-    global _found
+    global _found, _source
     with _lock:
         if _found is not None:
             return _found
-        table, lib = {}, None
+        choice = blas_choice()
+        table, name = {}, None
+        mkl = _mkl() if choice == "mkl" or (choice == "auto" and _intel_cpu()) else None
+        if choice == "mkl" and mkl is None:
+            raise PeError("PE_BLAS=mkl, but Intel MKL is not installed (or does not load): "
+                          "pip install 'pe-cli[mkl]', or unset PE_BLAS")
+        numpy_lib = None
         try:
-            lib = _numpy_blas()
-            for kind, dtype, scalar in (("s", np.dtype(np.float32), ctypes.c_float),
-                                        ("d", np.dtype(np.float64), ctypes.c_double)):
-                fn = _symbol(lib, kind, scalar)
-                if fn is not None and _works(fn, dtype):
-                    table[dtype] = fn
+            numpy_lib = _numpy_blas()
+            lib, names = (mkl, _MKL_NAMES) if mkl is not None else (numpy_lib, _CANDIDATES)
+            table = _gemms(lib, names)
+            name = (MKL if mkl is not None else NUMPY) if table else None
         except Exception:       # any surprise from the loader: the numpy path stays
             table = {}
-        prefault_buffers(lib)
-        _found = table
+        prefault_buffers(numpy_lib)     # numpy's own GEMMs (the small ones) use them, whatever the source
+        _found, _source = table, name
         return table
+
+
+def blas_choice():
+    """``PE_BLAS``: auto (the default), mkl or numpy."""
+    value = (os.environ.get("PE_BLAS") or "auto").strip().lower()
+    if value not in SOURCES:
+        raise PeError(f"PE_BLAS={value!r}: must be one of {', '.join(SOURCES)}")
+    return value
+
+
+def _gemms(lib, names):
+    table = {}
+    for kind, dtype, scalar in (("s", np.dtype(np.float32), ctypes.c_float),
+                                ("d", np.dtype(np.float64), ctypes.c_double)):
+        fn = _symbol(lib, kind, scalar, names)
+        if fn is not None and _works(fn, dtype):
+            table[dtype] = fn
+    return table
+
+
+def _intel_cpu():
+    try:
+        with open("/proc/cpuinfo") as f:
+            return any(line.startswith("vendor_id") and "GenuineIntel" in line for line in f)
+    except OSError:
+        return False
+
+
+def _mkl():
+    """libmkl_rt from the ``mkl`` wheel, set to its sequential layer, or None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        from importlib import metadata
+        files = metadata.distribution("mkl").files or ()
+    except Exception:           # not installed
+        return None
+    paths = sorted(str(f.locate()) for f in files if f.name.startswith("libmkl_rt.so"))
+    for path in paths:
+        try:
+            lib = ctypes.CDLL(path)
+            # before any other call: the default layer would load Intel's OpenMP beside numba's
+            lib.MKL_Set_Threading_Layer.argtypes = [ctypes.c_int]
+            lib.MKL_Set_Threading_Layer(MKL_SEQUENTIAL)
+            return lib
+        except (OSError, AttributeError):
+            continue
+    return None
 
 
 TOUCH_BYTES = 2 << 20   # 0.5 MB was enough in every shape measured; OpenBLAS's buffers are 16 MB or more
@@ -98,10 +178,10 @@ def _numpy_blas():
     return None
 
 
-def _symbol(lib, kind, scalar):
+def _symbol(lib, kind, scalar, names=_CANDIDATES):
     if lib is None:
         return None
-    for pattern, integer in _CANDIDATES:
+    for pattern, integer in names:
         fn = getattr(lib, pattern.format(kind), None)
         if fn is None:
             continue

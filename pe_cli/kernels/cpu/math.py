@@ -1,8 +1,8 @@
 """Math kernels. A large 2-D GEMM (mul and its gradients) is split into as many blocks of rows or of
 columns (split_by_cols) as its device has threads on a quiet machine (threads.work_parts), run over
-the threads free now, each
-block calling numpy's BLAS single-threaded (_blas_loops.py); other GEMMs are numpy's, with BLAS
-sized by ``threads.for_gemm``."""
+the threads free now, each block calling BLAS single-threaded (_blas_loops.py; numpy's BLAS, or MKL
+where _cblas.py chose it, then on one thread too); other GEMMs are numpy's, with BLAS sized by
+``threads.for_gemm``."""
 import math
 
 import numpy as np
@@ -38,7 +38,8 @@ def _matmul2d(a, b, trans_a=False, trans_b=False):
     macs = m * n * k
     by_cols = split_by_cols(m, n)
     parts = min(threads.work_parts(), n if by_cols else m)
-    if macs >= threads.SPLIT_GEMM_MACS and parts > 1 and is_float(a, b):
+    # on one thread too where the loops' GEMM is MKL (faster than numpy's OpenBLAS: _cblas.py)
+    if macs >= threads.SPLIT_GEMM_MACS and (parts > 1 or _cblas.source() == _cblas.MKL) and is_float(a, b):
         gemm = _cblas.gemm(a.dtype)
         if gemm is not None:
             # the same blocks on however many threads are free now (the serial twin on one)

@@ -15,7 +15,8 @@ The rule (docs/PERFORMANCE.md has the measurements behind it):
   count (no following the load).
 - Those threads are numba's: the convolutions, GEMMs of at least ``SPLIT_GEMM_MACS`` multiply-adds
   and the loops that gain from it split their samples or rows over numba's pool (OpenMP), and each
-  part calls numpy's BLAS single-threaded (pe_cli/kernels/cpu/_cblas.py). One pool for the whole
+  part calls BLAS single-threaded (numpy's, or MKL on an Intel CPU where it is installed:
+  pe_cli/kernels/cpu/_cblas.py). One pool for the whole
   machine: OpenBLAS's own threads (which spin between GEMMs) never compete with it.
 - Where pe cannot call BLAS per thread (numpy built on a BLAS whose GEMM it does not find), BLAS
   threads take the device's share instead, for GEMMs of at least ``SMALL_GEMM_MACS`` multiply-adds
@@ -195,7 +196,7 @@ def describe(devices=1):
     if user_sets_blas():
         blas = "BLAS threads left to the environment"
     elif pool_calls_blas():
-        blas = "GEMMs and loops on numba's threads, BLAS single-threaded"
+        blas = f"GEMMs ({_cblas.source()}) and loops on numba's threads, BLAS single-threaded"
     else:
         blas = "large GEMMs on BLAS threads, numba loops single-threaded"
     return f"{cores()} core(s), {devices} CPU device(s), {share} thread(s) per device: {blas}"
