@@ -1,0 +1,80 @@
+"""Which BLAS pe's loops call (kernels/cpu/_cblas.py): PE_BLAS=numpy or mkl chooses, auto takes MKL on
+an Intel CPU where the ``mkl`` wheel is installed (``make`` installs it on x86-64 Linux). Each
+choice trains the same MLP to the same losses, MKL runs on its sequential layer (no second OpenMP
+runtime beside numba's), and a wrong value is a one-line error.
+
+Each run is a fresh process: the source is chosen once per process."""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from importlib import metadata
+
+import pytest
+
+SCRIPT = textwrap.dedent("""
+    import json
+    import numpy as np
+    import pe_cli.fluid as fluid
+    from pe_cli.kernels.cpu import _cblas
+
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        x = fluid.layers.data("x", [784])
+        label = fluid.layers.data("label", [1], dtype="int64")
+        h = fluid.layers.fc(x, 256, act="relu", param_attr=fluid.ParamAttr(initializer=fluid.initializer.Uniform(-0.05, 0.05, seed=1)))
+        logits = fluid.layers.fc(h, 10, param_attr=fluid.ParamAttr(initializer=fluid.initializer.Uniform(-0.05, 0.05, seed=2)))
+        loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(logits, label))
+        fluid.optimizer.Momentum(0.05, momentum=0.9).minimize(loss)
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(startup)
+    rng = np.random.default_rng(0)
+    feed = {"x": rng.random((64, 784), dtype=np.float32), "label": rng.integers(0, 10, (64, 1))}
+    losses = [float(exe.run(main, feed=feed, fetch_list=[loss])[0][0]) for _ in range(4)]
+    libs = sorted({line.split()[-1].rsplit("/", 1)[-1] for line in open("/proc/self/maps")
+                   if ".so" in line and ("mkl" in line or "iomp" in line)})
+    print(json.dumps({"source": _cblas.source(), "losses": losses, "libs": libs}))
+""")
+
+
+def _mkl_installed():
+    try:
+        metadata.distribution("mkl")
+        return True
+    except metadata.PackageNotFoundError:
+        return False
+
+
+def _train(blas, threads):
+    env = dict(os.environ, PE_BLAS=blas, PE_DEVICE_THREADS=str(threads), PE_COMPILE_HELPER="0")
+    out = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=300, env=env)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/maps")
+@pytest.mark.skipif(not _mkl_installed(), reason="the mkl wheel exists for x86-64 Linux only")
+def test_mkl_and_numpys_blas_train_the_mlp_to_the_same_losses():
+    numpy_runs = [_train("numpy", t) for t in (1, 2)]
+    mkl_runs = [_train("mkl", t) for t in (1, 2)]
+    assert {r["source"] for r in numpy_runs} == {"numpy's BLAS"}
+    assert {r["source"] for r in mkl_runs} == {"MKL"}
+    assert all(not r["libs"] for r in numpy_runs)         # numpy's choice never loads MKL
+    for run in mkl_runs:                                   # sequential MKL, no Intel OpenMP
+        assert any(n.startswith("libmkl_sequential") for n in run["libs"]), run["libs"]
+        assert not any("iomp" in n for n in run["libs"]), run["libs"]
+    reference = numpy_runs[0]["losses"]
+    assert reference[-1] < reference[0]                    # it trains
+    for run in numpy_runs[1:] + mkl_runs:
+        assert run["losses"] == pytest.approx(reference, rel=1e-5, abs=1e-6)
+
+
+def test_a_wrong_pe_blas_is_a_one_line_error(tmp_path):
+    env = dict(os.environ, PE_BLAS="openblas")
+    out = subprocess.run([sys.executable, "-m", "pe_cli", "train", "configs/mnist_mlp.yaml", "--max-steps", "1",
+                          "--out", str(tmp_path / "run")], capture_output=True, text=True, timeout=300, env=env,
+                         cwd=os.path.join(os.path.dirname(__file__), "..", ".."))
+    assert out.returncode != 0
+    assert "PE_BLAS='openblas': must be one of auto, mkl, numpy" in out.stderr
+    assert "Traceback" not in out.stderr
