@@ -6,11 +6,11 @@ pointer passed as an argument (which keeps the loop cacheable). This finds ``cbl
 
 - **MKL** (the optional ``mkl`` wheel, ``pip install 'pe-cli[mkl]'``, which ``make`` installs on
   x86-64 Linux) on an Intel CPU, loaded with its sequential threading layer, so that each of pe's
-  threads runs its block single-threaded as with OpenBLAS. On the 2-core Intel Xeon (Sapphire
-  Rapids class, AVX-512) VM, 2026-11-25, MKL's single-threaded SGEMM took 0.72-0.90 of OpenBLAS
-  0.3.31's time on the MLP's shapes (as fast as PyTorch's, which is MKL too), and the MLP's step on
-  2 threads 1.33 ms against 1.46-1.51 (docs/PERFORMANCE.md, "Which BLAS"). Not on other CPUs by
-  default: MKL's speed on AMD's was not measured here.
+  threads runs its block single-threaded as with OpenBLAS. On the 2-core Intel Xeon (AVX-512, AMX)
+  VM, 2026-11-25, MKL 2026.2's single-threaded SGEMM took 0.75-0.93 of OpenBLAS 0.3.31's time on the
+  MLP's shapes (as fast as PyTorch's, which is MKL too), and the MLP's step on 2 threads 1.33 ms
+  against 1.46-1.51 (docs/PERFORMANCE.md, "Which BLAS"). Not on other CPUs by default: MKL's
+  speed on AMD's was not measured here.
 - **numpy's BLAS** otherwise (threadpoolctl knows its file), under the names numpy's wheels export:
   ``scipy_cblas_?gemm64_`` and ``cblas_?gemm64_`` (64-bit integers), ``scipy_cblas_?gemm``
   (scipy-openblas32, 32-bit integers).
