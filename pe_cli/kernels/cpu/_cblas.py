@@ -74,14 +74,16 @@ def _find():
         if _found is not None:
             return _found
         choice = blas_choice()
-        table, name = {}, None
+        table, name, numpy_lib = {}, None, None
+        try:
+            numpy_lib = _numpy_blas()       # before MKL is loaded: threadpoolctl would list it too
+        except Exception:       # any surprise from the loader: numpy's BLAS is not called directly
+            pass
         mkl = _mkl() if choice == "mkl" or (choice == "auto" and _intel_cpu()) else None
         if choice == "mkl" and mkl is None:
             raise PeError("PE_BLAS=mkl, but Intel MKL is not installed (or does not load): "
                           "pip install 'pe-cli[mkl]', or unset PE_BLAS")
-        numpy_lib = None
         try:
-            numpy_lib = _numpy_blas()
             lib, names = (mkl, _MKL_NAMES) if mkl is not None else (numpy_lib, _CANDIDATES)
             table = _gemms(lib, names)
             name = (MKL if mkl is not None else NUMPY) if table else None
