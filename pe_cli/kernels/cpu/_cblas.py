@@ -2,7 +2,7 @@
 
 numba cannot call BLAS itself (it would need SciPy), but it can call a C function through a ctypes
 pointer passed as an argument (which keeps the loop cacheable). This finds ``cblas_sgemm`` /
-``cblas_dgemm`` in one library, chosen once (``source()``, the rule in ``_library``):
+``cblas_dgemm`` in one library, chosen once (``_find``; ``source()`` names it):
 
 - **MKL** (the optional ``mkl`` wheel, ``pip install 'pe-cli[mkl]'``, which ``make`` installs on
   x86-64 Linux) on an Intel CPU, loaded with its sequential threading layer, so that each of pe's
@@ -52,7 +52,7 @@ MKL, NUMPY = "MKL", "numpy's BLAS"       # what source() says
 
 _lock = threading.Lock()
 _found = None           # {np.dtype: ctypes function}, filled on first use
-_source = None          # "MKL" or "numpy's BLAS": where _found came from
+_source = None          # MKL or NUMPY: where _found came from
 
 
 def gemm(dtype):
