@@ -310,22 +310,31 @@ def test_conv_filter_gradient_follows_a_feed_rewritten_in_place():
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("parts", [2, 3])
 @pytest.mark.parametrize("batch", [130, 20])
-def test_mul_and_its_gradients_split_over_threads(dtype, batch, device_threads, monkeypatch):
-    """mul's large GEMMs run by blocks of rows, or of columns where the result is much wider than
-    tall (math.split_by_cols), on numba's threads (math._matmul2d): the same numbers as numpy. At
-    batch 130 all three split their rows (unevenly); at batch 20 the forward product [20, 97] and the
-    input gradient [20, 363] split their columns (unevenly; the latter's second operand transposed)."""
+def test_mul_and_its_gradients_split_over_threads(dtype, batch, parts, device_threads, monkeypatch):
+    """mul's large GEMMs run by blocks of rows, of columns where the result is much wider than tall,
+    or of the inner dimension for the forward product through a weight with many more rows than the
+    batch (math.split_mode), on numba's threads (math._matmul2d): the same numbers as numpy. At batch
+    130 all three split their rows (unevenly); at batch 20 the forward product splits its 363 inner
+    rows (unevenly, into 2 or 3 partial products), the input gradient [20, 363] its columns (its
+    second operand transposed) and the weight gradient its rows."""
     from pe_cli.kernels.cpu import math as kmath
-    assert kmath.split_by_cols(20, 97) and kmath.split_by_cols(20, 363) and not kmath.split_by_cols(130, 363)
+    assert kmath.split_mode(20, 97, 363, inner=True) == kmath.INNER
+    assert kmath.split_mode(20, 97, 363) == kmath.COLS and kmath.split_mode(130, 363, 97) == kmath.ROWS
+    assert kmath.split_mode(130, 97, 363, inner=True) == kmath.ROWS
     x = rng.normal(size=(batch, 3, 11, 11)).astype(dtype)       # 363 columns
     y = rng.normal(size=(363, 97)).astype(dtype)
     dout = rng.normal(size=(batch, 97)).astype(dtype)
     attrs = {"x_num_col_dims": 1, "y_num_col_dims": 1}
     from pe_cli.kernels.cpu import threads
-    monkeypatch.setattr(threads, "_quiet_share", 2)     # two blocks, on the threads the device has
+    monkeypatch.setattr(threads, "_quiet_share", parts)     # the blocks, on the threads the device has
     calls, twin = [], kmath.twin
-    monkeypatch.setattr(kmath, "twin", lambda *a: calls.append(a[-1]) or twin(*a))     # a[-1]: by_cols
+
+    def record(*a):     # which loop, and its last argument: by_cols for blocks of rows or columns
+        calls.append("inner" if a[0] is kmath._loops().gemm_k_blocks else ("cols" if a[-1] else "rows"))
+        return twin(*a)
+    monkeypatch.setattr(kmath, "twin", record)
     small, threads.SPLIT_GEMM_MACS = threads.SPLIT_GEMM_MACS, 1     # every GEMM counts as large here
     try:
         out = kmath.mul({"X": x, "Y": y}, attrs)["Out"]
@@ -333,7 +342,7 @@ def test_mul_and_its_gradients_split_over_threads(dtype, batch, device_threads, 
         dy = kmath.mul_grad_y({"X": x, "Y": y, "Out@GRAD": dout}, attrs)["Y@GRAD"]
     finally:
         threads.SPLIT_GEMM_MACS = small
-    assert calls == ([False, False, False] if batch == 130 else [True, True, False])   # by columns?
+    assert calls == (["rows", "rows", "rows"] if batch == 130 else ["inner", "cols", "rows"])
     x2 = x.reshape(batch, -1)
     tol = 1e-4 if dtype == np.float32 else 1e-12
     np.testing.assert_allclose(out, x2 @ y, rtol=tol, atol=tol)

@@ -1,5 +1,5 @@
-"""A GEMM split into blocks of rows or of columns of the result, over numba's threads, each block
-calling numpy's BLAS single-threaded (see _cblas.py, _numba.py). Imported on first use.
+"""A GEMM split into blocks of rows or of columns of the result, or of its inner dimension, over
+numba's threads, each block calling BLAS single-threaded (see _cblas.py, _numba.py). Imported on first use.
 
 The serial loop and its parallel twin are two functions (two closures over ``range`` and
 ``prange``), never one function jitted twice: numba's cache keys a compiled loop by its code,
@@ -39,5 +39,36 @@ def _gemm_blocks(blocks):
     return loop
 
 
+def _gemm_k_blocks(blocks):
+    """The loop over the blocks of the inner dimension k (range or prange): c [m, n] = op(a) @ op(b)
+    as ``parts`` products of k-blocks into ``partial`` [parts, m, n], then a second loop over blocks
+    of rows of c adds them in order (c = P0 + P1 + ...). Each thread reads one block of rows of op(b)
+    and no other (math.split_mode says why). The blocks and the order of the sums are the same
+    whichever twin runs them, and on however many threads."""
+    def loop(gemm, trans_a, trans_b, a, b, c, partial, parts):
+        m, n = c.shape
+        k = a.shape[0] if trans_a == 112 else a.shape[1]
+        lda, ldb, size = a.shape[1], b.shape[1], a.itemsize
+        for p in blocks(parts):
+            k0 = k * p // parts
+            k1 = k * (p + 1) // parts
+            first_a = k0 if trans_a == 111 else k0 * lda        # columns k0:k1 of op(a)
+            first_b = k0 * ldb if trans_b == 111 else k0        # rows k0:k1 of op(b)
+            gemm(101, trans_a, trans_b, m, n, k1 - k0, 1.0, a.ctypes.data + uintp(first_a * size), lda,
+                 b.ctypes.data + uintp(first_b * size), ldb, 0.0, partial[p].ctypes.data, n)
+        for p in blocks(parts):
+            for i in range(m * p // parts, m * (p + 1) // parts):
+                for j in range(n):
+                    c[i, j] = partial[0, i, j]
+                for q in range(1, parts):
+                    for j in range(n):
+                        c[i, j] += partial[q, i, j]
+    return loop
+
+
 gemm_blocks = numba.njit(cache=True, nogil=True)(_gemm_blocks(range))
 gemm_blocks_parallel = numba.njit(cache=True, nogil=True, parallel=True)(_gemm_blocks(prange))
+gemm_k_blocks = numba.njit(cache=True, nogil=True)(_gemm_k_blocks(range))
+# its two loops never fused into one: numba sees no dependence between them (BLAS writes through
+# addresses); a first version that wrote block 0's product into c gave wrong float64 sums in parallel
+gemm_k_blocks_parallel = numba.njit(cache=True, nogil=True, parallel={"fusion": False})(_gemm_k_blocks(prange))

@@ -1,8 +1,8 @@
-"""Math kernels. A large 2-D GEMM (mul and its gradients) is split into as many blocks of rows or of
-columns (split_by_cols) as its device has threads on a quiet machine (threads.work_parts), run over
-the threads free now, each block calling BLAS single-threaded (_blas_loops.py; numpy's BLAS, or MKL
-where _cblas.py chose it, then on one thread too); other GEMMs are numpy's, with BLAS sized by
-``threads.for_gemm``."""
+"""Math kernels. A large 2-D GEMM (mul and its gradients) is split into as many blocks of rows, of
+columns or of its inner dimension (split_mode) as its device has threads on a quiet machine
+(threads.work_parts), run over the threads free now, each block calling BLAS single-threaded
+(_blas_loops.py; numpy's BLAS, or MKL where _cblas.py chose it, then on one thread too); other GEMMs
+are numpy's, with BLAS sized by ``threads.for_gemm``."""
 import math
 
 import numpy as np
@@ -20,24 +20,44 @@ def _as_matrix(a, num_col_dims):
     return a.reshape(math.prod(a.shape[:num_col_dims]), -1)
 
 
-def split_by_cols(m, n):
-    """Whether a GEMM with an [m, n] result splits its columns (else its rows) over the threads.
-    BLAS packs both operands; each block of rows packs all of op(b) again ([k, n]), each block of
-    columns all of op(a) ([m, k]). Columns where op(b) is the much larger: the wide MLP's
-    [256, 4096] x [4096, 4096] took 0.91-0.93 of the rows' time by columns, its input gradient
-    0.88-0.92 (1 and 2 threads); at the MLP's n = 2m the two splits are within +-8% of each other,
-    either way (2-core Zen 4 VM, 2026-11-24, ``benchmarks/gemm_shapes.py --split``). The wide MLP's
-    step on 2 threads: 278.5 -> 256.6 ms (median of 12, alternating in one process)."""
-    return n >= 4 * m
+ROWS, COLS, INNER = "rows", "cols", "inner"
 
 
-def _matmul2d(a, b, trans_a=False, trans_b=False):
-    """op(a) @ op(b) for 2-D arrays, op being a transpose where asked."""
+def split_mode(m, n, k, inner=False):
+    """How a GEMM with an [m, n] result and inner dimension k splits over the threads: into blocks
+    of rows of the result, of its columns, or (``inner``: a caller whose op(b) is a weight) of k.
+
+    - COLS where the result is at least 4x wider than tall. BLAS packs both operands; each block
+      of rows packs all of op(b) again ([k, n]), each block of columns all of op(a) ([m, k]).
+      Columns where op(b) is the much larger: the wide MLP's [256, 4096] x [4096, 4096] took
+      0.91-0.93 of the rows' time by columns, its input gradient 0.88-0.92 (1 and 2 threads); at
+      the MLP's n = 2m the two splits are within +-8% of each other, either way (2-core Zen 4 VM,
+      2026-11-24, ``benchmarks/gemm_shapes.py --split``).
+    - INNER for mul's forward GEMM where k >= 4m (a batch of rows through a weight with many more
+      rows): block p multiplies columns k_p of x by rows k_p of the weight, and a second pass adds
+      the partial products. Each thread then reads its own rows of the weight and no other, the
+      rows its weight gradient (a split by rows) and its update (optimizer.py: a parameter split
+      into as many contiguous blocks) also give to that thread. Split by rows of x, both threads
+      read the whole weight, and the update then writes lines that sit in the other core's cache:
+      on the 2-core Xeon VM (2026-11-25) that made the MLP's first-layer momentum 5x slower (176
+      against 35 us; a numba loop reading the weight on both cores: 107 against 26 us), and
+      blocks of columns of the weight do not help (the hardware prefetcher pulls the other half of
+      each row in: 177 us). The forward itself costs the same (the partial sum is an [m, n] pass):
+      fc1's forward 180 us either way, layer and update together 467 -> 356 us
+      (``benchmarks/gemm_shapes.py --split``)."""
+    if inner and k >= 4 * m:
+        return INNER
+    return COLS if n >= 4 * m else ROWS
+
+
+def _matmul2d(a, b, trans_a=False, trans_b=False, inner=False):
+    """op(a) @ op(b) for 2-D arrays, op being a transpose where asked; ``inner``: op(b) is a weight
+    (split_mode)."""
     m, k = (a.shape[1], a.shape[0]) if trans_a else a.shape
     n = b.shape[0] if trans_b else b.shape[1]
     macs = m * n * k
-    by_cols = split_by_cols(m, n)
-    parts = min(threads.work_parts(), n if by_cols else m)
+    mode = split_mode(m, n, k, inner)
+    parts = min(threads.work_parts(), {ROWS: m, COLS: n, INNER: k}[mode])
     # on one thread too where the loops' GEMM is MKL (faster than numpy's OpenBLAS: _cblas.py)
     if macs >= threads.SPLIT_GEMM_MACS and (parts > 1 or _cblas.source() == _cblas.MKL) and is_float(a, b):
         gemm = _cblas.gemm(a.dtype)
@@ -45,9 +65,14 @@ def _matmul2d(a, b, trans_a=False, trans_b=False):
             # the same blocks on however many threads are free now (the serial twin on one)
             a, b = np.ascontiguousarray(a), np.ascontiguousarray(b)
             out = np.empty((m, n), dtype=a.dtype)
-            args = (gemm, _cblas.TRANS if trans_a else _cblas.NO_TRANS, _cblas.TRANS if trans_b else _cblas.NO_TRANS,
-                    a, b, out, parts, by_cols)
-            twin(_loops().gemm_blocks, _loops().gemm_blocks_parallel, parallel_threads() > 1, *args)(*args)
+            ta, tb = _cblas.TRANS if trans_a else _cblas.NO_TRANS, _cblas.TRANS if trans_b else _cblas.NO_TRANS
+            loops, parallel = _loops(), parallel_threads() > 1
+            if mode == INNER and parts > 1:
+                args = (gemm, ta, tb, a, b, out, np.empty((parts, m, n), dtype=a.dtype), parts)
+                twin(loops.gemm_k_blocks, loops.gemm_k_blocks_parallel, parallel, *args)(*args)
+            else:
+                args = (gemm, ta, tb, a, b, out, parts, mode == COLS)
+                twin(loops.gemm_blocks, loops.gemm_blocks_parallel, parallel, *args)(*args)
             return out
     threads.for_gemm(macs)
     return (a.T if trans_a else a) @ (b.T if trans_b else b)
@@ -56,7 +81,7 @@ def _matmul2d(a, b, trans_a=False, trans_b=False):
 def mul(ins, attrs):
     x, y = ins["X"], ins["Y"]
     xd, yd = attrs["x_num_col_dims"], attrs["y_num_col_dims"]
-    out = _matmul2d(_as_matrix(x, xd), _as_matrix(y, yd))
+    out = _matmul2d(_as_matrix(x, xd), _as_matrix(y, yd), inner=True)
     return {"Out": out.reshape(x.shape[:xd] + y.shape[yd:])}
 
 
