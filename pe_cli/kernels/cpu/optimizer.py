@@ -9,7 +9,7 @@ import numpy as np
 from ...selected_rows import SelectedRows
 from . import selected_rows as sparse
 from . import _replicas
-from ._numba import flat, is_float, lazy, loop_or, parallel_parts, parallel_ready
+from ._numba import UPDATE_PARALLEL_MIN_ELEMENTS, flat, is_float, lazy, loop_or, parallel_parts, parallel_ready
 
 _loops = lazy("_pointwise_loops")
 
@@ -72,7 +72,7 @@ def momentum(ins, attrs):
     lr = _scalar(ins["LearningRate"], p.dtype)
     mu = p.dtype.type(attrs["mu"])
     if is_float(p, g, v) and p.shape == g.shape == v.shape and _in_place(attrs, (p, v), g):
-        parts = parallel_parts(p.size)
+        parts = parallel_parts(p.size, UPDATE_PARALLEL_MIN_ELEMENTS)
         args = (p.reshape(-1), flat(g), v.reshape(-1), lr, mu, bool(attrs["use_nesterov"]))
         if parts > 1 and parallel_ready(_loops().momentum_in_place_parallel, *args, parts):
             _loops().momentum_in_place_parallel(*args, parts)
