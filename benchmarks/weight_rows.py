@@ -1,7 +1,7 @@
 """Where a weight's cache lines live: one layer's forward GEMM, weight gradient and momentum update,
 with the forward split by rows of the batch (both threads read the whole weight) and by blocks of the
-inner dimension (each thread reads only its own rows of the weight: math.split_mode's INNER), in
-turn, in one process. Each line gives the three kernels' medians over ``--reps`` sequences and
+inner dimension (each thread reads only its own rows of the weight: math.split_mode's INNER), both
+forced whatever split_mode would choose, in turn, in one process. Each line gives the three kernels' medians over ``--reps`` sequences and
 their sum; pe's mul, mul_grad_y and momentum kernels, as a step calls them.
 
     .venv/bin/python benchmarks/weight_rows.py                 # the MLP's first layer, batch 128
@@ -35,18 +35,23 @@ def main():
     lr = np.array([1e-6], dtype=np.float32)
     update = {"mu": 0.9, "use_nesterov": False, "_update_in_place": True}
     attrs = {"x_num_col_dims": 1, "y_num_col_dims": 1}
-    mode = kmath.split_mode(batch, n, k, inner=True)
+    rule = kmath.split_mode
     print(f"layer [{batch}, {k}] x [{k}, {n}], {threads.kernel_threads()} thread(s); pe's forward splits "
-          f"{mode}; medians over {args.reps} sequences, us")
+          f"{rule(batch, n, k, inner=True)}; medians over {args.reps} sequences, us")
+
+    def forced(inner):      # math.split_mode, with the forward's choice made here
+        return lambda m_, n_, k_, inner_=False: (kmath.INNER if inner else kmath.ROWS) if inner_ else rule(m_, n_, k_)
 
     def sequence(inner):
+        kmath.split_mode = forced(inner)
         t0 = time.perf_counter()
-        kmath._matmul2d(x, w, inner=inner)
+        kmath.mul({"X": x, "Y": w}, attrs)
         t1 = time.perf_counter()
         grad = kmath.mul_grad_y({"X": x, "Y": w, "Out@GRAD": dout}, attrs)["Y@GRAD"]
         t2 = time.perf_counter()
         optimizer.momentum({"Param": w, "Grad": grad, "Velocity": velocity, "LearningRate": lr}, update)
         t3 = time.perf_counter()
+        kmath.split_mode = rule
         return t1 - t0, t2 - t1, t3 - t2
 
     times = {False: [], True: []}

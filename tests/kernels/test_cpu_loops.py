@@ -311,18 +311,19 @@ def test_conv_filter_gradient_follows_a_feed_rewritten_in_place():
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("parts", [2, 3])
-@pytest.mark.parametrize("batch", [130, 20])
+@pytest.mark.parametrize("batch", [800, 20])
 def test_mul_and_its_gradients_split_over_threads(dtype, batch, parts, device_threads, monkeypatch):
     """mul's large GEMMs run by blocks of rows, of columns where the result is much wider than tall,
-    or of the inner dimension for the forward product through a weight with many more rows than the
-    batch (math.split_mode), on numba's threads (math._matmul2d): the same numbers as numpy. At batch
-    130 all three split their rows (unevenly); at batch 20 the forward product splits its 363 inner
+    or of the inner dimension for the forward product through a weight with at least half as many rows
+    as the batch (math.split_mode), on numba's threads (math._matmul2d): the same numbers as numpy. At
+    batch 800 all three split their rows; at batch 20 the forward product splits its 363 inner
     rows (unevenly, into 2 or 3 partial products), the input gradient [20, 363] its columns (its
     second operand transposed) and the weight gradient its rows."""
     from pe_cli.kernels.cpu import math as kmath
     assert kmath.split_mode(20, 97, 363, inner=True) == kmath.INNER
-    assert kmath.split_mode(20, 97, 363) == kmath.COLS and kmath.split_mode(130, 363, 97) == kmath.ROWS
-    assert kmath.split_mode(130, 97, 363, inner=True) == kmath.ROWS
+    assert kmath.split_mode(20, 97, 363) == kmath.COLS and kmath.split_mode(800, 363, 97) == kmath.ROWS
+    assert kmath.split_mode(726, 97, 363, inner=True) == kmath.INNER
+    assert kmath.split_mode(727, 97, 363, inner=True) == kmath.ROWS
     x = rng.normal(size=(batch, 3, 11, 11)).astype(dtype)       # 363 columns
     y = rng.normal(size=(363, 97)).astype(dtype)
     dout = rng.normal(size=(batch, 97)).astype(dtype)
@@ -342,7 +343,7 @@ def test_mul_and_its_gradients_split_over_threads(dtype, batch, parts, device_th
         dy = kmath.mul_grad_y({"X": x, "Y": y, "Out@GRAD": dout}, attrs)["Y@GRAD"]
     finally:
         threads.SPLIT_GEMM_MACS = small
-    assert calls == (["rows", "rows", "rows"] if batch == 130 else ["inner", "cols", "rows"])
+    assert calls == (["rows", "rows", "rows"] if batch == 800 else ["inner", "cols", "rows"])
     x2 = x.reshape(batch, -1)
     tol = 1e-4 if dtype == np.float32 else 1e-12
     np.testing.assert_allclose(out, x2 @ y, rtol=tol, atol=tol)

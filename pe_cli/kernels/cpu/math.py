@@ -33,19 +33,25 @@ def split_mode(m, n, k, inner=False):
       0.91-0.93 of the rows' time by columns, its input gradient 0.88-0.92 (1 and 2 threads); at
       the MLP's n = 2m the two splits are within +-8% of each other, either way (2-core Zen 4 VM,
       2026-11-24, ``benchmarks/gemm_shapes.py --split``).
-    - INNER for mul's forward GEMM where k >= 4m (a batch of rows through a weight with many more
-      rows): block p multiplies columns k_p of x by rows k_p of the weight, and a second pass adds
-      the partial products. Each thread then reads its own rows of the weight and no other, the
-      rows its weight gradient (a split by rows) and its update (optimizer.py: a parameter split
-      into as many contiguous blocks) also give to that thread. Split by rows of x, both threads
-      read the whole weight, and the update then writes lines that sit in the other core's cache:
-      on the 2-core Xeon VM (2026-11-25) that made the MLP's first-layer momentum 5x slower (176
-      against 35 us; a numba loop reading the weight on both cores: 107 against 26 us), and
+    - INNER for mul's forward GEMM where k >= m / 2 (a batch of rows through a weight with at least
+      half as many rows): block p multiplies columns k_p of x by rows k_p of the weight, and a
+      second pass adds the partial products. Each thread then reads its own rows of the weight and
+      no other, the rows its weight gradient (a split by rows) and its update (optimizer.py: a
+      parameter split into as many contiguous blocks) also give to that thread. Split by rows of
+      x, both threads read the whole weight, and the update then writes lines that sit in the
+      other core's cache: on the 2-core Xeon VM (2026-11-25) the MLP's first-layer momentum took
+      174 us against 41 (a numba loop reading the weight on both cores: 107 against 26 us), and
       blocks of columns of the weight do not help (the hardware prefetcher pulls the other half of
-      each row in: 177 us). The forward itself costs the same (the partial sum is an [m, n] pass):
-      fc1's forward 180 us either way, layer and update together 467 -> 356 us
-      (``benchmarks/gemm_shapes.py --split``)."""
-    if inner and k >= 4 * m:
+      each row in: 177 us). The partial sums cost an [m, n] pass, which the update's saving pays
+      for up to m = 2k. Forward, weight gradient and momentum of one layer, us, by rows / by blocks
+      of k (``benchmarks/weight_rows.py --shape m,k,n``):
+
+      | m, k, n | 128, 784, 256 | 512, 784, 256 | 512, 256, 256 | 64, 400, 120 | 1024, 256, 256 | 2048, 128, 256 |
+      |---|---|---|---|---|---|---|
+      | rows | 536 | 1411 | 532 | 130 | 997 | 996 |
+      | k | 391 | 1312 | 513 | 86 | 1017 | 1162 |
+    """
+    if inner and 2 * k >= m:
         return INNER
     return COLS if n >= 4 * m else ROWS
 
