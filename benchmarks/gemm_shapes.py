@@ -9,8 +9,9 @@ bench`` installs it into .venv).
     .venv/bin/python benchmarks/gemm_shapes.py --threads 2
 
 ``--split`` asks another question, without PyTorch: on the MLP's and the wide MLP's shapes, how long
-pe's GEMM takes split by rows of the result and split by columns (the two choices of
-``math.split_by_cols``), alternating, and which one pe takes.
+pe's GEMM takes split by rows of the result and split by columns (two of ``math.split_mode``'s
+choices; benchmarks/weight_rows.py measures the third, by blocks of the inner dimension), alternating,
+and which one pe takes.
 
     .venv/bin/python benchmarks/gemm_shapes.py --split --threads 2
 """
@@ -97,7 +98,7 @@ def split_main(args):
         times = {"rows": sorted(rows)[reps // 4], "columns": sorted(cols)[reps // 4]}
         shape = f"[{m}, {k}] x [{k}, {n}]" + (" (A stored transposed)" if ta else " (B stored transposed)" if tb else "")
         print(f"{shape:<45} rows {1e6 * times['rows']:9.1f} us   columns {1e6 * times['columns']:9.1f} us   "
-              f"{times['columns'] / times['rows']:5.2f}   pe takes {'columns' if pe_math.split_by_cols(m, n) else 'rows'}")
+              f"{times['columns'] / times['rows']:5.2f}   pe takes {pe_math.split_mode(m, n, k, inner=not ta and not tb)}")
 
 
 if __name__ == "__main__":
