@@ -98,7 +98,7 @@ def split_main(args):
         times = {"rows": sorted(rows)[reps // 4], "columns": sorted(cols)[reps // 4]}
         shape = f"[{m}, {k}] x [{k}, {n}]" + (" (A stored transposed)" if ta else " (B stored transposed)" if tb else "")
         print(f"{shape:<45} rows {1e6 * times['rows']:9.1f} us   columns {1e6 * times['columns']:9.1f} us   "
-              f"{times['columns'] / times['rows']:5.2f}   pe takes {pe_math.split_mode(m, n, k, inner=not ta and not tb)}")
+              f"{times['columns'] / times['rows']:5.2f}   pe takes {pe_math.split_mode(m, n, k, pe_math.INNER if not ta and not tb else pe_math.COLS if tb else None)}")
 
 
 if __name__ == "__main__":

@@ -37,10 +37,11 @@ def main():
     attrs = {"x_num_col_dims": 1, "y_num_col_dims": 1}
     rule = kmath.split_mode
     print(f"layer [{batch}, {k}] x [{k}, {n}], {threads.kernel_threads()} thread(s); pe's forward splits "
-          f"{rule(batch, n, k, inner=True)}; medians over {args.reps} sequences, us")
+          f"{rule(batch, n, k, kmath.INNER)}; medians over {args.reps} sequences, us")
 
     def forced(inner):      # math.split_mode, with the forward's choice made here
-        return lambda m_, n_, k_, inner_=False: (kmath.INNER if inner else kmath.ROWS) if inner_ else rule(m_, n_, k_)
+        return lambda m_, n_, k_, weight_rows=None: \
+            (kmath.INNER if inner else kmath.ROWS) if weight_rows == kmath.INNER else rule(m_, n_, k_, weight_rows)
 
     def sequence(inner):
         kmath.split_mode = forced(inner)

@@ -320,10 +320,11 @@ def test_mul_and_its_gradients_split_over_threads(dtype, batch, parts, device_th
     rows (unevenly, into 2 or 3 partial products), the input gradient [20, 363] its columns (its
     second operand transposed) and the weight gradient its rows."""
     from pe_cli.kernels.cpu import math as kmath
-    assert kmath.split_mode(20, 97, 363, inner=True) == kmath.INNER
-    assert kmath.split_mode(20, 97, 363) == kmath.COLS and kmath.split_mode(800, 363, 97) == kmath.ROWS
-    assert kmath.split_mode(726, 97, 363, inner=True) == kmath.INNER
-    assert kmath.split_mode(727, 97, 363, inner=True) == kmath.ROWS
+    inner, cols, rows = kmath.INNER, kmath.COLS, kmath.ROWS
+    assert kmath.split_mode(20, 97, 363, inner) == inner
+    assert kmath.split_mode(20, 97, 363) == cols and kmath.split_mode(800, 363, 97) == rows
+    assert kmath.split_mode(726, 97, 363, inner) == inner and kmath.split_mode(727, 97, 363, inner) == rows
+    assert kmath.split_mode(726, 363, 97, cols) == cols and kmath.split_mode(727, 363, 97, cols) == rows
     x = rng.normal(size=(batch, 3, 11, 11)).astype(dtype)       # 363 columns
     y = rng.normal(size=(363, 97)).astype(dtype)
     dout = rng.normal(size=(batch, 97)).astype(dtype)

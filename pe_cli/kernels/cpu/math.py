@@ -23,9 +23,11 @@ def _as_matrix(a, num_col_dims):
 ROWS, COLS, INNER = "rows", "cols", "inner"
 
 
-def split_mode(m, n, k, inner=False):
+def split_mode(m, n, k, weight_rows=None):
     """How a GEMM with an [m, n] result and inner dimension k splits over the threads: into blocks
-    of rows of the result, of its columns, or (``inner``: a caller whose op(b) is a weight) of k.
+    of rows of the result (ROWS), of its columns (COLS) or of k (INNER). ``weight_rows``: where op(b)
+    is a weight, which of those blocks are blocks of the weight's rows: INNER for mul's forward
+    (op(b) is the weight), COLS for its input gradient (op(b) is the weight transposed).
 
     - COLS where the result is at least 4x wider than tall. BLAS packs both operands; each block
       of rows packs all of op(b) again ([k, n]), each block of columns all of op(a) ([m, k]).
@@ -33,11 +35,12 @@ def split_mode(m, n, k, inner=False):
       0.91-0.93 of the rows' time by columns, its input gradient 0.88-0.92 (1 and 2 threads); at
       the MLP's n = 2m the two splits are within +-8% of each other, either way (2-core Zen 4 VM,
       2026-11-24, ``benchmarks/gemm_shapes.py --split``).
-    - INNER for mul's forward GEMM where k >= m / 2 (a batch of rows through a weight with at least
-      half as many rows): block p multiplies columns k_p of x by rows k_p of the weight, and a
+    - Blocks of the weight's rows where it has at least half as many rows as the batch (2k >= m
+      for the forward, 2n >= m for the input gradient). For the forward, INNER: block p multiplies columns k_p of x by rows k_p of the weight, and a
       second pass adds the partial products. Each thread then reads its own rows of the weight and
-      no other, the rows its weight gradient (a split by rows) and its update (optimizer.py: a
-      parameter split into as many contiguous blocks) also give to that thread. Split by rows of
+      no other, the rows its input gradient (by blocks of columns), its weight gradient (by rows)
+      and its update (optimizer.py: a parameter split into as many contiguous blocks) also give to
+      that thread. Split by rows of
       x, both threads read the whole weight, and the update then writes lines that sit in the
       other core's cache: on the 2-core Xeon VM (2026-11-25) the MLP's first-layer momentum took
       174 us against 41 (a numba loop reading the weight on both cores: 107 against 26 us), and
@@ -50,19 +53,24 @@ def split_mode(m, n, k, inner=False):
       |---|---|---|---|---|---|---|
       | rows | 536 | 1411 | 532 | 130 | 997 | 996 |
       | k | 391 | 1312 | 513 | 86 | 1017 | 1162 |
+
+      The input gradient by the weight's rows too made the second [256, 256] weight's update
+      61 -> 23 us in the MLP's step, the step's median 1.08 -> 0.97-1.05 ms (three alternating runs).
     """
-    if inner and 2 * k >= m:
+    if weight_rows == INNER and 2 * k >= m:
         return INNER
+    if weight_rows == COLS and 2 * n >= m:
+        return COLS
     return COLS if n >= 4 * m else ROWS
 
 
-def _matmul2d(a, b, trans_a=False, trans_b=False, inner=False):
-    """op(a) @ op(b) for 2-D arrays, op being a transpose where asked; ``inner``: op(b) is a weight
-    (split_mode)."""
+def _matmul2d(a, b, trans_a=False, trans_b=False, weight_rows=None):
+    """op(a) @ op(b) for 2-D arrays, op being a transpose where asked; ``weight_rows``: see
+    split_mode."""
     m, k = (a.shape[1], a.shape[0]) if trans_a else a.shape
     n = b.shape[0] if trans_b else b.shape[1]
     macs = m * n * k
-    mode = split_mode(m, n, k, inner)
+    mode = split_mode(m, n, k, weight_rows)
     parts = min(threads.work_parts(), {ROWS: m, COLS: n, INNER: k}[mode])
     # on one thread too where the loops' GEMM is MKL (faster than numpy's OpenBLAS: _cblas.py)
     if macs >= threads.SPLIT_GEMM_MACS and (parts > 1 or _cblas.source() == _cblas.MKL) and is_float(a, b):
@@ -87,7 +95,7 @@ def _matmul2d(a, b, trans_a=False, trans_b=False, inner=False):
 def mul(ins, attrs):
     x, y = ins["X"], ins["Y"]
     xd, yd = attrs["x_num_col_dims"], attrs["y_num_col_dims"]
-    out = _matmul2d(_as_matrix(x, xd), _as_matrix(y, yd), inner=True)
+    out = _matmul2d(_as_matrix(x, xd), _as_matrix(y, yd), weight_rows=INNER)
     return {"Out": out.reshape(x.shape[:xd] + y.shape[yd:])}
 
 
@@ -95,7 +103,7 @@ def mul_grad_x(ins, attrs):
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     xd, yd = attrs["x_num_col_dims"], attrs["y_num_col_dims"]
     y2 = _as_matrix(y, yd)
-    dx = _matmul2d(dout.reshape(-1, y2.shape[1]), y2, trans_b=True)
+    dx = _matmul2d(dout.reshape(-1, y2.shape[1]), y2, trans_b=True, weight_rows=COLS)
     return {"X@GRAD": dx.reshape(x.shape)}
 
 
