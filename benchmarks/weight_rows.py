@@ -1,8 +1,9 @@
 """Where a weight's cache lines live: one layer's forward GEMM, weight gradient and momentum update,
 with the forward split by rows of the batch (both threads read the whole weight) and by blocks of the
 inner dimension (each thread reads only its own rows of the weight: math.split_mode's INNER), both
-forced whatever split_mode would choose, in turn, in one process. Each line gives the three kernels' medians over ``--reps`` sequences and
-their sum; pe's mul, mul_grad_y and momentum kernels, as a step calls them.
+forced whatever split_mode would choose, in turn, in one process. Each line gives the three
+kernels' medians over ``--reps`` sequences and their sum; pe's mul, mul_grad_y and momentum
+kernels, as a step calls them.
 
     .venv/bin/python benchmarks/weight_rows.py                 # the MLP's first layer, batch 128
     .venv/bin/python benchmarks/weight_rows.py --shape 256,4096,4096 --reps 20      # the wide MLP's

@@ -36,11 +36,11 @@ def split_mode(m, n, k, weight_rows=None):
       the MLP's n = 2m the two splits are within +-8% of each other, either way (2-core Zen 4 VM,
       2026-11-24, ``benchmarks/gemm_shapes.py --split``).
     - Blocks of the weight's rows where it has at least half as many rows as the batch (2k >= m
-      for the forward, 2n >= m for the input gradient). For the forward, INNER: block p multiplies columns k_p of x by rows k_p of the weight, and a
-      second pass adds the partial products. Each thread then reads its own rows of the weight and
-      no other, the rows its input gradient (by blocks of columns), its weight gradient (by rows)
-      and its update (optimizer.py: a parameter split into as many contiguous blocks) also give to
-      that thread. Split by rows of
+      for the forward, 2n >= m for the input gradient). For the forward, INNER: block p multiplies
+      columns k_p of x by rows k_p of the weight, and a second pass adds the partial products.
+      Each thread then reads its own rows of the weight and no other, the rows its input gradient
+      (by blocks of columns), its weight gradient (by rows) and its update (optimizer.py: a
+      parameter split into as many contiguous blocks) also give to that thread. Split by rows of
       x, both threads read the whole weight, and the update then writes lines that sit in the
       other core's cache: on the 2-core Xeon VM (2026-11-25) the MLP's first-layer momentum took
       174 us against 41 (a numba loop reading the weight on both cores: 107 against 26 us), and
