@@ -97,8 +97,10 @@ def split_main(args):
             cols.append(call_times(lambda: loop(gemm, *flags, a, b, out, 2, True), 1, warmup=0)[0])
         times = {"rows": sorted(rows)[reps // 4], "columns": sorted(cols)[reps // 4]}
         shape = f"[{m}, {k}] x [{k}, {n}]" + (" (A stored transposed)" if ta else " (B stored transposed)" if tb else "")
+        # mul's forward (neither stored transposed) and input gradient (B, the weight, transposed)
+        weight_rows = pe_math.COLS if tb else None if ta else pe_math.INNER
         print(f"{shape:<45} rows {1e6 * times['rows']:9.1f} us   columns {1e6 * times['columns']:9.1f} us   "
-              f"{times['columns'] / times['rows']:5.2f}   pe takes {pe_math.split_mode(m, n, k, pe_math.INNER if not ta and not tb else pe_math.COLS if tb else None)}")
+              f"{times['columns'] / times['rows']:5.2f}   pe takes {pe_math.split_mode(m, n, k, weight_rows)}")
 
 
 if __name__ == "__main__":

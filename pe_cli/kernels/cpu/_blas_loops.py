@@ -1,5 +1,6 @@
 """A GEMM split into blocks of rows or of columns of the result, or of its inner dimension, over
-numba's threads, each block calling BLAS single-threaded (see _cblas.py, _numba.py). Imported on first use.
+numba's threads, each block calling BLAS single-threaded (see _cblas.py, _numba.py). Imported on
+first use.
 
 The serial loop and its parallel twin are two functions (two closures over ``range`` and
 ``prange``), never one function jitted twice: numba's cache keys a compiled loop by its code,

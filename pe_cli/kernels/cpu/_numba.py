@@ -279,10 +279,11 @@ def settle_background_compiles():
         later.hurry = hurry
 
 PARALLEL_MIN_ELEMENTS = 1 << 17      # below this a parallel loop's start-up costs more than it saves (measured)
-# an update splits from a quarter of that: its parameter's rows are then updated by the threads whose
-# GEMMs computed their gradient (math.split_mode), not all by one thread that must first take the
-# other core's lines: the MLP's 256 x 256 weight (65,536 values) 50 -> 32 us on 2 threads
-# (benchmarks/weight_rows.py --shape 128,256,256), the MLP's step 1.10 -> 1.04 ms (median, Xeon VM)
+# momentum's in-place update splits from a quarter of that: a parameter's rows are then updated by
+# the threads whose GEMMs computed their gradient (math.split_mode), not all by one thread that must
+# first take the other core's lines: the MLP's 256 x 256 weight (65,536 values) 50 -> 32 us on 2
+# threads (benchmarks/weight_rows.py --shape 128,256,256 with 1 << 17, then this), the MLP's step
+# 1.10 -> 1.04 ms (median of 400 steps, Xeon VM, 2026-11-25)
 UPDATE_PARALLEL_MIN_ELEMENTS = 1 << 15
 
 
