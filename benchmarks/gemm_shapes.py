@@ -59,8 +59,8 @@ def main():
         b = rng.random((n, k) if tb else (k, n), dtype=np.float32)
         ta_, tb_ = torch.from_numpy(a), torch.from_numpy(b)
         left, right = (ta_.T if ta else ta_), (tb_.T if tb else tb_)
-        np.testing.assert_allclose(pe_math._matmul2d(a, b, ta, tb), torch.mm(left, right).numpy(), rtol=1e-4)
-        pe = p25(lambda: pe_math._matmul2d(a, b, ta, tb), args.reps)
+        np.testing.assert_allclose(pe_math.matmul2d(a, b, ta, tb), torch.mm(left, right).numpy(), rtol=1e-4)
+        pe = p25(lambda: pe_math.matmul2d(a, b, ta, tb), args.reps)
         pt = p25(lambda: torch.mm(left, right), args.reps)
         total["pe"] += pe
         total["torch"] += pt
@@ -87,14 +87,15 @@ def split_main(args):
         b = rng.random((n, k) if tb else (k, n), dtype=np.float32)
         out = np.empty((m, n), dtype=np.float32)
         gemm, flags = _cblas.gemm(a.dtype), (_cblas.TRANS if ta else _cblas.NO_TRANS, _cblas.TRANS if tb else _cblas.NO_TRANS)
+        none = pe_math._epilogue_args(a.dtype, None, pe_math.NO_ACT, None)       # no bias, no activation
         reps = args.reps // 10 if (m, k, n, ta, tb) in WIDE else args.reps
         for by_cols in (False, True):
-            loop(gemm, *flags, a, b, out, 2, by_cols)
+            loop(gemm, *flags, a, b, out, *none, 2, by_cols)
             np.testing.assert_allclose(out, (a.T if ta else a) @ (b.T if tb else b), rtol=1e-4)
         rows, cols = [], []
         for _ in range(reps):       # alternating, so that a busy moment hits both
-            rows.append(call_times(lambda: loop(gemm, *flags, a, b, out, 2, False), 1, warmup=0)[0])
-            cols.append(call_times(lambda: loop(gemm, *flags, a, b, out, 2, True), 1, warmup=0)[0])
+            rows.append(call_times(lambda: loop(gemm, *flags, a, b, out, *none, 2, False), 1, warmup=0)[0])
+            cols.append(call_times(lambda: loop(gemm, *flags, a, b, out, *none, 2, True), 1, warmup=0)[0])
         times = {"rows": sorted(rows)[reps // 4], "columns": sorted(cols)[reps // 4]}
         shape = f"[{m}, {k}] x [{k}, {n}]" + (" (A stored transposed)" if ta else " (B stored transposed)" if tb else "")
         # mul's forward (neither stored transposed) and input gradient (B, the weight, transposed)

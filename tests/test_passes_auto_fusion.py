@@ -140,8 +140,8 @@ def test_pe_graph_passes_shows_the_groups():
     proc = pe("graph", "configs/mnist_mlp.yaml", "--passes", "build_strategy.enable_auto_fusion=true")
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[4].startswith("enable_auto_fusion: ") and lines[4] != "enable_auto_fusion: 0 changes"
-    assert "-> fusion_group writing" in lines[5]
+    assert lines[5].startswith("enable_auto_fusion: ") and lines[5] != "enable_auto_fusion: 0 changes"
+    assert "-> fusion_group writing" in lines[6]
 
 
 def test_a_run_never_spans_two_roles():

@@ -162,8 +162,8 @@ def test_pe_graph_passes_shows_the_fused_updates():
     proc = pe("graph", "configs/mnist_mlp.yaml", "--passes", "build_strategy.fuse_all_optimizer_ops=true")
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[5] == "fuse_all_optimizer_ops: 1 changes"
-    assert " ops -> fused_" in lines[6]
+    assert lines[6] == "fuse_all_optimizer_ops: 1 changes"
+    assert " ops -> fused_" in lines[7]
 
 
 def _sparse_net(optimizer):

@@ -21,6 +21,7 @@ class CompiledProgram:
         self._places = None
         self._is_data_parallel = False
         self._engine = None
+        self._passed = None         # one device: (program, version, after the passes, report, fetches checked)
         self._compiled = False
         self._scope = None
         self._place = None

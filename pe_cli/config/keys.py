@@ -96,6 +96,9 @@ _STRATEGY_DOCS = {
     "fuse_elewise_add_act_ops": "fuse elementwise_add + an activation (and their gradient ops) into one op "
                                 "(a program pass; numbers unchanged; docs/PARALLEL.md)",
     "fuse_bn_act_ops": "fuse batch_norm + relu (and their gradient ops) into one op",
+    "fuse_gemm_epilogue": "a fully connected layer (mul + bias add + relu, and their gradient ops) becomes one "
+                          "fused_gemm_epilogue op that adds the bias and applies relu to each block of the product "
+                          "in cache (a program pass; numbers unchanged; docs/PARALLEL.md)",
     "memory_optimize": "release each temporary after its last reader (graph pass; see docs/PARALLEL.md)",
     "enable_inplace": "let ops the registry declares write over a dead input (graph pass; docs/PARALLEL.md)",
     "remove_unnecessary_lock": "drop locks the graph proves unneeded",

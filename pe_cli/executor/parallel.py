@@ -175,7 +175,7 @@ class DataParallelEngine:
                 raise PeError(f"cannot fetch '{name}': it is not a variable of the program"
                               f"{'; ' + hint if hint else ''}")
             if self.graph.program is not self.program and self.graph.latest(0, name) is None:
-                passes.check_not_fused_away(name, self.program, self.graph)
+                passes.check_not_fused_away(name, self.program, self.graph.program, self.graph.program_passes)
             names.append(name)
         return names
 

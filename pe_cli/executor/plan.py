@@ -33,9 +33,11 @@ class OpStep:
         self.inputs = tuple((slot, tuple(names), slot in dup_in) for slot, names in op.inputs.items() if names)
         self.outputs = tuple((slot, tuple(names), slot in dup_out) for slot, names in op.outputs.items() if names)
         self.attrs = op.attrs
+        if opdef.has("optional_outputs"):
+            self.attrs = dict(op.attrs, _outputs=frozenset(slot for slot, _, _ in self.outputs))
         # enable_inplace: the input the kernel may write its output over, when nothing else holds it
         self.inplace = op.inputs[opdef.inplace[1]][0] if inplace else None
-        self.inplace_attrs = dict(op.attrs, _inplace=True) if inplace else None
+        self.inplace_attrs = dict(self.attrs, _inplace=True) if inplace else None
         self.rng_seed = None
         self.lod, self.needs_lod = opdef.lod, opdef.needs_lod
         if opdef.needs_rng:

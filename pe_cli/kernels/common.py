@@ -1,5 +1,7 @@
 """Device-independent pieces of the kernels: shape rules and index checks that the CPU and CUDA
 twins both apply. Host-side numpy only (the CPU path must not import numba.cuda)."""
+import math
+
 import numpy as np
 
 from .. import shapes
@@ -270,3 +272,13 @@ def context_index(offs, start, length):
 def matmul_v1_attrs(attrs):
     """matmul_v2's attributes (trans_x, trans_y) as matmul's, whose kernels and gradients it shares."""
     return {"transpose_X": bool(attrs["trans_x"]), "transpose_Y": bool(attrs["trans_y"]), "alpha": 1.0}
+
+
+def gemm_rows(x_shape, trans_x):
+    """(the dims of Out before its last, the stored 2-D shape of X) of a fused_gemm_epilogue whose
+    X has ``x_shape``: X flattened by its last dim ([d0 * ... * d(r-2), d(r-1)]), or, with trans_x,
+    by its first ([d0, d1 * ... * d(r-1)], which the op then transposes), as Paddle flattens it."""
+    x_shape = tuple(x_shape)
+    if trans_x:
+        return x_shape[1:], (x_shape[0], math.prod(x_shape[1:]))
+    return x_shape[:-1], (math.prod(x_shape[:-1]), x_shape[-1])

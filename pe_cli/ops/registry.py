@@ -147,6 +147,8 @@ TRAITS = {
     "metric": "computes an evaluation metric (its first output is the metric's value)",
     "selected_rows": "its kernels take a row-sparse input (a SelectedRows gradient) as it is; the "
                      "executor densifies one for every other op",
+    "optional_outputs": "its kernels compute only the optional outputs the op writes: the executor gives them "
+                        "attrs['_outputs'], the set of its output slots that name a variable",
     "updates_in_place": "an update whose outputs are its inputs' variables (ParamOut = Param): given "
                         "attrs['_update_in_place'], which the executor sets where nothing but its values, the "
                         "scope that the run writes back to and the op's inputs hold those arrays (for a dense "

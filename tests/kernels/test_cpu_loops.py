@@ -315,7 +315,7 @@ def test_conv_filter_gradient_follows_a_feed_rewritten_in_place():
 def test_mul_and_its_gradients_split_over_threads(dtype, batch, parts, device_threads, monkeypatch):
     """mul's large GEMMs run by blocks of rows, of columns where the result is much wider than tall,
     or of the inner dimension for the forward product through a weight with at least half as many rows
-    as the batch (math.split_mode), on numba's threads (math._matmul2d): the same numbers as numpy. At
+    as the batch (math.split_mode), on numba's threads (math.matmul2d): the same numbers as numpy. At
     batch 800 all three split their rows; at batch 20 the forward product splits its 363 inner
     rows (unevenly, into 2 or 3 partial products), the input gradient [20, 363] its columns (its
     second operand transposed) and the weight gradient its rows."""

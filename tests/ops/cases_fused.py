@@ -98,3 +98,55 @@ _GROUP = [["sigmoid", "activation", "sigmoid", {"X": "x"}, {"Out": "s"}, {}],
 CASES.append(OpCase("fusion_group", {"Inputs": [r(3, 4)]}, _swish_tanh,
                     attrs={"subgraph": _GROUP, "input_names": ["x"], "output_names": ["s", "g", "t"]},
                     num_outputs={"Outs": 3}, name="fusion_group_swish_scale_tanh"))
+
+
+# -- fused_gemm_epilogue: act(op(X) @ op(Y) + Bias), and its gradient op with relu_grad ------------
+
+def _op(a, trans):
+    """op(a) of the 2-D stored operand, as fused_gemm_epilogue flattens X (see _gemm_ref)."""
+    return a.T if trans else a
+
+
+def _gemm_ref(i, a):
+    x, y = i["X"], i["Y"]
+    x2 = x.reshape(x.shape[0], -1) if a["trans_x"] else x.reshape(-1, x.shape[-1])
+    out = _op(x2, a["trans_x"]) @ _op(y, a["trans_y"]) + i["Bias"]
+    if a["activation"] == "relu":
+        out = np.maximum(out, 0)
+    rows = x.shape[1:] if a["trans_x"] else x.shape[:-1]
+    return {"Out": out.reshape(rows + out.shape[-1:])}
+
+
+def _gemm_case(x_shape, y_shape, n, suffix, **attrs):
+    """A case whose X @ Y + Bias stays at least 0.05 away from relu's kink: drawn again until it is."""
+    full = dict(dict(trans_x=False, trans_y=False, activation="none"), **attrs)
+    while True:
+        inputs = {"X": r(*x_shape), "Y": r(*y_shape), "Bias": r(n)}
+        if np.abs(_gemm_ref(inputs, dict(full, activation="none"))["Out"]).min() > 0.05:
+            break
+    return OpCase("fused_gemm_epilogue", inputs, _gemm_ref, attrs=attrs, grad=("X", "Y", "Bias"),
+                  name=f"fused_gemm_epilogue_{suffix}")
+
+
+def _gemm_grad_ref(i, a):
+    """The backward of Out = X @ Y + Bias where X is a relu's output: DX zeroed where X <= 0."""
+    d, x, y = i["DOut"], i["X"], i["Y"]
+    x2, d2 = x.reshape(-1, x.shape[-1]), d.reshape(-1, d.shape[-1])
+    dx = d2 @ y.T
+    if a["activation_grad"] == "relu_grad":
+        dx = dx * (x2 > 0)
+    return {"DX": dx.reshape(x.shape), "DY": x2.T @ d2, "DBias": d2.sum(axis=0)}
+
+
+_RELU_X = np.maximum(r(2, 3, 4), 0)         # a relu's output: zeros and positive values
+CASES += [
+    _gemm_case((4, 5), (5, 3), 3, "relu", activation="relu"),
+    _gemm_case((2, 3, 4), (4, 5), 5, "none_3d"),
+    _gemm_case((5, 4), (3, 5), 3, "trans_xy_relu", trans_x=True, trans_y=True, activation="relu"),
+    _gemm_case((3, 2, 2), (3, 4), 4, "trans_x_3d", trans_x=True),
+    _gemm_case((4, 6), (2, 6), 2, "trans_y", trans_y=True),
+    OpCase("fused_gemm_epilogue_grad", {"DOut": r(2, 3, 5), "X": _RELU_X, "Y": r(4, 5)}, _gemm_grad_ref,
+           attrs={"activation_grad": "relu_grad"}, name="fused_gemm_epilogue_grad_relu_grad"),
+    OpCase("fused_gemm_epilogue_grad", {"DOut": r(6, 2), "X": r(6, 3), "Y": r(3, 2)}, _gemm_grad_ref,
+           attrs={"activation_grad": "none"}, name="fused_gemm_epilogue_grad_none"),
+]

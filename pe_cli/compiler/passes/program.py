@@ -4,27 +4,31 @@ from ...errors import PeError
 from .auto_fusion import auto_fusion
 from .fuse_bn_act import fuse_bn_act
 from .fuse_elewise_add_act import fuse_elewise_add_act
+from .fuse_gemm_epilogue import fuse_gemm_epilogue
 from .fuse_optimizer import fuse_all_optimizer_ops
 from .fuse_relu_depthwise_conv import fuse_relu_depthwise_conv
 from ..strategy import ReduceStrategy
 
 # fuse_relu_depthwise_conv first, as in Fluid (a relu the others would fuse away stays for it)
+# fuse_gemm_epilogue before fuse_elewise_add_act_ops (it takes a layer's bias add and relu with its GEMM)
 # enable_auto_fusion after the pattern fusions (it takes the elementwise ops they leave)
-PROGRAM_ORDER = ("fuse_relu_depthwise_conv", "fuse_bn_act_ops", "fuse_elewise_add_act_ops", "enable_auto_fusion",
-                 "fuse_all_optimizer_ops")
+PROGRAM_ORDER = ("fuse_relu_depthwise_conv", "fuse_bn_act_ops", "fuse_gemm_epilogue", "fuse_elewise_add_act_ops",
+                 "enable_auto_fusion", "fuse_all_optimizer_ops")
 _PASSES = {"fuse_relu_depthwise_conv": fuse_relu_depthwise_conv, "fuse_bn_act_ops": fuse_bn_act,
+           "fuse_gemm_epilogue": fuse_gemm_epilogue,
            "fuse_elewise_add_act_ops": fuse_elewise_add_act, "enable_auto_fusion": auto_fusion,
            "fuse_all_optimizer_ops": fuse_all_optimizer_ops}
 # passes that apply only under AllReduce (as in Fluid: under Reduce each parameter has its own device)
 _ALL_REDUCE_ONLY = {"fuse_all_optimizer_ops"}
 
 
-def check_not_fused_away(name, program, graph):
-    """Raises a one-line PeError when the passes over ``program`` (run for ``graph``) removed the
-    only op writing ``name`` (fuse_bn_act_ops drops the value before the activation)."""
-    written = {n for op in graph.program.global_block().ops for n in op.output_arg_names}
+def check_not_fused_away(name, program, fused, report):
+    """Raises a one-line PeError when the passes over ``program`` (which made ``fused``; ``report``:
+    [(pass name, changes)]) removed the only op writing ``name`` (fuse_bn_act_ops drops the value
+    before the activation, fuse_gemm_epilogue a layer's product)."""
+    written = {n for op in fused.global_block().ops for n in op.output_arg_names}
     if name not in written and any(name in op.output_arg_names for op in program.global_block().ops):
-        options = ", ".join(f"build_strategy.{p}" for p, _ in graph.program_passes)
+        options = ", ".join(f"build_strategy.{p}" for p, changes in report if changes)
         raise PeError(f"cannot fetch '{name}': the fusion passes ({options}) removed the op writing it; "
                       f"fetch the fused op's output, or turn the option off")
 

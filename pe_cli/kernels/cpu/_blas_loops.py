@@ -7,19 +7,48 @@ The serial loop and its parallel twin are two functions (two closures over ``ran
 closure and signature, not by ``parallel=True``, so a twin made by jitting the serial loop's
 function again loaded the serial machine code from the cache and ran its blocks one after the
 other (2026-11-23: the MLP's GEMMs took as long on 2 threads as on 1; tests/kernels/test_twins.py
-keeps every twin distinct)."""
+keeps every twin distinct).
+
+Each loop takes an epilogue (math.py's epilogue codes), applied to each block of c by the thread
+that computed it, while it is in that core's cache: ``bias`` (n values, or none) added to every
+row, then ``act`` 1: relu, or 2: relu's gradient, c zeroed where ``gate`` (relu's output, [m, n])
+is not > 0; 0: nothing more. The fused_gemm_epilogue ops (kernels/cpu/fused.py) use them; mul
+passes an empty bias and 0."""
 import numba
 from numba import prange, uintp
+
+
+@numba.njit(cache=True, nogil=True)
+def _epilogue(c, i0, i1, j0, j1, bias, gate, act):
+    """Rows i0:i1, columns j0:j1 of c: + bias, then the activation ``act`` (see above), as
+    elementwise_add, relu and relu_grad compute them (_pointwise_loops.py): the same numbers. One
+    simple loop a row for each, so that each vectorises."""
+    if bias.size == 0 and act == 0:
+        return
+    zero = c.dtype.type(0)
+    for i in range(i0, i1):
+        row = c[i]
+        if bias.size:
+            for j in range(j0, j1):
+                row[j] += bias[j]
+        if act == 1:
+            for j in range(j0, j1):
+                v = row[j]
+                row[j] = v if (v > zero or v != v) else zero
+        elif act == 2:
+            mask = gate[i]
+            for j in range(j0, j1):
+                row[j] = row[j] if mask[j] > zero else row[j] * zero
 
 
 def _gemm_blocks(blocks):
     """The loop over the blocks ``blocks`` (range or prange): c [m, n] = op(a) @ op(b) for
     C-contiguous 2-D arrays (op: a transpose where trans_* is 112), in ``parts`` blocks of rows of c,
-    or of columns where ``by_cols``. The arrays (not bare addresses) are passed so that their dtype
+    or of columns where ``by_cols``, each block then given the epilogue. The arrays (not bare addresses) are passed so that their dtype
     is part of the compiled signature, with the GEMM that matches it. The blocks are the same
     whichever twin runs them, and how many threads: a BLAS may round a row differently at another
     block height (OpenBLAS 0.3.31's SGEMM does), never for another thread."""
-    def loop(gemm, trans_a, trans_b, a, b, c, parts, by_cols):
+    def loop(gemm, trans_a, trans_b, a, b, c, bias, gate, act, parts, by_cols):
         m, n = c.shape
         k = a.shape[0] if trans_a == 112 else a.shape[1]
         lda, ldb, size = a.shape[1], b.shape[1], a.itemsize
@@ -33,20 +62,22 @@ def _gemm_blocks(blocks):
                 first = s0 if trans_b == 111 else s0 * ldb
                 gemm(101, trans_a, trans_b, m, s1 - s0, k, 1.0, a.ctypes.data, lda,
                      b.ctypes.data + uintp(first * size), ldb, 0.0, c.ctypes.data + uintp(s0 * size), n)
+                _epilogue(c, 0, m, s0, s1, bias, gate, act)
             else:           # rows s0:s1 of op(a): rows of a, or columns
                 first = s0 * lda if trans_a == 111 else s0
                 gemm(101, trans_a, trans_b, s1 - s0, n, k, 1.0, a.ctypes.data + uintp(first * size), lda,
                      b.ctypes.data, ldb, 0.0, c.ctypes.data + uintp(s0 * n * size), n)
+                _epilogue(c, s0, s1, 0, n, bias, gate, act)
     return loop
 
 
 def _gemm_k_blocks(blocks):
     """The loop over the blocks of the inner dimension k (range or prange): c [m, n] = op(a) @ op(b)
     as ``parts`` products of k-blocks into ``partial`` [parts, m, n], then a second loop over blocks
-    of rows of c adds them in order (c = P0 + P1 + ...). Each thread reads one block of rows of op(b)
+    of rows of c adds them in order (c = P0 + P1 + ...) and applies the epilogue to each row. Each thread reads one block of rows of op(b)
     and no other (math.split_mode says why). The blocks and the order of the sums are the same
     whichever twin runs them, and on however many threads."""
-    def loop(gemm, trans_a, trans_b, a, b, c, partial, parts):
+    def loop(gemm, trans_a, trans_b, a, b, c, partial, bias, gate, act, parts):
         m, n = c.shape
         k = a.shape[0] if trans_a == 112 else a.shape[1]
         lda, ldb, size = a.shape[1], b.shape[1], a.itemsize
@@ -64,6 +95,7 @@ def _gemm_k_blocks(blocks):
                 for q in range(1, parts):
                     for j in range(n):
                         c[i, j] += partial[q, i, j]
+                _epilogue(c, i, i + 1, 0, n, bias, gate, act)
     return loop
 
 

@@ -59,10 +59,16 @@ def elementwise_add_grad(ins, attrs):
     run = mid_run(x, y, attrs["axis"]) if is_float(x, y, dout) and dout.shape == x.shape else None
     if run is None:
         return _add_grad_numpy(ins, attrs)
-    dy = np.empty(y.shape, dtype=y.dtype)
+    return {"X@GRAD": dout, "Y@GRAD": bias_grad(dout, run, y.shape)}
+
+
+def bias_grad(dout, run, shape):
+    """The gradient of a bias Y of ``shape`` added to X [pre, n, post] (``run``), from X's gradient
+    ``dout`` (float32/float64): dout summed over pre and post, in a numba loop."""
+    dy = np.empty(shape, dtype=dout.dtype)
     args = (np.ascontiguousarray(dout).reshape(run), dy.reshape(-1))
     loop_or(_replicas.sum_outer, _loops().sum_outer, *args)(*args)
-    return {"X@GRAD": dout, "Y@GRAD": dy}
+    return dy
 
 
 def _binary(fn):

@@ -64,9 +64,14 @@ def split_mode(m, n, k, weight_rows=None):
     return COLS if n >= 4 * m else ROWS
 
 
-def _matmul2d(a, b, trans_a=False, trans_b=False, weight_rows=None):
+# a GEMM's epilogue (_blas_loops.py): after the bias, nothing, relu, or relu's gradient (a gate)
+NO_ACT, RELU, RELU_GRAD = 0, 1, 2
+
+
+def matmul2d(a, b, trans_a=False, trans_b=False, weight_rows=None, bias=None, act=NO_ACT, gate=None):
     """op(a) @ op(b) for 2-D arrays, op being a transpose where asked; ``weight_rows``: see
-    split_mode."""
+    split_mode. Then the epilogue, on each block as its thread computes it: + ``bias`` (a row of
+    n values), then ``act``: RELU, or RELU_GRAD (zero where ``gate``, [m, n], is not > 0)."""
     m, k = (a.shape[1], a.shape[0]) if trans_a else a.shape
     n = b.shape[0] if trans_b else b.shape[1]
     macs = m * n * k
@@ -80,22 +85,43 @@ def _matmul2d(a, b, trans_a=False, trans_b=False, weight_rows=None):
             a, b = np.ascontiguousarray(a), np.ascontiguousarray(b)
             out = np.empty((m, n), dtype=a.dtype)
             ta, tb = _cblas.TRANS if trans_a else _cblas.NO_TRANS, _cblas.TRANS if trans_b else _cblas.NO_TRANS
+            epilogue = _epilogue_args(a.dtype, bias, act, gate)
             loops, parallel = _loops(), parallel_threads() > 1
             if mode == INNER and parts > 1:
-                args = (gemm, ta, tb, a, b, out, np.empty((parts, m, n), dtype=a.dtype), parts)
+                args = (gemm, ta, tb, a, b, out, np.empty((parts, m, n), dtype=a.dtype), *epilogue, parts)
                 twin(loops.gemm_k_blocks, loops.gemm_k_blocks_parallel, parallel, *args)(*args)
             else:
-                args = (gemm, ta, tb, a, b, out, parts, mode == COLS)
+                args = (gemm, ta, tb, a, b, out, *epilogue, parts, mode == COLS)
                 twin(loops.gemm_blocks, loops.gemm_blocks_parallel, parallel, *args)(*args)
             return out
     threads.for_gemm(macs)
-    return (a.T if trans_a else a) @ (b.T if trans_b else b)
+    out = (a.T if trans_a else a) @ (b.T if trans_b else b)
+    if bias is not None:
+        np.add(out, bias, out=out)
+    if act == RELU:
+        np.maximum(out, 0, out=out)
+    elif act == RELU_GRAD:
+        np.multiply(out, gate > 0, out=out)
+    return out
+
+
+_NONE = {}      # dtype -> (an empty bias, an empty gate): the epilogue that does nothing
+
+
+def _epilogue_args(dtype, bias, act, gate):
+    """(bias, gate, act) as the loops take them: empty arrays of ``dtype`` for those not given."""
+    empty = _NONE.get(dtype)
+    if empty is None:
+        empty = _NONE[dtype] = (np.empty(0, dtype), np.empty((0, 0), dtype))
+    bias = empty[0] if bias is None else np.ascontiguousarray(bias, dtype=dtype).reshape(-1)
+    gate = empty[1] if gate is None else np.ascontiguousarray(gate, dtype=dtype)
+    return bias, gate, act
 
 
 def mul(ins, attrs):
     x, y = ins["X"], ins["Y"]
     xd, yd = attrs["x_num_col_dims"], attrs["y_num_col_dims"]
-    out = _matmul2d(_as_matrix(x, xd), _as_matrix(y, yd), weight_rows=INNER)
+    out = matmul2d(_as_matrix(x, xd), _as_matrix(y, yd), weight_rows=INNER)
     return {"Out": out.reshape(x.shape[:xd] + y.shape[yd:])}
 
 
@@ -103,7 +129,7 @@ def mul_grad_x(ins, attrs):
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     xd, yd = attrs["x_num_col_dims"], attrs["y_num_col_dims"]
     y2 = _as_matrix(y, yd)
-    dx = _matmul2d(dout.reshape(-1, y2.shape[1]), y2, trans_b=True, weight_rows=COLS)
+    dx = matmul2d(dout.reshape(-1, y2.shape[1]), y2, trans_b=True, weight_rows=COLS)
     return {"X@GRAD": dx.reshape(x.shape)}
 
 
@@ -111,7 +137,7 @@ def mul_grad_y(ins, attrs):
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     xd, yd = attrs["x_num_col_dims"], attrs["y_num_col_dims"]
     x2 = _as_matrix(x, xd)
-    dy = _matmul2d(x2, dout.reshape(x2.shape[0], -1), trans_a=True)
+    dy = matmul2d(x2, dout.reshape(x2.shape[0], -1), trans_a=True)
     return {"Y@GRAD": dy.reshape(y.shape)}
 
 

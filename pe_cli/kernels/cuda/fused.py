@@ -1,8 +1,45 @@
 """CUDA twins of kernels/cpu/fused.py: the CUDA kernels of the ops the fused ops replace, called
 in the same order within one op (pe_cli/kernels/fused_math.py)."""
+from ..common import gemm_rows
 from ..fused_math import fused_kernels, fusion_group_kernel
 from . import activation, elementwise, nn
+from ._matmul import matmul as _matmul
+from ._reduce import reduce
 
 # fused_elemwise_activation, fused_batch_norm_act and their grads: module attributes, found by op type
 globals().update(fused_kernels(activation, elementwise, nn))
 fusion_group = fusion_group_kernel(__package__)
+
+
+# fused_gemm_epilogue and its gradient: the CUDA matmul, then the bias add and relu (or relu's
+# gradient) kernels, in the order the unfused ops run them
+def fused_gemm_epilogue(ins, attrs):
+    x, y = ins["X"], ins["Y"]
+    tx = attrs["trans_x"]
+    rows, stored = gemm_rows(x.shape, tx)
+    out = _matmul(x.reshape(stored), y, trans_a=tx, trans_b=attrs["trans_y"])
+    out = elementwise.elementwise_add({"X": out, "Y": ins["Bias"]}, {"axis": -1})["Out"]
+    if attrs["activation"] == "relu":
+        out = activation.relu({"X": out}, {})["Out"]
+    return {"Out": out.reshape(rows + tuple(out.shape)[-1:])}
+
+
+def fused_gemm_epilogue_grad(ins, attrs):
+    dout, x, y = ins["DOut"], ins["X"], ins["Y"]
+    tx, ty = attrs["trans_x"], attrs["trans_y"]
+    wanted = attrs.get("_outputs", ("DX", "DY", "DBias"))
+    x2 = x.reshape(gemm_rows(x.shape, tx)[1])
+    n = tuple(dout.shape)[-1]           # (the simulator's shapes take no negative index)
+    d = dout.reshape((dout.size // n, n))
+    outs = {}
+    if "DBias" in wanted:
+        outs["DBias"] = reduce(d, (0,), "sum")
+    if "DY" in wanted:
+        dy = _matmul(d, x2, trans_a=True, trans_b=tx) if ty else _matmul(x2, d, trans_a=not tx)
+        outs["DY"] = dy.reshape(y.shape)
+    if "DX" in wanted:
+        dx = _matmul(y, d, trans_a=ty, trans_b=True) if tx else _matmul(d, y, trans_b=not ty)
+        if attrs["activation_grad"] == "relu_grad":
+            dx = activation.relu_grad({"Out": x2, "Out@GRAD": dx}, {})["X@GRAD"]
+        outs["DX"] = dx.reshape(x.shape)
+    return outs
