@@ -354,6 +354,46 @@ def test_mul_and_its_gradients_split_over_threads(dtype, batch, parts, device_th
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("parts", [2, 3])
+@pytest.mark.parametrize("batch", [800, 20])
+def test_fused_gemm_epilogue_is_bitwise_the_unfused_kernels(dtype, batch, parts, device_threads, monkeypatch):
+    """fused_gemm_epilogue(_grad)'s epilogue, on each block of the split GEMM in its thread (bias +
+    relu; relu's gradient), gives the bits of mul, elementwise_add and relu, and of mul's gradients,
+    elementwise_add_grad and relu_grad, run one by one: for each split (at batch 800 all by rows;
+    at 20 the forward by k, the input gradient by columns), over 2 and 3 blocks on 1 and 2
+    threads. The fused kernels split each GEMM as the unfused ones do (math.split_mode)."""
+    from pe_cli.kernels.cpu import fused, math as kmath, threads
+    monkeypatch.setattr(threads, "_quiet_share", parts)
+    x = np.maximum(rng.normal(size=(batch, 97)), 0).astype(dtype)       # a relu's output
+    x[0, :3] = [np.nan, -0.0, 0.0]
+    y, bias = rng.normal(size=(97, 363)).astype(dtype), rng.normal(size=363).astype(dtype)
+    dout = rng.normal(size=(batch, 363)).astype(dtype)
+    dout[1, :2] = [np.inf, -np.inf]
+    mul_attrs, add_attrs = {"x_num_col_dims": 1, "y_num_col_dims": 1}, {"axis": -1}
+    small, threads.SPLIT_GEMM_MACS = threads.SPLIT_GEMM_MACS, 1     # every GEMM counts as large here
+    try:
+        out = fused.fused_gemm_epilogue({"X": x, "Y": y, "Bias": bias},
+                                        {"trans_x": False, "trans_y": False, "activation": "relu"})["Out"]
+        total = elementwise.elementwise_add({"X": kmath.mul({"X": x, "Y": y}, mul_attrs)["Out"], "Y": bias},
+                                            add_attrs)["Out"]
+        want = activation.relu({"X": total}, {})["Out"]
+        grads = fused.fused_gemm_epilogue_grad({"DOut": dout, "X": x, "Y": y},
+                                               {"trans_x": False, "trans_y": False, "activation_grad": "relu_grad"})
+        ins = {"X": x, "Y": y, "Out@GRAD": dout}
+        dbias = elementwise.elementwise_add_grad({"X": dout, "Y": bias, "Out": dout, "Out@GRAD": dout},
+                                                 add_attrs)["Y@GRAD"]
+        dx = activation.relu_grad({"Out": x, "Out@GRAD": kmath.mul_grad_x(ins, mul_attrs)["X@GRAD"]}, {})["X@GRAD"]
+        dy = kmath.mul_grad_y(ins, mul_attrs)["Y@GRAD"]
+    finally:
+        threads.SPLIT_GEMM_MACS = small
+    assert out.tobytes() == want.tobytes()
+    assert grads["DBias"].tobytes() == dbias.tobytes()
+    assert grads["DY"].tobytes() == dy.tobytes()
+    assert grads["DX"].tobytes() == dx.tobytes()
+    assert out.dtype == grads["DX"].dtype == dtype
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape", [(4, 3, 5, 7), (6, 4), (2, 5, 3), (1, 2, 1, 1)], ids=str)
 def test_batch_norm_training_paths_agree(shape, dtype, device_threads, monkeypatch):
     c = shape[1]
