@@ -35,9 +35,12 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_models import BATCH_NORM_MODELS, MODELS, NETS, STEPS_SCALE, PeModel, TorchModel, model_flops  # noqa: E402
+from bench_models import (BATCH_NORM_MODELS, MODELS, NETS, STEPS_SCALE, PeModel, TorchModel,  # noqa: E402
+                          build_strategy, model_flops)
 
 GEMM_BOUND = ("mlp", "wide")    # models whose step is GEMMs and little else: the report gives their floor
+# the fused configuration's build strategy: each fc layer's bias and relu in its GEMM (docs/PARALLEL.md)
+FUSED = {"fuse_gemm_epilogue": True}
 
 
 def matmul_gflops(threads, n=1024, reps=10):
@@ -54,8 +57,9 @@ def matmul_gflops(threads, n=1024, reps=10):
     return 2 * n ** 3 / statistics.median(times) / 1e9
 
 
-def worker(kind, arg):
-    """A worker process: builds models on request and times their steps (JSON lines on stdin/out)."""
+def worker(kind, arg, options):
+    """A worker process: builds models on request and times their steps (JSON lines on stdin/out);
+    ``options``: pe's BuildStrategy options ({} for none)."""
     models = {}
     out = sys.stdout
     sys.stdout = sys.stderr            # anything printed by libraries stays off the protocol
@@ -69,7 +73,8 @@ def worker(kind, arg):
         elif cmd["cmd"] == "run":
             name, batch = cmd["model"], MODELS[cmd["model"]]
             if name not in models:
-                models[name] = PeModel(name, batch, arg) if kind == "pe" else TorchModel(name, batch, arg)
+                models[name] = PeModel(name, batch, arg, build_strategy(options)) if kind == "pe" \
+                    else TorchModel(name, batch, arg)
             m = models[name]
             losses = [m.step() for _ in range(cmd["warmup"])]
             if kind == "pe":        # the parallel loops a first run compiles in the background: ready now
@@ -85,7 +90,7 @@ def worker(kind, arg):
             reply = {"per_step": (time.perf_counter() - first) / len(times), "median": statistics.median(times),
                      "losses": losses, "threads": m.threads}
         elif cmd["cmd"] == "prepare":     # compile what the model needs, on a copy the timed runs never see
-            PeModel(cmd["model"], MODELS[cmd["model"]], arg).step()
+            PeModel(cmd["model"], MODELS[cmd["model"]], arg, build_strategy(options)).step()
             from pe_cli.kernels import finish_compiling
             finish_compiling()
         elif cmd["cmd"] == "profile":
@@ -100,11 +105,11 @@ def worker(kind, arg):
 
 
 class Worker:
-    def __init__(self, label, kind, arg, env=None):
+    def __init__(self, label, kind, arg, env=None, options=None):
         self.label = label
         env = dict(os.environ, PE_QUIET="1", **(env or {}))
-        self.proc = subprocess.Popen([sys.executable, __file__, "--worker", kind, str(arg)], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, text=True, env=env)
+        self.proc = subprocess.Popen([sys.executable, __file__, "--worker", kind, str(arg), json.dumps(options or {})],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
 
     def ask(self, **cmd):
         self.proc.stdin.write(json.dumps(cmd) + "\n")
@@ -172,10 +177,10 @@ def main():
     parser.add_argument("--no-torch", action="store_true", help="measure pe only")
     parser.add_argument("--quiet-only", action="store_true", help="skip the phase with a competing busy process")
     parser.add_argument("--json", help="also write the results here")
-    parser.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--worker", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        return worker(args.worker[0], int(args.worker[1]))
+        return worker(args.worker[0], int(args.worker[1]), json.loads(args.worker[2]))
 
     from pe_cli.kernels.cpu import threads
     n = args.devices or max(2, threads.cores())
@@ -188,14 +193,16 @@ def main():
         except ImportError:
             raise SystemExit("bench: PyTorch is not installed; run `make bench` (it installs torch==2.13.0 "
                              "into .venv) or pass --no-torch")
-    # (label, kind, devices or torch threads, threads in use, environment)
+    # (label, kind, devices or torch threads, threads in use, environment); "pe 1 dev" is pe's default,
+    # "fused" a CompiledProgram whose BuildStrategy fuses each fully connected layer (FUSED)
     configs = [("pe 1 dev 1 thr", "pe", 1, 1, {"PE_DEVICE_THREADS": "1"}), ("pe 1 dev", "pe", 1, n, {}),
-               (f"pe {n} dev", "pe", n, n, {})]
+               ("pe 1 dev fused", "pe", 1, n, {}), (f"pe {n} dev", "pe", n, n, {})]
     if not args.no_torch:
         configs += [("torch 1 thr", "torch", 1, 1, {}), (f"torch {n} thr", "torch", n, n, {})]
     print(f"bench: {threads.cores()} core(s); models {', '.join(models)}; {args.reps} repetitions x "
           f"({args.warmup} warm-up + {args.steps} timed steps); configurations interleaved", flush=True)
-    workers = {label: Worker(label, kind, arg, env) for label, kind, arg, _, env in configs}
+    workers = {label: Worker(label, kind, arg, env, FUSED if label.endswith("fused") else None)
+               for label, kind, arg, _, env in configs}
     ceiling_worker = Worker("numpy", "pe", 1)
     try:
         # every pe worker compiles its loops first: a helper process compiling for one worker while

@@ -126,6 +126,17 @@ def feed_shape(model):
 
 # -- pe ----------------------------------------------------------------------------------------------
 
+def build_strategy(options):
+    """A fluid.BuildStrategy with ``options`` ({name: value}) set, or None for none."""
+    if not options:
+        return None
+    import pe_cli.fluid as fluid
+    strategy = fluid.BuildStrategy()
+    for name, value in options.items():
+        setattr(strategy, name, value)
+    return strategy
+
+
 class PeModel:
     def __init__(self, model, batch, devices, build_strategy=None):
         import numpy as np
@@ -151,8 +162,11 @@ class PeModel:
             for name, value in zip(names[key], values):
                 if value is not None:
                     self.scope.find_var(name).get_tensor().set(value, fluid.CPUPlace())
-        self.program = main if devices == 1 and build_strategy is None else fluid.CompiledProgram(main).with_data_parallel(
-            loss_name=loss.name, build_strategy=build_strategy, places=[fluid.CPUPlace()] * devices)
+        if devices == 1:        # one device: the Program, or a CompiledProgram running the strategy's passes
+            self.program = main if build_strategy is None else fluid.CompiledProgram(main, build_strategy=build_strategy)
+        else:
+            self.program = fluid.CompiledProgram(main).with_data_parallel(
+                loss_name=loss.name, build_strategy=build_strategy, places=[fluid.CPUPlace()] * devices)
         self.loss = loss
         data = synthetic_batch(model, batch)
         self.feed = {"x": data["x"]} if model == "seed" else {"x": data["x"], "label": data["label"]}

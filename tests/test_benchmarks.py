@@ -42,3 +42,18 @@ def test_bench_lstm_model_trains_the_same_on_one_and_two_devices():
     losses_two = [two.step() for _ in range(6)]
     assert losses_one[-1] < losses_one[0]
     assert max(abs(a - b) for a, b in zip(losses_one, losses_two)) < 1e-5 * abs(losses_one[0])
+
+
+def test_bench_fused_configuration_trains_as_the_default_one():
+    """The 'pe 1 dev fused' row (a CompiledProgram with bench_cpu.FUSED's build strategy) trains the
+    MLP and the seed model with the default row's losses, to the bit, with fused ops."""
+    sys.path.insert(0, os.path.join(REPO, "benchmarks"))
+    try:
+        from bench_cpu import FUSED
+        from bench_models import PeModel, build_strategy
+    finally:
+        sys.path.pop(0)
+    for model in ("mlp", "seed"):
+        plain, fused = PeModel(model, 16, 1), PeModel(model, 16, 1, build_strategy(FUSED))
+        assert [plain.step() for _ in range(3)] == [fused.step() for _ in range(3)]
+        assert fused.program._passed[3], "the pass changed nothing"

@@ -57,7 +57,7 @@ def fused_gemm_epilogue_grad(ins, attrs):
             else d.sum(axis=0).astype(d.dtype, copy=False)
     if "DY" in wanted:          # op(Y)'s gradient is op(X)^T @ d; Y stored [N, K] takes its transpose
         dy = math.matmul2d(d, x2, True, tx) if ty else math.matmul2d(x2, d, not tx, False)
-        outs["DY"] = dy.reshape(y.shape)
+        outs["DY"] = dy if dy.shape == y.shape else dy.reshape(y.shape)     # (an update then sees it own its data)
     if "DX" in wanted:          # op(X)'s gradient is d @ op(Y)^T, zeroed where X is not > 0 for relu_grad
         act = math.RELU_GRAD if attrs["activation_grad"] == "relu_grad" else math.NO_ACT
         gate = x2 if act == math.RELU_GRAD else None
