@@ -5,7 +5,8 @@
 For each model and device count it builds one CompiledProgram per setting (same seed, same batch)
 and runs them in turns, one step each, so a change of the machine's load falls on every setting
 alike; it prints the median step time of each, its ratio to the unfused one, and whether every
-setting gave the same losses. Settings: off; fuse_elewise_add_act_ops ('add+act');
+setting gave the same losses. Settings: off; fuse_gemm_epilogue ('gemm': each fc layer's bias
+and relu in its GEMM); fuse_elewise_add_act_ops ('add+act');
 fuse_bn_act_ops ('bn+act', the conv net only); fuse_all_reduce_ops ('allreduce', 2 devices or
 more); fuse_all_optimizer_ops ('optimizer': the model's sgd updates, 14, 12 and 34, in one op);
 enable_auto_fusion ('auto': each bias add + relu in one fusion_group op);
@@ -27,11 +28,11 @@ import numpy as np
 import pe_cli.fluid as fluid
 from pe_cli.kernels.cpu import threads
 
-FLAGS = {"add+act": ("fuse_elewise_add_act_ops",), "bn+act": ("fuse_bn_act_ops",),
+FLAGS = {"gemm": ("fuse_gemm_epilogue",), "add+act": ("fuse_elewise_add_act_ops",), "bn+act": ("fuse_bn_act_ops",),
          "allreduce": ("fuse_all_reduce_ops",), "optimizer": ("fuse_all_optimizer_ops",),
          "auto": ("enable_auto_fusion",), "opdeps": ("enable_backward_optimizer_op_deps",),
-         "all": ("fuse_elewise_add_act_ops", "fuse_bn_act_ops", "fuse_all_reduce_ops", "fuse_all_optimizer_ops",
-                 "enable_auto_fusion")}
+         "all": ("fuse_gemm_epilogue", "fuse_elewise_add_act_ops", "fuse_bn_act_ops", "fuse_all_reduce_ops",
+                 "fuse_all_optimizer_ops", "enable_auto_fusion")}
 
 
 def mlp(x):
@@ -74,7 +75,7 @@ def build(model):
 
 
 def settings(model, devices):
-    names = ["off", "add+act"]
+    names = ["off", "gemm", "add+act"]
     if model == "conv_bn":
         names.append("bn+act")
     if devices > 1:

@@ -4,6 +4,7 @@ cannot be fetched, and that training with it gives the losses and parameters of 
 it, to the bit (MLP, LeNet-5, batch-norm CNN; one device through a CompiledProgram, and 1 and 2
 devices data parallel)."""
 import collections
+import os
 
 import numpy as np
 import pytest
@@ -130,3 +131,44 @@ def test_pe_graph_passes_shows_the_fused_ops():
     assert any(line.startswith("fuse_gemm_epilogue: ") and line.endswith(" changes") for line in lines), lines
     assert any("-> fused_gemm_epilogue writing" in line for line in lines)
     assert any("-> fused_gemm_epilogue_grad writing" in line for line in lines)
+
+
+def test_pe_train_on_one_device_runs_the_fused_program_with_the_same_numbers(tmp_path):
+    """`pe train` on one device with build_strategy.fuse_gemm_epilogue: the sequential executor runs
+    the fused program (a single-device CompiledProgram, run/placement.py); the fetched losses and the
+    final parameters equal an unfused run's, to the bit."""
+    small = ["data.train.limit=160", "data.eval.limit=100", "data.batch_size=32", "data.eval_batch_size=100",
+             "epochs=1", "fetch.every=1", "devices=1"]
+    runs = {}
+    for fuse in (False, True):
+        out = tmp_path / f"fuse-{fuse}"
+        proc = pe("train", "configs/mnist_mlp.yaml", *small, f"build_strategy.fuse_gemm_epilogue={str(fuse).lower()}",
+                  "--out", out, "-q")
+        assert proc.returncode == 0, proc.stderr
+        with np.load(out / "fetches.npz") as z:
+            losses = z["loss"].copy()
+        ckpt = out / "ckpt" / (out / "ckpt" / "last").read_text().strip()
+        runs[fuse] = losses, {f: np.load(ckpt / f) for f in sorted(os.listdir(ckpt)) if f.endswith(".npy")}
+    assert runs[False][0].shape == (5, 1)
+    np.testing.assert_array_equal(runs[False][0], runs[True][0])
+    assert runs[False][1].keys() == runs[True][1].keys()
+    for name, value in runs[False][1].items():
+        np.testing.assert_array_equal(value, runs[True][1][name], err_msg=name)
+
+
+def test_one_device_takes_a_single_device_compiled_program_only_for_the_options_it_honours():
+    from pe_cli.compiler import CompiledProgram
+    from pe_cli.config import load_config
+    from pe_cli.run.build import build_programs
+    from pe_cli.run.placement import train_program
+
+    def program(*overrides):
+        cfg = load_config("configs/mnist_mlp.yaml", ["devices=1", *overrides])
+        return train_program(cfg, build_programs(cfg.model, cfg), fluid.CPUPlace())
+    assert not isinstance(program(), CompiledProgram)                     # the main program as it is
+    fused = program("build_strategy.fuse_gemm_epilogue=true", "build_strategy.memory_optimize=true")
+    assert isinstance(fused, CompiledProgram) and not fused._is_data_parallel
+    assert fused._build_strategy.fuse_gemm_epilogue and fused._build_strategy.memory_optimize
+    # a graph pass or an execution option needs the parallel executor's graph, even on one device
+    for option in ("build_strategy.enable_inplace=true", "exec_strategy.num_threads=2"):
+        assert program("build_strategy.fuse_gemm_epilogue=true", option)._is_data_parallel, option

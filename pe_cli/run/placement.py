@@ -5,6 +5,7 @@ all ask here."""
 import os
 
 from ..compiler import CompiledProgram
+from ..compiler.passes import PROGRAM_ORDER
 from ..compiler.strategy import BuildStrategy, ExecutionStrategy
 from ..config.keys import ASYNC_ONLY
 from ..errors import PeError
@@ -68,21 +69,31 @@ def in_run_dir(program, run_dir):
         strategy.debug_graphviz_path = os.path.join(run_dir, strategy.debug_graphviz_path)
 
 
-def _non_default_strategies(cfg):
-    for key, cls in _STRATEGIES:
-        defaults = cls().to_dict()
-        if any(v != defaults.get(k) for k, v in cfg.data[key].items()):
-            return True
-    return False
+def _changed(cfg, key, cls):
+    """The options of ``key`` (build_strategy or exec_strategy) the config sets away from their
+    defaults (not pe train's async keys, which are no strategy option)."""
+    defaults = cls().to_dict()
+    return {k for k, v in cfg.data[key].items() if v != defaults.get(k) and not (key == "exec_strategy" and k in ASYNC_ONLY)}
+
+
+# what a CompiledProgram without data parallelism honours (executor/compiled.py): the program passes
+# and memory_optimize; the sequential executor runs it on one device, without the parallel executor's
+# scheduling (the MLP's step: 1.04 ms that way, 1.27 through with_data_parallel on one place)
+ONE_DEVICE_OPTIONS = frozenset(PROGRAM_ORDER) | {"memory_optimize"}
 
 
 def train_program(cfg, programs, place, trainer_id=0):
-    """The program to run for training: the main program, or a CompiledProgram with data
-    parallelism over ``devices`` places when more than one device (or a strategy, such as several
-    trainer processes) is asked for; ``trainer_id``: this process's MPI rank."""
+    """The program to run for training: the main program; on one device with only the strategy
+    options a single-device CompiledProgram honours (the fusions, memory_optimize), a CompiledProgram
+    of it; else a CompiledProgram with data parallelism over ``devices`` places (several devices, or
+    a strategy such as several trainer processes); ``trainer_id``: this process's MPI rank."""
     devices = cfg.data["devices"]
-    if devices == 1 and (not _non_default_strategies(cfg) or cfg.data["distributed"]["mode"] == "pserver"):
+    build_options = _changed(cfg, "build_strategy", BuildStrategy)
+    exec_options = _changed(cfg, "exec_strategy", ExecutionStrategy)
+    if devices == 1 and ((not build_options and not exec_options) or cfg.data["distributed"]["mode"] == "pserver"):
         return programs.main        # pserver mode: the transpiled program's sends and receives run in order
+    if devices == 1 and not exec_options and build_options <= ONE_DEVICE_OPTIONS:
+        return CompiledProgram(programs.main, build_strategy=strategies(cfg)[0])
     places = [CUDAPlace(i) if place.kind == "cuda" else CPUPlace(i) for i in range(devices)]
     build_strategy, exec_strategy = strategies(cfg)
     build_strategy.trainer_id = trainer_id

@@ -333,9 +333,9 @@ def test_mul_and_its_gradients_split_over_threads(dtype, batch, parts, device_th
     monkeypatch.setattr(threads, "_quiet_share", parts)     # the blocks, on the threads the device has
     calls, twin = [], kmath.twin
 
-    def record(*a):     # which loop, and its last argument: by_cols for blocks of rows or columns
+    def record(*a, **kw):     # which loop, and its last argument: by_cols for blocks of rows or columns
         calls.append("inner" if a[0] is kmath._loops().gemm_k_blocks else ("cols" if a[-1] else "rows"))
-        return twin(*a)
+        return twin(*a, **kw)
     monkeypatch.setattr(kmath, "twin", record)
     small, threads.SPLIT_GEMM_MACS = threads.SPLIT_GEMM_MACS, 1     # every GEMM counts as large here
     try:

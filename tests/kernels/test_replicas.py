@@ -154,3 +154,29 @@ def test_conv2d_winograd_forward_and_filter_gradient(geo, dtype, monkeypatch):
     parts = np.zeros((min(_conv.FILTER_RUNS, n), 16, m, c), dtype)
     same_bits(loops.grad_filter, _replicas.winograd_grad_filter,
               (gemm, x, awkward(out.shape, dtype), g.pads[0], g.pads[2], th, parts, *buf), [6], any_nan=True)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("act", [0, 1, 2], ids=["none", "relu", "relu_grad"])
+@pytest.mark.parametrize("split", ["rows", "cols", "inner"])
+@pytest.mark.parametrize("trans", [(111, 111), (112, 111), (111, 112)], ids=["nn", "tn", "nt"])
+def test_split_gemms_and_their_epilogue(trans, split, act, dtype):
+    """mul's GEMM by blocks of rows, columns or k (3 blocks, uneven), with the fused epilogue: a bias
+    over awkward values (ties, -0.0, infinities, NaN) and relu, or relu's gradient gated by a relu
+    output with zeros and NaN."""
+    gemm, loops = _cblas.gemm(np.dtype(dtype)), _numba.lazy("_blas_loops")()
+    if gemm is None:
+        pytest.skip("numpy's BLAS exposes no CBLAS GEMM here: the split GEMM loops are not used")
+    m, k, n = 13, 11, 10
+    ta, tb = trans
+    a = rng.normal(size=(k, m) if ta == 112 else (m, k)).astype(dtype)
+    b = rng.normal(size=(n, k) if tb == 112 else (k, n)).astype(dtype)
+    bias = awkward((n,), dtype) if act != 2 else np.empty(0, dtype)
+    gate = np.maximum(awkward((m, n), dtype), 0) if act == 2 else np.empty((0, 0), dtype)
+    c = np.empty((m, n), dtype)
+    if split == "inner":
+        args = (gemm, ta, tb, a, b, c, np.empty((3, m, n), dtype), bias, gate, act, 3)
+        same_bits(loops.gemm_k_blocks, _replicas.gemm_k_blocks, args, [5])
+    else:
+        args = (gemm, ta, tb, a, b, c, bias, gate, act, 3, split == "cols")
+        same_bits(loops.gemm_blocks, _replicas.gemm_blocks, args, [5])

@@ -65,9 +65,9 @@ class Helper:
         threading.Thread(target=self._read, name="pe-compile-helper", daemon=True).start()
         return True
 
-    def ask(self, key, loop, spec, first):
-        """Queues ``loop`` (a module-level numba dispatcher) for the argument types ``spec``."""
-        request = {"module": loop.py_func.__module__, "name": loop.py_func.__name__, "spec": spec}
+    def ask(self, key, loop, name, spec, first):
+        """Queues ``loop`` (a numba dispatcher its module binds to ``name``) for the argument types ``spec``."""
+        request = {"module": loop.py_func.__module__, "name": name, "spec": spec}
         with self.cond:
             self.queue[0 if first else 1].append((key, request))
             self.sent += 1

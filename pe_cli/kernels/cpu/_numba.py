@@ -16,6 +16,7 @@ once, and its sleeping workers were measured to wake too slowly). OpenMP is pick
 """
 import importlib
 import os
+import sys
 import threading
 import time
 
@@ -185,7 +186,7 @@ class _Later:
             if answered is None and _cacheable(loop) and self.helper.usable():
                 spec = _compile_child.spec_of(args)
             if spec is not None:
-                self.helper.ask(key, loop, spec, first)
+                self.helper.ask(key, loop, module_name(loop), spec, first)
                 for listener in DEFERRED:
                     listener(self.helper.sent)
                 return False
@@ -243,9 +244,26 @@ class _Listener:
 
 
 def _cacheable(loop):
-    """True when numba caches ``loop`` (``cache=True``), a module-level function the helper finds."""
+    """True when numba caches ``loop`` (``cache=True``) and the helper can find it: a module-level
+    name is bound to it (``module_name``)."""
     cache = getattr(loop, "_cache", None)
-    return cache is not None and type(cache).__name__ != "NullCache" and "<locals>" not in loop.py_func.__qualname__
+    return cache is not None and type(cache).__name__ != "NullCache" and module_name(loop) is not None
+
+
+_names = {}     # id(dispatcher) -> the name its module binds it to
+
+
+def module_name(loop):
+    """The name ``loop``'s module binds it to, or None: its function's own name, or, for a loop
+    made by a function (a twin, _blas_loops.py), the name the module gives the dispatcher."""
+    name = _names.get(id(loop))
+    if name is None:
+        module = sys.modules.get(loop.py_func.__module__)
+        found = getattr(module, loop.py_func.__name__, None) is loop
+        name = loop.py_func.__name__ if found else next(
+            (n for n, v in vars(module or object).items() if v is loop), "")
+        _names[id(loop)] = name
+    return name or None
 
 
 def _load_cached(twin, sig):

@@ -70,6 +70,57 @@ def sgd_in_place(p, g, lr):
     sgd(p, g, lr, p)
 
 
+# -- the split GEMMs and their epilogue (_blas_loops.py): the same CBLAS calls on the same blocks ------
+
+@_quiet
+def _epilogue(block, bias, gate, act):
+    """A block of c (a view): + bias (its columns), then relu or relu's gradient, as the loop."""
+    if bias.size:
+        np.add(block, bias, out=block)
+    if act == 1:
+        np.copyto(block, np.where(~(block <= 0), block, block.dtype.type(0)))
+    elif act == 2:
+        np.copyto(block, np.where(gate > 0, block, block * block.dtype.type(0)))
+
+
+def gemm_blocks(gemm, trans_a, trans_b, a, b, c, bias, gate, act, parts, by_cols):
+    m, n = c.shape
+    k = a.shape[0] if trans_a == 112 else a.shape[1]
+    lda, ldb, size = a.shape[1], b.shape[1], a.itemsize
+    span = n if by_cols else m
+    for p in range(parts):
+        s0, s1 = span * p // parts, span * (p + 1) // parts
+        if s1 <= s0:
+            continue
+        if by_cols:
+            first = s0 if trans_b == 111 else s0 * ldb
+            gemm(101, trans_a, trans_b, m, s1 - s0, k, 1.0, a.ctypes.data, lda, b.ctypes.data + first * size, ldb,
+                 0.0, c.ctypes.data + s0 * size, n)
+            _epilogue(c[:, s0:s1], bias[s0:s1], gate[:, s0:s1] if act == 2 else gate, act)
+        else:
+            first = s0 * lda if trans_a == 111 else s0
+            gemm(101, trans_a, trans_b, s1 - s0, n, k, 1.0, a.ctypes.data + first * size, lda, b.ctypes.data, ldb,
+                 0.0, c.ctypes.data + s0 * n * size, n)
+            _epilogue(c[s0:s1], bias, gate[s0:s1] if act == 2 else gate, act)
+
+
+def gemm_k_blocks(gemm, trans_a, trans_b, a, b, c, partial, bias, gate, act, parts):
+    """The partial products of the blocks of k, then c = P0 + P1 + ... in that order."""
+    m, n = c.shape
+    k = a.shape[0] if trans_a == 112 else a.shape[1]
+    lda, ldb, size = a.shape[1], b.shape[1], a.itemsize
+    for p in range(parts):
+        k0, k1 = k * p // parts, k * (p + 1) // parts
+        first_a = k0 if trans_a == 111 else k0 * lda
+        first_b = k0 * ldb if trans_b == 111 else k0
+        gemm(101, trans_a, trans_b, m, n, k1 - k0, 1.0, a.ctypes.data + first_a * size, lda,
+             b.ctypes.data + first_b * size, ldb, 0.0, partial[p].ctypes.data, n)
+    np.copyto(c, partial[0])
+    for q in range(1, parts):
+        np.add(c, partial[q], out=c)
+    _epilogue(c, bias, gate, act)
+
+
 # -- max pooling, 2x2 windows at stride 2 (_pool_loops.py) -------------------------------------------
 
 def _corners(a, ho, wo):

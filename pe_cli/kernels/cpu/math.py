@@ -10,7 +10,7 @@ import numpy as np
 from ..common import matmul_v1_attrs
 from ...selected_rows import SelectedRows
 from . import threads
-from . import _cblas
+from . import _cblas, _replicas
 from ._numba import is_float, lazy, out_buffer, parallel_threads, twin
 
 _loops = lazy("_blas_loops")
@@ -89,10 +89,11 @@ def matmul2d(a, b, trans_a=False, trans_b=False, weight_rows=None, bias=None, ac
             loops, parallel = _loops(), parallel_threads() > 1
             if mode == INNER and parts > 1:
                 args = (gemm, ta, tb, a, b, out, np.empty((parts, m, n), dtype=a.dtype), *epilogue, parts)
-                twin(loops.gemm_k_blocks, loops.gemm_k_blocks_parallel, parallel, *args)(*args)
+                twin(loops.gemm_k_blocks, loops.gemm_k_blocks_parallel, parallel, *args,
+                     replica=_replicas.gemm_k_blocks)(*args)
             else:
                 args = (gemm, ta, tb, a, b, out, *epilogue, parts, mode == COLS)
-                twin(loops.gemm_blocks, loops.gemm_blocks_parallel, parallel, *args)(*args)
+                twin(loops.gemm_blocks, loops.gemm_blocks_parallel, parallel, *args, replica=_replicas.gemm_blocks)(*args)
             return out
     threads.for_gemm(macs)
     out = (a.T if trans_a else a) @ (b.T if trans_b else b)
