@@ -122,3 +122,29 @@ def test_an_executor_sharing_its_scope_with_other_threads_makes_new_arrays():
         before = {n: weakref.ref(t._array) for n, t in tensors.items()}
         exe.run(main, feed=feeds(3)[2])
         assert all(t._array is before[n]() for n, t in tensors.items())
+
+
+@pytest.mark.parametrize("opt", ["sgd", "momentum"])
+def test_a_fused_update_writes_every_parameter_in_place_with_the_separate_updates_numbers(opt):
+    """fuse_all_optimizer_ops's fused_sgd / fused_momentum (one op over every parameter, run through
+    a single-device CompiledProgram) updates in place too: the executor counts the Param list's
+    references. Its numbers are the separate updates'."""
+    main, startup, loss = build(OPTIMIZERS[opt])
+    strategy = fluid.BuildStrategy()
+    strategy.fuse_all_optimizer_ops = True
+    compiled = fluid.CompiledProgram(main, build_strategy=strategy)
+    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+    with fluid.scope_guard(scope):
+        exe.run(startup)
+        losses = [float(exe.run(compiled, feed=feeds(1)[0], fetch_list=[loss])[0])]
+        assert any(op.type == f"fused_{opt}" for op in compiled._passed[2].global_block().ops)
+        tensors = {n: scope.find_var(n).get_tensor() for n in PARAMS}
+        before = {n: weakref.ref(t._array) for n, t in tensors.items()}
+        for feed in feeds()[1:]:
+            losses.append(float(exe.run(compiled, feed=feed, fetch_list=[loss])[0]))
+        assert all(t._array is before[n]() for n, t in tensors.items())      # written in place
+        params = {n: np.array(t) for n, t in tensors.items()}
+    separate_params, separate_losses, _ = train(OPTIMIZERS[opt])
+    assert losses == separate_losses
+    for n in PARAMS:
+        np.testing.assert_array_equal(params[n], separate_params[n], err_msg=n)

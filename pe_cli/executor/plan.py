@@ -162,6 +162,8 @@ def _may_update(values, names, ins):
         for v in ins.values():
             if v is array:
                 uses += 1
+            elif type(v) is list:       # a duplicable slot (a fused update's Param list) holds it once more
+                uses += sum(1 for x in v if x is array)
         del array, v            # (their references would count below)
         if _refs(values, n) != _ALONE + 1 + uses:
             return False

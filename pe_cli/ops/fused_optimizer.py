@@ -50,6 +50,7 @@ for _base in FUSABLE_OPTIMIZERS:
     _ins, _outs = per_param_slots(_def)
     register(fused_type(_base), kernel_module="fused_optimizer",
              inputs=[f"{s}*" for s in _ins] + [SHARED], outputs=[f"{s}*" for s in _outs],
-             attrs=dict(_def.attrs), infer=_infer(_base), traits=("selected_rows",),
+             attrs=dict(_def.attrs), infer=_infer(_base),
+             traits=("selected_rows",) + (("updates_in_place",) if _def.has("updates_in_place") else ()),
              doc=f"{_base} over many parameters: the i-th entry of each list is the i-th parameter's "
                  f"({', '.join(_ins)}; one LearningRate). Made by the fuse_all_optimizer_ops pass.")
