@@ -43,14 +43,14 @@ def fuse_gemm_epilogue(program):
     def make(block):
         replace, drop = {}, set()
         for layer, grad in layers:
-            indices = [i for i in layer["ops"] if i is not None]
+            indices = layer["ops"]
             mul, add = ops[indices[0]], ops[indices[1]]
             act = ops[indices[2]] if len(indices) == 3 else None
             out = (act or add).output("Out")
             attrs = {"trans_x": False, "trans_y": False, "activation": act.type if act else "none"}
             ins = {"X": mul.input("X"), "Y": mul.input("Y"), "Bias": add.input("Y")}
             replace[indices[-1]] = fused_op(block, FUSED_GEMM, mul, ins, {"Out": out}, attrs)
-            drop.update(indices[:-1])
+            drop.update(indices[:-1])      # the fused op runs where the last of them ran
             changes.append(f"{' + '.join([op_name(mul)] + [ops[i].type for i in indices[1:]])} -> {FUSED_GEMM} "
                            f"writing {out[0]}")
             if grad is None:
@@ -66,8 +66,8 @@ def fuse_gemm_epilogue(program):
 
 
 def _forward(ops, readers, writers, i):
-    """The layer whose mul is ``ops[i]``: {"ops": (mul, add, relu or None) indices, "product": the
-    mul's output, "sum": the add's}, or None where it cannot fuse."""
+    """The layer whose mul is ``ops[i]``: {"ops": the indices of (mul, add) or (mul, add, relu),
+    "product": the mul's output, "sum": the add's}, or None where it cannot fuse."""
     mul = ops[i]
     if mul.type != MUL or len(mul.output("Out")) != 1:
         return None
