@@ -56,4 +56,4 @@ def test_bench_fused_configuration_trains_as_the_default_one():
     for model in ("mlp", "seed"):
         plain, fused = PeModel(model, 16, 1), PeModel(model, 16, 1, build_strategy(FUSED))
         assert [plain.step() for _ in range(3)] == [fused.step() for _ in range(3)]
-        assert fused.program._passed[3], "the pass changed nothing"
+        assert any(changes for _, changes in fused.program._passed[3]), "the pass changed nothing"
