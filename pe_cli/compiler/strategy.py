@@ -77,21 +77,23 @@ def _check_list(owner, name, value):
 
 
 class _Strategy:
-    """Options are declared in ``_OPTIONS``: name -> (default, check(owner, name, value))."""
+    """Options are declared in ``_OPTIONS``: name -> (default, check(owner, name, value)). Their
+    values live in the instance's own attributes, set only through the check, so that reading one
+    is a plain attribute read (an executor reads them every run)."""
     _OPTIONS = {}
 
     def __init__(self, **options):
         object.__setattr__(self, "_frozen", False)
-        object.__setattr__(self, "_values", {})
         for name, (default, _) in self._OPTIONS.items():
-            self._values[name] = _default_value(default)
+            object.__setattr__(self, name, _default_value(default))
         for name, value in options.items():
             setattr(self, name, value)
 
-    def __getattr__(self, name):
-        values = self.__dict__.get("_values")
-        if values is not None and name in values:
-            return values[name]
+    @property
+    def _values(self):
+        return {name: self.__dict__[name] for name in self._OPTIONS}
+
+    def __getattr__(self, name):        # only for names that are not options
         raise AttributeError(self._unknown(name))
 
     def __setattr__(self, name, value):
@@ -105,7 +107,7 @@ class _Strategy:
         if self._frozen:
             raise PeError(f"{owner}.{name} cannot be changed: the strategy is frozen once a graph has "
                           f"been built from it; make a new {owner}() for a new graph")
-        self._values[name] = spec[1](owner, name, value)
+        object.__setattr__(self, name, spec[1](owner, name, value))
 
     def _unknown(self, name):
         owner = type(self).__name__
@@ -132,7 +134,7 @@ class _Strategy:
 
     def __copy__(self):
         new = type(self)()
-        new._values.update(self._values)
+        new.__dict__.update(self._values)
         return new
 
     def __deepcopy__(self, memo):
