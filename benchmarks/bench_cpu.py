@@ -36,7 +36,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_models import (BATCH_NORM_MODELS, MODELS, NETS, STEPS_SCALE, PeModel, TorchModel,  # noqa: E402
-                          build_strategy, model_flops)
+                          model_flops, strategy_of)
 
 GEMM_BOUND = ("mlp", "wide")    # models whose step is GEMMs and little else: the report gives their floor
 # the fused configuration's build strategy: each fc layer's bias and relu in its GEMM (docs/PARALLEL.md)
@@ -73,7 +73,7 @@ def worker(kind, arg, options):
         elif cmd["cmd"] == "run":
             name, batch = cmd["model"], MODELS[cmd["model"]]
             if name not in models:
-                models[name] = PeModel(name, batch, arg, build_strategy(options)) if kind == "pe" \
+                models[name] = PeModel(name, batch, arg, strategy_of(options)) if kind == "pe" \
                     else TorchModel(name, batch, arg)
             m = models[name]
             losses = [m.step() for _ in range(cmd["warmup"])]
@@ -90,7 +90,7 @@ def worker(kind, arg, options):
             reply = {"per_step": (time.perf_counter() - first) / len(times), "median": statistics.median(times),
                      "losses": losses, "threads": m.threads}
         elif cmd["cmd"] == "prepare":     # compile what the model needs, on a copy the timed runs never see
-            PeModel(cmd["model"], MODELS[cmd["model"]], arg, build_strategy(options)).step()
+            PeModel(cmd["model"], MODELS[cmd["model"]], arg, strategy_of(options)).step()
             from pe_cli.kernels import finish_compiling
             finish_compiling()
         elif cmd["cmd"] == "profile":

@@ -126,7 +126,7 @@ def feed_shape(model):
 
 # -- pe ----------------------------------------------------------------------------------------------
 
-def build_strategy(options):
+def strategy_of(options):
     """A fluid.BuildStrategy with ``options`` ({name: value}) set, or None for none."""
     if not options:
         return None

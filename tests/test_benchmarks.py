@@ -50,10 +50,10 @@ def test_bench_fused_configuration_trains_as_the_default_one():
     sys.path.insert(0, os.path.join(REPO, "benchmarks"))
     try:
         from bench_cpu import FUSED
-        from bench_models import PeModel, build_strategy
+        from bench_models import PeModel, strategy_of
     finally:
         sys.path.pop(0)
     for model in ("mlp", "seed"):
-        plain, fused = PeModel(model, 16, 1), PeModel(model, 16, 1, build_strategy(FUSED))
+        plain, fused = PeModel(model, 16, 1), PeModel(model, 16, 1, strategy_of(FUSED))
         assert [plain.step() for _ in range(3)] == [fused.step() for _ in range(3)]
         assert any(changes for _, changes in fused.program._passed[3]), "the pass changed nothing"

@@ -355,14 +355,18 @@ def test_mul_and_its_gradients_split_over_threads(dtype, batch, parts, device_th
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("parts", [2, 3])
-@pytest.mark.parametrize("batch", [800, 20])
+@pytest.mark.parametrize("batch", [800, 20, "numpy"])
+@pytest.mark.filterwarnings("ignore:invalid value encountered in matmul")   # numpy's, on the inf / NaN inputs
 def test_fused_gemm_epilogue_is_bitwise_the_unfused_kernels(dtype, batch, parts, device_threads, monkeypatch):
     """fused_gemm_epilogue(_grad)'s epilogue, on each block of the split GEMM in its thread (bias +
     relu; relu's gradient), gives the bits of mul, elementwise_add and relu, and of mul's gradients,
     elementwise_add_grad and relu_grad, run one by one: for each split (at batch 800 all by rows;
     at 20 the forward by k, the input gradient by columns), over 2 and 3 blocks on 1 and 2
-    threads. The fused kernels split each GEMM as the unfused ones do (math.split_mode)."""
+    threads. The fused kernels split each GEMM as the unfused ones do (math.split_mode). "numpy":
+    batch 20, every GEMM too small to split (numpy's product, then the epilogue in numpy)."""
     from pe_cli.kernels.cpu import fused, math as kmath, threads
+    split = batch != "numpy"
+    batch = batch if split else 20
     monkeypatch.setattr(threads, "_quiet_share", parts)
     x = np.maximum(rng.normal(size=(batch, 97)), 0).astype(dtype)       # a relu's output
     x[0, :3] = [np.nan, -0.0, 0.0]
@@ -370,7 +374,7 @@ def test_fused_gemm_epilogue_is_bitwise_the_unfused_kernels(dtype, batch, parts,
     dout = rng.normal(size=(batch, 363)).astype(dtype)
     dout[1, :2] = [np.inf, -np.inf]
     mul_attrs, add_attrs = {"x_num_col_dims": 1, "y_num_col_dims": 1}, {"axis": -1}
-    small, threads.SPLIT_GEMM_MACS = threads.SPLIT_GEMM_MACS, 1     # every GEMM counts as large here
+    small, threads.SPLIT_GEMM_MACS = threads.SPLIT_GEMM_MACS, 1 if split else 1 << 40   # every GEMM large, or none
     try:
         out = fused.fused_gemm_epilogue({"X": x, "Y": y, "Bias": bias},
                                         {"trans_x": False, "trans_y": False, "activation": "relu"})["Out"]

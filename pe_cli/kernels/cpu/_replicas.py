@@ -73,8 +73,9 @@ def sgd_in_place(p, g, lr):
 # -- the split GEMMs and their epilogue (_blas_loops.py): the same CBLAS calls on the same blocks ------
 
 @_quiet
-def _epilogue(block, bias, gate, act):
-    """A block of c (a view): + bias (its columns), then relu or relu's gradient, as the loop."""
+def epilogue(block, bias, gate, act):
+    """A block of c (a view): + bias (its columns), then relu or relu's gradient, as the loop (also
+    math.matmul2d's, after a GEMM too small to split)."""
     if bias.size:
         np.add(block, bias, out=block)
     if act == 1:
@@ -96,12 +97,12 @@ def gemm_blocks(gemm, trans_a, trans_b, a, b, c, bias, gate, act, parts, by_cols
             first = s0 if trans_b == 111 else s0 * ldb
             gemm(101, trans_a, trans_b, m, s1 - s0, k, 1.0, a.ctypes.data, lda, b.ctypes.data + first * size, ldb,
                  0.0, c.ctypes.data + s0 * size, n)
-            _epilogue(c[:, s0:s1], bias[s0:s1], gate[:, s0:s1] if act == 2 else gate, act)
+            epilogue(c[:, s0:s1], bias[s0:s1], gate[:, s0:s1] if act == 2 else gate, act)
         else:
             first = s0 * lda if trans_a == 111 else s0
             gemm(101, trans_a, trans_b, s1 - s0, n, k, 1.0, a.ctypes.data + first * size, lda, b.ctypes.data, ldb,
                  0.0, c.ctypes.data + s0 * n * size, n)
-            _epilogue(c[s0:s1], bias, gate[s0:s1] if act == 2 else gate, act)
+            epilogue(c[s0:s1], bias, gate[s0:s1] if act == 2 else gate, act)
 
 
 def gemm_k_blocks(gemm, trans_a, trans_b, a, b, c, partial, bias, gate, act, parts):
@@ -118,7 +119,7 @@ def gemm_k_blocks(gemm, trans_a, trans_b, a, b, c, partial, bias, gate, act, par
     np.copyto(c, partial[0])
     for q in range(1, parts):
         np.add(c, partial[q], out=c)
-    _epilogue(c, bias, gate, act)
+    epilogue(c, bias, gate, act)
 
 
 # -- max pooling, 2x2 windows at stride 2 (_pool_loops.py) -------------------------------------------

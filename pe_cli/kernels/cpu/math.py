@@ -97,12 +97,8 @@ def matmul2d(a, b, trans_a=False, trans_b=False, weight_rows=None, bias=None, ac
             return out
     threads.for_gemm(macs)
     out = (a.T if trans_a else a) @ (b.T if trans_b else b)
-    if bias is not None:
-        np.add(out, bias, out=out)
-    if act == RELU:
-        np.maximum(out, 0, out=out)
-    elif act == RELU_GRAD:
-        np.multiply(out, gate > 0, out=out)
+    if bias is not None or act != NO_ACT:       # the loops' epilogue, to the bit (-0.0 and NaN included)
+        _replicas.epilogue(out, *_epilogue_args(out.dtype, bias, act, gate))
     return out
 
 
