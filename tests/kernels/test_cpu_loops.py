@@ -11,7 +11,7 @@ import pytest
 
 from pe_cli.errors import PeError
 from pe_cli.kernels.common import ConvGeometry
-from pe_cli.kernels.cpu import _winograd, activation, elementwise, loss, nn, optimizer
+from pe_cli.kernels.cpu import _conv, _winograd, activation, elementwise, loss, nn, optimizer
 from pe_cli.ops import registry
 
 rng = np.random.default_rng(5)
@@ -418,23 +418,26 @@ def test_batch_norm_training_paths_agree(shape, dtype, device_threads, monkeypat
     assert x.dtype == dtype and np.array_equal(grad_ins["X"], x)       # inputs untouched
 
 
-@pytest.mark.parametrize("x_shape, w_shape, attrs, takes, takes_grad_input", [
+@pytest.mark.parametrize("x_shape, w_shape, attrs, winograd, wide", [
     ((2, 16, 32, 32), (16, 16, 3, 3), {"paddings": [1, 1]}, True, True),           # the ResNet's
     ((2, 32, 16, 16), (32, 32, 3, 3), {"paddings": [1, 1]}, True, True),
-    ((2, 64, 8, 8), (64, 64, 3, 3), {"paddings": [1, 1]}, True, False),            # 16 tiles, 64 channels
-    ((2, 32, 8, 8), (32, 32, 3, 3), {"paddings": [1, 1]}, False, False),           # 16 tiles, 32 channels
-    ((2, 64, 4, 4), (64, 64, 3, 3), {"paddings": [1, 1]}, False, False),           # 4 tiles
+    ((2, 64, 8, 8), (64, 64, 3, 3), {"paddings": [1, 1]}, False, True),            # 16 tiles, 64 channels
+    ((2, 64, 4, 4), (64, 64, 3, 3), {"paddings": [1, 1]}, False, True),            # 4 tiles
     ((2, 8, 15, 16), (8, 8, 3, 3), {"paddings": [0, 2, 1, 0]}, True, True),        # 8 x 8 tiles
-    ((2, 3, 32, 32), (16, 3, 3, 3), {"paddings": [1, 1]}, False, False),           # 3 channels in
-    ((2, 16, 8, 8), (4, 16, 3, 3), {"paddings": [1, 1]}, False, False),            # 4 out
+    ((2, 3, 32, 32), (16, 3, 3, 3), {"paddings": [1, 1]}, False, True),            # 3 channels in
+    ((2, 16, 8, 8), (4, 16, 3, 3), {"paddings": [1, 1]}, False, True),             # 4 out
     ((2, 16, 8, 8), (16, 16, 3, 3), {"paddings": [1, 1], "strides": [2, 2]}, False, False),
     ((2, 16, 8, 8), (16, 16, 3, 3), {"paddings": [2, 2], "dilations": [2, 2]}, False, False),
-    ((2, 16, 8, 8), (16, 8, 3, 3), {"paddings": [1, 1], "groups": 2}, False, False),
-    ((2, 16, 8, 8), (16, 16, 3, 3), {"paddings": [3, 3]}, False, False),
-    ((2, 16, 8, 8), (16, 16, 5, 5), {"paddings": [2, 2]}, False, False),
+    ((2, 16, 8, 8), (16, 8, 3, 3), {"paddings": [1, 1], "groups": 2}, False, True),
+    ((2, 16, 8, 8), (16, 16, 3, 3), {"paddings": [3, 3]}, False, True),
+    ((2, 16, 8, 8), (16, 16, 5, 5), {"paddings": [2, 2]}, False, True),
+    ((2, 6, 14, 14), (16, 6, 5, 5), {"paddings": [0, 0]}, False, True),            # LeNet-5's: Wp 14 = 1.4 Wo
+    ((2, 6, 6, 6), (16, 6, 5, 5), {"paddings": [0, 0]}, False, False),             # Wp 6 = 3 Wo
+    ((2, 16, 8, 8), (16, 16, 1, 1), {"paddings": [0, 0]}, False, False),           # 1x1: no columns at all
 ])
-def test_the_winograd_path_takes_3x3_stride_1_convolutions_of_8_channels_or_more(x_shape, w_shape, attrs, takes,
-                                                                                 takes_grad_input):
+def test_which_path_a_stride_1_convolution_takes(x_shape, w_shape, attrs, winograd, wide):
+    """Winograd for 3x3 between 8 or more channels from a 16x16 output; else the wide columns where
+    a padded row is at most twice the output's."""
     geo = ConvGeometry(x_shape, w_shape, attrs_of("conv2d", **attrs))
-    assert _winograd.applies(geo, x_shape, w_shape) is takes
-    assert _winograd.applies(geo, x_shape, w_shape, grad_input=True) is takes_grad_input
+    assert _winograd.applies(geo, x_shape, w_shape) is winograd
+    assert _conv.wide_applies(geo) is wide

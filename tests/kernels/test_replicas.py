@@ -127,6 +127,58 @@ def test_conv2d_forward_and_gradients(geo, dtype):
     same_bits(loops.conv_grad_input, _replicas.conv_grad_input, (gemm, dout, f, *g.loop_args(), dx, buf), [-2])
 
 
+WIDE_GEOMETRIES = [g for g in CONV_GEOMETRIES if g[8] == [1, 1] and g[10] == [1, 1] and (g[5], g[6]) != (1, 1)] + [
+    (64, 1, 28, 28, 6, 5, 5, 1, [1, 1], [2, 2], [1, 1], "EXPLICIT"),      # LeNet-5's two
+    (64, 6, 14, 14, 16, 5, 5, 1, [1, 1], [0, 0], [1, 1], "EXPLICIT"),
+    (3, 4, 5, 6, 6, 3, 2, 2, [1, 1], [2, 0, 1, 1], [1, 1], "EXPLICIT"),   # groups, uneven paddings
+    (2, 2, 3, 3, 3, 3, 3, 1, [1, 1], [0, 0], [1, 1], "EXPLICIT"),         # one output element
+]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("geo", WIDE_GEOMETRIES, ids=lambda g: "x".join(map(str, g[:8])))
+def test_conv2d_wide_columns_forward_and_gradients(geo, dtype):
+    """The wide-columns loops (each column row one run of the padded plane; _wide_loops.py) and
+    their replicas, and the numbers of the im2col loops they replace (within rounding: the
+    gradients' GEMMs run over the extra, zero, columns)."""
+    n, c, h, w, m, kh, kw, groups, strides, paddings, dilations, algorithm = geo
+    attrs = registry.get("conv2d").default_attrs()
+    attrs.update(strides=strides, paddings=paddings, dilations=dilations, groups=groups, padding_algorithm=algorithm)
+    x = rng.normal(size=(n, c, h, w)).astype(dtype)
+    f = rng.normal(size=(m, c // groups, kh, kw)).astype(dtype)
+    g = ConvGeometry(x.shape, f.shape, attrs)
+    gemm, wide = _cblas.gemm(x.dtype), _numba.lazy("_wide_loops")()
+    if gemm is None:
+        pytest.skip("numpy's BLAS exposes no CBLAS GEMM here: the conv loops are not used")
+    loops, tol = _numba.lazy("_nn_loops")(), 1e-5 if dtype == np.float32 else 1e-12
+
+    def close(got, want):             # sums of up to Ho*Wo*C*kh*kw products: rounding scaled to the largest
+        np.testing.assert_allclose(got, want, rtol=tol, atol=tol * np.abs(want).max())
+    out = np.empty((n, m, g.ho, g.wo), dtype)
+    same_bits(wide.forward, _replicas.wide_forward,
+              (gemm, x, f, *_conv.wide_args(g), out, _conv.wide_buffers(1, g, x, m)), [-2])
+    wide.forward(gemm, x, f, *_conv.wide_args(g), out, _conv.wide_buffers(1, g, x, m))
+    im2col_out = np.empty_like(out)
+    loops.conv_forward(gemm, x, f, *g.loop_args(), im2col_out, _conv.buffers(1, g, x))
+    close(out, im2col_out)
+
+    dout = rng.normal(size=out.shape).astype(dtype)
+    runs = min(_conv.FILTER_RUNS, n)
+    parts, buf = np.zeros((runs, m, f[0].size), dtype), _conv.wide_buffers(1, g, x, m, zero_output=True)
+    same_bits(wide.grad_filter, _replicas.wide_grad_filter, (gemm, x, dout, *_conv.wide_args(g), parts, buf), [-2])
+    wide.grad_filter(gemm, x, dout, *_conv.wide_args(g), parts, buf)
+    im2col_parts = np.zeros_like(parts)
+    loops.conv_grad_filter(gemm, x, dout, *g.loop_args(), im2col_parts, _conv.buffers(1, g, x))
+    close(parts, im2col_parts)
+
+    dx, buf = np.empty(x.shape, dtype), _conv.wide_buffers(1, g, x, m, zero_output=True)
+    same_bits(wide.grad_input, _replicas.wide_grad_input, (gemm, dout, f, *_conv.wide_args(g), dx, buf), [-2])
+    wide.grad_input(gemm, dout, f, *_conv.wide_args(g), dx, buf)
+    im2col_dx = np.empty_like(dx)
+    loops.conv_grad_input(gemm, dout, f, *g.loop_args(), im2col_dx, _conv.buffers(1, g, x))
+    close(dx, im2col_dx)
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("geo", [g for g in CONV_GEOMETRIES if g[1] >= 8]
                          + [(8, 16, 8, 8, 16, 3, 3, 1, [1, 1], [1, 1], [1, 1], "EXPLICIT")],

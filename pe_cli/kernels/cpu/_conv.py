@@ -1,5 +1,6 @@
 """Helpers of the conv2d kernels in nn.py: numpy's im2col for dtypes numba is not compiled for,
-the per-sample column views and buffers of the numba paths."""
+the per-sample column views and buffers of the numba paths, and when the wide-columns path applies
+(_wide_loops.py)."""
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
@@ -52,6 +53,34 @@ def buffers(par, geo, x):
     """A columns buffer [C*kh*kw, Ho*Wo] per thread: a sample's columns stay in L2 between im2col and
     its GEMM (the whole batch's would not)."""
     return np.empty((par, x.shape[1] * geo.kh * geo.kw, geo.ho * geo.wo), dtype=x.dtype)
+
+
+WIDE_MAX_SPAN = 2.0     # the wide path's GEMM at most this many times im2col's columns (Wp / Wo)
+
+
+def wide_applies(geo):
+    """True when conv2d takes the wide-columns path (_wide_loops.py): stride 1 and no dilation (each
+    row of columns one run of the padded plane), a filter wider or taller than 1x1 or padded (a
+    1x1 unpadded one needs no columns), and padded rows at most ``WIDE_MAX_SPAN`` times the output's
+    (the GEMM's extra columns)."""
+    return ((geo.sh, geo.sw, geo.dh, geo.dw) == (1, 1, 1, 1) and not geo.is_pointwise()
+            and geo.wo + geo.kw - 1 <= WIDE_MAX_SPAN * geo.wo)
+
+
+def wide_args(geo):
+    """The geometry as the wide loops take it."""
+    return geo.groups, geo.kh, geo.kw, geo.pads[0], geo.pads[2], geo.ho, geo.wo
+
+
+def wide_buffers(par, geo, x, m, zero_output=False):
+    """One flat buffer per thread: the padded planes and their slack, the wide columns, the wide
+    output [M, Ho*Wp] (zeroed for the gradients: only its valid columns are written)."""
+    c, hp, wp = x.shape[1], geo.ho + geo.kh - 1, geo.wo + geo.kw - 1
+    wide_at = c * hp * wp + geo.kw + c * geo.kh * geo.kw * geo.ho * wp
+    buf = np.empty((par, wide_at + m * geo.ho * wp), dtype=x.dtype)
+    if zero_output:
+        buf[:, wide_at:] = 0
+    return buf
 
 
 def cols(x, geo):

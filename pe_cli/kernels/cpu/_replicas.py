@@ -226,6 +226,92 @@ def conv_grad_input(gemm, dout, w, groups, kh, kw, sh, sw, pt, pl, dh, dw, ho, w
         _col2im(dcols, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo, dx)
 
 
+# -- conv2d's wide-columns path (_wide_loops.py) -----------------------------------------------------
+
+def _wide_planes(x, kh, kw, pt, pl, ho, wo):
+    """[N, C*Hp*Wp + kw]: every sample padded as _wide_loops._pad_sample pads it, and Wp."""
+    n, c, h, w = x.shape
+    hp, wp = ho + kh - 1, wo + kw - 1
+    t = np.zeros((n, c * hp * wp + kw), dtype=x.dtype)
+    rows, cols = min(h, hp - pt), min(w, wp - pl)
+    t[:, :c * hp * wp].reshape(n, c, hp, wp)[:, :, pt:pt + rows, pl:pl + cols] = x[:, :, :rows, :cols]
+    return t, wp
+
+
+def _wide_runs(t, c, kh, kw, ho, wp):
+    """A view [N, C, kh, kw, Ho*Wp] of the planes t: row (c, i, j) is the run from c*Hp*Wp + i*Wp + j."""
+    size = t.itemsize
+    hp = ho + kh - 1
+    return as_strided(t, (t.shape[0], c, kh, kw, ho * wp), (t.strides[0], hp * wp * size, wp * size, size, size))
+
+
+def _widened(dout, wp):
+    n, m, ho, wo = dout.shape
+    wide = np.zeros((n, m, ho, wp), dtype=dout.dtype)
+    wide[..., :wo] = dout
+    return wide.reshape(n, m, ho * wp)
+
+
+@_quiet
+def wide_forward(gemm, x, w, groups, kh, kw, pt, pl, ho, wo, out, buf):
+    n, c = x.shape[0], x.shape[1]
+    m = w.shape[0]
+    mg, kg = m // groups, (c // groups) * kh * kw
+    t, wp = _wide_planes(x, kh, kw, pt, pl, ho, wo)
+    lw, size = ho * wp, x.itemsize
+    cols = np.ascontiguousarray(_wide_runs(t, c, kh, kw, ho, wp)).reshape(n, c * kh * kw, lw)
+    wide = np.empty((m, lw), dtype=x.dtype)
+    for b in range(n):
+        for g in range(groups):
+            gemm(101, 111, 111, mg, lw, kg, 1.0, w.ctypes.data + g * mg * kg * size, kg,
+                 cols.ctypes.data + (b * c * kh * kw + g * kg) * lw * size, lw, 0.0,
+                 wide.ctypes.data + g * mg * lw * size, lw)
+        out[b] = wide.reshape(m, ho, wp)[:, :, :wo]
+
+
+@_quiet
+def wide_grad_filter(gemm, x, dout, groups, kh, kw, pt, pl, ho, wo, parts, buf):
+    n, c = x.shape[0], x.shape[1]
+    m, chunks = dout.shape[1], parts.shape[0]
+    mg, kg = m // groups, (c // groups) * kh * kw
+    t, wp = _wide_planes(x, kh, kw, pt, pl, ho, wo)
+    lw, size = ho * wp, x.itemsize
+    cols = np.ascontiguousarray(_wide_runs(t, c, kh, kw, ho, wp)).reshape(n, c * kh * kw, lw)
+    wide = _widened(dout, wp)
+    for ch in range(chunks):
+        for b in range(ch * n // chunks, (ch + 1) * n // chunks):
+            for g in range(groups):
+                gemm(101, 111, 112, mg, kg, lw, 1.0, wide.ctypes.data + (b * m + g * mg) * lw * size, lw,
+                     cols.ctypes.data + (b * c * kh * kw + g * kg) * lw * size, lw, 1.0,
+                     parts.ctypes.data + (ch * m * kg + g * mg * kg) * size, kg)
+
+
+@_quiet
+def wide_grad_input(gemm, dout, w, groups, kh, kw, pt, pl, ho, wo, dx, buf):
+    n, c, h, wd = dx.shape
+    m = w.shape[0]
+    mg, kg = m // groups, (c // groups) * kh * kw
+    hp, wp = ho + kh - 1, wo + kw - 1
+    lw, size = ho * wp, dx.itemsize
+    wide = _widened(dout, wp)
+    dcols = np.empty((n, c * kh * kw, lw), dtype=dx.dtype)
+    for b in range(n):
+        for g in range(groups):
+            gemm(101, 112, 111, kg, lw, mg, 1.0, w.ctypes.data + g * mg * kg * size, kg,
+                 wide.ctypes.data + (b * m + g * mg) * lw * size, lw, 0.0,
+                 dcols.ctypes.data + (b * c * kh * kw + g * kg) * lw * size, lw)
+    t = np.zeros((n, c * hp * wp + kw), dtype=dx.dtype)
+    runs = _wide_runs(t, c, kh, kw, ho, wp)
+    dcols = dcols.reshape(n, c, kh, kw, lw)
+    for i in range(kh):               # each element's terms in the loop's (i, j) order; a run never
+        for j in range(kw):           # reaches into the next plane but with its zero columns
+            view = as_strided(t[:, i * wp + j:], (n, c, lw), runs.strides[:2] + runs.strides[4:], writeable=True)
+            view += dcols[:, :, i, j]
+    rows, cols = min(h, hp - pt), min(wd, wp - pl)
+    dx[...] = 0
+    dx[:, :, :rows, :cols] = t[:, :c * hp * wp].reshape(n, c, hp, wp)[:, :, pt:pt + rows, pl:pl + cols]
+
+
 # -- conv2d's Winograd path (_winograd_loops.py) -----------------------------------------------------
 # The same bits as the loops, but for which NaN an add of two NaNs passes on: x86 passes on its first
 # operand's, and LLVM may swap the operands of an add.

@@ -4,11 +4,9 @@ applies, the filter's transforms, the buffers and the calls.
 It applies to a 3x3 filter at stride 1, without dilation or groups, each padding 0 to 2, on
 float32 or float64 where numpy's BLAS is callable (_cblas.py), when the input and the output both
 have at least ``MIN_CHANNELS`` channels and a sample has at least ``MIN_TILES`` output tiles: with
-fewer, the 16 GEMMs [M, C] x [C, tiles] are too thin to beat im2col's one GEMM over C*9 rows
-(benchmarks/conv_paths.py, docs/PERFORMANCE.md). From ``WIDE_CHANNELS`` channels the GEMMs are thick
-enough at ``WIDE_MIN_TILES`` tiles (an 8x8 output) for the forward pass and the filter gradient,
-which gained on both machines measured; the input gradient, which lost on one, keeps MIN_TILES.
-The input gradient of such a
+fewer, the 16 GEMMs [M, C] x [C, tiles] are too thin to beat the one GEMM over C*9 rows of the
+wide-columns path (_wide_loops.py; benchmarks/conv_paths.py, docs/PERFORMANCE.md). The input
+gradient of such a
 convolution is the same kind of convolution, of Output@GRAD by the filter turned 180 degrees with
 its input and output channels swapped, paddings 2 - p: the same loop.
 
@@ -23,21 +21,18 @@ from ._numba import lazy, twin
 _loops = lazy("_winograd_loops")
 
 MIN_CHANNELS = 8
-MIN_TILES = 64          # 2x2 output tiles a sample: from a 16x16 output (at 8x8, 16 tiles, it gains nothing)
-WIDE_CHANNELS = 64      # ... except with this many channels, in the forward pass and the filter gradient
-WIDE_MIN_TILES = 16
+MIN_TILES = 64          # 2x2 output tiles a sample: from a 16x16 output (at 8x8, 16 tiles, it loses)
 
 
-def applies(geo, x_shape, w_shape, grad_input=False):
-    """True when the convolution of geometry ``geo`` takes the Winograd path (``grad_input``: for
-    the input gradient of the convolution)."""
+def applies(geo, x_shape, w_shape):
+    """True when the convolution of geometry ``geo`` takes the Winograd path."""
     if not ((geo.kh, geo.kw, geo.sh, geo.sw, geo.dh, geo.dw, geo.groups) == (3, 3, 1, 1, 1, 1, 1)
             and all(0 <= p <= 2 for p in geo.pads)):
         return False
     channels, tiles = min(x_shape[1], w_shape[0]), ((geo.ho + 1) // 2) * ((geo.wo + 1) // 2)
     if channels < MIN_CHANNELS:
         return False
-    return tiles >= MIN_TILES or (not grad_input and channels >= WIDE_CHANNELS and tiles >= WIDE_MIN_TILES)
+    return tiles >= MIN_TILES
 
 
 def filter_tiles(g):

@@ -31,6 +31,7 @@ from ..common import ConvGeometry, PoolGeometry, table_ids
 from ._numba import is_float, lazy, parallel_parts, twin
 
 _loops = lazy("_nn_loops")
+_wide = lazy("_wide_loops")
 _pool_loops = lazy("_pool_loops")
 _norm_loops = lazy("_norm_loops")
 
@@ -48,6 +49,11 @@ def _conv2d(ins, attrs):
                 return {"Output": _winograd.conv2d(gemm, x, w, geo)}
             out = np.empty((x.shape[0], w.shape[0], geo.ho, geo.wo), dtype=x.dtype)
             par = _conv.parallel(x.shape[0])
+            if _conv.wide_applies(geo):
+                args = (gemm, x, w, *_conv.wide_args(geo), out, _conv.wide_buffers(par, geo, x, w.shape[0]))
+                twin(_wide().forward, _wide().forward_parallel, par > 1, *args,
+                     replica=_replicas.wide_forward)(*args)
+                return {"Output": out}
             args = (gemm, x, w, *geo.loop_args(), out, _conv.buffers(par, geo, x))
             twin(_loops().conv_forward, _loops().conv_forward_parallel, par > 1, *args,
                  replica=_replicas.conv_forward)(*args)
@@ -75,9 +81,15 @@ def _conv2d_grad_filter(ins, attrs):
             par = _conv.parallel(x.shape[0])
             # one sum per fixed run of samples, whatever the threads: the same bits serial or parallel
             parts = np.zeros((min(_conv.FILTER_RUNS, x.shape[0]), w.shape[0], w[0].size), dtype=x.dtype)
-            args = (gemm, x, dout, *geo.loop_args(), parts, _conv.buffers(par, geo, x))
-            twin(_loops().conv_grad_filter, _loops().conv_grad_filter_parallel, par > 1, *args,
-                 replica=_replicas.conv_grad_filter)(*args)
+            if _conv.wide_applies(geo):
+                args = (gemm, x, dout, *_conv.wide_args(geo), parts,
+                        _conv.wide_buffers(par, geo, x, w.shape[0], zero_output=True))
+                twin(_wide().grad_filter, _wide().grad_filter_parallel, par > 1, *args,
+                     replica=_replicas.wide_grad_filter)(*args)
+            else:
+                args = (gemm, x, dout, *geo.loop_args(), parts, _conv.buffers(par, geo, x))
+                twin(_loops().conv_grad_filter, _loops().conv_grad_filter_parallel, par > 1, *args,
+                     replica=_replicas.conv_grad_filter)(*args)
             dw = parts[0] if len(parts) == 1 else np.add.reduce(parts, axis=0)
             return {"Filter@GRAD": dw.reshape(w.shape)}
         threads.for_gemm(geo.gemm_macs(w.shape))
@@ -99,10 +111,15 @@ def _conv2d_grad_input(ins, attrs):
         gemm = _cblas.gemm(x.dtype)
         if gemm is not None:
             w, dout = np.ascontiguousarray(w), np.ascontiguousarray(dout)
-            if _winograd.applies(geo, x.shape, w.shape, grad_input=True):
+            if _winograd.applies(geo, x.shape, w.shape):
                 return {"Input@GRAD": _winograd.grad_input(gemm, dout, w, geo, x.shape)}
             dx = np.empty(x.shape, dtype=x.dtype)
             par = _conv.parallel(n)
+            if _conv.wide_applies(geo):
+                args = (gemm, dout, w, *_conv.wide_args(geo), dx, _conv.wide_buffers(par, geo, x, m, zero_output=True))
+                twin(_wide().grad_input, _wide().grad_input_parallel, par > 1, *args,
+                     replica=_replicas.wide_grad_input)(*args)
+                return {"Input@GRAD": dx}
             args = (gemm, dout, w, *geo.loop_args(), dx, _conv.buffers(par, geo, x))
             twin(_loops().conv_grad_input, _loops().conv_grad_input_parallel, par > 1, *args,
                  replica=_replicas.conv_grad_input)(*args)
