@@ -64,13 +64,18 @@ def test_relu_and_its_gradient(dtype):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("run", [(64, 6, 784), (128, 256, 1), (3, 5, 13), (2, 4, 8), (1, 3, 3)])
+@pytest.mark.parametrize("run", [(64, 6, 784), (128, 256, 1), (3, 5, 13), (2, 4, 8), (1, 3, 3), (5, 3, 700)])
 def test_bias_add_and_its_gradient(run, dtype):
     x, y = awkward(run, dtype), awkward(run[1], dtype)
     same_bits(pointwise_loops().add_mid, _replicas.add_mid, (x, y, np.empty_like(x)), [2])
     d = rng.normal(size=run).astype(dtype) * 10.0 ** rng.integers(-3, 4, size=run)
     d.reshape(-1)[::5] = -0.0
-    same_bits(pointwise_loops().sum_outer, _replicas.sum_outer, (d.astype(dtype), np.empty(run[1], dtype)), [1])
+    args = (d, np.empty(run[1], dtype))
+    same_bits(pointwise_loops().sum_outer, _replicas.sum_outer, args, [1])
+    same_bits(pointwise_loops().sum_outer, pointwise_loops().sum_outer_parallel, args, [1])    # its twin too
+    pointwise_loops().sum_outer(*args)
+    np.testing.assert_allclose(args[1], d.astype(np.float64).sum(axis=(0, 2)), rtol=1e-6 if dtype == np.float32
+                               else 1e-12, atol=1e-12)
 
 
 def test_a_bias_gradient_of_negative_zeros_is_positive_zero_on_both():

@@ -54,37 +54,56 @@ def add_mid(x, y, out):
                 out[p, j, q] = x[p, j, q] + b
 
 
+SUM_BLOCK = 1024     # sum_outer's columns a block: its float64 sums [SUM_BLOCK] stay in L1
+
+
 @_jit
-def sum_outer(d, dy):
-    """dy[j] = the sum of d[p, j, q] over p and q (3-D d), accumulated in float64 in eight
-    interleaved partial sums (one dependent chain of adds would be latency-bound: 4x slower)."""
-    pre, n, post = d.shape
-    acc = np.zeros(n, dtype=np.float64)
-    if post == 1:                   # a bias over rows: n independent sums, vectorised along j
-        for p in range(pre):
-            for j in range(n):
-                acc[j] += d[p, j, 0]
+def _sum_rows_block(d, k0, k1, acc):
+    """acc[k] (float64) = the sum of d[p, k] over the rows p in order, for k in [k0, k1) (d 2-D)."""
+    for k in range(uintp(k0), uintp(k1)):
+        acc[k] = 0.0
+    for p in range(uintp(d.shape[0])):
+        for k in range(uintp(k0), uintp(k1)):
+            acc[k] += d[p, k]
+
+
+@_jit
+def _sum_lanes(acc, n, post, dy):
+    """dy[j] = the sum of acc[j*post + q] over q, in eight interleaved lanes (q mod 8; the tail in
+    lane 0) added pairwise: one dependent chain of adds would be latency-bound."""
+    if post == 1:                   # (the same sum: acc is never -0.0)
         for j in range(n):
             dy[j] = acc[j]
         return
     body = post - post % 8
-    for p in range(pre):
-        for j in range(n):
-            s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = 0.0
-            for q in range(0, body, 8):
-                s0 += d[p, j, q]
-                s1 += d[p, j, q + 1]
-                s2 += d[p, j, q + 2]
-                s3 += d[p, j, q + 3]
-                s4 += d[p, j, q + 4]
-                s5 += d[p, j, q + 5]
-                s6 += d[p, j, q + 6]
-                s7 += d[p, j, q + 7]
-            for q in range(body, post):
-                s0 += d[p, j, q]
-            acc[j] += ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
     for j in range(n):
-        dy[j] = acc[j]
+        o = j * post
+        s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = 0.0
+        for q in range(0, body, 8):
+            s0 += acc[o + q]
+            s1 += acc[o + q + 1]
+            s2 += acc[o + q + 2]
+            s3 += acc[o + q + 3]
+            s4 += acc[o + q + 4]
+            s5 += acc[o + q + 5]
+            s6 += acc[o + q + 6]
+            s7 += acc[o + q + 7]
+        for q in range(body, post):
+            s0 += acc[o + q]
+        dy[j] = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+
+
+@_jit
+def sum_outer(d, dy):
+    """dy[j] = the sum of d[p, j, q] over p and q (3-D d) in float64: first over p for each (j, q),
+    in order (a pass of vectorised adds per row p, a block of SUM_BLOCK columns at a time), then
+    over q (_sum_lanes)."""
+    pre, n, post = d.shape
+    acc = np.empty(n * post, dtype=np.float64)
+    flat = d.reshape(pre, n * post)
+    for k0 in range(0, n * post, SUM_BLOCK):
+        _sum_rows_block(flat, k0, min(k0 + SUM_BLOCK, n * post), acc)
+    _sum_lanes(acc, n, post, dy)
 
 
 # -- softmax with cross-entropy, hard labels, over the last axis -------------------------------------
@@ -218,6 +237,18 @@ def add_mid_parallel(x, y, out):
             b = y[j]
             for q in range(post):
                 out[p, j, q] = x[p, j, q] + b
+
+
+@_pjit
+def sum_outer_parallel(d, dy):
+    """sum_outer with its blocks of columns on numba's threads: the same numbers."""
+    pre, n, post = d.shape
+    acc = np.empty(n * post, dtype=np.float64)
+    flat = d.reshape(pre, n * post)
+    blocks = (n * post + SUM_BLOCK - 1) // SUM_BLOCK
+    for b in prange(blocks):
+        _sum_rows_block(flat, b * SUM_BLOCK, min((b + 1) * SUM_BLOCK, n * post), acc)
+    _sum_lanes(acc, n, post, dy)
 
 
 @_pjit

@@ -38,16 +38,13 @@ def add_mid(x, y, out):
 @_quiet
 def sum_outer(d, dy):
     pre, n, post = d.shape
-    d64 = d.astype(np.float64)
-    if post == 1:
-        dy[:] = np.add.reduce(d64[:, :, 0], axis=0, initial=0.0)
-        return
+    acc = np.add.reduce(d.reshape(pre, n * post).astype(np.float64), axis=0, initial=0.0)   # row by row
+    a = acc.reshape(n, post)
     body = post - post % 8
-    s = np.add.reduce(d64[:, :, :body].reshape(pre, n, body // 8, 8), axis=2, initial=0.0)    # [pre, n, 8]
+    s = np.add.reduce(a[:, :body].reshape(n, body // 8, 8), axis=1, initial=0.0)               # [n, 8]
     for q in range(body, post):
-        s[:, :, 0] += d64[:, :, q]
-    per_p = ((s[..., 0] + s[..., 1]) + (s[..., 2] + s[..., 3])) + ((s[..., 4] + s[..., 5]) + (s[..., 6] + s[..., 7]))
-    dy[:] = np.add.reduce(per_p, axis=0, initial=0.0)
+        s[:, 0] += a[:, q]
+    dy[:] = ((s[:, 0] + s[:, 1]) + (s[:, 2] + s[:, 3])) + ((s[:, 4] + s[:, 5]) + (s[:, 6] + s[:, 7]))
 
 
 @_quiet

@@ -10,7 +10,7 @@ import numpy as np
 
 from ...errors import PeError
 from . import _replicas
-from ._numba import is_float, lazy, loop_or, out_buffer, parallel_parts, twin
+from ._numba import is_float, lazy, out_buffer, parallel_parts, twin
 
 _loops = lazy("_pointwise_loops")
 
@@ -64,10 +64,12 @@ def elementwise_add_grad(ins, attrs):
 
 def bias_grad(dout, run, shape):
     """The gradient of a bias Y of ``shape`` added to X [pre, n, post] (``run``), from X's gradient
-    ``dout`` (float32/float64): dout summed over pre and post, in a numba loop."""
+    ``dout`` (float32/float64): dout summed over pre and post, in a numba loop (its twin on the
+    device's threads when dout is large)."""
     dy = np.empty(shape, dtype=dout.dtype)
     args = (np.ascontiguousarray(dout).reshape(run), dy.reshape(-1))
-    loop_or(_replicas.sum_outer, _loops().sum_outer, *args)(*args)
+    twin(_loops().sum_outer, _loops().sum_outer_parallel, run[1] * run[2] >= 4 * _loops().SUM_BLOCK
+         and parallel_parts(dout.size) > 1, *args, replica=_replicas.sum_outer)(*args)
     return dy
 
 
