@@ -9,7 +9,9 @@ filter^T x Output@GRAD then col2im, per sample. When the device has several core
 spread over numba's threads (the loops' ``*_parallel`` twins; pe_cli/kernels/cpu/threads.py). A 1x1 stride-1
 unpadded filter uses the input itself as its columns; a 3x3 stride-1 filter between 8 or more
 channels, with 64 or more 2x2 output tiles a sample, takes Winograd's F(2x2, 3x3) instead (_winograd.py:
-2.25x fewer multiply-adds, no im2col). Where numpy's BLAS cannot be called from numba, the columns
+2.25x fewer multiply-adds, no im2col); any other stride-1 filter without dilation takes the wide
+columns (_wide_loops.py: each row of columns one run of the padded plane, the GEMM over Ho x
+(Wo + kw - 1) positions, where im2col copies Wo elements at a time). Where numpy's BLAS cannot be called from numba, the columns
 of the whole batch are built by a numba loop and multiplied by one batched ``numpy.matmul``.
 Pooling (max, avg; paddings, ceil_mode) is a numba loop over the windows.
 
