@@ -109,17 +109,23 @@ def test_max_pool_2x2_and_its_gradient(hw, dtype):
     same_bits(loops.max_pool_2x2_grad, _replicas.max_pool_2x2_grad, (x, out, dout, np.empty_like(x)), [3])
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("geo", CONV_GEOMETRIES + [(64, 1, 28, 28, 6, 5, 5, 1, [1, 1], [2, 2], [1, 1], "EXPLICIT"),
-                                                   (64, 6, 14, 14, 16, 5, 5, 1, [1, 1], [0, 0], [1, 1], "EXPLICIT")],
-                         ids=lambda g: "x".join(map(str, g[:8])))
-def test_conv2d_forward_and_gradients(geo, dtype):
+def conv_case(geo, dtype):
+    """(Input, Filter, ConvGeometry) of one geometry of the loop tests, normal values."""
     n, c, h, w, m, kh, kw, groups, strides, paddings, dilations, algorithm = geo
     attrs = registry.get("conv2d").default_attrs()
     attrs.update(strides=strides, paddings=paddings, dilations=dilations, groups=groups, padding_algorithm=algorithm)
     x = rng.normal(size=(n, c, h, w)).astype(dtype)
     f = rng.normal(size=(m, c // groups, kh, kw)).astype(dtype)
-    g = ConvGeometry(x.shape, f.shape, attrs)
+    return x, f, ConvGeometry(x.shape, f.shape, attrs)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("geo", CONV_GEOMETRIES + [(64, 1, 28, 28, 6, 5, 5, 1, [1, 1], [2, 2], [1, 1], "EXPLICIT"),
+                                                   (64, 6, 14, 14, 16, 5, 5, 1, [1, 1], [0, 0], [1, 1], "EXPLICIT")],
+                         ids=lambda g: "x".join(map(str, g[:8])))
+def test_conv2d_forward_and_gradients(geo, dtype):
+    x, f, g = conv_case(geo, dtype)
+    n, m = x.shape[0], f.shape[0]
     gemm, loops, buf = _cblas.gemm(x.dtype), _numba.lazy("_nn_loops")(), _conv.buffers(1, g, x)
     if gemm is None:
         pytest.skip("numpy's BLAS exposes no CBLAS GEMM here: the conv loops are not used")
@@ -146,12 +152,8 @@ def test_conv2d_wide_columns_forward_and_gradients(geo, dtype):
     """The wide-columns loops (each column row one run of the padded plane; _wide_loops.py) and
     their replicas, and the numbers of the im2col loops they replace (within rounding: the
     gradients' GEMMs run over the extra, zero, columns)."""
-    n, c, h, w, m, kh, kw, groups, strides, paddings, dilations, algorithm = geo
-    attrs = registry.get("conv2d").default_attrs()
-    attrs.update(strides=strides, paddings=paddings, dilations=dilations, groups=groups, padding_algorithm=algorithm)
-    x = rng.normal(size=(n, c, h, w)).astype(dtype)
-    f = rng.normal(size=(m, c // groups, kh, kw)).astype(dtype)
-    g = ConvGeometry(x.shape, f.shape, attrs)
+    x, f, g = conv_case(geo, dtype)
+    n, m = x.shape[0], f.shape[0]
     gemm, wide = _cblas.gemm(x.dtype), _numba.lazy("_wide_loops")()
     if gemm is None:
         pytest.skip("numpy's BLAS exposes no CBLAS GEMM here: the conv loops are not used")

@@ -8,10 +8,9 @@ spent half its forward pass there). Padded into a plane [Hp, Wp] = [Ho + kh - 1,
 sample gives "wide" columns [C*kh*kw, Ho*Wp] in which every row is ONE contiguous run of the plane:
 row (c, i, j) is plane c from element i*Wp + j on. The GEMM then computes kw - 1 extra output
 columns per output row (1.06x the work for a 3x3 filter on 32 columns, 1.4x for LeNet-5's 5x5 on
-10), which are dropped (``_narrow``); the gradients widen Output@GRAD with zeros there
-(``_widen``), so the extra columns add exact zeros. A finite input keeps those zeros exact; an
-infinite or NaN input or filter, which makes the real gradients infinite or NaN too, may spread
-further than im2col's. Measured in benchmarks/conv_paths.py and docs/PERFORMANCE.md.
+10), which are dropped (``_copy_rows``); the gradients widen Output@GRAD with zeros there, so the
+extra columns add exact zeros. A finite input keeps those zeros exact; an infinite or NaN input or
+filter, which makes the real gradients infinite or NaN too, may spread further than im2col's. Measured in benchmarks/conv_paths.py and docs/PERFORMANCE.md.
 
 Each per-thread buffer (one row of ``buf``, _conv.wide_buffers) holds the padded plane(s) with
 ``kw`` elements of zero slack after them (a row's run reads up to kw - 2 past its plane), the wide
@@ -54,21 +53,14 @@ def _columns(t, c, kh, kw, hp, wp, lw, cols_at):
 
 
 @_jit
-def _narrow(t, wide_at, rows, ho, wo, wp, out, o):
-    """out (flat)[o + (r*ho + oh)*wo + ow] = t[wide_at + (r*ho + oh)*wp + ow]: the valid columns."""
-    for r in range(rows * ho):
-        s, d = wide_at + r * wp, o + r * wo
-        for ow in range(wo):
-            out[uintp(d + ow)] = t[uintp(s + ow)]
-
-
-@_jit
-def _widen(src, o, rows, ho, wo, wp, t, wide_at):
-    """The adjoint of _narrow's copy: Output@GRAD's rows into the wide layout (the rest stays 0)."""
-    for r in range(rows * ho):
-        s, d = o + r * wo, wide_at + r * wp
-        for ow in range(wo):
-            t[uintp(d + ow)] = src[uintp(s + ow)]
+def _copy_rows(src, s0, s_step, dst, d0, d_step, rows, width):
+    """dst[d0 + r*d_step + k] = src[s0 + r*s_step + k] for r < rows, k < width: the valid columns
+    out of the wide layout (s_step Wp, d_step Wo) or Output@GRAD into it (the reverse; the rest of
+    the wide layout stays 0)."""
+    for r in range(rows):
+        s, d = s0 + r * s_step, d0 + r * d_step
+        for k in range(width):
+            dst[uintp(d + k)] = src[uintp(s + k)]
 
 
 @_jit
@@ -89,7 +81,7 @@ def _forward_sample(gemm, x, w, b, groups, kh, kw, pt, pl, ho, wo, out, t):
     for g in range(groups):
         gemm(101, 111, 111, mg, lw, kg, 1.0, _at(w, g * mg * kg), kg, _at(t, cols_at + g * kg * lw), lw, 0.0,
              _at(t, wide_at + g * mg * lw), lw)
-    _narrow(t, wide_at, m, ho, wo, wp, out.reshape(out.size), b * m * ho * wo)
+    _copy_rows(t, wide_at, wp, out.reshape(out.size), b * m * ho * wo, wo, m * ho, wo)
 
 
 @_jit
@@ -113,7 +105,7 @@ def _filter_sample(gemm, x, dout, b, groups, kh, kw, pt, pl, ho, wo, part, t):
     hp, wp, lw, cols_at, wide_at = _sizes(c, m, kh, kw, ho, wo)
     _pad_sample(x, b, pt, pl, hp, wp, cols_at, t)
     _columns(t, c, kh, kw, hp, wp, lw, cols_at)
-    _widen(dout.reshape(dout.size), b * m * ho * wo, m, ho, wo, wp, t, wide_at)
+    _copy_rows(dout.reshape(dout.size), b * m * ho * wo, wo, t, wide_at, wp, m * ho, wo)
     for g in range(groups):           # part[g] += dout[b, g] @ columns[g]^T, both wide
         gemm(101, 111, 112, mg, kg, lw, 1.0, _at(t, wide_at + g * mg * lw), lw, _at(t, cols_at + g * kg * lw), lw,
              1.0, _at(part, g * mg * kg), kg)
@@ -145,7 +137,7 @@ def _input_sample(gemm, dout, w, b, groups, kh, kw, pt, pl, ho, wo, dx, t):
     m = w.shape[0]
     mg, kg = m // groups, (c // groups) * kh * kw
     hp, wp, lw, cols_at, wide_at = _sizes(c, m, kh, kw, ho, wo)
-    _widen(dout.reshape(dout.size), b * m * ho * wo, m, ho, wo, wp, t, wide_at)
+    _copy_rows(dout.reshape(dout.size), b * m * ho * wo, wo, t, wide_at, wp, m * ho, wo)
     for g in range(groups):           # columns[g] = w[g]^T @ dout[b, g], wide
         gemm(101, 112, 111, kg, lw, mg, 1.0, _at(w, g * mg * kg), kg, _at(t, wide_at + g * mg * lw), lw, 0.0,
              _at(t, cols_at + g * kg * lw), lw)
