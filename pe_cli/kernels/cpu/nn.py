@@ -40,6 +40,24 @@ _norm_loops = lazy("_norm_loops")
 
 # -- conv2d -----------------------------------------------------------------------------------------
 
+def _per_sample(name, gemm, a, b, out, geo, x, m):
+    """Runs conv loop ``name`` (forward, grad_filter or grad_input) on (a, b) into ``out``, sample by
+    sample: the wide columns' loop where they apply (_conv.wide_applies), else im2col's; its
+    parallel twin when the device has threads for the samples, its replica while it compiles."""
+    par = _conv.parallel(x.shape[0])
+    if _conv.wide_applies(geo):
+        loops, replica = _wide(), getattr(_replicas, "wide_" + name)
+        serial, parallel = getattr(loops, name), getattr(loops, name + "_parallel")
+        # the gradients' wide Output@GRAD keeps zeros in its extra columns
+        args = (gemm, a, b, *_conv.wide_args(geo), out,
+                _conv.wide_buffers(par, geo, x, m, zero_output=name != "forward"))
+    else:
+        loops, replica = _loops(), getattr(_replicas, "conv_" + name)
+        serial, parallel = getattr(loops, "conv_" + name), getattr(loops, "conv_" + name + "_parallel")
+        args = (gemm, a, b, *geo.loop_args(), out, _conv.buffers(par, geo, x))
+    twin(serial, parallel, par > 1, *args, replica=replica)(*args)
+
+
 def _conv2d(ins, attrs):
     x, w = ins["Input"], ins["Filter"]
     geo = ConvGeometry(x.shape, w.shape, attrs)
@@ -50,15 +68,7 @@ def _conv2d(ins, attrs):
             if _winograd.applies(geo, x.shape, w.shape):
                 return {"Output": _winograd.conv2d(gemm, x, w, geo)}
             out = np.empty((x.shape[0], w.shape[0], geo.ho, geo.wo), dtype=x.dtype)
-            par = _conv.parallel(x.shape[0])
-            if _conv.wide_applies(geo):
-                args = (gemm, x, w, *_conv.wide_args(geo), out, _conv.wide_buffers(par, geo, x, w.shape[0]))
-                twin(_wide().forward, _wide().forward_parallel, par > 1, *args,
-                     replica=_replicas.wide_forward)(*args)
-                return {"Output": out}
-            args = (gemm, x, w, *geo.loop_args(), out, _conv.buffers(par, geo, x))
-            twin(_loops().conv_forward, _loops().conv_forward_parallel, par > 1, *args,
-                 replica=_replicas.conv_forward)(*args)
+            _per_sample("forward", gemm, x, w, out, geo, x, w.shape[0])
             return {"Output": out}
         threads.for_gemm(geo.gemm_macs(w.shape))
         cols = _conv.cols(x, geo)                                                 # [N, G, K/G, L]
@@ -80,18 +90,9 @@ def _conv2d_grad_filter(ins, attrs):
             x, dout = np.ascontiguousarray(x), np.ascontiguousarray(dout)
             if _winograd.applies(geo, x.shape, w.shape):
                 return {"Filter@GRAD": _winograd.grad_filter(gemm, x, dout, geo, w.shape)}
-            par = _conv.parallel(x.shape[0])
             # one sum per fixed run of samples, whatever the threads: the same bits serial or parallel
             parts = np.zeros((min(_conv.FILTER_RUNS, x.shape[0]), w.shape[0], w[0].size), dtype=x.dtype)
-            if _conv.wide_applies(geo):
-                args = (gemm, x, dout, *_conv.wide_args(geo), parts,
-                        _conv.wide_buffers(par, geo, x, w.shape[0], zero_output=True))
-                twin(_wide().grad_filter, _wide().grad_filter_parallel, par > 1, *args,
-                     replica=_replicas.wide_grad_filter)(*args)
-            else:
-                args = (gemm, x, dout, *geo.loop_args(), parts, _conv.buffers(par, geo, x))
-                twin(_loops().conv_grad_filter, _loops().conv_grad_filter_parallel, par > 1, *args,
-                     replica=_replicas.conv_grad_filter)(*args)
+            _per_sample("grad_filter", gemm, x, dout, parts, geo, x, w.shape[0])
             dw = parts[0] if len(parts) == 1 else np.add.reduce(parts, axis=0)
             return {"Filter@GRAD": dw.reshape(w.shape)}
         threads.for_gemm(geo.gemm_macs(w.shape))
@@ -116,15 +117,7 @@ def _conv2d_grad_input(ins, attrs):
             if _winograd.applies(geo, x.shape, w.shape):
                 return {"Input@GRAD": _winograd.grad_input(gemm, dout, w, geo, x.shape)}
             dx = np.empty(x.shape, dtype=x.dtype)
-            par = _conv.parallel(n)
-            if _conv.wide_applies(geo):
-                args = (gemm, dout, w, *_conv.wide_args(geo), dx, _conv.wide_buffers(par, geo, x, m, zero_output=True))
-                twin(_wide().grad_input, _wide().grad_input_parallel, par > 1, *args,
-                     replica=_replicas.wide_grad_input)(*args)
-                return {"Input@GRAD": dx}
-            args = (gemm, dout, w, *geo.loop_args(), dx, _conv.buffers(par, geo, x))
-            twin(_loops().conv_grad_input, _loops().conv_grad_input_parallel, par > 1, *args,
-                 replica=_replicas.conv_grad_input)(*args)
+            _per_sample("grad_input", gemm, dout, w, dx, geo, x, m)
             return {"Input@GRAD": dx}
         threads.for_gemm(geo.gemm_macs(w.shape))
         dcols = np.matmul(wmat.swapaxes(1, 2), _conv.dout_per_sample(dout, geo))     # [N, G, K/G, L]
