@@ -418,6 +418,37 @@ def test_batch_norm_training_paths_agree(shape, dtype, device_threads, monkeypat
     assert x.dtype == dtype and np.array_equal(grad_ins["X"], x)       # inputs untouched
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(4, 3, 5, 7), (6, 4), (2, 5, 3), (3, 16, 8, 8)], ids=str)
+def test_fused_batch_norm_relu_is_bitwise_batch_norm_then_relu(shape, dtype, device_threads):
+    """fused_batch_norm_act's loops (relu in batch norm's own passes) give the bits of the composed
+    kernel (batch_norm, relu; relu_grad, batch_norm_grad): its gradient's sums read dy through
+    relu's mask in the same order. dy holds -0.0, NaN and infinities where relu passes or stops it."""
+    from pe_cli.kernels import fused_math
+    from pe_cli.kernels.cpu import fused
+    composed = fused_math.fused_kernels(activation, elementwise, nn)
+    c = shape[1]
+    x = (rng.normal(size=shape) * 3 + 1).astype(dtype)
+    ins = {"X": x, "Scale": rng.normal(size=c).astype(dtype), "Bias": rng.normal(size=c).astype(dtype),
+           "Mean": np.zeros(c, dtype), "Variance": np.ones(c, dtype)}
+    attrs = attrs_of("fused_batch_norm_act", momentum=0.8, act_type="relu")
+    fast, slow = fused.fused_batch_norm_act(ins, attrs), composed["fused_batch_norm_act"](ins, attrs)
+    assert_same(fast, slow, dtype, exact=True)
+    assert (fast["Y"] == 0).any() and (fast["Y"] > 0).any()
+    dy = rng.normal(size=shape).astype(dtype)
+    flat = dy.reshape(-1)
+    flat[::5], flat[1::11], flat[2::13] = -0.0, np.inf, np.nan
+    grad_ins = {"X": x, "Scale": ins["Scale"], "SavedMean": fast["SavedMean"],
+                "SavedVariance": fast["SavedVariance"], "Y": fast["Y"], "Y@GRAD": dy}
+    with np.errstate(invalid="ignore"):
+        fast_grad = fused.fused_batch_norm_act_grad(grad_ins, attrs)
+        slow_grad = composed["fused_batch_norm_act_grad"](grad_ins, attrs)
+    assert_same(fast_grad, slow_grad, dtype, exact=True)
+    clean = dict(grad_ins, **{"Y@GRAD": rng.normal(size=shape).astype(dtype)})
+    assert_same(fused.fused_batch_norm_act_grad(clean, attrs),
+                composed["fused_batch_norm_act_grad"](clean, attrs), dtype, exact=True)
+
+
 @pytest.mark.parametrize("x_shape, w_shape, attrs, winograd, wide", [
     ((2, 16, 32, 32), (16, 16, 3, 3), {"paddings": [1, 1]}, True, True),           # the ResNet's
     ((2, 32, 16, 16), (32, 32, 3, 3), {"paddings": [1, 1]}, True, True),

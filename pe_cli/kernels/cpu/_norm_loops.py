@@ -47,7 +47,7 @@ def _row_sq(x, b, ci, m):
 
 
 @_jit
-def _channel_forward(x, ci, scale, bias, epsilon, y, mean, inv_std):
+def _channel_forward(x, ci, scale, bias, epsilon, y, mean, inv_std, relu):
     n, s = x.shape[0], x.shape[2]
     total = 0.0
     for b in range(n):
@@ -59,26 +59,30 @@ def _channel_forward(x, ci, scale, bias, epsilon, y, mean, inv_std):
     inv = 1.0 / math.sqrt(sq / (n * s) + epsilon)
     a = scale[ci] * inv
     beta = bias[ci]
+    zero = y.dtype.type(0)
     for b in range(n):
         for i in range(s):
-            y[b, ci, uintp(i)] = (x[b, ci, uintp(i)] - m) * a + beta     # centred first: no cancellation
+            v = (x[b, ci, uintp(i)] - m) * a + beta     # centred first: no cancellation
+            # relu as _pointwise_loops.relu: v where v > 0 or v is NaN, else +0.0
+            y[b, ci, uintp(i)] = v if (not relu or v > zero or v != v) else zero
     mean[ci] = m
     inv_std[ci] = inv
     return sq / (n * s)
 
 
 @_jit
-def bn_forward(x, scale, bias, epsilon, y, mean, var, inv_std):
-    """y = the batch-normalized x; mean, var (biased) and inv_std = 1/sqrt(var + epsilon) per channel."""
+def bn_forward(x, scale, bias, epsilon, y, mean, var, inv_std, relu):
+    """y = the batch-normalized x (with ``relu``, relu of it: fused_batch_norm_act); mean, var
+    (biased) and inv_std = 1/sqrt(var + epsilon) per channel."""
     for ci in range(x.shape[1]):
-        var[ci] = _channel_forward(x, ci, scale, bias, epsilon, y, mean, inv_std)
+        var[ci] = _channel_forward(x, ci, scale, bias, epsilon, y, mean, inv_std, relu)
 
 
 @_pjit
-def bn_forward_parallel(x, scale, bias, epsilon, y, mean, var, inv_std):
+def bn_forward_parallel(x, scale, bias, epsilon, y, mean, var, inv_std, relu):
     """bn_forward with the channels spread over numba's threads."""
     for ci in prange(x.shape[1]):
-        var[ci] = _channel_forward(x, ci, scale, bias, epsilon, y, mean, inv_std)
+        var[ci] = _channel_forward(x, ci, scale, bias, epsilon, y, mean, inv_std, relu)
 
 
 @_sum_jit
@@ -90,37 +94,69 @@ def _row_dot(dy, x, b, ci, m):
     return a
 
 
+@_sum_jit
+def _row_sum_relu(dy, out, b, ci):
+    """_row_sum of relu_grad's output: dy[b, ci, i] where out[b, ci, i] > 0, else dy * 0 (as
+    _pointwise_loops.relu_grad: -0.0 for a negative dy, NaN for an infinite one)."""
+    zero = dy.dtype.type(0)
+    a = 0.0
+    for i in range(dy.shape[2]):
+        g = dy[b, ci, uintp(i)]
+        a += (g if out[b, ci, uintp(i)] > zero else g * zero) - 0.0
+    return a
+
+
+@_sum_jit
+def _row_dot_relu(dy, out, x, b, ci, m):
+    """_row_dot of relu_grad's output (see _row_sum_relu)."""
+    zero = dy.dtype.type(0)
+    a = 0.0
+    for i in range(x.shape[2]):
+        g = dy[b, ci, uintp(i)]
+        a += (g if out[b, ci, uintp(i)] > zero else g * zero) * (x[b, ci, uintp(i)] - m)
+    return a
+
+
 @_jit
-def _channel_grad(x, dy, ci, scale, mean, inv_std, dx, dscale, dbias, with_x):
+def _channel_grad(x, dy, ci, scale, mean, inv_std, dx, dscale, dbias, with_x, out, relu):
     n, s = x.shape[0], x.shape[2]
     m, inv = mean[ci], inv_std[ci]
     sum_dy = 0.0
     sum_dy_xc = 0.0
     for b in range(n):
-        sum_dy += _row_sum(dy, b, ci, 0.0)
-        sum_dy_xc += _row_dot(dy, x, b, ci, m)
+        if relu:
+            sum_dy += _row_sum_relu(dy, out, b, ci)
+            sum_dy_xc += _row_dot_relu(dy, out, x, b, ci, m)
+        else:
+            sum_dy += _row_sum(dy, b, ci, 0.0)
+            sum_dy_xc += _row_dot(dy, x, b, ci, m)
     ds = sum_dy_xc * inv            # sum of dy * xhat
     dbias[ci] = sum_dy
     dscale[ci] = ds
     if with_x:
         count = n * s
         k = scale[ci] * inv / count
+        zero = dy.dtype.type(0)
         for b in range(n):
             for i in range(s):
+                g = dy[b, ci, uintp(i)]
+                if relu and not out[b, ci, uintp(i)] > zero:
+                    g = g * zero
                 xhat = (x[b, ci, uintp(i)] - m) * inv
-                dx[b, ci, uintp(i)] = k * (count * dy[b, ci, uintp(i)] - sum_dy - xhat * ds)
+                dx[b, ci, uintp(i)] = k * (count * g - sum_dy - xhat * ds)
 
 
 @_jit
-def bn_grad(x, dy, scale, mean, inv_std, dx, dscale, dbias, with_x):
-    """dscale, dbias and (with_x) dx of batch_norm in training, from the saved mean and inv_std."""
+def bn_grad(x, dy, scale, mean, inv_std, dx, dscale, dbias, with_x, out, relu):
+    """dscale, dbias and (with_x) dx of batch_norm in training, from the saved mean and inv_std.
+    With ``relu``, of relu(batch_norm(x)) whose output is ``out`` (fused_batch_norm_act): dy passes
+    where out > 0, as relu_grad's; otherwise ``out`` is not read."""
     for ci in range(x.shape[1]):
-        _channel_grad(x, dy, ci, scale, mean, inv_std, dx, dscale, dbias, with_x)
+        _channel_grad(x, dy, ci, scale, mean, inv_std, dx, dscale, dbias, with_x, out, relu)
 
 
 @_pjit
-def bn_grad_parallel(x, dy, scale, mean, inv_std, dx, dscale, dbias, with_x):
+def bn_grad_parallel(x, dy, scale, mean, inv_std, dx, dscale, dbias, with_x, out, relu):
     """bn_grad with the channels spread over numba's threads."""
     for ci in prange(x.shape[1]):
-        _channel_grad(x, dy, ci, scale, mean, inv_std, dx, dscale, dbias, with_x)
-
+        _channel_grad(x, dy, ci, scale, mean, inv_std, dx, dscale, dbias, with_x, out, relu)

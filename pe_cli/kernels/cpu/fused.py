@@ -29,8 +29,20 @@ def fused_elemwise_activation(ins, attrs):
 
 
 fused_elemwise_activation_grad = _KERNELS["fused_elemwise_activation_grad"]
-fused_batch_norm_act = _KERNELS["fused_batch_norm_act"]
-fused_batch_norm_act_grad = _KERNELS["fused_batch_norm_act_grad"]
+
+
+def fused_batch_norm_act(ins, attrs):
+    if attrs["act_type"] == "relu" and nn.by_channel_loops(ins["X"], attrs, ins["Scale"], ins["Bias"]):
+        return nn.batch_norm_loops(ins, attrs, relu=True)
+    return _KERNELS["fused_batch_norm_act"](ins, attrs)
+
+
+def fused_batch_norm_act_grad(ins, attrs):
+    x, y, dy = ins["X"], ins["Y"], ins["Y@GRAD"]
+    if attrs["act_type"] == "relu" and y.shape == dy.shape and \
+            nn.by_channel_loops(x, attrs, ins["Scale"], y, dy, ins["SavedMean"], ins["SavedVariance"]):
+        return nn.bn_grad_loops(ins, attrs, True, relu_out=y)
+    return _KERNELS["fused_batch_norm_act_grad"](ins, attrs)
 fusion_group = fusion_group_kernel(__package__)
 
 

@@ -206,8 +206,8 @@ def batch_norm(ins, attrs):
     if attrs["is_test"] or attrs["use_global_stats"]:
         m, v = mean.astype(dt, copy=False), var.astype(dt, copy=False)
         mean_out, var_out = mean, var
-    elif _by_channel_loops(x, attrs, scale, bias):
-        return _batch_norm_loops(x, scale, bias, mean, var, attrs)
+    elif by_channel_loops(x, attrs, scale, bias):
+        return batch_norm_loops(ins, attrs)
     else:
         m = x.mean(axis=axes)
         v = x.var(axis=axes)              # biased, as Fluid uses for both Y and the moving variance
@@ -221,7 +221,7 @@ def batch_norm(ins, attrs):
             "SavedMean": m.astype(dt, copy=False), "SavedVariance": inv_std}
 
 
-def _by_channel_loops(x, attrs, *others):
+def by_channel_loops(x, attrs, *others):
     """Training on float NCHW data (or [N, C]): the numba loops of _norm_loops.py."""
     return (attrs["data_layout"] != "NHWC" and x.ndim >= 2 and x.size > 0 and is_float(x, *others)
             and not attrs["is_test"] and not attrs["use_global_stats"])
@@ -236,11 +236,14 @@ def _as_ncs(a):
     return np.ascontiguousarray(a).reshape(a.shape[0], a.shape[1], -1)
 
 
-def _batch_norm_loops(x, scale, bias, mean, var, attrs):
+def batch_norm_loops(ins, attrs, relu=False):
+    """batch_norm in training by the numba loops (where ``by_channel_loops``); with ``relu``, Y is
+    relu of the normalized value, written in the same pass (fused_batch_norm_act)."""
+    x, scale, bias, mean, var = ins["X"], ins["Scale"], ins["Bias"], ins["Mean"], ins["Variance"]
     c, dt = x.shape[1], x.dtype
     y = np.empty(x.shape, dtype=dt)
     m, v, inv_std = np.empty(c), np.empty(c), np.empty(c)
-    args = (_as_ncs(x), scale, bias, float(attrs["epsilon"]), y.reshape(x.shape[0], c, -1), m, v, inv_std)
+    args = (_as_ncs(x), scale, bias, float(attrs["epsilon"]), y.reshape(x.shape[0], c, -1), m, v, inv_std, relu)
     loops = _norm_loops()
     twin(loops.bn_forward, loops.bn_forward_parallel, _channels_parallel(x), *args)(*args)
     mom = attrs["momentum"]
@@ -250,13 +253,17 @@ def _batch_norm_loops(x, scale, bias, mean, var, attrs):
             "SavedMean": m.astype(dt), "SavedVariance": inv_std.astype(dt)}
 
 
-def _bn_grad_loops(ins, attrs, with_x):
+def bn_grad_loops(ins, attrs, with_x, relu_out=None):
+    """batch_norm_grad by the numba loops (where ``by_channel_loops``); with ``relu_out`` (Y of
+    fused_batch_norm_act), the gradient of relu(batch_norm(X)): Y@GRAD passes where Y > 0."""
     x, scale, dy = ins["X"], ins["Scale"], ins["Y@GRAD"]
     c = x.shape[1]
     dx = np.empty(x.shape, dtype=x.dtype) if with_x else np.empty((1, 1, 1), dtype=x.dtype)
     dscale, dbias = np.empty(c), np.empty(c)
-    args = (_as_ncs(x), _as_ncs(dy), scale, ins["SavedMean"], ins["SavedVariance"],
-            dx.reshape(dx.shape[0], dx.shape[1], -1), dscale, dbias, with_x)
+    relu = relu_out is not None
+    dy = _as_ncs(dy)
+    args = (_as_ncs(x), dy, scale, ins["SavedMean"], ins["SavedVariance"],
+            dx.reshape(dx.shape[0], dx.shape[1], -1), dscale, dbias, with_x, _as_ncs(relu_out) if relu else dy, relu)
     loops = _norm_loops()
     twin(loops.bn_grad, loops.bn_grad_parallel, _channels_parallel(x), *args)(*args)
     outs = {"Scale@GRAD": dscale.astype(scale.dtype), "Bias@GRAD": dbias.astype(scale.dtype)}
@@ -267,8 +274,8 @@ def _bn_grad_loops(ins, attrs, with_x):
 
 def _bn_grad(ins, attrs, with_x):
     x, scale, sm, inv_std, dy = ins["X"], ins["Scale"], ins["SavedMean"], ins["SavedVariance"], ins["Y@GRAD"]
-    if _by_channel_loops(x, attrs, scale, dy, sm, inv_std):
-        return _bn_grad_loops(ins, attrs, with_x)
+    if by_channel_loops(x, attrs, scale, dy, sm, inv_std):
+        return bn_grad_loops(ins, attrs, with_x)
     axes, bshape = _bn_axes(x, attrs)
     xhat = (x - sm.reshape(bshape)) * inv_std.reshape(bshape)
     dbias = dy.sum(axis=axes)
