@@ -106,15 +106,18 @@ class Executor:
         batches = reader_feeds(program, 1, feed)      # fluid.layers.py_reader's next batch
         if batches is not None:
             feed = dict(feed or {}, **batches[0])
-        self._runtime.prepare_run(self._concurrent)     # one device: the whole machine's threads
-        frees = plan.frees(fetch_list, build_strategy)
-        profile = profiler.active()
-        if profile is not None:
-            return self._run_profiled(plan, frees, feed, fetch_list, scope, return_numpy, profile)
-        values, lods = self._gather_inputs(plan, feed or {}, scope)
-        _run_steps(plan.steps, frees, values)
-        self._store(plan, values, scope)
-        return fetch_values(plan.block, fetch_list, values, lods, scope, return_numpy)
+        state = self._runtime.prepare_run(self._concurrent)     # one device: the whole machine's threads
+        try:
+            frees = plan.frees(fetch_list, build_strategy)
+            profile = profiler.active()
+            if profile is not None:
+                return self._run_profiled(plan, frees, feed, fetch_list, scope, return_numpy, profile)
+            values, lods = self._gather_inputs(plan, feed or {}, scope)
+            _run_steps(plan.steps, frees, values)
+            self._store(plan, values, scope)
+            return fetch_values(plan.block, fetch_list, values, lods, scope, return_numpy)
+        finally:
+            self._runtime.end_run(state)
 
     def train_from_dataset(self, program=None, dataset=None, scope=None, thread=0, debug=False,
                            fetch_list=None, fetch_info=None, print_period=100):

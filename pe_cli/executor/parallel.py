@@ -98,7 +98,7 @@ class DataParallelEngine:
         self._schedules = {}        # fetch names -> Schedule
         self._node_context = _NodeContext(self)
         self.num_threads = exec_strategy.num_threads or self.n * 4
-        self._pool = ThreadPool(self.num_threads, name="pe-parallel")
+        self._pool = ThreadPool(self.num_threads, name="pe-parallel", initializer=self.runtime.worker_started)
         self._runs_since_drop = 0
         self._broadcast_done = False
 
@@ -206,7 +206,14 @@ class DataParallelEngine:
         if self.exec_strategy._dry_run:
             self._schedule(unique)      # built and scheduled; no op runs, nothing is fetched
             return []
-        self.runtime.prepare_run(self.n)
+        state = self.runtime.prepare_run(self.n)
+        try:
+            return self._execute(feed, fetch_names, unique, return_numpy)
+        finally:
+            self.runtime.end_run(state)
+
+    def _execute(self, feed, fetch_names, unique, return_numpy):
+        """_run's work, between the runtime's prepare_run and end_run."""
         profile = profiler.active()
         start, loop = profiler.clock(), 0.0
         per_device = split_feed(self.block, feed, self.n, self._whole, self.scopes.persistable)

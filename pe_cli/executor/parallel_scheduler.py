@@ -299,7 +299,9 @@ def _reacquire(token, run):
     run.wanting.pop()
 
 
-def _worker(tasks):
+def _worker(tasks, initializer):
+    if initializer is not None:
+        initializer()
     while True:
         item = tasks.get()
         if item is None:
@@ -322,17 +324,17 @@ def _shutdown(tasks, threads):
 
 class ThreadPool:
     """Runs schedules with at most ``num_threads`` threads: ``num_threads - 1`` daemon workers plus
-    the calling thread (all workers when ``num_threads`` is 1). Workers stop on ``close()`` or when
-    the pool is collected."""
+    the calling thread (all workers when ``num_threads`` is 1). Each worker calls ``initializer``
+    (if any) when it starts. Workers stop on ``close()`` or when the pool is collected."""
 
-    def __init__(self, num_threads, name="pe"):
+    def __init__(self, num_threads, name="pe", initializer=None):
         if num_threads < 1:
             raise ValueError(f"num_threads must be >= 1, got {num_threads}")
         self.num_threads = num_threads
         self._inline = num_threads > 1
         workers = num_threads - 1 if self._inline else 1
         self._tasks = queue.SimpleQueue()
-        self._threads = [threading.Thread(target=_worker, args=(self._tasks,), daemon=True,
+        self._threads = [threading.Thread(target=_worker, args=(self._tasks, initializer), daemon=True,
                                           name=f"{name}-worker-{i}") for i in range(workers)]
         for t in self._threads:
             t.start()

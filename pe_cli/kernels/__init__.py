@@ -13,7 +13,11 @@ its kernels, behind one interface, so executors never ask which kind a device is
 - ``places_for(places)``: the devices of data parallelism as this kind numbers them;
 - ``selected_rows.densify({"X": sr}, attrs)``: a row-sparse value (pe_cli/selected_rows.py) as the
   dense array of this device, for an op without the ``selected_rows`` trait;
-- ``prepare_run(num_devices)``: called before each run (the CPU sizes its threads per device);
+- ``prepare_run(num_devices)``: called before each run, in the thread running it (the CPU sizes its
+  threads per device and flushes denormals: cpu/denormals.py); returns a state for ``end_run``;
+- ``end_run(state)``: called after each run (error or not), in that thread (the CPU restores its
+  floating-point mode);
+- ``worker_started()``: called by each worker thread of an executor's pool when it starts;
 - ``SHARED_THREADS``: True where kernels are CPU work under the GIL (the scheduler's token run),
   False where they are asynchronous launches (one task per device);
 - ``require(place)``: a one-line PeError where the device cannot run here.

@@ -5,7 +5,7 @@ mapped between runs (host_memory.py)."""
 from ...places import CPUPlace, cpu_places
 from . import collectives  # noqa: F401 -- part of the runtime's interface
 from . import selected_rows  # noqa: F401 -- part of the runtime's interface (densify)
-from . import threads
+from . import denormals, threads
 from .host_memory import keep_freed_memory
 
 SHARED_THREADS = True       # kernels are CPU work: the scheduler's token run keeps the GIL calm
@@ -52,6 +52,15 @@ def places_for(places):
 
 def prepare_run(num_devices):
     threads.use_devices(num_devices)    # each device's kernels get cores // devices threads
+    return denormals.enter()            # the calling thread flushes denormals until end_run
+
+
+def end_run(state):
+    denormals.leave(state)
+
+
+def worker_started():
+    denormals.worker_started()
 
 
 def require(place=None):

@@ -294,6 +294,14 @@ def places_for(places):
 
 
 def prepare_run(num_devices):
+    return None
+
+
+def end_run(state):
+    pass
+
+
+def worker_started():
     pass
 
 
