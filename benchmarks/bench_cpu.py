@@ -39,8 +39,9 @@ from bench_models import (BATCH_NORM_MODELS, MODELS, NETS, STEPS_SCALE, PeModel,
                           model_flops, strategy_of)
 
 GEMM_BOUND = ("mlp", "wide")    # models whose step is GEMMs and little else: the report gives their floor
-# the fused configuration's build strategy: each fc layer's bias and relu in its GEMM (docs/PARALLEL.md)
-FUSED = {"fuse_gemm_epilogue": True}
+# the fused configuration's build strategy: each fc layer's bias and relu in its GEMM, and each batch
+# norm's relu in its passes (docs/PARALLEL.md)
+FUSED = {"fuse_gemm_epilogue": True, "fuse_bn_act_ops": True}
 
 
 def matmul_gflops(threads, n=1024, reps=10):
@@ -194,7 +195,7 @@ def main():
             raise SystemExit("bench: PyTorch is not installed; run `make bench` (it installs torch==2.13.0 "
                              "into .venv) or pass --no-torch")
     # (label, kind, devices or torch threads, threads in use, environment); "pe 1 dev" is pe's default,
-    # "fused" a CompiledProgram whose BuildStrategy fuses each fully connected layer (FUSED)
+    # "fused" a CompiledProgram whose BuildStrategy fuses each fully connected layer and batch norm + relu (FUSED)
     configs = [("pe 1 dev 1 thr", "pe", 1, 1, {"PE_DEVICE_THREADS": "1"}), ("pe 1 dev", "pe", 1, n, {}),
                ("pe 1 dev fused", "pe", 1, n, {}), (f"pe {n} dev", "pe", n, n, {})]
     if not args.no_torch:
