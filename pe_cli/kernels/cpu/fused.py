@@ -1,6 +1,8 @@
 """Kernels of the fused ops (pe_cli/ops/fused.py): the CPU kernels of the ops they replace, called
 in the same order within one op (pe_cli/kernels/fused_math.py). A bias add followed by relu on
-float32/float64 runs one numba loop instead (_fused_loops.py; the same numbers).
+float32/float64 runs one numba loop instead (_fused_loops.py; the same numbers), and batch norm with
+relu in training runs batch norm's loops with relu in their passes (nn.batch_norm_loops,
+nn.bn_grad_loops; the same numbers).
 
 fused_gemm_epilogue is the GEMM of mul and its gradients (math.matmul2d, the same blocks) with the
 bias and relu, or relu's gradient, applied to each block by the thread that computed it, while it
@@ -43,6 +45,8 @@ def fused_batch_norm_act_grad(ins, attrs):
             nn.by_channel_loops(x, attrs, ins["Scale"], y, dy, ins["SavedMean"], ins["SavedVariance"]):
         return nn.bn_grad_loops(ins, attrs, True, relu_out=y)
     return _KERNELS["fused_batch_norm_act_grad"](ins, attrs)
+
+
 fusion_group = fusion_group_kernel(__package__)
 
 
