@@ -325,6 +325,8 @@ def test_mul_and_its_gradients_split_over_threads(dtype, batch, parts, device_th
     assert kmath.split_mode(20, 97, 363) == cols and kmath.split_mode(800, 363, 97) == rows
     assert kmath.split_mode(726, 97, 363, inner) == inner and kmath.split_mode(727, 97, 363, inner) == rows
     assert kmath.split_mode(726, 363, 97, cols) == cols and kmath.split_mode(727, 363, 97, cols) == rows
+    # a weight of fewer than WEIGHT_ROWS_MIN values (the MLP's [256, 10]): its blocks are not worth it
+    assert kmath.split_mode(512, 10, 256, inner) == rows and kmath.split_mode(512, 256, 10, cols) == rows
     x = rng.normal(size=(batch, 3, 11, 11)).astype(dtype)       # 363 columns
     y = rng.normal(size=(363, 97)).astype(dtype)
     dout = rng.normal(size=(batch, 97)).astype(dtype)

@@ -22,7 +22,10 @@ from numba import prange, uintp
 def _epilogue(c, i0, i1, j0, j1, bias, gate, act):
     """Rows i0:i1, columns j0:j1 of c: + bias, then the activation ``act`` (see above), as
     elementwise_add, relu and relu_grad compute them (_pointwise_loops.py): the same numbers. One
-    simple loop a row for each, so that each vectorises."""
+    simple loop a row for each, so that each vectorises: its index cast to ``uintp``, as in
+    _nn_loops.py. A signed index from j0 may be negative, and numba's wraparound for it kept LLVM
+    from vectorising relu's gradient except where j0 was the constant 0 (a block of columns: 95 us
+    against 14 over [512, 256], 2026-11-25)."""
     if bias.size == 0 and act == 0:
         return
     zero = c.dtype.type(0)
@@ -30,15 +33,16 @@ def _epilogue(c, i0, i1, j0, j1, bias, gate, act):
         row = c[i]
         if bias.size:
             for j in range(j0, j1):
-                row[j] += bias[j]
+                row[uintp(j)] += bias[uintp(j)]
         if act == 1:
             for j in range(j0, j1):
-                v = row[j]
-                row[j] = v if (v > zero or v != v) else zero
+                v = row[uintp(j)]
+                row[uintp(j)] = v if (v > zero or v != v) else zero
         elif act == 2:
             mask = gate[i]
             for j in range(j0, j1):
-                row[j] = row[j] if mask[j] > zero else row[j] * zero
+                u = uintp(j)
+                row[u] = row[u] if mask[u] > zero else row[u] * zero
 
 
 def _gemm_blocks(blocks):

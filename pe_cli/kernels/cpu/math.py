@@ -56,12 +56,23 @@ def split_mode(m, n, k, weight_rows=None):
 
       The input gradient by the weight's rows too made the second [256, 256] weight's update
       61 -> 23 us in the MLP's step, the step's median 1.08 -> 0.97-1.05 ms (three alternating runs).
+    - Not for a weight of fewer than ``WEIGHT_ROWS_MIN`` values (the MLP's last layer, [256, 10]):
+      its update is a few microseconds however the threads share it, and the other splits are
+      faster. Over [512, 256] by [256, 10] on 2 threads (2026-11-25, the Xeon VM): the forward by
+      rows 27 us against 36 by blocks of k (the partial sums' extra pass), and the input gradient
+      with relu's gate by rows 20-27 us against 58-80 by blocks of columns (each thread's epilogue
+      then reads and writes half of every row of the result, and the cores pull each other's
+      lines).
     """
-    if weight_rows == INNER and 2 * k >= m:
-        return INNER
-    if weight_rows == COLS and 2 * n >= m:
-        return COLS
+    if k * n >= WEIGHT_ROWS_MIN:
+        if weight_rows == INNER and 2 * k >= m:
+            return INNER
+        if weight_rows == COLS and 2 * n >= m:
+            return COLS
     return COLS if n >= 4 * m else ROWS
+
+
+WEIGHT_ROWS_MIN = 1 << 15       # values of a weight (k * n) below which split_mode ignores weight_rows
 
 
 # a GEMM's epilogue (_blas_loops.py): after the bias, nothing, relu, or relu's gradient (a gate)
