@@ -60,7 +60,7 @@ def split_mode(m, n, k, weight_rows=None):
       its update is a few microseconds however the threads share it, and the other splits are
       faster. Over [512, 256] by [256, 10] on 2 threads (2026-11-25, the Xeon VM): the forward by
       rows 27 us against 36 by blocks of k (the partial sums' extra pass), and the input gradient
-      with relu's gate by rows 20-27 us against 58-80 by blocks of columns (each thread's epilogue
+      with relu's gate by rows 20-27 us against 54-80 by blocks of columns (each thread's epilogue
       then reads and writes half of every row of the result, and the cores pull each other's
       lines).
     """
