@@ -239,3 +239,18 @@ def test_split_gemms_and_their_epilogue(trans, split, act, dtype):
     else:
         args = (gemm, ta, tb, a, b, c, bias, gate, act, 3, split == "cols")
         same_bits(loops.gemm_blocks, _replicas.gemm_blocks, args, [5])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("act", [0, 1, 2], ids=["none", "relu", "relu_grad"])
+@pytest.mark.parametrize("bias", [True, False], ids=["bias", "no_bias"])
+@pytest.mark.parametrize("rect", [(0, 13, 0, 10), (2, 9, 3, 8)], ids=["whole", "inside"])
+def test_the_epilogue_alone(rect, bias, act, dtype):
+    """The epilogue on a rectangle of a result (math.matmul2d applies it to the whole result of a
+    GEMM too small to split), over awkward values and a relu gate with zeros and NaN: only that
+    rectangle changes."""
+    m, n = 13, 10
+    c = awkward((m, n), dtype)
+    bias = awkward((n,), dtype) if bias else np.empty(0, dtype)
+    gate = np.maximum(awkward((m, n), dtype), 0) if act == 2 else np.empty((0, 0), dtype)
+    same_bits(_numba.lazy("_blas_loops")()._epilogue, _replicas.epilogue_rect, (c, *rect, bias, gate, act), [0])

@@ -88,6 +88,11 @@ def epilogue(block, bias, gate, act):
         relu_grad(gate, block, block)
 
 
+def epilogue_rect(c, i0, i1, j0, j1, bias, gate, act):
+    """_blas_loops._epilogue: rows i0:i1, columns j0:j1 of c."""
+    epilogue(c[i0:i1, j0:j1], bias[j0:j1] if bias.size else bias, gate[i0:i1, j0:j1] if act == 2 else gate, act)
+
+
 def gemm_blocks(gemm, trans_a, trans_b, a, b, c, bias, gate, act, parts, by_cols):
     m, n = c.shape
     k = a.shape[0] if trans_a == 112 else a.shape[1]

@@ -68,7 +68,8 @@ def bias_grad(dout, run, shape):
     device's threads when dout is large)."""
     dy = np.empty(shape, dtype=dout.dtype)
     args = (np.ascontiguousarray(dout).reshape(run), dy.reshape(-1))
-    twin(_loops().sum_outer, _loops().sum_outer_parallel, run[1] * run[2] >= 4 * _loops().SUM_BLOCK
+    loops = _loops()
+    twin(loops.sum_outer, loops.sum_outer_parallel, run[1] * run[2] >= 4 * loops.SUM_BLOCK
          and parallel_parts(dout.size) > 1, *args, replica=_replicas.sum_outer)(*args)
     return dy
 

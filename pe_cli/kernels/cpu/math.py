@@ -11,7 +11,7 @@ from ..common import matmul_v1_attrs
 from ...selected_rows import SelectedRows
 from . import threads
 from . import _cblas, _replicas
-from ._numba import is_float, lazy, out_buffer, parallel_threads, twin
+from ._numba import is_float, lazy, loop_or, out_buffer, parallel_threads, twin
 
 _loops = lazy("_blas_loops")
 
@@ -86,8 +86,9 @@ def matmul2d(a, b, trans_a=False, trans_b=False, weight_rows=None, bias=None, ac
     m, k = (a.shape[1], a.shape[0]) if trans_a else a.shape
     n = b.shape[0] if trans_b else b.shape[1]
     macs = m * n * k
-    mode = split_mode(m, n, k, weight_rows)
-    parts = min(threads.work_parts(), {ROWS: m, COLS: n, INNER: k}[mode])
+    if macs >= threads.SPLIT_GEMM_MACS:
+        mode = split_mode(m, n, k, weight_rows)
+        parts = min(threads.work_parts(), {ROWS: m, COLS: n, INNER: k}[mode])
     # on one thread too where the loops' GEMM is MKL (faster than numpy's OpenBLAS: _cblas.py)
     if macs >= threads.SPLIT_GEMM_MACS and (parts > 1 or _cblas.source() == _cblas.MKL) and is_float(a, b):
         gemm = _cblas.gemm(a.dtype)
@@ -108,7 +109,11 @@ def matmul2d(a, b, trans_a=False, trans_b=False, weight_rows=None, bias=None, ac
             return out
     threads.for_gemm(macs)
     out = (a.T if trans_a else a) @ (b.T if trans_b else b)
-    if bias is not None or act != NO_ACT:       # the loops' epilogue, to the bit (-0.0 and NaN included)
+    if (bias is not None or act != NO_ACT) and is_float(out):
+        # the loops' epilogue on the whole result (its numpy replica while it compiles: the same bits)
+        args = (out, 0, m, 0, n, *_epilogue_args(out.dtype, bias, act, gate))
+        loop_or(_replicas.epilogue_rect, _loops()._epilogue, *args)(*args)
+    elif bias is not None or act != NO_ACT:
         _replicas.epilogue(out, *_epilogue_args(out.dtype, bias, act, gate))
     return out
 

@@ -15,7 +15,9 @@ from ..common import (check_slice_not_empty, gather_rows, one_hot_ids, reshape_s
 
 
 def fill_constant(ins, attrs):
-    return {"Out": np.full(attrs["shape"], attrs["value"], dtype=attrs["dtype"])}
+    out = np.empty(attrs["shape"], dtype=attrs["dtype"])
+    out.fill(attrs["value"])        # (np.full's Python wrapper: twice the time of a one-value fill)
+    return {"Out": out}
 
 
 def fill_zeros_like(ins, attrs):
