@@ -86,12 +86,11 @@ def matmul2d(a, b, trans_a=False, trans_b=False, weight_rows=None, bias=None, ac
     m, k = (a.shape[1], a.shape[0]) if trans_a else a.shape
     n = b.shape[0] if trans_b else b.shape[1]
     macs = m * n * k
-    if macs >= threads.SPLIT_GEMM_MACS:
+    if macs >= threads.SPLIT_GEMM_MACS and is_float(a, b):
         mode = split_mode(m, n, k, weight_rows)
         parts = min(threads.work_parts(), {ROWS: m, COLS: n, INNER: k}[mode])
-    # on one thread too where the loops' GEMM is MKL (faster than numpy's OpenBLAS: _cblas.py)
-    if macs >= threads.SPLIT_GEMM_MACS and (parts > 1 or _cblas.source() == _cblas.MKL) and is_float(a, b):
-        gemm = _cblas.gemm(a.dtype)
+        # on one thread too where the loops' GEMM is MKL (faster than numpy's OpenBLAS: _cblas.py)
+        gemm = _cblas.gemm(a.dtype) if parts > 1 or _cblas.source() == _cblas.MKL else None
         if gemm is not None:
             # the same blocks on however many threads are free now (the serial twin on one)
             a, b = np.ascontiguousarray(a), np.ascontiguousarray(b)
