@@ -11,7 +11,7 @@ import pytest
 
 from pe_cli.errors import PeError
 from pe_cli.kernels.common import ConvGeometry
-from pe_cli.kernels.cpu import _conv, _winograd, activation, elementwise, loss, nn, optimizer
+from pe_cli.kernels.cpu import _conv, _winograd, activation, elementwise, loss, nn, optimizer, tensor
 from pe_cli.ops import registry
 
 rng = np.random.default_rng(5)
@@ -451,6 +451,42 @@ def test_fused_batch_norm_relu_is_bitwise_batch_norm_then_relu(shape, dtype, dev
     clean = dict(grad_ins, **{"Y@GRAD": rng.normal(size=shape).astype(dtype)})
     assert_same(fused.fused_batch_norm_act_grad(clean, attrs),
                 composed["fused_batch_norm_act_grad"](clean, attrs), dtype, exact=True)
+
+
+@pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")    # inf - inf on the numpy path
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(4, 3, 5, 7), (2, 3), (1037,)], ids=str)
+def test_fused_add_relu_of_same_shapes_is_bitwise_add_then_relu(shape, dtype, device_threads):
+    """A residual connection's fused add + relu (one pass, its chunks on the threads) gives the bits
+    of elementwise_add then relu, both outputs, over -0.0 (-0.0 + -0.0 stays -0.0, relu makes it
+    +0.0), infinities that cancel into NaN and NaN; and its gradient those of relu_grad, then add's."""
+    from pe_cli.kernels import fused_math
+    from pe_cli.kernels.cpu import fused
+    composed = fused_math.fused_kernels(activation, elementwise, nn)
+    x, y = rng.normal(size=shape).astype(dtype), rng.normal(size=shape).astype(dtype)
+    fx, fy = x.reshape(-1), y.reshape(-1)
+    fx[:5], fy[:5] = [-0.0, np.inf, np.nan, 1.0, -np.inf], [-0.0, -np.inf, 1.0, -1.0, -np.inf]
+    ins, attrs = {"X": x, "Y": y}, attrs_of("fused_elemwise_activation")
+    fast, slow = fused.fused_elemwise_activation(ins, attrs), composed["fused_elemwise_activation"](ins, attrs)
+    assert fast.keys() == slow.keys() == {"Out", "IntermediateOut"}
+    for slot in fast:
+        np.testing.assert_array_equal(fast[slot].view(np.uint8), slow[slot].view(np.uint8), err_msg=slot)
+    grad_ins = dict(ins, IntermediateOut=fast["IntermediateOut"], Out=fast["Out"],
+                    **{"Out@GRAD": rng.normal(size=shape).astype(dtype)})
+    assert_same(fused.fused_elemwise_activation_grad(grad_ins, attrs),
+                composed["fused_elemwise_activation_grad"](grad_ins, attrs), dtype, exact=True)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_sum_of_two_same_shape_gradients_is_numpys_add(dtype, device_threads):
+    """sum over two arrays of one shape (a gradient reaching a value by two paths) adds them in
+    chunks on the threads: numpy's bits, -0.0 included; a third adds after."""
+    xs = [rng.normal(size=(3, 50, 7)).astype(dtype) for _ in range(3)]
+    xs[0].reshape(-1)[:3], xs[1].reshape(-1)[:3] = -0.0, [-0.0, 0.0, np.inf]
+    two = tensor.sum({"X": xs[:2]}, {})["Out"]
+    np.testing.assert_array_equal(two.view(np.uint8), np.add(xs[0], xs[1]).view(np.uint8))
+    np.testing.assert_array_equal(tensor.sum({"X": xs}, {})["Out"], (xs[0] + xs[1]) + xs[2])
+    assert two is not xs[0] and two is not xs[1]
 
 
 @pytest.mark.parametrize("x_shape, w_shape, attrs, winograd, wide", [

@@ -64,6 +64,15 @@ def test_relu_and_its_gradient(dtype):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
+def test_add_then_relu_of_same_shapes(dtype):
+    x, y = awkward(1000, dtype), awkward(1000, dtype)[::-1].copy()
+    args = (x, y, np.empty_like(x), np.empty_like(x))
+    loops = _numba.lazy("_fused_loops")()
+    same_bits(loops.add_relu, _replicas.add_relu, (*args, 1), [2, 3])
+    same_bits(loops.add_relu, loops.add_relu_parallel, (*args, 3), [2, 3])       # its twin too
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("run", [(64, 6, 784), (128, 256, 1), (3, 5, 13), (2, 4, 8), (1, 3, 3), (5, 3, 700)])
 def test_bias_add_and_its_gradient(run, dtype):
     x, y = awkward(run, dtype), awkward(run[1], dtype)

@@ -50,6 +50,7 @@ def _away(x, y, axis=-1):
 _Y = r(5)
 _X = _away(r(4, 5), _Y)
 _YA = r(3)
+_XS = r(3, 4)
 _XA = _away(r(2, 3, 4), _YA, axis=1)
 
 CASES = [
@@ -57,6 +58,7 @@ CASES = [
     _case("tanh", r(3, 4), r(3, 4)),
     _case("sigmoid", r(3, 4), r(4), suffix="_bias"),
     _case("relu", _XA, _YA, axis=1, suffix="_axis1"),
+    _case("relu", _away(r(3, 4), _XS), _XS, suffix="_same_shape"),          # a residual connection
 ]
 
 

@@ -1,8 +1,9 @@
 """numba loops of the fused kernels (kernels/cpu/fused.py), imported on first use (_numba.py):
 one pass over memory where the unfused kernels make two. Arithmetic is that of the loops they
-replace (_pointwise_loops.py: add_mid, then relu), in the same dtype, so results are bitwise equal."""
+replace (_pointwise_loops.py: add_mid or numpy's add of two same-shape arrays, then relu), in the
+same dtype, so results are bitwise equal."""
 import numba
-from numba import prange
+from numba import prange, uintp
 
 _jit = numba.njit(cache=True, nogil=True)
 _pjit = numba.njit(cache=True, nogil=True, parallel=True)
@@ -26,3 +27,21 @@ def _add_mid_relu(rows):
 
 add_mid_relu = _jit(_add_mid_relu(range))
 add_mid_relu_parallel = _pjit(_add_mid_relu(prange))      # the rows p on numba's threads (pre > 1)
+
+
+def _add_relu(chunks):
+    """The loop over ``parts`` contiguous chunks (range or prange) of X and Y of the same shape
+    (flat): inter = x + y and out = relu(inter), compiled serial and parallel below."""
+    def loop(x, y, inter, out, parts):
+        n = x.size
+        zero = x.dtype.type(0)
+        for p in chunks(parts):
+            for i in range(uintp(n * p // parts), uintp(n * (p + 1) // parts)):
+                v = x[i] + y[i]
+                inter[i] = v
+                out[i] = v if (v > zero or v != v) else zero
+    return loop
+
+
+add_relu = _jit(_add_relu(range))
+add_relu_parallel = _pjit(_add_relu(prange))

@@ -229,6 +229,16 @@ def relu_grad_parallel(out, dout, dx, parts):
 
 
 @_pjit
+def add_parallel(x, y, out, parts):
+    """out = x + y (the same shape) over ``parts`` contiguous chunks on numba's threads: numpy's
+    add, which is serial and runs at one core's bandwidth, is the serial loop (the same bits)."""
+    n = x.size
+    for p in prange(parts):
+        for i in range(uintp(n * p // parts), uintp(n * (p + 1) // parts)):
+            out[i] = x[i] + y[i]
+
+
+@_pjit
 def add_mid_parallel(x, y, out):
     """add_mid with the rows p on numba's threads (x [pre, n, post], pre > 1)."""
     pre, n, post = x.shape

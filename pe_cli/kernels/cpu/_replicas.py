@@ -38,6 +38,13 @@ def relu_grad(out, dout, dx):
 
 
 @_quiet
+def add_relu(x, y, inter, out, parts):
+    """_fused_loops.add_relu: numpy's add, then relu."""
+    np.add(x, y, out=inter)
+    relu(inter, out)
+
+
+@_quiet
 def add_mid(x, y, out):
     np.add(x, y[:, None], out=out)
 

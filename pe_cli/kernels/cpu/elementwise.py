@@ -3,14 +3,15 @@ gradients sum over the broadcast dims back to each input's shape.
 
 The bias add (Y matching a run of X's dims: X seen as [pre, n, post], Y as [n]) is a numba loop for
 float32/float64, forward and backward (_pointwise_loops.py): numpy's broadcast add over the middle
-axis is 2-3x slower, and its gradient a strided reduction."""
+axis is 2-3x slower, and its gradient a strided reduction. The add of two large arrays of the same
+shape (a residual connection, a gradient sum) is split over the device's threads (``add_same``)."""
 import math
 
 import numpy as np
 
 from ...errors import PeError
 from . import _replicas
-from ._numba import is_float, lazy, out_buffer, parallel_parts, twin
+from ._numba import flat, is_float, lazy, out_buffer, parallel_parts, parallel_ready, twin
 
 _loops = lazy("_pointwise_loops")
 
@@ -42,8 +43,24 @@ def mid_run(x, y, axis):
     return math.prod(x.shape[:start]), y.size, math.prod(x.shape[start + y.ndim:])
 
 
+def add_same(x, y, out):
+    """out = x + y for float arrays of the same shape and dtype (out C-contiguous; it may be x or y):
+    in contiguous chunks on the device's threads when large (add_parallel), else numpy's add. One
+    core's add runs at its own bandwidth, about half of what two reach; the sums are the same bits."""
+    parts = parallel_parts(out.size)
+    if parts > 1:
+        args = (flat(x), flat(y), out.reshape(-1), parts)
+        if parallel_ready(_loops().add_parallel, *args):
+            _loops().add_parallel(*args)
+            return out
+    np.add(x, y, out=out)
+    return out
+
+
 def elementwise_add(ins, attrs):
     x, y = ins["X"], ins["Y"]
+    if x.shape == y.shape and is_float(x, y):
+        return {"Out": add_same(x, y, out_buffer(attrs, x, x.shape, x.dtype))}
     run = mid_run(x, y, attrs["axis"]) if is_float(x, y) else None
     if run is None:
         return {"Out": np.add(x, align(x, y, attrs["axis"])).astype(x.dtype, copy=False)}

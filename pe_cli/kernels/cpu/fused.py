@@ -1,8 +1,8 @@
 """Kernels of the fused ops (pe_cli/ops/fused.py): the CPU kernels of the ops they replace, called
-in the same order within one op (pe_cli/kernels/fused_math.py). A bias add followed by relu on
-float32/float64 runs one numba loop instead (_fused_loops.py; the same numbers), and batch norm with
-relu in training runs batch norm's loops with relu in their passes (nn.batch_norm_loops,
-nn.bn_grad_loops; the same numbers).
+in the same order within one op (pe_cli/kernels/fused_math.py). A bias add, or an add of two arrays
+of the same shape, followed by relu on float32/float64 runs one numba loop instead (_fused_loops.py;
+the same numbers), and batch norm with relu in training runs batch norm's loops with relu in their
+passes (nn.batch_norm_loops, nn.bn_grad_loops; the same numbers).
 
 fused_gemm_epilogue is the GEMM of mul and its gradients (math.matmul2d, the same blocks) with the
 bias and relu, or relu's gradient, applied to each block by the thread that computed it, while it
@@ -12,8 +12,8 @@ import numpy as np
 
 from ..common import gemm_rows
 from ..fused_math import fused_kernels, fusion_group_kernel
-from . import activation, elementwise, math, nn
-from ._numba import is_float, lazy, parallel_parts
+from . import _replicas, activation, elementwise, math, nn
+from ._numba import flat, is_float, lazy, loop_or, parallel_parts, parallel_ready
 
 _loops = lazy("_fused_loops")
 _KERNELS = fused_kernels(activation, elementwise, nn)
@@ -21,7 +21,16 @@ _KERNELS = fused_kernels(activation, elementwise, nn)
 
 def fused_elemwise_activation(ins, attrs):
     x, y = ins["X"], ins["Y"]
-    run = elementwise.mid_run(x, y, attrs["axis"]) if attrs["functor_list"][0] == "relu" and is_float(x, y) else None
+    relu = attrs["functor_list"][0] == "relu" and is_float(x, y)
+    if relu and x.shape == y.shape:      # a residual connection: in contiguous chunks, on the threads when large
+        inter, out = np.empty(x.shape, x.dtype), np.empty(x.shape, x.dtype)
+        parts, args = parallel_parts(x.size), (flat(x), flat(y), inter.reshape(-1), out.reshape(-1))
+        if parts > 1 and parallel_ready(_loops().add_relu_parallel, *args, parts):
+            _loops().add_relu_parallel(*args, parts)
+        else:
+            loop_or(_replicas.add_relu, _loops().add_relu, *args, 1)(*args, 1)
+        return {"Out": out, "IntermediateOut": inter}
+    run = elementwise.mid_run(x, y, attrs["axis"]) if relu else None
     if run is None or x.dtype != y.dtype:
         return _KERNELS["fused_elemwise_activation"](ins, attrs)
     inter, out = np.empty(x.shape, x.dtype), np.empty(x.shape, x.dtype)

@@ -6,7 +6,8 @@ import functools
 
 import numpy as np
 
-from . import control_flow
+from . import control_flow, elementwise
+from ._numba import is_float
 from ...selected_rows import SelectedRows
 from .selected_rows import sum_with_sparse
 
@@ -56,7 +57,9 @@ def sum(ins, attrs):
     if any(isinstance(x, SelectedRows) for x in xs):
         return {"Out": sum_with_sparse(xs)}
     if len(xs) > 1 and xs[0].dtype == xs[1].dtype and xs[0].shape == xs[1].shape:
-        out = np.add(xs[0], xs[1])           # one pass, where a copy then += made two: the same bits
+        # one pass, where a copy then += made two (on the device's threads for large floats): the same bits
+        out = elementwise.add_same(xs[0], xs[1], np.empty(xs[0].shape, xs[0].dtype)) if is_float(xs[0]) \
+            else np.add(xs[0], xs[1])
         rest = xs[2:]
     else:
         out, rest = xs[0].copy(), xs[1:]
