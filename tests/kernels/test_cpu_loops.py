@@ -187,10 +187,19 @@ def test_elementwise_add_paths_agree(x_shape, y_shape, axis, dtype, device_threa
     assert_same(fast, slow, dtype)
 
 
+@pytest.fixture(params=["one_loop", "wide"])
+def softmax_form(request, monkeypatch):
+    """softmax_with_cross_entropy's loop as one pass, or its wide form (numpy's exp between two)."""
+    monkeypatch.setattr(loss, "WIDE_SOFTMAX", 1 if request.param == "wide" else 1 << 40)
+    return request.param
+
+
+@pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")    # inf - inf on the numpy path
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("label_dtype", [np.int64, np.int32])
-def test_softmax_with_cross_entropy_paths_agree(dtype, label_dtype, monkeypatch):
+def test_softmax_with_cross_entropy_paths_agree(dtype, label_dtype, softmax_form, monkeypatch):
     logits = (rng.normal(size=(7, 10)) * 5).astype(dtype)
+    logits[5, 1], logits[6, 2] = np.nan, np.inf         # rows whose softmax and loss are NaN on every path
     label = rng.integers(0, 10, size=(7, 1)).astype(label_dtype)
     label[2, 0] = 3
     label[4, 0] = -1
@@ -205,7 +214,7 @@ def test_softmax_with_cross_entropy_paths_agree(dtype, label_dtype, monkeypatch)
     assert_same(*both_paths(loss, loss.softmax_with_cross_entropy_grad, ins, attrs, monkeypatch), dtype)
 
 
-def test_softmax_with_cross_entropy_rejects_labels_outside_the_classes():
+def test_softmax_with_cross_entropy_rejects_labels_outside_the_classes(softmax_form):
     logits = rng.normal(size=(4, 5)).astype(np.float32)
     label = np.array([[0], [5], [1], [2]], dtype=np.int64)
     with pytest.raises(PeError, match="Label holds 5 at row 1, outside the 5 classes"):

@@ -139,6 +139,48 @@ def softmax_ce(logits, label, ignore_index, softmax, loss):
 
 
 @_jit
+def row_max_shift(logits, m, shifted):
+    """m[r] = the max of row r (NaN if it holds one) and shifted[r] = logits[r] - m[r]: the first
+    pass of softmax_ce's wide form (loss.softmax_with_cross_entropy), before numpy's exp."""
+    rows, classes = logits.shape
+    for r in range(rows):
+        mx = logits[r, 0]
+        for k in range(1, classes):
+            v = logits[r, k]
+            mx = v if (v > mx or v != v) else mx
+        m[r] = mx
+        for k in range(classes):
+            shifted[r, k] = logits[r, k] - mx
+
+
+@_jit
+def log_softmax_ce(logits, m, e, label, ignore_index, loss):
+    """The second pass of softmax_ce's wide form: with e = exp(shifted) from numpy, e[r] becomes
+    log_p = shifted - log(sum(e[r])) (numpy's exp of it is the softmax) and loss as softmax_ce's.
+    Returns the first row whose label is outside [0, classes) and not ignore_index, else -1."""
+    rows, classes = logits.shape
+    bad = -1
+    for r in range(rows):
+        s = 0.0
+        for k in range(classes):
+            s += e[r, k]
+        log_sum = logits.dtype.type(np.log(logits.dtype.type(s)))
+        mx = m[r]
+        for k in range(classes):
+            e[r, k] = (logits[r, k] - mx) - log_sum
+        t = label[r]
+        if t == ignore_index:
+            loss[r] = 0
+        elif t < 0 or t >= classes:
+            if bad < 0:
+                bad = r
+            loss[r] = np.nan
+        else:
+            loss[r] = -((logits[r, uintp(t)] - mx) - log_sum)
+    return bad
+
+
+@_jit
 def softmax_ce_grad(softmax, label, dloss, ignore_index, dlogits):
     """dlogits = (softmax - onehot(label)) * dloss per row; rows with ignore_index get 0."""
     rows, classes = softmax.shape
