@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from pe_cli.kernels.common import ConvGeometry
-from pe_cli.kernels.cpu import _cblas, _conv, _numba, _replicas
+from pe_cli.kernels.cpu import _cblas, _conv, _conv_replicas, _numba, _replicas
 from pe_cli.ops import registry
 
 from .test_cpu_loops import CONV_GEOMETRIES
@@ -26,7 +26,7 @@ def bits(a):
 
 def same_bits(loop, replica, args, outputs, any_nan=False):
     """Runs ``loop`` and ``replica`` on copies of ``args``; the output positions must agree bitwise
-    (with ``any_nan``, every NaN counts as the same NaN: see _replicas.winograd_forward)."""
+    (with ``any_nan``, every NaN counts as the same NaN: see _conv_replicas.winograd_forward)."""
     mine = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
     theirs = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
     loop(*mine)
@@ -139,12 +139,12 @@ def test_conv2d_forward_and_gradients(geo, dtype):
     if gemm is None:
         pytest.skip("numpy's BLAS exposes no CBLAS GEMM here: the conv loops are not used")
     out = np.empty((n, m, g.ho, g.wo), dtype)
-    same_bits(loops.conv_forward, _replicas.conv_forward, (gemm, x, f, *g.loop_args(), out, buf), [-2])
+    same_bits(loops.conv_forward, _conv_replicas.conv_forward, (gemm, x, f, *g.loop_args(), out, buf), [-2])
     dout = rng.normal(size=out.shape).astype(dtype)
     parts = np.zeros((min(_conv.FILTER_RUNS, n), m, f[0].size), dtype)
-    same_bits(loops.conv_grad_filter, _replicas.conv_grad_filter, (gemm, x, dout, *g.loop_args(), parts, buf), [-2])
+    same_bits(loops.conv_grad_filter, _conv_replicas.conv_grad_filter, (gemm, x, dout, *g.loop_args(), parts, buf), [-2])
     dx = np.empty(x.shape, dtype)
-    same_bits(loops.conv_grad_input, _replicas.conv_grad_input, (gemm, dout, f, *g.loop_args(), dx, buf), [-2])
+    same_bits(loops.conv_grad_input, _conv_replicas.conv_grad_input, (gemm, dout, f, *g.loop_args(), dx, buf), [-2])
 
 
 WIDE_GEOMETRIES = [g for g in CONV_GEOMETRIES if g[8] == [1, 1] and g[10] == [1, 1] and (g[5], g[6]) != (1, 1)] + [
@@ -171,7 +171,7 @@ def test_conv2d_wide_columns_forward_and_gradients(geo, dtype):
     def close(got, want):             # sums of up to Ho*Wo*C*kh*kw products: rounding scaled to the largest
         np.testing.assert_allclose(got, want, rtol=tol, atol=tol * np.abs(want).max())
     out = np.empty((n, m, g.ho, g.wo), dtype)
-    same_bits(wide.forward, _replicas.wide_forward,
+    same_bits(wide.forward, _conv_replicas.wide_forward,
               (gemm, x, f, *_conv.wide_args(g), out, _conv.wide_buffers(1, g, x, m)), [-2])
     wide.forward(gemm, x, f, *_conv.wide_args(g), out, _conv.wide_buffers(1, g, x, m))
     im2col_out = np.empty_like(out)
@@ -181,14 +181,14 @@ def test_conv2d_wide_columns_forward_and_gradients(geo, dtype):
     dout = rng.normal(size=out.shape).astype(dtype)
     runs = min(_conv.FILTER_RUNS, n)
     parts, buf = np.zeros((runs, m, f[0].size), dtype), _conv.wide_buffers(1, g, x, m, zero_output=True)
-    same_bits(wide.grad_filter, _replicas.wide_grad_filter, (gemm, x, dout, *_conv.wide_args(g), parts, buf), [-2])
+    same_bits(wide.grad_filter, _conv_replicas.wide_grad_filter, (gemm, x, dout, *_conv.wide_args(g), parts, buf), [-2])
     wide.grad_filter(gemm, x, dout, *_conv.wide_args(g), parts, buf)
     im2col_parts = np.zeros_like(parts)
     loops.conv_grad_filter(gemm, x, dout, *g.loop_args(), im2col_parts, _conv.buffers(1, g, x))
     close(parts, im2col_parts)
 
     dx, buf = np.empty(x.shape, dtype), _conv.wide_buffers(1, g, x, m, zero_output=True)
-    same_bits(wide.grad_input, _replicas.wide_grad_input, (gemm, dout, f, *_conv.wide_args(g), dx, buf), [-2])
+    same_bits(wide.grad_input, _conv_replicas.wide_grad_input, (gemm, dout, f, *_conv.wide_args(g), dx, buf), [-2])
     wide.grad_input(gemm, dout, f, *_conv.wide_args(g), dx, buf)
     im2col_dx = np.empty_like(dx)
     loops.conv_grad_input(gemm, dout, f, *g.loop_args(), im2col_dx, _conv.buffers(1, g, x))
@@ -217,10 +217,10 @@ def test_conv2d_winograd_forward_and_filter_gradient(geo, dtype, monkeypatch):
     th, w1 = _winograd.tile_rows(g.ho, g.wo)
     buf = _winograd.buffers(1, th, w1, c, m, x.dtype)
     out = np.empty((n, m, g.ho, g.wo), dtype)
-    same_bits(loops.forward, _replicas.winograd_forward,
+    same_bits(loops.forward, _conv_replicas.winograd_forward,
               (gemm, x, _winograd.filter_tiles(f), g.pads[0], g.pads[2], th, out, *buf), [6], any_nan=True)
     parts = np.zeros((min(_conv.FILTER_RUNS, n), 16, m, c), dtype)
-    same_bits(loops.grad_filter, _replicas.winograd_grad_filter,
+    same_bits(loops.grad_filter, _conv_replicas.winograd_grad_filter,
               (gemm, x, awkward(out.shape, dtype), g.pads[0], g.pads[2], th, parts, *buf), [6], any_nan=True)
 
 

@@ -15,7 +15,7 @@ the loops and their replicas.
 """
 import numpy as np
 
-from . import _conv, _replicas
+from . import _conv, _conv_replicas
 from ._numba import lazy, twin
 
 _loops = lazy("_winograd_loops")
@@ -82,7 +82,7 @@ def _forward(gemm, x, u, pt, pl, out):
     th, w1 = tile_rows(out.shape[2], out.shape[3])
     par = _conv.parallel(x.shape[0])
     args = (gemm, x, u, pt, pl, th, out, *buffers(par, th, w1, x.shape[1], u.shape[1], x.dtype))
-    twin(_loops().forward, _loops().forward_parallel, par > 1, *args, replica=_replicas.winograd_forward)(*args)
+    twin(_loops().forward, _loops().forward_parallel, par > 1, *args, replica=_conv_replicas.winograd_forward)(*args)
     return out
 
 
@@ -107,6 +107,6 @@ def grad_filter(gemm, x, dout, geo, w_shape):
     args = (gemm, x, dout, geo.pads[0], geo.pads[2], th, parts,
             *buffers(par, th, w1, x.shape[1], w_shape[0], x.dtype))
     twin(_loops().grad_filter, _loops().grad_filter_parallel, par > 1, *args,
-         replica=_replicas.winograd_grad_filter)(*args)
+         replica=_conv_replicas.winograd_grad_filter)(*args)
     du = parts[0] if len(parts) == 1 else np.add.reduce(parts, axis=0)
     return filter_from_tiles(du, w_shape)

@@ -18,7 +18,7 @@ and thrown away (their share of the GEMMs: 1 / (tw + 1)). Measured in docs/PERFO
 Per sample, as the im2col loops in _nn_loops.py: a thread's buffers stay in L2, its GEMMs call
 numpy's BLAS single-threaded (_cblas.py), the ``*_parallel`` twins spread the samples (the filter
 gradient: fixed runs of samples) over numba's threads and compute the same bits. Each transform
-adds or subtracts two terms at a time in a fixed order, which _replicas.py repeats in numpy.
+adds or subtracts two terms at a time in a fixed order, which _conv_replicas.py repeats in numpy.
 """
 import numba
 from numba import prange, uintp

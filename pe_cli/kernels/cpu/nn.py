@@ -25,7 +25,7 @@ import numpy as np
 
 from ..fused_math import relu_first
 from . import activation, threads
-from . import _cblas, _conv, _pool, _replicas, _winograd
+from . import _cblas, _conv, _conv_replicas, _pool, _replicas, _winograd
 from . import adaptive_pool
 from ...shapes import bn_channel_axis, layer_norm_split, lookup_out_shape
 from ...selected_rows import SelectedRows
@@ -46,13 +46,13 @@ def _per_sample(name, gemm, a, b, out, geo, x, m):
     parallel twin when the device has threads for the samples, its replica while it compiles."""
     par = _conv.parallel(x.shape[0])
     if _conv.wide_applies(geo):
-        loops, replica = _wide(), getattr(_replicas, "wide_" + name)
+        loops, replica = _wide(), getattr(_conv_replicas, "wide_" + name)
         serial, parallel = getattr(loops, name), getattr(loops, name + "_parallel")
         # the gradients' wide Output@GRAD keeps zeros in its extra columns
         args = (gemm, a, b, *_conv.wide_args(geo), out,
                 _conv.wide_buffers(par, geo, x, m, zero_output=name != "forward"))
     else:
-        loops, replica = _loops(), getattr(_replicas, "conv_" + name)
+        loops, replica = _loops(), getattr(_conv_replicas, "conv_" + name)
         serial, parallel = getattr(loops, "conv_" + name), getattr(loops, "conv_" + name + "_parallel")
         args = (gemm, a, b, *geo.loop_args(), out, _conv.buffers(par, geo, x))
     twin(serial, parallel, par > 1, *args, replica=replica)(*args)
