@@ -108,6 +108,31 @@ def sum_outer(d, dy):
 
 # -- softmax with cross-entropy, hard labels, over the last axis -------------------------------------
 
+@numba.njit(inline="always")
+def _row_max(logits, r):
+    """The max of row r, NaN if the row holds one (inlined into each loop: one home for the rule)."""
+    m = logits[r, 0]
+    for k in range(1, logits.shape[1]):
+        v = logits[r, k]
+        m = v if (v > m or v != v) else m
+    return m
+
+
+@numba.njit(inline="always")
+def _label_loss(logits, r, m, log_sum, label, ignore_index, loss):
+    """loss[r] = -log_p[label[r]] (0 for ignore_index, NaN for a label outside the classes); returns
+    False for such a label (inlined into each loop)."""
+    t = label[r]
+    if t == ignore_index:
+        loss[r] = 0
+    elif t < 0 or t >= logits.shape[1]:
+        loss[r] = np.nan
+        return False
+    else:
+        loss[r] = -((logits[r, uintp(t)] - m) - log_sum)
+    return True
+
+
 @_jit
 def softmax_ce(logits, label, ignore_index, softmax, loss):
     """Rows of logits [rows, classes]; label [rows] int. softmax = exp(log_p), loss = -log_p[label]
@@ -116,25 +141,15 @@ def softmax_ce(logits, label, ignore_index, softmax, loss):
     rows, classes = logits.shape
     bad = -1
     for r in range(rows):
-        m = logits[r, 0]
-        for k in range(1, classes):
-            v = logits[r, k]
-            m = v if (v > m or v != v) else m
+        m = _row_max(logits, r)
         s = 0.0
         for k in range(classes):
             s += np.exp(logits[r, k] - m)
         log_sum = logits.dtype.type(np.log(logits.dtype.type(s)))
         for k in range(classes):
             softmax[r, k] = np.exp((logits[r, k] - m) - log_sum)
-        t = label[r]
-        if t == ignore_index:
-            loss[r] = 0
-        elif t < 0 or t >= classes:
-            if bad < 0:
-                bad = r
-            loss[r] = np.nan
-        else:
-            loss[r] = -((logits[r, uintp(t)] - m) - log_sum)
+        if not _label_loss(logits, r, m, log_sum, label, ignore_index, loss) and bad < 0:
+            bad = r
     return bad
 
 
@@ -142,14 +157,9 @@ def softmax_ce(logits, label, ignore_index, softmax, loss):
 def row_max_shift(logits, m, shifted):
     """m[r] = the max of row r (NaN if it holds one) and shifted[r] = logits[r] - m[r]: the first
     pass of softmax_ce's wide form (loss.softmax_with_cross_entropy), before numpy's exp."""
-    rows, classes = logits.shape
-    for r in range(rows):
-        mx = logits[r, 0]
-        for k in range(1, classes):
-            v = logits[r, k]
-            mx = v if (v > mx or v != v) else mx
-        m[r] = mx
-        for k in range(classes):
+    for r in range(logits.shape[0]):
+        mx = m[r] = _row_max(logits, r)
+        for k in range(logits.shape[1]):
             shifted[r, k] = logits[r, k] - mx
 
 
@@ -168,15 +178,8 @@ def log_softmax_ce(logits, m, e, label, ignore_index, loss):
         mx = m[r]
         for k in range(classes):
             e[r, k] = (logits[r, k] - mx) - log_sum
-        t = label[r]
-        if t == ignore_index:
-            loss[r] = 0
-        elif t < 0 or t >= classes:
-            if bad < 0:
-                bad = r
-            loss[r] = np.nan
-        else:
-            loss[r] = -((logits[r, uintp(t)] - mx) - log_sum)
+        if not _label_loss(logits, r, mx, log_sum, label, ignore_index, loss) and bad < 0:
+            bad = r
     return bad
 
 
