@@ -13,7 +13,7 @@ import numpy as np
 from ..common import gemm_rows
 from ..fused_math import fused_kernels, fusion_group_kernel
 from . import _replicas, activation, elementwise, math, nn
-from ._numba import flat, is_float, lazy, loop_or, parallel_parts, parallel_ready
+from ._numba import flat, is_float, lazy, parallel_parts, twin
 
 _loops = lazy("_fused_loops")
 _KERNELS = fused_kernels(activation, elementwise, nn)
@@ -24,11 +24,9 @@ def fused_elemwise_activation(ins, attrs):
     relu = attrs["functor_list"][0] == "relu" and is_float(x, y)
     if relu and x.shape == y.shape:      # a residual connection: in contiguous chunks, on the threads when large
         inter, out = np.empty(x.shape, x.dtype), np.empty(x.shape, x.dtype)
-        parts, args = parallel_parts(x.size), (flat(x), flat(y), inter.reshape(-1), out.reshape(-1))
-        if parts > 1 and parallel_ready(_loops().add_relu_parallel, *args, parts):
-            _loops().add_relu_parallel(*args, parts)
-        else:
-            loop_or(_replicas.add_relu, _loops().add_relu, *args, 1)(*args, 1)
+        parts = parallel_parts(x.size)
+        args = (flat(x), flat(y), inter.reshape(-1), out.reshape(-1), parts)     # (serial: the chunks in turn)
+        twin(_loops().add_relu, _loops().add_relu_parallel, parts > 1, *args, replica=_replicas.add_relu)(*args)
         return {"Out": out, "IntermediateOut": inter}
     run = elementwise.mid_run(x, y, attrs["axis"]) if relu else None
     if run is None or x.dtype != y.dtype:
