@@ -57,3 +57,14 @@ def test_bench_fused_configuration_trains_as_the_default_one():
         plain, fused = PeModel(model, 16, 1), PeModel(model, 16, 1, strategy_of(FUSED))
         assert [plain.step() for _ in range(3)] == [fused.step() for _ in range(3)]
         assert any(changes for _, changes in fused.program._passed[3]), "the pass changed nothing"
+
+
+def test_op_gap_groups_pe_kernel_times_by_kind():
+    sys.path.insert(0, os.path.join(REPO, "benchmarks"))
+    import op_gap
+    with mock.patch.dict(os.environ):
+        times = op_gap.side("pe", "seed", 1, 2, False)
+    assert {"mul", "momentum", "mean"} <= set(times) and all(ms > 0 for ms in times.values())
+    kinds = op_gap.by_kind(times, 0)
+    assert kinds["GEMMs (fc)"] >= times["mul"] > 0 and kinds["optimizer"] == times["momentum"]
+    assert abs(sum(kinds.values()) - sum(times.values())) < 1e-9      # every op counted once
