@@ -22,7 +22,8 @@ from bench_cpu import FUSED  # noqa: E402
 
 # kind -> (pe op types, PyTorch aten ops): an op of neither list counts under "other"
 KINDS = {
-    "convolution forward": (("conv2d",), ("aten::mkldnn_convolution", "aten::thnn_conv2d", "aten::_slow_conv2d_forward")),
+    "convolution forward": (("conv2d",), ("aten::mkldnn_convolution", "aten::thnn_conv2d",
+                                           "aten::_slow_conv2d_forward")),
     "convolution backward": (("conv2d_grad_input", "conv2d_grad_filter"),
                              ("aten::convolution_backward", "aten::_slow_conv2d_backward")),
     "batch norm (+ relu) forward": (("batch_norm", "fused_batch_norm_act"), ("aten::native_batch_norm",)),
@@ -37,7 +38,8 @@ KINDS = {
     "pooling": (("pool2d", "pool2d_grad"), ("aten::adaptive_avg_pool2d", "aten::_adaptive_avg_pool2d",
                                            "aten::_adaptive_avg_pool2d_backward", "aten::max_pool2d_with_indices",
                                            "aten::max_pool2d_with_indices_backward")),
-    "optimizer": (("momentum",), ("aten::_foreach_mul_", "aten::_foreach_add_", "aten::mul_", "aten::zero_", "Optimizer.step#SGD.step")),
+    "optimizer": (("momentum",), ("aten::_foreach_mul_", "aten::_foreach_add_", "aten::mul_", "aten::zero_",
+                                  "Optimizer.step#SGD.step")),
 }
 
 

@@ -59,7 +59,7 @@ def add_same(x, y, out):
 
 def elementwise_add(ins, attrs):
     x, y = ins["X"], ins["Y"]
-    if x.shape == y.shape and is_float(x, y):
+    if x.shape == y.shape and x.dtype == y.dtype and is_float(x):
         return {"Out": add_same(x, y, out_buffer(attrs, x, x.shape, x.dtype))}
     run = mid_run(x, y, attrs["axis"]) if is_float(x, y) else None
     if run is None:

@@ -22,7 +22,7 @@ _KERNELS = fused_kernels(activation, elementwise, nn)
 def fused_elemwise_activation(ins, attrs):
     x, y = ins["X"], ins["Y"]
     relu = attrs["functor_list"][0] == "relu" and is_float(x, y)
-    if relu and x.shape == y.shape:      # a residual connection: in contiguous chunks, on the threads when large
+    if relu and x.shape == y.shape and x.dtype == y.dtype:     # a residual connection: in chunks, on the threads
         inter, out = np.empty(x.shape, x.dtype), np.empty(x.shape, x.dtype)
         parts = parallel_parts(x.size)
         args = (flat(x), flat(y), inter.reshape(-1), out.reshape(-1), parts)     # (serial: the chunks in turn)
