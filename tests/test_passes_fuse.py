@@ -11,6 +11,7 @@ import pytest
 import pe_cli.fluid as fluid
 from pe_cli.compiler import build_ssa_graph
 from pe_cli.compiler.passes.fuse_elewise_add_act import fuse_elewise_add_act
+from pe_cli.compiler.passes.liveness import pinned_names, sequential_frees
 from pe_cli.kernels.cpu import activation, elementwise, fused, threads
 
 from test_cli_helpers import pe
@@ -52,6 +53,27 @@ def test_it_fuses_the_mlp_hidden_layer_forward_and_backward():
                and o.output("Out") == op.output("IntermediateOut"))
     assert op.input("X") == add.input("X") and op.input("Y") == add.input("Y")
     assert op.attrs["functor_list"] == ["relu", "elementwise_add"]
+    # relu's gradient reads Out, so the fused gradient does not read the intermediate sum, which
+    # then gives its memory away as soon as the forward op has run
+    ops = fused.global_block().ops
+    grad = next(o for o in ops if o.type == "fused_elemwise_activation_grad")
+    assert grad.input("IntermediateOut") == [] and grad.input("Out") == op.output("Out")
+    frees = sequential_frees(ops, pinned_names(fused.global_block()))
+    assert op.output("IntermediateOut")[0] in frees[ops.index(op)]
+
+
+def test_an_activation_reading_its_input_keeps_the_intermediate_for_the_gradient():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        x = fluid.layers.data(name="x", shape=[4])
+        h = fluid.layers.fc(x, 4)                   # elementwise_add(mul, bias)
+        fluid.backward.append_backward(fluid.layers.mean(fluid.layers.square(h)))
+    fused, _ = fuse_elewise_add_act(main)
+    ops = fused.global_block().ops
+    op = next(o for o in ops if o.type == "fused_elemwise_activation")
+    grad = next(o for o in ops if o.type == "fused_elemwise_activation_grad")
+    assert op.attrs["functor_list"] == ["square", "elementwise_add"]
+    assert grad.input("IntermediateOut") == op.output("IntermediateOut")
 
 
 def _program(act_reader):

@@ -21,7 +21,9 @@ def fused_kernels(activation, elementwise, nn):
         reads = ACT_READS[act]
         a = ins["IntermediateOut"] if reads == "X" else ins["Out"]
         d_inter = getattr(activation, act + "_grad")({reads: a, "Out@GRAD": ins["Out@GRAD"]}, {})["X@GRAD"]
-        add_ins = {"X": ins["X"], "Y": ins["Y"], "Out": ins["IntermediateOut"], "Out@GRAD": d_inter}
+        # the add's Out is IntermediateOut, which is given only where the activation reads it; the
+        # add's gradient reads only its shape, Out's
+        add_ins = {"X": ins["X"], "Y": ins["Y"], "Out": ins["Out"], "Out@GRAD": d_inter}
         return elementwise.elementwise_add_grad(add_ins, add_attrs)
 
     def fused_batch_norm_act(ins, attrs):

@@ -4,8 +4,10 @@ what the ops it replaces compute, in the same order, in one op (one node per dev
 ``fused_elemwise_activation``: ``IntermediateOut = elementwise_add(X, Y, axis)`` and
 ``Out = act(IntermediateOut)``, with ``functor_list = [act, "elementwise_add"]`` as in Fluid
 (the unary functor applied to the binary one). ``act`` is an activation without attributes (relu,
-tanh, sigmoid, ...: ``FUSABLE_ACTIVATIONS``). Its gradient op reads IntermediateOut or Out (what the
-activation's gradient reads) and Out@GRAD, and gives X@GRAD and Y@GRAD as elementwise_add_grad does."""
+tanh, sigmoid, ...: ``FUSABLE_ACTIVATIONS``). Its gradient op reads Out@GRAD and Out, and
+IntermediateOut only where the activation's gradient reads its input (not for relu, tanh, sigmoid:
+they read Out), so that IntermediateOut dies after the forward pass where nothing else reads it; it
+gives X@GRAD and Y@GRAD as elementwise_add_grad does."""
 from ..activations import TABLE
 from .elementwise import broadcast_shape
 from .nn import _BN_ATTRS, _infer_batch_norm
@@ -48,9 +50,16 @@ def _infer(ctx):
     ctx.set_output("Out", out, ctx.dtype("X"), lod_level=lod_level)
 
 
+def reads_intermediate(functor_list):
+    """True when the gradient of the fused op with this ``functor_list`` reads IntermediateOut: its
+    activation's gradient reads the activation's input."""
+    return ACT_READS[functor_list[0]] == "X"
+
+
 def _grad(g):
-    ins = {"X": g.input("X"), "Y": g.input("Y"), "IntermediateOut": g.output("IntermediateOut"),
-           "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")}
+    ins = {"X": g.input("X"), "Y": g.input("Y"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")}
+    if reads_intermediate(g.attrs["functor_list"]):
+        ins["IntermediateOut"] = g.output("IntermediateOut")
     g.op("fused_elemwise_activation_grad", ins, {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")}, g.attrs)
 
 
@@ -59,7 +68,7 @@ register("fused_elemwise_activation", kernel_module="fused", inputs=["X", "Y"], 
          doc="IntermediateOut = X + Y (Y broadcast into X from dim `axis`); Out = act(IntermediateOut), "
              "act = functor_list[0]. Made by the fuse_elewise_add_act_ops pass.")
 register("fused_elemwise_activation_grad", kernel_module="fused",
-         inputs=["X", "Y", "IntermediateOut", "Out", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"], attrs=_ATTRS,
+         inputs=["X", "Y", "IntermediateOut?", "Out", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"], attrs=_ATTRS,
          infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}))
 
 

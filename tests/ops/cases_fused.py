@@ -18,7 +18,7 @@ def _sigmoid(x):
     return 1 / (1 + np.exp(-x))
 
 
-_ACTS = {"relu": lambda v: np.maximum(v, 0), "tanh": np.tanh, "sigmoid": _sigmoid}
+_ACTS = {"relu": lambda v: np.maximum(v, 0), "tanh": np.tanh, "sigmoid": _sigmoid, "square": np.square}
 
 
 def _fluid_y(x, y, axis):
@@ -56,6 +56,7 @@ _XA = _away(r(2, 3, 4), _YA, axis=1)
 CASES = [
     _case("relu", _X, _Y, suffix="_bias"),
     _case("tanh", r(3, 4), r(3, 4)),
+    _case("square", r(3, 4), r(4), suffix="_bias"),          # its gradient reads IntermediateOut
     _case("sigmoid", r(3, 4), r(4), suffix="_bias"),
     _case("relu", _XA, _YA, axis=1, suffix="_axis1"),
     _case("relu", _away(r(3, 4), _XS), _XS, suffix="_same_shape"),          # a residual connection

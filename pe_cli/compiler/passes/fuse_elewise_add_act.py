@@ -8,7 +8,7 @@ The intermediate value keeps its name (the fused op writes it), so it can still 
 A pass over the program (before the multi-device graph is built from it, so every device runs the
 fused ops): Program -> (a new Program, changes); the program given is left unchanged. The fused
 kernels call the same kernels in the same order, so the numbers are unchanged to the bit."""
-from ...ops.fused import ADD, FUSABLE_ACTIVATIONS, FUSED_ADD_ACT, grad_type
+from ...ops.fused import ADD, FUSABLE_ACTIVATIONS, FUSED_ADD_ACT, grad_type, reads_intermediate
 from ...ops.registry import GRAD_SUFFIX
 from .rewrite import fuse_pairs, fused_op, op_name, writes_between
 
@@ -32,8 +32,9 @@ def _fuse(block, ops, readers, writers, i, j):
     k, m = grads
     act_grad, add_grad = ops[k], ops[m]
     outs = {s: add_grad.output(s) for s in ("X@GRAD", "Y@GRAD") if add_grad.output(s)}
-    ins = {"X": add.input("X"), "Y": add.input("Y"), "IntermediateOut": add.output("Out"),
-           "Out": act.output("Out"), "Out@GRAD": act_grad.input("Out@GRAD")}
+    ins = {"X": add.input("X"), "Y": add.input("Y"), "Out": act.output("Out"), "Out@GRAD": act_grad.input("Out@GRAD")}
+    if reads_intermediate(attrs["functor_list"]):        # (as the op's own grad maker: ops/fused.py)
+        ins["IntermediateOut"] = add.output("Out")
     replace[m] = fused_op(block, grad_type(FUSED_ADD_ACT), add_grad, ins, outs, attrs)
     changes.append(f"{act_grad.type} + {add_grad.type} -> {grad_type(FUSED_ADD_ACT)} writing "
                    f"{', '.join(add_grad.output_arg_names)}")
