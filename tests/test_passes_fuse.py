@@ -12,6 +12,7 @@ import pe_cli.fluid as fluid
 from pe_cli.compiler import build_ssa_graph
 from pe_cli.compiler.passes.fuse_elewise_add_act import fuse_elewise_add_act
 from pe_cli.compiler.passes.liveness import pinned_names, sequential_frees
+from pe_cli.errors import ShapeError
 from pe_cli.kernels.cpu import activation, elementwise, fused, threads
 
 from test_cli_helpers import pe
@@ -74,6 +75,19 @@ def test_an_activation_reading_its_input_keeps_the_intermediate_for_the_gradient
     grad = next(o for o in ops if o.type == "fused_elemwise_activation_grad")
     assert op.attrs["functor_list"] == ["square", "elementwise_add"]
     assert grad.input("IntermediateOut") == op.output("IntermediateOut")
+
+
+def test_a_hand_built_gradient_without_the_intermediate_it_needs_is_a_shape_error():
+    main = fluid.Program()
+    block = main.global_block()
+    x, y, out, dout = (block.create_var(name=n, shape=(2, 4), dtype="float32") for n in ("x", "y", "out", "dout"))
+    dx = block.create_var(name="dx")
+    ins = {"X": [x], "Y": [y], "Out": [out], "Out@GRAD": [dout]}
+    block.append_op("fused_elemwise_activation_grad", ins, {"X@GRAD": [dx]},
+                    {"functor_list": ["relu", "elementwise_add"]})       # relu's reads Out: fine
+    with pytest.raises(ShapeError, match="square's gradient reads its input: give IntermediateOut"):
+        block.append_op("fused_elemwise_activation_grad", ins, {"X@GRAD": [block.create_var(name="dx2")]},
+                        {"functor_list": ["square", "elementwise_add"]})
 
 
 def _program(act_reader):

@@ -21,8 +21,8 @@ def fused_kernels(activation, elementwise, nn):
         reads = ACT_READS[act]
         a = ins["IntermediateOut"] if reads == "X" else ins["Out"]
         d_inter = getattr(activation, act + "_grad")({reads: a, "Out@GRAD": ins["Out@GRAD"]}, {})["X@GRAD"]
-        # the add's Out is IntermediateOut, which is given only where the activation reads it; the
-        # add's gradient reads only its shape, Out's
+        # the add's Out is IntermediateOut, given only where the activation's gradient reads it;
+        # elementwise_add_grad reads only that shape, which the activation's Out has too
         add_ins = {"X": ins["X"], "Y": ins["Y"], "Out": ins["Out"], "Out@GRAD": d_inter}
         return elementwise.elementwise_add_grad(add_ins, add_attrs)
 

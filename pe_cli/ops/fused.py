@@ -67,9 +67,19 @@ register("fused_elemwise_activation", kernel_module="fused", inputs=["X", "Y"], 
          attrs=_ATTRS, infer=_infer, grad=_grad, grad_reads=("X", "Y", "IntermediateOut", "Out"),
          doc="IntermediateOut = X + Y (Y broadcast into X from dim `axis`); Out = act(IntermediateOut), "
              "act = functor_list[0]. Made by the fuse_elewise_add_act_ops pass.")
+_infer_grads = grads_like({"X@GRAD": "X", "Y@GRAD": "Y"})
+
+
+def _infer_grad(ctx):
+    act = ctx.attrs["functor_list"][0]
+    if reads_intermediate(ctx.attrs["functor_list"]) and not ctx.has_input("IntermediateOut"):
+        ctx.fail(f"{act}'s gradient reads its input: give IntermediateOut (the forward op's)")
+    _infer_grads(ctx)
+
+
 register("fused_elemwise_activation_grad", kernel_module="fused",
          inputs=["X", "Y", "IntermediateOut?", "Out", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"], attrs=_ATTRS,
-         infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}))
+         infer=_infer_grad)
 
 
 # -- fused_batch_norm_act (the fuse_bn_act_ops pass) ------------------------------------------------
