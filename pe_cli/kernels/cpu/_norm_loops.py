@@ -1,20 +1,28 @@
 """numba loops of batch_norm in training (imported on first use: see _numba.py); the conventions of
 _nn_loops.py hold here too.
 
-X is viewed as [N, C, S] (S = H*W, 1 for [N, C] inputs), C-contiguous. A channel's statistics and
-its normalization are one task: numpy's ``x.mean(axis=(0, 2, 3))`` and ``x.var`` walk the batch
+X is viewed as [N, C, S] (S = H*W, 1 for [N, C] inputs), C-contiguous. Statistics and
+normalization are per channel: numpy's ``x.mean(axis=(0, 2, 3))`` and ``x.var`` walk the batch
 with strides and make several temporaries (the ResNet of bench_cpu.py spent 43% of its step in
 batch_norm and its gradient). Sums are taken in float64 (mean first, then the squared deviations),
-so the statistics are at least as exact as numpy's float32 pairwise sums.
+so the statistics are at least as exact as numpy's float32 pairwise sums. The loops are 1.3-3x
+faster than the numpy path they replace on the ResNet's shapes.
 
-The serial loops are 1.3-3x faster than the numpy path they replace on the ResNet's shapes. Their
-``*_parallel`` twins spread the channels over numba's threads (prange): each channel is still one
-task on one thread, so both compute the same bits. On 2 threads they take 0.58-0.62 of the serial
-time on [64, 16|32|64, 32x32|16x16|8x8] (this 2-core VM, 2026-11-23), and batch norm's share of
-the ResNet step in benchmarks/bench_cpu.py fell from 37.7 to 25.1 ms (docs/PERFORMANCE.md).
+Each pass walks a block of channels in memory order, sample by sample, with one float64 sum per
+channel: each channel's sum adds its rows in the order of the samples, so the bits are those of a
+walk channel by channel, which these loops did before. That walk read a channel's rows 4*C*S bytes
+apart; at 8x8 a row is 4 cache lines, too short for the prefetcher, and the gradient over
+[64, 64, 8x8] took 1.11 ms against 0.37 in memory order, [64, 32, 16x16] 0.96 against 0.74 (the
+forward 0.31 against 0.21 at 8x8; the same at 32x32; one thread, caches flushed before each call as
+in a training step, Xeon VM, 2026-11-25).
+
+The ``*_parallel`` twins give each of numba's threads one contiguous block of channels (``parts``;
+the serial loops take the same blocks in turn), so both compute the same bits. On 2 threads they
+took 0.58-0.62 of the serial time on [64, 16|32|64, 32x32|16x16|8x8] (the Zen 1 VM, 2026-11-23).
 """
 import math
 
+import numpy as np
 from numba import njit, prange, uintp
 
 from ._nn_loops import _jit, _pjit
@@ -47,42 +55,50 @@ def _row_sq(x, b, ci, m):
 
 
 @_jit
-def _channel_forward(x, ci, scale, bias, epsilon, y, mean, inv_std, relu):
-    n, s = x.shape[0], x.shape[2]
-    total = 0.0
+def _block_forward(x, lo, hi, scale, bias, epsilon, y, mean, var, inv_std, relu):
+    """bn_forward on the channels lo..hi-1 (see the module's docstring for the order of the walk)."""
+    n, count = x.shape[0], x.shape[0] * x.shape[2]
+    acc = np.zeros(hi - lo)
     for b in range(n):
-        total += _row_sum(x, b, ci, 0.0)
-    m = total / (n * s)
-    sq = 0.0
+        for ci in range(lo, hi):
+            acc[ci - lo] += _row_sum(x, b, ci, 0.0)
+    for ci in range(lo, hi):
+        mean[ci] = acc[ci - lo] / count
+        acc[ci - lo] = 0.0
     for b in range(n):
-        sq += _row_sq(x, b, ci, m)
-    inv = 1.0 / math.sqrt(sq / (n * s) + epsilon)
-    a = scale[ci] * inv
-    beta = bias[ci]
+        for ci in range(lo, hi):
+            acc[ci - lo] += _row_sq(x, b, ci, mean[ci])
+    for ci in range(lo, hi):
+        var[ci] = acc[ci - lo] / count
+        inv_std[ci] = 1.0 / math.sqrt(var[ci] + epsilon)
     zero = y.dtype.type(0)
     for b in range(n):
-        for i in range(s):
-            v = (x[b, ci, uintp(i)] - m) * a + beta     # centred first: no cancellation
-            # relu as _pointwise_loops.relu: v where v > 0 or v is NaN, else +0.0
-            y[b, ci, uintp(i)] = v if (not relu or v > zero or v != v) else zero
-    mean[ci] = m
-    inv_std[ci] = inv
-    return sq / (n * s)
+        for ci in range(lo, hi):
+            m = mean[ci]
+            a = scale[ci] * inv_std[ci]
+            beta = bias[ci]
+            for i in range(x.shape[2]):
+                v = (x[b, ci, uintp(i)] - m) * a + beta     # centred first: no cancellation
+                # relu as _pointwise_loops.relu: v where v > 0 or v is NaN, else +0.0
+                y[b, ci, uintp(i)] = v if (not relu or v > zero or v != v) else zero
 
 
 @_jit
-def bn_forward(x, scale, bias, epsilon, y, mean, var, inv_std, relu):
+def bn_forward(x, scale, bias, epsilon, y, mean, var, inv_std, relu, parts):
     """y = the batch-normalized x (with ``relu``, relu of it: fused_batch_norm_act); mean, var
-    (biased) and inv_std = 1/sqrt(var + epsilon) per channel."""
-    for ci in range(x.shape[1]):
-        var[ci] = _channel_forward(x, ci, scale, bias, epsilon, y, mean, inv_std, relu)
+    (biased) and inv_std = 1/sqrt(var + epsilon) per channel; the channels in ``parts`` contiguous
+    blocks, in turn."""
+    c = x.shape[1]
+    for p in range(parts):
+        _block_forward(x, c * p // parts, c * (p + 1) // parts, scale, bias, epsilon, y, mean, var, inv_std, relu)
 
 
 @_pjit
-def bn_forward_parallel(x, scale, bias, epsilon, y, mean, var, inv_std, relu):
-    """bn_forward with the channels spread over numba's threads."""
-    for ci in prange(x.shape[1]):
-        var[ci] = _channel_forward(x, ci, scale, bias, epsilon, y, mean, inv_std, relu)
+def bn_forward_parallel(x, scale, bias, epsilon, y, mean, var, inv_std, relu, parts):
+    """bn_forward with its blocks of channels on numba's threads."""
+    c = x.shape[1]
+    for p in prange(parts):
+        _block_forward(x, c * p // parts, c * (p + 1) // parts, scale, bias, epsilon, y, mean, var, inv_std, relu)
 
 
 @_sum_jit
@@ -118,26 +134,29 @@ def _row_dot_relu(dy, out, x, b, ci, m):
 
 
 @_jit
-def _channel_grad(x, dy, ci, scale, mean, inv_std, dx, dscale, dbias, with_x, out, relu):
+def _block_grad(x, dy, lo, hi, scale, mean, inv_std, dx, dscale, dbias, with_x, out, relu):
+    """bn_grad on the channels lo..hi-1 (see the module's docstring for the order of the walk)."""
     n, s = x.shape[0], x.shape[2]
-    m, inv = mean[ci], inv_std[ci]
-    sum_dy = 0.0
-    sum_dy_xc = 0.0
+    sums, dots = np.zeros(hi - lo), np.zeros(hi - lo)
     for b in range(n):
-        if relu:
-            sum_dy += _row_sum_relu(dy, out, b, ci)
-            sum_dy_xc += _row_dot_relu(dy, out, x, b, ci, m)
-        else:
-            sum_dy += _row_sum(dy, b, ci, 0.0)
-            sum_dy_xc += _row_dot(dy, x, b, ci, m)
-    ds = sum_dy_xc * inv            # sum of dy * xhat
-    dbias[ci] = sum_dy
-    dscale[ci] = ds
-    if with_x:
-        count = n * s
-        k = scale[ci] * inv / count
-        zero = dy.dtype.type(0)
-        for b in range(n):
+        for ci in range(lo, hi):
+            if relu:
+                sums[ci - lo] += _row_sum_relu(dy, out, b, ci)
+                dots[ci - lo] += _row_dot_relu(dy, out, x, b, ci, mean[ci])
+            else:
+                sums[ci - lo] += _row_sum(dy, b, ci, 0.0)
+                dots[ci - lo] += _row_dot(dy, x, b, ci, mean[ci])
+    for ci in range(lo, hi):
+        dbias[ci] = sums[ci - lo]
+        dscale[ci] = dots[ci - lo] * inv_std[ci]        # sum of dy * xhat
+    if not with_x:
+        return
+    count = n * s
+    zero = dy.dtype.type(0)
+    for b in range(n):
+        for ci in range(lo, hi):
+            m, inv, sum_dy, ds = mean[ci], inv_std[ci], dbias[ci], dscale[ci]
+            k = scale[ci] * inv / count
             for i in range(s):
                 g = dy[b, ci, uintp(i)]
                 if relu and not out[b, ci, uintp(i)] > zero:
@@ -147,16 +166,21 @@ def _channel_grad(x, dy, ci, scale, mean, inv_std, dx, dscale, dbias, with_x, ou
 
 
 @_jit
-def bn_grad(x, dy, scale, mean, inv_std, dx, dscale, dbias, with_x, out, relu):
+def bn_grad(x, dy, scale, mean, inv_std, dx, dscale, dbias, with_x, out, relu, parts):
     """dscale, dbias and (with_x) dx of batch_norm in training, from the saved mean and inv_std.
     With ``relu``, of relu(batch_norm(x)) whose output is ``out`` (fused_batch_norm_act): dy passes
-    where out > 0, as relu_grad's; otherwise ``out`` is not read."""
-    for ci in range(x.shape[1]):
-        _channel_grad(x, dy, ci, scale, mean, inv_std, dx, dscale, dbias, with_x, out, relu)
+    where out > 0, as relu_grad's; otherwise ``out`` is not read. The channels in ``parts``
+    contiguous blocks, in turn."""
+    c = x.shape[1]
+    for p in range(parts):
+        _block_grad(x, dy, c * p // parts, c * (p + 1) // parts, scale, mean, inv_std, dx, dscale, dbias,
+                    with_x, out, relu)
 
 
 @_pjit
-def bn_grad_parallel(x, dy, scale, mean, inv_std, dx, dscale, dbias, with_x, out, relu):
-    """bn_grad with the channels spread over numba's threads."""
-    for ci in prange(x.shape[1]):
-        _channel_grad(x, dy, ci, scale, mean, inv_std, dx, dscale, dbias, with_x, out, relu)
+def bn_grad_parallel(x, dy, scale, mean, inv_std, dx, dscale, dbias, with_x, out, relu, parts):
+    """bn_grad with its blocks of channels on numba's threads."""
+    c = x.shape[1]
+    for p in prange(parts):
+        _block_grad(x, dy, c * p // parts, c * (p + 1) // parts, scale, mean, inv_std, dx, dscale, dbias,
+                    with_x, out, relu)

@@ -227,9 +227,10 @@ def by_channel_loops(x, attrs, *others):
             and not attrs["is_test"] and not attrs["use_global_stats"])
 
 
-def _channels_parallel(x):
-    """Batch norm's loops take their parallel twin: several channels, enough data, several threads."""
-    return x.shape[1] > 1 and parallel_parts(x.size) > 1
+def _channel_blocks(x):
+    """Batch norm's blocks of channels, one a thread (more than one takes the parallel twin):
+    several channels, enough data, several threads."""
+    return min(x.shape[1], parallel_parts(x.size))
 
 
 def _as_ncs(a):
@@ -243,9 +244,11 @@ def batch_norm_loops(ins, attrs, relu=False):
     c, dt = x.shape[1], x.dtype
     y = np.empty(x.shape, dtype=dt)
     m, v, inv_std = np.empty(c), np.empty(c), np.empty(c)
-    args = (_as_ncs(x), scale, bias, float(attrs["epsilon"]), y.reshape(x.shape[0], c, -1), m, v, inv_std, relu)
+    parts = _channel_blocks(x)
+    args = (_as_ncs(x), scale, bias, float(attrs["epsilon"]), y.reshape(x.shape[0], c, -1), m, v, inv_std, relu,
+            parts)
     loops = _norm_loops()
-    twin(loops.bn_forward, loops.bn_forward_parallel, _channels_parallel(x), *args)(*args)
+    twin(loops.bn_forward, loops.bn_forward_parallel, parts > 1, *args)(*args)
     mom = attrs["momentum"]
     mean_out = (mean * mom + m * (1.0 - mom)).astype(mean.dtype, copy=False)
     var_out = (var * mom + v * (1.0 - mom)).astype(var.dtype, copy=False)
@@ -262,10 +265,11 @@ def bn_grad_loops(ins, attrs, with_x, relu_out=None):
     dscale, dbias = np.empty(c), np.empty(c)
     relu = relu_out is not None
     dy = _as_ncs(dy)
-    args = (_as_ncs(x), dy, scale, ins["SavedMean"], ins["SavedVariance"],
-            dx.reshape(dx.shape[0], dx.shape[1], -1), dscale, dbias, with_x, _as_ncs(relu_out) if relu else dy, relu)
+    parts = _channel_blocks(x)
+    args = (_as_ncs(x), dy, scale, ins["SavedMean"], ins["SavedVariance"], dx.reshape(dx.shape[0], dx.shape[1], -1),
+            dscale, dbias, with_x, _as_ncs(relu_out) if relu else dy, relu, parts)
     loops = _norm_loops()
-    twin(loops.bn_grad, loops.bn_grad_parallel, _channels_parallel(x), *args)(*args)
+    twin(loops.bn_grad, loops.bn_grad_parallel, parts > 1, *args)(*args)
     outs = {"Scale@GRAD": dscale.astype(scale.dtype), "Bias@GRAD": dbias.astype(scale.dtype)}
     if with_x:
         outs["X@GRAD"] = dx
