@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev,cudasim,mpi,mkl]'
+	$(PY) -m pip install -q -e '.[dev,cudasim,mpi,mkl,onednn]'
 	@# bytecode now: where PYTHONDONTWRITEBYTECODE is set, Python reads .pyc files but never writes
 	@# them, and compiling pe's ~280 modules from source cost each process 0.4-0.6 s (docs/PERFORMANCE.md)
 	$(PY) -m compileall -q pe_cli

@@ -68,3 +68,13 @@ def test_op_gap_groups_pe_kernel_times_by_kind():
     kinds = op_gap.by_kind(times, 0)
     assert kinds["GEMMs (fc)"] >= times["mul"] > 0 and kinds["optimizer"] == times["momentum"]
     assert abs(sum(kinds.values()) - sum(times.values())) < 1e-9      # every op counted once
+
+
+def test_onednn_ab_times_a_model_on_both_convolution_paths():
+    proc = subprocess.run([sys.executable, os.path.join(REPO, "benchmarks", "onednn_ab.py"), "--model", "lenet",
+                           "--rounds", "1", "--threads", "1"], capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert any(line.strip().startswith("pe's own paths") for line in lines)
+    assert any(line.strip().startswith("oneDNN ") for line in lines)
+    assert float(lines[-1].split(":")[1]) > 0

@@ -1,11 +1,13 @@
 """The CPU kernels give the same bits on one thread and on two (serial loops and parallel twins): a
 run's numbers must not depend on how many cores were free, nor on whether a parallel twin was
 compiled yet (kernels/cpu/_numba.py runs the serial loop meanwhile). The cases are large enough
-that each kernel takes its split path (a GEMM of 9M multiply-adds, 13 samples)."""
+that each kernel takes its split path (a GEMM of 9M multiply-adds, 13 samples). The convolutions
+here are pe's own paths (``PE_ONEDNN=0``); oneDNN's are in test_onednn.py (its filter gradient's
+bits follow the thread count)."""
 import numpy as np
 import pytest
 
-from pe_cli.kernels.cpu import _numba, detection_roi, elementwise, fused, math as kmath, nn, optimizer, tensor, threads
+from pe_cli.kernels.cpu import _numba, _onednn, detection_roi, elementwise, fused, math as kmath, nn, optimizer, tensor, threads
 from pe_cli.ops import registry
 
 rng = np.random.default_rng(0)
@@ -22,6 +24,9 @@ def twins(monkeypatch):
     monkeypatch.setattr(_numba, "EAGER", True)
     monkeypatch.setattr(_numba, "PARALLEL_MIN_ELEMENTS", 1)
     monkeypatch.setattr(threads, "_quiet_share", 2)      # a 2-core machine, one core busy or not
+    monkeypatch.setenv("PE_ONEDNN", "0")
+    monkeypatch.setattr(_onednn, "_loaded", False)
+    monkeypatch.setattr(_onednn, "_lib", None)
 
     def on(share, fn):
         monkeypatch.setattr(threads, "_share", share)

@@ -4,10 +4,12 @@ the per-sample column views and buffers of the numba paths, and when the wide-co
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from ._numba import lazy
+from . import _conv_replicas
+from ._numba import lazy, twin
 from ._numba import parallel_threads as _numba_parallel_threads
 
 _loops = lazy("_nn_loops")
+_wide = lazy("_wide_loops")
 
 
 def pad(x, pads, value, extent=None):
@@ -116,3 +118,21 @@ def col2im(dcols, geo, x_shape, dtype):
             wj = j * geo.dw
             dxp[:, :, hi:hi + hspan:geo.sh, wj:wj + wspan:geo.sw] += dcols[:, i, j].transpose(1, 0, 2, 3)
     return np.ascontiguousarray(dxp[:, :, t:t + h, l:l + wd])
+
+
+def per_sample(name, gemm, a, b, out, geo, x, m):
+    """Runs conv loop ``name`` (forward, grad_filter or grad_input) on (a, b) into ``out``, sample by
+    sample: the wide columns' loop where they apply (wide_applies), else im2col's; its
+    parallel twin when the device has threads for the samples, its replica while it compiles."""
+    par = parallel(x.shape[0])
+    if wide_applies(geo):
+        loops, replica = _wide(), getattr(_conv_replicas, "wide_" + name)
+        serial, par_loop = getattr(loops, name), getattr(loops, name + "_parallel")
+        # the gradients' wide Output@GRAD keeps zeros in its extra columns
+        args = (gemm, a, b, *wide_args(geo), out,
+                wide_buffers(par, geo, x, m, zero_output=name != "forward"))
+    else:
+        loops, replica = _loops(), getattr(_conv_replicas, "conv_" + name)
+        serial, par_loop = getattr(loops, "conv_" + name), getattr(loops, "conv_" + name + "_parallel")
+        args = (gemm, a, b, *geo.loop_args(), out, buffers(par, geo, x))
+    twin(serial, par_loop, par > 1, *args, replica=replica)(*args)

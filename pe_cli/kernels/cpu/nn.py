@@ -1,5 +1,8 @@
 """CPU kernels of the nn ops.
 
+float32 conv2d and its gradients run on oneDNN's direct convolutions where the ``onednn`` extra is
+installed (_onednn.py; ``PE_ONEDNN=0`` turns it off); elsewhere, and for float64, on pe's own paths:
+
 float32/float64 (the types the numba loops are compiled for, _nn_loops.py):
 conv2d is im2col + GEMM per sample, in one numba loop over the samples: each sample's columns
 [C*kh*kw, Ho*Wo] are built in a per-thread buffer (small enough to stay in L2) and multiplied by
@@ -25,7 +28,7 @@ import numpy as np
 
 from ..fused_math import relu_first
 from . import activation, threads
-from . import _cblas, _conv, _conv_replicas, _pool, _replicas, _winograd
+from . import _cblas, _conv, _onednn, _pool, _replicas, _winograd
 from . import adaptive_pool
 from ...shapes import bn_channel_axis, layer_norm_split, lookup_out_shape
 from ...selected_rows import SelectedRows
@@ -33,34 +36,17 @@ from ..common import ConvGeometry, PoolGeometry, table_ids
 from ._numba import is_float, lazy, parallel_parts, twin
 
 _loops = lazy("_nn_loops")
-_wide = lazy("_wide_loops")
 _pool_loops = lazy("_pool_loops")
 _norm_loops = lazy("_norm_loops")
 
 
 # -- conv2d -----------------------------------------------------------------------------------------
 
-def _per_sample(name, gemm, a, b, out, geo, x, m):
-    """Runs conv loop ``name`` (forward, grad_filter or grad_input) on (a, b) into ``out``, sample by
-    sample: the wide columns' loop where they apply (_conv.wide_applies), else im2col's; its
-    parallel twin when the device has threads for the samples, its replica while it compiles."""
-    par = _conv.parallel(x.shape[0])
-    if _conv.wide_applies(geo):
-        loops, replica = _wide(), getattr(_conv_replicas, "wide_" + name)
-        serial, parallel = getattr(loops, name), getattr(loops, name + "_parallel")
-        # the gradients' wide Output@GRAD keeps zeros in its extra columns
-        args = (gemm, a, b, *_conv.wide_args(geo), out,
-                _conv.wide_buffers(par, geo, x, m, zero_output=name != "forward"))
-    else:
-        loops, replica = _loops(), getattr(_conv_replicas, "conv_" + name)
-        serial, parallel = getattr(loops, "conv_" + name), getattr(loops, "conv_" + name + "_parallel")
-        args = (gemm, a, b, *geo.loop_args(), out, _conv.buffers(par, geo, x))
-    twin(serial, parallel, par > 1, *args, replica=replica)(*args)
-
-
 def _conv2d(ins, attrs):
     x, w = ins["Input"], ins["Filter"]
     geo = ConvGeometry(x.shape, w.shape, attrs)
+    if _onednn.applies(x, w) and (out := _onednn.conv2d(x, w, geo)) is not None:
+        return {"Output": out}
     if is_float(x, w):
         gemm = _cblas.gemm(x.dtype)
         if gemm is not None:
@@ -68,7 +54,7 @@ def _conv2d(ins, attrs):
             if _winograd.applies(geo, x.shape, w.shape):
                 return {"Output": _winograd.conv2d(gemm, x, w, geo)}
             out = np.empty((x.shape[0], w.shape[0], geo.ho, geo.wo), dtype=x.dtype)
-            _per_sample("forward", gemm, x, w, out, geo, x, w.shape[0])
+            _conv.per_sample("forward", gemm, x, w, out, geo, x, w.shape[0])
             return {"Output": out}
         threads.for_gemm(geo.gemm_macs(w.shape))
         cols = _conv.cols(x, geo)                                                 # [N, G, K/G, L]
@@ -84,6 +70,8 @@ def _conv2d(ins, attrs):
 def _conv2d_grad_filter(ins, attrs):
     x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
     geo = ConvGeometry(x.shape, w.shape, attrs)
+    if _onednn.applies(x, w, dout) and (dw := _onednn.grad_filter(x, dout, geo, w.shape)) is not None:
+        return {"Filter@GRAD": dw}
     if is_float(x, w, dout):
         gemm = _cblas.gemm(x.dtype)
         if gemm is not None:
@@ -92,12 +80,12 @@ def _conv2d_grad_filter(ins, attrs):
                 return {"Filter@GRAD": _winograd.grad_filter(gemm, x, dout, geo, w.shape)}
             # one sum per fixed run of samples, whatever the threads: the same bits serial or parallel
             parts = np.zeros((min(_conv.FILTER_RUNS, x.shape[0]), w.shape[0], w[0].size), dtype=x.dtype)
-            _per_sample("grad_filter", gemm, x, dout, parts, geo, x, w.shape[0])
+            _conv.per_sample("grad_filter", gemm, x, dout, parts, geo, x, w.shape[0])
             dw = parts[0] if len(parts) == 1 else np.add.reduce(parts, axis=0)
             return {"Filter@GRAD": dw.reshape(w.shape)}
         threads.for_gemm(geo.gemm_macs(w.shape))
         cols = _conv.cols(x, geo)
-        per_sample = np.matmul(_conv.dout_per_sample(dout, geo), cols.swapaxes(-1, -2))  # [N, G, M/G, K/G]
+        per_sample = np.matmul(_conv.dout_conv.per_sample(dout, geo), cols.swapaxes(-1, -2))  # [N, G, M/G, K/G]
         return {"Filter@GRAD": np.add.reduce(per_sample, axis=0).reshape(w.shape)}
     cols = _conv.im2col(x, geo)
     dw = np.matmul(_conv.out_as_matrix(dout, geo), cols.transpose(0, 2, 1))  # [G, M/G, C/G*kh*kw]
@@ -109,6 +97,8 @@ def _conv2d_grad_input(ins, attrs):
     geo = ConvGeometry(x.shape, w.shape, attrs)
     n = x.shape[0]
     m = w.shape[0]
+    if _onednn.applies(x, w, dout) and (dx := _onednn.grad_input(dout, w, geo, x.shape)) is not None:
+        return {"Input@GRAD": dx}
     wmat = w.reshape(geo.groups, m // geo.groups, -1)
     if is_float(x, w, dout):
         gemm = _cblas.gemm(x.dtype)
@@ -117,10 +107,10 @@ def _conv2d_grad_input(ins, attrs):
             if _winograd.applies(geo, x.shape, w.shape):
                 return {"Input@GRAD": _winograd.grad_input(gemm, dout, w, geo, x.shape)}
             dx = np.empty(x.shape, dtype=x.dtype)
-            _per_sample("grad_input", gemm, dout, w, dx, geo, x, m)
+            _conv.per_sample("grad_input", gemm, dout, w, dx, geo, x, m)
             return {"Input@GRAD": dx}
         threads.for_gemm(geo.gemm_macs(w.shape))
-        dcols = np.matmul(wmat.swapaxes(1, 2), _conv.dout_per_sample(dout, geo))     # [N, G, K/G, L]
+        dcols = np.matmul(wmat.swapaxes(1, 2), _conv.dout_conv.per_sample(dout, geo))     # [N, G, K/G, L]
         if geo.is_pointwise():
             return {"Input@GRAD": dcols.reshape(x.shape)}
         dx = np.empty(x.shape, dtype=x.dtype)

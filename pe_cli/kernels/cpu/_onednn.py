@@ -1,0 +1,286 @@
+"""float32 conv2d and its gradients by oneDNN's convolutions, where the ``onednn`` extra is installed.
+
+oneDNN (the library PyTorch's CPU convolutions run on) computes a convolution directly from its
+inputs in a blocked layout (nChw16c) with kernels generated for the CPU at hand; pe's own paths are
+GEMMs on im2col, wide or Winograd columns (nn.py). On the small ResNet's 3x3 convolutions oneDNN
+took 0.65-0.85 of pe's time (docs/PERFORMANCE.md, "oneDNN's convolutions"), which no rewrite of
+pe's columns reached.
+
+The ``onednn-cpu-gomp`` wheel puts ``libdnnl.so.3`` (oneDNN 3.2, built on GNU OpenMP) under
+``sys.prefix/lib``. GNU OpenMP is the runtime of numba's threads too, so oneDNN's parallel regions
+run on the same pool as pe's loops (threads.py: one pool for the machine). The library is called
+through its C API with ctypes:
+
+- a **plan** per convolution, direction, shapes and thread count: the primitive (created with the
+  layouts oneDNN prefers, format ``any``), the reorders between pe's NCHW / OIHW arrays and those
+  layouts, and the scratchpad's size (scratchpad mode ``user``, so that two devices may run one
+  plan at once);
+- each call sets the calling thread's OpenMP thread count to the device's share
+  (``_numba.parallel_threads``) before oneDNN reads it.
+
+``PE_ONEDNN=0`` turns the path off (pe's own paths run); where the library is missing, or rejects a
+geometry, pe's paths run too.
+"""
+import ctypes
+import os
+import sys
+import threading
+from ctypes import POINTER, byref, c_char_p, c_int, c_int64, c_size_t, c_uint, c_void_p
+
+import numpy as np
+
+from ._numba import parallel_threads
+
+_Dims = c_int64 * 12
+_F32, _FORMAT_ANY, _FORWARD_TRAINING, _DIRECT, _CPU, _IN_ORDER, _SCRATCHPAD_USER = 3, 1, 64, 1, 1, 1, 1
+_RUNTIME_OMP = 2
+# dnnl_query_t: the memory descriptors of a primitive descriptor
+_Q_IMPL, _Q_SRC, _Q_DIFF_SRC, _Q_WEIGHTS, _Q_DIFF_WEIGHTS, _Q_DST, _Q_DIFF_DST, _Q_SCRATCHPAD = \
+    8, 129, 130, 131, 132, 133, 134, 136
+# DNNL_ARG_*: a primitive's arguments
+SRC, DST, WEIGHTS, SCRATCHPAD, DIFF_SRC, DIFF_DST, DIFF_WEIGHTS = 1, 17, 33, 80, 129, 145, 161
+_QUERY_OF = {SRC: _Q_SRC, DST: _Q_DST, WEIGHTS: _Q_WEIGHTS, DIFF_SRC: _Q_DIFF_SRC, DIFF_DST: _Q_DIFF_DST,
+             DIFF_WEIGHTS: _Q_DIFF_WEIGHTS}
+
+
+class _Version(ctypes.Structure):
+    _fields_ = [("major", c_int), ("minor", c_int), ("patch", c_int), ("hash", c_char_p),
+                ("cpu_runtime", c_uint), ("gpu_runtime", c_uint)]
+
+
+class _Arg(ctypes.Structure):
+    _fields_ = [("arg", c_int), ("memory", c_void_p)]
+
+
+class _Library:
+    """libdnnl.so.3 with the engine, a stream per thread and the attributes every plan shares."""
+
+    def __init__(self, path):
+        lib = self.lib = ctypes.CDLL(path)
+        lib.dnnl_version.restype = POINTER(_Version)
+        lib.dnnl_primitive_desc_query_md.restype = c_void_p
+        lib.dnnl_primitive_desc_query_md.argtypes = [c_void_p, c_int, c_int]
+        lib.dnnl_memory_desc_get_size.restype = c_size_t
+        lib.dnnl_memory_desc_get_size.argtypes = [c_void_p]
+        lib.dnnl_memory_desc_equal.argtypes = [c_void_p, c_void_p]
+        lib.dnnl_memory_create.argtypes = [c_void_p, c_void_p, c_void_p, c_void_p]
+        lib.dnnl_memory_destroy.argtypes = [c_void_p]
+        lib.dnnl_primitive_execute.argtypes = [c_void_p, c_void_p, c_int, c_void_p]
+        version = lib.dnnl_version().contents
+        self.version = f"{version.major}.{version.minor}.{version.patch}"
+        if version.major != 3 or version.cpu_runtime != _RUNTIME_OMP:
+            raise OSError(f"oneDNN {self.version} is not oneDNN 3 on OpenMP")
+        self.omp_set_num_threads = ctypes.CDLL("libgomp.so.1").omp_set_num_threads
+        self.engine = c_void_p()
+        self.check(lib.dnnl_engine_create(byref(self.engine), _CPU, 0), "engine")
+        self.attr = c_void_p()
+        self.check(lib.dnnl_primitive_attr_create(byref(self.attr)), "attributes")
+        self.check(lib.dnnl_primitive_attr_set_scratchpad_mode(self.attr, _SCRATCHPAD_USER), "scratchpad mode")
+        self._local = threading.local()
+
+    @staticmethod
+    def check(status, what):
+        if status != 0:
+            raise _Rejected(f"oneDNN: {what} failed (status {status})")
+
+    def stream(self):
+        stream = getattr(self._local, "stream", None)
+        if stream is None:
+            stream = self._local.stream = c_void_p()
+            self.check(self.lib.dnnl_stream_create(byref(stream), self.engine, _IN_ORDER), "stream")
+        return stream
+
+    def desc(self, shape, layout_any=False):
+        """A float32 memory descriptor: C-contiguous, or the layout the primitive chooses."""
+        md = c_void_p()
+        if layout_any:
+            self.check(self.lib.dnnl_memory_desc_create_with_tag(byref(md), len(shape), _Dims(*shape), _F32,
+                                                                 _FORMAT_ANY), "memory descriptor")
+        else:
+            strides = np.cumprod((list(shape[1:]) + [1])[::-1])[::-1]
+            self.check(self.lib.dnnl_memory_desc_create_with_strides(
+                byref(md), len(shape), _Dims(*shape), _F32, _Dims(*map(int, strides))), "memory descriptor")
+        return md
+
+    def primitive(self, pd):
+        prim = c_void_p()
+        self.check(self.lib.dnnl_primitive_create(byref(prim), pd), "primitive")
+        return prim
+
+    def execute(self, prim, args):
+        """Runs ``prim`` on [(argument, memory descriptor, array)], then waits for it."""
+        lib, mems = self.lib, []
+        try:
+            for _, md, array in args:
+                mem = c_void_p()
+                self.check(lib.dnnl_memory_create(byref(mem), md, self.engine, array.ctypes.data), "memory")
+                mems.append(mem)
+            packed = (_Arg * len(args))(*[_Arg(arg, mem) for (arg, _, _), mem in zip(args, mems)])
+            self.check(lib.dnnl_primitive_execute(prim, self.stream(), len(args), packed), "execute")
+            self.check(lib.dnnl_stream_wait(self.stream()), "stream wait")
+        finally:
+            for mem in mems:
+                lib.dnnl_memory_destroy(mem)
+
+
+class _Rejected(Exception):
+    """oneDNN has no primitive for this convolution: pe's own path runs."""
+
+
+class _Plan:
+    """One convolution direction on one geometry: the primitive, the reorders from and to pe's
+    C-contiguous arrays where oneDNN chose another layout, and the scratchpad's size."""
+
+    def __init__(self, lib, pd, shapes, outputs):
+        self.lib, self.outputs = lib, outputs
+        self.prim = lib.primitive(pd)
+        self.impl = _impl(lib, pd)
+        self.tensors = {}
+        for arg, shape in shapes.items():
+            inner = c_void_p(lib.lib.dnnl_primitive_desc_query_md(pd, _QUERY_OF[arg], 0))
+            plain = lib.desc(shape)
+            reorder = None
+            if not lib.lib.dnnl_memory_desc_equal(plain, inner):
+                src, dst = (inner, plain) if arg in outputs else (plain, inner)
+                rpd = c_void_p()
+                lib.check(lib.lib.dnnl_reorder_primitive_desc_create(byref(rpd), src, lib.engine, dst,
+                                                                     lib.engine, None), "reorder")
+                reorder = lib.primitive(rpd)
+            self.tensors[arg] = (plain, inner, lib.lib.dnnl_memory_desc_get_size(inner), reorder)
+        scratch = lib.lib.dnnl_primitive_desc_query_md(pd, _Q_SCRATCHPAD, 0)
+        self.scratch = (c_void_p(scratch), lib.lib.dnnl_memory_desc_get_size(scratch)) if scratch else None
+
+    def run(self, arrays):
+        """Runs the convolution on ``arrays`` ({argument: C-contiguous float32 array}), writing the
+        output arrays among them."""
+        lib, args, after = self.lib, [], []
+        for arg, array in arrays.items():
+            plain, inner, size, reorder = self.tensors[arg]
+            if reorder is None:
+                args.append((arg, plain, array))
+                continue
+            blocked = np.empty(size // 4, np.float32)
+            if arg in self.outputs:
+                after.append((reorder, inner, blocked, plain, array))
+            else:
+                lib.execute(reorder, [(SRC, plain, array), (DST, inner, blocked)])
+            args.append((arg, inner, blocked))
+        if self.scratch is not None:
+            args.append((SCRATCHPAD, self.scratch[0], np.empty(max(self.scratch[1], 1), np.uint8)))
+        lib.execute(self.prim, args)
+        for reorder, inner, blocked, plain, array in after:
+            lib.execute(reorder, [(SRC, inner, blocked), (DST, plain, array)])
+
+
+def _impl(lib, pd):
+    name = c_char_p()
+    lib.lib.dnnl_primitive_desc_query(c_void_p(pd.value), _Q_IMPL, 0, byref(name))
+    return (name.value or b"").decode()
+
+
+_lib, _loaded, _plans, _lock = None, False, {}, threading.Lock()
+
+
+def library():
+    """The loaded oneDNN (``_Library``), or None: not installed, not oneDNN 3 on OpenMP, or
+    ``PE_ONEDNN=0``."""
+    global _lib, _loaded
+    if not _loaded:
+        with _lock:
+            if not _loaded:
+                path, _lib = os.path.join(sys.prefix, "lib", "libdnnl.so.3"), None
+                if os.environ.get("PE_ONEDNN", "1") != "0" and sys.platform == "linux" and os.path.exists(path):
+                    try:
+                        _lib = _Library(path)
+                    except (OSError, AttributeError, _Rejected):
+                        pass
+                _loaded = True
+    return _lib
+
+
+def applies(*arrays):
+    """oneDNN runs this convolution: every array float32, the library loaded."""
+    return all(a.dtype == np.float32 for a in arrays) and library() is not None
+
+
+def _geometry(geo):
+    return (_Dims(geo.sh, geo.sw), _Dims(geo.dh - 1, geo.dw - 1), _Dims(geo.pads[0], geo.pads[2]),
+            _Dims(geo.pads[1], geo.pads[3]))
+
+
+def _weights_shape(w_shape, groups):
+    if groups == 1:
+        return tuple(w_shape)
+    return (groups, w_shape[0] // groups) + tuple(w_shape[1:])
+
+
+def _plan(direction, x_shape, w_shape, y_shape, geo, nthreads):
+    key = (direction, x_shape, w_shape, y_shape, geo.sh, geo.sw, geo.dh, geo.dw, tuple(geo.pads), geo.groups,
+           nthreads)
+    plan = _plans.get(key)
+    if plan is None and key not in _plans:
+        lib = library()
+        ws = _weights_shape(w_shape, geo.groups)
+        xd, wd, yd = (lib.desc(s, layout_any=True) for s in (x_shape, ws, y_shape))
+        strides, dilates, pad_l, pad_r = _geometry(geo)
+        fwd = c_void_p()
+        try:
+            lib.check(lib.lib.dnnl_convolution_forward_primitive_desc_create(
+                byref(fwd), lib.engine, _FORWARD_TRAINING, _DIRECT, xd, wd, None, yd, strides, dilates, pad_l, pad_r,
+                lib.attr), "convolution")
+            if direction == "forward":
+                plan = _Plan(lib, fwd, {SRC: x_shape, WEIGHTS: ws, DST: y_shape}, (DST,))
+            elif direction == "grad_input":
+                pd = c_void_p()
+                lib.check(lib.lib.dnnl_convolution_backward_data_primitive_desc_create(
+                    byref(pd), lib.engine, _DIRECT, xd, wd, yd, strides, dilates, pad_l, pad_r, fwd, lib.attr),
+                    "convolution's input gradient")
+                plan = _Plan(lib, pd, {DIFF_SRC: x_shape, WEIGHTS: ws, DIFF_DST: y_shape}, (DIFF_SRC,))
+            else:
+                pd = c_void_p()
+                lib.check(lib.lib.dnnl_convolution_backward_weights_primitive_desc_create(
+                    byref(pd), lib.engine, _DIRECT, xd, wd, None, yd, strides, dilates, pad_l, pad_r, fwd, lib.attr),
+                    "convolution's filter gradient")
+                plan = _Plan(lib, pd, {SRC: x_shape, DIFF_WEIGHTS: ws, DIFF_DST: y_shape}, (DIFF_WEIGHTS,))
+        except _Rejected:
+            plan = None
+        _plans[key] = plan
+    return plan
+
+
+def _run(direction, x_shape, w_shape, y_shape, geo, arrays):
+    """Runs ``direction`` of the convolution on ``arrays`` on the device's share of the cores;
+    False where oneDNN rejected it."""
+    nthreads = max(1, parallel_threads())
+    library().omp_set_num_threads(nthreads)        # the calling thread's, before oneDNN reads it
+    plan = _plan(direction, tuple(x_shape), tuple(w_shape), tuple(y_shape), geo, nthreads)
+    if plan is None:
+        return False
+    plan.run(arrays)
+    return True
+
+
+def conv2d(x, w, geo):
+    """conv2d's Output, or None where oneDNN has no primitive for the geometry."""
+    x, w = np.ascontiguousarray(x), np.ascontiguousarray(w)
+    y = np.empty((x.shape[0], w.shape[0], geo.ho, geo.wo), np.float32)
+    return y if _run("forward", x.shape, w.shape, y.shape, geo, {SRC: x, WEIGHTS: w, DST: y}) else None
+
+
+def grad_input(dout, w, geo, x_shape):
+    """conv2d's Input@GRAD, or None."""
+    dout, w = np.ascontiguousarray(dout), np.ascontiguousarray(w)
+    dx = np.empty(x_shape, np.float32)
+    return dx if _run("grad_input", x_shape, w.shape, dout.shape, geo, {DIFF_SRC: dx, WEIGHTS: w, DIFF_DST: dout}) \
+        else None
+
+
+def grad_filter(x, dout, geo, w_shape):
+    """conv2d's Filter@GRAD, or None. oneDNN splits its sum over the samples among its threads, so
+    the last bits of this gradient follow the thread count (pe's own paths sum fixed runs of
+    samples: the same bits on any threads); ``PE_DEVICE_THREADS`` fixes the count, and with it the
+    bits, on a machine whose load changes."""
+    x, dout = np.ascontiguousarray(x), np.ascontiguousarray(dout)
+    dw = np.empty(w_shape, np.float32)
+    return dw if _run("grad_filter", x.shape, w_shape, dout.shape, geo, {SRC: x, DIFF_WEIGHTS: dw, DIFF_DST: dout}) \
+        else None

@@ -1,0 +1,98 @@
+"""conv2d and its gradients by oneDNN (kernels/cpu/_onednn.py, the ``onednn`` extra) against pe's own
+paths (``PE_ONEDNN=0``) on the geometries the op allows, the thread behaviour each direction has,
+and the switch that turns it off. The op tests (tests/ops) check conv2d's forward against numpy and
+its float64 gradients by finite differences; float32 runs on oneDNN wherever it is installed."""
+import numpy as np
+import pytest
+
+from pe_cli.kernels.cpu import _numba, _onednn, nn, threads
+from pe_cli.ops import registry
+
+pytestmark = pytest.mark.skipif(_onednn.library() is None, reason="the onednn extra is not installed")
+
+rng = np.random.default_rng(0)
+
+
+def attrs_of(**given):
+    a = registry.get("conv2d").default_attrs()
+    a.update(given)
+    return a
+
+
+def _all(x, w, dout, attrs):
+    ins = {"Input": x, "Filter": w, "Output@GRAD": dout}
+    return (nn.conv2d(ins, attrs)["Output"], nn.conv2d_grad_input(ins, attrs)["Input@GRAD"],
+            nn.conv2d_grad_filter(ins, attrs)["Filter@GRAD"])
+
+
+@pytest.fixture
+def pe_paths(monkeypatch):
+    """Runs ``fn`` with oneDNN off (pe's own paths), then turns it back on."""
+    def run(fn):
+        with monkeypatch.context() as m:
+            m.setenv("PE_ONEDNN", "0")
+            m.setattr(_onednn, "_loaded", False)
+            m.setattr(_onednn, "_lib", None)
+            return fn()
+    return run
+
+
+def _case(c, m, hw, k, stride, pad, dil, groups, n=5):
+    x = rng.normal(size=(n, c, hw, hw + 1)).astype(np.float32)
+    w = rng.normal(size=(m, c // groups, k, k)).astype(np.float32)
+    attrs = attrs_of(strides=[stride, stride], paddings=pad, dilations=[dil, dil], groups=groups)
+    ho, wo = (nn.conv2d({"Input": x, "Filter": w}, attrs)["Output"].shape[2:])
+    return x, w, rng.normal(size=(n, m, ho, wo)).astype(np.float32), attrs
+
+
+GEOMETRIES = {      # C, M, H, k, stride, paddings, dilation, groups
+    "3x3": (16, 16, 12, 3, 1, [1, 1], 1, 1),
+    "first layer": (3, 16, 12, 3, 1, [1, 1], 1, 1),
+    "5x5 unpadded": (6, 16, 14, 5, 1, [0, 0], 1, 1),
+    "stride 2": (16, 32, 12, 3, 2, [1, 1], 1, 1),
+    "dilation 2": (8, 8, 11, 3, 1, [2, 2], 2, 1),
+    "asymmetric paddings": (8, 8, 9, 3, 1, [0, 2, 1, 0], 1, 1),
+    "groups": (8, 16, 10, 3, 1, [1, 1], 1, 2),
+    "depthwise": (8, 8, 9, 3, 1, [1, 1], 1, 8),
+    "1x1": (4, 12, 7, 1, 1, [0, 0], 1, 1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GEOMETRIES))
+def test_onednn_computes_what_pe_own_paths_compute(name, pe_paths):
+    x, w, dout, attrs = _case(*GEOMETRIES[name])
+    mine = _all(x, w, dout, attrs)
+    assert _onednn._plans, "oneDNN did not run"
+    theirs = pe_paths(lambda: _all(x, w, dout, attrs))
+    for slot, a, b in zip(("Output", "Input@GRAD", "Filter@GRAD"), mine, theirs):
+        assert a.shape == b.shape and a.dtype == np.float32
+        np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-5 * np.abs(b).max(), err_msg=f"{name} {slot}")
+
+
+def test_float64_runs_on_pe_own_paths():
+    x, w, dout, attrs = _case(*GEOMETRIES["3x3"])
+    _onednn._plans.clear()
+    _all(x.astype(np.float64), w.astype(np.float64), dout.astype(np.float64), attrs)
+    assert not _onednn._plans
+
+
+def test_forward_and_input_gradient_give_the_same_bits_on_any_threads_the_filter_gradient_on_fixed_ones(
+        monkeypatch):
+    monkeypatch.setattr(_numba, "PARALLEL_MIN_ELEMENTS", 1)
+    monkeypatch.setattr(threads, "_quiet_share", 2)
+    x, w, dout, attrs = _case(16, 16, 16, 3, 1, [1, 1], 1, 1, n=13)
+    runs = {}
+    for share in (1, 2, 1, 2):
+        monkeypatch.setattr(threads, "_share", share)
+        runs.setdefault(share, []).append(_all(x, w, dout, attrs))
+    for (one, two) in zip(runs[1], runs[2]):
+        np.testing.assert_array_equal(one[0], two[0])
+        np.testing.assert_array_equal(one[1], two[1])
+        np.testing.assert_allclose(one[2], two[2], rtol=1e-5, atol=1e-5 * np.abs(one[2]).max())
+    for share in (1, 2):        # on fixed threads, the same bits call after call
+        np.testing.assert_array_equal(runs[share][0][2], runs[share][1][2])
+
+
+def test_pe_onednn_0_turns_it_off(pe_paths):
+    assert pe_paths(_onednn.library) is None
+    assert _onednn.library() is not None
