@@ -197,7 +197,8 @@ def main():
     # (label, kind, devices or torch threads, threads in use, environment); "pe 1 dev" is pe's default,
     # "fused" a CompiledProgram whose BuildStrategy fuses each fully connected layer and batch norm + relu (FUSED)
     configs = [("pe 1 dev 1 thr", "pe", 1, 1, {"PE_DEVICE_THREADS": "1"}), ("pe 1 dev", "pe", 1, n, {}),
-               ("pe 1 dev fused", "pe", 1, n, {}), (f"pe {n} dev", "pe", n, n, {})]
+               ("pe 1 dev fused", "pe", 1, n, {}), (f"pe {n} dev", "pe", n, n, {}),
+               (f"pe {n} dev fused", "pe", n, n, {})]
     if not args.no_torch:
         configs += [("torch 1 thr", "torch", 1, 1, {}), (f"torch {n} thr", "torch", n, n, {})]
     print(f"bench: {threads.cores()} core(s); models {', '.join(models)}; {args.reps} repetitions x "
