@@ -96,3 +96,13 @@ def test_forward_and_input_gradient_give_the_same_bits_on_any_threads_the_filter
 def test_pe_onednn_0_turns_it_off(pe_paths):
     assert pe_paths(_onednn.library) is None
     assert _onednn.library() is not None
+
+
+def test_the_plans_kept_are_bounded(monkeypatch):
+    monkeypatch.setattr(_onednn, "MAX_PLANS", 3)
+    _onednn._plans.clear()
+    for hw in range(6, 12):      # a program whose image size keeps changing
+        x, w, dout, attrs = _case(4, 4, hw, 3, 1, [1, 1], 1, 1, n=2)
+        ref = _all(x, w, dout, attrs)
+        assert len(_onednn._plans) <= 3
+    assert all(np.isfinite(a).all() for a in ref)

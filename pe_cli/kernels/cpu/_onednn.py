@@ -131,14 +131,16 @@ class _Plan:
     """One convolution direction on one geometry: the primitive, the reorders from and to pe's
     C-contiguous arrays where oneDNN chose another layout, and the scratchpad's size."""
 
-    def __init__(self, lib, pd, shapes, outputs):
-        self.lib, self.outputs = lib, outputs
+    def __init__(self, lib, pd, shapes, outputs, owned):
+        self.lib, self.outputs, self.owned = lib, outputs, []
         self.prim = lib.primitive(pd)
+        owned.append((lib.lib.dnnl_primitive_destroy, self.prim))
         self.impl = _impl(lib, pd)
         self.tensors = {}
         for arg, shape in shapes.items():
             inner = c_void_p(lib.lib.dnnl_primitive_desc_query_md(pd, _QUERY_OF[arg], 0))
             plain = lib.desc(shape)
+            owned.append((lib.lib.dnnl_memory_desc_destroy, plain))
             reorder = None
             if not lib.lib.dnnl_memory_desc_equal(plain, inner):
                 src, dst = (inner, plain) if arg in outputs else (plain, inner)
@@ -146,9 +148,16 @@ class _Plan:
                 lib.check(lib.lib.dnnl_reorder_primitive_desc_create(byref(rpd), src, lib.engine, dst,
                                                                      lib.engine, None), "reorder")
                 reorder = lib.primitive(rpd)
+                lib.lib.dnnl_primitive_desc_destroy(rpd)
+                owned.append((lib.lib.dnnl_primitive_destroy, reorder))
             self.tensors[arg] = (plain, inner, lib.lib.dnnl_memory_desc_get_size(inner), reorder)
         scratch = lib.lib.dnnl_primitive_desc_query_md(pd, _Q_SCRATCHPAD, 0)
         self.scratch = (c_void_p(scratch), lib.lib.dnnl_memory_desc_get_size(scratch)) if scratch else None
+        self.owned = owned          # built: what the plan destroys with it, (function, handle)
+
+    def __del__(self):
+        for destroy, handle in reversed(self.owned):       # primitives, then their descriptors
+            destroy(handle)
 
     def run(self, arrays):
         """Runs the convolution on ``arrays`` ({argument: C-contiguous float32 array}), writing the
@@ -179,6 +188,7 @@ def _impl(lib, pd):
 
 
 _lib, _loaded, _plans, _lock = None, False, {}, threading.Lock()
+MAX_PLANS = 256     # plans kept (each a compiled primitive): a program whose shapes keep changing starts over
 
 
 def library():
@@ -223,27 +233,35 @@ def _plan(direction, x_shape, w_shape, y_shape, geo, nthreads):
         ws = _weights_shape(w_shape, geo.groups)
         xd, wd, yd = (lib.desc(s, layout_any=True) for s in (x_shape, ws, y_shape))
         strides, dilates, pad_l, pad_r = _geometry(geo)
-        fwd = c_void_p()
+        fwd, pd, owned = c_void_p(), c_void_p(), []
         try:
             lib.check(lib.lib.dnnl_convolution_forward_primitive_desc_create(
                 byref(fwd), lib.engine, _FORWARD_TRAINING, _DIRECT, xd, wd, None, yd, strides, dilates, pad_l, pad_r,
                 lib.attr), "convolution")
+            owned.append((lib.lib.dnnl_primitive_desc_destroy, fwd))
             if direction == "forward":
-                plan = _Plan(lib, fwd, {SRC: x_shape, WEIGHTS: ws, DST: y_shape}, (DST,))
+                plan = _Plan(lib, fwd, {SRC: x_shape, WEIGHTS: ws, DST: y_shape}, (DST,), owned)
             elif direction == "grad_input":
-                pd = c_void_p()
                 lib.check(lib.lib.dnnl_convolution_backward_data_primitive_desc_create(
                     byref(pd), lib.engine, _DIRECT, xd, wd, yd, strides, dilates, pad_l, pad_r, fwd, lib.attr),
                     "convolution's input gradient")
-                plan = _Plan(lib, pd, {DIFF_SRC: x_shape, WEIGHTS: ws, DIFF_DST: y_shape}, (DIFF_SRC,))
+                owned.append((lib.lib.dnnl_primitive_desc_destroy, pd))
+                plan = _Plan(lib, pd, {DIFF_SRC: x_shape, WEIGHTS: ws, DIFF_DST: y_shape}, (DIFF_SRC,), owned)
             else:
-                pd = c_void_p()
                 lib.check(lib.lib.dnnl_convolution_backward_weights_primitive_desc_create(
                     byref(pd), lib.engine, _DIRECT, xd, wd, None, yd, strides, dilates, pad_l, pad_r, fwd, lib.attr),
                     "convolution's filter gradient")
-                plan = _Plan(lib, pd, {SRC: x_shape, DIFF_WEIGHTS: ws, DIFF_DST: y_shape}, (DIFF_WEIGHTS,))
+                owned.append((lib.lib.dnnl_primitive_desc_destroy, pd))
+                plan = _Plan(lib, pd, {SRC: x_shape, DIFF_WEIGHTS: ws, DIFF_DST: y_shape}, (DIFF_WEIGHTS,), owned)
         except _Rejected:
             plan = None
+            for destroy, handle in reversed(owned):
+                destroy(handle)
+        finally:
+            for md in (xd, wd, yd):             # the primitive descriptors keep their own copies
+                lib.lib.dnnl_memory_desc_destroy(md)
+        if len(_plans) >= MAX_PLANS:
+            _plans.clear()
         _plans[key] = plan
     return plan
 
