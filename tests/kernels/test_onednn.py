@@ -59,7 +59,9 @@ GEOMETRIES = {      # C, M, H, k, stride, paddings, dilation, groups
 
 
 @pytest.mark.parametrize("name", sorted(GEOMETRIES))
-def test_onednn_computes_what_pe_own_paths_compute(name, pe_paths):
+def test_onednn_computes_what_pe_own_paths_compute(name, pe_paths, monkeypatch):
+    monkeypatch.setattr(_onednn, "MIN_CHANNELS", 1)         # every geometry on oneDNN, however thin
+    _onednn._plans.clear()
     x, w, dout, attrs = _case(*GEOMETRIES[name])
     mine = _all(x, w, dout, attrs)
     assert _onednn._plans, "oneDNN did not run"
@@ -69,11 +71,14 @@ def test_onednn_computes_what_pe_own_paths_compute(name, pe_paths):
         np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-5 * np.abs(b).max(), err_msg=f"{name} {slot}")
 
 
-def test_float64_runs_on_pe_own_paths():
+def test_float64_and_thin_inputs_run_on_pe_own_paths():
     x, w, dout, attrs = _case(*GEOMETRIES["3x3"])
     _onednn._plans.clear()
     _all(x.astype(np.float64), w.astype(np.float64), dout.astype(np.float64), attrs)
     assert not _onednn._plans
+    for name in ("first layer", "depthwise"):       # fewer than MIN_CHANNELS input channels a group
+        _all(*_case(*GEOMETRIES[name]))
+        assert not _onednn._plans, name
 
 
 def test_forward_and_input_gradient_give_the_same_bits_on_any_threads_the_filter_gradient_on_fixed_ones(

@@ -208,9 +208,18 @@ def library():
     return _lib
 
 
-def applies(*arrays):
-    """oneDNN runs this convolution: every array float32, the library loaded."""
-    return all(a.dtype == np.float32 for a in arrays) and library() is not None
+# oneDNN where the input has this many channels a group: with fewer (a first layer on 1 or 3 channels)
+# its forward pass and input gradient took 1.6-15x pe's own paths' time (batch 64, 2 threads, Xeon
+# VM, 2026-11-25); at 6 channels (LeNet-5's second convolution) the three directions alone took 0.83
+# of it, but LeNet-5's step 1.03x (benchmarks/onednn_ab.py --model lenet --fused), so 8
+MIN_CHANNELS = 8
+
+
+def applies(geo, x, *arrays):
+    """oneDNN runs this convolution: float32 arrays, MIN_CHANNELS input channels a group, the
+    library loaded."""
+    return (x.dtype == np.float32 and all(a.dtype == np.float32 for a in arrays)
+            and x.shape[1] // geo.groups >= MIN_CHANNELS and library() is not None)
 
 
 def _geometry(geo):

@@ -45,7 +45,7 @@ _norm_loops = lazy("_norm_loops")
 def _conv2d(ins, attrs):
     x, w = ins["Input"], ins["Filter"]
     geo = ConvGeometry(x.shape, w.shape, attrs)
-    if _onednn.applies(x, w) and (out := _onednn.conv2d(x, w, geo)) is not None:
+    if _onednn.applies(geo, x, w) and (out := _onednn.conv2d(x, w, geo)) is not None:
         return {"Output": out}
     if is_float(x, w):
         gemm = _cblas.gemm(x.dtype)
@@ -70,7 +70,7 @@ def _conv2d(ins, attrs):
 def _conv2d_grad_filter(ins, attrs):
     x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
     geo = ConvGeometry(x.shape, w.shape, attrs)
-    if _onednn.applies(x, w, dout) and (dw := _onednn.grad_filter(x, dout, geo, w.shape)) is not None:
+    if _onednn.applies(geo, x, w, dout) and (dw := _onednn.grad_filter(x, dout, geo, w.shape)) is not None:
         return {"Filter@GRAD": dw}
     if is_float(x, w, dout):
         gemm = _cblas.gemm(x.dtype)
@@ -97,7 +97,7 @@ def _conv2d_grad_input(ins, attrs):
     geo = ConvGeometry(x.shape, w.shape, attrs)
     n = x.shape[0]
     m = w.shape[0]
-    if _onednn.applies(x, w, dout) and (dx := _onednn.grad_input(dout, w, geo, x.shape)) is not None:
+    if _onednn.applies(geo, x, w, dout) and (dx := _onednn.grad_input(dout, w, geo, x.shape)) is not None:
         return {"Input@GRAD": dx}
     wmat = w.reshape(geo.groups, m // geo.groups, -1)
     if is_float(x, w, dout):
