@@ -2,9 +2,9 @@
 
 oneDNN (the library PyTorch's CPU convolutions run on) computes a convolution directly from its
 inputs in a blocked layout (nChw16c) with kernels generated for the CPU at hand; pe's own paths are
-GEMMs on im2col, wide or Winograd columns (nn.py). On the small ResNet's 3x3 convolutions oneDNN
-took 0.65-0.85 of pe's time (docs/PERFORMANCE.md, "oneDNN's convolutions"), which no rewrite of
-pe's columns reached.
+GEMMs on im2col, wide or Winograd columns (nn.py), which stayed 5-60% behind it a convolution on
+the small ResNet's shapes whatever was rewritten; with oneDNN the ResNet's step took 0.83 of its
+time on one thread, 0.79-0.86 on two (docs/PERFORMANCE.md, "oneDNN's convolutions").
 
 The ``onednn-cpu-gomp`` wheel puts ``libdnnl.so.3`` (oneDNN 3.2, built on GNU OpenMP) under
 ``sys.prefix/lib``. GNU OpenMP is the runtime of numba's threads too, so oneDNN's parallel regions
@@ -35,8 +35,7 @@ _Dims = c_int64 * 12
 _F32, _FORMAT_ANY, _FORWARD_TRAINING, _DIRECT, _CPU, _IN_ORDER, _SCRATCHPAD_USER = 3, 1, 64, 1, 1, 1, 1
 _RUNTIME_OMP = 2
 # dnnl_query_t: the memory descriptors of a primitive descriptor
-_Q_IMPL, _Q_SRC, _Q_DIFF_SRC, _Q_WEIGHTS, _Q_DIFF_WEIGHTS, _Q_DST, _Q_DIFF_DST, _Q_SCRATCHPAD = \
-    8, 129, 130, 131, 132, 133, 134, 136
+_Q_SRC, _Q_DIFF_SRC, _Q_WEIGHTS, _Q_DIFF_WEIGHTS, _Q_DST, _Q_DIFF_DST, _Q_SCRATCHPAD = 129, 130, 131, 132, 133, 134, 136
 # DNNL_ARG_*: a primitive's arguments
 SRC, DST, WEIGHTS, SCRATCHPAD, DIFF_SRC, DIFF_DST, DIFF_WEIGHTS = 1, 17, 33, 80, 129, 145, 161
 _QUERY_OF = {SRC: _Q_SRC, DST: _Q_DST, WEIGHTS: _Q_WEIGHTS, DIFF_SRC: _Q_DIFF_SRC, DIFF_DST: _Q_DIFF_DST,
@@ -135,7 +134,6 @@ class _Plan:
         self.lib, self.outputs, self.owned = lib, outputs, []
         self.prim = lib.primitive(pd)
         owned.append((lib.lib.dnnl_primitive_destroy, self.prim))
-        self.impl = _impl(lib, pd)
         self.tensors = {}
         for arg, shape in shapes.items():
             inner = c_void_p(lib.lib.dnnl_primitive_desc_query_md(pd, _QUERY_OF[arg], 0))
@@ -179,12 +177,6 @@ class _Plan:
         lib.execute(self.prim, args)
         for reorder, inner, blocked, plain, array in after:
             lib.execute(reorder, [(SRC, inner, blocked), (DST, plain, array)])
-
-
-def _impl(lib, pd):
-    name = c_char_p()
-    lib.lib.dnnl_primitive_desc_query(c_void_p(pd.value), _Q_IMPL, 0, byref(name))
-    return (name.value or b"").decode()
 
 
 _lib, _loaded, _plans, _lock = None, False, {}, threading.Lock()
