@@ -78,3 +78,22 @@ def test_onednn_ab_times_a_model_on_both_convolution_paths():
     assert any(line.strip().startswith("pe's own paths") for line in lines)
     assert any(line.strip().startswith("oneDNN ") for line in lines)
     assert float(lines[-1].split(":")[1]) > 0
+
+
+
+def test_onednn_time_sums_the_resnets_primitives_by_kind():
+    from pe_cli.kernels.cpu import _onednn
+    if _onednn.library() is None:
+        pytest.skip("oneDNN is not installed here (the onednn extra)")
+    proc = subprocess.run([sys.executable, os.path.join(REPO, "benchmarks", "onednn_time.py"), "--model", "resnet",
+                           "--steps", "1"], capture_output=True, text=True, timeout=600, cwd=REPO)
+    assert proc.returncode == 0, proc.stderr
+    rows = {line[:46].strip(): [float(v) for v in line[46:].split()] for line in proc.stdout.splitlines()[1:]}
+    # the ResNet's 12 block convolutions and 2 shortcuts (its 3-channel stem stays on pe's paths)
+    for direction in ("forward_training", "backward_data", "backward_weights"):
+        assert rows[f"convolution {direction}"][0] == 14, proc.stdout
+    # each convolution reorders its input to oneDNN's layout; its output comes back to pe's
+    assert rows["reorder, activations, to oneDNN's layout"][0] >= 14
+    assert rows["reorder, activations, to pe's layout"][0] >= 14
+    parts = [ms for kind, (*_, ms) in rows.items() if kind not in ("all", "all reorders")]
+    assert abs(rows["all"][-1] - sum(parts)) < 0.05
