@@ -2,8 +2,9 @@
 # Re-written for pe: the book's convolution_net (two sequence_conv_pool of widths 3 and 4, sqrt pooling)
 # and stacked_lstm_net (embedding, fc + dynamic_lstm stacked 3 deep with alternating directions, max
 # sequence_pool of both, softmax fc), picked by argv[1] (conv / lstm), on a small generated sentiment set
-# (variable-length token sequences, label: more "good" than "bad" tokens) fed through DataFeeder
-# with lod_level=1; then the inference model is saved, loaded and run on a LoDTensor.
+# (variable-length token sequences, label: more "good" than "bad" tokens, half of them positive) fed
+# through DataFeeder with lod_level=1; then the inference model is saved, loaded and run on a LoDTensor
+# of held-out reviews.
 import math
 import sys
 import tempfile
@@ -102,8 +103,8 @@ def main(net_method):
         assert probs.shape == (256, 2), probs.shape
         np.testing.assert_allclose(probs, expected, rtol=1e-6, atol=1e-7)
         # and it has learned: positive reviews rate more positive than negative ones (the area under the
-        # ROC curve: 0.84-0.95 in 14 runs here; the accuracy, 0.68-0.90, follows where the first batch
-        # under cost 0.4 left the decision threshold)
+        # ROC curve: 0.81-0.96 in 30 runs here, lstm and conv; the accuracy, 0.62-0.90, follows where the
+        # first batch under cost 0.4 left the decision threshold)
         labels = np.array([y for _, (y,) in held_out])
         pos, neg = probs[labels == 1, 1], probs[labels == 0, 1]
         auc = float(np.mean(pos[:, None] > neg[None, :]))
