@@ -22,14 +22,8 @@ MARK = "=== timed steps ==="
 
 def child(model, steps, fused):
     sys.path.insert(0, HERE)
-    from bench_cpu import FUSED
-    from bench_models import MODELS, PeModel, strategy_of
-    from pe_cli.kernels import finish_compiling
-    m = PeModel(model, MODELS[model], 1, strategy_of(FUSED) if fused else None)
-    for _ in range(4):
-        m.step()
-    finish_compiling()
-    m.step()
+    from onednn_ab import warmed
+    m = warmed(model, fused)
     print(MARK, flush=True)
     for _ in range(steps):
         m.step()
