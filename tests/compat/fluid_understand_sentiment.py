@@ -67,6 +67,7 @@ def main(net_method):
     data = fluid.layers.data(name="words", shape=[1], dtype="int64", lod_level=1)
     label = fluid.layers.data(name="label", shape=[1], dtype="int64")
     cost, acc_out, prediction = net_method(data, label, input_dim=DICT_DIM)
+    test_program = fluid.default_main_program().clone(for_test=True)     # before minimize: no update ops
     fluid.optimizer.Adagrad(learning_rate=0.05).minimize(cost)
     train_data = paddle.batch(paddle.reader.shuffle(reviews(1600, 1), buf_size=1000), batch_size=32)
     place = fluid.CPUPlace()
@@ -75,7 +76,6 @@ def main(net_method):
     exe.run(fluid.default_startup_program())
     save_dirname = tempfile.mkdtemp()
     held_out = list(reviews(256, 2)())
-    test_program = fluid.default_main_program().clone(for_test=True)
     done = False
     for pass_id in range(6):
         for batch in train_data():
