@@ -55,10 +55,13 @@ def test_lenet_shapes_parameters_and_grads(progs):
     assert bias_add.attrs["axis"] == 1
 
     append_backward(loss)
-    # The fed image needs no gradient: the first conv computes only its filter gradient.
-    grad_inputs = ops_of(main, "conv2d_grad_input")
-    assert [op.input("Input") for op in grad_inputs] == [[pool1.name]]
-    assert len(ops_of(main, "conv2d_grad_filter")) == 2
+    # The fed image needs no gradient: the first conv computes only its filter gradient; the second
+    # both, in one conv2d_grad (Fluid's op).
+    assert [op.input("Input") for op in ops_of(main, "conv2d_grad_filter")] == [["image"]]
+    assert ops_of(main, "conv2d_grad_input") == []
+    both = ops_of(main, "conv2d_grad")
+    assert [op.input("Input") for op in both] == [[pool1.name]]
+    assert both[0].output("Filter@GRAD") == ["conv2d_1.w_0@GRAD"]
 
     rng = np.random.default_rng(0)
     feed = {"image": rng.random((4, 1, 28, 28), dtype=np.float32), "label": rng.integers(0, 10, (4, 1))}

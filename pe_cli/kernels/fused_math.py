@@ -100,6 +100,17 @@ def relu_first(activation, conv2d, conv2d_grad_input, conv2d_grad_filter):
     return fused_conv2d, fused_grad_input, fused_grad_filter
 
 
+def both_grads(conv2d_grad_input, conv2d_grad_filter, shared=None):
+    """conv2d_grad's kernel (Fluid's one op for both gradients, pe_cli/ops/nn.py) of one device from
+    its two kernels; ``shared``: ins, attrs -> (Input@GRAD, Filter@GRAD) or None, a path computing
+    both at once, tried first where the relu-first attribute is off."""
+    def conv2d_grad(ins, attrs):
+        if shared is not None and not attrs.get(RELU_FIRST) and (both := shared(ins, attrs)) is not None:
+            return {"Input@GRAD": both[0], "Filter@GRAD": both[1]}
+        return dict(conv2d_grad_input(ins, attrs), **conv2d_grad_filter(ins, attrs))
+    return conv2d_grad
+
+
 def fusion_group_kernel(package):
     """The kernel of fusion_group (pe_cli/ops/fused.py) on the device whose kernel modules are
     ``package`` (``pe_cli.kernels.cpu``): each op of ``attrs['subgraph']`` by its own kernel, in

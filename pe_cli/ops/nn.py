@@ -75,6 +75,10 @@ def _infer_conv2d(ctx):
 
 def _grad_conv2d(g, type_):
     ins = {"Input": g.input("Input"), "Filter": g.input("Filter"), "Output@GRAD": g.out_grad("Output")}
+    if type_ == "conv2d" and g.needs("Input") and g.needs("Filter"):
+        # both in one op, as Fluid's conv2d_grad: oneDNN then converts Output@GRAD to its layout once
+        g.op("conv2d_grad", ins, {"Input@GRAD": g.in_grad("Input"), "Filter@GRAD": g.in_grad("Filter")}, g.attrs)
+        return
     if g.needs("Input"):
         g.op(f"{type_}_grad_input", ins, {"Input@GRAD": g.in_grad("Input")}, g.attrs)
     if g.needs("Filter"):
@@ -95,6 +99,11 @@ for _type in ("conv2d", "depthwise_conv2d"):
     register(f"{_type}_grad_filter", inputs=["Input", "Filter", "Output@GRAD"], outputs=["Filter@GRAD"],
              attrs=_CONV_ATTRS, infer=grads_like({"Filter@GRAD": "Filter"}), kernel_module="nn",
              kernel="conv2d_grad_filter", channels_last=("Input", "Output@GRAD"))
+
+
+register("conv2d_grad", inputs=["Input", "Filter", "Output@GRAD"], outputs=["Input@GRAD", "Filter@GRAD"],
+         attrs=_CONV_ATTRS, infer=grads_like({"Input@GRAD": "Input", "Filter@GRAD": "Filter"}), kernel_module="nn",
+         kernel="conv2d_grad", channels_last=("Input", "Output@GRAD", "Input@GRAD"))
 
 
 # -- pool2d -----------------------------------------------------------------------------------------

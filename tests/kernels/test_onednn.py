@@ -111,3 +111,30 @@ def test_the_plans_kept_are_bounded(monkeypatch):
         ref = _all(x, w, dout, attrs)
         assert len(_onednn._plans) <= 3
     assert all(np.isfinite(a).all() for a in ref)
+
+
+@pytest.mark.parametrize("name", ["3x3", "stride 2"])
+def test_conv2d_grad_converts_the_output_gradient_once_for_both_directions(name, monkeypatch):
+    monkeypatch.setattr(_onednn, "MIN_CHANNELS", 1)
+    x, w, dout, attrs = _case(*GEOMETRIES[name])
+    ins = {"Input": x, "Filter": w, "Output@GRAD": dout}
+    conversions = []
+    converted = _onednn._Plan.converted
+    monkeypatch.setattr(_onednn._Plan, "converted",
+                        lambda plan, arg, array: conversions.append(arg) or converted(plan, arg, array))
+    apart = (nn.conv2d_grad_input(ins, attrs)["Input@GRAD"], nn.conv2d_grad_filter(ins, attrs)["Filter@GRAD"])
+    assert conversions.count(_onednn.DIFF_DST) == 2
+    conversions.clear()
+    both = nn.conv2d_grad(ins, attrs)
+    assert conversions.count(_onednn.DIFF_DST) == 1
+    np.testing.assert_array_equal(both["Input@GRAD"], apart[0])
+    np.testing.assert_array_equal(both["Filter@GRAD"], apart[1])
+
+
+def test_conv2d_grad_on_pe_own_paths_is_its_two_kernels():
+    x, w, dout, attrs = (a.astype(np.float64) if isinstance(a, np.ndarray) else a
+                         for a in _case(*GEOMETRIES["3x3"]))
+    ins = {"Input": x, "Filter": w, "Output@GRAD": dout}
+    both = nn.conv2d_grad(ins, attrs)
+    np.testing.assert_array_equal(both["Input@GRAD"], nn.conv2d_grad_input(ins, attrs)["Input@GRAD"])
+    np.testing.assert_array_equal(both["Filter@GRAD"], nn.conv2d_grad_filter(ins, attrs)["Filter@GRAD"])

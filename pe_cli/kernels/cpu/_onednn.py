@@ -29,6 +29,7 @@ from ctypes import POINTER, byref, c_char_p, c_int, c_int64, c_size_t, c_uint, c
 
 import numpy as np
 
+from ..common import ConvGeometry
 from ._numba import parallel_threads
 
 _Dims = c_int64 * 12
@@ -157,21 +158,33 @@ class _Plan:
         for destroy, handle in reversed(self.owned):       # primitives, then their descriptors
             destroy(handle)
 
-    def run(self, arrays):
+    def shares_layout(self, other, arg):
+        """This plan and ``other`` take ``arg`` in one layout, which ``converted`` gives both."""
+        return bool(self.lib.lib.dnnl_memory_desc_equal(self.tensors[arg][1], other.tensors[arg][1]))
+
+    def converted(self, arg, array):
+        """Input ``array`` in the layout this plan takes for ``arg`` (itself where that is pe's)."""
+        plain, inner, size, reorder = self.tensors[arg]
+        if reorder is None:
+            return array
+        blocked = np.empty(size // 4, np.float32)
+        self.lib.execute(reorder, [(SRC, plain, array), (DST, inner, blocked)])
+        return blocked
+
+    def run(self, arrays, converted=None):
         """Runs the convolution on ``arrays`` ({argument: C-contiguous float32 array}), writing the
-        output arrays among them."""
-        lib, args, after = self.lib, [], []
+        output arrays among them; ``converted``: {argument: that input already ``converted``}."""
+        lib, args, after, converted = self.lib, [], [], converted or {}
         for arg, array in arrays.items():
             plain, inner, size, reorder = self.tensors[arg]
             if reorder is None:
                 args.append((arg, plain, array))
-                continue
-            blocked = np.empty(size // 4, np.float32)
-            if arg in self.outputs:
+            elif arg in self.outputs:
+                blocked = np.empty(size // 4, np.float32)
                 after.append((reorder, inner, blocked, plain, array))
+                args.append((arg, inner, blocked))
             else:
-                lib.execute(reorder, [(SRC, plain, array), (DST, inner, blocked)])
-            args.append((arg, inner, blocked))
+                args.append((arg, inner, converted[arg] if arg in converted else self.converted(arg, array)))
         if self.scratch is not None:
             args.append((SCRATCHPAD, self.scratch[0], np.empty(max(self.scratch[1], 1), np.uint8)))
         lib.execute(self.prim, args)
@@ -267,12 +280,17 @@ def _plan(direction, x_shape, w_shape, y_shape, geo, nthreads):
     return plan
 
 
+def _threads():
+    """The device's share of the cores, set as the calling thread's OpenMP count (which oneDNN reads)."""
+    nthreads = max(1, parallel_threads())
+    library().omp_set_num_threads(nthreads)
+    return nthreads
+
+
 def _run(direction, x_shape, w_shape, y_shape, geo, arrays):
     """Runs ``direction`` of the convolution on ``arrays`` on the device's share of the cores;
     False where oneDNN rejected it."""
-    nthreads = max(1, parallel_threads())
-    library().omp_set_num_threads(nthreads)        # the calling thread's, before oneDNN reads it
-    plan = _plan(direction, tuple(x_shape), tuple(w_shape), tuple(y_shape), geo, nthreads)
+    plan = _plan(direction, tuple(x_shape), tuple(w_shape), tuple(y_shape), geo, _threads())
     if plan is None:
         return False
     plan.run(arrays)
@@ -303,3 +321,30 @@ def grad_filter(x, dout, geo, w_shape):
     dw = np.empty(w_shape, np.float32)
     return dw if _run("grad_filter", x.shape, w_shape, dout.shape, geo, {SRC: x, DIFF_WEIGHTS: dw, DIFF_DST: dout}) \
         else None
+
+
+def conv2d_grads(ins, attrs):
+    """conv2d_grad's (Input@GRAD, Filter@GRAD) by ``grads``, or None where oneDNN does not apply."""
+    x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
+    geo = ConvGeometry(x.shape, w.shape, attrs)
+    return grads(x, w, dout, geo) if applies(geo, x, w, dout) else None
+
+
+def grads(x, w, dout, geo):
+    """conv2d's (Input@GRAD, Filter@GRAD), or None: the two directions of conv2d_grad, which
+    convert Output@GRAD to oneDNN's layout once for both where they take it in one layout (run
+    apart, each converts it: 14 of the ResNet's 56 conversions to nChw16c a step). The numbers are
+    those of grad_input and grad_filter."""
+    x, w, dout = np.ascontiguousarray(x), np.ascontiguousarray(w), np.ascontiguousarray(dout)
+    nthreads = _threads()
+    shapes = (x.shape, w.shape, dout.shape, geo, nthreads)
+    to_input, to_filter = _plan("grad_input", *shapes), _plan("grad_filter", *shapes)
+    if to_input is None or to_filter is None:
+        return None
+    converted = {}
+    if to_input.shares_layout(to_filter, DIFF_DST):
+        converted[DIFF_DST] = to_input.converted(DIFF_DST, dout)
+    dx, dw = np.empty(x.shape, np.float32), np.empty(w.shape, np.float32)
+    to_input.run({DIFF_SRC: dx, WEIGHTS: w, DIFF_DST: dout}, converted)
+    to_filter.run({SRC: x, DIFF_WEIGHTS: dw, DIFF_DST: dout}, converted)
+    return dx, dw

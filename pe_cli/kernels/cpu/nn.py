@@ -26,7 +26,7 @@ kernels/common.py.
 """
 import numpy as np
 
-from ..fused_math import relu_first
+from ..fused_math import both_grads, relu_first
 from . import activation, threads
 from . import _cblas, _conv, _onednn, _pool, _replicas, _winograd
 from . import adaptive_pool
@@ -123,6 +123,7 @@ def _conv2d_grad_input(ins, attrs):
 
 conv2d, conv2d_grad_input, conv2d_grad_filter = relu_first(activation, _conv2d, _conv2d_grad_input,
                                                             _conv2d_grad_filter)
+conv2d_grad = both_grads(conv2d_grad_input, conv2d_grad_filter, _onednn.conv2d_grads)
 
 
 # -- pool2d -----------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from numba import cuda
 from ...shapes import bn_channel_axis, layer_norm_split, lookup_out_shape
 from ..common import ConvGeometry, PoolGeometry, table_ids
 from ..cpu import nn as _cpu
-from ..fused_math import relu_first
+from ..fused_math import both_grads, relu_first
 from . import activation
 from . import runtime as rt
 from . import _conv, _norm, _pool
@@ -64,6 +64,7 @@ def _conv2d_grad_input(ins, attrs):
 
 conv2d, conv2d_grad_input, conv2d_grad_filter = relu_first(activation, _conv2d, _conv2d_grad_input,
                                                             _conv2d_grad_filter)
+conv2d_grad = both_grads(conv2d_grad_input, conv2d_grad_filter)
 
 
 # -- pool2d -----------------------------------------------------------------------------------------
