@@ -24,7 +24,7 @@ from bench_cpu import FUSED  # noqa: E402
 KINDS = {
     "convolution forward": (("conv2d",), ("aten::mkldnn_convolution", "aten::thnn_conv2d",
                                            "aten::_slow_conv2d_forward")),
-    "convolution backward": (("conv2d_grad_input", "conv2d_grad_filter"),
+    "convolution backward": (("conv2d_grad", "conv2d_grad_input", "conv2d_grad_filter"),
                              ("aten::convolution_backward", "aten::_slow_conv2d_backward")),
     "batch norm (+ relu) forward": (("batch_norm", "fused_batch_norm_act"), ("aten::native_batch_norm",)),
     "batch norm (+ relu) backward": (("batch_norm_grad", "fused_batch_norm_act_grad"),
