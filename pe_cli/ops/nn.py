@@ -91,7 +91,8 @@ for _type in ("conv2d", "depthwise_conv2d"):
              kernel="conv2d", channels_last=("Input", "Output"),
              doc="Output[n, m] = sum over the channels of group(m) of Input[n, c] correlated with "
                  "Filter[m, c] (strides, paddings, dilations); NCHW or NHWC, Filter [M, C/groups, kh, kw] in "
-                 "both; im2col + one GEMM.")
+                 "both. Kernels: oneDNN (float32, the onednn extra), else Winograd, wide or im2col columns "
+                 "and GEMMs.")
     # depthwise_conv2d is served by conv2d's kernels (groups == channels is a case they handle)
     register(f"{_type}_grad_input", inputs=["Input", "Filter", "Output@GRAD"], outputs=["Input@GRAD"],
              attrs=_CONV_ATTRS, infer=grads_like({"Input@GRAD": "Input"}), kernel_module="nn",
