@@ -3,7 +3,7 @@
 A node knows what it is (``describe`` for errors, ``label`` and ``dot_style`` for drawings) and how
 it runs: ``runner(ctx)`` returns the function ``run(values, results)`` the scheduler calls, where
 ``values[d]`` maps names to device d's arrays and ``results`` collects fetches. ``ctx`` is what the
-executor lends a node: ``ctx.step(op, device, inplace)`` (an op resolved to its kernel on a device),
+executor lends a node: ``ctx.step(op, device, inplace, blocked)`` (an op resolved to its kernel on a device),
 ``ctx.run_step(step, values)`` and ``ctx.collectives`` (the devices' all-reduce and broadcast,
 pe_cli/kernels/<kind>/collectives.py). The scheduler knows nothing else of a node, so a new kind
 (send/recv, a sub-block, a cross-process all-reduce) is one more class here.
@@ -108,7 +108,7 @@ class ComputeNode(OpNode):
         return f"{self.label()}\n{self.op.layer}" if self.op.layer else self.label()
 
     def runner(self, ctx):
-        step = ctx.step(self.op, self.device, self.attrs.get("inplace", False))
+        step = ctx.step(self.op, self.device, self.attrs.get("inplace", False), self.attrs.get("blocked", frozenset()))
         d, run_step = self.device, ctx.run_step
 
         def run(values, results):

@@ -34,7 +34,9 @@ class _Plan:
         self.scope_reads, self.persistable_writes = scope_traffic(block)
         self.written_back = frozenset(self.persistable_writes)
         self.program = program
+        self.place = place
         self._frees = {}
+        self._blocked = {}
 
     def frees(self, fetch_list, build_strategy=None):
         """``frees[i]``: the names to drop after step i (memory_optimize), or None when it is off."""
@@ -46,6 +48,21 @@ class _Plan:
         if frees is None:
             frees = self._frees[key] = passes.program_frees(self.block, key[0], options["skip"])
         return frees
+
+
+    def steps_for(self, fetch_list, build_strategy=None):
+        """The steps of a run fetching ``fetch_list``: with a single-device CompiledProgram's
+        ``fuse_bn_act_ops``, those the onednn_blocked_layout pass marks run on blocked values."""
+        if build_strategy is None or not build_strategy.fuse_bn_act_ops or \
+                not passes.blocked_layout.applies([self.place]):
+            return self.steps
+        key = tuple(f if isinstance(f, str) else f.name for f in fetch_list or ())
+        steps = self._blocked.get(key)
+        if steps is None:
+            marks = passes.blocked_layout.marks(self.block, key)
+            steps = self._blocked[key] = [OpStep(step.op, self.place, blocked=marks[i]) if i in marks else step
+                                          for i, step in enumerate(self.steps)]
+        return steps
 
 
 class Executor:
@@ -109,11 +126,12 @@ class Executor:
         state = self._runtime.prepare_run(self._concurrent)     # one device: the whole machine's threads
         try:
             frees = plan.frees(fetch_list, build_strategy)
+            steps = plan.steps_for(fetch_list, build_strategy)
             profile = profiler.active()
             if profile is not None:
-                return self._run_profiled(plan, frees, feed, fetch_list, scope, return_numpy, profile)
+                return self._run_profiled(plan, steps, frees, feed, fetch_list, scope, return_numpy, profile)
             values, lods = self._gather_inputs(plan, feed or {}, scope)
-            _run_steps(plan.steps, frees, values)
+            _run_steps(steps, frees, values)
             self._store(plan, values, scope)
             return fetch_values(plan.block, fetch_list, values, lods, scope, return_numpy)
         finally:
@@ -138,12 +156,12 @@ class Executor:
         """As train_from_dataset, for a program without optimizer ops (a test program)."""
         self.train_from_dataset(program, dataset, scope, thread, debug, fetch_list, fetch_info, print_period)
 
-    def _run_profiled(self, plan, frees, feed, fetch_list, scope, return_numpy, profile):
+    def _run_profiled(self, plan, steps, frees, feed, fetch_list, scope, return_numpy, profile):
         """run(), timing the ops' loop and each kernel (data is the rest: feeds, scope, fetches)."""
         start = profiler.clock()
         values, lods = self._gather_inputs(plan, feed or {}, scope)
         loop_start = profiler.clock()
-        _run_steps(plan.steps, frees, values, profile)
+        _run_steps(steps, frees, values, profile)
         loop = profiler.clock() - loop_start
         self._store(plan, values, scope)
         results = fetch_values(plan.block, fetch_list, values, lods, scope, return_numpy)

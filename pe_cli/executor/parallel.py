@@ -152,11 +152,12 @@ class DataParallelEngine:
             self._schedules[key] = sched
         return sched
 
-    def _step(self, op, device, inplace=False):
-        key = (id(op), device, inplace)
+    def _step(self, op, device, inplace=False, blocked=frozenset()):
+        key = (id(op), device, inplace, blocked)
         step = self._steps.get(key)
         if step is None:
-            step = self._steps[key] = OpStep(op, self.places[device], seed_offset=device, inplace=inplace)
+            step = self._steps[key] = OpStep(op, self.places[device], seed_offset=device, inplace=inplace,
+                                             blocked=blocked)
         return step
 
     # -- running ---------------------------------------------------------------------------------------

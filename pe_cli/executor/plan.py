@@ -18,13 +18,13 @@ class OpStep:
     __slots__ = ("op", "kernel", "inputs", "outputs", "attrs", "device", "rng_seed", "lod", "needs_lod",
                  "inplace", "inplace_attrs", "densify", "updates", "update_attrs")
 
-    def __init__(self, op, device, seed_offset=0, inplace=False):
+    def __init__(self, op, device, seed_offset=0, inplace=False, blocked=frozenset()):
         opdef = registry.get(op.type)
         self.op = op
         self.device = device
         # the device's runtime binds the kernel to it (a GPU's kernels allocate and launch there)
         runtime = kernels.runtime(device)
-        self.kernel = runtime.bind_kernel(opdef.kernel(device.kind), device)
+        self.kernel = runtime.bind_kernel(opdef.kernel(device.kind, blocked=bool(blocked)), device)
         # a row-sparse input (SelectedRows) reaches only the kernels that take one; others get it dense
         self.densify = None if opdef.has("selected_rows") else \
             runtime.bind_kernel(runtime.selected_rows.densify, device)
@@ -33,8 +33,10 @@ class OpStep:
         self.inputs = tuple((slot, tuple(names), slot in dup_in) for slot, names in op.inputs.items() if names)
         self.outputs = tuple((slot, tuple(names), slot in dup_out) for slot, names in op.outputs.items() if names)
         self.attrs = op.attrs
+        if blocked:     # the onednn_blocked_layout pass: the slots holding blocked values (kernels/cpu/blocked.py)
+            self.attrs = dict(op.attrs, _blocked=blocked)
         if opdef.has("optional_outputs"):
-            self.attrs = dict(op.attrs, _outputs=frozenset(slot for slot, _, _ in self.outputs))
+            self.attrs = dict(self.attrs, _outputs=frozenset(slot for slot, _, _ in self.outputs))
         # enable_inplace: the input the kernel may write its output over, when nothing else holds it
         self.inplace = op.inputs[opdef.inplace[1]][0] if inplace else None
         self.inplace_attrs = dict(self.attrs, _inplace=True) if inplace else None
@@ -42,7 +44,7 @@ class OpStep:
         self.lod, self.needs_lod = opdef.lod, opdef.needs_lod
         if opdef.needs_rng:
             self.rng_seed = rng_seed(op, seed_offset)
-            self.attrs = dict(op.attrs, _rng=np.random.default_rng(self.rng_seed))
+            self.attrs = dict(self.attrs, _rng=np.random.default_rng(self.rng_seed))
         if "sub_block" in op.attrs:     # a control-flow op: its kernel runs the block it owns
             self.attrs = dict(self.attrs, _block=BlockRunner(op, device, OpStep, run_step, seed_offset))
         # an update (ParamOut = Param): the variables it reads and writes back, which it may update in place

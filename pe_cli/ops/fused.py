@@ -100,13 +100,22 @@ def _grad_bn_act(g):
          {"X@GRAD": g.in_grad("X"), "Scale@GRAD": g.in_grad("Scale"), "Bias@GRAD": g.in_grad("Bias")}, g.attrs)
 
 
-register(FUSED_BN_ACT, kernel_module="fused", grad_reads=("SavedMean", "SavedVariance", "Scale", "X", "Y"),
+def _bn_act_blocked(op):
+    """Its image slots, held blocked together where relu follows a batch norm in training
+    (kernels/cpu/blocked.py runs _blocked_loops.py)."""
+    a = op.attrs
+    if a["act_type"] != "relu" or a["is_test"] or a["use_global_stats"] or a["data_layout"] != "NCHW":
+        return ()
+    return (("X", "Y", "Y@GRAD", "X@GRAD"),)
+
+
+register(FUSED_BN_ACT, kernel_module="fused", blocked=_bn_act_blocked, grad_reads=("SavedMean", "SavedVariance", "Scale", "X", "Y"),
          inputs=["X", "Scale", "Bias", "Mean", "Variance"],
          outputs=["Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance"], attrs=_BN_ACT_ATTRS,
          infer=_infer_batch_norm, grad=_grad_bn_act, traits=("batch_statistics",),
          doc="Y = act(batch_norm(X)), act = act_type (relu, ...); batch_norm's statistics outputs. "
              "Made by the fuse_bn_act_ops pass.")
-register(grad_type(FUSED_BN_ACT), kernel_module="fused",
+register(grad_type(FUSED_BN_ACT), kernel_module="fused", blocked=_bn_act_blocked,
          inputs=["X", "Scale", "SavedMean", "SavedVariance", "Y", "Y@GRAD"],
          outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"], attrs=_BN_ACT_ATTRS,
          infer=grads_like({"X@GRAD": "X", "Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}))

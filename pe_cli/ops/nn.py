@@ -7,6 +7,7 @@ the kernels so that build time and run time always agree on output sizes.
 from ..dtypes import VarType
 from ..shapes import (bn_channel_axis, conv_geometry, conv_mismatch, known_numel, lookup_out_shape, pool_geometry,
                       pool_out_size)
+from ..kernels.cpu._onednn import MIN_CHANNELS
 from .registry import Attr, fmt_shape, grads_like, register
 
 
@@ -73,6 +74,16 @@ def _infer_conv2d(ctx):
     ctx.set_output("Output", _to_layout([x[0], w[0]] + out_hw, a), ctx.dtype("Input"))
 
 
+def _conv_blocked(op):
+    """conv2d's slots that may hold blocked values, each alone (its oneDNN kernel converts any other
+    layout): NCHW, one group, an input wide enough for oneDNN (_onednn.MIN_CHANNELS)."""
+    x = op.block.var(op.input("Input")[0]).shape if op.input("Input") else None
+    if op.attrs["data_format"] != "NCHW" or op.attrs["groups"] != 1 or op.attrs["fuse_relu_before_depthwise_conv"] \
+            or not x or len(x) != 4 or x[1] is None or x[1] < MIN_CHANNELS:
+        return ()
+    return tuple((slot,) for slot in ("Input", "Output", "Output@GRAD", "Input@GRAD"))
+
+
 def _grad_conv2d(g, type_):
     ins = {"Input": g.input("Input"), "Filter": g.input("Filter"), "Output@GRAD": g.out_grad("Output")}
     if type_ == "conv2d" and g.needs("Input") and g.needs("Filter"):
@@ -88,7 +99,7 @@ def _grad_conv2d(g, type_):
 for _type in ("conv2d", "depthwise_conv2d"):
     register(_type, inputs=["Input", "Filter"], outputs=["Output"], attrs=_CONV_ATTRS, infer=_infer_conv2d,
              grad=lambda g, t=_type: _grad_conv2d(g, t), grad_reads=("Filter", "Input"), kernel_module="nn",
-             kernel="conv2d", channels_last=("Input", "Output"),
+             kernel="conv2d", channels_last=("Input", "Output"), blocked=_conv_blocked if _type == "conv2d" else None,
              doc="Output[n, m] = sum over the channels of group(m) of Input[n, c] correlated with "
                  "Filter[m, c] (strides, paddings, dilations); NCHW or NHWC, Filter [M, C/groups, kh, kw] in "
                  "both. Kernels: oneDNN (float32, the onednn extra), else Winograd, wide or im2col columns "
@@ -96,15 +107,17 @@ for _type in ("conv2d", "depthwise_conv2d"):
     # depthwise_conv2d is served by conv2d's kernels (groups == channels is a case they handle)
     register(f"{_type}_grad_input", inputs=["Input", "Filter", "Output@GRAD"], outputs=["Input@GRAD"],
              attrs=_CONV_ATTRS, infer=grads_like({"Input@GRAD": "Input"}), kernel_module="nn",
-             kernel="conv2d_grad_input", channels_last=("Input", "Output@GRAD", "Input@GRAD"))
+             kernel="conv2d_grad_input", channels_last=("Input", "Output@GRAD", "Input@GRAD"),
+             blocked=_conv_blocked if _type == "conv2d" else None)
     register(f"{_type}_grad_filter", inputs=["Input", "Filter", "Output@GRAD"], outputs=["Filter@GRAD"],
              attrs=_CONV_ATTRS, infer=grads_like({"Filter@GRAD": "Filter"}), kernel_module="nn",
-             kernel="conv2d_grad_filter", channels_last=("Input", "Output@GRAD"))
+             kernel="conv2d_grad_filter", channels_last=("Input", "Output@GRAD"),
+             blocked=_conv_blocked if _type == "conv2d" else None)
 
 
 register("conv2d_grad", inputs=["Input", "Filter", "Output@GRAD"], outputs=["Input@GRAD", "Filter@GRAD"],
          attrs=_CONV_ATTRS, infer=grads_like({"Input@GRAD": "Input", "Filter@GRAD": "Filter"}), kernel_module="nn",
-         kernel="conv2d_grad", channels_last=("Input", "Output@GRAD", "Input@GRAD"))
+         kernel="conv2d_grad", channels_last=("Input", "Output@GRAD", "Input@GRAD"), blocked=_conv_blocked)
 
 
 # -- pool2d -----------------------------------------------------------------------------------------

@@ -106,6 +106,7 @@ class OpDef:
     needs_lod: bool = False     # the kernel reads its inputs' LoD from attrs["_lod"] (slot -> offsets)
     inplace: tuple = ()         # (output slot, input slot): the kernel may write that output over that input
     channels_last: tuple = ()   # image slots an NHWC data_format transposes around the NCHW kernel (kernels/layout.py)
+    blocked: object = None      # blocked(op) -> groups of slots that may hold blocked values (kernels/cpu/blocked.py)
     _kernels: dict = field(default_factory=dict)
 
     def has(self, trait):
@@ -119,18 +120,19 @@ class OpDef:
             out[name] = list(default) if isinstance(default, list) else default
         return out
 
-    def kernel(self, device="cpu"):
-        """The kernel for this op on a device kind ('cpu' or 'cuda'), imported on first use."""
-        fn = self._kernels.get(device)
+    def kernel(self, device="cpu", blocked=False):
+        """The kernel for this op on a device kind ('cpu' or 'cuda'), imported on first use;
+        ``blocked``: its kernel on blocked values (same name, in pe_cli/kernels/<device>/blocked.py)."""
+        fn = self._kernels.get((device, blocked))
         if fn is None:
-            module = importlib.import_module(f"pe_cli.kernels.{device}.{self.kernel_module}")
+            module = importlib.import_module(f"pe_cli.kernels.{device}.{'blocked' if blocked else self.kernel_module}")
             fn = getattr(module, self.kernel_name, None)
             if fn is None:
                 raise PeError(f"op '{self.type}' has no {device} kernel "
                               f"(expected {self.kernel_name}() in pe_cli/kernels/{device}/{self.kernel_module}.py)")
-            if self.channels_last:
+            if self.channels_last and not blocked:
                 fn = importlib.import_module("pe_cli.kernels.layout").channels_last(fn, device, self.channels_last)
-            self._kernels[device] = fn
+            self._kernels[(device, blocked)] = fn
         return fn
 
     def input_slot(self, name):
@@ -167,7 +169,7 @@ LOD_RULES = ("keep", "drop")
 
 def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, grad=None, grad_reads=(),
              kernel=None, needs_rng=False, doc="", traits=(), lod="keep", needs_lod=False, inplace=(),
-             channels_last=()):
+             channels_last=(), blocked=None):
     """Registers an op type. Called at import time of the module that defines the op.
 
     ``kernel_module``: its kernels are in ``pe_cli/kernels/<device>/<kernel_module>.py``; ``kernel``:
@@ -177,7 +179,10 @@ def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, gr
     when its kernels may write that output into the input's buffer (given ``attrs['_inplace']``,
     which the enable_inplace pass sets only where the input is dead afterwards). ``channels_last``: the
     image slots (inputs and outputs) that ``data_format`` NHWC/NDHWC transposes around the kernel,
-    which is written channels first (pe_cli/kernels/layout.py)."""
+    which is written channels first (pe_cli/kernels/layout.py). ``blocked``: ``blocked(op) -> ((slot, ...),
+    ...)``, the groups of image slots whose values the op's kernels in kernels/<device>/blocked.py
+    take and give in oneDNN's blocked layout, each group all blocked or none (the
+    onednn_blocked_layout pass, pe_cli/compiler/passes/blocked_layout.py)."""
     if type in _REGISTRY:
         raise RuntimeError(f"op '{type}' is registered twice")
     unknown = set(traits) - set(TRAITS)
@@ -195,7 +200,7 @@ def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, gr
     attrs = {k: v if isinstance(v, Attr) else Attr(v) for k, v in (attrs or {}).items()}
     opdef = OpDef(type, tuple(Slot.parse(s) for s in inputs), tuple(Slot.parse(s) for s in outputs),
                   attrs, infer, grad, kernel_module, kernel or type, needs_rng, doc, frozenset(traits),
-                  tuple(grad_reads), lod, needs_lod, tuple(inplace), tuple(channels_last))
+                  tuple(grad_reads), lod, needs_lod, tuple(inplace), tuple(channels_last), blocked)
     _REGISTRY[type] = opdef
     return opdef
 

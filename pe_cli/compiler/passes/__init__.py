@@ -14,6 +14,9 @@ the program, run when the graph is built (program.py), so every device runs thei
   - ``fuse_all_optimizer_ops`` (fuse_optimizer.py, last): the sgd / momentum / adam updates with
     equal attributes and learning rate -> one fused_sgd / fused_momentum / fused_adam op.
 Then the passes over the SSA graph:
+  0. ``onednn_blocked_layout`` (blocked_layout.py), with ``fuse_bn_act_ops`` on CPU devices where
+     oneDNN is loaded: values between oneDNN's convolutions and fused batch norms stay in oneDNN's
+     blocked layout.
   1. ``enable_inplace`` (inplace.py): an op the registry declares able to write an output over an
      input (``register(..., inplace=...)``) does so where that input is dead afterwards.
   2. ``memory_optimize`` (memory_optimize.py): releases each temporary once its last reader has run.
@@ -27,12 +30,13 @@ Passes that need to know what is fetched (a fetched value is never released) run
 builds its schedule for a fetch list: ``apply(graph, fetched)``.
 """
 from .liveness import pinned_names, sequential_frees  # noqa: F401
+from . import blocked_layout
 from .backward_optimizer_deps import backward_optimizer_deps
 from .inplace import enable_inplace
 from .memory_optimize import memory_optimize, program_frees, reuse_log
 from .program import PROGRAM_ORDER, check_not_fused_away, program_passes  # noqa: F401
 
-ORDER = PROGRAM_ORDER + ("enable_inplace", "memory_optimize", "enable_backward_optimizer_op_deps")
+ORDER = PROGRAM_ORDER + ("onednn_blocked_layout", "enable_inplace", "memory_optimize", "enable_backward_optimizer_op_deps")
 
 
 def memory_options(program, build_strategy=None):
@@ -49,6 +53,9 @@ def apply(graph, fetched=(), build_strategy=None):
     """The passes the strategy (and the program's own settings) turn on, in ``ORDER``, applied to
     the SSA ``graph``. Returns (graph, [(pass name, changes)])."""
     report = list(getattr(graph, "program_passes", ()))
+    if build_strategy is not None and build_strategy.fuse_bn_act_ops and blocked_layout.applies(graph.places):
+        graph, changes = blocked_layout.blocked_layout(graph, fetched)
+        report.append((blocked_layout.NAME, changes))
     if build_strategy is not None and build_strategy.enable_inplace:
         graph, changes = enable_inplace(graph, fetched)
         report.append(("enable_inplace", changes))

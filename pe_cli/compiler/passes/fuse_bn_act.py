@@ -6,7 +6,10 @@ between them has no other reader or writer. The normalized value before the acti
 not kept (nothing reads it) and the activation writes over it.
 
 A pass over the program, like fuse_elewise_add_act.py: Program -> (a new Program, changes). The
-fused kernels call the unfused ones in the same order, so the numbers are unchanged to the bit."""
+fused kernels call the unfused ones in the same order, so the numbers are unchanged to the bit;
+except where, on CPU with oneDNN, the onednn_blocked_layout pass (blocked_layout.py) then holds a
+fused op's values in oneDNN's blocked layout between two convolutions: its batch norm sums in
+another order there (float32 rounding)."""
 from ...ops.fused import BATCH_NORM, BN_ACTIVATIONS, FUSED_BN_ACT, grad_type
 from ...ops.registry import GRAD_SUFFIX
 from .rewrite import fuse_pairs, fused_op, op_name, writes_between

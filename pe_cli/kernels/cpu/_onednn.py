@@ -90,10 +90,14 @@ class _Library:
             self.check(self.lib.dnnl_stream_create(byref(stream), self.engine, _IN_ORDER), "stream")
         return stream
 
-    def desc(self, shape, layout_any=False):
-        """A float32 memory descriptor: C-contiguous, or the layout the primitive chooses."""
+    def desc(self, shape, layout_any=False, blocked=False):
+        """A float32 memory descriptor: C-contiguous, the layout the primitive chooses, or (``blocked``)
+        nChw16c, the layout of pe's blocked values (blocked.py)."""
         md = c_void_p()
-        if layout_any:
+        if blocked:
+            self.check(self.lib.dnnl_memory_desc_create_with_string_tag(
+                byref(md), len(shape), _Dims(*shape), _F32, b"aBcd16b"), "blocked memory descriptor")
+        elif layout_any:
             self.check(self.lib.dnnl_memory_desc_create_with_tag(byref(md), len(shape), _Dims(*shape), _F32,
                                                                  _FORMAT_ANY), "memory descriptor")
         else:
@@ -129,16 +133,17 @@ class _Rejected(Exception):
 
 class _Plan:
     """One convolution direction on one geometry: the primitive, the reorders from and to pe's
-    C-contiguous arrays where oneDNN chose another layout, and the scratchpad's size."""
+    arrays (C-contiguous, or nChw16c for the arguments in ``blocked``) where oneDNN chose another
+    layout, and the scratchpad's size."""
 
-    def __init__(self, lib, pd, shapes, outputs, owned):
+    def __init__(self, lib, pd, shapes, outputs, owned, blocked=frozenset()):
         self.lib, self.outputs, self.owned = lib, outputs, []
         self.prim = lib.primitive(pd)
         owned.append((lib.lib.dnnl_primitive_destroy, self.prim))
         self.tensors = {}
         for arg, shape in shapes.items():
             inner = c_void_p(lib.lib.dnnl_primitive_desc_query_md(pd, _QUERY_OF[arg], 0))
-            plain = lib.desc(shape)
+            plain = lib.desc(shape, blocked=arg in blocked)
             owned.append((lib.lib.dnnl_memory_desc_destroy, plain))
             reorder = None
             if not lib.lib.dnnl_memory_desc_equal(plain, inner):
@@ -193,6 +198,7 @@ class _Plan:
 
 
 _lib, _loaded, _plans, _lock = None, False, {}, threading.Lock()
+LANES = 16          # channels a block of pe's blocked values (nChw16c)
 MAX_PLANS = 256     # plans kept (each a compiled primitive): a program whose shapes keep changing starts over
 
 
@@ -238,9 +244,11 @@ def _weights_shape(w_shape, groups):
     return (groups, w_shape[0] // groups) + tuple(w_shape[1:])
 
 
-def _plan(direction, x_shape, w_shape, y_shape, geo, nthreads):
+def _plan(direction, x_shape, w_shape, y_shape, geo, nthreads, blocked=frozenset()):
+    """The plan of ``direction`` (shapes NCHW / OIHW); ``blocked``: the arguments whose arrays are
+    nChw16c."""
     key = (direction, x_shape, w_shape, y_shape, geo.sh, geo.sw, geo.dh, geo.dw, tuple(geo.pads), geo.groups,
-           nthreads)
+           nthreads, blocked)
     plan = _plans.get(key)
     if plan is None and key not in _plans:
         lib = library()
@@ -254,19 +262,21 @@ def _plan(direction, x_shape, w_shape, y_shape, geo, nthreads):
                 lib.attr), "convolution")
             owned.append((lib.lib.dnnl_primitive_desc_destroy, fwd))
             if direction == "forward":
-                plan = _Plan(lib, fwd, {SRC: x_shape, WEIGHTS: ws, DST: y_shape}, (DST,), owned)
+                plan = _Plan(lib, fwd, {SRC: x_shape, WEIGHTS: ws, DST: y_shape}, (DST,), owned, blocked)
             elif direction == "grad_input":
                 lib.check(lib.lib.dnnl_convolution_backward_data_primitive_desc_create(
                     byref(pd), lib.engine, _DIRECT, xd, wd, yd, strides, dilates, pad_l, pad_r, fwd, lib.attr),
                     "convolution's input gradient")
                 owned.append((lib.lib.dnnl_primitive_desc_destroy, pd))
-                plan = _Plan(lib, pd, {DIFF_SRC: x_shape, WEIGHTS: ws, DIFF_DST: y_shape}, (DIFF_SRC,), owned)
+                plan = _Plan(lib, pd, {DIFF_SRC: x_shape, WEIGHTS: ws, DIFF_DST: y_shape}, (DIFF_SRC,), owned,
+                             blocked)
             else:
                 lib.check(lib.lib.dnnl_convolution_backward_weights_primitive_desc_create(
                     byref(pd), lib.engine, _DIRECT, xd, wd, None, yd, strides, dilates, pad_l, pad_r, fwd, lib.attr),
                     "convolution's filter gradient")
                 owned.append((lib.lib.dnnl_primitive_desc_destroy, pd))
-                plan = _Plan(lib, pd, {SRC: x_shape, DIFF_WEIGHTS: ws, DIFF_DST: y_shape}, (DIFF_WEIGHTS,), owned)
+                plan = _Plan(lib, pd, {SRC: x_shape, DIFF_WEIGHTS: ws, DIFF_DST: y_shape}, (DIFF_WEIGHTS,), owned,
+                             blocked)
         except _Rejected:
             plan = None
             for destroy, handle in reversed(owned):
@@ -287,40 +297,60 @@ def _threads():
     return nthreads
 
 
-def _run(direction, x_shape, w_shape, y_shape, geo, arrays):
+def _run(direction, x_shape, w_shape, y_shape, geo, arrays, blocked=frozenset()):
     """Runs ``direction`` of the convolution on ``arrays`` on the device's share of the cores;
     False where oneDNN rejected it."""
-    plan = _plan(direction, tuple(x_shape), tuple(w_shape), tuple(y_shape), geo, _threads())
+    plan = _plan(direction, tuple(x_shape), tuple(w_shape), tuple(y_shape), geo, _threads(), frozenset(blocked))
     if plan is None:
         return False
     plan.run(arrays)
     return True
 
 
-def conv2d(x, w, geo):
-    """conv2d's Output, or None where oneDNN has no primitive for the geometry."""
+def blocked_shape(shape):
+    """The array shape of an NCHW value in nChw16c: [N, C/16, H, W, 16] (C a multiple of 16)."""
+    n, c, h, w = shape
+    return (n, c // LANES, h, w, LANES)
+
+
+def plain_shape(array, blocked):
+    """The NCHW shape of ``array``, nChw16c where ``blocked``."""
+    if not blocked:
+        return array.shape
+    n, cb, h, w, lanes = array.shape
+    return (n, cb * lanes, h, w)
+
+
+def _empty(shape, blocked):
+    return np.empty(blocked_shape(shape) if blocked else shape, np.float32)
+
+
+def conv2d(x, w, geo, blocked=frozenset()):
+    """conv2d's Output, or None where oneDNN has no primitive for the geometry; ``blocked``: the
+    arguments whose arrays are nChw16c (here of SRC and DST: Input given so, Output made so)."""
     x, w = np.ascontiguousarray(x), np.ascontiguousarray(w)
-    y = np.empty((x.shape[0], w.shape[0], geo.ho, geo.wo), np.float32)
-    return y if _run("forward", x.shape, w.shape, y.shape, geo, {SRC: x, WEIGHTS: w, DST: y}) else None
+    x_shape, y_shape = plain_shape(x, SRC in blocked), (x.shape[0], w.shape[0], geo.ho, geo.wo)
+    y = _empty(y_shape, DST in blocked)
+    return y if _run("forward", x_shape, w.shape, y_shape, geo, {SRC: x, WEIGHTS: w, DST: y}, blocked) else None
 
 
-def grad_input(dout, w, geo, x_shape):
-    """conv2d's Input@GRAD, or None."""
+def grad_input(dout, w, geo, x_shape, blocked=frozenset()):
+    """conv2d's Input@GRAD, or None; ``blocked``: of DIFF_DST and DIFF_SRC."""
     dout, w = np.ascontiguousarray(dout), np.ascontiguousarray(w)
-    dx = np.empty(x_shape, np.float32)
-    return dx if _run("grad_input", x_shape, w.shape, dout.shape, geo, {DIFF_SRC: dx, WEIGHTS: w, DIFF_DST: dout}) \
-        else None
+    dx = _empty(x_shape, DIFF_SRC in blocked)
+    return dx if _run("grad_input", x_shape, w.shape, plain_shape(dout, DIFF_DST in blocked), geo,
+                      {DIFF_SRC: dx, WEIGHTS: w, DIFF_DST: dout}, blocked) else None
 
 
-def grad_filter(x, dout, geo, w_shape):
-    """conv2d's Filter@GRAD, or None. oneDNN splits its sum over the samples among its threads, so
-    the last bits of this gradient follow the thread count (pe's own paths sum fixed runs of
-    samples: the same bits on any threads); ``PE_DEVICE_THREADS`` fixes the count, and with it the
-    bits, on a machine whose load changes."""
+def grad_filter(x, dout, geo, w_shape, blocked=frozenset()):
+    """conv2d's Filter@GRAD, or None; ``blocked``: of SRC and DIFF_DST. oneDNN splits its sum over
+    the samples among its threads, so the last bits of this gradient follow the thread count (pe's
+    own paths sum fixed runs of samples: the same bits on any threads); ``PE_DEVICE_THREADS``
+    fixes the count, and with it the bits, on a machine whose load changes."""
     x, dout = np.ascontiguousarray(x), np.ascontiguousarray(dout)
     dw = np.empty(w_shape, np.float32)
-    return dw if _run("grad_filter", x.shape, w_shape, dout.shape, geo, {SRC: x, DIFF_WEIGHTS: dw, DIFF_DST: dout}) \
-        else None
+    return dw if _run("grad_filter", plain_shape(x, SRC in blocked), w_shape, plain_shape(dout, DIFF_DST in blocked),
+                      geo, {SRC: x, DIFF_WEIGHTS: dw, DIFF_DST: dout}, blocked) else None
 
 
 def conv2d_grads(ins, attrs):
@@ -330,22 +360,22 @@ def conv2d_grads(ins, attrs):
     return grads(x, w, dout, geo) if applies(geo, x, w, dout) else None
 
 
-def grads(x, w, dout, geo):
+def grads(x, w, dout, geo, blocked=frozenset()):
     """conv2d's (Input@GRAD, Filter@GRAD), or None: the two directions of conv2d_grad, which
     convert Output@GRAD to oneDNN's layout once for both where they take it in one layout (run
     apart, each converts it; on the ResNet 10 of the 14 convolutions share it, the stride-2 ones
     not: 56 -> 46 conversions to nChw16c a step). The numbers are those of grad_input and
-    grad_filter."""
+    grad_filter. ``blocked``: of SRC, DIFF_SRC and DIFF_DST, those whose arrays are nChw16c."""
     x, w, dout = np.ascontiguousarray(x), np.ascontiguousarray(w), np.ascontiguousarray(dout)
-    nthreads = _threads()
-    shapes = (x.shape, w.shape, dout.shape, geo, nthreads)
+    x_shape = plain_shape(x, SRC in blocked)
+    shapes = (x_shape, w.shape, plain_shape(dout, DIFF_DST in blocked), geo, _threads(), frozenset(blocked))
     to_input, to_filter = _plan("grad_input", *shapes), _plan("grad_filter", *shapes)
     if to_input is None or to_filter is None:
         return None
     converted = {}
     if to_input.shares_layout(to_filter, DIFF_DST):
         converted[DIFF_DST] = to_input.converted(DIFF_DST, dout)
-    dx, dw = np.empty(x.shape, np.float32), np.empty(w.shape, np.float32)
+    dx, dw = _empty(x_shape, DIFF_SRC in blocked), np.empty(w.shape, np.float32)
     to_input.run({DIFF_SRC: dx, WEIGHTS: w, DIFF_DST: dout}, converted)
     to_filter.run({SRC: x, DIFF_WEIGHTS: dw, DIFF_DST: dout}, converted)
     return dx, dw

@@ -1,0 +1,207 @@
+"""numba loops of batch norm (with relu: fused_batch_norm_act) in training on blocked values
+(nChw16c: kernels/cpu/blocked.py), imported on first use (see _numba.py).
+
+A value [N, C, H, W] is held as [N, C/16, H*W, 16]: the 16 channels of a block are the innermost
+axis, so a row of 16 values is 16 channels at one position, and a loop over a block's rows keeps
+one partial sum per channel in a vector register. Sums are float64, as in _norm_loops.py.
+
+**The same bits on any threads.** The samples are cut into ``CHUNKS`` fixed runs; each (run, block
+of channels) is a task summing its rows in memory order, and the runs' sums are added in order. So
+the parallel twins, which spread the tasks over numba's threads, compute exactly what the serial
+loops compute. The innermost loops take their length from the array (not a constant 16): a constant
+made LLVM unroll them into scalar code, a length it vectorizes with runtime alias checks (the
+normalizing pass 0.95 -> 0.42 ms on [64, 1, 1024, 16], one thread, Xeon VM, 2026-11-25).
+
+On the small ResNet's shapes the loops took 0.65-0.74 of _norm_loops.py's time on NCHW values, two
+threads, forward and gradient ([64, 16|32|64, 32x32|16x16|8x8], Xeon VM, 2026-11-25).
+"""
+import math
+
+import numpy as np
+from numba import njit, prange, uintp
+
+from ._nn_loops import _jit, _pjit
+
+CHUNKS = 8          # fixed runs of samples whose sums are added in order
+
+# reassoc: each channel's sum may be split over vector registers (a fixed order for a machine, as in
+# _norm_loops.py); the lanes are channels, never added to each other
+_sum_jit = njit(cache=True, nogil=True, fastmath={"reassoc"})
+
+
+@_sum_jit
+def _rows_sum(x, acc):
+    """acc[k] += sum over the rows s of x[s, k]."""
+    for s in range(x.shape[0]):
+        for k in range(x.shape[1]):
+            acc[uintp(k)] += x[uintp(s), uintp(k)]
+
+
+@_sum_jit
+def _rows_sq(x, m, acc):
+    """acc[k] += sum over the rows s of (x[s, k] - m[k])^2."""
+    for s in range(x.shape[0]):
+        for k in range(x.shape[1]):
+            d = x[uintp(s), uintp(k)] - m[uintp(k)]
+            acc[uintp(k)] += d * d
+
+
+@_jit
+def _rows_normalize(x, y, m, a, beta, relu):
+    """y = (x - m) * a + beta per channel (relu of it with ``relu``), in float64, as _norm_loops."""
+    zero = y.dtype.type(0)
+    for s in range(x.shape[0]):
+        for k in range(x.shape[1]):
+            v = (x[uintp(s), uintp(k)] - m[uintp(k)]) * a[uintp(k)] + beta[uintp(k)]
+            y[uintp(s), uintp(k)] = v if (not relu or v > zero or v != v) else zero
+
+
+@_jit
+def _stats_task(x, j, m, part, square):
+    """Task j: sums (``square``: squared deviations from m) of run j // blocks of the samples over
+    block j % blocks of the channels, into part[run, block]."""
+    n, blocks = x.shape[0], x.shape[1]
+    p, cb = j // blocks, j % blocks
+    acc = part[p, cb]
+    acc[:] = 0.0
+    for b in range(n * p // CHUNKS, n * (p + 1) // CHUNKS):
+        if square:
+            _rows_sq(x[b, cb], m[cb], acc)
+        else:
+            _rows_sum(x[b, cb], acc)
+
+
+@_jit
+def _in_order(part, count):
+    """The runs' sums added in order, over ``count``: [blocks, 16]."""
+    out = np.zeros(part.shape[1:])
+    for p in range(part.shape[0]):
+        out += part[p]
+    return out / count
+
+
+@_jit
+def _scale_shift(x, scale, bias, epsilon, m, v, mean, var, inv_std):
+    """Writes mean, var and inv_std per channel; returns (a, beta) per [block, lane]."""
+    lanes = x.shape[3]
+    a, beta = np.empty(m.shape), np.empty(m.shape)
+    for cb in range(m.shape[0]):
+        for k in range(lanes):
+            c = cb * lanes + k
+            mean[c], var[c] = m[cb, k], v[cb, k]
+            inv_std[c] = 1.0 / math.sqrt(v[cb, k] + epsilon)
+            a[cb, k], beta[cb, k] = scale[c] * inv_std[c], bias[c]
+    return a, beta
+
+
+@_jit
+def bn_forward(x, scale, bias, epsilon, y, mean, var, inv_std, relu):
+    """Batch norm of blocked x ([N, C/16, S, 16]) into y (relu of it with ``relu``); mean, var
+    (biased) and inv_std per channel."""
+    n, blocks = x.shape[0], x.shape[1]
+    part, count = np.empty((CHUNKS, blocks, x.shape[3])), n * x.shape[2]
+    for j in range(CHUNKS * blocks):
+        _stats_task(x, j, part[0], part, False)
+    m = _in_order(part, count)
+    for j in range(CHUNKS * blocks):
+        _stats_task(x, j, m, part, True)
+    a, beta = _scale_shift(x, scale, bias, epsilon, m, _in_order(part, count), mean, var, inv_std)
+    for j in range(n * blocks):
+        _rows_normalize(x[j // blocks, j % blocks], y[j // blocks, j % blocks], m[j % blocks], a[j % blocks],
+                        beta[j % blocks], relu)
+
+
+@_pjit
+def bn_forward_parallel(x, scale, bias, epsilon, y, mean, var, inv_std, relu):
+    """bn_forward with its tasks and rows on numba's threads (the same bits)."""
+    n, blocks = x.shape[0], x.shape[1]
+    part, count = np.empty((CHUNKS, blocks, x.shape[3])), n * x.shape[2]
+    for j in prange(CHUNKS * blocks):
+        _stats_task(x, j, part[0], part, False)
+    m = _in_order(part, count)
+    for j in prange(CHUNKS * blocks):
+        _stats_task(x, j, m, part, True)
+    a, beta = _scale_shift(x, scale, bias, epsilon, m, _in_order(part, count), mean, var, inv_std)
+    for j in prange(n * blocks):
+        _rows_normalize(x[j // blocks, j % blocks], y[j // blocks, j % blocks], m[j % blocks], a[j % blocks],
+                        beta[j % blocks], relu)
+
+
+@_sum_jit
+def _rows_grad_sums(dy, out, x, m, sums, dots, relu):
+    """sums[k] += the rows' gradient, dots[k] += gradient * (x - m), the gradient being dy where
+    out > 0 with ``relu`` (else dy * 0, as _pointwise_loops.relu_grad)."""
+    zero = dy.dtype.type(0)
+    for s in range(x.shape[0]):
+        for k in range(x.shape[1]):
+            g = dy[uintp(s), uintp(k)]
+            if relu and not out[uintp(s), uintp(k)] > zero:
+                g = g * zero
+            sums[uintp(k)] += g
+            dots[uintp(k)] += g * (x[uintp(s), uintp(k)] - m[uintp(k)])
+
+
+@_jit
+def _grad_task(x, dy, out, j, m, sums, dots, relu):
+    n, blocks = x.shape[0], x.shape[1]
+    p, cb = j // blocks, j % blocks
+    sums[p, cb] = 0.0
+    dots[p, cb] = 0.0
+    for b in range(n * p // CHUNKS, n * (p + 1) // CHUNKS):
+        _rows_grad_sums(dy[b, cb], out[b, cb], x[b, cb], m[cb], sums[p, cb], dots[p, cb], relu)
+
+
+@_jit
+def _rows_dx(dy, out, x, dx, m, inv, k_, sum_dy, ds, count, relu):
+    """dx = k * (count * g - sum_dy - xhat * ds), as _norm_loops._block_grad."""
+    zero = dy.dtype.type(0)
+    for s in range(x.shape[0]):
+        for k in range(x.shape[1]):
+            g = dy[uintp(s), uintp(k)]
+            if relu and not out[uintp(s), uintp(k)] > zero:
+                g = g * zero
+            xhat = (x[uintp(s), uintp(k)] - m[uintp(k)]) * inv[uintp(k)]
+            dx[uintp(s), uintp(k)] = k_[uintp(k)] * (count * g - sum_dy[uintp(k)] - xhat * ds[uintp(k)])
+
+
+@_jit
+def _grad_params(scale, inv, sums, dots, count, dscale, dbias):
+    """dbias, dscale per channel from the runs' sums; returns (sum_dy, ds, k) per [block, lane]."""
+    sum_dy, ds = _in_order(sums, 1), _in_order(dots, 1) * inv
+    k_ = np.empty(inv.shape)
+    lanes = inv.shape[1]
+    for cb in range(inv.shape[0]):
+        for k in range(lanes):
+            c = cb * lanes + k
+            dbias[c], dscale[c] = sum_dy[cb, k], ds[cb, k]
+            k_[cb, k] = scale[c] * inv[cb, k] / count
+    return sum_dy, ds, k_
+
+
+@_jit
+def bn_grad(x, dy, out, scale, mean, inv_std, dx, dscale, dbias, relu):
+    """dscale, dbias and dx of batch norm in training on blocked values, from the saved mean and
+    inv_std; with ``relu``, of relu(batch_norm(x)) whose output is ``out``."""
+    n, blocks, lanes = x.shape[0], x.shape[1], x.shape[3]
+    m, inv = mean.reshape(blocks, lanes), inv_std.reshape(blocks, lanes)
+    sums, dots, count = np.empty((CHUNKS, blocks, lanes)), np.empty((CHUNKS, blocks, lanes)), n * x.shape[2]
+    for j in range(CHUNKS * blocks):
+        _grad_task(x, dy, out, j, m, sums, dots, relu)
+    sum_dy, ds, k_ = _grad_params(scale, inv, sums, dots, count, dscale, dbias)
+    for j in range(n * blocks):
+        b, cb = j // blocks, j % blocks
+        _rows_dx(dy[b, cb], out[b, cb], x[b, cb], dx[b, cb], m[cb], inv[cb], k_[cb], sum_dy[cb], ds[cb], count, relu)
+
+
+@_pjit
+def bn_grad_parallel(x, dy, out, scale, mean, inv_std, dx, dscale, dbias, relu):
+    """bn_grad with its tasks and rows on numba's threads (the same bits)."""
+    n, blocks, lanes = x.shape[0], x.shape[1], x.shape[3]
+    m, inv = mean.reshape(blocks, lanes), inv_std.reshape(blocks, lanes)
+    sums, dots, count = np.empty((CHUNKS, blocks, lanes)), np.empty((CHUNKS, blocks, lanes)), n * x.shape[2]
+    for j in prange(CHUNKS * blocks):
+        _grad_task(x, dy, out, j, m, sums, dots, relu)
+    sum_dy, ds, k_ = _grad_params(scale, inv, sums, dots, count, dscale, dbias)
+    for j in prange(n * blocks):
+        b, cb = j // blocks, j % blocks
+        _rows_dx(dy[b, cb], out[b, cb], x[b, cb], dx[b, cb], m[cb], inv[cb], k_[cb], sum_dy[cb], ds[cb], count, relu)

@@ -1,0 +1,141 @@
+"""Kernels on blocked values: an NCHW image held in oneDNN's layout nChw16c, an array
+[N, C/16, H, W, 16] whose innermost axis is 16 channels at one position.
+
+oneDNN's convolutions compute in that layout; on NCHW arrays each call converts its inputs to it
+and its outputs back (reorders: 14.4 of a 85 ms ResNet step, docs/PERFORMANCE.md). Where a
+convolution's output is read only by a batch norm with relu whose output a convolution reads (a
+ResNet's block), the ``onednn_blocked_layout`` pass (pe_cli/compiler/passes/blocked_layout.py)
+keeps those values, and their gradients, blocked: the op's executor step runs the kernel of this
+module named like its own (``registry.OpDef.kernel(device, blocked=True)``) and passes
+``attrs['_blocked']``, the set of the op's slots that hold blocked values. Those slots are always
+given and made blocked; the others are NCHW.
+
+Where oneDNN does not take a call after all (it rejects a geometry, or the data is not float32),
+the kernel converts the blocked values to NCHW, runs the op's own kernel and converts back: the
+same numbers as that kernel, more slowly.
+"""
+import numpy as np
+
+from . import _onednn, fused, nn
+from ._numba import is_float, lazy, parallel_parts, twin
+from ..common import ConvGeometry
+from ._onednn import DIFF_DST, DIFF_SRC, DST, LANES, SRC, blocked_shape, plain_shape
+
+_loops = lazy("_blocked_loops")
+
+
+def to_blocked(value):
+    """An NCHW array as a blocked one (a copy)."""
+    n, c, h, w = value.shape
+    return np.ascontiguousarray(value.reshape(n, c // LANES, LANES, h, w).transpose(0, 1, 3, 4, 2))
+
+
+def to_plain(value):
+    """A blocked array as an NCHW one (a copy)."""
+    n, cb, h, w, lanes = value.shape
+    return np.ascontiguousarray(value.transpose(0, 1, 4, 2, 3)).reshape(n, cb * lanes, h, w)
+
+
+def _through_plain(kernel, ins, attrs):
+    """``kernel`` (an NCHW kernel) on the blocked slots converted to NCHW, its blocked outputs back."""
+    slots = attrs["_blocked"]
+    outs = kernel({k: to_plain(v) if k in slots and v is not None else v for k, v in ins.items()}, attrs)
+    return {k: to_blocked(v) if k in slots and v is not None else v for k, v in outs.items()}
+
+
+# -- conv2d (oneDNN) --------------------------------------------------------------------------------
+
+_ARGS = ((SRC, "Input"), (DST, "Output"), (DIFF_DST, "Output@GRAD"), (DIFF_SRC, "Input@GRAD"))
+
+
+def _conv_call(ins, attrs):
+    """(oneDNN's arguments held blocked, the geometry), and whether oneDNN takes the call."""
+    x, slots = ins["Input"], attrs["_blocked"]
+    blocked = frozenset(arg for arg, slot in _ARGS if slot in slots)
+    geo = ConvGeometry(plain_shape(x, SRC in blocked), ins["Filter"].shape, attrs)
+    return blocked, geo, _applies(geo, x, *(ins[k] for k in ("Filter", "Output@GRAD") if k in ins))
+
+
+def conv2d(ins, attrs):
+    blocked, geo, applies = _conv_call(ins, attrs)
+    if applies and (out := _onednn.conv2d(ins["Input"], ins["Filter"], geo, blocked)) is not None:
+        return {"Output": out}
+    return _through_plain(nn.conv2d, ins, attrs)
+
+
+def conv2d_grad(ins, attrs):
+    blocked, geo, applies = _conv_call(ins, attrs)
+    if applies and (both := _onednn.grads(ins["Input"], ins["Filter"], ins["Output@GRAD"], geo, blocked)) is not None:
+        return {"Input@GRAD": both[0], "Filter@GRAD": both[1]}
+    return _through_plain(nn.conv2d_grad, ins, attrs)
+
+
+def conv2d_grad_input(ins, attrs):
+    blocked, geo, applies = _conv_call(ins, attrs)
+    x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
+    if applies and (dx := _onednn.grad_input(dout, w, geo, plain_shape(x, SRC in blocked), blocked)) is not None:
+        return {"Input@GRAD": dx}
+    return _through_plain(nn.conv2d_grad_input, ins, attrs)
+
+
+def conv2d_grad_filter(ins, attrs):
+    blocked, geo, applies = _conv_call(ins, attrs)
+    x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
+    if applies and (dw := _onednn.grad_filter(x, dout, geo, w.shape, blocked)) is not None:
+        return {"Filter@GRAD": dw}
+    return _through_plain(nn.conv2d_grad_filter, ins, attrs)
+
+
+def _applies(geo, x, *arrays):
+    """oneDNN takes the call: _onednn.applies on the input's NCHW channels."""
+    channels = x.shape[1] * x.shape[4] if x.ndim == 5 else x.shape[1]
+    return (x.dtype == np.float32 and all(a.dtype == np.float32 for a in arrays)
+            and channels // geo.groups >= _onednn.MIN_CHANNELS and _onednn.library() is not None)
+
+
+# -- batch norm with relu, in training ----------------------------------------------------------------
+
+def _loops_apply(ins, attrs, *slots):
+    """_blocked_loops.py runs it: relu, training, float arrays of one dtype."""
+    return attrs["act_type"] == "relu" and not attrs["is_test"] and not attrs["use_global_stats"] and \
+        is_float(*(ins[k] for k in slots))
+
+
+def _rows(value):
+    """A blocked array as [N, C/16, H*W, 16] (a view)."""
+    n, cb, h, w, lanes = value.shape
+    return value.reshape(n, cb, h * w, lanes)
+
+
+def fused_batch_norm_act(ins, attrs):
+    x = ins["X"]
+    if not _loops_apply(ins, attrs, "X", "Scale", "Bias"):
+        return _through_plain(fused.fused_batch_norm_act, ins, attrs)
+    c, dt = x.shape[1] * x.shape[4], x.dtype
+    y = np.empty(x.shape, dt)
+    m, v, inv_std = np.empty(c), np.empty(c), np.empty(c)
+    args = (_rows(np.ascontiguousarray(x)), ins["Scale"], ins["Bias"], float(attrs["epsilon"]), _rows(y), m, v,
+            inv_std, True)
+    twin(_loops().bn_forward, _loops().bn_forward_parallel, parallel_parts(x.size) > 1, *args)(*args)
+    mom = attrs["momentum"]
+    mean, var = ins["Mean"], ins["Variance"]
+    return {"Y": y, "MeanOut": (mean * mom + m * (1.0 - mom)).astype(mean.dtype, copy=False),
+            "VarianceOut": (var * mom + v * (1.0 - mom)).astype(var.dtype, copy=False),
+            "SavedMean": m.astype(dt), "SavedVariance": inv_std.astype(dt)}
+
+
+def fused_batch_norm_act_grad(ins, attrs):
+    x, scale = ins["X"], ins["Scale"]
+    if not _loops_apply(ins, attrs, "X", "Scale", "Y", "Y@GRAD", "SavedMean", "SavedVariance"):
+        return _through_plain(fused.fused_batch_norm_act_grad, ins, attrs)
+    c = x.shape[1] * x.shape[4]
+    dx, dscale, dbias = np.empty(x.shape, x.dtype), np.empty(c), np.empty(c)
+    args = tuple(_rows(np.ascontiguousarray(ins[k])) for k in ("X", "Y@GRAD", "Y")) + (
+        scale, ins["SavedMean"].astype(np.float64), ins["SavedVariance"].astype(np.float64), _rows(dx), dscale,
+        dbias, True)
+    twin(_loops().bn_grad, _loops().bn_grad_parallel, parallel_parts(x.size) > 1, *args)(*args)
+    return {"X@GRAD": dx, "Scale@GRAD": dscale.astype(scale.dtype), "Bias@GRAD": dbias.astype(scale.dtype)}
+
+
+__all__ = ["blocked_shape", "conv2d", "conv2d_grad", "conv2d_grad_filter", "conv2d_grad_input", "fused_batch_norm_act", "fused_batch_norm_act_grad",
+           "to_blocked", "to_plain"]
