@@ -2,13 +2,15 @@
 read and write stay in oneDNN's blocked layout (nChw16c) between those ops, instead of being
 converted from and back to NCHW by every convolution (pe_cli/kernels/cpu/blocked.py).
 
-It runs with the passes over the SSA graph, on CPU devices where oneDNN is loaded, when the
-BuildStrategy's ``fuse_bn_act_ops`` is on: its op is fused_batch_norm_act, whose input a convolution
-writes and whose output a convolution reads in a ResNet's block (conv -> batch norm -> relu -> conv).
+It runs on CPU devices where oneDNN is loaded, when the BuildStrategy's ``fuse_bn_act_ops`` is on:
+with the passes over the SSA graph (``blocked_layout``, 2+ devices), and on a single-device
+CompiledProgram's plan (``marks``, pe_cli/executor/executor.py). It goes with that option because
+its op is fused_batch_norm_act, whose input a convolution writes and whose output a convolution
+reads in a ResNet's block (conv -> batch norm -> relu -> conv).
 The registry says which slots of an op type may hold blocked values (``register(blocked=...)``);
 a value is held blocked when:
-  - it is a float32 NCHW image whose channels are a multiple of 16, written on the device by an op
-    (not fed, nor read from a scope), not persistable, fetched or skipped;
+  - it is a float32 NCHW image whose channels are a multiple of 16, written by an op (not fed, nor
+    read from a scope), not persistable, fetched or skipped, nor used in a sub-block;
   - every op that reads or writes it takes it blocked in that slot, and the other values of that
     slot's group are blocked too (a batch norm's X, Y and their gradients are one group).
 The marked compute node is a copy (same id) with ``attrs['blocked']``, the set of its slots held
@@ -37,7 +39,10 @@ def marks(block, fetched=(), skip=(), pinned=()):
     """{op index in ``block``: the set of its slots holding blocked values}, for the ops of a run of
     ``block`` fetching ``fetched``; ``pinned``: more names that must stay NCHW."""
     ops = block.ops
-    held = _held(ops, _candidates(block, pinned_names(block, fetched, skip) | set(pinned)))
+    # what a sub-block's ops (a while, a conditional block) read or write stays NCHW: its kernels are not marked
+    inner = {n for b in block.program.blocks if b is not block for op in b.ops
+             for n in op.input_arg_names + op.output_arg_names}
+    held = _held(ops, _candidates(block, pinned_names(block, fetched, skip) | set(pinned) | inner))
     out = {}
     for i, op in enumerate(ops):
         slots = frozenset(slot for slot, names in _slots(op) if names and set(names) <= held)
