@@ -49,7 +49,6 @@ class _Plan:
             frees = self._frees[key] = passes.program_frees(self.block, key[0], options["skip"])
         return frees
 
-
     def steps_for(self, fetch_list, build_strategy=None):
         """The steps of a run fetching ``fetch_list``: with a single-device CompiledProgram's
         ``fuse_bn_act_ops``, those the onednn_blocked_layout pass marks run on blocked values."""

@@ -20,7 +20,7 @@ import math
 import numpy as np
 from numba import njit, prange, uintp
 
-from ._nn_loops import _jit, _pjit
+from ._nn_loops import _jit
 
 CHUNKS = 8          # fixed runs of samples whose sums are added in order
 
@@ -94,37 +94,23 @@ def _scale_shift(x, scale, bias, epsilon, m, v, mean, var, inv_std):
     return a, beta
 
 
-@_jit
-def bn_forward(x, scale, bias, epsilon, y, mean, var, inv_std, relu):
+def _bn_forward(tasks):
     """Batch norm of blocked x ([N, C/16, S, 16]) into y (relu of it with ``relu``); mean, var
-    (biased) and inv_std per channel."""
-    n, blocks = x.shape[0], x.shape[1]
-    part, count = np.empty((CHUNKS, blocks, x.shape[3])), n * x.shape[2]
-    for j in range(CHUNKS * blocks):
-        _stats_task(x, j, part[0], part, False)
-    m = _in_order(part, count)
-    for j in range(CHUNKS * blocks):
-        _stats_task(x, j, m, part, True)
-    a, beta = _scale_shift(x, scale, bias, epsilon, m, _in_order(part, count), mean, var, inv_std)
-    for j in range(n * blocks):
-        _rows_normalize(x[j // blocks, j % blocks], y[j // blocks, j % blocks], m[j % blocks], a[j % blocks],
-                        beta[j % blocks], relu)
-
-
-@_pjit
-def bn_forward_parallel(x, scale, bias, epsilon, y, mean, var, inv_std, relu):
-    """bn_forward with its tasks and rows on numba's threads (the same bits)."""
-    n, blocks = x.shape[0], x.shape[1]
-    part, count = np.empty((CHUNKS, blocks, x.shape[3])), n * x.shape[2]
-    for j in prange(CHUNKS * blocks):
-        _stats_task(x, j, part[0], part, False)
-    m = _in_order(part, count)
-    for j in prange(CHUNKS * blocks):
-        _stats_task(x, j, m, part, True)
-    a, beta = _scale_shift(x, scale, bias, epsilon, m, _in_order(part, count), mean, var, inv_std)
-    for j in prange(n * blocks):
-        _rows_normalize(x[j // blocks, j % blocks], y[j // blocks, j % blocks], m[j % blocks], a[j % blocks],
-                        beta[j % blocks], relu)
+    (biased) and inv_std per channel. ``tasks``: range, or prange for the parallel twin (the same
+    bits: see the module's docstring)."""
+    def loop(x, scale, bias, epsilon, y, mean, var, inv_std, relu):
+        n, blocks = x.shape[0], x.shape[1]
+        part, count = np.empty((CHUNKS, blocks, x.shape[3])), n * x.shape[2]
+        for j in tasks(CHUNKS * blocks):
+            _stats_task(x, j, part[0], part, False)
+        m = _in_order(part, count)
+        for j in tasks(CHUNKS * blocks):
+            _stats_task(x, j, m, part, True)
+        a, beta = _scale_shift(x, scale, bias, epsilon, m, _in_order(part, count), mean, var, inv_std)
+        for j in tasks(n * blocks):
+            b, cb = j // blocks, j % blocks
+            _rows_normalize(x[b, cb], y[b, cb], m[cb], a[cb], beta[cb], relu)
+    return loop
 
 
 @_sum_jit
@@ -178,30 +164,27 @@ def _grad_params(scale, inv, sums, dots, count, dscale, dbias):
     return sum_dy, ds, k_
 
 
-@_jit
-def bn_grad(x, dy, out, scale, mean, inv_std, dx, dscale, dbias, relu):
+def _bn_grad(tasks):
     """dscale, dbias and dx of batch norm in training on blocked values, from the saved mean and
-    inv_std; with ``relu``, of relu(batch_norm(x)) whose output is ``out``."""
-    n, blocks, lanes = x.shape[0], x.shape[1], x.shape[3]
-    m, inv = mean.reshape(blocks, lanes), inv_std.reshape(blocks, lanes)
-    sums, dots, count = np.empty((CHUNKS, blocks, lanes)), np.empty((CHUNKS, blocks, lanes)), n * x.shape[2]
-    for j in range(CHUNKS * blocks):
-        _grad_task(x, dy, out, j, m, sums, dots, relu)
-    sum_dy, ds, k_ = _grad_params(scale, inv, sums, dots, count, dscale, dbias)
-    for j in range(n * blocks):
-        b, cb = j // blocks, j % blocks
-        _rows_dx(dy[b, cb], out[b, cb], x[b, cb], dx[b, cb], m[cb], inv[cb], k_[cb], sum_dy[cb], ds[cb], count, relu)
+    inv_std; with ``relu``, of relu(batch_norm(x)) whose output is ``out``. ``tasks``: as
+    _bn_forward's."""
+    def loop(x, dy, out, scale, mean, inv_std, dx, dscale, dbias, relu):
+        n, blocks, lanes = x.shape[0], x.shape[1], x.shape[3]
+        m, inv = mean.reshape(blocks, lanes), inv_std.reshape(blocks, lanes)
+        sums, dots, count = np.empty((CHUNKS, blocks, lanes)), np.empty((CHUNKS, blocks, lanes)), n * x.shape[2]
+        for j in tasks(CHUNKS * blocks):
+            _grad_task(x, dy, out, j, m, sums, dots, relu)
+        sum_dy, ds, k_ = _grad_params(scale, inv, sums, dots, count, dscale, dbias)
+        for j in tasks(n * blocks):
+            b, cb = j // blocks, j % blocks
+            _rows_dx(dy[b, cb], out[b, cb], x[b, cb], dx[b, cb], m[cb], inv[cb], k_[cb], sum_dy[cb], ds[cb], count,
+                     relu)
+    return loop
 
 
-@_pjit
-def bn_grad_parallel(x, dy, out, scale, mean, inv_std, dx, dscale, dbias, relu):
-    """bn_grad with its tasks and rows on numba's threads (the same bits)."""
-    n, blocks, lanes = x.shape[0], x.shape[1], x.shape[3]
-    m, inv = mean.reshape(blocks, lanes), inv_std.reshape(blocks, lanes)
-    sums, dots, count = np.empty((CHUNKS, blocks, lanes)), np.empty((CHUNKS, blocks, lanes)), n * x.shape[2]
-    for j in prange(CHUNKS * blocks):
-        _grad_task(x, dy, out, j, m, sums, dots, relu)
-    sum_dy, ds, k_ = _grad_params(scale, inv, sums, dots, count, dscale, dbias)
-    for j in prange(n * blocks):
-        b, cb = j // blocks, j % blocks
-        _rows_dx(dy[b, cb], out[b, cb], x[b, cb], dx[b, cb], m[cb], inv[cb], k_[cb], sum_dy[cb], ds[cb], count, relu)
+# the twins (tests/kernels/test_twins.py: separate functions in numba's cache); loops never fused
+# into one: each reads what the one before wrote through its tasks' helpers
+bn_forward = njit(cache=True, nogil=True)(_bn_forward(range))
+bn_forward_parallel = njit(cache=True, nogil=True, parallel={"fusion": False})(_bn_forward(prange))
+bn_grad = njit(cache=True, nogil=True)(_bn_grad(range))
+bn_grad_parallel = njit(cache=True, nogil=True, parallel={"fusion": False})(_bn_grad(prange))
