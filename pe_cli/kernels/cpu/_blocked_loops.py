@@ -12,8 +12,9 @@ loops compute. The innermost loops take their length from the array (not a const
 made LLVM unroll them into scalar code, a length it vectorizes with runtime alias checks (the
 normalizing pass 0.95 -> 0.42 ms on [64, 1, 1024, 16], one thread, Xeon VM, 2026-11-25).
 
-On the small ResNet's shapes the loops took 0.65-0.74 of _norm_loops.py's time on NCHW values, two
-threads, forward and gradient ([64, 16|32|64, 32x32|16x16|8x8], Xeon VM, 2026-11-25).
+On the small ResNet's shapes they are slower than _norm_loops.py's on NCHW values (two threads,
+forward 0.39 -> 0.51 ms on [64, 16, 32x32], gradient 0.64 -> 0.71; Xeon VM, 2026-11-25); what they
+save is the convolutions' reorders around them (docs/PERFORMANCE.md).
 """
 import math
 
