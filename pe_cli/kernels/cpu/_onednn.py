@@ -226,11 +226,11 @@ def library():
 MIN_CHANNELS = 8
 
 
-def applies(geo, x, *arrays):
-    """oneDNN runs this convolution: float32 arrays, MIN_CHANNELS input channels a group, the
-    library loaded."""
-    return (x.dtype == np.float32 and all(a.dtype == np.float32 for a in arrays)
-            and x.shape[1] // geo.groups >= MIN_CHANNELS and library() is not None)
+def applies(x, w, *arrays):
+    """oneDNN runs this convolution of Input ``x`` (NCHW or blocked) by Filter ``w``: float32 arrays,
+    MIN_CHANNELS input channels a group (the filter's dim 1), the library loaded."""
+    return (x.dtype == np.float32 and w.dtype == np.float32 and all(a.dtype == np.float32 for a in arrays)
+            and w.shape[1] >= MIN_CHANNELS and library() is not None)
 
 
 def _geometry(geo):
@@ -357,7 +357,7 @@ def conv2d_grads(ins, attrs):
     """conv2d_grad's (Input@GRAD, Filter@GRAD) by ``grads``, or None where oneDNN does not apply."""
     x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
     geo = ConvGeometry(x.shape, w.shape, attrs)
-    return grads(x, w, dout, geo) if applies(geo, x, w, dout) else None
+    return grads(x, w, dout, geo) if applies(x, w, dout) else None
 
 
 def grads(x, w, dout, geo, blocked=frozenset()):

@@ -53,7 +53,7 @@ def _conv_call(ins, attrs):
     x, slots = ins["Input"], attrs["_blocked"]
     blocked = frozenset(arg for arg, slot in _ARGS if slot in slots)
     geo = ConvGeometry(plain_shape(x, SRC in blocked), ins["Filter"].shape, attrs)
-    return blocked, geo, _applies(geo, x, *(ins[k] for k in ("Filter", "Output@GRAD") if k in ins))
+    return blocked, geo, _onednn.applies(x, ins["Filter"], *(ins[k] for k in ("Output@GRAD",) if k in ins))
 
 
 def conv2d(ins, attrs):
@@ -86,13 +86,6 @@ def conv2d_grad_filter(ins, attrs):
     return _through_plain(nn.conv2d_grad_filter, ins, attrs)
 
 
-def _applies(geo, x, *arrays):
-    """oneDNN takes the call: _onednn.applies on the input's NCHW channels."""
-    channels = x.shape[1] * x.shape[4] if x.ndim == 5 else x.shape[1]
-    return (x.dtype == np.float32 and all(a.dtype == np.float32 for a in arrays)
-            and channels // geo.groups >= _onednn.MIN_CHANNELS and _onednn.library() is not None)
-
-
 # -- batch norm with relu, in training ----------------------------------------------------------------
 
 def _loops_apply(ins, attrs, *slots):
@@ -111,17 +104,13 @@ def fused_batch_norm_act(ins, attrs):
     x = ins["X"]
     if not _loops_apply(ins, attrs, "X", "Scale", "Bias"):
         return _through_plain(fused.fused_batch_norm_act, ins, attrs)
-    c, dt = x.shape[1] * x.shape[4], x.dtype
-    y = np.empty(x.shape, dt)
+    c = x.shape[1] * x.shape[4]
+    y = np.empty(x.shape, x.dtype)
     m, v, inv_std = np.empty(c), np.empty(c), np.empty(c)
     args = (_rows(np.ascontiguousarray(x)), ins["Scale"], ins["Bias"], float(attrs["epsilon"]), _rows(y), m, v,
             inv_std, True)
     twin(_loops().bn_forward, _loops().bn_forward_parallel, parallel_parts(x.size) > 1, *args)(*args)
-    mom = attrs["momentum"]
-    mean, var = ins["Mean"], ins["Variance"]
-    return {"Y": y, "MeanOut": (mean * mom + m * (1.0 - mom)).astype(mean.dtype, copy=False),
-            "VarianceOut": (var * mom + v * (1.0 - mom)).astype(var.dtype, copy=False),
-            "SavedMean": m.astype(dt), "SavedVariance": inv_std.astype(dt)}
+    return nn.bn_training_outputs(ins, attrs, y, m, v, inv_std)
 
 
 def fused_batch_norm_act_grad(ins, attrs):
@@ -137,5 +126,5 @@ def fused_batch_norm_act_grad(ins, attrs):
     return {"X@GRAD": dx, "Scale@GRAD": dscale.astype(scale.dtype), "Bias@GRAD": dbias.astype(scale.dtype)}
 
 
-__all__ = ["blocked_shape", "conv2d", "conv2d_grad", "conv2d_grad_filter", "conv2d_grad_input", "fused_batch_norm_act", "fused_batch_norm_act_grad",
-           "to_blocked", "to_plain"]
+__all__ = ["blocked_shape", "conv2d", "conv2d_grad", "conv2d_grad_filter", "conv2d_grad_input", "fused_batch_norm_act",
+           "fused_batch_norm_act_grad", "to_blocked", "to_plain"]

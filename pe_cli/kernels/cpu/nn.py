@@ -45,7 +45,7 @@ _norm_loops = lazy("_norm_loops")
 def _conv2d(ins, attrs):
     x, w = ins["Input"], ins["Filter"]
     geo = ConvGeometry(x.shape, w.shape, attrs)
-    if _onednn.applies(geo, x, w) and (out := _onednn.conv2d(x, w, geo)) is not None:
+    if _onednn.applies(x, w) and (out := _onednn.conv2d(x, w, geo)) is not None:
         return {"Output": out}
     if is_float(x, w):
         gemm = _cblas.gemm(x.dtype)
@@ -70,7 +70,7 @@ def _conv2d(ins, attrs):
 def _conv2d_grad_filter(ins, attrs):
     x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
     geo = ConvGeometry(x.shape, w.shape, attrs)
-    if _onednn.applies(geo, x, w, dout) and (dw := _onednn.grad_filter(x, dout, geo, w.shape)) is not None:
+    if _onednn.applies(x, w, dout) and (dw := _onednn.grad_filter(x, dout, geo, w.shape)) is not None:
         return {"Filter@GRAD": dw}
     if is_float(x, w, dout):
         gemm = _cblas.gemm(x.dtype)
@@ -97,7 +97,7 @@ def _conv2d_grad_input(ins, attrs):
     geo = ConvGeometry(x.shape, w.shape, attrs)
     n = x.shape[0]
     m = w.shape[0]
-    if _onednn.applies(geo, x, w, dout) and (dx := _onednn.grad_input(dout, w, geo, x.shape)) is not None:
+    if _onednn.applies(x, w, dout) and (dx := _onednn.grad_input(dout, w, geo, x.shape)) is not None:
         return {"Input@GRAD": dx}
     wmat = w.reshape(geo.groups, m // geo.groups, -1)
     if is_float(x, w, dout):
@@ -231,19 +231,23 @@ def _as_ncs(a):
 def batch_norm_loops(ins, attrs, relu=False):
     """batch_norm in training by the numba loops (where ``by_channel_loops``); with ``relu``, Y is
     relu of the normalized value, written in the same pass (fused_batch_norm_act)."""
-    x, scale, bias, mean, var = ins["X"], ins["Scale"], ins["Bias"], ins["Mean"], ins["Variance"]
-    c, dt = x.shape[1], x.dtype
-    y = np.empty(x.shape, dtype=dt)
+    x, scale, bias = ins["X"], ins["Scale"], ins["Bias"]
+    c = x.shape[1]
+    y = np.empty(x.shape, dtype=x.dtype)
     m, v, inv_std = np.empty(c), np.empty(c), np.empty(c)
     parts = _channel_blocks(x)
     args = (_as_ncs(x), scale, bias, float(attrs["epsilon"]), y.reshape(x.shape[0], c, -1), m, v, inv_std, relu,
             parts)
     loops = _norm_loops()
     twin(loops.bn_forward, loops.bn_forward_parallel, parts > 1, *args)(*args)
-    mom = attrs["momentum"]
-    mean_out = (mean * mom + m * (1.0 - mom)).astype(mean.dtype, copy=False)
-    var_out = (var * mom + v * (1.0 - mom)).astype(var.dtype, copy=False)
-    return {"Y": y, "MeanOut": mean_out, "VarianceOut": var_out,
+    return bn_training_outputs(ins, attrs, y, m, v, inv_std)
+
+
+def bn_training_outputs(ins, attrs, y, m, v, inv_std):
+    """batch_norm's outputs in training from Y and the batch's float64 mean, var and inv_std."""
+    mom, mean, var, dt = attrs["momentum"], ins["Mean"], ins["Variance"], y.dtype
+    return {"Y": y, "MeanOut": (mean * mom + m * (1.0 - mom)).astype(mean.dtype, copy=False),
+            "VarianceOut": (var * mom + v * (1.0 - mom)).astype(var.dtype, copy=False),
             "SavedMean": m.astype(dt), "SavedVariance": inv_std.astype(dt)}
 
 
