@@ -1,7 +1,8 @@
 """The onednn_blocked_layout pass (pe_cli/compiler/passes/blocked_layout.py): which values of a
-ResNet-like block it holds in oneDNN's blocked layout (conv -> batch norm + relu -> conv, forward and
-backward), what it leaves NCHW (fetched values, inference, thin or odd channels), and that training
-with it gives the losses of training without it, on 1 device and on 2."""
+ResNet-like network it holds in oneDNN's blocked layout (conv -> batch norm + relu -> conv, a
+residual block's batch norm, add + relu and gradient sum, the global average pooling after it,
+forward and backward), what it leaves NCHW (fetched values, inference, odd channels), and that
+training with it gives the losses of training without it, on 1 device and on 2."""
 import numpy as np
 import pytest
 
@@ -12,17 +13,21 @@ from pe_cli.kernels.cpu import _onednn
 pytestmark = pytest.mark.skipif(_onednn.library() is None, reason="the onednn extra is not installed")
 
 
-def build(channels=16, act="relu", fetch_mid=False):
-    """fed x [C, 8, 8] -> conv C -> bn + act -> conv C -> bn + relu -> conv 32 (stride 2) -> pool -> fc."""
+def build(channels=16, act="relu", residual=False, in_channels=None):
+    """fed x [in_channels, 8, 8] -> conv C -> bn + act (b1) -> conv C -> bn + relu (with ``residual``:
+    bn, then relu(b1 + it)) -> conv 32 (stride 2) -> global average pool -> fc."""
     main, startup = fluid.Program(), fluid.Program()
     main.random_seed = startup.random_seed = 5
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
-        x = fluid.layers.data("x", [channels, 8, 8])
+        x = fluid.layers.data("x", [in_channels or channels, 8, 8])
         label = fluid.layers.data("label", [1], dtype="int64")
         c1 = fluid.layers.conv2d(x, channels, 3, padding=1, bias_attr=False)
         b1 = fluid.layers.batch_norm(c1, act=act)
         c2 = fluid.layers.conv2d(b1, channels, 3, padding=1, bias_attr=False)
-        b2 = fluid.layers.batch_norm(c2, act="relu")
+        if residual:
+            b2 = fluid.layers.relu(fluid.layers.elementwise_add(fluid.layers.batch_norm(c2), b1))
+        else:
+            b2 = fluid.layers.batch_norm(c2, act="relu")
         c3 = fluid.layers.conv2d(b2, 32, 3, padding=1, stride=2, bias_attr=False)
         logits = fluid.layers.fc(fluid.layers.pool2d(c3, pool_type="avg", global_pooling=True), 10)
         loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(logits, label))
@@ -33,7 +38,7 @@ def build(channels=16, act="relu", fetch_mid=False):
 
 def strategy():
     s = fluid.BuildStrategy()
-    s.fuse_bn_act_ops = True
+    s.fuse_bn_act_ops = s.fuse_elewise_add_act_ops = True
     return s
 
 
@@ -57,8 +62,10 @@ def test_a_block_between_convolutions_is_held_blocked_forward_and_backward():
         ("fused_batch_norm_act", 0): ["X", "Y"],
         ("conv2d", 1): ["Input", "Output"],
         ("fused_batch_norm_act", 1): ["X", "Y"],
-        ("conv2d", 2): ["Input"],                   # its output goes to pool2d: NCHW
-        ("conv2d_grad", 0): ["Input", "Input@GRAD"],
+        ("conv2d", 2): ["Input", "Output"],
+        ("pool2d", 0): ["X"],                       # its output goes to fc: NCHW
+        ("pool2d_grad", 0): ["X", "X@GRAD"],
+        ("conv2d_grad", 0): ["Input", "Input@GRAD", "Output@GRAD"],
         ("fused_batch_norm_act_grad", 0): ["X", "X@GRAD", "Y", "Y@GRAD"],
         ("conv2d_grad", 1): ["Input", "Input@GRAD", "Output@GRAD"],
         ("fused_batch_norm_act_grad", 1): ["X", "X@GRAD", "Y", "Y@GRAD"],
@@ -66,11 +73,31 @@ def test_a_block_between_convolutions_is_held_blocked_forward_and_backward():
     }
 
 
+def test_a_residual_block_is_held_blocked_through_its_add_and_gradient_sum():
+    main, *_ = build(residual=True)
+    got = marked(main)
+    assert got[("batch_norm", 0)] == ["X", "Y"]
+    assert got[("fused_elemwise_activation", 0)] == ["IntermediateOut", "Out", "X", "Y"]
+    assert got[("fused_elemwise_activation_grad", 0)] == ["Out", "Out@GRAD", "X", "X@GRAD", "Y", "Y@GRAD"]
+    assert got[("batch_norm_grad", 0)] == ["X", "X@GRAD", "Y@GRAD"]
+    assert got[("sum", 0)] == ["Out", "X"]      # b1's gradient: from the second conv and from the add
+    assert got[("fused_batch_norm_act", 0)] == ["X", "Y"] and got[("conv2d", 2)] == ["Input", "Output"]
+
+
+def test_a_first_convolution_on_3_channels_gives_its_output_blocked():
+    got = marked(build(in_channels=3)[0])
+    assert got[("conv2d", 0)] == ["Output"] and got[("conv2d_grad_filter", 0)] == ["Output@GRAD"]
+
+
 def test_a_fetched_value_and_its_group_stay_nchw():
     main, *_, v = build()
     got = marked(main, fetched=[v["c2"].name])
     assert ("fused_batch_norm_act", 1) not in got
     assert got[("conv2d", 1)] == ["Input"] and got[("fused_batch_norm_act", 0)] == ["X", "Y"]
+    # in a residual block the fetched value's group reaches the add, and through it b1's batch norm
+    got = marked(build(residual=True)[0], fetched=[v["c2"].name])
+    assert not {"batch_norm", "fused_elemwise_activation", "fused_batch_norm_act", "sum"} & {t for t, _ in got}
+    assert got[("conv2d", 2)] == ["Output"]     # its input, the add's output, is NCHW
 
 
 @pytest.mark.parametrize("case", ["inference", "12 channels", "tanh"])
@@ -79,12 +106,13 @@ def test_what_stays_nchw(case):
     got = marked(test if case == "inference" else main)
     if case == "tanh":      # only the relu block is held blocked
         assert ("fused_batch_norm_act", 0) not in got and got[("fused_batch_norm_act", 1)] == ["X", "Y"]
-    else:
-        assert got == {}
+    else:                   # only the last convolution's output (32 channels), which the pooling reads
+        assert {key for key in got if key[0] in ("conv2d", "pool2d")} == {("conv2d", 2), ("pool2d", 0)}
+        assert got[("conv2d", 2)] == ["Output"] and not any("batch_norm" in t for t, _ in got)
 
 
-def train(devices, fused, steps=4, fetch_mid=False):
-    main, startup, _, loss, v = build()
+def train(devices, fused, steps=4, fetch_mid=False, residual=False):
+    main, startup, _, loss, v = build(residual=residual)
     scope, exe = fluid.Scope(), fluid.Executor(fluid.CPUPlace())
     exe.run(startup, scope=scope)
     s = strategy() if fused else None
@@ -102,9 +130,10 @@ def train(devices, fused, steps=4, fetch_mid=False):
     return out
 
 
+@pytest.mark.parametrize("residual", [False, True], ids=["plain", "residual"])
 @pytest.mark.parametrize("devices", [1, 2])
-def test_training_gives_the_losses_of_training_without_it(devices):
-    plain, held = train(devices, False), train(devices, True)
+def test_training_gives_the_losses_of_training_without_it(devices, residual):
+    plain, held = train(devices, False, residual=residual), train(devices, True, residual=residual)
     for a, b in zip(plain, held):       # batch norm's sums run in another order: float32 rounding
         np.testing.assert_allclose(b[0], a[0], rtol=1e-5)
 

@@ -10,8 +10,8 @@ they read Out), so that IntermediateOut dies after the forward pass where nothin
 gives X@GRAD and Y@GRAD as elementwise_add_grad does."""
 from ..activations import TABLE
 from .elementwise import broadcast_shape
-from .nn import _BN_ATTRS, _infer_batch_norm
-from .registry import Attr, fmt_shape, grads_like, register
+from .nn import _BN_ATTRS, _infer_batch_norm, bn_blocked
+from .registry import Attr, fmt_shape, grads_like, one_shape_blocked, register
 
 # activations the fused op takes: those with a gradient and no attributes of their own
 FUSABLE_ACTIVATIONS = tuple(sorted(row.name for row in TABLE if not row.params and row.derivative is not None))
@@ -63,7 +63,7 @@ def _grad(g):
     g.op("fused_elemwise_activation_grad", ins, {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")}, g.attrs)
 
 
-register("fused_elemwise_activation", kernel_module="fused", inputs=["X", "Y"], outputs=["Out", "IntermediateOut"],
+register("fused_elemwise_activation", kernel_module="fused", blocked=one_shape_blocked, inputs=["X", "Y"], outputs=["Out", "IntermediateOut"],
          attrs=_ATTRS, infer=_infer, grad=_grad, grad_reads=("X", "Y", "IntermediateOut", "Out"),
          doc="IntermediateOut = X + Y (Y broadcast into X from dim `axis`); Out = act(IntermediateOut), "
              "act = functor_list[0]. Made by the fuse_elewise_add_act_ops pass.")
@@ -77,7 +77,7 @@ def _infer_grad(ctx):
     _infer_grads(ctx)
 
 
-register("fused_elemwise_activation_grad", kernel_module="fused",
+register("fused_elemwise_activation_grad", kernel_module="fused", blocked=one_shape_blocked,
          inputs=["X", "Y", "IntermediateOut?", "Out", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"], attrs=_ATTRS,
          infer=_infer_grad)
 
@@ -101,12 +101,8 @@ def _grad_bn_act(g):
 
 
 def _bn_act_blocked(op):
-    """Its image slots, held blocked together where relu follows a batch norm in training
-    (kernels/cpu/blocked.py runs _blocked_loops.py)."""
-    a = op.attrs
-    if a["act_type"] != "relu" or a["is_test"] or a["use_global_stats"] or a["data_layout"] != "NCHW":
-        return ()
-    return (("X", "Y", "Y@GRAD", "X@GRAD"),)
+    """batch_norm's blocked groups where relu follows it."""
+    return bn_blocked(op) if op.attrs["act_type"] == "relu" else ()
 
 
 register(FUSED_BN_ACT, kernel_module="fused", blocked=_bn_act_blocked, grad_reads=("SavedMean", "SavedVariance", "Scale", "X", "Y"),

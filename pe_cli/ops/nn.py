@@ -76,12 +76,16 @@ def _infer_conv2d(ctx):
 
 def _conv_blocked(op):
     """conv2d's slots that may hold blocked values, each alone (its oneDNN kernel converts any other
-    layout): NCHW, one group, an input wide enough for oneDNN (_onednn.MIN_CHANNELS)."""
+    layout): NCHW, one group. An input too narrow for oneDNN (_onednn.MIN_CHANNELS: a network's
+    first convolution, on 1 or 3 channels) runs pe's own kernel; its output side may still be
+    blocked (converted after it, for the batch norm and the blocks that follow: one conversion
+    there, not the next convolution's)."""
     x = op.block.var(op.input("Input")[0]).shape if op.input("Input") else None
     if op.attrs["data_format"] != "NCHW" or op.attrs["groups"] != 1 or op.attrs["fuse_relu_before_depthwise_conv"] \
-            or not x or len(x) != 4 or x[1] is None or x[1] < MIN_CHANNELS:
+            or not x or len(x) != 4 or x[1] is None:
         return ()
-    return tuple((slot,) for slot in ("Input", "Output", "Output@GRAD", "Input@GRAD"))
+    sides = ("Output", "Output@GRAD") if x[1] < MIN_CHANNELS else ("Input", "Output", "Output@GRAD", "Input@GRAD")
+    return tuple((slot,) for slot in sides)
 
 
 def _grad_conv2d(g, type_):
@@ -162,13 +166,22 @@ def _grad_pool2d(g):
          {"X@GRAD": g.in_grad("X")}, g.attrs)
 
 
-register("pool2d", kernel_module="nn", grad_reads=("Out", "X"),
+def _pool_blocked(op):
+    """X (and its gradient) of a global average pooling (a ResNet's last layer) may be blocked, each alone."""
+    a = op.attrs
+    if not (a["global_pooling"] and a["pooling_type"] == "avg" and not a["adaptive"] and a["data_format"] == "NCHW"):
+        return ()
+    return (("X",), ("X@GRAD",))
+
+
+register("pool2d", kernel_module="nn", grad_reads=("Out", "X"), blocked=_pool_blocked,
          inputs=["X"], outputs=["Out"], attrs=_POOL_ATTRS, infer=_infer_pool2d, grad=_grad_pool2d,
          channels_last=("X", "Out"),
          doc="Max or average pooling (NCHW or NHWC) over ksize windows (strides, paddings, ceil_mode, global_pooling); "
              "avg with exclusive=True divides by the number of non-padding elements. adaptive: Out is ksize "
              "big, window i spanning floor(i * H / ksize) to ceil((i + 1) * H / ksize).")
 register("pool2d_grad", kernel_module="nn", inputs=["X", "Out", "Out@GRAD"], outputs=["X@GRAD"], attrs=_POOL_ATTRS,
+         blocked=_pool_blocked,
          infer=grads_like({"X@GRAD": "X"}), channels_last=("X", "Out", "Out@GRAD", "X@GRAD"))
 
 
@@ -211,7 +224,16 @@ def _grad_batch_norm(g):
         g.op("batch_norm_grad_param", ins, outs, g.attrs)
 
 
-register("batch_norm", kernel_module="nn",
+def bn_blocked(op):
+    """batch_norm's image slots, held blocked together in training on NCHW values (kernels/cpu/blocked.py
+    runs _blocked_loops.py)."""
+    a = op.attrs
+    if a["is_test"] or a["use_global_stats"] or a["data_layout"] != "NCHW":
+        return ()
+    return (("X", "Y", "Y@GRAD", "X@GRAD"),)
+
+
+register("batch_norm", kernel_module="nn", blocked=bn_blocked,
          grad_reads=("SavedMean", "SavedVariance", "Scale", "X"), inputs=["X", "Scale", "Bias", "Mean", "Variance"],
          outputs=["Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance"], attrs=_BN_ATTRS,
          infer=_infer_batch_norm, grad=_grad_batch_norm, traits=("batch_statistics",),
@@ -219,7 +241,7 @@ register("batch_norm", kernel_module="nn",
              "statistics and updates MeanOut/VarianceOut (the Mean/Variance variables) with momentum; "
              "is_test or use_global_stats uses the moving ones. SavedVariance holds 1/sqrt(var + eps).")
 _BN_GRAD_INS = ["X", "Scale", "SavedMean", "SavedVariance", "Y@GRAD"]
-register("batch_norm_grad", kernel_module="nn", inputs=_BN_GRAD_INS, outputs=["X@GRAD", "Scale@GRAD?", "Bias@GRAD?"],
+register("batch_norm_grad", kernel_module="nn", blocked=bn_blocked, inputs=_BN_GRAD_INS, outputs=["X@GRAD", "Scale@GRAD?", "Bias@GRAD?"],
          attrs=_BN_ATTRS, infer=grads_like({"X@GRAD": "X", "Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}))
 register("batch_norm_grad_param", kernel_module="nn", inputs=_BN_GRAD_INS, outputs=["Scale@GRAD?", "Bias@GRAD?"],
          attrs=_BN_ATTRS, infer=grads_like({"Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}))

@@ -362,6 +362,16 @@ def same_as(in_slot="X", out_slot="Out"):
     return infer
 
 
+def one_shape_blocked(op):
+    """``blocked`` of an op elementwise on values of one shape (sum, a residual add + relu and their
+    gradients): all its slots as one group where every value it reads and writes has the same
+    static shape; the layout of such values does not change what it computes, element by element."""
+    slots = [slot for slot, names in list(op.inputs.items()) + list(op.outputs.items()) if names]
+    names = [n for slot in slots for n in (op.inputs.get(slot) or op.outputs.get(slot))]
+    shapes = {tuple(op.block.vars[n].shape) if n in op.block.vars else None for n in names}
+    return (tuple(slots),) if len(shapes) == 1 and None not in shapes else ()
+
+
 def grads_like(pairs):
     """For grad ops: each output ``X@GRAD`` has the shape of forward input ``X``.
     ``pairs`` maps output slot -> the input slot whose variable it mirrors."""

@@ -5,7 +5,7 @@ three share the kernel module ``tensor`` (pe_cli/kernels/<device>/tensor.py).
 """
 from ..dtypes import VarType, convert_dtype, is_float
 from ..shapes import split_sizes
-from .registry import Attr, dtype_or_none, fmt_shape, grads_like, int_list, is_int, register, same_as
+from .registry import Attr, dtype_or_none, fmt_shape, grads_like, int_list, is_int, one_shape_blocked, register, same_as
 
 _INT = Attr(0, is_int, "an int")
 
@@ -50,7 +50,7 @@ def _grad_sum(g):
 
 
 register("sum", kernel_module="tensor", inputs=["X*"], outputs=["Out"], infer=_infer_sum, grad=_grad_sum,
-         traits=("selected_rows",),
+         blocked=one_shape_blocked, traits=("selected_rows",),
          doc="Out = X[0] + X[1] + ... (add_n). Row-sparse X (SelectedRows): all of them -> their rows and "
              "values end to end; mixed with dense X -> dense.")
 

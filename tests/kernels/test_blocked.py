@@ -1,11 +1,13 @@
 """The kernels on blocked values (kernels/cpu/blocked.py, nChw16c) against the NCHW kernels they
-stand in for: oneDNN's convolutions give the same bits in either layout; batch norm with relu
-(_blocked_loops.py) the same numbers to float32 rounding, the same bits on 1 and 2 threads; where
-the blocked path does not apply (float64, inference) the NCHW kernel's bits through conversions."""
+stand in for: oneDNN's convolutions, global average pooling and the elementwise ops (sum, a
+residual add + relu) give the same bits in either layout; batch norm, with relu or without
+(_blocked_loops.py), the same numbers to float32 rounding, the same bits on 1 and 2 threads; where
+the blocked path does not apply (float64, inference, a narrow input) the NCHW kernel's bits through
+conversions."""
 import numpy as np
 import pytest
 
-from pe_cli.kernels.cpu import _numba, _onednn, blocked, fused, nn, threads
+from pe_cli.kernels.cpu import _numba, _onednn, blocked, fused, nn, tensor, threads
 from pe_cli.ops import registry
 
 rng = np.random.default_rng(3)
@@ -84,8 +86,28 @@ def test_conv2d_where_onednn_does_not_apply_runs_the_nchw_kernel_through_convers
     assert got.shape == (3, 1, 6, 6, 16) and np.array_equal(blocked.to_plain(got), want)
 
 
-def _bn(c, dtype, **given):
-    attrs = registry.get("fused_batch_norm_act").default_attrs()
+def test_a_first_convolution_on_3_channels_gives_its_output_blocked():
+    x = rng.normal(size=(4, 3, 9, 9)).astype(np.float32)       # too narrow for oneDNN: pe's own kernel
+    w = rng.normal(size=(16, 3, 3, 3)).astype(np.float32)
+    attrs = _conv_attrs(paddings=[1, 1])
+    want = nn.conv2d({"Input": x, "Filter": w}, attrs)["Output"]
+    got = blocked.conv2d({"Input": x, "Filter": w}, dict(attrs, _blocked=frozenset({"Output"})))["Output"]
+    assert np.array_equal(got, blocked.to_blocked(want))
+    dout = rng.normal(size=want.shape).astype(np.float32)
+    dw = blocked.conv2d_grad_filter({"Input": x, "Filter": w, "Output@GRAD": blocked.to_blocked(dout)},
+                                    dict(attrs, _blocked=frozenset({"Output@GRAD"})))["Filter@GRAD"]
+    assert np.array_equal(dw, nn.conv2d_grad_filter({"Input": x, "Filter": w, "Output@GRAD": dout}, attrs)["Filter@GRAD"])
+
+
+# batch norm: fused_batch_norm_act (relu) and batch_norm, against their NCHW kernels
+BN_OPS = {True: ("fused_batch_norm_act", fused.fused_batch_norm_act, fused.fused_batch_norm_act_grad,
+                 blocked.fused_batch_norm_act, blocked.fused_batch_norm_act_grad),
+          False: ("batch_norm", nn.batch_norm, nn.batch_norm_grad, blocked.batch_norm, blocked.batch_norm_grad)}
+BN_SLOTS = frozenset({"X", "Y", "Y@GRAD", "X@GRAD"})
+
+
+def _bn(c, dtype, relu=True, **given):
+    attrs = registry.get(BN_OPS[relu][0]).default_attrs()
     attrs.update(given)
     ins = {"X": (rng.normal(size=(6, c, 5, 7)) * 3 + 1).astype(dtype), "Scale": rng.normal(size=c).astype(dtype),
            "Bias": rng.normal(size=c).astype(dtype), "Mean": rng.normal(size=c).astype(dtype),
@@ -97,49 +119,89 @@ def _blocked_ins(ins, slots):
     return {k: blocked.to_blocked(v) if k in slots else v for k, v in ins.items()}
 
 
+def _bn_grad_ins(ins, out, dy, relu):
+    g = {"X": ins["X"], "Scale": ins["Scale"], "SavedMean": out["SavedMean"], "SavedVariance": out["SavedVariance"],
+         "Y@GRAD": dy}
+    return dict(g, Y=out["Y"]) if relu else g
+
+
+@pytest.mark.parametrize("relu", [True, False], ids=["relu", "no act"])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("c", [16, 48])
-def test_batch_norm_relu_on_blocked_values_matches_the_nchw_loops(c, dtype, device_threads):
-    ins, attrs = _bn(c, dtype)
-    slots = frozenset({"X", "Y", "Y@GRAD", "X@GRAD"})
-    battrs = dict(attrs, _blocked=slots)
-    want, got = fused.fused_batch_norm_act(ins, attrs), blocked.fused_batch_norm_act(_blocked_ins(ins, slots), battrs)
+def test_batch_norm_on_blocked_values_matches_the_nchw_loops(c, dtype, relu, device_threads):
+    _, forward, backward, bforward, bbackward = BN_OPS[relu]
+    ins, attrs = _bn(c, dtype, relu)
+    battrs = dict(attrs, _blocked=BN_SLOTS)
+    want, got = forward(ins, attrs), bforward(_blocked_ins(ins, BN_SLOTS), battrs)
     tol = {"rtol": 2e-5, "atol": 2e-5} if dtype == np.float32 else {"rtol": 1e-12, "atol": 1e-12}
     np.testing.assert_allclose(blocked.to_plain(got["Y"]), want["Y"], **tol)
     for slot in ("MeanOut", "VarianceOut", "SavedMean", "SavedVariance"):
         np.testing.assert_allclose(got[slot], want[slot], **tol)
         assert got[slot].dtype == want[slot].dtype
-    gins = {"X": ins["X"], "Scale": ins["Scale"], "SavedMean": want["SavedMean"], "SavedVariance": want["SavedVariance"],
-            "Y": want["Y"], "Y@GRAD": rng.normal(size=ins["X"].shape).astype(dtype)}
-    gwant = fused.fused_batch_norm_act_grad(gins, attrs)
-    ggot = blocked.fused_batch_norm_act_grad(_blocked_ins(gins, slots), battrs)
+    gins = _bn_grad_ins(ins, want, rng.normal(size=ins["X"].shape).astype(dtype), relu)
+    gwant = backward(gins, attrs)
+    ggot = bbackward(_blocked_ins(gins, BN_SLOTS), battrs)
     np.testing.assert_allclose(blocked.to_plain(ggot["X@GRAD"]), gwant["X@GRAD"], **tol)
     for slot in ("Scale@GRAD", "Bias@GRAD"):
         np.testing.assert_allclose(ggot[slot], gwant[slot], **tol)
 
 
-def test_batch_norm_relu_on_blocked_values_is_the_same_bits_on_1_and_2_threads(monkeypatch):
+@pytest.mark.parametrize("relu", [True, False], ids=["relu", "no act"])
+def test_batch_norm_on_blocked_values_is_the_same_bits_on_1_and_2_threads(relu, monkeypatch):
     monkeypatch.setattr(_numba, "PARALLEL_MIN_ELEMENTS", 1)
     monkeypatch.setattr(_numba, "EAGER", True)
-    ins, attrs = _bn(32, np.float32)
-    slots = frozenset({"X", "Y", "Y@GRAD", "X@GRAD"})
-    bins, battrs = _blocked_ins(ins, slots), dict(attrs, _blocked=slots)
+    _, _, _, bforward, bbackward = BN_OPS[relu]
+    ins, attrs = _bn(32, np.float32, relu)
+    bins, battrs = _blocked_ins(ins, BN_SLOTS), dict(attrs, _blocked=BN_SLOTS)
     dy = blocked.to_blocked(rng.normal(size=ins["X"].shape).astype(np.float32))
     runs = []
     for share in (1, 2):
         monkeypatch.setattr(threads, "_share", share)
-        out = blocked.fused_batch_norm_act(bins, battrs)
-        grads = blocked.fused_batch_norm_act_grad(
-            {"X": bins["X"], "Scale": ins["Scale"], "SavedMean": out["SavedMean"],
-             "SavedVariance": out["SavedVariance"], "Y": out["Y"], "Y@GRAD": dy}, battrs)
+        out = bforward(bins, battrs)
+        grads = bbackward(_bn_grad_ins(bins, out, dy, relu), battrs)
         runs.append([out["Y"], out["SavedMean"], out["SavedVariance"], grads["X@GRAD"], grads["Scale@GRAD"]])
     for a, b in zip(*runs):
         assert np.array_equal(a, b)
 
 
-def test_batch_norm_in_inference_on_blocked_values_runs_the_nchw_kernel():
-    ins, attrs = _bn(16, np.float32, is_test=True)
+@pytest.mark.parametrize("relu", [True, False], ids=["relu", "no act"])
+def test_batch_norm_in_inference_on_blocked_values_runs_the_nchw_kernel(relu):
+    _, forward, _, bforward, _ = BN_OPS[relu]
+    ins, attrs = _bn(16, np.float32, relu, is_test=True)
     slots = frozenset({"X", "Y"})
-    want = fused.fused_batch_norm_act(ins, attrs)["Y"]
-    got = blocked.fused_batch_norm_act(_blocked_ins(ins, slots), dict(attrs, _blocked=slots))["Y"]
+    want = forward(ins, attrs)["Y"]
+    got = bforward(_blocked_ins(ins, slots), dict(attrs, _blocked=slots))["Y"]
     assert np.array_equal(blocked.to_plain(got), want)
+
+
+def test_global_average_pooling_on_blocked_values_gives_the_nchw_bits():
+    attrs = dict(registry.get("pool2d").default_attrs(), pooling_type="avg", global_pooling=True)
+    x = rng.normal(size=(3, 32, 5, 7)).astype(np.float32)
+    want = nn.pool2d({"X": x}, attrs)["Out"]
+    got = blocked.pool2d({"X": blocked.to_blocked(x)}, dict(attrs, _blocked=frozenset({"X"})))["Out"]
+    assert got.shape == want.shape == (3, 32, 1, 1) and np.array_equal(got, want)
+    dout = rng.normal(size=want.shape).astype(np.float32)
+    gwant = nn.pool2d_grad({"X": x, "Out": want, "Out@GRAD": dout}, attrs)["X@GRAD"]
+    ggot = blocked.pool2d_grad({"X": blocked.to_blocked(x), "Out": want, "Out@GRAD": dout},
+                               dict(attrs, _blocked=frozenset({"X", "X@GRAD"})))["X@GRAD"]
+    assert np.array_equal(blocked.to_plain(ggot), gwant)
+
+
+def test_sum_and_a_residual_add_relu_on_blocked_values_give_the_nchw_bits(device_threads):
+    xs = [rng.normal(size=(4, 32, 6, 6)).astype(np.float32) for _ in range(3)]
+    bxs = [blocked.to_blocked(x) for x in xs]
+    for k in (2, 3):
+        got = blocked.sum({"X": bxs[:k]}, {"_blocked": frozenset({"X", "Out"})})["Out"]
+        assert np.array_equal(blocked.to_plain(got), tensor.sum({"X": xs[:k]}, {})["Out"])
+    attrs = registry.get("fused_elemwise_activation").default_attrs()
+    slots = frozenset({"X", "Y", "Out", "IntermediateOut", "Out@GRAD", "X@GRAD", "Y@GRAD"})
+    want = fused.fused_elemwise_activation({"X": xs[0], "Y": xs[1]}, attrs)
+    got = blocked.fused_elemwise_activation({"X": bxs[0], "Y": bxs[1]}, dict(attrs, _blocked=slots))
+    for slot in ("Out", "IntermediateOut"):
+        assert np.array_equal(blocked.to_plain(got[slot]), want[slot])
+    gins = {"X": xs[0], "Y": xs[1], "Out": want["Out"], "Out@GRAD": xs[2]}
+    gwant = fused.fused_elemwise_activation_grad(gins, attrs)
+    ggot = blocked.fused_elemwise_activation_grad({k: blocked.to_blocked(v) for k, v in gins.items()},
+                                                  dict(attrs, _blocked=slots))
+    for slot in ("X@GRAD", "Y@GRAD"):
+        assert np.array_equal(blocked.to_plain(ggot[slot]), gwant[slot])

@@ -21,6 +21,7 @@ order on blocked values (one per channel, over fixed runs of samples: _blocked_l
 outputs differ from those of the NCHW loops in the last bits; they do not depend on the threads."""
 import copy
 
+from ...dtypes import VarType
 from ...kernels.cpu import _onednn
 from ...ops import registry
 from ..ssa_nodes import COMPUTE
@@ -76,7 +77,7 @@ def _slots(op):
 
 
 def _candidates(block, pinned):
-    """float32 NCHW images, channels a multiple of 16, that an op writes before any op reads them
+    """float32 NCHW images (dense tensors, no LoD), channels a multiple of 16, that an op writes before any op reads them
     (not fed, nor read from a scope), not persistable nor ``pinned``."""
     read_first, written = set(), set()
     for op in block.ops:
@@ -86,8 +87,8 @@ def _candidates(block, pinned):
     for name in written - read_first - pinned:
         var = block.vars.get(name)
         shape = var.shape if var is not None else None
-        if var is not None and not var.persistable and var.dtype == "float32" and shape is not None \
-                and len(shape) == 4 and shape[1] is not None and shape[1] > 0 and shape[1] % _LANES == 0:
+        if var is not None and not var.persistable and var.dtype == "float32" and var.type == VarType.LOD_TENSOR \
+                and not var.lod_level and shape is not None and len(shape) == 4 and shape[1] is not None and shape[1] > 0 and shape[1] % _LANES == 0:
             out.add(name)
     return out
 

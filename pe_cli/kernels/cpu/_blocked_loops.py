@@ -185,6 +185,22 @@ def _bn_grad(tasks):
     return loop
 
 
+@_jit
+def global_avg_pool(x, out):
+    """out[b, cb, k] = the mean of x[b, cb, :, k]: summed in the rows' order in x's dtype, then
+    divided by their count, as _pool_loops.avg_pool sums a window of NCHW values (the same bits)."""
+    zero, count = x.dtype.type(0), x.dtype.type(x.shape[2])
+    for b in range(x.shape[0]):
+        for cb in range(x.shape[1]):
+            acc = out[b, cb]
+            acc[:] = zero
+            for s in range(x.shape[2]):
+                for k in range(x.shape[3]):
+                    acc[uintp(k)] += x[b, cb, uintp(s), uintp(k)]
+            for k in range(x.shape[3]):
+                acc[uintp(k)] = acc[uintp(k)] / count
+
+
 # the twins (tests/kernels/test_twins.py: separate functions in numba's cache); loops never fused
 # into one: each reads what the one before wrote through its tasks' helpers
 bn_forward = njit(cache=True, nogil=True)(_bn_forward(range))

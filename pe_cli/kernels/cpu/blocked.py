@@ -16,7 +16,7 @@ same numbers as that kernel, more slowly.
 """
 import numpy as np
 
-from . import _onednn, fused, nn
+from . import _onednn, fused, nn, tensor
 from ._numba import is_float, lazy, parallel_parts, twin
 from ..common import ConvGeometry
 from ._onednn import DIFF_DST, DIFF_SRC, DST, LANES, SRC, blocked_shape, plain_shape
@@ -39,8 +39,13 @@ def to_plain(value):
 def _through_plain(kernel, ins, attrs):
     """``kernel`` (an NCHW kernel) on the blocked slots converted to NCHW, its blocked outputs back."""
     slots = attrs["_blocked"]
-    outs = kernel({k: to_plain(v) if k in slots and v is not None else v for k, v in ins.items()}, attrs)
-    return {k: to_blocked(v) if k in slots and v is not None else v for k, v in outs.items()}
+
+    def convert(values, slot, to):
+        if slot not in slots or values is None:
+            return values
+        return [to(v) for v in values] if isinstance(values, list) else to(values)
+    outs = kernel({k: convert(v, k, to_plain) for k, v in ins.items()}, attrs)
+    return {k: convert(v, k, to_blocked) for k, v in outs.items()}
 
 
 # -- conv2d (oneDNN) --------------------------------------------------------------------------------
@@ -86,11 +91,11 @@ def conv2d_grad_filter(ins, attrs):
     return _through_plain(nn.conv2d_grad_filter, ins, attrs)
 
 
-# -- batch norm with relu, in training ----------------------------------------------------------------
+# -- batch norm (with relu: fused_batch_norm_act), in training --------------------------------------
 
 def _loops_apply(ins, attrs, *slots):
-    """_blocked_loops.py runs it: relu, training, float arrays of one dtype."""
-    return attrs["act_type"] == "relu" and not attrs["is_test"] and not attrs["use_global_stats"] and \
+    """_blocked_loops.py runs it: training, float arrays of one dtype, no activation or relu."""
+    return attrs.get("act_type", "relu") == "relu" and not attrs["is_test"] and not attrs["use_global_stats"] and \
         is_float(*(ins[k] for k in slots))
 
 
@@ -100,31 +105,91 @@ def _rows(value):
     return value.reshape(n, cb, h * w, lanes)
 
 
-def fused_batch_norm_act(ins, attrs):
+def _bn(ins, attrs, relu, plain):
     x = ins["X"]
     if not _loops_apply(ins, attrs, "X", "Scale", "Bias"):
-        return _through_plain(fused.fused_batch_norm_act, ins, attrs)
+        return _through_plain(plain, ins, attrs)
     c = x.shape[1] * x.shape[4]
     y = np.empty(x.shape, x.dtype)
     m, v, inv_std = np.empty(c), np.empty(c), np.empty(c)
     args = (_rows(np.ascontiguousarray(x)), ins["Scale"], ins["Bias"], float(attrs["epsilon"]), _rows(y), m, v,
-            inv_std, True)
+            inv_std, relu)
     twin(_loops().bn_forward, _loops().bn_forward_parallel, parallel_parts(x.size) > 1, *args)(*args)
     return nn.bn_training_outputs(ins, attrs, y, m, v, inv_std)
 
 
-def fused_batch_norm_act_grad(ins, attrs):
+def _bn_grad(ins, attrs, relu, plain):
     x, scale = ins["X"], ins["Scale"]
-    if not _loops_apply(ins, attrs, "X", "Scale", "Y", "Y@GRAD", "SavedMean", "SavedVariance"):
-        return _through_plain(fused.fused_batch_norm_act_grad, ins, attrs)
+    out = "Y" if relu else "Y@GRAD"         # what relu's mask reads (nothing without relu)
+    if not _loops_apply(ins, attrs, "X", "Scale", out, "Y@GRAD", "SavedMean", "SavedVariance"):
+        return _through_plain(plain, ins, attrs)
     c = x.shape[1] * x.shape[4]
     dx, dscale, dbias = np.empty(x.shape, x.dtype), np.empty(c), np.empty(c)
-    args = tuple(_rows(np.ascontiguousarray(ins[k])) for k in ("X", "Y@GRAD", "Y")) + (
+    args = tuple(_rows(np.ascontiguousarray(ins[k])) for k in ("X", "Y@GRAD", out)) + (
         scale, ins["SavedMean"].astype(np.float64), ins["SavedVariance"].astype(np.float64), _rows(dx), dscale,
-        dbias, True)
+        dbias, relu)
     twin(_loops().bn_grad, _loops().bn_grad_parallel, parallel_parts(x.size) > 1, *args)(*args)
     return {"X@GRAD": dx, "Scale@GRAD": dscale.astype(scale.dtype), "Bias@GRAD": dbias.astype(scale.dtype)}
 
 
-__all__ = ["blocked_shape", "conv2d", "conv2d_grad", "conv2d_grad_filter", "conv2d_grad_input", "fused_batch_norm_act",
-           "fused_batch_norm_act_grad", "to_blocked", "to_plain"]
+def batch_norm(ins, attrs):
+    return _bn(ins, attrs, False, nn.batch_norm)
+
+
+def batch_norm_grad(ins, attrs):
+    return _bn_grad(ins, attrs, False, nn.batch_norm_grad)
+
+
+def fused_batch_norm_act(ins, attrs):
+    return _bn(ins, attrs, True, fused.fused_batch_norm_act)
+
+
+def fused_batch_norm_act_grad(ins, attrs):
+    return _bn_grad(ins, attrs, True, fused.fused_batch_norm_act_grad)
+
+
+# -- global average pooling ------------------------------------------------------------------------
+
+def pool2d(ins, attrs):
+    x = ins["X"]
+    if "X" not in attrs["_blocked"] or not is_float(x):
+        return _through_plain(nn.pool2d, ins, attrs)
+    n, cb, h, w, lanes = x.shape
+    out = np.empty((n, cb, lanes), x.dtype)
+    _loops().global_avg_pool(_rows(np.ascontiguousarray(x)), out)
+    return {"Out": out.reshape(n, cb * lanes, 1, 1)}
+
+
+def pool2d_grad(ins, attrs):
+    """X@GRAD: each channel's Out@GRAD over the count of X's positions, at every position (the NCHW
+    loops' bits: they add it to zero)."""
+    x, dout = ins["X"], ins["Out@GRAD"]
+    if "X@GRAD" not in attrs["_blocked"] or not is_float(dout):
+        return _through_plain(nn.pool2d_grad, ins, attrs)
+    n, cb, h, w, lanes = x.shape
+    g = dout.reshape(n, cb, 1, 1, lanes) / dout.dtype.type(h * w)
+    return {"X@GRAD": np.ascontiguousarray(np.broadcast_to(g, x.shape))}
+
+
+# -- elementwise on values of one shape (registry.one_shape_blocked) ----------------------------------
+
+def _one_shape(kernel):
+    """``kernel`` as it is: on arrays of one shape it computes element by element, in any layout (the
+    NCHW kernel through NCHW copies where the shapes differ at run time)."""
+    def run(ins, attrs):
+        values = [v for v in ins.values() for v in (v if isinstance(v, list) else [v]) if v is not None]
+        if all(isinstance(v, np.ndarray) and v.shape == values[0].shape for v in values):
+            return kernel(ins, attrs)
+        return _through_plain(kernel, ins, attrs)
+    run.__name__ = kernel.__name__
+    return run
+
+
+sum = _one_shape(tensor.sum)
+fused_elemwise_activation = _one_shape(fused.fused_elemwise_activation)
+fused_elemwise_activation_grad = _one_shape(fused.fused_elemwise_activation_grad)
+
+
+__all__ = ["batch_norm", "batch_norm_grad", "blocked_shape", "conv2d", "conv2d_grad", "conv2d_grad_filter",
+           "conv2d_grad_input", "fused_batch_norm_act", "fused_batch_norm_act_grad", "fused_elemwise_activation",
+           "fused_elemwise_activation_grad", "pool2d", "pool2d_grad", "sum", "to_blocked", "to_plain"]
