@@ -76,10 +76,9 @@ def _infer_conv2d(ctx):
 
 def _conv_blocked(op):
     """conv2d's slots that may hold blocked values, each alone (its oneDNN kernel converts any other
-    layout): NCHW, one group. An input too narrow for oneDNN (_onednn.MIN_CHANNELS: a network's
-    first convolution, on 1 or 3 channels) runs pe's own kernel; its output side may still be
-    blocked (converted after it, for the batch norm and the blocks that follow: one conversion
-    there, not the next convolution's)."""
+    layout): NCHW, one group. Of a convolution on an input too narrow for oneDNN's input gradient
+    (_onednn.MIN_CHANNELS: a network's first layer, on 1 or 3 channels), the output side only: its
+    forward pass and filter gradient run on oneDNN then (kernels/cpu/blocked.py)."""
     x = op.block.var(op.input("Input")[0]).shape if op.input("Input") else None
     if op.attrs["data_format"] != "NCHW" or op.attrs["groups"] != 1 or op.attrs["fuse_relu_before_depthwise_conv"] \
             or not x or len(x) != 4 or x[1] is None:

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from pe_cli.kernels.cpu import _numba, _onednn, blocked, fused, nn, tensor, threads
+from pe_cli.kernels.common import ConvGeometry
 from pe_cli.ops import registry
 
 rng = np.random.default_rng(3)
@@ -86,17 +87,23 @@ def test_conv2d_where_onednn_does_not_apply_runs_the_nchw_kernel_through_convers
     assert got.shape == (3, 1, 6, 6, 16) and np.array_equal(blocked.to_plain(got), want)
 
 
-def test_a_first_convolution_on_3_channels_gives_its_output_blocked():
-    x = rng.normal(size=(4, 3, 9, 9)).astype(np.float32)       # too narrow for oneDNN: pe's own kernel
+@needs_onednn
+def test_a_first_convolution_on_3_channels_runs_on_onednn_where_its_output_is_blocked():
+    x = rng.normal(size=(4, 3, 9, 9)).astype(np.float32)
     w = rng.normal(size=(16, 3, 3, 3)).astype(np.float32)
     attrs = _conv_attrs(paddings=[1, 1])
-    want = nn.conv2d({"Input": x, "Filter": w}, attrs)["Output"]
+    geo = ConvGeometry(x.shape, w.shape, attrs)
     got = blocked.conv2d({"Input": x, "Filter": w}, dict(attrs, _blocked=frozenset({"Output"})))["Output"]
-    assert np.array_equal(got, blocked.to_blocked(want))
-    dout = rng.normal(size=want.shape).astype(np.float32)
+    assert np.array_equal(got, blocked.to_blocked(_onednn.conv2d(x, w, geo)))     # oneDNN's, not pe's own
+    np.testing.assert_allclose(blocked.to_plain(got), nn.conv2d({"Input": x, "Filter": w}, attrs)["Output"],
+                               rtol=1e-4, atol=1e-4)
+    dout = rng.normal(size=(4, 16, 9, 9)).astype(np.float32)
     dw = blocked.conv2d_grad_filter({"Input": x, "Filter": w, "Output@GRAD": blocked.to_blocked(dout)},
                                     dict(attrs, _blocked=frozenset({"Output@GRAD"})))["Filter@GRAD"]
-    assert np.array_equal(dw, nn.conv2d_grad_filter({"Input": x, "Filter": w, "Output@GRAD": dout}, attrs)["Filter@GRAD"])
+    np.testing.assert_allclose(dw, nn.conv2d_grad_filter({"Input": x, "Filter": w, "Output@GRAD": dout}, attrs)
+                               ["Filter@GRAD"], rtol=1e-4, atol=1e-3)
+    plain = blocked.conv2d({"Input": x, "Filter": w}, dict(attrs, _blocked=frozenset()))["Output"]
+    assert np.array_equal(plain, nn.conv2d({"Input": x, "Filter": w}, attrs)["Output"])    # NCHW: pe's own
 
 
 # batch norm: fused_batch_norm_act (relu) and batch_norm, against their NCHW kernels

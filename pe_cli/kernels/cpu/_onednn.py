@@ -226,11 +226,11 @@ def library():
 MIN_CHANNELS = 8
 
 
-def applies(x, w, *arrays):
+def applies(x, w, *arrays, min_channels=None):
     """oneDNN runs this convolution of Input ``x`` (NCHW or blocked) by Filter ``w``: float32 arrays,
-    MIN_CHANNELS input channels a group (the filter's dim 1), the library loaded."""
+    ``min_channels`` (MIN_CHANNELS) input channels a group (the filter's dim 1), the library loaded."""
     return (x.dtype == np.float32 and w.dtype == np.float32 and all(a.dtype == np.float32 for a in arrays)
-            and w.shape[1] >= MIN_CHANNELS and library() is not None)
+            and w.shape[1] >= (MIN_CHANNELS if min_channels is None else min_channels) and library() is not None)
 
 
 def _geometry(geo):

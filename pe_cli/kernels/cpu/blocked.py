@@ -53,16 +53,22 @@ def _through_plain(kernel, ins, attrs):
 _ARGS = ((SRC, "Input"), (DST, "Output"), (DIFF_DST, "Output@GRAD"), (DIFF_SRC, "Input@GRAD"))
 
 
-def _conv_call(ins, attrs):
-    """(oneDNN's arguments held blocked, the geometry), and whether oneDNN takes the call."""
+def _conv_call(ins, attrs, narrow=False):
+    """(oneDNN's arguments held blocked, the geometry), and whether oneDNN takes the call. ``narrow``:
+    a call that gives no input gradient takes an input of any width when its output side is blocked:
+    on a first layer's 3 channels, oneDNN writing blocked values took 0.37 ms where pe's own kernel
+    and the conversion took 1.34, forward and filter gradient alike ([64, 3, 32x32] -> 16 channels,
+    2 threads, Xeon VM, 2026-11-25)."""
     x, slots = ins["Input"], attrs["_blocked"]
     blocked = frozenset(arg for arg, slot in _ARGS if slot in slots)
     geo = ConvGeometry(plain_shape(x, SRC in blocked), ins["Filter"].shape, attrs)
-    return blocked, geo, _onednn.applies(x, ins["Filter"], *(ins[k] for k in ("Output@GRAD",) if k in ins))
+    wide = 1 if narrow and blocked & {DST, DIFF_DST} else None
+    return blocked, geo, _onednn.applies(x, ins["Filter"], *(ins[k] for k in ("Output@GRAD",) if k in ins),
+                                         min_channels=wide)
 
 
 def conv2d(ins, attrs):
-    blocked, geo, applies = _conv_call(ins, attrs)
+    blocked, geo, applies = _conv_call(ins, attrs, narrow=True)
     if applies and (out := _onednn.conv2d(ins["Input"], ins["Filter"], geo, blocked)) is not None:
         return {"Output": out}
     return _through_plain(nn.conv2d, ins, attrs)
@@ -84,7 +90,7 @@ def conv2d_grad_input(ins, attrs):
 
 
 def conv2d_grad_filter(ins, attrs):
-    blocked, geo, applies = _conv_call(ins, attrs)
+    blocked, geo, applies = _conv_call(ins, attrs, narrow=True)
     x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
     if applies and (dw := _onednn.grad_filter(x, dout, geo, w.shape, blocked)) is not None:
         return {"Filter@GRAD": dw}
