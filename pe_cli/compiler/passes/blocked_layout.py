@@ -5,20 +5,24 @@ converted from and back to NCHW by every convolution (pe_cli/kernels/cpu/blocked
 It runs on CPU devices where oneDNN is loaded, when the BuildStrategy's ``fuse_bn_act_ops`` is on:
 with the passes over the SSA graph (``blocked_layout``, 2+ devices), and on a single-device
 CompiledProgram's plan (``marks``, pe_cli/executor/executor.py). It goes with that option because
-its op is fused_batch_norm_act, whose input a convolution writes and whose output a convolution
-reads in a ResNet's block (conv -> batch norm -> relu -> conv).
+the values it holds are a ResNet's: conv -> batch norm (+ relu) -> conv, and the residual stream
+between blocks (a batch norm, the add + relu, the gradients' sum, the global average pooling).
 The registry says which slots of an op type may hold blocked values (``register(blocked=...)``);
 a value is held blocked when:
-  - it is a float32 NCHW image whose channels are a multiple of 16, written by an op (not fed, nor
-    read from a scope), not persistable, fetched or skipped, nor used in a sub-block;
+  - it is a dense float32 NCHW image whose channels are a multiple of 16, written by an op (not
+    fed, nor read from a scope), not persistable, fetched or skipped, nor used in a sub-block;
   - every op that reads or writes it takes it blocked in that slot, and the other values of that
-    slot's group are blocked too (a batch norm's X, Y and their gradients are one group).
-The marked compute node is a copy (same id) with ``attrs['blocked']``, the set of its slots held
-blocked; its step runs the op's blocked kernel.
+    slot's group are blocked too (a batch norm's X, Y and their gradients are one group; so are
+    all the values of an elementwise op, registry.one_shape_blocked).
+Groups make one NCHW value spread: a value that must stay NCHW keeps its whole group NCHW, and
+through them their other groups. The marked compute node is a copy (same id) with
+``attrs['blocked']``, the set of its slots held blocked; its step runs the op's blocked kernel.
 
-The numbers: a convolution's are oneDNN's in either layout. The batch norm's sums run in another
-order on blocked values (one per channel, over fixed runs of samples: _blocked_loops.py), so its
-outputs differ from those of the NCHW loops in the last bits; they do not depend on the threads."""
+The numbers: the elementwise ops' and the pooling's are the NCHW kernels' bits; a convolution's
+are oneDNN's in either layout (an input gradient from and to blocked values may run another
+implementation: float32 rounding). The batch norm's sums run in another order on blocked values
+(one per channel, over fixed runs of samples: _blocked_loops.py), so its outputs differ from those
+of the NCHW loops in the last bits; they do not depend on the threads."""
 import copy
 
 from ...dtypes import VarType
