@@ -63,8 +63,8 @@ def _grad(g):
     g.op("fused_elemwise_activation_grad", ins, {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")}, g.attrs)
 
 
-register("fused_elemwise_activation", kernel_module="fused", blocked=one_shape_blocked, inputs=["X", "Y"], outputs=["Out", "IntermediateOut"],
-         attrs=_ATTRS, infer=_infer, grad=_grad, grad_reads=("X", "Y", "IntermediateOut", "Out"),
+register("fused_elemwise_activation", kernel_module="fused", inputs=["X", "Y"], outputs=["Out", "IntermediateOut"],
+         blocked=one_shape_blocked, attrs=_ATTRS, infer=_infer, grad=_grad, grad_reads=("X", "Y", "IntermediateOut", "Out"),
          doc="IntermediateOut = X + Y (Y broadcast into X from dim `axis`); Out = act(IntermediateOut), "
              "act = functor_list[0]. Made by the fuse_elewise_add_act_ops pass.")
 _infer_grads = grads_like({"X@GRAD": "X", "Y@GRAD": "Y"})

@@ -166,11 +166,11 @@ def _grad_pool2d(g):
 
 
 def _pool_blocked(op):
-    """X (and its gradient) of a global average pooling (a ResNet's last layer) may be blocked, each alone."""
+    """X and its gradient, together, of a global average pooling (a ResNet's last layer) may be blocked."""
     a = op.attrs
     if not (a["global_pooling"] and a["pooling_type"] == "avg" and not a["adaptive"] and a["data_format"] == "NCHW"):
         return ()
-    return (("X",), ("X@GRAD",))
+    return (("X", "X@GRAD"),)
 
 
 register("pool2d", kernel_module="nn", grad_reads=("Out", "X"), blocked=_pool_blocked,

@@ -81,8 +81,8 @@ def _slots(op):
 
 
 def _candidates(block, pinned):
-    """float32 NCHW images (dense tensors, no LoD), channels a multiple of 16, that an op writes before any op reads them
-    (not fed, nor read from a scope), not persistable nor ``pinned``."""
+    """float32 NCHW images (dense tensors, no LoD), channels a multiple of 16, that an op writes
+    before any op reads them (not fed, nor read from a scope), not persistable nor ``pinned``."""
     read_first, written = set(), set()
     for op in block.ops:
         read_first.update(n for n in op.input_arg_names if n not in written)
@@ -92,7 +92,8 @@ def _candidates(block, pinned):
         var = block.vars.get(name)
         shape = var.shape if var is not None else None
         if var is not None and not var.persistable and var.dtype == "float32" and var.type == VarType.LOD_TENSOR \
-                and not var.lod_level and shape is not None and len(shape) == 4 and shape[1] is not None and shape[1] > 0 and shape[1] % _LANES == 0:
+                and not var.lod_level and shape is not None and len(shape) == 4 and shape[1] is not None \
+                and shape[1] > 0 and shape[1] % _LANES == 0:
             out.add(name)
     return out
 
