@@ -2,10 +2,11 @@
 [N, C/16, H, W, 16] whose innermost axis is 16 channels at one position.
 
 oneDNN's convolutions compute in that layout; on NCHW arrays each call converts its inputs to it
-and its outputs back (reorders: 14.4 of a 85 ms ResNet step, docs/PERFORMANCE.md). Where a
-convolution's output is read only by a batch norm with relu whose output a convolution reads (a
-ResNet's block), the ``onednn_blocked_layout`` pass (pe_cli/compiler/passes/blocked_layout.py)
-keeps those values, and their gradients, blocked: the op's executor step runs the kernel of this
+and its outputs back (reorders: 14.4 of a 85 ms ResNet step, docs/PERFORMANCE.md). Where only
+the ops of this module read and write a value (a ResNet's convolutions, batch norms, residual adds,
+gradient sums and global average pooling), the ``onednn_blocked_layout`` pass
+(pe_cli/compiler/passes/blocked_layout.py) keeps it, and its gradient, blocked: the op's executor
+step runs the kernel of this
 module named like its own (``registry.OpDef.kernel(device, blocked=True)``) and passes
 ``attrs['_blocked']``, the set of the op's slots that hold blocked values. Those slots are always
 given and made blocked; the others are NCHW.
