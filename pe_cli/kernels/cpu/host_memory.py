@@ -9,8 +9,8 @@ buddy allocator and PyTorch a caching allocator for the same reason; here glibc'
 - every block comes from the heap, none from mmap (``M_MMAP_MAX`` 0). The mmap threshold alone
   (32 MiB, glibc's largest) left larger blocks mapped anew each step: the wide MLP's two
   [4096, 4096] weight gradients, 64 MiB each, were faulted in (the kernel zeroing every page) in
-  every step, 6% of its time (159 -> 149 and 163 -> 154 ms, best of 5 x 8 steps, alternating;
-  2-core Xeon VM, 2026-11-25);
+  every step, 6% of its time (this setting alone: 159 -> 149 and 163 -> 154 ms, best of 5 x 8
+  steps, alternating; 2-core Xeon VM, 2026-11-25; with the next, docs/PERFORMANCE.md "Memory");
 - one heap for every thread (``M_ARENA_MAX`` 1): a thread's own arena grows in heaps of at most
   64 MiB, and glibc maps a larger block for it whatever ``M_MMAP_MAX`` says. The executors' kernels
   run on their threads; a block's allocation is a short lock in a kernel's time;
