@@ -14,7 +14,8 @@ Each configuration lives in its own worker process, started once; the driver ask
 (model by model, configuration by configuration, three repetitions), so a busy moment of the
 machine hits all of them alike. A measurement is the wall time of ``--steps`` steps after ``--warmup``
 steps, divided by the steps (the time per step a training run sees); the table keeps each
-configuration's best over the repetitions. Not the median step: with a busy process, a parallel
+configuration's best over the repetitions (the ratio pe / PyTorch within each repetition is printed
+too: on a shared machine it moves by 0.1 between repetitions minutes apart). Not the median step: with a busy process, a parallel
 configuration stalls a time slice on some steps only, and the median left those out (PyTorch on 2
 threads: median 1.0 ms, 4.1 ms a step over the run; docs/PERFORMANCE.md). The median is still
 reported, to show those stalls. Before
@@ -284,7 +285,16 @@ def busy_summary(models, results, medians):
                       "pe_default_over_pe_best": best["pe 1 dev"] / pe_best}
         if torch:
             out[model]["pe_over_torch"] = pe_best / min(torch)
+            out[model]["pe_over_torch_reps"] = ratio_per_rep(results[model])
     return out
+
+
+def ratio_per_rep(times):
+    """pe's best over PyTorch's best within each repetition (``times``: label -> one time a
+    repetition): how far the machine's noise moves the ratio between runs minutes apart."""
+    reps = min(len(t) for t in times.values())
+    return [min(t[r] for k, t in times.items() if k.startswith("pe")) /
+            min(t[r] for k, t in times.items() if k.startswith("torch")) for r in range(reps)]
 
 
 def summarize(models, configs, results, medians, losses, ceilings, n):
@@ -299,6 +309,7 @@ def summarize(models, configs, results, medians, losses, ceilings, n):
         torch = [v for k, v in best.items() if k.startswith("torch")]
         if torch:
             entry["pe_over_torch"] = pe_best / min(torch)
+            entry["pe_over_torch_reps"] = ratio_per_rep(results[model])
             if NETS.get(model, model) in GEMM_BOUND:
                 # the step's multiply-adds at the machine's matmul ceiling: no step of any framework
                 # whose GEMMs run at that speed can be faster (PyTorch's and pe's GEMMs run at the
@@ -360,6 +371,13 @@ def print_report(report, configs, thread_notes, profiles, n):
         for model, e in report["busy"].items():
             cells = "".join(f"{1e3 * e['best_median_s'][label]:16.3f}" for label in labels)
             print(f"{model + ' (' + str(report['models'][model]['batch']) + ')':<16}{cells}")
+    reps = {model: e["pe_over_torch_reps"] for model, e in report["models"].items() if "pe_over_torch_reps" in e}
+    if reps:
+        print("pe / torch within each repetition (quiet" + (", then busy" if "busy" in report else "") + "): " +
+              "; ".join(f"{model} " + " ".join(f"{r:.2f}" for r in reps[model]) +
+                        (" | " + " ".join(f"{r:.2f}" for r in report["busy"][model]["pe_over_torch_reps"])
+                         if "busy" in report and "pe_over_torch_reps" in report["busy"].get(model, {}) else "")
+                        for model in reps))
     for model, e in report["models"].items():
         if "floor_s" in e:
             print(f"{model}: its GEMMs alone at the {max(ceiling.values()):.0f} GFLOP/s ceiling take {1e3 * e['floor_s']:.3f} ms, "

@@ -97,3 +97,13 @@ def test_onednn_time_sums_the_resnets_primitives_by_kind():
     assert rows["reorder, activations, to pe's layout"][0] >= 14
     parts = [ms for kind, (*_, ms) in rows.items() if kind not in ("all", "all reorders")]
     assert abs(rows["all"][-1] - sum(parts)) < 0.05
+
+
+def test_bench_ratio_within_each_repetition_pairs_the_bests_of_that_repetition():
+    sys.path.insert(0, os.path.join(REPO, "benchmarks"))
+    try:
+        from bench_cpu import ratio_per_rep
+    finally:
+        sys.path.pop(0)
+    times = {"pe 1 dev": [1.0, 2.0], "pe 2 dev": [0.5, 3.0], "torch 1 thr": [2.0, 2.0], "torch 2 thr": [1.0, 4.0]}
+    assert ratio_per_rep(times) == [0.5, 1.0]
