@@ -15,11 +15,11 @@ Each configuration lives in its own worker process, started once; the driver ask
 machine hits all of them alike. A measurement is the wall time of ``--steps`` steps after ``--warmup``
 steps, divided by the steps (the time per step a training run sees); the table keeps each
 configuration's best over the repetitions (the ratio pe / PyTorch within each repetition is printed
-too: on a shared machine it moves by 0.1 between repetitions minutes apart). Not the median step: with a busy process, a parallel
-configuration stalls a time slice on some steps only, and the median left those out (PyTorch on 2
-threads: median 1.0 ms, 4.1 ms a step over the run; docs/PERFORMANCE.md). The median is still
-reported, to show those stalls. Before
-the first, every pe worker trains a copy of each model one step and waits for its compile helper,
+too: on a shared machine it moves by 0.1 between repetitions minutes apart). Not the median step:
+with a busy process, a parallel configuration stalls a time slice on some steps only, and the
+median left those out (PyTorch on 2 threads: median 1.0 ms, 4.1 ms a step over the run;
+docs/PERFORMANCE.md). The median is still reported, to show those stalls. Before the first, every pe
+worker trains a copy of each model one step and waits for its compile helper,
 so that no helper still compiles while another worker is timed. It also
 measures numpy's float32 matmul (1 and N threads) in the same run, as the ceiling, checks that pe's
 and PyTorch's losses match over the warm-up steps, profiles pe's steps (kernels, dispatch, data;
@@ -371,13 +371,15 @@ def print_report(report, configs, thread_notes, profiles, n):
         for model, e in report["busy"].items():
             cells = "".join(f"{1e3 * e['best_median_s'][label]:16.3f}" for label in labels)
             print(f"{model + ' (' + str(report['models'][model]['batch']) + ')':<16}{cells}")
-    reps = {model: e["pe_over_torch_reps"] for model, e in report["models"].items() if "pe_over_torch_reps" in e}
-    if reps:
-        print("pe / torch within each repetition (quiet" + (", then busy" if "busy" in report else "") + "): " +
-              "; ".join(f"{model} " + " ".join(f"{r:.2f}" for r in reps[model]) +
-                        (" | " + " ".join(f"{r:.2f}" for r in report["busy"][model]["pe_over_torch_reps"])
-                         if "busy" in report and "pe_over_torch_reps" in report["busy"].get(model, {}) else "")
-                        for model in reps))
+    per_rep = []
+    for model, e in report["models"].items():
+        phases = [e] + ([report["busy"][model]] if "busy" in report else [])
+        if all("pe_over_torch_reps" in p for p in phases):
+            per_rep.append(f"{model} " + " | ".join(" ".join(f"{r:.2f}" for r in p["pe_over_torch_reps"])
+                                                    for p in phases))
+    if per_rep:
+        print("pe / torch within each repetition (quiet" + (" | busy" if "busy" in report else "") + "): "
+              + "; ".join(per_rep))
     for model, e in report["models"].items():
         if "floor_s" in e:
             print(f"{model}: its GEMMs alone at the {max(ceiling.values()):.0f} GFLOP/s ceiling take {1e3 * e['floor_s']:.3f} ms, "
