@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-from . import _compile_child, _helper, threads
+from . import _call_types, _helper, threads
 
 _setup_lock = threading.Lock()
 _layer_ok = None        # a thread-safe numba threading layer is available (decided once)
@@ -184,7 +184,7 @@ class _Later:
                 return True
             spec = None
             if answered is None and _cacheable(loop) and self.helper.usable():
-                spec = _compile_child.spec_of(args)
+                spec = _call_types.spec_of(args)
             if spec is not None:
                 self.helper.ask(key, loop, module_name(loop), spec, first)
                 for listener in DEFERRED:

@@ -1,0 +1,57 @@
+"""The numba argument types of a loop's call, as JSON, and values of those types: what the parent
+sends the compile helper (``spec_of``, _numba.py) and what the helper compiles for
+(``stand_ins``, _compile_child.py). Nothing is unpickled."""
+import numpy as np
+
+from . import _cblas
+
+
+def spec_of(args):
+    """A JSON description of the numba types of ``args``, or None when one cannot be described
+    (a non-contiguous or unaligned array, an object numba types by value)."""
+    spec = []
+    for a in args:
+        if isinstance(a, np.ndarray):
+            if not (a.flags.c_contiguous and a.flags.aligned) or a.dtype.kind not in "biuf":
+                return None
+            spec.append(["array", a.dtype.str, a.ndim, bool(a.flags.writeable)])
+        elif isinstance(a, (bool, np.bool_)):
+            spec.append(["bool"])
+        elif isinstance(a, int):
+            if not -2 ** 63 <= a < 2 ** 63:
+                return None
+            spec.append(["int"])
+        elif isinstance(a, float):
+            spec.append(["float"])
+        elif isinstance(a, np.generic) and a.dtype.kind in "iuf":
+            spec.append(["scalar", a.dtype.str])
+        else:
+            dtype = next((d for d in (np.float32, np.float64) if a is _cblas.gemm(np.dtype(d))), None)
+            if dtype is None:
+                return None
+            spec.append(["gemm", np.dtype(dtype).str])
+    return spec
+
+
+def stand_ins(spec):
+    """Values whose numba types are those ``spec`` describes."""
+    values = []
+    for kind, *rest in spec:
+        if kind == "array":
+            dtype, ndim, writeable = rest
+            a = np.zeros((1,) * ndim, dtype=np.dtype(dtype))
+            a.flags.writeable = writeable
+            values.append(a)
+        elif kind == "bool":
+            values.append(True)
+        elif kind == "int":
+            values.append(1)
+        elif kind == "float":
+            values.append(1.0)
+        elif kind == "scalar":
+            values.append(np.dtype(rest[0]).type(1))
+        elif kind == "gemm":
+            values.append(_cblas.gemm(np.dtype(rest[0])))
+        else:
+            raise ValueError(f"unknown argument kind {kind!r}")
+    return values
