@@ -77,7 +77,7 @@ def _declare_uninferred(case, block, outputs):
 def build_program(case, out_slots, with_loss):
     """A program with data variables for every input, the op, and optionally a scalar loss
     (sum of each float output times fixed random weights) with its backward ops."""
-    from pe_cli.backward import append_backward
+    from pe_cli.training.backward import append_backward
     program = Program()
     block = program.global_block()
     names = _feed_names(case)

@@ -79,7 +79,7 @@ def test_overrides(base):
 
 
 def test_optimizers_and_schedules_are_built_from_their_classes(base):
-    from pe_cli import optimizer as O
+    from pe_cli.training import optimizer as O
     from pe_cli.run.build import build_programs
     cfg = load_config(base, ["optimizer={type: momentum, momentum: 0.9, use_nesterov: true, "
                              "learning_rate: {type: piecewise_decay, boundaries: [10], values: [0.1, 0.01]}, "

@@ -8,7 +8,7 @@ from control_flow_fd import finite_differences
 from pe_cli import fluid
 from pe_cli.errors import PeError
 from pe_cli.fluid import layers
-from pe_cli.param_attr import ParamAttr
+from pe_cli.training.param_attr import ParamAttr
 
 LENGTHS, D, H, S = [2, 4, 1], 3, 4, 2
 N, TOKENS = len(LENGTHS), sum(LENGTHS)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli.backward import append_backward
+from pe_cli.training.backward import append_backward
 from pe_cli.errors import PeError, ShapeError
 
 layers = fluid.layers

@@ -8,7 +8,7 @@ import pytest
 from pe_cli import fluid
 from pe_cli.errors import PeError
 from pe_cli.fluid import layers
-from pe_cli.param_attr import ParamAttr
+from pe_cli.training.param_attr import ParamAttr
 
 START, END, WORDS = 0, 1, 8             # word ids 2..9
 VOCAB, EMBED, HIDDEN, LEN = WORDS + 2, 16, 48, 4

@@ -14,7 +14,7 @@ import numpy as np
 
 from pe_cli import fluid
 from pe_cli.fluid import layers
-from pe_cli.param_attr import ParamAttr
+from pe_cli.training.param_attr import ParamAttr
 
 START, END, WORDS = 0, 1, 10            # word ids 2..11
 VOCAB = WORDS + 2

@@ -69,7 +69,7 @@ TRANSFORM_KEYS = {
 }
 
 OPTIMIZER_KEYS = {
-    "type": "the optimizer class of pe_cli.optimizer: SGD, Momentum, Adam, ... (case does not matter)",
+    "type": "an optimizer class of pe_cli.training.optimizer or optimizer_adaptive: SGD, Momentum, Adam, ... (case does not matter)",
     "learning_rate": "a number, or a schedule {type: exponential_decay|piecewise_decay|..., its arguments}",
     "learning_rate.type": "a learning-rate schedule function of pe_cli.layers",
     "learning_rate.<argument>": "an argument of that function",
@@ -78,7 +78,7 @@ OPTIMIZER_KEYS = {
     "regularization.regularization_coeff": "the decay coefficient",
     "grad_clip": "gradient clipping: {type: GradientClipByGlobalNorm|GradientClipByNorm|"
                  "GradientClipByValue, its arguments}",
-    "grad_clip.type": "a clip class of pe_cli.clip",
+    "grad_clip.type": "a clip class of pe_cli.training.clip",
     "grad_clip.<argument>": "an argument of that class (clip_norm, max, min)",
     "<argument>": "any other argument of the optimizer class (momentum, beta1, epsilon, ...)",
 }

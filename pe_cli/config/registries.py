@@ -3,18 +3,19 @@
 - layer types: the layer functions exported by ``pe_cli.layers`` (less ``data``, which feeds use,
   the learning-rate schedules, which ``optimizer.learning_rate`` uses, and the stand-ins of Fluid
   names pe lacks);
-- optimizers: the ``Optimizer`` classes of ``pe_cli.optimizer``;
+- optimizers: the ``Optimizer`` classes of ``pe_cli.training.optimizer`` and ``optimizer_adaptive``;
 - schedules: ``pe_cli.layers.learning_rate_scheduler.__all__``;
 - initializers, regularizers, clips: the classes of their modules.
 """
 import functools
 import inspect
 
-from .. import clip as C
-from .. import initializer as I
+from ..training import clip as C
+from ..training import initializer as I
 from .. import layers as L
-from .. import optimizer as O
-from .. import regularizer as R
+from ..training import optimizer as O
+from ..training import optimizer_adaptive as OA
+from ..training import regularizer as R
 from ..layers import learning_rate_scheduler as lrs
 from ..layers import readers
 from .typed import Namespace
@@ -41,7 +42,7 @@ def layers():
 
 
 def optimizers():
-    return Namespace("optimizer", _classes(O, O.Optimizer), strip=("optimizer",))
+    return Namespace("optimizer", {**_classes(O, O.Optimizer), **_classes(OA, O.Optimizer)}, strip=("optimizer",))
 
 
 def initializers():

@@ -4,7 +4,7 @@ config is checked, because their constructors are the check (e.g. a negative coe
 touch no program. Programs, optimizers and data are built by pe_cli.run.build.
 """
 from ..errors import PeError
-from ..param_attr import ParamAttr
+from ..training.param_attr import ParamAttr
 from . import registries
 from .schema import _describe
 from .typed import check_arguments, resolve

@@ -3,7 +3,7 @@
 ``calc_gradient`` is Fluid's older name for ``gradients``; both append grad ops to the targets'
 program and return the gradient variables of ``inputs`` (None where an input gets none).
 """
-from ..backward import append_backward, gradients
+from ..training.backward import append_backward, gradients
 
 __all__ = ["append_backward", "gradients", "calc_gradient"]
 

@@ -1,5 +1,5 @@
 """``paddle.fluid.clip``: gradient clipping; error clipping is not in pe yet."""
-from ..clip import (GradientClipBase, GradientClipByGlobalNorm, GradientClipByNorm,  # noqa: F401
+from ..training.clip import (GradientClipBase, GradientClipByGlobalNorm, GradientClipByNorm,  # noqa: F401
                     GradientClipByValue, append_gradient_clip_ops, set_gradient_clip)
 from .unsupported import unsupported
 

@@ -3,7 +3,7 @@
 pe's dtypes are numpy names ('float32'); ``convert_np_dtype_to_dtype_`` returns that name, which
 equals ``core.VarDesc.VarType.FP32`` and the rest, so comparisons in Fluid scripts hold.
 """
-from ..backward import grad_var_name
+from ..training.backward import grad_var_name
 from ..framework import (Block, Operator, Parameter, Program, Variable, default_main_program,  # noqa: F401
                          default_startup_program, name_scope, program_guard, switch_main_program,
                          switch_startup_program, unique_name)

@@ -1,6 +1,6 @@
 """``paddle.fluid.initializer``: pe's initializers under Fluid's names."""
-from ..initializer import *  # noqa: F401,F403
-from ..initializer import (MSRA, Constant, ConstantInitializer, Initializer, Kaiming, MSRAInitializer,  # noqa: F401
+from ..training.initializer import *  # noqa: F401,F403
+from ..training.initializer import (MSRA, Constant, ConstantInitializer, Initializer, Kaiming, MSRAInitializer,  # noqa: F401
                            Normal, NormalInitializer, NumpyArray, NumpyArrayInitializer, TruncatedNormal,
                            TruncatedNormalInitializer, Uniform, UniformInitializer, Xavier, XavierInitializer)
 from .unsupported import unsupported

@@ -1,9 +1,10 @@
 """``paddle.fluid.optimizer``: pe's optimizers under Fluid's names; the ones pe lacks raise."""
-from ..optimizer import *  # noqa: F401,F403
-from ..optimizer import __all__ as _pe_all
-from ..optimizer_more import *  # noqa: F401,F403
-from ..optimizer_more import __all__ as _more_all
-from ..optimizer_average import ModelAverage  # noqa: F401
+from ..training.averaging import *  # noqa: F401,F403
+from ..training.averaging import __all__ as _averaging
+from ..training.optimizer import *  # noqa: F401,F403
+from ..training.optimizer import __all__ as _plain
+from ..training.optimizer_adaptive import *  # noqa: F401,F403
+from ..training.optimizer_adaptive import __all__ as _adaptive
 from .unsupported import unsupported
 
 _MISSING = ["Dpsgd", "DpsgdOptimizer", "PipelineOptimizer",
@@ -11,4 +12,4 @@ _MISSING = ["Dpsgd", "DpsgdOptimizer", "PipelineOptimizer",
 for _name in _MISSING:
     globals()[_name] = unsupported(f"fluid.optimizer.{_name}")
 
-__all__ = list(_pe_all) + list(_more_all) + ["ModelAverage"] + _MISSING
+__all__ = list(_plain) + list(_adaptive) + list(_averaging) + _MISSING

@@ -1,4 +1,4 @@
 """``paddle.fluid.param_attr``."""
-from ..param_attr import ParamAttr, WeightNormParamAttr  # noqa: F401
+from ..training.param_attr import ParamAttr, WeightNormParamAttr  # noqa: F401
 
 __all__ = ["ParamAttr", "WeightNormParamAttr"]

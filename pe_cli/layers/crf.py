@@ -1,7 +1,7 @@
 """Linear-chain CRF layers with Fluid's signatures: linear_chain_crf (the training cost) and
 crf_decoding (Viterbi), sharing the transition parameter by its ParamAttr name."""
 from ..errors import PeError
-from ..param_attr import ParamAttr
+from ..training.param_attr import ParamAttr
 from .helper import LayerHelper
 
 __all__ = ["linear_chain_crf", "crf_decoding"]

@@ -2,7 +2,7 @@
 the input at learned offsets (and, modulated, scale each tap by a mask)."""
 __all__ = ["deformable_conv"]
 from ..errors import PeError
-from ..initializer import NormalInitializer
+from ..training.initializer import NormalInitializer
 from .helper import LayerHelper
 from .tensor import _as_list, _check_ints
 

@@ -8,8 +8,8 @@ from ..dtypes import convert_dtype
 from ..errors import PeError
 from ..framework import default_main_program, default_startup_program, unique_name
 from ..framework.source import layer_guard
-from ..initializer import ConstantInitializer, XavierInitializer
-from ..param_attr import ParamAttr
+from ..training.initializer import ConstantInitializer, XavierInitializer
+from ..training.param_attr import ParamAttr
 
 
 MAX_NAME_BYTES = 200      # a checkpoint file is <name>.npy: file systems allow 255 bytes

@@ -6,7 +6,7 @@ __all__ = ["l2_normalize", "label_smooth", "smooth_l1", "kldiv_loss", "margin_ra
 from ..errors import PeError
 from ..framework import unique_name
 from ..framework.variable import Variable
-from ..initializer import ConstantInitializer
+from ..training.initializer import ConstantInitializer
 from .helper import LayerHelper
 
 

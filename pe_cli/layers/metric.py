@@ -2,7 +2,7 @@
 carry no gradient."""
 __all__ = ["accuracy", "argmax", "argmin", "auc", "topk", "chunk_eval", "edit_distance"]
 from ..errors import PeError
-from ..initializer import ConstantInitializer
+from ..training.initializer import ConstantInitializer
 from .helper import LayerHelper
 
 

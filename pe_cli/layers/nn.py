@@ -2,9 +2,9 @@
 __all__ = ["fc", "mean", "scale"]
 from ..errors import PeError, ShapeError
 from ..framework.source import current_source
-from ..initializer import ConstantInitializer, NormalInitializer
+from ..training.initializer import ConstantInitializer, NormalInitializer
 from ..ops.registry import fmt_shape
-from ..param_attr import ParamAttr
+from ..training.param_attr import ParamAttr
 from .helper import LayerHelper
 
 

@@ -2,7 +2,7 @@
 parameters (names, shapes and initial values as Fluid's)."""
 __all__ = ["prelu", "instance_norm", "group_norm"]
 from ..errors import PeError
-from ..initializer import ConstantInitializer
+from ..training.initializer import ConstantInitializer
 from .helper import LayerHelper
 
 

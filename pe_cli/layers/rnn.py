@@ -2,7 +2,7 @@
 import copy
 
 from ..errors import PeError
-from ..param_attr import ParamAttr
+from ..training.param_attr import ParamAttr
 from .helper import LayerHelper
 from .nn import fc
 from .tensor import concat

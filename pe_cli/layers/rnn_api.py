@@ -9,8 +9,8 @@ import math
 
 from ..errors import ArgumentTypeError, PeError
 from ..framework.variable import Variable
-from ..initializer import UniformInitializer
-from ..param_attr import ParamAttr
+from ..training.initializer import UniformInitializer
+from ..training.param_attr import ParamAttr
 from .activation import sigmoid, tanh
 from .control_flow import less_than
 from .nn import dropout, scale

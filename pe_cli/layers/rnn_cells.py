@@ -11,7 +11,7 @@ import copy
 from ..errors import ArgumentTypeError, PeError
 from ..framework import unique_name
 from ..framework.variable import Variable
-from ..param_attr import ParamAttr
+from ..training.param_attr import ParamAttr
 from . import activation as _act
 from .control_flow import fill_constant_batch_size_like
 from .helper import LayerHelper

@@ -14,8 +14,8 @@ import numpy as np
 from ..errors import PeError
 from ..dtypes import convert_dtype
 from ..framework.variable import Variable
-from ..initializer import ConstantInitializer
-from ..param_attr import ParamAttr
+from ..training.initializer import ConstantInitializer
+from ..training.param_attr import ParamAttr
 from ..ops.tensor import values_attr
 from .helper import LayerHelper
 

@@ -13,7 +13,7 @@ from ..dtypes import convert_dtype
 from ..errors import PeError
 from ..framework import unique_name
 from ..framework.variable import Variable
-from ..initializer import ConstantInitializer
+from ..training.initializer import ConstantInitializer
 from ..shapes import range_length
 from .helper import LayerHelper
 from .tensor import _as_list, _check_ints, _elementwise, _reduce, _single, assign, expand, fill_constant, reshape

@@ -6,7 +6,7 @@ pe_cli/io/static_io.py), ``py_func`` and ``InputSpec``. Thin names only: every o
 import types
 
 from .. import layers as _layers
-from ..backward import append_backward, gradients  # noqa: F401
+from ..training.backward import append_backward, gradients  # noqa: F401
 from ..compiler import BuildStrategy, CompiledProgram, ExecutionStrategy  # noqa: F401
 from ..executor import Executor, global_scope, scope_guard  # noqa: F401
 from ..executor.parallel import ParallelExecutor  # noqa: F401
@@ -20,7 +20,7 @@ from ..framework.variable import Variable  # noqa: F401
 from ..kernels import cuda_places  # noqa: F401
 from ..layers import create_global_var, create_parameter, py_func  # noqa: F401
 from ..layers.io import static_data as data  # noqa: F401
-from ..param_attr import WeightNormParamAttr  # noqa: F401
+from ..training.param_attr import WeightNormParamAttr  # noqa: F401
 from ..places import cpu_places  # noqa: F401
 from .input_spec import InputSpec  # noqa: F401
 

@@ -21,7 +21,7 @@ from ..data import Batcher, DataError, apply_transforms, conform, load_source
 from ..data.ragged import LENGTHS_SUFFIX, Ragged
 from ..errors import PeError, ShapeError
 from ..framework import Program, program_guard, source_guard, unique_name
-from ..optimizer import SGD
+from ..training.optimizer import SGD
 
 
 # -- the model ----------------------------------------------------------------------------------

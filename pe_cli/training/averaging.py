@@ -1,4 +1,7 @@
-"""Fluid 1.x's ``ModelAverage``: the average of each parameter over a sliding window of recent
+"""Weight averaging: Fluid 1.x's ``ModelAverage``, ``ExponentialMovingAverage`` and
+``LookaheadOptimizer``, each keeping a second copy of the parameters beside the optimizer's.
+
+``ModelAverage``: the average of each parameter over a sliding window of recent
 updates, applied for evaluation and restored afterwards.
 
 Built after the training optimizer's ``minimize``: for every parameter of the default main program
@@ -10,12 +13,12 @@ parameter up and sets it to (sum_1 + sum_2 + sum_3) / (num_accumulates + old_num
 ``restore(exe)`` puts the trained values back."""
 import contextlib
 
-from . import layers
-from .framework import Program, default_main_program, program_guard, unique_name
+from .. import layers
+from ..framework import Program, default_main_program, program_guard, unique_name
 from .optimizer import _check_number, _persistable_var
-from .errors import PeError
+from ..errors import PeError
 
-__all__ = ["ModelAverage"]
+__all__ = ["ModelAverage", "ExponentialMovingAverage", "LookaheadOptimizer"]
 
 _SUMS = ("sum_1", "sum_2", "sum_3")
 _COUNTS = ("num_accumulates", "old_num_accumulates", "num_updates")
@@ -103,3 +106,150 @@ class ModelAverage:
 def _declare(block, name, shape, dtype):
     """A persistable variable ``name`` in ``block`` (the scope holds one value for every program)."""
     return block.create_var(name=name, shape=shape, dtype=dtype, persistable=True)
+
+
+class ExponentialMovingAverage:
+    """Fluid's EMA of the parameters: ``update()`` appends, to the main program, ema = decay * ema +
+    (1 - decay) * param for every parameter (``do_model_average`` not False) and a step counter;
+    ``with ema.apply(exe):`` sets each parameter to ema / (1 - decay^step) (ema itself before the
+    first step) and ``restore(exe)`` puts the trained values back. With ``thres_steps`` (a Variable)
+    the decay is min(decay, (1 + thres_steps) / (10 + thres_steps))."""
+
+    def __init__(self, decay=0.999, thres_steps=None, name=None):
+        self._decay = decay
+        self._name = name or ""
+        main = default_main_program()
+        params = [p for p in main.global_block().all_parameters() if p.do_model_average is not False]
+        self._step = layers.create_global_var([1], 0.0, "float32", persistable=True,
+                                              name=unique_name.generate(f"{self._name}@EMA_STEP_COUNTER@"))
+        self._decay_var = self._decay_of(main, thres_steps)
+        self._entries = []   # (param, ema, backup)
+        for p in params:
+            ema = layers.create_global_var(list(p.shape), 0.0, p.dtype, persistable=True,
+                                           name=unique_name.generate(f"{self._name}{p.name}.ema"))
+            # the backup lives only in the apply/restore programs: the main program's persistables
+            # (what save_persistables and fluid.save write) stay those training computes
+            backup = _Backup(unique_name.generate(f"{self._name}{p.name}.ema_tmp"), p.shape, p.dtype)
+            self._entries.append((p, ema, backup))
+        self.apply_program, self.restore_program = self._apply_programs()
+
+    def _decay_of(self, main, thres_steps):
+        with main._lr_schedule_guard():
+            decay = layers.create_global_var([1], float(self._decay), "float32", persistable=True,
+                                             name=unique_name.generate("scheduled_ema_decay_rate"))
+            if thres_steps is not None:
+                steps = layers.cast(thres_steps, "float32")
+                ramp = layers.elementwise_div(layers.scale(steps, bias=1.0), layers.scale(steps, bias=10.0))
+                layers.assign(layers.elementwise_min(ramp, layers.fill_constant([1], "float32", self._decay)), decay)
+        return decay
+
+    def _apply_programs(self):
+        apply_program, restore_program = Program(), Program()
+        with program_guard(apply_program):
+            block = apply_program.global_block()
+            step, decay = _same_var(block, self._step), _same_var(block, self._decay_var)
+            # 1 - decay^step, kept from 0 so that before the first step ema (all zeros) is used as is
+            correction = layers.elementwise_max(layers.scale(layers.elementwise_pow(decay, step), scale=-1.0, bias=1.0),
+                                                layers.fill_constant([1], "float32", 1e-30))
+            for param, ema, backup in self._entries:
+                param, ema, backup = (_same_var(block, v) for v in (param, ema, backup))
+                layers.assign(param, backup)
+                layers.assign(layers.elementwise_div(ema, layers.cast(correction, param.dtype)), param)
+        with program_guard(restore_program):
+            block = restore_program.global_block()
+            for param, _, backup in self._entries:
+                layers.assign(_same_var(block, backup), _same_var(block, param))
+        return apply_program, restore_program
+
+    def update(self):
+        """Appends the moving-average updates (and the step count) to the main program."""
+        main = default_main_program()
+        with main._optimized_guard():
+            block = main.global_block()
+            block.append_op("increment", {"X": [self._step]}, {"Out": [self._step]}, {"step": 1.0})
+            for param, ema, _ in self._entries:
+                decay = layers.cast(self._decay_var, param.dtype)
+                kept = layers.elementwise_mul(ema, decay)
+                added = layers.elementwise_mul(param, layers.scale(decay, scale=-1.0, bias=1.0))
+                layers.assign(layers.elementwise_add(kept, added), ema)
+
+    @contextlib.contextmanager
+    def apply(self, executor, need_restore=True):
+        executor.run(self.apply_program)
+        try:
+            yield
+        finally:
+            if need_restore:
+                self.restore(executor)
+
+    def restore(self, executor):
+        executor.run(self.restore_program)
+
+
+class LookaheadOptimizer:
+    """Lookahead (Fluid 1.8): ``inner_optimizer`` updates the fast weights every step; after the
+    first step the slow weights take the fast ones, and every ``k`` steps slow = alpha * fast +
+    (1 - alpha) * slow and fast = slow."""
+
+    def __init__(self, inner_optimizer, alpha=0.5, k=5):
+        if not hasattr(inner_optimizer, "minimize"):
+            raise TypeError(f"LookaheadOptimizer: inner_optimizer must be an optimizer, got {inner_optimizer!r}")
+        self.inner_optimizer = inner_optimizer
+        self.alpha = _check_number("LookaheadOptimizer", "alpha", alpha, lo=0.0, hi=1.0)
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise PeError(f"LookaheadOptimizer: k must be a positive integer, got {k!r}")
+        self.k = k
+        self.type = "lookahead"
+
+    def minimize(self, loss, startup_program=None):
+        ops, params_grads = self.inner_optimizer.minimize(loss, startup_program=startup_program)
+        main = loss.block.program
+        with main._optimized_guard():
+            step = _counter("lookahead_step")          # 1, 2, 3, ... after this step's increment
+            phase = _counter("lookahead_phase")        # 1..k, back to 0 after each k-th step
+            first = _clip01(layers.scale(step, scale=-1.0, bias=2.0))          # 1 on the first step
+            sync = _clip01(layers.scale(phase, bias=1.0 - self.k))              # 1 on every k-th step
+            layers.assign(layers.elementwise_mul(phase, layers.scale(sync, scale=-1.0, bias=1.0)), phase)
+            for param, _ in params_grads:
+                slow = layers.create_global_var(list(param.shape), 0.0, param.dtype, persistable=True,
+                                                name=unique_name.generate(f"{param.name}@SLOW"))
+                first_t, sync_t = layers.cast(first, param.dtype), layers.cast(sync, param.dtype)
+                slow_now = _blend(param, slow, first_t)
+                mixed = layers.elementwise_add(layers.scale(param, scale=self.alpha),
+                                               layers.scale(slow_now, scale=1.0 - self.alpha))
+                layers.assign(_blend(mixed, slow_now, sync_t), slow)
+                layers.assign(_blend(mixed, param, sync_t), param)
+        return ops, params_grads
+
+
+def _counter(name):
+    """A persistable float32 [1] counter, 0 at start, that the main program increments by one."""
+    var = layers.create_global_var([1], 0.0, "float32", persistable=True, name=unique_name.generate(name))
+    var.block.append_op("increment", {"X": [var]}, {"Out": [var]}, {"step": 1.0})
+    return var
+
+
+def _clip01(x):
+    """min(max(x, 0), 1) for a float32 [1] x."""
+    zero, one = layers.fill_constant([1], "float32", 0.0), layers.fill_constant([1], "float32", 1.0)
+    return layers.elementwise_min(layers.elementwise_max(x, zero), one)
+
+
+def _blend(a, b, w):
+    """w * a + (1 - w) * b for a [1] weight w of 0 or 1."""
+    return layers.elementwise_add(layers.elementwise_mul(a, w),
+                                  layers.elementwise_mul(b, layers.scale(w, scale=-1.0, bias=1.0)))
+
+
+class _Backup:
+    """A parameter's backup during apply(): a name, shape and dtype, declared in the apply and
+    restore programs only."""
+
+    def __init__(self, name, shape, dtype):
+        self.name, self.shape, self.dtype = name, shape, dtype
+
+
+def _same_var(block, var):
+    """The persistable variable ``var`` declared in another program's ``block`` (same name: the
+    scope holds one value for both)."""
+    return block.create_var(name=var.name, shape=var.shape, dtype=var.dtype, persistable=True)

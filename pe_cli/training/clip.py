@@ -13,9 +13,9 @@ import abc
 import copy
 import warnings
 
-from .errors import PeError
-from .framework import default_main_program, unique_name
-from .framework.variable import Parameter, Variable
+from ..errors import PeError
+from ..framework import default_main_program, unique_name
+from ..framework.variable import Parameter, Variable
 
 __all__ = ["GradientClipBase", "GradientClipByValue", "GradientClipByNorm", "GradientClipByGlobalNorm",
            "set_gradient_clip", "append_gradient_clip_ops"]

@@ -4,8 +4,8 @@ import math
 
 import numpy as np
 
-from .errors import PeError
-from .ops.tensor import values_attr
+from ..errors import PeError
+from ..ops.tensor import values_attr
 
 
 def _seed(seed, block):

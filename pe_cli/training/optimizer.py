@@ -2,8 +2,10 @@
 op per parameter (role Optimize). Optimizer state (moments, beta powers, the learning rate) lives in
 persistable variables initialized by the startup program, so checkpoints carry it.
 
-Names and semantics follow Fluid 1.x: ``SGD``, ``Momentum``, ``Adam``, ``Adagrad``, ``RMSProp`` (and the
-``...Optimizer`` spellings), each taking ``(learning_rate, ..., regularization=None, grad_clip=None,
+This module holds the base class and the plain-gradient family: ``SGD``, ``Momentum`` and
+``LarsMomentum`` (and the ``...Optimizer`` spellings); optimizer_adaptive.py holds those with
+per-parameter adaptive rates (Adam, ...), averaging.py the weight-averaging wrappers. Names and
+semantics follow Fluid 1.x, each taking ``(learning_rate, ..., regularization=None, grad_clip=None,
 name=None)``; ``learning_rate`` is a float or a [1] Variable (a schedule from
 ``layers.learning_rate_scheduler``)."""
 import abc
@@ -11,14 +13,14 @@ import numbers
 
 from . import clip, regularizer
 from .backward import append_backward
-from .errors import PeError
-from .framework import default_main_program, default_startup_program, unique_name
-from .framework.source import built_like
-from .framework.variable import Variable
-from .shapes import numel
+from ..errors import PeError
+from ..framework import default_main_program, default_startup_program, unique_name
+from ..framework.source import built_like
+from ..framework.variable import Variable
+from ..shapes import numel
 
-__all__ = ["Optimizer", "SGD", "SGDOptimizer", "Momentum", "MomentumOptimizer", "Adam", "AdamOptimizer",
-           "Adagrad", "AdagradOptimizer", "RMSProp", "RMSPropOptimizer"]
+__all__ = ["Optimizer", "SGD", "SGDOptimizer", "Momentum", "MomentumOptimizer", "LarsMomentum",
+           "LarsMomentumOptimizer"]
 
 
 def _check_number(owner, name, value, lo=None, hi=None, lo_open=False, hi_open=False):
@@ -165,7 +167,6 @@ class Optimizer(abc.ABC):
         return ops, params_grads
 
 
-
 def _persistable_var(program, name, shape, dtype, value, startup=None):
     """A persistable variable in ``program``, filled with ``value`` by the startup program (the
     given one, else the default one: inside ``program_guard(main, startup)`` that is ``startup``)."""
@@ -214,95 +215,8 @@ class MomentumOptimizer(Optimizer):
             {"mu": self._momentum, "use_nesterov": self._use_nesterov})
 
 
-class AdamOptimizer(Optimizer):
-    """Adam with bias correction; beta1^t and beta2^t are persistable [1] state updated by the op."""
-    type = "adam"
-
-    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, parameter_list=None,
-                 regularization=None, grad_clip=None, name=None, lazy_mode=False):
-        super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
-        self._beta1 = _check_number("AdamOptimizer", "beta1", beta1, lo=0.0, hi=1.0, hi_open=True)
-        self._beta2 = _check_number("AdamOptimizer", "beta2", beta2, lo=0.0, hi=1.0, hi_open=True)
-        self._epsilon = _check_number("AdamOptimizer", "epsilon", epsilon, lo=0.0)
-        self._lazy_mode = bool(lazy_mode)
-
-    def _create_accumulators(self, block, params):
-        for p in params:
-            self._add_accumulator("moment1", p)
-            self._add_accumulator("moment2", p)
-            self._add_accumulator("beta1_pow_acc", p, fill_value=self._beta1, shape=[1])
-            self._add_accumulator("beta2_pow_acc", p, fill_value=self._beta2, shape=[1])
-
-    def _append_optimize_op(self, block, param, grad, lr):
-        m1, m2 = self._get_accumulator("moment1", param), self._get_accumulator("moment2", param)
-        b1, b2 = self._get_accumulator("beta1_pow_acc", param), self._get_accumulator("beta2_pow_acc", param)
-        return block.append_op(
-            "adam", {"Param": [param], "Grad": [grad], "LearningRate": [lr], "Moment1": [m1], "Moment2": [m2],
-                     "Beta1Pow": [b1], "Beta2Pow": [b2]},
-            {"ParamOut": [param], "Moment1Out": [m1], "Moment2Out": [m2], "Beta1PowOut": [b1],
-             "Beta2PowOut": [b2]},
-            {"beta1": self._beta1, "beta2": self._beta2, "epsilon": self._epsilon, "lazy_mode": self._lazy_mode})
-
-
-class AdagradOptimizer(Optimizer):
-    """moment += grad^2; param -= lr * grad / (sqrt(moment) + epsilon)."""
-    type = "adagrad"
-
-    def __init__(self, learning_rate, epsilon=1e-6, parameter_list=None, regularization=None, grad_clip=None,
-                 name=None, initial_accumulator_value=0.0):
-        super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
-        self._epsilon = _check_number("AdagradOptimizer", "epsilon", epsilon, lo=0.0)
-        self._initial_accumulator_value = _check_number("AdagradOptimizer", "initial_accumulator_value",
-                                                        initial_accumulator_value, lo=0.0)
-
-    def _create_accumulators(self, block, params):
-        for p in params:
-            self._add_accumulator("moment", p, fill_value=self._initial_accumulator_value)
-
-    def _append_optimize_op(self, block, param, grad, lr):
-        moment = self._get_accumulator("moment", param)
-        return block.append_op(
-            "adagrad", {"Param": [param], "Grad": [grad], "Moment": [moment], "LearningRate": [lr]},
-            {"ParamOut": [param], "MomentOut": [moment]}, {"epsilon": self._epsilon})
-
-
-class RMSPropOptimizer(Optimizer):
-    """mean_square = rho * mean_square + (1 - rho) * grad^2;
-    moment = momentum * moment + lr * grad / sqrt(mean_square + epsilon)
-    (``centered``: mean_grad = rho * mean_grad + (1 - rho) * grad, and mean_square - mean_grad^2 under
-    the root); param -= moment."""
-    type = "rmsprop"
-
-    def __init__(self, learning_rate, rho=0.95, epsilon=1e-6, momentum=0.0, centered=False, parameter_list=None,
-                 regularization=None, grad_clip=None, name=None):
-        super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
-        self._rho = _check_number("RMSPropOptimizer", "rho", rho, lo=0.0, hi=1.0)
-        self._epsilon = _check_number("RMSPropOptimizer", "epsilon", epsilon, lo=0.0)
-        self._momentum = _check_number("RMSPropOptimizer", "momentum", momentum, lo=0.0)
-        self._centered = bool(centered)
-
-    def _create_accumulators(self, block, params):
-        for p in params:
-            self._add_accumulator("momentum", p)
-            self._add_accumulator("mean_square", p)
-            self._add_accumulator("mean_grad", p)
-
-    def _append_optimize_op(self, block, param, grad, lr):
-        mom, ms = self._get_accumulator("momentum", param), self._get_accumulator("mean_square", param)
-        mg = self._get_accumulator("mean_grad", param)
-        return block.append_op(
-            "rmsprop", {"Param": [param], "Grad": [grad], "Moment": [mom], "MeanSquare": [ms], "MeanGrad": [mg],
-                        "LearningRate": [lr]},
-            {"ParamOut": [param], "MomentOut": [mom], "MeanSquareOut": [ms], "MeanGradOut": [mg]},
-            {"decay": self._rho, "epsilon": self._epsilon, "momentum": self._momentum,
-             "centered": self._centered})
-
-
 SGD = SGDOptimizer
 Momentum = MomentumOptimizer
-Adam = AdamOptimizer
-Adagrad = AdagradOptimizer
-RMSProp = RMSPropOptimizer
 
 
 def _first_readers(block):
@@ -312,3 +226,27 @@ def _first_readers(block):
         for name in op.input_arg_names:
             readers.setdefault(name, op)
     return readers
+
+
+class LarsMomentumOptimizer(MomentumOptimizer):
+    """Momentum with a layer-wise rate: local_lr = lr * lars_coeff * ||param|| / (||grad|| +
+    lars_weight_decay * ||param||) (lr when a norm is 0); velocity = momentum * velocity +
+    local_lr * (grad + lars_weight_decay * param); param -= velocity."""
+    type = "lars_momentum"
+
+    def __init__(self, learning_rate, momentum, lars_coeff=0.001, lars_weight_decay=0.0005, parameter_list=None,
+                 regularization=None, grad_clip=None, name=None):
+        super().__init__(learning_rate, momentum, parameter_list, False, regularization, grad_clip, name)
+        self._lars_coeff = _check_number("LarsMomentumOptimizer", "lars_coeff", lars_coeff, lo=0.0)
+        self._lars_weight_decay = _check_number("LarsMomentumOptimizer", "lars_weight_decay", lars_weight_decay,
+                                                lo=0.0)
+
+    def _append_optimize_op(self, block, param, grad, lr):
+        velocity = self._get_accumulator("velocity", param)
+        return block.append_op(
+            "lars_momentum", {"Param": [param], "Grad": [grad], "Velocity": [velocity], "LearningRate": [lr]},
+            {"ParamOut": [param], "VelocityOut": [velocity]},
+            {"mu": self._momentum, "lars_coeff": self._lars_coeff, "lars_weight_decay": self._lars_weight_decay})
+
+
+LarsMomentum = LarsMomentumOptimizer

@@ -1,16 +1,95 @@
-"""Fluid 1.x's further optimizers: ``Adamax``, ``Adadelta``, ``DecayedAdagrad``, ``Ftrl``, ``Lamb`` and ``LarsMomentum`` (and the
-``...Optimizer`` spellings), each one update op per parameter like those of ``optimizer.py``."""
-import contextlib
+"""Optimizers whose step adapts per parameter from running statistics of its gradients: ``Adam``,
+``Adagrad``, ``RMSProp``, ``Adamax``, ``Adadelta``, ``DecayedAdagrad``, ``Ftrl`` and ``Lamb`` (and the
+``...Optimizer`` spellings), each one update op per parameter on the base class of optimizer.py."""
+from .optimizer import Optimizer, _check_number
 
-from . import layers
-from .framework import Program, default_main_program, program_guard, unique_name
-from .errors import PeError
-from .optimizer import AdamOptimizer, MomentumOptimizer, Optimizer, _check_number
+__all__ = ["Adam", "AdamOptimizer", "Adagrad", "AdagradOptimizer", "RMSProp", "RMSPropOptimizer",
+           "Adamax", "AdamaxOptimizer", "Adadelta", "AdadeltaOptimizer", "DecayedAdagrad",
+           "DecayedAdagradOptimizer", "Ftrl", "FtrlOptimizer", "Lamb", "LambOptimizer"]
 
-__all__ = ["Adamax", "AdamaxOptimizer", "Adadelta", "AdadeltaOptimizer", "DecayedAdagrad",
-           "DecayedAdagradOptimizer", "Ftrl", "FtrlOptimizer", "Lamb",
-           "LambOptimizer", "LarsMomentum", "LarsMomentumOptimizer",
-           "ExponentialMovingAverage", "LookaheadOptimizer"]
+
+class AdamOptimizer(Optimizer):
+    """Adam with bias correction; beta1^t and beta2^t are persistable [1] state updated by the op."""
+    type = "adam"
+
+    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, parameter_list=None,
+                 regularization=None, grad_clip=None, name=None, lazy_mode=False):
+        super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
+        self._beta1 = _check_number("AdamOptimizer", "beta1", beta1, lo=0.0, hi=1.0, hi_open=True)
+        self._beta2 = _check_number("AdamOptimizer", "beta2", beta2, lo=0.0, hi=1.0, hi_open=True)
+        self._epsilon = _check_number("AdamOptimizer", "epsilon", epsilon, lo=0.0)
+        self._lazy_mode = bool(lazy_mode)
+
+    def _create_accumulators(self, block, params):
+        for p in params:
+            self._add_accumulator("moment1", p)
+            self._add_accumulator("moment2", p)
+            self._add_accumulator("beta1_pow_acc", p, fill_value=self._beta1, shape=[1])
+            self._add_accumulator("beta2_pow_acc", p, fill_value=self._beta2, shape=[1])
+
+    def _append_optimize_op(self, block, param, grad, lr):
+        m1, m2 = self._get_accumulator("moment1", param), self._get_accumulator("moment2", param)
+        b1, b2 = self._get_accumulator("beta1_pow_acc", param), self._get_accumulator("beta2_pow_acc", param)
+        return block.append_op(
+            "adam", {"Param": [param], "Grad": [grad], "LearningRate": [lr], "Moment1": [m1], "Moment2": [m2],
+                     "Beta1Pow": [b1], "Beta2Pow": [b2]},
+            {"ParamOut": [param], "Moment1Out": [m1], "Moment2Out": [m2], "Beta1PowOut": [b1],
+             "Beta2PowOut": [b2]},
+            {"beta1": self._beta1, "beta2": self._beta2, "epsilon": self._epsilon, "lazy_mode": self._lazy_mode})
+
+
+class AdagradOptimizer(Optimizer):
+    """moment += grad^2; param -= lr * grad / (sqrt(moment) + epsilon)."""
+    type = "adagrad"
+
+    def __init__(self, learning_rate, epsilon=1e-6, parameter_list=None, regularization=None, grad_clip=None,
+                 name=None, initial_accumulator_value=0.0):
+        super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
+        self._epsilon = _check_number("AdagradOptimizer", "epsilon", epsilon, lo=0.0)
+        self._initial_accumulator_value = _check_number("AdagradOptimizer", "initial_accumulator_value",
+                                                        initial_accumulator_value, lo=0.0)
+
+    def _create_accumulators(self, block, params):
+        for p in params:
+            self._add_accumulator("moment", p, fill_value=self._initial_accumulator_value)
+
+    def _append_optimize_op(self, block, param, grad, lr):
+        moment = self._get_accumulator("moment", param)
+        return block.append_op(
+            "adagrad", {"Param": [param], "Grad": [grad], "Moment": [moment], "LearningRate": [lr]},
+            {"ParamOut": [param], "MomentOut": [moment]}, {"epsilon": self._epsilon})
+
+
+class RMSPropOptimizer(Optimizer):
+    """mean_square = rho * mean_square + (1 - rho) * grad^2;
+    moment = momentum * moment + lr * grad / sqrt(mean_square + epsilon)
+    (``centered``: mean_grad = rho * mean_grad + (1 - rho) * grad, and mean_square - mean_grad^2 under
+    the root); param -= moment."""
+    type = "rmsprop"
+
+    def __init__(self, learning_rate, rho=0.95, epsilon=1e-6, momentum=0.0, centered=False, parameter_list=None,
+                 regularization=None, grad_clip=None, name=None):
+        super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
+        self._rho = _check_number("RMSPropOptimizer", "rho", rho, lo=0.0, hi=1.0)
+        self._epsilon = _check_number("RMSPropOptimizer", "epsilon", epsilon, lo=0.0)
+        self._momentum = _check_number("RMSPropOptimizer", "momentum", momentum, lo=0.0)
+        self._centered = bool(centered)
+
+    def _create_accumulators(self, block, params):
+        for p in params:
+            self._add_accumulator("momentum", p)
+            self._add_accumulator("mean_square", p)
+            self._add_accumulator("mean_grad", p)
+
+    def _append_optimize_op(self, block, param, grad, lr):
+        mom, ms = self._get_accumulator("momentum", param), self._get_accumulator("mean_square", param)
+        mg = self._get_accumulator("mean_grad", param)
+        return block.append_op(
+            "rmsprop", {"Param": [param], "Grad": [grad], "Moment": [mom], "MeanSquare": [ms], "MeanGrad": [mg],
+                        "LearningRate": [lr]},
+            {"ParamOut": [param], "MomentOut": [mom], "MeanSquareOut": [ms], "MeanGradOut": [mg]},
+            {"decay": self._rho, "epsilon": self._epsilon, "momentum": self._momentum,
+             "centered": self._centered})
 
 
 class AdamaxOptimizer(Optimizer):
@@ -154,177 +233,11 @@ class LambOptimizer(AdamOptimizer):
              "weight_decay": 0.0 if excluded else self._weight_decay})
 
 
-class LarsMomentumOptimizer(MomentumOptimizer):
-    """Momentum with a layer-wise rate: local_lr = lr * lars_coeff * ||param|| / (||grad|| +
-    lars_weight_decay * ||param||) (lr when a norm is 0); velocity = momentum * velocity +
-    local_lr * (grad + lars_weight_decay * param); param -= velocity."""
-    type = "lars_momentum"
-
-    def __init__(self, learning_rate, momentum, lars_coeff=0.001, lars_weight_decay=0.0005, parameter_list=None,
-                 regularization=None, grad_clip=None, name=None):
-        super().__init__(learning_rate, momentum, parameter_list, False, regularization, grad_clip, name)
-        self._lars_coeff = _check_number("LarsMomentumOptimizer", "lars_coeff", lars_coeff, lo=0.0)
-        self._lars_weight_decay = _check_number("LarsMomentumOptimizer", "lars_weight_decay", lars_weight_decay,
-                                                lo=0.0)
-
-    def _append_optimize_op(self, block, param, grad, lr):
-        velocity = self._get_accumulator("velocity", param)
-        return block.append_op(
-            "lars_momentum", {"Param": [param], "Grad": [grad], "Velocity": [velocity], "LearningRate": [lr]},
-            {"ParamOut": [param], "VelocityOut": [velocity]},
-            {"mu": self._momentum, "lars_coeff": self._lars_coeff, "lars_weight_decay": self._lars_weight_decay})
-
-
-class ExponentialMovingAverage:
-    """Fluid's EMA of the parameters: ``update()`` appends, to the main program, ema = decay * ema +
-    (1 - decay) * param for every parameter (``do_model_average`` not False) and a step counter;
-    ``with ema.apply(exe):`` sets each parameter to ema / (1 - decay^step) (ema itself before the
-    first step) and ``restore(exe)`` puts the trained values back. With ``thres_steps`` (a Variable)
-    the decay is min(decay, (1 + thres_steps) / (10 + thres_steps))."""
-
-    def __init__(self, decay=0.999, thres_steps=None, name=None):
-        self._decay = decay
-        self._name = name or ""
-        main = default_main_program()
-        params = [p for p in main.global_block().all_parameters() if p.do_model_average is not False]
-        self._step = layers.create_global_var([1], 0.0, "float32", persistable=True,
-                                              name=unique_name.generate(f"{self._name}@EMA_STEP_COUNTER@"))
-        self._decay_var = self._decay_of(main, thres_steps)
-        self._entries = []   # (param, ema, backup)
-        for p in params:
-            ema = layers.create_global_var(list(p.shape), 0.0, p.dtype, persistable=True,
-                                           name=unique_name.generate(f"{self._name}{p.name}.ema"))
-            # the backup lives only in the apply/restore programs: the main program's persistables
-            # (what save_persistables and fluid.save write) stay those training computes
-            backup = _Backup(unique_name.generate(f"{self._name}{p.name}.ema_tmp"), p.shape, p.dtype)
-            self._entries.append((p, ema, backup))
-        self.apply_program, self.restore_program = self._apply_programs()
-
-    def _decay_of(self, main, thres_steps):
-        with main._lr_schedule_guard():
-            decay = layers.create_global_var([1], float(self._decay), "float32", persistable=True,
-                                             name=unique_name.generate("scheduled_ema_decay_rate"))
-            if thres_steps is not None:
-                steps = layers.cast(thres_steps, "float32")
-                ramp = layers.elementwise_div(layers.scale(steps, bias=1.0), layers.scale(steps, bias=10.0))
-                layers.assign(layers.elementwise_min(ramp, layers.fill_constant([1], "float32", self._decay)), decay)
-        return decay
-
-    def _apply_programs(self):
-        apply_program, restore_program = Program(), Program()
-        with program_guard(apply_program):
-            block = apply_program.global_block()
-            step, decay = _same_var(block, self._step), _same_var(block, self._decay_var)
-            # 1 - decay^step, kept from 0 so that before the first step ema (all zeros) is used as is
-            correction = layers.elementwise_max(layers.scale(layers.elementwise_pow(decay, step), scale=-1.0, bias=1.0),
-                                                layers.fill_constant([1], "float32", 1e-30))
-            for param, ema, backup in self._entries:
-                param, ema, backup = (_same_var(block, v) for v in (param, ema, backup))
-                layers.assign(param, backup)
-                layers.assign(layers.elementwise_div(ema, layers.cast(correction, param.dtype)), param)
-        with program_guard(restore_program):
-            block = restore_program.global_block()
-            for param, _, backup in self._entries:
-                layers.assign(_same_var(block, backup), _same_var(block, param))
-        return apply_program, restore_program
-
-    def update(self):
-        """Appends the moving-average updates (and the step count) to the main program."""
-        main = default_main_program()
-        with main._optimized_guard():
-            block = main.global_block()
-            block.append_op("increment", {"X": [self._step]}, {"Out": [self._step]}, {"step": 1.0})
-            for param, ema, _ in self._entries:
-                decay = layers.cast(self._decay_var, param.dtype)
-                kept = layers.elementwise_mul(ema, decay)
-                added = layers.elementwise_mul(param, layers.scale(decay, scale=-1.0, bias=1.0))
-                layers.assign(layers.elementwise_add(kept, added), ema)
-
-    @contextlib.contextmanager
-    def apply(self, executor, need_restore=True):
-        executor.run(self.apply_program)
-        try:
-            yield
-        finally:
-            if need_restore:
-                self.restore(executor)
-
-    def restore(self, executor):
-        executor.run(self.restore_program)
-
-
-class LookaheadOptimizer:
-    """Lookahead (Fluid 1.8): ``inner_optimizer`` updates the fast weights every step; after the
-    first step the slow weights take the fast ones, and every ``k`` steps slow = alpha * fast +
-    (1 - alpha) * slow and fast = slow."""
-
-    def __init__(self, inner_optimizer, alpha=0.5, k=5):
-        if not hasattr(inner_optimizer, "minimize"):
-            raise TypeError(f"LookaheadOptimizer: inner_optimizer must be an optimizer, got {inner_optimizer!r}")
-        self.inner_optimizer = inner_optimizer
-        self.alpha = _check_number("LookaheadOptimizer", "alpha", alpha, lo=0.0, hi=1.0)
-        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-            raise PeError(f"LookaheadOptimizer: k must be a positive integer, got {k!r}")
-        self.k = k
-        self.type = "lookahead"
-
-    def minimize(self, loss, startup_program=None):
-        ops, params_grads = self.inner_optimizer.minimize(loss, startup_program=startup_program)
-        main = loss.block.program
-        with main._optimized_guard():
-            step = _counter("lookahead_step")          # 1, 2, 3, ... after this step's increment
-            phase = _counter("lookahead_phase")        # 1..k, back to 0 after each k-th step
-            first = _clip01(layers.scale(step, scale=-1.0, bias=2.0))          # 1 on the first step
-            sync = _clip01(layers.scale(phase, bias=1.0 - self.k))              # 1 on every k-th step
-            layers.assign(layers.elementwise_mul(phase, layers.scale(sync, scale=-1.0, bias=1.0)), phase)
-            for param, _ in params_grads:
-                slow = layers.create_global_var(list(param.shape), 0.0, param.dtype, persistable=True,
-                                                name=unique_name.generate(f"{param.name}@SLOW"))
-                first_t, sync_t = layers.cast(first, param.dtype), layers.cast(sync, param.dtype)
-                slow_now = _blend(param, slow, first_t)
-                mixed = layers.elementwise_add(layers.scale(param, scale=self.alpha),
-                                               layers.scale(slow_now, scale=1.0 - self.alpha))
-                layers.assign(_blend(mixed, slow_now, sync_t), slow)
-                layers.assign(_blend(mixed, param, sync_t), param)
-        return ops, params_grads
-
-
-def _counter(name):
-    """A persistable float32 [1] counter, 0 at start, that the main program increments by one."""
-    var = layers.create_global_var([1], 0.0, "float32", persistable=True, name=unique_name.generate(name))
-    var.block.append_op("increment", {"X": [var]}, {"Out": [var]}, {"step": 1.0})
-    return var
-
-
-def _clip01(x):
-    """min(max(x, 0), 1) for a float32 [1] x."""
-    zero, one = layers.fill_constant([1], "float32", 0.0), layers.fill_constant([1], "float32", 1.0)
-    return layers.elementwise_min(layers.elementwise_max(x, zero), one)
-
-
-def _blend(a, b, w):
-    """w * a + (1 - w) * b for a [1] weight w of 0 or 1."""
-    return layers.elementwise_add(layers.elementwise_mul(a, w),
-                                  layers.elementwise_mul(b, layers.scale(w, scale=-1.0, bias=1.0)))
-
-
-class _Backup:
-    """A parameter's backup during apply(): a name, shape and dtype, declared in the apply and
-    restore programs only."""
-
-    def __init__(self, name, shape, dtype):
-        self.name, self.shape, self.dtype = name, shape, dtype
-
-
-def _same_var(block, var):
-    """The persistable variable ``var`` declared in another program's ``block`` (same name: the
-    scope holds one value for both)."""
-    return block.create_var(name=var.name, shape=var.shape, dtype=var.dtype, persistable=True)
-
-
+Adam = AdamOptimizer
+Adagrad = AdagradOptimizer
+RMSProp = RMSPropOptimizer
 Adamax = AdamaxOptimizer
 Adadelta = AdadeltaOptimizer
 DecayedAdagrad = DecayedAdagradOptimizer
 Ftrl = FtrlOptimizer
 Lamb = LambOptimizer
-LarsMomentum = LarsMomentumOptimizer

@@ -1,7 +1,7 @@
 """Weight decay: adds coeff * sign(param) (L1) or coeff * param (L2) to a gradient, as ops."""
 import abc
 
-from .framework import unique_name
+from ..framework import unique_name
 
 
 class WeightDecayRegularizer(abc.ABC):

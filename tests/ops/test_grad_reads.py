@@ -5,7 +5,7 @@ from collections import defaultdict
 import pytest
 
 from op_test import build_program
-from pe_cli import backward
+from pe_cli.training import backward
 from pe_cli.ops import registry
 from tests.ops.test_ops import GRAD_CASES
 
