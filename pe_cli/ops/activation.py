@@ -4,7 +4,7 @@ softmax and log_softmax (normalised along ``axis``) are registered here by hand.
 import numbers
 
 from ..activations import FLOATS, TABLE
-from .registry import Attr, fmt_shape, register
+from .define import Attr, fmt_shape, register
 
 
 def _infer_elementwise(name, dtypes):

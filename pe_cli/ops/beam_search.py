@@ -1,7 +1,7 @@
 """Beam search for sequence generation (Fluid's ``beam_search`` and ``beam_search_decode``). A step's
 candidates carry a 2-level LoD: level 0 groups the prefixes (branches) of each source sentence, level 1
 the candidates each prefix extends into."""
-from .registry import Attr, fmt_shape, is_int, register
+from .define import Attr, fmt_shape, is_int, register
 
 _BEAM = Attr(1, lambda v: is_int(v) and v > 0, "an int > 0")
 

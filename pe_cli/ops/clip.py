@@ -1,6 +1,6 @@
 """Ops for gradient clipping: the per-tensor norm clip and the squared L2 norm (for the global norm).
 Clipping by value uses the ``clip`` op, the global norm's root the ``sqrt`` op."""
-from .registry import Attr, grads_like, positive, register, same_as
+from .define import Attr, grads_like, positive, register, same_as
 
 register("clip_by_norm", kernel_module="clip",
          inputs=["X"], outputs=["Out"], attrs={"max_norm": Attr(1.0, positive, "> 0")},

@@ -2,7 +2,7 @@
 conv2d with respect to its input, so its kernels are conv2d's, with the roles swapped: its forward
 is conv2d_grad_input, its input gradient conv2d and its filter gradient conv2d_grad_filter."""
 from ..shapes import conv_transpose_geometry
-from .registry import Attr, fmt_shape, grads_like, register
+from .define import Attr, fmt_shape, grads_like, register
 
 
 def _ints(n, lo, counts=None):

@@ -2,7 +2,7 @@
 the start weights, row 1 the end weights, rows 2.. the tag-to-tag weights. Sequences come from the
 LoD (Emission [N, D], Label [N, 1]), or from a Length input over padded batches (Emission [B, T, D],
 Label [B, T] or [B, T, 1], Length [B] or [B, 1]) as Fluid 1.6+ allows."""
-from .registry import fmt_shape, register
+from .define import fmt_shape, register
 
 
 def _known(d):

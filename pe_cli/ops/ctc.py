@@ -1,7 +1,7 @@
 """ctc_align (Fluid 1.8), the decoding step of ctc_greedy_decoder: per sequence, drop the blank id
 and (merge_repeated) each id equal to the step before it. Sequences come from the LoD of Input
 [T, 1], or padded [N, T] with InputLength. No gradient (kernels in kernels/<device>/ctc.py)."""
-from .registry import fmt_shape, register
+from .define import fmt_shape, register
 
 
 def _infer_ctc_align(ctx):

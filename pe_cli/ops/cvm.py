@@ -1,6 +1,6 @@
 """cvm (Fluid 1.8's continuous_value_model) for CTR models: each row's first two values are its
 show and click counts (kernels in kernels/<device>/cvm.py)."""
-from .registry import fmt_shape, register
+from .define import fmt_shape, register
 
 
 def _infer(ctx):

@@ -2,7 +2,7 @@
 zero outside), each tap's value scaled by a mask (v2, the op deformable_conv) or not (v1,
 deformable_conv_v1) (kernels in kernels/<device>/deformable_conv.py)."""
 from ..shapes import conv_out_size
-from .registry import Attr, fmt_shape, int_list, is_int, register
+from .define import Attr, fmt_shape, int_list, is_int, register
 
 
 def _pair(v):

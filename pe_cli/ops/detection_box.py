@@ -5,7 +5,7 @@ gradient in Fluid (each registers an empty grad maker), so none has one here."""
 import numbers
 
 from ..kernels.detection_geometry import density_priors, expand_aspect_ratios
-from .registry import Attr, fmt_shape, int_list, register
+from .define import Attr, fmt_shape, int_list, register
 
 
 def _floats(v):

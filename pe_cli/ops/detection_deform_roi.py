@@ -1,7 +1,7 @@
 """deformable_psroi_pooling of Fluid 1.8 (the op of fluid.layers.deformable_roi_pooling; kernels in
 kernels/<device>/detection_deform_roi.py): position-sensitive RoI pooling whose bins move by learned
 offsets (Trans), with gradients wrt Input and Trans."""
-from .registry import Attr, fmt_shape, int_list, is_int, register
+from .define import Attr, fmt_shape, int_list, is_int, register
 
 _POS = Attr(1, lambda v: is_int(v) and v > 0, "an int > 0")
 _PAIR = Attr(lambda: [1, 1], lambda v: int_list(v) and len(v) == 2 and min(v) > 0, "2 ints > 0")

@@ -2,7 +2,7 @@
 targets: for each foreground roi (LabelsInt32 > 0) the gt object (GtSegms: polygons, a 3-level LoD
 images / objects / polygons) whose polygons' box overlaps it most, rasterized in the roi at
 resolution x resolution into its class's slot. No gradient."""
-from .registry import Attr, fmt_shape, is_int, register
+from .define import Attr, fmt_shape, is_int, register
 
 _POS = Attr(1, lambda v: is_int(v) and v > 0, "an int > 0")
 

@@ -2,7 +2,7 @@
 sigmoid_focal_loss (RetinaNet's loss, the only one here with a gradient, as in Fluid),
 polygon_box_transform (EAST's geometry map to absolute coordinates) and box_decoder_and_assign
 (Faster R-CNN's per-class decoding and the best class's box)."""
-from .registry import Attr, fmt_shape, int_list, register
+from .define import Attr, fmt_shape, int_list, register
 
 
 def _infer_yolo(ctx):

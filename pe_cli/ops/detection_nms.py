@@ -3,7 +3,7 @@ multiclass_nms2, which also gives each kept box's index), matrix_nms, locality_a
 bipartite_match, target_assign and mine_hard_examples (ssd_loss's negative mining). None has a
 gradient in Fluid. The NMS and mining outputs' rows and LoD depend on the data: the kernels give
 both."""
-from .registry import Attr, fmt_shape, register
+from .define import Attr, fmt_shape, register
 
 
 def _infer_nms(ctx):

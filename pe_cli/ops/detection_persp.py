@@ -1,7 +1,7 @@
 """roi_perspective_transform of Fluid 1.8 (kernels in kernels/<device>/detection_persp.py): each
 quadrilateral roi [x0, y0, x1, y1, x2, y2, x3, y3] (a LoD sequence per image) warped by a perspective
 transform onto a transformed_height x transformed_width grid, sampled bilinearly; gradient wrt X."""
-from .registry import Attr, fmt_shape, is_int, register
+from .define import Attr, fmt_shape, is_int, register
 
 _POS = Attr(1, lambda v: is_int(v) and v > 0, "an int > 0")
 

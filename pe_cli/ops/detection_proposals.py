@@ -2,7 +2,7 @@
 sizes depend on the data): generate_proposals (Faster R-CNN's RPN boxes per image), and the FPN pair
 distribute_fpn_proposals (rois to pyramid levels by size) / collect_fpn_proposals (the top-scoring
 rois of all levels back into one list per image). No gradients."""
-from .registry import Attr, fmt_shape, is_int, register
+from .define import Attr, fmt_shape, is_int, register
 
 
 def _infer_generate(ctx):

@@ -1,7 +1,7 @@
 """retinanet_detection_output of Fluid 1.8 (kernels in kernels/<device>/detection_retinanet.py): the
 RetinaNet head's detections from several FPN levels: per level the best scores decoded from their
 anchors, per class NMS over all levels, the keep_top_k best per image. No gradient."""
-from .registry import fmt_shape, register
+from .define import fmt_shape, register
 
 
 def _infer(ctx):

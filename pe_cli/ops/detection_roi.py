@@ -4,7 +4,7 @@ RoisNum / BatchRoINums (rois per image) when given, else from the ROIs' LoD (one
 image). roi_pool (max over integer bins, with Argmax), roi_align (bilinear samples averaged),
 psroi_pool (position-sensitive: bin (i, j) of output channel k reads input channel (k*PH + i)*PW + j),
 prroi_pool (the exact integral of the bilinear surface over each bin)."""
-from .registry import Attr, fmt_shape, is_int, register
+from .define import Attr, fmt_shape, is_int, register
 
 _POS_INT = Attr(1, lambda v: is_int(v) and v > 0, "an int > 0")
 

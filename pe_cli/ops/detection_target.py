@@ -3,7 +3,7 @@ kernels/<device>/detection_target.py): Faster R-CNN's RPN training targets: per 
 the image by rpn_straddle_thresh) matched to the non-crowd gt boxes by IoU, a sampled minibatch of
 foreground and background anchors, their labels and regression targets (retinanet: every candidate
 anchor, labelled with its gt box's class). No gradient."""
-from .registry import Attr, fmt_shape, is_int, register
+from .define import Attr, fmt_shape, is_int, register
 
 
 def _infer(ctx):

@@ -4,7 +4,7 @@ best; where that anchor is in ``anchor_mask``, location (sigmoid cross-entropy o
 w, h; weighted (2 - w*h) * score), class (sigmoid cross-entropy, label-smoothed) and objectness
 losses at its cell; objectness 0 elsewhere, except predictions overlapping a gt box by more than
 ignore_thresh."""
-from .registry import Attr, fmt_shape, int_list, is_int, register
+from .define import Attr, fmt_shape, int_list, is_int, register
 
 
 def _infer(ctx):

@@ -7,7 +7,7 @@ Executor runs as the trainers' gradients arrive (pe_cli/executor/pserver.py).
 Endpoints name MPI ranks: the servers' endpoints are ranks 0..P-1 in order, trainer i is rank P + i.
 Messages carry host arrays; ``tags`` number the blocks the same way in every process.
 """
-from .registry import Attr, int_list, register
+from .define import Attr, int_list, register
 from .tensor import _infer_split
 
 _EPS = Attr(list, lambda v: isinstance(v, list) and all(isinstance(e, str) for e in v), "a list of endpoints")

@@ -2,7 +2,7 @@
 owns the step block (Fluid builds it from while, lod_rank_table and shrink_memory; the semantics are
 the same). Sequences run longest first; at step t the block sees the t-th token of each sequence
 still running, and memories shrink to those rows. ``lod_reset`` gives its outputs their LoD."""
-from .registry import Attr, register
+from .define import Attr, register
 
 _NAMES = Attr(list)
 

@@ -1,6 +1,6 @@
 """Binary elementwise ops with Fluid's ``axis`` broadcasting: Y's shape matches a contiguous run of
 X's dims starting at ``axis`` (-1: aligned to the end). Plain numpy broadcasting is accepted too."""
-from .registry import fmt_shape, grads_like, register
+from .define import fmt_shape, grads_like, register
 
 
 def broadcast_shape(x, y, axis):

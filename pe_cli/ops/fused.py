@@ -11,7 +11,7 @@ gives X@GRAD and Y@GRAD as elementwise_add_grad does."""
 from ..activations import TABLE
 from .elementwise import broadcast_shape
 from .nn import _BN_ATTRS, _infer_batch_norm, bn_blocked
-from .registry import Attr, fmt_shape, grads_like, one_shape_blocked, register
+from .define import Attr, fmt_shape, grads_like, one_shape_blocked, register
 
 # activations the fused op takes: those with a gradient and no attributes of their own
 FUSABLE_ACTIVATIONS = tuple(sorted(row.name for row in TABLE if not row.params and row.derivative is not None))

@@ -9,7 +9,7 @@ op's (the pass fuses only updates with equal attributes and one learning-rate va
 kernels run the update op's kernel on each parameter in turn (pe_cli/kernels/fused_math.py), so the
 numbers are those of the separate updates to the bit. No gradient."""
 from . import optimizer  # noqa: F401  (registers the update ops the fused ones are made from)
-from .registry import fmt_shape, get, register
+from .define import defined, fmt_shape, register
 
 FUSABLE_OPTIMIZERS = ("sgd", "momentum", "adam")      # Fluid fuses these three
 SHARED = "LearningRate"                               # the one input all the fused updates share
@@ -27,7 +27,7 @@ def per_param_slots(opdef):
 
 def _infer(base):
     def infer(ctx):
-        ins, outs = per_param_slots(get(base))
+        ins, outs = per_param_slots(defined(base))
         n = ctx.num_inputs("Param")
         for slot in ins[1:] + outs:
             count = ctx.num_inputs(slot) if slot in ins else ctx.num_outputs(slot)
@@ -46,7 +46,7 @@ def _infer(base):
 
 
 for _base in FUSABLE_OPTIMIZERS:
-    _def = get(_base)
+    _def = defined(_base)
     _ins, _outs = per_param_slots(_def)
     register(fused_type(_base), kernel_module="fused_optimizer",
              inputs=[f"{s}*" for s in _ins] + [SHARED], outputs=[f"{s}*" for s in _outs],

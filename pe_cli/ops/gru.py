@@ -1,6 +1,6 @@
 """GRU ops: gru (Fluid's op behind layers.dynamic_gru, over LoD input, the recurrence per sequence
 batch as kernels/gru_math.py runs it) and gru_unit (one step over a batch of rows)."""
-from .registry import Attr, register
+from .define import Attr, register
 from .sequence import _need_lod
 
 _ACTS = ("sigmoid", "tanh", "relu", "identity")

@@ -1,6 +1,6 @@
 """hash (Fluid 1.8): num_hash XXH64 hashes of each row of int ids, modulo mod_by (kernels in
 kernels/<device>/hashing.py)."""
-from .registry import Attr, fmt_shape, is_int, register
+from .define import Attr, fmt_shape, is_int, register
 
 
 def _infer(ctx):

@@ -1,7 +1,7 @@
 """hierarchical_sigmoid (Fluid 1.8's hsigmoid): the loss of a label along its path in a binary tree
 of classifiers, the default complete tree over num_classes or a custom one given by PathTable and
 PathCode (kernels in kernels/<device>/hsigmoid.py)."""
-from .registry import Attr, fmt_shape, register
+from .define import Attr, fmt_shape, register
 
 
 def _infer(ctx):

@@ -1,7 +1,7 @@
 """Image ops of Fluid 1.8 (4-D feature maps): pixel_shuffle, space_to_depth, shuffle_channel (each a
 fixed permutation of the elements), affine_channel, maxout, lrn (kernels in
 kernels/<device>/image_extra.py)."""
-from .registry import Attr, fmt_shape, grads_like, is_int, register
+from .define import Attr, fmt_shape, grads_like, is_int, register
 
 _POS_INT = Attr(None, lambda v: is_int(v) and v > 0, "an int > 0")
 

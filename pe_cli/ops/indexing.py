@@ -1,6 +1,6 @@
 """Indexing ops: slice, gather, one_hot, expand (kernels in kernels/<device>/tensor.py)."""
 from ..shapes import slice_bounds
-from .registry import Attr, dtype_or_none, fmt_shape, grads_like, int_list, is_int, register
+from .define import Attr, dtype_or_none, fmt_shape, grads_like, int_list, is_int, register
 
 
 # -- slice, gather, one_hot, expand ---------------------------------------------------------------

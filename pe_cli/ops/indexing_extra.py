@@ -1,7 +1,7 @@
 """More indexing ops of Fluid 1.8: strided_slice, unbind, scatter, gather_nd, argsort, unique,
 unique_with_counts (kernels in kernels/<device>/indexing_extra.py)."""
 from ..shapes import strided_window
-from .registry import Attr, dtype_or_none, fmt_shape, grads_like, int_list, is_int, register
+from .define import Attr, dtype_or_none, fmt_shape, grads_like, int_list, is_int, register
 
 _INDEX_DTYPES = ("int32", "int64")
 

@@ -1,6 +1,6 @@
 """filter_by_instag (Fluid 1.8): keeps the instances whose tags meet a filter's tags (kernels in
 kernels/<device>/instag.py)."""
-from .registry import Attr, fmt_shape, is_int, register
+from .define import Attr, fmt_shape, is_int, register
 
 
 def _infer(ctx):

@@ -1,7 +1,7 @@
 """Fluid's building blocks of a dynamic RNN written with While: a LoD rank table (the sequences of a
 LoD level, longest first), its longest length, sequences cut into a tensor array of time steps and
 back, memories shrunk to the sequences still running, and rows reordered by the table."""
-from .registry import register
+from .define import register
 
 
 def _infer_table(ctx):

@@ -1,5 +1,5 @@
 """Losses and the softmax family."""
-from .registry import Attr, fmt_shape, grads_like, register
+from .define import Attr, fmt_shape, grads_like, register
 
 
 def _check_label(ctx, logits, label, soft, name="Logits"):

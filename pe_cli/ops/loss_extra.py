@@ -1,6 +1,6 @@
 """More of Fluid 1.8's losses and normalizations: norm (l2_normalize), label_smooth, smooth_l1_loss,
 kldiv_loss, margin_rank_loss, rank_loss, bpr_loss (kernels in kernels/<device>/loss_extra.py)."""
-from .registry import Attr, fmt_shape, grads_like, is_int, register
+from .define import Attr, fmt_shape, grads_like, is_int, register
 
 
 def _same_shape(ctx, a, b):

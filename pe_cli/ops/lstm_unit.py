@@ -1,6 +1,6 @@
 """lstm_unit (Fluid's op behind layers.lstm_unit): one LSTM step over a batch of rows, after the
 layer's fc of [x_t, hidden_t_prev]."""
-from .registry import register
+from .define import register
 
 
 def _infer_lstm_unit(ctx):

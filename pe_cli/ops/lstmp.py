@@ -1,7 +1,7 @@
 """lstmp (Fluid's op behind layers.dynamic_lstmp): an LSTM over LoD input whose recurrent state is
 a projection of the hidden state, with optional cell and projection clipping; the recurrence runs
 per sequence batch (kernels/lstmp_math.py)."""
-from .registry import Attr, register
+from .define import Attr, register
 from .sequence import _need_lod
 
 _ACTS = ("sigmoid", "tanh", "relu", "identity")

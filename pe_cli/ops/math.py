@@ -4,7 +4,7 @@ import numbers
 
 from ..shapes import known_numel
 from ..kernels.common import matmul_v1_attrs
-from .registry import Attr, fmt_shape, grads_like, register, same_as
+from .define import Attr, fmt_shape, grads_like, register, same_as
 
 
 def _infer_mul(ctx):

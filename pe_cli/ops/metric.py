@@ -1,5 +1,5 @@
 """Metric ops: top_k, arg_max/arg_min and accuracy. None of them has a gradient."""
-from .registry import Attr, fmt_shape, register
+from .define import Attr, fmt_shape, register
 
 
 def _infer_top_k(ctx):

@@ -8,7 +8,7 @@ from ..dtypes import VarType
 from ..shapes import (bn_channel_axis, conv_geometry, conv_mismatch, known_numel, lookup_out_shape, pool_geometry,
                       pool_out_size)
 from ..kernels.cpu._onednn import MIN_CHANNELS
-from .registry import Attr, fmt_shape, grads_like, register
+from .define import Attr, fmt_shape, grads_like, register
 
 
 # -- attribute checks ------------------------------------------------------------------------------

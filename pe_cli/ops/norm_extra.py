@@ -2,7 +2,7 @@
 The two norms normalize rows of X's flat layout ([N*C, H*W] and [N*G, C/G*H*W]) as layer_norm
 does, then scale and shift per channel."""
 from ..shapes import known_numel
-from .registry import Attr, fmt_shape, grads_like, register
+from .define import Attr, fmt_shape, grads_like, register
 
 
 def _known(d):

@@ -5,7 +5,7 @@ variables as the state inputs: Velocity -> VelocityOut, Moment1 -> Moment1Out, .
 Fluid 1.x's kernels; the learning rate is a [1] variable so schedules can drive it.
 """
 from ..shapes import known_numel
-from .registry import Attr, fmt_shape, register
+from .define import Attr, fmt_shape, register
 
 
 def _infer_update(state_pairs=(), scalars=(), lr=True):

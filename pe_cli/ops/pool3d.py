@@ -1,7 +1,7 @@
 """pool3d (Fluid 1.8): max or average pooling over [N, C, D, H, W] windows, or adaptive windows
 (adaptive_pool3d) (kernels in kernels/<device>/pool3d.py)."""
 from ..shapes import pool3d_geometry, pool3d_out
-from .registry import Attr, fmt_shape, grads_like, int_list, register
+from .define import Attr, fmt_shape, grads_like, int_list, register
 
 
 def _infer(ctx):

@@ -1,6 +1,6 @@
 """add_position_encoding (Fluid 1.8): X plus sinusoidal position encodings, over a dense [N, M, P]
 batch or the sequences of a [T, P] LoDTensor (kernels in kernels/<device>/position.py)."""
-from .registry import fmt_shape, register
+from .define import fmt_shape, register
 
 
 def _infer(ctx):

@@ -4,7 +4,7 @@ outputs keep the shapes and dtypes the user declared them with (the layer checks
 function's results are checked against them), as nothing can be inferred of a Python function. Its gradient is
 another py_func, as Fluid's: the backward function gets X, Out and Out@GRAD (less
 ``backward_skip_vars``) and returns X@GRAD."""
-from .registry import Attr, register
+from .define import Attr, register
 
 
 def _grad(g):

@@ -6,7 +6,7 @@ Their Paddle 2.x forms ``*_interp_v2`` (what ``paddle.nn.functional.interpolate`
 load in pe) differ in three ways: `scale` is a list (one per spatial dim), the size may also come
 from ``SizeTensor`` (one int32 [1] tensor per dim, first of all) or a ``Scale`` tensor, and a scale
 > 0 sets the source ratio to 1 / scale rather than in / out when corners are not aligned."""
-from .registry import Attr, fmt_shape, grads_like, register
+from .define import Attr, fmt_shape, grads_like, register
 
 
 _SIZES = {4: ("out_h", "out_w"), 5: ("out_d", "out_h", "out_w")}

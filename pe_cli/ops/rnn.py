@@ -1,6 +1,6 @@
 """Recurrent ops over LoD input: dynamic_lstm (Fluid's lstm op). The recurrence runs per sequence
 batch (kernels/lstm_math.py): sequences ordered by length, one GEMM per time step."""
-from .registry import Attr, register
+from .define import Attr, register
 from .sequence import _need_lod
 
 _ACTS = ("sigmoid", "tanh", "relu", "identity")

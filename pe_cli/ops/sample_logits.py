@@ -2,7 +2,7 @@
 its num_true label columns of Logits and num_samples negative columns shared by the batch, drawn
 from the log-uniform (Zipfian) distribution without repeats, or given (kernels in
 kernels/<device>/sample_logits.py)."""
-from .registry import Attr, fmt_shape, is_int, register
+from .define import Attr, fmt_shape, is_int, register
 
 
 def _infer(ctx):

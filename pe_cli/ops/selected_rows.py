@@ -3,7 +3,7 @@
 split_selected_rows (a parameter-server trainer cuts a sparse gradient into the row blocks of its
 servers). Their X must be row-sparse: the gradient of embedding(is_sparse=True), or a sum of such."""
 from ..dtypes import VarType
-from .registry import Attr, fmt_shape, int_list, register
+from .define import Attr, fmt_shape, int_list, register
 
 
 def _sparse_input(ctx):

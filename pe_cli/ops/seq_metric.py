@@ -2,7 +2,7 @@
 sequences, as Fluid's), edit_distance (Levenshtein distance per sequence pair) and sequence_erase
 (drops given tokens, edit_distance's ignored_tokens). None has a gradient. Sequences come from the
 LoD, or padded [B, T] with lengths as Fluid 1.6+ allows."""
-from .registry import Attr, fmt_shape, int_list, is_int, register
+from .define import Attr, fmt_shape, int_list, is_int, register
 
 CHUNK_SCHEMES = ("IOB", "IOE", "IOBES", "plain")
 

@@ -1,6 +1,6 @@
 """Sequence ops over LoD input (Fluid's sequence_*): each reads its input's LoD (the offsets of the
 last level) through ``attrs["_lod"]`` and says how its outputs' LoD follows (``lod=``)."""
-from .registry import Attr, grads_like, register
+from .define import Attr, grads_like, register
 
 POOL_TYPES = ("AVERAGE", "SUM", "SQRT", "MAX", "LAST", "FIRST")
 

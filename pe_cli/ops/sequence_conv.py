@@ -1,7 +1,7 @@
 """sequence_conv: a 1-D convolution along each sequence's time steps (Fluid's context projection
 then a GEMM): row t of Out = [X[t + start], ..., X[t + start + length - 1]] @ Filter, with zero
 rows outside the sequence. Out keeps X's LoD."""
-from .registry import Attr, grads_like, register
+from .define import Attr, grads_like, register
 from .sequence import _need_lod
 
 _ATTRS = {"contextLength": Attr(3, lambda v: v > 0, "> 0"), "contextStart": 0,

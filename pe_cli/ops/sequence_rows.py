@@ -1,6 +1,6 @@
 """Sequence ops that move whole rows by a map computed from the LoD: sequence_reverse,
 sequence_expand, sequence_pad / sequence_unpad; and sequence_mask (lengths -> a 0/1 mask)."""
-from .registry import Attr, grads_like, register
+from .define import Attr, grads_like, register
 from .sequence import _need_lod
 
 

@@ -1,7 +1,7 @@
 """Sequence ops that reshape the LoD itself: sequence_expand_as, sequence_concat, sequence_slice,
 sequence_reshape. Each kernel computes its output's offsets from the inputs' LoD (and, for
 sequence_slice, from the Offset / Length values) and returns them with the rows ("@LOD")."""
-from .registry import Attr, grads_like, register
+from .define import Attr, grads_like, register
 from .sequence import _need_lod
 
 

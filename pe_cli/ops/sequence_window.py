@@ -1,7 +1,7 @@
 """Sequence ops that look at a window of steps or scatter into rows: sequence_enumerate (the ids of
 each step's next win_size steps), sequence_scatter (Fluid's per-sequence scatter-add of Updates
 into a row of X), row_conv (DeepSpeech2's lookahead convolution)."""
-from .registry import Attr, grads_like, register
+from .define import Attr, grads_like, register
 from .sequence import _need_lod
 
 

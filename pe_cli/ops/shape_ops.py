@@ -4,7 +4,7 @@ extra XShape output) and grad ops served by one kernel (``reshape_grad``: Out@GR
 The shape rules are in pe_cli.shapes (shared with the kernels); the kernels in kernels/<device>/tensor.py.
 """
 from ..shapes import is_known, numel, reshape_target, squeeze_shape, unsqueeze_shape
-from .registry import Attr, fmt_shape, grads_like, int_list, is_int, register
+from .define import Attr, fmt_shape, grads_like, int_list, is_int, register
 
 
 def _reshape_grad_op(name):

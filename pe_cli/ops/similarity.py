@@ -1,7 +1,7 @@
 """cos_sim (Fluid's): Out[i] = <X[i], Y[i]> / (|X[i]| |Y[i]|) for each row, Y of X's rows or of
 one row (compared with every row of X). XNorm and YNorm, the rows' norms, are outputs too: the
 gradient reads them."""
-from .registry import fmt_shape, register
+from .define import fmt_shape, register
 
 
 def _infer(ctx):

@@ -1,6 +1,6 @@
 """Spatial transformer ops of Fluid 1.8: affine_grid (sampling grids from affine transforms) and
 grid_sampler (bilinear sampling of images at grid points) (kernels in kernels/<device>/spatial.py)."""
-from .registry import Attr, fmt_shape, grads_like, int_list, register
+from .define import Attr, fmt_shape, grads_like, int_list, register
 
 
 def _infer_affine_grid(ctx):

@@ -5,7 +5,7 @@ three share the kernel module ``tensor`` (pe_cli/kernels/<device>/tensor.py).
 """
 from ..dtypes import VarType, convert_dtype, is_float
 from ..shapes import split_sizes
-from .registry import Attr, dtype_or_none, fmt_shape, grads_like, int_list, is_int, one_shape_blocked, register, same_as
+from .define import Attr, dtype_or_none, fmt_shape, grads_like, int_list, is_int, one_shape_blocked, register, same_as
 
 _INT = Attr(0, is_int, "an int")
 

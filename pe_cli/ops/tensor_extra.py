@@ -3,7 +3,7 @@ expand_as, size, isfinite/isinf/isnan, reduce_prod/reduce_all/reduce_any (kernel
 kernels/<device>/tensor_extra.py)."""
 from ..dtypes import is_float
 from .math import _reduced_shape
-from .registry import Attr, dtype_or_none, fmt_shape, grads_like, int_list, is_int, register
+from .define import Attr, dtype_or_none, fmt_shape, grads_like, int_list, is_int, register
 
 _BOOL = (False, True)
 

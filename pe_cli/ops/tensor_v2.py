@@ -2,7 +2,7 @@
 paddle.shape, paddle.inverse, paddle.cholesky): ``where`` (Out = Condition ? X : Y), ``tril_triu`` (the
 lower or upper triangle of the last two dims), ``shape`` (X's dims as an int32 tensor), ``inverse`` (of
 square matrices) and ``cholesky`` (of symmetric positive-definite ones). Kernels in kernels/<device>/tensor_v2.py."""
-from .registry import Attr, fmt_shape, is_int, register
+from .define import Attr, fmt_shape, is_int, register
 
 
 def _infer_where(ctx):

@@ -1,6 +1,6 @@
 """warpctc (Fluid 1.8): the CTC loss of unscaled logits against label sequences, over LoD sequences
 or time-major padded batches with lengths (kernels in kernels/<device>/warpctc.py)."""
-from .registry import Attr, fmt_shape, grads_like, is_int, register
+from .define import Attr, fmt_shape, grads_like, is_int, register
 
 
 def _infer(ctx):

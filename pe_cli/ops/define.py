@@ -1,0 +1,247 @@
+"""How an op type is defined: ``register(type, kernel_module=..., inputs, outputs, attrs, infer,
+grad, ...)``, the slots, attributes and checks it is written with, the traits and LoD rules it may
+declare, and the common inference rules (``same_as``, ``grads_like``). Each op family module of
+``pe_cli/ops/`` imports this module, never registry.py: the registry loads the families, so
+neither imports the other back.
+
+An op type is registered once, in its family's module, with its input and output slots, its
+attributes (defaults and checks), a shape/dtype inference rule run when the op is built, a gradient
+maker used by autodiff and the forward values that gradient reads (``grad_reads``). Its kernels
+live in ``pe_cli/kernels/<device>/<kernel_module>.py`` (the family named at registration) as
+functions named after the op type (or the ``kernel`` named at registration, for an op served by
+another op's kernel), found (and imported) only when first run on that device.
+
+Slots are written as strings: ``"X"`` one variable, ``"X*"`` a list (duplicable), ``"X?"`` optional.
+A gradient slot is the forward slot's name + ``GRAD_SUFFIX`` (``"Out@GRAD"``).
+"""
+import importlib
+import numbers
+from dataclasses import dataclass, field
+
+from ..errors import PeError
+from ..dtypes import convert_dtype
+from ..shapes import fmt_shape  # noqa: F401  (re-exported: op modules format shapes with it)
+
+# The suffix that names a variable's (or a slot's) gradient: X -> X@GRAD.
+GRAD_SUFFIX = "@GRAD"
+
+
+def grad_var_name(name):
+    """The name of ``name``'s gradient."""
+    return name + GRAD_SUFFIX
+
+# type -> OpDef, filled as the family modules are imported (registry.py imports them all)
+_REGISTRY = {}
+
+
+@dataclass(frozen=True)
+class Slot:
+    name: str
+    duplicable: bool = False
+    optional: bool = False
+
+    @staticmethod
+    def parse(spec):
+        if spec.endswith("*"):
+            return Slot(spec[:-1], duplicable=True)
+        if spec.endswith("?"):
+            return Slot(spec[:-1], optional=True)
+        return Slot(spec)
+
+
+@dataclass(frozen=True)
+class Attr:
+    """An attribute's default, and an optional check: ``check(value) -> True`` or a string
+    explaining the expected values (``"> 0"``); ``choices`` lists the allowed values."""
+    default: object = None
+    check: object = None
+    expect: str = ""
+    choices: tuple = ()
+
+    def validate(self, op, name, value):
+        if self.choices and value not in self.choices:
+            raise PeError(f"{op.describe()}: attribute {name}={value!r} is not one of {list(self.choices)}")
+        if self.check is not None and not self.check(value):
+            raise PeError(f"{op.describe()}: attribute {name}={value!r} is out of range; expected {self.expect}")
+
+
+def positive(x):
+    return x > 0
+
+
+def in_range(lo, hi):
+    return lambda x: lo <= x <= hi
+
+
+def is_int(v):
+    return isinstance(v, numbers.Integral) and not isinstance(v, bool)
+
+
+def int_list(v):
+    return isinstance(v, (list, tuple)) and all(is_int(i) for i in v)
+
+
+def dtype_or_none(v):
+    """check: None, or a dtype name convert_dtype knows."""
+    if v is None:
+        return True
+    try:
+        convert_dtype(v)
+        return True
+    except PeError:
+        return False
+
+
+@dataclass
+class OpDef:
+    type: str
+    inputs: tuple
+    outputs: tuple
+    attrs: dict
+    infer: object               # infer(ctx): sets output shapes and dtypes; raises on mismatch
+    grad: object = None         # grad(g): appends the grad ops (see backward.GradContext)
+    kernel_module: str = ""     # kernels live in pe_cli.kernels.<device>.<kernel_module>
+    kernel_name: str = ""       # the kernel function's name there (the op type unless aliased)
+    needs_rng: bool = False     # the executor hands the kernel a seeded numpy Generator as attrs["_rng"]
+    doc: str = ""
+    traits: frozenset = frozenset()   # what other parts ask of an op type instead of naming it (TRAITS)
+    grad_reads: tuple = ()      # forward slots (inputs or outputs) whose values the grad ops read
+    lod: object = "keep"        # how LoD passes at run time (see LOD_RULES)
+    needs_lod: bool = False     # the kernel reads its inputs' LoD from attrs["_lod"] (slot -> offsets)
+    inplace: tuple = ()         # (output slot, input slot): the kernel may write that output over that input
+    channels_last: tuple = ()   # image slots an NHWC data_format transposes around the NCHW kernel (kernels/layout.py)
+    blocked: object = None      # blocked(op) -> groups of slots that may hold blocked values (kernels/cpu/blocked.py)
+    _kernels: dict = field(default_factory=dict)
+
+    def has(self, trait):
+        return trait in self.traits
+
+    def default_attrs(self):
+        """Every attribute's default value, a fresh copy per call (a list default is never shared)."""
+        out = {}
+        for name, spec in self.attrs.items():
+            default = spec.default() if callable(spec.default) else spec.default
+            out[name] = list(default) if isinstance(default, list) else default
+        return out
+
+    def kernel(self, device="cpu", blocked=False):
+        """The kernel for this op on a device kind ('cpu' or 'cuda'), imported on first use;
+        ``blocked``: its kernel on blocked values (same name, in pe_cli/kernels/<device>/blocked.py)."""
+        fn = self._kernels.get((device, blocked))
+        if fn is None:
+            module = importlib.import_module(f"pe_cli.kernels.{device}.{'blocked' if blocked else self.kernel_module}")
+            fn = getattr(module, self.kernel_name, None)
+            if fn is None:
+                raise PeError(f"op '{self.type}' has no {device} kernel "
+                              f"(expected {self.kernel_name}() in pe_cli/kernels/{device}/{self.kernel_module}.py)")
+            if self.channels_last and not blocked:
+                fn = importlib.import_module("pe_cli.kernels.layout").channels_last(fn, device, self.channels_last)
+            self._kernels[(device, blocked)] = fn
+        return fn
+
+    def input_slot(self, name):
+        return next(s for s in self.inputs if s.name == name)
+
+
+# Traits: facts about an op type that code outside the op's own module needs. Ask
+# ``registry.get(t).has(trait)`` or ``registry.with_trait(trait)``; never list op types by hand.
+TRAITS = {
+    "activation": "an elementwise activation usable as a layer's act= (X -> Out)",
+    "elementwise": "each output element comes from the input elements at its (broadcast) position, one output "
+                   "(enable_auto_fusion chains these with the activations)",
+    "batch_statistics": "normalizes with statistics of the batch it sees (so each device's part differs)",
+    "metric": "computes an evaluation metric (its first output is the metric's value)",
+    "selected_rows": "its kernels take a row-sparse input (a SelectedRows gradient) as it is; the "
+                     "executor densifies one for every other op",
+    "optional_outputs": "its kernels compute only the optional outputs the op writes: the executor gives them "
+                        "attrs['_outputs'], the set of its output slots that name a variable",
+    "updates_in_place": "an update whose outputs are its inputs' variables (ParamOut = Param): given "
+                        "attrs['_update_in_place'], which the executor sets where nothing but its values, the "
+                        "scope that the run writes back to and the op's inputs hold those arrays (for a dense "
+                        "input: the sequential executor, no NaN check, no other executor on the scope), its "
+                        "kernels may write them in place (a few rows of a table, or the whole parameter)",
+}
+
+
+# How an op's outputs get their LoD at run time (``register(lod=...)``), as Fluid's ShareLoD and
+# the sequence ops' own rules: "keep" (the default): every output whose rows equal the first LoD
+# input's rows shares its LoD (elementwise ops, fc, embedding over LoD ids, activations); "drop":
+# no output has a LoD (losses, reductions); a function ``lod(in_lods, attrs) -> {out_slot: lod}``:
+# computed by the op (sequence_pool drops the last level, sequence_expand takes Y's).
+LOD_RULES = ("keep", "drop")
+
+
+def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, grad=None, grad_reads=(),
+             kernel=None, needs_rng=False, doc="", traits=(), lod="keep", needs_lod=False, inplace=(),
+             channels_last=(), blocked=None):
+    """Registers an op type. Called at import time of the module that defines the op.
+
+    ``kernel_module``: its kernels are in ``pe_cli/kernels/<device>/<kernel_module>.py``; ``kernel``:
+    the function there that serves it when that is another op's kernel (``reshape2`` -> "reshape").
+    ``grad_reads``: the forward slots whose values its grad ops read (``("Out",)`` for relu), for
+    passes that decide how long a forward value must live. ``inplace``: (output slot, input slot),
+    when its kernels may write that output into the input's buffer (given ``attrs['_inplace']``,
+    which the enable_inplace pass sets only where the input is dead afterwards). ``channels_last``: the
+    image slots (inputs and outputs) that ``data_format`` NHWC/NDHWC transposes around the kernel,
+    which is written channels first (pe_cli/kernels/layout.py). ``blocked``: ``blocked(op) -> ((slot, ...),
+    ...)``, the groups of image slots whose values the op's kernels in kernels/<device>/blocked.py
+    take and give in oneDNN's blocked layout, each group all blocked or none (the
+    onednn_blocked_layout pass, pe_cli/compiler/passes/blocked_layout.py)."""
+    if type in _REGISTRY:
+        raise RuntimeError(f"op '{type}' is registered twice")
+    unknown = set(traits) - set(TRAITS)
+    if unknown:
+        raise RuntimeError(f"op '{type}': unknown traits {sorted(unknown)}; known: {sorted(TRAITS)}")
+    slots = {Slot.parse(s).name for s in list(inputs) + list(outputs)}
+    if set(grad_reads) - slots:
+        raise RuntimeError(f"op '{type}': grad_reads {sorted(set(grad_reads) - slots)} are not its slots")
+    if not callable(lod) and lod not in LOD_RULES:
+        raise RuntimeError(f"op '{type}': lod={lod!r} is not one of {LOD_RULES} or a function")
+    if set(inplace) - slots:
+        raise RuntimeError(f"op '{type}': inplace {sorted(set(inplace) - slots)} are not its slots")
+    if set(channels_last) - slots:
+        raise RuntimeError(f"op '{type}': channels_last {sorted(set(channels_last) - slots)} are not its slots")
+    attrs = {k: v if isinstance(v, Attr) else Attr(v) for k, v in (attrs or {}).items()}
+    opdef = OpDef(type, tuple(Slot.parse(s) for s in inputs), tuple(Slot.parse(s) for s in outputs),
+                  attrs, infer, grad, kernel_module, kernel or type, needs_rng, doc, frozenset(traits),
+                  tuple(grad_reads), lod, needs_lod, tuple(inplace), tuple(channels_last), blocked)
+    _REGISTRY[type] = opdef
+    return opdef
+
+
+
+def defined(type):
+    """The definition of an op type its family registered already: a family that builds on another's
+    ops imports that family first (fused_optimizer imports optimizer). Lookups at build time go
+    through the registry, which has loaded every family."""
+    return _REGISTRY[type]
+
+# -- common inference rules ---------------------------------------------------------------------
+
+def same_as(in_slot="X", out_slot="Out"):
+    """Output has the input's shape and dtype (activations, scale, dropout, ...)."""
+    def infer(ctx):
+        ctx.set_output(out_slot, ctx.shape(in_slot), ctx.dtype(in_slot),
+                       lod_level=ctx.input_var(in_slot).lod_level)
+    return infer
+
+
+def one_shape_blocked(op):
+    """``blocked`` of an op elementwise on values of one shape (sum, a residual add + relu and their
+    gradients): all its slots as one group where every value it reads and writes has the same
+    static shape; the layout of such values does not change what it computes, element by element."""
+    slots = [slot for slot, names in list(op.inputs.items()) + list(op.outputs.items()) if names]
+    names = [n for slot in slots for n in (op.inputs.get(slot) or op.outputs.get(slot))]
+    shapes = {tuple(op.block.vars[n].shape) if n in op.block.vars else None for n in names}
+    return (tuple(slots),) if len(shapes) == 1 and None not in shapes else ()
+
+
+def grads_like(pairs):
+    """For grad ops: each output ``X@GRAD`` has the shape of forward input ``X``.
+    ``pairs`` maps output slot -> the input slot whose variable it mirrors."""
+    def infer(ctx):
+        for out_slot, in_slot in pairs.items():
+            for i in range(ctx.num_outputs(out_slot)):
+                var = ctx.input_var(in_slot, i)
+                ctx.set_output(out_slot, var.shape, var.dtype, i=i)
+    return infer
