@@ -43,6 +43,8 @@ from .readers import *  # noqa: F401,F403
 from .distributions import *  # noqa: F401,F403
 from .detection_box import *  # noqa: F401,F403
 from .detection_nms import *  # noqa: F401,F403
+from .detection_match import *  # noqa: F401,F403
+from .detection_target import *  # noqa: F401,F403
 from .detection_loss import *  # noqa: F401,F403
 from .detection_roi import *  # noqa: F401,F403
 from .detection_yolo import *  # noqa: F401,F403
