@@ -7,6 +7,7 @@ from .nn import *  # noqa: F401,F403
 from .tensor import *  # noqa: F401,F403
 from .learning_rate_scheduler import *  # noqa: F401,F403
 from .metric import *  # noqa: F401,F403
+from .sequence_metric import *  # noqa: F401,F403
 from .sequence import *  # noqa: F401,F403
 from .sequence_shape import *  # noqa: F401,F403
 from .sequence_window import *  # noqa: F401,F403
