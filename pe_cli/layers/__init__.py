@@ -12,7 +12,10 @@ from .sequence import *  # noqa: F401,F403
 from .sequence_shape import *  # noqa: F401,F403
 from .sequence_window import *  # noqa: F401,F403
 from .sequence_image import *  # noqa: F401,F403
-from .rnn import *  # noqa: F401,F403
+from .lstm import *  # noqa: F401,F403
+from .gru import *  # noqa: F401,F403
+from .lstmp import *  # noqa: F401,F403
+from . import rnn  # noqa: F401 -- Fluid's layers.rnn submodule (a face); rnn_api's star import below rebinds the name
 from .random import *  # noqa: F401,F403
 from .similarity import *  # noqa: F401,F403
 from .control_flow import *  # noqa: F401,F403
