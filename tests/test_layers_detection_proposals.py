@@ -87,7 +87,7 @@ def test_mistakes(prog):
 
 
 def test_retinanet_detection_output_one_sequence_per_image(prog):
-    from tests.ops.cases_detection_retinanet import CASES, _ref
+    from tests.ops.cases_detection_nms import RETINANET_CASES as CASES, retinanet_ref as _ref
     case = CASES[0]
     names = {}
     for slot in ("BBoxes", "Scores", "Anchors"):
@@ -193,7 +193,7 @@ def test_generate_proposal_labels_per_image(prog):
 
 
 def test_generate_mask_labels_three_level_segms(prog):
-    from tests.ops.cases_detection_mask import CASES as MASK_CASES, _ref
+    from tests.ops.cases_detection_target import MASK_CASES, mask_ref as _ref
     case = MASK_CASES[0]
     place = fluid.CPUPlace()
     info = fluid.data("info", [None, 3], "float32")

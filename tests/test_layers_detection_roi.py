@@ -125,7 +125,7 @@ def test_a_yaml_model_names_its_rois_feed(tmp_path):
 
 
 def test_deformable_roi_pooling_moves_its_bins_and_trains_trans(prog):
-    from tests.ops.cases_detection_deform_roi import _ref
+    from tests.ops.cases_detection_roi import deform_ref as _ref
     x = fluid.data("x", [None, 8, 7, 8], "float32")
     x.stop_gradient = False
     rois = fluid.data("rois", [None, 4], "float32", lod_level=1)
@@ -153,7 +153,7 @@ def test_deformable_roi_pooling_moves_its_bins_and_trains_trans(prog):
 
 
 def test_roi_perspective_transform_warps_quads(prog):
-    from tests.ops.cases_detection_persp import _QUADS, _ref
+    from tests.ops.cases_detection_roi import _QUADS, persp_ref as _ref
     x = fluid.data("x", [None, 2, 8, 9], "float32")
     rois = fluid.data("rois", [None, 8], "float32", lod_level=1)
     out, mask, matrix = layers.roi_perspective_transform(x, rois, 4, 5, spatial_scale=1.0)

@@ -8,7 +8,7 @@ import pe_cli.fluid as fluid
 from pe_cli.errors import PeError
 from pe_cli.framework.lod_tensor import LoDTensor
 from tests.ops.cases_detection_box import coder_ref, iou_ref
-from tests.ops.cases_detection_nms import assign_ref, match_ref, mine_ref
+from tests.ops.cases_detection_match import assign_ref, match_ref, mine_ref
 
 layers = fluid.layers
 N, NP, C = 2, 12, 5

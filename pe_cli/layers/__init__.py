@@ -7,11 +7,15 @@ from .nn import *  # noqa: F401,F403
 from .tensor import *  # noqa: F401,F403
 from .learning_rate_scheduler import *  # noqa: F401,F403
 from .metric import *  # noqa: F401,F403
+from .sequence_metric import *  # noqa: F401,F403
 from .sequence import *  # noqa: F401,F403
 from .sequence_shape import *  # noqa: F401,F403
 from .sequence_window import *  # noqa: F401,F403
 from .sequence_image import *  # noqa: F401,F403
-from .rnn import *  # noqa: F401,F403
+from .lstm import *  # noqa: F401,F403
+from .gru import *  # noqa: F401,F403
+from .lstmp import *  # noqa: F401,F403
+from . import rnn  # noqa: F401 -- Fluid's layers.rnn submodule (a face); rnn_api's star import below rebinds the name
 from .random import *  # noqa: F401,F403
 from .similarity import *  # noqa: F401,F403
 from .control_flow import *  # noqa: F401,F403
@@ -43,6 +47,8 @@ from .readers import *  # noqa: F401,F403
 from .distributions import *  # noqa: F401,F403
 from .detection_box import *  # noqa: F401,F403
 from .detection_nms import *  # noqa: F401,F403
+from .detection_match import *  # noqa: F401,F403
+from .detection_target import *  # noqa: F401,F403
 from .detection_loss import *  # noqa: F401,F403
 from .detection_roi import *  # noqa: F401,F403
 from .detection_yolo import *  # noqa: F401,F403

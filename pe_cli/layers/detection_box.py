@@ -1,12 +1,12 @@
 """Fluid 1.8's box layers of ``fluid.layers`` (python/paddle/fluid/layers/detection.py), with its
-signatures: prior_box, density_prior_box, anchor_generator, iou_similarity, box_coder, box_clip, yolo_box,
-sigmoid_focal_loss, polygon_box_transform, box_decoder_and_assign."""
+signatures: prior_box, density_prior_box, anchor_generator, iou_similarity, box_coder, box_clip,
+polygon_box_transform, box_decoder_and_assign."""
 from ..errors import ArgumentTypeError, ArgumentValueError
 from ..framework.variable import Variable
 from .helper import LayerHelper
 
-__all__ = ["prior_box", "density_prior_box", "anchor_generator", "iou_similarity", "box_coder", "box_clip", "yolo_box",
-           "sigmoid_focal_loss", "polygon_box_transform", "box_decoder_and_assign"]
+__all__ = ["prior_box", "density_prior_box", "anchor_generator", "iou_similarity", "box_coder", "box_clip",
+           "polygon_box_transform", "box_decoder_and_assign"]
 
 
 def float_input(layer, what, v):
@@ -124,37 +124,6 @@ def box_clip(input, im_info, name=None):
     helper = LayerHelper("box_clip", name=name)
     out = helper.create_variable_for_type_inference(input.dtype)
     helper.append_op("box_clip", {"Input": [input], "ImInfo": [im_info]}, {"Output": [out]})
-    return out
-
-
-def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, clip_bbox=True, name=None):
-    """YOLOv3's boxes [N, M, 4] (in img_size's pixels) and class scores [N, M, class_num] from a head's
-    output x [N, anchors * (5 + class_num), H, W]; img_size [N, 2] int32 (height, width)."""
-    float_input("yolo_box", "x", x)
-    if not isinstance(img_size, Variable):
-        raise ArgumentTypeError(f"yolo_box: img_size must be an int32 Variable [N, 2], got {type(img_size).__name__}")
-    if not isinstance(anchors, (list, tuple)):
-        raise ArgumentTypeError(f"yolo_box: anchors={anchors!r} must be a list or tuple of ints")
-    if not isinstance(class_num, int):
-        raise ArgumentTypeError(f"yolo_box: class_num={class_num!r} must be an int")
-    if not isinstance(conf_thresh, float):
-        raise ArgumentTypeError(f"yolo_box: conf_thresh={conf_thresh!r} must be a float")
-    helper = LayerHelper("yolo_box", name=name)
-    boxes = helper.create_variable_for_type_inference(x.dtype)
-    scores = helper.create_variable_for_type_inference(x.dtype)
-    helper.append_op("yolo_box", {"X": [x], "ImgSize": [img_size]}, {"Boxes": [boxes], "Scores": [scores]},
-                     {"anchors": [int(a) for a in anchors], "class_num": class_num, "conf_thresh": float(conf_thresh),
-                      "downsample_ratio": int(downsample_ratio), "clip_bbox": bool(clip_bbox)})
-    return boxes, scores
-
-
-def sigmoid_focal_loss(x, label, fg_num, gamma=2.0, alpha=0.25):
-    """RetinaNet's focal loss per sample and class: x [N, C] logits, label [N, 1] int32 (0: background,
-    -1: ignored, d: class d - 1 of x), fg_num [1] int32 (the foreground count that normalizes it)."""
-    helper = LayerHelper("sigmoid_focal_loss")
-    out = helper.create_variable_for_type_inference(x.dtype)
-    helper.append_op("sigmoid_focal_loss", {"X": [x], "Label": [label], "FgNum": [fg_num]}, {"Out": [out]},
-                     {"gamma": float(gamma), "alpha": float(alpha)})
     return out
 
 

@@ -1,16 +1,17 @@
-"""Fluid 1.8's ssd_loss (python/paddle/fluid/layers/detection.py), composed as Fluid composes it:
+"""Fluid 1.8's detection losses (python/paddle/fluid/layers/detection.py): sigmoid_focal_loss
+(RetinaNet's, one op) and ssd_loss, composed as Fluid composes it:
 iou_similarity and bipartite_match find the matches, a first softmax cross-entropy ranks the
 negatives for mine_hard_examples, target_assign gives the classification and regression targets,
 and the loss is the weighted softmax cross-entropy plus smooth L1 per image."""
 from ..errors import ArgumentValueError, PeError
 from .detection_box import box_coder, float_input, iou_similarity
-from .detection_nms import bipartite_match, target_assign
+from .detection_match import bipartite_match, target_assign
 from .helper import LayerHelper
 from .loss import softmax_with_cross_entropy
 from .loss_extra import smooth_l1
 from .tensor import cast, flatten, reduce_sum, reshape
 
-__all__ = ["ssd_loss"]
+__all__ = ["ssd_loss", "sigmoid_focal_loss"]
 
 
 def _mine(helper, conf_loss, matched, dist, neg_pos_ratio, neg_overlap, mining_type, sample_size):
@@ -73,3 +74,13 @@ def ssd_loss(location, confidence, gt_box, gt_label, prior_box, prior_box_var=No
     if normalize:
         loss = loss / reduce_sum(target_loc_weight)
     return loss
+
+
+def sigmoid_focal_loss(x, label, fg_num, gamma=2.0, alpha=0.25):
+    """RetinaNet's focal loss per sample and class: x [N, C] logits, label [N, 1] int32 (0: background,
+    -1: ignored, d: class d - 1 of x), fg_num [1] int32 (the foreground count that normalizes it)."""
+    helper = LayerHelper("sigmoid_focal_loss")
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op("sigmoid_focal_loss", {"X": [x], "Label": [label], "FgNum": [fg_num]}, {"Out": [out]},
+                     {"gamma": float(gamma), "alpha": float(alpha)})
+    return out

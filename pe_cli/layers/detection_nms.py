@@ -1,13 +1,13 @@
-"""Fluid 1.8's NMS and matching layers of ``fluid.layers`` (python/paddle/fluid/layers/detection.py),
-with its signatures: multiclass_nms, matrix_nms, locality_aware_nms, detection_output (box_coder + softmax + transpose +
-multiclass_nms, composed as Fluid does), bipartite_match, target_assign."""
-from ..errors import PeError
+"""Fluid 1.8's NMS layers of ``fluid.layers`` (python/paddle/fluid/layers/detection.py), with its
+signatures: multiclass_nms, matrix_nms, locality_aware_nms, detection_output (box_coder + softmax +
+transpose + multiclass_nms, composed as Fluid does) and retinanet_detection_output (RetinaNet's
+decoding and NMS over the FPN levels)."""
 from .detection_box import box_coder, float_input
 from .helper import LayerHelper
 from .activation import softmax
 from .tensor import transpose
 
-__all__ = ["multiclass_nms", "matrix_nms", "locality_aware_nms", "detection_output", "bipartite_match", "target_assign"]
+__all__ = ["multiclass_nms", "matrix_nms", "locality_aware_nms", "detection_output", "retinanet_detection_output"]
 
 
 def _nms(helper, op, bboxes, scores, attrs, with_index):
@@ -82,33 +82,16 @@ def detection_output(loc, scores, prior_box, prior_box_var, background_label=0, 
     return _nms(helper, op, decoded, probs, attrs, return_index)
 
 
-def bipartite_match(dist_matrix, match_type=None, dist_threshold=None, name=None):
-    """Greedy bipartite matching per instance of dist_matrix [K, M] (a LoDTensor over instances):
-    (matched row per column [N, M] int32, -1 for none; its distance [N, M])."""
-    helper = LayerHelper("bipartite_match", name=name)
-    indices = helper.create_variable_for_type_inference("int32")
-    dist = helper.create_variable_for_type_inference(dist_matrix.dtype)
-    attrs = {}
-    if match_type is not None:
-        attrs["match_type"] = match_type
-    if dist_threshold is not None:
-        attrs["dist_threshold"] = float(dist_threshold)
-    helper.append_op("bipartite_match", {"DistMat": [dist_matrix]},
-                     {"ColToRowMatchIndices": [indices], "ColToRowMatchDist": [dist]}, attrs)
-    return indices, dist
-
-
-def target_assign(input, matched_indices, negative_indices=None, mismatch_value=None, name=None):
-    """Classification or regression targets per prediction: (out [N, M, K], out_weight [N, M, 1])
-    from input [rows, P, K] (a LoDTensor over the images) and matched_indices [N, M] int32."""
-    helper = LayerHelper("target_assign", name=name)
-    if mismatch_value is not None and not isinstance(mismatch_value, (int, float)):
-        raise PeError(f"target_assign: mismatch_value={mismatch_value!r} must be a number")
-    out = helper.create_variable_for_type_inference(input.dtype)
-    weight = helper.create_variable_for_type_inference("float32")
-    inputs = {"X": [input], "MatchIndices": [matched_indices]}
-    if negative_indices is not None:
-        inputs["NegIndices"] = [negative_indices]
-    attrs = {} if mismatch_value is None else {"mismatch_value": int(mismatch_value)}
-    helper.append_op("target_assign", inputs, {"Out": [out], "OutWeight": [weight]}, attrs)
-    return out, weight
+def retinanet_detection_output(bboxes, scores, anchors, im_info, score_threshold=0.05, nms_top_k=1000,
+                               keep_top_k=100, nms_threshold=0.3, nms_eta=1.0):
+    """RetinaNet's detections: ``bboxes`` [N, Mi, 4] deltas, ``scores`` [N, Mi, C] and ``anchors``
+    [Mi, 4] per FPN level (lists), ``im_info`` [N, 3]. Returns [K, 6] rows [label, score, x1, y1,
+    x2, y2] (labels from 1) with a LoD sequence per image."""
+    bboxes, scores, anchors = list(bboxes), list(scores), list(anchors)
+    helper = LayerHelper("retinanet_detection_output")
+    out = helper.create_variable_for_type_inference(scores[0].dtype if scores else "float32", stop_gradient=True)
+    helper.append_op("retinanet_detection_output", {"BBoxes": bboxes, "Scores": scores, "Anchors": anchors,
+                                                    "ImInfo": [im_info]}, {"Out": [out]},
+                     {"score_threshold": float(score_threshold), "nms_top_k": nms_top_k, "keep_top_k": keep_top_k,
+                      "nms_threshold": float(nms_threshold), "nms_eta": float(nms_eta)})
+    return out

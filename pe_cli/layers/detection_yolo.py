@@ -1,9 +1,12 @@
-"""yolov3_loss of Fluid 1.8's ``fluid.layers`` with its signature and its argument type checks."""
-__all__ = ["yolov3_loss"]
+"""YOLOv3's layers of Fluid 1.8's ``fluid.layers`` with their signatures and argument type checks:
+yolov3_loss (the training loss of one output level) and yolo_box (boxes and class scores from a
+head's output)."""
+__all__ = ["yolov3_loss", "yolo_box"]
 import numbers
 
 from ..errors import ArgumentTypeError
 from ..framework.variable import Variable
+from .detection_box import float_input
 from .helper import LayerHelper
 
 
@@ -38,3 +41,24 @@ def yolov3_loss(x, gt_box, gt_label, anchors, anchor_mask, class_num, ignore_thr
                       "ignore_thresh": ignore_thresh, "downsample_ratio": downsample_ratio,
                       "use_label_smooth": use_label_smooth, "scale_x_y": float(scale_x_y)})
     return loss
+
+
+def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, clip_bbox=True, name=None):
+    """YOLOv3's boxes [N, M, 4] (in img_size's pixels) and class scores [N, M, class_num] from a head's
+    output x [N, anchors * (5 + class_num), H, W]; img_size [N, 2] int32 (height, width)."""
+    float_input("yolo_box", "x", x)
+    if not isinstance(img_size, Variable):
+        raise ArgumentTypeError(f"yolo_box: img_size must be an int32 Variable [N, 2], got {type(img_size).__name__}")
+    if not isinstance(anchors, (list, tuple)):
+        raise ArgumentTypeError(f"yolo_box: anchors={anchors!r} must be a list or tuple of ints")
+    if not isinstance(class_num, int):
+        raise ArgumentTypeError(f"yolo_box: class_num={class_num!r} must be an int")
+    if not isinstance(conf_thresh, float):
+        raise ArgumentTypeError(f"yolo_box: conf_thresh={conf_thresh!r} must be a float")
+    helper = LayerHelper("yolo_box", name=name)
+    boxes = helper.create_variable_for_type_inference(x.dtype)
+    scores = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op("yolo_box", {"X": [x], "ImgSize": [img_size]}, {"Boxes": [boxes], "Scores": [scores]},
+                     {"anchors": [int(a) for a in anchors], "class_num": class_num, "conf_thresh": float(conf_thresh),
+                      "downsample_ratio": int(downsample_ratio), "clip_bbox": bool(clip_bbox)})
+    return boxes, scores

@@ -21,7 +21,7 @@ GROUPS = {"in progress (issues 12, 13)": IN_PROGRESS, "detection": DETECTION}
 def fill(namespace):
     """Adds a stand-in for each listed name ``namespace`` (pe_cli.layers' globals) does not define.
     A submodule's name counts as undefined: Fluid's ``layers.rnn`` is a function (its package's
-    star import replaces the submodule ``rnn``), pe's ``rnn`` submodule is dynamic_lstm's."""
+    star import replaces the submodule ``rnn``), pe's ``rnn`` submodule is the face of Fluid's."""
     for names in GROUPS.values():
         for name in names:
             if name not in namespace or isinstance(namespace[name], types.ModuleType):

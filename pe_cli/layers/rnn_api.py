@@ -3,8 +3,8 @@ cell (rnn_cells.py) over the time steps as one StaticRNN (a ``recurrent`` op), a
 cudnn-style multi-layer, optionally bidirectional LSTM over a padded time-major batch, built from
 the same machinery.
 
-Fluid's ``layers.rnn`` is this function; pe's submodule ``pe_cli.layers.rnn`` (dynamic_lstm's) is
-shadowed by it in the package namespace, as in Fluid."""
+Fluid's ``layers.rnn`` is this function; pe's submodule ``pe_cli.layers.rnn`` (the face of Fluid's
+``layers.rnn`` submodule) is shadowed by it in the package namespace, as in Fluid."""
 import math
 
 from ..errors import ArgumentTypeError, PeError

@@ -1,7 +1,9 @@
 """Fluid 1.8's box ops (paddle/fluid/operators/detection): prior_box, density_prior_box and
 anchor_generator (boxes over a feature map's cells, from its shape and the attributes alone),
-iou_similarity, box_coder (encode_center_size / decode_center_size) and box_clip. None has a
-gradient in Fluid (each registers an empty grad maker), so none has one here."""
+iou_similarity, box_coder (encode_center_size / decode_center_size), box_clip,
+polygon_box_transform (EAST's geometry map to absolute coordinates) and box_decoder_and_assign
+(Faster R-CNN's per-class decoding and the best class's box). None has a gradient in Fluid (each
+registers an empty grad maker), so none has one here."""
 import numbers
 
 from ..kernels.detection_geometry import density_priors, expand_aspect_ratios
@@ -194,3 +196,35 @@ register("box_clip", kernel_module="detection_box", inputs=["Input", "ImInfo"], 
          infer=_infer_box_clip, needs_lod=True,
          doc="Clips each image's boxes (a sequence of Input's LoD, or a row without one) to [0, w - 1] x "
              "[0, h - 1], w and h its ImInfo width and height over scale, rounded.")
+
+
+def _infer_polygon(ctx):
+    x = ctx.shape("Input")
+    if len(x) != 4 or (x[1] >= 0 and x[1] % 2):
+        ctx.fail(f"Input {fmt_shape(x)} must be [N, geo_channels, H, W] with an even geo_channels")
+    ctx.set_output("Output", x, ctx.dtype("Input"), lod_level=0)
+
+
+register("polygon_box_transform", kernel_module="detection_box", inputs=["Input"], outputs=["Output"],
+         infer=_infer_polygon, lod="drop",
+         doc="Output = 4 * (the cell's column on even channels, its row on odd ones) - Input.")
+
+
+def _infer_decode_assign(ctx):
+    prior, target, score = ctx.shape("PriorBox"), ctx.shape("TargetBox"), ctx.shape("BoxScore")
+    if len(prior) != 2 or prior[1] != 4:
+        ctx.fail(f"PriorBox {fmt_shape(prior)} must be boxes [N, 4]")
+    if list(ctx.shape("PriorBoxVar")) not in ([4], [1, 4]):
+        ctx.fail(f"PriorBoxVar {fmt_shape(ctx.shape('PriorBoxVar'))} must hold 4 variances")
+    if len(score) != 2 or len(target) != 2 or (target[1] >= 0 and score[1] >= 0 and target[1] != 4 * score[1]):
+        ctx.fail(f"TargetBox {fmt_shape(target)} must be [N, 4 * C] for BoxScore {fmt_shape(score)} [N, C]")
+    ctx.set_output("DecodeBox", target, ctx.dtype("TargetBox"), lod_level=ctx.input_var("TargetBox").lod_level)
+    ctx.set_output("OutputAssignBox", prior, ctx.dtype("TargetBox"),
+                   lod_level=ctx.input_var("TargetBox").lod_level)
+
+
+register("box_decoder_and_assign", kernel_module="detection_box",
+         inputs=["PriorBox", "PriorBoxVar", "TargetBox", "BoxScore"], outputs=["DecodeBox", "OutputAssignBox"],
+         attrs={"box_clip": 4.135}, infer=_infer_decode_assign,
+         doc="Decodes each RoI's per-class deltas (pixel boxes, log sizes clipped at box_clip); OutputAssignBox is "
+             "the box of the best scoring class but class 0 (the RoI itself when there is only class 0).")

@@ -3,8 +3,12 @@ y2] of ROIs [R, 4] pools a [PH, PW] grid from its image of X [N, C, H, W]; which
 RoisNum / BatchRoINums (rois per image) when given, else from the ROIs' LoD (one level: rois per
 image). roi_pool (max over integer bins, with Argmax), roi_align (bilinear samples averaged),
 psroi_pool (position-sensitive: bin (i, j) of output channel k reads input channel (k*PH + i)*PW + j),
-prroi_pool (the exact integral of the bilinear surface over each bin)."""
-from .define import Attr, fmt_shape, is_int, register
+prroi_pool (the exact integral of the bilinear surface over each bin); deformable_psroi_pooling (the op of
+fluid.layers.deformable_roi_pooling: position-sensitive pooling whose bins move by learned offsets,
+Trans, with gradients wrt Input and Trans); roi_perspective_transform (each quadrilateral roi [x0, y0,
+..., x3, y3] warped by a perspective transform onto a transformed_height x transformed_width grid,
+sampled bilinearly; gradient wrt X)."""
+from .define import Attr, fmt_shape, int_list, is_int, register
 
 _POS_INT = Attr(1, lambda v: is_int(v) and v > 0, "an int > 0")
 
@@ -89,3 +93,89 @@ for _type, _extra_in, _extra_out, _attrs, _infer, _doc in _SPECS:
              grad_reads=tuple(["X", "ROIs"] + _counts + _extra_out), lod="drop", needs_lod=True, doc=_doc)
     register(_type + "_grad", kernel_module="detection_roi", inputs=["X", "ROIs"] + _extra_in + _extra_out
              + ["Out@GRAD"], outputs=["X@GRAD?"], attrs=_attrs, infer=_infer_grad, lod="drop", needs_lod=True)
+
+
+_PAIR = Attr(lambda: [1, 1], lambda v: int_list(v) and len(v) == 2 and min(v) > 0, "2 ints > 0")
+
+
+def _infer_deform(ctx):
+    x, rois, a = ctx.shape("Input"), ctx.shape("ROIs"), ctx.attrs
+    if len(x) != 4:
+        ctx.fail(f"Input {fmt_shape(x)} must be 4-D [N, C, H, W]")
+    if len(rois) != 2 or rois[1] not in (4, -1):
+        ctx.fail(f"ROIs {fmt_shape(rois)} must be [num_rois, 4] (x1, y1, x2, y2)")
+    od, (gh, gw) = a["output_dim"], a["group_size"]
+    if x[1] >= 0 and x[1] != od * gh * gw:
+        ctx.fail(f"Input has {x[1]} channels; it needs output_dim * group_size = {od} * {gh} * {gw} = {od * gh * gw}")
+    if not a["no_trans"]:
+        if not ctx.has_input("Trans"):
+            ctx.fail("Trans is needed unless no_trans")
+        t = ctx.shape("Trans")
+        if len(t) != 4 or (t[1] >= 0 and (t[1] % 2 or od % (t[1] // 2))) or list(t[2:]) != list(a["part_size"]):
+            ctx.fail(f"Trans {fmt_shape(t)} must be [num_rois, 2 * classes, part_size...] = [R, 2 * classes, "
+                     f"{a['part_size'][0]}, {a['part_size'][1]}], classes dividing output_dim={od}")
+    shape = [rois[0], od, a["pooled_height"], a["pooled_width"]]
+    ctx.set_output("Output", shape, ctx.dtype("Input"), lod_level=0)
+    ctx.set_output("TopCount", shape, ctx.dtype("Input"), lod_level=0)
+
+
+def _grad_deform(g):
+    ins = {s: g.input(s) for s in ("Input", "ROIs", "Trans") if g.input(s)}
+    ins["Output@GRAD"] = g.out_grad("Output")
+    outs = {"Input@GRAD": g.in_grad("Input")}
+    if g.input("Trans"):
+        outs["Trans@GRAD"] = g.in_grad("Trans")
+    g.op("deformable_psroi_pooling_grad", ins, outs, g.attrs)
+
+
+def _infer_deform_grad(ctx):
+    for slot in ("Input", "Trans"):
+        if ctx.has_output(slot + "@GRAD"):
+            ctx.set_output(slot + "@GRAD", ctx.shape(slot), ctx.dtype(slot))
+
+
+_DEFORM_ATTRS = {"no_trans": False, "spatial_scale": 1.0, "output_dim": _POS_INT, "group_size": _PAIR,
+                 "pooled_height": _POS_INT, "pooled_width": _POS_INT, "part_size": _PAIR, "sample_per_part": _POS_INT,
+                 "trans_std": 0.1}
+register("deformable_psroi_pooling", kernel_module="detection_roi", inputs=["Input", "ROIs", "Trans?"],
+         outputs=["Output", "TopCount"], attrs=_DEFORM_ATTRS, infer=_infer_deform, grad=_grad_deform,
+         grad_reads=("Input", "ROIs", "Trans"), lod="drop", needs_lod=True,
+         doc="Output[r, k, i, j] = the mean of sample_per_part^2 bilinear samples of Input[image(r), channel "
+             "(k * group_h + gi) * group_w + gj] over bin (i, j) of the roi (corners rounded, scaled by "
+             "spatial_scale, less 0.5), the bin moved by Trans[r, class of k, :, part of (i, j)] * trans_std * "
+             "the roi's size; samples outside the map are skipped. TopCount: how many samples were inside.")
+register("deformable_psroi_pooling_grad", kernel_module="detection_roi",
+         inputs=["Input", "ROIs", "Trans?", "Output@GRAD"], outputs=["Input@GRAD?", "Trans@GRAD?"], attrs=_DEFORM_ATTRS,
+         infer=_infer_deform_grad, lod="drop", needs_lod=True)
+
+
+def _infer_persp(ctx):
+    x, rois, a = ctx.shape("X"), ctx.shape("ROIs"), ctx.attrs
+    if len(x) != 4:
+        ctx.fail(f"X {fmt_shape(x)} must be 4-D [N, C, H, W]")
+    if len(rois) != 2 or rois[1] not in (8, -1):
+        ctx.fail(f"ROIs {fmt_shape(rois)} must be [num_rois, 8] (four corners x, y)")
+    th, tw = a["transformed_height"], a["transformed_width"]
+    ctx.set_output("Out", [rois[0], x[1], th, tw], ctx.dtype("X"), lod_level=0)
+    ctx.set_output("Mask", [rois[0], 1, th, tw], "int32", lod_level=0)
+    ctx.set_output("TransformMatrix", [rois[0], 9], ctx.dtype("X"), lod_level=0)
+
+
+def _grad_persp(g):
+    g.op("roi_perspective_transform_grad", {"X": g.input("X"), "ROIs": g.input("ROIs"),
+                                            "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+def _infer_persp_grad(ctx):
+    ctx.set_output("X@GRAD", ctx.shape("X"), ctx.dtype("X"))
+
+
+_PERSP_ATTRS = {"transformed_height": _POS_INT, "transformed_width": _POS_INT, "spatial_scale": 1.0}
+register("roi_perspective_transform", kernel_module="detection_roi", inputs=["X", "ROIs"],
+         outputs=["Out", "Mask", "TransformMatrix"], attrs=_PERSP_ATTRS, infer=_infer_persp, grad=_grad_persp,
+         grad_reads=("X", "ROIs"), lod="drop", needs_lod=True,
+         doc="Out[r, c, i, j] = X[image(r), c] sampled bilinearly at TransformMatrix[r] (a 3x3 perspective map "
+             "fitted to the roi's quadrilateral, scaled by spatial_scale) applied to (j, i, 1), where that point "
+             "is inside the quadrilateral and the map, else 0; Mask[r, 0, i, j]: 1 where it is.")
+register("roi_perspective_transform_grad", kernel_module="detection_roi", inputs=["X", "ROIs", "Out@GRAD"],
+         outputs=["X@GRAD?"], attrs=_PERSP_ATTRS, infer=_infer_persp_grad, lod="drop", needs_lod=True)

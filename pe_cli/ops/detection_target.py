@@ -1,8 +1,12 @@
-"""rpn_target_assign and retinanet_target_assign of Fluid 1.8 (kernels in
-kernels/<device>/detection_target.py): Faster R-CNN's RPN training targets: per image, anchors (inside
-the image by rpn_straddle_thresh) matched to the non-crowd gt boxes by IoU, a sampled minibatch of
-foreground and background anchors, their labels and regression targets (retinanet: every candidate
-anchor, labelled with its gt box's class). No gradient."""
+"""The training-target ops of Fluid 1.8's two-stage detectors (kernels in
+kernels/<device>/detection_target.py; no gradients): rpn_target_assign and retinanet_target_assign
+(per image, anchors (inside the image by rpn_straddle_thresh) matched to the non-crowd gt boxes by
+IoU, a sampled minibatch of foreground and background anchors, their labels and regression targets;
+retinanet: every candidate anchor, labelled with its gt box's class), generate_proposal_labels
+(Fast R-CNN's sampled rois with their class labels and box targets) and generate_mask_labels (Mask
+R-CNN's mask targets: for each foreground roi (LabelsInt32 > 0) the gt object (GtSegms: polygons, a
+3-level LoD images / objects / polygons) whose polygons' box overlaps it most, rasterized in the roi
+at resolution x resolution into its class's slot)."""
 from .define import Attr, fmt_shape, is_int, register
 
 
@@ -73,3 +77,27 @@ register("generate_proposal_labels", kernel_module="detection_target",
              "scaled back; BboxTargets: the box deltas (over bbox_reg_weights) in the 4 columns of the label "
              "(column 1 when is_cls_agnostic), with inside and outside weights 1 there; MaxOverlapWithGT: the "
              "rois' best IoU. Each output a LoD sequence per image.")
+
+
+_POS = Attr(1, lambda v: is_int(v) and v > 0, "an int > 0")
+
+
+def _infer_mask(ctx):
+    if len(ctx.shape("Rois")) != 2 or ctx.shape("Rois")[1] != 4:
+        ctx.fail(f"Rois {fmt_shape(ctx.shape('Rois'))} must be [R, 4]")
+    if list(ctx.shape("GtSegms")[-1:]) != [2]:
+        ctx.fail(f"GtSegms {fmt_shape(ctx.shape('GtSegms'))} must be [S, 2] polygon points")
+    width = ctx.attrs["num_classes"] * ctx.attrs["resolution"] ** 2
+    ctx.set_output("MaskRois", [-1, 4], ctx.dtype("Rois"), lod_level=1)
+    ctx.set_output("RoiHasMaskInt32", [-1, 1], "int32", lod_level=1)
+    ctx.set_output("MaskInt32", [-1, width], "int32", lod_level=1)
+
+
+register("generate_mask_labels", kernel_module="detection_target",
+         inputs=["ImInfo", "GtClasses", "IsCrowd", "GtSegms", "Rois", "LabelsInt32"],
+         outputs=["MaskRois", "RoiHasMaskInt32", "MaskInt32"],
+         attrs={"num_classes": _POS, "resolution": _POS}, infer=_infer_mask, lod="drop", needs_lod=True,
+         doc="Per image: MaskRois, the foreground rois; RoiHasMaskInt32, their rows in Rois; MaskInt32 "
+             "[P, num_classes * resolution^2], -1 everywhere but the roi's class, where the best-overlapping "
+             "non-crowd object's polygons rasterized in the roi (COCO's rule) give 0 / 1. An image without "
+             "foreground gives its first roi with all -1 (as Fluid).")

@@ -1,9 +1,9 @@
-"""yolov3_loss of Fluid 1.8 (kernels in kernels/<device>/detection_yolo.py): the YOLOv3 training loss
-of one output level, per image: for each gt box the anchor (of all ``anchors``) whose shape fits it
-best; where that anchor is in ``anchor_mask``, location (sigmoid cross-entropy on x, y; L1 on log
-w, h; weighted (2 - w*h) * score), class (sigmoid cross-entropy, label-smoothed) and objectness
-losses at its cell; objectness 0 elsewhere, except predictions overlapping a gt box by more than
-ignore_thresh."""
+"""YOLOv3's ops of Fluid 1.8 (kernels in kernels/<device>/detection_yolo.py): yolo_box (boxes and
+scores from a head's output; no gradient) and yolov3_loss, the training loss of one output level, per
+image: for each gt box the anchor (of all ``anchors``) whose shape fits it best; where that anchor is
+in ``anchor_mask``, location (sigmoid cross-entropy on x, y; L1 on log w, h; weighted (2 - w*h) *
+score), class (sigmoid cross-entropy, label-smoothed) and objectness losses at its cell; objectness 0
+elsewhere, except predictions overlapping a gt box by more than ignore_thresh."""
 from .define import Attr, fmt_shape, int_list, is_int, register
 
 
@@ -58,3 +58,30 @@ register("yolov3_loss", kernel_module="detection_yolo", inputs=["X", "GTBox", "G
 register("yolov3_loss_grad", kernel_module="detection_yolo",
          inputs=["X", "GTBox", "GTLabel", "GTScore?", "ObjectnessMask", "GTMatchMask", "Loss@GRAD"],
          outputs=["X@GRAD?"], attrs=_ATTRS, infer=_infer_grad, lod="drop")
+
+
+def _infer_yolo(ctx):
+    x, size = ctx.shape("X"), ctx.shape("ImgSize")
+    a = ctx.attrs
+    if len(a["anchors"]) % 2 or not a["anchors"]:
+        ctx.fail(f"anchors {list(a['anchors'])} must be (width, height) pairs")
+    anchors = len(a["anchors"]) // 2
+    if len(x) != 4 or (x[1] >= 0 and x[1] != anchors * (5 + a["class_num"])):
+        ctx.fail(f"X {fmt_shape(x)} must be [N, anchors * (5 + class_num), H, W] = [N, "
+                 f"{anchors * (5 + a['class_num'])}, H, W]")
+    if len(size) != 2 or size[1] != 2:
+        ctx.fail(f"ImgSize {fmt_shape(size)} must be [N, 2] (height, width)")
+    if ctx.dtype("ImgSize") != "int32":
+        ctx.fail(f"ImgSize is {ctx.dtype('ImgSize')}; it must be int32")
+    boxes = anchors * x[2] * x[3] if x[2] >= 0 and x[3] >= 0 else -1
+    ctx.set_output("Boxes", [x[0], boxes, 4], ctx.dtype("X"), lod_level=0)
+    ctx.set_output("Scores", [x[0], boxes, a["class_num"]], ctx.dtype("X"), lod_level=0)
+
+
+register("yolo_box", kernel_module="detection_yolo", inputs=["X", "ImgSize"], outputs=["Boxes", "Scores"],
+         attrs={"anchors": Attr([], int_list, "ints: width, height pairs"),
+                "class_num": Attr(1, lambda v: v > 0, "> 0"), "conf_thresh": 0.01,
+                "downsample_ratio": Attr(32, lambda v: v > 0, "> 0"), "clip_bbox": True},
+         infer=_infer_yolo, lod="drop",
+         doc="Per anchor and cell of X: the box (xmin, ymin, xmax, ymax) in ImgSize's pixels and the class "
+             "scores (objectness times each class's sigmoid); zeros where the objectness is below conf_thresh.")

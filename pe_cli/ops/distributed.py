@@ -31,25 +31,25 @@ def _infer_recv(ctx):
         ctx.set_output("Out", shape, ctx.attrs["dtype"], i=i)
 
 
-register("send", kernel_module="rpc", inputs=["X*"], outputs=[],
+register("send", kernel_module="distributed", inputs=["X*"], outputs=[],
          attrs=dict(_WHO, epmap=_EPS, tags=Attr(list, int_list, "a list of ints"), sync_mode=True),
          infer=_infer_send, traits=("selected_rows",),
          doc="Sends each X to the server of its epmap entry, as block `tags[i]` (without waiting); a "
              "row-sparse X goes as its rows and values.")
-register("send_barrier", kernel_module="rpc", inputs=[], outputs=[], attrs=dict(_WHO),
+register("send_barrier", kernel_module="distributed", inputs=[], outputs=[], attrs=dict(_WHO),
          doc="Waits until this step's sends are delivered.")
-register("recv", kernel_module="rpc", inputs=[], outputs=["Out*"],
+register("recv", kernel_module="distributed", inputs=[], outputs=["Out*"],
          attrs=dict(_WHO, epmap=_EPS, tags=Attr(list, int_list, "a list of ints"),
                     shapes=Attr(list, lambda v: all(int_list(s) for s in v), "a list of shapes"),
                     dtype="float32"),
          infer=_infer_recv,
          doc="Out[i] = block `tags[i]` as the server of epmap[i] holds it after this step's update.")
-register("fetch_barrier", kernel_module="rpc", inputs=[], outputs=[], attrs=dict(_WHO),
+register("fetch_barrier", kernel_module="distributed", inputs=[], outputs=[], attrs=dict(_WHO),
          doc="Ends the step's receives (the blocks are in place once recv returns).")
 register("split_byref", kernel_module="tensor", kernel="split", inputs=["X"], outputs=["Out*"],
          attrs={"axis": 0, "num": 0, "sections": Attr(list, int_list, "a list of ints")},
          infer=_infer_split, doc="Out = X cut into row blocks of `sections` rows (a trainer's gradient blocks).")
-register("listen_and_serv", kernel_module="rpc", inputs=["X*"], outputs=[],
+register("listen_and_serv", kernel_module="distributed", inputs=["X*"], outputs=[],
          attrs={"endpoint": "", "pserver_endpoints": _EPS, "Fanin": 1, "sync_mode": True,
                 "optimize_blocks": list, "lr_decay_block_id": -1, "grad_to_block_id": list,
                 "grad_blocks": list, "param_blocks": list},

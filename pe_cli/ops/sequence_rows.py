@@ -1,7 +1,9 @@
 """Sequence ops that move whole rows by a map computed from the LoD: sequence_reverse,
-sequence_expand, sequence_pad / sequence_unpad; and sequence_mask (lengths -> a 0/1 mask)."""
-from .define import Attr, grads_like, register
+sequence_expand, sequence_pad / sequence_unpad; sequence_erase (drops the steps holding given
+tokens; no gradient); and sequence_mask (lengths -> a 0/1 mask)."""
+from .define import Attr, grads_like, int_list, register
 from .sequence import _need_lod
+from .sequence_metric import _check_seq
 
 
 def _row_grad(grad_type, reads, out_slot):
@@ -81,3 +83,13 @@ register("sequence_mask", kernel_module="sequence_rows", inputs=["X"], outputs=[
          attrs={"maxlen": Attr(-1, lambda v: v == -1 or v > 0, "-1 (the largest length) or > 0"),
                 "out_dtype": "int64"}, infer=_infer_mask, lod="drop",
          doc="Y[..., j] = 1 where j < X[...] (lengths), else 0; maxlen -1 uses the largest length.")
+
+
+def _infer_erase(ctx):
+    x = _check_seq(ctx, "X", "(none)")
+    ctx.set_output("Out", [-1] + list(x.shape[1:]), x.dtype, lod_level=x.lod_level)
+
+
+register("sequence_erase", kernel_module="sequence_rows", inputs=["X"], outputs=["Out"],
+         attrs={"tokens": Attr([], int_list, "a list of ints")}, infer=_infer_erase, lod="drop", needs_lod=True,
+         doc="X's sequences without the steps whose id is in tokens; Out's LoD counts what is left.")

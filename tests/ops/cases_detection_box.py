@@ -1,7 +1,8 @@
 """Op cases for the box ops (ops/detection_box.py), against loop-by-loop numpy references written
 from Fluid 1.8's kernels and unit tests (test_prior_box_op.py, test_density_prior_box_op.py,
-test_anchor_generator_op.py, test_iou_similarity_op.py, test_box_coder_op.py, test_box_clip_op.py).
-None of these ops has a gradient in Fluid."""
+test_anchor_generator_op.py, test_iou_similarity_op.py, test_box_coder_op.py, test_box_clip_op.py,
+test_polygon_box_transform.py, test_box_decoder_and_assign_op.py). None of these ops has a gradient
+in Fluid."""
 import math
 
 import numpy as np
@@ -198,4 +199,43 @@ CASES = [
     OpCase("box_clip", {"Input": rng.uniform(-2, 9, (2, 4)).astype("float32"),
                         "ImInfo": np.array([[5.0, 8.0, 1.0], [9.0, 7.0, 2.0]], "float32")}, clip_ref,
            name="box_clip_rows"),
+]
+
+
+def polygon_ref(i, a):
+    x = i["Input"]
+    out = np.empty_like(x)
+    for ch in range(x.shape[1]):
+        for k in range(x.shape[2]):
+            for col in range(x.shape[3]):
+                out[:, ch, k, col] = 4 * (col if ch % 2 == 0 else k) - x[:, ch, k, col]
+    return {"Output": out}
+
+
+def decode_assign_ref(i, a):
+    prior, var, target = np.asarray(i["PriorBox"]), i["PriorBoxVar"], np.asarray(i["TargetBox"])
+    score = np.asarray(i["BoxScore"])
+    decoded = np.zeros(target.shape)
+    assigned = np.zeros(prior.shape)
+    for r in range(len(prior)):
+        w, h = prior[r, 2] - prior[r, 0] + 1, prior[r, 3] - prior[r, 1] + 1
+        cx, cy = prior[r, 0] + 0.5 * w, prior[r, 1] + 0.5 * h
+        for c in range(score.shape[1]):
+            dx, dy, dw, dh = target[r, 4 * c:4 * c + 4] * var
+            pw, ph = math.exp(min(dw, a["box_clip"])) * w, math.exp(min(dh, a["box_clip"])) * h
+            px, py = dx * w + cx, dy * h + cy
+            decoded[r, 4 * c:4 * c + 4] = [px - pw / 2, py - ph / 2, px + pw / 2 - 1, py + ph / 2 - 1]
+        best = 1 + int(np.argmax(score[r, 1:]))
+        assigned[r] = decoded[r, 4 * best:4 * best + 4]
+    return {"DecodeBox": decoded.astype(target.dtype), "OutputAssignBox": assigned.astype(target.dtype)}
+
+
+CASES += [
+    OpCase("polygon_box_transform", {"Input": rng.normal(size=(2, 6, 3, 4))}, polygon_ref),
+    OpCase("box_decoder_and_assign", {"PriorBox": LoDTensor(rng.uniform(0, 10, (4, 2)).repeat(2, 1) +
+                                                            np.array([0, 0, 5, 6]), [[0, 1, 4]]),
+                                      "PriorBoxVar": np.array([0.1, 0.1, 0.2, 0.2]),
+                                      "TargetBox": LoDTensor(rng.normal(0, 3, (4, 12)), [[0, 1, 4]]),
+                                      "BoxScore": LoDTensor(rng.uniform(0, 1, (4, 3)), [[0, 1, 4]])},
+           decode_assign_ref, attrs={"box_clip": 0.5}),
 ]

@@ -1,11 +1,16 @@
-"""Op cases for multiclass_nms, multiclass_nms2, bipartite_match and target_assign, against plain
-Python references written from Fluid 1.8's kernels and unit tests (test_multiclass_nms_op.py,
-test_bipartite_match_op.py, test_target_assign_op.py). None has a gradient in Fluid. The output
-LoD is checked in tests/test_layers_detection.py."""
+"""Op cases for multiclass_nms, multiclass_nms2, matrix_nms, locality_aware_nms and
+retinanet_detection_output, against plain Python references written from Fluid 1.8's kernels and unit
+tests (test_multiclass_nms_op.py, test_matrix_nms_op.py, test_locality_aware_nms_op.py,
+test_retinanet_detection_output.py: per level thresholded top-k, decoding against the anchors,
+clipping to the original image, per-class greedy NMS with Fluid's pixel IoU, keep_top_k). None has a
+gradient in Fluid. The output LoD is checked in tests/test_layers_detection.py."""
+import math
+
 import numpy as np
 
 from op_test import OpCase
 from pe_cli.framework.lod_tensor import LoDTensor
+from tests.ops.cases_detection_proposals import _nms
 
 rng = np.random.default_rng(43)
 
@@ -72,51 +77,6 @@ def nms_ref(i, a, with_index=False):
     return {"Out": np.array(rows, boxes.dtype) if rows else np.full((1, 1), -1, boxes.dtype)}
 
 
-def match_ref(i, a):
-    dist = np.asarray(i["DistMat"])
-    offs = i["DistMat"].lod()[-1] if isinstance(i["DistMat"], LoDTensor) else [0, len(dist)]
-    idx = np.full((len(offs) - 1, dist.shape[1]), -1, np.int32)
-    out = np.zeros(idx.shape, dist.dtype)
-    for n, (s, e) in enumerate(zip(offs[:-1], offs[1:])):
-        d = dist[s:e].astype(np.float64)
-        free_rows, free_cols = set(range(e - s)), set(range(dist.shape[1]))
-        while True:        # the largest remaining pair (values are distinct here)
-            pairs = [(d[r, c], r, c) for r in free_rows for c in free_cols if d[r, c] >= 1e-6]
-            if not pairs:
-                break
-            v, r, c = max(pairs)
-            idx[n, c], out[n, c] = r, dist[s + r, c]
-            free_rows.discard(r)
-            free_cols.discard(c)
-        if a["match_type"] == "per_prediction":
-            for c in range(dist.shape[1]):
-                if idx[n, c] == -1 and len(d) and d[:, c].max() >= max(a["dist_threshold"], 1e-6):
-                    idx[n, c] = int(np.argmax(d[:, c]))
-                    out[n, c] = dist[s + idx[n, c], c]
-    return {"ColToRowMatchIndices": idx, "ColToRowMatchDist": out}
-
-
-def assign_ref(i, a):
-    x, match = np.asarray(i["X"]), i["MatchIndices"]
-    offs = i["X"].lod()[-1]
-    n, m = match.shape
-    out = np.full((n, m, x.shape[2]), a["mismatch_value"], x.dtype)
-    weight = np.zeros((n, m, 1), np.float32)
-    for r in range(n):
-        for c in range(m):
-            if match[r, c] > -1:
-                out[r, c] = x[offs[r] + match[r, c], c % x.shape[1]]
-                weight[r, c] = 1
-    if "NegIndices" in i:
-        noffs = i["NegIndices"].lod()[-1]
-        neg = np.asarray(i["NegIndices"]).reshape(-1)
-        for r in range(n):
-            for c in neg[noffs[r]:noffs[r + 1]]:
-                out[r, c] = a["mismatch_value"]
-                weight[r, c] = 1
-    return {"Out": out, "OutWeight": weight}
-
-
 def _boxes(shape, scale=1.0):
     lo = rng.uniform(0, 0.5, shape + (2,))
     return np.concatenate([lo, lo + rng.uniform(0.2, 0.5, shape + (2,))], axis=-1) * scale
@@ -125,7 +85,7 @@ def _boxes(shape, scale=1.0):
 _NMS = {"background_label": 0, "score_threshold": 0.2, "nms_top_k": 8, "nms_threshold": 0.4, "nms_eta": 1.0,
         "keep_top_k": 10, "normalized": True}
 _LOD_BOXES = LoDTensor(_boxes((12, 3)), [[0, 5, 12]])
-_DIST = rng.uniform(0, 1, (7, 5)) * (rng.uniform(0, 1, (7, 5)) > 0.3)
+
 
 CASES = [
     OpCase("multiclass_nms", {"BBoxes": _boxes((2, 12)), "Scores": rng.uniform(0, 1, (2, 3, 12))}, nms_ref,
@@ -142,48 +102,6 @@ CASES = [
     OpCase("multiclass_nms2", {"BBoxes": _LOD_BOXES, "Scores": rng.uniform(0, 1, (12, 3))},
            lambda i, a: nms_ref(i, a, with_index=True), attrs={**_NMS, "keep_top_k": 3},
            name="multiclass_nms2_lod"),
-    OpCase("bipartite_match", {"DistMat": _DIST}, match_ref),
-    OpCase("bipartite_match", {"DistMat": LoDTensor(_DIST, [[0, 3, 3, 7]])}, match_ref,
-           attrs={"match_type": "per_prediction", "dist_threshold": 0.3}, name="bipartite_match_lod_per_prediction"),
-    OpCase("target_assign", {"X": LoDTensor(rng.normal(size=(5, 4, 3)), [[0, 2, 5]]),
-                             "MatchIndices": np.array([[0, -1, 1, 1, -1, 0], [2, 0, -1, 1, -1, -1]], np.int32)},
-           assign_ref, attrs={"mismatch_value": 7}),
-    OpCase("target_assign", {"X": LoDTensor(rng.normal(size=(5, 1, 4)).astype("float32"), [[0, 2, 5]]),
-                             "MatchIndices": np.array([[0, -1, 1, -1], [2, -1, -1, 1]], np.int32),
-                             "NegIndices": LoDTensor(np.array([[1], [3], [2]], np.int32), [[0, 1, 3]])},
-           assign_ref, name="target_assign_negatives"),
-]
-
-
-def mine_ref(i, a):
-    loss, match, dist = i["ClsLoss"], i["MatchIndices"], i["MatchDist"]
-    hard = a["mining_type"] == "hard_example"
-    if hard and "LocLoss" in i:
-        loss = loss + i["LocLoss"]
-    updated, negs = match.copy(), []
-    for n in range(len(match)):
-        if hard:
-            cand = list(range(match.shape[1]))
-            k = a["sample_size"]
-        else:
-            cand = [m for m in range(match.shape[1]) if match[n, m] == -1 and dist[n, m] < a["neg_dist_threshold"]]
-            k = int(sum(match[n] != -1) * a["neg_pos_ratio"])
-        picked = sorted(sorted(cand, key=lambda m: -loss[n, m])[:k])
-        if hard:
-            updated[n] = [v if (v == -1 or m in picked) else -1 for m, v in enumerate(match[n])]
-            picked = [m for m in picked if match[n, m] == -1]
-        negs += picked
-    return {"NegIndices": np.array(negs, np.int32).reshape(-1, 1), "UpdatedMatchIndices": updated}
-
-
-_MATCH = np.array([[0, -1, -1, 1, -1, -1, -1, -1], [-1, -1, 0, -1, -1, -1, -1, -1]], np.int32)
-CASES += [
-    OpCase("mine_hard_examples", {"ClsLoss": rng.uniform(0, 2, (2, 8)), "MatchIndices": _MATCH,
-                                  "MatchDist": rng.uniform(0, 1, (2, 8))}, mine_ref,
-           attrs={"neg_pos_ratio": 2.0, "neg_dist_threshold": 0.6}),
-    OpCase("mine_hard_examples", {"ClsLoss": rng.uniform(0, 2, (2, 8)), "LocLoss": rng.uniform(0, 1, (2, 8)),
-                                  "MatchIndices": _MATCH, "MatchDist": rng.uniform(0, 1, (2, 8))}, mine_ref,
-           attrs={"mining_type": "hard_example", "sample_size": 3}, name="mine_hard_examples_hard_example"),
 ]
 
 
@@ -283,3 +201,53 @@ CASES += [
     OpCase("locality_aware_nms", {"BBoxes": _chain(4), "Scores": rng.uniform(0, 0.1, (2, 1, 4))}, locality_ref,
            attrs={**_LOCALITY, "score_threshold": 0.9}, name="locality_aware_nms_nothing_kept"),
 ]
+
+
+_retinanet_rng = np.random.default_rng(83)
+
+
+def retinanet_ref(i, a):
+    out, offsets = [], [0]
+    levels = len(i["Scores"])
+    for im in range(i["Scores"][0].shape[0]):
+        h, w, s = i["ImInfo"][im]
+        im_h, im_w = math.floor(h / s + 0.5), math.floor(w / s + 0.5)
+        preds = {}
+        for lv, (sc, bb, an) in enumerate(zip(i["Scores"], i["BBoxes"], i["Anchors"])):
+            thresh = a["score_threshold"] if lv < levels - 1 else 0.0
+            flat = sc[im].reshape(-1)
+            cand = sorted([k for k in range(flat.size) if flat[k] > thresh], key=lambda k: -flat[k])
+            for k in cand[:a["nms_top_k"]] if a["nms_top_k"] > -1 else cand:
+                anc, d = an[k // sc.shape[2]], bb[im, k // sc.shape[2]]
+                aw, ah = anc[2] - anc[0] + 1, anc[3] - anc[1] + 1
+                cx, cy = d[0] * aw + anc[0] + aw / 2, d[1] * ah + anc[1] + ah / 2
+                bw, bh = math.exp(d[2]) * aw, math.exp(d[3]) * ah
+                box = [(cx - bw / 2) / s, (cy - bh / 2) / s, (cx + bw / 2 - 1) / s, (cy + bh / 2 - 1) / s]
+                box = [min(max(v, 0), (im_w if j % 2 == 0 else im_h) - 1) for j, v in enumerate(box)]
+                preds.setdefault(k % sc.shape[2], []).append((flat[k], box))
+        dets = []
+        for c in sorted(preds):
+            ranked = sorted(preds[c], key=lambda p: -p[0])
+            dets += [(ranked[k][0], c, ranked[k][1]) for k in _nms([b for _, b in ranked], a["nms_threshold"],
+                                                                  a["nms_eta"])]
+        dets = sorted(dets, key=lambda d: -d[0])[:a["keep_top_k"]]
+        out += [[c + 1, score, *box] for score, c, box in dets]
+        offsets.append(len(out))
+    return {"Out": np.array(out, dtype=i["Scores"][0].dtype).reshape(-1, 6)}
+
+
+def _retinanet_anchors(m, size):
+    xy = _retinanet_rng.uniform(0, 60, (m, 2))
+    return np.c_[xy, xy + size - 1]
+
+
+RETINANET_CASES = [
+    OpCase("retinanet_detection_output",
+           {"BBoxes": [_retinanet_rng.normal(0, 0.3, (2, 12, 4)), _retinanet_rng.normal(0, 0.3, (2, 6, 4))],
+            "Scores": [_retinanet_rng.uniform(0, 1, (2, 12, 3)), _retinanet_rng.uniform(0, 0.3, (2, 6, 3))],
+            "Anchors": [_retinanet_anchors(12, 16), _retinanet_anchors(6, 32)],
+            "ImInfo": np.array([[64.0, 64.0, 1.0], [80.0, 72.0, 1.5]])},
+           retinanet_ref, attrs={"score_threshold": 0.3, "nms_top_k": 10, "nms_threshold": 0.4, "nms_eta": 1.0,
+                        "keep_top_k": 12}),
+]
+CASES += RETINANET_CASES

@@ -1,7 +1,14 @@
 """Op cases for roi_pool, roi_align, psroi_pool, prroi_pool: direct loops over rois, channels and bins
 following Fluid 1.8's test_roi_pool_op.py, test_roi_align_op.py, test_psroi_pool_op.py and
 test_prroi_pool_op.py (prroi_pool's integral taken numerically here, by a fine midpoint rule over the
-bilinear surface, so the closed form the kernels use is checked against its definition)."""
+bilinear surface, so the closed form the kernels use is checked against its definition).
+deformable_psroi_pooling: a direct loop over rois, channels, bins and samples following Fluid 1.8's
+test_deformable_psroi_pooling.py, with float64 gradient checks wrt Input and Trans (samples kept off
+the integer grid lines and the map's edges, where the bilinear sample has a kink).
+roi_perspective_transform: a scalar reference written from Fluid 1.8's
+test_roi_perspective_transform_op.py (the perspective matrix from the quad's corners, the
+point-in-quadrilateral test, bilinear sampling with Fluid's 1e-4 tolerances), with a float64
+finite-difference gradient check wrt X."""
 import math
 
 import numpy as np
@@ -207,3 +214,162 @@ CASES = [
            attrs={"pooled_height": 2, "pooled_width": 2, "spatial_scale": 1.0}, grad=("X",),
            name="prroi_pool_batch_roi_nums"),
 ]
+
+
+_deform_rng = np.random.default_rng(61)
+
+
+def _deform_sample(plane, x, y):
+    h, w = plane.shape
+    x, y = min(max(x, 0.0), w - 1.0), min(max(y, 0.0), h - 1.0)
+    x0, x1, y0, y1 = math.floor(x), math.ceil(x), math.floor(y), math.ceil(y)
+    fx, fy = x - x0, y - y0
+    return ((1 - fx) * (1 - fy) * plane[y0, x0] + (1 - fx) * fy * plane[y1, x0] + fx * (1 - fy) * plane[y0, x1]
+            + fx * fy * plane[y1, x1])
+
+
+def deform_ref(i, a):
+    x, rois, trans = i["Input"], np.asarray(i["ROIs"]), i.get("Trans")
+    img = np.repeat(np.arange(len(i["ROIs"].lod()[0]) - 1), np.diff(i["ROIs"].lod()[0]))
+    _, _, h, w = x.shape
+    od, ph, pw = a["output_dim"], a["pooled_height"], a["pooled_width"]
+    spp, s = a["sample_per_part"], a["spatial_scale"]
+    (gh, gw), (pth, ptw) = a["group_size"], a["part_size"]
+    no_trans = a["no_trans"]
+    ncls = 1 if no_trans else trans.shape[1] // 2
+    out, count = np.zeros((len(rois), od, ph, pw)), np.zeros((len(rois), od, ph, pw))
+    for r, roi in enumerate(rois):
+        sw, sh = _c_round(roi[0]) * s - 0.5, _c_round(roi[1]) * s - 0.5
+        rw = max((_c_round(roi[2]) + 1) * s - 0.5 - sw, 0.1)
+        rh = max((_c_round(roi[3]) + 1) * s - 0.5 - sh, 0.1)
+        for k in range(od):
+            cls = k // (od // ncls)
+            for p in range(ph):
+                for q in range(pw):
+                    pi, pj = math.floor(p / ph * pth), math.floor(q / pw * ptw)
+                    tx = 0 if no_trans else trans[r, 2 * cls, pi, pj] * a["trans_std"]
+                    ty = 0 if no_trans else trans[r, 2 * cls + 1, pi, pj] * a["trans_std"]
+                    x0, y0 = q * rw / pw + sw + tx * rw, p * rh / ph + sh + ty * rh
+                    gi, gj = min(max(math.floor(p * gh / ph), 0), gh - 1), min(max(math.floor(q * gw / pw), 0), gw - 1)
+                    plane = x[img[r], (k * gh + gi) * gw + gj]
+                    vals = [_deform_sample(plane, x0 + bb * rw / pw / spp, y0 + aa * rh / ph / spp)
+                            for aa in range(spp) for bb in range(spp)
+                            if -0.5 <= x0 + bb * rw / pw / spp <= w - 0.5
+                            and -0.5 <= y0 + aa * rh / ph / spp <= h - 0.5]
+                    out[r, k, p, q] = np.mean(vals) if vals else 0.0
+                    count[r, k, p, q] = len(vals)
+    return {"Output": out.astype(x.dtype), "TopCount": count.astype(x.dtype)}
+
+
+_DEFORM_ATTRS = {"no_trans": False, "spatial_scale": 0.5, "output_dim": 2, "group_size": [1, 1], "pooled_height": 2,
+          "pooled_width": 2, "part_size": [2, 2], "sample_per_part": 2, "trans_std": 0.1}
+_DEFORM_ROIS = LoDTensor(np.array([[1, 2, 12, 9], [4, 3, 11, 14], [0, 0, 17, 13]], np.float64), [[0, 1, 3]])
+
+DEFORM_CASES = [
+    OpCase("deformable_psroi_pooling", {"Input": _deform_rng.normal(size=(2, 2, 8, 9)), "ROIs": _DEFORM_ROIS,
+                                        "Trans": _deform_rng.uniform(-1, 1, (3, 2, 2, 2))},
+           deform_ref, attrs=dict(_DEFORM_ATTRS), grad=("Input", "Trans"), loss_outputs=("Output",)),
+    OpCase("deformable_psroi_pooling", {"Input": _deform_rng.normal(size=(2, 8, 7, 8)), "ROIs": _DEFORM_ROIS,
+                                        "Trans": _deform_rng.uniform(-1, 1, (3, 4, 3, 2))},
+           deform_ref, attrs=dict(_DEFORM_ATTRS, output_dim=2, group_size=[2, 2], pooled_height=3, part_size=[3, 2],
+                            sample_per_part=3, trans_std=0.2),
+           grad=("Input", "Trans"), loss_outputs=("Output",), name="deformable_psroi_pooling_two_classes_groups"),
+    OpCase("deformable_psroi_pooling", {"Input": _deform_rng.normal(size=(2, 3, 8, 9)), "ROIs": _DEFORM_ROIS},
+           deform_ref, attrs=dict(_DEFORM_ATTRS, no_trans=True, output_dim=3, spatial_scale=0.25), grad=("Input",),
+           loss_outputs=("Output",), name="deformable_psroi_pooling_no_trans"),
+]
+CASES += DEFORM_CASES
+
+
+_persp_rng = np.random.default_rng(71)
+EPS = 1e-4
+
+
+def _ge(a, b):
+    return a > b or abs(a - b) < EPS
+
+
+def _persp_matrix(xs, ys, th, tw):
+    sides = [math.hypot(xs[k] - xs[(k + 1) % 4], ys[k] - ys[(k + 1) % 4]) for k in range(4)]
+    nh = max(2, th)
+    nw = max(2, min(int(math.floor((sides[0] + sides[2]) / 2 * (nh - 1) / ((sides[1] + sides[3]) / 2) + 0.5)) + 1, tw))
+    dx1, dx2, dx3 = xs[1] - xs[2], xs[3] - xs[2], xs[0] - xs[1] + xs[2] - xs[3]
+    dy1, dy2, dy3 = ys[1] - ys[2], ys[3] - ys[2], ys[0] - ys[1] + ys[2] - ys[3]
+    a31 = (dx3 * dy2 - dx2 * dy3) / (dx1 * dy2 - dx2 * dy1 + 1e-5) / (nw - 1)
+    a32 = (dx1 * dy3 - dx3 * dy1) / (dx1 * dy2 - dx2 * dy1 + 1e-5) / (nh - 1)
+    return [(xs[1] - xs[0] + a31 * (nw - 1) * xs[1]) / (nw - 1), (xs[3] - xs[0] + a32 * (nh - 1) * xs[3]) / (nh - 1),
+            xs[0], (ys[1] - ys[0] + a31 * (nw - 1) * ys[1]) / (nw - 1),
+            (ys[3] - ys[0] + a32 * (nh - 1) * ys[3]) / (nh - 1), ys[0], a31, a32, 1.0]
+
+
+def _in_quad(x, y, xs, ys):
+    edges = [(xs[k], ys[k], xs[(k + 1) % 4], ys[(k + 1) % 4]) for k in range(4)]
+    for x0, y0, x1, y1 in edges:
+        if abs(y0 - y1) < EPS:
+            if abs(y - y0) < EPS and _ge(x, min(x0, x1)) and _ge(max(x0, x1), x):
+                return True
+        elif abs((y - y0) * (x1 - x0) / (y1 - y0) + x0 - x) < EPS and _ge(y, min(y0, y1)) and _ge(max(y0, y1), y):
+            return True
+    crossings = 0
+    for x0, y0, x1, y1 in edges:
+        if abs(y0 - y1) < EPS or _ge(min(y0, y1), y) or y - max(y0, y1) > EPS:
+            continue
+        ix = (y - y0) * (x1 - x0) / (y1 - y0) + x0
+        if abs(ix - x) < EPS:
+            return True
+        crossings += ix - x > EPS
+    return crossings % 2 == 1
+
+
+def _persp_sample(plane, x, y):
+    h, w = plane.shape
+    x, y = (0.0 if _ge(0, x) else x), (0.0 if _ge(0, y) else y)
+    x0, y0 = math.floor(x), math.floor(y)
+    x1, y1 = (x0 + 1, y0 + 1)
+    if x0 >= w - 1:
+        x0 = x1 = w - 1
+        x = float(x0)
+    if y0 >= h - 1:
+        y0 = y1 = h - 1
+        y = float(y0)
+    fx, fy = x - x0, y - y0
+    return ((1 - fx) * (1 - fy) * plane[y0, x0] + (1 - fx) * fy * plane[y1, x0] + fx * fy * plane[y1, x1]
+            + fx * (1 - fy) * plane[y0, x1])
+
+
+def persp_ref(i, a):
+    x, rois = i["X"], np.asarray(i["ROIs"])
+    img = np.repeat(np.arange(len(i["ROIs"].lod()[0]) - 1), np.diff(i["ROIs"].lod()[0]))
+    _, c, h, w = x.shape
+    th, tw, s = a["transformed_height"], a["transformed_width"], a["spatial_scale"]
+    out, mask = np.zeros((len(rois), c, th, tw)), np.zeros((len(rois), 1, th, tw), np.int32)
+    mats = np.zeros((len(rois), 9))
+    for r, roi in enumerate(rois):
+        xs, ys = list(roi[0::2] * s), list(roi[1::2] * s)
+        m = mats[r] = _persp_matrix(xs, ys, th, tw)
+        for oi in range(th):
+            for oj in range(tw):
+                d = m[6] * oj + m[7] * oi + m[8]
+                sx, sy = (m[0] * oj + m[1] * oi + m[2]) / d, (m[3] * oj + m[4] * oi + m[5]) / d
+                if not _in_quad(sx, sy, xs, ys) or _ge(-0.5, sx) or _ge(sx, w - 0.5) or _ge(-0.5, sy) \
+                        or _ge(sy, h - 0.5):
+                    continue
+                mask[r, 0, oi, oj] = 1
+                for ch in range(c):
+                    out[r, ch, oi, oj] = _persp_sample(x[img[r], ch], sx, sy)
+    return {"Out": out.astype(x.dtype), "Mask": mask, "TransformMatrix": mats.astype(x.dtype)}
+
+
+_QUADS = np.array([[1, 1, 7, 2, 8, 6, 2, 7],          # a tilted quadrilateral
+                   [2, 3, 9, 3, 9, 8, 2, 8],          # an axis-aligned rectangle
+                   [0.5, 4, 6.5, 0.7, 10.2, 7.9, 3.3, 11.6]], np.float64)
+
+PERSP_CASES = [
+    OpCase("roi_perspective_transform", {"X": _persp_rng.normal(size=(2, 2, 8, 9)), "ROIs": LoDTensor(_QUADS, [[0, 1, 3]])},
+           persp_ref, attrs={"transformed_height": 4, "transformed_width": 5, "spatial_scale": 1.0}, grad=("X",),
+           loss_outputs=("Out",)),
+    OpCase("roi_perspective_transform", {"X": _persp_rng.normal(size=(1, 3, 6, 7)), "ROIs": LoDTensor(_QUADS * 1.5, [[0, 3]])},
+           persp_ref, attrs={"transformed_height": 3, "transformed_width": 6, "spatial_scale": 0.5}, grad=("X",),
+           loss_outputs=("Out",), name="roi_perspective_transform_scaled"),
+]
+CASES += PERSP_CASES

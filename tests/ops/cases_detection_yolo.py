@@ -1,9 +1,14 @@
-"""Op cases for yolov3_loss: a numpy reference following Fluid 1.8's test_yolov3_loss_op.py (IoUs of
-all predictions against all gt boxes at once, then a loop over the gt boxes), with Fluid's kernel's
-details: grid size H for both coordinates, boxes with w or h below 1e-6 are empty."""
+"""Op cases for yolo_box and yolov3_loss. yolo_box: a loop-by-loop numpy reference written from Fluid
+1.8's kernel and unit test (test_yolo_box_op.py). yolov3_loss: a numpy reference following Fluid 1.8's
+test_yolov3_loss_op.py (IoUs of all predictions against all gt boxes at once, then a loop over the gt
+boxes), with Fluid's kernel's details: grid size H for both coordinates, boxes with w or h below 1e-6
+are empty."""
+import math
+
 import numpy as np
 
 from op_test import OpCase
+from tests.ops.cases_detection_loss import _sig
 
 rng = np.random.default_rng(23)
 
@@ -92,4 +97,41 @@ CASES = [
     OpCase("yolov3_loss", _inputs(2, [1, 7], 3, 4, 6, 6, sizes=(0.05, 0.8)), _ref,
            attrs=dict(_ATTRS, anchor_mask=[1, 7], class_num=3, ignore_thresh=0.5),
            grad=("X",), loss_outputs=("Loss",), name="yolov3_loss_wide_map"),
+]
+
+
+def yolo_ref(i, a):
+    x, size = i["X"], i["ImgSize"]
+    n, _, h, w = x.shape
+    an = len(a["anchors"]) // 2
+    c = a["class_num"]
+    boxes, scores = np.zeros((n, an * h * w, 4)), np.zeros((n, an * h * w, c))
+    for b in range(n):
+        ih, iw = size[b]
+        for j in range(an):
+            for k in range(h):
+                for col in range(w):
+                    v = x[b, j * (5 + c):(j + 1) * (5 + c), k, col]
+                    conf = _sig(v[4])
+                    if conf < a["conf_thresh"]:
+                        continue
+                    cx, cy = (col + _sig(v[0])) * iw / w, (k + _sig(v[1])) * ih / h
+                    bw = math.exp(v[2]) * a["anchors"][2 * j] * iw / (a["downsample_ratio"] * h)
+                    bh = math.exp(v[3]) * a["anchors"][2 * j + 1] * ih / (a["downsample_ratio"] * h)
+                    box = [cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2]
+                    if a["clip_bbox"]:
+                        box = [max(box[0], 0), max(box[1], 0), min(box[2], iw - 1), min(box[3], ih - 1)]
+                    r = j * h * w + k * w + col
+                    boxes[b, r] = box
+                    scores[b, r] = [conf * _sig(s) for s in v[5:]]
+    return {"Boxes": boxes.astype(x.dtype), "Scores": scores.astype(x.dtype)}
+
+
+_YOLO = {"anchors": [10, 13, 16, 30], "class_num": 3, "conf_thresh": 0.5, "downsample_ratio": 8, "clip_bbox": True}
+CASES += [
+    OpCase("yolo_box", {"X": rng.normal(size=(2, 16, 3, 4)), "ImgSize": np.array([[24, 32], [40, 30]], np.int32)},
+           yolo_ref, attrs=_YOLO),
+    OpCase("yolo_box", {"X": rng.normal(size=(1, 16, 4, 4)).astype("float32"),
+                        "ImgSize": np.array([[30, 20]], np.int32)}, yolo_ref, rtol=1e-5, atol=1e-5,
+           attrs={**_YOLO, "clip_bbox": False, "conf_thresh": 0.3}, name="yolo_box_no_clip"),
 ]

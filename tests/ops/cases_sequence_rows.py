@@ -1,10 +1,12 @@
 """Op cases for the row-moving sequence ops (sequence_reverse, sequence_expand, sequence_pad,
-sequence_unpad) and sequence_mask, against numpy references written from Fluid's docs."""
+sequence_unpad, sequence_erase) and sequence_mask, against numpy references written from Fluid's
+docs."""
 import numpy as np
 
 from op_test import OpCase
 from pe_cli.framework.lod_tensor import LoDTensor
 from tests.ops.cases_sequence import lod_tensor, sequences
+from tests.ops.cases_sequence_metric import H_LEN, HYPS, lod
 
 rng = np.random.default_rng(13)
 
@@ -60,3 +62,13 @@ CASES = [
     OpCase("sequence_mask", {"X": np.array([[2], [4]], dtype=np.int64)}, mask_ref,
            attrs={"maxlen": 6, "out_dtype": "float32"}, name="sequence_mask_maxlen"),
 ]
+
+
+def erase_ref(i, a):
+    x, offs = np.asarray(i["X"]).reshape(-1), i["X"].lod()[-1]
+    parts = [[v for v in x[s:e] if v not in a["tokens"]] for s, e in zip(offs, offs[1:])]
+    return {"Out": np.array([v for p in parts for v in p], np.int64).reshape(-1, 1)}
+
+
+CASES.append(OpCase("sequence_erase", {"X": lod(HYPS, H_LEN)}, erase_ref, attrs={"tokens": [0, 2]},
+                    name="sequence_erase"))

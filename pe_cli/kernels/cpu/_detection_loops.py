@@ -1,6 +1,6 @@
-"""numba loops of the NMS and matching kernels (kernels/cpu/detection_nms.py): Fluid 1.8's per-image
-programs NMSFast (with JaccardOverlap and BBoxArea), BipartiteMatch and ArgMaxMatch, compiled with
-njit and run without the GIL. The CUDA kernels run the CPU kernels on the host, as the other ops whose
+"""numba loops of the NMS and matching kernels (kernels/cpu/detection_nms.py, detection_match.py):
+Fluid 1.8's per-image programs NMSFast (with JaccardOverlap and BBoxArea), BipartiteMatch and
+ArgMaxMatch, compiled with njit and run without the GIL. The CUDA kernels run the CPU kernels on the host, as the other ops whose
 output size depends on the data do."""
 import numpy as np
 from numba import njit

@@ -1,6 +1,6 @@
 """Kernels of ops/detection_box.py on the CPU (numpy over whole box arrays). The generators read
 only their inputs' shapes (kernels/detection_geometry.py); box_coder's prior terms are shared with
-the CUDA kernel."""
+the CUDA kernel. polygon_box_transform and box_decoder_and_assign are numpy over whole arrays too."""
 import numpy as np
 
 from .. import detection_geometry as geo
@@ -90,3 +90,36 @@ def box_clip(ins, attrs):
     x_max, y_max = geo.clip_windows(rows, ins["ImInfo"], (attrs.get("_lod") or {}).get("Input"))
     lim = np.stack([x_max, y_max, x_max, y_max], axis=-1).reshape((rows,) + (1,) * (x.ndim - 2) + (4,))
     return {"Output": np.maximum(np.minimum(x, lim), 0).astype(x.dtype, copy=False)}
+
+
+def polygon_box_transform(ins, attrs):
+    x = ins["Input"]
+    _, c, h, w = x.shape
+    cols = np.broadcast_to(np.arange(w, dtype=x.dtype)[None, :], (h, w))
+    rows = np.broadcast_to(np.arange(h, dtype=x.dtype)[:, None], (h, w))
+    grid = np.stack([cols if k % 2 == 0 else rows for k in range(c)])
+    return {"Output": (4 * grid[None] - x).astype(x.dtype, copy=False)}
+
+
+def box_decoder_and_assign(ins, attrs):
+    prior, target, score = ins["PriorBox"], ins["TargetBox"], ins["BoxScore"]
+    var = np.asarray(ins["PriorBoxVar"]).reshape(-1)
+    w = prior[:, 2] - prior[:, 0] + 1
+    h = prior[:, 3] - prior[:, 1] + 1
+    cx, cy = (prior[:, 0] + w / 2)[:, None], (prior[:, 1] + h / 2)[:, None]
+    w, h = w[:, None], h[:, None]
+    clip = target.dtype.type(attrs["box_clip"])
+    px = var[0] * target[:, 0::4] * w + cx
+    py = var[1] * target[:, 1::4] * h + cy
+    pw = np.exp(np.minimum(var[2] * target[:, 2::4], clip)) * w
+    ph = np.exp(np.minimum(var[3] * target[:, 3::4], clip)) * h
+    decoded = np.stack([px - pw / 2, py - ph / 2, px + pw / 2 - 1, py + ph / 2 - 1], axis=-1)    # [N, C, 4]
+    rois = np.arange(len(prior))
+    if score.shape[1] > 1:
+        best = np.argmax(score[:, 1:], axis=1) + 1          # the first of equal maxima, as Fluid's loop
+        found = score[rois, best] > -1                      # Fluid's search starts from a score of -1
+        assigned = np.where(found[:, None], decoded[rois, best], prior)
+    else:
+        assigned = prior
+    return {"DecodeBox": decoded.reshape(target.shape).astype(target.dtype, copy=False),
+            "OutputAssignBox": np.asarray(assigned, target.dtype)}

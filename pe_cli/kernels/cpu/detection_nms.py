@@ -1,12 +1,15 @@
 """Kernels of ops/detection_nms.py on the CPU: multiclass_nms (and multiclass_nms2, with Index),
-bipartite_match, target_assign and mine_hard_examples. The per-class NMS and the greedy matching are numba loops
-(cpu/_detection_loops.py); the rest arranges their results as Fluid 1.8's kernels do."""
+matrix_nms, locality_aware_nms and retinanet_detection_output. The per-class NMS is a numba loop
+(cpu/_detection_loops.py; retinanet_detection_output's, numpy per image around it, the loop of
+generate_proposals, _proposal_loops.nms); the rest arranges their results as Fluid 1.8's kernels do.
+Their output sizes depend on the data, so the CUDA kernels run these on the host."""
 import numpy as np
 
 from ...errors import PeError
 from ._numba import lazy
 
 _loops = lazy("_detection_loops")
+_proposal_loops = lazy("_proposal_loops")
 
 
 def _images(ins, attrs):
@@ -82,86 +85,6 @@ def multiclass_nms2(ins, attrs):
             "@LOD": {"Out": [starts], "Index": [starts]}}
 
 
-def bipartite_match(ins, attrs):
-    dist = np.ascontiguousarray(ins["DistMat"])
-    lod = (attrs.get("_lod") or {}).get("DistMat")
-    offs = [int(v) for v in lod[-1]] if lod else [0, dist.shape[0]]
-    n, cols = len(offs) - 1, dist.shape[1]
-    idx, out = np.full((n, cols), -1, np.int32), np.zeros((n, cols), dist.dtype)
-    loops = _loops()
-    for i in range(n):
-        if offs[i + 1] > offs[i]:
-            loops.bipartite(dist, offs[i], offs[i + 1], idx[i], out[i])
-            if attrs["match_type"] == "per_prediction":
-                loops.argmax_match(dist, offs[i], offs[i + 1], dist.dtype.type(attrs["dist_threshold"]), idx[i], out[i])
-    return {"ColToRowMatchIndices": idx, "ColToRowMatchDist": out}
-
-
-def target_rows(ins, attrs):
-    """(rows of X each output takes, or -1, and the (image, column) pairs NegIndices names)."""
-    lod = (attrs.get("_lod") or {}).get("X")
-    if not lod:
-        raise PeError("target_assign: X needs a LoD (its rows per image)")
-    offs = np.asarray(lod[-1], np.int64)
-    match = np.asarray(ins["MatchIndices"]).astype(np.int64)
-    n, m = match.shape
-    if offs.size - 1 != n:
-        raise PeError(f"target_assign: X's LoD holds {offs.size - 1} images but MatchIndices has {n} rows")
-    src = np.where(match > -1, offs[:-1, None] + match, -1)
-    neg_img = neg_col = np.zeros(0, np.int64)
-    if "NegIndices" in ins:
-        neg_lod = (attrs.get("_lod") or {}).get("NegIndices")
-        if not neg_lod:
-            raise PeError("target_assign: NegIndices needs a LoD (its indices per image)")
-        noffs = np.asarray(neg_lod[-1], np.int64)
-        neg_img = np.repeat(np.arange(noffs.size - 1), np.diff(noffs))
-        neg_col = np.asarray(ins["NegIndices"]).reshape(-1).astype(np.int64)
-    if (src >= offs[-1]).any() or (neg_col >= m).any() or (neg_col < 0).any():
-        raise PeError("target_assign: an index lies outside X's rows of its image or MatchIndices' columns")
-    return src, neg_img, neg_col
-
-
-def target_assign(ins, attrs):
-    x = ins["X"]
-    src, neg_img, neg_col = target_rows(ins, attrs)
-    n, m = src.shape
-    p = x.shape[1]
-    cols = np.arange(m) % p
-    out = np.where((src > -1)[..., None], x[np.maximum(src, 0), cols[None, :]], x.dtype.type(attrs["mismatch_value"]))
-    weight = (src > -1).astype(np.float32)[..., None]
-    out[neg_img, neg_col] = attrs["mismatch_value"]
-    weight[neg_img, neg_col] = 1.0
-    return {"Out": out.astype(x.dtype, copy=False), "OutWeight": weight}
-
-
-def mine_hard_examples(ins, attrs):
-    cls = np.asarray(ins["ClsLoss"])
-    loss = cls + np.asarray(ins["LocLoss"]) if "LocLoss" in ins and attrs["mining_type"] == "hard_example" else cls
-    match = np.asarray(ins["MatchIndices"]).astype(np.int32)
-    dist = np.asarray(ins["MatchDist"])
-    updated = match.copy()
-    negs, starts = [], [0]
-    hard = attrs["mining_type"] == "hard_example"
-    for n in range(match.shape[0]):
-        if hard:
-            eligible = np.arange(match.shape[1])
-            count = min(int(attrs["sample_size"]), eligible.size)
-        else:
-            eligible = np.flatnonzero((match[n] == -1) & (dist[n] < dist.dtype.type(attrs["neg_dist_threshold"])))
-            count = min(int((match[n] != -1).sum() * attrs["neg_pos_ratio"]), eligible.size)
-        order = np.argsort(-loss[n, eligible], kind="stable")[:count]
-        chosen = np.sort(eligible[order])
-        if hard:
-            picked = np.zeros(match.shape[1], bool)
-            picked[chosen] = True
-            updated[n, (match[n] > -1) & ~picked] = -1
-            chosen = chosen[match[n, chosen] == -1]
-        negs.append(chosen)
-        starts.append(starts[-1] + chosen.size)
-    neg = np.concatenate(negs).astype(np.int32).reshape(-1, 1) if negs else np.zeros((0, 1), np.int32)
-    return {"NegIndices": neg, "UpdatedMatchIndices": updated, "@LOD": {"NegIndices": [starts]}}
-
-
 def _matrix_image(scores, boxes, attrs):
     """[(decayed score, label, index)] of one image, best first, at most keep_top_k."""
     found = []
@@ -234,3 +157,58 @@ def locality_aware_nms(ins, attrs):
     if not rows:
         return {"Out": np.full((1, 1), -1, boxes.dtype), "@LOD": {"Out": [[0, 1]]}}
     return {"Out": np.asarray(rows, boxes.dtype), "@LOD": {"Out": [starts]}}
+
+
+def _retinanet_level(scores, deltas, anchors, info, threshold, top_k):
+    """(labels, scores, boxes) of one level of one image: scores above threshold, best first (at most
+    top_k), decoded from their anchors and clipped to the original image."""
+    flat = scores.reshape(-1)
+    picked = np.nonzero(flat > threshold)[0]
+    picked = picked[np.argsort(-flat[picked], kind="stable")]
+    if top_k > -1:
+        picked = picked[:top_k]
+    a, label = picked // scores.shape[1], picked % scores.shape[1]
+    anc, d = anchors[a], deltas[a]
+    w, h = anc[:, 2] - anc[:, 0] + 1, anc[:, 3] - anc[:, 1] + 1
+    cx, cy = d[:, 0] * w + anc[:, 0] + w / 2, d[:, 1] * h + anc[:, 1] + h / 2
+    bw, bh = np.exp(d[:, 2]) * w, np.exp(d[:, 3]) * h
+    boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2 - 1, cy + bh / 2 - 1], axis=1) / info[2]
+    im_h, im_w = np.floor(info[0] / info[2] + 0.5), np.floor(info[1] / info[2] + 0.5)
+    boxes[:, 0::2] = np.clip(boxes[:, 0::2], 0, max(im_w - 1, 0))
+    boxes[:, 1::2] = np.clip(boxes[:, 1::2], 0, max(im_h - 1, 0))
+    return label, flat[picked], boxes
+
+
+def _retinanet_image(levels, attrs):
+    """Rows [label + 1, score, x1, y1, x2, y2] of one image: per class NMS, then the keep_top_k best."""
+    labels = np.concatenate([lv[0] for lv in levels])
+    scores = np.concatenate([lv[1] for lv in levels])
+    boxes = np.concatenate([lv[2] for lv in levels]).reshape(-1, 4)
+    rows = []
+    for c in np.unique(labels):
+        mine = np.nonzero(labels == c)[0]
+        mine = mine[np.argsort(-scores[mine], kind="stable")]
+        keep = np.empty(mine.size, dtype=np.int64)
+        n = _proposal_loops().nms(np.ascontiguousarray(boxes[mine], dtype=np.float64), float(attrs["nms_threshold"]),
+                         float(attrs["nms_eta"]), keep)
+        rows += [(scores[k], c, k) for k in mine[keep[:n]]]
+    order = sorted(range(len(rows)), key=lambda j: -rows[j][0])        # stable: class order, then NMS order
+    if attrs["keep_top_k"] > -1:
+        order = order[:attrs["keep_top_k"]]
+    return [[rows[j][1] + 1, rows[j][0], *boxes[rows[j][2]]] for j in order]
+
+
+def retinanet_detection_output(ins, attrs):
+    deltas, scores, anchors, info = ins["BBoxes"], ins["Scores"], ins["Anchors"], ins["ImInfo"]
+    out, offsets = [], [0]
+    last = len(scores) - 1
+    for i in range(scores[0].shape[0]):
+        levels = [_retinanet_level(np.asarray(s[i], dtype=np.float64), np.asarray(d[i], dtype=np.float64).reshape(-1, 4),
+                         np.asarray(a, dtype=np.float64).reshape(-1, 4), np.asarray(info[i], dtype=np.float64),
+                         attrs["score_threshold"] if k < last else 0.0, attrs["nms_top_k"])
+                  for k, (s, d, a) in enumerate(zip(scores, deltas, anchors))]
+        rows = _retinanet_image(levels, attrs)
+        out += rows
+        offsets.append(offsets[-1] + len(rows))
+    result = np.asarray(out, dtype=scores[0].dtype).reshape(-1, 6)
+    return {"Out": result, "@LOD": {"Out": [offsets]}}

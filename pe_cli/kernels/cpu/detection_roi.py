@@ -1,12 +1,17 @@
-"""Kernels of ops/detection_roi.py (roi_pool, roi_align, psroi_pool, prroi_pool): numba loops over the
-outputs (_roi_loops.py). ``roi_images`` (which image each roi pools from, from RoisNum / BatchRoINums
-or the rois' LoD) is shared with the CUDA kernels."""
+"""Kernels of ops/detection_roi.py (roi_pool, roi_align, psroi_pool, prroi_pool, deformable_psroi_pooling,
+roi_perspective_transform): numba loops over the outputs (_roi_loops.py, _deform_roi_loops.py,
+_persp_loops.py; roi_perspective_transform's matrices in numpy first, _persp_elems.matrices, shared with
+the CUDA kernels). ``roi_images`` (which image each roi pools from, from RoisNum / BatchRoINums or the
+rois' LoD) and ``sizes`` (deformable_psroi_pooling's sizes) are shared with the CUDA kernels."""
 import numpy as np
 
 from ...errors import PeError
 from ._numba import lazy, parallel_threads, twin
+from ._persp_elems import matrices
 
 _loops = lazy("_roi_loops")
+_deform_loops = lazy("_deform_roi_loops")
+_persp_loops = lazy("_persp_loops")
 
 _COUNTS = {"roi_pool": "RoisNum", "roi_align": "RoisNum", "prroi_pool": "BatchRoINums"}
 
@@ -124,4 +129,72 @@ def prroi_pool_grad(ins, attrs):
     dx = np.zeros(x.size, dtype=x.dtype)
     _loops().prroi_pool_grad(np.ascontiguousarray(ins["Out@GRAD"]).reshape(-1), rois, bid, c, h, w, ph, pw,
                              float(attrs["spatial_scale"]), dx)
+    return {"X@GRAD": dx.reshape(x.shape)}
+
+
+def sizes(x_shape, trans_shape, attrs):
+    """int64 [13]: C, H, W, output_dim, PH, PW, group h, w, part h, w, sample_per_part, classes, no_trans."""
+    no_trans = bool(attrs["no_trans"]) or trans_shape is None
+    classes = 1 if no_trans else trans_shape[1] // 2
+    return np.array([x_shape[1], x_shape[2], x_shape[3], attrs["output_dim"], attrs["pooled_height"],
+                     attrs["pooled_width"], *attrs["group_size"], *attrs["part_size"], attrs["sample_per_part"],
+                     classes, int(no_trans)], dtype=np.int64)
+
+
+def _deform_setup(ins, attrs):
+    x = np.ascontiguousarray(ins["Input"])
+    rois = np.ascontiguousarray(ins["ROIs"]).reshape(-1)
+    trans = ins.get("Trans")
+    g = sizes(x.shape, None if trans is None else trans.shape, attrs)
+    trans = np.zeros(1, x.dtype) if trans is None else np.ascontiguousarray(trans).reshape(-1)
+    bid = roi_images("deformable_psroi_pooling", rois.size // 4, x.shape[0], attrs)
+    return x, rois, trans, bid, g
+
+
+def deformable_psroi_pooling(ins, attrs):
+    x, rois, trans, bid, g = _deform_setup(ins, attrs)
+    out = np.empty((bid.size, attrs["output_dim"], attrs["pooled_height"], attrs["pooled_width"]), dtype=x.dtype)
+    count = np.empty(out.shape, dtype=x.dtype)
+    _deform_loops().forward(x.reshape(-1), rois, trans, bid, g, float(attrs["spatial_scale"]), float(attrs["trans_std"]),
+                     out.reshape(-1), count.reshape(-1))
+    return {"Output": out, "TopCount": count}
+
+
+def deformable_psroi_pooling_grad(ins, attrs):
+    x, rois, trans, bid, g = _deform_setup(ins, attrs)
+    dx = np.zeros(x.size, dtype=x.dtype)
+    dtrans = np.zeros(trans.size, dtype=x.dtype)
+    _deform_loops().backward(np.ascontiguousarray(ins["Output@GRAD"]).reshape(-1), x.reshape(-1), rois, trans, bid, g,
+                      float(attrs["spatial_scale"]), float(attrs["trans_std"]), dx, dtrans)
+    outs = {"Input@GRAD": dx.reshape(x.shape)}
+    if "Trans" in ins:
+        outs["Trans@GRAD"] = dtrans.reshape(ins["Trans"].shape)
+    return outs
+
+
+def _persp_setup(ins, attrs):
+    x = np.ascontiguousarray(ins["X"])
+    rois = np.ascontiguousarray(ins["ROIs"], dtype=np.float64).reshape(-1, 8)
+    th, tw = attrs["transformed_height"], attrs["transformed_width"]
+    m = matrices(rois, th, tw, float(attrs["spatial_scale"]))
+    bid = roi_images("roi_perspective_transform", rois.shape[0], x.shape[0], attrs)
+    return x, rois.reshape(-1), m, bid, th, tw
+
+
+def roi_perspective_transform(ins, attrs):
+    x, rois, m, bid, th, tw = _persp_setup(ins, attrs)
+    c, h, w = x.shape[1:]
+    out = np.empty((bid.size, c, th, tw), dtype=x.dtype)
+    mask = np.zeros((bid.size, 1, th, tw), dtype=np.int32)
+    _persp_loops().forward(x.reshape(-1), rois, m.reshape(-1), bid, c, h, w, th, tw, float(attrs["spatial_scale"]),
+                     out.reshape(-1), mask.reshape(-1))
+    return {"Out": out, "Mask": mask, "TransformMatrix": m.astype(x.dtype)}
+
+
+def roi_perspective_transform_grad(ins, attrs):
+    x, rois, m, bid, th, tw = _persp_setup(ins, attrs)
+    c, h, w = x.shape[1:]
+    dx = np.zeros(x.size, dtype=x.dtype)
+    _persp_loops().backward(np.ascontiguousarray(ins["Out@GRAD"]).reshape(-1), rois, m.reshape(-1), bid, c, h, w, th, tw,
+                      float(attrs["spatial_scale"]), dx)
     return {"X@GRAD": dx.reshape(x.shape)}

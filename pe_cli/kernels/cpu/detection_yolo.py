@@ -1,8 +1,10 @@
-"""Kernels of ops/detection_yolo.py (yolov3_loss): numba loops over the images (_yolo_loops.py);
-``prepare`` (the flat inputs, the sizes and the label targets) is shared with the CUDA kernels."""
+"""Kernels of ops/detection_yolo.py: yolo_box (numpy over whole arrays) and yolov3_loss (numba
+loops over the images, _yolo_loops.py); ``prepare`` (the flat inputs, the sizes and the label
+targets) is shared with the CUDA kernels."""
 import numpy as np
 
 from ._numba import lazy
+from .detection_loss import _sigmoid
 
 _loops = lazy("_yolo_loops")
 
@@ -50,3 +52,28 @@ def yolov3_loss_grad(ins, attrs):
                               anchors, amask, b, c, h, w, size, pos, neg, _flat(ins["ObjectnessMask"]),
                               _flat(ins["GTMatchMask"]), _flat(ins["Loss@GRAD"]), dx)
     return {"X@GRAD": dx.reshape(x.shape)}
+
+
+def yolo_box(ins, attrs):
+    x, size = ins["X"], np.asarray(ins["ImgSize"], np.int64)
+    n, _, h, w = x.shape
+    classes = attrs["class_num"]
+    anchors = np.asarray(attrs["anchors"], np.float64).reshape(-1, 2)
+    a = anchors.shape[0]
+    v = x.reshape(n, a, 5 + classes, h, w)
+    img_h, img_w = size[:, 0].reshape(n, 1, 1, 1), size[:, 1].reshape(n, 1, 1, 1)
+    input_size = attrs["downsample_ratio"] * h
+    cx = (np.arange(w)[None, None, None, :] + _sigmoid(v[:, :, 0])) * img_w / w
+    cy = (np.arange(h)[None, None, :, None] + _sigmoid(v[:, :, 1])) * img_h / h
+    bw = np.exp(v[:, :, 2]) * anchors[:, 0].reshape(1, a, 1, 1) * img_w / input_size
+    bh = np.exp(v[:, :, 3]) * anchors[:, 1].reshape(1, a, 1, 1) * img_h / input_size
+    x0, y0, x1, y1 = cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2
+    if attrs["clip_bbox"]:
+        x0, y0 = np.maximum(x0, 0), np.maximum(y0, 0)
+        x1, y1 = np.minimum(x1, img_w - 1), np.minimum(y1, img_h - 1)
+    conf = _sigmoid(v[:, :, 4])
+    keep = conf >= np.asarray(attrs["conf_thresh"], x.dtype)
+    boxes = np.where(keep[..., None], np.stack([x0, y0, x1, y1], axis=-1), 0)
+    scores = np.where(keep[:, :, None], conf[:, :, None] * _sigmoid(v[:, :, 5:]), 0)      # [n, a, C, h, w]
+    return {"Boxes": boxes.reshape(n, -1, 4).astype(x.dtype),
+            "Scores": scores.transpose(0, 1, 3, 4, 2).reshape(n, -1, classes).astype(x.dtype)}

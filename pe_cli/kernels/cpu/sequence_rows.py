@@ -1,8 +1,10 @@
 """CPU kernels of the sequence ops that move whole rows (ops/sequence_rows.py): the row map comes
-from the LoD (kernels/common.py), then one gather forward and one scatter-add backward."""
+from the LoD (kernels/common.py), then one gather forward and one scatter-add backward; sequence_erase's kept rows and LoD from
+kernels/seq_dp.py."""
 import numpy as np
 
 from ..common import expand_rows, pad_index, reverse_index, seq_offsets, unpad_index
+from ..seq_dp import erase
 
 
 def _gather(x, idx, pad=None):
@@ -75,3 +77,8 @@ def sequence_mask(ins, attrs):
     maxlen = attrs["maxlen"]
     maxlen = int(x.max(initial=0)) if maxlen < 0 else maxlen
     return {"Y": (np.arange(maxlen) < x[..., None]).astype(attrs["out_dtype"])}
+
+
+def sequence_erase(ins, attrs):
+    out, lod = erase(ins["X"], attrs)
+    return {"Out": out, "@LOD": {"Out": lod}}

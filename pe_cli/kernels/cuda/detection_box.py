@@ -1,7 +1,8 @@
 """Kernels of ops/detection_box.py on a GPU. prior_box, density_prior_box and anchor_generator
 depend only on shapes and attributes: they are made on the host (kernels/detection_geometry.py) and
 copied over, as assign_value is. iou_similarity is one thread per box pair, box_coder one per
-output box, box_clip one per box (with its image's limits, found on the host from the LoD)."""
+output box, box_clip one per box (with its image's limits, found on the host from the LoD),
+polygon_box_transform one per element, box_decoder_and_assign one per RoI."""
 import math
 
 import numpy as np
@@ -140,3 +141,63 @@ def box_clip(ins, attrs):
         _clip[grid(boxes)](flat(x), rt.to_device(x_max.astype(dt)), rt.to_device(y_max.astype(dt)), flat(out),
                            boxes, boxes // rows)
     return {"Output": out}
+
+
+@cuda.jit
+def _polygon(x, out, size, c, h, w):
+    t = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while t < size:
+        ch = (t // (h * w)) % c
+        pos = (t % (h * w)) % w if ch % 2 == 0 else (t % (h * w)) // w
+        out[t] = 4 * pos - x[t]
+        t += step
+
+
+def polygon_box_transform(ins, attrs):
+    x = ins["Input"]
+    out = rt.empty(tuple(x.shape), x.dtype)
+    if x.size:
+        _polygon[grid(x.size)](flat(x), flat(out), x.size, x.shape[1], x.shape[2], x.shape[3])
+    return {"Output": out}
+
+
+@cuda.jit
+def _decode_assign(prior, var, target, score, decoded, assigned, rois, classes, clip):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < rois:
+        w = prior[4 * i + 2] - prior[4 * i] + 1
+        h = prior[4 * i + 3] - prior[4 * i + 1] + 1
+        cx = prior[4 * i] + w / 2
+        cy = prior[4 * i + 1] + h / 2
+        for c in range(classes):
+            o = (i * classes + c) * 4
+            px = var[0] * target[o] * w + cx
+            py = var[1] * target[o + 1] * h + cy
+            pw = math.exp(min(var[2] * target[o + 2], clip)) * w
+            ph = math.exp(min(var[3] * target[o + 3], clip)) * h
+            decoded[o] = px - pw / 2
+            decoded[o + 1] = py - ph / 2
+            decoded[o + 2] = px + pw / 2 - 1
+            decoded[o + 3] = py + ph / 2 - 1
+        best = -1
+        top = -1.0
+        for c in range(1, classes):
+            if score[i * classes + c] > top:
+                top = score[i * classes + c]
+                best = c
+        for k in range(4):
+            assigned[4 * i + k] = decoded[(i * classes + best) * 4 + k] if best > 0 else prior[4 * i + k]
+        i += step
+
+
+def box_decoder_and_assign(ins, attrs):
+    prior, target, score = ins["PriorBox"], ins["TargetBox"], ins["BoxScore"]
+    rois, classes = score.shape
+    decoded, assigned = rt.empty(tuple(target.shape), target.dtype), rt.empty((rois, 4), target.dtype)
+    if rois:
+        clip = float(np.asarray(attrs["box_clip"], np.dtype(target.dtype)))
+        _decode_assign[grid(rois)](flat(prior), flat(ins["PriorBoxVar"]), flat(target), flat(score), flat(decoded),
+                                   flat(assigned), rois, classes, clip)
+    return {"DecodeBox": decoded, "OutputAssignBox": assigned}

@@ -1,13 +1,8 @@
 """Kernels of ops/detection_nms.py on a GPU. multiclass_nms, multiclass_nms2, matrix_nms,
-locality_aware_nms, bipartite_match and mine_hard_examples (greedy or sorting, outputs whose size
-depends on the data) run the CPU kernels on the host and copy the results over, as unique and
-where_index do. target_assign is one thread per output row, then one per negative index; its
-indices are checked on the host first."""
-from numba import cuda
-
+locality_aware_nms and retinanet_detection_output (greedy or sorting, outputs whose size depends on
+the data) run the CPU kernels on the host and copy the results over, as unique and where_index do."""
 from ..cpu import detection_nms as _cpu
 from . import runtime as rt
-from ._launch import flat, grid
 
 
 def _on_host(cpu_kernel):
@@ -20,50 +15,11 @@ def _on_host(cpu_kernel):
 
 multiclass_nms = _on_host(_cpu.multiclass_nms)
 multiclass_nms2 = _on_host(_cpu.multiclass_nms2)
-bipartite_match = _on_host(_cpu.bipartite_match)
-mine_hard_examples = _on_host(_cpu.mine_hard_examples)
 matrix_nms = _on_host(_cpu.matrix_nms)
 locality_aware_nms = _on_host(_cpu.locality_aware_nms)
 
 
-@cuda.jit
-def _assign(x, src, out, weight, rows, m, p, k, mismatch):
-    t = cuda.grid(1)
-    step = cuda.gridsize(1)
-    while t < rows:
-        r = src[t]
-        col = (t % m) % p
-        for c in range(k):
-            out[t * k + c] = x[(r * p + col) * k + c] if r > -1 else mismatch
-        weight[t] = 1.0 if r > -1 else 0.0
-        t += step
-
-
-@cuda.jit
-def _negatives(img, col, out, weight, count, m, k, mismatch):
-    t = cuda.grid(1)
-    step = cuda.gridsize(1)
-    while t < count:
-        row = img[t] * m + col[t]
-        for c in range(k):
-            out[row * k + c] = mismatch
-        weight[row] = 1.0
-        t += step
-
-
-def target_assign(ins, attrs):
-    x = ins["X"]
-    host = {"MatchIndices": rt.to_host(ins["MatchIndices"])}
-    if "NegIndices" in ins:
-        host["NegIndices"] = rt.to_host(ins["NegIndices"])
-    src, neg_img, neg_col = _cpu.target_rows(host, attrs)
-    n, m = src.shape
-    p, k = x.shape[1], x.shape[2]
-    out, weight = rt.empty((n, m, k), x.dtype), rt.empty((n, m, 1), "float32")
-    mismatch = attrs["mismatch_value"]
-    if n * m:
-        _assign[grid(n * m)](flat(x), rt.to_device(src.reshape(-1)), flat(out), flat(weight), n * m, m, p, k, mismatch)
-    if neg_col.size:
-        _negatives[grid(neg_col.size)](rt.to_device(neg_img), rt.to_device(neg_col), flat(out), flat(weight),
-                                       neg_col.size, m, k, mismatch)
-    return {"Out": out, "OutWeight": weight}
+def retinanet_detection_output(ins, attrs):
+    host = {k: [rt.to_host(a) for a in v] if isinstance(v, list) else rt.to_host(v) for k, v in ins.items()}
+    outs = _cpu.retinanet_detection_output(host, attrs)
+    return {"Out": rt.to_device(outs["Out"]), "@LOD": outs["@LOD"]}

@@ -1,12 +1,17 @@
 """CUDA twin of kernels/cpu/detection_roi.py: one thread per output element, computed by the element
-functions the CPU loops use (cpu/_roi_elems.py, compiled here as device functions); the gradients
-add into dX atomically (bins and samples overlap). Which image each roi pools from is worked out on
-the host (from the LoD or the small RoisNum / BatchRoINums input) and copied over."""
+functions the CPU loops use (cpu/_roi_elems.py, cpu/_deform_roi_elems.py, cpu/_persp_elems.py, compiled
+here as device functions); the gradients add into dX (and dTrans) atomically (bins and samples
+overlap). Which image each roi pools from is worked out on the host (from the LoD or the small
+RoisNum / BatchRoINums input) and copied over, as are roi_perspective_transform's matrices (R x 9,
+numpy)."""
 import numba
+import numpy as np
 from numba import cuda
 
+from ..cpu._deform_roi_elems import make as _make_deform
+from ..cpu._persp_elems import make as _make_persp, matrices
 from ..cpu._roi_elems import make
-from ..cpu.detection_roi import roi_images
+from ..cpu.detection_roi import roi_images, sizes
 from . import runtime as rt
 from ._launch import flat, grid, zeros
 
@@ -170,4 +175,108 @@ def prroi_pool_grad(ins, attrs):
     dout = ins["Out@GRAD"]
     if dout.size:
         _prroi_grad[grid(dout.size)](flat(dout), rois, bid, c, h, w, ph, pw, _scale(attrs), flat(dx))
+    return {"X@GRAD": dx}
+
+
+_DEFORM_E = _make_deform(cuda.jit(device=True), _atomic_add)
+_deform_at, _deform_back = _DEFORM_E["at"], _DEFORM_E["back"]
+
+
+@cuda.jit
+def _deform_forward(x, rois, trans, bid, g, scale, tstd, out, count):
+    i = cuda.grid(1)
+    while i < out.size:
+        out[i], count[i] = _deform_at(x, rois, trans, bid, i, g, scale, tstd)
+        i += cuda.gridsize(1)
+
+
+@cuda.jit
+def _deform_backward(dout, x, rois, trans, bid, g, scale, tstd, dx, dtrans):
+    i = cuda.grid(1)
+    while i < dout.size:
+        _deform_back(dout[i], x, rois, trans, bid, i, g, scale, tstd, dx, dtrans)
+        i += cuda.gridsize(1)
+
+
+def _deform_setup(ins, attrs):
+    x, rois = ins["Input"], ins["ROIs"]
+    trans = ins.get("Trans")
+    g = rt.to_device(sizes(x.shape, None if trans is None else trans.shape, attrs))
+    trans = zeros((1,), x.dtype) if trans is None else flat(trans)
+    bid = rt.to_device(roi_images("deformable_psroi_pooling", rois.size // 4, x.shape[0], attrs))
+    return x, flat(rois), trans, bid, g, float(attrs["spatial_scale"]), float(attrs["trans_std"])
+
+
+def deformable_psroi_pooling(ins, attrs):
+    x, rois, trans, bid, g, scale, tstd = _deform_setup(ins, attrs)
+    out = rt.empty((bid.size, attrs["output_dim"], attrs["pooled_height"], attrs["pooled_width"]), x.dtype)
+    count = rt.empty(out.shape, x.dtype)
+    if out.size:
+        _deform_forward[grid(out.size)](flat(x), rois, trans, bid, g, scale, tstd, flat(out), flat(count))
+    return {"Output": out, "TopCount": count}
+
+
+def deformable_psroi_pooling_grad(ins, attrs):
+    x, rois, trans, bid, g, scale, tstd = _deform_setup(ins, attrs)
+    dx = zeros(x.shape, x.dtype)
+    dtrans = zeros((trans.size,), x.dtype)
+    dout = ins["Output@GRAD"]
+    if dout.size:
+        _deform_backward[grid(dout.size)](flat(dout), flat(x), rois, trans, bid, g, scale, tstd, flat(dx), dtrans)
+    outs = {"Input@GRAD": dx}
+    if "Trans" in ins:
+        outs["Trans@GRAD"] = dtrans.reshape(ins["Trans"].shape)
+    return outs
+
+
+_PERSP_E = _make_persp(cuda.jit(device=True), _atomic_add)
+_persp_at, _persp_back = _PERSP_E["at"], _PERSP_E["back"]
+
+
+@cuda.jit
+def _persp_forward(x, rois, m, bid, c, h, w, th, tw, scale, out, mask):
+    o = cuda.grid(1)
+    while o < out.size:
+        out[o], ok = _persp_at(x, rois, m, bid, o, c, h, w, th, tw, scale)
+        if o % (th * tw * c) < th * tw:
+            mask[(o // (th * tw * c)) * th * tw + o % (th * tw)] = ok
+        o += cuda.gridsize(1)
+
+
+@cuda.jit
+def _persp_backward(dout, rois, m, bid, c, h, w, th, tw, scale, dx):
+    o = cuda.grid(1)
+    while o < dout.size:
+        _persp_back(dout[o], rois, m, bid, o, c, h, w, th, tw, scale, dx)
+        o += cuda.gridsize(1)
+
+
+def _persp_setup(ins, attrs):
+    x = ins["X"]
+    rois = rt.to_host(ins["ROIs"]).astype(np.float64).reshape(-1, 8)
+    th, tw = attrs["transformed_height"], attrs["transformed_width"]
+    m = matrices(rois, th, tw, float(attrs["spatial_scale"]))
+    bid = roi_images("roi_perspective_transform", rois.shape[0], x.shape[0], attrs)
+    return x, rt.to_device(rois.reshape(-1)), m, rt.to_device(bid), th, tw
+
+
+def roi_perspective_transform(ins, attrs):
+    x, rois, m, bid, th, tw = _persp_setup(ins, attrs)
+    c, h, w = x.shape[1:]
+    out = rt.empty((bid.size, c, th, tw), x.dtype)
+    mask = zeros((bid.size, 1, th, tw), np.int32)
+    if out.size:
+        _persp_forward[grid(out.size)](flat(x), rois, rt.to_device(m.reshape(-1)), bid, c, h, w, th, tw,
+                                 float(attrs["spatial_scale"]), flat(out), flat(mask))
+    return {"Out": out, "Mask": mask, "TransformMatrix": rt.to_device(m.astype(x.dtype))}
+
+
+def roi_perspective_transform_grad(ins, attrs):
+    x, rois, m, bid, th, tw = _persp_setup(ins, attrs)
+    c, h, w = x.shape[1:]
+    dx = zeros(x.shape, x.dtype)
+    dout = ins["Out@GRAD"]
+    if dout.size:
+        _persp_backward[grid(dout.size)](flat(dout), rois, rt.to_device(m.reshape(-1)), bid, c, h, w, th, tw,
+                                   float(attrs["spatial_scale"]), flat(dx))
     return {"X@GRAD": dx}

@@ -18,3 +18,8 @@ def retinanet_target_assign(ins, attrs):
 def generate_proposal_labels(ins, attrs):
     outs = _cpu.generate_proposal_labels({k: rt.to_host(v) for k, v in ins.items()}, attrs)
     return {k: v if k.startswith("@") else rt.to_device(v) for k, v in outs.items()}
+
+
+def generate_mask_labels(ins, attrs):
+    outs = _cpu.generate_mask_labels({k: rt.to_host(v) for k, v in ins.items()}, attrs)
+    return {k: v if k.startswith("@") else rt.to_device(v) for k, v in outs.items()}

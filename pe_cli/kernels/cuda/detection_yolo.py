@@ -1,6 +1,9 @@
-"""CUDA twin of kernels/cpu/detection_yolo.py: one thread per image, computed by the functions the
-CPU loop uses (cpu/_yolo_elems.py, compiled here as device functions); an image's thread writes
-only its own rows, so the gradient needs no atomics."""
+"""Kernels of ops/detection_yolo.py on a GPU: yolo_box one thread per (image, anchor, cell);
+yolov3_loss one thread per image, computed by the functions the CPU loop uses (cpu/_yolo_elems.py,
+compiled here as device functions); an image's thread writes only its own rows, so the gradient
+needs no atomics."""
+import math
+
 import numpy as np
 from numba import cuda
 
@@ -65,3 +68,52 @@ def yolov3_loss_grad(ins, attrs):
                                 size, pos, neg, flat(ins["ObjectnessMask"]), flat(ins["GTMatchMask"]),
                                 flat(ins["Loss@GRAD"]), flat(dx))
     return {"X@GRAD": dx}
+
+
+@cuda.jit
+def _yolo(x, size, anchors, boxes, scores, total, a, h, w, classes, input_size, thresh, clip):
+    t = cuda.grid(1)
+    step = cuda.gridsize(1)
+    hw = h * w
+    while t < total:                       # t = (i * a + j) * hw + cell: the output box's index
+        i = t // (a * hw)
+        j = (t // hw) % a
+        cell = t % hw
+        k = cell // w
+        col = cell % w
+        base = (i * a + j) * (5 + classes) * hw + cell
+        conf = 1.0 / (1.0 + math.exp(-x[base + 4 * hw]))
+        img_h = size[2 * i]
+        img_w = size[2 * i + 1]
+        keep = conf >= thresh
+        cx = (col + 1.0 / (1.0 + math.exp(-x[base]))) * img_w / w
+        cy = (k + 1.0 / (1.0 + math.exp(-x[base + hw]))) * img_h / h
+        bw = math.exp(x[base + 2 * hw]) * anchors[2 * j] * img_w / input_size
+        bh = math.exp(x[base + 3 * hw]) * anchors[2 * j + 1] * img_h / input_size
+        x0, y0, x1, y1 = cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2
+        if clip:
+            x0, y0 = max(x0, 0.0), max(y0, 0.0)
+            x1, y1 = min(x1, img_w - 1.0), min(y1, img_h - 1.0)
+        boxes[4 * t] = x0 if keep else 0.0
+        boxes[4 * t + 1] = y0 if keep else 0.0
+        boxes[4 * t + 2] = x1 if keep else 0.0
+        boxes[4 * t + 3] = y1 if keep else 0.0
+        for c in range(classes):
+            scores[t * classes + c] = conf / (1.0 + math.exp(-x[base + (5 + c) * hw])) if keep else 0.0
+        t += step
+
+
+def yolo_box(ins, attrs):
+    x = ins["X"]
+    n, _, h, w = x.shape
+    classes = attrs["class_num"]
+    a = len(attrs["anchors"]) // 2
+    total = n * a * h * w
+    boxes, scores = rt.empty((n, a * h * w, 4), x.dtype), rt.empty((n, a * h * w, classes), x.dtype)
+    if total:
+        size = rt.to_device(np.ascontiguousarray(rt.to_host(ins["ImgSize"]), dtype=np.float64).reshape(-1))
+        thresh = float(np.asarray(attrs["conf_thresh"], np.dtype(x.dtype)))
+        _yolo[grid(total)](flat(x), size, rt.to_device(np.asarray(attrs["anchors"], np.float64)), flat(boxes),
+                           flat(scores), total, a, h, w, classes, float(attrs["downsample_ratio"] * h), thresh,
+                           bool(attrs["clip_bbox"]))
+    return {"Boxes": boxes, "Scores": scores}

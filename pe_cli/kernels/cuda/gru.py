@@ -10,7 +10,7 @@ from ..lstm_math import schedule
 from . import runtime as rt
 from ._launch import copy, flat, full, grid, zeros
 from ._matmul import matmul
-from .rnn import _CODES, _act, _add_into, _dact, _gather_state, _scatter_state
+from .lstm import _CODES, _act, _add_into, _dact, _gather_state, _scatter_state
 from .tensor import _place_along, _take_along
 
 _UNIT_NAMES = {0: "identity", 1: "sigmoid", 2: "tanh", 3: "relu"}

@@ -1,9 +1,11 @@
 """CUDA twins of kernels/cpu/sequence_rows.py: the same row maps (computed from the LoD on the
-host), one gather kernel forward and one atomic scatter-add backward."""
+host), one gather kernel forward and one atomic scatter-add backward; sequence_erase runs on the host
+(kernels/seq_dp.py)."""
 import numpy as np
 from numba import cuda
 
 from ..common import expand_rows, pad_index, reverse_index, seq_offsets, unpad_index
+from ..seq_dp import erase
 from . import runtime as rt
 from ._launch import flat, grid, zeros
 
@@ -127,3 +129,8 @@ def sequence_mask(ins, attrs):
     if out.size:
         _mask[grid(out.size)](flat(x), flat(out), maxlen)
     return {"Y": out}
+
+
+def sequence_erase(ins, attrs):
+    out, lod = erase(rt.to_host(ins["X"]), attrs)
+    return {"Out": rt.to_device(out), "@LOD": {"Out": lod}}

@@ -1,5 +1,7 @@
-"""Recurrent ops over LoD input: dynamic_lstm (Fluid's lstm op). The recurrence runs per sequence
-batch (kernels/lstm_math.py): sequences ordered by length, one GEMM per time step."""
+"""The LSTM ops: dynamic_lstm (Fluid's lstm op, over LoD input; the recurrence runs per sequence batch,
+kernels/lstm_math.py: sequences ordered by length, one GEMM per time step) and lstm_unit (Fluid's op
+behind layers.lstm_unit: one LSTM step over a batch of rows, after the layer's fc of [x_t,
+hidden_t_prev])."""
 from .define import Attr, register
 from .sequence import _need_lod
 
@@ -47,7 +49,7 @@ def _infer_lstm_grad(ctx):
             ctx.set_output(f"{slot}@GRAD", var.shape, var.dtype)
 
 
-register("dynamic_lstm", kernel_module="rnn", inputs=["Input", "Weight", "Bias", "H0?", "C0?"],
+register("dynamic_lstm", kernel_module="lstm", inputs=["Input", "Weight", "Bias", "H0?", "C0?"],
          outputs=["Hidden", "Cell", "BatchGate?"], attrs=_LSTM_ATTRS, infer=_infer_lstm, grad=_grad_lstm,
          grad_reads=("Input", "Weight", "Bias", "H0", "C0", "Cell", "BatchGate"), needs_lod=True,
          doc="LSTM over each sequence of Input [T, 4D] (already projected, gates candidate/input/forget/"
@@ -57,7 +59,39 @@ register("dynamic_lstm", kernel_module="rnn", inputs=["Input", "Weight", "Bias",
              "keeps per row what the gradient reads (i, f, candidate, o, the previous c and h; Fluid's "
              "BatchGate holds the gates in batch order), so the gradient does not run the forward again; "
              "without it the gradient recomputes them.")
-register("dynamic_lstm_grad", kernel_module="rnn",
+register("dynamic_lstm_grad", kernel_module="lstm",
          inputs=["Input", "Weight", "Bias", "H0?", "C0?", "Cell?", "BatchGate?", "Hidden@GRAD", "Cell@GRAD?"],
          outputs=["Input@GRAD", "Weight@GRAD?", "Bias@GRAD?", "H0@GRAD?", "C0@GRAD?"], attrs=_LSTM_ATTRS,
          infer=_infer_lstm_grad, lod="drop", needs_lod=True)
+
+
+def _infer_lstm_unit(ctx):
+    x, c = ctx.shape("X"), ctx.shape("C_prev")
+    if not x or len(x) != 2 or not c or len(c) != 2:
+        ctx.fail(f"X {list(x or [])} and C_prev {list(c or [])} must both be 2-D: [N, 4D] and [N, D]")
+    if x[1] != -1 and c[1] != -1 and x[1] != 4 * c[1]:
+        ctx.fail(f"X {list(x)} must be [N, 4D] = [N, {4 * c[1]}] for C_prev {list(c)} (gates i, f, o, candidate)")
+    if -1 not in (x[0], c[0]) and x[0] != c[0]:
+        ctx.fail(f"X {list(x)} and C_prev {list(c)} must have the same number of rows")
+    for slot in ("C", "H"):
+        ctx.set_output(slot, [x[0], c[1]], ctx.dtype("X"))
+
+
+def _grad_lstm_unit(g):
+    ins = {"X": g.input("X"), "C_prev": g.input("C_prev"), "C": g.output("C"),
+           "C@GRAD": g.out_grad("C"), "H@GRAD": g.out_grad("H")}
+    g.op("lstm_unit_grad", ins, {"X@GRAD": g.in_grad("X"), "C_prev@GRAD": g.in_grad("C_prev")}, g.attrs)
+
+
+def _infer_lstm_unit_grad(ctx):
+    for slot in ("X", "C_prev"):
+        var = ctx.input_var(slot)
+        ctx.set_output(f"{slot}@GRAD", var.shape, var.dtype)
+
+
+register("lstm_unit", kernel_module="lstm", inputs=["X", "C_prev"], outputs=["C", "H"],
+         attrs={"forget_bias": 0.0}, infer=_infer_lstm_unit, grad=_grad_lstm_unit, grad_reads=("X", "C_prev", "C"),
+         doc="One LSTM step over rows: X [N, 4D] split into (i, f, o, j), C_prev [N, D]; "
+             "C = sigmoid(f + forget_bias) C_prev + sigmoid(i) tanh(j), H = sigmoid(o) tanh(C).")
+register("lstm_unit_grad", kernel_module="lstm", inputs=["X", "C_prev", "C", "C@GRAD", "H@GRAD"],
+         outputs=["X@GRAD?", "C_prev@GRAD?"], attrs={"forget_bias": 0.0}, infer=_infer_lstm_unit_grad, lod="drop")

@@ -1,6 +1,6 @@
 """Metric ops over tag and token sequences: chunk_eval (chunk precision / recall / F1 of tagged
-sequences, as Fluid's), edit_distance (Levenshtein distance per sequence pair) and sequence_erase
-(drops given tokens, edit_distance's ignored_tokens). None has a gradient. Sequences come from the
+sequences, as Fluid's) and edit_distance (Levenshtein distance per sequence pair; its ignored_tokens
+go through sequence_erase, ops/sequence_rows.py). Neither has a gradient. Sequences come from the
 LoD, or padded [B, T] with lengths as Fluid 1.6+ allows."""
 from .define import Attr, fmt_shape, int_list, is_int, register
 
@@ -37,7 +37,7 @@ def _infer_chunk(ctx):
         ctx.set_output(slot, [1], "int64", lod_level=0)
 
 
-register("chunk_eval", kernel_module="seq_metric", inputs=["Inference", "Label", "SeqLength?"],
+register("chunk_eval", kernel_module="sequence_metric", inputs=["Inference", "Label", "SeqLength?"],
          outputs=["Precision", "Recall", "F1-Score", "NumInferChunks", "NumLabelChunks", "NumCorrectChunks"],
          attrs={"num_chunk_types": Attr(1, lambda v: is_int(v) and v >= 1, "an int >= 1"),
                 "chunk_scheme": Attr("IOB", choices=CHUNK_SCHEMES),
@@ -60,19 +60,9 @@ def _infer_edit(ctx):
     ctx.set_output("SequenceNum", [1], "int64", lod_level=0)
 
 
-register("edit_distance", kernel_module="seq_metric", inputs=["Hyps", "Refs", "HypsLength?", "RefsLength?"],
+register("edit_distance", kernel_module="sequence_metric", inputs=["Hyps", "Refs", "HypsLength?", "RefsLength?"],
          outputs=["Out", "SequenceNum"], attrs={"normalized": False}, infer=_infer_edit, lod="drop",
          needs_lod=True,
          doc="Out[i] = the Levenshtein distance (insertions, deletions, substitutions, each 1) between "
              "hypothesis i and reference i, divided by the reference's length when normalized (which then "
              "must not be empty); float32 [num_sequences, 1]. SequenceNum = num_sequences (int64 [1]).")
-
-
-def _infer_erase(ctx):
-    x = _check_seq(ctx, "X", "(none)")
-    ctx.set_output("Out", [-1] + list(x.shape[1:]), x.dtype, lod_level=x.lod_level)
-
-
-register("sequence_erase", kernel_module="seq_metric", inputs=["X"], outputs=["Out"],
-         attrs={"tokens": Attr([], int_list, "a list of ints")}, infer=_infer_erase, lod="drop", needs_lod=True,
-         doc="X's sequences without the steps whose id is in tokens; Out's LoD counts what is left.")

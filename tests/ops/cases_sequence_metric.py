@@ -1,4 +1,4 @@
-"""Op cases for chunk_eval, edit_distance and sequence_erase. chunk_eval's expected counts come from
+"""Op cases for chunk_eval and edit_distance. chunk_eval's expected counts come from
 how the tags are made: chunks are drawn first (some in both the prediction and the truth, some in one
 only, some with another type or a shorter end), then written as tags by each scheme's documented
 encoding; edit_distance's reference is the textbook recursive definition."""
@@ -125,12 +125,6 @@ def edit_ref(i, a):
     return {"Out": d.reshape(-1, 1), "SequenceNum": np.int64([len(hyps)])}
 
 
-def erase_ref(i, a):
-    x, offs = np.asarray(i["X"]).reshape(-1), i["X"].lod()[-1]
-    parts = [[v for v in x[s:e] if v not in a["tokens"]] for s, e in zip(offs, offs[1:])]
-    return {"Out": np.array([v for p in parts for v in p], np.int64).reshape(-1, 1)}
-
-
 H_LEN, R_LEN = [3, 0, 4, 2, 5], [2, 3, 0, 2, 4]
 HYPS, REFS = rng.integers(0, 4, sum(H_LEN)), rng.integers(0, 4, sum(R_LEN))
 R_FULL = [2, 3, 1, 2, 4]
@@ -149,5 +143,4 @@ CASES = [
     OpCase("edit_distance", {"Hyps": pad(HYPS, H_LEN), "Refs": pad(REFS_FULL, R_FULL),
                              "HypsLength": np.array(H_LEN, np.int64), "RefsLength": np.array(R_FULL, np.int64)},
            edit_ref, attrs={"normalized": True}, name="edit_distance_padded"),
-    OpCase("sequence_erase", {"X": lod(HYPS, H_LEN)}, erase_ref, attrs={"tokens": [0, 2]}, name="sequence_erase"),
 ]

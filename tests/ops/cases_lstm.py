@@ -1,6 +1,8 @@
 """Op cases for dynamic_lstm over LoD input: a step-by-step numpy reference of Fluid's equations
 (one sequence at a time, no batching), with and without peepholes, reversed, with H0/C0; the gradient
-from the forward's saved gates (BatchGate) and recomputed without them."""
+from the forward's saved gates (BatchGate) and recomputed without them. lstm_unit: Fluid's formula in
+numpy (X split into i, f, o, candidate; forget_bias added to f), with float64 finite-difference
+gradients of X and C_prev."""
 import numpy as np
 
 from op_test import OpCase
@@ -57,4 +59,22 @@ CASES = [
     _case("dynamic_lstm_h0_c0", state=True),
     _case("dynamic_lstm_recomputed", saved=False),
     _case("dynamic_lstm_h0_c0_recomputed", state=True, saved=False),
+]
+
+
+_unit_rng = np.random.default_rng(15)
+_UNIT_D = 3
+
+
+def lstm_unit_ref(i, a):
+    gi, gf, go, gj = np.split(i["X"], 4, axis=1)
+    c = _sig(gf + a["forget_bias"]) * i["C_prev"] + _sig(gi) * np.tanh(gj)
+    return {"C": c, "H": _sig(go) * np.tanh(c)}
+
+
+CASES += [
+    OpCase("lstm_unit", {"X": _unit_rng.normal(size=(5, 4 * D)), "C_prev": _unit_rng.normal(size=(5, D))},
+           lstm_unit_ref, grad=("X", "C_prev"), name="lstm_unit"),
+    OpCase("lstm_unit", {"X": _unit_rng.normal(size=(2, 4 * D)), "C_prev": _unit_rng.normal(size=(2, D))},
+           lstm_unit_ref, attrs={"forget_bias": 1.0}, grad=("X", "C_prev"), name="lstm_unit_forget_bias"),
 ]

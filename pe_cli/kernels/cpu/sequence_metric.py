@@ -1,8 +1,8 @@
-"""CPU kernels of the sequence metric ops (ops/seq_metric.py): the checks and spans on the host
+"""CPU kernels of the sequence metric ops (ops/sequence_metric.py): the checks and spans on the host
 (kernels/seq_dp.py), the per-sequence programs in numba (cpu/_seq_metric_loops.py)."""
 import numpy as np
 
-from ..seq_dp import chunk_outputs, chunk_prep, edit_outputs, edit_prep, erase
+from ..seq_dp import chunk_outputs, chunk_prep, edit_outputs, edit_prep
 from ._numba import lazy
 
 _loops = lazy("_seq_metric_loops")
@@ -22,8 +22,3 @@ def edit_distance(ins, attrs):
     dist = np.zeros(hs.size, np.int64)
     _loops().edit_distances(hyp, hs, he, ref, rs, re, bases, np.zeros(size, np.int64), dist)
     return edit_outputs(dist, rs, re, attrs["normalized"])
-
-
-def sequence_erase(ins, attrs):
-    out, lod = erase(ins["X"], attrs)
-    return {"Out": out, "@LOD": {"Out": lod}}

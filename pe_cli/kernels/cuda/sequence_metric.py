@@ -1,12 +1,11 @@
-"""CUDA twins of kernels/cpu/seq_metric.py: the same per-sequence programs (kernels/seq_dp.py) as
+"""CUDA twins of kernels/cpu/sequence_metric.py: the same per-sequence programs (kernels/seq_dp.py) as
 device functions, one thread per sequence. The ids are checked and the spans found on the host (as
-on the CPU), so the inputs are read back once; the small results are finished on the host.
-sequence_erase runs on the host."""
+on the CPU), so the inputs are read back once; the small results are finished on the host."""
 import numpy as np
 from numba import cuda
 
 from .. import seq_dp
-from ..seq_dp import chunk_outputs, chunk_prep, edit_outputs, edit_prep, erase
+from ..seq_dp import chunk_outputs, chunk_prep, edit_outputs, edit_prep
 from . import runtime as rt
 from ._launch import grid, zeros
 
@@ -71,8 +70,3 @@ def edit_distance(ins, attrs):
                                        d_dist)
         dist = rt.to_host(d_dist)
     return _to_device(edit_outputs(dist, rs, re, attrs["normalized"]))
-
-
-def sequence_erase(ins, attrs):
-    out, lod = erase(rt.to_host(ins["X"]), attrs)
-    return {"Out": rt.to_device(out), "@LOD": {"Out": lod}}

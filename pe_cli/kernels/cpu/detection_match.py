@@ -1,0 +1,89 @@
+"""Kernels of ops/detection_match.py on the CPU: bipartite_match (a numba loop, the greedy matching of
+cpu/_detection_loops.py), target_assign and mine_hard_examples (numpy), arranged as Fluid 1.8's
+kernels do. ``target_rows`` (target_assign's source rows, checked) is shared with the CUDA kernel."""
+import numpy as np
+
+from ...errors import PeError
+from ._numba import lazy
+
+_loops = lazy("_detection_loops")
+
+
+def bipartite_match(ins, attrs):
+    dist = np.ascontiguousarray(ins["DistMat"])
+    lod = (attrs.get("_lod") or {}).get("DistMat")
+    offs = [int(v) for v in lod[-1]] if lod else [0, dist.shape[0]]
+    n, cols = len(offs) - 1, dist.shape[1]
+    idx, out = np.full((n, cols), -1, np.int32), np.zeros((n, cols), dist.dtype)
+    loops = _loops()
+    for i in range(n):
+        if offs[i + 1] > offs[i]:
+            loops.bipartite(dist, offs[i], offs[i + 1], idx[i], out[i])
+            if attrs["match_type"] == "per_prediction":
+                loops.argmax_match(dist, offs[i], offs[i + 1], dist.dtype.type(attrs["dist_threshold"]), idx[i], out[i])
+    return {"ColToRowMatchIndices": idx, "ColToRowMatchDist": out}
+
+
+def target_rows(ins, attrs):
+    """(rows of X each output takes, or -1, and the (image, column) pairs NegIndices names)."""
+    lod = (attrs.get("_lod") or {}).get("X")
+    if not lod:
+        raise PeError("target_assign: X needs a LoD (its rows per image)")
+    offs = np.asarray(lod[-1], np.int64)
+    match = np.asarray(ins["MatchIndices"]).astype(np.int64)
+    n, m = match.shape
+    if offs.size - 1 != n:
+        raise PeError(f"target_assign: X's LoD holds {offs.size - 1} images but MatchIndices has {n} rows")
+    src = np.where(match > -1, offs[:-1, None] + match, -1)
+    neg_img = neg_col = np.zeros(0, np.int64)
+    if "NegIndices" in ins:
+        neg_lod = (attrs.get("_lod") or {}).get("NegIndices")
+        if not neg_lod:
+            raise PeError("target_assign: NegIndices needs a LoD (its indices per image)")
+        noffs = np.asarray(neg_lod[-1], np.int64)
+        neg_img = np.repeat(np.arange(noffs.size - 1), np.diff(noffs))
+        neg_col = np.asarray(ins["NegIndices"]).reshape(-1).astype(np.int64)
+    if (src >= offs[-1]).any() or (neg_col >= m).any() or (neg_col < 0).any():
+        raise PeError("target_assign: an index lies outside X's rows of its image or MatchIndices' columns")
+    return src, neg_img, neg_col
+
+
+def target_assign(ins, attrs):
+    x = ins["X"]
+    src, neg_img, neg_col = target_rows(ins, attrs)
+    n, m = src.shape
+    p = x.shape[1]
+    cols = np.arange(m) % p
+    out = np.where((src > -1)[..., None], x[np.maximum(src, 0), cols[None, :]], x.dtype.type(attrs["mismatch_value"]))
+    weight = (src > -1).astype(np.float32)[..., None]
+    out[neg_img, neg_col] = attrs["mismatch_value"]
+    weight[neg_img, neg_col] = 1.0
+    return {"Out": out.astype(x.dtype, copy=False), "OutWeight": weight}
+
+
+def mine_hard_examples(ins, attrs):
+    cls = np.asarray(ins["ClsLoss"])
+    loss = cls + np.asarray(ins["LocLoss"]) if "LocLoss" in ins and attrs["mining_type"] == "hard_example" else cls
+    match = np.asarray(ins["MatchIndices"]).astype(np.int32)
+    dist = np.asarray(ins["MatchDist"])
+    updated = match.copy()
+    negs, starts = [], [0]
+    hard = attrs["mining_type"] == "hard_example"
+    for n in range(match.shape[0]):
+        if hard:
+            eligible = np.arange(match.shape[1])
+            count = min(int(attrs["sample_size"]), eligible.size)
+        else:
+            eligible = np.flatnonzero((match[n] == -1) & (dist[n] < dist.dtype.type(attrs["neg_dist_threshold"])))
+            count = min(int((match[n] != -1).sum() * attrs["neg_pos_ratio"]), eligible.size)
+        order = np.argsort(-loss[n, eligible], kind="stable")[:count]
+        chosen = np.sort(eligible[order])
+        if hard:
+            picked = np.zeros(match.shape[1], bool)
+            picked[chosen] = True
+            updated[n, (match[n] > -1) & ~picked] = -1
+            chosen = chosen[match[n, chosen] == -1]
+        negs.append(chosen)
+        starts.append(starts[-1] + chosen.size)
+    neg = np.concatenate(negs).astype(np.int32).reshape(-1, 1) if negs else np.zeros((0, 1), np.int32)
+    return {"NegIndices": neg, "UpdatedMatchIndices": updated, "@LOD": {"NegIndices": [starts]}}
