@@ -6,7 +6,8 @@ __all__ = ["generate_proposals", "distribute_fpn_proposals", "collect_fpn_propos
            "generate_mask_labels"]
 from ..errors import ArgumentTypeError, PeError
 from .helper import LayerHelper
-from .tensor import gather, reshape
+from .indexing import gather
+from .manipulation import reshape
 
 
 def _float_var(layer, what, var):

@@ -1,36 +1,9 @@
-"""More indexing layers of Fluid 1.8's ``fluid.layers``, with its signatures: strided_slice, unbind,
-scatter, gather_nd, argsort, unique, unique_with_counts, filter_by_instag. Bounds are lists of ints (Fluid's Variable
-forms of strided_slice's starts/ends/strides are not supported)."""
-__all__ = ["strided_slice", "unbind", "scatter", "gather_nd", "argsort", "unique", "unique_with_counts",
-           "filter_by_instag"]
+"""Indexing, search and sort layers with Fluid 1.x signatures: slice, gather, gather_nd, scatter,
+one_hot, where, argsort, unique, unique_with_counts."""
+__all__ = ["scatter", "gather_nd", "argsort", "unique", "unique_with_counts", "slice", "gather", "one_hot",
+           "where"]
 from ..dtypes import convert_dtype
-from ..errors import PeError
-from ..framework.variable import Variable
-from .helper import LayerHelper
-from .tensor import _as_list, _check_ints, _single
-
-
-def strided_slice(input, axes, starts, ends, strides):
-    """input[starts[i]:ends[i]:strides[i]] along each axes[i], bounds as Python's (an end of -1 with
-    a negative stride runs through the first element)."""
-    lists = {}
-    for what, v in (("axes", axes), ("starts", starts), ("ends", ends), ("strides", strides)):
-        if isinstance(v, Variable) or (isinstance(v, (list, tuple)) and any(isinstance(e, Variable) for e in v)):
-            raise PeError(f"strided_slice: {what} holding Variables is not supported by pe; give lists of ints")
-        lists[what] = _check_ints("strided_slice", what, _as_list(v))
-    lists["infer_flags"] = [1] * len(lists["axes"])
-    return _single("strided_slice", input, {"Input": [input]}, lists)
-
-
-def unbind(input, axis=0):
-    """The slices of ``input`` along ``axis`` (that dim removed), as a list."""
-    shape = input.shape or ()
-    if not -len(shape) <= axis < len(shape) or shape[axis] < 0:
-        raise PeError(f"unbind of '{input.name}' {list(shape)}: axis={axis} must name a dim of known size")
-    helper = LayerHelper("unbind", input=input)
-    outs = [helper.create_variable_for_type_inference(input.dtype) for _ in range(shape[axis])]
-    helper.append_op("unbind", {"X": [input]}, {"Out": outs}, {"axis": axis})
-    return outs
+from .helper import LayerHelper, _single
 
 
 def scatter(input, index, updates, name=None, overwrite=True):
@@ -76,15 +49,38 @@ def unique_with_counts(x, dtype="int32"):
     return _unique("unique_with_counts", x, dtype, ("Out", "Index", "Count"))
 
 
-def filter_by_instag(ins, ins_tag, filter_tag, is_lod, out_val_if_empty=0):
-    """[the instances of ``ins`` (rows, or its sequences with ``is_lod``) whose tags (``ins_tag``,
-    int64 with a LoD per instance) meet ``filter_tag``, with a LoD over them; their loss weights
-    (float32 [kept, 1], ones)]. None kept: one row of ``out_val_if_empty`` and a weight of 0."""
-    helper = LayerHelper("filter_by_instag", ins=ins)
-    out = helper.create_variable_for_type_inference(ins.dtype)
-    weight = helper.create_variable_for_type_inference("float32", stop_gradient=True)
-    index_map = helper.create_variable_for_type_inference("int64", stop_gradient=True)
-    helper.append_op("filter_by_instag", {"Ins": [ins], "Ins_tag": [ins_tag], "Filter_tag": [filter_tag]},
-                     {"Out": [out], "LossWeight": [weight], "IndexMap": [index_map]},
-                     {"is_lod": bool(is_lod), "out_val_if_empty": int(out_val_if_empty)})
-    return [out, weight]
+def slice(input, axes, starts, ends):
+    """input[starts[i]:ends[i]] along each axes[i]; bounds as in Python (negative from the end,
+    clamped to the dim)."""
+    helper = LayerHelper("slice", input=input)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op("slice", {"Input": [input]}, {"Out": [out]},
+                     {"axes": list(axes), "starts": list(starts), "ends": list(ends)})
+    return out
+
+
+def gather(input, index, overwrite=True):
+    """Rows of ``input`` picked by the int32/int64 ``index`` (1-D or [N, 1]). The gradient adds into
+    the picked rows, repeated rows accumulating."""
+    helper = LayerHelper("gather", input=input)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op("gather", {"X": [input], "Index": [index]}, {"Out": [out]}, {"overwrite": overwrite})
+    return out
+
+
+def one_hot(input, depth, allow_out_of_range=False):
+    """int ids [N, 1] -> float32 [N, depth] one-hot rows. No gradient."""
+    helper = LayerHelper("one_hot", input=input)
+    out = helper.create_variable_for_type_inference("float32", stop_gradient=True)
+    helper.append_op("one_hot", {"X": [input]}, {"Out": [out]},
+                     {"depth": depth, "allow_out_of_range": allow_out_of_range})
+    return out
+
+
+def where(condition):
+    """The int64 coordinates [N, rank] of the true elements of ``condition`` (Fluid 1.8's where)."""
+    helper = LayerHelper("where_index", condition=condition)
+    out = helper.create_variable_for_type_inference("int64", stop_gradient=True)
+    helper.append_op("where_index", {"Condition": [condition]}, {"Out": [out]})
+    out.stop_gradient = True
+    return out

@@ -4,8 +4,8 @@ import copy
 from ..errors import PeError
 from ..param_attr import ParamAttr
 from .helper import LayerHelper
-from .nn import fc
-from .tensor import concat
+from .linalg import fc
+from .manipulation import concat
 # Fluid's layers/rnn.py module also holds the cell API and beam search: `from paddle.fluid.layers.rnn
 # import GRUCell` works as in Fluid (the package's own `rnn` stays the function, pe_cli/layers/__init__.py)
 from .beam_search import beam_search, beam_search_decode  # noqa: F401,E402

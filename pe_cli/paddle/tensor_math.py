@@ -12,7 +12,7 @@ from .. import layers as L
 from ..dtypes import convert_dtype
 from ..errors import PeError
 from ..framework.variable import Variable
-from ..layers.tensor import _single
+from ..layers.helper import _single
 
 __all__ = ["add", "subtract", "multiply", "divide", "floor_divide", "mod", "remainder", "floor_mod", "maximum",
            "minimum", "pow", "add_n", "addmm", "matmul", "mm", "bmm", "mv", "dot", "t", "sum", "mean", "max", "min",

@@ -10,7 +10,7 @@ from ..dtypes import convert_dtype
 from ..errors import ArgumentTypeError, ArgumentValueError, PeError
 from ..framework.variable import Variable
 from ..layers.helper import LayerHelper
-from ..layers.tensor import _single
+from ..layers.helper import _single
 from .device import get_default_dtype
 from .tensor_create import argmax, full_like, nonzero
 from .tensor_manip import _known, broadcast_to
