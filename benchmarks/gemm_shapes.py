@@ -1,4 +1,4 @@
-"""pe's GEMM (what mul and its gradients call: pe_cli/kernels/cpu/math.py) against PyTorch's
+"""pe's GEMM (what mul and its gradients call: pe_cli/kernels/cpu/linalg.py) against PyTorch's
 ``torch.mm`` on the MLP's shapes, same operands, same thread count, alternating in one process.
 
 It answers one question behind bench_cpu.py's MLP rows: when pe's step is not much faster than
@@ -9,7 +9,7 @@ bench`` installs it into .venv).
     .venv/bin/python benchmarks/gemm_shapes.py --threads 2
 
 ``--split`` asks another question, without PyTorch: on the MLP's and the wide MLP's shapes, how long
-pe's GEMM takes split by rows of the result and split by columns (two of ``math.split_mode``'s
+pe's GEMM takes split by rows of the result and split by columns (two of ``linalg.split_mode``'s
 choices; benchmarks/weight_rows.py measures the third, by blocks of the inner dimension), alternating,
 and which one pe takes.
 
@@ -48,7 +48,7 @@ def main():
         return split_main(args)
     import numpy as np
     import torch
-    from pe_cli.kernels.cpu import math as pe_math, threads
+    from pe_cli.kernels.cpu import linalg as pe_math, threads
     threads.use_devices(1)
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(0)
@@ -74,7 +74,7 @@ def main():
 
 def split_main(args):
     import numpy as np
-    from pe_cli.kernels.cpu import _blas_loops, _cblas, math as pe_math, threads
+    from pe_cli.kernels.cpu import _blas_loops, _cblas, linalg as pe_math, threads
     from pe_cli.kernels.cpu._numba import parallel_threads
     threads.use_devices(1)
     loop = _blas_loops.gemm_blocks_parallel if parallel_threads() > 1 else _blas_loops.gemm_blocks

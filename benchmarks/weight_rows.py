@@ -1,6 +1,6 @@
 """Where a weight's cache lines live: one layer's forward GEMM, weight gradient and momentum update,
 with the forward split by rows of the batch (both threads read the whole weight) and by blocks of the
-inner dimension (each thread reads only its own rows of the weight: math.split_mode's INNER), both
+inner dimension (each thread reads only its own rows of the weight: linalg.split_mode's INNER), both
 forced whatever split_mode would choose, in turn, in one process. Each line gives the three
 kernels' medians over ``--reps`` sequences and their sum; pe's mul, mul_grad_y and momentum
 kernels, as a step calls them.
@@ -9,7 +9,7 @@ kernels, as a step calls them.
     .venv/bin/python benchmarks/weight_rows.py --shape 256,4096,4096 --reps 20      # the wide MLP's
 
 The update writes the weight in place; where the other core read it during the forward product, its
-lines must first be taken from that core's cache (math.split_mode's docstring has the figures).
+lines must first be taken from that core's cache (linalg.split_mode's docstring has the figures).
 """
 import argparse
 import os
@@ -26,7 +26,7 @@ def main():
     args = parser.parse_args()
     batch, k, n = (int(v) for v in args.shape.split(","))
     import numpy as np
-    from pe_cli.kernels.cpu import math as kmath, optimizer, threads
+    from pe_cli.kernels.cpu import linalg as kmath, optimizer, threads
     threads.use_devices(1)
     rng = np.random.default_rng(0)
     x = rng.random((batch, k), dtype=np.float32)
@@ -40,7 +40,7 @@ def main():
     print(f"layer [{batch}, {k}] x [{k}, {n}], {threads.kernel_threads()} thread(s); pe's forward splits "
           f"{rule(batch, n, k, kmath.INNER)}; medians over {args.reps} sequences, us")
 
-    def forced(inner):      # math.split_mode, with the forward's choice made here
+    def forced(inner):      # linalg.split_mode, with the forward's choice made here
         return lambda m_, n_, k_, weight_rows=None: \
             (kmath.INNER if inner else kmath.ROWS) if weight_rows == kmath.INNER else rule(m_, n_, k_, weight_rows)
 

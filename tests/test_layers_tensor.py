@@ -248,7 +248,7 @@ def _float32_cases():
     import dataclasses
     import importlib
     cases = []
-    for module in ("cases_activation", "cases_math", "cases_tensor", "cases_elementwise"):
+    for module in ("cases_activation", "cases_linalg", "cases_manipulation", "cases_elementwise"):
         for case in importlib.import_module(f"tests.ops.{module}").CASES:
             def f32(v):
                 return v.astype(np.float32) if isinstance(v, np.ndarray) and v.dtype == np.float64 else v

@@ -15,7 +15,7 @@ _TO_LAST = {4: [0, 2, 3, 1], 5: [0, 2, 3, 4, 1]}
 def channels_last(kernel, device, slots):
     """``kernel`` wrapped to take and give channels-last values of ``slots`` when the op's attribute
     ``data_format`` says so; called as it is otherwise."""
-    transpose = importlib.import_module(f"pe_cli.kernels.{device}.tensor").transpose
+    transpose = importlib.import_module(f"pe_cli.kernels.{device}.manipulation").transpose
 
     def move(value, perms):
         return transpose({"X": value}, {"axis": perms[len(value.shape)]})["Out"]

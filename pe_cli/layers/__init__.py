@@ -4,7 +4,12 @@ from .activation import *  # noqa: F401,F403
 from .io import data  # noqa: F401
 from .loss import *  # noqa: F401,F403
 from .nn import *  # noqa: F401,F403
-from .tensor import *  # noqa: F401,F403
+from .creation import *  # noqa: F401,F403
+from .elementwise import *  # noqa: F401,F403
+from .indexing import *  # noqa: F401,F403
+from .linalg import *  # noqa: F401,F403
+from .manipulation import *  # noqa: F401,F403
+from .reduction import *  # noqa: F401,F403
 from .learning_rate_scheduler import *  # noqa: F401,F403
 from .metric import *  # noqa: F401,F403
 from .sequence_metric import *  # noqa: F401,F403
@@ -31,10 +36,12 @@ from .rnn_api import *  # noqa: F401,F403 -- after .rnn: Fluid's layers.rnn is t
 from .decode import *  # noqa: F401,F403
 from .decode_helpers import *  # noqa: F401,F403
 from .while_loop import *  # noqa: F401,F403
-from .tensor_extra import *  # noqa: F401,F403
+from .cvm import *  # noqa: F401,F403
+from .hashing import *  # noqa: F401,F403
+from .instag import *  # noqa: F401,F403
+from .position import *  # noqa: F401,F403
 from .loss_extra import *  # noqa: F401,F403
 from .padding import *  # noqa: F401,F403
-from .indexing_extra import *  # noqa: F401,F403
 from .ctc import *  # noqa: F401,F403
 from .pool3d import *  # noqa: F401,F403
 from .deformable_conv import *  # noqa: F401,F403
@@ -53,7 +60,7 @@ from .detection_loss import *  # noqa: F401,F403
 from .detection_roi import *  # noqa: F401,F403
 from .detection_yolo import *  # noqa: F401,F403
 from .detection_proposals import *  # noqa: F401,F403
-from . import detection, metric_op, ops, sequence_lod  # noqa: F401,E402 -- Fluid's submodule names (fluid_module.py)
+from . import detection, metric_op, ops, sequence_lod, tensor  # noqa: F401,E402 -- Fluid's submodule names (fluid_module.py)
 from .math_op_patch import monkey_patch_variable
 
 monkey_patch_variable()

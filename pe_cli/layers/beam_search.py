@@ -1,7 +1,7 @@
 """Fluid's ``beam_search``, ``beam_search_decode`` and ``sampling_id`` layers (pe_cli/ops/beam_search.py)."""
 from ..dtypes import convert_dtype
 from .helper import LayerHelper
-from .tensor import cast
+from .manipulation import cast
 
 __all__ = ["beam_search", "beam_search_decode", "sampling_id"]
 

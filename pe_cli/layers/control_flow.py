@@ -10,7 +10,7 @@ from ..framework.variable import Variable
 from .helper import LayerHelper
 from .lod_rank import (array_to_lod_tensor, lod_rank_table, lod_tensor_to_array,  # noqa: F401 -- Fluid's
                        max_sequence_len, reorder_lod_tensor_by_rank, shrink_memory)      # layers.control_flow has them
-from .tensor import assign, fill_constant
+from .creation import assign, fill_constant
 
 __all__ = ["less_than", "less_equal", "greater_than", "greater_equal", "equal", "not_equal", "logical_not",
            "logical_and", "logical_or", "logical_xor", "is_empty", "increment", "create_array", "array_write",

@@ -3,7 +3,7 @@ class per step, top_k, then ctc_align: blanks dropped, repeats merged)."""
 __all__ = ["ctc_greedy_decoder", "warpctc"]
 from .helper import LayerHelper
 from .metric import topk
-from .tensor import squeeze
+from .manipulation import squeeze
 
 
 def ctc_greedy_decoder(input, blank, input_length=None, padding_value=0, name=None):

@@ -19,10 +19,14 @@ from .control_flow import (While, array_read, array_write, create_array, equal, 
                            tensor_array_to_tensor)
 from .helper import LayerHelper
 from .metric import topk
-from .nn import scale
+from .elementwise import scale
 from .utils import flatten, map_structure
-from .tensor import (assign, cast, elementwise_add, elementwise_div, elementwise_mul, elementwise_sub, expand,
-                     fill_constant, matmul, one_hot, reduce_sum, reshape, transpose, unsqueeze, zeros_like)
+from .creation import assign, fill_constant, zeros_like
+from .elementwise import elementwise_add, elementwise_div, elementwise_mul, elementwise_sub
+from .indexing import one_hot
+from .linalg import matmul
+from .manipulation import cast, expand, reshape, transpose, unsqueeze
+from .reduction import reduce_sum
 
 __all__ = ["Decoder", "BeamSearchDecoder", "dynamic_decode", "gather_tree"]
 

@@ -11,9 +11,12 @@ from .beam_search import sampling_id
 from .control_flow import equal, fill_constant_batch_size_like, less_equal
 from .decode import Decoder
 from .metric import argmax
-from .nn import scale
+from .elementwise import scale
 from .utils import map_structure
-from .tensor import cast, concat, elementwise_add, fill_constant, gather, slice, squeeze, transpose
+from .creation import fill_constant
+from .elementwise import elementwise_add
+from .indexing import gather, slice
+from .manipulation import cast, concat, squeeze, transpose
 
 __all__ = ["DecodeHelper", "TrainingHelper", "GreedyEmbeddingHelper", "SampleEmbeddingHelper", "BasicDecoder"]
 

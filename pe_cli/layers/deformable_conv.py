@@ -4,7 +4,7 @@ __all__ = ["deformable_conv"]
 from ..errors import PeError
 from ..training.initializer import NormalInitializer
 from .helper import LayerHelper
-from .tensor import _as_list, _check_ints
+from .helper import _as_list, _check_ints
 
 
 def _two(what, value):

@@ -9,7 +9,8 @@ from .detection_match import bipartite_match, target_assign
 from .helper import LayerHelper
 from .loss import softmax_with_cross_entropy
 from .loss_extra import smooth_l1
-from .tensor import cast, flatten, reduce_sum, reshape
+from .manipulation import cast, flatten, reshape
+from .reduction import reduce_sum
 
 __all__ = ["ssd_loss", "sigmoid_focal_loss"]
 

@@ -5,7 +5,7 @@ decoding and NMS over the FPN levels)."""
 from .detection_box import box_coder, float_input
 from .helper import LayerHelper
 from .activation import softmax
-from .tensor import transpose
+from .manipulation import transpose
 
 __all__ = ["multiclass_nms", "matrix_nms", "locality_aware_nms", "detection_output", "retinanet_detection_output"]
 

@@ -3,6 +3,8 @@ distribute_fpn_proposals, collect_fpn_proposals."""
 __all__ = ["generate_proposals", "distribute_fpn_proposals", "collect_fpn_proposals"]
 from ..errors import ArgumentTypeError, PeError
 from .helper import LayerHelper
+from .indexing import gather
+from .manipulation import reshape
 
 
 def _float_var(layer, what, var):

@@ -6,7 +6,8 @@ generate_mask_labels (Mask R-CNN's mask targets)."""
 __all__ = ["rpn_target_assign", "retinanet_target_assign", "generate_proposal_labels", "generate_mask_labels"]
 from ..errors import PeError
 from .helper import LayerHelper
-from .tensor import gather, reshape
+from .indexing import gather
+from .manipulation import reshape
 
 
 def rpn_target_assign(bbox_pred, cls_logits, anchor_box, anchor_var, gt_boxes, is_crowd, im_info,

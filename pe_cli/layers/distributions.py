@@ -19,9 +19,11 @@ from .activation import exp, log
 from .control_flow import fill_constant_batch_size_like, less_than
 from .random import (gaussian_random, gaussian_random_batch_size_like, uniform_random,
                      uniform_random_batch_size_like)
-from .tensor import (assign, cast, create_tensor, elementwise_pow, matmul, ones, reduce_max, reduce_sum, reshape,
-                     zeros)
-from .tensor_extra import diag, reduce_prod
+from .creation import assign, create_tensor, diag, ones, zeros
+from .elementwise import elementwise_pow
+from .linalg import matmul
+from .manipulation import cast, reshape
+from .reduction import reduce_max, reduce_prod, reduce_sum
 
 __all__ = ["Uniform", "Normal", "Categorical", "MultivariateNormalDiag"]
 

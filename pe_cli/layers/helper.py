@@ -1,5 +1,6 @@
 """LayerHelper: what every layer builder uses to name things, create parameters and append ops."""
 import copy
+import numbers
 import os
 
 import numpy as np
@@ -148,3 +149,21 @@ class LayerHelper:
         out = self.create_variable_for_type_inference(input_var.dtype)
         self.append_op(act_type, {"X": [input_var]}, {"Out": [out]}, attrs)
         return out
+
+
+def _as_list(value):
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _check_ints(layer, what, values):
+    if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in values):
+        raise PeError(f"{layer}: {what} must be a list of ints, got {values!r}")
+    return [int(v) for v in values]
+
+
+def _single(op_type, x, inputs, attrs, name=None, act=None, dtype=None, stop_gradient=False, **helper_kwargs):
+    """Appends op_type with one output 'Out' (act applied after); returns the output."""
+    helper = LayerHelper(op_type, x=x, name=name, act=act, **helper_kwargs)
+    out = helper.create_variable_for_type_inference(dtype or x.dtype, stop_gradient=stop_gradient)
+    helper.append_op(op_type, inputs, {"Out": [out]}, attrs)
+    return helper.append_activation(out)

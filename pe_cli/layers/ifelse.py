@@ -15,7 +15,7 @@ import contextlib
 from ..errors import PeError
 from .control_flow import conditional
 from .helper import LayerHelper
-from .tensor import assign, fill_constant
+from .creation import assign, fill_constant
 
 __all__ = ["IfElse"]
 

@@ -9,7 +9,9 @@ from ..framework.variable import Variable
 from .activation import elu, leaky_relu
 from .helper import LayerHelper
 from .nn import batch_norm
-from .tensor import _as_list, _check_ints, _single, matmul, reshape
+from .helper import _as_list, _check_ints, _single
+from .linalg import matmul
+from .manipulation import reshape
 
 
 def pixel_shuffle(x, upscale_factor):

@@ -26,7 +26,7 @@ from ..errors import PeError
 from ..framework import OpRole, default_main_program, default_startup_program, unique_name
 from ..framework.variable import Variable
 from .control_flow import Switch, less_than
-from .tensor import assign, create_global_var, fill_constant
+from .creation import assign, create_global_var, fill_constant
 
 __all__ = ["exponential_decay", "natural_exp_decay", "inverse_time_decay", "polynomial_decay",
            "piecewise_decay", "cosine_decay", "noam_decay", "linear_lr_warmup", "switch_schedule",

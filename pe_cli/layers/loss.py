@@ -4,7 +4,7 @@ from ..errors import ShapeError
 from ..framework.source import current_source
 from ..ops.registry import fmt_shape
 from .helper import LayerHelper
-from .tensor import reduce_mean
+from .reduction import reduce_mean
 
 
 def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-100,

@@ -3,8 +3,8 @@ over LoD input) and lstm_unit (one step: an fc of [x_t, hidden_t_prev], then the
 Fluid's cudnn-style ``layers.lstm`` is built from the cell API (rnn_api.py)."""
 from ..errors import PeError
 from .helper import LayerHelper
-from .nn import fc
-from .tensor import concat
+from .linalg import fc
+from .manipulation import concat
 
 __all__ = ["dynamic_lstm", "lstm_unit"]
 

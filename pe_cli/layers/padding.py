@@ -4,7 +4,7 @@ takes a Variable whose shape is the window's); Fluid's Variable forms of them ar
 __all__ = ["pad", "pad2d", "pad_constant_like", "crop", "crop_tensor"]
 from ..errors import PeError
 from ..framework.variable import Variable
-from .tensor import _as_list, _check_ints, _single
+from .helper import _as_list, _check_ints, _single
 
 
 def _ints(layer, what, value):

@@ -3,7 +3,8 @@
 __all__ = ["pool3d", "adaptive_pool3d"]
 from ..errors import PeError
 from .helper import LayerHelper
-from .tensor import _as_list, _check_ints, transpose
+from .helper import _as_list, _check_ints
+from .manipulation import transpose
 
 
 def _three(layer, what, value):

@@ -1,12 +1,19 @@
 """Random tensors with Fluid 1.x signatures: ``uniform_random`` and ``gaussian_random``, and their
 ``*_batch_size_like`` forms sized by an input's batch at run time, one op each (their values follow the
-program's ``random_seed`` and ``seed`` as the initializers' do; no gradient)."""
-from ..dtypes import convert_dtype
-from .helper import LayerHelper
-from .tensor import _as_list, _check_ints
-
+program's ``random_seed`` and ``seed`` as the initializers' do; no gradient), and random_crop (a
+window of each instance at offsets drawn from a seed variable)."""
 __all__ = ["uniform_random", "gaussian_random", "uniform_random_batch_size_like",
-           "gaussian_random_batch_size_like"]
+           "gaussian_random_batch_size_like", "random_crop"]
+import numbers
+
+import numpy as np
+
+from ..dtypes import convert_dtype
+from ..errors import PeError
+from ..framework import unique_name
+from ..framework.variable import Variable
+from ..training.initializer import ConstantInitializer
+from .helper import LayerHelper, _as_list, _check_ints
 
 
 def _random(op_type, shape, dtype, attrs, name):
@@ -53,3 +60,25 @@ def gaussian_random_batch_size_like(input, shape, input_dim_idx=0, output_dim_id
     ``input_dim_idx`` at run time (the batch size)."""
     return _random_like("gaussian_random_batch_size_like", input, shape, dtype, input_dim_idx, output_dim_idx,
                         {"mean": float(mean), "std": float(std), "seed": int(seed)})
+
+
+def random_crop(x, shape, seed=None):
+    """For each instance of ``x`` (its leading dims), a window of ``shape`` over its last dims at
+    random offsets, new on every run. ``seed``: an int starting the sequence (None: a random one),
+    or an int64 [1] Variable holding it; the op writes the next seed back to it, as Fluid's."""
+    helper = LayerHelper("random_crop", x=x)
+    shape = _check_ints("random_crop", "shape", _as_list(shape))
+    if seed is None:
+        seed = int(np.random.randint(-65536, 65536))
+    attrs = {"shape": shape}
+    if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
+        attrs["startup_seed"] = int(seed)
+        seed_var = helper.create_global_variable(name=unique_name.generate("random_crop_seed"), shape=[1],
+                                                 dtype="int64", persistable=True, stop_gradient=True)
+        helper.set_variable_initializer(seed_var, ConstantInitializer(float(seed)))
+        seed = seed_var
+    elif not isinstance(seed, Variable):
+        raise PeError(f"random_crop: seed must be an int or a Variable, got {seed!r}")
+    out = helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
+    helper.append_op("random_crop", {"X": [x], "Seed": [seed]}, {"Out": [out], "SeedOut": [seed]}, attrs)
+    return out

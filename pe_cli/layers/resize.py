@@ -6,7 +6,7 @@ import numbers
 
 from ..errors import PeError
 from ..framework.variable import Variable
-from .tensor import _check_ints, _single
+from .helper import _check_ints, _single
 
 _METHODS = {"BILINEAR": "bilinear", "NEAREST": "nearest", "TRILINEAR": "trilinear"}
 _LAYOUTS = {4: {"NCHW": "NCHW", "NHWC": "NHWC"}, 5: {"NCDHW": "NCHW", "NDHWC": "NHWC"}}

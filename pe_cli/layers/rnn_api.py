@@ -13,12 +13,15 @@ from ..training.initializer import UniformInitializer
 from ..training.param_attr import ParamAttr
 from .activation import sigmoid, tanh
 from .control_flow import less_than
-from .nn import dropout, scale
+from .nn import dropout
 from .rnn_cells import RNNCell, _Params
 from .sequence import sequence_mask
 from .static_rnn import StaticRNN
-from .tensor import cast, concat, elementwise_add, elementwise_mul, elementwise_sub, matmul, reshape, slice, split, \
-    squeeze, stack, transpose, unsqueeze, zeros_like
+from .creation import zeros_like
+from .elementwise import elementwise_add, elementwise_mul, elementwise_sub, scale
+from .indexing import slice
+from .linalg import matmul
+from .manipulation import cast, concat, reshape, split, squeeze, stack, transpose, unsqueeze
 from .utils import assert_same_structure, flatten, is_sequence, map_structure, pack_sequence_as
 
 __all__ = ["rnn", "birnn", "lstm"]

@@ -15,8 +15,10 @@ from ..training.param_attr import ParamAttr
 from . import activation as _act
 from .control_flow import fill_constant_batch_size_like
 from .helper import LayerHelper
-from .nn import scale
-from .tensor import concat, elementwise_add, elementwise_mul, matmul, split
+from .elementwise import scale
+from .elementwise import elementwise_add, elementwise_mul
+from .linalg import matmul
+from .manipulation import concat, split
 from .utils import _items, _rebuild, flatten, is_sequence, pack_sequence_as
 
 __all__ = ["RNNCell", "GRUCell", "LSTMCell"]

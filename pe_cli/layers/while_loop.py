@@ -5,7 +5,7 @@ from ..errors import PeError
 from ..framework.variable import Variable
 from .control_flow import While
 from .utils import assert_same_structure, flatten, is_sequence, map_structure
-from .tensor import assign
+from .creation import assign
 
 __all__ = ["while_loop"]
 

@@ -1,4 +1,4 @@
-"""Control flow: comparisons and logic for conditions, tensor arrays, and the ops that own a block
+"""Control flow: tensor arrays, and the ops that own a block
 (attribute ``sub_block``): ``while``, ``conditional_block``, ``recurrent`` (StaticRNN) and its
 gradient. Their kernels (pe_cli/kernels/<device>/control_flow.py) run the owned block through the
 ``BlockRunner`` the executor hands them as ``attrs["_block"]`` (pe_cli/executor/sub_block.py).
@@ -12,31 +12,6 @@ _BLOCK = Attr(None, lambda v: is_int(v) and v > 0, "the index of a sub-block (> 
 _NAMES = Attr(list)
 _GRAD_ATTRS = {"sub_block": _BLOCK, "seeds": _NAMES, "seed_grads": _NAMES, "wanted": _NAMES,
                "wanted_grads": _NAMES, "writes": _NAMES}
-
-
-def _infer_compare(ctx):
-    x, y = ctx.shape("X"), ctx.shape("Y")
-    if len(y) > len(x):
-        ctx.fail(f"Y {fmt_shape(y)} has more dimensions than X {fmt_shape(x)}")
-    ctx.set_output("Out", x, "bool")
-
-
-for _type, _sign in (("less_than", "<"), ("less_equal", "<="), ("greater_than", ">"),
-                     ("greater_equal", ">="), ("equal", "=="), ("not_equal", "!=")):
-    register(_type, kernel_module="control_flow", inputs=["X", "Y"], outputs=["Out"], lod="drop",
-             attrs={"axis": -1, "force_cpu": False}, infer=_infer_compare,
-             doc=f"Out = X {_sign} Y elementwise (bool); Y broadcasts as in elementwise ops.")
-
-
-def _infer_logical(ctx):
-    ctx.set_output("Out", ctx.shape("X"), "bool")
-
-
-register("logical_not", kernel_module="control_flow", inputs=["X"], outputs=["Out"], infer=_infer_logical,
-         doc="Out = not X (bool).")
-for _type in ("logical_and", "logical_or", "logical_xor"):
-    register(_type, kernel_module="control_flow", inputs=["X", "Y"], outputs=["Out"], infer=_infer_logical,
-             doc=f"Out = X {_type[8:]} Y elementwise (bool).")
 
 
 # -- tensor arrays (a LoDTensorArray's value is a Python list of tensors) --------------------------
@@ -223,31 +198,6 @@ register("recurrent_grad", kernel_module="control_flow", lod="drop",
          infer=_infer_recurrent_grad,
          doc="The gradient of recurrent: runs its block (the step block's grad ops) over the kept step "
              "scopes from the last step to the first, carrying the memories' gradients back.")
-
-
-def _infer_fill_like(ctx):
-    shape, ref = list(ctx.attrs["shape"]), ctx.shape("Input")
-    i, o = ctx.attrs["input_dim_idx"], ctx.attrs["output_dim_idx"]
-    if not 0 <= i < len(ref) or not 0 <= o < len(shape):
-        ctx.fail(f"input_dim_idx={i} / output_dim_idx={o} do not fit Input {fmt_shape(ref)} and shape {shape}")
-    shape[o] = ref[i]
-    ctx.set_output("Out", shape, ctx.attrs["dtype"])
-
-
-register("fill_constant_batch_size_like", kernel_module="control_flow", inputs=["Input"], outputs=["Out"],
-         lod="drop", infer=_infer_fill_like,
-         attrs={"shape": Attr(list), "value": 0.0, "dtype": "float32", "input_dim_idx": 0, "output_dim_idx": 0,
-                "force_cpu": False},
-         doc="Out = value, of `shape` with dimension output_dim_idx taken from Input's input_dim_idx (a "
-             "memory's initial state sized by the batch).")
-
-_LIKE_ATTRS = {"shape": Attr(list), "dtype": "float32", "input_dim_idx": 0, "output_dim_idx": 0, "seed": 0}
-register("uniform_random_batch_size_like", kernel_module="control_flow", inputs=["Input"], outputs=["Out"],
-         lod="drop", infer=_infer_fill_like, needs_rng=True, attrs=dict(_LIKE_ATTRS, min=-1.0, max=1.0),
-         doc="Out ~ U[min, max), of `shape` with dimension output_dim_idx taken from Input's input_dim_idx.")
-register("gaussian_random_batch_size_like", kernel_module="control_flow", inputs=["Input"], outputs=["Out"],
-         lod="drop", infer=_infer_fill_like, needs_rng=True, attrs=dict(_LIKE_ATTRS, mean=0.0, std=1.0),
-         doc="Out ~ N(mean, std^2), of `shape` with dimension output_dim_idx taken from Input's input_dim_idx.")
 
 
 # -- IfElse: rows split by a mask, merged back ------------------------------------------------------

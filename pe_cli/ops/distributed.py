@@ -8,7 +8,7 @@ Endpoints name MPI ranks: the servers' endpoints are ranks 0..P-1 in order, trai
 Messages carry host arrays; ``tags`` number the blocks the same way in every process.
 """
 from .define import Attr, int_list, register
-from .tensor import _infer_split
+from .manipulation import _infer_split
 
 _EPS = Attr(list, lambda v: isinstance(v, list) and all(isinstance(e, str) for e in v), "a list of endpoints")
 _WHO = {"endpoints": _EPS, "trainer_id": 0, "trainers": 1}
@@ -46,7 +46,7 @@ register("recv", kernel_module="distributed", inputs=[], outputs=["Out*"],
          doc="Out[i] = block `tags[i]` as the server of epmap[i] holds it after this step's update.")
 register("fetch_barrier", kernel_module="distributed", inputs=[], outputs=[], attrs=dict(_WHO),
          doc="Ends the step's receives (the blocks are in place once recv returns).")
-register("split_byref", kernel_module="tensor", kernel="split", inputs=["X"], outputs=["Out*"],
+register("split_byref", kernel_module="manipulation", kernel="split", inputs=["X"], outputs=["Out*"],
          attrs={"axis": 0, "num": 0, "sections": Attr(list, int_list, "a list of ints")},
          infer=_infer_split, doc="Out = X cut into row blocks of `sections` rows (a trainer's gradient blocks).")
 register("listen_and_serv", kernel_module="distributed", inputs=["X*"], outputs=[],

@@ -1,6 +1,12 @@
-"""Binary elementwise ops with Fluid's ``axis`` broadcasting: Y's shape matches a contiguous run of
-X's dims starting at ``axis`` (-1: aligned to the end). Plain numpy broadcasting is accepted too."""
-from .define import fmt_shape, grads_like, register
+"""Elementwise ops: the binary elementwise_* ops with Fluid's ``axis`` broadcasting (Y's shape
+matches a contiguous run of X's dims starting at ``axis``, -1: aligned to the end; plain numpy
+broadcasting is accepted too), the sum of several tensors (sum), scale, clipping (clip, clip_by_norm)
+and the finiteness checks isfinite, isinf, isnan."""
+import math
+import numbers
+
+from ..dtypes import VarType, is_float
+from .define import Attr, fmt_shape, grads_like, one_shape_blocked, positive, register, same_as
 
 
 def broadcast_shape(x, y, axis):
@@ -78,3 +84,84 @@ register("elementwise_mod", kernel_module="elementwise", inputs=["X", "Y"], outp
          attrs={"axis": -1}, infer=_integer_op(True),
          doc="Out = X mod Y, Y broadcast into X from dim `axis`: for ints C's remainder (the sign of X), "
              "for floats fmod(Y + fmod(X, Y), Y), as Fluid 1.8. A zero int in Y is an error. No gradient.")
+
+
+def _infer_sum(ctx):
+    shapes = ctx.shapes("X")
+    for s in shapes[1:]:
+        if len(s) != len(shapes[0]) or any(a != b and a >= 0 and b >= 0 for a, b in zip(s, shapes[0])):
+            ctx.fail(f"all inputs must have one shape, got {[list(x) for x in shapes]}")
+    sparse = all(ctx.input_var("X", i).type == VarType.SELECTED_ROWS for i in range(len(shapes)))
+    ctx.set_output("Out", shapes[0], ctx.dtype("X"), var_type=VarType.SELECTED_ROWS if sparse else VarType.LOD_TENSOR)
+
+
+def _grad_sum(g):
+    grads = g.in_grad("X")
+    out = g.out_grad("Out")[0]
+    for name in grads:
+        if name is not None:
+            g.op("assign", {"X": [out]}, {"Out": [name]})
+
+
+register("sum", kernel_module="elementwise", inputs=["X*"], outputs=["Out"], infer=_infer_sum, grad=_grad_sum,
+         blocked=one_shape_blocked, traits=("selected_rows",),
+         doc="Out = X[0] + X[1] + ... (add_n). Row-sparse X (SelectedRows): all of them -> their rows and "
+             "values end to end; mixed with dense X -> dense.")
+
+
+def _grad_scale(g):
+    a = g.attrs
+    g.op("scale", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")},
+         {"scale": a["scale"], "bias": 0.0, "bias_after_scale": True})
+
+
+register("scale", kernel_module="elementwise", inputs=["X"], outputs=["Out"], infer=same_as(), grad=_grad_scale,
+         inplace=("Out", "X"), traits=("elementwise", "selected_rows"),
+         attrs={"scale": 1.0, "bias": 0.0, "bias_after_scale": True},
+         doc="Out = scale * X + bias (bias_after_scale) or scale * (X + bias). A row-sparse X gives a "
+             "row-sparse Out: its values scaled, the same rows (as Fluid's; how a server averages sparse "
+             "gradients).")
+
+
+def _finite(v):
+    return isinstance(v, numbers.Real) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _infer_clip(ctx):
+    lo, hi = ctx.attrs["min"], ctx.attrs["max"]
+    if lo is None or hi is None:
+        ctx.fail(f"clip needs both attributes min and max, got min={lo!r}, max={hi!r}")
+    if lo > hi:
+        ctx.fail(f"clip: min={lo} is greater than max={hi}")
+    same_as()(ctx)
+
+
+def _grad_clip(g):
+    g.op("clip_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+_CLIP_ATTRS = {"min": Attr(None, _finite, "a finite number"), "max": Attr(None, _finite, "a finite number")}
+register("clip", kernel_module="elementwise", grad_reads=("X",),
+         inputs=["X"], outputs=["Out"], attrs=_CLIP_ATTRS, infer=_infer_clip, grad=_grad_clip,
+         doc="Out = min(max(X, min), max). The gradient passes where min < X < max.")
+register("clip_grad", kernel_module="elementwise", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"], attrs=_CLIP_ATTRS,
+         infer=grads_like({"X@GRAD": "X"}))
+
+
+register("clip_by_norm", kernel_module="elementwise",
+         inputs=["X"], outputs=["Out"], attrs={"max_norm": Attr(1.0, positive, "> 0")},
+         infer=same_as(),
+         doc="Out = X * max_norm / ||X||_2 where ||X||_2 > max_norm, else X.")
+
+
+def _infer_flag(ctx):
+    if not is_float(ctx.dtype("X")):
+        ctx.fail(f"X is {ctx.dtype('X')}; {ctx.op.type} checks float tensors")
+    ctx.set_output("Out", [1], "bool")
+
+
+for _type, _doc in (("isfinite", "True when every element of X is finite (no inf, no nan)"),
+                    ("isinf", "True when some element of X is +inf or -inf"),
+                    ("isnan", "True when some element of X is nan")):
+    register(_type, kernel_module="elementwise", inputs=["X"], outputs=["Out"], infer=_infer_flag, lod="drop",
+             doc=f"Out = bool [1]: {_doc}. No gradient.")

@@ -1,9 +1,11 @@
-"""Indexing ops: slice, gather, one_hot, expand (kernels in kernels/<device>/tensor.py)."""
-from ..shapes import slice_bounds
+"""Indexing, search and sort: slices (slice, strided_slice), gathers and scatters by index (gather,
+gather_nd, scatter, one_hot), selecting by a condition (where, where_index), and searching and
+sorting (argsort, top_k, arg_max, arg_min, unique, unique_with_counts)."""
+from ..shapes import slice_bounds, strided_window
 from .define import Attr, dtype_or_none, fmt_shape, grads_like, int_list, is_int, register
 
 
-# -- slice, gather, one_hot, expand ---------------------------------------------------------------
+# -- slice, gather, one_hot ---------------------------------------------------------------
 
 def _infer_slice(ctx):
     x = ctx.shape("Input")
@@ -40,11 +42,11 @@ def _grad_slice(g):
 _SLICE_ATTRS = {"axes": Attr(list, int_list, "a list of ints >= 0"),
                 "starts": Attr(list, int_list, "a list of ints"), "ends": Attr(list, int_list, "a list of ints"),
                 "decrease_axis": Attr(list, int_list, "a list of ints"), "infer_flags": Attr(list)}
-register("slice", kernel_module="tensor", grad_reads=("Input",),
+register("slice", kernel_module="indexing", grad_reads=("Input",),
          inputs=["Input"], outputs=["Out"], attrs=_SLICE_ATTRS, infer=_infer_slice, grad=_grad_slice,
          doc="Out = Input[starts:ends] along each of `axes`, bounds as in Python (negative from the end, "
              "clamped); `decrease_axis` drops sliced dims of size 1.")
-register("slice_grad", kernel_module="tensor", inputs=["Input", "Out@GRAD"], outputs=["Input@GRAD"], attrs=_SLICE_ATTRS,
+register("slice_grad", kernel_module="indexing", inputs=["Input", "Out@GRAD"], outputs=["Input@GRAD"], attrs=_SLICE_ATTRS,
          infer=grads_like({"Input@GRAD": "Input"}))
 
 _INDEX_DTYPES = ("int32", "int64")
@@ -66,12 +68,12 @@ def _grad_gather(g):
          {"X@GRAD": g.in_grad("X")})
 
 
-register("gather", kernel_module="tensor", grad_reads=("Index", "X"),
+register("gather", kernel_module="indexing", grad_reads=("Index", "X"),
          inputs=["X", "Index"], outputs=["Out"], attrs={"overwrite": Attr(True, choices=(False, True))},
          infer=_infer_gather, grad=_grad_gather,
          doc="Out = X[Index] (rows of X). The gradient adds Out@GRAD into the gathered rows, repeated "
              "indices accumulating (`overwrite` is accepted for Fluid compatibility).")
-register("gather_grad", kernel_module="tensor",
+register("gather_grad", kernel_module="indexing",
          inputs=["X", "Index", "Out@GRAD"], outputs=["X@GRAD"], infer=grads_like({"X@GRAD": "X"}))
 
 
@@ -86,7 +88,7 @@ def _infer_one_hot(ctx):
     ctx.set_output("Out", list(x[:-1]) + [depth], ctx.attrs["dtype"], lod_level=ctx.input_var("X").lod_level)
 
 
-register("one_hot", kernel_module="tensor", inputs=["X"], outputs=["Out"],
+register("one_hot", kernel_module="indexing", inputs=["X"], outputs=["Out"],
          attrs={"depth": Attr(None, lambda v: is_int(v) and v > 0, "an int > 0"),
                 "allow_out_of_range": Attr(False, choices=(False, True)),
                 "dtype": Attr("float32", dtype_or_none, "a dtype name")},
@@ -95,22 +97,231 @@ register("one_hot", kernel_module="tensor", inputs=["X"], outputs=["Out"],
              "[0, depth) are an error, or all-zero rows with allow_out_of_range. No gradient.")
 
 
-def _infer_expand(ctx):
-    x, times = ctx.shape("X"), list(ctx.attrs["expand_times"])
-    if len(times) != len(x):
-        ctx.fail(f"expand_times={times} must have one entry per dim of X {fmt_shape(x)}")
-    ctx.set_output("Out", [d * t if d >= 0 else -1 for d, t in zip(x, times)], ctx.dtype("X"),
-                   lod_level=ctx.input_var("X").lod_level)
+def _infer_where(ctx):
+    c, x, y = ctx.shape("Condition"), ctx.shape("X"), ctx.shape("Y")
+    if ctx.dtype("Condition") != "bool":
+        ctx.fail(f"Condition is {ctx.dtype('Condition')}; it must be bool (compare, or cast to bool)")
+    known = [s for s in (c, x, y)]
+    if len({len(s) for s in known}) != 1 or any(len({d for d in dims if d >= 0}) > 1 for dims in zip(*known)):
+        ctx.fail(f"Condition {fmt_shape(c)}, X {fmt_shape(x)} and Y {fmt_shape(y)} must have one shape")
+    if ctx.dtype("X") != ctx.dtype("Y"):
+        ctx.fail(f"X is {ctx.dtype('X')} but Y is {ctx.dtype('Y')}; cast one of them")
+    ctx.set_output("Out", x, ctx.dtype("X"))
 
 
-def _grad_expand(g):
-    g.op("expand_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
+def _grad_where(g):
+    g.op("where_grad", {"Condition": g.input("Condition"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")})
 
 
-_EXPAND_ATTRS = {"expand_times": Attr(list, lambda v: int_list(v) and all(t >= 1 for t in v),
-                                      "a list of ints >= 1")}
-register("expand", kernel_module="tensor", grad_reads=("X",),
-         inputs=["X"], outputs=["Out"], attrs=_EXPAND_ATTRS, infer=_infer_expand, grad=_grad_expand,
-         doc="Out = X tiled expand_times[i] times along each dim i.")
-register("expand_grad", kernel_module="tensor", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"], attrs=_EXPAND_ATTRS,
-         infer=grads_like({"X@GRAD": "X"}))
+def _infer_where_grad(ctx):
+    for slot in ("X@GRAD", "Y@GRAD"):
+        if ctx.num_outputs(slot):
+            ctx.set_output(slot, ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD"))
+
+
+register("where", kernel_module="indexing", inputs=["Condition", "X", "Y"], outputs=["Out"], infer=_infer_where,
+         grad=_grad_where, grad_reads=("Condition",), lod="drop",
+         doc="Out = X where Condition, else Y, elementwise (all three of one shape; Condition bool). The gradient "
+             "goes to X where Condition and to Y elsewhere.")
+register("where_grad", kernel_module="indexing", inputs=["Condition", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"],
+         infer=_infer_where_grad)
+
+
+def _infer_where_index(ctx):
+    ctx.set_output("Out", [-1, len(ctx.shape("Condition"))], "int64")
+
+
+register("where_index", kernel_module="indexing", inputs=["Condition"], outputs=["Out"],
+         infer=_infer_where_index, lod="drop",
+         doc="Out = the int64 coordinates [N, rank] of Condition's true (nonzero) elements, in row-major "
+             "order. No gradient.")
+
+
+def _infer_top_k(ctx):
+    x = ctx.shape("X")
+    k = ctx.attrs["k"]
+    if x is None or len(x) < 1:
+        ctx.fail(f"X {fmt_shape(x)} needs at least one dim to take the top {k} of")
+    if x[-1] is not None and x[-1] >= 0 and k > x[-1]:
+        ctx.fail(f"k={k} is larger than the last dim of X {fmt_shape(x)}")
+    out = list(x[:-1]) + [k]
+    ctx.set_output("Out", out, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+    ctx.set_output("Indices", out, "int64", lod_level=ctx.input_var("X").lod_level)
+
+
+register("top_k", kernel_module="indexing", inputs=["X"], outputs=["Out", "Indices"],
+         attrs={"k": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1")}, infer=_infer_top_k,
+         doc="The k largest values along the last dim (Out, in descending order) and their int64 "
+             "Indices; equal values keep their order.")
+
+
+def _infer_arg(ctx):
+    x = ctx.shape("X")
+    a = ctx.attrs
+    if a["flatten"]:
+        ctx.set_output("Out", [1], "int64")
+        return
+    axis = a["axis"]
+    if not -len(x) <= axis < len(x):
+        ctx.fail(f"axis={axis} is out of range for X {fmt_shape(x)}")
+    axis %= len(x)
+    if a["keepdims"]:
+        out = [1 if i == axis else d for i, d in enumerate(x)]
+    else:
+        out = [d for i, d in enumerate(x) if i != axis] or [1]
+    ctx.set_output("Out", out, "int64")
+
+
+for _name, _doc in (("arg_max", "largest"), ("arg_min", "smallest")):
+    register(_name, kernel_module="indexing", inputs=["X"], outputs=["Out"],
+             attrs={"axis": Attr(0, lambda v: isinstance(v, int), "an int"), "keepdims": False, "flatten": False,
+                    "dtype": Attr(-1, lambda v: v in (-1, 3, "int64"), "-1 or int64 (3)")},
+             infer=_infer_arg, doc=f"Out = int64 index of the {_doc} value along `axis` (the first one on ties).")
+
+
+def _infer_strided_slice(ctx):
+    x = ctx.shape("Input")
+    a = ctx.attrs
+    axes, starts, ends, strides = (list(a[k]) for k in ("axes", "starts", "ends", "strides"))
+    where = f"Input {fmt_shape(x)} with axes={axes}, starts={starts}, ends={ends}, strides={strides}"
+    if not len(axes) == len(starts) == len(ends) == len(strides):
+        ctx.fail(f"cannot slice {where}: axes, starts, ends and strides must have one length")
+    if any(not -len(x) <= ax < len(x) for ax in axes) or len({ax % len(x) for ax in axes}) != len(axes):
+        ctx.fail(f"cannot slice {where}: each axis must be a distinct dim of Input")
+    if 0 in strides:
+        ctx.fail(f"cannot slice {where}: a stride is 0")
+    known = [d if d >= 0 else 1 for d in x]
+    _, sizes, _ = strided_window(known, axes, starts, ends, strides)
+    out = [s if d >= 0 else -1 for s, d in zip(sizes, x)]
+    for ax in axes:
+        if x[ax % len(x)] >= 0 and out[ax % len(x)] == 0:
+            ctx.fail(f"cannot slice {where}: the slice along axis {ax} is empty")
+    decrease = {d % len(x) for d in a["decrease_axis"]}
+    if any(d not in {ax % len(x) for ax in axes} or out[d] not in (1, -1) for d in decrease):
+        ctx.fail(f"cannot slice {where}: decrease_axis {list(a['decrease_axis'])} must name sliced dims left "
+                 f"with size 1")
+    out = [n for i, n in enumerate(out) if i not in decrease] or [1]
+    ctx.set_output("Out", out, ctx.dtype("Input"))
+
+
+def _grad_strided_slice(g):
+    g.op("strided_slice_grad", {"Input": g.input("Input"), "Out@GRAD": g.out_grad("Out")},
+         {"Input@GRAD": g.in_grad("Input")}, g.attrs)
+
+
+_INTS = Attr(list, int_list, "a list of ints")
+_SS_ATTRS = {"axes": _INTS, "starts": _INTS, "ends": _INTS, "strides": _INTS, "infer_flags": _INTS,
+             "decrease_axis": _INTS}
+register("strided_slice", kernel_module="indexing", inputs=["Input"], outputs=["Out"], attrs=_SS_ATTRS,
+         infer=_infer_strided_slice, grad=_grad_strided_slice, grad_reads=("Input",),
+         doc="Out = Input[starts:ends:strides] along each of `axes`, as Python slices (negative bounds "
+             "from the end, clamped; an end of -1 with a negative stride runs through the first element); "
+             "`decrease_axis` drops sliced dims of size 1.")
+register("strided_slice_grad", kernel_module="indexing", inputs=["Input", "Out@GRAD"],
+         outputs=["Input@GRAD"], attrs=_SS_ATTRS, infer=grads_like({"Input@GRAD": "Input"}))
+
+
+# -- scatter, gather_nd -------------------------------------------------------------------------------
+
+def _infer_scatter(ctx):
+    x, ids, upd = ctx.shape("X"), ctx.shape("Ids"), ctx.shape("Updates")
+    if ctx.dtype("Ids") not in _INDEX_DTYPES:
+        ctx.fail(f"Ids is {ctx.dtype('Ids')}; it must be int32 or int64")
+    if not (len(ids) == 1 or (len(ids) == 2 and ids[1] in (1, -1))):
+        ctx.fail(f"Ids {fmt_shape(ids)} must be 1-D")
+    if len(upd) != len(x) or any(a != b and a >= 0 and b >= 0 for a, b in zip(upd[1:], x[1:])) or (
+            upd[0] >= 0 and ids[0] >= 0 and upd[0] != ids[0]):
+        ctx.fail(f"Updates {fmt_shape(upd)} must be [{ids[0]}] + X's other dims {fmt_shape(x[1:])} "
+                 f"(one row per id of Ids {fmt_shape(ids)})")
+    if ctx.dtype("Updates") != ctx.dtype("X"):
+        ctx.fail(f"Updates is {ctx.dtype('Updates')} but X is {ctx.dtype('X')}")
+    ctx.set_output("Out", x, ctx.dtype("X"))
+
+
+def _grad_scatter(g):
+    g.op("scatter_grad", {"Ids": g.input("Ids"), "Updates": g.input("Updates"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X"), "Updates@GRAD": g.in_grad("Updates")}, g.attrs)
+
+
+def _infer_scatter_grad(ctx):
+    ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD"))
+    ctx.set_output("Updates@GRAD", ctx.shape("Updates"), ctx.dtype("Updates"))
+
+
+_SCATTER_ATTRS = {"overwrite": Attr(True, choices=(False, True))}
+register("scatter", kernel_module="indexing", inputs=["X", "Ids", "Updates"], outputs=["Out"],
+         attrs=_SCATTER_ATTRS, infer=_infer_scatter, grad=_grad_scatter, grad_reads=("Ids", "Updates"),
+         doc="Out = X with its rows Ids replaced by the rows of Updates (overwrite: a repeated id keeps the "
+             "last), or set to the sum of their Updates rows (overwrite=False). The gradient: X's gets "
+             "Out@GRAD with the rows Ids zeroed, Updates' the rows Ids of Out@GRAD (as Fluid).")
+register("scatter_grad", kernel_module="indexing", inputs=["Ids", "Updates", "Out@GRAD"],
+         outputs=["X@GRAD?", "Updates@GRAD?"], attrs=_SCATTER_ATTRS, infer=_infer_scatter_grad)
+
+
+def _infer_gather_nd(ctx):
+    x, index = ctx.shape("X"), ctx.shape("Index")
+    if ctx.dtype("Index") not in _INDEX_DTYPES:
+        ctx.fail(f"Index is {ctx.dtype('Index')}; it must be int32 or int64")
+    if not index or index[-1] < 0 or index[-1] > len(x):
+        ctx.fail(f"Index {fmt_shape(index)}'s last dim must be known and at most X's rank {len(x)} "
+                 f"(X {fmt_shape(x)})")
+    ctx.set_output("Out", list(index[:-1]) + list(x[index[-1]:]) or [1], ctx.dtype("X"))
+
+
+def _grad_gather_nd(g):
+    g.op("gather_nd_grad", {"X": g.input("X"), "Index": g.input("Index"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X")})
+
+
+register("gather_nd", kernel_module="indexing", inputs=["X", "Index"], outputs=["Out"],
+         infer=_infer_gather_nd, grad=_grad_gather_nd, grad_reads=("Index", "X"),
+         doc="Out[i...] = X[Index[i..., :]]: each row of Index's last dim (length k <= rank of X) picks an "
+             "element (k = rank) or a slice of X. The gradient adds into the picked places.")
+register("gather_nd_grad", kernel_module="indexing", inputs=["X", "Index", "Out@GRAD"],
+         outputs=["X@GRAD"], infer=grads_like({"X@GRAD": "X"}))
+
+
+# -- argsort, unique ---------------------------------------------------------------------------------
+
+def _infer_argsort(ctx):
+    x, axis = ctx.shape("X"), ctx.attrs["axis"]
+    if not -len(x) <= axis < len(x):
+        ctx.fail(f"axis={axis} is out of range for X {fmt_shape(x)}")
+    ctx.set_output("Out", x, ctx.dtype("X"))
+    ctx.set_output("Indices", x, "int64")
+
+
+def _grad_argsort(g):
+    g.op("argsort_grad", {"X": g.input("X"), "Indices": g.output("Indices"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+_SORT_ATTRS = {"axis": Attr(-1, is_int, "an int"), "descending": Attr(False, choices=(False, True))}
+register("argsort", kernel_module="indexing", inputs=["X"], outputs=["Out", "Indices"], attrs=_SORT_ATTRS,
+         infer=_infer_argsort, grad=_grad_argsort, grad_reads=("Indices", "X"), lod="drop",
+         doc="Out = X sorted along `axis` (ascending, or descending), Indices = where each came from "
+             "(int64; equal values keep their order). The gradient goes back to the sorted elements.")
+register("argsort_grad", kernel_module="indexing", inputs=["X", "Indices", "Out@GRAD"],
+         outputs=["X@GRAD"], attrs=_SORT_ATTRS, infer=grads_like({"X@GRAD": "X"}))
+
+
+def _infer_unique(ctx):
+    x = ctx.shape("X")
+    if len(x) != 1:
+        ctx.fail(f"X {fmt_shape(x)} must be 1-D")
+    if ctx.attrs["dtype"] not in _INDEX_DTYPES:
+        ctx.fail(f"dtype={ctx.attrs['dtype']} must be int32 or int64")
+    ctx.set_output("Out", [-1], ctx.dtype("X"))
+    ctx.set_output("Index", x, ctx.attrs["dtype"])
+    ctx.set_output("Count", [-1], ctx.attrs["dtype"])
+
+
+_UNIQUE_ATTRS = {"dtype": Attr("int32", dtype_or_none, "int32 or int64")}
+register("unique", kernel_module="indexing", inputs=["X"], outputs=["Out", "Index"], attrs=_UNIQUE_ATTRS,
+         infer=_infer_unique, lod="drop",
+         doc="Out = X's distinct values in the order they first appear; Index[i] = the position of X[i] in "
+             "Out (of `dtype`). No gradient.")
+register("unique_with_counts", kernel_module="indexing", kernel="unique", inputs=["X"],
+         outputs=["Out", "Index", "Count"], attrs=_UNIQUE_ATTRS, infer=_infer_unique, lod="drop",
+         doc="unique, and Count[j] = how many times Out[j] occurs in X. No gradient.")

@@ -1,47 +1,6 @@
-"""Metric ops: top_k, arg_max/arg_min and accuracy. None of them has a gradient."""
+"""Metric ops: accuracy and auc (top_k and arg_max/arg_min, which accuracy reads, are in indexing.py).
+None of them has a gradient."""
 from .define import Attr, fmt_shape, register
-
-
-def _infer_top_k(ctx):
-    x = ctx.shape("X")
-    k = ctx.attrs["k"]
-    if x is None or len(x) < 1:
-        ctx.fail(f"X {fmt_shape(x)} needs at least one dim to take the top {k} of")
-    if x[-1] is not None and x[-1] >= 0 and k > x[-1]:
-        ctx.fail(f"k={k} is larger than the last dim of X {fmt_shape(x)}")
-    out = list(x[:-1]) + [k]
-    ctx.set_output("Out", out, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
-    ctx.set_output("Indices", out, "int64", lod_level=ctx.input_var("X").lod_level)
-
-
-register("top_k", kernel_module="metric", inputs=["X"], outputs=["Out", "Indices"],
-         attrs={"k": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1")}, infer=_infer_top_k,
-         doc="The k largest values along the last dim (Out, in descending order) and their int64 "
-             "Indices; equal values keep their order.")
-
-
-def _infer_arg(ctx):
-    x = ctx.shape("X")
-    a = ctx.attrs
-    if a["flatten"]:
-        ctx.set_output("Out", [1], "int64")
-        return
-    axis = a["axis"]
-    if not -len(x) <= axis < len(x):
-        ctx.fail(f"axis={axis} is out of range for X {fmt_shape(x)}")
-    axis %= len(x)
-    if a["keepdims"]:
-        out = [1 if i == axis else d for i, d in enumerate(x)]
-    else:
-        out = [d for i, d in enumerate(x) if i != axis] or [1]
-    ctx.set_output("Out", out, "int64")
-
-
-for _name, _doc in (("arg_max", "largest"), ("arg_min", "smallest")):
-    register(_name, kernel_module="metric", inputs=["X"], outputs=["Out"],
-             attrs={"axis": Attr(0, lambda v: isinstance(v, int), "an int"), "keepdims": False, "flatten": False,
-                    "dtype": Attr(-1, lambda v: v in (-1, 3, "int64"), "-1 or int64 (3)")},
-             infer=_infer_arg, doc=f"Out = int64 index of the {_doc} value along `axis` (the first one on ties).")
 
 
 def _infer_accuracy(ctx):

@@ -4,4 +4,4 @@
 from .tensor_create import *  # noqa: F401,F403
 from .tensor_manip import *  # noqa: F401,F403
 from .tensor_math import *  # noqa: F401,F403
-from .tensor_more import *  # noqa: F401,F403
+from .tensor_linalg import *  # noqa: F401,F403

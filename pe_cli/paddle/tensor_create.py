@@ -1,6 +1,6 @@
 """Paddle 2.x's top-level creation, search and random names (``paddle.full``, ``paddle.arange``,
-``paddle.argmax``, ``paddle.topk``, ``paddle.unique``, ``paddle.rand``, ...) with 2.x's signatures
-and semantics, built from pe's own layers. A missing dtype is the default float dtype (float32
+``paddle.argmax``, ``paddle.topk``, ``paddle.where``, ``paddle.tril``, ``paddle.rand``, ...) with 2.x's
+signatures and semantics, built from pe's own layers. A missing dtype is the default float dtype (float32
 unless paddle.set_default_dtype changed it; int64 for indices and ``arange`` over ints)."""
 import numbers
 
@@ -8,16 +8,16 @@ import numpy as np
 
 from .. import layers as L
 from ..dtypes import convert_dtype
-from ..errors import PeError
+from ..errors import ArgumentTypeError, ArgumentValueError, PeError
 from ..framework.variable import Variable
-from ..layers.helper import LayerHelper
+from ..layers.helper import LayerHelper, _single
 from .device import get_default_dtype
-from .tensor_manip import _dims, _known, flatten, gather
+from .tensor_manip import _dims, _known, broadcast_to, flatten, gather
 
 __all__ = ["arange", "full", "full_like", "zeros", "zeros_like", "ones", "ones_like", "empty", "empty_like", "eye",
            "linspace", "meshgrid", "diag", "assign", "argmax", "argmin", "argsort", "sort", "topk", "nonzero",
            "masked_select", "unique", "median", "trace", "rand", "randn", "randint", "randperm", "uniform",
-           "normal", "standard_normal"]
+           "normal", "standard_normal", "where", "tril", "triu", "bernoulli", "multinomial"]
 
 
 def _dtype(dtype, default=None):
@@ -292,3 +292,84 @@ def randperm(n, dtype="int64", name=None):
     """A random permutation of 0 .. n-1."""
     order = L.argsort(L.uniform_random([int(n)], "float32", 0.0, 1.0))[1]
     return order if convert_dtype(dtype) == "int64" else L.cast(order, dtype)
+
+
+def _common_shape(shapes):
+    rank = max(len(s) for s in shapes)
+    padded = [[1] * (rank - len(s)) + list(s) for s in shapes]
+    out = []
+    for dims in zip(*padded):
+        sizes = {d for d in dims if d != 1}
+        if len(sizes) > 1:
+            raise PeError(f"paddle.where: condition, x and y of shapes {[list(s) for s in shapes]} cannot broadcast")
+        out.append(sizes.pop() if sizes else 1)
+    return out
+
+
+def where(condition, x=None, y=None, name=None):
+    """x where ``condition``, else y (the three broadcast to one shape; a number becomes a
+    constant of the other's shape). With neither x nor y: ``nonzero(condition, as_tuple=True)``."""
+    if x is None and y is None:
+        return nonzero(condition, as_tuple=True)
+    if x is None or y is None:
+        raise PeError("paddle.where: give both x and y, or neither")
+    like = x if isinstance(x, Variable) else y if isinstance(y, Variable) else condition
+    dtype = like.dtype if like is not condition else get_default_dtype()
+    x, y = (v if isinstance(v, Variable) else full_like(like, v, dtype) for v in (x, y))
+    shapes = [list(v.shape) for v in (condition, x, y)]
+    if not (shapes[0] == shapes[1] == shapes[2]):
+        target = _common_shape(shapes)
+        if any(t < 0 and len(s) == len(target) and s[i] == 1 for s in shapes for i, t in enumerate(target)):
+            raise PeError(f"paddle.where: condition, x and y of shapes {shapes} broadcast along a dim whose size "
+                          f"is unknown when the program is built; pe needs it known")
+        condition, x, y = (v if list(v.shape) == target else broadcast_to(v, target) for v in (condition, x, y))
+    if condition.dtype != "bool":
+        condition = L.cast(condition, "bool")
+    return _single("where", x, {"Condition": [condition], "X": [x], "Y": [y]}, {}, name=name)
+
+
+def _triangle(op, x, diagonal, lower, name):
+    if not isinstance(diagonal, numbers.Integral) or isinstance(diagonal, bool):
+        raise ArgumentTypeError(f"paddle.{op}: diagonal in {op} must be a python Int, got {diagonal!r}")
+    if len(x.shape) < 2:
+        raise ArgumentValueError(f"paddle.{op}: x shape in {op} must be at least 2-D, got {list(x.shape)}")
+    return _single("tril_triu", x, {"X": [x]}, {"diagonal": int(diagonal), "lower": lower}, name=name)
+
+
+def tril(x, diagonal=0, name=None):
+    """x's lower triangle (col - row <= diagonal) in its last two dims, zeros elsewhere."""
+    return _triangle("tril", x, diagonal, True, name)
+
+
+def triu(x, diagonal=0, name=None):
+    """x's upper triangle (col - row >= diagonal) in its last two dims, zeros elsewhere."""
+    return _triangle("triu", x, diagonal, False, name)
+
+
+def bernoulli(x, name=None):
+    """1 with probability x[i], else 0, elementwise (x's dtype); x's shape must be known."""
+    draws = L.uniform_random(_known(x, "bernoulli"), x.dtype, 0.0, 1.0)
+    return L.cast(L.less_than(draws, x), x.dtype)
+
+
+def multinomial(x, num_samples=1, replacement=False, name=None):
+    """int64 [.., num_samples] category indices drawn from each row of weights x (1-D or 2-D,
+    nonnegative, of known shape). Each category scores log(w) - log(-log(u)) for a uniform u: with
+    ``replacement`` each draw is the best of fresh scores (Gumbel-max), without it the num_samples
+    best of one set (Efraimidis-Spirakis), so a category comes once. All finite: weights below the
+    dtype's smallest normal count as that value."""
+    shape = _known(x, "multinomial")
+    if len(shape) not in (1, 2):
+        raise PeError(f"paddle.multinomial: x {shape} must be 1-D or 2-D")
+    if not replacement and num_samples > shape[-1]:
+        raise PeError(f"paddle.multinomial: num_samples={num_samples} exceeds the {shape[-1]} categories; "
+                      f"without replacement each category is drawn at most once")
+    info = np.finfo(np.dtype(x.dtype))
+    tiny, below_one = float(info.tiny), float(1 - info.epsneg)     # u in [tiny, 1 - eps]: log(-log u) finite
+    log_w = L.log(L.elementwise_max(x, L.fill_constant([1], x.dtype, tiny)))
+    draws = shape if not replacement else shape[:-1] + [int(num_samples), shape[-1]]
+    u = L.uniform_random(draws, x.dtype, tiny, below_one)
+    noise = L.log(L.scale(L.log(u), scale=-1.0))
+    if not replacement:
+        return L.topk(L.elementwise_sub(log_w, noise), k=int(num_samples))[1]
+    return argmax(L.elementwise_sub(L.unsqueeze(log_w, [len(shape) - 1]), noise), axis=-1)

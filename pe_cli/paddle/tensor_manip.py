@@ -1,14 +1,18 @@
 """Paddle 2.x's top-level manipulation names (``paddle.reshape``, ``paddle.split``, ``paddle.gather``,
-``paddle.roll``, ...) with 2.x's signatures and semantics, built from pe's own layers. Names that
+``paddle.roll``, ``paddle.shape``, ``paddle.scatter_nd``, ...) with 2.x's signatures and semantics, built from pe's own layers. Names that
 need a dim's size (roll, flatten, broadcast_to, meshgrid) need it known when the program is built."""
+import numpy as np
+
 from .. import layers as L
 from ..errors import PeError
 from ..framework.variable import Variable
+from ..layers.helper import _single
 
 __all__ = ["reshape", "reshape_", "transpose", "flatten", "concat", "split", "chunk", "stack", "unstack", "unbind",
            "squeeze", "squeeze_", "unsqueeze", "unsqueeze_", "expand", "broadcast_to", "expand_as", "tile", "flip",
            "roll", "slice", "strided_slice", "gather", "gather_nd", "index_select", "index_sample", "scatter",
-           "scatter_", "shard_index", "multiplex", "cast", "numel", "rank", "is_empty", "is_tensor"]
+           "scatter_", "shard_index", "multiplex", "cast", "numel", "rank", "is_empty", "is_tensor",
+           "shape", "scatter_nd_add", "scatter_nd"]
 
 
 def _dims(x, axis):
@@ -259,3 +263,28 @@ def is_tensor(x):
     """Whether x is a Tensor (in pe's static graphs: a Variable)."""
     return isinstance(x, Variable)
 
+
+def shape(input):
+    """The dims of ``input`` at run time: an int32 Tensor [rank]."""
+    return _single("shape", input, {"Input": [input]}, {}, dtype="int32", stop_gradient=True)
+
+
+def scatter_nd_add(x, index, updates, name=None):
+    """x with each updates[i...] added at x[index[i..., :]] (repeated indices add up); index's last
+    dim k picks an element (k = rank of x) or a slice of x."""
+    xs = _known(x, "scatter_nd_add")
+    k = index.shape[-1]
+    if not 0 < k <= len(xs):
+        raise PeError(f"paddle.scatter_nd_add: index's last dim {k} must be in 1..{len(xs)} (x is {xs})")
+    rows, width = int(np.prod(xs[:k])), int(np.prod(xs[k:]))
+    strides = [int(np.prod(xs[i + 1:k])) for i in range(k)]
+    flat_ids = L.reduce_sum(L.elementwise_mul(L.cast(index, "int64"), L.assign(np.asarray(strides, np.int64))),
+                            dim=-1)
+    flat_ids = L.reshape(flat_ids, [-1])
+    added = L.scatter(L.zeros([rows, width], x.dtype), flat_ids, L.reshape(updates, [-1, width]), overwrite=False)
+    return L.elementwise_add(x, L.reshape(added, xs), name=name)
+
+
+def scatter_nd(index, updates, shape, name=None):
+    """zeros of ``shape`` with updates scattered (added) at ``index``: scatter_nd_add on zeros."""
+    return scatter_nd_add(L.zeros([int(d) for d in shape], updates.dtype), index, updates, name=name)

@@ -12,7 +12,7 @@ from .. import layers as L
 from ..dtypes import convert_dtype
 from ..errors import PeError
 from ..framework.variable import Variable
-from ..layers.tensor import _single
+from ..layers.helper import _single
 
 __all__ = ["add", "subtract", "multiply", "divide", "floor_divide", "mod", "remainder", "floor_mod", "maximum",
            "minimum", "pow", "add_n", "addmm", "matmul", "mm", "bmm", "mv", "dot", "t", "sum", "mean", "max", "min",
@@ -21,7 +21,7 @@ __all__ = ["add", "subtract", "multiply", "divide", "floor_divide", "mod", "rema
            "ceil", "cos", "cosh", "erf", "exp", "floor", "log", "reciprocal", "round", "rsqrt", "sign", "sin",
            "sinh", "sqrt", "square", "tanh", "tanh_", "stanh", "scale", "clip", "conj", "increment",
            "equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal",
-           "logical_and", "logical_or", "logical_xor", "logical_not"]
+           "logical_and", "logical_or", "logical_xor", "logical_not", "cumsum"]
 
 
 def _var(value, like):
@@ -346,3 +346,11 @@ def logical_xor(x, y, out=None, name=None):
 def logical_not(x, out=None, name=None):
     return L.logical_not(x, out=out, name=name)
 
+
+def cumsum(x, axis=None, dtype=None, name=None):
+    """The running sum along ``axis`` (None: over the flattened x), cast to ``dtype`` first."""
+    if dtype is not None and convert_dtype(dtype) != x.dtype:
+        x = L.cast(x, dtype)
+    if axis is None:
+        x, axis = L.reshape(x, [-1]), 0
+    return L.cumsum(x, axis=int(axis))

@@ -5,7 +5,7 @@ import math
 import numpy as np
 
 from ..errors import PeError
-from ..ops.tensor import values_attr
+from ..ops.creation import values_attr
 
 
 def _seed(seed, block):

@@ -8,7 +8,7 @@ conversions."""
 import numpy as np
 import pytest
 
-from pe_cli.kernels.cpu import _numba, _onednn, blocked, fused, nn, tensor, threads
+from pe_cli.kernels.cpu import _numba, _onednn, blocked, elementwise, fused, nn, threads
 from pe_cli.kernels.common import ConvGeometry
 from pe_cli.ops import registry
 
@@ -204,7 +204,7 @@ def test_sum_and_a_residual_add_relu_on_blocked_values_give_the_nchw_bits(device
     bxs = [blocked.to_blocked(x) for x in xs]
     for k in (2, 3):
         got = blocked.sum({"X": bxs[:k]}, {"_blocked": frozenset({"X", "Out"})})["Out"]
-        assert np.array_equal(blocked.to_plain(got), tensor.sum({"X": xs[:k]}, {})["Out"])
+        assert np.array_equal(blocked.to_plain(got), elementwise.sum({"X": xs[:k]}, {})["Out"])
     attrs = registry.get("fused_elemwise_activation").default_attrs()
     slots = frozenset({"X", "Y", "Out", "IntermediateOut", "Out@GRAD", "X@GRAD", "Y@GRAD"})
     want = fused.fused_elemwise_activation({"X": xs[0], "Y": xs[1]}, attrs)

@@ -11,7 +11,7 @@ import pytest
 
 from pe_cli.errors import PeError
 from pe_cli.kernels.common import ConvGeometry
-from pe_cli.kernels.cpu import _conv, _winograd, activation, elementwise, loss, nn, optimizer, tensor
+from pe_cli.kernels.cpu import _conv, _winograd, activation, elementwise, loss, nn, optimizer
 from pe_cli.ops import registry
 
 rng = np.random.default_rng(5)
@@ -324,11 +324,11 @@ def test_conv_filter_gradient_follows_a_feed_rewritten_in_place():
 def test_mul_and_its_gradients_split_over_threads(dtype, batch, parts, device_threads, monkeypatch):
     """mul's large GEMMs run by blocks of rows, of columns where the result is much wider than tall,
     or of the inner dimension for the forward product through a weight with at least half as many rows
-    as the batch (math.split_mode), on numba's threads (math.matmul2d): the same numbers as numpy. At
+    as the batch (linalg.split_mode), on numba's threads (linalg.matmul2d): the same numbers as numpy. At
     batch 800 all three split their rows; at batch 20 the forward product splits its 363 inner
     rows (unevenly, into 2 or 3 partial products), the input gradient [20, 363] its columns (its
     second operand transposed) and the weight gradient its rows."""
-    from pe_cli.kernels.cpu import math as kmath
+    from pe_cli.kernels.cpu import linalg as kmath
     inner, cols, rows = kmath.INNER, kmath.COLS, kmath.ROWS
     assert kmath.split_mode(20, 97, 363, inner) == inner
     assert kmath.split_mode(20, 97, 363) == cols and kmath.split_mode(800, 363, 97) == rows
@@ -373,9 +373,9 @@ def test_fused_gemm_epilogue_is_bitwise_the_unfused_kernels(dtype, batch, parts,
     relu; relu's gradient), gives the bits of mul, elementwise_add and relu, and of mul's gradients,
     elementwise_add_grad and relu_grad, run one by one: for each split (at batch 800 all by rows;
     at 20 the forward by k, the input gradient by columns), over 2 and 3 blocks on 1 and 2
-    threads. The fused kernels split each GEMM as the unfused ones do (math.split_mode). "numpy":
+    threads. The fused kernels split each GEMM as the unfused ones do (linalg.split_mode). "numpy":
     batch 20, every GEMM too small to split (numpy's product, then the epilogue in numpy)."""
-    from pe_cli.kernels.cpu import fused, math as kmath, threads
+    from pe_cli.kernels.cpu import fused, linalg as kmath, threads
     split = batch != "numpy"
     batch = batch if split else 20
     monkeypatch.setattr(threads, "_quiet_share", parts)
@@ -492,9 +492,9 @@ def test_sum_of_two_same_shape_gradients_is_numpys_add(dtype, device_threads):
     chunks on the threads: numpy's bits, -0.0 included; a third adds after."""
     xs = [rng.normal(size=(3, 50, 7)).astype(dtype) for _ in range(3)]
     xs[0].reshape(-1)[:3], xs[1].reshape(-1)[:3] = -0.0, [-0.0, 0.0, np.inf]
-    two = tensor.sum({"X": xs[:2]}, {})["Out"]
+    two = elementwise.sum({"X": xs[:2]}, {})["Out"]
     np.testing.assert_array_equal(two.view(np.uint8), np.add(xs[0], xs[1]).view(np.uint8))
-    np.testing.assert_array_equal(tensor.sum({"X": xs}, {})["Out"], (xs[0] + xs[1]) + xs[2])
+    np.testing.assert_array_equal(elementwise.sum({"X": xs}, {})["Out"], (xs[0] + xs[1]) + xs[2])
     assert two is not xs[0] and two is not xs[1]
 
 

@@ -7,7 +7,7 @@ bits follow the thread count)."""
 import numpy as np
 import pytest
 
-from pe_cli.kernels.cpu import _numba, _onednn, detection_roi, elementwise, fused, math as kmath, nn, optimizer, tensor, threads
+from pe_cli.kernels.cpu import _numba, _onednn, detection_roi, elementwise, fused, linalg as kmath, nn, optimizer, threads
 from pe_cli.ops import registry
 
 rng = np.random.default_rng(0)
@@ -61,7 +61,7 @@ KERNELS = {
         {"X": X, "Scale": BN_INS["Scale"], "SavedMean": X.mean(axis=(0, 2, 3)),
          "SavedVariance": 1 / X.std(axis=(0, 2, 3)), "Y@GRAD": X[:, ::-1] * 0.5}, attrs_of("batch_norm")),
     "elementwise_add": lambda: elementwise.elementwise_add({"X": X, "Y": X[::-1]}, attrs_of("elementwise_add")),
-    "sum": lambda: tensor.sum({"X": [X, X[:, ::-1]]}, {}),
+    "sum": lambda: elementwise.sum({"X": [X, X[:, ::-1]]}, {}),
     "fused_add_relu": lambda: fused.fused_elemwise_activation({"X": X, "Y": X[::-1]},
                                                               attrs_of("fused_elemwise_activation")),
     "momentum": lambda: optimizer.momentum({"Param": P, "Grad": P * 0.5, "Velocity": P * 0.1,

@@ -96,7 +96,7 @@ def _swish_tanh(i, a):
 
 _GROUP = [["sigmoid", "activation", "sigmoid", {"X": "x"}, {"Out": "s"}, {}],
           ["elementwise_mul", "elementwise", "elementwise_mul", {"X": "x", "Y": "s"}, {"Out": "g"}, {"axis": -1}],
-          ["scale", "math", "scale", {"X": "g"}, {"Out": "y"}, {"scale": 2.0, "bias": 0.5, "bias_after_scale": True}],
+          ["scale", "elementwise", "scale", {"X": "g"}, {"Out": "y"}, {"scale": 2.0, "bias": 0.5, "bias_after_scale": True}],
           ["tanh", "activation", "tanh", {"X": "y"}, {"Out": "t"}, {}]]
 CASES.append(OpCase("fusion_group", {"Inputs": [r(3, 4)]}, _swish_tanh,
                     attrs={"subgraph": _GROUP, "input_names": ["x"], "output_names": ["s", "g", "t"]},

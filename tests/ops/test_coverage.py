@@ -13,7 +13,7 @@ COVERED_ELSEWHERE = {
     "send_barrier": "tests/test_pserver.py",
     "fetch_barrier": "tests/test_pserver.py",
     "listen_and_serv": "tests/test_pserver.py (a server's program; Executor.run serves it)",
-    "split_byref": "tests/test_pserver.py (the split kernel, whose cases are in cases_tensor.py)",
+    "split_byref": "tests/test_pserver.py (the split kernel, whose cases are in cases_manipulation.py)",
     **{t: "tests/test_control_flow_while.py and _rnn.py (a sub-block, tensor arrays; recurrent: gradients "
           "against finite differences and the unrolled graph)"
        for t in ("while", "conditional_block", "recurrent", "create_array", "array_write", "array_read",

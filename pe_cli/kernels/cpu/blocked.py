@@ -17,7 +17,7 @@ same numbers as that kernel, more slowly.
 """
 import numpy as np
 
-from . import _onednn, fused, nn, tensor
+from . import _onednn, elementwise, fused, nn
 from ._numba import is_float, lazy, parallel_parts, twin
 from ..common import ConvGeometry
 from ._onednn import DIFF_DST, DIFF_SRC, DST, LANES, SRC, blocked_shape, plain_shape
@@ -192,7 +192,7 @@ def _one_shape(kernel):
     return run
 
 
-sum = _one_shape(tensor.sum)
+sum = _one_shape(elementwise.sum)
 fused_elemwise_activation = _one_shape(fused.fused_elemwise_activation)
 fused_elemwise_activation_grad = _one_shape(fused.fused_elemwise_activation_grad)
 

@@ -12,40 +12,6 @@ def _host(x):
     return x.copy_to_host() if hasattr(x, "copy_to_host") else np.asarray(x)
 
 
-def _compare(fn):
-    def kernel(ins, attrs):
-        x, y = ins["X"], ins["Y"]
-        axis = attrs.get("axis", -1)
-        if y.ndim and y.ndim < x.ndim and axis not in (-1, x.ndim - y.ndim):
-            y = y.reshape(y.shape + (1,) * (x.ndim - axis - y.ndim))
-        return {"Out": fn(x, y)}
-    return kernel
-
-
-less_than = _compare(np.less)
-less_equal = _compare(np.less_equal)
-greater_than = _compare(np.greater)
-greater_equal = _compare(np.greater_equal)
-equal = _compare(np.equal)
-not_equal = _compare(np.not_equal)
-
-
-def logical_not(ins, attrs):
-    return {"Out": np.logical_not(ins["X"])}
-
-
-def logical_and(ins, attrs):
-    return {"Out": np.logical_and(ins["X"], ins["Y"])}
-
-
-def logical_or(ins, attrs):
-    return {"Out": np.logical_or(ins["X"], ins["Y"])}
-
-
-def logical_xor(ins, attrs):
-    return {"Out": np.logical_xor(ins["X"], ins["Y"])}
-
-
 # -- tensor arrays ------------------------------------------------------------------------------------
 
 def _index(i, what):
@@ -252,26 +218,6 @@ def conditional_block(ins, attrs):
         return {"Out": [env[n] for n in writes]}
     run = _run_kept(block, env, writes)
     return {"Out": [env[n] for n in writes], "Scope": [run]}
-
-
-def _batch_size_like(ins, attrs):
-    shape = list(attrs["shape"])
-    shape[attrs["output_dim_idx"]] = np.shape(ins["Input"])[attrs["input_dim_idx"]]
-    return shape
-
-
-def fill_constant_batch_size_like(ins, attrs):
-    return {"Out": np.full(_batch_size_like(ins, attrs), attrs["value"], dtype=attrs["dtype"])}
-
-
-def uniform_random_batch_size_like(ins, attrs):
-    out = attrs["_rng"].uniform(attrs["min"], attrs["max"], size=_batch_size_like(ins, attrs))
-    return {"Out": out.astype(attrs["dtype"], copy=False)}
-
-
-def gaussian_random_batch_size_like(ins, attrs):
-    out = attrs["_rng"].normal(attrs["mean"], attrs["std"], size=_batch_size_like(ins, attrs))
-    return {"Out": out.astype(attrs["dtype"], copy=False)}
 
 
 def _mask(ins):

@@ -4,13 +4,18 @@ gradients sum over the broadcast dims back to each input's shape.
 The bias add (Y matching a run of X's dims: X seen as [pre, n, post], Y as [n]) is a numba loop for
 float32/float64, forward and backward (_pointwise_loops.py): numpy's broadcast add over the middle
 axis is 2-3x slower, and its gradient a strided reduction. The add of two large arrays of the same
-shape (a residual connection, a gradient sum) is split over the device's threads (``add_same``)."""
+shape (a residual connection, a gradient sum) is split over the device's threads (``add_same``).
+Also the sum of several tensors (``sum``, a kernel of that name: the builtin is never called here),
+scale, clip, clip_by_norm and the isfinite/isinf/isnan checks."""
+import functools
 import math
 
 import numpy as np
 
 from ...errors import PeError
-from . import _replicas
+from ...selected_rows import SelectedRows
+from . import _replicas, control_flow
+from .selected_rows import sum_with_sparse
 from ._numba import flat, is_float, lazy, out_buffer, parallel_parts, parallel_ready, twin
 
 _loops = lazy("_pointwise_loops")
@@ -158,3 +163,69 @@ def elementwise_mod(ins, attrs):
     ya = align(x, y, attrs["axis"])
     out = np.fmod(x, ya) if x.dtype.kind in "iu" else np.fmod(ya + np.fmod(x, ya), ya)
     return {"Out": out.astype(x.dtype, copy=False)}
+
+
+def sum(ins, attrs):
+    xs = ins["X"]
+    if isinstance(xs[0], list):         # tensor arrays' gradients (control flow): slot by slot
+        return {"Out": functools.reduce(control_flow.add, xs)}
+    if any(isinstance(x, SelectedRows) for x in xs):
+        return {"Out": sum_with_sparse(xs)}
+    if len(xs) > 1 and xs[0].dtype == xs[1].dtype and xs[0].shape == xs[1].shape:
+        # one pass, where a copy then += made two (on the device's threads for large floats): the same bits
+        out = add_same(xs[0], xs[1], np.empty(xs[0].shape, xs[0].dtype)) if is_float(xs[0]) \
+            else np.add(xs[0], xs[1])
+        rest = xs[2:]
+    else:
+        out, rest = xs[0].copy(), xs[1:]
+    for x in rest:
+        out += x
+    return {"Out": out}
+
+
+def scale(ins, attrs):
+    x = ins["X"]
+    if isinstance(x, SelectedRows):     # Fluid's scale of a SelectedRows: its values, the same rows
+        return {"Out": x.with_arrays(x.rows, scale({"X": x.values}, dict(attrs, _inplace=False))["Out"])}
+    s, b = attrs["scale"], attrs["bias"]
+    if out_buffer(attrs, x, x.shape, x.dtype) is x:      # the same arithmetic, written over x
+        s, b = x.dtype.type(s), x.dtype.type(b)
+        if attrs["bias_after_scale"]:
+            np.add(np.multiply(x, s, out=x), b, out=x)
+        else:
+            np.multiply(np.add(x, b, out=x), s, out=x)
+        return {"Out": x}
+    out = x * x.dtype.type(s) + x.dtype.type(b) if attrs["bias_after_scale"] else (x + x.dtype.type(b)) * x.dtype.type(s)
+    return {"Out": out.astype(x.dtype, copy=False)}
+
+
+def clip(ins, attrs):
+    x = ins["X"]
+    return {"Out": np.clip(x, x.dtype.type(attrs["min"]), x.dtype.type(attrs["max"]))}
+
+
+def clip_grad(ins, attrs):
+    x, dout = ins["X"], ins["Out@GRAD"]
+    inside = (x > x.dtype.type(attrs["min"])) & (x < x.dtype.type(attrs["max"]))
+    return {"X@GRAD": dout * inside}
+
+
+def clip_by_norm(ins, attrs):
+    x = ins["X"]
+    norm = np.sqrt(np.sum(np.square(x, dtype=x.dtype), dtype=x.dtype))
+    max_norm = x.dtype.type(attrs["max_norm"])
+    if norm > max_norm:
+        return {"Out": (x * (max_norm / norm)).astype(x.dtype, copy=False)}
+    return {"Out": x.copy()}
+
+
+def isfinite(ins, attrs):
+    return {"Out": np.array([bool(np.isfinite(ins["X"]).all())])}
+
+
+def isinf(ins, attrs):
+    return {"Out": np.array([bool(np.isinf(ins["X"]).any())])}
+
+
+def isnan(ins, attrs):
+    return {"Out": np.array([bool(np.isnan(ins["X"]).any())])}

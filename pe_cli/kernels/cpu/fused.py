@@ -4,7 +4,7 @@ of the same shape, followed by relu on float32/float64 runs one numba loop inste
 the same numbers), and batch norm with relu in training runs batch norm's loops with relu in their
 passes (nn.batch_norm_loops, nn.bn_grad_loops; the same numbers).
 
-fused_gemm_epilogue is the GEMM of mul and its gradients (math.matmul2d, the same blocks) with the
+fused_gemm_epilogue is the GEMM of mul and its gradients (linalg.matmul2d, the same blocks) with the
 bias and relu, or relu's gradient, applied to each block by the thread that computed it, while it
 is in that core's cache (_blas_loops.py): the numbers of mul, elementwise_add and relu (or of
 relu_grad, elementwise_add_grad and mul's gradients) run one by one, to the bit."""
@@ -12,7 +12,7 @@ import numpy as np
 
 from ..common import gemm_rows
 from ..fused_math import fused_kernels, fusion_group_kernel
-from . import _replicas, activation, elementwise, math, nn
+from . import _replicas, activation, elementwise, linalg, nn
 from ._numba import flat, is_float, lazy, parallel_parts, twin
 
 _loops = lazy("_fused_loops")
@@ -61,9 +61,9 @@ def fused_gemm_epilogue(ins, attrs):
     x, y, bias = ins["X"], ins["Y"], ins["Bias"]
     tx, ty = attrs["trans_x"], attrs["trans_y"]
     rows, stored = gemm_rows(x.shape, tx)
-    act = math.RELU if attrs["activation"] == "relu" else math.NO_ACT
-    # as mul's forward: split by the weight's rows (math.split_mode) where it is not transposed
-    out = math.matmul2d(x.reshape(stored), y, tx, ty, weight_rows=None if tx or ty else math.INNER,
+    act = linalg.RELU if attrs["activation"] == "relu" else linalg.NO_ACT
+    # as mul's forward: split by the weight's rows (linalg.split_mode) where it is not transposed
+    out = linalg.matmul2d(x.reshape(stored), y, tx, ty, weight_rows=None if tx or ty else linalg.INNER,
                         bias=bias, act=act)
     return {"Out": out.reshape(rows + out.shape[-1:])}
 
@@ -79,14 +79,14 @@ def fused_gemm_epilogue_grad(ins, attrs):
         outs["DBias"] = elementwise.bias_grad(d, (d.shape[0], d.shape[1], 1), d.shape[1:]) if is_float(d) \
             else d.sum(axis=0).astype(d.dtype, copy=False)
     if "DY" in wanted:          # op(Y)'s gradient is op(X)^T @ d; Y stored [N, K] takes its transpose
-        dy = math.matmul2d(d, x2, True, tx) if ty else math.matmul2d(x2, d, not tx, False)
+        dy = linalg.matmul2d(d, x2, True, tx) if ty else linalg.matmul2d(x2, d, not tx, False)
         outs["DY"] = dy if dy.shape == y.shape else dy.reshape(y.shape)     # (an update then sees it own its data)
     if "DX" in wanted:          # op(X)'s gradient is d @ op(Y)^T, zeroed where X is not > 0 for relu_grad
-        act = math.RELU_GRAD if attrs["activation_grad"] == "relu_grad" else math.NO_ACT
-        gate = x2 if act == math.RELU_GRAD else None
+        act = linalg.RELU_GRAD if attrs["activation_grad"] == "relu_grad" else linalg.NO_ACT
+        gate = x2 if act == linalg.RELU_GRAD else None
         if tx:      # X stored [K, M]: its gradient is op(Y) @ d^T
-            dx = math.matmul2d(y, d, ty, True, act=act, gate=gate)
+            dx = linalg.matmul2d(y, d, ty, True, act=act, gate=gate)
         else:       # as mul's input gradient: split by the weight's rows where it is not transposed
-            dx = math.matmul2d(d, y, False, not ty, weight_rows=None if ty else math.COLS, act=act, gate=gate)
+            dx = linalg.matmul2d(d, y, False, not ty, weight_rows=None if ty else linalg.COLS, act=act, gate=gate)
         outs["DX"] = dx.reshape(x.shape)
     return outs

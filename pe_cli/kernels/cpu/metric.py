@@ -1,34 +1,7 @@
+"""Kernels of ops/metric.py: accuracy and auc."""
 import numpy as np
 
 from ...errors import PeError
-
-
-def top_k(ins, attrs):
-    x = ins["X"]
-    k = attrs["k"]
-    if k > x.shape[-1]:
-        raise ValueError(f"k={k} is larger than the last dim of X {list(x.shape)}")
-    if k == 1:
-        idx = np.argmax(x, axis=-1)[..., None]
-    else:
-        # Stable sort of -x: the largest first and, among equal values, the lowest index first.
-        idx = np.argsort(-x, axis=-1, kind="stable")[..., :k]
-    return {"Out": np.take_along_axis(x, idx, axis=-1), "Indices": idx.astype(np.int64, copy=False)}
-
-
-def _arg(fn):
-    def kernel(ins, attrs):
-        x = ins["X"]
-        if attrs["flatten"]:
-            return {"Out": np.array([fn(x)], dtype=np.int64)}
-        axis = attrs["axis"] % x.ndim
-        out = fn(x, axis=axis, keepdims=attrs["keepdims"]).astype(np.int64, copy=False)
-        return {"Out": out.reshape(out.shape or (1,))}
-    return kernel
-
-
-arg_max = _arg(np.argmax)
-arg_min = _arg(np.argmin)
 
 
 def accuracy(ins, attrs):

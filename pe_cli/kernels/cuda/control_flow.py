@@ -1,5 +1,5 @@
 """CUDA kernels of the control-flow ops: the block ops run their block through the BlockRunner (its
-steps are this device's kernels), comparisons, logic and tensor arrays compute on the host; the
+steps are this device's kernels), tensor arrays compute on the host; the
 recurrent op slices and stacks time steps on the host, its steps run on the device."""
 from ..cpu import control_flow as _cpu
 from ..cpu.control_flow import (array_length, array_read, array_read_grad, array_write,  # noqa: F401
@@ -18,20 +18,7 @@ def _on_host(cpu_kernel):
     return kernel
 
 
-less_than = _on_host(_cpu.less_than)
-less_equal = _on_host(_cpu.less_equal)
-greater_than = _on_host(_cpu.greater_than)
-greater_equal = _on_host(_cpu.greater_equal)
-equal = _on_host(_cpu.equal)
-not_equal = _on_host(_cpu.not_equal)
-logical_not = _on_host(_cpu.logical_not)
-logical_and = _on_host(_cpu.logical_and)
-logical_or = _on_host(_cpu.logical_or)
-logical_xor = _on_host(_cpu.logical_xor)
 is_empty = _on_host(_cpu.is_empty)
-fill_constant_batch_size_like = _on_host(_cpu.fill_constant_batch_size_like)
-uniform_random_batch_size_like = _on_host(_cpu.uniform_random_batch_size_like)
-gaussian_random_batch_size_like = _on_host(_cpu.gaussian_random_batch_size_like)
 
 
 split_lod_tensor = _on_host(_cpu.split_lod_tensor)

@@ -1,15 +1,21 @@
 """CUDA twins of kernels/cpu/elementwise.py: each op is one broadcasting launch; each gradient is
-one launch per input in the output's shape, summed back to the input's shape where broadcast."""
+one launch per input in the output's shape, summed back to the input's shape where broadcast. This
+module defines a kernel named ``sum`` (the builtins are reached as ``builtins.*``). clip_by_norm
+reads the norm on the device (no host round trip); isfinite/isinf/isnan are one flag launch."""
+import builtins
 import math
 
 import numpy as np
 from numba import cuda
 
+from ...selected_rows import SelectedRows
 from ..cpu.elementwise import check_divisor
 from . import runtime as rt
-from ._elementwise import Binary, broadcast_strides, merge_dims, offset
-from ._launch import flat, grid
+from . import selected_rows as _sparse
+from ._elementwise import Binary, Unary, broadcast_strides, merge_dims, offset, scalar_arg
+from ._launch import copy, flat, grid, zeros
 from ._reduce import sum_to_shape
+from .reduction import _sum_of_squares
 
 
 def align(x, y, axis):
@@ -176,3 +182,156 @@ def elementwise_mod(ins, attrs):
         check_divisor(rt.to_host(y), "elementwise_mod")
         return _mod_int(ins, attrs)
     return _mod_float(ins, attrs)
+
+
+def _sum_kernel(n):
+    @cuda.jit
+    def add_n(xs, out):
+        i = cuda.grid(1)
+        step = cuda.gridsize(1)
+        while i < out.size:
+            acc = xs[0][i]
+            for k in range(1, n):       # in order, as the CPU adds them
+                acc += xs[k][i]
+            out[i] = acc
+            i += step
+    return add_n
+
+
+_sum_kernels = {}
+
+
+def _add_slots(a, b):
+    """a + b for tensor arrays' gradients, slot by slot (None: zero), each sum on the device."""
+    if a is None or b is None:
+        return b if a is None else a
+    if isinstance(a, list):
+        n = builtins.max(len(a), len(b))
+        return [_add_slots(x, y) for x, y in zip(list(a) + [None] * (n - len(a)), list(b) + [None] * (n - len(b)))]
+    return sum({"X": [a, b]}, {})["Out"]
+
+
+def sum(ins, attrs):
+    xs = ins["X"]
+    if isinstance(xs[0], list):         # tensor arrays' gradients (control flow), as on the CPU
+        out = xs[0]
+        for x in xs[1:]:
+            out = _add_slots(out, x)
+        return {"Out": out}
+    if any(isinstance(x, SelectedRows) for x in xs):
+        return {"Out": _sparse.sum_with_sparse(xs, lambda dense: sum({"X": dense}, attrs)["Out"])}
+    if len(xs) == 1:
+        return {"Out": copy(xs[0])}
+    kernel = _sum_kernels.get(len(xs))
+    if kernel is None:
+        kernel = _sum_kernels[len(xs)] = _sum_kernel(len(xs))
+    out = rt.empty(xs[0].shape, xs[0].dtype)
+    if out.size:
+        kernel[grid(out.size)](tuple(flat(x) for x in xs), flat(out))
+    return {"Out": out}
+
+
+@cuda.jit(device=True, inline=True)
+def _scale_after(x, s, b):
+    return x * s + b
+
+
+@cuda.jit(device=True, inline=True)
+def _scale_before(x, s, b):
+    return (x + b) * s
+
+
+_scale_after_k = Unary(_scale_after)
+_scale_before_k = Unary(_scale_before)
+
+
+def scale(ins, attrs):
+    x = ins["X"]
+    if isinstance(x, SelectedRows):     # Fluid's scale of a SelectedRows: its values, the same rows
+        return {"Out": x.with_arrays(x.rows, scale({"X": x.values}, attrs)["Out"])}
+    s, b = scalar_arg(x.dtype, attrs["scale"]), scalar_arg(x.dtype, attrs["bias"])
+    kernel = _scale_after_k if attrs["bias_after_scale"] else _scale_before_k
+    return {"Out": kernel(x, s, b)}
+
+
+@cuda.jit(device=True, inline=True)
+def _clip(x, lo, hi):
+    return lo if x < lo else (hi if x > hi else x)
+
+
+@cuda.jit(device=True, inline=True)
+def _clip_grad(x, d, lo, hi):
+    return d if (x > lo and x < hi) else 0
+
+
+_clip_k = Unary(_clip)
+_clip_grad_k = Binary(_clip_grad)
+
+
+def clip(ins, attrs):
+    x = ins["X"]
+    return {"Out": _clip_k(x, scalar_arg(x.dtype, attrs["min"]), scalar_arg(x.dtype, attrs["max"]))}
+
+
+def clip_grad(ins, attrs):
+    x, dout = ins["X"], ins["Out@GRAD"]
+    return {"X@GRAD": _clip_grad_k(x, dout, scalar_arg(x.dtype, attrs["min"]),
+                                   scalar_arg(x.dtype, attrs["max"]), dtype=dout.dtype)}
+
+
+@cuda.jit
+def _scale_to_norm(x, sumsq, max_norm, out):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    norm = math.sqrt(sumsq[0])
+    while i < out.size:
+        out[i] = x[i] * (max_norm / norm) if norm > max_norm else x[i]
+        i += step
+
+
+def clip_by_norm(ins, attrs):
+    x = ins["X"]
+    out = rt.empty(x.shape, x.dtype)
+    if out.size:
+        _scale_to_norm[grid(out.size)](flat(x), _sum_of_squares(x), scalar_arg(x.dtype, attrs["max_norm"]),
+                                       flat(out))
+    return {"Out": out}
+
+
+def _flag_kernel(kind):
+    @cuda.jit
+    def kernel(x, out):
+        i = cuda.grid(1)
+        step = cuda.gridsize(1)
+        while i < x.size:
+            v = x[i]
+            if kind == 0:
+                hit = math.isnan(v) or math.isinf(v)
+            elif kind == 1:
+                hit = math.isinf(v)
+            else:
+                hit = math.isnan(v)
+            if hit:
+                out[0] = 1
+            i += step
+    return kernel
+
+
+_FLAGS = {"isfinite": _flag_kernel(0), "isinf": _flag_kernel(1), "isnan": _flag_kernel(2)}
+
+
+def _flag(name):
+    def kernel(ins, attrs):
+        x = ins["X"]
+        hit = zeros((1,), np.int32)
+        if x.size:
+            _FLAGS[name][grid(x.size)](flat(x), hit)
+        found = bool(rt.to_host(hit)[0])
+        return {"Out": rt.to_device(np.array([not found if name == "isfinite" else found]))}
+    kernel.__name__ = name
+    return kernel
+
+
+isfinite = _flag("isfinite")
+isinf = _flag("isinf")
+isnan = _flag("isnan")

@@ -11,7 +11,7 @@ from . import runtime as rt
 from ._launch import copy, flat, full, grid, zeros
 from ._matmul import matmul
 from .lstm import _CODES, _act, _add_into, _dact, _gather_state, _scatter_state
-from .tensor import _place_along, _take_along
+from .manipulation import _place_along, _take_along
 
 _UNIT_NAMES = {0: "identity", 1: "sigmoid", 2: "tanh", 3: "relu"}
 

@@ -22,7 +22,7 @@ from . import adaptive_pool
 from ._elementwise import scalar_arg
 from ._launch import copy, flat, grid, rows_grid, zeros
 from ._matmul import matmul
-from .math import _scale_after_k
+from .elementwise import _scale_after_k
 from ._reduce import reduce
 from . import selected_rows as _sparse
 from ...selected_rows import SelectedRows

@@ -10,7 +10,7 @@ from ..cpu import optimizer as _cpu
 from . import runtime as rt
 from ._elementwise import Unary, scalar_arg
 from ._launch import copy, flat, grid
-from .clip import _sum_of_squares
+from .reduction import _sum_of_squares
 from . import selected_rows as sparse
 from ...selected_rows import SelectedRows
 

@@ -6,7 +6,7 @@ from ..common import seq_offsets
 from ..seq_maps import concat_index, expand_as_index, lod_lists, lod_of, reshape_offsets, slice_index
 from . import runtime as rt
 from .sequence_rows import _gather, _scatter
-from .tensor import _place_along, _take_along
+from .manipulation import _place_along, _take_along
 
 
 def _expand_map(ins, attrs):

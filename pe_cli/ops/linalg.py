@@ -1,10 +1,9 @@
-"""Matrix products, scaling, reductions and clipping."""
-import math
-import numbers
-
+"""Linear algebra: matrix products (mul, matmul, matmul_v2) and square matrices' inverse and
+cholesky."""
 from ..shapes import known_numel
 from ..kernels.common import matmul_v1_attrs
-from .define import Attr, fmt_shape, grads_like, register, same_as
+from .elementwise import _finite
+from .define import Attr, fmt_shape, grads_like, register
 
 
 def _infer_mul(ctx):
@@ -29,76 +28,13 @@ def _grad_mul(g):
 
 _MUL_ATTRS = {"x_num_col_dims": Attr(1, lambda v: v >= 1, ">= 1"),
               "y_num_col_dims": Attr(1, lambda v: v >= 1, ">= 1")}
-register("mul", kernel_module="math", grad_reads=("X", "Y"),
+register("mul", kernel_module="linalg", grad_reads=("X", "Y"),
          inputs=["X", "Y"], outputs=["Out"], attrs=_MUL_ATTRS, infer=_infer_mul, grad=_grad_mul,
          doc="Out = flatten(X, x_num_col_dims) @ flatten(Y, y_num_col_dims), reshaped back.")
-register("mul_grad_x", kernel_module="math", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD"], attrs=_MUL_ATTRS,
+register("mul_grad_x", kernel_module="linalg", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD"], attrs=_MUL_ATTRS,
          infer=grads_like({"X@GRAD": "X"}))
-register("mul_grad_y", kernel_module="math", inputs=["X", "Y", "Out@GRAD"], outputs=["Y@GRAD"], attrs=_MUL_ATTRS,
+register("mul_grad_y", kernel_module="linalg", inputs=["X", "Y", "Out@GRAD"], outputs=["Y@GRAD"], attrs=_MUL_ATTRS,
          infer=grads_like({"Y@GRAD": "Y"}))
-
-
-def _infer_mean(ctx):
-    ctx.set_output("Out", [1], ctx.dtype("X"))
-
-
-def _grad_mean(g):
-    g.op("mean_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")})
-
-
-register("mean", kernel_module="math",
-         grad_reads=("X",), inputs=["X"], outputs=["Out"], infer=_infer_mean, grad=_grad_mean,
-         doc="Out = the mean of all elements of X, shape [1].")
-register("mean_grad", kernel_module="math",
-         inputs=["X", "Out@GRAD"], outputs=["X@GRAD"], infer=grads_like({"X@GRAD": "X"}))
-
-
-def _grad_scale(g):
-    a = g.attrs
-    g.op("scale", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")},
-         {"scale": a["scale"], "bias": 0.0, "bias_after_scale": True})
-
-
-register("scale", kernel_module="math", inputs=["X"], outputs=["Out"], infer=same_as(), grad=_grad_scale,
-         inplace=("Out", "X"), traits=("elementwise", "selected_rows"),
-         attrs={"scale": 1.0, "bias": 0.0, "bias_after_scale": True},
-         doc="Out = scale * X + bias (bias_after_scale) or scale * (X + bias). A row-sparse X gives a "
-             "row-sparse Out: its values scaled, the same rows (as Fluid's; how a server averages sparse "
-             "gradients).")
-
-
-def _reduced_shape(ctx):
-    shape = list(ctx.shape("X"))
-    a = ctx.attrs
-    dims = range(len(shape)) if a["reduce_all"] else [d % max(len(shape), 1) for d in a["dim"]]
-    for d in a["dim"]:
-        if not a["reduce_all"] and not -len(shape) <= d < len(shape):
-            ctx.fail(f"dim {d} is out of range for X {fmt_shape(shape)}")
-    out = [1 if i in dims else n for i, n in enumerate(shape)] if a["keep_dim"] else \
-        [n for i, n in enumerate(shape) if i not in dims]
-    return out or [1]
-
-
-def _reduce(name, doc, grad_kernel=None):
-    def infer(ctx):
-        ctx.set_output("Out", _reduced_shape(ctx), ctx.dtype("X"))
-
-    def grad(g):
-        g.op(f"{name}_grad", {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
-             {"X@GRAD": g.in_grad("X")}, g.attrs)
-
-    attrs = {"dim": Attr([0]), "keep_dim": False, "reduce_all": False}
-    register(name, kernel_module="math", inputs=["X"], outputs=["Out"], attrs=attrs, infer=infer, grad=grad,
-             grad_reads=("Out", "X"), doc=doc)
-    register(f"{name}_grad", kernel_module="math", kernel=grad_kernel, inputs=["X", "Out", "Out@GRAD"],
-             outputs=["X@GRAD"], attrs=attrs, infer=grads_like({"X@GRAD": "X"}))
-
-
-_reduce("reduce_sum", "Out = sum of X over `dim` (all dims with reduce_all).")
-_reduce("reduce_mean", "Out = mean of X over `dim` (all dims with reduce_all).")
-# reduce_max and reduce_min share one grad kernel: the gradient goes to the first extreme.
-_reduce("reduce_max", "Out = max of X over `dim`; the gradient goes to the (first) maximum.", "reduce_extreme_grad")
-_reduce("reduce_min", "Out = min of X over `dim`; the gradient goes to the (first) minimum.", "reduce_extreme_grad")
 
 
 # -- matmul -------------------------------------------------------------------------------------
@@ -165,48 +101,84 @@ def _grad_matmul(g):
         g.op("matmul_grad_y", ins, {"Y@GRAD": g.in_grad("Y")}, attrs)
 
 
-def _finite(v):
-    return isinstance(v, numbers.Real) and not isinstance(v, bool) and math.isfinite(v)
-
-
 _BOOL = (False, True)
 _MATMUL_ATTRS = {"transpose_X": Attr(False, choices=_BOOL), "transpose_Y": Attr(False, choices=_BOOL),
                  "alpha": Attr(1.0, _finite, "a finite number")}
-register("matmul", kernel_module="math",
+register("matmul", kernel_module="linalg",
          grad_reads=("X", "Y"), inputs=["X", "Y"], outputs=["Out"], attrs=_MATMUL_ATTRS, infer=_infer_matmul,
          grad=_grad_matmul,
          doc="Out = alpha * op(X) @ op(Y), op transposing the last two dims when asked; leading (batch) "
              "dims broadcast; a 1-D X is a row vector and a 1-D Y a column vector, and the dim they add "
              "is removed from Out.")
-register("matmul_v2", kernel_module="math", grad_reads=("X", "Y"), inputs=["X", "Y"], outputs=["Out"],
+register("matmul_v2", kernel_module="linalg", grad_reads=("X", "Y"), inputs=["X", "Y"], outputs=["Out"],
          attrs={"trans_x": Attr(False, choices=_BOOL), "trans_y": Attr(False, choices=_BOOL)},
          infer=_infer_matmul, grad=_grad_matmul,
          doc="Fluid 1.8's matmul_v2 (paddle.matmul): matmul with transpose_X=trans_x, transpose_Y=trans_y, "
              "alpha 1; the same broadcasting and 1-D rules, kernels and gradients.")
-register("matmul_grad_x", kernel_module="math", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD"], attrs=_MATMUL_ATTRS,
+register("matmul_grad_x", kernel_module="linalg", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD"], attrs=_MATMUL_ATTRS,
          infer=grads_like({"X@GRAD": "X"}))
-register("matmul_grad_y", kernel_module="math", inputs=["X", "Y", "Out@GRAD"], outputs=["Y@GRAD"], attrs=_MATMUL_ATTRS,
+register("matmul_grad_y", kernel_module="linalg", inputs=["X", "Y", "Out@GRAD"], outputs=["Y@GRAD"], attrs=_MATMUL_ATTRS,
          infer=grads_like({"Y@GRAD": "Y"}))
 
 
-# -- clip ---------------------------------------------------------------------------------------
-
-def _infer_clip(ctx):
-    lo, hi = ctx.attrs["min"], ctx.attrs["max"]
-    if lo is None or hi is None:
-        ctx.fail(f"clip needs both attributes min and max, got min={lo!r}, max={hi!r}")
-    if lo > hi:
-        ctx.fail(f"clip: min={lo} is greater than max={hi}")
-    same_as()(ctx)
+# -- inverse, cholesky: of square matrices -------------------------------------------------------
 
 
-def _grad_clip(g):
-    g.op("clip_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
+def _infer_square(op, slot_in, slot_out):
+    """The infer of an op taking float square matrices in ``slot_in``'s last two dims, out alike."""
+    def infer(ctx):
+        x = ctx.shape(slot_in)
+        if len(x) < 2 or (x[-1] >= 0 and x[-2] >= 0 and x[-1] != x[-2]):
+            ctx.fail(f"{slot_in} {fmt_shape(x)} must hold square matrices in its last two dims")
+        if ctx.dtype(slot_in) not in ("float32", "float64"):
+            ctx.fail(f"{slot_in} is {ctx.dtype(slot_in)}; {op} takes float32 or float64")
+        ctx.set_output(slot_out, x, ctx.dtype(slot_in))
+    return infer
 
 
-_CLIP_ATTRS = {"min": Attr(None, _finite, "a finite number"), "max": Attr(None, _finite, "a finite number")}
-register("clip", kernel_module="math", grad_reads=("X",),
-         inputs=["X"], outputs=["Out"], attrs=_CLIP_ATTRS, infer=_infer_clip, grad=_grad_clip,
-         doc="Out = min(max(X, min), max). The gradient passes where min < X < max.")
-register("clip_grad", kernel_module="math", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"], attrs=_CLIP_ATTRS,
-         infer=grads_like({"X@GRAD": "X"}))
+def _grad_inverse(g):
+    """dInput = -Output^T @ dOutput @ Output^T, as two matmuls."""
+    out = g.output("Output")
+    left = g.tmp(out[0], "inverse")
+    g.op("matmul", {"X": out, "Y": g.out_grad("Output")}, {"Out": [left]},
+         {"transpose_X": True, "transpose_Y": False, "alpha": 1.0})
+    g.op("matmul", {"X": [left], "Y": out}, {"Out": g.in_grad("Input")},
+         {"transpose_X": False, "transpose_Y": True, "alpha": -1.0})
+
+
+register("inverse", kernel_module="linalg", inputs=["Input"], outputs=["Output"],
+         infer=_infer_square("inverse", "Input", "Output"), grad=_grad_inverse, grad_reads=("Output",), lod="drop",
+         doc="Output = the inverse of each square matrix in Input's last two dims (Gauss-Jordan with partial "
+             "pivoting; a singular matrix is an error). The gradient is -Output^T dOutput Output^T.")
+
+
+def _grad_cholesky(g):
+    """dX = sym(L^-T Phi(L^T dL) L^-1), Phi: the lower triangle with its diagonal halved, sym(S) =
+    (S + S^T) / 2 (Murray, 2016): composed from matmul, tril_triu, inverse and transpose."""
+    like = g.input("X")[0]
+    rank = len(g.fwd.block.var(like).shape)
+    swap = list(range(rank - 2)) + [rank - 1, rank - 2]
+
+    def tmp(op_type, inputs, attrs, slot="Out"):
+        name = g.tmp(like, "cholesky")
+        g.op(op_type, inputs, {slot: [name]}, attrs)
+        return [name]
+
+    lower, dlower = g.output("Out"), g.out_grad("Out")
+    if g.attrs["upper"]:
+        lower, dlower = (tmp("transpose", {"X": v}, {"axis": swap}) for v in (lower, dlower))
+    prod = tmp("matmul", {"X": lower, "Y": dlower}, {"transpose_X": True, "transpose_Y": False, "alpha": 1.0})
+    tri = [tmp("tril_triu", {"X": prod}, {"diagonal": d, "lower": True}) for d in (0, -1)]
+    phi = tmp("elementwise_add", {"X": tri[0], "Y": tri[1]}, {"axis": -1})
+    inv = tmp("inverse", {"Input": lower}, {}, slot="Output")
+    left = tmp("matmul", {"X": inv, "Y": phi}, {"transpose_X": True, "transpose_Y": False, "alpha": 0.5})
+    s = tmp("matmul", {"X": left, "Y": inv}, {"transpose_X": False, "transpose_Y": False, "alpha": 1.0})
+    both = tmp("elementwise_add", {"X": s, "Y": tmp("transpose", {"X": s}, {"axis": swap})}, {"axis": -1})
+    g.op("scale", {"X": both}, {"Out": g.in_grad("X")}, {"scale": 0.5, "bias": 0.0, "bias_after_scale": True})
+
+
+register("cholesky", kernel_module="linalg", inputs=["X"], outputs=["Out"],
+         attrs={"upper": Attr(False, choices=(False, True))}, infer=_infer_square("cholesky", "X", "Out"),
+         grad=_grad_cholesky, grad_reads=("Out",), lod="drop",
+         doc="Out = L with L L^T = X (lower), or U = L^T (upper), for each symmetric positive-definite matrix "
+             "in X's last two dims (X is read as (X + X^T) / 2; one that is not positive definite is an error).")

@@ -1,4 +1,4 @@
-"""Math kernels. A large 2-D GEMM (mul and its gradients) is split into as many blocks of rows, of
+"""Linear algebra kernels: mul, matmul, matmul_v2 and their gradients, inverse, cholesky. A large 2-D GEMM (mul and its gradients) is split into as many blocks of rows, of
 columns or of its inner dimension (split_mode) as its device has threads on a quiet machine
 (threads.work_parts), run over the threads free now, each block calling BLAS single-threaded
 (_blas_loops.py; numpy's BLAS, or MKL where _cblas.py chose it, then on one thread too); other GEMMs
@@ -8,10 +8,10 @@ import math
 import numpy as np
 
 from ..common import matmul_v1_attrs
-from ...selected_rows import SelectedRows
+from ...errors import PeError
 from . import threads
 from . import _cblas, _replicas
-from ._numba import is_float, lazy, loop_or, out_buffer, parallel_threads, twin
+from ._numba import is_float, lazy, loop_or, parallel_threads, twin
 
 _loops = lazy("_blas_loops")
 
@@ -155,87 +155,6 @@ def mul_grad_y(ins, attrs):
     return {"Y@GRAD": dy if dy.shape == y.shape else dy.reshape(y.shape)}
 
 
-def mean(ins, attrs):
-    x = ins["X"]
-    if x.dtype.kind == "f" and 0 < x.size < 1 << 24:
-        # numpy's own mean (the same sum, then / count), without ndarray.mean's Python wrapper,
-        # which was measured at 50 us on its first call of each LeNet-5 step
-        return {"Out": np.array([np.add.reduce(x, axis=None) / x.dtype.type(x.size)], dtype=x.dtype)}
-    return {"Out": np.array([x.mean()], dtype=x.dtype)}
-
-
-def mean_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    dx = np.empty(x.shape, dtype=x.dtype)
-    dx.fill(dout.reshape(-1)[0] / max(x.size, 1))      # (np.full's Python wrapper: a third more)
-    return {"X@GRAD": dx}
-
-
-def scale(ins, attrs):
-    x = ins["X"]
-    if isinstance(x, SelectedRows):     # Fluid's scale of a SelectedRows: its values, the same rows
-        return {"Out": x.with_arrays(x.rows, scale({"X": x.values}, dict(attrs, _inplace=False))["Out"])}
-    s, b = attrs["scale"], attrs["bias"]
-    if out_buffer(attrs, x, x.shape, x.dtype) is x:      # the same arithmetic, written over x
-        s, b = x.dtype.type(s), x.dtype.type(b)
-        if attrs["bias_after_scale"]:
-            np.add(np.multiply(x, s, out=x), b, out=x)
-        else:
-            np.multiply(np.add(x, b, out=x), s, out=x)
-        return {"Out": x}
-    out = x * x.dtype.type(s) + x.dtype.type(b) if attrs["bias_after_scale"] else (x + x.dtype.type(b)) * x.dtype.type(s)
-    return {"Out": out.astype(x.dtype, copy=False)}
-
-
-def _axes(x, attrs):
-    return tuple(range(x.ndim)) if attrs["reduce_all"] else tuple(d % x.ndim for d in attrs["dim"])
-
-
-def _reduce(fn):
-    def kernel(ins, attrs):
-        x = ins["X"]
-        out = fn(x, axis=_axes(x, attrs), keepdims=attrs["keep_dim"])
-        return {"Out": np.asarray(out, dtype=x.dtype).reshape(out.shape or (1,))}
-    return kernel
-
-
-reduce_sum = _reduce(np.sum)
-reduce_mean = _reduce(np.mean)
-reduce_max = _reduce(np.max)
-reduce_min = _reduce(np.min)
-
-
-def _expand_back(x, attrs, value):
-    """``value`` (the reduced shape) reshaped to broadcast against ``x``."""
-    return value.reshape([1 if i in _axes(x, attrs) else n for i, n in enumerate(x.shape)])
-
-
-def reduce_sum_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    return {"X@GRAD": np.broadcast_to(_expand_back(x, attrs, dout), x.shape).astype(x.dtype)}
-
-
-def reduce_mean_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    count = int(np.prod([x.shape[a] for a in _axes(x, attrs)]))
-    return {"X@GRAD": (np.broadcast_to(_expand_back(x, attrs, dout), x.shape) / count).astype(x.dtype)}
-
-
-def reduce_extreme_grad(ins, attrs):
-    x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
-    hit = x == _expand_back(x, attrs, out)
-    # Only the first extreme in each reduced group takes the gradient.
-    axes = _axes(x, attrs)
-    moved = np.moveaxis(hit, axes, tuple(range(x.ndim - len(axes), x.ndim)))
-    flat = moved.reshape(moved.shape[:x.ndim - len(axes)] + (-1,))
-    first = np.zeros_like(flat)
-    np.put_along_axis(first, flat.argmax(axis=-1)[..., None], True, axis=-1)
-    first = np.moveaxis(first.reshape(moved.shape), tuple(range(x.ndim - len(axes), x.ndim)), axes)
-    return {"X@GRAD": (first * _expand_back(x, attrs, dout)).astype(x.dtype)}
-
-
-
-
 def _matmul_operands(x, y, attrs):
     """X as [..., M, K] and Y as [..., K, N] (views): a 1-D X is a row, a 1-D Y a column; the
     transpose flags swap the last two dims of inputs of rank >= 2."""
@@ -298,12 +217,20 @@ def matmul_grad_y(ins, attrs):
     return {"Y@GRAD": np.ascontiguousarray(dym.reshape(y.shape), dtype=y.dtype)}
 
 
-def clip(ins, attrs):
+def inverse(ins, attrs):
+    x = ins["Input"]
+    try:
+        out = np.linalg.inv(x)
+    except np.linalg.LinAlgError:
+        raise PeError(f"inverse: a matrix of Input {list(x.shape)} is singular (it has no inverse)") from None
+    return {"Output": out.astype(x.dtype, copy=False)}
+
+
+def cholesky(ins, attrs):
     x = ins["X"]
-    return {"Out": np.clip(x, x.dtype.type(attrs["min"]), x.dtype.type(attrs["max"]))}
-
-
-def clip_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    inside = (x > x.dtype.type(attrs["min"])) & (x < x.dtype.type(attrs["max"]))
-    return {"X@GRAD": dout * inside}
+    try:
+        lower = np.linalg.cholesky(0.5 * (x + np.swapaxes(x, -1, -2)))
+    except np.linalg.LinAlgError:
+        raise PeError(f"cholesky: a matrix of X {list(x.shape)} is not positive definite") from None
+    out = np.swapaxes(lower, -1, -2) if attrs["upper"] else lower
+    return {"Out": np.ascontiguousarray(out).astype(x.dtype, copy=False)}

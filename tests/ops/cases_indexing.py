@@ -1,5 +1,5 @@
-"""Op cases for ops/indexing_extra.py: strided_slice, unbind, scatter, gather_nd, argsort, unique,
-unique_with_counts. References follow Fluid 1.8's unit tests (numpy slicing and indexing)."""
+"""Op cases for ops/indexing.py and ops/manipulation.py: strided_slice, unbind, scatter, gather_nd,
+argsort, unique, unique_with_counts. References follow Fluid 1.8's unit tests (numpy slicing and indexing)."""
 import numpy as np
 
 from op_test import OpCase

@@ -1,5 +1,5 @@
-"""The indexing layers of layers/indexing_extra.py as Fluid 1.8 users call them: shapes at build
-time, mistakes reported there, values when run (numerics: their op cases)."""
+"""The indexing layers of layers/indexing.py (and strided_slice, unbind of layers/manipulation.py)
+as Fluid 1.8 users call them: shapes at build time, mistakes reported there, values when run (numerics: their op cases)."""
 import numpy as np
 import pytest
 

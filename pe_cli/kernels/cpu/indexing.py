@@ -1,9 +1,13 @@
-"""Kernels of ops/indexing_extra.py: numpy, as the other indexing kernels. The host-side checks and
-index arithmetic shared with the CUDA kernels live here too."""
+"""Kernels of ops/indexing.py: numpy. This module defines a kernel named ``slice``: the builtin slice
+is reached as ``builtins.slice``. The host-side checks and index arithmetic shared with the CUDA
+kernels live here or in kernels/common.py."""
+import builtins
+
 import numpy as np
 
 from ...errors import PeError
 from ...shapes import strided_window
+from ..common import check_slice_not_empty, gather_rows, one_hot_ids, slice_window
 
 
 # -- strided_slice ------------------------------------------------------------------------------------
@@ -26,7 +30,7 @@ def decreased(sizes, attrs):
 
 
 def _window(first, sizes, steps):
-    return tuple(slice(f, f + n * s if f + n * s >= 0 else None, s) for f, n, s in zip(first, sizes, steps))
+    return tuple(builtins.slice(f, f + n * s if f + n * s >= 0 else None, s) for f, n, s in zip(first, sizes, steps))
 
 
 def strided_slice(ins, attrs):
@@ -41,15 +45,6 @@ def strided_slice_grad(ins, attrs):
     dx = np.zeros(x.shape, dtype=x.dtype)
     dx[_window(first, sizes, steps)] = dout.reshape(sizes)
     return {"Input@GRAD": dx}
-
-
-# -- unbind --------------------------------------------------------------------------------------
-
-def unbind(ins, attrs):
-    x = ins["X"]
-    axis = attrs["axis"] % x.ndim
-    shape = tuple(d for k, d in enumerate(x.shape) if k != axis) or (1,)
-    return {"Out": [np.ascontiguousarray(np.take(x, i, axis=axis)).reshape(shape) for i in range(x.shape[axis])]}
 
 
 # -- scatter, gather_nd -------------------------------------------------------------------------------
@@ -148,3 +143,87 @@ def unique(ins, attrs):
     dtype = np.dtype(attrs["dtype"])
     return {"Out": values[order], "Index": rank[inverse.reshape(-1)].astype(dtype),
             "Count": counts[order].astype(dtype)}
+
+
+def _slices(shape, attrs):
+    starts, sizes = slice_window(shape, attrs)
+    return tuple(builtins.slice(s, s + n) for s, n in zip(starts, sizes))
+
+
+def slice(ins, attrs):
+    x = ins["Input"]
+    out = x[_slices(x.shape, attrs)]
+    check_slice_not_empty(x.shape, out.shape, attrs)
+    decrease = tuple(a % x.ndim for a in attrs["decrease_axis"])
+    if decrease:
+        out = out.reshape([d for i, d in enumerate(out.shape) if i not in decrease] or [1])
+    return {"Out": np.ascontiguousarray(out)}
+
+
+def slice_grad(ins, attrs):
+    x, dout = ins["Input"], ins["Out@GRAD"]
+    dx = np.zeros_like(x)
+    index = _slices(x.shape, attrs)
+    dx[index] = dout.reshape(dx[index].shape)
+    return {"Input@GRAD": dx}
+
+
+def gather(ins, attrs):
+    x = ins["X"]
+    return {"Out": np.take(x, gather_rows(ins["Index"], x.shape[0]), axis=0)}
+
+
+def gather_grad(ins, attrs):
+    x, dout = ins["X"], ins["Out@GRAD"]
+    dx = np.zeros_like(x)
+    np.add.at(dx, gather_rows(ins["Index"], x.shape[0]), dout)
+    return {"X@GRAD": dx}
+
+
+def one_hot(ins, attrs):
+    x, depth = ins["X"], attrs["depth"]
+    ids = one_hot_ids(x, depth, attrs["allow_out_of_range"])
+    return {"Out": (ids[..., None] == np.arange(depth)).astype(attrs["dtype"])}
+
+
+def where(ins, attrs):
+    return {"Out": np.where(ins["Condition"], ins["X"], ins["Y"])}
+
+
+def where_grad(ins, attrs):
+    cond, dout = ins["Condition"], ins["Out@GRAD"]
+    zero = np.zeros((), dtype=dout.dtype)
+    return {"X@GRAD": np.where(cond, dout, zero), "Y@GRAD": np.where(cond, zero, dout)}
+
+
+def where_index(ins, attrs):
+    c = ins["Condition"]
+    return {"Out": np.argwhere(c).astype(np.int64).reshape(-1, c.ndim)}
+
+
+def top_k(ins, attrs):
+    x = ins["X"]
+    k = attrs["k"]
+    if k > x.shape[-1]:
+        raise ValueError(f"k={k} is larger than the last dim of X {list(x.shape)}")
+    if k == 1:
+        idx = np.argmax(x, axis=-1)[..., None]
+    else:
+        # Stable sort of -x: the largest first and, among equal values, the lowest index first.
+        idx = np.argsort(-x, axis=-1, kind="stable")[..., :k]
+    return {"Out": np.take_along_axis(x, idx, axis=-1), "Indices": idx.astype(np.int64, copy=False)}
+
+
+def _arg(fn):
+    def kernel(ins, attrs):
+        x = ins["X"]
+        if attrs["flatten"]:
+            return {"Out": np.array([fn(x)], dtype=np.int64)}
+        axis = attrs["axis"] % x.ndim
+        out = fn(x, axis=axis, keepdims=attrs["keepdims"]).astype(np.int64, copy=False)
+        return {"Out": out.reshape(out.shape or (1,))}
+    return kernel
+
+
+arg_max = _arg(np.argmax)
+arg_min = _arg(np.argmin)

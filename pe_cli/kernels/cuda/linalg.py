@@ -1,15 +1,19 @@
-"""CUDA twins of kernels/cpu/math.py: products (the tiled matmul), scaling and reductions."""
+"""CUDA twins of kernels/cpu/linalg.py: products (the tiled matmul); inverse runs Gauss-Jordan
+elimination and cholesky the Cholesky-Banachiewicz loop, one thread per matrix (the small matrices
+paddle.inverse and paddle.cholesky are used on)."""
+import math
+
 import numpy as np
 from numba import cuda
 
-from ...selected_rows import SelectedRows
+from ...errors import PeError
 from ...shapes import numel
 from ..common import matmul_v1_attrs
 from . import runtime as rt
-from ._elementwise import Binary, Unary, expand_to, offset, scalar_arg
-from ._launch import flat, grid
+from ._elementwise import expand_to
+from ._launch import copy, flat, grid, scalar, zeros
 from ._matmul import matmul as _matmul
-from ._reduce import normalize_axes, plan, reduce, sum_to_shape
+from ._reduce import sum_to_shape
 
 
 def _rows(shape, num_col_dims):
@@ -45,105 +49,7 @@ def mul_grad_y(ins, attrs):
     return {"Y@GRAD": dy.reshape(y.shape)}
 
 
-def mean(ins, attrs):
-    x = ins["X"]
-    return {"Out": reduce(x, range(x.ndim), "sum", mean=True).reshape((1,))}
-
-
-def mean_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    return {"X@GRAD": expand_to(dout.reshape((1,) * max(x.ndim, 1)), x.shape, max(x.size, 1))}
-
-
-@cuda.jit(device=True, inline=True)
-def _scale_after(x, s, b):
-    return x * s + b
-
-
-@cuda.jit(device=True, inline=True)
-def _scale_before(x, s, b):
-    return (x + b) * s
-
-
-_scale_after_k = Unary(_scale_after)
-_scale_before_k = Unary(_scale_before)
-
-
-def scale(ins, attrs):
-    x = ins["X"]
-    if isinstance(x, SelectedRows):     # Fluid's scale of a SelectedRows: its values, the same rows
-        return {"Out": x.with_arrays(x.rows, scale({"X": x.values}, attrs)["Out"])}
-    s, b = scalar_arg(x.dtype, attrs["scale"]), scalar_arg(x.dtype, attrs["bias"])
-    kernel = _scale_after_k if attrs["bias_after_scale"] else _scale_before_k
-    return {"Out": kernel(x, s, b)}
-
-
 # -- reductions ---------------------------------------------------------------------------------
-
-def _axes(x, attrs):
-    return tuple(range(x.ndim)) if attrs["reduce_all"] else normalize_axes(x.ndim, attrs["dim"])
-
-
-def _reduce_kernel(kind, mean=False):
-    def kernel(ins, attrs):
-        x = ins["X"]
-        out = reduce(x, _axes(x, attrs), kind, keepdims=attrs["keep_dim"], mean=mean)
-        return {"Out": out if out.ndim else out.reshape((1,))}
-    return kernel
-
-
-reduce_sum = _reduce_kernel("sum")
-reduce_mean = _reduce_kernel("sum", mean=True)
-reduce_max = _reduce_kernel("max")
-reduce_min = _reduce_kernel("min")
-
-
-def _kept_shape(x, attrs):
-    axes = _axes(x, attrs)
-    return tuple(1 if i in axes else n for i, n in enumerate(x.shape))
-
-
-def reduce_sum_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    return {"X@GRAD": expand_to(dout.reshape(_kept_shape(x, attrs)), x.shape)}
-
-
-def reduce_mean_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    count = 1
-    for a in _axes(x, attrs):
-        count *= x.shape[a]
-    return {"X@GRAD": expand_to(dout.reshape(_kept_shape(x, attrs)), x.shape, count)}
-
-
-@cuda.jit
-def _first_extreme_grad(x, out, dout, dx, kshape, kstr, rshape, rstr, nred):
-    """Per output: the gradient goes to the first element equal to the extreme, zeros elsewhere."""
-    o = cuda.grid(1)
-    step = cuda.gridsize(1)
-    while o < out.size:
-        base = offset(o, kshape, kstr)
-        target = out[o]
-        first = nred
-        for r in range(nred):
-            if first == nred and x[base + offset(r, rshape, rstr)] == target:
-                first = r
-        for r in range(nred):
-            dx[base + offset(r, rshape, rstr)] = dout[o] if r == first else 0
-        o += step
-
-
-def reduce_extreme_grad(ins, attrs):
-    x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
-    dx = rt.empty(x.shape, x.dtype)
-    if dx.size:
-        kshape, kstr, rshape, rstr = plan(tuple(x.shape), _axes(x, attrs))
-        nred = x.size // max(out.size, 1)
-        _first_extreme_grad[grid(out.size)](flat(x), flat(out), flat(dout), flat(dx),
-                                            kshape, kstr, rshape, rstr, nred)
-    return {"X@GRAD": dx}
-
-
 
 
 # -- matmul ---------------------------------------------------------------------------------------
@@ -234,26 +140,101 @@ def matmul_grad_y(ins, attrs):
 
 # -- clip -----------------------------------------------------------------------------------------
 
-@cuda.jit(device=True, inline=True)
-def _clip(x, lo, hi):
-    return lo if x < lo else (hi if x > hi else x)
+
+@cuda.jit
+def _gauss_jordan(a, out, n, batch, singular):
+    """One thread per matrix: reduces a (a copy of the input) to I while applying the same row
+    operations to out (starting as I), with partial pivoting."""
+    b = cuda.grid(1)
+    if b >= batch:
+        return
+    base = b * n * n
+    for col in range(n):
+        pivot = col
+        for r in range(col + 1, n):
+            if abs(a[base + r * n + col]) > abs(a[base + pivot * n + col]):
+                pivot = r
+        if a[base + pivot * n + col] == 0:
+            singular[0] = 1
+            return
+        if pivot != col:
+            for k in range(n):
+                i, j = base + col * n + k, base + pivot * n + k
+                a[i], a[j] = a[j], a[i]
+                out[i], out[j] = out[j], out[i]
+        scale = 1 / a[base + col * n + col]
+        for k in range(n):
+            a[base + col * n + k] *= scale
+            out[base + col * n + k] *= scale
+        for r in range(n):
+            f = a[base + r * n + col]
+            if r != col and f != 0:
+                for k in range(n):
+                    a[base + r * n + k] -= f * a[base + col * n + k]
+                    out[base + r * n + k] -= f * out[base + col * n + k]
 
 
-@cuda.jit(device=True, inline=True)
-def _clip_grad(x, d, lo, hi):
-    return d if (x > lo and x < hi) else 0
+@cuda.jit
+def _identity(out, n):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < out.size:
+        out[i] = 1 if (i // n) % n == i % n else 0
+        i += step
 
 
-_clip_k = Unary(_clip)
-_clip_grad_k = Binary(_clip_grad)
+def inverse(ins, attrs):
+    x = ins["Input"]
+    n = tuple(x.shape)[-1]
+    out = rt.empty(x.shape, x.dtype)
+    if not out.size:
+        return {"Output": out}
+    work = copy(x)
+    _identity[grid(out.size)](flat(out), n)
+    singular = zeros((1,), np.int32)
+    batch = out.size // (n * n)
+    _gauss_jordan[grid(batch)](flat(work), flat(out), n, batch, singular)
+    if scalar(singular):
+        raise PeError(f"inverse: a matrix of Input {list(x.shape)} is singular (it has no inverse)")
+    return {"Output": out}
 
 
-def clip(ins, attrs):
+@cuda.jit
+def _cholesky(a, out, n, batch, upper, failed):
+    """One thread per matrix (Cholesky-Banachiewicz over (A + A^T) / 2); out starts as zeros."""
+    b = cuda.grid(1)
+    if b >= batch:
+        return
+    base = b * n * n
+    for i in range(n):
+        for j in range(i + 1):
+            acc = 0.5 * (a[base + i * n + j] + a[base + j * n + i])
+            for k in range(j):
+                li = out[base + k * n + i] if upper else out[base + i * n + k]
+                lj = out[base + k * n + j] if upper else out[base + j * n + k]
+                acc -= li * lj
+            if i == j:
+                if acc <= 0:
+                    failed[0] = 1
+                    return
+                value = math.sqrt(acc)
+            else:
+                value = acc / (out[base + j * n + j])
+            if upper:
+                out[base + j * n + i] = value
+            else:
+                out[base + i * n + j] = value
+
+
+def cholesky(ins, attrs):
     x = ins["X"]
-    return {"Out": _clip_k(x, scalar_arg(x.dtype, attrs["min"]), scalar_arg(x.dtype, attrs["max"]))}
-
-
-def clip_grad(ins, attrs):
-    x, dout = ins["X"], ins["Out@GRAD"]
-    return {"X@GRAD": _clip_grad_k(x, dout, scalar_arg(x.dtype, attrs["min"]),
-                                   scalar_arg(x.dtype, attrs["max"]), dtype=dout.dtype)}
+    n = tuple(x.shape)[-1]
+    out = zeros(tuple(x.shape), x.dtype)
+    if not out.size:
+        return {"Out": out}
+    failed = zeros((1,), np.int32)
+    batch = out.size // (n * n)
+    _cholesky[grid(batch)](flat(x), flat(out), n, batch, bool(attrs["upper"]), failed)
+    if scalar(failed):
+        raise PeError(f"cholesky: a matrix of X {list(x.shape)} is not positive definite")
+    return {"Out": out}

@@ -1,0 +1,88 @@
+"""Kernels of ops/creation.py: filling, copying, ranges, eye, diag, triangles; numpy, one pass each."""
+import numpy as np
+
+from ...errors import PeError
+from ...shapes import range_length
+from . import control_flow
+
+
+def fill_constant(ins, attrs):
+    out = np.empty(attrs["shape"], dtype=attrs["dtype"])
+    out.fill(attrs["value"])        # (np.full's Python wrapper: twice the time of a one-value fill)
+    return {"Out": out}
+
+
+def fill_zeros_like(ins, attrs):
+    if isinstance(ins["X"], list):      # a tensor array (control flow): empty slots
+        return {"Out": control_flow.zeros_like(ins["X"])}
+    return {"Out": np.zeros_like(ins["X"])}
+
+
+def assign(ins, attrs):
+    return {"Out": ins["X"].copy()}
+
+
+def assign_value(ins, attrs):
+    key = {"int32": "int32_values", "int64": "int64_values", "bool": "bool_values"}.get(attrs["dtype"], "fp32_values")
+    return {"Out": np.asarray(attrs[key], dtype=attrs["dtype"]).reshape(attrs["shape"])}
+
+
+def range_size(start, end, step):
+    """The length of range(start, end, step) as Fluid counts it, checked."""
+    n = range_length(start, end, step, np.asarray(start).dtype.kind in "iu")
+    if n is None:
+        raise PeError(f"range: Step={step} does not lead from Start={start} to End={end}; it must be "
+                      f"nonzero, positive when Start < End and negative when Start > End")
+    return n
+
+
+def range_scalars(ins):
+    return tuple(np.asarray(ins[s]).reshape(-1)[0] for s in ("Start", "End", "Step"))
+
+
+def arange(ins, attrs):
+    start, end, step = range_scalars(ins)
+    n = range_size(start, end, step)
+    dtype = np.asarray(ins["Start"]).dtype
+    return {"Out": (start + np.arange(n, dtype=dtype) * step).astype(dtype, copy=False)}
+
+
+def fill_any_like(ins, attrs):
+    x = ins["X"]
+    return {"Out": np.full(x.shape, attrs["value"], dtype=np.dtype(attrs["dtype"] or x.dtype))}
+
+
+def eye(ins, attrs):
+    rows, cols = attrs["num_rows"], attrs["num_columns"]
+    return {"Out": np.eye(rows, rows if cols < 0 else cols, dtype=np.dtype(attrs["dtype"]))}
+
+
+def diag(ins, attrs):
+    return {"Out": np.diag(ins["Diagonal"])}
+
+
+def triangle(shape, attrs):
+    """The bool mask [rows, cols] of the kept triangle."""
+    rows, cols = shape[-2], shape[-1]
+    offset = np.arange(cols)[None, :] - np.arange(rows)[:, None]
+    return offset <= attrs["diagonal"] if attrs["lower"] else offset >= attrs["diagonal"]
+
+
+def tril_triu(ins, attrs):
+    x = ins["X"]
+    return {"Out": np.where(triangle(x.shape, attrs), x, np.zeros((), dtype=x.dtype))}
+
+
+def tril_triu_grad(ins, attrs):
+    dout = ins["Out@GRAD"]
+    return {"X@GRAD": np.where(triangle(dout.shape, attrs), dout, np.zeros((), dtype=dout.dtype))}
+
+
+def _batch_size_like(ins, attrs):
+    shape = list(attrs["shape"])
+    shape[attrs["output_dim_idx"]] = np.shape(ins["Input"])[attrs["input_dim_idx"]]
+    return shape
+
+
+def fill_constant_batch_size_like(ins, attrs):
+    return {"Out": np.full(_batch_size_like(ins, attrs), attrs["value"], dtype=attrs["dtype"])}

@@ -1,0 +1,36 @@
+"""Kernels of ops/logic.py: comparisons and logical ops, numpy elementwise (bool results)."""
+import numpy as np
+
+
+def _compare(fn):
+    def kernel(ins, attrs):
+        x, y = ins["X"], ins["Y"]
+        axis = attrs.get("axis", -1)
+        if y.ndim and y.ndim < x.ndim and axis not in (-1, x.ndim - y.ndim):
+            y = y.reshape(y.shape + (1,) * (x.ndim - axis - y.ndim))
+        return {"Out": fn(x, y)}
+    return kernel
+
+
+less_than = _compare(np.less)
+less_equal = _compare(np.less_equal)
+greater_than = _compare(np.greater)
+greater_equal = _compare(np.greater_equal)
+equal = _compare(np.equal)
+not_equal = _compare(np.not_equal)
+
+
+def logical_not(ins, attrs):
+    return {"Out": np.logical_not(ins["X"])}
+
+
+def logical_and(ins, attrs):
+    return {"Out": np.logical_and(ins["X"], ins["Y"])}
+
+
+def logical_or(ins, attrs):
+    return {"Out": np.logical_or(ins["X"], ins["Y"])}
+
+
+def logical_xor(ins, attrs):
+    return {"Out": np.logical_xor(ins["X"], ins["Y"])}

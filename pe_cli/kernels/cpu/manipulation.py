@@ -1,0 +1,141 @@
+"""Kernels of ops/manipulation.py: reshaping, joining and splitting, expand, reverse, cast, shape and
+size; numpy. Shape rules shared with the CUDA twins are in kernels/common.py."""
+import numpy as np
+
+from ...errors import PeError
+from ..common import reshape_shape, split_sizes, squeeze_axes, unsqueeze_shape
+
+
+def concat(ins, attrs):
+    xs = ins["X"]
+    return {"Out": np.concatenate(xs, axis=attrs["axis"] % xs[0].ndim)}
+
+
+def concat_grad(ins, attrs):
+    xs, dout = ins["X"], ins["Out@GRAD"]
+    axis = attrs["axis"] % dout.ndim
+    bounds = np.cumsum([x.shape[axis] for x in xs])[:-1]
+    return {"X@GRAD": [np.ascontiguousarray(part) for part in np.split(dout, bounds, axis=axis)]}
+
+
+def split(ins, attrs):
+    x = ins["X"]
+    axis = attrs["axis"] % x.ndim
+    bounds = np.cumsum(split_sizes(x.shape, axis, attrs))[:-1]
+    return {"Out": [np.ascontiguousarray(part) for part in np.split(x, bounds, axis=axis)]}
+
+
+def stack(ins, attrs):
+    xs = ins["X"]
+    return {"Y": np.stack(xs, axis=attrs["axis"] % (xs[0].ndim + 1))}
+
+
+def stack_grad(ins, attrs):
+    xs, dy = ins["X"], ins["Y@GRAD"]
+    axis = attrs["axis"] % dy.ndim
+    return {"X@GRAD": [np.ascontiguousarray(np.take(dy, i, axis=axis)) for i in range(len(xs))]}
+
+
+def _xshape(x):
+    """Fluid's XShape output: X's shape behind a leading 0, holding no data."""
+    return np.empty((0,) + x.shape, dtype=x.dtype)
+
+
+def reshape_to(x, shape):
+    """X reshaped by Fluid's rule (0 copies X's dim, one -1 is inferred), as a new array."""
+    return x.reshape(reshape_shape(x.shape, x.size, shape)).copy()
+
+
+def reshape(ins, attrs):
+    x = ins["X"]
+    shape = ins["Shape"].reshape(-1).tolist() if "Shape" in ins else attrs["shape"]
+    return {"Out": reshape_to(x, shape), "XShape": _xshape(x)}
+
+
+def reshape_grad(ins, attrs):
+    x, dout = ins["X"], ins["Out@GRAD"]
+    return {"X@GRAD": dout.reshape(x.shape).copy()}
+
+
+def flatten(ins, attrs):
+    x = ins["X"]
+    axis = attrs["axis"]
+    rows = int(np.prod(x.shape[:axis]))
+    return {"Out": x.reshape(rows, -1 if rows else int(np.prod(x.shape[axis:]))).copy(), "XShape": _xshape(x)}
+
+
+def squeeze(ins, attrs):
+    x = ins["X"]
+    return {"Out": np.squeeze(x, axis=squeeze_axes(x.shape, attrs["axes"])).copy(), "XShape": _xshape(x)}
+
+
+def unsqueeze(ins, attrs):
+    x = ins["X"]
+    return {"Out": x.reshape(unsqueeze_shape(x.shape, attrs["axes"])).copy(), "XShape": _xshape(x)}
+
+
+def transpose(ins, attrs):
+    x = ins["X"]
+    return {"Out": np.ascontiguousarray(np.transpose(x, attrs["axis"])), "XShape": _xshape(x)}
+
+
+def cast(ins, attrs):
+    return {"Out": ins["X"].astype(attrs["out_dtype"])}
+
+
+def expand(ins, attrs):
+    return {"Out": np.tile(ins["X"], attrs["expand_times"])}
+
+
+def expand_grad(ins, attrs):
+    x, dout = ins["X"], ins["Out@GRAD"]
+    times = attrs["expand_times"]
+    # Out's dim i is times[i] copies of X's dim i: view it as [t0, d0, t1, d1, ...] and sum the t's.
+    split_shape = [n for t, d in zip(times, x.shape) for n in (t, d)]
+    dx = dout.reshape(split_shape).sum(axis=tuple(range(0, 2 * x.ndim, 2)))
+    return {"X@GRAD": dx.astype(x.dtype, copy=False)}
+
+
+def unbind(ins, attrs):
+    x = ins["X"]
+    axis = attrs["axis"] % x.ndim
+    shape = tuple(d for k, d in enumerate(x.shape) if k != axis) or (1,)
+    return {"Out": [np.ascontiguousarray(np.take(x, i, axis=axis)).reshape(shape) for i in range(x.shape[axis])]}
+
+
+def reverse_axes(ndim, attrs):
+    return tuple(sorted({a % max(ndim, 1) for a in attrs["axis"]}))
+
+
+def reverse(ins, attrs):
+    x = ins["X"]
+    return {"Out": np.ascontiguousarray(np.flip(x, reverse_axes(x.ndim, attrs)))}
+
+
+def expand_times(x_shape, target_shape):
+    """How many times X tiles along each dim to reach the target's shape, checked."""
+    if len(x_shape) != len(target_shape) or any(t % x if x else t for x, t in zip(x_shape, target_shape)):
+        raise PeError(f"expand_as: target_tensor {list(target_shape)} is not X {list(x_shape)} tiled "
+                      f"(each dim a multiple of X's)")
+    return [t // x if x else 1 for x, t in zip(x_shape, target_shape)]
+
+
+def expand_as(ins, attrs):
+    x = ins["X"]
+    return {"Out": np.tile(x, expand_times(x.shape, ins["target_tensor"].shape))}
+
+
+def expand_as_grad(ins, attrs):
+    x, dout = ins["X"], ins["Out@GRAD"]
+    times = expand_times(x.shape, dout.shape)
+    dims = [n for t, d in zip(times, x.shape) for n in (t, d)]
+    dx = dout.reshape(dims).sum(axis=tuple(range(0, 2 * x.ndim, 2)))
+    return {"X@GRAD": dx.reshape(x.shape).astype(x.dtype, copy=False)}
+
+
+def size(ins, attrs):
+    return {"Out": np.array([ins["Input"].size], dtype=np.int64)}
+
+
+def shape(ins, attrs):
+    return {"Out": np.asarray(ins["Input"].shape, dtype=np.int32).reshape(-1)}

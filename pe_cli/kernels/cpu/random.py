@@ -1,0 +1,60 @@
+"""Kernels of ops/random.py: draws from the numpy Generator the executor hands them (attrs["_rng"])."""
+import numpy as np
+
+from .creation import _batch_size_like
+
+
+def uniform_random(ins, attrs):
+    rng = attrs["_rng"]
+    out = rng.uniform(attrs["min"], attrs["max"], size=attrs["shape"])
+    return {"Out": out.astype(attrs["dtype"], copy=False)}
+
+
+def gaussian_random(ins, attrs):
+    rng = attrs["_rng"]
+    out = rng.normal(attrs["mean"], attrs["std"], size=attrs["shape"])
+    return {"Out": out.astype(attrs["dtype"], copy=False)}
+
+
+def truncated_gaussian_random(ins, attrs):
+    rng = attrs["_rng"]
+    mean, std = attrs["mean"], attrs["std"]
+    out = rng.normal(mean, std, size=attrs["shape"])
+    bad = np.abs(out - mean) > 2 * std
+    while bad.any():
+        out[bad] = rng.normal(mean, std, size=int(bad.sum()))
+        bad = np.abs(out - mean) > 2 * std
+    return {"Out": out.astype(attrs["dtype"], copy=False)}
+
+
+def uniform_random_batch_size_like(ins, attrs):
+    out = attrs["_rng"].uniform(attrs["min"], attrs["max"], size=_batch_size_like(ins, attrs))
+    return {"Out": out.astype(attrs["dtype"], copy=False)}
+
+
+def gaussian_random_batch_size_like(ins, attrs):
+    out = attrs["_rng"].normal(attrs["mean"], attrs["std"], size=_batch_size_like(ins, attrs))
+    return {"Out": out.astype(attrs["dtype"], copy=False)}
+
+
+def crop_offsets(x_shape, attrs, seed):
+    """(offsets [instances, k], the next seed): one uniform offset per cropped dim and instance."""
+    shape = list(attrs["shape"])
+    k = len(x_shape) - len(shape)
+    rng = np.random.default_rng(int(np.asarray(seed).reshape(-1)[0]) & 0xFFFFFFFFFFFFFFFF)
+    instances = int(np.prod(x_shape[:k], dtype=np.int64))
+    highs = np.array([d - n + 1 for d, n in zip(x_shape[k:], shape)], dtype=np.int64)
+    offsets = rng.integers(0, highs, size=(instances, len(shape)))
+    return offsets, np.array([rng.integers(0, 2 ** 62)], dtype=np.int64)
+
+
+def random_crop(ins, attrs):
+    x = ins["X"]
+    shape = list(attrs["shape"])
+    offsets, next_seed = crop_offsets(x.shape, attrs, ins["Seed"])
+    k = x.ndim - len(shape)
+    flat = x.reshape((-1,) + x.shape[k:])
+    out = np.empty((flat.shape[0],) + tuple(shape), dtype=x.dtype)
+    for i, off in enumerate(offsets):
+        out[i] = flat[(i,) + tuple(slice(o, o + n) for o, n in zip(off, shape))]
+    return {"Out": out.reshape(x.shape[:k] + tuple(shape)), "SeedOut": next_seed}

@@ -1,0 +1,129 @@
+"""Kernels of ops/reduction.py: numpy reductions over dims (mean, reduce_*), their gradients, cumsum
+and the sum of squares."""
+import numpy as np
+
+
+def mean(ins, attrs):
+    x = ins["X"]
+    if x.dtype.kind == "f" and 0 < x.size < 1 << 24:
+        # numpy's own mean (the same sum, then / count), without ndarray.mean's Python wrapper,
+        # which was measured at 50 us on its first call of each LeNet-5 step
+        return {"Out": np.array([np.add.reduce(x, axis=None) / x.dtype.type(x.size)], dtype=x.dtype)}
+    return {"Out": np.array([x.mean()], dtype=x.dtype)}
+
+
+def mean_grad(ins, attrs):
+    x, dout = ins["X"], ins["Out@GRAD"]
+    dx = np.empty(x.shape, dtype=x.dtype)
+    dx.fill(dout.reshape(-1)[0] / max(x.size, 1))      # (np.full's Python wrapper: a third more)
+    return {"X@GRAD": dx}
+
+
+def _axes(x, attrs):
+    return tuple(range(x.ndim)) if attrs["reduce_all"] else tuple(d % x.ndim for d in attrs["dim"])
+
+
+def _reduce(fn):
+    def kernel(ins, attrs):
+        x = ins["X"]
+        out = fn(x, axis=_axes(x, attrs), keepdims=attrs["keep_dim"])
+        return {"Out": np.asarray(out, dtype=x.dtype).reshape(out.shape or (1,))}
+    return kernel
+
+
+reduce_sum = _reduce(np.sum)
+reduce_mean = _reduce(np.mean)
+reduce_max = _reduce(np.max)
+reduce_min = _reduce(np.min)
+
+
+def _expand_back(x, attrs, value):
+    """``value`` (the reduced shape) reshaped to broadcast against ``x``."""
+    return value.reshape([1 if i in _axes(x, attrs) else n for i, n in enumerate(x.shape)])
+
+
+def reduce_sum_grad(ins, attrs):
+    x, dout = ins["X"], ins["Out@GRAD"]
+    return {"X@GRAD": np.broadcast_to(_expand_back(x, attrs, dout), x.shape).astype(x.dtype)}
+
+
+def reduce_mean_grad(ins, attrs):
+    x, dout = ins["X"], ins["Out@GRAD"]
+    count = int(np.prod([x.shape[a] for a in _axes(x, attrs)]))
+    return {"X@GRAD": (np.broadcast_to(_expand_back(x, attrs, dout), x.shape) / count).astype(x.dtype)}
+
+
+def reduce_extreme_grad(ins, attrs):
+    x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
+    hit = x == _expand_back(x, attrs, out)
+    # Only the first extreme in each reduced group takes the gradient.
+    axes = _axes(x, attrs)
+    moved = np.moveaxis(hit, axes, tuple(range(x.ndim - len(axes), x.ndim)))
+    flat = moved.reshape(moved.shape[:x.ndim - len(axes)] + (-1,))
+    first = np.zeros_like(flat)
+    np.put_along_axis(first, flat.argmax(axis=-1)[..., None], True, axis=-1)
+    first = np.moveaxis(first.reshape(moved.shape), tuple(range(x.ndim - len(axes), x.ndim)), axes)
+    return {"X@GRAD": (first * _expand_back(x, attrs, dout)).astype(x.dtype)}
+
+
+def cumsum(ins, attrs):
+    x = ins["X"]
+    axis = attrs["axis"] % max(x.ndim, 1)
+    x = x.reshape(x.shape or (1,))
+    if attrs["reverse"]:
+        x = np.flip(x, axis)
+    out = np.cumsum(x, axis=axis, dtype=x.dtype)
+    if attrs["exclusive"]:
+        shifted = np.zeros_like(out)
+        lead = (slice(None),) * axis
+        shifted[lead + (slice(1, None),)] = out[lead + (slice(None, -1),)]
+        out = shifted
+    if attrs["reverse"]:
+        out = np.flip(out, axis)
+    return {"Out": np.ascontiguousarray(out).reshape(ins["X"].shape)}
+
+
+def reduce_axes(x, attrs):
+    return tuple(range(x.ndim)) if attrs["reduce_all"] else tuple(sorted({d % max(x.ndim, 1) for d in attrs["dim"]}))
+
+
+def _reduce_over_axes(fn):
+    def kernel(ins, attrs):
+        x = ins["X"]
+        out = np.asarray(fn(x, axis=reduce_axes(x, attrs), keepdims=attrs["keep_dim"]), dtype=x.dtype)
+        return {"Out": out.reshape(out.shape or (1,))}
+    return kernel
+
+
+reduce_prod = _reduce_over_axes(np.prod)
+reduce_all = _reduce_over_axes(np.all)
+reduce_any = _reduce_over_axes(np.any)
+
+
+def reduce_prod_grad(ins, attrs):
+    """dX = dOut * the product of the other elements of the group: exclusive products from the
+    left times those from the right, so zeros in X are exact (no division)."""
+    x, dout = ins["X"], ins["Out@GRAD"]
+    axes = reduce_axes(x, attrs)
+    kept = [d for d in range(x.ndim) if d not in axes]
+    moved = np.transpose(x, kept + list(axes))
+    rows = moved.reshape(-1, int(np.prod([x.shape[a] for a in axes], dtype=np.int64)))
+    left = np.ones_like(rows)
+    right = np.ones_like(rows)
+    if rows.shape[1] > 1:
+        left[:, 1:] = np.cumprod(rows[:, :-1], axis=1)
+        right[:, :-1] = np.cumprod(rows[:, :0:-1], axis=1)[:, ::-1]
+    others = (left * right).reshape(moved.shape)
+    others = np.transpose(others, np.argsort(kept + list(axes)))
+    dkept = dout.reshape([1 if d in axes else n for d, n in enumerate(x.shape)])
+    return {"X@GRAD": (others * dkept).astype(x.dtype, copy=False)}
+
+
+def squared_l2_norm(ins, attrs):
+    x = ins["X"]
+    return {"Out": np.array([np.sum(np.square(x), dtype=x.dtype)], dtype=x.dtype)}
+
+
+def squared_l2_norm_grad(ins, attrs):
+    x, dout = ins["X"], ins["Out@GRAD"]
+    return {"X@GRAD": (x * (x.dtype.type(2) * dout.reshape(-1)[0].astype(x.dtype))).astype(x.dtype, copy=False)}

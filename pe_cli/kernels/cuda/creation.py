@@ -1,0 +1,128 @@
+"""CUDA twins of kernels/cpu/creation.py: fills, eye, diag and triangles are one launch each; range
+reads its three scalars on the host to size its output, then fills it in one launch; assign_value
+and fill_constant_batch_size_like compute on the host."""
+import numpy as np
+from numba import cuda
+
+from ..cpu import creation as _cpu
+from . import control_flow as _control_flow
+from . import runtime as rt
+from ._launch import copy, flat, full, grid, zeros
+
+
+def fill_constant(ins, attrs):
+    return {"Out": full(attrs["shape"], attrs["value"], attrs["dtype"])}
+
+
+def fill_zeros_like(ins, attrs):
+    x = ins["X"]
+    if isinstance(x, list):         # a tensor array (a While's gradient): empty slots, as on the CPU
+        return _cpu.fill_zeros_like(ins, attrs)
+    return {"Out": zeros(x.shape, x.dtype)}
+
+
+def _on_host(cpu_kernel):
+    def kernel(ins, attrs):
+        return {"Out": rt.to_device(cpu_kernel(ins, attrs)["Out"])}
+    kernel.__name__ = cpu_kernel.__name__
+    return kernel
+
+
+assign_value = _on_host(_cpu.assign_value)
+
+
+def assign(ins, attrs):
+    return {"Out": copy(ins["X"])}
+
+
+@cuda.jit
+def _arange(out, start, step):
+    i = cuda.grid(1)
+    stride = cuda.gridsize(1)
+    while i < out.size:
+        out[i] = start + i * step
+        i += stride
+
+
+def arange(ins, attrs):
+    start, end, step = _cpu.range_scalars({k: rt.to_host(ins[k]) for k in ("Start", "End", "Step")})
+    n = _cpu.range_size(start, end, step)
+    out = rt.empty((n,), ins["Start"].dtype)
+    if n:
+        _arange[grid(n)](out, start, step)
+    return {"Out": out}
+
+
+def fill_any_like(ins, attrs):
+    x = ins["X"]
+    return {"Out": full(x.shape, attrs["value"], np.dtype(attrs["dtype"] or x.dtype))}
+
+
+@cuda.jit
+def _eye(out, cols):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < out.size:
+        out[i] = 1 if i // cols == i % cols else 0
+        i += step
+
+
+def eye(ins, attrs):
+    rows, cols = attrs["num_rows"], attrs["num_columns"]
+    cols = rows if cols < 0 else cols
+    out = rt.empty((rows, cols), np.dtype(attrs["dtype"]))
+    if out.size:
+        _eye[grid(out.size)](flat(out), cols)
+    return {"Out": out}
+
+
+@cuda.jit
+def _diag(d, out, n):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < out.size:
+        r = i // n
+        out[i] = d[r] if r == i % n else 0
+        i += step
+
+
+def diag(ins, attrs):
+    d = ins["Diagonal"]
+    n = d.shape[0]
+    out = rt.empty((n, n), d.dtype)
+    if out.size:
+        _diag[grid(out.size)](d, flat(out), n)
+    return {"Out": out}
+
+
+@cuda.jit
+def _tril_triu(x, out, rows, cols, diagonal, lower):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < out.size:
+        col = i % cols
+        row = (i // cols) % rows
+        d = col - row
+        keep = d <= diagonal if lower else d >= diagonal
+        out[i] = x[i] if keep else 0
+        i += step
+
+
+def _triangle(x, attrs):
+    out = rt.empty(x.shape, x.dtype)
+    rows, cols = tuple(x.shape)[-2:]
+    if out.size:
+        _tril_triu[grid(out.size)](flat(x), flat(out), rows, cols, int(attrs["diagonal"]),
+                                   bool(attrs["lower"]))
+    return out
+
+
+def tril_triu(ins, attrs):
+    return {"Out": _triangle(ins["X"], attrs)}
+
+
+def tril_triu_grad(ins, attrs):
+    return {"X@GRAD": _triangle(ins["Out@GRAD"], attrs)}
+
+
+fill_constant_batch_size_like = _control_flow._on_host(_cpu.fill_constant_batch_size_like)

@@ -1,0 +1,16 @@
+"""CUDA kernels of ops/logic.py: comparisons and logic compute on the host (their results feed
+conditions read there)."""
+from ..cpu import logic as _cpu
+from .control_flow import _on_host
+
+
+less_than = _on_host(_cpu.less_than)
+less_equal = _on_host(_cpu.less_equal)
+greater_than = _on_host(_cpu.greater_than)
+greater_equal = _on_host(_cpu.greater_equal)
+equal = _on_host(_cpu.equal)
+not_equal = _on_host(_cpu.not_equal)
+logical_not = _on_host(_cpu.logical_not)
+logical_and = _on_host(_cpu.logical_and)
+logical_or = _on_host(_cpu.logical_or)
+logical_xor = _on_host(_cpu.logical_xor)

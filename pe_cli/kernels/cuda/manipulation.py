@@ -1,0 +1,209 @@
+"""CUDA twins of kernels/cpu/manipulation.py. Reshape-like ops return views (kernels never write
+their inputs, so sharing the buffer is safe); every other data movement is one strided-copy launch."""
+import builtins
+
+import numpy as np
+
+from ..common import reshape_shape, split_sizes, squeeze_axes, unsqueeze_shape
+from ..cpu import manipulation as _cpu
+from . import runtime as rt
+from ._launch import copy, full
+from ._reduce import reduce
+from ._strided import contiguous_strides, copy_window
+
+
+# -- joining and splitting along an axis ------------------------------------------------------
+
+def _place_along(parts, out, axis):
+    """Copies each part into ``out`` at its running offset along ``axis``."""
+    ostr = contiguous_strides(out.shape)
+    start = 0
+    for part in parts:
+        copy_window(part, out, part.shape, contiguous_strides(part.shape), ostr, 0, start * ostr[axis])
+        start += part.shape[axis]
+    return out
+
+
+def _take_along(src, sizes, axis):
+    """Splits ``src`` along ``axis`` into new arrays of the given sizes."""
+    sstr = contiguous_strides(src.shape)
+    parts, start = [], 0
+    for n in sizes:
+        shape = tuple(src.shape[:axis]) + (n,) + tuple(src.shape[axis + 1:])
+        part = rt.empty(shape, src.dtype)
+        copy_window(src, part, shape, sstr, contiguous_strides(shape), start * sstr[axis], 0)
+        parts.append(part)
+        start += n
+    return parts
+
+
+def concat(ins, attrs):
+    xs = ins["X"]
+    axis = attrs["axis"] % xs[0].ndim
+    shape = list(xs[0].shape)
+    shape[axis] = builtins.sum(x.shape[axis] for x in xs)
+    return {"Out": _place_along(xs, rt.empty(shape, xs[0].dtype), axis)}
+
+
+def concat_grad(ins, attrs):
+    xs, dout = ins["X"], ins["Out@GRAD"]
+    axis = attrs["axis"] % dout.ndim
+    return {"X@GRAD": _take_along(dout, [x.shape[axis] for x in xs], axis)}
+
+
+def split(ins, attrs):
+    x = ins["X"]
+    axis = attrs["axis"] % x.ndim
+    return {"Out": _take_along(x, split_sizes(tuple(x.shape), axis, attrs), axis)}
+
+
+def stack(ins, attrs):
+    xs = ins["X"]
+    axis = attrs["axis"] % (xs[0].ndim + 1)
+    unit = tuple(xs[0].shape[:axis]) + (1,) + tuple(xs[0].shape[axis:])
+    shape = unit[:axis] + (len(xs),) + unit[axis + 1:]
+    return {"Y": _place_along([x.reshape(unit) for x in xs], rt.empty(shape, xs[0].dtype), axis)}
+
+
+def stack_grad(ins, attrs):
+    xs, dy = ins["X"], ins["Y@GRAD"]
+    axis = attrs["axis"] % dy.ndim
+    parts = _take_along(dy, [1] * len(xs), axis)
+    return {"X@GRAD": [p.reshape(x.shape) for p, x in zip(parts, xs)]}
+
+
+# -- reshape family: views ---------------------------------------------------------------------
+
+def _xshape(x):
+    return rt.empty((0,) + tuple(x.shape), x.dtype)
+
+
+def reshape(ins, attrs):
+    x = ins["X"]
+    shape = rt.to_host(ins["Shape"]).reshape(-1).tolist() if "Shape" in ins else attrs["shape"]
+    return {"Out": x.reshape(tuple(reshape_shape(tuple(x.shape), x.size, shape))), "XShape": _xshape(x)}
+
+
+def reshape_grad(ins, attrs):
+    x, dout = ins["X"], ins["Out@GRAD"]
+    return {"X@GRAD": dout.reshape(tuple(x.shape))}
+
+
+def flatten(ins, attrs):
+    x = ins["X"]
+    axis = attrs["axis"]
+    rows = int(np.prod(x.shape[:axis]))
+    cols = int(np.prod(x.shape[axis:]))
+    return {"Out": x.reshape((rows, cols)), "XShape": _xshape(x)}
+
+
+def squeeze(ins, attrs):
+    x = ins["X"]
+    axes = squeeze_axes(tuple(x.shape), attrs["axes"])
+    return {"Out": x.reshape(tuple(d for i, d in enumerate(x.shape) if i not in axes)),
+            "XShape": _xshape(x)}
+
+
+def unsqueeze(ins, attrs):
+    x = ins["X"]
+    return {"Out": x.reshape(tuple(unsqueeze_shape(tuple(x.shape), attrs["axes"]))), "XShape": _xshape(x)}
+
+
+def transpose(ins, attrs):
+    x = ins["X"]
+    perm = [a % x.ndim for a in attrs["axis"]]
+    shape = tuple(x.shape[p] for p in perm)
+    xstr = contiguous_strides(x.shape)
+    out = rt.empty(shape, x.dtype)
+    copy_window(x, out, shape, [xstr[p] for p in perm], contiguous_strides(shape))
+    return {"Out": out, "XShape": _xshape(x)}
+
+
+def cast(ins, attrs):
+    return {"Out": copy(ins["X"], np.dtype(attrs["out_dtype"]))}
+
+
+# -- slice ---------------------------------------------------------------------------------------
+
+
+def _tile_view(shape, times):
+    """Out (X tiled) seen as [t0, d0, t1, d1, ...]; X read with stride 0 along the t's."""
+    xstr = contiguous_strides(shape)
+    dims = tuple(n for t, d in zip(times, shape) for n in (t, d))
+    src = tuple(s for st in xstr for s in (0, st))
+    return dims, src
+
+
+def expand(ins, attrs):
+    x = ins["X"]
+    times = list(attrs["expand_times"])
+    shape = tuple(t * d for t, d in zip(times, x.shape))
+    out = rt.empty(shape, x.dtype)
+    dims, src = _tile_view(x.shape, times)
+    copy_window(x, out, dims, src, contiguous_strides(dims))
+    return {"Out": out}
+
+
+def expand_grad(ins, attrs):
+    x, dout = ins["X"], ins["Out@GRAD"]
+    times = list(attrs["expand_times"])
+    dims = tuple(n for t, d in zip(times, x.shape) for n in (t, d))
+    dx = reduce(dout.reshape(dims), tuple(range(0, 2 * x.ndim, 2)), "sum")
+    return {"X@GRAD": dx.reshape(tuple(x.shape))}
+
+
+def unbind(ins, attrs):
+    x = ins["X"]
+    axis = attrs["axis"] % x.ndim
+    xstr = contiguous_strides(x.shape)
+    dims = tuple(d for k, d in enumerate(x.shape) if k != axis)
+    src = [s for k, s in enumerate(xstr) if k != axis]
+    outs = []
+    for i in range(x.shape[axis]):
+        out = rt.empty(dims or (1,), x.dtype)
+        copy_window(x, out, dims or (1,), src or [0], contiguous_strides(dims or (1,)), i * xstr[axis])
+        outs.append(out)
+    return {"Out": outs}
+
+
+def reverse(ins, attrs):
+    """One strided copy reading X with negative strides along the reversed dims."""
+    x = ins["X"]
+    axes = _cpu.reverse_axes(x.ndim, attrs)
+    shape = tuple(x.shape) or (1,)
+    xstr = list(contiguous_strides(shape))
+    base = 0
+    for a in axes:
+        base += (shape[a] - 1) * xstr[a]
+        xstr[a] = -xstr[a]
+    out = rt.empty(x.shape, x.dtype)
+    copy_window(x, out, shape, xstr, contiguous_strides(shape), base if x.size else 0)
+    return {"Out": out}
+
+
+def expand_as(ins, attrs):
+    x = ins["X"]
+    times = _cpu.expand_times(tuple(x.shape), tuple(ins["target_tensor"].shape))
+    out = rt.empty(tuple(ins["target_tensor"].shape), x.dtype)
+    dims, src = _tile_view(x.shape, times)
+    copy_window(x, out, dims, src, contiguous_strides(dims))
+    return {"Out": out}
+
+
+def expand_as_grad(ins, attrs):
+    x, dout = ins["X"], ins["Out@GRAD"]
+    times = _cpu.expand_times(tuple(x.shape), tuple(dout.shape))
+    dims = tuple(n for t, d in zip(times, x.shape) for n in (t, d))
+    dx = reduce(dout.reshape(dims), tuple(range(0, 2 * x.ndim, 2)), "sum")
+    return {"X@GRAD": dx.reshape(tuple(x.shape))}
+
+
+# -- where_index, size, flags -------------------------------------------------------------------
+
+
+def size(ins, attrs):
+    return {"Out": full((1,), ins["Input"].size, np.int64)}
+
+
+def shape(ins, attrs):
+    return {"Out": rt.to_device(np.asarray(ins["Input"].shape, dtype=np.int32).reshape(-1))}

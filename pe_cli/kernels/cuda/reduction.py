@@ -1,0 +1,194 @@
+"""CUDA twins of kernels/cpu/reduction.py: reductions are block reductions (_reduce.py), cumsum one
+thread per line, the gradients one grid-stride pass."""
+import numpy as np
+from numba import cuda
+
+from ..cpu import reduction as _cpu
+from . import runtime as rt
+from ._elementwise import Unary, expand_to, offset
+from ._launch import copy, flat, grid
+from ._reduce import normalize_axes, plan, reduce
+
+
+def mean(ins, attrs):
+    x = ins["X"]
+    return {"Out": reduce(x, range(x.ndim), "sum", mean=True).reshape((1,))}
+
+
+def mean_grad(ins, attrs):
+    x, dout = ins["X"], ins["Out@GRAD"]
+    return {"X@GRAD": expand_to(dout.reshape((1,) * max(x.ndim, 1)), x.shape, max(x.size, 1))}
+
+
+def _axes(x, attrs):
+    return tuple(range(x.ndim)) if attrs["reduce_all"] else normalize_axes(x.ndim, attrs["dim"])
+
+
+def _reduce_kernel(kind, mean=False):
+    def kernel(ins, attrs):
+        x = ins["X"]
+        out = reduce(x, _axes(x, attrs), kind, keepdims=attrs["keep_dim"], mean=mean)
+        return {"Out": out if out.ndim else out.reshape((1,))}
+    return kernel
+
+
+reduce_sum = _reduce_kernel("sum")
+reduce_mean = _reduce_kernel("sum", mean=True)
+reduce_max = _reduce_kernel("max")
+reduce_min = _reduce_kernel("min")
+
+
+def _kept_shape(x, attrs):
+    axes = _axes(x, attrs)
+    return tuple(1 if i in axes else n for i, n in enumerate(x.shape))
+
+
+def reduce_sum_grad(ins, attrs):
+    x, dout = ins["X"], ins["Out@GRAD"]
+    return {"X@GRAD": expand_to(dout.reshape(_kept_shape(x, attrs)), x.shape)}
+
+
+def reduce_mean_grad(ins, attrs):
+    x, dout = ins["X"], ins["Out@GRAD"]
+    count = 1
+    for a in _axes(x, attrs):
+        count *= x.shape[a]
+    return {"X@GRAD": expand_to(dout.reshape(_kept_shape(x, attrs)), x.shape, count)}
+
+
+@cuda.jit
+def _first_extreme_grad(x, out, dout, dx, kshape, kstr, rshape, rstr, nred):
+    """Per output: the gradient goes to the first element equal to the extreme, zeros elsewhere."""
+    o = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while o < out.size:
+        base = offset(o, kshape, kstr)
+        target = out[o]
+        first = nred
+        for r in range(nred):
+            if first == nred and x[base + offset(r, rshape, rstr)] == target:
+                first = r
+        for r in range(nred):
+            dx[base + offset(r, rshape, rstr)] = dout[o] if r == first else 0
+        o += step
+
+
+def reduce_extreme_grad(ins, attrs):
+    x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
+    dx = rt.empty(x.shape, x.dtype)
+    if dx.size:
+        kshape, kstr, rshape, rstr = plan(tuple(x.shape), _axes(x, attrs))
+        nred = x.size // max(out.size, 1)
+        _first_extreme_grad[grid(out.size)](flat(x), flat(out), flat(dout), flat(dx),
+                                            kshape, kstr, rshape, rstr, nred)
+    return {"X@GRAD": dx}
+
+
+@cuda.jit
+def _cumsum(x, out, n, post, lines, zero, exclusive, backward):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < lines:
+        base = (i // post) * n * post + i % post
+        acc = zero
+        for k in range(n):
+            j = base + ((n - 1 - k) if backward else k) * post
+            v = x[j]
+            if exclusive:
+                out[j] = acc
+                acc += v
+            else:
+                acc += v
+                out[j] = acc
+        i += step
+
+
+def cumsum(ins, attrs):
+    x = ins["X"]
+    shape = tuple(x.shape) or (1,)
+    axis = attrs["axis"] % len(shape)
+    n = shape[axis]
+    post = int(np.prod(shape[axis + 1:], dtype=np.int64))
+    out = rt.empty(x.shape, x.dtype)
+    lines = x.size // n if n else 0
+    if lines:
+        _cumsum[grid(lines)](flat(x), flat(out), n, post, lines, np.dtype(x.dtype).type(0),
+                             bool(attrs["exclusive"]), bool(attrs["reverse"]))
+    return {"Out": out}
+
+
+def _reduced(x, attrs, kind):
+    axes = _cpu.reduce_axes(x, attrs)
+    out = reduce(x, axes, kind, keepdims=attrs["keep_dim"])
+    return out if out.ndim else out.reshape((1,))
+
+
+def reduce_prod(ins, attrs):
+    return {"Out": _reduced(ins["X"], attrs, "prod")}
+
+
+def _logical(kind):
+    def kernel(ins, attrs):
+        out = _reduced(copy(ins["X"], np.uint8), attrs, kind)
+        return {"Out": copy(out, np.bool_)}
+    return kernel
+
+
+reduce_all = _logical("min")
+reduce_any = _logical("max")
+
+
+@cuda.jit
+def _prod_grad(x, dout, dx, kshape, kstr, rshape, rstr, nred, total):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < total:
+        o = i // nred
+        r = i % nred
+        base = offset(o, kshape, kstr)
+        acc = dout[o]
+        for k in range(nred):
+            if k != r:
+                acc *= x[base + offset(k, rshape, rstr)]
+        dx[base + offset(r, rshape, rstr)] = acc
+        i += step
+
+
+def reduce_prod_grad(ins, attrs):
+    x, dout = ins["X"], ins["Out@GRAD"]
+    dx = rt.empty(x.shape, x.dtype)
+    if x.size:
+        axes = normalize_axes(x.ndim, _cpu.reduce_axes(x, attrs))
+        kshape, kstr, rshape, rstr = plan(tuple(x.shape), axes)
+        nred = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
+        _prod_grad[grid(x.size)](flat(x), flat(dout), flat(dx), kshape, kstr, rshape, rstr, nred, x.size)
+    return {"X@GRAD": dx}
+
+
+_square = Unary(cuda.jit(device=True, inline=True)(lambda x, p, q: x * x))
+
+
+def _sum_of_squares(x):
+    return reduce(_square(x), range(x.ndim), "sum").reshape((1,))
+
+
+def squared_l2_norm(ins, attrs):
+    return {"Out": _sum_of_squares(ins["X"])}
+
+
+@cuda.jit
+def _times_twice(x, dout, out):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    d = dout[0]
+    while i < out.size:
+        out[i] = x[i] * (2 * d)
+        i += step
+
+
+def squared_l2_norm_grad(ins, attrs):
+    x, dout = ins["X"], ins["Out@GRAD"]
+    out = rt.empty(x.shape, x.dtype)
+    if out.size:
+        _times_twice[grid(out.size)](flat(x), flat(dout), flat(out))
+    return {"X@GRAD": out}

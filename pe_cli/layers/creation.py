@@ -1,0 +1,162 @@
+"""Creating tensors with Fluid 1.x signatures: filled (fill_constant, zeros, ones, zeros_like,
+ones_like), copied or given (assign), ranges (range), eye and diag, and the variables and parameters
+a program creates directly (create_tensor, create_global_var, create_parameter)."""
+__all__ = ["fill_constant", "zeros", "ones", "zeros_like", "assign", "create_tensor", "create_global_var",
+           "create_parameter", "range", "ones_like", "eye", "diag"]
+import numbers
+
+import numpy as np
+
+from ..dtypes import convert_dtype
+from ..errors import PeError
+from ..framework.variable import Variable
+from ..training.initializer import ConstantInitializer
+from ..ops.creation import values_attr
+from ..training.param_attr import ParamAttr
+from ..shapes import range_length
+from .helper import LayerHelper, _as_list, _check_ints
+from .manipulation import expand, reshape
+
+
+def fill_constant(shape, dtype, value, force_cpu=False, out=None):
+    """A variable of ``shape`` and ``dtype`` filled with ``value`` (no gradient flows to it)."""
+    helper = LayerHelper("fill_constant")
+    dtype = convert_dtype(dtype)
+    shape = _check_ints("fill_constant", "shape", _as_list(shape))
+    if out is None:
+        out = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+    helper.append_op("fill_constant", {}, {"Out": [out]},
+                     {"shape": shape, "dtype": dtype, "value": float(value), "force_cpu": force_cpu})
+    out.stop_gradient = True
+    return out
+
+
+def zeros(shape, dtype, force_cpu=False):
+    return fill_constant(shape, dtype, 0.0, force_cpu)
+
+
+def ones(shape, dtype, force_cpu=False):
+    return fill_constant(shape, dtype, 1.0, force_cpu)
+
+
+def zeros_like(x, out=None):
+    """Zeros shaped like ``x``."""
+    helper = LayerHelper("zeros_like", x=x)
+    if out is None:
+        out = helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
+    helper.append_op("fill_zeros_like", {"X": [x]}, {"Out": [out]})
+    out.stop_gradient = True
+    return out
+
+
+def assign(input, output=None):
+    """A copy of a Variable, or a variable holding a numpy array's values (float64 arrays become
+    float32, as in Fluid)."""
+    helper = LayerHelper("assign", input=input)
+    if isinstance(input, Variable):
+        if output is None:
+            output = helper.create_variable_for_type_inference(input.dtype)
+        helper.append_op("assign", {"X": [input]}, {"Out": [output]})
+        return output
+    array = np.asarray(input)
+    if array.dtype == np.float64:
+        array = array.astype(np.float32)
+    dtype = convert_dtype(array.dtype)
+    if output is None:
+        output = helper.create_variable_for_type_inference(dtype)
+    helper.append_op("assign_value", {}, {"Out": [output]},
+                     {"shape": list(array.shape), "dtype": dtype, values_attr(dtype): array.reshape(-1).tolist()})
+    return output
+
+
+def create_tensor(dtype, name=None, persistable=False):
+    """An empty variable to be written by a later op (``assign(x, output=t)``)."""
+    helper = LayerHelper("create_tensor", name=name)
+    return helper.create_variable(name=helper.name, dtype=dtype, persistable=persistable)
+
+
+def create_global_var(shape, value, dtype, persistable=False, force_cpu=False, name=None):
+    """A variable of the main program's global block, filled with ``value`` by the startup program."""
+    helper = LayerHelper("global_var", name=name)
+    var = helper.create_global_variable(name=name, shape=list(shape), dtype=dtype, persistable=persistable,
+                                        stop_gradient=True)
+    helper.set_variable_initializer(var, ConstantInitializer(float(value)))
+    return var
+
+
+def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_initializer=None):
+    """A trainable parameter outside any layer (``ParamAttr`` decides its name and initializer)."""
+    helper = LayerHelper("create_parameter", name=name)
+    attr = ParamAttr._to_attr(attr)
+    if name is not None and attr is not False and attr.name is None:
+        attr.name = name
+    return helper.create_parameter(attr, list(shape), dtype, is_bias, default_initializer)
+
+
+_RANGE_DTYPES = ("float32", "float64", "int32", "int64")
+
+
+def range(start, end, step, dtype):  # noqa: A001 -- Fluid's name
+    """The 1-D tensor [start, start + step, ...) stopping before ``end``; each of start, end and
+    step is a number or a one-element Variable of ``dtype``. No gradient."""
+    dtype = convert_dtype(dtype)
+    if dtype not in _RANGE_DTYPES:
+        raise PeError(f"range: dtype {dtype} is not one of {list(_RANGE_DTYPES)}")
+    numbers_ = [v for v in (start, end, step) if not isinstance(v, Variable)]
+    length = None
+    if len(numbers_) == 3:
+        typed = [np.dtype(dtype).type(v) for v in (start, end, step)]
+        length = range_length(*typed, integer=dtype.startswith("int"))
+        if length is None:
+            raise PeError(f"range: step={step} does not lead from start={start} to end={end}; it must be "
+                          f"nonzero, positive when start < end and negative when start > end")
+    start, end, step = (v if isinstance(v, Variable) else fill_constant([1], dtype, v) for v in (start, end, step))
+    helper = LayerHelper("range")
+    out = helper.create_variable_for_type_inference(start.dtype, stop_gradient=True)
+    helper.append_op("range", {"Start": [start], "End": [end], "Step": [step]}, {"Out": [out]})
+    if length is not None:
+        out.shape = (length,)
+    out.stop_gradient = True
+    return out
+
+
+def ones_like(x, out=None):
+    """Ones shaped like ``x``, of its dtype (no gradient flows through)."""
+    helper = LayerHelper("ones_like", x=x)
+    if out is None:
+        out = helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
+    helper.append_op("fill_any_like", {"X": [x]}, {"Out": [out]}, {"value": 1.0})
+    out.stop_gradient = True
+    return out
+
+
+def eye(num_rows, num_columns=None, batch_shape=None, dtype="float32"):
+    """The [num_rows, num_columns] identity matrix (num_columns None: square), repeated over
+    ``batch_shape`` leading dims when given."""
+    helper = LayerHelper("eye")
+    num_columns = num_rows if num_columns is None else num_columns
+    for what, v in (("num_rows", num_rows), ("num_columns", num_columns)):
+        if not isinstance(v, numbers.Integral) or isinstance(v, bool) or v < 0:
+            raise PeError(f"eye: {what} must be an int >= 0, got {v!r}")
+    dtype = convert_dtype(dtype)
+    out = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+    helper.append_op("eye", {}, {"Out": [out]},
+                     {"num_rows": int(num_rows), "num_columns": int(num_columns), "dtype": dtype})
+    out.stop_gradient = True
+    if batch_shape is not None:
+        batch = _check_ints("eye", "batch_shape", _as_list(batch_shape))
+        out = reshape(out, [1] * len(batch) + [int(num_rows), int(num_columns)])
+        out = expand(out, batch + [1, 1])
+        out.stop_gradient = True
+    return out
+
+
+def diag(diagonal):
+    """The square matrix with ``diagonal`` (a 1-D Variable or numpy array) on its main diagonal."""
+    if not isinstance(diagonal, Variable):
+        diagonal = assign(np.asarray(diagonal))
+    helper = LayerHelper("diag", diagonal=diagonal)
+    out = helper.create_variable_for_type_inference(diagonal.dtype, stop_gradient=True)
+    helper.append_op("diag", {"Diagonal": [diagonal]}, {"Out": [out]})
+    out.stop_gradient = True
+    return out

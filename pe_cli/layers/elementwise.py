@@ -1,0 +1,79 @@
+"""Elementwise layers with Fluid 1.x signatures: the elementwise_* binaries (Fluid's ``axis``
+broadcasting), sums / sum of several tensors, scale, clip and clip_by_norm, and the finiteness checks
+isfinite, has_inf, has_nan."""
+__all__ = ["clip", "sums", "sum", "scale", "clip_by_norm", "elementwise_add", "elementwise_sub",
+           "elementwise_mul", "elementwise_div", "elementwise_max", "elementwise_min", "elementwise_pow",
+           "isfinite", "has_inf", "has_nan", "elementwise_floordiv", "elementwise_mod"]
+from .helper import LayerHelper, _as_list, _single
+
+
+def clip(x, min, max, name=None):
+    """min(max(x, min), max); the gradient passes where min < x < max."""
+    return _single("clip", x, {"X": [x]}, {"min": min, "max": max}, name=name)
+
+
+def _elementwise(op_type):
+    def layer(x, y, axis=-1, act=None, name=None):
+        return _single(op_type, x, {"X": [x], "Y": [y]}, {"axis": axis}, name=name, act=act)
+    layer.__name__ = layer.__qualname__ = op_type
+    layer.__doc__ = (f"Appends '{op_type}' (then ``act``): y broadcasts into x from dim ``axis`` "
+                     f"(-1: aligned to the end).")
+    return layer
+
+
+elementwise_add = _elementwise("elementwise_add")
+elementwise_sub = _elementwise("elementwise_sub")
+elementwise_mul = _elementwise("elementwise_mul")
+elementwise_div = _elementwise("elementwise_div")
+elementwise_max = _elementwise("elementwise_max")
+elementwise_min = _elementwise("elementwise_min")
+elementwise_pow = _elementwise("elementwise_pow")
+
+
+def sums(input, out=None):
+    """The sum of a list of variables of one shape."""
+    inputs = _as_list(input)
+    helper = LayerHelper("sum", input=inputs)
+    if out is None:
+        out = helper.create_variable_for_type_inference(helper.input_dtype())
+    helper.append_op("sum", {"X": inputs}, {"Out": [out]})
+    return out
+
+
+def sum(x):   # noqa: A001 -- Fluid's name; it shadows the builtin in this module, which never calls it
+    """Fluid's ``layers.sum``: the ``sum`` op over a variable or a list of variables of one shape."""
+    return sums(x)
+
+
+def _flag(op_type, layer, doc):
+    def fn(x):
+        return _single(op_type, x, {"X": [x]}, {}, dtype="bool", stop_gradient=True)
+    fn.__name__ = fn.__qualname__ = layer
+    fn.__doc__ = doc
+    return fn
+
+
+isfinite = _flag("isfinite", "isfinite", "A bool [1]: True when every element of ``x`` is finite.")
+has_inf = _flag("isinf", "has_inf", "A bool [1]: True when some element of ``x`` is +inf or -inf.")
+has_nan = _flag("isnan", "has_nan", "A bool [1]: True when some element of ``x`` is nan.")
+
+
+elementwise_floordiv = _elementwise("elementwise_floordiv")
+elementwise_mod = _elementwise("elementwise_mod")
+
+
+def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
+    helper = LayerHelper("scale", x=x, act=act, name=name)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op("scale", {"X": [x]}, {"Out": [out]},
+                     {"scale": float(scale), "bias": float(bias), "bias_after_scale": bias_after_scale})
+    return helper.append_activation(out)
+
+
+def clip_by_norm(x, max_norm, name=None):
+    """x * max_norm / ||x||_2 where the L2 norm of all of x exceeds ``max_norm``, else x (the
+    ``clip_by_norm`` op, which gradient clipping uses too; no gradient flows through it, as in Fluid)."""
+    helper = LayerHelper("clip_by_norm", input=x, name=name)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op("clip_by_norm", {"X": [x]}, {"Out": [out]}, {"max_norm": float(max_norm)})
+    return out

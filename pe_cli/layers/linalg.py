@@ -1,0 +1,48 @@
+"""Linear algebra layers with Fluid 1.x signatures: fc (a fully connected layer: mul per input, a
+bias and an activation), mul and matmul."""
+__all__ = ["matmul", "mul", "fc"]
+from ..errors import PeError
+from .helper import LayerHelper, _single
+
+
+def matmul(x, y, transpose_x=False, transpose_y=False, alpha=1.0, name=None):
+    """alpha * op(x) @ op(y); leading dims are batches and broadcast; a 1-D x is a row vector, a 1-D
+    y a column vector (the dim they add is dropped from the result)."""
+    return _single("matmul", x, {"X": [x], "Y": [y]},
+                   {"transpose_X": transpose_x, "transpose_Y": transpose_y, "alpha": float(alpha)}, name=name)
+
+
+def mul(x, y, x_num_col_dims=1, y_num_col_dims=1, name=None):
+    """x @ y with x flattened to a matrix at ``x_num_col_dims`` (its leading dims are rows) and y at
+    ``y_num_col_dims``: Fluid's ``mul``, the product inside ``fc``."""
+    return _single("mul", x, {"X": [x], "Y": [y]},
+                   {"x_num_col_dims": x_num_col_dims, "y_num_col_dims": y_num_col_dims}, name=name)
+
+
+def fc(input, size, num_flatten_dims=1, param_attr=None, bias_attr=None, act=None, is_test=False, name=None):
+    """Fully connected: Out = act(sum_i flatten(input_i) @ W_i + b). Several inputs each get
+    their own weight and are summed before the bias."""
+    helper = LayerHelper("fc", input=input, param_attr=param_attr, bias_attr=bias_attr, act=act, name=name)
+    inputs = input if isinstance(input, (list, tuple)) else [input]
+    param_attrs = param_attr if isinstance(param_attr, (list, tuple)) else [param_attr] * len(inputs)
+    dtype = helper.input_dtype()
+    products = []
+    for var, attr in zip(inputs, param_attrs):
+        if var.shape is None or len(var.shape) <= num_flatten_dims:
+            raise PeError(f"fc '{helper.name}': input '{var.name}' has shape {list(var.shape or [])}, "
+                          f"which num_flatten_dims={num_flatten_dims} cannot split into rows and columns")
+        in_features = 1
+        for d in var.shape[num_flatten_dims:]:
+            in_features *= d
+        w = helper.create_parameter(attr, [in_features, size], dtype)
+        out = helper.create_variable_for_type_inference(dtype)
+        helper.append_op("mul", {"X": [var], "Y": [w]}, {"Out": [out]},
+                         {"x_num_col_dims": num_flatten_dims, "y_num_col_dims": 1})
+        products.append(out)
+    if len(products) > 1:
+        summed = helper.create_variable_for_type_inference(dtype)
+        helper.append_op("sum", {"X": products}, {"Out": [summed]})
+    else:
+        summed = products[0]
+    biased = helper.append_bias_op(summed, dim_start=num_flatten_dims)
+    return helper.append_activation(biased)

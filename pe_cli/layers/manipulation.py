@@ -1,0 +1,147 @@
+"""Shape manipulation layers with Fluid 1.x signatures: concat, split, stack, unbind, reshape,
+transpose, flatten, squeeze, unsqueeze, expand, expand_as, reverse, strided_slice, cast, size. Each
+appends one op (or a few) through LayerHelper; shape mistakes are reported when the layer is built.
+Bounds are lists of ints (Fluid's Variable forms of strided_slice's starts/ends/strides are not
+supported)."""
+__all__ = ["concat", "split", "stack", "reshape", "transpose", "flatten", "squeeze", "unsqueeze", "cast",
+           "expand", "strided_slice", "unbind", "reverse", "expand_as", "size"]
+import numbers
+
+from ..errors import PeError
+from ..dtypes import convert_dtype
+from ..framework.variable import Variable
+from .helper import LayerHelper, _as_list, _check_ints, _single
+
+
+# -- combining and cutting ----------------------------------------------------------------------
+
+def concat(input, axis=0, name=None):
+    """Joins the variables of ``input`` along ``axis``; the other dims must agree."""
+    inputs = _as_list(input)
+    helper = LayerHelper("concat", input=inputs, name=name)
+    out = helper.create_variable_for_type_inference(helper.input_dtype())
+    helper.append_op("concat", {"X": inputs}, {"Out": [out]}, {"axis": axis})
+    return out
+
+
+def split(input, num_or_sections, dim=-1, name=None):
+    """Cuts ``input`` along ``dim`` into ``num_or_sections`` equal parts (an int), or parts of the
+    listed sizes (one may be -1: the rest). Returns the list of parts."""
+    helper = LayerHelper("split", input=input, name=name)
+    if isinstance(num_or_sections, numbers.Integral) and not isinstance(num_or_sections, bool):
+        if num_or_sections <= 0:
+            raise PeError(f"split '{helper.name}': num_or_sections={num_or_sections} must be > 0")
+        num, sections, count = int(num_or_sections), [], int(num_or_sections)
+    elif isinstance(num_or_sections, (list, tuple)) and num_or_sections:
+        num, sections = 0, _check_ints(f"split '{helper.name}'", "num_or_sections", num_or_sections)
+        count = len(sections)
+    else:
+        raise PeError(f"split '{helper.name}': num_or_sections must be an int or a non-empty list, "
+                      f"got {num_or_sections!r}")
+    outs = [helper.create_variable_for_type_inference(input.dtype) for _ in range(count)]
+    helper.append_op("split", {"X": [input]}, {"Out": outs}, {"axis": dim, "num": num, "sections": sections})
+    return outs
+
+
+def stack(x, axis=0, name=None):
+    """Stacks variables of one shape along a new dim ``axis``."""
+    inputs = _as_list(x)
+    helper = LayerHelper("stack", x=inputs, name=name)
+    out = helper.create_variable_for_type_inference(inputs[0].dtype)
+    helper.append_op("stack", {"X": inputs}, {"Y": [out]}, {"axis": axis})
+    return out
+
+
+# -- reshaping ----------------------------------------------------------------------------------
+
+def reshape(x, shape, actual_shape=None, act=None, inplace=False, name=None):
+    """``x`` with a new shape: a 0 copies x's dim at that index, one -1 is inferred from the rest.
+    ``shape`` may also be an int Variable, or ``actual_shape`` one, giving the shape at run time
+    (the ``shape`` list, when given, is then the build-time shape). ``inplace`` is accepted and
+    ignored: the output is always a new variable."""
+    inputs = {"X": [x]}
+    if isinstance(shape, Variable):
+        inputs["Shape"] = [shape]
+        shape = []
+    elif isinstance(shape, (list, tuple)):
+        shape = _check_ints(f"reshape of '{x.name}'", "shape", shape)
+    else:
+        raise PeError(f"reshape of '{x.name}': shape must be a list of ints or a Variable, got {shape!r}")
+    if actual_shape is not None:
+        inputs["Shape"] = [actual_shape]
+    return _single("reshape", x, inputs, {"shape": shape}, name=name, act=act)
+
+
+def transpose(x, perm, name=None):
+    """``x`` with its dims permuted: output dim i is x's dim perm[i]."""
+    return _single("transpose", x, {"X": [x]}, {"axis": _check_ints("transpose", "perm", _as_list(perm))},
+                   name=name)
+
+
+def flatten(x, axis=1, name=None):
+    """``x`` as a matrix: dims before ``axis`` make the rows, the others the columns."""
+    return _single("flatten", x, {"X": [x]}, {"axis": axis}, name=name)
+
+
+def squeeze(input, axes, name=None):
+    """``input`` without the listed dims of size 1."""
+    return _single("squeeze", input, {"X": [input]}, {"axes": _check_ints("squeeze", "axes", _as_list(axes))},
+                   name=name)
+
+
+def unsqueeze(input, axes, name=None):
+    """``input`` with dims of size 1 inserted at ``axes`` (one after another)."""
+    return _single("unsqueeze", input, {"X": [input]},
+                   {"axes": _check_ints("unsqueeze", "axes", _as_list(axes))}, name=name)
+
+
+def cast(x, dtype):
+    """``x`` converted to ``dtype``; the gradient is cast back."""
+    dtype = convert_dtype(dtype)
+    return _single("cast", x, {"X": [x]}, {"in_dtype": x.dtype, "out_dtype": dtype}, dtype=dtype)
+
+
+def expand(x, expand_times, name=None):
+    """``x`` tiled ``expand_times[i]`` times along each dim i."""
+    return _single("expand", x, {"X": [x]},
+                   {"expand_times": _check_ints("expand", "expand_times", _as_list(expand_times))}, name=name)
+
+
+# -- strided slices, unbind, reverse, expand_as, size -------------------------------------------
+
+def strided_slice(input, axes, starts, ends, strides):
+    """input[starts[i]:ends[i]:strides[i]] along each axes[i], bounds as Python's (an end of -1 with
+    a negative stride runs through the first element)."""
+    lists = {}
+    for what, v in (("axes", axes), ("starts", starts), ("ends", ends), ("strides", strides)):
+        if isinstance(v, Variable) or (isinstance(v, (list, tuple)) and any(isinstance(e, Variable) for e in v)):
+            raise PeError(f"strided_slice: {what} holding Variables is not supported by pe; give lists of ints")
+        lists[what] = _check_ints("strided_slice", what, _as_list(v))
+    lists["infer_flags"] = [1] * len(lists["axes"])
+    return _single("strided_slice", input, {"Input": [input]}, lists)
+
+
+def unbind(input, axis=0):
+    """The slices of ``input`` along ``axis`` (that dim removed), as a list."""
+    shape = input.shape or ()
+    if not -len(shape) <= axis < len(shape) or shape[axis] < 0:
+        raise PeError(f"unbind of '{input.name}' {list(shape)}: axis={axis} must name a dim of known size")
+    helper = LayerHelper("unbind", input=input)
+    outs = [helper.create_variable_for_type_inference(input.dtype) for _ in range(shape[axis])]
+    helper.append_op("unbind", {"X": [input]}, {"Out": outs}, {"axis": axis})
+    return outs
+
+
+def reverse(x, axis):
+    """``x`` with its elements in reverse order along ``axis`` (an int or a list of ints)."""
+    return _single("reverse", x, {"X": [x]}, {"axis": _check_ints("reverse", "axis", _as_list(axis))})
+
+
+def expand_as(x, target_tensor, name=None):
+    """``x`` tiled to ``target_tensor``'s shape (each of its dims a multiple of x's)."""
+    return _single("expand_as", x, {"X": [x], "target_tensor": [target_tensor]}, {}, name=name)
+
+
+def size(input):
+    """The number of elements of ``input``, an int64 tensor of shape [1]."""
+    return _single("size", input, {"Input": [input]}, {}, dtype="int64", stop_gradient=True)

@@ -1,0 +1,123 @@
+"""Creating tensors: filled with a value (fill_constant, fill_zeros_like, fill_any_like,
+fill_constant_batch_size_like), copied or given (assign, assign_value), ranges (range), identity and
+diagonal matrices (eye, diag), triangles of a matrix (tril_triu). Random tensors are in random.py."""
+from .define import Attr, dtype_or_none, fmt_shape, is_int, register, same_as
+
+
+def _infer_fill(ctx):
+    ctx.set_output("Out", ctx.attrs["shape"], ctx.attrs["dtype"])
+
+
+register("fill_constant", kernel_module="creation", inputs=[], outputs=["Out"],
+         attrs={"shape": Attr([1]), "value": 0.0, "dtype": "float32", "force_cpu": False},
+         infer=_infer_fill, doc="Out = value, of the given shape and dtype.")
+
+register("fill_zeros_like", kernel_module="creation", inputs=["X"], outputs=["Out"], infer=same_as(),
+         doc="Out = zeros shaped like X.")
+
+
+def _grad_assign(g):
+    g.op("assign", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")})
+
+
+register("assign", kernel_module="creation", inputs=["X"], outputs=["Out"], infer=same_as(), grad=_grad_assign,
+         doc="Out = a copy of X.")
+
+def values_attr(dtype):
+    """The attribute of assign_value holding values of ``dtype`` (Fluid's names)."""
+    return {"int32": "int32_values", "int64": "int64_values", "bool": "bool_values"}.get(dtype, "fp32_values")
+
+
+register("assign_value", kernel_module="creation", inputs=[], outputs=["Out"], infer=_infer_fill,
+         attrs={"shape": Attr([1]), "dtype": "float32", "fp32_values": Attr(list), "int32_values": Attr(list),
+                "int64_values": Attr(list), "bool_values": Attr(list)},
+         doc="Out = the given values (row-major), of the given shape: fp32_values for float dtypes, "
+             "int32_values, int64_values or bool_values for the others (Fluid's attributes).")
+
+
+def _infer_range(ctx):
+    for slot in ("Start", "End", "Step"):
+        shape = ctx.shape(slot)
+        if any(d > 1 for d in shape):
+            ctx.fail(f"{slot} {fmt_shape(shape)} must hold one number")
+        if ctx.dtype(slot) != ctx.dtype("Start"):
+            ctx.fail(f"{slot} is {ctx.dtype(slot)} but Start is {ctx.dtype('Start')}; give all three one dtype")
+    ctx.set_output("Out", [-1], ctx.dtype("Start"))
+
+
+register("range", kernel_module="creation", kernel="arange", inputs=["Start", "End", "Step"], outputs=["Out"],
+         infer=_infer_range, lod="drop",
+         doc="Out = [Start, Start + Step, ...] up to End (excluded), 1-D; its length, "
+             "ceil(|End - Start| / |Step|), is known at run time. Step must point from Start to End. No gradient.")
+
+
+def _infer_fill_any_like(ctx):
+    ctx.set_output("Out", ctx.shape("X"), ctx.attrs["dtype"] or ctx.dtype("X"),
+                   lod_level=ctx.input_var("X").lod_level)
+
+
+register("fill_any_like", kernel_module="creation", inputs=["X"], outputs=["Out"], infer=_infer_fill_any_like,
+         attrs={"value": 0.0, "dtype": Attr(None, dtype_or_none, "a dtype name")},
+         doc="Out = value, shaped like X, of `dtype` (None: X's). No gradient.")
+
+
+def _infer_eye(ctx):
+    rows, cols = ctx.attrs["num_rows"], ctx.attrs["num_columns"]
+    if rows is None:
+        ctx.fail("eye needs num_rows")
+    ctx.set_output("Out", [rows, rows if cols < 0 else cols], ctx.attrs["dtype"])
+
+
+register("eye", kernel_module="creation", inputs=[], outputs=["Out"], infer=_infer_eye,
+         attrs={"num_rows": Attr(None, lambda v: is_int(v) and v >= 0, "an int >= 0"),
+                "num_columns": Attr(-1, lambda v: is_int(v) and v >= -1, "an int >= 0 (-1: num_rows)"),
+                "dtype": Attr("float32", dtype_or_none, "a dtype name")},
+         doc="Out = the [num_rows, num_columns] identity matrix (ones on the main diagonal).")
+
+
+def _infer_diag(ctx):
+    d = ctx.shape("Diagonal")
+    if len(d) != 1:
+        ctx.fail(f"Diagonal {fmt_shape(d)} must be 1-D")
+    ctx.set_output("Out", [d[0], d[0]], ctx.dtype("Diagonal"))
+
+
+register("diag", kernel_module="creation", inputs=["Diagonal"], outputs=["Out"], infer=_infer_diag, lod="drop",
+         doc="Out = the square matrix with Diagonal on its main diagonal, zeros elsewhere. No gradient.")
+
+
+def _infer_tril_triu(ctx):
+    x = ctx.shape("X")
+    if len(x) < 2:
+        ctx.fail(f"X {fmt_shape(x)} must have at least 2 dims (the triangle is of the last two)")
+    ctx.set_output("Out", x, ctx.dtype("X"))
+
+
+def _grad_tril_triu(g):
+    g.op("tril_triu_grad", {"Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+_TRI_ATTRS = {"diagonal": Attr(0, is_int, "an int"), "lower": Attr(True, choices=(False, True))}
+register("tril_triu", kernel_module="creation", inputs=["X"], outputs=["Out"], attrs=_TRI_ATTRS,
+         infer=_infer_tril_triu, grad=_grad_tril_triu, lod="drop",
+         doc="Out = X where (col - row <= diagonal) if lower, (col - row >= diagonal) if not, in the last two "
+             "dims; zeros elsewhere. The gradient passes through the same triangle.")
+register("tril_triu_grad", kernel_module="creation", inputs=["Out@GRAD"], outputs=["X@GRAD"],
+         attrs=_TRI_ATTRS, infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD")))
+
+
+def _infer_fill_like(ctx):
+    shape, ref = list(ctx.attrs["shape"]), ctx.shape("Input")
+    i, o = ctx.attrs["input_dim_idx"], ctx.attrs["output_dim_idx"]
+    if not 0 <= i < len(ref) or not 0 <= o < len(shape):
+        ctx.fail(f"input_dim_idx={i} / output_dim_idx={o} do not fit Input {fmt_shape(ref)} and shape {shape}")
+    shape[o] = ref[i]
+    ctx.set_output("Out", shape, ctx.attrs["dtype"])
+
+
+register("fill_constant_batch_size_like", kernel_module="creation", inputs=["Input"], outputs=["Out"],
+         lod="drop", infer=_infer_fill_like,
+         attrs={"shape": Attr(list), "value": 0.0, "dtype": "float32", "input_dim_idx": 0, "output_dim_idx": 0,
+                "force_cpu": False},
+         doc="Out = value, of `shape` with dimension output_dim_idx taken from Input's input_dim_idx (a "
+             "memory's initial state sized by the batch).")

@@ -1,0 +1,372 @@
+"""Shape manipulation: reshaping (reshape, flatten, squeeze, unsqueeze, transpose, each with Fluid's
+``*2`` twin, an extra XShape output, and grad ops served by one kernel, ``reshape_grad``: Out@GRAD
+reshaped to X), joining and splitting (concat, split, stack, unbind), repeating (expand, expand_as),
+reverse, cast, and a tensor's shape and size as tensors (shape, size).
+
+The shape rules are in pe_cli.shapes (shared with the kernels).
+"""
+from ..dtypes import convert_dtype, is_float
+from ..shapes import is_known, numel, reshape_target, split_sizes, squeeze_shape, unsqueeze_shape
+from .define import Attr, dtype_or_none, fmt_shape, grads_like, int_list, is_int, register
+
+
+def _reshape_grad_op(name):
+    """Registers ``name``: X@GRAD = Out@GRAD reshaped to X's shape (reshape, flatten, squeeze, ...)."""
+    register(name, kernel_module="manipulation", kernel="reshape_grad", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
+             infer=grads_like({"X@GRAD": "X"}))
+
+
+def _grad_reshape_like(grad_op):
+    def grad(g):
+        g.op(grad_op, {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")})
+    return grad
+
+
+def _register_with_xshape(name, attrs, infer, doc, inputs=("X",)):
+    """Registers ``name`` and Fluid's ``name2`` twin (an extra optional XShape output: the input's
+    shape behind a leading 0, holding no data), each with its reshape-style grad op. The twin runs
+    ``name``'s kernel."""
+    for op_type in (name, name + "2"):
+        outputs = ["Out"] if op_type == name else ["Out", "XShape?"]
+        register(op_type, kernel_module="manipulation", kernel=name, inputs=list(inputs), outputs=outputs, attrs=attrs,
+                 infer=infer, grad=_grad_reshape_like(f"{op_type}_grad"), grad_reads=("X",), doc=doc)
+        _reshape_grad_op(f"{op_type}_grad")
+
+
+def _set_reshaped(ctx, out):
+    ctx.set_output("Out", out, ctx.dtype("X"))
+    ctx.set_output("XShape", [0] + list(ctx.shape("X")), ctx.dtype("X"))
+
+
+def _check_shape_attr(v):
+    return int_list(v) and all(d >= -1 for d in v) and list(v).count(-1) <= 1
+
+
+def _infer_reshape(ctx):
+    x, shape = ctx.shape("X"), list(ctx.attrs["shape"])
+    if ctx.has_input("Shape") and not shape:   # the shape comes at run time; only its length is known
+        n = ctx.shape("Shape")[0] if ctx.shape("Shape") and ctx.shape("Shape")[0] >= 0 else 0
+        if n <= 0:
+            ctx.fail(f"reshape of X {fmt_shape(x)} needs a shape attribute when the Shape input's "
+                     f"length is unknown")
+        _set_reshaped(ctx, [-1] * n)
+        return
+    if not shape:
+        ctx.fail(f"reshape of X {fmt_shape(x)} needs a shape")
+    out, error = reshape_target(x, shape)
+    if error:
+        ctx.fail(f"cannot reshape X {fmt_shape(x)} to shape {shape}: {error}")
+    _set_reshaped(ctx, out)
+
+
+_register_with_xshape(
+    "reshape", {"shape": Attr(list, _check_shape_attr, "a list of ints > 0, with 0 (copy X's dim) "
+                                                      "and at most one -1 (inferred)")},
+    _infer_reshape, inputs=("X", "Shape?"),
+    doc="Out = X with a new shape: 0 copies X's dim at that index, one -1 is inferred. The optional "
+        "Shape input (int32/int64) gives the shape at run time instead; the attribute, when given, "
+        "is then the build-time shape.")
+
+
+def _infer_flatten(ctx):
+    x = ctx.shape("X")
+    axis = ctx.attrs["axis"]
+    if not 0 <= axis <= len(x):
+        ctx.fail(f"axis={axis} is out of range for X {fmt_shape(x)} (expected 0 <= axis <= {len(x)})")
+    rows, cols = x[:axis], x[axis:]
+    _set_reshaped(ctx, [numel(rows) if is_known(rows) else -1, numel(cols) if is_known(cols) else -1])
+
+
+_register_with_xshape("flatten", {"axis": Attr(1, lambda v: is_int(v) and v >= 0, "an int >= 0")},
+                      _infer_flatten,
+                      doc="Out = X as a matrix: dims before `axis` make the rows, the rest the columns.")
+
+
+def _infer_squeeze(ctx):
+    x = ctx.shape("X")
+    out, error = squeeze_shape(x, ctx.attrs["axes"])
+    if error:
+        ctx.fail(f"cannot squeeze X {fmt_shape(x)} along axes {list(ctx.attrs['axes'])}: {error}")
+    _set_reshaped(ctx, out)
+
+
+_AXES = Attr(list, int_list, "a list of ints")
+_register_with_xshape("squeeze", {"axes": _AXES}, _infer_squeeze,
+                      doc="Out = X without the listed dims of size 1 (every size-1 dim when axes is empty).")
+
+
+def _infer_unsqueeze(ctx):
+    x = ctx.shape("X")
+    if not ctx.attrs["axes"]:
+        ctx.fail("unsqueeze needs a non-empty list of axes")
+    out, error = unsqueeze_shape(x, ctx.attrs["axes"])
+    if error:
+        ctx.fail(f"cannot unsqueeze X {fmt_shape(x)} along axes {list(ctx.attrs['axes'])}: {error}")
+    _set_reshaped(ctx, out)
+
+
+_register_with_xshape("unsqueeze", {"axes": _AXES}, _infer_unsqueeze,
+                      doc="Out = X with dims of size 1 inserted at `axes`.")
+
+
+def _infer_transpose(ctx):
+    x, perm = ctx.shape("X"), list(ctx.attrs["axis"])
+    if sorted(perm) != list(range(len(x))):
+        ctx.fail(f"axis={perm} is not a permutation of the {len(x)} dims of X {fmt_shape(x)}")
+    ctx.set_output("Out", [x[p] for p in perm], ctx.dtype("X"))
+    ctx.set_output("XShape", [0] + list(x), ctx.dtype("X"))
+
+
+def _grad_transpose(g):
+    perm = list(g.attrs["axis"])
+    inverse = [perm.index(i) for i in range(len(perm))]
+    g.op("transpose", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")}, {"axis": inverse})
+
+
+for _type, _outs in (("transpose", ["Out"]), ("transpose2", ["Out", "XShape?"])):
+    register(_type, kernel_module="manipulation", kernel="transpose", inputs=["X"], outputs=_outs,
+             attrs={"axis": Attr(list, int_list, "a list of ints")},
+             infer=_infer_transpose, grad=_grad_transpose,
+             doc="Out = X with its dims permuted: Out's dim i is X's dim axis[i].")
+
+
+def _infer_expand(ctx):
+    x, times = ctx.shape("X"), list(ctx.attrs["expand_times"])
+    if len(times) != len(x):
+        ctx.fail(f"expand_times={times} must have one entry per dim of X {fmt_shape(x)}")
+    ctx.set_output("Out", [d * t if d >= 0 else -1 for d, t in zip(x, times)], ctx.dtype("X"),
+                   lod_level=ctx.input_var("X").lod_level)
+
+
+def _grad_expand(g):
+    g.op("expand_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+_EXPAND_ATTRS = {"expand_times": Attr(list, lambda v: int_list(v) and all(t >= 1 for t in v),
+                                      "a list of ints >= 1")}
+register("expand", kernel_module="manipulation", grad_reads=("X",),
+         inputs=["X"], outputs=["Out"], attrs=_EXPAND_ATTRS, infer=_infer_expand, grad=_grad_expand,
+         doc="Out = X tiled expand_times[i] times along each dim i.")
+register("expand_grad", kernel_module="manipulation", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"], attrs=_EXPAND_ATTRS,
+         infer=grads_like({"X@GRAD": "X"}))
+
+
+_INT = Attr(0, is_int, "an int")
+
+
+def axis_in(ctx, axis, rank):
+    """``axis`` normalised to [0, rank); fails naming X's shape when outside [-rank, rank)."""
+    if not -rank <= axis < rank:
+        ctx.fail(f"axis={axis} is out of range for X {fmt_shape(ctx.shape('X'))} "
+                 f"(expected {-rank} <= axis < {rank})")
+    return axis % rank
+
+
+# -- concat / split / stack ---------------------------------------------------------------------
+
+def _infer_concat(ctx):
+    shapes = ctx.shapes("X")
+    if not shapes:
+        ctx.fail("concat needs at least one input in X")
+    rank = len(shapes[0])
+    axis = ctx.attrs["axis"]
+    if not -rank <= axis < rank:
+        ctx.fail(f"axis={axis} is out of range for inputs of rank {rank} {[list(s) for s in shapes]}")
+    axis %= rank
+    dtypes = {ctx.dtype("X", i) for i in range(len(shapes))}
+    if len(dtypes) > 1:
+        ctx.fail(f"all inputs must have one dtype, got {sorted(dtypes)}")
+    out = list(shapes[0])
+    for i, s in enumerate(shapes[1:], 1):
+        if len(s) != rank or any(a != b and a >= 0 and b >= 0 for d, (a, b) in enumerate(zip(s, shapes[0]))
+                                 if d != axis):
+            ctx.fail(f"input #{i} {fmt_shape(s)} does not match input #0 {fmt_shape(shapes[0])} "
+                     f"outside axis {axis}")
+        out[axis] = out[axis] + s[axis] if out[axis] >= 0 and s[axis] >= 0 else -1
+        for d in range(rank):
+            if d != axis and out[d] < 0:
+                out[d] = s[d]
+    ctx.set_output("Out", out, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+
+
+def _grad_concat(g):
+    g.op("concat_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")},
+         g.attrs)
+
+
+register("concat", kernel_module="manipulation",
+         grad_reads=("X",), inputs=["X*"], outputs=["Out"], attrs={"axis": _INT}, infer=_infer_concat,
+         grad=_grad_concat, doc="Out = the inputs joined along `axis` (the others must agree).")
+register("concat_grad", kernel_module="manipulation", inputs=["X*", "Out@GRAD"], outputs=["X@GRAD*"], attrs={"axis": _INT},
+         infer=grads_like({"X@GRAD": "X"}))
+
+
+def _infer_split(ctx):
+    shape = ctx.shape("X")
+    axis = axis_in(ctx, ctx.attrs["axis"], len(shape))
+    sections, error = split_sizes(shape, axis, ctx.attrs["num"], ctx.attrs["sections"])
+    if error:
+        ctx.fail(error)
+    n_out = ctx.num_outputs("Out")
+    if n_out != len(sections):
+        ctx.fail(f"split into {len(sections)} parts, but {n_out} outputs were given")
+    for i, s in enumerate(sections):
+        out = list(shape)
+        out[axis] = s
+        ctx.set_output("Out", out, ctx.dtype("X"), i=i, lod_level=ctx.input_var("X").lod_level)
+
+
+def _grad_split(g):
+    g.op("concat", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")}, {"axis": g.attrs["axis"]})
+
+
+register("split", kernel_module="manipulation", inputs=["X"], outputs=["Out*"],
+         attrs={"axis": _INT, "num": Attr(0, lambda v: is_int(v) and v >= 0, "an int >= 0"),
+                "sections": Attr(list, int_list, "a list of ints")},
+         infer=_infer_split, grad=_grad_split,
+         doc="Out = X cut along `axis` into `num` equal parts, or parts of the given `sections` "
+             "(one may be -1: the rest).")
+
+
+def _infer_stack(ctx):
+    shapes = ctx.shapes("X")
+    if not shapes:
+        ctx.fail("stack needs at least one input in X")
+    for i, s in enumerate(shapes[1:], 1):
+        if len(s) != len(shapes[0]) or any(a != b and a >= 0 and b >= 0 for a, b in zip(s, shapes[0])):
+            ctx.fail(f"all inputs must have one shape: input #{i} {fmt_shape(s)} != input #0 {fmt_shape(shapes[0])}")
+    rank = len(shapes[0]) + 1
+    axis = ctx.attrs["axis"]
+    if not -rank <= axis < rank:
+        ctx.fail(f"axis={axis} is out of range for stacking inputs {fmt_shape(shapes[0])} "
+                 f"(expected {-rank} <= axis < {rank})")
+    out = list(shapes[0])
+    out.insert(axis % rank, len(shapes))
+    ctx.set_output("Y", out, ctx.dtype("X"))
+
+
+def _grad_stack(g):
+    g.op("stack_grad", {"X": g.input("X"), "Y@GRAD": g.out_grad("Y")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+register("stack", kernel_module="manipulation", grad_reads=("X",),
+         inputs=["X*"], outputs=["Y"], attrs={"axis": _INT}, infer=_infer_stack, grad=_grad_stack,
+         doc="Y = the inputs (one shape) stacked along a new dim `axis`.")
+register("stack_grad", kernel_module="manipulation", inputs=["X*", "Y@GRAD"], outputs=["X@GRAD*"], attrs={"axis": _INT},
+         infer=grads_like({"X@GRAD": "X"}))
+
+
+# -- cast ---------------------------------------------------------------------------------------
+
+def _infer_cast(ctx):
+    out, given_in = ctx.attrs["out_dtype"], ctx.attrs["in_dtype"]
+    if out is None:
+        ctx.fail("cast needs out_dtype")
+    if given_in is not None and convert_dtype(given_in) != ctx.dtype("X"):
+        ctx.fail(f"in_dtype={convert_dtype(given_in)} but X is {ctx.dtype('X')}")
+    ctx.set_output("Out", ctx.shape("X"), convert_dtype(out), lod_level=ctx.input_var("X").lod_level)
+
+
+def _grad_cast(g):
+    x_dtype = g.fwd.block.var(g.input("X")[0]).dtype
+    if not is_float(x_dtype):
+        return
+    out_dtype = g.fwd.block.var(g.output("Out")[0]).dtype
+    g.op("cast", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")}, {"in_dtype": out_dtype, "out_dtype": x_dtype})
+
+
+_DTYPE = Attr(None, dtype_or_none, "a dtype name such as 'float32', 'float64', 'int32', 'int64', 'bool'")
+register("cast", kernel_module="manipulation", inputs=["X"], outputs=["Out"], attrs={"in_dtype": _DTYPE, "out_dtype": _DTYPE},
+         infer=_infer_cast, grad=_grad_cast,
+         doc="Out = X converted to out_dtype (floats to ints truncate toward 0). The gradient is cast back.")
+
+
+def _infer_unbind(ctx):
+    x, axis = ctx.shape("X"), ctx.attrs["axis"]
+    if not -len(x) <= axis < len(x):
+        ctx.fail(f"axis={axis} is out of range for X {fmt_shape(x)}")
+    axis %= len(x)
+    if x[axis] >= 0 and x[axis] != ctx.num_outputs("Out"):
+        ctx.fail(f"X {fmt_shape(x)} has {x[axis]} slices along axis {axis}, but {ctx.num_outputs('Out')} "
+                 f"outputs were given")
+    for i in range(ctx.num_outputs("Out")):
+        ctx.set_output("Out", [d for k, d in enumerate(x) if k != axis] or [1], ctx.dtype("X"), i=i)
+
+
+def _grad_unbind(g):
+    g.op("stack", {"X": g.out_grad("Out")}, {"Y": g.in_grad("X")}, {"axis": g.attrs["axis"]})
+
+
+register("unbind", kernel_module="manipulation", inputs=["X"], outputs=["Out*"],
+         attrs={"axis": Attr(0, is_int, "an int")}, infer=_infer_unbind, grad=_grad_unbind,
+         doc="Out[i] = X's i-th slice along `axis` (that dim removed), one output per slice.")
+
+
+def _axis_in(ctx, axis, rank, what="axis"):
+    if not -max(rank, 1) <= axis < max(rank, 1):
+        ctx.fail(f"{what}={axis} is out of range for X {fmt_shape(ctx.shape('X'))} "
+                 f"(expected {-max(rank, 1)} <= {what} < {max(rank, 1)})")
+    return axis % max(rank, 1)
+
+
+# -- reverse, expand_as ---------------------------------------------------------------------------
+
+def _infer_reverse(ctx):
+    x, axes = ctx.shape("X"), list(ctx.attrs["axis"])
+    if not axes:
+        ctx.fail("reverse needs at least one axis")
+    seen = [_axis_in(ctx, a, len(x)) for a in axes]
+    if len(set(seen)) != len(seen):
+        ctx.fail(f"axis={axes} names a dim twice")
+    ctx.set_output("Out", x, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+
+
+def _grad_reverse(g):
+    g.op("reverse", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")}, g.attrs)
+
+
+register("reverse", kernel_module="manipulation", inputs=["X"], outputs=["Out"], infer=_infer_reverse,
+         grad=_grad_reverse, attrs={"axis": Attr(list, int_list, "a list of ints")},
+         doc="Out = X with the order of its elements reversed along each of `axis` (negative: from the end).")
+
+
+def _infer_expand_as(ctx):
+    x, t = ctx.shape("X"), ctx.shape("target_tensor")
+    if len(x) != len(t):
+        ctx.fail(f"X {fmt_shape(x)} and target_tensor {fmt_shape(t)} must have one rank")
+    for a, b in zip(x, t):
+        if a > 0 and b >= 0 and b % a:
+            ctx.fail(f"target_tensor {fmt_shape(t)} is not X {fmt_shape(x)} tiled: each of its dims must be "
+                     f"a multiple of X's")
+    ctx.set_output("Out", t, ctx.dtype("X"))
+
+
+def _grad_expand_as(g):
+    g.op("expand_as_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")})
+
+
+register("expand_as", kernel_module="manipulation", inputs=["X", "target_tensor"], outputs=["Out"],
+         infer=_infer_expand_as, grad=_grad_expand_as, grad_reads=("X",),
+         doc="Out = X tiled to target_tensor's shape (each of its dims a multiple of X's). No gradient "
+             "flows to target_tensor.")
+register("expand_as_grad", kernel_module="manipulation", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
+         infer=grads_like({"X@GRAD": "X"}))
+
+
+# -- size, shape ---------------------------------------------------
+
+
+def _infer_size(ctx):
+    ctx.set_output("Out", [1], "int64")
+
+
+register("size", kernel_module="manipulation", inputs=["Input"], outputs=["Out"], infer=_infer_size, lod="drop",
+         doc="Out = the number of elements of Input, int64 [1].")
+
+
+def _infer_shape(ctx):
+    ctx.set_output("Out", [len(ctx.shape("Input"))], "int32")
+
+
+register("shape", kernel_module="manipulation", inputs=["Input"], outputs=["Out"], infer=_infer_shape, lod="drop",
+         doc="Out = the dims of Input at run time, an int32 tensor [rank]. No gradient.")

@@ -1,0 +1,44 @@
+"""Random tensors: uniform_random, gaussian_random, truncated_gaussian_random, their
+*_batch_size_like forms (one dimension taken from an input's) and random_crop. The kernels draw on
+the seeded numpy Generator the executor hands them."""
+from .creation import _infer_fill, _infer_fill_like
+from .define import Attr, fmt_shape, int_list, is_int, register
+
+
+_RANDOM_ATTRS = {"shape": Attr([1]), "dtype": "float32", "seed": 0}
+register("uniform_random", kernel_module="random", inputs=[], outputs=["Out"], infer=_infer_fill, needs_rng=True,
+         attrs=dict(_RANDOM_ATTRS, min=-1.0, max=1.0), doc="Out ~ U[min, max).")
+register("gaussian_random", kernel_module="random", inputs=[], outputs=["Out"], infer=_infer_fill, needs_rng=True,
+         attrs=dict(_RANDOM_ATTRS, mean=0.0, std=1.0), doc="Out ~ N(mean, std^2).")
+register("truncated_gaussian_random", kernel_module="random",
+         inputs=[], outputs=["Out"], infer=_infer_fill, needs_rng=True,
+         attrs=dict(_RANDOM_ATTRS, mean=0.0, std=1.0),
+         doc="Out ~ N(mean, std^2), redrawn where it falls beyond two std.")
+
+
+_LIKE_ATTRS = {"shape": Attr(list), "dtype": "float32", "input_dim_idx": 0, "output_dim_idx": 0, "seed": 0}
+register("uniform_random_batch_size_like", kernel_module="random", inputs=["Input"], outputs=["Out"],
+         lod="drop", infer=_infer_fill_like, needs_rng=True, attrs=dict(_LIKE_ATTRS, min=-1.0, max=1.0),
+         doc="Out ~ U[min, max), of `shape` with dimension output_dim_idx taken from Input's input_dim_idx.")
+register("gaussian_random_batch_size_like", kernel_module="random", inputs=["Input"], outputs=["Out"],
+         lod="drop", infer=_infer_fill_like, needs_rng=True, attrs=dict(_LIKE_ATTRS, mean=0.0, std=1.0),
+         doc="Out ~ N(mean, std^2), of `shape` with dimension output_dim_idx taken from Input's input_dim_idx.")
+
+
+def _infer_random_crop(ctx):
+    x, shape = ctx.shape("X"), list(ctx.attrs["shape"])
+    k = len(x) - len(shape)
+    if not shape or k < 0 or any(n <= 0 or (d >= 0 and n > d) for n, d in zip(shape, x[k:])):
+        ctx.fail(f"shape={shape} must give sizes > 0 no larger than X {fmt_shape(x)}'s last {len(shape)} dims")
+    if ctx.dtype("Seed") != "int64":
+        ctx.fail(f"Seed is {ctx.dtype('Seed')}; it must be an int64 [1] variable")
+    ctx.set_output("Out", list(x[:k]) + shape, ctx.dtype("X"))
+    ctx.set_output("SeedOut", [1], "int64")
+
+
+register("random_crop", kernel_module="random", inputs=["X", "Seed"], outputs=["Out", "SeedOut"],
+         attrs={"shape": Attr(list, int_list, "a list of ints > 0"), "startup_seed": Attr(0, is_int, "an int")},
+         infer=_infer_random_crop, lod="drop",
+         doc="Out = for each instance (X's leading dims), a window of `shape` over X's last dims at offsets "
+             "drawn uniformly; the draw is seeded by Seed, and SeedOut (usually Seed itself) gets the next "
+             "seed, so each run crops anew and a given start seed repeats the sequence. No gradient.")

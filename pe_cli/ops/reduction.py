@@ -1,0 +1,126 @@
+"""Reductions: mean (of all elements), reduce_sum/mean/max/min/prod over dims, reduce_all/any of
+bool tensors, cumsum (the running sum), squared_l2_norm (the sum of squares)."""
+from .manipulation import _axis_in
+from .define import Attr, fmt_shape, grads_like, is_int, register
+
+_BOOL = (False, True)
+
+
+def _infer_mean(ctx):
+    ctx.set_output("Out", [1], ctx.dtype("X"))
+
+
+def _grad_mean(g):
+    g.op("mean_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")})
+
+
+register("mean", kernel_module="reduction",
+         grad_reads=("X",), inputs=["X"], outputs=["Out"], infer=_infer_mean, grad=_grad_mean,
+         doc="Out = the mean of all elements of X, shape [1].")
+register("mean_grad", kernel_module="reduction",
+         inputs=["X", "Out@GRAD"], outputs=["X@GRAD"], infer=grads_like({"X@GRAD": "X"}))
+
+
+def _reduced_shape(ctx):
+    shape = list(ctx.shape("X"))
+    a = ctx.attrs
+    dims = range(len(shape)) if a["reduce_all"] else [d % max(len(shape), 1) for d in a["dim"]]
+    for d in a["dim"]:
+        if not a["reduce_all"] and not -len(shape) <= d < len(shape):
+            ctx.fail(f"dim {d} is out of range for X {fmt_shape(shape)}")
+    out = [1 if i in dims else n for i, n in enumerate(shape)] if a["keep_dim"] else \
+        [n for i, n in enumerate(shape) if i not in dims]
+    return out or [1]
+
+
+def _reduce(name, doc, grad_kernel=None):
+    def infer(ctx):
+        ctx.set_output("Out", _reduced_shape(ctx), ctx.dtype("X"))
+
+    def grad(g):
+        g.op(f"{name}_grad", {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
+             {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+    attrs = {"dim": Attr([0]), "keep_dim": False, "reduce_all": False}
+    register(name, kernel_module="reduction", inputs=["X"], outputs=["Out"], attrs=attrs, infer=infer, grad=grad,
+             grad_reads=("Out", "X"), doc=doc)
+    register(f"{name}_grad", kernel_module="reduction", kernel=grad_kernel, inputs=["X", "Out", "Out@GRAD"],
+             outputs=["X@GRAD"], attrs=attrs, infer=grads_like({"X@GRAD": "X"}))
+
+
+_reduce("reduce_sum", "Out = sum of X over `dim` (all dims with reduce_all).")
+_reduce("reduce_mean", "Out = mean of X over `dim` (all dims with reduce_all).")
+# reduce_max and reduce_min share one grad kernel: the gradient goes to the first extreme.
+_reduce("reduce_max", "Out = max of X over `dim`; the gradient goes to the (first) maximum.", "reduce_extreme_grad")
+_reduce("reduce_min", "Out = min of X over `dim`; the gradient goes to the (first) minimum.", "reduce_extreme_grad")
+
+
+def _infer_cumsum(ctx):
+    x = ctx.shape("X")
+    _axis_in(ctx, ctx.attrs["axis"], len(x))
+    ctx.set_output("Out", x, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+
+
+def _grad_cumsum(g):
+    a = dict(g.attrs)
+    a["reverse"] = not a["reverse"]
+    g.op("cumsum", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")}, a)
+
+
+register("cumsum", kernel_module="reduction", inputs=["X"], outputs=["Out"], infer=_infer_cumsum,
+         grad=_grad_cumsum,
+         attrs={"axis": Attr(-1, is_int, "an int"), "exclusive": Attr(False, choices=_BOOL),
+                "reverse": Attr(False, choices=_BOOL),
+                # Paddle 2.x's cumsum over the flattened X (axis=None): not supported
+                "flatten": Attr(False, choices=(False,))},
+         doc="Out = the running sum of X along `axis` (-1: the last); `exclusive` leaves each element "
+             "out of its own sum (the first is 0), `reverse` sums from the end. The gradient is the "
+             "cumsum of Out@GRAD in the other direction.")
+
+
+_REDUCE_ATTRS = {"dim": Attr([0]), "keep_dim": False, "reduce_all": False}
+
+
+def _infer_prod(ctx):
+    ctx.set_output("Out", _reduced_shape(ctx), ctx.dtype("X"))
+
+
+def _grad_prod(g):
+    g.op("reduce_prod_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")},
+         g.attrs)
+
+
+register("reduce_prod", kernel_module="reduction", inputs=["X"], outputs=["Out"], attrs=_REDUCE_ATTRS,
+         infer=_infer_prod, grad=_grad_prod, grad_reads=("X",), lod="drop",
+         doc="Out = product of X over `dim` (all dims with reduce_all). The gradient of an element is "
+             "Out@GRAD times the product of the other elements of its group (exact where X has zeros).")
+register("reduce_prod_grad", kernel_module="reduction", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
+         attrs=_REDUCE_ATTRS, infer=grads_like({"X@GRAD": "X"}))
+
+
+def _infer_logical_reduce(ctx):
+    if ctx.dtype("X") != "bool":
+        ctx.fail(f"X is {ctx.dtype('X')}; {ctx.op.type} takes a bool tensor (compare or cast first)")
+    ctx.set_output("Out", _reduced_shape(ctx), "bool")
+
+
+for _type, _doc in (("reduce_all", "logical and"), ("reduce_any", "logical or")):
+    register(_type, kernel_module="reduction", inputs=["X"], outputs=["Out"], attrs=_REDUCE_ATTRS,
+             infer=_infer_logical_reduce, lod="drop",
+             doc=f"Out = {_doc} of bool X over `dim` (all dims with reduce_all). No gradient.")
+
+
+def _infer_squared_l2_norm(ctx):
+    ctx.set_output("Out", [1], ctx.dtype("X"))
+
+
+def _grad_squared_l2_norm(g):
+    g.op("squared_l2_norm_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X")})
+
+
+register("squared_l2_norm", kernel_module="reduction",
+         grad_reads=("X",), inputs=["X"], outputs=["Out"], infer=_infer_squared_l2_norm,
+         grad=_grad_squared_l2_norm, doc="Out = sum(X^2), shape [1].")
+register("squared_l2_norm_grad", kernel_module="reduction", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
+         infer=grads_like({"X@GRAD": "X"}))

@@ -1,0 +1,42 @@
+"""Paddle 2.x's top-level linear algebra names over ops Fluid 1.x's layers lacked: ``inverse`` and
+``cholesky`` of square matrices (ops/linalg.py), and ``histogram`` (counts of x's values in equal bins)."""
+from .. import layers as L
+from ..layers.helper import LayerHelper, _single
+
+__all__ = ["histogram", "inverse", "cholesky"]
+
+
+def inverse(x, name=None):
+    """The inverse of each square matrix in x's last two dims (an error names a singular one)."""
+    helper = LayerHelper("inverse", x=x, name=name)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op("inverse", {"Input": [x]}, {"Output": [out]})
+    return out
+
+
+def cholesky(x, upper=False, name=None):
+    """L with L L^T = x (or U = L^T when ``upper``) for each symmetric positive-definite matrix in
+    x's last two dims (x is read as (x + x^T) / 2; an error names one that is not positive definite)."""
+    return _single("cholesky", x, {"X": [x]}, {"upper": bool(upper)}, name=name)
+
+
+def histogram(input, bins=100, min=0, max=0, name=None):  # noqa: A002 -- Paddle's names
+    """The int64 counts of input's values in ``bins`` equal bins over [min, max] (the last bin
+    closed); min == max: over [input's min, input's max] (widened by 1 each way when they are
+    equal too). Values outside are not counted."""
+    x = L.reshape(input, [-1])
+    if not x.dtype.startswith("float"):
+        x = L.cast(x, "float64")
+    if min == max:
+        lo, hi = L.reduce_min(x), L.reduce_max(x)
+    else:
+        lo, hi = L.fill_constant([1], x.dtype, min), L.fill_constant([1], x.dtype, max)
+    same = L.cast(L.equal(lo, hi), x.dtype)
+    lo, hi = L.elementwise_sub(lo, same), L.elementwise_add(hi, same)
+    ids = L.cast(L.floor(L.elementwise_div(L.scale(L.elementwise_sub(x, lo), scale=float(bins)),
+                                           L.elementwise_sub(hi, lo))), "int64")
+    inside = L.cast(L.logical_and(L.greater_equal(x, lo), L.less_equal(x, hi)), "int64")
+    ids = L.elementwise_min(ids, L.fill_constant([1], "int64", bins - 1))      # x == hi: the last bin
+    ids = L.elementwise_add(L.elementwise_mul(ids, inside), L.scale(inside, scale=-float(bins), bias=float(bins)))
+    rows = L.one_hot(L.reshape(ids, [-1, 1]), depth=int(bins), allow_out_of_range=True)
+    return L.cast(L.reduce_sum(rows, dim=0), "int64")
