@@ -143,8 +143,9 @@ def test_a_fluid_model_with_these_ops_loads(tmp_path):
     """A ProgramDesc as Fluid 1.8 saves it (its op types, slots and attributes, defaults included)
     loads and computes what the ops' numpy references say."""
     from pe_cli.io.fluid_proto import messages
-    from tests.ops.cases_conv_transpose import _conv_transpose_ref
-    from tests.ops.cases_norm_extra import _group_norm_ref, _instance_norm_ref, _prelu_ref
+    from tests.ops.cases_convolution_transpose import _conv_transpose_ref
+    from tests.ops.cases_activation import _prelu_ref
+    from tests.ops.cases_normalization import _group_norm_ref, _instance_norm_ref
     from tests.test_fluid_model_files import FEED, FETCH, _var, tensor_file
     rng = np.random.default_rng(5)
     params = {"w": rng.normal(size=(2, 2, 3, 3)), "gs": rng.normal(size=2), "gb": rng.normal(size=2),

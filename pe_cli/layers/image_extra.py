@@ -8,7 +8,7 @@ from ..framework import unique_name
 from ..framework.variable import Variable
 from .activation import elu, leaky_relu
 from .helper import LayerHelper
-from .nn import batch_norm
+from .normalization import batch_norm
 from .tensor import _as_list, _check_ints, _single, matmul, reshape
 
 

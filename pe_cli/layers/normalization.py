@@ -1,34 +1,79 @@
-"""prelu, instance_norm and group_norm of Fluid 1.8's ``fluid.layers``, with its signatures and
-parameters (names, shapes and initial values as Fluid's)."""
-__all__ = ["prelu", "instance_norm", "group_norm"]
+"""Normalization layers of Fluid 1.8's ``fluid.layers``: batch_norm, layer_norm, instance_norm and
+group_norm, with its signatures and parameters (names, shapes and initial values as Fluid's)."""
+__all__ = ["batch_norm", "layer_norm", "instance_norm", "group_norm"]
 from ..errors import PeError
 from ..initializer import ConstantInitializer
+from ..param_attr import ParamAttr
+from .activation import _known_shape
+from .convolution import _fmt, _shape_error
 from .helper import LayerHelper
 
 
-def _known_shape(layer, input, dims):
+def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, param_attr=None, bias_attr=None,
+               data_layout="NCHW", in_place=False, name=None, moving_mean_name=None, moving_variance_name=None,
+               do_model_average_for_mean_and_var=False, use_global_stats=False):
+    """Batch normalization. The moving mean and variance are persistable, non-trainable parameters
+    (initialized to 0 and 1) that the op updates in place while training. ``in_place`` is accepted
+    but Y is always a new variable (the gradient needs X)."""
+    helper = LayerHelper("batch_norm", input=input, act=act, name=name)
     shape = input.shape
-    if shape is None or len(shape) < 2 or any(d is None or d < 0 for d in shape[1:dims]):
-        raise PeError(f"{layer}: input '{input.name}' {list(shape or [])} needs known dims after the batch dim")
-    return list(shape)
+    if shape is None or not 2 <= len(shape) <= 5:
+        raise _shape_error(helper, f"input '{input.name}' {_fmt(shape)} must be [N, C] or [N, C, H, W]")
+    channels = shape[-1] if data_layout == "NHWC" else shape[1]
+    if channels is None or channels < 0:
+        raise _shape_error(helper, f"input '{input.name}' {_fmt(shape)} has an unknown channel count")
+    dtype = helper.input_dtype()
+    if dtype == "float16":
+        dtype = "float32"
+    scale = helper.create_parameter(param_attr, [channels], dtype, default_initializer=ConstantInitializer(1.0))
+    bias = helper.create_parameter(bias_attr, [channels], dtype, is_bias=True)
+    mean = helper.create_parameter(
+        ParamAttr(name=moving_mean_name, initializer=ConstantInitializer(0.0), trainable=False,
+                  do_model_average=do_model_average_for_mean_and_var), [channels], dtype)
+    mean.stop_gradient = True
+    variance = helper.create_parameter(
+        ParamAttr(name=moving_variance_name, initializer=ConstantInitializer(1.0), trainable=False,
+                  do_model_average=do_model_average_for_mean_and_var), [channels], dtype)
+    variance.stop_gradient = True
+    saved_mean = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+    saved_variance = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op("batch_norm",
+                     {"X": [input], "Scale": [scale], "Bias": [bias], "Mean": [mean], "Variance": [variance]},
+                     {"Y": [out], "MeanOut": [mean], "VarianceOut": [variance], "SavedMean": [saved_mean],
+                      "SavedVariance": [saved_variance]},
+                     {"momentum": momentum, "epsilon": epsilon, "is_test": is_test, "data_layout": data_layout,
+                      "use_global_stats": use_global_stats})
+    return helper.append_activation(out)
 
 
-def prelu(x, mode, param_attr=None, name=None):
-    """Out = x where x > 0, else alpha * x, with alpha a parameter initialized to 0.25: one for all
-    of x ('all'), one per channel of dim 1 ('channel'), or one per element of x's non-batch dims
-    ('element')."""
-    if mode not in ("all", "channel", "element"):
-        raise PeError(f"prelu: mode={mode!r} must be 'all', 'channel' or 'element'")
-    helper = LayerHelper("prelu", x=x, param_attr=param_attr, name=name)
-    if mode == "all":
-        alpha_shape = [1]
-    else:
-        shape = _known_shape("prelu", x, 2 if mode == "channel" else len(x.shape or ()))
-        alpha_shape = [1, shape[1]] + [1] * (len(shape) - 2) if mode == "channel" else [1] + shape[1:]
-    alpha = helper.create_parameter(param_attr, alpha_shape, x.dtype, default_initializer=ConstantInitializer(0.25))
-    out = helper.create_variable_for_type_inference(x.dtype)
-    helper.append_op("prelu", {"X": [x], "Alpha": [alpha]}, {"Out": [out]}, {"mode": mode})
-    return out
+def layer_norm(input, scale=True, shift=True, begin_norm_axis=1, epsilon=1e-05, param_attr=None, bias_attr=None,
+               act=None, name=None):
+    """Layer normalization over the dims from begin_norm_axis on, with optional scale and shift."""
+    helper = LayerHelper("layer_norm", input=input, act=act, name=name)
+    shape = input.shape
+    if shape is None or not 1 <= begin_norm_axis < len(shape):
+        raise _shape_error(helper, f"begin_norm_axis={begin_norm_axis} must be in [1, {len(shape or ()) - 1}] "
+                                   f"for input '{input.name}' {_fmt(shape)}")
+    size = 1
+    for d in shape[begin_norm_axis:]:
+        size *= d
+    dtype = helper.input_dtype()
+    inputs = {"X": [input]}
+    if scale:
+        inputs["Scale"] = [helper.create_parameter(param_attr, [size], dtype,
+                                                   default_initializer=ConstantInitializer(1.0))]
+    if shift:
+        if bias_attr is False:
+            raise PeError(f"layer_norm layer '{helper.name}': shift=True needs a bias; pass shift=False instead "
+                          f"of bias_attr=False")
+        inputs["Bias"] = [helper.create_parameter(bias_attr, [size], dtype, is_bias=True)]
+    mean = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+    variance = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+    out = helper.create_variable_for_type_inference(dtype)
+    helper.append_op("layer_norm", inputs, {"Y": [out], "Mean": [mean], "Variance": [variance]},
+                     {"epsilon": epsilon, "begin_norm_axis": begin_norm_axis})
+    return helper.append_activation(out)
 
 
 def _affine_params(helper, input, param_attr, bias_attr, channels):

@@ -1,9 +1,35 @@
-"""pool3d and adaptive_pool3d of Fluid 1.8's ``fluid.layers``, with its signatures, over 5-D
-[N, C, D, H, W] inputs (NDHWC inputs are transposed around the NCDHW op)."""
-__all__ = ["pool3d", "adaptive_pool3d"]
+"""Pooling layers of Fluid 1.8's ``fluid.layers``, with its signatures: pool2d (NCHW or NHWC), and
+pool3d and adaptive_pool3d over 5-D [N, C, D, H, W] inputs (NDHWC inputs are transposed around the
+NCDHW op)."""
+__all__ = ["pool2d", "pool3d", "adaptive_pool3d"]
 from ..errors import PeError
+from .convolution import _fmt, _pair, _paddings, _shape_error
 from .helper import LayerHelper
 from .tensor import _as_list, _check_ints, transpose
+
+
+def pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, global_pooling=False,
+           use_cudnn=True, ceil_mode=False, name=None, exclusive=True, data_format="NCHW"):
+    """Max or average pooling over NCHW (or NHWC) input."""
+    helper = LayerHelper("pool2d", input=input, name=name)
+    if pool_type not in ("max", "avg"):
+        raise PeError(f"pool2d layer '{helper.name}': pool_type={pool_type!r} must be 'max' or 'avg'")
+    if not global_pooling and pool_size == -1:
+        raise PeError(f"pool2d layer '{helper.name}': pass pool_size (or global_pooling=True)")
+    if data_format not in ("NCHW", "NHWC"):
+        raise PeError(f"pool2d layer '{helper.name}': data_format={data_format!r} must be 'NCHW' or 'NHWC'")
+    if input.shape is None or len(input.shape) != 4:
+        raise _shape_error(helper, f"input '{input.name}' {_fmt(input.shape)} must be 4-D {data_format} "
+                                   f"for a {pool_size} pool window")
+    ksize = _pair(pool_size, "pool_size", helper) if pool_size != -1 else [1, 1]
+    paddings, algorithm = _paddings(pool_padding, helper, "pool_padding")
+    out = helper.create_variable_for_type_inference(helper.input_dtype())
+    helper.append_op("pool2d", {"X": [input]}, {"Out": [out]},
+                     {"pooling_type": pool_type, "ksize": ksize, "global_pooling": global_pooling,
+                      "strides": _pair(pool_stride, "pool_stride", helper), "paddings": paddings,
+                      "padding_algorithm": algorithm, "use_cudnn": use_cudnn, "ceil_mode": ceil_mode,
+                      "exclusive": exclusive, "data_format": data_format})
+    return out
 
 
 def _three(layer, what, value):
@@ -14,7 +40,7 @@ def _three(layer, what, value):
     return v
 
 
-def _paddings(padding, data_format):
+def _paddings3d(padding, data_format):
     """Fluid's forms: an int, 3 ints, 6 ints (front, back, top, bottom, left, right) or 5 pairs
     including the batch and channel dims (which must be [0, 0])."""
     p = padding if isinstance(padding, (list, tuple)) else [padding]
@@ -63,7 +89,7 @@ def pool3d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, 
         pool_padding = 0
     attrs = {"pooling_type": pool_type, "ksize": [1, 1, 1] if global_pooling and pool_size == -1 else
              _three("pool3d", "pool_size", pool_size), "global_pooling": global_pooling,
-             "strides": _three("pool3d", "pool_stride", pool_stride), "paddings": _paddings(pool_padding, data_format),
+             "strides": _three("pool3d", "pool_stride", pool_stride), "paddings": _paddings3d(pool_padding, data_format),
              "padding_algorithm": algorithm, "use_cudnn": use_cudnn, "ceil_mode": ceil_mode, "exclusive": exclusive}
     return _append(input, attrs, data_format, name)
 

@@ -13,7 +13,8 @@ from ..initializer import UniformInitializer
 from ..param_attr import ParamAttr
 from .activation import sigmoid, tanh
 from .control_flow import less_than
-from .nn import dropout, scale
+from .dropout import dropout
+from .nn import scale
 from .rnn_cells import RNNCell, _Params
 from .sequence import sequence_mask
 from .static_rnn import StaticRNN

@@ -1,10 +1,13 @@
 """Activations: Out = f(X) elementwise, one op (and its grad op) per row of the activation table
 (pe_cli/activations.py). Each grad op reads what its derivative needs (X or Out: the row's ``reads``).
-softmax and log_softmax (normalised along ``axis``) are registered here by hand."""
+softmax and log_softmax (normalised along ``axis``) are registered here by hand, and prelu (a learned
+slope for X < 0) beside them."""
 import numbers
 
 from ..activations import FLOATS, TABLE
-from .registry import Attr, fmt_shape, register
+from ..shapes import known_numel
+from .convolution import _known
+from .registry import Attr, fmt_shape, grads_like, register
 
 
 def _infer_elementwise(name, dtypes):
@@ -63,3 +66,45 @@ _activation("softmax", "Out = exp(X) / sum(exp(X)) along axis (default the last)
             attrs=_AXIS, infer=_infer_softmax("softmax"))
 _activation("log_softmax", "Out = X - log(sum(exp(X))) along axis (default the last).", uses="Out",
             attrs=_AXIS, infer=_infer_softmax("log_softmax"))
+
+
+# -- prelu ------------------------------------------------------------------------------------------
+
+def prelu_alpha_size(x, mode):
+    """The number of alphas prelu's mode needs for X's shape (-1: unknown)."""
+    if mode == "all":
+        return 1
+    if mode == "channel":
+        return x[1] if _known(x[1]) else -1
+    return known_numel(x[1:])
+
+
+def _infer_prelu(ctx):
+    x, alpha, mode = ctx.shape("X"), ctx.shape("Alpha"), ctx.attrs["mode"]
+    if x is None or len(x) < (2 if mode != "all" else 1):
+        ctx.fail(f"X {fmt_shape(x)} needs a batch dim and, for mode '{mode}', the dims after it")
+    if mode == "channel" and ctx.attrs["data_format"] != "NCHW":
+        ctx.fail("mode 'channel' with data_format NHWC is not supported by pe; give NCHW input")
+    want, have = prelu_alpha_size(x, mode), known_numel(alpha)
+    if want >= 0 and have >= 0 and want != have:
+        ctx.fail(f"Alpha {fmt_shape(alpha)} has {have} values but mode '{mode}' needs {want} for X {fmt_shape(x)}")
+    if ctx.dtype("X") != ctx.dtype("Alpha"):
+        ctx.fail(f"X is {ctx.dtype('X')} but Alpha is {ctx.dtype('Alpha')}")
+    ctx.set_output("Out", x, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+
+
+def _grad_prelu(g):
+    g.op("prelu_grad", {"X": g.input("X"), "Alpha": g.input("Alpha"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X"), "Alpha@GRAD": g.in_grad("Alpha")}, g.attrs)
+
+
+_PRELU_ATTRS = {"mode": Attr("all", choices=("all", "channel", "element")),
+                # Paddle 2.x's attribute: NHWC changes only where 'channel' mode finds the channels
+                "data_format": Attr("NCHW", choices=("NCHW", "NHWC"))}
+register("prelu", kernel_module="activation", inputs=["X", "Alpha"], outputs=["Out"], attrs=_PRELU_ATTRS,
+         infer=_infer_prelu, grad=_grad_prelu, grad_reads=("Alpha", "X"),
+         doc="Out = X where X > 0, else Alpha * X: one Alpha (all), one per channel of dim 1 (channel) or "
+             "one per element of X's non-batch dims (element).")
+register("prelu_grad", kernel_module="activation", inputs=["X", "Alpha", "Out@GRAD"],
+         outputs=["X@GRAD?", "Alpha@GRAD?"], attrs=_PRELU_ATTRS,
+         infer=grads_like({"X@GRAD": "X", "Alpha@GRAD": "Alpha"}))

@@ -1,54 +1,125 @@
-"""prelu, instance_norm and group_norm of Fluid 1.8 (kernels in kernels/<device>/norm_extra.py).
-The two norms normalize rows of X's flat layout ([N*C, H*W] and [N*G, C/G*H*W]) as layer_norm
-does, then scale and shift per channel."""
-from ..shapes import known_numel
+"""Normalization ops: batch_norm, layer_norm, instance_norm and group_norm (kernels in
+kernels/<device>/normalization.py). instance_norm and group_norm normalize rows of X's flat layout
+([N*C, H*W] and [N*G, C/G*H*W]) as layer_norm does, then scale and shift per channel."""
+from ..shapes import bn_channel_axis, known_numel
+from .convolution import _known
 from .registry import Attr, fmt_shape, grads_like, register
 
 
-def _known(d):
-    return d is not None and d >= 0
+# -- batch_norm -------------------------------------------------------------------------------------
+
+_BN_ATTRS = {
+    "momentum": Attr(0.9, lambda v: 0.0 <= v <= 1.0, "in [0, 1]"),
+    "epsilon": Attr(1e-5, lambda v: 0.0 <= v <= 1e-3, "in [0, 0.001]"),
+    "is_test": False,
+    "data_layout": Attr("NCHW", choices=("NCHW", "NHWC", "AnyLayout")),
+    "use_global_stats": False,
+    "fuse_with_relu": False,
+    "trainable_statistics": False,
+}
 
 
-# -- prelu ------------------------------------------------------------------------------------------
-
-def prelu_alpha_size(x, mode):
-    """The number of alphas prelu's mode needs for X's shape (-1: unknown)."""
-    if mode == "all":
-        return 1
-    if mode == "channel":
-        return x[1] if _known(x[1]) else -1
-    return known_numel(x[1:])
-
-
-def _infer_prelu(ctx):
-    x, alpha, mode = ctx.shape("X"), ctx.shape("Alpha"), ctx.attrs["mode"]
-    if x is None or len(x) < (2 if mode != "all" else 1):
-        ctx.fail(f"X {fmt_shape(x)} needs a batch dim and, for mode '{mode}', the dims after it")
-    if mode == "channel" and ctx.attrs["data_format"] != "NCHW":
-        ctx.fail("mode 'channel' with data_format NHWC is not supported by pe; give NCHW input")
-    want, have = prelu_alpha_size(x, mode), known_numel(alpha)
-    if want >= 0 and have >= 0 and want != have:
-        ctx.fail(f"Alpha {fmt_shape(alpha)} has {have} values but mode '{mode}' needs {want} for X {fmt_shape(x)}")
-    if ctx.dtype("X") != ctx.dtype("Alpha"):
-        ctx.fail(f"X is {ctx.dtype('X')} but Alpha is {ctx.dtype('Alpha')}")
-    ctx.set_output("Out", x, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+def _infer_batch_norm(ctx):
+    x = ctx.shape("X")
+    if x is None or not 2 <= len(x) <= 5:
+        ctx.fail(f"X {fmt_shape(x)} must have 2 to 5 dims ([N, C] or [N, C, H, W])")
+    c = x[bn_channel_axis(len(x), ctx.attrs["data_layout"])]
+    for slot in ("Scale", "Bias", "Mean", "Variance"):
+        s = ctx.shape(slot)
+        if len(s) != 1 or (_known(c) and _known(s[0]) and s[0] != c):
+            ctx.fail(f"{slot} {fmt_shape(s)} must be [{c}], the channels of X {fmt_shape(x)} "
+                     f"(data_layout {ctx.attrs['data_layout']})")
+    dtype = ctx.dtype("X")
+    ctx.set_output("Y", x, dtype, lod_level=ctx.input_var("X").lod_level)
+    for slot in ("MeanOut", "VarianceOut", "SavedMean", "SavedVariance"):
+        ctx.set_output(slot, [c], ctx.dtype("Mean") if slot.endswith("Out") else dtype)
 
 
-def _grad_prelu(g):
-    g.op("prelu_grad", {"X": g.input("X"), "Alpha": g.input("Alpha"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X"), "Alpha@GRAD": g.in_grad("Alpha")}, g.attrs)
+def _grad_batch_norm(g):
+    ins = {"X": g.input("X"), "Scale": g.input("Scale"), "SavedMean": g.output("SavedMean"),
+           "SavedVariance": g.output("SavedVariance"), "Y@GRAD": g.out_grad("Y")}
+    outs = {"Scale@GRAD": g.in_grad("Scale"), "Bias@GRAD": g.in_grad("Bias")}
+    if g.needs("X"):
+        g.op("batch_norm_grad", ins, {"X@GRAD": g.in_grad("X"), **outs}, g.attrs)
+    else:
+        g.op("batch_norm_grad_param", ins, outs, g.attrs)
 
 
-_PRELU_ATTRS = {"mode": Attr("all", choices=("all", "channel", "element")),
-                # Paddle 2.x's attribute: NHWC changes only where 'channel' mode finds the channels
-                "data_format": Attr("NCHW", choices=("NCHW", "NHWC"))}
-register("prelu", kernel_module="norm_extra", inputs=["X", "Alpha"], outputs=["Out"], attrs=_PRELU_ATTRS,
-         infer=_infer_prelu, grad=_grad_prelu, grad_reads=("Alpha", "X"),
-         doc="Out = X where X > 0, else Alpha * X: one Alpha (all), one per channel of dim 1 (channel) or "
-             "one per element of X's non-batch dims (element).")
-register("prelu_grad", kernel_module="norm_extra", inputs=["X", "Alpha", "Out@GRAD"],
-         outputs=["X@GRAD?", "Alpha@GRAD?"], attrs=_PRELU_ATTRS,
-         infer=grads_like({"X@GRAD": "X", "Alpha@GRAD": "Alpha"}))
+def bn_blocked(op):
+    """batch_norm's image slots, held blocked together in training on NCHW values (kernels/cpu/blocked.py
+    runs _blocked_loops.py)."""
+    a = op.attrs
+    if a["is_test"] or a["use_global_stats"] or a["data_layout"] != "NCHW":
+        return ()
+    return (("X", "Y", "Y@GRAD", "X@GRAD"),)
+
+
+register("batch_norm", kernel_module="normalization", blocked=bn_blocked,
+         grad_reads=("SavedMean", "SavedVariance", "Scale", "X"), inputs=["X", "Scale", "Bias", "Mean", "Variance"],
+         outputs=["Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance"], attrs=_BN_ATTRS,
+         infer=_infer_batch_norm, grad=_grad_batch_norm, traits=("batch_statistics",),
+         doc="Y = (X - mean) / sqrt(var + epsilon) * Scale + Bias per channel. Training uses the batch "
+             "statistics and updates MeanOut/VarianceOut (the Mean/Variance variables) with momentum; "
+             "is_test or use_global_stats uses the moving ones. SavedVariance holds 1/sqrt(var + eps).")
+_BN_GRAD_INS = ["X", "Scale", "SavedMean", "SavedVariance", "Y@GRAD"]
+register("batch_norm_grad", kernel_module="normalization", blocked=bn_blocked, inputs=_BN_GRAD_INS, outputs=["X@GRAD", "Scale@GRAD?", "Bias@GRAD?"],
+         attrs=_BN_ATTRS, infer=grads_like({"X@GRAD": "X", "Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}))
+register("batch_norm_grad_param", kernel_module="normalization", inputs=_BN_GRAD_INS, outputs=["Scale@GRAD?", "Bias@GRAD?"],
+         attrs=_BN_ATTRS, infer=grads_like({"Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}))
+
+
+# -- layer_norm -------------------------------------------------------------------------------------
+
+_LN_ATTRS = {
+    "begin_norm_axis": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1"),
+    "epsilon": Attr(1e-5, lambda v: 0.0 <= v <= 1e-3, "in [0, 0.001]"),
+}
+
+
+def _infer_layer_norm(ctx):
+    x = ctx.shape("X")
+    b = ctx.attrs["begin_norm_axis"]
+    if x is None or not 1 <= b < len(x):
+        ctx.fail(f"begin_norm_axis={b} must be in [1, {len(x or ()) - 1}] for X {fmt_shape(x)}")
+    left, right = known_numel(x[:b]), known_numel(x[b:])
+    for slot in ("Scale", "Bias"):
+        if ctx.has_input(slot):
+            s = ctx.shape(slot)
+            if len(s) != 1 or (right >= 0 and _known(s[0]) and s[0] != right):
+                ctx.fail(f"{slot} {fmt_shape(s)} must be [{right}], the size of X {fmt_shape(x)} "
+                         f"from begin_norm_axis={b}")
+    dtype = ctx.dtype("X")
+    ctx.set_output("Y", x, dtype, lod_level=ctx.input_var("X").lod_level)
+    ctx.set_output("Mean", [left], dtype)
+    ctx.set_output("Variance", [left], dtype)
+
+
+def _grad_layer_norm(g):
+    ins = {"X": g.input("X"), "Mean": g.output("Mean"), "Variance": g.output("Variance"),
+           "Y@GRAD": g.out_grad("Y")}
+    if g.input("Scale"):
+        ins["Scale"] = g.input("Scale")
+    g.op("layer_norm_grad", ins, {"X@GRAD": g.in_grad("X"), "Scale@GRAD": g.in_grad("Scale"),
+                                  "Bias@GRAD": g.in_grad("Bias")}, g.attrs)
+
+
+register("layer_norm", kernel_module="normalization", grad_reads=("Mean", "Scale", "Variance", "X"),
+         inputs=["X", "Scale?", "Bias?"], outputs=["Y", "Mean", "Variance"], attrs=_LN_ATTRS,
+         infer=_infer_layer_norm, grad=_grad_layer_norm,
+         doc="Normalizes X over the dims from begin_norm_axis on: Y = (X - mean) / sqrt(var + epsilon) "
+             "* Scale + Bias (Scale and Bias flattened, optional).")
+
+
+def _infer_layer_norm_grad(ctx):
+    x = ctx.input_var("X")
+    ctx.set_output("X@GRAD", x.shape, x.dtype)
+    right = known_numel(x.shape[ctx.attrs["begin_norm_axis"]:])
+    ctx.set_output("Scale@GRAD", [right], x.dtype)
+    ctx.set_output("Bias@GRAD", [right], x.dtype)
+
+
+register("layer_norm_grad", kernel_module="normalization", inputs=["X", "Scale?", "Mean", "Variance", "Y@GRAD"],
+         outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"], attrs=_LN_ATTRS, infer=_infer_layer_norm_grad)
 
 
 # -- instance_norm, group_norm ------------------------------------------------------------------------
@@ -91,14 +162,14 @@ def _infer_norm_grad(ctx):
 
 
 _EPS = Attr(1e-5, lambda v: 0.0 <= v <= 1.0, "in [0, 1]")
-register("instance_norm", kernel_module="norm_extra", inputs=["X", "Scale?", "Bias?"],
+register("instance_norm", kernel_module="normalization", inputs=["X", "Scale?", "Bias?"],
          outputs=["Y", "SavedMean", "SavedVariance"], attrs={"epsilon": _EPS}, infer=_infer_instance_norm,
          grad=_grad_norm("instance_norm_grad", "SavedMean", "SavedVariance"),
          grad_reads=("SavedMean", "SavedVariance", "Scale", "X"),
          doc="Normalizes each (sample, channel) of X over its other dims: Y = (X - mean) / sqrt(var + "
              "epsilon) * Scale[c] + Bias[c]; SavedMean and SavedVariance (1 / sqrt(var + epsilon), as "
              "Fluid's) are [N * C].")
-register("instance_norm_grad", kernel_module="norm_extra",
+register("instance_norm_grad", kernel_module="normalization",
          inputs=["X", "Scale?", "SavedMean", "SavedVariance", "Y@GRAD"],
          outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"], attrs={"epsilon": _EPS}, infer=_infer_norm_grad)
 
@@ -120,11 +191,11 @@ def _infer_group_norm(ctx):
 
 _GN_ATTRS = {"epsilon": _EPS, "groups": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1"),
              "data_layout": Attr("NCHW", choices=("NCHW", "NHWC"))}
-register("group_norm", kernel_module="norm_extra", inputs=["X", "Scale?", "Bias?"], outputs=["Y", "Mean", "Variance"],
+register("group_norm", kernel_module="normalization", inputs=["X", "Scale?", "Bias?"], outputs=["Y", "Mean", "Variance"],
          attrs=_GN_ATTRS, infer=_infer_group_norm, grad=_grad_norm("group_norm_grad", "Mean", "Variance"),
          grad_reads=("Mean", "Scale", "Variance", "X"),
          doc="Normalizes each sample's channels in `groups` groups over the group's channels and other "
              "dims: Y = (X - mean) / sqrt(var + epsilon) * Scale[c] + Bias[c]; Mean and Variance are "
              "[N, groups]. NCHW only.")
-register("group_norm_grad", kernel_module="norm_extra", inputs=["X", "Scale?", "Mean", "Variance", "Y@GRAD"],
+register("group_norm_grad", kernel_module="normalization", inputs=["X", "Scale?", "Mean", "Variance", "Y@GRAD"],
          outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"], attrs=_GN_ATTRS, infer=_infer_norm_grad)

@@ -1,5 +1,6 @@
-"""Op cases for deformable_conv / deformable_conv_v1: a direct loop over outputs, taps and channels
-with a scalar bilinear sampler (zero outside), as Fluid 1.8's test_deformable_conv_op.py."""
+"""Op cases for deformable_conv / deformable_conv_v1 (ops/convolution.py): a direct loop over outputs,
+taps and channels with a scalar bilinear sampler (zero outside), as Fluid 1.8's
+test_deformable_conv_op.py."""
 import numpy as np
 
 from op_test import OpCase

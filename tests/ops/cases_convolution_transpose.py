@@ -1,4 +1,4 @@
-"""Op cases for ops/conv_transpose.py: conv2d_transpose with strides, paddings (2 and 4 of them),
+"""Op cases for conv2d_transpose (ops/convolution.py) with strides, paddings (2 and 4 of them),
 dilations, groups and output_size. The reference follows Fluid 1.8's test_conv2d_transpose_op.py:
 every input pixel adds the filter's taps scaled by it, then the paddings are cut off."""
 import numpy as np

@@ -1,6 +1,6 @@
-"""Op cases for ops/norm_extra.py: prelu (all, channel, element), instance_norm, group_norm.
-References follow Fluid 1.8's unit tests (test_prelu_op.py, test_instance_norm_op.py,
-test_group_norm_op.py)."""
+"""Op cases for ops/normalization.py: instance_norm, group_norm (references after Fluid 1.8's unit tests
+test_instance_norm_op.py, test_group_norm_op.py), batch_norm and layer_norm (references straight from
+their definitions)."""
 import numpy as np
 
 from op_test import OpCase
@@ -10,25 +10,6 @@ rng = np.random.default_rng(1108)
 
 def r(*shape):
     return rng.normal(size=shape)
-
-
-def away_from_zero(*shape):
-    """Values at least 0.1 from 0, where prelu's kink would spoil finite differences."""
-    v = r(*shape)
-    return np.where(np.abs(v) < 0.1, np.sign(v + 1e-12) * 0.1 + v, v)
-
-
-def _prelu_ref(mode):
-    def ref(i, a):
-        x, alpha = i["X"], i["Alpha"]
-        if mode == "channel":
-            alpha = alpha.reshape((1, x.shape[1]) + (1,) * (x.ndim - 2))
-        elif mode == "element":
-            alpha = alpha.reshape((1,) + x.shape[1:])
-        else:
-            alpha = alpha.reshape(())
-        return {"Out": np.maximum(x, 0) + np.minimum(x, 0) * alpha}
-    return ref
 
 
 def _affine(y, i, c):
@@ -57,12 +38,6 @@ def _group_norm_ref(i, a):
 
 
 CASES = [
-    OpCase("prelu", {"X": away_from_zero(3, 4, 2, 2), "Alpha": np.array([0.25])}, _prelu_ref("all"),
-           attrs={"mode": "all"}, grad=("X", "Alpha")),
-    OpCase("prelu", {"X": away_from_zero(2, 3, 2, 3), "Alpha": r(1, 3, 1, 1)}, _prelu_ref("channel"),
-           attrs={"mode": "channel"}, grad=("X", "Alpha"), name="prelu_channel"),
-    OpCase("prelu", {"X": away_from_zero(3, 2, 3), "Alpha": r(1, 2, 3)}, _prelu_ref("element"),
-           attrs={"mode": "element"}, grad=("X", "Alpha"), name="prelu_element"),
     OpCase("instance_norm", {"X": r(2, 3, 4, 5), "Scale": r(3), "Bias": r(3)}, _instance_norm_ref,
            attrs={"epsilon": 1e-5}, grad=("X", "Scale", "Bias"), loss_outputs=("Y",)),
     OpCase("instance_norm", {"X": r(3, 2, 6)}, _instance_norm_ref, attrs={"epsilon": 1e-3}, grad=("X",),
@@ -73,4 +48,74 @@ CASES = [
            grad=("X", "Scale"), loss_outputs=("Y",), name="group_norm_3d_scale_only"),
     OpCase("group_norm", {"X": r(2, 4, 2, 2)}, _group_norm_ref, attrs={"epsilon": 1e-5, "groups": 1}, grad=("X",),
            loss_outputs=("Y",), name="group_norm_one_group"),
+]
+
+
+# -- batch_norm / layer_norm: from the definitions -------------------------------------------------
+
+def bn_ref(x, scale, bias, mean, var, momentum=0.9, epsilon=1e-5, is_test=False, use_global_stats=False,
+           layout="NCHW"):
+    axis = x.ndim - 1 if layout == "NHWC" else 1
+    moved = np.moveaxis(x, axis, 0).reshape(x.shape[axis], -1)
+    bshape = [1] * x.ndim
+    bshape[axis] = -1
+    if is_test or use_global_stats:
+        m, v = mean, var
+        mean_out, var_out = mean, var
+    else:
+        m = moved.mean(axis=1)
+        v = ((moved - m[:, None]) ** 2).mean(axis=1)
+        mean_out = momentum * mean + (1 - momentum) * m
+        var_out = momentum * var + (1 - momentum) * v
+    y = (x - m.reshape(bshape)) / np.sqrt(v.reshape(bshape) + epsilon) * scale.reshape(bshape) + bias.reshape(bshape)
+    return {"Y": y, "MeanOut": mean_out, "VarianceOut": var_out, "SavedMean": m,
+            "SavedVariance": 1 / np.sqrt(v + epsilon)}
+
+
+def _bn_case(x, channels, attrs=None, name="", **kw):
+    inputs = {"X": x, "Scale": rng.uniform(0.5, 1.5, channels), "Bias": r(channels),
+              "Mean": r(channels) * 0.1, "Variance": rng.uniform(0.5, 1.5, channels)}
+    attrs = attrs or {}
+
+    def ref(i, a):
+        return bn_ref(i["X"], i["Scale"], i["Bias"], i["Mean"], i["Variance"], a["momentum"], a["epsilon"],
+                      a["is_test"], a["use_global_stats"], a["data_layout"])
+    return OpCase("batch_norm", inputs, ref, attrs=attrs, grad=("X", "Scale", "Bias"), loss_outputs=("Y",),
+                  name=name, grad_rtol=1e-4, grad_atol=1e-6, **kw)
+
+
+def ln_ref(x, scale=None, bias=None, begin=1, epsilon=1e-5):
+    left = int(np.prod(x.shape[:begin]))
+    x2 = x.reshape(left, -1)
+    mean = x2.mean(axis=1)
+    var = ((x2 - mean[:, None]) ** 2).mean(axis=1)
+    y = (x2 - mean[:, None]) / np.sqrt(var[:, None] + epsilon)
+    if scale is not None:
+        y = y * scale
+    if bias is not None:
+        y = y + bias
+    return {"Y": y.reshape(x.shape), "Mean": mean, "Variance": var}
+
+
+CASES += [
+    # batch_norm
+    _bn_case(r(4, 3, 2, 2), 3, name="batch_norm_train_nchw"),
+    _bn_case(r(6, 4), 4, {"momentum": 0.5, "epsilon": 1e-4}, name="batch_norm_train_2d"),
+    _bn_case(r(3, 2, 2, 4), 4, {"data_layout": "NHWC"}, name="batch_norm_train_nhwc"),
+    _bn_case(r(3, 3, 2, 2), 3, {"is_test": True}, name="batch_norm_is_test"),
+    _bn_case(r(3, 3, 2, 2), 3, {"use_global_stats": True}, name="batch_norm_use_global_stats"),
+    OpCase("batch_norm", {"X": r(4, 3, 2, 2), "Scale": r(3), "Bias": r(3), "Mean": r(3), "Variance": r(3) ** 2},
+           ref=lambda i, a: {"Y": bn_ref(i["X"], i["Scale"], i["Bias"], i["Mean"], i["Variance"])["Y"]},
+           outputs=("Y", "SavedMean", "SavedVariance"), loss_outputs=("Y",),
+           grad=("Scale", "Bias"), name="batch_norm_param_grads_only", grad_rtol=1e-4),
+
+    # layer_norm
+    OpCase("layer_norm", {"X": r(2, 3, 4), "Scale": rng.uniform(0.5, 1.5, 12), "Bias": r(12)},
+           lambda i, a: ln_ref(i["X"], i["Scale"], i["Bias"], 1), grad=("X", "Scale", "Bias"),
+           loss_outputs=("Y",), name="layer_norm_axis1", grad_rtol=1e-4),
+    OpCase("layer_norm", {"X": r(2, 3, 5), "Scale": rng.uniform(0.5, 1.5, 5), "Bias": r(5)},
+           lambda i, a: ln_ref(i["X"], i["Scale"], i["Bias"], 2, 1e-4), attrs={"begin_norm_axis": 2, "epsilon": 1e-4},
+           grad=("X", "Scale", "Bias"), loss_outputs=("Y",), name="layer_norm_axis2", grad_rtol=1e-4),
+    OpCase("layer_norm", {"X": r(3, 6)}, lambda i, a: ln_ref(i["X"]), grad=("X",), loss_outputs=("Y",),
+           name="layer_norm_no_scale_bias", grad_rtol=1e-4),
 ]

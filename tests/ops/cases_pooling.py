@@ -1,10 +1,11 @@
-"""Op cases for pool3d (ops/pool3d.py): explicit loops with Fluid's window rule (start clipped at 0,
-end at the dim; exclusive averages over the window's elements inside X) and adaptive windows."""
+"""Op cases for pool2d and pool3d (ops/pooling.py): explicit loops with Fluid's window rule (start clipped
+at 0, end at the dim; exclusive averages over the window's elements inside X) and adaptive windows."""
 import math
 
 import numpy as np
 
 from op_test import OpCase
+from tests.ops.cases_convolution import _nhwc
 
 rng = np.random.default_rng(71)
 
@@ -63,4 +64,71 @@ CASES = [
            name="pool3d_adaptive_avg"),
     OpCase("pool3d", {"X": _distinct(1, 3, 3, 4, 2)}, _ref, attrs={"global_pooling": True}, grad=("X",),
            name="pool3d_global_max"),
+]
+
+
+def r(*shape):
+    return rng.normal(size=shape)
+
+
+# -- pool2d: explicit loops with Fluid's window rule (hstart clipped at 0, hend at H) --------------
+
+def pool_ref(x, ksize, strides, pads, pool_type, exclusive=True, ceil_mode=False, global_pooling=False):
+    n, c, h, w = x.shape
+    if global_pooling:
+        ksize, strides, pads = (h, w), (1, 1), (0, 0, 0, 0)
+    t, b, left, right = pads
+
+    def out_len(size, k, p0, p1, s):
+        return (size + p0 + p1 - k + (s - 1 if ceil_mode else 0)) // s + 1
+    ho, wo = out_len(h, ksize[0], t, b, strides[0]), out_len(w, ksize[1], left, right, strides[1])
+    out = np.zeros((n, c, ho, wo), dtype=x.dtype)
+    for oh in range(ho):
+        hs = oh * strides[0] - t
+        he, hs = min(hs + ksize[0], h), max(hs, 0)
+        for ow in range(wo):
+            ws = ow * strides[1] - left
+            we, ws = min(ws + ksize[1], w), max(ws, 0)
+            for ni in range(n):
+                for ci in range(c):
+                    win = x[ni, ci, hs:he, ws:we]
+                    if pool_type == "max":
+                        out[ni, ci, oh, ow] = win.max()
+                    else:
+                        count = win.size if exclusive else ksize[0] * ksize[1]
+                        out[ni, ci, oh, ow] = win.sum() / count
+    return out
+
+
+def _pool_case(x, attrs, pads=(0, 0, 0, 0), name="", **kw):
+    def ref(i, a):
+        return {"Out": pool_ref(i["X"], a["ksize"], a["strides"], pads, a["pooling_type"], a["exclusive"],
+                                a["ceil_mode"], a["global_pooling"])}
+    return OpCase("pool2d", {"X": x}, ref, attrs=attrs, grad=("X",), name=name, **kw)
+
+
+CASES += [
+    # pool2d
+    _pool_case(r(2, 3, 4, 4), {"pooling_type": "max", "ksize": [2, 2], "strides": [2, 2]}, name="pool2d_max_2x2"),
+    _pool_case(r(1, 2, 5, 5), {"pooling_type": "max", "ksize": [3, 3], "strides": [2, 2], "paddings": [1, 1]},
+               pads=(1, 1, 1, 1), name="pool2d_max_3x3_pad"),
+    _pool_case(r(1, 2, 5, 5), {"pooling_type": "avg", "ksize": [3, 3], "strides": [2, 2], "paddings": [1, 1]},
+               pads=(1, 1, 1, 1), name="pool2d_avg_exclusive"),
+    _pool_case(r(1, 2, 5, 5), {"pooling_type": "avg", "ksize": [3, 3], "strides": [2, 2], "paddings": [1, 1],
+                               "exclusive": False}, pads=(1, 1, 1, 1), name="pool2d_avg_inclusive"),
+    _pool_case(r(1, 2, 5, 5), {"pooling_type": "avg", "ksize": [2, 2], "strides": [2, 2], "ceil_mode": True},
+               name="pool2d_avg_ceil_mode"),
+    _pool_case(r(1, 2, 5, 7), {"pooling_type": "max", "ksize": [2, 3], "strides": [2, 2], "ceil_mode": True},
+               name="pool2d_max_ceil_mode"),
+    _pool_case(r(1, 2, 4, 4), {"pooling_type": "max", "ksize": [3, 3], "strides": [1, 1]},
+               name="pool2d_max_by_window"),
+    _pool_case(r(1, 2, 5, 4), {"pooling_type": "avg", "ksize": [4, 3], "strides": [1, 1], "paddings": [1, 0]},
+               pads=(1, 1, 0, 0), name="pool2d_avg_by_window"),
+    _pool_case(r(2, 3, 4, 5), {"pooling_type": "max", "global_pooling": True, "ksize": [2, 2]},
+               name="pool2d_global_max"),
+    _pool_case(r(2, 3, 4, 5), {"pooling_type": "avg", "global_pooling": True}, name="pool2d_global_avg"),
+    _nhwc(_pool_case(r(2, 3, 5, 4), {"pooling_type": "max", "ksize": [3, 2], "strides": [2, 2], "paddings": [1, 0]},
+                     pads=(1, 1, 0, 0), name="pool2d_max"), "X", "Out"),
+    _nhwc(_pool_case(r(1, 2, 5, 5), {"pooling_type": "avg", "ksize": [2, 2], "strides": [2, 2], "ceil_mode": True},
+                     name="pool2d_avg_ceil"), "X", "Out"),
 ]

@@ -1,4 +1,5 @@
-"""CPU kernels of the nn ops.
+"""CPU kernels of the convolution ops (ops/convolution.py): conv2d, conv2d_transpose (conv2d's kernels
+with the roles swapped) and deformable_conv (numpy, below).
 
 float32 conv2d and its gradients run on oneDNN's direct convolutions where the ``onednn`` extra is
 installed (_onednn.py; ``PE_ONEDNN=0`` turns it off); elsewhere, and for float64, on pe's own paths:
@@ -16,28 +17,22 @@ channels, with 64 or more 2x2 output tiles a sample, takes Winograd's F(2x2, 3x3
 columns (_wide_loops.py: each row of columns one run of the padded plane, the GEMM over Ho x
 (Wo + kw - 1) positions, where im2col copies Wo elements at a time). Where numpy's BLAS cannot be called from numba, the columns
 of the whole batch are built by a numba loop and multiplied by one batched ``numpy.matmul``.
-Pooling (max, avg; paddings, ceil_mode) is a numba loop over the windows.
 
 Other dtypes take the vectorised numpy path: im2col as one strided copy of the padded input into
-[groups, C/groups*kh*kw, N*Ho*Wo] and one GEMM, col2im as kh*kw strided adds, pooling as a loop
-over kernel or output positions (whichever is fewer) vectorised over the batch and channels.
-Their helpers are in _conv.py and _pool.py; the geometry, shared with the CUDA twins, in
-kernels/common.py.
+[groups, C/groups*kh*kw, N*Ho*Wo] and one GEMM, col2im as kh*kw strided adds. Their helpers are in
+_conv.py; the geometry, shared with the CUDA twins, in kernels/common.py.
 """
 import numpy as np
 
 from ..fused_math import both_grads, relu_first
 from . import activation, threads
-from . import _cblas, _conv, _onednn, _pool, _replicas, _winograd
-from . import adaptive_pool
-from ...shapes import bn_channel_axis, layer_norm_split, lookup_out_shape
-from ...selected_rows import SelectedRows
-from ..common import ConvGeometry, PoolGeometry, table_ids
-from ._numba import is_float, lazy, parallel_parts, twin
+from . import _cblas, _conv, _onednn, _winograd
+from ...errors import PeError
+from ...shapes import conv_out_size, conv_transpose_geometry
+from ..common import ConvGeometry
+from ._numba import is_float, lazy
 
 _loops = lazy("_nn_loops")
-_pool_loops = lazy("_pool_loops")
-_norm_loops = lazy("_norm_loops")
 
 
 # -- conv2d -----------------------------------------------------------------------------------------
@@ -126,274 +121,159 @@ conv2d, conv2d_grad_input, conv2d_grad_filter = relu_first(activation, _conv2d, 
 conv2d_grad = both_grads(conv2d_grad_input, conv2d_grad_filter, _onednn.conv2d_grads)
 
 
-# -- pool2d -----------------------------------------------------------------------------------------
+# -- conv2d_transpose: conv2d's kernels with the roles swapped ------------------------------------------
+# conv2d_transpose's Output is conv2d_grad_input of a conv2d whose input is that Output, whose filter
+# is Filter [C_in = that conv's num_filters, C_out/groups, kh, kw] and whose output gradient is Input.
 
-def pool2d(ins, attrs):
-    if attrs["adaptive"]:
-        return adaptive_pool.pool2d(ins, attrs)
-    x = ins["X"]
-    geo = PoolGeometry(x.shape, attrs)
-    is_max = attrs["pooling_type"] == "max"
-    if is_float(x):
-        x = np.ascontiguousarray(x)
-        out = np.empty(x.shape[:2] + (geo.ho, geo.wo), dtype=x.dtype)
-        loops, t, l = _pool_loops(), geo.pads[0], geo.pads[2]
-        if geo.is_2x2_inside(x.shape):
-            if is_max:
-                par = x.shape[0] > 1 and parallel_parts(x.size) > 1
-                args = (x, geo.ho, geo.wo, out)
-                twin(loops.max_pool_2x2, loops.max_pool_2x2_parallel, par, *args, replica=_replicas.max_pool_2x2)(*args)
-            else:
-                loops.avg_pool_2x2(x, geo.ho, geo.wo, out)
-        elif is_max:
-            loops.max_pool(x, geo.kh, geo.kw, geo.sh, geo.sw, t, l, geo.ho, geo.wo, out)
-        else:
-            loops.avg_pool(x, geo.kh, geo.kw, geo.sh, geo.sw, t, l, geo.ho, geo.wo, bool(attrs["exclusive"]), out)
-        return {"Out": out}
-    return {"Out": _pool.forward(x, geo, is_max, attrs["exclusive"])}
+class ShapeOf:
+    """What conv2d_grad_input reads of its Input: the shape and dtype, no values."""
+
+    def __init__(self, shape, dtype):
+        self.shape, self.dtype = tuple(shape), dtype
+        self.ndim = len(self.shape)
 
 
-def pool2d_grad(ins, attrs):
-    if attrs["adaptive"]:
-        return adaptive_pool.pool2d_grad(ins, attrs)
-    x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
-    geo = PoolGeometry(x.shape, attrs)
-    t, l = geo.pads[0], geo.pads[2]
-    is_max = attrs["pooling_type"] == "max"
-    if is_float(x, out, dout):
-        dx = np.empty(x.shape, dtype=x.dtype)
-        dout = np.ascontiguousarray(dout)
-        loops = _pool_loops()
-        if is_max:
-            x, out = np.ascontiguousarray(x), np.ascontiguousarray(out)
-            if geo.is_2x2_inside(x.shape):
-                par = x.shape[0] > 1 and parallel_parts(x.size) > 1
-                args = (x, out, dout, dx)
-                twin(loops.max_pool_2x2_grad, loops.max_pool_2x2_grad_parallel, par, *args,
-                     replica=_replicas.max_pool_2x2_grad)(*args)
-            else:
-                loops.max_pool_grad(x, out, dout, geo.kh, geo.kw, geo.sh, geo.sw, t, l, dx)
-        elif geo.is_2x2_inside(x.shape):
-            loops.avg_pool_2x2_grad(dout, dx)
-        else:
-            loops.avg_pool_grad(dout, geo.kh, geo.kw, geo.sh, geo.sw, t, l, bool(attrs["exclusive"]), dx)
-        return {"X@GRAD": dx}
-    return {"X@GRAD": _pool.backward(x, out, dout, geo, is_max, attrs["exclusive"])}
+def conv_plan(x_shape, w_shape, attrs):
+    """(Output's shape, the attrs of the conv2d it transposes) for this run's Input and Filter."""
+    if x_shape[1] != w_shape[0]:
+        raise PeError(f"conv2d_transpose: Input {list(x_shape)} has {x_shape[1]} channels but Filter "
+                      f"{list(w_shape)} is for {w_shape[0]}")
+    pads, dil, out_hw, error = conv_transpose_geometry(x_shape, w_shape, attrs)
+    if error:
+        raise PeError(f"conv2d_transpose: {error}")
+    conv_attrs = {"strides": list(attrs["strides"]), "paddings": pads, "dilations": dil, "groups": attrs["groups"],
+                  "padding_algorithm": "EXPLICIT", "data_format": "NCHW"}
+    return (x_shape[0], w_shape[1] * attrs["groups"], *out_hw), conv_attrs
 
 
-# -- batch_norm -------------------------------------------------------------------------------------
+def transpose_kernels(conv2d, conv2d_grad_input, conv2d_grad_filter):
+    """conv2d_transpose's three kernels from one device's conv2d kernels."""
+    def forward(ins, attrs):
+        x, w = ins["Input"], ins["Filter"]
+        out_shape, conv_attrs = conv_plan(tuple(x.shape), tuple(w.shape), attrs)
+        like = ShapeOf(out_shape, x.dtype)
+        return {"Output": conv2d_grad_input({"Input": like, "Filter": w, "Output@GRAD": x}, conv_attrs)["Input@GRAD"]}
 
-def _bn_axes(x, attrs):
-    axis = bn_channel_axis(x.ndim, attrs["data_layout"])
-    bshape = [1] * x.ndim
-    bshape[axis] = -1
-    return tuple(a for a in range(x.ndim) if a != axis), bshape
+    def grad_input(ins, attrs):
+        x, w = ins["Input"], ins["Filter"]
+        _, conv_attrs = conv_plan(tuple(x.shape), tuple(w.shape), attrs)
+        return {"Input@GRAD": conv2d({"Input": ins["Output@GRAD"], "Filter": w}, conv_attrs)["Output"]}
 
-
-def batch_norm(ins, attrs):
-    x, scale, bias, mean, var = ins["X"], ins["Scale"], ins["Bias"], ins["Mean"], ins["Variance"]
-    axes, bshape = _bn_axes(x, attrs)
-    dt = x.dtype
-    if attrs["is_test"] or attrs["use_global_stats"]:
-        m, v = mean.astype(dt, copy=False), var.astype(dt, copy=False)
-        mean_out, var_out = mean, var
-    elif by_channel_loops(x, attrs, scale, bias):
-        return batch_norm_loops(ins, attrs)
-    else:
-        m = x.mean(axis=axes)
-        v = x.var(axis=axes)              # biased, as Fluid uses for both Y and the moving variance
-        mom = attrs["momentum"]
-        mean_out = (mean * mom + m * (1.0 - mom)).astype(mean.dtype, copy=False)
-        var_out = (var * mom + v * (1.0 - mom)).astype(var.dtype, copy=False)
-    inv_std = (1.0 / np.sqrt(v + attrs["epsilon"])).astype(dt, copy=False)
-    a = scale.astype(dt, copy=False) * inv_std
-    y = x * a.reshape(bshape) + (bias.astype(dt, copy=False) - m * a).reshape(bshape)
-    return {"Y": y.astype(dt, copy=False), "MeanOut": mean_out, "VarianceOut": var_out,
-            "SavedMean": m.astype(dt, copy=False), "SavedVariance": inv_std}
+    def grad_filter(ins, attrs):
+        x, w = ins["Input"], ins["Filter"]
+        _, conv_attrs = conv_plan(tuple(x.shape), tuple(w.shape), attrs)
+        dw = conv2d_grad_filter({"Input": ins["Output@GRAD"], "Filter": w, "Output@GRAD": x}, conv_attrs)
+        return {"Filter@GRAD": dw["Filter@GRAD"]}
+    return forward, grad_input, grad_filter
 
 
-def by_channel_loops(x, attrs, *others):
-    """Training on float NCHW data (or [N, C]): the numba loops of _norm_loops.py."""
-    return (attrs["data_layout"] != "NHWC" and x.ndim >= 2 and x.size > 0 and is_float(x, *others)
-            and not attrs["is_test"] and not attrs["use_global_stats"])
+conv2d_transpose, conv2d_transpose_grad_input, conv2d_transpose_grad_filter = transpose_kernels(
+    conv2d, conv2d_grad_input, conv2d_grad_filter)
 
 
-def _channel_blocks(x):
-    """Batch norm's blocks of channels, one a thread (more than one takes the parallel twin):
-    several channels, enough data, several threads."""
-    return min(x.shape[1], parallel_parts(x.size))
+# -- deformable_conv: a deformable im2col (bilinear samples at the offset taps, numpy over all taps at
+# once), then the grouped product with the filter; the gradient runs the same steps back (the input's
+# part one bincount). The CUDA kernels run it on the host. --------------------------------------------
+
+def _geometry(x_shape, w_shape, attrs):
+    n, c, h, w = x_shape
+    kh, kw = w_shape[2], w_shape[3]
+    ho, wo = (conv_out_size((h, w)[i], (kh, kw)[i], attrs["paddings"][i], attrs["paddings"][i], attrs["strides"][i],
+                            attrs["dilations"][i]) for i in range(2))
+    return n, c, h, w, kh, kw, ho, wo
 
 
-def _as_ncs(a):
-    return np.ascontiguousarray(a).reshape(a.shape[0], a.shape[1], -1)
+def _taps(x_shape, w_shape, offset, attrs):
+    """Sampling positions [N, dg, kh, kw, Ho, Wo] (rows, columns) and the four corners' data."""
+    n, c, h, w, kh, kw, ho, wo = _geometry(x_shape, w_shape, attrs)
+    dg = attrs["deformable_groups"]
+    off = offset.reshape(n, dg, kh, kw, 2, ho, wo)
+    sh, sw = attrs["strides"]
+    ph, pw = attrs["paddings"]
+    dh, dw = attrs["dilations"]
+    base_y = (np.arange(ho) * sh - ph)[None, :, None] + (np.arange(kh) * dh)[:, None, None]          # [kh, Ho, 1]
+    base_x = (np.arange(wo) * sw - pw)[None, None, :] + (np.arange(kw) * dw)[:, None, None]          # [kw, 1, Wo]
+    py = base_y[None, None, :, None] + off[:, :, :, :, 0]
+    px = base_x[None, None, None, :] + off[:, :, :, :, 1]
+    y0, x0 = np.floor(py).astype(np.int64), np.floor(px).astype(np.int64)
+    fy, fx = py - y0, px - x0
+    inside = (py > -1) & (py < h) & (px > -1) & (px < w)
+    corners = []
+    for oy, ox in ((0, 0), (0, 1), (1, 0), (1, 1)):
+        yy, xx = y0 + oy, x0 + ox
+        ok = inside & (yy >= 0) & (yy < h) & (xx >= 0) & (xx < w)
+        wt = (fy if oy else 1 - fy) * (fx if ox else 1 - fx)
+        dwy = (1 if oy else -1) * (fx if ox else 1 - fx)          # d wt / d y
+        dwx = (1 if ox else -1) * (fy if oy else 1 - fy)          # d wt / d x
+        corners.append((np.clip(yy, 0, h - 1) * w + np.clip(xx, 0, w - 1), ok, wt, dwy, dwx))
+    return corners
 
 
-def batch_norm_loops(ins, attrs, relu=False):
-    """batch_norm in training by the numba loops (where ``by_channel_loops``); with ``relu``, Y is
-    relu of the normalized value, written in the same pass (fused_batch_norm_act)."""
-    x, scale, bias = ins["X"], ins["Scale"], ins["Bias"]
-    c = x.shape[1]
-    y = np.empty(x.shape, dtype=x.dtype)
-    m, v, inv_std = np.empty(c), np.empty(c), np.empty(c)
-    parts = _channel_blocks(x)
-    args = (_as_ncs(x), scale, bias, float(attrs["epsilon"]), y.reshape(x.shape[0], c, -1), m, v, inv_std, relu,
-            parts)
-    loops = _norm_loops()
-    twin(loops.bn_forward, loops.bn_forward_parallel, parts > 1, *args)(*args)
-    return bn_training_outputs(ins, attrs, y, m, v, inv_std)
+def _gather(x, dg, index):
+    """x [N, C, H, W] at ``index`` [N, dg, K...] per channel of each deformable group: [N, dg, Cg, K...]."""
+    n, c = x.shape[:2]
+    flat = x.reshape(n, dg, c // dg, -1)
+    idx = index.reshape(n, dg, 1, -1)
+    return np.take_along_axis(flat, np.broadcast_to(idx, (n, dg, c // dg, idx.shape[-1])), axis=3)
 
 
-def bn_training_outputs(ins, attrs, y, m, v, inv_std):
-    """batch_norm's outputs in training from Y and the batch's float64 mean, var and inv_std."""
-    mom, mean, var, dt = attrs["momentum"], ins["Mean"], ins["Variance"], y.dtype
-    return {"Y": y, "MeanOut": (mean * mom + m * (1.0 - mom)).astype(mean.dtype, copy=False),
-            "VarianceOut": (var * mom + v * (1.0 - mom)).astype(var.dtype, copy=False),
-            "SavedMean": m.astype(dt), "SavedVariance": inv_std.astype(dt)}
+def _samples(x, w_shape, offset, attrs):
+    """(S [N, dg, Cg, K*L]: the bilinear samples, the corners)."""
+    dg = attrs["deformable_groups"]
+    corners = _taps(x.shape, w_shape, offset, attrs)
+    s = 0
+    for index, ok, wt, _, _ in corners:
+        s = s + _gather(x, dg, index) * (wt * ok).reshape(x.shape[0], dg, 1, -1)
+    return s, corners
 
 
-def bn_grad_loops(ins, attrs, with_x, relu_out=None):
-    """batch_norm_grad by the numba loops (where ``by_channel_loops``); with ``relu_out`` (Y of
-    fused_batch_norm_act), the gradient of relu(batch_norm(X)): Y@GRAD passes where Y > 0."""
-    x, scale, dy = ins["X"], ins["Scale"], ins["Y@GRAD"]
-    c = x.shape[1]
-    dx = np.empty(x.shape, dtype=x.dtype) if with_x else np.empty((1, 1, 1), dtype=x.dtype)
-    dscale, dbias = np.empty(c), np.empty(c)
-    relu = relu_out is not None
-    dy = _as_ncs(dy)
-    parts = _channel_blocks(x)
-    args = (_as_ncs(x), dy, scale, ins["SavedMean"], ins["SavedVariance"], dx.reshape(dx.shape[0], dx.shape[1], -1),
-            dscale, dbias, with_x, _as_ncs(relu_out) if relu else dy, relu, parts)
-    loops = _norm_loops()
-    twin(loops.bn_grad, loops.bn_grad_parallel, parts > 1, *args)(*args)
-    outs = {"Scale@GRAD": dscale.astype(scale.dtype), "Bias@GRAD": dbias.astype(scale.dtype)}
-    if with_x:
-        outs["X@GRAD"] = dx
-    return outs
+def _grouped(cols, weight, groups):
+    """Output [N, M, L] = per group, Filter [M/G, (C/G) K] @ cols [(C/G) K, L]."""
+    n, rows, length = cols.shape
+    m = weight.shape[0]
+    wg = weight.reshape(groups, m // groups, -1)
+    cg = cols.reshape(n, groups, rows // groups, length)
+    return np.einsum("gmr,ngrl->ngml", wg, cg).reshape(n, m, length)
 
 
-def _bn_grad(ins, attrs, with_x):
-    x, scale, sm, inv_std, dy = ins["X"], ins["Scale"], ins["SavedMean"], ins["SavedVariance"], ins["Y@GRAD"]
-    if by_channel_loops(x, attrs, scale, dy, sm, inv_std):
-        return bn_grad_loops(ins, attrs, with_x)
-    axes, bshape = _bn_axes(x, attrs)
-    xhat = (x - sm.reshape(bshape)) * inv_std.reshape(bshape)
-    dbias = dy.sum(axis=axes)
-    dscale = (dy * xhat).sum(axis=axes)
-    outs = {"Scale@GRAD": dscale.astype(scale.dtype, copy=False), "Bias@GRAD": dbias.astype(scale.dtype, copy=False)}
-    if with_x:
-        k = (scale * inv_std).astype(x.dtype, copy=False)
-        if attrs["is_test"] or attrs["use_global_stats"]:
-            dx = dy * k.reshape(bshape)
-        else:
-            count = x.size // max(sm.size, 1)
-            dx = (k / count).reshape(bshape) * (count * dy - dbias.reshape(bshape) - xhat * dscale.reshape(bshape))
-        outs["X@GRAD"] = dx.astype(x.dtype, copy=False)
-    return outs
+def deformable_conv(ins, attrs):
+    x, weight, offset = ins["Input"], ins["Filter"], ins["Offset"]
+    n, c, h, w, kh, kw, ho, wo = _geometry(x.shape, weight.shape, attrs)
+    dg = attrs["deformable_groups"]
+    s, _ = _samples(x, weight.shape, offset, attrs)
+    if "Mask" in ins:
+        s = s * ins["Mask"].reshape(n, dg, 1, -1)
+    cols = s.reshape(n, c * kh * kw, ho * wo)                   # rows (c, i, j), as Filter's
+    out = _grouped(cols, weight, attrs["groups"])
+    return {"Output": out.reshape(n, weight.shape[0], ho, wo).astype(x.dtype)}
 
 
-def batch_norm_grad(ins, attrs):
-    return _bn_grad(ins, attrs, True)
-
-
-def batch_norm_grad_param(ins, attrs):
-    return _bn_grad(ins, attrs, False)
-
-
-# -- layer_norm -------------------------------------------------------------------------------------
-
-def _ln_matrix(x, attrs):
-    return x.reshape(layer_norm_split(x.shape, attrs["begin_norm_axis"]))
-
-
-def layer_norm(ins, attrs):
-    x = ins["X"]
-    x2 = _ln_matrix(x, attrs)
-    mean = x2.mean(axis=1)
-    var = x2.var(axis=1)
-    inv_std = 1.0 / np.sqrt(var + attrs["epsilon"])
-    y = (x2 - mean[:, None]) * inv_std[:, None]
-    if "Scale" in ins:
-        y *= ins["Scale"].reshape(1, -1)
-    if "Bias" in ins:
-        y += ins["Bias"].reshape(1, -1)
-    dt = x.dtype
-    return {"Y": y.reshape(x.shape).astype(dt, copy=False), "Mean": mean.astype(dt, copy=False),
-            "Variance": var.astype(dt, copy=False)}
-
-
-def layer_norm_grad(ins, attrs):
-    x, mean, var, dy = ins["X"], ins["Mean"], ins["Variance"], ins["Y@GRAD"]
-    x2 = _ln_matrix(x, attrs)
-    dy2 = dy.reshape(x2.shape)
-    inv_std = (1.0 / np.sqrt(var + attrs["epsilon"]))[:, None]
-    xhat = (x2 - mean[:, None]) * inv_std
-    outs = {"Bias@GRAD": dy2.sum(axis=0).astype(x.dtype, copy=False)}
-    g = dy2
-    if "Scale" in ins:
-        outs["Scale@GRAD"] = (dy2 * xhat).sum(axis=0).astype(x.dtype, copy=False)
-        g = dy2 * ins["Scale"].reshape(1, -1)
-    dx = inv_std * (g - g.mean(axis=1, keepdims=True) - xhat * (g * xhat).mean(axis=1, keepdims=True))
-    outs["X@GRAD"] = dx.reshape(x.shape).astype(x.dtype, copy=False)
-    return outs
-
-
-# -- dropout ----------------------------------------------------------------------------------------
-
-def dropout(ins, attrs):
-    x = ins["X"]
-    p = attrs["dropout_prob"]
-    upscale = attrs["dropout_implementation"] == "upscale_in_train"
-    if attrs["is_test"]:
-        out = x.copy() if upscale else x * x.dtype.type(1.0 - p)
-        return {"Out": out}
-    if attrs["fix_seed"]:
-        rng = np.random.default_rng(attrs["seed"])      # the same mask on every run
-    else:
-        rng = attrs.get("_rng") or np.random.default_rng()
-    mask = (rng.random(x.shape, dtype=np.float32) >= np.float32(p)).view(np.uint8) if p < 1.0 else \
-        np.zeros(x.shape, dtype=np.uint8)
-    out = x * mask
-    if upscale and p < 1.0:
-        out *= x.dtype.type(1.0 / (1.0 - p))
-    return {"Out": out.astype(x.dtype, copy=False), "Mask": mask}
-
-
-def dropout_grad(ins, attrs):
-    mask, dout = ins["Mask"], ins["Out@GRAD"]
-    p = attrs["dropout_prob"]
-    dx = dout * mask
-    if attrs["dropout_implementation"] == "upscale_in_train" and p < 1.0:
-        dx *= dout.dtype.type(1.0 / (1.0 - p))
-    return {"X@GRAD": dx.astype(dout.dtype, copy=False)}
-
-
-# -- lookup_table -----------------------------------------------------------------------------------
-
-def lookup_table(ins, attrs):
-    w, ids = ins["W"], ins["Ids"]
-    pad = attrs["padding_idx"]
-    flat = table_ids(ids, w.shape, pad)
-    out = w[flat]
-    if pad >= 0:
-        out[flat == pad] = 0
-    return {"Out": out.reshape(lookup_out_shape(ids.shape, w.shape[1]))}
-
-
-def lookup_table_v2(ins, attrs):
-    out = lookup_table(ins, attrs)["Out"]
-    return {"Out": out.reshape(tuple(ins["Ids"].shape) + (ins["W"].shape[1],))}
-
-
-def lookup_table_grad(ins, attrs):
-    w, ids, dout = ins["W"], ins["Ids"], ins["Out@GRAD"]
-    pad = attrs["padding_idx"]
-    flat = table_ids(ids, w.shape, pad)
-    rows = dout.reshape(-1, w.shape[1])
-    if pad >= 0:
-        keep = flat != pad
-        flat, rows = flat[keep], rows[keep]
-    if attrs["is_sparse"]:      # the rows looked up (duplicates kept, padding_idx left out) and their gradients
-        return {"W@GRAD": SelectedRows(flat.copy(), np.array(rows, dtype=w.dtype), w.shape[0])}
-    dw = np.zeros(w.shape, dtype=w.dtype)
-    np.add.at(dw, flat, rows)
-    return {"W@GRAD": dw}
+def deformable_conv_grad(ins, attrs):
+    x, weight, offset, dout = ins["Input"], ins["Filter"], ins["Offset"], ins["Output@GRAD"]
+    n, c, h, w, kh, kw, ho, wo = _geometry(x.shape, weight.shape, attrs)
+    dg, groups, m = attrs["deformable_groups"], attrs["groups"], weight.shape[0]
+    s, corners = _samples(x, weight.shape, offset, attrs)
+    mask = ins["Mask"].reshape(n, dg, 1, -1) if "Mask" in ins else 1.0
+    cols = (s * mask).reshape(n, groups, c * kh * kw // groups, ho * wo)
+    d = dout.reshape(n, groups, m // groups, ho * wo)
+    wg = weight.reshape(groups, m // groups, -1)
+    grads = {"Filter@GRAD": np.einsum("ngml,ngrl->gmr", d, cols).reshape(weight.shape).astype(weight.dtype)}
+    dcols = np.einsum("gmr,ngml->ngrl", wg, d).reshape(n, dg, c // dg, -1)        # d loss / d (mask * S)
+    if "Mask" in ins:
+        grads["Mask@GRAD"] = (dcols * s).sum(axis=2).reshape(ins["Mask"].shape).astype(x.dtype)
+    ds = dcols * mask                                                              # d loss / d S
+    dx = np.zeros(x.size)
+    dy_off, dx_off = 0, 0
+    chan = (np.arange(n)[:, None, None] * c + np.arange(c).reshape(dg, c // dg)[None]) * (h * w)   # [N, dg, Cg]
+    for index, ok, wt, dwy, dwx in corners:
+        v = _gather(x, dg, index)
+        okr = ok.reshape(n, dg, 1, -1)
+        flat = chan[..., None] + index.reshape(n, dg, 1, -1)
+        dx += np.bincount(flat.reshape(-1), weights=(ds * wt.reshape(n, dg, 1, -1) * okr).reshape(-1),
+                          minlength=x.size)
+        dy_off = dy_off + (ds * v * okr).sum(axis=2) * dwy.reshape(n, dg, -1)
+        dx_off = dx_off + (ds * v * okr).sum(axis=2) * dwx.reshape(n, dg, -1)
+    grads["Input@GRAD"] = dx.reshape(x.shape).astype(x.dtype)
+    doff = np.stack([dy_off.reshape(n, dg, kh, kw, ho, wo), dx_off.reshape(n, dg, kh, kw, ho, wo)], axis=4)
+    grads["Offset@GRAD"] = doff.reshape(offset.shape).astype(offset.dtype)
+    return grads

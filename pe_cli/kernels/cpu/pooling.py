@@ -1,10 +1,77 @@
-"""Kernels of ops/pool3d.py. A box window is a product of one interval per dim, so pooling runs one
-dim at a time: a loop over that dim's output positions, each reducing a slice (sums with a running
-sum). Max keeps where each maximum came from, dim by dim, which finds each window's first maximum
-in row-major order; its gradient is one bincount. ``windows`` is shared with the CUDA kernels."""
+"""CPU kernels of the pooling ops (ops/pooling.py).
+
+pool2d (max, avg; paddings, ceil_mode): float32/float64 run a numba loop over the windows
+(_pool_loops.py); other dtypes the vectorised numpy path of _pool.py, a loop over kernel or output
+positions (whichever is fewer) vectorised over the batch and channels. Adaptive windows
+(adaptive=True) are _adaptive_pool.py's.
+
+pool3d: a box window is a product of one interval per dim, so pooling runs one dim at a time: a
+loop over that dim's output positions, each reducing a slice (sums with a running sum). Max keeps
+where each maximum came from, dim by dim, which finds each window's first maximum in row-major
+order; its gradient is one bincount. ``windows`` is shared with the CUDA kernels."""
 import numpy as np
 
+from . import _adaptive_pool, _pool, _replicas
 from ...shapes import pool3d_geometry, pool3d_out
+from ..common import PoolGeometry
+from ._numba import is_float, lazy, parallel_parts, twin
+
+_pool_loops = lazy("_pool_loops")
+
+
+# -- pool2d -----------------------------------------------------------------------------------------
+
+def pool2d(ins, attrs):
+    if attrs["adaptive"]:
+        return _adaptive_pool.pool2d(ins, attrs)
+    x = ins["X"]
+    geo = PoolGeometry(x.shape, attrs)
+    is_max = attrs["pooling_type"] == "max"
+    if is_float(x):
+        x = np.ascontiguousarray(x)
+        out = np.empty(x.shape[:2] + (geo.ho, geo.wo), dtype=x.dtype)
+        loops, t, l = _pool_loops(), geo.pads[0], geo.pads[2]
+        if geo.is_2x2_inside(x.shape):
+            if is_max:
+                par = x.shape[0] > 1 and parallel_parts(x.size) > 1
+                args = (x, geo.ho, geo.wo, out)
+                twin(loops.max_pool_2x2, loops.max_pool_2x2_parallel, par, *args, replica=_replicas.max_pool_2x2)(*args)
+            else:
+                loops.avg_pool_2x2(x, geo.ho, geo.wo, out)
+        elif is_max:
+            loops.max_pool(x, geo.kh, geo.kw, geo.sh, geo.sw, t, l, geo.ho, geo.wo, out)
+        else:
+            loops.avg_pool(x, geo.kh, geo.kw, geo.sh, geo.sw, t, l, geo.ho, geo.wo, bool(attrs["exclusive"]), out)
+        return {"Out": out}
+    return {"Out": _pool.forward(x, geo, is_max, attrs["exclusive"])}
+
+
+def pool2d_grad(ins, attrs):
+    if attrs["adaptive"]:
+        return _adaptive_pool.pool2d_grad(ins, attrs)
+    x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
+    geo = PoolGeometry(x.shape, attrs)
+    t, l = geo.pads[0], geo.pads[2]
+    is_max = attrs["pooling_type"] == "max"
+    if is_float(x, out, dout):
+        dx = np.empty(x.shape, dtype=x.dtype)
+        dout = np.ascontiguousarray(dout)
+        loops = _pool_loops()
+        if is_max:
+            x, out = np.ascontiguousarray(x), np.ascontiguousarray(out)
+            if geo.is_2x2_inside(x.shape):
+                par = x.shape[0] > 1 and parallel_parts(x.size) > 1
+                args = (x, out, dout, dx)
+                twin(loops.max_pool_2x2_grad, loops.max_pool_2x2_grad_parallel, par, *args,
+                     replica=_replicas.max_pool_2x2_grad)(*args)
+            else:
+                loops.max_pool_grad(x, out, dout, geo.kh, geo.kw, geo.sh, geo.sw, t, l, dx)
+        elif geo.is_2x2_inside(x.shape):
+            loops.avg_pool_2x2_grad(dout, dx)
+        else:
+            loops.avg_pool_grad(dout, geo.kh, geo.kw, geo.sh, geo.sw, t, l, bool(attrs["exclusive"]), dx)
+        return {"X@GRAD": dx}
+    return {"X@GRAD": _pool.backward(x, out, dout, geo, is_max, attrs["exclusive"])}
 
 
 def windows(x_shape, attrs):

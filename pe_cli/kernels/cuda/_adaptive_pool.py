@@ -1,4 +1,4 @@
-"""CUDA twin of kernels/cpu/adaptive_pool.py: one thread per output pixel; the gradient adds into
+"""CUDA twin of kernels/cpu/_adaptive_pool.py: one thread per output pixel; the gradient adds into
 X atomically (adaptive windows may overlap)."""
 from numba import cuda
 

@@ -1,75 +1,119 @@
-"""CUDA twins of kernels/cpu/norm_extra.py: prelu is one elementwise kernel (its alpha gradient a
-reduction of x * dout where x <= 0). instance_norm and group_norm run layer_norm's row kernels
-(_norm.py) on X's rows ([N*C, H*W], [N*G, C/G*H*W]) and batch_norm's per-channel affine."""
+"""CUDA twins of kernels/cpu/normalization.py. batch_norm statistics and layer_norm are block
+reductions, one block per channel / per row. instance_norm and group_norm run layer_norm's row
+kernels on X's rows ([N*C, H*W], [N*G, C/G*H*W]) and batch_norm's per-channel affine. The device
+code is in _norm.py; this module launches it."""
 import math
 
+import numpy as np
 from numba import cuda
 
-from ..cpu.norm_extra import norm_layout
+from ...shapes import bn_channel_axis, layer_norm_split
+from ..cpu.normalization import norm_layout
 from . import _norm
 from . import runtime as rt
-from ._launch import flat, full, grid, rows_grid
+from ._launch import copy, flat, full, grid, rows_grid
 from ._reduce import reduce
 
 
-def _alpha_index(x_shape, mode):
-    """(div, mod): element e of X uses alpha[(e // div) % mod]."""
+# -- batch_norm -------------------------------------------------------------------------------------
+
+def _channel_layout(x, attrs):
+    """(C, inner, count): channel c's elements are at (o * C + c) * inner + j, count per channel."""
+    shape = tuple(x.shape)
+    axis = bn_channel_axis(len(shape), attrs["data_layout"])
+    c = shape[axis]
     inner = 1
-    for d in x_shape[2:]:
+    for d in shape[axis + 1:]:
         inner *= d
-    if mode == "all":
-        return 1, 1
-    if mode == "channel":
-        return inner, x_shape[1]
-    return 1, inner * x_shape[1]
+    return c, inner, x.size // max(c, 1)
 
 
-@cuda.jit
-def _prelu(x, alpha, out, div, mod):
-    e = cuda.grid(1)
-    step = cuda.gridsize(1)
-    while e < out.size:
-        v = x[e]
-        out[e] = v if v > 0 else alpha[(e // div) % mod] * v
-        e += step
-
-
-@cuda.jit
-def _prelu_grad(x, alpha, dout, dx, neg, div, mod):
-    e = cuda.grid(1)
-    step = cuda.gridsize(1)
-    while e < dx.size:
-        v = x[e]
-        if v > 0:
-            dx[e] = dout[e]
-            neg[e] = 0
-        else:
-            dx[e] = alpha[(e // div) % mod] * dout[e]
-            neg[e] = v * dout[e]
-        e += step
-
-
-def prelu(ins, attrs):
-    x = ins["X"]
-    out = rt.empty(x.shape, x.dtype)
-    if out.size:
-        _prelu[grid(out.size)](flat(x), flat(ins["Alpha"]), flat(out), *_alpha_index(x.shape, attrs["mode"]))
-    return {"Out": out}
-
-
-def prelu_grad(ins, attrs):
-    x, alpha = ins["X"], ins["Alpha"]
-    div, mod = _alpha_index(x.shape, attrs["mode"])
-    dx, neg = rt.empty(x.shape, x.dtype), rt.empty(x.shape, x.dtype)
-    if dx.size:
-        _prelu_grad[grid(dx.size)](flat(x), flat(alpha), flat(ins["Out@GRAD"]), flat(dx), flat(neg), div, mod)
-    if attrs["mode"] == "channel":
-        dalpha = reduce(neg.reshape((x.shape[0], x.shape[1], div)), (0, 2), "sum")
+def batch_norm(ins, attrs):
+    x, scale, bias, mean, var = ins["X"], ins["Scale"], ins["Bias"], ins["Mean"], ins["Variance"]
+    C, inner, count = _channel_layout(x, attrs)
+    dt = x.dtype
+    use_stats = attrs["is_test"] or attrs["use_global_stats"]
+    if use_stats:
+        m, v = copy(mean, dt), copy(var, dt)
+        mean_out, var_out = mean, var
     else:
-        dalpha = reduce(neg.reshape((x.shape[0], x.size // max(x.shape[0], 1))), (0,), "sum")
-        if attrs["mode"] == "all":
-            dalpha = reduce(dalpha, (0,), "sum")
-    return {"X@GRAD": dx, "Alpha@GRAD": dalpha.reshape(tuple(alpha.shape))}
+        m, v = rt.empty((C,), dt), rt.empty((C,), dt)
+        _norm.channel_stats(dt)[rows_grid(C, count)](flat(x), m, v, C, inner, count)
+        mean_out, var_out = rt.empty(mean.shape, mean.dtype), rt.empty(var.shape, var.dtype)
+    a, shift, inv_std = rt.empty((C,), dt), rt.empty((C,), dt), rt.empty((C,), dt)
+    _norm.bn_coefficients[grid(C)](m, v, flat(scale), flat(bias), flat(mean), flat(var), attrs["epsilon"],
+                                   attrs["momentum"], not use_stats, a, shift, inv_std, flat(mean_out), flat(var_out))
+    y = rt.empty(x.shape, dt)
+    if y.size:
+        _norm.per_channel_affine[grid(y.size)](flat(x), a, shift, flat(y), C, inner)
+    return {"Y": y, "MeanOut": mean_out, "VarianceOut": var_out, "SavedMean": m, "SavedVariance": inv_std}
+
+
+def _bn_grad(ins, attrs, with_x):
+    x, scale, sm, inv_std, dy = ins["X"], ins["Scale"], ins["SavedMean"], ins["SavedVariance"], ins["Y@GRAD"]
+    C, inner, count = _channel_layout(x, attrs)
+    dbias, dscale = rt.empty((C,), x.dtype), rt.empty((C,), x.dtype)
+    _norm.bn_grad_sums(x.dtype)[rows_grid(C, count)](flat(x), flat(dy), flat(sm), flat(inv_std), dbias, dscale,
+                                                     C, inner, count)
+    outs = {"Scale@GRAD": _as_dtype(dscale, scale.dtype), "Bias@GRAD": _as_dtype(dbias, scale.dtype)}
+    if with_x:
+        dx = rt.empty(x.shape, x.dtype)
+        if dx.size:
+            _norm.bn_dx[grid(dx.size)](flat(x), flat(dy), flat(sm), flat(inv_std), flat(scale), dbias, dscale,
+                                       flat(dx), C, inner, count, bool(attrs["is_test"] or attrs["use_global_stats"]))
+        outs["X@GRAD"] = dx
+    return outs
+
+
+def _as_dtype(a, dtype):
+    return a if a.dtype == np.dtype(dtype) else copy(a, dtype)
+
+
+def batch_norm_grad(ins, attrs):
+    return _bn_grad(ins, attrs, True)
+
+
+def batch_norm_grad_param(ins, attrs):
+    return _bn_grad(ins, attrs, False)
+
+
+# -- layer_norm -------------------------------------------------------------------------------------
+
+def _ln_shape(x, attrs):
+    return layer_norm_split(tuple(x.shape), attrs["begin_norm_axis"])
+
+
+def layer_norm(ins, attrs):
+    x = ins["X"]
+    rows, n = _ln_shape(x, attrs)
+    dt = x.dtype
+    y, mean, var = rt.empty(x.shape, dt), rt.empty((rows,), dt), rt.empty((rows,), dt)
+    scale, bias = ins.get("Scale"), ins.get("Bias")
+    if y.size:
+        _norm.layer_norm(dt, scale is not None, bias is not None)[rows_grid(rows, n)](
+            flat(x), flat(scale if scale is not None else x), flat(bias if bias is not None else x),
+            flat(y), mean, var, rows, n, attrs["epsilon"])
+    return {"Y": y, "Mean": mean, "Variance": var}
+
+
+def layer_norm_grad(ins, attrs):
+    x, mean, var, dy = ins["X"], ins["Mean"], ins["Variance"], ins["Y@GRAD"]
+    rows, n = _ln_shape(x, attrs)
+    scale = ins.get("Scale")
+    dy2 = dy.reshape((rows, n))
+    outs = {"Bias@GRAD": reduce(dy2, (0,), "sum")}
+    if scale is not None:
+        prod = rt.empty((rows, n), x.dtype)
+        if prod.size:
+            _norm.dy_xhat[grid(prod.size)](flat(x), flat(mean), flat(var), flat(dy), flat(prod), n, attrs["epsilon"])
+        outs["Scale@GRAD"] = reduce(prod, (0,), "sum")
+    dx = rt.empty(x.shape, x.dtype)
+    if dx.size:
+        _norm.layer_norm_dx(x.dtype, scale is not None)[rows_grid(rows, n)](
+            flat(x), flat(scale if scale is not None else x), flat(mean), flat(var), flat(dy), flat(dx),
+            rows, n, attrs["epsilon"])
+    outs["X@GRAD"] = dx
+    return outs
 
 
 # -- instance_norm, group_norm ------------------------------------------------------------------------

@@ -1,13 +1,54 @@
-"""CUDA twin of kernels/cpu/pool3d.py: the CPU's windows (start, end and divisor per output position
-of each dim) copied over; one thread per output walks its box; the gradient adds atomically (windows
-may overlap), max's to the box's first maximum in row-major order."""
+"""CUDA twins of kernels/cpu/pooling.py. pool2d is direct: one thread per output (max-pool's gradient
+scatters to each window's first maximum); adaptive windows are _adaptive_pool.py's. pool3d copies the
+CPU's windows (start, end and divisor per output position of each dim) over; one thread per output
+walks its box; the gradient adds atomically (windows may overlap), max's to the box's first maximum
+in row-major order."""
 import numpy as np
 from numba import cuda
 
-from ..cpu import pool3d as _cpu
+from ..common import PoolGeometry
+from ..cpu import pooling as _cpu
 from . import runtime as rt
+from . import _adaptive_pool, _pool
 from ._launch import flat, grid, zeros
 
+
+# -- pool2d -----------------------------------------------------------------------------------------
+
+def _pool_args(x, attrs):
+    geo = PoolGeometry(tuple(x.shape), attrs)
+    h, w = x.shape[2], x.shape[3]
+    return geo, (h, w, geo.ho, geo.wo, geo.kh, geo.kw, geo.sh, geo.sw, geo.pads[0], geo.pads[2])
+
+
+def pool2d(ins, attrs):
+    if attrs["adaptive"]:
+        return _adaptive_pool.pool2d(ins, attrs)
+    x = ins["X"]
+    geo, args = _pool_args(x, attrs)
+    out = rt.empty((x.shape[0], x.shape[1], geo.ho, geo.wo), x.dtype)
+    if out.size:
+        _pool.pool[grid(out.size)](flat(x), flat(out), *args, attrs["pooling_type"] == "max", bool(attrs["exclusive"]))
+    return {"Out": out}
+
+
+def pool2d_grad(ins, attrs):
+    if attrs["adaptive"]:
+        return _adaptive_pool.pool2d_grad(ins, attrs)
+    x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
+    geo, args = _pool_args(x, attrs)
+    if attrs["pooling_type"] == "max":
+        dx = zeros(x.shape, x.dtype)
+        if out.size:
+            _pool.max_pool_grad[grid(out.size)](flat(x), flat(out), flat(dout), flat(dx), *args)
+    else:
+        dx = rt.empty(x.shape, x.dtype)
+        if dx.size:
+            _pool.avg_pool_grad[grid(dx.size)](flat(dout), flat(dx), *args, bool(attrs["exclusive"]))
+    return {"X@GRAD": dx}
+
+
+# -- pool3d -----------------------------------------------------------------------------------------
 
 def _device_windows(x, attrs):
     wins = _cpu.windows(tuple(x.shape), attrs)
