@@ -1,5 +1,6 @@
-"""The image layers of layers/image_extra.py as Fluid 1.8 users call them: shapes at build time,
-mistakes reported there, and a trained-through gradient (numerics: their op cases)."""
+"""The image layers of layers/image.py (and the pooling, convolution, normalization and activation
+layers that used to sit beside them) as Fluid 1.8 users call them: shapes at build time, mistakes
+reported there, and a trained-through gradient (numerics: their op cases)."""
 import numpy as np
 import pytest
 

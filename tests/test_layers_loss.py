@@ -1,5 +1,7 @@
-"""The loss layers of layers/loss_extra.py as Fluid 1.8 users call them: shapes at build time,
-mistakes reported there, and a value when run (the ops' numerics are checked by their op cases)."""
+"""The loss layers of layers/loss_classification.py, loss_regression.py, loss_ranking.py and
+loss_sampled.py (and l2_normalize of normalization.py) as Fluid 1.8 users call them: shapes at build
+time, mistakes reported there, and a value when run (the ops' numerics are checked by their op
+cases)."""
 import numpy as np
 import pytest
 

@@ -2,7 +2,10 @@
 Importing the package gives Variable its operators (``a + b``; see math_op_patch)."""
 from .activation import *  # noqa: F401,F403
 from .io import data  # noqa: F401
-from .loss import *  # noqa: F401,F403
+from .loss_classification import *  # noqa: F401,F403
+from .loss_regression import *  # noqa: F401,F403
+from .loss_ranking import *  # noqa: F401,F403
+from .loss_sampled import *  # noqa: F401,F403
 from .nn import *  # noqa: F401,F403
 from .tensor import *  # noqa: F401,F403
 from .learning_rate_scheduler import *  # noqa: F401,F403
@@ -28,14 +31,12 @@ from .decode import *  # noqa: F401,F403
 from .decode_helpers import *  # noqa: F401,F403
 from .while_loop import *  # noqa: F401,F403
 from .tensor_extra import *  # noqa: F401,F403
-from .loss_extra import *  # noqa: F401,F403
 from .padding import *  # noqa: F401,F403
 from .indexing_extra import *  # noqa: F401,F403
 from .ctc import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
 from .convolution import *  # noqa: F401,F403
-from .image_extra import *  # noqa: F401,F403
-from .resize import *  # noqa: F401,F403
+from .image import *  # noqa: F401,F403
 from .normalization import *  # noqa: F401,F403
 from .dropout import *  # noqa: F401,F403
 from .embedding import *  # noqa: F401,F403
@@ -49,7 +50,7 @@ from .detection_loss import *  # noqa: F401,F403
 from .detection_roi import *  # noqa: F401,F403
 from .detection_yolo import *  # noqa: F401,F403
 from .detection_proposals import *  # noqa: F401,F403
-from . import detection, metric_op, ops, sequence_lod  # noqa: F401,E402 -- Fluid's submodule names (fluid_module.py)
+from . import detection, loss, metric_op, ops, sequence_lod  # noqa: F401,E402 -- Fluid's submodule names (fluid_module.py)
 from .math_op_patch import monkey_patch_variable
 
 monkey_patch_variable()

@@ -1,15 +1,16 @@
 """Activation layers with Fluid 1.x signatures: one op each, Out = f(x) elementwise, a layer per row
 of the activation table (pe_cli/activations.py) taking the row's attributes as keywords with the
 op's defaults (``leaky_relu(x, alpha=0.02, name=None)``); plus softmax and log_softmax along an axis,
-and prelu (a learned slope for x < 0)."""
+prelu (a learned slope for x < 0) and maxout."""
 import inspect
 
 from ..activations import TABLE
 from ..errors import PeError
 from ..initializer import ConstantInitializer
 from .helper import LayerHelper
+from .tensor import _single
 
-__all__ = [row.name for row in TABLE] + ["softmax", "log_softmax", "prelu"]
+__all__ = [row.name for row in TABLE] + ["softmax", "log_softmax", "prelu", "maxout"]
 
 
 def _append(op_type, x, name, attrs=None):
@@ -77,3 +78,8 @@ def prelu(x, mode, param_attr=None, name=None):
     out = helper.create_variable_for_type_inference(x.dtype)
     helper.append_op("prelu", {"X": [x], "Alpha": [alpha]}, {"Out": [out]}, {"mode": mode})
     return out
+
+
+def maxout(x, groups, name=None, axis=1):
+    """The max over each run of ``groups`` channels (axis 1: NCHW, -1 or 3: NHWC)."""
+    return _single("maxout", x, {"X": [x]}, {"groups": groups, "axis": axis}, name=name)

@@ -1,14 +1,15 @@
 """Image layers of Fluid 1.8's ``fluid.layers`` with its signatures: pixel_shuffle, space_to_depth,
-shuffle_channel, affine_channel, maxout, lrn, adaptive_pool2d, fsp_matrix (4-D feature maps), inplace_abn, affine_grid and
-grid_sampler (spatial transformers), similarity_focus."""
-__all__ = ["pixel_shuffle", "space_to_depth", "shuffle_channel", "affine_channel", "maxout", "lrn", "adaptive_pool2d",
-           "inplace_abn", "fsp_matrix", "affine_grid", "grid_sampler", "similarity_focus"]
+shuffle_channel, fsp_matrix, similarity_focus (4-D feature maps), affine_grid and grid_sampler
+(spatial transformers), and resizing: image_resize, resize_nearest, resize_bilinear,
+resize_trilinear, image_resize_short."""
+__all__ = ["pixel_shuffle", "space_to_depth", "shuffle_channel", "fsp_matrix", "affine_grid", "grid_sampler",
+           "similarity_focus", "image_resize", "resize_nearest", "resize_bilinear", "resize_trilinear",
+           "image_resize_short"]
+import numbers
+
 from ..errors import PeError
-from ..framework import unique_name
 from ..framework.variable import Variable
-from .activation import elu, leaky_relu
 from .helper import LayerHelper
-from .normalization import batch_norm
 from .tensor import _as_list, _check_ints, _single, matmul, reshape
 
 
@@ -25,68 +26,6 @@ def space_to_depth(x, blocksize, name=None):
 def shuffle_channel(x, group, name=None):
     """The channels of ``x`` [N, C, H, W] regrouped: [N, group, C/group, ...] transposed."""
     return _single("shuffle_channel", x, {"X": [x]}, {"group": group}, name=name)
-
-
-def affine_channel(x, scale=None, bias=None, data_layout="NCHW", name=None, act=None):
-    """x * scale[c] + bias[c] per channel c (then ``act``); scale and bias are [C] Variables."""
-    if scale is None or bias is None:
-        raise PeError("affine_channel needs both scale and bias ([C] Variables)")
-    return _single("affine_channel", x, {"X": [x], "Scale": [scale], "Bias": [bias]},
-                   {"data_layout": data_layout}, name=name, act=act)
-
-
-def maxout(x, groups, name=None, axis=1):
-    """The max over each run of ``groups`` channels (axis 1: NCHW, -1 or 3: NHWC)."""
-    return _single("maxout", x, {"X": [x]}, {"groups": groups, "axis": axis}, name=name)
-
-
-def lrn(input, n=5, k=1.0, alpha=1e-4, beta=0.75, name=None, data_format="NCHW"):
-    """Local response normalization across channels: input / (k + alpha * sum of squares over n
-    neighbouring channels) ^ beta."""
-    if data_format not in ("NCHW", "NHWC"):
-        raise PeError(f"lrn: data_format={data_format!r} must be 'NCHW' or 'NHWC'")
-    helper = LayerHelper("lrn", input=input, name=name)
-    out = helper.create_variable_for_type_inference(input.dtype)
-    mid = helper.create_variable_for_type_inference(input.dtype, stop_gradient=True)
-    helper.append_op("lrn", {"X": [input]}, {"Out": [out], "MidOut": [mid]},
-                     {"n": n, "k": float(k), "alpha": float(alpha), "beta": float(beta), "data_format": data_format})
-    return out
-
-
-def adaptive_pool2d(input, pool_size, pool_type="max", require_index=False, name=None):
-    """Max or avg pooling of [N, C, H, W] to [N, C, pool_size...]: window i along H spans
-    floor(i * H / size) to ceil((i + 1) * H / size). ``require_index`` (max_pool2d_with_index) is
-    not supported by pe."""
-    if pool_type not in ("max", "avg"):
-        raise PeError(f"adaptive_pool2d: pool_type={pool_type!r} must be 'max' or 'avg'")
-    if require_index:
-        raise PeError("adaptive_pool2d: require_index=True (the max positions) is not supported by pe")
-    size = _check_ints("adaptive_pool2d", "pool_size", _as_list(pool_size))
-    size = size * 2 if len(size) == 1 else size
-    if len(size) != 2 or min(size) <= 0:
-        raise PeError(f"adaptive_pool2d: pool_size={pool_size!r} must be an int or two ints > 0")
-    return _single("pool2d", input, {"X": [input]}, {"pooling_type": pool_type, "ksize": size, "adaptive": True},
-                   name=name)
-
-
-def inplace_abn(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, param_attr=None, bias_attr=None,
-                data_layout="NCHW", name=None, moving_mean_name=None, moving_variance_name=None,
-                do_model_average_for_mean_and_var=True, use_global_stats=False, act_alpha=1.0):
-    """batch_norm followed by ``act`` (None / 'identity', 'leaky_relu' or 'elu', with ``act_alpha``):
-    Fluid's in-place activated batch norm computes the same values and gradients (pe keeps X rather
-    than recomputing it from the output); its parameters are named after 'inplace_abn'."""
-    if act not in (None, "identity", "leaky_relu", "elu"):
-        raise PeError(f"inplace_abn: act={act!r} must be None, 'identity', 'leaky_relu' or 'elu'")
-    out = batch_norm(input, None, is_test, momentum, epsilon, param_attr, bias_attr, data_layout,
-                     name=name or unique_name.generate("inplace_abn"), moving_mean_name=moving_mean_name,
-                     moving_variance_name=moving_variance_name,
-                     do_model_average_for_mean_and_var=do_model_average_for_mean_and_var,
-                     use_global_stats=use_global_stats)
-    if act == "leaky_relu":
-        return leaky_relu(out, alpha=act_alpha)
-    if act == "elu":
-        return elu(out, alpha=act_alpha)
-    return out
 
 
 def fsp_matrix(x, y):
@@ -131,3 +70,83 @@ def similarity_focus(input, axis, indexes, name=None):
     return _single("similarity_focus", input, {"X": [input]},
                    {"axis": axis, "indexes": _check_ints("similarity_focus", "indexes", _as_list(indexes))},
                    name=name, stop_gradient=True)
+
+
+# -- resize -----------------------------------------------------------------------------------------
+
+_METHODS = {"BILINEAR": "bilinear", "NEAREST": "nearest", "TRILINEAR": "trilinear"}
+_LAYOUTS = {4: {"NCHW": "NCHW", "NHWC": "NHWC"}, 5: {"NCDHW": "NCHW", "NDHWC": "NHWC"}}
+
+
+def image_resize(input, out_shape=None, scale=None, name=None, resample="BILINEAR", actual_shape=None,
+                 align_corners=True, align_mode=1, data_format="NCHW"):
+    """``input`` resized to ``out_shape`` ([out_h, out_w], or [out_d, out_h, out_w] for 'TRILINEAR'
+    on a 5-D input) or by ``scale``, with 'BILINEAR', 'NEAREST' or 'TRILINEAR' interpolation;
+    ``actual_shape`` (an int32 Variable) overrides the size at run time."""
+    if resample not in _METHODS:
+        raise PeError(f"image_resize: resample={resample!r} must be one of {sorted(_METHODS)}")
+    rank = 5 if resample == "TRILINEAR" else 4
+    if len(input.shape or ()) != rank:
+        raise PeError(f"image_resize: {resample} resizing takes a {rank}-D input, got {list(input.shape or ())}")
+    if not isinstance(align_corners, bool) or align_mode not in (0, 1):
+        raise PeError(f"image_resize: align_corners must be a bool and align_mode 0 or 1, got "
+                      f"{align_corners!r}, {align_mode!r}")
+    if data_format not in _LAYOUTS[rank]:
+        raise PeError(f"image_resize: data_format={data_format!r} must be one of {sorted(_LAYOUTS[rank])}")
+    if out_shape is None and scale is None:
+        raise PeError("image_resize: give out_shape or scale")
+    inputs = {"X": [input]}
+    attrs = {"out_d": -1, "out_h": -1, "out_w": -1, "interp_method": _METHODS[resample],
+             "align_corners": align_corners, "align_mode": align_mode, "data_layout": _LAYOUTS[rank][data_format]}
+    if out_shape is not None:
+        if isinstance(out_shape, Variable):
+            out_shape.stop_gradient = True
+            inputs["OutSize"] = [out_shape]
+        else:
+            sizes = _check_ints("image_resize", "out_shape", list(out_shape))
+            keys = ("out_h", "out_w") if rank == 4 else ("out_d", "out_h", "out_w")
+            if len(sizes) != rank - 2:
+                raise PeError(f"image_resize: out_shape={sizes} must be [{', '.join(keys)}]")
+            attrs.update(zip(keys, sizes))
+    else:
+        if not isinstance(scale, numbers.Real) or isinstance(scale, bool) or scale <= 0:
+            raise PeError(f"image_resize: scale={scale!r} must be a number > 0")
+        attrs["scale"] = float(scale)
+    if actual_shape is not None:
+        actual_shape.stop_gradient = True
+        inputs["OutSize"] = [actual_shape]
+    return _single(f"{_METHODS[resample]}_interp", input, inputs, attrs, name=name)
+
+
+def resize_bilinear(input, out_shape=None, scale=None, name=None, actual_shape=None, align_corners=True,
+                    align_mode=1, data_format="NCHW"):
+    """image_resize with bilinear interpolation."""
+    return image_resize(input, out_shape, scale, name, "BILINEAR", actual_shape, align_corners, align_mode,
+                        data_format)
+
+
+def resize_trilinear(input, out_shape=None, scale=None, name=None, actual_shape=None, align_corners=True,
+                     align_mode=1, data_format="NCDHW"):
+    """image_resize of a 5-D input [N, C, D, H, W] with trilinear interpolation."""
+    return image_resize(input, out_shape, scale, name, "TRILINEAR", actual_shape, align_corners, align_mode,
+                        data_format)
+
+
+def resize_nearest(input, out_shape=None, scale=None, name=None, actual_shape=None, align_corners=True,
+                   data_format="NCHW"):
+    """image_resize with nearest-neighbour interpolation."""
+    return image_resize(input, out_shape, scale, name, "NEAREST", actual_shape, align_corners, 1, data_format)
+
+
+def image_resize_short(input, out_short_len, resample="BILINEAR"):
+    """``input`` [N, C, H, W] resized so its shorter side is ``out_short_len``, the other scaled alike
+    (rounded), as Fluid 1.8 computes it from the build-time shape."""
+    shape = list(input.shape or ())
+    if len(shape) != 4 or min(shape[2:]) <= 0:
+        raise PeError(f"image_resize_short: input {shape} must be 4-D with a known height and width")
+    hw = shape[2:]
+    short = hw.index(min(hw))
+    out = list(hw)
+    out[short] = out_short_len
+    out[1 - short] = int(float(hw[1 - short]) * (float(out_short_len) / float(hw[short])) + 0.5)
+    return image_resize(input, out_shape=out, resample=resample)

@@ -1,10 +1,10 @@
-"""Loss layers."""
-__all__ = ["softmax_with_cross_entropy"]
-from ..errors import ShapeError
-from ..framework.source import current_source
-from ..ops.registry import fmt_shape
+"""Classification loss layers of Fluid 1.8's ``fluid.layers``, with its signatures:
+softmax_with_cross_entropy, cross_entropy, sigmoid_cross_entropy_with_logits, label_smooth,
+kldiv_loss, teacher_student_sigmoid_loss. ``_outputs`` serves the other loss layers too."""
+__all__ = ["softmax_with_cross_entropy", "cross_entropy", "sigmoid_cross_entropy_with_logits", "label_smooth",
+           "kldiv_loss", "teacher_student_sigmoid_loss"]
+from ..errors import PeError
 from .helper import LayerHelper
-from .tensor import reduce_mean
 
 
 def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-100,
@@ -17,9 +17,6 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
                      {"soft_label": soft_label, "ignore_index": ignore_index,
                       "numeric_stable_mode": numeric_stable_mode, "axis": axis})
     return (loss, softmax) if return_softmax else loss
-
-
-__all__ += ["cross_entropy", "sigmoid_cross_entropy_with_logits", "square_error_cost", "huber_loss"]
 
 
 def cross_entropy(input, label, soft_label=False, ignore_index=-100):
@@ -44,33 +41,40 @@ def sigmoid_cross_entropy_with_logits(x, label, ignore_index=-100, name=None, no
     return out
 
 
-def square_error_cost(input, label):
-    """(input - label)^2 elementwise (ops elementwise_sub and square, as Fluid's); both must have one shape."""
-    helper = LayerHelper("square_error_cost", input=input)
-    a, b = input.shape, label.shape
-    if a is None or b is None or len(a) != len(b) or any(p != q and p >= 0 and q >= 0 for p, q in zip(a, b)):
-        raise ShapeError(f"square_error_cost layer '{helper.name}' built at {current_source()}: label "
-                         f"'{label.name}' {fmt_shape(b)} must have the shape of input '{input.name}' {fmt_shape(a)}")
-    minus = helper.create_variable_for_type_inference(input.dtype)
-    helper.append_op("elementwise_sub", {"X": [input], "Y": [label]}, {"Out": [minus]}, {"axis": -1})
-    square = helper.create_variable_for_type_inference(input.dtype)
-    helper.append_op("square", {"X": [minus]}, {"Out": [square]})
-    return square
-
-
-def huber_loss(input, label, delta):
-    helper = LayerHelper("huber_loss", input=input)
-    residual = helper.create_variable_for_type_inference(input.dtype, stop_gradient=True)
-    out = helper.create_variable_for_type_inference(input.dtype)
-    helper.append_op("huber_loss", {"X": [input], "Y": [label]}, {"Out": [out], "Residual": [residual]},
-                     {"delta": float(delta)})
+def label_smooth(label, prior_dist=None, epsilon=0.1, dtype="float32", name=None):
+    """(1 - epsilon) * label + epsilon * prior_dist (uniform 1 / classes without it), for one-hot
+    labels."""
+    if not 0 <= epsilon <= 1:
+        raise PeError(f"label_smooth: epsilon={epsilon} must lie in [0, 1]")
+    helper = LayerHelper("label_smooth", label=label, name=name)
+    out = helper.create_variable_for_type_inference(label.dtype)
+    inputs = {"X": [label]}
+    if prior_dist is not None:
+        inputs["PriorDist"] = [prior_dist]
+    helper.append_op("label_smooth", inputs, {"Out": [out]}, {"epsilon": float(epsilon)})
     return out
 
 
-__all__ += ["mse_loss"]
+def kldiv_loss(x, target, reduction="mean", name=None):
+    """The Kullback-Leibler divergence of ``target`` from exp(x) (x holds log-probabilities), reduced
+    by ``reduction``: 'none', 'batchmean', 'mean' or 'sum'."""
+    helper = LayerHelper("kldiv_loss", x=x, name=name)
+    loss = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op("kldiv_loss", {"X": [x], "Target": [target]}, {"Loss": [loss]}, {"reduction": reduction})
+    return loss
 
 
-def mse_loss(input, label):
-    """The mean of (input - label)^2 over every element: ``reduce_mean`` of ``square_error_cost``, as
-    Fluid 1.8 builds it (shape [1])."""
-    return reduce_mean(square_error_cost(input, label))
+def teacher_student_sigmoid_loss(input, label, soft_max_up_bound=15.0, soft_max_lower_bound=-15.0):
+    """Sigmoid cross-entropy of logits ``input`` [N, 1] with a click and an optional teacher value
+    coded in ``label`` [N, 1]: -2 / -1 (no teacher, click 0 / 1), q / 1 + q (teacher q, click 0 / 1).
+    The gradient is 0 where the logit lies outside (soft_max_lower_bound, soft_max_up_bound)."""
+    helper = LayerHelper("teacher_student_sigmoid_loss", input=input)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op("teacher_student_sigmoid_loss", {"X": [input], "Label": [label]}, {"Y": [out]},
+                     {"soft_max_up_bound": float(soft_max_up_bound),
+                      "soft_max_lower_bound": float(soft_max_lower_bound)})
+    return out
+
+
+def _outputs(helper, dtype, n, stop_gradient=False):
+    return [helper.create_variable_for_type_inference(dtype, stop_gradient=stop_gradient) for _ in range(n)]

@@ -1,12 +1,17 @@
-"""Normalization layers of Fluid 1.8's ``fluid.layers``: batch_norm, layer_norm, instance_norm and
-group_norm, with its signatures and parameters (names, shapes and initial values as Fluid's)."""
-__all__ = ["batch_norm", "layer_norm", "instance_norm", "group_norm"]
+"""Normalization layers of Fluid 1.8's ``fluid.layers``: batch_norm, inplace_abn, layer_norm,
+instance_norm, group_norm, affine_channel, lrn and l2_normalize, with its signatures and parameters
+(names, shapes and initial values as Fluid's)."""
+__all__ = ["batch_norm", "layer_norm", "instance_norm", "group_norm", "affine_channel", "lrn", "inplace_abn",
+           "l2_normalize"]
 from ..errors import PeError
+from ..framework import unique_name
 from ..initializer import ConstantInitializer
 from ..param_attr import ParamAttr
-from .activation import _known_shape
+from .activation import _known_shape, elu, leaky_relu
 from .convolution import _fmt, _shape_error
 from .helper import LayerHelper
+from .loss_classification import _outputs
+from .tensor import _single
 
 
 def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, param_attr=None, bias_attr=None,
@@ -126,3 +131,55 @@ def group_norm(input, groups, epsilon=1e-05, param_attr=None, bias_attr=None, ac
     helper.append_op("group_norm", inputs, {"Y": [out], "Mean": [mean], "Variance": [variance]},
                      {"epsilon": epsilon, "groups": groups, "data_layout": data_layout})
     return helper.append_activation(out)
+
+
+def affine_channel(x, scale=None, bias=None, data_layout="NCHW", name=None, act=None):
+    """x * scale[c] + bias[c] per channel c (then ``act``); scale and bias are [C] Variables."""
+    if scale is None or bias is None:
+        raise PeError("affine_channel needs both scale and bias ([C] Variables)")
+    return _single("affine_channel", x, {"X": [x], "Scale": [scale], "Bias": [bias]},
+                   {"data_layout": data_layout}, name=name, act=act)
+
+
+def lrn(input, n=5, k=1.0, alpha=1e-4, beta=0.75, name=None, data_format="NCHW"):
+    """Local response normalization across channels: input / (k + alpha * sum of squares over n
+    neighbouring channels) ^ beta."""
+    if data_format not in ("NCHW", "NHWC"):
+        raise PeError(f"lrn: data_format={data_format!r} must be 'NCHW' or 'NHWC'")
+    helper = LayerHelper("lrn", input=input, name=name)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    mid = helper.create_variable_for_type_inference(input.dtype, stop_gradient=True)
+    helper.append_op("lrn", {"X": [input]}, {"Out": [out], "MidOut": [mid]},
+                     {"n": n, "k": float(k), "alpha": float(alpha), "beta": float(beta), "data_format": data_format})
+    return out
+
+
+def inplace_abn(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, param_attr=None, bias_attr=None,
+                data_layout="NCHW", name=None, moving_mean_name=None, moving_variance_name=None,
+                do_model_average_for_mean_and_var=True, use_global_stats=False, act_alpha=1.0):
+    """batch_norm followed by ``act`` (None / 'identity', 'leaky_relu' or 'elu', with ``act_alpha``):
+    Fluid's in-place activated batch norm computes the same values and gradients (pe keeps X rather
+    than recomputing it from the output); its parameters are named after 'inplace_abn'."""
+    if act not in (None, "identity", "leaky_relu", "elu"):
+        raise PeError(f"inplace_abn: act={act!r} must be None, 'identity', 'leaky_relu' or 'elu'")
+    out = batch_norm(input, None, is_test, momentum, epsilon, param_attr, bias_attr, data_layout,
+                     name=name or unique_name.generate("inplace_abn"), moving_mean_name=moving_mean_name,
+                     moving_variance_name=moving_variance_name,
+                     do_model_average_for_mean_and_var=do_model_average_for_mean_and_var,
+                     use_global_stats=use_global_stats)
+    if act == "leaky_relu":
+        return leaky_relu(out, alpha=act_alpha)
+    if act == "elu":
+        return elu(out, alpha=act_alpha)
+    return out
+
+
+def l2_normalize(x, axis, epsilon=1e-12, name=None):
+    """x / sqrt(sum(x^2 along axis) + epsilon) (a 1-D x along its only dim)."""
+    if len(x.shape or ()) == 1:
+        axis = 0
+    helper = LayerHelper("l2_normalize", x=x, name=name)
+    out, norm = _outputs(helper, x.dtype, 2)
+    helper.append_op("norm", {"X": [x]}, {"Out": [out], "Norm": [norm]},
+                     {"axis": 1 if axis is None else axis, "epsilon": epsilon})
+    return out

@@ -1,11 +1,11 @@
-"""Pooling layers of Fluid 1.8's ``fluid.layers``, with its signatures: pool2d (NCHW or NHWC), and
-pool3d and adaptive_pool3d over 5-D [N, C, D, H, W] inputs (NDHWC inputs are transposed around the
-NCDHW op)."""
-__all__ = ["pool2d", "pool3d", "adaptive_pool3d"]
+"""Pooling layers of Fluid 1.8's ``fluid.layers``, with its signatures: pool2d (NCHW or NHWC),
+adaptive_pool2d, and pool3d and adaptive_pool3d over 5-D [N, C, D, H, W] inputs (NDHWC inputs are
+transposed around the NCDHW op)."""
+__all__ = ["pool2d", "adaptive_pool2d", "pool3d", "adaptive_pool3d"]
 from ..errors import PeError
 from .convolution import _fmt, _pair, _paddings, _shape_error
 from .helper import LayerHelper
-from .tensor import _as_list, _check_ints, transpose
+from .tensor import _as_list, _check_ints, _single, transpose
 
 
 def pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, global_pooling=False,
@@ -103,3 +103,19 @@ def adaptive_pool3d(input, pool_size, pool_type="max", require_index=False, name
         raise PeError("adaptive_pool3d: require_index=True (the max positions) is not supported by pe")
     size = _three("adaptive_pool3d", "pool_size", pool_size)
     return _append(input, {"pooling_type": pool_type, "ksize": size, "adaptive": True}, "NCDHW", name)
+
+
+def adaptive_pool2d(input, pool_size, pool_type="max", require_index=False, name=None):
+    """Max or avg pooling of [N, C, H, W] to [N, C, pool_size...]: window i along H spans
+    floor(i * H / size) to ceil((i + 1) * H / size). ``require_index`` (max_pool2d_with_index) is
+    not supported by pe."""
+    if pool_type not in ("max", "avg"):
+        raise PeError(f"adaptive_pool2d: pool_type={pool_type!r} must be 'max' or 'avg'")
+    if require_index:
+        raise PeError("adaptive_pool2d: require_index=True (the max positions) is not supported by pe")
+    size = _check_ints("adaptive_pool2d", "pool_size", _as_list(pool_size))
+    size = size * 2 if len(size) == 1 else size
+    if len(size) != 2 or min(size) <= 0:
+        raise PeError(f"adaptive_pool2d: pool_size={pool_size!r} must be an int or two ints > 0")
+    return _single("pool2d", input, {"X": [input]}, {"pooling_type": pool_type, "ksize": size, "adaptive": True},
+                   name=name)

@@ -1,13 +1,14 @@
 """Activations: Out = f(X) elementwise, one op (and its grad op) per row of the activation table
 (pe_cli/activations.py). Each grad op reads what its derivative needs (X or Out: the row's ``reads``).
-softmax and log_softmax (normalised along ``axis``) are registered here by hand, and prelu (a learned
-slope for X < 0) beside them."""
+softmax and log_softmax (normalised along ``axis``) are registered here by hand, and beside them prelu
+(a learned slope for X < 0) and maxout (the max over groups of channels)."""
 import numbers
 
 from ..activations import FLOATS, TABLE
 from ..shapes import known_numel
 from .convolution import _known
-from .registry import Attr, fmt_shape, grads_like, register
+from .image import _POS_INT, _div, _divides, _four_d
+from .registry import Attr, fmt_shape, grads_like, is_int, register
 
 
 def _infer_elementwise(name, dtypes):
@@ -108,3 +109,30 @@ register("prelu", kernel_module="activation", inputs=["X", "Alpha"], outputs=["O
 register("prelu_grad", kernel_module="activation", inputs=["X", "Alpha", "Out@GRAD"],
          outputs=["X@GRAD?", "Alpha@GRAD?"], attrs=_PRELU_ATTRS,
          infer=grads_like({"X@GRAD": "X", "Alpha@GRAD": "Alpha"}))
+
+
+# -- maxout --------------------------------------------------------------------------------------
+
+def _infer_maxout(ctx):
+    x, g, axis = _four_d(ctx), ctx.attrs["groups"], ctx.attrs["axis"]
+    if axis not in (1, -1, 3):
+        ctx.fail(f"axis={axis} must be 1 (NCHW) or -1 / 3 (NHWC)")
+    axis %= 4
+    _divides(ctx, x, axis, g, f"groups = {g}")
+    out = list(x)
+    out[axis] = _div(x[axis], g)
+    ctx.set_output("Out", out, ctx.dtype("X"))
+
+
+def _grad_maxout(g):
+    g.op("maxout_grad", {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+_MAXOUT_ATTRS = {"groups": _POS_INT, "axis": Attr(1, is_int, "1 or -1")}
+register("maxout", kernel_module="activation", inputs=["X"], outputs=["Out"], attrs=_MAXOUT_ATTRS,
+         infer=_infer_maxout, grad=_grad_maxout, grad_reads=("Out", "X"),
+         doc="Out[.., c, ..] = max over k < groups of X[.., c*groups + k, ..] along the channel `axis`; "
+             "the gradient goes to the first maximum.")
+register("maxout_grad", kernel_module="activation", inputs=["X", "Out", "Out@GRAD"], outputs=["X@GRAD"],
+         attrs=_MAXOUT_ATTRS, infer=grads_like({"X@GRAD": "X"}))

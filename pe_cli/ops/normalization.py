@@ -1,9 +1,12 @@
-"""Normalization ops: batch_norm, layer_norm, instance_norm and group_norm (kernels in
-kernels/<device>/normalization.py). instance_norm and group_norm normalize rows of X's flat layout
-([N*C, H*W] and [N*G, C/G*H*W]) as layer_norm does, then scale and shift per channel."""
+"""Normalization ops: batch_norm, layer_norm, instance_norm, group_norm, affine_channel, lrn and norm
+(l2_normalize) (kernels in kernels/<device>/normalization.py). instance_norm and group_norm normalize
+rows of X's flat layout ([N*C, H*W] and [N*G, C/G*H*W]) as layer_norm does, then scale and shift per
+channel."""
 from ..shapes import bn_channel_axis, known_numel
 from .convolution import _known
-from .registry import Attr, fmt_shape, grads_like, register
+from .image import _four_d
+from .loss_classification import _grad_of
+from .registry import Attr, fmt_shape, grads_like, is_int, register
 
 
 # -- batch_norm -------------------------------------------------------------------------------------
@@ -199,3 +202,81 @@ register("group_norm", kernel_module="normalization", inputs=["X", "Scale?", "Bi
              "[N, groups]. NCHW only.")
 register("group_norm_grad", kernel_module="normalization", inputs=["X", "Scale?", "Mean", "Variance", "Y@GRAD"],
          outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"], attrs=_GN_ATTRS, infer=_infer_norm_grad)
+
+
+# -- affine_channel -------------------------------------------------------------------------------
+
+def _channel_axis(ctx):
+    return 1 if ctx.attrs["data_layout"] == "NCHW" else len(ctx.shape("X")) - 1
+
+
+def _infer_affine_channel(ctx):
+    x = ctx.shape("X")
+    if len(x) < 2:
+        ctx.fail(f"X {fmt_shape(x)} needs a channel dim")
+    c = x[_channel_axis(ctx)]
+    for slot in ("Scale", "Bias"):
+        s = ctx.shape(slot)
+        if len(s) != 1 or (s[0] >= 0 and c >= 0 and s[0] != c):
+            ctx.fail(f"{slot} {fmt_shape(s)} must be [{c}], one value per channel of X {fmt_shape(x)}")
+    ctx.set_output("Out", x, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+
+
+def _grad_affine_channel(g):
+    g.op("affine_channel_grad", {"X": g.input("X"), "Scale": g.input("Scale"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X"), "Scale@GRAD": g.in_grad("Scale"), "Bias@GRAD": g.in_grad("Bias")}, g.attrs)
+
+
+_AC_ATTRS = {"data_layout": Attr("NCHW", choices=("NCHW", "NHWC", "AnyLayout"))}
+register("affine_channel", kernel_module="normalization", inputs=["X", "Scale", "Bias"], outputs=["Out"],
+         attrs=_AC_ATTRS, infer=_infer_affine_channel, grad=_grad_affine_channel, grad_reads=("Scale", "X"),
+         doc="Out = X * Scale[c] + Bias[c] per channel c (dim 1 in NCHW, the last in NHWC).")
+register("affine_channel_grad", kernel_module="normalization", inputs=["X", "Scale", "Out@GRAD"],
+         outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"], attrs=_AC_ATTRS,
+         infer=grads_like({"X@GRAD": "X", "Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}))
+
+
+# -- lrn ----------------------------------------------------------------------------------------------
+
+def _infer_lrn(ctx):
+    x = _four_d(ctx)
+    ctx.set_output("Out", x, ctx.dtype("X"))
+    ctx.set_output("MidOut", x, ctx.dtype("X"))
+
+
+def _grad_lrn(g):
+    g.op("lrn_grad", {"X": g.input("X"), "Out": g.output("Out"), "MidOut": g.output("MidOut"),
+                      "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+_LRN_ATTRS = {"n": Attr(5, lambda v: is_int(v) and v > 0, "an int > 0"), "k": 2.0, "alpha": 1e-4, "beta": 0.75,
+              "is_test": False,
+              "data_format": Attr("AnyLayout", choices=("NCHW", "NHWC", "AnyLayout"))}
+register("lrn", kernel_module="normalization", inputs=["X"], outputs=["Out", "MidOut"], attrs=_LRN_ATTRS,
+         infer=_infer_lrn, grad=_grad_lrn, grad_reads=("MidOut", "Out", "X"),
+         doc="MidOut = k + alpha * (sum of X^2 over the n channels from c - (n-1)//2); Out = X * MidOut^-beta "
+             "(local response normalization across channels; NHWC: channels last).")
+register("lrn_grad", kernel_module="normalization", inputs=["X", "Out", "MidOut", "Out@GRAD"], outputs=["X@GRAD"],
+         attrs=_LRN_ATTRS, infer=grads_like({"X@GRAD": "X"}))
+
+
+# -- norm: l2_normalize ------------------------------------------------------------------------------
+
+def _infer_norm(ctx):
+    x, axis = ctx.shape("X"), ctx.attrs["axis"]
+    if not -len(x) <= axis < len(x):
+        ctx.fail(f"axis={axis} is out of range for X {fmt_shape(x)}")
+    norm = list(x)
+    norm[axis % len(x)] = 1
+    ctx.set_output("Out", x, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+    ctx.set_output("Norm", norm, ctx.dtype("X"))
+
+
+_NORM_ATTRS = {"axis": Attr(-1, is_int, "an int"), "epsilon": Attr(1e-10, lambda v: v >= 0, ">= 0"),
+               "is_test": False}
+register("norm", kernel_module="normalization", inputs=["X"], outputs=["Out", "Norm"], attrs=_NORM_ATTRS,
+         infer=_infer_norm, grad=_grad_of("norm_grad", ("X",), ("Norm",)), grad_reads=("Norm", "X"),
+         doc="Norm = sqrt(sum(X^2 along axis) + epsilon) (that dim kept as 1); Out = X / Norm. "
+             "The gradient flows through Out (Norm is a by-product, as in Fluid).")
+register("norm_grad", kernel_module="normalization", inputs=["X", "Norm", "Out@GRAD"], outputs=["X@GRAD"],
+         attrs=_NORM_ATTRS, infer=grads_like({"X@GRAD": "X"}))

@@ -11,7 +11,8 @@ import pytest
 
 from pe_cli.errors import PeError
 from pe_cli.kernels.common import ConvGeometry
-from pe_cli.kernels.cpu import _conv, _winograd, activation, convolution, elementwise, loss, normalization, optimizer, pooling, tensor
+from pe_cli.kernels.cpu import (_conv, _winograd, activation, convolution, elementwise, loss_classification,
+                            normalization, optimizer, pooling, tensor)
 from pe_cli.ops import registry
 
 rng = np.random.default_rng(5)
@@ -190,7 +191,7 @@ def test_elementwise_add_paths_agree(x_shape, y_shape, axis, dtype, device_threa
 @pytest.fixture(params=["one_loop", "wide"])
 def softmax_form(request, monkeypatch):
     """softmax_with_cross_entropy's loop as one pass, or its wide form (numpy's exp between two)."""
-    monkeypatch.setattr(loss, "WIDE_SOFTMAX", 1 if request.param == "wide" else 1 << 40)
+    monkeypatch.setattr(loss_classification, "WIDE_SOFTMAX", 1 if request.param == "wide" else 1 << 40)
     return request.param
 
 
@@ -206,19 +207,21 @@ def test_softmax_with_cross_entropy_paths_agree(dtype, label_dtype, softmax_form
     attrs = attrs_of("softmax_with_cross_entropy", ignore_index=3)
     # the numpy path takes a negative label as an index from the end; the loop raises (below)
     label[4, 0] = 9
-    fast, slow = both_paths(loss, loss.softmax_with_cross_entropy, {"Logits": logits, "Label": label}, attrs,
-                            monkeypatch)
+    fast, slow = both_paths(loss_classification, loss_classification.softmax_with_cross_entropy,
+                            {"Logits": logits, "Label": label}, attrs, monkeypatch)
     assert_same(fast, slow, dtype)
     assert fast["Loss"][2, 0] == 0
     ins = {"Label": label, "Softmax": fast["Softmax"], "Loss@GRAD": rng.normal(size=(7, 1)).astype(dtype)}
-    assert_same(*both_paths(loss, loss.softmax_with_cross_entropy_grad, ins, attrs, monkeypatch), dtype)
+    assert_same(*both_paths(loss_classification, loss_classification.softmax_with_cross_entropy_grad, ins, attrs,
+                            monkeypatch), dtype)
 
 
 def test_softmax_with_cross_entropy_rejects_labels_outside_the_classes(softmax_form):
     logits = rng.normal(size=(4, 5)).astype(np.float32)
     label = np.array([[0], [5], [1], [2]], dtype=np.int64)
     with pytest.raises(PeError, match="Label holds 5 at row 1, outside the 5 classes"):
-        loss.softmax_with_cross_entropy({"Logits": logits, "Label": label}, attrs_of("softmax_with_cross_entropy"))
+        loss_classification.softmax_with_cross_entropy({"Logits": logits, "Label": label},
+                                                       attrs_of("softmax_with_cross_entropy"))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

@@ -1,5 +1,5 @@
-"""Op cases for the activations, softmax, log_softmax and prelu (all, channel, element; reference after
-Fluid 1.8's test_prelu_op.py)."""
+"""Op cases for the activations, softmax, log_softmax, prelu (all, channel, element; reference after
+Fluid 1.8's test_prelu_op.py) and maxout."""
 import math
 
 import numpy as np
@@ -126,4 +126,24 @@ CASES += [
            attrs={"mode": "channel"}, grad=("X", "Alpha"), name="prelu_channel"),
     OpCase("prelu", {"X": away_from_zero(3, 2, 3), "Alpha": r(1, 2, 3)}, _prelu_ref("element"),
            attrs={"mode": "element"}, grad=("X", "Alpha"), name="prelu_element"),
+]
+
+
+# -- maxout (reference after Fluid 1.8's test_maxout_op.py) -------------------------------------------
+
+def _maxout_ref(i, a):
+    x, g = i["X"], a["groups"]
+    if a["axis"] % 4 == 3:
+        n, h, w, c = x.shape
+        return {"Out": x.reshape(n, h, w, c // g, g).max(axis=4)}
+    n, c, h, w = x.shape
+    return {"Out": x.reshape(n, c // g, g, h, w).max(axis=2)}
+
+
+_distinct = rng.permutation(96).reshape(2, 12, 2, 2) / 10.0     # no ties for maxout's gradient
+
+CASES += [
+    OpCase("maxout", {"X": _distinct}, _maxout_ref, attrs={"groups": 3}, grad=("X",)),
+    OpCase("maxout", {"X": _distinct.transpose(0, 2, 3, 1).copy()}, _maxout_ref, attrs={"groups": 4, "axis": -1},
+           grad=("X",), name="maxout_nhwc"),
 ]

@@ -1,4 +1,4 @@
-"""Op cases for warpctc (ops/warpctc.py). The reference sums, by brute force, the probability of
+"""Op cases for warpctc (ops/ctc.py). The reference sums, by brute force, the probability of
 every alignment (one class per step, softmax over the classes) that collapses to the label (merge
 repeats, then drop blanks): -log of that sum is the CTC loss."""
 import itertools

@@ -1,4 +1,4 @@
-"""Op cases for ops/spatial.py: affine_grid and grid_sampler, against the numpy references of
+"""Op cases for ops/image.py's affine_grid and grid_sampler, against the numpy references of
 Fluid's test_affine_grid_op.py / test_grid_sampler_op.py (bilinear, zero padding)."""
 import numpy as np
 

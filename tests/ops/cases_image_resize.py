@@ -1,4 +1,4 @@
-"""Op cases for ops/resize.py: nearest_interp and bilinear_interp (align_corners, align_mode 0/1,
+"""Op cases for the resize ops of ops/image.py: nearest_interp and bilinear_interp (align_corners, align_mode 0/1,
 NCHW/NHWC, scale, OutSize). References are loops over the output pixels as in Fluid 1.8's
 test_nearest_interp_op.py and test_bilinear_interp_op.py (ratios in float32 as Fluid's kernel).
 Paddle 2.x's *_interp_v2: a `scale` list, a Scale tensor, SizeTensor, and the ratio 1 / scale, as

@@ -1,5 +1,5 @@
-"""Op cases for the losses: softmax_with_cross_entropy, cross_entropy,
-sigmoid_cross_entropy_with_logits and huber_loss (square_error_cost is a layer of elementwise ops)."""
+"""Op cases for ops/loss_classification.py: softmax_with_cross_entropy, cross_entropy,
+sigmoid_cross_entropy_with_logits, label_smooth, kldiv_loss, teacher_student_sigmoid_loss."""
 import numpy as np
 
 from op_test import OpCase
@@ -59,19 +59,9 @@ def sce_ref(i, a):
     return {"Out": out}
 
 
-def huber_ref(i, a):
-    res = i["Y"] - i["X"]
-    d = a["delta"]
-    out = np.where(np.abs(res) <= d, 0.5 * res ** 2, d * (np.abs(res) - 0.5 * d))
-    return {"Out": out, "Residual": res}
-
-
 LABEL_IGNORE = np.array([[1], [-1], [3], [0], [-1]], dtype=np.int64)
 SCE_LABEL_IGNORE = np.where(rng.random((4, 3)) < 0.3, -1.0, rng.random((4, 3)))
 # residuals kept away from +-delta so finite differences never straddle the kink
-HUBER_X = r(4, 3)
-HUBER_Y = HUBER_X + np.array([[0.3, -2.0, 0.5], [1.7, -0.2, 0.05], [-0.6, 3.0, -1.4], [0.8, -0.9, 2.2]])
-
 CASES = [
     OpCase("softmax_with_cross_entropy", {"Logits": r(5, 4), "Label": ids(5, 4)}, swce_ref, grad=("Logits",),
            loss_outputs=("Loss",), name="softmax_with_cross_entropy_hard"),
@@ -96,8 +86,60 @@ CASES = [
     OpCase("sigmoid_cross_entropy_with_logits", {"X": r(4, 3) * 5, "Label": SCE_LABEL_IGNORE}, sce_ref, grad=("X",),
            attrs={"ignore_index": -1, "normalize": True}, name="sigmoid_cross_entropy_with_logits_ignore_normalize"),
 
-    OpCase("huber_loss", {"X": HUBER_X, "Y": HUBER_Y}, huber_ref, grad=("X", "Y"), loss_outputs=("Out",),
-           name="huber_loss"),
-    OpCase("huber_loss", {"X": HUBER_X, "Y": HUBER_Y}, huber_ref, attrs={"delta": 0.5}, grad=("X", "Y"),
-           loss_outputs=("Out",), name="huber_loss_delta"),
+]
+
+
+# -- label_smooth, kldiv_loss, teacher_student_sigmoid_loss (references after Fluid 1.8's unit tests) --
+
+def _kldiv_ref(reduction):
+    def ref(i, a):
+        x, t = i["X"], i["Target"]
+        loss = np.where(t > 0, t * (np.log(np.where(t > 0, t, 1)) - x), 0)
+        if reduction == "none":
+            return {"Loss": loss}
+        total = loss.sum()
+        total = {"sum": total, "mean": total / x.size, "batchmean": total / x.shape[0]}[reduction]
+        return {"Loss": np.array([total])}
+    return ref
+
+
+_target = rng.uniform(0.05, 1.0, (3, 4))
+_target[0, 1] = 0.0
+_target[2, 3] = -0.5
+
+def _ts_ref(i, a):
+    x, label = i["X"], i["Label"]
+    y = np.zeros_like(x)
+    for k in range(len(x)):
+        xv, lv = x[k, 0], label[k, 0]
+        sp = max(xv, 0.0) + np.log(1.0 + np.exp(-abs(xv)))
+        if lv < -1.0:
+            y[k] = sp
+        elif lv < 0.0:
+            y[k] = sp - xv
+        elif lv < 1.0:
+            y[k] = sp + max(xv, 0.0) - xv * lv + np.log(1.0 + np.exp(-abs(xv)))
+        else:
+            y[k] = sp - xv + max(xv, 0.0) - xv * (lv - 1.0) + np.log(1.0 + np.exp(-abs(xv)))
+    return {"Y": y}
+
+
+CASES += [
+    OpCase("label_smooth", {"X": np.eye(4)[[0, 2, 3]]}, lambda i, a: {"Out": 0.9 * i["X"] + 0.1 / 4},
+           attrs={"epsilon": 0.1}, grad=("X",)),
+    OpCase("label_smooth", {"X": r(2, 3, 5), "PriorDist": rng.uniform(0, 0.4, (1, 5))},
+           lambda i, a: {"Out": 0.75 * i["X"] + 0.25 * i["PriorDist"]}, attrs={"epsilon": 0.25}, grad=("X",),
+           name="label_smooth_prior"),
+    OpCase("kldiv_loss", {"X": r(3, 4), "Target": _target}, _kldiv_ref("mean"), grad=("X",)),
+    OpCase("kldiv_loss", {"X": r(3, 4), "Target": _target}, _kldiv_ref("none"), attrs={"reduction": "none"},
+           grad=("X",), name="kldiv_loss_none"),
+    OpCase("kldiv_loss", {"X": r(3, 4), "Target": _target}, _kldiv_ref("batchmean"),
+           attrs={"reduction": "batchmean"}, grad=("X",), name="kldiv_loss_batchmean"),
+    OpCase("kldiv_loss", {"X": r(3, 4), "Target": _target}, _kldiv_ref("sum"), attrs={"reduction": "sum"},
+           grad=("X",), name="kldiv_loss_sum"),
+    OpCase("teacher_student_sigmoid_loss",
+           {"X": r(6, 1) * 3, "Label": np.array([[-2.0], [-1.0], [0.3], [1.7], [0.0], [1.0]])}, _ts_ref, grad=("X",)),
+    OpCase("teacher_student_sigmoid_loss", {"X": np.array([[2.0], [-3.0], [0.5]]), "Label": np.array([[0.4], [1.2], [-2.0]])},
+           _ts_ref, attrs={"soft_max_up_bound": 1.0, "soft_max_lower_bound": -1.0},
+           name="teacher_student_sigmoid_loss_bounds"),
 ]

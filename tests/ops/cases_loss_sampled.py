@@ -1,4 +1,4 @@
-"""Op cases for hierarchical_sigmoid (ops/hsigmoid.py): the default tree and a custom one, against
+"""Op cases for hierarchical_sigmoid (ops/loss_sampled.py): the default tree and a custom one, against
 the loops of Fluid 1.8's test_hsigmoid_op.py (out-of-path steps add log 2, as Fluid's op)."""
 import numpy as np
 

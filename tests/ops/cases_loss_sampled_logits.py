@@ -1,4 +1,4 @@
-"""Op cases for sample_logits (ops/sample_logits.py): customized samples against Fluid 1.8's formula
+"""Op cases for sample_logits (ops/loss_sampled.py): customized samples against Fluid 1.8's formula
 (test_sample_logits_op.py), and drawn samples checked for the sampler's properties."""
 import numpy as np
 

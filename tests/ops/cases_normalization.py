@@ -119,3 +119,61 @@ CASES += [
     OpCase("layer_norm", {"X": r(3, 6)}, lambda i, a: ln_ref(i["X"]), grad=("X",), loss_outputs=("Y",),
            name="layer_norm_no_scale_bias", grad_rtol=1e-4),
 ]
+
+
+# -- norm (l2_normalize; reference after Fluid 1.8's test_norm_op.py) ---------------------------------
+
+def _norm_ref(axis, eps):
+    def ref(i, a):
+        n = np.sqrt(np.sum(i["X"] ** 2, axis=axis, keepdims=True) + eps)
+        return {"Out": i["X"] / n, "Norm": n}
+    return ref
+
+
+CASES += [
+    OpCase("norm", {"X": r(3, 4)}, _norm_ref(1, 1e-10), attrs={"axis": 1}, grad=("X",), loss_outputs=("Out",)),
+    OpCase("norm", {"X": r(2, 3, 4)}, _norm_ref(1, 1e-6), attrs={"axis": -2, "epsilon": 1e-6}, grad=("X",),
+           loss_outputs=("Out",), name="norm_middle_axis"),
+    OpCase("norm", {"X": r(4, 2)}, _norm_ref(0, 1e-10), attrs={"axis": 0}, grad=("X",), loss_outputs=("Out",),
+           name="norm_axis0"),
+]
+
+
+# -- affine_channel, lrn (references after Fluid 1.8's unit tests) -----------------------------------
+
+def _affine_ref(nhwc):
+    def ref(i, a):
+        shape = (1, 1, 1, -1) if nhwc else (1, -1, 1, 1)
+        return {"Out": i["X"] * i["Scale"].reshape(shape) + i["Bias"].reshape(shape)}
+    return ref
+
+
+def _lrn_ref(i, a):
+    x = i["X"]
+    nhwc = a["data_format"] == "NHWC"
+    xc = x.transpose(0, 3, 1, 2) if nhwc else x
+    c = xc.shape[1]
+    mid = np.full(xc.shape, a["k"], dtype=np.float64)
+    pre = (a["n"] - 1) // 2
+    for ch in range(c):
+        for j in range(a["n"]):
+            src = ch - pre + j
+            if 0 <= src < c:
+                mid[:, ch] += a["alpha"] * xc[:, src] ** 2
+    out = xc * mid ** -a["beta"]
+    if nhwc:
+        out, mid = out.transpose(0, 2, 3, 1), mid.transpose(0, 2, 3, 1)
+    return {"Out": out, "MidOut": mid}
+
+
+CASES += [
+    OpCase("affine_channel", {"X": r(2, 3, 4, 2), "Scale": r(3), "Bias": r(3)}, _affine_ref(False),
+           grad=("X", "Scale", "Bias")),
+    OpCase("affine_channel", {"X": r(2, 2, 3, 4), "Scale": r(4), "Bias": r(4)}, _affine_ref(True),
+           attrs={"data_layout": "NHWC"}, grad=("X", "Scale", "Bias"), name="affine_channel_nhwc"),
+    OpCase("lrn", {"X": r(2, 6, 3, 2)}, _lrn_ref, attrs={"n": 5, "k": 1.0, "alpha": 0.1, "beta": 0.75},
+           grad=("X",), loss_outputs=("Out",)),
+    OpCase("lrn", {"X": r(2, 2, 3, 5)}, _lrn_ref,
+           attrs={"n": 4, "k": 2.0, "alpha": 0.3, "beta": 0.5, "data_format": "NHWC"}, grad=("X",),
+           loss_outputs=("Out",), name="lrn_nhwc_even_window"),
+]

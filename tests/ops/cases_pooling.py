@@ -132,3 +132,31 @@ CASES += [
     _nhwc(_pool_case(r(1, 2, 5, 5), {"pooling_type": "avg", "ksize": [2, 2], "strides": [2, 2], "ceil_mode": True},
                      name="pool2d_avg_ceil"), "X", "Out"),
 ]
+
+
+# -- pool2d with adaptive=True (adaptive_pool2d) ------------------------------------------------------
+
+def _adaptive_ref(i, a):
+    x, (oh, ow) = i["X"], a["ksize"]
+    n, c, h, w = x.shape
+    out = np.zeros((n, c, oh, ow))
+    for p in range(oh):
+        for q in range(ow):
+            hs, he = int(np.floor(p * h / oh)), int(np.ceil((p + 1) * h / oh))
+            ws, we = int(np.floor(q * w / ow)), int(np.ceil((q + 1) * w / ow))
+            win = x[:, :, hs:he, ws:we]
+            out[:, :, p, q] = win.max(axis=(2, 3)) if a["pooling_type"] == "max" else win.mean(axis=(2, 3))
+    return {"Out": out}
+
+
+CASES += [
+    OpCase("pool2d", {"X": r(2, 3, 5, 7)}, _adaptive_ref, attrs={"adaptive": True, "ksize": [3, 2],
+                                                                "pooling_type": "avg"},
+           grad=("X",), name="pool2d_adaptive_avg_overlapping"),
+    OpCase("pool2d", {"X": rng.permutation(2 * 2 * 6 * 4).reshape(2, 2, 6, 4) / 7.0}, _adaptive_ref,
+           attrs={"adaptive": True, "ksize": [4, 3], "pooling_type": "max"}, grad=("X",),
+           name="pool2d_adaptive_max"),
+    OpCase("pool2d", {"X": r(1, 2, 4, 4)}, _adaptive_ref, attrs={"adaptive": True, "ksize": [1, 1],
+                                                                "pooling_type": "avg"},
+           name="pool2d_adaptive_global"),
+]

@@ -1,7 +1,7 @@
-"""Loss kernels. softmax_with_cross_entropy with hard labels over the last axis is a numba loop
-for float32/float64 (_pointwise_loops.py): one pass per row instead of numpy's seven passes and
-fancy indexing, or from ``WIDE_SOFTMAX`` logits on two passes around numpy's vectorised exp; the
-other cases are vectorised numpy."""
+"""CPU kernels of the classification losses (ops/loss_classification.py). softmax_with_cross_entropy
+with hard labels over the last axis is a numba loop for float32/float64 (_pointwise_loops.py): one
+pass per row instead of numpy's seven passes and fancy indexing, or from ``WIDE_SOFTMAX`` logits on
+two passes around numpy's vectorised exp; the other cases are vectorised numpy."""
 import numpy as np
 
 from ...errors import PeError
@@ -143,19 +143,63 @@ def sigmoid_cross_entropy_with_logits_grad(ins, attrs):
     return {"X@GRAD": dx.astype(x.dtype, copy=False)}
 
 
-# -- huber_loss ------------------------------------------------------------------------------------
+# -- the losses outside the hot loop: vectorised numpy; ``_cast`` serves the other loss families --
 
-def huber_loss(ins, attrs):
-    x, y = ins["X"], ins["Y"]
-    delta = x.dtype.type(attrs["delta"])
-    r = y - x
-    a = np.abs(r)
-    out = np.where(a <= delta, 0.5 * r * r, delta * (a - 0.5 * delta))
-    return {"Out": out.astype(x.dtype, copy=False), "Residual": r}
+def _cast(a, like):
+    return np.asarray(a).astype(like.dtype, copy=False)
 
 
-def huber_loss_grad(ins, attrs):
-    r, dout = ins["Residual"], ins["Out@GRAD"]
-    delta = r.dtype.type(attrs["delta"])
-    dr = np.clip(r, -delta, delta) * dout          # d(Out)/d(Residual)
-    return {"X@GRAD": (-dr).astype(r.dtype, copy=False), "Y@GRAD": dr.astype(r.dtype, copy=False)}
+# -- label_smooth -----------------------------------------------------------------------------------
+
+def label_smooth(ins, attrs):
+    x, eps = ins["X"], attrs["epsilon"]
+    prior = ins["PriorDist"].reshape(-1) if "PriorDist" in ins else x.dtype.type(1.0 / x.shape[-1])
+    return {"Out": _cast((1 - eps) * x + eps * prior, x)}
+
+
+def label_smooth_grad(ins, attrs):
+    d = ins["Out@GRAD"]
+    return {"X@GRAD": _cast((1 - attrs["epsilon"]) * d, d)}
+
+
+# -- kldiv_loss -------------------------------------------------------------------------------------
+
+def kl_scale(x, reduction):
+    return {"mean": x.size, "batchmean": x.shape[0] if x.ndim else 1}.get(reduction, 1)
+
+
+def kldiv_loss(ins, attrs):
+    x, t = ins["X"], ins["Target"]
+    pos = t > 0
+    loss = np.where(pos, t * (np.log(np.where(pos, t, 1)) - x), 0)
+    red = attrs["reduction"]
+    if red != "none":
+        loss = np.array([loss.sum() / max(kl_scale(x, red), 1)])
+    return {"Loss": _cast(loss, x)}
+
+
+def kldiv_loss_grad(ins, attrs):
+    x, t, dloss = ins["X"], ins["Target"], ins["Loss@GRAD"]
+    red = attrs["reduction"]
+    d = dloss if red == "none" else dloss.reshape(-1)[0] / max(kl_scale(x, red), 1)
+    return {"X@GRAD": _cast(np.where(t > 0, -t * d, 0), x)}
+
+
+# -- teacher_student_sigmoid_loss ------------------------------------------------------------------------
+
+def teacher_student_sigmoid_loss(ins, attrs):
+    x, label = ins["X"], ins["Label"]
+    sp = np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))         # softplus(x) = log(1 + exp(x))
+    y = np.where(label < -1, sp, np.where(label < 0, sp - x, np.where(
+        label < 1, 2 * sp - x * label, 2 * sp - x - x * (label - 1))))
+    return {"Y": _cast(y, x)}
+
+
+def teacher_student_sigmoid_loss_grad(ins, attrs):
+    x, label, dy = ins["X"], ins["Label"], ins["Y@GRAD"]
+    up, low = attrs["soft_max_up_bound"], attrs["soft_max_lower_bound"]
+    s = np.clip(x, low, up)
+    pred = 1 / (1 + np.exp(-s))
+    g = np.where(label < -1, -pred, np.where(label < 0, 1 - pred, label - 2 * pred))
+    g = np.where((s >= up) | (s <= low), 0, g)
+    return {"X@GRAD": _cast(-g * dy, x)}

@@ -1,9 +1,10 @@
 """CPU kernels of the normalization ops (ops/normalization.py). batch_norm in training on float NCHW
 data runs the numba loops of _norm_loops.py (per channel, blocks of channels over threads); other
-cases, layer_norm, instance_norm and group_norm are numpy."""
+cases, layer_norm, instance_norm, group_norm, affine_channel, lrn and norm are numpy."""
 import numpy as np
 
 from ...shapes import bn_channel_axis, layer_norm_split
+from .loss_classification import _cast
 from ._numba import is_float, lazy, parallel_parts, twin
 
 _norm_loops = lazy("_norm_loops")
@@ -229,3 +230,86 @@ def group_norm_grad(ins, attrs):
     x, g = ins["X"], attrs["groups"]
     inv = 1.0 / np.sqrt(ins["Variance"].reshape(-1) + attrs["epsilon"])
     return norm_backward(ins, ins["Mean"].reshape(-1), inv, norm_layout(x.shape, g))
+
+
+# -- affine_channel -------------------------------------------------------------------------------
+
+def channel_view(x, attrs):
+    """(pre, C, post): X seen as [pre, C, post] around its channel dim."""
+    axis = 1 if attrs["data_layout"] == "NCHW" else x.ndim - 1
+    return int(np.prod(x.shape[:axis])), x.shape[axis], int(np.prod(x.shape[axis + 1:]))
+
+
+def affine_channel(ins, attrs):
+    x = ins["X"]
+    view = channel_view(x, attrs)
+    s, b = ins["Scale"].reshape(1, -1, 1), ins["Bias"].reshape(1, -1, 1)
+    return {"Out": (x.reshape(view) * s + b).astype(x.dtype, copy=False).reshape(x.shape)}
+
+
+def affine_channel_grad(ins, attrs):
+    x, scale, dout = ins["X"], ins["Scale"], ins["Out@GRAD"]
+    view = channel_view(x, attrs)
+    d, xv = dout.reshape(view), x.reshape(view)
+    return {"X@GRAD": (d * scale.reshape(1, -1, 1)).astype(x.dtype, copy=False).reshape(x.shape),
+            "Scale@GRAD": (d * xv).sum(axis=(0, 2)).astype(scale.dtype, copy=False),
+            "Bias@GRAD": d.sum(axis=(0, 2)).astype(scale.dtype, copy=False)}
+
+
+# -- lrn ----------------------------------------------------------------------------------------------
+
+def lrn_view(x, attrs):
+    """(pre, C, post) around the channel dim: 1 in NCHW, 3 in NHWC."""
+    axis = 3 if attrs["data_format"] == "NHWC" else 1
+    return int(np.prod(x.shape[:axis])), x.shape[axis], int(np.prod(x.shape[axis + 1:]))
+
+
+def lrn(ins, attrs):
+    x = ins["X"]
+    n, pre_pad = attrs["n"], (attrs["n"] - 1) // 2
+    xv = x.reshape(lrn_view(x, attrs))
+    sq = xv * xv
+    mid = np.full(xv.shape, attrs["k"], dtype=x.dtype)
+    c = xv.shape[1]
+    for i in range(n):
+        shift = i - pre_pad                     # channel c reads channel c + shift
+        lo, hi = max(0, -shift), min(c, c - shift)
+        if lo < hi:
+            mid[:, lo:hi] += attrs["alpha"] * sq[:, lo + shift:hi + shift]
+    out = xv * mid ** -attrs["beta"]
+    return {"Out": out.astype(x.dtype, copy=False).reshape(x.shape), "MidOut": mid.reshape(x.shape)}
+
+
+def lrn_grad(ins, attrs):
+    """dX[c] = dOut[c] * Mid[c]^-beta - 2 alpha beta X[c] * sum over the c' whose window holds c of
+    dOut[c'] * Out[c'] / Mid[c']."""
+    x, out, mid, dout = ins["X"], ins["Out"], ins["MidOut"], ins["Out@GRAD"]
+    view = lrn_view(x, attrs)
+    xv, ov, mv, dv = (a.reshape(view) for a in (x, out, mid, dout))
+    ratio = dv * ov / mv
+    acc = np.zeros(view, dtype=x.dtype)
+    n, pre_pad, c = attrs["n"], (attrs["n"] - 1) // 2, view[1]
+    for i in range(n):
+        shift = i - pre_pad                     # c' = c - shift has c in its window
+        lo, hi = max(0, shift), min(c, c + shift)
+        if lo < hi:
+            acc[:, lo:hi] += ratio[:, lo - shift:hi - shift]
+    dx = dv * mv ** -attrs["beta"] - 2 * attrs["alpha"] * attrs["beta"] * xv * acc
+    return {"X@GRAD": dx.astype(x.dtype, copy=False).reshape(x.shape)}
+
+
+# -- norm ---------------------------------------------------------------------------------------
+
+def norm(ins, attrs):
+    x = ins["X"]
+    axis = attrs["axis"] % x.ndim
+    n = np.sqrt(np.sum(x * x, axis=axis, keepdims=True) + x.dtype.type(attrs["epsilon"]))
+    return {"Out": _cast(x / n, x), "Norm": _cast(n, x)}
+
+
+def norm_grad(ins, attrs):
+    """Out = X / n, n = sqrt(sum(X^2) + eps): dX = dOut / n - X * sum(dOut * X) / n^3."""
+    x, n, dout = ins["X"], ins["Norm"], ins["Out@GRAD"]
+    axis = attrs["axis"] % x.ndim
+    dot = np.sum(dout * x, axis=axis, keepdims=True)
+    return {"X@GRAD": _cast(dout / n - x * dot / (n * n * n), x)}

@@ -3,7 +3,7 @@
 the row's attributes, mapped in one launch; each gradient the row's scalar derivative of (X or Out,
 as the row reads, and Out@GRAD). Attributes are passed in the input's dtype (Out@GRAD's for the
 gradient). softmax and log_softmax are block reductions along their axis, written here; prelu is
-one elementwise kernel."""
+one elementwise kernel, maxout one thread per output."""
 import math
 
 import numpy as np
@@ -12,7 +12,7 @@ from numba import cuda
 from ...activations import SCALAR_HELPERS, bind, kernels
 from . import runtime as rt
 from ._elementwise import Binary, Unary, scalar_arg
-from ._launch import THREADS, flat, grid, per_dtype, rows_grid
+from ._launch import THREADS, flat, grid, per_dtype, rows_grid, zeros
 from ._reduce import block_max, block_sum, reduce
 
 
@@ -244,3 +244,57 @@ def prelu_grad(ins, attrs):
         if attrs["mode"] == "all":
             dalpha = reduce(dalpha, (0,), "sum")
     return {"X@GRAD": dx, "Alpha@GRAD": dalpha.reshape(tuple(alpha.shape))}
+
+
+# -- maxout --------------------------------------------------------------------------------------
+
+def _maxout_view(x, attrs):
+    axis = attrs["axis"] % 4
+    shape = tuple(x.shape)
+    post = 1
+    for d in shape[axis + 1:]:
+        post *= d
+    return shape[axis] // attrs["groups"], attrs["groups"], post
+
+
+@cuda.jit
+def _maxout(x, out, oc, g, post, backward, dout, dx):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < out.size:
+        q = i % post
+        c = (i // post) % oc
+        p = i // (post * oc)
+        base = ((p * oc + c) * g) * post + q
+        best = x[base]
+        at = base
+        for k in range(1, g):
+            v = x[base + k * post]
+            if v > best:
+                best = v
+                at = base + k * post
+        if backward:
+            dx[at] = dout[i]
+        else:
+            out[i] = best
+        i += step
+
+
+def maxout(ins, attrs):
+    x = ins["X"]
+    oc, g, post = _maxout_view(x, attrs)
+    shape = list(x.shape)
+    shape[attrs["axis"] % 4] = oc
+    out = rt.empty(tuple(shape), x.dtype)
+    if out.size:
+        _maxout[grid(out.size)](flat(x), flat(out), oc, g, post, False, flat(out), flat(out))
+    return {"Out": out}
+
+
+def maxout_grad(ins, attrs):
+    x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
+    oc, g, post = _maxout_view(x, attrs)
+    dx = zeros(x.shape, x.dtype)
+    if out.size:
+        _maxout[grid(out.size)](flat(x), flat(out), oc, g, post, True, flat(dout), flat(dx))
+    return {"X@GRAD": dx}

@@ -1,12 +1,14 @@
-"""CUDA twin of kernels/cpu/hsigmoid.py: the paths are found on the host (from Label, or PathTable
-and PathCode) and copied over; one thread per path step computes its pre-activation, one per row sums
-the loss; the gradient adds into W and Bias atomically."""
+"""CUDA twins of kernels/cpu/loss_sampled.py. hierarchical_sigmoid: the paths are found on the host
+(from Label, or PathTable and PathCode) and copied over; one thread per path step computes its
+pre-activation, one per row sums the loss; the gradient adds into W and Bias atomically.
+sample_logits: the sampling draws on the host with the CPU kernel's generator, as the other random
+ops; the gradient adds back atomically."""
 import math
 
 import numpy as np
 from numba import cuda
 
-from ..cpu import hsigmoid as _cpu
+from ..cpu import loss_sampled as _cpu
 from . import runtime as rt
 from ._launch import flat, grid, zeros
 
@@ -113,3 +115,25 @@ def hierarchical_sigmoid_grad(ins, attrs):
     if dx.size:
         _input_grad[grid(dx.size)](flat(g), flat(w), flat(idx), flat(dx), d, length)
     return {"X@GRAD": dx, "W@GRAD": dw, "Bias@GRAD": db}
+
+
+def sample_logits(ins, attrs):
+    outs = _cpu.sample({k: rt.to_host(v) for k, v in ins.items()}, attrs)
+    return {k: rt.to_device(v) for k, v in outs.items()}
+
+
+@cuda.jit
+def _scatter(samples, d, dx, width, classes):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < d.size:
+        cuda.atomic.add(dx, (i // width) * classes + samples[i], d[i])
+        i += step
+
+
+def sample_logits_grad(ins, attrs):
+    logits, samples, d = ins["Logits"], ins["Samples"], ins["SampledLogits@GRAD"]
+    dx = zeros(logits.shape, logits.dtype)
+    if d.size:
+        _scatter[grid(d.size)](flat(samples), flat(d), flat(dx), samples.shape[1], logits.shape[1])
+    return {"Logits@GRAD": dx}

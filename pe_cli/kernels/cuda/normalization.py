@@ -1,17 +1,21 @@
 """CUDA twins of kernels/cpu/normalization.py. batch_norm statistics and layer_norm are block
 reductions, one block per channel / per row. instance_norm and group_norm run layer_norm's row
 kernels on X's rows ([N*C, H*W], [N*G, C/G*H*W]) and batch_norm's per-channel affine. The device
-code is in _norm.py; this module launches it."""
+code of those is in _norm.py; this module launches it. affine_channel and lrn are one thread per
+element (reductions for affine_channel's parameter gradients), norm one thread per line along its
+axis."""
 import math
 
 import numpy as np
 from numba import cuda
 
 from ...shapes import bn_channel_axis, layer_norm_split
+from ..cpu import normalization as _cpu
 from ..cpu.normalization import norm_layout
 from . import _norm
 from . import runtime as rt
-from ._launch import copy, flat, full, grid, rows_grid
+from ._elementwise import Binary
+from ._launch import copy, flat, full, grid, rows_grid, zeros
 from ._reduce import reduce
 
 
@@ -202,3 +206,164 @@ def group_norm_grad(ins, attrs):
     rows = x.shape[0] * g
     return _backward(ins, ins["Mean"].reshape((rows,)), ins["Variance"].reshape((rows,)), attrs["epsilon"],
                      norm_layout(tuple(x.shape), g))
+
+
+# -- lrn ----------------------------------------------------------------------------------------------
+
+@cuda.jit
+def _lrn(x, out, mid, c, post, n, pre_pad, k, alpha, beta):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < x.size:
+        ch = (i // post) % c
+        base = i - ch * post
+        s = k
+        for j in range(n):
+            src = ch - pre_pad + j
+            if 0 <= src < c:
+                v = x[base + src * post]
+                s += alpha * v * v
+        mid[i] = s
+        out[i] = x[i] * math.pow(s, -beta)
+        i += step
+
+
+@cuda.jit
+def _lrn_grad(x, out, mid, dout, dx, c, post, n, pre_pad, alpha, beta):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < x.size:
+        ch = (i // post) % c
+        base = i - ch * post
+        acc = 0.0
+        for j in range(n):
+            dst = ch + pre_pad - j          # the channel whose window holds ch at its j-th place
+            if 0 <= dst < c:
+                o = base + dst * post
+                acc += dout[o] * out[o] / mid[o]
+        dx[i] = dout[i] * math.pow(mid[i], -beta) - 2 * alpha * beta * x[i] * acc
+        i += step
+
+
+def lrn(ins, attrs):
+    x = ins["X"]
+    _, c, post = _cpu.lrn_view(x, attrs)
+    out, mid = rt.empty(x.shape, x.dtype), rt.empty(x.shape, x.dtype)
+    if x.size:
+        _lrn[grid(x.size)](flat(x), flat(out), flat(mid), c, post, attrs["n"], (attrs["n"] - 1) // 2,
+                           float(attrs["k"]), float(attrs["alpha"]), float(attrs["beta"]))
+    return {"Out": out, "MidOut": mid}
+
+
+def lrn_grad(ins, attrs):
+    x = ins["X"]
+    _, c, post = _cpu.lrn_view(x, attrs)
+    dx = rt.empty(x.shape, x.dtype)
+    if x.size:
+        _lrn_grad[grid(x.size)](flat(x), flat(ins["Out"]), flat(ins["MidOut"]), flat(ins["Out@GRAD"]), flat(dx),
+                                c, post, attrs["n"], (attrs["n"] - 1) // 2, float(attrs["alpha"]),
+                                float(attrs["beta"]))
+    return {"X@GRAD": dx}
+
+
+# -- affine_channel -------------------------------------------------------------------------------
+
+@cuda.jit
+def _affine(x, scale, bias, out, c, post):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < out.size:
+        k = (i // post) % c
+        out[i] = x[i] * scale[k] + bias[k]
+        i += step
+
+
+@cuda.jit(device=True, inline=True)
+def _times(a, b, p, q):
+    return a * b
+
+
+_product = Binary(_times)
+
+
+def affine_channel(ins, attrs):
+    x = ins["X"]
+    _, c, post = _cpu.channel_view(x, attrs)
+    out = rt.empty(x.shape, x.dtype)
+    if out.size:
+        _affine[grid(out.size)](flat(x), ins["Scale"], ins["Bias"], flat(out), c, post)
+    return {"Out": out}
+
+
+def affine_channel_grad(ins, attrs):
+    x, scale, dout = ins["X"], ins["Scale"], ins["Out@GRAD"]
+    view = _cpu.channel_view(x, attrs)
+    dx = rt.empty(x.shape, x.dtype)
+    if dx.size:
+        _affine[grid(dx.size)](flat(dout), scale, zeros(scale.shape, scale.dtype), flat(dx), view[1], view[2])
+    d3 = dout.reshape(view)
+    return {"X@GRAD": dx, "Scale@GRAD": reduce(_product(d3, x.reshape(view)), (0, 2), "sum"),
+            "Bias@GRAD": reduce(d3, (0, 2), "sum")}
+
+
+# -- norm (l2_normalize) ------------------------------------------------------------------------------
+
+def _lines(shape, axis):
+    """(n, post, lines): X seen as [pre, n, post] around ``axis``; one line per (pre, post)."""
+    n = shape[axis]
+    post = int(np.prod(shape[axis + 1:], dtype=np.int64))
+    return n, post, (int(np.prod(shape, dtype=np.int64)) // n if n else 0)
+
+
+@cuda.jit
+def _l2_norm(x, out, nrm, n, post, lines, eps):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < lines:
+        base = (i // post) * n * post + i % post
+        s = 0.0
+        for k in range(n):
+            v = x[base + k * post]
+            s += v * v
+        d = math.sqrt(s + eps)
+        nrm[i] = d
+        for k in range(n):
+            out[base + k * post] = x[base + k * post] / d
+        i += step
+
+
+@cuda.jit
+def _l2_norm_grad(x, nrm, dout, dx, n, post, lines):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < lines:
+        base = (i // post) * n * post + i % post
+        d = nrm[i]
+        dot = 0.0
+        for k in range(n):
+            dot += dout[base + k * post] * x[base + k * post]
+        c = dot / (d * d * d)
+        for k in range(n):
+            j = base + k * post
+            dx[j] = dout[j] / d - x[j] * c
+        i += step
+
+
+def norm(ins, attrs):
+    x = ins["X"]
+    axis = attrs["axis"] % x.ndim
+    n, post, lines = _lines(tuple(x.shape), axis)
+    out = rt.empty(x.shape, x.dtype)
+    nrm = rt.empty(tuple(1 if d == axis else s for d, s in enumerate(x.shape)), x.dtype)
+    if lines:
+        _l2_norm[grid(lines)](flat(x), flat(out), flat(nrm), n, post, lines, float(attrs["epsilon"]))
+    return {"Out": out, "Norm": nrm}
+
+
+def norm_grad(ins, attrs):
+    x, nrm, dout = ins["X"], ins["Norm"], ins["Out@GRAD"]
+    n, post, lines = _lines(tuple(x.shape), attrs["axis"] % x.ndim)
+    dx = rt.empty(x.shape, x.dtype)
+    if lines:
+        _l2_norm_grad[grid(lines)](flat(x), flat(nrm), flat(dout), flat(dx), n, post, lines)
+    return {"X@GRAD": dx}
