@@ -6,7 +6,7 @@ from .loss_classification import *  # noqa: F401,F403
 from .loss_regression import *  # noqa: F401,F403
 from .loss_ranking import *  # noqa: F401,F403
 from .loss_sampled import *  # noqa: F401,F403
-from .nn import *  # noqa: F401,F403
+from .nn import clip_by_norm, fc, mean, scale  # noqa: F401 -- H1's layers, moved to their families in a parallel branch
 from .tensor import *  # noqa: F401,F403
 from .learning_rate_scheduler import *  # noqa: F401,F403
 from .metric import *  # noqa: F401,F403
@@ -50,7 +50,7 @@ from .detection_loss import *  # noqa: F401,F403
 from .detection_roi import *  # noqa: F401,F403
 from .detection_yolo import *  # noqa: F401,F403
 from .detection_proposals import *  # noqa: F401,F403
-from . import detection, loss, metric_op, ops, sequence_lod  # noqa: F401,E402 -- Fluid's submodule names (fluid_module.py)
+from . import detection, loss, metric_op, nn, ops, sequence_lod  # noqa: F401,E402 -- Fluid's submodule names (fluid_module.py)
 from .math_op_patch import monkey_patch_variable
 
 monkey_patch_variable()
