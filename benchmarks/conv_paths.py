@@ -27,7 +27,7 @@ def best_ms(fn, reps):
 
 
 def measure(c, m, hw, reps, k=3, padding=1, batch=64):
-    from pe_cli.kernels.cpu import _conv, _winograd, nn, threads
+    from pe_cli.kernels.cpu import _conv, _winograd, convolution, threads
     from pe_cli.ops import registry
     rng = np.random.default_rng(0)
     x = rng.normal(size=(batch, c, hw, hw)).astype(np.float32)
@@ -36,7 +36,7 @@ def measure(c, m, hw, reps, k=3, padding=1, batch=64):
     ins = {"Input": x, "Filter": w, "Output@GRAD": rng.normal(size=(batch, m, ho, ho)).astype(np.float32)}
     attrs = registry.get("conv2d").default_attrs()
     attrs.update(strides=[1, 1], paddings=[padding, padding])
-    kernels = (nn.conv2d, nn.conv2d_grad_input, nn.conv2d_grad_filter)
+    kernels = (convolution.conv2d, convolution.conv2d_grad_input, convolution.conv2d_grad_filter)
     rule = (_winograd.MIN_CHANNELS, _winograd.MIN_TILES, _conv.WIDE_MAX_SPAN)
     rows, share_before = {}, threads._share
     for share in (1, 2):

@@ -1,7 +1,7 @@
 """``paddle.fluid.input`` of Fluid 1.8: ``fluid.embedding``, whose ids need no trailing 1 (the
 ``lookup_table_v2`` op: Out is Ids' shape plus the embedding dim), where ``fluid.layers.embedding``
 (``lookup_table``) drops a trailing 1 of Ids."""
-from ..layers.nn import lookup
+from ..layers.embedding import lookup
 
 __all__ = ["embedding"]
 

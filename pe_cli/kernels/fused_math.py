@@ -1,5 +1,5 @@
 """The fused ops' kernels (pe_cli/ops/fused.py) for one device, made from that device's kernels of
-the ops they replace (``activation``, ``elementwise``, ``nn``: the device's kernel modules), called
+the ops they replace (``activation``, ``elementwise``, ``normalization``: the device's kernel modules), called
 in the same order within one op, so the numbers are those of the unfused ops to the bit."""
 import importlib
 
@@ -8,7 +8,7 @@ from ..activations import TABLE
 ACT_READS = {row.name: row.reads for row in TABLE}   # what each activation's gradient reads
 
 
-def fused_kernels(activation, elementwise, nn):
+def fused_kernels(activation, elementwise, normalization):
     """{op type: kernel} of the fused ops and their gradient ops on one device."""
     def fused_elemwise_activation(ins, attrs):
         act, add_attrs = attrs["functor_list"][0], {"axis": attrs["axis"]}
@@ -27,7 +27,7 @@ def fused_kernels(activation, elementwise, nn):
         return elementwise.elementwise_add_grad(add_ins, add_attrs)
 
     def fused_batch_norm_act(ins, attrs):
-        outs = dict(nn.batch_norm(ins, attrs))
+        outs = dict(normalization.batch_norm(ins, attrs))
         # the normalized value dies here: the activation may write over it (where its kernel can)
         outs["Y"] = getattr(activation, attrs["act_type"])({"X": outs["Y"]}, {"_inplace": True})["Out"]
         return outs
@@ -36,7 +36,7 @@ def fused_kernels(activation, elementwise, nn):
         act = attrs["act_type"]
         dy = getattr(activation, act + "_grad")({"Out": ins["Y"], "Out@GRAD": ins["Y@GRAD"]}, {})["X@GRAD"]
         bn_ins = {slot: ins[slot] for slot in ("X", "Scale", "SavedMean", "SavedVariance")}
-        return nn.batch_norm_grad(dict(bn_ins, **{"Y@GRAD": dy}), attrs)
+        return normalization.batch_norm_grad(dict(bn_ins, **{"Y@GRAD": dy}), attrs)
 
     return {"fused_elemwise_activation": fused_elemwise_activation,
             "fused_elemwise_activation_grad": fused_elemwise_activation_grad,
@@ -101,7 +101,7 @@ def relu_first(activation, conv2d, conv2d_grad_input, conv2d_grad_filter):
 
 
 def both_grads(conv2d_grad_input, conv2d_grad_filter, shared=None):
-    """conv2d_grad's kernel (Fluid's one op for both gradients, pe_cli/ops/nn.py) of one device from
+    """conv2d_grad's kernel (Fluid's one op for both gradients, pe_cli/ops/convolution.py) of one device from
     its two kernels; ``shared``: ins, attrs -> (Input@GRAD, Filter@GRAD) or None, a path computing
     both at once, tried first where the relu-first attribute is off."""
     def conv2d_grad(ins, attrs):

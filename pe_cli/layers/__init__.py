@@ -2,8 +2,10 @@
 Importing the package gives Variable its operators (``a + b``; see math_op_patch)."""
 from .activation import *  # noqa: F401,F403
 from .io import data  # noqa: F401
-from .loss import *  # noqa: F401,F403
-from .nn import *  # noqa: F401,F403
+from .loss_classification import *  # noqa: F401,F403
+from .loss_regression import *  # noqa: F401,F403
+from .loss_ranking import *  # noqa: F401,F403
+from .loss_sampled import *  # noqa: F401,F403
 from .creation import *  # noqa: F401,F403
 from .elementwise import *  # noqa: F401,F403
 from .indexing import *  # noqa: F401,F403
@@ -40,15 +42,15 @@ from .cvm import *  # noqa: F401,F403
 from .hashing import *  # noqa: F401,F403
 from .instag import *  # noqa: F401,F403
 from .position import *  # noqa: F401,F403
-from .loss_extra import *  # noqa: F401,F403
 from .padding import *  # noqa: F401,F403
 from .ctc import *  # noqa: F401,F403
-from .pool3d import *  # noqa: F401,F403
-from .deformable_conv import *  # noqa: F401,F403
-from .image_extra import *  # noqa: F401,F403
-from .resize import *  # noqa: F401,F403
-from .norm_extra import *  # noqa: F401,F403
-from .conv_transpose import *  # noqa: F401,F403
+from .pooling import *  # noqa: F401,F403
+from .convolution import *  # noqa: F401,F403
+from .image import *  # noqa: F401,F403
+from .normalization import *  # noqa: F401,F403
+from .dropout import *  # noqa: F401,F403
+from .embedding import *  # noqa: F401,F403
+from .selected_rows import *  # noqa: F401,F403
 from .py_func import *  # noqa: F401,F403
 from .readers import *  # noqa: F401,F403
 from .distributions import *  # noqa: F401,F403
@@ -60,7 +62,7 @@ from .detection_loss import *  # noqa: F401,F403
 from .detection_roi import *  # noqa: F401,F403
 from .detection_yolo import *  # noqa: F401,F403
 from .detection_proposals import *  # noqa: F401,F403
-from . import detection, metric_op, ops, sequence_lod, tensor  # noqa: F401,E402 -- Fluid's submodule names (fluid_module.py)
+from . import detection, loss, metric_op, nn, ops, sequence_lod, tensor  # noqa: F401,E402 -- Fluid's submodule names (fluid_module.py)
 from .math_op_patch import monkey_patch_variable
 
 monkey_patch_variable()

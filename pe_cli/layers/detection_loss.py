@@ -7,8 +7,8 @@ from ..errors import ArgumentValueError, PeError
 from .detection_box import box_coder, float_input, iou_similarity
 from .detection_match import bipartite_match, target_assign
 from .helper import LayerHelper
-from .loss import softmax_with_cross_entropy
-from .loss_extra import smooth_l1
+from .loss_classification import softmax_with_cross_entropy
+from .loss_regression import smooth_l1
 from .manipulation import cast, flatten, reshape
 from .reduction import reduce_sum
 

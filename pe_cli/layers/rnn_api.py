@@ -13,7 +13,7 @@ from ..training.initializer import UniformInitializer
 from ..training.param_attr import ParamAttr
 from .activation import sigmoid, tanh
 from .control_flow import less_than
-from .nn import dropout
+from .dropout import dropout
 from .rnn_cells import RNNCell, _Params
 from .sequence import sequence_mask
 from .static_rnn import StaticRNN

@@ -1,10 +1,14 @@
 """Activations: Out = f(X) elementwise, one op (and its grad op) per row of the activation table
 (pe_cli/activations.py). Each grad op reads what its derivative needs (X or Out: the row's ``reads``).
-softmax and log_softmax (normalised along ``axis``) are registered here by hand."""
+softmax and log_softmax (normalised along ``axis``) are registered here by hand, and beside them prelu
+(a learned slope for X < 0) and maxout (the max over groups of channels)."""
 import numbers
 
 from ..activations import FLOATS, TABLE
-from .define import Attr, fmt_shape, register
+from ..shapes import known_numel
+from .convolution import _known
+from .image import _POS_INT, _div, _divides, _four_d
+from .define import Attr, fmt_shape, grads_like, is_int, register
 
 
 def _infer_elementwise(name, dtypes):
@@ -63,3 +67,72 @@ _activation("softmax", "Out = exp(X) / sum(exp(X)) along axis (default the last)
             attrs=_AXIS, infer=_infer_softmax("softmax"))
 _activation("log_softmax", "Out = X - log(sum(exp(X))) along axis (default the last).", uses="Out",
             attrs=_AXIS, infer=_infer_softmax("log_softmax"))
+
+
+# -- prelu ------------------------------------------------------------------------------------------
+
+def prelu_alpha_size(x, mode):
+    """The number of alphas prelu's mode needs for X's shape (-1: unknown)."""
+    if mode == "all":
+        return 1
+    if mode == "channel":
+        return x[1] if _known(x[1]) else -1
+    return known_numel(x[1:])
+
+
+def _infer_prelu(ctx):
+    x, alpha, mode = ctx.shape("X"), ctx.shape("Alpha"), ctx.attrs["mode"]
+    if x is None or len(x) < (2 if mode != "all" else 1):
+        ctx.fail(f"X {fmt_shape(x)} needs a batch dim and, for mode '{mode}', the dims after it")
+    if mode == "channel" and ctx.attrs["data_format"] != "NCHW":
+        ctx.fail("mode 'channel' with data_format NHWC is not supported by pe; give NCHW input")
+    want, have = prelu_alpha_size(x, mode), known_numel(alpha)
+    if want >= 0 and have >= 0 and want != have:
+        ctx.fail(f"Alpha {fmt_shape(alpha)} has {have} values but mode '{mode}' needs {want} for X {fmt_shape(x)}")
+    if ctx.dtype("X") != ctx.dtype("Alpha"):
+        ctx.fail(f"X is {ctx.dtype('X')} but Alpha is {ctx.dtype('Alpha')}")
+    ctx.set_output("Out", x, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+
+
+def _grad_prelu(g):
+    g.op("prelu_grad", {"X": g.input("X"), "Alpha": g.input("Alpha"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X"), "Alpha@GRAD": g.in_grad("Alpha")}, g.attrs)
+
+
+_PRELU_ATTRS = {"mode": Attr("all", choices=("all", "channel", "element")),
+                # Paddle 2.x's attribute: NHWC changes only where 'channel' mode finds the channels
+                "data_format": Attr("NCHW", choices=("NCHW", "NHWC"))}
+register("prelu", kernel_module="activation", inputs=["X", "Alpha"], outputs=["Out"], attrs=_PRELU_ATTRS,
+         infer=_infer_prelu, grad=_grad_prelu, grad_reads=("Alpha", "X"),
+         doc="Out = X where X > 0, else Alpha * X: one Alpha (all), one per channel of dim 1 (channel) or "
+             "one per element of X's non-batch dims (element).")
+register("prelu_grad", kernel_module="activation", inputs=["X", "Alpha", "Out@GRAD"],
+         outputs=["X@GRAD?", "Alpha@GRAD?"], attrs=_PRELU_ATTRS,
+         infer=grads_like({"X@GRAD": "X", "Alpha@GRAD": "Alpha"}))
+
+
+# -- maxout --------------------------------------------------------------------------------------
+
+def _infer_maxout(ctx):
+    x, g, axis = _four_d(ctx), ctx.attrs["groups"], ctx.attrs["axis"]
+    if axis not in (1, -1, 3):
+        ctx.fail(f"axis={axis} must be 1 (NCHW) or -1 / 3 (NHWC)")
+    axis %= 4
+    _divides(ctx, x, axis, g, f"groups = {g}")
+    out = list(x)
+    out[axis] = _div(x[axis], g)
+    ctx.set_output("Out", out, ctx.dtype("X"))
+
+
+def _grad_maxout(g):
+    g.op("maxout_grad", {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+_MAXOUT_ATTRS = {"groups": _POS_INT, "axis": Attr(1, is_int, "1 or -1")}
+register("maxout", kernel_module="activation", inputs=["X"], outputs=["Out"], attrs=_MAXOUT_ATTRS,
+         infer=_infer_maxout, grad=_grad_maxout, grad_reads=("Out", "X"),
+         doc="Out[.., c, ..] = max over k < groups of X[.., c*groups + k, ..] along the channel `axis`; "
+             "the gradient goes to the first maximum.")
+register("maxout_grad", kernel_module="activation", inputs=["X", "Out", "Out@GRAD"], outputs=["X@GRAD"],
+         attrs=_MAXOUT_ATTRS, infer=grads_like({"X@GRAD": "X"}))

@@ -1,7 +1,9 @@
-"""ctc_align (Fluid 1.8), the decoding step of ctc_greedy_decoder: per sequence, drop the blank id
-and (merge_repeated) each id equal to the step before it. Sequences come from the LoD of Input
-[T, 1], or padded [N, T] with InputLength. No gradient (kernels in kernels/<device>/ctc.py)."""
-from .define import fmt_shape, register
+"""CTC (kernels in kernels/<device>/ctc.py): warpctc (Fluid 1.8), the CTC loss of unscaled logits
+against label sequences, over LoD sequences or time-major padded batches with lengths; and ctc_align
+(Fluid 1.8), the decoding step of ctc_greedy_decoder: per sequence, drop the blank id and
+(merge_repeated) each id equal to the step before it. Sequences come from the LoD of Input [T, 1],
+or padded [N, T] with InputLength. ctc_align has no gradient."""
+from .define import Attr, fmt_shape, grads_like, is_int, register
 
 
 def _infer_ctc_align(ctx):
@@ -27,3 +29,50 @@ register("ctc_align", kernel_module="ctc", inputs=["Input", "InputLength?"], out
              "equal to the step before (a blank between two equal ids keeps both). LoD input: Output's LoD "
              "counts what is left (all sequences empty: Output is [[-1]], as Fluid); padded input: Output "
              "[N, T] padded with padding_value, OutputLength [N, 1].")
+
+
+
+
+def _infer(ctx):
+    logits, label = ctx.shape("Logits"), ctx.shape("Label")
+    if ctx.dtype("Label") not in ("int32", "int64"):
+        ctx.fail(f"Label is {ctx.dtype('Label')}; it holds int32 class ids")
+    padded = ctx.has_input("LogitsLength")
+    if padded != ctx.has_input("LabelLength"):
+        ctx.fail("padded input needs both LogitsLength and LabelLength")
+    if padded:
+        if len(logits) != 3 or len(label) != 2:
+            ctx.fail(f"padded Logits {fmt_shape(logits)} must be [max_time, batch, classes] and Label "
+                     f"{fmt_shape(label)} [batch, max_label_length]")
+        batch = logits[1]
+    else:
+        if len(logits) != 2 or ctx.input_var("Logits").lod_level < 1 or ctx.input_var("Label").lod_level < 1:
+            ctx.fail(f"Logits {fmt_shape(logits)} and Label {fmt_shape(label)} must be sequences (LoD) of "
+                     f"[steps, classes] and [length, 1], or padded with LogitsLength and LabelLength")
+        batch = -1
+    blank = ctx.attrs["blank"]
+    if logits[-1] >= 0 and not 0 <= blank < logits[-1]:
+        ctx.fail(f"blank={blank} must be a class of Logits {fmt_shape(logits)}")
+    ctx.set_output("WarpCTCGrad", logits, ctx.dtype("Logits"))
+    ctx.set_output("Loss", [batch, 1], ctx.dtype("Logits"))
+
+
+def _grad(g):
+    g.op("warpctc_grad", {"Logits": g.input("Logits"), "WarpCTCGrad": g.output("WarpCTCGrad"),
+                          "Loss@GRAD": g.out_grad("Loss"), **({"LogitsLength": g.input("LogitsLength")}
+                                                               if g.input("LogitsLength") else {})},
+         {"Logits@GRAD": g.in_grad("Logits")}, g.attrs)
+
+
+_ATTRS = {"blank": Attr(0, lambda v: is_int(v) and v >= 0, "an int >= 0"), "norm_by_times": False}
+register("warpctc", kernel_module="ctc", inputs=["Logits", "Label", "LogitsLength?", "LabelLength?"],
+         outputs=["WarpCTCGrad", "Loss"], attrs=_ATTRS, infer=_infer, grad=_grad,
+         grad_reads=("Logits", "LogitsLength", "WarpCTCGrad"), lod="drop", needs_lod=True,
+         doc="Loss = -log p(Label | Logits) per sequence under CTC (softmax over the classes at each step, "
+             "the blank class between and around labels, repeats merged), by the forward-backward "
+             "recursions in log space; WarpCTCGrad = its gradient wrt the logits (softmax - posterior), "
+             "divided by the sequence's steps with norm_by_times (the gradient only, as Fluid). An "
+             "impossible alignment gives an infinite loss and a zero gradient.")
+register("warpctc_grad", kernel_module="ctc",
+         inputs=["Logits", "WarpCTCGrad", "Loss@GRAD", "LogitsLength?"], outputs=["Logits@GRAD"], attrs=_ATTRS,
+         infer=grads_like({"Logits@GRAD": "Logits"}), needs_lod=True)

@@ -10,7 +10,7 @@ they read Out), so that IntermediateOut dies after the forward pass where nothin
 gives X@GRAD and Y@GRAD as elementwise_add_grad does."""
 from ..activations import TABLE
 from .elementwise import broadcast_shape
-from .nn import _BN_ATTRS, _infer_batch_norm, bn_blocked
+from .normalization import _BN_ATTRS, _infer_batch_norm, bn_blocked
 from .define import Attr, fmt_shape, grads_like, one_shape_blocked, register
 
 # activations the fused op takes: those with a gradient and no attributes of their own

@@ -8,7 +8,7 @@ conversions."""
 import numpy as np
 import pytest
 
-from pe_cli.kernels.cpu import _numba, _onednn, blocked, elementwise, fused, nn, threads
+from pe_cli.kernels.cpu import (blocked, convolution, elementwise, fused, normalization, _numba, _onednn, pooling, threads)
 from pe_cli.kernels.common import ConvGeometry
 from pe_cli.ops import registry
 
@@ -49,7 +49,7 @@ def test_conv2d_on_blocked_values_gives_the_nchw_bits(case, slots):
     x = rng.normal(size=(4, c, hw, hw)).astype(np.float32)
     w = rng.normal(size=(m, c, k, k)).astype(np.float32)
     attrs = _conv_attrs(strides=[stride, stride], paddings=pad)
-    want = nn.conv2d({"Input": x, "Filter": w}, attrs)["Output"]
+    want = convolution.conv2d({"Input": x, "Filter": w}, attrs)["Output"]
     ins = {"Input": blocked.to_blocked(x) if "Input" in slots else x, "Filter": w}
     got = blocked.conv2d(ins, dict(attrs, _blocked=frozenset(slots)))["Output"]
     assert np.array_equal(blocked.to_plain(got) if "Output" in slots else got, want)
@@ -65,8 +65,8 @@ def test_conv2d_grad_on_blocked_values_gives_the_nchw_numbers(case, slots, monke
     x = rng.normal(size=(4, c, hw, hw)).astype(np.float32)
     w = rng.normal(size=(m, c, k, k)).astype(np.float32)
     attrs = _conv_attrs(strides=[stride, stride], paddings=pad)
-    dout = rng.normal(size=nn.conv2d({"Input": x, "Filter": w}, attrs)["Output"].shape).astype(np.float32)
-    want = nn.conv2d_grad({"Input": x, "Filter": w, "Output@GRAD": dout}, attrs)
+    dout = rng.normal(size=convolution.conv2d({"Input": x, "Filter": w}, attrs)["Output"].shape).astype(np.float32)
+    want = convolution.conv2d_grad({"Input": x, "Filter": w, "Output@GRAD": dout}, attrs)
     ins = {"Input": blocked.to_blocked(x) if "Input" in slots else x, "Filter": w,
            "Output@GRAD": blocked.to_blocked(dout) if "Output@GRAD" in slots else dout}
     got = blocked.conv2d_grad(ins, dict(attrs, _blocked=frozenset(slots)))
@@ -86,7 +86,7 @@ def test_conv2d_where_onednn_does_not_apply_runs_the_nchw_kernel_through_convers
     x = rng.normal(size=(3, 16, 6, 6))              # float64: pe's own paths
     w = rng.normal(size=(16, 16, 3, 3))
     attrs = _conv_attrs(paddings=[1, 1])
-    want = nn.conv2d({"Input": x, "Filter": w}, attrs)["Output"]
+    want = convolution.conv2d({"Input": x, "Filter": w}, attrs)["Output"]
     got = blocked.conv2d({"Input": blocked.to_blocked(x), "Filter": w},
                          dict(attrs, _blocked=frozenset({"Input", "Output"})))["Output"]
     assert got.shape == (3, 1, 6, 6, 16) and np.array_equal(blocked.to_plain(got), want)
@@ -100,21 +100,21 @@ def test_a_first_convolution_on_3_channels_runs_on_onednn_where_its_output_is_bl
     geo = ConvGeometry(x.shape, w.shape, attrs)
     got = blocked.conv2d({"Input": x, "Filter": w}, dict(attrs, _blocked=frozenset({"Output"})))["Output"]
     assert np.array_equal(got, blocked.to_blocked(_onednn.conv2d(x, w, geo)))     # oneDNN's, not pe's own
-    np.testing.assert_allclose(blocked.to_plain(got), nn.conv2d({"Input": x, "Filter": w}, attrs)["Output"],
+    np.testing.assert_allclose(blocked.to_plain(got), convolution.conv2d({"Input": x, "Filter": w}, attrs)["Output"],
                                rtol=1e-4, atol=1e-4)
     dout = rng.normal(size=(4, 16, 9, 9)).astype(np.float32)
     dw = blocked.conv2d_grad_filter({"Input": x, "Filter": w, "Output@GRAD": blocked.to_blocked(dout)},
                                     dict(attrs, _blocked=frozenset({"Output@GRAD"})))["Filter@GRAD"]
-    np.testing.assert_allclose(dw, nn.conv2d_grad_filter({"Input": x, "Filter": w, "Output@GRAD": dout}, attrs)
+    np.testing.assert_allclose(dw, convolution.conv2d_grad_filter({"Input": x, "Filter": w, "Output@GRAD": dout}, attrs)
                                ["Filter@GRAD"], rtol=1e-4, atol=1e-3)
     plain = blocked.conv2d({"Input": x, "Filter": w}, dict(attrs, _blocked=frozenset()))["Output"]
-    assert np.array_equal(plain, nn.conv2d({"Input": x, "Filter": w}, attrs)["Output"])    # NCHW: pe's own
+    assert np.array_equal(plain, convolution.conv2d({"Input": x, "Filter": w}, attrs)["Output"])    # NCHW: pe's own
 
 
 # batch norm: fused_batch_norm_act (relu) and batch_norm, against their NCHW kernels
 BN_OPS = {True: ("fused_batch_norm_act", fused.fused_batch_norm_act, fused.fused_batch_norm_act_grad,
                  blocked.fused_batch_norm_act, blocked.fused_batch_norm_act_grad),
-          False: ("batch_norm", nn.batch_norm, nn.batch_norm_grad, blocked.batch_norm, blocked.batch_norm_grad)}
+          False: ("batch_norm", normalization.batch_norm, normalization.batch_norm_grad, blocked.batch_norm, blocked.batch_norm_grad)}
 BN_SLOTS = frozenset({"X", "Y", "Y@GRAD", "X@GRAD"})
 
 
@@ -189,11 +189,11 @@ def test_batch_norm_in_inference_on_blocked_values_runs_the_nchw_kernel(relu):
 def test_global_average_pooling_on_blocked_values_gives_the_nchw_bits():
     attrs = dict(registry.get("pool2d").default_attrs(), pooling_type="avg", global_pooling=True)
     x = rng.normal(size=(3, 32, 5, 7)).astype(np.float32)
-    want = nn.pool2d({"X": x}, attrs)["Out"]
+    want = pooling.pool2d({"X": x}, attrs)["Out"]
     got = blocked.pool2d({"X": blocked.to_blocked(x)}, dict(attrs, _blocked=frozenset({"X"})))["Out"]
     assert got.shape == want.shape == (3, 32, 1, 1) and np.array_equal(got, want)
     dout = rng.normal(size=want.shape).astype(np.float32)
-    gwant = nn.pool2d_grad({"X": x, "Out": want, "Out@GRAD": dout}, attrs)["X@GRAD"]
+    gwant = pooling.pool2d_grad({"X": x, "Out": want, "Out@GRAD": dout}, attrs)["X@GRAD"]
     ggot = blocked.pool2d_grad({"X": blocked.to_blocked(x), "Out": want, "Out@GRAD": dout},
                                dict(attrs, _blocked=frozenset({"X", "X@GRAD"})))["X@GRAD"]
     assert np.array_equal(blocked.to_plain(ggot), gwant)

@@ -11,7 +11,7 @@ import pytest
 
 from pe_cli.errors import PeError
 from pe_cli.kernels.common import ConvGeometry
-from pe_cli.kernels.cpu import _conv, _winograd, activation, elementwise, loss, nn, optimizer
+from pe_cli.kernels.cpu import (activation, _conv, convolution, elementwise, loss_classification, normalization, optimizer, pooling, _winograd)
 from pe_cli.ops import registry
 
 rng = np.random.default_rng(5)
@@ -99,12 +99,12 @@ def test_conv2d_paths_agree(geo, dtype, device_threads, monkeypatch):
     f = rng.normal(size=(m, c // groups, kh, kw)).astype(dtype)
     attrs = attrs_of("conv2d", strides=strides, paddings=paddings, dilations=dilations, groups=groups,
                      padding_algorithm=algorithm)
-    out = nn.conv2d({"Input": x, "Filter": f}, attrs)["Output"]
+    out = convolution.conv2d({"Input": x, "Filter": f}, attrs)["Output"]
     dout = rng.normal(size=out.shape).astype(dtype)
     ins = {"Input": x, "Filter": f, "Output@GRAD": dout}
-    for kernel, kins in ((nn.conv2d, {"Input": x, "Filter": f}), (nn.conv2d_grad_input, ins),
-                         (nn.conv2d_grad_filter, ins)):
-        assert_same(*both_paths(nn, kernel, kins, attrs, monkeypatch), dtype)
+    for kernel, kins in ((convolution.conv2d, {"Input": x, "Filter": f}), (convolution.conv2d_grad_input, ins),
+                         (convolution.conv2d_grad_filter, ins)):
+        assert_same(*both_paths(convolution, kernel, kins, attrs, monkeypatch), dtype)
 
 
 def test_conv2d_takes_non_contiguous_inputs(monkeypatch):
@@ -113,8 +113,8 @@ def test_conv2d_takes_non_contiguous_inputs(monkeypatch):
     attrs = attrs_of("conv2d", paddings=[1, 1])
     dout = rng.normal(size=(3, 4, 6, 6)).astype(np.float32).transpose(0, 1, 3, 2)
     ins = {"Input": x, "Filter": f, "Output@GRAD": dout}
-    for kernel in (nn.conv2d, nn.conv2d_grad_input, nn.conv2d_grad_filter):
-        assert_same(*both_paths(nn, kernel, ins, attrs, monkeypatch), np.float32)
+    for kernel in (convolution.conv2d, convolution.conv2d_grad_input, convolution.conv2d_grad_filter):
+        assert_same(*both_paths(convolution, kernel, ins, attrs, monkeypatch), np.float32)
 
 
 # -- pool2d -----------------------------------------------------------------------------------------
@@ -143,14 +143,14 @@ def test_pool2d_paths_agree(case, pooling_type, exclusive, dtype, device_threads
                      ceil_mode=ceil_mode, global_pooling=global_pooling, exclusive=exclusive)
     with_nan = x.copy()
     with_nan[0, 0, 0, 0] = np.nan       # a NaN in a window makes its output NaN on both paths
-    fast, slow = both_paths(nn, nn.pool2d, {"X": with_nan}, attrs, monkeypatch)
+    fast, slow = both_paths(pooling, pooling.pool2d, {"X": with_nan}, attrs, monkeypatch)
     np.testing.assert_array_equal(np.isnan(fast["Out"]), np.isnan(slow["Out"]))
     assert_same(fast, slow, dtype)
-    fast, slow = both_paths(nn, nn.pool2d, {"X": x}, attrs, monkeypatch)
+    fast, slow = both_paths(pooling, pooling.pool2d, {"X": x}, attrs, monkeypatch)
     assert_same(fast, slow, dtype)
     dout = rng.normal(size=slow["Out"].shape).astype(dtype)
     ins = {"X": x, "Out": slow["Out"], "Out@GRAD": dout}
-    assert_same(*both_paths(nn, nn.pool2d_grad, ins, attrs, monkeypatch), dtype)
+    assert_same(*both_paths(pooling, pooling.pool2d_grad, ins, attrs, monkeypatch), dtype)
 
 
 # -- pointwise --------------------------------------------------------------------------------------
@@ -190,7 +190,7 @@ def test_elementwise_add_paths_agree(x_shape, y_shape, axis, dtype, device_threa
 @pytest.fixture(params=["one_loop", "wide"])
 def softmax_form(request, monkeypatch):
     """softmax_with_cross_entropy's loop as one pass, or its wide form (numpy's exp between two)."""
-    monkeypatch.setattr(loss, "WIDE_SOFTMAX", 1 if request.param == "wide" else 1 << 40)
+    monkeypatch.setattr(loss_classification, "WIDE_SOFTMAX", 1 if request.param == "wide" else 1 << 40)
     return request.param
 
 
@@ -206,19 +206,21 @@ def test_softmax_with_cross_entropy_paths_agree(dtype, label_dtype, softmax_form
     attrs = attrs_of("softmax_with_cross_entropy", ignore_index=3)
     # the numpy path takes a negative label as an index from the end; the loop raises (below)
     label[4, 0] = 9
-    fast, slow = both_paths(loss, loss.softmax_with_cross_entropy, {"Logits": logits, "Label": label}, attrs,
-                            monkeypatch)
+    fast, slow = both_paths(loss_classification, loss_classification.softmax_with_cross_entropy,
+                            {"Logits": logits, "Label": label}, attrs, monkeypatch)
     assert_same(fast, slow, dtype)
     assert fast["Loss"][2, 0] == 0
     ins = {"Label": label, "Softmax": fast["Softmax"], "Loss@GRAD": rng.normal(size=(7, 1)).astype(dtype)}
-    assert_same(*both_paths(loss, loss.softmax_with_cross_entropy_grad, ins, attrs, monkeypatch), dtype)
+    assert_same(*both_paths(loss_classification, loss_classification.softmax_with_cross_entropy_grad, ins, attrs,
+                            monkeypatch), dtype)
 
 
 def test_softmax_with_cross_entropy_rejects_labels_outside_the_classes(softmax_form):
     logits = rng.normal(size=(4, 5)).astype(np.float32)
     label = np.array([[0], [5], [1], [2]], dtype=np.int64)
     with pytest.raises(PeError, match="Label holds 5 at row 1, outside the 5 classes"):
-        loss.softmax_with_cross_entropy({"Logits": logits, "Label": label}, attrs_of("softmax_with_cross_entropy"))
+        loss_classification.softmax_with_cross_entropy({"Logits": logits, "Label": label},
+                                                       attrs_of("softmax_with_cross_entropy"))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -278,18 +280,18 @@ def test_fast_paths_never_modify_their_inputs():
     arrays = [x, f, dout]
     before = [a.copy() for a in arrays]
     attrs = attrs_of("conv2d")
-    for kernel in (nn.conv2d, nn.conv2d_grad_input, nn.conv2d_grad_filter):
+    for kernel in (convolution.conv2d, convolution.conv2d_grad_input, convolution.conv2d_grad_filter):
         kernel({"Input": x, "Filter": f, "Output@GRAD": dout}, attrs)
     pool = attrs_of("pool2d", ksize=[2, 2], strides=[2, 2])
-    out = nn.pool2d({"X": x}, pool)["Out"]
-    nn.pool2d_grad({"X": x, "Out": out, "Out@GRAD": np.ones_like(out)}, pool)
+    out = pooling.pool2d({"X": x}, pool)["Out"]
+    pooling.pool2d_grad({"X": x, "Out": out, "Out@GRAD": np.ones_like(out)}, pool)
     activation.relu_grad({"Out": x, "Out@GRAD": x}, {})
     for a, b in itertools.zip_longest(arrays, before):
         np.testing.assert_array_equal(a, b)
 
 
 def test_conv_filter_gradient_follows_a_feed_rewritten_in_place():
-    """The forward's im2col columns are reused by the filter gradient (nn._ColumnsCache): a batch
+    """The forward's im2col columns are reused by the filter gradient (convolution._ColumnsCache): a batch
     buffer the user refills in place between runs must still give that batch's gradient."""
     import pe_cli.fluid as fluid
     main, startup = fluid.Program(), fluid.Program()
@@ -419,12 +421,12 @@ def test_batch_norm_training_paths_agree(shape, dtype, device_threads, monkeypat
     # one value per channel: x - mean is 0 up to the rounding of the mean, which Y divides by
     # sqrt(epsilon) (x 316 here), so the paths' roundings differ by that much more
     scale = 1 / np.sqrt(attrs["epsilon"]) if x.size == c else 1.0
-    fast, slow = both_paths(nn, nn.batch_norm, ins, attrs, monkeypatch)
+    fast, slow = both_paths(normalization, normalization.batch_norm, ins, attrs, monkeypatch)
     assert_same(fast, slow, dtype, scale=scale)
     grad_ins = {"X": x, "Scale": ins["Scale"], "SavedMean": slow["SavedMean"],
                 "SavedVariance": slow["SavedVariance"], "Y@GRAD": rng.normal(size=shape).astype(dtype)}
-    for kernel in (nn.batch_norm_grad, nn.batch_norm_grad_param):
-        fast, slow = both_paths(nn, kernel, grad_ins, attrs, monkeypatch)
+    for kernel in (normalization.batch_norm_grad, normalization.batch_norm_grad_param):
+        fast, slow = both_paths(normalization, kernel, grad_ins, attrs, monkeypatch)
         assert_same(fast, slow, dtype, scale=scale)
     assert x.dtype == dtype and np.array_equal(grad_ins["X"], x)       # inputs untouched
 
@@ -437,7 +439,7 @@ def test_fused_batch_norm_relu_is_bitwise_batch_norm_then_relu(shape, dtype, dev
     relu's mask in the same order. dy holds -0.0, NaN and infinities where relu passes or stops it."""
     from pe_cli.kernels import fused_math
     from pe_cli.kernels.cpu import fused
-    composed = fused_math.fused_kernels(activation, elementwise, nn)
+    composed = fused_math.fused_kernels(activation, elementwise, normalization)
     c, rng = shape[1], np.random.default_rng(17)        # its own seed: the draw must not follow test order
     x = (rng.normal(size=shape) * 3 + 1).astype(dtype)
     # |scale| >= 0.5 > |bias|: every channel's Y has values above 0 and values relu stops
@@ -471,7 +473,7 @@ def test_fused_add_relu_of_same_shapes_is_bitwise_add_then_relu(shape, dtype, de
     +0.0), infinities that cancel into NaN and NaN; and its gradient those of relu_grad, then add's."""
     from pe_cli.kernels import fused_math
     from pe_cli.kernels.cpu import fused
-    composed = fused_math.fused_kernels(activation, elementwise, nn)
+    composed = fused_math.fused_kernels(activation, elementwise, normalization)
     x, y = rng.normal(size=shape).astype(dtype), rng.normal(size=shape).astype(dtype)
     fx, fy = x.reshape(-1), y.reshape(-1)
     fx[:5], fy[:5] = [-0.0, np.inf, np.nan, 1.0, -np.inf], [-0.0, -np.inf, 1.0, -1.0, -np.inf]

@@ -5,7 +5,7 @@ its float64 gradients by finite differences; float32 runs on oneDNN wherever it 
 import numpy as np
 import pytest
 
-from pe_cli.kernels.cpu import _numba, _onednn, nn, threads
+from pe_cli.kernels.cpu import _numba, _onednn, convolution, threads
 from pe_cli.ops import registry
 
 pytestmark = pytest.mark.skipif(_onednn.library() is None, reason="the onednn extra is not installed")
@@ -21,8 +21,8 @@ def attrs_of(**given):
 
 def _all(x, w, dout, attrs):
     ins = {"Input": x, "Filter": w, "Output@GRAD": dout}
-    return (nn.conv2d(ins, attrs)["Output"], nn.conv2d_grad_input(ins, attrs)["Input@GRAD"],
-            nn.conv2d_grad_filter(ins, attrs)["Filter@GRAD"])
+    return (convolution.conv2d(ins, attrs)["Output"], convolution.conv2d_grad_input(ins, attrs)["Input@GRAD"],
+            convolution.conv2d_grad_filter(ins, attrs)["Filter@GRAD"])
 
 
 @pytest.fixture
@@ -41,7 +41,7 @@ def _case(c, m, hw, k, stride, pad, dil, groups, n=5):
     x = rng.normal(size=(n, c, hw, hw + 1)).astype(np.float32)
     w = rng.normal(size=(m, c // groups, k, k)).astype(np.float32)
     attrs = attrs_of(strides=[stride, stride], paddings=pad, dilations=[dil, dil], groups=groups)
-    ho, wo = (nn.conv2d({"Input": x, "Filter": w}, attrs)["Output"].shape[2:])
+    ho, wo = (convolution.conv2d({"Input": x, "Filter": w}, attrs)["Output"].shape[2:])
     return x, w, rng.normal(size=(n, m, ho, wo)).astype(np.float32), attrs
 
 
@@ -122,10 +122,10 @@ def test_conv2d_grad_converts_the_output_gradient_once_for_both_directions(name,
     converted = _onednn._Plan.converted
     monkeypatch.setattr(_onednn._Plan, "converted",
                         lambda plan, arg, array: conversions.append(arg) or converted(plan, arg, array))
-    apart = (nn.conv2d_grad_input(ins, attrs)["Input@GRAD"], nn.conv2d_grad_filter(ins, attrs)["Filter@GRAD"])
+    apart = (convolution.conv2d_grad_input(ins, attrs)["Input@GRAD"], convolution.conv2d_grad_filter(ins, attrs)["Filter@GRAD"])
     assert conversions.count(_onednn.DIFF_DST) == 2
     conversions.clear()
-    both = nn.conv2d_grad(ins, attrs)
+    both = convolution.conv2d_grad(ins, attrs)
     assert conversions.count(_onednn.DIFF_DST) == 1
     np.testing.assert_array_equal(both["Input@GRAD"], apart[0])
     np.testing.assert_array_equal(both["Filter@GRAD"], apart[1])
@@ -135,6 +135,6 @@ def test_conv2d_grad_on_pe_own_paths_is_its_two_kernels():
     x, w, dout, attrs = (a.astype(np.float64) if isinstance(a, np.ndarray) else a
                          for a in _case(*GEOMETRIES["3x3"]))
     ins = {"Input": x, "Filter": w, "Output@GRAD": dout}
-    both = nn.conv2d_grad(ins, attrs)
-    np.testing.assert_array_equal(both["Input@GRAD"], nn.conv2d_grad_input(ins, attrs)["Input@GRAD"])
-    np.testing.assert_array_equal(both["Filter@GRAD"], nn.conv2d_grad_filter(ins, attrs)["Filter@GRAD"])
+    both = convolution.conv2d_grad(ins, attrs)
+    np.testing.assert_array_equal(both["Input@GRAD"], convolution.conv2d_grad_input(ins, attrs)["Input@GRAD"])
+    np.testing.assert_array_equal(both["Filter@GRAD"], convolution.conv2d_grad_filter(ins, attrs)["Filter@GRAD"])

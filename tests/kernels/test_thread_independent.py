@@ -7,7 +7,7 @@ bits follow the thread count)."""
 import numpy as np
 import pytest
 
-from pe_cli.kernels.cpu import _numba, _onednn, detection_roi, elementwise, fused, linalg as kmath, nn, optimizer, threads
+from pe_cli.kernels.cpu import (convolution, detection_roi, elementwise, fused, linalg as kmath, normalization, _numba, _onednn, optimizer, pooling, threads)
 from pe_cli.ops import registry
 
 rng = np.random.default_rng(0)
@@ -47,17 +47,17 @@ BN_INS = {"X": X, "Scale": rng.normal(size=3).astype(np.float32), "Bias": rng.no
           "Mean": np.zeros(3, np.float32), "Variance": np.ones(3, np.float32)}
 
 KERNELS = {
-    "conv2d": lambda: nn.conv2d({"Input": X, "Filter": W}, attrs_of("conv2d")),
-    "conv2d_grad_filter": lambda: nn.conv2d_grad_filter({"Input": X, "Filter": W, "Output@GRAD": DOUT},
+    "conv2d": lambda: convolution.conv2d({"Input": X, "Filter": W}, attrs_of("conv2d")),
+    "conv2d_grad_filter": lambda: convolution.conv2d_grad_filter({"Input": X, "Filter": W, "Output@GRAD": DOUT},
                                                         attrs_of("conv2d")),
-    "conv2d_grad_input": lambda: nn.conv2d_grad_input({"Input": X, "Filter": W, "Output@GRAD": DOUT},
+    "conv2d_grad_input": lambda: convolution.conv2d_grad_input({"Input": X, "Filter": W, "Output@GRAD": DOUT},
                                                       attrs_of("conv2d")),
-    "max_pool": lambda: nn.pool2d({"X": X}, attrs_of("pool2d", pooling_type="max", ksize=[2, 2], strides=[2, 2])),
+    "max_pool": lambda: pooling.pool2d({"X": X}, attrs_of("pool2d", pooling_type="max", ksize=[2, 2], strides=[2, 2])),
     "mul": lambda: kmath.mul({"X": A, "Y": B}, attrs_of("mul")),
     "roi_align": lambda: detection_roi.roi_align({"X": X, "ROIs": ROIS}, ROI_ATTRS),
     "roi_pool": lambda: detection_roi.roi_pool({"X": X, "ROIs": ROIS}, ROI_ATTRS),
-    "batch_norm": lambda: nn.batch_norm(BN_INS, attrs_of("batch_norm")),
-    "batch_norm_grad": lambda: nn.batch_norm_grad(
+    "batch_norm": lambda: normalization.batch_norm(BN_INS, attrs_of("batch_norm")),
+    "batch_norm_grad": lambda: normalization.batch_norm_grad(
         {"X": X, "Scale": BN_INS["Scale"], "SavedMean": X.mean(axis=(0, 2, 3)),
          "SavedVariance": 1 / X.std(axis=(0, 2, 3)), "Y@GRAD": X[:, ::-1] * 0.5}, attrs_of("batch_norm")),
     "elementwise_add": lambda: elementwise.elementwise_add({"X": X, "Y": X[::-1]}, attrs_of("elementwise_add")),

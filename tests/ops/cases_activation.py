@@ -1,4 +1,5 @@
-"""Op cases for the activations, softmax and log_softmax."""
+"""Op cases for the activations, softmax, log_softmax, prelu (all, channel, element; reference after
+Fluid 1.8's test_prelu_op.py) and maxout."""
 import math
 
 import numpy as np
@@ -94,4 +95,55 @@ CASES = [
           attrs={"axis": -2}),
     unary("softmax", lambda x, a: _softmax(x, -1).astype(np.float32), r(2, 6).astype(np.float32),
           name="softmax_float32", grad=False, rtol=1e-6, atol=1e-7),
+]
+
+
+# -- prelu ------------------------------------------------------------------------------------------
+
+def away_from_zero(*shape):
+    """Values at least 0.1 from 0, where prelu's kink would spoil finite differences."""
+    v = r(*shape)
+    return np.where(np.abs(v) < 0.1, np.sign(v + 1e-12) * 0.1 + v, v)
+
+
+def _prelu_ref(mode):
+    def ref(i, a):
+        x, alpha = i["X"], i["Alpha"]
+        if mode == "channel":
+            alpha = alpha.reshape((1, x.shape[1]) + (1,) * (x.ndim - 2))
+        elif mode == "element":
+            alpha = alpha.reshape((1,) + x.shape[1:])
+        else:
+            alpha = alpha.reshape(())
+        return {"Out": np.maximum(x, 0) + np.minimum(x, 0) * alpha}
+    return ref
+
+
+CASES += [
+    OpCase("prelu", {"X": away_from_zero(3, 4, 2, 2), "Alpha": np.array([0.25])}, _prelu_ref("all"),
+           attrs={"mode": "all"}, grad=("X", "Alpha")),
+    OpCase("prelu", {"X": away_from_zero(2, 3, 2, 3), "Alpha": r(1, 3, 1, 1)}, _prelu_ref("channel"),
+           attrs={"mode": "channel"}, grad=("X", "Alpha"), name="prelu_channel"),
+    OpCase("prelu", {"X": away_from_zero(3, 2, 3), "Alpha": r(1, 2, 3)}, _prelu_ref("element"),
+           attrs={"mode": "element"}, grad=("X", "Alpha"), name="prelu_element"),
+]
+
+
+# -- maxout (reference after Fluid 1.8's test_maxout_op.py) -------------------------------------------
+
+def _maxout_ref(i, a):
+    x, g = i["X"], a["groups"]
+    if a["axis"] % 4 == 3:
+        n, h, w, c = x.shape
+        return {"Out": x.reshape(n, h, w, c // g, g).max(axis=4)}
+    n, c, h, w = x.shape
+    return {"Out": x.reshape(n, c // g, g, h, w).max(axis=2)}
+
+
+_distinct = rng.permutation(96).reshape(2, 12, 2, 2) / 10.0     # no ties for maxout's gradient
+
+CASES += [
+    OpCase("maxout", {"X": _distinct}, _maxout_ref, attrs={"groups": 3}, grad=("X",)),
+    OpCase("maxout", {"X": _distinct.transpose(0, 2, 3, 1).copy()}, _maxout_ref, attrs={"groups": 4, "axis": -1},
+           grad=("X",), name="maxout_nhwc"),
 ]

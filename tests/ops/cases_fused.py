@@ -3,7 +3,7 @@ float64 finite differences."""
 import numpy as np
 
 from op_test import OpCase
-from tests.ops.cases_nn import bn_ref
+from tests.ops.cases_normalization import bn_ref
 
 rng = np.random.default_rng(23)
 

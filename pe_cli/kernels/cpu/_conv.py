@@ -1,4 +1,4 @@
-"""Helpers of the conv2d kernels in nn.py: numpy's im2col for dtypes numba is not compiled for,
+"""Helpers of the conv2d kernels in convolution.py: numpy's im2col for dtypes numba is not compiled for,
 the per-sample column views and buffers of the numba paths, and when the wide-columns path applies
 (_wide_loops.py)."""
 import numpy as np

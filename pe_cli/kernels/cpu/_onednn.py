@@ -2,7 +2,7 @@
 
 oneDNN (the library PyTorch's CPU convolutions run on) computes a convolution directly from its
 inputs in a blocked layout (nChw16c) with kernels generated for the CPU at hand; pe's own paths are
-GEMMs on im2col, wide or Winograd columns (nn.py), which stayed 5-60% behind it a convolution on
+GEMMs on im2col, wide or Winograd columns (convolution.py), which stayed 5-60% behind it a convolution on
 the small ResNet's shapes whatever was rewritten; with oneDNN the ResNet's step took 0.83 of its
 time on one thread, 0.79-0.86 on two (docs/PERFORMANCE.md, "oneDNN's convolutions").
 

@@ -156,7 +156,7 @@ def softmax_ce(logits, label, ignore_index, softmax, loss):
 @_jit
 def row_max_shift(logits, m, shifted):
     """m[r] = the max of row r (NaN if it holds one) and shifted[r] = logits[r] - m[r]: the first
-    pass of softmax_ce's wide form (loss.softmax_with_cross_entropy), before numpy's exp."""
+    pass of softmax_ce's wide form (loss_classification.softmax_with_cross_entropy), before numpy's exp."""
     for r in range(logits.shape[0]):
         mx = m[r] = _row_max(logits, r)
         for k in range(logits.shape[1]):

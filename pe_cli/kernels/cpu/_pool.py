@@ -1,4 +1,4 @@
-"""numpy's pool2d paths for dtypes numba is not compiled for (nn.py takes the numba loops for
+"""numpy's pool2d paths for dtypes numba is not compiled for (pooling.py takes the numba loops for
 float32/float64): a loop over kernel or output positions (whichever is fewer) vectorised over the batch
 and channels."""
 import numpy as np

@@ -1,4 +1,4 @@
-"""conv2d's Winograd path for the kernels in nn.py (the loops: _winograd_loops.py): when it
+"""conv2d's Winograd path for the kernels in convolution.py (the loops: _winograd_loops.py): when it
 applies, the filter's transforms, the buffers and the calls.
 
 It applies to a 3x3 filter at stride 1, without dilation or groups, each padding 0 to 2, on

@@ -2,7 +2,8 @@
 row's numpy forms, results in the input's dtype (attributes are cast to it so a float32 input stays
 float32). Each ``<op>_grad`` reads X or Out, as the row says, and Out@GRAD. A row naming a
 ``cpu_loop`` (relu, the hot one) runs that numba loop for float32/float64 (_pointwise_loops.py),
-in parallel chunks for large arrays. softmax and log_softmax, along an axis, are written here."""
+in parallel chunks for large arrays. softmax and log_softmax, along an axis, prelu and maxout are
+written here."""
 import functools
 import math
 
@@ -98,3 +99,57 @@ def log_softmax(ins, attrs):
 def log_softmax_grad(ins, attrs):
     out, dout = ins["Out"], ins["Out@GRAD"]
     return {"X@GRAD": dout - np.exp(out) * dout.sum(axis=attrs["axis"], keepdims=True)}
+
+
+# -- prelu ------------------------------------------------------------------------------------------
+
+def alpha_view(alpha, x_shape, mode):
+    """Alpha shaped to broadcast against X."""
+    if mode == "all":
+        return alpha.reshape(())
+    if mode == "channel":
+        return alpha.reshape((1, x_shape[1]) + (1,) * (len(x_shape) - 2))
+    return alpha.reshape((1,) + tuple(x_shape[1:]))
+
+
+def prelu(ins, attrs):
+    x = ins["X"]
+    a = alpha_view(ins["Alpha"], x.shape, attrs["mode"])
+    return {"Out": np.where(x > 0, x, a * x).astype(x.dtype, copy=False)}
+
+
+def prelu_grad(ins, attrs):
+    x, alpha, dout = ins["X"], ins["Alpha"], ins["Out@GRAD"]
+    mode = attrs["mode"]
+    pos = x > 0
+    dx = np.where(pos, dout, alpha_view(alpha, x.shape, mode) * dout).astype(x.dtype, copy=False)
+    neg = np.where(pos, 0, x * dout)
+    axes = {"all": None, "channel": (0,) + tuple(range(2, x.ndim)), "element": (0,)}[mode]
+    dalpha = neg.sum(axis=axes).reshape(alpha.shape).astype(alpha.dtype, copy=False)
+    return {"X@GRAD": dx, "Alpha@GRAD": dalpha}
+
+
+# -- maxout --------------------------------------------------------------------------------------
+
+def _grouped(x, attrs, groups):
+    """X seen as [pre, C/groups, groups, post] around its channel dim."""
+    axis = attrs["axis"] % 4 if "axis" in attrs else 1
+    pre, c, post = int(np.prod(x.shape[:axis])), x.shape[axis], int(np.prod(x.shape[axis + 1:]))
+    return x.reshape(pre, c // groups, groups, post)
+
+
+def maxout(ins, attrs):
+    x = ins["X"]
+    g = _grouped(x, attrs, attrs["groups"])
+    shape = list(x.shape)
+    shape[attrs["axis"] % 4] //= attrs["groups"]
+    return {"Out": g.max(axis=2).reshape(shape)}
+
+
+def maxout_grad(ins, attrs):
+    x, dout = ins["X"], ins["Out@GRAD"]
+    g = _grouped(x, attrs, attrs["groups"])
+    first = g.argmax(axis=2)
+    dx = np.zeros(g.shape, dtype=x.dtype)
+    np.put_along_axis(dx, first[:, :, None, :], dout.reshape(first.shape)[:, :, None, :], axis=2)
+    return {"X@GRAD": dx.reshape(x.shape)}

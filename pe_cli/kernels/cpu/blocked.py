@@ -17,7 +17,7 @@ same numbers as that kernel, more slowly.
 """
 import numpy as np
 
-from . import _onednn, elementwise, fused, nn
+from . import convolution, elementwise, fused, normalization, _onednn, pooling
 from ._numba import is_float, lazy, parallel_parts, twin
 from ..common import ConvGeometry
 from ._onednn import DIFF_DST, DIFF_SRC, DST, LANES, SRC, blocked_shape, plain_shape
@@ -72,14 +72,14 @@ def conv2d(ins, attrs):
     blocked, geo, applies = _conv_call(ins, attrs, narrow=True)
     if applies and (out := _onednn.conv2d(ins["Input"], ins["Filter"], geo, blocked)) is not None:
         return {"Output": out}
-    return _through_plain(nn.conv2d, ins, attrs)
+    return _through_plain(convolution.conv2d, ins, attrs)
 
 
 def conv2d_grad(ins, attrs):
     blocked, geo, applies = _conv_call(ins, attrs)
     if applies and (both := _onednn.grads(ins["Input"], ins["Filter"], ins["Output@GRAD"], geo, blocked)) is not None:
         return {"Input@GRAD": both[0], "Filter@GRAD": both[1]}
-    return _through_plain(nn.conv2d_grad, ins, attrs)
+    return _through_plain(convolution.conv2d_grad, ins, attrs)
 
 
 def conv2d_grad_input(ins, attrs):
@@ -87,7 +87,7 @@ def conv2d_grad_input(ins, attrs):
     x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
     if applies and (dx := _onednn.grad_input(dout, w, geo, plain_shape(x, SRC in blocked), blocked)) is not None:
         return {"Input@GRAD": dx}
-    return _through_plain(nn.conv2d_grad_input, ins, attrs)
+    return _through_plain(convolution.conv2d_grad_input, ins, attrs)
 
 
 def conv2d_grad_filter(ins, attrs):
@@ -95,7 +95,7 @@ def conv2d_grad_filter(ins, attrs):
     x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
     if applies and (dw := _onednn.grad_filter(x, dout, geo, w.shape, blocked)) is not None:
         return {"Filter@GRAD": dw}
-    return _through_plain(nn.conv2d_grad_filter, ins, attrs)
+    return _through_plain(convolution.conv2d_grad_filter, ins, attrs)
 
 
 # -- batch norm (with relu: fused_batch_norm_act), in training --------------------------------------
@@ -122,7 +122,7 @@ def _bn(ins, attrs, relu, plain):
     args = (_rows(np.ascontiguousarray(x)), ins["Scale"], ins["Bias"], float(attrs["epsilon"]), _rows(y), m, v,
             inv_std, relu)
     twin(_loops().bn_forward, _loops().bn_forward_parallel, parallel_parts(x.size) > 1, *args)(*args)
-    return nn.bn_training_outputs(ins, attrs, y, m, v, inv_std)
+    return normalization.bn_training_outputs(ins, attrs, y, m, v, inv_std)
 
 
 def _bn_grad(ins, attrs, relu, plain):
@@ -140,11 +140,11 @@ def _bn_grad(ins, attrs, relu, plain):
 
 
 def batch_norm(ins, attrs):
-    return _bn(ins, attrs, False, nn.batch_norm)
+    return _bn(ins, attrs, False, normalization.batch_norm)
 
 
 def batch_norm_grad(ins, attrs):
-    return _bn_grad(ins, attrs, False, nn.batch_norm_grad)
+    return _bn_grad(ins, attrs, False, normalization.batch_norm_grad)
 
 
 def fused_batch_norm_act(ins, attrs):
@@ -160,7 +160,7 @@ def fused_batch_norm_act_grad(ins, attrs):
 def pool2d(ins, attrs):
     x = ins["X"]
     if "X" not in attrs["_blocked"] or not is_float(x):
-        return _through_plain(nn.pool2d, ins, attrs)
+        return _through_plain(pooling.pool2d, ins, attrs)
     n, cb, h, w, lanes = x.shape
     out = np.empty((n, cb, lanes), x.dtype)
     _loops().global_avg_pool(_rows(np.ascontiguousarray(x)), out)
@@ -172,7 +172,7 @@ def pool2d_grad(ins, attrs):
     loops' bits: they add it to zero)."""
     x, dout = ins["X"], ins["Out@GRAD"]
     if "X@GRAD" not in attrs["_blocked"] or not is_float(dout):
-        return _through_plain(nn.pool2d_grad, ins, attrs)
+        return _through_plain(pooling.pool2d_grad, ins, attrs)
     n, cb, h, w, lanes = x.shape
     g = dout.reshape(n, cb, 1, 1, lanes) / dout.dtype.type(h * w)
     return {"X@GRAD": np.ascontiguousarray(np.broadcast_to(g, x.shape))}

@@ -2,7 +2,7 @@
 in the same order within one op (pe_cli/kernels/fused_math.py). A bias add, or an add of two arrays
 of the same shape, followed by relu on float32/float64 runs one numba loop instead (_fused_loops.py;
 the same numbers), and batch norm with relu in training runs batch norm's loops with relu in their
-passes (nn.batch_norm_loops, nn.bn_grad_loops; the same numbers).
+passes (normalization.batch_norm_loops, normalization.bn_grad_loops; the same numbers).
 
 fused_gemm_epilogue is the GEMM of mul and its gradients (linalg.matmul2d, the same blocks) with the
 bias and relu, or relu's gradient, applied to each block by the thread that computed it, while it
@@ -12,11 +12,11 @@ import numpy as np
 
 from ..common import gemm_rows
 from ..fused_math import fused_kernels, fusion_group_kernel
-from . import _replicas, activation, elementwise, linalg, nn
+from . import activation, elementwise, linalg, normalization, _replicas
 from ._numba import flat, is_float, lazy, parallel_parts, twin
 
 _loops = lazy("_fused_loops")
-_KERNELS = fused_kernels(activation, elementwise, nn)
+_KERNELS = fused_kernels(activation, elementwise, normalization)
 
 
 def fused_elemwise_activation(ins, attrs):
@@ -41,16 +41,16 @@ fused_elemwise_activation_grad = _KERNELS["fused_elemwise_activation_grad"]
 
 
 def fused_batch_norm_act(ins, attrs):
-    if attrs["act_type"] == "relu" and nn.by_channel_loops(ins["X"], attrs, ins["Scale"], ins["Bias"]):
-        return nn.batch_norm_loops(ins, attrs, relu=True)
+    if attrs["act_type"] == "relu" and normalization.by_channel_loops(ins["X"], attrs, ins["Scale"], ins["Bias"]):
+        return normalization.batch_norm_loops(ins, attrs, relu=True)
     return _KERNELS["fused_batch_norm_act"](ins, attrs)
 
 
 def fused_batch_norm_act_grad(ins, attrs):
     x, y, dy = ins["X"], ins["Y"], ins["Y@GRAD"]
     if attrs["act_type"] == "relu" and y.shape == dy.shape and \
-            nn.by_channel_loops(x, attrs, ins["Scale"], y, dy, ins["SavedMean"], ins["SavedVariance"]):
-        return nn.bn_grad_loops(ins, attrs, True, relu_out=y)
+            normalization.by_channel_loops(x, attrs, ins["Scale"], y, dy, ins["SavedMean"], ins["SavedVariance"]):
+        return normalization.bn_grad_loops(ins, attrs, True, relu_out=y)
     return _KERNELS["fused_batch_norm_act_grad"](ins, attrs)
 
 

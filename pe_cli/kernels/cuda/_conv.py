@@ -1,4 +1,4 @@
-"""Device code of conv2d (kernels in nn.py): im2col, col2im written as a gather (each input element
+"""Device code of conv2d (kernels in convolution.py): im2col, col2im written as a gather (each input element
 sums the columns that read it: deterministic, no atomics), and the transposes around the matmul."""
 from numba import cuda
 

@@ -1,4 +1,4 @@
-"""Device code of batch_norm and layer_norm (kernels in nn.py): block reductions, one block per
+"""Device code of batch_norm and layer_norm (kernels in normalization.py): block reductions, one block per
 channel / per row, and the elementwise passes around them."""
 import math
 

@@ -2,7 +2,8 @@
 (pe_cli/activations.py): each activation is the row's scalar forward, a device function of x and
 the row's attributes, mapped in one launch; each gradient the row's scalar derivative of (X or Out,
 as the row reads, and Out@GRAD). Attributes are passed in the input's dtype (Out@GRAD's for the
-gradient). softmax and log_softmax are block reductions along their axis, written here."""
+gradient). softmax and log_softmax are block reductions along their axis, written here; prelu is
+one elementwise kernel, maxout one thread per output."""
 import math
 
 import numpy as np
@@ -11,8 +12,8 @@ from numba import cuda
 from ...activations import SCALAR_HELPERS, bind, kernels
 from . import runtime as rt
 from ._elementwise import Binary, Unary, scalar_arg
-from ._launch import THREADS, per_dtype, rows_grid
-from ._reduce import block_max, block_sum
+from ._launch import THREADS, flat, grid, per_dtype, rows_grid, zeros
+from ._reduce import block_max, block_sum, reduce
 
 
 def _d(fn):
@@ -182,3 +183,118 @@ def log_softmax(ins, attrs):
 
 def log_softmax_grad(ins, attrs):
     return {"X@GRAD": _rowwise_grad(ins["Out"], ins["Out@GRAD"], attrs["axis"], True)}
+
+
+# -- prelu: one elementwise kernel, its alpha gradient a reduction of x * dout where x <= 0 ------------
+def _alpha_index(x_shape, mode):
+    """(div, mod): element e of X uses alpha[(e // div) % mod]."""
+    inner = 1
+    for d in x_shape[2:]:
+        inner *= d
+    if mode == "all":
+        return 1, 1
+    if mode == "channel":
+        return inner, x_shape[1]
+    return 1, inner * x_shape[1]
+
+
+@cuda.jit
+def _prelu(x, alpha, out, div, mod):
+    e = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while e < out.size:
+        v = x[e]
+        out[e] = v if v > 0 else alpha[(e // div) % mod] * v
+        e += step
+
+
+@cuda.jit
+def _prelu_grad(x, alpha, dout, dx, neg, div, mod):
+    e = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while e < dx.size:
+        v = x[e]
+        if v > 0:
+            dx[e] = dout[e]
+            neg[e] = 0
+        else:
+            dx[e] = alpha[(e // div) % mod] * dout[e]
+            neg[e] = v * dout[e]
+        e += step
+
+
+def prelu(ins, attrs):
+    x = ins["X"]
+    out = rt.empty(x.shape, x.dtype)
+    if out.size:
+        _prelu[grid(out.size)](flat(x), flat(ins["Alpha"]), flat(out), *_alpha_index(x.shape, attrs["mode"]))
+    return {"Out": out}
+
+
+def prelu_grad(ins, attrs):
+    x, alpha = ins["X"], ins["Alpha"]
+    div, mod = _alpha_index(x.shape, attrs["mode"])
+    dx, neg = rt.empty(x.shape, x.dtype), rt.empty(x.shape, x.dtype)
+    if dx.size:
+        _prelu_grad[grid(dx.size)](flat(x), flat(alpha), flat(ins["Out@GRAD"]), flat(dx), flat(neg), div, mod)
+    if attrs["mode"] == "channel":
+        dalpha = reduce(neg.reshape((x.shape[0], x.shape[1], div)), (0, 2), "sum")
+    else:
+        dalpha = reduce(neg.reshape((x.shape[0], x.size // max(x.shape[0], 1))), (0,), "sum")
+        if attrs["mode"] == "all":
+            dalpha = reduce(dalpha, (0,), "sum")
+    return {"X@GRAD": dx, "Alpha@GRAD": dalpha.reshape(tuple(alpha.shape))}
+
+
+# -- maxout --------------------------------------------------------------------------------------
+
+def _maxout_view(x, attrs):
+    axis = attrs["axis"] % 4
+    shape = tuple(x.shape)
+    post = 1
+    for d in shape[axis + 1:]:
+        post *= d
+    return shape[axis] // attrs["groups"], attrs["groups"], post
+
+
+@cuda.jit
+def _maxout(x, out, oc, g, post, backward, dout, dx):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < out.size:
+        q = i % post
+        c = (i // post) % oc
+        p = i // (post * oc)
+        base = ((p * oc + c) * g) * post + q
+        best = x[base]
+        at = base
+        for k in range(1, g):
+            v = x[base + k * post]
+            if v > best:
+                best = v
+                at = base + k * post
+        if backward:
+            dx[at] = dout[i]
+        else:
+            out[i] = best
+        i += step
+
+
+def maxout(ins, attrs):
+    x = ins["X"]
+    oc, g, post = _maxout_view(x, attrs)
+    shape = list(x.shape)
+    shape[attrs["axis"] % 4] = oc
+    out = rt.empty(tuple(shape), x.dtype)
+    if out.size:
+        _maxout[grid(out.size)](flat(x), flat(out), oc, g, post, False, flat(out), flat(out))
+    return {"Out": out}
+
+
+def maxout_grad(ins, attrs):
+    x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
+    oc, g, post = _maxout_view(x, attrs)
+    dx = zeros(x.shape, x.dtype)
+    if out.size:
+        _maxout[grid(out.size)](flat(x), flat(out), oc, g, post, True, flat(dout), flat(dx))
+    return {"X@GRAD": dx}

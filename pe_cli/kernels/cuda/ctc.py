@@ -1,5 +1,6 @@
-"""CUDA twin of kernels/cpu/ctc.py: ctc_align's output size depends on the ids, so it runs on the
-host, as sequence_erase does."""
+"""CUDA twins of kernels/cpu/ctc.py, both on the host: ctc_align's output size depends on the ids, as
+sequence_erase's does; warpctc's recursions run there (the loss and its gradient wrt the logits come
+back together, as warp-ctc computes them) and the results are copied over."""
 from ..cpu import ctc as _cpu
 from . import runtime as rt
 
@@ -11,3 +12,14 @@ def ctc_align(ins, attrs):
     if lod is not None:
         outs["@LOD"] = {"Output": lod}
     return outs
+
+
+def warpctc(ins, attrs):
+    grad, loss = _cpu.ctc({k: rt.to_host(v) for k, v in ins.items()}, attrs)
+    return {"WarpCTCGrad": rt.to_device(grad), "Loss": rt.to_device(loss)}
+
+
+def warpctc_grad(ins, attrs):
+    host = {k: rt.to_host(v) for k, v in ins.items()}
+    out = _cpu.scale_rows(host["WarpCTCGrad"], host["Loss@GRAD"], host, attrs)
+    return {"Logits@GRAD": rt.to_device(out.astype(host["WarpCTCGrad"].dtype, copy=False))}

@@ -2,12 +2,12 @@
 in the same order within one op (pe_cli/kernels/fused_math.py)."""
 from ..common import gemm_rows
 from ..fused_math import fused_kernels, fusion_group_kernel
-from . import activation, elementwise, nn
+from . import activation, elementwise, normalization
 from ._matmul import matmul as _matmul
 from ._reduce import reduce
 
 # fused_elemwise_activation, fused_batch_norm_act and their grads: module attributes, found by op type
-globals().update(fused_kernels(activation, elementwise, nn))
+globals().update(fused_kernels(activation, elementwise, normalization))
 fusion_group = fusion_group_kernel(__package__)
 
 

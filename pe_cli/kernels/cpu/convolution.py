@@ -1,0 +1,279 @@
+"""CPU kernels of the convolution ops (ops/convolution.py): conv2d, conv2d_transpose (conv2d's kernels
+with the roles swapped) and deformable_conv (numpy, below).
+
+float32 conv2d and its gradients run on oneDNN's direct convolutions where the ``onednn`` extra is
+installed (_onednn.py; ``PE_ONEDNN=0`` turns it off); elsewhere, and for float64, on pe's own paths:
+
+float32/float64 (the types the numba loops are compiled for, _nn_loops.py):
+conv2d is im2col + GEMM per sample, in one numba loop over the samples: each sample's columns
+[C*kh*kw, Ho*Wo] are built in a per-thread buffer (small enough to stay in L2) and multiplied by
+the filter with numpy's BLAS called from the loop (_cblas.py), straight into the NCHW output. The
+filter gradient accumulates Output@GRAD x columns^T per thread, the input gradient is
+filter^T x Output@GRAD then col2im, per sample. When the device has several cores the samples are
+spread over numba's threads (the loops' ``*_parallel`` twins; pe_cli/kernels/cpu/threads.py). A 1x1 stride-1
+unpadded filter uses the input itself as its columns; a 3x3 stride-1 filter between 8 or more
+channels, with 64 or more 2x2 output tiles a sample, takes Winograd's F(2x2, 3x3) instead (_winograd.py:
+2.25x fewer multiply-adds, no im2col); any other stride-1 filter without dilation takes the wide
+columns (_wide_loops.py: each row of columns one run of the padded plane, the GEMM over Ho x
+(Wo + kw - 1) positions, where im2col copies Wo elements at a time). Where numpy's BLAS cannot be called from numba, the columns
+of the whole batch are built by a numba loop and multiplied by one batched ``numpy.matmul``.
+
+Other dtypes take the vectorised numpy path: im2col as one strided copy of the padded input into
+[groups, C/groups*kh*kw, N*Ho*Wo] and one GEMM, col2im as kh*kw strided adds. Their helpers are in
+_conv.py; the geometry, shared with the CUDA twins, in kernels/common.py.
+"""
+import numpy as np
+
+from ..fused_math import both_grads, relu_first
+from . import activation, threads
+from . import _cblas, _conv, _onednn, _winograd
+from ...errors import PeError
+from ...shapes import conv_out_size, conv_transpose_geometry
+from ..common import ConvGeometry
+from ._numba import is_float, lazy
+
+_loops = lazy("_nn_loops")
+
+
+# -- conv2d -----------------------------------------------------------------------------------------
+
+def _conv2d(ins, attrs):
+    x, w = ins["Input"], ins["Filter"]
+    geo = ConvGeometry(x.shape, w.shape, attrs)
+    if _onednn.applies(x, w) and (out := _onednn.conv2d(x, w, geo)) is not None:
+        return {"Output": out}
+    if is_float(x, w):
+        gemm = _cblas.gemm(x.dtype)
+        if gemm is not None:
+            x, w = np.ascontiguousarray(x), np.ascontiguousarray(w)
+            if _winograd.applies(geo, x.shape, w.shape):
+                return {"Output": _winograd.conv2d(gemm, x, w, geo)}
+            out = np.empty((x.shape[0], w.shape[0], geo.ho, geo.wo), dtype=x.dtype)
+            _conv.per_sample("forward", gemm, x, w, out, geo, x, w.shape[0])
+            return {"Output": out}
+        threads.for_gemm(geo.gemm_macs(w.shape))
+        cols = _conv.cols(x, geo)                                                 # [N, G, K/G, L]
+        out = np.matmul(w.reshape(geo.groups, w.shape[0] // geo.groups, -1), cols)    # [N, G, M/G, L]
+        return {"Output": out.reshape(x.shape[0], w.shape[0], geo.ho, geo.wo)}
+    n, m = x.shape[0], w.shape[0]
+    cols = _conv.im2col(x, geo)
+    out = np.matmul(w.reshape(geo.groups, m // geo.groups, -1), cols)     # [G, M/G, N*Ho*Wo]
+    out = out.reshape(m, n, geo.ho, geo.wo).transpose(1, 0, 2, 3)
+    return {"Output": np.ascontiguousarray(out, dtype=x.dtype)}
+
+
+def _conv2d_grad_filter(ins, attrs):
+    x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
+    geo = ConvGeometry(x.shape, w.shape, attrs)
+    if _onednn.applies(x, w, dout) and (dw := _onednn.grad_filter(x, dout, geo, w.shape)) is not None:
+        return {"Filter@GRAD": dw}
+    if is_float(x, w, dout):
+        gemm = _cblas.gemm(x.dtype)
+        if gemm is not None:
+            x, dout = np.ascontiguousarray(x), np.ascontiguousarray(dout)
+            if _winograd.applies(geo, x.shape, w.shape):
+                return {"Filter@GRAD": _winograd.grad_filter(gemm, x, dout, geo, w.shape)}
+            # one sum per fixed run of samples, whatever the threads: the same bits serial or parallel
+            parts = np.zeros((min(_conv.FILTER_RUNS, x.shape[0]), w.shape[0], w[0].size), dtype=x.dtype)
+            _conv.per_sample("grad_filter", gemm, x, dout, parts, geo, x, w.shape[0])
+            dw = parts[0] if len(parts) == 1 else np.add.reduce(parts, axis=0)
+            return {"Filter@GRAD": dw.reshape(w.shape)}
+        threads.for_gemm(geo.gemm_macs(w.shape))
+        cols = _conv.cols(x, geo)
+        per_sample = np.matmul(_conv.dout_conv.per_sample(dout, geo), cols.swapaxes(-1, -2))  # [N, G, M/G, K/G]
+        return {"Filter@GRAD": np.add.reduce(per_sample, axis=0).reshape(w.shape)}
+    cols = _conv.im2col(x, geo)
+    dw = np.matmul(_conv.out_as_matrix(dout, geo), cols.transpose(0, 2, 1))  # [G, M/G, C/G*kh*kw]
+    return {"Filter@GRAD": dw.reshape(w.shape).astype(w.dtype, copy=False)}
+
+
+def _conv2d_grad_input(ins, attrs):
+    x, w, dout = ins["Input"], ins["Filter"], ins["Output@GRAD"]
+    geo = ConvGeometry(x.shape, w.shape, attrs)
+    n = x.shape[0]
+    m = w.shape[0]
+    if _onednn.applies(x, w, dout) and (dx := _onednn.grad_input(dout, w, geo, x.shape)) is not None:
+        return {"Input@GRAD": dx}
+    wmat = w.reshape(geo.groups, m // geo.groups, -1)
+    if is_float(x, w, dout):
+        gemm = _cblas.gemm(x.dtype)
+        if gemm is not None:
+            w, dout = np.ascontiguousarray(w), np.ascontiguousarray(dout)
+            if _winograd.applies(geo, x.shape, w.shape):
+                return {"Input@GRAD": _winograd.grad_input(gemm, dout, w, geo, x.shape)}
+            dx = np.empty(x.shape, dtype=x.dtype)
+            _conv.per_sample("grad_input", gemm, dout, w, dx, geo, x, m)
+            return {"Input@GRAD": dx}
+        threads.for_gemm(geo.gemm_macs(w.shape))
+        dcols = np.matmul(wmat.swapaxes(1, 2), _conv.dout_conv.per_sample(dout, geo))     # [N, G, K/G, L]
+        if geo.is_pointwise():
+            return {"Input@GRAD": dcols.reshape(x.shape)}
+        dx = np.empty(x.shape, dtype=x.dtype)
+        _loops().col2im(dcols.reshape(n, -1, geo.ho * geo.wo), geo.kh, geo.kw, geo.sh, geo.sw, geo.pads[0],
+                        geo.pads[2], geo.dh, geo.dw, geo.ho, geo.wo, dx)
+        return {"Input@GRAD": dx}
+    dcols = np.matmul(wmat.transpose(0, 2, 1), _conv.out_as_matrix(dout, geo))   # [G, C/G*kh*kw, N*Ho*Wo]
+    return {"Input@GRAD": _conv.col2im(dcols, geo, x.shape, x.dtype)}
+
+
+conv2d, conv2d_grad_input, conv2d_grad_filter = relu_first(activation, _conv2d, _conv2d_grad_input,
+                                                            _conv2d_grad_filter)
+conv2d_grad = both_grads(conv2d_grad_input, conv2d_grad_filter, _onednn.conv2d_grads)
+
+
+# -- conv2d_transpose: conv2d's kernels with the roles swapped ------------------------------------------
+# conv2d_transpose's Output is conv2d_grad_input of a conv2d whose input is that Output, whose filter
+# is Filter [C_in = that conv's num_filters, C_out/groups, kh, kw] and whose output gradient is Input.
+
+class ShapeOf:
+    """What conv2d_grad_input reads of its Input: the shape and dtype, no values."""
+
+    def __init__(self, shape, dtype):
+        self.shape, self.dtype = tuple(shape), dtype
+        self.ndim = len(self.shape)
+
+
+def conv_plan(x_shape, w_shape, attrs):
+    """(Output's shape, the attrs of the conv2d it transposes) for this run's Input and Filter."""
+    if x_shape[1] != w_shape[0]:
+        raise PeError(f"conv2d_transpose: Input {list(x_shape)} has {x_shape[1]} channels but Filter "
+                      f"{list(w_shape)} is for {w_shape[0]}")
+    pads, dil, out_hw, error = conv_transpose_geometry(x_shape, w_shape, attrs)
+    if error:
+        raise PeError(f"conv2d_transpose: {error}")
+    conv_attrs = {"strides": list(attrs["strides"]), "paddings": pads, "dilations": dil, "groups": attrs["groups"],
+                  "padding_algorithm": "EXPLICIT", "data_format": "NCHW"}
+    return (x_shape[0], w_shape[1] * attrs["groups"], *out_hw), conv_attrs
+
+
+def transpose_kernels(conv2d, conv2d_grad_input, conv2d_grad_filter):
+    """conv2d_transpose's three kernels from one device's conv2d kernels."""
+    def forward(ins, attrs):
+        x, w = ins["Input"], ins["Filter"]
+        out_shape, conv_attrs = conv_plan(tuple(x.shape), tuple(w.shape), attrs)
+        like = ShapeOf(out_shape, x.dtype)
+        return {"Output": conv2d_grad_input({"Input": like, "Filter": w, "Output@GRAD": x}, conv_attrs)["Input@GRAD"]}
+
+    def grad_input(ins, attrs):
+        x, w = ins["Input"], ins["Filter"]
+        _, conv_attrs = conv_plan(tuple(x.shape), tuple(w.shape), attrs)
+        return {"Input@GRAD": conv2d({"Input": ins["Output@GRAD"], "Filter": w}, conv_attrs)["Output"]}
+
+    def grad_filter(ins, attrs):
+        x, w = ins["Input"], ins["Filter"]
+        _, conv_attrs = conv_plan(tuple(x.shape), tuple(w.shape), attrs)
+        dw = conv2d_grad_filter({"Input": ins["Output@GRAD"], "Filter": w, "Output@GRAD": x}, conv_attrs)
+        return {"Filter@GRAD": dw["Filter@GRAD"]}
+    return forward, grad_input, grad_filter
+
+
+conv2d_transpose, conv2d_transpose_grad_input, conv2d_transpose_grad_filter = transpose_kernels(
+    conv2d, conv2d_grad_input, conv2d_grad_filter)
+
+
+# -- deformable_conv: a deformable im2col (bilinear samples at the offset taps, numpy over all taps at
+# once), then the grouped product with the filter; the gradient runs the same steps back (the input's
+# part one bincount). The CUDA kernels run it on the host. --------------------------------------------
+
+def _geometry(x_shape, w_shape, attrs):
+    n, c, h, w = x_shape
+    kh, kw = w_shape[2], w_shape[3]
+    ho, wo = (conv_out_size((h, w)[i], (kh, kw)[i], attrs["paddings"][i], attrs["paddings"][i], attrs["strides"][i],
+                            attrs["dilations"][i]) for i in range(2))
+    return n, c, h, w, kh, kw, ho, wo
+
+
+def _taps(x_shape, w_shape, offset, attrs):
+    """Sampling positions [N, dg, kh, kw, Ho, Wo] (rows, columns) and the four corners' data."""
+    n, c, h, w, kh, kw, ho, wo = _geometry(x_shape, w_shape, attrs)
+    dg = attrs["deformable_groups"]
+    off = offset.reshape(n, dg, kh, kw, 2, ho, wo)
+    sh, sw = attrs["strides"]
+    ph, pw = attrs["paddings"]
+    dh, dw = attrs["dilations"]
+    base_y = (np.arange(ho) * sh - ph)[None, :, None] + (np.arange(kh) * dh)[:, None, None]          # [kh, Ho, 1]
+    base_x = (np.arange(wo) * sw - pw)[None, None, :] + (np.arange(kw) * dw)[:, None, None]          # [kw, 1, Wo]
+    py = base_y[None, None, :, None] + off[:, :, :, :, 0]
+    px = base_x[None, None, None, :] + off[:, :, :, :, 1]
+    y0, x0 = np.floor(py).astype(np.int64), np.floor(px).astype(np.int64)
+    fy, fx = py - y0, px - x0
+    inside = (py > -1) & (py < h) & (px > -1) & (px < w)
+    corners = []
+    for oy, ox in ((0, 0), (0, 1), (1, 0), (1, 1)):
+        yy, xx = y0 + oy, x0 + ox
+        ok = inside & (yy >= 0) & (yy < h) & (xx >= 0) & (xx < w)
+        wt = (fy if oy else 1 - fy) * (fx if ox else 1 - fx)
+        dwy = (1 if oy else -1) * (fx if ox else 1 - fx)          # d wt / d y
+        dwx = (1 if ox else -1) * (fy if oy else 1 - fy)          # d wt / d x
+        corners.append((np.clip(yy, 0, h - 1) * w + np.clip(xx, 0, w - 1), ok, wt, dwy, dwx))
+    return corners
+
+
+def _gather(x, dg, index):
+    """x [N, C, H, W] at ``index`` [N, dg, K...] per channel of each deformable group: [N, dg, Cg, K...]."""
+    n, c = x.shape[:2]
+    flat = x.reshape(n, dg, c // dg, -1)
+    idx = index.reshape(n, dg, 1, -1)
+    return np.take_along_axis(flat, np.broadcast_to(idx, (n, dg, c // dg, idx.shape[-1])), axis=3)
+
+
+def _samples(x, w_shape, offset, attrs):
+    """(S [N, dg, Cg, K*L]: the bilinear samples, the corners)."""
+    dg = attrs["deformable_groups"]
+    corners = _taps(x.shape, w_shape, offset, attrs)
+    s = 0
+    for index, ok, wt, _, _ in corners:
+        s = s + _gather(x, dg, index) * (wt * ok).reshape(x.shape[0], dg, 1, -1)
+    return s, corners
+
+
+def _grouped(cols, weight, groups):
+    """Output [N, M, L] = per group, Filter [M/G, (C/G) K] @ cols [(C/G) K, L]."""
+    n, rows, length = cols.shape
+    m = weight.shape[0]
+    wg = weight.reshape(groups, m // groups, -1)
+    cg = cols.reshape(n, groups, rows // groups, length)
+    return np.einsum("gmr,ngrl->ngml", wg, cg).reshape(n, m, length)
+
+
+def deformable_conv(ins, attrs):
+    x, weight, offset = ins["Input"], ins["Filter"], ins["Offset"]
+    n, c, h, w, kh, kw, ho, wo = _geometry(x.shape, weight.shape, attrs)
+    dg = attrs["deformable_groups"]
+    s, _ = _samples(x, weight.shape, offset, attrs)
+    if "Mask" in ins:
+        s = s * ins["Mask"].reshape(n, dg, 1, -1)
+    cols = s.reshape(n, c * kh * kw, ho * wo)                   # rows (c, i, j), as Filter's
+    out = _grouped(cols, weight, attrs["groups"])
+    return {"Output": out.reshape(n, weight.shape[0], ho, wo).astype(x.dtype)}
+
+
+def deformable_conv_grad(ins, attrs):
+    x, weight, offset, dout = ins["Input"], ins["Filter"], ins["Offset"], ins["Output@GRAD"]
+    n, c, h, w, kh, kw, ho, wo = _geometry(x.shape, weight.shape, attrs)
+    dg, groups, m = attrs["deformable_groups"], attrs["groups"], weight.shape[0]
+    s, corners = _samples(x, weight.shape, offset, attrs)
+    mask = ins["Mask"].reshape(n, dg, 1, -1) if "Mask" in ins else 1.0
+    cols = (s * mask).reshape(n, groups, c * kh * kw // groups, ho * wo)
+    d = dout.reshape(n, groups, m // groups, ho * wo)
+    wg = weight.reshape(groups, m // groups, -1)
+    grads = {"Filter@GRAD": np.einsum("ngml,ngrl->gmr", d, cols).reshape(weight.shape).astype(weight.dtype)}
+    dcols = np.einsum("gmr,ngml->ngrl", wg, d).reshape(n, dg, c // dg, -1)        # d loss / d (mask * S)
+    if "Mask" in ins:
+        grads["Mask@GRAD"] = (dcols * s).sum(axis=2).reshape(ins["Mask"].shape).astype(x.dtype)
+    ds = dcols * mask                                                              # d loss / d S
+    dx = np.zeros(x.size)
+    dy_off, dx_off = 0, 0
+    chan = (np.arange(n)[:, None, None] * c + np.arange(c).reshape(dg, c // dg)[None]) * (h * w)   # [N, dg, Cg]
+    for index, ok, wt, dwy, dwx in corners:
+        v = _gather(x, dg, index)
+        okr = ok.reshape(n, dg, 1, -1)
+        flat = chan[..., None] + index.reshape(n, dg, 1, -1)
+        dx += np.bincount(flat.reshape(-1), weights=(ds * wt.reshape(n, dg, 1, -1) * okr).reshape(-1),
+                          minlength=x.size)
+        dy_off = dy_off + (ds * v * okr).sum(axis=2) * dwy.reshape(n, dg, -1)
+        dx_off = dx_off + (ds * v * okr).sum(axis=2) * dwx.reshape(n, dg, -1)
+    grads["Input@GRAD"] = dx.reshape(x.shape).astype(x.dtype)
+    doff = np.stack([dy_off.reshape(n, dg, kh, kw, ho, wo), dx_off.reshape(n, dg, kh, kw, ho, wo)], axis=4)
+    grads["Offset@GRAD"] = doff.reshape(offset.shape).astype(offset.dtype)
+    return grads

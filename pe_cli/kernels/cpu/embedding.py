@@ -1,0 +1,39 @@
+"""CPU kernels of the embedding lookup ops (ops/embedding.py): numpy; the sparse gradient is a
+SelectedRows."""
+import numpy as np
+
+from ...selected_rows import SelectedRows
+from ...shapes import lookup_out_shape
+from ..common import table_ids
+
+
+# -- lookup_table -----------------------------------------------------------------------------------
+
+def lookup_table(ins, attrs):
+    w, ids = ins["W"], ins["Ids"]
+    pad = attrs["padding_idx"]
+    flat = table_ids(ids, w.shape, pad)
+    out = w[flat]
+    if pad >= 0:
+        out[flat == pad] = 0
+    return {"Out": out.reshape(lookup_out_shape(ids.shape, w.shape[1]))}
+
+
+def lookup_table_v2(ins, attrs):
+    out = lookup_table(ins, attrs)["Out"]
+    return {"Out": out.reshape(tuple(ins["Ids"].shape) + (ins["W"].shape[1],))}
+
+
+def lookup_table_grad(ins, attrs):
+    w, ids, dout = ins["W"], ins["Ids"], ins["Out@GRAD"]
+    pad = attrs["padding_idx"]
+    flat = table_ids(ids, w.shape, pad)
+    rows = dout.reshape(-1, w.shape[1])
+    if pad >= 0:
+        keep = flat != pad
+        flat, rows = flat[keep], rows[keep]
+    if attrs["is_sparse"]:      # the rows looked up (duplicates kept, padding_idx left out) and their gradients
+        return {"W@GRAD": SelectedRows(flat.copy(), np.array(rows, dtype=w.dtype), w.shape[0])}
+    dw = np.zeros(w.shape, dtype=w.dtype)
+    np.add.at(dw, flat, rows)
+    return {"W@GRAD": dw}

@@ -1,0 +1,281 @@
+"""CPU kernels of the image ops (ops/image.py): numpy.
+
+The permutation ops are one reshape-transpose-reshape each, described by ``permutation(op, x_shape,
+attrs)`` (shared with the CUDA kernels).
+
+Resizing: every method is separable: Out = X mapped through one matrix per spatial dim (A @ X @ B^T
+for an image), each holding every output position's weights on the input positions, computed in
+float32 as Fluid computes its ratios and weights; the gradient maps dOut through the transposes.
+
+affine_grid and grid_sampler: ``grid_size``, ``base_grid`` and ``unnormalize`` are shared with the
+CUDA kernels."""
+import numpy as np
+
+from ...errors import PeError
+
+
+def permutation(op, x_shape, attrs):
+    """(X seen with this shape, the transpose applied to it, Out's shape) for the permutation ops."""
+    n, c, h, w = x_shape
+    if op == "pixel_shuffle":
+        r = attrs["upscale_factor"]
+        return (n, c // (r * r), r, r, h, w), (0, 1, 4, 2, 5, 3), (n, c // (r * r), h * r, w * r)
+    if op == "space_to_depth":
+        b = attrs["blocksize"]
+        return (n, b, b, c // (b * b), h, w), (0, 3, 4, 1, 5, 2), (n, c * b * b, h // b, w // b)
+    g = attrs["group"]
+    return (n, g, c // g, h, w), (0, 2, 1, 3, 4), (n, c, h, w)
+
+
+def _forward(op):
+    def kernel(ins, attrs):
+        x = ins["X"]
+        seen, perm, out = permutation(op, x.shape, attrs)
+        return {"Out": np.ascontiguousarray(x.reshape(seen).transpose(perm)).reshape(out)}
+    kernel.__name__ = op
+    return kernel
+
+
+def _backward(op):
+    def kernel(ins, attrs):
+        x, dout = ins["X"], ins["Out@GRAD"]
+        seen, perm, _ = permutation(op, x.shape, attrs)
+        moved = dout.reshape(tuple(seen[p] for p in perm))
+        return {"X@GRAD": np.ascontiguousarray(moved.transpose(np.argsort(perm))).reshape(x.shape)}
+    kernel.__name__ = op + "_grad"
+    return kernel
+
+
+pixel_shuffle, pixel_shuffle_grad = _forward("pixel_shuffle"), _backward("pixel_shuffle")
+space_to_depth, space_to_depth_grad = _forward("space_to_depth"), _backward("space_to_depth")
+shuffle_channel, shuffle_channel_grad = _forward("shuffle_channel"), _backward("shuffle_channel")
+
+
+# -- similarity_focus ------------------------------------------------------------------------------
+
+def similarity_focus(ins, attrs):
+    x = np.asarray(ins["X"])
+    axis = attrs["axis"]
+    moved = np.moveaxis(x, axis, 1)                        # [N, A, R, C]: the slices are [R, C]
+    mask = np.zeros(moved.shape[:1] + moved.shape[2:], dtype=bool)
+    rows, cols = moved.shape[2], moved.shape[3]
+    for b in range(moved.shape[0]):
+        for index in attrs["indexes"]:
+            order = np.argsort(-moved[b, index].reshape(-1), kind="stable")
+            used_r, used_c, taken = np.zeros(rows, bool), np.zeros(cols, bool), 0
+            for flat in order:
+                r, c = divmod(int(flat), cols)
+                if used_r[r] or used_c[c]:
+                    continue
+                used_r[r] = used_c[c] = True
+                mask[b, r, c] = True
+                taken += 1
+                if taken == min(rows, cols):
+                    break
+    out = np.broadcast_to(mask[:, None], moved.shape).astype(x.dtype)
+    return {"Out": np.ascontiguousarray(np.moveaxis(out, 1, axis))}
+
+
+# -- resize: nearest, bilinear, trilinear -----------------------------------------------------------
+
+_F = np.float32
+
+
+def out_size(x_shape, attrs, ins, to_host=np.asarray):
+    """(input sizes, output sizes, scales) of the spatial dims (H, W or D, H, W) as Fluid picks them:
+    OutSize, else scale > 0 (int(in * scale) in float32), else out_d / out_h / out_w. A v2 op (its
+    `scale` a list) takes SizeTensor first, then Scale or `scale`, then OutSize, and returns its scales
+    (> 0 where given) for ``taps``; a v1 op's ratio ignores its scale (0)."""
+    rank = len(x_shape)
+    axes = range(2, rank) if attrs["data_layout"] == "NCHW" else range(1, rank - 1)
+    sizes = [x_shape[a] for a in axes]
+    n, keys = len(sizes), ("out_h", "out_w") if rank == 4 else ("out_d", "out_h", "out_w")
+    v2 = isinstance(attrs["scale"], list)
+    scales, ratio_scales = [attrs["scale"]] * n, [0.0] * n
+    if v2:
+        scales = [float(v) for v in attrs["scale"][:n]] if len(attrs["scale"]) >= n else [0.0] * n
+        if ins.get("Scale") is not None:
+            given = to_host(ins["Scale"]).reshape(-1)
+            scales = [float(given[0])] * n if given.size == 1 else [float(v) for v in given[:n]]
+        ratio_scales = scales
+    outs = [int(_F(i) * _F(sc)) for i, sc in zip(sizes, scales)] if all(sc > 0 for sc in scales) \
+        else [attrs[k] for k in keys]
+    if ins.get("OutSize") is not None:
+        outs = [int(v) for v in to_host(ins["OutSize"]).reshape(-1)[:n]]
+    if v2 and ins.get("SizeTensor"):
+        outs, ratio_scales = [int(to_host(t).reshape(-1)[0]) for t in ins["SizeTensor"][:n]], [0.0] * n
+    if outs == sizes:
+        ratio_scales = [0.0] * n             # the same size: a copy, as Paddle's kernels do
+    if min(outs) <= 0:
+        raise PeError(f"{attrs['interp_method']} resize of X {list(x_shape)}: output size "
+                      f"{'x'.join(str(m) for m in outs)} must be positive")
+    return sizes, outs, ratio_scales
+
+
+def taps(n_in, n_out, attrs, scale=0.0):
+    """For each output position along one dim: (lo, hi, weight of lo, weight of hi) on the input.
+    The source ratio is (in - 1) / (out - 1) with aligned corners, else 1 / scale for a v2 op's scale
+    > 0, else in / out."""
+    corners, method = attrs["align_corners"], attrs["interp_method"]
+    lo, hi = np.arange(n_out, dtype=np.int64), np.arange(n_out, dtype=np.int64)
+    w_lo, w_hi = np.ones(n_out, dtype=np.float64), np.zeros(n_out, dtype=np.float64)
+    if n_in == n_out and not scale > 0:
+        return lo, hi, w_lo, w_hi
+    ratio = _F(0)
+    if n_out > 1:
+        ratio = _F(n_in - 1) / _F(n_out - 1) if corners else _F(1.0 / scale) if scale > 0 else _F(n_in) / _F(n_out)
+    half = attrs["align_mode"] == 0 and not corners
+    for k in range(n_out):
+        if method == "nearest":
+            lo[k] = hi[k] = int(ratio * _F(k) + _F(0.5)) if corners else int(ratio * _F(k))
+            continue
+        lo[k] = max(int(ratio * (_F(k) + _F(0.5)) - _F(0.5)) if half else int(ratio * _F(k)), 0)
+        hi[k] = min(lo[k] + 1, n_in - 1)
+        src = max(ratio * (_F(k) + _F(0.5)) - _F(0.5), _F(0))
+        d_hi = _F(src - _F(lo[k])) if half else _F(ratio * _F(k) - _F(lo[k]))
+        w_lo[k], w_hi[k] = _F(1) - d_hi, d_hi
+    return lo, hi, w_lo, w_hi
+
+
+def weights(n_in, n_out, attrs, scale=0.0):
+    """The [n_out, n_in] interpolation matrix along one dim."""
+    lo, hi, w_lo, w_hi = taps(n_in, n_out, attrs, scale)
+    m = np.zeros((n_out, n_in), dtype=np.float64)
+    np.add.at(m, (np.arange(n_out), lo), w_lo)
+    np.add.at(m, (np.arange(n_out), hi), w_hi)
+    return m
+
+
+def _maps(x_shape, ins, attrs):
+    sizes_in, sizes_out, scales = out_size(x_shape, attrs, ins)
+    return [weights(n, m, attrs, sc) for n, m, sc in zip(sizes_in, sizes_out, scales)]
+
+
+def _channels_first(a, attrs):
+    return np.moveaxis(a, a.ndim - 1, 1) if attrs["data_layout"] == "NHWC" else a
+
+
+def _back(a, attrs):
+    return np.ascontiguousarray(np.moveaxis(a, 1, a.ndim - 1) if attrs["data_layout"] == "NHWC" else a)
+
+
+def _along(a, mats):
+    """``a`` (channels first) with each spatial dim k mapped through mats[k] ([new, old])."""
+    for k, m in enumerate(mats):
+        a = np.moveaxis(np.tensordot(m.astype(a.dtype), a, axes=([1], [2 + k])), 0, 2 + k)
+    return a
+
+
+def interp(ins, attrs):
+    x = ins["X"]
+    return {"Out": _back(_along(_channels_first(x, attrs), _maps(x.shape, ins, attrs)), attrs)}
+
+
+def interp_grad(ins, attrs):
+    x, dout = ins["X"], ins["Out@GRAD"]
+    mats = [m.T for m in _maps(x.shape, ins, attrs)]
+    return {"X@GRAD": _back(_along(_channels_first(dout, attrs), mats), attrs)}
+
+
+# -- affine_grid, grid_sampler -----------------------------------------------------------------------
+
+def grid_size(ins, attrs):
+    """(H, W) of affine_grid's output: the OutputShape input, else the output_shape attribute."""
+    shape = np.asarray(ins["OutputShape"]).reshape(-1).tolist() if "OutputShape" in ins else attrs["output_shape"]
+    if len(shape) != 4 or min(shape[2:]) <= 0:
+        raise PeError(f"affine_grid: the output shape {list(shape)} must be [N, C, H, W] with H, W > 0")
+    return int(shape[2]), int(shape[3])
+
+
+def _line(n, corners):
+    pts = np.linspace(-1.0, 1.0, n) if n > 1 else np.array([-1.0 if corners else 0.0])
+    return pts if corners else pts * (n - 1) / n
+
+
+def base_grid(h, w, corners):
+    """[H * W, 3]: (x, y, 1) of each output pixel, row-major."""
+    xs, ys = np.meshgrid(_line(w, corners), _line(h, corners))
+    return np.stack([xs.reshape(-1), ys.reshape(-1), np.ones(h * w)], axis=1)
+
+
+def affine_grid(ins, attrs):
+    theta = ins["Theta"]
+    h, w = grid_size(ins, attrs)
+    base = base_grid(h, w, attrs["align_corners"]).astype(theta.dtype)
+    out = np.matmul(base[None], theta.transpose(0, 2, 1))          # [N, H*W, 2]
+    return {"Output": out.reshape(theta.shape[0], h, w, 2)}
+
+
+def affine_grid_grad(ins, attrs):
+    theta, dout = ins["Theta"], ins["Output@GRAD"]
+    h, w = grid_size(ins, attrs)
+    base = base_grid(h, w, attrs["align_corners"]).astype(theta.dtype)
+    dtheta = np.matmul(dout.reshape(theta.shape[0], h * w, 2).transpose(0, 2, 1), base[None])
+    return {"Theta@GRAD": dtheta.astype(theta.dtype, copy=False)}
+
+
+# -- grid_sampler ---------------------------------------------------------------------------------
+
+def unnormalize(g, size, corners):
+    """Grid coordinates in [-1, 1] -> pixel coordinates; also d pixel / d grid."""
+    if corners:
+        return (g + 1) * ((size - 1) / 2), (size - 1) / 2
+    return ((g + 1) * size - 1) / 2, size / 2
+
+
+def _taps(x_shape, grid, corners):
+    """The four neighbours of each grid point: their (row, col) indices, whether inside X, and the
+    point's fractional position (dx, dy) from the top-left one."""
+    h, w = x_shape[2], x_shape[3]
+    px, _ = unnormalize(grid[..., 0], w, corners)
+    py, _ = unnormalize(grid[..., 1], h, corners)
+    x0, y0 = np.floor(px).astype(np.int64), np.floor(py).astype(np.int64)
+    return x0, y0, px - x0, py - y0
+
+
+def _corners(x0, y0, h, w):
+    for oy, ox in ((0, 0), (1, 0), (0, 1), (1, 1)):
+        yy, xx = y0 + oy, x0 + ox
+        inside = (yy >= 0) & (yy < h) & (xx >= 0) & (xx < w)
+        yield oy, ox, np.clip(yy, 0, h - 1), np.clip(xx, 0, w - 1), inside
+
+
+def _gather(x, yy, xx):
+    """X at each grid point's (yy, xx): [N, C, Ho, Wo]."""
+    n = np.arange(x.shape[0])[:, None, None]
+    return x[n, :, yy, xx].transpose(0, 3, 1, 2)
+
+
+def grid_sampler(ins, attrs):
+    x, grid = ins["X"], ins["Grid"]
+    x0, y0, fx, fy = _taps(x.shape, grid, attrs["align_corners"])
+    out = np.zeros((x.shape[0], x.shape[1]) + grid.shape[1:3], dtype=x.dtype)
+    for oy, ox, yy, xx, inside in _corners(x0, y0, x.shape[2], x.shape[3]):
+        wt = (fx if ox else 1 - fx) * (fy if oy else 1 - fy) * inside
+        out += _gather(x, yy, xx) * wt[:, None]
+    return {"Output": out}
+
+
+def grid_sampler_grad(ins, attrs):
+    """X's gradient: each output's share added to its four neighbours (one bincount over them all);
+    Grid's: the bilinear weights' derivatives times the neighbours' values, summed over channels."""
+    x, grid, dout = ins["X"], ins["Grid"], ins["Output@GRAD"]
+    corners = attrs["align_corners"]
+    n, c, h, w = x.shape
+    x0, y0, fx, fy = _taps(x.shape, grid, corners)
+    dpx, dpy = np.zeros(grid.shape[:3]), np.zeros(grid.shape[:3])
+    plane = (np.arange(n)[:, None] * c + np.arange(c)[None, :]) * (h * w)         # [N, C]
+    index, shares = [], []
+    for oy, ox, yy, xx, inside in _corners(x0, y0, h, w):
+        wt = (fx if ox else 1 - fx) * (fy if oy else 1 - fy) * inside
+        index.append(plane[:, :, None, None] + (yy * w + xx)[:, None])
+        shares.append(dout * wt[:, None])
+        v = (_gather(x, yy, xx) * dout).sum(axis=1) * inside            # [N, Ho, Wo]
+        dpx += v * (fy if oy else 1 - fy) * (1 if ox else -1)
+        dpy += v * (fx if ox else 1 - fx) * (1 if oy else -1)
+    dx = np.bincount(np.concatenate([i.reshape(-1) for i in index]),
+                     weights=np.concatenate([s.reshape(-1) for s in shares]), minlength=x.size)
+    _, sx = unnormalize(0, w, corners)
+    _, sy = unnormalize(0, h, corners)
+    dgrid = np.stack([dpx * sx, dpy * sy], axis=-1).astype(grid.dtype)
+    return {"X@GRAD": dx.reshape(x.shape).astype(x.dtype), "Grid@GRAD": dgrid}

@@ -1,0 +1,205 @@
+"""CPU kernels of the classification losses (ops/loss_classification.py). softmax_with_cross_entropy
+with hard labels over the last axis is a numba loop for float32/float64 (_pointwise_loops.py): one
+pass per row instead of numpy's seven passes and fancy indexing, or from ``WIDE_SOFTMAX`` logits on
+two passes around numpy's vectorised exp; the other cases are vectorised numpy."""
+import numpy as np
+
+from ...errors import PeError
+from ._numba import is_float, lazy
+
+_loops = lazy("_pointwise_loops")
+
+
+def _softmax(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def _hard_rows(logits, label, attrs):
+    """(logits as [rows, classes], label as [rows]) for the numba loops, or None when they do not apply."""
+    if attrs["soft_label"] or not is_float(logits) or label.dtype.kind not in "iu" or logits.ndim < 1:
+        return None
+    classes = logits.shape[-1]
+    return np.ascontiguousarray(logits).reshape(-1, classes), np.ascontiguousarray(label).reshape(-1)
+
+
+# from this many logits on, the exponentials are numpy's (vectorised: 2.2 us for 5,120 float32 values)
+# between two numba passes; the one loop calls the scalar exp twice a value (40 us for the MLP's
+# [512, 10], 14 us in the wide form; 1.2 against 2.1 us for [10, 10], where numpy's calls cost more)
+WIDE_SOFTMAX = 1024
+
+
+def softmax_with_cross_entropy(ins, attrs):
+    logits, label = ins["Logits"], ins["Label"]
+    rows = _hard_rows(logits, label, attrs)
+    if rows is not None and logits.size:
+        logits2, label1 = rows
+        softmax = np.empty(logits.shape, dtype=logits.dtype)
+        loss = np.empty(logits.shape[:-1] + (1,), dtype=logits.dtype)
+        soft2, loops = softmax.reshape(logits2.shape), _loops()
+        if logits.size >= WIDE_SOFTMAX:
+            m = np.empty(logits2.shape[0], dtype=logits.dtype)
+            loops.row_max_shift(logits2, m, soft2)
+            np.exp(soft2, out=soft2)
+            bad = loops.log_softmax_ce(logits2, m, soft2, label1, attrs["ignore_index"], loss.reshape(-1))
+            np.exp(soft2, out=soft2)
+        else:
+            bad = loops.softmax_ce(logits2, label1, attrs["ignore_index"], soft2, loss.reshape(-1))
+        if bad >= 0:
+            raise PeError(f"Label holds {int(label1[bad])} at row {bad}, outside the {logits2.shape[1]} classes "
+                          f"of Logits {list(logits.shape)} (and not ignore_index={attrs['ignore_index']})")
+        return {"Softmax": softmax, "Loss": loss}
+    shifted = logits - logits.max(axis=-1, keepdims=True)
+    log_sum = np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+    log_p = shifted - log_sum
+    if attrs["soft_label"]:
+        loss = -(label * log_p).sum(axis=-1, keepdims=True)
+    else:
+        ids = label.reshape(label.shape[:-1] + (1,)).astype(np.int64)
+        ignore = ids == attrs["ignore_index"]
+        loss = -np.take_along_axis(log_p, np.where(ignore, 0, ids), axis=-1)
+        loss[ignore] = 0
+    return {"Softmax": np.exp(log_p).astype(logits.dtype, copy=False), "Loss": loss.astype(logits.dtype, copy=False)}
+
+
+def softmax_with_cross_entropy_grad(ins, attrs):
+    softmax, label, dloss = ins["Softmax"], ins["Label"], ins["Loss@GRAD"]
+    rows = _hard_rows(softmax, label, attrs)
+    if rows is not None and softmax.size and is_float(softmax, dloss) and dloss.size == rows[1].size:
+        softmax2, label1 = rows
+        dlogits = np.empty(softmax.shape, dtype=softmax.dtype)
+        _loops().softmax_ce_grad(softmax2, label1, np.ascontiguousarray(dloss).reshape(-1), attrs["ignore_index"],
+                                 dlogits.reshape(softmax2.shape))
+        return {"Logits@GRAD": dlogits}
+    if attrs["soft_label"]:
+        grad = softmax - label
+    else:
+        ids = label.reshape(label.shape[:-1] + (1,)).astype(np.int64)
+        grad = softmax.copy()
+        ignore = ids == attrs["ignore_index"]
+        np.put_along_axis(grad, np.where(ignore, 0, ids), np.take_along_axis(grad, np.where(ignore, 0, ids), -1) - 1, axis=-1)
+        grad = np.where(ignore, 0, grad)
+    return {"Logits@GRAD": (grad * dloss).astype(softmax.dtype, copy=False)}
+
+
+# -- cross_entropy ---------------------------------------------------------------------------------
+
+_APPROX_INF = 1e20   # Fluid's TolerableValue: log(0) is capped instead of being -inf
+
+
+def _hard_ids(label, ignore_index):
+    ids = label.reshape(label.shape[:-1] + (1,)).astype(np.int64, copy=False)
+    ignore = ids == ignore_index
+    return np.where(ignore, 0, ids), ignore
+
+
+def cross_entropy(ins, attrs):
+    x, label = ins["X"], ins["Label"]
+    with np.errstate(divide="ignore"):
+        if attrs["soft_label"]:
+            log_x = np.clip(np.log(x), -_APPROX_INF, _APPROX_INF)
+            y = -(label * log_x).sum(axis=-1, keepdims=True)
+        else:
+            ids, ignore = _hard_ids(label, attrs["ignore_index"])
+            y = -np.clip(np.log(np.take_along_axis(x, ids, axis=-1)), -_APPROX_INF, _APPROX_INF)
+            y[ignore] = 0
+    return {"Y": y.astype(x.dtype, copy=False)}
+
+
+def cross_entropy_grad(ins, attrs):
+    x, label, dy = ins["X"], ins["Label"], ins["Y@GRAD"]
+    if attrs["soft_label"]:
+        dx = -dy * label / x
+    else:
+        ids, ignore = _hard_ids(label, attrs["ignore_index"])
+        dx = np.zeros_like(x)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            picked = -dy / np.take_along_axis(x, ids, axis=-1)
+        np.put_along_axis(dx, ids, np.where(ignore, 0, picked), axis=-1)
+    return {"X@GRAD": dx.astype(x.dtype, copy=False)}
+
+
+# -- sigmoid_cross_entropy_with_logits -------------------------------------------------------------
+
+def _sce_norm(label, attrs):
+    keep = label != attrs["ignore_index"]
+    norm = max(float(keep.sum()), 1e-5) if attrs["normalize"] else 1.0
+    return keep, norm
+
+
+def sigmoid_cross_entropy_with_logits(ins, attrs):
+    x, label = ins["X"], ins["Label"]
+    keep, norm = _sce_norm(label, attrs)
+    out = np.maximum(x, 0) - x * label + np.log1p(np.exp(-np.abs(x)))
+    out = np.where(keep, out, 0) / norm
+    return {"Out": out.astype(x.dtype, copy=False)}
+
+
+def sigmoid_cross_entropy_with_logits_grad(ins, attrs):
+    x, label, dout = ins["X"], ins["Label"], ins["Out@GRAD"]
+    keep, norm = _sce_norm(label, attrs)
+    sig = 1.0 / (1.0 + np.exp(-x))
+    dx = np.where(keep, (sig - label) * dout, 0) / norm
+    return {"X@GRAD": dx.astype(x.dtype, copy=False)}
+
+
+# -- the losses outside the hot loop: vectorised numpy; ``_cast`` serves the other loss families --
+
+def _cast(a, like):
+    return np.asarray(a).astype(like.dtype, copy=False)
+
+
+# -- label_smooth -----------------------------------------------------------------------------------
+
+def label_smooth(ins, attrs):
+    x, eps = ins["X"], attrs["epsilon"]
+    prior = ins["PriorDist"].reshape(-1) if "PriorDist" in ins else x.dtype.type(1.0 / x.shape[-1])
+    return {"Out": _cast((1 - eps) * x + eps * prior, x)}
+
+
+def label_smooth_grad(ins, attrs):
+    d = ins["Out@GRAD"]
+    return {"X@GRAD": _cast((1 - attrs["epsilon"]) * d, d)}
+
+
+# -- kldiv_loss -------------------------------------------------------------------------------------
+
+def kl_scale(x, reduction):
+    return {"mean": x.size, "batchmean": x.shape[0] if x.ndim else 1}.get(reduction, 1)
+
+
+def kldiv_loss(ins, attrs):
+    x, t = ins["X"], ins["Target"]
+    pos = t > 0
+    loss = np.where(pos, t * (np.log(np.where(pos, t, 1)) - x), 0)
+    red = attrs["reduction"]
+    if red != "none":
+        loss = np.array([loss.sum() / max(kl_scale(x, red), 1)])
+    return {"Loss": _cast(loss, x)}
+
+
+def kldiv_loss_grad(ins, attrs):
+    x, t, dloss = ins["X"], ins["Target"], ins["Loss@GRAD"]
+    red = attrs["reduction"]
+    d = dloss if red == "none" else dloss.reshape(-1)[0] / max(kl_scale(x, red), 1)
+    return {"X@GRAD": _cast(np.where(t > 0, -t * d, 0), x)}
+
+
+# -- teacher_student_sigmoid_loss ------------------------------------------------------------------------
+
+def teacher_student_sigmoid_loss(ins, attrs):
+    x, label = ins["X"], ins["Label"]
+    sp = np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))         # softplus(x) = log(1 + exp(x))
+    y = np.where(label < -1, sp, np.where(label < 0, sp - x, np.where(
+        label < 1, 2 * sp - x * label, 2 * sp - x - x * (label - 1))))
+    return {"Y": _cast(y, x)}
+
+
+def teacher_student_sigmoid_loss_grad(ins, attrs):
+    x, label, dy = ins["X"], ins["Label"], ins["Y@GRAD"]
+    up, low = attrs["soft_max_up_bound"], attrs["soft_max_lower_bound"]
+    s = np.clip(x, low, up)
+    pred = 1 / (1 + np.exp(-s))
+    g = np.where(label < -1, -pred, np.where(label < 0, 1 - pred, label - 2 * pred))
+    g = np.where((s >= up) | (s <= low), 0, g)
+    return {"X@GRAD": _cast(-g * dy, x)}

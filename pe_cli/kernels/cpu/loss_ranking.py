@@ -1,0 +1,73 @@
+"""CPU kernels of the ranking losses (ops/loss_ranking.py): margin_rank_loss, rank_loss and bpr_loss,
+vectorised numpy. ``bpr_ids`` checks the labels for the CUDA kernels too."""
+import numpy as np
+
+from ...errors import PeError
+from .loss_classification import _cast
+
+
+# -- margin_rank_loss, rank_loss ----------------------------------------------------------------------
+
+def margin_rank_loss(ins, attrs):
+    x1, x2, label = ins["X1"], ins["X2"], ins["Label"]
+    out = np.maximum(0, -label * (x1 - x2) + attrs["margin"])
+    return {"Out": _cast(out, x1), "Activated": _cast(out > 0, x1)}
+
+
+def margin_rank_loss_grad(ins, attrs):
+    label, act, dout = ins["Label"], ins["Activated"], ins["Out@GRAD"]
+    g = _cast(dout * label * act, act)
+    return {"X1@GRAD": -g, "X2@GRAD": g}
+
+
+def rank_loss(ins, attrs):
+    label, left, right = ins["Label"], ins["Left"], ins["Right"]
+    o = left - right
+    return {"Out": _cast(np.logaddexp(0, o) - label * o, left)}
+
+
+def rank_loss_grad(ins, attrs):
+    label, left, right, dout = ins["Label"], ins["Left"], ins["Right"], ins["Out@GRAD"]
+    o = left - right
+    g = _cast(dout * (0.5 * (1 + np.tanh(0.5 * o)) - label), left)     # sigmoid(o) - label, no overflow
+    return {"Left@GRAD": g, "Right@GRAD": -g}
+
+
+# -- bpr_loss ---------------------------------------------------------------------------------------
+
+def bpr_ids(x_shape, label):
+    """The positive item of each row of X (shaped ``x_shape``), checked to lie among its items."""
+    items = x_shape[-1]
+    ids = np.asarray(label).reshape(-1).astype(np.int64)
+    bad = (ids < 0) | (ids >= items)
+    if bad.any():
+        raise PeError(f"bpr_loss: Label holds {int(ids[bad][0])}, outside the {items} items of X {list(x_shape)}")
+    if items < 2:
+        raise PeError(f"bpr_loss: X {list(x_shape)} needs at least 2 items per row")
+    return ids
+
+
+def bpr_rows(x, label):
+    """X as [rows, items] and the positive item of each row, checked."""
+    return x.reshape(-1, x.shape[-1]), bpr_ids(x.shape, label)
+
+
+def bpr_loss(ins, attrs):
+    x = ins["X"]
+    rows, ids = bpr_rows(x, ins["Label"])
+    d = rows - rows[np.arange(rows.shape[0]), ids][:, None]
+    sp = np.logaddexp(0, d)
+    sp[np.arange(rows.shape[0]), ids] = 0
+    y = sp.sum(axis=1) / (rows.shape[1] - 1)
+    return {"Y": _cast(y.reshape(x.shape[:-1] + (1,)), x)}
+
+
+def bpr_loss_grad(ins, attrs):
+    x, dy = ins["X"], ins["Y@GRAD"]
+    rows, ids = bpr_rows(x, ins["Label"])
+    r = np.arange(rows.shape[0])
+    d = rows - rows[r, ids][:, None]
+    g = 0.5 * (1 + np.tanh(0.5 * d)) * (dy.reshape(-1, 1) / (rows.shape[1] - 1))
+    g[r, ids] = 0
+    g[r, ids] = -g.sum(axis=1)
+    return {"X@GRAD": _cast(g.reshape(x.shape), x)}

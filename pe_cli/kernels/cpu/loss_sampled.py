@@ -1,0 +1,124 @@
+"""CPU kernels of the sampled losses (ops/loss_sampled.py), numpy: hierarchical_sigmoid over the [N, L]
+path matrix (``paths``, on host arrays, is shared with the CUDA kernels) and sample_logits (``sample``
+works on host arrays and serves CUDA too)."""
+import numpy as np
+
+from ...errors import PeError
+
+
+def paths(label, attrs, table=None, code=None, nodes=None):
+    """(node index [N, L] with -1 past each path's end, bit [N, L]) of each row's label."""
+    label = np.asarray(label).reshape(-1).astype(np.int64)
+    if table is not None:
+        table = np.asarray(table).astype(np.int64).reshape(label.size, -1)
+        code = np.asarray(code).astype(np.int64).reshape(table.shape)
+        ends = np.where((table < 0).any(axis=1), (table < 0).argmax(axis=1), table.shape[1])
+        valid = np.arange(table.shape[1])[None, :] < ends[:, None]
+        idx, bits = np.where(valid, table, -1), np.where(valid, code, 0)
+    else:
+        n = attrs["num_classes"]
+        if ((label < 0) | (label >= n)).any():
+            raise PeError(f"hsigmoid: Label holds {int(label[(label < 0) | (label >= n)][0])}, outside the "
+                          f"{n} classes")
+        c = label + n
+        length = np.array([int(v).bit_length() - 1 for v in c], dtype=np.int64)
+        j = np.arange((n - 1).bit_length(), dtype=np.int64)[None, :]
+        valid = j < length[:, None]
+        idx = np.where(valid, (c[:, None] >> (j + 1)) - 1, -1)
+        bits = np.where(valid, (c[:, None] >> j) & 1, 0)
+    if nodes is not None and (idx >= nodes).any():
+        raise PeError(f"hsigmoid: a path reaches node {int(idx.max())}, but W has {nodes} rows")
+    return idx, bits
+
+
+def _paths(ins, attrs):
+    return paths(ins["Label"], attrs, ins.get("PathTable"), ins.get("PathCode"), ins["W"].shape[0])
+
+
+def hierarchical_sigmoid(ins, attrs):
+    x, w = ins["X"], ins["W"]
+    idx, bits = _paths(ins, attrs)
+    valid = idx >= 0
+    node = np.maximum(idx, 0)
+    pre = np.einsum("nld,nd->nl", w[node], x)
+    if "Bias" in ins:
+        pre = pre + ins["Bias"].reshape(-1)[node]
+    pre = np.clip(np.where(valid, pre, 0), -40, 40)
+    soft = np.logaddexp(0, pre)
+    out = soft.sum(axis=1) - (bits * pre).sum(axis=1)
+    return {"Out": out.reshape(-1, 1).astype(x.dtype), "PreOut": soft.astype(x.dtype), "W_Out": w}
+
+
+def hierarchical_sigmoid_grad(ins, attrs):
+    x, w, pre_out, dout = ins["X"], ins["W"], ins["PreOut"], ins["Out@GRAD"]
+    idx, bits = _paths(ins, attrs)
+    valid = idx >= 0
+    node = np.maximum(idx, 0)
+    g = ((1 - np.exp(-pre_out.astype(np.float64))) - bits) * valid * dout.reshape(-1, 1)     # sigmoid(p) - bit
+    dx = np.einsum("nl,nld->nd", g, w[node]).astype(x.dtype)
+    dw = np.zeros(w.shape, dtype=np.float64)
+    np.add.at(dw, idx[valid], g[valid][:, None] * np.repeat(x, valid.sum(axis=1), axis=0))
+    db = np.bincount(idx[valid], weights=g[valid], minlength=w.shape[0]).reshape(-1, 1)
+    return {"X@GRAD": dx, "W@GRAD": dw.astype(w.dtype), "Bias@GRAD": db.astype(w.dtype)}
+
+
+# -- sample_logits ----------------------------------------------------------------------------------
+
+def log_uniform(classes):
+    """P(k) of the log-uniform sampler over ``classes`` ids."""
+    k = np.arange(classes, dtype=np.float64)
+    return (np.log(k + 2) - np.log(k + 1)) / np.log(classes + 1)
+
+
+def _draw_unique(rng, classes, count):
+    """``count`` distinct log-uniform ids, in draw order, and the number of draws it took."""
+    seen, order, tries = set(), [], 0
+    while len(order) < count:
+        v = int(np.exp(rng.random() * np.log(classes + 1))) - 1
+        v %= classes
+        tries += 1
+        if v not in seen:
+            seen.add(v)
+            order.append(v)
+    return np.array(order, dtype=np.int64), tries
+
+
+def sample(ins, attrs):
+    """The op's outputs on host arrays."""
+    logits, labels = np.asarray(ins["Logits"]), np.asarray(ins["Labels"]).astype(np.int64)
+    n, classes = logits.shape
+    num_true = labels.shape[1]
+    if ((labels < 0) | (labels >= classes)).any():
+        raise PeError(f"sample_logits: Labels hold ids outside the {classes} classes of Logits")
+    if attrs["use_customized_samples"]:
+        samples = np.asarray(ins["CustomizedSamples"]).astype(np.int64)
+        probs = np.asarray(ins["CustomizedProbabilities"]).astype(logits.dtype)
+    else:
+        negatives, tries = _draw_unique(attrs["_rng"], classes, attrs["num_samples"])
+        p = log_uniform(classes)
+        samples = np.concatenate([labels, np.broadcast_to(negatives, (n, negatives.size))], axis=1)
+        q = p[samples]
+        probs = (q * attrs["num_samples"] if tries == attrs["num_samples"]
+                 else -np.expm1(tries * np.log1p(-q))).astype(logits.dtype)
+    if ((samples < 0) | (samples >= classes)).any():
+        raise PeError(f"sample_logits: Samples hold ids outside the {classes} classes of Logits")
+    sampled = np.take_along_axis(logits, samples, axis=1) - np.log(probs)
+    if attrs["remove_accidental_hits"]:
+        hits = (samples[:, num_true:, None] == labels[:, None, :]).any(axis=2)
+        sampled[:, num_true:] -= np.where(hits, 1e20, 0.0).astype(sampled.dtype)
+    return {"Samples": samples, "Probabilities": probs, "SampledLogits": sampled.astype(logits.dtype),
+            "SampledLabels": np.tile(np.arange(num_true, dtype=np.int64), (n, 1)),
+            "LogitsDim": np.array([list(logits.shape)], dtype=np.int64),
+            "LabelsDim": np.array([list(labels.shape)], dtype=np.int64)}
+
+
+def sample_logits(ins, attrs):
+    return sample(ins, attrs)
+
+
+def sample_logits_grad(ins, attrs):
+    logits, samples, d = ins["Logits"], ins["Samples"], ins["SampledLogits@GRAD"]
+    dx = np.zeros(logits.shape, dtype=np.float64)
+    rows = np.repeat(np.arange(logits.shape[0]), samples.shape[1])
+    np.add.at(dx, (rows, samples.reshape(-1)), d.reshape(-1))
+    return {"Logits@GRAD": dx.astype(logits.dtype)}

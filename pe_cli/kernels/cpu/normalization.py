@@ -1,0 +1,315 @@
+"""CPU kernels of the normalization ops (ops/normalization.py). batch_norm in training on float NCHW
+data runs the numba loops of _norm_loops.py (per channel, blocks of channels over threads); other
+cases, layer_norm, instance_norm, group_norm, affine_channel, lrn and norm are numpy."""
+import numpy as np
+
+from ...shapes import bn_channel_axis, layer_norm_split
+from .loss_classification import _cast
+from ._numba import is_float, lazy, parallel_parts, twin
+
+_norm_loops = lazy("_norm_loops")
+
+
+# -- batch_norm -------------------------------------------------------------------------------------
+
+def _bn_axes(x, attrs):
+    axis = bn_channel_axis(x.ndim, attrs["data_layout"])
+    bshape = [1] * x.ndim
+    bshape[axis] = -1
+    return tuple(a for a in range(x.ndim) if a != axis), bshape
+
+
+def batch_norm(ins, attrs):
+    x, scale, bias, mean, var = ins["X"], ins["Scale"], ins["Bias"], ins["Mean"], ins["Variance"]
+    axes, bshape = _bn_axes(x, attrs)
+    dt = x.dtype
+    if attrs["is_test"] or attrs["use_global_stats"]:
+        m, v = mean.astype(dt, copy=False), var.astype(dt, copy=False)
+        mean_out, var_out = mean, var
+    elif by_channel_loops(x, attrs, scale, bias):
+        return batch_norm_loops(ins, attrs)
+    else:
+        m = x.mean(axis=axes)
+        v = x.var(axis=axes)              # biased, as Fluid uses for both Y and the moving variance
+        mom = attrs["momentum"]
+        mean_out = (mean * mom + m * (1.0 - mom)).astype(mean.dtype, copy=False)
+        var_out = (var * mom + v * (1.0 - mom)).astype(var.dtype, copy=False)
+    inv_std = (1.0 / np.sqrt(v + attrs["epsilon"])).astype(dt, copy=False)
+    a = scale.astype(dt, copy=False) * inv_std
+    y = x * a.reshape(bshape) + (bias.astype(dt, copy=False) - m * a).reshape(bshape)
+    return {"Y": y.astype(dt, copy=False), "MeanOut": mean_out, "VarianceOut": var_out,
+            "SavedMean": m.astype(dt, copy=False), "SavedVariance": inv_std}
+
+
+def by_channel_loops(x, attrs, *others):
+    """Training on float NCHW data (or [N, C]): the numba loops of _norm_loops.py."""
+    return (attrs["data_layout"] != "NHWC" and x.ndim >= 2 and x.size > 0 and is_float(x, *others)
+            and not attrs["is_test"] and not attrs["use_global_stats"])
+
+
+def _channel_blocks(x):
+    """Batch norm's blocks of channels, one a thread (more than one takes the parallel twin):
+    several channels, enough data, several threads."""
+    return min(x.shape[1], parallel_parts(x.size))
+
+
+def _as_ncs(a):
+    return np.ascontiguousarray(a).reshape(a.shape[0], a.shape[1], -1)
+
+
+def batch_norm_loops(ins, attrs, relu=False):
+    """batch_norm in training by the numba loops (where ``by_channel_loops``); with ``relu``, Y is
+    relu of the normalized value, written in the same pass (fused_batch_norm_act)."""
+    x, scale, bias = ins["X"], ins["Scale"], ins["Bias"]
+    c = x.shape[1]
+    y = np.empty(x.shape, dtype=x.dtype)
+    m, v, inv_std = np.empty(c), np.empty(c), np.empty(c)
+    parts = _channel_blocks(x)
+    args = (_as_ncs(x), scale, bias, float(attrs["epsilon"]), y.reshape(x.shape[0], c, -1), m, v, inv_std, relu,
+            parts)
+    loops = _norm_loops()
+    twin(loops.bn_forward, loops.bn_forward_parallel, parts > 1, *args)(*args)
+    return bn_training_outputs(ins, attrs, y, m, v, inv_std)
+
+
+def bn_training_outputs(ins, attrs, y, m, v, inv_std):
+    """batch_norm's outputs in training from Y and the batch's float64 mean, var and inv_std."""
+    mom, mean, var, dt = attrs["momentum"], ins["Mean"], ins["Variance"], y.dtype
+    return {"Y": y, "MeanOut": (mean * mom + m * (1.0 - mom)).astype(mean.dtype, copy=False),
+            "VarianceOut": (var * mom + v * (1.0 - mom)).astype(var.dtype, copy=False),
+            "SavedMean": m.astype(dt), "SavedVariance": inv_std.astype(dt)}
+
+
+def bn_grad_loops(ins, attrs, with_x, relu_out=None):
+    """batch_norm_grad by the numba loops (where ``by_channel_loops``); with ``relu_out`` (Y of
+    fused_batch_norm_act), the gradient of relu(batch_norm(X)): Y@GRAD passes where Y > 0."""
+    x, scale, dy = ins["X"], ins["Scale"], ins["Y@GRAD"]
+    c = x.shape[1]
+    dx = np.empty(x.shape, dtype=x.dtype) if with_x else np.empty((1, 1, 1), dtype=x.dtype)
+    dscale, dbias = np.empty(c), np.empty(c)
+    relu = relu_out is not None
+    dy = _as_ncs(dy)
+    parts = _channel_blocks(x)
+    args = (_as_ncs(x), dy, scale, ins["SavedMean"], ins["SavedVariance"], dx.reshape(dx.shape[0], dx.shape[1], -1),
+            dscale, dbias, with_x, _as_ncs(relu_out) if relu else dy, relu, parts)
+    loops = _norm_loops()
+    twin(loops.bn_grad, loops.bn_grad_parallel, parts > 1, *args)(*args)
+    outs = {"Scale@GRAD": dscale.astype(scale.dtype), "Bias@GRAD": dbias.astype(scale.dtype)}
+    if with_x:
+        outs["X@GRAD"] = dx
+    return outs
+
+
+def _bn_grad(ins, attrs, with_x):
+    x, scale, sm, inv_std, dy = ins["X"], ins["Scale"], ins["SavedMean"], ins["SavedVariance"], ins["Y@GRAD"]
+    if by_channel_loops(x, attrs, scale, dy, sm, inv_std):
+        return bn_grad_loops(ins, attrs, with_x)
+    axes, bshape = _bn_axes(x, attrs)
+    xhat = (x - sm.reshape(bshape)) * inv_std.reshape(bshape)
+    dbias = dy.sum(axis=axes)
+    dscale = (dy * xhat).sum(axis=axes)
+    outs = {"Scale@GRAD": dscale.astype(scale.dtype, copy=False), "Bias@GRAD": dbias.astype(scale.dtype, copy=False)}
+    if with_x:
+        k = (scale * inv_std).astype(x.dtype, copy=False)
+        if attrs["is_test"] or attrs["use_global_stats"]:
+            dx = dy * k.reshape(bshape)
+        else:
+            count = x.size // max(sm.size, 1)
+            dx = (k / count).reshape(bshape) * (count * dy - dbias.reshape(bshape) - xhat * dscale.reshape(bshape))
+        outs["X@GRAD"] = dx.astype(x.dtype, copy=False)
+    return outs
+
+
+def batch_norm_grad(ins, attrs):
+    return _bn_grad(ins, attrs, True)
+
+
+def batch_norm_grad_param(ins, attrs):
+    return _bn_grad(ins, attrs, False)
+
+
+# -- layer_norm -------------------------------------------------------------------------------------
+
+def _ln_matrix(x, attrs):
+    return x.reshape(layer_norm_split(x.shape, attrs["begin_norm_axis"]))
+
+
+def layer_norm(ins, attrs):
+    x = ins["X"]
+    x2 = _ln_matrix(x, attrs)
+    mean = x2.mean(axis=1)
+    var = x2.var(axis=1)
+    inv_std = 1.0 / np.sqrt(var + attrs["epsilon"])
+    y = (x2 - mean[:, None]) * inv_std[:, None]
+    if "Scale" in ins:
+        y *= ins["Scale"].reshape(1, -1)
+    if "Bias" in ins:
+        y += ins["Bias"].reshape(1, -1)
+    dt = x.dtype
+    return {"Y": y.reshape(x.shape).astype(dt, copy=False), "Mean": mean.astype(dt, copy=False),
+            "Variance": var.astype(dt, copy=False)}
+
+
+def layer_norm_grad(ins, attrs):
+    x, mean, var, dy = ins["X"], ins["Mean"], ins["Variance"], ins["Y@GRAD"]
+    x2 = _ln_matrix(x, attrs)
+    dy2 = dy.reshape(x2.shape)
+    inv_std = (1.0 / np.sqrt(var + attrs["epsilon"]))[:, None]
+    xhat = (x2 - mean[:, None]) * inv_std
+    outs = {"Bias@GRAD": dy2.sum(axis=0).astype(x.dtype, copy=False)}
+    g = dy2
+    if "Scale" in ins:
+        outs["Scale@GRAD"] = (dy2 * xhat).sum(axis=0).astype(x.dtype, copy=False)
+        g = dy2 * ins["Scale"].reshape(1, -1)
+    dx = inv_std * (g - g.mean(axis=1, keepdims=True) - xhat * (g * xhat).mean(axis=1, keepdims=True))
+    outs["X@GRAD"] = dx.reshape(x.shape).astype(x.dtype, copy=False)
+    return outs
+
+
+# -- instance_norm, group_norm: rows of X's flat layout, scaled and shifted per channel ----------------
+
+def norm_layout(x_shape, groups=None):
+    """(rows, n, C, inner): X as [rows, n] rows to normalize, and as [N, C, inner] for the affine."""
+    n_batch, c = x_shape[0], x_shape[1]
+    inner = 1
+    for d in x_shape[2:]:
+        inner *= d
+    per_row = inner if groups is None else c // groups * inner
+    return (n_batch * (c if groups is None else groups)), per_row, c, inner
+
+
+def _per_channel(v, c):
+    return v.reshape(1, c, 1)
+
+
+def norm_forward(ins, eps, layout):
+    x = ins["X"]
+    rows, n, c, inner = layout
+    x2 = x.reshape(rows, n)
+    mean, var = x2.mean(axis=1), x2.var(axis=1)
+    inv = 1.0 / np.sqrt(var + eps)
+    y = ((x2 - mean[:, None]) * inv[:, None]).reshape(x.shape[0], c, inner)
+    if "Scale" in ins:
+        y = y * _per_channel(ins["Scale"], c)
+    if "Bias" in ins:
+        y = y + _per_channel(ins["Bias"], c)
+    dt = x.dtype
+    return y.reshape(x.shape).astype(dt, copy=False), mean.astype(dt, copy=False), var.astype(dt, copy=False), inv
+
+
+def norm_backward(ins, mean, inv, layout):
+    x, dy = ins["X"], ins["Y@GRAD"]
+    rows, n, c, inner = layout
+    xhat = (x.reshape(rows, n) - mean[:, None]) * inv[:, None]
+    dy3, xhat3 = dy.reshape(x.shape[0], c, inner), xhat.reshape(x.shape[0], c, inner)
+    dt = x.dtype
+    outs = {"Scale@GRAD": (dy3 * xhat3).sum(axis=(0, 2)).astype(dt, copy=False),
+            "Bias@GRAD": dy3.sum(axis=(0, 2)).astype(dt, copy=False)}
+    g = (dy3 * _per_channel(ins["Scale"], c) if "Scale" in ins else dy3).reshape(rows, n)
+    dx = inv[:, None] * (g - g.mean(axis=1, keepdims=True) - xhat * (g * xhat).mean(axis=1, keepdims=True))
+    outs["X@GRAD"] = dx.reshape(x.shape).astype(dt, copy=False)
+    return outs
+
+
+def instance_norm(ins, attrs):
+    y, mean, _, inv = norm_forward(ins, attrs["epsilon"], norm_layout(ins["X"].shape))
+    return {"Y": y, "SavedMean": mean, "SavedVariance": inv.astype(y.dtype, copy=False)}
+
+
+def instance_norm_grad(ins, attrs):
+    return norm_backward(ins, ins["SavedMean"], ins["SavedVariance"], norm_layout(ins["X"].shape))
+
+
+def group_norm(ins, attrs):
+    x, g = ins["X"], attrs["groups"]
+    y, mean, var, _ = norm_forward(ins, attrs["epsilon"], norm_layout(x.shape, g))
+    return {"Y": y, "Mean": mean.reshape(x.shape[0], g), "Variance": var.reshape(x.shape[0], g)}
+
+
+def group_norm_grad(ins, attrs):
+    x, g = ins["X"], attrs["groups"]
+    inv = 1.0 / np.sqrt(ins["Variance"].reshape(-1) + attrs["epsilon"])
+    return norm_backward(ins, ins["Mean"].reshape(-1), inv, norm_layout(x.shape, g))
+
+
+# -- affine_channel -------------------------------------------------------------------------------
+
+def channel_view(x, attrs):
+    """(pre, C, post): X seen as [pre, C, post] around its channel dim."""
+    axis = 1 if attrs["data_layout"] == "NCHW" else x.ndim - 1
+    return int(np.prod(x.shape[:axis])), x.shape[axis], int(np.prod(x.shape[axis + 1:]))
+
+
+def affine_channel(ins, attrs):
+    x = ins["X"]
+    view = channel_view(x, attrs)
+    s, b = ins["Scale"].reshape(1, -1, 1), ins["Bias"].reshape(1, -1, 1)
+    return {"Out": (x.reshape(view) * s + b).astype(x.dtype, copy=False).reshape(x.shape)}
+
+
+def affine_channel_grad(ins, attrs):
+    x, scale, dout = ins["X"], ins["Scale"], ins["Out@GRAD"]
+    view = channel_view(x, attrs)
+    d, xv = dout.reshape(view), x.reshape(view)
+    return {"X@GRAD": (d * scale.reshape(1, -1, 1)).astype(x.dtype, copy=False).reshape(x.shape),
+            "Scale@GRAD": (d * xv).sum(axis=(0, 2)).astype(scale.dtype, copy=False),
+            "Bias@GRAD": d.sum(axis=(0, 2)).astype(scale.dtype, copy=False)}
+
+
+# -- lrn ----------------------------------------------------------------------------------------------
+
+def lrn_view(x, attrs):
+    """(pre, C, post) around the channel dim: 1 in NCHW, 3 in NHWC."""
+    axis = 3 if attrs["data_format"] == "NHWC" else 1
+    return int(np.prod(x.shape[:axis])), x.shape[axis], int(np.prod(x.shape[axis + 1:]))
+
+
+def lrn(ins, attrs):
+    x = ins["X"]
+    n, pre_pad = attrs["n"], (attrs["n"] - 1) // 2
+    xv = x.reshape(lrn_view(x, attrs))
+    sq = xv * xv
+    mid = np.full(xv.shape, attrs["k"], dtype=x.dtype)
+    c = xv.shape[1]
+    for i in range(n):
+        shift = i - pre_pad                     # channel c reads channel c + shift
+        lo, hi = max(0, -shift), min(c, c - shift)
+        if lo < hi:
+            mid[:, lo:hi] += attrs["alpha"] * sq[:, lo + shift:hi + shift]
+    out = xv * mid ** -attrs["beta"]
+    return {"Out": out.astype(x.dtype, copy=False).reshape(x.shape), "MidOut": mid.reshape(x.shape)}
+
+
+def lrn_grad(ins, attrs):
+    """dX[c] = dOut[c] * Mid[c]^-beta - 2 alpha beta X[c] * sum over the c' whose window holds c of
+    dOut[c'] * Out[c'] / Mid[c']."""
+    x, out, mid, dout = ins["X"], ins["Out"], ins["MidOut"], ins["Out@GRAD"]
+    view = lrn_view(x, attrs)
+    xv, ov, mv, dv = (a.reshape(view) for a in (x, out, mid, dout))
+    ratio = dv * ov / mv
+    acc = np.zeros(view, dtype=x.dtype)
+    n, pre_pad, c = attrs["n"], (attrs["n"] - 1) // 2, view[1]
+    for i in range(n):
+        shift = i - pre_pad                     # c' = c - shift has c in its window
+        lo, hi = max(0, shift), min(c, c + shift)
+        if lo < hi:
+            acc[:, lo:hi] += ratio[:, lo - shift:hi - shift]
+    dx = dv * mv ** -attrs["beta"] - 2 * attrs["alpha"] * attrs["beta"] * xv * acc
+    return {"X@GRAD": dx.astype(x.dtype, copy=False).reshape(x.shape)}
+
+
+# -- norm ---------------------------------------------------------------------------------------
+
+def norm(ins, attrs):
+    x = ins["X"]
+    axis = attrs["axis"] % x.ndim
+    n = np.sqrt(np.sum(x * x, axis=axis, keepdims=True) + x.dtype.type(attrs["epsilon"]))
+    return {"Out": _cast(x / n, x), "Norm": _cast(n, x)}
+
+
+def norm_grad(ins, attrs):
+    """Out = X / n, n = sqrt(sum(X^2) + eps): dX = dOut / n - X * sum(dOut * X) / n^3."""
+    x, n, dout = ins["X"], ins["Norm"], ins["Out@GRAD"]
+    axis = attrs["axis"] % x.ndim
+    dot = np.sum(dout * x, axis=axis, keepdims=True)
+    return {"X@GRAD": _cast(dout / n - x * dot / (n * n * n), x)}

@@ -1,0 +1,386 @@
+"""CUDA twins of kernels/cpu/loss_classification.py. Row losses (softmax_with_cross_entropy,
+soft-label cross_entropy) are block reductions along the last dim. A hard label outside
+[0, classes) that is not ignore_index gives a NaN loss and gradient for its row (the CPU raises;
+checking on the host would stall the device every step). label_smooth, kldiv_loss and
+teacher_student_sigmoid_loss are elementwise launches and the shared reduction for sums."""
+import math
+
+import numpy as np
+from numba import cuda
+
+from ..cpu import loss_classification as _cpu
+from . import runtime as rt
+from ._elementwise import Binary, Ternary, Unary
+from ._launch import THREADS, flat, grid, per_dtype, rows_grid
+from ._reduce import block_max, block_sum, reduce
+
+_APPROX_INF = 1e20   # Fluid's TolerableValue: log(0) is capped instead of being -inf
+
+
+def _rows_of(x):
+    n = x.shape[x.ndim - 1]
+    return x.size // max(n, 1), n
+
+
+# -- softmax_with_cross_entropy -----------------------------------------------------------------
+
+def _swce_kernel(dt, soft):
+    T = THREADS
+    neg_inf = dt(-np.inf)
+    zero = dt(0)
+    nan = dt(np.nan)
+
+    @cuda.jit
+    def kernel(logits, label, softmax, loss, rows, n, ignore):
+        shared = cuda.shared.array(T, dt)
+        t = cuda.threadIdx.x
+        nt = cuda.blockDim.x
+        for r in range(cuda.blockIdx.x, rows, cuda.gridDim.x):     # rows spread over the blocks
+            base = r * n
+            m = neg_inf
+            for j in range(t, n, nt):
+                m = max(m, logits[base + j])
+            m = block_max(shared, m)
+            s = zero
+            for j in range(t, n, nt):
+                s += math.exp(logits[base + j] - m)
+            log_sum = math.log(block_sum(shared, s))
+            acc = zero
+            for j in range(t, n, nt):
+                log_p = logits[base + j] - m - log_sum
+                softmax[base + j] = math.exp(log_p)
+                if soft:
+                    acc += label[base + j] * log_p
+            if soft:
+                acc = block_sum(shared, acc)
+                if t == 0:
+                    loss[r] = -acc
+            elif t == 0:
+                k = label[r]
+                if k == ignore:
+                    loss[r] = zero
+                elif k < 0 or k >= n:
+                    loss[r] = nan
+                else:
+                    loss[r] = -(logits[base + k] - m - log_sum)
+    return kernel
+
+
+_swce = per_dtype(_swce_kernel)
+
+
+def softmax_with_cross_entropy(ins, attrs):
+    logits, label = ins["Logits"], ins["Label"]
+    rows, n = _rows_of(logits)
+    softmax = rt.empty(logits.shape, logits.dtype)
+    loss = rt.empty(tuple(logits.shape[:-1]) + (1,), logits.dtype)
+    if rows and n:
+        soft = bool(attrs["soft_label"])
+        _swce(logits.dtype, soft)[rows_grid(rows, n)](flat(logits), flat(label), flat(softmax), flat(loss),
+                                                      rows, n, attrs["ignore_index"])
+    return {"Softmax": softmax, "Loss": loss}
+
+
+@cuda.jit
+def _swce_grad_hard(softmax, label, dloss, dx, n, ignore):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < dx.size:
+        r = i // n
+        k = label[r]
+        if k == ignore:
+            dx[i] = 0
+        elif k < 0 or k >= n:
+            dx[i] = math.nan
+        else:
+            g = softmax[i] - 1 if i % n == k else softmax[i]
+            dx[i] = g * dloss[r]
+        i += step
+
+
+@cuda.jit
+def _swce_grad_soft(softmax, label, dloss, dx, n):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < dx.size:
+        dx[i] = (softmax[i] - label[i]) * dloss[i // n]
+        i += step
+
+
+def softmax_with_cross_entropy_grad(ins, attrs):
+    softmax, label, dloss = ins["Softmax"], ins["Label"], ins["Loss@GRAD"]
+    dx = rt.empty(softmax.shape, softmax.dtype)
+    n = softmax.shape[softmax.ndim - 1]
+    if dx.size:
+        if attrs["soft_label"]:
+            _swce_grad_soft[grid(dx.size)](flat(softmax), flat(label), flat(dloss), flat(dx), n)
+        else:
+            _swce_grad_hard[grid(dx.size)](flat(softmax), flat(label), flat(dloss), flat(dx), n,
+                                           attrs["ignore_index"])
+    return {"Logits@GRAD": dx}
+
+
+# -- cross_entropy --------------------------------------------------------------------------------
+
+@cuda.jit(device=True, inline=True)
+def _capped_log(v):
+    if v <= 0:
+        return -_APPROX_INF
+    return min(max(math.log(v), -_APPROX_INF), _APPROX_INF)
+
+
+@cuda.jit
+def _ce_hard(x, label, y, n, ignore):
+    r = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while r < y.size:
+        k = label[r]
+        if k == ignore:
+            y[r] = 0
+        elif k < 0 or k >= n:
+            y[r] = math.nan
+        else:
+            y[r] = -_capped_log(x[r * n + k])
+        r += step
+
+
+def _ce_soft_kernel(dt):
+    T = THREADS
+    zero = dt(0)
+
+    @cuda.jit
+    def kernel(x, label, y, rows, n):
+        shared = cuda.shared.array(T, dt)
+        t = cuda.threadIdx.x
+        nt = cuda.blockDim.x
+        r = cuda.blockIdx.x
+        while r < rows:
+            acc = zero
+            for j in range(t, n, nt):
+                acc += label[r * n + j] * _capped_log(x[r * n + j])
+            acc = block_sum(shared, acc)
+            if t == 0:
+                y[r] = -acc
+            r += cuda.gridDim.x
+    return kernel
+
+
+_ce_soft = per_dtype(_ce_soft_kernel)
+
+
+def cross_entropy(ins, attrs):
+    x, label = ins["X"], ins["Label"]
+    rows, n = _rows_of(x)
+    y = rt.empty(tuple(x.shape[:-1]) + (1,), x.dtype)
+    if rows and n:
+        if attrs["soft_label"]:
+            _ce_soft(x.dtype)[rows_grid(rows, n)](flat(x), flat(label), flat(y), rows, n)
+        else:
+            _ce_hard[grid(rows)](flat(x), flat(label), flat(y), n, attrs["ignore_index"])
+    return {"Y": y}
+
+
+@cuda.jit
+def _ce_grad_hard(x, label, dy, dx, n, ignore):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < dx.size:
+        r = i // n
+        k = label[r]
+        if k == ignore or i % n != k:
+            dx[i] = 0
+        elif k < 0 or k >= n:
+            dx[i] = math.nan
+        else:
+            dx[i] = -dy[r] / x[i]
+        i += step
+
+
+@cuda.jit
+def _ce_grad_soft(x, label, dy, dx, n):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < dx.size:
+        dx[i] = -dy[i // n] * label[i] / x[i]
+        i += step
+
+
+def cross_entropy_grad(ins, attrs):
+    x, label, dy = ins["X"], ins["Label"], ins["Y@GRAD"]
+    dx = rt.empty(x.shape, x.dtype)
+    n = x.shape[x.ndim - 1]
+    if dx.size:
+        if attrs["soft_label"]:
+            _ce_grad_soft[grid(dx.size)](flat(x), flat(label), flat(dy), flat(dx), n)
+        else:
+            _ce_grad_hard[grid(dx.size)](flat(x), flat(label), flat(dy), flat(dx), n, attrs["ignore_index"])
+    return {"X@GRAD": dx}
+
+
+# -- sigmoid_cross_entropy_with_logits -------------------------------------------------------------
+
+_kept = Unary(cuda.jit(device=True, inline=True)(lambda v, ignore, q: 0 if v == ignore else 1))
+
+
+@cuda.jit
+def _sce(x, label, norm, out, ignore):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < out.size:
+        v = x[i]
+        lab = label[i]
+        if lab == ignore:
+            out[i] = 0
+        else:
+            out[i] = (max(v, 0) - v * lab + math.log1p(math.exp(-math.fabs(v)))) / max(norm[0], 1e-5)
+        i += step
+
+
+@cuda.jit
+def _sce_grad(x, label, dout, norm, dx, ignore):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < dx.size:
+        lab = label[i]
+        if lab == ignore:
+            dx[i] = 0
+        else:
+            sig = 1.0 / (1.0 + math.exp(-x[i]))
+            dx[i] = (sig - lab) * dout[i] / max(norm[0], 1e-5)
+        i += step
+
+
+def _norm(label, attrs):
+    """Count of labels that are not ignore_index (normalize=True), else 1, as a device scalar."""
+    if not attrs["normalize"]:
+        return rt.to_device(np.ones(1, dtype=np.float64))
+    keep = _kept(label, attrs["ignore_index"], dtype=np.float64)
+    return reduce(keep, range(keep.ndim), "sum").reshape((1,))
+
+
+def sigmoid_cross_entropy_with_logits(ins, attrs):
+    x, label = ins["X"], ins["Label"]
+    out = rt.empty(x.shape, x.dtype)
+    if out.size:
+        _sce[grid(out.size)](flat(x), flat(label), _norm(label, attrs), flat(out), attrs["ignore_index"])
+    return {"Out": out}
+
+
+def sigmoid_cross_entropy_with_logits_grad(ins, attrs):
+    x, label, dout = ins["X"], ins["Label"], ins["Out@GRAD"]
+    dx = rt.empty(x.shape, x.dtype)
+    if dx.size:
+        _sce_grad[grid(dx.size)](flat(x), flat(label), flat(dout), _norm(label, attrs), flat(dx),
+                                 attrs["ignore_index"])
+    return {"X@GRAD": dx}
+
+
+# -- label_smooth -----------------------------------------------------------------------------------
+
+@cuda.jit(device=True, inline=True)
+def _smooth(a, p, q):
+    return (1 - p) * a + q
+
+
+@cuda.jit(device=True, inline=True)
+def _smooth_prior(a, b, p, q):
+    return (1 - p) * a + p * b
+
+
+_smooth_uniform = Unary(_smooth)
+_smooth_to = Binary(_smooth_prior)
+
+
+def label_smooth(ins, attrs):
+    x, eps = ins["X"], float(attrs["epsilon"])
+    if "PriorDist" in ins:
+        prior = ins["PriorDist"]
+        return {"Out": _smooth_to(x, prior.reshape((prior.size,)), eps, shape=x.shape)}
+    return {"Out": _smooth_uniform(x, eps, eps / tuple(x.shape)[-1])}
+
+
+def label_smooth_grad(ins, attrs):
+    return {"X@GRAD": _smooth_uniform(ins["Out@GRAD"], float(attrs["epsilon"]), 0.0)}
+
+
+# -- kldiv_loss -------------------------------------------------------------------------------------
+
+@cuda.jit(device=True, inline=True)
+def _kl(x, t, p, q):
+    return t * (math.log(t) - x) if t > 0 else 0 * x
+
+
+@cuda.jit
+def _kl_grad(x, t, d, scalar, scale, dx):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < x.size:
+        g = d[0] if scalar else d[i]
+        dx[i] = -t[i] * g * scale if t[i] > 0 else 0
+        i += step
+
+
+@cuda.jit(device=True, inline=True)
+def _div(a, p, q):
+    return a / p
+
+
+_kl_terms = Binary(_kl)
+_divide = Unary(_div)
+
+
+def kldiv_loss(ins, attrs):
+    x, t = ins["X"], ins["Target"]
+    loss = _kl_terms(x, t)
+    red = attrs["reduction"]
+    if red == "none":
+        return {"Loss": loss}
+    total = reduce(flat(loss), (0,), "sum").reshape((1,))
+    return {"Loss": _divide(total, float(max(_cpu.kl_scale(x, red), 1)))}
+
+
+def kldiv_loss_grad(ins, attrs):
+    x, t, dloss = ins["X"], ins["Target"], ins["Loss@GRAD"]
+    red = attrs["reduction"]
+    dx = rt.empty(x.shape, x.dtype)
+    if x.size:
+        _kl_grad[grid(x.size)](flat(x), flat(t), flat(dloss), red != "none", 1.0 / max(_cpu.kl_scale(x, red), 1),
+                               flat(dx))
+    return {"X@GRAD": dx}
+
+
+# -- teacher_student_sigmoid_loss ------------------------------------------------------------------------
+
+@cuda.jit(device=True, inline=True)
+def _teacher_student(x, label, p, q):
+    sp = max(x, 0) + math.log1p(math.exp(-abs(x)))
+    if label < -1:
+        return sp
+    if label < 0:
+        return sp - x
+    if label < 1:
+        return 2 * sp - x * label
+    return 2 * sp - x - x * (label - 1)
+
+
+@cuda.jit(device=True, inline=True)
+def _teacher_student_grad(x, label, d, up, low):
+    s = min(max(x, low), up)
+    pred = 1 / (1 + math.exp(-s))
+    g = -pred if label < -1 else (1 - pred if label < 0 else label - 2 * pred)
+    if s >= up or s <= low:
+        g = 0.0
+    return -g * d
+
+
+_ts_losses = Binary(_teacher_student)
+_ts_grads = Ternary(_teacher_student_grad)
+
+
+def teacher_student_sigmoid_loss(ins, attrs):
+    return {"Y": _ts_losses(ins["X"], ins["Label"])}
+
+
+def teacher_student_sigmoid_loss_grad(ins, attrs):
+    return {"X@GRAD": _ts_grads(ins["X"], ins["Label"], ins["Y@GRAD"], float(attrs["soft_max_up_bound"]),
+                                float(attrs["soft_max_lower_bound"]))}

@@ -1,0 +1,112 @@
+"""CUDA twins of kernels/cpu/pooling.py. pool2d is direct: one thread per output (max-pool's gradient
+scatters to each window's first maximum); adaptive windows are _adaptive_pool.py's. pool3d copies the
+CPU's windows (start, end and divisor per output position of each dim) over; one thread per output
+walks its box; the gradient adds atomically (windows may overlap), max's to the box's first maximum
+in row-major order."""
+import numpy as np
+from numba import cuda
+
+from ..common import PoolGeometry
+from ..cpu import pooling as _cpu
+from . import runtime as rt
+from . import _adaptive_pool, _pool
+from ._launch import flat, grid, zeros
+
+
+# -- pool2d -----------------------------------------------------------------------------------------
+
+def _pool_args(x, attrs):
+    geo = PoolGeometry(tuple(x.shape), attrs)
+    h, w = x.shape[2], x.shape[3]
+    return geo, (h, w, geo.ho, geo.wo, geo.kh, geo.kw, geo.sh, geo.sw, geo.pads[0], geo.pads[2])
+
+
+def pool2d(ins, attrs):
+    if attrs["adaptive"]:
+        return _adaptive_pool.pool2d(ins, attrs)
+    x = ins["X"]
+    geo, args = _pool_args(x, attrs)
+    out = rt.empty((x.shape[0], x.shape[1], geo.ho, geo.wo), x.dtype)
+    if out.size:
+        _pool.pool[grid(out.size)](flat(x), flat(out), *args, attrs["pooling_type"] == "max", bool(attrs["exclusive"]))
+    return {"Out": out}
+
+
+def pool2d_grad(ins, attrs):
+    if attrs["adaptive"]:
+        return _adaptive_pool.pool2d_grad(ins, attrs)
+    x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
+    geo, args = _pool_args(x, attrs)
+    if attrs["pooling_type"] == "max":
+        dx = zeros(x.shape, x.dtype)
+        if out.size:
+            _pool.max_pool_grad[grid(out.size)](flat(x), flat(out), flat(dout), flat(dx), *args)
+    else:
+        dx = rt.empty(x.shape, x.dtype)
+        if dx.size:
+            _pool.avg_pool_grad[grid(dx.size)](flat(dout), flat(dx), *args, bool(attrs["exclusive"]))
+    return {"X@GRAD": dx}
+
+
+# -- pool3d -----------------------------------------------------------------------------------------
+
+def _device_windows(x, attrs):
+    wins = _cpu.windows(tuple(x.shape), attrs)
+    arrays = []
+    for s, e, div in wins:
+        arrays += [rt.to_device(np.ascontiguousarray(s)), rt.to_device(np.ascontiguousarray(e)),
+                   rt.to_device(np.ascontiguousarray(div))]
+    return arrays, tuple(len(w[0]) for w in wins)
+
+
+@cuda.jit
+def _pool3d(x, out, dout, dx, ds, de, dd, hs, he, hd, ws, we, wd, d, h, w, od, oh, ow, is_max, backward):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    total = od * oh * ow
+    while i < out.size:
+        q = i % total
+        base = (i // total) * d * h * w
+        a, b, c = q // (oh * ow), (q // ow) % oh, q % ow
+        best = 0.0
+        at = -1
+        for z in range(ds[a], de[a]):
+            for y in range(hs[b], he[b]):
+                for xx in range(ws[c], we[c]):
+                    j = base + (z * h + y) * w + xx
+                    if is_max:
+                        if at < 0 or x[j] > best:
+                            best = x[j]
+                            at = j
+                    elif backward:
+                        cuda.atomic.add(dx, j, dout[i] / (dd[a] * hd[b] * wd[c]))
+                    else:
+                        best += x[j]
+        if backward:
+            if is_max and at >= 0:
+                cuda.atomic.add(dx, at, dout[i])
+        elif is_max:
+            out[i] = best
+        else:
+            out[i] = best / (dd[a] * hd[b] * wd[c])
+        i += step
+
+
+def pool3d(ins, attrs):
+    x = ins["X"]
+    wins, (od, oh, ow) = _device_windows(x, attrs)
+    out = rt.empty(tuple(x.shape[:2]) + (od, oh, ow), x.dtype)
+    if out.size:
+        _pool3d[grid(out.size)](flat(x), flat(out), flat(out), flat(out), *wins, *tuple(x.shape)[2:], od, oh, ow,
+                                attrs["pooling_type"] == "max", False)
+    return {"Out": out}
+
+
+def pool3d_grad(ins, attrs):
+    x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
+    wins, (od, oh, ow) = _device_windows(x, attrs)
+    dx = zeros(x.shape, x.dtype)
+    if out.size:
+        _pool3d[grid(out.size)](flat(x), flat(out), flat(dout), flat(dx), *wins, *tuple(x.shape)[2:], od, oh, ow,
+                                attrs["pooling_type"] == "max", True)
+    return {"X@GRAD": dx}

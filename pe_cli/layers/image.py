@@ -1,0 +1,154 @@
+"""Image layers of Fluid 1.8's ``fluid.layers`` with its signatures: pixel_shuffle, space_to_depth,
+shuffle_channel, fsp_matrix, similarity_focus (4-D feature maps), affine_grid and grid_sampler
+(spatial transformers), and resizing: image_resize, resize_nearest, resize_bilinear,
+resize_trilinear, image_resize_short."""
+__all__ = ["pixel_shuffle", "space_to_depth", "shuffle_channel", "fsp_matrix", "affine_grid", "grid_sampler",
+           "similarity_focus", "image_resize", "resize_nearest", "resize_bilinear", "resize_trilinear",
+           "image_resize_short"]
+import numbers
+
+from ..errors import PeError
+from ..framework.variable import Variable
+from .helper import LayerHelper
+from .helper import _as_list, _check_ints, _single
+from .linalg import matmul
+from .manipulation import reshape
+
+
+def pixel_shuffle(x, upscale_factor):
+    """[N, C*r^2, H, W] -> [N, C, H*r, W*r] (r = upscale_factor), sub-pixel convolution's shuffle."""
+    return _single("pixel_shuffle", x, {"X": [x]}, {"upscale_factor": upscale_factor})
+
+
+def space_to_depth(x, blocksize, name=None):
+    """[N, C, H, W] -> [N, C*b^2, H/b, W/b] (b = blocksize) in Fluid's (Darknet reorg) order."""
+    return _single("space_to_depth", x, {"X": [x]}, {"blocksize": blocksize}, name=name)
+
+
+def shuffle_channel(x, group, name=None):
+    """The channels of ``x`` [N, C, H, W] regrouped: [N, group, C/group, ...] transposed."""
+    return _single("shuffle_channel", x, {"X": [x]}, {"group": group}, name=name)
+
+
+def fsp_matrix(x, y):
+    """The flow of solution procedure matrix of two feature maps [N, C1, H, W] and [N, C2, H, W]:
+    out[n, i, j] = mean over the H * W pixels of x[n, i] * y[n, j], shape [N, C1, C2]. Built as
+    Fluid's fsp op computes it: a batched product of the maps flattened to [N, C, H * W], scaled by
+    1 / (H * W) (which must be known when the layer is built)."""
+    xs, ys = list(x.shape or ()), list(y.shape or ())
+    if len(xs) != 4 or len(ys) != 4 or xs[2:] != ys[2:] or min(xs[2:]) <= 0:
+        raise PeError(f"fsp_matrix: x {xs} and y {ys} must be [N, C, H, W] with one known height and width")
+    hw = xs[2] * xs[3]
+    return matmul(reshape(x, [0, xs[1], hw]), reshape(y, [0, ys[1], hw]), transpose_y=True, alpha=1.0 / hw)
+
+
+def affine_grid(theta, out_shape, name=None):
+    """The [N, H, W, 2] sampling grid of affine transforms ``theta`` [N, 2, 3] over an output of
+    ``out_shape`` [N, C, H, W] (a list, or an int32 Variable read at run time)."""
+    helper = LayerHelper("affine_grid", theta=theta, name=name)
+    inputs, attrs = {"Theta": [theta]}, {}
+    if isinstance(out_shape, Variable):
+        inputs["OutputShape"] = [out_shape]
+    else:
+        attrs["output_shape"] = _check_ints("affine_grid", "out_shape", _as_list(out_shape))
+    out = helper.create_variable_for_type_inference(theta.dtype)
+    helper.append_op("affine_grid", inputs, {"Output": [out]}, attrs)
+    return out
+
+
+def grid_sampler(x, grid, name=None):
+    """``x`` [N, C, H, W] sampled bilinearly at ``grid`` [N, H_out, W_out, 2] ((x, y) in [-1, 1];
+    outside points read zeros)."""
+    helper = LayerHelper("grid_sampler", x=x, name=name)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op("grid_sampler", {"X": [x], "Grid": [grid]}, {"Output": [out]})
+    return out
+
+
+def similarity_focus(input, axis, indexes, name=None):
+    """A 0/1 mask shaped like ``input`` [N, A, B, C]: for each of ``indexes`` along ``axis`` (1, 2
+    or 3), the largest values of that 2-D slice, taken greedily one per row and column, marked
+    through the whole axis."""
+    return _single("similarity_focus", input, {"X": [input]},
+                   {"axis": axis, "indexes": _check_ints("similarity_focus", "indexes", _as_list(indexes))},
+                   name=name, stop_gradient=True)
+
+
+# -- resize -----------------------------------------------------------------------------------------
+
+_METHODS = {"BILINEAR": "bilinear", "NEAREST": "nearest", "TRILINEAR": "trilinear"}
+_LAYOUTS = {4: {"NCHW": "NCHW", "NHWC": "NHWC"}, 5: {"NCDHW": "NCHW", "NDHWC": "NHWC"}}
+
+
+def image_resize(input, out_shape=None, scale=None, name=None, resample="BILINEAR", actual_shape=None,
+                 align_corners=True, align_mode=1, data_format="NCHW"):
+    """``input`` resized to ``out_shape`` ([out_h, out_w], or [out_d, out_h, out_w] for 'TRILINEAR'
+    on a 5-D input) or by ``scale``, with 'BILINEAR', 'NEAREST' or 'TRILINEAR' interpolation;
+    ``actual_shape`` (an int32 Variable) overrides the size at run time."""
+    if resample not in _METHODS:
+        raise PeError(f"image_resize: resample={resample!r} must be one of {sorted(_METHODS)}")
+    rank = 5 if resample == "TRILINEAR" else 4
+    if len(input.shape or ()) != rank:
+        raise PeError(f"image_resize: {resample} resizing takes a {rank}-D input, got {list(input.shape or ())}")
+    if not isinstance(align_corners, bool) or align_mode not in (0, 1):
+        raise PeError(f"image_resize: align_corners must be a bool and align_mode 0 or 1, got "
+                      f"{align_corners!r}, {align_mode!r}")
+    if data_format not in _LAYOUTS[rank]:
+        raise PeError(f"image_resize: data_format={data_format!r} must be one of {sorted(_LAYOUTS[rank])}")
+    if out_shape is None and scale is None:
+        raise PeError("image_resize: give out_shape or scale")
+    inputs = {"X": [input]}
+    attrs = {"out_d": -1, "out_h": -1, "out_w": -1, "interp_method": _METHODS[resample],
+             "align_corners": align_corners, "align_mode": align_mode, "data_layout": _LAYOUTS[rank][data_format]}
+    if out_shape is not None:
+        if isinstance(out_shape, Variable):
+            out_shape.stop_gradient = True
+            inputs["OutSize"] = [out_shape]
+        else:
+            sizes = _check_ints("image_resize", "out_shape", list(out_shape))
+            keys = ("out_h", "out_w") if rank == 4 else ("out_d", "out_h", "out_w")
+            if len(sizes) != rank - 2:
+                raise PeError(f"image_resize: out_shape={sizes} must be [{', '.join(keys)}]")
+            attrs.update(zip(keys, sizes))
+    else:
+        if not isinstance(scale, numbers.Real) or isinstance(scale, bool) or scale <= 0:
+            raise PeError(f"image_resize: scale={scale!r} must be a number > 0")
+        attrs["scale"] = float(scale)
+    if actual_shape is not None:
+        actual_shape.stop_gradient = True
+        inputs["OutSize"] = [actual_shape]
+    return _single(f"{_METHODS[resample]}_interp", input, inputs, attrs, name=name)
+
+
+def resize_bilinear(input, out_shape=None, scale=None, name=None, actual_shape=None, align_corners=True,
+                    align_mode=1, data_format="NCHW"):
+    """image_resize with bilinear interpolation."""
+    return image_resize(input, out_shape, scale, name, "BILINEAR", actual_shape, align_corners, align_mode,
+                        data_format)
+
+
+def resize_trilinear(input, out_shape=None, scale=None, name=None, actual_shape=None, align_corners=True,
+                     align_mode=1, data_format="NCDHW"):
+    """image_resize of a 5-D input [N, C, D, H, W] with trilinear interpolation."""
+    return image_resize(input, out_shape, scale, name, "TRILINEAR", actual_shape, align_corners, align_mode,
+                        data_format)
+
+
+def resize_nearest(input, out_shape=None, scale=None, name=None, actual_shape=None, align_corners=True,
+                   data_format="NCHW"):
+    """image_resize with nearest-neighbour interpolation."""
+    return image_resize(input, out_shape, scale, name, "NEAREST", actual_shape, align_corners, 1, data_format)
+
+
+def image_resize_short(input, out_short_len, resample="BILINEAR"):
+    """``input`` [N, C, H, W] resized so its shorter side is ``out_short_len``, the other scaled alike
+    (rounded), as Fluid 1.8 computes it from the build-time shape."""
+    shape = list(input.shape or ())
+    if len(shape) != 4 or min(shape[2:]) <= 0:
+        raise PeError(f"image_resize_short: input {shape} must be 4-D with a known height and width")
+    hw = shape[2:]
+    short = hw.index(min(hw))
+    out = list(hw)
+    out[short] = out_short_len
+    out[1 - short] = int(float(hw[1 - short]) * (float(out_short_len) / float(hw[short])) + 0.5)
+    return image_resize(input, out_shape=out, resample=resample)

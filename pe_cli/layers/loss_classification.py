@@ -1,0 +1,80 @@
+"""Classification loss layers of Fluid 1.8's ``fluid.layers``, with its signatures:
+softmax_with_cross_entropy, cross_entropy, sigmoid_cross_entropy_with_logits, label_smooth,
+kldiv_loss, teacher_student_sigmoid_loss. ``_outputs`` serves the other loss layers too."""
+__all__ = ["softmax_with_cross_entropy", "cross_entropy", "sigmoid_cross_entropy_with_logits", "label_smooth",
+           "kldiv_loss", "teacher_student_sigmoid_loss"]
+from ..errors import PeError
+from .helper import LayerHelper
+
+
+def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-100,
+                               numeric_stable_mode=True, return_softmax=False, axis=-1):
+    helper = LayerHelper("softmax_with_cross_entropy", logits=logits)
+    softmax = helper.create_variable_for_type_inference(logits.dtype)
+    loss = helper.create_variable_for_type_inference(logits.dtype)
+    helper.append_op("softmax_with_cross_entropy", {"Logits": [logits], "Label": [label]},
+                     {"Softmax": [softmax], "Loss": [loss]},
+                     {"soft_label": soft_label, "ignore_index": ignore_index,
+                      "numeric_stable_mode": numeric_stable_mode, "axis": axis})
+    return (loss, softmax) if return_softmax else loss
+
+
+def cross_entropy(input, label, soft_label=False, ignore_index=-100):
+    """Y = -log(input[label]) per row; ``input`` holds probabilities (e.g. a softmax output). Hard
+    labels build the op ``cross_entropy2`` and soft ones ``cross_entropy``, as Fluid 1.x does."""
+    helper = LayerHelper("cross_entropy", input=input)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    if soft_label:
+        helper.append_op("cross_entropy", {"X": [input], "Label": [label]}, {"Y": [out]},
+                         {"soft_label": True, "ignore_index": ignore_index})
+    else:
+        helper.append_op("cross_entropy2", {"X": [input], "Label": [label]}, {"Y": [out]},
+                         {"ignore_index": ignore_index})
+    return out
+
+
+def sigmoid_cross_entropy_with_logits(x, label, ignore_index=-100, name=None, normalize=False):
+    helper = LayerHelper("sigmoid_cross_entropy_with_logits", x=x, name=name)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op("sigmoid_cross_entropy_with_logits", {"X": [x], "Label": [label]}, {"Out": [out]},
+                     {"ignore_index": ignore_index, "normalize": normalize})
+    return out
+
+
+def label_smooth(label, prior_dist=None, epsilon=0.1, dtype="float32", name=None):
+    """(1 - epsilon) * label + epsilon * prior_dist (uniform 1 / classes without it), for one-hot
+    labels."""
+    if not 0 <= epsilon <= 1:
+        raise PeError(f"label_smooth: epsilon={epsilon} must lie in [0, 1]")
+    helper = LayerHelper("label_smooth", label=label, name=name)
+    out = helper.create_variable_for_type_inference(label.dtype)
+    inputs = {"X": [label]}
+    if prior_dist is not None:
+        inputs["PriorDist"] = [prior_dist]
+    helper.append_op("label_smooth", inputs, {"Out": [out]}, {"epsilon": float(epsilon)})
+    return out
+
+
+def kldiv_loss(x, target, reduction="mean", name=None):
+    """The Kullback-Leibler divergence of ``target`` from exp(x) (x holds log-probabilities), reduced
+    by ``reduction``: 'none', 'batchmean', 'mean' or 'sum'."""
+    helper = LayerHelper("kldiv_loss", x=x, name=name)
+    loss = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op("kldiv_loss", {"X": [x], "Target": [target]}, {"Loss": [loss]}, {"reduction": reduction})
+    return loss
+
+
+def teacher_student_sigmoid_loss(input, label, soft_max_up_bound=15.0, soft_max_lower_bound=-15.0):
+    """Sigmoid cross-entropy of logits ``input`` [N, 1] with a click and an optional teacher value
+    coded in ``label`` [N, 1]: -2 / -1 (no teacher, click 0 / 1), q / 1 + q (teacher q, click 0 / 1).
+    The gradient is 0 where the logit lies outside (soft_max_lower_bound, soft_max_up_bound)."""
+    helper = LayerHelper("teacher_student_sigmoid_loss", input=input)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op("teacher_student_sigmoid_loss", {"X": [input], "Label": [label]}, {"Y": [out]},
+                     {"soft_max_up_bound": float(soft_max_up_bound),
+                      "soft_max_lower_bound": float(soft_max_lower_bound)})
+    return out
+
+
+def _outputs(helper, dtype, n, stop_gradient=False):
+    return [helper.create_variable_for_type_inference(dtype, stop_gradient=stop_gradient) for _ in range(n)]

@@ -1,0 +1,74 @@
+"""Loss layers over a sample of the classes, of Fluid 1.8's ``fluid.layers``, with its signatures:
+hsigmoid (hierarchical_sigmoid) and sampled_softmax_with_cross_entropy (sample_logits, then
+softmax_with_cross_entropy)."""
+__all__ = ["hsigmoid", "sampled_softmax_with_cross_entropy"]
+from ..errors import PeError
+from .helper import LayerHelper
+
+
+def hsigmoid(input, label, num_classes, param_attr=None, bias_attr=None, name=None, path_table=None,
+             path_code=None, is_custom=False, is_sparse=False):
+    """Hierarchical sigmoid: the loss of ``label`` along its path of binary classifiers, in the
+    default complete tree over ``num_classes`` (weights [num_classes - 1, D]) or, with ``is_custom``,
+    the tree of ``path_table`` / ``path_code`` (weights [num_classes, D]); shape [N, 1].
+    ``is_sparse`` is accepted; W's gradient stays dense in pe."""
+    helper = LayerHelper("hierarchical_sigmoid", input=input, param_attr=param_attr, bias_attr=bias_attr,
+                         name=name)
+    if not is_custom:
+        if num_classes is None or num_classes < 2:
+            raise PeError("hsigmoid: num_classes must be at least 2 with the default tree")
+        if path_table is not None or path_code is not None:
+            raise PeError("hsigmoid: path_table and path_code need is_custom=True")
+    elif path_table is None or path_code is None or num_classes is None:
+        raise PeError("hsigmoid: a custom tree needs path_table, path_code and num_classes")
+    dim = (input.shape or (0, 0))[-1]
+    rows = num_classes if is_custom else num_classes - 1
+    weights = helper.create_parameter(param_attr, [rows, dim], input.dtype)
+    inputs = {"X": [input], "W": [weights], "Label": [label]}
+    if is_custom:
+        inputs.update(PathTable=[path_table], PathCode=[path_code])
+    if bias_attr is not False:
+        inputs["Bias"] = [helper.create_parameter(bias_attr, [rows, 1], input.dtype, is_bias=True)]
+    out = helper.create_variable_for_type_inference(input.dtype)
+    pre_out = helper.create_variable_for_type_inference(input.dtype, stop_gradient=True)
+    helper.append_op("hierarchical_sigmoid", inputs, {"Out": [out], "PreOut": [pre_out], "W_Out": [weights]},
+                     {"num_classes": num_classes, "is_sparse": is_sparse, "remote_prefetch": False})
+    return out
+
+
+def sampled_softmax_with_cross_entropy(logits, label, num_samples, num_true=1, remove_accidental_hits=True,
+                                       use_customized_samples=False, customized_samples=None,
+                                       customized_probabilities=None, seed=0):
+    """Softmax cross-entropy over each row's label and ``num_samples`` sampled negative classes
+    (log-uniform, shared by the batch; or ``customized_samples`` with their probabilities), the
+    logits corrected by -log(probability): Fluid's sample_logits, one_hot, softmax_with_cross_entropy
+    (soft labels), divided by num_true. As Fluid's one_hot step, num_true must be 1."""
+    if num_true != 1:
+        raise PeError(f"sampled_softmax_with_cross_entropy: num_true={num_true}; only 1 is supported (Fluid's "
+                      f"one_hot step takes one label per row)")
+    if use_customized_samples and (customized_samples is None or customized_probabilities is None):
+        raise PeError("sampled_softmax_with_cross_entropy: use_customized_samples needs customized_samples and "
+                      "customized_probabilities")
+    helper = LayerHelper("sample_logits", logits=logits)
+    dtype = logits.dtype
+    outs = {"Samples": customized_samples if use_customized_samples else
+            helper.create_variable_for_type_inference("int64", stop_gradient=True),
+            "Probabilities": customized_probabilities if use_customized_samples else
+            helper.create_variable_for_type_inference(dtype, stop_gradient=True),
+            "SampledLogits": helper.create_variable_for_type_inference(dtype),
+            "SampledLabels": helper.create_variable_for_type_inference("int64", stop_gradient=True)}
+    inputs = {"Logits": [logits], "Labels": [label]}
+    if use_customized_samples:
+        inputs.update(CustomizedSamples=[customized_samples], CustomizedProbabilities=[customized_probabilities])
+    helper.append_op("sample_logits", inputs, {k: [v] for k, v in outs.items()},
+                     {"use_customized_samples": use_customized_samples, "uniq": True,
+                      "remove_accidental_hits": remove_accidental_hits, "num_samples": num_samples, "seed": seed})
+    soft = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+    helper.append_op("one_hot", {"X": [outs["SampledLabels"]]}, {"Out": [soft]},
+                     {"depth": num_samples + num_true, "dtype": dtype})
+    softmax = helper.create_variable_for_type_inference(dtype)
+    loss = helper.create_variable_for_type_inference(dtype)
+    helper.append_op("softmax_with_cross_entropy", {"Logits": [outs["SampledLogits"]], "Label": [soft]},
+                     {"Softmax": [softmax], "Loss": [loss]},
+                     {"soft_label": True, "ignore_index": -100, "numeric_stable_mode": False})
+    return loss / num_true

@@ -1,0 +1,185 @@
+"""Normalization layers of Fluid 1.8's ``fluid.layers``: batch_norm, inplace_abn, layer_norm,
+instance_norm, group_norm, affine_channel, lrn and l2_normalize, with its signatures and parameters
+(names, shapes and initial values as Fluid's)."""
+__all__ = ["batch_norm", "layer_norm", "instance_norm", "group_norm", "affine_channel", "lrn", "inplace_abn",
+           "l2_normalize"]
+from ..errors import PeError
+from ..framework import unique_name
+from ..training.initializer import ConstantInitializer
+from ..training.param_attr import ParamAttr
+from .activation import _known_shape, elu, leaky_relu
+from .convolution import _fmt, _shape_error
+from .helper import LayerHelper
+from .loss_classification import _outputs
+from .helper import _single
+
+
+def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, param_attr=None, bias_attr=None,
+               data_layout="NCHW", in_place=False, name=None, moving_mean_name=None, moving_variance_name=None,
+               do_model_average_for_mean_and_var=False, use_global_stats=False):
+    """Batch normalization. The moving mean and variance are persistable, non-trainable parameters
+    (initialized to 0 and 1) that the op updates in place while training. ``in_place`` is accepted
+    but Y is always a new variable (the gradient needs X)."""
+    helper = LayerHelper("batch_norm", input=input, act=act, name=name)
+    shape = input.shape
+    if shape is None or not 2 <= len(shape) <= 5:
+        raise _shape_error(helper, f"input '{input.name}' {_fmt(shape)} must be [N, C] or [N, C, H, W]")
+    channels = shape[-1] if data_layout == "NHWC" else shape[1]
+    if channels is None or channels < 0:
+        raise _shape_error(helper, f"input '{input.name}' {_fmt(shape)} has an unknown channel count")
+    dtype = helper.input_dtype()
+    if dtype == "float16":
+        dtype = "float32"
+    scale = helper.create_parameter(param_attr, [channels], dtype, default_initializer=ConstantInitializer(1.0))
+    bias = helper.create_parameter(bias_attr, [channels], dtype, is_bias=True)
+    mean = helper.create_parameter(
+        ParamAttr(name=moving_mean_name, initializer=ConstantInitializer(0.0), trainable=False,
+                  do_model_average=do_model_average_for_mean_and_var), [channels], dtype)
+    mean.stop_gradient = True
+    variance = helper.create_parameter(
+        ParamAttr(name=moving_variance_name, initializer=ConstantInitializer(1.0), trainable=False,
+                  do_model_average=do_model_average_for_mean_and_var), [channels], dtype)
+    variance.stop_gradient = True
+    saved_mean = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+    saved_variance = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op("batch_norm",
+                     {"X": [input], "Scale": [scale], "Bias": [bias], "Mean": [mean], "Variance": [variance]},
+                     {"Y": [out], "MeanOut": [mean], "VarianceOut": [variance], "SavedMean": [saved_mean],
+                      "SavedVariance": [saved_variance]},
+                     {"momentum": momentum, "epsilon": epsilon, "is_test": is_test, "data_layout": data_layout,
+                      "use_global_stats": use_global_stats})
+    return helper.append_activation(out)
+
+
+def layer_norm(input, scale=True, shift=True, begin_norm_axis=1, epsilon=1e-05, param_attr=None, bias_attr=None,
+               act=None, name=None):
+    """Layer normalization over the dims from begin_norm_axis on, with optional scale and shift."""
+    helper = LayerHelper("layer_norm", input=input, act=act, name=name)
+    shape = input.shape
+    if shape is None or not 1 <= begin_norm_axis < len(shape):
+        raise _shape_error(helper, f"begin_norm_axis={begin_norm_axis} must be in [1, {len(shape or ()) - 1}] "
+                                   f"for input '{input.name}' {_fmt(shape)}")
+    size = 1
+    for d in shape[begin_norm_axis:]:
+        size *= d
+    dtype = helper.input_dtype()
+    inputs = {"X": [input]}
+    if scale:
+        inputs["Scale"] = [helper.create_parameter(param_attr, [size], dtype,
+                                                   default_initializer=ConstantInitializer(1.0))]
+    if shift:
+        if bias_attr is False:
+            raise PeError(f"layer_norm layer '{helper.name}': shift=True needs a bias; pass shift=False instead "
+                          f"of bias_attr=False")
+        inputs["Bias"] = [helper.create_parameter(bias_attr, [size], dtype, is_bias=True)]
+    mean = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+    variance = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+    out = helper.create_variable_for_type_inference(dtype)
+    helper.append_op("layer_norm", inputs, {"Y": [out], "Mean": [mean], "Variance": [variance]},
+                     {"epsilon": epsilon, "begin_norm_axis": begin_norm_axis})
+    return helper.append_activation(out)
+
+
+def _affine_params(helper, input, param_attr, bias_attr, channels):
+    inputs = {"X": [input]}
+    if param_attr is not False:
+        inputs["Scale"] = [helper.create_parameter(param_attr, [channels], input.dtype,
+                                                   default_initializer=ConstantInitializer(1.0))]
+    if bias_attr is not False:
+        inputs["Bias"] = [helper.create_parameter(bias_attr, [channels], input.dtype, is_bias=True,
+                                                  default_initializer=ConstantInitializer(0.0))]
+    return inputs
+
+
+def instance_norm(input, epsilon=1e-05, param_attr=None, bias_attr=None, name=None):
+    """Each (sample, channel) of ``input`` [N, C, ...] normalized over its other dims, then scaled
+    and shifted per channel by parameters [C] initialized to 1 and 0 (False: none)."""
+    helper = LayerHelper("instance_norm", input=input, param_attr=param_attr, bias_attr=bias_attr, name=name)
+    shape = _known_shape("instance_norm", input, 2)
+    if not 2 <= len(shape) <= 5:
+        raise PeError(f"instance_norm: input '{input.name}' {shape} must be 2-D to 5-D [N, C, ...]")
+    inputs = _affine_params(helper, input, param_attr, bias_attr, shape[1])
+    dtype = input.dtype
+    mean = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+    inv_std = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+    out = helper.create_variable_for_type_inference(dtype)
+    helper.append_op("instance_norm", inputs, {"Y": [out], "SavedMean": [mean], "SavedVariance": [inv_std]},
+                     {"epsilon": epsilon})
+    return out
+
+
+def group_norm(input, groups, epsilon=1e-05, param_attr=None, bias_attr=None, act=None, data_layout="NCHW",
+               name=None):
+    """``input`` [N, C, ...] normalized per sample over each of ``groups`` groups of channels (and
+    the other dims), then scaled and shifted per channel by parameters [C] initialized to 1 and 0
+    (False: none), then ``act``. NCHW only."""
+    if data_layout != "NCHW":
+        raise PeError(f"group_norm: data_layout={data_layout!r} is not supported by pe; transpose the input "
+                      f"to NCHW and give data_layout='NCHW'")
+    helper = LayerHelper("group_norm", input=input, param_attr=param_attr, bias_attr=bias_attr, act=act,
+                         name=name)
+    shape = _known_shape("group_norm", input, 2)
+    if not isinstance(groups, int) or groups < 1 or shape[1] % groups:
+        raise PeError(f"group_norm: groups={groups!r} must be an int >= 1 dividing the {shape[1]} channels of "
+                      f"input '{input.name}'")
+    inputs = _affine_params(helper, input, param_attr, bias_attr, shape[1])
+    dtype = input.dtype
+    mean = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+    variance = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+    out = helper.create_variable_for_type_inference(dtype)
+    helper.append_op("group_norm", inputs, {"Y": [out], "Mean": [mean], "Variance": [variance]},
+                     {"epsilon": epsilon, "groups": groups, "data_layout": data_layout})
+    return helper.append_activation(out)
+
+
+def affine_channel(x, scale=None, bias=None, data_layout="NCHW", name=None, act=None):
+    """x * scale[c] + bias[c] per channel c (then ``act``); scale and bias are [C] Variables."""
+    if scale is None or bias is None:
+        raise PeError("affine_channel needs both scale and bias ([C] Variables)")
+    return _single("affine_channel", x, {"X": [x], "Scale": [scale], "Bias": [bias]},
+                   {"data_layout": data_layout}, name=name, act=act)
+
+
+def lrn(input, n=5, k=1.0, alpha=1e-4, beta=0.75, name=None, data_format="NCHW"):
+    """Local response normalization across channels: input / (k + alpha * sum of squares over n
+    neighbouring channels) ^ beta."""
+    if data_format not in ("NCHW", "NHWC"):
+        raise PeError(f"lrn: data_format={data_format!r} must be 'NCHW' or 'NHWC'")
+    helper = LayerHelper("lrn", input=input, name=name)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    mid = helper.create_variable_for_type_inference(input.dtype, stop_gradient=True)
+    helper.append_op("lrn", {"X": [input]}, {"Out": [out], "MidOut": [mid]},
+                     {"n": n, "k": float(k), "alpha": float(alpha), "beta": float(beta), "data_format": data_format})
+    return out
+
+
+def inplace_abn(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, param_attr=None, bias_attr=None,
+                data_layout="NCHW", name=None, moving_mean_name=None, moving_variance_name=None,
+                do_model_average_for_mean_and_var=True, use_global_stats=False, act_alpha=1.0):
+    """batch_norm followed by ``act`` (None / 'identity', 'leaky_relu' or 'elu', with ``act_alpha``):
+    Fluid's in-place activated batch norm computes the same values and gradients (pe keeps X rather
+    than recomputing it from the output); its parameters are named after 'inplace_abn'."""
+    if act not in (None, "identity", "leaky_relu", "elu"):
+        raise PeError(f"inplace_abn: act={act!r} must be None, 'identity', 'leaky_relu' or 'elu'")
+    out = batch_norm(input, None, is_test, momentum, epsilon, param_attr, bias_attr, data_layout,
+                     name=name or unique_name.generate("inplace_abn"), moving_mean_name=moving_mean_name,
+                     moving_variance_name=moving_variance_name,
+                     do_model_average_for_mean_and_var=do_model_average_for_mean_and_var,
+                     use_global_stats=use_global_stats)
+    if act == "leaky_relu":
+        return leaky_relu(out, alpha=act_alpha)
+    if act == "elu":
+        return elu(out, alpha=act_alpha)
+    return out
+
+
+def l2_normalize(x, axis, epsilon=1e-12, name=None):
+    """x / sqrt(sum(x^2 along axis) + epsilon) (a 1-D x along its only dim)."""
+    if len(x.shape or ()) == 1:
+        axis = 0
+    helper = LayerHelper("l2_normalize", x=x, name=name)
+    out, norm = _outputs(helper, x.dtype, 2)
+    helper.append_op("norm", {"X": [x]}, {"Out": [out], "Norm": [norm]},
+                     {"axis": 1 if axis is None else axis, "epsilon": epsilon})
+    return out

@@ -1,0 +1,122 @@
+"""Pooling layers of Fluid 1.8's ``fluid.layers``, with its signatures: pool2d (NCHW or NHWC),
+adaptive_pool2d, and pool3d and adaptive_pool3d over 5-D [N, C, D, H, W] inputs (NDHWC inputs are
+transposed around the NCDHW op)."""
+__all__ = ["pool2d", "adaptive_pool2d", "pool3d", "adaptive_pool3d"]
+from ..errors import PeError
+from .convolution import _fmt, _pair, _paddings, _shape_error
+from .helper import LayerHelper
+from .helper import _as_list, _check_ints, _single
+from .manipulation import transpose
+
+
+def pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, global_pooling=False,
+           use_cudnn=True, ceil_mode=False, name=None, exclusive=True, data_format="NCHW"):
+    """Max or average pooling over NCHW (or NHWC) input."""
+    helper = LayerHelper("pool2d", input=input, name=name)
+    if pool_type not in ("max", "avg"):
+        raise PeError(f"pool2d layer '{helper.name}': pool_type={pool_type!r} must be 'max' or 'avg'")
+    if not global_pooling and pool_size == -1:
+        raise PeError(f"pool2d layer '{helper.name}': pass pool_size (or global_pooling=True)")
+    if data_format not in ("NCHW", "NHWC"):
+        raise PeError(f"pool2d layer '{helper.name}': data_format={data_format!r} must be 'NCHW' or 'NHWC'")
+    if input.shape is None or len(input.shape) != 4:
+        raise _shape_error(helper, f"input '{input.name}' {_fmt(input.shape)} must be 4-D {data_format} "
+                                   f"for a {pool_size} pool window")
+    ksize = _pair(pool_size, "pool_size", helper) if pool_size != -1 else [1, 1]
+    paddings, algorithm = _paddings(pool_padding, helper, "pool_padding")
+    out = helper.create_variable_for_type_inference(helper.input_dtype())
+    helper.append_op("pool2d", {"X": [input]}, {"Out": [out]},
+                     {"pooling_type": pool_type, "ksize": ksize, "global_pooling": global_pooling,
+                      "strides": _pair(pool_stride, "pool_stride", helper), "paddings": paddings,
+                      "padding_algorithm": algorithm, "use_cudnn": use_cudnn, "ceil_mode": ceil_mode,
+                      "exclusive": exclusive, "data_format": data_format})
+    return out
+
+
+def _three(layer, what, value):
+    v = _check_ints(layer, what, _as_list(value))
+    v = v * 3 if len(v) == 1 else v
+    if len(v) != 3:
+        raise PeError(f"{layer}: {what}={value!r} must be an int or 3 ints")
+    return v
+
+
+def _paddings3d(padding, data_format):
+    """Fluid's forms: an int, 3 ints, 6 ints (front, back, top, bottom, left, right) or 5 pairs
+    including the batch and channel dims (which must be [0, 0])."""
+    p = padding if isinstance(padding, (list, tuple)) else [padding]
+    if len(p) == 5 and all(isinstance(e, (list, tuple)) for e in p):
+        keep = (2, 3, 4) if data_format == "NCDHW" else (1, 2, 3)
+        if any(list(p[i]) != [0, 0] for i in range(5) if i not in keep):
+            raise PeError(f"pool3d: pool_padding={padding!r} may not pad the batch or channel dims")
+        p = [v for i in keep for v in p[i]]
+    p = _check_ints("pool3d", "pool_padding", list(p))
+    if len(p) == 6 and p[0::2] == p[1::2]:
+        p = p[0::2]
+    if len(p) == 1:
+        p = p * 3
+    if len(p) not in (3, 6) or min(p) < 0:
+        raise PeError(f"pool3d: pool_padding={padding!r} must be an int, 3 or 6 ints >= 0, 5 pairs, 'SAME' or 'VALID'")
+    return p
+
+
+def _append(input, attrs, data_format, name):
+    helper = LayerHelper("pool3d", input=input, name=name)
+    if len(input.shape or ()) != 5:
+        raise PeError(f"pool3d: input {list(input.shape or ())} must be 5-D ({data_format})")
+    x = transpose(input, [0, 4, 1, 2, 3]) if data_format == "NDHWC" else input
+    out = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op("pool3d", {"X": [x]}, {"Out": [out]}, attrs)
+    return transpose(out, [0, 2, 3, 4, 1]) if data_format == "NDHWC" else out
+
+
+def pool3d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, global_pooling=False,
+           use_cudnn=True, ceil_mode=False, name=None, exclusive=True, data_format="NCDHW"):
+    """Max or average pooling of a 5-D input over pool_size windows (Fluid 1.8's rules: strides,
+    paddings or 'SAME'/'VALID', ceil_mode, global_pooling, exclusive averages)."""
+    if pool_type not in ("max", "avg"):
+        raise PeError(f"pool3d: pool_type={pool_type!r} must be 'max' or 'avg'")
+    if not global_pooling and pool_size == -1:
+        raise PeError("pool3d: give pool_size (or global_pooling=True)")
+    if data_format not in ("NCDHW", "NDHWC"):
+        raise PeError(f"pool3d: data_format={data_format!r} must be 'NCDHW' or 'NDHWC'")
+    algorithm = "EXPLICIT"
+    if isinstance(pool_padding, str):
+        algorithm = pool_padding.upper()
+        if algorithm not in ("SAME", "VALID"):
+            raise PeError(f"pool3d: pool_padding={pool_padding!r} must be 'SAME' or 'VALID' as a string")
+        if algorithm == "VALID" and ceil_mode:
+            raise PeError("pool3d: ceil_mode must be False with pool_padding='VALID'")
+        pool_padding = 0
+    attrs = {"pooling_type": pool_type, "ksize": [1, 1, 1] if global_pooling and pool_size == -1 else
+             _three("pool3d", "pool_size", pool_size), "global_pooling": global_pooling,
+             "strides": _three("pool3d", "pool_stride", pool_stride), "paddings": _paddings3d(pool_padding, data_format),
+             "padding_algorithm": algorithm, "use_cudnn": use_cudnn, "ceil_mode": ceil_mode, "exclusive": exclusive}
+    return _append(input, attrs, data_format, name)
+
+
+def adaptive_pool3d(input, pool_size, pool_type="max", require_index=False, name=None):
+    """Max or avg pooling of [N, C, D, H, W] to [N, C, pool_size...]: window i along a dim of size n
+    spans floor(i * n / size) to ceil((i + 1) * n / size). ``require_index`` is not supported by pe."""
+    if pool_type not in ("max", "avg"):
+        raise PeError(f"adaptive_pool3d: pool_type={pool_type!r} must be 'max' or 'avg'")
+    if require_index:
+        raise PeError("adaptive_pool3d: require_index=True (the max positions) is not supported by pe")
+    size = _three("adaptive_pool3d", "pool_size", pool_size)
+    return _append(input, {"pooling_type": pool_type, "ksize": size, "adaptive": True}, "NCDHW", name)
+
+
+def adaptive_pool2d(input, pool_size, pool_type="max", require_index=False, name=None):
+    """Max or avg pooling of [N, C, H, W] to [N, C, pool_size...]: window i along H spans
+    floor(i * H / size) to ceil((i + 1) * H / size). ``require_index`` (max_pool2d_with_index) is
+    not supported by pe."""
+    if pool_type not in ("max", "avg"):
+        raise PeError(f"adaptive_pool2d: pool_type={pool_type!r} must be 'max' or 'avg'")
+    if require_index:
+        raise PeError("adaptive_pool2d: require_index=True (the max positions) is not supported by pe")
+    size = _check_ints("adaptive_pool2d", "pool_size", _as_list(pool_size))
+    size = size * 2 if len(size) == 1 else size
+    if len(size) != 2 or min(size) <= 0:
+        raise PeError(f"adaptive_pool2d: pool_size={pool_size!r} must be an int or two ints > 0")
+    return _single("pool2d", input, {"X": [input]}, {"pooling_type": pool_type, "ksize": size, "adaptive": True},
+                   name=name)

@@ -1,0 +1,253 @@
+"""Convolution ops (kernels in kernels/<device>/convolution.py): conv2d and depthwise_conv2d with their
+input and filter gradients (NCHW, or NHWC with their NCHW kernels run between transposes:
+``channels_last``, kernels/layout.py); conv2d_transpose (Fluid 1.8), the gradient of conv2d with
+respect to its input, so its kernels are conv2d's with the roles swapped (its forward is
+conv2d_grad_input, its input gradient conv2d and its filter gradient conv2d_grad_filter); and
+deformable_conv (Fluid 1.8), convolution whose taps read the input at learned offsets (bilinear,
+zero outside), each tap's value scaled by a mask (v2, the op deformable_conv) or not (v1,
+deformable_conv_v1).
+
+Their geometry (paddings, output sizes, the conv input checks) is in ``pe_cli.shapes``, shared with
+the kernels so that build time and run time always agree on output sizes. The attribute checks and
+layout helpers here serve pooling.py's pool2d too.
+"""
+from ..shapes import conv_geometry, conv_mismatch, conv_out_size, conv_transpose_geometry
+from ..kernels.cpu._onednn import MIN_CHANNELS
+from .define import Attr, fmt_shape, grads_like, int_list, is_int, register
+
+
+# -- attribute checks ------------------------------------------------------------------------------
+
+def _ints(n, lo, allowed=None):
+    """check: a list of ``n`` (or any of ``allowed`` counts) ints, each >= lo."""
+    counts = allowed or (n,)
+
+    def check(v):
+        return isinstance(v, (list, tuple)) and len(v) in counts and all(
+            isinstance(x, int) and not isinstance(x, bool) and x >= lo for x in v)
+    return check
+
+
+def _expect(what, counts, lo):
+    n = " or ".join(str(c) for c in counts)
+    return f"a list of {n} ints, each >= {lo} ({what})"
+
+
+# -- conv2d -----------------------------------------------------------------------------------------
+
+_CONV_ATTRS = {
+    "strides": Attr([1, 1], _ints(2, 1), _expect("strides", (2,), 1)),
+    "paddings": Attr([0, 0], _ints(2, 0, (2, 4)), _expect("[pad_h, pad_w] or [top, bottom, left, right]", (2, 4), 0)),
+    "dilations": Attr([1, 1], _ints(2, 1), _expect("dilations", (2,), 1)),
+    "groups": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1"),
+    "padding_algorithm": Attr("EXPLICIT", choices=("EXPLICIT", "SAME", "VALID")),
+    "data_format": Attr("NCHW", choices=("NCHW", "NHWC", "AnyLayout")),
+    "fuse_relu_before_depthwise_conv": False,   # convolve relu(Input) (kernels/fused_math.py relu_first)
+    "workspace_size_MB": 512,
+    "exhaustive_search": False,
+}
+
+
+def _known(d):
+    return d is not None and d >= 0
+
+
+def _as_nchw(shape, a):
+    """A 4-D NHWC shape as the NCHW one its kernels see; any other as it is."""
+    nhwc = a["data_format"] == "NHWC" and shape is not None and len(shape) == 4
+    return [shape[0], shape[3], shape[1], shape[2]] if nhwc else shape
+
+
+def _to_layout(shape, a):
+    """An NCHW output shape in the op's data_format."""
+    return [shape[0], shape[2], shape[3], shape[1]] if a["data_format"] == "NHWC" else shape
+
+
+def _infer_conv2d(ctx):
+    a = ctx.attrs
+    x, w = _as_nchw(ctx.shape("Input"), a), ctx.shape("Filter")
+    if x is None or len(x) != 4:
+        ctx.fail(f"Input {fmt_shape(x)} must be 4-D {a['data_format']} to convolve with Filter {fmt_shape(w)}")
+    if w is None or len(w) != 4:
+        ctx.fail(f"Filter {fmt_shape(w)} must be 4-D [num_filters, C/groups, kh, kw] for Input {fmt_shape(x)}")
+    if ctx.dtype("Input") != ctx.dtype("Filter"):
+        ctx.fail(f"Input is {ctx.dtype('Input')} but Filter is {ctx.dtype('Filter')}")
+    pads, dil, out_hw = conv_geometry(x, w, a)
+    error = conv_mismatch(x, w, a["groups"], pads, dil, out_hw)
+    if error:
+        ctx.fail(error)
+    ctx.set_output("Output", _to_layout([x[0], w[0]] + out_hw, a), ctx.dtype("Input"))
+
+
+def _conv_blocked(op):
+    """conv2d's slots that may hold blocked values, each alone (its oneDNN kernel converts any other
+    layout): NCHW, one group. Of a convolution on an input too narrow for oneDNN's input gradient
+    (_onednn.MIN_CHANNELS: a network's first layer, on 1 or 3 channels), the output side only: its
+    forward pass and filter gradient run on oneDNN then (kernels/cpu/blocked.py)."""
+    x = op.block.var(op.input("Input")[0]).shape if op.input("Input") else None
+    if op.attrs["data_format"] != "NCHW" or op.attrs["groups"] != 1 or op.attrs["fuse_relu_before_depthwise_conv"] \
+            or not x or len(x) != 4 or x[1] is None:
+        return ()
+    sides = ("Output", "Output@GRAD") if x[1] < MIN_CHANNELS else ("Input", "Output", "Output@GRAD", "Input@GRAD")
+    return tuple((slot,) for slot in sides)
+
+
+def _grad_conv2d(g, type_):
+    ins = {"Input": g.input("Input"), "Filter": g.input("Filter"), "Output@GRAD": g.out_grad("Output")}
+    if type_ == "conv2d" and g.needs("Input") and g.needs("Filter"):
+        # both in one op, as Fluid's conv2d_grad: oneDNN then converts Output@GRAD to its layout once
+        g.op("conv2d_grad", ins, {"Input@GRAD": g.in_grad("Input"), "Filter@GRAD": g.in_grad("Filter")}, g.attrs)
+        return
+    if g.needs("Input"):
+        g.op(f"{type_}_grad_input", ins, {"Input@GRAD": g.in_grad("Input")}, g.attrs)
+    if g.needs("Filter"):
+        g.op(f"{type_}_grad_filter", ins, {"Filter@GRAD": g.in_grad("Filter")}, g.attrs)
+
+
+for _type in ("conv2d", "depthwise_conv2d"):
+    register(_type, inputs=["Input", "Filter"], outputs=["Output"], attrs=_CONV_ATTRS, infer=_infer_conv2d,
+             grad=lambda g, t=_type: _grad_conv2d(g, t), grad_reads=("Filter", "Input"), kernel_module="convolution",
+             kernel="conv2d", channels_last=("Input", "Output"), blocked=_conv_blocked if _type == "conv2d" else None,
+             doc="Output[n, m] = sum over the channels of group(m) of Input[n, c] correlated with "
+                 "Filter[m, c] (strides, paddings, dilations); NCHW or NHWC, Filter [M, C/groups, kh, kw] in "
+                 "both. Kernels: oneDNN (float32, the onednn extra), else Winograd, wide or im2col columns "
+                 "and GEMMs.")
+    # depthwise_conv2d is served by conv2d's kernels (groups == channels is a case they handle)
+    register(f"{_type}_grad_input", inputs=["Input", "Filter", "Output@GRAD"], outputs=["Input@GRAD"],
+             attrs=_CONV_ATTRS, infer=grads_like({"Input@GRAD": "Input"}), kernel_module="convolution",
+             kernel="conv2d_grad_input", channels_last=("Input", "Output@GRAD", "Input@GRAD"),
+             blocked=_conv_blocked if _type == "conv2d" else None)
+    register(f"{_type}_grad_filter", inputs=["Input", "Filter", "Output@GRAD"], outputs=["Filter@GRAD"],
+             attrs=_CONV_ATTRS, infer=grads_like({"Filter@GRAD": "Filter"}), kernel_module="convolution",
+             kernel="conv2d_grad_filter", channels_last=("Input", "Output@GRAD"),
+             blocked=_conv_blocked if _type == "conv2d" else None)
+
+
+register("conv2d_grad", inputs=["Input", "Filter", "Output@GRAD"], outputs=["Input@GRAD", "Filter@GRAD"],
+         attrs=_CONV_ATTRS, infer=grads_like({"Input@GRAD": "Input", "Filter@GRAD": "Filter"}), kernel_module="convolution",
+         kernel="conv2d_grad", channels_last=("Input", "Output@GRAD", "Input@GRAD"), blocked=_conv_blocked)
+
+
+# -- conv2d_transpose: conv2d's input gradient, so its kernels are conv2d's with the roles swapped --------
+
+def _transpose_ints(n, lo, counts=None):
+    def ok(v):
+        return isinstance(v, (list, tuple)) and len(v) in (counts or (n,)) and \
+            all(isinstance(i, int) and i >= lo for i in v)
+    return ok
+
+
+_TRANSPOSE_ATTRS = {
+    "strides": Attr([1, 1], _transpose_ints(2, 1), "a list of 2 ints >= 1"),
+    "paddings": Attr([0, 0], _transpose_ints(2, 0, (2, 4)), "[pad_h, pad_w] or [top, bottom, left, right], ints >= 0"),
+    "dilations": Attr([1, 1], _transpose_ints(2, 1), "a list of 2 ints >= 1"),
+    "groups": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1"),
+    "output_size": Attr(list, lambda v: isinstance(v, (list, tuple)) and len(v) in (0, 2) and
+                        all(isinstance(i, int) and i >= 1 for i in v), "[] or [out_h, out_w], ints >= 1"),
+    "padding_algorithm": Attr("EXPLICIT", choices=("EXPLICIT", "SAME", "VALID")),
+    "data_format": Attr("NCHW", choices=("NCHW", "AnyLayout")),
+    "output_padding": Attr(list, lambda v: isinstance(v, (list, tuple)) and len(v) in (0, 2) and
+                           all(isinstance(i, int) and i >= 0 for i in v), "[] or 2 ints >= 0"),
+    "use_cudnn": True,
+    # Fluid's fused activation (MKL-DNN): only its "none" values, so saved Fluid models load
+    "fuse_relu": Attr(False, choices=(False,)),
+    "fuse_activation": Attr("", choices=("",)),
+    "fuse_alpha": 0.0,
+    "fuse_beta": 0.0,
+}
+
+
+def _infer_transpose(ctx):
+    x, w, a = ctx.shape("Input"), ctx.shape("Filter"), ctx.attrs
+    if x is None or len(x) != 4:
+        ctx.fail(f"Input {fmt_shape(x)} must be 4-D NCHW [N, C, H, W]")
+    if w is None or len(w) != 4:
+        ctx.fail(f"Filter {fmt_shape(w)} must be 4-D [C_in, C_out/groups, kh, kw] for Input {fmt_shape(x)}")
+    if ctx.dtype("Input") != ctx.dtype("Filter"):
+        ctx.fail(f"Input is {ctx.dtype('Input')} but Filter is {ctx.dtype('Filter')}")
+    if _known(x[1]) and _known(w[0]) and x[1] != w[0]:
+        ctx.fail(f"Input {fmt_shape(x)} has {x[1]} channels but Filter {fmt_shape(w)} is for {w[0]}")
+    if _known(w[0]) and w[0] % a["groups"]:
+        ctx.fail(f"groups={a['groups']} must divide the {w[0]} input channels of Filter {fmt_shape(w)}")
+    _, _, out_hw, error = conv_transpose_geometry(x, w, a)
+    if error:
+        ctx.fail(error)
+    out_c = w[1] * a["groups"] if _known(w[1]) else -1
+    ctx.set_output("Output", [x[0], out_c] + out_hw, ctx.dtype("Input"))
+
+
+def _grad_transpose(g):
+    ins = {"Input": g.input("Input"), "Filter": g.input("Filter"), "Output@GRAD": g.out_grad("Output")}
+    if g.needs("Input"):
+        g.op("conv2d_transpose_grad_input", ins, {"Input@GRAD": g.in_grad("Input")}, g.attrs)
+    if g.needs("Filter"):
+        g.op("conv2d_transpose_grad_filter", ins, {"Filter@GRAD": g.in_grad("Filter")}, g.attrs)
+
+
+register("conv2d_transpose", kernel_module="convolution", inputs=["Input", "Filter"], outputs=["Output"],
+         attrs=_TRANSPOSE_ATTRS, infer=_infer_transpose, grad=_grad_transpose, grad_reads=("Filter", "Input"),
+         doc="Output = the transposed convolution of Input [N, C_in, H, W] with Filter [C_in, C_out/groups, "
+             "kh, kw]: each input pixel adds Filter's taps, scaled by it, at stride spacing (less paddings), "
+             "which is conv2d's input gradient; Output is [N, C_out, (H - 1) * stride - pads + dilation * "
+             "(kh - 1) + 1, ...] or output_size.")
+register("conv2d_transpose_grad_input", kernel_module="convolution", inputs=["Input", "Filter", "Output@GRAD"],
+         outputs=["Input@GRAD"], attrs=_TRANSPOSE_ATTRS, infer=grads_like({"Input@GRAD": "Input"}))
+register("conv2d_transpose_grad_filter", kernel_module="convolution", inputs=["Input", "Filter", "Output@GRAD"],
+         outputs=["Filter@GRAD"], attrs=_TRANSPOSE_ATTRS, infer=grads_like({"Filter@GRAD": "Filter"}))
+
+
+# -- deformable_conv, deformable_conv_v1: taps at learned offsets ------------------------------------
+
+def _pair(v):
+    return int_list(v) and len(v) == 2
+
+
+def _infer_deformable(ctx):
+    x, w, off = ctx.shape("Input"), ctx.shape("Filter"), ctx.shape("Offset")
+    a = ctx.attrs
+    if len(x) != 4 or len(w) != 4 or len(off) != 4:
+        ctx.fail(f"Input {fmt_shape(x)}, Filter {fmt_shape(w)} and Offset {fmt_shape(off)} must be 4-D")
+    g, dg = a["groups"], a["deformable_groups"]
+    if x[1] >= 0 and (x[1] != w[1] * g or x[1] % dg or w[0] % g):
+        ctx.fail(f"Input {fmt_shape(x)} with Filter {fmt_shape(w)}: channels must be Filter's times groups={g}, "
+                 f"and divide by deformable_groups={dg}")
+    out = [conv_out_size(x[2 + i], w[2 + i], a["paddings"][i], a["paddings"][i], a["strides"][i],
+                         a["dilations"][i]) for i in range(2)]
+    taps = w[2] * w[3]
+    if list(off[2:]) != out and all(d >= 0 for d in list(off[2:]) + out) or (off[1] >= 0 and off[1] != 2 * dg * taps):
+        ctx.fail(f"Offset {fmt_shape(off)} must be [N, 2 * deformable_groups * kh * kw = {2 * dg * taps}, "
+                 f"{out[0]}, {out[1]}]")
+    if ctx.has_input("Mask"):
+        m = ctx.shape("Mask")
+        if len(m) != 4 or (m[1] >= 0 and m[1] != dg * taps):
+            ctx.fail(f"Mask {fmt_shape(m)} must be [N, deformable_groups * kh * kw = {dg * taps}, {out[0]}, {out[1]}]")
+    ctx.set_output("Output", [x[0], w[0]] + out, ctx.dtype("Input"))
+
+
+def _grad_deformable(g):
+    ins = {s: g.input(s) for s in ("Input", "Offset", "Mask", "Filter") if g.input(s)}
+    ins["Output@GRAD"] = g.out_grad("Output")
+    outs = {f"{s}@GRAD": g.in_grad(s) for s in ("Input", "Offset", "Mask", "Filter") if g.input(s)}
+    g.op(g.fwd.type + "_grad_deformable", ins, outs, g.attrs)
+
+
+def _infer_deformable_grad(ctx):
+    for slot in ("Input", "Offset", "Mask", "Filter"):
+        if ctx.has_output(slot + "@GRAD"):
+            ctx.set_output(slot + "@GRAD", ctx.shape(slot), ctx.dtype(slot))
+
+
+_DEFORM_ATTRS = {"strides": Attr(lambda: [1, 1], _pair, "2 ints"), "paddings": Attr(lambda: [0, 0], _pair, "2 ints"),
+          "dilations": Attr(lambda: [1, 1], _pair, "2 ints"), "groups": Attr(1, lambda v: is_int(v) and v > 0, "> 0"),
+          "deformable_groups": Attr(1, lambda v: is_int(v) and v > 0, "> 0"), "im2col_step": 64}
+for _type, _mask in (("deformable_conv", True), ("deformable_conv_v1", False)):
+    _slots = ["Input", "Offset"] + (["Mask"] if _mask else []) + ["Filter"]
+    register(_type, kernel_module="convolution", kernel="deformable_conv", inputs=_slots, outputs=["Output"],
+             attrs=_DEFORM_ATTRS, infer=_infer_deformable, grad=_grad_deformable, grad_reads=tuple(sorted(_slots)), lod="drop",
+             doc="Output[n, m, y, x] = sum over the taps (i, j) and channels c of Filter[m, c, i, j] * "
+                 f"{'Mask * ' if _mask else ''}Input[n, c] sampled bilinearly (zero outside) at "
+                 "(y * stride - pad + i * dilation + Offset_h, x * stride - pad + j * dilation + Offset_w), "
+                 "Offset holding (h, w) per deformable group and tap.")
+    register(_type + "_grad_deformable", kernel_module="convolution", kernel="deformable_conv_grad",
+             inputs=_slots + ["Output@GRAD"], outputs=[s + "@GRAD?" for s in _slots], attrs=_DEFORM_ATTRS,
+             infer=_infer_deformable_grad)

@@ -1,0 +1,56 @@
+"""Embedding lookup: lookup_table, lookup_table_v2 (fluid.embedding) and lookup_table_grad, dense or
+SelectedRows (kernels in kernels/<device>/embedding.py)."""
+from ..dtypes import VarType
+from ..shapes import lookup_out_shape
+from .convolution import _known
+from .define import Attr, fmt_shape, register
+
+
+# -- lookup_table -----------------------------------------------------------------------------------
+
+_LOOKUP_ATTRS = {
+    "padding_idx": Attr(-1, lambda v: isinstance(v, int) and v >= -1, "-1 (none) or a row index >= 0"),
+    "is_sparse": False,
+    "is_distributed": False,
+    "remote_prefetch": False,
+}
+
+
+def _infer_lookup(ctx, out_shape=lookup_out_shape):
+    w, ids = ctx.shape("W"), ctx.shape("Ids")
+    if w is None or len(w) != 2:
+        ctx.fail(f"W {fmt_shape(w)} must be 2-D [vocab_size, emb_dim] for Ids {fmt_shape(ids)}")
+    if ctx.dtype("Ids") not in ("int64", "int32"):
+        ctx.fail(f"Ids {fmt_shape(ids)} must be int64 ids (got {ctx.dtype('Ids')}) to look up W {fmt_shape(w)}")
+    pad = ctx.attrs["padding_idx"]
+    if pad >= 0 and _known(w[0]) and pad >= w[0]:
+        ctx.fail(f"padding_idx={pad} is outside W {fmt_shape(w)}")
+    ctx.set_output("Out", out_shape(ids, w[1]), ctx.dtype("W"), lod_level=ctx.input_var("Ids").lod_level)
+
+
+def _grad_lookup(g):
+    g.op("lookup_table_grad", {"W": g.input("W"), "Ids": g.input("Ids"), "Out@GRAD": g.out_grad("Out")},
+         {"W@GRAD": g.in_grad("W")}, g.attrs)
+
+
+register("lookup_table", kernel_module="embedding", grad_reads=("Ids", "W"),
+         inputs=["W", "Ids"], outputs=["Out"], attrs=_LOOKUP_ATTRS, infer=_infer_lookup,
+         grad=_grad_lookup,
+         doc="Out = rows of W picked by Ids (int64); rows of padding_idx are zeros and get no gradient. "
+             "The gradient of W is dense, or with is_sparse a SelectedRows: the ids looked up (duplicates "
+             "kept, padding_idx left out) and the rows of Out@GRAD.")
+register("lookup_table_v2", kernel_module="embedding", grad_reads=("Ids", "W"),
+         inputs=["W", "Ids"], outputs=["Out"], attrs=_LOOKUP_ATTRS,
+         infer=lambda ctx: _infer_lookup(ctx, lambda ids, width: list(ids) + [width]), grad=_grad_lookup,
+         doc="Fluid 1.8's lookup_table_v2 (fluid.embedding): lookup_table whose Out is Ids' shape plus the "
+             "embedding dim (a trailing 1 of Ids is kept); the same gradient.")
+
+
+def _infer_lookup_grad(ctx):
+    w = ctx.input_var("W")
+    ctx.set_output("W@GRAD", w.shape, w.dtype,
+                   var_type=VarType.SELECTED_ROWS if ctx.attrs["is_sparse"] else VarType.LOD_TENSOR)
+
+
+register("lookup_table_grad", kernel_module="embedding",
+         inputs=["W", "Ids", "Out@GRAD"], outputs=["W@GRAD"], attrs=_LOOKUP_ATTRS, infer=_infer_lookup_grad)

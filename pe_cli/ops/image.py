@@ -1,0 +1,252 @@
+"""Image ops of Fluid 1.8 (kernels in kernels/<device>/image.py): on 4-D feature maps pixel_shuffle,
+space_to_depth, shuffle_channel (each a fixed permutation of the elements) and similarity_focus;
+resizing (nearest_interp, bilinear_interp, trilinear_interp and their ``_v2`` forms); and the spatial
+transformer's affine_grid (sampling grids from affine transforms) and grid_sampler (bilinear
+sampling of images at grid points).
+
+The resize ops' output size comes from the OutSize input at run time, else from `scale` (> 0:
+int(in * scale)), else from out_d / out_h / out_w. Their Paddle 2.x forms ``*_interp_v2`` (what
+``paddle.nn.functional.interpolate`` saves, so such models load in pe) differ in three ways: `scale`
+is a list (one per spatial dim), the size may also come from ``SizeTensor`` (one int32 [1] tensor per
+dim, first of all) or a ``Scale`` tensor, and a scale > 0 sets the source ratio to 1 / scale rather
+than in / out when corners are not aligned."""
+from .define import Attr, fmt_shape, grads_like, int_list, is_int, register
+
+_POS_INT = Attr(None, lambda v: is_int(v) and v > 0, "an int > 0")
+
+
+def _four_d(ctx, slot="X"):
+    x = ctx.shape(slot)
+    if len(x) != 4:
+        ctx.fail(f"{slot} {fmt_shape(x)} must be 4-D [N, C, H, W]")
+    return list(x)
+
+
+def _divides(ctx, x, dim, by, what):
+    if x[dim] >= 0 and x[dim] % by:
+        ctx.fail(f"X {fmt_shape(x)}: its dim {dim} ({x[dim]}) must be a multiple of {what}")
+
+
+def _mul(d, k):
+    return d * k if d >= 0 else -1
+
+
+def _div(d, k):
+    return d // k if d >= 0 else -1
+
+
+def _register_permutation(name, attr, infer, doc):
+    """An op that moves X's elements to fixed places (its grad op moves them back)."""
+    def grad(g):
+        g.op(f"{name}_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+    attrs = {attr: _POS_INT}
+    register(name, kernel_module="image", inputs=["X"], outputs=["Out"], attrs=attrs, infer=infer, grad=grad,
+             grad_reads=("X",), doc=doc)
+    register(f"{name}_grad", kernel_module="image", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
+             attrs=attrs, infer=grads_like({"X@GRAD": "X"}))
+
+
+def _infer_pixel_shuffle(ctx):
+    x, r = _four_d(ctx), ctx.attrs["upscale_factor"]
+    _divides(ctx, x, 1, r * r, f"upscale_factor^2 = {r * r}")
+    ctx.set_output("Out", [x[0], _div(x[1], r * r), _mul(x[2], r), _mul(x[3], r)], ctx.dtype("X"))
+
+
+_register_permutation("pixel_shuffle", "upscale_factor", _infer_pixel_shuffle,
+                      "Out[n, c, h*r + i, w*r + j] = X[n, c*r*r + i*r + j, h, w], r = upscale_factor: "
+                      "[N, C*r^2, H, W] -> [N, C, H*r, W*r].")
+
+
+def _infer_space_to_depth(ctx):
+    x, b = _four_d(ctx), ctx.attrs["blocksize"]
+    _divides(ctx, x, 1, b * b, f"blocksize^2 = {b * b}")
+    _divides(ctx, x, 2, b, f"blocksize = {b}")
+    _divides(ctx, x, 3, b, f"blocksize = {b}")
+    ctx.set_output("Out", [x[0], _mul(x[1], b * b), _div(x[2], b), _div(x[3], b)], ctx.dtype("X"))
+
+
+_register_permutation("space_to_depth", "blocksize", _infer_space_to_depth,
+                      "[N, C, H, W] -> [N, C*b^2, H/b, W/b] with Fluid's (Darknet's reorg) element order: "
+                      "X seen as [N, b, b, C/b^2, H, W] is transposed to [N, C/b^2, H, b, W, b] and read flat.")
+
+
+def _infer_shuffle_channel(ctx):
+    x = _four_d(ctx)
+    _divides(ctx, x, 1, ctx.attrs["group"], f"group = {ctx.attrs['group']}")
+    ctx.set_output("Out", x, ctx.dtype("X"))
+
+
+_register_permutation("shuffle_channel", "group", _infer_shuffle_channel,
+                      "Out = X's channels regrouped: [N, g, C/g, H, W] transposed to [N, C/g, g, H, W].")
+
+
+# -- similarity_focus ------------------------------------------------------------------------------
+
+def _infer_similarity_focus(ctx):
+    x, axis, indexes = _four_d(ctx), ctx.attrs["axis"], list(ctx.attrs["indexes"])
+    if axis not in (1, 2, 3):
+        ctx.fail(f"axis={axis} must be 1, 2 or 3")
+    if not indexes or any(i < 0 or (x[axis] >= 0 and i >= x[axis]) for i in indexes):
+        ctx.fail(f"indexes={indexes} must be a non-empty list of positions along axis {axis} of X {fmt_shape(x)}")
+    ctx.set_output("Out", x, ctx.dtype("X"))
+
+
+register("similarity_focus", kernel_module="image", inputs=["X"], outputs=["Out"], infer=_infer_similarity_focus,
+         attrs={"axis": Attr(1, is_int, "1, 2 or 3"), "indexes": Attr(list, lambda v: all(is_int(i) for i in v),
+                                                                     "a list of ints")}, lod="drop",
+         doc="Out = a 0/1 mask like X: for each sample and each index along `axis`, the slice there (a 2-D "
+             "map) gives its largest values one at a time, skipping any in a row or column already taken, "
+             "until every row or every column has one; each taken (row, column) is set to 1 through the "
+             "whole `axis`. No gradient.")
+
+
+
+
+# -- resize: nearest_interp, bilinear_interp, trilinear_interp (and _v2) -------------------------------
+
+_SIZES = {4: ("out_h", "out_w"), 5: ("out_d", "out_h", "out_w")}
+
+
+def spatial_axes(rank, layout):
+    """The axes of X's spatial dims (H, W or D, H, W): after N, C in NCHW, after N in NHWC."""
+    return tuple(range(2, rank)) if layout == "NCHW" else tuple(range(1, rank - 1))
+
+
+def _infer_interp(ctx):
+    x, a = ctx.shape("X"), ctx.attrs
+    rank = 5 if a["interp_method"] == "trilinear" else 4
+    if len(x) != rank:
+        ctx.fail(f"X {fmt_shape(x)} must be {rank}-D for {a['interp_method']} resizing ({a['data_layout']})")
+    axes = spatial_axes(rank, a["data_layout"])
+    out = list(x)
+    v2 = isinstance(a["scale"], list)
+    if v2 and (ctx.num_inputs("SizeTensor") or ctx.has_input("Scale")):
+        for ax in axes:
+            out[ax] = -1
+    elif ctx.has_input("OutSize"):
+        size = ctx.shape("OutSize")
+        if ctx.dtype("OutSize") != "int32" or size not in ((len(axes),), (-1,)):
+            ctx.fail(f"OutSize must be an int32 tensor of shape [{len(axes)}] (the output's spatial size), got "
+                     f"{ctx.dtype('OutSize')} {fmt_shape(size)}")
+        for ax in axes:
+            out[ax] = -1
+    else:
+        scales = _v2_scales(a["scale"], len(axes)) if v2 else [a["scale"]] * len(axes)
+        scaled = all(sc > 0 for sc in scales)
+        for ax, key, sc in zip(axes, _SIZES[rank], scales):
+            out[ax] = (int(x[ax] * sc) if x[ax] >= 0 else -1) if scaled else a[key]
+        if any(out[ax] == 0 or (out[ax] < 0 and x[ax] >= 0) for ax in axes):
+            ctx.fail(f"the output size {[out[ax] for ax in axes]} of X {fmt_shape(x)} must be positive: give "
+                     f"{', '.join(_SIZES[rank])}, or a scale > 0")
+    ctx.set_output("Out", out, ctx.dtype("X"))
+
+
+def _v2_scales(scale, n):
+    """The per-dim scales of a v2 op's `scale` list: used only when it has one per spatial dim, as
+    Paddle does; else none (0)."""
+    return [float(v) for v in scale[:n]] if len(scale) >= n else [0.0] * n
+
+
+def _grad_interp(g):
+    ins = {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}
+    for slot in ("OutSize", "SizeTensor", "Scale"):
+        if g.input(slot):
+            ins[slot] = g.input(slot)
+    g.op(g.fwd.type + "_grad", ins, {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+def _attrs(method, v2=False):
+    scale = Attr(list, lambda v: all(e >= 0 for e in v), "a list of scales >= 0") if v2 else \
+        Attr(0.0, lambda v: v >= 0, ">= 0")
+    return {"out_d": -1, "out_h": -1, "out_w": -1, "scale": scale,
+            "interp_method": Attr(method, choices=(method,)), "align_corners": Attr(True, choices=(False, True)),
+            "align_mode": Attr(1, choices=(0, 1)), "data_layout": Attr("NCHW", choices=("NCHW", "NHWC"))}
+
+
+for _type, _method, _doc in (
+        ("nearest_interp", "nearest",
+         "Out[k, l] = X[int(ratio_h * k (+ 0.5 with align_corners)), ...], ratio = (in - 1) / (out - 1) with "
+         "align_corners, else in / out."),
+        ("bilinear_interp", "bilinear",
+         "Out = X interpolated linearly along height and width: the source of out position k is ratio * k, "
+         "or ratio * (k + 0.5) - 0.5 (clamped at 0) when align_mode is 0 and not align_corners; ratio = "
+         "(in - 1) / (out - 1) with align_corners, else in / out."),
+        ("trilinear_interp", "trilinear",
+         "Out = X [N, C, D, H, W] interpolated linearly along depth, height and width, each as bilinear_interp "
+         "does along height and width.")):
+    register(_type, kernel_module="image", kernel="interp", inputs=["X", "OutSize?"], outputs=["Out"],
+             attrs=_attrs(_method), infer=_infer_interp, grad=_grad_interp, grad_reads=("OutSize", "X"),
+             doc=_doc + " The gradient adds Out@GRAD back with the same weights.")
+    register(_type + "_grad", kernel_module="image", kernel="interp_grad", inputs=["X", "OutSize?", "Out@GRAD"],
+             outputs=["X@GRAD"], attrs=_attrs(_method), infer=grads_like({"X@GRAD": "X"}))
+    _v2 = _type + "_v2"
+    register(_v2, kernel_module="image", kernel="interp", inputs=["X", "OutSize?", "SizeTensor*", "Scale?"],
+             outputs=["Out"], attrs=_attrs(_method, v2=True), infer=_infer_interp, grad=_grad_interp,
+             grad_reads=("OutSize", "SizeTensor", "Scale", "X"),
+             doc=f"Paddle 2.x's {_type}: the size from SizeTensor, else Scale or the `scale` list (int(in * "
+                 f"scale)), then OutSize over both; a scale > 0 makes the source ratio 1 / scale. Else as {_type}.")
+    register(_v2 + "_grad", kernel_module="image", kernel="interp_grad",
+             inputs=["X", "OutSize?", "SizeTensor*", "Scale?", "Out@GRAD"], outputs=["X@GRAD"],
+             attrs=_attrs(_method, v2=True), infer=grads_like({"X@GRAD": "X"}))
+
+
+
+
+# -- affine_grid, grid_sampler -----------------------------------------------------------------------
+
+def _infer_affine_grid(ctx):
+    theta = ctx.shape("Theta")
+    if len(theta) != 3 or tuple(theta[1:]) != (2, 3):
+        ctx.fail(f"Theta {fmt_shape(theta)} must be [N, 2, 3]")
+    if ctx.has_input("OutputShape"):
+        ctx.set_output("Output", [theta[0], -1, -1, 2], ctx.dtype("Theta"))
+        return
+    shape = list(ctx.attrs["output_shape"])
+    if len(shape) != 4 or min(shape[2:]) <= 0:
+        ctx.fail(f"output_shape={shape} must be [N, C, H, W] with H, W > 0 (or give OutputShape)")
+    ctx.set_output("Output", [theta[0], shape[2], shape[3], 2], ctx.dtype("Theta"))
+
+
+def _grad_affine_grid(g):
+    ins = {"Theta": g.input("Theta"), "Output@GRAD": g.out_grad("Output")}
+    if g.input("OutputShape"):
+        ins["OutputShape"] = g.input("OutputShape")
+    g.op("affine_grid_grad", ins, {"Theta@GRAD": g.in_grad("Theta")}, g.attrs)
+
+
+_AG_ATTRS = {"output_shape": Attr(list, int_list, "[N, C, H, W]"), "use_cudnn": True,
+             "align_corners": Attr(True, choices=(False, True))}
+register("affine_grid", kernel_module="image", inputs=["Theta", "OutputShape?"], outputs=["Output"],
+         attrs=_AG_ATTRS, infer=_infer_affine_grid, grad=_grad_affine_grid, grad_reads=("OutputShape", "Theta"),
+         lod="drop",
+         doc="Output[n, h, w] = Theta[n] @ (x_w, y_h, 1): the points of an H x W grid spanning [-1, 1] "
+             "(align_corners; else the pixel centres), moved by each affine Theta [2, 3]; the size is "
+             "output_shape [N, C, H, W] or the int32 OutputShape input at run time.")
+register("affine_grid_grad", kernel_module="image", inputs=["Theta", "OutputShape?", "Output@GRAD"],
+         outputs=["Theta@GRAD"], attrs=_AG_ATTRS, infer=grads_like({"Theta@GRAD": "Theta"}))
+
+
+def _infer_grid_sampler(ctx):
+    x, grid = ctx.shape("X"), ctx.shape("Grid")
+    if len(x) != 4 or len(grid) != 4 or grid[3] not in (2, -1) or (x[0] >= 0 and grid[0] >= 0 and x[0] != grid[0]):
+        ctx.fail(f"X {fmt_shape(x)} must be [N, C, H, W] and Grid {fmt_shape(grid)} [N, H_out, W_out, 2]")
+    if ctx.dtype("Grid") != ctx.dtype("X"):
+        ctx.fail(f"Grid is {ctx.dtype('Grid')} but X is {ctx.dtype('X')}")
+    ctx.set_output("Output", [x[0], x[1], grid[1], grid[2]], ctx.dtype("X"))
+
+
+def _grad_grid_sampler(g):
+    g.op("grid_sampler_grad", {"X": g.input("X"), "Grid": g.input("Grid"), "Output@GRAD": g.out_grad("Output")},
+         {"X@GRAD": g.in_grad("X"), "Grid@GRAD": g.in_grad("Grid")}, g.attrs)
+
+
+_GS_ATTRS = {"use_cudnn": True, "align_corners": Attr(True, choices=(False, True)),
+             "mode": Attr("bilinear", choices=("bilinear",)), "padding_mode": Attr("zeros", choices=("zeros",))}
+register("grid_sampler", kernel_module="image", inputs=["X", "Grid"], outputs=["Output"], attrs=_GS_ATTRS,
+         infer=_infer_grid_sampler, grad=_grad_grid_sampler, grad_reads=("Grid", "X"), lod="drop",
+         doc="Output[n, c, h, w] = X[n, c] sampled bilinearly at Grid[n, h, w] = (x, y) in [-1, 1] "
+             "(-1: the first pixel, 1: the last, with align_corners as Fluid 1.8; else pixel edges); "
+             "neighbours outside X count as 0. Gradients flow to X and Grid.")
+register("grid_sampler_grad", kernel_module="image", inputs=["X", "Grid", "Output@GRAD"],
+         outputs=["X@GRAD?", "Grid@GRAD?"], attrs=_GS_ATTRS, infer=grads_like({"X@GRAD": "X", "Grid@GRAD": "Grid"}))

@@ -1,0 +1,204 @@
+"""Classification losses (kernels in kernels/<device>/loss_classification.py): softmax_with_cross_entropy,
+cross_entropy and cross_entropy2 (X holding probabilities), sigmoid_cross_entropy_with_logits,
+teacher_student_sigmoid_loss, kldiv_loss and label_smooth. The shape checks and grad makers here
+serve the other loss families too."""
+from .define import Attr, fmt_shape, grads_like, register
+
+
+def _check_label(ctx, logits, label, soft, name="Logits"):
+    if soft:
+        if len(label) != len(logits) or any(a != b and a >= 0 and b >= 0 for a, b in zip(label, logits)):
+            ctx.fail(f"soft_label needs Label shaped like {name} {fmt_shape(logits)}, got {fmt_shape(label)}")
+    elif len(label) != len(logits) or label[-1] != 1 or any(
+            a != b and a >= 0 and b >= 0 for a, b in zip(label[:-1], logits[:-1])):
+        ctx.fail(f"Label must be {fmt_shape(list(logits[:-1]) + [1])} (int64 class ids) for "
+                 f"{name} {fmt_shape(logits)}, got {fmt_shape(label)}")
+    elif ctx.dtype("Label") not in ("int64", "int32"):
+        ctx.fail(f"Label {fmt_shape(label)} must hold int64 class ids for {name} {fmt_shape(logits)}, "
+                 f"got {ctx.dtype('Label')}; use soft_label=True for probabilities")
+
+
+def _infer_swce(ctx):
+    logits, label = ctx.shape("Logits"), ctx.shape("Label")
+    _check_label(ctx, logits, label, ctx.attrs["soft_label"])
+    ctx.set_output("Softmax", logits, ctx.dtype("Logits"))
+    ctx.set_output("Loss", list(logits[:-1]) + [1], ctx.dtype("Logits"))
+
+
+def _grad_swce(g):
+    g.op("softmax_with_cross_entropy_grad",
+         {"Label": g.input("Label"), "Softmax": g.output("Softmax"), "Loss@GRAD": g.out_grad("Loss")},
+         {"Logits@GRAD": g.in_grad("Logits")}, g.attrs)
+
+
+_SWCE_ATTRS = {"soft_label": False, "ignore_index": -100, "numeric_stable_mode": True, "axis": -1,
+               # Paddle 2.x's (a model it saved carries it): only Fluid's softmax-then-cross-entropy
+               "use_softmax": Attr(True, choices=(True,))}
+register("softmax_with_cross_entropy", kernel_module="loss_classification",
+         grad_reads=("Label", "Softmax"), inputs=["Logits", "Label"], outputs=["Softmax", "Loss"],
+         attrs=_SWCE_ATTRS, infer=_infer_swce, grad=_grad_swce,
+         doc="Loss = -log(softmax(Logits)[Label]) per row; Softmax is kept for the gradient.")
+register("softmax_with_cross_entropy_grad", kernel_module="loss_classification", inputs=["Label", "Softmax", "Loss@GRAD"],
+         outputs=["Logits@GRAD"], attrs=_SWCE_ATTRS, infer=grads_like({"Logits@GRAD": "Softmax"}))
+
+
+# -- cross_entropy (X holds probabilities) ---------------------------------------------------------
+
+def _infer_cross_entropy(ctx):
+    x, label = ctx.shape("X"), ctx.shape("Label")
+    _check_label(ctx, x, label, ctx.attrs["soft_label"], name="X")
+    ctx.set_output("Y", list(x[:-1]) + [1], ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+
+
+def _grad_cross_entropy(g):
+    g.op("cross_entropy_grad", {"X": g.input("X"), "Label": g.input("Label"), "Y@GRAD": g.out_grad("Y")},
+         {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+_CE_ATTRS = {"soft_label": False, "ignore_index": -100}
+register("cross_entropy", kernel_module="loss_classification", grad_reads=("Label", "X"),
+         inputs=["X", "Label"], outputs=["Y"], attrs=_CE_ATTRS, infer=_infer_cross_entropy,
+         grad=_grad_cross_entropy,
+         doc="Y = -log(X[Label]) per row (X holds probabilities, Label int64 [.., 1]; rows with "
+             "ignore_index give 0), or -sum(Label * log(X)) with soft_label.")
+register("cross_entropy_grad", kernel_module="loss_classification",
+         inputs=["X", "Label", "Y@GRAD"], outputs=["X@GRAD"], attrs=_CE_ATTRS,
+         infer=grads_like({"X@GRAD": "X"}))
+
+
+# cross_entropy2: Fluid 1.x's op for hard labels (what layers.cross_entropy builds unless soft_label),
+# served by cross_entropy's kernels. XShape and MatchX, Fluid's extra outputs, are accepted and left
+# unwritten: pe's gradient reads X itself.
+def _grad_cross_entropy2(g):
+    g.op("cross_entropy_grad2", {"X": g.input("X"), "Label": g.input("Label"), "Y@GRAD": g.out_grad("Y")},
+         {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+_CE2_ATTRS = {"soft_label": Attr(False, choices=(False,)), "ignore_index": -100}
+register("cross_entropy2", kernel_module="loss_classification", kernel="cross_entropy", grad_reads=("Label", "X"),
+         inputs=["X", "Label"], outputs=["Y", "XShape?", "MatchX?"], attrs=_CE2_ATTRS,
+         infer=_infer_cross_entropy, grad=_grad_cross_entropy2,
+         doc="Y = -log(X[Label]) per row, hard labels only (rows with ignore_index give 0).")
+register("cross_entropy_grad2", kernel_module="loss_classification", kernel="cross_entropy_grad",
+         inputs=["X", "Label", "Y@GRAD"], outputs=["X@GRAD"], attrs=_CE2_ATTRS,
+         infer=grads_like({"X@GRAD": "X"}))
+
+
+# -- sigmoid_cross_entropy_with_logits --------------------------------------------------------------
+
+def _infer_same_shapes(a, b, out):
+    def infer(ctx):
+        x, y = ctx.shape(a), ctx.shape(b)
+        if len(x) != len(y) or any(p != q and p >= 0 and q >= 0 for p, q in zip(x, y)):
+            ctx.fail(f"{b} {fmt_shape(y)} must have the shape of {a} {fmt_shape(x)}")
+        if ctx.dtype(a) != ctx.dtype(b):
+            ctx.fail(f"{b} {fmt_shape(y)} is {ctx.dtype(b)} but {a} {fmt_shape(x)} is {ctx.dtype(a)}; "
+                     f"cast one of them")
+        for slot in out:
+            ctx.set_output(slot, x, ctx.dtype(a), lod_level=ctx.input_var(a).lod_level)
+    return infer
+
+
+def _grad_sce(g):
+    g.op("sigmoid_cross_entropy_with_logits_grad",
+         {"X": g.input("X"), "Label": g.input("Label"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+_SCE_ATTRS = {"ignore_index": -100, "normalize": False}
+register("sigmoid_cross_entropy_with_logits", kernel_module="loss_classification", grad_reads=("Label", "X"),
+         inputs=["X", "Label"], outputs=["Out"], attrs=_SCE_ATTRS,
+         infer=_infer_same_shapes("X", "Label", ["Out"]), grad=_grad_sce,
+         doc="Out = max(X, 0) - X * Label + log(1 + exp(-|X|)) elementwise; 0 where Label == ignore_index; "
+             "normalize divides by the number of elements whose Label is not ignore_index.")
+register("sigmoid_cross_entropy_with_logits_grad", kernel_module="loss_classification",
+         inputs=["X", "Label", "Out@GRAD"], outputs=["X@GRAD"],
+         attrs=_SCE_ATTRS, infer=grads_like({"X@GRAD": "X"}))
+
+
+# -- helpers of these losses and the other loss families --------------------------------------------
+
+def _same_shape(ctx, a, b):
+    x, y = ctx.shape(a), ctx.shape(b)
+    if len(x) != len(y) or any(p != q and p >= 0 and q >= 0 for p, q in zip(x, y)):
+        ctx.fail(f"{b} {fmt_shape(y)} must have the shape of {a} {fmt_shape(x)}")
+    if ctx.dtype(a) != ctx.dtype(b):
+        ctx.fail(f"{b} is {ctx.dtype(b)} but {a} is {ctx.dtype(a)}; cast one of them")
+
+
+def _grad_of(op_type, reads, ins_from_outputs=(), out_grads=("Out",), in_grads=("X",)):
+    """A grad maker appending ``op_type`` that reads forward inputs ``reads``, forward outputs
+    ``ins_from_outputs`` and the gradients of ``out_grads``, writing the gradients of ``in_grads``."""
+    def grad(g):
+        ins = {s: g.input(s) for s in reads}
+        ins.update({s: g.output(s) for s in ins_from_outputs})
+        ins.update({f"{s}@GRAD": g.out_grad(s) for s in out_grads})
+        g.op(op_type, ins, {f"{s}@GRAD": g.in_grad(s) for s in in_grads}, g.attrs)
+    return grad
+
+
+def _infer_pairwise(slots, outs):
+    def infer(ctx):
+        first = ctx.shape(slots[0])
+        for s in slots[1:]:
+            _same_shape(ctx, slots[0], s)
+        if len(first) != 2 or first[1] not in (1, -1):
+            ctx.fail(f"{slots[0]} {fmt_shape(first)} must be [batch_size, 1], as every input")
+        for o in outs:
+            ctx.set_output(o, first, ctx.dtype(slots[0]))
+    return infer
+
+
+# -- label_smooth ---------------------------------------------------------------------------------
+
+def _infer_label_smooth(ctx):
+    x = ctx.shape("X")
+    if ctx.has_input("PriorDist"):
+        p = ctx.shape("PriorDist")
+        if len(p) > 2 or (p and p[-1] >= 0 and x[-1] >= 0 and p[-1] != x[-1]) or any(d > 1 for d in p[:-1]):
+            ctx.fail(f"PriorDist {fmt_shape(p)} must be [1, {x[-1]}] (one probability per class of X "
+                     f"{fmt_shape(x)})")
+    ctx.set_output("Out", x, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+
+
+_LS_ATTRS = {"epsilon": Attr(0.0, lambda v: 0 <= v <= 1, "between 0 and 1")}
+register("label_smooth", kernel_module="loss_classification", inputs=["X", "PriorDist?"], outputs=["Out"], attrs=_LS_ATTRS,
+         infer=_infer_label_smooth, grad=_grad_of("label_smooth_grad", ()),
+         doc="Out = (1 - epsilon) * X + epsilon * PriorDist (epsilon / K, K = X's last dim, without "
+             "PriorDist). The gradient is (1 - epsilon) * Out@GRAD.")
+register("label_smooth_grad", kernel_module="loss_classification", inputs=["Out@GRAD"], outputs=["X@GRAD"],
+         attrs=_LS_ATTRS, infer=grads_like({"X@GRAD": "Out@GRAD"}))
+
+
+# -- kldiv_loss ---------------------------------------------------------------------------------------
+
+def _infer_kldiv(ctx):
+    _same_shape(ctx, "X", "Target")
+    x = ctx.shape("X")
+    ctx.set_output("Loss", x if ctx.attrs["reduction"] == "none" else [1], ctx.dtype("X"))
+
+
+_KL_ATTRS = {"reduction": Attr("mean", choices=("none", "batchmean", "mean", "sum"))}
+register("kldiv_loss", kernel_module="loss_classification", inputs=["X", "Target"], outputs=["Loss"], attrs=_KL_ATTRS,
+         infer=_infer_kldiv, grad=_grad_of("kldiv_loss_grad", ("X", "Target"), out_grads=("Loss",)),
+         grad_reads=("Target", "X"), lod="drop",
+         doc="Loss = Target * (log(Target) - X) where Target > 0, else 0 (X holds log-probabilities); "
+             "reduced by `reduction`: none, sum, mean (over all elements) or batchmean (sum / rows). "
+             "No gradient flows to Target.")
+register("kldiv_loss_grad", kernel_module="loss_classification", inputs=["X", "Target", "Loss@GRAD"], outputs=["X@GRAD"],
+         attrs=_KL_ATTRS, infer=grads_like({"X@GRAD": "X"}))
+
+
+# -- teacher_student_sigmoid_loss ------------------------------------------------------------------------
+
+_TS_ATTRS = {"soft_max_up_bound": 15.0, "soft_max_lower_bound": -15.0}
+register("teacher_student_sigmoid_loss", kernel_module="loss_classification", inputs=["X", "Label"], outputs=["Y"],
+         attrs=_TS_ATTRS, infer=_infer_pairwise(("X", "Label"), ("Y",)),
+         grad=_grad_of("teacher_student_sigmoid_loss_grad", ("X", "Label"), out_grads=("Y",)),
+         grad_reads=("Label", "X"), lod="drop",
+         doc="Y = the sigmoid cross-entropy of logit X with the click z and, when given, a teacher's value q, "
+             "coded in Label: -2 (z = 0, no q), -1 (z = 1, no q), q (z = 0) or 1 + q (z = 1): "
+             "softplus(X) - z X, plus softplus(X) - q X when q is given. The gradient, as Fluid's, is 0 where "
+             "X lies outside (soft_max_lower_bound, soft_max_up_bound).")
+register("teacher_student_sigmoid_loss_grad", kernel_module="loss_classification", inputs=["X", "Label", "Y@GRAD"],
+         outputs=["X@GRAD"], attrs=_TS_ATTRS, infer=grads_like({"X@GRAD": "X"}))

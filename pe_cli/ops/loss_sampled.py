@@ -1,0 +1,109 @@
+"""Losses over a sample of the classes (kernels in kernels/<device>/loss_sampled.py):
+hierarchical_sigmoid (Fluid 1.8's hsigmoid), the loss of a label along its path in a binary tree of
+classifiers, the default complete tree over num_classes or a custom one given by PathTable and
+PathCode; and sample_logits (Fluid 1.8), the sampling step of sampled_softmax_with_cross_entropy:
+each row keeps its num_true label columns of Logits and num_samples negative columns shared by the
+batch, drawn from the log-uniform (Zipfian) distribution without repeats, or given."""
+from .define import Attr, fmt_shape, is_int, register
+
+
+def _infer(ctx):
+    x, w, label = ctx.shape("X"), ctx.shape("W"), ctx.shape("Label")
+    n = ctx.attrs["num_classes"]
+    if len(x) != 2 or len(w) != 2 or (x[1] >= 0 and w[1] >= 0 and x[1] != w[1]):
+        ctx.fail(f"X {fmt_shape(x)} must be [N, D] and W {fmt_shape(w)} [nodes, D]")
+    if ctx.dtype("Label") != "int64" or len(label) not in (1, 2):
+        ctx.fail(f"Label must be int64 [N, 1], got {ctx.dtype('Label')} {fmt_shape(label)}")
+    custom = ctx.has_input("PathTable")
+    if custom != ctx.has_input("PathCode"):
+        ctx.fail("a custom tree needs both PathTable and PathCode")
+    if custom:
+        length = ctx.shape("PathTable")[1]
+    else:
+        if n is None or n < 2:
+            ctx.fail(f"num_classes={n} must be >= 2 for the default tree")
+        length = (n - 1).bit_length()
+    ctx.set_output("Out", [x[0], 1], ctx.dtype("X"))
+    ctx.set_output("PreOut", [x[0], length], ctx.dtype("X"))
+    ctx.set_output("W_Out", w, ctx.dtype("W"))
+
+
+def _grad(g):
+    ins = {s: g.input(s) for s in ("X", "W", "Label", "PathTable", "PathCode") if g.input(s)}
+    ins.update({"PreOut": g.output("PreOut"), "Out@GRAD": g.out_grad("Out")})
+    g.op("hierarchical_sigmoid_grad", ins,
+         {"X@GRAD": g.in_grad("X"), "W@GRAD": g.in_grad("W"), "Bias@GRAD": g.in_grad("Bias")}, g.attrs)
+
+
+def _infer_grad(ctx):
+    for slot in ("X", "W", "Bias"):
+        if ctx.has_output(slot + "@GRAD"):
+            ref = slot if slot != "Bias" else "W"
+            shape = ctx.shape(ref) if slot != "Bias" else [ctx.shape("W")[0], 1]
+            ctx.set_output(slot + "@GRAD", shape, ctx.dtype(ref))
+
+
+_ATTRS = {"num_classes": Attr(None, lambda v: v is None or v >= 2, ">= 2"), "is_sparse": False,
+          "remote_prefetch": False}
+register("hierarchical_sigmoid", kernel_module="loss_sampled",
+         inputs=["X", "W", "Label", "PathTable?", "PathCode?", "Bias?"], outputs=["Out", "PreOut", "W_Out?"],
+         attrs=_ATTRS, infer=_infer, grad=_grad, grad_reads=("Label", "PathCode", "PathTable", "PreOut", "W", "X"),
+         lod="drop",
+         doc="Along the path of Label (default tree: node (c >> (j + 1)) - 1 and bit c & (1 << j) of "
+             "c = Label + num_classes, for j below c's bit length - 1; custom: PathTable / PathCode rows, "
+             "cut at the first negative node), p_j = clip(W[node_j] . X + Bias[node_j], -40, 40) and "
+             "Out = sum_j softplus(p_j) - bit_j p_j; PreOut = softplus(p) (log 2 past a short path, whose "
+             "constant Out includes, as Fluid's). The gradient ignores the clip, as Fluid's.")
+register("hierarchical_sigmoid_grad", kernel_module="loss_sampled",
+         inputs=["X", "W", "Label", "PathTable?", "PathCode?", "PreOut", "Out@GRAD"],
+         outputs=["X@GRAD?", "W@GRAD?", "Bias@GRAD?"], attrs=_ATTRS, infer=_infer_grad)
+
+
+# -- sample_logits ----------------------------------------------------------------------------------
+
+def _infer_sample_logits(ctx):
+    logits, labels = ctx.shape("Logits"), ctx.shape("Labels")
+    a = ctx.attrs
+    if len(logits) != 2 or len(labels) != 2 or (logits[0] >= 0 and labels[0] >= 0 and logits[0] != labels[0]):
+        ctx.fail(f"Logits {fmt_shape(logits)} must be [N, classes] and Labels {fmt_shape(labels)} [N, num_true]")
+    if ctx.dtype("Labels") != "int64":
+        ctx.fail(f"Labels is {ctx.dtype('Labels')}; it holds int64 class ids")
+    width = labels[1] + a["num_samples"] if labels[1] >= 0 else -1
+    if a["use_customized_samples"]:
+        if not (ctx.has_input("CustomizedSamples") and ctx.has_input("CustomizedProbabilities")):
+            ctx.fail("use_customized_samples needs CustomizedSamples and CustomizedProbabilities")
+        width = ctx.shape("CustomizedSamples")[1]
+    elif logits[1] >= 0 and a["num_samples"] > logits[1]:
+        ctx.fail(f"num_samples={a['num_samples']} distinct negatives cannot come from {logits[1]} classes")
+    ctx.set_output("Samples", [logits[0], width], "int64")
+    ctx.set_output("Probabilities", [logits[0], width], ctx.dtype("Logits"))
+    ctx.set_output("SampledLogits", [logits[0], width], ctx.dtype("Logits"))
+    ctx.set_output("SampledLabels", [logits[0], labels[1]], "int64")
+    ctx.set_output("LogitsDim", [1, 2], "int64")
+    ctx.set_output("LabelsDim", [1, 2], "int64")
+
+
+def _grad_sample_logits(g):
+    g.op("sample_logits_grad", {"Logits": g.input("Logits"), "Samples": g.output("Samples"),
+                                "SampledLogits@GRAD": g.out_grad("SampledLogits")},
+         {"Logits@GRAD": g.in_grad("Logits")}, g.attrs)
+
+
+def _infer_sample_logits_grad(ctx):
+    ctx.set_output("Logits@GRAD", ctx.shape("Logits"), ctx.dtype("Logits"))
+
+
+_SL_ATTRS = {"use_customized_samples": False, "uniq": True, "remove_accidental_hits": True,
+          "num_samples": Attr(1, lambda v: is_int(v) and v > 0, "an int > 0"), "seed": Attr(0, is_int, "an int")}
+register("sample_logits", kernel_module="loss_sampled",
+         inputs=["Logits", "Labels", "CustomizedSamples?", "CustomizedProbabilities?"],
+         outputs=["Samples", "Probabilities", "SampledLogits", "SampledLabels", "LogitsDim?", "LabelsDim?"],
+         attrs=_SL_ATTRS, infer=_infer_sample_logits, grad=_grad_sample_logits, grad_reads=("Logits", "Samples"), needs_rng=True, lod="drop",
+         doc="Samples = each row's labels then num_samples negatives shared by the batch (log-uniform over the "
+             "classes, P(k) = log((k + 2) / (k + 1)) / log(classes + 1), drawn until distinct; or "
+             "CustomizedSamples); Probabilities = their sampling probabilities (for distinct draws, "
+             "1 - (1 - P)^tries); SampledLogits = Logits at Samples - log(Probabilities), and 1e20 less where "
+             "a negative is one of the row's labels (remove_accidental_hits); SampledLabels = 0..num_true-1. "
+             "The gradient adds SampledLogits@GRAD back at Samples.")
+register("sample_logits_grad", kernel_module="loss_sampled", inputs=["Logits", "Samples", "SampledLogits@GRAD"],
+         outputs=["Logits@GRAD"], attrs=_SL_ATTRS, infer=_infer_sample_logits_grad)

@@ -1,0 +1,282 @@
+"""Normalization ops: batch_norm, layer_norm, instance_norm, group_norm, affine_channel, lrn and norm
+(l2_normalize) (kernels in kernels/<device>/normalization.py). instance_norm and group_norm normalize
+rows of X's flat layout ([N*C, H*W] and [N*G, C/G*H*W]) as layer_norm does, then scale and shift per
+channel."""
+from ..shapes import bn_channel_axis, known_numel
+from .convolution import _known
+from .image import _four_d
+from .loss_classification import _grad_of
+from .define import Attr, fmt_shape, grads_like, is_int, register
+
+
+# -- batch_norm -------------------------------------------------------------------------------------
+
+_BN_ATTRS = {
+    "momentum": Attr(0.9, lambda v: 0.0 <= v <= 1.0, "in [0, 1]"),
+    "epsilon": Attr(1e-5, lambda v: 0.0 <= v <= 1e-3, "in [0, 0.001]"),
+    "is_test": False,
+    "data_layout": Attr("NCHW", choices=("NCHW", "NHWC", "AnyLayout")),
+    "use_global_stats": False,
+    "fuse_with_relu": False,
+    "trainable_statistics": False,
+}
+
+
+def _infer_batch_norm(ctx):
+    x = ctx.shape("X")
+    if x is None or not 2 <= len(x) <= 5:
+        ctx.fail(f"X {fmt_shape(x)} must have 2 to 5 dims ([N, C] or [N, C, H, W])")
+    c = x[bn_channel_axis(len(x), ctx.attrs["data_layout"])]
+    for slot in ("Scale", "Bias", "Mean", "Variance"):
+        s = ctx.shape(slot)
+        if len(s) != 1 or (_known(c) and _known(s[0]) and s[0] != c):
+            ctx.fail(f"{slot} {fmt_shape(s)} must be [{c}], the channels of X {fmt_shape(x)} "
+                     f"(data_layout {ctx.attrs['data_layout']})")
+    dtype = ctx.dtype("X")
+    ctx.set_output("Y", x, dtype, lod_level=ctx.input_var("X").lod_level)
+    for slot in ("MeanOut", "VarianceOut", "SavedMean", "SavedVariance"):
+        ctx.set_output(slot, [c], ctx.dtype("Mean") if slot.endswith("Out") else dtype)
+
+
+def _grad_batch_norm(g):
+    ins = {"X": g.input("X"), "Scale": g.input("Scale"), "SavedMean": g.output("SavedMean"),
+           "SavedVariance": g.output("SavedVariance"), "Y@GRAD": g.out_grad("Y")}
+    outs = {"Scale@GRAD": g.in_grad("Scale"), "Bias@GRAD": g.in_grad("Bias")}
+    if g.needs("X"):
+        g.op("batch_norm_grad", ins, {"X@GRAD": g.in_grad("X"), **outs}, g.attrs)
+    else:
+        g.op("batch_norm_grad_param", ins, outs, g.attrs)
+
+
+def bn_blocked(op):
+    """batch_norm's image slots, held blocked together in training on NCHW values (kernels/cpu/blocked.py
+    runs _blocked_loops.py)."""
+    a = op.attrs
+    if a["is_test"] or a["use_global_stats"] or a["data_layout"] != "NCHW":
+        return ()
+    return (("X", "Y", "Y@GRAD", "X@GRAD"),)
+
+
+register("batch_norm", kernel_module="normalization", blocked=bn_blocked,
+         grad_reads=("SavedMean", "SavedVariance", "Scale", "X"), inputs=["X", "Scale", "Bias", "Mean", "Variance"],
+         outputs=["Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance"], attrs=_BN_ATTRS,
+         infer=_infer_batch_norm, grad=_grad_batch_norm, traits=("batch_statistics",),
+         doc="Y = (X - mean) / sqrt(var + epsilon) * Scale + Bias per channel. Training uses the batch "
+             "statistics and updates MeanOut/VarianceOut (the Mean/Variance variables) with momentum; "
+             "is_test or use_global_stats uses the moving ones. SavedVariance holds 1/sqrt(var + eps).")
+_BN_GRAD_INS = ["X", "Scale", "SavedMean", "SavedVariance", "Y@GRAD"]
+register("batch_norm_grad", kernel_module="normalization", blocked=bn_blocked, inputs=_BN_GRAD_INS, outputs=["X@GRAD", "Scale@GRAD?", "Bias@GRAD?"],
+         attrs=_BN_ATTRS, infer=grads_like({"X@GRAD": "X", "Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}))
+register("batch_norm_grad_param", kernel_module="normalization", inputs=_BN_GRAD_INS, outputs=["Scale@GRAD?", "Bias@GRAD?"],
+         attrs=_BN_ATTRS, infer=grads_like({"Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}))
+
+
+# -- layer_norm -------------------------------------------------------------------------------------
+
+_LN_ATTRS = {
+    "begin_norm_axis": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1"),
+    "epsilon": Attr(1e-5, lambda v: 0.0 <= v <= 1e-3, "in [0, 0.001]"),
+}
+
+
+def _infer_layer_norm(ctx):
+    x = ctx.shape("X")
+    b = ctx.attrs["begin_norm_axis"]
+    if x is None or not 1 <= b < len(x):
+        ctx.fail(f"begin_norm_axis={b} must be in [1, {len(x or ()) - 1}] for X {fmt_shape(x)}")
+    left, right = known_numel(x[:b]), known_numel(x[b:])
+    for slot in ("Scale", "Bias"):
+        if ctx.has_input(slot):
+            s = ctx.shape(slot)
+            if len(s) != 1 or (right >= 0 and _known(s[0]) and s[0] != right):
+                ctx.fail(f"{slot} {fmt_shape(s)} must be [{right}], the size of X {fmt_shape(x)} "
+                         f"from begin_norm_axis={b}")
+    dtype = ctx.dtype("X")
+    ctx.set_output("Y", x, dtype, lod_level=ctx.input_var("X").lod_level)
+    ctx.set_output("Mean", [left], dtype)
+    ctx.set_output("Variance", [left], dtype)
+
+
+def _grad_layer_norm(g):
+    ins = {"X": g.input("X"), "Mean": g.output("Mean"), "Variance": g.output("Variance"),
+           "Y@GRAD": g.out_grad("Y")}
+    if g.input("Scale"):
+        ins["Scale"] = g.input("Scale")
+    g.op("layer_norm_grad", ins, {"X@GRAD": g.in_grad("X"), "Scale@GRAD": g.in_grad("Scale"),
+                                  "Bias@GRAD": g.in_grad("Bias")}, g.attrs)
+
+
+register("layer_norm", kernel_module="normalization", grad_reads=("Mean", "Scale", "Variance", "X"),
+         inputs=["X", "Scale?", "Bias?"], outputs=["Y", "Mean", "Variance"], attrs=_LN_ATTRS,
+         infer=_infer_layer_norm, grad=_grad_layer_norm,
+         doc="Normalizes X over the dims from begin_norm_axis on: Y = (X - mean) / sqrt(var + epsilon) "
+             "* Scale + Bias (Scale and Bias flattened, optional).")
+
+
+def _infer_layer_norm_grad(ctx):
+    x = ctx.input_var("X")
+    ctx.set_output("X@GRAD", x.shape, x.dtype)
+    right = known_numel(x.shape[ctx.attrs["begin_norm_axis"]:])
+    ctx.set_output("Scale@GRAD", [right], x.dtype)
+    ctx.set_output("Bias@GRAD", [right], x.dtype)
+
+
+register("layer_norm_grad", kernel_module="normalization", inputs=["X", "Scale?", "Mean", "Variance", "Y@GRAD"],
+         outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"], attrs=_LN_ATTRS, infer=_infer_layer_norm_grad)
+
+
+# -- instance_norm, group_norm ------------------------------------------------------------------------
+
+def _check_affine(ctx, x):
+    for slot in ("Scale", "Bias"):
+        if ctx.has_input(slot):
+            s = ctx.shape(slot)
+            if len(s) != 1 or (_known(x[1]) and _known(s[0]) and s[0] != x[1]):
+                ctx.fail(f"{slot} {fmt_shape(s)} must be [{x[1]}], one per channel of X {fmt_shape(x)}")
+
+
+def _infer_instance_norm(ctx):
+    x = ctx.shape("X")
+    if x is None or not 2 <= len(x) <= 5:
+        ctx.fail(f"X {fmt_shape(x)} must be 2-D to 5-D [N, C, ...] to normalize per sample and channel")
+    _check_affine(ctx, x)
+    dtype = ctx.dtype("X")
+    ctx.set_output("Y", x, dtype)
+    rows = x[0] * x[1] if _known(x[0]) and _known(x[1]) else -1
+    ctx.set_output("SavedMean", [rows], dtype)
+    ctx.set_output("SavedVariance", [rows], dtype)
+
+
+def _grad_norm(grad_type, mean, variance):
+    def grad(g):
+        ins = {"X": g.input("X"), mean: g.output(mean), variance: g.output(variance), "Y@GRAD": g.out_grad("Y")}
+        if g.input("Scale"):
+            ins["Scale"] = g.input("Scale")
+        g.op(grad_type, ins, {"X@GRAD": g.in_grad("X"), "Scale@GRAD": g.in_grad("Scale"),
+                              "Bias@GRAD": g.in_grad("Bias")}, g.attrs)
+    return grad
+
+
+def _infer_norm_grad(ctx):
+    x = ctx.input_var("X")
+    ctx.set_output("X@GRAD", x.shape, x.dtype)
+    ctx.set_output("Scale@GRAD", [x.shape[1]], x.dtype)
+    ctx.set_output("Bias@GRAD", [x.shape[1]], x.dtype)
+
+
+_EPS = Attr(1e-5, lambda v: 0.0 <= v <= 1.0, "in [0, 1]")
+register("instance_norm", kernel_module="normalization", inputs=["X", "Scale?", "Bias?"],
+         outputs=["Y", "SavedMean", "SavedVariance"], attrs={"epsilon": _EPS}, infer=_infer_instance_norm,
+         grad=_grad_norm("instance_norm_grad", "SavedMean", "SavedVariance"),
+         grad_reads=("SavedMean", "SavedVariance", "Scale", "X"),
+         doc="Normalizes each (sample, channel) of X over its other dims: Y = (X - mean) / sqrt(var + "
+             "epsilon) * Scale[c] + Bias[c]; SavedMean and SavedVariance (1 / sqrt(var + epsilon), as "
+             "Fluid's) are [N * C].")
+register("instance_norm_grad", kernel_module="normalization",
+         inputs=["X", "Scale?", "SavedMean", "SavedVariance", "Y@GRAD"],
+         outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"], attrs={"epsilon": _EPS}, infer=_infer_norm_grad)
+
+
+def _infer_group_norm(ctx):
+    x, groups = ctx.shape("X"), ctx.attrs["groups"]
+    if ctx.attrs["data_layout"] != "NCHW":
+        ctx.fail(f"data_layout='{ctx.attrs['data_layout']}' is not supported by pe; give NCHW input")
+    if x is None or len(x) < 2:
+        ctx.fail(f"X {fmt_shape(x)} must be [N, C, ...] to normalize groups of channels")
+    if _known(x[1]) and x[1] % groups:
+        ctx.fail(f"groups={groups} must divide the {x[1]} channels of X {fmt_shape(x)}")
+    _check_affine(ctx, x)
+    dtype = ctx.dtype("X")
+    ctx.set_output("Y", x, dtype)
+    ctx.set_output("Mean", [x[0], groups], dtype)
+    ctx.set_output("Variance", [x[0], groups], dtype)
+
+
+_GN_ATTRS = {"epsilon": _EPS, "groups": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1"),
+             "data_layout": Attr("NCHW", choices=("NCHW", "NHWC"))}
+register("group_norm", kernel_module="normalization", inputs=["X", "Scale?", "Bias?"], outputs=["Y", "Mean", "Variance"],
+         attrs=_GN_ATTRS, infer=_infer_group_norm, grad=_grad_norm("group_norm_grad", "Mean", "Variance"),
+         grad_reads=("Mean", "Scale", "Variance", "X"),
+         doc="Normalizes each sample's channels in `groups` groups over the group's channels and other "
+             "dims: Y = (X - mean) / sqrt(var + epsilon) * Scale[c] + Bias[c]; Mean and Variance are "
+             "[N, groups]. NCHW only.")
+register("group_norm_grad", kernel_module="normalization", inputs=["X", "Scale?", "Mean", "Variance", "Y@GRAD"],
+         outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"], attrs=_GN_ATTRS, infer=_infer_norm_grad)
+
+
+# -- affine_channel -------------------------------------------------------------------------------
+
+def _channel_axis(ctx):
+    return 1 if ctx.attrs["data_layout"] == "NCHW" else len(ctx.shape("X")) - 1
+
+
+def _infer_affine_channel(ctx):
+    x = ctx.shape("X")
+    if len(x) < 2:
+        ctx.fail(f"X {fmt_shape(x)} needs a channel dim")
+    c = x[_channel_axis(ctx)]
+    for slot in ("Scale", "Bias"):
+        s = ctx.shape(slot)
+        if len(s) != 1 or (s[0] >= 0 and c >= 0 and s[0] != c):
+            ctx.fail(f"{slot} {fmt_shape(s)} must be [{c}], one value per channel of X {fmt_shape(x)}")
+    ctx.set_output("Out", x, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+
+
+def _grad_affine_channel(g):
+    g.op("affine_channel_grad", {"X": g.input("X"), "Scale": g.input("Scale"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X"), "Scale@GRAD": g.in_grad("Scale"), "Bias@GRAD": g.in_grad("Bias")}, g.attrs)
+
+
+_AC_ATTRS = {"data_layout": Attr("NCHW", choices=("NCHW", "NHWC", "AnyLayout"))}
+register("affine_channel", kernel_module="normalization", inputs=["X", "Scale", "Bias"], outputs=["Out"],
+         attrs=_AC_ATTRS, infer=_infer_affine_channel, grad=_grad_affine_channel, grad_reads=("Scale", "X"),
+         doc="Out = X * Scale[c] + Bias[c] per channel c (dim 1 in NCHW, the last in NHWC).")
+register("affine_channel_grad", kernel_module="normalization", inputs=["X", "Scale", "Out@GRAD"],
+         outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"], attrs=_AC_ATTRS,
+         infer=grads_like({"X@GRAD": "X", "Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}))
+
+
+# -- lrn ----------------------------------------------------------------------------------------------
+
+def _infer_lrn(ctx):
+    x = _four_d(ctx)
+    ctx.set_output("Out", x, ctx.dtype("X"))
+    ctx.set_output("MidOut", x, ctx.dtype("X"))
+
+
+def _grad_lrn(g):
+    g.op("lrn_grad", {"X": g.input("X"), "Out": g.output("Out"), "MidOut": g.output("MidOut"),
+                      "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+_LRN_ATTRS = {"n": Attr(5, lambda v: is_int(v) and v > 0, "an int > 0"), "k": 2.0, "alpha": 1e-4, "beta": 0.75,
+              "is_test": False,
+              "data_format": Attr("AnyLayout", choices=("NCHW", "NHWC", "AnyLayout"))}
+register("lrn", kernel_module="normalization", inputs=["X"], outputs=["Out", "MidOut"], attrs=_LRN_ATTRS,
+         infer=_infer_lrn, grad=_grad_lrn, grad_reads=("MidOut", "Out", "X"),
+         doc="MidOut = k + alpha * (sum of X^2 over the n channels from c - (n-1)//2); Out = X * MidOut^-beta "
+             "(local response normalization across channels; NHWC: channels last).")
+register("lrn_grad", kernel_module="normalization", inputs=["X", "Out", "MidOut", "Out@GRAD"], outputs=["X@GRAD"],
+         attrs=_LRN_ATTRS, infer=grads_like({"X@GRAD": "X"}))
+
+
+# -- norm: l2_normalize ------------------------------------------------------------------------------
+
+def _infer_norm(ctx):
+    x, axis = ctx.shape("X"), ctx.attrs["axis"]
+    if not -len(x) <= axis < len(x):
+        ctx.fail(f"axis={axis} is out of range for X {fmt_shape(x)}")
+    norm = list(x)
+    norm[axis % len(x)] = 1
+    ctx.set_output("Out", x, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+    ctx.set_output("Norm", norm, ctx.dtype("X"))
+
+
+_NORM_ATTRS = {"axis": Attr(-1, is_int, "an int"), "epsilon": Attr(1e-10, lambda v: v >= 0, ">= 0"),
+               "is_test": False}
+register("norm", kernel_module="normalization", inputs=["X"], outputs=["Out", "Norm"], attrs=_NORM_ATTRS,
+         infer=_infer_norm, grad=_grad_of("norm_grad", ("X",), ("Norm",)), grad_reads=("Norm", "X"),
+         doc="Norm = sqrt(sum(X^2 along axis) + epsilon) (that dim kept as 1); Out = X / Norm. "
+             "The gradient flows through Out (Norm is a by-product, as in Fluid).")
+register("norm_grad", kernel_module="normalization", inputs=["X", "Norm", "Out@GRAD"], outputs=["X@GRAD"],
+         attrs=_NORM_ATTRS, infer=grads_like({"X@GRAD": "X"}))

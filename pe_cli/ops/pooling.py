@@ -1,0 +1,108 @@
+"""Pooling ops: pool2d (NCHW or NHWC, whose NCHW kernels run between transposes) and pool3d (Fluid 1.8):
+max or average pooling over windows, or over adaptive windows (adaptive=True: adaptive_pool2d,
+adaptive_pool3d). Kernels in kernels/<device>/pooling.py."""
+from ..shapes import pool3d_geometry, pool3d_out, pool_geometry, pool_out_size
+from .convolution import _as_nchw, _expect, _ints, _known, _to_layout
+from .define import Attr, fmt_shape, grads_like, int_list, register
+
+
+# -- pool2d -----------------------------------------------------------------------------------------
+
+_POOL_ATTRS = {
+    "pooling_type": Attr("max", choices=("max", "avg")),
+    "ksize": Attr([1, 1], _ints(2, 1), _expect("ksize", (2,), 1)),
+    "global_pooling": False,
+    "strides": Attr([1, 1], _ints(2, 1), _expect("strides", (2,), 1)),
+    "paddings": Attr([0, 0], _ints(2, 0, (2, 4)), _expect("[pad_h, pad_w] or [top, bottom, left, right]", (2, 4), 0)),
+    "exclusive": True,
+    "adaptive": Attr(False, choices=(False, True)),
+    "ceil_mode": False,
+    "padding_algorithm": Attr("EXPLICIT", choices=("EXPLICIT", "SAME", "VALID")),
+    "data_format": Attr("NCHW", choices=("NCHW", "NHWC", "AnyLayout")),
+}
+
+
+def _infer_pool2d(ctx):
+    a = ctx.attrs
+    x = _as_nchw(ctx.shape("X"), a)
+    if x is None or len(x) != 4:
+        ctx.fail(f"X {fmt_shape(x)} must be 4-D {a['data_format']} for pool2d")
+    if a["adaptive"]:        # ksize is the output's size; windows cover X (adaptive_pool2d)
+        if a["global_pooling"]:
+            ctx.fail("adaptive pooling takes no global_pooling")
+        ctx.set_output("Out", _to_layout(list(x[:2]) + list(a["ksize"]), a), ctx.dtype("X"))
+        return
+    ksize, strides, pads = pool_geometry(a, x[2:])
+    out_hw = [pool_out_size(x[2 + i], ksize[i], pads[2 * i], pads[2 * i + 1], strides[i], a["ceil_mode"])
+              for i in range(2)]
+    if not a["global_pooling"]:
+        for i in range(2):
+            if _known(x[2 + i]) and (out_hw[i] <= 0 or pads[2 * i] >= ksize[i] or pads[2 * i + 1] >= ksize[i]):
+                ctx.fail(f"ksize {ksize} with paddings {pads} does not fit X {fmt_shape(x)} "
+                         f"(output {out_hw[0]}x{out_hw[1]}; each padding must be < ksize)")
+    ctx.set_output("Out", _to_layout(list(x[:2]) + out_hw, a), ctx.dtype("X"))
+
+
+def _grad_pool2d(g):
+    g.op("pool2d_grad", {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+def _pool_blocked(op):
+    """X and its gradient, together, of a global average pooling (a ResNet's last layer) may be blocked."""
+    a = op.attrs
+    if not (a["global_pooling"] and a["pooling_type"] == "avg" and not a["adaptive"] and a["data_format"] == "NCHW"):
+        return ()
+    return (("X", "X@GRAD"),)
+
+
+register("pool2d", kernel_module="pooling", grad_reads=("Out", "X"), blocked=_pool_blocked,
+         inputs=["X"], outputs=["Out"], attrs=_POOL_ATTRS, infer=_infer_pool2d, grad=_grad_pool2d,
+         channels_last=("X", "Out"),
+         doc="Max or average pooling (NCHW or NHWC) over ksize windows (strides, paddings, ceil_mode, global_pooling); "
+             "avg with exclusive=True divides by the number of non-padding elements. adaptive: Out is ksize "
+             "big, window i spanning floor(i * H / ksize) to ceil((i + 1) * H / ksize).")
+register("pool2d_grad", kernel_module="pooling", inputs=["X", "Out", "Out@GRAD"], outputs=["X@GRAD"], attrs=_POOL_ATTRS,
+         blocked=_pool_blocked,
+         infer=grads_like({"X@GRAD": "X"}), channels_last=("X", "Out", "Out@GRAD", "X@GRAD"))
+
+
+def _infer(ctx):
+    x, a = ctx.shape("X"), ctx.attrs
+    if len(x) != 5:
+        ctx.fail(f"X {fmt_shape(x)} must be 5-D [N, C, D, H, W] for pool3d")
+    if len(a["ksize"]) != 3 or len(a["strides"]) != 3 or len(a["paddings"]) not in (3, 6):
+        ctx.fail(f"ksize {list(a['ksize'])} and strides {list(a['strides'])} need 3 entries, paddings 3 or 6")
+    out = pool3d_out(a, x[2:])
+    ksize, _, pads = pool3d_geometry(a, x[2:]) if not a["adaptive"] else (a["ksize"], None, [0] * 6)
+    for i in range(3):
+        if x[2 + i] >= 0 and (out[i] <= 0 or pads[2 * i] >= ksize[i] or pads[2 * i + 1] >= ksize[i]):
+            ctx.fail(f"ksize {list(ksize)} with paddings {pads} does not fit X {fmt_shape(x)} (output {out}; "
+                     f"each padding must be < ksize)")
+    ctx.set_output("Out", list(x[:2]) + out, ctx.dtype("X"))
+
+
+def _grad(g):
+    g.op("pool3d_grad", {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+def _positive3(v):
+    return int_list(v) and len(v) == 3 and all(k > 0 for k in v)
+
+
+_ATTRS = {"pooling_type": Attr("max", choices=("max", "avg")),
+          "ksize": Attr(lambda: [1, 1, 1], _positive3, "3 ints > 0"), "global_pooling": False,
+          "strides": Attr(lambda: [1, 1, 1], _positive3, "3 ints > 0"),
+          "paddings": Attr(lambda: [0, 0, 0], lambda v: int_list(v) and all(p >= 0 for p in v), "ints >= 0"),
+          "exclusive": True, "adaptive": Attr(False, choices=(False, True)), "ceil_mode": False,
+          "padding_algorithm": Attr("EXPLICIT", choices=("EXPLICIT", "SAME", "VALID")),
+          "data_format": Attr("NCDHW", choices=("NCDHW", "AnyLayout")), "use_cudnn": True}
+register("pool3d", kernel_module="pooling", inputs=["X"], outputs=["Out"], attrs=_ATTRS, infer=_infer, grad=_grad,
+         grad_reads=("Out", "X"),
+         doc="Max or average pooling over ksize windows of [N, C, D, H, W] (strides, paddings, ceil_mode, "
+             "global_pooling); avg with exclusive divides by the window's elements inside X, else by the "
+             "ksize volume. adaptive: Out is ksize big, window i spanning floor(i * n / k) to "
+             "ceil((i + 1) * n / k). Max's gradient goes to the window's first maximum (row-major).")
+register("pool3d_grad", kernel_module="pooling", inputs=["X", "Out", "Out@GRAD"], outputs=["X@GRAD"], attrs=_ATTRS,
+         infer=grads_like({"X@GRAD": "X"}))

@@ -1,0 +1,56 @@
+"""Op cases for hierarchical_sigmoid (ops/loss_sampled.py): the default tree and a custom one, against
+the loops of Fluid 1.8's test_hsigmoid_op.py (out-of-path steps add log 2, as Fluid's op)."""
+import numpy as np
+
+from op_test import OpCase
+
+rng = np.random.default_rng(67)
+
+
+def _default_path(label, num_classes):
+    c = label + num_classes
+    length = c.bit_length() - 1
+    return [(c >> (j + 1)) - 1 for j in range(length)], [(c >> j) & 1 for j in range(length)]
+
+
+def _custom_path(table, code):
+    nodes, bits = [], []
+    for t, b in zip(table, code):
+        if t < 0:
+            break
+        nodes.append(t)
+        bits.append(b)
+    return nodes, bits
+
+
+def _ref(i, a):
+    x, w, label = i["X"], i["W"], i["Label"].reshape(-1)
+    custom = "PathTable" in i
+    length = i["PathTable"].shape[1] if custom else (a["num_classes"] - 1).bit_length()
+    pre = np.zeros((len(x), length))
+    out = np.zeros((len(x), 1))
+    for n in range(len(x)):
+        nodes, bits = (_custom_path(i["PathTable"][n], i["PathCode"][n]) if custom
+                       else _default_path(int(label[n]), a["num_classes"]))
+        for j, (node, bit) in enumerate(zip(nodes, bits)):
+            pre[n, j] = np.clip(w[node] @ x[n] + (i["Bias"][node, 0] if "Bias" in i else 0), -40, 40)
+            out[n] -= bit * pre[n, j]
+    soft = np.log(1 + np.exp(pre))
+    return {"Out": out + soft.sum(axis=1, keepdims=True), "PreOut": soft}
+
+
+_TABLE = np.array([[0, 2, -1, -1], [0, 1, 3, -1], [0, 2, 4, 5]], dtype=np.int64)
+_CODE = np.array([[1, 0, 0, 0], [0, 1, 1, 0], [1, 1, 0, 1]], dtype=np.int64)
+
+CASES = [
+    OpCase("hierarchical_sigmoid", {"X": rng.normal(size=(4, 3)), "W": rng.normal(size=(5, 3)),
+                                    "Label": np.array([[0], [5], [3], [1]], dtype=np.int64),
+                                    "Bias": rng.normal(size=(5, 1))},
+           _ref, attrs={"num_classes": 6}, outputs=("Out", "PreOut"), loss_outputs=("Out",),
+           grad=("X", "W", "Bias")),
+    OpCase("hierarchical_sigmoid", {"X": rng.normal(size=(3, 2)), "W": rng.normal(size=(6, 2)),
+                                    "Label": np.array([[1], [2], [0]], dtype=np.int64),
+                                    "PathTable": _TABLE, "PathCode": _CODE},
+           _ref, attrs={"num_classes": 6}, outputs=("Out", "PreOut"), loss_outputs=("Out",), grad=("X", "W"),
+           name="hierarchical_sigmoid_custom_tree"),
+]

@@ -1,0 +1,162 @@
+"""Op cases for pool2d and pool3d (ops/pooling.py): explicit loops with Fluid's window rule (start clipped
+at 0, end at the dim; exclusive averages over the window's elements inside X) and adaptive windows."""
+import math
+
+import numpy as np
+
+from op_test import OpCase
+from tests.ops.cases_convolution import _nhwc
+
+rng = np.random.default_rng(71)
+
+
+def _ref(i, a):
+    x = i["X"]
+    n, c = x.shape[:2]
+    dims = x.shape[2:]
+    if a["global_pooling"]:
+        ks, ss, pads, outs = list(dims), [1, 1, 1], [0] * 6, [1, 1, 1]
+    else:
+        ks, ss = a["ksize"], a["strides"]
+        p = a["paddings"]
+        pads = [p[0], p[0], p[1], p[1], p[2], p[2]] if len(p) == 3 else list(p)
+        outs = []
+        for k in range(3):
+            span = dims[k] + pads[2 * k] + pads[2 * k + 1] - ks[k]
+            outs.append((span + ss[k] - 1) // ss[k] + 1 if a["ceil_mode"] else span // ss[k] + 1)
+    if a["adaptive"]:
+        outs = list(a["ksize"])
+    out = np.zeros((n, c) + tuple(outs))
+    for o in np.ndindex(*outs):
+        box, volume = [], 1
+        for k in range(3):
+            if a["adaptive"]:
+                s, e = int(math.floor(o[k] * dims[k] / outs[k])), int(math.ceil((o[k] + 1) * dims[k] / outs[k]))
+            else:
+                start = o[k] * ss[k] - pads[2 * k]
+                s, e = max(start, 0), min(start + ks[k], dims[k])
+            box.append(slice(s, e))
+            volume *= (e - s) if (a["exclusive"] or a["adaptive"]) else ks[k]
+        win = x[(slice(None), slice(None)) + tuple(box)]
+        out[(slice(None), slice(None)) + o] = (win.max(axis=(2, 3, 4)) if a["pooling_type"] == "max"
+                                               else win.sum(axis=(2, 3, 4)) / volume)
+    return {"Out": out}
+
+
+def _distinct(*shape):
+    return rng.permutation(int(np.prod(shape))).reshape(shape) / 10.0      # no ties: max's gradient is exact
+
+
+CASES = [
+    OpCase("pool3d", {"X": _distinct(2, 2, 4, 5, 4)}, _ref, attrs={"ksize": [2, 3, 2], "strides": [2, 1, 2]},
+           grad=("X",)),
+    OpCase("pool3d", {"X": rng.normal(size=(1, 2, 5, 4, 4))}, _ref,
+           attrs={"pooling_type": "avg", "ksize": [3, 3, 3], "strides": [2, 2, 2], "paddings": [1, 1, 1]},
+           grad=("X",), name="pool3d_avg_exclusive_padded"),
+    OpCase("pool3d", {"X": rng.normal(size=(1, 1, 5, 5, 3))}, _ref,
+           attrs={"pooling_type": "avg", "ksize": [2, 2, 2], "strides": [2, 2, 2], "exclusive": False,
+                  "ceil_mode": True}, grad=("X",), name="pool3d_avg_inclusive_ceil"),
+    OpCase("pool3d", {"X": _distinct(1, 2, 5, 7, 3)}, _ref,
+           attrs={"pooling_type": "max", "ksize": [3, 2, 2], "paddings": [1, 0, 1, 1, 0, 0], "strides": [2, 3, 1]},
+           grad=("X",), name="pool3d_max_six_paddings"),
+    OpCase("pool3d", {"X": rng.normal(size=(2, 2, 5, 7, 3))}, _ref,
+           attrs={"pooling_type": "avg", "ksize": [2, 3, 2], "adaptive": True}, grad=("X",),
+           name="pool3d_adaptive_avg"),
+    OpCase("pool3d", {"X": _distinct(1, 3, 3, 4, 2)}, _ref, attrs={"global_pooling": True}, grad=("X",),
+           name="pool3d_global_max"),
+]
+
+
+def r(*shape):
+    return rng.normal(size=shape)
+
+
+# -- pool2d: explicit loops with Fluid's window rule (hstart clipped at 0, hend at H) --------------
+
+def pool_ref(x, ksize, strides, pads, pool_type, exclusive=True, ceil_mode=False, global_pooling=False):
+    n, c, h, w = x.shape
+    if global_pooling:
+        ksize, strides, pads = (h, w), (1, 1), (0, 0, 0, 0)
+    t, b, left, right = pads
+
+    def out_len(size, k, p0, p1, s):
+        return (size + p0 + p1 - k + (s - 1 if ceil_mode else 0)) // s + 1
+    ho, wo = out_len(h, ksize[0], t, b, strides[0]), out_len(w, ksize[1], left, right, strides[1])
+    out = np.zeros((n, c, ho, wo), dtype=x.dtype)
+    for oh in range(ho):
+        hs = oh * strides[0] - t
+        he, hs = min(hs + ksize[0], h), max(hs, 0)
+        for ow in range(wo):
+            ws = ow * strides[1] - left
+            we, ws = min(ws + ksize[1], w), max(ws, 0)
+            for ni in range(n):
+                for ci in range(c):
+                    win = x[ni, ci, hs:he, ws:we]
+                    if pool_type == "max":
+                        out[ni, ci, oh, ow] = win.max()
+                    else:
+                        count = win.size if exclusive else ksize[0] * ksize[1]
+                        out[ni, ci, oh, ow] = win.sum() / count
+    return out
+
+
+def _pool_case(x, attrs, pads=(0, 0, 0, 0), name="", **kw):
+    def ref(i, a):
+        return {"Out": pool_ref(i["X"], a["ksize"], a["strides"], pads, a["pooling_type"], a["exclusive"],
+                                a["ceil_mode"], a["global_pooling"])}
+    return OpCase("pool2d", {"X": x}, ref, attrs=attrs, grad=("X",), name=name, **kw)
+
+
+CASES += [
+    # pool2d
+    _pool_case(r(2, 3, 4, 4), {"pooling_type": "max", "ksize": [2, 2], "strides": [2, 2]}, name="pool2d_max_2x2"),
+    _pool_case(r(1, 2, 5, 5), {"pooling_type": "max", "ksize": [3, 3], "strides": [2, 2], "paddings": [1, 1]},
+               pads=(1, 1, 1, 1), name="pool2d_max_3x3_pad"),
+    _pool_case(r(1, 2, 5, 5), {"pooling_type": "avg", "ksize": [3, 3], "strides": [2, 2], "paddings": [1, 1]},
+               pads=(1, 1, 1, 1), name="pool2d_avg_exclusive"),
+    _pool_case(r(1, 2, 5, 5), {"pooling_type": "avg", "ksize": [3, 3], "strides": [2, 2], "paddings": [1, 1],
+                               "exclusive": False}, pads=(1, 1, 1, 1), name="pool2d_avg_inclusive"),
+    _pool_case(r(1, 2, 5, 5), {"pooling_type": "avg", "ksize": [2, 2], "strides": [2, 2], "ceil_mode": True},
+               name="pool2d_avg_ceil_mode"),
+    _pool_case(r(1, 2, 5, 7), {"pooling_type": "max", "ksize": [2, 3], "strides": [2, 2], "ceil_mode": True},
+               name="pool2d_max_ceil_mode"),
+    _pool_case(r(1, 2, 4, 4), {"pooling_type": "max", "ksize": [3, 3], "strides": [1, 1]},
+               name="pool2d_max_by_window"),
+    _pool_case(r(1, 2, 5, 4), {"pooling_type": "avg", "ksize": [4, 3], "strides": [1, 1], "paddings": [1, 0]},
+               pads=(1, 1, 0, 0), name="pool2d_avg_by_window"),
+    _pool_case(r(2, 3, 4, 5), {"pooling_type": "max", "global_pooling": True, "ksize": [2, 2]},
+               name="pool2d_global_max"),
+    _pool_case(r(2, 3, 4, 5), {"pooling_type": "avg", "global_pooling": True}, name="pool2d_global_avg"),
+    _nhwc(_pool_case(r(2, 3, 5, 4), {"pooling_type": "max", "ksize": [3, 2], "strides": [2, 2], "paddings": [1, 0]},
+                     pads=(1, 1, 0, 0), name="pool2d_max"), "X", "Out"),
+    _nhwc(_pool_case(r(1, 2, 5, 5), {"pooling_type": "avg", "ksize": [2, 2], "strides": [2, 2], "ceil_mode": True},
+                     name="pool2d_avg_ceil"), "X", "Out"),
+]
+
+
+# -- pool2d with adaptive=True (adaptive_pool2d) ------------------------------------------------------
+
+def _adaptive_ref(i, a):
+    x, (oh, ow) = i["X"], a["ksize"]
+    n, c, h, w = x.shape
+    out = np.zeros((n, c, oh, ow))
+    for p in range(oh):
+        for q in range(ow):
+            hs, he = int(np.floor(p * h / oh)), int(np.ceil((p + 1) * h / oh))
+            ws, we = int(np.floor(q * w / ow)), int(np.ceil((q + 1) * w / ow))
+            win = x[:, :, hs:he, ws:we]
+            out[:, :, p, q] = win.max(axis=(2, 3)) if a["pooling_type"] == "max" else win.mean(axis=(2, 3))
+    return {"Out": out}
+
+
+CASES += [
+    OpCase("pool2d", {"X": r(2, 3, 5, 7)}, _adaptive_ref, attrs={"adaptive": True, "ksize": [3, 2],
+                                                                "pooling_type": "avg"},
+           grad=("X",), name="pool2d_adaptive_avg_overlapping"),
+    OpCase("pool2d", {"X": rng.permutation(2 * 2 * 6 * 4).reshape(2, 2, 6, 4) / 7.0}, _adaptive_ref,
+           attrs={"adaptive": True, "ksize": [4, 3], "pooling_type": "max"}, grad=("X",),
+           name="pool2d_adaptive_max"),
+    OpCase("pool2d", {"X": r(1, 2, 4, 4)}, _adaptive_ref, attrs={"adaptive": True, "ksize": [1, 1],
+                                                                "pooling_type": "avg"},
+           name="pool2d_adaptive_global"),
+]
