@@ -284,3 +284,19 @@ def gemm_rows(x_shape, trans_x):
     if trans_x:
         return x_shape[1:], (x_shape[0], math.prod(x_shape[1:]))
     return x_shape[:-1], (math.prod(x_shape[:-1]), x_shape[-1])
+
+
+# -- padding (the CPU convolutions and their numpy replicas) ---------------------------------------
+
+def pad(x, pads, value, extent=None):
+    """x [N, C, H, W] padded by [top, bottom, left, right] (bottom/right grown to ``extent``)."""
+    t, b, l, r = pads
+    n, c, h, w = x.shape
+    hp, wp = h + t + b, w + l + r
+    if extent is not None:
+        hp, wp = max(hp, extent[0]), max(wp, extent[1])
+    if (hp, wp) == (h, w):
+        return x
+    out = np.full((n, c, hp, wp), value, dtype=x.dtype)
+    out[:, :, t:t + h, l:l + w] = x
+    return out

@@ -5,25 +5,12 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from . import _conv_replicas
+from ..common import pad
 from ._numba import lazy, twin
 from ._numba import parallel_threads as _numba_parallel_threads
 
 _loops = lazy("_nn_loops")
 _wide = lazy("_wide_loops")
-
-
-def pad(x, pads, value, extent=None):
-    """x [N, C, H, W] padded by [top, bottom, left, right] (bottom/right grown to ``extent``)."""
-    t, b, l, r = pads
-    n, c, h, w = x.shape
-    hp, wp = h + t + b, w + l + r
-    if extent is not None:
-        hp, wp = max(hp, extent[0]), max(wp, extent[1])
-    if (hp, wp) == (h, w):
-        return x
-    out = np.full((n, c, hp, wp), value, dtype=x.dtype)
-    out[:, :, t:t + h, l:l + w] = x
-    return out
 
 
 def im2col(x, geo):

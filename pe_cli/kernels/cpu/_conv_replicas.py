@@ -5,7 +5,7 @@ columns built by exact copies (tests/kernels/test_replicas.py)."""
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from . import _conv
+from ..common import pad
 from ._replicas import _quiet
 
 
@@ -19,7 +19,7 @@ def _extent(h, w, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo):
 def _columns(x, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo):
     """[N, C*kh*kw, Ho*Wo]: every sample's columns, as _im2col_sample builds them (copies, 0 outside)."""
     n, c, h, w = x.shape
-    xp = _conv.pad(x, (pt, 0, pl, 0), 0, extent=_extent(h, w, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo))
+    xp = pad(x, (pt, 0, pl, 0), 0, extent=_extent(h, w, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo))
     s0, s1, s2, s3 = xp.strides
     view = as_strided(xp, (n, c, kh, kw, ho, wo), (s0, s1, s2 * dh, s3 * dw, s2 * sh, s3 * sw), writeable=False)
     return np.ascontiguousarray(view).reshape(n, c * kh * kw, ho * wo)

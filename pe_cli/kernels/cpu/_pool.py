@@ -3,7 +3,7 @@ float32/float64): a loop over kernel or output positions (whichever is fewer) ve
 and channels."""
 import numpy as np
 
-from ._conv import pad
+from ..common import pad
 
 
 def forward(x, geo, is_max, exclusive):
