@@ -3,6 +3,7 @@ functions are only the listed lazy loads, executors only schedule, and files and
 small enough to read in one sitting. docs/ARCHITECTURE.md draws the same layers."""
 import ast
 import os
+import re
 
 import pytest
 
@@ -282,6 +283,25 @@ def test_op_types_are_named_only_in_the_registry_and_their_own_modules():
                 bad.append(f"{m}:{line} '{s}'")
     assert bad == []
 
+
+
+def test_the_map_of_op_families_is_current():
+    """docs/ARCHITECTURE.md's map of op families is the one the registry gives (tools/op_families.py),
+    and every family has its kernels under the same name on both devices."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "op_families", os.path.join(os.path.dirname(ROOT), "tools", "op_families.py"))
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    assert tool.written() == tool.table(), "run: python tools/op_families.py --write"
+    missing = [f"kernels/{device}/{family}.py" for family in tool.families() for device in ("cpu", "cuda")
+               if not os.path.exists(os.path.join(ROOT, "kernels", device, f"{family}.py"))]
+    assert missing == []
+
+
+def test_no_module_is_named_for_when_it_was_written():
+    bad = [m for m in MODULES if re.search(r"(_extra|_more|_v2|_new|_old|\d)$", m.rsplit(".", 1)[-1])]
+    assert bad == []
 
 if __name__ == "__main__":      # a report of every violation: python tests/test_architecture.py
     import sys
