@@ -76,7 +76,11 @@ def test_conv2d_grad_on_blocked_values_gives_the_nchw_numbers(case, slots, monke
         dx = got["Input@GRAD"]
         dx = blocked.to_plain(dx) if "Input@GRAD" in slots else dx
         if {"Input@GRAD", "Output@GRAD"} <= slots:      # both gradients given to oneDNN as nChw16c (_grad_input_desc):
-            np.testing.assert_allclose(dx, want["Input@GRAD"], rtol=1e-5, atol=1e-5)   # its implementation there
+            # its implementation there sums each element's C*kh*kw products in another order, which
+            # the CPU decides (on an AMD EPYC an element near 0 differed by 1.9e-5 where others reach
+            # 50): within a few float32 ulps of the largest values, not of each element
+            scale = np.abs(want["Input@GRAD"]).max()
+            np.testing.assert_allclose(dx, want["Input@GRAD"], rtol=1e-5, atol=4e-6 * scale)
         else:
             assert np.array_equal(dx, want["Input@GRAD"])
         assert np.array_equal(got["Filter@GRAD"], want["Filter@GRAD"])
