@@ -1,5 +1,5 @@
-"""Op cases for the activations, softmax, log_softmax, prelu (all, channel, element; reference after
-Fluid 1.8's test_prelu_op.py) and maxout."""
+"""Op cases for family activation: the activations, softmax, log_softmax, prelu (all, channel, element;
+reference after Fluid 1.8's test_prelu_op.py), maxout and relu."""
 import math
 
 import numpy as np
@@ -146,4 +146,8 @@ CASES += [
     OpCase("maxout", {"X": _distinct}, _maxout_ref, attrs={"groups": 3}, grad=("X",)),
     OpCase("maxout", {"X": _distinct.transpose(0, 2, 3, 1).copy()}, _maxout_ref, attrs={"groups": 4, "axis": -1},
            grad=("X",), name="maxout_nhwc"),
+]
+
+CASES += [
+    OpCase("relu", {"X": r(4, 5)}, lambda i, a: {"Out": np.maximum(i["X"], 0)}, grad=("X",)),
 ]

@@ -1,4 +1,5 @@
-"""Op cases for the binary elementwise ops with Fluid's axis broadcasting (and numpy's)."""
+"""Op cases for family elementwise: the binary elementwise ops with Fluid's axis broadcasting (and
+numpy's), elementwise_floordiv / _mod, scale, sum, clip, clip_by_norm, isfinite / isinf / isnan."""
 import numpy as np
 
 from op_test import OpCase
@@ -66,4 +67,48 @@ CASES = [
            rtol=1e-6, atol=1e-7),
     OpCase("elementwise_add", {"X": np.array([[1, 2], [3, 4]], dtype=np.int64), "Y": np.array([10, 20])},
            lambda i, a: {"Out": np.array([[11, 22], [13, 24]])}, name="elementwise_add_int64"),
+]
+
+
+def _clip_by_norm(i, a):
+    x = i["X"]
+    norm = np.sqrt((x ** 2).sum())
+    return {"Out": x * a["max_norm"] / norm if norm > a["max_norm"] else x}
+
+
+_special = np.array([[1.0, np.inf], [np.nan, -2.0]])
+CASES += [
+    OpCase("elementwise_add", {"X": r(2, 3, 4), "Y": r(3)}, name="elementwise_add_axis1",
+           ref=lambda i, a: {"Out": i["X"] + i["Y"].reshape(1, 3, 1)}, attrs={"axis": 1}, grad=("X", "Y")),
+    OpCase("elementwise_add", {"X": r(2, 3), "Y": r(2, 3)}, lambda i, a: {"Out": i["X"] + i["Y"]},
+           grad=("X", "Y")),
+    OpCase("scale", {"X": r(3, 4)}, lambda i, a: {"Out": 2.5 * i["X"] + 1.0},
+           attrs={"scale": 2.5, "bias": 1.0}, grad=("X",)),
+    OpCase("sum", {"X": [r(2, 3), r(2, 3), r(2, 3)]}, lambda i, a: {"Out": sum(i["X"])}, grad=("X",)),
+    OpCase("clip", {"X": np.array([[-2.0, -0.9, -0.3, 0.2], [0.6, 0.75, 1.4, 3.0]])},
+           lambda i, a: {"Out": np.clip(i["X"], -0.5, 0.7)}, attrs={"min": -0.5, "max": 0.7}, grad=("X",)),
+    OpCase("clip", {"X": r(3, 4).astype(np.float32)},
+           lambda i, a: {"Out": np.clip(i["X"], -1.0, 1.0).astype(np.float32)}, attrs={"min": -1.0, "max": 1.0},
+           name="clip_float32"),
+    OpCase("clip_by_norm", {"X": r(3, 4)}, _clip_by_norm, attrs={"max_norm": 1.0}),
+    OpCase("clip_by_norm", {"X": 0.01 * r(3, 4)}, _clip_by_norm, attrs={"max_norm": 1.0},
+           name="clip_by_norm_inside"),
+    OpCase("isfinite", {"X": r(2, 3)}, lambda i, a: {"Out": np.array([True])}),
+    OpCase("isfinite", {"X": _special}, lambda i, a: {"Out": np.array([False])}, name="isfinite_special"),
+    OpCase("isinf", {"X": _special}, lambda i, a: {"Out": np.array([True])}),
+    OpCase("isinf", {"X": np.array([1.0, np.nan])}, lambda i, a: {"Out": np.array([False])}, name="isinf_nan_only"),
+    OpCase("isnan", {"X": _special.astype(np.float32)}, lambda i, a: {"Out": np.array([True])}),
+    OpCase("isnan", {"X": np.array([1.0, -np.inf])}, lambda i, a: {"Out": np.array([False])}, name="isnan_inf_only"),
+    OpCase("elementwise_floordiv", {"X": np.array([[7, -7, 6], [-9, 0, 5]], dtype=np.int64),
+                                    "Y": np.array([2, 2, -4], dtype=np.int64)},
+           lambda i, a: {"Out": np.array([[3, -3, -1], [-4, 0, -1]], dtype=np.int64)}),
+    OpCase("elementwise_floordiv", {"X": np.array([[9, 8], [7, 6], [5, 4]], dtype=np.int32),
+                                    "Y": np.array([2, 3, 4], dtype=np.int32)},
+           lambda i, a: {"Out": np.array([[4, 4], [2, 2], [1, 1]], dtype=np.int32)}, attrs={"axis": 0},
+           name="elementwise_floordiv_axis0_int32"),
+    OpCase("elementwise_mod", {"X": np.array([7, -7, 7, -7, 6], dtype=np.int64),
+                               "Y": np.array([3, 3, -3, -3, 3], dtype=np.int64)},
+           lambda i, a: {"Out": np.array([1, -1, 1, -1, 0], dtype=np.int64)}),
+    OpCase("elementwise_mod", {"X": np.array([[5.5, -5.5], [1.0, -3.0]]), "Y": np.array([2.0, -2.0])},
+           lambda i, a: {"Out": np.mod(i["X"], i["Y"])}, name="elementwise_mod_float"),
 ]

@@ -1,5 +1,6 @@
-"""Op cases for ops/indexing.py and ops/manipulation.py: strided_slice, unbind, scatter, gather_nd,
-argsort, unique, unique_with_counts. References follow Fluid 1.8's unit tests (numpy slicing and indexing)."""
+"""Op cases for family indexing: slice, strided_slice, gather, gather_nd, scatter, one_hot, argsort,
+unique, unique_with_counts, where, where_index, top_k, arg_max, arg_min. References follow Fluid 1.8's
+unit tests (numpy slicing and indexing)."""
 import numpy as np
 
 from op_test import OpCase
@@ -55,10 +56,6 @@ CASES = [
     OpCase("strided_slice", {"Input": r(3, 4, 5)}, lambda i, a: {"Out": i["Input"][:, 2, 1:100:2]},
            attrs={"axes": [1, 2], "starts": [2, 1], "ends": [3, 100], "strides": [1, 2], "decrease_axis": [1]},
            grad=("Input",), name="strided_slice_decrease_axis"),
-    OpCase("unbind", {"X": r(3, 2, 4)}, lambda i, a: {"Out": [i["X"][:, k] for k in range(2)]},
-           attrs={"axis": 1}, num_outputs={"Out": 2}, grad=("X",)),
-    OpCase("unbind", {"X": r(2, 3)}, lambda i, a: {"Out": [i["X"][:, k] for k in range(3)]},
-           attrs={"axis": -1}, num_outputs={"Out": 3}, grad=("X",), name="unbind_last_axis"),
     OpCase("scatter", {"X": r(5, 3), "Ids": np.array([4, 0, 2], dtype=np.int64), "Updates": r(3, 3)},
            _scatter_ref(True), grad=("X", "Updates")),
     OpCase("scatter", {"X": r(4, 2), "Ids": np.array([1, 3, 1], dtype=np.int32), "Updates": r(3, 2)},
@@ -82,4 +79,68 @@ CASES = [
     OpCase("unique_with_counts", {"X": np.array([1.5, -1.0, 1.5, 0.0])},
            lambda i, a: {"Out": np.array([1.5, -1.0, 0.0]), "Index": np.array([0, 1, 0, 2]),
                          "Count": np.array([2, 1, 1])}, attrs={"dtype": "int64"}),
+]
+
+
+def topk_ref(i, a):
+    x, k = i["X"], a["k"]
+    flat = x.reshape(-1, x.shape[-1])
+    vals, idx = [], []
+    for row in flat:
+        order = sorted(range(len(row)), key=lambda j: (-row[j], j))[:k]
+        idx.append(order)
+        vals.append([row[j] for j in order])
+    shape = x.shape[:-1] + (k,)
+    return {"Out": np.array(vals).reshape(shape), "Indices": np.array(idx, dtype=np.int64).reshape(shape)}
+
+
+TIES = np.array([[1.0, 3.0, 3.0, 0.5], [2.0, 2.0, 2.0, 2.0]])
+_cond = rng.random((3, 4)) > 0.5
+CASES += [
+    OpCase("slice", {"Input": r(3, 4, 5)}, lambda i, a: {"Out": i["Input"][1:3, :, 0:2]},
+           attrs={"axes": [0, 2], "starts": [1, 0], "ends": [3, 2]}, grad=("Input",)),
+    OpCase("slice", {"Input": r(3, 4, 5)}, lambda i, a: {"Out": i["Input"][:, -3:-1, 2:]},
+           attrs={"axes": [1, 2], "starts": [-3, 2], "ends": [-1, 1000]}, grad=("Input",), name="slice_negative"),
+    OpCase("slice", {"Input": r(4, 5)}, lambda i, a: {"Out": i["Input"][:, 2]},
+           attrs={"axes": [1], "starts": [2], "ends": [3], "decrease_axis": [1]}, grad=("Input",),
+           name="slice_decrease_axis"),
+    OpCase("slice", {"Input": r(4, 3)}, lambda i, a: {"Out": i["Input"][0:4]},
+           attrs={"axes": [0], "starts": [-100], "ends": [100]}, name="slice_clamped"),
+    OpCase("gather", {"X": r(5, 3), "Index": np.array([4, 0, 2, 0], dtype=np.int64)},
+           lambda i, a: {"Out": i["X"][i["Index"]]}, grad=("X",)),
+    OpCase("gather", {"X": r(4, 2, 3), "Index": np.array([[3], [1]], dtype=np.int32)},
+           lambda i, a: {"Out": i["X"][i["Index"].reshape(-1)]}, grad=("X",), name="gather_int32_column_index"),
+    OpCase("one_hot", {"X": np.array([[0], [3], [1], [3]], dtype=np.int64)},
+           lambda i, a: {"Out": np.eye(4, dtype=np.float32)[i["X"].reshape(-1)]}, attrs={"depth": 4}),
+    OpCase("one_hot", {"X": np.array([[0], [5], [-1], [2]], dtype=np.int64)},
+           lambda i, a: {"Out": np.array([[1, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 1]], dtype=np.float32)},
+           attrs={"depth": 3, "allow_out_of_range": True}, name="one_hot_out_of_range_allowed"),
+    OpCase("where_index", {"Condition": np.array([[True, False, True], [False, False, True]])},
+           lambda i, a: {"Out": np.array([[0, 0], [0, 2], [1, 2]], dtype=np.int64)}),
+    OpCase("where_index", {"Condition": np.zeros((2, 2), dtype=bool)},
+           lambda i, a: {"Out": np.zeros((0, 2), dtype=np.int64)}, name="where_index_none"),
+    OpCase("where_index", {"Condition": np.array([0.0, 2.0, 0.0, -1.0])},
+           lambda i, a: {"Out": np.array([[1], [3]], dtype=np.int64)}, name="where_index_float_nonzero"),
+    OpCase("where", {"Condition": _cond, "X": r(3, 4), "Y": r(3, 4)},
+           lambda i, a: {"Out": np.where(i["Condition"], i["X"], i["Y"])}, grad=("X", "Y")),
+    OpCase("where", {"Condition": np.array([True, False, True]), "X": np.array([1, 2, 3], dtype=np.int64),
+                     "Y": np.array([-1, -2, -3], dtype=np.int64)},
+           lambda i, a: {"Out": np.array([1, -2, 3], dtype=np.int64)}, name="where_int64"),
+    OpCase("where", {"Condition": np.array([[True, False]]), "X": np.array([[np.inf, 1.0]]),
+                     "Y": np.array([[0.0, np.nan]])},
+           lambda i, a: {"Out": np.array([[np.inf, np.nan]])}, name="where_keeps_nonfinite"),
+    OpCase("top_k", {"X": rng.normal(size=(3, 6))}, topk_ref, attrs={"k": 2}, name="top_k"),
+    OpCase("top_k", {"X": rng.normal(size=(4, 5))}, topk_ref, name="top_k_k1"),
+    OpCase("top_k", {"X": rng.normal(size=(2, 3, 5))}, topk_ref, attrs={"k": 5}, name="top_k_3d_full"),
+    OpCase("top_k", {"X": TIES}, topk_ref, attrs={"k": 3}, name="top_k_ties"),
+    OpCase("arg_max", {"X": rng.normal(size=(4, 5))}, lambda i, a: {"Out": i["X"].argmax(axis=0)},
+           name="arg_max_axis0"),
+    OpCase("arg_max", {"X": rng.normal(size=(2, 3, 4))}, lambda i, a: {"Out": i["X"].argmax(axis=-1)},
+           attrs={"axis": -1}, name="arg_max_last"),
+    OpCase("arg_max", {"X": rng.normal(size=(2, 3, 4))},
+           lambda i, a: {"Out": i["X"].argmax(axis=1)[:, None, :]}, attrs={"axis": 1, "keepdims": True},
+           name="arg_max_keepdims"),
+    OpCase("arg_max", {"X": TIES}, lambda i, a: {"Out": np.array([1, 0])}, attrs={"axis": 1}, name="arg_max_ties"),
+    OpCase("arg_min", {"X": rng.normal(size=(3, 4))}, lambda i, a: {"Out": i["X"].argmin(axis=1)},
+           attrs={"axis": 1}, name="arg_min"),
 ]

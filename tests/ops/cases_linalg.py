@@ -1,4 +1,5 @@
-"""Op cases for matmul (transposes, alpha, batches with broadcasting, 1-D inputs), matmul_v2 and clip."""
+"""Op cases for family linalg: matmul (transposes, alpha, batches with broadcasting, 1-D inputs), matmul_v2,
+mul, inverse and cholesky (np.linalg.inv, np.linalg.cholesky)."""
 import numpy as np
 
 from op_test import OpCase
@@ -45,9 +46,24 @@ CASES = [
            name="matmul_v2_trans_x_1d_y"),
     OpCase("matmul", {"X": r(3, 4).astype(np.float32), "Y": r(4, 2).astype(np.float32)},
            lambda i, a: {"Out": i["X"] @ i["Y"]}, name="matmul_float32", rtol=1e-5, atol=1e-6),
-    OpCase("clip", {"X": np.array([[-2.0, -0.9, -0.3, 0.2], [0.6, 0.75, 1.4, 3.0]])},
-           lambda i, a: {"Out": np.clip(i["X"], -0.5, 0.7)}, attrs={"min": -0.5, "max": 0.7}, grad=("X",)),
-    OpCase("clip", {"X": r(3, 4).astype(np.float32)},
-           lambda i, a: {"Out": np.clip(i["X"], -1.0, 1.0).astype(np.float32)}, attrs={"min": -1.0, "max": 1.0},
-           name="clip_float32"),
+]
+
+_well = r(3, 3) + 3 * np.eye(3)
+_batch = r(2, 4, 4) + 4 * np.eye(4)
+_root = r(2, 3, 3)
+_spd = _root @ np.swapaxes(_root, 1, 2) + 2 * np.eye(3)
+_pivot = np.array([[0.0, 2.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 3.0]])     # needs a row swap
+CASES += [
+    OpCase("mul", {"X": r(3, 4), "Y": r(4, 5)}, lambda i, a: {"Out": i["X"] @ i["Y"]}, grad=("X", "Y")),
+    OpCase("mul", {"X": r(2, 3, 4), "Y": r(12, 5)}, name="mul_flatten",
+           ref=lambda i, a: {"Out": (i["X"].reshape(2, 12) @ i["Y"]).reshape(2, 5)},
+           attrs={"x_num_col_dims": 1}, grad=("X", "Y")),
+    OpCase("inverse", {"Input": _well}, lambda i, a: {"Output": np.linalg.inv(i["Input"])}, grad=("Input",)),
+    OpCase("inverse", {"Input": _batch}, lambda i, a: {"Output": np.linalg.inv(i["Input"])}, grad=("Input",),
+           name="inverse_batched"),
+    OpCase("inverse", {"Input": _pivot}, lambda i, a: {"Output": np.linalg.inv(i["Input"])}, rtol=1e-9,
+           name="inverse_pivoting"),
+    OpCase("cholesky", {"X": _spd[0]}, lambda i, a: {"Out": np.linalg.cholesky(i["X"])}, grad=("X",)),
+    OpCase("cholesky", {"X": _spd}, lambda i, a: {"Out": np.swapaxes(np.linalg.cholesky(i["X"]), 1, 2)},
+           attrs={"upper": True}, grad=("X",), name="cholesky_upper_batched"),
 ]

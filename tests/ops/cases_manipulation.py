@@ -1,5 +1,5 @@
-"""Op cases for combining and reshaping tensors: concat, split, stack, reshape, flatten, squeeze,
-unsqueeze, transpose, cast, slice, gather, one_hot, expand."""
+"""Op cases for family manipulation, combining and reshaping tensors: concat, split, unbind, stack,
+reshape, flatten, squeeze, unsqueeze, transpose, cast, expand, expand_as, reverse, shape, size."""
 import numpy as np
 
 from op_test import OpCase
@@ -68,24 +68,6 @@ CASES = [
            name="cast_int64_to_float32"),
     OpCase("cast", {"X": r(2, 3)}, lambda i, a: {"Out": i["X"]}, attrs={"out_dtype": "float64"}, grad=("X",),
            name="cast_same_dtype"),
-    OpCase("slice", {"Input": r(3, 4, 5)}, lambda i, a: {"Out": i["Input"][1:3, :, 0:2]},
-           attrs={"axes": [0, 2], "starts": [1, 0], "ends": [3, 2]}, grad=("Input",)),
-    OpCase("slice", {"Input": r(3, 4, 5)}, lambda i, a: {"Out": i["Input"][:, -3:-1, 2:]},
-           attrs={"axes": [1, 2], "starts": [-3, 2], "ends": [-1, 1000]}, grad=("Input",), name="slice_negative"),
-    OpCase("slice", {"Input": r(4, 5)}, lambda i, a: {"Out": i["Input"][:, 2]},
-           attrs={"axes": [1], "starts": [2], "ends": [3], "decrease_axis": [1]}, grad=("Input",),
-           name="slice_decrease_axis"),
-    OpCase("slice", {"Input": r(4, 3)}, lambda i, a: {"Out": i["Input"][0:4]},
-           attrs={"axes": [0], "starts": [-100], "ends": [100]}, name="slice_clamped"),
-    OpCase("gather", {"X": r(5, 3), "Index": np.array([4, 0, 2, 0], dtype=np.int64)},
-           lambda i, a: {"Out": i["X"][i["Index"]]}, grad=("X",)),
-    OpCase("gather", {"X": r(4, 2, 3), "Index": np.array([[3], [1]], dtype=np.int32)},
-           lambda i, a: {"Out": i["X"][i["Index"].reshape(-1)]}, grad=("X",), name="gather_int32_column_index"),
-    OpCase("one_hot", {"X": np.array([[0], [3], [1], [3]], dtype=np.int64)},
-           lambda i, a: {"Out": np.eye(4, dtype=np.float32)[i["X"].reshape(-1)]}, attrs={"depth": 4}),
-    OpCase("one_hot", {"X": np.array([[0], [5], [-1], [2]], dtype=np.int64)},
-           lambda i, a: {"Out": np.array([[1, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 1]], dtype=np.float32)},
-           attrs={"depth": 3, "allow_out_of_range": True}, name="one_hot_out_of_range_allowed"),
     OpCase("expand", {"X": r(2, 3)}, lambda i, a: {"Out": np.tile(i["X"], (2, 3))},
            attrs={"expand_times": [2, 3]}, grad=("X",)),
     OpCase("expand", {"X": r(1, 3, 2)}, lambda i, a: {"Out": np.tile(i["X"], (4, 1, 2))},
@@ -95,4 +77,24 @@ CASES = [
 CASES += [
     OpCase("squeeze2", {"X": r(2, 1, 3)}, _reshape((2, 3)), attrs={"axes": [1]}, outputs=("Out", "XShape"),
            loss_outputs=("Out",), grad=("X",)),
+]
+
+CASES += [
+    OpCase("unbind", {"X": r(3, 2, 4)}, lambda i, a: {"Out": [i["X"][:, k] for k in range(2)]},
+           attrs={"axis": 1}, num_outputs={"Out": 2}, grad=("X",)),
+    OpCase("unbind", {"X": r(2, 3)}, lambda i, a: {"Out": [i["X"][:, k] for k in range(3)]},
+           attrs={"axis": -1}, num_outputs={"Out": 3}, grad=("X",), name="unbind_last_axis"),
+    OpCase("reverse", {"X": r(3, 4)}, lambda i, a: {"Out": i["X"][::-1]}, attrs={"axis": [0]}, grad=("X",)),
+    OpCase("reverse", {"X": r(2, 3, 4)}, lambda i, a: {"Out": i["X"][:, ::-1, ::-1]}, attrs={"axis": [-1, 1]},
+           grad=("X",), name="reverse_two_axes"),
+    OpCase("reverse", {"X": np.arange(6, dtype=np.int64).reshape(2, 3)},
+           lambda i, a: {"Out": i["X"][::-1, ::-1]}, attrs={"axis": [0, 1]}, name="reverse_all_int64"),
+    OpCase("expand_as", {"X": r(2, 3), "target_tensor": r(4, 6)}, lambda i, a: {"Out": np.tile(i["X"], (2, 2))},
+           grad=("X",)),
+    OpCase("expand_as", {"X": r(1, 3, 2), "target_tensor": r(3, 3, 4)},
+           lambda i, a: {"Out": np.tile(i["X"], (3, 1, 2))}, grad=("X",), name="expand_as_3d"),
+    OpCase("size", {"Input": r(2, 3, 4)}, lambda i, a: {"Out": np.array([24], dtype=np.int64)}),
+    OpCase("shape", {"Input": r(2, 3, 5)}, lambda i, a: {"Out": np.array([2, 3, 5], dtype=np.int32)}),
+    OpCase("shape", {"Input": np.zeros((0, 4), dtype=np.int64)},
+           lambda i, a: {"Out": np.array([0, 4], dtype=np.int32)}, name="shape_empty"),
 ]

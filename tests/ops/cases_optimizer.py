@@ -1,4 +1,4 @@
-"""Op cases for the update ops, the learning-rate schedule ops and the gradient-clipping ops, each
+"""Op cases for family optimizer: the update ops and the learning-rate schedule ops, each
 against a plain numpy reference written from the formulas (not from the kernels)."""
 import math
 
@@ -148,12 +148,6 @@ def _lr_case(kind, step, attrs, want, name, base_input=None):
                   attrs=dict(attrs, kind=kind), name=name, rtol=1e-6)
 
 
-def _clip_by_norm(i, a):
-    x = i["X"]
-    norm = np.sqrt((x ** 2).sum())
-    return {"Out": x * a["max_norm"] / norm if norm > a["max_norm"] else x}
-
-
 CASES = [
     OpCase("sgd", {"Param": r(3, 4), "Grad": r(3, 4), "LearningRate": lr(0.1)}, _sgd),
     OpCase("sgd", {"Param": r(5, dtype="float32"), "Grad": r(5, dtype="float32"),
@@ -257,9 +251,4 @@ CASES = [
               {"average_window": 0.5, "min_average_window": 10000, "max_average_window": 20000}),
     _avg_case("average_accumulates_folds_and_restarts", 16383, 9999, 7,
               {"average_window": 0.5, "min_average_window": 10000, "max_average_window": 20000}),
-    OpCase("clip_by_norm", {"X": r(3, 4)}, _clip_by_norm, attrs={"max_norm": 1.0}),
-    OpCase("clip_by_norm", {"X": 0.01 * r(3, 4)}, _clip_by_norm, attrs={"max_norm": 1.0},
-           name="clip_by_norm_inside"),
-    OpCase("squared_l2_norm", {"X": r(3, 4)}, lambda i, a: {"Out": np.array([(i["X"] ** 2).sum()])},
-           grad=("X",)),
 ]

@@ -2,7 +2,9 @@
 is_sparse, and the updates that read one (sgd, momentum, adam with and without lazy_mode, adagrad,
 sum). References follow Fluid's kernels (lookup_table_op.h, sgd_op.h, momentum_op.h's
 SparseMomentumFunctor, adam_op.h's SparseAdamFunctor, adagrad_op.cc's MergeAdd then the rows), written
-row by row in plain numpy, independently of pe's kernels."""
+row by row in plain numpy, independently of pe's kernels. Not an op family: SelectedRows inputs cross
+families (embedding, optimizer, elementwise, selected_rows), so this file is the one exception to "every
+case lives in cases_<its op's family>.py or cases_<family>_<sub>.py" (tests/ops/test_coverage.py)."""
 import numpy as np
 
 from op_test import OpCase

@@ -1,6 +1,10 @@
 """Every op in the registry is tested: a forward case for each op users build, and a float64
 finite-difference gradient case for each op that has a gradient. Grad ops themselves are run
-by the gradient cases of their forward op."""
+by the gradient cases of their forward op. Every case lives in the cases file of its op's family."""
+import importlib
+import pkgutil
+
+import tests.ops as _pkg
 from pe_cli.ops import registry
 from tests.ops.test_ops import CASES
 
@@ -48,3 +52,27 @@ def test_every_differentiable_op_has_a_gradient_check():
     missing = [t for t in forward_ops() if registry.get(t).grad is not None and t not in checked
                and t not in COVERED_ELSEWHERE]
     assert not missing, f"ops with a gradient but no finite-difference case: {missing}"
+
+
+# Cases files about a concept that crosses op families (not an op family), and why.
+CROSS_FAMILY_FILES = {
+    "cases_sparse": "SelectedRows (row-sparse) inputs through lookup_table, sgd, momentum, adam, adagrad, sum, "
+                    "scale and the selected_rows ops: one concept, several families",
+}
+
+
+def test_every_case_lives_in_the_cases_file_of_its_family():
+    """cases_<family>.py, or cases_<family>_<sub>.py for a family split by sub-concept, holds only cases of
+    ops whose kernel_module is <family>: one family per file, named first."""
+    misplaced = []
+    for info in pkgutil.iter_modules(_pkg.__path__):
+        if not info.name.startswith("cases_") or info.name in CROSS_FAMILY_FILES:
+            continue
+        stem = info.name[len("cases_"):]
+        families = {registry.get(case.op).kernel_module for case in
+                    importlib.import_module(f"tests.ops.{info.name}").CASES}
+        if len(families) > 1:
+            misplaced.append(f"{info.name}.py: cases of several families {sorted(families)}")
+        misplaced += [f"{info.name}.py: cases of family {f}, which the name does not begin with"
+                      for f in sorted(families) if stem != f and not stem.startswith(f + "_")]
+    assert not misplaced, "cases outside cases_<family of their op>[_<sub>].py:\n" + "\n".join(misplaced)

@@ -1,0 +1,59 @@
+"""Op cases for family creation: assign, assign_value, fill_constant, fill_constant_batch_size_like,
+fill_zeros_like, fill_any_like, range, eye, diag, tril_triu (references: numpy's constructors,
+np.tril / np.triu)."""
+import numpy as np
+
+from op_test import OpCase
+
+rng = np.random.default_rng(41)
+
+
+def r(*shape):
+    return rng.normal(size=shape)
+
+
+def _scalar(v, dtype):
+    return np.array([v], dtype=dtype)
+
+
+_tri = r(2, 3, 4)
+
+CASES = [
+    OpCase("assign", {"X": r(2, 3)}, lambda i, a: {"Out": i["X"]}, grad=("X",)),
+    OpCase("fill_constant", {}, lambda i, a: {"Out": np.full((2, 3), 1.5, dtype="float32")},
+           attrs={"shape": [2, 3], "value": 1.5, "dtype": "float32"}),
+    OpCase("fill_zeros_like", {"X": r(2, 3)}, lambda i, a: {"Out": np.zeros((2, 3))}),
+    OpCase("assign_value", {}, lambda i, a: {"Out": np.array([[1, 2, 3], [4, 5, 6]], dtype="float32")},
+           attrs={"shape": [2, 3], "dtype": "float32", "fp32_values": [1, 2, 3, 4, 5, 6]}),
+    OpCase("assign_value", {}, lambda i, a: {"Out": np.array([7, -8], dtype="int64")},
+           attrs={"shape": [2], "dtype": "int64", "int64_values": [7, -8]}, name="assign_value_int64"),
+    OpCase("range", {"Start": _scalar(1, np.int64), "End": _scalar(10, np.int64), "Step": _scalar(3, np.int64)},
+           lambda i, a: {"Out": np.array([1, 4, 7], dtype=np.int64)}),
+    OpCase("range", {"Start": _scalar(2.0, np.float32), "End": _scalar(-1.0, np.float32),
+                     "Step": _scalar(-0.5, np.float32)},
+           lambda i, a: {"Out": np.arange(2.0, -1.0, -0.5, dtype=np.float32)}, name="range_float_down"),
+    OpCase("range", {"Start": _scalar(0.0, np.float64), "End": _scalar(1.0, np.float64),
+                     "Step": _scalar(0.3, np.float64)},
+           lambda i, a: {"Out": np.array([0.0, 0.3, 0.6, 0.9])}, name="range_float_ceil"),
+    OpCase("fill_any_like", {"X": r(2, 3)}, lambda i, a: {"Out": np.ones((2, 3))}, attrs={"value": 1.0}),
+    OpCase("fill_any_like", {"X": r(2, 3)}, lambda i, a: {"Out": np.full((2, 3), -2, dtype=np.int32)},
+           attrs={"value": -2.0, "dtype": "int32"}, name="fill_any_like_dtype"),
+    OpCase("eye", {}, lambda i, a: {"Out": np.eye(3, dtype=np.float32)}, attrs={"num_rows": 3}),
+    OpCase("eye", {}, lambda i, a: {"Out": np.eye(2, 4, dtype=np.int64)},
+           attrs={"num_rows": 2, "num_columns": 4, "dtype": "int64"}, name="eye_wide_int64"),
+    OpCase("eye", {}, lambda i, a: {"Out": np.eye(4, 2, dtype=np.float64)},
+           attrs={"num_rows": 4, "num_columns": 2, "dtype": "float64"}, name="eye_tall"),
+    OpCase("diag", {"Diagonal": r(4)}, lambda i, a: {"Out": np.diag(i["Diagonal"])}),
+    OpCase("diag", {"Diagonal": np.array([3, -1], dtype=np.int32)},
+           lambda i, a: {"Out": np.array([[3, 0], [0, -1]], dtype=np.int32)}, name="diag_int32"),
+    OpCase("fill_constant_batch_size_like", {"Input": rng.normal(size=(4, 7, 2))},
+           lambda i, a: {"Out": np.full((2, 7), 1.5, dtype="float32")},
+           attrs={"shape": [2, -1], "value": 1.5, "input_dim_idx": 1, "output_dim_idx": 1}),
+    OpCase("tril_triu", {"X": r(4, 5)}, lambda i, a: {"Out": np.tril(i["X"])}, grad=("X",)),
+    OpCase("tril_triu", {"X": _tri}, lambda i, a: {"Out": np.triu(i["X"], 1)}, attrs={"diagonal": 1, "lower": False},
+           grad=("X",), name="triu_batched"),
+    OpCase("tril_triu", {"X": r(5, 3)}, lambda i, a: {"Out": np.tril(i["X"], -2)}, attrs={"diagonal": -2},
+           name="tril_below"),
+    OpCase("tril_triu", {"X": np.arange(12, dtype=np.int32).reshape(3, 4)},
+           lambda i, a: {"Out": np.triu(i["X"], -1)}, attrs={"diagonal": -1, "lower": False}, name="triu_int32"),
+]

@@ -1,0 +1,20 @@
+"""Op cases for family logic: the comparisons (less_than, ..., not_equal, numpy's broadcasting) and
+logical_not/and/or/xor, against numpy's operators."""
+import numpy as np
+
+from op_test import OpCase
+
+rng = np.random.default_rng(13)
+X, Y = rng.integers(0, 3, (3, 4)).astype("float64"), rng.integers(0, 3, (3, 4)).astype("float64")
+P, Q = rng.random((2, 5)) > 0.5, rng.random((2, 5)) > 0.5
+
+CASES = [OpCase(t, {"X": X, "Y": Y}, (lambda f: lambda i, a: {"Out": f(i["X"], i["Y"])})(f))
+         for t, f in (("less_than", np.less), ("less_equal", np.less_equal), ("greater_than", np.greater),
+                      ("greater_equal", np.greater_equal), ("equal", np.equal), ("not_equal", np.not_equal))]
+CASES += [
+    OpCase("less_than", {"X": X, "Y": Y[0]}, lambda i, a: {"Out": i["X"] < i["Y"]}, name="less_than_broadcast"),
+    OpCase("logical_not", {"X": P}, lambda i, a: {"Out": ~i["X"]}),
+    OpCase("logical_and", {"X": P, "Y": Q}, lambda i, a: {"Out": i["X"] & i["Y"]}),
+    OpCase("logical_or", {"X": P, "Y": Q}, lambda i, a: {"Out": i["X"] | i["Y"]}),
+    OpCase("logical_xor", {"X": P, "Y": Q}, lambda i, a: {"Out": i["X"] ^ i["Y"]}),
+]

@@ -1,0 +1,62 @@
+"""Op cases for family random: uniform_random, gaussian_random, truncated_gaussian_random, their
+_batch_size_like forms, random_crop. Random ops have no reference values: each case checks shapes,
+dtypes and the draws' distribution (or, for random_crop, that each output is a window of its input)."""
+import numpy as np
+
+from op_test import OpCase
+
+rng = np.random.default_rng(13)
+
+
+def _check_random(low=None, high=None, mean=None, std=None, within=None):
+    """Random ops have no reference values: check shape, dtype and the distribution's moments
+    on 20,000 draws (tolerances are > 5 standard errors)."""
+    def check(outs, inputs):
+        out = outs["Out"]
+        assert out.shape == (100, 200) and out.dtype == np.float32
+        if low is not None:
+            assert out.min() >= low and out.max() < high
+        if mean is not None:
+            assert abs(out.mean() - mean) < 0.05 * max(std, 1)
+            assert abs(out.std() - std) / std < 0.05
+        if within is not None:
+            assert np.abs(out - mean).max() <= within
+        assert len(np.unique(out)) > 19000, "draws should not repeat"
+    return check
+
+
+_RANDOM = {"shape": [100, 200], "dtype": "float32", "seed": 5}
+# the rows come from Input's dim 0 (100), the rest from shape: the [100, 200] draws _check_random checks
+_LIKE = {"Input": rng.normal(size=(100, 3))}
+_LIKE_ATTRS = {"shape": [-1, 200], "dtype": "float32", "seed": 5}
+
+CASES = [
+    OpCase("uniform_random", {}, attrs=dict(_RANDOM, min=-2.0, max=3.0), outputs=("Out",),
+           check=_check_random(low=-2.0, high=3.0, mean=0.5, std=5 / 12 ** 0.5)),
+    OpCase("gaussian_random", {}, attrs=dict(_RANDOM, mean=1.0, std=2.0), outputs=("Out",),
+           check=_check_random(mean=1.0, std=2.0)),
+    OpCase("truncated_gaussian_random", {}, attrs=dict(_RANDOM, mean=0.0, std=1.0), outputs=("Out",),
+           check=_check_random(mean=0.0, std=0.88, within=2.0)),
+    OpCase("uniform_random_batch_size_like", _LIKE, attrs=dict(_LIKE_ATTRS, min=-2.0, max=3.0), outputs=("Out",),
+           check=_check_random(low=-2.0, high=3.0, mean=0.5, std=5 / 12 ** 0.5)),
+    OpCase("gaussian_random_batch_size_like", _LIKE, attrs=dict(_LIKE_ATTRS, mean=1.0, std=2.0), outputs=("Out",),
+           check=_check_random(mean=1.0, std=2.0)),
+]
+
+
+def _check_crop(outs, inputs):
+    x, out = inputs["X"], outs["Out"]
+    assert out.shape == (2, 3, 2, 3) and outs["SeedOut"].dtype == np.int64
+    for b in range(2):
+        for c in range(3):
+            windows = [(i, j) for i in range(x.shape[2] - 1) for j in range(x.shape[3] - 2)
+                       if np.array_equal(x[b, c, i:i + 2, j:j + 3], out[b, c])]
+            assert windows, "each instance is a window of its input"
+    assert outs["SeedOut"][0] != inputs["Seed"][0]
+
+
+CASES += [
+    OpCase("random_crop", {"X": np.arange(2 * 3 * 5 * 6, dtype=np.float32).reshape(2, 3, 5, 6),
+                           "Seed": np.array([11], dtype=np.int64)},
+           attrs={"shape": [2, 3]}, outputs=("Out", "SeedOut"), check=_check_crop),
+]
