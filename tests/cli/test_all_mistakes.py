@@ -2,7 +2,7 @@
 order of the file, each with its file:line:col, the key and the fix; at most 20 shown; exit 2."""
 import re
 
-from test_cli_helpers import REPO, pe
+from tests.cli.test_helpers import REPO, pe
 
 LINE = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<rest>.+)$")
 

@@ -16,7 +16,7 @@ import shlex
 
 import pytest
 
-from test_cli_helpers import REPO, pe, snapshot
+from tests.cli.test_helpers import REPO, pe, snapshot
 
 CORPUS = sorted(glob.glob(os.path.join(REPO, "tests", "broken_configs", "*.yaml")))
 

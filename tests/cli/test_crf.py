@@ -5,8 +5,8 @@ import json
 
 import numpy as np
 
-from test_cli_helpers import pe
-from test_crf_tagging import LABELS, TYPES, VOCAB, make_batch
+from tests.cli.test_helpers import pe
+from tests.layers.test_crf_tagging import LABELS, TYPES, VOCAB, make_batch
 
 MODEL = f"""
 name: tagger

@@ -3,7 +3,7 @@ checkpoint (checkpoint.keep_best), early stopping, and pe eval's own result file
 import json
 import os
 
-from test_cli_helpers import pe, snapshot
+from tests.cli.test_helpers import pe, snapshot
 
 CONFIG = "configs/mnist_mlp.yaml"
 SMALL = ["data.train.limit=320", "data.eval.limit=200", "data.batch_size=32", "data.eval_batch_size=100",

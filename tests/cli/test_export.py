@@ -11,7 +11,7 @@ from pe_cli.data.transforms import apply_transforms
 from pe_cli.errors import PeError
 from pe_cli.run.build import build_programs
 from pe_cli.run.inference import load_inference
-from test_cli_helpers import pe
+from tests.cli.test_helpers import pe
 
 
 @pytest.fixture(scope="module")

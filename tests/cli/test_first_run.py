@@ -5,7 +5,7 @@ which says what it compiled and what that cost), to the bit; a run that finds th
 cache says nothing about compiling."""
 import pathlib
 
-from test_cli_helpers import pe
+from tests.cli.test_helpers import pe
 
 CONFIG = "configs/mnist_lenet.yaml"
 SMALL = ["data.train.limit=256", "data.eval.limit=64", "max_steps=6", "output.curves=false"]

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from test_cli_helpers import pe
+from tests.cli.test_helpers import pe
 
 _TOKEN = re.compile(r'\s*(?:(?P<str>"(?:[^"\\]|\\.)*")|(?P<id>[A-Za-z_][A-Za-z0-9_.]*|-?\d+(?:\.\d+)?)'
                     r'|(?P<arrow>->|--)|(?P<punct>[{}\[\];,=])|(?P<comment>//[^\n]*|/\*.*?\*/))', re.S)
@@ -165,7 +165,7 @@ def test_graph_errors():
 
 
 def test_ssa_with_text_or_phase_is_refused_not_ignored():
-    from test_cli_helpers import pe as run_pe
+    from tests.cli.test_helpers import pe as run_pe
     for extra, message in ((["--text"], "drop --text"), (["--phase", "forward"], "drop --phase")):
         proc = run_pe("graph", "models/mlp.yaml", "--ssa", *extra)
         assert proc.returncode == 2 and message in proc.stderr and proc.stdout == ""

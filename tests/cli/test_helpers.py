@@ -1,11 +1,12 @@
 """Shared helpers of the CLI tests (no tests here): run the real ``pe`` command in a subprocess,
 and snapshot a directory to prove it was left untouched."""
+from paths import REPO
 import hashlib
 import os
 import subprocess
 import sys
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = REPO
 _SCRIPT = os.path.join(os.path.dirname(sys.executable), "pe")
 PE = [_SCRIPT] if os.path.exists(_SCRIPT) else [sys.executable, "-m", "pe_cli"]
 

@@ -18,7 +18,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from test_cli_helpers import PE, REPO, snapshot
+from tests.cli.test_helpers import PE, REPO, snapshot
 
 FIFO = object()
 MODEL = """name: tiny

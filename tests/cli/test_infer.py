@@ -5,7 +5,7 @@ from pathlib import Path
 
 import numpy as np
 
-from test_cli_helpers import REPO, pe
+from tests.cli.test_helpers import REPO, pe
 
 MODELS = Path(REPO) / "tests" / "data" / "paddle_models"
 

@@ -9,7 +9,7 @@ import pytest
 
 from pe_cli.run.launch import mpiexec
 from pe_cli.errors import PeError
-from test_cli_helpers import pe
+from tests.cli.test_helpers import pe
 
 try:
     mpiexec()

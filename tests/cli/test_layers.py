@@ -1,6 +1,6 @@
 """`pe layers` lists the layer types and the learning-rate schedules a config can name, with their
 arguments read from the code (issue 18, item 7)."""
-from test_cli_helpers import pe
+from tests.cli.test_helpers import pe
 
 
 def test_layers_and_schedules_are_listed_and_documented():

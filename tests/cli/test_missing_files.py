@@ -1,6 +1,6 @@
 """A missing config or model file is named, and the 'did you mean' offers only files of the same
 kind (issue 18, item 7)."""
-from test_cli_helpers import pe
+from tests.cli.test_helpers import pe
 
 
 def test_a_missing_run_config_suggests_run_configs_only():

@@ -2,7 +2,7 @@
 model's feeds in order (a lod_level 1 feed is a sparse slot), through the real `pe`."""
 import json
 
-from test_cli_helpers import pe
+from tests.cli.test_helpers import pe
 
 SMALL = ["data.train.limit=2000", "epochs=2", "fetch.every=20", "output.curves=false"]
 

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from test_cli_helpers import REPO, pe
+from tests.cli.test_helpers import REPO, pe
 
 CONFIG = "configs/mnist_mlp.yaml"
 SMALL = ["data.train.limit=320", "data.eval.limit=200", "data.batch_size=32", "data.eval_batch_size=100",

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from pe_cli.data.ragged import Ragged
-from test_cli_helpers import REPO, pe
+from tests.cli.test_helpers import REPO, pe
 
 CONFIG = "configs/mnist_rows_lstm.yaml"
 SMALL = ["data.train.limit=256", "data.eval.limit=200", "data.batch_size=32", "data.eval_batch_size=100",

@@ -1,7 +1,7 @@
 """pe smoke: configs build, their loss is finite and falls; a table; non-zero exit on any failure."""
 import os
 
-from test_cli_helpers import REPO, pe
+from tests.cli.test_helpers import REPO, pe
 
 
 def test_bundled_configs_pass():

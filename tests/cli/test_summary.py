@@ -7,7 +7,7 @@ import pytest
 
 from pe_cli.config import load_config
 from pe_cli.run.build import build_programs
-from test_cli_helpers import pe
+from tests.cli.test_helpers import pe
 
 
 @pytest.mark.parametrize("config", ["configs/mnist_cnn_bn.yaml", "configs/ctr.yaml"])

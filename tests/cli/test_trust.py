@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pytest
 
-from test_cli_helpers import PE, REPO, pe, snapshot
+from tests.cli.test_helpers import PE, REPO, pe, snapshot
 
 CONFIG = "configs/mnist_mlp.yaml"
 SMALL = ["data.train.limit=320", "data.eval.limit=200", "data.batch_size=32", "data.eval_batch_size=100",

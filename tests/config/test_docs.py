@@ -1,6 +1,7 @@
 """docs/CONFIG.md documents exactly what the code accepts: the keys of both YAML documents (compared
 with the schema the loader validates with), the variable-taking layer arguments, and each command's
 options (compared with the click commands behind ``pe --help``)."""
+from paths import REPO
 import os
 import re
 
@@ -9,7 +10,7 @@ from pe_cli.config.keys import MODEL, RUN
 from pe_cli.config.model import TENSOR_ARGS
 from pe_cli.config.schema import documented_keys
 
-DOC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "CONFIG.md")
+DOC = os.path.join(REPO, "docs", "CONFIG.md")
 
 
 def _section(text, title):

@@ -1,5 +1,6 @@
 """AsyncExecutor and DataFeedDesc (seed 004, issue 14): the seed's proto and calls, the MultiSlot
 reader, Hogwild training from a file list, and one clear error for each kind of bad input."""
+from paths import REPO
 import os
 import sys
 
@@ -382,7 +383,7 @@ def test_dataset_mistakes(tmp_path):
 
 def test_the_bundled_ctr_data_is_multislot_text_the_reader_takes(tmp_path):
     import runpy
-    ctr = runpy.run_path(str(__import__("pathlib").Path(__file__).parent.parent / "examples" / "ctr_data.py"),
+    ctr = runpy.run_path(str(__import__("pathlib").Path(REPO) / "examples" / "ctr_data.py"),
                          run_name="ctr_data")
     paths = ctr["write"](str(tmp_path), files=2, n=300, seed=3)
     again = ctr["write"](str(tmp_path / "again"), files=2, n=300, seed=3)
@@ -399,7 +400,7 @@ def test_the_seeds_async_example_learns_with_one_and_two_threads(tmp_path):
     """examples/async_executor.py (embedding over the sparse ids, sequence_pool, fc): the held-out AUC
     rises from chance to near the data's own ceiling (~0.81) with 1 thread and with 2 workers (Hogwild)."""
     import runpy
-    example = runpy.run_path(str(__import__("pathlib").Path(__file__).parent.parent / "examples" /
+    example = runpy.run_path(str(__import__("pathlib").Path(REPO) / "examples" /
                                  "async_executor.py"), run_name="async_example")
     one = example["main"](threads=1, epochs=4, out_dir=str(tmp_path / "one"))
     two = example["main"](threads=2, epochs=4, out_dir=str(tmp_path / "two"))

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from pe_cli.data.idx import read_idx
-from test_cli_helpers import REPO, pe
+from tests.cli.test_helpers import REPO, pe
 
 
 def _script(name):

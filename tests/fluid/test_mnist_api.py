@@ -1,6 +1,7 @@
 """Acceptance: pure-Python-API models train on the bundled MNIST split to the held-out accuracy
 users expect (MLP >= 95%, LeNet-5 >= 97%). Each takes well under a minute on 2 cores (see
 ``pytest --durations``); speed itself is measured by the benchmarks, not asserted here."""
+from paths import REPO
 import os
 
 import numpy as np
@@ -9,7 +10,7 @@ import pytest
 import pe_cli.fluid as fluid
 from pe_cli.data.idx import load_mnist
 
-DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "mnist")
+DATA = os.path.join(REPO, "data", "mnist")
 
 
 @pytest.fixture(scope="module")

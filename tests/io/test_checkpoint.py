@@ -1,5 +1,6 @@
 """Checkpoints: the .npy/.npz format (never unpickled), atomic writes, checked loads, and exact
 resumption of training (optimizer state and the learning-rate counter are persistable)."""
+from paths import TESTS
 import os
 
 import numpy as np
@@ -384,7 +385,7 @@ def test_an_inference_model_pe_saved_as_json_still_loads():
     """Before pe wrote Fluid's formats it saved a JSON ``__model__`` and ``.npy`` parameters;
     tests/data/pe_json_model is one such model (a StaticRNN feeding an fc, so a sub-block too),
     written by that version with its output on its input (tests/data/pe_json_model_io.npz)."""
-    data = os.path.join(os.path.dirname(__file__), "data")
+    data = os.path.join(TESTS, "data")
     io = np.load(os.path.join(data, "pe_json_model_io.npz"))
     exe = fluid.Executor(fluid.CPUPlace())
     with fluid.scope_guard(fluid.Scope()):

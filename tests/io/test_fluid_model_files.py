@@ -3,6 +3,7 @@
 attributes Fluid puts on every op) and the parameters in Fluid's LoDTensor files, one per variable
 or combined. The parameter files here are assembled byte by byte from the format's description, not
 by pe's writer, and the program from the protobuf messages, as Fluid's C++ would."""
+from paths import TESTS
 import os
 import struct
 
@@ -205,7 +206,7 @@ def test_dtype_attributes_stored_as_fluid_codes(tmp_path):
 def test_models_that_paddle_saved_compute_what_paddle_computed(name):
     """tests/data/paddle_models: written by PaddlePaddle 2.6.2 itself (make_paddle_models.py there),
     with Paddle's outputs for fixed inputs."""
-    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "paddle_models")
+    folder = os.path.join(TESTS, "data", "paddle_models")
     exe = fluid.Executor(fluid.CPUPlace())
     with fluid.scope_guard(fluid.Scope()):
         program, feeds, fetches = fluid.io.load_inference_model(folder, exe, model_filename=f"{name}.pdmodel",
@@ -218,7 +219,7 @@ def test_models_that_paddle_saved_compute_what_paddle_computed(name):
 def test_a_paddle_checkpoint_resumes_in_pe():
     """fluid.load of what paddle.static.save wrote after an Adam step (tests/data/paddle_models):
     the parameters and the optimizer state (moments, beta powers, learning rate) Paddle held."""
-    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "paddle_models")
+    folder = os.path.join(TESTS, "data", "paddle_models")
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup), fluid.unique_name.guard():     # Paddle's names: learning_rate_0
         x = fluid.layers.data("x", [4])
@@ -239,7 +240,7 @@ def test_paddles_pooling_convolution_and_activations_match():
     """tests/data/paddle_models/ops: 19 fetch targets of one Paddle 2.6.2 program (pool2d in ceil mode,
     exclusive or not; a grouped, dilated, strided conv2d; layer_norm; 7 activations; adaptive pooling,
     cumsum, sigmoid cross-entropy, conv2d_transpose, group_norm, instance_norm, prelu)."""
-    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "paddle_models")
+    folder = os.path.join(TESTS, "data", "paddle_models")
     exe = fluid.Executor(fluid.CPUPlace())
     with fluid.scope_guard(fluid.Scope()):
         program, feeds, fetches = fluid.io.load_inference_model(folder, exe, model_filename="ops.pdmodel",
@@ -256,7 +257,7 @@ def test_paddle_2x_interpolate_and_pad3d_match():
     scale factor, a per-dim scale list, a size with corners aligned, NHWC; nearest_interp_v2;
     trilinear_interp_v2) and F.pad of 5-D tensors (pad3d: constant, reflect, replicate, circular,
     NDHWC). The model has no parameters, so Paddle wrote no .pdiparams."""
-    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "paddle_models")
+    folder = os.path.join(TESTS, "data", "paddle_models")
     exe = fluid.Executor(fluid.CPUPlace())
     with fluid.scope_guard(fluid.Scope()):
         program, feeds, fetches = fluid.io.load_inference_model(folder, exe, model_filename="resize_pad.pdmodel")

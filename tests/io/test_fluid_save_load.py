@@ -2,6 +2,7 @@
 ``.pdparams`` and ``.pdopt`` are pickles of {name: ndarray}, read by pe's own parser (never
 unpickled). The files here are made by Python's pickle of plain numpy arrays, as Fluid makes them;
 hostile ones must be refused without running anything."""
+from paths import REPO
 import io
 import os
 import pickle
@@ -128,7 +129,7 @@ def test_hostile_file_through_fluid_load_in_a_process(tmp_path):
         "x = fluid.layers.data('x', [3])\n"
         "y = fluid.layers.fc(x, 2)\n"
         f"fluid.load(fluid.default_main_program(), {str(tmp_path / 'm')!r})\n")
-    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ, PYTHONPATH=REPO)
     out = subprocess.run([sys.executable, "-m", "pe_cli", "fluid", str(script)], capture_output=True, text=True,
                          env=env, timeout=120)
     assert out.returncode != 0

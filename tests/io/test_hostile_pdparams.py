@@ -1,5 +1,5 @@
 """Hostile Fluid checkpoint files (.pdparams, issue 11) given to ``fluid.load`` in a script run by
-``pe fluid``, as tests/test_hostile_inputs.py runs its corpus: a fresh directory, a 2 GiB memory
+``pe fluid``, as tests/cli/test_hostile_inputs.py runs its corpus: a fresh directory, a 2 GiB memory
 cap, a time limit; each must exit non-zero with one line naming the file, no traceback, nothing
 run (a pickle that would call os.system leaves no file behind) and nothing left behind."""
 import os
@@ -10,8 +10,8 @@ import subprocess
 import numpy as np
 import pytest
 
-from test_cli_helpers import PE, REPO
-from test_hostile_inputs import TIME_LIMIT, _capped
+from tests.cli.test_helpers import PE, REPO
+from tests.cli.test_hostile_inputs import TIME_LIMIT, _capped
 
 SCRIPT = """import paddle.fluid as fluid
 x = fluid.layers.data('x', [3])

@@ -2,6 +2,7 @@
 prefix (.pdmodel, .pdiparams), serialize/deserialize of the program and its persistables, and
 save_to_file/load_from_file, as Paddle 2.x's; the files are Paddle's formats, so the models
 PaddlePaddle 2.6.2 saved (tests/data/paddle_models/) load through the same calls."""
+from paths import TESTS
 import os
 
 import numpy as np
@@ -11,7 +12,7 @@ from pe_cli import fluid, paddle
 from pe_cli.errors import PeError
 
 static = paddle.static
-DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "paddle_models")
+DATA = os.path.join(TESTS, "data", "paddle_models")
 
 
 def _model():

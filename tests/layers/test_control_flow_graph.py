@@ -1,7 +1,7 @@
 """pe's program text and DOT show the blocks that control-flow ops own: nested under the op in
 text, as DOT clusters with a dashed "runs" edge from the op."""
 from pe_cli.run.graph import program_dot, program_text
-from tests.test_control_flow_rnn import static_rnn_program
+from tests.layers.test_control_flow_rnn import static_rnn_program
 
 
 def test_text_nests_the_step_block_and_its_gradient_block():

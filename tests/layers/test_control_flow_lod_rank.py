@@ -5,8 +5,8 @@ import numpy as np
 
 from pe_cli import fluid
 from pe_cli.fluid import layers
-from tests.test_control_flow_dynamic_rnn import H, LENGTHS, PARAMS, VALUES, data
-from tests.test_control_flow_dynamic_rnn import program as dynamic_rnn_program
+from tests.layers.test_control_flow_dynamic_rnn import H, LENGTHS, PARAMS, VALUES, data
+from tests.layers.test_control_flow_dynamic_rnn import program as dynamic_rnn_program
 
 
 def while_rnn_program():

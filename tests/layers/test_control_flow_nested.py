@@ -1,5 +1,5 @@
 """Blocks inside blocks: a While in a While's body, a cond in a StaticRNN's step. Their forward
-values and gradients against closed forms (tests/test_control_flow_parallel.py trains the same
+values and gradients against closed forms (tests/layers/test_control_flow_parallel.py trains the same
 nestings on 1 and 2 devices)."""
 import numpy as np
 import pytest

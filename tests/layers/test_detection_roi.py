@@ -8,7 +8,7 @@ import pytest
 
 import pe_cli.fluid as fluid
 from pe_cli.errors import PeError, ShapeError
-from test_cli_helpers import REPO, pe
+from tests.cli.test_helpers import REPO, pe
 from tests.ops.cases_detection_roi import _prroi_ref, _psroi_ref, _roi_align_ref, _roi_pool_ref
 
 layers = fluid.layers

@@ -6,7 +6,7 @@ import pytest
 
 import pe_cli.fluid as fluid
 from pe_cli.errors import ShapeError
-from test_cli_helpers import REPO, pe
+from tests.cli.test_helpers import REPO, pe
 
 layers = fluid.layers
 ANCHORS = [10, 13, 16, 30, 33, 23, 30, 61, 62, 45, 59, 119]

@@ -2,6 +2,7 @@
 or is a stand-in raising NotImplementedError that names it and says pe does not support it yet, and
 docs/COMPAT.md's table lists exactly the names that are not implemented. "Implemented" is read from
 the code at test time, so layers that land on other branches need no change here."""
+from paths import REPO
 import os
 import re
 
@@ -9,7 +10,7 @@ import pytest
 
 import pe_cli.fluid as fluid
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = REPO
 SEED = os.path.join(ROOT, "..", "shared", "seeds", "002_a9e56ac86d0be8c3.txt")
 SEED = SEED if os.path.isfile(SEED) else "/work/shared/seeds/002_a9e56ac86d0be8c3.txt"
 COMPAT = os.path.join(ROOT, "docs", "COMPAT.md")

@@ -146,7 +146,7 @@ def test_a_fluid_model_with_these_ops_loads(tmp_path):
     from tests.ops.cases_convolution_transpose import _conv_transpose_ref
     from tests.ops.cases_activation import _prelu_ref
     from tests.ops.cases_normalization import _group_norm_ref, _instance_norm_ref
-    from tests.test_fluid_model_files import FEED, FETCH, _var, tensor_file
+    from tests.io.test_fluid_model_files import FEED, FETCH, _var, tensor_file
     rng = np.random.default_rng(5)
     params = {"w": rng.normal(size=(2, 2, 3, 3)), "gs": rng.normal(size=2), "gb": rng.normal(size=2),
               "is": rng.normal(size=2), "ib": rng.normal(size=2), "alpha": rng.normal(size=(1, 2, 1, 1))}

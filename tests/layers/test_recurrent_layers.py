@@ -12,7 +12,7 @@ from pe_cli import fluid
 from pe_cli.errors import PeError
 from pe_cli.fluid import layers
 from pe_cli.training.param_attr import ParamAttr
-from test_cli_helpers import REPO, pe
+from tests.cli.test_helpers import REPO, pe
 
 LENGTHS, H = [2, 4, 1], 3
 N, TOKENS = len(LENGTHS), sum(LENGTHS)

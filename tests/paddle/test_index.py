@@ -2,6 +2,7 @@
 pe_cli.paddle or is a stand-in raising NotImplementedError that names it and says why, and
 docs/COMPAT.md's section lists exactly the stand-ins. Also the device, dtype and seed names, the
 errors of bad arguments, and gradients through the composed functions."""
+from paths import REPO
 import os
 import re
 import subprocess
@@ -12,9 +13,9 @@ import pytest
 
 from pe_cli import paddle
 from pe_cli.errors import FluidUnsupported, PeError
-from tests.test_paddle_tensor import A, B, S, run
+from tests.paddle.test_tensor import A, B, S, run
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = REPO
 SEED = os.path.join(ROOT, "..", "shared", "seeds", "002_a9e56ac86d0be8c3.txt")
 SEED = SEED if os.path.isfile(SEED) else "/work/shared/seeds/002_a9e56ac86d0be8c3.txt"
 COMPAT = os.path.join(ROOT, "docs", "COMPAT.md")

@@ -1,6 +1,7 @@
 """Paddle 2.x's static face (pe_cli/paddle: enable_static, paddle.static, paddle.optimizer): seed 002's
 ParallelExecutor example runs unchanged through `pe fluid` (on the CPU), and the faces map to pe's
 objects."""
+from paths import REPO
 import os
 import subprocess
 import sys
@@ -11,7 +12,7 @@ import pytest
 from pe_cli import paddle
 from pe_cli.errors import PeError
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = REPO
 
 # seed 002 (../shared/seeds/002_a9e56ac86d0be8c3.txt), paddle.static.ParallelExecutor's example, with
 # use_cuda = False (no GPU here) and the fetched losses printed and checked at the end.

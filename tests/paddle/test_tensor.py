@@ -1,6 +1,7 @@
 """Paddle 2.x's top-level tensor functions (pe_cli/paddle/tensor_*.py): each one builds a static
 program from 2.x's signature and its fetched values match numpy; the names pe cannot honour raise
 its one-line error; and every name of seed 002's ``paddle.*`` index is implemented or a stand-in."""
+from paths import REPO
 import math
 import os
 
@@ -10,7 +11,7 @@ import pytest
 from pe_cli import paddle
 from pe_cli.errors import FluidUnsupported, PeError
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = REPO
 SEED = os.path.join(ROOT, "..", "shared", "seeds", "002_a9e56ac86d0be8c3.txt")
 SEED = SEED if os.path.isfile(SEED) else "/work/shared/seeds/002_a9e56ac86d0be8c3.txt"
 

@@ -2,6 +2,7 @@
 densify the gradient as Fluid 1.8 does (its regularizer sums the sparse gradient with a dense decay
 term into a dense gradient), so a sparse model trains to the dense model's parameters; checkpoints
 hold the dense parameter, so save / load / continue equals training straight through."""
+from paths import REPO, TESTS
 import json
 import os
 import subprocess
@@ -11,10 +12,10 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from tests.test_distributed import MPIEXEC, _env, needs_mpi
-from tests.test_sparse_embedding import batches, build, train
+from tests.transpiler.test_distributed import MPIEXEC, _env, needs_mpi
+from tests.training.test_sparse_embedding import batches, build, train
 
-WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sparse_dist_worker.py")
+WORKER = os.path.join(TESTS, "sparse_dist_worker.py")
 
 
 @pytest.mark.parametrize("extra", ["l2decay", "l1decay", "clip_global_norm", "clip_by_value", "clip_by_norm"])
@@ -74,7 +75,7 @@ def test_yaml_embedding_is_sparse_trains_like_dense(tmp_path):
     """`is_sparse: true` on a YAML embedding layer: `pe train` of the bundled CTR model gives the
     dense model's training losses under Adam (every row updates either way), and different ones with
     `optimizer.lazy_mode=true` (only the rows of each batch move), which a dense gradient ignores."""
-    from test_cli_helpers import REPO, pe
+    from tests.cli.test_helpers import REPO, pe
     model = open(os.path.join(REPO, "models", "ctr.yaml")).read()
     assert "size: [1000, 8]}" in model
     config = open(os.path.join(REPO, "configs", "ctr.yaml")).read().replace("../data/", f"{REPO}/data/")

@@ -1,6 +1,7 @@
 """Training over several processes (MPI, collective mode): real ``mpiexec -n K`` runs of
 tests/dist_worker.py against one process on the same global batches, the cross-process nodes of the
 multi-device graph, and the failures (a wrong launch, a failing rank) ending every rank quickly."""
+from paths import REPO, TESTS
 import json
 import os
 import signal
@@ -22,8 +23,8 @@ from pe_cli.kernels.stall import stalled
 
 from parallel_nets import build
 
-ROOT = Path(__file__).resolve().parent.parent
-WORKER = Path(__file__).resolve().parent / "dist_worker.py"
+ROOT = Path(REPO)
+WORKER = Path(TESTS) / "dist_worker.py"
 MPIEXEC = shutil.which("mpiexec", path=os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]]))
 try:
     import mpi4py  # noqa: F401

@@ -1,6 +1,7 @@
 """Parameter-server mode (DistributeTranspiler, config.mode 'pserver'): the programs the transpiler
 makes, and real ``mpiexec -n P+K`` runs of tests/pserver_worker.py (P servers, K trainers) against
 one process training on the same global batches from the same initial parameters."""
+from paths import TESTS
 import os
 import subprocess
 import sys
@@ -14,9 +15,9 @@ from pe_cli.errors import PeError
 from pe_cli.transpiler import slice_variable
 
 from pserver_worker import GLOBAL_BATCH, batches, build, names
-from test_distributed import MPIEXEC, _env, needs_mpi
+from tests.transpiler.test_distributed import MPIEXEC, _env, needs_mpi
 
-WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pserver_worker.py")
+WORKER = os.path.join(TESTS, "pserver_worker.py")
 
 
 def _start(tmp_path, servers, trainers, mode, slicing, optimizer, steps, *flags, timeout=240):

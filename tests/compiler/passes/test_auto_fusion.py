@@ -13,10 +13,10 @@ from pe_cli.compiler.passes.auto_fusion import auto_fusion
 from pe_cli.framework.operator import OpRole
 
 from parallel_nets import batch, params
-from test_cli_helpers import pe
-from test_passes_fuse import fixed_threads  # noqa: F401 (a fixture)
-from test_passes_fuse_optimizer import train
-from test_passes_memory import MODELS
+from tests.cli.test_helpers import pe
+from tests.compiler.passes.test_fuse import fixed_threads  # noqa: F401 (a fixture)
+from tests.compiler.passes.test_fuse_optimizer import train
+from tests.compiler.passes.test_memory import MODELS
 
 
 def gated(x):

@@ -12,10 +12,10 @@ from pe_cli.compiler import build_ssa_graph, passes
 from pe_cli.compiler.passes.backward_optimizer_deps import backward_optimizer_deps
 from pe_cli.framework.operator import OpRole
 
-from test_cli_helpers import pe
-from test_passes_fuse import fixed_threads  # noqa: F401 (a fixture)
-from test_passes_fuse_optimizer import build, train
-from test_passes_memory import MODELS
+from tests.cli.test_helpers import pe
+from tests.compiler.passes.test_fuse import fixed_threads  # noqa: F401 (a fixture)
+from tests.compiler.passes.test_fuse_optimizer import build, train
+from tests.compiler.passes.test_memory import MODELS
 
 
 def graph_of(devices, optimizer="momentum", **options):

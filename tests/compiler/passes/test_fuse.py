@@ -15,8 +15,8 @@ from pe_cli.compiler.passes.liveness import pinned_names, sequential_frees
 from pe_cli.errors import ShapeError
 from pe_cli.kernels.cpu import activation, elementwise, fused, threads
 
-from test_cli_helpers import pe
-from test_passes_memory import MODELS, build, train
+from tests.cli.test_helpers import pe
+from tests.compiler.passes.test_memory import MODELS, build, train
 
 
 @pytest.fixture

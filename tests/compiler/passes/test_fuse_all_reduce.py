@@ -10,8 +10,8 @@ from pe_cli.compiler import build_ssa_graph, fused_all_reduce
 from pe_cli.compiler.ssa_nodes import ALL_REDUCE
 from pe_cli.kernels.cpu.collectives import all_reduce, all_reduce_coalesced
 
-from test_passes_fuse import fixed_threads  # noqa: F401 (a fixture)
-from test_passes_memory import MODELS, build, train
+from tests.compiler.passes.test_fuse import fixed_threads  # noqa: F401 (a fixture)
+from tests.compiler.passes.test_memory import MODELS, build, train
 
 
 def graph_of(model, devices=2, **options):

@@ -12,8 +12,8 @@ from pe_cli.compiler import build_ssa_graph
 from pe_cli.compiler.passes.fuse_bn_act import fuse_bn_act
 
 from parallel_nets import batch, has_lenet_layers
-from test_passes_fuse import counts, fixed_threads  # noqa: F401 (a fixture)
-from test_passes_memory import build, train
+from tests.compiler.passes.test_fuse import counts, fixed_threads  # noqa: F401 (a fixture)
+from tests.compiler.passes.test_memory import build, train
 
 pytestmark = pytest.mark.skipif(not has_lenet_layers(), reason="no conv2d")
 

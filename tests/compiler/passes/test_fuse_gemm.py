@@ -14,9 +14,9 @@ from pe_cli.compiler.passes.fuse_gemm_epilogue import fuse_gemm_epilogue
 from pe_cli.errors import PeError
 
 from parallel_nets import batch, params
-from test_cli_helpers import pe
-from test_passes_fuse import fixed_threads  # noqa: F401 - a fixture
-from test_passes_memory import MODELS, build, train
+from tests.cli.test_helpers import pe
+from tests.compiler.passes.test_fuse import fixed_threads  # noqa: F401 - a fixture
+from tests.compiler.passes.test_memory import MODELS, build, train
 
 
 def counts(program):

@@ -12,9 +12,9 @@ from pe_cli.compiler import build_ssa_graph
 from pe_cli.compiler.passes.fuse_optimizer import fuse_all_optimizer_ops
 
 from parallel_nets import batch, has_lenet_layers, lenet5, mlp, params
-from test_cli_helpers import pe
-from test_passes_fuse import fixed_threads  # noqa: F401 (a fixture)
-from test_passes_memory import MODELS, bn_cnn
+from tests.cli.test_helpers import pe
+from tests.compiler.passes.test_fuse import fixed_threads  # noqa: F401 (a fixture)
+from tests.compiler.passes.test_memory import MODELS, bn_cnn
 
 OPTIMIZERS = {"sgd": lambda: fluid.optimizer.SGD(learning_rate=0.05),
               "momentum": lambda: fluid.optimizer.Momentum(learning_rate=0.05, momentum=0.9),

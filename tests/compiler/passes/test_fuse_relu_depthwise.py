@@ -12,7 +12,7 @@ from pe_cli.compiler import build_ssa_graph
 from pe_cli.compiler.passes.fuse_relu_depthwise_conv import fuse_relu_depthwise_conv
 
 from parallel_nets import batch, has_lenet_layers, params
-from test_passes_fuse import fixed_threads  # noqa: F401 (a fixture)
+from tests.compiler.passes.test_fuse import fixed_threads  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.skipif(not has_lenet_layers(), reason="no conv2d")
 

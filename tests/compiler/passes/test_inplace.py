@@ -11,7 +11,7 @@ from pe_cli.executor.plan import OpStep, run_step
 from pe_cli.ops import registry
 
 from parallel_nets import batch
-from test_passes_memory import MODELS, build, train
+from tests.compiler.passes.test_memory import MODELS, build, train
 
 
 def forward_graph():

@@ -12,7 +12,7 @@ from pe_cli.compiler import build_ssa_graph, passes
 from pe_cli.compiler.ssa_nodes import RELEASE
 
 from parallel_nets import batch, has_lenet_layers, lenet5, mlp, params
-from test_cli_helpers import pe
+from tests.cli.test_helpers import pe
 
 
 def bn_cnn(image, label):
