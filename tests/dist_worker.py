@@ -1,4 +1,4 @@
-"""One trainer of the multi-process tests (tests/test_distributed.py), run by mpiexec or alone:
+"""One trainer of the multi-process tests (tests/transpiler/test_distributed.py), run by mpiexec or alone:
 
     python tests/dist_worker.py MODEL TRAINERS DEVICES OUT [fuse] [reduce] [momentum] [fail] [kill] [hang] [transpiler]
 

@@ -1,4 +1,4 @@
-"""One rank of a parameter-server run (tests/test_pserver.py starts it under mpiexec -n P+K):
+"""One rank of a parameter-server run (tests/transpiler/test_pserver.py starts it under mpiexec -n P+K):
 ranks 0..P-1 serve, the others train an MLP on their share of fixed global batches and write their
 initial parameters, losses and final parameters to OUT.trainer<i>.npz.
 

@@ -1,8 +1,8 @@
-"""One trainer of tests/test_sparse_embedding_more.py's multi-process case, run by mpiexec:
+"""One trainer of tests/training/test_sparse_embedding_decay_clip.py's multi-process case, run by mpiexec:
 
     python tests/sparse_dist_worker.py TRAINERS OUT
 
-Trains tests/test_sparse_embedding.py's model (embedding is_sparse=True, lazy Adam) on the same
+Trains tests/training/test_sparse_embedding.py's model (embedding is_sparse=True, lazy Adam) on the same
 batches as one process; trainer r takes whole sequences [r*S/K, (r+1)*S/K) of each batch, runs them
 on one CPU device through ParallelExecutor(num_trainers=K), and writes OUT.<rank>.npz (losses,
 parameters). The processes sum dense buffers, so the sparse gradient crosses them densified."""
@@ -13,7 +13,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import pe_cli.fluid as fluid  # noqa: E402
-from tests.test_sparse_embedding import batches, build  # noqa: E402
+from tests.training.test_sparse_embedding import batches, build  # noqa: E402
 
 trainers, out = int(sys.argv[1]), sys.argv[2]
 rank = int(os.environ.get("PMI_RANK", "0"))

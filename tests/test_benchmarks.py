@@ -10,7 +10,7 @@ from unittest import mock
 
 import pytest
 
-from test_cli_helpers import REPO
+from tests.cli.test_helpers import REPO
 
 SCRIPTS = sorted(glob.glob(os.path.join(REPO, "benchmarks", "*.py")))
 

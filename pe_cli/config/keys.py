@@ -1,6 +1,6 @@
 """Every key of the two YAML documents: the model file (``MODEL``) and the run config (``RUN``).
 
-docs/CONFIG.md documents exactly these (tests/test_config_docs.py compares them). Names follow the
+docs/CONFIG.md documents exactly these (tests/config/test_docs.py compares them). Names follow the
 Python API: a layer's arguments are its builder's, ``optimizer`` takes its class's arguments,
 ``build_strategy`` and ``exec_strategy`` are the attributes of ``BuildStrategy`` and
 ``ExecutionStrategy``.

@@ -1,7 +1,7 @@
 """The layers of Fluid 1.8's ``fluid.layers`` index (seed 002) that pe does not have yet, each a
 stand-in raising NotImplementedError (FluidUnsupported) that names it and says pe does not support
 it yet. A stand-in only fills a name pe_cli.layers does not define, so a layer that lands replaces
-its stand-in without touching this list. docs/COMPAT.md has the same table; tests/test_layers_index.py
+its stand-in without touching this list. docs/COMPAT.md has the same table; tests/layers/test_index.py
 keeps the two and the code in agreement."""
 import types
 

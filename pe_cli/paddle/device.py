@@ -1,7 +1,7 @@
 """Paddle 2.x's top-level names about devices, dtypes, seeds and dygraph (seed 002): the real ones
 pe can honour (places, ``seed``, the default dtype, ``get_device``/``set_device``, what pe was built
 with), Fluid's names the 2.x index re-exports, and one-line stand-ins for what cannot work in pe
-(dygraph) or is not in it yet. tests/test_paddle_tensor.py keeps every name of the index classified."""
+(dygraph) or is not in it yet. tests/paddle/test_tensor.py keeps every name of the index classified."""
 from .. import fluid as _fluid
 from ..errors import PeError, unsupported
 from ..framework import default_main_program, default_startup_program

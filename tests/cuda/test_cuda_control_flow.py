@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 
 from pe_cli import fluid
-from tests.test_control_flow_cond_grad import IE_VALUES, ifelse_program
-from tests.test_control_flow_dynamic_rnn import LENGTHS, PARAMS as DPARAMS, VALUES as DVALUES, program
-from tests.test_control_flow_rnn import GRADS, PARAMS, VALUES, static_rnn_program
-from tests.test_control_flow_while import while_program
+from tests.layers.test_control_flow_cond_grad import IE_VALUES, ifelse_program
+from tests.layers.test_control_flow_dynamic_rnn import LENGTHS, PARAMS as DPARAMS, VALUES as DVALUES, program
+from tests.layers.test_control_flow_rnn import GRADS, PARAMS, VALUES, static_rnn_program
+from tests.layers.test_control_flow_while import while_program
 
 
 def _run(place, main, startup, feed, fetch, params=None):

@@ -6,9 +6,9 @@ import pytest
 
 from pe_cli import fluid
 from pe_cli.fluid import layers
-from tests.test_rnn_basic_decoder import FEED as DFEED, WEIGHTS as DWEIGHTS, _build as decoder_program
-from tests.test_rnn_cells import B, C0, H, H0, T, D, WEIGHTS, X, data, lstm_cell
-from tests.test_rnn_decode import _FixedCell
+from tests.layers.test_rnn_basic_decoder import FEED as DFEED, WEIGHTS as DWEIGHTS, _build as decoder_program
+from tests.layers.test_rnn_cells import B, C0, H, H0, T, D, WEIGHTS, X, data, lstm_cell
+from tests.layers.test_rnn_decode import _FixedCell
 
 PLACES = [fluid.CPUPlace(), fluid.CUDAPlace(0)]
 

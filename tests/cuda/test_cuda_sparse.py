@@ -6,7 +6,7 @@ import pytest
 
 import pe_cli.fluid as fluid
 from tests.cuda.test_cuda_parallel import _need_two_gpus
-from tests.test_sparse_embedding import batches, build, train
+from tests.training.test_sparse_embedding import batches, build, train
 
 OPTIMIZERS = {
     "sgd": lambda: fluid.optimizer.SGD(0.5),

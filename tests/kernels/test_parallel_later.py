@@ -91,7 +91,7 @@ def test_a_cacheable_loop_is_compiled_by_the_helper_process_then_loaded(tmp_path
 
 
 def _let_go(later):
-    """Closes this test's own helper and reaps it: tests/test_async_executor.py counts this process's
+    """Closes this test's own helper and reaps it: tests/data/test_async_executor.py counts this process's
     children, and an unreaped helper of a test run before it in the same worker failed it."""
     later.helper.close()
     if later.helper.proc is not None:

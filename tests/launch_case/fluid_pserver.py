@@ -1,7 +1,7 @@
 """A Fluid-style parameter-server script as Fluid 1.x distributed scripts are written: the role comes
 from PADDLE_TRAINING_ROLE; a server runs its program, a trainer trains an MLP on its share of each
 batch and prints its id and a checksum of the parameters (every trainer must print the same). Run by
-tests/test_cli_launch.py through `pe launch --trainers 2 --pservers 2`."""
+tests/cli/test_launch.py through `pe launch --trainers 2 --pservers 2`."""
 import os
 
 import numpy as np

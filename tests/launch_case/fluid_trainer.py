@@ -1,7 +1,7 @@
 """A Fluid-style distributed trainer as Fluid 1.x scripts are written: it reads the PADDLE_* environment
 (what `paddlecloud`/`paddle.distributed.launch` set, and `pe launch` sets), transpiles in nccl2 mode
 and trains an MLP on its share of each batch; it prints the trainer id and a checksum of the
-parameters (every trainer must print the same). Run by tests/test_cli_launch.py through
+parameters (every trainer must print the same). Run by tests/cli/test_launch.py through
 `pe launch --trainers 2`."""
 import os
 

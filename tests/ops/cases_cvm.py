@@ -1,6 +1,6 @@
 """Op cases for cvm (ops/cvm.py): forward against Fluid 1.8's formulas. Its gradient is not a
 derivative (Fluid passes the CVM input back on the show and click columns), so it is checked in
-tests/test_layers_cvm.py against that rule rather than by finite differences."""
+tests/layers/test_cvm.py against that rule rather than by finite differences."""
 import numpy as np
 
 from op_test import OpCase

@@ -3,7 +3,7 @@ retinanet_detection_output, against plain Python references written from Fluid 1
 tests (test_multiclass_nms_op.py, test_matrix_nms_op.py, test_locality_aware_nms_op.py,
 test_retinanet_detection_output.py: per level thresholded top-k, decoding against the anchors,
 clipping to the original image, per-class greedy NMS with Fluid's pixel IoU, keep_top_k). None has a
-gradient in Fluid. The output LoD is checked in tests/test_layers_detection.py."""
+gradient in Fluid. The output LoD is checked in tests/layers/test_detection.py."""
 import math
 
 import numpy as np

@@ -10,26 +10,26 @@ from tests.ops.test_ops import CASES
 
 # Ops exercised elsewhere than the op cases, and why.
 COVERED_ELSEWHERE = {
-    "lr_schedule": "tests/test_lr_schedules.py checks every schedule kind against its formula",
-    "increment": "tests/test_lr_schedules.py: the step counter advances once per run",
-    "send": "tests/test_pserver.py: trainers and servers under mpiexec equal one process",
-    "recv": "tests/test_pserver.py",
-    "send_barrier": "tests/test_pserver.py",
-    "fetch_barrier": "tests/test_pserver.py",
-    "listen_and_serv": "tests/test_pserver.py (a server's program; Executor.run serves it)",
-    "split_byref": "tests/test_pserver.py (the split kernel, whose cases are in cases_manipulation.py)",
-    **{t: "tests/test_control_flow_while.py and _rnn.py (a sub-block, tensor arrays; recurrent: gradients "
+    "lr_schedule": "tests/layers/test_lr_schedules.py checks every schedule kind against its formula",
+    "increment": "tests/layers/test_lr_schedules.py: the step counter advances once per run",
+    "send": "tests/transpiler/test_pserver.py: trainers and servers under mpiexec equal one process",
+    "recv": "tests/transpiler/test_pserver.py",
+    "send_barrier": "tests/transpiler/test_pserver.py",
+    "fetch_barrier": "tests/transpiler/test_pserver.py",
+    "listen_and_serv": "tests/transpiler/test_pserver.py (a server's program; Executor.run serves it)",
+    "split_byref": "tests/transpiler/test_pserver.py (the split kernel, whose cases are in cases_manipulation.py)",
+    **{t: "tests/layers/test_control_flow_while.py and _rnn.py (a sub-block, tensor arrays; recurrent: gradients "
           "against finite differences and the unrolled graph)"
        for t in ("while", "conditional_block", "recurrent", "create_array", "array_write", "array_read",
                  "array_length", "tensor_array_to_tensor", "dynamic_recurrent")},
-    **{t: "tests/test_control_flow_lod_rank.py: a While RNN built with them equals DynamicRNN, forward and "
+    **{t: "tests/layers/test_control_flow_lod_rank.py: a While RNN built with them equals DynamicRNN, forward and "
           "every gradient (they take a rank table)"
        for t in ("lod_rank_table", "max_sequence_len", "lod_tensor_to_array", "array_to_lod_tensor",
                  "shrink_rnn_memory", "reorder_lod_tensor_by_rank")},
-    "beam_search": "tests/test_control_flow_beam_search.py: a hand-worked step (2-level LoD inputs)",
-    "beam_search_decode": "tests/test_control_flow_beam_search.py: two steps back-traced (tensor arrays)",
+    "beam_search": "tests/layers/test_control_flow_beam_search.py: a hand-worked step (2-level LoD inputs)",
+    "beam_search_decode": "tests/layers/test_control_flow_beam_search.py: two steps back-traced (tensor arrays)",
     "cvm": "forward: cases_cvm.py; its gradient is Fluid's rule (the CVM input on two columns), not a "
-           "derivative: tests/test_layers_cvm.py checks it on the CPU and CUDA kernels",
+           "derivative: tests/layers/test_cvm.py checks it on the CPU and CUDA kernels",
 }
 
 

@@ -1,0 +1,35 @@
+"""Shared helpers of the CLI tests (no tests here): run the real ``pe`` command in a subprocess,
+and snapshot a directory to prove it was left untouched."""
+from paths import REPO
+import hashlib
+import os
+import subprocess
+import sys
+
+REPO = REPO
+_SCRIPT = os.path.join(os.path.dirname(sys.executable), "pe")
+PE = [_SCRIPT] if os.path.exists(_SCRIPT) else [sys.executable, "-m", "pe_cli"]
+
+
+def pe(*args, cwd=REPO, timeout=300, env=None):
+    """Runs ``pe ARGS`` and returns the CompletedProcess (text stdout and stderr)."""
+    full_env = dict(os.environ, **(env or {}))
+    full_env.pop("PE_DEBUG", None)
+    return subprocess.run(PE + [str(a) for a in args], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, env=full_env)
+
+
+def snapshot(directory):
+    """{relative path: (size, mtime_ns, sha1)} of every file under ``directory``."""
+    out = {}
+    for root, dirs, files in os.walk(directory):
+        for name in dirs + files:
+            path = os.path.join(root, name)
+            rel = os.path.relpath(path, directory)
+            if os.path.isdir(path):
+                out[rel + "/"] = None
+                continue
+            st = os.stat(path)
+            with open(path, "rb") as f:
+                out[rel] = (st.st_size, st.st_mtime_ns, hashlib.sha1(f.read()).hexdigest())
+    return out

@@ -1,0 +1,105 @@
+"""The enable_inplace pass (pe_cli/compiler/passes/inplace.py): which ops it lets write over a dead
+input on a small graph, that the run-time guard never overwrites an array something else holds,
+and that training with it is bitwise training without it (MLP, LeNet-5, batch-norm CNN; 1 and 2
+devices, alone and with memory_optimize)."""
+import numpy as np
+import pytest
+
+import pe_cli.fluid as fluid
+from pe_cli.compiler import build_ssa_graph, passes
+from pe_cli.executor.plan import OpStep, run_step
+from pe_cli.ops import registry
+
+from parallel_nets import batch
+from tests.compiler.passes.test_memory import MODELS, build, train
+
+
+def forward_graph():
+    main, _, loss = build("mlp", train=False)
+    strategy = fluid.BuildStrategy()
+    strategy.enable_inplace = True
+    graph = build_ssa_graph(main, [fluid.CPUPlace()], strategy, None).with_fetches([loss.name])
+    return main, loss, strategy, graph
+
+
+def test_it_marks_exactly_the_declared_ops_whose_input_dies():
+    main, loss, strategy, graph = forward_graph()
+    marked, report = passes.apply(graph, [loss.name], strategy)
+    expected = [f"{op.type} on device 0 writes {op.output('Out')[0]} over {op.input('X')[0]}"
+                for op in main.global_block().ops if op.type in ("elementwise_add", "relu")]
+    assert len(expected) == 3           # two fc biases and the hidden relu
+    assert report == [("enable_inplace", expected)]
+    assert [n.attrs.get("inplace", False) for n in graph.ops] == [False] * len(graph.ops)   # unchanged
+    assert [n.id for n in marked.ops] == [n.id for n in graph.ops]
+    # the fetched loss's producer, and ops with no declaration (mul, softmax...), are never marked
+    for node in marked.ops:
+        if node.attrs.get("inplace"):
+            assert registry.get(node.op.type).inplace and loss.name not in node.op.input_arg_names
+
+
+def test_training_keeps_forward_values_the_gradients_read():
+    main, _, loss = build("mlp")
+    strategy = fluid.BuildStrategy()
+    strategy.enable_inplace = True
+    graph = build_ssa_graph(main, [fluid.CPUPlace()] * 2, strategy, loss.name).with_fetches([loss.name])
+    _, [(_, changes)] = passes.apply(graph, [loss.name], strategy)
+    # elementwise_add_grad reads the add's X and Out, so only the gradient ops may write over a value
+    assert changes and all(line.startswith("relu_grad on device ") for line in changes)
+
+
+def test_the_kernel_writes_over_a_dead_input_at_run_time():
+    main, startup, loss = build("mlp", train=False)
+    scope, exe = fluid.Scope(), fluid.Executor(fluid.CPUPlace())
+    exe.run(startup, scope=scope)
+    strategy = fluid.BuildStrategy()
+    strategy.enable_inplace = True
+    compiled = fluid.CompiledProgram(main).with_data_parallel(build_strategy=strategy, places=[fluid.CPUPlace()])
+    exe.run(compiled, feed=batch("mlp", 8), fetch_list=[loss], scope=scope)
+    relu = [op for op in main.global_block().ops if op.type == "relu"][0]
+    local = compiled._engine.exec_scopes[0]
+    out, dead = local.get_array(relu.output("Out")[0]), local.get_array(relu.input("X")[0])
+    assert out is dead and np.all(out >= 0)
+
+
+def test_an_input_something_else_holds_is_never_overwritten():
+    main, _, _ = build("mlp", train=False)
+    relu = [op for op in main.global_block().ops if op.type == "relu"][0]
+    step = OpStep(relu, fluid.CPUPlace(), inplace=True)
+    x = np.array([[-1.0, 2.0]], "float32")
+    name_in, name_out = relu.input("X")[0], relu.output("Out")[0]
+    values = {name_in: x.copy(), "alias": None}
+    values["alias"] = values[name_in]          # another name holds the same array
+    run_step(step, values)
+    np.testing.assert_array_equal(values["alias"], [[-1.0, 2.0]])
+    assert values[name_out] is not values[name_in]
+    values = {name_in: x.copy()}
+    held = values[name_in]                     # a reference outside the values
+    run_step(step, values)
+    np.testing.assert_array_equal(held, [[-1.0, 2.0]])
+    shared = x.copy()                          # two devices' values share it (a CPU all-reduce sum)
+    values, other_device = {name_in: shared}, {name_in: shared}
+    run_step(step, values)
+    np.testing.assert_array_equal(other_device[name_in], [[-1.0, 2.0]])
+    values = {name_in: x.copy()}               # only the values hold it: written over
+    run_step(step, values)
+    assert values[name_out] is values[name_in]
+    np.testing.assert_array_equal(values[name_out], [[0.0, 2.0]])
+
+
+def test_registry_checks_the_declared_slots():
+    with pytest.raises(RuntimeError, match="inplace"):
+        registry.register("bad_inplace_op", kernel_module="elementwise", inputs=["X"], outputs=["Out"],
+                          inplace=("Out", "Y"))
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("devices", [1, 2])
+@pytest.mark.parametrize("with_memory", [False, True])
+def test_training_is_bitwise_unchanged(model, devices, with_memory):
+    how = "strategy" if with_memory else None
+    losses, final = train(model, devices, None)
+    losses_opt, final_opt = train(model, devices, how, enable_inplace=True)
+    for a, b in zip(losses, losses_opt):
+        np.testing.assert_array_equal(a, b)
+    for name in final:
+        np.testing.assert_array_equal(final[name], final_opt[name], err_msg=name)
