@@ -204,7 +204,7 @@ def test_conv2d_on_2d_input_names_layer_and_shapes(progs):
     with pytest.raises(ShapeError) as e:
         layers.conv2d(x, num_filters=6, filter_size=5)
     msg = str(e.value)
-    assert "conv2d_0" in msg and "[-1, 784]" in msg and "[6, C, 5, 5]" in msg and "layers/test_nn.py" in msg
+    assert "conv2d_0" in msg and "[-1, 784]" in msg and "[6, C, 5, 5]" in msg and "test_nn.py" in msg
 
 
 def test_wrong_label_shape_after_conv_and_fc(progs):

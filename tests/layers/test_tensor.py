@@ -28,7 +28,7 @@ def test_matmul_mismatch_names_layer_and_both_shapes(prog):
     with pytest.raises(ShapeError) as e:
         layers.matmul(x, y)
     msg = str(e.value)
-    assert "matmul_0" in msg and "layers/test_tensor.py:" in msg
+    assert "matmul_0" in msg and "test_tensor.py:" in msg
     assert "X [-1, 3]" in msg and "Y [4, 5]" in msg and "3" in msg
 
 
