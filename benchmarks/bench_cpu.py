@@ -96,7 +96,7 @@ def worker(kind, arg, options):
             from pe_cli.kernels import finish_compiling
             finish_compiling()
         elif cmd["cmd"] == "profile":
-            from pe_cli import profiler
+            from pe_cli.base import profiler
             m = models[cmd["model"]]
             with profiler.collect() as prof:
                 for _ in range(cmd["steps"]):

@@ -97,9 +97,9 @@ def time_pe(model, n, place, steps, warmup):
 
 
 def profile_pe(step, steps=10):
-    """Where a warm pe step's host time goes (pe_cli.profiler): kernels are timed as the host sees
+    """Where a warm pe step's host time goes (pe_cli.base.profiler): kernels are timed as the host sees
     them (a CUDA launch returns before the GPU is done; copies back to the host wait for it)."""
-    from pe_cli import profiler
+    from pe_cli.base import profiler
     with profiler.collect() as prof:
         for _ in range(steps):
             step()
@@ -201,9 +201,9 @@ def main(argv=None):
                         help="the device's float32 peak, if it cannot be derived from numba.cuda")
     args = parser.parse_args(argv)
 
-    from pe_cli.errors import PeError
+    from pe_cli.base.errors import PeError
     from pe_cli.kernels.cuda import runtime
-    from pe_cli.places import CPUPlace, CUDAPlace
+    from pe_cli.base.places import CPUPlace, CUDAPlace
     if runtime.simulated():
         print("gpu.py: NUMBA_ENABLE_CUDASIM=1 is set; this benchmark needs a real GPU (unset it)")
         return 2

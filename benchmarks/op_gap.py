@@ -48,7 +48,7 @@ def side(kind, model, threads, steps, fused):
     batch = MODELS[model]
     if kind == "pe":
         os.environ["PE_DEVICE_THREADS"] = str(threads)
-        from pe_cli import profiler
+        from pe_cli.base import profiler
         from pe_cli.kernels import finish_compiling
         m = PeModel(model, batch, 1, strategy_of(FUSED if fused else None))
         for _ in range(3):

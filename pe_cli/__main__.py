@@ -1,4 +1,4 @@
 """``python -m pe_cli`` is the ``pe`` command."""
-from .cli import main
+from .cli.main import main
 
 main(prog_name="pe")

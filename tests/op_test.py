@@ -5,12 +5,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pe_cli.dtypes import VarType
+from pe_cli.base.dtypes import VarType
 from pe_cli.executor import Executor, Scope
 from pe_cli.framework import Program
 from pe_cli.framework.lod_tensor import LoDTensor
-from pe_cli.places import CPUPlace, CUDAPlace
-from pe_cli.selected_rows import SelectedRows
+from pe_cli.base.places import CPUPlace, CUDAPlace
+from pe_cli.base.selected_rows import SelectedRows
 
 
 @dataclass

@@ -18,7 +18,7 @@ class VarType:
     FP16, FP32, FP64 = "float16", "float32", "float64"
     INT8, UINT8, INT32, INT64, BOOL = "int8", "uint8", "int32", "int64", "bool"
     LOD_TENSOR = "lod_tensor"
-    SELECTED_ROWS = "selected_rows"     # a row-sparse value (pe_cli/selected_rows.py)
+    SELECTED_ROWS = "selected_rows"     # a row-sparse value (pe_cli/base/selected_rows.py)
 
 
 def convert_dtype(dtype):

@@ -1,6 +1,6 @@
 """How the ``pe`` command fails: every error is one line on stderr and an exit status (2 for a
 config or usage error, 1 for a runtime error, 130 for Ctrl-C); ``--debug`` (or PE_DEBUG=1) shows the
-traceback instead. Used by every command of pe_cli/cli.py."""
+traceback instead. Used by every command of pe_cli/cli/main.py."""
 import errno
 import functools
 import os
@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from .errors import PeError, UsageError
+from ..base.errors import PeError, UsageError
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 EPILOG = "Docs: docs/CONFIG.md (every key of both YAML files). Examples: configs/*.yaml, models/*.yaml."
@@ -38,7 +38,7 @@ def guarded(fn):
         except Exception as e:   # noqa: BLE001 -- the one place every error becomes a line
             if debug:
                 raise
-            from .config import ConfigError     # here: `pe --help` loads no engine module
+            from ..config import ConfigError     # here: `pe --help` loads no engine module
             if isinstance(e, ConfigError):
                 _fail(e.line(), 2)
             if isinstance(e, UsageError):

@@ -3,7 +3,7 @@ prints. Each command imports the engine's modules in its own body, so ``pe --hel
 --help`` load click alone (not even numpy); the engine loads no numba until a kernel first runs.
 Errors are one line on stderr: ``file:line:col: key.path: what is wrong; what to do``, exit status
 2 for a config error, 1 for a runtime error; ``--debug`` shows the traceback instead
-(pe_cli/cli_errors.py).
+(pe_cli/cli/errors.py).
 """
 import inspect
 import os
@@ -12,9 +12,9 @@ import sys
 
 import click
 
-from .cli_errors import CONTEXT, EPILOG, _fail, debug_option, guarded
-from .cli_tools import export, infer, plot, predict, summary
-from .errors import UsageError
+from .errors import CONTEXT, EPILOG, _fail, debug_option, guarded
+from .tools import export, infer, plot, predict, summary
+from ..base.errors import UsageError
 
 
 def _split_resume(resume, overrides):
@@ -76,10 +76,10 @@ def train(config, overrides, out, resume, max_steps, quiet, print_config, check_
     graph dumps listed in output.graphs. Ctrl-C stops after the current step and writes a
     checkpoint; --resume continues from it exactly.
     """
-    from .config import load_config
-    from .run.launch import run_ranks, train_argv, under_mpi
-    from .run.trainer import resolved_config_text
-    from .run.trainer import train as run_train
+    from ..config import load_config
+    from ..run.launch import run_ranks, train_argv, under_mpi
+    from ..run.trainer import resolved_config_text
+    from ..run.trainer import train as run_train
     if nprocs and nprocs > 1 and not under_mpi():
         sys.exit(run_ranks(nprocs + _pservers(config, overrides), train_argv(sys.argv[1:], nprocs)))
     resume, overrides = _split_resume(resume, overrides)
@@ -111,7 +111,7 @@ def train(config, overrides, out, resume, max_steps, quiet, print_config, check_
 
 def _pservers(config, overrides):
     """The parameter servers --np adds to the K trainers (distributed.mode: pserver), else 0."""
-    from .config import load_config
+    from ..config import load_config
     d = load_config(config, overrides).data["distributed"]
     return d["pservers"] if d["mode"] == "pserver" else 0
 
@@ -134,7 +134,7 @@ def _print_result(cfg, result):
 
 def _accuracy_fetches(cfg, values):
     """The fetches made by a metric layer (accuracy), printed again as a percentage."""
-    from .ops import registry
+    from ..ops import registry
     metrics = set(registry.with_trait("metric"))
     names = []
     for name in values:
@@ -165,8 +165,8 @@ def eval_(config, overrides, checkpoint, out, save_fetches):
     loads the checkpoint's parameters and reports each of eval.fetches averaged over the whole
     eval set.
     """
-    from .config import load_config
-    from .run.evaluate import evaluate
+    from ..config import load_config
+    from ..run.evaluate import evaluate
     cfg = load_config(config, overrides)
     result = evaluate(cfg, checkpoint, out=out, save_fetches=save_fetches)
     click.echo(f"checkpoint: {result['checkpoint']} (step {result['step']})")
@@ -208,7 +208,7 @@ def graph(file, overrides, fmt, phase, level, ssa, devices, show_passes, output,
     Ops are coloured by role (forward, backward, optimize, lr_sched) and carry the YAML line they
     were built from. --phase train needs the optimizer: a run config's, or SGD for a model file.
     """
-    from .run.graphcmd import graph_output, passes_output, render_dot
+    from ..run.graphcmd import graph_output, passes_output, render_dot
     if show_passes:
         click.echo(passes_output(file, overrides, devices), nl=False)
         return
@@ -260,7 +260,7 @@ def smoke(configs, steps, samples, keep):
     (the mean of the last steps is below that of the first). Prints a table; exits 1 when any
     config fails. With no CONFIG, every configs/*.yaml is checked.
     """
-    from .run.smoke import run_smoke
+    from ..run.smoke import run_smoke
     rows, ok = run_smoke(list(configs), steps=steps, samples=samples, keep=keep, echo=click.echo)
     if not ok:
         sys.exit(1)
@@ -279,9 +279,9 @@ def layers(names):
     They are the functions of pe_cli.layers (the Python API), read from the code; NAMES shows only
     those, with their documentation.
     """
-    from .config.errors import suggest
-    from .config.registries import layers as layer_types
-    from .config.registries import schedules as lr_schedules
+    from ..config.errors import suggest
+    from ..config.registries import layers as layer_types
+    from ..config.registries import schedules as lr_schedules
     namespaces = (layer_types(), lr_schedules())
     if not names:
         for ns, title in zip(namespaces, ("layer types", "learning-rate schedules (optimizer.learning_rate: "
@@ -315,7 +315,7 @@ def keys(which):
     Read from the schema the loader validates with, so it is exactly what is accepted
     (docs/CONFIG.md documents the same keys).
     """
-    from .config.describe import describe_keys
+    from ..config.describe import describe_keys
     click.echo(describe_keys(which), nl=False)
 
 
@@ -326,7 +326,7 @@ def keys(which):
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def fluid(script, args):
     """Run an unchanged Fluid 1.x SCRIPT.py: `paddle` and `paddle.fluid` resolve to pe (this process only)."""
-    from .fluid.runner import run_script
+    from ..fluid.runner import run_script
     sys.exit(run_script(script, args))
 
 
@@ -343,14 +343,14 @@ def launch(trainers, pservers, script, args):
     environment Fluid's distributed scripts read: PADDLE_TRAINING_ROLE (PSERVER or TRAINER),
     PADDLE_TRAINER_ID, PADDLE_TRAINERS_NUM, PADDLE_TRAINER_ENDPOINTS, PADDLE_PSERVER_ENDPOINTS,
     PADDLE_CURRENT_ENDPOINT (endpoints name the ranks in order: servers first)."""
-    from .run.launch import fluid_env, run_ranks
+    from ..run.launch import fluid_env, run_ranks
     if not os.path.isfile(script):
         raise UsageError(f"{script}: no such script")
     sys.exit(run_ranks(pservers + trainers, [sys.executable, "-m", "pe_cli.fluid.launch_rank", script, *args],
                        env=fluid_env(trainers, pservers)))
 
 
-for _command in (summary, predict, infer, plot, export):      # after training: pe_cli/cli_tools.py
+for _command in (summary, predict, infer, plot, export):      # after training: pe_cli/cli/tools.py
     main.add_command(_command)
 
 

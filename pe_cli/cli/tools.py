@@ -1,8 +1,8 @@
 """The commands for after training: ``pe summary``, ``pe predict``, ``pe infer``, ``pe export`` and ``pe plot``
-(registered on the ``pe`` group by pe_cli/cli.py; each imports the engine in its body, as there)."""
+(registered on the ``pe`` group by pe_cli/cli/main.py; each imports the engine in its body, as there)."""
 import click
 
-from .cli_errors import CONTEXT, EPILOG, debug_option, guarded
+from .errors import CONTEXT, EPILOG, debug_option, guarded
 
 
 @click.command(context_settings=CONTEXT, epilog=EPILOG)
@@ -15,7 +15,7 @@ def summary(file, overrides):
 
     FILE is a run config (overrides apply) or a model file.
     """
-    from .run.summary import summary as model_summary
+    from ..run.summary import summary as model_summary
     click.echo(model_summary(file, overrides), nl=False)
 
 
@@ -38,8 +38,8 @@ def predict(config, overrides, checkpoint, data_path, out, output, quiet):
     A classifier (an integer label feed) writes each sample's class and the class probabilities;
     any other model the prediction layer's values.
     """
-    from .config import load_config
-    from .run.predict import predict as run_predict
+    from ..config import load_config
+    from ..run.predict import predict as run_predict
     cfg = load_config(config, overrides)
     result = run_predict(cfg, checkpoint, data_path, out, output, quiet)
     kind = "classes and probabilities" if result["classifier"] else "values"
@@ -62,7 +62,7 @@ def infer(model_dir, data_path, out, model_filename, params_filename, batch_size
     """Run an inference model directory on a data file: one that PaddlePaddle saved (Fluid's
     save_inference_model, or Paddle 2.x's .pdmodel/.pdiparams) or pe saved. No config is needed;
     the data must already be preprocessed as the model expects."""
-    from .run.infer import infer as run_infer
+    from ..run.infer import infer as run_infer
     result = run_infer(model_dir, data_path, out, model_filename, params_filename, batch_size)
     click.echo(f"ran {result['samples']} samples through {', '.join(result['feeds'])} -> "
                f"{', '.join(result['fetches'])}: {result['out']}")
@@ -76,7 +76,7 @@ def infer(model_dir, data_path, out, model_filename, params_filename, batch_size
 @guarded
 def plot(run_dir, out, metric):
     """Draw a run's training and evaluation curves (needs matplotlib: pip install 'pe-cli[plot]')."""
-    from .run.plot import plot as plot_curves
+    from ..run.plot import plot as plot_curves
     path = plot_curves(run_dir, out, [m.strip() for m in metric.split(",")] if metric else None)
     click.echo(f"wrote {path}")
 
@@ -98,9 +98,9 @@ def plot(run_dir, out, metric):
 def export(config, overrides, checkpoint, onnx_path, inference_dir, output_layer):
     """Export a checkpoint's inference program (the test program from the input feeds to the
     output layer, without loss and metric layers) as ONNX and/or an inference-model directory."""
-    from .config import load_config
-    from .export import export_inference_dir, export_onnx
-    from .run.inference import load_inference
+    from ..config import load_config
+    from ..export import export_inference_dir, export_onnx
+    from ..run.inference import load_inference
     if not onnx_path and not inference_dir:
         raise click.UsageError("nothing to export: give --onnx FILE and/or --inference-dir DIR")
     inference = load_inference(load_config(config, overrides), checkpoint, output_layer)

@@ -3,9 +3,9 @@
 ``Executor.run`` runs it (pe_cli/executor/compiled.py), keeping the engine it builds for it in
 ``_engine``; ``_compile(scope, place)`` (which every run calls first) pins the scope and place
 of its first run."""
-from ..errors import ArgumentValueError, PeError
+from ..base.errors import ArgumentValueError, PeError
 from ..framework import Program
-from ..places import Place
+from ..base.places import Place
 from .strategy import check_build_strategy, check_exec_strategy
 
 

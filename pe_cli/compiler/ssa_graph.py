@@ -28,7 +28,7 @@ The program is first rewritten by the passes over the program the strategy turns
 import collections
 import copy
 
-from ..errors import PeError, did_you_mean
+from ..base.errors import PeError, did_you_mean
 from ..framework import OpRole
 from ..framework.operator import Operator
 from ..ops import registry

@@ -8,7 +8,7 @@ executor lends a node: ``ctx.step(op, device, inplace, blocked)`` (an op resolve
 pe_cli/kernels/<kind>/collectives.py). The scheduler knows nothing else of a node, so a new kind
 (send/recv, a sub-block, a cross-process all-reduce) is one more class here.
 """
-from ..errors import OpError
+from ..base.errors import OpError
 
 COMPUTE = "compute"
 SCALE_LOSS_GRAD = "scale_loss_grad"

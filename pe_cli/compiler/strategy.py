@@ -8,7 +8,7 @@ assignment raises, as in Fluid.
 """
 import enum
 
-from ..errors import PeError, did_you_mean
+from ..base.errors import PeError, did_you_mean
 
 
 class ReduceStrategy(enum.IntEnum):

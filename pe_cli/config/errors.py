@@ -4,7 +4,7 @@
 
 ConfigErrors: the mistakes one pass over a file found, a line each (the first MAX_SHOWN).
 """
-from ..errors import PeError, suggest  # noqa: F401 -- config modules take the hint rule from here
+from ..base.errors import PeError, suggest  # noqa: F401 -- config modules take the hint rule from here
 
 
 class ConfigError(PeError):

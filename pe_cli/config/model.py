@@ -10,8 +10,8 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from ..errors import PeError
-from ..dtypes import convert_dtype
+from ..base.errors import PeError
+from ..base.dtypes import convert_dtype
 from ..ops import registry
 from . import registries
 from .errors import ConfigError, collected, flatten, suggest

@@ -3,7 +3,7 @@ initializer, regularizer or clip, and a layer's ``param_attr``. They are made he
 config is checked, because their constructors are the check (e.g. a negative coefficient); they
 touch no program. Programs, optimizers and data are built by pe_cli.run.build.
 """
-from ..errors import PeError
+from ..base.errors import PeError
 from ..training.param_attr import ParamAttr
 from . import registries
 from .schema import _describe

@@ -15,10 +15,10 @@ import os
 
 import numpy as np
 
-from ..errors import PeError
+from ..base.errors import PeError
 from ..executor import global_scope
 from ..framework import default_main_program
-from ..places import CPUPlace
+from ..base.places import CPUPlace
 from . import hogwild
 from .datafeed_desc import DataFeedDesc
 from .multislot import MultiSlotReader

@@ -5,7 +5,7 @@ see exactly the batches a straight run would have seen.
 """
 import numpy as np
 
-from ..errors import PeError
+from ..base.errors import PeError
 
 
 class Batcher:

@@ -20,7 +20,7 @@ iterated the string's characters).
 import functools
 import os
 
-from ..errors import PeError
+from ..base.errors import PeError
 
 SLOT_TYPES = ("uint64", "float")
 MAX_DESC_BYTES = 1 << 20

@@ -12,8 +12,8 @@ share out in slices.
 """
 import numpy as np
 
-from ..errors import PeError
-from ..places import CPUPlace
+from ..base.errors import PeError
+from ..base.places import CPUPlace
 from .async_executor import run_threads
 from .multislot import MultiSlotReader, piped_text, read_text
 

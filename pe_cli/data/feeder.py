@@ -13,7 +13,7 @@ from ..framework import default_main_program
 from ..framework.feed_batch import FieldBatch
 from ..framework.variable import Variable
 from ..kernels import cuda_places
-from ..places import CUDAPlace, cpu_device_count
+from ..base.places import CUDAPlace, cpu_device_count
 
 
 class DataFeeder:

@@ -35,9 +35,9 @@ import threading
 
 import numpy as np
 
-from ..errors import PeError
+from ..base.errors import PeError
 from ..executor import Executor
-from ..places import CPUPlace
+from ..base.places import CPUPlace
 from ..kernels.cpu import threads as cpu_threads
 from ..kernels.cpu._numba import settle_background_compiles
 

@@ -11,7 +11,7 @@ import zlib
 
 import numpy as np
 
-from ..errors import PeError
+from ..base.errors import PeError
 
 # type byte -> big-endian numpy dtype
 _TYPES = {0x08: ">u1", 0x09: ">i1", 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4", 0x0E: ">f8"}

@@ -15,7 +15,7 @@ import subprocess
 
 import numpy as np
 
-from ..errors import PeError
+from ..base.errors import PeError
 from ..framework.lod_tensor import LoDTensor
 from ..kernels.cpu._numba import lazy
 

@@ -6,7 +6,7 @@ import stat
 
 import numpy as np
 
-from ..errors import PeError
+from ..base.errors import PeError
 
 
 class DataError(PeError):

@@ -14,7 +14,7 @@ import os
 
 import numpy as np
 
-from ..errors import PeError, suggest
+from ..base.errors import PeError, suggest
 from .idx import MNIST_FILES, MNIST_SPLITS, read_idx
 from .multislot import MultiSlotReader
 from .ragged import LENGTHS_SUFFIX, Ragged

@@ -11,8 +11,8 @@ the layout differs ([N] labels become [N, 1]).
 """
 import numpy as np
 
-from ..errors import PeError, suggest
-from ..dtypes import convert_dtype
+from ..base.errors import PeError, suggest
+from ..base.dtypes import convert_dtype
 from .readers import DataError
 
 KINDS = ("scale", "normalize", "reshape", "one_hot", "cast")

@@ -10,7 +10,7 @@ the global scope. Each device also has a local execution scope (a child of its s
 device's temporaries and feeds between runs; it is dropped every ``num_iteration_per_drop_scope``
 runs and by ``drop_local_exe_scopes()``.
 """
-from ..errors import FeedError, PeError
+from ..base.errors import FeedError, PeError
 from .feeding import missing_value_error
 from .plan import Values
 

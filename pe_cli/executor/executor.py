@@ -5,15 +5,16 @@ It never knows what an op computes: ops are resolved to kernels once per program
 """
 import numpy as np
 
-from .. import kernels, profiler
+from .. import kernels
+from ..base import profiler
 from ..compiler import CompiledProgram, passes
-from ..errors import PeError, did_you_mean
+from ..base.errors import PeError, did_you_mean
 from ..framework import OpRole, Program, default_main_program
 from ..framework.lod_tensor import LoDTensor
-from ..selected_rows import SelectedRows
+from ..base.selected_rows import SelectedRows
 from ..kernels import pserver_link
 from ..ops.registry import GRAD_SUFFIX
-from ..places import CPUPlace, Place
+from ..base.places import CPUPlace, Place
 from .compiled import run_compiled
 from .feeding import as_feed_array, check_feed_dict, missing_value_error, reader_feeds
 from .fetched import fetched

@@ -2,9 +2,9 @@
 for a LoD feed) and the devices' fetched values merged back (concatenated along dim 0)."""
 import numpy as np
 
-from ..errors import FeedError, FeedSplitError
+from ..base.errors import FeedError, FeedSplitError
 from ..framework.lod_tensor import LoDTensor
-from ..selected_rows import SelectedRows
+from ..base.selected_rows import SelectedRows
 from .feeding import as_feed_array
 from .fetched import fetched
 

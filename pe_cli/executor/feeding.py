@@ -1,10 +1,10 @@
 """Checking fed values against the program's data variables: the first place user data enters."""
 import numpy as np
 
-from ..errors import FeedError, PeError, did_you_mean
+from ..base.errors import FeedError, PeError, did_you_mean
 from ..framework.lod_tensor import LoDTensor
 from ..ops.registry import fmt_shape
-from ..selected_rows import SelectedRows
+from ..base.selected_rows import SelectedRows
 
 
 _NP_DTYPES = {}

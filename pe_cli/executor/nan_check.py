@@ -11,8 +11,8 @@ import os
 
 import numpy as np
 
-from ..errors import NanInfError
-from ..selected_rows import SelectedRows
+from ..base.errors import NanInfError
+from ..base.selected_rows import SelectedRows
 
 ENABLED = os.environ.get("FLAGS_check_nan_inf", "").lower() in ("1", "true", "yes")
 

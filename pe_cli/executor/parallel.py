@@ -9,15 +9,16 @@ outside ``plan.run_step``.
 """
 import warnings
 
-from .. import kernels, profiler
+from .. import kernels
+from ..base import profiler
 from ..kernels import processes
 from ..compiler.graphviz import write_dot
 from ..compiler import passes
 from ..compiler.ssa_graph import build_ssa_graph
 from ..compiler.strategy import BuildStrategy, ExecutionStrategy, check_build_strategy, check_exec_strategy
-from ..errors import PeError, did_you_mean
+from ..base.errors import PeError, did_you_mean
 from ..framework import OpRole, Program, default_main_program
-from ..places import CPUPlace, CUDAPlace, Place
+from ..base.places import CPUPlace, CUDAPlace, Place
 from .device_scopes import DeviceScopes
 from .feed_split import merge_fetch, split_feed, split_sizes  # noqa: F401 -- split_sizes: public
 from .feeding import reader_feeds

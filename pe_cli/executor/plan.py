@@ -7,9 +7,9 @@ import numpy as np
 
 from .. import kernels
 from . import nan_check
-from ..errors import OpError, PeError
+from ..base.errors import OpError, PeError
 from ..ops import registry
-from ..selected_rows import SelectedRows
+from ..base.selected_rows import SelectedRows
 from .sub_block import BlockRunner
 
 
@@ -175,7 +175,7 @@ def _may_update(values, names, ins):
 def run_step(step, values, profile=None):
     """Runs one op: reads its inputs from ``values`` (name -> array), writes its outputs there;
     the outputs' LoD follows the op's registered rule when ``values`` carries LoDs (``Values``).
-    With a ``profile`` (pe_cli/profiler.py), the kernel's time is recorded in it. A step marked
+    With a ``profile`` (pe_cli/base/profiler.py), the kernel's time is recorded in it. A step marked
     in-place (the enable_inplace pass) lets its kernel write over that input only when nothing but
     ``values`` holds the input's array (no other name, view, fetch or scope)."""
     inplace = step.inplace is not None and _refs(values, step.inplace) == _ALONE

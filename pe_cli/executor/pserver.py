@@ -10,10 +10,10 @@ messages are pe_cli/kernels/pserver_link.py's.
 """
 import numpy as np
 
-from ..dtypes import VarType
+from ..base.dtypes import VarType
 from ..framework import Program
 from ..kernels import pserver_link
-from ..selected_rows import SelectedRows
+from ..base.selected_rows import SelectedRows
 
 
 def blocks_program(program, indices):

@@ -4,7 +4,7 @@
 """
 import contextlib
 
-from ..errors import PeError
+from ..base.errors import PeError
 from ..framework.lod_tensor import LoDTensor
 
 

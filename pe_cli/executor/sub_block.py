@@ -6,7 +6,7 @@ the sub-block declares is local to the child, any other name is read from, and w
 parent, as Fluid's scopes resolve variables of an enclosing block. Each run of the block (each loop
 iteration, each RNN step) gets a fresh child; the recurrent op keeps its children as step scopes
 for its gradient."""
-from ..errors import PeError
+from ..base.errors import PeError
 from ..ops import registry
 
 

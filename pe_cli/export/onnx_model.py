@@ -4,7 +4,7 @@ dimension, parameters initializers, the output layer the graph output; each op g
 converter in onnx_ops.CONVERTERS."""
 import numpy as np
 
-from ..errors import PeError
+from ..base.errors import PeError
 from .onnx_ops import CONVERTERS
 
 OPSET = 17

@@ -3,14 +3,15 @@
 Its submodules mirror ``paddle.fluid`` 1.8 (framework, executor, backward, io, ...); each is a thin
 face over pe's own modules. ``pe fluid SCRIPT.py`` makes ``import paddle.fluid`` land here.
 """
-from .. import layers, profiler  # noqa: F401
+from .. import layers  # noqa: F401
+from ..base import profiler
 from ..executor import Executor, Scope, global_scope, scope_guard  # noqa: F401
 from ..executor.parallel import ParallelExecutor  # noqa: F401
 from ..framework import (Program, Variable, default_main_program, default_startup_program,  # noqa: F401
                          name_scope, program_guard)
 from ..framework.lod_tensor import LoDTensor, LoDTensorArray, create_lod_tensor, create_random_int_lodtensor  # noqa: F401
 from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
-from ..places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_places  # noqa: F401
+from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_places  # noqa: F401
 from . import (backward, clip, compiler, core, data_feeder, executor, framework, initializer, input, io,  # noqa: F401
                install_check, lod_tensor, metrics, nets, optimizer, param_attr, reader, regularizer,
                transpiler, unique_name)

@@ -1,12 +1,12 @@
 """``fluid.core``: the names Fluid scripts reach for in its C++ core module."""
 from ..compiler import fused_all_reduce
 from ..executor.scope import Scope  # noqa: F401
-from ..dtypes import VarType
-from ..errors import EOFException  # noqa: F401
+from ..base.dtypes import VarType
+from ..base.errors import EOFException  # noqa: F401
 from ..framework.lod_tensor import LoDTensor, LoDTensorArray  # noqa: F401
 from ..framework.operator import AttrType  # noqa: F401
 from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
-from ..places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_device_count  # noqa: F401
+from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_device_count  # noqa: F401
 
 
 class VarDesc:

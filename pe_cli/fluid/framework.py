@@ -7,10 +7,10 @@ from ..training.backward import grad_var_name
 from ..framework import (Block, Operator, Parameter, Program, Variable, default_main_program,  # noqa: F401
                          default_startup_program, name_scope, program_guard, switch_main_program,
                          switch_startup_program, unique_name)
-from ..dtypes import convert_dtype as convert_np_dtype_to_dtype_
-from ..errors import PeError
+from ..base.dtypes import convert_dtype as convert_np_dtype_to_dtype_
+from ..base.errors import PeError
 from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
-from ..places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_places  # noqa: F401
+from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_places  # noqa: F401
 
 __all__ = ["Block", "Operator", "Parameter", "Program", "Variable", "convert_np_dtype_to_dtype_", "cuda_pinned_places",
            "default_main_program", "default_startup_program", "grad_var_name", "in_dygraph_mode",

@@ -8,7 +8,7 @@ from ..executor import Executor, Scope, scope_guard
 from ..framework import Program, program_guard
 from ..kernels import cuda_places, is_compiled_with_cuda
 from ..training.optimizer import SGD
-from ..places import CPUPlace, CUDAPlace, cpu_places
+from ..base.places import CPUPlace, CUDAPlace, cpu_places
 from . import unique_name
 
 

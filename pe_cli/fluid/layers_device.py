@@ -1,7 +1,7 @@
 """``paddle.fluid.layers.device``: ``get_places``, the list of places a program may run on.
 (``fluid.layers`` is pe_cli.layers itself; ``pe fluid`` maps this one submodule here.)"""
 from ..kernels import cuda_places, is_compiled_with_cuda
-from ..places import cpu_places
+from ..base.places import cpu_places
 
 __all__ = ["get_places"]
 

@@ -10,12 +10,12 @@
 """
 import numpy as np
 
-from ..errors import EOFException, PeError
+from ..base.errors import EOFException, PeError
 from ..framework import unique_name
 from ..framework.lod_tensor import LoDTensor
 from ..framework.variable import Variable
 from ..layers.readers import PyReader as _Reader
-from ..places import Place
+from ..base.places import Place
 from .unsupported import unsupported
 
 __all__ = ["DataLoader", "PyReader", "GeneratorLoader"]

@@ -122,7 +122,7 @@ def run_script(script, args=()):
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     except Exception as e:   # noqa: BLE001 -- the script's error: a line for pe's gaps and pe's own
         name = unsupported_name(e)        # one-line errors (a bad file, a bad shape), else the traceback
-        errors = sys.modules.get("pe_cli.errors")
+        errors = sys.modules.get("pe_cli.base.errors")
         own = errors is not None and isinstance(e, errors.PeError)
         if (name is None and not own) or os.environ.get("PE_DEBUG") == "1":
             traceback.print_exc()

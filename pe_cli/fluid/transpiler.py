@@ -9,7 +9,7 @@ as rank i, and ``current_endpoint`` must be the ``trainer_id``-th. pe takes the 
 as ``trainers="ep0,ep1"`` (Fluid's spelling), a list, or ``workers=`` (seed 004's example)."""
 from .. import transpiler as _ps
 from ..compiler.passes import program_frees, reuse_log
-from ..errors import PeError
+from ..base.errors import PeError
 from ..executor.scope import global_scope
 from ..framework import Program, default_main_program, default_startup_program
 from ..transpiler import HashName, PSDispatcher, RoundRobin  # noqa: F401 (Fluid's names, here)

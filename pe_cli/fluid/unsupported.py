@@ -1,7 +1,7 @@
 """How the Fluid face says "not in pe": one NotImplementedError naming the Fluid name, and the
 reason when there is one (another issue owns it, or pe will never have it). The error and the
-stand-ins live in pe_cli/errors.py, so lower layers (``fluid.layers`` is pe_cli.layers) use them too."""
-from ..errors import FluidUnsupported, unsupported
+stand-ins live in pe_cli/base/errors.py, so lower layers (``fluid.layers`` is pe_cli.layers) use them too."""
+from ..base.errors import FluidUnsupported, unsupported
 
 __all__ = ["FluidUnsupported", "unsupported", "unsupported_module"]
 

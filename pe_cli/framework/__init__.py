@@ -1,6 +1,6 @@
 """The IR: Program ▸ Block ▸ Operator, Variable, Parameter."""
 from . import unique_name
-from ..dtypes import VarType, convert_dtype
+from ..base.dtypes import VarType, convert_dtype
 from .operator import Operator, OpRole
 from .program import (Block, Program, default_main_program, default_startup_program,
                       name_scope, program_guard, switch_main_program, switch_startup_program)

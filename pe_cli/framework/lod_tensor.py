@@ -6,8 +6,8 @@ level's lengths count rows of the array.
 """
 import numpy as np
 
-from ..errors import PeError
-from ..places import CPUPlace
+from ..base.errors import PeError
+from ..base.places import CPUPlace
 
 
 class LoDTensor:

@@ -1,5 +1,5 @@
 """Variables and Parameters: named, typed slots of a Block. Values live in a Scope, not here."""
-from .. import dtypes
+from ..base import dtypes
 
 
 class Variable:

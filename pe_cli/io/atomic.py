@@ -18,7 +18,7 @@ import zipfile
 
 import numpy as np
 
-from ..errors import PeError
+from ..base.errors import PeError
 
 
 def _fsync_dir(path):

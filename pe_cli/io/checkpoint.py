@@ -14,7 +14,7 @@ import types
 
 import numpy as np
 
-from ..errors import PeError
+from ..base.errors import PeError
 from ..executor.scope import global_scope
 from ..framework import Program, default_main_program
 from ..framework.variable import Parameter, Variable

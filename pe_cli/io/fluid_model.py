@@ -13,8 +13,8 @@ import os
 
 import numpy as np
 
-from ..dtypes import VarType
-from ..errors import PeError
+from ..base.dtypes import VarType
+from ..base.errors import PeError
 from ..framework import Program
 from ..framework.program import Block
 from ..ops import registry

@@ -17,7 +17,7 @@ import struct
 
 import numpy as np
 
-from ..errors import PeError
+from ..base.errors import PeError
 
 _SCHEMA = """
 name: "pe_fluid_framework.proto" package: "paddle.framework.proto" syntax: "proto2"

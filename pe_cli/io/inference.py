@@ -7,7 +7,7 @@ import json
 import os
 import warnings
 
-from ..errors import PeError
+from ..base.errors import PeError
 from ..framework import OpRole, Program
 from ..framework.variable import Variable
 from .atomic import interrupted_hint, write_dir

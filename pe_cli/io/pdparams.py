@@ -17,7 +17,7 @@ import struct
 
 import numpy as np
 
-from ..errors import PeError
+from ..base.errors import PeError
 
 __all__ = ["read_state", "parse_state"]
 

@@ -7,7 +7,7 @@ import struct
 
 import numpy as np
 
-from ..errors import PeError
+from ..base.errors import PeError
 
 __all__ = ["write_state"]
 

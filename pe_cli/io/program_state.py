@@ -13,7 +13,7 @@ import warnings
 
 import numpy as np
 
-from ..errors import PeError
+from ..base.errors import PeError
 from ..executor.scope import global_scope
 from .atomic import write_file
 from .checkpoint import check_value, _file_name, variable_values, as_program, is_parameter, is_persistable, load_vars, read_saved

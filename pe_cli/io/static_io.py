@@ -10,7 +10,7 @@
   ``load_from_file`` write and read bytes."""
 import os
 
-from ..errors import PeError
+from ..base.errors import PeError
 from ..executor.scope import global_scope
 from ..framework import Program
 from .atomic import write_file

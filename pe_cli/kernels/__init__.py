@@ -11,7 +11,7 @@ its kernels, behind one interface, so executors never ask which kind a device is
 - ``collectives``: ``all_reduce(arrays, devices, targets)`` and ``broadcast(array, root, targets)``,
   summing in device order so every run gives the same bits;
 - ``places_for(places)``: the devices of data parallelism as this kind numbers them;
-- ``selected_rows.densify({"X": sr}, attrs)``: a row-sparse value (pe_cli/selected_rows.py) as the
+- ``selected_rows.densify({"X": sr}, attrs)``: a row-sparse value (pe_cli/base/selected_rows.py) as the
   dense array of this device, for an op without the ``selected_rows`` trait;
 - ``prepare_run(num_devices)``: called before each run, in the thread running it (the CPU sizes its
   threads per device and flushes denormals: cpu/denormals.py); returns a state for ``end_run``;
@@ -26,8 +26,8 @@ import importlib
 import os
 import sys
 
-from ..errors import PeError
-from ..places import CUDAPlace
+from ..base.errors import PeError
+from ..base.places import CUDAPlace
 
 
 def runtime(place):

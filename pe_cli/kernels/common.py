@@ -4,11 +4,11 @@ import math
 
 import numpy as np
 
-from .. import shapes
-from ..errors import PeError
+from ..base import shapes
+from ..base.errors import PeError
 
 
-# -- shapes (the rules live in pe_cli.shapes; here they raise at run time) --------------------------
+# -- shapes (the rules live in pe_cli.base.shapes; here they raise at run time) --------------------------
 
 def reshape_shape(x_shape, size, shape):
     """The target shape by Fluid's rule (0 copies X's dim, one -1 is inferred), checked against

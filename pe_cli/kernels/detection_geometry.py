@@ -3,7 +3,7 @@ shapes and attributes alone; the ops' shape rules count priors with the same fun
 clip windows of box_clip. Shared by the CPU kernels and the CUDA ones (which copy the result over)."""
 import numpy as np
 
-from ..errors import PeError
+from ..base.errors import PeError
 
 
 def expand_aspect_ratios(ratios, flip):

@@ -3,7 +3,7 @@ the ops they replace (``activation``, ``elementwise``, ``normalization``: the de
 in the same order within one op, so the numbers are those of the unfused ops to the bit."""
 import importlib
 
-from ..activations import TABLE
+from ..base.activations import TABLE
 
 ACT_READS = {row.name: row.reads for row in TABLE}   # what each activation's gradient reads
 

@@ -9,7 +9,7 @@ Fluid's memory, a [D, 2D] block (update and reset) followed by a [D, D] block (c
   h = u c + (1 - u) h'  (origin_mode: h = u h' + (1 - u) c)."""
 import numpy as np
 
-from ..errors import PeError
+from ..base.errors import PeError
 from .lstm_math import ACTS
 
 

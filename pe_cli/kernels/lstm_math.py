@@ -4,7 +4,7 @@ is one GEMM over the sequences still running. Gate order in Input, Weight and Bi
 (candidate, input, forget, output); peepholes are Bias[4D:7D] = (W_ic, W_fc, W_oc)."""
 import numpy as np
 
-from ..errors import PeError
+from ..base.errors import PeError
 
 # activation name -> (forward, derivative from the output)
 ACTS = {

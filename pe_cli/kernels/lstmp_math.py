@@ -6,7 +6,7 @@ are dynamic_lstm's; per step, with r' the previous projection [n, P]:
   r = clip(proj(h W_proj), proj_clip)      (a clip of 0 is no clip)."""
 import numpy as np
 
-from ..errors import PeError
+from ..base.errors import PeError
 from .lstm_math import ACTS, schedule
 
 _NAMES = ("gate_activation", "cell_activation", "candidate_activation", "proj_activation")

@@ -18,8 +18,8 @@ import traceback
 
 import numpy as np
 
-from ..errors import PeError
-from ..selected_rows import SelectedRows
+from ..base.errors import PeError
+from ..base.selected_rows import SelectedRows
 from .stall import StallWatch, report_and_abort
 
 _GROUPS = {}

@@ -12,8 +12,8 @@ import atexit
 
 import numpy as np
 
-from ..errors import PeError
-from ..selected_rows import SelectedRows
+from ..base.errors import PeError
+from ..base.selected_rows import SelectedRows
 from .processes import ProcessGroup, _host, _mpi
 
 COMPLETE = 32000            # a tag above every block number (MPI guarantees tags up to 32767)

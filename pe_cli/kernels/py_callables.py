@@ -2,7 +2,7 @@
 and the op holds its index (``forward_callable_id``, ``backward_callable_id``); the kernels of every
 device look it up here. A function lives as long as the process, so a program with py_func runs only
 in the process that built it: its Python code is not part of the saved model."""
-from ..errors import PeError
+from ..base.errors import PeError
 
 _CALLABLES = []
 

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from ..errors import PeError
+from ..base.errors import PeError
 
 
 def crf_forward(x, xexp, rowmax, w, wexp, label, a, b, alpha):

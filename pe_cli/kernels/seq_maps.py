@@ -3,8 +3,8 @@
 CUDA kernels: plain numpy on the host, from the inputs' offsets."""
 import numpy as np
 
-from ..errors import PeError
-from ..shapes import conv_out_size
+from ..base.errors import PeError
+from ..base.shapes import conv_out_size
 from .common import seq_offsets
 
 

@@ -1,11 +1,11 @@
 """Activation layers with Fluid 1.x signatures: one op each, Out = f(x) elementwise, a layer per row
-of the activation table (pe_cli/activations.py) taking the row's attributes as keywords with the
+of the activation table (pe_cli/base/activations.py) taking the row's attributes as keywords with the
 op's defaults (``leaky_relu(x, alpha=0.02, name=None)``); plus softmax and log_softmax along an axis,
 prelu (a learned slope for x < 0) and maxout."""
 import inspect
 
-from ..activations import TABLE
-from ..errors import PeError
+from ..base.activations import TABLE
+from ..base.errors import PeError
 from ..training.initializer import ConstantInitializer
 from .helper import LayerHelper
 from .helper import _single

@@ -1,5 +1,5 @@
 """Fluid's ``beam_search``, ``beam_search_decode`` and ``sampling_id`` layers (pe_cli/ops/beam_search.py)."""
-from ..dtypes import convert_dtype
+from ..base.dtypes import convert_dtype
 from .helper import LayerHelper
 from .manipulation import cast
 

@@ -3,8 +3,8 @@
 ``StaticRNN`` is in static_rnn.py. docs/CONTROL_FLOW.md says what works."""
 import contextlib
 
-from ..dtypes import is_float
-from ..errors import PeError
+from ..base.dtypes import is_float
+from ..base.errors import PeError
 from ..framework.source import current_source, source_guard
 from ..framework.variable import Variable
 from .helper import LayerHelper

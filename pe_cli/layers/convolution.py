@@ -2,7 +2,7 @@
 conv2d_transpose (NCHW only) and deformable_conv. The padding and pair helpers here serve the
 pooling and normalization layers too."""
 __all__ = ["conv2d", "conv2d_transpose", "deformable_conv"]
-from ..errors import PeError, ShapeError
+from ..base.errors import PeError, ShapeError
 from ..framework.source import current_source
 from ..training.initializer import NormalInitializer
 from ..ops.registry import fmt_shape

@@ -7,13 +7,13 @@ import numbers
 
 import numpy as np
 
-from ..dtypes import convert_dtype
-from ..errors import PeError
+from ..base.dtypes import convert_dtype
+from ..base.errors import PeError
 from ..framework.variable import Variable
 from ..training.initializer import ConstantInitializer
 from ..ops.creation import values_attr
 from ..training.param_attr import ParamAttr
-from ..shapes import range_length
+from ..base.shapes import range_length
 from .helper import LayerHelper, _as_list, _check_ints
 from .manipulation import expand, reshape
 

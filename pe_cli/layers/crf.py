@@ -1,6 +1,6 @@
 """Linear-chain CRF layers with Fluid's signatures: linear_chain_crf (the training cost) and
 crf_decoding (Viterbi), sharing the transition parameter by its ParamAttr name."""
-from ..errors import PeError
+from ..base.errors import PeError
 from ..training.param_attr import ParamAttr
 from .helper import LayerHelper
 

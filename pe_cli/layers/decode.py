@@ -11,7 +11,7 @@ import collections
 
 import numpy as np
 
-from ..errors import PeError
+from ..base.errors import PeError
 from ..framework.variable import Variable
 from .activation import floor, log_softmax
 from .control_flow import (While, array_read, array_write, create_array, equal, fill_constant_batch_size_like,

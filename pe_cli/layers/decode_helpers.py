@@ -4,7 +4,7 @@ at their lengths), ``GreedyEmbeddingHelper`` (the argmax id, embedded; finished 
 ``SampleEmbeddingHelper`` (an id drawn from softmax(logits / temperature))."""
 import collections
 
-from ..errors import PeError
+from ..base.errors import PeError
 from ..framework.variable import Variable
 from .activation import softmax
 from .beam_search import sampling_id

@@ -1,7 +1,7 @@
 """Fluid 1.8's box layers of ``fluid.layers`` (python/paddle/fluid/layers/detection.py), with its
 signatures: prior_box, density_prior_box, anchor_generator, iou_similarity, box_coder, box_clip,
 polygon_box_transform, box_decoder_and_assign."""
-from ..errors import ArgumentTypeError, ArgumentValueError
+from ..base.errors import ArgumentTypeError, ArgumentValueError
 from ..framework.variable import Variable
 from .helper import LayerHelper
 

@@ -3,7 +3,7 @@
 iou_similarity and bipartite_match find the matches, a first softmax cross-entropy ranks the
 negatives for mine_hard_examples, target_assign gives the classification and regression targets,
 and the loss is the weighted softmax cross-entropy plus smooth L1 per image."""
-from ..errors import ArgumentValueError, PeError
+from ..base.errors import ArgumentValueError, PeError
 from .detection_box import box_coder, float_input, iou_similarity
 from .detection_match import bipartite_match, target_assign
 from .helper import LayerHelper

@@ -3,7 +3,7 @@ its signatures: bipartite_match (priors matched to ground-truth boxes by a dista
 target_assign (each prior's target row, or mismatch_value, and its weight); ssd_loss composes them
 (layers/detection_loss.py)."""
 __all__ = ["bipartite_match", "target_assign"]
-from ..errors import PeError
+from ..base.errors import PeError
 from .helper import LayerHelper
 
 

@@ -1,7 +1,7 @@
 """Region proposal layers of Fluid 1.8's ``fluid.layers`` with its signatures: generate_proposals,
 distribute_fpn_proposals, collect_fpn_proposals."""
 __all__ = ["generate_proposals", "distribute_fpn_proposals", "collect_fpn_proposals"]
-from ..errors import ArgumentTypeError, PeError
+from ..base.errors import ArgumentTypeError, PeError
 from .helper import LayerHelper
 from .indexing import gather
 from .manipulation import reshape

@@ -7,7 +7,7 @@ __all__ = ["roi_pool", "roi_align", "psroi_pool", "prroi_pool", "deformable_roi_
            "roi_perspective_transform"]
 import numbers
 
-from ..errors import ArgumentTypeError
+from ..base.errors import ArgumentTypeError
 from .helper import LayerHelper
 
 

@@ -4,7 +4,7 @@ minibatch, their labels and regression targets, and the predictions gathered at 
 generate_proposal_labels (Fast R-CNN's sampled rois with their labels and box targets) and
 generate_mask_labels (Mask R-CNN's mask targets)."""
 __all__ = ["rpn_target_assign", "retinanet_target_assign", "generate_proposal_labels", "generate_mask_labels"]
-from ..errors import PeError
+from ..base.errors import PeError
 from .helper import LayerHelper
 from .indexing import gather
 from .manipulation import reshape

@@ -4,7 +4,7 @@ head's output)."""
 __all__ = ["yolov3_loss", "yolo_box"]
 import numbers
 
-from ..errors import ArgumentTypeError
+from ..base.errors import ArgumentTypeError
 from ..framework.variable import Variable
 from .detection_box import float_input
 from .helper import LayerHelper

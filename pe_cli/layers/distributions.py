@@ -13,7 +13,7 @@ import warnings
 
 import numpy as np
 
-from ..errors import ArgumentTypeError, ArgumentValueError
+from ..base.errors import ArgumentTypeError, ArgumentValueError
 from ..framework.variable import Variable
 from .activation import exp, log
 from .control_flow import fill_constant_batch_size_like, less_than

@@ -14,7 +14,7 @@ Appended as one ``dynamic_recurrent`` op (pe_cli/ops/dynamic_rnn.py) plus a ``lo
 A memory's ``init`` has one row per sequence in the batch's order (Fluid's ``need_reorder=True``)."""
 import contextlib
 
-from ..errors import PeError
+from ..base.errors import PeError
 from .control_flow import block_io, sub_block
 from .helper import LayerHelper
 

@@ -1,7 +1,7 @@
 """Embedding layers: Fluid 1.8's ``layers.embedding`` (lookup_table) and ``lookup``, which
 fluid.embedding (lookup_table_v2) shares."""
 __all__ = ["embedding"]
-from ..errors import PeError
+from ..base.errors import PeError
 from .helper import LayerHelper
 
 

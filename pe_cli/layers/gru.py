@@ -1,6 +1,6 @@
 """The GRU layers over the gru family's ops, with Fluid 1.8's signatures: dynamic_gru (the gru op, over
 LoD input) and gru_unit (one step)."""
-from ..errors import PeError
+from ..base.errors import PeError
 from .helper import LayerHelper
 
 __all__ = ["dynamic_gru", "gru_unit"]

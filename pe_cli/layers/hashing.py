@@ -2,7 +2,7 @@
 __all__ = ["hash"]
 import numbers
 
-from ..errors import PeError
+from ..base.errors import PeError
 from .helper import _single
 
 

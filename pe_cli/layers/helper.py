@@ -5,8 +5,8 @@ import os
 
 import numpy as np
 
-from ..dtypes import convert_dtype
-from ..errors import PeError
+from ..base.dtypes import convert_dtype
+from ..base.errors import PeError
 from ..framework import default_main_program, default_startup_program, unique_name
 from ..framework.source import layer_guard
 from ..training.initializer import ConstantInitializer, XavierInitializer

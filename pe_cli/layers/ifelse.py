@@ -12,7 +12,7 @@ Each ``input`` is split once (``split_lod_tensor``, in the enclosing block); eac
 (``merge_lod_tensor``). Gradients flow through all three."""
 import contextlib
 
-from ..errors import PeError
+from ..base.errors import PeError
 from .control_flow import conditional
 from .helper import LayerHelper
 from .creation import assign, fill_constant

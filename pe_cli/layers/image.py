@@ -7,7 +7,7 @@ __all__ = ["pixel_shuffle", "space_to_depth", "shuffle_channel", "fsp_matrix", "
            "image_resize_short"]
 import numbers
 
-from ..errors import PeError
+from ..base.errors import PeError
 from ..framework.variable import Variable
 from .helper import LayerHelper
 from .helper import _as_list, _check_ints, _single

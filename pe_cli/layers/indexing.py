@@ -2,7 +2,7 @@
 one_hot, where, argsort, unique, unique_with_counts."""
 __all__ = ["scatter", "gather_nd", "argsort", "unique", "unique_with_counts", "slice", "gather", "one_hot",
            "where"]
-from ..dtypes import convert_dtype
+from ..base.dtypes import convert_dtype
 from .helper import LayerHelper, _single
 
 

@@ -22,7 +22,7 @@ pass that variable as an optimizer's ``learning_rate``. The formulas, with ``ste
 """
 import numbers
 
-from ..errors import PeError
+from ..base.errors import PeError
 from ..framework import OpRole, default_main_program, default_startup_program, unique_name
 from ..framework.variable import Variable
 from .control_flow import Switch, less_than

@@ -1,7 +1,7 @@
 """Linear algebra layers with Fluid 1.x signatures: fc (a fully connected layer: mul per input, a
 bias and an activation), mul and matmul."""
 __all__ = ["matmul", "mul", "fc"]
-from ..errors import PeError
+from ..base.errors import PeError
 from .helper import LayerHelper, _single
 
 

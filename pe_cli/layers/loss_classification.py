@@ -3,7 +3,7 @@ softmax_with_cross_entropy, cross_entropy, sigmoid_cross_entropy_with_logits, la
 kldiv_loss, teacher_student_sigmoid_loss. ``_outputs`` serves the other loss layers too."""
 __all__ = ["softmax_with_cross_entropy", "cross_entropy", "sigmoid_cross_entropy_with_logits", "label_smooth",
            "kldiv_loss", "teacher_student_sigmoid_loss"]
-from ..errors import PeError
+from ..base.errors import PeError
 from .helper import LayerHelper
 
 

@@ -1,7 +1,7 @@
 """Regression loss layers of Fluid 1.8's ``fluid.layers``, with its signatures: square_error_cost,
 mse_loss, huber_loss, smooth_l1, center_loss."""
 __all__ = ["square_error_cost", "huber_loss", "mse_loss", "smooth_l1", "center_loss"]
-from ..errors import ShapeError
+from ..base.errors import ShapeError
 from ..framework import unique_name
 from ..framework.source import current_source
 from ..framework.variable import Variable

@@ -2,7 +2,7 @@
 hsigmoid (hierarchical_sigmoid) and sampled_softmax_with_cross_entropy (sample_logits, then
 softmax_with_cross_entropy)."""
 __all__ = ["hsigmoid", "sampled_softmax_with_cross_entropy"]
-from ..errors import PeError
+from ..base.errors import PeError
 from .helper import LayerHelper
 
 

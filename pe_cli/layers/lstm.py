@@ -1,7 +1,7 @@
 """The LSTM layers over the lstm family's ops, with Fluid 1.8's signatures: dynamic_lstm (the lstm op,
 over LoD input) and lstm_unit (one step: an fc of [x_t, hidden_t_prev], then the lstm_unit op).
 Fluid's cudnn-style ``layers.lstm`` is built from the cell API (rnn_api.py)."""
-from ..errors import PeError
+from ..base.errors import PeError
 from .helper import LayerHelper
 from .linalg import fc
 from .manipulation import concat

@@ -2,7 +2,7 @@
 LoD input)."""
 import copy
 
-from ..errors import PeError
+from ..base.errors import PeError
 from ..training.param_attr import ParamAttr
 from .helper import LayerHelper
 

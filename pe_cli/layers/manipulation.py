@@ -7,8 +7,8 @@ __all__ = ["concat", "split", "stack", "reshape", "transpose", "flatten", "squee
            "expand", "strided_slice", "unbind", "reverse", "expand_as", "size"]
 import numbers
 
-from ..errors import PeError
-from ..dtypes import convert_dtype
+from ..base.errors import PeError
+from ..base.dtypes import convert_dtype
 from ..framework.variable import Variable
 from .helper import LayerHelper, _as_list, _check_ints, _single
 

@@ -1,7 +1,7 @@
 """Metric layers: top-k, argmax/argmin, accuracy and auc (chunk_eval and edit_distance: sequence_metric.py).
 Their outputs carry no gradient."""
 __all__ = ["accuracy", "argmax", "argmin", "auc", "topk"]
-from ..errors import PeError
+from ..base.errors import PeError
 from ..training.initializer import ConstantInitializer
 from .helper import LayerHelper
 

@@ -3,7 +3,7 @@ instance_norm, group_norm, affine_channel, lrn and l2_normalize, with its signat
 (names, shapes and initial values as Fluid's)."""
 __all__ = ["batch_norm", "layer_norm", "instance_norm", "group_norm", "affine_channel", "lrn", "inplace_abn",
            "l2_normalize"]
-from ..errors import PeError
+from ..base.errors import PeError
 from ..framework import unique_name
 from ..training.initializer import ConstantInitializer
 from ..training.param_attr import ParamAttr

@@ -5,7 +5,7 @@ its stand-in without touching this list. docs/COMPAT.md has the same table; test
 keeps the two and the code in agreement."""
 import types
 
-from ..errors import unsupported
+from ..base.errors import unsupported
 
 _WHY = "pe does not support it yet"
 

@@ -2,7 +2,7 @@
 pad_constant_like, crop, crop_tensor. Paddings, shapes and offsets are lists of ints (crop also
 takes a Variable whose shape is the window's); Fluid's Variable forms of them are not supported."""
 __all__ = ["pad", "pad2d", "pad_constant_like", "crop", "crop_tensor"]
-from ..errors import PeError
+from ..base.errors import PeError
 from ..framework.variable import Variable
 from .helper import _as_list, _check_ints, _single
 

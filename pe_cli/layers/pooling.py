@@ -2,7 +2,7 @@
 adaptive_pool2d, and pool3d and adaptive_pool3d over 5-D [N, C, D, H, W] inputs (NDHWC inputs are
 transposed around the NCDHW op)."""
 __all__ = ["pool2d", "adaptive_pool2d", "pool3d", "adaptive_pool3d"]
-from ..errors import PeError
+from ..base.errors import PeError
 from .convolution import _fmt, _pair, _paddings, _shape_error
 from .helper import LayerHelper
 from .helper import _as_list, _check_ints, _single

@@ -7,7 +7,7 @@ they carry no LoD. A returned value is cast to its output's dtype and must have 
 dimension matches any size)."""
 import numpy as np
 
-from ..errors import PeError
+from ..base.errors import PeError
 from ..framework.lod_tensor import LoDTensor
 from ..framework.variable import Variable
 from ..kernels import py_callables

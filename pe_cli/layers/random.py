@@ -8,8 +8,8 @@ import numbers
 
 import numpy as np
 
-from ..dtypes import convert_dtype
-from ..errors import PeError
+from ..base.dtypes import convert_dtype
+from ..base.errors import PeError
 from ..framework import unique_name
 from ..framework.variable import Variable
 from ..training.initializer import ConstantInitializer

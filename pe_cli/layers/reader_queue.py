@@ -5,7 +5,7 @@ which the executor turns into ``fluid.core.EOFException``. ``kill()`` also wakes
 import collections
 import threading
 
-from ..errors import PeError
+from ..base.errors import PeError
 
 
 class ReaderFailed:

@@ -13,8 +13,8 @@ import threading
 
 import numpy as np
 
-from ..dtypes import convert_dtype
-from ..errors import EOFException, PeError
+from ..base.dtypes import convert_dtype
+from ..base.errors import EOFException, PeError
 from ..framework import default_main_program, unique_name
 from ..framework.feed_batch import FieldBatch
 from ..framework.lod_tensor import LoDTensor

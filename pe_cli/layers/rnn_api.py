@@ -7,7 +7,7 @@ Fluid's ``layers.rnn`` is this function; pe's submodule ``pe_cli.layers.rnn`` (t
 ``layers.rnn`` submodule) is shadowed by it in the package namespace, as in Fluid."""
 import math
 
-from ..errors import ArgumentTypeError, PeError
+from ..base.errors import ArgumentTypeError, PeError
 from ..framework.variable import Variable
 from ..training.initializer import UniformInitializer
 from ..training.param_attr import ParamAttr

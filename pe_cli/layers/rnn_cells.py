@@ -8,7 +8,7 @@ BasicLSTMUnit_0.w_0``, ``.b_0``): calling it again, inside a StaticRNN step or i
 training and a decoding program), reuses the same parameters by name."""
 import copy
 
-from ..errors import ArgumentTypeError, PeError
+from ..base.errors import ArgumentTypeError, PeError
 from ..framework import unique_name
 from ..framework.variable import Variable
 from ..training.param_attr import ParamAttr

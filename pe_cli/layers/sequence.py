@@ -1,5 +1,5 @@
 """Sequence layers over LoD input, with Fluid's signatures (fluid.layers.sequence_*)."""
-from ..errors import PeError
+from ..base.errors import PeError
 from .helper import LayerHelper
 
 __all__ = ["sequence_pool", "sequence_first_step", "sequence_last_step", "sequence_softmax", "sequence_reverse",

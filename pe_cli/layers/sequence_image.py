@@ -1,5 +1,5 @@
 """im2sequence with Fluid 1.x's signature: each image's patches as one sequence."""
-from ..errors import PeError
+from ..base.errors import PeError
 from .helper import LayerHelper
 
 __all__ = ["im2sequence"]

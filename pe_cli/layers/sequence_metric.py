@@ -2,7 +2,7 @@
 sequences) and edit_distance (Levenshtein distance per sequence pair, its ignored_tokens dropped by
 the sequence_erase op first). Their outputs carry no gradient."""
 __all__ = ["chunk_eval", "edit_distance"]
-from ..errors import PeError
+from ..base.errors import PeError
 from .helper import LayerHelper
 
 

@@ -1,7 +1,7 @@
 """Sequence layers that reshape the LoD, with Fluid 1.x's signatures (fluid.layers.sequence_*):
 sequence_expand_as, sequence_concat, sequence_slice, sequence_reshape; lod_reset and lod_append
 (a LoD given to a tensor's rows)."""
-from ..errors import PeError
+from ..base.errors import PeError
 from ..framework import Variable
 from .helper import LayerHelper
 from .sequence import _one

@@ -1,6 +1,6 @@
 """Sequence layers over windows of steps, with Fluid 1.x's signatures: sequence_enumerate,
 sequence_scatter, row_conv."""
-from ..errors import PeError
+from ..base.errors import PeError
 from .helper import LayerHelper
 from .sequence import _one
 

@@ -13,7 +13,7 @@ grad ops backwards over the kept step scopes.
 """
 import contextlib
 
-from ..errors import PeError
+from ..base.errors import PeError
 from .control_flow import block_io, fill_constant_batch_size_like, sub_block
 from .helper import LayerHelper
 

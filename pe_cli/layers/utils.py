@@ -1,7 +1,7 @@
 """Nested structures, as Fluid's ``layers.utils``: lists, tuples (namedtuples too) and dicts (by sorted
 key) of leaves. ``rnn``'s states, ``dynamic_decode``'s inputs and outputs and ``while_loop``'s
 variables may be nested; these walk them."""
-from ..errors import ArgumentValueError, PeError
+from ..base.errors import ArgumentValueError, PeError
 
 __all__ = ["is_sequence", "flatten", "pack_sequence_as", "map_structure", "assert_same_structure"]
 

@@ -1,7 +1,7 @@
 """Fluid 1.8's functional loop, ``while_loop(cond, body, loop_vars)``, on the ``While`` layer: the
 body's results are assigned back to the loop variables (and cond's new value to the condition)
 at the end of each iteration."""
-from ..errors import PeError
+from ..base.errors import PeError
 from ..framework.variable import Variable
 from .control_flow import While
 from .utils import assert_same_structure, flatten, is_sequence, map_structure

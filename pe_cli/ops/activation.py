@@ -1,11 +1,11 @@
 """Activations: Out = f(X) elementwise, one op (and its grad op) per row of the activation table
-(pe_cli/activations.py). Each grad op reads what its derivative needs (X or Out: the row's ``reads``).
+(pe_cli/base/activations.py). Each grad op reads what its derivative needs (X or Out: the row's ``reads``).
 softmax and log_softmax (normalised along ``axis``) are registered here by hand, and beside them prelu
 (a learned slope for X < 0) and maxout (the max over groups of channels)."""
 import numbers
 
-from ..activations import FLOATS, TABLE
-from ..shapes import known_numel
+from ..base.activations import FLOATS, TABLE
+from ..base.shapes import known_numel
 from .convolution import _known
 from .image import _POS_INT, _div, _divides, _four_d
 from .define import Attr, fmt_shape, grads_like, is_int, register

@@ -5,7 +5,7 @@ gradient. Their kernels (pe_cli/kernels/<device>/control_flow.py) run the owned 
 
 Slots of the block ops list what the block reads from (``X``, ``Input``, ``parameters``) and writes
 to (``Out``) its enclosing blocks, so that ordering, pruning and the multi-device graph see them."""
-from ..dtypes import is_float
+from ..base.dtypes import is_float
 from .define import Attr, fmt_shape, is_int, register
 
 _BLOCK = Attr(None, lambda v: is_int(v) and v > 0, "the index of a sub-block (> 0)")

@@ -7,11 +7,11 @@ deformable_conv (Fluid 1.8), convolution whose taps read the input at learned of
 zero outside), each tap's value scaled by a mask (v2, the op deformable_conv) or not (v1,
 deformable_conv_v1).
 
-Their geometry (paddings, output sizes, the conv input checks) is in ``pe_cli.shapes``, shared with
+Their geometry (paddings, output sizes, the conv input checks) is in ``pe_cli.base.shapes``, shared with
 the kernels so that build time and run time always agree on output sizes. The attribute checks and
 layout helpers here serve pooling.py's pool2d too.
 """
-from ..shapes import conv_geometry, conv_mismatch, conv_out_size, conv_transpose_geometry
+from ..base.shapes import conv_geometry, conv_mismatch, conv_out_size, conv_transpose_geometry
 from ..kernels.cpu._onednn import MIN_CHANNELS
 from .define import Attr, fmt_shape, grads_like, int_list, is_int, register
 

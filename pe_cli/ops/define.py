@@ -18,9 +18,9 @@ import importlib
 import numbers
 from dataclasses import dataclass, field
 
-from ..errors import PeError
-from ..dtypes import convert_dtype
-from ..shapes import fmt_shape  # noqa: F401  (re-exported: op modules format shapes with it)
+from ..base.errors import PeError
+from ..base.dtypes import convert_dtype
+from ..base.shapes import fmt_shape  # noqa: F401  (re-exported: op modules format shapes with it)
 
 # The suffix that names a variable's (or a slot's) gradient: X -> X@GRAD.
 GRAD_SUFFIX = "@GRAD"

@@ -5,7 +5,7 @@ and the finiteness checks isfinite, isinf, isnan."""
 import math
 import numbers
 
-from ..dtypes import VarType, is_float
+from ..base.dtypes import VarType, is_float
 from .define import Attr, fmt_shape, grads_like, one_shape_blocked, positive, register, same_as
 
 

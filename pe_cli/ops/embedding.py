@@ -1,7 +1,7 @@
 """Embedding lookup: lookup_table, lookup_table_v2 (fluid.embedding) and lookup_table_grad, dense or
 SelectedRows (kernels in kernels/<device>/embedding.py)."""
-from ..dtypes import VarType
-from ..shapes import lookup_out_shape
+from ..base.dtypes import VarType
+from ..base.shapes import lookup_out_shape
 from .convolution import _known
 from .define import Attr, fmt_shape, register
 

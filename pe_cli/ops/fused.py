@@ -8,7 +8,7 @@ tanh, sigmoid, ...: ``FUSABLE_ACTIVATIONS``). Its gradient op reads Out@GRAD and
 IntermediateOut only where the activation's gradient reads its input (not for relu, tanh, sigmoid:
 they read Out), so that IntermediateOut dies after the forward pass where nothing else reads it; it
 gives X@GRAD and Y@GRAD as elementwise_add_grad does."""
-from ..activations import TABLE
+from ..base.activations import TABLE
 from .elementwise import broadcast_shape
 from .normalization import _BN_ATTRS, _infer_batch_norm, bn_blocked
 from .define import Attr, fmt_shape, grads_like, one_shape_blocked, register

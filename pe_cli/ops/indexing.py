@@ -1,7 +1,7 @@
 """Indexing, search and sort: slices (slice, strided_slice), gathers and scatters by index (gather,
 gather_nd, scatter, one_hot), selecting by a condition (where, where_index), and searching and
 sorting (argsort, top_k, arg_max, arg_min, unique, unique_with_counts)."""
-from ..shapes import slice_bounds, strided_window
+from ..base.shapes import slice_bounds, strided_window
 from .define import Attr, dtype_or_none, fmt_shape, grads_like, int_list, is_int, register
 
 

@@ -1,6 +1,6 @@
 """Linear algebra: matrix products (mul, matmul, matmul_v2) and square matrices' inverse and
 cholesky."""
-from ..shapes import known_numel
+from ..base.shapes import known_numel
 from ..kernels.common import matmul_v1_attrs
 from .elementwise import _finite
 from .define import Attr, fmt_shape, grads_like, register

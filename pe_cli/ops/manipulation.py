@@ -3,10 +3,10 @@
 reshaped to X), joining and splitting (concat, split, stack, unbind), repeating (expand, expand_as),
 reverse, cast, and a tensor's shape and size as tensors (shape, size).
 
-The shape rules are in pe_cli.shapes (shared with the kernels).
+The shape rules are in pe_cli.base.shapes (shared with the kernels).
 """
-from ..dtypes import convert_dtype, is_float
-from ..shapes import is_known, numel, reshape_target, split_sizes, squeeze_shape, unsqueeze_shape
+from ..base.dtypes import convert_dtype, is_float
+from ..base.shapes import is_known, numel, reshape_target, split_sizes, squeeze_shape, unsqueeze_shape
 from .define import Attr, dtype_or_none, fmt_shape, grads_like, int_list, is_int, register
 
 

@@ -2,7 +2,7 @@
 (l2_normalize) (kernels in kernels/<device>/normalization.py). instance_norm and group_norm normalize
 rows of X's flat layout ([N*C, H*W] and [N*G, C/G*H*W]) as layer_norm does, then scale and shift per
 channel."""
-from ..shapes import bn_channel_axis, known_numel
+from ..base.shapes import bn_channel_axis, known_numel
 from .convolution import _known
 from .image import _four_d
 from .loss_classification import _grad_of

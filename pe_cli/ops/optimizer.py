@@ -4,7 +4,7 @@ Each update op writes ParamOut (the same variable as Param) and its state output
 variables as the state inputs: Velocity -> VelocityOut, Moment1 -> Moment1Out, ...). Formulas follow
 Fluid 1.x's kernels; the learning rate is a [1] variable so schedules can drive it.
 """
-from ..shapes import known_numel
+from ..base.shapes import known_numel
 from .define import Attr, fmt_shape, register
 
 

@@ -1,7 +1,7 @@
 """Pooling ops: pool2d (NCHW or NHWC, whose NCHW kernels run between transposes) and pool3d (Fluid 1.8):
 max or average pooling over windows, or over adaptive windows (adaptive=True: adaptive_pool2d,
 adaptive_pool3d). Kernels in kernels/<device>/pooling.py."""
-from ..shapes import pool3d_geometry, pool3d_out, pool_geometry, pool_out_size
+from ..base.shapes import pool3d_geometry, pool3d_out, pool_geometry, pool_out_size
 from .convolution import _as_nchw, _expect, _ints, _known, _to_layout
 from .define import Attr, fmt_shape, grads_like, int_list, register
 

@@ -10,11 +10,11 @@ modules import define.py, never this module: nothing imports the registry back.
 import importlib
 import pkgutil
 
-from ..dtypes import convert_dtype
-from ..errors import PeError, ShapeError, UnknownOpError, did_you_mean
+from ..base.dtypes import convert_dtype
+from ..base.errors import PeError, ShapeError, UnknownOpError, did_you_mean
 from .define import (GRAD_SUFFIX, LOD_RULES, TRAITS, Attr, OpDef, Slot, _REGISTRY, grad_var_name,  # noqa: F401
                      grads_like, one_shape_blocked, register, same_as)
-from ..shapes import fmt_shape  # noqa: F401  (re-exported: the faces format shapes with it)
+from ..base.shapes import fmt_shape  # noqa: F401  (re-exported: the faces format shapes with it)
 
 _LOADED = False
 _NOT_FAMILIES = {"define", "registry"}

@@ -1,8 +1,8 @@
-"""Ops on row-sparse values (SelectedRows, pe_cli/selected_rows.py), as Fluid's: merge_selected_rows
+"""Ops on row-sparse values (SelectedRows, pe_cli/base/selected_rows.py), as Fluid's: merge_selected_rows
 (each row once, ascending, duplicates summed), get_tensor_from_selected_rows (the values alone) and
 split_selected_rows (a parameter-server trainer cuts a sparse gradient into the row blocks of its
 servers). Their X must be row-sparse: the gradient of embedding(is_sparse=True), or a sum of such."""
-from ..dtypes import VarType
+from ..base.dtypes import VarType
 from .define import Attr, fmt_shape, int_list, register
 
 

@@ -1,7 +1,7 @@
 """im2sequence: each image's filter-sized patches as a sequence (Fluid's im2sequence): X [N, C, H, W]
 -> Out [N * oh * ow, C * kh * kw], one sequence of oh * ow patches per image, each patch's values in
 (channel, row, column) order."""
-from ..shapes import conv_out_size
+from ..base.shapes import conv_out_size
 from .define import Attr, grads_like, register
 
 

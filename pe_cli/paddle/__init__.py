@@ -5,8 +5,8 @@
 over pe's layers) with the device, dtype and seed names (device.py). Dygraph names and what pe lacks
 are one-line stand-ins (device.py). ``pe fluid SCRIPT.py`` makes ``import paddle`` land here;
 importing pe never does."""
-from ..errors import PeError
-from ..places import CPUPlace, CUDAPlace  # noqa: F401
+from ..base.errors import PeError
+from ..base.places import CPUPlace, CUDAPlace  # noqa: F401
 from . import dataset, optimizer, reader, static, tensor  # noqa: F401
 from .batch import batch  # noqa: F401
 from . import device as _device

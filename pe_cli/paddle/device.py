@@ -3,10 +3,10 @@ pe can honour (places, ``seed``, the default dtype, ``get_device``/``set_device`
 with), Fluid's names the 2.x index re-exports, and one-line stand-ins for what cannot work in pe
 (dygraph) or is not in it yet. tests/paddle/test_tensor.py keeps every name of the index classified."""
 from .. import fluid as _fluid
-from ..errors import PeError, unsupported
+from ..base.errors import PeError, unsupported
 from ..framework import default_main_program, default_startup_program
 from ..kernels import is_compiled_with_cuda
-from ..places import CPUPlace, CUDAPinnedPlace, CUDAPlace  # noqa: F401 (CUDAPinnedPlace: exported)
+from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace  # noqa: F401 (CUDAPinnedPlace: exported)
 
 __all__ = ["CUDAPinnedPlace", "ParamAttr", "seed", "get_device", "set_device", "get_default_dtype",
            "set_default_dtype", "get_cudnn_version", "is_compiled_with_cuda", "is_compiled_with_xpu",

@@ -2,7 +2,7 @@
 (or -1) for a dimension of any size, as ``paddle.static.data`` takes them."""
 import numpy as np
 
-from ..dtypes import convert_dtype
+from ..base.dtypes import convert_dtype
 
 
 class InputSpec:

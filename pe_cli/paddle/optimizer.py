@@ -3,7 +3,7 @@ L2 decay of that coefficient (or a regularizer), ``grad_clip`` a gradient clip; 
 for dygraph and must be None here (pe runs static graphs)."""
 from ..training import optimizer as _plain
 from ..training import optimizer_adaptive as _adaptive
-from ..errors import PeError
+from ..base.errors import PeError
 from ..training.regularizer import L2Decay
 
 __all__ = ["SGD", "Momentum", "Adam"]

@@ -21,7 +21,7 @@ from ..kernels import cuda_places  # noqa: F401
 from ..layers import create_global_var, create_parameter, py_func  # noqa: F401
 from ..layers.io import static_data as data  # noqa: F401
 from ..training.param_attr import WeightNormParamAttr  # noqa: F401
-from ..places import cpu_places  # noqa: F401
+from ..base.places import cpu_places  # noqa: F401
 from .input_spec import InputSpec  # noqa: F401
 
 

@@ -7,8 +7,8 @@ import numbers
 import numpy as np
 
 from .. import layers as L
-from ..dtypes import convert_dtype
-from ..errors import ArgumentTypeError, ArgumentValueError, PeError
+from ..base.dtypes import convert_dtype
+from ..base.errors import ArgumentTypeError, ArgumentValueError, PeError
 from ..framework.variable import Variable
 from ..layers.helper import LayerHelper, _single
 from .device import get_default_dtype

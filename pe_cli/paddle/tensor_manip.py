@@ -4,7 +4,7 @@ need a dim's size (roll, flatten, broadcast_to, meshgrid) need it known when the
 import numpy as np
 
 from .. import layers as L
-from ..errors import PeError
+from ..base.errors import PeError
 from ..framework.variable import Variable
 from ..layers.helper import _single
 

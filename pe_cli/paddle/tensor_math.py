@@ -9,8 +9,8 @@ import numbers
 import numpy as np
 
 from .. import layers as L
-from ..dtypes import convert_dtype
-from ..errors import PeError
+from ..base.dtypes import convert_dtype
+from ..base.errors import PeError
 from ..framework.variable import Variable
 from ..layers.helper import _single
 

@@ -14,7 +14,7 @@ import time
 import numpy as np
 
 from ..data import hogwild
-from ..errors import PeError
+from ..base.errors import PeError
 from ..executor import global_scope
 
 

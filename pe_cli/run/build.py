@@ -19,7 +19,7 @@ from ..config.typed import parameters, resolve
 from ..config.values import make_typed, param_attr
 from ..data import Batcher, DataError, apply_transforms, conform, load_source
 from ..data.ragged import LENGTHS_SUFFIX, Ragged
-from ..errors import PeError, ShapeError
+from ..base.errors import PeError, ShapeError
 from ..framework import Program, program_guard, source_guard, unique_name
 from ..training.optimizer import SGD
 

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ..errors import PeError
+from ..base.errors import PeError
 from ..executor.feed_split import split_sizes
 from ..kernels import processes
 from ..transpiler import (HashName, PServerPlan, RoundRobin, lr_ops, pserver_program, pserver_startup,

@@ -10,7 +10,7 @@ that writes a NaN or Inf is named, with its layer and the line of the model file
 """
 import numpy as np
 
-from ..errors import NanInfError
+from ..base.errors import NanInfError
 from ..executor import global_scope, nan_check
 
 

@@ -8,7 +8,7 @@ from ..compiler import passes
 from ..compiler.graphviz import to_dot
 from ..compiler.ssa_graph import build_ssa_graph
 from ..framework import OpRole
-from ..places import CPUPlace
+from ..base.places import CPUPlace
 from .placement import strategies
 
 ROLE_COLORS = {"forward": "#cfe2ff", "backward": "#f8d7da", "optimize": "#d1e7dd", "lr_sched": "#fff3cd"}

@@ -12,10 +12,10 @@ import os
 
 import numpy as np
 
-from ..errors import PeError
+from ..base.errors import PeError
 from ..executor import Executor, Scope, scope_guard
 from ..io import load_inference_model
-from ..places import CPUPlace
+from ..base.places import CPUPlace
 from .predict import read_feeds
 from .rundir import atomic_write
 

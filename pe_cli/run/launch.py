@@ -10,7 +10,7 @@ import shutil
 import subprocess
 import sys
 
-from ..errors import PeError
+from ..base.errors import PeError
 
 BASE_PORT = 6170
 

@@ -11,7 +11,7 @@ import math
 import os
 
 from ..config.keys import LOGGERS  # noqa: F401 -- the names the config accepts
-from ..errors import PeError
+from ..base.errors import PeError
 
 _NOT_SCALARS = {"phase", "step", "epoch"}
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import NanInfError, PeError
+from ..base.errors import NanInfError, PeError
 from ..executor import global_scope, nan_check
 from ..kernels import compile_watch
 from . import async_epoch

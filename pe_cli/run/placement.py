@@ -8,10 +8,10 @@ from ..compiler import CompiledProgram
 from ..compiler.passes import PROGRAM_ORDER
 from ..compiler.strategy import BuildStrategy, ExecutionStrategy
 from ..config.keys import ASYNC_ONLY
-from ..errors import PeError
+from ..base.errors import PeError
 from ..kernels.cuda import runtime
 from ..kernels import is_compiled_with_cuda
-from ..places import CPUPlace, CUDAPlace
+from ..base.places import CPUPlace, CUDAPlace
 
 _STRATEGIES = (("build_strategy", BuildStrategy), ("exec_strategy", ExecutionStrategy))
 

@@ -6,7 +6,7 @@ import json
 import os
 import sys
 
-from ..errors import PeError
+from ..base.errors import PeError
 
 
 def load_rows(run_dir):

@@ -16,7 +16,7 @@ import numpy as np
 from ..data.idx import read_idx
 from ..data.readers import DataError, read_csv, read_npy, read_npz
 from ..data.transforms import apply_transforms, conform
-from ..errors import PeError
+from ..base.errors import PeError
 from .inference import load_inference
 from .progress import Progress
 from .rundir import atomic_write

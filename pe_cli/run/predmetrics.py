@@ -11,7 +11,7 @@ label), read in the same test program as the eval fetches.
 """
 import numpy as np
 
-from ..errors import PeError
+from ..base.errors import PeError
 from .inference import output_layer, split_feeds, task_kind
 
 

@@ -26,7 +26,7 @@ import tempfile
 
 import numpy as np
 
-from ..errors import PeError
+from ..base.errors import PeError
 from ..io import save_persistables
 
 STATE_FILE = "trainer_state.json"

@@ -9,7 +9,7 @@ import tempfile
 import time
 
 from ..config import ConfigError, load_config
-from ..errors import PeError
+from ..base.errors import PeError
 from ..kernels import finish_compiling
 from .trainer import train
 

@@ -16,7 +16,7 @@ import shutil
 
 import yaml
 
-from ..errors import PeError, UsageError
+from ..base.errors import PeError, UsageError
 from ..executor import Executor, Scope, scope_guard
 from ..io import load_persistables
 from .build import build_programs, load_data

@@ -16,7 +16,7 @@ import contextlib
 from .. import layers
 from ..framework import Program, default_main_program, program_guard, unique_name
 from .optimizer import _check_number, _persistable_var
-from ..errors import PeError
+from ..base.errors import PeError
 
 __all__ = ["ModelAverage", "ExponentialMovingAverage", "LookaheadOptimizer"]
 

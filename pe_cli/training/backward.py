@@ -1,14 +1,14 @@
 """Reverse-mode autodiff on the Program: ``append_backward`` appends, for each forward op on the
 path to the loss, the grad ops its registered grad maker describes. A variable used by several ops
 receives several gradient contributions; they are summed before anyone reads the gradient."""
-from ..errors import PeError
+from ..base.errors import PeError
 from ..framework import OpRole, default_main_program
-from ..dtypes import is_float
+from ..base.dtypes import is_float
 from ..framework.source import built_like
 from ..framework.variable import Parameter
 from ..ops import registry
 from ..ops.registry import GRAD_SUFFIX, grad_var_name  # noqa: F401 -- Fluid's backward exports them
-from ..shapes import numel
+from ..base.shapes import numel
 
 
 class GradContext:

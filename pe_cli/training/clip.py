@@ -13,7 +13,7 @@ import abc
 import copy
 import warnings
 
-from ..errors import PeError
+from ..base.errors import PeError
 from ..framework import default_main_program, unique_name
 from ..framework.variable import Parameter, Variable
 

@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from ..errors import PeError
+from ..base.errors import PeError
 from ..ops.creation import values_attr
 
 

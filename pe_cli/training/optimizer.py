@@ -13,11 +13,11 @@ import numbers
 
 from . import clip, regularizer
 from .backward import append_backward
-from ..errors import PeError
+from ..base.errors import PeError
 from ..framework import default_main_program, default_startup_program, unique_name
 from ..framework.source import built_like
 from ..framework.variable import Variable
-from ..shapes import numel
+from ..base.shapes import numel
 
 __all__ = ["Optimizer", "SGD", "SGDOptimizer", "Momentum", "MomentumOptimizer", "LarsMomentum",
            "LarsMomentumOptimizer"]

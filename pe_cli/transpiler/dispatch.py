@@ -2,7 +2,7 @@
 endpoint per block). Both are deterministic, so every process places every block alike."""
 import zlib
 
-from ..errors import PeError
+from ..base.errors import PeError
 
 
 class PSDispatcher:

@@ -7,7 +7,7 @@ it feeds, or whose state it advances; the learning rate is shared by all.
 """
 from dataclasses import dataclass, field
 
-from ..errors import PeError
+from ..base.errors import PeError
 from ..framework.operator import OpRole
 from ..ops.registry import grad_var_name
 

@@ -13,7 +13,7 @@ fc and everything else alone. Fluid's code takes eps as 1e-5 whatever the op say
 batch_norm's own ``epsilon`` (the same by default). The MKLDNN relu fusion has nothing to do in pe."""
 import numpy as np
 
-from ..errors import PeError
+from ..base.errors import PeError
 from ..framework import Program
 
 

@@ -3,7 +3,7 @@ server, each gradient block numbered (its MPI tag). Computed once from the progr
 transpiling, the same in every process (trainers and servers transpile the same program)."""
 from dataclasses import dataclass
 
-from ..errors import PeError
+from ..base.errors import PeError
 from .groups import optimize_groups
 from .slicing import slice_variable
 

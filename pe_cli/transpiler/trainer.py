@@ -7,7 +7,7 @@ the values the servers hold.
 A row-sparse gradient (embedding(is_sparse=True)) is cut by ``split_selected_rows`` and sent as it
 is, the rows it holds and their values: its servers receive what the step touched, never the
 [vocabulary, dim] table (Fluid's sparse send). The parameters come back whole, as Fluid's recv does."""
-from ..dtypes import VarType
+from ..base.dtypes import VarType
 from ..framework.operator import OpRole
 
 

@@ -8,7 +8,7 @@ from pe_cli import fluid
 from pe_cli.config import load_config, load_model
 from pe_cli.data.idx import read_idx
 from pe_cli.data.transforms import apply_transforms
-from pe_cli.errors import PeError
+from pe_cli.base.errors import PeError
 from pe_cli.run.build import build_programs
 from pe_cli.run.inference import load_inference
 from tests.cli.test_helpers import pe

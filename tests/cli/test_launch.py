@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from pe_cli.run.launch import mpiexec
-from pe_cli.errors import PeError
+from pe_cli.base.errors import PeError
 from tests.cli.test_helpers import pe
 
 try:

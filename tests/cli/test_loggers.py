@@ -58,7 +58,7 @@ def test_train_draws_curves_at_the_end(run, tmp_path):
 
 
 def test_without_tensorboardx_one_line_and_no_run_dir(tmp_path):
-    code = "import sys; sys.modules['tensorboardX'] = None; from pe_cli.cli import main; main()"
+    code = "import sys; sys.modules['tensorboardX'] = None; from pe_cli.cli.main import main; main()"
     out = tmp_path / "run"
     proc = subprocess.run([sys.executable, "-c", code, "train", CONFIG, *SMALL, "logger=tensorboard", "--out", str(out)],
                           cwd=REPO, capture_output=True, text=True, timeout=300)

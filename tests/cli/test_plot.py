@@ -34,7 +34,7 @@ def test_plot_writes_a_png(run, tmp_path):
 
 
 def test_without_matplotlib_one_line_says_how_to_install(run):
-    code = "import sys; sys.modules['matplotlib'] = None; from pe_cli.cli import main; main()"
+    code = "import sys; sys.modules['matplotlib'] = None; from pe_cli.cli.main import main; main()"
     proc = subprocess.run([sys.executable, "-c", code, "plot", str(run)], cwd=REPO, capture_output=True, text=True,
                           timeout=120)
     assert proc.returncode == 1

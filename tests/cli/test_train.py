@@ -176,7 +176,7 @@ def test_help_is_written_for_people():
 def test_help_loads_no_engine_module():
     """`pe --help` and `pe train --help` load click alone: no numpy, no pe_cli.config (issue 17: help
     under 0.3 s; the engine's imports take most of a second)."""
-    probe = ("import sys\nfrom click.testing import CliRunner\nfrom pe_cli.cli import main\n"
+    probe = ("import sys\nfrom click.testing import CliRunner\nfrom pe_cli.cli.main import main\n"
              "for args in (['--help'], ['train', '--help'], ['export', '--help']):\n"
              "    assert CliRunner().invoke(main, args).exit_code == 0, args\n"
              "print(sorted(m for m in sys.modules if m == 'numpy' or m.startswith(('pe_cli.config', 'pe_cli.run'))))")

@@ -44,7 +44,7 @@ def test_script_runs_under_pe_fluid(case, tmp_path):
 
 
 def test_importing_pe_installs_no_hook():
-    code = "import pe_cli, pe_cli.fluid, pe_cli.cli, importlib.util, sys; print(importlib.util.find_spec('paddle'))"
+    code = "import pe_cli, pe_cli.fluid, pe_cli.cli.main, importlib.util, sys; print(importlib.util.find_spec('paddle'))"
     out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=ROOT),
                          capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "None", out.stdout + out.stderr

@@ -5,7 +5,7 @@ import pe_cli.fluid as fluid
 from pe_cli.compiler import (BuildStrategy, ExecutionStrategy, GradientScaleStrategy, ReduceStrategy,
                              build_ssa_graph, to_dot)
 from pe_cli.compiler.ssa_graph import ALL_REDUCE, BROADCAST, COMPUTE, FETCH, REDUCE, SCALE_LOSS_GRAD
-from pe_cli.errors import PeError
+from pe_cli.base.errors import PeError
 
 from parallel_nets import build
 

@@ -5,7 +5,7 @@ from paths import REPO
 import os
 import re
 
-from pe_cli.cli import main
+from pe_cli.cli.main import main
 from pe_cli.config.keys import MODEL, RUN
 from pe_cli.config.model import TENSOR_ARGS
 from pe_cli.config.schema import documented_keys

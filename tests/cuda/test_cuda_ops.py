@@ -9,7 +9,7 @@ import pytest
 from op_test import _attrs_with_defaults, analytic_grads, run_forward
 from pe_cli.framework.lod_tensor import LoDTensor
 from pe_cli.ops import registry
-from pe_cli.selected_rows import SelectedRows
+from pe_cli.base.selected_rows import SelectedRows
 from tests.ops.test_ops import all_cases
 
 # Ops whose results sum many terms (products, reductions, normalizations): 1e-4 relative.

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli.errors import OpError
+from pe_cli.base.errors import OpError
 from pe_cli.executor import Executor, Scope
 from pe_cli.framework import Program, program_guard
 from pe_cli.kernels.cuda import runtime
-from pe_cli.places import CPUPlace, CUDAPlace
+from pe_cli.base.places import CPUPlace, CUDAPlace
 
 
 def _mlp(optimizer, with_test=False):
@@ -102,10 +102,10 @@ def test_failing_op_names_itself_and_where_it_was_built():
 
 def test_cuda_place_without_cuda_says_so_in_one_line():
     script = textwrap.dedent("""
-        from pe_cli.errors import PeError
+        from pe_cli.base.errors import PeError
         from pe_cli.executor import Executor
         from pe_cli.kernels import is_compiled_with_cuda
-        from pe_cli.places import CUDAPlace
+        from pe_cli.base.places import CUDAPlace
         if is_compiled_with_cuda():
             print("HAS-GPU")
             raise SystemExit(0)

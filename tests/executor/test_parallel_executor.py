@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli import places as places_module
-from pe_cli.errors import FeedError, PeError
+from pe_cli.base import places as places_module
+from pe_cli.base.errors import FeedError, PeError
 
 from parallel_nets import batch, build, params
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli.errors import OpError
+from pe_cli.base.errors import OpError
 
 from parallel_nets import batch, build, params
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli.errors import FeedError
+from pe_cli.base.errors import FeedError
 from parallel_nets import batch, mlp, params
 
 

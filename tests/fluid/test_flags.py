@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from pe_cli import fluid
-from pe_cli.errors import NanInfError, PeError
+from pe_cli.base.errors import NanInfError, PeError
 
 
 @pytest.mark.filterwarnings("ignore:invalid value encountered in log:RuntimeWarning")

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli.errors import FeedError, OpError, PeError
+from pe_cli.base.errors import FeedError, OpError, PeError
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ import uuid
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli.errors import PeError, ShapeError
+from pe_cli.base.errors import PeError, ShapeError
 from pe_cli.framework import OpRole
 
 

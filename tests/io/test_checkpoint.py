@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli.errors import PeError
+from pe_cli.base.errors import PeError
 from pe_cli.io import atomic as pio   # the atomic writes the crash tests break
 from pe_cli.io.fluid_proto import parse_program_desc, read_lod_tensors
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from pe_cli import fluid
-from pe_cli.errors import PeError
+from pe_cli.base.errors import PeError
 from pe_cli.io.fluid_proto import messages, read_lod_tensors, write_lod_tensor
 
 FP32, INT64, LOD_TENSOR, FEED, FETCH = 5, 3, 7, 9, 10

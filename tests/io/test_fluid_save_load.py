@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli.errors import PeError
+from pe_cli.base.errors import PeError
 from pe_cli.io.pdparams import parse_state, read_state
 from pe_cli.io.pdparams_write import write_state
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from pe_cli import fluid, paddle
-from pe_cli.errors import PeError
+from pe_cli.base.errors import PeError
 
 static = paddle.static
 DATA = os.path.join(TESTS, "data", "paddle_models")

@@ -9,7 +9,7 @@ import itertools
 import numpy as np
 import pytest
 
-from pe_cli.errors import PeError
+from pe_cli.base.errors import PeError
 from pe_cli.kernels.common import ConvGeometry
 from pe_cli.kernels.cpu import (activation, _conv, convolution, elementwise, loss_classification, normalization, optimizer, pooling, _winograd)
 from pe_cli.ops import registry

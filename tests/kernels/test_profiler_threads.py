@@ -3,9 +3,9 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli import profiler
+from pe_cli.base import profiler
 from pe_cli.kernels.cpu import threads
-from pe_cli.errors import PeError
+from pe_cli.base.errors import PeError
 
 
 def _mlp_program():

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from pe_cli import fluid
-from pe_cli.errors import PeError
+from pe_cli.base.errors import PeError
 
 
 def _metric(preds, labels, n):

@@ -6,7 +6,7 @@ import pytest
 
 from control_flow_fd import finite_differences
 from pe_cli import fluid
-from pe_cli.errors import PeError
+from pe_cli.base.errors import PeError
 from pe_cli.fluid import layers
 from pe_cli.training.param_attr import ParamAttr
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli.errors import PeError
+from pe_cli.base.errors import PeError
 
 TYPES, WORDS_PER_TYPE, OUTSIDE_WORDS = 3, 6, 8
 VOCAB = TYPES * WORDS_PER_TYPE + OUTSIDE_WORDS

@@ -6,7 +6,7 @@ import pytest
 
 import pe_cli.fluid as fluid
 from op_test import OpCase, analytic_grads
-from pe_cli.errors import ShapeError
+from pe_cli.base.errors import ShapeError
 from pe_cli.framework.lod_tensor import LoDTensor
 
 rng = np.random.default_rng(5)

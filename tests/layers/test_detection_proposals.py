@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli.errors import PeError
+from pe_cli.base.errors import PeError
 from tests.ops.cases_detection_proposals import _GP, _proposal_inputs, _proposals_ref
 
 layers = fluid.layers

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli.errors import PeError, ShapeError
+from pe_cli.base.errors import PeError, ShapeError
 from tests.cli.test_helpers import REPO, pe
 from tests.ops.cases_detection_roi import _prroi_ref, _psroi_ref, _roi_align_ref, _roi_pool_ref
 

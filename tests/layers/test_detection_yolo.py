@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli.errors import ShapeError
+from pe_cli.base.errors import ShapeError
 from tests.cli.test_helpers import REPO, pe
 
 layers = fluid.layers

@@ -5,7 +5,7 @@ import pytest
 
 import pe_cli.fluid as fluid
 from pe_cli.training.backward import append_backward
-from pe_cli.errors import PeError, ShapeError
+from pe_cli.base.errors import PeError, ShapeError
 
 layers = fluid.layers
 

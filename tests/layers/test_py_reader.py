@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli.errors import FeedError, PeError
+from pe_cli.base.errors import FeedError, PeError
 
 ROWS = [(np.full(3, i, "float32"), np.array([i], "int64")) for i in range(10)]
 

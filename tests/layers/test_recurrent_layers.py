@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from pe_cli import fluid
-from pe_cli.errors import PeError
+from pe_cli.base.errors import PeError
 from pe_cli.fluid import layers
 from pe_cli.training.param_attr import ParamAttr
 from tests.cli.test_helpers import REPO, pe

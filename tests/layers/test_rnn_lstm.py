@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from pe_cli import fluid
-from pe_cli.errors import PeError
+from pe_cli.base.errors import PeError
 from pe_cli.fluid import layers
 
 T, B, D, H = 5, 3, 4, 6

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli.errors import PeError
+from pe_cli.base.errors import PeError
 
 L = fluid.layers
 

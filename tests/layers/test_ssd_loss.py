@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli.errors import PeError
+from pe_cli.base.errors import PeError
 from pe_cli.framework.lod_tensor import LoDTensor
 from tests.ops.cases_detection_box import coder_ref, iou_ref
 from tests.ops.cases_detection_match import assign_ref, match_ref, mine_ref

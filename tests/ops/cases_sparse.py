@@ -8,7 +8,7 @@ case lives in cases_<its op's family>.py or cases_<family>_<sub>.py" (tests/ops/
 import numpy as np
 
 from op_test import OpCase
-from pe_cli.selected_rows import SelectedRows
+from pe_cli.base.selected_rows import SelectedRows
 
 from .cases_optimizer import _adam, _momentum, lr, pos, r
 

@@ -3,7 +3,7 @@ Paddle's cache folder; nothing downloads, and a missing or malformed file is one
 import numpy as np
 import pytest
 
-from pe_cli.errors import PeError
+from pe_cli.base.errors import PeError
 from pe_cli.paddle.dataset import uci_housing
 
 

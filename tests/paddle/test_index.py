@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from pe_cli import paddle
-from pe_cli.errors import FluidUnsupported, PeError
+from pe_cli.base.errors import FluidUnsupported, PeError
 from tests.paddle.test_tensor import A, B, S, run
 
 ROOT = REPO

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from pe_cli import paddle
-from pe_cli.errors import PeError
+from pe_cli.base.errors import PeError
 
 ROOT = REPO
 

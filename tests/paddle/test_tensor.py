@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from pe_cli import paddle
-from pe_cli.errors import FluidUnsupported, PeError
+from pe_cli.base.errors import FluidUnsupported, PeError
 
 ROOT = REPO
 SEED = os.path.join(ROOT, "..", "shared", "seeds", "002_a9e56ac86d0be8c3.txt")

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli.errors import PeError
+from pe_cli.base.errors import PeError
 
 RNG = np.random.default_rng(9)
 X = RNG.normal(size=(8, 3))

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli.errors import ShapeError
-from pe_cli.selected_rows import SelectedRows
+from pe_cli.base.errors import ShapeError
+from pe_cli.base.selected_rows import SelectedRows
 
 VOCAB, DIM, CLASSES = 60, 8, 4
 

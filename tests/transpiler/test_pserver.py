@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli.errors import PeError
+from pe_cli.base.errors import PeError
 from pe_cli.transpiler import slice_variable
 
 from pserver_worker import GLOBAL_BATCH, batches, build, names

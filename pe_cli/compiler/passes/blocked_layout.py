@@ -25,7 +25,7 @@ implementation: float32 rounding). The batch norm's sums run in another order on
 of the NCHW loops in the last bits; they do not depend on the threads."""
 import copy
 
-from ...dtypes import VarType
+from ...base.dtypes import VarType
 from ...kernels.cpu import _onednn
 from ...ops import registry
 from ..ssa_nodes import COMPUTE

@@ -1,6 +1,6 @@
 """The passes over the program, run before the multi-device graph is built from it (so every
 device runs their result): the fusion passes, each on when its BuildStrategy option is."""
-from ...errors import PeError
+from ...base.errors import PeError
 from .auto_fusion import auto_fusion
 from .fuse_bn_act import fuse_bn_act
 from .fuse_elewise_add_act import fuse_elewise_add_act

@@ -39,7 +39,7 @@ import threading
 
 import numpy as np
 
-from ...errors import PeError
+from ...base.errors import PeError
 
 ROW_MAJOR, NO_TRANS, TRANS = 101, 111, 112
 _CANDIDATES = (("scipy_cblas_{}gemm64_", ctypes.c_int64), ("cblas_{}gemm64_", ctypes.c_int64),

@@ -1,4 +1,4 @@
-"""Activation kernels, made from the rows of the activation table (pe_cli/activations.py): each
+"""Activation kernels, made from the rows of the activation table (pe_cli/base/activations.py): each
 row's numpy forms, results in the input's dtype (attributes are cast to it so a float32 input stays
 float32). Each ``<op>_grad`` reads X or Out, as the row says, and Out@GRAD. A row naming a
 ``cpu_loop`` (relu, the hot one) runs that numba loop for float32/float64 (_pointwise_loops.py),
@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from ...activations import bind, kernels
+from ...base.activations import bind, kernels
 from . import _replicas
 from ._numba import flat, is_float, lazy, loop_or, out_buffer, parallel_parts, parallel_ready
 

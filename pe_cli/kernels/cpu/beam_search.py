@@ -1,7 +1,7 @@
 """Kernels of beam_search and beam_search_decode (pe_cli/ops/beam_search.py), on the host."""
 import numpy as np
 
-from ...errors import PeError
+from ...base.errors import PeError
 
 
 def _host(x):

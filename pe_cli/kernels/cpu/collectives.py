@@ -3,7 +3,7 @@ run gives the same numbers) and broadcast. CPU devices share the host's memory: 
 every device the same array (kernels never modify their inputs, so sharing is safe)."""
 import numpy as np
 
-from ...selected_rows import SelectedRows, concat
+from ...base.selected_rows import SelectedRows, concat
 
 
 def all_reduce(arrays, devices, targets):

@@ -4,7 +4,7 @@ themselves, so the CUDA module serves them too (values are read on the host only
 A tensor array's value is a Python list of tensors."""
 import numpy as np
 
-from ...errors import PeError
+from ...base.errors import PeError
 from .recurrent_steps import recurrent, recurrent_grad  # noqa: F401 -- the recurrent op's kernels
 
 

@@ -27,8 +27,8 @@ import numpy as np
 from ..fused_math import both_grads, relu_first
 from . import activation, threads
 from . import _cblas, _conv, _onednn, _winograd
-from ...errors import PeError
-from ...shapes import conv_out_size, conv_transpose_geometry
+from ...base.errors import PeError
+from ...base.shapes import conv_out_size, conv_transpose_geometry
 from ..common import ConvGeometry
 from ._numba import is_float, lazy
 

@@ -1,8 +1,8 @@
 """Kernels of ops/creation.py: filling, copying, ranges, eye, diag, triangles; numpy, one pass each."""
 import numpy as np
 
-from ...errors import PeError
-from ...shapes import range_length
+from ...base.errors import PeError
+from ...base.shapes import range_length
 from . import control_flow
 
 

@@ -3,7 +3,7 @@ the CUDA kernel too) and warpctc, the CTC forward-backward recursions in log spa
 label positions, a loop over time steps (``ctc`` works on host arrays and serves CUDA too)."""
 import numpy as np
 
-from ...errors import PeError
+from ...base.errors import PeError
 
 
 def _keep(ids, starts, attrs):

@@ -1,7 +1,7 @@
 """Kernels of ops/cvm.py (numpy); ``cvm_rows`` is shared with the CUDA kernels."""
 import numpy as np
 
-from ...errors import PeError
+from ...base.errors import PeError
 
 
 def cvm_rows(x_rows, cvm_rows_count, attrs):

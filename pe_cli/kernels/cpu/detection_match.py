@@ -3,7 +3,7 @@ cpu/_detection_loops.py), target_assign and mine_hard_examples (numpy), arranged
 kernels do. ``target_rows`` (target_assign's source rows, checked) is shared with the CUDA kernel."""
 import numpy as np
 
-from ...errors import PeError
+from ...base.errors import PeError
 from ._numba import lazy
 
 _loops = lazy("_detection_loops")

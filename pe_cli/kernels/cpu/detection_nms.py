@@ -5,7 +5,7 @@ generate_proposals, _proposal_loops.nms); the rest arranges their results as Flu
 Their output sizes depend on the data, so the CUDA kernels run these on the host."""
 import numpy as np
 
-from ...errors import PeError
+from ...base.errors import PeError
 from ._numba import lazy
 
 _loops = lazy("_detection_loops")

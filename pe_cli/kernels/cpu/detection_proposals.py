@@ -3,7 +3,7 @@ image; the NMS a numba loop, _proposal_loops.py), distribute_fpn_proposals and c
 (numpy). Their output sizes depend on the data, so the CUDA kernels run these on the host."""
 import numpy as np
 
-from ...errors import PeError
+from ...base.errors import PeError
 from ._numba import lazy
 
 _loops = lazy("_proposal_loops")

@@ -5,7 +5,7 @@ the CUDA kernels). ``roi_images`` (which image each roi pools from, from RoisNum
 rois' LoD) and ``sizes`` (deformable_psroi_pooling's sizes) are shared with the CUDA kernels."""
 import numpy as np
 
-from ...errors import PeError
+from ...base.errors import PeError
 from ._numba import lazy, parallel_threads, twin
 from ._persp_elems import matrices
 

@@ -8,7 +8,7 @@ pixel columns, run lengths decoded; after generate_mask_labels_op.cc). The CUDA 
 the host."""
 import numpy as np
 
-from ...errors import PeError
+from ...base.errors import PeError
 
 
 def overlaps(boxes, gts):

@@ -1,5 +1,5 @@
 """Kernels of parameter-server mode's ops (pe_cli/ops/distributed.py), over pe_cli/kernels/pserver_link.py."""
-from ...errors import PeError
+from ...base.errors import PeError
 from .. import pserver_link
 
 

@@ -5,7 +5,7 @@ scattered on the host and moved with ``to_device``/``to_host`` (the identity on 
 module passes its runtime's), so the steps run on the op's device."""
 import numpy as np
 
-from ...errors import PeError
+from ...base.errors import PeError
 from ..seq_maps import reset_lod
 
 

@@ -12,8 +12,8 @@ import math
 
 import numpy as np
 
-from ...errors import PeError
-from ...selected_rows import SelectedRows
+from ...base.errors import PeError
+from ...base.selected_rows import SelectedRows
 from . import _replicas, control_flow
 from .selected_rows import sum_with_sparse
 from ._numba import flat, is_float, lazy, out_buffer, parallel_parts, parallel_ready, twin

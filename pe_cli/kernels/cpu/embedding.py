@@ -2,8 +2,8 @@
 SelectedRows."""
 import numpy as np
 
-from ...selected_rows import SelectedRows
-from ...shapes import lookup_out_shape
+from ...base.selected_rows import SelectedRows
+from ...base.shapes import lookup_out_shape
 from ..common import table_ids
 
 

@@ -11,7 +11,7 @@ affine_grid and grid_sampler: ``grid_size``, ``base_grid`` and ``unnormalize`` a
 CUDA kernels."""
 import numpy as np
 
-from ...errors import PeError
+from ...base.errors import PeError
 
 
 def permutation(op, x_shape, attrs):

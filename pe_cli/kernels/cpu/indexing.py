@@ -5,8 +5,8 @@ import builtins
 
 import numpy as np
 
-from ...errors import PeError
-from ...shapes import strided_window
+from ...base.errors import PeError
+from ...base.shapes import strided_window
 from ..common import check_slice_not_empty, gather_rows, one_hot_ids, slice_window
 
 

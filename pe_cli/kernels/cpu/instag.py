@@ -1,7 +1,7 @@
 """Kernels of ops/instag.py (numpy); ``select`` works on host arrays and serves CUDA too."""
 import numpy as np
 
-from ...errors import PeError
+from ...base.errors import PeError
 
 
 def select(ins, tags, filt, attrs):

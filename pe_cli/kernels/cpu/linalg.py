@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from ..common import matmul_v1_attrs
-from ...errors import PeError
+from ...base.errors import PeError
 from . import threads
 from . import _cblas, _replicas
 from ._numba import is_float, lazy, loop_or, parallel_threads, twin

@@ -2,7 +2,7 @@
 the offsets of the level it ranks, and the sequences' order (longest first, stable)."""
 import numpy as np
 
-from ...errors import PeError
+from ...base.errors import PeError
 
 
 class RankTable:

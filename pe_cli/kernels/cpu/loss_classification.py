@@ -4,7 +4,7 @@ pass per row instead of numpy's seven passes and fancy indexing, or from ``WIDE_
 two passes around numpy's vectorised exp; the other cases are vectorised numpy."""
 import numpy as np
 
-from ...errors import PeError
+from ...base.errors import PeError
 from ._numba import is_float, lazy
 
 _loops = lazy("_pointwise_loops")

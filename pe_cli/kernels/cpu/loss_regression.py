@@ -2,7 +2,7 @@
 center_loss, numpy. ``center_ids`` checks the labels for the CUDA kernels too."""
 import numpy as np
 
-from ...errors import PeError
+from ...base.errors import PeError
 from .loss_classification import _cast
 
 

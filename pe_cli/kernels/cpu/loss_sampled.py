@@ -3,7 +3,7 @@ path matrix (``paths``, on host arrays, is shared with the CUDA kernels) and sam
 works on host arrays and serves CUDA too)."""
 import numpy as np
 
-from ...errors import PeError
+from ...base.errors import PeError
 
 
 def paths(label, attrs, table=None, code=None, nodes=None):

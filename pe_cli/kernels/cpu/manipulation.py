@@ -2,7 +2,7 @@
 size; numpy. Shape rules shared with the CUDA twins are in kernels/common.py."""
 import numpy as np
 
-from ...errors import PeError
+from ...base.errors import PeError
 from ..common import reshape_shape, split_sizes, squeeze_axes, unsqueeze_shape
 
 

@@ -1,7 +1,7 @@
 """Kernels of ops/metric.py: accuracy and auc."""
 import numpy as np
 
-from ...errors import PeError
+from ...base.errors import PeError
 
 
 def accuracy(ins, attrs):

@@ -3,7 +3,7 @@ data runs the numba loops of _norm_loops.py (per channel, blocks of channels ove
 cases, layer_norm, instance_norm, group_norm, affine_channel, lrn and norm are numpy."""
 import numpy as np
 
-from ...shapes import bn_channel_axis, layer_norm_split
+from ...base.shapes import bn_channel_axis, layer_norm_split
 from .loss_classification import _cast
 from ._numba import is_float, lazy, parallel_parts, twin
 

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from ...selected_rows import SelectedRows
+from ...base.selected_rows import SelectedRows
 from . import selected_rows as sparse
 from . import _replicas
 from ._numba import UPDATE_PARALLEL_MIN_ELEMENTS, flat, is_float, lazy, loop_or, parallel_parts, parallel_ready

@@ -3,8 +3,8 @@ through one index map per spatial dim (pad_source: constant, reflect, edge/repli
 which the CUDA kernels share."""
 import numpy as np
 
-from ...errors import PeError
-from ...shapes import crop_window
+from ...base.errors import PeError
+from ...base.shapes import crop_window
 
 
 def pad(ins, attrs):

@@ -12,7 +12,7 @@ order; its gradient is one bincount. ``windows`` is shared with the CUDA kernels
 import numpy as np
 
 from . import _adaptive_pool, _pool, _replicas
-from ...shapes import pool3d_geometry, pool3d_out
+from ...base.shapes import pool3d_geometry, pool3d_out
 from ..common import PoolGeometry
 from ._numba import is_float, lazy, parallel_parts, twin
 

@@ -1,7 +1,7 @@
 """Kernel of ops/position.py (numpy); ``positions`` and ``encoding`` are shared with CUDA."""
 import numpy as np
 
-from ...errors import PeError
+from ...base.errors import PeError
 
 
 def positions(x_shape, attrs):

@@ -4,7 +4,7 @@ device; each device's kernels get their share of the cores (threads.py); freed s
 mapped between runs (host_memory.py)."""
 import numpy as np
 
-from ...places import CPUPlace, cpu_places
+from ...base.places import CPUPlace, cpu_places
 from . import collectives  # noqa: F401 -- part of the runtime's interface
 from . import selected_rows  # noqa: F401 -- part of the runtime's interface (densify)
 from . import denormals, threads

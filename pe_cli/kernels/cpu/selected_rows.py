@@ -1,4 +1,4 @@
-"""Row-sparse values (pe_cli/selected_rows.py) on CPU devices: densifying one for an op whose
+"""Row-sparse values (pe_cli/base/selected_rows.py) on CPU devices: densifying one for an op whose
 kernel reads dense arrays (the executor calls ``densify``), and the sparse updates of the optimizer
 kernels (kernels/cpu/optimizer.py hands a SelectedRows gradient here). Rows and values are host
 numpy arrays; every update applies each row once, its duplicates' values summed (Fluid's MergeAdd).
@@ -6,8 +6,8 @@ An update writes into Param (and its state) where the executor allows it (``in_p
 ``_update_in_place``, set only when nothing else holds those arrays), else into copies."""
 import numpy as np
 
-from ...errors import PeError
-from ...selected_rows import SelectedRows
+from ...base.errors import PeError
+from ...base.selected_rows import SelectedRows
 
 
 def densify(ins, attrs):

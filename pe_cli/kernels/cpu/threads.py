@@ -35,7 +35,7 @@ import time
 
 import numpy as np
 
-from ...errors import PeError
+from ...base.errors import PeError
 from . import _cblas, cpu_load
 
 _USER_BLAS_VARS = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS")

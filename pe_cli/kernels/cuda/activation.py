@@ -1,5 +1,5 @@
 """CUDA twins of kernels/cpu/activation.py, made from the rows of the activation table
-(pe_cli/activations.py): each activation is the row's scalar forward, a device function of x and
+(pe_cli/base/activations.py): each activation is the row's scalar forward, a device function of x and
 the row's attributes, mapped in one launch; each gradient the row's scalar derivative of (X or Out,
 as the row reads, and Out@GRAD). Attributes are passed in the input's dtype (Out@GRAD's for the
 gradient). softmax and log_softmax are block reductions along their axis, written here; prelu is
@@ -9,7 +9,7 @@ import math
 import numpy as np
 from numba import cuda
 
-from ...activations import SCALAR_HELPERS, bind, kernels
+from ...base.activations import SCALAR_HELPERS, bind, kernels
 from . import runtime as rt
 from ._elementwise import Binary, Unary, scalar_arg
 from ._launch import THREADS, flat, grid, per_dtype, rows_grid, zeros

@@ -3,7 +3,7 @@ gather_tree: one thread per (batch, beam) path."""
 import numpy as np
 from numba import cuda
 
-from ...errors import PeError
+from ...base.errors import PeError
 from ..cpu import beam_search as _cpu
 from . import runtime as rt
 from ._launch import grid

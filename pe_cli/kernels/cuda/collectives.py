@@ -8,7 +8,7 @@ from numba import cuda
 from . import runtime as rt
 from ._elementwise import Binary
 from .selected_rows import concat
-from ...selected_rows import SelectedRows
+from ...base.selected_rows import SelectedRows
 
 _add = Binary(cuda.jit(device=True, inline=True)(lambda a, b, p, q: a + b))
 

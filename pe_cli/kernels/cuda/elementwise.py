@@ -8,7 +8,7 @@ import math
 import numpy as np
 from numba import cuda
 
-from ...selected_rows import SelectedRows
+from ...base.selected_rows import SelectedRows
 from ..cpu.elementwise import check_divisor
 from . import runtime as rt
 from . import selected_rows as _sparse

@@ -3,8 +3,8 @@ scatter-add; the sparse gradient's ids are picked on the host."""
 import numpy as np
 from numba import cuda
 
-from ...selected_rows import SelectedRows
-from ...shapes import lookup_out_shape
+from ...base.selected_rows import SelectedRows
+from ...base.shapes import lookup_out_shape
 from ..common import table_ids
 from . import runtime as rt
 from . import selected_rows as _sparse

@@ -6,8 +6,8 @@ import math
 import numpy as np
 from numba import cuda
 
-from ...errors import PeError
-from ...shapes import numel
+from ...base.errors import PeError
+from ...base.shapes import numel
 from ..common import matmul_v1_attrs
 from . import runtime as rt
 from ._elementwise import expand_to

@@ -12,7 +12,7 @@ from ._elementwise import Unary, scalar_arg
 from ._launch import copy, flat, grid
 from .reduction import _sum_of_squares
 from . import selected_rows as sparse
-from ...selected_rows import SelectedRows
+from ...base.selected_rows import SelectedRows
 
 
 @cuda.jit

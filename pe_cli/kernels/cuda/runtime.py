@@ -16,8 +16,8 @@ import threading
 
 import numpy as np
 
-from ...errors import PeError
-from ...selected_rows import SelectedRows
+from ...base.errors import PeError
+from ...base.selected_rows import SelectedRows
 from .. import cuda_places
 from . import _simulator
 from .allocator import Pool

@@ -1,4 +1,4 @@
-"""Row-sparse values (pe_cli/selected_rows.py) on a GPU: the rows stay a host int64 array (they
+"""Row-sparse values (pe_cli/base/selected_rows.py) on a GPU: the rows stay a host int64 array (they
 are few, and the row maps are host work as for the sequence ops), the values live on the device.
 Densifying, merging duplicate rows (an atomic scatter-add into one row per distinct row) and the
 sparse updates of sgd, adagrad and lazy adam (one launch over the merged rows' values)."""
@@ -7,7 +7,7 @@ import math
 import numpy as np
 from numba import cuda
 
-from ...selected_rows import SelectedRows
+from ...base.selected_rows import SelectedRows
 from ..cpu import selected_rows as _cpu
 from . import runtime as rt
 from ._launch import copy, flat, grid

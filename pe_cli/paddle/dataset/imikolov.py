@@ -13,7 +13,7 @@ import collections
 import os
 import tarfile
 
-from ...errors import PeError
+from ...base.errors import PeError
 from .common import dataset_dir
 
 TRAIN = "./simple-examples/data/ptb.train.txt"

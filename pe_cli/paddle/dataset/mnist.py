@@ -12,7 +12,7 @@ import sys
 import numpy as np
 
 from ...data.idx import load_mnist, read_idx
-from ...errors import PeError
+from ...base.errors import PeError
 from .common import dataset_dir
 
 __all__ = ["train", "test"]

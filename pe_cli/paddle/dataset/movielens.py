@@ -14,7 +14,7 @@ import zipfile
 
 import numpy as np
 
-from ...errors import PeError
+from ...base.errors import PeError
 from .common import dataset_dir
 
 age_table = [1, 18, 25, 35, 45, 50, 56]

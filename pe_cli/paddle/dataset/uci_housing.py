@@ -8,7 +8,7 @@ import os
 
 import numpy as np
 
-from ...errors import PeError
+from ...base.errors import PeError
 from .common import dataset_dir
 
 feature_names = ["CRIM", "ZN", "INDUS", "CHAS", "NOX", "RM", "AGE", "DIS", "RAD", "TAX", "PTRATIO", "B", "LSTAT"]

@@ -12,7 +12,7 @@ import pe_cli.fluid as fluid
 from pe_cli.compiler import build_ssa_graph
 from pe_cli.compiler.passes.fuse_elewise_add_act import fuse_elewise_add_act
 from pe_cli.compiler.passes.liveness import pinned_names, sequential_frees
-from pe_cli.errors import ShapeError
+from pe_cli.base.errors import ShapeError
 from pe_cli.kernels.cpu import activation, elementwise, fused, threads
 
 from tests.cli.test_helpers import pe

@@ -11,7 +11,7 @@ import pytest
 
 import pe_cli.fluid as fluid
 from pe_cli.compiler.passes.fuse_gemm_epilogue import fuse_gemm_epilogue
-from pe_cli.errors import PeError
+from pe_cli.base.errors import PeError
 
 from parallel_nets import batch, params
 from tests.cli.test_helpers import pe
