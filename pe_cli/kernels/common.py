@@ -105,7 +105,7 @@ class ConvGeometry:
             raise PeError(error)
 
     def loop_args(self):
-        """The geometry as the conv loops take it (_nn_loops.conv_*)."""
+        """The geometry as the conv loops take it (_conv_loops.conv_*)."""
         return (self.groups, self.kh, self.kw, self.sh, self.sw, self.pads[0], self.pads[2], self.dh, self.dw,
                 self.ho, self.wo, self.is_pointwise())
 

@@ -135,7 +135,7 @@ def conv_case(geo, dtype):
 def test_conv2d_forward_and_gradients(geo, dtype):
     x, f, g = conv_case(geo, dtype)
     n, m = x.shape[0], f.shape[0]
-    gemm, loops, buf = _cblas.gemm(x.dtype), _numba.lazy("_nn_loops")(), _conv.buffers(1, g, x)
+    gemm, loops, buf = _cblas.gemm(x.dtype), _numba.lazy("_conv_loops")(), _conv.buffers(1, g, x)
     if gemm is None:
         pytest.skip("numpy's BLAS exposes no CBLAS GEMM here: the conv loops are not used")
     out = np.empty((n, m, g.ho, g.wo), dtype)
@@ -166,7 +166,7 @@ def test_conv2d_wide_columns_forward_and_gradients(geo, dtype):
     gemm, wide = _cblas.gemm(x.dtype), _numba.lazy("_wide_loops")()
     if gemm is None:
         pytest.skip("numpy's BLAS exposes no CBLAS GEMM here: the conv loops are not used")
-    loops, tol = _numba.lazy("_nn_loops")(), 1e-5 if dtype == np.float32 else 1e-12
+    loops, tol = _numba.lazy("_conv_loops")(), 1e-5 if dtype == np.float32 else 1e-12
 
     def close(got, want):             # sums of up to Ho*Wo*C*kh*kw products: rounding scaled to the largest
         np.testing.assert_allclose(got, want, rtol=tol, atol=tol * np.abs(want).max())

@@ -21,7 +21,7 @@ import math
 import numpy as np
 from numba import njit, prange, uintp
 
-from ._nn_loops import _jit
+from ._conv_loops import _jit
 
 CHUNKS = 8          # fixed runs of samples whose sums are added in order
 

@@ -9,7 +9,7 @@ from ..common import pad
 from ._numba import lazy, twin
 from ._numba import parallel_threads as _numba_parallel_threads
 
-_loops = lazy("_nn_loops")
+_loops = lazy("_conv_loops")
 _wide = lazy("_wide_loops")
 
 

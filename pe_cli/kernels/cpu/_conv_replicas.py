@@ -1,4 +1,4 @@
-"""numpy replicas of the convolution loops (_nn_loops.py, _wide_loops.py, _winograd_loops.py), for
+"""numpy replicas of the convolution loops (_conv_loops.py, _wide_loops.py, _winograd_loops.py), for
 a first run on a machine: as _replicas.py (its docstring has the rules), the same arguments and
 outputs to the bit, calling the same CBLAS GEMM with the same arguments through ctypes around
 columns built by exact copies (tests/kernels/test_replicas.py)."""
@@ -9,7 +9,7 @@ from ..common import pad
 from ._replicas import _quiet
 
 
-# -- conv2d, per sample, with numpy's BLAS (_nn_loops.py) --------------------------------------------
+# -- conv2d, per sample, with numpy's BLAS (_conv_loops.py) --------------------------------------------
 
 def _extent(h, w, kh, kw, sh, sw, pt, pl, dh, dw, ho, wo):
     """(rows, columns) of the input padded at the top and left, grown to what every window reaches."""

@@ -1,5 +1,5 @@
 """numba loops of batch_norm in training (imported on first use: see _numba.py); the conventions of
-_nn_loops.py hold here too.
+_conv_loops.py hold here too.
 
 X is viewed as [N, C, S] (S = H*W, 1 for [N, C] inputs), C-contiguous. Statistics and
 normalization are per channel: numpy's ``x.mean(axis=(0, 2, 3))`` and ``x.var`` walk the batch
@@ -25,7 +25,7 @@ import math
 import numpy as np
 from numba import njit, prange, uintp
 
-from ._nn_loops import _jit, _pjit
+from ._conv_loops import _jit, _pjit
 
 # The row sums: ``reassoc`` lets LLVM keep the partial sums in vector registers, 2.2-2.5x faster
 # than four scalar float64 chains, which bounded batch norm's time (6.5 against 15-16 GB/s on

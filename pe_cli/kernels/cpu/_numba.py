@@ -1,7 +1,7 @@
 """numba, on first use only.
 
-The numba loops of the CPU kernels live in private modules (``_nn_loops``, ``_pointwise_loops``)
-that import numba at their top. A kernel module reaches them through ``lazy("_nn_loops")()``, so
+The numba loops of the CPU kernels live in private modules (``_conv_loops``, ``_pointwise_loops``)
+that import numba at their top. A kernel module reaches them through ``lazy("_conv_loops")()``, so
 ``import pe_cli``, ``pe --help`` and programs whose ops need no numba loop never pay numba's import
 (about 0.3 s) or its compilation. Every loop is ``@njit(cache=True, nogil=True)``: compiled once per
 argument types and kept in ``__pycache__`` beside its module (numba falls back to a per-user cache

@@ -1,12 +1,12 @@
 """numba loops of the pool2d kernels (imported on first use: see _numba.py); the conventions and
-the speed notes of _nn_loops.py hold here too. 2x2 windows at stride 2 (the common pooling) get
+the speed notes of _conv_loops.py hold here too. 2x2 windows at stride 2 (the common pooling) get
 their own loops: with the size and stride known at compile time LLVM unrolls and vectorises them,
 5-8x faster than the general loops.
 """
 import numpy as np
 from numba import prange, uintp
 
-from ._nn_loops import _jit, _pjit, _zero_plane
+from ._conv_loops import _jit, _pjit, _zero_plane
 
 
 @_jit

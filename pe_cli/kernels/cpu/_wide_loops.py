@@ -1,5 +1,5 @@
 """numba loops of conv2d's wide-columns path (a filter at stride 1, no dilation; _conv.wide_applies),
-imported on first use (see _numba.py). Same conventions as _nn_loops.py: NCHW, C-contiguous,
+imported on first use (see _numba.py). Same conventions as _conv_loops.py: NCHW, C-contiguous,
 computed indices cast to ``uintp``, no views inside loops.
 
 im2col's columns [C*kh*kw, Ho*Wo] are built by one short copy per (row, output row): Wo elements,
@@ -20,7 +20,7 @@ allocation: only valid columns are ever written there).
 import numba
 from numba import prange, uintp
 
-from ._nn_loops import _at
+from ._conv_loops import _at
 
 _jit = numba.njit(cache=True, nogil=True)
 _pjit = numba.njit(cache=True, nogil=True, parallel=True)
@@ -114,7 +114,7 @@ def _filter_sample(gemm, x, dout, b, groups, kh, kw, pt, pl, ho, wo, part, t):
 @_jit
 def grad_filter(gemm, x, dout, groups, kh, kw, pt, pl, ho, wo, parts, buf):
     """parts[c] += the filter gradient of the c-th of len(parts) fixed runs of samples (as
-    _nn_loops.conv_grad_filter: the numbers do not depend on the threads)."""
+    _conv_loops.conv_grad_filter: the numbers do not depend on the threads)."""
     n, chunks = x.shape[0], parts.shape[0]
     for c in range(chunks):
         for b in range(c * n // chunks, (c + 1) * n // chunks):

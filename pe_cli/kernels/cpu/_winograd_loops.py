@@ -15,7 +15,7 @@ p + a constant offset in one of them. Each transform is then two long unit-strid
 then columns), which LLVM vectorises; the tiles of the last column (tx = tw) are padding, computed
 and thrown away (their share of the GEMMs: 1 / (tw + 1)). Measured in docs/PERFORMANCE.md.
 
-Per sample, as the im2col loops in _nn_loops.py: a thread's buffers stay in L2, its GEMMs call
+Per sample, as the im2col loops in _conv_loops.py: a thread's buffers stay in L2, its GEMMs call
 numpy's BLAS single-threaded (_cblas.py), the ``*_parallel`` twins spread the samples (the filter
 gradient: fixed runs of samples) over numba's threads and compute the same bits. Each transform
 adds or subtracts two terms at a time in a fixed order, which _conv_replicas.py repeats in numpy.
@@ -23,7 +23,7 @@ adds or subtracts two terms at a time in a fixed order, which _conv_replicas.py 
 import numba
 from numba import prange, uintp
 
-from ._nn_loops import _at, _jit, _pjit
+from ._conv_loops import _at, _jit, _pjit
 
 
 @_jit

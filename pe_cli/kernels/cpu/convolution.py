@@ -4,7 +4,7 @@ with the roles swapped) and deformable_conv (numpy, below).
 float32 conv2d and its gradients run on oneDNN's direct convolutions where the ``onednn`` extra is
 installed (_onednn.py; ``PE_ONEDNN=0`` turns it off); elsewhere, and for float64, on pe's own paths:
 
-float32/float64 (the types the numba loops are compiled for, _nn_loops.py):
+float32/float64 (the types the numba loops are compiled for, _conv_loops.py):
 conv2d is im2col + GEMM per sample, in one numba loop over the samples: each sample's columns
 [C*kh*kw, Ho*Wo] are built in a per-thread buffer (small enough to stay in L2) and multiplied by
 the filter with numpy's BLAS called from the loop (_cblas.py), straight into the NCHW output. The
@@ -32,7 +32,7 @@ from ...base.shapes import conv_out_size, conv_transpose_geometry
 from ..common import ConvGeometry
 from ._numba import is_float, lazy
 
-_loops = lazy("_nn_loops")
+_loops = lazy("_conv_loops")
 
 
 # -- conv2d -----------------------------------------------------------------------------------------

@@ -1,11 +1,11 @@
-"""CPU kernels of im2sequence: conv2d's numba im2col / col2im loops (_nn_loops.py, the GIL released)
+"""CPU kernels of im2sequence: conv2d's numba im2col / col2im loops (_conv_loops.py, the GIL released)
 per image, then each image's columns transposed into rows."""
 import numpy as np
 
 from ..seq_maps import im2sequence_geometry, image_offsets
 from ._numba import lazy
 
-_loops = lazy("_nn_loops")
+_loops = lazy("_conv_loops")
 
 
 def im2sequence(ins, attrs):
