@@ -9,7 +9,7 @@ import pytest
 
 import pe_cli.fluid as fluid
 from pe_cli.data.multislot import MultiSlotReader
-from pe_cli.errors import PeError
+from pe_cli.base.errors import PeError
 
 SEED_PROTO = """\
 name: "MultiSlotDataFeed"

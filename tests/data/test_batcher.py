@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from pe_cli.data import Batcher
-from pe_cli.errors import PeError
+from pe_cli.base.errors import PeError
 
 
 def cols(n=10):

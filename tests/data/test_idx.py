@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from pe_cli.data.idx import load_mnist, read_idx, write_idx
-from pe_cli.errors import PeError
+from pe_cli.base.errors import PeError
 
 
 def test_bundled_mnist_split():
