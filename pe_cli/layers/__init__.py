@@ -16,6 +16,8 @@ from .learning_rate_scheduler import *  # noqa: F401,F403
 from .metric import *  # noqa: F401,F403
 from .sequence_metric import *  # noqa: F401,F403
 from .sequence import *  # noqa: F401,F403
+from .sequence_conv import *  # noqa: F401,F403
+from .sequence_rows import *  # noqa: F401,F403
 from .sequence_shape import *  # noqa: F401,F403
 from .sequence_window import *  # noqa: F401,F403
 from .sequence_image import *  # noqa: F401,F403

@@ -18,7 +18,7 @@ from .control_flow import (While, array_read, array_write, create_array, equal, 
                            greater_than, increment, less_equal, logical_and, logical_not, logical_or,
                            tensor_array_to_tensor)
 from .helper import LayerHelper
-from .metric import topk
+from .indexing import topk
 from .elementwise import scale
 from .utils import flatten, map_structure
 from .creation import assign, fill_constant, zeros_like
