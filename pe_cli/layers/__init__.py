@@ -27,6 +27,7 @@ from .lstmp import *  # noqa: F401,F403
 from . import rnn  # noqa: F401 -- Fluid's layers.rnn submodule (a face); rnn_api's star import below rebinds the name
 from .random import *  # noqa: F401,F403
 from .similarity import *  # noqa: F401,F403
+from .logic import *  # noqa: F401,F403
 from .control_flow import *  # noqa: F401,F403
 from .static_rnn import *  # noqa: F401,F403
 from .ifelse import *  # noqa: F401,F403

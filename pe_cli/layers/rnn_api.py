@@ -12,7 +12,7 @@ from ..framework.variable import Variable
 from ..training.initializer import UniformInitializer
 from ..training.param_attr import ParamAttr
 from .activation import sigmoid, tanh
-from .control_flow import less_than
+from .logic import less_than
 from .dropout import dropout
 from .rnn_cells import RNNCell, _Params
 from .sequence_rows import sequence_mask
