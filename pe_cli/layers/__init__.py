@@ -16,6 +16,8 @@ from .learning_rate_scheduler import *  # noqa: F401,F403
 from .metric import *  # noqa: F401,F403
 from .sequence_metric import *  # noqa: F401,F403
 from .sequence import *  # noqa: F401,F403
+from .sequence_conv import *  # noqa: F401,F403
+from .sequence_rows import *  # noqa: F401,F403
 from .sequence_shape import *  # noqa: F401,F403
 from .sequence_window import *  # noqa: F401,F403
 from .sequence_image import *  # noqa: F401,F403
@@ -25,6 +27,7 @@ from .lstmp import *  # noqa: F401,F403
 from . import rnn  # noqa: F401 -- Fluid's layers.rnn submodule (a face); rnn_api's star import below rebinds the name
 from .random import *  # noqa: F401,F403
 from .similarity import *  # noqa: F401,F403
+from .logic import *  # noqa: F401,F403
 from .control_flow import *  # noqa: F401,F403
 from .static_rnn import *  # noqa: F401,F403
 from .ifelse import *  # noqa: F401,F403

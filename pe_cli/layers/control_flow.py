@@ -11,43 +11,12 @@ from .helper import LayerHelper
 from .lod_rank import (array_to_lod_tensor, lod_rank_table, lod_tensor_to_array,  # noqa: F401 -- Fluid's
                        max_sequence_len, reorder_lod_tensor_by_rank, shrink_memory)      # layers.control_flow has them
 from .creation import assign, fill_constant
+from .logic import (equal, greater_equal, greater_than, less_equal, less_than, logical_and,  # noqa: F401 -- Fluid's
+                    logical_not, logical_or, logical_xor, not_equal)          # layers.control_flow has them
 
 __all__ = ["less_than", "less_equal", "greater_than", "greater_equal", "equal", "not_equal", "logical_not",
            "logical_and", "logical_or", "logical_xor", "is_empty", "increment", "create_array", "array_write",
-           "array_read", "array_length", "tensor_array_to_tensor", "While", "cond", "case", "switch_case", "Switch", "fill_constant_batch_size_like"]
-
-
-def _compare(op_type):
-    def layer(x, y, force_cpu=None, cond=None, name=None):
-        helper = LayerHelper(op_type, name=name)
-        if cond is None:
-            cond = helper.create_variable_for_type_inference("bool", stop_gradient=True)
-        helper.append_op(op_type, {"X": [x], "Y": [y]}, {"Out": [cond]}, {"force_cpu": bool(force_cpu)})
-        cond.stop_gradient = True
-        return cond
-    layer.__name__ = op_type
-    layer.__doc__ = f"``{op_type}(x, y)``: a bool variable, elementwise (Fluid's layers.{op_type})."
-    return layer
-
-
-less_than, less_equal = _compare("less_than"), _compare("less_equal")
-greater_than, greater_equal = _compare("greater_than"), _compare("greater_equal")
-equal, not_equal = _compare("equal"), _compare("not_equal")
-
-
-def _logical(op_type):
-    def layer(x, y=None, out=None, name=None):
-        helper = LayerHelper(op_type, name=name)
-        out = out if out is not None else helper.create_variable_for_type_inference("bool", stop_gradient=True)
-        inputs = {"X": [x]} if op_type == "logical_not" else {"X": [x], "Y": [y]}
-        helper.append_op(op_type, inputs, {"Out": [out]})
-        return out
-    layer.__name__ = op_type
-    return layer
-
-
-logical_not, logical_and = _logical("logical_not"), _logical("logical_and")
-logical_or, logical_xor = _logical("logical_or"), _logical("logical_xor")
+           "array_read", "array_length", "tensor_array_to_tensor", "While", "cond", "case", "switch_case", "Switch"]
 
 
 def is_empty(x, cond=None):
@@ -66,15 +35,6 @@ def increment(x, value=1.0, in_place=True):
     helper = LayerHelper("increment")
     out = x if in_place else helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
     helper.append_op("increment", {"X": [x]}, {"Out": [out]}, {"step": float(value)})
-    return out
-
-
-def fill_constant_batch_size_like(input, shape, dtype, value, input_dim_idx=0, output_dim_idx=0, force_cpu=False):
-    helper = LayerHelper("fill_constant_batch_size_like")
-    out = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
-    helper.append_op("fill_constant_batch_size_like", {"Input": [input]}, {"Out": [out]},
-                     {"shape": list(shape), "dtype": dtype, "value": float(value), "input_dim_idx": input_dim_idx,
-                      "output_dim_idx": output_dim_idx})
     return out
 
 

@@ -1,8 +1,9 @@
 """Creating tensors with Fluid 1.x signatures: filled (fill_constant, zeros, ones, zeros_like,
 ones_like), copied or given (assign), ranges (range), eye and diag, and the variables and parameters
-a program creates directly (create_tensor, create_global_var, create_parameter)."""
+a program creates directly (create_tensor, create_global_var, create_parameter), and
+fill_constant_batch_size_like (a shape taken from a batch)."""
 __all__ = ["fill_constant", "zeros", "ones", "zeros_like", "assign", "create_tensor", "create_global_var",
-           "create_parameter", "range", "ones_like", "eye", "diag"]
+           "create_parameter", "range", "ones_like", "eye", "diag", "fill_constant_batch_size_like"]
 import numbers
 
 import numpy as np
@@ -159,4 +160,13 @@ def diag(diagonal):
     out = helper.create_variable_for_type_inference(diagonal.dtype, stop_gradient=True)
     helper.append_op("diag", {"Diagonal": [diagonal]}, {"Out": [out]})
     out.stop_gradient = True
+    return out
+
+
+def fill_constant_batch_size_like(input, shape, dtype, value, input_dim_idx=0, output_dim_idx=0, force_cpu=False):
+    helper = LayerHelper("fill_constant_batch_size_like")
+    out = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+    helper.append_op("fill_constant_batch_size_like", {"Input": [input]}, {"Out": [out]},
+                     {"shape": list(shape), "dtype": dtype, "value": float(value), "input_dim_idx": input_dim_idx,
+                      "output_dim_idx": output_dim_idx})
     return out

@@ -2,7 +2,7 @@
 class per step, top_k, then ctc_align: blanks dropped, repeats merged)."""
 __all__ = ["ctc_greedy_decoder", "warpctc"]
 from .helper import LayerHelper
-from .metric import topk
+from .indexing import topk
 from .manipulation import squeeze
 
 

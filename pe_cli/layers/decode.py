@@ -14,11 +14,11 @@ import numpy as np
 from ..base.errors import PeError
 from ..framework.variable import Variable
 from .activation import floor, log_softmax
-from .control_flow import (While, array_read, array_write, create_array, equal, fill_constant_batch_size_like,
-                           greater_than, increment, less_equal, logical_and, logical_not, logical_or,
-                           tensor_array_to_tensor)
+from .control_flow import While, array_read, array_write, create_array, increment, tensor_array_to_tensor
+from .creation import fill_constant_batch_size_like
+from .logic import equal, greater_than, less_equal, logical_and, logical_not, logical_or
 from .helper import LayerHelper
-from .metric import topk
+from .indexing import topk
 from .elementwise import scale
 from .utils import flatten, map_structure
 from .creation import assign, fill_constant, zeros_like

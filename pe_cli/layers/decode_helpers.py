@@ -8,9 +8,10 @@ from ..base.errors import PeError
 from ..framework.variable import Variable
 from .activation import softmax
 from .beam_search import sampling_id
-from .control_flow import equal, fill_constant_batch_size_like, less_equal
+from .logic import equal, less_equal
+from .creation import fill_constant_batch_size_like
 from .decode import Decoder
-from .metric import argmax
+from .indexing import argmax
 from .elementwise import scale
 from .utils import map_structure
 from .creation import fill_constant

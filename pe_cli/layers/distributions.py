@@ -16,7 +16,8 @@ import numpy as np
 from ..base.errors import ArgumentTypeError, ArgumentValueError
 from ..framework.variable import Variable
 from .activation import exp, log
-from .control_flow import fill_constant_batch_size_like, less_than
+from .logic import less_than
+from .creation import fill_constant_batch_size_like
 from .random import (gaussian_random, gaussian_random_batch_size_like, uniform_random,
                      uniform_random_batch_size_like)
 from .creation import assign, create_tensor, diag, ones, zeros

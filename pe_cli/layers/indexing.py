@@ -1,7 +1,7 @@
 """Indexing, search and sort layers with Fluid 1.x signatures: slice, gather, gather_nd, scatter,
-one_hot, where, argsort, unique, unique_with_counts."""
+one_hot, where, argsort, unique, unique_with_counts, topk, argmax, argmin."""
 __all__ = ["scatter", "gather_nd", "argsort", "unique", "unique_with_counts", "slice", "gather", "one_hot",
-           "where"]
+           "where", "topk", "argmax", "argmin"]
 from ..base.dtypes import convert_dtype
 from .helper import LayerHelper, _single
 
@@ -84,3 +84,30 @@ def where(condition):
     helper.append_op("where_index", {"Condition": [condition]}, {"Out": [out]})
     out.stop_gradient = True
     return out
+
+
+def topk(input, k, name=None):
+    """(values, int64 indices) of the k largest entries along the last dim."""
+    helper = LayerHelper("top_k", input=input, name=name)
+    values = helper.create_variable_for_type_inference(input.dtype)
+    indices = helper.create_variable_for_type_inference("int64", stop_gradient=True)
+    helper.append_op("top_k", {"X": [input]}, {"Out": [values], "Indices": [indices]}, {"k": k})
+    values.stop_gradient = True
+    return values, indices
+
+
+def _arg(op_type, x, axis):
+    helper = LayerHelper(op_type, x=x)
+    out = helper.create_variable_for_type_inference("int64", stop_gradient=True)
+    helper.append_op(op_type, {"X": [x]}, {"Out": [out]}, {"axis": axis})
+    return out
+
+
+def argmax(x, axis=0):
+    """int64 index of the largest value along ``axis`` (which is removed)."""
+    return _arg("arg_max", x, axis)
+
+
+def argmin(x, axis=0):
+    """int64 index of the smallest value along ``axis`` (which is removed)."""
+    return _arg("arg_min", x, axis)

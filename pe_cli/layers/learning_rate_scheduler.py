@@ -25,7 +25,8 @@ import numbers
 from ..base.errors import PeError
 from ..framework import OpRole, default_main_program, default_startup_program, unique_name
 from ..framework.variable import Variable
-from .control_flow import Switch, less_than
+from .control_flow import Switch
+from .logic import less_than
 from .creation import assign, create_global_var, fill_constant
 
 __all__ = ["exponential_decay", "natural_exp_decay", "inverse_time_decay", "polynomial_decay",

@@ -1,36 +1,10 @@
-"""Metric layers: top-k, argmax/argmin, accuracy and auc (chunk_eval and edit_distance: sequence_metric.py).
+"""Metric layers: accuracy and auc (chunk_eval and edit_distance: sequence_metric.py; top-k: indexing.py).
 Their outputs carry no gradient."""
-__all__ = ["accuracy", "argmax", "argmin", "auc", "topk"]
+__all__ = ["accuracy", "auc"]
 from ..base.errors import PeError
 from ..training.initializer import ConstantInitializer
 from .helper import LayerHelper
-
-
-def topk(input, k, name=None):
-    """(values, int64 indices) of the k largest entries along the last dim."""
-    helper = LayerHelper("top_k", input=input, name=name)
-    values = helper.create_variable_for_type_inference(input.dtype)
-    indices = helper.create_variable_for_type_inference("int64", stop_gradient=True)
-    helper.append_op("top_k", {"X": [input]}, {"Out": [values], "Indices": [indices]}, {"k": k})
-    values.stop_gradient = True
-    return values, indices
-
-
-def _arg(op_type, x, axis):
-    helper = LayerHelper(op_type, x=x)
-    out = helper.create_variable_for_type_inference("int64", stop_gradient=True)
-    helper.append_op(op_type, {"X": [x]}, {"Out": [out]}, {"axis": axis})
-    return out
-
-
-def argmax(x, axis=0):
-    """int64 index of the largest value along ``axis`` (which is removed)."""
-    return _arg("arg_max", x, axis)
-
-
-def argmin(x, axis=0):
-    """int64 index of the smallest value along ``axis`` (which is removed)."""
-    return _arg("arg_min", x, axis)
+from .indexing import topk
 
 
 def accuracy(input, label, k=1, correct=None, total=None):

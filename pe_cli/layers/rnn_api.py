@@ -12,10 +12,10 @@ from ..framework.variable import Variable
 from ..training.initializer import UniformInitializer
 from ..training.param_attr import ParamAttr
 from .activation import sigmoid, tanh
-from .control_flow import less_than
+from .logic import less_than
 from .dropout import dropout
 from .rnn_cells import RNNCell, _Params
-from .sequence import sequence_mask
+from .sequence_rows import sequence_mask
 from .static_rnn import StaticRNN
 from .creation import zeros_like
 from .elementwise import elementwise_add, elementwise_mul, elementwise_sub, scale

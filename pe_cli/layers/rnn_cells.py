@@ -13,7 +13,7 @@ from ..framework import unique_name
 from ..framework.variable import Variable
 from ..training.param_attr import ParamAttr
 from . import activation as _act
-from .control_flow import fill_constant_batch_size_like
+from .creation import fill_constant_batch_size_like
 from .helper import LayerHelper
 from .elementwise import scale
 from .elementwise import elementwise_add, elementwise_mul

@@ -1,9 +1,9 @@
-"""Sequence layers over LoD input, with Fluid's signatures (fluid.layers.sequence_*)."""
+"""Sequence layers that pool or normalise each LoD sequence, with Fluid's signatures: sequence_pool
+(and its first and last steps) and sequence_softmax."""
 from ..base.errors import PeError
 from .helper import LayerHelper
 
-__all__ = ["sequence_pool", "sequence_first_step", "sequence_last_step", "sequence_softmax", "sequence_reverse",
-           "sequence_expand", "sequence_pad", "sequence_unpad", "sequence_mask", "sequence_conv"]
+__all__ = ["sequence_pool", "sequence_first_step", "sequence_last_step", "sequence_softmax"]
 
 _POOL_TYPES = ("average", "sum", "sqrt", "max", "last", "first")
 
@@ -37,62 +37,3 @@ def sequence_softmax(input, use_cudnn=False, name=None):
     out = helper.create_variable_for_type_inference(input.dtype)
     helper.append_op("sequence_softmax", {"X": [input]}, {"Out": [out]})
     return out
-
-
-def _one(op_type, inputs, out_slot="Out", attrs=None, name=None, dtype=None):
-    helper = LayerHelper(op_type, name=name)
-    first = next(iter(inputs.values()))
-    out = helper.create_variable_for_type_inference(dtype or first.dtype)
-    helper.append_op(op_type, {k: [v] for k, v in inputs.items()}, {out_slot: [out]}, attrs or {})
-    return out
-
-
-def sequence_reverse(x, name=None):
-    """Each sequence's time steps in reverse order (the LoD is kept)."""
-    return _one("sequence_reverse", {"X": x}, "Y", name=name)
-
-
-def sequence_expand(x, y, ref_level=-1, name=None):
-    """x's sequence i (row i when x has no LoD) repeated as often as y's sequence i is long."""
-    return _one("sequence_expand", {"X": x, "Y": y}, attrs={"ref_level": ref_level}, name=name)
-
-
-def sequence_pad(x, pad_value, maxlen=None, name=None):
-    """(padded [num_sequences, maxlen, ...], lengths): sequences as a dense batch, pad_value past each end."""
-    helper = LayerHelper("sequence_pad", name=name)
-    out = helper.create_variable_for_type_inference(x.dtype)
-    length = helper.create_variable_for_type_inference("int64", stop_gradient=True)
-    helper.append_op("sequence_pad", {"X": [x], "PadValue": [pad_value]}, {"Out": [out], "Length": [length]},
-                     {"padded_length": -1 if maxlen is None else maxlen})
-    return out, length
-
-
-def sequence_unpad(x, length, name=None):
-    """The first length[i] steps of each padded sequence i, as a LoDTensor."""
-    return _one("sequence_unpad", {"X": x, "Length": length}, name=name)
-
-
-def sequence_mask(x, maxlen=None, dtype="int64", name=None):
-    """A 0/1 mask [..., maxlen]: 1 where the position is below the length in x."""
-    out = _one("sequence_mask", {"X": x}, "Y", {"maxlen": -1 if maxlen is None else maxlen, "out_dtype": dtype},
-               name=name, dtype=dtype)
-    out.stop_gradient = True
-    return out
-
-
-def sequence_conv(input, num_filters, filter_size=3, filter_stride=1, padding=True, padding_start=None,
-                  bias_attr=None, param_attr=None, act=None, name=None):
-    """A convolution along each sequence's steps: each step sees filter_size steps from
-    padding_start (default -(filter_size // 2), centred), zeros outside its sequence; then bias
-    and act. The output [T, num_filters] keeps the input's LoD."""
-    helper = LayerHelper("sequence_conv", input=input, param_attr=param_attr, bias_attr=bias_attr, act=act,
-                         name=name)
-    if filter_stride != 1:
-        raise PeError(f"sequence_conv layer '{helper.name}': filter_stride must be 1 (as in Fluid)")
-    width = input.shape[-1] if input.shape else -1
-    w = helper.create_parameter(param_attr, [filter_size * width, num_filters], input.dtype)
-    out = helper.create_variable_for_type_inference(input.dtype)
-    start = -(filter_size // 2) if padding_start is None else padding_start
-    helper.append_op("sequence_conv", {"X": [input], "Filter": [w]}, {"Out": [out]},
-                     {"contextLength": filter_size, "contextStart": start, "contextStride": 1})
-    return helper.append_activation(helper.append_bias_op(out))

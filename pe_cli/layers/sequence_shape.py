@@ -4,7 +4,7 @@ sequence_expand_as, sequence_concat, sequence_slice, sequence_reshape; lod_reset
 from ..base.errors import PeError
 from ..framework import Variable
 from .helper import LayerHelper
-from .sequence import _one
+from .sequence_rows import _one
 
 __all__ = ["sequence_expand_as", "sequence_concat", "sequence_slice", "sequence_reshape", "lod_reset", "lod_append"]
 

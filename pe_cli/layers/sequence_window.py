@@ -2,7 +2,7 @@
 sequence_scatter, row_conv."""
 from ..base.errors import PeError
 from .helper import LayerHelper
-from .sequence import _one
+from .sequence_rows import _one
 
 __all__ = ["sequence_enumerate", "sequence_scatter", "row_conv"]
 

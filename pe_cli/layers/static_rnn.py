@@ -14,7 +14,8 @@ grad ops backwards over the kept step scopes.
 import contextlib
 
 from ..base.errors import PeError
-from .control_flow import block_io, fill_constant_batch_size_like, sub_block
+from .control_flow import block_io, sub_block
+from .creation import fill_constant_batch_size_like
 from .helper import LayerHelper
 
 __all__ = ["StaticRNN"]

@@ -1,7 +1,7 @@
 """DynamicRNN: a recurrence over the sequences of LoD inputs, as one ``dynamic_recurrent`` op that
 owns the step block (Fluid builds it from while, lod_rank_table and shrink_memory; the semantics are
 the same). Sequences run longest first; at step t the block sees the t-th token of each sequence
-still running, and memories shrink to those rows. ``lod_reset`` gives its outputs their LoD."""
+still running, and memories shrink to those rows."""
 from .define import Attr, register
 
 _NAMES = Attr(list)
@@ -71,24 +71,3 @@ register("dynamic_recurrent_grad", kernel_module="dynamic_rnn", lod="drop", need
                 "input_grads": _NAMES, "ex_state_grads": _NAMES, "static_grads": _NAMES, "parameter_grads": _NAMES},
          infer=_infer_dynamic_grad,
          doc="The gradient of dynamic_recurrent: the step block's grad ops from the last step to the first.")
-
-
-def _infer_lod_reset(ctx):
-    x = ctx.input_var("X")
-    if ctx.has_input("Y") and ctx.input_var("Y").lod_level:
-        level = ctx.input_var("Y").lod_level
-    elif not ctx.has_input("Y") and not ctx.attrs["target_lod"]:
-        ctx.fail("give the new LoD: Y (a LoDTensor, or offsets as an int tensor) or target_lod (offsets)")
-    else:
-        level = x.lod_level + 1 if ctx.attrs["append"] else 1
-    ctx.set_output("Out", x.shape, x.dtype, lod_level=max(level, 1))
-
-
-def _grad_lod_reset(g):
-    g.op("assign", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")})
-
-
-register("lod_reset", kernel_module="dynamic_rnn", inputs=["X", "Y?"], outputs=["Out"], lod="drop", needs_lod=True,
-         attrs={"target_lod": Attr(list), "append": False}, infer=_infer_lod_reset, grad=_grad_lod_reset,
-         doc="Out = X with Y's LoD; or with one level of offsets (Y's values when Y has no LoD, else "
-             "target_lod) that replaces X's LoD, or with append=True is added below X's levels (lod_append).")

@@ -1,5 +1,5 @@
 """Sequence ops that reshape the LoD itself: sequence_expand_as, sequence_concat, sequence_slice,
-sequence_reshape. Each kernel computes its output's offsets from the inputs' LoD (and, for
+sequence_reshape, and lod_reset (the rows pass through; only the LoD changes). Each kernel computes its output's offsets from the inputs' LoD (and, for
 sequence_slice, from the Offset / Length values) and returns them with the rows ("@LOD")."""
 from .define import Attr, grads_like, register
 from .sequence import _need_lod
@@ -91,3 +91,24 @@ register("sequence_reshape", kernel_module="sequence_shape", inputs=["X"], outpu
              "by new_dim); the offsets scale by D / new_dim.")
 register("sequence_reshape_grad", kernel_module="sequence_shape", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
          attrs={"new_dim": 1}, infer=grads_like({"X@GRAD": "X"}), lod="drop", needs_lod=True)
+
+
+def _infer_lod_reset(ctx):
+    x = ctx.input_var("X")
+    if ctx.has_input("Y") and ctx.input_var("Y").lod_level:
+        level = ctx.input_var("Y").lod_level
+    elif not ctx.has_input("Y") and not ctx.attrs["target_lod"]:
+        ctx.fail("give the new LoD: Y (a LoDTensor, or offsets as an int tensor) or target_lod (offsets)")
+    else:
+        level = x.lod_level + 1 if ctx.attrs["append"] else 1
+    ctx.set_output("Out", x.shape, x.dtype, lod_level=max(level, 1))
+
+
+def _grad_lod_reset(g):
+    g.op("assign", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")})
+
+
+register("lod_reset", kernel_module="sequence_shape", inputs=["X", "Y?"], outputs=["Out"], lod="drop", needs_lod=True,
+         attrs={"target_lod": Attr(list), "append": False}, infer=_infer_lod_reset, grad=_grad_lod_reset,
+         doc="Out = X with Y's LoD; or with one level of offsets (Y's values when Y has no LoD, else "
+             "target_lod) that replaces X's LoD, or with append=True is added below X's levels (lod_append).")

@@ -1,5 +1,5 @@
 """Op cases for the ops that reshape the LoD (sequence_expand_as, sequence_concat, sequence_slice,
-sequence_reshape), against numpy references written from Fluid's docs; 2-level LoD where the op
+sequence_reshape, lod_reset), against numpy references written from Fluid's docs; 2-level LoD where the op
 keeps the upper level."""
 import numpy as np
 
@@ -54,4 +54,6 @@ CASES = [
            grad=("X",), name="sequence_reshape_narrower"),
     OpCase("sequence_reshape", {"X": lod_tensor([2, 4, 0], 2, upper=[2, 1])}, reshape_ref, attrs={"new_dim": 4},
            grad=("X",), name="sequence_reshape_wider_2level"),
+    OpCase("lod_reset", {"X": rng.normal(size=(5, 3))}, lambda i, a: {"Out": i["X"]}, attrs={"target_lod": [0, 2, 5]},
+           grad=("X",)),
 ]

@@ -6,7 +6,6 @@ module passes its runtime's), so the steps run on the op's device."""
 import numpy as np
 
 from ...base.errors import PeError
-from ..seq_maps import reset_lod
 
 
 class _Steps:
@@ -111,9 +110,3 @@ def dynamic_recurrent_grad(ins, attrs, to_device=_same, to_host=np.asarray):
     return {"inputs@GRAD": [to_device(g) for g in x_grads], "initial_states@GRAD": boots,
             "static_inputs@GRAD": [to_device(g[unsort]) for g in static_grads],
             "parameters@GRAD": [to_device(g) for g in p_grads]}
-
-
-def lod_reset(ins, attrs):
-    x = ins["X"]
-    y_values = (lambda: ins["Y"]) if "Y" in ins else None
-    return {"Out": x, "@LOD": {"Out": reset_lod(attrs, x.shape[0], y_values)}}

@@ -3,7 +3,7 @@ offsets come from kernels/common.py; one gather forward, its scatter-add (or inv
 import numpy as np
 
 from ..common import seq_offsets
-from ..seq_maps import concat_index, expand_as_index, lod_lists, lod_of, reshape_offsets, slice_index
+from ..seq_maps import concat_index, expand_as_index, lod_lists, lod_of, reset_lod, reshape_offsets, slice_index
 from .sequence_rows import _gather, _scatter
 
 
@@ -66,3 +66,9 @@ def sequence_reshape_grad(ins, attrs):
     x = ins["X"]
     seq_offsets(attrs, "X", x.shape[0])
     return {"X@GRAD": np.ascontiguousarray(ins["Out@GRAD"]).reshape(x.shape)}
+
+
+def lod_reset(ins, attrs):
+    x = ins["X"]
+    y_values = (lambda: ins["Y"]) if "Y" in ins else None
+    return {"Out": x, "@LOD": {"Out": reset_lod(attrs, x.shape[0], y_values)}}

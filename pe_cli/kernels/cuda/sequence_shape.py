@@ -3,7 +3,7 @@ from the LoD), the gather and atomic scatter-add kernels of cuda/sequence_rows.p
 import numpy as np
 
 from ..common import seq_offsets
-from ..seq_maps import concat_index, expand_as_index, lod_lists, lod_of, reshape_offsets, slice_index
+from ..seq_maps import concat_index, expand_as_index, lod_lists, lod_of, reset_lod, reshape_offsets, slice_index
 from . import runtime as rt
 from .sequence_rows import _gather, _scatter
 from .manipulation import _place_along, _take_along
@@ -73,3 +73,9 @@ def sequence_reshape_grad(ins, attrs):
     x = ins["X"]
     seq_offsets(attrs, "X", x.shape[0])
     return {"X@GRAD": ins["Out@GRAD"].reshape(tuple(x.shape))}
+
+
+def lod_reset(ins, attrs):
+    x = ins["X"]
+    y_values = (lambda: rt.to_host(ins["Y"])) if "Y" in ins else None
+    return {"Out": x, "@LOD": {"Out": reset_lod(attrs, x.shape[0], y_values)}}

@@ -1,0 +1,46 @@
+"""Sequence layers that reorder, repeat, pad or mask the rows of LoD sequences, with Fluid's
+signatures: sequence_reverse, sequence_expand, sequence_pad, sequence_unpad, sequence_mask."""
+from .helper import LayerHelper
+
+__all__ = ["sequence_reverse", "sequence_expand", "sequence_pad", "sequence_unpad", "sequence_mask"]
+
+
+def _one(op_type, inputs, out_slot="Out", attrs=None, name=None, dtype=None):
+    helper = LayerHelper(op_type, name=name)
+    first = next(iter(inputs.values()))
+    out = helper.create_variable_for_type_inference(dtype or first.dtype)
+    helper.append_op(op_type, {k: [v] for k, v in inputs.items()}, {out_slot: [out]}, attrs or {})
+    return out
+
+
+def sequence_reverse(x, name=None):
+    """Each sequence's time steps in reverse order (the LoD is kept)."""
+    return _one("sequence_reverse", {"X": x}, "Y", name=name)
+
+
+def sequence_expand(x, y, ref_level=-1, name=None):
+    """x's sequence i (row i when x has no LoD) repeated as often as y's sequence i is long."""
+    return _one("sequence_expand", {"X": x, "Y": y}, attrs={"ref_level": ref_level}, name=name)
+
+
+def sequence_pad(x, pad_value, maxlen=None, name=None):
+    """(padded [num_sequences, maxlen, ...], lengths): sequences as a dense batch, pad_value past each end."""
+    helper = LayerHelper("sequence_pad", name=name)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    length = helper.create_variable_for_type_inference("int64", stop_gradient=True)
+    helper.append_op("sequence_pad", {"X": [x], "PadValue": [pad_value]}, {"Out": [out], "Length": [length]},
+                     {"padded_length": -1 if maxlen is None else maxlen})
+    return out, length
+
+
+def sequence_unpad(x, length, name=None):
+    """The first length[i] steps of each padded sequence i, as a LoDTensor."""
+    return _one("sequence_unpad", {"X": x, "Length": length}, name=name)
+
+
+def sequence_mask(x, maxlen=None, dtype="int64", name=None):
+    """A 0/1 mask [..., maxlen]: 1 where the position is below the length in x."""
+    out = _one("sequence_mask", {"X": x}, "Y", {"maxlen": -1 if maxlen is None else maxlen, "out_dtype": dtype},
+               name=name, dtype=dtype)
+    out.stop_gradient = True
+    return out
