@@ -30,7 +30,7 @@ def finite_number(v):
 
 @dataclass(frozen=True)
 class Param:
-    """An attribute: its default and check, as pe_cli.ops.registry.Attr takes them."""
+    """An attribute: its default and check, as pe_cli.ops.define.Attr takes them."""
     name: str
     default: object
     check: object = None

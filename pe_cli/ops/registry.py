@@ -12,8 +12,7 @@ import pkgutil
 
 from ..base.dtypes import convert_dtype
 from ..base.errors import PeError, ShapeError, UnknownOpError, did_you_mean
-from .define import (GRAD_SUFFIX, LOD_RULES, TRAITS, Attr, OpDef, Slot, _REGISTRY, grad_var_name,  # noqa: F401
-                     grads_like, one_shape_blocked, register, same_as)
+from .define import GRAD_SUFFIX, TRAITS, _REGISTRY, grad_var_name  # noqa: F401 (the first and last re-exported)
 from ..base.shapes import fmt_shape  # noqa: F401  (re-exported: the faces format shapes with it)
 
 _LOADED = False

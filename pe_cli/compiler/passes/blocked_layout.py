@@ -13,7 +13,7 @@ a value is held blocked when:
     fed, nor read from a scope), not persistable, fetched or skipped, nor used in a sub-block;
   - every op that reads or writes it takes it blocked in that slot, and the other values of that
     slot's group are blocked too (a batch norm's X, Y and their gradients are one group; so are
-    all the values of an elementwise op, registry.one_shape_blocked).
+    all the values of an elementwise op, define.one_shape_blocked).
 Groups make one NCHW value spread: a value that must stay NCHW keeps its whole group NCHW, and
 through them their other groups. The marked compute node is a copy (same id) with
 ``attrs['blocked']``, the set of its slots held blocked; its step runs the op's blocked kernel.

@@ -7,7 +7,7 @@ the ops of this module read and write a value (a ResNet's convolutions, batch no
 gradient sums and global average pooling), the ``onednn_blocked_layout`` pass
 (pe_cli/compiler/passes/blocked_layout.py) keeps it, and its gradient, blocked: the op's executor
 step runs the kernel of this
-module named like its own (``registry.OpDef.kernel(device, blocked=True)``) and passes
+module named like its own (``define.OpDef.kernel(device, blocked=True)``) and passes
 ``attrs['_blocked']``, the set of the op's slots that hold blocked values. Those slots are always
 given and made blocked; the others are NCHW.
 
@@ -178,7 +178,7 @@ def pool2d_grad(ins, attrs):
     return {"X@GRAD": np.ascontiguousarray(np.broadcast_to(g, x.shape))}
 
 
-# -- elementwise on values of one shape (registry.one_shape_blocked) ----------------------------------
+# -- elementwise on values of one shape (define.one_shape_blocked) ------------------------------------
 
 def _one_shape(kernel):
     """``kernel`` as it is: on arrays of one shape it computes element by element, in any layout (the

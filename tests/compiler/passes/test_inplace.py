@@ -8,7 +8,7 @@ import pytest
 import pe_cli.fluid as fluid
 from pe_cli.compiler import build_ssa_graph, passes
 from pe_cli.executor.plan import OpStep, run_step
-from pe_cli.ops import registry
+from pe_cli.ops import define, registry
 
 from parallel_nets import batch
 from tests.compiler.passes.test_memory import MODELS, build, train
@@ -88,7 +88,7 @@ def test_an_input_something_else_holds_is_never_overwritten():
 
 def test_registry_checks_the_declared_slots():
     with pytest.raises(RuntimeError, match="inplace"):
-        registry.register("bad_inplace_op", kernel_module="elementwise", inputs=["X"], outputs=["Out"],
+        define.register("bad_inplace_op", kernel_module="elementwise", inputs=["X"], outputs=["Out"],
                           inplace=("Out", "Y"))
 
 
