@@ -27,7 +27,8 @@ def _summary(module):
 
 def families():
     """{family: (summary, [forward op types])} for every family module of pe_cli/ops/."""
-    sys.path.insert(0, ROOT)
+    if ROOT not in sys.path:
+        sys.path.insert(0, ROOT)
     from pe_cli.ops import registry
     found = {}
     for op_type in registry.all_op_types():

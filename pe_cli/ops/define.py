@@ -209,12 +209,12 @@ def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, gr
     return opdef
 
 
-
 def defined(type):
     """The definition of an op type its family registered already: a family that builds on another's
     ops imports that family first (fused_optimizer imports optimizer). Lookups at build time go
     through the registry, which has loaded every family."""
     return _REGISTRY[type]
+
 
 # -- common inference rules ---------------------------------------------------------------------
 
