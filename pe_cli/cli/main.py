@@ -78,7 +78,7 @@ def train(config, overrides, out, resume, max_steps, quiet, print_config, check_
     """
     from ..config import load_config
     from ..run.launch import run_ranks, train_argv, under_mpi
-    from ..run.trainer import resolved_config_text
+    from ..run.trainer import resolved_config_text, resumed_config
     from ..run.trainer import train as run_train
     if nprocs and nprocs > 1 and not under_mpi():
         sys.exit(run_ranks(nprocs + _pservers(config, overrides), train_argv(sys.argv[1:], nprocs)))
@@ -90,7 +90,7 @@ def train(config, overrides, out, resume, max_steps, quiet, print_config, check_
         if resume not in (None, "last") and not os.path.exists(resume):
             _fail(f"pe: error: --resume {resume}: no such run or checkpoint (--print-config prints the config "
                   f"of a run that could start)", 2)
-        click.echo(resolved_config_text(cfg), nl=False)
+        click.echo(resolved_config_text(resumed_config(cfg, resume, out)), nl=False)
         return
     result = run_train(cfg, out=out, resume=resume, max_steps=max_steps, quiet=quiet)
     if result.rank or result.role != "trainer":     # several processes: trainer 0 reports
