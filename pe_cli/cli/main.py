@@ -258,7 +258,9 @@ def smoke(configs, steps, samples, keep):
 
     Passes when the config is valid, the programs build, every loss is finite and the loss falls
     (the mean of the last steps is below that of the first). Prints a table; exits 1 when any
-    config fails. With no CONFIG, every configs/*.yaml is checked.
+    config fails. With no CONFIG, every configs/*.yaml is checked. A config's data.eval (its
+    first --samples too) is evaluated once at the end, so eval.fetches, checkpoint.keep_best and
+    early_stopping are checked as well.
     """
     from ..run.smoke import run_smoke
     rows, ok = run_smoke(list(configs), steps=steps, samples=samples, keep=keep, echo=click.echo)
