@@ -278,8 +278,7 @@ class TrainLoop:
         if self.early is not None:
             self.early.update(means, self.step)
             if self.early.exhausted:
-                self.result.stopped_early = self.early.reason()
-                self.out.progress.message(self.result.stopped_early)
+                self.result.stopped_early = self.early.reason()     # pe train prints it with the result
 
     def _finish(self, stop):
         """The end of the run: the partial window, a last checkpoint, a last evaluation, eval.json."""
