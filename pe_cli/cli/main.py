@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from .errors import CONTEXT, EPILOG, _fail, debug_option, guarded
+from .errors import CONTEXT, EPILOG, PeGroup, _fail, debug_option, guarded
 from .tools import export, infer, plot, predict, summary
 from ..base.errors import UsageError
 
@@ -26,7 +26,7 @@ def _split_resume(resume, overrides):
 
 # -- the group -----------------------------------------------------------------------------------
 
-@click.group(context_settings=CONTEXT, epilog=EPILOG)
+@click.group(cls=PeGroup, context_settings=CONTEXT, epilog=EPILOG)
 @click.version_option(package_name="pe-cli", prog_name="pe")
 def main():
     """pe: train static-graph models described in YAML.
