@@ -19,7 +19,7 @@ from ..kernels import compile_watch
 from . import async_epoch
 from .async_epoch import async_threads
 from .distributed import Trainers
-from .divergence import StepStart, first_bad_op, non_finite
+from .divergence import StepStart, first_bad_op, non_finite, quiet_float_warnings
 from .evaluate import run_eval
 from .predmetrics import prediction_report
 from .rundir import atomic_write
@@ -128,7 +128,7 @@ class TrainLoop:
         self.best, self.early = watches(self.cfg, state.get("watch"))
         self._new_window()
         progress = self.out.progress
-        with nan_check.enabled(self.cfg.data["check_nan_inf"] or nan_check.ENABLED), \
+        with nan_check.enabled(self.cfg.data["check_nan_inf"] or nan_check.ENABLED), quiet_float_warnings(), \
                 compile_watch.watching(progress.compiling, progress.compiling_aside) as self.compiles:
             self._epochs(max_steps, stop)
 
