@@ -1,6 +1,7 @@
 """How the ``pe`` command fails: every error is one line on stderr and an exit status (2 for a
 config or usage error, 1 for a runtime error, 130 for Ctrl-C); ``--debug`` (or PE_DEBUG=1) shows the
 traceback instead. Used by every command of pe_cli/cli/main.py."""
+import contextlib
 import errno
 import functools
 import os
@@ -29,8 +30,8 @@ def guarded(fn):
         debug = debug or os.environ.get("PE_DEBUG") == "1"
         try:
             return fn(*args, **kwargs)
-        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
-            raise
+        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit, BrokenPipeError):
+            raise                   # a closed pipe: PeGroup ends pe quietly
         except KeyboardInterrupt:
             if debug:
                 raise
@@ -51,6 +52,34 @@ def guarded(fn):
                       f"(its last checkpoint is complete)", 1)
             _fail(f"pe: internal error: {type(e).__name__}: {e}; run again with --debug for the traceback", 1)
     return wrapper
+
+
+class PeGroup(click.Group):
+    """The ``pe`` group. Output into a pipe closed early (``pe layers | head``) ends pe quietly with
+    status 141, as a command that SIGPIPE stops ends (128 + 13), instead of a BrokenPipeError: the
+    handling Python's docs give ("Note on SIGPIPE"), in this one place for every command and --help."""
+
+    def make_context(self, *args, **kwargs):
+        with _quiet_on_closed_pipe():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx):
+        with _quiet_on_closed_pipe():
+            try:
+                return super().invoke(ctx)
+            finally:
+                sys.stdout.flush()      # what is still buffered meets the closed pipe here, not at exit
+
+
+@contextlib.contextmanager
+def _quiet_on_closed_pipe():
+    try:
+        yield
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)      # Python flushes the streams at exit: into nothing
+        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(devnull, sys.stderr.fileno())
+        sys.exit(141)
 
 
 debug_option = click.option("--debug", is_flag=True, help="Show Python tracebacks instead of one-line errors.")

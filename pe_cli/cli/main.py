@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from .errors import CONTEXT, EPILOG, _fail, debug_option, guarded
+from .errors import CONTEXT, EPILOG, PeGroup, _fail, debug_option, guarded
 from .tools import export, infer, plot, predict, summary
 from ..base.errors import UsageError
 
@@ -26,7 +26,7 @@ def _split_resume(resume, overrides):
 
 # -- the group -----------------------------------------------------------------------------------
 
-@click.group(context_settings=CONTEXT, epilog=EPILOG)
+@click.group(cls=PeGroup, context_settings=CONTEXT, epilog=EPILOG)
 @click.version_option(package_name="pe-cli", prog_name="pe")
 def main():
     """pe: train static-graph models described in YAML.
@@ -78,7 +78,7 @@ def train(config, overrides, out, resume, max_steps, quiet, print_config, check_
     """
     from ..config import load_config
     from ..run.launch import run_ranks, train_argv, under_mpi
-    from ..run.trainer import resolved_config_text
+    from ..run.trainer import resolved_config_text, resumed_config
     from ..run.trainer import train as run_train
     if nprocs and nprocs > 1 and not under_mpi():
         sys.exit(run_ranks(nprocs + _pservers(config, overrides), train_argv(sys.argv[1:], nprocs)))
@@ -90,7 +90,7 @@ def train(config, overrides, out, resume, max_steps, quiet, print_config, check_
         if resume not in (None, "last") and not os.path.exists(resume):
             _fail(f"pe: error: --resume {resume}: no such run or checkpoint (--print-config prints the config "
                   f"of a run that could start)", 2)
-        click.echo(resolved_config_text(cfg), nl=False)
+        click.echo(resolved_config_text(resumed_config(cfg, resume, out)), nl=False)
         return
     result = run_train(cfg, out=out, resume=resume, max_steps=max_steps, quiet=quiet)
     if result.rank or result.role != "trainer":     # several processes: trainer 0 reports
@@ -258,7 +258,9 @@ def smoke(configs, steps, samples, keep):
 
     Passes when the config is valid, the programs build, every loss is finite and the loss falls
     (the mean of the last steps is below that of the first). Prints a table; exits 1 when any
-    config fails. With no CONFIG, every configs/*.yaml is checked.
+    config fails. With no CONFIG, every configs/*.yaml is checked. A config's data.eval (its
+    first --samples too) is evaluated once at the end, so eval.fetches, checkpoint.keep_best and
+    early_stopping are checked as well.
     """
     from ..run.smoke import run_smoke
     rows, ok = run_smoke(list(configs), steps=steps, samples=samples, keep=keep, echo=click.echo)

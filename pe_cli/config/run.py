@@ -31,6 +31,7 @@ class RunConfig:
     doc: object
     data: dict
     model: ModelSpec
+    overrides: tuple = ()     # the key.path=value arguments it was loaded with, in order
 
     @property
     def name(self):
@@ -58,7 +59,8 @@ def load_config(path, overrides=()):
     if not isinstance(doc.data, dict):
         raise doc.error((), f"a run config must be a mapping (model:, data:, ...), got {_describe(doc.data)}",
                         "see docs/CONFIG.md, 'The run config'")
-    overrides, model_overrides = split_model_overrides(overrides)
+    given = tuple(overrides)
+    overrides, model_overrides = split_model_overrides(given)
     apply_overrides(doc, overrides)
     data = validate(doc, (), doc.data, RUN)
     _resolve_paths(doc, data)
@@ -67,7 +69,7 @@ def load_config(path, overrides=()):
         raise doc.error(("model",), f"model file {model_path} does not exist", _missing_hint(model_path, "model file"))
     model = load_model(model_path, overrides=model_overrides)
     check_model(model)
-    cfg = RunConfig(path, doc, data, model)
+    cfg = RunConfig(path, doc, data, model, given)
     _resolve_defaults(cfg)
     _check_optimizer(doc, data["optimizer"])
     _check_data(cfg)

@@ -52,7 +52,7 @@ def train_epoch(loop, max_steps, stop):
         n = len(next(iter(batch.values())))
         loop.samples += n
         loop.window_samples += n
-        fetched = dict(zip(loop.run_names, values))
+        fetched = loop.fetched(values)
         loss = float(np.mean(fetched[loop.loss_name]))
         loop.result.history.append((loop.step, loss))
         if not np.isfinite(loss):

@@ -7,7 +7,12 @@ a scope holds before a step stay as they were: keeping references to them (``Ste
 copy, only the memory of one step's old parameters. When the loss turns out non-finite, the step is run
 again from them on one device, through the plain Executor, with ``check_nan_inf`` on: the first op
 that writes a NaN or Inf is named, with its layer and the line of the model file that built it.
+numpy's own floating-point warnings (overflow, invalid value, divide by zero) are silenced while a
+run trains (``quiet_float_warnings``): what they would say, pe says once, as that error.
 """
+import contextlib
+import warnings
+
 import numpy as np
 
 from ..base.errors import NanInfError
@@ -56,3 +61,14 @@ def non_finite(names):
         if array.dtype.kind in "fc" and not np.isfinite(array).all():
             bad.append(name)
     return bad
+
+
+@contextlib.contextmanager
+def quiet_float_warnings():
+    """No numpy RuntimeWarning about floating-point values while training: a non-finite loss is
+    pe's one-line error (with the op that made it), and a finite one needs no warning. The filter
+    is the process's (the parallel executor's threads see it too), restored on leaving."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", r"(overflow|underflow|invalid value|divide by zero) encountered",
+                                RuntimeWarning)
+        yield

@@ -19,7 +19,7 @@ from ..kernels import compile_watch
 from . import async_epoch
 from .async_epoch import async_threads
 from .distributed import Trainers
-from .divergence import StepStart, first_bad_op, non_finite
+from .divergence import StepStart, first_bad_op, non_finite, quiet_float_warnings
 from .evaluate import run_eval
 from .predmetrics import prediction_report
 from .rundir import atomic_write
@@ -113,8 +113,9 @@ class TrainLoop:
         self.run_names = list(self.fetch_names) + ([self.loss_name] if self.loss_name not in self.fetch_names else [])
         self.fetch_vars = setup.programs.fetch_vars(self.run_names)
         self.persistables = [v.name for v in setup.programs.main.list_vars() if v.persistable]
-        optimizer = setup.programs.optimizer
-        self.lr_name = optimizer._global_learning_rate(setup.programs.main).name if optimizer else None
+        self.lr_var, self.lr_value = _scheduled_lr(setup.programs), None
+        if self.lr_var is not None:             # fetched with the step: the value the step ran with
+            self.fetch_vars = self.fetch_vars + [self.lr_var]
         self.eval_vars = [v.name for v in setup.programs.fetch_vars(self.eval_names)]
 
     def run(self, state, max_steps, stop):
@@ -127,7 +128,7 @@ class TrainLoop:
         self.best, self.early = watches(self.cfg, state.get("watch"))
         self._new_window()
         progress = self.out.progress
-        with nan_check.enabled(self.cfg.data["check_nan_inf"] or nan_check.ENABLED), \
+        with nan_check.enabled(self.cfg.data["check_nan_inf"] or nan_check.ENABLED), quiet_float_warnings(), \
                 compile_watch.watching(progress.compiling, progress.compiling_aside) as self.compiles:
             self._epochs(max_steps, stop)
 
@@ -178,7 +179,7 @@ class TrainLoop:
         self.step += 1
         self.samples += n
         self.window_samples += n
-        fetched = dict(zip(self.run_names, values))
+        fetched = self.fetched(values)
         means = self.setup.trainers.agree({name: float(np.mean(fetched[name])) for name in self.run_names}, stop)
         loss = means[self.loss_name]
         self.result.history.append((self.step, loss))
@@ -200,9 +201,20 @@ class TrainLoop:
         return (f"step {self.step}: the loss '{self.loss_name}' is {loss}{where}{kept}; lower "
                 f"optimizer.learning_rate or check the data's transforms")
 
+    def fetched(self, values):
+        """A step's fetched values by name; the learning rate the step ran with is kept aside."""
+        if self.lr_var is not None:
+            self.lr_value = float(np.asarray(values[-1]).reshape(-1)[0])
+        return dict(zip(self.run_names, values))
+
     def _lr(self):
-        """The learning rate the last step used (a schedule's current value)."""
-        value = global_scope().get_array(self.lr_name) if self.lr_name else None
+        """The learning rate the last step used: the schedule's variable as that step computed it
+        (fetched with the step), or the optimizer's constant learning-rate variable in the scope."""
+        if self.lr_var is not None:
+            return self.lr_value
+        optimizer = self.setup.programs.optimizer
+        value = global_scope().get_array(optimizer._global_learning_rate(self.setup.programs.main).name) \
+            if optimizer else None
         return None if value is None else float(np.asarray(value).reshape(-1)[0])
 
     def _new_window(self):
@@ -266,8 +278,7 @@ class TrainLoop:
         if self.early is not None:
             self.early.update(means, self.step)
             if self.early.exhausted:
-                self.result.stopped_early = self.early.reason()
-                self.out.progress.message(self.result.stopped_early)
+                self.result.stopped_early = self.early.reason()     # pe train prints it with the result
 
     def _finish(self, stop):
         """The end of the run: the partial window, a last checkpoint, a last evaluation, eval.json."""
@@ -294,3 +305,16 @@ class TrainLoop:
         if prediction:
             summary["prediction"] = prediction
         atomic_write(os.path.join(result.run_dir, "eval.json"), json.dumps(summary, indent=1) + "\n")
+
+
+def _scheduled_lr(programs):
+    """The optimizer's learning-rate variable when a schedule computes it at every step (it is not
+    persistable, so the scope does not keep it after the step), else None."""
+    optimizer = programs.optimizer
+    if optimizer is None:
+        return None
+    var = optimizer._global_learning_rate(programs.main)
+    if var.persistable:
+        return None
+    written = any(var.name in op.output_arg_names for block in programs.main.blocks for op in block.ops)
+    return var if written else None     # pserver mode: the schedule runs on the servers

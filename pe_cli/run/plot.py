@@ -35,7 +35,7 @@ def plot(run_dir, out=None, metrics=None):
         raise PeError("pe plot needs matplotlib: pip install 'pe-cli[plot]' (or pip install matplotlib)") from None
     rows = load_rows(run_dir)
     skip = {"phase", "step", "epoch", "samples_per_s", "wall_s"}
-    names = list(dict.fromkeys(k for r in rows for k in r if k not in skip))
+    names = list(dict.fromkeys(k for r in rows for k in r if k not in skip and r[k] is not None))  # no empty panel
     if metrics:
         unknown = [m for m in metrics if m not in names]
         if unknown:

@@ -3,6 +3,7 @@
     runs/mnist_lenet/            (runs/mnist_lenet-2/, -3/ ... when it exists: never overwritten)
       config.yaml                the fully resolved run config
       model.yaml                 the resolved model (includes expanded)
+      overrides.json             the command-line overrides it runs with (run_overrides.py: --resume restores them)
       metrics.csv, metrics.jsonl one row per report: phase, step, epoch, each fetch, the learning rate,
                                  samples/s, wall time
       fetches.npz                fetched values at each report (fetch.save: npz), or

@@ -1,6 +1,8 @@
 """``pe smoke``: every config for a few steps on a small slice of its data. A config passes when it
 loads, its programs build, every loss is finite and the loss falls: the mean of the last quarter of
-the steps is below the mean of the first quarter. CI runs it over configs/."""
+the steps is below the mean of the first quarter. A config's data.eval (its first N samples, as
+data.train's) is evaluated once, at the end, so the evaluation and what watches it (keep_best,
+early_stopping) are checked too. CI runs it over configs/."""
 import glob
 import math
 import os
@@ -29,8 +31,10 @@ def smoke_one(path, steps, samples, out_dir):
         d = cfg.data
         if d["data"]["train"] is None:
             raise cfg.doc.error(("data",), "data.train is not given", "smoke trains on data.train")
-        d["data"]["train"]["limit"] = min(samples, d["data"]["train"]["limit"] or samples)
-        d["data"]["eval"] = None
+        for split in ("train", "eval"):     # data.eval stays (keep_best, early_stopping watch it): one evaluation
+            if d["data"][split] is not None:
+                d["data"][split]["limit"] = min(samples, d["data"][split]["limit"] or samples)
+        d["eval"]["every_epochs"], d["eval"]["every_steps"] = 0, None
         d["epochs"] = max(d["epochs"], 1_000_000)   # max_steps decides
         d["max_steps"] = steps
         d["fetch"]["every"] = steps

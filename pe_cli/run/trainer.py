@@ -30,6 +30,7 @@ from .loop import Outputs, Setup, StopFlag, TrainLoop, TrainResult  # noqa: F401
 from .plot import plot_at_end
 from .placement import in_run_dir, make_place, train_program
 from .progress import Progress
+from .run_overrides import with_recorded_overrides, write_overrides
 from .summary import summary_table
 from .rundir import (Checkpoints, FetchStore, Metrics, RunLock, atomic_write, is_newest, new_run_dir, read_state,
                      resolve_checkpoint, runs_of, start_branch)
@@ -41,6 +42,7 @@ def train(cfg, out=None, resume=None, max_steps=None, quiet=False, stream=None):
     overrides the config's. Resuming a run's newest checkpoint continues the run in its directory;
     resuming an older one starts a branch beside it (``start_branch``), so nothing the run wrote
     after that checkpoint is lost. Returns a TrainResult."""
+    cfg = resumed_config(cfg, resume, out)
     setup = _prepare(cfg, resume, max_steps, out)
     try:
         if setup.trainers.server is not None:       # pserver mode: this process is a parameter server
@@ -173,6 +175,14 @@ def _prepare(cfg, resume, max_steps, out=None):
     return Setup(programs, program, place, train_data, eval_data, ckpt, run_dir, processes)
 
 
+def resumed_config(cfg, resume, out=None):
+    """The config a resume continues with: ``cfg`` with the run's recorded command-line overrides
+    under its own (run.run_overrides); ``cfg`` itself when not resuming."""
+    if resume is None:
+        return cfg
+    return with_recorded_overrides(cfg, _find_resume(cfg, resume, out)[1])
+
+
 def _find_resume(cfg, resume, out=None):
     if resume == "last":
         wanted = out or cfg.data["output"]["dir"]
@@ -200,6 +210,7 @@ def _write_run_files(cfg, setup, run_dir, state, progress):
         atomic_write(os.path.join(run_dir, "config.yaml"), resolved_config_text(cfg, run_dir))
         atomic_write(os.path.join(run_dir, "model.yaml"),
                      yaml.safe_dump(cfg.model.to_data(), sort_keys=False, default_flow_style=None))
+    write_overrides(run_dir, cfg.overrides)
     write_graphs(cfg, setup.programs, run_dir)
 
 

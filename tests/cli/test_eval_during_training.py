@@ -40,6 +40,7 @@ def test_early_stopping_ends_the_run_and_says_why(tmp_path):
               "early_stopping={metric: loss, mode: min, patience: 2, min_delta: 100}", "--out", run)
     assert proc.returncode == 0, proc.stderr
     assert "early stopping: loss did not improve by more than 100 for 2 evaluations" in proc.stdout
+    assert (proc.stdout + proc.stderr).count("early stopping") == 1         # said once, in the result
     assert [r["step"] for r in rows(run, "eval")] == [2, 4, 6]
     summary = json.loads((run / "eval.json").read_text())
     assert summary["step"] == 6 and summary["stopped_early"].startswith("early stopping")

@@ -12,12 +12,19 @@ from tests.cli.test_helpers import REPO, pe
 CONFIG = "configs/mnist_mlp.yaml"
 SMALL = ["data.train.limit=320", "data.eval.limit=200", "data.batch_size=32", "data.eval_batch_size=100",
          "epochs=2", "fetch.every=4", "eval.every_steps=5"]
+SCHEDULE = "optimizer.learning_rate={type: exponential_decay, learning_rate: 0.05, decay_steps: 3, decay_rate: 0.5, " \
+           "staircase: true}"
+
+
+def scheduled(step):
+    """The learning rate of step ``step`` (1-based): the schedule's counter is step - 1."""
+    return 0.05 * 0.5 ** ((step - 1) // 3)
 
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     out = tmp_path_factory.mktemp("loggers") / "run"
-    proc = pe("train", CONFIG, *SMALL, "logger=tensorboard", "--out", out, "-q")
+    proc = pe("train", CONFIG, *SMALL, SCHEDULE, "logger=tensorboard", "--out", out, "-q")
     assert proc.returncode == 0, proc.stderr
     assert f"curves: {out / 'curves.png'}" in proc.stdout
     return out
@@ -48,10 +55,20 @@ def test_tensorboard_events_hold_the_metrics_rows(run):
     assert [v for _, v in scalars["train/lr"]] == pytest.approx([r["lr"] for r in _rows(run, "train")])
 
 
+def test_the_scheduled_learning_rate_is_logged_at_every_report(run):
+    rows = _rows(run, "train")
+    assert [r["step"] for r in rows] == [4, 8, 12, 16, 20]
+    assert [r["lr"] for r in rows] == pytest.approx([scheduled(r["step"]) for r in rows], rel=1e-6)
+    with open(run / "metrics.csv") as f:
+        lrs = [line.split(",")[5] for line in f.read().splitlines()[1:] if line.startswith("train,")]
+    assert [float(v) for v in lrs] == pytest.approx([scheduled(r["step"]) for r in rows], rel=1e-5)
+
+
 def test_train_draws_curves_at_the_end(run, tmp_path):
     image = pytest.importorskip("matplotlib.image", reason="matplotlib is the plot extra (installed by make test)")
     pixels = image.imread(run / "curves.png")
     assert pixels.ndim == 3 and pixels.shape[0] > 300 and pixels.std() > 0.05
+    assert pixels.shape[0] == 3 * 260                   # loss, acc and lr: 2.6 inches a panel at 100 dpi
     off = pe("train", CONFIG, *SMALL, "max_steps=2", "output.curves=false", "--out", tmp_path / "off", "-q")
     assert off.returncode == 0, off.stderr
     assert not (tmp_path / "off" / "curves.png").exists() and "curves:" not in off.stdout

@@ -1,5 +1,6 @@
 """`pe plot` (issue 18, item 5): a run's curves as a PNG that a real image reader opens; without
 matplotlib, one line saying how to install it."""
+import json
 import subprocess
 import sys
 
@@ -39,3 +40,12 @@ def test_without_matplotlib_one_line_says_how_to_install(run):
                           timeout=120)
     assert proc.returncode == 1
     assert proc.stderr.strip() == "pe: error: pe plot needs matplotlib: pip install 'pe-cli[plot]' (or pip install matplotlib)"
+
+
+def test_a_column_without_values_gets_no_empty_panel(tmp_path):
+    """A run whose rows carry no learning rate (pserver mode: the schedule runs on the servers)."""
+    image = pytest.importorskip("matplotlib.image", reason="matplotlib is the plot extra (installed by make test)")
+    from pe_cli.run.plot import plot
+    rows = [{"phase": "train", "step": s, "epoch": 1, "loss": 1.0 / s, "lr": None} for s in (1, 2, 3)]
+    (tmp_path / "metrics.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert image.imread(plot(tmp_path)).shape[0] == 260         # the loss alone: one panel

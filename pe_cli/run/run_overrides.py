@@ -1,0 +1,62 @@
+"""The command-line overrides a run was started with, kept in its run directory so that ``--resume``
+continues the same run (a kill -9 leaves no chance to print them):
+
+    runs/mnist_mlp/overrides.json     ["epochs=300", "optimizer.learning_rate=0.05"]
+
+The rule: a resume loads the config file it is given, applies the run's recorded overrides, then
+those given to the resume (so a resume's ``epochs=400`` wins over the start's ``epochs=300``); the
+record then holds both (a later resume continues with them). A run made before the record existed
+has none: its resume applies only what it is given.
+"""
+import json
+import os
+
+from ..base.errors import PeError
+from ..config import ConfigError, load_config
+from .rundir import atomic_write
+
+OVERRIDES_FILE = "overrides.json"
+
+
+def write_overrides(run_dir, overrides):
+    atomic_write(os.path.join(run_dir, OVERRIDES_FILE), json.dumps(list(overrides), indent=1) + "\n")
+
+
+def recorded_overrides(run_dir):
+    """The overrides ``run_dir`` records (an empty list when it has no record)."""
+    path = os.path.join(run_dir, OVERRIDES_FILE)
+    if not os.path.isfile(path):
+        return []
+    try:
+        with open(path) as f:
+            record = json.load(f)
+    except (OSError, ValueError) as e:
+        raise PeError(f"{path} is unreadable ({e}); write the run's overrides there as a JSON list of "
+                      f"\"key.path=value\" strings, or [] for none") from None
+    if not isinstance(record, list) or not all(isinstance(a, str) and "=" in a for a in record):
+        raise PeError(f"{path}: not a JSON list of \"key.path=value\" strings; write the run's overrides "
+                      f"that way, or [] for none")
+    return record
+
+
+def merged(first, then):
+    """``first`` then ``then``, leaving out an override that a later one of the same key replaces
+    (it would be overwritten whole): the same config, and a record that does not grow at each resume."""
+    args = list(first) + list(then)
+    keys = [a.split("=", 1)[0].strip() for a in args]
+    return [a for i, a in enumerate(args) if keys[i] not in keys[i + 1:]]
+
+
+def with_recorded_overrides(cfg, run_dir):
+    """``cfg`` loaded again with ``run_dir``'s recorded overrides under its own (the rule above)."""
+    recorded = recorded_overrides(run_dir)
+    if not recorded:
+        return cfg
+    try:
+        return load_config(cfg.path, merged(recorded, cfg.overrides))
+    except ConfigError as e:
+        if not any(e.line().startswith(f"command line '{a[:80]}") for a in recorded):
+            raise
+        raise PeError(f"{e.line()} (an override {run_dir} was started with, recorded in "
+                      f"{os.path.join(run_dir, OVERRIDES_FILE)}); override it again on this command line, "
+                      f"or remove it from that file") from None
