@@ -1,0 +1,146 @@
+"""Sequence models after training (issue 56): `pe predict` and `pe infer` read the ragged .npz that
+training reads (NAME + NAME_lengths), and `pe export --onnx` writes an LSTM (configs/mnist_rows_lstm.yaml)
+and a GRU as padded inputs plus lengths that onnxruntime runs to `pe predict`'s values within 1e-5,
+with sequences of different lengths in one batch and junk past each length. An op without an ONNX
+mapping is one line naming the op and its layer. One short training run per model, shared."""
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pe_cli.config import load_config
+from pe_cli.data.ragged import Ragged
+from pe_cli.data.transforms import apply_transforms
+from pe_cli.export.onnx_model import exportable_ops
+from pe_cli.run.inference import load_inference
+from tests.cli.test_helpers import REPO, pe
+
+CONFIG = "configs/mnist_rows_lstm.yaml"
+DATA = Path(REPO) / "data" / "mnist_rows" / "mnist_rows.npz"
+SMALL = ["data.train.limit=256", "data.eval.limit=200", "data.batch_size=32", "data.eval_batch_size=100",
+         "epochs=1"]
+GRU_MODEL = """name: mnist_rows_gru
+feeds:
+  rows:  {shape: [28], dtype: float32, lod_level: 1}
+  label: {shape: [1], dtype: int64}
+layers:
+  - gates:  {type: fc, input: rows, size: 96}
+  - gru:    {type: dynamic_gru, input: gates, size: 32}
+  - pooled: {type: sequence_pool, input: gru, pool_type: average}
+  - logits: {type: fc, input: pooled, size: 10}
+  - xent:   {type: softmax_with_cross_entropy, logits: logits, label: label}
+  - loss:   {type: mean, x: xent}
+loss: loss
+fetches: [loss]
+"""
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    root = tmp_path_factory.mktemp("sequence_models")
+    (root / "gru.yaml").write_text(GRU_MODEL)
+    out = {"root": root, "lstm": [], "gru": [f"model={root / 'gru.yaml'}"]}
+    for name in ("lstm", "gru"):
+        proc = pe("train", CONFIG, *SMALL, *out[name], "--max-steps", "4", "--out", root / name, "-q")
+        assert proc.returncode == 0, proc.stderr
+    with np.load(DATA) as z:
+        rows = Ragged(z["rows"], z["rows_lengths"], "rows")[8000:]
+    lengths = rows.lengths
+    picks = np.concatenate([np.flatnonzero(lengths == n)[:3] for n in np.unique(lengths)])   # every length
+    out["rows"] = rows[picks]
+    assert out["rows"].lengths.min() <= 12 and out["rows"].lengths.max() >= 18
+    with np.load(DATA) as z:        # the bundled file's layout: rows, rows_lengths (and label, unused)
+        np.savez(root / "rows.npz", rows=out["rows"].values, rows_lengths=out["rows"].lengths,
+                 label=z["label"][8000:][picks])
+    return out
+
+
+def _logits(runs, name, rows):
+    """The checkpoint's test program run in-process on ``rows`` (a Ragged, through the transforms)."""
+    cfg = load_config(CONFIG, runs[name])
+    scaled = apply_transforms(rows.values, cfg.data["data"]["transforms"]["rows"]).astype(np.float32)
+    return load_inference(cfg, runs["root"] / name).run({"rows": rows.with_values(scaled)}), scaled
+
+
+def _softmax(x):
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def test_predict_and_infer_read_the_ragged_npz_training_reads(runs):
+    root = runs["root"]
+    proc = pe("predict", CONFIG, "--checkpoint", root / "lstm", "--data", root / "rows.npz", "-o", root / "p.npz",
+              "-q", "data.eval_batch_size=13")                  # batches cut between sequences
+    assert proc.returncode == 0, proc.stderr
+    want, scaled = _logits(runs, "lstm", runs["rows"])
+    with np.load(root / "p.npz") as z:
+        assert z["prob"].shape == (len(runs["rows"]), 10)
+        np.testing.assert_allclose(z["prob"], _softmax(want), rtol=0, atol=1e-6)
+        assert (z["class"] == want.argmax(axis=1)).all()
+    # pe infer takes no config (no transforms): the rows go in already scaled
+    np.savez(root / "scaled.npz", rows=scaled, rows_lengths=runs["rows"].lengths)
+    proc = pe("export", CONFIG, "--checkpoint", root / "lstm", "--inference-dir", root / "infer")
+    assert proc.returncode == 0, proc.stderr
+    proc = pe("infer", root / "infer", "--data", root / "scaled.npz", "-o", root / "infer.npz", "--batch-size", "7")
+    assert proc.returncode == 0, proc.stderr
+    with np.load(root / "infer.npz") as z:
+        np.testing.assert_allclose(z[z.files[0]], want, rtol=0, atol=1e-6)
+
+
+def test_plain_data_for_a_sequence_feed_is_one_line(runs, tmp_path):
+    np.savez(tmp_path / "plain.npz", rows=np.zeros((4, 28), np.uint8))
+    proc = pe("predict", CONFIG, "--checkpoint", runs["root"] / "lstm", "--data", tmp_path / "plain.npz")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and "rows_lengths" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("name", ["lstm", "gru"])
+def test_exported_sequence_model_runs_in_onnxruntime_as_pe_predict(runs, name, tmp_path):
+    onnx = pytest.importorskip("onnx", reason="the onnx extra is not installed (pip install 'pe-cli[onnx]')")
+    ort = pytest.importorskip("onnxruntime", reason="onnxruntime is not installed (pip install onnxruntime)")
+    root, path = runs["root"], tmp_path / f"{name}.onnx"
+    proc = pe("export", CONFIG, *runs[name], "--checkpoint", root / name, "--onnx", path)
+    assert proc.returncode == 0, proc.stderr
+    assert "(inputs rows, rows_lengths)" in proc.stdout
+    onnx.checker.check_model(onnx.load(str(path)))
+    proc = pe("predict", CONFIG, *runs[name], "--checkpoint", root / name, "--data", root / "rows.npz",
+              "-o", tmp_path / "p.npz", "-q")
+    assert proc.returncode == 0, proc.stderr
+    rows = runs["rows"]
+    lengths = rows.lengths
+    scaled = rows.values.astype(np.float32) / 255
+    padded = np.random.default_rng(0).normal(0, 50, (len(lengths), lengths.max(), 28)).astype(np.float32)
+    offsets = np.concatenate([[0], np.cumsum(lengths)])
+    for i, n in enumerate(lengths):                           # junk past each length: masking must hide it
+        padded[i, :n] = scaled[offsets[i]:offsets[i + 1]]
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    got = session.run(None, {"rows": padded, "rows_lengths": lengths.astype(np.int64)})[0]
+    with np.load(tmp_path / "p.npz") as z:
+        assert got.shape == z["prob"].shape == (len(lengths), 10)
+        np.testing.assert_allclose(_softmax(got), z["prob"], rtol=0, atol=1e-5)
+    want, _ = _logits(runs, name, rows)
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-5)
+
+
+def test_an_op_without_onnx_mapping_is_one_line_naming_it_and_its_layer(runs, tmp_path):
+    """The LSTM model with its steps reversed before the pooling: the same parameters, one op that
+    has no ONNX mapping."""
+    pytest.importorskip("onnx", reason="the onnx extra is not installed (pip install 'pe-cli[onnx]')")
+    model = (Path(REPO) / "models" / "mnist_rows_lstm.yaml").read_text()
+    model = model.replace('  - pooled: {type: sequence_pool, input: "lstm[0]"',
+                          '  - soft:   {type: sequence_reverse, x: "lstm[0]"}\n'
+                          '  - pooled: {type: sequence_pool, input: soft')
+    (tmp_path / "soft.yaml").write_text(model)
+    proc = pe("export", CONFIG, f"model={tmp_path / 'soft.yaml'}", "--checkpoint", runs["root"] / "lstm",
+              "--onnx", tmp_path / "soft.onnx")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    (line,) = proc.stderr.strip().splitlines()
+    assert "op 'sequence_reverse' of layer 'soft' has no ONNX mapping" in line
+    assert not (tmp_path / "soft.onnx").exists()
+
+
+def test_docs_list_exactly_the_ops_that_export():
+    text = (Path(REPO) / "docs" / "ONNX.md").read_text()
+    listed = re.search(r"<!-- exportable ops -->\n(.*?)\n<!-- end -->", text, re.S).group(1)
+    assert sorted(re.findall(r"`(\w+)`", listed)) == exportable_ops()
