@@ -79,8 +79,7 @@ def onnx_model(inference):
     block = inference.program.global_block()
     for op in block.ops:
         if op.type not in CONVERTERS and op.type not in SEQUENCE_CONVERTERS:
-            layer = f" of layer '{op.layer}'" if op.layer else ""
-            raise PeError(f"cannot export to ONNX: op '{op.type}'{layer} has no ONNX mapping "
+            raise PeError(f"cannot export to ONNX: {op.describe()} has no ONNX mapping "
                           f"(ops that export: {', '.join(exportable_ops())}; docs/ONNX.md)")
     graph = _Graph(block, helper, numpy_helper)
     inputs = [helper.make_tensor_value_info(n, _DTYPES.get(t, 1), dims) for n, dims, t in

@@ -136,7 +136,8 @@ def test_an_op_without_onnx_mapping_is_one_line_naming_it_and_its_layer(runs, tm
               "--onnx", tmp_path / "soft.onnx")
     assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
     (line,) = proc.stderr.strip().splitlines()
-    assert "op 'sequence_reverse' of layer 'soft' has no ONNX mapping" in line
+    assert line.startswith("pe: error: cannot export to ONNX: op 'sequence_reverse' of layer 'soft' built at ")
+    assert "soft.yaml:10 layers[2] soft has no ONNX mapping (ops that export: " in line
     assert not (tmp_path / "soft.onnx").exists()
 
 
