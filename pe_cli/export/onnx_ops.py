@@ -122,6 +122,16 @@ def _scale(ctx, op):
         ctx.node("Mul", [mid, scale], [_out(op)])
 
 
+def _concat(ctx, op):
+    if "AxisTensor" in op.input_names and op.input("AxisTensor"):
+        ctx.refuse(op, "the axis must be an attribute, not a tensor")
+    ctx.node("Concat", op.input("X"), [_out(op)], axis=int(op.attrs.get("axis", 0)))
+
+
+def _sum(ctx, op):
+    ctx.node("Sum", op.input("X"), [_out(op)])
+
+
 def _lookup_table(ctx, op):
     """Rows of W picked by Ids; lookup_table drops Ids' trailing 1, lookup_table_v2 keeps it; the
     rows of padding_idx are zeros."""
@@ -157,6 +167,8 @@ CONVERTERS = {
     "tanh": _unary("Tanh"),
     "exp": _unary("Exp"),
     "softmax": _softmax,
+    "sum": _sum,
+    "concat": _concat,
     "lookup_table": _lookup_table,
     "lookup_table_v2": _lookup_table,
 }

@@ -16,10 +16,11 @@ from .onnx_ops import CONVERTERS
 
 # ops that treat each row (step) alone: their converters work on the padded layout as they are
 ROW_WISE = ("mul", "elementwise_add", "elementwise_sub", "elementwise_mul", "elementwise_div", "relu",
-            "sigmoid", "tanh", "exp", "softmax", "scale", "dropout", "lookup_table", "lookup_table_v2")
+            "sigmoid", "tanh", "exp", "softmax", "scale", "dropout", "lookup_table", "lookup_table_v2", "sum")
 _ACTIVATIONS = {"sigmoid": "Sigmoid", "tanh": "Tanh", "relu": "Relu"}
 _LSTM_ORDER = (1, 3, 2, 0)     # ONNX's gates i, o, f, c as blocks of Fluid's c, i, f, o
 _INT64_MAX = np.iinfo(np.int64).max
+_ONNX_TYPES = {"float32": 1, "int32": 6, "int64": 7, "float64": 11, "bool": 9}      # onnx.TensorProto codes
 
 
 def padded_inputs(ctx, names):
@@ -296,9 +297,85 @@ def _sequence_conv(ctx, op):
     ctx.sequences[out] = lengths
 
 
+# -- a recurrent block (dynamic_rnn) -----------------------------------------------------------
+
+def _dynamic_recurrent(ctx, op):
+    """DynamicRNN's step block as the body of an ONNX Scan over the padded steps (axis 1): the
+    memories are Scan's states, each kept where a sample has ended (the step's mask, scanned
+    beside the inputs); the step outputs are stacked back to [N, T, ...]."""
+    a = op.attrs
+    step_inputs = op.input("inputs")
+    lengths = ctx.sequences[step_inputs[0]]
+    if any(ctx.sequences.get(n) != lengths for n in step_inputs):
+        ctx.refuse(op, "its step inputs are not all sequences of the same lengths")
+    body = type(ctx)(ctx.block.program.block(a["sub_block"]), ctx.helper, ctx.numpy_helper)
+    body.temp, body.initializers = ctx.temp, ctx.initializers     # names unique across the graphs
+    mask = _mask(ctx, lengths, 2, step_inputs[0])
+    step_mask = body.temp("step_mask")
+    for outer, inner in zip(op.input("static_inputs"), a["static_inputs"]):
+        body.node("Identity", [outer], [inner])
+    for sub in body.block.ops:
+        convert_op(body, sub)
+    states = []
+    for ex, new in zip(a["ex_states"], a["states"]):
+        kept = body.temp(new)
+        where = body.temp("step_mask")
+        body.node("Unsqueeze", [step_mask, body.constant(np.arange(1, body.rank(ex), dtype=np.int64))], [where])
+        body.node("Where", [where, new, ex], [kept])
+        states.append(kept)
+    outs = [body.temp(name) for name in a["step_outputs"]]
+    for name, out in zip(a["step_outputs"], outs):
+        body.node("Identity", [name], [out])
+    info = ctx.helper.make_tensor_value_info
+    graph = ctx.helper.make_graph(
+        body.nodes, ctx.temp("dynamic_rnn_step"),
+        [info(n, _ONNX_TYPES[str(body.block.var(n).dtype)], None) for n in a["ex_states"]]
+        + [info(n, _ONNX_TYPES[str(body.block.var(n).dtype)], None) for n in a["step_inputs"]]
+        + [info(step_mask, 9, None)],
+        [info(n, _ONNX_TYPES[str(body.block.var(s).dtype)], None) for n, s in zip(states, a["states"])]
+        + [info(n, _ONNX_TYPES[str(body.block.var(s).dtype)], None) for n, s in zip(outs, a["step_outputs"])])
+    finals = [ctx.temp("final_state") for _ in states]
+    n_scan = len(step_inputs) + 1
+    ctx.node("Scan", _initial_memories(ctx, op, step_inputs[0]) + step_inputs + [mask], finals + op.output("outputs"),
+             body=graph, num_scan_inputs=n_scan, scan_input_axes=[1] * n_scan,
+             scan_output_axes=[1] * len(outs))
+    for name in op.output("outputs"):
+        ctx.sequences[name] = lengths
+
+
+def _initial_memories(ctx, op, like):
+    """Each memory's first value: its boot (an initial_states input) or memory_values[i] of shape
+    [N, memory_dims...] (memory_ranks[i] of the dims belong to memory i)."""
+    a, out, at = op.attrs, [], 0
+    for i, boot in enumerate(a["boots"]):
+        dims = list(a["memory_dims"][at:at + a["memory_ranks"][i]])
+        at += a["memory_ranks"][i]
+        if boot >= 0:
+            out.append(op.input("initial_states")[boot])
+            continue
+        batch, shape, value = ctx.temp("batch"), ctx.temp("shape"), ctx.temp("memory")
+        ctx.node("Shape", [like], [batch], start=0, end=1)
+        ctx.node("Concat", [batch, ctx.constant(np.array(dims, np.int64))], [shape], axis=0)
+        fill = np.array([a["memory_values"][i]], dtype=a["memory_dtypes"][i])
+        ctx.node("ConstantOfShape", [shape], [value], value=ctx.numpy_helper.from_array(fill))
+        out.append(value)
+    return out
+
+
+def _lod_reset(ctx, op):
+    """X with Y's sequences: in the padded layout X itself, with Y's lengths."""
+    y = op.input("Y")[0] if "Y" in op.input_names and op.input("Y") else None
+    if y not in ctx.sequences or op.input("X")[0] not in ctx.sequences or op.attrs.get("append"):
+        ctx.refuse(op, "only X given the sequences of a sequence Y of the same steps exports")
+    ctx.node("Identity", [op.input("X")[0]], [op.output("Out")[0]])
+    ctx.sequences[op.output("Out")[0]] = ctx.sequences[y]
+
+
 SEQUENCE_CONVERTERS = {
     "dynamic_lstm": _dynamic_lstm,
     "gru": _gru,
     "sequence_pool": _sequence_pool,
     "sequence_conv": _sequence_conv,
+    "dynamic_recurrent": _dynamic_recurrent,
+    "lod_reset": _lod_reset,
 }

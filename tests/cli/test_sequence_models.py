@@ -1,6 +1,6 @@
 """Sequence models after training (issue 56): `pe predict` and `pe infer` read the ragged .npz that
 training reads (NAME + NAME_lengths), and `pe export --onnx` writes an LSTM (configs/mnist_rows_lstm.yaml)
-and a GRU as padded inputs plus lengths that onnxruntime runs to `pe predict`'s values within 1e-5,
+a GRU and a dynamic_rnn block (configs/mnist_rows_dynamic_rnn.yaml) as padded inputs plus lengths that onnxruntime runs to `pe predict`'s values within 1e-5,
 with sequences of different lengths in one batch and junk past each length. An op without an ONNX
 mapping is one line naming the op and its layer. One short training run per model, shared."""
 import re
@@ -40,9 +40,10 @@ fetches: [loss]
 def runs(tmp_path_factory):
     root = tmp_path_factory.mktemp("sequence_models")
     (root / "gru.yaml").write_text(GRU_MODEL)
-    out = {"root": root, "lstm": [], "gru": [f"model={root / 'gru.yaml'}"]}
-    for name in ("lstm", "gru"):
-        proc = pe("train", CONFIG, *SMALL, *out[name], "--max-steps", "4", "--out", root / name, "-q")
+    out = {"root": root, "lstm": [CONFIG], "gru": [CONFIG, f"model={root / 'gru.yaml'}"],
+           "dynamic_rnn": ["configs/mnist_rows_dynamic_rnn.yaml"]}
+    for name in ("lstm", "gru", "dynamic_rnn"):
+        proc = pe("train", *out[name], *SMALL, "--max-steps", "4", "--out", root / name, "-q")
         assert proc.returncode == 0, proc.stderr
     with np.load(DATA) as z:
         rows = Ragged(z["rows"], z["rows_lengths"], "rows")[8000:]
@@ -58,7 +59,7 @@ def runs(tmp_path_factory):
 
 def _logits(runs, name, rows):
     """The checkpoint's test program run in-process on ``rows`` (a Ragged, through the transforms)."""
-    cfg = load_config(CONFIG, runs[name])
+    cfg = load_config(runs[name][0], runs[name][1:])
     scaled = apply_transforms(rows.values, cfg.data["data"]["transforms"]["rows"]).astype(np.float32)
     return load_inference(cfg, runs["root"] / name).run({"rows": rows.with_values(scaled)}), scaled
 
@@ -95,16 +96,16 @@ def test_plain_data_for_a_sequence_feed_is_one_line(runs, tmp_path):
     assert len(proc.stderr.strip().splitlines()) == 1 and "rows_lengths" in proc.stderr, proc.stderr
 
 
-@pytest.mark.parametrize("name", ["lstm", "gru"])
+@pytest.mark.parametrize("name", ["lstm", "gru", "dynamic_rnn"])
 def test_exported_sequence_model_runs_in_onnxruntime_as_pe_predict(runs, name, tmp_path):
     onnx = pytest.importorskip("onnx", reason="the onnx extra is not installed (pip install 'pe-cli[onnx]')")
     ort = pytest.importorskip("onnxruntime", reason="onnxruntime is not installed (pip install onnxruntime)")
     root, path = runs["root"], tmp_path / f"{name}.onnx"
-    proc = pe("export", CONFIG, *runs[name], "--checkpoint", root / name, "--onnx", path)
+    proc = pe("export", *runs[name], "--checkpoint", root / name, "--onnx", path)
     assert proc.returncode == 0, proc.stderr
     assert "(inputs rows, rows_lengths)" in proc.stdout
     onnx.checker.check_model(onnx.load(str(path)))
-    proc = pe("predict", CONFIG, *runs[name], "--checkpoint", root / name, "--data", root / "rows.npz",
+    proc = pe("predict", *runs[name], "--checkpoint", root / name, "--data", root / "rows.npz",
               "-o", tmp_path / "p.npz", "-q")
     assert proc.returncode == 0, proc.stderr
     rows = runs["rows"]
