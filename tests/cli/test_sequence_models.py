@@ -146,3 +146,83 @@ def test_docs_list_exactly_the_ops_that_export():
     text = (Path(REPO) / "docs" / "ONNX.md").read_text()
     listed = re.search(r"<!-- exportable ops -->\n(.*?)\n<!-- end -->", text, re.S).group(1)
     assert sorted(re.findall(r"`(\w+)`", listed)) == exportable_ops()
+
+
+# -- the forms of each sequence op, in-process on untrained (random) parameters ---------------------
+
+VARIANTS = {
+    "lstm_pools": """
+  - gates:  {type: fc, input: rows, size: 64}
+  - rnn:    {type: dynamic_lstm, input: gates, size: 64, is_reverse: true, use_peepholes: false}
+  - peep:   {type: dynamic_lstm, input: gates, size: 64, gate_activation: tanh, cell_activation: relu}
+  - a:      {type: sequence_pool, input: "rnn[0]", pool_type: average}
+  - b:      {type: sequence_pool, input: "rnn[0]", pool_type: sqrt}
+  - c:      {type: sequence_first_step, input: "peep[0]"}
+  - d:      {type: sequence_pool, input: "peep[0]", pool_type: sum}
+  - joined: {type: concat, input: [a, b, c, d], axis: 1}""",
+    "gru_modes": """
+  - gates:  {type: fc, input: rows, size: 48}
+  - g1:     {type: dynamic_gru, input: gates, size: 16, origin_mode: true, is_reverse: true}
+  - g2:     {type: dynamic_gru, input: gates, size: 16, candidate_activation: relu}
+  - a:      {type: sequence_last_step, input: g1}
+  - b:      {type: sequence_pool, input: g2, pool_type: max}
+  - joined: {type: concat, input: [a, b], axis: 1}""",
+    "token_windows": """
+  - emb:    {type: embedding, input: tokens, size: [128, 8], padding_idx: 0}
+  - ahead:  {type: sequence_conv, input: emb, num_filters: 6, filter_size: 3, padding_start: 0}
+  - behind: {type: sequence_conv, input: emb, num_filters: 6, filter_size: 2, padding_start: -4, act: tanh}
+  - a:      {type: sequence_pool, input: ahead, pool_type: max}
+  - b:      {type: sequence_pool, input: behind, pool_type: average}
+  - joined: {type: concat, input: [a, b], axis: 1}""",
+}
+
+
+def _untrained(path):
+    """The Inference (run/inference.py) of a model file on its startup program's random parameters."""
+    from pe_cli.base.places import CPUPlace
+    from pe_cli.config import load_model
+    from pe_cli.executor import Executor, Scope, scope_guard
+    from pe_cli.run.build import build_programs
+    from pe_cli.run.inference import Inference, _prune, output_layer, split_feeds, task_kind
+    spec = load_model(str(path))
+    programs = build_programs(spec, with_optimizer=False)
+    exe, scope = Executor(CPUPlace()), Scope()
+    with scope_guard(scope):
+        exe.run(programs.startup)
+    name = output_layer(spec)
+    target = programs.model.var(name)
+    program = programs.test.clone(for_test=True)
+    _prune(program, target.name)
+    inputs, labels = split_feeds(spec)
+    return Inference(program, inputs, labels, name, target, task_kind(spec), exe, scope, None, 0)
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_sequence_op_forms_match_in_onnxruntime(variant, tmp_path):
+    pytest.importorskip("onnx", reason="the onnx extra is not installed (pip install 'pe-cli[onnx]')")
+    ort = pytest.importorskip("onnxruntime", reason="onnxruntime is not installed (pip install onnxruntime)")
+    from pe_cli.export.onnx_model import onnx_model
+    feed = "tokens" if variant == "token_windows" else "rows"
+    spec = {"rows": "{shape: [28], dtype: float32, lod_level: 1}", "tokens": "{shape: [1], dtype: int64, lod_level: 1}"}
+    (tmp_path / "m.yaml").write_text(f"name: {variant}\nfeeds:\n  {feed}: {spec[feed]}\n"
+                                     f"  label: {{shape: [1], dtype: int64}}\nlayers:{VARIANTS[variant]}\n"
+                                     "  - logits: {type: fc, input: joined, size: 10}\n"
+                                     "  - xent:   {type: softmax_with_cross_entropy, logits: logits, label: label}\n"
+                                     "  - loss:   {type: mean, x: xent}\nloss: loss\n")
+    inference = _untrained(tmp_path / "m.yaml")
+    with np.load(Path(REPO) / "data" / ("mnist_tokens/mnist_tokens.npz" if feed == "tokens" else "mnist_rows/mnist_rows.npz")) as z:
+        column = Ragged(z[feed], z[feed + "_lengths"], feed)[8000:8400]
+    picks = np.concatenate([np.flatnonzero(column.lengths == n)[:2] for n in np.unique(column.lengths)])
+    column = column[picks]
+    values = column.values.astype(np.float32) / 255 if feed == "rows" else column.values.reshape(-1, 1)
+    column = column.with_values(values)
+    want = inference.run({feed: column})
+    lengths = column.lengths
+    padded = np.full((len(lengths), lengths.max()) + values.shape[1:], 5, values.dtype)   # junk past each length
+    offsets = np.concatenate([[0], np.cumsum(lengths)])
+    for i, n in enumerate(lengths):
+        padded[i, :n] = values[offsets[i]:offsets[i + 1]]
+    session = ort.InferenceSession(onnx_model(inference).SerializeToString(), providers=["CPUExecutionProvider"])
+    got = session.run(None, {feed: padded, feed + "_lengths": lengths})[0]
+    assert lengths.min() < lengths.max() and got.shape == want.shape == (len(lengths), 10)
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-5)
