@@ -1,7 +1,8 @@
 """The inference program as an ONNX model, built with the ``onnx`` package's helper API (an
 optional extra: ``pip install 'pe-cli[onnx]'``). Feeds become graph inputs with a symbolic batch
-dimension, parameters initializers, the output layer the graph output; each op goes through its
-converter in onnx_ops.CONVERTERS."""
+dimension (a sequence feed: padded plus ``NAME_lengths``, export/onnx_sequence.py), parameters
+initializers, the output layer the graph output; each op goes through its converter in
+onnx_ops.CONVERTERS or onnx_sequence.SEQUENCE_CONVERTERS (docs/ONNX.md lists them)."""
 import numpy as np
 
 from ..base.errors import PeError

@@ -2,8 +2,8 @@
 
 The prediction is a layer of the model file (``--output``; by default the last layer that needs no
 label feed: the logits of a classifier, the prediction of a regression; run/inference.py).
-The data file gives the feeds that layer needs (.npy, .npz, .csv, or IDX images), through the run
-config's transforms. A classifier (its label feed is an integer) gets each sample's class and the
+The data file gives the feeds that layer needs (.npy, .npz, .csv, or IDX images; a sequence feed as
+``NAME`` + ``NAME_lengths`` in an .npz, as training reads it), through the run config's transforms. A classifier (its label feed is an integer) gets each sample's class and the
 class probabilities (a softmax of the layer, unless its rows already are probabilities); anything
 else gets the layer's values. Written as .npz (arrays ``class``, ``prob`` / ``value``) or .csv.
 """
