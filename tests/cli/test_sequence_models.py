@@ -1,8 +1,9 @@
 """Sequence models after training (issue 56): `pe predict` and `pe infer` read the ragged .npz that
 training reads (NAME + NAME_lengths), and `pe export --onnx` writes an LSTM (configs/mnist_rows_lstm.yaml)
-a GRU and a dynamic_rnn block (configs/mnist_rows_dynamic_rnn.yaml) as padded inputs plus lengths that onnxruntime runs to `pe predict`'s values within 1e-5,
+and a GRU as padded inputs plus lengths that onnxruntime runs to `pe predict`'s values within 1e-5,
 with sequences of different lengths in one batch and junk past each length. An op without an ONNX
-mapping is one line naming the op and its layer. One short training run per model, shared."""
+mapping is one line naming the op and its layer. One short training run per model, shared; the other
+forms of the sequence ops (and the bundled dynamic_rnn and token models) in-process."""
 import re
 from pathlib import Path
 
@@ -40,9 +41,8 @@ fetches: [loss]
 def runs(tmp_path_factory):
     root = tmp_path_factory.mktemp("sequence_models")
     (root / "gru.yaml").write_text(GRU_MODEL)
-    out = {"root": root, "lstm": [CONFIG], "gru": [CONFIG, f"model={root / 'gru.yaml'}"],
-           "dynamic_rnn": ["configs/mnist_rows_dynamic_rnn.yaml"]}
-    for name in ("lstm", "gru", "dynamic_rnn"):
+    out = {"root": root, "lstm": [CONFIG], "gru": [CONFIG, f"model={root / 'gru.yaml'}"]}
+    for name in ("lstm", "gru"):
         proc = pe("train", *out[name], *SMALL, "--max-steps", "4", "--out", root / name, "-q")
         assert proc.returncode == 0, proc.stderr
     with np.load(DATA) as z:
@@ -96,7 +96,7 @@ def test_plain_data_for_a_sequence_feed_is_one_line(runs, tmp_path):
     assert len(proc.stderr.strip().splitlines()) == 1 and "rows_lengths" in proc.stderr, proc.stderr
 
 
-@pytest.mark.parametrize("name", ["lstm", "gru", "dynamic_rnn"])
+@pytest.mark.parametrize("name", ["lstm", "gru"])
 def test_exported_sequence_model_runs_in_onnxruntime_as_pe_predict(runs, name, tmp_path):
     onnx = pytest.importorskip("onnx", reason="the onnx extra is not installed (pip install 'pe-cli[onnx]')")
     ort = pytest.importorskip("onnxruntime", reason="onnxruntime is not installed (pip install onnxruntime)")
@@ -197,19 +197,25 @@ def _untrained(path):
     return Inference(program, inputs, labels, name, target, task_kind(spec), exe, scope, None, 0)
 
 
-@pytest.mark.parametrize("variant", sorted(VARIANTS))
+BUNDLED = ["mnist_rows_dynamic_rnn", "mnist_tokens_conv"]     # models/NAME.yaml
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS) + BUNDLED)
 def test_sequence_op_forms_match_in_onnxruntime(variant, tmp_path):
     pytest.importorskip("onnx", reason="the onnx extra is not installed (pip install 'pe-cli[onnx]')")
     ort = pytest.importorskip("onnxruntime", reason="onnxruntime is not installed (pip install onnxruntime)")
     from pe_cli.export.onnx_model import onnx_model
-    feed = "tokens" if variant == "token_windows" else "rows"
+    feed = "tokens" if "token" in variant else "rows"
     spec = {"rows": "{shape: [28], dtype: float32, lod_level: 1}", "tokens": "{shape: [1], dtype: int64, lod_level: 1}"}
-    (tmp_path / "m.yaml").write_text(f"name: {variant}\nfeeds:\n  {feed}: {spec[feed]}\n"
-                                     f"  label: {{shape: [1], dtype: int64}}\nlayers:{VARIANTS[variant]}\n"
-                                     "  - logits: {type: fc, input: joined, size: 10}\n"
-                                     "  - xent:   {type: softmax_with_cross_entropy, logits: logits, label: label}\n"
-                                     "  - loss:   {type: mean, x: xent}\nloss: loss\n")
-    inference = _untrained(tmp_path / "m.yaml")
+    path = Path(REPO) / "models" / f"{variant}.yaml"
+    if variant in VARIANTS:
+        path = tmp_path / "m.yaml"
+        path.write_text(f"name: {variant}\nfeeds:\n  {feed}: {spec[feed]}\n"
+                        f"  label: {{shape: [1], dtype: int64}}\nlayers:{VARIANTS[variant]}\n"
+                        "  - logits: {type: fc, input: joined, size: 10}\n"
+                        "  - xent:   {type: softmax_with_cross_entropy, logits: logits, label: label}\n"
+                        "  - loss:   {type: mean, x: xent}\nloss: loss\n")
+    inference = _untrained(path)
     with np.load(Path(REPO) / "data" / ("mnist_tokens/mnist_tokens.npz" if feed == "tokens" else "mnist_rows/mnist_rows.npz")) as z:
         column = Ragged(z[feed], z[feed + "_lengths"], feed)[8000:8400]
     picks = np.concatenate([np.flatnonzero(column.lengths == n)[:2] for n in np.unique(column.lengths)])
