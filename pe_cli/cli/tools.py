@@ -107,8 +107,8 @@ def export(config, overrides, checkpoint, onnx_path, inference_dir, output_layer
     click.echo(f"checkpoint: {inference.checkpoint} (step {inference.step}); inputs {', '.join(inference.inputs)}, "
                f"output '{inference.output}' ({inference.target.name})")
     if onnx_path:
-        export_onnx(inference, onnx_path)
-        click.echo(f"wrote {onnx_path}")
+        inputs, _ = export_onnx(inference, onnx_path)
+        click.echo(f"wrote {onnx_path} (inputs {', '.join(inputs)})")
     if inference_dir:
         export_inference_dir(inference, inference_dir)
         click.echo(f"wrote {inference_dir}")

@@ -46,3 +46,24 @@ class Ragged(LoDTensor):
     def with_values(self, values):
         """The same sequences over new rows (after a transform)."""
         return Ragged(values, self.lengths, self.name)
+
+
+def npz_column(arrays, name, feed=None):
+    """The column of an .npz archive's ``arrays`` named ``name``: a Ragged when ``NAME_lengths`` is
+    beside it, else the plain array. Training (sources.py) and ``pe predict`` / ``pe infer`` read
+    sequences through this one rule."""
+    lengths = arrays.get(name + LENGTHS_SUFFIX)
+    return arrays[name] if lengths is None else Ragged(arrays[name], lengths, feed or name)
+
+
+def is_lengths(arrays, name):
+    """Whether ``name`` is the lengths array of another array of the archive."""
+    return name.endswith(LENGTHS_SUFFIX) and name[:-len(LENGTHS_SUFFIX)] in arrays
+
+
+
+def plain_for_sequences(name, where):
+    """The DataError of a plain array given to a ``lod_level: 1`` feed."""
+    return DataError(f"{where}: feed '{name}' takes sequences (lod_level 1) but '{name}' is a plain array", (),
+                     f"give '{name}' (every sample's steps, one after another) and '{name}{LENGTHS_SUFFIX}' "
+                     f"(the steps of each sample) in an .npz")

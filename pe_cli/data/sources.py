@@ -17,7 +17,7 @@ import numpy as np
 from ..base.errors import PeError, suggest
 from .idx import MNIST_FILES, MNIST_SPLITS, read_idx
 from .multislot import MultiSlotReader
-from .ragged import LENGTHS_SUFFIX, Ragged
+from .ragged import Ragged, npz_column
 from .readers import DataError, read_csv, read_npy, read_npz, require_file
 
 _MNIST_COLUMNS = {"image": "images", "label": "labels"}
@@ -67,8 +67,7 @@ def load_source(source, feeds, feed_specs=None):
                 key = ("columns", feed) if feed in columns else ("columns",)
                 raise DataError(f"{source['path']} has no array '{name}' for feed '{feed}'", key,
                                 suggest(name, arrays) + f" (add columns.{feed}: <array name>)")
-            lengths = arrays.get(name + LENGTHS_SUFFIX)
-            out[feed] = arrays[name] if lengths is None else Ragged(arrays[name], lengths, name)
+            out[feed] = npz_column(arrays, name)
     elif fmt == "csv":
         out = _csv(source, feeds, columns)
     elif fmt == "multislot":

@@ -1,11 +1,13 @@
 """The inference program as an ONNX model, built with the ``onnx`` package's helper API (an
 optional extra: ``pip install 'pe-cli[onnx]'``). Feeds become graph inputs with a symbolic batch
-dimension, parameters initializers, the output layer the graph output; each op goes through its
-converter in onnx_ops.CONVERTERS."""
+dimension (a sequence feed: padded plus ``NAME_lengths``, export/onnx_sequence.py), parameters
+initializers, the output layer the graph output; each op goes through its converter in
+onnx_ops.CONVERTERS or onnx_sequence.SEQUENCE_CONVERTERS (docs/ONNX.md lists them)."""
 import numpy as np
 
 from ..base.errors import PeError
 from .onnx_ops import CONVERTERS
+from .onnx_sequence import SEQUENCE_CONVERTERS, convert_op, output_dims, padded_inputs
 
 OPSET = 17
 IR_VERSION = 8          # the oldest IR of opset 17: the widest range of runtimes reads it
@@ -33,6 +35,7 @@ class _Graph:
         self.nodes, self.initializers = [], []
         self._count = 0
         self.op = None
+        self.sequences = {}     # padded sequence variable -> its lengths (export/onnx_sequence.py)
 
     def node(self, op_type, inputs, outputs, **attrs):
         self.nodes.append(self.helper.make_node(op_type, inputs, outputs, name=self.temp(op_type), **attrs))
@@ -66,29 +69,32 @@ class _Graph:
         raise PeError(f"cannot export {op.describe()} to ONNX: {why}")
 
 
-def _value_info(helper, var, name):
-    dims = ["N" if d == -1 else d for d in var.shape]
-    return helper.make_tensor_value_info(name, _DTYPES.get(str(var.dtype), 1), dims)
+def exportable_ops():
+    """Every op type pe exports to ONNX (docs/ONNX.md lists them; a test keeps the two equal)."""
+    return sorted(set(CONVERTERS) | set(SEQUENCE_CONVERTERS))
 
 
 def onnx_model(inference):
     """The ONNX ModelProto of an Inference (pe_cli.run.inference)."""
     onnx, helper, numpy_helper = _import_onnx()
     block = inference.program.global_block()
-    unknown = sorted({op.type for op in block.ops if op.type not in CONVERTERS})
-    if unknown:
-        raise PeError(f"cannot export to ONNX: op '{unknown[0]}' has no ONNX mapping "
-                      f"(ops that export: {', '.join(sorted(CONVERTERS))})")
+    for op in block.ops:
+        if op.type not in CONVERTERS and op.type not in SEQUENCE_CONVERTERS:
+            raise PeError(f"cannot export to ONNX: {op.describe()} has no ONNX mapping "
+                          f"(ops that export: {', '.join(exportable_ops())}; docs/ONNX.md)")
     graph = _Graph(block, helper, numpy_helper)
+    inputs = [helper.make_tensor_value_info(n, _DTYPES.get(t, 1), dims) for n, dims, t in
+              padded_inputs(graph, inference.inputs)]
     # parameters and batch_norm's moving statistics (which its op also names as outputs)
     params = sorted({n for op in block.ops for n in op.input_arg_names
                      if block.var(n).persistable and n not in inference.inputs})
     for name in params:
         graph.initializers.append(numpy_helper.from_array(inference.value(name), name))
     for op in block.ops:
-        CONVERTERS[op.type](graph, op)
-    inputs = [_value_info(helper, block.var(n), n) for n in inference.inputs]
-    outputs = [_value_info(helper, inference.target, inference.target.name)]
+        convert_op(graph, op)
+    target = inference.target
+    outputs = [helper.make_tensor_value_info(target.name, _DTYPES.get(str(target.dtype), 1),
+                                             output_dims(graph, target))]
     g = helper.make_graph(graph.nodes, inference.output, inputs, outputs, graph.initializers)
     model = helper.make_model(g, producer_name="pe", opset_imports=[helper.make_opsetid("", OPSET)])
     model.ir_version = IR_VERSION
@@ -97,7 +103,9 @@ def onnx_model(inference):
 
 
 def export_onnx(inference, path):
-    """Writes the ONNX model to ``path``; returns (input names, output name)."""
+    """Writes the ONNX model to ``path``; returns (input names, output name). A sequence feed is
+    two inputs, ``NAME`` padded and ``NAME_lengths`` (export/onnx_sequence.py)."""
     onnx, _, _ = _import_onnx()
-    onnx.save(onnx_model(inference), path)
-    return list(inference.inputs), inference.target.name
+    model = onnx_model(inference)
+    onnx.save(model, path)
+    return [i.name for i in model.graph.input], inference.target.name

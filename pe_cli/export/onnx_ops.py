@@ -122,6 +122,35 @@ def _scale(ctx, op):
         ctx.node("Mul", [mid, scale], [_out(op)])
 
 
+def _concat(ctx, op):
+    if "AxisTensor" in op.input_names and op.input("AxisTensor"):
+        ctx.refuse(op, "the axis must be an attribute, not a tensor")
+    ctx.node("Concat", op.input("X"), [_out(op)], axis=int(op.attrs.get("axis", 0)))
+
+
+def _sum(ctx, op):
+    ctx.node("Sum", op.input("X"), [_out(op)])
+
+
+def _lookup_table(ctx, op):
+    """Rows of W picked by Ids; lookup_table drops Ids' trailing 1, lookup_table_v2 keeps it; the
+    rows of padding_idx are zeros."""
+    ids, out = _x(op, "Ids"), _out(op)
+    if op.type == "lookup_table" and ctx.shape(ids)[-1] == 1:
+        squeezed = ctx.temp(ids)
+        ctx.node("Squeeze", [ids, ctx.constant(np.array([-1], np.int64))], [squeezed])
+        ids = squeezed
+    pad = op.attrs.get("padding_idx", -1)
+    if pad is None or pad < 0:
+        ctx.node("Gather", [_x(op, "W"), ids], [out], axis=0)
+        return
+    rows, is_pad, where = ctx.temp(out), ctx.temp(ids), ctx.temp(ids)
+    ctx.node("Gather", [_x(op, "W"), ids], [rows], axis=0)
+    ctx.node("Equal", [ids, ctx.constant(np.array(pad, np.int64))], [is_pad])
+    ctx.node("Unsqueeze", [is_pad, ctx.constant(np.array([-1], np.int64))], [where])
+    ctx.node("Where", [where, ctx.constant(np.array(0.0, np.float32)), rows], [out])
+
+
 CONVERTERS = {
     "conv2d": _conv2d,
     "pool2d": _pool2d,
@@ -138,4 +167,8 @@ CONVERTERS = {
     "tanh": _unary("Tanh"),
     "exp": _unary("Exp"),
     "softmax": _softmax,
+    "sum": _sum,
+    "concat": _concat,
+    "lookup_table": _lookup_table,
+    "lookup_table_v2": _lookup_table,
 }

@@ -1,7 +1,8 @@
 """``pe infer``: an inference model directory, saved by PaddlePaddle (Fluid's ``__model__`` or Paddle
 2.x's ``.pdmodel``/``.pdiparams``) or by pe, run on a data file, without a config.
 
-The data file gives the model's feeds (.npy or IDX for a single feed, .npz by feed name, .csv); each
+The data file gives the model's feeds (.npy or IDX for a single feed, .npz by feed name, .csv; in an
+.npz, ``NAME`` with ``NAME_lengths`` beside it is one sequence per sample, for a sequence feed); each
 array is cast to its feed's dtype and, where its sample shape differs only in size-1 dims (IDX images
 [N, 28, 28] for a [-1, 1, 28, 28] feed), reshaped to it. No other preprocessing is applied: the
 model's own (a scaling, a mean) is the user's to apply before. Every fetch target's values for all
@@ -16,11 +17,22 @@ from ..base.errors import PeError
 from ..executor import Executor, Scope, scope_guard
 from ..io import load_inference_model
 from ..base.places import CPUPlace
+from ..data.ragged import Ragged, plain_for_sequences
 from .predict import read_feeds
 from .rundir import atomic_write
 
 
-def _fit(name, array, var):
+def _fit(name, column, var, data_path):
+    """A column cast (and reshaped) to its feed; a Ragged keeps its sequences (its steps are fitted)."""
+    if isinstance(column, Ragged):
+        return column.with_values(_fit_array(name, column.values, var))
+    if var.lod_level:
+        error = plain_for_sequences(name, data_path)
+        raise PeError(f"{error.message} ({error.hint})")
+    return _fit_array(name, column, var)
+
+
+def _fit_array(name, array, var):
     array = np.asarray(array).astype(var.dtype, copy=False)
     sample = [int(d) for d in (var.shape or ())[1:]]
     if list(array.shape[1:]) == sample or any(d < 0 for d in sample):
@@ -40,7 +52,7 @@ def infer(model_dir, data_path, out, model_filename=None, params_filename=None, 
     with scope_guard(Scope()):
         program, feeds, fetches = load_inference_model(model_dir, exe, model_filename, params_filename)
         block = program.global_block()
-        columns = {n: _fit(n, a, block.var(n)) for n, a in read_feeds(data_path, feeds).items()}
+        columns = {n: _fit(n, a, block.var(n), data_path) for n, a in read_feeds(data_path, feeds).items()}
         n = len(next(iter(columns.values())))
         if not n:
             raise PeError(f"{data_path} holds no samples")
