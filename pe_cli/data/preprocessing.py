@@ -125,9 +125,11 @@ class Preprocessing:
         return {f: s["column"] for f, s in self.feeds.items()}
 
     def apply(self, raw, where):
-        """{feed: array or Ragged} of the preprocessed feeds (and the lengths feeds) from raw columns."""
+        """{feed: array or Ragged} of the preprocessed feeds in ``raw`` (and their lengths feeds)."""
         out = {}
         for feed, state in self.feeds.items():
+            if feed not in raw:
+                continue
             try:
                 value = _APPLY[state["kind"]](state, raw[feed], where)
             except DataError as e:

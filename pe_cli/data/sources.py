@@ -78,7 +78,7 @@ def load_source(source, feeds, feed_specs=None, raw=None):
             lengths = arrays.get(name + LENGTHS_SUFFIX)
             out[feed] = arrays[name] if lengths is None else Ragged(arrays[name], lengths, name)
     elif fmt in TABLE_FORMATS:
-        out = _table(source, feeds, columns, raw or {})
+        out = table_columns(source, feeds, columns, raw or {})
     elif fmt == "folders":
         out = _folders(source, feeds, columns)
     elif fmt == "multislot":
@@ -159,7 +159,7 @@ class _Slots:
         self.slots, self.batch_size, self.proto_file = slots, 1, where
 
 
-def _table(source, feeds, columns, raw):
+def table_columns(source, feeds, columns, raw):
     """csv, tsv, jsonl: each feed's column(s) by name (or, in a CSV without a header, by index).
     A feed without preprocessing gets numbers; a preprocessed one (``raw``: feed -> kind) its fields
     as written (numbers with NaN where missing for numeric; paths beside the table for image)."""

@@ -2,10 +2,11 @@
 
 The prediction is a layer of the model file (``--output``; by default the last layer that needs no
 label feed: the logits of a classifier, the prediction of a regression; run/inference.py).
-The data file gives the feeds that layer needs (.npy, .npz, .csv, or IDX images), through the run
-config's transforms. A classifier (its label feed is an integer) gets each sample's class and the
-class probabilities (a softmax of the layer, unless its rows already are probabilities); anything
-else gets the layer's values. Written as .npz (arrays ``class``, ``prob`` / ``value``) or .csv.
+The data file gives the feeds that layer needs (.npy, .npz, IDX images, a table read by column name:
+.csv, .tsv, .jsonl, or a folder of images), through the run's saved preprocessing (preprocessing.json,
+never re-fitted) and the config's transforms. A classifier (its label feed is an integer) gets each sample's class and the
+class probabilities (a softmax of the layer, unless its rows already are probabilities) and, with a
+label preprocessing, its class name; anything else gets the layer's values. Written as .npz (arrays ``class``, ``prob`` / ``value``) or .csv.
 """
 import csv
 import io
@@ -14,35 +15,67 @@ import os
 import numpy as np
 
 from ..data.idx import read_idx
-from ..data.readers import DataError, read_csv, read_npy, read_npz
+from ..data.images import IMAGE_EXTENSIONS, image_files
+from ..data.preprocessing import lengths_feeds
+from ..data.ragged import Ragged
+from ..data.readers import DataError, read_npy, read_npz
+from ..data.sources import table_columns
+from ..data.tables import table_format
 from ..data.transforms import apply_transforms, conform
 from ..base.errors import PeError
 from .inference import load_inference
+from .preprocessing import saved_preprocessing
 from .progress import Progress
 from .rundir import atomic_write
 
 
-def read_feeds(path, feeds):
-    """{feed: array} from a data file for the ``feeds`` the prediction needs."""
+def read_feeds(path, feeds, columns=None, kinds=None):
+    """{feed: array} from a data file for the ``feeds`` the prediction needs. A table (.csv, .tsv,
+    .jsonl) is read by column NAME: ``columns`` maps a feed to its column(s) (default: the feed's
+    name), extra columns are ignored; ``kinds`` (feed -> preprocessing kind) leaves those feeds raw.
+    A directory gives its image files (recursively) to the one image feed."""
+    kinds = kinds or {}
+    if os.path.isdir(path):
+        return _image_folder(path, feeds, kinds)
     if not os.path.isfile(path):
         raise PeError(f"data file {path} does not exist")
+    fmt = table_format(path)
     try:
+        if fmt is not None:
+            return table_columns({"format": fmt, "path": path}, feeds, columns or {}, kinds)
         if path.endswith(".npy"):
             arrays = {"": read_npy(path)}
         elif path.endswith(".npz"):
             arrays = read_npz(path)
-        elif path.endswith(".csv"):
-            arrays = {"": read_csv(path)[1]}
         else:
             arrays = {"": read_idx(path)}
     except DataError as e:
-        raise PeError(e.message) from None
+        raise PeError(e.message + (f"; {e.hint}" if e.hint else "")) from None
     if set(feeds) <= set(arrays):
         return {f: arrays[f] for f in feeds}
     if len(feeds) == 1 and len(arrays) == 1:
         return {next(iter(feeds)): next(iter(arrays.values()))}
     raise PeError(f"{path} must hold the feeds {sorted(feeds)} (an .npz with those names, or one array "
                   f"for a single feed); it holds {sorted(k for k in arrays if k) or 'one array'}")
+
+
+def _image_folder(path, feeds, kinds):
+    images = [f for f in feeds if kinds.get(f) == "image"]
+    if len(feeds) != 1 or len(images) != 1:
+        raise PeError(f"{path} is a directory: it gives image files to a model with one input, an image feed "
+                      f"(data.preprocessing kind: image); this one takes {', '.join(feeds)}")
+    files = image_files(path)
+    if not files:
+        raise PeError(f"{path} holds no image files ({', '.join(IMAGE_EXTENSIONS)})")
+    return {images[0]: np.array(files, dtype=object)}
+
+
+def _source_columns(cfg):
+    """feed -> table column(s), as the config's data sources map them (data.train's first)."""
+    out = {}
+    for which in ("eval", "train"):
+        out.update((cfg.data["data"][which] or {}).get("columns") or {})
+    return out
 
 
 def _probabilities(values):
@@ -52,26 +85,44 @@ def _probabilities(values):
     return shifted / shifted.sum(axis=1, keepdims=True)
 
 
-def predict(cfg, checkpoint, data_path, out=None, output=None, quiet=False):
+def predict(cfg, checkpoint, data_path, out=None, output=None, quiet=False, probabilities=True):
     """Runs the prediction; returns {"out", "samples", "output", "classifier"}."""
     if out is not None and not out.endswith((".npz", ".csv")):
         raise PeError(f"-o {out}: predictions are written as .npz or .csv")
     inference = load_inference(cfg, checkpoint, output)       # the pruned test program (run/inference.py)
-    columns = {}
-    for name, array in read_feeds(data_path, inference.inputs).items():
-        try:
-            array = apply_transforms(array, cfg.data["data"]["transforms"].get(name, []))
-            columns[name] = conform(array, name, cfg.model.feeds[name].full_shape, cfg.model.feeds[name].dtype)
-        except DataError as e:
-            raise PeError(f"{data_path}: {e.message}") from None
+    prep = saved_preprocessing(cfg, os.path.dirname(os.path.dirname(inference.checkpoint)))
+    columns = _source_columns(cfg)
+    columns.update(prep.columns() if prep else {})
+    lengths = lengths_feeds(prep.feeds if prep else {})
+    raw = read_feeds(data_path, [f for f in inference.inputs if f not in lengths], columns,
+                     prep.kinds() if prep else {})
+    try:
+        raw.update(prep.apply(raw, data_path) if prep else {})
+        columns = {name: _conformed(cfg, name, raw[name]) for name in inference.inputs}
+    except DataError as e:
+        raise PeError(f"{data_path}: {e.message}") from None
     values = _run(cfg, inference, columns, quiet)
     classifier = inference.kind == "classification"
-    result = {"class": _probabilities(values).argmax(axis=1), "prob": _probabilities(values)} if classifier \
-        else {"value": values}
+    result, names = {"value": values}, None
+    if classifier:
+        prob = _probabilities(values)
+        result = {"class": prob.argmax(axis=1), **({"prob": prob} if probabilities else {})}
+        names = prep.class_names(inference.labels[0]) if prep and inference.labels else None
+        if names is not None:
+            result["class_name"] = np.array(names)[result["class"]]
     out = out or os.path.join(os.path.dirname(os.path.dirname(inference.checkpoint)),
                               f"predictions-step-{inference.step}.npz")
-    _write(out, result)
+    _write(out, result, names)
     return {"out": out, "samples": len(values), "output": inference.output, "classifier": classifier}
+
+
+def _conformed(cfg, name, column):
+    """A column through the config's transforms, fitted to its feed (a Ragged keeps its sequences)."""
+    feed = cfg.model.feeds[name]
+    ragged = isinstance(column, Ragged)
+    array = apply_transforms(column.values if ragged else column, cfg.data["data"]["transforms"].get(name, []))
+    array = conform(array, name, feed.full_shape, feed.dtype)
+    return column.with_values(array) if ragged else array
 
 
 def _run(cfg, inference, columns, quiet):
@@ -86,14 +137,19 @@ def _run(cfg, inference, columns, quiet):
     return np.concatenate(parts)
 
 
-def _write(out, result):
+def _write(out, result, names=None):
     if out.endswith(".csv"):
         buf = io.StringIO()
         writer = csv.writer(buf)
         if "class" in result:
-            k = result["prob"].shape[1]
-            writer.writerow(["class"] + [f"prob_{j}" for j in range(k)])
-            writer.writerows([c, *(f"{p:.6g}" for p in row)] for c, row in zip(result["class"], result["prob"]))
+            prob = result.get("prob")
+            k = 0 if prob is None else prob.shape[1]
+            labels = names if names is not None and len(names) == k else range(k)
+            writer.writerow(["class"] + (["class_name"] if "class_name" in result else []) +
+                            [f"prob_{j}" for j in labels])
+            for i, c in enumerate(result["class"]):
+                writer.writerow([c] + ([result["class_name"][i]] if "class_name" in result else []) +
+                                ([f"{p:.6g}" for p in prob[i]] if prob is not None else []))
         else:
             flat = result["value"].reshape(len(result["value"]), -1)
             writer.writerow([f"value_{j}" for j in range(flat.shape[1])])
