@@ -103,7 +103,7 @@ def export(config, overrides, checkpoint, onnx_path, inference_dir, output_layer
     """Export a checkpoint's inference program (the test program from the input feeds to the
     output layer, without loss and metric layers) as ONNX and/or an inference-model directory."""
     from ..config import load_config
-    from ..export import export_inference_dir, export_onnx
+    from ..export import export_inference_dir, export_onnx, summary_line
     from ..run.inference import load_inference
     if not onnx_path and not inference_dir:
         raise click.UsageError("nothing to export: give --onnx FILE and/or --inference-dir DIR")
@@ -111,7 +111,9 @@ def export(config, overrides, checkpoint, onnx_path, inference_dir, output_layer
     click.echo(f"checkpoint: {inference.checkpoint} (step {inference.step}); inputs {', '.join(inference.inputs)}, "
                f"output '{inference.output}' ({inference.target.name})")
     if onnx_path:
-        export_onnx(inference, onnx_path)
+        _, _, inside, outside = export_onnx(inference, onnx_path)
+        if inside or outside:
+            click.echo(summary_line(inside, outside))
         click.echo(f"wrote {onnx_path}")
     if inference_dir:
         export_inference_dir(inference, inference_dir)

@@ -6,6 +6,7 @@ import numpy as np
 
 from ..base.errors import PeError
 from .onnx_ops import CONVERTERS
+from .onnx_preprocessing import preprocessing_nodes, write_beside
 
 OPSET = 17
 IR_VERSION = 8          # the oldest IR of opset 17: the widest range of runtimes reads it
@@ -73,6 +74,11 @@ def _value_info(helper, var, name):
 
 def onnx_model(inference):
     """The ONNX ModelProto of an Inference (pe_cli.run.inference)."""
+    return _build(inference)[0]
+
+
+def _build(inference):
+    """(the ModelProto, feeds whose preprocessing is in the graph, steps left outside it)."""
     onnx, helper, numpy_helper = _import_onnx()
     block = inference.program.global_block()
     unknown = sorted({op.type for op in block.ops if op.type not in CONVERTERS})
@@ -87,17 +93,24 @@ def onnx_model(inference):
         graph.initializers.append(numpy_helper.from_array(inference.value(name), name))
     for op in block.ops:
         CONVERTERS[op.type](graph, op)
+    inside, outside = preprocessing_nodes(graph, inference)     # the raw numeric columns in: onnx_preprocessing.py
     inputs = [_value_info(helper, block.var(n), n) for n in inference.inputs]
     outputs = [_value_info(helper, inference.target, inference.target.name)]
     g = helper.make_graph(graph.nodes, inference.output, inputs, outputs, graph.initializers)
     model = helper.make_model(g, producer_name="pe", opset_imports=[helper.make_opsetid("", OPSET)])
     model.ir_version = IR_VERSION
+    if inside:
+        model.doc_string = f"inputs {', '.join(inside)} take raw values: their numeric preprocessing is in the graph"
     onnx.checker.check_model(model)
-    return model
+    return model, inside, outside
 
 
 def export_onnx(inference, path):
-    """Writes the ONNX model to ``path``; returns (input names, output name)."""
+    """Writes the ONNX model to ``path`` and, when the run has preprocessing, the files beside it
+    (onnx_preprocessing.py); returns (input names, output name, feeds preprocessed in the graph,
+    steps left outside it)."""
     onnx, _, _ = _import_onnx()
-    onnx.save(onnx_model(inference), path)
-    return list(inference.inputs), inference.target.name
+    model, inside, outside = _build(inference)
+    onnx.save(model, path)
+    write_beside(inference, path, inside, outside)
+    return list(inference.inputs), inference.target.name, inside, outside

@@ -122,6 +122,10 @@ def _scale(ctx, op):
         ctx.node("Mul", [mid, scale], [_out(op)])
 
 
+def _concat(ctx, op):
+    ctx.node("Concat", list(op.input("X")), [_out(op)], axis=op.attrs.get("axis", 0))
+
+
 CONVERTERS = {
     "conv2d": _conv2d,
     "pool2d": _pool2d,
@@ -138,4 +142,5 @@ CONVERTERS = {
     "tanh": _unary("Tanh"),
     "exp": _unary("Exp"),
     "softmax": _softmax,
+    "concat": _concat,
 }

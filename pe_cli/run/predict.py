@@ -6,7 +6,8 @@ The data file gives the feeds that layer needs (.npy, .npz, IDX images, a table 
 .csv, .tsv, .jsonl, or a folder of images), through the run's saved preprocessing (preprocessing.json,
 never re-fitted) and the config's transforms. A classifier (its label feed is an integer) gets each sample's class and the
 class probabilities (a softmax of the layer, unless its rows already are probabilities) and, with a
-label preprocessing, its class name; anything else gets the layer's values. Written as .npz (arrays ``class``, ``prob`` / ``value``) or .csv.
+label preprocessing, its class name; anything else gets the layer's values. Written as .npz (arrays
+``class``, ``class_name``, ``prob`` / ``value``) or .csv.
 """
 import csv
 import io
@@ -24,7 +25,6 @@ from ..data.tables import table_format
 from ..data.transforms import apply_transforms, conform
 from ..base.errors import PeError
 from .inference import load_inference
-from .preprocessing import saved_preprocessing
 from .progress import Progress
 from .rundir import atomic_write
 
@@ -90,7 +90,7 @@ def predict(cfg, checkpoint, data_path, out=None, output=None, quiet=False, prob
     if out is not None and not out.endswith((".npz", ".csv")):
         raise PeError(f"-o {out}: predictions are written as .npz or .csv")
     inference = load_inference(cfg, checkpoint, output)       # the pruned test program (run/inference.py)
-    prep = saved_preprocessing(cfg, os.path.dirname(os.path.dirname(inference.checkpoint)))
+    prep = inference.preprocessing
     columns = _source_columns(cfg)
     columns.update(prep.columns() if prep else {})
     lengths = lengths_feeds(prep.feeds if prep else {})
