@@ -80,7 +80,10 @@ def _check_kind(feed, spec, feeds):
             raise DataError("pattern goes with tokenizer: regex (and regex needs a pattern)", (feed, "pattern"),
                             "e.g. tokenizer: regex, pattern: '[a-z]+'")
         if spec["pattern"] is not None:
-            tokenizer("regex", spec["pattern"])
+            try:
+                tokenizer("regex", spec["pattern"])
+            except DataError as e:
+                raise DataError(e.message, (feed,) + e.key) from None
         lf = spec["lengths_feed"]
         if (spec["sequence"] == "padded") != (lf is not None):
             raise DataError("sequence: padded takes lengths_feed (the feed that gets each sample's length), "
