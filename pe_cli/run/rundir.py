@@ -3,6 +3,7 @@
     runs/mnist_lenet/            (runs/mnist_lenet-2/, -3/ ... when it exists: never overwritten)
       config.yaml                the fully resolved run config
       model.yaml                 the resolved model (includes expanded)
+      preprocessing.json         data.preprocessing fitted on data.train (run/preprocessing.py)
       metrics.csv, metrics.jsonl one row per report: phase, step, epoch, each fetch, the learning rate,
                                  samples/s, wall time
       fetches.npz                fetched values at each report (fetch.save: npz), or
