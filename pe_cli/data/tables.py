@@ -15,7 +15,7 @@ import os
 import numpy as np
 
 from ..base.errors import suggest
-from .readers import DataError, _csv_rows, require_file
+from .readers import DataError, csv_rows, require_file
 
 TABLE_FORMATS = ("csv", "tsv", "jsonl")
 _EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
@@ -83,12 +83,18 @@ def _number(field, allow_missing, table, r, column, key):
     return value
 
 
+def read_csv(path, delimiter=",", header=True, key=("path",)):
+    """(column names, float64 array [rows, columns]) of a CSV file of numbers."""
+    table = read_table(path, "csv", delimiter, header, key)
+    return table.names, table.numbers(table.names, key)
+
+
 def read_table(path, fmt, delimiter=None, header=True, key=("path",)):
     """A Table from a CSV (``delimiter``, default ','), TSV or JSON Lines file."""
     require_file(path, key)
     if fmt == "jsonl":
         return _jsonl(path, key)
-    rows = _csv_rows(path, "\t" if fmt == "tsv" else (delimiter or ","), key)
+    rows = csv_rows(path, "\t" if fmt == "tsv" else (delimiter or ","), key)
     if not rows:
         raise DataError(f"{path}: the file is empty", key, "it needs at least one row")
     names = [c.strip() for c in rows[0]] if header else [str(i) for i in range(len(rows[0]))]
