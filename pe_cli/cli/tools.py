@@ -46,7 +46,7 @@ def predict(config, overrides, checkpoint, data_path, out, output, probabilities
     from ..run.predict import predict as run_predict
     cfg = load_config(config, overrides)
     result = run_predict(cfg, checkpoint, data_path, out, output, quiet, probabilities)
-    kind = "classes and probabilities" if result["classifier"] else "values"
+    kind = ("classes and probabilities" if probabilities else "classes") if result["classifier"] else "values"
     click.echo(f"predicted {result['samples']} samples with layer '{result['output']}' ({kind}): {result['out']}")
 
 

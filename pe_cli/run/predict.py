@@ -96,6 +96,9 @@ def predict(cfg, checkpoint, data_path, out=None, output=None, quiet=False, prob
     lengths = lengths_feeds(prep.feeds if prep else {})
     raw = read_feeds(data_path, [f for f in inference.inputs if f not in lengths], columns,
                      prep.kinds() if prep else {})
+    files = None        # a folder of images: which file each row is
+    if os.path.isdir(data_path):
+        files = np.array([os.path.relpath(str(p), data_path) for p in next(iter(raw.values()))])
     try:
         raw.update(prep.apply(raw, data_path) if prep else {})
         columns = {name: _conformed(cfg, name, raw[name]) for name in inference.inputs}
@@ -110,6 +113,8 @@ def predict(cfg, checkpoint, data_path, out=None, output=None, quiet=False, prob
         names = prep.class_names(inference.labels[0]) if prep and inference.labels else None
         if names is not None:
             result["class_name"] = np.array(names)[result["class"]]
+    if files is not None:
+        result["file"] = files
     out = out or os.path.join(os.path.dirname(os.path.dirname(inference.checkpoint)),
                               f"predictions-step-{inference.step}.npz")
     _write(out, result, names)
@@ -141,21 +146,33 @@ def _write(out, result, names=None):
     if out.endswith(".csv"):
         buf = io.StringIO()
         writer = csv.writer(buf)
-        if "class" in result:
-            prob = result.get("prob")
-            k = 0 if prob is None else prob.shape[1]
-            labels = names if names is not None and len(names) == k else range(k)
-            writer.writerow(["class"] + (["class_name"] if "class_name" in result else []) +
-                            [f"prob_{j}" for j in labels])
-            for i, c in enumerate(result["class"]):
-                writer.writerow([c] + ([result["class_name"][i]] if "class_name" in result else []) +
-                                ([f"{p:.6g}" for p in prob[i]] if prob is not None else []))
-        else:
-            flat = result["value"].reshape(len(result["value"]), -1)
-            writer.writerow([f"value_{j}" for j in range(flat.shape[1])])
-            writer.writerows([f"{v:.6g}" for v in row] for row in flat)
+        header, columns = _csv_columns(result, names)
+        writer.writerow(header)
+        writer.writerows(zip(*columns))
         atomic_write(out, buf.getvalue())
         return
     buf = io.BytesIO()
     np.savez(buf, **result)
     atomic_write(out, buf.getvalue())
+
+
+def _csv_columns(result, names):
+    """(header, one list per column) of the predictions as CSV."""
+    header, columns = [], []
+    if "file" in result:
+        header.append("file")
+        columns.append(result["file"].tolist())
+    if "class" not in result:
+        flat = result["value"].reshape(len(result["value"]), -1)
+        return header + [f"value_{j}" for j in range(flat.shape[1])], columns + [[f"{v:.6g}" for v in c] for c in flat.T]
+    header.append("class")
+    columns.append(result["class"].tolist())
+    if "class_name" in result:
+        header.append("class_name")
+        columns.append(result["class_name"].tolist())
+    prob = result.get("prob")
+    if prob is not None:
+        labels = names if names is not None and len(names) == prob.shape[1] else range(prob.shape[1])
+        header += [f"prob_{j}" for j in labels]
+        columns += [[f"{p:.6g}" for p in c] for c in prob.T]
+    return header, columns

@@ -96,6 +96,23 @@ def test_applied_to_the_eval_split_without_refitting(cfg):
     assert train["y"].ravel().tolist() == [1, 0, 1, 0, 1, 0]
 
 
+def test_padded_text_fills_its_lengths_feed(tmp_path):
+    (tmp_path / "m.yaml").write_text(MODEL.replace("text: {shape: [1], dtype: int64, lod_level: 1}",
+                                                   "text: {shape: [4], dtype: int64}\n  n: {shape: [1], dtype: int64}")
+                                     .replace("  - e:      {type: embedding, input: text, size: [50, 4]}\n"
+                                              "  - p:      {type: sequence_pool, input: e, pool_type: average}\n",
+                                              "  - p:      {type: cast, x: n, dtype: float32}\n"))
+    (tmp_path / "t.csv").write_text(TABLE)
+    (tmp_path / "run.yaml").write_text(CONFIG.replace("text: {kind: text, max_length: 3}",
+                                                      "text: {kind: text, max_length: 4, tokenizer: character, "
+                                                      "sequence: padded, lengths_feed: n}"))
+    cfg = load_config(str(tmp_path / "run.yaml"))
+    columns = load_columns(cfg, "train", fit_preprocessing(cfg))
+    assert columns["text"].shape == (6, 4) and columns["n"].ravel().tolist() == [4, 4, 4, 3, 4, 1]
+    vocab = fit_preprocessing(cfg).feeds["text"]["vocabulary"]
+    assert columns["text"][3].tolist() == [vocab.index(c) for c in "dog"] + [0]      # padded with <pad>
+
+
 def test_a_preprocessing_file_of_another_version_is_refused(tmp_path, cfg):
     path = tmp_path / "preprocessing.json"
     path.write_text(fit_preprocessing(cfg).to_text().replace('"version": 1', '"version": 99'))
