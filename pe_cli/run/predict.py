@@ -114,7 +114,7 @@ def predict(cfg, checkpoint, data_path, out=None, output=None, quiet=False, prob
         if names is not None:
             result["class_name"] = np.array(names)[result["class"]]
     if files is not None:
-        result["file"] = files
+        result["path"] = files
     out = out or os.path.join(os.path.dirname(os.path.dirname(inference.checkpoint)),
                               f"predictions-step-{inference.step}.npz")
     _write(out, result, names)
@@ -159,9 +159,9 @@ def _write(out, result, names=None):
 def _csv_columns(result, names):
     """(header, one list per column) of the predictions as CSV."""
     header, columns = [], []
-    if "file" in result:
-        header.append("file")
-        columns.append(result["file"].tolist())
+    if "path" in result:
+        header.append("path")
+        columns.append(result["path"].tolist())
     if "class" not in result:
         flat = result["value"].reshape(len(result["value"]), -1)
         return header + [f"value_{j}" for j in range(flat.shape[1])], columns + [[f"{v:.6g}" for v in c] for c in flat.T]

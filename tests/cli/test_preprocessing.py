@@ -120,8 +120,8 @@ def test_raw_image_files_in_class_names_out(tmp_path):
     predicted = _predict(PNG, run, f"{REPO}/data/mnist_png/eval", tmp_path / "p.npz")
     names = predicted["class_name"]
     assert names.shape == (100,) and set(names) <= set("0123456789")
-    truth = [f.split("/")[0] for f in predicted["file"]]      # eval/<digit>/<index>.png
-    assert sorted(truth) == truth and len(set(predicted["file"])) == 100
+    truth = [f.split("/")[0] for f in predicted["path"]]      # eval/<digit>/<index>.png
+    assert sorted(truth) == truth and len(set(predicted["path"])) == 100
     accuracy = np.mean(names == truth)
     evaluated = pe("eval", PNG, "--checkpoint", run, "--out", tmp_path / "e.json")
     assert evaluated.returncode == 0, evaluated.stderr
