@@ -96,11 +96,7 @@ def _mnist(source, feeds, columns):
     out = {}
     cache = {}
     for feed in feeds:
-        column = columns.get(feed, feed)
-        if column not in _MNIST_COLUMNS:
-            key = ("columns", feed) if feed in columns else ("columns",)
-            raise DataError(f"feed '{feed}' has no mnist column '{column}'", key,
-                            f"map it: columns: {{{feed}: image}} or {{{feed}: label}}")
+        column = _image_or_label("mnist", feed, columns)
         if column not in cache:
             path = os.path.join(directory, MNIST_FILES[_MNIST_COLUMNS[column]])
             require_file(path, ("path",))
@@ -192,15 +188,17 @@ def _folders(source, feeds, columns):
     """An image folder of class folders: column ``image`` the files, ``label`` their folder's name."""
     paths, names = class_folders(source["path"])
     cols = {"image": np.array(paths, dtype=object), "label": np.array(names, dtype=object)}
-    out = {}
-    for feed in feeds:
-        column = columns.get(feed, feed)
-        if column not in cols:
-            key = ("columns", feed) if feed in columns else ("columns",)
-            raise DataError(f"feed '{feed}' has no folders column '{column}'", key,
-                            f"map it: columns: {{{feed}: image}} or {{{feed}: label}}")
-        out[feed] = cols[column]
-    return out
+    return {feed: cols[_image_or_label("folders", feed, columns)] for feed in feeds}
+
+
+def _image_or_label(fmt, feed, columns):
+    """The column (image or label) of an mnist or folders source that ``feed`` reads."""
+    column = columns.get(feed, feed)
+    if column not in ("image", "label"):
+        key = ("columns", feed) if feed in columns else ("columns",)
+        raise DataError(f"feed '{feed}' has no {fmt} column '{column}'", key,
+                        f"map it: columns: {{{feed}: image}} or {{{feed}: label}}")
+    return column
 
 
 def _slice(source, arrays):
