@@ -8,6 +8,7 @@ Python API: a layer's arguments are its builder's, ``optimizer`` takes its class
 import enum
 
 from ..compiler import strategy
+from ..data import preprocessing
 from .schema import REQUIRED, Custom, Field, ListOf, MapOf, Section
 
 LOGGERS = ("tensorboard",)      # run/loggers.py writes each
@@ -62,25 +63,24 @@ SOURCE = Section({
 }, "a data source", default=None)
 
 PREPROCESSING = MapOf(Section({
-    "kind": Field("str", REQUIRED, "numeric, category, text, image or label",
-                  choices=("numeric", "category", "text", "image", "label")),
+    "kind": Field("str", REQUIRED, "numeric, category, text, image or label", choices=preprocessing.KINDS),
     "scaling": Field("str|null", None, "numeric: standardize (default), minmax, log or none",
-                     choices=("standardize", "minmax", "log", "none")),
+                     choices=preprocessing.SCALINGS),
     "fill": Field("str|float|null", None, "numeric: a missing value's replacement: mean (default), median, zero "
                   "or a number"),
     "min_count": Field("int|null", None, "category, text: keep values seen this often in training (default 1)", min=1),
     "max_vocabulary": Field("int|null", None, "category, text: at most this many ids (default: all)", min=2),
     "tokenizer": Field("str|null", None, "text: whitespace (default), character or regex",
-                       choices=("whitespace", "character", "regex")),
+                       choices=preprocessing.TOKENIZERS),
     "pattern": Field("str|null", None, "text: the tokens are this regular expression's matches (tokenizer: regex)"),
     "lowercase": Field("bool|null", None, "text: lowercase before splitting (default true)"),
     "max_length": Field("int|null", None, "text: tokens kept per sample (default 64)", min=1),
     "sequence": Field("str|null", None, "text: ragged (default: a lod_level 1 feed) or padded ([N, max_length])",
-                      choices=("ragged", "padded")),
+                      choices=preprocessing.SEQUENCES),
     "lengths_feed": Field("str|null", None, "text, padded: the feed that gets each sample's length"),
     "size": Field("list[int]|null", None, "image: resize to [height, width]"),
     "crop": Field("list[int]|null", None, "image: cut the centre [height, width] (after size)"),
-    "mode": Field("str|null", None, "image: L (one channel), RGB (default) or BGR", choices=("L", "RGB", "BGR")),
+    "mode": Field("str|null", None, "image: L (one channel), RGB (default) or BGR", choices=preprocessing.MODES),
     "scale": Field("float|null", None, "image: multiply the 0..255 values by this (default 1/255)"),
     "mean": Field("float|list[float]|null", None, "image: subtract, per channel (after scale)"),
     "std": Field("float|list[float]|null", None, "image: divide by, per channel (after mean)"),

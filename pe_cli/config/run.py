@@ -197,7 +197,8 @@ def _check_data(cfg):
         if missing:
             where = ("data", which, "path") if src["path"] else \
                 ("data", which, "files", next(k for k, v in src["files"].items() if v == missing[0]))
-            raise doc.error(where, f"data {'directory' if fmt in ('mnist', 'folders') else 'file'} {missing[0]} does not exist",
+            what = 'directory' if fmt in ('mnist', 'folders') else 'file'
+            raise doc.error(where, f"data {what} {missing[0]} does not exist",
                             "check the path (relative to the config file)")
 
 

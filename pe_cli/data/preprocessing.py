@@ -288,4 +288,5 @@ _FIT = {"numeric": _fit_numeric, "category": _fit_category, "text": _fit_text, "
 _APPLY = {"numeric": _apply_numeric, "category": _apply_category, "text": _apply_text, "image": _apply_image,
           "label": _apply_label}
 
-__all__ = ["FILE_NAME", "KINDS", "Preprocessing", "check_preprocessing", "lengths_feeds"]
+__all__ = ["FILE_NAME", "KINDS", "MODES", "SCALINGS", "SEQUENCES", "TOKENIZERS", "Preprocessing",
+           "check_preprocessing", "lengths_feeds"]

@@ -1,5 +1,5 @@
-"""File readers: .npy, .npz and CSV rows (IDX lives in idx.py, tables by column name in tables.py). Each returns plain numpy arrays and
-raises DataError, which names the file and, where it helps, the config key to fix."""
+"""File readers: .npy, .npz and CSV rows (IDX lives in idx.py, tables by column name in
+tables.py). Each returns plain numpy arrays and raises DataError, which names the file and, where it helps, the config key to fix."""
 import csv
 import os
 import stat

@@ -125,7 +125,8 @@ def _jsonl(path, key):
                 names.update(dict.fromkeys(record))
                 records.append(record)
     except UnicodeDecodeError as e:
-        raise DataError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})", key, "save the file as UTF-8") from None
+        raise DataError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})", key,
+                        "save the file as UTF-8") from None
     if not records:
         raise DataError(f"{path}: the file is empty", key, "it needs at least one line")
     names = list(names)

@@ -2,12 +2,13 @@
 
 The prediction is a layer of the model file (``--output``; by default the last layer that needs no
 label feed: the logits of a classifier, the prediction of a regression; run/inference.py).
-The data file gives the feeds that layer needs (.npy, .npz, IDX images, a table read by column name:
-.csv, .tsv, .jsonl, or a folder of images), through the run's saved preprocessing (preprocessing.json,
-never re-fitted) and the config's transforms. A classifier (its label feed is an integer) gets each sample's class and the
-class probabilities (a softmax of the layer, unless its rows already are probabilities) and, with a
-label preprocessing, its class name; anything else gets the layer's values. Written as .npz (arrays
-``class``, ``class_name``, ``prob`` / ``value``) or .csv.
+The data file gives the feeds that layer needs (.npy, .npz, IDX images, a table read by column
+name: .csv, .tsv, .jsonl, or a folder of images), through the run's saved preprocessing
+(preprocessing.json, never re-fitted) and the config's transforms. A classifier (its label feed is
+an integer) gets each sample's class and the class probabilities (a softmax of the layer, unless its
+rows already are probabilities) and, with a label preprocessing, its class name; anything else gets
+the layer's values; a folder of images adds each row's file (``path``). Written as .npz (arrays
+``class``, ``class_name``, ``prob`` / ``value``, ``path``) or .csv.
 """
 import csv
 import io
@@ -164,7 +165,8 @@ def _csv_columns(result, names):
         columns.append(result["path"].tolist())
     if "class" not in result:
         flat = result["value"].reshape(len(result["value"]), -1)
-        return header + [f"value_{j}" for j in range(flat.shape[1])], columns + [[f"{v:.6g}" for v in c] for c in flat.T]
+        header += [f"value_{j}" for j in range(flat.shape[1])]
+        return header, columns + [[f"{v:.6g}" for v in c] for c in flat.T]
     header.append("class")
     columns.append(result["class"].tolist())
     if "class_name" in result:
