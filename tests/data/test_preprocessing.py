@@ -5,12 +5,14 @@ import json
 import numpy as np
 import pytest
 
+from pe_cli.base.errors import PeError
 from pe_cli.config import ConfigError, load_config
 from pe_cli.data.preprocessing import Preprocessing
 from pe_cli.data.ragged import Ragged
 from pe_cli.data.readers import DataError
 from pe_cli.data.tables import read_table
 from pe_cli.run.build import load_columns
+from pe_cli.run.predict import read_feeds
 from pe_cli.run.preprocessing import fit_preprocessing
 
 MODEL = """\
@@ -150,3 +152,15 @@ def test_config_mistakes_are_named_at_their_key(tmp_path, entry, where, message)
     with pytest.raises(ConfigError) as e:
         load_config(str(tmp_path / "run.yaml"))
     assert where in str(e.value) and message in str(e.value)
+
+
+def test_predict_reads_a_plain_table_by_name(tmp_path):
+    """The feeds without preprocessing too (issue 56: columns were taken by position)."""
+    (tmp_path / "a.csv").write_text("x0,x1,x2\n1,2,3\n4,5,6\n")
+    (tmp_path / "b.csv").write_text("x2,extra,x0,x1\n3,9,1,2\n6,9,4,5\n")
+    columns = {"x": ["x0", "x1", "x2"]}
+    a, b = (read_feeds(str(tmp_path / n), ["x"], columns)["x"] for n in ("a.csv", "b.csv"))
+    assert a.tolist() == b.tolist() == [[1, 2, 3], [4, 5, 6]]
+    with pytest.raises(PeError, match="has no column 'x1' for feed 'x'"):
+        (tmp_path / "c.csv").write_text("x0,x2\n1,3\n")
+        read_feeds(str(tmp_path / "c.csv"), ["x"], columns)
