@@ -92,19 +92,7 @@ def predict(cfg, checkpoint, data_path, out=None, output=None, quiet=False, prob
         raise PeError(f"-o {out}: predictions are written as .npz or .csv")
     inference = load_inference(cfg, checkpoint, output)       # the pruned test program (run/inference.py)
     prep = inference.preprocessing
-    columns = _source_columns(cfg)
-    columns.update(prep.columns() if prep else {})
-    lengths = lengths_feeds(prep.feeds if prep else {})
-    raw = read_feeds(data_path, [f for f in inference.inputs if f not in lengths], columns,
-                     prep.kinds() if prep else {})
-    files = None        # a folder of images: which file each row is
-    if os.path.isdir(data_path):
-        files = np.array([os.path.relpath(str(p), data_path) for p in next(iter(raw.values()))])
-    try:
-        raw.update(prep.apply(raw, data_path) if prep else {})
-        columns = {name: _conformed(cfg, name, raw[name]) for name in inference.inputs}
-    except DataError as e:
-        raise PeError(f"{data_path}: {e.message}") from None
+    columns, files = _inputs(cfg, inference, data_path)
     values = _run(cfg, inference, columns, quiet)
     classifier = inference.kind == "classification"
     result, names = {"value": values}, None
@@ -120,6 +108,25 @@ def predict(cfg, checkpoint, data_path, out=None, output=None, quiet=False, prob
                               f"predictions-step-{inference.step}.npz")
     _write(out, result, names)
     return {"out": out, "samples": len(values), "output": inference.output, "classifier": classifier}
+
+
+def _inputs(cfg, inference, data_path):
+    """({input feed: array}, the image files of a folder or None): the data file read (tables by
+    column name) and preprocessed as the run saved it, then the config's transforms."""
+    prep = inference.preprocessing
+    columns = _source_columns(cfg)
+    columns.update(prep.columns() if prep else {})
+    lengths = lengths_feeds(prep.feeds if prep else {})
+    raw = read_feeds(data_path, [f for f in inference.inputs if f not in lengths], columns,
+                     prep.kinds() if prep else {})
+    files = None
+    if os.path.isdir(data_path):
+        files = np.array([os.path.relpath(str(p), data_path) for p in next(iter(raw.values()))])
+    try:
+        raw.update(prep.apply(raw, data_path) if prep else {})
+        return {name: _conformed(cfg, name, raw[name]) for name in inference.inputs}, files
+    except DataError as e:
+        raise PeError(f"{data_path}: {e.message}") from None
 
 
 def _conformed(cfg, name, column):
