@@ -24,25 +24,29 @@ def summary(file, overrides):
 @click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
 @click.option("--checkpoint", required=True, metavar="PATH", help="A run directory, ckpt/last, ckpt/best or ckpt/step-N.")
 @click.option("--data", "data_path", required=True, metavar="FILE",
-              help="Samples without labels: .npy, .npz (arrays named after the feeds), .csv, or IDX images.")
+              help="Samples without labels: .npy, .npz (arrays named after the feeds), IDX images, a table read by "
+                   "column name (.csv, .tsv, .jsonl), or a folder of images.")
 @click.option("-o", "--out", metavar="FILE",
               help="Where to write the predictions, .npz or .csv (default: predictions-step-N.npz in the run directory).")
 @click.option("--output", metavar="LAYER", help="The layer to predict with (default: the one nearest the loss that "
                                                "does not read the label, e.g. the logits).")
+@click.option("--probabilities/--no-probabilities", default=True, show_default=True,
+              help="A classifier: write each class's probability beside the class (and its name).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @debug_option
 @guarded
-def predict(config, overrides, checkpoint, data_path, out, output, quiet):
+def predict(config, overrides, checkpoint, data_path, out, output, probabilities, quiet):
     """Predict with a checkpoint on data without labels.
 
-    A classifier (an integer label feed) writes each sample's class and the class probabilities;
-    any other model the prediction layer's values.
+    A classifier (an integer label feed) writes each sample's class, its name (with a label
+    preprocessing) and the class probabilities; any other model the prediction layer's values.
+    The run's preprocessing.json is applied to the raw data first.
     """
     from ..config import load_config
     from ..run.predict import predict as run_predict
     cfg = load_config(config, overrides)
-    result = run_predict(cfg, checkpoint, data_path, out, output, quiet)
-    kind = "classes and probabilities" if result["classifier"] else "values"
+    result = run_predict(cfg, checkpoint, data_path, out, output, quiet, probabilities)
+    kind = ("classes and probabilities" if probabilities else "classes") if result["classifier"] else "values"
     click.echo(f"predicted {result['samples']} samples with layer '{result['output']}' ({kind}): {result['out']}")
 
 
@@ -99,7 +103,7 @@ def export(config, overrides, checkpoint, onnx_path, inference_dir, output_layer
     """Export a checkpoint's inference program (the test program from the input feeds to the
     output layer, without loss and metric layers) as ONNX and/or an inference-model directory."""
     from ..config import load_config
-    from ..export import export_inference_dir, export_onnx
+    from ..export import export_inference_dir, export_onnx, summary_line
     from ..run.inference import load_inference
     if not onnx_path and not inference_dir:
         raise click.UsageError("nothing to export: give --onnx FILE and/or --inference-dir DIR")
@@ -107,7 +111,9 @@ def export(config, overrides, checkpoint, onnx_path, inference_dir, output_layer
     click.echo(f"checkpoint: {inference.checkpoint} (step {inference.step}); inputs {', '.join(inference.inputs)}, "
                f"output '{inference.output}' ({inference.target.name})")
     if onnx_path:
-        inputs, _ = export_onnx(inference, onnx_path)
+        inputs, _, inside, outside = export_onnx(inference, onnx_path)
+        if inside or outside:
+            click.echo(summary_line(inside, outside))
         click.echo(f"wrote {onnx_path} (inputs {', '.join(inputs)})")
     if inference_dir:
         export_inference_dir(inference, inference_dir)

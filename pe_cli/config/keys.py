@@ -8,12 +8,13 @@ Python API: a layer's arguments are its builder's, ``optimizer`` takes its class
 import enum
 
 from ..compiler import strategy
+from ..data import preprocessing
 from .schema import REQUIRED, Custom, Field, ListOf, MapOf, Section
 
 LOGGERS = ("tensorboard",)      # run/loggers.py writes each
 
 DTYPES = ("float32", "float64", "float16", "int64", "int32", "int8", "uint8", "bool")
-FORMATS = ("mnist", "idx", "npy", "npz", "csv", "multislot")
+FORMATS = ("mnist", "idx", "npy", "npz", "csv", "tsv", "jsonl", "folders", "multislot")
 GRAPH_KINDS = ("forward", "train", "startup", "test", "ssa")
 
 LAYER_KEYS = {
@@ -45,8 +46,9 @@ MODEL = Section({
 })
 
 SOURCE = Section({
-    "format": Field("str", REQUIRED, "mnist, idx, npy, npz, csv or multislot", choices=FORMATS),
-    "path": Field("path|null", None, "mnist: the directory; npz, csv: the file; multislot: a file or a directory of them"),
+    "format": Field("str", REQUIRED, "mnist, idx, npy, npz, csv, tsv, jsonl, folders or multislot", choices=FORMATS),
+    "path": Field("path|null", None, "mnist, folders: the directory; npz, csv, tsv, jsonl: the file; multislot: a "
+                  "file or a directory of them"),
     "files": MapOf(Field("path"), "idx, npy: one file per feed", key_doc="feed"),
     "split": Field("str", "all", "mnist: train (first 8,000), eval (last 2,000) or all",
                    choices=("train", "eval", "all")),
@@ -59,6 +61,30 @@ SOURCE = Section({
     "stop": Field("int|null", None, "one past the last sample used (default: the end)", min=0),
     "limit": Field("int|null", None, "use at most this many samples (after start/stop)", min=1),
 }, "a data source", default=None)
+
+PREPROCESSING = MapOf(Section({
+    "kind": Field("str", REQUIRED, "numeric, category, text, image or label", choices=preprocessing.KINDS),
+    "scaling": Field("str|null", None, "numeric: standardize (default), minmax, log or none",
+                     choices=preprocessing.SCALINGS),
+    "fill": Field("str|float|null", None, "numeric: a missing value's replacement: mean (default), median, zero "
+                  "or a number"),
+    "min_count": Field("int|null", None, "category, text: keep values seen this often in training (default 1)", min=1),
+    "max_vocabulary": Field("int|null", None, "category, text: at most this many ids (default: all)", min=2),
+    "tokenizer": Field("str|null", None, "text: whitespace (default), character or regex",
+                       choices=preprocessing.TOKENIZERS),
+    "pattern": Field("str|null", None, "text: the tokens are this regular expression's matches (tokenizer: regex)"),
+    "lowercase": Field("bool|null", None, "text: lowercase before splitting (default true)"),
+    "max_length": Field("int|null", None, "text: tokens kept per sample (default 64)", min=1),
+    "sequence": Field("str|null", None, "text: ragged (default: a lod_level 1 feed) or padded ([N, max_length])",
+                      choices=preprocessing.SEQUENCES),
+    "lengths_feed": Field("str|null", None, "text, padded: the feed that gets each sample's length"),
+    "size": Field("list[int]|null", None, "image: resize to [height, width]"),
+    "crop": Field("list[int]|null", None, "image: cut the centre [height, width] (after size)"),
+    "mode": Field("str|null", None, "image: L (one channel), RGB (default) or BGR", choices=preprocessing.MODES),
+    "scale": Field("float|null", None, "image: multiply the 0..255 values by this (default 1/255)"),
+    "mean": Field("float|list[float]|null", None, "image: subtract, per channel (after scale)"),
+    "std": Field("float|list[float]|null", None, "image: divide by, per channel (after mean)"),
+}), "per feed, preprocessing fitted on data.train and saved as <run dir>/preprocessing.json", key_doc="feed")
 
 TRANSFORM_KEYS = {
     "scale": "multiply by a number (0.00392156 maps 0..255 to 0..1)",
@@ -171,6 +197,7 @@ RUN = Section({
         "seed": Field("int|null", None, "seed of the shuffle (default: seed)", min=0),
         "transforms": MapOf(ListOf(Custom("a transform", TRANSFORM_KEYS), "this feed's transforms, in order"),
                             "per-feed transforms applied in order", key_doc="feed"),
+        "preprocessing": PREPROCESSING,
     }, "where the samples come from and how they are batched"),
     "optimizer": Custom("the optimizer and its schedule", OPTIMIZER_KEYS,
                         default={"type": "SGD", "learning_rate": 0.01}),

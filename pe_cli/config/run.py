@@ -11,6 +11,8 @@ import os
 from dataclasses import dataclass
 
 from ..data import DataError
+from ..data.preprocessing import check_preprocessing
+from ..data.sources import PATH_FORMATS
 from ..data.transforms import check_transform
 from . import registries
 from .errors import ConfigError, suggest
@@ -165,6 +167,10 @@ def _check_data(cfg):
                 check_transform(item)
             except DataError as e:
                 raise doc.error(("data", "transforms", feed, i) + e.key, e.message, e.hint) from None
+    try:
+        check_preprocessing(d["preprocessing"], feeds)
+    except DataError as e:
+        raise doc.error(("data", "preprocessing") + e.key, e.message, e.hint, key=len(e.key) == 1) from None
     devices = data["devices"]
     for key in ("batch_size", "eval_batch_size"):
         if d[key] < devices:
@@ -176,7 +182,7 @@ def _check_data(cfg):
         if src is None:
             continue
         fmt = src["format"]
-        needs_path = fmt in ("mnist", "npz", "csv", "multislot")
+        needs_path = fmt in PATH_FORMATS
         if needs_path and not src["path"]:
             raise doc.error(("data", which), f"a {fmt} source needs 'path'", "add path: <file or directory>")
         if not needs_path and not src["files"]:
@@ -193,7 +199,8 @@ def _check_data(cfg):
         if missing:
             where = ("data", which, "path") if src["path"] else \
                 ("data", which, "files", next(k for k, v in src["files"].items() if v == missing[0]))
-            raise doc.error(where, f"data {'directory' if fmt == 'mnist' else 'file'} {missing[0]} does not exist",
+            what = 'directory' if fmt in ('mnist', 'folders') else 'file'
+            raise doc.error(where, f"data {what} {missing[0]} does not exist",
                             "check the path (relative to the config file)")
 
 

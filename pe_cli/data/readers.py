@@ -1,5 +1,5 @@
-"""File readers: .npy, .npz and CSV (IDX lives in idx.py). Each returns plain numpy arrays and
-raises DataError, which names the file and, where it helps, the config key to fix."""
+"""File readers: .npy, .npz and CSV rows (IDX lives in idx.py, tables by column name in
+tables.py). Each returns plain numpy arrays and raises DataError, which names the file and, where it helps, the config key to fix."""
 import csv
 import os
 import stat
@@ -48,29 +48,7 @@ def read_npz(path, key=("path",)):
         raise DataError(f"{path}: not a readable .npz file ({e})", key, "save it with numpy.savez") from None
 
 
-def read_csv(path, delimiter=",", header=True, key=("path",)):
-    """(column names, float64 array [rows, columns]). Without a header, columns are named 0, 1, ..."""
-    require_file(path, key)
-    rows = _csv_rows(path, delimiter, key)
-    if not rows:
-        raise DataError(f"{path}: the CSV file is empty", key, "it needs at least one row")
-    names = [c.strip() for c in rows[0]] if header else [str(i) for i in range(len(rows[0]))]
-    body = rows[1:] if header else rows
-    for n, row in enumerate(body):
-        if len(row) != len(names):
-            line = n + (2 if header else 1)
-            raise DataError(f"{path}:{line}: {len(row)} fields, expected {len(names)}", key,
-                            "every row needs the same number of fields")
-    try:
-        values = np.array([[float(c) for c in row] for row in body], dtype=np.float64)
-    except ValueError:
-        line, field = _first_non_number(body, header)
-        raise DataError(f"{path}:{line}: the field {field[:40]!r}{'...' if len(field) > 40 else ''} is not a number",
-                        key, "CSV sources hold numbers only; encode categories as integers") from None
-    return names, values.reshape(len(body), len(names))
-
-
-def _csv_rows(path, delimiter, key):
+def csv_rows(path, delimiter, key):
     """The non-blank rows of a CSV file; an encoding or a field the csv module refuses (larger than
     its limit) is one DataError naming the line."""
     reader = None
@@ -84,13 +62,3 @@ def _csv_rows(path, delimiter, key):
     except csv.Error as e:
         line = reader.line_num if reader is not None else "?"
         raise DataError(f"{path}:{line}: {e}", key, "check the quoting and the field sizes of that line") from None
-
-
-def _first_non_number(body, header):
-    for n, row in enumerate(body):
-        for c in row:
-            try:
-                float(c)
-            except ValueError:
-                return n + (2 if header else 1), c
-    return "?", ""

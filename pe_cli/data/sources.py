@@ -6,7 +6,10 @@ Formats (keys as in docs/CONFIG.md):
 - ``idx`` / ``npy``: ``files`` maps each feed to its own file.
 - ``npz``: ``path`` is one archive; ``columns`` maps feeds to array names (default: the feed's name);
   an array ``NAME`` with a ``NAME_lengths`` beside it is ragged: one sequence per sample (ragged.py).
-- ``csv``: ``path`` is one file; ``columns`` maps feeds to a column name or index, or a list of them.
+- ``csv``, ``tsv``, ``jsonl``: ``path`` is one table (tables.py), read by column name; ``columns``
+  maps feeds to a column name (or, without a header, an index), or a list of them.
+- ``folders``: ``path`` holds one folder of images per class; columns ``image`` (the files) and
+  ``label`` (the folder's name), for data.preprocessing's image and label kinds.
 
 Then ``start``/``stop`` slice the samples and ``limit`` keeps at most that many.
 """
@@ -18,15 +21,20 @@ from ..base.errors import PeError, suggest
 from .idx import MNIST_FILES, MNIST_SPLITS, read_idx
 from .multislot import MultiSlotReader
 from .ragged import Ragged, npz_column
-from .readers import DataError, read_csv, read_npy, read_npz, require_file
+from .images import class_folders
+from .readers import DataError, read_npy, read_npz, require_file
+from .tables import TABLE_FORMATS, read_table
+from .vocabulary import as_text
 
 _MNIST_COLUMNS = {"image": "images", "label": "labels"}
+PATH_FORMATS = ("mnist", "npz", "multislot", "folders") + TABLE_FORMATS    # the formats read from 'path'
 
 
-def load_source(source, feeds, feed_specs=None):
+def load_source(source, feeds, feed_specs=None, raw=None):
     """``source``: a validated data-source mapping (paths resolved); ``feeds``: feed names
-    (``feed_specs``: their specs, for the multislot format's slot types). Returns {feed: array}
-    with every array sliced to the same samples."""
+    (``feed_specs``: their specs, for the multislot format's slot types); ``raw``: feed -> kind of
+    the feeds data.preprocessing turns from raw fields into arrays (preprocessing.py). Returns
+    {feed: array} with every array sliced to the same samples."""
     fmt = source["format"]
     columns = dict(source.get("columns") or {})
     files = dict(source.get("files") or {})
@@ -38,7 +46,7 @@ def load_source(source, feeds, feed_specs=None):
         if feed not in feeds:
             raise DataError(f"'{feed}' is not a feed of the model", ("files", feed),
                             f"the feeds are {', '.join(feeds)}")
-    if fmt in ("mnist", "npz", "csv", "multislot") and not source.get("path"):
+    if fmt in PATH_FORMATS and not source.get("path"):
         raise DataError(f"a {fmt} source needs 'path'", (), "add path: <file or directory>")
     if fmt in ("idx", "npy"):
         if not files:
@@ -68,8 +76,10 @@ def load_source(source, feeds, feed_specs=None):
                 raise DataError(f"{source['path']} has no array '{name}' for feed '{feed}'", key,
                                 suggest(name, arrays) + f" (add columns.{feed}: <array name>)")
             out[feed] = npz_column(arrays, name)
-    elif fmt == "csv":
-        out = _csv(source, feeds, columns)
+    elif fmt in TABLE_FORMATS:
+        out = table_columns(source, feeds, columns, raw or {})
+    elif fmt == "folders":
+        out = _folders(source, feeds, columns)
     elif fmt == "multislot":
         out = _multislot(source, feeds, feed_specs)
     else:
@@ -85,11 +95,7 @@ def _mnist(source, feeds, columns):
     out = {}
     cache = {}
     for feed in feeds:
-        column = columns.get(feed, feed)
-        if column not in _MNIST_COLUMNS:
-            key = ("columns", feed) if feed in columns else ("columns",)
-            raise DataError(f"feed '{feed}' has no mnist column '{column}'", key,
-                            f"map it: columns: {{{feed}: image}} or {{{feed}: label}}")
+        column = _image_or_label("mnist", feed, columns)
         if column not in cache:
             path = os.path.join(directory, MNIST_FILES[_MNIST_COLUMNS[column]])
             require_file(path, ("path",))
@@ -148,27 +154,50 @@ class _Slots:
         self.slots, self.batch_size, self.proto_file = slots, 1, where
 
 
-def _csv(source, feeds, columns):
-    names, values = read_csv(source["path"], source.get("delimiter", ","), source.get("header", True))
+def table_columns(source, feeds, columns, raw):
+    """csv, tsv, jsonl: each feed's column(s) by name (or, in a CSV without a header, by index).
+    A feed without preprocessing gets numbers; a preprocessed one (``raw``: feed -> kind) its fields
+    as written (numbers with NaN where missing for numeric; paths beside the table for image)."""
+    table = read_table(source["path"], source["format"], source.get("delimiter"), source.get("header", True))
     out = {}
     for feed in feeds:
         wanted = columns.get(feed, feed)
+        key = ("columns", feed) if feed in columns else ("columns",)
         single = not isinstance(wanted, list)
-        wanted = [wanted] if single else wanted
-        idx = []
-        for w in wanted:
-            if isinstance(w, int) and not isinstance(w, bool):
-                if not 0 <= w < len(names):
-                    raise DataError(f"column index {w} is out of range ({len(names)} columns)", ("columns", feed))
-                idx.append(w)
-            elif str(w) in names:
-                idx.append(names.index(str(w)))
+        names = [wanted] if single else wanted
+        try:
+            kind = raw.get(feed)
+            if kind in (None, "numeric"):
+                values = table.numbers(names, key, allow_missing=kind == "numeric")
+                out[feed] = values[:, 0] if single else values
             else:
-                key = ("columns", feed) if feed in columns else ("columns",)
-                raise DataError(f"{source['path']} has no column '{w}' for feed '{feed}'", key,
-                                suggest(w, names) + f" (columns.{feed} maps the feed to CSV columns)")
-        out[feed] = values[:, idx[0]] if single else values[:, idx]
+                if not single:
+                    raise DataError(f"a {kind} feed reads one column, got {len(names)}", key)
+                out[feed] = table.raw(names[0], key)
+                if kind == "image":
+                    base = os.path.dirname(source["path"])
+                    out[feed] = np.array([os.path.join(base, as_text(p)) for p in out[feed]], dtype=object)
+        except DataError as e:
+            raise DataError(f"{e.message} for feed '{feed}'" if "has no column" in e.message else e.message, e.key,
+                            e.hint) from None
     return out
+
+
+def _folders(source, feeds, columns):
+    """An image folder of class folders: column ``image`` the files, ``label`` their folder's name."""
+    paths, names = class_folders(source["path"])
+    cols = {"image": np.array(paths, dtype=object), "label": np.array(names, dtype=object)}
+    return {feed: cols[_image_or_label("folders", feed, columns)] for feed in feeds}
+
+
+def _image_or_label(fmt, feed, columns):
+    """The column (image or label) of an mnist or folders source that ``feed`` reads."""
+    column = columns.get(feed, feed)
+    if column not in ("image", "label"):
+        key = ("columns", feed) if feed in columns else ("columns",)
+        raise DataError(f"feed '{feed}' has no {fmt} column '{column}'", key,
+                        f"map it: columns: {{{feed}: image}} or {{{feed}: label}}")
+    return column
 
 
 def _slice(source, arrays):

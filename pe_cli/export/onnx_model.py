@@ -7,6 +7,7 @@ import numpy as np
 
 from ..base.errors import PeError
 from .onnx_ops import CONVERTERS
+from .onnx_preprocessing import preprocessing_nodes, write_beside
 from .onnx_sequence import SEQUENCE_CONVERTERS, convert_op, output_dims, padded_inputs
 
 OPSET = 17
@@ -76,6 +77,11 @@ def exportable_ops():
 
 def onnx_model(inference):
     """The ONNX ModelProto of an Inference (pe_cli.run.inference)."""
+    return _build(inference)[0]
+
+
+def _build(inference):
+    """(the ModelProto, feeds whose preprocessing is in the graph, steps left outside it)."""
     onnx, helper, numpy_helper = _import_onnx()
     block = inference.program.global_block()
     for op in block.ops:
@@ -92,20 +98,26 @@ def onnx_model(inference):
         graph.initializers.append(numpy_helper.from_array(inference.value(name), name))
     for op in block.ops:
         convert_op(graph, op)
+    inside, outside = preprocessing_nodes(graph, inference)     # the raw numeric columns in: onnx_preprocessing.py
     target = inference.target
     outputs = [helper.make_tensor_value_info(target.name, _DTYPES.get(str(target.dtype), 1),
                                              output_dims(graph, target))]
     g = helper.make_graph(graph.nodes, inference.output, inputs, outputs, graph.initializers)
     model = helper.make_model(g, producer_name="pe", opset_imports=[helper.make_opsetid("", OPSET)])
     model.ir_version = IR_VERSION
+    if inside:
+        model.doc_string = f"inputs {', '.join(inside)} take raw values: their numeric preprocessing is in the graph"
     onnx.checker.check_model(model)
-    return model
+    return model, inside, outside
 
 
 def export_onnx(inference, path):
-    """Writes the ONNX model to ``path``; returns (input names, output name). A sequence feed is
-    two inputs, ``NAME`` padded and ``NAME_lengths`` (export/onnx_sequence.py)."""
+    """Writes the ONNX model to ``path`` and, when the run has preprocessing, the files beside it
+    (onnx_preprocessing.py); returns (input names, output name, feeds preprocessed in the graph,
+    steps left outside it). A sequence feed is two inputs, ``NAME`` padded and ``NAME_lengths``
+    (export/onnx_sequence.py)."""
     onnx, _, _ = _import_onnx()
-    model = onnx_model(inference)
+    model, inside, outside = _build(inference)
     onnx.save(model, path)
-    return [i.name for i in model.graph.input], inference.target.name
+    write_beside(inference, path, inside, outside)
+    return [i.name for i in model.graph.input], inference.target.name, inside, outside

@@ -18,6 +18,7 @@ from ..config.run import with_type
 from ..config.typed import parameters, resolve
 from ..config.values import make_typed, param_attr
 from ..data import Batcher, DataError, apply_transforms, conform, load_source
+from ..data.preprocessing import lengths_feeds
 from ..data.ragged import LENGTHS_SUFFIX, Ragged
 from ..base.errors import PeError, ShapeError
 from ..framework import Program, program_guard, source_guard, unique_name
@@ -230,20 +231,38 @@ def _minimize(optimizer, model, cfg):
 
 # -- the data -----------------------------------------------------------------------------------
 
-def load_columns(cfg, which):
-    """{feed: array} for data.train or data.eval, transformed and conformed to the feeds; the
-    data's errors are reported at the config key to fix."""
+def source_columns(cfg, which):
+    """{feed: array} of data.train or data.eval as the source gives them: the feeds
+    data.preprocessing names still raw (strings, image paths, numbers with NaN where missing)."""
     doc, model = cfg.doc, cfg.model
     source = cfg.data["data"][which]
     if source is None:
         raise doc.error(("data",), f"data.{which} is not given", f"add a data.{which} source")
-    feeds = list(model.feeds)
+    specs = cfg.data["data"]["preprocessing"]
+    lengths = lengths_feeds(specs)
+    feeds = [f for f in model.feeds if f not in lengths]
     try:
-        columns = load_source(source, feeds, model.feeds)
+        return load_source(source, feeds, model.feeds, {f: s["kind"] for f, s in specs.items()})
     except DataError as e:
         raise doc.error(("data", which) + e.key, e.message, e.hint) from None
+
+
+def load_columns(cfg, which, preprocessing=None):
+    """{feed: array} for data.train or data.eval, preprocessed (with the fitted ``preprocessing``
+    that data.preprocessing needs: run/preprocessing.py), transformed and conformed to the feeds;
+    the data's errors are reported at the config key to fix."""
+    doc, model = cfg.doc, cfg.model
+    columns = source_columns(cfg, which)
+    if cfg.data["data"]["preprocessing"] and preprocessing is None:
+        raise PeError("data.preprocessing needs the preprocessing fitted on data.train (pe train writes it as "
+                      "<run dir>/preprocessing.json)")
+    if preprocessing is not None:
+        try:
+            columns.update(preprocessing.apply(columns, f"data.{which}"))
+        except DataError as e:
+            raise doc.error(("data", which), e.message, e.hint) from None
     out = {}
-    for name in feeds:
+    for name in model.feeds:
         feed = model.feeds[name]
         transforms = cfg.data["data"]["transforms"].get(name, [])
         column = columns[name]
@@ -273,11 +292,11 @@ def _lod_mismatch(feed, name, ragged):
                           f".npz source, or use lod_level: 0")
 
 
-def load_data(cfg, which):
+def load_data(cfg, which, preprocessing=None):
     """A Batcher over data.train (shuffled as data says) or data.eval (in order), checked against
     the batch size and the devices."""
     d, doc = cfg.data["data"], cfg.doc
-    columns = load_columns(cfg, which)
+    columns = load_columns(cfg, which, preprocessing)
     n = len(next(iter(columns.values())))
     if which == "train":
         batcher = Batcher(columns, d["batch_size"], d["shuffle"], d["drop_last"], d["seed"])

@@ -11,6 +11,7 @@ from ..io import load_persistables
 from .build import build_programs, load_data
 from .placement import make_place
 from .predmetrics import prediction_report
+from .preprocessing import saved_preprocessing
 from .rundir import atomic_write, read_state, resolve_checkpoint
 
 
@@ -43,10 +44,10 @@ def _concat(arrays):
 def evaluate(cfg, checkpoint, out=None, save_fetches=False):
     """Returns {"checkpoint", "step", "samples", "metrics", "out", "fetches"} and writes ``out``
     (default: eval-step-N.json in the checkpoint's run directory, never the run's own eval.json)."""
-    eval_data = load_data(cfg, "eval")
+    ckpt, run_dir = resolve_checkpoint(checkpoint)
+    eval_data = load_data(cfg, "eval", saved_preprocessing(cfg, run_dir))
     place = make_place(cfg)
     programs = build_programs(cfg.model, cfg, with_optimizer=False)
-    ckpt, run_dir = resolve_checkpoint(checkpoint)
     state = read_state(ckpt)
     names = cfg.eval_fetches
     if not names:

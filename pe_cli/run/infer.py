@@ -4,8 +4,10 @@
 The data file gives the model's feeds (.npy or IDX for a single feed, .npz by feed name, .csv; in an
 .npz, ``NAME`` with ``NAME_lengths`` beside it is one sequence per sample, for a sequence feed); each
 array is cast to its feed's dtype and, where its sample shape differs only in size-1 dims (IDX images
-[N, 28, 28] for a [-1, 1, 28, 28] feed), reshaped to it. No other preprocessing is applied: the
-model's own (a scaling, a mean) is the user's to apply before. Every fetch target's values for all
+[N, 28, 28] for a [-1, 1, 28, 28] feed), reshaped to it. A model directory that pe export wrote
+from a run with data.preprocessing holds its preprocessing.json: it is applied first (tables by
+column name, image files, a folder of images). No other preprocessing is applied: the config's
+data.transforms are the user's to apply before. Every fetch target's values for all
 samples go to one .npz, named by the target variables.
 """
 import io
@@ -17,8 +19,11 @@ from ..base.errors import PeError
 from ..executor import Executor, Scope, scope_guard
 from ..io import load_inference_model
 from ..base.places import CPUPlace
+from ..data.preprocessing import lengths_feeds
 from ..data.ragged import Ragged, plain_for_sequences
+from ..data.readers import DataError
 from .predict import read_feeds
+from .preprocessing import saved_preprocessing
 from .rundir import atomic_write
 
 
@@ -42,6 +47,21 @@ def _fit_array(name, array, var):
     raise PeError(f"feed '{name}' takes samples of shape {sample}; the data's are {list(array.shape[1:])}")
 
 
+def _raw_feeds(model_dir, data_path, feeds):
+    """The feeds from the data file, through the preprocessing.json beside the model (pe export
+    --inference-dir writes it) when there is one."""
+    prep = saved_preprocessing(None, model_dir)
+    if prep is None:
+        return read_feeds(data_path, feeds)
+    lengths = lengths_feeds(prep.feeds)
+    raw = read_feeds(data_path, [f for f in feeds if f not in lengths], prep.columns(), prep.kinds())
+    try:
+        raw.update(prep.apply(raw, data_path))
+    except DataError as e:
+        raise PeError(f"{data_path}: {e.message}") from None
+    return raw
+
+
 def infer(model_dir, data_path, out, model_filename=None, params_filename=None, batch_size=256):
     """Runs the model on the data; returns {"out", "samples", "feeds", "fetches"}."""
     if not out.endswith(".npz"):
@@ -52,7 +72,8 @@ def infer(model_dir, data_path, out, model_filename=None, params_filename=None, 
     with scope_guard(Scope()):
         program, feeds, fetches = load_inference_model(model_dir, exe, model_filename, params_filename)
         block = program.global_block()
-        columns = {n: _fit(n, a, block.var(n), data_path) for n, a in read_feeds(data_path, feeds).items()}
+        columns = {n: _fit(n, a, block.var(n), data_path)
+                   for n, a in _raw_feeds(model_dir, data_path, feeds).items()}
         n = len(next(iter(columns.values())))
         if not n:
             raise PeError(f"{data_path} holds no samples")

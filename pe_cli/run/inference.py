@@ -16,6 +16,7 @@ from ..framework import OpRole
 from ..io import load_persistables
 from .build import build_programs
 from .placement import make_place
+from .preprocessing import saved_preprocessing
 from .rundir import read_state, resolve_checkpoint
 
 LABEL_ARGS = ("label",)
@@ -33,6 +34,8 @@ class Inference:
     scope: object
     checkpoint: str
     step: int
+    preprocessing: object = None    # the run's saved data.preprocessing (run/preprocessing.py), or None
+    transforms: dict = None         # the config's data.transforms, feed -> list
 
     def run(self, feed):
         with scope_guard(self.scope):
@@ -110,7 +113,8 @@ def load_inference(cfg, checkpoint, output=None):
     target = programs.model.var(name)
     if isinstance(target, (tuple, list)):
         target = target[0]
-    ckpt, _ = resolve_checkpoint(checkpoint)
+    ckpt, run_dir = resolve_checkpoint(checkpoint)
+    preprocessing = saved_preprocessing(cfg, run_dir)
     exe, scope = Executor(make_place(cfg)), Scope()
     with scope_guard(scope):
         exe.run(programs.startup)
@@ -122,4 +126,4 @@ def load_inference(cfg, checkpoint, output=None):
         raise spec.doc.error(("layers",), f"the output '{name}' needs the label feed '{missing[0]}'",
                              "name an output layer that needs no label with --output LAYER")
     return Inference(program, inputs, labels, name, target, task_kind(spec), exe, scope, ckpt,
-                     read_state(ckpt).get("step"))
+                     read_state(ckpt).get("step"), preprocessing, cfg.data["data"]["transforms"])

@@ -57,6 +57,7 @@ class Setup:
     ckpt: str = None        # the checkpoint resumed from
     run_dir: str = None     # its run directory
     trainers: Trainers = field(default_factory=Trainers)    # this process among the trainer processes
+    preprocessing: object = None    # data.preprocessing fitted on data.train (run/preprocessing.py), or None
 
 
 @dataclass

@@ -2,10 +2,13 @@
 
 The prediction is a layer of the model file (``--output``; by default the last layer that needs no
 label feed: the logits of a classifier, the prediction of a regression; run/inference.py).
-The data file gives the feeds that layer needs (.npy, .npz, .csv, or IDX images; a sequence feed as
-``NAME`` + ``NAME_lengths`` in an .npz, as training reads it), through the run config's transforms. A classifier (its label feed is an integer) gets each sample's class and the
-class probabilities (a softmax of the layer, unless its rows already are probabilities); anything
-else gets the layer's values. Written as .npz (arrays ``class``, ``prob`` / ``value``) or .csv.
+The data file gives the feeds that layer needs (.npy, .npz, IDX images, a table read by column
+name: .csv, .tsv, .jsonl, or a folder of images; a sequence feed as ``NAME`` + ``NAME_lengths`` in
+an .npz, as training reads it), through the run's saved preprocessing (preprocessing.json, never
+re-fitted) and the config's transforms. A classifier (its label feed is an integer) gets each
+sample's class and the class probabilities (a softmax of the layer, unless its rows already are
+probabilities) and, with a label preprocessing, its class name; anything else gets the layer's
+values; a folder of images adds each row's file (``path``). Written as .npz (arrays
 """
 import csv
 import io
@@ -14,8 +17,12 @@ import os
 import numpy as np
 
 from ..data.idx import read_idx
+from ..data.images import IMAGE_EXTENSIONS, image_files
+from ..data.preprocessing import lengths_feeds
 from ..data.ragged import Ragged, is_lengths, npz_column, plain_for_sequences
-from ..data.readers import DataError, read_csv, read_npy, read_npz
+from ..data.readers import DataError, read_npy, read_npz
+from ..data.sources import table_columns
+from ..data.tables import table_format
 from ..data.transforms import apply_transforms, conform
 from ..base.errors import PeError
 from .inference import load_inference
@@ -23,23 +30,30 @@ from .progress import Progress
 from .rundir import atomic_write
 
 
-def read_feeds(path, feeds):
-    """{feed: array} from a data file for the ``feeds`` the prediction needs. In an .npz, an array
+def read_feeds(path, feeds, columns=None, kinds=None):
+    """{feed: array} from a data file for the ``feeds`` the prediction needs. A table (.csv, .tsv,
+    .jsonl) is read by column NAME: ``columns`` maps a feed to its column(s) (default: the feed's
+    name), extra columns are ignored; ``kinds`` (feed -> preprocessing kind) leaves those feeds raw.
+    A directory gives its image files (recursively) to the one image feed. In an .npz, an array
     ``NAME`` with ``NAME_lengths`` beside it is ragged (a Ragged: one sequence per sample), as in
     training's npz sources (data/ragged.py)."""
+    kinds = kinds or {}
+    if os.path.isdir(path):
+        return _image_folder(path, feeds, kinds)
     if not os.path.isfile(path):
         raise PeError(f"data file {path} does not exist")
+    fmt = table_format(path)
     try:
+        if fmt is not None:
+            return table_columns({"format": fmt, "path": path}, feeds, columns or {}, kinds)
         if path.endswith(".npy"):
             arrays = {"": read_npy(path)}
         elif path.endswith(".npz"):
             arrays = read_npz(path)
-        elif path.endswith(".csv"):
-            arrays = {"": read_csv(path)[1]}
         else:
             arrays = {"": read_idx(path)}
     except DataError as e:
-        raise PeError(e.message) from None
+        raise PeError(e.message + (f"; {e.hint}" if e.hint else "")) from None
     names = [k for k in arrays if not is_lengths(arrays, k)]
     try:
         if set(feeds) <= set(names):
@@ -52,6 +66,25 @@ def read_feeds(path, feeds):
                   f"for a single feed); it holds {sorted(k for k in arrays if k) or 'one array'}")
 
 
+def _image_folder(path, feeds, kinds):
+    images = [f for f in feeds if kinds.get(f) == "image"]
+    if len(feeds) != 1 or len(images) != 1:
+        raise PeError(f"{path} is a directory: it gives image files to a model with one input, an image feed "
+                      f"(data.preprocessing kind: image); this one takes {', '.join(feeds)}")
+    files = image_files(path)
+    if not files:
+        raise PeError(f"{path} holds no image files ({', '.join(IMAGE_EXTENSIONS)})")
+    return {images[0]: np.array(files, dtype=object)}
+
+
+def _source_columns(cfg):
+    """feed -> table column(s), as the config's data sources map them (data.train's first)."""
+    out = {}
+    for which in ("eval", "train"):
+        out.update((cfg.data["data"][which] or {}).get("columns") or {})
+    return out
+
+
 def _probabilities(values):
     if values.ndim == 2 and np.all(values >= 0) and np.allclose(values.sum(axis=1), 1, atol=1e-4):
         return values
@@ -59,36 +92,59 @@ def _probabilities(values):
     return shifted / shifted.sum(axis=1, keepdims=True)
 
 
-def predict(cfg, checkpoint, data_path, out=None, output=None, quiet=False):
+def predict(cfg, checkpoint, data_path, out=None, output=None, quiet=False, probabilities=True):
     """Runs the prediction; returns {"out", "samples", "output", "classifier"}."""
     if out is not None and not out.endswith((".npz", ".csv")):
         raise PeError(f"-o {out}: predictions are written as .npz or .csv")
     inference = load_inference(cfg, checkpoint, output)       # the pruned test program (run/inference.py)
-    columns = {name: _prepared(cfg, name, column, data_path)
-               for name, column in read_feeds(data_path, inference.inputs).items()}
+    prep = inference.preprocessing
+    columns, files = _inputs(cfg, inference, data_path)
     values = _run(cfg, inference, columns, quiet)
     classifier = inference.kind == "classification"
-    result = {"class": _probabilities(values).argmax(axis=1), "prob": _probabilities(values)} if classifier \
-        else {"value": values}
+    result, names = {"value": values}, None
+    if classifier:
+        prob = _probabilities(values)
+        result = {"class": prob.argmax(axis=1), **({"prob": prob} if probabilities else {})}
+        names = prep.class_names(inference.labels[0]) if prep and inference.labels else None
+        if names is not None:
+            result["class_name"] = np.array(names)[result["class"]]
+    if files is not None:
+        result["path"] = files
     out = out or os.path.join(os.path.dirname(os.path.dirname(inference.checkpoint)),
                               f"predictions-step-{inference.step}.npz")
-    _write(out, result)
+    _write(out, result, names)
     return {"out": out, "samples": len(values), "output": inference.output, "classifier": classifier}
 
 
-def _prepared(cfg, name, column, data_path):
+def _inputs(cfg, inference, data_path):
+    """({input feed: array}, the image files of a folder or None): the data file read (tables by
+    column name) and preprocessed as the run saved it, then the config's transforms."""
+    prep = inference.preprocessing
+    columns = _source_columns(cfg)
+    columns.update(prep.columns() if prep else {})
+    lengths = lengths_feeds(prep.feeds if prep else {})
+    raw = read_feeds(data_path, [f for f in inference.inputs if f not in lengths], columns,
+                     prep.kinds() if prep else {})
+    files = None
+    if os.path.isdir(data_path):
+        files = np.array([os.path.relpath(str(p), data_path) for p in next(iter(raw.values()))])
+    try:
+        raw.update(prep.apply(raw, data_path) if prep else {})
+        return {name: _conformed(cfg, name, raw[name], data_path) for name in inference.inputs}, files
+    except DataError as e:
+        message = e.message if e.message.startswith(data_path) else f"{data_path}: {e.message}"
+        raise PeError(message + (f" ({e.hint})" if e.hint else "")) from None
+
+
+def _conformed(cfg, name, column, data_path):
     """A column through the config's transforms, fitted to its feed; a Ragged keeps its sequences
     (the transforms apply to the steps, as in training)."""
     feed = cfg.model.feeds[name]
     ragged = isinstance(column, Ragged)
-    try:
-        if feed.lod_level and not ragged:
-            raise plain_for_sequences(name, data_path)
-        array = apply_transforms(column.values if ragged else column, cfg.data["data"]["transforms"].get(name, []))
-        array = conform(array, name, feed.full_shape, feed.dtype)
-    except DataError as e:
-        message = e.message if e.message.startswith(data_path) else f"{data_path}: {e.message}"
-        raise PeError(message + (f" ({e.hint})" if e.hint else "")) from None
+    if feed.lod_level and not ragged:
+        raise plain_for_sequences(name, data_path)
+    array = apply_transforms(column.values if ragged else column, cfg.data["data"]["transforms"].get(name, []))
+    array = conform(array, name, feed.full_shape, feed.dtype)
     return column.with_values(array) if ragged else array
 
 
@@ -104,20 +160,38 @@ def _run(cfg, inference, columns, quiet):
     return np.concatenate(parts)
 
 
-def _write(out, result):
+def _write(out, result, names=None):
     if out.endswith(".csv"):
         buf = io.StringIO()
         writer = csv.writer(buf)
-        if "class" in result:
-            k = result["prob"].shape[1]
-            writer.writerow(["class"] + [f"prob_{j}" for j in range(k)])
-            writer.writerows([c, *(f"{p:.6g}" for p in row)] for c, row in zip(result["class"], result["prob"]))
-        else:
-            flat = result["value"].reshape(len(result["value"]), -1)
-            writer.writerow([f"value_{j}" for j in range(flat.shape[1])])
-            writer.writerows([f"{v:.6g}" for v in row] for row in flat)
+        header, columns = _csv_columns(result, names)
+        writer.writerow(header)
+        writer.writerows(zip(*columns))
         atomic_write(out, buf.getvalue())
         return
     buf = io.BytesIO()
     np.savez(buf, **result)
     atomic_write(out, buf.getvalue())
+
+
+def _csv_columns(result, names):
+    """(header, one list per column) of the predictions as CSV."""
+    header, columns = [], []
+    if "path" in result:
+        header.append("path")
+        columns.append(result["path"].tolist())
+    if "class" not in result:
+        flat = result["value"].reshape(len(result["value"]), -1)
+        header += [f"value_{j}" for j in range(flat.shape[1])]
+        return header, columns + [[f"{v:.6g}" for v in c] for c in flat.T]
+    header.append("class")
+    columns.append(result["class"].tolist())
+    if "class_name" in result:
+        header.append("class_name")
+        columns.append(result["class_name"].tolist())
+    prob = result.get("prob")
+    if prob is not None:
+        labels = names if names is not None and len(names) == prob.shape[1] else range(prob.shape[1])
+        header += [f"prob_{j}" for j in labels]
+        columns += [[f"{p:.6g}" for p in c] for c in prob.T]
+    return header, columns

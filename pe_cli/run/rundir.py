@@ -4,6 +4,7 @@
       config.yaml                the fully resolved run config
       model.yaml                 the resolved model (includes expanded)
       overrides.json             the command-line overrides it runs with (run_overrides.py: --resume restores them)
+      preprocessing.json         data.preprocessing fitted on data.train (run/preprocessing.py)
       metrics.csv, metrics.jsonl one row per report: phase, step, epoch, each fetch, the learning rate,
                                  samples/s, wall time
       fetches.npz                fetched values at each report (fetch.save: npz), or

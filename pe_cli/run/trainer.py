@@ -28,6 +28,7 @@ from .async_epoch import check_async
 from .loggers import Loggers, check_loggers, logger_names
 from .loop import Outputs, Setup, StopFlag, TrainLoop, TrainResult  # noqa: F401 -- TrainResult: public here
 from .plot import plot_at_end
+from .preprocessing import fit_preprocessing, save_preprocessing, saved_preprocessing
 from .placement import in_run_dir, make_place, train_program
 from .progress import Progress
 from .run_overrides import with_recorded_overrides, write_overrides
@@ -157,22 +158,24 @@ def _prepare(cfg, resume, max_steps, out=None):
     if cfg.model.loss is None:
         raise cfg.model.doc.error((), "the model has no loss, so it cannot be trained",
                                   "add 'loss: <layer name>' to the model file")
-    train_data = load_data(cfg, "train")
-    eval_data = load_data(cfg, "eval") if cfg.data["data"]["eval"] is not None else None
-    place = make_place(cfg)
-    program = train_program(cfg, programs, place, processes.rank)
     ckpt = run_dir = None
     if resume not in (None, "last") and out is not None:
         raise UsageError(f"--out {out} cannot be used with --resume {resume}: a resumed run continues in its "
                       f"own directory (or in a branch beside it when resuming an older checkpoint); drop --out")
     if resume is not None:
         ckpt, run_dir = _find_resume(cfg, resume, out)
+    # fitted on data.train only; a resumed run keeps the one it saved
+    prep = saved_preprocessing(cfg, run_dir) if ckpt is not None else fit_preprocessing(cfg)
+    train_data = load_data(cfg, "train", prep)
+    eval_data = load_data(cfg, "eval", prep) if cfg.data["data"]["eval"] is not None else None
+    place = make_place(cfg)
+    program = train_program(cfg, programs, place, processes.rank)
     check_watches(cfg)
     check_loggers(cfg)
     check_async(cfg)
     if max_steps is not None and max_steps < 1:
         raise PeError(f"--max-steps must be >= 1, got {max_steps}")
-    return Setup(programs, program, place, train_data, eval_data, ckpt, run_dir, processes)
+    return Setup(programs, program, place, train_data, eval_data, ckpt, run_dir, processes, prep)
 
 
 def resumed_config(cfg, resume, out=None):
@@ -202,6 +205,7 @@ def _write_run_files(cfg, setup, run_dir, state, progress):
                          f"than its newest: continuing in the branch {run_dir} (parent.json), {setup.run_dir} "
                          f"is left as it is")
         atomic_write(os.path.join(run_dir, "config.yaml"), resolved_config_text(cfg, run_dir))
+        save_preprocessing(setup.preprocessing, run_dir)
     elif setup.ckpt is not None:
         progress.message(f"resuming {run_dir} from {setup.ckpt} (step {state['step']})")
         atomic_write(os.path.join(run_dir, f"config.resumed-step-{state['step']}.yaml"),
@@ -210,6 +214,7 @@ def _write_run_files(cfg, setup, run_dir, state, progress):
         atomic_write(os.path.join(run_dir, "config.yaml"), resolved_config_text(cfg, run_dir))
         atomic_write(os.path.join(run_dir, "model.yaml"),
                      yaml.safe_dump(cfg.model.to_data(), sort_keys=False, default_flow_style=None))
+        save_preprocessing(setup.preprocessing, run_dir)
     write_overrides(run_dir, cfg.overrides)
     write_graphs(cfg, setup.programs, run_dir)
 

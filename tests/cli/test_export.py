@@ -38,7 +38,9 @@ def test_export_onnx_runs_in_onnxruntime_as_pe_does(runs, name, tmp_path):
     cfg = load_config(f"configs/mnist_{name}.yaml")
     images = apply_transforms(runs["images"], cfg.data["data"]["transforms"]["image"]).astype(np.float32)[:, None]
     want = load_inference(cfg, runs[name]).run({"image": images})
-    got = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(None, {"image": images})[0]
+    assert "preprocessing in the graph: image" in proc.stdout       # data.transforms' scale: raw pixels go in
+    raw = runs["images"].astype(np.float32)[:, None]
+    got = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(None, {"image": raw})[0]
     assert got.shape == want.shape == (64, 10)
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-5)
 

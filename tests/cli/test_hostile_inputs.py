@@ -217,7 +217,7 @@ DATA_CASES = [
     ("csv-latin1", csv_data(b"x,y\n1,2\n3,\xe9\xe8\n".decode("latin-1")), ["train", "run.yaml"], ""),
     ("csv-binary", {"data.csv": b"\x00\xff\xfe\x00" * 100, "run.yaml": csv_data("")["run.yaml"]},
      ["train", "run.yaml"], "UTF-8"),
-    ("csv-not-numbers", csv_data("x,y\n1,2\n3,abc\n"), ["train", "run.yaml"], "not a number"),
+    ("csv-not-numbers", csv_data("image,label\n1,2\n3,abc\n"), ["train", "run.yaml"], "not a number"),   # columns by name
     ("csv-ragged", csv_data("x,y\n1,2\n3,4,5\n"), ["train", "run.yaml"], "fields"),
     ("csv-empty", csv_data(""), ["train", "run.yaml"], "empty"),
     ("npy-pickle", {"d.npy": npy_pickle, "run.yaml": train_source("{format: npy, files: {image: d.npy}}")},

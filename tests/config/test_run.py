@@ -35,8 +35,10 @@ def test_bundled_configs_load(path):
     train, held_out = cfg.data["data"]["train"], cfg.data["data"]["eval"]
     if train["format"] == "mnist":
         assert train["split"] == "train" and held_out["split"] == "eval"
-    elif train["format"] == "multislot":      # generated data (data/ctr): held out as separate files
-        assert train["path"] != held_out["path"] and os.path.isdir(train["path"])
+    elif train["format"] in ("multislot", "folders"):   # generated (data/ctr) or MNIST's two splits as PNG folders
+        assert train["path"] != held_out["path"] and os.path.isdir(train["path"])   # (data/mnist_png): held out apart
+    elif train["path"].endswith("reviews.csv"):       # generated (data/reviews): 1,200 to train on, 300 held out
+        assert train["stop"] == held_out["start"] == 1200
     else:       # derived data in MNIST's order (data/mnist_rows): the same 8,000 / 2,000 split by start/stop
         assert train["stop"] == held_out["start"] == 8000
     assert os.path.exists(cfg.data["model"])

@@ -1,0 +1,111 @@
+"""Image files (PNG, JPEG, ...) decoded through Pillow, an optional extra (``pip install
+'pe-cli[images]'``): only an image preprocessing loads it.
+
+    load_images(paths, size=[28, 28], crop=None, mode="L", scale=1/255, mean=None, std=None)
+    -> float32 [N, C, H, W]
+
+``size`` resizes to [height, width] (bilinear), then ``crop`` cuts the centre [height, width];
+``mode`` L (gray, one channel), RGB or BGR (the channels reversed); the values are multiplied by
+``scale``, then ``(x - mean) / std`` per channel. A folder of class folders
+(``folder/<class>/<image>``) gives each image its folder's name as its class (``class_folders``).
+"""
+import os
+
+import numpy as np
+
+from .readers import DataError
+
+IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".bmp", ".gif", ".webp")
+MODES = ("L", "RGB", "BGR")
+
+
+def missing_pillow_message():
+    return "image preprocessing needs Pillow: pip install 'pe-cli[images]' (or pip install Pillow)"
+
+
+def _pillow():
+    try:
+        from PIL import Image       # the optional extra
+    except ImportError:
+        raise DataError(missing_pillow_message()) from None
+    return Image
+
+
+def image_files(directory):
+    """The image files under ``directory`` (recursively), in name order."""
+    out = []
+    for root, dirs, files in os.walk(directory):
+        dirs.sort()
+        out += [os.path.join(root, f) for f in sorted(files)
+                if f.lower().endswith(IMAGE_EXTENSIONS) and not f.startswith(".")]
+    return out
+
+
+def class_folders(directory):
+    """(image paths, class names): each image of ``directory/<class>/`` with its folder's name."""
+    if not os.path.isdir(directory):
+        raise DataError(f"image folder {directory} does not exist", ("path",),
+                        "point path at a directory with one folder of images per class")
+    classes = sorted(d for d in os.listdir(directory)
+                     if os.path.isdir(os.path.join(directory, d)) and not d.startswith("."))
+    paths, names = [], []
+    for name in classes:
+        files = image_files(os.path.join(directory, name))
+        paths += files
+        names += [name] * len(files)
+    if not paths:
+        raise DataError(f"{directory} holds no images in class folders", ("path",),
+                        f"lay the images out as {directory}/<class>/<image>.png")
+    return paths, names
+
+
+def load_images(paths, size=None, crop=None, mode="RGB", scale=1 / 255, mean=None, std=None):
+    image_module = _pillow()
+    channels = 1 if mode == "L" else 3
+    out = None
+    for i, path in enumerate(paths):
+        array = _decode(image_module, path, size, crop, mode)
+        if out is None:
+            out = np.empty((len(paths),) + array.shape, dtype=np.float32)
+        elif array.shape != out.shape[1:]:
+            raise DataError(f"{path}: the image is {array.shape[2]}x{array.shape[1]}, the first one "
+                            f"{out.shape[3]}x{out.shape[2]}", (), "give size: [height, width] to resize them all")
+        out[i] = array
+    if out is None:
+        return np.zeros((0, channels, 1, 1), dtype=np.float32)
+    out *= np.float32(scale)
+    for key, value, op in (("mean", mean, np.subtract), ("std", std, np.divide)):
+        if value is not None:
+            op(out, _per_channel(value, channels, key), out=out)
+    return out
+
+
+def _decode(image_module, path, size, crop, mode):
+    if not os.path.isfile(path):
+        raise DataError(f"image file {path} does not exist", (), "image paths are relative to the table's folder")
+    try:
+        with image_module.open(path) as img:
+            img = img.convert("L" if mode == "L" else "RGB")
+            if size:
+                img = img.resize((size[1], size[0]), image_module.BILINEAR)
+            if crop:
+                w, h = img.size
+                if crop[0] > h or crop[1] > w:
+                    raise DataError(f"{path}: crop {crop} is larger than the image ({h}x{w})", ("crop",))
+                top, left = (h - crop[0]) // 2, (w - crop[1]) // 2
+                img = img.crop((left, top, left + crop[1], top + crop[0]))
+            array = np.asarray(img, dtype=np.float32)
+    except (OSError, ValueError) as e:
+        raise DataError(f"{path}: not a readable image ({e})", (), "give PNG or JPEG files") from None
+    if mode == "L":
+        return array[None]
+    array = array.transpose(2, 0, 1)
+    return array[::-1] if mode == "BGR" else array
+
+
+def _per_channel(value, channels, key):
+    values = np.asarray(value if isinstance(value, list) else [value], dtype=np.float32)
+    if len(values) not in (1, channels):
+        raise DataError(f"{key} has {len(values)} values for {channels} channel(s)", (key,),
+                        f"give one number or {channels}")
+    return values.reshape(-1, 1, 1)

@@ -1,0 +1,292 @@
+"""Declarative feature preprocessing (the run config's ``data.preprocessing``): per feed, a kind
+whose parameters are fitted on the TRAINING split only, saved in the run directory as
+``preprocessing.json`` (versioned, human-readable) and applied, never re-fitted, by ``pe eval``,
+``pe predict``, ``pe infer`` and ``pe export``.
+
+    numeric   y = (f(x) - shift) / divide per column; missing values (empty, NA, null) get
+              ``fill`` first; f is ln(1 + x) for scaling: log. standardize: shift = mean,
+              divide = std; minmax: shift = min, divide = max - min; log, none: 0 and 1.
+    category  one id per value: 0 is <unknown> (values seen fewer than min_count times, or never),
+              then the vocabulary, most frequent first.
+    text      tokens (whitespace, character, or a regex's matches; lowercased unless told) -> ids
+              (0 <pad>, 1 <unknown>, then the vocabulary), at most max_length per sample; a ragged
+              sequence (a lod_level 1 feed) or padded [N, max_length] with the lengths in
+              another feed (``lengths_feed``).
+    image     the column holds image files (relative to the table's folder), decoded by Pillow:
+              resize, centre crop, scale, per-channel mean/std -> float32 [N, C, H, W] (images.py).
+    label     class names <-> ids (the names sorted; numbers in numeric order); pe predict writes
+              the names.
+"""
+import json
+
+import numpy as np
+
+from .images import MODES, load_images
+from .ragged import Ragged
+from .readers import DataError
+from .vocabulary import PAD, TOKENIZERS, UNKNOWN, as_text, build_vocabulary, class_ids, lookup, tokenizer
+
+FILE_NAME = "preprocessing.json"
+VERSION = 1
+KINDS = ("numeric", "category", "text", "image", "label")
+SCALINGS = ("standardize", "minmax", "log", "none")
+FILLS = ("mean", "median", "zero")
+SEQUENCES = ("ragged", "padded")
+KIND_KEYS = {
+    "numeric": ("scaling", "fill"),
+    "category": ("min_count", "max_vocabulary"),
+    "text": ("tokenizer", "pattern", "lowercase", "min_count", "max_vocabulary", "max_length", "sequence",
+             "lengths_feed"),
+    "image": ("size", "crop", "mode", "scale", "mean", "std"),
+    "label": (),
+}
+DEFAULTS = {"scaling": "standardize", "fill": "mean", "min_count": 1, "tokenizer": "whitespace", "lowercase": True,
+            "max_length": 64, "sequence": "ragged", "mode": "RGB", "scale": 1 / 255}
+
+
+def with_defaults(spec):
+    """A config entry (schema-validated: unset keys are None) with its kind's defaults filled in."""
+    keys = KIND_KEYS[spec["kind"]]
+    return {"kind": spec["kind"], **{k: spec.get(k) if spec.get(k) is not None else DEFAULTS.get(k) for k in keys}}
+
+
+def check_preprocessing(specs, feeds):
+    """Checks ``data.preprocessing`` against the model's feeds; raises DataError whose key is
+    relative to data.preprocessing."""
+    lengths = {}
+    for feed, spec in specs.items():
+        if feed not in feeds:
+            raise DataError(f"'{feed}' is not a feed of the model", (feed,), f"the feeds are {', '.join(feeds)}")
+        kind = spec["kind"]
+        for key, value in spec.items():
+            if key != "kind" and value is not None and key not in KIND_KEYS[kind]:
+                raise DataError(f"'{key}' does not apply to a {kind} feed", (feed, key),
+                                f"a {kind} feed takes {', '.join(KIND_KEYS[kind]) or 'no other keys'}")
+        _check_kind(feed, with_defaults(spec), feeds)
+        if spec.get("lengths_feed"):
+            lengths[spec["lengths_feed"]] = feed
+    for lf, feed in lengths.items():
+        if lf in specs:
+            raise DataError(f"'{lf}' is the lengths feed of '{feed}'; it takes no preprocessing of its own", (lf,))
+
+
+def _check_kind(feed, spec, feeds):
+    kind = spec["kind"]
+    fill = spec.get("fill")
+    if kind == "numeric" and isinstance(fill, str) and fill not in FILLS:
+        raise DataError(f"fill '{fill}' is neither a number nor one of {', '.join(FILLS)}", (feed, "fill"))
+    if kind == "text":
+        if (spec["tokenizer"] == "regex") != (spec["pattern"] is not None):
+            raise DataError("pattern goes with tokenizer: regex (and regex needs a pattern)", (feed, "pattern"),
+                            "e.g. tokenizer: regex, pattern: '[a-z]+'")
+        if spec["pattern"] is not None:
+            try:
+                tokenizer("regex", spec["pattern"])
+            except DataError as e:
+                raise DataError(e.message, (feed,) + e.key) from None
+        lf = spec["lengths_feed"]
+        if (spec["sequence"] == "padded") != (lf is not None):
+            raise DataError("sequence: padded takes lengths_feed (the feed that gets each sample's length), "
+                            "and lengths_feed needs sequence: padded", (feed, "lengths_feed"))
+        if lf is not None and lf not in feeds:
+            raise DataError(f"lengths_feed '{lf}' is not a feed of the model", (feed, "lengths_feed"),
+                            f"the feeds are {', '.join(feeds)}")
+    for key in ("size", "crop"):
+        value = spec.get(key)
+        if value is not None and (len(value) != 2 or min(value) < 1):
+            raise DataError(f"{key} is [height, width], got {value}", (feed, key), f"e.g. {key}: [28, 28]")
+    if kind == "image" and spec["mode"] not in MODES:
+        raise DataError(f"mode '{spec['mode']}' is not one of {', '.join(MODES)}", (feed, "mode"))
+
+
+def lengths_feeds(specs):
+    """The feeds a padded text feed fills with its lengths (they read no column)."""
+    return {s["lengths_feed"] for s in specs.values() if s.get("lengths_feed")}
+
+
+class Preprocessing:
+    """Fitted preprocessing: ``feeds`` maps each preprocessed feed to its saved state."""
+
+    def __init__(self, feeds, fitted_on=""):
+        self.feeds, self.fitted_on = feeds, fitted_on
+
+    @classmethod
+    def fit(cls, specs, raw, columns, fitted_on):
+        """Fits every entry of ``specs`` on the training split's raw columns ``raw`` {feed: array};
+        ``columns`` {feed: the table column(s) it was read from} is saved for pe predict and infer."""
+        feeds = {}
+        for feed, spec in specs.items():
+            spec = with_defaults(spec)
+            state = _FIT[spec["kind"]](spec, raw[feed])
+            feeds[feed] = {"kind": spec["kind"], "column": columns.get(feed, feed), **state}
+        return cls(feeds, fitted_on)
+
+    def kinds(self):
+        return {f: s["kind"] for f, s in self.feeds.items()}
+
+    def columns(self):
+        return {f: s["column"] for f, s in self.feeds.items()}
+
+    def apply(self, raw, where):
+        """{feed: array or Ragged} of the preprocessed feeds in ``raw`` (and their lengths feeds)."""
+        out = {}
+        for feed, state in self.feeds.items():
+            if feed not in raw:
+                continue
+            try:
+                value = _APPLY[state["kind"]](state, raw[feed], where)
+            except DataError as e:
+                raise DataError(f"{e.message} (preprocessing of '{feed}')", e.key, e.hint) from None
+            if state.get("lengths_feed"):
+                value, out[state["lengths_feed"]] = value
+            out[feed] = value
+        return out
+
+    def class_names(self, feed):
+        state = self.feeds.get(feed)
+        return state["classes"] if state and state["kind"] == "label" else None
+
+    def to_text(self):
+        return json.dumps({"version": VERSION, "fitted_on": self.fitted_on, "feeds": self.feeds}, indent=1) + "\n"
+
+    @classmethod
+    def read(cls, path):
+        try:
+            with open(path, encoding="utf-8") as f:
+                data = json.load(f)
+        except (OSError, ValueError) as e:
+            raise DataError(f"{path}: not a readable preprocessing file ({e})", (),
+                            "it is written by pe train; train again to rewrite it") from None
+        version = data.get("version") if isinstance(data, dict) else None
+        if version != VERSION:
+            raise DataError(f"{path}: preprocessing file version {version!r}; this pe reads version {VERSION}", (),
+                            "use the pe that trained the run, or train again")
+        feeds = data.get("feeds")
+        if not isinstance(feeds, dict) or any(not isinstance(s, dict) or s.get("kind") not in KINDS
+                                              for s in feeds.values()):
+            raise DataError(f"{path}: 'feeds' must map each feed to its preprocessing", ())
+        return cls(feeds, data.get("fitted_on", ""))
+
+
+# -- numeric ------------------------------------------------------------------------------------
+
+def _numbers(raw):
+    x = np.asarray(raw, dtype=np.float64)
+    return x.reshape(len(x), -1)
+
+
+def _fit_numeric(spec, raw):
+    x = _numbers(raw)
+    fill = spec["fill"]
+    if fill == "mean":
+        fills = [float(np.nanmean(c)) if np.isfinite(c).any() else 0.0 for c in x.T]
+    elif fill == "median":
+        fills = [float(np.nanmedian(c)) if np.isfinite(c).any() else 0.0 for c in x.T]
+    else:
+        fills = [0.0 if fill == "zero" else float(fill)] * x.shape[1]
+    state = {"scaling": spec["scaling"], "fill": fill, "fill_value": fills, "shift": [0.0] * x.shape[1],
+             "divide": [1.0] * x.shape[1]}
+    y = _scaled(state, x.astype(np.float32), "the training data")
+    if spec["scaling"] == "standardize":
+        std = y.std(axis=0, dtype=np.float64)
+        state.update(shift=y.mean(axis=0, dtype=np.float64).tolist(), divide=np.where(std > 0, std, 1.0).tolist())
+    elif spec["scaling"] == "minmax":
+        lo, hi = y.min(axis=0).astype(np.float64), y.max(axis=0).astype(np.float64)
+        state.update(shift=lo.tolist(), divide=np.where(hi > lo, hi - lo, 1.0).tolist())
+    return state
+
+
+def _scaled(state, x, where):
+    """Missing values filled, then ln(1 + x) for scaling: log (float32, as the ONNX graph does)."""
+    x = np.where(np.isnan(x), np.asarray(state["fill_value"], dtype=np.float32), x).astype(np.float32)
+    if state["scaling"] == "log":
+        if (x <= -1).any():
+            raise DataError(f"{where}: scaling: log takes values above -1, got {float(x.min())}", ("scaling",),
+                            "use scaling: standardize or minmax for this feed")
+        x = np.log(x + np.float32(1))
+    return x
+
+
+def _apply_numeric(state, raw, where):
+    x = _numbers(raw)
+    if x.shape[1] != len(state["shift"]):
+        raise DataError(f"{where}: {x.shape[1]} value(s) per sample, fitted on {len(state['shift'])}", ())
+    y = _scaled(state, x.astype(np.float32), where)
+    return (y - np.asarray(state["shift"], dtype=np.float32)) / np.asarray(state["divide"], dtype=np.float32)
+
+
+# -- category, label, text ----------------------------------------------------------------------
+
+def _strings(raw):
+    return [as_text(v).strip() for v in np.asarray(raw, dtype=object).reshape(-1)]
+
+
+def _fit_category(spec, raw):
+    vocab = build_vocabulary(_strings(raw), [UNKNOWN], spec["min_count"], spec["max_vocabulary"])
+    return {"min_count": spec["min_count"], "vocabulary": vocab}
+
+
+def _apply_category(state, raw, where):
+    return lookup(state["vocabulary"], _strings(raw), unknown=0)
+
+
+def _class_key(name):
+    try:
+        return (0, float(name), name)
+    except ValueError:
+        return (1, 0.0, name)
+
+
+def _fit_label(spec, raw):
+    return {"classes": sorted(set(_strings(raw)), key=_class_key)}
+
+
+def _apply_label(state, raw, where):
+    return class_ids(state["classes"], _strings(raw), where)
+
+
+def _tokens(state, raw):
+    split = tokenizer(state["tokenizer"], state["pattern"], state["lowercase"])
+    return [split(as_text(v))[:state["max_length"]] for v in np.asarray(raw, dtype=object).reshape(-1)]
+
+
+def _fit_text(spec, raw):
+    state = {k: spec[k] for k in ("tokenizer", "pattern", "lowercase", "max_length", "sequence", "lengths_feed")}
+    items = [t for tokens in _tokens(state, raw) for t in tokens]
+    return {**state, "min_count": spec["min_count"],
+            "vocabulary": build_vocabulary(items, [PAD, UNKNOWN], spec["min_count"], spec["max_vocabulary"])}
+
+
+def _apply_text(state, raw, where):
+    """A Ragged of ids [rows, 1] (an empty text is one <pad>), or (ids [N, max_length], lengths [N])."""
+    seqs = [lookup(state["vocabulary"], tokens) if tokens else np.zeros(1, np.int64)
+            for tokens in _tokens(state, raw)]
+    lengths = np.array([len(s) for s in seqs], dtype=np.int64)
+    if state["sequence"] == "ragged":
+        values = np.concatenate(seqs) if seqs else np.zeros(0, np.int64)
+        return Ragged(values.reshape(-1, 1), lengths, "text")
+    ids = np.zeros((len(seqs), state["max_length"]), dtype=np.int64)
+    for i, s in enumerate(seqs):
+        ids[i, :len(s)] = s
+    return ids, lengths
+
+
+# -- image --------------------------------------------------------------------------------------
+
+def _fit_image(spec, raw):
+    return {k: spec[k] for k in KIND_KEYS["image"]}
+
+
+def _apply_image(state, raw, where):
+    paths = [as_text(v) for v in np.asarray(raw, dtype=object).reshape(-1)]
+    return load_images(paths, state["size"], state["crop"], state["mode"], state["scale"], state["mean"],
+                       state["std"])
+
+
+_FIT = {"numeric": _fit_numeric, "category": _fit_category, "text": _fit_text, "image": _fit_image,
+        "label": _fit_label}
+_APPLY = {"numeric": _apply_numeric, "category": _apply_category, "text": _apply_text, "image": _apply_image,
+          "label": _apply_label}
+
+__all__ = ["FILE_NAME", "KINDS", "MODES", "SCALINGS", "SEQUENCES", "TOKENIZERS", "Preprocessing",
+           "check_preprocessing", "lengths_feeds"]

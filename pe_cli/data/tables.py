@@ -1,0 +1,133 @@
+"""Tables read by column NAME: CSV, TSV and JSON Lines.
+
+    table = read_table("data/reviews/reviews.csv", "csv")
+    table.raw("review")            # the column as written (strings; JSON values for .jsonl)
+    table.numbers(["a", "b"])      # float64 [rows, 2]; empty, NA and null are NaN when allowed
+
+Columns are picked by the header's names, so extra columns are ignored and their order does not
+matter; a missing column is a DataError naming the file and the column. A CSV/TSV without a header
+names its columns 0, 1, ...; a JSON Lines file has one object per line, its keys the columns.
+"""
+import json
+import math
+import os
+
+import numpy as np
+
+from ..base.errors import suggest
+from .readers import DataError, csv_rows, require_file
+
+TABLE_FORMATS = ("csv", "tsv", "jsonl")
+_EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
+MISSING = ("", "na", "n/a", "nan", "null", "none")     # numeric fields read as missing (case ignored)
+
+
+def table_format(path):
+    """The table format a file name says (csv, tsv, jsonl), or None."""
+    return _EXTENSIONS.get(os.path.splitext(path)[1].lower())
+
+
+class Table:
+    """``names``: the columns; ``rows``: one list of fields per row; ``first``: the file line of
+    rows[0] (for messages)."""
+
+    def __init__(self, path, names, rows, first):
+        self.path, self.names, self.rows, self.first = path, names, rows, first
+
+    def __len__(self):
+        return len(self.rows)
+
+    def index(self, name, key=("columns",)):
+        if isinstance(name, int) and not isinstance(name, bool) and str(name) not in self.names:
+            if not 0 <= name < len(self.names):
+                raise DataError(f"{self.path}: column index {name} is out of range ({len(self.names)} columns)", key)
+            return name
+        if str(name) not in self.names:
+            raise DataError(f"{self.path} has no column '{name}'", key,
+                            suggest(str(name), self.names) + " (columns are read by the header's names)")
+        return self.names.index(str(name))
+
+    def raw(self, name, key=("columns",)):
+        """One column as an object array, the fields as written."""
+        i = self.index(name, key)
+        out = np.empty(len(self.rows), dtype=object)
+        out[:] = [row[i] for row in self.rows]
+        return out
+
+    def numbers(self, names, key=("columns",), allow_missing=False):
+        """float64 [rows, len(names)]; a field that is not a number is a DataError naming its line
+        (missing fields are NaN with ``allow_missing``)."""
+        idx = [self.index(n, key) for n in names]
+        out = np.empty((len(self.rows), len(idx)), dtype=np.float64)
+        for r, row in enumerate(self.rows):
+            for c, i in enumerate(idx):
+                out[r, c] = _number(row[i], allow_missing, self, r, self.names[i], key)
+        return out
+
+
+def _number(field, allow_missing, table, r, column, key):
+    if isinstance(field, (int, float)) and not isinstance(field, bool):
+        value = float(field)
+    elif field is None or (isinstance(field, str) and field.strip().lower() in MISSING):
+        value = math.nan
+    else:
+        try:
+            value = float(field)
+        except (TypeError, ValueError):
+            value = None
+    if value is None or (math.isnan(value) and not allow_missing):
+        shown = str(field)[:40]
+        raise DataError(f"{table.path}:{table.first + r}: the field {shown!r} of column '{column}' is not a number",
+                        key, "give numbers, or preprocess the column (data.preprocessing: numeric fills missing "
+                             "values; category and text take strings)")
+    return value
+
+
+def read_csv(path, delimiter=",", header=True, key=("path",)):
+    """(column names, float64 array [rows, columns]) of a CSV file of numbers."""
+    table = read_table(path, "csv", delimiter, header, key)
+    return table.names, table.numbers(table.names, key)
+
+
+def read_table(path, fmt, delimiter=None, header=True, key=("path",)):
+    """A Table from a CSV (``delimiter``, default ','), TSV or JSON Lines file."""
+    require_file(path, key)
+    if fmt == "jsonl":
+        return _jsonl(path, key)
+    rows = csv_rows(path, "\t" if fmt == "tsv" else (delimiter or ","), key)
+    if not rows:
+        raise DataError(f"{path}: the file is empty", key, "it needs at least one row")
+    names = [c.strip() for c in rows[0]] if header else [str(i) for i in range(len(rows[0]))]
+    body = rows[1:] if header else rows
+    first = 2 if header else 1
+    for n, row in enumerate(body):
+        if len(row) != len(names):
+            raise DataError(f"{path}:{n + first}: {len(row)} fields, expected {len(names)}", key,
+                            "every row needs the same number of fields")
+    return Table(path, names, body, first)
+
+
+def _jsonl(path, key):
+    names, records = {}, []
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line_no, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except ValueError as e:
+                    raise DataError(f"{path}:{line_no}: not a JSON object ({e})", key,
+                                    "JSON Lines: one object per line") from None
+                if not isinstance(record, dict):
+                    raise DataError(f"{path}:{line_no}: a JSON {type(record).__name__}, not an object", key,
+                                    "JSON Lines: one object per line, its keys the columns")
+                names.update(dict.fromkeys(record))
+                records.append(record)
+    except UnicodeDecodeError as e:
+        raise DataError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})", key,
+                        "save the file as UTF-8") from None
+    if not records:
+        raise DataError(f"{path}: the file is empty", key, "it needs at least one line")
+    names = list(names)
+    return Table(path, names, [[r.get(n) for n in names] for r in records], 1)

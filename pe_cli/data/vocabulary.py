@@ -1,0 +1,61 @@
+"""Vocabularies and tokenizers of the categorical, text and label preprocessing (preprocessing.py).
+
+A vocabulary is a list of strings; an entry's index is its id. Entries are kept when they occur at
+least ``min_count`` times in the training split, most frequent first (ties by name), at most
+``max_size``; the reserved entries (``<pad>``, ``<unknown>``) come first.
+"""
+import collections
+import re
+
+import numpy as np
+
+from .readers import DataError
+
+PAD, UNKNOWN = "<pad>", "<unknown>"
+TOKENIZERS = ("whitespace", "character", "regex")
+
+
+def build_vocabulary(items, reserved, min_count=1, max_size=None):
+    counts = collections.Counter(items)
+    kept = sorted((t for t, c in counts.items() if c >= min_count and t not in reserved), key=lambda t: (-counts[t], t))
+    if max_size is not None:
+        kept = kept[:max(0, max_size - len(reserved))]
+    return list(reserved) + kept
+
+
+def lookup(vocabulary, items, unknown=1):
+    index = {t: i for i, t in enumerate(vocabulary)}
+    return np.fromiter((index.get(t, unknown) for t in items), dtype=np.int64, count=len(items))
+
+
+def as_text(value):
+    """A table field as text: JSON null and a missing CSV field are ''."""
+    return "" if value is None else str(value)
+
+
+def tokenizer(kind, pattern=None, lowercase=True):
+    """A function str -> list of tokens."""
+    if kind == "regex":
+        try:
+            compiled = re.compile(pattern)
+        except (re.error, TypeError) as e:
+            raise DataError(f"pattern {pattern!r} is not a regular expression ({e})", ("pattern",)) from None
+        split = compiled.findall
+    elif kind == "character":
+        split = list
+    else:
+        split = str.split
+    return (lambda s: split(s.lower())) if lowercase else split
+
+
+def class_ids(classes, values, where):
+    """Label ids of class names; a name the training split did not have is a DataError."""
+    index = {c: i for i, c in enumerate(classes)}
+    out = np.empty(len(values), dtype=np.int64)
+    for i, v in enumerate(values):
+        name = as_text(v).strip()
+        if name not in index:
+            raise DataError(f"{where}: class '{name[:40]}' (sample {i}) was not in the training data", (),
+                            f"the classes are {', '.join(classes[:12])}{' ...' if len(classes) > 12 else ''}")
+        out[i] = index[name]
+    return out

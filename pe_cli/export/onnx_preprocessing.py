@@ -1,0 +1,107 @@
+"""The run's preprocessing in an exported ONNX graph, where it can go: numeric preprocessing
+(missing values filled, ln(1 + x), (x - shift) / divide) and the config's ``scale`` and scalar
+``normalize`` transforms become IsNaN/Where/Add/Log/Sub/Div/Mul nodes before the model, so the
+graph input takes the raw column(s). What cannot go in the graph (tokenisation and vocabularies,
+categories, image decoding, other transforms) is listed, and the vocabularies and class names are
+written beside the model (``<model>.preprocessing.json``, the run's preprocessing.json; the list in
+``<model>.preprocessing.txt``)."""
+import os
+
+import numpy as np
+
+from ..run.rundir import atomic_write
+
+_OUTSIDE = {"category": "category vocabulary (value -> id)", "text": "tokenisation and vocabulary (text -> ids)",
+            "image": "image decoding, resize, crop and normalisation (files -> NCHW)"}
+
+
+def preprocessing_nodes(graph, inference):
+    """Prepends the in-graph preprocessing to ``graph.nodes`` (renaming what the model reads);
+    returns (feeds preprocessed in the graph, one line per step left outside it)."""
+    prep = getattr(inference, "preprocessing", None)
+    prep = prep.feeds if prep is not None else {}
+    transforms = getattr(inference, "transforms", None) or {}
+    inside, outside, nodes = [], [], []
+    for feed in inference.inputs:
+        state = prep.get(feed)
+        if state is not None and state["kind"] != "numeric":
+            outside.append(f"{feed}: {_OUTSIDE[state['kind']]}")
+            continue
+        steps, rest = _numeric_steps(state, transforms.get(feed) or [])
+        outside += [f"{feed}: data.transforms {kind}" for kind in rest]
+        if steps and not rest:
+            nodes += _emit(graph, feed, steps)
+            inside.append(feed)
+    for feed, state in prep.items():
+        if state["kind"] == "label":
+            outside.append(f"{feed}: class names (id -> name): the output's columns are the classes in that order")
+    graph.nodes[:0] = nodes
+    return inside, outside
+
+
+def _numeric_steps(state, transforms):
+    """[(op, constant)] of a feed's numeric preprocessing and transforms; the kinds of transforms
+    that have no place in the graph."""
+    steps = []
+    if state is not None:
+        steps.append(("fill", np.asarray(state["fill_value"], np.float32)))
+        if state["scaling"] == "log":
+            steps += [("Add", np.float32(1)), ("Log", None)]
+        steps += [("Sub", np.asarray(state["shift"], np.float32)), ("Div", np.asarray(state["divide"], np.float32))]
+    rest = []
+    for item in transforms:
+        (kind, arg), = item.items()
+        if kind == "scale":
+            steps.append(("Mul", np.float32(arg)))
+        elif kind == "normalize" and not isinstance(arg["mean"], list) and not isinstance(arg["std"], list):
+            steps += [("Sub", np.float32(arg["mean"])), ("Div", np.float32(arg["std"]))]
+        else:
+            rest.append(kind)
+    return steps, rest
+
+
+def _emit(graph, feed, steps):
+    """The nodes from the raw input ``feed`` to the tensor the model reads (renamed in its nodes)."""
+    preprocessed = f"{feed}.preprocessed"
+    for node in graph.nodes:
+        for i, name in enumerate(node.input):
+            if name == feed:
+                node.input[i] = preprocessed
+    helper, nodes, current = graph.helper, [], feed
+    for i, (op, const) in enumerate(steps):
+        out = preprocessed if i == len(steps) - 1 else graph.temp(f"{feed}.{op}")
+        if op == "fill":
+            mask = graph.temp(f"{feed}.isnan")
+            nodes.append(helper.make_node("IsNaN", [current], [mask], name=graph.temp("IsNaN")))
+            nodes.append(helper.make_node("Where", [mask, graph.constant(const), current], [out],
+                                          name=graph.temp("Where")))
+        elif op == "Log":
+            nodes.append(helper.make_node("Log", [current], [out], name=graph.temp("Log")))
+        else:
+            nodes.append(helper.make_node(op, [current, graph.constant(const)], [out], name=graph.temp(op)))
+        current = out
+    return nodes
+
+
+def write_beside(inference, path, inside, outside):
+    """<model>.preprocessing.json (the run's preprocessing: vocabularies, class names, statistics)
+    and <model>.preprocessing.txt (what the graph does and what is left to the caller), when the
+    run has preprocessing or transforms."""
+    if not inside and not outside:
+        return
+    stem = os.path.splitext(path)[0]
+    if getattr(inference, "preprocessing", None) is not None:
+        atomic_write(stem + ".preprocessing.json", inference.preprocessing.to_text())
+    lines = [f"{os.path.basename(path)}: preprocessing of the run's inputs",
+             "in the graph (the input takes raw values): " + (", ".join(inside) or "nothing"),
+             "NOT in the graph (apply it before the model; vocabularies and class names are in "
+             f"{os.path.basename(stem)}.preprocessing.json):"] + [f"  {line}" for line in outside or ["nothing"]]
+    atomic_write(stem + ".preprocessing.txt", "\n".join(lines) + "\n")
+
+
+def summary_line(inside, outside):
+    """The one line pe export prints."""
+    text = f"preprocessing in the graph: {', '.join(inside) or 'none'}"
+    if outside:
+        text += f"; NOT in the graph (apply it yourself): {'; '.join(outside)}"
+    return text

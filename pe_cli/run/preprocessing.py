@@ -1,0 +1,45 @@
+"""data.preprocessing at the run level: fitted on data.train (only) when a run starts, saved as
+``<run dir>/preprocessing.json``, and read back, never re-fitted, by every later use of the run
+(resume, pe eval, pe predict, pe export; pe_cli/data/preprocessing.py holds the kinds)."""
+import os
+
+from ..base.errors import PeError
+from ..data.preprocessing import FILE_NAME, Preprocessing
+from ..data.readers import DataError
+from .build import source_columns
+from .rundir import atomic_write
+
+
+def fit_preprocessing(cfg):
+    """The Preprocessing of data.preprocessing fitted on data.train's samples (after its
+    start/stop/limit), or None when the config has none."""
+    specs = cfg.data["data"]["preprocessing"]
+    if not specs:
+        return None
+    source = cfg.data["data"]["train"]
+    raw = source_columns(cfg, "train")
+    columns = {f: (source.get("columns") or {}).get(f, f) for f in specs}
+    n = len(next(iter(raw.values())))
+    try:
+        return Preprocessing.fit(specs, raw, columns, f"data.train: {source.get('path')} ({n} samples)")
+    except DataError as e:
+        raise cfg.doc.error(("data", "preprocessing") + e.key[:1], e.message, e.hint) from None
+
+
+def save_preprocessing(preprocessing, run_dir):
+    if preprocessing is not None:
+        atomic_write(os.path.join(run_dir, FILE_NAME), preprocessing.to_text())
+
+
+def saved_preprocessing(cfg, run_dir):
+    """The Preprocessing a run saved (None when it has none and the config asks for none)."""
+    path = os.path.join(run_dir, FILE_NAME)
+    if os.path.isfile(path):
+        try:
+            return Preprocessing.read(path)
+        except DataError as e:
+            raise PeError(e.message + (f"; {e.hint}" if e.hint else "")) from None
+    if cfg is not None and cfg.data["data"]["preprocessing"]:
+        raise PeError(f"{run_dir} has no {FILE_NAME}, which data.preprocessing needs: the run was trained "
+                      f"without it; train it with this config")
+    return None

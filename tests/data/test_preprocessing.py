@@ -1,0 +1,166 @@
+"""data.preprocessing in-process: fitted on the training split only, each kind's saved state and its
+application, tables read by column name, and the config's mistakes named at their key."""
+import json
+
+import numpy as np
+import pytest
+
+from pe_cli.base.errors import PeError
+from pe_cli.config import ConfigError, load_config
+from pe_cli.data.preprocessing import Preprocessing
+from pe_cli.data.ragged import Ragged
+from pe_cli.data.readers import DataError
+from pe_cli.data.tables import read_table
+from pe_cli.run.build import load_columns
+from pe_cli.run.predict import read_feeds
+from pe_cli.run.preprocessing import fit_preprocessing
+
+MODEL = """\
+feeds:
+  x:    {shape: [2]}
+  kind: {shape: [1], dtype: int64}
+  text: {shape: [1], dtype: int64, lod_level: 1}
+  y:    {shape: [1], dtype: int64}
+layers:
+  - e:      {type: embedding, input: text, size: [50, 4]}
+  - p:      {type: sequence_pool, input: e, pool_type: average}
+  - k:      {type: embedding, input: kind, size: [5, 2]}
+  - k2:     {type: reshape, x: k, shape: [-1, 2]}
+  - j:      {type: concat, input: [p, k2, x], axis: 1}
+  - logits: {type: fc, input: j, size: 2}
+  - xent:   {type: softmax_with_cross_entropy, logits: logits, label: y}
+  - loss:   {type: mean, x: xent}
+loss: loss
+"""
+
+CONFIG = """\
+model: m.yaml
+data:
+  train: {format: csv, path: t.csv, stop: 6, columns: {x: [a, b]}}
+  eval: {format: csv, path: t.csv, start: 6, columns: {x: [a, b]}}
+  batch_size: 2
+  preprocessing:
+    x: {kind: numeric, fill: median}
+    kind: {kind: category, min_count: 2}
+    text: {kind: text, max_length: 3}
+    y: {kind: label}
+"""
+
+# the last two rows are data.eval: their huge values and new words would move every statistic
+TABLE = """\
+b,a,kind,text,y,unused
+1,10,red,The cat sat,yes,z
+2,,red,the dog,no,z
+3,30,blue,a cat ran far away,yes,z
+,40,blue,dog,no,z
+5,50,green,cat cat,yes,z
+6,60,red,,no,z
+1000,9000,purple,zebra zebra zebra,maybe,z
+2000,8000,purple,zebra,no,z
+"""
+
+
+@pytest.fixture
+def cfg(tmp_path):
+    (tmp_path / "m.yaml").write_text(MODEL)
+    (tmp_path / "t.csv").write_text(TABLE)
+    (tmp_path / "run.yaml").write_text(CONFIG)
+    return load_config(str(tmp_path / "run.yaml"))
+
+
+def test_fitted_on_the_training_split_only(cfg):
+    prep = fit_preprocessing(cfg)
+    x = prep.feeds["x"]
+    assert x["column"] == ["a", "b"] and x["fill_value"] == [40.0, 3.0]       # medians of the 6 training rows
+    a = np.array([10, 40, 30, 40, 50, 60], np.float32)                          # the missing a filled with 40
+    b = np.array([1, 2, 3, 3, 5, 6], np.float32)
+    assert x["shift"] == pytest.approx([a.mean(), b.mean()], rel=1e-6)
+    assert x["divide"] == pytest.approx([a.std(), b.std()], rel=1e-5)
+    assert prep.feeds["kind"]["vocabulary"] == ["<unknown>", "red", "blue"]    # green: once; purple: eval only
+    vocab = prep.feeds["text"]["vocabulary"]
+    assert vocab[:4] == ["<pad>", "<unknown>", "cat", "dog"] and "zebra" not in vocab
+    assert prep.feeds["y"]["classes"] == ["no", "yes"]
+    saved = json.loads(prep.to_text())
+    assert saved["version"] == 1 and saved["feeds"] == prep.feeds and "6 samples" in saved["fitted_on"]
+
+
+def test_applied_to_the_eval_split_without_refitting(cfg):
+    prep = fit_preprocessing(cfg)
+    with pytest.raises(ConfigError, match="class 'maybe' .* was not in the training data"):
+        load_columns(cfg, "eval", prep)
+    train = load_columns(cfg, "train", prep)
+    assert train["x"].dtype == np.float32 and abs(float(train["x"][:, 0].mean())) < 1e-6
+    assert train["kind"].ravel().tolist() == [1, 1, 2, 2, 0, 1]
+    text = train["text"]
+    assert isinstance(text, Ragged) and text.lengths.tolist() == [3, 2, 3, 1, 2, 1]   # max_length 3; '' is one <pad>
+    vocab = prep.feeds["text"]["vocabulary"]
+    assert text.values[-1, 0] == 0 and text.values[:3, 0].tolist() == [vocab.index(w) for w in ("the", "cat", "sat")]
+    assert train["y"].ravel().tolist() == [1, 0, 1, 0, 1, 0]
+
+
+def test_padded_text_fills_its_lengths_feed(tmp_path):
+    (tmp_path / "m.yaml").write_text(MODEL.replace("text: {shape: [1], dtype: int64, lod_level: 1}",
+                                                   "text: {shape: [4], dtype: int64}\n  n: {shape: [1], dtype: int64}")
+                                     .replace("  - e:      {type: embedding, input: text, size: [50, 4]}\n"
+                                              "  - p:      {type: sequence_pool, input: e, pool_type: average}\n",
+                                              "  - p:      {type: cast, x: n, dtype: float32}\n"))
+    (tmp_path / "t.csv").write_text(TABLE)
+    (tmp_path / "run.yaml").write_text(CONFIG.replace("text: {kind: text, max_length: 3}",
+                                                      "text: {kind: text, max_length: 4, tokenizer: character, "
+                                                      "sequence: padded, lengths_feed: n}"))
+    cfg = load_config(str(tmp_path / "run.yaml"))
+    columns = load_columns(cfg, "train", fit_preprocessing(cfg))
+    assert columns["text"].shape == (6, 4) and columns["n"].ravel().tolist() == [4, 4, 4, 3, 4, 1]
+    vocab = fit_preprocessing(cfg).feeds["text"]["vocabulary"]
+    assert columns["text"][3].tolist() == [vocab.index(c) for c in "dog"] + [0]      # padded with <pad>
+
+
+def test_a_preprocessing_file_of_another_version_is_refused(tmp_path, cfg):
+    path = tmp_path / "preprocessing.json"
+    path.write_text(fit_preprocessing(cfg).to_text().replace('"version": 1', '"version": 99'))
+    with pytest.raises(DataError, match="version 99; this pe reads version 1"):
+        Preprocessing.read(str(path))
+
+
+def test_tables_by_column_name(tmp_path):
+    (tmp_path / "t.tsv").write_text("b\ta\n1\t2\n3\t4\n")
+    (tmp_path / "t.jsonl").write_text('{"a": 2, "b": 1}\n\n{"b": 3, "a": 4, "c": "extra"}\n')
+    for name in ("t.tsv", "t.jsonl"):
+        table = read_table(str(tmp_path / name), name.split(".")[1])
+        assert table.numbers(["a", "b"]).tolist() == [[2, 1], [4, 3]]
+    with pytest.raises(DataError, match=r"t.jsonl has no column 'd'"):
+        table.numbers(["d"])
+    (tmp_path / "bad.jsonl").write_text('{"a": 1}\n[1, 2]\n')
+    with pytest.raises(DataError, match=r"bad.jsonl:2: a JSON list, not an object"):
+        read_table(str(tmp_path / "bad.jsonl"), "jsonl")
+
+
+@pytest.mark.parametrize("entry, where, message", [
+    ("{kind: numeric, tokenizer: regex}", "data.preprocessing.x.tokenizer", "'tokenizer' does not apply to a numeric"),
+    ("{kind: numeric, fill: average}", "data.preprocessing.x.fill", "neither a number nor one of mean"),
+    ("{kind: text, tokenizer: regex}", "data.preprocessing.x.pattern", "pattern goes with tokenizer: regex"),
+    ("{kind: text, tokenizer: regex, pattern: '[a-'}", "data.preprocessing.x.pattern", "not a regular expression"),
+    ("{kind: text, sequence: padded}", "data.preprocessing.x.lengths_feed", "takes lengths_feed"),
+    ("{kind: image, size: [28]}", "data.preprocessing.x.size", "size is [height, width]"),
+    ("{kind: pixels}", "data.preprocessing.x.kind", "'pixels' is not one of numeric"),
+])
+def test_config_mistakes_are_named_at_their_key(tmp_path, entry, where, message):
+    (tmp_path / "m.yaml").write_text(MODEL)
+    (tmp_path / "t.csv").write_text(TABLE)
+    text = CONFIG.split("  preprocessing:")[0] + f"  preprocessing:\n    x: {entry}\n"
+    (tmp_path / "run.yaml").write_text(text)
+    with pytest.raises(ConfigError) as e:
+        load_config(str(tmp_path / "run.yaml"))
+    assert where in str(e.value) and message in str(e.value)
+
+
+def test_predict_reads_a_plain_table_by_name(tmp_path):
+    """The feeds without preprocessing too (issue 56: columns were taken by position)."""
+    (tmp_path / "a.csv").write_text("x0,x1,x2\n1,2,3\n4,5,6\n")
+    (tmp_path / "b.csv").write_text("x2,extra,x0,x1\n3,9,1,2\n6,9,4,5\n")
+    columns = {"x": ["x0", "x1", "x2"]}
+    a, b = (read_feeds(str(tmp_path / n), ["x"], columns)["x"] for n in ("a.csv", "b.csv"))
+    assert a.tolist() == b.tolist() == [[1, 2, 3], [4, 5, 6]]
+    with pytest.raises(PeError, match="has no column 'x1' for feed 'x'"):
+        (tmp_path / "c.csv").write_text("x0,x2\n1,3\n")
+        read_feeds(str(tmp_path / "c.csv"), ["x"], columns)
