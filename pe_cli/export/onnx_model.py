@@ -4,6 +4,7 @@ dimension, parameters initializers, the output layer the graph output; each op g
 converter in onnx_ops.CONVERTERS."""
 import numpy as np
 
+from ..base.atomic_file import write_file
 from ..base.errors import PeError
 from .onnx_ops import CONVERTERS
 
@@ -98,6 +99,6 @@ def onnx_model(inference):
 
 def export_onnx(inference, path):
     """Writes the ONNX model to ``path``; returns (input names, output name)."""
-    onnx, _, _ = _import_onnx()
-    onnx.save(onnx_model(inference), path)
+    model = onnx_model(inference)
+    write_file(path, lambda f: f.write(model.SerializeToString()))
     return list(inference.inputs), inference.target.name

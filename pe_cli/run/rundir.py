@@ -22,56 +22,54 @@ import os
 import re
 import shutil
 import sys
-import tempfile
 
 import numpy as np
 
+from ..base.atomic_file import atomic_write, check_output, write_error, write_file
 from ..base.errors import PeError
 from ..io import save_persistables
 
 STATE_FILE = "trainer_state.json"
 
-
-def atomic_write(path, data):
-    """Writes bytes or text to ``path`` through a temporary sibling and a rename."""
-    if isinstance(data, str):
-        data = data.encode("utf-8")
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.tmp-", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o666 & ~_UMASK)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+# What pe manages in a run directory: no output a user names may replace one of these or land inside
+# one of the folders (run/output_paths.py). A module that writes a new file into run directories adds
+# its name here. A directory is a run directory when it holds RUN_MARKER and one of RUN_WITNESSES.
+MANAGED_FILES = ("config.yaml", "model.yaml", "metrics.csv", "metrics.jsonl", "fetches.npz", "eval.json",
+                 "parent.json", ".lock")
+MANAGED_PATTERNS = (r"config\.resumed-step-\d+\.yaml", r"graph-\w+\.(dot|txt)")
+MANAGED_DIRS = ("ckpt", "fetches", "tensorboard")
+RUN_MARKER = "config.yaml"
+RUN_WITNESSES = ("metrics.jsonl", "ckpt", ".lock", "model.yaml")
 
 
-def _umask():
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+def is_run_dir(path):
+    """True when ``path`` is a directory a training run made (by its marker files)."""
+    return (os.path.isfile(os.path.join(path, RUN_MARKER))
+            and any(os.path.lexists(os.path.join(path, w)) for w in RUN_WITNESSES))
 
 
-_UMASK = _umask()
+def is_managed(name):
+    """True when the entry ``name`` of a run directory is one pe manages."""
+    return (name in MANAGED_FILES or name in MANAGED_DIRS
+            or any(re.fullmatch(p, name) for p in MANAGED_PATTERNS))
 
 
 def new_run_dir(wanted):
     """Creates a fresh run directory: ``wanted`` itself, else ``wanted-2``, ``wanted-3``, ..."""
-    parent = os.path.dirname(os.path.abspath(wanted))
-    os.makedirs(parent, exist_ok=True)
+    if not os.path.lexists(wanted):             # an existing one: a numbered sibling is made
+        check_output(wanted, "output directory", directory=True)
     candidate, n = wanted, 1
-    while True:
-        try:
-            os.mkdir(candidate)
-            return candidate
-        except FileExistsError:
-            n += 1
-            candidate = f"{wanted}-{n}"
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(wanted)), exist_ok=True)
+        while True:
+            try:
+                os.mkdir(candidate)
+                return candidate
+            except FileExistsError:
+                n += 1
+                candidate = f"{wanted}-{n}"
+    except OSError as e:
+        raise write_error(e, candidate) from None
 
 
 def runs_of(wanted):
@@ -206,7 +204,8 @@ def start_branch(run_dir, ckpt, step):
     for name in ("metrics.csv", "metrics.jsonl", "fetches.npz", "model.yaml"):
         source = os.path.join(run_dir, name)
         if os.path.isfile(source):
-            shutil.copyfile(source, os.path.join(branch, name))
+            with open(source, "rb") as src:
+                write_file(os.path.join(branch, name), lambda f, src=src: shutil.copyfileobj(src, f))
     atomic_write(os.path.join(branch, "parent.json"),
                  json.dumps({"run": os.path.abspath(run_dir), "checkpoint": os.path.abspath(ckpt),
                              "step": step}, indent=1) + "\n")
@@ -358,8 +357,8 @@ class FetchStore:
             return
         if self.mode == "npy":
             for name, value in values.items():
-                np.save(os.path.join(self.run_dir, "fetches", f"{_safe(name)}-step-{step}.npy"), value,
-                        allow_pickle=False)
+                write_file(os.path.join(self.run_dir, "fetches", f"{_safe(name)}-step-{step}.npy"),
+                           lambda f, v=value: np.save(f, v, allow_pickle=False))
             return
         self.records.append((step, values))
 

@@ -210,16 +210,13 @@ def write_graphs(cfg, programs, run_dir, compiled=None):
             write_ssa_graph(cfg, programs, os.path.join(run_dir, "graph-ssa.dot"))
             continue
         title = f"{cfg.model.name} ({kind})"
-        with open(os.path.join(run_dir, f"graph-{kind}.dot"), "w") as f:
-            f.write(program_dot(kinds[kind], title))
-        with open(os.path.join(run_dir, f"graph-{kind}.txt"), "w") as f:
-            f.write(program_text(kinds[kind], title))
+        atomic_write(os.path.join(run_dir, f"graph-{kind}.dot"), program_dot(kinds[kind], title))
+        atomic_write(os.path.join(run_dir, f"graph-{kind}.txt"), program_text(kinds[kind], title))
 
 
 def write_ssa_graph(cfg, programs, path, devices=None):
     devices = devices or cfg.data["devices"]
-    with open(path, "w") as f:
-        f.write(ssa_dot(programs, devices, cfg))
+    atomic_write(path, ssa_dot(programs, devices, cfg))
 
 
 def resolved_config_text(cfg, run_dir=None):
