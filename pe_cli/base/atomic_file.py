@@ -48,7 +48,7 @@ def write_file(path, write):
     """Calls ``write(f)`` on a temporary sibling of ``path`` (a binary file), fsyncs it, renames it
     onto ``path``. Missing parent directories are made. Returns ``path``."""
     path = os.fspath(path)
-    _check_nul(path, path)
+    check_nul(path)
     parent = os.path.dirname(os.path.abspath(path))
     tmp = None
     try:
@@ -106,9 +106,10 @@ def write_error(error, path):
     return PeError(f"cannot write {path}: {error.strerror or error}; write elsewhere")
 
 
-def _check_nul(path, shown):
+def check_nul(path, option=None):
     if "\0" in path:
-        raise PeError(f"{shown!r}: a path cannot hold a NUL character; give one without it")
+        raise PeError(f"{option + ' ' if option else ''}{path!r}: a path cannot hold a NUL character; "
+                      f"give one without it")
 
 
 def output_problem(path, directory=False, example="out"):
@@ -142,7 +143,7 @@ def check_output(path, option, directory=False, example="out"):
     """Raises a one-line PeError (``option``, e.g. "pe plot -o", and the path first) when ``path``
     cannot take an output."""
     path = os.fspath(path)
-    _check_nul(path, f"{option} {path}")
+    check_nul(path, option)
     reason = output_problem(path, directory, example)
     if reason:
         raise PeError(f"{option} {path}: {reason}")

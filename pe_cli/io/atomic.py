@@ -18,7 +18,7 @@ import zipfile
 
 import numpy as np
 
-from ..base.atomic_file import fsync_dir as _fsync_dir, is_short_write, new_mode, write_error, write_file
+from ..base.atomic_file import check_nul, fsync_dir as _fsync_dir, is_short_write, new_mode, write_error, write_file
 from ..base.errors import PeError
 
 
@@ -74,8 +74,7 @@ def write_dir(dirname, files):
 
 
 def _write_dir(dirname, files):
-    if "\0" in os.fspath(dirname):
-        raise PeError(f"{dirname!r}: a path cannot hold a NUL character; give one without it")
+    check_nul(os.fspath(dirname))
     target = os.path.abspath(dirname)
     parent, base = os.path.dirname(target), os.path.basename(target)
     if os.path.exists(target) and not os.path.isdir(target):
