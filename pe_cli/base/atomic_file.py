@@ -14,6 +14,18 @@ import tempfile
 from .errors import PeError
 
 
+class OutputError(PeError, OSError):
+    """A file pe writes could not be written: one line naming it and what to do (an OSError too, as
+    the write's own error was, with its errno)."""
+
+    def __init__(self, message, code=None):
+        PeError.__init__(self, message)
+        self.errno = code
+
+    def __str__(self):
+        return self.args[0]
+
+
 def _umask():
     mask = os.umask(0)
     os.umask(mask)
@@ -90,20 +102,21 @@ def is_short_write(error):
     return "requested and" in str(error) and "written" in str(error)
 
 
-def write_error(error, path):
-    """An ``OSError`` of writing ``path`` as a one-line PeError (what went wrong, what to do)."""
+def write_error(error, path, directory=False):
+    """An ``OSError`` of writing the file (``directory``: the directory) ``path`` as a one-line
+    OutputError (what went wrong, what to do)."""
     if isinstance(error, PeError):
         return error
     code = getattr(error, "errno", None)
     if code == errno.ENOSPC or code == errno.EDQUOT or is_short_write(error):
-        return PeError(f"no space left on device writing {path}; free some space and write it again "
-                       f"(an earlier {os.path.basename(path)} there is unchanged)")
-    reason = output_problem(path)
+        return OutputError(f"no space left on device writing {path}; free some space and write it again "
+                       f"(an earlier {os.path.basename(path)} there is unchanged)", errno.ENOSPC)
+    reason = output_problem(path, directory)
     if reason:
-        return PeError(f"cannot write {path}: {reason}")
+        return OutputError(f"cannot write {path}: {reason}", code)
     if code in (errno.EACCES, errno.EPERM, errno.EROFS):
-        return PeError(f"cannot write {path}: {os.strerror(code).lower()}; write somewhere you may write")
-    return PeError(f"cannot write {path}: {error.strerror or error}; write elsewhere")
+        return OutputError(f"cannot write {path}: {os.strerror(code).lower()}; write somewhere you may write", code)
+    return OutputError(f"cannot write {path}: {error.strerror or error}; write elsewhere", code)
 
 
 def check_nul(path, option=None):

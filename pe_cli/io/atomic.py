@@ -18,7 +18,8 @@ import zipfile
 
 import numpy as np
 
-from ..base.atomic_file import check_nul, fsync_dir as _fsync_dir, is_short_write, new_mode, write_error, write_file
+from ..base.atomic_file import (OutputError, check_nul, fsync_dir as _fsync_dir, is_short_write, new_mode,
+                                write_error, write_file)
 from ..base.errors import PeError
 
 
@@ -40,8 +41,8 @@ def _disk_error(error, path):
     """A write that failed because the disk is full, said so, naming the file being written (numpy
     reports a short write without an errno); other errors as they are."""
     if error.errno == errno.ENOSPC or is_short_write(error):
-        return PeError(f"no space left on device writing {path}; free some space and save again "
-                       f"(the earlier checkpoint is untouched)")
+        return OutputError(f"no space left on device writing {path}; free some space and save again "
+                           f"(the earlier checkpoint is untouched)", errno.ENOSPC)
     return write_error(error, path)
 
 
@@ -70,7 +71,7 @@ def write_dir(dirname, files):
     try:
         _write_dir(dirname, files)
     except OSError as e:
-        raise write_error(e, dirname) from None
+        raise write_error(e, dirname, directory=True) from None
 
 
 def _write_dir(dirname, files):

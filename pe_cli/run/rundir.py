@@ -69,7 +69,7 @@ def new_run_dir(wanted):
                 n += 1
                 candidate = f"{wanted}-{n}"
     except OSError as e:
-        raise write_error(e, candidate) from None
+        raise write_error(e, candidate, directory=True) from None
 
 
 def runs_of(wanted):

@@ -72,8 +72,8 @@ def test_every_managed_entry_is_refused_and_the_place_named_works(trained, monke
     names a place that check_output then accepts; the user's own files in a run are fine."""
     monkeypatch.chdir(trained)
     run = trained / "run"
-    entries = [p for p in run.rglob("*") if p.name != "curves.png"] + [run / n for n in ("parent.json", "config.resumed-step-2.yaml",
-                                                               "graph-train.dot", "fetches/loss-step-2.npy")]
+    may_have = ("parent.json", "config.resumed-step-2.yaml", "graph-train.dot", "fetches/loss-step-2.npy")
+    entries = [p for p in run.rglob("*") if p.name != "curves.png"] + [run / n for n in may_have]
     assert {"config.yaml", "model.yaml", "metrics.csv", "metrics.jsonl", "fetches.npz", "eval.json",
             ".lock", "last", "trainer_state.json"} <= {p.name for p in entries}
     for path in entries:
