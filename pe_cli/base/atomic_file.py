@@ -58,9 +58,13 @@ def new_mode(path, default=0o666):
 
 def write_file(path, write):
     """Calls ``write(f)`` on a temporary sibling of ``path`` (a binary file), fsyncs it, renames it
-    onto ``path``. Missing parent directories are made. Returns ``path``."""
-    path = os.fspath(path)
+    onto ``path``. Missing parent directories are made. A symlink stays and its target is replaced;
+    a device or a pipe (``/dev/null``, ``/dev/stdout``) is written as it is. Returns ``path``."""
+    shown = path = os.fspath(path)
     check_nul(path)
+    if _is_special(path):
+        return _write_special(path, write, shown)
+    path = os.path.realpath(path) if os.path.islink(path) else path
     parent = os.path.dirname(os.path.abspath(path))
     tmp = None
     try:
@@ -74,12 +78,30 @@ def write_file(path, write):
         os.replace(tmp, path)
     except OSError as e:
         _discard(tmp)
-        raise write_error(e, path) from None
+        raise write_error(e, shown) from None
     except BaseException:
         _discard(tmp)
         raise
     fsync_dir(parent)
-    return path
+    return shown
+
+
+def _is_special(path):
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+def _write_special(path, write, shown):
+    """A device or a pipe holds no earlier file to keep: written in place, never replaced."""
+    try:
+        with open(path, "wb") as f:
+            write(f)
+    except OSError as e:
+        raise write_error(e, shown) from None
+    return shown
 
 
 def atomic_write(path, data):

@@ -6,12 +6,14 @@ processes where the command line is what is tested; a real tmpfs for the full an
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 
 import numpy as np
 import pytest
 
+from pe_cli.base.atomic_file import atomic_write
 from pe_cli.base.errors import PeError
 from pe_cli.data.idx import load_mnist
 from pe_cli.run.output_paths import check_output
@@ -135,6 +137,15 @@ def test_kill_9_while_writing_leaves_the_earlier_file_whole(tmp_path):
         proc.wait(timeout=30)
     assert target.read_bytes() == b"the earlier picture"
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".curves.png.tmp-")]   # the partial one
+
+
+def test_a_symlink_stays_and_a_device_is_written_not_replaced(tmp_path):
+    (tmp_path / "real.npz").write_bytes(b"old")
+    os.symlink("real.npz", tmp_path / "link.npz")
+    atomic_write(str(tmp_path / "link.npz"), b"new")
+    assert os.readlink(tmp_path / "link.npz") == "real.npz" and (tmp_path / "real.npz").read_bytes() == b"new"
+    atomic_write(os.devnull, b"discarded")                      # -o /dev/null: still the device
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
 
 
 def _can_mount_tmpfs():
