@@ -25,6 +25,17 @@ def check_output(path, option, example, directory=False):
         raise PeError(f"{option} {path}: {what}; write elsewhere, e.g. {os.path.join(_shown(place), example)}")
 
 
+def check_run_out(path, option):
+    """A new run directory (``path`` or a numbered sibling of it) never goes inside a checkpoint or a
+    folder pe manages in a run; an existing run directory is fine (its sibling is made)."""
+    path = os.fspath(path)
+    found = _protected(os.path.realpath(path), directory=False)
+    if found:
+        beside = os.path.dirname(_shown(found[1]))
+        raise PeError(f"{option} {path}: {found[0]}; a run directory goes elsewhere, e.g. "
+                      f"{os.path.join(beside, os.path.basename(os.path.normpath(path)))}")
+
+
 def _protected(real, directory):
     """(what the path would replace, the folder to suggest instead), or None."""
     here = real

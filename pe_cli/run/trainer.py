@@ -27,6 +27,7 @@ from .graph import program_dot, program_text, ssa_dot
 from .async_epoch import check_async
 from .loggers import Loggers, check_loggers, logger_names
 from .loop import Outputs, Setup, StopFlag, TrainLoop, TrainResult  # noqa: F401 -- TrainResult: public here
+from .output_paths import check_run_out
 from .plot import plot_at_end
 from .placement import in_run_dir, make_place, train_program
 from .progress import Progress
@@ -145,6 +146,7 @@ def _train_in(cfg, setup, run_dir, exe, scope, state, max_steps, quiet, stream):
 def _prepare(cfg, resume, max_steps, out=None):
     """Everything that can fail before the run directory exists: the model builds, the loss is
     trainable, the data loads and fits the feeds, the place exists, the checkpoint is found."""
+    check_run_out(out or cfg.data["output"]["dir"], "pe train --out" if out else "output.dir")
     processes = trainers(cfg)       # first: a wrong launch fails before anything is built
     if processes.pserver_mode and resume is not None:
         raise cfg.doc.error(("distributed", "mode"), "pserver mode cannot resume: the optimizer state lives on "

@@ -49,11 +49,13 @@ def _commands(root):
         "export --inference-dir": (export + ["--inference-dir"], run / "ckpt" / "step-2",
                                    "that is checkpoint run/ckpt/step-2"),
         "export --inference-dir run": (export + ["--inference-dir"], run, "that is the run directory run"),
+        "train --out": (["train", CONFIG, *SMALL, "--out"], run / "ckpt" / "step-2" / "r",
+                        "that is inside checkpoint run/ckpt/step-2"),
     }
 
 
 @pytest.mark.parametrize("case", ["predict -o", "eval --out", "export --onnx", "graph -o", "plot -o",
-                                  "export --inference-dir", "export --inference-dir run"])
+                                  "export --inference-dir", "export --inference-dir run", "train --out"])
 def test_an_output_over_a_managed_file_is_refused_and_the_run_is_unchanged(trained, case):
     """Through a symlink (graph) and `..` (plot) too: the resolved path is what is checked."""
     if not (trained / "link").exists():
@@ -65,7 +67,10 @@ def test_an_output_over_a_managed_file_is_refused_and_the_run_is_unchanged(train
     lines = proc.stderr.strip().splitlines()
     option = " ".join(case.split()[:2])
     assert len(lines) == 1 and lines[0].startswith(f"pe: error: pe {option} {target}: {said}"), proc.stderr
-    assert "write elsewhere, e.g. run/" in lines[0]
+    if case == "train --out":                                  # a run goes beside the run, not in it
+        assert lines[0].endswith("; a run directory goes elsewhere, e.g. r") and not (trained / "run-2").exists()
+    else:
+        assert "; write elsewhere, e.g. run/" in lines[0]
     assert snapshot(trained / "run") == before                 # byte for byte, mtimes too
 
 
