@@ -13,7 +13,9 @@
       .lock                      held (fcntl) by the pe process writing the run; the kernel frees it
       eval.json                  the last evaluation (pe train's final one, or pe eval's)
       graph-<kind>.dot/.txt      graph dumps (output.graphs)
-"""
+
+Each file is written through a temporary name (pe_cli/base/atomic_file.py); metrics rows are appended
+whole. MANAGED_FILES and the others below are what no output a user names may replace."""
 import csv
 import fcntl
 import io
@@ -133,9 +135,9 @@ class Checkpoints:
 
     def remove_interrupted(self):
         """Removes what a save killed half-way left behind (``.step-N.tmp-*`` beside the checkpoints,
-        ``.<file>.tmp-*`` in the run directory): never a complete checkpoint, never read."""
+        ``.<file>.tmp-*`` in the run directory and fetches/): never a complete checkpoint, never read."""
         removed = []
-        for folder in (self.dir, os.path.dirname(self.dir)):
+        for folder in (self.dir, os.path.dirname(self.dir), os.path.join(os.path.dirname(self.dir), "fetches")):
             if not os.path.isdir(folder):
                 continue
             for entry in os.listdir(folder):
