@@ -7,7 +7,7 @@ works."""
 import os
 import re
 
-from ..base.atomic_file import check_output as check_writable
+from ..base.atomic_file import check_nul, check_output as check_writable
 from ..base.errors import PeError
 from .rundir import STATE_FILE, is_managed, is_run_dir
 
@@ -29,6 +29,7 @@ def check_run_out(path, option):
     """A new run directory (``path`` or a numbered sibling of it) never goes inside a checkpoint or a
     folder pe manages in a run; an existing run directory is fine (its sibling is made)."""
     path = os.fspath(path)
+    check_nul(path, option)
     found = _protected(os.path.realpath(path), directory=False)
     if found:
         beside = os.path.dirname(_shown(found[1]))
