@@ -21,6 +21,8 @@ import contextlib
 import threading
 import time
 
+from .atomic_file import atomic_write
+
 __all__ = ["profiler", "start_profiler", "stop_profiler", "reset_profiler", "collect", "Profile"]
 
 _SORT_KEYS = (None, "calls", "total", "max", "min", "ave")
@@ -140,8 +142,7 @@ def stop_profiler(sorted_key=None, profile_path=None):
     text = profile.table(sorted_key)
     print(text)
     if profile_path:
-        with open(profile_path, "w") as f:
-            f.write(text + "\n")
+        atomic_write(profile_path, text + "\n")
     return profile
 
 

@@ -151,7 +151,7 @@ def _accuracy_fetches(cfg, values):
 @click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
 @click.option("--checkpoint", "-c", required=True, metavar="PATH",
               help="A ckpt/step-N directory, a run directory (its newest checkpoint) or ckpt/last.")
-@click.option("--out", "-o", type=click.Path(dir_okay=False), metavar="FILE",
+@click.option("--out", "-o", metavar="FILE",
               help="Where to write the results (default: eval-step-N.json in the checkpoint's run directory, "
                    "N its step; the run's own eval.json is never overwritten).")
 @click.option("--save-fetches", is_flag=True,
@@ -167,6 +167,8 @@ def eval_(config, overrides, checkpoint, out, save_fetches):
     """
     from ..config import load_config
     from ..run.evaluate import evaluate
+    from ..run.output_paths import check_output
+    check_output(out, "pe eval --out", "eval-result.json")
     cfg = load_config(config, overrides)
     result = evaluate(cfg, checkpoint, out=out, save_fetches=save_fetches)
     click.echo(f"checkpoint: {result['checkpoint']} (step {result['step']})")
@@ -196,7 +198,7 @@ def eval_(config, overrides, checkpoint, out, save_fetches):
               help="Devices of the --ssa graph (default: the config's devices, or 2).")
 @click.option("--passes", "show_passes", is_flag=True,
               help="Print what each graph pass of the build strategy changes (text), in their fixed order.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), metavar="FILE", help="Write to FILE (default: stdout).")
+@click.option("-o", "--output", metavar="FILE", help="Write to FILE (default: stdout).")
 @click.option("--render", type=click.Choice(["svg", "png"]),
               help="Also draw the DOT into an .svg/.png image with graphviz's dot program (installed "
                    "separately), beside the DOT file (-o FILE, default <model>-<phase>.dot).")
@@ -209,6 +211,9 @@ def graph(file, overrides, fmt, phase, level, ssa, devices, show_passes, output,
     were built from. --phase train needs the optimizer: a run config's, or SGD for a model file.
     """
     from ..run.graphcmd import graph_output, passes_output, render_dot
+    from ..base.atomic_file import atomic_write
+    from ..run.output_paths import check_output
+    check_output(output, "pe graph -o", "graph.dot")
     if show_passes:
         click.echo(passes_output(file, overrides, devices), nl=False)
         return
@@ -230,16 +235,16 @@ def graph(file, overrides, fmt, phase, level, ssa, devices, show_passes, output,
         return
     if render:
         dot_path = output if output.endswith(".dot") else os.path.splitext(output)[0] + ".dot"
-        with open(dot_path, "w") as f:
-            f.write(text)
+        check_output(dot_path, "pe graph -o", "graph.dot")
+        atomic_write(dot_path, text)
         image = os.path.splitext(output)[0] + "." + render
+        check_output(image, "pe graph --render", "graph." + render)
         ok, message = render_dot(dot_path, image, render)
         click.echo(message, err=not ok)
         if not ok:
             sys.exit(1)
         return
-    with open(output, "w") as f:
-        f.write(text)
+    atomic_write(output, text)
     click.echo(f"wrote {output}", err=True)
 
 

@@ -43,7 +43,9 @@ def predict(config, overrides, checkpoint, data_path, out, output, probabilities
     The run's preprocessing.json is applied to the raw data first.
     """
     from ..config import load_config
+    from ..run.output_paths import check_output
     from ..run.predict import predict as run_predict
+    check_output(out, "pe predict -o", "predictions.csv" if (out or "").endswith(".csv") else "predictions.npz")
     cfg = load_config(config, overrides)
     result = run_predict(cfg, checkpoint, data_path, out, output, quiet, probabilities)
     kind = ("classes and probabilities" if probabilities else "classes") if result["classifier"] else "values"
@@ -67,6 +69,8 @@ def infer(model_dir, data_path, out, model_filename, params_filename, batch_size
     save_inference_model, or Paddle 2.x's .pdmodel/.pdiparams) or pe saved. No config is needed;
     the data must already be preprocessed as the model expects."""
     from ..run.infer import infer as run_infer
+    from ..run.output_paths import check_output
+    check_output(out, "pe infer -o", "values.npz")
     result = run_infer(model_dir, data_path, out, model_filename, params_filename, batch_size)
     click.echo(f"ran {result['samples']} samples through {', '.join(result['feeds'])} -> "
                f"{', '.join(result['fetches'])}: {result['out']}")
@@ -90,9 +94,9 @@ def plot(run_dir, out, metric):
 @click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
 @click.option("--checkpoint", "-c", required=True, metavar="PATH",
               help="A ckpt/step-N directory, a run directory (its newest checkpoint) or ckpt/last.")
-@click.option("--onnx", "onnx_path", type=click.Path(dir_okay=False), metavar="FILE",
+@click.option("--onnx", "onnx_path", metavar="FILE",
               help="Write the inference program as ONNX (opset 17; needs: pip install 'pe-cli[onnx]').")
-@click.option("--inference-dir", type=click.Path(file_okay=False), metavar="DIR",
+@click.option("--inference-dir", metavar="DIR",
               help="Write save_inference_model's directory (__model__ and the parameters, in Fluid's formats: "
                    "pe's and PaddlePaddle's load_inference_model read it).")
 @click.option("--output", "output_layer", metavar="LAYER",
@@ -105,8 +109,11 @@ def export(config, overrides, checkpoint, onnx_path, inference_dir, output_layer
     from ..config import load_config
     from ..export import export_inference_dir, export_onnx, summary_line
     from ..run.inference import load_inference
+    from ..run.output_paths import check_output
     if not onnx_path and not inference_dir:
         raise click.UsageError("nothing to export: give --onnx FILE and/or --inference-dir DIR")
+    check_output(onnx_path, "pe export --onnx", "model.onnx")
+    check_output(inference_dir, "pe export --inference-dir", "inference", directory=True)
     inference = load_inference(load_config(config, overrides), checkpoint, output_layer)
     click.echo(f"checkpoint: {inference.checkpoint} (step {inference.step}); inputs {', '.join(inference.inputs)}, "
                f"output '{inference.output}' ({inference.target.name})")

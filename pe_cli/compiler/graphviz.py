@@ -1,6 +1,7 @@
 """DOT text for an SSA graph (``to_dot``): ops are boxes, variable versions ellipses, control
 dependencies dashed edges; nodes of one device are grouped in a cluster. No graphviz needed to
 write it; ``dot -Tsvg graph.dot -o graph.svg`` draws it where graphviz is installed."""
+from ..base.atomic_file import atomic_write
 
 
 def _quote(text):
@@ -50,6 +51,4 @@ def to_dot(graph, name="ssa_graph"):
 
 def write_dot(graph, path):
     """Writes ``to_dot(graph)`` to ``path`` (used by BuildStrategy.debug_graphviz_path)."""
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(to_dot(graph))
-    return path
+    return atomic_write(path, to_dot(graph))

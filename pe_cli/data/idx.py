@@ -11,6 +11,7 @@ import zlib
 
 import numpy as np
 
+from ..base.atomic_file import atomic_write
 from ..base.errors import PeError
 
 # type byte -> big-endian numpy dtype
@@ -97,9 +98,8 @@ def write_idx(path, array):
         raise PeError(f"write_idx: dtype {array.dtype} has no IDX type code")
     header = bytes([0, 0, code, array.ndim]) + np.asarray(array.shape, ">u4").tobytes()
     body = array.astype(np.dtype(_TYPES[code])).tobytes()
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "wb") as f:
-        f.write(header + body)
+    data = gzip.compress(header + body) if path.endswith(".gz") else header + body
+    atomic_write(path, data)
 
 
 def load_mnist(directory, split="train", images=None, labels=None):

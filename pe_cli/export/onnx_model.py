@@ -5,6 +5,7 @@ initializers, the output layer the graph output; each op goes through its conver
 onnx_ops.CONVERTERS or onnx_sequence.SEQUENCE_CONVERTERS (docs/ONNX.md lists them)."""
 import numpy as np
 
+from ..base.atomic_file import write_file
 from ..base.errors import PeError
 from .onnx_ops import CONVERTERS
 from .onnx_preprocessing import preprocessing_nodes, write_beside
@@ -112,12 +113,11 @@ def _build(inference):
 
 
 def export_onnx(inference, path):
-    """Writes the ONNX model to ``path`` and, when the run has preprocessing, the files beside it
-    (onnx_preprocessing.py); returns (input names, output name, feeds preprocessed in the graph,
-    steps left outside it). A sequence feed is two inputs, ``NAME`` padded and ``NAME_lengths``
-    (export/onnx_sequence.py)."""
-    onnx, _, _ = _import_onnx()
+    """Writes the ONNX model to ``path`` (atomically) and, when the run has preprocessing, the
+    files beside it (onnx_preprocessing.py); returns (input names, output name, feeds preprocessed
+    in the graph, steps left outside it). A sequence feed is two inputs, ``NAME`` padded and
+    ``NAME_lengths`` (export/onnx_sequence.py)."""
     model, inside, outside = _build(inference)
-    onnx.save(model, path)
+    write_file(path, lambda f: f.write(model.SerializeToString()))
     write_beside(inference, path, inside, outside)
     return [i.name for i in model.graph.input], inference.target.name, inside, outside

@@ -18,20 +18,9 @@ import zipfile
 
 import numpy as np
 
+from ..base.atomic_file import (OutputError, check_nul, fsync_dir as _fsync_dir, is_short_write, new_mode,
+                                write_error, write_file)
 from ..base.errors import PeError
-
-
-def _fsync_dir(path):
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def _write_npy(path, array):
@@ -51,11 +40,10 @@ def _write_npy(path, array):
 def _disk_error(error, path):
     """A write that failed because the disk is full, said so, naming the file being written (numpy
     reports a short write without an errno); other errors as they are."""
-    short = "requested and" in str(error) and "written" in str(error)
-    if error.errno == errno.ENOSPC or short:
-        return PeError(f"no space left on device writing {path}; free some space and save again "
-                       f"(the earlier checkpoint is untouched)")
-    return error
+    if error.errno == errno.ENOSPC or is_short_write(error):
+        return OutputError(f"no space left on device writing {path}; free some space and save again "
+                           f"(the earlier checkpoint is untouched)", errno.ENOSPC)
+    return write_error(error, path)
 
 
 def _write_npz(f, arrays):
@@ -63,24 +51,6 @@ def _write_npz(f, arrays):
         for name, array in arrays.items():
             with zf.open(name + ".npy", "w", force_zip64=True) as member:
                 np.lib.format.write_array(member, array, allow_pickle=False)
-
-
-def write_file(path, write):
-    """Calls ``write(f)`` on a temporary sibling of ``path``, fsyncs it, renames it onto ``path``."""
-    parent = os.path.dirname(os.path.abspath(path))
-    os.makedirs(parent, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.tmp-", dir=parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    _fsync_dir(parent)
 
 
 def write_npz(path, arrays):
@@ -97,7 +67,15 @@ def _link_or_copy(src, dst):
 
 def write_dir(dirname, files):
     """Writes ``files`` (file name -> array, or bytes) as the directory ``dirname``, atomically (see the
-    module doc). Other entries of an existing ``dirname`` are kept."""
+    module doc). Other entries of an existing ``dirname`` are kept, and so is its mode."""
+    try:
+        _write_dir(dirname, files)
+    except OSError as e:
+        raise write_error(e, dirname, directory=True) from None
+
+
+def _write_dir(dirname, files):
+    check_nul(os.fspath(dirname))
     target = os.path.abspath(dirname)
     parent, base = os.path.dirname(target), os.path.basename(target)
     if os.path.exists(target) and not os.path.isdir(target):
@@ -109,6 +87,7 @@ def write_dir(dirname, files):
     os.makedirs(parent, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix=f".{base}.tmp-", dir=parent)
     try:
+        os.chmod(tmp, new_mode(target, 0o777))       # mkdtemp's 0700 would replace the old mode
         for fname, array in files.items():
             _write_npy(os.path.join(tmp, fname), array)
         if os.path.isdir(target):
@@ -150,6 +129,7 @@ def _files_in_place(target, files):
             os.close(fd)
             tmps[fname] = tmp
             _write_npy(tmp, array)
+            os.chmod(tmp, new_mode(os.path.join(target, fname)))
         for fname, tmp in tmps.items():
             os.replace(tmp, os.path.join(target, fname))
         _fsync_dir(target)

@@ -2,6 +2,7 @@
 import shutil
 import subprocess
 
+from ..base.atomic_file import atomic_write
 from ..config import ConfigError, check_model, load_config, load_model
 from ..config.yamlfile import load_yaml
 from .build import build_programs
@@ -56,7 +57,8 @@ def render_dot(dot_path, image_path, fmt):
         return False, (f"wrote {dot_path}; graphviz's 'dot' program is not installed, so it was not drawn. "
                        f"Install graphviz (Debian/Ubuntu: apt-get install graphviz; macOS: brew install graphviz), "
                        f"then run: dot -T{fmt} {dot_path} -o {image_path}")
-    proc = subprocess.run([dot, f"-T{fmt}", dot_path, "-o", image_path], capture_output=True, text=True)
+    proc = subprocess.run([dot, f"-T{fmt}", dot_path], capture_output=True)
     if proc.returncode != 0:
-        return False, f"dot failed on {dot_path}: {proc.stderr.strip()}"
+        return False, f"dot failed on {dot_path}: {proc.stderr.decode(errors='replace').strip()}"
+    atomic_write(image_path, proc.stdout)
     return True, f"wrote {dot_path} and {image_path}"

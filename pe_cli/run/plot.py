@@ -6,7 +6,9 @@ import json
 import os
 import sys
 
+from ..base.atomic_file import write_file
 from ..base.errors import PeError
+from .output_paths import check_output
 
 
 def load_rows(run_dir):
@@ -27,6 +29,7 @@ def load_rows(run_dir):
 
 def plot(run_dir, out=None, metrics=None):
     """Draws the curves of ``run_dir`` into ``out`` (default: <run>/curves.png); returns the path."""
+    check_output(out, "pe plot -o", "curves.png")
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -55,8 +58,14 @@ def plot(run_dir, out=None, metrics=None):
     fig.suptitle(os.path.basename(os.path.normpath(run_dir)))
     fig.tight_layout()
     out = out or os.path.join(run_dir, "curves.png")
-    fig.savefig(out, dpi=100)
-    plt.close(fig)
+    fmt = os.path.splitext(out)[1][1:].lower() or "png"
+    if fmt not in fig.canvas.get_supported_filetypes():
+        plt.close(fig)
+        raise PeError(f"pe plot -o {out}: matplotlib cannot write .{fmt} images; end the name with .png, .svg or .pdf")
+    try:
+        write_file(out, lambda f: fig.savefig(f, dpi=100, format=fmt))
+    finally:
+        plt.close(fig)
     return out
 
 

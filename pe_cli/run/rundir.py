@@ -15,7 +15,9 @@
       .lock                      held (fcntl) by the pe process writing the run; the kernel frees it
       eval.json                  the last evaluation (pe train's final one, or pe eval's)
       graph-<kind>.dot/.txt      graph dumps (output.graphs)
-"""
+
+Each file is written through a temporary name (pe_cli/base/atomic_file.py); metrics rows are appended
+whole. MANAGED_FILES and the others below are what no output a user names may replace."""
 import csv
 import fcntl
 import io
@@ -24,56 +26,54 @@ import os
 import re
 import shutil
 import sys
-import tempfile
 
 import numpy as np
 
+from ..base.atomic_file import atomic_write, check_output, write_error, write_file
 from ..base.errors import PeError
 from ..io import save_persistables
 
 STATE_FILE = "trainer_state.json"
 
-
-def atomic_write(path, data):
-    """Writes bytes or text to ``path`` through a temporary sibling and a rename."""
-    if isinstance(data, str):
-        data = data.encode("utf-8")
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.tmp-", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o666 & ~_UMASK)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+# What pe manages in a run directory: no output a user names may replace one of these or land inside
+# one of the folders (run/output_paths.py). A module that writes a new file into run directories adds
+# its name here. A directory is a run directory when it holds RUN_MARKER and one of RUN_WITNESSES.
+MANAGED_FILES = ("config.yaml", "model.yaml", "metrics.csv", "metrics.jsonl", "fetches.npz", "eval.json",
+                 "parent.json", ".lock", "overrides.json", "preprocessing.json")
+MANAGED_PATTERNS = (r"config\.resumed-step-\d+\.yaml", r"graph-\w+\.(dot|txt)")
+MANAGED_DIRS = ("ckpt", "fetches", "tensorboard")
+RUN_MARKER = "config.yaml"
+RUN_WITNESSES = ("metrics.jsonl", "ckpt", ".lock", "model.yaml")
 
 
-def _umask():
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+def is_run_dir(path):
+    """True when ``path`` is a directory a training run made (by its marker files)."""
+    return (os.path.isfile(os.path.join(path, RUN_MARKER))
+            and any(os.path.lexists(os.path.join(path, w)) for w in RUN_WITNESSES))
 
 
-_UMASK = _umask()
+def is_managed(name):
+    """True when the entry ``name`` of a run directory is one pe manages."""
+    return (name in MANAGED_FILES or name in MANAGED_DIRS
+            or any(re.fullmatch(p, name) for p in MANAGED_PATTERNS))
 
 
 def new_run_dir(wanted):
     """Creates a fresh run directory: ``wanted`` itself, else ``wanted-2``, ``wanted-3``, ..."""
-    parent = os.path.dirname(os.path.abspath(wanted))
-    os.makedirs(parent, exist_ok=True)
+    if not os.path.lexists(wanted):             # an existing one: a numbered sibling is made
+        check_output(wanted, "output directory", directory=True)
     candidate, n = wanted, 1
-    while True:
-        try:
-            os.mkdir(candidate)
-            return candidate
-        except FileExistsError:
-            n += 1
-            candidate = f"{wanted}-{n}"
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(wanted)), exist_ok=True)
+        while True:
+            try:
+                os.mkdir(candidate)
+                return candidate
+            except FileExistsError:
+                n += 1
+                candidate = f"{wanted}-{n}"
+    except OSError as e:
+        raise write_error(e, candidate, directory=True) from None
 
 
 def runs_of(wanted):
@@ -137,9 +137,9 @@ class Checkpoints:
 
     def remove_interrupted(self):
         """Removes what a save killed half-way left behind (``.step-N.tmp-*`` beside the checkpoints,
-        ``.<file>.tmp-*`` in the run directory): never a complete checkpoint, never read."""
+        ``.<file>.tmp-*`` in the run directory and fetches/): never a complete checkpoint, never read."""
         removed = []
-        for folder in (self.dir, os.path.dirname(self.dir)):
+        for folder in (self.dir, os.path.dirname(self.dir), os.path.join(os.path.dirname(self.dir), "fetches")):
             if not os.path.isdir(folder):
                 continue
             for entry in os.listdir(folder):
@@ -208,7 +208,8 @@ def start_branch(run_dir, ckpt, step):
     for name in ("metrics.csv", "metrics.jsonl", "fetches.npz", "model.yaml"):
         source = os.path.join(run_dir, name)
         if os.path.isfile(source):
-            shutil.copyfile(source, os.path.join(branch, name))
+            with open(source, "rb") as src:
+                write_file(os.path.join(branch, name), lambda f, src=src: shutil.copyfileobj(src, f))
     atomic_write(os.path.join(branch, "parent.json"),
                  json.dumps({"run": os.path.abspath(run_dir), "checkpoint": os.path.abspath(ckpt),
                              "step": step}, indent=1) + "\n")
@@ -360,8 +361,8 @@ class FetchStore:
             return
         if self.mode == "npy":
             for name, value in values.items():
-                np.save(os.path.join(self.run_dir, "fetches", f"{_safe(name)}-step-{step}.npy"), value,
-                        allow_pickle=False)
+                write_file(os.path.join(self.run_dir, "fetches", f"{_safe(name)}-step-{step}.npy"),
+                           lambda f, v=value: np.save(f, v, allow_pickle=False))
             return
         self.records.append((step, values))
 

@@ -27,6 +27,7 @@ from .graph import program_dot, program_text, ssa_dot
 from .async_epoch import check_async
 from .loggers import Loggers, check_loggers, logger_names
 from .loop import Outputs, Setup, StopFlag, TrainLoop, TrainResult  # noqa: F401 -- TrainResult: public here
+from .output_paths import check_run_out
 from .plot import plot_at_end
 from .preprocessing import fit_preprocessing, save_preprocessing, saved_preprocessing
 from .placement import in_run_dir, make_place, train_program
@@ -148,6 +149,7 @@ def _train_in(cfg, setup, run_dir, exe, scope, state, max_steps, quiet, stream):
 def _prepare(cfg, resume, max_steps, out=None):
     """Everything that can fail before the run directory exists: the model builds, the loss is
     trainable, the data loads and fits the feeds, the place exists, the checkpoint is found."""
+    check_run_out(out or cfg.data["output"]["dir"], "pe train --out" if out else "output.dir")
     processes = trainers(cfg)       # first: a wrong launch fails before anything is built
     if processes.pserver_mode and resume is not None:
         raise cfg.doc.error(("distributed", "mode"), "pserver mode cannot resume: the optimizer state lives on "
@@ -226,16 +228,13 @@ def write_graphs(cfg, programs, run_dir, compiled=None):
             write_ssa_graph(cfg, programs, os.path.join(run_dir, "graph-ssa.dot"))
             continue
         title = f"{cfg.model.name} ({kind})"
-        with open(os.path.join(run_dir, f"graph-{kind}.dot"), "w") as f:
-            f.write(program_dot(kinds[kind], title))
-        with open(os.path.join(run_dir, f"graph-{kind}.txt"), "w") as f:
-            f.write(program_text(kinds[kind], title))
+        atomic_write(os.path.join(run_dir, f"graph-{kind}.dot"), program_dot(kinds[kind], title))
+        atomic_write(os.path.join(run_dir, f"graph-{kind}.txt"), program_text(kinds[kind], title))
 
 
 def write_ssa_graph(cfg, programs, path, devices=None):
     devices = devices or cfg.data["devices"]
-    with open(path, "w") as f:
-        f.write(ssa_dot(programs, devices, cfg))
+    atomic_write(path, ssa_dot(programs, devices, cfg))
 
 
 def resolved_config_text(cfg, run_dir=None):
