@@ -11,7 +11,8 @@ from ..io import load_persistables
 from .build import build_programs, load_data
 from .placement import make_place
 from .predmetrics import prediction_report
-from .rundir import atomic_write, read_state, resolve_checkpoint
+from .checkpoint_check import checked_checkpoint
+from .rundir import atomic_write, read_state
 
 
 def run_eval(exe, program, batcher, fetch_names, fetch_vars, keep_raw=False):
@@ -46,7 +47,7 @@ def evaluate(cfg, checkpoint, out=None, save_fetches=False):
     eval_data = load_data(cfg, "eval")
     place = make_place(cfg)
     programs = build_programs(cfg.model, cfg, with_optimizer=False)
-    ckpt, run_dir = resolve_checkpoint(checkpoint)
+    ckpt, run_dir = checked_checkpoint(checkpoint)
     state = read_state(ckpt)
     names = cfg.eval_fetches
     if not names:

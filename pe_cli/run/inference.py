@@ -16,7 +16,8 @@ from ..framework import OpRole
 from ..io import load_persistables
 from .build import build_programs
 from .placement import make_place
-from .rundir import read_state, resolve_checkpoint
+from .checkpoint_check import checked_checkpoint
+from .rundir import read_state
 
 LABEL_ARGS = ("label",)
 
@@ -110,7 +111,7 @@ def load_inference(cfg, checkpoint, output=None):
     target = programs.model.var(name)
     if isinstance(target, (tuple, list)):
         target = target[0]
-    ckpt, _ = resolve_checkpoint(checkpoint)
+    ckpt, _ = checked_checkpoint(checkpoint)
     exe, scope = Executor(make_place(cfg)), Scope()
     with scope_guard(scope):
         exe.run(programs.startup)
