@@ -85,7 +85,7 @@ def _pass_signals_on(child):
 
 def _report(pid, code, cause):
     rank, size = os.environ.get("PMI_RANK", "?"), os.environ.get("PMI_SIZE", "?")
-    host = os.environ.get("PMI_HOSTNAME") or socket.gethostname()
+    host = socket.gethostname()
     if code < 0:
         try:
             name = signal.Signals(-code).name
@@ -95,7 +95,7 @@ def _report(pid, code, cause):
     elif cause:
         why = f"{cause} (exit code {code})"
     else:
-        why = f"exited with code {code} without saying why"
+        why = f"exited with code {code} (no Python error: os._exit, or a crash in native code)"
     sys.stderr.write(f"pe: rank {rank} of {size} (pid {pid} on {host}) failed: {why}; stopping every rank\n")
     sys.stderr.flush()
 
