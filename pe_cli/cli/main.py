@@ -76,10 +76,8 @@ def train(config, overrides, out, resume, max_steps, quiet, print_config, check_
     graph dumps listed in output.graphs. Ctrl-C stops after the current step and writes a
     checkpoint; --resume continues from it exactly.
     """
-    from ..base.rank_failure import under_guard
-    from ..run.launch import run_ranks, train_argv, under_mpi
-    if under_mpi() and not under_guard():      # each rank runs under a guard: run/rank_guard.py
-        from ..run.rank_guard import guard
+    from ..run.launch import guard, needs_guard, run_ranks, train_argv, under_mpi
+    if needs_guard():         # each rank runs under a guard: run/rank_guard.py
         sys.exit(guard("pe_cli", sys.argv[1:]))
     from ..config import load_config
     from ..run.trainer import resolved_config_text

@@ -7,14 +7,12 @@ MPI's rank, then runs the script as ``pe fluid`` runs it (``paddle`` and ``paddl
 import os
 import sys
 
-from ..base.rank_failure import under_guard
-from ..run.launch import BASE_PORT
-from ..run.rank_guard import guard
+from ..run.launch import BASE_PORT, guard, needs_guard
 from .runner import run_script
 
 
 def main():
-    if not under_guard():       # the rank runs as the child of a guard (run/rank_guard.py)
+    if needs_guard():       # the rank runs as the child of a guard (run/rank_guard.py)
         sys.exit(guard("pe_cli.fluid.launch_rank", sys.argv[1:]))
     rank = int(os.environ.get("PMI_RANK", os.environ.get("OMPI_COMM_WORLD_RANK", "0")))
     servers = int(os.environ.get("PADDLE_PSERVERS_NUM", "0"))

@@ -1,7 +1,7 @@
 """The manifest of a checkpoint directory: ``manifest.json`` lists each file it holds with its size
 and sha256, so a checkpoint is checked before any message names it as good.
 
-    {"manifest": 1, "files": {"fc_0.w_0.npy": {"size": 4096, "sha256": "..."}, ...}}
+    {"manifest": 1, "files": {"fc_0.w_0.npy": {"bytes": 4096, "sha256": "..."}, ...}}
 
 ``write_manifest`` is called once the variables are saved (and may list files about to be written,
 given as bytes: the trainer state); ``manifest_problem`` checks a directory against its manifest
@@ -38,15 +38,15 @@ def write_manifest(dirname, pending=None):
         path = os.path.join(dirname, name)
         if name == MANIFEST or name.startswith(".") or not stat.S_ISREG(os.lstat(path).st_mode):
             continue
-        files[name] = {"size": os.path.getsize(path), "sha256": _sha256_file(path)}
+        files[name] = {"bytes": os.path.getsize(path), "sha256": _sha256_file(path)}
     for name, data in (pending or {}).items():
-        files[name] = {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+        files[name] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
     text = json.dumps({"manifest": 1, "files": files}, indent=1) + "\n"
     write_file(os.path.join(dirname, MANIFEST), lambda f: f.write(text.encode("utf-8")))
 
 
 def read_manifest(dirname):
-    """{file name: {"size", "sha256"}} of ``dirname``'s manifest; None when it has none; a string
+    """{file name: {"bytes", "sha256"}} of ``dirname``'s manifest; None when it has none; a string
     (the problem) when the manifest itself is unreadable."""
     path = os.path.join(dirname, MANIFEST)
     try:
@@ -58,7 +58,7 @@ def read_manifest(dirname):
     try:
         with open(path, encoding="utf-8") as f:
             files = json.load(f)["files"]
-        if not all(isinstance(e.get("size"), int) and isinstance(e.get("sha256"), str) for e in files.values()):
+        if not all(isinstance(e.get("bytes"), int) and isinstance(e.get("sha256"), str) for e in files.values()):
             raise ValueError("an entry lacks its size or sha256")
         if any(os.path.basename(n) != n or n in ("", ".", "..") for n in files):
             raise ValueError("it names a file outside the checkpoint")
@@ -114,7 +114,7 @@ def manifest_problem(dirname):
         names = sorted(n for n in os.listdir(dirname) if n.endswith(".npy"))
         problems = (_npy_problem(os.path.join(dirname, n), n) for n in names)
     else:
-        problems = (_file_problem(os.path.join(dirname, n), n, e["size"]) for n, e in sorted(files.items()))
+        problems = (_file_problem(os.path.join(dirname, n), n, e["bytes"]) for n, e in sorted(files.items()))
         problems = [p for p in problems if p] or \
             (_file_problem(os.path.join(dirname, n), n, None, e["sha256"]) for n, e in sorted(files.items()))
     return next((p for p in problems if p), None)

@@ -7,13 +7,14 @@ from ..base.errors import PeError
 from ..executor import Scope, scope_guard
 from ..io import load_persistables
 from ..io.manifest import manifest_problem, read_manifest
-from .rundir import Checkpoints, _step_of, resolve_checkpoint
+from .rundir import Checkpoints, _step_of, read_state, resolve_checkpoint
 
 
 def checked_checkpoint(path):
     """``resolve_checkpoint(path)`` (the checkpoint and its run directory), once the checkpoint is
     checked; a damaged one is a PeError naming the newest intact checkpoint before it."""
     ckpt, run_dir = resolve_checkpoint(path)
+    read_state(ckpt)        # a damaged trainer state said field by field
     problem = manifest_problem(ckpt)
     if problem is None:
         return ckpt, run_dir

@@ -63,7 +63,7 @@ def test_the_manifest_lists_every_file_with_its_size_and_sha256(run8):
     files = json.loads((ckpt / MANIFEST).read_text())["files"]
     assert sorted(files) == sorted(n for n in os.listdir(ckpt) if n != MANIFEST)
     assert "trainer_state.json" in files and "fc1.w_0.npy" in files
-    assert files["fc1.w_0.npy"]["size"] == os.path.getsize(ckpt / "fc1.w_0.npy")
+    assert files["fc1.w_0.npy"]["bytes"] == os.path.getsize(ckpt / "fc1.w_0.npy")
     assert manifest_problem(str(ckpt)) is None
 
 
