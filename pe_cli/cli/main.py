@@ -328,6 +328,9 @@ def keys(which):
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def fluid(script, args):
     """Run an unchanged Fluid 1.x SCRIPT.py: `paddle` and `paddle.fluid` resolve to pe (this process only)."""
+    from ..run.launch import guard, needs_guard
+    if needs_guard():         # under mpiexec: each rank runs under a guard (run/rank_guard.py)
+        sys.exit(guard("pe_cli", sys.argv[1:]))
     from ..fluid.runner import run_script
     sys.exit(run_script(script, args))
 
