@@ -1,6 +1,7 @@
 """A checkpoint is checked before pe names it as good (issue 57, item 3): each checkpoint has a
 manifest (sizes, sha256); a damaged newest checkpoint is one line naming the intact one before it,
-from --resume (the "already finished" path too), pe eval and pe export, quickly and without a hang.
+from --resume (the "already finished" path too), pe eval and pe export, quickly and without a hang;
+pe infer checks the manifest pe export writes into an inference directory.
 A checkpoint written before manifests existed stays loadable. Real `pe` processes."""
 import json
 import os
@@ -10,7 +11,12 @@ import time
 import numpy as np
 import pytest
 
+from pe_cli.base.errors import PeError
+from pe_cli.config import load_config
+from pe_cli.export.inference_dir import export_inference_dir
 from pe_cli.io.manifest import MANIFEST, manifest_problem
+from pe_cli.run.infer import infer
+from pe_cli.run.inference import load_inference
 from tests.cli.test_helpers import pe
 
 CONFIG = "configs/mnist_mlp.yaml"
@@ -97,3 +103,12 @@ def test_a_checkpoint_without_manifest_stays_loadable_and_checked(run8, tmp_path
     assert "'fc1.w_0'" in proc.stderr and "float64, the program expects float32" in proc.stderr
     _truncate(str(run / "ckpt" / "step-8" / "fc1.w_0.npy"))     # and the headers of its .npy files
     assert "fc1.w_0.npy:" in manifest_problem(str(run / "ckpt" / "step-8"))
+
+
+def test_pe_infer_checks_the_manifest_of_an_exported_model(run8, tmp_path):
+    model = tmp_path / "model"
+    export_inference_dir(load_inference(load_config(CONFIG, SMALL), str(run8)), str(model))
+    assert manifest_problem(str(model)) is None and (model / "__model__").is_file()
+    _truncate(str(model / "fc1.w_0"))
+    with pytest.raises(PeError, match=r"model directory .*model is damaged \(fc1\.w_0: \d+ bytes, manifest says"):
+        infer(str(model), "unread.npy", str(tmp_path / "out.npz"))
