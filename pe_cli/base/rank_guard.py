@@ -2,14 +2,17 @@
 user's own ``mpiexec -n K pe train ...``) each rank process becomes a small guard that runs the
 real rank as its child and waits for it:
 
-- the child (``python -m pe_cli.run.rank_guard --child MODULE ARGS``) runs MODULE as ``__main__``;
+- the child (``python -m pe_cli.base.rank_guard --child MODULE ARGS``) runs MODULE as ``__main__``;
   when it ends with an error it hands its cause (an exception, the last line it wrote to stderr) to
-  the guard through a pipe and exits at once (pe_cli/base/rank_failure.py), never waiting in MPI's
-  finalize for ranks that wait for it;
+  the guard through a pipe and exits at once (``fail``), never waiting in MPI's finalize for ranks
+  that wait for it;
 - the guard learns every end from the kernel (an exit code, a signal: kill -9, ``os._exit`` too),
   prints one line naming the rank, its host and the cause, and exits non-zero, upon which mpiexec
   ends every other rank (within a second or two). The child dies with its guard (PR_SET_PDEATHSIG),
   and a signal the guard gets (mpiexec stopping the job, Ctrl-C) is passed on to the child.
+
+``python -m pe_cli.base.rank_guard MODULE ARGS`` is a guard (pe launch starts its ranks so); the
+guard imports no more than this module, so it starts in a fraction of a second.
 
 The child gets mpiexec's PMI connection (the PMI_FD descriptor), so MPI sees it as the rank; the
 guard keeps its copy open, so mpiexec (which kills every rank at once when that connection closes
@@ -22,10 +25,42 @@ import socket
 import sys
 import traceback
 
-from ..base.rank_failure import STATUS_FD, fail
-
+STATUS_FD = "PE_RANK_STATUS_FD"
 _PR_SET_PDEATHSIG = 1
 _GRACE_S = 5.0
+
+
+def under_mpi():
+    """True in a process mpiexec started (MPICH's PMI_RANK, Open MPI's OMPI_COMM_WORLD_RANK)."""
+    return "PMI_RANK" in os.environ or "OMPI_COMM_WORLD_RANK" in os.environ
+
+
+def under_guard():
+    """True in a rank process that a guard started (it reads the status pipe)."""
+    return os.environ.get(STATUS_FD, "").isdigit()
+
+
+def needs_guard():
+    """True in a process mpiexec started that runs under no rank guard yet."""
+    return under_mpi() and not under_guard()
+
+
+def fail(cause, code=1):
+    """Under a rank guard: hands ``cause`` (one line) to the guard and ends this process with ``code``
+    at once (no atexit, no MPI finalize, which would wait for the ranks that wait for this one).
+    Returns without a guard."""
+    if not under_guard():
+        return
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    try:
+        os.write(int(os.environ[STATUS_FD]), " ".join(str(cause).split()).encode("utf-8", "replace")[:2000])
+    except OSError:
+        pass
+    os._exit(code or 1)
 
 
 def _die_with_parent(parent):
@@ -49,7 +84,7 @@ def guard(module, args):
     if pmi.isdigit():
         keep.append(int(pmi))
     env = dict(os.environ, **{STATUS_FD: str(write_end)})
-    child = subprocess.Popen([sys.executable, "-m", "pe_cli.run.rank_guard", "--child", module, *args], env=env,
+    child = subprocess.Popen([sys.executable, "-m", "pe_cli.base.rank_guard", "--child", module, *args], env=env,
                              pass_fds=keep, preexec_fn=_die_with_parent(os.getpid()))
     os.close(write_end)     # the guard keeps PMI_FD open: mpiexec sees the rank end when the guard ends,
     outside = _pass_signals_on(child)
@@ -138,6 +173,8 @@ def child(module, args):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 3 or sys.argv[1] != "--child":
-        sys.exit("usage: python -m pe_cli.run.rank_guard --child MODULE [ARGS...] (started by pe's rank guard)")
-    sys.exit(child(sys.argv[2], sys.argv[3:]))
+    if len(sys.argv) < 2:
+        sys.exit("usage: python -m pe_cli.base.rank_guard [--child] MODULE [ARGS...] (a rank under mpiexec)")
+    if sys.argv[1] == "--child":
+        sys.exit(child(sys.argv[2], sys.argv[3:]))
+    sys.exit(guard(sys.argv[1], sys.argv[2:]))
