@@ -15,6 +15,7 @@ import click
 from .errors import CONTEXT, EPILOG, PeGroup, _fail, debug_option, guarded
 from .tools import export, infer, plot, predict, summary
 from ..base.errors import UsageError
+from ..base.rank_guard import guard, needs_guard
 
 
 def _split_resume(resume, overrides):
@@ -76,8 +77,10 @@ def train(config, overrides, out, resume, max_steps, quiet, print_config, check_
     graph dumps listed in output.graphs. Ctrl-C stops after the current step and writes a
     checkpoint; --resume continues from it exactly.
     """
-    from ..config import load_config
+    if needs_guard():         # each rank runs under a guard: base/rank_guard.py
+        sys.exit(guard("pe_cli", sys.argv[1:]))
     from ..run.launch import run_ranks, train_argv, under_mpi
+    from ..config import load_config
     from ..run.trainer import resolved_config_text, resumed_config
     from ..run.trainer import train as run_train
     if nprocs and nprocs > 1 and not under_mpi():
@@ -333,6 +336,8 @@ def keys(which):
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def fluid(script, args):
     """Run an unchanged Fluid 1.x SCRIPT.py: `paddle` and `paddle.fluid` resolve to pe (this process only)."""
+    if needs_guard():         # under mpiexec: each rank runs under a guard (base/rank_guard.py)
+        sys.exit(guard("pe_cli", sys.argv[1:]))
     from ..fluid.runner import run_script
     sys.exit(run_script(script, args))
 
@@ -353,8 +358,8 @@ def launch(trainers, pservers, script, args):
     from ..run.launch import fluid_env, run_ranks
     if not os.path.isfile(script):
         raise UsageError(f"{script}: no such script")
-    sys.exit(run_ranks(pservers + trainers, [sys.executable, "-m", "pe_cli.fluid.launch_rank", script, *args],
-                       env=fluid_env(trainers, pservers)))
+    rank = [sys.executable, "-m", "pe_cli.base.rank_guard", "pe_cli.fluid.launch_rank", script, *args]
+    sys.exit(run_ranks(pservers + trainers, rank, env=fluid_env(trainers, pservers)))
 
 
 for _command in (summary, predict, infer, plot, export):      # after training: pe_cli/cli/tools.py

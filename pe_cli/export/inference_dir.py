@@ -1,18 +1,21 @@
 """``pe export --inference-dir DIR``: save_inference_model's directory (``__model__`` and one file per
 parameter, in Fluid's formats), which pe's and PaddlePaddle's load_inference_model load; with the
-run's preprocessing.json beside them, which ``pe infer`` applies to raw files."""
+run's preprocessing.json beside them, which ``pe infer`` applies to raw files, and ``manifest.json``
+(each file's size and sha256: pe infer checks them; pe_cli/io/manifest.py)."""
 import os
 
 from ..data.preprocessing import FILE_NAME
 from ..executor import scope_guard
 from ..io import save_inference_model
+from ..io.manifest import write_manifest
 from ..run.rundir import atomic_write
 
 
 def export_inference_dir(inference, dirname):
     with scope_guard(inference.scope):
-        result = save_inference_model(dirname, inference.inputs, [inference.target], inference.exe,
-                                      main_program=inference.program)
+        saved = save_inference_model(dirname, inference.inputs, [inference.target], inference.exe,
+                                     main_program=inference.program)
     if inference.preprocessing is not None:
         atomic_write(os.path.join(dirname, FILE_NAME), inference.preprocessing.to_text())
-    return result
+    write_manifest(dirname)
+    return saved

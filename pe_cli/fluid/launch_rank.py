@@ -7,11 +7,14 @@ MPI's rank, then runs the script as ``pe fluid`` runs it (``paddle`` and ``paddl
 import os
 import sys
 
+from ..base.rank_guard import guard, needs_guard
 from ..run.launch import BASE_PORT
 from .runner import run_script
 
 
 def main():
+    if needs_guard():       # the rank runs as the child of a guard (base/rank_guard.py)
+        sys.exit(guard("pe_cli.fluid.launch_rank", sys.argv[1:]))
     rank = int(os.environ.get("PMI_RANK", os.environ.get("OMPI_COMM_WORLD_RANK", "0")))
     servers = int(os.environ.get("PADDLE_PSERVERS_NUM", "0"))
     role = "PSERVER" if rank < servers else "TRAINER"

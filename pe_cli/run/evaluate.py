@@ -11,8 +11,9 @@ from ..io import load_persistables
 from .build import build_programs, load_data
 from .placement import make_place
 from .predmetrics import prediction_report
+from .checkpoint_check import checked_checkpoint
 from .preprocessing import saved_preprocessing
-from .rundir import atomic_write, read_state, resolve_checkpoint
+from .rundir import atomic_write, read_state
 
 
 def run_eval(exe, program, batcher, fetch_names, fetch_vars, keep_raw=False):
@@ -44,7 +45,7 @@ def _concat(arrays):
 def evaluate(cfg, checkpoint, out=None, save_fetches=False):
     """Returns {"checkpoint", "step", "samples", "metrics", "out", "fetches"} and writes ``out``
     (default: eval-step-N.json in the checkpoint's run directory, never the run's own eval.json)."""
-    ckpt, run_dir = resolve_checkpoint(checkpoint)
+    ckpt, run_dir = checked_checkpoint(checkpoint)
     eval_data = load_data(cfg, "eval", saved_preprocessing(cfg, run_dir))
     place = make_place(cfg)
     programs = build_programs(cfg.model, cfg, with_optimizer=False)

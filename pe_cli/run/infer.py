@@ -18,6 +18,7 @@ import numpy as np
 from ..base.errors import PeError
 from ..executor import Executor, Scope, scope_guard
 from ..io import load_inference_model
+from ..io.manifest import manifest_problem, read_manifest
 from ..base.places import CPUPlace
 from ..data.preprocessing import lengths_feeds
 from ..data.ragged import Ragged, plain_for_sequences
@@ -68,6 +69,10 @@ def infer(model_dir, data_path, out, model_filename=None, params_filename=None, 
         raise PeError(f"-o {out}: the values are written as .npz (one array per fetch target)")
     if not os.path.isdir(model_dir):
         raise PeError(f"model directory {model_dir} does not exist")
+    problem = manifest_problem(model_dir) if read_manifest(model_dir) is not None else None   # pe export's
+    if problem:
+        raise PeError(f"model directory {model_dir} is damaged ({problem}); export it again (pe export "
+                      f"--inference-dir)")
     exe = Executor(CPUPlace())
     with scope_guard(Scope()):
         program, feeds, fetches = load_inference_model(model_dir, exe, model_filename, params_filename)

@@ -16,8 +16,9 @@ from ..framework import OpRole
 from ..io import load_persistables
 from .build import build_programs
 from .placement import make_place
+from .checkpoint_check import checked_checkpoint
 from .preprocessing import saved_preprocessing
-from .rundir import read_state, resolve_checkpoint
+from .rundir import read_state
 
 LABEL_ARGS = ("label",)
 
@@ -113,7 +114,7 @@ def load_inference(cfg, checkpoint, output=None):
     target = programs.model.var(name)
     if isinstance(target, (tuple, list)):
         target = target[0]
-    ckpt, run_dir = resolve_checkpoint(checkpoint)
+    ckpt, run_dir = checked_checkpoint(checkpoint)
     preprocessing = saved_preprocessing(cfg, run_dir)
     exe, scope = Executor(make_place(cfg)), Scope()
     with scope_guard(scope):

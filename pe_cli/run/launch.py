@@ -11,13 +11,9 @@ import subprocess
 import sys
 
 from ..base.errors import PeError
+from ..base.rank_guard import under_mpi  # noqa: F401 -- where pe's commands ask it
 
 BASE_PORT = 6170
-
-
-def under_mpi():
-    """True in a process mpiexec started (MPICH's PMI_RANK, Open MPI's OMPI_COMM_WORLD_RANK)."""
-    return "PMI_RANK" in os.environ or "OMPI_COMM_WORLD_RANK" in os.environ
 
 
 def mpiexec():

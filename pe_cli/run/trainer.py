@@ -25,6 +25,7 @@ from .divergence import non_finite
 from .watch import check_watches
 from .graph import program_dot, program_text, ssa_dot
 from .async_epoch import check_async
+from .checkpoint_check import check_values, checked_checkpoint
 from .loggers import Loggers, check_loggers, logger_names
 from .loop import Outputs, Setup, StopFlag, TrainLoop, TrainResult  # noqa: F401 -- TrainResult: public here
 from .output_paths import check_run_out
@@ -35,7 +36,7 @@ from .progress import Progress
 from .run_overrides import with_recorded_overrides, write_overrides
 from .summary import summary_table
 from .rundir import (Checkpoints, FetchStore, Metrics, RunLock, atomic_write, is_newest, new_run_dir, read_state,
-                     resolve_checkpoint, runs_of, start_branch)
+                     runs_of, start_branch)
 
 
 def train(cfg, out=None, resume=None, max_steps=None, quiet=False, stream=None):
@@ -68,6 +69,7 @@ def _train(cfg, setup, out, max_steps, quiet, stream):
                           f"({state['step']}); give a larger --max-steps, or resume an earlier checkpoint")
     max_steps = max_steps if max_steps is not None else cfg.data["max_steps"]
     if setup.ckpt is not None and _finished(cfg, state, max_steps):
+        check_values(setup.ckpt, setup.programs.main)       # no manifest: the program's checks
         return TrainResult(setup.run_dir, state["step"], state["epoch"], resumed_from=setup.ckpt,
                            checkpoint=setup.ckpt, nothing_to_do=True)
     # Initialize (and load the checkpoint) before touching any directory: a failure here leaves
@@ -195,8 +197,8 @@ def _find_resume(cfg, resume, out=None):
         if not candidates:
             raise PeError(f"--resume last: no run of {wanted} has a checkpoint; start one without --resume")
         latest = max(candidates, key=lambda r: os.path.getmtime(Checkpoints(r).last()))
-        return Checkpoints(latest).last(), latest
-    return resolve_checkpoint(resume)
+        return checked_checkpoint(Checkpoints(latest).last())
+    return checked_checkpoint(resume)
 
 
 def _write_run_files(cfg, setup, run_dir, state, progress):

@@ -311,6 +311,10 @@ CHECKPOINT_CASES = [
     _checkpoint_case("param-missing", _param(lambda p: p.unlink())),
     _checkpoint_case("param-garbage", _param(lambda p: p.write_bytes(b"\x00" * 64))),
     _checkpoint_case("param-nan", _param(lambda p: np.save(p, np.full(np.load(p).shape, np.nan, "float32"))),
+                     expect="is damaged (fc1.w_0.npy: its sha256 differs from the manifest's)"),
+    _checkpoint_case("param-nan-no-manifest",       # a checkpoint saved before manifests existed
+                     _param(lambda p: (np.save(p, np.full(np.load(p).shape, np.nan, "float32")),
+                                       (p.parent / "manifest.json").unlink())),
                      expect="holds NaN or Inf in fc1.w_0"),
     _checkpoint_case("eval-state-garbage", _param(lambda p: p.write_bytes(b"junk")),
                      args=["eval", "run.yaml", "--checkpoint", "prev"]),

@@ -1,0 +1,180 @@
+"""Every rank's failure stops every rank. Under mpiexec (``pe train --np K``, ``pe launch``, or the
+user's own ``mpiexec -n K pe train ...``) each rank process becomes a small guard that runs the
+real rank as its child and waits for it:
+
+- the child (``python -m pe_cli.base.rank_guard --child MODULE ARGS``) runs MODULE as ``__main__``;
+  when it ends with an error it hands its cause (an exception, the last line it wrote to stderr) to
+  the guard through a pipe and exits at once (``fail``), never waiting in MPI's finalize for ranks
+  that wait for it;
+- the guard learns every end from the kernel (an exit code, a signal: kill -9, ``os._exit`` too),
+  prints one line naming the rank, its host and the cause, and exits non-zero, upon which mpiexec
+  ends every other rank (within a second or two). The child dies with its guard (PR_SET_PDEATHSIG),
+  and a signal the guard gets (mpiexec stopping the job, Ctrl-C) is passed on to the child.
+
+``python -m pe_cli.base.rank_guard MODULE ARGS`` is a guard (pe launch starts its ranks so); the
+guard imports no more than this module, so it starts in a fraction of a second.
+
+The child gets mpiexec's PMI connection (the PMI_FD descriptor), so MPI sees it as the rank; the
+guard keeps its copy open, so mpiexec (which kills every rank at once when that connection closes
+early) waits for the guard's line.
+"""
+import ctypes
+import os
+import signal
+import socket
+import sys
+import traceback
+
+STATUS_FD = "PE_RANK_STATUS_FD"
+_PR_SET_PDEATHSIG = 1
+_GRACE_S = 5.0
+
+
+def under_mpi():
+    """True in a process mpiexec started (MPICH's PMI_RANK, Open MPI's OMPI_COMM_WORLD_RANK)."""
+    return "PMI_RANK" in os.environ or "OMPI_COMM_WORLD_RANK" in os.environ
+
+
+def under_guard():
+    """True in a rank process that a guard started (it reads the status pipe)."""
+    return os.environ.get(STATUS_FD, "").isdigit()
+
+
+def needs_guard():
+    """True in a process mpiexec started that runs under no rank guard yet."""
+    return under_mpi() and not under_guard()
+
+
+def fail(cause, code=1):
+    """Under a rank guard: hands ``cause`` (one line) to the guard and ends this process with ``code``
+    at once (no atexit, no MPI finalize, which would wait for the ranks that wait for this one).
+    Returns without a guard."""
+    if not under_guard():
+        return
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    try:
+        os.write(int(os.environ[STATUS_FD]), " ".join(str(cause).split()).encode("utf-8", "replace")[:2000])
+    except OSError:
+        pass
+    os._exit(code or 1)
+
+
+def _die_with_parent(parent):
+    def set_it():
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+        if os.getppid() != parent:       # the guard died before the line above
+            os._exit(1)
+    return set_it
+
+
+def guard(module, args):
+    """Runs ``python -m MODULE ARGS`` as this rank's child and returns the rank's exit status, after
+    one line on stderr when it failed."""
+    import subprocess
+    read_end, write_end = os.pipe()
+    keep = [write_end]
+    pmi = os.environ.get("PMI_FD", "")
+    if pmi.isdigit():
+        keep.append(int(pmi))
+    env = dict(os.environ, **{STATUS_FD: str(write_end)})
+    child = subprocess.Popen([sys.executable, "-m", "pe_cli.base.rank_guard", "--child", module, *args], env=env,
+                             pass_fds=keep, preexec_fn=_die_with_parent(os.getpid()))
+    os.close(write_end)     # the guard keeps PMI_FD open: mpiexec sees the rank end when the guard ends,
+    outside = _pass_signals_on(child)
+    code = child.wait()
+    with os.fdopen(read_end, "rb") as status:
+        os.set_blocking(status.fileno(), False)
+        cause = (status.read(4000) or b"").decode("utf-8", "replace").strip()
+    if code == 0:
+        return 0
+    if not outside:             # a signal from mpiexec (another rank failed) or Ctrl-C: said elsewhere
+        _report(child.pid, code, cause)
+    return code if code > 0 else 128 - code
+
+
+def _pass_signals_on(child):
+    """Signals the guard gets go on to the child (which gets SIGKILL if it outlives them by
+    _GRACE_S). Returns a list holding the signals received."""
+    received = []
+
+    def handler(signum, frame):
+        received.append(signum)
+        try:
+            child.send_signal(signum)
+            if signum != signal.SIGINT:
+                signal.signal(signal.SIGALRM, lambda *a: child.kill())
+                signal.setitimer(signal.ITIMER_REAL, _GRACE_S)
+        except (ProcessLookupError, OSError):
+            pass
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2):
+        signal.signal(signum, handler)
+    return received
+
+
+def _report(pid, code, cause):
+    rank, size = os.environ.get("PMI_RANK", "?"), os.environ.get("PMI_SIZE", "?")
+    host = socket.gethostname()
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        why = f"killed by signal {-code} ({name})"
+    elif cause:
+        why = f"{cause} (exit code {code})"
+    else:
+        why = f"exited with code {code} (no Python error: os._exit, or a crash in native code)"
+    sys.stderr.write(f"pe: rank {rank} of {size} (pid {pid} on {host}) failed: {why}; stopping every rank\n")
+    sys.stderr.flush()
+
+
+class _LastLine:
+    """stderr, remembering the last line written to it (a rank's cause, when it says no other)."""
+
+    def __init__(self, stream):
+        self._stream, self.last = stream, ""
+
+    def write(self, text):
+        lines = [line for line in str(text).splitlines() if line.strip()]
+        if lines:
+            self.last = lines[-1].strip()
+        return self._stream.write(text)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def child(module, args):
+    """The rank itself: ``python -m MODULE ARGS``; a failure hands its cause to the guard."""
+    import runpy
+    sys.stderr = _LastLine(sys.stderr)
+    sys.argv = [module, *args]
+    cause = None
+    try:
+        runpy.run_module(module, run_name="__main__", alter_sys=True)
+        code = 0
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) or e.code is None else 1
+        if isinstance(e.code, str):
+            cause = e.code
+    except BaseException as e:      # noqa: BLE001 -- the rank's end, whatever it is, goes to the guard
+        traceback.print_exc()
+        code, cause = (130 if isinstance(e, KeyboardInterrupt) else 1), f"{type(e).__name__}: {e}"
+    if code:
+        fail(cause or sys.stderr.last.removeprefix("pe: error: "), code)
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit("usage: python -m pe_cli.base.rank_guard [--child] MODULE [ARGS...] (a rank under mpiexec)")
+    if sys.argv[1] == "--child":
+        sys.exit(child(sys.argv[2], sys.argv[3:]))
+    sys.exit(guard(sys.argv[1], sys.argv[2:]))
