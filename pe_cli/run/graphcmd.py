@@ -2,6 +2,7 @@
 import shutil
 import subprocess
 
+from ..base.limits import check
 from ..config import ConfigError, check_model, load_config, load_model
 from ..config.yamlfile import load_yaml
 from .build import build_programs
@@ -33,6 +34,7 @@ def graph_output(path, overrides, fmt, phase, ssa, devices, level="op"):
     programs = build_programs(spec, cfg, with_optimizer=phase == "train" or ssa)
     if ssa:
         n = devices or (cfg.data["devices"] if cfg is not None and cfg.data["devices"] > 1 else 2)
+        check("devices", n, "--devices")
         return ssa_dot(programs, n, cfg), f"{spec.name}-ssa.dot"
     program = programs.main if phase == "train" else programs.test
     title = f"{spec.name} ({phase})"
@@ -45,7 +47,7 @@ def passes_output(path, overrides, devices):
     """``pe graph --passes``: what each graph pass changes in the multi-device graph of ``path``."""
     spec, cfg = load_spec(path, overrides)
     programs = build_programs(spec, cfg, with_optimizer=True)
-    n = devices or (cfg.data["devices"] if cfg is not None else 1)
+    n = check("devices", devices or (cfg.data["devices"] if cfg is not None else 1), "--devices")
     return passes_text(programs, n, cfg)
 
 
