@@ -175,10 +175,14 @@ def check_blocks(parents, ops, where):
         check("block_depth", depth[i], f"{where}: the nesting depth of block {i}")
 
 
-def check_dims(dims, where):
-    """A variable's dims from a model file: each -1 (unknown, the batch) or >= 0."""
-    bad = [d for d in dims if not isinstance(d, int) or isinstance(d, bool) or d < -1]
+def check_dims(dims, where, known=False):
+    """A variable's dims from a model file: sizes >= 0, or -1 (unknown: the batch) unless ``known``
+    (a parameter's). Paddle stores other negative dims for temporaries whose shape is a product
+    with an unknown one (-4 for -1 x 4); only parameters and feeds are checked."""
+    lowest = 0 if known else -1
+    bad = [d for d in dims if not isinstance(d, int) or isinstance(d, bool) or d < lowest]
     if bad:
-        raise PeError(f"{where}: dims {list(dims)} hold {bad[0]}; a dimension is -1 (unknown) or a size >= 0, "
+        raise PeError(f"{where}: dims {list(dims)} hold {bad[0]}; {'a parameter' if known else 'a feed'}'s "
+                      f"dimension is {'a size >= 0' if known else '-1 (unknown) or a size >= 0'}, "
                       f"so the model file is damaged")
     return dims

@@ -16,6 +16,7 @@ import os
 import numpy as np
 
 from ..base.errors import PeError
+from ..base.limits import file_kind
 from ..executor import global_scope
 from ..framework import default_main_program
 from ..base.places import CPUPlace

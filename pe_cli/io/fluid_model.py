@@ -9,8 +9,6 @@ any other is refused with the op named, since running without it could give othe
 Parameters are the persistable variables, which ``load_vars`` reads from Fluid's files (one each,
 named as the variable, or ``params_filename`` holding them all by sorted name: pe_cli/io/checkpoint.py).
 """
-import os
-
 import numpy as np
 
 from ..base.dtypes import VarType
@@ -88,10 +86,13 @@ def _declare_vars(block, desc_block, feeds, where):
         else:
             holder = v.type.lod_tensor if v.type.HasField("lod_tensor") else v.type.tensor_array
             tensor, lod_level = holder.tensor, holder.lod_level
-        shape = check_dims([int(d) for d in tensor.dims], f"{where}: block {block.idx} variable '{v.name}'")
+        persistable = bool(v.persistable) and kind == 7
+        shape = [int(d) for d in tensor.dims]
+        if persistable or v.name in feeds:
+            check_dims(shape, f"{where}: block {block.idx} variable '{v.name}'", known=persistable)
         block.create_var(name=v.name, shape=shape, dtype=DTYPES.get(tensor.data_type, "float32"),
                          lod_level=lod_level,
-                         persistable=bool(v.persistable) and kind == 7, is_data=v.name in feeds,
+                         persistable=persistable, is_data=v.name in feeds,
                          need_check_feed=bool(v.need_check_feed), stop_gradient=True,
                          type=_VAR_TYPES.get(kind))
 

@@ -128,7 +128,8 @@ def _json_program(model, path):
     program = Program()
     block = program.global_block()
     for v in model["vars"]:
-        check_dims(v["shape"], f"{path}: variable '{v['name']}'")
+        if v.get("parameter") or v.get("persistable") or v["name"] in model["feed"]:
+            check_dims(v["shape"], f"{path}: variable '{v['name']}'", known=bool(v.get("parameter") or v.get("persistable")))
         if v.get("parameter"):
             block.create_parameter(v["name"], v["shape"], v["dtype"], trainable=False)
         else:
