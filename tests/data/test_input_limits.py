@@ -160,3 +160,9 @@ def test_a_yaml_control_character_and_a_symlink_loop_are_named(tmp_path):
     os.symlink("a.yaml", tmp_path / "b.yaml")
     with pytest.raises(ConfigError, match="a.yaml is a symlink loop"):
         load_yaml(str(tmp_path / "a.yaml"), "run config")
+
+
+def test_every_limit_is_documented_with_its_variable():
+    with open(os.path.join(REPO, "docs", "LIMITS.md"), encoding="utf-8") as f:
+        text = f.read()
+    assert all(f"`{spec.env}=N" in text for spec in limits.LIMITS.values())
