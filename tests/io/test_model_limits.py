@@ -10,6 +10,7 @@ import shutil
 import pytest
 
 from pe_cli import fluid
+from pe_cli.paddle import static as paddle_static
 from pe_cli.base.errors import PeError
 from pe_cli.base.limits import LimitError
 from pe_cli.io.fluid_proto import messages
@@ -131,3 +132,14 @@ def test_a_fifo_as_the_model_file_is_refused_unread(tmp_path):
     os.mkfifo(tmp_path / "__model__")
     with pytest.raises(PeError, match="is a FIFO, not a regular file"):
         _load(str(tmp_path))
+
+
+@pytest.mark.parametrize("name, load", [
+    ("m.pdparams", lambda d: fluid.io.load_program_state(os.path.join(d, "m"))),
+    ("blob", lambda d: paddle_static.load_from_file(os.path.join(d, "blob"))),
+    ("feed.proto", lambda d: fluid.DataFeedDesc(os.path.join(d, "feed.proto"))),
+], ids=["pdparams", "load_from_file", "DataFeedDesc"])
+def test_a_fifo_is_refused_unread_by_the_other_model_readers(tmp_path, name, load):
+    os.mkfifo(tmp_path / name)
+    with pytest.raises(PeError, match=f"{name} is (a FIFO, not a regular file|not a file .a FIFO)"):
+        load(str(tmp_path))
