@@ -8,7 +8,7 @@ import os
 import warnings
 
 from ..base.errors import PeError
-from ..base.limits import check_blocks, check_dims, file_kind, regular_file
+from ..base.limits import check_blocks, check_bytes, check_dims, file_kind, regular_file
 from ..framework import OpRole, Program
 from ..framework.variable import Variable
 from .atomic import interrupted_hint, write_dir
@@ -100,6 +100,8 @@ def load_inference_model(dirname, executor, model_filename=None, params_filename
     if file_kind(path) == "missing":
         raise PeError(f"{fn}: '{path}' does not exist{interrupted_hint(dirname)}")
     regular_file(path, "model file")
+    # a parsed ProgramDesc takes about 20 bytes of memory per byte of the file (a million ops: 27 MB, 540 MB)
+    check_bytes(os.path.getsize(path) * 20, f"{fn}: '{path}' ({os.path.getsize(path):,} bytes, parsed)")
     with open(path, "rb") as f:
         data = f.read()
     if looks_like_program_desc(data):          # saved by PaddlePaddle Fluid (pe_cli/io/fluid_model.py)
