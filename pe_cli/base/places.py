@@ -76,5 +76,5 @@ def cpu_device_count():
 
 
 def cpu_places(device_count=None):
-    n = cpu_device_count() if device_count is None else device_count
+    n = cpu_device_count() if device_count is None else check("devices", device_count, "cpu_places' device_count")
     return [CPUPlace(i) for i in range(n)]

@@ -127,6 +127,9 @@ def test_counts_stop_at_the_machines_limits(monkeypatch):
         ExecutionStrategy().num_threads = 100000
     with pytest.raises(limits.LimitError, match="set_thread is 100,000"):
         fluid.DatasetFactory().create_dataset().set_thread(100000)
+    with pytest.raises(limits.LimitError, match="DistributeTranspiler.transpile's trainers is 100,000"):
+        fluid.DistributeTranspiler().transpile(0, program=fluid.Program(), startup_program=fluid.Program(),
+                                               trainers=100000)
     monkeypatch.setenv("PE_MAX_THREADS", "200000")
     ExecutionStrategy().num_threads = 100000            # raised by its variable, it is accepted
     assert limits.limit("devices") >= 64 and limits.limit("processes") >= 1
