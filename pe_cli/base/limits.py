@@ -1,4 +1,4 @@
-"""How much pe reads and starts: one set of limits, derived from the machine (its cores and physical
+"""How much pe reads and starts: one set of limits, derived from the machine (its cores and usable
 memory) or fixed far above any real model, each raised by an environment variable
 (docs/LIMITS.md lists them). Every reader calls these before it allocates: a header that claims
 10^12 rows, a model of a million ops or 100,000 devices is one line naming the file or key and
@@ -36,7 +36,7 @@ def cores():
         return os.cpu_count() or 1
 
 
-def physical_memory():
+def usable_memory():
     """Bytes of memory this process may use: the physical memory, or less where an address-space
     rlimit (ulimit -v) or a cgroup's memory.max says so (4 GiB where the system does not say)."""
     try:
@@ -67,9 +67,9 @@ class Limit:
 
 GiB = 1 << 30
 LIMITS = {
-    "data_bytes": Limit("PE_MAX_DATA_BYTES", lambda: physical_memory() // 2,
+    "data_bytes": Limit("PE_MAX_DATA_BYTES", lambda: usable_memory() // 2,
                         "bytes of one data file's arrays (.npy, .npz members together, IDX, MultiSlot, CSV)",
-                        "half the physical memory"),
+                        "half the usable memory"),
     "model_ops": Limit("PE_MAX_MODEL_OPS", 100_000, "ops in one model file (all blocks)",
                        "far above any real model"),
     "model_blocks": Limit("PE_MAX_MODEL_BLOCKS", 10_000, "blocks in one model file", "far above any real model"),
@@ -80,7 +80,7 @@ LIMITS = {
     "threads": Limit("PE_MAX_THREADS", lambda: max(64, 16 * cores()),
                      "threads of one executor (exec_strategy.num_threads, thread_num, a Dataset's threads)",
                      "16 per core, at least 64"),
-    "processes": Limit("PE_MAX_PROCESSES", lambda: max(1, min(max(8, 4 * cores()), physical_memory() // (256 << 20))),
+    "processes": Limit("PE_MAX_PROCESSES", lambda: max(1, min(max(8, 4 * cores()), usable_memory() // (256 << 20))),
                        "processes one command starts (--np, pe launch), trainers (num_trainers)",
                        "4 per core, at least 8, at most one per 256 MiB of memory"),
 }

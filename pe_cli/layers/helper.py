@@ -16,7 +16,7 @@ from ..training.param_attr import ParamAttr
 MAX_NAME_BYTES = 200      # a checkpoint file is <name>.npy: file systems allow 255 bytes
 
 
-def _physical_memory():
+def _usable_memory():
     try:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):
@@ -29,7 +29,7 @@ def _check_fits_in_memory(helper, shape, dtype):
     nbytes = np.dtype(convert_dtype(dtype)).itemsize
     for d in shape:
         nbytes *= int(d)
-    ram = _physical_memory()
+    ram = _usable_memory()
     if ram and nbytes > ram:
         raise PeError(f"{helper.layer_type} '{helper.name}': a parameter of shape {list(shape)} needs "
                       f"{_human(nbytes)}, more than this machine's {_human(ram)} of memory; use smaller sizes")
