@@ -69,7 +69,7 @@ GiB = 1 << 30
 LIMITS = {
     "data_bytes": Limit("PE_MAX_DATA_BYTES", lambda: usable_memory() // 2,
                         "bytes of one data file's arrays (.npy, .npz members together, IDX, MultiSlot, CSV)",
-                        "half the usable memory"),
+                        "half this machine's usable memory"),
     "model_ops": Limit("PE_MAX_MODEL_OPS", 100_000, "ops in one model file (all blocks)",
                        "far above any real model"),
     "model_blocks": Limit("PE_MAX_MODEL_BLOCKS", 10_000, "blocks in one model file", "far above any real model"),
@@ -108,7 +108,7 @@ def check(name, value, what):
     if value > most:
         spec = LIMITS[name]
         raise LimitError(f"{what} is {value:,}, above pe's limit of {most:,} {spec.what.split(' (')[0]} "
-                         f"({spec.derived}); lower it, or if it is meant, raise the limit with {spec.env}=N")
+                         f"({_source(spec)}); lower it, or if it is meant, raise the limit with {spec.env}=N")
     return value
 
 
@@ -117,9 +117,13 @@ def check_bytes(nbytes, what):
     most = limit("data_bytes")
     if nbytes > most:
         raise LimitError(f"{what} needs {_size(nbytes)} of memory, above pe's limit of {_size(most)} for one data "
-                         f"file or batch (half this machine's memory); if that is meant, raise the limit with "
+                         f"file or batch ({_source(LIMITS['data_bytes'])}); if that is meant, raise the limit with "
                          f"PE_MAX_DATA_BYTES=N")
     return nbytes
+
+
+def _source(spec):
+    return f"set by {spec.env}" if spec.env in os.environ else spec.derived
 
 
 def _size(n):

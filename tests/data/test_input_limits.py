@@ -19,7 +19,7 @@ from pe_cli.compiler.strategy import ExecutionStrategy
 from pe_cli.config import ConfigError, load_config
 from pe_cli.config.yamlfile import load_yaml
 from pe_cli.data.multislot import MultiSlotReader
-from pe_cli.data.readers import DataError, read_npy, read_npz
+from pe_cli.data.readers import DataError, read_csv, read_npy, read_npz
 from pe_cli.data.sources import load_source
 from paths import REPO
 
@@ -169,3 +169,15 @@ def test_every_limit_is_documented_with_its_variable():
     with open(os.path.join(REPO, "docs", "LIMITS.md"), encoding="utf-8") as f:
         text = f.read()
     assert all(f"`{spec.env}=N" in text for spec in limits.LIMITS.values())
+
+
+@pytest.mark.parametrize("name, text, read", [
+    ("d.csv", "a,b\n" + "1,2\n" * 2000, read_csv),
+    ("part", "1 1 1 1\n" * 2000, lambda p: MultiSlotReader(_Desc()).parse_file(p)),
+])
+def test_a_text_file_whose_values_would_pass_the_memory_limit_is_refused_unread(tmp_path, monkeypatch, name, text, read):
+    (tmp_path / name).write_text(text)
+    monkeypatch.setenv("PE_MAX_DATA_BYTES", str(64 << 10))
+    with pytest.raises(PeError, match=rf"{name} \(a (CSV|MultiSlot) file of (8,004|16,000) bytes\) needs .* "
+                                      rf"above pe's limit of 64.0 KiB .*\(set by PE_MAX_DATA_BYTES\)"):
+        read(str(tmp_path / name))
