@@ -63,7 +63,6 @@ def check_text_size(path, per_byte, what, key=("path",)):
 def read_csv(path, delimiter=",", header=True, key=("path",)):
     """(column names, float64 array [rows, columns]). Without a header, columns are named 0, 1, ..."""
     require_file(path, key)
-    check_text_size(path, 40, "a CSV file", key)        # measured: 20 MB of 1-digit fields took 780 MB
     rows = _csv_rows(path, delimiter, key)
     if not rows:
         raise DataError(f"{path}: the CSV file is empty", key, "it needs at least one row")
@@ -87,6 +86,7 @@ def _csv_rows(path, delimiter, key):
     """The non-blank rows of a CSV file; an encoding or a field the csv module refuses (larger than
     its limit) is one DataError naming the line."""
     reader = None
+    check_text_size(path, 40, "a CSV file", key)        # measured: 20 MB of 1-digit fields took 780 MB
     try:
         with open(path, newline="", encoding="utf-8") as f:
             reader = csv.reader(f, delimiter=delimiter)

@@ -2,12 +2,12 @@
 import shutil
 import subprocess
 
-from ..base.limits import check
 from ..config import ConfigError, check_model, load_config, load_model
 from ..config.yamlfile import load_yaml
 from .build import build_programs
 from .graph import passes_text, program_dot, program_text, ssa_dot
 from .layer_graph import layer_dot
+from ..base.limits import check
 
 
 def load_spec(path, overrides):
