@@ -19,7 +19,7 @@ from pe_cli.compiler.strategy import ExecutionStrategy
 from pe_cli.config import ConfigError, load_config
 from pe_cli.config.yamlfile import load_yaml
 from pe_cli.data.multislot import MultiSlotReader
-from pe_cli.data.readers import DataError, read_csv, read_npy, read_npz
+from pe_cli.data.readers import DataError, read_npy, read_npz
 from pe_cli.data.sources import load_source
 from paths import REPO
 
@@ -172,7 +172,7 @@ def test_every_limit_is_documented_with_its_variable():
 
 
 @pytest.mark.parametrize("name, text, read", [
-    ("d.csv", "a,b\n" + "1,2\n" * 2000, read_csv),
+    ("d.csv", "a,b\n" + "1,2\n" * 2000, lambda p: load_source({"format": "csv", "path": p}, ["a"])),
     ("part", "1 1 1 1\n" * 2000, lambda p: MultiSlotReader(_Desc()).parse_file(p)),
 ])
 def test_a_text_file_whose_values_would_pass_the_memory_limit_is_refused_unread(tmp_path, monkeypatch, name, text, read):
