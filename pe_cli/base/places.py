@@ -6,6 +6,7 @@ import os
 import sys
 
 from .errors import PeError
+from .limits import check
 
 
 class Place:
@@ -71,9 +72,9 @@ def cpu_device_count():
             raise ValueError
     except ValueError:
         raise PeError(f"CPU_NUM={value!r} is not a positive integer")
-    return n
+    return check("devices", n, "CPU_NUM")
 
 
 def cpu_places(device_count=None):
-    n = cpu_device_count() if device_count is None else device_count
+    n = cpu_device_count() if device_count is None else check("devices", device_count, "cpu_places' device_count")
     return [CPUPlace(i) for i in range(n)]

@@ -57,7 +57,8 @@ def main():
 @click.option("--resume", is_flag=False, flag_value="last", default=None, metavar="[PATH|last]",
               help="Continue a run from its newest checkpoint: 'last' (the default value) picks the newest "
                    "run of this config; PATH is a run directory or a ckpt/step-N directory.")
-@click.option("--max-steps", type=int, metavar="N", help="Stop after N steps in all (overrides max_steps).")
+@click.option("--max-steps", type=click.IntRange(min=1, max=10 ** 12), metavar="N",
+              help="Stop after N steps in all (overrides max_steps).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress output; only the final summary.")
 @click.option("--print-config", is_flag=True, help="Print the fully resolved config as YAML and exit.")
 @click.option("--check-nan-inf", is_flag=True,

@@ -9,6 +9,7 @@ assignment raises, as in Fluid.
 import enum
 
 from ..base.errors import PeError, did_you_mean
+from ..base import limits
 
 
 class ReduceStrategy(enum.IntEnum):
@@ -50,13 +51,14 @@ def _check_optional_bool(owner, name, value):
     return value if value is None else _check_bool(owner, name, value)
 
 
-def _check_int(lo):
+def _check_int(lo, most=None):
+    """An int option >= ``lo``; ``most``: the limit (base/limits.py) it may not pass."""
     def check(owner, name, value):
         if not isinstance(value, int) or isinstance(value, bool):
             raise TypeError(f"{owner}.{name} must be an int, got {value!r}")
         if value < lo:
             raise ValueError(f"{owner}.{name} must be >= {lo}, got {value}")
-        return value
+        return value if most is None else limits.check(most, value, f"{owner}.{name}")
     return check
 
 
@@ -161,7 +163,7 @@ class BuildStrategy(_Strategy):
         "debug_graphviz_path": ("", _check_str),
         "enable_sequential_execution": (False, _check_bool),
         "sync_batch_norm": (False, _check_bool),
-        "num_trainers": (1, _check_int(1)),
+        "num_trainers": (1, _check_int(1, "processes")),
         "trainer_id": (0, _check_int(0)),
         "trainers_endpoints": (list, _check_list),
         "memory_optimize": (False, _check_optional_bool),     # pe_cli/compiler/passes
@@ -203,7 +205,7 @@ class BuildStrategy(_Strategy):
 class ExecutionStrategy(_Strategy):
     """How the graph is executed (``fluid.ExecutionStrategy``)."""
     _OPTIONS = {
-        "num_threads": (0, _check_int(0)),                  # 0: devices * 4
+        "num_threads": (0, _check_int(0, "threads")),      # 0: devices * 4
         "num_iteration_per_drop_scope": (100, _check_int(1)),
         "num_iteration_per_run": (1, _check_int(1)),
         # -- accepted, nothing to do in pe (NOTHING_TO_DO gives the reasons) -----------------------

@@ -16,6 +16,8 @@ LOGGERS = ("tensorboard",)      # run/loggers.py writes each
 DTYPES = ("float32", "float64", "float16", "int64", "int32", "int8", "uint8", "bool")
 FORMATS = ("mnist", "idx", "npy", "npz", "csv", "tsv", "jsonl", "folders", "multislot")
 GRAPH_KINDS = ("forward", "train", "startup", "test", "ssa")
+SEED_MAX = 2 ** 32 - 1           # numpy's and Fluid's seeds are 32-bit
+STEPS_MAX = 10 ** 12             # a million steps a second for eleven days: more cannot be meant
 
 LAYER_KEYS = {
     "[].<name>.type": "the layer type: a layer function of pe_cli.layers (pe layers lists them)",
@@ -181,11 +183,11 @@ ASYNC_ONLY = ("mode", "thread_num")     # not options of fluid.ExecutionStrategy
 
 RUN = Section({
     "model": Field("path", REQUIRED, "the model file (relative to this file)"),
-    "seed": Field("int", 1, "random seed of the programs and the data order", min=0),
+    "seed": Field("int", 1, "random seed of the programs and the data order", min=0, max=SEED_MAX),
     "place": Field("str", "cpu", "cpu or cuda", choices=("cpu", "cuda")),
     "devices": Field("int", 1, "devices to train on in parallel (data parallelism)", min=1),
-    "epochs": Field("int", 1, "passes over the training data", min=0),
-    "max_steps": Field("int|null", None, "stop after this many steps (batches) in all", min=1),
+    "epochs": Field("int", 1, "passes over the training data", min=1, max=STEPS_MAX),
+    "max_steps": Field("int|null", None, "stop after this many steps (batches) in all", min=1, max=STEPS_MAX),
     "check_nan_inf": Field("bool", False, "check every op's float outputs; stop at the first NaN or Inf"),
     "data": Section({
         "train": SOURCE,
@@ -194,7 +196,7 @@ RUN = Section({
         "eval_batch_size": Field("int|null", None, "samples per evaluation step (default: batch_size)", min=1),
         "shuffle": Field("bool", True, "shuffle the training data every epoch (seeded)"),
         "drop_last": Field("bool", False, "drop the last batch of an epoch when it is smaller"),
-        "seed": Field("int|null", None, "seed of the shuffle (default: seed)", min=0),
+        "seed": Field("int|null", None, "seed of the shuffle (default: seed)", min=0, max=SEED_MAX),
         "transforms": MapOf(ListOf(Custom("a transform", TRANSFORM_KEYS), "this feed's transforms, in order"),
                             "per-feed transforms applied in order", key_doc="feed"),
         "preprocessing": PREPROCESSING,

@@ -10,6 +10,9 @@ Nothing is built or loaded here: pe_cli.run.build makes the programs, the optimi
 import os
 from dataclasses import dataclass
 
+import numpy as np
+
+from ..base import limits
 from ..data import DataError
 from ..data.preprocessing import check_preprocessing
 from ..data.sources import PATH_FORMATS
@@ -153,6 +156,33 @@ def with_type(value):
     return value if "type" in value else {"type": "SGD", **value}
 
 
+def _check_limits(cfg, d, devices):
+    """Devices, trainers and threads within the machine's limits, and batches whose samples fit in
+    memory (base/limits.py)."""
+    data = cfg.data
+    for key, name in ((("devices",), "devices"), (("build_strategy", "num_trainers"), "processes"),
+                      (("exec_strategy", "thread_num"), "threads")):
+        try:
+            limits.check(name, data[key[0]] if len(key) == 1 else data[key[0]].get(key[1], 1), "the count")
+        except limits.LimitError as e:
+            raise cfg.doc.error(key, str(e)) from None
+    sample = sum(feed_bytes(f) for f in cfg.model.feeds.values())
+    for key in ("batch_size", "eval_batch_size"):
+        if d[key] is not None:
+            try:
+                limits.check_bytes(d[key] * sample, f"a batch of {d[key]:,} samples of {sample:,} bytes")
+            except limits.LimitError as e:
+                raise cfg.doc.error(("data", key), str(e), f"use a smaller {key}") from None
+
+
+def feed_bytes(feed):
+    """Bytes of one sample of ``feed`` (a sequence counts as one step)."""
+    n = 1
+    for d in feed.shape:
+        n *= d if d > 0 else 1
+    return n * np.dtype(feed.dtype).itemsize
+
+
 def _check_data(cfg):
     doc, data = cfg.doc, cfg.data
     d = data["data"]
@@ -172,6 +202,7 @@ def _check_data(cfg):
     except DataError as e:
         raise doc.error(("data", "preprocessing") + e.key, e.message, e.hint, key=len(e.key) == 1) from None
     devices = data["devices"]
+    _check_limits(cfg, d, devices)
     for key in ("batch_size", "eval_batch_size"):
         if d[key] < devices:
             raise doc.error(("data", key) if ("data", key) in doc.marks else ("devices",),

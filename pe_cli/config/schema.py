@@ -22,6 +22,7 @@ class Field:
     doc: str = ""
     choices: tuple = ()
     min: float = None
+    max: float = None       # a value above it cannot be meant (a seed of 2^64, 10^23 steps)
 
 
 @dataclass
@@ -117,6 +118,8 @@ def check_leaf(doc, path, value, spec):
                             suggest(item, spec.choices))
     if spec.min is not None and isinstance(value, (int, float)) and value < spec.min:
         raise doc.error(path, f"must be >= {spec.min}, got {value}", f"use a value >= {spec.min}")
+    if spec.max is not None and isinstance(value, (int, float)) and value > spec.max:
+        raise doc.error(path, f"must be <= {spec.max:,}, got {value:,}", f"use a value from {spec.min} to {spec.max:,}")
     return value
 
 

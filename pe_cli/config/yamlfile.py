@@ -10,11 +10,11 @@ Positions are kept beside the data, keyed by path tuples: ``("layers", 3, "fc1",
 import math
 import os
 import re
-import stat
 from dataclasses import dataclass, field
 
 import yaml
 
+from ..base.limits import file_kind
 from .errors import ConfigError, suggest
 
 _SAFE_TAGS = {"tag:yaml.org,2002:" + t for t in
@@ -96,6 +96,9 @@ MAX_SCALAR_CHARS = 10_000        # one string
 def load_yaml(path, what="file"):
     """Loads ``path`` as one YAML document with positions; raises ConfigError on any problem."""
     shown = display_path(path)
+    if file_kind(path) == "a symlink loop":
+        raise ConfigError(f"{shown} is a symlink loop (its links lead back to themselves), not a {what}", None, None,
+                          "point the link at the .yaml file (ls -l shows where it leads)")
     if not os.path.exists(path):
         raise ConfigError(f"no such {what}: {shown}", None, None, _missing_hint(path, what))
     if os.path.isdir(path):
@@ -104,8 +107,8 @@ def load_yaml(path, what="file"):
     if not path.endswith((".yaml", ".yml")):
         raise ConfigError(f"{shown} is not a YAML file (.yaml or .yml), so pe does not read it as a {what}",
                           None, None, f"give the path of the {what} (a .yaml file)")
-    if not stat.S_ISREG(os.stat(path).st_mode):
-        raise ConfigError(f"{shown} is not a regular file (a FIFO, device or socket), so pe does not read it",
+    if file_kind(path) is not None:
+        raise ConfigError(f"{shown} is {file_kind(path)}, not a regular file, so pe does not read it",
                           None, None, "give the path of a .yaml file")
     if os.path.getsize(path) > MAX_FILE_BYTES:
         raise ConfigError(f"{shown} is {os.path.getsize(path):,} bytes; a YAML {what} may have at most "
@@ -131,7 +134,10 @@ _Loader.add_implicit_resolver(
 
 
 def parse_yaml(text, shown, what="file"):
-    loader = _Loader(text)
+    try:
+        loader = _Loader(text)      # refuses control characters at once (yaml.reader.ReaderError)
+    except yaml.reader.ReaderError as e:
+        raise _control_character(e, text, shown) from None
     try:
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as e:
@@ -149,6 +155,14 @@ def parse_yaml(text, shown, what="file"):
                           "see docs/CONFIG.md for what it must contain")
     doc.data = _Walker(loader, doc).walk(node, ())
     return doc
+
+
+def _control_character(e, text, shown):
+    before = text[:e.position] if isinstance(e.position, int) else ""
+    where = Mark(shown, before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1)
+    code = e.character if isinstance(e.character, int) else ord(e.character[:1] or "\0")
+    return ConfigError(f"YAML does not allow the character U+{code:04X} (a control or non-character)", where, None,
+                       "remove it (tabs, newlines and printable text are fine)")
 
 
 def _syntax_error(e, shown):
@@ -183,7 +197,7 @@ def _is_kind(path, what):
     if pattern is None:
         return True
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
+        if file_kind(path) is not None:
             return False
         with open(path, "rb") as f:
             return bool(pattern.search(f.read(64 << 10).decode("utf-8", "replace")))

@@ -16,6 +16,7 @@ import os
 import numpy as np
 
 from ..base.errors import PeError
+from ..base.limits import file_kind
 from ..executor import global_scope
 from ..framework import default_main_program
 from ..base.places import CPUPlace
@@ -70,9 +71,12 @@ def _files(filelist):
     files = [filelist] if isinstance(filelist, str) else list(filelist or [])
     if not files:
         raise PeError("AsyncExecutor.run: the file list is empty; give the MultiSlot data files to train on")
-    missing = [f for f in files if not os.path.isfile(f)]
-    if missing:
-        raise PeError(f"AsyncExecutor.run: data file {missing[0]} does not exist")
+    for f in files:
+        kind = file_kind(f)
+        if kind == "missing":
+            raise PeError(f"AsyncExecutor.run: data file {f} does not exist")
+        if kind is not None:
+            raise PeError(f"AsyncExecutor.run: data file {f} is {kind}, not a regular file, so pe does not read it")
     return files
 
 

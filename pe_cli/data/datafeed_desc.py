@@ -21,6 +21,7 @@ import functools
 import os
 
 from ..base.errors import PeError
+from ..base.limits import file_kind
 
 SLOT_TYPES = ("uint64", "float")
 MAX_DESC_BYTES = 1 << 20
@@ -126,8 +127,10 @@ class DataFeedDesc:
 
 
 def _read(path):
-    if not isinstance(path, (str, os.PathLike)) or not os.path.isfile(path):
-        raise PeError(f"DataFeedDesc: {path} is not a file (give the path of a text-format data feed description)")
+    kind = file_kind(path) if isinstance(path, (str, os.PathLike)) else "not a path"
+    if kind is not None:
+        raise PeError(f"DataFeedDesc: {path} is not a file ({kind}; give the path of a text-format data feed "
+                      f"description)")
     if os.path.getsize(path) > MAX_DESC_BYTES:
         raise PeError(f"{path}: a data feed description over 1 MiB is not one (check the path)")
     try:

@@ -13,6 +13,7 @@ share out in slices.
 import numpy as np
 
 from ..base.errors import PeError
+from ..base.limits import check
 from ..base.places import CPUPlace
 from .async_executor import run_threads
 from .multislot import MultiSlotReader, piped_text, read_text
@@ -47,7 +48,7 @@ class _Dataset:
     def set_thread(self, thread_num):
         if not isinstance(thread_num, int) or thread_num < 1:
             raise PeError(f"set_thread: expected a positive integer, got {thread_num!r}")
-        self.thread_num = thread_num
+        self.thread_num = check("threads", thread_num, "set_thread")
 
     def set_filelist(self, filelist):
         self.filelist = [filelist] if isinstance(filelist, str) else list(filelist)

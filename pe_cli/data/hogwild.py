@@ -36,6 +36,7 @@ import threading
 import numpy as np
 
 from ..base.errors import PeError
+from ..base.limits import check
 from ..executor import Executor
 from ..base.places import CPUPlace
 from ..kernels.cpu import threads as cpu_threads
@@ -93,7 +94,7 @@ class Job:
 def run(job, workers):
     """Runs ``job`` on ``workers`` workers (at most one per part); returns, when ``job.collect``,
     each part's list of fetched values per batch."""
-    workers = max(1, min(workers, len(job.parts)))
+    workers = max(1, min(check("threads", workers, "thread_num"), len(job.parts)))
     job._taken.value = 0
     results = [[] for _ in job.parts]
     if workers > 1 and _use_processes(job.place):

@@ -6,13 +6,13 @@ not the name.
 """
 import gzip
 import os
-import stat
 import zlib
 
 import numpy as np
 
 from ..base.atomic_file import atomic_write
 from ..base.errors import PeError
+from ..base.limits import check_bytes, regular_file
 
 # type byte -> big-endian numpy dtype
 _TYPES = {0x08: ">u1", 0x09: ">i1", 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4", 0x0E: ">f8"}
@@ -31,17 +31,13 @@ def _open(path):
     return gzip.open(path, "rb") if magic == b"\x1f\x8b" else open(path, "rb")
 
 
-MAX_IDX_BYTES = 4 << 30      # refuse a header that promises more data than this (4 GiB)
-
-
 def read_idx(path):
     """Reads an IDX file (gzip or not) into a numpy array of its native dtype (uint8 for MNIST).
     The header is read and checked first, and then exactly the bytes it announces: a header that
     claims 10^9 items, or a gzip that inflates past the declared size, costs no memory."""
     if not os.path.exists(path):
         raise PeError(f"{path}: no such file")
-    if not stat.S_ISREG(os.stat(path).st_mode):
-        raise PeError(f"{path}: not a regular file (a FIFO, device or directory); give an IDX file")
+    regular_file(path, "IDX file")
     try:
         with _open(path) as f:
             dtype, shape, count, header = _read_header(path, f)
@@ -83,9 +79,7 @@ def _read_header(path, f):
     count = 1
     for d in shape:
         count *= d
-    if count * np.dtype(dtype).itemsize > MAX_IDX_BYTES:
-        raise PeError(f"{path}: IDX header claims shape {list(shape)} ({count * np.dtype(dtype).itemsize:,} "
-                      f"bytes), more than pe reads from one file ({MAX_IDX_BYTES:,}); is the file damaged?")
+    check_bytes(count * np.dtype(dtype).itemsize, f"{path}: the IDX header's shape {list(shape)}")
     return dtype, shape, count, 4 + 4 * ndim
 
 

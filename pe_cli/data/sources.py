@@ -132,6 +132,9 @@ def _multislot(source, feeds, feed_specs):
             raise DataError(str(e), ("path",)) from None
         for s, f in enumerate(feeds):
             parts[f].append((columns[f], counts[:, s]))
+    if not sum(len(c) for c, _ in parts[feeds[0]]):
+        raise DataError(f"{path} holds no samples (no non-blank line)", ("path",),
+                        "give MultiSlot text: a line per sample, each slot a count then its values")
     out = {}
     for f, dense, in ((f, slots[i][2]) for i, f in enumerate(feeds)):
         values = np.concatenate([v for v, _ in parts[f]])

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..base.errors import PeError, suggest
 from ..base.dtypes import convert_dtype
+from ..base.limits import LimitError, check_bytes
 from .readers import DataError
 
 KINDS = ("scale", "normalize", "reshape", "one_hot", "cast")
@@ -84,6 +85,10 @@ def _apply(array, kind, arg, i):
         if labels.min(initial=0) < 0 or labels.max(initial=0) >= arg:
             raise DataError(f"labels range over [{labels.min()}, {labels.max()}], outside one_hot: {arg}", (i, kind),
                             f"use one_hot: {labels.max() + 1} or more")
+        try:
+            check_bytes(len(labels) * arg * 4, f"one_hot: {arg:,} over {len(labels):,} samples")
+        except LimitError as e:
+            raise DataError(str(e), (i, kind), "is the class count right?") from None
         out = np.zeros((len(labels), arg), dtype=np.float32)
         out[np.arange(len(labels)), labels] = 1.0
         return out

@@ -10,6 +10,7 @@ as ``trainers="ep0,ep1"`` (Fluid's spelling), a list, or ``workers=`` (seed 004'
 from .. import transpiler as _ps
 from ..compiler.passes import program_frees, reuse_log
 from ..base.errors import PeError
+from ..base import limits
 from ..executor.scope import global_scope
 from ..framework import Program, default_main_program, default_startup_program
 from ..transpiler import HashName, PSDispatcher, RoundRobin  # noqa: F401 (Fluid's names, here)
@@ -46,6 +47,7 @@ def _endpoints(trainers, workers):
     if not isinstance(value, (list, tuple)) or not value or not all(isinstance(e, str) for e in value):
         raise PeError(f"DistributeTranspiler.transpile in collective mode: trainers must be the trainers' "
                       f"endpoints, 'ip:port,ip:port' (one per MPI rank, in rank order), got {value!r}")
+    limits.check("processes", len(value), "DistributeTranspiler.transpile's trainer endpoints")
     if len(set(value)) != len(value):
         raise PeError(f"DistributeTranspiler.transpile: trainers lists an endpoint twice: {','.join(value)}")
     return list(value)
@@ -76,6 +78,8 @@ class DistributeTranspiler:
         for what, p in (("program", program), ("startup_program", startup_program)):
             if not isinstance(p, Program):
                 raise TypeError(f"DistributeTranspiler.transpile: {what} must be a Program, got {type(p).__name__}")
+        if isinstance(trainers, int) and not isinstance(trainers, bool):
+            limits.check("processes", trainers, "DistributeTranspiler.transpile's trainers")
         if mode == "pserver":
             self._transpile_pserver(trainer_id, program, pservers, trainers, sync_mode, startup_program)
             return

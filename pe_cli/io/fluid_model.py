@@ -9,12 +9,11 @@ any other is refused with the op named, since running without it could give othe
 Parameters are the persistable variables, which ``load_vars`` reads from Fluid's files (one each,
 named as the variable, or ``params_filename`` holding them all by sorted name: pe_cli/io/checkpoint.py).
 """
-import os
-
 import numpy as np
 
 from ..base.dtypes import VarType
 from ..base.errors import PeError
+from ..base.limits import check_blocks, check_dims
 from ..framework import Program
 from ..framework.program import Block
 from ..ops import registry
@@ -43,7 +42,7 @@ _ATTR_FIELDS = ("i", "f", "s", "ints", "floats", "strings", "b", "bools", "block
 _BLOCK_KINDS = (8, 10)
 
 
-def _attr_value(attr, program, where):
+def _attr_value(attr, program, where, block_idx):
     if not 0 <= attr.type < len(_ATTR_FIELDS):
         raise PeError(f"{where}: attribute '{attr.name}' has type {attr.type}, which Fluid 1.x does not define")
     value = getattr(attr, _ATTR_FIELDS[attr.type])
@@ -53,14 +52,17 @@ def _attr_value(attr, program, where):
         for idx in value if isinstance(value, list) else [value]:
             if not 0 < idx < len(program.blocks):
                 raise PeError(f"{where}: attribute '{attr.name}' names block {idx}, which the model does not have")
+            if idx <= block_idx:
+                raise PeError(f"{where}: attribute '{attr.name}' names block {idx}, which is not a later block than "
+                              f"the op's own ({block_idx}): the op would run itself; the model file is damaged")
     return value
 
 
-def _op_attrs(op, program, where):
+def _op_attrs(op, program, where, block_idx):
     declared = registry.get(op.type).attrs
     attrs = {}
     for attr in op.attrs:
-        value = _attr_value(attr, program, where)
+        value = _attr_value(attr, program, where, block_idx)
         if attr.name not in declared:
             if attr.name in _BACKEND_ATTRS or value in _NEUTRAL.get(attr.name, ()):
                 continue
@@ -74,7 +76,7 @@ def _op_attrs(op, program, where):
     return attrs
 
 
-def _declare_vars(block, desc_block, feeds):
+def _declare_vars(block, desc_block, feeds, where):
     for v in desc_block.vars:
         kind = v.type.type
         if kind in _HOLDERS:
@@ -84,9 +86,13 @@ def _declare_vars(block, desc_block, feeds):
         else:
             holder = v.type.lod_tensor if v.type.HasField("lod_tensor") else v.type.tensor_array
             tensor, lod_level = holder.tensor, holder.lod_level
-        block.create_var(name=v.name, shape=list(tensor.dims), dtype=DTYPES.get(tensor.data_type, "float32"),
+        persistable = bool(v.persistable) and kind == 7
+        shape = [int(d) for d in tensor.dims]
+        if persistable or v.name in feeds:
+            check_dims(shape, f"{where}: block {block.idx} variable '{v.name}'", known=persistable)
+        block.create_var(name=v.name, shape=shape, dtype=DTYPES.get(tensor.data_type, "float32"),
                          lod_level=lod_level,
-                         persistable=bool(v.persistable) and kind == 7, is_data=v.name in feeds,
+                         persistable=persistable, is_data=v.name in feeds,
                          need_check_feed=bool(v.need_check_feed), stop_gradient=True,
                          type=_VAR_TYPES.get(kind))
 
@@ -98,6 +104,7 @@ def _slots(desc_vars):
 
 def program_from_desc(desc, where):
     """(Program, feed names in ``col`` order, fetch names in ``col`` order) of a ProgramDesc."""
+    check_blocks([b.parent_idx for b in desc.blocks], [len(b.ops) for b in desc.blocks], where)
     program = Program()
     feeds, fetches = {}, {}
     for op in desc.blocks[0].ops:
@@ -111,7 +118,7 @@ def program_from_desc(desc, where):
             raise PeError(f"{where}: block {b.idx} is stored at position {i}")
         if i:
             program.blocks.append(Block(program, i, b.parent_idx))
-        _declare_vars(program.blocks[i], b, set(feeds.values()))
+        _declare_vars(program.blocks[i], b, set(feeds.values()), where)
     for i in reversed(range(len(desc.blocks))):        # nested blocks first: their ops' variables exist
         block = program.blocks[i]
         for n, op in enumerate(desc.blocks[i].ops):
@@ -120,7 +127,7 @@ def program_from_desc(desc, where):
             at = f"{where}: block {i} op {n} ({op.type})"
             if op.type not in registry.all_op_types():
                 raise PeError(f"{at}: pe has no op '{op.type}', so it cannot run this Fluid model")
-            attrs = _op_attrs(op, program, at)
+            attrs = _op_attrs(op, program, at, i)
             try:
                 block.append_op(op.type, _slots(op.inputs), _slots(op.outputs), attrs)
             except PeError as e:

@@ -12,12 +12,14 @@ data) is refused with one error naming the file. Memory stays within a small mul
 file's size: every length is checked against the bytes that are really there.
 
 pdparams_write.py writes them."""
+import os
 import re
 import struct
 
 import numpy as np
 
 from ..base.errors import PeError
+from ..base.limits import check_bytes, regular_file
 
 __all__ = ["read_state", "parse_state"]
 
@@ -343,6 +345,8 @@ def parse_state(data):
 def read_state(path, what="parameters"):
     """The dict {variable name: ndarray} in the Fluid ``.pdparams``/``.pdopt`` file ``path``."""
     try:
+        regular_file(path, f"{what} file")
+        check_bytes(os.path.getsize(path), f"'{path}'")        # the bytes, then arrays of about as many
         with open(path, "rb") as f:
             data = f.read()
     except OSError as e:

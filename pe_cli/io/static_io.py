@@ -11,6 +11,7 @@
 import os
 
 from ..base.errors import PeError
+from ..base.limits import regular_file
 from ..executor.scope import global_scope
 from ..framework import Program
 from .atomic import write_file
@@ -108,7 +109,8 @@ def save_to_file(path, content):
 
 def load_from_file(path):
     """The bytes of the file ``path``."""
-    if not os.path.isfile(path):
+    if not os.path.exists(path):
         raise PeError(f"load_from_file: '{path}' does not exist")
+    regular_file(path, "file")
     with open(path, "rb") as f:
         return f.read()

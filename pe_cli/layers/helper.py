@@ -1,12 +1,12 @@
 """LayerHelper: what every layer builder uses to name things, create parameters and append ops."""
 import copy
 import numbers
-import os
 
 import numpy as np
 
 from ..base.dtypes import convert_dtype
 from ..base.errors import PeError
+from ..base.limits import usable_memory
 from ..framework import default_main_program, default_startup_program, unique_name
 from ..framework.source import layer_guard
 from ..training.initializer import ConstantInitializer, XavierInitializer
@@ -16,20 +16,13 @@ from ..training.param_attr import ParamAttr
 MAX_NAME_BYTES = 200      # a checkpoint file is <name>.npy: file systems allow 255 bytes
 
 
-def _physical_memory():
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):
-        return None
-
-
 def _check_fits_in_memory(helper, shape, dtype):
     """A parameter larger than the machine's memory is refused where the layer declares it, with
     an estimate, instead of failing (or swapping) when the startup program allocates it."""
     nbytes = np.dtype(convert_dtype(dtype)).itemsize
     for d in shape:
         nbytes *= int(d)
-    ram = _physical_memory()
+    ram = usable_memory()
     if ram and nbytes > ram:
         raise PeError(f"{helper.layer_type} '{helper.name}': a parameter of shape {list(shape)} needs "
                       f"{_human(nbytes)}, more than this machine's {_human(ram)} of memory; use smaller sizes")

@@ -8,6 +8,7 @@ from ..config.yamlfile import load_yaml
 from .build import build_programs
 from .graph import passes_text, program_dot, program_text, ssa_dot
 from .layer_graph import layer_dot
+from ..base.limits import check
 
 
 def load_spec(path, overrides):
@@ -34,6 +35,7 @@ def graph_output(path, overrides, fmt, phase, ssa, devices, level="op"):
     programs = build_programs(spec, cfg, with_optimizer=phase == "train" or ssa)
     if ssa:
         n = devices or (cfg.data["devices"] if cfg is not None and cfg.data["devices"] > 1 else 2)
+        check("devices", n, "--devices")
         return ssa_dot(programs, n, cfg), f"{spec.name}-ssa.dot"
     program = programs.main if phase == "train" else programs.test
     title = f"{spec.name} ({phase})"
@@ -46,7 +48,7 @@ def passes_output(path, overrides, devices):
     """``pe graph --passes``: what each graph pass changes in the multi-device graph of ``path``."""
     spec, cfg = load_spec(path, overrides)
     programs = build_programs(spec, cfg, with_optimizer=True)
-    n = devices or (cfg.data["devices"] if cfg is not None else 1)
+    n = check("devices", devices or (cfg.data["devices"] if cfg is not None else 1), "--devices")
     return passes_text(programs, n, cfg)
 
 

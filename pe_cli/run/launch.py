@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 
+from ..base import limits
 from ..base.errors import PeError
 from ..base.rank_guard import under_mpi  # noqa: F401 -- where pe's commands ask it
 
@@ -29,6 +30,7 @@ def run_ranks(k, argv, env=None):
     """Runs ``argv`` on ``k`` ranks under mpiexec; returns its exit status."""
     if k < 1:
         raise PeError(f"the number of processes must be >= 1, got {k}")
+    limits.check("processes", k, "the process count (--np, or pe launch's --trainers + --pservers)")
     try:
         return subprocess.run([mpiexec(), "-n", str(k)] + list(argv), env=env).returncode
     except KeyboardInterrupt:

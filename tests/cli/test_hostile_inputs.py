@@ -233,7 +233,7 @@ DATA_CASES = [
     ("idx-claims-over-4gib", {"m/t10k-images-idx3-ubyte.gz": idx_file([60000, 28, 28, 4000], b""),
                               "m/t10k-labels-idx1-ubyte.gz": idx_file([10], b"\0" * 10),
                               "run.yaml": train_source("{format: mnist, path: m, split: all}")},
-     ["train", "run.yaml"], "more than pe reads"),
+     ["train", "run.yaml"], "above pe's limit"),
     ("idx-gzip-bomb", {"m/t10k-images-idx3-ubyte.gz": idx_file([10, 28, 28], b"\0" * (300 << 20), compress=True),
                        "m/t10k-labels-idx1-ubyte.gz": idx_file([10], b"\0" * 10),
                        "run.yaml": train_source("{format: mnist, path: m, split: all}")},

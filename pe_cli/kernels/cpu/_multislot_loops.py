@@ -12,6 +12,7 @@ import numpy as np
 _jit = numba.njit(cache=True, nogil=True)
 
 OK, NO_COUNT, BAD_COUNT, SHORT, EXTRA, BAD_NUMBER = 0, 1, 2, 3, 4, 5
+_INT64_MAX = 9223372036854775807
 _SPACE = (32, 9, 13)        # ' ', '\t', '\r' (a line ends at '\n')
 
 
@@ -46,7 +47,7 @@ def _parse_int(buf, i, j):
     v = 0
     while i < j:
         d = buf[i] - 48
-        if d < 0 or d > 9:
+        if d < 0 or d > 9 or v > (_INT64_MAX - d) // 10:    # not a digit, or beyond int64
             return 0, False
         v = v * 10 + d
         i += 1

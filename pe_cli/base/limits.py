@@ -1,0 +1,192 @@
+"""How much pe reads and starts: one set of limits, derived from the machine (its cores and usable
+memory) or fixed far above any real model, each raised by an environment variable
+(docs/LIMITS.md lists them). Every reader calls these before it allocates: a header that claims
+10^12 rows, a model of a million ops or 100,000 devices is one line naming the file or key and
+the variable that raises the limit, never a hang or a MemoryError.
+
+Also the one test of what pe may read at all: a regular file (``regular_file``). A FIFO blocks the
+reader forever, a device never ends, a directory is not data.
+"""
+import errno
+import os
+import stat
+from dataclasses import dataclass
+
+from .errors import PeError
+
+try:
+    import resource
+except ImportError:       # not Unix
+    resource = None
+
+
+class LimitError(PeError):
+    """A value or an input beyond one of pe's limits."""
+
+
+class NotRegularFile(PeError):
+    """A path pe would read that is a FIFO, device, socket, directory or symlink loop."""
+
+
+def cores():
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def usable_memory():
+    """Bytes of memory this process may use: the physical memory, or less where an address-space
+    rlimit (ulimit -v) or a cgroup's memory.max says so (4 GiB where the system does not say)."""
+    try:
+        sizes = [os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")]
+    except (AttributeError, ValueError, OSError):
+        sizes = [4 << 30]
+    if resource is not None:
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if soft != resource.RLIM_INFINITY:
+            sizes.append(soft)
+    try:
+        with open("/sys/fs/cgroup/memory.max") as f:
+            value = f.read().strip()
+        if value.isdigit():
+            sizes.append(int(value))
+    except OSError:
+        pass
+    return min(sizes)
+
+
+@dataclass(frozen=True)
+class Limit:
+    env: str           # the environment variable that sets it
+    default: object    # an int, or a function of nothing giving one
+    what: str          # what it bounds, for messages and docs/LIMITS.md
+    derived: str       # how the default is derived
+
+
+GiB = 1 << 30
+LIMITS = {
+    "data_bytes": Limit("PE_MAX_DATA_BYTES", lambda: usable_memory() // 2,
+                        "bytes of one data file's arrays (.npy, .npz members together, IDX, MultiSlot, CSV)",
+                        "half this machine's usable memory"),
+    "model_ops": Limit("PE_MAX_MODEL_OPS", 100_000, "ops in one model file (all blocks)",
+                       "far above any real model"),
+    "model_blocks": Limit("PE_MAX_MODEL_BLOCKS", 10_000, "blocks in one model file", "far above any real model"),
+    "block_depth": Limit("PE_MAX_BLOCK_DEPTH", 64, "nesting of a model's sub-blocks (a While in an IfElse ...)",
+                         "far above any real model"),
+    "devices": Limit("PE_MAX_DEVICES", lambda: max(64, 8 * cores()),
+                     "devices of one process (devices, --devices, CPU_NUM)", "8 per core, at least 64"),
+    "threads": Limit("PE_MAX_THREADS", lambda: max(64, 16 * cores()),
+                     "threads of one executor (exec_strategy.num_threads, thread_num, a Dataset's threads)",
+                     "16 per core, at least 64"),
+    "processes": Limit("PE_MAX_PROCESSES", lambda: max(1, min(max(8, 4 * cores()), usable_memory() // (256 << 20))),
+                       "processes one command starts (--np, pe launch), trainers (num_trainers)",
+                       "4 per core, at least 8, at most one per 256 MiB of memory"),
+}
+
+
+def limit(name):
+    """The value of the limit ``name`` (a key of LIMITS): its environment variable, else its default."""
+    spec = LIMITS[name]
+    value = os.environ.get(spec.env)
+    if value is not None:
+        try:
+            n = int(value)
+            if n < 1:
+                raise ValueError
+            return n
+        except ValueError:
+            raise LimitError(f"{spec.env}={value!r} is not a positive integer") from None
+    return spec.default() if callable(spec.default) else spec.default
+
+
+def check(name, value, what):
+    """Raises LimitError when ``value`` exceeds the limit ``name``; ``what`` names the key or file
+    ("--np", "model.pdmodel: ops"). Returns ``value``."""
+    most = limit(name)
+    if value > most:
+        spec = LIMITS[name]
+        raise LimitError(f"{what} is {value:,}, above pe's limit of {most:,} {spec.what.split(' (')[0]} "
+                         f"({_source(spec)}); lower it, or if it is meant, raise the limit with {spec.env}=N")
+    return value
+
+
+def check_bytes(nbytes, what):
+    """``check("data_bytes")`` with the sizes in readable units."""
+    most = limit("data_bytes")
+    if nbytes > most:
+        raise LimitError(f"{what} needs {_size(nbytes)} of memory, above pe's limit of {_size(most)} for one data "
+                         f"file or batch ({_source(LIMITS['data_bytes'])}); if that is meant, raise the limit with "
+                         f"PE_MAX_DATA_BYTES=N")
+    return nbytes
+
+
+def _source(spec):
+    return f"set by {spec.env}" if spec.env in os.environ else spec.derived
+
+
+def _size(n):
+    for unit, scale in (("TiB", 1 << 40), ("GiB", GiB), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= scale:
+            return f"{n / scale:,.1f} {unit}"
+    return f"{n} bytes"
+
+
+def file_kind(path):
+    """None for a regular file (after symlinks); else what it is: 'a directory', 'a FIFO',
+    'a device', 'a socket', 'a symlink loop', 'missing'."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as e:
+        return "a symlink loop" if e.errno == errno.ELOOP else "missing"
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device"
+
+
+def regular_file(path, what="file"):
+    """``path`` when it is a regular file (or a symlink to one); else NotRegularFile, one line
+    saying what it is. A missing path raises FileNotFoundError, for the caller to word."""
+    kind = file_kind(path)
+    if kind == "missing":
+        raise FileNotFoundError(errno.ENOENT, f"no such {what}", path)
+    if kind is not None:
+        raise NotRegularFile(f"{path} is {kind}, not a regular file, so pe does not read it as a {what}")
+    return path
+
+
+def check_blocks(parents, ops, where):
+    """The block tree of a model file read from disk: ``parents`` holds each block's parent index
+    (block 0's is ignored), ``ops`` each block's op count. Every parent must come before its block
+    (so parents never form a cycle, which would make variable lookups loop forever), and the counts
+    and the nesting stay within the limits."""
+    check("model_blocks", len(parents), f"{where}: the block count")
+    check("model_ops", sum(ops), f"{where}: the op count")
+    depth = [0] * len(parents)
+    for i in range(1, len(parents)):
+        p = parents[i]
+        if not isinstance(p, int) or not 0 <= p < i:
+            raise PeError(f"{where}: block {i} names block {p} as its parent; a parent must be an earlier block "
+                          f"(a cycle or a missing block): the model file is damaged")
+        depth[i] = depth[p] + 1
+        check("block_depth", depth[i], f"{where}: the nesting depth of block {i}")
+
+
+def check_dims(dims, where, known=False):
+    """A variable's dims from a model file: sizes >= 0, or -1 (unknown: the batch) unless ``known``
+    (a parameter's). Paddle stores other negative dims for temporaries whose shape is a product
+    with an unknown one (-4 for -1 x 4); only parameters and feeds are checked."""
+    lowest = 0 if known else -1
+    bad = [d for d in dims if not isinstance(d, int) or isinstance(d, bool) or d < lowest]
+    if bad:
+        raise PeError(f"{where}: dims {list(dims)} hold {bad[0]}; {'a parameter' if known else 'a feed'}'s "
+                      f"dimension is {'a size >= 0' if known else '-1 (unknown) or a size >= 0'}, "
+                      f"so the model file is damaged")
+    return dims
