@@ -13,6 +13,7 @@ import os
 
 import numpy as np
 
+from ..base.limits import LimitError, check_bytes, file_kind
 from .readers import DataError
 
 IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".bmp", ".gif", ".webp")
@@ -66,6 +67,10 @@ def load_images(paths, size=None, crop=None, mode="RGB", scale=1 / 255, mean=Non
     for i, path in enumerate(paths):
         array = _decode(image_module, path, size, crop, mode)
         if out is None:
+            try:                                    # every image the size of the first: bounded first
+                check_bytes(len(paths) * array.nbytes, f"{len(paths):,} images of {array.shape}")
+            except LimitError as e:
+                raise DataError(str(e), (), "use fewer or smaller images (size: [height, width])") from None
             out = np.empty((len(paths),) + array.shape, dtype=np.float32)
         elif array.shape != out.shape[1:]:
             raise DataError(f"{path}: the image is {array.shape[2]}x{array.shape[1]}, the first one "
@@ -81,8 +86,11 @@ def load_images(paths, size=None, crop=None, mode="RGB", scale=1 / 255, mean=Non
 
 
 def _decode(image_module, path, size, crop, mode):
-    if not os.path.isfile(path):
+    kind = file_kind(path)
+    if kind == "missing":
         raise DataError(f"image file {path} does not exist", (), "image paths are relative to the table's folder")
+    if kind is not None:
+        raise DataError(f"{path} is {kind}, not a regular file, so pe does not read it", (), "give PNG or JPEG files")
     try:
         with image_module.open(path) as img:
             img = img.convert("L" if mode == "L" else "RGB")
@@ -95,7 +103,7 @@ def _decode(image_module, path, size, crop, mode):
                 top, left = (h - crop[0]) // 2, (w - crop[1]) // 2
                 img = img.crop((left, top, left + crop[1], top + crop[0]))
             array = np.asarray(img, dtype=np.float32)
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, image_module.DecompressionBombError) as e:
         raise DataError(f"{path}: not a readable image ({e})", (), "give PNG or JPEG files") from None
     if mode == "L":
         return array[None]

@@ -15,7 +15,7 @@ import os
 import numpy as np
 
 from ..base.errors import suggest
-from .readers import DataError, csv_rows, require_file
+from .readers import DataError, check_text_size, csv_rows, require_file
 
 TABLE_FORMATS = ("csv", "tsv", "jsonl")
 _EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
@@ -108,6 +108,7 @@ def read_table(path, fmt, delimiter=None, header=True, key=("path",)):
 
 
 def _jsonl(path, key):
+    check_text_size(path, 40, "a JSON Lines file", key)     # as CSV: parsed values take ~40 bytes per byte
     names, records = {}, []
     try:
         with open(path, encoding="utf-8") as f:

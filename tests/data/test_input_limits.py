@@ -174,10 +174,24 @@ def test_every_limit_is_documented_with_its_variable():
 @pytest.mark.parametrize("name, text, read", [
     ("d.csv", "a,b\n" + "1,2\n" * 2000, lambda p: load_source({"format": "csv", "path": p}, ["a"])),
     ("part", "1 1 1 1\n" * 2000, lambda p: MultiSlotReader(_Desc()).parse_file(p)),
+    ("d.jsonl", '{"a": 1}\n' * 1000, lambda p: load_source({"format": "jsonl", "path": p}, ["a"])),
 ])
 def test_a_text_file_whose_values_would_pass_the_memory_limit_is_refused_unread(tmp_path, monkeypatch, name, text, read):
     (tmp_path / name).write_text(text)
     monkeypatch.setenv("PE_MAX_DATA_BYTES", str(64 << 10))
-    with pytest.raises(PeError, match=rf"{name} \(a (CSV|MultiSlot) file of (8,004|16,000) bytes\) needs .* "
+    with pytest.raises(PeError, match=rf"{name} \(a (CSV|MultiSlot|JSON Lines) file of (8,004|16,000|9,000) bytes\) needs .* "
                                       rf"above pe's limit of 64.0 KiB .*\(set by PE_MAX_DATA_BYTES\)"):
         read(str(tmp_path / name))
+
+
+def test_image_files_are_regular_and_bounded_before_decoding(tmp_path, monkeypatch):
+    Image = pytest.importorskip("PIL.Image", reason="Pillow (the images extra) is not installed")
+    from pe_cli.data.images import load_images
+    os.mkfifo(tmp_path / "fifo.png")
+    with pytest.raises(PeError, match="fifo.png is a FIFO, not a regular file"):
+        load_images([str(tmp_path / "fifo.png")])
+    Image.fromarray(np.zeros((32, 32, 3), np.uint8)).save(tmp_path / "a.png")
+    monkeypatch.setenv("PE_MAX_DATA_BYTES", str(64 << 10))
+    assert load_images([str(tmp_path / "a.png")] * 5).shape == (5, 3, 32, 32)    # 5 x 12 KiB fit in 64 KiB
+    with pytest.raises(PeError, match=r"6 images of \(3, 32, 32\) .*above pe's limit"):
+        load_images([str(tmp_path / "a.png")] * 6)
