@@ -28,6 +28,7 @@ import traceback
 STATUS_FD = "PE_RANK_STATUS_FD"
 _PR_SET_PDEATHSIG = 1
 _GRACE_S = 5.0
+_INTERRUPTED = 130          # a rank's exit code after Ctrl-C: pe stops every rank with a checkpoint
 
 
 def under_mpi():
@@ -92,8 +93,8 @@ def guard(module, args):
     with os.fdopen(read_end, "rb") as status:
         os.set_blocking(status.fileno(), False)
         cause = (status.read(4000) or b"").decode("utf-8", "replace").strip()
-    if code == 0:
-        return 0
+    if code in (0, _INTERRUPTED):  # an interrupted rank (Ctrl-C, pe's stop flag) stops the others itself
+        return code
     if not outside:             # a signal from mpiexec (another rank failed) or Ctrl-C: said elsewhere
         _report(child.pid, code, cause)
     return code if code > 0 else 128 - code
@@ -167,6 +168,8 @@ def child(module, args):
     except BaseException as e:      # noqa: BLE001 -- the rank's end, whatever it is, goes to the guard
         traceback.print_exc()
         code, cause = (130 if isinstance(e, KeyboardInterrupt) else 1), f"{type(e).__name__}: {e}"
+    if code == _INTERRUPTED:
+        return code
     if code:
         fail(cause or sys.stderr.last.removeprefix("pe: error: "), code)
     return 0

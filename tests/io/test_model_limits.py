@@ -21,7 +21,7 @@ def saved(tmp_path_factory):
     """A small inference model (x -> fc) saved in Fluid's format."""
     d = str(tmp_path_factory.mktemp("model"))
     main, start = fluid.Program(), fluid.Program()
-    with fluid.program_guard(main, start):
+    with fluid.program_guard(main, start), fluid.unique_name.guard():     # fc_0.w_0 whatever ran before
         y = fluid.layers.fc(fluid.layers.data("x", [4]), 3)
     exe = fluid.Executor(fluid.CPUPlace())
     scope = fluid.Scope()
