@@ -23,9 +23,11 @@ train: $(STAMP)
 
 # Two pytest workers (pytest-xdist): the suite is mostly single-threaded subprocesses and small
 # kernels, so two workers on two cores take about half the time of one; TEST_WORKERS=0 runs in-process.
+# --dist loadfile: a file's tests go to one worker, so a module fixture (a trained run the file's tests
+# share) runs once, not once per worker (911 s against 1103 s on the 2-core VM; docs/PERFORMANCE.md).
 TEST_WORKERS ?= 2
 test: $(STAMP)
-	$(PY) -m pytest -n $(TEST_WORKERS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 smoke: $(STAMP)
 	$(VENV)/bin/pe smoke

@@ -15,6 +15,7 @@ import types
 import numpy as np
 
 from ..base.errors import PeError
+from ..base.npy import read_npy
 from ..executor.scope import global_scope
 from ..framework import Program, default_main_program
 from ..framework.variable import Parameter, Variable
@@ -166,16 +167,13 @@ def _read_dir(fn, dirname, vars):
         if _newer(fluid_path, path) and "/" not in v.name and v.name not in (".", ".."):
             arrays[v.name] = _read_fluid(fn, fluid_path, [v])[v.name]     # saved by Fluid's save_vars
             continue
-        if not os.path.isfile(path):
+        if not os.path.lexists(path):
             raise PeError(f"{fn}: '{path}' is missing (nor is there Fluid's file '{v.name}'): the checkpoint "
                           f"has no variable '{v.name}'")
         try:
-            array = np.load(path, allow_pickle=False)
-            if not isinstance(array, np.ndarray):
-                raise ValueError("it holds an archive, not one array")
-        except Exception as e:
-            raise PeError(f"{fn}: '{path}' (variable '{v.name}') is not a readable .npy file: "
-                          f"{type(e).__name__}: {e}") from None
+            array = read_npy(path)      # header checked against the file's size and memory first; never unpickled
+        except (PeError, OSError) as e:
+            raise PeError(f"{fn}: variable '{v.name}': {e}") from None
         array = check_value(fn, v, array, f"'{path}'")
         arrays[v.name] = array
     return arrays

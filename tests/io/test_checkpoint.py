@@ -271,14 +271,14 @@ def test_load_never_unpickles(tmp_path):
     exe, main, _ = _saved(tmp_path)
     w = main.all_parameters()[0].name
     np.save(tmp_path / "ck" / (w + ".npy"), np.array([{"evil": 1}], dtype=object), allow_pickle=True)
-    _load_fails(exe, main, tmp_path, f"'{w}'.*is not a readable .npy file")
+    _load_fails(exe, main, tmp_path, f"variable '{w}': .*{w}.npy: the array holds Python objects \\(pe never unpickles")
 
 
 def test_load_garbage_file(tmp_path):
     exe, main, _ = _saved(tmp_path)
     w = main.all_parameters()[0].name
     (tmp_path / "ck" / (w + ".npy")).write_bytes(b"not numpy at all")
-    _load_fails(exe, main, tmp_path, "is not a readable .npy file")
+    _load_fails(exe, main, tmp_path, f"variable '{w}': .*{w}.npy: not a readable .npy array")
 
 
 def test_load_npz_missing_and_wrong_shape(tmp_path):
@@ -393,3 +393,11 @@ def test_an_inference_model_pe_saved_as_json_still_loads():
         assert len(program.blocks) == 2 and feeds == ["x"]
         got = exe.run(program, feed={"x": io["x"]}, fetch_list=fetches)[0]
     np.testing.assert_array_equal(got, io["out"])
+
+
+def test_load_refuses_a_fifo_unread(tmp_path):
+    exe, main, _ = _saved(tmp_path)
+    w = main.all_parameters()[0].name
+    os.remove(tmp_path / "ck" / (w + ".npy"))
+    os.mkfifo(tmp_path / "ck" / (w + ".npy"))        # opened, it would block for ever
+    _load_fails(exe, main, tmp_path, f"variable '{w}': .*{w}.npy is a FIFO, not a regular file")
