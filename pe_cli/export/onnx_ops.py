@@ -128,6 +128,14 @@ def _concat(ctx, op):
     ctx.node("Concat", op.input("X"), [_out(op)], axis=int(op.attrs.get("axis", 0)))
 
 
+def _reshape(ctx, op):
+    """Fluid's shape and ONNX's Reshape agree: 0 copies the input's dim there, one -1 is inferred."""
+    if "Shape" in op.input_names and op.input("Shape"):
+        ctx.refuse(op, "the shape must be an attribute, not a tensor")
+    shape = ctx.constant(np.array(op.attrs["shape"], dtype=np.int64))
+    ctx.node("Reshape", [_x(op), shape], [_out(op)])
+
+
 def _sum(ctx, op):
     ctx.node("Sum", op.input("X"), [_out(op)])
 
@@ -168,6 +176,8 @@ CONVERTERS = {
     "exp": _unary("Exp"),
     "softmax": _softmax,
     "sum": _sum,
+    "reshape": _reshape,
+    "reshape2": _reshape,
     "concat": _concat,
     "lookup_table": _lookup_table,
     "lookup_table_v2": _lookup_table,

@@ -99,8 +99,14 @@ def test_the_statistics_are_the_training_splits(shipping):
     assert logs.min() > 0
 
 
-def test_raw_text_in_class_names_out(tmp_path):
-    run = _train(SENTIMENT, tmp_path / "run", "epochs=4")
+@pytest.fixture(scope="module")
+def sentiment(tmp_path_factory):
+    root = tmp_path_factory.mktemp("sentiment")
+    return root, _train(SENTIMENT, root / "run", "epochs=4")
+
+
+def test_raw_text_in_class_names_out(sentiment):
+    tmp_path, run = sentiment
     saved = json.loads((run / "preprocessing.json").read_text())["feeds"]
     assert saved["sentiment"]["classes"] == ["negative", "positive"]
     assert saved["review"]["vocabulary"][:2] == ["<pad>", "<unknown>"] and len(saved["review"]["vocabulary"]) <= 200
@@ -113,6 +119,36 @@ def test_raw_text_in_class_names_out(tmp_path):
     assert np.mean([n == r["sentiment"] for n, r in zip(names, rows)]) > 0.6
     only = _predict(SENTIMENT, run, tmp_path / "new.csv", tmp_path / "q.csv", "--no-probabilities")
     assert set(only[0]) == {"class", "class_name"} and [p["class_name"] for p in only] == names
+
+
+def test_the_text_model_exports_taking_padded_ids_and_raw_numbers(sentiment):
+    """Tokenisation stays outside the graph (its vocabulary is written beside the model); the
+    exported model takes the review's ids padded plus review_lengths, the category's id and the raw
+    price (its standardisation and fill are nodes), and equals pe predict."""
+    ort = pytest.importorskip("onnxruntime", reason="the dev extra installs onnxruntime")
+    from pe_cli.data.preprocessing import Preprocessing
+    from pe_cli.run.predict import read_feeds
+    root, run = sentiment
+    rows = _rows(40)
+    _write_csv(root / "text.csv", rows, ["review", "price", "category"])
+    want = _predict(SENTIMENT, run, root / "text.csv", root / "text.npz")["prob"]
+    proc = pe("export", SENTIMENT, "-c", run, "--onnx", root / "text.onnx")
+    assert proc.returncode == 0, proc.stderr
+    assert "(inputs review, review_lengths, category, price)" in proc.stdout
+    assert "vocabulary" in (root / "text.preprocessing.txt").read_text()
+    prep = Preprocessing.read(str(run / "preprocessing.json"))
+    ids = prep.apply(read_feeds(str(root / "text.csv"), ["review", "category"], prep.columns(), prep.kinds()), "t")
+    review, lengths = ids["review"], ids["review"].lengths
+    padded = np.full((len(lengths), lengths.max(), 1), 7, np.int64)      # junk past each length
+    offsets = np.concatenate([[0], np.cumsum(lengths)])
+    for i, n in enumerate(lengths):
+        padded[i, :n] = review.values[offsets[i]:offsets[i + 1]]
+    price = np.array([[float(r["price"]) if r["price"] else np.nan] for r in rows], np.float32)
+    feeds = {"review": padded, "review_lengths": lengths.astype(np.int64),
+             "category": np.asarray(ids["category"], np.int64).reshape(-1, 1), "price": price}
+    logits = ort.InferenceSession(str(root / "text.onnx")).run(None, feeds)[0]
+    got = np.exp(logits - logits.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(got / got.sum(axis=1, keepdims=True), want, rtol=0, atol=1e-5)
 
 
 def test_raw_image_files_in_class_names_out(tmp_path):
