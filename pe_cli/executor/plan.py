@@ -86,7 +86,7 @@ def rng_seed(op, seed_offset):
     if not seed and not program_seed:
         return None
     index = op.block.ops.index(op) if op in op.block.ops else 0
-    return [seed, program_seed, index, seed_offset]
+    return [int(s) % (1 << 64) for s in (seed, program_seed, index, seed_offset)]   # Fluid takes any int, < 0 too
 
 
 class Values(dict):

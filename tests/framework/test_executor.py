@@ -159,3 +159,20 @@ def test_a_declared_variable_nothing_computes_is_named_as_such(mlp):
     main.global_block().create_var(name="never_written", shape=[1], dtype="float32")
     with pytest.raises(PeError, match="cannot fetch 'never_written': no op of this program computes it"):
         exe.run(main, feed=feed, fetch_list=["never_written"], scope=scope)
+
+
+@pytest.mark.parametrize("seed", [-5, 2**64 + 3])
+def test_any_int_is_a_program_seed_and_draws_repeat(seed):
+    """Fluid takes any int as random_seed (negative, or beyond 64 bits); each draws the same values
+    on every run, and one seed's draw is not another's."""
+    def draw(program_seed):
+        main, startup = fluid.Program(), fluid.Program()
+        startup.random_seed = program_seed
+        with fluid.program_guard(main, startup), fluid.unique_name.guard():
+            fluid.layers.fc(fluid.layers.data("x", [4]), 3)
+        scope = fluid.Scope()
+        with fluid.scope_guard(scope):
+            fluid.Executor(fluid.CPUPlace()).run(startup)
+            return np.array(scope.find_var("fc_0.w_0").get_tensor())
+    np.testing.assert_array_equal(draw(seed), draw(seed))
+    assert not np.array_equal(draw(seed), draw(7))
