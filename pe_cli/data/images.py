@@ -43,17 +43,21 @@ def image_files(directory):
 
 
 def class_folders(directory):
-    """(image paths, class names): each image of ``directory/<class>/`` with its folder's name."""
+    """(image paths, class names): each image of ``directory/<class>/`` with its folder's name,
+    the classes taken in turn (the first image of each, then the second, ...), so that the first N
+    samples (data.train.limit, pe smoke --samples) hold every class, not the first classes only."""
     if not os.path.isdir(directory):
         raise DataError(f"image folder {directory} does not exist", ("path",),
                         "point path at a directory with one folder of images per class")
     classes = sorted(d for d in os.listdir(directory)
                      if os.path.isdir(os.path.join(directory, d)) and not d.startswith("."))
+    per_class = {name: image_files(os.path.join(directory, name)) for name in classes}
     paths, names = [], []
-    for name in classes:
-        files = image_files(os.path.join(directory, name))
-        paths += files
-        names += [name] * len(files)
+    for k in range(max((len(files) for files in per_class.values()), default=0)):
+        for name, files in per_class.items():
+            if k < len(files):
+                paths.append(files[k])
+                names.append(name)
     if not paths:
         raise DataError(f"{directory} holds no images in class folders", ("path",),
                         f"lay the images out as {directory}/<class>/<image>.png")

@@ -164,3 +164,15 @@ def test_predict_reads_a_plain_table_by_name(tmp_path):
     with pytest.raises(PeError, match="has no column 'x1' for feed 'x'"):
         (tmp_path / "c.csv").write_text("x0,x2\n1,3\n")
         read_feeds(str(tmp_path / "c.csv"), ["x"], columns)
+
+
+def test_class_folders_take_the_classes_in_turn(tmp_path):
+    """The first N samples of a folders source hold every class (pe smoke --samples, a limit)."""
+    from pe_cli.data.images import class_folders
+    for name, count in (("cat", 3), ("dog", 1), ("eel", 2)):
+        (tmp_path / name).mkdir()
+        for i in range(count):
+            (tmp_path / name / f"{i}.png").write_bytes(b"")
+    paths, names = class_folders(str(tmp_path))
+    assert names == ["cat", "dog", "eel", "cat", "eel", "cat"]
+    assert [p.split("/")[-1] for p in paths] == ["0.png", "0.png", "0.png", "1.png", "1.png", "2.png"]
