@@ -20,7 +20,7 @@ from .compiler import BuildStrategy, CompiledProgram, ExecutionStrategy  # noqa:
 from .data import data  # noqa: F401
 from .data_feeder import DataFeeder  # noqa: F401
 from .flags import get_flags, set_flags  # noqa: F401
-from .framework import cuda_pinned_places, in_dygraph_mode  # noqa: F401
+from .framework import cuda_pinned_places, in_dygraph_mode, require_version  # noqa: F401
 from .input import embedding  # noqa: F401
 from .io import load, load_program_state, save, set_program_state  # noqa: F401
 from .param_attr import ParamAttr, WeightNormParamAttr  # noqa: F401

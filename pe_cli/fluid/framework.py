@@ -3,6 +3,8 @@
 pe's dtypes are numpy names ('float32'); ``convert_np_dtype_to_dtype_`` returns that name, which
 equals ``core.VarDesc.VarType.FP32`` and the rest, so comparisons in Fluid scripts hold.
 """
+import re
+
 from ..training.backward import grad_var_name
 from ..framework import (Block, Operator, Parameter, Program, Variable, default_main_program,  # noqa: F401
                          default_startup_program, name_scope, program_guard, switch_main_program,
@@ -14,7 +16,10 @@ from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_places  # no
 
 __all__ = ["Block", "Operator", "Parameter", "Program", "Variable", "convert_np_dtype_to_dtype_", "cuda_pinned_places",
            "default_main_program", "default_startup_program", "grad_var_name", "in_dygraph_mode",
-           "name_scope", "program_guard", "switch_main_program", "switch_startup_program"]
+           "name_scope", "program_guard", "require_version", "switch_main_program", "switch_startup_program"]
+
+FLUID_VERSION = "1.8.5"     # the Fluid release whose API pe follows: what require_version compares with
+_VERSION = re.compile(r"\d+(\.\d+){0,3}")
 
 
 def in_dygraph_mode():
@@ -28,3 +33,29 @@ def cuda_pinned_places(device_count=None):
         raise PeError("cuda_pinned_places: this machine has no CUDA device (pinned host memory is for feeding "
                       "GPUs); use cpu_places()")
     return [CUDAPinnedPlace()] * (len(cuda_places()) if device_count is None else int(device_count))
+
+
+def _version_parts(name, value):
+    """A version string '1', '1.8', '1.8.5' or '1.8.5.0' as four ints; Fluid's TypeError/ValueError else."""
+    if not isinstance(value, str):
+        raise TypeError(f"The type of '{name}' in require_version must be str, but received {type(value)}.")
+    if not _VERSION.fullmatch(value):
+        raise ValueError(f"The value of '{name}' in require_version must be in format '\\d+(\\.\\d+){{0,3}}', "
+                         f"like '1.5.2.0', but received {value}")
+    parts = [int(p) for p in value.split(".")]
+    return parts + [0] * (4 - len(parts))
+
+
+def require_version(min_version, max_version=None):
+    """Fluid's guard at the top of a program: raises ``Exception('VersionError: ...')`` unless the
+    Fluid version pe follows (FLUID_VERSION) lies in [min_version, max_version]; versions are
+    compared part by part, missing parts being 0 ('1.6' is 1.6.0.0)."""
+    low = _version_parts("min_version", min_version)
+    high = None if max_version is None else _version_parts("max_version", max_version)
+    have = _version_parts("installed", FLUID_VERSION)
+    if high is not None and not low <= have <= high:
+        raise Exception(f"VersionError: PaddlePaddle version in [{min_version}, {max_version}] required, "
+                        f"but {FLUID_VERSION} installed.")
+    if have < low:
+        raise Exception(f"VersionError: PaddlePaddle version {min_version} or higher is required, but "
+                        f"{FLUID_VERSION} installed (pe follows Fluid {FLUID_VERSION}'s API).")
