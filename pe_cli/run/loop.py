@@ -115,6 +115,8 @@ class TrainLoop:
         self.fetch_vars = setup.programs.fetch_vars(self.run_names)
         self.persistables = [v.name for v in setup.programs.main.list_vars() if v.persistable]
         self.lr_var, self.lr_value = _scheduled_lr(setup.programs), None
+        optimizer = setup.programs.optimizer
+        self.lr_name = optimizer._global_learning_rate(setup.programs.main).name if optimizer else None
         if self.lr_var is not None:             # fetched with the step: the value the step ran with
             self.fetch_vars = self.fetch_vars + [self.lr_var]
         self.eval_vars = [v.name for v in setup.programs.fetch_vars(self.eval_names)]
@@ -213,9 +215,7 @@ class TrainLoop:
         (fetched with the step), or the optimizer's constant learning-rate variable in the scope."""
         if self.lr_var is not None:
             return self.lr_value
-        optimizer = self.setup.programs.optimizer
-        value = global_scope().get_array(optimizer._global_learning_rate(self.setup.programs.main).name) \
-            if optimizer else None
+        value = global_scope().get_array(self.lr_name) if self.lr_name else None
         return None if value is None else float(np.asarray(value).reshape(-1)[0])
 
     def _new_window(self):
