@@ -212,3 +212,17 @@ def test_a_missing_file_is_one_line_naming_it_and_where_paddle_gets_it(home, cal
     message = str(caught.value)
     assert "\n" not in message and str(home / path) in message and "pe downloads nothing" in message
     assert re.search(r"Paddle downloads (it|them) (from|with) \S", message)
+
+
+def test_fluid_scripts_import_the_datasets_by_paddles_module_names(tmp_path):
+    import subprocess
+    import sys
+    script = tmp_path / "names.py"
+    script.write_text("import paddle.dataset.wmt16\nimport paddle.dataset.conll05 as c\nfrom paddle.dataset import wmt14\n"
+                      "print(paddle.dataset.wmt16.train.__module__, c.test.__module__, wmt14.gen.__module__)\n")
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    out = subprocess.run([sys.executable, "-m", "pe_cli", "fluid", str(script)], capture_output=True, text=True,
+                         env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["pe_cli.paddle.dataset.wmt_multi30k", "pe_cli.paddle.dataset.conll_srl",
+                                  "pe_cli.paddle.dataset.wmt_fr_en"]
