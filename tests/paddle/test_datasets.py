@@ -194,6 +194,9 @@ def test_flowers_reads_jpegs_and_mat_files(home):
     train = sorted(flowers.train(buffered_size=4)(), key=lambda s: s[1])
     assert [label for _, label in train] == [0, 4] and train[0][0].shape == (3 * 224 * 224,)
     assert [label for _, label in flowers.valid(use_xmap=False)()] == [0]
+    (folder / "setid.mat").write_bytes(b"\x89HDF\r\n\x1a\n" + b"\0" * 600)
+    with pytest.raises(PeError, match=r"setid.mat is a MATLAB 7.3 \(HDF5\) file"):
+        flowers.train()
 
 
 @pytest.mark.parametrize("call, path", [
