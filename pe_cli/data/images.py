@@ -9,6 +9,7 @@
 ``scale``, then ``(x - mean) / std`` per channel. A folder of class folders
 (``folder/<class>/<image>``) gives each image its folder's name as its class (``class_folders``).
 """
+import io
 import os
 
 import numpy as np
@@ -24,7 +25,8 @@ def missing_pillow_message():
     return "image preprocessing needs Pillow: pip install 'pe-cli[images]' (or pip install Pillow)"
 
 
-def _pillow():
+def pillow():
+    """Pillow's Image module; a DataError saying how to install it when it is absent."""
     try:
         from PIL import Image       # the optional extra
     except ImportError:
@@ -65,7 +67,7 @@ def class_folders(directory):
 
 
 def load_images(paths, size=None, crop=None, mode="RGB", scale=1 / 255, mean=None, std=None):
-    image_module = _pillow()
+    image_module = pillow()
     channels = 1 if mode == "L" else 3
     out = None
     for i, path in enumerate(paths):
@@ -87,6 +89,17 @@ def load_images(paths, size=None, crop=None, mode="RGB", scale=1 / 255, mean=Non
         if value is not None:
             op(out, _per_channel(value, channels, key), out=out)
     return out
+
+
+def decode_image_bytes(data, where):
+    """The image file's bytes ``data`` decoded: uint8 [height, width, 3] in RGB order. ``where`` names
+    it in the error when it is not a readable image."""
+    image_module = pillow()
+    try:
+        with image_module.open(io.BytesIO(data)) as img:
+            return np.asarray(img.convert("RGB"), dtype=np.uint8)
+    except (OSError, ValueError, image_module.DecompressionBombError) as e:
+        raise DataError(f"{where}: not a readable image ({e})") from None
 
 
 def _decode(image_module, path, size, crop, mode):

@@ -1,10 +1,15 @@
 """``paddle.fluid.io``: checkpoints and inference models in pe's formats (docs say which),
 ``save``/``load``/``load_program_state``/``set_program_state`` in Fluid 1.8's .pdparams/.pdopt layout,
-``fluid.io.batch`` (= ``paddle.batch``), and the feeding readers ``PyReader`` and
-``DataLoader.from_generator`` (pe_cli/fluid/reader.py)."""
+``fluid.io.batch`` (= ``paddle.batch``), the reader decorators (= ``paddle.reader``:
+pe_cli/data/reader_decorators.py, reader_processes.py), and the feeding readers ``PyReader`` and
+``DataLoader`` with its ``Dataset``/``BatchSampler``/``default_collate_fn`` (pe_cli/fluid/reader.py)."""
 from ..io import *  # noqa: F401,F403
 from ..io import __all__ as _pe_all
 from ..data.batch import batch
-from .reader import DataLoader, PyReader
+from ..data.reader_decorators import *  # noqa: F401,F403
+from ..data.reader_decorators import __all__ as _decorators
+from ..data.reader_processes import multiprocess_reader
+from .reader import BatchSampler, DataLoader, Dataset, PyReader, default_collate_fn
 
-__all__ = list(_pe_all) + ["batch", "PyReader", "DataLoader"]
+__all__ = list(_pe_all) + ["batch", "PyReader", "DataLoader", "Dataset", "BatchSampler", "default_collate_fn",
+                           "multiprocess_reader"] + list(_decorators)

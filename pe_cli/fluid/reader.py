@@ -1,5 +1,6 @@
-"""``paddle.fluid.reader`` (and ``fluid.io``): ``DataLoader.from_generator`` and ``PyReader`` of Fluid
-1.8, on the py_reader machinery of pe_cli/layers/readers.py (its queue, feeding thread and batching).
+"""``paddle.fluid.reader`` (and ``fluid.io``): ``DataLoader`` (over a map-style ``Dataset``, or
+``DataLoader.from_generator``), ``PyReader`` and ``default_collate_fn`` of Fluid 1.8, on the
+py_reader machinery of pe_cli/layers/readers.py (its queue, feeding thread and batching).
 
 - not iterable: the loader fills its ``feed_list`` variables at each ``exe.run`` (one batch per device
   under data parallelism), ``start()`` / ``reset()`` and ``fluid.core.EOFException`` as py_reader;
@@ -16,9 +17,10 @@ from ..framework.lod_tensor import LoDTensor
 from ..framework.variable import Variable
 from ..layers.readers import PyReader as _Reader
 from ..base.places import Place
+from ..data.dataset_loading import BatchSampler, Dataset, dataset_batches, default_collate_fn
 from .unsupported import unsupported
 
-__all__ = ["DataLoader", "PyReader", "GeneratorLoader"]
+__all__ = ["DataLoader", "PyReader", "GeneratorLoader", "default_collate_fn", "Dataset", "BatchSampler"]
 
 
 def _convert_places(places):
@@ -132,6 +134,16 @@ class GeneratorLoader:
                             "or make it a LoD tensor with fluid.create_lod_tensor")
 
 
+def _grouped(batches, n):
+    """Lists of ``n`` batches (one per place); a last incomplete group is dropped."""
+    group = []
+    for batch in batches:
+        group.append(list(batch))
+        if len(group) == n:
+            yield group
+            group = []
+
+
 def _tensor(value, place):
     """A batch's value as a LoDTensor of ``place`` (the place it is fed to)."""
     tensor = LoDTensor(np.asarray(value), value.lod() if isinstance(value, LoDTensor) else None)
@@ -140,6 +152,51 @@ def _tensor(value, place):
 
 
 class DataLoader:
+    """Fluid 1.8's DataLoader: ``DataLoader(dataset, ...)`` reads a map-style ``Dataset`` in batches
+    (pe_cli/data/dataset_loading.py) and feeds them as ``from_generator``'s iterable loader does
+    (one feed per place and step); ``DataLoader.from_generator`` builds a loader over a Python
+    generator. ``use_buffer_reader``, ``use_shared_memory`` and ``timeout`` are taken and change
+    nothing in pe (batches are always read ahead into the loader's queue)."""
+
+    def __init__(self, dataset, feed_list=None, places=None, return_list=False, batch_sampler=None, batch_size=1,
+                 shuffle=False, drop_last=False, collate_fn=None, num_workers=0, use_buffer_reader=True,
+                 use_shared_memory=True, timeout=0, worker_init_fn=None):
+        assert isinstance(dataset, Dataset), "dataset should be subclass instance of paddle.io.Dataset"
+        assert return_list or feed_list is not None, "feed_list should be set when return_list=False"
+        assert places is not None, "places cannot be None"
+        assert num_workers >= 0, "num_workers should be a non-negative value"
+        assert timeout >= 0, "timeout should be a non-negative value"
+        if batch_sampler is not None:
+            assert isinstance(batch_sampler, BatchSampler), \
+                "batch_sampler should be None or subclass instance of paddle.io.BatchSampler"
+            assert batch_size == 1 and not shuffle and not drop_last, \
+                "batch_size/shuffle/drop_last should not be set when batch_sampler is given"
+        else:
+            assert batch_size is not None and batch_size > 0, \
+                "batch_size should be a positive value when batch_sampler is not given"
+            batch_sampler = BatchSampler(dataset=dataset, batch_size=batch_size, shuffle=shuffle,
+                                         drop_last=drop_last)
+        self.dataset, self.feed_list, self.places = dataset, feed_list, _convert_places(places)
+        self.return_list, self.batch_sampler, self.collate_fn = return_list, batch_sampler, collate_fn
+        self.num_workers, self.worker_init_fn, self.timeout = num_workers, worker_init_fn, timeout
+        self.use_buffer_reader, self.use_shared_memory = use_buffer_reader, use_shared_memory and num_workers > 0
+
+    def __len__(self):
+        return len(self.batch_sampler)
+
+    def _batches(self):
+        return dataset_batches(self.dataset, self.batch_sampler, self.collate_fn, self.num_workers,
+                               self.worker_init_fn)
+
+    def __iter__(self):
+        if self.feed_list is None:          # return_list without variables: the batches per place
+            return _grouped(self._batches()(), len(self.places))
+        loader = GeneratorLoader(self.feed_list, max(2 * len(self.places), 2), True, True, self.return_list)
+        return iter(loader.set_batch_generator(self._batches(), self.places))
+
+    def __call__(self):
+        return self.__iter__()
+
     @staticmethod
     def from_generator(feed_list=None, capacity=None, use_double_buffer=True, iterable=True, return_list=False,
                        use_multiprocess=False, drop_last=True):

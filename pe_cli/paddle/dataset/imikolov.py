@@ -14,8 +14,9 @@ import os
 import tarfile
 
 from ...base.errors import PeError
-from .common import dataset_dir
+from .common import cached_file, dataset_dir
 
+URL = "http://www.fit.vutbr.cz/~imikolov/rnnlm/simple-examples.tgz"
 TRAIN = "./simple-examples/data/ptb.train.txt"
 VALID = "./simple-examples/data/ptb.valid.txt"
 
@@ -32,8 +33,7 @@ def archive():
 def _lines(member):
     path = archive()
     if not os.path.isfile(path):
-        raise PeError(f"paddle.dataset.imikolov: {path} is absent (pe downloads nothing): put the PTB archive "
-                      f"simple-examples.tgz there")
+        cached_file("imikolov", "imikolov", "simple-examples.tgz", URL)
     try:
         with tarfile.open(path) as tf:
             data = tf.extractfile(member)

@@ -17,6 +17,7 @@ from .common import dataset_dir
 
 __all__ = ["train", "test"]
 
+URL_PREFIX = "http://yann.lecun.com/exdb/mnist/"
 TRAIN = ("train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz")
 TEST = ("t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz")
 BUNDLED = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
@@ -39,7 +40,8 @@ def _arrays(files, bundled_split):
                   f"split '{bundled_split}')", file=sys.stderr)
         return load_mnist(BUNDLED, bundled_split)
     raise PeError(f"paddle.dataset.mnist: {images} and {labels} are absent (pe downloads nothing): "
-                  f"put the MNIST IDX files ({files[0]}, {files[1]}) in {cache_dir()}")
+                  f"put the MNIST IDX files ({files[0]}, {files[1]}) in {cache_dir()} (Paddle downloads them from "
+                  f"{URL_PREFIX})")
 
 
 def _reader(files, bundled_split):

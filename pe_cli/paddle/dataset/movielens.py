@@ -15,8 +15,9 @@ import zipfile
 import numpy as np
 
 from ...base.errors import PeError
-from .common import dataset_dir
+from .common import cached_file, dataset_dir
 
+URL = "http://files.grouplens.org/datasets/movielens/ml-1m.zip"
 age_table = [1, 18, 25, 35, 45, 50, 56]
 _TITLE = re.compile(r"^(.*)\((\d+)\)$")
 _meta = {}
@@ -39,7 +40,7 @@ def _load():
         return _meta
     path = archive()
     if not os.path.isfile(path):
-        raise PeError(f"paddle.dataset.movielens: {path} is absent (pe downloads nothing): put MovieLens' ml-1m.zip there")
+        cached_file("movielens", "movielens", "ml-1m.zip", URL)
     movies, users = {}, {}
     with zipfile.ZipFile(path) as package:
         for movie_id, title, categories in _lines(package, "ml-1m/movies.dat"):

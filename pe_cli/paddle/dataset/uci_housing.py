@@ -9,8 +9,9 @@ import os
 import numpy as np
 
 from ...base.errors import PeError
-from .common import dataset_dir
+from .common import cached_file, dataset_dir
 
+URL = "http://paddlemodels.bj.bcebos.com/uci_housing/housing.data"
 feature_names = ["CRIM", "ZN", "INDUS", "CHAS", "NOX", "RM", "AGE", "DIS", "RAD", "TAX", "PTRATIO", "B", "LSTAT"]
 FEATURES = 14
 _loaded = {}
@@ -26,8 +27,9 @@ def load_data(filename=None, feature_num=FEATURES, ratio=0.8):
     key = (filename, feature_num, ratio)
     if key not in _loaded:
         if not os.path.isfile(filename):
-            raise PeError(f"paddle.dataset.uci_housing: {filename} is absent (pe downloads nothing): put the UCI "
-                          f"housing.data file there, {feature_num} numbers per house")
+            if filename != data_file():
+                raise PeError(f"paddle.dataset.uci_housing: {filename} is absent")
+            cached_file("uci_housing", "uci_housing", "housing.data", URL)
         data = np.fromfile(filename, sep=" ")
         if data.size == 0 or data.size % feature_num:
             raise PeError(f"paddle.dataset.uci_housing: {filename} holds {data.size} numbers, not a multiple of "

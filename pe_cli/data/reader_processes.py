@@ -1,0 +1,142 @@
+"""``multiprocess_reader`` of Fluid (``paddle.reader`` and ``fluid.io``): one forked process per
+reader, their samples merged. ``use_pipe`` (the default) sends each sample as JSON text through a
+pipe per process, taking one sample of each process in turn, as Fluid does (tuples arrive as lists;
+a sample JSON cannot write, such as a numpy array, is the reader's error); otherwise the processes
+put their samples, as Python objects, into one ``multiprocessing.Queue`` of ``queue_size``.
+
+A reader that raises ends the merged reader with a ValueError naming the reader and its error (as
+Fluid's "multiprocess reader raises an exception", with the cause); a process that dies without a
+word (killed, crashed) is the same error with its exit status: never a wait without end. The
+processes are ended when the merged reader ends or is dropped."""
+import json
+import multiprocessing
+import queue as _queue
+
+__all__ = ["multiprocess_reader"]
+
+_POLL_S = 0.2
+
+
+def _error_text(e):
+    return f"{type(e).__name__}: {e}"[:500]
+
+
+def _read_into_pipe(reader, conn):
+    try:
+        for sample in reader():
+            if sample is None:
+                raise ValueError("sample has None")
+            conn.send_bytes(json.dumps(["sample", sample]).encode())
+        conn.send_bytes(json.dumps(["end"]).encode())
+    except Exception as e:  # noqa: BLE001 -- reported to the parent, which raises it
+        conn.send_bytes(json.dumps(["error", _error_text(e)]).encode())
+    finally:
+        conn.close()
+
+
+def _read_into_queue(index, reader, q):
+    try:
+        for sample in reader():
+            if sample is None:
+                raise ValueError("sample has None")
+            q.put(("sample", index, sample))
+        q.put(("end", index, None))
+    except Exception as e:  # noqa: BLE001 -- reported to the parent, which raises it
+        q.put(("error", index, _error_text(e)))
+    q.close()
+    q.join_thread()
+
+
+def _failed(index, why):
+    return ValueError(f"multiprocess reader raises an exception: reader {index} {why}")
+
+
+def _died(index, process):
+    process.join(timeout=1.0)
+    return _failed(index, f"ended without finishing (its process exited with status {process.exitcode})")
+
+
+def _stop(processes):
+    for p in processes:
+        if p.is_alive():
+            p.terminate()
+    for p in processes:
+        p.join(timeout=5.0)
+
+
+def _receive(index, conn, process):
+    """The next message of reader ``index``'s pipe; an error when its process is gone."""
+    while not conn.poll(_POLL_S):
+        if not process.is_alive() and not conn.poll(0):
+            raise _died(index, process)
+    try:
+        return json.loads(conn.recv_bytes().decode())
+    except (EOFError, OSError):
+        raise _died(index, process) from None
+
+
+def _pipe_reader(readers, context):
+    def reader():
+        conns, processes = [], []
+        try:
+            for r in readers:
+                parent, child = context.Pipe(duplex=False)
+                p = context.Process(target=_read_into_pipe, args=(r, child), daemon=True)
+                p.start()
+                child.close()
+                conns.append(parent)
+                processes.append(p)
+            active = list(range(len(readers)))
+            while active:
+                for index in list(active):
+                    message = _receive(index, conns[index], processes[index])
+                    if message[0] == "sample":
+                        yield message[1]
+                    elif message[0] == "end":
+                        active.remove(index)
+                    else:
+                        raise _failed(index, f"raised {message[1]}")
+        finally:
+            for conn in conns:
+                conn.close()
+            _stop(processes)
+    return reader
+
+
+def _queue_reader(readers, queue_size, context):
+    def reader():
+        q, processes = context.Queue(queue_size), []
+        try:
+            for index, r in enumerate(readers):
+                p = context.Process(target=_read_into_queue, args=(index, r, q), daemon=True)
+                p.start()
+                processes.append(p)
+            active = set(range(len(readers)))
+            while active:
+                try:
+                    kind, index, value = q.get(timeout=_POLL_S)
+                except _queue.Empty:
+                    for index in active:
+                        if not processes[index].is_alive() and q.empty():
+                            raise _died(index, processes[index]) from None
+                    continue
+                if kind == "sample":
+                    yield value
+                elif kind == "end":
+                    active.discard(index)
+                else:
+                    raise _failed(index, f"raised {value}")
+        finally:
+            _stop(processes)
+            q.close()
+            q.cancel_join_thread()
+    return reader
+
+
+def multiprocess_reader(readers, use_pipe=True, queue_size=1000):
+    """A reader of the samples of ``readers`` (a non-empty list), each read in its own process."""
+    assert type(readers) is list and len(readers) > 0
+    context = multiprocessing.get_context("fork")
+    if use_pipe:
+        return _pipe_reader(readers, context)
+    return _queue_reader(readers, queue_size, context)

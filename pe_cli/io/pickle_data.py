@@ -1,0 +1,380 @@
+"""A pickle read without unpickling: the opcode stream walked by pe itself, knowing only plain
+data (dicts with text keys, lists, tuples, ints, booleans, None, text, bytes, the memo) and numpy
+arrays of plain numeric dtypes. The numpy names it accepts are never looked up or called (it builds
+the arrays itself with numpy's buffer functions): ``numpy.core.multiarray._reconstruct`` with
+``numpy.ndarray``, ``numpy.dtype``, ``numpy.core.numeric._frombuffer`` (protocol 5),
+``numpy.core.multiarray.scalar``, and ``_codecs.encode`` / ``bytes`` (how protocol 2 spells bytes).
+Anything else (another name, an object or structured dtype, an unknown opcode, a truncated file, a
+size that does not match the data) raises Refused. Memory stays within a small multiple of the
+data's size: every length is checked against the bytes that are really there.
+
+Its readers: pdparams.py (Fluid's .pdparams/.pdopt) and paddle.dataset's CIFAR batches."""
+import re
+import struct
+
+import numpy as np
+
+__all__ = ["Refused", "parse_pickle", "parse_data", "array_of"]
+
+_NAMES = {
+    ("numpy.core.multiarray", "_reconstruct"): "reconstruct", ("numpy._core.multiarray", "_reconstruct"): "reconstruct",
+    ("numpy", "ndarray"): "ndarray", ("numpy", "dtype"): "dtype",
+    ("numpy.core.numeric", "_frombuffer"): "frombuffer", ("numpy._core.numeric", "_frombuffer"): "frombuffer",
+    ("numpy.core.multiarray", "scalar"): "scalar", ("numpy._core.multiarray", "scalar"): "scalar",
+    ("_codecs", "encode"): "encode", ("__builtin__", "bytes"): "bytes", ("builtins", "bytes"): "bytes",
+}
+_DTYPE_CODE = re.compile(r"^([biufc])(1|2|4|8|16)$")
+_MAX_NDIM = 32
+
+
+class Refused(Exception):
+    """What is wrong with the data (the caller makes it one PeError naming the file)."""
+
+
+class _Name:
+    def __init__(self, tag):
+        self.tag = tag
+
+
+class _Py2Str(bytes):
+    """A Python 2 ``str`` (BINSTRING): raw bytes, or a latin-1 text when it is a key."""
+
+
+class _DtypeStub:
+    def __init__(self, dtype):
+        self.dtype, self.built = dtype, False
+
+
+class _ArrayStub:
+    def __init__(self):
+        self.array = None
+
+
+def _dtype(code, where):
+    if isinstance(code, bytes):
+        code = code.decode("latin1")
+    if not isinstance(code, str) or not _DTYPE_CODE.match(code):
+        raise Refused(f"{where}: dtype {code!r} is not a plain numeric dtype")
+    try:
+        return np.dtype(code)
+    except TypeError:
+        raise Refused(f"{where}: unknown dtype {code!r}") from None
+
+
+def _as_dtype(obj, where):
+    if isinstance(obj, _DtypeStub):
+        return obj.dtype
+    raise Refused(f"{where}: expected a dtype, found {type(obj).__name__}")
+
+
+def _as_bytes(obj, where):
+    if isinstance(obj, (bytes, bytearray)):
+        return bytes(obj)
+    if isinstance(obj, str):
+        try:
+            return obj.encode("latin1")
+        except UnicodeEncodeError:
+            raise Refused(f"{where}: array data is not latin-1 text") from None
+    raise Refused(f"{where}: expected raw array data, found {type(obj).__name__}")
+
+
+def _shape(obj, where):
+    if not isinstance(obj, tuple) or len(obj) > _MAX_NDIM or \
+            not all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d < 2 ** 62 for d in obj):
+        raise Refused(f"{where}: bad array shape {obj!r}"[:200])
+    return obj
+
+
+def _array(raw, dtype, shape, fortran, where):
+    """The array of ``shape`` and ``dtype`` over ``raw`` (which must hold exactly its bytes)."""
+    raw, shape = _as_bytes(raw, where), _shape(shape, where)
+    count = 1
+    for d in shape:
+        count *= d
+    if count * dtype.itemsize != len(raw):
+        raise Refused(f"{where}: shape {list(shape)} of {dtype} needs {count * dtype.itemsize} bytes, "
+                       f"the file holds {len(raw)}")
+    flat = np.frombuffer(raw, dtype=dtype, count=count).reshape(shape, order="F" if fortran else "C")
+    return flat.astype(dtype.newbyteorder("="), order="K")    # a writable copy in this machine's byte order
+
+
+def _reduce(func, args, where):
+    if not isinstance(func, _Name) or not isinstance(args, tuple):
+        raise Refused(f"{where}: a call of something that is not a known numpy name")
+    tag = func.tag
+    if tag == "encode" and len(args) == 2 and isinstance(args[0], str) and args[1] in ("latin1", "latin-1"):
+        return _as_bytes(args[0], where)
+    if tag == "bytes" and args == ():
+        return b""
+    if tag == "dtype" and len(args) == 3 and all(a in (0, 1) for a in args[1:]):   # (bools; Python 2 numpy: ints)
+        return _DtypeStub(_dtype(args[0], where))
+    if tag == "reconstruct" and len(args) == 3 and isinstance(args[0], _Name) and args[0].tag == "ndarray" \
+            and args[1] == (0,) and bytes(_as_bytes(args[2], where)) == b"b":
+        return _ArrayStub()
+    if tag == "frombuffer" and len(args) == 4 and args[3] in ("C", "F"):
+        return _array(args[0], _as_dtype(args[1], where), args[2], args[3] == "F", where)
+    if tag == "scalar" and len(args) == 2:
+        return _array(args[1], _as_dtype(args[0], where), (), False, where)
+    raise Refused(f"{where}: unexpected arguments for numpy name '{tag}'")
+
+
+def _build(obj, state, where):
+    if isinstance(obj, _DtypeStub) and not obj.built and isinstance(state, tuple) and len(state) in (8, 9):
+        version, order, subarray, names, fields, elsize, alignment, flags = state[:8]
+        metadata = state[8] if len(state) == 9 else None
+        order = order.decode("latin1") if isinstance(order, _Py2Str) else order
+        if version not in (3, 4) or order not in ("<", ">", "|", "=") or (subarray, names, fields) != (None,) * 3 \
+                or elsize != -1 or alignment != -1 or flags != 0 or metadata not in (None, {}):
+            raise Refused(f"{where}: a dtype that is not a plain numeric one")
+        if order in "<>":
+            obj.dtype = obj.dtype.newbyteorder(order)
+        obj.built = True
+        return
+    if isinstance(obj, _ArrayStub) and obj.array is None and isinstance(state, tuple) and len(state) in (4, 5):
+        if len(state) == 5:
+            if state[0] != 1:
+                raise Refused(f"{where}: unknown array state version {state[0]!r}")
+            state = state[1:]
+        shape, dtype, fortran, raw = state
+        if not isinstance(fortran, (bool, int)):
+            raise Refused(f"{where}: bad array order flag")
+        obj.array = _array(raw, _as_dtype(dtype, where), shape, bool(fortran), where)
+        return
+    raise Refused(f"{where}: a state for something that is not an array or a dtype")
+
+
+class _Reader:
+    def __init__(self, data):
+        self.data, self.pos = data, 0
+        self.stack, self.marks, self.memo = [], [], {}
+
+    def take(self, n):
+        if n < 0 or self.pos + n > len(self.data):
+            raise Refused(f"byte {self.pos}: the file ends before the {n} bytes it declares (truncated?)")
+        chunk = self.data[self.pos:self.pos + n]
+        self.pos += n
+        return chunk
+
+    def unpack(self, fmt):
+        return struct.unpack(fmt, self.take(struct.calcsize(fmt)))[0]
+
+    def line(self):
+        end = self.data.find(b"\n", self.pos, self.pos + 256)
+        if end < 0:
+            ended = len(self.data) - self.pos < 256
+            raise Refused(f"byte {self.pos}: " + ("the file ends inside a name (truncated?)" if ended else
+                                                   "a name longer than 255 bytes"))
+        text = self.take(end - self.pos + 1)[:-1]
+        return text.decode("ascii", "replace")
+
+    def pop_mark(self):
+        if not self.marks:
+            raise Refused(f"byte {self.pos}: no mark to pop to")
+        at = self.marks.pop()
+        items = self.stack[at:]
+        del self.stack[at:]
+        return items
+
+    def pop(self, n=1):
+        if len(self.stack) - (self.marks[-1] if self.marks else 0) < n:
+            raise Refused(f"byte {self.pos}: the stack is empty")
+        items = self.stack[len(self.stack) - n:]
+        del self.stack[len(self.stack) - n:]
+        return items
+
+
+def _text(r, n):
+    try:
+        return r.take(n).decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        raise Refused(f"byte {r.pos}: a string that is not UTF-8") from None
+
+
+def _global(r, module, name):
+    tag = _NAMES.get((module, name))
+    if tag is None:
+        raise Refused(f"byte {r.pos}: it names '{module}.{name}', which a file of arrays never holds")
+    return _Name(tag)
+
+
+def _long1(r):
+    n = r.unpack("<B")
+    if n > 8:
+        raise Refused(f"byte {r.pos}: an integer of {n} bytes")
+    return int.from_bytes(r.take(n), "little", signed=True)
+
+
+def _set_items(r, items):
+    target = r.pop()[0]
+    if not isinstance(target, dict) or len(items) % 2:
+        raise Refused(f"byte {r.pos}: dict items without a dict")
+    for key, value in zip(items[::2], items[1::2]):
+        if isinstance(key, _Py2Str):
+            key = key.decode("latin1")
+        if not isinstance(key, str):
+            raise Refused(f"byte {r.pos}: a key that is not a variable name")
+        target[key] = value
+    r.stack.append(target)
+
+
+def _append(r, items):
+    target = r.pop()[0]
+    if not isinstance(target, list):
+        raise Refused(f"byte {r.pos}: list items without a list")
+    target.extend(items)
+    r.stack.append(target)
+
+
+def _int_line(r):
+    text = r.line()
+    if text in ("00", "01"):            # protocol 0's False and True
+        return text == "01"
+    try:
+        return int(text)
+    except ValueError:
+        raise Refused(f"byte {r.pos}: an integer {text!r}") from None
+
+
+def _memo_put(r, index):
+    if not r.stack:
+        raise Refused(f"byte {r.pos}: nothing to memoize")
+    r.memo[index] = r.stack[-1]
+
+
+def _memo_get(r, index):
+    if index not in r.memo:
+        raise Refused(f"byte {r.pos}: memo entry {index} was never stored")
+    r.stack.append(r.memo[index])
+
+
+def _build_top(r):
+    state, = r.pop()
+    obj, = r.pop()
+    _build(obj, state, f"byte {r.pos}")
+    r.stack.append(obj)
+
+
+def _dict(r):
+    items = r.pop_mark()
+    r.stack.append({})
+    _set_items(r, items)
+
+
+def _stack_global(r):
+    module, name = r.pop(2)
+    if not isinstance(module, str) or not isinstance(name, str):
+        raise Refused(f"byte {r.pos}: a global whose name is not text")
+    return _global(r, module, name)
+
+
+def _protocol(r):
+    if r.unpack("<B") not in (2, 3, 4, 5):
+        raise Refused(f"byte {r.pos}: an unknown pickle protocol")
+
+
+class _Stop(Exception):
+    pass
+
+
+def _stop(r):
+    raise _Stop
+
+
+_OPS = {
+    0x80: _protocol,
+    0x95: lambda r: r.unpack("<Q"),                                        # FRAME: a length hint
+    ord("."): _stop,
+    ord("}"): lambda r: r.stack.append({}),
+    ord("d"): _dict,
+    ord("("): lambda r: r.marks.append(len(r.stack)),
+    ord("s"): lambda r: _set_items(r, r.pop(2)),
+    ord("u"): lambda r: _set_items(r, r.pop_mark()),
+    ord(")"): lambda r: r.stack.append(()),
+    ord("t"): lambda r: r.stack.append(tuple(r.pop_mark())),
+    0x85: lambda r: r.stack.append(tuple(r.pop(1))),
+    0x86: lambda r: r.stack.append(tuple(r.pop(2))),
+    0x87: lambda r: r.stack.append(tuple(r.pop(3))),
+    ord("]"): lambda r: r.stack.append([]),
+    ord("l"): lambda r: r.stack.append(r.pop_mark()),
+    ord("a"): lambda r: _append(r, r.pop(1)),
+    ord("e"): lambda r: _append(r, r.pop_mark()),
+    ord("I"): lambda r: r.stack.append(_int_line(r)),
+    ord("N"): lambda r: r.stack.append(None),
+    0x88: lambda r: r.stack.append(True),
+    0x89: lambda r: r.stack.append(False),
+    ord("K"): lambda r: r.stack.append(r.unpack("<B")),
+    ord("M"): lambda r: r.stack.append(r.unpack("<H")),
+    ord("J"): lambda r: r.stack.append(r.unpack("<i")),
+    0x8a: lambda r: r.stack.append(_long1(r)),
+    ord("X"): lambda r: r.stack.append(_text(r, r.unpack("<I"))),
+    0x8c: lambda r: r.stack.append(_text(r, r.unpack("<B"))),
+    0x8d: lambda r: r.stack.append(_text(r, r.unpack("<Q"))),
+    ord("T"): lambda r: r.stack.append(_Py2Str(r.take(r.unpack("<i")))),
+    ord("U"): lambda r: r.stack.append(_Py2Str(r.take(r.unpack("<B")))),
+    ord("B"): lambda r: r.stack.append(bytes(r.take(r.unpack("<I")))),
+    ord("C"): lambda r: r.stack.append(bytes(r.take(r.unpack("<B")))),
+    0x8e: lambda r: r.stack.append(bytes(r.take(r.unpack("<Q")))),
+    0x96: lambda r: r.stack.append(bytes(r.take(r.unpack("<Q")))),      # BYTEARRAY8
+    ord("c"): lambda r: r.stack.append(_global(r, r.line(), r.line())),
+    0x93: lambda r: r.stack.append(_stack_global(r)),
+    ord("R"): lambda r: r.stack.append(_reduce(*r.pop(2), f"byte {r.pos}")),
+    ord("b"): _build_top,
+    ord("q"): lambda r: _memo_put(r, r.unpack("<B")),
+    ord("r"): lambda r: _memo_put(r, r.unpack("<I")),
+    0x94: lambda r: _memo_put(r, len(r.memo)),
+    ord("h"): lambda r: _memo_get(r, r.unpack("<B")),
+    ord("j"): lambda r: _memo_get(r, r.unpack("<I")),
+}
+
+
+def array_of(name, obj, where):
+    if isinstance(obj, _ArrayStub) and obj.array is not None:
+        return obj.array
+    if isinstance(obj, np.ndarray):
+        return obj
+    raise Refused(f"{where}: the value of '{name}' is not an array")
+
+
+def parse_pickle(data):
+    """The one object the pickle bytes ``data`` leave on the stack; raises Refused."""
+    r = _Reader(bytes(data) if not isinstance(data, bytes) else data)
+    try:
+        while True:
+            if r.pos >= len(r.data):
+                raise Refused(f"byte {r.pos}: the file ends before its end mark (truncated?)")
+            code = r.data[r.pos]
+            r.pos += 1
+            op = _OPS.get(code)
+            if op is None:
+                raise Refused(f"byte {r.pos - 1}: opcode 0x{code:02x} ({chr(code)!r}), which a file of arrays "
+                               f"never holds")
+            op(r)
+    except _Stop:
+        pass
+    if r.pos != len(r.data):
+        raise Refused(f"byte {r.pos}: data after the end mark")
+    if len(r.stack) != 1 or r.marks:
+        raise Refused("it does not hold one object")
+    return r.stack[0]
+
+
+
+
+def _plain(obj, depth=0):
+    if depth > 8:
+        raise Refused("containers nested deeper than 8")
+    if isinstance(obj, _ArrayStub):
+        return array_of("an item", obj, "the data")
+    if isinstance(obj, (_Name, _DtypeStub)):
+        raise Refused("a numpy name or dtype outside an array")
+    if isinstance(obj, dict):
+        return {key: _plain(value, depth + 1) for key, value in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(_plain(value, depth + 1) for value in obj)
+    return obj
+
+
+def parse_data(data):
+    """The plain data the pickle bytes ``data`` hold, arrays built; raises Refused, whose text says
+    what is wrong and where (the caller names the file)."""
+    return _plain(parse_pickle(data))
