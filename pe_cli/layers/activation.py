@@ -8,6 +8,7 @@ from ..base.activations import TABLE
 from ..base.dtypes import convert_dtype
 from ..base.errors import PeError
 from ..training.initializer import ConstantInitializer
+from .checks import check_variable_and_dtype
 from .helper import LayerHelper
 from .helper import _single
 from .manipulation import cast
@@ -47,6 +48,16 @@ def _layer(row):
 
 
 globals().update({row.name: _layer(row) for row in TABLE})
+
+
+def log1p(x, out=None, name=None):
+    """ln(1 + x), elementwise, exact for small x (Fluid 1.8's signature: the result written into ``out``
+    when given)."""
+    check_variable_and_dtype(x, "x", ("float32", "float64"), "log1p")
+    helper = LayerHelper("log1p", x=x, name=name)
+    out = helper.create_variable_for_type_inference(x.dtype) if out is None else out
+    helper.append_op("log1p", {"X": [x]}, {"Out": [out]})
+    return out
 
 
 def softmax(input, use_cudnn=False, name=None, axis=-1):

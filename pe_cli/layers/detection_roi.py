@@ -10,8 +10,7 @@ import numbers
 from ..base.errors import ArgumentTypeError
 from .elementwise import elementwise_sub
 from .helper import LayerHelper
-from .indexing import slice
-from .manipulation import cast
+from .manipulation import cast, slice
 
 
 def _typed(layer, spatial_scale, **ints):

@@ -1,13 +1,13 @@
 """Comparison and logical layers with Fluid 1.x signatures: less_than, less_equal, greater_than,
 greater_equal, equal, not_equal (bool results, elementwise; Fluid's layers.control_flow has them)
-and logical_not, logical_and, logical_or, logical_xor (Fluid's layers.nn)."""
+and logical_not, logical_and, logical_or, logical_xor (Fluid's layers.nn); elementwise_equal."""
 from .checks import check_variable_and_dtype
 from .helper import LayerHelper
 
 _COMPARABLE = ("bool", "float16", "float32", "float64", "int32", "int64")
 
 __all__ = ["less_than", "less_equal", "greater_than", "greater_equal", "equal", "not_equal", "logical_not",
-           "logical_and", "logical_or", "logical_xor"]
+           "logical_and", "logical_or", "logical_xor", "elementwise_equal"]
 
 
 def _append_compare(op_type, x, y, cond, force_cpu, name):
@@ -60,3 +60,9 @@ greater_than, greater_equal = _compare("greater_than"), _compare("greater_equal"
 equal, not_equal = _compare("equal"), _compare("not_equal")
 logical_and = _logical("logical_and")
 logical_or, logical_xor = _logical("logical_or"), _logical("logical_xor")
+
+
+def elementwise_equal(x, y, name=None):
+    """x == y, elementwise, a bool variable (Fluid 1.8's name for ``equal`` in paddle.tensor)."""
+    return _append_compare("equal", x, y, None, False, name)
+
