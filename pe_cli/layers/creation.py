@@ -218,6 +218,11 @@ def linspace(start, stop, num, dtype):
     dtype = convert_dtype(dtype)
     if dtype not in ("float32", "float64"):
         raise ArgumentTypeError(f"linspace: dtype must be float32 or float64, got {dtype}")
+    return evenly_spaced(start, stop, num, dtype)
+
+
+def evenly_spaced(start, stop, num, dtype):
+    """linspace's values in any numeric ``dtype``: start + k * (stop - start) / (num - 1), k < num."""
     if any(isinstance(v, Variable) for v in (start, stop, num)):
         raise PeError("linspace: Variable start/stop/num are not supported by pe; give numbers")
     if not isinstance(num, numbers.Integral) or num < 1:
