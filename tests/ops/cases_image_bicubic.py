@@ -8,21 +8,9 @@ import numpy as np
 
 from op_test import OpCase
 
-rng = np.random.default_rng(59)
-F = np.float32
+from .cases_image_resize import F, _ratio, r
+
 A = -0.75
-
-
-def r(*shape):
-    return rng.normal(size=shape)
-
-
-def _ratio(n_in, n_out, corners, scale=0.0):
-    if n_out <= 1:
-        return F(0)
-    if corners:
-        return F(n_in - 1) / F(n_out - 1)
-    return F(1.0 / scale) if scale > 0 else F(n_in) / F(n_out)
 
 
 def _coefficients(t):
