@@ -195,6 +195,47 @@ def _gelu_grad(x, d, approximate):
     return d * (cdf + x * pdf)
 
 
+def _mish_parts_array(x, t):
+    """(softplus(x) as Fluid's mish computes it, its derivative): x above threshold t, exp(x) below -t."""
+    sp = np.where(x > t, x, np.where(x < -t, np.exp(x), _softplus_array(x)))
+    dsp = np.where(x > t, _c(x, 1), np.where(x < -t, np.exp(x), _sigmoid_array(x)))
+    return sp, dsp
+
+
+def _mish_array(x, t):
+    return x * np.tanh(_mish_parts_array(x, t)[0])
+
+
+def _mish_grad_array(x, d, t):
+    sp, dsp = _mish_parts_array(x, t)
+    tsp = np.tanh(sp)
+    return d * (tsp + x * (1 - tsp * tsp) * dsp)
+
+
+def _mish(x, t):
+    if x > t:
+        sp = x
+    elif x < -t:
+        sp = math.exp(x)
+    else:
+        sp = max(x, 0.0) + math.log1p(math.exp(-math.fabs(x)))
+    return x * math.tanh(sp)
+
+
+def _mish_grad(x, d, t):
+    if x > t:
+        sp, dsp = x, 1.0
+    elif x < -t:
+        sp = math.exp(x)
+        dsp = sp
+    else:
+        e = math.exp(-math.fabs(x))
+        sp = max(x, 0.0) + math.log1p(e)
+        dsp = 1 / (1 + e) if x >= 0 else e / (1 + e)
+    tsp = math.tanh(sp)
+    return d * (tsp + x * (1 - tsp * tsp) * dsp)
+
+
 # -- the table --------------------------------------------------------------------------------------
 
 A = Activation
@@ -244,6 +285,9 @@ TABLE = (
       derivative=lambda x, d, b, t: np.where(x * b > t, d, d * _sigmoid_array(x * b)),
       scalar_forward=lambda x, b, t: x if x * b > t else _softplus(x * b) / b,
       scalar_derivative=lambda x, d, b, t: d if x * b > t else d * _sigmoid(x * b)),
+    A("mish", "Out = X * tanh(softplus(X)), softplus(X) taken as X above threshold and exp(X) below -threshold "
+      "(Fluid 1.8's mish).", params=(Param("threshold", 20.0, lambda v: finite_number(v) and v > 0, "a finite number > 0"),),
+      forward=_mish_array, derivative=_mish_grad_array, scalar_forward=_mish, scalar_derivative=_mish_grad),
     A("softsign", "Out = X / (1 + |X|).", forward=lambda x: x / (1 + abs(x)), derivative=_softsign_grad),
     A("sqrt", "Out = sqrt(X).", reads="Out", forward=np.sqrt, derivative=lambda o, d: d * _c(o, 0.5) / o,
       scalar_forward=lambda x: math.sqrt(x), scalar_derivative=lambda o, d: d * 0.5 / o),
@@ -254,6 +298,8 @@ TABLE = (
     A("exp", "Out = exp(X).", reads="Out", forward=np.exp, derivative=lambda o, d: d * o,
       scalar_forward=lambda x: math.exp(x)),
     A("log", "Out = ln(X).", forward=np.log, derivative=lambda x, d: d / x, scalar_forward=lambda x: math.log(x)),
+    A("log1p", "Out = ln(1 + X), exact for small X.", forward=np.log1p, derivative=lambda x, d: d / (1 + x),
+      scalar_forward=lambda x: math.log1p(x)),
     A("square", "Out = X * X.", dtypes=None, forward=lambda x: x * x, derivative=lambda x, d: d * x * 2),
     A("abs", "Out = |X|; the gradient at 0 is 0.", dtypes=None,
       forward=np.abs, derivative=lambda x, d: d * np.sign(x),

@@ -185,6 +185,13 @@ def conv_out_size(size, k, pad_before, pad_after, stride, dilation):
     return (size + pad_before + pad_after - (dilation * (k - 1) + 1)) // stride + 1
 
 
+def unfold_blocks(x_shape, attrs):
+    """(out_h, out_w): how many sliding blocks unfold (im2col) takes along H and W of x [N, C, H, W]."""
+    (kh, kw), (sh, sw), (pu, pl, pd, pr), (dh, dw) = (attrs[k] for k in ("kernel_sizes", "strides", "paddings",
+                                                                      "dilations"))
+    return conv_out_size(x_shape[2], kh, pu, pd, sh, dh), conv_out_size(x_shape[3], kw, pl, pr, sw, dw)
+
+
 def conv_geometry(x_shape, w_shape, attrs):
     """(paddings [t, b, l, r], dilations, [out_h, out_w]) of conv2d on Input ``x_shape`` [N, C, H, W]
     with Filter ``w_shape`` [M, C/groups, kh, kw]."""

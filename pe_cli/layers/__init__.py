@@ -10,6 +10,7 @@ from .creation import *  # noqa: F401,F403
 from .elementwise import *  # noqa: F401,F403
 from .indexing import *  # noqa: F401,F403
 from .linalg import *  # noqa: F401,F403
+from .matrix import *  # noqa: F401,F403
 from .manipulation import *  # noqa: F401,F403
 from .reduction import *  # noqa: F401,F403
 from .learning_rate_scheduler import *  # noqa: F401,F403

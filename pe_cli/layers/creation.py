@@ -1,22 +1,26 @@
 """Creating tensors with Fluid 1.x signatures: filled (fill_constant, zeros, ones, zeros_like,
 ones_like), copied or given (assign), ranges (range), eye and diag, and the variables and parameters
-a program creates directly (create_tensor, create_global_var, create_parameter), and
-fill_constant_batch_size_like (a shape taken from a batch)."""
+a program creates directly (create_tensor, create_global_var, create_parameter),
+fill_constant_batch_size_like (a shape taken from a batch), and Fluid 1.8's names from paddle.tensor:
+full, full_like, arange, linspace, meshgrid."""
 __all__ = ["fill_constant", "zeros", "ones", "zeros_like", "assign", "create_tensor", "create_global_var",
-           "create_parameter", "range", "ones_like", "eye", "diag", "fill_constant_batch_size_like"]
+           "create_parameter", "range", "ones_like", "eye", "diag", "fill_constant_batch_size_like", "full",
+           "full_like", "arange", "linspace", "meshgrid"]
+import builtins
 import numbers
 
 import numpy as np
 
 from ..base.dtypes import convert_dtype
-from ..base.errors import PeError
+from ..base.errors import ArgumentTypeError, ArgumentValueError, PeError
 from ..framework.variable import Variable
 from ..training.initializer import ConstantInitializer
 from ..ops.creation import values_attr
 from ..training.param_attr import ParamAttr
 from ..base.shapes import range_length
-from .helper import LayerHelper, _as_list, _check_ints
-from .manipulation import expand, reshape
+from .checks import NUMBERS, check_type, check_variable_and_dtype
+from .helper import LayerHelper, _as_list, _check_ints, _single
+from .manipulation import cast, expand, reshape
 
 
 def fill_constant(shape, dtype, value, force_cpu=False, out=None):
@@ -169,4 +173,81 @@ def fill_constant_batch_size_like(input, shape, dtype, value, input_dim_idx=0, o
     helper.append_op("fill_constant_batch_size_like", {"Input": [input]}, {"Out": [out]},
                      {"shape": list(shape), "dtype": dtype, "value": float(value), "input_dim_idx": input_dim_idx,
                       "output_dim_idx": output_dim_idx})
+    return out
+
+
+def _device(layer, device):
+    if device not in (None, "cpu", "gpu"):
+        raise ArgumentValueError(f"{layer}: device={device!r} must be None, 'cpu' or 'gpu'")
+    return device == "cpu"
+
+
+def full(shape, fill_value, out=None, dtype=None, device=None, stop_gradient=True, name=None):
+    """A tensor of ``shape`` filled with ``fill_value``, of ``dtype`` (None: float32)."""
+    force_cpu = _device("full", device)
+    out = fill_constant(shape, "float32" if dtype is None else dtype, fill_value, force_cpu, out)
+    out.stop_gradient = stop_gradient
+    return out
+
+
+def full_like(input, fill_value, out=None, dtype=None, device=None, stop_gradient=True, name=None):
+    """``fill_value`` shaped like ``input``, of ``dtype`` (None: input's)."""
+    _device("full_like", device)
+    check_variable_and_dtype(input, "input", NUMBERS + ("bool",), "full_like")
+    dtype = input.dtype if dtype is None else convert_dtype(dtype)
+    helper = LayerHelper("full_like", input=input, name=name)
+    if out is None:
+        out = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+    helper.append_op("fill_any_like", {"X": [input]}, {"Out": [out]}, {"value": float(fill_value), "dtype": dtype})
+    out.stop_gradient = stop_gradient
+    return out
+
+
+def arange(start, end, step=1, dtype=None, name=None):
+    """[start, start + step, ...) stopping before ``end``, of ``dtype`` (None: int64 when start, end
+    and step are ints, else float32). No gradient."""
+    if dtype is None:
+        ints = all(isinstance(v, numbers.Integral) for v in (start, end, step))
+        dtype = "int64" if ints else "float32"
+    return range(start, end, step, dtype)
+
+
+def linspace(start, stop, num, dtype):
+    """``num`` evenly spaced values from start to stop, both included (numbers), of ``dtype``
+    (float32 or float64). No gradient."""
+    dtype = convert_dtype(dtype)
+    if dtype not in ("float32", "float64"):
+        raise ArgumentTypeError(f"linspace: dtype must be float32 or float64, got {dtype}")
+    return evenly_spaced(start, stop, num, dtype)
+
+
+def evenly_spaced(start, stop, num, dtype):
+    """linspace's values in any numeric ``dtype``: start + k * (stop - start) / (num - 1), k < num."""
+    if any(isinstance(v, Variable) for v in (start, stop, num)):
+        raise PeError("linspace: Variable start/stop/num are not supported by pe; give numbers")
+    if not isinstance(num, numbers.Integral) or num < 1:
+        raise ArgumentValueError(f"linspace: num={num!r} must be an int >= 1")
+    if num == 1:
+        return fill_constant([1], dtype, start)
+    step = (float(stop) - float(start)) / (int(num) - 1)
+    steps = cast(range(0, int(num), 1, "int64"), dtype)
+    out = _single("scale", steps, {"X": [steps]}, {"scale": step, "bias": float(start), "bias_after_scale": True},
+                  stop_gradient=True)
+    out.stop_gradient = True
+    return out
+
+
+def meshgrid(input, name=None):
+    """For k 1-D tensors of known sizes n1..nk: k tensors [n1, ..., nk], the i-th varying along dim i."""
+    check_type(input, "input", (list, tuple), "meshgrid")
+    sizes = []
+    for i, t in enumerate(input):
+        check_variable_and_dtype(t, f"input[{i}]", NUMBERS, "meshgrid")
+        if len(t.shape) != 1 or t.shape[0] < 0:
+            raise ArgumentValueError(f"meshgrid: input[{i}] {list(t.shape)} must be 1-D of a known size")
+        sizes.append(t.shape[0])
+    out = []
+    for i, t in enumerate(input):
+        shaped = reshape(t, [sizes[i] if j == i else 1 for j in builtins.range(len(sizes))])
+        out.append(expand(shaped, [1 if j == i else n for j, n in enumerate(sizes)]))
     return out

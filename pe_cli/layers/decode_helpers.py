@@ -16,8 +16,8 @@ from .elementwise import scale
 from .utils import map_structure
 from .creation import fill_constant
 from .elementwise import elementwise_add
-from .indexing import gather, slice
-from .manipulation import cast, concat, squeeze, transpose
+from .indexing import gather
+from .manipulation import cast, concat, slice, squeeze, transpose
 
 __all__ = ["DecodeHelper", "TrainingHelper", "GreedyEmbeddingHelper", "SampleEmbeddingHelper", "BasicDecoder"]
 

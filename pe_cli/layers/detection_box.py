@@ -3,6 +3,7 @@ signatures: prior_box, density_prior_box, anchor_generator, iou_similarity, box_
 polygon_box_transform, box_decoder_and_assign."""
 from ..base.errors import ArgumentTypeError, ArgumentValueError
 from ..framework.variable import Variable
+from .checks import check_variable_and_dtype
 from .helper import LayerHelper
 
 __all__ = ["prior_box", "density_prior_box", "anchor_generator", "iou_similarity", "box_coder", "box_clip",
@@ -11,11 +12,7 @@ __all__ = ["prior_box", "density_prior_box", "anchor_generator", "iou_similarity
 
 def float_input(layer, what, v):
     """Fluid's check_variable_and_dtype for a float32/float64 input: an ArgumentTypeError (a TypeError)."""
-    if not isinstance(v, Variable):
-        raise ArgumentTypeError(f"{layer}: {what} must be a Variable, got {type(v).__name__}")
-    if v.dtype not in ("float32", "float64"):
-        raise ArgumentTypeError(f"{layer}: {what} '{v.name}' is {v.dtype}; it must be float32 or float64")
-    return v
+    return check_variable_and_dtype(v, what, ("float32", "float64"), layer)
 
 
 def _listed(v):

@@ -8,7 +8,9 @@ __all__ = ["roi_pool", "roi_align", "psroi_pool", "prroi_pool", "deformable_roi_
 import numbers
 
 from ..base.errors import ArgumentTypeError
+from .elementwise import elementwise_sub
 from .helper import LayerHelper
+from .manipulation import cast, slice
 
 
 def _typed(layer, spatial_scale, **ints):
@@ -37,22 +39,39 @@ def _counts(slot, var):
     return None if var is None else {slot: [var]}
 
 
-def roi_pool(input, rois, pooled_height=1, pooled_width=1, spatial_scale=1.0, rois_num=None, name=None):
+def _lod_counts(rois_lod):
+    """Fluid 1.8's ``rois_lod``: the rois' LoD offsets [N + 1] (int64), as rois per image [N] (int32)."""
+    if rois_lod is None:
+        return None
+    n = rois_lod.shape[0] - 1 if rois_lod.shape and rois_lod.shape[0] > 0 else -1
+    ends = slice(rois_lod, [0], [1], [n + 1 if n >= 0 else 2 ** 31 - 1])
+    starts = slice(rois_lod, [0], [0], [n if n >= 0 else -1])
+    return cast(elementwise_sub(ends, starts), "int32")
+
+
+def _rois_per_image(rois_lod, rois_num):
+    return _counts("RoisNum", rois_num if rois_num is not None else _lod_counts(rois_lod))
+
+
+def roi_pool(input, rois, pooled_height=1, pooled_width=1, spatial_scale=1.0, rois_lod=None, *, rois_num=None,
+             name=None):
     """Max pooling of each roi (scaled by ``spatial_scale`` and rounded to whole cells) into a
-    pooled_height x pooled_width grid."""
+    pooled_height x pooled_width grid. ``rois_lod`` (Fluid 1.8: the rois' LoD offsets, int64 [N + 1]) or
+    ``rois_num`` (Paddle 2.x: rois per image) say which image each roi is of, else rois' LoD does."""
     return _roi_layer("roi_pool", input, rois, {"pooled_height": pooled_height, "pooled_width": pooled_width,
                                                 "spatial_scale": float(spatial_scale)},
-                      _counts("RoisNum", rois_num), name, argmax=True)
+                      _rois_per_image(rois_lod, rois_num), name, argmax=True)
 
 
 def roi_align(input, rois, pooled_height=1, pooled_width=1, spatial_scale=1.0, sampling_ratio=-1, name=None,
-              rois_num=None):
+              rois_lod=None, *, rois_num=None):
     """RoIAlign: each bin the mean of sampling_ratio^2 bilinear samples (sampling_ratio <= 0:
-    ceil(bin size) per side), the roi scaled by ``spatial_scale`` and not rounded."""
+    ceil(bin size) per side), the roi scaled by ``spatial_scale`` and not rounded. ``rois_lod`` /
+    ``rois_num`` as in roi_pool."""
     return _roi_layer("roi_align", input, rois, {"pooled_height": pooled_height, "pooled_width": pooled_width,
                                                  "spatial_scale": float(spatial_scale),
                                                  "sampling_ratio": sampling_ratio},
-                      _counts("RoisNum", rois_num), name)
+                      _rois_per_image(rois_lod, rois_num), name)
 
 
 def psroi_pool(input, rois, output_channels, spatial_scale, pooled_height, pooled_width, name=None):

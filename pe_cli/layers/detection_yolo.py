@@ -43,9 +43,11 @@ def yolov3_loss(x, gt_box, gt_label, anchors, anchor_mask, class_num, ignore_thr
     return loss
 
 
-def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, clip_bbox=True, name=None):
+def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, clip_bbox=True, name=None,
+             scale_x_y=1.0):
     """YOLOv3's boxes [N, M, 4] (in img_size's pixels) and class scores [N, M, class_num] from a head's
-    output x [N, anchors * (5 + class_num), H, W]; img_size [N, 2] int32 (height, width)."""
+    output x [N, anchors * (5 + class_num), H, W]; img_size [N, 2] int32 (height, width). ``scale_x_y``
+    stretches the centres' sigmoid about the cell's middle (YOLOv4: c = cell + s * sigmoid(t) - (s - 1) / 2)."""
     float_input("yolo_box", "x", x)
     if not isinstance(img_size, Variable):
         raise ArgumentTypeError(f"yolo_box: img_size must be an int32 Variable [N, 2], got {type(img_size).__name__}")
@@ -60,5 +62,6 @@ def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, cli
     scores = helper.create_variable_for_type_inference(x.dtype)
     helper.append_op("yolo_box", {"X": [x], "ImgSize": [img_size]}, {"Boxes": [boxes], "Scores": [scores]},
                      {"anchors": [int(a) for a in anchors], "class_num": class_num, "conf_thresh": float(conf_thresh),
-                      "downsample_ratio": int(downsample_ratio), "clip_bbox": bool(clip_bbox)})
+                      "downsample_ratio": int(downsample_ratio), "clip_bbox": bool(clip_bbox),
+                      "scale_x_y": float(scale_x_y)})
     return boxes, scores

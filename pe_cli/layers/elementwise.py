@@ -1,10 +1,16 @@
 """Elementwise layers with Fluid 1.x signatures: the elementwise_* binaries (Fluid's ``axis``
-broadcasting), sums / sum of several tensors, scale, clip and clip_by_norm, and the finiteness checks
-isfinite, has_inf, has_nan."""
+broadcasting), sums / sum of several tensors, scale, clip, clamp and clip_by_norm, addcmul, and the
+finiteness checks isfinite, has_inf, has_nan."""
 __all__ = ["clip", "sums", "sum", "scale", "clip_by_norm", "elementwise_add", "elementwise_sub",
            "elementwise_mul", "elementwise_div", "elementwise_max", "elementwise_min", "elementwise_pow",
-           "isfinite", "has_inf", "has_nan", "elementwise_floordiv", "elementwise_mod"]
+           "isfinite", "has_inf", "has_nan", "elementwise_floordiv", "elementwise_mod", "clamp", "addcmul"]
+import numpy as np
+
+from ..framework.variable import Variable
+from .checks import check_type, check_variable_and_dtype
+from .creation import assign
 from .helper import LayerHelper, _as_list, _single
+from .manipulation import cast
 
 
 def clip(x, min, max, name=None):
@@ -77,3 +83,34 @@ def clip_by_norm(x, max_norm, name=None):
     out = helper.create_variable_for_type_inference(x.dtype)
     helper.append_op("clip_by_norm", {"X": [x]}, {"Out": [out]}, {"max_norm": float(max_norm)})
     return out
+
+
+def clamp(input, min=None, max=None, output=None, name=None):  # noqa: A002 -- Fluid's names
+    """min(max(input, min), max); ``min`` and ``max`` are floats or one-element Variables (which get no
+    gradient); a missing bound is float32's lowest / highest finite value."""
+    if min is None and max is None:
+        raise AssertionError("clamp: either min or max should be defined.")
+    check_variable_and_dtype(input, "input", ("float16", "float32", "float64"), "clamp")
+    for what, bound in (("min", min), ("max", max)):
+        if bound is not None:
+            check_type(bound, what, (float, Variable), "clamp")
+            if isinstance(bound, Variable):
+                check_variable_and_dtype(bound, what, ("float32", "float64", "int32"), "clamp")
+    lo = float(np.finfo(np.float32).min) if min is None or isinstance(min, Variable) else min
+    hi = float(np.finfo(np.float32).max) if max is None or isinstance(max, Variable) else max
+    out = clip(input, lo, hi)
+    for bound, op in ((min, elementwise_max), (max, elementwise_min)):
+        if isinstance(bound, Variable):
+            bound.stop_gradient = True
+            out = op(out, bound if bound.dtype == input.dtype else cast(bound, input.dtype))
+    return out if output is None else assign(out, output)
+
+
+def addcmul(input, tensor1, tensor2, value=1.0, out=None, name=None):
+    """input + value * tensor1 * tensor2 (the three broadcast); ``value`` a float for float inputs, an
+    int for int inputs, as in Fluid."""
+    for what, v in (("input", input), ("tensor1", tensor1), ("tensor2", tensor2)):
+        check_variable_and_dtype(v, what, ("float32", "float64", "int32", "int64"), "addcmul")
+    check_type(value, "value", float if input.dtype.startswith("float") else int, "addcmul")
+    result = elementwise_add(input, scale(elementwise_mul(tensor1, tensor2), scale=float(value)))
+    return result if out is None else assign(result, out)

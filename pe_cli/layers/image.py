@@ -1,10 +1,10 @@
 """Image layers of Fluid 1.8's ``fluid.layers`` with its signatures: pixel_shuffle, space_to_depth,
 shuffle_channel, fsp_matrix, similarity_focus (4-D feature maps), affine_grid and grid_sampler
-(spatial transformers), and resizing: image_resize, resize_nearest, resize_bilinear,
-resize_trilinear, image_resize_short."""
+(spatial transformers), resizing: image_resize (also named interpolate), resize_nearest,
+resize_bilinear, resize_trilinear, image_resize_short; and unfold (im2col)."""
 __all__ = ["pixel_shuffle", "space_to_depth", "shuffle_channel", "fsp_matrix", "affine_grid", "grid_sampler",
            "similarity_focus", "image_resize", "resize_nearest", "resize_bilinear", "resize_trilinear",
-           "image_resize_short"]
+           "image_resize_short", "interpolate", "unfold"]
 import numbers
 
 from ..base.errors import PeError
@@ -76,14 +76,14 @@ def similarity_focus(input, axis, indexes, name=None):
 
 # -- resize -----------------------------------------------------------------------------------------
 
-_METHODS = {"BILINEAR": "bilinear", "NEAREST": "nearest", "TRILINEAR": "trilinear"}
+_METHODS = {"BILINEAR": "bilinear", "NEAREST": "nearest", "TRILINEAR": "trilinear", "BICUBIC": "bicubic"}
 _LAYOUTS = {4: {"NCHW": "NCHW", "NHWC": "NHWC"}, 5: {"NCDHW": "NCHW", "NDHWC": "NHWC"}}
 
 
 def image_resize(input, out_shape=None, scale=None, name=None, resample="BILINEAR", actual_shape=None,
                  align_corners=True, align_mode=1, data_format="NCHW"):
     """``input`` resized to ``out_shape`` ([out_h, out_w], or [out_d, out_h, out_w] for 'TRILINEAR'
-    on a 5-D input) or by ``scale``, with 'BILINEAR', 'NEAREST' or 'TRILINEAR' interpolation;
+    on a 5-D input) or by ``scale``, with 'BILINEAR', 'NEAREST', 'TRILINEAR' or 'BICUBIC' interpolation;
     ``actual_shape`` (an int32 Variable) overrides the size at run time."""
     if resample not in _METHODS:
         raise PeError(f"image_resize: resample={resample!r} must be one of {sorted(_METHODS)}")
@@ -140,6 +140,9 @@ def resize_nearest(input, out_shape=None, scale=None, name=None, actual_shape=No
     return image_resize(input, out_shape, scale, name, "NEAREST", actual_shape, align_corners, 1, data_format)
 
 
+interpolate = image_resize        # Fluid 1.8's second name for it
+
+
 def image_resize_short(input, out_short_len, resample="BILINEAR"):
     """``input`` [N, C, H, W] resized so its shorter side is ``out_short_len``, the other scaled alike
     (rounded), as Fluid 1.8 computes it from the build-time shape."""
@@ -152,3 +155,27 @@ def image_resize_short(input, out_short_len, resample="BILINEAR"):
     out[short] = out_short_len
     out[1 - short] = int(float(hw[1 - short]) * (float(out_short_len) / float(hw[short])) + 0.5)
     return image_resize(input, out_shape=out, resample=resample)
+
+
+def _pair(what, v, n=2):
+    if isinstance(v, numbers.Integral) and not isinstance(v, bool):
+        return [int(v)] * n
+    if not isinstance(v, list) or len(v) != n:
+        raise AssertionError(f"unfold: {what} should either be an integer or a list of {n} integers, got {v!r}")
+    return _check_ints("unfold", what, v)
+
+
+def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
+    """im2col: each sliding block of x [N, C, H, W] as a column of the result [N, C * kh * kw, L].
+    ``kernel_sizes``, ``strides`` and ``dilations``: an int or [h, w]; ``paddings``: an int, [h, w]
+    or [up, left, down, right]."""
+    if len(x.shape) != 4:
+        raise AssertionError(f"unfold: input should be the format of [N, C, H, W], got {list(x.shape)}")
+    if isinstance(paddings, list) and len(paddings) == 2:
+        paddings = paddings * 2
+    attrs = {"kernel_sizes": _pair("kernel_sizes", kernel_sizes), "strides": _pair("strides", strides),
+             "paddings": _pair("paddings", paddings, 4), "dilations": _pair("dilations", dilations)}
+    helper = LayerHelper("unfold", x=x, name=name)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op("unfold", {"X": [x]}, {"Y": [out]}, attrs)
+    return out

@@ -19,9 +19,10 @@ def mul(x, y, x_num_col_dims=1, y_num_col_dims=1, name=None):
                    {"x_num_col_dims": x_num_col_dims, "y_num_col_dims": y_num_col_dims}, name=name)
 
 
-def fc(input, size, num_flatten_dims=1, param_attr=None, bias_attr=None, act=None, is_test=False, name=None):
+def fc(input, size, num_flatten_dims=1, param_attr=None, bias_attr=None, act=None, name=None, *, is_test=False):
     """Fully connected: Out = act(sum_i flatten(input_i) @ W_i + b). Several inputs each get
-    their own weight and are summed before the bias."""
+    their own weight and are summed before the bias. ``is_test`` (Fluid 1.x before 1.8; it changes
+    nothing) is accepted by keyword."""
     helper = LayerHelper("fc", input=input, param_attr=param_attr, bias_attr=bias_attr, act=act, name=name)
     inputs = input if isinstance(input, (list, tuple)) else [input]
     param_attrs = param_attr if isinstance(param_attr, (list, tuple)) else [param_attr] * len(inputs)

@@ -1,38 +1,68 @@
 """Comparison and logical layers with Fluid 1.x signatures: less_than, less_equal, greater_than,
 greater_equal, equal, not_equal (bool results, elementwise; Fluid's layers.control_flow has them)
-and logical_not, logical_and, logical_or, logical_xor (Fluid's layers.nn)."""
+and logical_not, logical_and, logical_or, logical_xor (Fluid's layers.nn); elementwise_equal."""
+from .checks import check_variable_and_dtype
 from .helper import LayerHelper
 
+_COMPARABLE = ("bool", "float16", "float32", "float64", "int32", "int64")
+
 __all__ = ["less_than", "less_equal", "greater_than", "greater_equal", "equal", "not_equal", "logical_not",
-           "logical_and", "logical_or", "logical_xor"]
+           "logical_and", "logical_or", "logical_xor", "elementwise_equal"]
+
+
+def _append_compare(op_type, x, y, cond, force_cpu, name):
+    for what, v in (("x", x), ("y", y)):
+        check_variable_and_dtype(v, what, _COMPARABLE, op_type)
+    helper = LayerHelper(op_type, name=name)
+    if cond is None:
+        cond = helper.create_variable_for_type_inference("bool", stop_gradient=True)
+    helper.append_op(op_type, {"X": [x], "Y": [y]}, {"Out": [cond]}, {"force_cpu": bool(force_cpu)})
+    cond.stop_gradient = True
+    return cond
 
 
 def _compare(op_type):
-    def layer(x, y, force_cpu=None, cond=None, name=None):
-        helper = LayerHelper(op_type, name=name)
-        if cond is None:
-            cond = helper.create_variable_for_type_inference("bool", stop_gradient=True)
-        helper.append_op(op_type, {"X": [x], "Y": [y]}, {"Out": [cond]}, {"force_cpu": bool(force_cpu)})
-        cond.stop_gradient = True
-        return cond
+    """Fluid 1.8's signature: ``(x, y, cond=None)``; pe's ``force_cpu`` and ``name`` come after, by keyword."""
+    def layer(x, y, cond=None, *, force_cpu=None, name=None):
+        return _append_compare(op_type, x, y, cond, force_cpu, name)
     layer.__name__ = op_type
     layer.__doc__ = f"``{op_type}(x, y)``: a bool variable, elementwise (Fluid's layers.{op_type})."
     return layer
 
 
+def less_than(x, y, force_cpu=None, cond=None, name=None):
+    """``less_than(x, y)``: a bool variable, elementwise (Fluid's layers.less_than, which alone takes force_cpu
+    before cond)."""
+    return _append_compare("less_than", x, y, cond, force_cpu, name)
+
+
+def _append_logical(op_type, inputs, out, name):
+    helper = LayerHelper(op_type, name=name)
+    out = out if out is not None else helper.create_variable_for_type_inference("bool", stop_gradient=True)
+    helper.append_op(op_type, inputs, {"Out": [out]})
+    return out
+
+
 def _logical(op_type):
-    def layer(x, y=None, out=None, name=None):
-        helper = LayerHelper(op_type, name=name)
-        out = out if out is not None else helper.create_variable_for_type_inference("bool", stop_gradient=True)
-        inputs = {"X": [x]} if op_type == "logical_not" else {"X": [x], "Y": [y]}
-        helper.append_op(op_type, inputs, {"Out": [out]})
-        return out
+    def layer(x, y, out=None, name=None):
+        return _append_logical(op_type, {"X": [x], "Y": [y]}, out, name)
     layer.__name__ = op_type
     return layer
 
 
-less_than, less_equal = _compare("less_than"), _compare("less_equal")
+def logical_not(x, out=None, name=None):
+    """``not x``, elementwise, a bool variable (Fluid's layers.logical_not)."""
+    return _append_logical("logical_not", {"X": [x]}, out, name)
+
+
+less_equal = _compare("less_equal")
 greater_than, greater_equal = _compare("greater_than"), _compare("greater_equal")
 equal, not_equal = _compare("equal"), _compare("not_equal")
-logical_not, logical_and = _logical("logical_not"), _logical("logical_and")
+logical_and = _logical("logical_and")
 logical_or, logical_xor = _logical("logical_or"), _logical("logical_xor")
+
+
+def elementwise_equal(x, y, name=None):
+    """x == y, elementwise, a bool variable (Fluid 1.8's name for ``equal`` in paddle.tensor)."""
+    return _append_compare("equal", x, y, None, False, name)
+

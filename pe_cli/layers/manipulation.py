@@ -1,15 +1,18 @@
 """Shape manipulation layers with Fluid 1.x signatures: concat, split, stack, unbind, reshape,
-transpose, flatten, squeeze, unsqueeze, expand, expand_as, reverse, strided_slice, cast, size. Each
+transpose, flatten, squeeze, unsqueeze, expand, expand_as, reverse, slice, strided_slice, cast, size;
+Fluid 1.8's flip, roll, unstack, rank and shape. Each
 appends one op (or a few) through LayerHelper; shape mistakes are reported when the layer is built.
 Bounds are lists of ints (Fluid's Variable forms of strided_slice's starts/ends/strides are not
 supported)."""
 __all__ = ["concat", "split", "stack", "reshape", "transpose", "flatten", "squeeze", "unsqueeze", "cast",
-           "expand", "strided_slice", "unbind", "reverse", "expand_as", "size"]
+           "expand", "slice", "strided_slice", "unbind", "reverse", "expand_as", "size", "flip", "roll", "unstack",
+           "rank", "shape"]
 import numbers
 
-from ..base.errors import PeError
+from ..base.errors import ArgumentValueError, PeError
 from ..base.dtypes import convert_dtype
 from ..framework.variable import Variable
+from .checks import NUMBERS, check_type, check_variable_and_dtype
 from .helper import LayerHelper, _as_list, _check_ints, _single
 
 
@@ -109,6 +112,16 @@ def expand(x, expand_times, name=None):
 
 # -- strided slices, unbind, reverse, expand_as, size -------------------------------------------
 
+def slice(input, axes, starts, ends):
+    """input[starts[i]:ends[i]] along each axes[i]; bounds as in Python (negative from the end,
+    clamped to the dim)."""
+    helper = LayerHelper("slice", input=input)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op("slice", {"Input": [input]}, {"Out": [out]},
+                     {"axes": list(axes), "starts": list(starts), "ends": list(ends)})
+    return out
+
+
 def strided_slice(input, axes, starts, ends, strides):
     """input[starts[i]:ends[i]:strides[i]] along each axes[i], bounds as Python's (an end of -1 with
     a negative stride runs through the first element)."""
@@ -145,3 +158,56 @@ def expand_as(x, target_tensor, name=None):
 def size(input):
     """The number of elements of ``input``, an int64 tensor of shape [1]."""
     return _single("size", input, {"Input": [input]}, {}, dtype="int64", stop_gradient=True)
+
+
+def flip(input, dims, name=None):
+    """``input`` with its elements in reverse order along each of ``dims`` (a list)."""
+    check_variable_and_dtype(input, "input", NUMBERS + ("bool",), "flip")
+    check_type(dims, "dims", (list, tuple), "flip")
+    return _single("reverse", input, {"X": [input]}, {"axis": _check_ints("flip", "dims", list(dims))}, name=name)
+
+
+def roll(input, shifts, dims=None):
+    """``input`` rolled ``shifts`` places along ``dims`` (ints or lists as long; None: over the flattened
+    input, its shape kept). The rolled dims' sizes must be known."""
+    shape = list(input.shape)
+    if dims is None:
+        if min(shape + [0]) < 0:
+            raise ArgumentValueError(f"roll of '{input.name}' {shape}: pe needs its shape known to roll it flat")
+        return reshape(roll(reshape(input, [-1]), shifts, 0), shape)
+    shifts, dims = _as_list(shifts), [int(d) % len(shape) for d in _as_list(dims)]
+    if len(shifts) != len(dims):
+        raise ArgumentValueError(f"roll: shifts {shifts} and dims {dims} must be as long")
+    for shift, d in zip(shifts, dims):
+        if shape[d] < 0:
+            raise ArgumentValueError(f"roll of '{input.name}' {shape}: pe needs dim {d}'s size known")
+        k = int(shift) % shape[d] if shape[d] else 0
+        if k:
+            input = concat([slice(input, [d], [shape[d] - k], [shape[d]]), slice(input, [d], [0], [shape[d] - k])],
+                           axis=d)
+    return input
+
+
+def unstack(x, axis=0, num=None):
+    """The ``num`` slices of ``x`` along ``axis`` (that dim removed), as a list (num None: the dim's size)."""
+    size = (x.shape or ())[axis] if -len(x.shape or ()) <= axis < len(x.shape or ()) else None
+    if num is not None and size is not None and size >= 0 and num != size:
+        raise ArgumentValueError(f"unstack: num={num} differs from dim {axis} of '{x.name}' {list(x.shape)}")
+    return [] if num == 0 or size == 0 else unbind(x, axis)
+
+
+def rank(input):
+    """The number of dims of ``input``, an int32 tensor [1]."""
+    check_type(input, "input", Variable, "rank")
+    helper = LayerHelper("rank", input=input)
+    out = helper.create_variable_for_type_inference("int32", stop_gradient=True)
+    helper.append_op("fill_constant", {}, {"Out": [out]},
+                     {"shape": [1], "dtype": "int32", "value": float(len(input.shape)), "force_cpu": False})
+    out.stop_gradient = True
+    return out
+
+
+def shape(input):
+    """The dims of ``input`` at run time: an int32 tensor [rank]."""
+    check_variable_and_dtype(input, "input", NUMBERS + ("bool",), "shape")
+    return _single("shape", input, {"Input": [input]}, {}, dtype="int32", stop_gradient=True)

@@ -1,19 +1,25 @@
 """Random tensors with Fluid 1.x signatures: ``uniform_random`` and ``gaussian_random``, and their
 ``*_batch_size_like`` forms sized by an input's batch at run time, one op each (their values follow the
 program's ``random_seed`` and ``seed`` as the initializers' do; no gradient), and random_crop (a
-window of each instance at offsets drawn from a seed variable)."""
+window of each instance at offsets drawn from a seed variable); and Fluid 1.8's names from
+paddle.tensor: randn, randint (floored uniform draws), randperm (the order that sorts uniform draws)."""
 __all__ = ["uniform_random", "gaussian_random", "uniform_random_batch_size_like",
-           "gaussian_random_batch_size_like", "random_crop"]
+           "gaussian_random_batch_size_like", "random_crop", "randn", "randint", "randperm"]
 import numbers
 
 import numpy as np
 
 from ..base.dtypes import convert_dtype
-from ..base.errors import PeError
+from ..base.errors import ArgumentTypeError, ArgumentValueError, PeError
 from ..framework import unique_name
 from ..framework.variable import Variable
 from ..training.initializer import ConstantInitializer
+from .activation import floor
+from .creation import assign
+from .elementwise import clip
 from .helper import LayerHelper, _as_list, _check_ints
+from .indexing import argsort
+from .manipulation import cast
 
 
 def _random(op_type, shape, dtype, attrs, name):
@@ -82,3 +88,43 @@ def random_crop(x, shape, seed=None):
     out = helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
     helper.append_op("random_crop", {"X": [x], "Seed": [seed]}, {"Out": [out], "SeedOut": [seed]}, attrs)
     return out
+
+
+def _dtype_in(layer, dtype, allowed):
+    dtype = convert_dtype(dtype)
+    if dtype not in allowed:
+        raise ArgumentTypeError(f"{layer}: dtype must be one of {', '.join(allowed)}, got {dtype}")
+    return dtype
+
+
+def _finish(out, result, stop_gradient):
+    result = result if out is None else assign(result, out)
+    result.stop_gradient = stop_gradient
+    return result
+
+
+def randn(shape, out=None, dtype=None, device=None, stop_gradient=True, name=None):
+    """A tensor of ``shape`` drawn from the standard normal, of ``dtype`` (None: float32)."""
+    dtype = _dtype_in("randn", "float32" if dtype is None else dtype, ("float32", "float64"))
+    return _finish(out, gaussian_random(shape, 0.0, 1.0, dtype=dtype, name=name), stop_gradient)
+
+
+def randint(low, high=None, shape=None, out=None, dtype=None, device=None, stop_gradient=False, seed=0, name=None):
+    """Integers uniform in [low, high) (only ``low``: [0, low)), of ``shape`` (None: [1]) and
+    ``dtype`` (None: int64)."""
+    dtype = _dtype_in("randint", "int64" if dtype is None else dtype, ("int32", "int64"))
+    if high is None:
+        low, high = 0, low
+    if high <= low:
+        raise ArgumentValueError(f"randint: low={low} must be smaller than high={high}")
+    draws = floor(uniform_random([1] if shape is None else shape, "float64", float(low), float(high), seed))
+    return _finish(out, cast(clip(draws, float(low), float(high - 1)), dtype), stop_gradient)
+
+
+def randperm(n, out=None, dtype="int64", device=None, stop_gradient=True, seed=0):
+    """A random permutation of 0 .. n-1, of ``dtype``."""
+    dtype = _dtype_in("randperm", dtype, ("int32", "int64", "float32", "float64"))
+    if not isinstance(n, numbers.Integral) or n < 1:
+        raise ArgumentValueError(f"randperm: n={n!r} must be an int >= 1")
+    order = argsort(uniform_random([int(n)], "float32", 0.0, 1.0, seed))[1]
+    return _finish(out, order if dtype == "int64" else cast(order, dtype), stop_gradient)

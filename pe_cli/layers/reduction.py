@@ -1,8 +1,18 @@
 """Reductions with Fluid 1.x signatures: mean (of all elements), reduce_sum/mean/max/min/prod,
-reduce_all/any and cumsum."""
+reduce_all/any, cumsum, logsumexp, dist (the p-norm of a difference) and allclose."""
 __all__ = ["cumsum", "mean", "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
-           "reduce_all", "reduce_any"]
+           "reduce_all", "reduce_any", "logsumexp", "dist", "allclose"]
+import math
+import numbers
+
+from ..base.errors import ArgumentTypeError
+from .activation import abs, exp, log, pow, sqrt, square  # noqa: A004 -- the activation layers
+from .checks import check_type, check_variable_and_dtype
+from .creation import assign
+from .elementwise import elementwise_add, elementwise_sub, scale
 from .helper import LayerHelper, _as_list, _single
+from .logic import less_equal, logical_and, logical_or, not_equal
+from .manipulation import cast, reshape, squeeze
 
 
 def _reduce(op_type):
@@ -40,3 +50,55 @@ def mean(x, name=None):
     out = helper.create_variable_for_type_inference(x.dtype)
     helper.append_op("mean", {"X": [x]}, {"Out": [out]})
     return out
+
+
+def _dims(x, dim):
+    return list(range(len(x.shape))) if dim is None or dim == [] else \
+        sorted({d % len(x.shape) for d in _as_list(dim)})
+
+
+def logsumexp(x, dim=None, keepdim=False, out=None, name=None):
+    """log(sum(exp(x))) over ``dim`` (an int or a list; None: all of x, shape [1] unless keepdim),
+    computed shifted by the max so that it neither overflows nor underflows."""
+    check_variable_and_dtype(x, "x", ("float32", "float64"), "logsumexp")
+    dims = _dims(x, dim)
+    top = reduce_max(x, dim=dims, keep_dim=True)
+    top.stop_gradient = True
+    result = elementwise_add(log(reduce_sum(exp(elementwise_sub(x, top)), dim=dims, keep_dim=True)), top)
+    if not keepdim:
+        result = reshape(result, [1]) if len(dims) == len(x.shape) else squeeze(result, dims)
+    return result if out is None else assign(result, out)
+
+
+def dist(x, y, p=2):
+    """The p-norm of x - y (broadcast) over all of it, shape [1]: p = 0 counts the nonzeros, inf / -inf
+    is the largest / smallest |x - y|, another p (sum |x - y|^p)^(1/p)."""
+    for what, v in (("x", x), ("y", y)):
+        check_variable_and_dtype(v, what, ("float32", "float64"), "dist")
+    if not isinstance(p, numbers.Real) or isinstance(p, bool):
+        raise ArgumentTypeError(f"dist: p must be a number, got {type(p).__name__}")
+    z = elementwise_sub(x, y)
+    if p == 2:
+        return sqrt(reduce_sum(square(z)))
+    if p == math.inf:
+        return reduce_max(abs(z))
+    if p == -math.inf:
+        return reduce_min(abs(z))
+    if p == 0:
+        zero = _single("fill_any_like", z, {"X": [z]}, {"value": 0.0}, stop_gradient=True)
+        return reduce_sum(cast(not_equal(z, zero), z.dtype))
+    return pow(reduce_sum(pow(abs(z), factor=float(p))), factor=1.0 / float(p))
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
+    """A bool [1]: |input - other| <= atol + rtol * |other| everywhere (nan equal to nan when ``equal_nan``)."""
+    for what, v in (("input", input), ("other", other)):
+        check_variable_and_dtype(v, what, ("float32", "float64"), "allclose")
+    for what, v in (("rtol", rtol), ("atol", atol)):
+        check_type(v, what, float, "allclose")
+    check_type(equal_nan, "equal_nan", bool, "allclose")
+    bound = scale(abs(other), scale=float(rtol), bias=float(atol))
+    close = less_equal(abs(elementwise_sub(input, other)), bound)
+    if equal_nan:
+        close = logical_or(close, logical_and(not_equal(input, input), not_equal(other, other)))
+    return reduce_all(close, name=name)

@@ -19,9 +19,8 @@ from .sequence_rows import sequence_mask
 from .static_rnn import StaticRNN
 from .creation import zeros_like
 from .elementwise import elementwise_add, elementwise_mul, elementwise_sub, scale
-from .indexing import slice
 from .linalg import matmul
-from .manipulation import cast, concat, reshape, split, squeeze, stack, transpose, unsqueeze
+from .manipulation import cast, concat, reshape, slice, split, squeeze, stack, transpose, unsqueeze
 from .utils import assert_same_structure, flatten, is_sequence, map_structure, pack_sequence_as
 
 __all__ = ["rnn", "birnn", "lstm"]

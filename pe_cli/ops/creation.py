@@ -1,6 +1,6 @@
 """Creating tensors: filled with a value (fill_constant, fill_zeros_like, fill_any_like,
 fill_constant_batch_size_like), copied or given (assign, assign_value), ranges (range), identity and
-diagonal matrices (eye, diag), triangles of a matrix (tril_triu). Random tensors are in random.py."""
+diagonal matrices (eye, diag, diag_embed), triangles of a matrix (tril_triu). Random tensors are in random.py."""
 from .define import Attr, dtype_or_none, fmt_shape, is_int, register, same_as
 
 
@@ -84,6 +84,24 @@ def _infer_diag(ctx):
 
 register("diag", kernel_module="creation", inputs=["Diagonal"], outputs=["Out"], infer=_infer_diag, lod="drop",
          doc="Out = the square matrix with Diagonal on its main diagonal, zeros elsewhere. No gradient.")
+
+
+def _infer_diag_embed(ctx):
+    x, a = ctx.shape("Input"), ctx.attrs
+    rank = len(x) + 1
+    dims = [d % rank if -rank <= d < rank else None for d in (a["dim1"], a["dim2"])]
+    if None in dims or dims[0] == dims[1]:
+        ctx.fail(f"dim1={a['dim1']} and dim2={a['dim2']} must name two different dims of the {rank}-D output")
+    side = x[-1] + abs(a["offset"]) if x[-1] >= 0 else -1
+    rest = iter(x[:-1])
+    ctx.set_output("Out", [side if d in dims else next(rest) for d in range(rank)], ctx.dtype("Input"))
+
+
+register("diag_embed", kernel_module="creation", inputs=["Input"], outputs=["Out"],
+         attrs={"offset": Attr(0, is_int, "an int"), "dim1": Attr(-2, is_int, "an int"),
+                "dim2": Attr(-1, is_int, "an int")}, infer=_infer_diag_embed, lod="drop",
+         doc="Out: each last-dim vector of Input on diagonal ``offset`` of the planes (dim1, dim2) of a tensor "
+             "with one more dim (those two of size N + |offset|), zeros elsewhere. No gradient (as Fluid 1.8).")
 
 
 def _infer_tril_triu(ctx):

@@ -1,8 +1,8 @@
 """Image ops of Fluid 1.8 (kernels in kernels/<device>/image.py): on 4-D feature maps pixel_shuffle,
 space_to_depth, shuffle_channel (each a fixed permutation of the elements) and similarity_focus;
-resizing (nearest_interp, bilinear_interp, trilinear_interp and their ``_v2`` forms); and the spatial
+resizing (nearest_interp, bilinear_interp, trilinear_interp, bicubic_interp and their ``_v2`` forms); and the spatial
 transformer's affine_grid (sampling grids from affine transforms) and grid_sampler (bilinear
-sampling of images at grid points).
+sampling of images at grid points); unfold (im2col: each sliding block of a feature map as a column).
 
 The resize ops' output size comes from the OutSize input at run time, else from `scale` (> 0:
 int(in * scale)), else from out_d / out_h / out_w. Their Paddle 2.x forms ``*_interp_v2`` (what
@@ -10,6 +10,7 @@ int(in * scale)), else from out_d / out_h / out_w. Their Paddle 2.x forms ``*_in
 is a list (one per spatial dim), the size may also come from ``SizeTensor`` (one int32 [1] tensor per
 dim, first of all) or a ``Scale`` tensor, and a scale > 0 sets the source ratio to 1 / scale rather
 than in / out when corners are not aligned."""
+from ..base.shapes import unfold_blocks
 from .define import Attr, fmt_shape, grads_like, int_list, is_int, register
 
 _POS_INT = Attr(None, lambda v: is_int(v) and v > 0, "an int > 0")
@@ -174,7 +175,11 @@ for _type, _method, _doc in (
          "(in - 1) / (out - 1) with align_corners, else in / out."),
         ("trilinear_interp", "trilinear",
          "Out = X [N, C, D, H, W] interpolated linearly along depth, height and width, each as bilinear_interp "
-         "does along height and width.")):
+         "does along height and width."),
+        ("bicubic_interp", "bicubic",
+         "Out = X interpolated by cubic convolution (A = -0.75) along height and width: the source of out "
+         "position k is ratio * k with align_corners, else ratio * (k + 0.5) - 0.5, its four neighbours clamped "
+         "to X; align_mode is not used.")):
     register(_type, kernel_module="image", kernel="interp", inputs=["X", "OutSize?"], outputs=["Out"],
              attrs=_attrs(_method), infer=_infer_interp, grad=_grad_interp, grad_reads=("OutSize", "X"),
              doc=_doc + " The gradient adds Out@GRAD back with the same weights.")
@@ -250,3 +255,34 @@ register("grid_sampler", kernel_module="image", inputs=["X", "Grid"], outputs=["
              "neighbours outside X count as 0. Gradients flow to X and Grid.")
 register("grid_sampler_grad", kernel_module="image", inputs=["X", "Grid", "Output@GRAD"],
          outputs=["X@GRAD?", "Grid@GRAD?"], attrs=_GS_ATTRS, infer=grads_like({"X@GRAD": "X", "Grid@GRAD": "Grid"}))
+
+
+# -- unfold (im2col) ---------------------------------------------------------------------------------
+
+def _infer_unfold(ctx):
+    x, a = _four_d(ctx), ctx.attrs
+    for key, n in (("kernel_sizes", 2), ("strides", 2), ("paddings", 4), ("dilations", 2)):
+        if len(a[key]) != n or min(a[key]) < (0 if key == "paddings" else 1):
+            ctx.fail(f"{key}={a[key]} must be {n} ints, " + ("each >= 0" if key == "paddings" else "each > 0"))
+    oh, ow = unfold_blocks(x, a)
+    if oh == 0 or ow == 0 or min(oh, ow) < -1:
+        ctx.fail(f"X {fmt_shape(x)} with kernel_sizes {a['kernel_sizes']}, paddings {a['paddings']} and dilations "
+                 f"{a['dilations']} leaves no sliding block; the padded input must hold one kernel")
+    kh, kw = a["kernel_sizes"]
+    blocks = oh * ow if oh > 0 and ow > 0 else -1
+    ctx.set_output("Y", [x[0], x[1] * kh * kw if x[1] >= 0 else -1, blocks], ctx.dtype("X"))
+
+
+def _grad_unfold(g):
+    g.op("unfold_grad", {"X": g.input("X"), "Y@GRAD": g.out_grad("Y")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+_UNFOLD_ATTRS = {"kernel_sizes": Attr([3, 3], int_list, "2 ints"), "strides": Attr([1, 1], int_list, "2 ints"),
+                 "paddings": Attr([0, 0, 0, 0], int_list, "4 ints"), "dilations": Attr([1, 1], int_list, "2 ints")}
+register("unfold", kernel_module="image", inputs=["X"], outputs=["Y"], attrs=_UNFOLD_ATTRS, infer=_infer_unfold,
+         grad=_grad_unfold, grad_reads=("X",), lod="drop",
+         doc="Y [N, C * kh * kw, L]: each of the L = out_h * out_w sliding kh x kw blocks of X [N, C, H, W] (padded "
+             "by paddings: up, left, down, right; its taps dilations apart, blocks strides apart) as a column, "
+             "in the order (channel, kernel row, kernel column). The gradient adds each column back (col2im).")
+register("unfold_grad", kernel_module="image", inputs=["X", "Y@GRAD"], outputs=["X@GRAD"], attrs=_UNFOLD_ATTRS,
+         infer=grads_like({"X@GRAD": "X"}))

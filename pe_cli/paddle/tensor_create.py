@@ -8,9 +8,11 @@ import numpy as np
 
 from .. import layers as L
 from ..base.dtypes import convert_dtype
-from ..base.errors import ArgumentTypeError, ArgumentValueError, PeError
+from ..base.errors import PeError
 from ..framework.variable import Variable
 from ..layers.helper import LayerHelper, _single
+from ..layers.creation import evenly_spaced
+from ..layers.matrix import diagonal_coords
 from .device import get_default_dtype
 from .tensor_manip import _dims, _known, broadcast_to, flatten, gather
 
@@ -50,12 +52,7 @@ def empty(shape, dtype=None, name=None):
 
 def full_like(x, fill_value, dtype=None, name=None):
     """``fill_value`` shaped like x, of ``dtype`` (None: x's)."""
-    helper = LayerHelper("full_like", x=x, name=name)
-    dtype = x.dtype if dtype is None else convert_dtype(dtype)
-    out = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
-    helper.append_op("fill_any_like", {"X": [x]}, {"Out": [out]}, {"value": float(fill_value), "dtype": dtype})
-    out.stop_gradient = True
-    return out
+    return L.full_like(x, fill_value, dtype=dtype, name=name)
 
 
 def zeros_like(x, dtype=None, name=None):
@@ -85,32 +82,12 @@ def eye(num_rows, num_columns=None, dtype=None, name=None):
 
 def linspace(start, stop, num, dtype=None, name=None):
     """``num`` evenly spaced values from start to stop (both included; numbers only)."""
-    if any(isinstance(v, Variable) for v in (start, stop, num)):
-        raise PeError("paddle.linspace: Tensor start/stop/num are not supported by pe; give numbers")
-    dtype = _dtype(dtype)
-    if num == 1:
-        return L.fill_constant([1], dtype, start)
-    step = (float(stop) - float(start)) / (int(num) - 1)
-    steps = L.cast(L.range(0, int(num), 1, "int64"), dtype)
-    return L.scale(steps, scale=step, bias=float(start))
+    return evenly_spaced(start, stop, num, _dtype(dtype))
 
 
 def meshgrid(*args, **kwargs):
     """For k 1-D tensors of sizes n1..nk: k tensors [n1, ..., nk], the i-th varying along dim i."""
-    tensors = list(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple)) else list(args)
-    sizes = [_known(t, "meshgrid")[0] if len(t.shape) == 1 else -2 for t in tensors]
-    if -2 in sizes:
-        raise PeError("paddle.meshgrid: every input must be 1-D")
-    out = []
-    for i, t in enumerate(tensors):
-        shaped = L.reshape(t, [sizes[i] if j == i else 1 for j in range(len(tensors))])
-        out.append(L.expand(shaped, [1 if j == i else n for j, n in enumerate(sizes)]))
-    return out
-
-
-def _diag_coords(rows, cols, offset):
-    pairs = [(i, i + offset) for i in range(rows) if 0 <= i + offset < cols]
-    return L.assign(np.asarray(pairs, dtype=np.int64).reshape(-1, 2))
+    return L.meshgrid(list(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple)) else list(args))
 
 
 def diag(x, offset=0, padding_value=0, name=None):
@@ -118,7 +95,7 @@ def diag(x, offset=0, padding_value=0, name=None):
     its diagonal ``offset`` as a 1-D tensor."""
     if len(x.shape) == 2:
         rows, cols = _known(x, "diag")
-        return L.gather_nd(x, _diag_coords(rows, cols, int(offset)), name=name)
+        return L.gather_nd(x, diagonal_coords(rows, cols, int(offset)), name=name)
     if len(x.shape) != 1:
         raise PeError(f"paddle.diag: x {list(x.shape)} must be 1-D or 2-D")
     k = abs(int(offset))
@@ -189,11 +166,7 @@ def topk(x, k, axis=None, largest=True, sorted=True, name=None):  # noqa: A002
 def nonzero(x, as_tuple=False):
     """The int64 coordinates [N, rank] of x's nonzero elements; with ``as_tuple``, one [N, 1]
     tensor per dim."""
-    cond = x if x.dtype == "bool" else L.cast(x, "bool")
-    coords = L.where(cond)
-    if not as_tuple:
-        return coords
-    return tuple(L.slice(coords, [1], [i], [i + 1]) for i in range(len(x.shape)))
+    return L.nonzero(x, as_tuple)
 
 
 def masked_select(x, mask, name=None):
@@ -239,14 +212,7 @@ def median(x, axis=None, keepdim=False, name=None):
 
 def trace(x, offset=0, axis1=0, axis2=1, name=None):
     """The sum of the diagonal ``offset`` of the 2-D planes (axis1, axis2) of x."""
-    a1, a2 = _dims(x, [axis1, axis2])
-    if a1 == a2:
-        raise PeError(f"paddle.trace: axis1={axis1} and axis2={axis2} must differ")
-    rows, cols = (_known(x, "trace", [a1, a2])[d] for d in (a1, a2))
-    perm = [a1, a2] + [d for d in range(len(x.shape)) if d not in (a1, a2)]
-    moved = x if perm == list(range(len(perm))) else L.transpose(x, perm)
-    diagonal = L.gather_nd(moved, _diag_coords(rows, cols, int(offset)))
-    return L.reduce_sum(diagonal, dim=0, keep_dim=False, name=name)
+    return L.trace(x, offset, axis1, axis2, name=name)
 
 
 # -- random ---------------------------------------------------------------------------------------
@@ -262,7 +228,7 @@ def rand(shape, dtype=None, name=None):
 
 def randn(shape, dtype=None, name=None):
     """Standard normal."""
-    return L.gaussian_random(_shape(shape), mean=0.0, std=1.0, dtype=_dtype(dtype))
+    return L.randn(_shape(shape), dtype=_dtype(dtype))
 
 
 standard_normal = randn
@@ -280,18 +246,12 @@ def normal(mean=0.0, std=1.0, shape=None, name=None):
 
 def randint(low=0, high=None, shape=[1], dtype=None, name=None):  # noqa: B006 -- Paddle's default
     """Integers uniform in [low, high) (only ``low`` given: [0, low))."""
-    if high is None:
-        low, high = 0, low
-    if high <= low:
-        raise PeError(f"paddle.randint: high={high} must be greater than low={low}")
-    draws = L.floor(L.uniform_random(_shape(shape), "float64", float(low), float(high)))
-    return L.cast(L.clip(draws, float(low), float(high - 1)), _dtype(dtype, "int64"))
+    return L.randint(low, high, _shape(shape), dtype=_dtype(dtype, "int64"))
 
 
 def randperm(n, dtype="int64", name=None):
     """A random permutation of 0 .. n-1."""
-    order = L.argsort(L.uniform_random([int(n)], "float32", 0.0, 1.0))[1]
-    return order if convert_dtype(dtype) == "int64" else L.cast(order, dtype)
+    return L.randperm(n, dtype=dtype)
 
 
 def _common_shape(shapes):
@@ -329,11 +289,7 @@ def where(condition, x=None, y=None, name=None):
 
 
 def _triangle(op, x, diagonal, lower, name):
-    if not isinstance(diagonal, numbers.Integral) or isinstance(diagonal, bool):
-        raise ArgumentTypeError(f"paddle.{op}: diagonal in {op} must be a python Int, got {diagonal!r}")
-    if len(x.shape) < 2:
-        raise ArgumentValueError(f"paddle.{op}: x shape in {op} must be at least 2-D, got {list(x.shape)}")
-    return _single("tril_triu", x, {"X": [x]}, {"diagonal": int(diagonal), "lower": lower}, name=name)
+    return (L.tril if lower else L.triu)(x, diagonal, name=name)
 
 
 def tril(x, diagonal=0, name=None):

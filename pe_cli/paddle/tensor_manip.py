@@ -1,12 +1,9 @@
 """Paddle 2.x's top-level manipulation names (``paddle.reshape``, ``paddle.split``, ``paddle.gather``,
 ``paddle.roll``, ``paddle.shape``, ``paddle.scatter_nd``, ...) with 2.x's signatures and semantics, built from pe's own layers. Names that
 need a dim's size (roll, flatten, broadcast_to, meshgrid) need it known when the program is built."""
-import numpy as np
-
 from .. import layers as L
 from ..base.errors import PeError
 from ..framework.variable import Variable
-from ..layers.helper import _single
 
 __all__ = ["reshape", "reshape_", "transpose", "flatten", "concat", "split", "chunk", "stack", "unstack", "unbind",
            "squeeze", "squeeze_", "unsqueeze", "unsqueeze_", "expand", "broadcast_to", "expand_as", "tile", "flip",
@@ -87,7 +84,7 @@ def unbind(input, axis=0):
 
 
 def unstack(x, axis=0, num=None):
-    return L.unbind(x, axis=axis)
+    return L.unstack(x, axis=axis, num=num)
 
 
 def squeeze(x, axis=None, name=None):
@@ -141,25 +138,12 @@ def tile(x, repeat_times, name=None):
 
 
 def flip(x, axis, name=None):
-    return L.reverse(x, axis if isinstance(axis, (list, tuple)) else [axis])
+    return L.flip(x, list(axis) if isinstance(axis, (list, tuple)) else [axis], name=name)
 
 
 def roll(x, shifts, axis=None, name=None):
     """x rolled ``shifts`` places along ``axis`` (None: over the flattened x, shape kept)."""
-    if axis is None:
-        shape = _known(x, "roll")
-        flat = roll(L.reshape(x, [-1]), shifts, 0)
-        return L.reshape(flat, shape, name=name)
-    shifts = list(shifts) if isinstance(shifts, (list, tuple)) else [shifts]
-    axes = _dims(x, axis)
-    if len(shifts) != len(axes):
-        raise PeError(f"paddle.roll: shifts {shifts} and axis {axis} must be as long")
-    shape = _known(x, "roll", axes)
-    for shift, a in zip(shifts, axes):
-        k = int(shift) % shape[a] if shape[a] else 0
-        if k:
-            x = L.concat([L.slice(x, [a], [shape[a] - k], [shape[a]]), L.slice(x, [a], [0], [shape[a] - k])], axis=a)
-    return x
+    return L.roll(x, shifts, axis)
 
 
 def slice(input, axes, starts, ends):  # noqa: A001
@@ -188,28 +172,16 @@ def gather(x, index, axis=None, name=None):
 
 
 def index_select(x, index, axis=0, name=None):
-    return gather(x, index, axis=axis, name=name)
+    return L.index_select(x, index, dim=axis)
 
 
 def gather_nd(x, index, name=None):
     return L.gather_nd(x, index, name=name)
 
 
-def _row_ids(like):
-    """An int64 [N, 1] column 0, 1, ..., N - 1 for the rows of ``like`` (N may be unknown)."""
-    ones = L.cast(L.ones_like(L.slice(like, [1], [0], [1])), "int64")
-    return L.scale(L.cumsum(ones, axis=0), bias=-1.0)
-
-
 def index_sample(x, index):
     """out[i, j] = x[i, index[i, j]] for x [N, D] and index [N, K]."""
-    if len(x.shape) != 2 or len(index.shape) != 2:
-        raise PeError(f"paddle.index_sample: x {list(x.shape)} and index {list(index.shape)} must be 2-D")
-    width = _known(x, "index_sample", [1])[1]
-    index = L.cast(index, "int64")
-    flat = L.elementwise_add(index, L.scale(_row_ids(index), scale=float(width)))
-    picked = L.gather(L.reshape(x, [-1]), L.reshape(flat, [-1]))
-    return L.reshape(picked, [-1, index.shape[1]] if index.shape[1] >= 0 else [0, -1])
+    return L.index_sample(x, index)
 
 
 def scatter(x, index, updates, overwrite=True, name=None):
@@ -222,24 +194,12 @@ scatter_ = scatter
 def shard_index(input, index_num, nshards, shard_id, ignore_value=-1):
     """input % shard_size where input // shard_size == shard_id, else ``ignore_value``
     (shard_size = ceil(index_num / nshards))."""
-    if not 0 <= shard_id < nshards:
-        raise PeError(f"paddle.shard_index: shard_id={shard_id} must be in [0, nshards={nshards})")
-    size = (index_num + nshards - 1) // nshards
-    dtype = input.dtype
-    size_v = L.fill_constant([1], dtype, size)
-    inside = L.cast(L.equal(L.elementwise_floordiv(input, size_v), L.fill_constant([1], dtype, shard_id)), dtype)
-    kept = L.elementwise_mul(inside, L.elementwise_mod(input, size_v))
-    return L.elementwise_add(kept, L.scale(L.scale(inside, scale=-1.0, bias=1.0), scale=float(ignore_value)))
+    return L.shard_index(input, index_num, nshards, shard_id, ignore_value)
 
 
 def multiplex(inputs, index):
     """out[i] = inputs[index[i]][i]: row i taken from the input ``index[i]`` names."""
-    if len(inputs) < 2:
-        raise PeError(f"paddle.multiplex: inputs must hold at least 2 Tensors, got {len(inputs)}")
-    stacked = L.stack(list(inputs), axis=0)
-    index = L.reshape(L.cast(index, "int64"), [-1, 1])
-    coords = L.concat([index, _row_ids(index)], axis=1)
-    return L.gather_nd(stacked, coords)
+    return L.multiplex(list(inputs), index)
 
 
 def cast(x, dtype):
@@ -252,7 +212,7 @@ def numel(x, name=None):
 
 def rank(input):
     """The number of dims of ``input``, an int32 Tensor [1]."""
-    return L.fill_constant([1], "int32", len(input.shape))
+    return L.rank(input)
 
 
 def is_empty(x, name=None):
@@ -266,25 +226,15 @@ def is_tensor(x):
 
 def shape(input):
     """The dims of ``input`` at run time: an int32 Tensor [rank]."""
-    return _single("shape", input, {"Input": [input]}, {}, dtype="int32", stop_gradient=True)
+    return L.shape(input)
 
 
 def scatter_nd_add(x, index, updates, name=None):
     """x with each updates[i...] added at x[index[i..., :]] (repeated indices add up); index's last
     dim k picks an element (k = rank of x) or a slice of x."""
-    xs = _known(x, "scatter_nd_add")
-    k = index.shape[-1]
-    if not 0 < k <= len(xs):
-        raise PeError(f"paddle.scatter_nd_add: index's last dim {k} must be in 1..{len(xs)} (x is {xs})")
-    rows, width = int(np.prod(xs[:k])), int(np.prod(xs[k:]))
-    strides = [int(np.prod(xs[i + 1:k])) for i in range(k)]
-    flat_ids = L.reduce_sum(L.elementwise_mul(L.cast(index, "int64"), L.assign(np.asarray(strides, np.int64))),
-                            dim=-1)
-    flat_ids = L.reshape(flat_ids, [-1])
-    added = L.scatter(L.zeros([rows, width], x.dtype), flat_ids, L.reshape(updates, [-1, width]), overwrite=False)
-    return L.elementwise_add(x, L.reshape(added, xs), name=name)
+    return L.scatter_nd_add(x, index, updates, name=name)
 
 
 def scatter_nd(index, updates, shape, name=None):
     """zeros of ``shape`` with updates scattered (added) at ``index``: scatter_nd_add on zeros."""
-    return scatter_nd_add(L.zeros([int(d) for d in shape], updates.dtype), index, updates, name=name)
+    return L.scatter_nd(index, updates, shape, name=name)

@@ -76,7 +76,7 @@ def bmm(x, y, name=None):
     """Batched [B, M, K] @ [B, K, N]."""
     if len(x.shape) != 3 or len(y.shape) != 3:
         raise PeError(f"paddle.bmm: x {list(x.shape)} and y {list(y.shape)} must both be 3-D")
-    return matmul(x, y, name=name)
+    return L.bmm(x, y, name=name)
 
 
 def mv(x, vec, name=None):
@@ -86,20 +86,17 @@ def mv(x, vec, name=None):
 
 def addmm(input, x, y, beta=1.0, alpha=1.0, name=None):
     """beta * input + alpha * (x @ y); input broadcasts to the product's shape."""
-    product = L.scale(matmul(x, y), scale=float(alpha))
-    return add(L.scale(input, scale=float(beta)), product, name=name)
+    return L.addmm(input, x, y, alpha=alpha, beta=beta, name=name)
 
 
 def dot(x, y, name=None):
     """The inner product along the last dim: [N] -> [1], [B, N] -> [B, 1]."""
-    return L.reduce_sum(multiply(x, y), dim=-1, keep_dim=len(x.shape) == 2, name=name)
+    return L.dot(x, y, name=name)
 
 
 def t(input, name=None):
     """The transpose of a matrix; a 0-D or 1-D tensor is returned as it is."""
-    if len(input.shape) > 2:
-        raise PeError(f"paddle.t: input {list(input.shape)} must have at most 2 dims (use paddle.transpose)")
-    return input if len(input.shape) < 2 else L.transpose(input, [1, 0], name=name)
+    return L.t(input, name=name)
 
 
 def _axes(axis):
@@ -162,15 +159,7 @@ def std(x, axis=None, unbiased=True, keepdim=False, name=None):
 
 def logsumexp(x, axis=None, keepdim=False, name=None):
     """log(sum(exp(x))) over ``axis`` (None: all), computed shifted by the max for stability."""
-    top = L.reduce_max(x, dim=_axes(axis), keep_dim=True)
-    top.stop_gradient = True
-    total = L.reduce_sum(L.exp(subtract(x, top)), dim=_axes(axis), keep_dim=True)
-    out = add(L.log(total), top)
-    if keepdim:
-        return out
-    dims = list(range(len(x.shape))) if _axes(axis) is None else \
-        sorted({a % len(x.shape) for a in (axis if isinstance(axis, (list, tuple)) else [axis])})
-    return L.reshape(out, [1]) if len(dims) == len(x.shape) else L.squeeze(out, dims)
+    return L.logsumexp(x, dim=_axes(axis), keepdim=keepdim, name=name)
 
 
 def norm(x, p="fro", axis=None, keepdim=False, name=None):
@@ -194,7 +183,7 @@ def norm(x, p="fro", axis=None, keepdim=False, name=None):
 
 def dist(x, y, p=2, name=None):
     """The p-norm of x - y (broadcast), over all of it: shape [1]."""
-    return norm(subtract(x, y), p=p, name=name)
+    return L.dist(x, y, p=p)
 
 
 def isnan(x, name=None):
@@ -214,11 +203,7 @@ def isfinite(x, name=None):
 
 def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
     """A bool [1]: |x - y| <= atol + rtol * |y| everywhere (nan equal to nan when ``equal_nan``)."""
-    bound = L.scale(L.abs(y), scale=float(rtol), bias=float(atol))
-    close = L.less_equal(L.abs(subtract(x, y)), bound)
-    if equal_nan:
-        close = L.logical_or(close, L.logical_and(isnan(x), isnan(y)))
-    return L.reduce_all(close, name=name)
+    return L.allclose(x, y, float(rtol), float(atol), bool(equal_nan), name=name)
 
 
 def equal_all(x, y, name=None):
@@ -241,35 +226,19 @@ def log10(x, name=None):
 
 
 def log1p(x, name=None):
-    """log(1 + x) (computed as written: for |x| below the dtype's epsilon it rounds to 0)."""
-    return L.log(L.scale(x, bias=1.0), name=name)
+    """log(1 + x), exact for small x (the log1p op)."""
+    return L.log1p(x, name=name)
 
 
 def cross(x, y, axis=None, name=None):
     """The cross product along ``axis`` (None: the first dim of size 3)."""
-    shape = list(x.shape)
-    if axis is None:
-        axis = next((i for i, d in enumerate(shape) if d == 3), None)
-    if axis is None or shape[axis] != 3:
-        raise PeError(f"paddle.cross: x {shape} needs a dim of size 3 at axis={axis}")
-    xs = [L.slice(x, [axis], [i], [i + 1]) for i in range(3)]
-    ys = [L.slice(y, [axis], [i], [i + 1]) for i in range(3)]
-    parts = [subtract(multiply(xs[(i + 1) % 3], ys[(i + 2) % 3]), multiply(xs[(i + 2) % 3], ys[(i + 1) % 3]))
-             for i in range(3)]
-    return L.concat(parts, axis=axis, name=name)
+    return L.cross(x, y, dim=axis)
 
 
 def kron(x, y, name=None):
     """The Kronecker product of two tensors of known shapes (the one of lower rank gains leading
     dims of size 1)."""
-    xs, ys = list(x.shape), list(y.shape)
-    if builtins.min(xs + ys + [0]) < 0:
-        raise PeError(f"paddle.kron: pe needs the sizes of x {xs} and y {ys} known when the program is built")
-    rank = builtins.max(len(xs), len(ys))
-    xs, ys = [1] * (rank - len(xs)) + xs, [1] * (rank - len(ys)) + ys
-    xe = L.reshape(x, [d for a in xs for d in (a, 1)])
-    ye = L.reshape(y, [d for b in ys for d in (1, b)])
-    return L.reshape(multiply(xe, ye), [a * b for a, b in zip(xs, ys)] if rank else [1], name=name)
+    return L.kron(x, y, name=name)
 
 
 def _unary(layer):

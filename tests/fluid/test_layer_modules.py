@@ -7,7 +7,7 @@ import pytest
 import pe_cli.layers as layers
 
 
-@pytest.mark.parametrize("module", ["ops", "sequence_lod", "metric_op", "detection", "loss", "nn"])
+@pytest.mark.parametrize("module", ["ops", "sequence_lod", "metric_op", "detection", "loss", "nn", "tensor"])
 def test_every_name_of_a_fluid_layer_module_is_a_pe_layer(module):
     mod = importlib.import_module(f"pe_cli.layers.{module}")
     assert getattr(layers, module) is mod

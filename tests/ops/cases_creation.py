@@ -1,6 +1,6 @@
 """Op cases for family creation: assign, assign_value, fill_constant, fill_constant_batch_size_like,
-fill_zeros_like, fill_any_like, range, eye, diag, tril_triu (references: numpy's constructors,
-np.tril / np.triu)."""
+fill_zeros_like, fill_any_like, range, eye, diag, diag_embed, tril_triu (references: numpy's constructors,
+np.tril / np.triu, np.diag per vector)."""
 import numpy as np
 
 from op_test import OpCase
@@ -17,6 +17,14 @@ def _scalar(v, dtype):
 
 
 _tri = r(2, 3, 4)
+
+
+def _diag_embed(x, offset, dim1, dim2):
+    """numpy reference: np.diag of each last-dim vector, then its two dims moved to dim1, dim2."""
+    planes = np.stack([np.diag(v, offset) for v in x.reshape(-1, x.shape[-1])])
+    side = planes.shape[-1]
+    planes = planes.reshape(x.shape[:-1] + (side, side))
+    return np.moveaxis(planes, [-2, -1], [dim1 % (x.ndim + 1), dim2 % (x.ndim + 1)])
 
 CASES = [
     OpCase("assign", {"X": r(2, 3)}, lambda i, a: {"Out": i["X"]}, grad=("X",)),
@@ -49,6 +57,12 @@ CASES = [
     OpCase("fill_constant_batch_size_like", {"Input": rng.normal(size=(4, 7, 2))},
            lambda i, a: {"Out": np.full((2, 7), 1.5, dtype="float32")},
            attrs={"shape": [2, -1], "value": 1.5, "input_dim_idx": 1, "output_dim_idx": 1}),
+    OpCase("diag_embed", {"Input": r(2, 3)}, lambda i, a: {"Out": _diag_embed(i["Input"], 0, -2, -1)}),
+    OpCase("diag_embed", {"Input": r(2, 3)}, lambda i, a: {"Out": _diag_embed(i["Input"], 1, 0, 2)},
+           attrs={"offset": 1, "dim1": 0, "dim2": 2}, name="diag_embed_offset_dims"),
+    OpCase("diag_embed", {"Input": np.arange(6, dtype=np.int32).reshape(3, 2)},
+           lambda i, a: {"Out": _diag_embed(i["Input"], -1, 2, 0)}, attrs={"offset": -1, "dim1": 2, "dim2": 0},
+           name="diag_embed_int32_swapped"),
     OpCase("tril_triu", {"X": r(4, 5)}, lambda i, a: {"Out": np.tril(i["X"])}, grad=("X",)),
     OpCase("tril_triu", {"X": _tri}, lambda i, a: {"Out": np.triu(i["X"], 1)}, attrs={"diagonal": 1, "lower": False},
            grad=("X",), name="triu_batched"),

@@ -68,6 +68,17 @@ def triangle(shape, attrs):
     return offset <= attrs["diagonal"] if attrs["lower"] else offset >= attrs["diagonal"]
 
 
+def diag_embed(ins, attrs):
+    x, offset = np.asarray(ins["Input"]), attrs["offset"]
+    n = x.shape[-1]
+    side = n + abs(offset)
+    out = np.zeros(x.shape[:-1] + (side, side), dtype=x.dtype)
+    ids = np.arange(n)
+    out[..., ids + max(-offset, 0), ids + max(offset, 0)] = x
+    rank = x.ndim + 1
+    return {"Out": np.moveaxis(out, [-2, -1], [attrs["dim1"] % rank, attrs["dim2"] % rank])}
+
+
 def tril_triu(ins, attrs):
     x = ins["X"]
     return {"Out": np.where(triangle(x.shape, attrs), x, np.zeros((), dtype=x.dtype))}

@@ -4,14 +4,15 @@ The permutation ops are one reshape-transpose-reshape each, described by ``permu
 attrs)`` (shared with the CUDA kernels).
 
 Resizing: every method is separable: Out = X mapped through one matrix per spatial dim (A @ X @ B^T
-for an image), each holding every output position's weights on the input positions, computed in
-float32 as Fluid computes its ratios and weights; the gradient maps dOut through the transposes.
+for an image), each holding every output position's weights on the input positions (two taps; four for
+bicubic), computed in float32 as Fluid computes its ratios and weights; the gradient maps dOut through the transposes.
 
 affine_grid and grid_sampler: ``grid_size``, ``base_grid`` and ``unnormalize`` are shared with the
-CUDA kernels."""
+CUDA kernels. unfold: one strided copy per kernel tap, its gradient one strided add per tap."""
 import numpy as np
 
 from ...base.errors import PeError
+from ...base.shapes import unfold_blocks
 
 
 def permutation(op, x_shape, attrs):
@@ -112,6 +113,41 @@ def out_size(x_shape, attrs, ins, to_host=np.asarray):
     return sizes, outs, ratio_scales
 
 
+def _ratio(n_in, n_out, corners, scale):
+    if n_out <= 1:
+        return _F(0)
+    return _F(n_in - 1) / _F(n_out - 1) if corners else _F(1.0 / scale) if scale > 0 else _F(n_in) / _F(n_out)
+
+
+_CUBIC_A = -0.75
+
+
+def _cubic_weights(t):
+    """The four cubic-convolution weights (A = -0.75) of the taps at -1, 0, 1, 2 from a source at t in [0, 1)."""
+    def near(x):
+        return ((_CUBIC_A + 2) * x - (_CUBIC_A + 3)) * x * x + 1
+
+    def far(x):
+        return ((_CUBIC_A * x - 5 * _CUBIC_A) * x + 8 * _CUBIC_A) * x - 4 * _CUBIC_A
+    return [far(t + 1), near(t), near(1 - t), far(2 - t)]
+
+
+def cubic_weights(n_in, n_out, attrs, scale=0.0):
+    """bicubic: the [n_out, n_in] matrix of each output position's four taps around its source
+    (ratio * k with aligned corners, else ratio * (k + 0.5) - 0.5), indices clamped to the input."""
+    if n_in == n_out and not scale > 0:
+        return np.eye(n_out)
+    corners = attrs["align_corners"]
+    ratio = _ratio(n_in, n_out, corners, scale)
+    k = np.arange(n_out, dtype=_F)
+    src = ratio * k if corners else ratio * (k + _F(0.5)) - _F(0.5)
+    base = np.floor(src).astype(np.int64)
+    m = np.zeros((n_out, n_in), dtype=np.float64)
+    for tap, wt in enumerate(_cubic_weights((src - base).astype(np.float64))):
+        np.add.at(m, (np.arange(n_out), np.clip(base - 1 + tap, 0, n_in - 1)), wt)
+    return m
+
+
 def taps(n_in, n_out, attrs, scale=0.0):
     """For each output position along one dim: (lo, hi, weight of lo, weight of hi) on the input.
     The source ratio is (in - 1) / (out - 1) with aligned corners, else 1 / scale for a v2 op's scale
@@ -121,9 +157,7 @@ def taps(n_in, n_out, attrs, scale=0.0):
     w_lo, w_hi = np.ones(n_out, dtype=np.float64), np.zeros(n_out, dtype=np.float64)
     if n_in == n_out and not scale > 0:
         return lo, hi, w_lo, w_hi
-    ratio = _F(0)
-    if n_out > 1:
-        ratio = _F(n_in - 1) / _F(n_out - 1) if corners else _F(1.0 / scale) if scale > 0 else _F(n_in) / _F(n_out)
+    ratio = _ratio(n_in, n_out, corners, scale)
     half = attrs["align_mode"] == 0 and not corners
     for k in range(n_out):
         if method == "nearest":
@@ -139,6 +173,8 @@ def taps(n_in, n_out, attrs, scale=0.0):
 
 def weights(n_in, n_out, attrs, scale=0.0):
     """The [n_out, n_in] interpolation matrix along one dim."""
+    if attrs["interp_method"] == "bicubic":
+        return cubic_weights(n_in, n_out, attrs, scale)
     lo, hi, w_lo, w_hi = taps(n_in, n_out, attrs, scale)
     m = np.zeros((n_out, n_in), dtype=np.float64)
     np.add.at(m, (np.arange(n_out), lo), w_lo)
@@ -279,3 +315,40 @@ def grid_sampler_grad(ins, attrs):
     _, sy = unnormalize(0, h, corners)
     dgrid = np.stack([dpx * sx, dpy * sy], axis=-1).astype(grid.dtype)
     return {"X@GRAD": dx.reshape(x.shape).astype(x.dtype), "Grid@GRAD": dgrid}
+
+
+# -- unfold (im2col) ---------------------------------------------------------------------------------
+
+def _blocks(x_shape, attrs):
+    """(out_h, out_w, [(tap row slice, tap column slice) per kernel tap]) over the padded input."""
+    oh, ow = unfold_blocks(x_shape, attrs)
+    (kh, kw), (sh, sw), (dh, dw) = attrs["kernel_sizes"], attrs["strides"], attrs["dilations"]
+    taps = [(slice(i * dh, i * dh + sh * (oh - 1) + 1, sh), slice(j * dw, j * dw + sw * (ow - 1) + 1, sw))
+            for i in range(kh) for j in range(kw)]
+    return oh, ow, taps
+
+
+def _pad_widths(attrs):
+    pu, pl, pd, pr = attrs["paddings"]
+    return ((0, 0), (0, 0), (pu, pd), (pl, pr))
+
+
+def unfold(ins, attrs):
+    x = np.asarray(ins["X"])
+    n, c = x.shape[:2]
+    oh, ow, taps = _blocks(x.shape, attrs)
+    padded = np.pad(x, _pad_widths(attrs))
+    cols = np.stack([padded[:, :, rows, columns] for rows, columns in taps], axis=2)     # [n, c, taps, oh, ow]
+    return {"Y": cols.reshape(n, c * len(taps), oh * ow)}
+
+
+def unfold_grad(ins, attrs):
+    x, dy = ins["X"], np.asarray(ins["Y@GRAD"])
+    n, c, h, w = x.shape
+    oh, ow, taps = _blocks(x.shape, attrs)
+    pu, pl, pd, pr = attrs["paddings"]
+    dxp = np.zeros((n, c, h + pu + pd, w + pl + pr), dtype=dy.dtype)
+    cols = dy.reshape(n, c, len(taps), oh, ow)
+    for t, (rows, columns) in enumerate(taps):
+        dxp[:, :, rows, columns] += cols[:, :, t]
+    return {"X@GRAD": np.ascontiguousarray(dxp[:, :, pu:pu + h, pl:pl + w])}

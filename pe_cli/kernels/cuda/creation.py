@@ -1,6 +1,6 @@
 """CUDA twins of kernels/cpu/creation.py: fills, eye, diag and triangles are one launch each; range
-reads its three scalars on the host to size its output, then fills it in one launch; assign_value
-and fill_constant_batch_size_like compute on the host."""
+reads its three scalars on the host to size its output, then fills it in one launch; assign_value,
+fill_constant_batch_size_like and diag_embed compute on the host."""
 import numpy as np
 from numba import cuda
 
@@ -126,3 +126,4 @@ def tril_triu_grad(ins, attrs):
 
 
 fill_constant_batch_size_like = _control_flow._on_host(_cpu.fill_constant_batch_size_like)
+diag_embed = _control_flow._on_host(_cpu.diag_embed)

@@ -71,7 +71,7 @@ def yolov3_loss_grad(ins, attrs):
 
 
 @cuda.jit
-def _yolo(x, size, anchors, boxes, scores, total, a, h, w, classes, input_size, thresh, clip):
+def _yolo(x, size, anchors, boxes, scores, total, a, h, w, classes, input_size, thresh, clip, sxy, bias):
     t = cuda.grid(1)
     step = cuda.gridsize(1)
     hw = h * w
@@ -86,8 +86,8 @@ def _yolo(x, size, anchors, boxes, scores, total, a, h, w, classes, input_size, 
         img_h = size[2 * i]
         img_w = size[2 * i + 1]
         keep = conf >= thresh
-        cx = (col + 1.0 / (1.0 + math.exp(-x[base]))) * img_w / w
-        cy = (k + 1.0 / (1.0 + math.exp(-x[base + hw]))) * img_h / h
+        cx = (col + sxy / (1.0 + math.exp(-x[base])) + bias) * img_w / w
+        cy = (k + sxy / (1.0 + math.exp(-x[base + hw])) + bias) * img_h / h
         bw = math.exp(x[base + 2 * hw]) * anchors[2 * j] * img_w / input_size
         bh = math.exp(x[base + 3 * hw]) * anchors[2 * j + 1] * img_h / input_size
         x0, y0, x1, y1 = cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2
@@ -115,5 +115,5 @@ def yolo_box(ins, attrs):
         thresh = float(np.asarray(attrs["conf_thresh"], np.dtype(x.dtype)))
         _yolo[grid(total)](flat(x), size, rt.to_device(np.asarray(attrs["anchors"], np.float64)), flat(boxes),
                            flat(scores), total, a, h, w, classes, float(attrs["downsample_ratio"] * h), thresh,
-                           bool(attrs["clip_bbox"]))
+                           bool(attrs["clip_bbox"]), float(attrs["scale_x_y"]), -0.5 * (float(attrs["scale_x_y"]) - 1.0))
     return {"Boxes": boxes, "Scores": scores}

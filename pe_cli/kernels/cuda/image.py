@@ -16,6 +16,7 @@ from numba import cuda
 
 from ..cpu import image as _cpu
 from . import runtime as rt
+from .control_flow import _on_host
 from ._launch import flat, grid, zeros
 from ._strided import contiguous_strides, copy_window
 
@@ -112,7 +113,13 @@ def _interp(x, tz, ty, tx, wz, wy, wx, out, c, d, h, w, od, oh, ow, nhwc, backwa
         i += step
 
 
+_host_interp = _on_host(_cpu.interp)            # bicubic's four taps per dim: its matrices on the host
+_host_interp_grad = _on_host(_cpu.interp_grad)
+
+
 def interp(ins, attrs):
+    if attrs["interp_method"] == "bicubic":
+        return _host_interp(ins, attrs)
     x = ins["X"]
     taps, weights, geo, shape = _geometry(x, ins, attrs)
     out = rt.empty(shape, x.dtype)
@@ -122,6 +129,8 @@ def interp(ins, attrs):
 
 
 def interp_grad(ins, attrs):
+    if attrs["interp_method"] == "bicubic":
+        return _host_interp_grad(ins, attrs)
     x, dout = ins["X"], ins["Out@GRAD"]
     taps, weights, geo, _ = _geometry(x, ins, attrs)
     dx = zeros(x.shape, x.dtype)
@@ -267,3 +276,7 @@ def grid_sampler_grad(ins, attrs):
         _sample_grad[grid(dgrid.size // 2)](flat(x), flat(grd), flat(ins["Output@GRAD"]), flat(dx), flat(dgrid),
                                             *geo, corners, float(sx), float(sy))
     return {"X@GRAD": dx, "Grid@GRAD": dgrid}
+
+
+unfold = _on_host(_cpu.unfold)                # im2col on the host: a copy per kernel tap
+unfold_grad = _on_host(_cpu.unfold_grad)

@@ -1,0 +1,24 @@
+"""Fluid's argument checks (its ``data_feeder.check_variable_and_dtype`` and ``check_type``): a layer
+given a value of the wrong type or dtype raises an ArgumentTypeError, a TypeError as in Fluid."""
+from ..base.errors import ArgumentTypeError
+from ..framework.variable import Variable
+
+NUMBERS = ("float16", "float32", "float64", "int32", "int64")
+FLOATS = ("float16", "float32", "float64")
+
+
+def check_type(value, what, types, layer):
+    """``value`` is an instance of ``types`` (a type or a tuple of them), else an ArgumentTypeError."""
+    if not isinstance(value, types):
+        names = "|".join(t.__name__ for t in (types if isinstance(types, tuple) else (types,)))
+        raise ArgumentTypeError(f"{layer}: {what} must be {names}, got {type(value).__name__}")
+    return value
+
+
+def check_variable_and_dtype(value, what, dtypes, layer):
+    """``value`` is a Variable of one of ``dtypes``, else an ArgumentTypeError."""
+    check_type(value, what, Variable, layer)
+    if value.dtype not in dtypes:
+        raise ArgumentTypeError(f"{layer}: {what} '{value.name}' is {value.dtype}; it must be one of "
+                                f"{', '.join(dtypes)}")
+    return value
