@@ -25,6 +25,7 @@ SPECIAL = {
     "paddle.fluid": "pe_cli.fluid",
     "paddle.fluid.layers": "pe_cli.layers",
     "paddle.fluid.layers.device": "pe_cli.fluid.layers_device",
+    "paddle.fluid.transpiler.distribute_transpiler": "pe_cli.fluid.transpiler",
 }
 
 

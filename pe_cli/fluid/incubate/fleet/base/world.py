@@ -1,0 +1,53 @@
+"""The processes of a fleet job as MPI ranks, and the role makers' barriers and gathers over them.
+
+Ranks follow pe's layout (docs/DISTRIBUTED.md): the P parameter servers are ranks 0..P-1 in the
+order of their endpoints, worker i is rank P + i; in collective mode worker i is rank i. A group of
+ranks (the workers, the servers, everyone) gets a communicator of its own (``Comm.Create_group``:
+only its members take part, so a worker's barrier never waits on a server busy serving). A group
+of one process needs no MPI at all.
+"""
+from .....base.errors import PeError
+from .....kernels.processes import _mpi, world_size
+
+_GROUPS = {}
+
+
+def world():
+    """The communicator every role of the job is in (MPI's world under one mpiexec)."""
+    return _mpi().COMM_WORLD
+
+
+class _Alone:
+    """The group of this process alone: barriers return at once, gathers hold its own value."""
+
+    def barrier(self):
+        pass
+
+    def allgather(self, value):
+        return [value]
+
+    def allreduce(self, value, op=None):
+        return value
+
+
+def group(ranks, what):
+    """The communicator of ``ranks`` (this process among them); ``what`` names them in errors."""
+    ranks = tuple(ranks)
+    if len(ranks) == 1:
+        return _Alone()
+    if ranks not in _GROUPS:
+        if world_size() < max(ranks) + 1:
+            raise PeError(f"fleet: the {what} are {len(ranks)} processes (MPI ranks {ranks[0]}..{ranks[-1]}), but "
+                          f"this process runs outside such a job (MPI world of {world_size()}): start the roles "
+                          f"with pe launch, or mpiexec -n {max(ranks) + 1} (servers first)")
+        comm = world()
+        _GROUPS[ranks] = comm.Create_group(comm.Get_group().Incl(list(ranks)))
+    return _GROUPS[ranks]
+
+
+def reduce_op(mode):
+    """MPI's operation for Fluid's all_reduce ``mode`` ('sum', 'max' or 'min')."""
+    ops = {"sum": "SUM", "max": "MAX", "min": "MIN"}
+    if mode not in ops:
+        raise ValueError(f"unknown mode: {mode} (all_reduce takes 'sum', 'max' or 'min')")
+    return getattr(_mpi(), ops[mode])
