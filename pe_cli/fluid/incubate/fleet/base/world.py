@@ -7,14 +7,16 @@ only its members take part, so a worker's barrier never waits on a server busy s
 of one process needs no MPI at all.
 """
 from .....base.errors import PeError
-from .....kernels.processes import _mpi, world_size
+from .....kernels import processes
 
 _GROUPS = {}
 
 
 def world():
-    """The communicator every role of the job is in (MPI's world under one mpiexec)."""
-    return _mpi().COMM_WORLD
+    """The communicator every role of the job is in: MPI's world under one mpiexec, or the one the
+    rendezvous of roles started on their own built (``processes.world``, where pe has it)."""
+    joined = getattr(processes, "world", None)
+    return joined() if joined is not None else processes._mpi().COMM_WORLD
 
 
 class _Alone:
@@ -36,11 +38,11 @@ def group(ranks, what):
     if len(ranks) == 1:
         return _Alone()
     if ranks not in _GROUPS:
-        if world_size() < max(ranks) + 1:
-            raise PeError(f"fleet: the {what} are {len(ranks)} processes (MPI ranks {ranks[0]}..{ranks[-1]}), but "
-                          f"this process runs outside such a job (MPI world of {world_size()}): start the roles "
-                          f"with pe launch, or mpiexec -n {max(ranks) + 1} (servers first)")
         comm = world()
+        if comm.Get_size() < max(ranks) + 1:
+            raise PeError(f"fleet: the {what} are {len(ranks)} processes (MPI ranks {ranks[0]}..{ranks[-1]}), but "
+                          f"this process runs in a job of {comm.Get_size()}: start the roles with pe launch, or "
+                          f"mpiexec -n {max(ranks) + 1} (servers first), or each with pe fluid and Fluid's environment")
         _GROUPS[ranks] = comm.Create_group(comm.Get_group().Incl(list(ranks)))
     return _GROUPS[ranks]
 
@@ -50,4 +52,4 @@ def reduce_op(mode):
     ops = {"sum": "SUM", "max": "MAX", "min": "MIN"}
     if mode not in ops:
         raise ValueError(f"unknown mode: {mode} (all_reduce takes 'sum', 'max' or 'min')")
-    return getattr(_mpi(), ops[mode])
+    return getattr(processes._mpi(), ops[mode])
