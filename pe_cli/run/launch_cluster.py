@@ -15,7 +15,6 @@ import sys
 from dataclasses import dataclass
 
 from ..base.errors import PeError
-from ..base.rank_guard import under_mpi  # noqa: F401 -- the guard's own check
 from .launch import run_ranks
 
 LOG_DIR_ENV, FIRST_TRAINER_ENV, GPUS_ENV = "PE_LAUNCH_LOG_DIR", "PE_LAUNCH_FIRST_TRAINER", "PE_LAUNCH_SELECTED_GPUS"

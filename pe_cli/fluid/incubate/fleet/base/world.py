@@ -28,8 +28,6 @@ class _Alone:
     def allgather(self, value):
         return [value]
 
-    def allreduce(self, value, op=None):
-        return value
 
 
 def group(ranks, what):
@@ -47,9 +45,11 @@ def group(ranks, what):
     return _GROUPS[ranks]
 
 
-def reduce_op(mode):
-    """MPI's operation for Fluid's all_reduce ``mode`` ('sum', 'max' or 'min')."""
+def all_reduce(comm, value, mode):
+    """``value`` summed (or max, min: Fluid's all_reduce ``mode``) over the group ``comm``."""
     ops = {"sum": "SUM", "max": "MAX", "min": "MIN"}
     if mode not in ops:
         raise ValueError(f"unknown mode: {mode} (all_reduce takes 'sum', 'max' or 'min')")
-    return getattr(processes._mpi(), ops[mode])
+    if isinstance(comm, _Alone):
+        return value
+    return comm.allreduce(value, op=getattr(processes._mpi(), ops[mode]))

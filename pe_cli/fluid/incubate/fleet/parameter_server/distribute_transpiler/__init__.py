@@ -23,7 +23,7 @@ from ......io.inference import save_inference_model as _save_inference_model
 from ......training.optimizer import Optimizer
 from .....transpiler import DistributeTranspiler, DistributeTranspilerConfig
 from ...base.fleet_base import DistributedOptimizer, Fleet, Mode, check_save_args
-from .distributed_strategy import DistributedStrategy, StrategyFactory, SyncStrategy
+from .distributed_strategy import DistributedStrategy, StrategyFactory
 
 __all__ = ["fleet", "FleetTranspiler", "TranspilerOptimizer", "StrategyFactory", "DistributedStrategy"]
 
