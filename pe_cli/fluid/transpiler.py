@@ -22,7 +22,7 @@ from ..transpiler.inference import InferenceTranspiler as _InferenceTranspiler
 # path can have that submodule name.
 __path__ = []
 
-__all__ = ["DistributeTranspiler", "DistributeTranspilerConfig", "ServerRuntimeConfig", "memory_optimize", "release_memory",
+__all__ = ["DistributeTranspiler", "DistributeTranspilerConfig", "ServerRuntimeConfig", "DistributedMode", "memory_optimize", "release_memory",
            "HashName", "RoundRobin", "InferenceTranspiler"]
 
 _COLLECTIVE = ("nccl2", "collective")
@@ -75,6 +75,14 @@ class DistributeTranspilerConfig:
             raise ValueError("DistributeTranspilerConfig: runtime_split_send_recv can be True only when sync_mode "
                              "is False; set sync_mode to False first")
         self._runtime_split_send_recv = value
+
+
+class DistributedMode:
+    """Fluid's names of the parameter-server modes (the communicator's)."""
+    SYNC = 0
+    ASYNC = 1
+    HALF_ASYNC = 2
+    GEO = 3
 
 
 class ServerRuntimeConfig:
