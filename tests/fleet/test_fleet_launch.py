@@ -65,6 +65,9 @@ def test_ctr_dnn_on_the_pserver_fleet_equals_one_process(tmp_path):
     assert fleet.returncode == 0, fleet.stderr
     names = assert_same_arrays(tmp_path / "one", tmp_path / "fleet")
     assert "SparseFeatFactors.npy" in names and "fc0.w_0.npy" in names
+    infer = [tmp_path / run / "infer" for run in ("one", "fleet")]      # the same inference program
+    assert sorted(os.listdir(infer[0])) == sorted(os.listdir(infer[1])) and "SparseFeatFactors" in os.listdir(infer[1])
+    assert (infer[0] / "__model__").read_bytes() == (infer[1] / "__model__").read_bytes()
     assert sorted(os.listdir(tmp_path / "logs")) == ["serverlog.0", "workerlog.0", "workerlog.1"]
     per_trainer = [losses((tmp_path / "logs" / f"workerlog.{i}").read_text()) for i in range(2)]
     assert [len(v) for v in per_trainer] == [STEPS, STEPS]

@@ -1,6 +1,7 @@
 """Fluid 1.8's role makers and fleet objects in one process (issue 58, item 2): roles from the
 environment Fluid's launchers and pe launch set, Fluid's argument checks, and what the fleets
 refuse before anything is distributed."""
+import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
@@ -131,3 +132,29 @@ def test_distribute_transpiler_config_checks_sync_and_runtime_split():
     with pytest.raises(ValueError):
         config.sync_mode = True
     assert StrategyFactory.create_sync_strategy().get_program_config().runtime_split_send_recv
+
+
+def test_init_server_from_a_model_dir_cuts_its_blocks(tmp_path):
+    fleet = FleetTranspiler()
+    fleet.init(role_maker.UserDefinedRoleMaker(current_id=1, role=role_maker.Role.SERVER, worker_num=2,
+                                               server_endpoints=["127.0.0.1:1", "127.0.0.1:2"]))
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        loss = fluid.layers.mean(fluid.layers.fc(fluid.layers.data("x", [3]), 8, name="fc"))
+        config = fluid.DistributeTranspilerConfig()
+        config.min_block_size = 4                            # fc.w_0 [3, 8] is cut in two blocks of rows
+        fleet.distributed_optimizer(fluid.optimizer.SGD(0.1), config).minimize(loss)
+    saved = {"fc.w_0": np.arange(24, dtype="float32").reshape(3, 8), "fc.b_0": np.arange(8, dtype="float32")}
+    with fluid.scope_guard(fluid.Scope()):
+        for name, value in saved.items():
+            fluid.global_scope().set_array(name, value)
+        fluid.io.save_vars(fluid.Executor(fluid.CPUPlace()), str(tmp_path), fleet._origin_main_program,
+                           vars=[fleet._origin_main_program.global_block().var(n) for n in saved])
+    with fluid.scope_guard(fluid.Scope()):
+        fleet.init_server(str(tmp_path))
+        mine = {new: (name, vb) for new, (name, vb) in fleet.main_program._pserver_origin.items()
+                if name in saved and fluid.global_scope().find_var(new) is not None}
+        assert any(vb is not None and vb.count > 1 for _, vb in mine.values())   # a cut block among them
+        for new, (name, vb) in mine.items():
+            rows = saved[name] if vb is None or vb.count == 1 else saved[name][vb.row0:vb.row0 + vb.rows]
+            np.testing.assert_array_equal(fluid.global_scope().get_array(new), rows, err_msg=new)

@@ -7,8 +7,9 @@ server under `pe launch`; the role from PaddleCloudRoleMaker) or, with --local, 
 
 MODE is sync or async. Trainer i trains on DATA_DIR/part-i (fleet.split_files of the sorted parts);
 --local trains on DATA_DIR/local (the parts' batches interleaved) with twice the batch. Worker 0
-(or the local run) saves the parameters into OUT_DIR with fleet.save_persistables and writes the
-per-step losses to OUT_DIR/losses.txt (printed by train_from_dataset's fetch_info)."""
+(or the local run) saves the parameters into OUT_DIR with fleet.save_persistables and the
+inference model into OUT_DIR/infer (fleet.save_inference_model); train_from_dataset prints the
+losses (fetch_info)."""
 import glob
 import os
 import sys
@@ -35,13 +36,13 @@ def ctr_dnn():
         hidden = fluid.layers.fc(hidden, size, act="relu", name=f"fc{i}")
     predict = fluid.layers.fc(hidden, 2, act="softmax", name="predict")
     loss = fluid.layers.mean(fluid.layers.cross_entropy(predict, label))
-    return sparse + [dense, label], loss
+    return sparse + [dense, label], loss, predict
 
 
 main, startup = fluid.Program(), fluid.Program()
 main.random_seed = startup.random_seed = 7
 with fluid.program_guard(main, startup):
-    feeds, loss = ctr_dnn()
+    feeds, loss, predict = ctr_dnn()
     optimizer = fluid.optimizer.SGD(0.2)
     if not local:
         fleet.init(role_maker.PaddleCloudRoleMaker())
@@ -73,9 +74,13 @@ else:
     program = fleet.main_program
 exe.train_from_dataset(program, dataset, fetch_list=[loss], fetch_info=["loss"], print_period=1)
 if local or fleet.is_first_worker():
+    infer_dir = os.path.join(out_dir, "infer")
+    feed_names = [v.name for v in feeds[:-1]]
     if local:
         fluid.io.save_params(exe, out_dir, main)
+        fluid.io.save_inference_model(infer_dir, feed_names, [predict], exe, main)
     else:
         fleet.save_persistables(exe, out_dir)
+        fleet.save_inference_model(exe, infer_dir, feed_names, [predict])
 if not local:
     fleet.stop_worker()

@@ -66,6 +66,8 @@ class CollectiveOptimizer(DistributedOptimizer):
     """``minimize`` adds the backward and update ops, then makes ``fleet.main_program``: the program
     with its workers recorded (DistributeTranspiler, collective mode) compiled for data parallelism."""
 
+    _fleet = None           # the fleet whose distributed_optimizer made it (the module's ``fleet`` else)
+
     def __init__(self, optimizer, strategy=None):
         strategy = DistributedStrategy() if strategy is None else strategy
         super().__init__(optimizer, strategy)
@@ -92,16 +94,17 @@ class CollectiveOptimizer(DistributedOptimizer):
     def minimize(self, loss, startup_program=None, parameter_list=None, no_grad_set=None):
         """Minimizes ``loss`` on every worker; returns (update ops, [(param, grad)])."""
         self._check_strategy()
+        fleet = self._fleet or _module_fleet()
         main_program = loss.block.program
         startup_program = default_startup_program() if startup_program is None else startup_program
         fleet.startup_program = startup_program
         optimize_ops, params_grads = self._optimizer.minimize(loss, startup_program, parameter_list, no_grad_set)
         fleet._origin_program = main_program.clone(for_test=False)
         fleet._transpiled_program = main_program
-        fleet.main_program = self._compile(loss, startup_program, main_program)
+        fleet.main_program = self._compile(fleet, loss, startup_program, main_program)
         return optimize_ops, params_grads
 
-    def _compile(self, loss, startup_program, main_program):
+    def _compile(self, fleet, loss, startup_program, main_program):
         config = DistributeTranspilerConfig()
         config.mode = "nccl2"
         endpoints = fleet.worker_endpoints()
@@ -142,6 +145,7 @@ class Collective(Fleet):
 
     def distributed_optimizer(self, optimizer, strategy=None):
         self._optimizer = CollectiveOptimizer(optimizer, strategy)
+        self._optimizer._fleet = self
         return self._optimizer
 
     def save_inference_model(self, executor, dirname, feeded_var_names=None, target_vars=None,
@@ -162,3 +166,7 @@ class Collective(Fleet):
 
 
 fleet = Collective()
+
+
+def _module_fleet():
+    return fleet

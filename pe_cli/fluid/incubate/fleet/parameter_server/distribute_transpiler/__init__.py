@@ -47,6 +47,8 @@ class TranspilerOptimizer(DistributedOptimizer):
     """``minimize`` adds the backward and update ops, then transpiles the program for this role:
     ``fleet.main_program`` / ``fleet.startup_program`` become the trainer's or the server's."""
 
+    _fleet = None           # the fleet whose distributed_optimizer made it (the module's ``fleet`` else)
+
     def __init__(self, optimizer, strategy=None):
         super().__init__(optimizer, strategy)
         if strategy is None:
@@ -69,7 +71,7 @@ class TranspilerOptimizer(DistributedOptimizer):
         _ps_mode(self._strategy)            # an unsupported strategy fails before the program changes
         optimize_ops, params_grads = self._optimizer.minimize(loss, startup_program, parameter_list, no_grad_set)
         startup = default_startup_program() if startup_program is None else startup_program
-        fleet._transpile(self._strategy, loss.block.program, startup)
+        (self._fleet or fleet)._transpile(self._strategy, loss.block.program, startup)
         return optimize_ops, params_grads
 
 
@@ -98,8 +100,8 @@ class FleetTranspiler(Fleet):
 
     def init_server(self, model_dir=None):
         """Runs the server's startup program (its parameter blocks from the initializers); with
-        ``model_dir`` (what fleet.save_persistables or fluid.io.save_persistables wrote), its blocks
-        are then cut from the saved parameters."""
+        ``model_dir`` (what a worker's fleet.save_persistables or fluid.io.save_params wrote), its
+        parameter blocks are then cut from the saved parameters (the optimizer state starts anew)."""
         self._after_minimize("init_server")
         if not self.is_server():
             raise ValueError("fleet.init_server: this process is a worker (fleet.is_worker()); call init_worker")
@@ -108,13 +110,14 @@ class FleetTranspiler(Fleet):
             self._load_blocks(model_dir)
 
     def _load_blocks(self, model_dir):
+        """This server's parameter blocks, cut from the whole parameters saved in ``model_dir``."""
         mine = self.main_program._pserver_origin          # block name -> (parameter name, VarBlock)
-        saved = read_saved("fleet.init_server", model_dir, sorted({name for name, _ in mine.values()
-                                                                    if self._origin_main_program.global_block()
-                                                                    .var(name).persistable}))
+        origin = self._origin_main_program.global_block()
+        params = sorted({name for name, _ in mine.values() if is_parameter(origin.var(name))})
+        saved = read_saved("fleet.init_server", model_dir, params)
         scope = global_scope()
         for new, (name, vb) in mine.items():
-            if name in saved:
+            if name in saved and scope.find_var(new) is not None:
                 value = saved[name]
                 scope.set_array(new, value if vb is None or vb.count == 1 else value[vb.row0:vb.row0 + vb.rows])
 
@@ -137,6 +140,7 @@ class FleetTranspiler(Fleet):
         if strategy is None:
             strategy = StrategyFactory.create_async_strategy()
         self._optimizer = TranspilerOptimizer(optimizer, strategy)
+        self._optimizer._fleet = self
         return self._optimizer
 
     def _transpile(self, config, program=None, startup_program=None):
