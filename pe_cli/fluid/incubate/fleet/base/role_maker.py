@@ -17,6 +17,7 @@ import os
 from .....base.errors import ArgumentTypeError, ArgumentValueError
 from .role_base import EnvironmentMissing, Role, RoleMakerBase, _endpoint_list, _env  # noqa: F401
 from .role_mpi import MPIRoleMaker, MPISymetricRoleMaker  # noqa: F401
+from .world import group
 
 __all__ = ["Role", "RoleMakerBase", "MPISymetricRoleMaker", "UserDefinedRoleMaker",
            "UserDefinedCollectiveRoleMaker", "PaddleCloudRoleMaker", "GeneralRoleMaker"]
@@ -56,6 +57,26 @@ class _EnvRoleMaker(RoleMakerBase):
     def worker_num(self):
         self._generated()
         return self._trainers_num
+
+    def _worker_num(self):
+        return self.worker_num()
+
+    def _server_num(self):
+        return len(self.get_pserver_endpoints())
+
+    def _get_rank(self):
+        """This process's place among every role, workers first (Fluid's order)."""
+        return self.worker_index() if self.is_worker() else int(self.worker_num()) + self.server_index()
+
+    def _get_size(self):
+        return int(self.worker_num()) + self._server_num()
+
+    def _barrier_server(self):
+        if self.is_server():
+            group(range(self._servers_first()), "servers").barrier()
+
+    def _finalize(self):
+        """Fluid finalizes its communicators here; pe leaves MPI to the process's exit."""
 
     def _server_role(self, eplist, what):
         """(current_id, endpoint) of this server: PADDLE_PSERVER_ID, else POD_IP:PADDLE_PORT (Fluid's
