@@ -11,7 +11,7 @@ import os
 
 from .. import transpiler as _ps
 from ..compiler.passes import program_frees, reuse_log
-from ..base.errors import PeError
+from ..base.errors import ArgumentTypeError, ArgumentValueError, PeError
 from ..base import limits
 from ..executor.scope import global_scope
 from ..framework import Program, default_main_program, default_startup_program
@@ -57,9 +57,9 @@ class DistributeTranspilerConfig:
     @sync_mode.setter
     def sync_mode(self, value):
         if not isinstance(value, bool):
-            raise TypeError(f"DistributeTranspilerConfig.sync_mode must be True or False, got {value!r}")
+            raise ArgumentTypeError(f"DistributeTranspilerConfig.sync_mode must be True or False, got {value!r}")
         if value and self._runtime_split_send_recv:
-            raise ValueError("DistributeTranspilerConfig: sync_mode cannot be True while runtime_split_send_recv "
+            raise ArgumentValueError("DistributeTranspilerConfig: sync_mode cannot be True while runtime_split_send_recv "
                              "is True; set runtime_split_send_recv to False first")
         self._sync_mode = value
 
@@ -70,9 +70,9 @@ class DistributeTranspilerConfig:
     @runtime_split_send_recv.setter
     def runtime_split_send_recv(self, value):
         if not isinstance(value, bool):
-            raise TypeError(f"DistributeTranspilerConfig.runtime_split_send_recv must be True or False, got {value!r}")
+            raise ArgumentTypeError(f"DistributeTranspilerConfig.runtime_split_send_recv must be True or False, got {value!r}")
         if value and self._sync_mode:
-            raise ValueError("DistributeTranspilerConfig: runtime_split_send_recv can be True only when sync_mode "
+            raise ArgumentValueError("DistributeTranspilerConfig: runtime_split_send_recv can be True only when sync_mode "
                              "is False; set sync_mode to False first")
         self._runtime_split_send_recv = value
 

@@ -4,6 +4,7 @@
 parameter-server fleets say how a program is distributed and run."""
 import abc
 
+from .....base.errors import ArgumentTypeError, ArgumentValueError
 from .....base.places import CPUPlace
 from .....compiler.compiled_program import CompiledProgram
 from .....executor import Executor
@@ -28,7 +29,7 @@ class Fleet(abc.ABC):
     @property
     def _rm(self):
         if self._role_maker is None:
-            raise ValueError("fleet: call fleet.init(role_maker) first (a role maker from "
+            raise ArgumentValueError("fleet: call fleet.init(role_maker) first (a role maker from "
                              "paddle.fluid.incubate.fleet.base.role_maker)")
         return self._role_maker
 
@@ -67,7 +68,7 @@ class Fleet(abc.ABC):
     def split_files(self, files):
         """This worker's share of ``files``: contiguous blocks, the first ones one file longer."""
         if not isinstance(files, list):
-            raise TypeError("files should be a list of file need to be read.")
+            raise ArgumentTypeError("files should be a list of file need to be read.")
         trainer_id, trainers = self.worker_index(), self.worker_num()
         base, extra = divmod(len(files), trainers)
         begin = trainer_id * base + min(trainer_id, extra)
@@ -78,7 +79,7 @@ class Fleet(abc.ABC):
         environment, when None)."""
         self._executor = Executor(CPUPlace())
         if role_maker is not None and not isinstance(role_maker, RoleMakerBase):
-            raise TypeError("role_maker must be an instance of RoleMakerBase")
+            raise ArgumentTypeError("role_maker must be an instance of RoleMakerBase")
         if role_maker is None:
             role_maker = PaddleCloudRoleMaker(is_collective=self._mode == Mode.COLLECTIVE)
         self._role_maker = role_maker
@@ -124,12 +125,12 @@ class Fleet(abc.ABC):
 def check_save_args(executor, main_program, what):
     """Fluid's checks of fleet.save_*: an Executor (not a ParallelExecutor) and a Program."""
     if isinstance(executor, ParallelExecutor):
-        raise TypeError(f"in fleet.{what}() function, executor must be as Executor type, ParallelExecutor "
+        raise ArgumentTypeError(f"in fleet.{what}() function, executor must be as Executor type, ParallelExecutor "
                         f"is not allowed")
     if not isinstance(executor, Executor):
-        raise TypeError(f"in fleet.{what}() function, executor must be as Executor type")
+        raise ArgumentTypeError(f"in fleet.{what}() function, executor must be as Executor type")
     if isinstance(main_program, CompiledProgram):
-        raise TypeError(f"in fleet.{what}() function, main_program must be as Program type, CompiledProgram "
+        raise ArgumentTypeError(f"in fleet.{what}() function, main_program must be as Program type, CompiledProgram "
                         f"is not allowed")
 
 
@@ -139,7 +140,7 @@ class DistributedOptimizer(abc.ABC):
 
     def __init__(self, optimizer, strategy=None):
         if not isinstance(optimizer, Optimizer):
-            raise TypeError("optimizer must be an instance of Optimizer")
+            raise ArgumentTypeError("optimizer must be an instance of Optimizer")
         self._optimizer = optimizer
         self._strategy = strategy
 

@@ -84,7 +84,7 @@ class _EnvRoleMaker(RoleMakerBase):
         if os.environ.get("PADDLE_PSERVER_ID") is not None:
             current = int(os.environ["PADDLE_PSERVER_ID"])
             if not 0 <= current < len(eplist):
-                raise ValueError(f"{what}: PADDLE_PSERVER_ID={current} is not an index of the "
+                raise ArgumentValueError(f"{what}: PADDLE_PSERVER_ID={current} is not an index of the "
                                  f"{len(eplist)} server endpoints")
             return current, eplist[current]
         if "POD_IP" in os.environ and "PADDLE_PORT" in os.environ:
@@ -92,7 +92,7 @@ class _EnvRoleMaker(RoleMakerBase):
         else:
             endpoint = _env("PADDLE_CURRENT_ENDPOINT", what=what + " (a server: POD_IP and PADDLE_PORT,")
         if endpoint not in eplist:
-            raise ValueError(f"{what}: this server's endpoint {endpoint} is not one of the server endpoints "
+            raise ArgumentValueError(f"{what}: this server's endpoint {endpoint} is not one of the server endpoints "
                              f"{','.join(eplist)} (PADDLE_PSERVERS_IP_PORT_LIST)")
         return eplist.index(endpoint), endpoint
 
@@ -123,11 +123,11 @@ class PaddleCloudRoleMaker(_EnvRoleMaker):
         trainers_num = int(_env("PADDLE_TRAINERS_NUM"))
         training_role = _env("TRAINING_ROLE", "PADDLE_TRAINING_ROLE")
         if training_role not in ("TRAINER", "PSERVER"):
-            raise ValueError(f"{what}: TRAINING_ROLE must be PSERVER or TRAINER, got {training_role!r}")
+            raise ArgumentValueError(f"{what}: TRAINING_ROLE must be PSERVER or TRAINER, got {training_role!r}")
         if training_role == "TRAINER":
             self._role, self._current_id = Role.WORKER, int(_env("PADDLE_TRAINER_ID"))
             if not 0 <= self._current_id < trainers_num:
-                raise ValueError(f"{what}: PADDLE_TRAINER_ID={self._current_id} is not in [0, {trainers_num}) "
+                raise ArgumentValueError(f"{what}: PADDLE_TRAINER_ID={self._current_id} is not in [0, {trainers_num}) "
                                  f"for PADDLE_TRAINERS_NUM={trainers_num}")
         else:
             self._role = Role.SERVER
@@ -178,7 +178,7 @@ class GeneralRoleMaker(_EnvRoleMaker):
         training_role = _env("TRAINING_ROLE", "PADDLE_TRAINING_ROLE", what=what)
         workers = _endpoint_list(_env("PADDLE_TRAINER_ENDPOINTS", what=what))
         if training_role not in ("TRAINER", "PSERVER"):
-            raise ValueError("TRAINING_ROLE must be PSERVER or TRAINER")
+            raise ArgumentValueError("TRAINING_ROLE must be PSERVER or TRAINER")
         if training_role == "TRAINER":
             self._role, self._current_id = Role.WORKER, int(_env("PADDLE_TRAINER_ID", what=what))
             self._cur_endpoint = workers[self._current_id]

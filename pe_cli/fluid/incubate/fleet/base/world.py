@@ -6,7 +6,7 @@ ranks (the workers, the servers, everyone) gets a communicator of its own (``Com
 only its members take part, so a worker's barrier never waits on a server busy serving). A group
 of one process needs no MPI at all.
 """
-from .....base.errors import PeError
+from .....base.errors import ArgumentValueError, PeError
 from .....kernels import processes
 
 _GROUPS = {}
@@ -49,7 +49,7 @@ def all_reduce(comm, value, mode):
     """``value`` summed (or max, min: Fluid's all_reduce ``mode``) over the group ``comm``."""
     ops = {"sum": "SUM", "max": "MAX", "min": "MIN"}
     if mode not in ops:
-        raise ValueError(f"unknown mode: {mode} (all_reduce takes 'sum', 'max' or 'min')")
+        raise ArgumentValueError(f"unknown mode: {mode} (all_reduce takes 'sum', 'max' or 'min')")
     if isinstance(comm, _Alone):
         return value
     return comm.allreduce(value, op=getattr(processes._mpi(), ops[mode]))

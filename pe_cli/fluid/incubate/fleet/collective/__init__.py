@@ -11,6 +11,7 @@ the same update (pe's collective mode over MPI: docs/DISTRIBUTED.md).
 Worker i is MPI rank i (``pe launch --trainers K``, or ``mpiexec -n K``)."""
 import logging
 
+from .....base.errors import ArgumentTypeError, ArgumentValueError
 from .....compiler.compiled_program import CompiledProgram
 from .....compiler.strategy import BuildStrategy, ExecutionStrategy, _check_bool, _check_int, _check_list
 from .....framework import default_startup_program
@@ -82,14 +83,14 @@ class CollectiveOptimizer(DistributedOptimizer):
     def _check_strategy(self):
         strategy = self._strategy
         if not isinstance(strategy, DistributedStrategy):
-            raise TypeError("In collective mode, strategy must be an instance of DistributedStrategy "
+            raise ArgumentTypeError("In collective mode, strategy must be an instance of DistributedStrategy "
                             "(paddle.fluid.incubate.fleet.collective)")
         for option in ("use_local_sgd", "use_dist_fc", "forward_recompute", "use_amp"):
             if getattr(strategy, option):
-                raise ValueError(f"DistributedStrategy.{option}: pe's collective fleet does not support it; "
+                raise ArgumentValueError(f"DistributedStrategy.{option}: pe's collective fleet does not support it; "
                                  f"leave it False")
         if strategy.mode not in ("nccl2", "collective"):
-            raise ValueError(f"DistributedStrategy.mode must be 'nccl2' or 'collective', got {strategy.mode!r}")
+            raise ArgumentValueError(f"DistributedStrategy.mode must be 'nccl2' or 'collective', got {strategy.mode!r}")
 
     def minimize(self, loss, startup_program=None, parameter_list=None, no_grad_set=None):
         """Minimizes ``loss`` on every worker; returns (update ops, [(param, grad)])."""

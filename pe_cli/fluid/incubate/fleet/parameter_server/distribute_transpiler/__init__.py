@@ -15,7 +15,7 @@
 
 The P servers are MPI ranks 0..P-1 in the order of their endpoints, worker i is rank P + i
 (``pe launch --pservers P --trainers K``)."""
-from ......base.errors import FluidUnsupported
+from ......base.errors import ArgumentTypeError, ArgumentValueError, FluidUnsupported
 from ......executor import global_scope
 from ......framework import default_startup_program
 from ......io.checkpoint import is_parameter, read_saved, save_persistables, save_vars
@@ -54,7 +54,7 @@ class TranspilerOptimizer(DistributedOptimizer):
         if strategy is None:
             self._strategy = StrategyFactory.create_sync_strategy()
         elif not isinstance(strategy, (DistributeTranspilerConfig, DistributedStrategy)):
-            raise TypeError("In TRANSPILER mode, strategy must be an instance of DistributeTranspilerConfig, "
+            raise ArgumentTypeError("In TRANSPILER mode, strategy must be an instance of DistributeTranspilerConfig, "
                             "SyncStrategy, HalfAsyncStrategy, AsyncStrategy, or GeoStrategy")
 
     def backward(self, loss, startup_program=None, parameter_list=None, no_grad_set=None, callbacks=None):
@@ -65,9 +65,9 @@ class TranspilerOptimizer(DistributedOptimizer):
 
     def minimize(self, loss, scopes=None, startup_program=None, parameter_list=None, no_grad_set=None):
         if isinstance(loss, list):
-            raise TypeError("DistributedTranspiler's minimize can not accept loss with list")
+            raise ArgumentTypeError("DistributedTranspiler's minimize can not accept loss with list")
         if isinstance(startup_program, list):
-            raise TypeError("DistributedTranspiler's minimize can not accept program with list")
+            raise ArgumentTypeError("DistributedTranspiler's minimize can not accept program with list")
         _ps_mode(self._strategy)            # an unsupported strategy fails before the program changes
         optimize_ops, params_grads = self._optimizer.minimize(loss, startup_program, parameter_list, no_grad_set)
         startup = default_startup_program() if startup_program is None else startup_program
@@ -89,14 +89,14 @@ class FleetTranspiler(Fleet):
 
     def _after_minimize(self, what):
         if self.main_program is None:
-            raise ValueError(f"fleet.{what}: main_program is None, need invoke DistributedOptimizer.minimize first")
+            raise ArgumentValueError(f"fleet.{what}: main_program is None, need invoke DistributedOptimizer.minimize first")
 
     def init_worker(self):
         """Nothing to start in pe (no communicator thread): the trainer's startup program receives
         the servers' initial parameters (run ``fleet.startup_program``)."""
         self._after_minimize("init_worker")
         if not self.is_worker():
-            raise ValueError("fleet.init_worker: this process is a server (fleet.is_server()); call init_server")
+            raise ArgumentValueError("fleet.init_worker: this process is a server (fleet.is_server()); call init_server")
 
     def init_server(self, model_dir=None):
         """Runs the server's startup program (its parameter blocks from the initializers); with
@@ -104,7 +104,7 @@ class FleetTranspiler(Fleet):
         parameter blocks are then cut from the saved parameters (the optimizer state starts anew)."""
         self._after_minimize("init_server")
         if not self.is_server():
-            raise ValueError("fleet.init_server: this process is a worker (fleet.is_worker()); call init_worker")
+            raise ArgumentValueError("fleet.init_server: this process is a worker (fleet.is_worker()); call init_worker")
         self._executor.run(self.startup_program)
         if model_dir:
             self._load_blocks(model_dir)
@@ -125,7 +125,7 @@ class FleetTranspiler(Fleet):
         """Serves: returns once every trainer has stopped (stop_worker, or its exit)."""
         self._after_minimize("run_server")
         if not self.is_server():
-            raise ValueError("fleet.run_server: this process is a worker (fleet.is_worker())")
+            raise ArgumentValueError("fleet.run_server: this process is a worker (fleet.is_worker())")
         self._executor.run(self.main_program)
 
     def stop_worker(self):
@@ -134,9 +134,9 @@ class FleetTranspiler(Fleet):
 
     def distributed_optimizer(self, optimizer, strategy=None):
         if not isinstance(optimizer, Optimizer):
-            raise ValueError("optimizer must be an instance of Optimizer")
+            raise ArgumentValueError("optimizer must be an instance of Optimizer")
         if not self._is_initialized:
-            raise ValueError("fleet.init(role) to initialize before optimizer.minimize(loss)")
+            raise ArgumentValueError("fleet.init(role) to initialize before optimizer.minimize(loss)")
         if strategy is None:
             strategy = StrategyFactory.create_async_strategy()
         self._optimizer = TranspilerOptimizer(optimizer, strategy)
@@ -146,7 +146,7 @@ class FleetTranspiler(Fleet):
     def _transpile(self, config, program=None, startup_program=None):
         """This role's programs from ``program`` (minimized) in the mode ``config`` says."""
         if not isinstance(config, (DistributeTranspilerConfig, DistributedStrategy)):
-            raise TypeError("config must be an instance of DistributeTranspilerConfig, SyncStrategy, "
+            raise ArgumentTypeError("config must be an instance of DistributeTranspilerConfig, SyncStrategy, "
                             "HalfAsyncStrategy, AsyncStrategy or GeoStrategy")
         mode, given = _ps_mode(config)
         program = program if program is not None else self._origin_main_program

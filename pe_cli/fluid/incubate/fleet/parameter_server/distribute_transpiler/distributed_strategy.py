@@ -8,6 +8,7 @@ not have (an error at minimize). The program, trainer-runtime and server-runtime
 as Fluid's; pe reads ``slice_var_up``, ``split_method`` and ``min_block_size`` of the program config."""
 import os
 
+from ......base.errors import ArgumentTypeError, ArgumentValueError
 from ......compiler.strategy import BuildStrategy, ExecutionStrategy
 from .....transpiler import DistributeTranspilerConfig, ServerRuntimeConfig
 
@@ -37,10 +38,10 @@ def _set_fields(target, config, kind, what):
     if isinstance(config, kind):
         return config
     if not isinstance(config, dict):
-        raise TypeError(f"{what} only accept input type: dict or {kind.__name__}")
+        raise ArgumentTypeError(f"{what} only accept input type: dict or {kind.__name__}")
     for key, value in config.items():
         if not hasattr(target, key):
-            raise ValueError(f"{kind.__name__} doesn't have key: {key}")
+            raise ArgumentValueError(f"{kind.__name__} doesn't have key: {key}")
         setattr(target, key, value)
     return target
 
@@ -82,12 +83,12 @@ class DistributedStrategy:
         if isinstance(config, dict):
             for key in config:
                 if key not in self._trainer_runtime_config.runtime_configs:
-                    raise ValueError(f"TrainerRuntimeConfig doesn't have key: {key}")
+                    raise ArgumentValueError(f"TrainerRuntimeConfig doesn't have key: {key}")
             self._trainer_runtime_config.runtime_configs.update(config)
         elif isinstance(config, TrainerRuntimeConfig):
             self._trainer_runtime_config = config
         else:
-            raise TypeError("trainer_runtime_config only accept input type: dict or TrainerRuntimeConfig")
+            raise ArgumentTypeError("trainer_runtime_config only accept input type: dict or TrainerRuntimeConfig")
 
     def get_server_runtime_config(self):
         return self._server_runtime_config
