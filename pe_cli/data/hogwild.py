@@ -122,6 +122,10 @@ def _error(worker, e):
 
 def _threads(job, workers, results):
     stop, lock, errors = threading.Event(), threading.Lock(), []
+    # A parameter-server trainer's step is one exchange with the servers (its gradients, a barrier,
+    # the parameters back): the threads take turns, a whole step each.
+    turns = threading.Lock() if getattr(job.program, "_pserver_trainer", False) else None
+    around = (turns.acquire, turns.release) if turns is not None else (None, None)
 
     def emit(kind, payload):
         if kind == b"P":
@@ -133,7 +137,7 @@ def _threads(job, workers, results):
 
     def thread(w):
         try:
-            job.work(w, workers, emit, stop.is_set)
+            job.work(w, workers, emit, stop.is_set, around)
         except BaseException as e:      # noqa: BLE001 - the first error stops every thread and is raised below
             errors.append(_error(w, e))
             stop.set()

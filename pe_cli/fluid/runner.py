@@ -29,6 +29,7 @@ SPECIAL = {
     "paddle.dataset.conll05": "pe_cli.paddle.dataset.conll_srl",
     "paddle.dataset.wmt14": "pe_cli.paddle.dataset.wmt_fr_en",
     "paddle.dataset.wmt16": "pe_cli.paddle.dataset.wmt_multi30k",
+    "paddle.fluid.transpiler.distribute_transpiler": "pe_cli.fluid.transpiler",
 }
 
 

@@ -7,16 +7,22 @@ docs/DISTRIBUTED.md), and the placement policies of parameter servers. ``memory_
 Endpoints name MPI ranks in order: the i-th endpoint of ``trainers`` is the process mpiexec started
 as rank i, and ``current_endpoint`` must be the ``trainer_id``-th. pe takes the trainers' endpoints
 as ``trainers="ep0,ep1"`` (Fluid's spelling), a list, or ``workers=`` (seed 004's example)."""
+import os
+
 from .. import transpiler as _ps
 from ..compiler.passes import program_frees, reuse_log
-from ..base.errors import PeError
+from ..base.errors import ArgumentTypeError, ArgumentValueError, PeError
 from ..base import limits
 from ..executor.scope import global_scope
 from ..framework import Program, default_main_program, default_startup_program
 from ..transpiler import HashName, PSDispatcher, RoundRobin  # noqa: F401 (Fluid's names, here)
 from ..transpiler.inference import InferenceTranspiler as _InferenceTranspiler
 
-__all__ = ["DistributeTranspiler", "DistributeTranspilerConfig", "memory_optimize", "release_memory",
+# ``paddle.fluid.transpiler.distribute_transpiler`` is this module too (runner.SPECIAL); a module with a
+# path can have that submodule name.
+__path__ = []
+
+__all__ = ["DistributeTranspiler", "DistributeTranspilerConfig", "ServerRuntimeConfig", "DistributedMode", "memory_optimize", "release_memory",
            "HashName", "RoundRobin", "InferenceTranspiler"]
 
 _COLLECTIVE = ("nccl2", "collective")
@@ -33,11 +39,60 @@ class DistributeTranspilerConfig:
         self.print_log = False
         self.wait_port = True
         self.enable_dc_asgd = False
-        self.sync_mode = True
-        self.runtime_split_send_recv = False
+        self._sync_mode = True
+        self._runtime_split_send_recv = False
+        self.half_async = False
+        self.completely_not_async = False
+        self.geo_sgd_mode = False        # geo-SGD: pe does not have it (the fleet says so at minimize)
+        self.geo_sgd_need_push_nums = 100
         self.nccl_comm_num = 1
         self.use_hierarchical_allreduce = False
         self.hierarchical_allreduce_inter_nranks = 0
+        self.collective_mode = None
+
+    @property
+    def sync_mode(self):
+        return self._sync_mode
+
+    @sync_mode.setter
+    def sync_mode(self, value):
+        if not isinstance(value, bool):
+            raise ArgumentTypeError(f"DistributeTranspilerConfig.sync_mode must be True or False, got {value!r}")
+        if value and self._runtime_split_send_recv:
+            raise ArgumentValueError("DistributeTranspilerConfig: sync_mode cannot be True while runtime_split_send_recv "
+                             "is True; set runtime_split_send_recv to False first")
+        self._sync_mode = value
+
+    @property
+    def runtime_split_send_recv(self):
+        return self._runtime_split_send_recv
+
+    @runtime_split_send_recv.setter
+    def runtime_split_send_recv(self, value):
+        if not isinstance(value, bool):
+            raise ArgumentTypeError(f"DistributeTranspilerConfig.runtime_split_send_recv must be True or False, got {value!r}")
+        if value and self._sync_mode:
+            raise ArgumentValueError("DistributeTranspilerConfig: runtime_split_send_recv can be True only when sync_mode "
+                             "is False; set sync_mode to False first")
+        self._runtime_split_send_recv = value
+
+
+class DistributedMode:
+    """Fluid's names of the parameter-server modes (the communicator's)."""
+    SYNC = 0
+    ASYNC = 1
+    HALF_ASYNC = 2
+    GEO = 3
+
+
+class ServerRuntimeConfig:
+    """Fluid's server thread counts (FLAGS_rpc_*_thread_num), kept as given: a pe server is one
+    process answering over MPI."""
+
+    def __init__(self):
+        self._rpc_send_thread_num = int(os.getenv("FLAGS_rpc_send_thread_num", "12"))
+        self._rpc_get_thread_num = int(os.getenv("FLAGS_rpc_get_thread_num", "12"))
+        self._rpc_prefetch_thread_num = int(os.getenv("FLAGS_rpc_prefetch_thread_num", "12"))
 
 
 def _endpoints(trainers, workers):

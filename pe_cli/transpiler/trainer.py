@@ -29,6 +29,7 @@ def rewrite_trainer_program(program, plan):
     used = {n for op in block.ops for n in op.input_arg_names + op.output_arg_names}
     for name in [n for n, v in block.vars.items() if v.persistable and n not in used]:
         del block.vars[name]        # optimizer state: the servers hold it (and checkpoints must not)
+    program._pserver_trainer = True     # its steps exchange with the servers: one step at a time (data/hogwild.py)
     program._bump()
     for group in plan.groups:
         placed = plan.blocks_of(group)
