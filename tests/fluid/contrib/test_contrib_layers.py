@@ -1,0 +1,88 @@
+"""fluid.contrib's layers of contrib ops, run in a program: fused_elemwise_activation's functor
+orders, fused_embedding_seq_pool (sums of table rows per sequence, padding rows zero),
+partial_concat / partial_sum, shuffle_batch (a new order each run from the advancing seed; the
+gradient undone), multiclass_nms2's indices and ctr_metric_bundle's running sums."""
+import numpy as np
+import pytest
+
+import pe_cli.fluid as fluid
+from pe_cli.fluid import contrib
+
+RNG = np.random.default_rng(9)
+X = RNG.uniform(-1, 1, size=(6, 4)).astype("float32")
+Y = RNG.uniform(0, 1, size=(6, 4)).astype("float32")
+
+
+@pytest.fixture(scope="module")
+def run():
+    main, start = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, start):
+        x = fluid.layers.data("x", [4], dtype="float32")
+        x.stop_gradient = False
+        y = fluid.layers.data("y", [4], dtype="float32")
+        ids = fluid.layers.data("ids", [1], dtype="int64", lod_level=1)
+        outs = {"add_relu": contrib.fused_elemwise_activation(x, y, ["elementwise_add", "relu"]),
+                "scale_mul": contrib.fused_elemwise_activation(x, y, "scale,elementwise_mul", scale=2.0),
+                "emb": contrib.fused_embedding_seq_pool(ids, [10, 3], padding_idx=0),
+                "pc": contrib.partial_concat([x, y], 1, 2), "ps": contrib.partial_sum([x, y], -2),
+                "sb": contrib.shuffle_batch(x, seed=1)}
+        metrics = contrib.ctr_metric_bundle(fluid.layers.sigmoid(x), y)
+        weights = fluid.layers.assign(np.arange(24, dtype="float32").reshape(6, 4))
+        fluid.backward.append_backward(fluid.layers.reduce_sum(fluid.layers.elementwise_mul(outs["sb"], weights)))
+    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+    exe.run(start, scope=scope)
+    ids = fluid.create_lod_tensor(np.array([[1], [0], [2], [3]], dtype="int64"), [[3, 1]], fluid.CPUPlace())
+    names = list(outs) + ["m%d" % i for i in range(6)] + ["x_grad"]
+    results = [dict(zip(names, exe.run(main, feed={"x": X, "y": Y, "ids": ids}, scope=scope,
+                                        fetch_list=list(outs.values()) + list(metrics) + [x.name + "@GRAD"])))
+               for _ in range(2)]
+    return results, np.array(scope.find_var("fused_embedding_seq_pool_0.w_0").get_tensor())
+
+
+def test_fused_elemwise_activation_and_embedding_seq_pool(run):
+    (first, _), table = run
+    np.testing.assert_allclose(first["add_relu"], X + np.maximum(Y, 0), rtol=1e-6)
+    np.testing.assert_allclose(first["scale_mul"], 2 * (X * Y), rtol=1e-6)
+    np.testing.assert_allclose(first["emb"], [table[1] + table[2], table[3]], rtol=1e-6)
+    with pytest.raises(ValueError, match="length should be 2"):
+        contrib.fused_elemwise_activation(None, None, ["relu"])
+
+
+def test_partial_concat_and_sum(run):
+    (first, _), _ = run
+    np.testing.assert_array_equal(first["pc"], np.concatenate([X[:, 1:3], Y[:, 1:3]], 1))
+    np.testing.assert_allclose(first["ps"], X[:, 2:] + Y[:, 2:], rtol=1e-6)
+
+
+def test_shuffle_batch_draws_a_new_order_each_run_and_its_gradient_undoes_it(run):
+    (first, second), _ = run
+    orders = []
+    for r in (first, second):
+        order = [int(np.flatnonzero((X == row).all(1))[0]) for row in r["sb"]]
+        assert sorted(order) == list(range(6))
+        orders.append(order)
+        weights = np.arange(24, dtype="float32").reshape(6, 4)
+        np.testing.assert_array_equal(r["x_grad"][order], weights)     # d sum(out * w) / dx, unshuffled
+    assert orders[0] != orders[1]
+
+
+def test_ctr_metric_bundle_sums_over_runs(run):
+    (_, second), _ = run
+    p = 1 / (1 + np.exp(-X.astype(np.float64)))
+    want = [((p - Y) ** 2).sum(), np.abs(p - Y).sum(), p.sum(), (1 / (1 + np.exp(-p))).sum(), Y.sum(), 6.0]
+    np.testing.assert_allclose([float(second[f"m{i}"][0]) for i in range(6)], 2 * np.array(want), rtol=1e-5)
+
+
+def test_multiclass_nms2_returns_the_kept_boxes_indices():
+    main, start = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, start):
+        boxes = fluid.layers.data("b", [3, 4], dtype="float32")
+        scores = fluid.layers.data("s", [2, 3], dtype="float32")
+        out, index = contrib.multiclass_nms2(boxes, scores, 0.1, 10, 10, 0.5, return_index=True)
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(start)
+    b = np.array([[[0, 0, 1, 1], [0, 0, 1.05, 1], [2, 2, 3, 3]]], dtype="float32")
+    s = np.array([[[0.0, 0.0, 0.0], [0.9, 0.8, 0.3]]], dtype="float32")
+    o, i = exe.run(main, feed={"b": b, "s": s}, fetch_list=[out, index])
+    np.testing.assert_allclose(o[:, 1], [0.9, 0.3])                   # box 1 overlaps box 0: suppressed
+    assert i.ravel().tolist() == [0, 2]
