@@ -86,3 +86,29 @@ def test_multiclass_nms2_returns_the_kept_boxes_indices():
     o, i = exe.run(main, feed={"b": b, "s": s}, fetch_list=[out, index])
     np.testing.assert_allclose(o[:, 1], [0.9, 0.3])                   # box 1 overlaps box 0: suppressed
     assert i.ravel().tolist() == [0, 2]
+
+
+def test_tdm_child_and_sampler_read_the_tree_from_their_parameters():
+    tree = np.array([[0, 0, 0, 1, 2], [0, 1, 0, 3, 4], [0, 1, 0, 5, 6], [0, 2, 1, 0, 0], [1, 2, 1, 0, 0],
+                     [2, 2, 2, 0, 0], [3, 2, 2, 0, 0]], dtype="int32")
+    travel = np.array([[1, 3], [1, 4], [2, 5], [2, 6]], dtype="int32")
+    main, start = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, start):
+        x = fluid.layers.data("x", [1], dtype="int32")
+        child, leaf = contrib.tdm_child(x, 7, 2, param_attr=fluid.ParamAttr(
+            initializer=fluid.initializer.NumpyArrayInitializer(tree)))
+        samples, labels, mask = contrib.tdm_sampler(
+            x, [1, 2], [2, 4], 4, output_list=False,
+            tree_travel_attr=fluid.ParamAttr(initializer=fluid.initializer.NumpyArrayInitializer(travel)),
+            tree_layer_attr=fluid.ParamAttr(initializer=fluid.initializer.NumpyArrayInitializer(
+                np.arange(1, 7, dtype="int32").reshape(6, 1))))
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(start)
+    c, lm, s, lb, m = exe.run(main, feed={"x": np.array([[2], [3]], dtype="int32")},
+                              fetch_list=[child, leaf, samples, labels, mask])
+    assert c.reshape(2, 2).tolist() == [[5, 6], [0, 0]] and lm.reshape(2, 2).tolist() == [[1, 1], [0, 0]]
+    assert s.shape == (2, 5) and s[:, 0].tolist() == [2, 2] and s[:, 2].tolist() == [5, 6]
+    assert lb.tolist() == [[1, 0, 1, 0, 0]] * 2 and (m == 1).all()
+    assert s[0, 1] == 1 and set(s[0, 3:]) <= {3, 4, 6} and len(set(s[0, 3:])) == 2
+    with pytest.raises(ValueError, match="less than the number of nodes"):
+        contrib.tdm_sampler(x, [2, 1], [2, 4], 4)
