@@ -10,13 +10,14 @@ from ....layers.detection_box import float_input
 from ....layers.detection_nms import _nms
 from ....layers.helper import LayerHelper
 from ....layers.partial_columns import partial_concat, partial_sum  # noqa: F401
+from ....layers.rank_attention import rank_attention  # noqa: F401
 from ....layers.tdm import tdm_child, tdm_sampler  # noqa: F401
 from ....training.param_attr import ParamAttr
 from .search_ops import *  # noqa: F401,F403
 from .search_ops import __all__ as _search_all
 
 __all__ = ["fused_elemwise_activation", "fused_embedding_seq_pool", "multiclass_nms2", "shuffle_batch",
-           "partial_concat", "partial_sum", "tdm_child", "tdm_sampler"] + _search_all
+           "partial_concat", "partial_sum", "tdm_child", "tdm_sampler", "rank_attention"] + _search_all
 
 _BINARY = {"elementwise_add": layers.elementwise_add, "elementwise_mul": layers.elementwise_mul}
 
