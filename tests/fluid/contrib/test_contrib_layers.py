@@ -112,3 +112,27 @@ def test_tdm_child_and_sampler_read_the_tree_from_their_parameters():
     assert s[0, 1] == 1 and set(s[0, 3:]) <= {3, 4, 6} and len(set(s[0, 3:])) == 2
     with pytest.raises(ValueError, match="less than the number of nodes"):
         contrib.tdm_sampler(x, [2, 1], [2, 4], 4)
+
+
+def test_text_matching_layers_chain_and_train():
+    """match_matrix_tensor -> var_conv_2d -> sequence_topk_avg_pooling, a MatchPyramid-style net."""
+    main, start = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, start):
+        q = fluid.layers.data("q", [4], dtype="float32", lod_level=1)
+        t = fluid.layers.data("t", [4], dtype="float32", lod_level=1)
+        match, _ = contrib.match_matrix_tensor(q, t, 2, act="tanh")
+        conv = contrib.var_conv_2d(match, q, t, 2, 3, [3, 3], act="relu")
+        pool = contrib.sequence_topk_avg_pooling(conv, q, t, [1, 2], 3)
+        loss = fluid.layers.mean(fluid.layers.square(fluid.layers.elementwise_sub(
+            pool, fluid.layers.fill_constant_batch_size_like(pool, [-1, 6], "float32", 1.0))))
+        fluid.optimizer.SGD(0.5).minimize(loss)
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(start)
+    q_v = fluid.create_lod_tensor(RNG.uniform(size=(5, 4)).astype("float32"), [[2, 3]], fluid.CPUPlace())
+    t_v = fluid.create_lod_tensor(RNG.uniform(size=(7, 4)).astype("float32"), [[3, 4]], fluid.CPUPlace())
+    losses = []
+    for _ in range(4):
+        out, value = exe.run(main, feed={"q": q_v, "t": t_v}, fetch_list=[pool, loss], return_numpy=False)
+        losses.append(float(np.array(value)))
+    assert np.array(out).shape == (5, 6) and out.lod() == [[0, 2, 5]]
+    assert losses[-1] < losses[0]
