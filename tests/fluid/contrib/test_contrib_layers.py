@@ -133,6 +133,6 @@ def test_text_matching_layers_chain_and_train():
     losses = []
     for _ in range(4):
         out, value = exe.run(main, feed={"q": q_v, "t": t_v}, fetch_list=[pool, loss], return_numpy=False)
-        losses.append(float(np.array(value)))
+        losses.append(float(np.array(value).reshape(-1)[0]))
     assert np.array(out).shape == (5, 6) and out.lod() == [[0, 2, 5]]
     assert losses[-1] < losses[0]
