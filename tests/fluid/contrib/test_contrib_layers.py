@@ -136,3 +136,23 @@ def test_text_matching_layers_chain_and_train():
         losses.append(float(np.array(value).reshape(-1)[0]))
     assert np.array(out).shape == (5, 6) and out.lod() == [[0, 2, 5]]
     assert losses[-1] < losses[0]
+
+
+def test_tree_conv_layer_adds_its_bias_and_activation():
+    main, start = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, start):
+        nodes = fluid.layers.data("nodes", [4, 3], dtype="float32")
+        edges = fluid.layers.data("edges", [3, 2], dtype="int32")
+        out = contrib.tree_conv(nodes, edges, output_size=2, num_filters=2, max_depth=2,
+                                param_attr=fluid.ParamAttr(name="tw"),
+                                bias_attr=fluid.ParamAttr(name="tb", initializer=fluid.initializer.Constant(0.5)))
+    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+    exe.run(start, scope=scope)
+    x = RNG.normal(size=(1, 4, 3)).astype("float32")
+    got, = exe.run(main, feed={"nodes": x, "edges": np.array([[[1, 2], [1, 3], [0, 0]]], dtype="int32")},
+                   fetch_list=[out], scope=scope)
+    w = np.array(scope.find_var("tw").get_tensor())
+    leaf = np.einsum("f,fon->on", x[0, 1], w[:, 2])                     # a leaf's patch is itself (eta_t 1)
+    assert got.shape == (1, 4, 2, 2)
+    np.testing.assert_allclose(got[0, 1], np.tanh(leaf + 0.5), rtol=1e-5)
+    np.testing.assert_allclose(got[0, 3], np.tanh(np.full((2, 2), 0.5)), rtol=1e-6)   # past the tree: the bias

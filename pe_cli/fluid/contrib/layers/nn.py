@@ -12,6 +12,7 @@ from ....layers.helper import LayerHelper
 from ....layers.partial_columns import partial_concat, partial_sum  # noqa: F401
 from ....layers.rank_attention import rank_attention  # noqa: F401
 from ....layers.text_matching import match_matrix_tensor, sequence_topk_avg_pooling, var_conv_2d  # noqa: F401
+from ....layers.tree_conv import tree_conv  # noqa: F401
 from ....layers.tdm import tdm_child, tdm_sampler  # noqa: F401
 from ....training.param_attr import ParamAttr
 from .search_ops import *  # noqa: F401,F403
@@ -19,7 +20,7 @@ from .search_ops import __all__ as _search_all
 
 __all__ = ["fused_elemwise_activation", "fused_embedding_seq_pool", "multiclass_nms2", "shuffle_batch",
            "partial_concat", "partial_sum", "tdm_child", "tdm_sampler", "rank_attention",
-           "match_matrix_tensor", "var_conv_2d", "sequence_topk_avg_pooling"] + _search_all
+           "match_matrix_tensor", "var_conv_2d", "sequence_topk_avg_pooling", "tree_conv"] + _search_all
 
 _BINARY = {"elementwise_add": layers.elementwise_add, "elementwise_mul": layers.elementwise_mul}
 
