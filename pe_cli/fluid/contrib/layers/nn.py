@@ -1,9 +1,9 @@
 """Fluid 1.8's ``contrib.layers.nn``: layers of the contrib ops. Those with an op of their own
 are pe_cli/layers/<family>.py's; fused_elemwise_activation and fused_embedding_seq_pool are made
 of the ops they fuse (the same values and gradients), multiclass_nms2 is fluid.layers'
-multiclass_nms with the kept boxes' indices."""
+multiclass_nms with the kept boxes' indices. search_pyramid_hash refuses (see its reason)."""
 from .... import layers
-from ....base.errors import ArgumentTypeError
+from ....base.errors import ArgumentTypeError, unsupported
 from ....framework import unique_name
 from ....layers.batch_shuffle import shuffle_batch  # noqa: F401
 from ....layers.detection_box import float_input
@@ -15,12 +15,11 @@ from ....layers.text_matching import match_matrix_tensor, sequence_topk_avg_pool
 from ....layers.tree_conv import tree_conv  # noqa: F401
 from ....layers.tdm import tdm_child, tdm_sampler  # noqa: F401
 from ....training.param_attr import ParamAttr
-from .search_ops import *  # noqa: F401,F403
-from .search_ops import __all__ as _search_all
 
 __all__ = ["fused_elemwise_activation", "fused_embedding_seq_pool", "multiclass_nms2", "shuffle_batch",
            "partial_concat", "partial_sum", "tdm_child", "tdm_sampler", "rank_attention",
-           "match_matrix_tensor", "var_conv_2d", "sequence_topk_avg_pooling", "tree_conv"] + _search_all
+           "match_matrix_tensor", "var_conv_2d", "sequence_topk_avg_pooling", "tree_conv",
+           "search_pyramid_hash"]
 
 _BINARY = {"elementwise_add": layers.elementwise_add, "elementwise_mul": layers.elementwise_mul}
 
@@ -80,3 +79,9 @@ def multiclass_nms2(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_
              "nms_top_k": int(nms_top_k), "nms_threshold": float(nms_threshold), "nms_eta": float(nms_eta),
              "keep_top_k": int(keep_top_k), "normalized": bool(normalized)}
     return _nms(LayerHelper("multiclass_nms2", name=name), "multiclass_nms2", bboxes, scores, attrs, return_index)
+
+
+search_pyramid_hash = unsupported(
+    "fluid.contrib.search_pyramid_hash", "its op hashes id n-grams with XXH32, filters them through Bloom filters "
+    "kept in Fluid's binary layout, and updates its table inside its own backward pass with its own lr; pe has "
+    "none of these")
