@@ -59,19 +59,22 @@ def _conv_index(channels, h, w, attrs):
     return idx.reshape(channels * kh * kw, -1)
 
 
-def _images(ins, attrs):
-    """Per pair: (its slice of X, the [C*kh*kw, oh*ow] index map)."""
-    x = ins["X"].reshape(-1)
+def _image_blocks(op, ins, attrs, channels):
+    """Per pair of X, ROW and COLUMN: (its slice of X, rows h, columns w), X holding channels * h * w values."""
     xo, ro, co = _pairs(attrs, ins, "X", "ROW", "COLUMN")
-    channels = attrs["InputChannel"]
-    out = []
     for b in range(len(xo) - 1):
         h, w = int(ro[b + 1] - ro[b]), int(co[b + 1] - co[b])
         if xo[b + 1] - xo[b] != channels * h * w:
-            raise PeError(f"var_conv_2d: sequence {b} of X has {xo[b + 1] - xo[b]} values, InputChannel * rows * "
-                          f"columns is {channels} * {h} * {w}")
-        out.append((slice(xo[b], xo[b + 1]), _conv_index(channels, h, w, attrs) if h and w else None))
-    return x, out
+            raise PeError(f"{op}: sequence {b} of X has {xo[b + 1] - xo[b]} values, channels * rows * columns "
+                          f"is {channels} * {h} * {w}")
+        yield slice(xo[b], xo[b + 1]), h, w
+
+
+def _images(ins, attrs):
+    """Per pair: (its slice of X, the [C*kh*kw, oh*ow] index map)."""
+    channels = attrs["InputChannel"]
+    return ins["X"].reshape(-1), [(rows, _conv_index(channels, h, w, attrs) if h and w else None)
+                                  for rows, h, w in _image_blocks("var_conv_2d", ins, attrs, channels)]
 
 
 def _gather(values, idx):
@@ -112,19 +115,14 @@ def var_conv_2d_grad(ins, attrs):
 def _topk_blocks(ins, attrs):
     """Per pair: (its slice of X, the block [C, h, w], the top positions [C, h, max_k] (-1: none))."""
     x = ins["X"].reshape(-1)
-    xo, ro, co = _pairs(attrs, ins, "X", "ROW", "COLUMN")
     channels, max_k = attrs["channel_num"], max(attrs["topks"])
     out = []
-    for b in range(len(xo) - 1):
-        h, w = int(ro[b + 1] - ro[b]), int(co[b + 1] - co[b])
-        if xo[b + 1] - xo[b] != channels * h * w:
-            raise PeError(f"sequence_topk_avg_pooling: sequence {b} of X has {xo[b + 1] - xo[b]} values, "
-                          f"channel_num * rows * columns is {channels} * {h} * {w}")
-        block = x[xo[b]:xo[b + 1]].reshape(channels, h, w)
+    for rows, h, w in _image_blocks("sequence_topk_avg_pooling", ins, attrs, channels):
+        block = x[rows].reshape(channels, h, w)
         top = np.argsort(block, axis=2)[..., ::-1][..., :max_k]          # Fluid's order: argsort()[-k:][::-1]
         pos = np.full((channels, h, max_k), -1, dtype=np.int64)
         pos[..., :top.shape[2]] = top
-        out.append((slice(xo[b], xo[b + 1]), block, pos))
+        out.append((rows, block, pos))
     return x, out
 
 
@@ -135,7 +133,7 @@ def sequence_topk_avg_pooling(ins, attrs):
     for _, block, pos in blocks:
         values = np.where(pos >= 0, np.take_along_axis(block, np.maximum(pos, 0), axis=2), 0)
         sums = np.concatenate([np.zeros(values.shape[:2] + (1,), values.dtype), np.cumsum(values, axis=2)], axis=2)
-        avg = np.stack([sums[..., k if k < sums.shape[2] else -1] / k for k in topks], axis=2)   # [C, h, K]
+        avg = np.stack([sums[..., k] / k for k in topks], axis=2)                    # [C, h, K]
         outs.append(avg.transpose(1, 0, 2).reshape(block.shape[1], -1))
         positions.append(pos.transpose(1, 0, 2).ravel())
     width = attrs["channel_num"] * len(topks)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
+from pe_cli.base.errors import PeError
 from pe_cli.fluid import contrib
 
 RNG = np.random.default_rng(9)
@@ -156,3 +157,18 @@ def test_tree_conv_layer_adds_its_bias_and_activation():
     assert got.shape == (1, 4, 2, 2)
     np.testing.assert_allclose(got[0, 1], np.tanh(leaf + 0.5), rtol=1e-5)
     np.testing.assert_allclose(got[0, 3], np.tanh(np.full((2, 2), 0.5)), rtol=1e-6)   # past the tree: the bias
+
+
+def test_a_block_of_the_wrong_size_is_a_one_line_error():
+    main, start = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, start):
+        x = fluid.layers.data("x", [1], dtype="float32", lod_level=1)
+        row = fluid.layers.data("row", [2], dtype="float32", lod_level=1)
+        col = fluid.layers.data("col", [2], dtype="float32", lod_level=1)
+        out = contrib.sequence_topk_avg_pooling(x, row, col, [1], 2)
+    exe = fluid.Executor(fluid.CPUPlace())
+    def lod(rows, width):
+        return fluid.create_lod_tensor(np.zeros((rows, width), "float32"), [[rows]], fluid.CPUPlace())
+    with pytest.raises(PeError, match=r"sequence 0 of X has 5 values, channels \* rows \* columns is 2 \* 2 \* 1") as e:
+        exe.run(main, feed={"x": lod(5, 1), "row": lod(2, 2), "col": lod(1, 2)}, fetch_list=[out])
+    assert "\n" not in str(e.value)
