@@ -11,3 +11,6 @@ from .quantize import *  # noqa: F401,F403
 from .reader import *  # noqa: F401,F403
 from .slim import *  # noqa: F401,F403
 from .utils import *  # noqa: F401,F403
+
+__all__ = (decoder.__all__ + memory_usage_calc.__all__ + op_frequence.__all__ + quantize.__all__ + reader.__all__
+           + slim.__all__ + utils.__all__ + extend_optimizer.__all__ + layers.__all__)

@@ -3,3 +3,5 @@ from . import metric_op, nn, rnn_impl  # noqa: F401
 from .metric_op import *  # noqa: F401,F403
 from .nn import *  # noqa: F401,F403
 from .rnn_impl import *  # noqa: F401,F403
+
+__all__ = nn.__all__ + rnn_impl.__all__ + metric_op.__all__
