@@ -27,7 +27,8 @@ def _infer_grad(ctx):
     ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD"))
 
 
-register("shuffle_batch", kernel_module="batch_shuffle", inputs=["X", "Seed?"], outputs=["Out", "ShuffleIdx", "SeedOut"],
+register("shuffle_batch", kernel_module="batch_shuffle", inputs=["X", "Seed?"],
+         outputs=["Out", "ShuffleIdx", "SeedOut"],
          attrs={"startup_seed": 0}, infer=_infer, grad=_grad, grad_reads=("ShuffleIdx",), lod="drop",
          doc="Out[i] = X[ShuffleIdx[i]] over X's rows (all dims but the last), ShuffleIdx a permutation drawn "
              "from Seed[0] (else startup_seed); SeedOut the next seed.")

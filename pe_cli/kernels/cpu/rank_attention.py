@@ -8,7 +8,8 @@ def _expand(x, offset, param, rank):
     """(gathered rows [N, R, C], each pair's parameter block index [N, R], valid [N, R])."""
     n, c = x.shape
     if param.shape[0] != c * rank * rank:
-        raise PeError(f"rank_attention: RankParam has {param.shape[0]} rows, X's width * MaxRank^2 is {c * rank * rank}")
+        raise PeError(f"rank_attention: RankParam has {param.shape[0]} rows, X's width * MaxRank^2 is "
+                      f"{c * rank * rank}")
     offset = offset.astype(np.int64)
     lower = offset[:, 0] - 1
     faster = offset[:, 1:1 + 2 * rank:2] - 1

@@ -1,8 +1,4 @@
-"""Fluid 1.8's ``contrib.quantize``: ``QuantizeTranspiler`` resolves and refuses in pe."""
-from ....base.errors import unsupported
+"""Fluid 1.8's ``contrib.quantize``."""
+from .quantize_transpiler import QuantizeTranspiler  # noqa: F401
 
 __all__ = ["QuantizeTranspiler"]
-
-QuantizeTranspiler = unsupported(
-    "fluid.contrib.QuantizeTranspiler", "quantization-aware training inserts Fluid's fake_quantize / "
-    "fake_dequantize ops, which pe does not have")

@@ -1,8 +1,5 @@
-"""Fluid 1.8's ``contrib.slim``: the ``Compressor`` of PaddleSlim's first version resolves and refuses in pe."""
-from ....base.errors import unsupported
+"""Fluid 1.8's ``contrib.slim``."""
+from . import core  # noqa: F401
+from .core import Compressor  # noqa: F401
 
 __all__ = ["Compressor"]
-
-Compressor = unsupported(
-    "fluid.contrib.Compressor", "PaddleSlim's compression framework (pruning, distillation, quantization and "
-    "NAS strategies from a YAML config) is not in pe")

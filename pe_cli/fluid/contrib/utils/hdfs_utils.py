@@ -149,7 +149,8 @@ def multi_upload(client, hdfs_path, local_path, multi_processes=5, overwrite=Fal
     """Every file under local_path uploaded by multi_processes processes to the same relative
     directory under hdfs_path."""
     assert isinstance(client, HDFSClient)
-    files = [os.path.join(d, f) for d, _, names in os.walk(local_path) for f in names] if os.path.isdir(local_path) else []
+    walk = os.walk(local_path) if os.path.isdir(local_path) else []
+    files = [os.path.join(d, f) for d, _, names in walk for f in names]
 
     def upload(paths):
         for path in paths:

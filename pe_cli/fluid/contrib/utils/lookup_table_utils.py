@@ -76,5 +76,6 @@ def load_persistables_for_inference(dirname, executor, program, lookup_table_var
     table_dir = os.path.join(dirname, lookup_table_dir)
     if not os.path.isdir(table_dir):
         raise ValueError(f"There is no directory named '{table_dir}'")
-    _load_table("load_persistables_for_inference", lookup_table_var_name, os.path.join(table_dir, lookup_table_var_name))
+    _load_table("load_persistables_for_inference", lookup_table_var_name,
+                os.path.join(table_dir, lookup_table_var_name))
     return program
