@@ -144,6 +144,18 @@ def slice_bounds(dim, start, end):
     return min(max(start, 0), dim), min(max(end, 0), dim)
 
 
+def column_window(n, start_index, length):
+    """(start, stop) of partial_concat / partial_sum's column window in n columns: a negative
+    start_index counts from the end, length -1 runs to the end; a ValueError when it falls outside."""
+    start = start_index + n if start_index < 0 else start_index
+    if not 0 <= start < n:
+        raise ValueError(f"start_index {start_index} is outside the inputs' {n} columns")
+    stop = n if length < 0 else start + length
+    if stop > n:
+        raise ValueError(f"start_index {start_index} + length {length} runs past the inputs' {n} columns")
+    return start, stop
+
+
 def slice_window(shape, axes, starts, ends):
     """(start per dim, size per dim) of slice's window over a known ``shape``."""
     first, sizes = [0] * len(shape), list(shape)

@@ -29,3 +29,4 @@ from .transpiler import (DistributeTranspiler, DistributeTranspilerConfig, Infer
 from ..data.async_executor import AsyncExecutor  # noqa: F401
 from ..data.datafeed_desc import DataFeedDesc  # noqa: F401
 from ..data.dataset import DatasetFactory, InMemoryDataset, QueueDataset  # noqa: F401
+from . import contrib  # noqa: F401,E402 -- fluid.contrib (pe_cli/fluid/contrib/)

@@ -252,9 +252,11 @@ def unpad_index(lengths, padded_length):
 
 
 def expand_rows(attrs, x_rows, y_rows):
-    """sequence_expand's row map and output offsets (None for a plain X) from its inputs' LoD."""
+    """sequence_expand's row map and output offsets (None for a plain X) from its inputs' LoD. As in
+    Fluid, only a one-level LoD of X groups its rows; X with a deeper LoD (a beam search's state)
+    expands row by row."""
     x_lod = (attrs.get("_lod") or {}).get("X")
-    x_offs = np.asarray(x_lod[-1], dtype=np.int64) if x_lod else None
+    x_offs = np.asarray(x_lod[0], dtype=np.int64) if x_lod and len(x_lod) == 1 else None
     return expand_index(x_offs, seq_offsets(attrs, "Y", y_rows), x_rows)
 
 

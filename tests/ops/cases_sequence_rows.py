@@ -16,8 +16,11 @@ def reverse_ref(i, a):
 
 
 def expand_ref(i, a):
+    """Fluid's rule: a one-level LoD of X groups its rows; a plain X, or one with a deeper LoD (a beam
+    search's state), expands row by row."""
     x, y = i["X"], i["Y"]
-    parts = sequences(x) if isinstance(x, LoDTensor) and x.lod() else [r[None] for r in np.asarray(x)]
+    one_level = isinstance(x, LoDTensor) and len(x.lod()) == 1
+    parts = sequences(x) if one_level else [r[None] for r in np.asarray(x)]
     reps = np.diff(y.lod()[-1])
     return {"Out": np.concatenate([p for p, n in zip(parts, reps) for _ in range(n)])}
 
@@ -52,6 +55,8 @@ CASES = [
            name="sequence_expand_lod_x"),
     OpCase("sequence_expand", {"X": rng.normal(size=(3, 2)), "Y": Y_LOD}, expand_ref, grad=("X",),
            name="sequence_expand_plain_x"),
+    OpCase("sequence_expand", {"X": lod_tensor([1, 2], 2, upper=[1, 1]), "Y": Y_LOD}, expand_ref, grad=("X",),
+           name="sequence_expand_two_level_x_by_rows"),
     OpCase("sequence_pad", {"X": lod_tensor([3, 1, 4], 2), "PadValue": np.array([0.5])}, pad_ref, grad=("X",),
            name="sequence_pad"),
     OpCase("sequence_pad", {"X": lod_tensor([2, 3], 2), "PadValue": np.array([1.0, -1.0])}, pad_ref,

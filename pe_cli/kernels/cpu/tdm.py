@@ -1,0 +1,57 @@
+"""Kernels of ops/tdm.py (numpy)."""
+import numpy as np
+
+from ...base.errors import PeError
+
+
+def _node_ids(x, limit, what):
+    ids = x.astype(np.int64)
+    bad = ids[(ids < 0) | (ids >= limit)]
+    if bad.size:
+        raise PeError(f"{what}: id {int(bad[0])} is outside [0, {limit})")
+    return ids
+
+
+def tdm_child(ins, attrs):
+    info, n = ins["TreeInfo"], attrs["child_nums"]
+    ids = _node_ids(ins["X"], info.shape[0], "tdm_child")
+    children = info[ids, 3:3 + n].astype(np.int64)
+    children[(ids == 0) | (info[ids, 3] == 0)] = 0
+    leaf = (info[children, 0] != 0) & (children != 0)
+    dtype = np.dtype(attrs["dtype"])
+    return {"Child": children.astype(dtype), "LeafMask": leaf.astype(dtype)}
+
+
+def _layer_samples(rng, positive, nodes, negatives, output_positive):
+    """(nodes, labels, mask) of one item at one layer."""
+    width = negatives + int(output_positive)
+    if positive == 0:                                   # the item's path ends above this layer
+        return [0] * width, [0] * width, [0] * width
+    others = nodes[nodes != positive]
+    picked = rng.choice(others, size=negatives, replace=False).tolist() if negatives else []
+    head = [positive] if output_positive else []
+    return head + picked, [1] * len(head) + [0] * negatives, [1] * width
+
+
+def tdm_sampler(ins, attrs):
+    travel, layer = ins["Travel"], ins["Layer"].reshape(-1)
+    items = _node_ids(ins["X"].reshape(-1), travel.shape[0], "tdm_sampler")
+    offsets, negatives = attrs["layer_offset_lod"], attrs["neg_samples_num_list"]
+    rng = np.random.default_rng(attrs["seed"]) if attrs["seed"] else attrs["_rng"]
+    for l, k in enumerate(negatives):
+        if k >= offsets[l + 1] - offsets[l]:
+            raise PeError(f"tdm_sampler: layer {l} has {offsets[l + 1] - offsets[l]} nodes, fewer than "
+                          f"{k} negatives + the positive")
+    rows = [[], [], []]
+    for item in items:
+        row = [[], [], []]
+        for l, k in enumerate(negatives):
+            for acc, part in zip(row, _layer_samples(rng, int(travel[item, l]), layer[offsets[l]:offsets[l + 1]], k,
+                                                     attrs["output_positive"])):
+                acc.extend(part)
+        for acc, part in zip(rows, row):
+            acc.append(part)
+    dtype = np.dtype(attrs["dtype"])
+    width = sum(negatives) + len(negatives) * int(attrs["output_positive"])
+    out, labels, mask = (np.array(r, dtype=dtype).reshape(len(items), width) for r in rows)
+    return {"Out": out, "Labels": labels, "Mask": mask}
