@@ -55,6 +55,7 @@ from .dropout import *  # noqa: F401,F403
 from .embedding import *  # noqa: F401,F403
 from .selected_rows import *  # noqa: F401,F403
 from .py_func import *  # noqa: F401,F403
+from .printing import *  # noqa: F401,F403
 from .readers import *  # noqa: F401,F403
 from .distributions import *  # noqa: F401,F403
 from .detection_box import *  # noqa: F401,F403

@@ -1,0 +1,23 @@
+"""CUDA kernels that run their CPU twin on the host: the inputs copied over, the CPU kernel run, the
+outputs copied back (``@LOD`` passes as it is). For ops whose device kernels are not written yet
+(conv3d, data_norm, spectral_norm, nce, print, ...): correct on a GPU place, not fast."""
+from . import runtime as rt
+
+
+def _host(value):
+    return [rt.to_host(a) for a in value] if isinstance(value, list) else rt.to_host(value)
+
+
+def _device(key, value):
+    if key == "@LOD":
+        return value
+    return [rt.to_device(a) for a in value] if isinstance(value, list) else rt.to_device(value)
+
+
+def on_host(cpu_kernel):
+    """The CUDA kernel of an op computed by ``cpu_kernel`` on the host."""
+    def kernel(ins, attrs):
+        outs = cpu_kernel({k: _host(v) for k, v in ins.items()}, attrs)
+        return {k: _device(k, v) for k, v in outs.items()}
+    kernel.__name__ = cpu_kernel.__name__
+    return kernel
