@@ -13,7 +13,7 @@ __all__ = ["adaptive_pool2d", "adaptive_pool3d", "add_position_encoding", "affin
            "gaussian_random_batch_size_like", "get_tensor_from_selected_rows", "grid_sampler", "group_norm",
            "hard_sigmoid", "hard_swish", "hash", "im2sequence", "image_resize", "image_resize_short", "inplace_abn",
            "instance_norm", "l2_normalize", "label_smooth", "layer_norm", "leaky_relu", "linear_chain_crf",
-           "lod_append", "lod_reset", "log", "log_softmax", "logical_and", "logical_not", "logical_or",
+           "lod_append", "lod_reset", "log", "log_loss", "log_softmax", "logical_and", "logical_not", "logical_or",
            "logical_xor", "lrn", "matmul", "maxout", "mean", "merge_selected_rows", "mul", "one_hot", "pad",
            "pad2d", "pad_constant_like", "pixel_shuffle", "pool2d", "pool3d", "pow", "prelu", "prroi_pool",
            "psroi_pool", "py_func", "random_crop", "reduce_all", "reduce_any", "reduce_max", "reduce_mean",

@@ -1,0 +1,69 @@
+"""Fluid 1.8's loss layers nce, log_loss, dice_loss and npair_loss as its users call them: Fluid's
+parameters, values against numpy, Fluid's TypeError / ValueError for bad arguments (the ops' numerics
+and gradients are checked by their op cases)."""
+import numpy as np
+import pytest
+
+import pe_cli.fluid as fluid
+
+layers = fluid.layers
+
+
+@pytest.fixture
+def prog():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        yield main, startup
+
+
+def run(progs, feed, fetch):
+    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+    exe.run(progs[1], scope=scope)
+    return exe.run(progs[0], feed=feed, fetch_list=fetch, scope=scope)
+
+
+def _nce_op(main):
+    return next(op for op in main.global_block().ops if op.type == "nce")
+
+
+def test_nce_custom_dist_draws_by_its_alias_table_and_divides_by_samples_plus_one(prog):
+    x = layers.data("x", [4], dtype="float32")
+    y = layers.data("y", [1], dtype="int64")
+    cost = layers.nce(x, y, num_total_classes=5, num_neg_samples=3, sampler="custom_dist",
+                      custom_dist=[0.0, 0.0, 1.0, 0.0, 0.0], seed=1)
+    op = _nce_op(prog[0])
+    feed = {"x": np.ones((2, 4), np.float32), "y": np.array([[0], [4]], np.int64)}
+    got, labels, raw = run(prog, feed, [cost, op.output("SampleLabels")[0], op.output("Cost")[0]])
+    np.testing.assert_array_equal(labels, [[0, 2, 2, 2], [4, 2, 2, 2]])
+    np.testing.assert_allclose(got, raw / 4, rtol=1e-6)
+    assert got.shape == (2, 1) and np.all(np.isfinite(got))
+
+
+def test_nce_uniform_trains_down(prog):
+    x = layers.data("x", [3], dtype="float32")
+    y = layers.data("y", [1], dtype="int64")
+    loss = layers.mean(layers.nce(x, y, num_total_classes=8, num_neg_samples=2, seed=3))
+    fluid.optimizer.SGD(0.5).minimize(loss)
+    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+    exe.run(prog[1], scope=scope)
+    feed = {"x": np.eye(3, dtype=np.float32), "y": np.array([[1], [5], [7]], np.int64)}
+    losses = [exe.run(prog[0], feed=feed, fetch_list=[loss], scope=scope)[0].item() for _ in range(15)]
+    assert losses[-1] < losses[0]
+
+
+def test_nce_refuses_what_fluid_refuses(prog):
+    x, y = layers.data("x", [3], dtype="float32"), layers.data("y", [1], dtype="int64")
+    with pytest.raises(TypeError):
+        layers.nce(x, layers.data("yf", [1], dtype="float32"), num_total_classes=4)
+    with pytest.raises(ValueError):
+        layers.nce(x, y, num_total_classes=4, sampler="zipf")
+
+
+def test_log_loss_value_and_float32_only(prog):
+    p, label = layers.data("p", [1], dtype="float32"), layers.data("l", [1], dtype="float32")
+    loss = layers.log_loss(p, label, epsilon=1e-4)
+    pv, lv = np.array([[0.9], [0.2]], np.float32), np.array([[1], [0]], np.float32)
+    got = run(prog, {"p": pv, "l": lv}, [loss])[0]
+    np.testing.assert_allclose(got, -lv * np.log(pv + 1e-4) - (1 - lv) * np.log(1 - pv + 1e-4), rtol=1e-5)
+    with pytest.raises(TypeError):
+        layers.log_loss(layers.data("p64", [1], dtype="float64"), label)
