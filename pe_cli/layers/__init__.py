@@ -49,6 +49,7 @@ from .padding import *  # noqa: F401,F403
 from .ctc import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
 from .convolution import *  # noqa: F401,F403
+from .convolution3d import *  # noqa: F401,F403
 from .image import *  # noqa: F401,F403
 from .normalization import *  # noqa: F401,F403
 from .dropout import *  # noqa: F401,F403
