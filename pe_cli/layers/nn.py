@@ -4,7 +4,7 @@ families, linalg, manipulation, indexing, reduction, ...)."""
 from .fluid_module import resolver
 
 __all__ = ["adaptive_pool2d", "adaptive_pool3d", "add_position_encoding", "affine_channel", "affine_grid",
-           "autoincreased_step_counter", "batch_norm", "brelu", "chunk_eval", "clip", "clip_by_norm",
+           "autoincreased_step_counter", "batch_norm", "bilinear_tensor_product", "brelu", "chunk_eval", "clip", "clip_by_norm",
            "continuous_value_model", "conv2d", "conv2d_transpose", "conv3d", "conv3d_transpose", "cos_sim",
            "crf_decoding", "crop", "crop_tensor", "data_norm",
            "ctc_greedy_decoder", "deformable_conv", "deformable_roi_pooling", "dropout", "elementwise_add",
@@ -21,7 +21,7 @@ __all__ = ["adaptive_pool2d", "adaptive_pool3d", "add_position_encoding", "affin
            "reduce_min", "reduce_prod", "reduce_sum", "relu", "relu6", "reshape", "resize_bilinear",
            "resize_nearest", "resize_trilinear", "roi_align", "roi_pool", "row_conv", "sampling_id", "scale",
            "scatter", "selu", "shuffle_channel", "sign", "similarity_focus", "size", "slice", "smooth_l1",
-           "soft_relu", "softmax", "space_to_depth", "split", "squeeze", "stack", "stanh", "strided_slice", "sum",
+           "soft_relu", "softmax", "space_to_depth", "spectral_norm", "split", "squeeze", "stack", "stanh", "strided_slice", "sum",
            "swish", "topk", "transpose", "uniform_random", "uniform_random_batch_size_like", "unique",
            "unique_with_counts", "unsqueeze", "where"]
 __getattr__ = resolver(__name__, __all__)

@@ -67,3 +67,19 @@ def test_log_loss_value_and_float32_only(prog):
     np.testing.assert_allclose(got, -lv * np.log(pv + 1e-4) - (1 - lv) * np.log(1 - pv + 1e-4), rtol=1e-5)
     with pytest.raises(TypeError):
         layers.log_loss(layers.data("p64", [1], dtype="float64"), label)
+
+
+def test_spectral_norm_and_bilinear_tensor_product_layers(prog):
+    w = layers.create_parameter([3, 2, 2], "float32", name="w0",
+                                default_initializer=fluid.initializer.NumpyArrayInitializer(
+                                    np.arange(12, dtype=np.float32).reshape(3, 2, 2) - 5))
+    sn = layers.spectral_norm(w, dim=1, power_iters=30)
+    x, y = layers.data("bx", [2], dtype="float32"), layers.data("by", [3], dtype="float32")
+    out = layers.bilinear_tensor_product(x, y, 4, act="tanh", bias_attr=False)
+    assert sn.shape == (3, 2, 2) and out.shape == (-1, 4)
+    got, bil = run(prog, {"bx": np.ones((2, 2), np.float32), "by": np.ones((2, 3), np.float32)}, [sn, out])
+    mat = np.moveaxis(np.arange(12, dtype=np.float64).reshape(3, 2, 2) - 5, 1, 0).reshape(2, -1)
+    np.testing.assert_allclose(got, (np.arange(12).reshape(3, 2, 2) - 5) / np.linalg.svd(mat)[1][0], rtol=1e-5)
+    assert np.all(np.abs(bil) < 1)
+    with pytest.raises(TypeError):
+        layers.spectral_norm(w, dim=1.0)
