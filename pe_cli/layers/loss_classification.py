@@ -2,9 +2,11 @@
 softmax_with_cross_entropy, cross_entropy, sigmoid_cross_entropy_with_logits, label_smooth,
 kldiv_loss, teacher_student_sigmoid_loss. ``_outputs`` serves the other loss layers too."""
 __all__ = ["softmax_with_cross_entropy", "cross_entropy", "sigmoid_cross_entropy_with_logits", "label_smooth",
-           "kldiv_loss", "teacher_student_sigmoid_loss", "log_loss"]
+           "kldiv_loss", "teacher_student_sigmoid_loss", "log_loss", "dice_loss"]
 from ..base.errors import PeError
 from .helper import LayerHelper
+from .indexing import one_hot
+from .reduction import reduce_mean, reduce_sum
 from .type_checks import check_variable_and_dtype
 
 
@@ -90,3 +92,14 @@ def log_loss(input, label, epsilon=1e-4, name=None):
     loss = helper.create_variable_for_type_inference(input.dtype)
     helper.append_op("log_loss", {"Predicted": [input], "Labels": [label]}, {"Loss": [loss]}, {"epsilon": epsilon})
     return loss
+
+
+def dice_loss(input, label, epsilon=0.00001, name=None):
+    """1 - 2 |input * one_hot(label)| / (|input| + |one_hot(label)| + epsilon) per sample (sums over every
+    dim but the first), averaged over the batch: ``input`` [N, ..., K] holds probabilities, ``label``
+    [N, ..., 1] class ids (Fluid's composition of one_hot, reduce_sum and reduce_mean)."""
+    label = one_hot(label, depth=input.shape[-1])
+    dims = list(range(1, len(input.shape)))
+    inse = reduce_sum(input * label, dim=dims)
+    denominator = reduce_sum(input, dim=dims) + reduce_sum(label, dim=dims)
+    return reduce_mean(1 - inse * 2 / (denominator + epsilon))

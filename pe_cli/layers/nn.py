@@ -6,7 +6,7 @@ from .fluid_module import resolver
 __all__ = ["adaptive_pool2d", "adaptive_pool3d", "add_position_encoding", "affine_channel", "affine_grid",
            "autoincreased_step_counter", "batch_norm", "bilinear_tensor_product", "brelu", "chunk_eval", "clip", "clip_by_norm",
            "continuous_value_model", "conv2d", "conv2d_transpose", "conv3d", "conv3d_transpose", "cos_sim",
-           "crf_decoding", "crop", "crop_tensor", "data_norm",
+           "crf_decoding", "crop", "crop_tensor", "data_norm", "dice_loss",
            "ctc_greedy_decoder", "deformable_conv", "deformable_roi_pooling", "dropout", "elementwise_add",
            "elementwise_div", "elementwise_floordiv", "elementwise_max", "elementwise_min", "elementwise_mod",
            "elementwise_mul", "elementwise_pow", "elementwise_sub", "elu", "embedding", "expand", "expand_as", "fc",

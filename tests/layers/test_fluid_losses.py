@@ -83,3 +83,29 @@ def test_spectral_norm_and_bilinear_tensor_product_layers(prog):
     assert np.all(np.abs(bil) < 1)
     with pytest.raises(TypeError):
         layers.spectral_norm(w, dim=1.0)
+
+
+def test_dice_loss_and_npair_loss_values(prog):
+    p = layers.data("p", [2, 3], dtype="float32")
+    lab = layers.data("lab", [2, 1], dtype="int64")
+    a, pos = layers.data("a", [3], dtype="float32"), layers.data("pos", [3], dtype="float32")
+    ids = layers.data("ids", [4], dtype="float32", append_batch_size=False)
+    a4, p4 = layers.reshape(a, [4, 3]), layers.reshape(pos, [4, 3])
+    dice, npair = layers.dice_loss(p, lab), layers.npair_loss(a4, p4, ids, l2_reg=0.01)
+    rng = np.random.default_rng(1)
+    pv = rng.uniform(0, 1, (2, 2, 3)).astype(np.float32)
+    lv = np.array([[[0], [2]], [[1], [1]]], np.int64)
+    av, posv = rng.normal(size=(4, 3)).astype(np.float32), rng.normal(size=(4, 3)).astype(np.float32)
+    idv = np.array([1, 2, 1, 3], np.float32)
+    got_dice, got_npair = run(prog, {"p": pv, "lab": lv, "a": av, "pos": posv, "ids": idv}, [dice, npair])
+    onehot = np.eye(3)[lv[..., 0]]
+    score = 1 - 2 * (pv * onehot).sum(axis=(1, 2)) / (pv.sum(axis=(1, 2)) + onehot.sum(axis=(1, 2)) + 1e-5)
+    np.testing.assert_allclose(got_dice, score.mean(), rtol=1e-5)
+    same = (idv[:, None] == idv[None, :]).astype(np.float64)
+    same /= same.sum(axis=1, keepdims=True)
+    sim = av @ posv.T
+    logp = sim - sim.max(axis=1, keepdims=True)
+    logp -= np.log(np.exp(logp).sum(axis=1, keepdims=True))
+    ce = -(same * logp).sum(axis=1, keepdims=True)
+    want = ((same * ce).sum(axis=0).mean() + 0.25 * 0.01 * ((av ** 2).sum(1).mean() + (posv ** 2).sum(1).mean()))
+    np.testing.assert_allclose(np.asarray(got_npair).reshape(-1), [want], rtol=1e-5)
