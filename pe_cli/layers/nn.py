@@ -15,13 +15,13 @@ __all__ = ["adaptive_pool2d", "adaptive_pool3d", "add_position_encoding", "affin
            "hard_sigmoid", "hard_swish", "hash", "im2sequence", "image_resize", "image_resize_short", "inplace_abn",
            "instance_norm", "l2_normalize", "label_smooth", "layer_norm", "leaky_relu", "linear_chain_crf",
            "lod_append", "lod_reset", "log", "log_loss", "log_softmax", "logical_and", "logical_not", "logical_or",
-           "logical_xor", "lrn", "matmul", "maxout", "mean", "merge_selected_rows", "mul", "one_hot", "pad",
+           "logical_xor", "lrn", "matmul", "maxout", "mean", "mean_iou", "merge_selected_rows", "mul", "one_hot", "pad",
            "pad2d", "pad_constant_like", "pixel_shuffle", "pool2d", "pool3d", "pow", "prelu", "prroi_pool",
            "psroi_pool", "py_func", "random_crop", "reduce_all", "reduce_any", "reduce_max", "reduce_mean",
            "reduce_min", "reduce_prod", "reduce_sum", "relu", "relu6", "reshape", "resize_bilinear",
            "resize_nearest", "resize_trilinear", "roi_align", "roi_pool", "row_conv", "sampling_id", "scale",
            "scatter", "selu", "shuffle_channel", "sign", "similarity_focus", "size", "slice", "smooth_l1",
            "soft_relu", "softmax", "space_to_depth", "spectral_norm", "split", "squeeze", "stack", "stanh", "strided_slice", "sum",
-           "swish", "topk", "transpose", "uniform_random", "uniform_random_batch_size_like", "unique",
+           "swish", "temporal_shift", "topk", "transpose", "uniform_random", "uniform_random_batch_size_like", "unique",
            "unique_with_counts", "unsqueeze", "where"]
 __getattr__ = resolver(__name__, __all__)
