@@ -60,6 +60,7 @@ from .printing import *  # noqa: F401,F403
 from .readers import *  # noqa: F401,F403
 from .distributions import *  # noqa: F401,F403
 from .detection_box import *  # noqa: F401,F403
+from .detection_head import *  # noqa: F401,F403
 from .detection_nms import *  # noqa: F401,F403
 from .detection_match import *  # noqa: F401,F403
 from .detection_target import *  # noqa: F401,F403
