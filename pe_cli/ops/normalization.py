@@ -306,7 +306,7 @@ def _infer_data_norm(ctx):
 
 
 def _grad_data_norm(g):
-    ins = {s: g.input(s) for s in ("X", "scale_w", "bias") + _STATS if g.input(s)}
+    ins = {s: g.input(s) for s in ("X", "scale_w") + _STATS if g.input(s)}
     ins.update({"Means": g.output("Means"), "Scales": g.output("Scales"), "Y@GRAD": g.out_grad("Y")})
     outs = {f"{s}@GRAD": g.in_grad(s) for s in ("X", "scale_w", "bias")}
     # the statistics, when trainable, take the summary of this batch (no gradient for the optimizer)
@@ -318,7 +318,8 @@ def _infer_data_norm_grad(ctx):
     for slot in ("X", "scale_w", "bias") + _STATS:
         out = slot + "@GRAD" if slot in ("X", "scale_w", "bias") else slot
         if ctx.has_output(out):
-            ctx.set_output(out, ctx.shape(slot), ctx.dtype(slot))
+            like = "scale_w" if slot == "bias" else slot      # bias is shaped as scale_w
+            ctx.set_output(out, ctx.shape(like), ctx.dtype(like))
 
 
 _DN_ATTRS = {"epsilon": Attr(1e-5, lambda v: v >= 0, ">= 0"), "slot_dim": Attr(-1, is_int, "an int"),
@@ -336,6 +337,6 @@ register("data_norm", kernel_module="normalization",
              "sum of X, sum of (X - Means)^2 + N epsilon; per slot, the rows whose slot is shown, averaged), as "
              "Fluid's device kernels and parameter servers do, in place of an optimizer step.")
 register("data_norm_grad", kernel_module="normalization",
-         inputs=["X", "scale_w?", "bias?", "BatchSize", "BatchSum", "BatchSquareSum", "Means", "Scales", "Y@GRAD"],
+         inputs=["X", "scale_w?", "BatchSize", "BatchSum", "BatchSquareSum", "Means", "Scales", "Y@GRAD"],
          outputs=["X@GRAD?", "scale_w@GRAD?", "bias@GRAD?", "BatchSize?", "BatchSum?", "BatchSquareSum?"],
          attrs=_DN_ATTRS, infer=_infer_data_norm_grad)

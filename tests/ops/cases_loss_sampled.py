@@ -92,3 +92,24 @@ CASES += [
            attrs={"num_total_classes": 7, "num_neg_samples": 4, "sampler": 1, "seed": 5},
            outputs=("Cost", "SampleLogits", "SampleLabels"), name="nce_log_uniform_drawn"),
 ]
+
+
+def _nce_custom_ref(i, a):
+    """The custom distribution's probabilities P(k) = CustomDistProbs[k] (the negatives fixed)."""
+    x, w, label, probs = i["Input"], i["Weight"], i["Label"], i["CustomDistProbs"]
+    labels = np.concatenate([label, np.tile(a["custom_neg_classes"], (len(x), 1))], axis=1)
+    o = 1 / (1 + np.exp(-np.einsum("nd,nkd->nk", x, w[labels])))
+    b = probs[labels] * a["num_neg_samples"]
+    cost = np.where(np.arange(labels.shape[1]) < 1, -np.log(o / (o + b)), -np.log(b / (o + b)))
+    return {"Cost": cost.sum(axis=1, keepdims=True), "SampleLogits": o, "SampleLabels": labels}
+
+
+CASES += [
+    OpCase("nce", {"Input": rng.normal(size=(2, 3)), "Label": np.array([[0], [3]], dtype=np.int64),
+                   "Weight": rng.normal(size=(4, 3)), "CustomDistProbs": np.array([0.1, 0.2, 0.3, 0.4]),
+                   "CustomDistAlias": np.array([3, 3, 3, -1], dtype=np.int32),
+                   "CustomDistAliasProbs": np.array([0.4, 0.8, 1.0, 1.0])},
+           _nce_custom_ref, attrs={"num_total_classes": 4, "num_neg_samples": 2, "sampler": 2,
+                                   "custom_neg_classes": [1, 2]},
+           loss_outputs=("Cost",), grad=("Input", "Weight"), name="nce_custom_dist"),
+]
