@@ -1,7 +1,7 @@
 """Layer builders with Fluid's signatures. Every builder appends ops through the op registry.
 Importing the package gives Variable its operators (``a + b``; see math_op_patch)."""
 from .activation import *  # noqa: F401,F403
-from .io import data  # noqa: F401
+from .io import data, load  # noqa: F401
 from .loss_classification import *  # noqa: F401,F403
 from .loss_regression import *  # noqa: F401,F403
 from .loss_ranking import *  # noqa: F401,F403
