@@ -37,7 +37,8 @@ def test_load_reads_what_pes_save_vars_wrote_and_fluids_file(tmp_path):
     assert fluid.layers.io.load is fluid.layers.load is layers_io.load
     (tmp_path / "w").write_bytes(write_lod_tensor(np.full((2, 2), 7, np.float64)))     # Fluid's save op, later
     later = os.stat(tmp_path / "w.npy").st_mtime_ns + 10 ** 9
-    os.utime(tmp_path / "w", ns=(later, later))    np.testing.assert_array_equal(np.asarray(_run(tmp_path / "w", dtype="float64")), np.full((2, 2), 7))
+    os.utime(tmp_path / "w", ns=(later, later))
+    np.testing.assert_array_equal(np.asarray(_run(tmp_path / "w", dtype="float64")), np.full((2, 2), 7))
 
 
 def test_load_keeps_the_lod_and_refuses_bad_files(tmp_path):
