@@ -1,6 +1,8 @@
-"""CUDA kernels that run their CPU twin on the host: the inputs copied over, the CPU kernel run, the
-outputs copied back (``@LOD`` passes as it is). For ops whose device kernels are not written yet
-(conv3d, data_norm, spectral_norm, nce, print, ...): correct on a GPU place, not fast."""
+"""CUDA kernels that run their CPU twin on the host: the inputs copied over (lists of them too), the CPU
+kernel run, the outputs copied back (a kernel's ``@LOD`` and ``@LODS`` pass as they are). For ops whose
+outputs' sizes depend on the data (NMS, proposals, split_lod_tensor) and ops whose device kernels are
+not written yet (conv3d, data_norm, spectral_norm, nce, deformable_conv, ...): correct on a GPU place,
+not fast."""
 from . import runtime as rt
 
 
@@ -9,7 +11,7 @@ def _host(value):
 
 
 def _device(key, value):
-    if key == "@LOD":
+    if key.startswith("@"):
         return value
     return [rt.to_device(a) for a in value] if isinstance(value, list) else rt.to_device(value)
 
