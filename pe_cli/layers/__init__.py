@@ -51,6 +51,7 @@ from .pooling import *  # noqa: F401,F403
 from .convolution import *  # noqa: F401,F403
 from .convolution3d import *  # noqa: F401,F403
 from .image import *  # noqa: F401,F403
+from .video import *  # noqa: F401,F403
 from .normalization import *  # noqa: F401,F403
 from .dropout import *  # noqa: F401,F403
 from .embedding import *  # noqa: F401,F403

@@ -1,8 +1,8 @@
 """Image layers of Fluid 1.8's ``fluid.layers`` with its signatures: pixel_shuffle, space_to_depth,
 shuffle_channel, fsp_matrix, similarity_focus (4-D feature maps), affine_grid and grid_sampler
 (spatial transformers), and resizing: image_resize, resize_nearest, resize_bilinear,
-resize_trilinear, image_resize_short; temporal_shift (video segments)."""
-__all__ = ["temporal_shift", "pixel_shuffle", "space_to_depth", "shuffle_channel", "fsp_matrix", "affine_grid", "grid_sampler",
+resize_trilinear, image_resize_short."""
+__all__ = ["pixel_shuffle", "space_to_depth", "shuffle_channel", "fsp_matrix", "affine_grid", "grid_sampler",
            "similarity_focus", "image_resize", "resize_nearest", "resize_bilinear", "resize_trilinear",
            "image_resize_short"]
 import numbers
@@ -13,7 +13,6 @@ from .helper import LayerHelper
 from .helper import _as_list, _check_ints, _single
 from .linalg import matmul
 from .manipulation import reshape
-from .type_checks import FLOATS, check_type, check_variable_and_dtype
 
 
 def pixel_shuffle(x, upscale_factor):
@@ -153,13 +152,3 @@ def image_resize_short(input, out_short_len, resample="BILINEAR"):
     out[short] = out_short_len
     out[1 - short] = int(float(hw[1 - short]) * (float(out_short_len) / float(hw[short])) + 0.5)
     return image_resize(input, out_shape=out, resample=resample)
-
-
-def temporal_shift(x, seg_num, shift_ratio=0.25, name=None):
-    """The temporal shift of TSM: ``x`` [N * seg_num, C, H, W] as N clips of seg_num frames; the first
-    shift_ratio of the channels take the previous frame's values, the next shift_ratio the following
-    frame's (zeros past a clip's ends)."""
-    check_variable_and_dtype(x, "x", FLOATS, "temporal_shift")
-    check_type(seg_num, "seg_num", int, "temporal_shift")
-    check_type(shift_ratio, "shift_ratio", float, "temporal_shift")
-    return _single("temporal_shift", x, {"X": [x]}, {"seg_num": seg_num, "shift_ratio": shift_ratio}, name=name)

@@ -16,7 +16,6 @@ from numba import cuda
 
 from ..cpu import image as _cpu
 from . import runtime as rt
-from ._host import on_host
 from ._launch import flat, grid, zeros
 from ._strided import contiguous_strides, copy_window
 
@@ -268,8 +267,3 @@ def grid_sampler_grad(ins, attrs):
         _sample_grad[grid(dgrid.size // 2)](flat(x), flat(grd), flat(ins["Output@GRAD"]), flat(dx), flat(dgrid),
                                             *geo, corners, float(sx), float(sy))
     return {"X@GRAD": dx, "Grid@GRAD": dgrid}
-
-
-# temporal_shift: the CPU kernels on the host (a device twin is not written yet)
-temporal_shift = on_host(_cpu.temporal_shift)
-temporal_shift_grad = on_host(_cpu.temporal_shift_grad)
