@@ -1,5 +1,5 @@
 """print (Fluid 1.8's ``layers.Print``; kernels in kernels/<device>/printing.py): Out is In, and In is
-printed to standard output as the op runs, as Fluid's TensorFormatter writes it. Its gradient is a
+printed to standard output as the op runs, in the layout of Fluid 1.8's print op. Its gradient is a
 print op too (``is_forward`` False), which prints the incoming gradient and passes it through."""
 from .define import Attr, register
 
@@ -24,5 +24,5 @@ _ATTRS = {"first_n": -1, "message": "", "summarize": 20, "print_tensor_name": Tr
           "print_phase": Attr("BOTH", choices=_PHASES), "is_forward": True}
 register("print", kernel_module="printing", inputs=["In"], outputs=["Out"], attrs=_ATTRS, infer=_infer,
          grad=_grad, needs_lod=True,
-         doc="Out = In; In printed (name, message, lod, place, shape, dtype, the first summarize values) where "
+         doc="Out = In; In printed (time, message, place, name, shape, dtype, LoD, the first summarize values) where "
              "print_phase names this pass (FORWARD, BACKWARD or BOTH), at most first_n times when first_n > 0.")

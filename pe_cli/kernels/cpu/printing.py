@@ -1,45 +1,39 @@
-"""CPU kernel of ops/printing.py: print writes its input to standard output in the layout of Fluid's
-TensorFormatter (``Variable:``, ``  - message:``, ``  - lod:``, ``  - place:``, ``  - shape:``,
-``  - dtype:``, ``  - data: [v v ...]``) and passes it on unchanged."""
+"""CPU kernel of ops/printing.py: print writes its input to standard output as Fluid 1.8's print op
+(its ``Formater``) does -- the time and message, ``The place is:``, ``Tensor[name]``, then tab-indented
+``shape: [2,3,]``, ``dtype:`` (the C++ type's name: f, d, i, l, b), ``LoD: [[ 0,2, ]]`` and
+``data: 1,2,3,`` -- and passes it on unchanged."""
 import sys
+import time
 
 import numpy as np
 
-# numpy dtype -> the C++ type name Fluid prints
-_CTYPES = {"float32": "float", "float64": "double", "int32": "int", "int64": "int64_t", "bool": "bool",
-           "float16": "paddle::platform::float16", "uint8": "unsigned char", "int8": "signed char",
-           "int16": "short"}
+# numpy dtype -> the name C++'s typeid gives the element type (gcc's, as Fluid's Linux wheels print)
+_TYPEIDS = {"float32": "f", "float64": "d", "int32": "i", "int64": "l", "bool": "b"}
 
 
 def _value(v):
     if isinstance(v, (bool, np.bool_)):
         return str(int(v))
     if isinstance(v, (float, np.floating)):
-        return f"{float(v):.6g}"
+        return f"{float(v):.6g}"            # C++ ostream's default: 6 significant digits
     return str(v)
 
 
 def format_tensor(x, name, attrs, lod=None, place="CPUPlace"):
-    """The text Fluid's print op writes for ``x`` (a numpy array)."""
-    lines = []
+    """The text Fluid 1.8's print op writes for ``x`` (a numpy array)."""
+    out = f"{int(time.time())}\t{attrs['message']}\tThe place is:{place}\n"
     if name and attrs["print_tensor_name"]:
-        lines.append(f"Variable: {name}")
-    if attrs["message"]:
-        lines.append(f"  - message: {attrs['message']}")
-    if attrs["print_tensor_lod"]:
-        levels = "".join("{" + ", ".join(str(int(i)) for i in level) + "}" for level in (lod or []))
-        lines.append("  - lod: {" + levels + "}")
-    lines.append(f"  - place: {place}")
-    if attrs["print_tensor_shape"]:
-        lines.append("  - shape: [" + ", ".join(str(d) for d in x.shape) + "]")
+        out += f"Tensor[{name}]\n"
+    if attrs["print_tensor_shape"] and x.ndim:
+        out += "\tshape: [" + "".join(f"{d}," for d in x.shape) + "]\n"
     if attrs["print_tensor_type"]:
-        lines.append(f"  - dtype: {_CTYPES.get(x.dtype.name, x.dtype.name)}")
-    if x.dtype.name in ("float32", "float64", "int32", "int64", "bool"):
-        n = x.size if attrs["summarize"] == -1 else min(attrs["summarize"], x.size)
-        lines.append("  - data: [" + " ".join(_value(v) for v in x.reshape(-1)[:n]) + "]")
-    else:
-        lines.append(f"  - data: unprintable type: {x.dtype.name}")
-    return "\n".join(lines) + "\n"
+        out += f"\tdtype: {_TYPEIDS.get(x.dtype.name, x.dtype.name)}\n"
+    if attrs["print_tensor_lod"] and lod:
+        out += "\tLoD: [" + "".join("[ " + "".join(f"{int(i)}," for i in level) + " ]" for level in lod) + "]\n"
+    if x.dtype.name not in _TYPEIDS:
+        return out + f"\tdata: unprintable type: {x.dtype.name}\n"
+    n = x.size if attrs["summarize"] == -1 else min(attrs["summarize"], x.size)
+    return out + "\tdata: " + "".join(f"{_value(v)}," for v in x.reshape(-1)[:n]) + "\n"
 
 
 def should_print(attrs):
