@@ -169,11 +169,12 @@ def slice_window(shape, axes, starts, ends):
 # -- conv2d and pool2d geometry --------------------------------------------------------------------
 
 def conv_paddings(paddings, algorithm, in_hw, ksize, strides, dilations):
-    """Explicit paddings [top, bottom, left, right] and the dilations to use, under Fluid's
-    ``padding_algorithm``: EXPLICIT takes ``paddings`` ([h, w] or [t, b, l, r]); VALID pads nothing;
+    """Explicit paddings [top, bottom, left, right] (two per spatial dim: 3-D convolution has six) and
+    the dilations to use, under Fluid's ``padding_algorithm``: EXPLICIT takes ``paddings`` (one per dim,
+    [h, w], or two, [t, b, l, r]); VALID pads nothing;
     SAME pads so that out = ceil(in / stride) and (as Paddle does) uses dilation 1."""
     if algorithm == "VALID":
-        return [0, 0, 0, 0], list(dilations)
+        return [0, 0] * len(in_hw), list(dilations)
     if algorithm == "SAME":
         pads = []
         for size, k, s in zip(in_hw, ksize, strides):
@@ -183,10 +184,10 @@ def conv_paddings(paddings, algorithm, in_hw, ksize, strides, dilations):
             out = (size + s - 1) // s
             total = max((out - 1) * s + k - size, 0)
             pads += [total // 2, total - total // 2]
-        return pads, [1, 1]
+        return pads, [1] * len(in_hw)
     p = list(paddings)
-    if len(p) == 2:
-        p = [p[0], p[0], p[1], p[1]]
+    if len(p) == len(in_hw):       # one padding per dim: the same before and after
+        p = [v for pad in p for v in (pad, pad)]
     return p, list(dilations)
 
 

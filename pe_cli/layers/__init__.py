@@ -1,7 +1,7 @@
 """Layer builders with Fluid's signatures. Every builder appends ops through the op registry.
 Importing the package gives Variable its operators (``a + b``; see math_op_patch)."""
 from .activation import *  # noqa: F401,F403
-from .io import data  # noqa: F401
+from .io import data, load  # noqa: F401
 from .loss_classification import *  # noqa: F401,F403
 from .loss_regression import *  # noqa: F401,F403
 from .loss_ranking import *  # noqa: F401,F403
@@ -50,15 +50,19 @@ from .padding import *  # noqa: F401,F403
 from .ctc import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
 from .convolution import *  # noqa: F401,F403
+from .convolution3d import *  # noqa: F401,F403
 from .image import *  # noqa: F401,F403
+from .video import *  # noqa: F401,F403
 from .normalization import *  # noqa: F401,F403
 from .dropout import *  # noqa: F401,F403
 from .embedding import *  # noqa: F401,F403
 from .selected_rows import *  # noqa: F401,F403
 from .py_func import *  # noqa: F401,F403
+from .printing import *  # noqa: F401,F403
 from .readers import *  # noqa: F401,F403
 from .distributions import *  # noqa: F401,F403
 from .detection_box import *  # noqa: F401,F403
+from .detection_head import *  # noqa: F401,F403
 from .detection_nms import *  # noqa: F401,F403
 from .detection_match import *  # noqa: F401,F403
 from .detection_target import *  # noqa: F401,F403

@@ -7,6 +7,7 @@ from ..base.dtypes import is_float
 from ..base.errors import PeError
 from ..framework.source import current_source, source_guard
 from ..framework.variable import Variable
+from .fluid_module import resolver
 from .helper import LayerHelper
 from .lod_rank import (array_to_lod_tensor, lod_rank_table, lod_tensor_to_array,  # noqa: F401 -- Fluid's
                        max_sequence_len, reorder_lod_tensor_by_rank, shrink_memory)      # layers.control_flow has them
@@ -278,3 +279,7 @@ class Switch:
 
     def _block(self, conds):
         return conditional(self.helper, conds)
+
+
+# Fluid's layers.control_flow also holds these, which pe defines in modules of their own.
+__getattr__ = resolver(__name__, ["DynamicRNN", "IfElse", "StaticRNN", "while_loop", "Print"])

@@ -1,7 +1,8 @@
 """Data layers: the variables a program is fed through (and, as Fluid's ``layers.io``, the
-py_reader family of readers.py)."""
+py_reader family of readers.py); ``load``, a variable read from a file when the program runs."""
 from ..framework import default_main_program
 from ..framework.source import layer_guard
+from .helper import LayerHelper
 from .readers import create_py_reader_by_data, double_buffer, py_reader, read_file  # noqa: F401
 
 
@@ -22,3 +23,12 @@ def static_data(name, shape, dtype="float32", lod_level=0):
     dimension (None or -1 there): ``data`` with ``append_batch_size=False``."""
     shape = [-1 if d is None else int(d) for d in shape]
     return data(name=name, shape=shape, append_batch_size=False, dtype=dtype, lod_level=lod_level)
+
+
+def load(out, file_path, load_as_fp16=None):
+    """Appends Fluid's ``load`` op: when the program runs, ``out`` takes the tensor (and its LoD) that
+    Fluid's save op or ``fluid.io.save_vars`` wrote to ``file_path``; float16 with ``load_as_fp16``."""
+    attrs = {"file_path": file_path}
+    if load_as_fp16 is not None:
+        attrs["load_as_fp16"] = load_as_fp16
+    LayerHelper("load").append_op("load", {}, {"Out": [out]}, attrs)

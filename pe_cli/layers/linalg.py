@@ -1,8 +1,13 @@
 """Linear algebra layers with Fluid 1.x signatures: fc (a fully connected layer: mul per input, a
-bias and an activation), mul and matmul."""
-__all__ = ["matmul", "mul", "fc"]
+bias and an activation), mul and matmul; spectral_norm and bilinear_tensor_product."""
+__all__ = ["matmul", "mul", "fc", "spectral_norm", "bilinear_tensor_product"]
+import numpy as np
+
 from ..base.errors import PeError
+from ..training.initializer import NormalInitializer
+from ..training.param_attr import ParamAttr
 from .helper import LayerHelper, _single
+from .type_checks import FLOATS, check_type, check_variable_and_dtype
 
 
 def matmul(x, y, transpose_x=False, transpose_y=False, alpha=1.0, name=None):
@@ -47,3 +52,39 @@ def fc(input, size, num_flatten_dims=1, param_attr=None, bias_attr=None, act=Non
         summed = products[0]
     biased = helper.append_bias_op(summed, dim_start=num_flatten_dims)
     return helper.append_activation(biased)
+
+
+def spectral_norm(weight, dim=0, power_iters=1, eps=1e-12, name=None):
+    """``weight`` divided by its largest singular value (as a matrix [shape[dim], rest]), estimated by
+    ``power_iters`` power iterations from the vectors U [shape[dim]] and V [rest], non-trainable
+    parameters drawn from N(0, 1) as Fluid's."""
+    check_variable_and_dtype(weight, "weight", FLOATS, "spectral_norm")
+    check_type(dim, "dim", int, "spectral_norm")
+    check_type(power_iters, "power_iters", int, "spectral_norm")
+    check_type(eps, "eps", float, "spectral_norm")
+    helper = LayerHelper("spectral_norm", name=name)
+    h = weight.shape[dim]
+    w = int(np.prod(weight.shape)) // h
+    inputs = {"Weight": [weight]}
+    for slot, size in (("U", h), ("V", w)):
+        vec = helper.create_parameter(ParamAttr(), [size], weight.dtype, default_initializer=NormalInitializer(0.0, 1.0))
+        vec.stop_gradient = True
+        inputs[slot] = [vec]
+    out = helper.create_variable_for_type_inference(weight.dtype)
+    helper.append_op("spectral_norm", inputs, {"Out": [out]}, {"dim": dim, "power_iters": power_iters, "eps": eps})
+    return out
+
+
+def bilinear_tensor_product(x, y, size, act=None, name=None, param_attr=None, bias_attr=None):
+    """Out[b, k] = act(x[b] W[k] y[b]^T + bias[k]): W [size, M, N] for x [B, M] and y [B, N], a bias
+    [1, size] unless ``bias_attr`` is False."""
+    helper = LayerHelper("bilinear_tensor_product", x=x, act=act, name=name, param_attr=param_attr,
+                         bias_attr=bias_attr)
+    dtype = x.dtype
+    w = helper.create_parameter(param_attr, [size, x.shape[1], y.shape[1]], dtype)
+    inputs = {"X": [x], "Y": [y], "Weight": [w]}
+    if bias_attr is not False:
+        inputs["Bias"] = [helper.create_parameter(bias_attr, [1, size], dtype, is_bias=True)]
+    out = helper.create_variable_for_type_inference(dtype)
+    helper.append_op("bilinear_tensor_product", inputs, {"Out": [out]})
+    return helper.append_activation(out, act)

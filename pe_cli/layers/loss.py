@@ -4,7 +4,7 @@ metric.py)."""
 from .fluid_module import resolver
 
 __all__ = ["bpr_loss", "center_loss", "cross_entropy", "edit_distance", "hsigmoid", "huber_loss", "kldiv_loss",
-           "margin_rank_loss", "mse_loss", "rank_loss", "sampled_softmax_with_cross_entropy",
+           "margin_rank_loss", "mse_loss", "nce", "npair_loss", "rank_loss", "sampled_softmax_with_cross_entropy",
            "sigmoid_cross_entropy_with_logits", "softmax_with_cross_entropy", "square_error_cost",
            "teacher_student_sigmoid_loss", "warpctc"]
 __getattr__ = resolver(__name__, __all__)

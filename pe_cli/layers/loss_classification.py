@@ -2,9 +2,12 @@
 softmax_with_cross_entropy, cross_entropy, sigmoid_cross_entropy_with_logits, label_smooth,
 kldiv_loss, teacher_student_sigmoid_loss. ``_outputs`` serves the other loss layers too."""
 __all__ = ["softmax_with_cross_entropy", "cross_entropy", "sigmoid_cross_entropy_with_logits", "label_smooth",
-           "kldiv_loss", "teacher_student_sigmoid_loss"]
+           "kldiv_loss", "teacher_student_sigmoid_loss", "log_loss", "dice_loss"]
 from ..base.errors import PeError
 from .helper import LayerHelper
+from .indexing import one_hot
+from .reduction import reduce_mean, reduce_sum
+from .type_checks import check_variable_and_dtype
 
 
 def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-100,
@@ -78,3 +81,25 @@ def teacher_student_sigmoid_loss(input, label, soft_max_up_bound=15.0, soft_max_
 
 def _outputs(helper, dtype, n, stop_gradient=False):
     return [helper.create_variable_for_type_inference(dtype, stop_gradient=stop_gradient) for _ in range(n)]
+
+
+def log_loss(input, label, epsilon=1e-4, name=None):
+    """The negative log likelihood of probabilities ``input`` [N, 1] against 0/1 ``label`` [N, 1]
+    (float32, as Fluid's check): -label log(input + epsilon) - (1 - label) log(1 - input + epsilon)."""
+    check_variable_and_dtype(input, "input", ("float32",), "log_loss")
+    check_variable_and_dtype(label, "label", ("float32",), "log_loss")
+    helper = LayerHelper("log_loss", input=input, name=name)
+    loss = helper.create_variable_for_type_inference(input.dtype)
+    helper.append_op("log_loss", {"Predicted": [input], "Labels": [label]}, {"Loss": [loss]}, {"epsilon": epsilon})
+    return loss
+
+
+def dice_loss(input, label, epsilon=0.00001, name=None):
+    """1 - 2 |input * one_hot(label)| / (|input| + |one_hot(label)| + epsilon) per sample (sums over every
+    dim but the first), averaged over the batch: ``input`` [N, ..., K] holds probabilities, ``label``
+    [N, ..., 1] class ids (Fluid's composition of one_hot, reduce_sum and reduce_mean)."""
+    label = one_hot(label, depth=input.shape[-1])
+    dims = list(range(1, len(input.shape)))
+    inse = reduce_sum(input * label, dim=dims)
+    denominator = reduce_sum(input, dim=dims) + reduce_sum(label, dim=dims)
+    return reduce_mean(1 - inse * 2 / (denominator + epsilon))

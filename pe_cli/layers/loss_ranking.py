@@ -1,8 +1,13 @@
 """Ranking loss layers of Fluid 1.8's ``fluid.layers``, with its signatures: margin_rank_loss,
-rank_loss, bpr_loss."""
-__all__ = ["margin_rank_loss", "rank_loss", "bpr_loss"]
+rank_loss, bpr_loss; and npair_loss (metric learning), composed of other layers as Fluid's."""
+__all__ = ["margin_rank_loss", "rank_loss", "bpr_loss", "npair_loss"]
+from .activation import square
 from .helper import LayerHelper
-from .loss_classification import _outputs
+from .linalg import matmul
+from .logic import equal
+from .loss_classification import _outputs, softmax_with_cross_entropy
+from .manipulation import cast, expand, reshape, transpose
+from .reduction import reduce_mean, reduce_sum
 
 
 def margin_rank_loss(label, left, right, margin=0.1, name=None):
@@ -29,3 +34,20 @@ def bpr_loss(input, label, name=None):
     out = helper.create_variable_for_type_inference(input.dtype)
     helper.append_op("bpr_loss", {"X": [input], "Label": [label]}, {"Y": [out]})
     return out
+
+
+def npair_loss(anchor, positive, labels, l2_reg=0.002):
+    """The N-pair loss of embeddings ``anchor`` and ``positive`` [B, D] with class ``labels`` [B]: the
+    soft-label cross entropy of the similarity matrix anchor positive^T against the same-class matrix
+    (rows normalized), weighted by it, summed over rows and averaged, plus l2_reg / 4 times the mean
+    squared norms of both embeddings. B must be known when it is built."""
+    batch_size = labels.shape[0]
+    labels = reshape(labels, shape=[batch_size, 1], inplace=True)
+    labels = expand(labels, expand_times=[1, batch_size])
+    labels = cast(equal(labels, transpose(labels, perm=[1, 0])), "float32")
+    labels = labels / reduce_sum(labels, dim=1, keep_dim=True)
+    l2loss = reduce_mean(reduce_sum(square(anchor), 1)) + reduce_mean(reduce_sum(square(positive), 1))
+    l2loss = l2loss * 0.25 * l2_reg
+    similarity = matmul(anchor, positive, transpose_x=False, transpose_y=True)
+    softmax_ce = softmax_with_cross_entropy(logits=similarity, label=labels, soft_label=True)
+    return l2loss + reduce_mean(reduce_sum(labels * softmax_ce, 0))

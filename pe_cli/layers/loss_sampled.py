@@ -1,9 +1,14 @@
 """Loss layers over a sample of the classes, of Fluid 1.8's ``fluid.layers``, with its signatures:
 hsigmoid (hierarchical_sigmoid) and sampled_softmax_with_cross_entropy (sample_logits, then
-softmax_with_cross_entropy)."""
-__all__ = ["hsigmoid", "sampled_softmax_with_cross_entropy"]
-from ..base.errors import PeError
+softmax_with_cross_entropy); and nce (noise-contrastive estimation)."""
+__all__ = ["hsigmoid", "sampled_softmax_with_cross_entropy", "nce"]
+import numpy as np
+
+from ..base.errors import ArgumentValueError, PeError
+from ..training.initializer import NumpyArrayInitializer
+from ..training.param_attr import ParamAttr
 from .helper import LayerHelper
+from .type_checks import FLOATS, check_variable_and_dtype
 
 
 def hsigmoid(input, label, num_classes, param_attr=None, bias_attr=None, name=None, path_table=None,
@@ -72,3 +77,79 @@ def sampled_softmax_with_cross_entropy(logits, label, num_samples, num_true=1, r
                      {"Softmax": [softmax], "Loss": [loss]},
                      {"soft_label": True, "ignore_index": -100, "numeric_stable_mode": False})
     return loss / num_true
+
+
+def _alias_table(dist):
+    """Walker's alias table of a distribution over len(dist) classes (as Fluid's nce builds it): per class
+    the probability of keeping it, and the class taken instead (-1: none)."""
+    n = len(dist)
+    keep, alias = [0.0] * n, [0] * n
+    bigs, littles = [], []
+    for i, p in enumerate(dist):
+        scaled = float(p) * n
+        if scaled > 1.0:
+            bigs.append((i, scaled))
+        elif scaled < 1.0:
+            littles.append((i, scaled))
+        else:
+            keep[i], alias[i] = scaled, -1
+    while bigs and littles:
+        (big, big_p), (little, little_p) = bigs.pop(0), littles.pop(0)
+        keep[little], alias[little] = little_p, big
+        left = big_p + little_p - 1
+        if left > 1.0:
+            bigs.append((big, left))
+        elif left < 1.0:
+            littles.append((big, left))
+        else:
+            keep[big], alias[big] = left, -1
+    for rest in (bigs, littles):
+        if rest:
+            keep[rest[0][0]], alias[rest[0][0]] = 1.0, -1
+    return keep, alias
+
+
+def _constant(helper, array):
+    param = helper.create_parameter(ParamAttr(), list(array.shape), array.dtype.name,
+                                    default_initializer=NumpyArrayInitializer(array))
+    param.stop_gradient = True
+    return param
+
+
+def nce(input, label, num_total_classes, sample_weight=None, param_attr=None, bias_attr=None,
+        num_neg_samples=None, name=None, sampler="uniform", custom_dist=None, seed=0, is_sparse=False):
+    """Noise-contrastive estimation: the loss of each row's true classes against ``num_neg_samples``
+    (default 10) classes drawn for it by ``sampler`` ('uniform', 'log_uniform' or 'custom_dist' with
+    ``custom_dist``, num_total_classes probabilities), divided by num_neg_samples + 1 as Fluid's.
+    Weight is [num_total_classes, D], Bias [num_total_classes, 1] (none with bias_attr=False).
+    ``is_sparse`` is accepted; the gradients stay dense in pe."""
+    check_variable_and_dtype(input, "input", FLOATS, "nce")
+    check_variable_and_dtype(label, "label", ("int64",), "nce")
+    helper = LayerHelper("nce", input=input, param_attr=param_attr, bias_attr=bias_attr, name=name)
+    weight = helper.create_parameter(param_attr, [num_total_classes, input.shape[1]], input.dtype)
+    inputs = {"Input": [input], "Label": [label], "Weight": [weight]}
+    if bias_attr is not False:
+        inputs["Bias"] = [helper.create_parameter(bias_attr, [num_total_classes, 1], input.dtype, is_bias=True)]
+    if sample_weight is not None:
+        inputs["SampleWeight"] = [sample_weight]
+    samplers = {"uniform": 0, "log_uniform": 1, "custom_dist": 2}
+    if sampler not in samplers:
+        raise ArgumentValueError(f"nce: sampler={sampler!r} is not supported; use 'uniform', 'log_uniform' or "
+                                 f"'custom_dist'")
+    if sampler == "custom_dist":
+        if custom_dist is None or len(custom_dist) != num_total_classes:
+            raise ArgumentValueError(f"nce: sampler 'custom_dist' needs custom_dist, {num_total_classes} "
+                                     f"probabilities (one per class)")
+        keep, alias = _alias_table(custom_dist)
+        inputs.update(CustomDistProbs=[_constant(helper, np.asarray(custom_dist, dtype=np.float32))],
+                      CustomDistAlias=[_constant(helper, np.asarray(alias, dtype=np.int32))],
+                      CustomDistAliasProbs=[_constant(helper, np.asarray(keep, dtype=np.float32))])
+    num_neg_samples = 10 if num_neg_samples is None else int(num_neg_samples)
+    outs = {"Cost": helper.create_variable_for_type_inference(input.dtype),
+            "SampleLogits": helper.create_variable_for_type_inference(input.dtype),
+            "SampleLabels": helper.create_variable_for_type_inference(label.dtype, stop_gradient=True)}
+    helper.append_op("nce", inputs, {k: [v] for k, v in outs.items()},
+                     {"num_total_classes": int(num_total_classes), "num_neg_samples": num_neg_samples,
+                      "seed": seed, "sampler": samplers[sampler], "is_sparse": is_sparse,
+                      "remote_prefetch": is_sparse})
+    return outs["Cost"] / (num_neg_samples + 1)

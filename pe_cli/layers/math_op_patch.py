@@ -1,8 +1,14 @@
 """``Variable`` arithmetic (``a + b``, ``2 * a``) and comparisons (``i < n``): scalars become a
 ``scale`` op (a constant for a comparison), variables an elementwise or compare op, exactly as the layers would build them. ``monkey_patch_variable()`` gives Variable
 its operators; pe_cli.layers calls it on import (as Fluid does), so the IR never imports the layers."""
-from ..framework.variable import Variable
+from __future__ import print_function  # noqa: F401 -- Fluid's module has it as a public name
+
+from ..framework.variable import Variable  # noqa: F401 -- also one of Fluid's names of this module
 from .helper import LayerHelper
+from .op_proto import OpProtoHolder  # noqa: F401 -- Fluid's module exports it
+
+# Fluid's table of the comparison operators it patches (dunder -> symbol)
+compare_ops = {"__eq__": "==", "__ne__": "!=", "__lt__": "<", "__le__": "<=", "__gt__": ">", "__ge__": ">="}
 
 
 def binary(var, other, op_type, reverse=False):

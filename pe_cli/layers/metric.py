@@ -1,10 +1,11 @@
-"""Metric layers: accuracy and auc (chunk_eval and edit_distance: sequence_metric.py; top-k: indexing.py).
+"""Metric layers: accuracy, auc and mean_iou (chunk_eval and edit_distance: sequence_metric.py; top-k: indexing.py).
 Their outputs carry no gradient."""
-__all__ = ["accuracy", "auc"]
+__all__ = ["accuracy", "auc", "mean_iou"]
 from ..base.errors import PeError
 from ..training.initializer import ConstantInitializer
 from .helper import LayerHelper
 from .indexing import topk
+from .type_checks import check_variable_and_dtype
 
 
 def accuracy(input, label, k=1, correct=None, total=None):
@@ -44,3 +45,16 @@ def auc(input, label, curve="ROC", num_thresholds=2 ** 12 - 1, topk=1, slide_ste
                          {"AUC": [out], "StatPosOut": [pos], "StatNegOut": [neg]},
                          {"curve": curve, "num_thresholds": num_thresholds, "slide_steps": steps})
     return auc_out, batch_auc_out, stats
+
+
+def mean_iou(input, label, num_classes):
+    """The mean intersection-over-union of int class maps ``input`` and ``label`` over the classes
+    seen: (mean_iou float32 [1], out_wrong int32 [num_classes], out_correct int32 [num_classes])."""
+    check_variable_and_dtype(input, "Predictions", ("int32", "int64"), "mean_iou")
+    check_variable_and_dtype(label, "Labels", ("int32", "int64"), "mean_iou")
+    helper = LayerHelper("mean_iou")
+    outs = [helper.create_variable_for_type_inference(d, stop_gradient=True) for d in ("float32", "int32", "int32")]
+    helper.append_op("mean_iou", {"Predictions": [input], "Labels": [label]},
+                     dict(zip(("OutMeanIou", "OutWrong", "OutCorrect"), ([v] for v in outs))),
+                     {"num_classes": num_classes})
+    return tuple(outs)

@@ -2,8 +2,8 @@
 instance_norm, group_norm, affine_channel, lrn and l2_normalize, with its signatures and parameters
 (names, shapes and initial values as Fluid's)."""
 __all__ = ["batch_norm", "layer_norm", "instance_norm", "group_norm", "affine_channel", "lrn", "inplace_abn",
-           "l2_normalize"]
-from ..base.errors import PeError
+           "l2_normalize", "data_norm"]
+from ..base.errors import ArgumentValueError, PeError
 from ..framework import unique_name
 from ..training.initializer import ConstantInitializer
 from ..training.param_attr import ParamAttr
@@ -183,3 +183,43 @@ def l2_normalize(x, axis, epsilon=1e-12, name=None):
     helper.append_op("norm", {"X": [x]}, {"Out": [out], "Norm": [norm]},
                      {"axis": 1 if axis is None else axis, "epsilon": epsilon})
     return out
+
+
+def _stat(helper, name, value, shape, dtype):
+    attr = ParamAttr(name=name, initializer=ConstantInitializer(float(value)), trainable=True)
+    return helper.create_parameter(attr, shape, dtype)
+
+
+def data_norm(input, act=None, epsilon=1e-05, param_attr=None, data_layout="NCHW", in_place=False, name=None,
+              moving_mean_name=None, moving_variance_name=None, do_model_average_for_mean_and_var=True,
+              slot_dim=-1, sync_stats=False, summary_decay_rate=0.9999999, enable_scale_and_shift=False):
+    """Normalizes [N, C] ``input`` by summary statistics kept in parameters ``<name>.batch_size``,
+    ``.batch_sum`` and ``.batch_square_sum`` (name defaults to 'dn'; initial values 1e4, 0, 1e4 or
+    ``param_attr``'s 'batch_size', 'batch_sum', 'batch_square'), which each backward pass updates by the
+    summary rule (see the op data_norm). ``enable_scale_and_shift`` adds trainable ``.scale_w`` and ``.bias``
+    (``param_attr``'s 'scale_w', 'bias')."""
+    helper = LayerHelper("data_norm", input=input, act=act, name=name)
+    if data_layout not in ("NCHW", "NHWC"):
+        raise ArgumentValueError("unsupported data layout:" + str(data_layout))
+    channels = input.shape[1] if data_layout == "NCHW" else input.shape[-1]
+    defaults = dict(param_attr) if isinstance(param_attr, dict) else {}
+    name = name or "dn"
+    dtype = input.dtype
+    inputs = {"X": [input]}
+    if enable_scale_and_shift:
+        inputs["scale_w"] = [_stat(helper, name + ".scale_w", defaults.get("scale_w", 1.0), [channels], dtype)]
+        inputs["bias"] = [_stat(helper, name + ".bias", defaults.get("bias", 0.0), [channels], dtype)]
+    stats = {"BatchSize": _stat(helper, name + ".batch_size", defaults.get("batch_size", 1e4), [channels], dtype),
+             "BatchSum": _stat(helper, name + ".batch_sum", defaults.get("batch_sum", 0.0), [channels], dtype),
+             "BatchSquareSum": _stat(helper, name + ".batch_square_sum", defaults.get("batch_square", 1e4),
+                                     [channels], dtype)}
+    inputs.update({k: [v] for k, v in stats.items()})
+    means = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+    scales = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+    out = input if in_place else helper.create_variable_for_type_inference(dtype)
+    attrs = {"epsilon": epsilon, "sync_stats": sync_stats, "summary_decay_rate": summary_decay_rate,
+             "slot_dim": slot_dim if slot_dim > 0 else -1, "enable_scale_and_shift": enable_scale_and_shift,
+             "data_layout": data_layout}
+    helper.append_op("data_norm", inputs, {"Y": [out], "Means": [means], "Scales": [scales],
+                                           **{k: [v] for k, v in stats.items()}}, attrs)
+    return helper.append_activation(out)

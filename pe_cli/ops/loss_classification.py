@@ -202,3 +202,24 @@ register("teacher_student_sigmoid_loss", kernel_module="loss_classification", in
              "X lies outside (soft_max_lower_bound, soft_max_up_bound).")
 register("teacher_student_sigmoid_loss_grad", kernel_module="loss_classification", inputs=["X", "Label", "Y@GRAD"],
          outputs=["X@GRAD"], attrs=_TS_ATTRS, infer=grads_like({"X@GRAD": "X"}))
+
+
+# -- log_loss -------------------------------------------------------------------------------------------
+
+def _infer_log_loss(ctx):
+    _same_shape(ctx, "Predicted", "Labels")
+    p = ctx.shape("Predicted")
+    if len(p) != 2 or p[1] not in (1, -1):
+        ctx.fail(f"Predicted {fmt_shape(p)} must be [batch_size, 1] (one probability per row)")
+    ctx.set_output("Loss", p, ctx.dtype("Predicted"))
+
+
+_LOG_ATTRS = {"epsilon": Attr(1e-4, lambda v: v >= 0, ">= 0")}
+register("log_loss", kernel_module="loss_classification", inputs=["Predicted", "Labels"], outputs=["Loss"],
+         attrs=_LOG_ATTRS, infer=_infer_log_loss, lod="drop",
+         grad=_grad_of("log_loss_grad", ("Predicted", "Labels"), out_grads=("Loss",), in_grads=("Predicted",)),
+         grad_reads=("Labels", "Predicted"),
+         doc="Loss = -Labels log(Predicted + epsilon) - (1 - Labels) log(1 - Predicted + epsilon), per row "
+             "(Fluid's log_loss: Predicted holds probabilities). No gradient flows to Labels.")
+register("log_loss_grad", kernel_module="loss_classification", inputs=["Predicted", "Labels", "Loss@GRAD"],
+         outputs=["Predicted@GRAD"], attrs=_LOG_ATTRS, infer=grads_like({"Predicted@GRAD": "Predicted"}))

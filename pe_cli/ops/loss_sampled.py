@@ -3,7 +3,8 @@ hierarchical_sigmoid (Fluid 1.8's hsigmoid), the loss of a label along its path 
 classifiers, the default complete tree over num_classes or a custom one given by PathTable and
 PathCode; and sample_logits (Fluid 1.8), the sampling step of sampled_softmax_with_cross_entropy:
 each row keeps its num_true label columns of Logits and num_samples negative columns shared by the
-batch, drawn from the log-uniform (Zipfian) distribution without repeats, or given."""
+batch, drawn from the log-uniform (Zipfian) distribution without repeats, or given; and nce (Fluid 1.8),
+noise-contrastive estimation over num_neg_samples classes drawn per row."""
 from .define import Attr, fmt_shape, is_int, register
 
 
@@ -107,3 +108,64 @@ register("sample_logits", kernel_module="loss_sampled",
              "The gradient adds SampledLogits@GRAD back at Samples.")
 register("sample_logits_grad", kernel_module="loss_sampled", inputs=["Logits", "Samples", "SampledLogits@GRAD"],
          outputs=["Logits@GRAD"], attrs=_SL_ATTRS, infer=_infer_sample_logits_grad)
+
+
+# -- nce -----------------------------------------------------------------------------------------------
+
+_NCE_SAMPLERS = (0, 1, 2)      # uniform, log_uniform, custom_dist (the alias table CustomDist*)
+
+
+def _infer_nce(ctx):
+    x, label, w = ctx.shape("Input"), ctx.shape("Label"), ctx.shape("Weight")
+    a = ctx.attrs
+    if len(x) != 2 or len(w) != 2 or (x[1] >= 0 and w[1] >= 0 and x[1] != w[1]):
+        ctx.fail(f"Input {fmt_shape(x)} must be [N, D] and Weight {fmt_shape(w)} [num_total_classes, D]")
+    if ctx.dtype("Label") != "int64" or len(label) != 2 or (x[0] >= 0 and label[0] >= 0 and x[0] != label[0]):
+        ctx.fail(f"Label must be int64 [N, num_true] for Input {fmt_shape(x)}, got {ctx.dtype('Label')} "
+                 f"{fmt_shape(label)}")
+    if a["custom_neg_classes"] and len(a["custom_neg_classes"]) != a["num_neg_samples"]:
+        ctx.fail(f"custom_neg_classes {a['custom_neg_classes']} must hold num_neg_samples={a['num_neg_samples']} ids")
+    if a["sampler"] == 2 and not all(ctx.has_input(s) for s in ("CustomDistProbs", "CustomDistAlias",
+                                                                 "CustomDistAliasProbs")):
+        ctx.fail("sampler 2 (custom_dist) needs CustomDistProbs, CustomDistAlias and CustomDistAliasProbs")
+    width = label[1] + a["num_neg_samples"] if label[1] >= 0 else -1
+    ctx.set_output("Cost", [x[0], 1], ctx.dtype("Input"))
+    ctx.set_output("SampleLogits", [x[0], width], ctx.dtype("Input"))
+    ctx.set_output("SampleLabels", [x[0], width], "int64")
+
+
+_NCE_READS = ("Input", "Label", "Bias", "Weight", "SampleWeight", "CustomDistProbs", "CustomDistAlias",
+              "CustomDistAliasProbs")
+
+
+def _grad_nce(g):
+    ins = {s: g.input(s) for s in _NCE_READS if g.input(s)}
+    ins.update({"SampleLogits": g.output("SampleLogits"), "SampleLabels": g.output("SampleLabels"),
+                "Cost@GRAD": g.out_grad("Cost")})
+    g.op("nce_grad", ins, {f"{s}@GRAD": g.in_grad(s) for s in ("Input", "Weight", "Bias")}, g.attrs)
+
+
+def _infer_nce_grad(ctx):
+    for slot in ("Input", "Weight", "Bias"):
+        if ctx.has_output(slot + "@GRAD"):
+            ctx.set_output(slot + "@GRAD", ctx.shape(slot), ctx.dtype(slot))
+
+
+_NCE_ATTRS = {"num_total_classes": Attr(None, lambda v: is_int(v) and v > 1, "an int > 1"),
+              "num_neg_samples": Attr(10, lambda v: is_int(v) and v > 0, "an int > 0"),
+              "sampler": Attr(0, choices=_NCE_SAMPLERS), "seed": Attr(0, is_int, "an int"),
+              "custom_neg_classes": [], "is_sparse": False, "remote_prefetch": False, "is_test": False}
+register("nce", kernel_module="loss_sampled",
+         inputs=["Input", "Label", "Weight", "Bias?", "SampleWeight?", "CustomDistProbs?", "CustomDistAlias?",
+                 "CustomDistAliasProbs?"],
+         outputs=["Cost", "SampleLogits", "SampleLabels"], attrs=_NCE_ATTRS, infer=_infer_nce, grad=_grad_nce,
+         grad_reads=_NCE_READS + ("SampleLogits", "SampleLabels"), needs_rng=True, lod="drop",
+         doc="Noise-contrastive estimation (Fluid's nce): each row's SampleLabels are its num_true labels, then "
+             "num_neg_samples classes drawn for it (uniform over the classes, log-uniform P(k) = log((k + 2) / "
+             "(k + 1)) / log(num_total_classes), or the custom distribution by its alias table; custom_neg_classes "
+             "fixes them); SampleLogits o = sigmoid(Input . Weight[k] + Bias[k]); with b = P(k) num_neg_samples, "
+             "Cost = SampleWeight * (sum over true k of -log(o / (o + b)) + over negatives of -log(b / (o + b))).")
+register("nce_grad", kernel_module="loss_sampled",
+         inputs=["Input", "Label", "Weight", "Bias?", "SampleWeight?", "CustomDistProbs?", "CustomDistAlias?",
+                 "CustomDistAliasProbs?", "SampleLogits", "SampleLabels", "Cost@GRAD"],
+         outputs=["Input@GRAD?", "Weight@GRAD?", "Bias@GRAD?"], attrs=_NCE_ATTRS, infer=_infer_nce_grad)

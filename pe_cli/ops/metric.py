@@ -1,4 +1,4 @@
-"""Metric ops: accuracy and auc (top_k and arg_max/arg_min, which accuracy reads, are in indexing.py).
+"""Metric ops: accuracy, auc and mean_iou (top_k and arg_max/arg_min, which accuracy reads, are in indexing.py).
 None of them has a gradient."""
 from .define import Attr, fmt_shape, register
 
@@ -51,3 +51,25 @@ register("auc", kernel_module="metric", inputs=["Predict", "Label", "StatPos", "
              "counts StatPos/StatNeg accumulate over every batch; else they hold the last slide_steps "
              "batches' counts, their sum and a batch counter, and the AUC is of that window. StatPosOut and "
              "StatNegOut are the updated counts (the same variables in Fluid's layer).")
+
+
+def _infer_mean_iou(ctx):
+    pred, label = ctx.shape("Predictions"), ctx.shape("Labels")
+    if len(pred) != len(label) or any(a != b and a >= 0 and b >= 0 for a, b in zip(pred, label)):
+        ctx.fail(f"Labels {fmt_shape(label)} must have the shape of Predictions {fmt_shape(pred)}")
+    for slot in ("Predictions", "Labels"):
+        if ctx.dtype(slot) not in ("int32", "int64"):
+            ctx.fail(f"{slot} must hold int32 or int64 class ids, got {ctx.dtype(slot)}")
+    n = ctx.attrs["num_classes"]
+    ctx.set_output("OutMeanIou", [1], "float32")
+    ctx.set_output("OutWrong", [n], "int32")
+    ctx.set_output("OutCorrect", [n], "int32")
+
+
+register("mean_iou", kernel_module="metric",
+         inputs=["Predictions", "Labels", "InWrongs*", "InCorrects*", "InMeanIou*"],
+         outputs=["OutMeanIou", "OutWrong", "OutCorrect"], infer=_infer_mean_iou, traits=("metric",), lod="drop",
+         attrs={"num_classes": Attr(None, lambda v: isinstance(v, int) and v >= 1, "an int >= 1")},
+         doc="Per class c: OutCorrect = the positions predicting c where Labels is c, OutWrong = those where one "
+             "of them is c and the other not (plus InCorrects / InWrongs, summed); OutMeanIou = the mean of "
+             "correct / (correct + wrong) over the classes seen (plus InMeanIou's values).")

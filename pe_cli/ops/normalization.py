@@ -280,3 +280,63 @@ register("norm", kernel_module="normalization", inputs=["X"], outputs=["Out", "N
              "The gradient flows through Out (Norm is a by-product, as in Fluid).")
 register("norm_grad", kernel_module="normalization", inputs=["X", "Norm", "Out@GRAD"], outputs=["X@GRAD"],
          attrs=_NORM_ATTRS, infer=grads_like({"X@GRAD": "X"}))
+
+
+# -- data_norm (Fluid 1.8): normalization by summary statistics the backward pass accumulates -----------
+
+_STATS = ("BatchSize", "BatchSum", "BatchSquareSum")
+
+
+def _infer_data_norm(ctx):
+    x = ctx.shape("X")
+    if len(x) != 2:
+        ctx.fail(f"X {fmt_shape(x)} must be 2-D [N, C] (Fluid's data_norm)")
+    c = x[1]
+    for slot in _STATS + (("scale_w", "bias") if ctx.attrs["enable_scale_and_shift"] else ()):
+        if not ctx.has_input(slot):
+            ctx.fail(f"missing input {slot}")
+        s = ctx.shape(slot)
+        if len(s) != 1 or (_known(c) and _known(s[0]) and s[0] != c):
+            ctx.fail(f"{slot} {fmt_shape(s)} must be [C] = [{c}] for X {fmt_shape(x)}")
+    if ctx.attrs["slot_dim"] > 0 and _known(c) and c % ctx.attrs["slot_dim"]:
+        ctx.fail(f"slot_dim={ctx.attrs['slot_dim']} must divide X's {c} columns")
+    ctx.set_output("Y", x, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+    ctx.set_output("Means", [c], ctx.dtype("X"))
+    ctx.set_output("Scales", [c], ctx.dtype("X"))
+
+
+def _grad_data_norm(g):
+    ins = {s: g.input(s) for s in ("X", "scale_w") + _STATS if g.input(s)}
+    ins.update({"Means": g.output("Means"), "Scales": g.output("Scales"), "Y@GRAD": g.out_grad("Y")})
+    outs = {f"{s}@GRAD": g.in_grad(s) for s in ("X", "scale_w", "bias")}
+    # the statistics, when trainable, take the summary of this batch (no gradient for the optimizer)
+    outs.update({s: g.input(s) for s in _STATS if g.needs(s)})
+    g.op("data_norm_grad", ins, outs, g.attrs)
+
+
+def _infer_data_norm_grad(ctx):
+    for slot in ("X", "scale_w", "bias") + _STATS:
+        out = slot + "@GRAD" if slot in ("X", "scale_w", "bias") else slot
+        if ctx.has_output(out):
+            like = "scale_w" if slot == "bias" else slot      # bias is shaped as scale_w
+            ctx.set_output(out, ctx.shape(like), ctx.dtype(like))
+
+
+_DN_ATTRS = {"epsilon": Attr(1e-5, lambda v: v >= 0, ">= 0"), "slot_dim": Attr(-1, is_int, "an int"),
+             "summary_decay_rate": Attr(0.9999999, lambda v: 0 <= v <= 1, "in [0, 1]"),
+             "enable_scale_and_shift": False, "sync_stats": False,
+             "data_layout": Attr("NCHW", choices=("NCHW", "NHWC", "AnyLayout"))}
+register("data_norm", kernel_module="normalization",
+         inputs=["X", "BatchSize", "BatchSum", "BatchSquareSum", "scale_w?", "bias?"],
+         outputs=["Y", "Means", "Scales", "BatchSize?", "BatchSum?", "BatchSquareSum?"], attrs=_DN_ATTRS,
+         infer=_infer_data_norm, grad=_grad_data_norm, grad_reads=("X", "scale_w", "Means", "Scales") + _STATS,
+         doc="Means = BatchSum / BatchSize, Scales = sqrt(BatchSize / BatchSquareSum); Y = (X - Means) * Scales "
+             "(then * scale_w + bias with enable_scale_and_shift); with slot_dim > 0, a slot (slot_dim columns) "
+             "whose first value is 0 gives 0. Backward: X@GRAD = Y@GRAD * Scales (* scale_w), and each trainable "
+             "statistic is updated by the summary rule stat = summary_decay_rate * stat + this batch's (count N, "
+             "sum of X, sum of (X - Means)^2 + N epsilon; per slot, the rows whose slot is shown, averaged), as "
+             "Fluid's device kernels and parameter servers do, in place of an optimizer step.")
+register("data_norm_grad", kernel_module="normalization",
+         inputs=["X", "scale_w?", "BatchSize", "BatchSum", "BatchSquareSum", "Means", "Scales", "Y@GRAD"],
+         outputs=["X@GRAD?", "scale_w@GRAD?", "bias@GRAD?", "BatchSize?", "BatchSum?", "BatchSquareSum?"],
+         attrs=_DN_ATTRS, infer=_infer_data_norm_grad)

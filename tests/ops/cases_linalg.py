@@ -67,3 +67,28 @@ CASES += [
     OpCase("cholesky", {"X": _spd}, lambda i, a: {"Out": np.swapaxes(np.linalg.cholesky(i["X"]), 1, 2)},
            attrs={"upper": True}, grad=("X",), name="cholesky_upper_batched"),
 ]
+
+
+# -- spectral_norm: against numpy's largest singular value (the power iterations converged) ---------------
+
+def _spectral_ref(i, a):
+    w, dim = i["Weight"], a.get("dim", 0)
+    mat = np.moveaxis(w, dim, 0).reshape(w.shape[dim], -1)
+    return {"Out": w / np.linalg.svd(mat, compute_uv=False)[0]}
+
+
+def _bilinear_ref(i, a):
+    out = np.einsum("bm,kmn,bn->bk", i["X"], i["Weight"], i["Y"])
+    return {"Out": out + i["Bias"] if "Bias" in i else out}
+
+
+CASES += [
+    OpCase("spectral_norm", {"Weight": r(3, 4), "U": r(3), "V": r(4)}, _spectral_ref,
+           attrs={"power_iters": 60}, grad=("Weight",), rtol=1e-9),
+    OpCase("spectral_norm", {"Weight": r(2, 3, 2), "U": r(3), "V": r(4)}, _spectral_ref,
+           attrs={"dim": 1, "power_iters": 60}, grad=("Weight",), rtol=1e-9, name="spectral_norm_dim1"),
+    OpCase("bilinear_tensor_product", {"X": r(3, 4), "Y": r(3, 2), "Weight": r(5, 4, 2), "Bias": r(1, 5)},
+           _bilinear_ref, grad=("X", "Y", "Weight", "Bias")),
+    OpCase("bilinear_tensor_product", {"X": r(2, 3), "Y": r(2, 3), "Weight": r(2, 3, 3)}, _bilinear_ref,
+           grad=("X", "Y"), name="bilinear_tensor_product_no_bias"),
+]

@@ -143,3 +143,16 @@ CASES += [
            _ts_ref, attrs={"soft_max_up_bound": 1.0, "soft_max_lower_bound": -1.0},
            name="teacher_student_sigmoid_loss_bounds"),
 ]
+
+
+def _log_loss_ref(i, a):
+    p, label, eps = i["Predicted"], i["Labels"], a["epsilon"]
+    return {"Loss": -label * np.log(p + eps) - (1 - label) * np.log(1 - p + eps)}
+
+
+CASES += [
+    OpCase("log_loss", {"Predicted": rng.uniform(0.05, 0.95, (5, 1)), "Labels": rng.integers(0, 2, (5, 1)) * 1.0},
+           _log_loss_ref, grad=("Predicted",)),
+    OpCase("log_loss", {"Predicted": rng.uniform(0.1, 0.9, (3, 1)), "Labels": rng.uniform(0, 1, (3, 1))},
+           _log_loss_ref, attrs={"epsilon": 0.01}, grad=("Predicted",), name="log_loss_soft_eps"),
+]

@@ -84,3 +84,32 @@ CASES += [
     _case(100, 1, 40, "auc_one_batch_window"),
     _case(30, 3, 48, "auc_sliding_window", prior=True),
 ]
+
+
+def _mean_iou_ref(i, a):
+    n, pred, label = a["num_classes"], i["Predictions"].reshape(-1), i["Labels"].reshape(-1)
+    correct, wrong = np.zeros(n, np.int64), np.zeros(n, np.int64)
+    for p, t in zip(pred, label):
+        if p == t:
+            correct[p] += 1
+        else:
+            wrong[p] += 1
+            wrong[t] += 1
+    correct += sum(i.get("InCorrects", [np.zeros(n, np.int64)]))
+    wrong += sum(i.get("InWrongs", [np.zeros(n, np.int64)]))
+    seen = correct + wrong > 0
+    iou = (correct[seen] / (correct + wrong)[seen]).mean() + sum(m[0] for m in i.get("InMeanIou", []))
+    return {"OutMeanIou": np.array([iou], np.float32), "OutWrong": wrong.astype(np.int32),
+            "OutCorrect": correct.astype(np.int32)}
+
+
+_pred = np.array([[0, 1, 1], [2, 2, 4]], np.int32)
+CASES += [
+    OpCase("mean_iou", {"Predictions": _pred, "Labels": np.array([[0, 1, 2], [2, 0, 4]], np.int32)}, _mean_iou_ref,
+           attrs={"num_classes": 5}, rtol=1e-6),
+    OpCase("mean_iou", {"Predictions": _pred.astype(np.int64), "Labels": np.array([[0, 0, 1], [2, 2, 3]], np.int64),
+                        "InWrongs": [np.array([1, 0, 0, 2, 0], np.int32)],
+                        "InCorrects": [np.array([0, 3, 0, 1, 0], np.int32)],
+                        "InMeanIou": [np.array([0.25], np.float32)]},
+           _mean_iou_ref, attrs={"num_classes": 5}, rtol=1e-6, name="mean_iou_accumulated"),
+]

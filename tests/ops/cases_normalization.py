@@ -177,3 +177,39 @@ CASES += [
            attrs={"n": 4, "k": 2.0, "alpha": 0.3, "beta": 0.5, "data_format": "NHWC"}, grad=("X",),
            loss_outputs=("Out",), name="lrn_nhwc_even_window"),
 ]
+
+
+# -- data_norm: Fluid's formula; with slot_dim a slot whose first value is 0 gives 0 ---------------------
+
+def _data_norm_ref(i, a):
+    x = i["X"]
+    means, scales = i["BatchSum"] / i["BatchSize"], np.sqrt(i["BatchSize"] / i["BatchSquareSum"])
+    y = (x - means) * scales
+    if a.get("enable_scale_and_shift"):
+        y = y * i["scale_w"] + i["bias"]
+    if a.get("slot_dim", -1) > 0:
+        k = a["slot_dim"]
+        for n in range(len(x)):
+            for s in range(0, x.shape[1], k):
+                if x[n, s] == 0:
+                    y[n, s:s + k] = 0
+    return {"Y": y, "Means": means, "Scales": scales}
+
+
+def _dn_inputs(n, c):
+    return {"X": r(n, c), "BatchSize": rng.uniform(5, 10, c), "BatchSum": r(c) * 3,
+            "BatchSquareSum": rng.uniform(5, 20, c)}
+
+
+_SLOTTED = _dn_inputs(3, 6)
+_SLOTTED["X"][1, 0] = _SLOTTED["X"][2, 3] = 0.0
+CASES += [
+    OpCase("data_norm", _dn_inputs(4, 3), _data_norm_ref, grad=("X",), loss_outputs=("Y",)),
+    OpCase("data_norm", {**_dn_inputs(3, 4), "scale_w": rng.uniform(0.5, 2, 4), "bias": r(4)}, _data_norm_ref,
+           attrs={"enable_scale_and_shift": True}, grad=("X", "scale_w", "bias"), loss_outputs=("Y",),
+           name="data_norm_scale_and_shift"),
+    # (a hidden slot's first value sits on the step at 0: its gradient is checked where every slot is shown)
+    OpCase("data_norm", _SLOTTED, _data_norm_ref, attrs={"slot_dim": 3}, name="data_norm_slots"),
+    OpCase("data_norm", _dn_inputs(2, 6), _data_norm_ref, attrs={"slot_dim": 2}, grad=("X",), loss_outputs=("Y",),
+           name="data_norm_slots_shown"),
+]

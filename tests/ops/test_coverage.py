@@ -10,6 +10,8 @@ from tests.ops.test_ops import CASES
 
 # Ops exercised elsewhere than the op cases, and why.
 COVERED_ELSEWHERE = {
+    "load": "tests/layers/test_load_layer.py: files written by save_vars and by the LoDTensor codec read back "
+            "(values, LoD, float16), and the errors of missing and truncated files",
     "lr_schedule": "tests/layers/test_lr_schedules.py checks every schedule kind against its formula",
     "increment": "tests/layers/test_lr_schedules.py: the step counter advances once per run",
     "send": "tests/transpiler/test_pserver.py: trainers and servers under mpiexec equal one process",

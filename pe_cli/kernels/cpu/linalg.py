@@ -234,3 +234,55 @@ def cholesky(ins, attrs):
         raise PeError(f"cholesky: a matrix of X {list(x.shape)} is not positive definite") from None
     out = np.swapaxes(lower, -1, -2) if attrs["upper"] else lower
     return {"Out": np.ascontiguousarray(out).astype(x.dtype, copy=False)}
+
+
+# -- spectral_norm ----------------------------------------------------------------------------------------
+
+def _spectral(ins, attrs):
+    """(W as a [h, w] matrix, its permutation, u, v, sigma) after Fluid's power iterations."""
+    weight, dim = ins["Weight"], attrs["dim"] % ins["Weight"].ndim
+    perm = [dim] + [i for i in range(weight.ndim) if i != dim]
+    mat = weight.transpose(perm).reshape(weight.shape[dim], -1)
+    u, v, eps = ins["U"].reshape(-1).copy(), ins["V"].reshape(-1).copy(), attrs["eps"]
+    for _ in range(attrs["power_iters"]):
+        v = mat.T @ u
+        v = v / (np.sqrt((v * v).sum()) + eps)
+        u = mat @ v
+        u = u / (np.sqrt((u * u).sum()) + eps)
+    return mat, perm, u, v, u @ (mat @ v)
+
+
+def _unpermute(mat, weight, perm):
+    return mat.reshape([weight.shape[i] for i in perm]).transpose(np.argsort(perm))
+
+
+def spectral_norm(ins, attrs):
+    mat, perm, _, _, sigma = _spectral(ins, attrs)
+    return {"Out": _unpermute(mat / sigma, ins["Weight"], perm).astype(ins["Weight"].dtype, copy=False)}
+
+
+def spectral_norm_grad(ins, attrs):
+    mat, perm, u, v, sigma = _spectral(ins, attrs)
+    dout = ins["Out@GRAD"].transpose(perm).reshape(mat.shape)
+    dmat = (dout - (dout * (mat / sigma)).sum() * np.outer(u, v)) / sigma
+    return {"Weight@GRAD": _unpermute(dmat, ins["Weight"], perm).astype(ins["Weight"].dtype, copy=False)}
+
+
+# -- bilinear_tensor_product --------------------------------------------------------------------------------
+
+def bilinear_tensor_product(ins, attrs):
+    x, y, w = ins["X"], ins["Y"], ins["Weight"]
+    out = np.einsum("bm,kmn,bn->bk", x, w, y)
+    if ins.get("Bias") is not None:
+        out = out + ins["Bias"].reshape(1, -1)
+    return {"Out": out.astype(x.dtype, copy=False)}
+
+
+def bilinear_tensor_product_grad(ins, attrs):
+    x, y, w, d = ins["X"], ins["Y"], ins["Weight"], ins["Out@GRAD"]
+    wanted = attrs.get("_outputs", {"X@GRAD", "Y@GRAD", "Weight@GRAD", "Bias@GRAD"})
+    grads = {"X@GRAD": lambda: np.einsum("bk,kmn,bn->bm", d, w, y),
+             "Y@GRAD": lambda: np.einsum("bk,kmn,bm->bn", d, w, x),
+             "Weight@GRAD": lambda: np.einsum("bk,bm,bn->kmn", d, x, y),
+             "Bias@GRAD": lambda: d.sum(axis=0, keepdims=True)}
+    return {k: f().astype(x.dtype, copy=False) for k, f in grads.items() if k in wanted}

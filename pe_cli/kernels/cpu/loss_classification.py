@@ -203,3 +203,15 @@ def teacher_student_sigmoid_loss_grad(ins, attrs):
     g = np.where(label < -1, -pred, np.where(label < 0, 1 - pred, label - 2 * pred))
     g = np.where((s >= up) | (s <= low), 0, g)
     return {"X@GRAD": _cast(-g * dy, x)}
+
+
+def log_loss(ins, attrs):
+    p, label, eps = ins["Predicted"], ins["Labels"], attrs["epsilon"]
+    loss = -label * np.log(p + eps) - (1 - label) * np.log(1 - p + eps)
+    return {"Loss": loss.astype(p.dtype, copy=False)}
+
+
+def log_loss_grad(ins, attrs):
+    p, label, eps, d = ins["Predicted"], ins["Labels"], attrs["epsilon"], ins["Loss@GRAD"]
+    grad = d * (-label / (p + eps) + (1 - label) / (1 - p + eps))
+    return {"Predicted@GRAD": grad.astype(p.dtype, copy=False)}

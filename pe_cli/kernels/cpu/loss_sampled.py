@@ -122,3 +122,66 @@ def sample_logits_grad(ins, attrs):
     rows = np.repeat(np.arange(logits.shape[0]), samples.shape[1])
     np.add.at(dx, (rows, samples.reshape(-1)), d.reshape(-1))
     return {"Logits@GRAD": dx.astype(logits.dtype)}
+
+
+# -- nce ------------------------------------------------------------------------------------------------
+
+def nce_probability(ins, attrs, ids):
+    """P(k) of Fluid's samplers for class ids ``ids`` (any shape), as float64."""
+    n, sampler = attrs["num_total_classes"], attrs["sampler"]
+    if sampler == 0:
+        return np.full(np.shape(ids), 1.0 / n)
+    if sampler == 1:
+        return np.log((ids + 2.0) / (ids + 1.0)) / np.log(n)
+    return np.asarray(ins["CustomDistProbs"], dtype=np.float64).reshape(-1)[ids]
+
+
+def _nce_negatives(ins, attrs, rows):
+    """[rows, num_neg_samples] class ids drawn as Fluid's samplers draw them (over num_total_classes)."""
+    n, k, rng = attrs["num_total_classes"], attrs["num_neg_samples"], attrs["_rng"]
+    if attrs["custom_neg_classes"]:
+        return np.tile(np.asarray(attrs["custom_neg_classes"], dtype=np.int64), (rows, 1))
+    if attrs["sampler"] == 0:
+        return rng.integers(0, n, size=(rows, k), dtype=np.int64)
+    if attrs["sampler"] == 1:       # inverse transform of the log-uniform density, then mod (n - 1), as Fluid's
+        value = np.exp(rng.random((rows, k)) * np.log(n)).astype(np.int64) - 1
+        return value % (n - 1)
+    index = rng.integers(0, n, size=(rows, k), dtype=np.int64)      # the alias method
+    alias = np.asarray(ins["CustomDistAlias"]).reshape(-1)[index]
+    take_alias = (rng.random((rows, k)) > np.asarray(ins["CustomDistAliasProbs"]).reshape(-1)[index]) & (alias >= 0)
+    return np.where(take_alias, alias, index).astype(np.int64)
+
+
+def nce(ins, attrs):
+    x, label, w = ins["Input"], ins["Label"].astype(np.int64), ins["Weight"]
+    num_true = label.shape[1]
+    labels = np.concatenate([label, _nce_negatives(ins, attrs, len(x))], axis=1)
+    if labels.size and (labels.min() < 0 or labels.max() >= w.shape[0]):
+        raise PeError(f"nce: a class id in Label or the samples lies outside [0, {w.shape[0]}) (num_total_classes)")
+    logits = np.einsum("nd,nkd->nk", x, w[labels])
+    if ins.get("Bias") is not None:
+        logits = logits + ins["Bias"].reshape(-1)[labels]
+    o = 1.0 / (1.0 + np.exp(-logits))
+    b = nce_probability(ins, attrs, labels) * attrs["num_neg_samples"]
+    with np.errstate(divide="ignore"):      # np.where computes both sides; a true class may have P = 0
+        cost = np.where(np.arange(labels.shape[1]) < num_true, -np.log(o / (o + b)), -np.log(b / (o + b)))
+    weight = ins["SampleWeight"].reshape(-1, 1) if ins.get("SampleWeight") is not None else 1.0
+    cost = (weight * cost).sum(axis=1, keepdims=True)
+    return {"Cost": cost.astype(x.dtype), "SampleLogits": o.astype(x.dtype), "SampleLabels": labels}
+
+
+def nce_grad(ins, attrs):
+    x, w, labels, o = ins["Input"], ins["Weight"], ins["SampleLabels"], ins["SampleLogits"]
+    num_true = ins["Label"].shape[1]
+    b = nce_probability(ins, attrs, labels) * attrs["num_neg_samples"]
+    weight = ins["SampleWeight"].reshape(-1, 1) if ins.get("SampleWeight") is not None else 1.0
+    g = np.where(np.arange(labels.shape[1]) < num_true, (b / (o + b)) * (o - 1), o * (1 - o) / (o + b))
+    g = weight * g * ins["Cost@GRAD"].reshape(-1, 1)
+    dw = np.zeros_like(w)
+    np.add.at(dw, labels.reshape(-1), (g[:, :, None] * x[:, None, :]).reshape(-1, x.shape[1]))
+    outs = {"Input@GRAD": np.einsum("nk,nkd->nd", g, w[labels]).astype(x.dtype), "Weight@GRAD": dw}
+    if ins.get("Bias") is not None:
+        db = np.zeros(ins["Bias"].size, dtype=ins["Bias"].dtype)
+        np.add.at(db, labels.reshape(-1), g.reshape(-1))
+        outs["Bias@GRAD"] = db.reshape(ins["Bias"].shape)
+    return outs

@@ -1,4 +1,4 @@
-"""Kernels of ops/metric.py: accuracy and auc."""
+"""Kernels of ops/metric.py: accuracy, auc and mean_iou."""
 import numpy as np
 
 from ...base.errors import PeError
@@ -50,3 +50,25 @@ def auc(ins, attrs):
         total = (stat_pos[total_at], stat_neg[total_at])
     return {"AUC": np.array([auc_area(*total)], dtype=np.float64),
             "StatPosOut": stat_pos.reshape(ins["StatPos"].shape), "StatNegOut": stat_neg.reshape(ins["StatNeg"].shape)}
+
+
+def mean_iou(ins, attrs):
+    """Fluid's mean_iou kernel (float32 mean, int32 counts)."""
+    n = attrs["num_classes"]
+    pred, label = ins["Predictions"].reshape(-1).astype(np.int64), ins["Labels"].reshape(-1).astype(np.int64)
+    if pred.size and (min(pred.min(), label.min()) < 0 or max(pred.max(), label.max()) >= n):
+        raise PeError(f"mean_iou: a class id in Predictions or Labels lies outside [0, {n}) (num_classes)")
+    hit = pred == label
+    correct = np.bincount(pred[hit], minlength=n)
+    wrong = np.bincount(label[~hit], minlength=n) + np.bincount(pred[~hit], minlength=n)
+    for extra in ins.get("InCorrects") or []:
+        correct = correct + np.asarray(extra).reshape(-1)
+    for extra in ins.get("InWrongs") or []:
+        wrong = wrong + np.asarray(extra).reshape(-1)
+    denominator = wrong + correct
+    valid = int((denominator != 0).sum())
+    with np.errstate(invalid="ignore"):        # no class seen: NaN, as Fluid's 0 / 0
+        iou = (correct / np.maximum(denominator, 1)).astype(np.float32).sum() / np.float32(valid)
+    iou = iou + sum(np.float32(np.asarray(m).reshape(-1)[0]) for m in (ins.get("InMeanIou") or []))
+    return {"OutMeanIou": np.array([iou], dtype=np.float32), "OutWrong": wrong.astype(np.int32),
+            "OutCorrect": correct.astype(np.int32)}

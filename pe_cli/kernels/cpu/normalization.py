@@ -313,3 +313,57 @@ def norm_grad(ins, attrs):
     axis = attrs["axis"] % x.ndim
     dot = np.sum(dout * x, axis=axis, keepdims=True)
     return {"X@GRAD": _cast(dout / n - x * dot / (n * n * n), x)}
+
+
+# -- data_norm --------------------------------------------------------------------------------------------
+
+_SHOWN = 1e-7       # a slot whose first value is within this of 0 is not shown (Fluid's min_precision)
+
+
+def _shown(x, slot_dim):
+    """[N, C] bool: the columns of each row whose slot is shown (all of them without slots)."""
+    if slot_dim <= 0:
+        return np.ones(x.shape, dtype=bool)
+    first = x[:, ::slot_dim]
+    return np.repeat(np.abs(first) >= _SHOWN, slot_dim, axis=1)
+
+
+def data_norm(ins, attrs):
+    x = ins["X"]
+    means = ins["BatchSum"] / ins["BatchSize"]
+    scales = np.sqrt(ins["BatchSize"] / ins["BatchSquareSum"])
+    y = (x - means) * scales
+    if attrs["enable_scale_and_shift"]:
+        y = y * ins["scale_w"] + ins["bias"]
+    y = np.where(_shown(x, attrs["slot_dim"]), y, 0)
+    return {"Y": y.astype(x.dtype, copy=False), "Means": means, "Scales": scales}
+
+
+def data_norm_stats(x, means, eps, slot_dim):
+    """This batch's (count, sum, squared deviation sum) per column, as Fluid's data_norm_grad gives them."""
+    shown = _shown(x, slot_dim)
+    count = shown.sum(axis=0).astype(x.dtype)
+    total = np.where(shown, x, 0).sum(axis=0)
+    square = np.where(shown, (x - means) ** 2, 0).sum(axis=0)
+    if slot_dim <= 0:
+        return count, total, square + count * eps
+    seen = count >= 1
+    safe = np.maximum(count, 1)
+    return (np.where(seen, 1, count).astype(x.dtype), np.where(seen, total / safe, total),
+            np.where(seen, square / safe + count * eps, square))
+
+
+def data_norm_grad(ins, attrs):
+    x, dy, scales = ins["X"], ins["Y@GRAD"], ins["Scales"]
+    shown = _shown(x, attrs["slot_dim"])
+    dy = np.where(shown, dy, 0)
+    scale_w = ins["scale_w"] if attrs["enable_scale_and_shift"] else 1.0
+    outs = {"X@GRAD": (dy * scales * scale_w).astype(x.dtype, copy=False)}
+    if attrs["enable_scale_and_shift"]:
+        outs["scale_w@GRAD"] = (dy * (x - ins["Means"]) * scales).sum(axis=0)
+        outs["bias@GRAD"] = dy.sum(axis=0)
+    stats = data_norm_stats(x, ins["Means"], attrs["epsilon"], attrs["slot_dim"])
+    decay = attrs["summary_decay_rate"]
+    for slot, batch in zip(("BatchSize", "BatchSum", "BatchSquareSum"), stats):
+        outs[slot] = (ins[slot] * decay + batch).astype(ins[slot].dtype, copy=False)
+    return outs

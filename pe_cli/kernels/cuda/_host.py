@@ -1,7 +1,9 @@
-"""``on_host(cpu_kernel)``: a CUDA kernel that runs the CPU kernel on values read back to the host
-and sends its outputs over, for ops whose work is index bookkeeping rather than arithmetic (tree
-lookups, samplers, windows). Lists (duplicable slots) go element by element; ``@LOD`` / ``@LODS``
-(LoD the values decide) and attributes stay on the host."""
+"""CUDA kernels that run their CPU twin on the host: the inputs copied over (lists of them too, element by
+element, a missing one staying None), the CPU kernel run, the outputs copied back (a kernel's ``@LOD`` and
+``@LODS``, LoD the values decide, pass as they are; attributes stay on the host). For ops whose work is
+index bookkeeping rather than arithmetic (tree lookups, samplers, windows), ops whose outputs' sizes depend
+on the data (NMS, proposals, split_lod_tensor) and ops whose device kernels are not written yet (conv3d,
+data_norm, spectral_norm, nce, deformable_conv, ...): correct on a GPU place, not fast."""
 from . import runtime as rt
 
 
@@ -11,8 +13,8 @@ def _host(value):
     return rt.to_host(value)
 
 
-def _device(slot, value):
-    if slot.startswith("@"):
+def _device(key, value):
+    if key.startswith("@"):
         return value
     if isinstance(value, list):
         return [None if a is None else rt.to_device(a) for a in value]
@@ -20,6 +22,7 @@ def _device(slot, value):
 
 
 def on_host(cpu_kernel):
+    """The CUDA kernel of an op computed by ``cpu_kernel`` on the host."""
     def kernel(ins, attrs):
         outs = cpu_kernel({k: _host(v) for k, v in ins.items()}, attrs)
         return {k: _device(k, v) for k, v in outs.items()}

@@ -8,14 +8,7 @@ from ..cpu.control_flow import (array_length, array_read, array_read_grad, array
                                 tensor_array_to_tensor_grad, while_grad, while_loop)
 from ..cpu import recurrent_steps as _steps
 from . import runtime as rt
-
-
-def _on_host(cpu_kernel):
-    def kernel(ins, attrs):
-        outs = cpu_kernel({k: rt.to_host(v) for k, v in ins.items()}, attrs)
-        return {k: rt.to_device(v) for k, v in outs.items()}
-    kernel.__name__ = cpu_kernel.__name__
-    return kernel
+from ._host import on_host as _on_host
 
 
 is_empty = _on_host(_cpu.is_empty)

@@ -13,6 +13,7 @@ from ..fused_math import both_grads, relu_first
 from . import activation
 from . import runtime as rt
 from . import _conv
+from ._host import on_host as _on_host
 from ._launch import flat, grid
 from ._matmul import matmul
 
@@ -64,14 +65,6 @@ conv2d_transpose, conv2d_transpose_grad_input, conv2d_transpose_grad_filter = tr
 
 # -- deformable_conv: the CPU kernels run on the host, the results copied over (a device im2col for
 # deformable taps is not written yet) --------------------------------------------------------------
-
-def _on_host(kernel):
-    def run(ins, attrs):
-        outs = kernel({k: rt.to_host(v) for k, v in ins.items()}, attrs)
-        return {k: rt.to_device(v) for k, v in outs.items()}
-    run.__name__ = kernel.__name__
-    return run
-
 
 deformable_conv = _on_host(_cpu_conv.deformable_conv)
 deformable_conv_grad = _on_host(_cpu_conv.deformable_conv_grad)

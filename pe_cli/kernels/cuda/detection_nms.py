@@ -3,14 +3,7 @@ locality_aware_nms and retinanet_detection_output (greedy or sorting, outputs wh
 the data) run the CPU kernels on the host and copy the results over, as unique and where_index do."""
 from ..cpu import detection_nms as _cpu
 from . import runtime as rt
-
-
-def _on_host(cpu_kernel):
-    def kernel(ins, attrs):
-        outs = cpu_kernel({k: rt.to_host(v) for k, v in ins.items()}, attrs)
-        return {k: (v if k == "@LOD" else rt.to_device(v)) for k, v in outs.items()}
-    kernel.__name__ = cpu_kernel.__name__
-    return kernel
+from ._host import on_host as _on_host
 
 
 multiclass_nms = _on_host(_cpu.multiclass_nms)

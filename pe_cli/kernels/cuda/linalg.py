@@ -10,7 +10,9 @@ from ...base.errors import PeError
 from ...base.shapes import numel
 from ..common import matmul_v1_attrs
 from . import runtime as rt
+from ..cpu import linalg as _cpu_linalg
 from ._elementwise import expand_to
+from ._host import on_host
 from ._launch import copy, flat, grid, scalar, zeros
 from ._matmul import matmul as _matmul
 from ._reduce import sum_to_shape
@@ -238,3 +240,10 @@ def cholesky(ins, attrs):
     if scalar(failed):
         raise PeError(f"cholesky: a matrix of X {list(x.shape)} is not positive definite")
     return {"Out": out}
+
+
+# spectral_norm and bilinear_tensor_product: the CPU kernels on the host (device twins are not written yet)
+spectral_norm = on_host(_cpu_linalg.spectral_norm)
+spectral_norm_grad = on_host(_cpu_linalg.spectral_norm_grad)
+bilinear_tensor_product = on_host(_cpu_linalg.bilinear_tensor_product)
+bilinear_tensor_product_grad = on_host(_cpu_linalg.bilinear_tensor_product_grad)

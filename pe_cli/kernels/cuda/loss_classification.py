@@ -11,6 +11,7 @@ from numba import cuda
 from ..cpu import loss_classification as _cpu
 from . import runtime as rt
 from ._elementwise import Binary, Ternary, Unary
+from ._host import on_host
 from ._launch import THREADS, flat, grid, per_dtype, rows_grid
 from ._reduce import block_max, block_sum, reduce
 
@@ -384,3 +385,8 @@ def teacher_student_sigmoid_loss(ins, attrs):
 def teacher_student_sigmoid_loss_grad(ins, attrs):
     return {"X@GRAD": _ts_grads(ins["X"], ins["Label"], ins["Y@GRAD"], float(attrs["soft_max_up_bound"]),
                                 float(attrs["soft_max_lower_bound"]))}
+
+
+# log_loss: the CPU kernels on the host (a device twin is not written yet)
+log_loss = on_host(_cpu.log_loss)
+log_loss_grad = on_host(_cpu.log_loss_grad)

@@ -10,6 +10,7 @@ from numba import cuda
 
 from ..cpu import loss_sampled as _cpu
 from . import runtime as rt
+from ._host import on_host
 from ._launch import flat, grid, zeros
 
 
@@ -137,3 +138,8 @@ def sample_logits_grad(ins, attrs):
     if d.size:
         _scatter[grid(d.size)](flat(samples), flat(d), flat(dx), samples.shape[1], logits.shape[1])
     return {"Logits@GRAD": dx}
+
+
+# nce: the CPU kernels on the host (each row's draws are the CPU sampler's)
+nce = on_host(_cpu.nce)
+nce_grad = on_host(_cpu.nce_grad)

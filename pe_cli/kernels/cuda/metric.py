@@ -6,6 +6,7 @@ from numba import cuda
 
 from ..cpu import metric as _cpu
 from . import runtime as rt
+from ._host import on_host
 from ._launch import flat, grid
 from ._reduce import reduce
 
@@ -48,3 +49,6 @@ def accuracy(ins, attrs):
 def auc(ins, attrs):
     outs = _cpu.auc({k: rt.to_host(v) for k, v in ins.items()}, attrs)
     return {k: rt.to_device(v) for k, v in outs.items()}
+
+
+mean_iou = on_host(_cpu.mean_iou)

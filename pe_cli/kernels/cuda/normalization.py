@@ -15,6 +15,7 @@ from ..cpu.normalization import norm_layout
 from . import _norm
 from . import runtime as rt
 from ._elementwise import Binary
+from ._host import on_host
 from ._launch import copy, flat, full, grid, rows_grid, zeros
 from ._reduce import reduce
 
@@ -367,3 +368,8 @@ def norm_grad(ins, attrs):
     if lines:
         _l2_norm_grad[grid(lines)](flat(x), flat(nrm), flat(dout), flat(dx), n, post, lines)
     return {"X@GRAD": dx}
+
+
+# data_norm: the CPU kernels on the host (a device twin is not written yet)
+data_norm = on_host(_cpu.data_norm)
+data_norm_grad = on_host(_cpu.data_norm_grad)

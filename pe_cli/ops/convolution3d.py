@@ -1,0 +1,128 @@
+"""3-D convolution (Fluid 1.8's conv3d and conv3d_transpose; kernels in kernels/<device>/convolution3d.py):
+NCDHW, or NDHWC with the NCDHW kernels run between transposes (``channels_last``), Filter [M, C/groups,
+kd, kh, kw] in both; groups, strides, dilations, and paddings explicit (3 or 6 ints) or Fluid's
+``padding_algorithm`` SAME / VALID. conv3d_transpose is conv3d's input gradient: its forward is that
+gradient's computation, its input gradient conv3d, its filter gradient conv3d's with the roles swapped.
+Each has one grad op computing the gradients asked for (Input@GRAD, Filter@GRAD), as Fluid's."""
+from ..base.shapes import conv_paddings, conv_out_size, fmt_shape, is_known
+from .define import Attr, register
+
+
+def _ints(n, lo, counts=None):
+    def check(v):
+        return isinstance(v, (list, tuple)) and len(v) in (counts or (n,)) and all(
+            isinstance(x, int) and not isinstance(x, bool) and x >= lo for x in v)
+    return check
+
+
+_ATTRS = {
+    "strides": Attr([1, 1, 1], _ints(3, 1), "a list of 3 ints >= 1"),
+    "paddings": Attr([0, 0, 0], _ints(3, 0, (3, 6)), "a list of 3 or 6 ints >= 0"),
+    "dilations": Attr([1, 1, 1], _ints(3, 1), "a list of 3 ints >= 1"),
+    "groups": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1"),
+    "padding_algorithm": Attr("EXPLICIT", choices=("EXPLICIT", "SAME", "VALID")),
+    # Fluid's conv3d_transpose layer writes NCHW / NHWC for 5-D values
+    "data_format": Attr("NCDHW", choices=("NCDHW", "NDHWC", "NCHW", "NHWC", "AnyLayout")),
+    "workspace_size_MB": 512, "exhaustive_search": False,
+}
+_LAST = ("NDHWC", "NHWC")
+_TRANSPOSE_ATTRS = dict(_ATTRS, output_size=Attr([], _ints(3, 1, (0, 3)), "[] or 3 ints >= 1"))
+
+
+def geometry(x_shape, w_shape, attrs):
+    """(paddings [d0, d1, h0, h1, w0, w1], dilations) of a 3-D convolution of Input ``x_shape`` (NCDHW)
+    by Filter ``w_shape``, under its padding_algorithm."""
+    return conv_paddings(attrs["paddings"], attrs["padding_algorithm"], x_shape[2:], w_shape[2:],
+                         attrs["strides"], attrs["dilations"])
+
+
+def _ncdhw(shape, a):
+    last = a["data_format"] in _LAST and shape is not None and len(shape) == 5
+    return [shape[0], shape[4], shape[1], shape[2], shape[3]] if last else list(shape or [])
+
+
+def _layout(shape, a):
+    return [shape[0], shape[2], shape[3], shape[4], shape[1]] if a["data_format"] in _LAST else shape
+
+
+def _check(ctx, x, w):
+    if len(x) != 5 or len(w) != 5:
+        ctx.fail(f"Input {fmt_shape(x)} and Filter {fmt_shape(w)} must be 5-D ({ctx.attrs['data_format']}; "
+                 f"Filter [M, C/groups, kd, kh, kw])")
+    if ctx.dtype("Input") != ctx.dtype("Filter"):
+        ctx.fail(f"Input is {ctx.dtype('Input')} but Filter is {ctx.dtype('Filter')}")
+
+
+def _infer_conv3d(ctx):
+    a = ctx.attrs
+    x, w = _ncdhw(ctx.shape("Input"), a), list(ctx.shape("Filter") or [])
+    _check(ctx, x, w)
+    g = a["groups"]
+    if is_known([x[1], w[1]]) and x[1] != w[1] * g:
+        ctx.fail(f"Input {fmt_shape(x)} has {x[1]} channels but Filter {fmt_shape(w)} with groups={g} expects "
+                 f"{w[1] * g}")
+    if is_known([w[0]]) and w[0] % g:
+        ctx.fail(f"Filter {fmt_shape(w)}: num_filters {w[0]} is not divisible by groups={g}")
+    pads, dil = geometry(x, w, a)
+    out = [conv_out_size(x[2 + i], w[2 + i], pads[2 * i], pads[2 * i + 1], a["strides"][i], dil[i]) for i in range(3)]
+    if any(is_known([x[2 + i]]) and out[i] <= 0 for i in range(3)):
+        ctx.fail(f"Filter {fmt_shape(w)} (dilations {dil}, paddings {pads}) does not fit Input {fmt_shape(x)}")
+    ctx.set_output("Output", _layout([x[0], w[0]] + out, a), ctx.dtype("Input"))
+
+
+def transpose_out(x, w, a):
+    """conv3d_transpose's output size per spatial dim (-1 unknown), or an error string."""
+    pads, dil = geometry(x, w, a)
+    out, sizes = [], list(a["output_size"] or [])
+    for i in range(3):
+        if not is_known([x[2 + i]]):
+            out.append(sizes[i] if sizes else -1)
+            continue
+        least = (x[2 + i] - 1) * a["strides"][i] - pads[2 * i] - pads[2 * i + 1] + dil[i] * (w[2 + i] - 1) + 1
+        if sizes and not least <= sizes[i] < least + a["strides"][i]:
+            return f"output_size {sizes} must be in [{least}, {least + a['strides'][i]}) along dim {2 + i}"
+        if least <= 0:
+            return f"Filter {fmt_shape(w)} (paddings {pads}) leaves no output for Input {fmt_shape(x)}"
+        out.append(sizes[i] if sizes else least)
+    return out
+
+
+def _infer_transpose(ctx):
+    a = ctx.attrs
+    x, w = _ncdhw(ctx.shape("Input"), a), list(ctx.shape("Filter") or [])
+    _check(ctx, x, w)
+    if is_known([x[1], w[0]]) and x[1] != w[0]:
+        ctx.fail(f"Input {fmt_shape(x)} has {x[1]} channels but Filter {fmt_shape(w)} takes {w[0]}")
+    out = transpose_out(x, w, a)
+    if isinstance(out, str):
+        ctx.fail(out)
+    ctx.set_output("Output", _layout([x[0], w[1] * a["groups"]] + out, a), ctx.dtype("Input"))
+
+
+def _grad(type_):
+    def grad(g):
+        g.op(f"{type_}_grad", {"Input": g.input("Input"), "Filter": g.input("Filter"),
+                               "Output@GRAD": g.out_grad("Output")},
+             {"Input@GRAD": g.in_grad("Input"), "Filter@GRAD": g.in_grad("Filter")}, g.attrs)
+    return grad
+
+
+def _infer_grad(ctx):
+    for slot in ("Input", "Filter"):
+        ctx.set_output(slot + "@GRAD", ctx.shape(slot), ctx.dtype(slot))
+
+
+for _type, _attrs, _infer, _doc in (
+        ("conv3d", _ATTRS, _infer_conv3d,
+         "Output[n, m] = sum over the channels c of group(m) of Input[n, c] correlated with Filter[m, c] "
+         "(strides, paddings, dilations) in D, H and W."),
+        ("conv3d_transpose", _TRANSPOSE_ATTRS, _infer_transpose,
+         "The gradient of conv3d with respect to its input: Input [N, C, D, H, W] spread through Filter "
+         "[C, M/groups, kd, kh, kw] into Output [N, M, Do, Ho, Wo], Do = (D - 1) stride - pads + dilation "
+         "(kd - 1) + 1, or output_size within [that, that + stride).")):
+    register(_type, kernel_module="convolution3d", inputs=["Input", "Filter"], outputs=["Output"], attrs=_attrs,
+             infer=_infer, grad=_grad(_type), grad_reads=("Filter", "Input"), channels_last=("Input", "Output"),
+             doc=_doc)
+    register(f"{_type}_grad", kernel_module="convolution3d", inputs=["Input", "Filter", "Output@GRAD"],
+             outputs=["Input@GRAD?", "Filter@GRAD?"], attrs=_attrs, infer=_infer_grad,
+             traits=("optional_outputs",), channels_last=("Input", "Output@GRAD", "Input@GRAD"))
