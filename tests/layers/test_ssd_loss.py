@@ -88,5 +88,5 @@ def test_ssd_loss_mistakes():
         gt_label = layers.data("gt_label", [1], dtype="int32", lod_level=1)
         with pytest.raises(ValueError, match="only 'max_negative'"):
             layers.ssd_loss(loc, conf, gt_box, gt_label, prior, [0.1, 0.1, 0.2, 0.2], mining_type="hard_example")
-        with pytest.raises(PeError, match="float32 or float64"):
+        with pytest.raises(PeError, match="float32, float64"):
             layers.ssd_loss(layers.cast(loc, "int32"), conf, gt_box, gt_label, prior, [0.1, 0.1, 0.2, 0.2])
