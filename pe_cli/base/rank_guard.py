@@ -23,9 +23,12 @@ import os
 import signal
 import socket
 import sys
+import threading
 import traceback
 
 STATUS_FD = "PE_RANK_STATUS_FD"
+LINKS_FD = "PE_RANK_LINKS_FD"       # a unix socket: the child hands the guard its rendezvous links
+_STOPPED = "(stopped: another process failed)"  # the child ended because another process failed (said already)
 _PR_SET_PDEATHSIG = 1
 _GRACE_S = 5.0
 _INTERRUPTED = 130          # a rank's exit code after Ctrl-C: pe stops every rank with a checkpoint
@@ -64,6 +67,45 @@ def fail(cause, code=1):
     os._exit(code or 1)
 
 
+def stopped():
+    """Under a rank guard: ends this process at once, telling the guard that another process failed
+    and the line is said (the guard then reports nothing). Returns without a guard."""
+    fail(_STOPPED)
+
+
+def share_links(links):
+    """Under a rank guard: hands the guard a copy of ``links`` (the sockets to the other processes
+    of a rendezvous, kernels/peer_watch.py), on which it sends ``FAIL <line>`` when this process
+    fails. Does nothing without a guard."""
+    fd = os.environ.get(LINKS_FD, "")
+    if not fd.isdigit() or not links:
+        return
+    with socket.socket(fileno=os.dup(int(fd))) as channel:
+        socket.send_fds(channel, [b"L"], [link.fileno() for link in links])
+
+
+def _collect_links(channel, into):
+    """The guard's thread: the sockets the child shares, until it ends."""
+    while True:
+        try:
+            _, fds, _, _ = socket.recv_fds(channel, 16, 64)
+        except OSError:
+            return
+        if not fds:
+            return
+        into.extend(fds)
+
+
+def _tell_links(fds, line):
+    for fd in fds:
+        try:
+            os.set_blocking(fd, False)
+            os.write(fd, f"FAIL {line}\n".encode("utf-8", "replace"))
+            os.close(fd)
+        except OSError:
+            pass
+
+
 def _die_with_parent(parent):
     def set_it():
         try:
@@ -84,19 +126,31 @@ def guard(module, args):
     pmi = os.environ.get("PMI_FD", "")
     if pmi.isdigit():
         keep.append(int(pmi))
-    env = dict(os.environ, **{STATUS_FD: str(write_end)})
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    keep.append(theirs.fileno())
+    env = dict(os.environ, **{STATUS_FD: str(write_end), LINKS_FD: str(theirs.fileno())})
     child = subprocess.Popen([sys.executable, "-m", "pe_cli.base.rank_guard", "--child", module, *args], env=env,
                              pass_fds=keep, preexec_fn=_die_with_parent(os.getpid()))
     os.close(write_end)     # the guard keeps PMI_FD open: mpiexec sees the rank end when the guard ends,
+    theirs.close()
+    links = []
+    collector = threading.Thread(target=_collect_links, args=(ours, links), daemon=True)
+    collector.start()
     outside = _pass_signals_on(child)
     code = child.wait()
+    collector.join(1.0)
     with os.fdopen(read_end, "rb") as status:
         os.set_blocking(status.fileno(), False)
         cause = (status.read(4000) or b"").decode("utf-8", "replace").strip()
-    if code in (0, _INTERRUPTED):  # an interrupted rank (Ctrl-C, pe's stop flag) stops the others itself
+    if cause == _STOPPED:
+        return code or 1        # another process failed: this one said so and stopped
+    if code in (0, _INTERRUPTED) and not (code and links):  # an interrupted rank stops the others itself
         return code
+    line = _line(child.pid, code, cause)
     if not outside:             # a signal from mpiexec (another rank failed) or Ctrl-C: said elsewhere
-        _report(child.pid, code, cause)
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    _tell_links(links, line)
     return code if code > 0 else 128 - code
 
 
@@ -119,8 +173,10 @@ def _pass_signals_on(child):
     return received
 
 
-def _report(pid, code, cause):
-    rank, size = os.environ.get("PMI_RANK", "?"), os.environ.get("PMI_SIZE", "?")
+def _line(pid, code, cause):
+    """The line naming this rank, its host and why it ended."""
+    rank = os.environ.get("PE_RENDEZVOUS_RANK") or os.environ.get("PMI_RANK", "?")
+    size = os.environ.get("PE_RENDEZVOUS_SIZE") or os.environ.get("PMI_SIZE", "?")
     host = socket.gethostname()
     if code < 0:
         try:
@@ -132,8 +188,7 @@ def _report(pid, code, cause):
         why = f"{cause} (exit code {code})"
     else:
         why = f"exited with code {code} (no Python error: os._exit, or a crash in native code)"
-    sys.stderr.write(f"pe: rank {rank} of {size} (pid {pid} on {host}) failed: {why}; stopping every rank\n")
-    sys.stderr.flush()
+    return f"pe: rank {rank} of {size} (pid {pid} on {host}) failed: {why}; stopping every rank"
 
 
 class _LastLine:
