@@ -39,6 +39,18 @@ def under_mpi():
     return "PMI_RANK" in os.environ or "OMPI_COMM_WORLD_RANK" in os.environ
 
 
+def mpiexec():
+    """The mpiexec of the mpich wheel beside this Python (the ``mpi`` extra), else the PATH's."""
+    import shutil
+    path = os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
+    found = shutil.which("mpiexec", path=path)
+    if found is None:
+        from .errors import PeError
+        raise PeError("several processes need MPI's mpiexec: pip install 'pe-cli[mpi]' (mpi4py and the mpich "
+                      "wheel), or put an MPI's mpiexec on PATH")
+    return found
+
+
 def under_guard():
     """True in a rank process that a guard started (it reads the status pipe)."""
     return os.environ.get(STATUS_FD, "").isdigit()

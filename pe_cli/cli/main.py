@@ -338,7 +338,7 @@ def keys(which):
 @guarded
 def fluid(script, args):
     """Run an unchanged Fluid 1.x SCRIPT.py: `paddle` and `paddle.fluid` resolve to pe (this process only)."""
-    from ..run.launch import join_role, role_alone
+    from ..kernels.rendezvous import join_role, role_alone
     alone = role_alone(sys.argv[1:])     # a role started on its own with Fluid's environment (docs/DISTRIBUTED.md)
     if alone is not None:
         sys.exit(alone)

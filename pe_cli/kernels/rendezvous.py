@@ -30,14 +30,17 @@ ends the others after ``PE_RENDEZVOUS_SECONDS`` (default 60) with one line namin
 """
 import os
 import socket
+import sys
 import threading
 import time
 from dataclasses import dataclass
 
+from ..base import rank_guard
 from ..base.errors import PeError
 from . import peer_watch
 
 RANK_ENV, SIZE_ENV, ROLE_ENV = "PE_RENDEZVOUS_RANK", "PE_RENDEZVOUS_SIZE", "PE_RENDEZVOUS_ROLE"
+_TRANSPORT_VARS = ("MPIR_CVAR_CH4_NETMOD", "FI_PROVIDER", "UCX_TLS")
 _JOINED = {}
 
 
@@ -158,6 +161,40 @@ def connect_from_env(env=os.environ):
     peer_watch.watch(cluster, links)
     _JOINED["comm"] = comm
     return comm
+
+
+def role_alone(argv, env=os.environ):
+    """``pe ARGV`` started on its own (no mpiexec) with Fluid's environment naming several processes
+    (a role started by hand, or one a pod): runs it again under an mpiexec of its own (``mpiexec -n
+    1``, see above) with its place in the environment, and returns the exit status; None when pe
+    runs as it is (one process, or under mpiexec already)."""
+    if rank_guard.under_mpi() or RANK_ENV in env:
+        return None
+    cluster = cluster_from_env(env)
+    if cluster is None:
+        return None
+    import subprocess
+    try:
+        return subprocess.run([rank_guard.mpiexec(), "-n", "1", sys.executable, "-m", "pe_cli"] + list(argv),
+                              env=dict(env, **rank_env(cluster), **transport_env(env))).returncode
+    except KeyboardInterrupt:
+        return 130
+
+
+def transport_env(env):
+    """MPICH's transport for roles started on their own: its OFI netmod over libfabric's tcp provider,
+    unless ``env`` chooses one (MPIR_CVAR_CH4_NETMOD, FI_PROVIDER or UCX_TLS). MPICH's default, UCX,
+    takes two processes of one machine for one host (its shared memory) even in two network
+    namespaces or two pods of one node, and their Connect then waits for ever."""
+    if any(env.get(name) for name in _TRANSPORT_VARS):
+        return {}
+    return {"MPIR_CVAR_CH4_NETMOD": "ofi", "FI_PROVIDER": "tcp"}
+
+
+def join_role(env=os.environ):
+    """In a role ``role_alone`` started: joins the other processes before the script runs."""
+    if RANK_ENV in env:
+        connect_from_env(env)
 
 
 def _watchdog(cluster, seconds, done):

@@ -6,24 +6,14 @@ PADDLE_TRAINERS_NUM, PADDLE_TRAINER_ENDPOINTS, PADDLE_CURRENT_ENDPOINT). The end
 the ranks in order (127.0.0.1:6170, :6171, ...): MPI carries the traffic, nothing listens on them.
 mpiexec is the one of the mpich wheel (the ``mpi`` extra) beside this Python, else the PATH's."""
 import os
-import shutil
 import subprocess
 import sys
 
 from ..base import limits
 from ..base.errors import PeError
-from ..base.rank_guard import under_mpi  # noqa: F401 -- where pe's commands ask it
+from ..base.rank_guard import mpiexec, under_mpi  # noqa: F401 -- where pe's commands ask them
 
 BASE_PORT = 6170
-
-
-def mpiexec():
-    path = os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
-    found = shutil.which("mpiexec", path=path)
-    if found is None:
-        raise PeError("several processes need MPI's mpiexec: pip install 'pe-cli[mpi]' (mpi4py and the mpich "
-                      "wheel), or put an MPI's mpiexec on PATH")
-    return found
 
 
 def run_ranks(k, argv, env=None):
@@ -65,28 +55,3 @@ def fluid_env(k, servers=0):
         env.update(PADDLE_PSERVER_ENDPOINTS=pservers, PADDLE_PSERVERS_IP_PORT_LIST=pservers)
     return env
 
-
-def role_alone(argv, env=os.environ):
-    """``pe fluid`` started on its own (no mpiexec) with Fluid's environment naming several processes
-    (a role started by hand, or one a pod): runs ``pe ARGV`` again under an mpiexec of its own
-    (``mpiexec -n 1``: MPICH cannot connect processes it did not start, kernels/rendezvous.py) with
-    its place in the environment, and returns the exit status; None when pe runs as it is."""
-    from ..kernels.rendezvous import RANK_ENV, cluster_from_env, rank_env
-    if under_mpi() or RANK_ENV in env:
-        return None
-    cluster = cluster_from_env(env)
-    if cluster is None:
-        return None
-    try:
-        return subprocess.run([mpiexec(), "-n", "1", sys.executable, "-m", "pe_cli"] + list(argv),
-                              env=dict(env, **rank_env(cluster))).returncode
-    except KeyboardInterrupt:
-        return 130
-
-
-def join_role(env=os.environ):
-    """In a role ``role_alone`` started: joins the other processes (kernels/rendezvous.py) before the
-    script runs, so its collectives and parameter-server messages reach them."""
-    from ..kernels.rendezvous import RANK_ENV, connect_from_env
-    if RANK_ENV in env:
-        connect_from_env(env)
