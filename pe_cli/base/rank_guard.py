@@ -190,6 +190,8 @@ def _line(pid, code, cause):
     rank = os.environ.get("PE_RENDEZVOUS_RANK") or os.environ.get("PMI_RANK", "?")
     size = os.environ.get("PE_RENDEZVOUS_SIZE") or os.environ.get("PMI_SIZE", "?")
     host = socket.gethostname()
+    role = os.environ.get("PE_RENDEZVOUS_ROLE")            # a role started on its own (kernels/rendezvous.py)
+    pid = f"{role}, pid {pid}" if role else f"pid {pid}"
     if code < 0:
         try:
             name = signal.Signals(-code).name
@@ -200,7 +202,7 @@ def _line(pid, code, cause):
         why = f"{cause} (exit code {code})"
     else:
         why = f"exited with code {code} (no Python error: os._exit, or a crash in native code)"
-    return f"pe: rank {rank} of {size} (pid {pid} on {host}) failed: {why}; stopping every rank"
+    return f"pe: rank {rank} of {size} ({pid} on {host}) failed: {why}; stopping every rank"
 
 
 class _LastLine:

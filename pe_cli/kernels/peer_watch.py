@@ -13,10 +13,20 @@ and on a failure prints the line once and ends (``stop``), so no survivor waits 
 import atexit
 import os
 import select
+import socket
 import sys
 import threading
+from dataclasses import dataclass
 
 from ..base import rank_guard
+
+
+@dataclass
+class Link:
+    """The socket to another process of the rendezvous, and where that process runs."""
+    sock: socket.socket
+    host: str
+    pid: str
 
 _LIMIT = 4096
 
@@ -51,47 +61,47 @@ def stop(line):
     os._exit(1)
 
 
-def _lost(cluster, rank):
-    return (f"pe: rank {rank} of {cluster.size} ({cluster.who(rank)}) was lost: its connection closed without a "
-            f"word (the process or its host was killed); stopping every rank")
+def _lost(cluster, rank, link):
+    return (f"pe: rank {rank} of {cluster.size} ({cluster.who(rank)}, pid {link.pid} on {link.host}) was lost: "
+            f"its connection closed without a word (its host, or the process with its guard, was killed); "
+            f"stopping every rank")
 
 
 def watch(cluster, links):
     """Starts watching ``links`` ({rank: socket}) and says BYE on them at a normal exit. The guard
     gets a copy of the sockets, to send its FAIL line when this process dies."""
-    rank_guard.share_links(list(links.values()))
-    atexit.register(lambda: [send(link, "BYE") for link in links.values()])
+    rank_guard.share_links([link.sock for link in links.values()])
+    atexit.register(lambda: [send(link.sock, "BYE") for link in links.values()])
     target = _watch_root if cluster.rank == 0 else _watch_peer
     threading.Thread(target=target, args=(cluster, dict(links)), name="pe-peer-watch", daemon=True).start()
 
 
 def _watch_peer(cluster, links):
-    link = links[0]
     while True:
-        line = read_line(link)
+        line = read_line(links[0].sock)
         if line == "BYE":
             continue            # the root ended normally: every trainer had finished with it
         if line.startswith("FAIL "):
             stop(line[5:])
         if not line:
-            stop(_lost(cluster, 0))
+            stop(_lost(cluster, 0, links[0]))
 
 
 def _watch_root(cluster, links):
     finished = set()
     while links:
-        ready, _, _ = select.select(list(links.values()), [], [])
-        for link in ready:
-            rank = next(r for r, s in links.items() if s is link)
-            line = read_line(link)
+        ready, _, _ = select.select([link.sock for link in links.values()], [], [])
+        for sock in ready:
+            rank = next(r for r, link in links.items() if link.sock is sock)
+            line = read_line(sock)
             if line == "BYE":
                 finished.add(rank)
                 continue
             if not line and rank in finished:
-                links.pop(rank).close()
+                links.pop(rank).sock.close()
                 continue
-            said = line[5:] if line.startswith("FAIL ") else _lost(cluster, rank)
-            for other, sock in links.items():
+            said = line[5:] if line.startswith("FAIL ") else _lost(cluster, rank, links[rank])
+            for other, link in links.items():
                 if other != rank:
-                    send(sock, f"FAIL {said}")
+                    send(link.sock, f"FAIL {said}")
             stop(said)

@@ -57,7 +57,8 @@ class Cluster:
         return len(self.endpoints)
 
     def who(self, rank):
-        return f"{self.names[rank]} ({self.endpoints[rank]})"
+        """``trainer 1 at 10.0.0.2:6170`` (the name alone where the endpoint is not known)."""
+        return self.names[rank] if self.endpoints[rank] == "?" else f"{self.names[rank]} at {self.endpoints[rank]}"
 
 
 def _listed(value):
@@ -158,7 +159,8 @@ def connect_from_env(env=os.environ):
     except PeError as e:
         peer_watch.stop(f"pe: {e}")
     done.set()
-    peer_watch.watch(cluster, links)
+    if cluster.rank == 0:
+        peer_watch.watch(cluster, links)          # (the others watch from the moment they get the port)
     _JOINED["comm"] = comm
     return comm
 
@@ -228,12 +230,12 @@ def _root(mpi, cluster, wait):
     try:
         for rank in range(1, cluster.size):
             while rank not in links:
-                _admit(server, cluster, links, deadline)
-            peer_watch.send(links[rank], f"PORT {port_name}")
+                _admit(server, cluster, links, deadline, wait)
+            peer_watch.send(links[rank].sock, f"PORT {socket.gethostname()} {os.getpid()} {port_name}")
             comm = comm.Accept(port_name, root=0).Merge(high=False)
     except PeError as e:
         for link in links.values():
-            peer_watch.send(link, f"FAIL pe: {e}")
+            peer_watch.send(link.sock, f"FAIL pe: {e}")
         raise
     finally:
         server.close()
@@ -241,13 +243,13 @@ def _root(mpi, cluster, wait):
     return comm, links
 
 
-def _admit(server, cluster, links, deadline):
+def _admit(server, cluster, links, deadline, wait):
     """Takes one HELLO (a PeError naming the missing endpoints when the deadline passes)."""
     left = deadline - time.monotonic()
     if left <= 0:
         missing = ", ".join(cluster.who(r) for r in range(1, cluster.size) if r not in links)
         raise PeError(f"rendezvous: {missing} never connected to {cluster.endpoints[0]} within "
-                      f"{timeout_s():.0f} s (PE_RENDEZVOUS_SECONDS); stopping")
+                      f"{wait:g} s (PE_RENDEZVOUS_SECONDS); stopping")
     server.settimeout(left)
     try:
         link, _ = server.accept()
@@ -260,12 +262,14 @@ def _admit(server, cluster, links, deadline):
         return
     rank, size = int(words[1]), int(words[2])
     if size != cluster.size or not 0 < rank < cluster.size or rank in links:
+        peer_watch.send(link, f"FAIL pe: rendezvous: {cluster.who(0)} counts {cluster.size} processes, this one "
+                              f"{size}: every role needs the same PADDLE_* endpoints and counts")
         raise PeError(f"rendezvous: a process at {words[3] if len(words) > 3 else '?'} says it is rank {rank} of "
                       f"{size}, but {cluster.who(0)} counts {cluster.size} processes"
                       + (f" and rank {rank} has come already" if rank in links else "")
                       + ": every role needs the same PADDLE_* endpoints and counts")
     link.settimeout(None)
-    links[rank] = link
+    links[rank] = peer_watch.Link(link, *(words[4:6] if len(words) >= 6 else ("?", "?")))
 
 
 def _peer(mpi, cluster, wait):
@@ -279,7 +283,7 @@ def _peer(mpi, cluster, wait):
         except OSError:
             if time.monotonic() > deadline:
                 raise PeError(f"rendezvous: {cluster.who(0)} never answered at {cluster.endpoints[0]} within "
-                              f"{wait:.0f} s (PE_RENDEZVOUS_SECONDS); stopping") from None
+                              f"{wait:g} s (PE_RENDEZVOUS_SECONDS); stopping") from None
             time.sleep(0.2)
     link.settimeout(None)
     peer_watch.send(link, f"HELLO {cluster.rank} {cluster.size} {cluster.endpoints[cluster.rank]} "
@@ -290,10 +294,12 @@ def _peer(mpi, cluster, wait):
     if not line.startswith("PORT "):
         peer_watch.stop(f"pe: rendezvous: {cluster.who(0)} closed the connection before this process "
                         f"({cluster.who(cluster.rank)}) joined; stopping")
-    port_name = line[5:]
+    _, host, pid, port_name = line.split(" ", 3)
+    links = {0: peer_watch.Link(link, host, pid)}
+    peer_watch.watch(cluster, links)    # the root's FAIL reaches this process while it waits in MPI below
     comm = mpi.COMM_SELF.Connect(port_name, root=0).Merge(high=True)
     for _ in range(cluster.rank + 1, cluster.size):
         comm = comm.Accept(None, root=0).Merge(high=False)
     if comm.Get_rank() != cluster.rank:
         raise PeError(f"rendezvous: joined as MPI rank {comm.Get_rank()} instead of {cluster.rank}")
-    return comm, {0: link}
+    return comm, links
