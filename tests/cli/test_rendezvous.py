@@ -53,31 +53,28 @@ def _assert_equal(params, expected):
         np.testing.assert_allclose(params[name], value, rtol=0, atol=1e-5, err_msg=name)
 
 
-def _train(envs, tmp_path, namespace_names=None):
-    out = tmp_path / "params.npz"
-    roles = Roles(envs, out, namespaces=namespace_names)
-    outputs = roles.wait(120)
-    for code, _, err in outputs:
-        assert code == 0, err
-    assert none_left(roles.mark)
-    return dict(np.load(out))
+def _train(clusters, tmp_path):
+    """Starts every cluster of ``clusters`` ([(envs, namespace names or None)]) at once (they
+    share nothing: other ports or other namespaces); the parameters of each cluster's trainer 0."""
+    started = [Roles(envs, tmp_path / f"params{i}.npz", namespaces=names) for i, (envs, names) in enumerate(clusters)]
+    for roles in started:
+        for code, _, err in roles.wait(120):
+            assert code == 0, err
+        assert none_left(roles.mark)
+    return [dict(np.load(tmp_path / f"params{i}.npz")) for i in range(len(clusters))]
 
 
-def test_one_server_and_two_trainers_started_on_their_own_equal_one_process(one_process, tmp_path):
-    _assert_equal(_train(pserver_envs(LOOPBACK, free_port()), tmp_path), one_process)
+def test_one_server_two_trainers_and_two_collective_trainers_on_loopback_equal_one_process(one_process, tmp_path):
+    port = free_port()                  # the collective trainers' root listens at port + 10
+    for params in _train([(pserver_envs(LOOPBACK, port), None), (collective_envs(LOOPBACK[:2], port + 10), None)],
+                         tmp_path):
+        _assert_equal(params, one_process)
 
 
-def test_two_collective_trainers_started_on_their_own_equal_one_process(one_process, tmp_path):
-    _assert_equal(_train(collective_envs(LOOPBACK[:2], free_port()), tmp_path), one_process)
-
-
-@pytest.mark.parametrize("mode", ["pserver", "collective"])
-def test_roles_in_network_namespaces_of_their_own_equal_one_process(mode, one_process, namespaces, tmp_path):
-    if mode == "pserver":
-        envs, used = pserver_envs(namespaces.ips, 6174), namespaces.names
-    else:
-        envs, used = collective_envs(namespaces.ips[:2], 6170), namespaces.names[:2]
-    _assert_equal(_train(envs, tmp_path, used), one_process)
+def test_roles_in_network_namespaces_of_their_own_equal_one_process(one_process, namespaces, tmp_path):
+    ips, names = namespaces.ips, namespaces.names
+    for params in _train([(pserver_envs(ips, 6174), names), (collective_envs(ips[:2], 6170), names[:2])], tmp_path):
+        _assert_equal(params, one_process)
 
 
 CAUSES = {"raise": r"RuntimeError: trainer 1 broke at step 2 \(exit code 1\)",
