@@ -12,7 +12,12 @@ real rank as its child and waits for it:
   and a signal the guard gets (mpiexec stopping the job, Ctrl-C) is passed on to the child.
 
 ``python -m pe_cli.base.rank_guard MODULE ARGS`` is a guard (pe launch starts its ranks so); the
-guard imports no more than this module, so it starts in a fraction of a second.
+guard imports no more than this module (and base/errors.py), so it starts in a fraction of a second.
+
+A role started on its own (kernels/rendezvous.py: no mpiexec shared with the others) hands its guard
+a copy of its sockets to the other processes (``share_links``); when it fails, the guard sends its
+line there (``FAIL <line>``), so the others print it and stop; a process that stops because another
+failed tells its guard so (``stopped``), which then says nothing more.
 
 The child gets mpiexec's PMI connection (the PMI_FD descriptor), so MPI sees it as the rank; the
 guard keeps its copy open, so mpiexec (which kills every rank at once when that connection closes
@@ -25,6 +30,8 @@ import socket
 import sys
 import threading
 import traceback
+
+from .errors import PeError
 
 STATUS_FD = "PE_RANK_STATUS_FD"
 LINKS_FD = "PE_RANK_LINKS_FD"       # a unix socket: the child hands the guard its rendezvous links
@@ -45,7 +52,6 @@ def mpiexec():
     path = os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
     found = shutil.which("mpiexec", path=path)
     if found is None:
-        from .errors import PeError
         raise PeError("several processes need MPI's mpiexec: pip install 'pe-cli[mpi]' (mpi4py and the mpich "
                       "wheel), or put an MPI's mpiexec on PATH")
     return found

@@ -24,6 +24,7 @@ from ..base.selected_rows import SelectedRows
 from .stall import StallWatch, report_and_abort
 
 _GROUPS = {}
+_WORLD = {}
 
 
 def _mpi():
@@ -47,8 +48,12 @@ def world_size():
 def world():
     """The communicator of every process of the run: the one the rendezvous built (processes started
     on their own, rendezvous.py), else MPI's COMM_WORLD (processes one mpiexec started)."""
-    from .rendezvous import joined
-    return joined() or _mpi().COMM_WORLD
+    return _WORLD.get("comm") or _mpi().COMM_WORLD
+
+
+def set_world(comm):
+    """Makes ``comm`` the communicator of every process of the run (the rendezvous's)."""
+    _WORLD["comm"] = comm
 
 
 def world_rank():

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from ..base import rank_guard
 from ..base.errors import PeError
-from . import peer_watch
+from . import peer_watch, processes
 
 RANK_ENV, SIZE_ENV, ROLE_ENV = "PE_RENDEZVOUS_RANK", "PE_RENDEZVOUS_SIZE", "PE_RENDEZVOUS_ROLE"
 _TRANSPORT_VARS = ("MPIR_CVAR_CH4_NETMOD", "FI_PROVIDER", "UCX_TLS")
@@ -149,8 +149,7 @@ def connect_from_env(env=os.environ):
     if cluster is None:
         _JOINED["comm"] = None
         return None
-    from .processes import _mpi
-    mpi = _mpi()
+    mpi = processes._mpi()
     wait = timeout_s(env)
     done = threading.Event()
     threading.Thread(target=_watchdog, args=(cluster, wait + 30, done), daemon=True).start()
@@ -162,6 +161,7 @@ def connect_from_env(env=os.environ):
     if cluster.rank == 0:
         peer_watch.watch(cluster, links)          # (the others watch from the moment they get the port)
     _JOINED["comm"] = comm
+    processes.set_world(comm)
     return comm
 
 
