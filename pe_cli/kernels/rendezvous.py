@@ -111,7 +111,7 @@ def cluster_from_env(env):
             raise PeError(f"PADDLE_TRAINERS_NUM={trainers} but PADDLE_TRAINER_ENDPOINTS lists {len(trainer_eps)} "
                           f"endpoint(s): collective mode needs one ip:port per trainer, trainer 0's first")
         names, endpoints, rank = [f"trainer {i}" for i in range(trainers)], trainer_eps or ["?"], trainer_id
-        if current and trainers > 1 and current != trainer_eps[trainer_id]:
+        if current and trainers > 1 and trainer_id < trainers and current != trainer_eps[trainer_id]:
             raise PeError(f"PADDLE_CURRENT_ENDPOINT={current} but PADDLE_TRAINER_ENDPOINTS names "
                           f"{trainer_eps[trainer_id]} as trainer {trainer_id} (PADDLE_TRAINER_ID)")
     if not 0 <= rank < len(endpoints):
@@ -143,12 +143,15 @@ def connect_from_env(env=os.environ):
     """One MPI communicator over every process Fluid's environment ``env`` names (ranked as under one
     mpiexec), or None when it names one process. Blocks until every role has come (at most
     PE_RENDEZVOUS_SECONDS); a role that never comes ends this process with one line naming it."""
-    if "comm" in _JOINED:
+    if _JOINED:
         return _JOINED["comm"]
     cluster = cluster_from_env(env)
     if cluster is None:
-        _JOINED["comm"] = None
         return None
+    if not rank_guard.under_mpi():
+        raise PeError(f"{cluster.who(cluster.rank)} must run under an mpiexec of its own to join the others "
+                      f"(MPICH cannot connect processes that no mpiexec started): start it with pe fluid, which "
+                      f"does so, or with mpiexec -n 1")
     mpi = processes._mpi()
     wait = timeout_s(env)
     done = threading.Event()
