@@ -77,13 +77,16 @@ def watch(cluster, links):
 
 
 def _watch_peer(cluster, links):
+    finished = False
     while True:
         line = read_line(links[0].sock)
         if line == "BYE":
-            continue            # the root ended normally: every trainer had finished with it
-        if line.startswith("FAIL "):
+            finished = True     # the root ended normally (a server: every trainer had finished with it)
+        elif line.startswith("FAIL "):
             stop(line[5:])
-        if not line:
+        elif not line:
+            if finished:
+                return
             stop(_lost(cluster, 0, links[0]))
 
 
