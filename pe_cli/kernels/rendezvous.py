@@ -8,13 +8,15 @@ mode trainer i is rank i).
     # from now on pe's collectives and parameter-server messages use ``comm`` (processes.world())
 
 ``pe fluid SCRIPT`` calls it before the script runs whenever the environment describes several
-processes and no mpiexec started them together; ``cluster_from_env(env)`` says what it would join
-(or None). Calling ``connect_from_env`` again returns the same communicator.
+processes and no mpiexec started them together (``role_alone`` first runs the role again under an
+mpiexec of its own, ``join_role`` then joins); ``cluster_from_env(env)`` says what it would join (or
+None). Calling ``connect_from_env`` again returns the same communicator; outside any mpiexec it is
+a one-line error (see below).
 
 How: the root (the first parameter-server endpoint, or trainer 0's in collective mode) listens on
 its endpoint's TCP port; every other process connects there and says who it is (``HELLO rank size
 endpoint host pid``). The root opens an MPI port (``MPI.Open_port``) and hands its name to rank 1,
-2, ... in turn (``PORT name``); the processes joined so far ``Accept`` together, the newcomer
+2, ... in turn (``PORT host pid name``); the processes joined so far ``Accept`` together, the newcomer
 ``Connect``s, and ``Intercomm.Merge`` (the newcomer high) gives it the next rank. Nothing but the
 port name and the liveness lines below crosses these sockets: MPI carries the training.
 
@@ -30,6 +32,7 @@ ends the others after ``PE_RENDEZVOUS_SECONDS`` (default 60) with one line namin
 """
 import os
 import socket
+import subprocess
 import sys
 import threading
 import time
@@ -151,7 +154,7 @@ def connect_from_env(env=os.environ):
     if not rank_guard.under_mpi():
         raise PeError(f"{cluster.who(cluster.rank)} must run under an mpiexec of its own to join the others "
                       f"(MPICH cannot connect processes that no mpiexec started): start it with pe fluid, which "
-                      f"does so, or with mpiexec -n 1")
+                      f"does so")
     mpi = processes._mpi()
     wait = timeout_s(env)
     done = threading.Event()
@@ -178,7 +181,6 @@ def role_alone(argv, env=os.environ):
     cluster = cluster_from_env(env)
     if cluster is None:
         return None
-    import subprocess
     try:
         return subprocess.run([rank_guard.mpiexec(), "-n", "1", sys.executable, "-m", "pe_cli"] + list(argv),
                               env=dict(env, **rank_env(cluster), **transport_env(env))).returncode
