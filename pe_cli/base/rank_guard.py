@@ -12,7 +12,12 @@ real rank as its child and waits for it:
   and a signal the guard gets (mpiexec stopping the job, Ctrl-C) is passed on to the child.
 
 ``python -m pe_cli.base.rank_guard MODULE ARGS`` is a guard (pe launch starts its ranks so); the
-guard imports no more than this module, so it starts in a fraction of a second.
+guard imports no more than this module (and base/errors.py), so it starts in a fraction of a second.
+
+A role started on its own (kernels/rendezvous.py: no mpiexec shared with the others) hands its guard
+a copy of its sockets to the other processes (``share_links``); when it fails, the guard sends its
+line there (``FAIL <line>``), so the others print it and stop; a process that stops because another
+failed tells its guard so (``stopped``), which then says nothing more.
 
 The child gets mpiexec's PMI connection (the PMI_FD descriptor), so MPI sees it as the rank; the
 guard keeps its copy open, so mpiexec (which kills every rank at once when that connection closes
@@ -23,9 +28,14 @@ import os
 import signal
 import socket
 import sys
+import threading
 import traceback
 
+from .errors import PeError
+
 STATUS_FD = "PE_RANK_STATUS_FD"
+LINKS_FD = "PE_RANK_LINKS_FD"       # a unix socket: the child hands the guard its rendezvous links
+_STOPPED = "(stopped: another process failed)"  # the child ended because another process failed (said already)
 _PR_SET_PDEATHSIG = 1
 _GRACE_S = 5.0
 _INTERRUPTED = 130          # a rank's exit code after Ctrl-C: pe stops every rank with a checkpoint
@@ -34,6 +44,17 @@ _INTERRUPTED = 130          # a rank's exit code after Ctrl-C: pe stops every ra
 def under_mpi():
     """True in a process mpiexec started (MPICH's PMI_RANK, Open MPI's OMPI_COMM_WORLD_RANK)."""
     return "PMI_RANK" in os.environ or "OMPI_COMM_WORLD_RANK" in os.environ
+
+
+def mpiexec():
+    """The mpiexec of the mpich wheel beside this Python (the ``mpi`` extra), else the PATH's."""
+    import shutil
+    path = os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
+    found = shutil.which("mpiexec", path=path)
+    if found is None:
+        raise PeError("several processes need MPI's mpiexec: pip install 'pe-cli[mpi]' (mpi4py and the mpich "
+                      "wheel), or put an MPI's mpiexec on PATH")
+    return found
 
 
 def under_guard():
@@ -64,6 +85,45 @@ def fail(cause, code=1):
     os._exit(code or 1)
 
 
+def stopped():
+    """Under a rank guard: ends this process at once, telling the guard that another process failed
+    and the line is said (the guard then reports nothing). Returns without a guard."""
+    fail(_STOPPED)
+
+
+def share_links(links):
+    """Under a rank guard: hands the guard a copy of ``links`` (the sockets to the other processes
+    of a rendezvous, kernels/peer_watch.py), on which it sends ``FAIL <line>`` when this process
+    fails. Does nothing without a guard."""
+    fd = os.environ.get(LINKS_FD, "")
+    if not fd.isdigit() or not links:
+        return
+    with socket.socket(fileno=os.dup(int(fd))) as channel:
+        socket.send_fds(channel, [b"L"], [link.fileno() for link in links])
+
+
+def _collect_links(channel, into):
+    """The guard's thread: the sockets the child shares, until it ends."""
+    while True:
+        try:
+            _, fds, _, _ = socket.recv_fds(channel, 16, 64)
+        except OSError:
+            return
+        if not fds:
+            return
+        into.extend(fds)
+
+
+def _tell_links(fds, line):
+    for fd in fds:
+        try:
+            os.set_blocking(fd, False)
+            os.write(fd, f"FAIL {line}\n".encode("utf-8", "replace"))
+            os.close(fd)
+        except OSError:
+            pass
+
+
 def _die_with_parent(parent):
     def set_it():
         try:
@@ -84,19 +144,31 @@ def guard(module, args):
     pmi = os.environ.get("PMI_FD", "")
     if pmi.isdigit():
         keep.append(int(pmi))
-    env = dict(os.environ, **{STATUS_FD: str(write_end)})
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    keep.append(theirs.fileno())
+    env = dict(os.environ, **{STATUS_FD: str(write_end), LINKS_FD: str(theirs.fileno())})
     child = subprocess.Popen([sys.executable, "-m", "pe_cli.base.rank_guard", "--child", module, *args], env=env,
                              pass_fds=keep, preexec_fn=_die_with_parent(os.getpid()))
     os.close(write_end)     # the guard keeps PMI_FD open: mpiexec sees the rank end when the guard ends,
+    theirs.close()
+    links = []
+    collector = threading.Thread(target=_collect_links, args=(ours, links), daemon=True)
+    collector.start()
     outside = _pass_signals_on(child)
     code = child.wait()
+    collector.join(1.0)
     with os.fdopen(read_end, "rb") as status:
         os.set_blocking(status.fileno(), False)
         cause = (status.read(4000) or b"").decode("utf-8", "replace").strip()
-    if code in (0, _INTERRUPTED):  # an interrupted rank (Ctrl-C, pe's stop flag) stops the others itself
+    if cause == _STOPPED:
+        return code or 1        # another process failed: this one said so and stopped
+    if code in (0, _INTERRUPTED) and not (code and links):  # an interrupted rank stops the others itself
         return code
+    line = _line(child.pid, code, cause)
     if not outside:             # a signal from mpiexec (another rank failed) or Ctrl-C: said elsewhere
-        _report(child.pid, code, cause)
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    _tell_links(links, line)
     return code if code > 0 else 128 - code
 
 
@@ -119,9 +191,13 @@ def _pass_signals_on(child):
     return received
 
 
-def _report(pid, code, cause):
-    rank, size = os.environ.get("PMI_RANK", "?"), os.environ.get("PMI_SIZE", "?")
+def _line(pid, code, cause):
+    """The line naming this rank, its host and why it ended."""
+    rank = os.environ.get("PE_RENDEZVOUS_RANK") or os.environ.get("PMI_RANK", "?")
+    size = os.environ.get("PE_RENDEZVOUS_SIZE") or os.environ.get("PMI_SIZE", "?")
     host = socket.gethostname()
+    role = os.environ.get("PE_RENDEZVOUS_ROLE")            # a role started on its own (kernels/rendezvous.py)
+    pid = f"{role}, pid {pid}" if role else f"pid {pid}"
     if code < 0:
         try:
             name = signal.Signals(-code).name
@@ -132,8 +208,7 @@ def _report(pid, code, cause):
         why = f"{cause} (exit code {code})"
     else:
         why = f"exited with code {code} (no Python error: os._exit, or a crash in native code)"
-    sys.stderr.write(f"pe: rank {rank} of {size} (pid {pid} on {host}) failed: {why}; stopping every rank\n")
-    sys.stderr.flush()
+    return f"pe: rank {rank} of {size} ({pid} on {host}) failed: {why}; stopping every rank"
 
 
 class _LastLine:

@@ -335,10 +335,16 @@ def keys(which):
 @main.command(context_settings=dict(CONTEXT, ignore_unknown_options=True, allow_interspersed_args=False))
 @click.argument("script", type=click.Path(dir_okay=False))
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
+@guarded
 def fluid(script, args):
     """Run an unchanged Fluid 1.x SCRIPT.py: `paddle` and `paddle.fluid` resolve to pe (this process only)."""
+    from ..kernels.rendezvous import join_role, role_alone
+    alone = role_alone(sys.argv[1:])     # a role started on its own with Fluid's environment (docs/DISTRIBUTED.md)
+    if alone is not None:
+        sys.exit(alone)
     if needs_guard():         # under mpiexec: each rank runs under a guard (base/rank_guard.py)
         sys.exit(guard("pe_cli", sys.argv[1:]))
+    join_role()
     from ..fluid.runner import run_script
     sys.exit(run_script(script, args))
 

@@ -24,6 +24,7 @@ from ..base.selected_rows import SelectedRows
 from .stall import StallWatch, report_and_abort
 
 _GROUPS = {}
+_WORLD = {}
 
 
 def _mpi():
@@ -44,9 +45,20 @@ def world_size():
     return 1
 
 
+def world():
+    """The communicator of every process of the run: the one the rendezvous built (processes started
+    on their own, rendezvous.py), else MPI's COMM_WORLD (processes one mpiexec started)."""
+    return _WORLD.get("comm") or _mpi().COMM_WORLD
+
+
+def set_world(comm):
+    """Makes ``comm`` the communicator of every process of the run (the rendezvous's)."""
+    _WORLD["comm"] = comm
+
+
 def world_rank():
     """This process's MPI rank (mpi4py needed)."""
-    return _mpi().COMM_WORLD.Get_rank()
+    return world().Get_rank()
 
 
 def group(num_trainers, trainer_id):
@@ -54,7 +66,7 @@ def group(num_trainers, trainer_id):
     PeError when mpiexec started another number of processes or this rank is another trainer."""
     key = (num_trainers, trainer_id)
     if key not in _GROUPS:
-        comm = _mpi().COMM_WORLD
+        comm = world()
         size, rank = comm.Get_size(), comm.Get_rank()
         if size != num_trainers:
             raise PeError(f"num_trainers={num_trainers} but mpiexec started {size} process(es): start with "
@@ -70,7 +82,7 @@ def pserver_roles(servers, trainers):
     """Parameter-server mode: ``(is_server, index, trainers_group)`` of this process among
     ``servers`` + ``trainers`` ranks (servers first). The trainers get a group of their own (for the
     means of their metrics); every rank must call this at the same point (an MPI Split)."""
-    comm = _mpi().COMM_WORLD
+    comm = world()
     size, rank = comm.Get_size(), comm.Get_rank()
     if size != servers + trainers:
         raise PeError(f"{servers} parameter server(s) and {trainers} trainer(s) need mpiexec -n {servers + trainers}, "

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..base.errors import PeError
 from ..base.selected_rows import SelectedRows
-from .processes import ProcessGroup, _host, _mpi
+from .processes import ProcessGroup, _host, _mpi, world
 
 COMPLETE = 32000            # a tag above every block number (MPI guarantees tags up to 32767)
 _TRAINERS = {}
@@ -60,7 +60,7 @@ class TrainerLink:
     """A trainer's side: sends gradient blocks, receives parameter blocks."""
 
     def __init__(self, endpoints, trainer_id, trainers):
-        self.comm = _mpi().COMM_WORLD
+        self.comm = world()
         self.servers = list(endpoints)
         _check_world(self.comm, len(self.servers), trainers, len(self.servers) + trainer_id,
                      f"trainer {trainer_id}")
@@ -105,7 +105,7 @@ class ServerLink:
     """A server's side: which trainers are still training, their blocks, the replies."""
 
     def __init__(self, endpoints, endpoint, trainers):
-        self.comm = _mpi().COMM_WORLD
+        self.comm = world()
         if endpoint not in endpoints:
             raise PeError(f"listen_and_serv: {endpoint!r} is not one of the servers {','.join(endpoints)}")
         self.servers = len(endpoints)

@@ -6,24 +6,14 @@ PADDLE_TRAINERS_NUM, PADDLE_TRAINER_ENDPOINTS, PADDLE_CURRENT_ENDPOINT). The end
 the ranks in order (127.0.0.1:6170, :6171, ...): MPI carries the traffic, nothing listens on them.
 mpiexec is the one of the mpich wheel (the ``mpi`` extra) beside this Python, else the PATH's."""
 import os
-import shutil
 import subprocess
 import sys
 
 from ..base import limits
 from ..base.errors import PeError
-from ..base.rank_guard import under_mpi  # noqa: F401 -- where pe's commands ask it
+from ..base.rank_guard import mpiexec, under_mpi  # noqa: F401 -- where pe's commands ask them
 
 BASE_PORT = 6170
-
-
-def mpiexec():
-    path = os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
-    found = shutil.which("mpiexec", path=path)
-    if found is None:
-        raise PeError("several processes need MPI's mpiexec: pip install 'pe-cli[mpi]' (mpi4py and the mpich "
-                      "wheel), or put an MPI's mpiexec on PATH")
-    return found
 
 
 def run_ranks(k, argv, env=None):
@@ -64,3 +54,4 @@ def fluid_env(k, servers=0):
     if servers:
         env.update(PADDLE_PSERVER_ENDPOINTS=pservers, PADDLE_PSERVERS_IP_PORT_LIST=pservers)
     return env
+

@@ -1,0 +1,135 @@
+"""Roles started on their own (issue 58, items 1 and 3): each role of a cluster is its own `pe fluid`
+process with Fluid's environment (no shared mpiexec); they find each other at the endpoints
+(pe_cli/kernels/rendezvous.py) and train as under one mpiexec: 1 parameter server + 2 trainers, and
+2 collective trainers, equal one process within 1e-5 after 10 steps, on loopback and with each role
+in a network namespace of its own (its own IP). A role that fails (an exception, os._exit, kill -9,
+its whole namespace killed) ends every other process within 30 s with one line naming its rank,
+host and cause; a role that never comes ends the others, naming its endpoint."""
+import re
+import socket
+import time
+
+import numpy as np
+import pytest
+
+from pe_cli.base.errors import PeError
+from pe_cli.base.rank_guard import mpiexec
+from tests.cli.rendezvous_roles import (Namespaces, Roles, collective_envs, free_port, netns_unavailable, none_left,
+                                        pserver_envs)
+
+try:
+    mpiexec()
+    HAVE_MPI = True
+except PeError:
+    HAVE_MPI = False
+pytestmark = pytest.mark.skipif(not HAVE_MPI, reason="no mpiexec (the mpi extra)")
+LOOPBACK = ["127.0.0.1"] * 3
+HOST = re.escape(socket.gethostname())
+
+
+@pytest.fixture(scope="module")
+def one_process(tmp_path_factory):
+    """The parameters of the script run alone on the whole batches."""
+    out = tmp_path_factory.mktemp("alone") / "params.npz"
+    roles = Roles([{}], out)
+    (code, _, err), = roles.wait(120)
+    assert code == 0, err
+    return dict(np.load(out))
+
+
+@pytest.fixture(scope="module")
+def namespaces():
+    reason = netns_unavailable()
+    if reason:
+        pytest.skip(reason)
+    made = Namespaces(3)
+    yield made
+    made.remove()
+
+
+def _assert_equal(params, expected):
+    assert sorted(params) == sorted(expected) and expected
+    for name, value in expected.items():
+        np.testing.assert_allclose(params[name], value, rtol=0, atol=1e-5, err_msg=name)
+
+
+def _train(clusters, tmp_path):
+    """Starts every cluster of ``clusters`` ([(envs, namespace names or None)]) at once (they
+    share nothing: other ports or other namespaces); the parameters of each cluster's trainer 0."""
+    started = [Roles(envs, tmp_path / f"params{i}.npz", namespaces=names) for i, (envs, names) in enumerate(clusters)]
+    for roles in started:
+        for code, _, err in roles.wait(120):
+            assert code == 0, err
+        assert none_left(roles.mark)
+    return [dict(np.load(tmp_path / f"params{i}.npz")) for i in range(len(clusters))]
+
+
+def test_one_server_two_trainers_and_two_collective_trainers_on_loopback_equal_one_process(one_process, tmp_path):
+    port = free_port()                  # the collective trainers' root listens at port + 10
+    for params in _train([(pserver_envs(LOOPBACK, port), None), (collective_envs(LOOPBACK[:2], port + 10), None)],
+                         tmp_path):
+        _assert_equal(params, one_process)
+
+
+def test_roles_in_network_namespaces_of_their_own_equal_one_process(one_process, namespaces, tmp_path):
+    ips, names = namespaces.ips, namespaces.names
+    for params in _train([(pserver_envs(ips, 6174), names), (collective_envs(ips[:2], 6170), names[:2])], tmp_path):
+        _assert_equal(params, one_process)
+
+
+CAUSES = {"raise": r"RuntimeError: trainer 1 broke at step 2 \(exit code 1\)",
+          "exit": r"exited with code 3 \(no Python error: os\._exit, or a crash in native code\)",
+          "kill": r"killed by signal 9 \(SIGKILL\)"}
+
+
+def _one_line_each(outputs, pattern, skip=()):
+    for i, (code, _, err) in enumerate(outputs):
+        if i in skip:
+            continue
+        assert code != 0, err
+        named = [line for line in err.splitlines() if line.startswith("pe: ")]
+        assert len(named) == 1, err
+        assert re.fullmatch(pattern, named[0]), named[0]
+
+
+# Each fault once and each mode once (the guard and the watch are the same code in both modes).
+@pytest.mark.parametrize("mode, fault", [("collective", "raise"), ("pserver", "exit"), ("collective", "kill")])
+def test_a_failing_role_ends_every_role_naming_rank_host_and_cause(mode, fault, tmp_path):
+    port = free_port()
+    envs = pserver_envs(LOOPBACK, port) if mode == "pserver" else collective_envs(LOOPBACK[:2], port)
+    start = time.monotonic()
+    roles = Roles(envs, tmp_path / "p.npz", fault)
+    outputs = roles.wait(90)
+    took = time.monotonic() - start
+    rank = 2 if mode == "pserver" else 1
+    who = rf"trainer 1 at 127\.0\.0\.1:{port + 2 if mode == 'pserver' else port + 1}"
+    _one_line_each(outputs, rf"pe: rank {rank} of {len(envs)} \({who}, pid \d+ on {HOST}\) failed: "
+                            rf"{CAUSES[fault]}; stopping every rank")
+    assert took < 60, took          # started (a few seconds), failed at step 2, every role ended
+    assert none_left(roles.mark)
+
+
+def test_a_namespace_killed_ends_the_roles_in_the_others_naming_it(namespaces, tmp_path):
+    roles = Roles(pserver_envs(namespaces.ips, 6174), tmp_path / "p.npz", "forever", namespaces.names)
+    for i in range(3):
+        roles.pid_of(i)                          # every role is up (the trainers train for ever)
+    time.sleep(2)
+    killed = time.monotonic()
+    namespaces.kill_processes(0)                 # the parameter server's host goes down
+    outputs = roles.wait(60)
+    assert time.monotonic() - killed < 30
+    _one_line_each(outputs, rf"pe: rank 0 of 3 \(pserver 0 at 10\.213\.0\.1:6174, pid \d+ on {HOST}\) was lost: "
+                            r"its connection closed without a word .*; stopping every rank", skip=(0,))
+    assert none_left(roles.mark)
+
+
+def test_a_role_that_never_comes_ends_the_others_naming_its_endpoint(tmp_path):
+    port = free_port()
+    envs = collective_envs(LOOPBACK, port)[:2]          # trainer 2 of 3 never starts
+    start = time.monotonic()
+    roles = Roles(envs, tmp_path / "p.npz", extra={"PE_RENDEZVOUS_SECONDS": "3"})
+    outputs = roles.wait(60)
+    assert time.monotonic() - start < 30
+    _one_line_each(outputs, rf"pe: rendezvous: trainer 2 at 127\.0\.0\.1:{port + 2} never connected to "
+                            rf"127\.0\.0\.1:{port} within 3 s \(PE_RENDEZVOUS_SECONDS\); stopping")
+    assert none_left(roles.mark)
