@@ -178,3 +178,36 @@ def test_what_pe_lacks_is_refused_in_one_line():
             F.interpolate(x, scale_factor=2, mode="bicubic")
         with pytest.raises(ValueError, match="reduction"):
             F.mse_loss(x, x, reduction="avg")
+
+
+def test_patches_shuffles_shifts_and_margin_losses_match_numpy():
+    x4 = RNG.randn(2, 2, 4, 4).astype("float32")
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x4", [None, 2, 4, 4])
+        v, lab = paddle.static.data("v", [None, 5]), paddle.static.data("lab", [None], "int64")
+        cols = F.unfold(x, 2, strides=2)
+        outs = [cols, F.fold(cols, [4, 4], 2, strides=2), F.unfold(x, 3, paddings=1),
+                F.pixel_shuffle(F.pixel_unshuffle(x, 2), 2), F.temporal_shift(paddle.reshape(x, [-1, 4, 2, 4]), 2, 0.25),
+                F.multi_margin_loss(v, lab, reduction="none")]
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    with paddle.static.scope_guard(Scope()):
+        exe.run(startup)
+        got = exe.run(main, feed={"x4": x4, "v": V, "lab": LABEL}, fetch_list=outs)
+    blocks = x4.reshape(2, 2, 2, 2, 2, 2).transpose(0, 1, 3, 5, 2, 4).reshape(2, 8, 4)   # (c, kh, kw) x L
+    np.testing.assert_allclose(got[0], blocks, rtol=1e-6)
+    np.testing.assert_allclose(got[1], x4, rtol=1e-6)                    # non-overlapping: fold undoes unfold
+    padded = np.pad(x4, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    want = np.stack([padded[:, c, i:i + 4, j:j + 4].reshape(2, 16) for c in range(2) for i in range(3)
+                     for j in range(3)], 1)
+    np.testing.assert_allclose(got[2], want, rtol=1e-6)
+    np.testing.assert_allclose(got[3], x4, rtol=1e-6)
+    seg = x4.reshape(1, 2, 4, 2, 4)                   # N=1, T=2 segments, C=4: channel 0 from t-1, 1 from t+1
+    shifted = seg.copy()
+    shifted[:, :, 0] = np.stack([np.zeros_like(seg[:, 0, 0]), seg[:, 0, 0]], 1)
+    shifted[:, :, 1] = np.stack([seg[:, 1, 1], np.zeros_like(seg[:, 1, 1])], 1)
+    np.testing.assert_allclose(got[4], shifted.reshape(2, 4, 2, 4), rtol=1e-6)
+    target = V[np.arange(4), LABEL][:, None]
+    terms = np.maximum(0, 1.0 - target + V)
+    terms[np.arange(4), LABEL] = 0
+    np.testing.assert_allclose(got[5], terms.sum(1) / 5, rtol=1e-5)

@@ -11,7 +11,8 @@ from ... import tensor_math as TMa
 
 __all__ = ["linear", "bilinear", "embedding", "one_hot", "pad", "zeropad2d", "interpolate", "upsample",
            "cosine_similarity", "pairwise_distance", "label_smooth", "pixel_shuffle", "channel_shuffle",
-           "affine_grid", "grid_sample", "sequence_mask", "gather_tree"]
+           "affine_grid", "grid_sample", "sequence_mask", "gather_tree", "pixel_unshuffle",
+           "temporal_shift"]
 
 
 def linear(x, weight, bias=None, name=None):
@@ -169,3 +170,30 @@ def sequence_mask(x, maxlen=None, dtype="int64", name=None):
 
 def gather_tree(ids, parents):
     return L.gather_tree(ids, parents)
+
+
+def pixel_unshuffle(x, downscale_factor, data_format="NCHW", name=None):
+    """pixel_shuffle's inverse: [N, C, H, W] -> [N, C * r * r, H / r, W / r]."""
+    if data_format != "NCHW":
+        raise PeError(f"pixel_unshuffle: data_format={data_format!r}: pe takes NCHW")
+    r = int(downscale_factor)
+    _, c, h, w = x.shape
+    if any(d is None or d < 0 for d in (c, h, w)) or h % r or w % r:
+        raise ValueError(f"pixel_unshuffle: x {list(x.shape)} needs known C, H, W with H and W divisible by {r}")
+    six = TM.reshape(x, [0, c, h // r, r, w // r, r])
+    return TM.reshape(TM.transpose(six, [0, 1, 3, 5, 2, 4]), [0, c * r * r, h // r, w // r])
+
+
+def temporal_shift(x, seg_num, shift_ratio=0.25, name=None, data_format="NCHW"):
+    """x [N * seg_num, C, H, W]: the first C * shift_ratio channels take the previous segment's values,
+    the next as many the following segment's, zeros at the ends; the rest stay."""
+    if data_format != "NCHW":
+        raise PeError(f"temporal_shift: data_format={data_format!r}: pe takes NCHW")
+    _, c, h, w = x.shape
+    c1, c2 = int(c * shift_ratio), int(c * 2 * shift_ratio)
+    five = TM.reshape(x, [-1, int(seg_num), c, h, w])
+    padded = pad(five, [0, 0, 1, 1, 0, 0, 0, 0, 0, 0])                 # a zero segment at each end
+    parts = [TM.slice(padded, [1, 2], [0, 0], [int(seg_num), c1]) if c1 else None,           # from t - 1
+             TM.slice(padded, [1, 2], [2, c1], [int(seg_num) + 2, c2]) if c2 > c1 else None,  # from t + 1
+             TM.slice(five, [2], [c2], [c]) if c > c2 else None]
+    return TM.reshape(TM.concat([p for p in parts if p is not None], axis=2), [-1, c, h, w])

@@ -1,13 +1,17 @@
 """``paddle.nn.functional``'s convolutions (conv1d, conv2d, conv1d_transpose, conv2d_transpose) over
 pe's conv2d / depthwise_conv2d / conv2d_transpose ops with the weight and bias given as Tensors. A 1-D
-convolution is the 2-D one over [N, C, 1, L]. Padding: an int, one per spatial dim, two per spatial
+convolution is the 2-D one over [N, C, 1, L]; unfold/fold (im2col and its adjoint) are depthwise
+convolutions by one-hot kernels. Padding: an int, one per spatial dim, two per spatial
 dim, or 'SAME' / 'VALID'. pe has no conv3d op yet, so conv3d and conv3d_transpose are not here."""
+import numpy as np
+
 from ....base.errors import PeError
 from ....layers.convolution import _pair, _paddings
 from ....layers.helper import LayerHelper
+from ... import tensor_create as TC
 from ... import tensor_manip as TM
 
-__all__ = ["conv1d", "conv2d", "conv1d_transpose", "conv2d_transpose"]
+__all__ = ["conv1d", "conv2d", "conv1d_transpose", "conv2d_transpose", "unfold", "fold"]
 
 
 def add_channel_bias(helper, out, bias, channel_last):
@@ -105,3 +109,46 @@ def conv1d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0
                            one_d_padding(padding), one_d(output_padding, 0) if output_padding else 0,
                            one_d(dilation, 1), groups, size, "NCHW", name)
     return TM.squeeze(out, 2)
+
+
+def _four(value, what):
+    """unfold/fold's paddings (int, [h, w] or [top, left, bottom, right]) as conv's [top, bottom, left, right]."""
+    v = [int(value)] * 2 if isinstance(value, int) else [int(p) for p in value]
+    if len(v) == 2:
+        return [v[0], v[0], v[1], v[1]]
+    if len(v) == 4:
+        return [v[0], v[2], v[1], v[3]]
+    raise ValueError(f"{what}: paddings={value!r} must be an int, 2 or 4 ints")
+
+
+def _patch_kernel(channels, kernel, dtype):
+    """[channels * kh * kw, 1, kh, kw]: per channel, one one-hot kernel per patch position."""
+    kh, kw = kernel
+    if channels is None or channels < 0:
+        raise ValueError("unfold/fold: the channel count must be known when the program is built")
+    eye = np.eye(kh * kw, dtype=dtype).reshape(kh * kw, 1, kh, kw)
+    return TC.assign(np.tile(eye, (channels, 1, 1, 1)))
+
+
+def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
+    """The sliding patches of x [N, C, H, W] as columns: [N, C * kh * kw, L] (channel-major, as
+    Paddle's), a depthwise convolution by one-hot kernels."""
+    kernel = _pair(kernel_sizes, "kernel_sizes", LayerHelper("unfold"))
+    channels = x.shape[1]
+    cols = conv2d(x, _patch_kernel(channels, kernel, x.dtype), None, strides, _four(paddings, "unfold"), dilations,
+                  channels, name=name)
+    return TM.reshape(cols, [0, channels * kernel[0] * kernel[1], -1])
+
+
+def fold(x, output_sizes, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
+    """unfold's adjoint: columns [N, C * kh * kw, L] summed back into [N, C, H, W] (``output_sizes``)."""
+    helper = LayerHelper("fold")
+    kernel, size = _pair(kernel_sizes, "kernel_sizes", helper), _pair(output_sizes, "output_sizes", helper)
+    stride, dilation = _pair(strides, "strides", helper), _pair(dilations, "dilations", helper)
+    pad = _four(paddings, "fold")
+    blocks = [(size[i] + pad[2 * i] + pad[2 * i + 1] - (dilation[i] * (kernel[i] - 1) + 1)) // stride[i] + 1
+              for i in range(2)]
+    channels = x.shape[1] // (kernel[0] * kernel[1])
+    grid = TM.reshape(x, [0, x.shape[1]] + blocks)
+    return conv2d_transpose(grid, _patch_kernel(channels, kernel, x.dtype), None, stride, pad, 0, dilation, channels,
+                            size, name=name)

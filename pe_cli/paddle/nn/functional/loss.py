@@ -1,7 +1,7 @@
 """``paddle.nn.functional``'s classification losses with 2.x's semantics: cross_entropy (hard or soft
 labels, ``ignore_index``, class ``weight``, ``use_softmax``, ``label_smoothing``, ``axis``; pe's
 softmax_with_cross_entropy op), softmax_with_cross_entropy, nll_loss, binary_cross_entropy(_with_logits),
-sigmoid_focal_loss, log_loss. ``reduction`` is 'mean', 'sum' or 'none'; a mean over hard labels counts
+sigmoid_focal_loss, log_loss, ctc_loss (warpctc), hsigmoid_loss. ``reduction`` is 'mean', 'sum' or 'none'; a mean over hard labels counts
 only the samples not ignored (weighted: divides by their total weight), as Paddle's does. Regression
 and ranking losses are in loss_regression.py."""
 from .... import layers as L
@@ -13,7 +13,7 @@ from .activation import sigmoid
 from .common import one_hot
 
 __all__ = ["cross_entropy", "softmax_with_cross_entropy", "nll_loss", "binary_cross_entropy",
-           "binary_cross_entropy_with_logits", "sigmoid_focal_loss", "log_loss"]
+           "binary_cross_entropy_with_logits", "sigmoid_focal_loss", "log_loss", "ctc_loss", "hsigmoid_loss"]
 
 
 def reduce_loss(loss, reduction, fn="loss"):
@@ -164,3 +164,29 @@ def log_loss(input, label, epsilon=0.0001, name=None):
     pos = TMa.multiply(label, TMa.log(TMa.scale(input, 1.0, epsilon)))
     neg = TMa.multiply(TMa.scale(label, -1.0, 1.0), TMa.log(TMa.scale(input, -1.0, 1.0 + epsilon)))
     return TMa.scale(TMa.add(pos, neg), -1.0, name=name)
+
+
+def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction="mean", norm_by_times=False):
+    """CTC loss of padded log_probs [T, N, C] against padded labels [N, S] (pe's warpctc op); 'mean'
+    averages each sample's loss divided by its label length."""
+    loss = TM.squeeze(L.warpctc(log_probs, labels, blank, norm_by_times, input_lengths, label_lengths), -1)
+    if reduction == "mean":
+        return TMa.mean(TMa.divide(loss, TM.cast(label_lengths, loss.dtype)))
+    return reduce_loss(loss, reduction, "ctc_loss")
+
+
+def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None, path_code=None, is_sparse=False,
+                  name=None):
+    """Hierarchical sigmoid (pe's hierarchical_sigmoid op): weight [num_classes - 1, D] over the default
+    tree, or [num_classes, D] with path_table/path_code; [N, 1]."""
+    helper = LayerHelper("hierarchical_sigmoid", name=name)
+    inputs = {"X": [input], "W": [weight], "Label": [label]}
+    if path_table is not None:
+        inputs.update(PathTable=[path_table], PathCode=[path_code])
+    if bias is not None:
+        inputs["Bias"] = [bias]
+    out = helper.create_variable_for_type_inference(input.dtype)
+    pre_out = helper.create_variable_for_type_inference(input.dtype, stop_gradient=True)
+    helper.append_op("hierarchical_sigmoid", inputs, {"Out": [out], "PreOut": [pre_out], "W_Out": [weight]},
+                     {"num_classes": int(num_classes), "is_sparse": bool(is_sparse), "remote_prefetch": False})
+    return out

@@ -2,7 +2,8 @@
 each a few registered ops: mse_loss, l1_loss, smooth_l1_loss (pe's huber_loss op, 2.x's ``delta``),
 kl_div (kldiv_loss), square_error_cost, margin_ranking_loss, hinge_embedding_loss,
 cosine_embedding_loss, soft_margin_loss, triplet_margin_loss, poisson_nll_loss, gaussian_nll_loss,
-multi_label_soft_margin_loss and dice_loss. ``reduction`` is 'mean', 'sum' or 'none'."""
+multi_label_soft_margin_loss, dice_loss, multi_margin_loss and
+triplet_margin_with_distance_loss. ``reduction`` is 'mean', 'sum' or 'none'."""
 import math
 
 from .... import layers as L
@@ -16,7 +17,8 @@ from .loss import reduce_loss
 
 __all__ = ["mse_loss", "l1_loss", "smooth_l1_loss", "kl_div", "square_error_cost", "margin_ranking_loss",
            "hinge_embedding_loss", "cosine_embedding_loss", "soft_margin_loss", "triplet_margin_loss",
-           "poisson_nll_loss", "gaussian_nll_loss", "multi_label_soft_margin_loss", "dice_loss"]
+           "poisson_nll_loss", "gaussian_nll_loss", "multi_label_soft_margin_loss", "dice_loss", "multi_margin_loss",
+           "triplet_margin_with_distance_loss"]
 
 
 def square_error_cost(input, label):
@@ -134,3 +136,29 @@ def dice_loss(input, label, epsilon=1e-05, name=None):
     union = TMa.add(TMa.sum(input, axis=dims), TMa.sum(hot, axis=dims))
     dice = TMa.divide(TMa.scale(inter, 2.0), TMa.scale(union, 1.0, float(epsilon)))
     return TMa.mean(TMa.scale(dice, -1.0, 1.0))
+
+
+def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mean", name=None):
+    """sum over j != label of max(0, margin - input[label] + input[j])^p / C (times weight[label])."""
+    classes = input.shape[-1]
+    hot = TM.cast(one_hot(label, classes), input.dtype)
+    target = TMa.sum(TMa.multiply(input, hot), axis=-1, keepdim=True)
+    terms = relu(TMa.add(TMa.scale(target, -1.0, float(margin)), input))
+    if p != 1:
+        terms = TMa.pow(terms, float(p))
+    loss = TMa.scale(TMa.sum(TMa.multiply(terms, TMa.scale(hot, -1.0, 1.0)), axis=-1), 1.0 / classes)
+    if weight is not None:
+        loss = TMa.multiply(loss, TM.gather(weight, label))
+    return reduce_loss(loss, reduction, "multi_margin_loss")
+
+
+def triplet_margin_with_distance_loss(input, positive, negative, distance_function=None, margin=1.0, swap=False,
+                                      reduction="mean", name=None):
+    """max(d(input, positive) - d(input, negative) + margin, 0), d ``distance_function`` (default
+    pairwise_distance)."""
+    distance = distance_function or pairwise_distance
+    d_pos, d_neg = distance(input, positive), distance(input, negative)
+    if swap:
+        d_neg = TMa.minimum(d_neg, distance(positive, negative))
+    loss = relu(TMa.scale(TMa.subtract(d_pos, d_neg), 1.0, float(margin)))
+    return reduce_loss(loss, reduction, "triplet_margin_with_distance_loss")

@@ -1,6 +1,6 @@
 """``paddle.nn``'s common layers: Linear, Bilinear, Embedding, Flatten, Unflatten, Identity, the
 dropouts (their ``training`` from ``train()``/``eval()``), padding (Pad1D/2D/3D, ZeroPad2D),
-upsampling, PixelShuffle, ChannelShuffle, CosineSimilarity and PairwiseDistance. Parameters have
+upsampling, PixelShuffle, PixelUnshuffle, Unfold, Fold, ChannelShuffle, CosineSimilarity and PairwiseDistance. Parameters have
 2.x's layouts: Linear's weight is [in_features, out_features]."""
 from .. import functional as F
 from ..layer import Layer
@@ -8,7 +8,8 @@ from ... import tensor_manip as TM
 
 __all__ = ["Linear", "Bilinear", "Embedding", "Flatten", "Unflatten", "Identity", "Dropout", "Dropout2D", "Dropout3D",
            "AlphaDropout", "Pad1D", "Pad2D", "Pad3D", "ZeroPad2D", "Upsample", "UpsamplingNearest2D",
-           "UpsamplingBilinear2D", "PixelShuffle", "ChannelShuffle", "CosineSimilarity", "PairwiseDistance"]
+           "UpsamplingBilinear2D", "PixelShuffle", "ChannelShuffle", "CosineSimilarity", "PairwiseDistance",
+           "PixelUnshuffle", "Unfold", "Fold"]
 
 
 class Linear(Layer):
@@ -217,3 +218,30 @@ class PairwiseDistance(Layer):
 
     def forward(self, x, y):
         return F.pairwise_distance(x, y, self._p, self._epsilon, self._keepdim)
+
+
+class PixelUnshuffle(Layer):
+    def __init__(self, downscale_factor, data_format="NCHW", name=None):
+        super().__init__()
+        self._factor, self._data_format = downscale_factor, data_format
+
+    def forward(self, x):
+        return F.pixel_unshuffle(x, self._factor, self._data_format)
+
+
+class Unfold(Layer):
+    def __init__(self, kernel_sizes, dilations=1, paddings=0, strides=1, name=None):
+        super().__init__()
+        self._args = (kernel_sizes, strides, paddings, dilations)
+
+    def forward(self, input):
+        return F.unfold(input, *self._args)
+
+
+class Fold(Layer):
+    def __init__(self, output_sizes, kernel_sizes, dilations=1, paddings=0, strides=1, name=None):
+        super().__init__()
+        self._args = (output_sizes, kernel_sizes, strides, paddings, dilations)
+
+    def forward(self, input):
+        return F.fold(input, *self._args)

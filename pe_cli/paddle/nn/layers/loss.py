@@ -1,11 +1,12 @@
 """``paddle.nn``'s loss layers: each holds the arguments it was made with and calls its
-``paddle.nn.functional`` form on (input, label)."""
+``paddle.nn.functional`` form on (input, label); HSigmoidLoss holds its weights."""
 from .. import functional as F
 from ..layer import Layer
 
 __all__ = ["CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "MSELoss", "L1Loss", "SmoothL1Loss",
            "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss", "SoftMarginLoss",
-           "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss", "MultiLabelSoftMarginLoss"]
+           "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss",
+           "TripletMarginWithDistanceLoss", "CTCLoss", "HSigmoidLoss"]
 
 
 class _Loss(Layer):
@@ -158,3 +159,50 @@ class MultiLabelSoftMarginLoss(_Loss):
 
     def forward(self, input, label):
         return F.multi_label_soft_margin_loss(input, label, self.weight, self.reduction)
+
+
+class MultiMarginLoss(_Loss):
+    def __init__(self, p=1, margin=1.0, weight=None, reduction="mean", name=None):
+        super().__init__(reduction)
+        self.p, self.margin, self.weight = p, margin, weight
+
+    def forward(self, input, label):
+        return F.multi_margin_loss(input, label, self.p, self.margin, self.weight, self.reduction)
+
+
+class TripletMarginWithDistanceLoss(_Loss):
+    def __init__(self, distance_function=None, margin=1.0, swap=False, reduction="mean", name=None):
+        super().__init__(reduction)
+        self.distance_function, self.margin, self.swap = distance_function, margin, swap
+
+    def forward(self, input, positive, negative):
+        return F.triplet_margin_with_distance_loss(input, positive, negative, self.distance_function, self.margin,
+                                                   self.swap, self.reduction)
+
+
+class CTCLoss(_Loss):
+    def __init__(self, blank=0, reduction="mean"):
+        super().__init__(reduction)
+        self.blank = blank
+
+    def forward(self, log_probs, labels, input_lengths, label_lengths, norm_by_times=False):
+        return F.ctc_loss(log_probs, labels, input_lengths, label_lengths, self.blank, self.reduction, norm_by_times)
+
+
+class HSigmoidLoss(Layer):
+    """Hierarchical sigmoid over num_classes: weight [num_classes - 1, feature_size] (num_classes rows
+    with a custom tree), bias [rows, 1]."""
+
+    def __init__(self, feature_size, num_classes, weight_attr=None, bias_attr=None, is_custom=False, is_sparse=False,
+                 name=None):
+        super().__init__()
+        if num_classes < 2 and not is_custom:
+            raise ValueError(f"HSigmoidLoss: num_classes={num_classes} must be >= 2")
+        rows = num_classes if is_custom else num_classes - 1
+        self._num_classes, self._is_sparse = num_classes, is_sparse
+        self.weight = self.create_parameter([rows, feature_size], weight_attr)
+        self.bias = self.create_parameter([rows, 1], bias_attr, is_bias=True)
+
+    def forward(self, input, label, path_table=None, path_code=None):
+        return F.hsigmoid_loss(input, label, self._num_classes, self.weight, self.bias, path_table, path_code,
+                               self._is_sparse)
