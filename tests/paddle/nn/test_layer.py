@@ -145,12 +145,18 @@ def test_initializers_and_param_attr():
         a = nn.Linear(4, 3, weight_attr=paddle.ParamAttr(initializer=nn.initializer.Constant(0.5), need_clip=False))
         b = nn.Conv2D(2, 4, 3, weight_attr=nn.initializer.Dirac())
         c = nn.Linear(6, 4, weight_attr=nn.initializer.Orthogonal())
+        nn.initializer.set_global_initializer(nn.initializer.Constant(2.0), nn.initializer.Constant(-1.0))
+        try:
+            d = nn.Linear(2, 2)
+        finally:
+            nn.initializer.set_global_initializer(None)
         a(paddle.static.data("x", [None, 4]))
     assert a.weight.need_clip is False and nn.initializer.calculate_gain("relu") == pytest.approx(2 ** 0.5)
     scope = Scope()
     _run(main, startup, {}, [], scope)
     with paddle.static.scope_guard(scope):
         wa, wb, wc = a.state_dict()["weight"], b.state_dict()["weight"], c.state_dict()["weight"]
-    assert np.all(wa == 0.5)
+        wd = d.state_dict()
+    assert np.all(wa == 0.5) and np.all(wd["weight"] == 2.0) and np.all(wd["bias"] == -1.0)
     assert wb[0, 0, 1, 1] == 1 and wb[1, 1, 1, 1] == 1 and wb.sum() == 2
     np.testing.assert_allclose(wc.T @ wc, np.eye(4), atol=1e-5)
