@@ -21,7 +21,7 @@ __all__ = ["Layer"]
 
 
 def _snake(name):
-    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)).lower()
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)).lower()
 
 
 def declare_in_current(param):

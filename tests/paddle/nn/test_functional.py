@@ -189,7 +189,7 @@ def test_patches_shuffles_shifts_and_margin_losses_match_numpy():
         cols = F.unfold(x, 2, strides=2)
         outs = [cols, F.fold(cols, [4, 4], 2, strides=2), F.unfold(x, 3, paddings=1),
                 F.pixel_shuffle(F.pixel_unshuffle(x, 2), 2), F.temporal_shift(paddle.reshape(x, [-1, 4, 2, 4]), 2, 0.25),
-                F.multi_margin_loss(v, lab, reduction="none")]
+                F.multi_margin_loss(v, lab, reduction="none"), F.npair_loss(v, paddle.scale(v, 0.5), paddle.assign(np.array([1, 0, 1, 2])))]
     exe = paddle.static.Executor(paddle.CPUPlace())
     with paddle.static.scope_guard(Scope()):
         exe.run(startup)
@@ -211,3 +211,11 @@ def test_patches_shuffles_shifts_and_margin_losses_match_numpy():
     terms = np.maximum(0, 1.0 - target + V)
     terms[np.arange(4), LABEL] = 0
     np.testing.assert_allclose(got[5], terms.sum(1) / 5, rtol=1e-5)
+    pairs = np.array([1, 0, 1, 2])
+    same = (pairs[:, None] == pairs[None, :]).astype("float64")
+    same /= same.sum(1, keepdims=True)
+    sim = V @ (0.5 * V).T
+    logp = sim - sim.max(1, keepdims=True) - np.log(np.exp(sim - sim.max(1, keepdims=True)).sum(1, keepdims=True))
+    ce = -(same * logp).sum(1, keepdims=True)
+    l2 = (np.square(V).sum(1).mean() + np.square(0.5 * V).sum(1).mean()) * 0.25 * 0.002
+    np.testing.assert_allclose(got[6], l2 + (same * ce).sum(0).mean(), rtol=1e-5)

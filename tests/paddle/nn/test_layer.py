@@ -37,6 +37,7 @@ def test_the_issues_lenet_trains_and_its_loss_falls():
         losses = [float(exe.run(main, feed=feed, fetch_list=[loss])[0]) for _ in range(8)]
         assert [k for k, _ in net.named_parameters()] == ["0.weight", "0.bias", "4.weight", "4.bias"]
         assert net[0].weight.shape == (6, 1, 5, 5) and net[4].weight.shape == (864, 10)
+        assert net[0].weight.name.startswith("conv2d_") and net[4].bias.name.startswith("linear_")  # Paddle's names
         state = net.state_dict()
     assert losses[-1] < losses[0] * 0.8, losses
     assert {k: v.shape for k, v in state.items()} == {"0.weight": (6, 1, 5, 5), "0.bias": (6,),

@@ -2,8 +2,8 @@
 each a few registered ops: mse_loss, l1_loss, smooth_l1_loss (pe's huber_loss op, 2.x's ``delta``),
 kl_div (kldiv_loss), square_error_cost, margin_ranking_loss, hinge_embedding_loss,
 cosine_embedding_loss, soft_margin_loss, triplet_margin_loss, poisson_nll_loss, gaussian_nll_loss,
-multi_label_soft_margin_loss, dice_loss, multi_margin_loss and
-triplet_margin_with_distance_loss. ``reduction`` is 'mean', 'sum' or 'none'."""
+multi_label_soft_margin_loss, dice_loss, multi_margin_loss,
+triplet_margin_with_distance_loss and npair_loss. ``reduction`` is 'mean', 'sum' or 'none'."""
 import math
 
 from .... import layers as L
@@ -18,7 +18,7 @@ from .loss import reduce_loss
 __all__ = ["mse_loss", "l1_loss", "smooth_l1_loss", "kl_div", "square_error_cost", "margin_ranking_loss",
            "hinge_embedding_loss", "cosine_embedding_loss", "soft_margin_loss", "triplet_margin_loss",
            "poisson_nll_loss", "gaussian_nll_loss", "multi_label_soft_margin_loss", "dice_loss", "multi_margin_loss",
-           "triplet_margin_with_distance_loss"]
+           "triplet_margin_with_distance_loss", "npair_loss"]
 
 
 def square_error_cost(input, label):
@@ -162,3 +162,16 @@ def triplet_margin_with_distance_loss(input, positive, negative, distance_functi
         d_neg = TMa.minimum(d_neg, distance(positive, negative))
     loss = relu(TMa.scale(TMa.subtract(d_pos, d_neg), 1.0, float(margin)))
     return reduce_loss(loss, reduction, "triplet_margin_with_distance_loss")
+
+
+def npair_loss(anchor, positive, labels, l2_reg=0.002):
+    """Cross entropy of anchor @ positive^T against the rows' same-label targets (each row sums to 1),
+    plus l2_reg / 4 times the mean squared norms of anchor and positive, as Paddle's."""
+    lab = TM.cast(TM.reshape(labels, [-1, 1]), anchor.dtype)
+    same = TMa.abs(TMa.subtract(lab, TM.transpose(lab, [1, 0])))
+    target = TM.cast(TMa.less_than(same, TC.full_like(same, 0.5)), anchor.dtype)
+    target = TMa.divide(target, TMa.sum(target, axis=1, keepdim=True))
+    l2 = TMa.add(TMa.mean(TMa.sum(TMa.square(anchor), axis=1)), TMa.mean(TMa.sum(TMa.square(positive), axis=1)))
+    similarity = TMa.matmul(anchor, positive, transpose_y=True)
+    ce = L.softmax_with_cross_entropy(similarity, target, soft_label=True)
+    return TMa.add(TMa.scale(l2, 0.25 * float(l2_reg)), TMa.mean(TMa.sum(TMa.multiply(target, ce), axis=0)))
