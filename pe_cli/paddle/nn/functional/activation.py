@@ -173,6 +173,8 @@ def gumbel_softmax(x, temperature=1.0, hard=False, axis=-1, name=None):
     soft = softmax(TMa.scale(TMa.add(x, gumbel), 1.0 / temperature), axis=axis)
     if not hard:
         return soft
+    if axis not in (-1, len(x.shape) - 1):
+        raise PeError("gumbel_softmax(hard=True): pe takes the classes on the last axis (axis=-1)")
     return _hard(soft, axis)
 
 

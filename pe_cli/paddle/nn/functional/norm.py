@@ -48,17 +48,22 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=
     shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
     if list(x.shape[len(x.shape) - len(shape):]) != shape:
         raise ValueError(f"layer_norm: normalized_shape {shape} is not the trailing shape of x {list(x.shape)}")
-    helper = LayerHelper("layer_norm", name=name)
+    return _append_norm("layer_norm", x, _flat(weight), _flat(bias), ("Mean", "Variance"),
+                        {"begin_norm_axis": len(x.shape) - len(shape), "epsilon": float(epsilon)}, name)
+
+
+def _append_norm(op_type, x, weight, bias, statistics, attrs, name):
+    """Appends a normalization op (X, optional Scale and Bias -> Y and its statistics); returns Y."""
+    helper = LayerHelper(op_type, name=name)
     inputs = {"X": [x]}
     if weight is not None:
-        inputs["Scale"] = [_flat(weight)]
+        inputs["Scale"] = [weight]
     if bias is not None:
-        inputs["Bias"] = [_flat(bias)]
-    mean = helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
-    var = helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
+        inputs["Bias"] = [bias]
+    outputs = {slot: [helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)] for slot in statistics}
     out = helper.create_variable_for_type_inference(x.dtype)
-    helper.append_op("layer_norm", inputs, {"Y": [out], "Mean": [mean], "Variance": [var]},
-                     {"begin_norm_axis": len(x.shape) - len(shape), "epsilon": float(epsilon)})
+    outputs["Y"] = [out]
+    helper.append_op(op_type, inputs, outputs, attrs)
     return out
 
 
@@ -70,35 +75,15 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
         raise PeError("instance_norm(use_input_stats=False): pe's op normalizes by the input's statistics only")
     if _layout("instance_norm", data_format) != "NCHW":
         raise PeError(f"instance_norm: data_format={data_format!r}: pe's op takes channels first")
-    helper = LayerHelper("instance_norm", name=name)
-    inputs = {"X": [x]}
-    if weight is not None:
-        inputs["Scale"] = [weight]
-    if bias is not None:
-        inputs["Bias"] = [bias]
-    mean = helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
-    var = helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
-    out = helper.create_variable_for_type_inference(x.dtype)
-    helper.append_op("instance_norm", inputs, {"Y": [out], "SavedMean": [mean], "SavedVariance": [var]},
-                     {"epsilon": float(eps)})
-    return out
+    return _append_norm("instance_norm", x, weight, bias, ("SavedMean", "SavedVariance"), {"epsilon": float(eps)},
+                        name)
 
 
 def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format="NCHW", name=None):
     """Normalizes each group of channels of a sample, then * weight + bias per channel."""
-    helper = LayerHelper("group_norm", name=name)
-    inputs = {"X": [x]}
-    if weight is not None:
-        inputs["Scale"] = [weight]
-    if bias is not None:
-        inputs["Bias"] = [bias]
-    mean = helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
-    var = helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
-    out = helper.create_variable_for_type_inference(x.dtype)
-    helper.append_op("group_norm", inputs, {"Y": [out], "Mean": [mean], "Variance": [var]},
-                     {"epsilon": float(epsilon), "groups": int(num_groups),
-                      "data_layout": _layout("group_norm", data_format)})
-    return out
+    return _append_norm("group_norm", x, weight, bias, ("Mean", "Variance"),
+                        {"epsilon": float(epsilon), "groups": int(num_groups),
+                         "data_layout": _layout("group_norm", data_format)}, name)
 
 
 def local_response_norm(x, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NCHW", name=None):

@@ -21,6 +21,11 @@ __all__ = ["MultiHeadAttention", "TransformerEncoderLayer", "TransformerEncoder"
            "TransformerDecoder", "Transformer"]
 
 
+def _arguments(local_vars):
+    """A layer's constructor arguments (its locals on entry), to make more layers like it."""
+    return {k: v for k, v in local_vars.items() if k not in ("self", "__class__")}
+
+
 def _no_cache(cache):
     if cache is not None:
         raise NotImplementedError("paddle.nn Transformer layers: cache (incremental decoding) is not supported by pe")
@@ -68,29 +73,38 @@ def _residual(x, sub, dropout_layer, norm, normalize_before):
     return out if normalize_before else norm(out)
 
 
-class TransformerEncoderLayer(Layer):
-    def __init__(self, d_model, nhead, dim_feedforward, dropout=0.1, activation="relu", attn_dropout=None,
-                 act_dropout=None, normalize_before=False, weight_attr=None, bias_attr=None, layer_norm_eps=1e-5):
+class _TransformerLayer(Layer):
+    """What encoder and decoder layers share, made in Paddle's order (so parameters are numbered as
+    Paddle's): the attentions, linear1, dropout, linear2, the norms, the residual dropouts."""
+
+    def __init__(self, config, attentions):
         super().__init__()
-        self._config = dict(d_model=d_model, nhead=nhead, dim_feedforward=dim_feedforward, dropout=dropout,
-                            activation=activation, attn_dropout=attn_dropout, act_dropout=act_dropout,
-                            normalize_before=normalize_before, weight_attr=weight_attr, bias_attr=bias_attr,
-                            layer_norm_eps=layer_norm_eps)
-        attn_dropout = dropout if attn_dropout is None else attn_dropout
-        act_dropout = dropout if act_dropout is None else act_dropout
-        self.normalize_before = normalize_before
-        w, b = _attrs(weight_attr, 2), _attrs(bias_attr, 2)
-        self.self_attn = MultiHeadAttention(d_model, nhead, attn_dropout, weight_attr=w[0], bias_attr=b[0])
-        self.linear1 = Linear(d_model, dim_feedforward, w[1], b[1])
+        self._config, c = config, config
+        n = len(attentions) + 1
+        w, b = _attrs(c["weight_attr"], n), _attrs(c["bias_attr"], n)
+        attn_dropout = c["dropout"] if c["attn_dropout"] is None else c["attn_dropout"]
+        act_dropout = c["dropout"] if c["act_dropout"] is None else c["act_dropout"]
+        d_model, self.normalize_before = c["d_model"], c["normalize_before"]
+        for i, attention in enumerate(attentions):
+            setattr(self, attention, MultiHeadAttention(d_model, c["nhead"], attn_dropout, weight_attr=w[i],
+                                                        bias_attr=b[i]))
+        self.linear1 = Linear(d_model, c["dim_feedforward"], w[-1], b[-1])
         self.dropout = Dropout(act_dropout, mode="upscale_in_train")
-        self.linear2 = Linear(dim_feedforward, d_model, w[1], b[1])
-        self.norm1, self.norm2 = LayerNorm(d_model, layer_norm_eps), LayerNorm(d_model, layer_norm_eps)
-        self.dropout1 = Dropout(dropout, mode="upscale_in_train")
-        self.dropout2 = Dropout(dropout, mode="upscale_in_train")
-        self.activation = getattr(F, activation)
+        self.linear2 = Linear(c["dim_feedforward"], d_model, w[-1], b[-1])
+        for i in range(1, n + 1):
+            setattr(self, f"norm{i}", LayerNorm(d_model, c["layer_norm_eps"]))
+        for i in range(1, n + 1):
+            setattr(self, f"dropout{i}", Dropout(c["dropout"], mode="upscale_in_train"))
+        self.activation = getattr(F, c["activation"])
 
     def _feed_forward(self, x):
         return self.linear2(self.dropout(self.activation(self.linear1(x))))
+
+
+class TransformerEncoderLayer(_TransformerLayer):
+    def __init__(self, d_model, nhead, dim_feedforward, dropout=0.1, activation="relu", attn_dropout=None,
+                 act_dropout=None, normalize_before=False, weight_attr=None, bias_attr=None, layer_norm_eps=1e-5):
+        super().__init__(_arguments(locals()), ["self_attn"])
 
     def forward(self, src, src_mask=None, cache=None):
         _no_cache(cache)
@@ -116,34 +130,17 @@ class TransformerEncoder(Layer):
         return src if self.norm is None else self.norm(src)
 
 
-class TransformerDecoderLayer(Layer):
+class TransformerDecoderLayer(_TransformerLayer):
     def __init__(self, d_model, nhead, dim_feedforward, dropout=0.1, activation="relu", attn_dropout=None,
                  act_dropout=None, normalize_before=False, weight_attr=None, bias_attr=None, layer_norm_eps=1e-5):
-        super().__init__()
-        self._config = dict(d_model=d_model, nhead=nhead, dim_feedforward=dim_feedforward, dropout=dropout,
-                            activation=activation, attn_dropout=attn_dropout, act_dropout=act_dropout,
-                            normalize_before=normalize_before, weight_attr=weight_attr, bias_attr=bias_attr,
-                            layer_norm_eps=layer_norm_eps)
-        attn_dropout = dropout if attn_dropout is None else attn_dropout
-        act_dropout = dropout if act_dropout is None else act_dropout
-        self.normalize_before = normalize_before
-        w, b = _attrs(weight_attr, 3), _attrs(bias_attr, 3)
-        self.self_attn = MultiHeadAttention(d_model, nhead, attn_dropout, weight_attr=w[0], bias_attr=b[0])
-        self.cross_attn = MultiHeadAttention(d_model, nhead, attn_dropout, weight_attr=w[1], bias_attr=b[1])
-        self.linear1 = Linear(d_model, dim_feedforward, w[2], b[2])
-        self.dropout = Dropout(act_dropout, mode="upscale_in_train")
-        self.linear2 = Linear(dim_feedforward, d_model, w[2], b[2])
-        self.norm1, self.norm2, self.norm3 = (LayerNorm(d_model, layer_norm_eps) for _ in range(3))
-        self.dropout1, self.dropout2, self.dropout3 = (Dropout(dropout, mode="upscale_in_train") for _ in range(3))
-        self.activation = getattr(F, activation)
+        super().__init__(_arguments(locals()), ["self_attn", "cross_attn"])
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, cache=None):
         _no_cache(cache)
         nb = self.normalize_before
         tgt = _residual(tgt, lambda x: self.self_attn(x, x, x, tgt_mask), self.dropout1, self.norm1, nb)
         tgt = _residual(tgt, lambda x: self.cross_attn(x, memory, memory, memory_mask), self.dropout2, self.norm2, nb)
-        return _residual(tgt, lambda x: self.linear2(self.dropout(self.activation(self.linear1(x)))),
-                         self.dropout3, self.norm3, nb)
+        return _residual(tgt, self._feed_forward, self.dropout3, self.norm3, nb)
 
 
 class TransformerDecoder(Layer):
