@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from pe_cli import paddle
+from pe_cli.base.errors import PeError
 from pe_cli.executor.scope import Scope
 
 nn, F = paddle.nn, paddle.nn.functional
@@ -50,6 +51,8 @@ def test_state_dict_round_trip_sets_the_values_the_program_computes_with():
         x = paddle.static.data("x", [None, 3])
         lin = nn.Linear(3, 2)
         out = lin(x)
+    with paddle.static.scope_guard(Scope()), pytest.raises(PeError, match="run the startup program first"):
+        lin.state_dict()
     scope = Scope()
     _run(main, startup, {"x": np.ones((1, 3), "float32")}, [out], scope)
     w = np.arange(6, dtype="float32").reshape(3, 2)
