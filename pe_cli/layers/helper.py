@@ -112,7 +112,8 @@ class LayerHelper:
         param = main_block.create_parameter(
             name, shape, dtype, trainable=attr.trainable,
             regularizer=attr.regularizer, optimize_attr={"learning_rate": attr.learning_rate},
-            gradient_clip_attr=attr.gradient_clip, do_model_average=attr.do_model_average)
+            gradient_clip_attr=attr.gradient_clip, do_model_average=attr.do_model_average,
+            need_clip=getattr(attr, "need_clip", True))
         param.initializer = init        # its op goes to the startup program, below
         startup_block = self.startup_program.global_block()
         if not startup_block.has_var(name):

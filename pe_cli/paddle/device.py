@@ -7,13 +7,13 @@ from ..base.errors import PeError, unsupported
 from ..framework import default_main_program, default_startup_program
 from ..kernels import is_compiled_with_cuda
 from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace  # noqa: F401 (CUDAPinnedPlace: exported)
+from .param_attr import ParamAttr  # noqa: F401 (exported)
 
 __all__ = ["CUDAPinnedPlace", "ParamAttr", "seed", "get_device", "set_device", "get_default_dtype",
            "set_default_dtype", "get_cudnn_version", "is_compiled_with_cuda", "is_compiled_with_xpu",
            "create_lod_tensor", "create_random_int_lodtensor", "cuda_pinned_places", "data", "DataFeedDesc",
            "DataFeeder", "DistributeTranspiler", "DistributeTranspilerConfig", "get_flags"]
 
-ParamAttr = _fluid.ParamAttr
 create_lod_tensor, create_random_int_lodtensor = _fluid.create_lod_tensor, _fluid.create_random_int_lodtensor
 cuda_pinned_places, data, get_flags = _fluid.cuda_pinned_places, _fluid.data, _fluid.get_flags
 DataFeedDesc, DataFeeder = _fluid.DataFeedDesc, _fluid.DataFeeder
