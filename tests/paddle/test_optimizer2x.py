@@ -134,3 +134,18 @@ def test_adamw_cosine_schedule_and_dataloader_train_a_static_program():
     assert epochs[-1] < 0.5 * epochs[0], epochs
     # the last runs (epoch 4) read the rate of epoch 4: 0.2 * (1 + cos(pi * 4 / 20)) / 2
     assert scope.get_array(main.lr_var.name)[0] == pytest.approx(0.1 * (1 + np.cos(np.pi * 4 / 20)), rel=1e-5)
+
+
+def test_the_schedule_reaches_data_parallel_runs(monkeypatch):
+    monkeypatch.setenv("CPU_NUM", "2")
+    sched = paddle.optimizer.lr.ExponentialDecay(0.1, 0.5)
+    main, exe, loss, *_ = build(lambda: paddle.optimizer.SGD(sched))
+    compiled = paddle.static.CompiledProgram(main).with_data_parallel(loss_name=loss.name)
+    parallel = paddle.static.ParallelExecutor(use_cuda=False, main_program=main, loss_name=loss.name)
+    for k in range(4):
+        if k < 2:
+            _, rate = exe.run(compiled, feed={"x": X, "y": Y}, fetch_list=[loss, main.lr_var])
+        else:
+            _, rate = parallel.run(feed={"x": X, "y": Y}, fetch_list=[loss.name, main.lr_var.name])
+        np.testing.assert_allclose(np.ravel(rate), [0.1 * 0.5 ** k] * 2, rtol=1e-6)
+        sched.step()
