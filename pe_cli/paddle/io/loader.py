@@ -7,6 +7,7 @@ place when there are several). ``places`` defaults to the CPU. ``prefetch_factor
 ``persistent_workers`` are taken and change nothing in pe."""
 from ...base.places import CPUPlace
 from ...data import dataset_loading
+from ...data.batch import batch
 from ...data.reader_processes import multiprocess_reader
 from ...fluid import reader as _fluid_reader
 from .datasets import IterableDataset
@@ -25,21 +26,10 @@ class _StreamBatches(dataset_loading.BatchSampler):
         self.dataset, self.batch_size, self.drop_last, self.shuffle = dataset, batch_size, drop_last, False
 
     def __iter__(self):
-        return _sample_batches(iter(self.dataset), self.batch_size, self.drop_last)
+        return batch(lambda: iter(self.dataset), self.batch_size, self.drop_last)()
 
     def __len__(self):
         raise ValueError("length of IterableDataset not supported")
-
-
-def _sample_batches(samples, batch_size, drop_last):
-    batch = []
-    for sample in samples:
-        batch.append(sample)
-        if len(batch) == batch_size:
-            yield batch
-            batch = []
-    if batch and not drop_last:
-        yield batch
 
 
 class DataLoader(_fluid_reader.DataLoader):

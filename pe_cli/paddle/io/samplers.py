@@ -7,6 +7,7 @@ import os
 import numpy as np
 
 from ...data import dataset_loading
+from ...data.batch import batch
 from .datasets import IterableDataset
 
 __all__ = ["Sampler", "SequenceSampler", "RandomSampler", "WeightedRandomSampler", "SubsetRandomSampler",
@@ -134,14 +135,7 @@ class BatchSampler(dataset_loading.BatchSampler):
         self.shuffle, self.batch_size, self.drop_last = shuffle, batch_size, drop_last
 
     def __iter__(self):
-        batch = []
-        for idx in self.sampler:
-            batch.append(idx)
-            if len(batch) == self.batch_size:
-                yield batch
-                batch = []
-        if batch and not self.drop_last:
-            yield batch
+        return batch(lambda: iter(self.sampler), self.batch_size, self.drop_last)()
 
     def __len__(self):
         return (len(self.sampler) + int(not self.drop_last) * (self.batch_size - 1)) // self.batch_size
@@ -187,14 +181,7 @@ class DistributedBatchSampler(BatchSampler):
         return mine
 
     def __iter__(self):
-        batch = []
-        for idx in self._indices():
-            batch.append(idx)
-            if len(batch) == self.batch_size:
-                yield batch
-                batch = []
-        if batch and not self.drop_last:
-            yield batch
+        return batch(self._indices, self.batch_size, self.drop_last)()
 
     def __len__(self):
         return (self.num_samples + int(not self.drop_last) * (self.batch_size - 1)) // self.batch_size

@@ -4,4 +4,8 @@ from .lr_cyclic import CosineAnnealingWarmRestarts, CyclicLR, LinearLR, OneCycle
 from .lr_scheduler import (CosineAnnealingDecay, ExponentialDecay, InverseTimeDecay, LambdaDecay,  # noqa: F401
                            LinearWarmup, LRScheduler, MultiplicativeDecay, MultiStepDecay, NaturalExpDecay,
                            NoamDecay, PiecewiseDecay, PolynomialDecay, StepDecay)
-from .lr_scheduler import __all__  # noqa: F401
+
+__all__ = ["LRScheduler", "NoamDecay", "PiecewiseDecay", "NaturalExpDecay", "InverseTimeDecay", "PolynomialDecay",
+           "LinearWarmup", "ExponentialDecay", "MultiStepDecay", "StepDecay", "LambdaDecay", "ReduceOnPlateau",
+           "CosineAnnealingDecay", "MultiplicativeDecay", "OneCycleLR", "CyclicLR", "LinearLR",
+           "CosineAnnealingWarmRestarts"]

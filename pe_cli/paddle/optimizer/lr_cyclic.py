@@ -112,7 +112,8 @@ class OneCycleLR(LRScheduler):
             raise ValueError(f"Tried to step {step} times. However the number of total steps is {self.total_steps}")
         for i, (end_step, size) in enumerate(zip(self._step_config[1:], self._steps_size)):
             if step <= end_step or i == len(self._lr_config) - 2:
-                return self.anneal_func(self._lr_config[i], self._lr_config[i + 1], (step - self._step_config[i]) / size)
+                pct = (step - self._step_config[i]) / size
+                return self.anneal_func(self._lr_config[i], self._lr_config[i + 1], pct)
 
 
 class CyclicLR(LRScheduler):

@@ -1,16 +1,16 @@
 """Paddle 2.x's learning-rate schedulers (``paddle.optimizer.lr``, lr.py): the base and the
-decays, plain Python objects. A scheduler holds ``last_epoch`` and ``last_lr``; ``step()`` advances the epoch and computes the new
-value with Paddle 2.6's formula (``get_lr``), ``scheduler()`` returns it. An optimizer given a
-scheduler makes the program's learning-rate variable and sets ``program.lr_scheduler``; pe's
-Executor writes ``scheduler()`` into that variable before each run of the program, as Paddle's
-static Executor does, so the user's ``scheduler.step()`` between runs changes the rate."""
+decays, plain Python objects. A scheduler holds ``last_epoch`` and ``last_lr``; ``step()``
+advances the epoch and computes the new value with Paddle 2.6's formula (``get_lr``),
+``scheduler()`` returns it. An optimizer given a scheduler makes the program's learning-rate
+variable and sets ``program.lr_scheduler``; pe's Executor writes ``scheduler()`` into that
+variable before each run of the program, as Paddle's static Executor does, so the user's
+``scheduler.step()`` between runs changes the rate."""
 import math
 import warnings
 
 __all__ = ["LRScheduler", "NoamDecay", "PiecewiseDecay", "NaturalExpDecay", "InverseTimeDecay", "PolynomialDecay",
-           "LinearWarmup", "ExponentialDecay", "MultiStepDecay", "StepDecay", "LambdaDecay", "ReduceOnPlateau",
-           "CosineAnnealingDecay", "MultiplicativeDecay", "OneCycleLR", "CyclicLR", "LinearLR",
-           "CosineAnnealingWarmRestarts"]
+           "LinearWarmup", "ExponentialDecay", "MultiStepDecay", "StepDecay", "LambdaDecay", "CosineAnnealingDecay",
+           "MultiplicativeDecay"]
 
 
 class LRScheduler:

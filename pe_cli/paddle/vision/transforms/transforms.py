@@ -163,7 +163,9 @@ class RandomCrop(BaseTransform):
         return F.crop(img, i, j, h, w)
 
 
-class RandomHorizontalFlip(BaseTransform):
+class _RandomFlip(BaseTransform):
+    flip = None
+
     def __init__(self, prob=0.5, keys=None):
         super().__init__(keys)
         if not 0 <= prob <= 1:
@@ -171,18 +173,15 @@ class RandomHorizontalFlip(BaseTransform):
         self.prob = prob
 
     def _apply_image(self, img):
-        return F.hflip(img) if random.random() < self.prob else img
+        return type(self).flip(img) if random.random() < self.prob else img
 
 
-class RandomVerticalFlip(BaseTransform):
-    def __init__(self, prob=0.5, keys=None):
-        super().__init__(keys)
-        if not 0 <= prob <= 1:
-            raise AssertionError("probability must be between 0 and 1")
-        self.prob = prob
+class RandomHorizontalFlip(_RandomFlip):
+    flip = staticmethod(F.hflip)
 
-    def _apply_image(self, img):
-        return F.vflip(img) if random.random() < self.prob else img
+
+class RandomVerticalFlip(_RandomFlip):
+    flip = staticmethod(F.vflip)
 
 
 class Normalize(BaseTransform):
