@@ -80,6 +80,24 @@ def test_sgd_with_l2_weight_decay_follows_the_stepped_scheduler():
         sched.step()
 
 
+def test_adadelta_scales_its_update_by_the_learning_rate():
+    main, exe, loss, opt, scope, wn, bn, _, _ = build(lambda: paddle.optimizer.Adadelta(0.5, epsilon=1e-2, rho=0.9))
+    w, b = scope.get_array(wn).astype("float64"), scope.get_array(bn).astype("float64")
+    acc = {k: [np.zeros_like(v), np.zeros_like(v)] for k, v in (("w", w), ("b", b))}
+    for _ in range(2):
+        exe.run(main, feed={"x": X, "y": Y}, fetch_list=[loss])
+        new = {}
+        for key, p, g in zip(("w", "b"), (w, b), grads(w, b)):
+            sg, su = acc[key]
+            sg[:] = 0.9 * sg + 0.1 * g * g
+            update = -np.sqrt((su + 1e-2) / (sg + 1e-2)) * g
+            su[:] = 0.9 * su + 0.1 * update * update
+            new[key] = p + 0.5 * update
+        w, b = new["w"], new["b"]
+        np.testing.assert_allclose(scope.get_array(wn), w, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(scope.get_array(bn), b, rtol=1e-5, atol=1e-6)
+
+
 @pytest.mark.parametrize("make", [
     lambda: paddle.optimizer.SGD(0.05),
     lambda: paddle.optimizer.Momentum(paddle.optimizer.lr.StepDecay(0.02, 5), 0.9, use_nesterov=True),

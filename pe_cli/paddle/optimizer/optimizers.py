@@ -4,7 +4,8 @@ pe's Executor writes into the program's learning-rate variable before each run (
 ``lr_scheduler``); ``weight_decay`` a float is L2 decay of that coefficient (or a
 ``paddle.regularizer`` object); ``grad_clip`` a gradient clip; ``parameters`` is dygraph's and must
 be None (pe runs static graphs: ``minimize(loss)``). ``step()``/``clear_grad()`` are dygraph's and
-refuse; ``LBFGS`` is dygraph-only and refuses. ``multi_precision``/``use_multi_tensor`` change
+refuse; ``LBFGS`` is dygraph-only and refuses. ``Adadelta`` applies the learning rate to its
+update, as Paddle 2.x's kernel (Fluid's did not). ``multi_precision``/``use_multi_tensor`` change
 nothing (pe trains float32 here). AdamW (adamw.py) decays decoupled from the gradient."""
 import numbers
 
@@ -154,6 +155,20 @@ class Adadelta(Optimizer, _adaptive.AdadeltaOptimizer):
         _adaptive.AdadeltaOptimizer.__init__(self, lr, epsilon, rho, regularization=reg, grad_clip=grad_clip,
                                              name=name)
         self._schedule(learning_rate)
+
+    def _append_optimize_op(self, block, param, grad, lr):
+        """Paddle 2.x's adadelta scales its update by the learning rate (Fluid's did not): the op's
+        step, then param = before + lr * (after - before)."""
+        before = block.create_var(name=unique_name.generate(f"{param.name}.before"), shape=param.shape,
+                                  dtype=param.dtype, stop_gradient=True)
+        block.append_op("assign", {"X": [param]}, {"Out": [before]})
+        op = super()._append_optimize_op(block, param, grad, lr)
+        step = block.create_var(name=unique_name.generate(f"{param.name}.update"), shape=param.shape,
+                                dtype=param.dtype, stop_gradient=True)
+        block.append_op("elementwise_sub", {"X": [param], "Y": [before]}, {"Out": [step]}, {"axis": -1})
+        block.append_op("elementwise_mul", {"X": [step], "Y": [lr]}, {"Out": [step]}, {"axis": -1})
+        block.append_op("elementwise_add", {"X": [before], "Y": [step]}, {"Out": [param]}, {"axis": -1})
+        return op
 
 
 class Adamax(Optimizer, _adaptive.AdamaxOptimizer):
