@@ -68,3 +68,24 @@ def test_auc_equals_the_rank_statistic():
 def test_regularizers_take_coeff():
     assert paddle.regularizer.L2Decay(coeff=0.1)._regularization_coeff == 0.1
     assert paddle.regularizer.L1Decay(0.2)._regularization_coeff == 0.2
+
+
+def test_static_metric_layers():
+    main, start = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, start):
+        x = paddle.static.data("x", [None, 5])
+        y = paddle.static.data("y", [None, 1], "int64")
+        acc = paddle.static.accuracy(x, y, k=1)
+        prob = paddle.static.data("p", [None, 2])
+        auc_out = paddle.static.auc(prob, y, num_thresholds=4095)[0]
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(start)
+    binary = (LABEL % 2).astype("int64")
+    probs = np.stack([1 - PRED[:, 0], PRED[:, 0]], axis=1)
+    a, u = exe.run(main, feed={"x": PRED, "y": binary, "p": probs}, fetch_list=[acc, auc_out])
+    reference = paddle.metric.Auc()
+    reference.update(probs, binary)
+    assert float(u) == pytest.approx(reference.accumulate(), abs=1e-6)
+    assert float(a) == pytest.approx((np.argmax(PRED, 1) == binary[:, 0]).mean())
+    with pytest.raises(Exception, match="ins_tag_weight"):
+        paddle.static.auc(prob, y, ins_tag_weight=prob)
