@@ -2,7 +2,8 @@
 guards, executors, strategies, scopes, ``data`` (shape with the batch dimension, None for any) and
 ``nn.fc``, ``accuracy``/``auc`` (metric layers), ``ExponentialMovingAverage``, model files
 (``save_inference_model(path_prefix, ...)``, serialize/deserialize: pe_cli/io/static_io.py),
-``py_func`` and ``InputSpec``. Thin names only: every object is pe's own. is not here: pe does not place single ops on another device."""
+``py_func`` and ``InputSpec``. Thin names only: every object is pe's own. ``device_guard`` is not
+here: pe does not place single ops on another device."""
 import types
 
 from .. import layers as _layers
