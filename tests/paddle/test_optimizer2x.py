@@ -168,3 +168,12 @@ def test_the_schedule_reaches_data_parallel_runs(monkeypatch):
             _, rate = parallel.run(feed={"x": X, "y": Y}, fetch_list=[loss.name, main.lr_var.name])
         np.testing.assert_allclose(np.ravel(rate), [0.1 * 0.5 ** k] * 2, rtol=1e-6)
         sched.step()
+
+
+def test_a_clone_reads_the_same_schedule():
+    sched = paddle.optimizer.lr.ExponentialDecay(0.1, 0.5)
+    main, exe, loss, *_ = build(lambda: paddle.optimizer.SGD(sched))
+    clone = main.clone()
+    sched.step()
+    _, rate = exe.run(clone, feed={"x": X, "y": Y}, fetch_list=[loss, main.lr_var.name])
+    assert float(rate[0]) == pytest.approx(0.05)
