@@ -241,7 +241,7 @@ class LambdaDecay(LRScheduler):
 
     def __init__(self, learning_rate, lr_lambda, last_epoch=-1, verbose=False):
         if not callable(lr_lambda):
-            raise TypeError(f"The type of 'lr_lambda' in 'LambdaDecay' must be 'function', "
+            raise TypeError(f"The type of 'lr_lambda' in '{type(self).__name__}' must be 'function', "
                             f"but received {type(lr_lambda)}.")
         self.lr_lambda = lr_lambda
         super().__init__(learning_rate, last_epoch, verbose)
@@ -250,15 +250,8 @@ class LambdaDecay(LRScheduler):
         return self.base_lr * self.lr_lambda(self.last_epoch)
 
 
-class MultiplicativeDecay(LRScheduler):
+class MultiplicativeDecay(LambdaDecay):
     """lr * lr_lambda(1) * ... * lr_lambda(epoch)."""
-
-    def __init__(self, learning_rate, lr_lambda, last_epoch=-1, verbose=False):
-        if not callable(lr_lambda):
-            raise TypeError(f"The type of 'lr_lambda' in 'MultiplicativeDecay' must be 'function', "
-                            f"but received {type(lr_lambda)}.")
-        self.lr_lambda = lr_lambda
-        super().__init__(learning_rate, last_epoch, verbose)
 
     def get_lr(self):
         lr = self.base_lr
