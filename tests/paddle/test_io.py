@@ -111,3 +111,14 @@ def test_dataloader_feeds_a_static_program():
     loader = io.DataLoader(Squares(6), feed_list=[x, y], batch_size=3, return_list=False)
     got = [float(exe.run(main, feed=data, fetch_list=[total])[0]) for data in loader()]
     assert got == [0 + 1 + 2 + 0 + 1 + 4, 3 + 4 + 5 + 9 + 16 + 25]
+
+
+def test_batch_size_none_takes_each_sample_as_a_batch():
+    class Batches(io.Dataset):
+        def __len__(self):
+            return 2
+
+        def __getitem__(self, i):
+            return np.full((3, 1), i, "float32"), np.full((3, 1), i, "int64")
+    got = [[a.shape for a in b] + [int(b[1][0, 0])] for b in io.DataLoader(Batches(), batch_size=None)]
+    assert got == [[(3, 1), (3, 1), 0], [(3, 1), (3, 1), 1]]

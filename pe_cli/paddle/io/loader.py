@@ -3,8 +3,11 @@
 consecutive samples of an ``IterableDataset`` (each worker iterates it whole: split it with
 ``get_worker_info()``), fed to a static program through ``feed_list`` (one dict per place and step,
 ``exe.run(feed=data)``) or, with ``return_list`` (the default), a list of arrays per step (per
-place when there are several). ``places`` defaults to the CPU. ``prefetch_factor`` and
+place when there are several). ``places`` defaults to the CPU;
+``batch_size=None`` takes each sample as a batch. ``prefetch_factor`` and
 ``persistent_workers`` are taken and change nothing in pe."""
+import numpy as np
+
 from ...base.places import CPUPlace
 from ...data import dataset_loading
 from ...data.batch import batch
@@ -37,6 +40,8 @@ class DataLoader(_fluid_reader.DataLoader):
                  shuffle=False, drop_last=False, collate_fn=None, num_workers=0, use_buffer_reader=True,
                  prefetch_factor=2, use_shared_memory=True, timeout=0, worker_init_fn=None, persistent_workers=False):
         places = CPUPlace() if places is None else places
+        if batch_size is None and batch_sampler is None:      # each sample is a batch already
+            collate_fn, batch_size = _unbatched(collate_fn), 1
         if isinstance(dataset, IterableDataset):
             if shuffle:
                 raise ValueError("IterableDataset not support shuffle, but got shuffle=True")
@@ -67,6 +72,16 @@ class DataLoader(_fluid_reader.DataLoader):
         if self.return_list and len(self.places) == 1:
             return (step[0] for step in steps)
         return steps
+
+
+def _unbatched(collate_fn):
+    """With ``batch_size=None``: ``collate_fn`` (or arrays of the fields) of each sample alone."""
+    def collate(batch):
+        sample = batch[0]
+        if collate_fn is not None:
+            return collate_fn(sample)
+        return [np.asarray(f) for f in (sample if isinstance(sample, (list, tuple)) else [sample])]
+    return collate
 
 
 def _stream_worker(sampler, collate, worker_id, workers, worker_init_fn):
