@@ -106,7 +106,11 @@ def test_state_dict_round_trip():
     w = lr.LinearWarmup(lr.ExponentialDecay(0.5, 0.9), 2, 0.0, 0.5)
     for _ in range(4):
         w.step()
-    assert "LinearWarmup_LR" in w.state_dict()
+    state = w.state_dict()
+    assert state["LinearWarmup_LR"] == {"last_epoch": 2, "last_lr": pytest.approx(0.5 * 0.9 ** 2)}
+    v = lr.LinearWarmup(lr.ExponentialDecay(0.5, 0.9), 2, 0.0, 0.5)
+    v.set_state_dict(state)
+    assert (v.last_epoch, v(), v.learning_rate.last_epoch) == (4, w(), 2) and "LinearWarmup_LR" in state
 
 
 def test_bad_arguments_are_paddles_errors():

@@ -173,7 +173,8 @@ class LinearWarmup(LRScheduler):
         return state
 
     def set_state_dict(self, state_dict):
-        inner = state_dict.pop("LinearWarmup_LR", None) if isinstance(state_dict, dict) else None
+        state_dict = dict(state_dict)       # the caller's dict stays whole
+        inner = state_dict.pop("LinearWarmup_LR", None)
         super().set_state_dict(state_dict)
         if inner is not None and isinstance(self.learning_rate, LRScheduler):
             self.learning_rate.set_state_dict(inner)
