@@ -3,7 +3,8 @@
 order or shuffled), ``default_collate_fn`` (samples of fields into one array per field) and
 ``dataset_batches``, the batches themselves, read in the calling process or, with
 ``num_workers > 0``, by that many forked worker processes (batch k by worker k % num_workers,
-``worker_init_fn(worker_id)`` first in each), delivered in order."""
+``worker_init_fn(worker_id)`` first in each), delivered in order. In a worker, ``get_worker_info()``
+says which (``id``, ``num_workers``, ``dataset``, ``seed``); in the reading process it is None."""
 import numbers
 
 import numpy as np
@@ -11,7 +12,31 @@ import numpy as np
 from .reader_decorators import in_order
 from .reader_processes import multiprocess_reader
 
-__all__ = ["Dataset", "BatchSampler", "default_collate_fn", "dataset_batches"]
+__all__ = ["Dataset", "BatchSampler", "default_collate_fn", "dataset_batches", "get_worker_info", "WorkerInfo"]
+
+_WORKER = [None]        # this process's WorkerInfo when it is a DataLoader worker
+
+
+class WorkerInfo:
+    """What ``get_worker_info()`` returns in a DataLoader worker process."""
+
+    def __init__(self, id, num_workers, dataset, seed):  # noqa: A002  (Paddle's attribute name)
+        self.id, self.num_workers, self.dataset, self.seed = id, num_workers, dataset, seed
+
+    def __repr__(self):
+        return f"WorkerInfo(id={self.id}, num_workers={self.num_workers})"
+
+
+def get_worker_info():
+    """The WorkerInfo of this DataLoader worker process; None outside one."""
+    return _WORKER[0]
+
+
+def enter_worker(worker_id, workers, dataset, worker_init_fn):
+    """In a freshly forked worker: its WorkerInfo, then ``worker_init_fn(worker_id)``."""
+    _WORKER[0] = WorkerInfo(worker_id, workers, dataset, int(np.random.randint(0, 2 ** 31 - 1)) + worker_id)
+    if worker_init_fn is not None:
+        worker_init_fn(worker_id)
 
 
 class Dataset:
@@ -68,8 +93,7 @@ def default_collate_fn(batch):
 
 def _worker_reader(dataset, index_batches, collate_fn, worker_id, workers, worker_init_fn):
     def reader():
-        if worker_init_fn is not None:
-            worker_init_fn(worker_id)
+        enter_worker(worker_id, workers, dataset, worker_init_fn)
         for k, indices in enumerate(index_batches):
             if k % workers == worker_id:
                 yield k, collate_fn([dataset[i] for i in indices])

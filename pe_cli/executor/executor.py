@@ -16,7 +16,7 @@ from ..kernels import pserver_link
 from ..ops.registry import GRAD_SUFFIX
 from ..base.places import CPUPlace, Place
 from .compiled import run_compiled
-from .feeding import as_feed_array, check_feed_dict, missing_value_error, reader_feeds
+from .feeding import as_feed_array, check_feed_dict, feed_lr_scheduler, missing_value_error, reader_feeds
 from .fetched import fetched
 from . import nan_check
 from .plan import OpStep, Values, run_step, scope_traffic
@@ -89,6 +89,7 @@ class Executor:
         (and, in a training program, the optimizer's updates) need, taking the feeds as given."""
         program = default_main_program() if program is None else program
         scope = global_scope() if scope is None else scope
+        feed_lr_scheduler(program._program if isinstance(program, CompiledProgram) else program, scope)
         if use_prune:
             program = self._pruned(program, feed or {}, fetch_list or [])
         if isinstance(program, CompiledProgram):

@@ -120,3 +120,13 @@ def reader_feeds(program, n, feed=None):
         for feed, batch in zip(per_device, reader.next_batches(n)):
             feed.update(batch)
     return per_device
+
+
+def feed_lr_scheduler(program, scope):
+    """Paddle 2.x: a program whose optimizer was given a ``paddle.optimizer.lr`` scheduler (the
+    program's ``lr_scheduler``, set by the optimizer) takes the scheduler's current value into its
+    learning-rate variable before each run, as Paddle's static Executor does."""
+    scheduler = getattr(program, "lr_scheduler", None)
+    var = None if scheduler is None else program.global_block().vars.get(getattr(scheduler, "_var_name", None))
+    if var is not None:
+        scope.set_array(var.name, np.array([scheduler()], dtype=_np_dtype(var.dtype)))

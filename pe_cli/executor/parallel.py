@@ -21,7 +21,7 @@ from ..framework import OpRole, Program, default_main_program
 from ..base.places import CPUPlace, CUDAPlace, Place
 from .device_scopes import DeviceScopes
 from .feed_split import merge_fetch, split_feed, split_sizes  # noqa: F401 -- split_sizes: public
-from .feeding import reader_feeds
+from .feeding import feed_lr_scheduler, reader_feeds
 from .parallel_scheduler import Schedule, ThreadPool
 from .plan import OpStep, run_step
 from .scope import global_scope
@@ -296,6 +296,7 @@ class ParallelExecutor:
             warnings.warn("ParallelExecutor.run: feed_dict is deprecated, use feed=", DeprecationWarning,
                           stacklevel=2)
             feed = feed_dict
+        feed_lr_scheduler(self._engine.program, self._engine.scope)      # a paddle.optimizer.lr schedule's value
         return self._engine.run(feed, fetch_list, return_numpy)
 
     def drop_local_exe_scopes(self):

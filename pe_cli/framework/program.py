@@ -259,6 +259,8 @@ class Program:
         new.random_seed = self.random_seed
         new._is_test = for_test or self._is_test
         new._py_readers = list(self._py_readers)    # a clone reads the same readers
+        if hasattr(self, "lr_scheduler"):           # and a paddle.optimizer.lr schedule's value, as Paddle's
+            new.lr_scheduler = self.lr_scheduler
         new.blocks = []
         for block in self.blocks:
             nb = Block(new, block.idx, block.parent_idx)

@@ -1,13 +1,14 @@
 """The companion of the Fluid face: ``paddle.batch``, ``paddle.reader`` and ``paddle.dataset``
 (local files only), and Paddle 2.x's static face (seed 002): ``enable_static``, ``paddle.static``,
-``paddle.optimizer`` (SGD, Momentum, Adam), ``paddle.nn`` (nn/), the places, and the top-level tensor functions
+``paddle.optimizer`` (and its ``lr`` schedulers), ``paddle.nn`` (nn/), ``paddle.io``, ``paddle.metric``,
+``paddle.regularizer``, ``paddle.vision.transforms``, the places, and the top-level tensor functions
 (``paddle.add``, ``paddle.matmul``, ``paddle.sum``, ``paddle.reshape``, ``paddle.full``, ...: tensor_*.py,
 over pe's layers) with the device, dtype and seed names (device.py). Dygraph names and what pe lacks
 are one-line stand-ins (device.py). ``pe fluid SCRIPT.py`` makes ``import paddle`` land here;
 importing pe never does."""
 from ..base.errors import PeError
 from ..base.places import CPUPlace, CUDAPlace  # noqa: F401
-from . import dataset, nn, optimizer, reader, static, tensor  # noqa: F401
+from . import dataset, io, metric, nn, optimizer, reader, regularizer, static, tensor, vision  # noqa: F401
 from .batch import batch  # noqa: F401
 from . import device as _device
 from .device import *  # noqa: F401,F403
