@@ -132,11 +132,17 @@ def reset_profiler():
         _current = Profile()
 
 
+def finish():
+    """Stops collecting and returns the Profile collected (None when none was collecting)."""
+    global _current
+    profile, _current = _current, None
+    return profile
+
+
 def stop_profiler(sorted_key=None, profile_path=None):
     """Stops collecting; prints the table (sorted by ``sorted_key``: None, 'calls', 'total',
     'max', 'min' or 'ave') and writes it to ``profile_path`` when one is given."""
-    global _current
-    profile, _current = _current, None
+    profile = finish()
     if profile is None:
         return None
     text = profile.table(sorted_key)
