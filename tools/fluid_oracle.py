@@ -110,13 +110,23 @@ def _in_program(fluid, build):
         return build()
 
 
+def _run_one(fluid, build, feed):
+    """Builds ``build()`` in a fresh program and runs it once on ``feed``: its values as lists."""
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        fetch = build()
+    values = fluid.Executor(fluid.CPUPlace()).run(main, feed=feed, fetch_list=list(fetch), scope=fluid.Scope())
+    return [np.round(np.asarray(v, "float64"), 5).tolist() for v in values]
+
+
 def case_cross_entropy_flat_label(fluid):
-    """cross_entropy with a [-1] label (no trailing 1): Fluid builds it."""
+    """cross_entropy with a [-1] label (no trailing 1): Fluid takes it; the loss has the label's shape."""
     def build():
         prob = fluid.data("p", [-1, 3])
         label = fluid.data("l", [-1], dtype="int64")
-        return fluid.layers.cross_entropy(prob, label)
-    _in_program(fluid, build)
+        return [fluid.layers.cross_entropy(prob, label)]
+    return _run_one(fluid, build, {"p": np.array([[0.2, 0.3, 0.5], [0.1, 0.8, 0.1]], "float32"),
+                                   "l": np.array([2, 1], "int64")})
 
 
 def case_invalid_recursive_lengths(fluid):
@@ -159,11 +169,13 @@ def case_feed_wrong_shape(fluid):
 
 
 def case_softmax_with_cross_entropy_float_label(fluid):
+    """Hard labels fed as float32: Fluid builds it and fails when it runs (EnforceNotMet); pe says so
+    when it builds."""
     def build():
         logits = fluid.data("z", [-1, 3])
         label = fluid.data("l", [-1, 1], dtype="float32")
-        return fluid.layers.softmax_with_cross_entropy(logits, label)
-    _in_program(fluid, build)
+        return [fluid.layers.softmax_with_cross_entropy(logits, label)]
+    return _run_one(fluid, build, {"z": np.zeros((2, 3), "float32"), "l": np.array([[2], [1]], "float32")})
 
 
 def case_uniform_random_bad_shape(fluid):

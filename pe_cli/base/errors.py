@@ -10,8 +10,8 @@ class ShapeError(PeError):
     """A layer was given inputs whose shapes cannot work together."""
 
 
-class FeedError(PeError):
-    """A missing feed, or a fed value of the wrong shape or dtype."""
+class FeedError(PeError, ValueError):
+    """A missing feed, or a fed value of the wrong shape or dtype (a ValueError too, as Fluid raises)."""
 
 
 class FeedSplitError(FeedError, RuntimeError):
@@ -22,6 +22,11 @@ class FeedSplitError(FeedError, RuntimeError):
 class EOFException(PeError):
     """``fluid.core.EOFException``: a py_reader's data ended during ``exe.run``. A script catches it,
     calls ``reader.reset()`` and starts the next epoch."""
+
+
+class EnforceNotMet(PeError):
+    """``fluid.core.EnforceNotMet``: a check Fluid makes in its C++ core failed (invalid sequence
+    lengths given to a LoDTensor, ...); scripts catch it by this name."""
 
 
 class UnknownOpError(PeError, ValueError):

@@ -20,9 +20,6 @@ def one_hot(input, depth, allow_out_of_range=False):
     outside [0, depth) are an error, or all-zero rows with ``allow_out_of_range``. No gradient."""
     if not hasattr(input, "block"):
         raise TypeError(f"The type of 'input' in one_hot_v2 must be Variable, but received {type(input)}")
-    if str(input.dtype) not in ("int32", "int64"):
-        raise TypeError(f"The data type of 'input' in one_hot_v2 must be ['int32', 'int64'], but received "
-                        f"{input.dtype}")
     helper = LayerHelper("one_hot_v2", input=input)
     out = helper.create_variable_for_type_inference("float32", stop_gradient=True)
     helper.append_op("one_hot_v2", {"X": [input]}, {"Out": [out]},

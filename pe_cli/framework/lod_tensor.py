@@ -6,7 +6,7 @@ level's lengths count rows of the array.
 """
 import numpy as np
 
-from ..base.errors import PeError
+from ..base.errors import EnforceNotMet, PeError
 from ..base.places import CPUPlace
 
 
@@ -62,6 +62,13 @@ class LoDTensor:
         return [list(level) for level in self._lod]
 
     def set_recursive_sequence_lengths(self, lengths):
+        """Sets the sequence lengths; on a tensor that holds data they must be valid (each level adding
+        up to the next one's entries, the last to the rows), else EnforceNotMet, as Fluid 1.8 checks."""
+        lengths = [[int(n) for n in level] for level in lengths]
+        rows = _rows(self._array)
+        if rows is not None and not _lengths_fit(lengths, rows):
+            raise EnforceNotMet(f"the provided recursive_sequence_lengths info is invalid: lengths {lengths} do not "
+                                f"fit data with {rows} rows")
         self._lod = [[int(v) for v in np.concatenate([[0], np.cumsum(level)])] for level in lengths]
 
     def recursive_sequence_lengths(self):
@@ -70,17 +77,25 @@ class LoDTensor:
     def has_valid_recursive_sequence_lengths(self):
         """True when each level's lengths add up to the number of entries of the next level (the
         array's rows for the last level)."""
-        lengths = self.recursive_sequence_lengths()
-        for i, level in enumerate(lengths):
-            if any(n < 0 for n in level):
-                return False
-            below = len(lengths[i + 1]) if i + 1 < len(lengths) else len(self)
-            if sum(level) != below:
-                return False
-        return True
+        return _lengths_fit(self.recursive_sequence_lengths(), _rows(self._array) or 0)
 
     def __repr__(self):
         return f"LoDTensor(shape={self.shape()}, lod={self._lod})"
+
+
+def _rows(array):
+    """The rows of a tensor's data (None when it holds none yet)."""
+    return None if array is None else (int(array.shape[0]) if getattr(array, "ndim", 0) else 1)
+
+
+def _lengths_fit(lengths, rows):
+    """Each level's lengths are non-negative and add up to the next level's count of sequences (the
+    last level's to ``rows``)."""
+    for i, level in enumerate(lengths):
+        below = len(lengths[i + 1]) if i + 1 < len(lengths) else rows
+        if any(n < 0 for n in level) or sum(level) != below:
+            return False
+    return True
 
 
 class LoDTensorArray(list):

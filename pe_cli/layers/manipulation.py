@@ -65,6 +65,9 @@ def reshape(x, shape, actual_shape=None, act=None, inplace=False, name=None):
         shape = []
     elif isinstance(shape, (list, tuple)):
         shape = _check_ints(f"reshape of '{x.name}'", "shape", shape)
+        unknown = [i for i, d in enumerate(shape) if d == -1]
+        assert len(unknown) <= 1, (f"Only one dimension value of 'shape' in reshape can be -1. But received "
+                                   f"shape[{unknown[-1]}] is also -1.")
     else:
         raise PeError(f"reshape of '{x.name}': shape must be a list of ints or a Variable, got {shape!r}")
     if actual_shape is not None:

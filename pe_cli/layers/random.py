@@ -19,6 +19,9 @@ from .helper import LayerHelper, _as_list, _check_ints
 def _random(op_type, shape, dtype, attrs, name):
     helper = LayerHelper(op_type, name=name)
     dtype = convert_dtype(dtype)
+    if not isinstance(shape, (list, tuple, int)):
+        raise TypeError(f"The type of 'shape' in {op_type} must be (list, tuple, Variable), but received "
+                        f"{type(shape)}.")
     shape = _check_ints(op_type, "shape", _as_list(shape))
     out = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
     helper.append_op(op_type, {}, {"Out": [out]}, dict(attrs, shape=shape, dtype=dtype))
