@@ -29,12 +29,13 @@ def report(profile, sorted_key=None, place="CPU"):
     elif sorted_key is not None:
         rows.sort(key=lambda r: -r[index[sorted_key]])
     kernels = sum(r[2] for r in rows) or 1.0
+    width = max([28] + [len("thread0::" + r[0]) + 4 for r in rows])
     lines = ["------------------------->     Profiling Report     <-------------------------", "",
              f"Place: {place}", "Time unit: ms",
              f"Sorted by {_ORDER[sorted_key]} in descending order in the same thread", "",
-             f"{'Event':<28}{'Calls':<12}{'Total':<12}{'Min.':<12}{'Max.':<12}{'Ave.':<12}Ratio."]
+             f"{'Event':<{width}}{'Calls':<12}{'Total':<12}{'Min.':<12}{'Max.':<12}{'Ave.':<12}Ratio."]
     for name, calls, total, lo, hi in rows:
-        lines.append(f"{'thread0::' + name:<28}{calls:<12}{1e3 * total:<12.6g}{1e3 * lo:<12.6g}{1e3 * hi:<12.6g}"
+        lines.append(f"{'thread0::' + name:<{width}}{calls:<12}{1e3 * total:<12.6g}{1e3 * lo:<12.6g}{1e3 * hi:<12.6g}"
                      f"{1e3 * total / calls:<12.6g}{total / kernels:.6g}")
     lines += ["", profile.table(None).splitlines()[-1]]      # pe's split: kernels, dispatch, data
     return "\n".join(lines) + "\n"
