@@ -103,6 +103,17 @@ def run_mlp(fluid):
     return {"loss": losses, "final_weights": final}
 
 
+def run_bilinear(fluid):
+    """The [1, 1, 4, 4] kernel initializer.Bilinear makes."""
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        w = fluid.layers.create_parameter([1, 1, 4, 4], "float32", default_initializer=fluid.initializer.Bilinear())
+    scope = fluid.Scope()
+    with fluid.scope_guard(scope):
+        fluid.Executor(fluid.CPUPlace()).run(startup)
+        return np.array(scope.find_var(w.name).get_tensor()).tolist()
+
+
 # -- bad inputs: what each raises ----------------------------------------------------------------
 def _in_program(fluid, build):
     main, startup = fluid.Program(), fluid.Program()
@@ -214,8 +225,9 @@ def main():
               "numpy": np.__version__, "recorded_by": "tools/fluid_oracle.py"}
     _write("lstm.json", dict(source, runs={str(h): run_lstm(fluid, h) for h in (6, 8)}))
     _write("mlp_adam.json", dict(source, run=run_mlp(fluid)))
+    _write("bilinear.json", dict(source, kernel=run_bilinear(fluid)))
     _write("exceptions.json", dict(source, cases={c.__name__: outcome(c, fluid) for c in CASES}))
-    print(f"wrote {OUT}/lstm.json, mlp_adam.json, exceptions.json")
+    print(f"wrote {OUT}/lstm.json, mlp_adam.json, bilinear.json, exceptions.json")
 
 
 if __name__ == "__main__":

@@ -96,6 +96,16 @@ def test_adam_trajectory_equals_fluid():
         np.testing.assert_allclose(run["final_weights"][name], value, rtol=1e-2, atol=5e-3, err_msg=name)
 
 
+def test_bilinear_is_the_kernel_fluid_meant():
+    """Fluid 1.8 on Python 3 divides the row index with / (a float): its kernel is not bilinear
+    (not even symmetric); pe's is the outer product Fluid computes on Python 2."""
+    recorded = np.asarray(_recorded("bilinear.json")["kernel"])[0, 0]
+    axis = np.array([0.25, 0.75, 0.75, 0.25])
+    np.testing.assert_allclose(np.asarray(oracle.run_bilinear(fluid))[0, 0], np.outer(axis, axis))
+    np.testing.assert_allclose(recorded[:, 0], axis * 0.25)               # Fluid's first column is right
+    assert np.abs(recorded - np.outer(axis, axis)).max() > 0.1           # the rest is not
+
+
 @pytest.mark.parametrize("case", oracle.CASES, ids=lambda c: c.__name__)
 def test_bad_input_raises_what_fluid_raises(case):
     recorded = _recorded("exceptions.json")["cases"][case.__name__]
