@@ -19,8 +19,9 @@ LSTM_STEPS, ADAM_STEPS = 4, 5
 
 
 # -- programs ------------------------------------------------------------------------------------
-def lstm_program(fluid, hidden, dtype="float32"):
-    """x (LoD sequences of 3 features) -> fc to 4*hidden -> dynamic_lstm -> sum-pool -> mean: the loss."""
+def lstm_program(fluid, hidden, dtype="float32", train=True):
+    """x (LoD sequences of 3 features) -> fc to 4*hidden -> dynamic_lstm -> sum-pool -> mean: the loss
+    (then SGD's backward and update, unless ``train`` is False)."""
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup):
         x = fluid.layers.data("x", [3], dtype=dtype, lod_level=1)
@@ -30,7 +31,8 @@ def lstm_program(fluid, hidden, dtype="float32"):
                                          bias_attr=fluid.ParamAttr(name="lstm_b"), use_peepholes=False,
                                          dtype=dtype)
         loss = fluid.layers.mean(fluid.layers.sequence_pool(h, "sum"))
-        fluid.optimizer.SGD(0.5).minimize(loss)
+        if train:
+            fluid.optimizer.SGD(0.5).minimize(loss)
     return main, startup, loss
 
 

@@ -40,7 +40,8 @@ def _fd_and_analytic(hidden, param, entries):
     """float64 central differences of the first batch's loss in ``entries`` of ``param``, and pe's
     float64 analytic gradient there."""
     main, startup, loss = oracle.lstm_program(fluid, hidden, "float64")
-    forward = main.clone(for_test=True)
+    with fluid.unique_name.guard():
+        forward, _, forward_loss = oracle.lstm_program(fluid, hidden, "float64", train=False)
     weights, batches, lod = oracle.lstm_data(hidden)
     exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
     x = fluid.create_lod_tensor(batches[0], lod, fluid.CPUPlace())
@@ -55,7 +56,7 @@ def _fd_and_analytic(hidden, param, entries):
                 w = {k: np.array(v, dtype="float64") for k, v in weights.items()}
                 w[param].reshape(-1)[i] += sign * 1e-6
                 oracle.set_weights(fluid, scope, w, "float64")
-                values.append(float(np.asarray(exe.run(forward, feed={"x": x}, fetch_list=[loss])[0]).reshape(-1)[0]))
+                values.append(float(np.asarray(exe.run(forward, feed={"x": x}, fetch_list=[forward_loss])[0]).reshape(-1)[0]))
             fd.append((values[0] - values[1]) / 2e-6)
     return np.array(fd), analytic[list(entries)]
 
