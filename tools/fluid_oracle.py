@@ -116,6 +116,44 @@ def run_bilinear(fluid):
         return np.array(scope.find_var(w.name).get_tensor()).tolist()
 
 
+DETECTION_BATCHES = [
+    # per batch: detections per image (label, score, box) and ground truth per image (label, difficult, box)
+    ([[[1, 0.9, 0.1, 0.1, 0.5, 0.5], [1, 0.8, 0.12, 0.1, 0.5, 0.52], [2, 0.7, 0.6, 0.6, 0.9, 0.9]],
+      [[2, 0.6, 0.0, 0.0, 0.3, 0.3], [1, 0.3, 0.5, 0.5, 0.8, 0.8]]],
+     [[[1, 0, 0.1, 0.1, 0.5, 0.5], [2, 0, 0.6, 0.62, 0.9, 0.9]],
+      [[2, 1, 0.0, 0.05, 0.3, 0.3], [1, 0, 0.2, 0.2, 0.4, 0.4]]]),
+    ([[[1, 0.95, 0.3, 0.3, 0.6, 0.6], [2, 0.4, 0.1, 0.1, 0.2, 0.2]]],
+     [[[1, 0, 0.3, 0.32, 0.6, 0.6], [2, 0, 0.5, 0.5, 0.7, 0.7], [1, 0, 0.0, 0.0, 0.1, 0.1]]]),
+]
+
+
+def run_detection_map(fluid, ap_version, evaluate_difficult):
+    """[(this batch's mAP, accumulated mAP)] of metrics.DetectionMAP over DETECTION_BATCHES (3 classes)."""
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        det = fluid.layers.data("det", [6], lod_level=1)
+        gt_label = fluid.layers.data("gt_label", [1], lod_level=1)
+        difficult = fluid.layers.data("difficult", [1], lod_level=1)
+        gt_box = fluid.layers.data("gt_box", [4], lod_level=1)
+        metric = fluid.metrics.DetectionMAP(det, gt_label, gt_box, difficult, class_num=3, overlap_threshold=0.5,
+                                            evaluate_difficult=evaluate_difficult, ap_version=ap_version)
+        cur, accum = metric.get_map_var()
+    exe, scope, place = fluid.Executor(fluid.CPUPlace()), fluid.Scope(), fluid.CPUPlace()
+    maps = []
+    with fluid.scope_guard(scope):
+        exe.run(startup)
+        metric.reset(exe)
+        for dets, gts in DETECTION_BATCHES:
+            def lod(groups, cols):
+                rows = np.array([r for g in groups for r in g], "float32")[:, cols]
+                return fluid.create_lod_tensor(rows, [[len(g) for g in groups]], place)
+            feed = {"det": lod(dets, slice(0, 6)), "gt_label": lod(gts, slice(0, 1)),
+                    "difficult": lod(gts, slice(1, 2)), "gt_box": lod(gts, slice(2, 6))}
+            values = exe.run(main, feed=feed, fetch_list=[cur, accum])
+            maps.append([round(float(np.asarray(v).reshape(-1)[0]), 6) for v in values])
+    return maps
+
+
 # -- bad inputs: what each raises ----------------------------------------------------------------
 def _in_program(fluid, build):
     main, startup = fluid.Program(), fluid.Program()
@@ -228,8 +266,10 @@ def main():
     _write("lstm.json", dict(source, runs={str(h): run_lstm(fluid, h) for h in (6, 8)}))
     _write("mlp_adam.json", dict(source, run=run_mlp(fluid)))
     _write("bilinear.json", dict(source, kernel=run_bilinear(fluid)))
+    _write("detection_map.json", dict(source, maps={f"{ap}-{difficult}": run_detection_map(fluid, ap, difficult)
+                                                    for ap in ("integral", "11point") for difficult in (True, False)}))
     _write("exceptions.json", dict(source, cases={c.__name__: outcome(c, fluid) for c in CASES}))
-    print(f"wrote {OUT}/lstm.json, mlp_adam.json, bilinear.json, exceptions.json")
+    print(f"wrote {OUT}/lstm.json, mlp_adam.json, bilinear.json, detection_map.json, exceptions.json")
 
 
 if __name__ == "__main__":

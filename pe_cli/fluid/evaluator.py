@@ -7,7 +7,7 @@ import numpy as np
 from .. import layers
 from ..executor import global_scope
 from ..framework import default_main_program
-from .unsupported import unsupported
+from .metrics import DetectionMAP as _DetectionMAP
 
 __all__ = ["ChunkEvaluator", "EditDistance", "DetectionMAP"]
 
@@ -84,4 +84,6 @@ class EditDistance(Evaluator):
         return np.array([total / seq_num], "float32"), np.array([errors / seq_num], "float32")
 
 
-DetectionMAP = unsupported("fluid.evaluator.DetectionMAP", "needs the detection_map op, which pe does not have yet")
+class DetectionMAP(_DetectionMAP):
+    """Fluid's evaluator.DetectionMAP: fluid.metrics.DetectionMAP's mAP per batch and accumulated
+    (``get_map_var()``, ``reset(executor)``)."""

@@ -107,6 +107,15 @@ def test_bilinear_is_the_kernel_fluid_meant():
     assert np.abs(recorded - np.outer(axis, axis)).max() > 0.1           # the rest is not
 
 
+@pytest.mark.parametrize("key", ["integral-True", "integral-False", "11point-True", "11point-False"])
+def test_detection_map_equals_fluid(key):
+    """metrics.DetectionMAP over two batches: each batch's mAP and the accumulated one."""
+    ap_version, difficult = key.split("-")
+    recorded = _recorded("detection_map.json")["maps"][key]
+    np.testing.assert_allclose(oracle.run_detection_map(fluid, ap_version, difficult == "True"), recorded,
+                               rtol=1e-5, atol=1e-6)
+
+
 @pytest.mark.parametrize("case", oracle.CASES, ids=lambda c: c.__name__)
 def test_bad_input_raises_what_fluid_raises(case):
     recorded = _recorded("exceptions.json")["cases"][case.__name__]
