@@ -4,14 +4,16 @@ one ``thread0::<op type>`` row per op type with its calls and total, min, max an
 its share of the kernel time (then pe's split of a run into kernels, dispatch and data), sorted
 as ``sorted_key`` says (None: the order the ops first ran).
 
-``profile_path`` gets the same report as text. Fluid writes a binary profiler.proto there for its
-timeline tool; pe keeps per-op totals, not a timeline of events, so it writes the table.
+``profile_path`` gets Fluid's profile file: a binary ``Profile`` message (platform/profiler.proto) of
+one CPU event per kernel run, which Fluid's tools/timeline.py turns into a Chrome trace
+(pe_cli/io/fluid_profile.py; the first 200,000 kernel runs of a profile).
 ``cuda_profiler`` (nvprof in Fluid) collects pe's own profile of the block and writes it to
 ``output_file`` as CSV (``output_mode='csv'``, the default) or key=value lines (``'kvp'``)."""
 import contextlib
 
 from ..base import profiler as _base
 from ..base.atomic_file import atomic_write
+from ..io.fluid_profile import write_profile
 
 __all__ = ["cuda_profiler", "reset_profiler", "profiler", "start_profiler", "stop_profiler"]
 
@@ -59,7 +61,7 @@ def reset_profiler():
 
 
 def stop_profiler(sorted_key=None, profile_path="/tmp/profile"):
-    """Stops profiling, prints the report and writes it to ``profile_path``."""
+    """Stops profiling, prints the report and writes Fluid's profile file to ``profile_path``."""
     if _base.active() is None:
         return
     key = "default" if sorted_key is None else sorted_key
@@ -69,7 +71,7 @@ def stop_profiler(sorted_key=None, profile_path="/tmp/profile"):
     text = report(profile, _KEYS[key], _state)
     print(text, end="")
     if profile_path:
-        atomic_write(profile_path, text)
+        write_profile(profile_path, profile.events, profile.start_ns, profile.end_ns)
 
 
 @contextlib.contextmanager
