@@ -6,12 +6,18 @@ class PeError(Exception):
     """Base class: a mistake in the user's program, config or data, explained in one line."""
 
 
-class ShapeError(PeError):
+class EnforceNotMet(PeError):
+    """``fluid.core.EnforceNotMet``: a check that Fluid makes in its C++ core (shape inference, a
+    fed value, a LoD) failed. Scripts catch it by that name; pe's errors of those kinds are one."""
+
+
+class ShapeError(EnforceNotMet):
     """A layer was given inputs whose shapes cannot work together."""
 
 
-class FeedError(PeError, ValueError):
-    """A missing feed, or a fed value of the wrong shape or dtype (a ValueError too, as Fluid raises)."""
+class FeedError(EnforceNotMet, ValueError):
+    """A missing feed, or a fed value of the wrong shape or dtype (a ValueError too, as Fluid's feed
+    check raises: tests/data/fluid_oracle/exceptions.json)."""
 
 
 class FeedSplitError(FeedError, RuntimeError):
@@ -22,11 +28,6 @@ class FeedSplitError(FeedError, RuntimeError):
 class EOFException(PeError):
     """``fluid.core.EOFException``: a py_reader's data ended during ``exe.run``. A script catches it,
     calls ``reader.reset()`` and starts the next epoch."""
-
-
-class EnforceNotMet(PeError):
-    """``fluid.core.EnforceNotMet``: a check Fluid makes in its C++ core failed (invalid sequence
-    lengths given to a LoDTensor, ...); scripts catch it by this name."""
 
 
 class UnknownOpError(PeError, ValueError):

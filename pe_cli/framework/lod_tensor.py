@@ -62,14 +62,18 @@ class LoDTensor:
         return [list(level) for level in self._lod]
 
     def set_recursive_sequence_lengths(self, lengths):
-        """Sets the sequence lengths; on a tensor that holds data they must be valid (each level adding
-        up to the next one's entries, the last to the rows), else EnforceNotMet, as Fluid 1.8 checks."""
-        lengths = [[int(n) for n in level] for level in lengths]
-        rows = _rows(self._array)
-        if rows is not None and not _lengths_fit(lengths, rows):
-            raise EnforceNotMet(f"the provided recursive_sequence_lengths info is invalid: lengths {lengths} do not "
-                                f"fit data with {rows} rows")
-        self._lod = [[int(v) for v in np.concatenate([[0], np.cumsum(level)])] for level in lengths]
+        """Sets the LoD from per-level sequence lengths. As Fluid does, lengths that cannot describe
+        this tensor raise EnforceNotMet: a negative length, or a level whose lengths do not add up to
+        the next level's count (the rows, for the last level, once the tensor holds a value)."""
+        lod = [[int(v) for v in np.concatenate([[0], np.cumsum(level)])] for level in lengths]
+        rows = None if self._array is None else len(self._array)
+        for i, level in enumerate(lengths):
+            below = len(lengths[i + 1]) if i + 1 < len(lengths) else rows
+            if any(int(n) < 0 for n in level) or (below is not None and sum(level) != below):
+                raise EnforceNotMet(f"set_recursive_sequence_lengths: {[list(l) for l in lengths]} is not a valid "
+                                    f"LoD for this tensor ({rows if rows is not None else 'no'} rows): level {i}'s "
+                                    f"lengths must be >= 0 and add up to {below}")
+        self._lod = lod
 
     def recursive_sequence_lengths(self):
         return [[b - a for a, b in zip(level, level[1:])] for level in self._lod]
@@ -77,25 +81,17 @@ class LoDTensor:
     def has_valid_recursive_sequence_lengths(self):
         """True when each level's lengths add up to the number of entries of the next level (the
         array's rows for the last level)."""
-        return _lengths_fit(self.recursive_sequence_lengths(), _rows(self._array) or 0)
+        lengths = self.recursive_sequence_lengths()
+        for i, level in enumerate(lengths):
+            if any(n < 0 for n in level):
+                return False
+            below = len(lengths[i + 1]) if i + 1 < len(lengths) else len(self)
+            if sum(level) != below:
+                return False
+        return True
 
     def __repr__(self):
         return f"LoDTensor(shape={self.shape()}, lod={self._lod})"
-
-
-def _rows(array):
-    """The rows of a tensor's data (None when it holds none yet)."""
-    return None if array is None else (int(array.shape[0]) if getattr(array, "ndim", 0) else 1)
-
-
-def _lengths_fit(lengths, rows):
-    """Each level's lengths are non-negative and add up to the next level's count of sequences (the
-    last level's to ``rows``)."""
-    for i, level in enumerate(lengths):
-        below = len(lengths[i + 1]) if i + 1 < len(lengths) else rows
-        if any(n < 0 for n in level) or sum(level) != below:
-            return False
-    return True
 
 
 class LoDTensorArray(list):
