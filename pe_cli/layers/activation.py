@@ -20,12 +20,18 @@ def _append(op_type, x, name, attrs=None):
     return out
 
 
+# Fluid 1.8's layers of these rows take no ``name``: pe's is keyword-only there (pe-only parameters
+# come after Fluid's, keyword-only)
+_NAME_KEYWORD_ONLY = {"erf", "gelu", "hard_shrink", "softshrink", "thresholded_relu", "sign"}
+
+
 def _layer(row):
     """``row.name(x, <attributes with their defaults>..., name=None)``: appends the row's op."""
     arg = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    name_kind = inspect.Parameter.KEYWORD_ONLY if row.name in _NAME_KEYWORD_ONLY else arg
     signature = inspect.Signature([inspect.Parameter("x", arg)]
                                   + [inspect.Parameter(p.layer_keyword, arg, default=p.default) for p in row.params]
-                                  + [inspect.Parameter("name", arg, default=None)])
+                                  + [inspect.Parameter("name", name_kind, default=None)])
     attr_names = {p.name: p.layer_keyword for p in row.params}
 
     def layer(*args, **kwargs):

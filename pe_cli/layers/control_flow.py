@@ -7,6 +7,7 @@ from ..base.dtypes import is_float
 from ..base.errors import PeError
 from ..framework.source import current_source, source_guard
 from ..framework.variable import Variable
+from .fluid_module import resolver
 from .helper import LayerHelper
 from .lod_rank import (array_to_lod_tensor, lod_rank_table, lod_tensor_to_array,  # noqa: F401 -- Fluid's
                        max_sequence_len, reorder_lod_tensor_by_rank, shrink_memory)      # layers.control_flow has them
@@ -122,7 +123,7 @@ class While:
     """``While(cond)``: ``with loop.block():`` builds the body, run while ``cond`` (one bool, which
     the body must update) holds; ``max_iterations`` stops a loop that never ends, naming its line."""
 
-    def __init__(self, cond, is_test=False, name=None, max_iterations=100000):
+    def __init__(self, cond, is_test=False, name=None, *, max_iterations=100000):
         if not isinstance(cond, Variable) or cond.dtype != "bool" or list(cond.shape or [1]) != [1]:
             raise TypeError(f"While: the condition must be one bool (a [1] variable from less_than(...)), "
                             f"got {cond!r}")
@@ -278,3 +279,8 @@ class Switch:
 
     def _block(self, conds):
         return conditional(self.helper, conds)
+
+
+# Fluid's layers.control_flow also holds these, defined in their own modules here (dynamic_rnn.py,
+# ifelse.py, static_rnn.py, while_loop.py): resolved on first use, so no import circle forms.
+__getattr__ = resolver(__name__, ["DynamicRNN", "IfElse", "StaticRNN", "while_loop", "Print"])

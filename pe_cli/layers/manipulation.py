@@ -43,7 +43,7 @@ def split(input, num_or_sections, dim=-1, name=None):
     return outs
 
 
-def stack(x, axis=0, name=None):
+def stack(x, axis=0, *, name=None):
     """Stacks variables of one shape along a new dim ``axis``."""
     inputs = _as_list(x)
     helper = LayerHelper("stack", x=inputs, name=name)

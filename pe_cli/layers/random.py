@@ -28,12 +28,12 @@ def _random(op_type, shape, dtype, attrs, name):
     return out
 
 
-def uniform_random(shape, dtype="float32", min=-1.0, max=1.0, seed=0, name=None):
+def uniform_random(shape, dtype="float32", min=-1.0, max=1.0, seed=0, *, name=None):
     """A tensor of ``shape`` drawn from U[min, max)."""
     return _random("uniform_random", shape, dtype, {"min": float(min), "max": float(max), "seed": int(seed)}, name)
 
 
-def gaussian_random(shape, mean=0.0, std=1.0, seed=0, dtype="float32", name=None):
+def gaussian_random(shape, mean=0.0, std=1.0, seed=0, dtype="float32", *, name=None):
     """A tensor of ``shape`` drawn from N(mean, std^2)."""
     return _random("gaussian_random", shape, dtype, {"mean": float(mean), "std": float(std), "seed": int(seed)}, name)
 
