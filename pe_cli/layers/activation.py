@@ -5,13 +5,10 @@ prelu (a learned slope for x < 0) and maxout."""
 import inspect
 
 from ..base.activations import TABLE
-from ..base.dtypes import convert_dtype
 from ..base.errors import PeError
 from ..training.initializer import ConstantInitializer
-from .checks import check_variable_and_dtype
 from .helper import LayerHelper
 from .helper import _single
-from .manipulation import cast
 
 __all__ = [row.name for row in TABLE] + ["softmax", "log_softmax", "prelu", "maxout"]
 
@@ -23,17 +20,12 @@ def _append(op_type, x, name, attrs=None):
     return out
 
 
-# Rows whose Fluid 1.8 layer takes only (x, name): their attributes (Paddle 2.x's) follow, by keyword.
-_ATTRS_AFTER_NAME = {"softplus"}
-
-
 def _layer(row):
     """``row.name(x, <attributes with their defaults>..., name=None)``: appends the row's op."""
     arg = inspect.Parameter.POSITIONAL_OR_KEYWORD
-    kind = inspect.Parameter.KEYWORD_ONLY if row.name in _ATTRS_AFTER_NAME else arg
-    attrs = [inspect.Parameter(p.layer_keyword, kind, default=p.default) for p in row.params]
-    name = [inspect.Parameter("name", arg, default=None)]
-    signature = inspect.Signature([inspect.Parameter("x", arg)] + (name + attrs if kind != arg else attrs + name))
+    signature = inspect.Signature([inspect.Parameter("x", arg)]
+                                  + [inspect.Parameter(p.layer_keyword, arg, default=p.default) for p in row.params]
+                                  + [inspect.Parameter("name", arg, default=None)])
     attr_names = {p.name: p.layer_keyword for p in row.params}
 
     def layer(*args, **kwargs):
@@ -50,16 +42,6 @@ def _layer(row):
 globals().update({row.name: _layer(row) for row in TABLE})
 
 
-def log1p(x, out=None, name=None):
-    """ln(1 + x), elementwise, exact for small x (Fluid 1.8's signature: the result written into ``out``
-    when given)."""
-    check_variable_and_dtype(x, "x", ("float32", "float64"), "log1p")
-    helper = LayerHelper("log1p", x=x, name=name)
-    out = helper.create_variable_for_type_inference(x.dtype) if out is None else out
-    helper.append_op("log1p", {"X": [x]}, {"Out": [out]})
-    return out
-
-
 def softmax(input, use_cudnn=False, name=None, axis=-1):
     """Out = exp(input) / sum(exp(input)) along ``axis`` (default the last)."""
     helper = LayerHelper("softmax", input=input, name=name)
@@ -68,12 +50,9 @@ def softmax(input, use_cudnn=False, name=None, axis=-1):
     return out
 
 
-def log_softmax(input, axis=None, dtype=None, name=None):
-    """Out = input - log(sum(exp(input))) along ``axis`` (None: the last), ``input`` cast to ``dtype``
-    first when given (Fluid 1.8's signature)."""
-    if dtype is not None and convert_dtype(dtype) != input.dtype:
-        input = cast(input, dtype)
-    return _append("log_softmax", input, name, {"axis": -1 if axis is None else axis})
+def log_softmax(input, axis=-1, name=None):
+    """Out = input - log(sum(exp(input))) along ``axis`` (default the last)."""
+    return _append("log_softmax", input, name, {"axis": axis})
 
 
 def _known_shape(layer, input, dims):
