@@ -42,6 +42,10 @@ class ArgumentValueError(PeError, ValueError):
     """A layer given an argument of the right type but a wrong value or nesting (a ValueError too, as Fluid's)."""
 
 
+class ArgumentAssertionError(PeError, AssertionError):
+    """A layer argument Fluid checks with an assert (reshape's shape with two -1): an AssertionError too."""
+
+
 class UsageError(PeError):
     """Arguments that cannot apply together (``--resume PATH --out OTHER``): the command exits 2."""
 

@@ -28,9 +28,14 @@ def _check_fits_in_memory(helper, shape, dtype):
                       f"{_human(nbytes)}, more than this machine's {_human(ram)} of memory; use smaller sizes")
 
 
+_TAKE_ARRAYS = {"assign"}     # layers whose input may be a numpy array (assign copies its values in)
+
+
 def _check_not_arrays(layer_type, kwargs):
     """A numpy array given where a layer takes Variables: Fluid's TypeError (feed it through
     fluid.data, or make it a variable with layers.assign)."""
+    if layer_type in _TAKE_ARRAYS:
+        return
     for key in ("input", "x", "y"):
         value = kwargs.get(key)
         for i, item in enumerate(value if isinstance(value, (list, tuple)) else [value]):

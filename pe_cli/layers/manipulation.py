@@ -7,7 +7,7 @@ __all__ = ["concat", "split", "stack", "reshape", "transpose", "flatten", "squee
            "expand", "strided_slice", "unbind", "reverse", "expand_as", "size"]
 import numbers
 
-from ..base.errors import PeError
+from ..base.errors import ArgumentAssertionError, PeError
 from ..base.dtypes import convert_dtype
 from ..framework.variable import Variable
 from .helper import LayerHelper, _as_list, _check_ints, _single
@@ -66,8 +66,9 @@ def reshape(x, shape, actual_shape=None, act=None, inplace=False, name=None):
     elif isinstance(shape, (list, tuple)):
         shape = _check_ints(f"reshape of '{x.name}'", "shape", shape)
         unknown = [i for i, d in enumerate(shape) if d == -1]
-        assert len(unknown) <= 1, (f"Only one dimension value of 'shape' in reshape can be -1. But received "
-                                   f"shape[{unknown[-1]}] is also -1.")
+        if len(unknown) > 1:
+            raise ArgumentAssertionError(f"reshape of '{x.name}': Only one dimension value of 'shape' in reshape can "
+                                         f"be -1. But received shape[{unknown[1]}] is also -1.")
     else:
         raise PeError(f"reshape of '{x.name}': shape must be a list of ints or a Variable, got {shape!r}")
     if actual_shape is not None:
