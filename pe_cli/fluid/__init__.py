@@ -26,7 +26,6 @@ from .input import embedding, one_hot  # noqa: F401
 from .trainer_desc import DistMultiTrainer, MultiTrainer, PipelineTrainer, TrainerDesc  # noqa: F401
 from .transpiler import HashName, RoundRobin  # noqa: F401
 from ..layers import learning_rate_scheduler as learning_rate_decay  # noqa: F401
-Tensor = LoDTensor
 from .io import load, load_program_state, save, set_program_state  # noqa: F401
 from .param_attr import ParamAttr, WeightNormParamAttr  # noqa: F401
 from .transpiler import (DistributeTranspiler, DistributeTranspilerConfig, InferenceTranspiler,  # noqa: F401
@@ -34,3 +33,5 @@ from .transpiler import (DistributeTranspiler, DistributeTranspilerConfig, Infer
 from ..data.async_executor import AsyncExecutor  # noqa: F401
 from ..data.datafeed_desc import DataFeedDesc  # noqa: F401
 from ..data.dataset import DatasetFactory, InMemoryDataset, QueueDataset  # noqa: F401
+
+Tensor = LoDTensor     # Fluid 1.8's alias

@@ -101,6 +101,8 @@ def _infer_one_hot_v2(ctx):
     x, depth = ctx.shape("X"), ctx.attrs["depth"]
     if depth is None:
         ctx.fail("one_hot needs depth (the number of classes)")
+    if ctx.dtype("X") not in _INDEX_DTYPES:
+        ctx.fail(f"X is {ctx.dtype('X')}; one_hot takes int64 (or int32) ids")
     ctx.set_output("Out", list(x) + [depth], ctx.attrs["dtype"], lod_level=ctx.input_var("X").lod_level)
 
 
@@ -110,7 +112,7 @@ register("one_hot_v2", kernel_module="indexing", inputs=["X"], outputs=["Out"],
                 "dtype": Attr("float32", dtype_or_none, "a dtype name")},
          infer=_infer_one_hot_v2,
          doc="fluid.one_hot's op: Out[..., j] = 1 where X[...] == j, else 0: ids of any shape S -> S + "
-             "[depth] (no trailing 1 taken off; float ids are truncated to ints, as Fluid's). Ids outside [0, depth) are an error, or all-zero rows "
+             "[depth] (no trailing 1 taken off). Ids outside [0, depth) are an error, or all-zero rows "
              "with allow_out_of_range. No gradient.")
 
 
