@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import layers
 from ..framework import Program, program_guard, unique_name
-from ..layers.metric import detection_map
+from ..layers.detection_metric import detection_map
 
 __all__ = ["MetricBase", "CompositeMetric", "Precision", "Recall", "Accuracy", "ChunkEvaluator",
            "EditDistance", "DetectionMAP", "Auc"]

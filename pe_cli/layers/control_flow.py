@@ -281,6 +281,5 @@ class Switch:
         return conditional(self.helper, conds)
 
 
-# Fluid's layers.control_flow also holds these, defined in their own modules here (dynamic_rnn.py,
-# ifelse.py, static_rnn.py, while_loop.py): resolved on first use, so no import circle forms.
+# Fluid's layers.control_flow also holds these, which pe defines in modules of their own.
 __getattr__ = resolver(__name__, ["DynamicRNN", "IfElse", "StaticRNN", "while_loop", "Print"])

@@ -1,34 +1,8 @@
 """``Variable`` arithmetic (``a + b``, ``2 * a``) and comparisons (``i < n``): scalars become a
 ``scale`` op (a constant for a comparison), variables an elementwise or compare op, exactly as the layers would build them. ``monkey_patch_variable()`` gives Variable
 its operators; pe_cli.layers calls it on import (as Fluid does), so the IR never imports the layers."""
-from __future__ import print_function  # noqa: F401 -- Fluid's module exports the feature object
-
 from ..framework.variable import Variable
-from ..ops import registry
 from .helper import LayerHelper
-
-# the comparison operators and the op each builds (Fluid's table of the same name)
-compare_ops = {"__eq__": "equal", "__ne__": "not_equal", "__lt__": "less_than", "__le__": "less_equal",
-               "__gt__": "greater_than", "__ge__": "greater_equal"}
-
-
-class OpProtoHolder:
-    """Fluid's table of the registered op types: ``OpProtoHolder.instance().get_op_proto(type)`` gives
-    pe's definition of the op (its slots, attributes and doc; pe_cli/ops/registry.py)."""
-    _instance = None
-
-    @classmethod
-    def instance(cls):
-        if cls._instance is None:
-            cls._instance = cls()
-        return cls._instance
-
-    def get_op_proto(self, type):
-        """The op's definition; an unknown type is Fluid's ValueError ('Operator "x" has not been registered.')."""
-        return registry.get(type)
-
-    def has_op_proto(self, type):
-        return type in registry.all_op_types()
 
 
 def binary(var, other, op_type, reverse=False):

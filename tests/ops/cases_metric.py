@@ -84,27 +84,3 @@ CASES += [
     _case(100, 1, 40, "auc_one_batch_window"),
     _case(30, 3, 48, "auc_sliding_window", prior=True),
 ]
-
-
-# detection_map, worked by hand: one image; class 1 has two ground-truth boxes, of which the 0.9
-# detection matches one (IoU 1) and the 0.8 detection none (it lies elsewhere): precision [1, 1/2],
-# recall [1/2, 1/2], so its AP is 1/2 (integral); class 2 has one box and its one detection (0.7)
-# overlaps it with IoU 0.0625/0.4375 < 0.5: AP 0. mAP = 1/4. The states list (score, flag) per class.
-from pe_cli.framework.lod_tensor import LoDTensor  # noqa: E402
-
-_DETS = LoDTensor(np.array([[1, 0.9, 0.1, 0.1, 0.5, 0.5], [1, 0.8, 0.6, 0.6, 0.9, 0.9],
-                            [2, 0.7, 0.0, 0.0, 0.5, 0.5]], "float32"), [[0, 3]])
-_GTS = LoDTensor(np.array([[1, 0.1, 0.1, 0.5, 0.5], [1, 0.0, 0.6, 0.1, 0.9], [2, 0.25, 0.25, 0.75, 0.75]],
-                          "float32"), [[0, 3]])
-
-
-def _detection_map_ref(i, a):
-    return {"MAP": np.array([0.25], "float32"), "AccumPosCount": np.array([[0], [2], [1]], "int32"),
-            "AccumTruePos": np.array([[0.9, 1], [0.8, 0], [0.7, 0]], "float32"),
-            "AccumFalsePos": np.array([[0.9, 0], [0.8, 1], [0.7, 1]], "float32")}
-
-
-CASES += [
-    OpCase("detection_map", {"DetectRes": _DETS, "Label": _GTS}, _detection_map_ref,
-           attrs={"class_num": 3, "overlap_threshold": 0.5, "ap_type": "integral"}),
-]

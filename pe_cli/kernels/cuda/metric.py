@@ -48,9 +48,3 @@ def accuracy(ins, attrs):
 def auc(ins, attrs):
     outs = _cpu.auc({k: rt.to_host(v) for k, v in ins.items()}, attrs)
     return {k: rt.to_device(v) for k, v in outs.items()}
-
-
-def detection_map(ins, attrs):
-    """On the host, as Fluid's (its detection_map op has a CPU kernel only)."""
-    outs = _cpu.detection_map({k: rt.to_host(v) for k, v in ins.items()}, attrs)
-    return {k: (v if k == "@LOD" else rt.to_device(v)) for k, v in outs.items()}
