@@ -6,12 +6,18 @@ class PeError(Exception):
     """Base class: a mistake in the user's program, config or data, explained in one line."""
 
 
-class ShapeError(PeError):
+class EnforceNotMet(PeError):
+    """``fluid.core.EnforceNotMet``: a check that Fluid makes in its C++ core (shape inference, a
+    fed value, a LoD) failed. Scripts catch it by that name; pe's errors of those kinds are one."""
+
+
+class ShapeError(EnforceNotMet):
     """A layer was given inputs whose shapes cannot work together."""
 
 
-class FeedError(PeError):
-    """A missing feed, or a fed value of the wrong shape or dtype."""
+class FeedError(EnforceNotMet, ValueError):
+    """A missing feed, or a fed value of the wrong shape or dtype (a ValueError too, as Fluid's feed
+    check raises: tests/data/fluid_oracle/exceptions.json)."""
 
 
 class FeedSplitError(FeedError, RuntimeError):
@@ -34,6 +40,10 @@ class ArgumentTypeError(PeError, TypeError):
 
 class ArgumentValueError(PeError, ValueError):
     """A layer given an argument of the right type but a wrong value or nesting (a ValueError too, as Fluid's)."""
+
+
+class ArgumentAssertionError(PeError, AssertionError):
+    """A layer argument Fluid checks with an assert (reshape's shape with two -1): an AssertionError too."""
 
 
 class UsageError(PeError):

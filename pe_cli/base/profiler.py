@@ -32,8 +32,14 @@ _current = None
 class Profile:
     """Times of the runs made while it collects; safe to fill from several executor threads."""
 
+    MAX_EVENTS = 200_000     # the timeline keeps the first kernel runs; the totals count every one
+
     def __init__(self):
         self._lock = threading.Lock()
+        self.events = []         # (op type, start ns, end ns, thread index): the timeline of kernel runs
+        self._threads = {}
+        self.start_ns = time.time_ns()
+        self.end_ns = None
         self.ops = {}            # op type -> [calls, total s, min s, max s]
         self.runs = 0
         self.ops_run = 0
@@ -42,7 +48,11 @@ class Profile:
         self.kernels = 0.0       # of which inside kernels
 
     def record_kernel(self, op_type, seconds):
+        end = time.time_ns()
         with self._lock:
+            if len(self.events) < self.MAX_EVENTS:
+                thread = self._threads.setdefault(threading.get_ident(), len(self._threads))
+                self.events.append((op_type, end - int(seconds * 1e9), end, thread))
             entry = self.ops.get(op_type)
             if entry is None:
                 self.ops[op_type] = [1, seconds, seconds, seconds]
@@ -132,11 +142,19 @@ def reset_profiler():
         _current = Profile()
 
 
+def finish():
+    """Stops collecting and returns the Profile collected (None when none was collecting)."""
+    global _current
+    profile, _current = _current, None
+    if profile is not None:
+        profile.end_ns = time.time_ns()
+    return profile
+
+
 def stop_profiler(sorted_key=None, profile_path=None):
     """Stops collecting; prints the table (sorted by ``sorted_key``: None, 'calls', 'total',
     'max', 'min' or 'ave') and writes it to ``profile_path`` when one is given."""
-    global _current
-    profile, _current = _current, None
+    profile = finish()
     if profile is None:
         return None
     text = profile.table(sorted_key)

@@ -12,7 +12,7 @@ share out in slices.
 """
 import numpy as np
 
-from ..base.errors import PeError
+from ..base.errors import ArgumentValueError, PeError
 from ..base.limits import check
 from ..base.places import CPUPlace
 from .async_executor import run_threads
@@ -23,7 +23,7 @@ class DatasetFactory:
     def create_dataset(self, datafeed_class="QueueDataset"):
         kinds = {"QueueDataset": QueueDataset, "InMemoryDataset": InMemoryDataset}
         if datafeed_class not in kinds:
-            raise PeError(f"DatasetFactory.create_dataset: {datafeed_class!r} is not one of "
+            raise ArgumentValueError(f"DatasetFactory.create_dataset: {datafeed_class!r} is not one of "
                           f"{', '.join(kinds)}")
         return kinds[datafeed_class]()
 
@@ -95,9 +95,16 @@ class QueueDataset(_Dataset):
         return self.filelist, lambda path: reader.batches(path, self.pipe_command)
 
     def local_shuffle(self):
-        raise PeError("QueueDataset streams its files and cannot shuffle them; use InMemoryDataset")
+        raise _CannotShuffle("QueueDataset does not support local shuffle, please use InMemoryDataset for "
+                             "local_shuffle")
 
-    global_shuffle = local_shuffle
+    def global_shuffle(self, fleet=None):
+        raise _CannotShuffle("QueueDataset does not support global shuffle, please use InMemoryDataset for "
+                             "global_shuffle")
+
+
+class _CannotShuffle(PeError, NotImplementedError):
+    """A QueueDataset asked to shuffle (a NotImplementedError, as Fluid raises)."""
 
 
 class InMemoryDataset(_Dataset):
@@ -117,6 +124,23 @@ class InMemoryDataset(_Dataset):
             text = piped_text(path, self.pipe_command) if self.pipe_command else read_text(path)
             lines += [(path, n, line) for n, line in enumerate(text.split("\n"), start=1) if line.strip()]
         self.lines = lines
+
+    def preload_into_memory(self, thread_num=None):
+        """Fluid loads in background threads; pe loads here, so ``wait_preload_done`` has nothing to wait for."""
+        self.load_into_memory()
+
+    def wait_preload_done(self):
+        self._loaded("wait_preload_done")
+
+    def set_queue_num(self, queue_num):
+        """Fluid's channel count between its reading threads; one process here: kept, no effect."""
+        self.queue_num = int(queue_num)
+
+    def set_fleet_send_batch_size(self, fleet_send_batch_size=1024):
+        self.fleet_send_batch_size = int(fleet_send_batch_size)   # global_shuffle sends nothing here
+
+    def set_fleet_send_sleep_seconds(self, fleet_send_sleep_seconds=0):
+        self.fleet_send_sleep_seconds = fleet_send_sleep_seconds
 
     def local_shuffle(self):
         self._loaded("local_shuffle")

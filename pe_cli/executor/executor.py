@@ -170,8 +170,9 @@ class Executor:
         return results
 
     def _store(self, plan, values, scope):
-        for name in plan.persistable_writes:
-            scope.set_array(name, values[name])
+        lods = values.lods
+        for name in plan.persistable_writes:       # a state's LoD (detection_map's lists) is kept too
+            scope.set_array(name, values[name], lods.get(name))
         self._memory.finish()
 
     def _plan(self, program):
@@ -199,14 +200,17 @@ class Executor:
         for name in plan.scope_reads:
             if name in values:
                 continue
-            array = scope.get_array(name)
+            held = scope.find_var(name)
+            array = None if held is None else held.tensor._array
             if array is None:
                 raise missing_value_error(block, name)
+            if held.tensor._lod:                    # a state kept with its LoD
+                lods[name] = held.tensor._lod
             if not memory.is_device_array(array):
                 array = memory.to_device(array)
                 var = block.vars.get(name)
                 if memory.keeps_parameters and var is not None and var.persistable:
-                    scope.find_var(name).tensor._array = array     # stays on the device
+                    held.tensor._array = array     # stays on the device
             values[name] = array
         return values, lods     # lods: values.lods, the feeds' LoD, then every output's
 

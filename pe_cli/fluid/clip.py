@@ -1,9 +1,6 @@
-"""``paddle.fluid.clip``: gradient clipping; error clipping is not in pe yet."""
-from ..training.clip import (GradientClipBase, GradientClipByGlobalNorm, GradientClipByNorm,  # noqa: F401
-                    GradientClipByValue, append_gradient_clip_ops, set_gradient_clip)
-from .unsupported import unsupported
-
-ErrorClipByValue = unsupported("fluid.clip.ErrorClipByValue")
+"""``paddle.fluid.clip``: gradient clipping and error clipping."""
+from ..training.clip import (ErrorClipByValue, GradientClipBase, GradientClipByGlobalNorm,  # noqa: F401
+                             GradientClipByNorm, GradientClipByValue, append_gradient_clip_ops, set_gradient_clip)
 
 __all__ = ["ErrorClipByValue", "GradientClipByValue", "GradientClipByNorm", "GradientClipByGlobalNorm",
            "set_gradient_clip", "append_gradient_clip_ops"]

@@ -2,7 +2,7 @@
 from ..compiler import fused_all_reduce
 from ..executor.scope import Scope  # noqa: F401
 from ..base.dtypes import VarType
-from ..base.errors import EOFException  # noqa: F401
+from ..base.errors import EnforceNotMet, EOFException  # noqa: F401
 from ..framework.lod_tensor import LoDTensor, LoDTensorArray  # noqa: F401
 from ..framework.operator import AttrType  # noqa: F401
 from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401

@@ -3,6 +3,7 @@
 pe's dtypes are numpy names ('float32'); ``convert_np_dtype_to_dtype_`` returns that name, which
 equals ``core.VarDesc.VarType.FP32`` and the rest, so comparisons in Fluid scripts hold.
 """
+import contextlib
 import re
 
 from ..training.backward import grad_var_name
@@ -13,8 +14,11 @@ from ..base.dtypes import convert_dtype as convert_np_dtype_to_dtype_
 from ..base.errors import PeError
 from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
 from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_places  # noqa: F401
+from .dygraph import ComplexVariable  # noqa: F401
+from .flags import get_flags, set_flags  # noqa: F401
+from .unsupported import unsupported
 
-__all__ = ["Block", "Operator", "Parameter", "Program", "Variable", "convert_np_dtype_to_dtype_", "cuda_pinned_places",
+__all__ = ["Block", "ComplexVariable", "Operator", "device_guard", "get_flags", "load_op_library", "set_flags", "Parameter", "Program", "Variable", "convert_np_dtype_to_dtype_", "cuda_pinned_places",
            "default_main_program", "default_startup_program", "grad_var_name", "in_dygraph_mode",
            "name_scope", "program_guard", "require_version", "switch_main_program", "switch_startup_program"]
 
@@ -59,3 +63,17 @@ def require_version(min_version, max_version=None):
     if have < low:
         raise Exception(f"VersionError: PaddlePaddle version {min_version} or higher is required, but "
                         f"{FLUID_VERSION} installed (pe follows Fluid {FLUID_VERSION}'s API).")
+
+
+def device_guard(device=None):
+    """Fluid's placement hint for the ops built inside (``'cpu'``, ``'gpu'``, ``''`` or None). pe runs
+    a program's ops on the executor's place, so the hint is checked and changes nothing."""
+    if device not in ["cpu", "gpu", "", None]:
+        raise ValueError("The Attr(device) should be 'cpu' or 'gpu', and it can also be empty string or None "
+                         f"when there is no need to specify device. But received {device}")
+    return contextlib.nullcontext()
+
+
+load_op_library = unsupported(
+    "fluid.load_op_library", "custom C++ op libraries (.so) are not part of pe: its ops are Python "
+    "kernels in one registry (pe_cli/ops); write the op there")

@@ -1,11 +1,8 @@
 """``paddle.fluid.initializer``: pe's initializers under Fluid's names."""
 from ..training.initializer import *  # noqa: F401,F403
-from ..training.initializer import (MSRA, Constant, ConstantInitializer, Initializer, Kaiming, MSRAInitializer,  # noqa: F401
+from ..training.initializer import (MSRA, Bilinear, BilinearInitializer, Constant, ConstantInitializer, Initializer, Kaiming, MSRAInitializer,  # noqa: F401
                            Normal, NormalInitializer, NumpyArray, NumpyArrayInitializer, TruncatedNormal,
                            TruncatedNormalInitializer, Uniform, UniformInitializer, Xavier, XavierInitializer)
-from .unsupported import unsupported
-
-Bilinear = BilinearInitializer = unsupported("fluid.initializer.BilinearInitializer")
 
 
 def force_init_on_cpu():

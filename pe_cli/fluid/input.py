@@ -2,8 +2,9 @@
 ``lookup_table_v2`` op: Out is Ids' shape plus the embedding dim), where ``fluid.layers.embedding``
 (``lookup_table``) drops a trailing 1 of Ids."""
 from ..layers.embedding import lookup
+from ..layers.helper import LayerHelper
 
-__all__ = ["embedding"]
+__all__ = ["embedding", "one_hot"]
 
 
 def embedding(input, size, is_sparse=False, is_distributed=False, padding_idx=None, param_attr=None,
@@ -11,3 +12,16 @@ def embedding(input, size, is_sparse=False, is_distributed=False, padding_idx=No
     """Rows of a [vocab_size, emb_dim] table for int64 ids of any shape: Out is [*ids.shape, emb_dim];
     padding_idx rows are zeros; is_sparse as layers.embedding."""
     return lookup("lookup_table_v2", input, size, is_sparse, is_distributed, padding_idx, param_attr, dtype)
+
+
+def one_hot(input, depth, allow_out_of_range=False):
+    """Fluid 1.8's ``fluid.one_hot`` (the ``one_hot_v2`` op): int ids of any shape S -> float32
+    S + [depth], without taking a trailing 1 off S (``layers.one_hot`` wants ids [N, 1]). Ids
+    outside [0, depth) are an error, or all-zero rows with ``allow_out_of_range``. No gradient."""
+    if not hasattr(input, "block"):
+        raise TypeError(f"The type of 'input' in one_hot_v2 must be Variable, but received {type(input)}")
+    helper = LayerHelper("one_hot_v2", input=input)
+    out = helper.create_variable_for_type_inference("float32", stop_gradient=True)
+    helper.append_op("one_hot_v2", {"X": [input]}, {"Out": [out]},
+                     {"depth": depth, "allow_out_of_range": allow_out_of_range})
+    return out

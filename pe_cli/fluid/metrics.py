@@ -1,11 +1,13 @@
 """``paddle.fluid.metrics``: Fluid 1.8's Python metric accumulators, fed with fetched numpy values
 (the in-graph ``fluid.layers.accuracy``, ``chunk_eval`` and friends compute per-batch values).
-DetectionMAP is not in pe yet (it raises)."""
+DetectionMAP builds the ``detection_map`` op into the program: its mAP per batch and accumulated."""
 import numbers
 
 import numpy as np
 
-from .unsupported import unsupported
+from .. import layers
+from ..framework import Program, program_guard, unique_name
+from ..layers.detection_metric import detection_map
 
 __all__ = ["MetricBase", "CompositeMetric", "Precision", "Recall", "Accuracy", "ChunkEvaluator",
            "EditDistance", "DetectionMAP", "Auc"]
@@ -211,4 +213,40 @@ class ChunkEvaluator(MetricBase):
         return precision, recall, f1
 
 
-DetectionMAP = unsupported("fluid.metrics.DetectionMAP")
+class DetectionMAP:
+    """Fluid's DetectionMAP: built into the program, it gives ``get_map_var()`` -> (this batch's mAP,
+    the mAP accumulated since ``reset(executor)``), both float32 [1] variables to fetch."""
+
+    def __init__(self, input, gt_label, gt_box, gt_difficult=None, class_num=None, background_label=0,
+                 overlap_threshold=0.5, evaluate_difficult=True, ap_version="integral"):
+        gt_label = layers.cast(gt_label, gt_box.dtype)
+        parts = [gt_label] + ([layers.cast(gt_difficult, gt_box.dtype)] if gt_difficult is not None else []) + [gt_box]
+        label = layers.concat(parts, axis=1)
+        args = dict(class_num=class_num, background_label=background_label, overlap_threshold=overlap_threshold,
+                    evaluate_difficult=evaluate_difficult, ap_version=ap_version)
+        self.cur_map = detection_map(input, label, **args)
+        states = [self._state("accum_pos_count", "int32", [class_num, 1]),
+                  self._state("accum_true_pos", "float32", [1, 2]), self._state("accum_false_pos", "float32", [1, 2])]
+        self.has_state = self._state("has_state", "int32", [1])
+        self.accum_map = detection_map(input, label, has_state=self.has_state, input_states=states,
+                                       out_states=states, **args)
+        layers.fill_constant(shape=[1], value=1, dtype="int32", out=self.has_state)
+
+    @staticmethod
+    def _state(suffix, dtype, shape):
+        var = layers.create_global_var(shape, 0, dtype, persistable=True,
+                                       name=unique_name.generate(f"map_eval_{suffix}"))
+        var.stop_gradient = True
+        return var
+
+    def get_map_var(self):
+        return self.cur_map, self.accum_map
+
+    def reset(self, executor, reset_program=None):
+        """Starts the accumulation afresh: the next batch's accumulated mAP is its own."""
+        reset_program = reset_program if reset_program is not None else Program()
+        with program_guard(reset_program):
+            var = reset_program.global_block().create_var(name=self.has_state.name, shape=[1], dtype="int32",
+                                                          persistable=True)
+            layers.fill_constant(shape=[1], value=0, dtype="int32", out=var)
+        executor.run(reset_program)

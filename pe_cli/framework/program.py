@@ -31,7 +31,7 @@ class Block:
                 if kwargs.get(key) is not None and getattr(var, key) is None:
                     setattr(var, key, kwargs[key])
             return var
-        var = Variable(self, name, **kwargs)
+        var = Variable(self, name=name, **kwargs)
         self.vars[name] = var
         return var
 

@@ -21,9 +21,19 @@ def generate(key):
     return _generator(key)
 
 
-def switch(new_generator=None):
-    global _generator
-    old, _generator = _generator, new_generator or UniqueNameGenerator()
+_para_name_checker = None   # Fluid's dygraph parameter-name checker: kept and handed back, unused here
+
+
+def switch(new_generator=None, new_para_name_checker=None):
+    """Starts a new namespace (``new_generator``, or a fresh one); returns the previous
+    (generator, parameter-name checker) pair, as Fluid 1.8 does. Passing that pair's generator back
+    (or the pair itself, as ``switch(*old)``) restores it."""
+    global _generator, _para_name_checker
+    if isinstance(new_generator, tuple):
+        new_generator, new_para_name_checker = new_generator
+    old = (_generator, _para_name_checker)
+    _generator = new_generator or UniqueNameGenerator()
+    _para_name_checker = new_para_name_checker
     return old
 
 
@@ -35,4 +45,4 @@ def guard(new_generator=None):
     try:
         yield
     finally:
-        switch(old)
+        switch(*old)

@@ -1,12 +1,16 @@
 """Variables and Parameters: named, typed slots of a Block. Values live in a Scope, not here."""
 from ..base import dtypes
+from . import unique_name
 
 
 class Variable:
-    def __init__(self, block, name, shape=None, dtype="float32", lod_level=0, persistable=False,
-                 stop_gradient=False, is_data=False, need_check_feed=False, type=None):
+    def __init__(self, block, type=None, name=None, shape=None, dtype="float32", lod_level=0, capacity=None,
+                 persistable=False, error_clip=None, stop_gradient=False, is_data=False, need_check_feed=False,
+                 belong_to_optimizer=False, **kwargs):
+        """Fluid's parameters in Fluid's order. ``capacity`` and ``**kwargs`` are accepted and unused,
+        as in Fluid 1.8; ``error_clip`` (an ErrorClipByValue) clips this variable's gradient."""
         self.block = block
-        self.name = name
+        self.name = name if name is not None else unique_name.generate("_generated_var")
         self.shape = tuple(shape) if shape is not None else None
         self.dtype = dtypes.convert_dtype(dtype)
         self.lod_level = lod_level
@@ -14,6 +18,8 @@ class Variable:
         self.stop_gradient = stop_gradient
         self.is_data = is_data
         self.need_check_feed = need_check_feed
+        self.error_clip = error_clip
+        self.belong_to_optimizer = belong_to_optimizer
         self.op = None  # the op that last wrote it, set by Block.append_op
         # VarType.LOD_TENSOR, or SELECTED_ROWS where shape inference knows the value is row-sparse
         self._type = type or dtypes.VarType.LOD_TENSOR
@@ -25,10 +31,11 @@ class Variable:
     def _copy_fields(self):
         return dict(shape=self.shape, dtype=self.dtype, lod_level=self.lod_level,
                     persistable=self.persistable, stop_gradient=self.stop_gradient,
-                    is_data=self.is_data, need_check_feed=self.need_check_feed, type=self._type)
+                    is_data=self.is_data, need_check_feed=self.need_check_feed, type=self._type,
+                    error_clip=self.error_clip)
 
     def clone_into(self, block):
-        return Variable(block, self.name, **self._copy_fields())
+        return Variable(block, name=self.name, **self._copy_fields())
 
     def to_string(self, throw_on_error=False, with_details=False):
         """One line: name, dtype, shape, LoD level and flags; ``with_details`` adds the creating op
@@ -60,7 +67,7 @@ class Parameter(Variable):
     def __init__(self, block, name, shape, dtype="float32", trainable=True, initializer=None,
                  regularizer=None, optimize_attr=None, gradient_clip_attr=None, do_model_average=None,
                  lod_level=0, need_clip=True):
-        super().__init__(block, name, shape=shape, dtype=dtype, lod_level=lod_level, persistable=True,
+        super().__init__(block, name=name, shape=shape, dtype=dtype, lod_level=lod_level, persistable=True,
                          stop_gradient=not trainable)
         self.trainable = trainable
         self.initializer = initializer

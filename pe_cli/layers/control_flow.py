@@ -123,7 +123,7 @@ class While:
     """``While(cond)``: ``with loop.block():`` builds the body, run while ``cond`` (one bool, which
     the body must update) holds; ``max_iterations`` stops a loop that never ends, naming its line."""
 
-    def __init__(self, cond, is_test=False, name=None, max_iterations=100000):
+    def __init__(self, cond, is_test=False, name=None, *, max_iterations=100000):
         if not isinstance(cond, Variable) or cond.dtype != "bool" or list(cond.shape or [1]) != [1]:
             raise TypeError(f"While: the condition must be one bool (a [1] variable from less_than(...)), "
                             f"got {cond!r}")

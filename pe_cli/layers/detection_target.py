@@ -57,7 +57,7 @@ def retinanet_target_assign(bbox_pred, cls_logits, anchor_box, anchor_var, gt_bo
 def generate_proposal_labels(rpn_rois, gt_classes, is_crowd, gt_boxes, im_info, batch_size_per_im=256,
                              fg_fraction=0.25, fg_thresh=0.25, bg_thresh_hi=0.5, bg_thresh_lo=0.0,
                              bbox_reg_weights=(0.1, 0.1, 0.2, 0.2), class_nums=None, use_random=True,
-                             is_cls_agnostic=False, is_cascade_rcnn=False, max_overlap=None,
+                             is_cls_agnostic=False, is_cascade_rcnn=False, *, max_overlap=None,
                              return_max_overlap=False):
     """Fast R-CNN's sampled training rois per image with their labels and per-class box targets.
     Returns (rois, labels_int32, bbox_targets, bbox_inside_weights, bbox_outside_weights) and, with

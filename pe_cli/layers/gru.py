@@ -12,7 +12,7 @@ def _bias(helper, bias_attr, size, dtype):
 
 
 def dynamic_gru(input, size, param_attr=None, bias_attr=None, is_reverse=False, gate_activation="sigmoid",
-                candidate_activation="tanh", h_0=None, origin_mode=False, name=None):
+                candidate_activation="tanh", h_0=None, origin_mode=False, *, name=None):
     """A GRU over each sequence of ``input`` [T, 3 x size] (an fc of the steps to 3 x size: update,
     reset, candidate); ``size`` is the hidden size. ``h_0`` [N, size]: each sequence's initial
     hidden state (zeros when None). Returns the hidden states [T, size] with the input's LoD.
@@ -38,7 +38,7 @@ _UNIT_CODES = {"identity": 0, "sigmoid": 1, "tanh": 2, "relu": 3}
 
 
 def gru_unit(input, hidden, size, param_attr=None, bias_attr=None, activation="tanh", gate_activation="sigmoid",
-             origin_mode=False, name=None):
+             origin_mode=False, *, name=None):
     """One GRU step: ``input`` [N, size] (an fc to 3 x the hidden size; ``size`` is 3 x the hidden
     size, as in Fluid), ``hidden`` [N, size / 3] the previous hidden state. Returns (the new hidden
     state, reset gate x previous hidden, the gates (u, r, c) [N, size]). ``name`` (not in Fluid's

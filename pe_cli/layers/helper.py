@@ -5,7 +5,7 @@ import numbers
 import numpy as np
 
 from ..base.dtypes import convert_dtype
-from ..base.errors import PeError
+from ..base.errors import ArgumentTypeError, PeError
 from ..base.limits import usable_memory
 from ..framework import default_main_program, default_startup_program, unique_name
 from ..framework.source import layer_guard
@@ -28,6 +28,24 @@ def _check_fits_in_memory(helper, shape, dtype):
                       f"{_human(nbytes)}, more than this machine's {_human(ram)} of memory; use smaller sizes")
 
 
+_TAKE_ARRAYS = {"assign"}     # layers whose input may be a numpy array (assign copies its values in)
+
+
+def _check_not_arrays(layer_type, kwargs):
+    """A numpy array given where a layer takes Variables: Fluid's TypeError (feed it through
+    fluid.data, or make it a variable with layers.assign)."""
+    if layer_type in _TAKE_ARRAYS:
+        return
+    for key in ("input", "x", "y"):
+        value = kwargs.get(key)
+        for i, item in enumerate(value if isinstance(value, (list, tuple)) else [value]):
+            if isinstance(item, np.ndarray):
+                where = f"{key}[{i}]" if isinstance(value, (list, tuple)) else key
+                raise ArgumentTypeError(f"The type of '{where}' in {layer_type} must be Variable, but received "
+                                        f"numpy.ndarray; feed it through fluid.data or make it a variable "
+                                        f"with layers.assign")
+
+
 def _human(nbytes):
     for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
         if nbytes < 1024 or unit == "PiB":
@@ -39,6 +57,7 @@ class LayerHelper:
     def __init__(self, layer_type, **kwargs):
         self.layer_type = layer_type
         self.kwargs = kwargs
+        _check_not_arrays(layer_type, kwargs)
         name = kwargs.get("name")
         self.name = name if name else unique_name.generate(layer_type)
 

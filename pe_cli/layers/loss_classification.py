@@ -6,6 +6,7 @@ __all__ = ["softmax_with_cross_entropy", "cross_entropy", "sigmoid_cross_entropy
 from ..base.errors import PeError
 from .helper import LayerHelper
 from .indexing import one_hot
+from .manipulation import reshape
 from .reduction import reduce_mean, reduce_sum
 from .type_checks import check_variable_and_dtype
 
@@ -24,7 +25,14 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
 
 def cross_entropy(input, label, soft_label=False, ignore_index=-100):
     """Y = -log(input[label]) per row; ``input`` holds probabilities (e.g. a softmax output). Hard
-    labels build the op ``cross_entropy2`` and soft ones ``cross_entropy``, as Fluid 1.x does."""
+    labels build the op ``cross_entropy2`` and soft ones ``cross_entropy``, as Fluid 1.x does. A hard
+    label without the trailing 1 (``[N]`` for input ``[N, C]``) is taken as Fluid 1.8 takes it: the
+    loss then has the label's shape."""
+    if not soft_label and label.shape is not None and input.shape is not None \
+            and len(label.shape) == len(input.shape) - 1:
+        rank = len(label.shape)
+        out = cross_entropy(input, reshape(label, [0] * rank + [1]), soft_label, ignore_index)
+        return reshape(out, [0] * (rank - 1) + [-1])
     helper = LayerHelper("cross_entropy", input=input)
     out = helper.create_variable_for_type_inference(input.dtype)
     if soft_label:

@@ -9,7 +9,7 @@ __all__ = ["concat", "split", "stack", "reshape", "transpose", "flatten", "squee
            "rank", "shape"]
 import numbers
 
-from ..base.errors import ArgumentValueError, PeError
+from ..base.errors import ArgumentAssertionError, ArgumentValueError, PeError
 from ..base.dtypes import convert_dtype
 from ..framework.variable import Variable
 from .checks import NUMBERS, check_type, check_variable_and_dtype
@@ -46,7 +46,7 @@ def split(input, num_or_sections, dim=-1, name=None):
     return outs
 
 
-def stack(x, axis=0, name=None):
+def stack(x, axis=0, *, name=None):
     """Stacks variables of one shape along a new dim ``axis``."""
     inputs = _as_list(x)
     helper = LayerHelper("stack", x=inputs, name=name)
@@ -68,6 +68,10 @@ def reshape(x, shape, actual_shape=None, act=None, inplace=False, name=None):
         shape = []
     elif isinstance(shape, (list, tuple)):
         shape = _check_ints(f"reshape of '{x.name}'", "shape", shape)
+        unknown = [i for i, d in enumerate(shape) if d == -1]
+        if len(unknown) > 1:
+            raise ArgumentAssertionError(f"reshape of '{x.name}': Only one dimension value of 'shape' in reshape can "
+                                         f"be -1. But received shape[{unknown[1]}] is also -1.")
     else:
         raise PeError(f"reshape of '{x.name}': shape must be a list of ints or a Variable, got {shape!r}")
     if actual_shape is not None:

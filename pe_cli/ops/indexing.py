@@ -97,6 +97,25 @@ register("one_hot", kernel_module="indexing", inputs=["X"], outputs=["Out"],
              "[0, depth) are an error, or all-zero rows with allow_out_of_range. No gradient.")
 
 
+def _infer_one_hot_v2(ctx):
+    x, depth = ctx.shape("X"), ctx.attrs["depth"]
+    if depth is None:
+        ctx.fail("one_hot needs depth (the number of classes)")
+    if ctx.dtype("X") not in _INDEX_DTYPES:
+        ctx.fail(f"X is {ctx.dtype('X')}; one_hot takes int64 (or int32) ids")
+    ctx.set_output("Out", list(x) + [depth], ctx.attrs["dtype"], lod_level=ctx.input_var("X").lod_level)
+
+
+register("one_hot_v2", kernel_module="indexing", inputs=["X"], outputs=["Out"],
+         attrs={"depth": Attr(None, lambda v: is_int(v) and v > 0, "an int > 0"),
+                "allow_out_of_range": Attr(False, choices=(False, True)),
+                "dtype": Attr("float32", dtype_or_none, "a dtype name")},
+         infer=_infer_one_hot_v2,
+         doc="fluid.one_hot's op: Out[..., j] = 1 where X[...] == j, else 0: ids of any shape S -> S + "
+             "[depth] (no trailing 1 taken off). Ids outside [0, depth) are an error, or all-zero rows "
+             "with allow_out_of_range. No gradient.")
+
+
 def _infer_where(ctx):
     c, x, y = ctx.shape("Condition"), ctx.shape("X"), ctx.shape("Y")
     if ctx.dtype("Condition") != "bool":

@@ -49,6 +49,14 @@ register("momentum", kernel_module="optimizer", inputs=["Param", "Grad", "Veloci
              "or with use_nesterov Param - LearningRate * (Grad + mu * VelocityOut). A row-sparse Grad "
              "updates every row as Fluid's does (Grad is 0 on the rows it does not hold).")
 
+register("dpsgd", kernel_module="optimizer", inputs=["Param", "Grad", "LearningRate"], outputs=["ParamOut"],
+         attrs={"clip": Attr(10.0, _non_negative, ">= 0"), "batch_size": Attr(16.0, lambda x: x > 0, "> 0"),
+                "sigma": Attr(1.0, _non_negative, ">= 0"), "seed": 0},
+         infer=_infer_update(), needs_rng=True, traits=("updates_in_place",),
+         doc="Differentially private SGD (Abadi et al. 2016), as Fluid's dpsgd op: scale = max(1, ||Grad||_2 / "
+             "clip); one noise value n ~ N(0, sigma^2) per op and step; ParamOut = Param - LearningRate * "
+             "(Grad / scale + n / batch_size). The noise comes from the program's seeded generator.")
+
 register("adam", kernel_module="optimizer",
          inputs=["Param", "Grad", "LearningRate", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow"],
          outputs=["ParamOut", "Moment1Out", "Moment2Out", "Beta1PowOut?", "Beta2PowOut?"],

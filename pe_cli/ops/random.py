@@ -7,7 +7,9 @@ from .define import Attr, fmt_shape, int_list, is_int, register
 
 _RANDOM_ATTRS = {"shape": Attr([1]), "dtype": "float32", "seed": 0}
 register("uniform_random", kernel_module="random", inputs=[], outputs=["Out"], infer=_infer_fill, needs_rng=True,
-         attrs=dict(_RANDOM_ATTRS, min=-1.0, max=1.0), doc="Out ~ U[min, max).")
+         attrs=dict(_RANDOM_ATTRS, min=-1.0, max=1.0, diag_num=0, diag_step=0, diag_val=1.0),
+         doc="Out ~ U[min, max); then, when diag_num > 0, the flat positions i * (diag_step + 1) for "
+             "i < diag_num hold diag_val.")
 register("gaussian_random", kernel_module="random", inputs=[], outputs=["Out"], infer=_infer_fill, needs_rng=True,
          attrs=dict(_RANDOM_ATTRS, mean=0.0, std=1.0), doc="Out ~ N(mean, std^2).")
 register("truncated_gaussian_random", kernel_module="random",

@@ -86,6 +86,7 @@ class _BackwardBuilder:
         # A name written by several ops (a loop's carried variable) has one gradient per value:
         # ``frozen`` (output name -> its gradient) while an op's grad maker runs.
         self.frozen = {}
+        self.targets = {}    # gradient contribution name -> the forward variable it is the gradient of
 
     def has_grad(self, name):
         return name in self.frozen or name in self.pending
@@ -96,6 +97,7 @@ class _BackwardBuilder:
         target = grad_var_name(name) if not contributions else f"{grad_var_name(name)}@RENAME@{len(contributions)}"
         contributions.append(target)
         self._declare(target, name)
+        self.targets[target] = name
         return target
 
     def read_grad(self, name):
@@ -158,8 +160,12 @@ def _requires_grad(block, ops, no_grad):
     return live
 
 
-def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None):
-    """Appends the gradient ops of ``loss`` to its program and returns [(parameter, gradient)]."""
+def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None, checkpoints=None):
+    """Appends the gradient ops of ``loss`` to its program and returns [(parameter, gradient)].
+    ``checkpoints`` (Fluid's recompute hint: variables or names whose values are kept while the rest
+    is recomputed) is checked and otherwise only a memory hint: pe keeps every forward value, so
+    the gradients are the same as without it."""
+    _check_checkpoints(checkpoints)
     block = loss.block
     builder, no_grad = _append_grad_ops(loss, no_grad_set)
     params = parameter_list if parameter_list is not None else [
@@ -175,6 +181,27 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None)
     for callback in callbacks or ():
         callback(block, params_grads)
     return params_grads
+
+
+def _check_checkpoints(checkpoints):
+    if checkpoints is None:
+        return
+    if not isinstance(checkpoints, (list, tuple)):
+        raise TypeError(f"append_backward: checkpoints must be a list of Variables or names, got {checkpoints!r}")
+    for c in checkpoints:
+        if not isinstance(c, str) and not hasattr(c, "name"):
+            raise TypeError(f"append_backward: checkpoints must hold Variables or names, got {c!r}")
+
+
+def _append_error_clips(builder, grad_ops):
+    """Fluid's error clip: a gradient contribution of a variable made with ``error_clip`` (an
+    ErrorClipByValue) is clipped in place right after the grad op that writes it."""
+    for grad_op in grad_ops:
+        for name in grad_op.output_arg_names:
+            fwd = builder.targets.get(name)
+            clip = getattr(builder.block.vars.get(fwd), "error_clip", None) if fwd else None
+            if clip is not None:
+                clip._append_clip_op(builder.block, name)
 
 
 def _append_grad_ops(loss, no_grad_set):
@@ -261,6 +288,7 @@ def _append_op_grads(builder, fwd_ops, live):
                 del builder.pending[n]
             opdef.grad(GradContext(builder, op, needed))
             builder.frozen = {}
+            _append_error_clips(builder, builder.block.ops[start:])
         for grad_op in builder.block.ops[start:]:
             grad_op.attrs["_fwd_index"] = index
 

@@ -8,16 +8,19 @@
 A clip applies through the optimizer (``SGD(..., grad_clip=clip)`` or ``minimize(..., grad_clip=clip)``,
 to every gradient) or per parameter, through ``set_gradient_clip(clip, param_list, program)`` or
 ``ParamAttr(gradient_clip=clip)`` (stored on the parameter's ``gradient_clip_attr``). The optimizer's clip
-wins over the per-parameter ones, as in Fluid 1.8."""
+wins over the per-parameter ones, as in Fluid 1.8.
+
+``ErrorClipByValue(max, min=None)`` is set on a variable (``var.error_clip``): ``append_backward``
+clips that variable's gradient to [min, max] as soon as it is computed, before it flows further back."""
 import abc
 import copy
 import warnings
 
 from ..base.errors import PeError
-from ..framework import default_main_program, unique_name
+from ..framework import OpRole, default_main_program, unique_name
 from ..framework.variable import Parameter, Variable
 
-__all__ = ["GradientClipBase", "GradientClipByValue", "GradientClipByNorm", "GradientClipByGlobalNorm",
+__all__ = ["ErrorClipByValue", "GradientClipBase", "GradientClipByValue", "GradientClipByNorm", "GradientClipByGlobalNorm",
            "set_gradient_clip", "append_gradient_clip_ops"]
 
 
@@ -25,6 +28,23 @@ def _new_var(block, like, suffix, shape=None, dtype=None):
     return block.create_var(name=unique_name.generate(f"{like.name}.{suffix}"),
                             shape=like.shape if shape is None else shape,
                             dtype=dtype or like.dtype, stop_gradient=True)
+
+
+class ErrorClipByValue:
+    """Clips the gradient of the variable it is set on (``var.error_clip = ErrorClipByValue(...)``)
+    to [min, max] (min = -max when not given) where backward computes it."""
+
+    def __init__(self, max, min=None):
+        max = float(max)
+        min = -max if min is None else float(min)
+        self.max, self.min = max, min
+
+    def __str__(self):
+        return f"ByValue, min={self.min:f}, max={self.max:f}"
+
+    def _append_clip_op(self, block, grad_name):
+        block.append_op("clip", {"X": [grad_name]}, {"Out": [grad_name]}, {"min": self.min, "max": self.max},
+                        role=OpRole.Backward)
 
 
 class GradientClipBase(abc.ABC):
@@ -38,10 +58,23 @@ class GradientClipBase(abc.ABC):
         params_grads = [(p, g) for p, g in params_grads if g is not None]
         context = {}
         for p, g in params_grads:
-            if getattr(p, "need_clip", True):
+            if self._clips(p):
                 self._process_context(context, p, g)
-        return [self._create_operators(p, g, context) if getattr(p, "need_clip", True) else (p, g)
+        return [self._create_operators(p, g, context) if self._clips(p) else (p, g)
                 for p, g in params_grads]
+
+    def _set_need_clip(self, need_clip):
+        """Fluid 1.8's ``need_clip``: None (clip every gradient) or a function of the parameter
+        that returns True for the gradients to clip."""
+        if need_clip is not None and not callable(need_clip):
+            raise TypeError("The type of need_clip must be funciton, and it can filter out parameter that "
+                            "does't need gradient clip. This function must return True or False, and True "
+                            "means that clipping is required.")
+        self._need_clip_func = need_clip
+
+    def _clips(self, param):
+        func = getattr(self, "_need_clip_func", None)
+        return getattr(param, "need_clip", True) and (func is None or bool(func(param)))
 
     def __call__(self, params_grads):
         return self._static_clip(params_grads)
@@ -55,7 +88,8 @@ class GradientClipBase(abc.ABC):
 
 
 class GradientClipByValue(GradientClipBase):
-    def __init__(self, max, min=None):
+    def __init__(self, max, min=None, need_clip=None):
+        self._set_need_clip(need_clip)
         max = float(max)
         if min is None:
             if max <= 0:
@@ -77,7 +111,8 @@ class GradientClipByValue(GradientClipBase):
 
 
 class GradientClipByNorm(GradientClipBase):
-    def __init__(self, clip_norm):
+    def __init__(self, clip_norm, need_clip=None):
+        self._set_need_clip(need_clip)
         self.clip_norm = float(clip_norm)
         if not self.clip_norm > 0:
             raise PeError(f"GradientClipByNorm: clip_norm={self.clip_norm} must be > 0")
@@ -93,7 +128,8 @@ class GradientClipByNorm(GradientClipBase):
 
 
 class GradientClipByGlobalNorm(GradientClipBase):
-    def __init__(self, clip_norm, group_name="default_group"):
+    def __init__(self, clip_norm, group_name="default_group", need_clip=None):
+        self._set_need_clip(need_clip)
         self.clip_norm = float(clip_norm)
         if not self.clip_norm > 0:
             raise PeError(f"GradientClipByGlobalNorm: clip_norm={self.clip_norm} must be > 0")

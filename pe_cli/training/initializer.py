@@ -41,13 +41,23 @@ class ConstantInitializer(Initializer):
 
 
 class UniformInitializer(Initializer):
-    def __init__(self, low=-1.0, high=1.0, seed=0):
+    """U[low, high); with ``diag_num`` > 0, the flat positions i * (diag_step + 1), i < diag_num,
+    are set to ``diag_val`` afterwards (Fluid's diagonal initialization)."""
+
+    def __init__(self, low=-1.0, high=1.0, seed=0, diag_num=0, diag_step=0, diag_val=1.0):
+        assert low is not None and high is not None and seed is not None
+        assert diag_num is not None and diag_step is not None and diag_val is not None
+        if diag_num > 0 or diag_step > 0:
+            assert diag_num > 0 and diag_step > 0
         self.low, self.high, self.seed = low, high, seed
+        self.diag_num, self.diag_step, self.diag_val = int(diag_num), int(diag_step), float(diag_val)
 
     def __call__(self, var, block):
         return block.append_op("uniform_random", {}, {"Out": [var.name]},
                                {"shape": list(var.shape), "dtype": var.dtype, "min": float(self.low),
-                                "max": float(self.high), "seed": _seed(self.seed, block)})
+                                "max": float(self.high), "seed": _seed(self.seed, block),
+                                "diag_num": self.diag_num, "diag_step": self.diag_step,
+                                "diag_val": self.diag_val})
 
 
 class NormalInitializer(Initializer):
@@ -110,11 +120,32 @@ class NumpyArrayInitializer(Initializer):
                                 values_attr(var.dtype): self.value.astype(var.dtype).reshape(-1).tolist()})
 
 
+class BilinearInitializer(Initializer):
+    """The bilinear-interpolation kernel for a conv2d_transpose that upsamples: a 4-D [C_out, C_in,
+    K, K] filter whose every K x K slice holds (1 - |x/f - c|)(1 - |y/f - c|), f = ceil(K/2),
+    c = (2f - 1 - f mod 2) / 2f. Row y is the integer (i // K) mod K, as Fluid meant and computed on
+    Python 2 (Fluid 1.8 on Python 3 divides with ``/`` and gets fractional rows: docs/COMPAT.md)."""
+
+    def __call__(self, var, block):
+        shape = list(var.shape or ())
+        if len(shape) != 4:
+            raise ValueError("the length of shape must be 4.")
+        if shape[2] != shape[3]:
+            raise ValueError("shape[2] must be equal to shape[3].")
+        size = shape[3]
+        f = np.ceil(size / 2.0)
+        c = (2 * f - 1 - f % 2) / (2.0 * f)
+        axis = 1 - np.abs(np.arange(size) / f - c)
+        weight = np.broadcast_to(np.outer(axis, axis), shape).astype(np.float32)
+        return NumpyArrayInitializer(weight)(var, block)
+
+
 Constant = ConstantInitializer
 Uniform = UniformInitializer
 Normal = NormalInitializer
 TruncatedNormal = TruncatedNormalInitializer
 Xavier = XavierInitializer
 MSRA = MSRAInitializer
+Bilinear = BilinearInitializer
 Kaiming = MSRAInitializer
 NumpyArray = NumpyArrayInitializer

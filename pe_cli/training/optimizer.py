@@ -19,7 +19,8 @@ from ..framework.source import built_like
 from ..framework.variable import Variable
 from ..base.shapes import numel
 
-__all__ = ["Optimizer", "SGD", "SGDOptimizer", "Momentum", "MomentumOptimizer", "LarsMomentum",
+__all__ = ["Optimizer", "SGD", "SGDOptimizer", "Momentum", "MomentumOptimizer", "LarsMomentum", "Dpsgd",
+           "DpsgdOptimizer", "DGCMomentumOptimizer",
            "LarsMomentumOptimizer"]
 
 
@@ -250,3 +251,63 @@ class LarsMomentumOptimizer(MomentumOptimizer):
 
 
 LarsMomentum = LarsMomentumOptimizer
+
+
+class DpsgdOptimizer(Optimizer):
+    """Differentially private SGD (the ``dpsgd`` op): each gradient is scaled to L2 norm at most
+    ``clip``, one N(0, sigma^2) noise value divided by ``batch_size`` is added, and the parameter
+    moves by ``-lr`` times that. The noise comes from the program's seeded generator (Fluid 1.8 seeds
+    it from the clock, so its runs differ; pe's repeat under ``random_seed``)."""
+    type = "dpsgd"
+
+    def __init__(self, learning_rate=0.001, clip=0.9, batch_size=0.999, sigma=1e-8, parameter_list=None):
+        assert learning_rate is not None
+        assert clip is not None
+        assert batch_size is not None
+        assert sigma is not None
+        super().__init__(learning_rate, parameter_list)
+        self._clip = _check_number("DpsgdOptimizer", "clip", clip, lo=0.0)
+        self._batch_size = _check_number("DpsgdOptimizer", "batch_size", batch_size, lo=0.0, lo_open=True)
+        self._sigma = _check_number("DpsgdOptimizer", "sigma", sigma, lo=0.0)
+        self._seed = 0
+
+    def _append_optimize_op(self, block, param, grad, lr):
+        return block.append_op("dpsgd", {"Param": [param], "Grad": [grad], "LearningRate": [lr]},
+                               {"ParamOut": [param]},
+                               {"clip": self._clip, "batch_size": self._batch_size, "sigma": self._sigma,
+                                "seed": self._seed})
+
+
+class DGCMomentumOptimizer(MomentumOptimizer):
+    """Fluid's Deep Gradient Compression optimizer, with its parameters and checks. What pe runs is
+    Momentum: Fluid's update for every parameter before ``rampup_begin_step`` and, at every step, for
+    parameters of fewer than 16384 values. After ``rampup_begin_step`` Fluid's dgc op (GPU builds
+    only) sends only the top (1 - sparsity) fraction of each large parameter's accumulated velocity
+    and keeps the rest for later steps; pe does not sparsify: its update stays the dense momentum
+    one (docs/COMPAT.md). ``grad_clip`` must be a GradientClipByNorm, as in Fluid."""
+    type = "momentum"
+
+    def __init__(self, learning_rate, momentum, rampup_begin_step, rampup_step=1, sparsity=(0.999,),
+                 parameter_list=None, use_nesterov=False, num_trainers=None, regularization=None,
+                 grad_clip=None, name=None):
+        assert learning_rate is not None
+        assert momentum is not None
+        assert rampup_begin_step >= 0, "rampup_begin_step must >= 0"
+        if grad_clip is not None:
+            if type(grad_clip).__name__ != "GradientClipByNorm":
+                raise TypeError("The type of grad_clip should be 'GradientClipByNorm', because "
+                                "DGCMomentumOptimizer only support GradientClipByNorm")
+            assert isinstance(num_trainers, int), \
+                f"The type of num_trainers should be 'int', but received {type(num_trainers)}"
+            assert num_trainers > 0, "The value of num_trainers should be greater than 0!"
+        if regularization is not None:
+            assert type(regularization).__name__ in ("L1DecayRegularizer", "L2DecayRegularizer"), \
+                "regularization must be None|L1Decay|L2Deacy"
+        super().__init__(learning_rate, momentum, parameter_list, use_nesterov, regularization, grad_clip, name)
+        self._rampup_begin_step = rampup_begin_step
+        self._rampup_step = rampup_step
+        self._sparsity = list(sparsity)
+        self._num_trainers = num_trainers
+
+
+Dpsgd = DpsgdOptimizer

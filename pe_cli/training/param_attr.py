@@ -5,7 +5,7 @@ from .initializer import Initializer
 
 class ParamAttr:
     def __init__(self, name=None, initializer=None, learning_rate=1.0, regularizer=None,
-                 trainable=True, gradient_clip=None, do_model_average=True):
+                 trainable=True, do_model_average=True, *, gradient_clip=None):
         self.name = name
         self.initializer = initializer
         self.learning_rate = learning_rate
@@ -33,6 +33,8 @@ class ParamAttr:
 
 
 class WeightNormParamAttr(ParamAttr):
-    def __init__(self, dim=None, **kwargs):
-        super().__init__(**kwargs)
+    def __init__(self, dim=None, name=None, initializer=None, learning_rate=1.0, regularizer=None,
+                 trainable=True, do_model_average=False, *, gradient_clip=None):
+        super().__init__(name, initializer, learning_rate, regularizer, trainable, do_model_average,
+                         gradient_clip=gradient_clip)
         self.dim = dim

@@ -369,8 +369,10 @@ def test_dataset_mistakes(tmp_path):
     with pytest.raises(PeError, match="names no variable"):
         exe.train_from_dataset(main, queue)
     queue.set_use_var([main.global_block().var("x"), main.global_block().var("label")])
-    with pytest.raises(PeError, match="cannot shuffle"):
+    with pytest.raises(NotImplementedError, match="does not support local shuffle"):   # as Fluid's
         queue.local_shuffle()
+    with pytest.raises(NotImplementedError, match="does not support global shuffle"):
+        queue.global_shuffle()
     memory = factory.create_dataset("InMemoryDataset")
     with pytest.raises(PeError, match="call load_into_memory"):
         memory.local_shuffle()

@@ -43,6 +43,22 @@ def _adam(i, a):
             "Beta1PowOut": i["Beta1Pow"] * b1, "Beta2PowOut": i["Beta2Pow"] * b2}
 
 
+def _dpsgd_no_noise(i, a):
+    """sigma = 0: the gradient scaled to L2 norm at most clip, then an SGD step."""
+    g = i["Grad"]
+    scale = max(1.0, np.sqrt(np.sum(g ** 2)) / a["clip"])
+    return {"ParamOut": i["Param"] - i["LearningRate"][0] * g / scale}
+
+
+def _check_dpsgd_noise(outs, inputs):
+    """One noise value per op and step: ParamOut - (Param - lr * Grad / scale) is the same in every
+    element, -lr * noise / batch_size, and not 0."""
+    g, lr_value = inputs["Grad"], inputs["LearningRate"][0]
+    scale = max(1.0, np.sqrt(np.sum(g ** 2)) / 0.5)
+    shift = outs["ParamOut"] - (inputs["Param"] - lr_value * g / scale)
+    assert np.allclose(shift, shift.reshape(-1)[0]) and abs(shift.reshape(-1)[0]) > 1e-6
+
+
 def _adagrad(i, a):
     m = i["Moment"] + i["Grad"] ** 2
     return {"ParamOut": i["Param"] - i["LearningRate"][0] * i["Grad"] / (np.sqrt(m) + a["epsilon"]),
@@ -149,6 +165,13 @@ def _lr_case(kind, step, attrs, want, name, base_input=None):
 
 
 CASES = [
+    OpCase("dpsgd", {"Param": r(3, 4), "Grad": 3 * r(3, 4), "LearningRate": lr(0.1)}, _dpsgd_no_noise,
+           attrs={"clip": 1.0, "batch_size": 4.0, "sigma": 0.0}, name="dpsgd_clipped"),
+    OpCase("dpsgd", {"Param": r(2, 3), "Grad": 0.01 * r(2, 3), "LearningRate": lr(0.1)}, _dpsgd_no_noise,
+           attrs={"clip": 10.0, "batch_size": 4.0, "sigma": 0.0}, name="dpsgd_under_clip"),
+    OpCase("dpsgd", {"Param": r(2, 3), "Grad": r(2, 3), "LearningRate": lr(0.1)}, outputs=("ParamOut",),
+           attrs={"clip": 0.5, "batch_size": 2.0, "sigma": 1.0, "seed": 3}, check=_check_dpsgd_noise,
+           name="dpsgd_noise"),
     OpCase("sgd", {"Param": r(3, 4), "Grad": r(3, 4), "LearningRate": lr(0.1)}, _sgd),
     OpCase("sgd", {"Param": r(5, dtype="float32"), "Grad": r(5, dtype="float32"),
                    "LearningRate": lr(0.5, "float32")}, _sgd, name="sgd_float32", rtol=1e-6),

@@ -30,7 +30,18 @@ _RANDOM = {"shape": [100, 200], "dtype": "float32", "seed": 5}
 _LIKE = {"Input": rng.normal(size=(100, 3))}
 _LIKE_ATTRS = {"shape": [-1, 200], "dtype": "float32", "seed": 5}
 
+def _check_diagonal(outs, inputs):
+    """uniform_random with diag_num=3, diag_step=4 on [5, 5]: flat positions 0, 5, 10 hold diag_val."""
+    out = outs["Out"].reshape(-1)
+    assert out.shape == (25,) and np.all(out[[0, 5, 10]] == 7.0)
+    rest = np.delete(out, [0, 5, 10])
+    assert rest.min() >= -1.0 and rest.max() < 1.0
+
+
 CASES = [
+    OpCase("uniform_random", {}, attrs={"shape": [5, 5], "dtype": "float32", "seed": 5, "diag_num": 3,
+                                        "diag_step": 4, "diag_val": 7.0},
+           outputs=("Out",), check=_check_diagonal, name="uniform_random_diagonal"),
     OpCase("uniform_random", {}, attrs=dict(_RANDOM, min=-2.0, max=3.0), outputs=("Out",),
            check=_check_random(low=-2.0, high=3.0, mean=0.5, std=5 / 12 ** 0.5)),
     OpCase("gaussian_random", {}, attrs=dict(_RANDOM, mean=1.0, std=2.0), outputs=("Out",),

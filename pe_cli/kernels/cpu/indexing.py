@@ -186,6 +186,11 @@ def one_hot(ins, attrs):
     return {"Out": (ids[..., None] == np.arange(depth)).astype(attrs["dtype"])}
 
 
+def one_hot_v2(ins, attrs):
+    x = np.asarray(ins["X"])
+    return one_hot({"X": x.reshape(x.shape + (1,))}, attrs)
+
+
 def where(ins, attrs):
     return {"Out": np.where(ins["Condition"], ins["X"], ins["Y"])}
 

@@ -54,6 +54,16 @@ def _flat_own(a):
     return a if a.ndim == 1 else a.reshape(-1)
 
 
+def dpsgd(ins, attrs):
+    p, g = np.asarray(ins["Param"]), np.asarray(ins["Grad"])
+    lr = _scalar(ins["LearningRate"], p.dtype)
+    norm = float(np.sqrt(np.sum(np.square(g, dtype=np.float64))))
+    scale = norm / attrs["clip"] if norm > attrs["clip"] else 1.0
+    noise = attrs["_rng"].normal(0.0, attrs["sigma"]) if attrs["sigma"] > 0 else 0.0
+    step = g / p.dtype.type(scale) + p.dtype.type(noise / attrs["batch_size"])
+    return {"ParamOut": (p - lr * step).astype(p.dtype, copy=False)}
+
+
 def sgd(ins, attrs):
     p, g = ins["Param"], ins["Grad"]
     lr = _scalar(ins["LearningRate"], p.dtype)

@@ -7,6 +7,12 @@ from .creation import _batch_size_like
 def uniform_random(ins, attrs):
     rng = attrs["_rng"]
     out = rng.uniform(attrs["min"], attrs["max"], size=attrs["shape"])
+    diag_num, diag_step = attrs.get("diag_num", 0), attrs.get("diag_step", 0)
+    if diag_num > 0:
+        if out.size <= (diag_num - 1) * (diag_step + 1):
+            raise ValueError(f"uniform_random: the tensor of {out.size} values has no room for diag_num={diag_num} "
+                             f"diagonal values {diag_step + 1} apart")
+        out.reshape(-1)[np.arange(diag_num) * (diag_step + 1)] = attrs["diag_val"]
     return {"Out": out.astype(attrs["dtype"], copy=False)}
 
 

@@ -86,6 +86,7 @@ def scatter(ins, attrs):
     return {"Out": out}
 
 
+
 def scatter_grad(ins, attrs):
     dout = ins["Out@GRAD"]
     ids = rt.to_device(_host_ids(ins["Ids"], dout.shape[0]))
@@ -238,6 +239,11 @@ def one_hot(ins, attrs):
     if out.size:
         _one_hot[grid(out.size)](flat(x), flat(out), depth)
     return {"Out": out}
+
+
+def one_hot_v2(ins, attrs):
+    x = ins["X"]
+    return one_hot({"X": x.reshape(tuple(x.shape) + (1,))}, attrs)
 
 
 @cuda.jit

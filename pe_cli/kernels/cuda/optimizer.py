@@ -15,6 +15,12 @@ from . import selected_rows as sparse
 from ...base.selected_rows import SelectedRows
 
 
+def dpsgd(ins, attrs):
+    """On the host: one norm and one noise draw per parameter and step."""
+    out = _cpu.dpsgd({k: rt.to_host(v) for k, v in ins.items()}, attrs)
+    return {"ParamOut": rt.to_device(out["ParamOut"])}
+
+
 @cuda.jit
 def _sgd(p, g, lr, p_out):
     i = cuda.grid(1)
