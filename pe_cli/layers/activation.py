@@ -25,6 +25,8 @@ def _append(op_type, x, name, attrs=None):
 
 # Rows whose Fluid 1.8 layer takes only (x, name): their attributes (Paddle 2.x's) follow, by keyword.
 _ATTRS_AFTER_NAME = {"softplus"}
+# Rows whose Fluid 1.8 layer takes no name at all: pe's ``name`` comes last, by keyword.
+_NAME_BY_KEYWORD = {"erf", "gelu", "hard_shrink", "sign", "softshrink", "thresholded_relu"}
 
 
 def _layer(row):
@@ -32,7 +34,8 @@ def _layer(row):
     arg = inspect.Parameter.POSITIONAL_OR_KEYWORD
     kind = inspect.Parameter.KEYWORD_ONLY if row.name in _ATTRS_AFTER_NAME else arg
     attrs = [inspect.Parameter(p.layer_keyword, kind, default=p.default) for p in row.params]
-    name = [inspect.Parameter("name", arg, default=None)]
+    name = [inspect.Parameter("name", inspect.Parameter.KEYWORD_ONLY if row.name in _NAME_BY_KEYWORD else arg,
+                              default=None)]
     signature = inspect.Signature([inspect.Parameter("x", arg)] + (name + attrs if kind != arg else attrs + name))
     attr_names = {p.name: p.layer_keyword for p in row.params}
 

@@ -30,7 +30,7 @@ def _compare(op_type):
     return layer
 
 
-def less_than(x, y, force_cpu=None, cond=None, name=None):
+def less_than(x, y, force_cpu=None, cond=None, *, name=None):
     """``less_than(x, y)``: a bool variable, elementwise (Fluid's layers.less_than, which alone takes force_cpu
     before cond)."""
     return _append_compare("less_than", x, y, cond, force_cpu, name)
