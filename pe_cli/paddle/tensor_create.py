@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import layers as L
 from ..base.dtypes import convert_dtype
-from ..base.errors import PeError
+from ..base.errors import ArgumentValueError, PeError
 from ..framework.variable import Variable
 from ..layers.helper import LayerHelper, _single
 from ..layers.creation import evenly_spaced
@@ -289,6 +289,9 @@ def where(condition, x=None, y=None, name=None):
 
 
 def _triangle(op, x, diagonal, lower, name):
+    valid_diagonal = isinstance(diagonal, numbers.Integral) and not isinstance(diagonal, bool)
+    if valid_diagonal and isinstance(x, Variable) and len(x.shape) < 2:     # 2.x names the input x
+        raise ArgumentValueError(f"{op}: x shape in {op} must be at least 2-D, got {list(x.shape)}")
     return (L.tril if lower else L.triu)(x, diagonal, name=name)
 
 
