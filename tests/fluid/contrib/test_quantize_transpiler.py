@@ -102,21 +102,58 @@ def test_frozen_program_matches_the_simulated_and_the_float_one(trained):
     assert not int8_program.global_block().has_var("conv2d_0.w_0")
 
 
-@pytest.mark.parametrize("op_type", ["fake_quantize_abs_max", "fake_dequantize_max_abs"])
+def test_freeze_program_folds_batch_norm_first_with_fuse_bn():
+    main, startup = fluid.Program(), fluid.Program()
+    main.random_seed = startup.random_seed = 3
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        image = fluid.data("image", [None, 1, 8, 8], "float32")
+        label = fluid.data("label", [None, 1], "int64")
+        normed = fluid.layers.batch_norm(fluid.layers.conv2d(image, num_filters=4, filter_size=3), act="relu")
+        logits = fluid.layers.fc(normed, size=2)
+        loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(logits, label))
+        test = main.clone(for_test=True)
+        fluid.optimizer.SGD(learning_rate=0.05).minimize(loss)
+    float_test = test.clone()
+    t = QuantizeTranspiler()
+    t.training_transpile(main, startup)
+    t.training_transpile(test, startup)
+    images, labels = _data()
+    feed = {"image": images, "label": labels}
+    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+    with fluid.scope_guard(scope):
+        exe.run(startup)
+        for _ in range(5):
+            exe.run(main, feed)
+        floats = exe.run(float_test, feed, [logits])[0]
+        t.freeze_program(test, fluid.CPUPlace(), fuse_bn=True)
+        frozen = exe.run(test, feed, [logits])[0]
+    types = [op.type for op in test.global_block().ops]
+    assert "batch_norm" not in types and types.count("fake_dequantize_max_abs") == 2
+    assert np.abs(frozen - floats).max() < 0.03 * np.abs(floats).max(), np.abs(frozen - floats).max()
+
+
+_ST_OPS = {     # op -> (extra inputs: name -> value, extra outputs, attrs)
+    "fake_quantize_abs_max": ({}, ["OutScale"], {"bit_length": 8}),
+    "fake_quantize_range_abs_max": ({"InScale": 1.5}, ["OutScale"], {"is_test": True, "window_size": 4}),
+    "fake_quantize_moving_average_abs_max": ({"InScale": 1.5}, ["OutScale"], {"is_test": True}),
+    "fake_dequantize_max_abs": ({"Scale": 2.0}, [], {"max_range": 127.0}),
+}
+
+
+@pytest.mark.parametrize("op_type", sorted(_ST_OPS))
 def test_fake_quantization_passes_the_gradient_straight_through(op_type):
+    extra_in, extra_out, attrs = _ST_OPS[op_type]
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup):
         x = fluid.data("x", [3, 4], "float32")
         x.stop_gradient = False
-        out = main.global_block().create_var(name="out", shape=[3, 4], dtype="float32")
-        if op_type == "fake_quantize_abs_max":
-            scale = main.global_block().create_var(name="s", shape=[1], dtype="float32")
-            main.global_block().append_op(op_type, {"X": x}, {"Out": out, "OutScale": scale}, {"bit_length": 8})
-        else:
-            scale = fluid.layers.fill_constant([1], "float32", 2.0)
-            main.global_block().append_op(op_type, {"X": x, "Scale": scale}, {"Out": out}, {"max_range": 127.0})
+        block = main.global_block()
+        ins = {"X": x, **{k: fluid.layers.fill_constant([1], "float32", v) for k, v in extra_in.items()}}
+        outs = {"Out": block.create_var(name="out", shape=[3, 4], dtype="float32"),
+                **{k: block.create_var(name=k, shape=[1], dtype="float32") for k in extra_out}}
+        block.append_op(op_type, ins, outs, attrs)
         weights = fluid.layers.assign(np.arange(12, dtype="float32").reshape(3, 4))
-        loss = fluid.layers.reduce_sum(fluid.layers.elementwise_mul(out, weights))
+        loss = fluid.layers.reduce_sum(fluid.layers.elementwise_mul(outs["Out"], weights))
         fluid.backward.append_backward(loss)
     exe = fluid.Executor(fluid.CPUPlace())
     with fluid.scope_guard(fluid.Scope()):
