@@ -59,6 +59,13 @@ class Block:
     def has_var(self, name):
         return name in self.vars
 
+    def _remove_var(self, name):
+        """Drops variable ``name`` from this block (Fluid's Block._remove_var); ops naming it are the caller's."""
+        if name not in self.vars:
+            raise ValueError(f"no variable named {name!r} in block {self.idx}")
+        del self.vars[name]
+        self.program._bump()
+
     def _find_var_recursive(self, name):
         """The variable ``name`` of this block or of its nearest ancestor holding it, or None."""
         try:

@@ -32,6 +32,10 @@ COVERED_ELSEWHERE = {
     "beam_search_decode": "tests/layers/test_control_flow_beam_search.py: two steps back-traced (tensor arrays)",
     "cvm": "forward: cases_cvm.py; its gradient is Fluid's rule (the CVM input on two columns), not a "
            "derivative: tests/layers/test_cvm.py checks it on the CPU and CUDA kernels",
+    **{t: "forward: cases_quantization.py; the gradient is straight-through (X@GRAD = Out@GRAD), not a "
+          "derivative: tests/fluid/contrib/test_quantize_transpiler.py checks the pass-through"
+       for t in ("fake_quantize_abs_max", "fake_quantize_range_abs_max", "fake_quantize_moving_average_abs_max",
+                 "fake_dequantize_max_abs")},
 }
 
 
