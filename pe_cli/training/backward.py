@@ -158,8 +158,13 @@ def _requires_grad(block, ops, no_grad):
     return live
 
 
-def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None):
-    """Appends the gradient ops of ``loss`` to its program and returns [(parameter, gradient)]."""
+def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None, checkpoints=None,
+                    distop_context=None):
+    """Appends the gradient ops of ``loss`` to its program and returns [(parameter, gradient)].
+    ``checkpoints`` (recomputation: it saves memory, the gradients are the same) changes nothing in
+    pe; ``distop_context`` (Paddle's auto-parallel planner) is refused."""
+    if distop_context is not None:
+        raise PeError("append_backward: distop_context (auto-parallel) is not supported by pe: leave it None")
     block = loss.block
     builder, no_grad = _append_grad_ops(loss, no_grad_set)
     params = parameter_list if parameter_list is not None else [

@@ -168,3 +168,19 @@ def test_print_device_guard_and_the_refused_names(capsys):
     for refused in (S.xpu_places, S.IpuStrategy, S.ipu_shard_guard, S.set_ipu_shard):
         with pytest.raises(FluidUnsupported, match="XPU|IPU"):
             refused()
+
+
+def test_2x_parameters_of_save_append_backward_and_input_spec(tmp_path):
+    main, startup = S.Program(), S.Program()
+    with S.program_guard(main, startup):
+        loss = paddle.mean(NN.fc(S.data("x", [None, 2], "float32"), 1))
+        with pytest.raises(PeError, match="distop_context"):
+            S.append_backward(loss, distop_context=object())
+        assert len(S.append_backward(loss, checkpoints=[loss])) == 2     # weight and bias
+    with S.scope_guard(Scope()):
+        S.Executor(paddle.CPUPlace()).run(startup)
+        with pytest.raises(ValueError, match="protocol"):
+            S.save(main, str(tmp_path / "m"), protocol=5)
+        S.save(main, str(tmp_path / "m"), protocol=2)
+    assert (tmp_path / "m.pdparams").is_file()
+    assert S.InputSpec([None, 2], stop_gradient=True).stop_gradient is True

@@ -1,0 +1,94 @@
+"""Paddle 2.x's top-level functions pe builds from its ops (tensor_elementwise.py, tensor_reduce.py)
+and the in-place names in static mode (tensor_inplace.py), against numpy: every case is built into
+one program and run once."""
+import inspect
+import warnings
+
+import numpy as np
+import pytest
+
+from pe_cli import paddle
+from pe_cli.executor.scope import Scope
+
+S = paddle.static
+RNG = np.random.RandomState(11)
+X = (RNG.rand(3, 4).astype("float32") - 0.5) * 4          # mixed signs
+Y = RNG.randn(3, 4).astype("float32")
+U = (RNG.rand(3, 4).astype("float32") - 0.5) * 1.8        # inside (-0.9, 0.9)
+TIES = np.array([[1.0, 3.0, 3.0, 2.0], [5.0, 5.0, 5.0, 0.0]], "float32")
+NANS = np.array([[1.0, np.nan, 2.0], [np.nan, np.nan, 4.0]], "float32")
+
+
+def _cases(x, y, u, ties, nans):
+    yield "neg", paddle.neg(x), -X
+    yield "deg2rad", paddle.deg2rad(x), np.deg2rad(X)
+    yield "rad2deg", paddle.rad2deg(x), np.rad2deg(X)
+    yield "trunc", paddle.trunc(x), np.trunc(X)
+    yield "frac", paddle.frac(x), X - np.trunc(X)
+    yield "sgn", paddle.sgn(x), np.sign(X)
+    yield "asinh", paddle.asinh(x * 5.0), np.arcsinh(X * 5)
+    yield "acosh", paddle.acosh(paddle.abs(x) + 1.0), np.arccosh(np.abs(X) + 1)
+    yield "atanh", paddle.atanh(u), np.arctanh(U)
+    yield "hypot", paddle.hypot(x, y), np.hypot(X, Y)
+    yield "lerp", paddle.lerp(x, y, 0.25), X + 0.25 * (Y - X)
+    yield "lerp_tensor", paddle.lerp(x, y, u), X + U * (Y - X)
+    yield "logaddexp", paddle.logaddexp(x * 30.0, y), np.logaddexp(X * 30, Y)
+    yield "isclose", paddle.isclose(x, x + 1e-6), np.isclose(X, X + np.float32(1e-6))
+    yield "isclose_nan", paddle.isclose(nans, nans, equal_nan=True), np.isclose(NANS, NANS, equal_nan=True)
+    yield "masked_fill", paddle.masked_fill(x, x > 0, -1.0), np.where(X > 0, -1, X)
+    yield "clone", paddle.clone(x), X
+    yield "amax", paddle.amax(ties, axis=1), TIES.max(1)
+    yield "amin_keepdim", paddle.amin(ties, axis=[0, 1], keepdim=True), TIES.min(keepdims=True)
+    yield "count_nonzero", paddle.count_nonzero(paddle.trunc(x), axis=0), np.count_nonzero(np.trunc(X), axis=0)
+    yield "nansum", paddle.nansum(nans, axis=1), np.nansum(NANS, axis=1)
+    yield "nanmean", paddle.nanmean(nans), np.nanmean(NANS, keepdims=True)[0]   # [1], as paddle.mean in pe
+
+
+def test_functions_match_numpy_and_amax_shares_the_gradient_of_ties():
+    main, startup = S.Program(), S.Program()
+    with S.program_guard(main, startup):
+        feeds = {n: S.data(n, list(a.shape), "float32") for n, a in
+                 (("x", X), ("y", Y), ("u", U), ("ties", TIES), ("nans", NANS))}
+        feeds["ties"].stop_gradient = False
+        feeds["x"].stop_gradient = False
+        cases = list(_cases(*feeds.values()))
+        total = paddle.add(paddle.sum(paddle.amax(feeds["ties"], axis=1)), paddle.sum(paddle.asinh(feeds["x"])))
+        g_amax, g_asinh = S.gradients([total], [feeds["ties"], feeds["x"]])
+    exe = S.Executor(paddle.CPUPlace())
+    with S.scope_guard(Scope()):
+        exe.run(startup)
+        got = exe.run(main, feed={"x": X, "y": Y, "u": U, "ties": TIES, "nans": NANS},
+                      fetch_list=[c[1] for c in cases] + [g_amax, g_asinh])
+    for (name, _, want), have in zip(cases, got):
+        assert have.shape == np.shape(want), name
+        np.testing.assert_allclose(have, want, rtol=2e-5, atol=1e-6, err_msg=name)
+    np.testing.assert_allclose(got[-2], [[0, 0.5, 0.5, 0], [1 / 3, 1 / 3, 1 / 3, 0]], rtol=1e-6)
+    np.testing.assert_allclose(got[-1], 1 / np.sqrt(X.astype("float64") ** 2 + 1), rtol=1e-5)
+
+
+def test_dtype_tests_and_integer_inputs():
+    with S.program_guard(S.Program(), S.Program()):
+        f, i = S.data("f", [2], "float32"), S.data("i", [2], "int64")
+        assert paddle.is_floating_point(f) and not paddle.is_floating_point(i)
+        assert paddle.is_integer(i) and not paddle.is_integer(f) and not paddle.is_complex(f)
+        assert paddle.deg2rad(i).dtype == paddle.deg2rad(f).dtype
+        assert paddle.count_nonzero(f).dtype == i.dtype
+
+
+def test_in_place_names_build_their_out_of_place_function_with_paddles_warning():
+    assert list(inspect.signature(paddle.tril_).parameters) == ["x", "diagonal", "name"]
+    assert list(inspect.signature(paddle.logical_not_).parameters) == ["x", "name"]
+    main, startup = S.Program(), S.Program()
+    with S.program_guard(main, startup):
+        x = S.data("x", [3, 4], "float32")
+        with pytest.warns(UserWarning, match=r"abs_\(\) is the same as abs\(\)"):
+            out = paddle.abs_(x)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            cum, low = paddle.cumsum_(x, axis=1), paddle.tril_(x)
+            both = paddle.logical_and_(x > 0, x < 1)
+    assert out.name != x.name                      # a new variable: x is not overwritten
+    with S.scope_guard(Scope()):
+        got = S.Executor(paddle.CPUPlace()).run(main, feed={"x": X}, fetch_list=[out, cum, low, both, x])
+    for have, want in zip(got, (np.abs(X), np.cumsum(X, 1), np.tril(X), (X > 0) & (X < 1), X)):
+        np.testing.assert_allclose(have, want, rtol=1e-6)
