@@ -33,6 +33,11 @@ class ParamAttr:
 
 
 class WeightNormParamAttr(ParamAttr):
-    def __init__(self, dim=None, **kwargs):
-        super().__init__(**kwargs)
+    """A weight normalized as w = g * v / ||v|| (norm over every dim but ``dim``; layers/weight_norm.py).
+    ``need_clip`` is Paddle 2.x's (False: gradient clips leave g and v as they are)."""
+
+    def __init__(self, dim=None, name=None, initializer=None, learning_rate=1.0, regularizer=None, trainable=True,
+                 do_model_average=False, need_clip=True, *, gradient_clip=None):
+        super().__init__(name, initializer, learning_rate, regularizer, trainable, gradient_clip, do_model_average)
         self.dim = dim
+        self.need_clip = bool(need_clip)

@@ -184,3 +184,28 @@ def test_2x_parameters_of_save_append_backward_and_input_spec(tmp_path):
         S.save(main, str(tmp_path / "m"), protocol=2)
     assert (tmp_path / "m.pdparams").is_file()
     assert S.InputSpec([None, 2], stop_gradient=True).stop_gradient is True
+
+
+def test_weight_norm_param_attr_starts_as_its_initializer_and_trains_g_and_v():
+    x = RNG.rand(2, 3).astype("float32")
+    main, startup = S.Program(), S.Program()
+    with S.program_guard(main, startup):
+        out = NN.fc(S.data("x", [None, 3], "float32"), 4, weight_attr=S.WeightNormParamAttr(dim=1, name="w"),
+                    bias_attr=False)
+        test = main.clone(for_test=True)
+        paddle.optimizer.SGD(0.5).minimize(paddle.mean(out))
+    exe = S.Executor(paddle.CPUPlace())
+    with S.scope_guard(Scope()):
+        exe.run(startup)
+        o, v, g = exe.run(test, feed={"x": x}, fetch_list=[out.name, "w_v", "w_g"])
+        exe.run(main, feed={"x": x})
+        v1, g1 = exe.run(test, feed={"x": x}, fetch_list=["w_v", "w_g"])
+    n = np.sqrt((v.astype("float64") ** 2).sum(0, keepdims=True))
+    assert g.shape == (1, 4)
+    np.testing.assert_allclose(g, n, rtol=1e-5)                 # g = ||v||: w = v at the start
+    np.testing.assert_allclose(o, x @ v, rtol=1e-5)
+    dw = np.repeat(x.sum(0)[:, None] / 8.0, 4, axis=1)         # d mean(x @ w) / dw
+    dg = (dw * v / n).sum(0, keepdims=True)
+    dv = g / n * dw - g * v * (dw * v).sum(0, keepdims=True) / n ** 3
+    np.testing.assert_allclose(g1, g - 0.5 * dg, rtol=1e-4)
+    np.testing.assert_allclose(v1, v - 0.5 * dv, rtol=1e-4, atol=1e-6)
