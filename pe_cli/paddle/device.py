@@ -12,7 +12,8 @@ from .param_attr import ParamAttr  # noqa: F401 (exported)
 __all__ = ["CUDAPinnedPlace", "ParamAttr", "seed", "get_device", "set_device", "get_default_dtype",
            "set_default_dtype", "get_cudnn_version", "is_compiled_with_cuda", "is_compiled_with_xpu",
            "create_lod_tensor", "create_random_int_lodtensor", "cuda_pinned_places", "data", "DataFeedDesc",
-           "DataFeeder", "DistributeTranspiler", "DistributeTranspilerConfig", "get_flags"]
+           "DataFeeder", "DistributeTranspiler", "DistributeTranspilerConfig", "get_flags", "dtype", "bool", "float16",
+           "float32", "float64", "int8", "int32", "int64", "uint8"]
 
 create_lod_tensor, create_random_int_lodtensor = _fluid.create_lod_tensor, _fluid.create_random_int_lodtensor
 cuda_pinned_places, data, get_flags = _fluid.cuda_pinned_places, _fluid.data, _fluid.get_flags
@@ -32,6 +33,12 @@ _RNG = "pe does not support it yet; pe's random ops draw from their program's ra
 OTHER = {"XPUPlace": "pe has no XPU kernels", "device_guard": "pe does not place single ops on another device",
          "real": "pe has no complex dtypes", "imag": "pe has no complex dtypes", "save": _SAVE, "load": _SAVE,
          "get_cuda_rng_state": _RNG, "set_cuda_rng_state": _RNG}
+
+# Paddle 2.x's dtype names (``paddle.float32``, ...): Fluid's VarType members, which pe's dtype
+# arguments take and Variable.dtype compares equal to. int16, bfloat16 and complex dtypes: not in pe.
+dtype = _fluid.core.VarDesc.VarType
+bool, float16, float32, float64 = dtype.BOOL, dtype.FP16, dtype.FP32, dtype.FP64  # noqa: A001
+int8, int32, int64, uint8 = dtype.INT8, dtype.INT32, dtype.INT64, dtype.UINT8
 
 _STATE = {"dtype": "float32", "device": None}
 

@@ -92,3 +92,31 @@ def test_in_place_names_build_their_out_of_place_function_with_paddles_warning()
         got = S.Executor(paddle.CPUPlace()).run(main, feed={"x": X}, fetch_list=[out, cum, low, both, x])
     for have, want in zip(got, (np.abs(X), np.cumsum(X, 1), np.tril(X), (X > 0) & (X < 1), X)):
         np.testing.assert_allclose(have, want, rtol=1e-6)
+
+
+def test_axis_functions_and_dtype_names():
+    a = RNG.randn(2, 3, 4).astype("float32")
+    v, w = np.array([1.0, 2.0, 3.0], "float32"), np.array([4.0, 5.0], "float32")
+    main, startup = S.Program(), S.Program()
+    with S.program_guard(main, startup):
+        x = S.data("a", [2, 3, 4], paddle.float32)
+        xv, xw = S.data("v", [3], "float32"), S.data("w", [2], "float32")
+        assert x.dtype == paddle.float32 and paddle.int64 == "int64"
+        cases = [(paddle.moveaxis(x, [0, 1], [2, 0]), np.moveaxis(a, [0, 1], [2, 0])),
+                 (paddle.diff(x, n=2, axis=1), np.diff(a, n=2, axis=1)),
+                 (paddle.diff(xv, prepend=xw, append=xw), np.diff(v, prepend=w, append=w)),
+                 (paddle.diff(xv > 1.5), np.diff(v > 1.5)),
+                 (paddle.vsplit(x, [1, 1])[1], np.vsplit(a, [1])[1]),
+                 (paddle.reverse(x, [0, 2]), a[::-1, :, ::-1]),
+                 (paddle.inner(x, paddle.reshape(x, [6, 4])), np.inner(a, a.reshape(6, 4))),
+                 (paddle.outer(xv, xw), np.outer(v, w))]
+    with S.scope_guard(Scope()):
+        got = S.Executor(paddle.CPUPlace()).run(main, feed={"a": a, "v": v, "w": w}, fetch_list=[c[0] for c in cases])
+    for i, ((_, want), have) in enumerate(zip(cases, got)):
+        assert have.shape == want.shape, i
+        np.testing.assert_allclose(have, want, rtol=1e-5, atol=1e-6, err_msg=str(i))
+    assert paddle.broadcast_shape([2, 1, 3], [4, 1]) == [2, 4, 3]
+    with pytest.raises(ValueError):
+        paddle.broadcast_shape([2, 3], [4])
+    with pytest.raises(ValueError, match="source"):
+        paddle.moveaxis(x, 5, 0)
