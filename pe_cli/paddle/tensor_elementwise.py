@@ -1,9 +1,12 @@
 """Paddle 2.x's elementwise tensor functions that pe builds from its own ops, each exactly (same
 values; gradients by the chain rule through the ops): ``neg``, ``deg2rad``/``rad2deg``, ``trunc``,
 ``frac``, ``sgn``, ``asinh``/``acosh``/``atanh``, ``hypot``, ``lerp``, ``logaddexp``, ``isclose``,
-``masked_fill``, ``clone``, and the dtype tests ``is_floating_point``/``is_integer``/``is_complex``."""
+``masked_fill``, ``clone``, ``atan2``, ``fmax``/``fmin`` (NaN-ignoring), ``heaviside``, ``nan_to_num``,
+``logit``, and the dtype tests ``is_floating_point``/``is_integer``/``is_complex``."""
 import math
 import numbers
+
+import numpy as np
 
 from .. import layers as L
 from ..base.dtypes import convert_dtype
@@ -12,7 +15,8 @@ from . import tensor_create as TC
 from . import tensor_math as TM
 
 __all__ = ["neg", "deg2rad", "rad2deg", "trunc", "frac", "sgn", "asinh", "acosh", "atanh", "hypot", "lerp",
-           "logaddexp", "isclose", "masked_fill", "clone", "is_floating_point", "is_integer", "is_complex"]
+           "logaddexp", "isclose", "masked_fill", "clone", "is_floating_point", "is_integer", "is_complex", "atan2",
+           "fmax", "fmin", "heaviside", "nan_to_num", "logit"]
 
 _FLOATS = ("float16", "float32", "float64", "bfloat16", "uint16")
 _INTS = ("uint8", "int8", "int16", "int32", "int64")
@@ -121,3 +125,47 @@ def is_integer(x):
 
 def is_complex(x):
     return convert_dtype(x.dtype) in ("complex64", "complex128")
+
+
+def atan2(x, y, name=None):
+    """The angle of the point (y, x): arctan(x / y) moved to its quadrant (numpy's arctan2(x, y));
+    where y = 0 it is sign(x) * pi / 2."""
+    zero = L.equal(y, TC.zeros_like(y))
+    ratio = L.atan(TM.divide(x, TC.where(zero, 1.0, y)))
+    turn = TC.where(L.less_than(x, TC.zeros_like(x)), -math.pi, math.pi)
+    shifted = TC.where(L.less_than(y, TC.zeros_like(y)), TM.add(ratio, turn), ratio)
+    return TC.where(zero, L.scale(L.sign(x), math.pi / 2), shifted, name=name)
+
+
+def fmax(x, y, name=None):
+    """The larger of x and y elementwise, a NaN losing to a number (numpy's fmax)."""
+    return TC.where(TM.isnan(y), x, TC.where(TM.isnan(x), y, TM.maximum(x, y)), name=name)
+
+
+def fmin(x, y, name=None):
+    """The smaller of x and y elementwise, a NaN losing to a number (numpy's fmin)."""
+    return TC.where(TM.isnan(y), x, TC.where(TM.isnan(x), y, TM.minimum(x, y)), name=name)
+
+
+def heaviside(x, y, name=None):
+    """0 where x < 0, 1 where x > 0, y where x == 0 (x and y broadcast)."""
+    zeros = TC.zeros_like(x)
+    return TC.where(L.less_than(x, zeros), 0.0, TC.where(L.greater_than(x, zeros), 1.0, y), name=name)
+
+
+def nan_to_num(x, nan=0.0, posinf=None, neginf=None, name=None):
+    """x with NaN, +inf and -inf replaced (the infinities by x's dtype's largest / lowest finite value
+    unless given)."""
+    info = np.finfo(convert_dtype(x.dtype))
+    posinf = float(info.max) if posinf is None else float(posinf)
+    neginf = float(info.min) if neginf is None else float(neginf)
+    out = TC.where(L.equal(x, TC.full_like(x, np.inf)), posinf, x)
+    out = TC.where(L.equal(x, TC.full_like(x, -np.inf)), neginf, out)
+    return TC.where(TM.isnan(x), float(nan), out, name=name)
+
+
+def logit(x, eps=None, name=None):
+    """log(x / (1 - x)), x first clipped to [eps, 1 - eps] when ``eps`` is given."""
+    if eps is not None:
+        x = L.clip(x, float(eps), 1.0 - float(eps))
+    return L.log(TM.divide(x, L.scale(x, -1.0, bias=1.0)), name=name)

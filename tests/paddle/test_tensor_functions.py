@@ -120,3 +120,24 @@ def test_axis_functions_and_dtype_names():
         paddle.broadcast_shape([2, 3], [4])
     with pytest.raises(ValueError, match="source"):
         paddle.moveaxis(x, 5, 0)
+
+
+def test_nan_aware_and_quadrant_functions():
+    z = np.array([[0.0, 1.0, -2.0, np.nan], [np.inf, -np.inf, 0.5, 3.0]], "float32")
+    w = np.array([[-1.0, np.nan, 0.0, 2.0], [1.0, -3.0, -0.5, 0.0]], "float32")
+    p = np.array([[0.2, 0.5, 0.9, 0.01]], "float32")
+    main = S.Program()
+    with S.program_guard(main, S.Program()):
+        zv, wv, pv = S.data("z", [2, 4], "float32"), S.data("w", [2, 4], "float32"), S.data("p", [1, 4], "float32")
+        finite = paddle.nan_to_num(zv, posinf=9.0)
+        cases = [(paddle.atan2(finite, paddle.nan_to_num(wv)), np.arctan2(np.nan_to_num(z, posinf=9.0),
+                                                                           np.nan_to_num(w))),
+                 (paddle.fmax(zv, wv), np.fmax(z, w)), (paddle.fmin(zv, wv), np.fmin(z, w)),
+                 (paddle.heaviside(finite, pv), np.heaviside(np.nan_to_num(z, posinf=9.0), p)),
+                 (finite, np.nan_to_num(z, posinf=9.0)), (paddle.nan_to_num(zv), np.nan_to_num(z)),
+                 (paddle.logit(pv), np.log(p / (1 - p))), (paddle.logit(pv, eps=0.1), np.log(np.clip(p, .1, .9) /
+                                                                                             (1 - np.clip(p, .1, .9))))]
+    with S.scope_guard(Scope()):
+        got = S.Executor(paddle.CPUPlace()).run(main, feed={"z": z, "w": w, "p": p}, fetch_list=[c[0] for c in cases])
+    for i, ((_, want), have) in enumerate(zip(cases, got)):
+        np.testing.assert_allclose(have, want, rtol=1e-5, atol=1e-6, err_msg=str(i))
