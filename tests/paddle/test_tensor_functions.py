@@ -141,3 +141,53 @@ def test_nan_aware_and_quadrant_functions():
         got = S.Executor(paddle.CPUPlace()).run(main, feed={"z": z, "w": w, "p": p}, fetch_list=[c[0] for c in cases])
     for i, ((_, want), have) in enumerate(zip(cases, got)):
         np.testing.assert_allclose(have, want, rtol=1e-5, atol=1e-6, err_msg=str(i))
+
+
+def test_products_rotations_and_regrouping():
+    a = RNG.randn(2, 3, 4).astype("float32")
+    b = RNG.randn(4, 3, 5).astype("float32")
+    v = np.array([1.0, 2.0], "float32")
+    main = S.Program()
+    with S.program_guard(main, S.Program()):
+        x, y, xv = S.data("a", [2, 3, 4], "float32"), S.data("b", [4, 3, 5], "float32"), S.data("v", [2], "float32")
+        cases = [(paddle.tensordot(x, y, [[1, 2], [1, 0]]), np.tensordot(a, b, [[1, 2], [1, 0]])),
+                 (paddle.tensordot(x, paddle.transpose(y, [0, 1, 2]), 1), np.tensordot(a, b, 1))] + \
+                [(paddle.rot90(x, k, axes=[1, 2]), np.rot90(a, k, axes=(1, 2))) for k in (1, 2, 3, -1)] + \
+                [(paddle.atleast_2d(xv), np.atleast_2d(v)), (paddle.atleast_3d(xv), np.atleast_3d(v)),
+                 (paddle.atleast_1d(xv, x)[1], a),
+                 (paddle.unflatten(x, 2, [2, -1]), a.reshape(2, 3, 2, 2)),
+                 (paddle.repeat_interleave(x, 2, axis=1), np.repeat(a, 2, axis=1)),
+                 (paddle.repeat_interleave(xv, 3), np.repeat(v, 3)),
+                 (paddle.crop(x, [1, 2, 2], [1, 1, 1]), a[1:2, 1:3, 1:3])]
+    with S.scope_guard(Scope()):
+        got = S.Executor(paddle.CPUPlace()).run(main, feed={"a": a, "b": b, "v": v}, fetch_list=[c[0] for c in cases])
+    for i, ((_, want), have) in enumerate(zip(cases, got)):
+        assert have.shape == want.shape, i
+        np.testing.assert_allclose(have, want, rtol=1e-5, atol=1e-5, err_msg=str(i))
+
+
+def test_logspace_and_triangle_indices():
+    main = S.Program()
+    with S.program_guard(main, S.Program()):
+        cases = [(paddle.logspace(0, 3, 4), np.logspace(0, 3, 4)),
+                 (paddle.logspace(1, -1, 5, base=2.0, dtype="float64"), np.logspace(1, -1, 5, base=2.0)),
+                 (paddle.logspace(0, 2, 3, dtype="int64"), np.array([1, 10, 100])),
+                 (paddle.tril_indices(3, 4, 1), np.stack(np.tril_indices(3, 1, 4))),
+                 (paddle.triu_indices(3, offset=-1, dtype="int32"), np.stack(np.triu_indices(3, -1)))]
+    with S.scope_guard(Scope()):
+        got = S.Executor(paddle.CPUPlace()).run(main, fetch_list=[c[0] for c in cases])
+    for i, ((var, want), have) in enumerate(zip(cases, got)):
+        np.testing.assert_allclose(have, want, rtol=1e-6, err_msg=str(i))
+    assert [g.dtype.name for g in got] == ["float32", "float64", "int64", "int64", "int32"]
+
+
+def test_dtype_limits_and_parameter_creation():
+    assert paddle.finfo(paddle.float32).eps == np.finfo(np.float32).eps
+    assert paddle.iinfo("int64").max == 2 ** 63 - 1
+    with pytest.raises(TypeError):
+        paddle.finfo("int32")
+    with S.program_guard(S.Program(), S.Program()):
+        w = paddle.create_parameter([3, 2], "float32", name="cp_w")
+        assert w.persistable and list(w.shape) == [3, 2]
+        with pytest.warns(UserWarning, match="neg_"):
+            paddle.neg_(w)
