@@ -2,16 +2,19 @@
 ``moveaxis`` (a transpose), ``vsplit`` (split along dim 0), ``reverse`` (flip), ``diff`` (n-th forward
 differences, with ``prepend``/``append``), ``broadcast_shape`` (of two shapes, in Python), and the
 products over axes ``inner``, ``outer`` and ``tensordot`` (matmuls of reshaped operands), ``rot90``,
-``atleast_1d``/``2d``/``3d``, ``unflatten``, ``repeat_interleave`` (an int count) and ``crop``. Those
+``atleast_1d``/``2d``/``3d``, ``unflatten``, ``repeat_interleave`` (an int count), ``crop``,
+``diagonal`` (a gather_nd of the diagonal's coordinates), ``diagflat`` and ``broadcast_tensors``. Those
 that reshape need the sizes of the dims they regroup known when the program is built."""
 import numpy as np
 
 from .. import layers as L
 from ..base.dtypes import convert_dtype
+from . import tensor_create as TC
 from . import tensor_manip as TM
 
 __all__ = ["moveaxis", "vsplit", "reverse", "diff", "broadcast_shape", "inner", "outer", "tensordot", "rot90",
-           "atleast_1d", "atleast_2d", "atleast_3d", "unflatten", "repeat_interleave", "crop"]
+           "atleast_1d", "atleast_2d", "atleast_3d", "unflatten", "repeat_interleave", "crop", "diagonal",
+           "diagflat", "broadcast_tensors"]
 
 _END = 2 ** 31 - 1
 
@@ -175,3 +178,34 @@ def repeat_interleave(x, repeats, axis=None, name=None):
 def crop(x, shape=None, offsets=None, name=None):
     """The window of x at ``offsets`` (default 0) of ``shape`` (-1: x's dim less its offset)."""
     return L.crop_tensor(x, shape, offsets, name=name)
+
+
+def diagonal(x, offset=0, axis1=0, axis2=1, name=None):
+    """The diagonal ``offset`` of the planes (axis1, axis2), as numpy's: those two dims dropped, the
+    diagonal a new last dim."""
+    rank = len(x.shape)
+    a1, a2 = int(axis1) % rank, int(axis2) % rank
+    if a1 == a2:
+        raise ValueError(f"paddle.diagonal: axis1 and axis2 must differ, got {axis1} and {axis2}")
+    shape = _known(x, "diagonal", [a1, a2])
+    rows = np.arange(max(0, -offset), min(shape[a1], shape[a2] - offset))
+    coords = np.stack([rows, rows + offset], axis=1).astype("int64")
+    if len(coords) == 0:
+        raise ValueError(f"paddle.diagonal: offset {offset} is outside the {shape[a1]} x {shape[a2]} planes")
+    rest = [d for d in range(rank) if d not in (a1, a2)]
+    front = L.transpose(x, [a1, a2] + rest)
+    picked = L.gather_nd(front, L.assign(coords))                  # [k, *rest]
+    return L.transpose(picked, list(range(1, len(rest) + 1)) + [0], name=name) if rest else picked
+
+
+def diagflat(x, offset=0, name=None):
+    """A square matrix with x (flattened) on diagonal ``offset``."""
+    return TC.diag(L.reshape(x, [-1]), offset=offset, name=name)
+
+
+def broadcast_tensors(input, name=None):
+    """Each tensor of ``input`` broadcast to their common shape (numpy's rule; sizes known)."""
+    shape = []
+    for x in input:
+        shape = broadcast_shape(shape, _known(x, "broadcast_tensors", range(len(x.shape))))
+    return [x if list(x.shape) == shape else TM.broadcast_to(x, shape) for x in input]

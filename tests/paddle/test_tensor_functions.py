@@ -191,3 +191,28 @@ def test_dtype_limits_and_parameter_creation():
         assert w.persistable and list(w.shape) == [3, 2]
         with pytest.warns(UserWarning, match="neg_"):
             paddle.neg_(w)
+
+
+def test_diagonals_and_broadcast_tensors():
+    a = RNG.randn(3, 4, 2).astype("float32")
+    main = S.Program()
+    with S.program_guard(main, S.Program()):
+        x = S.data("a", [3, 4, 2], "float32")
+        x.stop_gradient = False
+        first = paddle.diagonal(x, offset=1)
+        cases = [(first, np.diagonal(a, 1)), (paddle.diagonal(x, -1, 1, 0), np.diagonal(a, -1, 1, 0)),
+                 (paddle.diagonal(x, 0, 2, 1), np.diagonal(a, 0, 2, 1)),
+                 (paddle.diagflat(paddle.slice(x, [0, 1], [0, 0], [1, 2]), offset=1),
+                  np.diagflat(a[:1, :2], 1))]
+        cases += list(zip(paddle.broadcast_tensors([x, paddle.slice(x, [1], [0], [1])]),
+                          np.broadcast_arrays(a, a[:, :1])))
+        grad, = S.gradients([paddle.sum(first)], [x])
+    with S.scope_guard(Scope()):
+        got = S.Executor(paddle.CPUPlace()).run(main, feed={"a": a}, fetch_list=[c[0] for c in cases] + [grad])
+    for i, ((_, want), have) in enumerate(zip(cases, got)):
+        assert have.shape == want.shape, i
+        np.testing.assert_allclose(have, want, rtol=1e-6, err_msg=str(i))
+    want_grad = np.zeros_like(a)
+    for i in range(3):
+        want_grad[i, i + 1, :] = 1
+    np.testing.assert_allclose(got[-1], want_grad)
