@@ -58,9 +58,17 @@ def _prefix(fn, model_path):
     return prefix
 
 
-def save(program, model_path):
-    """Writes ``model_path.pdparams``, ``.pdopt`` and ``.pdmodel`` from the global scope."""
+def save(program, model_path, *, protocol=4, **configs):
+    """Writes ``model_path.pdparams``, ``.pdopt`` and ``.pdmodel`` from the global scope. ``protocol``
+    (Paddle 2.x: the pickle protocol, 2 to 4) is checked; pe writes its files without pickle, the same
+    for every protocol. ``configs`` takes nothing pe knows."""
     fn = "fluid.save"
+    if not isinstance(protocol, int) or isinstance(protocol, bool):
+        raise ValueError(f"{fn}: The 'protocol' MUST be `int`, but received {type(protocol).__name__}")
+    if not 1 < protocol < 5:
+        raise ValueError(f"{fn}: Expected 1<'protocol'<5, but received protocol={protocol}")
+    if configs:
+        raise TypeError(f"{fn}: unexpected keyword arguments {sorted(configs)}")
     program = as_program(program, fn)
     prefix = _prefix(fn, model_path)
     if os.path.basename(prefix) == "":

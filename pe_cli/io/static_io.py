@@ -7,13 +7,14 @@
   with ``model_filename``/``params_filename``);
 - ``serialize_program`` / ``serialize_persistables`` give those two files' bytes,
   ``deserialize_program`` / ``deserialize_persistables`` take them back, ``save_to_file`` /
-  ``load_from_file`` write and read bytes."""
+  ``load_from_file`` write and read bytes; ``normalize_program`` is the pruned inference Program."""
 import os
 
 from ..base.errors import PeError
 from ..base.limits import regular_file
 from ..executor.scope import global_scope
 from ..framework import Program
+from ..framework.variable import Variable
 from .atomic import write_file
 from .checkpoint import fluid_arrays, fluid_files, is_persistable, variable_values
 from .fluid_model import program_from_desc
@@ -21,7 +22,7 @@ from .fluid_proto import parse_program_desc
 from .inference import inference_model, load_inference_model as _load_dir, save_inference_model as _save_dir
 
 __all__ = ["save_inference_model", "load_inference_model", "serialize_program", "serialize_persistables",
-           "deserialize_program", "deserialize_persistables", "save_to_file", "load_from_file"]
+           "deserialize_program", "deserialize_persistables", "normalize_program", "save_to_file", "load_from_file"]
 
 _IGNORED = {"clip_extra", "legacy_format"}     # Paddle 2.x options about its own format's variants
 
@@ -86,6 +87,25 @@ def deserialize_program(data):
     if not isinstance(data, bytes):
         raise TypeError(f"deserialize_program: data must be bytes, got {type(data).__name__}")
     return program_from_desc(parse_program_desc(data, "deserialize_program"), "deserialize_program")[0]
+
+
+def normalize_program(program, feed_vars, fetch_vars, **kwargs):
+    """The inference program of ``program`` that computes ``fetch_vars`` from ``feed_vars``: a test
+    clone pruned to the ops they need, as a new Program (what save_inference_model writes)."""
+    fn = "normalize_program"
+    if not isinstance(program, Program):
+        raise TypeError(f"{fn}: program type must be `Program`, but received `{type(program).__name__}`")
+    for what, value in (("feed_vars", feed_vars), ("fetch_vars", fetch_vars)):
+        items = value if isinstance(value, (list, tuple)) else [value]
+        if not items or not all(isinstance(v, Variable) for v in items):
+            raise TypeError(f"{fn}: {what} type must be a Variable or a list of Variable")
+    unknown = set(kwargs) - {"skip_prune_program"}
+    if unknown:
+        raise TypeError(f"{fn}: unexpected keyword arguments {sorted(unknown)}")
+    if kwargs.get("skip_prune_program"):
+        raise PeError(f"{fn}: skip_prune_program=True is not supported by pe (its inference programs are "
+                      f"pruned to the fetched variables)")
+    return deserialize_program(inference_model(fn, program, feed_vars, fetch_vars, fn)[0])
 
 
 def deserialize_persistables(program, data, executor):

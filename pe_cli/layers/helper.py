@@ -10,7 +10,8 @@ from ..base.limits import usable_memory
 from ..framework import default_main_program, default_startup_program, unique_name
 from ..framework.source import layer_guard
 from ..training.initializer import ConstantInitializer, XavierInitializer
-from ..training.param_attr import ParamAttr
+from ..training.param_attr import ParamAttr, WeightNormParamAttr
+from .weight_norm import weight_normalized
 
 
 MAX_NAME_BYTES = 200      # a checkpoint file is <name>.npy: file systems allow 255 bytes
@@ -125,6 +126,8 @@ class LayerHelper:
                           f"{MAX_NAME_BYTES} bytes: give the layer a shorter name")
         init = attr.initializer or default_initializer or (
             ConstantInitializer(0.0) if is_bias else XavierInitializer())
+        if isinstance(attr, WeightNormParamAttr):
+            return weight_normalized(self, attr, name, shape, dtype, init)
         main_block = self.main_program.global_block()
         if main_block.has_var(name):
             return main_block.var(name)   # a shared parameter (same ParamAttr name)

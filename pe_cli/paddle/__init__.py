@@ -16,6 +16,10 @@ from .tensor_create import *  # noqa: F401,F403
 from .tensor_manip import *  # noqa: F401,F403
 from .tensor_math import *  # noqa: F401,F403
 from .tensor_linalg import *  # noqa: F401,F403
+from .tensor_elementwise import *  # noqa: F401,F403
+from .tensor_reduce import *  # noqa: F401,F403
+from .tensor_arrange import *  # noqa: F401,F403
+from .tensor_inplace import *  # noqa: F401,F403
 
 globals().update({_n: _f for _n, _f in _device.stand_ins().items() if _n not in globals()})
 

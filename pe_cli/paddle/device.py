@@ -2,7 +2,10 @@
 pe can honour (places, ``seed``, the default dtype, ``get_device``/``set_device``, what pe was built
 with), Fluid's names the 2.x index re-exports, and one-line stand-ins for what cannot work in pe
 (dygraph) or is not in it yet. tests/paddle/test_tensor.py keeps every name of the index classified."""
+import numpy as np
+
 from .. import fluid as _fluid
+from ..base.dtypes import convert_dtype
 from ..base.errors import PeError, unsupported
 from ..framework import default_main_program, default_startup_program
 from ..kernels import is_compiled_with_cuda
@@ -12,10 +15,12 @@ from .param_attr import ParamAttr  # noqa: F401 (exported)
 __all__ = ["CUDAPinnedPlace", "ParamAttr", "seed", "get_device", "set_device", "get_default_dtype",
            "set_default_dtype", "get_cudnn_version", "is_compiled_with_cuda", "is_compiled_with_xpu",
            "create_lod_tensor", "create_random_int_lodtensor", "cuda_pinned_places", "data", "DataFeedDesc",
-           "DataFeeder", "DistributeTranspiler", "DistributeTranspilerConfig", "get_flags"]
+           "DataFeeder", "DistributeTranspiler", "DistributeTranspilerConfig", "get_flags", "dtype", "bool", "float16",
+           "float32", "float64", "int8", "int32", "int64", "uint8", "create_parameter", "set_flags", "finfo", "iinfo"]
 
 create_lod_tensor, create_random_int_lodtensor = _fluid.create_lod_tensor, _fluid.create_random_int_lodtensor
 cuda_pinned_places, data, get_flags = _fluid.cuda_pinned_places, _fluid.data, _fluid.get_flags
+create_parameter, set_flags = _fluid.layers.create_parameter, _fluid.set_flags
 DataFeedDesc, DataFeeder = _fluid.DataFeedDesc, _fluid.DataFeeder
 DistributeTranspiler, DistributeTranspilerConfig = _fluid.DistributeTranspiler, _fluid.DistributeTranspilerConfig
 
@@ -32,6 +37,30 @@ _RNG = "pe does not support it yet; pe's random ops draw from their program's ra
 OTHER = {"XPUPlace": "pe has no XPU kernels", "device_guard": "pe does not place single ops on another device",
          "real": "pe has no complex dtypes", "imag": "pe has no complex dtypes", "save": _SAVE, "load": _SAVE,
          "get_cuda_rng_state": _RNG, "set_cuda_rng_state": _RNG}
+
+# Paddle 2.x's dtype names (``paddle.float32``, ...): Fluid's VarType members, which pe's dtype
+# arguments take and Variable.dtype compares equal to. int16, bfloat16 and complex dtypes: not in pe.
+dtype = _fluid.core.VarDesc.VarType
+bool, float16, float32, float64 = dtype.BOOL, dtype.FP16, dtype.FP32, dtype.FP64  # noqa: A001
+int8, int32, int64, uint8 = dtype.INT8, dtype.INT32, dtype.INT64, dtype.UINT8
+
+
+
+def finfo(dtype):
+    """The limits of a float dtype pe has (numpy's finfo: bits, eps, min, max, tiny, resolution, ...)."""
+    name = convert_dtype(dtype)
+    if name not in ("float16", "float32", "float64"):
+        raise TypeError(f"paddle.finfo: {name} is not a float dtype")
+    return np.finfo(name)
+
+
+def iinfo(dtype):
+    """The limits of an integer dtype pe has (numpy's iinfo: bits, min, max)."""
+    name = convert_dtype(dtype)
+    if name not in ("int8", "int32", "int64", "uint8"):
+        raise TypeError(f"paddle.iinfo: {name} is not an integer dtype")
+    return np.iinfo(name)
+
 
 _STATE = {"dtype": "float32", "device": None}
 

@@ -6,7 +6,7 @@ from ..base.dtypes import convert_dtype
 
 
 class InputSpec:
-    def __init__(self, shape, dtype="float32", name=None):
+    def __init__(self, shape, dtype="float32", name=None, stop_gradient=False):
         if not isinstance(shape, (list, tuple)):
             raise TypeError(f"InputSpec: shape must be a list or tuple, got {type(shape).__name__}")
         for d in shape:
@@ -15,6 +15,7 @@ class InputSpec:
         self.shape = tuple(-1 if d is None else int(d) for d in shape)
         self.dtype = convert_dtype(dtype)
         self.name = name
+        self.stop_gradient = bool(stop_gradient)
 
     @classmethod
     def from_tensor(cls, tensor, name=None):

@@ -2,6 +2,7 @@
 ``paddle.argmax``, ``paddle.topk``, ``paddle.where``, ``paddle.tril``, ``paddle.rand``, ...) with 2.x's
 signatures and semantics, built from pe's own layers. A missing dtype is the default float dtype (float32
 unless paddle.set_default_dtype changed it; int64 for indices and ``arange`` over ints)."""
+import math
 import numbers
 
 import numpy as np
@@ -19,7 +20,8 @@ from .tensor_manip import _dims, _known, broadcast_to, flatten, gather
 __all__ = ["arange", "full", "full_like", "zeros", "zeros_like", "ones", "ones_like", "empty", "empty_like", "eye",
            "linspace", "meshgrid", "diag", "assign", "argmax", "argmin", "argsort", "sort", "topk", "nonzero",
            "masked_select", "unique", "median", "trace", "rand", "randn", "randint", "randperm", "uniform",
-           "normal", "standard_normal", "where", "tril", "triu", "bernoulli", "multinomial"]
+           "normal", "standard_normal", "where", "tril", "triu", "bernoulli", "multinomial", "logspace",
+           "tril_indices", "triu_indices"]
 
 
 def _dtype(dtype, default=None):
@@ -332,3 +334,30 @@ def multinomial(x, num_samples=1, replacement=False, name=None):
     if not replacement:
         return L.topk(L.elementwise_sub(log_w, noise), k=int(num_samples))[1]
     return argmax(L.elementwise_sub(L.unsqueeze(log_w, [len(shape) - 1]), noise), axis=-1)
+
+
+def logspace(start, stop, num, base=10.0, dtype=None, name=None):
+    """``num`` values base ** t, t evenly spaced from start to stop (both included; numbers only)."""
+    for what, value in (("start", start), ("stop", stop), ("num", num), ("base", base)):
+        if isinstance(value, Variable):
+            raise PeError(f"paddle.logspace: pe takes a number for {what} (not a Tensor)")
+    dtype = _dtype(dtype)
+    if dtype in ("float16", "float32", "float64"):
+        return L.exp(L.scale(evenly_spaced(start, stop, num, dtype), math.log(float(base))))
+    return L.assign(np.logspace(float(start), float(stop), int(num), base=float(base)).astype(dtype))
+
+
+def _indices(fn, row, col, offset, dtype):
+    if dtype not in ("int32", "int64"):
+        raise TypeError(f"paddle.{fn.__name__}: dtype must be int32 or int64, got {dtype!r}")
+    return L.assign(np.stack(fn(int(row), int(offset), int(col))).astype(dtype))
+
+
+def tril_indices(row, col, offset=0, dtype="int64"):
+    """[2, n]: the (row, column) indices of the lower triangle (diagonal ``offset``) of a row x col matrix."""
+    return _indices(np.tril_indices, row, col, offset, convert_dtype(dtype))
+
+
+def triu_indices(row, col=None, offset=0, dtype="int64"):
+    """[2, n]: the (row, column) indices of the upper triangle (diagonal ``offset``; col defaults to row)."""
+    return _indices(np.triu_indices, row, row if col is None else col, offset, convert_dtype(dtype))

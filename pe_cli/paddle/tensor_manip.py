@@ -197,7 +197,7 @@ def shard_index(input, index_num, nshards, shard_id, ignore_value=-1):
     return L.shard_index(input, index_num, nshards, shard_id, ignore_value)
 
 
-def multiplex(inputs, index):
+def multiplex(inputs, index, name=None):
     """out[i] = inputs[index[i]][i]: row i taken from the input ``index[i]`` names."""
     return L.multiplex(list(inputs), index)
 

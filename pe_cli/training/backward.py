@@ -160,11 +160,15 @@ def _requires_grad(block, ops, no_grad):
     return live
 
 
-def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None, checkpoints=None):
+def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None, checkpoints=None, *,
+                    distop_context=None):
     """Appends the gradient ops of ``loss`` to its program and returns [(parameter, gradient)].
     ``checkpoints`` (Fluid's recompute hint: variables or names whose values are kept while the rest
     is recomputed) is checked and otherwise only a memory hint: pe keeps every forward value, so
-    the gradients are the same as without it."""
+    the gradients are the same as without it. ``distop_context`` (Paddle 2.x's auto-parallel
+    planner) is refused."""
+    if distop_context is not None:
+        raise PeError("append_backward: distop_context (auto-parallel) is not supported by pe: leave it None")
     _check_checkpoints(checkpoints)
     block = loss.block
     builder, no_grad = _append_grad_ops(loss, no_grad_set)

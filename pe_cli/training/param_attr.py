@@ -33,8 +33,12 @@ class ParamAttr:
 
 
 class WeightNormParamAttr(ParamAttr):
-    def __init__(self, dim=None, name=None, initializer=None, learning_rate=1.0, regularizer=None,
-                 trainable=True, do_model_average=False, *, gradient_clip=None):
-        super().__init__(name, initializer, learning_rate, regularizer, trainable, do_model_average,
-                         gradient_clip=gradient_clip)
+    """A weight normalized as w = g * v / ||v|| (norm over every dim but ``dim``; layers/weight_norm.py).
+    ``need_clip`` is Paddle 2.x's (False: gradient clips leave g and v as they are)."""
+
+    def __init__(self, dim=None, name=None, initializer=None, learning_rate=1.0, regularizer=None, trainable=True,
+                 do_model_average=False, *, need_clip=True, gradient_clip=None):
+        super().__init__(name=name, initializer=initializer, learning_rate=learning_rate, regularizer=regularizer,
+                         trainable=trainable, do_model_average=do_model_average, gradient_clip=gradient_clip)
         self.dim = dim
+        self.need_clip = bool(need_clip)

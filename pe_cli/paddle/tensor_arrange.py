@@ -1,0 +1,211 @@
+"""Paddle 2.x's names that rearrange or difference a tensor along its axes, from pe's ops:
+``moveaxis`` (a transpose), ``vsplit`` (split along dim 0), ``reverse`` (flip), ``diff`` (n-th forward
+differences, with ``prepend``/``append``), ``broadcast_shape`` (of two shapes, in Python), and the
+products over axes ``inner``, ``outer`` and ``tensordot`` (matmuls of reshaped operands), ``rot90``,
+``atleast_1d``/``2d``/``3d``, ``unflatten``, ``repeat_interleave`` (an int count), ``crop``,
+``diagonal`` (a gather_nd of the diagonal's coordinates), ``diagflat`` and ``broadcast_tensors``. Those
+that reshape need the sizes of the dims they regroup known when the program is built."""
+import numpy as np
+
+from .. import layers as L
+from ..base.dtypes import convert_dtype
+from . import tensor_create as TC
+from . import tensor_manip as TM
+
+__all__ = ["moveaxis", "vsplit", "reverse", "diff", "broadcast_shape", "inner", "outer", "tensordot", "rot90",
+           "atleast_1d", "atleast_2d", "atleast_3d", "unflatten", "repeat_interleave", "crop", "diagonal",
+           "diagflat", "broadcast_tensors"]
+
+_END = 2 ** 31 - 1
+
+
+def _axes(values, rank, what):
+    values = list(values) if isinstance(values, (list, tuple)) else [values]
+    out = []
+    for v in values:
+        if not -rank <= int(v) < rank:
+            raise ValueError(f"paddle.moveaxis: {what} {v} is outside the {rank} dims of x")
+        out.append(int(v) % rank)
+    if len(set(out)) != len(out):
+        raise ValueError(f"paddle.moveaxis: {what} {values} repeats an axis")
+    return out
+
+
+def moveaxis(x, source, destination, name=None):
+    """x with its ``source`` axes moved to the ``destination`` positions (the others keep their order)."""
+    rank = len(x.shape)
+    src, dst = _axes(source, rank, "source"), _axes(destination, rank, "destination")
+    if len(src) != len(dst):
+        raise ValueError(f"paddle.moveaxis: source {source} and destination {destination} differ in length")
+    order = [d for d in range(rank) if d not in src]
+    for to, frm in sorted(zip(dst, src)):
+        order.insert(to, frm)
+    return L.transpose(x, order, name=name)
+
+
+def vsplit(x, num_or_sections, name=None):
+    """split(x, num_or_sections, axis=0), for x of 2 or more dims."""
+    if len(x.shape) < 2:
+        raise ValueError(f"The input tensor's dimension must be greater than 1, but got {len(x.shape)}")
+    return TM.split(x, num_or_sections, axis=0, name=name)
+
+
+def reverse(x, axis, name=None):
+    """flip(x, axis)."""
+    return TM.flip(x, axis, name=name)
+
+
+def diff(x, n=1, axis=-1, prepend=None, append=None, name=None):
+    """The ``n``-th forward difference out[i] = x[i + 1] - x[i] along ``axis`` (bool x: their xor),
+    with ``prepend`` / ``append`` joined to x along that axis first."""
+    axis = int(axis) % len(x.shape)
+    parts = [v for v in (prepend, x, append) if v is not None]
+    out = L.concat(parts, axis=axis) if len(parts) > 1 else x
+    boolean = convert_dtype(x.dtype) == "bool"
+    for _ in range(int(n)):
+        later = L.slice(out, axes=[axis], starts=[1], ends=[_END])
+        earlier = L.slice(out, axes=[axis], starts=[0], ends=[-1])
+        out = L.logical_xor(later, earlier) if boolean else L.elementwise_sub(later, earlier)
+    return out
+
+
+def broadcast_shape(x_shape, y_shape):
+    """The shape two tensors of these shapes broadcast to (numpy's rule); a ValueError when they do not."""
+    return list(np.broadcast_shapes(tuple(x_shape), tuple(y_shape)))
+
+
+def _rows(x, k):
+    return L.reshape(x, [-1, k])
+
+
+def inner(x, y, name=None):
+    """sum(x[..., :] * y[..., :]) over the last dims: shape x.shape[:-1] + y.shape[:-1] (scalars: x * y)."""
+    if not x.shape or not y.shape:
+        return L.elementwise_mul(x, y, name=name)
+    k = x.shape[-1]
+    if k != y.shape[-1] or k < 0:
+        raise ValueError(f"paddle.inner: the last dims of x {list(x.shape)} and y {list(y.shape)} must be equal "
+                         f"and known")
+    product = L.matmul(_rows(x, k), _rows(y, k), transpose_y=True)
+    return L.reshape(product, list(x.shape[:-1]) + list(y.shape[:-1]), name=name)
+
+
+def outer(x, y, name=None):
+    """x (flattened) as a column times y (flattened) as a row."""
+    return L.matmul(L.reshape(x, [-1, 1]), L.reshape(y, [1, -1]), name=name)
+
+
+def _known(x, what, dims):
+    shape = list(x.shape)
+    if any(shape[d] < 0 for d in dims):
+        raise ValueError(f"paddle.{what}: '{x.name}' {shape} needs dims {list(dims)} known when the program is built")
+    return shape
+
+
+def tensordot(x, y, axes=2, name=None):
+    """Sums over ``axes`` (an int n: x's last n dims with y's first n; or [x_axes, y_axes]), numpy's
+    tensordot: shape x's other dims + y's other dims."""
+    if isinstance(axes, int):
+        xa, ya = list(range(len(x.shape) - axes, len(x.shape))), list(range(axes))
+    else:
+        xa, ya = ([a] if isinstance(a, int) else list(a) for a in axes)
+    xa, ya = [a % len(x.shape) for a in xa], [a % len(y.shape) for a in ya]
+    xs, ys = _known(x, "tensordot", range(len(x.shape))), _known(y, "tensordot", range(len(y.shape)))
+    if [xs[a] for a in xa] != [ys[a] for a in ya]:
+        raise ValueError(f"paddle.tensordot: summed dims of x {xs} and y {ys} differ")
+    xf, yf = [d for d in range(len(xs)) if d not in xa], [d for d in range(len(ys)) if d not in ya]
+    k = int(np.prod([xs[a] for a in xa]))
+    left = L.reshape(L.transpose(x, xf + xa), [-1, k])
+    right = L.reshape(L.transpose(y, ya + yf), [k, -1])
+    return L.reshape(L.matmul(left, right), [xs[d] for d in xf] + [ys[d] for d in yf], name=name)
+
+
+def rot90(x, k=1, axes=(0, 1), name=None):
+    """x turned k times by 90 degrees in the plane of ``axes`` (from the first toward the second)."""
+    a0, a1 = (int(a) % len(x.shape) for a in axes)
+    if a0 == a1 or len(axes) != 2:
+        raise ValueError(f"paddle.rot90: axes {list(axes)} must be two different dims")
+    k = int(k) % 4
+    perm = list(range(len(x.shape)))
+    perm[a0], perm[a1] = a1, a0
+    if k == 0:
+        return L.assign(x)
+    if k == 2:
+        return L.flip(x, [a0, a1])
+    if k == 1:
+        return L.transpose(L.flip(x, [a1]), perm)
+    return L.flip(L.transpose(x, perm), [a1])
+
+
+def _atleast(inputs, rank, pad):
+    out = [x if len(x.shape) >= rank else L.reshape(x, pad(list(x.shape))) for x in inputs]
+    return out[0] if len(out) == 1 else out
+
+
+def atleast_1d(*inputs, name=None):
+    return _atleast(inputs, 1, lambda s: [1])
+
+
+def atleast_2d(*inputs, name=None):
+    return _atleast(inputs, 2, lambda s: [1] + (s or [1]))
+
+
+def atleast_3d(*inputs, name=None):
+    return _atleast(inputs, 3, lambda s: [1, 1, 1] if not s else [1] + s + [1] if len(s) == 1 else s + [1])
+
+
+def unflatten(x, axis, shape, name=None):
+    """x with dim ``axis`` split into ``shape`` (one entry may be -1)."""
+    axis = int(axis) % len(x.shape)
+    rest = _known(x, "unflatten", range(axis + 1, len(x.shape)))[axis + 1:]
+    return L.reshape(x, [0] * axis + list(shape) + rest, name=name)
+
+
+def repeat_interleave(x, repeats, axis=None, name=None):
+    """Each element repeated ``repeats`` times along ``axis`` (None: of x flattened)."""
+    if not isinstance(repeats, int):
+        raise ValueError("paddle.repeat_interleave: pe takes an int repeats (not a Tensor of counts)")
+    if axis is None:
+        x, axis = L.reshape(x, [-1]), 0
+    axis = int(axis) % len(x.shape)
+    shape = _known(x, "repeat_interleave", range(axis, len(x.shape)))
+    times = [1] * (len(shape) + 1)
+    times[axis + 1] = repeats
+    tiled = L.expand(L.unsqueeze(x, [axis + 1]), times)
+    return L.reshape(tiled, [0] * axis + [shape[axis] * repeats] + shape[axis + 1:], name=name)
+
+
+def crop(x, shape=None, offsets=None, name=None):
+    """The window of x at ``offsets`` (default 0) of ``shape`` (-1: x's dim less its offset)."""
+    return L.crop_tensor(x, shape, offsets, name=name)
+
+
+def diagonal(x, offset=0, axis1=0, axis2=1, name=None):
+    """The diagonal ``offset`` of the planes (axis1, axis2), as numpy's: those two dims dropped, the
+    diagonal a new last dim."""
+    rank = len(x.shape)
+    a1, a2 = int(axis1) % rank, int(axis2) % rank
+    if a1 == a2:
+        raise ValueError(f"paddle.diagonal: axis1 and axis2 must differ, got {axis1} and {axis2}")
+    shape = _known(x, "diagonal", [a1, a2])
+    rows = np.arange(max(0, -offset), min(shape[a1], shape[a2] - offset))
+    coords = np.stack([rows, rows + offset], axis=1).astype("int64")
+    if len(coords) == 0:
+        raise ValueError(f"paddle.diagonal: offset {offset} is outside the {shape[a1]} x {shape[a2]} planes")
+    rest = [d for d in range(rank) if d not in (a1, a2)]
+    front = L.transpose(x, [a1, a2] + rest)
+    picked = L.gather_nd(front, L.assign(coords))                  # [k, *rest]
+    return L.transpose(picked, list(range(1, len(rest) + 1)) + [0], name=name) if rest else picked
+
+
+def diagflat(x, offset=0, name=None):
+    """A square matrix with x (flattened) on diagonal ``offset``."""
+    return TC.diag(L.reshape(x, [-1]), offset=offset, name=name)
+
+
+def broadcast_tensors(input, name=None):
+    """Each tensor of ``input`` broadcast to their common shape (numpy's rule; sizes known)."""
+    shape = []
+    for x in input:
+        shape = broadcast_shape(shape, _known(x, "broadcast_tensors", range(len(x.shape))))
+    return [x if list(x.shape) == shape else TM.broadcast_to(x, shape) for x in input]

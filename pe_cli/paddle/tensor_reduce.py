@@ -1,0 +1,57 @@
+"""Paddle 2.x's reductions beyond tensor_math's, built from pe's ops: ``amax``/``amin`` (the extreme
+value; its gradient is split evenly among the values that reach it, where max/min's goes to each),
+``count_nonzero``, ``nansum`` and ``nanmean`` (NaNs left out)."""
+from .. import layers as L
+from ..base.dtypes import convert_dtype
+from . import tensor_create as TC
+from . import tensor_math as TM
+
+__all__ = ["amax", "amin", "count_nonzero", "nansum", "nanmean"]
+
+
+def _axes(axis):
+    return None if axis is None or axis == [] else list(axis) if isinstance(axis, (list, tuple)) else [axis]
+
+
+def _even(layer, x, axis, keepdim, name):
+    """sum(x * w) over ``axis``, w = (x == extreme) / (how many reach it), w a constant: the extreme's
+    value, whose gradient each value reaching it shares evenly (as Paddle's amax/amin)."""
+    axes = _axes(axis)
+    extreme = layer(x, dim=axes, keep_dim=True)
+    hit = L.cast(L.equal(x, extreme), x.dtype)
+    weight = TM.divide(hit, L.reduce_sum(hit, dim=axes, keep_dim=True))
+    weight.stop_gradient = True
+    return L.reduce_sum(TM.multiply(x, weight), dim=axes, keep_dim=keepdim, name=name)
+
+
+def amax(x, axis=None, keepdim=False, name=None):
+    """The largest value over ``axis`` (None: all); ties share the gradient evenly."""
+    return _even(L.reduce_max, x, axis, keepdim, name)
+
+
+def amin(x, axis=None, keepdim=False, name=None):
+    """The smallest value over ``axis`` (None: all); ties share the gradient evenly."""
+    return _even(L.reduce_min, x, axis, keepdim, name)
+
+
+def count_nonzero(x, axis=None, keepdim=False, name=None):
+    """The number of non-zero values over ``axis`` (int64)."""
+    nonzero = L.cast(L.not_equal(x, TC.zeros_like(x)), "int64")
+    return L.reduce_sum(nonzero, dim=_axes(axis), keep_dim=keepdim, name=name)
+
+
+def _without_nan(x):
+    return TC.where(TM.isnan(x), TC.zeros_like(x), x)
+
+
+def nansum(x, axis=None, dtype=None, keepdim=False, name=None):
+    """The sum over ``axis`` with NaNs counted as 0 (cast to ``dtype`` first when given)."""
+    if dtype is not None and convert_dtype(dtype) != convert_dtype(x.dtype):
+        x = L.cast(x, dtype)
+    return L.reduce_sum(_without_nan(x), dim=_axes(axis), keep_dim=keepdim, name=name)
+
+
+def nanmean(x, axis=None, keepdim=False, name=None):
+    """The mean over ``axis`` of the values that are not NaN (NaN where all are)."""
+    count = L.reduce_sum(L.cast(L.logical_not(TM.isnan(x)), x.dtype), dim=_axes(axis), keep_dim=keepdim)
+    return TM.divide(nansum(x, axis, keepdim=keepdim), count, name=name)
