@@ -8,5 +8,5 @@ __all__ = ["ParamAttr"]
 class ParamAttr(_FluidParamAttr):
     def __init__(self, name=None, initializer=None, learning_rate=1.0, regularizer=None, trainable=True,
                  do_model_average=True, need_clip=True):
-        super().__init__(name, initializer, learning_rate, regularizer, trainable, None, do_model_average)
+        super().__init__(name, initializer, learning_rate, regularizer, trainable, do_model_average)
         self.need_clip = bool(need_clip)
