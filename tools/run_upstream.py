@@ -22,7 +22,9 @@ The programs stay outside the repository, exactly as their authors wrote them. W
 
 The manifest, ``DIR/suite.json`` (docs/COMPAT.md, "Upstream files, run unchanged", gives its
 format): ``{"defaults": {...}, "files": {"rel/path.py": {"argv": [...], "env": {...}, "timeout": S,
-"copy": ["rel/dir"], "source": {"repo": ..., "path": ..., "commit": ...}}}}``. Without one, every
+"copy": ["rel/dir"], "pythonpath": ["rel/dir"], "source": {"repo": ..., "path": ..., "commit": ...}}}}``
+(``pythonpath``: folders, relative to DIR, holding what the programs import besides Paddle, such
+as ``six``, which a Fluid installation brings along). Without one, every
 ``*.py`` directly in DIR is a program with no arguments.
 """
 import argparse
@@ -165,7 +167,8 @@ def run_one(suite, rel, opts, python, fluid, home, site):
         cwd = _copy_in(suite, rel, opts, work)
         cmd, unittest_file = command_for(python, fluid, cwd, rel, opts)
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PE_"))}
-        path = [site] if fluid else [site, ROOT]
+        extra = [os.path.join(suite, p) for p in opts.get("pythonpath", [])]   # the program's own needs
+        path = [site] + ([] if fluid else [ROOT]) + extra
         env.update(HOME=home, PYTHONHASHSEED="0", PYTHONPATH=os.pathsep.join(path),
                    CUDA_VISIBLE_DEVICES="", OMP_NUM_THREADS="1", UPSTREAM_FLUID="1" if fluid else "0")
         env.update({k: str(v) for k, v in opts.get("env", {}).items()})

@@ -6,11 +6,16 @@ class PeError(Exception):
     """Base class: a mistake in the user's program, config or data, explained in one line."""
 
 
-class ShapeError(PeError):
+class EnforceNotMet(PeError):
+    """``fluid.core.EnforceNotMet``: a check that Fluid makes in its C++ core (shape inference, a
+    fed value, a LoD) failed. Scripts catch it by that name; pe's errors of those kinds are one."""
+
+
+class ShapeError(EnforceNotMet):
     """A layer was given inputs whose shapes cannot work together."""
 
 
-class FeedError(PeError):
+class FeedError(EnforceNotMet):
     """A missing feed, or a fed value of the wrong shape or dtype."""
 
 

@@ -2,10 +2,12 @@
 from ..compiler import fused_all_reduce
 from ..executor.scope import Scope  # noqa: F401
 from ..base.dtypes import VarType
-from ..base.errors import EOFException  # noqa: F401
+from ..base.errors import EnforceNotMet, EOFException  # noqa: F401
 from ..framework.lod_tensor import LoDTensor, LoDTensorArray  # noqa: F401
 from ..framework.operator import AttrType  # noqa: F401
 from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
+from .inference_api import (AnalysisConfig, NativeConfig, PaddleBuf, PaddleDType, PaddleTensor,  # noqa: F401
+                            create_paddle_predictor)
 from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_device_count  # noqa: F401
 
 
@@ -44,3 +46,8 @@ def _set_fuse_parameter_memory_size(megabytes):
     """Fluid's FLAGS_fuse_parameter_memory_size: at most ``megabytes`` MB of gradients in one fused
     all-reduce (0 or less: pe's 32 MiB buckets). Graphs built later use it."""
     fused_all_reduce.set_memory_size(megabytes)
+
+
+def __unittest_throw_exception__():
+    """Fluid's hook for testing that its core's errors reach Python as EnforceNotMet."""
+    raise EnforceNotMet("test exception")

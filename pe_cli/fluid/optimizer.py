@@ -5,6 +5,7 @@ from ..training.optimizer import *  # noqa: F401,F403
 from ..training.optimizer import __all__ as _plain
 from ..training.optimizer_adaptive import *  # noqa: F401,F403
 from ..training.optimizer_adaptive import __all__ as _adaptive
+from ..training.regularizer import append_regularization_ops  # noqa: F401 -- Fluid's optimizer module has it too
 from .unsupported import unsupported
 
 _MISSING = ["Dpsgd", "DpsgdOptimizer", "PipelineOptimizer",

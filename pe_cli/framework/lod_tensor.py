@@ -6,7 +6,7 @@ level's lengths count rows of the array.
 """
 import numpy as np
 
-from ..base.errors import PeError
+from ..base.errors import EnforceNotMet, PeError
 from ..base.places import CPUPlace
 
 
@@ -62,7 +62,18 @@ class LoDTensor:
         return [list(level) for level in self._lod]
 
     def set_recursive_sequence_lengths(self, lengths):
-        self._lod = [[int(v) for v in np.concatenate([[0], np.cumsum(level)])] for level in lengths]
+        """Sets the LoD from per-level sequence lengths. As Fluid does, lengths that cannot describe
+        this tensor raise EnforceNotMet: a negative length, or a level whose lengths do not add up to
+        the next level's count (the rows, for the last level, once the tensor holds a value)."""
+        lod = [[int(v) for v in np.concatenate([[0], np.cumsum(level)])] for level in lengths]
+        rows = None if self._array is None else len(self._array)
+        for i, level in enumerate(lengths):
+            below = len(lengths[i + 1]) if i + 1 < len(lengths) else rows
+            if any(int(n) < 0 for n in level) or (below is not None and sum(level) != below):
+                raise EnforceNotMet(f"set_recursive_sequence_lengths: {[list(l) for l in lengths]} is not a valid "
+                                    f"LoD for this tensor ({rows if rows is not None else 'no'} rows): level {i}'s "
+                                    f"lengths must be >= 0 and add up to {below}")
+        self._lod = lod
 
     def recursive_sequence_lengths(self):
         return [[b - a for a, b in zip(level, level[1:])] for level in self._lod]

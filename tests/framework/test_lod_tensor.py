@@ -22,8 +22,22 @@ def test_two_levels_from_the_seed_example():
     t.set_recursive_sequence_lengths([[2, 1], [2, 2, 3]])
     assert t.lod() == [[0, 2, 3], [0, 2, 4, 7]]
     assert t.has_valid_recursive_sequence_lengths()
-    t.set_recursive_sequence_lengths([[2, 2], [2, 2, 3]])
-    assert not t.has_valid_recursive_sequence_lengths()
+
+
+def test_invalid_lengths_raise_enforce_not_met_as_in_fluid():
+    """Fluid's LoDTensor refuses lengths that cannot describe it, with core.EnforceNotMet; the
+    tensor keeps its LoD. Without a value, only the levels' agreement is checked."""
+    t = fluid.LoDTensor()
+    t.set(np.zeros((7, 1), "float32"), fluid.CPUPlace())
+    t.set_recursive_sequence_lengths([[2, 1], [2, 2, 3]])
+    for bad in ([[2, 2], [2, 2, 3]], [[2, 4]], [[8, -1]]):
+        with pytest.raises(fluid.core.EnforceNotMet, match="not a valid LoD"):
+            t.set_recursive_sequence_lengths(bad)
+    assert t.recursive_sequence_lengths() == [[2, 1], [2, 2, 3]]
+    empty = fluid.LoDTensor()
+    empty.set_recursive_sequence_lengths([[2, 3]])
+    with pytest.raises(fluid.core.EnforceNotMet):
+        empty.set_recursive_sequence_lengths([[2, 2], [2, 2, 3]])
 
 
 def test_set_lod_checks_offsets():
@@ -42,7 +56,7 @@ def test_create_lod_tensor_from_array_list_and_tensor():
     assert np.array(b).dtype == np.int64
     c = fluid.create_lod_tensor(a, [[1, 4]], fluid.CPUPlace())
     assert c.recursive_sequence_lengths() == [[1, 4]]
-    with pytest.raises(PeError, match="do not fit data with 5 rows"):
+    with pytest.raises(fluid.core.EnforceNotMet, match="5 rows"):
         fluid.create_lod_tensor(np.zeros((5, 1)), [[2, 2]], fluid.CPUPlace())
 
 

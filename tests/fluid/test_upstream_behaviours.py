@@ -1,0 +1,136 @@
+"""What Paddle's own unit tests and book programs rely on, run unchanged under pe fluid (issue 52,
+docs/COMPAT.md "Upstream files, run unchanged"): each test here asserts the behaviour of Fluid 1.8.5
+that an upstream file checks, written for pe."""
+import numpy as np
+import pytest
+
+import pe_cli.fluid as fluid
+from pe_cli.fluid import core
+from pe_cli.fluid.executor import as_numpy
+
+
+def _programs():
+    return fluid.Program(), fluid.Program()
+
+
+def test_program_parse_from_string_restores_blocks_vars_and_ops():
+    main, startup = _programs()
+    with fluid.program_guard(main, startup):
+        x = fluid.data("x", [None, 3])
+        y = fluid.layers.fc(x, 2)
+        fluid.layers.mean(y)
+    restored = fluid.Program.parse_from_string(main.desc.serialize_to_string())
+    assert [op.type for op in restored.global_block().ops] == [op.type for op in main.global_block().ops]
+    assert restored.global_block().var(y.name).shape == y.shape
+    assert restored.desc.serialize_to_string() == main.desc.serialize_to_string()
+    with pytest.raises(ValueError, match="not a program serialized by pe"):
+        fluid.Program.parse_from_string(b"\x0a\x03abc")
+
+
+def test_as_numpy_converts_fetched_tensors_and_refuses_lod():
+    assert as_numpy([fluid.LoDTensor()]) == [None]
+    t = fluid.LoDTensor()
+    t.set(np.arange(6, dtype="float32").reshape(3, 2), fluid.CPUPlace())
+    np.testing.assert_array_equal(as_numpy(t), np.arange(6).reshape(3, 2))
+    t.set_recursive_sequence_lengths([[1, 2]])
+    with pytest.raises(RuntimeError, match="LoD"):
+        as_numpy(t)
+
+
+def test_core_names_upstream_tests_use():
+    assert core.VarDesc.VarType.INT16 == "int16"
+    assert fluid.optimizer.append_regularization_ops is fluid.regularizer.append_regularization_ops
+    with pytest.raises(core.EnforceNotMet, match="test exception"):
+        core.__unittest_throw_exception__()
+
+
+def test_shape_errors_are_enforce_not_met():
+    main, startup = _programs()
+    with fluid.program_guard(main, startup):
+        x = fluid.data("x", [None, 3])
+        with pytest.raises(core.EnforceNotMet):
+            fluid.layers.matmul(x, fluid.data("y", [4, 5]))
+
+
+def _two_targets():
+    main, startup = _programs()
+    with fluid.program_guard(main, startup):
+        x = fluid.data("x", [2, 3])
+        x.stop_gradient = False
+        y = fluid.layers.reduce_sum(x * 2.0)
+        z = x * 3.0          # not a scalar: seeded with ones of its shape
+        grads = fluid.backward.calc_gradient([y, z], [x])
+    return main, grads
+
+
+def test_calc_gradient_sums_a_list_of_targets():
+    main, grads = _two_targets()
+    exe = fluid.Executor(fluid.CPUPlace())
+    (g,) = exe.run(main, feed={"x": np.ones((2, 3), "float32")}, fetch_list=grads)
+    np.testing.assert_allclose(g, np.full((2, 3), 5.0))
+
+
+def test_gradients_refuses_what_fluid_refuses_with_type_error():
+    main, startup = _programs()
+    with fluid.program_guard(main, startup):
+        x = fluid.data("x", [None, 3])
+        x.stop_gradient = False
+        y = fluid.layers.relu(x)
+        for call in (lambda: fluid.gradients(y.name, x), lambda: fluid.gradients(y, x.name),
+                     lambda: fluid.gradients([y], [x], target_gradients=x.name),
+                     lambda: fluid.gradients([y], x, no_grad_set=y)):
+            with pytest.raises(TypeError):
+                call()
+
+
+def test_paddle_tensor_round_trips_numpy():
+    for dtype, code in (("int32", core.PaddleDType.INT32), ("int64", core.PaddleDType.INT64),
+                        ("float32", core.PaddleDType.FLOAT32)):
+        a = np.arange(6).reshape(3, 2).astype(dtype)
+        t = core.PaddleTensor(a)
+        assert t.dtype == code and t.shape == [3, 2]
+        assert t.data.tolist(dtype) == a.ravel().tolist()
+        t.data.reset(a * 2)
+        np.testing.assert_array_equal(t.as_ndarray(), a * 2)
+    assert core.PaddleBuf([1.5, 2.0]).float_data() == [1.5, 2.0]
+
+
+@pytest.fixture(scope="module")
+def saved_model(tmp_path_factory):
+    path = str(tmp_path_factory.mktemp("infer"))
+    main, startup = _programs()
+    with fluid.program_guard(main, startup):
+        x = fluid.data("x", [None, 3])
+        y = fluid.layers.fc(x, 2)
+    exe = fluid.Executor(fluid.CPUPlace())
+    scope = fluid.Scope()
+    with fluid.scope_guard(scope):
+        exe.run(startup)
+        fluid.io.save_inference_model(path, ["x"], [y], exe, main_program=main)
+        feed = np.arange(6, dtype="float32").reshape(2, 3)
+        (want,) = exe.run(main, feed={"x": feed}, fetch_list=[y])
+    return path, feed, want
+
+
+def test_predictor_runs_a_saved_model_in_its_own_scope(saved_model):
+    path, feed, want = saved_model
+    for config in (core.AnalysisConfig(path), core.NativeConfig()):
+        if isinstance(config, core.NativeConfig):
+            config.model_dir = path
+        else:
+            config.switch_ir_optim(False)
+            config.disable_gpu()
+        predictor = core.create_paddle_predictor(config)
+        assert predictor.get_input_names() == ["x"]
+        (out,) = predictor.run([core.PaddleTensor(feed)])
+        np.testing.assert_allclose(out.as_ndarray(), want, rtol=1e-6)
+
+
+def test_compiled_program_with_inference_optimize_runs_paddle_tensors(saved_model):
+    path, feed, want = saved_model
+    config = core.NativeConfig()
+    config.model_dir = path
+    compiled = fluid.CompiledProgram(fluid.Program())._with_inference_optimize(config)
+    assert compiled._is_inference is True
+    (out,) = fluid.Executor(fluid.CPUPlace()).run(compiled, feed=[core.PaddleTensor(feed)])
+    np.testing.assert_allclose(np.array(out.data.float_data()).reshape(want.shape), want, rtol=1e-6)
