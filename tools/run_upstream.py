@@ -201,21 +201,24 @@ def parse_args(argv):
     parser.add_argument("--jobs", type=int, default=1, help="programs run at once")
     parser.add_argument("--report", metavar="FILE", help="write the outcomes as JSON to FILE")
     parser.add_argument("--home", help="a HOME already holding .cache/paddle/dataset (else one is made)")
-    parser.add_argument("--only", help="run only programs whose path contains this")
+    parser.add_argument("--only", help="run only programs whose path contains one of these (comma-separated)")
+    parser.add_argument("--fluid-only", action="store_true", help="with --fluid: run the programs under Fluid alone")
     return parser.parse_args(argv)
 
 
 def main(argv=None):
     args = parse_args(argv)
     suite = os.path.abspath(args.suite)
-    programs = {r: o for r, o in load_manifest(suite).items() if not args.only or args.only in r}
+    only = args.only.split(",") if args.only else None
+    programs = {r: o for r, o in load_manifest(suite).items() if not only or any(o_ in r for o_ in only)}
     scratch = tempfile.mkdtemp(prefix="upstream-run-")
     site = os.path.join(scratch, "site")
     os.makedirs(site)
     with open(os.path.join(site, "sitecustomize.py"), "w") as f:
         f.write(SITECUSTOMIZE_TEXT)
     home = os.path.abspath(args.home) if args.home else make_home(scratch)
-    runners = [("pe", sys.executable, False)] + ([("fluid", args.fluid, True)] if args.fluid else [])
+    runners = [] if args.fluid_only and args.fluid else [("pe", sys.executable, False)]
+    runners += [("fluid", args.fluid, True)] if args.fluid else []
     results = {rel: {} for rel in programs}
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
         futures = {}

@@ -160,6 +160,11 @@ def _requires_grad(block, ops, no_grad):
 
 def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None):
     """Appends the gradient ops of ``loss`` to its program and returns [(parameter, gradient)]."""
+    if not isinstance(loss, Variable):
+        raise TypeError(f"append_backward: loss must be a Variable, got {type(loss).__name__}")
+    if parameter_list is not None:
+        _check_names(parameter_list, "append_backward: parameter_list")
+    _check_names(no_grad_set, "append_backward: no_grad_set")
     block = loss.block
     builder, no_grad = _append_grad_ops(loss, no_grad_set)
     params = parameter_list if parameter_list is not None else [
@@ -294,6 +299,17 @@ def _as_list(value, what, kinds=(Variable,)):
     return values
 
 
+def _check_names(values, what):
+    """Fluid's TypeErrors: ``values`` must be a list, tuple or set of Variables or names."""
+    if values is None:
+        return
+    if not isinstance(values, (list, tuple, set)):
+        raise TypeError(f"{what} must be a list, tuple or set, got {type(values).__name__}")
+    for v in values:
+        if not isinstance(v, (Variable, str)):
+            raise TypeError(f"{what}'s members must be Variables or names, got {type(v).__name__}")
+
+
 def gradients(targets, inputs, target_gradients=None, no_grad_set=None):
     """Fluid's ``gradients`` (and ``calc_gradient``): appends the grad ops of the sum of ``targets``
     (each seeded with its ``target_gradients`` entry, or ones of its shape) and returns the gradient
@@ -304,9 +320,7 @@ def gradients(targets, inputs, target_gradients=None, no_grad_set=None):
         _as_list(target_gradients, "target_gradients", (Variable, type(None)))
     if len(seeds) != len(targets):
         raise ValueError(f"gradients: {len(targets)} targets but {len(seeds)} target_gradients; give one each")
-    if no_grad_set is not None and not isinstance(no_grad_set, (set, list, tuple)):
-        raise TypeError(f"gradients: no_grad_set must be a set (or list) of Variables or names, "
-                        f"got {type(no_grad_set).__name__}")
+    _check_names(no_grad_set, "gradients: no_grad_set")
     for v in inputs:
         v.stop_gradient = False
     builder, _ = _append_target_grads(list(zip(targets, seeds)), no_grad_set, "gradients")

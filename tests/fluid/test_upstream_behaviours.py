@@ -134,3 +134,24 @@ def test_compiled_program_with_inference_optimize_runs_paddle_tensors(saved_mode
     assert compiled._is_inference is True
     (out,) = fluid.Executor(fluid.CPUPlace()).run(compiled, feed=[core.PaddleTensor(feed)])
     np.testing.assert_allclose(np.array(out.data.float_data()).reshape(want.shape), want, rtol=1e-6)
+
+
+def test_save_inference_model_not_for_deployment_keeps_the_whole_program(tmp_path):
+    """export_for_deployment=False (the recognize_digits book test, with no feeds and no targets):
+    Fluid writes the unpruned program to <model file>.main_program and every persistable."""
+    from pe_cli.io.fluid_model import load_program_desc
+    main, startup = _programs()
+    with fluid.program_guard(main, startup):
+        x = fluid.data("x", [None, 3])
+        loss = fluid.layers.mean(fluid.layers.fc(x, 2))
+        fluid.optimizer.SGD(0.1).minimize(loss)
+    exe = fluid.Executor(fluid.CPUPlace())
+    with fluid.scope_guard(fluid.Scope()):
+        exe.run(startup)
+        fluid.io.save_inference_model(str(tmp_path), [], [], exe, main_program=main, export_for_deployment=False)
+    saved = tmp_path / "__model__.main_program"
+    program, _, _ = load_program_desc(str(saved), saved.read_bytes())
+    assert [op.type for op in program.global_block().ops] == [op.type for op in main.global_block().ops]
+    persistables = [v.name for v in main.list_vars() if v.persistable and v.name not in ("feed", "fetch")]
+    assert "learning_rate_0" in persistables and "fc_0.w_0" in persistables
+    assert sorted(persistables) == sorted(f.name for f in tmp_path.iterdir() if f.name != saved.name)
