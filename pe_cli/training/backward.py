@@ -199,8 +199,10 @@ def _append_target_grads(targets, no_grad_set, who):
     no_grad = {v if isinstance(v, str) else v.name for v in (no_grad_set or ())}
     no_grad |= {n for n, v in block.vars.items() if v.stop_gradient and not isinstance(v, Parameter)}
 
-    # Forward ops up to the last one that makes a target (the optimizer may have been applied before).
-    fwd_ops = [op for op in block.ops if op.role & ~OpRole.Loss in (OpRole.Forward,)]
+    # Forward ops up to the last one that makes a target (the optimizer may have been applied before);
+    # for gradients(), grad ops too: a target may be a gradient (a gradient of a gradient).
+    roles = (OpRole.Forward,) if who == "append_backward" else (OpRole.Forward, OpRole.Backward)
+    fwd_ops = [op for op in block.ops if op.role & ~OpRole.Loss in roles]
     for target, _ in targets:
         if target.op is None or target.op not in fwd_ops:
             raise PeError(f"{who}: '{target.name}' is not computed by any forward op of its program")

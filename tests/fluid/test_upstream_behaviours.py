@@ -155,3 +155,40 @@ def test_save_inference_model_not_for_deployment_keeps_the_whole_program(tmp_pat
     persistables = [v.name for v in main.list_vars() if v.persistable and v.name not in ("feed", "fetch")]
     assert "learning_rate_0" in persistables and "fc_0.w_0" in persistables
     assert sorted(persistables) == sorted(f.name for f in tmp_path.iterdir() if f.name != saved.name)
+
+
+def test_core_globals_reads_and_sets_the_flags():
+    flags = core.globals()
+    flags["FLAGS_gpu_memory_limit_mb"] = 10
+    assert flags["FLAGS_gpu_memory_limit_mb"] == 10 == fluid.get_flags("FLAGS_gpu_memory_limit_mb")["FLAGS_gpu_memory_limit_mb"]
+    core._set_eager_deletion_mode(0.0, 1.0, True)
+    assert fluid.get_flags("FLAGS_eager_delete_tensor_gb")["FLAGS_eager_delete_tensor_gb"] == 0.0
+    with pytest.raises(ValueError):
+        flags["FLAGS_no_such_flag"] = 1
+
+
+def test_pe_fluid_gives_back_numpy_1_and_python_38_names(tmp_path):
+    """Fluid 1.x programs (Paddle's gradient_checker among them) call np.product and
+    collections.Sequence; under pe fluid they resolve as they did on numpy 1.x and Python 3.8."""
+    import subprocess
+    import sys
+    script = tmp_path / "legacy.py"
+    script.write_text("import collections, numpy as np\n"
+                      "assert np.product([2, 3]) == 6 and np.bool is bool and np.asscalar(np.ones(1)) == 1.0\n"
+                      "assert collections.Sequence is collections.abc.Sequence\n"
+                      "import paddle.fluid.backward as b\n"
+                      "assert b._append_grad_suffix_('x') == 'x@GRAD' and b._as_list(None) == []\n")
+    import os
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    done = subprocess.run([sys.executable, "-m", "pe_cli", "fluid", str(script)], capture_output=True, text=True,
+                          cwd=tmp_path, env={**os.environ, "PYTHONPATH": repo}, timeout=120)
+    assert done.returncode == 0, done.stderr
+    import collections
+    assert not hasattr(np, "product") and not hasattr(collections, "Sequence")   # the library is untouched
+
+
+def test_lod_tensor_elements_are_set_in_place():
+    t = fluid.LoDTensor()
+    t.set(np.zeros((2, 2), "float64"), fluid.CPUPlace())
+    t._set_double_element(3, 1.5)
+    assert t._get_double_element(3) == 1.5 and np.array(t)[1, 1] == 1.5
