@@ -14,6 +14,10 @@ from ..base.errors import PeError
 from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
 from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_places  # noqa: F401
 
+# Fluid's name constants (framework.py of Fluid 1.8)
+GRAD_VAR_SUFFIX, ZERO_VAR_SUFFIX = "@GRAD", "@ZERO"
+EMPTY_VAR_NAME, TEMP_VAR_NAME, CONTROL_DEP_VAR_PREFIX = "@EMPTY@", "@TEMP@", "__control_var"
+
 __all__ = ["Block", "Operator", "Parameter", "Program", "Variable", "convert_np_dtype_to_dtype_", "cuda_pinned_places",
            "default_main_program", "default_startup_program", "grad_var_name", "in_dygraph_mode",
            "name_scope", "program_guard", "require_version", "switch_main_program", "switch_startup_program"]

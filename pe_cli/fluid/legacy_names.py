@@ -31,9 +31,7 @@ ABC_NAMES = ("Sequence", "MutableSequence", "Mapping", "MutableMapping", "Set", 
 def install():
     """Sets every alias numpy and collections lack (the names they have are kept)."""
     for name, value in ALIASES.items():
-        try:
-            getattr(np, name)
-        except AttributeError:
+        if name not in vars(np):      # a removed name is absent (numpy's __getattr__ raises for it)
             setattr(np, name, value)
     for name in ABC_NAMES:
         if not hasattr(collections, name):

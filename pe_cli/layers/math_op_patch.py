@@ -42,6 +42,7 @@ _OPERATORS = [
     ("__sub__", "elementwise_sub", False), ("__rsub__", "elementwise_sub", True),
     ("__mul__", "elementwise_mul", False), ("__rmul__", "elementwise_mul", True),
     ("__truediv__", "elementwise_div", False), ("__rtruediv__", "elementwise_div", True),
+    ("__floordiv__", "elementwise_floordiv", False), ("__mod__", "elementwise_mod", False),
     # comparisons give bool variables, as Fluid 1.8's; == and != stay Python's identity (Fluid makes
     # them ops too, but then `var in [a, b]` is always true, and pe's own code compares Variables)
     ("__lt__", "less_than", False), ("__le__", "less_equal", False),

@@ -86,6 +86,7 @@ class _BackwardBuilder:
         # A name written by several ops (a loop's carried variable) has one gradient per value:
         # ``frozen`` (output name -> its gradient) while an op's grad maker runs.
         self.frozen = {}
+        self.finished = {}   # name -> its gradient, once the grad ops of the op that wrote it are made
 
     def has_grad(self, name):
         return name in self.frozen or name in self.pending
@@ -283,6 +284,7 @@ def _append_op_grads(builder, fwd_ops, live):
             for n in builder.frozen:
                 del builder.pending[n]
             opdef.grad(GradContext(builder, op, needed))
+            builder.finished.update(builder.frozen)
             builder.frozen = {}
         for grad_op in builder.block.ops[start:]:
             grad_op.attrs["_fwd_index"] = index
@@ -328,5 +330,5 @@ def gradients(targets, inputs, target_gradients=None, no_grad_set=None):
     builder, _ = _append_target_grads(list(zip(targets, seeds)), no_grad_set, "gradients")
     block = targets[0].block
     with block.program._backward_role_guard():
-        return [block.var(builder.read_grad(v.name)) if builder.has_grad(v.name) else None
-                for v in inputs]
+        return [block.var(builder.read_grad(v.name)) if builder.has_grad(v.name) else
+                block.var(builder.finished[v.name]) if v.name in builder.finished else None for v in inputs]
