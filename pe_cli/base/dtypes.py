@@ -1,7 +1,7 @@
 """Data types: numpy names are canonical; Fluid's spellings are accepted everywhere."""
 import numpy as np
 
-from .errors import PeError
+from .errors import ArgumentValueError
 
 _ALIASES = {
     "float32": "float32", "fp32": "float32", "float": "float32",
@@ -31,7 +31,7 @@ def convert_dtype(dtype):
         dtype = np.dtype(dtype).name
     name = _ALIASES.get(dtype.lower())
     if name is None:
-        raise PeError(f"unknown dtype {dtype!r}; use one of {sorted(set(_ALIASES.values()))}")
+        raise ArgumentValueError(f"unknown dtype {dtype!r}; use one of {sorted(set(_ALIASES.values()))}")
     return name
 
 

@@ -1,6 +1,8 @@
 """``Variable`` arithmetic (``a + b``, ``2 * a``) and comparisons (``i < n``): scalars become a
 ``scale`` op (a constant for a comparison), variables an elementwise or compare op, exactly as the layers would build them. ``monkey_patch_variable()`` gives Variable
 its operators; pe_cli.layers calls it on import (as Fluid does), so the IR never imports the layers."""
+import numpy as np
+
 from ..framework.variable import Variable
 from .helper import LayerHelper
 
@@ -61,8 +63,21 @@ def _neg(self):
     return binary(self, -1.0, "elementwise_mul")
 
 
+def _compare_with_number(op_type):
+    """``var == 0`` / ``var != 0``: a bool variable, as Fluid 1.8's (its ``(i % 2) == 0`` idiom). A
+    Variable compared with a Variable (or anything not a number) stays Python's identity test."""
+    def method(self, other):
+        if isinstance(other, (int, float, np.number)) and not isinstance(other, bool):
+            return binary(self, other, op_type)
+        return NotImplemented
+    method.__name__ = f"_{op_type}_number"
+    return method
+
+
 def monkey_patch_variable():
     """Gives Variable (and so Parameter) its arithmetic operators. Idempotent."""
     for dunder, op_type, reverse in _OPERATORS:
         setattr(Variable, dunder, _operator(op_type, reverse))
     Variable.__neg__ = _neg
+    Variable.__eq__, Variable.__ne__ = _compare_with_number("equal"), _compare_with_number("not_equal")
+    Variable.__hash__ = object.__hash__

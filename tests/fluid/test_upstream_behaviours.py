@@ -66,7 +66,7 @@ def _two_targets():
 def test_calc_gradient_sums_a_list_of_targets():
     main, grads = _two_targets()
     exe = fluid.Executor(fluid.CPUPlace())
-    (g,) = exe.run(main, feed={"x": np.ones((2, 3), "float32")}, fetch_list=grads)
+    (g,) = exe.run(main, feed={"x": np.ones((2, 3), "float32")}, fetch_list=[grads])   # one input: one variable
     np.testing.assert_allclose(g, np.full((2, 3), 5.0))
 
 
@@ -227,3 +227,19 @@ def test_framework_constants_layer_helper_and_variable_operators():
             fluid.layers.create_global_var([1.0, 2.0], 2.0, "float32")
     got = fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": np.array([4, 7, 9])}, fetch_list=[out, mod, floordiv])
     assert [g.tolist() for g in got] == [[8, 14, 18], [1, 1, 0], [1, 2, 3]]
+
+
+def test_variable_compared_with_a_number_is_a_bool_variable_and_other_fluid_errors():
+    """Paddle's test_cond builds ``pred = (i % 2) == 0``; a Variable against a Variable stays identity."""
+    main, startup = _programs()
+    with fluid.program_guard(main, startup):
+        i = fluid.data("i", [1], dtype="int32")
+        even, odd = (i % 2) == 0, (i % 2) != 0
+        assert even.dtype == "bool" and i.grad_name == i.name + "@GRAD"
+        assert (i == i) is True and i in [i] and len({i, i}) == 1
+        with pytest.raises(TypeError):
+            fluid.layers.case([])
+        with pytest.raises(ValueError):
+            fluid.layers.create_global_var([1, 2], 2.0, np.complex128)
+    got = fluid.Executor(fluid.CPUPlace()).run(main, feed={"i": np.array([3], "int32")}, fetch_list=[even, odd])
+    assert [bool(g[0]) for g in got] == [False, True]
