@@ -243,3 +243,13 @@ def test_variable_compared_with_a_number_is_a_bool_variable_and_other_fluid_erro
             fluid.layers.create_global_var([1, 2], 2.0, np.complex128)
     got = fluid.Executor(fluid.CPUPlace()).run(main, feed={"i": np.array([3], "int32")}, fetch_list=[even, odd])
     assert [bool(g[0]) for g in got] == [False, True]
+
+
+def test_paddle_compat_helpers():
+    from pe_cli.paddle import compat as cpt
+    assert cpt.to_text([b"a", "b"]) == ["a", "b"] and cpt.to_text({b"k": b"v"}) == {"k": "v"}
+    items = [b"x"]
+    assert cpt.to_text(items, inplace=True) is items and items == ["x"]
+    assert cpt.to_bytes({"a"}) == {b"a"} and cpt.to_bytes(None) is None
+    assert (cpt.round(2.5), cpt.round(-2.5), cpt.round(1.25, 1)) == (3.0, -3.0, 1.3)
+    assert cpt.floor_division(7, 2) == 3 and cpt.get_exception_message(ValueError("m")) == "m"
