@@ -20,7 +20,15 @@ def _fetch_var(name, scope=None, return_numpy=True):
 
 
 def _as_lodtensor(data, place, dtype=None):
-    """Fluid's helper: ``data`` (an array, or a list of numbers) as a LoDTensor (of ``dtype``)."""
+    """Fluid's helper: ``data`` (an array, or a Python number with its ``dtype``: shape [1]) as a
+    LoDTensor. A list may hold sequences of several lengths, so it is refused (RuntimeError), and a
+    number without a dtype fails an assertion, as in Fluid."""
+    if isinstance(data, list):
+        raise RuntimeError("_as_lodtensor: a list may hold LoD information; make a LoDTensor of it "
+                           "(fluid.create_lod_tensor) and feed that")
+    if not isinstance(data, np.ndarray) and np.isscalar(data):
+        assert dtype is not None, "_as_lodtensor: dtype should be given when casting a Python scalar to a tensor"
+        data = np.array([data]).astype(dtype)
     array = np.asarray(data) if dtype is None else np.asarray(data, dtype=dtype)
     return LoDTensor(array)
 

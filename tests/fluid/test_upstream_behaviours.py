@@ -253,3 +253,23 @@ def test_paddle_compat_helpers():
     assert cpt.to_bytes({"a"}) == {b"a"} and cpt.to_bytes(None) is None
     assert (cpt.round(2.5), cpt.round(-2.5), cpt.round(1.25, 1)) == (3.0, -3.0, 1.3)
     assert cpt.floor_division(7, 2) == 3 and cpt.get_exception_message(ValueError("m")) == "m"
+
+
+def test_a_python_number_feeds_a_shape_1_variable():
+    """Paddle's test_executor_feed_scalar: feed={'lr': 0.01} for a [1] variable."""
+    main, startup = _programs()
+    with fluid.program_guard(main, startup):
+        lr = fluid.data("lr", [1], dtype="float32")
+        out = lr * 2.0
+    (got,) = fluid.Executor(fluid.CPUPlace()).run(main, feed={"lr": 0.25}, fetch_list=[out])
+    assert got.shape == (1,) and got[0] == 0.5
+
+
+def test_as_lodtensor_takes_a_number_with_its_dtype_only():
+    from pe_cli.fluid.executor import _as_lodtensor
+    t = _as_lodtensor(1, fluid.CPUPlace(), core.VarDesc.VarType.FP64)
+    assert np.array(t).tolist() == [1.0] and np.array(t).dtype == np.float64
+    with pytest.raises(AssertionError):
+        _as_lodtensor(1, fluid.CPUPlace())
+    with pytest.raises(RuntimeError):
+        _as_lodtensor([[1, 2], [3]], fluid.CPUPlace())
