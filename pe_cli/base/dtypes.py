@@ -1,7 +1,7 @@
 """Data types: numpy names are canonical; Fluid's spellings are accepted everywhere."""
 import numpy as np
 
-from .errors import PeError
+from .errors import ArgumentValueError
 
 _ALIASES = {
     "float32": "float32", "fp32": "float32", "float": "float32",
@@ -9,16 +9,18 @@ _ALIASES = {
     "float16": "float16", "fp16": "float16",
     "int64": "int64", "long": "int64",
     "int32": "int32", "int": "int32",
-    "int8": "int8", "uint8": "uint8", "bool": "bool",
+    "int16": "int16", "int8": "int8", "uint8": "uint8", "bool": "bool",
 }
 
 
 class VarType:
     """``fluid.core.VarDesc.VarType`` spellings."""
     FP16, FP32, FP64 = "float16", "float32", "float64"
-    INT8, UINT8, INT32, INT64, BOOL = "int8", "uint8", "int32", "int64", "bool"
+    INT8, UINT8, INT16, INT32, INT64, BOOL = "int8", "uint8", "int16", "int32", "int64", "bool"
     LOD_TENSOR = "lod_tensor"
     SELECTED_ROWS = "selected_rows"     # a row-sparse value (pe_cli/base/selected_rows.py)
+    LOD_TENSOR_ARRAY, LOD_RANK_TABLE = "lod_tensor_array", "LOD_RANK_TABLE"   # Fluid's other variable kinds
+    FEED_MINIBATCH, FETCH_LIST, STEP_SCOPES, READER, RAW = "feed_minibatch", "fetch_list", "step_scopes", "reader", "raw"
 
 
 def convert_dtype(dtype):
@@ -29,7 +31,7 @@ def convert_dtype(dtype):
         dtype = np.dtype(dtype).name
     name = _ALIASES.get(dtype.lower())
     if name is None:
-        raise PeError(f"unknown dtype {dtype!r}; use one of {sorted(set(_ALIASES.values()))}")
+        raise ArgumentValueError(f"unknown dtype {dtype!r}; use one of {sorted(set(_ALIASES.values()))}")
     return name
 
 

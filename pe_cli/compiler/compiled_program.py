@@ -25,10 +25,32 @@ class CompiledProgram:
         self._compiled = False
         self._scope = None
         self._place = None
+        self._infer_config = None     # _with_inference_optimize's config: runs go through its predictor
 
     @property
     def program(self):
         return self._program
+
+    def _with_inference_optimize(self, config):
+        """Fluid's: runs of this program go through a predictor of ``config`` (an inference API
+        config; the fluid face's), fed a list of PaddleTensors. Returns self."""
+        if self._is_data_parallel:
+            raise PeError("_with_inference_optimize: this CompiledProgram already runs data-parallel")
+        if not hasattr(config, "_files"):
+            raise TypeError(f"_with_inference_optimize takes a NativeConfig or AnalysisConfig, got {type(config).__name__}")
+        self._infer_config = config
+        self._predictor = None
+        return self
+
+    @property
+    def _is_inference(self):
+        return self._infer_config is not None
+
+    def _run_inference(self, inputs):
+        """The predictor's outputs for ``inputs`` (a list of PaddleTensors); it is made at the first run."""
+        if self._predictor is None:
+            self._predictor = self._infer_config._create_predictor()
+        return self._predictor.run(inputs)
 
     def with_data_parallel(self, loss_name=None, build_strategy=None, exec_strategy=None, share_vars_from=None,
                            places=None):

@@ -11,6 +11,8 @@ from .parallel import DataParallelEngine, device_places
 def run_compiled(executor, compiled, feed, fetch_list, scope, return_numpy):
     """``executor.run(compiled, ...)``: compiled for ``scope`` and the executor's place (a ValueError
     when its first run had others), then run."""
+    if compiled._is_inference:
+        return compiled._run_inference(feed)
     compiled._compile(scope, executor.place)
     if not compiled._is_data_parallel:
         feed = check_feed_dict(feed)

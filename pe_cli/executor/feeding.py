@@ -40,6 +40,8 @@ def as_feed_array(block, name, value):
                 raise FeedError(f"feed '{name}': expected dtype {var.dtype}, got {value.dtype}; "
                                 f"convert it with .astype('{var.dtype}')")
             value = value.astype(var.dtype)
+    elif np.isscalar(value):          # a Python number is a tensor of shape [1], as Fluid's _as_lodtensor makes it
+        value = np.array([value], dtype=var.dtype)
     else:
         value = np.asarray(value, dtype=var.dtype)
     if var.shape is not None and var.need_check_feed:

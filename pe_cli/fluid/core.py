@@ -6,6 +6,9 @@ from ..base.errors import EnforceNotMet, EOFException  # noqa: F401
 from ..framework.lod_tensor import LoDTensor, LoDTensorArray  # noqa: F401
 from ..framework.operator import AttrType  # noqa: F401
 from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
+from .flags import FlagsView, set_eager_deletion_mode as _set_eager_deletion_mode  # noqa: F401
+from .inference_api import (AnalysisConfig, NativeConfig, PaddleBuf, PaddleDType, PaddleTensor,  # noqa: F401
+                            create_paddle_predictor)
 from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_device_count  # noqa: F401
 
 
@@ -44,3 +47,13 @@ def _set_fuse_parameter_memory_size(megabytes):
     """Fluid's FLAGS_fuse_parameter_memory_size: at most ``megabytes`` MB of gradients in one fused
     all-reduce (0 or less: pe's 32 MiB buckets). Graphs built later use it."""
     fused_all_reduce.set_memory_size(megabytes)
+
+
+def __unittest_throw_exception__():
+    """Fluid's hook for testing that its core's errors reach Python as EnforceNotMet."""
+    raise EnforceNotMet("test exception")
+
+
+def globals():   # noqa: A001 -- Fluid's name
+    """Fluid's flags as a mapping: ``core.globals()['FLAGS_check_nan_inf'] = True``."""
+    return FlagsView()

@@ -15,7 +15,8 @@ _NO_EFFECT = {"FLAGS_eager_delete_tensor_gb": 0.0, "FLAGS_fast_eager_deletion_mo
               "FLAGS_allocator_strategy": "auto_growth", "FLAGS_cudnn_deterministic": False,
               "FLAGS_cpu_deterministic": False, "FLAGS_benchmark": False, "FLAGS_use_mkldnn": False,
               "FLAGS_enable_parallel_graph": False, "FLAGS_sync_nccl_allreduce": True,
-              "FLAGS_conv_workspace_size_limit": 512, "FLAGS_cudnn_exhaustive_search": False}
+              "FLAGS_conv_workspace_size_limit": 512, "FLAGS_cudnn_exhaustive_search": False,
+              "FLAGS_gpu_memory_limit_mb": 0}
 _kept = dict(_NO_EFFECT)
 
 _ACTIVE = {
@@ -52,3 +53,26 @@ def get_flags(flags):
     for name in names:
         _check(name)
     return {n: _ACTIVE[n][0]() if n in _ACTIVE else _kept[n] for n in names}
+
+
+class FlagsView:
+    """``fluid.core.globals()``: the same flags as a mapping (``globals()['FLAGS_x'] = v``)."""
+
+    def __getitem__(self, name):
+        return get_flags(name)[name]
+
+    def __setitem__(self, name, value):
+        set_flags({name: value})
+
+    def __contains__(self, name):
+        return name in _ACTIVE or name in _kept
+
+    def keys(self):
+        return sorted(set(_ACTIVE) | set(_kept))
+
+
+def set_eager_deletion_mode(threshold, fraction, fast_mode):
+    """``core._set_eager_deletion_mode``: Fluid's three garbage-collection flags at once (kept; pe
+    frees each value after its last reader whatever they say)."""
+    set_flags({"FLAGS_eager_delete_tensor_gb": threshold, "FLAGS_memory_fraction_of_eager_deletion": fraction,
+               "FLAGS_fast_eager_deletion_mode": fast_mode})

@@ -18,7 +18,12 @@ from .dygraph import ComplexVariable  # noqa: F401
 from .flags import get_flags, set_flags  # noqa: F401
 from .unsupported import unsupported
 
-__all__ = ["Block", "ComplexVariable", "Operator", "device_guard", "get_flags", "load_op_library", "set_flags", "Parameter", "Program", "Variable", "convert_np_dtype_to_dtype_", "cuda_pinned_places",
+# Fluid's name constants (framework.py of Fluid 1.8)
+GRAD_VAR_SUFFIX, ZERO_VAR_SUFFIX = "@GRAD", "@ZERO"
+EMPTY_VAR_NAME, TEMP_VAR_NAME, CONTROL_DEP_VAR_PREFIX = "@EMPTY@", "@TEMP@", "__control_var"
+
+__all__ = ["Block", "ComplexVariable", "Operator", "device_guard", "get_flags", "load_op_library", "set_flags",
+           "Parameter", "Program", "Variable", "convert_np_dtype_to_dtype_", "cuda_pinned_places",
            "default_main_program", "default_startup_program", "grad_var_name", "in_dygraph_mode",
            "name_scope", "program_guard", "require_version", "switch_main_program", "switch_startup_program"]
 

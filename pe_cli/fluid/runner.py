@@ -80,9 +80,11 @@ class FluidFinder(importlib.abc.MetaPathFinder):
 
 
 def install():
-    """Installs the hook (once) and imports ``paddle.fluid`` so ``paddle.fluid`` is an attribute."""
+    """Installs the hook (once), gives numpy and collections back the names Fluid programs use
+    (pe_cli/fluid/legacy_names.py) and imports ``paddle.fluid`` so ``paddle.fluid`` is an attribute."""
     if not any(isinstance(f, FluidFinder) for f in sys.meta_path):
         sys.meta_path.insert(0, FluidFinder())
+    importlib.import_module("pe_cli.fluid.legacy_names").install()
     importlib.import_module("paddle.fluid")
 
 

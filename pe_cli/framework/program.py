@@ -9,7 +9,7 @@ import warnings
 from ..ops import registry
 from . import unique_name
 from .operator import Operator, OpRole
-from .program_desc import ProgramDesc
+from .program_desc import ProgramDesc, parse_program
 from .source import current_layer, current_source
 from .variable import Parameter, Variable
 
@@ -163,6 +163,11 @@ class Program:
 
     def _bump(self):
         self._version += 1
+
+    @staticmethod
+    def parse_from_string(binary_str):
+        """The Program ``program.desc.serialize_to_string()`` gave (Fluid's static method)."""
+        return parse_program(Program(), binary_str)
 
     def global_block(self):
         return self.blocks[0]

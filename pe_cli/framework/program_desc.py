@@ -1,7 +1,19 @@
 """``program.desc``: Fluid's ProgramDesc face of a Program, for scripts that ask for the number of
 blocks or serialize it. ``serialize_to_string()`` gives pe's own form (JSON of every block's
-variables and ops, bytes), not Fluid's protobuf: enough to store and compare programs."""
+variables and ops, bytes), not Fluid's protobuf: enough to store, compare and restore programs
+(``parse_program``, behind ``Program.parse_from_string``)."""
 import json
+
+from ..base.errors import ArgumentValueError
+
+
+def _attr(value):
+    """An attribute as JSON: a sub-block as ``{"block": idx}``; what JSON lacks as its repr."""
+    if hasattr(value, "ops") and hasattr(value, "idx"):
+        return {"block": value.idx}
+    if isinstance(value, (list, tuple)):
+        return [_attr(v) for v in value]
+    return value
 
 
 class ProgramDesc:
@@ -19,5 +31,42 @@ class ProgramDesc:
                 "vars": [{"name": v.name, "shape": None if v.shape is None else list(v.shape), "dtype": v.dtype,
                           "lod_level": v.lod_level, "persistable": bool(v.persistable)} for v in block.vars.values()],
                 "ops": [{"type": op.type, "inputs": op.inputs, "outputs": op.outputs,
-                         "attrs": {k: v for k, v in op.attrs.items() if not k.startswith("_")}} for op in block.ops]})
+                         "attrs": {k: _attr(v) for k, v in op.attrs.items() if not k.startswith("_")}}
+                        for op in block.ops]})
         return json.dumps({"format": "pe-program", "blocks": blocks}, default=repr).encode()
+
+
+def parse_program(program, data):
+    """Fills the empty ``program`` with the blocks, variables and ops ``data`` (what
+    ``serialize_to_string`` gave) holds; a ValueError names what is wrong with ``data``."""
+    try:
+        text = json.loads(bytes(data).decode("utf-8"))
+        blocks = text["blocks"] if text.get("format") == "pe-program" else None
+    except (ValueError, TypeError, AttributeError, KeyError):
+        blocks = None
+    if blocks is None:
+        raise ArgumentValueError("Program.parse_from_string: these bytes are not a program serialized by pe "
+                                 "(program.desc.serialize_to_string()); a Fluid __model__ file loads with "
+                                 "fluid.io.load_inference_model")
+    for b in blocks[1:]:
+        program._create_block(b["parent_idx"])
+    program.current_block_idx = 0
+    for b in blocks:
+        block = program.block(b["idx"])
+        for v in b["vars"]:
+            block.create_var(name=v["name"], shape=v["shape"], dtype=v["dtype"], lod_level=v["lod_level"],
+                             persistable=v["persistable"])
+    for b in blocks:
+        block = program.block(b["idx"])
+        for op in b["ops"]:
+            attrs = {k: _restored(program, v) for k, v in op["attrs"].items()}
+            block.append_op(type=op["type"], inputs=op["inputs"], outputs=op["outputs"], attrs=attrs)
+    return program
+
+
+def _restored(program, value):
+    if isinstance(value, dict) and set(value) == {"block"}:
+        return program.block(value["block"])
+    if isinstance(value, list):
+        return [_restored(program, v) for v in value]
+    return value

@@ -37,6 +37,17 @@ def _prune(program, targets):
     return list(reversed(keep)), needed
 
 
+def whole_program(fn, main_program, target_vars, where):
+    """(the ProgramDesc bytes of the whole global block, its persistable variables, the target
+    names): what save_inference_model writes with export_for_deployment=False."""
+    program = as_program(main_program, fn)
+    target_vars = target_vars if isinstance(target_vars, (list, tuple)) else [target_vars]
+    targets = [t if isinstance(t, str) else t.name for t in target_vars]
+    block = program.global_block()
+    params = [v for v in block.vars.values() if is_persistable(v)]
+    return program_to_desc(program, list(block.ops), list(block.vars), [], [], where), params, targets
+
+
 def inference_model(fn, main_program, feeded_var_names, target_vars, where):
     """(the ProgramDesc bytes of the forward ops computing ``target_vars`` from ``feeded_var_names``,
     the persistable variables they read, the target names): what save_inference_model writes and
@@ -78,9 +89,14 @@ def save_inference_model(dirname, feeded_var_names, target_vars, executor, main_
     Returns the names of the targets."""
     fn = "save_inference_model"
     model_file = model_filename or _MODEL_FILE
-    model, params, targets = inference_model(fn, main_program, feeded_var_names, target_vars,
-                                             os.path.join(dirname, model_file))
-    files = {model_file: model}
+    if export_for_deployment:
+        model, params, targets = inference_model(fn, main_program, feeded_var_names, target_vars,
+                                                 os.path.join(dirname, model_file))
+        files = {model_file: model}
+    else:     # as Fluid: the whole program, unpruned, in <model file>.main_program, and every persistable
+        model_file += ".main_program"
+        model, params, targets = whole_program(fn, main_program, target_vars, os.path.join(dirname, model_file))
+        files = {model_file: model}
     if not program_only:
         arrays = variable_values(fn, params, global_scope())
         params_files = fluid_files(fn, arrays, params_filename)

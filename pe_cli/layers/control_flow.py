@@ -206,7 +206,7 @@ def case(pred_fn_pairs, default=None, name=None):
     of ``default`` (None: the last pair's fn), as nested ``cond``s."""
     pairs = list(pred_fn_pairs)
     if not pairs or any(not isinstance(p, (list, tuple)) or len(p) != 2 or not callable(p[1]) for p in pairs):
-        raise PeError("case: pred_fn_pairs must be a non-empty list of (bool variable, callable) pairs")
+        raise TypeError("case: pred_fn_pairs must be a non-empty list of (bool variable, callable) pairs")
     if default is None:
         pairs, default = pairs[:-1], pairs[-1][1]
     if not pairs:

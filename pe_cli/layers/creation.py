@@ -81,7 +81,10 @@ def create_tensor(dtype, name=None, persistable=False):
 
 
 def create_global_var(shape, value, dtype, persistable=False, force_cpu=False, name=None):
-    """A variable of the main program's global block, filled with ``value`` by the startup program."""
+    """A variable of the main program's global block, filled with ``value`` by the startup program.
+    As Fluid's: a TypeError for a shape that is not a list or tuple of ints."""
+    if not isinstance(shape, (list, tuple)) or not all(isinstance(d, (int, np.integer)) for d in shape):
+        raise TypeError(f"create_global_var: shape must be a list or tuple of ints, got {shape!r}")
     helper = LayerHelper("global_var", name=name)
     var = helper.create_global_variable(name=name, shape=list(shape), dtype=dtype, persistable=persistable,
                                         stop_gradient=True)

@@ -3,6 +3,8 @@
 its operators; pe_cli.layers calls it on import (as Fluid does), so the IR never imports the layers."""
 from __future__ import print_function  # noqa: F401 -- Fluid's module has it as a public name
 
+import numpy as np
+
 from ..framework.variable import Variable  # noqa: F401 -- also one of Fluid's names of this module
 from .helper import LayerHelper
 from .op_proto import OpProtoHolder  # noqa: F401 -- Fluid's module exports it
@@ -48,6 +50,7 @@ _OPERATORS = [
     ("__sub__", "elementwise_sub", False), ("__rsub__", "elementwise_sub", True),
     ("__mul__", "elementwise_mul", False), ("__rmul__", "elementwise_mul", True),
     ("__truediv__", "elementwise_div", False), ("__rtruediv__", "elementwise_div", True),
+    ("__floordiv__", "elementwise_floordiv", False), ("__mod__", "elementwise_mod", False),
     # comparisons give bool variables, as Fluid 1.8's; == and != stay Python's identity (Fluid makes
     # them ops too, but then `var in [a, b]` is always true, and pe's own code compares Variables)
     ("__lt__", "less_than", False), ("__le__", "less_equal", False),
@@ -66,8 +69,21 @@ def _neg(self):
     return binary(self, -1.0, "elementwise_mul")
 
 
+def _compare_with_number(op_type):
+    """``var == 0`` / ``var != 0``: a bool variable, as Fluid 1.8's (its ``(i % 2) == 0`` idiom). A
+    Variable compared with a Variable (or anything not a number) stays Python's identity test."""
+    def method(self, other):
+        if isinstance(other, (int, float, np.number)) and not isinstance(other, bool):
+            return binary(self, other, op_type)
+        return NotImplemented
+    method.__name__ = f"_{op_type}_number"
+    return method
+
+
 def monkey_patch_variable():
     """Gives Variable (and so Parameter) its arithmetic operators. Idempotent."""
     for dunder, op_type, reverse in _OPERATORS:
         setattr(Variable, dunder, _operator(op_type, reverse))
     Variable.__neg__ = _neg
+    Variable.__eq__, Variable.__ne__ = _compare_with_number("equal"), _compare_with_number("not_equal")
+    Variable.__hash__ = object.__hash__

@@ -1,45 +1,72 @@
-"""``paddle.compat`` (Paddle 1.8): text and number helpers Fluid's scripts and tests use.
-``to_text`` / ``to_bytes`` convert a bytes or str object, or each element of a list or set (in
-place with ``inplace=True``); ``round`` rounds halves away from zero (Python 2's round);
-``floor_division`` is ``x // y``; ``get_exception_message`` is the exception's text."""
+"""``paddle.compat``: Fluid 1.8's Python 2/3 helpers, which its programs and tests import as ``cpt``:
+text and bytes conversion (of one value, or every item of a list, set or dict; ``inplace`` changes
+the container itself), a round that rounds halves away from zero, floor division and an
+exception's message."""
+import builtins
 import math
 
-__all__ = []
+__all__ = ["long_type", "int_type", "to_text", "to_bytes", "round", "floor_division", "get_exception_message"]
+
+int_type = int
+long_type = int
 
 
-def _convert(obj, one, inplace):
-    if obj is None:
+def _text(obj, encoding):
+    if isinstance(obj, bytes):
+        return obj.decode(encoding)
+    if obj is None or isinstance(obj, (str, bool, float)):
         return obj
+    return str(obj)
+
+
+def _bytes(obj, encoding):
+    if isinstance(obj, str):
+        return obj.encode(encoding)
+    if obj is None or isinstance(obj, bytes):
+        return obj
+    return builtins.bytes(str(obj), "latin-1")
+
+
+def _convert(obj, one, encoding, inplace, with_dict):
     if isinstance(obj, list):
-        if inplace:
-            obj[:] = [one(v) for v in obj]
-            return obj
-        return [one(v) for v in obj]
+        if not inplace:
+            return [one(item, encoding) for item in obj]
+        obj[:] = [one(item, encoding) for item in obj]
+        return obj
     if isinstance(obj, set):
+        converted = {one(item, encoding) for item in obj}
+        if not inplace:
+            return converted
+        obj.clear()
+        obj.update(converted)
+        return obj
+    if with_dict and isinstance(obj, dict):
+        converted = {one(k, encoding): one(v, encoding) for k, v in obj.items()}
         if inplace:
-            converted = {one(v) for v in obj}
-            obj.clear()
-            obj.update(converted)
+            obj.update(converted)    # as Fluid: the converted keys are added beside the old ones
             return obj
-        return {one(v) for v in obj}
-    return one(obj)
+        return converted
+    return one(obj, encoding)
 
 
 def to_text(obj, encoding="utf-8", inplace=False):
-    """bytes -> str (``encoding``); str and other objects are returned as they are."""
-    return _convert(obj, lambda v: v.decode(encoding) if isinstance(v, bytes) else v, inplace)
+    """``obj`` (bytes, or a list, set or dict of them) as str."""
+    return _convert(obj, _text, encoding, inplace, with_dict=True)
 
 
 def to_bytes(obj, encoding="utf-8", inplace=False):
-    """str -> bytes (``encoding``); bytes and other objects are returned as they are."""
-    return _convert(obj, lambda v: v.encode(encoding) if isinstance(v, str) else v, inplace)
+    """``obj`` (str, or a list or set of them) as bytes."""
+    return _convert(obj, _bytes, encoding, inplace, with_dict=False)
 
 
-def round(x, d=0):
-    """``x`` rounded to ``d`` decimals, halves away from zero (as Python 2 rounds)."""
+def round(x, d=0):   # noqa: A001 -- Fluid's name
+    """``x`` rounded to ``d`` decimals, halves away from zero (Python 3's round goes to even)."""
     p = 10 ** d
-    value = math.floor(abs(x) * p + 0.5) / p
-    return float(math.copysign(value, x)) if x != 0 else 0.0
+    if x > 0.0:
+        return float(math.floor(x * p + 0.5)) / p
+    if x < 0.0:
+        return float(math.ceil(x * p - 0.5)) / p
+    return math.copysign(0.0, x)
 
 
 def floor_division(x, y):
@@ -47,6 +74,5 @@ def floor_division(x, y):
 
 
 def get_exception_message(exc):
-    """The message of the exception ``exc``."""
-    assert exc is not None
+    assert exc is not None, "get_exception_message: exc is None"
     return str(exc)

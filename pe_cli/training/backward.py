@@ -5,7 +5,7 @@ from ..base.errors import PeError
 from ..framework import OpRole, default_main_program
 from ..base.dtypes import is_float
 from ..framework.source import built_like
-from ..framework.variable import Parameter
+from ..framework.variable import Parameter, Variable
 from ..ops import registry
 from ..ops.registry import GRAD_SUFFIX, grad_var_name  # noqa: F401 -- Fluid's backward exports them
 from ..base.shapes import numel
@@ -87,6 +87,7 @@ class _BackwardBuilder:
         # ``frozen`` (output name -> its gradient) while an op's grad maker runs.
         self.frozen = {}
         self.targets = {}    # gradient contribution name -> the forward variable it is the gradient of
+        self.finished = {}   # name -> its gradient, once the grad ops of the op that wrote it are made
 
     def has_grad(self, name):
         return name in self.frozen or name in self.pending
@@ -169,6 +170,11 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
     planner) is refused."""
     if distop_context is not None:
         raise PeError("append_backward: distop_context (auto-parallel) is not supported by pe: leave it None")
+    if not isinstance(loss, Variable):
+        raise TypeError(f"append_backward: loss must be a Variable, got {type(loss).__name__}")
+    if parameter_list is not None:
+        _check_names(parameter_list, "append_backward: parameter_list")
+    _check_names(no_grad_set, "append_backward: no_grad_set")
     _check_checkpoints(checkpoints)
     block = loss.block
     builder, no_grad = _append_grad_ops(loss, no_grad_set)
@@ -209,39 +215,57 @@ def _append_error_clips(builder, grad_ops):
 
 
 def _append_grad_ops(loss, no_grad_set):
-    block = loss.block
-    program = block.program
     if loss.shape is not None and int(numel(loss.shape)) not in (1, -1):
         raise PeError(f"append_backward: the loss '{loss.name}' must hold one value, its shape is "
                       f"{list(loss.shape)}; reduce it first (layers.mean)")
+    if loss.op is not None:
+        loss.op.role |= OpRole.Loss
+    return _append_target_grads([(loss, None)], no_grad_set, "append_backward")
+
+
+def _append_target_grads(targets, no_grad_set, who):
+    """Appends the grad ops of d(sum of targets)/d(everything): ``targets`` are (variable, its
+    incoming gradient or None for ones of its shape). Returns (builder, no_grad names)."""
+    block = targets[0][0].block
+    program = block.program
     no_grad = {v if isinstance(v, str) else v.name for v in (no_grad_set or ())}
     no_grad |= {n for n, v in block.vars.items() if v.stop_gradient and not isinstance(v, Parameter)}
 
-    # Forward ops up to the one that makes the loss (the optimizer may have been applied before).
-    fwd_ops = []
-    for op in block.ops:
-        if op.role & ~OpRole.Loss not in (OpRole.Forward,):
-            continue
-        fwd_ops.append(op)
-    if loss.op is None or loss.op not in fwd_ops:
-        raise PeError(f"append_backward: '{loss.name}' is not computed by any forward op of its program")
-    fwd_ops = fwd_ops[:fwd_ops.index(loss.op) + 1]
-    loss.op.role |= OpRole.Loss
+    # Forward ops up to the last one that makes a target (the optimizer may have been applied before);
+    # for gradients(), grad ops too: a target may be a gradient (a gradient of a gradient).
+    roles = (OpRole.Forward,) if who == "append_backward" else (OpRole.Forward, OpRole.Backward)
+    fwd_ops = [op for op in block.ops if op.role & ~OpRole.Loss in roles]
+    for target, _ in targets:
+        if target.op is None or target.op not in fwd_ops:
+            raise PeError(f"{who}: '{target.name}' is not computed by any forward op of its program")
+    fwd_ops = fwd_ops[:max(fwd_ops.index(t.op) for t, _ in targets) + 1]
 
     live = _requires_grad(block, fwd_ops, no_grad)
     builder = _BackwardBuilder(block)
     with program._backward_role_guard():
-        loss_grad = grad_var_name(loss.name)
-        block.create_var(name=loss_grad, shape=loss.shape, dtype=loss.dtype)
-        with built_like(getattr(loss, "op", None)):
-            block.append_op("fill_constant", {}, {"Out": [loss_grad]},
-                            {"shape": list(loss.shape or [1]), "value": 1.0, "dtype": loss.dtype},
-                            role=OpRole.Backward | OpRole.Loss)
-        builder.pending[loss.name] = [loss_grad]
+        for target, seed in targets:
+            builder.pending.setdefault(target.name, []).append(_seed(block, target, seed))
         start = len(block.ops)
         _append_op_grads(builder, fwd_ops, live)
         _keep_overwritten_reads(block, fwd_ops, block.ops[start:])
     return builder, no_grad
+
+
+def _seed(block, target, seed):
+    """The name of the gradient flowing into ``target``: ``seed``'s, or ones shaped like it."""
+    if seed is not None:
+        return seed.name
+    name = grad_var_name(target.name)
+    block.create_var(name=name, shape=target.shape, dtype=target.dtype)
+    role = OpRole.Backward | OpRole.Loss
+    with built_like(getattr(target, "op", None)):
+        if target.shape is not None and all(d is not None and d >= 0 for d in target.shape):
+            block.append_op("fill_constant", {}, {"Out": [name]},
+                            {"shape": list(target.shape or [1]), "value": 1.0, "dtype": target.dtype}, role=role)
+        else:
+            block.append_op("fill_any_like", {"X": [target.name]}, {"Out": [name]},
+                            {"value": 1.0, "dtype": target.dtype}, role=role)
+    return name
 
 
 def _keep_overwritten_reads(block, fwd_ops, grad_ops):
@@ -291,6 +315,7 @@ def _append_op_grads(builder, fwd_ops, live):
             for n in builder.frozen:
                 del builder.pending[n]
             opdef.grad(GradContext(builder, op, needed))
+            builder.finished.update(builder.frozen)
             builder.frozen = {}
             _append_error_clips(builder, builder.block.ops[start:])
         for grad_op in builder.block.ops[start:]:
@@ -301,17 +326,41 @@ def _differentiable(var):
     return not var.stop_gradient and is_float(var.dtype)
 
 
+def _as_list(value, what, kinds=(Variable,)):
+    """``value`` (one or a list/tuple) as a list, every item of ``kinds``; else Fluid's TypeError."""
+    values = list(value) if isinstance(value, (list, tuple)) else [value]
+    for v in values:
+        if not isinstance(v, kinds):
+            raise TypeError(f"gradients: {what} must be a Variable or a list of Variables, got {type(v).__name__}")
+    return values
+
+
+def _check_names(values, what):
+    """Fluid's TypeErrors: ``values`` must be a list, tuple or set of Variables or names."""
+    if values is None:
+        return
+    if not isinstance(values, (list, tuple, set)):
+        raise TypeError(f"{what} must be a list, tuple or set, got {type(values).__name__}")
+    for v in values:
+        if not isinstance(v, (Variable, str)):
+            raise TypeError(f"{what}'s members must be Variables or names, got {type(v).__name__}")
+
+
 def gradients(targets, inputs, target_gradients=None, no_grad_set=None):
-    """Fluid's ``gradients``: d(sum of targets)/d(inputs) for a single scalar target."""
-    targets = targets if isinstance(targets, (list, tuple)) else [targets]
-    if len(targets) != 1 or target_gradients is not None:
-        raise PeError("gradients: only one scalar target without target_gradients is supported")
-    inputs = inputs if isinstance(inputs, (list, tuple)) else [inputs]
+    """Fluid's ``gradients`` (and ``calc_gradient``): appends the grad ops of the sum of ``targets``
+    (each seeded with its ``target_gradients`` entry, or ones of its shape) and returns the gradient
+    variables of ``inputs`` (None where an input gets none)."""
+    targets = _as_list(targets, "targets")
+    inputs = _as_list(inputs, "inputs")
+    seeds = [None] * len(targets) if target_gradients is None else \
+        _as_list(target_gradients, "target_gradients", (Variable, type(None)))
+    if len(seeds) != len(targets):
+        raise ValueError(f"gradients: {len(targets)} targets but {len(seeds)} target_gradients; give one each")
+    _check_names(no_grad_set, "gradients: no_grad_set")
     for v in inputs:
         v.stop_gradient = False
-    builder, _ = _append_grad_ops(targets[0], no_grad_set)
+    builder, _ = _append_target_grads(list(zip(targets, seeds)), no_grad_set, "gradients")
     block = targets[0].block
     with block.program._backward_role_guard():
-        return [block.var(builder.read_grad(v.name)) if builder.has_grad(v.name) else None
-                for v in inputs]
-
+        return [block.var(builder.read_grad(v.name)) if builder.has_grad(v.name) else
+                block.var(builder.finished[v.name]) if v.name in builder.finished else None for v in inputs]

@@ -1,0 +1,38 @@
+"""The numpy 1.x and Python 3.8 names Fluid 1.x programs use, given back under ``pe fluid``.
+
+Fluid 1.8 ran on numpy 1.x and Python <= 3.8, and the programs written for it call ``np.product``,
+``np.bool``, ``np.float``, ``np.asscalar``, ... (removed by numpy 1.24 and 2.0) and
+``collections.Sequence``, ``collections.Iterable``, ... (moved to ``collections.abc``; Python 3.10
+removed the old names). ``pe fluid`` (this process only, like its import hook) sets each missing one
+to what it was; a name still there is left alone, and importing pe as a library changes nothing. What no alias can bring back:
+numpy >= 2.3 refuses ``float()`` of an array of one element with one or more dimensions; pe's
+fetched values keep accepting it (pe_cli/executor/fetched.py), a program's own arrays do not.
+"""
+import builtins
+import collections
+import collections.abc
+
+import numpy as np
+
+ALIASES = {
+    "product": np.prod, "cumproduct": np.cumprod, "sometrue": np.any, "alltrue": np.all,
+    "asscalar": lambda a: a.item(),
+    "bool": builtins.bool, "int": builtins.int, "float": builtins.float, "complex": builtins.complex,
+    "object": builtins.object, "str": builtins.str, "unicode": builtins.str,
+    "float_": np.float64, "complex_": np.complex128, "unicode_": np.str_, "string_": np.bytes_,
+    "Inf": np.inf, "Infinity": np.inf, "PINF": np.inf, "NINF": -np.inf, "NaN": np.nan, "NAN": np.nan,
+}
+
+
+ABC_NAMES = ("Sequence", "MutableSequence", "Mapping", "MutableMapping", "Set", "MutableSet", "Iterable",
+             "Iterator", "Generator", "Callable", "Hashable", "Sized", "Container", "Collection")
+
+
+def install():
+    """Sets every alias numpy and collections lack (the names they have are kept)."""
+    for name, value in ALIASES.items():
+        if name not in vars(np):      # a removed name is absent (numpy's __getattr__ raises for it)
+            setattr(np, name, value)
+    for name in ABC_NAMES:
+        if not hasattr(collections, name):
+            setattr(collections, name, getattr(collections.abc, name))

@@ -1,0 +1,176 @@
+"""Writes small generated datasets in Paddle's cache layout, for programs run offline.
+
+    python tools/make_offline_datasets.py DIR      # DIR: e.g. $HOME/.cache/paddle/dataset
+
+Each file has the name and the format of the one ``paddle.dataset`` downloads (the same archive
+members, the same line formats), with a few hundred records made from a fixed seed, so that a
+program reading it trains and a model can learn from it: uci_housing/housing.data (a linear target),
+mnist/*-idx?-ubyte.gz (each digit a bright block at its own place), cifar/cifar-10-python.tar.gz
+(each class its own colour), imdb (a positive and a negative vocabulary), imikolov (PTB-like
+lines), movielens (ml-1m.zip), wmt14/wmt14.tgz (a copy task) and conll05st (its archive, three
+dictionaries and an embedding). The real files are far larger; nothing here is a sample of them.
+Used by tools/run_upstream.py.
+"""
+import gzip
+import io
+import os
+import pickle
+import sys
+import tarfile
+import zipfile
+
+import numpy as np
+
+WORDS = [f"w{i}" for i in range(40)]
+
+
+def _tar(path, members, mode="w:gz"):
+    """A tar archive of {name: bytes}."""
+    with tarfile.open(path, mode) as tar:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+
+
+def uci_housing(out, rng):
+    x = rng.uniform(0, 10, size=(500, 13))
+    y = x @ rng.uniform(-0.2, 0.2, size=13) + 3 + rng.normal(0, 0.1, size=500)
+    rows = np.concatenate([x, y[:, None]], axis=1)
+    with open(os.path.join(out, "housing.data"), "w") as f:
+        f.write("\n".join(" ".join(f"{v:.4f}" for v in row) for row in rows) + "\n")
+
+
+def mnist(out, rng):
+    for prefix, n in (("train", 600), ("t10k", 200)):
+        labels = rng.integers(0, 10, size=n).astype(np.uint8)
+        images = rng.integers(0, 40, size=(n, 28, 28)).astype(np.uint8)
+        for i, label in enumerate(labels):
+            r, c = divmod(int(label), 5)
+            images[i, 4 + 10 * r:12 + 10 * r, 2 + 5 * c:6 + 5 * c] = 250
+        header = np.array([2051, n, 28, 28], ">i4").tobytes()
+        with gzip.open(os.path.join(out, f"{prefix}-images-idx3-ubyte.gz"), "wb") as f:
+            f.write(header + images.tobytes())
+        with gzip.open(os.path.join(out, f"{prefix}-labels-idx1-ubyte.gz"), "wb") as f:
+            f.write(np.array([2049, n], ">i4").tobytes() + labels.tobytes())
+
+
+class _Array:
+    """Pickles as numpy.reshape(numpy.frombuffer(bytes, 'uint8'), shape): readable by any numpy
+    (an ndarray pickled by numpy 2 names numpy._core, which numpy 1 lacks)."""
+
+    def __init__(self, array, flat=False):
+        self.array, self.flat = array, flat
+
+    def __reduce__(self):
+        if self.flat:
+            return np.frombuffer, (self.array.tobytes(), "uint8")
+        return np.reshape, (_Array(self.array, flat=True), self.array.shape)
+
+
+def cifar(out, rng):
+    members = {}
+    for name, n in (("data_batch_1", 300), ("test_batch", 100)):
+        labels = rng.integers(0, 10, size=n)
+        data = rng.integers(0, 60, size=(n, 3072)).astype(np.uint8)
+        for i, label in enumerate(labels):
+            data[i, 1024 * (label % 3):1024 * (label % 3 + 1)] += np.uint8(20 * label)
+        batch = {b"data": _Array(data), b"labels": [int(v) for v in labels]}
+        members[f"cifar-10-batches-py/{name}"] = pickle.dumps(batch, protocol=2)
+    _tar(os.path.join(out, "cifar-10-python.tar.gz"), members)
+
+
+def imdb(out, rng):
+    pos, neg, common = WORDS[:10], WORDS[10:20], WORDS[20:]
+    members = {}
+    for part in ("train", "test"):
+        for label, own in (("pos", pos), ("neg", neg)):
+            for i in range(40):
+                words = rng.choice(own + common, size=100)
+                members[f"aclImdb/{part}/{label}/{i}_7.txt"] = (" ".join(words) + ".\n").encode()
+    _tar(os.path.join(out, "imdb%2FaclImdb_v1.tar.gz"), members)
+
+
+def imikolov(out, rng):
+    members = {}
+    for part, n in (("train", 400), ("valid", 100), ("test", 100)):
+        lines = [" ".join(rng.choice(WORDS, size=rng.integers(5, 12))) for _ in range(n)]
+        members[f"./simple-examples/data/ptb.{part}.txt"] = ("\n".join(lines) + "\n").encode()
+    _tar(os.path.join(out, "imikolov%2Fsimple-examples.tgz"), members)
+
+
+def movielens(out, rng):
+    genres = ["Action", "Comedy", "Drama", "Horror"]
+    movies = [f"{m}::{' '.join(rng.choice(WORDS, size=3))} (1995)::{'|'.join(rng.choice(genres, size=2, replace=False))}"
+              for m in range(1, 61)]
+    ages = [1, 18, 25, 35, 45, 50, 56]
+    users = [f"{u}::{'MF'[u % 2]}::{ages[u % 7]}::{u % 21}::12345" for u in range(1, 41)]
+    ratings = [f"{rng.integers(1, 41)}::{rng.integers(1, 61)}::{rng.integers(1, 6)}::978300760" for _ in range(1000)]
+    with zipfile.ZipFile(os.path.join(out, "movielens%2Fml-1m.zip"), "w") as z:
+        z.writestr("ml-1m/movies.dat", "\n".join(movies) + "\n")
+        z.writestr("ml-1m/users.dat", "\n".join(users) + "\n")
+        z.writestr("ml-1m/ratings.dat", "\n".join(ratings) + "\n")
+
+
+def wmt14(out, rng):
+    vocab = ["<s>", "<e>", "<unk>"] + WORDS
+    lines = []
+    for _ in range(300):
+        words = rng.choice(WORDS, size=rng.integers(3, 9))
+        lines.append(" ".join(words) + "\t" + " ".join(words))
+    text = ("\n".join(lines) + "\n").encode()
+    members = {"wmt14/src.dict": ("\n".join(vocab) + "\n").encode(),
+               "wmt14/trg.dict": ("\n".join(vocab) + "\n").encode(),
+               "wmt14/train/train": text, "wmt14/test/test": text[:4000], "wmt14/gen/gen": text[:2000]}
+    _tar(os.path.join(out, "wmt14.tgz"), members)
+
+
+def conll05(out, rng):
+    verbs = ["run", "eat", "see"]
+    words_lines, props_lines = [], []
+    for _ in range(60):
+        n = int(rng.integers(5, 10))
+        sentence = list(rng.choice(WORDS, size=n))
+        v = int(rng.integers(1, n - 1))
+        sentence[v] = verbs[v % 3]
+        for i, word in enumerate(sentence):
+            tag = "(A0*)" if i == v - 1 else ("(V*)" if i == v else ("(A1*" if i == v + 1 else
+                                                                    ("*)" if i == n - 1 and v + 1 < n - 1 else "*")))
+            if i == v + 1 and v + 1 == n - 1:
+                tag = "(A1*)"
+            words_lines.append(word)
+            props_lines.append(f"{sentence[v] if i == v else '-'} {tag}")
+        words_lines.append("")
+        props_lines.append("")
+    gz = {}
+    for name, lines in (("words/test.wsj.words.gz", words_lines), ("props/test.wsj.props.gz", props_lines)):
+        gz["conll05st-release/test.wsj/" + name] = gzip.compress(("\n".join(lines) + "\n").encode())
+    _tar(os.path.join(out, "conll05st-tests.tar.gz"), gz)
+    with open(os.path.join(out, "conll05st%2FwordDict.txt"), "w") as f:   # the names Paddle saves them by
+        f.write("\n".join(["<unk>"] + WORDS + verbs) + "\n")
+    with open(os.path.join(out, "conll05st%2FverbDict.txt"), "w") as f:
+        f.write("\n".join(verbs) + "\n")
+    with open(os.path.join(out, "conll05st%2FtargetDict.txt"), "w") as f:
+        f.write("\n".join(["B-A0", "I-A0", "B-A1", "I-A1", "B-V", "I-V", "O"]) + "\n")
+    with open(os.path.join(out, "conll05st%2Femb"), "wb") as f:   # Paddle's parameter file: a 16-byte header, float32
+        f.write(np.zeros(4, np.int32).tobytes() + rng.normal(0, 0.1, (len(WORDS) + 4) * 32).astype(np.float32).tobytes())
+
+
+DATASETS = {"uci_housing": uci_housing, "mnist": mnist, "cifar": cifar, "imdb": imdb, "imikolov": imikolov,
+            "movielens": movielens, "wmt14": wmt14, "conll05st": conll05}
+
+
+def main(argv):
+    if len(argv) != 1:
+        print("usage: make_offline_datasets.py DIR", file=sys.stderr)
+        return 2
+    for name, make in DATASETS.items():
+        out = os.path.join(argv[0], name)
+        os.makedirs(out, exist_ok=True)
+        make(out, np.random.default_rng(0))
+    print(f"offline datasets in {argv[0]}: {', '.join(DATASETS)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
