@@ -45,6 +45,7 @@ from . import peer_watch, processes
 RANK_ENV, SIZE_ENV, ROLE_ENV = "PE_RENDEZVOUS_RANK", "PE_RENDEZVOUS_SIZE", "PE_RENDEZVOUS_ROLE"
 _TRANSPORT_VARS = ("MPIR_CVAR_CH4_NETMOD", "FI_PROVIDER", "UCX_TLS")
 _JOINED = {}
+_COMMAND = {}
 
 
 @dataclass(frozen=True)
@@ -176,16 +177,55 @@ def role_alone(argv, env=os.environ):
     (a role started by hand, or one a pod): runs it again under an mpiexec of its own (``mpiexec -n
     1``, see above) with its place in the environment, and returns the exit status; None when pe
     runs as it is (one process, or under mpiexec already)."""
+    _COMMAND["argv"] = list(argv)         # (join_given's rerun)
     if rank_guard.under_mpi() or RANK_ENV in env:
         return None
     cluster = cluster_from_env(env)
     if cluster is None:
         return None
     try:
-        return subprocess.run([rank_guard.mpiexec(), "-n", "1", sys.executable, "-m", "pe_cli"] + list(argv),
-                              env=dict(env, **rank_env(cluster), **transport_env(env))).returncode
+        return subprocess.run(_alone_command(argv), env=_alone_env(env, cluster)).returncode
     except KeyboardInterrupt:
         return 130
+
+
+def _alone_command(argv):
+    return [rank_guard.mpiexec(), "-n", "1", sys.executable, "-m", "pe_cli"] + list(argv)
+
+
+def _alone_env(env, cluster):
+    return dict(env, **rank_env(cluster), **transport_env(env))
+
+
+def join_given(facts, what):
+    """A role given in code (fleet's UserDefinedRoleMaker and UserDefinedCollectiveRoleMaker, ``what``
+    names it): ``facts`` is the Fluid environment it stands for (PADDLE_TRAINING_ROLE, ...). When the
+    process first talks to the others (``processes.world()``), it joins them as a role started with
+    that environment would: ``connect_from_env`` under an mpiexec of its own; started by ``pe fluid``
+    outside any mpiexec, this process becomes ``mpiexec -n 1 pe fluid ...`` (execve, the same command
+    with ``facts`` in its environment), whose script starts over and joins before it runs. Nothing
+    to do for one process, under a shared mpiexec, or once joined; None forgets an earlier role."""
+    cluster = None if facts is None else cluster_from_env(facts)
+    if cluster is None or processes.world_size() > 1 or _JOINED:
+        processes.join_on_first_use(None)
+        return
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PADDLE_") and k not in ("TRAINING_ROLE", "POD_IP")}
+    env.update(facts)
+    processes.join_on_first_use(lambda: _join_given(env, cluster, what))
+
+
+def _join_given(env, cluster, what):
+    if rank_guard.under_mpi():
+        connect_from_env(env)
+        return
+    if "argv" not in _COMMAND:
+        raise PeError(f"{what}: {cluster.who(cluster.rank)} joins roles started on their own only under pe: "
+                      f"run the script with pe fluid SCRIPT (it starts the role under an mpiexec of its own)")
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    command = _alone_command(_COMMAND["argv"])
+    os.execve(command[0], command, _alone_env(env, cluster))
+
 
 
 def transport_env(env):

@@ -235,6 +235,13 @@ class UserDefinedRoleMaker(_EnvRoleMaker):
         self._trainers_num = worker_num
         self._role_is_generated = True
 
+    def _fluid_environment(self):
+        env = dict(PADDLE_PSERVER_ENDPOINTS=",".join(self._server_endpoints), PADDLE_TRAINERS_NUM=str(self._trainers_num))
+        if self._role == Role.SERVER:
+            return dict(env, PADDLE_TRAINING_ROLE="PSERVER",
+                        PADDLE_CURRENT_ENDPOINT=self._server_endpoints[self._current_id])
+        return dict(env, PADDLE_TRAINING_ROLE="TRAINER", PADDLE_TRAINER_ID=str(self._current_id))
+
 
 class UserDefinedCollectiveRoleMaker(_EnvRoleMaker):
     """Collective mode, the role given: ``current_id`` (this worker's index) and
@@ -250,3 +257,9 @@ class UserDefinedCollectiveRoleMaker(_EnvRoleMaker):
 
     def _servers_first(self):
         return 0
+
+    def _fluid_environment(self):
+        return dict(PADDLE_TRAINING_ROLE="TRAINER", PADDLE_TRAINER_ID=str(self._current_id),
+                    PADDLE_TRAINERS_NUM=str(self._trainers_num),
+                    PADDLE_TRAINER_ENDPOINTS=",".join(self._worker_endpoints),
+                    PADDLE_CURRENT_ENDPOINT=self._worker_endpoints[self._current_id])
