@@ -43,7 +43,7 @@ def collective_envs(ips, port):
 class Roles:
     """Each role a `pe fluid fluid_roles.py OUT [FAULT]` process of its own (inside namespace
     ``namespaces[i]`` when given); every process carries ``mark`` in its environment. ``argvs[i]``, when
-    given, is role i's `pe fluid` arguments instead (another script)."""
+    given, is role i's `pe` arguments instead (another command or script)."""
 
     def __init__(self, envs, out, fault="", namespaces=None, extra=None, argvs=None):
         self.mark = uuid.uuid4().hex
@@ -52,8 +52,8 @@ class Roles:
             env = dict(os.environ, PYTHONPATH=REPO, PE_NUM_THREADS="1", PE_TEST_MARK=self.mark, **role_env,
                        **(extra or {}))
             env.pop("PE_DEBUG", None)
-            args = [str(a) for a in argvs[i]] if argvs else [SCRIPT, str(out), fault]
-            argv = [sys.executable, "-m", "pe_cli", "fluid"] + args
+            args = [str(a) for a in argvs[i]] if argvs else ["fluid", SCRIPT, str(out), fault]
+            argv = [sys.executable, "-m", "pe_cli"] + args
             if namespaces:
                 argv = ["ip", "netns", "exec", namespaces[i]] + argv
             self.procs.append(subprocess.Popen(argv, cwd=REPO, env=env, stdout=subprocess.PIPE,

@@ -48,9 +48,9 @@ with fluid.program_guard(main, startup):
     optimizer = fluid.optimizer.SGD(0.2)
     if not local:
         if given:
-            fleet.init(role_maker.UserDefinedRoleMaker(
-                current_id=int(given[1]), role=role_maker.Role.SERVER if given[0] == "pserver" else role_maker.Role.WORKER,
-                worker_num=int(given[2]), server_endpoints=given[3].split(",")))
+            role = role_maker.Role.SERVER if given[0] == "pserver" else role_maker.Role.WORKER
+            fleet.init(role_maker.UserDefinedRoleMaker(current_id=int(given[1]), role=role, worker_num=int(given[2]),
+                                                       server_endpoints=given[3].split(",")))
         else:
             fleet.init(role_maker.PaddleCloudRoleMaker())
         strategy = (StrategyFactory.create_sync_strategy() if mode == "sync"

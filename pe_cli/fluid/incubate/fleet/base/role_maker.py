@@ -236,7 +236,8 @@ class UserDefinedRoleMaker(_EnvRoleMaker):
         self._role_is_generated = True
 
     def _fluid_environment(self):
-        env = dict(PADDLE_PSERVER_ENDPOINTS=",".join(self._server_endpoints), PADDLE_TRAINERS_NUM=str(self._trainers_num))
+        env = dict(PADDLE_PSERVER_ENDPOINTS=",".join(self._server_endpoints),
+                   PADDLE_TRAINERS_NUM=str(self._trainers_num))
         if self._role == Role.SERVER:
             return dict(env, PADDLE_TRAINING_ROLE="PSERVER",
                         PADDLE_CURRENT_ENDPOINT=self._server_endpoints[self._current_id])
