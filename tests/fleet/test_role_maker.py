@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli.base.errors import FluidUnsupported
+from pe_cli.base.errors import FluidUnsupported, PeError
 from pe_cli.fluid.incubate.fleet.base import role_maker
 from pe_cli.fluid.incubate.fleet.collective import fleet as collective_fleet
 from pe_cli.fluid.incubate.fleet.parameter_server.distribute_transpiler import FleetTranspiler, TranspilerOptimizer
@@ -92,6 +92,9 @@ def test_fleet_queries_split_files_and_a_lone_workers_barrier():
     assert fleet.split_files([f"f{i}" for i in range(7)]) == ["f3", "f4"]      # 3, 2, 2 files
     with pytest.raises(TypeError):
         fleet.split_files("files")
+    with pytest.raises(PeError, match=r"^UserDefinedRoleMaker: trainer 1 joins roles started on their own only "
+                                      r"under pe: run the script with pe fluid SCRIPT"):
+        fleet.barrier_worker()            # worker 1 of 3, started on its own, outside pe fluid
     alone = FleetTranspiler()
     alone.init(role_maker.UserDefinedCollectiveRoleMaker(0, ["127.0.0.1:6170"]))
     alone.barrier_worker()                                  # one worker: no MPI needed
