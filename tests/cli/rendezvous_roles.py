@@ -100,6 +100,19 @@ def left_behind(mark):
     return left
 
 
+def described(pids):
+    """'pid: command line' of each of ``pids`` (what an assertion that none is left shows)."""
+    lines = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                command = f.read().replace(b"\0", b" ").decode(errors="replace")
+            lines.append(f"{pid}: {command}")
+        except OSError:
+            lines.append(f"{pid}: (gone)")
+    return "\n".join(lines)
+
+
 def none_left(mark, within=5):
     deadline = time.monotonic() + within
     while left_behind(mark) and time.monotonic() < deadline:

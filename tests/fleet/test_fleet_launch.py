@@ -16,7 +16,7 @@ import pytest
 
 from pe_cli.base.errors import PeError
 from pe_cli.run.launch import mpiexec
-from tests.cli.rendezvous_roles import Roles, free_port, none_left, pserver_envs
+from tests.cli.rendezvous_roles import Roles, described, free_port, left_behind, none_left, pserver_envs
 from tests.cli.test_helpers import pe
 
 try:
@@ -95,7 +95,7 @@ def _started_on_their_own(clusters):
     for roles, outputs in zip(started, results):
         for code, _, err in outputs:
             assert code == 0, err
-        assert none_left(roles.mark)
+        assert none_left(roles.mark), described(left_behind(roles.mark))
     return results
 
 
