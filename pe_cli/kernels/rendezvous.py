@@ -11,7 +11,8 @@ mode trainer i is rank i).
 processes and no mpiexec started them together (``role_alone`` first runs the role again under an
 mpiexec of its own, ``join_role`` then joins); ``cluster_from_env(env)`` says what it would join (or
 None). Calling ``connect_from_env`` again returns the same communicator; outside any mpiexec it is
-a one-line error (see below).
+a one-line error (see below). A role given in code (fleet's UserDefinedRoleMaker) joins through
+``join_given`` when it first talks to the others.
 
 How: the root (the first parameter-server endpoint, or trainer 0's in collective mode) listens on
 its endpoint's TCP port; every other process connects there and says who it is (``HELLO rank size
