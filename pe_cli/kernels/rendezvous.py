@@ -168,7 +168,7 @@ def connect_from_env(env=os.environ):
     done.set()
     if cluster.rank == 0:
         peer_watch.watch(cluster, links)          # (the others watch from the moment they get the port)
-    _JOINED["comm"] = comm
+    _JOINED.update(comm=comm, cluster=cluster)
     processes.set_world(comm)
     return comm
 
@@ -207,12 +207,22 @@ def join_given(facts, what):
     with ``facts`` in its environment), whose script starts over and joins before it runs. Nothing
     to do for one process, under a shared mpiexec, or once joined; None forgets an earlier role."""
     cluster = None if facts is None else cluster_from_env(facts)
+    if cluster is not None and _JOINED and not _same_place(cluster, _JOINED["cluster"]):
+        joined = _JOINED["cluster"]
+        raise PeError(f"{what}: this process is {cluster.names[cluster.rank]} of {cluster.size} processes, but "
+                      f"Fluid's environment (PADDLE_*) made it {joined.names[joined.rank]} of {joined.size}: give "
+                      f"the role in one place (unset the PADDLE_* variables, or use PaddleCloudRoleMaker)")
     if cluster is None or processes.world_size() > 1 or _JOINED:
         processes.join_on_first_use(None)
         return
     env = {k: v for k, v in os.environ.items() if not k.startswith("PADDLE_") and k not in ("TRAINING_ROLE", "POD_IP")}
     env.update(facts)
     processes.join_on_first_use(lambda: _join_given(env, cluster, what))
+
+
+def _same_place(a, b):
+    """The same rank among the same roles meeting at the same root (a trainer's own endpoint aside)."""
+    return (a.rank, a.names, a.endpoints[0]) == (b.rank, b.names, b.endpoints[0])
 
 
 def _join_given(env, cluster, what):
@@ -223,7 +233,10 @@ def _join_given(env, cluster, what):
         raise PeError(f"{what}: {cluster.who(cluster.rank)} joins roles started on their own only under pe: "
                       f"run the script with pe fluid SCRIPT (it starts the role under an mpiexec of its own)")
     for stream in (sys.stdout, sys.stderr):
-        stream.flush()
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
     command = _alone_command(_COMMAND["argv"])
     os.execve(command[0], command, _alone_env(env, cluster))
 
