@@ -205,19 +205,25 @@ def join_given(facts, what):
     that environment would: ``connect_from_env`` under an mpiexec of its own; started by ``pe fluid``
     outside any mpiexec, this process becomes ``mpiexec -n 1 pe fluid ...`` (execve, the same command
     with ``facts`` in its environment), whose script starts over and joins before it runs. Nothing
-    to do for one process, under a shared mpiexec, or once joined; None forgets an earlier role."""
+    to do for one process, under a shared mpiexec, or once joined; None forgets an earlier role.
+    Returns why the process cannot join (one line) where it is neither under mpiexec nor started by
+    ``pe fluid`` (nothing is left to happen at processes.world() then), else None."""
     cluster = None if facts is None else cluster_from_env(facts)
     if cluster is not None and _JOINED and not _same_place(cluster, _JOINED["cluster"]):
         joined = _JOINED["cluster"]
         raise PeError(f"{what}: this process is {cluster.names[cluster.rank]} of {cluster.size} processes, but "
                       f"Fluid's environment (PADDLE_*) made it {joined.names[joined.rank]} of {joined.size}: give "
                       f"the role in one place (unset the PADDLE_* variables, or use PaddleCloudRoleMaker)")
+    processes.join_on_first_use(None)
     if cluster is None or processes.world_size() > 1 or _JOINED:
-        processes.join_on_first_use(None)
-        return
+        return None
+    if not rank_guard.under_mpi() and "argv" not in _COMMAND:
+        return (f"{what}: {cluster.who(cluster.rank)} joins roles started on their own only under pe: run the "
+                f"script with pe fluid SCRIPT (it starts the role under an mpiexec of its own)")
     env = {k: v for k, v in os.environ.items() if not k.startswith("PADDLE_") and k not in ("TRAINING_ROLE", "POD_IP")}
     env.update(facts)
-    processes.join_on_first_use(lambda: _join_given(env, cluster, what))
+    processes.join_on_first_use(lambda: _join_given(env, cluster))
+    return None
 
 
 def _same_place(a, b):
@@ -225,13 +231,10 @@ def _same_place(a, b):
     return (a.rank, a.names, a.endpoints[0]) == (b.rank, b.names, b.endpoints[0])
 
 
-def _join_given(env, cluster, what):
+def _join_given(env, cluster):
     if rank_guard.under_mpi():
         connect_from_env(env)
         return
-    if "argv" not in _COMMAND:
-        raise PeError(f"{what}: {cluster.who(cluster.rank)} joins roles started on their own only under pe: "
-                      f"run the script with pe fluid SCRIPT (it starts the role under an mpiexec of its own)")
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
