@@ -9,7 +9,7 @@ MODE is sync or async. Trainer i trains on DATA_DIR/part-i (fleet.split_files of
 --local trains on DATA_DIR/local (the parts' batches interleaved) with twice the batch. Worker 0
 (or the local run) saves the parameters into OUT_DIR with fleet.save_persistables and the
 inference model into OUT_DIR/infer (fleet.save_inference_model); train_from_dataset prints the
-losses (fetch_info). --given: the role from UserDefinedRoleMaker (ROLE pserver or trainer, its
+losses (fetch_info), for CTR_PASSES passes over the files (default 1). --given: the role from UserDefinedRoleMaker (ROLE pserver or trainer, its
 index, the number of trainers, the servers' ip:port joined by commas), not from the environment."""
 import glob
 import os
@@ -79,7 +79,8 @@ else:
     fleet.init_worker()
     exe.run(fleet.startup_program)
     program = fleet.main_program
-exe.train_from_dataset(program, dataset, fetch_list=[loss], fetch_info=["loss"], print_period=1)
+for _ in range(int(os.environ.get("CTR_PASSES", "1"))):
+    exe.train_from_dataset(program, dataset, fetch_list=[loss], fetch_info=["loss"], print_period=1)
 if local or fleet.is_first_worker():
     infer_dir = os.path.join(out_dir, "infer")
     feed_names = [v.name for v in feeds[:-1]]
