@@ -48,12 +48,22 @@ def world_size():
 def world():
     """The communicator of every process of the run: the one the rendezvous built (processes started
     on their own, rendezvous.py), else MPI's COMM_WORLD (processes one mpiexec started)."""
+    join = _WORLD.pop("join", None)
+    if join is not None and "comm" not in _WORLD:
+        join()
     return _WORLD.get("comm") or _mpi().COMM_WORLD
 
 
 def set_world(comm):
     """Makes ``comm`` the communicator of every process of the run (the rendezvous's)."""
     _WORLD["comm"] = comm
+
+
+def join_on_first_use(join):
+    """``join()`` (which calls set_world) runs when world() is first asked for; None forgets it."""
+    _WORLD.pop("join", None)
+    if join is not None:
+        _WORLD["join"] = join
 
 
 def world_rank():

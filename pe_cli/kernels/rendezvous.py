@@ -11,7 +11,8 @@ mode trainer i is rank i).
 processes and no mpiexec started them together (``role_alone`` first runs the role again under an
 mpiexec of its own, ``join_role`` then joins); ``cluster_from_env(env)`` says what it would join (or
 None). Calling ``connect_from_env`` again returns the same communicator; outside any mpiexec it is
-a one-line error (see below).
+a one-line error (see below). A role given in code (fleet's UserDefinedRoleMaker) joins through
+``join_given`` when it first talks to the others.
 
 How: the root (the first parameter-server endpoint, or trainer 0's in collective mode) listens on
 its endpoint's TCP port; every other process connects there and says who it is (``HELLO rank size
@@ -45,6 +46,7 @@ from . import peer_watch, processes
 RANK_ENV, SIZE_ENV, ROLE_ENV = "PE_RENDEZVOUS_RANK", "PE_RENDEZVOUS_SIZE", "PE_RENDEZVOUS_ROLE"
 _TRANSPORT_VARS = ("MPIR_CVAR_CH4_NETMOD", "FI_PROVIDER", "UCX_TLS")
 _JOINED = {}
+_COMMAND = {}
 
 
 @dataclass(frozen=True)
@@ -166,7 +168,7 @@ def connect_from_env(env=os.environ):
     done.set()
     if cluster.rank == 0:
         peer_watch.watch(cluster, links)          # (the others watch from the moment they get the port)
-    _JOINED["comm"] = comm
+    _JOINED.update(comm=comm, cluster=cluster)
     processes.set_world(comm)
     return comm
 
@@ -176,16 +178,71 @@ def role_alone(argv, env=os.environ):
     (a role started by hand, or one a pod): runs it again under an mpiexec of its own (``mpiexec -n
     1``, see above) with its place in the environment, and returns the exit status; None when pe
     runs as it is (one process, or under mpiexec already)."""
+    _COMMAND["argv"] = list(argv)         # (join_given's rerun)
     if rank_guard.under_mpi() or RANK_ENV in env:
         return None
     cluster = cluster_from_env(env)
     if cluster is None:
         return None
     try:
-        return subprocess.run([rank_guard.mpiexec(), "-n", "1", sys.executable, "-m", "pe_cli"] + list(argv),
-                              env=dict(env, **rank_env(cluster), **transport_env(env))).returncode
+        return subprocess.run(_alone_command(argv), env=_alone_env(env, cluster)).returncode
     except KeyboardInterrupt:
         return 130
+
+
+def _alone_command(argv):
+    return [rank_guard.mpiexec(), "-n", "1", sys.executable, "-m", "pe_cli"] + list(argv)
+
+
+def _alone_env(env, cluster):
+    return dict(env, **rank_env(cluster), **transport_env(env))
+
+
+def join_given(facts, what):
+    """A role given in code (fleet's UserDefinedRoleMaker and UserDefinedCollectiveRoleMaker, ``what``
+    names it): ``facts`` is the Fluid environment it stands for (PADDLE_TRAINING_ROLE, ...). When the
+    process first talks to the others (``processes.world()``), it joins them as a role started with
+    that environment would: ``connect_from_env`` under an mpiexec of its own; started by ``pe fluid``
+    outside any mpiexec, this process becomes ``mpiexec -n 1 pe fluid ...`` (execve, the same command
+    with ``facts`` in its environment), whose script starts over and joins before it runs. Nothing
+    to do for one process, under a shared mpiexec, or once joined; None forgets an earlier role.
+    Returns why the process cannot join (one line) where it is neither under mpiexec nor started by
+    ``pe fluid`` (nothing is left to happen at processes.world() then), else None."""
+    cluster = None if facts is None else cluster_from_env(facts)
+    if cluster is not None and _JOINED and not _same_place(cluster, _JOINED["cluster"]):
+        joined = _JOINED["cluster"]
+        raise PeError(f"{what}: this process is {cluster.names[cluster.rank]} of {cluster.size} processes, but "
+                      f"Fluid's environment (PADDLE_*) made it {joined.names[joined.rank]} of {joined.size}: give "
+                      f"the role in one place (unset the PADDLE_* variables, or use PaddleCloudRoleMaker)")
+    processes.join_on_first_use(None)
+    if cluster is None or processes.world_size() > 1 or _JOINED:
+        return None
+    if not rank_guard.under_mpi() and "argv" not in _COMMAND:
+        return (f"{what}: {cluster.who(cluster.rank)} joins roles started on their own only under pe: run the "
+                f"script with pe fluid SCRIPT (it starts the role under an mpiexec of its own)")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PADDLE_") and k not in ("TRAINING_ROLE", "POD_IP")}
+    env.update(facts)
+    processes.join_on_first_use(lambda: _join_given(env, cluster))
+    return None
+
+
+def _same_place(a, b):
+    """The same rank among the same roles meeting at the same root (a trainer's own endpoint aside)."""
+    return (a.rank, a.names, a.endpoints[0]) == (b.rank, b.names, b.endpoints[0])
+
+
+def _join_given(env, cluster):
+    if rank_guard.under_mpi():
+        connect_from_env(env)
+        return
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    command = _alone_command(_COMMAND["argv"])
+    os.execve(command[0], command, _alone_env(env, cluster))
+
 
 
 def transport_env(env):

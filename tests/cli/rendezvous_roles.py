@@ -42,16 +42,18 @@ def collective_envs(ips, port):
 
 class Roles:
     """Each role a `pe fluid fluid_roles.py OUT [FAULT]` process of its own (inside namespace
-    ``namespaces[i]`` when given); every process carries ``mark`` in its environment."""
+    ``namespaces[i]`` when given); every process carries ``mark`` in its environment. ``argvs[i]``, when
+    given, is role i's `pe` arguments instead (another command or script)."""
 
-    def __init__(self, envs, out, fault="", namespaces=None, extra=None):
+    def __init__(self, envs, out, fault="", namespaces=None, extra=None, argvs=None):
         self.mark = uuid.uuid4().hex
         self.procs, self.namespaces = [], namespaces
         for i, role_env in enumerate(envs):
             env = dict(os.environ, PYTHONPATH=REPO, PE_NUM_THREADS="1", PE_TEST_MARK=self.mark, **role_env,
                        **(extra or {}))
             env.pop("PE_DEBUG", None)
-            argv = [sys.executable, "-m", "pe_cli", "fluid", SCRIPT, str(out), fault]
+            args = [str(a) for a in argvs[i]] if argvs else ["fluid", SCRIPT, str(out), fault]
+            argv = [sys.executable, "-m", "pe_cli"] + args
             if namespaces:
                 argv = ["ip", "netns", "exec", namespaces[i]] + argv
             self.procs.append(subprocess.Popen(argv, cwd=REPO, env=env, stdout=subprocess.PIPE,
@@ -96,6 +98,19 @@ def left_behind(mark):
         except OSError:
             pass
     return left
+
+
+def described(pids):
+    """'pid: command line' of each of ``pids`` (what an assertion that none is left shows)."""
+    lines = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                command = f.read().replace(b"\0", b" ").decode(errors="replace")
+            lines.append(f"{pid}: {command}")
+        except OSError:
+            lines.append(f"{pid}: (gone)")
+    return "\n".join(lines)
 
 
 def none_left(mark, within=5):

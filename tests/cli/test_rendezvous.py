@@ -14,8 +14,8 @@ import pytest
 
 from pe_cli.base.errors import PeError
 from pe_cli.base.rank_guard import mpiexec
-from tests.cli.rendezvous_roles import (Namespaces, Roles, collective_envs, free_port, netns_unavailable, none_left,
-                                        pserver_envs)
+from tests.cli.rendezvous_roles import (Namespaces, Roles, collective_envs, described, free_port, left_behind,
+                                        netns_unavailable, none_left, pserver_envs)
 
 try:
     mpiexec()
@@ -29,12 +29,19 @@ HOST = re.escape(socket.gethostname())
 
 @pytest.fixture(scope="module")
 def one_process(tmp_path_factory):
-    """The parameters of the script run alone on the whole batches."""
+    """``one_process()``: the parameters of the script run alone on the whole batches (started in the
+    background when the first test asks, so that it runs beside that test's roles)."""
     out = tmp_path_factory.mktemp("alone") / "params.npz"
-    roles = Roles([{}], out)
-    (code, _, err), = roles.wait(120)
-    assert code == 0, err
-    return dict(np.load(out))
+    roles, done = Roles([{}], out), {}
+
+    def params():
+        if not done:
+            (code, _, err), = roles.wait(120)
+            assert code == 0, err
+            done.update(np.load(out))
+        return done
+    yield params
+    roles.kill()
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +55,7 @@ def namespaces():
 
 
 def _assert_equal(params, expected):
+    expected = expected()
     assert sorted(params) == sorted(expected) and expected
     for name, value in expected.items():
         np.testing.assert_allclose(params[name], value, rtol=0, atol=1e-5, err_msg=name)
@@ -60,7 +68,7 @@ def _train(clusters, tmp_path):
     for roles in started:
         for code, _, err in roles.wait(120):
             assert code == 0, err
-        assert none_left(roles.mark)
+        assert none_left(roles.mark), described(left_behind(roles.mark))
     return [dict(np.load(tmp_path / f"params{i}.npz")) for i in range(len(clusters))]
 
 
@@ -93,14 +101,40 @@ def _one_line_each(outputs, pattern, skip=()):
 
 
 # Each fault once and each mode once (the guard and the watch are the same code in both modes).
-@pytest.mark.parametrize("mode, fault", [("collective", "raise"), ("pserver", "exit"), ("collective", "kill")])
-def test_a_failing_role_ends_every_role_naming_rank_host_and_cause(mode, fault, tmp_path):
+FAULTS = [("collective", "raise"), ("pserver", "exit"), ("collective", "kill")]
+
+
+@pytest.fixture(scope="module")
+def failing(tmp_path_factory):
+    """{case: (envs, root port, start time, Roles)}: the clusters of the test below, started at once
+    when the first case asks (they share nothing)."""
+    out, started = tmp_path_factory.mktemp("failing"), {}
+    for mode, fault in FAULTS:
+        port = free_port()
+        envs = pserver_envs(LOOPBACK, port) if mode == "pserver" else collective_envs(LOOPBACK[:2], port)
+        started[mode, fault] = envs, port, time.monotonic(), Roles(envs, out / f"{mode}-{fault}.npz", fault)
+    yield started
+    for *_, roles in started.values():
+        roles.kill()
+
+
+def test_a_role_that_never_comes_ends_the_others_naming_its_endpoint(tmp_path):
     port = free_port()
-    envs = pserver_envs(LOOPBACK, port) if mode == "pserver" else collective_envs(LOOPBACK[:2], port)
+    envs = collective_envs(LOOPBACK, port)[:2]          # trainer 2 of 3 never starts
     start = time.monotonic()
-    roles = Roles(envs, tmp_path / "p.npz", fault)
+    roles = Roles(envs, tmp_path / "p.npz", extra={"PE_RENDEZVOUS_SECONDS": "1"})
+    outputs = roles.wait(60)
+    assert time.monotonic() - start < 30
+    _one_line_each(outputs, rf"pe: rendezvous: trainer 2 at 127\.0\.0\.1:{port + 2} never connected to "
+                            rf"127\.0\.0\.1:{port} within 1 s \(PE_RENDEZVOUS_SECONDS\); stopping")
+    assert none_left(roles.mark)
+
+
+@pytest.mark.parametrize("mode, fault", FAULTS)
+def test_a_failing_role_ends_every_role_naming_rank_host_and_cause(failing, mode, fault):
+    envs, port, start, roles = failing[mode, fault]
     outputs = roles.wait(90)
-    took = time.monotonic() - start
+    took = time.monotonic() - start     # (at most: the clusters run at once, the tests wait in turn)
     rank = 2 if mode == "pserver" else 1
     who = rf"trainer 1 at 127\.0\.0\.1:{port + 2 if mode == 'pserver' else port + 1}"
     _one_line_each(outputs, rf"pe: rank {rank} of {len(envs)} \({who}, pid \d+ on {HOST}\) failed: "
@@ -120,16 +154,4 @@ def test_a_namespace_killed_ends_the_roles_in_the_others_naming_it(namespaces, t
     assert time.monotonic() - killed < 30
     _one_line_each(outputs, rf"pe: rank 0 of 3 \(pserver 0 at 10\.213\.0\.1:6174, pid \d+ on {HOST}\) was lost: "
                             r"its connection closed without a word .*; stopping every rank", skip=(0,))
-    assert none_left(roles.mark)
-
-
-def test_a_role_that_never_comes_ends_the_others_naming_its_endpoint(tmp_path):
-    port = free_port()
-    envs = collective_envs(LOOPBACK, port)[:2]          # trainer 2 of 3 never starts
-    start = time.monotonic()
-    roles = Roles(envs, tmp_path / "p.npz", extra={"PE_RENDEZVOUS_SECONDS": "3"})
-    outputs = roles.wait(60)
-    assert time.monotonic() - start < 30
-    _one_line_each(outputs, rf"pe: rendezvous: trainer 2 at 127\.0\.0\.1:{port + 2} never connected to "
-                            rf"127\.0\.0\.1:{port} within 3 s \(PE_RENDEZVOUS_SECONDS\); stopping")
     assert none_left(roles.mark)

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli.base.errors import FluidUnsupported
+from pe_cli.base.errors import FluidUnsupported, PeError
 from pe_cli.fluid.incubate.fleet.base import role_maker
 from pe_cli.fluid.incubate.fleet.collective import fleet as collective_fleet
 from pe_cli.fluid.incubate.fleet.parameter_server.distribute_transpiler import FleetTranspiler, TranspilerOptimizer
@@ -92,6 +92,9 @@ def test_fleet_queries_split_files_and_a_lone_workers_barrier():
     assert fleet.split_files([f"f{i}" for i in range(7)]) == ["f3", "f4"]      # 3, 2, 2 files
     with pytest.raises(TypeError):
         fleet.split_files("files")
+    with pytest.raises(PeError, match=r"^UserDefinedRoleMaker: trainer 1 joins roles started on their own only "
+                                      r"under pe: run the script with pe fluid SCRIPT"):
+        fleet.barrier_worker()            # worker 1 of 3, started on its own, outside pe fluid
     alone = FleetTranspiler()
     alone.init(role_maker.UserDefinedCollectiveRoleMaker(0, ["127.0.0.1:6170"]))
     alone.barrier_worker()                                  # one worker: no MPI needed
@@ -158,3 +161,18 @@ def test_init_server_from_a_model_dir_cuts_its_blocks(tmp_path):
         for new, (name, vb) in mine.items():
             rows = saved[name] if vb is None or vb.count == 1 else saved[name][vb.row0:vb.row0 + vb.rows]
             np.testing.assert_array_equal(fluid.global_scope().get_array(new), rows, err_msg=new)
+
+
+def test_a_role_given_in_code_that_differs_from_the_joined_environment_is_a_one_line_error(monkeypatch):
+    from pe_cli.kernels import rendezvous
+    joined = rendezvous.cluster_from_env(dict(PADDLE_TRAINING_ROLE="TRAINER", PADDLE_TRAINER_ID="1",
+                                              PADDLE_TRAINERS_NUM="2", PADDLE_PSERVER_ENDPOINTS="127.0.0.1:6170"))
+    monkeypatch.setitem(rendezvous._JOINED, "comm", None)        # as pe fluid left it after joining
+    monkeypatch.setitem(rendezvous._JOINED, "cluster", joined)
+    same = FleetTranspiler()
+    same.init(role_maker.UserDefinedRoleMaker(current_id=1, role=role_maker.Role.WORKER, worker_num=2,
+                                              server_endpoints=["127.0.0.1:6170"]))
+    with pytest.raises(PeError, match=r"^UserDefinedRoleMaker: this process is trainer 0 of 3 processes, but "
+                                      r"Fluid's environment \(PADDLE_\*\) made it trainer 1 of 3: give the role"):
+        FleetTranspiler().init(role_maker.UserDefinedRoleMaker(current_id=0, role=role_maker.Role.WORKER,
+                                                               worker_num=2, server_endpoints=["127.0.0.1:6170"]))

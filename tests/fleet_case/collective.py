@@ -2,7 +2,10 @@
 share of every global batch; the role from PaddleCloudRoleMaker(is_collective=True) (pe launch sets
 the environment). With --local, one process trains on the whole batches.
 
-    pe fluid collective.py OUT_DIR [--local]
+    pe fluid collective.py OUT_DIR [--local | --given ID ENDPOINTS]
+
+--given: the role from UserDefinedCollectiveRoleMaker (this worker's index, every worker's ip:port
+joined by commas), not from the environment.
 
 Worker 0 (or the local run) saves the persistables with fleet.save_persistables (fluid.io's with
 --local) and the inference model into OUT_DIR/infer."""
@@ -16,6 +19,7 @@ from paddle.fluid.incubate.fleet.collective import DistributedStrategy, fleet
 
 out_dir = sys.argv[1]
 local = "--local" in sys.argv
+given = sys.argv[sys.argv.index("--given") + 1:] if "--given" in sys.argv else None
 
 main, startup = fluid.Program(), fluid.Program()
 main.random_seed = startup.random_seed = 3
@@ -27,7 +31,8 @@ with fluid.program_guard(main, startup):
     loss = fluid.layers.mean(fluid.layers.cross_entropy(predict, y))
     optimizer = fluid.optimizer.Momentum(0.1, momentum=0.9)
     if not local:
-        fleet.init(role_maker.PaddleCloudRoleMaker(is_collective=True))
+        fleet.init(role_maker.UserDefinedCollectiveRoleMaker(int(given[0]), given[1].split(",")) if given
+                   else role_maker.PaddleCloudRoleMaker(is_collective=True))
         optimizer = fleet.distributed_optimizer(optimizer, DistributedStrategy())
     optimizer.minimize(loss)
 

@@ -3,13 +3,14 @@ through embeddings (is_sparse) and a dense slot, an MLP, a softmax over click / 
 with exe.train_from_dataset on MultiSlot files, on the parameter-server fleet (2 trainers + 1
 server under `pe launch`; the role from PaddleCloudRoleMaker) or, with --local, in one process.
 
-    pe fluid ctr_dnn.py DATA_DIR OUT_DIR MODE [--local]
+    pe fluid ctr_dnn.py DATA_DIR OUT_DIR MODE [--local | --given ROLE ID TRAINERS SERVER_ENDPOINTS]
 
 MODE is sync or async. Trainer i trains on DATA_DIR/part-i (fleet.split_files of the sorted parts);
 --local trains on DATA_DIR/local (the parts' batches interleaved) with twice the batch. Worker 0
 (or the local run) saves the parameters into OUT_DIR with fleet.save_persistables and the
 inference model into OUT_DIR/infer (fleet.save_inference_model); train_from_dataset prints the
-losses (fetch_info)."""
+losses (fetch_info), for CTR_PASSES passes over the files (default 1). --given: the role from UserDefinedRoleMaker (ROLE pserver or trainer, its
+index, the number of trainers, the servers' ip:port joined by commas), not from the environment."""
 import glob
 import os
 import sys
@@ -22,6 +23,7 @@ from paddle.fluid.incubate.fleet.parameter_server.distribute_transpiler.distribu
 SLOTS, VOCAB, EMB, DENSE, BATCH = 3, 50, 4, 4, 8
 data_dir, out_dir, mode = sys.argv[1:4]
 local = "--local" in sys.argv
+given = sys.argv[sys.argv.index("--given") + 1:] if "--given" in sys.argv else None
 
 
 def ctr_dnn():
@@ -45,7 +47,12 @@ with fluid.program_guard(main, startup):
     feeds, loss, predict = ctr_dnn()
     optimizer = fluid.optimizer.SGD(0.2)
     if not local:
-        fleet.init(role_maker.PaddleCloudRoleMaker())
+        if given:
+            role = role_maker.Role.SERVER if given[0] == "pserver" else role_maker.Role.WORKER
+            fleet.init(role_maker.UserDefinedRoleMaker(current_id=int(given[1]), role=role, worker_num=int(given[2]),
+                                                       server_endpoints=given[3].split(",")))
+        else:
+            fleet.init(role_maker.PaddleCloudRoleMaker())
         strategy = (StrategyFactory.create_sync_strategy() if mode == "sync"
                     else StrategyFactory.create_async_strategy())
         optimizer = fleet.distributed_optimizer(optimizer, strategy)
@@ -72,7 +79,8 @@ else:
     fleet.init_worker()
     exe.run(fleet.startup_program)
     program = fleet.main_program
-exe.train_from_dataset(program, dataset, fetch_list=[loss], fetch_info=["loss"], print_period=1)
+for _ in range(int(os.environ.get("CTR_PASSES", "1"))):
+    exe.train_from_dataset(program, dataset, fetch_list=[loss], fetch_info=["loss"], print_period=1)
 if local or fleet.is_first_worker():
     infer_dir = os.path.join(out_dir, "infer")
     feed_names = [v.name for v in feeds[:-1]]

@@ -12,6 +12,7 @@ from .....executor.parallel import ParallelExecutor
 from .....training.optimizer import Optimizer
 from .mode import Mode
 from .role_maker import PaddleCloudRoleMaker, RoleMakerBase
+from .world import join
 
 __all__ = ["Fleet", "DistributedOptimizer", "Mode"]
 
@@ -84,6 +85,7 @@ class Fleet(abc.ABC):
             role_maker = PaddleCloudRoleMaker(is_collective=self._mode == Mode.COLLECTIVE)
         self._role_maker = role_maker
         self._role_maker.generate_role()
+        join(self._role_maker, type(role_maker).__name__)   # roles started on their own (world.py)
         self._is_initialized = True
 
     def all_reduce_worker(self, input, output):

@@ -87,6 +87,11 @@ class RoleMakerBase:
                 f"{self._worker_endpoints}, server_endpoints: {self._server_endpoints}")
 
     # -- the job's processes as MPI ranks (world.py) --------------------------------------------
+    def _fluid_environment(self):
+        """The Fluid environment (PADDLE_TRAINING_ROLE, ...) a role given in code stands for, so that
+        roles started on their own can join (world.join); None where the environment gave it."""
+        return None
+
     def _servers_first(self):
         """How many ranks come before worker 0: the servers (none in collective mode)."""
         return len(self.get_pserver_endpoints())

@@ -10,7 +10,9 @@ Fluid's GeneralRoleMaker.
 The barriers and gathers (``barrier_worker``, ``barrier_all``, ``all_gather``, ``all_reduce_worker``)
 run over MPI between the job's processes (world.py: servers are ranks 0..P-1, worker i rank P + i;
 Fluid uses Gloo for them). pe's processes exchange everything over MPI, so the endpoints name and
-order the roles; nothing listens on them.
+order the roles; only roles started on their own meet at one of them (the first server's, or
+worker 0's in collective mode: kernels/rendezvous.py), the user-defined role makers' ones too
+(``_fluid_environment``, world.join).
 """
 import os
 
@@ -235,6 +237,14 @@ class UserDefinedRoleMaker(_EnvRoleMaker):
         self._trainers_num = worker_num
         self._role_is_generated = True
 
+    def _fluid_environment(self):
+        env = dict(PADDLE_PSERVER_ENDPOINTS=",".join(self._server_endpoints),
+                   PADDLE_TRAINERS_NUM=str(self._trainers_num))
+        if self._role == Role.SERVER:
+            return dict(env, PADDLE_TRAINING_ROLE="PSERVER",
+                        PADDLE_CURRENT_ENDPOINT=self._server_endpoints[self._current_id])
+        return dict(env, PADDLE_TRAINING_ROLE="TRAINER", PADDLE_TRAINER_ID=str(self._current_id))
+
 
 class UserDefinedCollectiveRoleMaker(_EnvRoleMaker):
     """Collective mode, the role given: ``current_id`` (this worker's index) and
@@ -250,3 +260,9 @@ class UserDefinedCollectiveRoleMaker(_EnvRoleMaker):
 
     def _servers_first(self):
         return 0
+
+    def _fluid_environment(self):
+        return dict(PADDLE_TRAINING_ROLE="TRAINER", PADDLE_TRAINER_ID=str(self._current_id),
+                    PADDLE_TRAINERS_NUM=str(self._trainers_num),
+                    PADDLE_TRAINER_ENDPOINTS=",".join(self._worker_endpoints),
+                    PADDLE_CURRENT_ENDPOINT=self._worker_endpoints[self._current_id])

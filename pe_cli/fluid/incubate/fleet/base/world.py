@@ -7,16 +7,30 @@ only its members take part, so a worker's barrier never waits on a server busy s
 of one process needs no MPI at all.
 """
 from .....base.errors import ArgumentValueError, PeError
-from .....kernels import processes
+from .....kernels import processes, rendezvous
 
 _GROUPS = {}
+_CANNOT_JOIN = {}
 
 
 def world():
     """The communicator every role of the job is in: MPI's world under one mpiexec, or the one the
-    rendezvous of roles started on their own built (``processes.world``, where pe has it)."""
-    joined = getattr(processes, "world", None)
-    return joined() if joined is not None else processes._mpi().COMM_WORLD
+    rendezvous of roles started on their own built (kernels/rendezvous.py; joined on first use for
+    a role given in code, see join)."""
+    if _CANNOT_JOIN:
+        raise PeError(_CANNOT_JOIN["why"])
+    return processes.world()
+
+
+def join(role_maker, what):
+    """Roles started on their own whose role is given in code (``role_maker._fluid_environment()``:
+    the Fluid environment it stands for, None where the environment itself gave it): they join
+    each other through the rendezvous when they first talk (rendezvous.join_given); where they
+    cannot (outside pe fluid and mpiexec), the fleet's first exchange says so in one line."""
+    _CANNOT_JOIN.clear()
+    why = rendezvous.join_given(role_maker._fluid_environment(), what)
+    if why:
+        _CANNOT_JOIN["why"] = why
 
 
 class _Alone:
