@@ -1,4 +1,5 @@
-"""pyramid_hash (Fluid 1.8's contrib search_pyramid_hash; kernels in kernels/<device>/pyramid_hash.py).
+"""Fluid 1.8's contrib pyramid_hash op (search_pyramid_hash): embeddings of the id n-grams of each
+sequence, read from one table at XXH32-hashed positions (kernels in kernels/<device>/pyramid_hash.py).
 
 For each sequence of int32 ids X (LoD level 1, [N, 1]), every n-gram of 2..pyramid_layer consecutive
 ids (shorter ones first, then by start) is hashed: its ids, as float32 values, are the bytes given to
