@@ -1,5 +1,6 @@
 """Kernel of ops/hashing.py: XXH64 (the xxHash 64-bit algorithm, as Fluid links it) over each row's
-bytes, vectorized over the rows with numpy's wrapping uint64 arithmetic."""
+bytes, vectorized over the rows with numpy's wrapping uint64 arithmetic; XXH32 (its 32-bit sibling,
+which pyramid_hash uses) the same way, in uint64 masked to 32 bits."""
 import numpy as np
 
 _P1, _P2, _P3 = np.uint64(11400714785074694791), np.uint64(14029467366897019727), np.uint64(1609587929392839161)
@@ -54,6 +55,46 @@ def xxh64(rows, seed):
         h ^= h >> np.uint64(29)
         h *= _P3
         h ^= h >> np.uint64(32)
+    return h
+
+
+_Q1, _Q2, _Q3, _Q4, _Q5 = (np.uint64(v) for v in (2654435761, 2246822519, 3266489917, 668265263, 374761393))
+_M32 = np.uint64(0xFFFFFFFF)
+
+
+def _rotl32(x, r):
+    return ((x << np.uint64(r)) | (x >> np.uint64(32 - r))) & _M32
+
+
+def xxh32(rows, seed):
+    """XXH32 of each row of ``rows`` (a [N, B] uint8 array: N messages of B bytes) with ``seed``
+    (an unsigned 32-bit int), as uint64 values < 2**32."""
+    n, length = rows.shape
+    seed = np.uint64(int(seed) & 0xFFFFFFFF)
+    words = lambda at: np.ascontiguousarray(rows[:, at:at + 4]).view("<u4")[:, 0].astype(np.uint64)  # noqa: E731
+    with np.errstate(over="ignore"):
+        pos = 0
+        if length >= 16:
+            v = [np.full(n, (seed + _Q1 + _Q2) & _M32), np.full(n, (seed + _Q2) & _M32), np.full(n, seed),
+                 np.full(n, (seed - _Q1) & _M32)]
+            while pos + 16 <= length:
+                v = [(_rotl32((v[k] + words(pos + 4 * k) * _Q2) & _M32, 13) * _Q1) & _M32 for k in range(4)]
+                pos += 16
+            h = _rotl32(v[0], 1) + _rotl32(v[1], 7) + _rotl32(v[2], 12) + _rotl32(v[3], 18)
+        else:
+            h = np.full(n, seed + _Q5)
+        h = (h + np.uint64(length)) & _M32
+        while pos + 4 <= length:
+            h = (_rotl32((h + words(pos) * _Q3) & _M32, 17) * _Q4) & _M32
+            pos += 4
+        while pos < length:
+            h = (_rotl32((h + rows[:, pos].astype(np.uint64) * _Q5) & _M32, 11) * _Q1) & _M32
+            pos += 1
+        h ^= h >> np.uint64(15)
+        h = (h * _Q2) & _M32
+        h ^= h >> np.uint64(13)
+        h = (h * _Q3) & _M32
+        h ^= h >> np.uint64(16)
     return h
 
 

@@ -1,15 +1,16 @@
 """Fluid 1.8's ``contrib.layers.nn``: layers of the contrib ops. Those with an op of their own
 are pe_cli/layers/<family>.py's; fused_elemwise_activation and fused_embedding_seq_pool are made
 of the ops they fuse (the same values and gradients), multiclass_nms2 is fluid.layers'
-multiclass_nms with the kept boxes' indices. search_pyramid_hash refuses (see its reason)."""
+multiclass_nms with the kept boxes' indices."""
 from .... import layers
-from ....base.errors import ArgumentTypeError, unsupported
+from ....base.errors import ArgumentTypeError
 from ....framework import unique_name
 from ....layers.batch_shuffle import shuffle_batch  # noqa: F401
 from ....layers.detection_box import float_input
 from ....layers.detection_nms import _nms
 from ....layers.helper import LayerHelper
 from ....layers.partial_columns import partial_concat, partial_sum  # noqa: F401
+from ....layers.pyramid_hash import search_pyramid_hash  # noqa: F401
 from ....layers.rank_attention import rank_attention  # noqa: F401
 from ....layers.text_matching import match_matrix_tensor, sequence_topk_avg_pooling, var_conv_2d  # noqa: F401
 from ....layers.tree_conv import tree_conv  # noqa: F401
@@ -79,9 +80,3 @@ def multiclass_nms2(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_
              "nms_top_k": int(nms_top_k), "nms_threshold": float(nms_threshold), "nms_eta": float(nms_eta),
              "keep_top_k": int(keep_top_k), "normalized": bool(normalized)}
     return _nms(LayerHelper("multiclass_nms2", name=name), "multiclass_nms2", bboxes, scores, attrs, return_index)
-
-
-search_pyramid_hash = unsupported(
-    "fluid.contrib.search_pyramid_hash", "its op hashes id n-grams with XXH32, filters them through Bloom filters "
-    "kept in Fluid's binary layout, and updates its table inside its own backward pass with its own lr; pe has "
-    "none of these")
