@@ -14,7 +14,7 @@ Used by tools/run_upstream.py.
 import gzip
 import io
 import os
-import pickle
+import struct
 import sys
 import tarfile
 import zipfile
@@ -55,17 +55,20 @@ def mnist(out, rng):
             f.write(np.array([2049, n], ">i4").tobytes() + labels.tobytes())
 
 
-class _Array:
-    """Pickles as numpy.reshape(numpy.frombuffer(bytes, 'uint8'), shape): readable by any numpy
-    (an ndarray pickled by numpy 2 names numpy._core, which numpy 1 lacks)."""
-
-    def __init__(self, array, flat=False):
-        self.array, self.flat = array, flat
-
-    def __reduce__(self):
-        if self.flat:
-            return np.frombuffer, (self.array.tobytes(), "uint8")
-        return np.reshape, (_Array(self.array, flat=True), self.array.shape)
+def _py2_cifar_batch(images, labels):
+    """A CIFAR batch byte for byte as Python 2's cPickle (protocol 2) wrote the real ones: py2 str keys
+    (SHORT_BINSTRING), a uint8 array through numpy 1's ``numpy.core.multiarray._reconstruct``. Python
+    3's pickler cannot write py2 strings, and numpy 2 names its module ``numpy._core``, which Fluid
+    1.8.5's numpy lacks."""
+    def text(s):
+        return b"U" + bytes([len(s)]) + s
+    n, width = images.shape
+    out = (b"\x80\x02}q\x00(" + text(b"data") + b"q\x01cnumpy.core.multiarray\n_reconstruct\nq\x02cnumpy\n"
+           b"ndarray\nq\x03K\x00\x85U\x01b\x87Rq\x04(K\x01J" + struct.pack("<i", n) + b"M" + struct.pack("<H", width)
+           + b"\x86cnumpy\ndtype\nq\x05U\x02u1K\x00K\x01\x87Rq\x06(K\x03U\x01|NNNJ\xff\xff\xff\xffJ\xff\xff\xff\xff"
+           b"K\x00tb\x89T" + struct.pack("<i", images.size) + images.tobytes() + b"tb")
+    out += text(b"labels") + b"]q\x07(" + b"".join(b"K" + bytes([int(v)]) for v in labels) + b"e"
+    return out + text(b"batch_label") + text(b"training batch 1 of 5") + b"u."
 
 
 def cifar(out, rng):
@@ -75,8 +78,7 @@ def cifar(out, rng):
         data = rng.integers(0, 60, size=(n, 3072)).astype(np.uint8)
         for i, label in enumerate(labels):
             data[i, 1024 * (label % 3):1024 * (label % 3 + 1)] += np.uint8(20 * label)
-        batch = {b"data": _Array(data), b"labels": [int(v) for v in labels]}
-        members[f"cifar-10-batches-py/{name}"] = pickle.dumps(batch, protocol=2)
+        members[f"cifar-10-batches-py/{name}"] = _py2_cifar_batch(data, labels)
     _tar(os.path.join(out, "cifar-10-python.tar.gz"), members)
 
 
