@@ -12,7 +12,7 @@ from ..framework import (Program, Variable, default_main_program, default_startu
 from ..framework.lod_tensor import LoDTensor, LoDTensorArray, create_lod_tensor, create_random_int_lodtensor  # noqa: F401
 from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
 from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_places  # noqa: F401
-from . import (backward, clip, compiler, core, data_feeder, executor, framework, initializer, input, io,  # noqa: F401
+from . import (backward, clip, compiler, core, data_feeder, dygraph, executor, framework, initializer, input, io,  # noqa: F401
                install_check, lod_tensor, metrics, nets, optimizer, param_attr, reader, regularizer,
                transpiler, unique_name)
 from .backward import append_backward, gradients  # noqa: F401

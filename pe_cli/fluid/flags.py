@@ -15,7 +15,8 @@ _NO_EFFECT = {"FLAGS_eager_delete_tensor_gb": 0.0, "FLAGS_fast_eager_deletion_mo
               "FLAGS_allocator_strategy": "auto_growth", "FLAGS_cudnn_deterministic": False,
               "FLAGS_cpu_deterministic": False, "FLAGS_benchmark": False, "FLAGS_use_mkldnn": False,
               "FLAGS_enable_parallel_graph": False, "FLAGS_sync_nccl_allreduce": True,
-              "FLAGS_conv_workspace_size_limit": 512, "FLAGS_cudnn_exhaustive_search": False}
+              "FLAGS_conv_workspace_size_limit": 512,
+              "FLAGS_use_system_allocator": False, "FLAGS_cudnn_exhaustive_search": False}
 _kept = dict(_NO_EFFECT)
 
 _ACTIVE = {
@@ -52,3 +53,8 @@ def get_flags(flags):
     for name in names:
         _check(name)
     return {n: _ACTIVE[n][0]() if n in _ACTIVE else _kept[n] for n in names}
+
+
+def known_flags():
+    """The names of every flag above (``core.globals()`` lists them)."""
+    return sorted(set(_ACTIVE) | set(_kept))

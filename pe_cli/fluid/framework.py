@@ -12,9 +12,11 @@ from ..framework import (Block, Operator, Parameter, Program, Variable, default_
 from ..base.dtypes import convert_dtype as convert_np_dtype_to_dtype_
 from ..base.errors import PeError
 from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
+from .op_proto import OpProtoHolder  # noqa: F401
+from .dygraph import base as dygraph_base
 from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_places  # noqa: F401
 
-__all__ = ["Block", "Operator", "Parameter", "Program", "Variable", "convert_np_dtype_to_dtype_", "cuda_pinned_places",
+__all__ = ["Block", "OpProtoHolder", "Operator", "Parameter", "Program", "Variable", "convert_np_dtype_to_dtype_", "cuda_pinned_places",
            "default_main_program", "default_startup_program", "grad_var_name", "in_dygraph_mode",
            "name_scope", "program_guard", "require_version", "switch_main_program", "switch_startup_program"]
 
@@ -23,8 +25,9 @@ _VERSION = re.compile(r"\d+(\.\d+){0,3}")
 
 
 def in_dygraph_mode():
-    """Always False: pe builds and runs static graphs only."""
-    return False
+    """True inside ``fluid.dygraph.guard()`` (the eager op execution of Fluid's op tests), else False:
+    pe builds and runs static graphs."""
+    return dygraph_base.enabled()
 
 
 def cuda_pinned_places(device_count=None):

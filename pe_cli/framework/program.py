@@ -9,7 +9,7 @@ import warnings
 from ..ops import registry
 from . import unique_name
 from .operator import Operator, OpRole
-from .program_desc import ProgramDesc
+from .program_desc import BlockDesc, ProgramDesc
 from .source import current_layer, current_source
 from .variable import Parameter, Variable
 
@@ -21,6 +21,11 @@ class Block:
         self.parent_idx = parent_idx
         self.vars = {}
         self.ops = []
+
+    @property
+    def desc(self):
+        """Fluid's BlockDesc face of this block."""
+        return BlockDesc(self)
 
     # -- variables ---------------------------------------------------------------------------
     def create_var(self, name=None, **kwargs):

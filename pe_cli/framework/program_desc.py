@@ -21,3 +21,21 @@ class ProgramDesc:
                 "ops": [{"type": op.type, "inputs": op.inputs, "outputs": op.outputs,
                          "attrs": {k: v for k, v in op.attrs.items() if not k.startswith("_")}} for op in block.ops]})
         return json.dumps({"format": "pe-program", "blocks": blocks}, default=repr).encode()
+
+
+class BlockDesc:
+    """``block.desc``: Fluid's BlockDesc face of a Block, for calls that hand it to an op desc."""
+
+    def __init__(self, block):
+        self._block = block
+
+    @property
+    def id(self):
+        return self._block.idx
+
+    @property
+    def parent(self):
+        return self._block.parent_idx
+
+    def op_size(self):
+        return len(self._block.ops)
