@@ -30,4 +30,4 @@ def Momentum(learning_rate=0.001, momentum=0.9, parameters=None, use_nesterov=Fa
 def Adam(learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-08, parameters=None, weight_decay=None,
          grad_clip=None, lazy_mode=False, name=None):
     return _adaptive.Adam(learning_rate, beta1, beta2, epsilon, regularization=_common(parameters, weight_decay),
-                       grad_clip=grad_clip, name=name, lazy_mode=lazy_mode)
+                       grad_clip=grad_clip, name=name, lazy_mode=lazy_mode, epsilon_scaled=True)
