@@ -38,6 +38,16 @@ class op_proto_and_checker_maker:  # noqa: N801 -- Fluid's name
         return "op_callstack"
 
 
+class Place:
+    """``core.Place()``: a holder of a place, ``set_place(CPUPlace() or CUDAPlace(i))``."""
+
+    def __init__(self):
+        self.place = CPUPlace()
+
+    def set_place(self, place):
+        self.place = place.place if isinstance(place, Place) else place
+
+
 def has_infer_inplace(op_type):
     """True when the registry says an output of ``op_type`` may be written over an input (its ``inplace``)."""
     return bool(registry.get(op_type).inplace)

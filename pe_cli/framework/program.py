@@ -229,6 +229,9 @@ class Program:
         """Fluid's ProgramDesc face (``num_blocks()``, ``serialize_to_string()``)."""
         return ProgramDesc(self)
 
+    def _sync_with_cpp(self):
+        """Nothing to do: a pe Program is its own desc (Fluid syncs its Python side with the C++ one)."""
+
     def list_vars(self):
         for block in self.blocks:
             yield from block.vars.values()

@@ -22,6 +22,11 @@ class Variable:
     def type(self):
         return self._type
 
+    @property
+    def grad_name(self):
+        """The name of this variable's gradient (``x@GRAD``), as Fluid's Variable.grad_name."""
+        return self.name + "@GRAD"
+
     def _copy_fields(self):
         return dict(shape=self.shape, dtype=self.dtype, lod_level=self.lod_level,
                     persistable=self.persistable, stop_gradient=self.stop_gradient,
