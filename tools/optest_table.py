@@ -30,25 +30,30 @@ _RESULT = re.compile(r"^(\w+) \(([\w.]+)\)(?: \.\.\. |\n)?.*?\.\.\. (ok|FAIL|ERR
 _BLOCK = re.compile(r"^={50,}\n(ERROR|FAIL): (\S+) \(([\w.]+)\)[^\n]*\n-{50,}\n(.*?)(?=^={50,}|^-{50,}\nRan )", re.M | re.S)
 
 
-def op_of(filename):
-    """The op type a ``test_<op>_op.py`` tests."""
-    return filename[len("test_"):-len("_op.py")]
+def ops_of(path, registered):
+    """The op types pe registers that a test file tests: those its OpTest cases name (``op_type = "..."``),
+    else the ``<op>`` of ``test_<op>_op.py``; [] for a file with no OpTest case of such an op."""
+    text = open(path, errors="replace").read()
+    named = set(re.findall(r"op_type\s*=\s*[\"'](\w+)[\"']", text))
+    name = os.path.basename(path)
+    if name.endswith("_op.py"):
+        named.add(name[len("test_"):-len("_op.py")])
+    return sorted(named & registered) if "OpTest" in text else []
 
 
 def parse(output):
     """(cases, passing, skipped, first failure cause or '') of a ``unittest -v`` run's output."""
     results = [m.group(3) for m in _RESULT.finditer(output)]
-    setup_errors = len(re.findall(r"^setUpClass \(.*\) \.\.\. ERROR$", output, re.M))
     passing = sum(r in ("ok", "expected failure") for r in results)
     skipped = sum(r.startswith("skipped") for r in results)
-    cases = len(results) + setup_errors
+    cases = len(results)        # a setUpClass or tearDownClass error counts as one failing case
     cause = ""
     block = _BLOCK.search(output)
     if block:
         lines = [line.strip() for line in block.group(4).strip().splitlines() if line.strip()]
         last = next((line for line in reversed(lines) if re.match(r"^[\w.]+(Error|Exception|Exit)\b", line)),
                      lines[-1] if lines else "")
-        cause = f"{block.group(3).split('.')[-1]}: {last}"
+        cause = f"{block.group(3).replace('__main__.', '')}: {last}"
     elif not results:
         tail = [line for line in output.strip().splitlines() if line.strip()]
         cause = tail[-1] if tail else "no output"
@@ -76,12 +81,17 @@ def registered_ops():
 def collect(directory, pythonpath, jobs, timeout, only=None):
     """[(op, file, commit, cases, passing, skipped, cause)] for the test files of registered ops."""
     sources = {os.path.basename(s["path"]): s for s in json.load(open(os.path.join(directory, "sources.json")))}
-    ops = registered_ops()
-    files = sorted(f for f in sources if f.startswith("test_") and f.endswith("_op.py") and op_of(f) in ops
-                   and os.path.exists(os.path.join(directory, f)) and (not only or op_of(f) in only))
+    registered = registered_ops()
+    tested = {f: ops_of(os.path.join(directory, f), registered) for f in sources
+              if f.startswith("test_") and f.endswith(".py") and os.path.exists(os.path.join(directory, f))}
+    files = sorted(f for f, ops in tested.items() if ops and (not only or set(ops) & set(only) or f in only))
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
         results = list(pool.map(lambda f: run_file(directory, f, pythonpath, timeout), files))
-    return [(op_of(f), f, sources[f]["commit"], *r) for f, r in zip(files, results)]
+    return [(_op_column(tested[f]), f, sources[f]["commit"], *r) for f, r in zip(files, results)]
+
+
+def _op_column(ops):
+    return ", ".join(ops) if len(ops) <= 4 else f"{', '.join(ops[:4])} and {len(ops) - 4} more"
 
 
 def rows_in(text):
@@ -89,14 +99,14 @@ def rows_in(text):
     rows = []
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 7 and cells[1].endswith("_op.py") and cells[3].isdigit():
+        if len(cells) == 7 and cells[1].endswith(".py") and cells[3].isdigit():
             rows.append((cells[0], cells[1], cells[2], int(cells[3]), int(cells[4]), int(cells[5]), cells[6]))
     return rows
 
 
 def table(rows, release):
     whole = [r for r in rows if r[3] > 0 and r[4] + r[5] == r[3]]
-    lines = [f"{len(rows)} test files of op types pe registers ran ({release}); {len(whole)} pass wholly "
+    lines = [f"{len(rows)} test files with OpTest cases of op types pe registers ran ({release}); {len(whole)} pass wholly "
              f"({100 * len(whole) // max(len(rows), 1)}%); {sum(r[4] for r in rows)} of {sum(r[3] for r in rows)} "
              f"cases pass, {sum(r[5] for r in rows)} skipped (CUDA or float16 only).", "",
              "| op | file | commit | cases | passing | skipped | first failure |", "|---|---|---|---|---|---|---|"]
@@ -111,7 +121,7 @@ def main(argv=None):
     parser.add_argument("--pythonpath", action="append", default=[])
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--timeout", type=int, default=600, help="seconds per test file")
-    parser.add_argument("--only", nargs="*", help="these op types only")
+    parser.add_argument("--only", nargs="*", help="the files of these op types (or these files) only")
     parser.add_argument("--release", default="Paddle release/1.8 (develop at its branch point)")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args(argv)
