@@ -117,7 +117,7 @@ def _grad_scale(g):
 
 
 register("scale", kernel_module="elementwise", inputs=["X", "ScaleTensor?"], outputs=["Out"], infer=same_as(),
-         grad=_grad_scale,
+         grad=_grad_scale, grad_reads=("ScaleTensor",),
          inplace=("Out", "X"), traits=("elementwise", "selected_rows"),
          attrs={"scale": 1.0, "bias": 0.0, "bias_after_scale": True},
          doc="Out = scale * X + bias (bias_after_scale) or scale * (X + bias); a one-element ScaleTensor, "
