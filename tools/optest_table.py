@@ -78,15 +78,32 @@ def registered_ops():
     return set(registry.all_op_types())
 
 
-def collect(directory, pythonpath, jobs, timeout, only=None):
-    """[(op, file, commit, cases, passing, skipped, cause)] for the test files of registered ops."""
+def _cached(cache):
+    """{file: its result} of the runs a ``--cache`` file holds (one JSON line per file run)."""
+    if not cache or not os.path.exists(cache):
+        return {}
+    return {r["file"]: tuple(r["result"]) for r in map(json.loads, open(cache).read().splitlines()) if r}
+
+
+def collect(directory, pythonpath, jobs, timeout, only=None, cache=None):
+    """[(op, file, commit, cases, passing, skipped, cause)] for the test files of registered ops; with
+    ``cache``, files run before are not run again and each new result is added to it as it comes."""
     sources = {os.path.basename(s["path"]): s for s in json.load(open(os.path.join(directory, "sources.json")))}
     registered = registered_ops()
     tested = {f: ops_of(os.path.join(directory, f), registered) for f in sources
               if f.startswith("test_") and f.endswith(".py") and os.path.exists(os.path.join(directory, f))}
     files = sorted(f for f, ops in tested.items() if ops and (not only or set(ops) & set(only) or f in only))
+    done = _cached(cache)
+
+    def run(f):
+        if f not in done:
+            done[f] = run_file(directory, f, pythonpath, timeout)
+            if cache:
+                with open(cache, "a") as out:
+                    out.write(json.dumps({"file": f, "result": list(done[f])}) + "\n")
+        return done[f]
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        results = list(pool.map(lambda f: run_file(directory, f, pythonpath, timeout), files))
+        results = list(pool.map(run, files))
     return [(_op_column(tested[f]), f, sources[f]["commit"], *r) for f, r in zip(files, results)]
 
 
@@ -123,9 +140,10 @@ def main(argv=None):
     parser.add_argument("--timeout", type=int, default=600, help="seconds per test file")
     parser.add_argument("--only", nargs="*", help="the files of these op types (or these files) only")
     parser.add_argument("--release", default="Paddle release/1.8 (develop at its branch point)")
+    parser.add_argument("--cache", help="a JSON-lines file of results: files in it are not run again")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args(argv)
-    rows = collect(args.directory, args.pythonpath, args.jobs, args.timeout, args.only)
+    rows = collect(args.directory, args.pythonpath, args.jobs, args.timeout, args.only, args.cache)
     doc = open(DOC).read()
     start, end = doc.index(BEGIN) + len(BEGIN), doc.index(END)
     if args.only:
