@@ -5,11 +5,12 @@ import numbers
 import numpy as np
 
 from ..base.dtypes import convert_dtype
-from ..base.errors import PeError
+from ..base.errors import ArgumentTypeError, PeError
 from ..base.limits import usable_memory
 from ..framework import default_main_program, default_startup_program, unique_name
 from ..framework.source import layer_guard
 from ..framework.variable import Variable
+from ..framework.lod_tensor import LoDTensor
 from .checks import check_type
 from ..training.initializer import ConstantInitializer, XavierInitializer
 from ..training.param_attr import ParamAttr
@@ -41,6 +42,9 @@ class LayerHelper:
     def __init__(self, layer_type, **kwargs):
         self.layer_type = layer_type
         self.kwargs = kwargs
+        for key, value in kwargs.items():       # Fluid's layers refuse a tensor's value where a Variable goes
+            if isinstance(value, LoDTensor):
+                raise ArgumentTypeError(f"{layer_type}: {key} must be a Variable, got a LoDTensor")
         name = kwargs.get("name")
         self.name = name if name else unique_name.generate(layer_type)
 
