@@ -6,7 +6,11 @@ takes each slot as a variable name or a list of names and every other keyword as
 ``run`` builds a one-op program over the scope's current values (rebuilt when their shapes or
 dtypes change) and runs it with pe's Executor; what the op writes lands in the scope.
 """
+import numpy as np
+
+from ..base.dtypes import VarType
 from ..base.errors import PeError
+from ..base.selected_rows import SelectedRows
 from ..executor import Executor
 from ..framework import Program
 from ..ops import registry
@@ -62,16 +66,18 @@ class Operator:
                 var = scope.find_var(n)
                 tensor = None if var is None else var.get_tensor()
                 if tensor is None or tensor._array is None:
-                    sig.append((n, None, None, 0))
+                    sig.append((n, None, None, 0, False))
                 else:
-                    sig.append((n, tuple(tensor._array.shape), str(tensor._array.dtype), len(tensor.lod())))
+                    sig.append((n, tuple(tensor._array.shape), str(np.dtype(tensor._array.dtype)), len(tensor.lod()),
+                                isinstance(tensor._array, SelectedRows)))
         return tuple(sig)
 
     def _build(self, signature):
         program = Program()
         block = program.global_block()
-        for name, shape, dtype, lod_level in signature:
-            block.create_var(name=name, shape=shape, dtype=dtype, lod_level=lod_level, persistable=True)
+        for name, shape, dtype, lod_level, sparse in signature:
+            block.create_var(name=name, shape=shape, dtype=dtype, lod_level=lod_level, persistable=True,
+                             type=VarType.SELECTED_ROWS if sparse else None)
         for names in self.outputs.values():
             for n in names:
                 if not block.has_var(n):
@@ -83,7 +89,7 @@ class Operator:
     def run(self, scope, place):
         """Runs the op once on ``place``, reading its inputs from ``scope`` and writing its outputs there."""
         signature = self._signature(scope)
-        missing = [name for name, shape, _, _ in signature if shape is None]
+        missing = [name for name, shape, *_ in signature if shape is None]
         if missing:
             raise PeError(f"Operator '{self._type}': the scope holds no value for input(s) {missing}")
         if signature != self._program_key:

@@ -45,6 +45,9 @@ class LoDTensor:
     def shape(self):
         return list(self._array.shape) if self._array is not None else []
 
+    def _get_dims(self):
+        return tuple(self.shape())
+
     def _set_dims(self, dims):
         """Fluid's resize: the array takes shape ``dims`` (its values, where the size is kept; zeros else)."""
         dims = tuple(int(d) for d in dims)
