@@ -78,3 +78,17 @@ def test_eager_guard_runs_ops_at_once_and_backward_gives_gradients():
         np.testing.assert_allclose(vx.gradient(), np.ones((3, 2)) / 6 @ y.T)
         assert vy.gradient() is None                 # to_variable's default: stop_gradient
     assert not fluid.framework.in_dygraph_mode()
+
+
+def test_selected_rows_face_of_a_scope_variable():
+    scope = core.Scope()
+    sparse = scope.var("in").get_selected_rows()
+    sparse.set_height(10)
+    sparse.set_rows([0, 4, 7])
+    values = np.arange(6.0).reshape(3, 2)
+    sparse.get_tensor().set(values, core.CPUPlace())
+    out = scope.var("out").get_selected_rows()
+    out_values = out.get_tensor()                  # taken before the run: it shows what the run wrote
+    Operator("scale", X="in", Out="out", scale=2.0).run(scope, core.CPUPlace())
+    assert out.height() == 10 and out.rows() == [0, 4, 7]
+    np.testing.assert_array_equal(np.array(out_values), 2.0 * values)
