@@ -92,3 +92,13 @@ def test_selected_rows_face_of_a_scope_variable():
     Operator("scale", X="in", Out="out", scale=2.0).run(scope, core.CPUPlace())
     assert out.height() == 10 and out.rows() == [0, 4, 7]
     np.testing.assert_array_equal(np.array(out_values), 2.0 * values)
+
+
+def test_dtype_attributes_as_fluid_enum_numbers():
+    assert int(core.VarDesc.VarType.FP64) == 6 and core.VarDesc.VarType.FP64 == "float64"
+    scope = core.Scope()
+    scope.var("x").get_tensor().set(np.array([1.5, -2.0], np.float32), core.CPUPlace())
+    Operator("cast", X="x", Out="y", in_dtype=int(core.VarDesc.VarType.FP32),
+             out_dtype=int(core.VarDesc.VarType.FP64)).run(scope, core.CPUPlace())
+    y = np.array(scope.find_var("y").get_tensor())
+    assert y.dtype == np.float64 and y.tolist() == [1.5, -2.0]
