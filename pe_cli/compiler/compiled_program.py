@@ -73,7 +73,7 @@ class CompiledProgram:
             if not places:
                 raise PeError("with_data_parallel: places is empty")
         self._is_data_parallel = True
-        self._loss_name = loss_name
+        self._loss_name = loss_name or None     # Fluid: an empty name is no loss
         if build_strategy is not None:      # overrides the one given to CompiledProgram(), as in Fluid
             self._build_strategy = build_strategy
         self._exec_strategy = exec_strategy

@@ -6,18 +6,20 @@ import contextlib
 
 from ..base.errors import PeError
 from ..framework.lod_tensor import LoDTensor
+from .selected_rows_var import SelectedRowsVar
 
 
 class ScopeVariable:
     """A named slot in a scope; holds one LoDTensor, or a Python int or float (Fluid's
     ``set_int``/``set_float``, which scripts use as counters)."""
-    __slots__ = ("name", "tensor", "_scalar", "_list")
+    __slots__ = ("name", "tensor", "_scalar", "_list", "_sparse")
 
     def __init__(self, name):
         self.name = name
         self.tensor = LoDTensor()
         self._scalar = None
         self._list = None
+        self._sparse = None
 
     def get_fetch_list(self):
         """The list of LoDTensors this variable holds as Fluid's ``feed``/``fetch`` holders do."""
@@ -27,6 +29,12 @@ class ScopeVariable:
 
     def get_tensor(self):
         return self.tensor
+
+    def get_selected_rows(self):
+        """Fluid's SelectedRows face of this variable (pe_cli/executor/selected_rows_var.py)."""
+        if self._sparse is None:
+            self._sparse = SelectedRowsVar(self)
+        return self._sparse
 
     def set_int(self, value):
         self._scalar = int(value)

@@ -11,9 +11,9 @@ from ..framework import (Program, Variable, default_main_program, default_startu
 from ..framework.lod_tensor import LoDTensor, LoDTensorArray, create_lod_tensor, create_random_int_lodtensor  # noqa: F401
 from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
 from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_places  # noqa: F401
-from . import (average, backward, clip, compiler, core, data_feeder, dataset, evaluator, executor,  # noqa: F401
-               framework, initializer, input, io, install_check, lod_tensor, metrics, nets, optimizer, param_attr,
-               profiler, reader, regularizer, trainer_desc, transpiler, unique_name)
+from . import (average, backward, clip, compiler, core, data_feeder, dataset, dygraph, evaluator,  # noqa: F401
+               executor, framework, initializer, input, io, install_check, lod_tensor, metrics, nets, optimizer,
+               param_attr, profiler, reader, regularizer, trainer_desc, transpiler, unique_name)
 from .backward import append_backward, gradients  # noqa: F401
 from .compiler import BuildStrategy, CompiledProgram, ExecutionStrategy  # noqa: F401
 from .data import data  # noqa: F401

@@ -4,7 +4,10 @@ from ..executor.scope import Scope  # noqa: F401
 from ..base.dtypes import VarType
 from ..base.errors import EnforceNotMet, EOFException  # noqa: F401
 from ..framework.lod_tensor import LoDTensor, LoDTensorArray  # noqa: F401
-from ..framework.operator import AttrType  # noqa: F401
+from ..framework.operator import AttrType, OpRole  # noqa: F401
+from ..ops import registry
+from . import flags
+from .grad_op_desc import get_grad_op_desc  # noqa: F401
 from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
 from .flags import FlagsView, set_eager_deletion_mode as _set_eager_deletion_mode  # noqa: F401
 from .inference_api import (AnalysisConfig, NativeConfig, PaddleBuf, PaddleDType, PaddleTensor,  # noqa: F401
@@ -13,34 +16,49 @@ from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_device_count
 
 
 class VarDesc:
-    VarType = VarType
+    class VarType(VarType):
+        RAW = "raw"
 
 
-def set_feed_variable(scope, tensor, var_name, index):
-    """Puts ``tensor`` at ``index`` of the feed holder ``var_name`` of ``scope`` (Fluid's core call)."""
-    holder = scope.var(var_name).get_fetch_list()
-    holder.extend([None] * (index + 1 - len(holder)))
-    holder[index] = tensor
+class op_proto_and_checker_maker:  # noqa: N801 -- Fluid's name
+    """Fluid's attribute names for an op's role (``kOpRoleAttrName()``) and its roles."""
+    OpRole = OpRole
+
+    @staticmethod
+    def kOpRoleAttrName():  # noqa: N802
+        return "op_role"
+
+    @staticmethod
+    def kOpRoleVarAttrName():  # noqa: N802
+        return "op_role_var"
+
+    @staticmethod
+    def kOpNameScopeAttrName():  # noqa: N802
+        return "op_namescope"
+
+    @staticmethod
+    def kOpCreationCallstackAttrName():  # noqa: N802
+        return "op_callstack"
 
 
-def get_fetch_variable(scope, var_name, index):
-    """The LoDTensor at ``index`` of the fetch holder ``var_name`` of ``scope``."""
-    var = scope.find_var(var_name)
-    holder = var.get_fetch_list() if var is not None else []
-    if index >= len(holder):
-        raise IndexError(f"get_fetch_variable: '{var_name}' holds {len(holder)} tensor(s), no index {index}")
-    return holder[index]
+class Place:
+    """``core.Place()``: a holder of a place, ``set_place(CPUPlace() or CUDAPlace(i))``."""
+
+    def __init__(self):
+        self.place = CPUPlace()
+
+    def set_place(self, place):
+        self.place = place.place if isinstance(place, Place) else place
 
 
-def get_cuda_device_count():
-    """The number of CUDA devices pe can use (0 without CUDA)."""
-    return len(cuda_places()) if is_compiled_with_cuda() else 0
+def has_infer_inplace(op_type):
+    """True when the registry says an output of ``op_type`` may be written over an input (its ``inplace``)."""
+    return bool(registry.get(op_type).inplace)
 
 
-def _set_fuse_parameter_group_size(size):
-    """Fluid's FLAGS_fuse_parameter_groups_size: with fuse_all_reduce_ops, at most ``size`` gradients
-    are summed by one fused all-reduce (below 1: no such limit). Graphs built later use it."""
-    fused_all_reduce.set_group_size(size)
+def has_grad_op_maker(op_type):
+    """True when ``op_type`` has a gradient maker in the registry."""
+    return registry.get(op_type).grad is not None
 
 
 def _set_fuse_parameter_memory_size(megabytes):
@@ -57,3 +75,25 @@ def __unittest_throw_exception__():
 def globals():   # noqa: A001 -- Fluid's name
     """Fluid's flags as a mapping: ``core.globals()['FLAGS_check_nan_inf'] = True``."""
     return FlagsView()
+
+
+def op_support_gpu(op_type):
+    """True when ``op_type`` has a CUDA kernel in pe (checked on this machine's CUDA, if any)."""
+    try:
+        registry.get(op_type).kernel("cuda")
+    except Exception:   # noqa: BLE001 -- no CUDA runtime here, or no kernel for the op
+        return False
+    return True
+
+
+def is_float16_supported(place):
+    """pe's kernels compute float16 on no device."""
+    return False
+
+
+def _get_all_register_op_kernels():
+    """{op type: [its kernel keys]}: every op type of the registry, gradients included, with a CPU
+    kernel key (and a CUDA one where it has a CUDA kernel), in Fluid's spelling."""
+    key = "{{data_type[float]; data_layout[Undef(AnyLayout)]; place[{}]; library_type[PLAIN]}}"
+    return {t: [key.format("CPUPlace")] + ([key.format("CUDAPlace(0)")] if op_support_gpu(t) else [])
+            for t in registry.all_op_types()}

@@ -16,7 +16,7 @@ _NO_EFFECT = {"FLAGS_eager_delete_tensor_gb": 0.0, "FLAGS_fast_eager_deletion_mo
               "FLAGS_cpu_deterministic": False, "FLAGS_benchmark": False, "FLAGS_use_mkldnn": False,
               "FLAGS_enable_parallel_graph": False, "FLAGS_sync_nccl_allreduce": True,
               "FLAGS_conv_workspace_size_limit": 512, "FLAGS_cudnn_exhaustive_search": False,
-              "FLAGS_gpu_memory_limit_mb": 0}
+              "FLAGS_gpu_memory_limit_mb": 0, "FLAGS_use_system_allocator": False}
 _kept = dict(_NO_EFFECT)
 
 _ACTIVE = {
@@ -76,3 +76,8 @@ def set_eager_deletion_mode(threshold, fraction, fast_mode):
     frees each value after its last reader whatever they say)."""
     set_flags({"FLAGS_eager_delete_tensor_gb": threshold, "FLAGS_memory_fraction_of_eager_deletion": fraction,
                "FLAGS_fast_eager_deletion_mode": fast_mode})
+
+
+def known_flags():
+    """The names of every flag above (``core.globals()`` lists them)."""
+    return sorted(set(_ACTIVE) | set(_kept))

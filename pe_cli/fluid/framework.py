@@ -13,6 +13,8 @@ from ..framework import (Block, Operator, Parameter, Program, Variable, default_
 from ..base.dtypes import convert_dtype as convert_np_dtype_to_dtype_
 from ..base.errors import PeError
 from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
+from .op_proto import OpProtoHolder  # noqa: F401
+from .dygraph import base as dygraph_base
 from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_places  # noqa: F401
 from .dygraph import ComplexVariable  # noqa: F401
 from .flags import get_flags, set_flags  # noqa: F401
@@ -22,7 +24,7 @@ from .unsupported import unsupported
 GRAD_VAR_SUFFIX, ZERO_VAR_SUFFIX = "@GRAD", "@ZERO"
 EMPTY_VAR_NAME, TEMP_VAR_NAME, CONTROL_DEP_VAR_PREFIX = "@EMPTY@", "@TEMP@", "__control_var"
 
-__all__ = ["Block", "ComplexVariable", "Operator", "device_guard", "get_flags", "load_op_library", "set_flags",
+__all__ = ["Block", "ComplexVariable", "OpProtoHolder", "Operator", "device_guard", "get_flags", "load_op_library", "set_flags",
            "Parameter", "Program", "Variable", "convert_np_dtype_to_dtype_", "cuda_pinned_places",
            "default_main_program", "default_startup_program", "grad_var_name", "in_dygraph_mode",
            "name_scope", "program_guard", "require_version", "switch_main_program", "switch_startup_program"]
@@ -32,8 +34,9 @@ _VERSION = re.compile(r"\d+(\.\d+){0,3}")
 
 
 def in_dygraph_mode():
-    """Always False: pe builds and runs static graphs only."""
-    return False
+    """True inside ``fluid.dygraph.guard()`` (the eager op execution of Fluid's op tests), else False:
+    pe builds and runs static graphs."""
+    return dygraph_base.enabled()
 
 
 def cuda_pinned_places(device_count=None):

@@ -45,6 +45,37 @@ class LoDTensor:
     def shape(self):
         return list(self._array.shape) if self._array is not None else []
 
+    def _get_dims(self):
+        return tuple(self.shape())
+
+    def _set_dims(self, dims):
+        """Fluid's resize: the array takes shape ``dims`` (its values, where the size is kept; zeros else)."""
+        dims = tuple(int(d) for d in dims)
+        if self._array is not None and self._array.size == int(np.prod(dims)):
+            self._array = self._array.reshape(dims)
+        else:
+            self._array = np.zeros(dims, self._array.dtype if self._array is not None else np.float32)
+
+    # Element access by flat index (Fluid's op tests perturb one element at a time).
+    def _get_float_element(self, i):
+        return float(np.asarray(self).reshape(-1)[i])
+
+    def _set_float_element(self, i, value):
+        self._own_array().reshape(-1)[i] = value
+
+    _get_double_element = _get_float_element
+    _set_double_element = _set_float_element
+
+    def _own_array(self):
+        """The array, a host copy this tensor owns where it was on a device or not writable."""
+        if hasattr(self._array, "copy_to_host") or not self._array.flags.writeable or not self._array.flags.c_contiguous:
+            self._array = np.ascontiguousarray(np.array(self))
+        return self._array
+
+    def _copy(self, place=None):
+        """A copy of this tensor (its values and LoD)."""
+        return LoDTensor(None if self._array is None else np.array(self), self.lod())
+
     def _dtype(self):
         return self._array.dtype
 

@@ -75,6 +75,12 @@ class OpDesc:
     def output_arg_names(self):
         return self._op.output_arg_names
 
+    def infer_var_type(self, block_desc=None):
+        """Nothing to do: pe infers an op's output types when the op is appended."""
+
+    def infer_shape(self, block_desc=None):
+        """Nothing to do: pe infers an op's output shapes when the op is appended."""
+
 
 class Operator:
     def __init__(self, block, type, inputs, outputs, attrs, role=OpRole.Forward, source=None, layer=None):

@@ -9,7 +9,7 @@ import warnings
 from ..ops import registry
 from . import unique_name
 from .operator import Operator, OpRole
-from .program_desc import ProgramDesc, parse_program
+from .program_desc import BlockDesc, ProgramDesc, parse_program
 from .source import current_layer, current_source
 from .variable import Parameter, Variable
 
@@ -21,6 +21,11 @@ class Block:
         self.parent_idx = parent_idx
         self.vars = {}
         self.ops = []
+
+    @property
+    def desc(self):
+        """Fluid's BlockDesc face of this block."""
+        return BlockDesc(self)
 
     # -- variables ---------------------------------------------------------------------------
     def create_var(self, name=None, **kwargs):
@@ -235,6 +240,9 @@ class Program:
     def desc(self):
         """Fluid's ProgramDesc face (``num_blocks()``, ``serialize_to_string()``)."""
         return ProgramDesc(self)
+
+    def _sync_with_cpp(self):
+        """Nothing to do: a pe Program is its own desc (Fluid syncs its Python side with the C++ one)."""
 
     def list_vars(self):
         for block in self.blocks:

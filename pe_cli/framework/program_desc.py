@@ -70,3 +70,33 @@ def _restored(program, value):
     if isinstance(value, list):
         return [_restored(program, v) for v in value]
     return value
+class BlockDesc:
+    """``block.desc``: Fluid's BlockDesc face of a Block, for calls that hand it to an op desc."""
+
+    def __init__(self, block):
+        self._block = block
+
+    @property
+    def id(self):
+        return self._block.idx
+
+    @property
+    def parent(self):
+        return self._block.parent_idx
+
+    def op_size(self):
+        return len(self._block.ops)
+
+    def append_op(self):
+        """An empty op desc at the end of the block; its ``copy_from(op_desc)`` makes it a copy of that op
+        (the variables it names are the caller's to create, as with Fluid's desc-level append)."""
+        return _AppendedOpDesc(self._block)
+
+
+class _AppendedOpDesc:
+    def __init__(self, block):
+        self._block = block
+
+    def copy_from(self, op_desc):
+        self._block.ops.append(op_desc._op.clone_into(self._block))
+        self._block.program._bump()

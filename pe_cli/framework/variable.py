@@ -13,7 +13,7 @@ class Variable:
         self.name = name if name is not None else unique_name.generate("_generated_var")
         self.shape = tuple(shape) if shape is not None else None
         self.dtype = dtypes.convert_dtype(dtype)
-        self.lod_level = lod_level
+        self.lod_level = lod_level if lod_level is not None else 0   # Fluid: None is level 0
         self.persistable = persistable
         self.stop_gradient = stop_gradient
         self.is_data = is_data

@@ -8,7 +8,7 @@ from ..base.activations import TABLE
 from ..base.dtypes import convert_dtype
 from ..base.errors import PeError
 from ..training.initializer import ConstantInitializer
-from .checks import check_variable_and_dtype
+from .checks import FLOATS, check_variable_and_dtype
 from .helper import LayerHelper
 from .helper import _single
 from .manipulation import cast
@@ -17,6 +17,7 @@ __all__ = [row.name for row in TABLE] + ["softmax", "log_softmax", "prelu", "max
 
 
 def _append(op_type, x, name, attrs=None):
+    check_variable_and_dtype(x, "x", FLOATS, op_type)      # Fluid 1.8's generated activations check so
     helper = LayerHelper(op_type, x=x, name=name)
     out = helper.create_variable_for_type_inference(x.dtype)
     helper.append_op(op_type, {"X": [x]}, {"Out": [out]}, attrs or {})

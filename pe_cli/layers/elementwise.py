@@ -69,10 +69,14 @@ elementwise_mod = _elementwise("elementwise_mod")
 
 
 def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
+    """scale * x + bias (or scale * (x + bias)); ``scale`` a number or a one-element Variable (Fluid 1.8's)."""
+    check_type(x, "x", Variable, "scale")
     helper = LayerHelper("scale", x=x, act=act, name=name)
     out = helper.create_variable_for_type_inference(x.dtype)
-    helper.append_op("scale", {"X": [x]}, {"Out": [out]},
-                     {"scale": float(scale), "bias": float(bias), "bias_after_scale": bias_after_scale})
+    inputs = {"X": [x], "ScaleTensor": [scale]} if isinstance(scale, Variable) else {"X": [x]}
+    helper.append_op("scale", inputs, {"Out": [out]},
+                     {"scale": 1.0 if isinstance(scale, Variable) else float(scale), "bias": float(bias),
+                      "bias_after_scale": bias_after_scale})
     return helper.append_activation(out)
 
 

@@ -9,6 +9,9 @@ from ..base.errors import ArgumentTypeError, PeError
 from ..base.limits import usable_memory
 from ..framework import default_main_program, default_startup_program, unique_name
 from ..framework.source import layer_guard
+from ..framework.variable import Variable
+from ..framework.lod_tensor import LoDTensor
+from .checks import check_type
 from ..training.initializer import ConstantInitializer, XavierInitializer
 from ..training.param_attr import ParamAttr, WeightNormParamAttr
 from .weight_norm import weight_normalized
@@ -59,6 +62,9 @@ class LayerHelper:
         self.layer_type = layer_type
         self.kwargs = kwargs
         _check_not_arrays(layer_type, kwargs)
+        for key, value in kwargs.items():       # Fluid's layers refuse a tensor's value where a Variable goes
+            if isinstance(value, LoDTensor):
+                raise ArgumentTypeError(f"{layer_type}: {key} must be a Variable, got a LoDTensor")
         name = kwargs.get("name")
         self.name = name if name else unique_name.generate(layer_type)
 
@@ -179,6 +185,7 @@ def _check_ints(layer, what, values):
 
 def _single(op_type, x, inputs, attrs, name=None, act=None, dtype=None, stop_gradient=False, **helper_kwargs):
     """Appends op_type with one output 'Out' (act applied after); returns the output."""
+    check_type(x, "x", Variable, op_type)       # Fluid's layers refuse a non-Variable with a TypeError
     helper = LayerHelper(op_type, x=x, name=name, act=act, **helper_kwargs)
     out = helper.create_variable_for_type_inference(dtype or x.dtype, stop_gradient=stop_gradient)
     helper.append_op(op_type, inputs, {"Out": [out]}, attrs)

@@ -3,6 +3,7 @@ Their outputs carry no gradient."""
 __all__ = ["accuracy", "auc", "mean_iou"]
 from ..base.errors import PeError
 from ..training.initializer import ConstantInitializer
+from .checks import FLOATS, check_variable_and_dtype
 from .helper import LayerHelper
 from .indexing import topk
 from .type_checks import check_variable_and_dtype
@@ -12,6 +13,7 @@ def accuracy(input, label, k=1, correct=None, total=None):
     """Fraction of rows whose label is among the k highest scores of ``input`` (float32 [1]);
     ``correct`` and ``total`` (int32 [1]) receive the counts when given."""
     helper = LayerHelper("accuracy", input=input)
+    check_variable_and_dtype(input, "input", FLOATS, "accuracy")
     values, indices = topk(input, k=k)
     acc = helper.create_variable_for_type_inference("float32", stop_gradient=True)
     if correct is None:

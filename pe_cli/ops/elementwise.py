@@ -111,14 +111,17 @@ register("sum", kernel_module="elementwise", inputs=["X*"], outputs=["Out"], inf
 
 def _grad_scale(g):
     a = g.attrs
-    g.op("scale", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")},
+    scale_tensor = {"ScaleTensor": g.input("ScaleTensor")} if g.input("ScaleTensor") else {}
+    g.op("scale", {"X": g.out_grad("Out"), **scale_tensor}, {"Out": g.in_grad("X")},
          {"scale": a["scale"], "bias": 0.0, "bias_after_scale": True})
 
 
-register("scale", kernel_module="elementwise", inputs=["X"], outputs=["Out"], infer=same_as(), grad=_grad_scale,
+register("scale", kernel_module="elementwise", inputs=["X", "ScaleTensor?"], outputs=["Out"], infer=same_as(),
+         grad=_grad_scale, grad_reads=("ScaleTensor",),
          inplace=("Out", "X"), traits=("elementwise", "selected_rows"),
          attrs={"scale": 1.0, "bias": 0.0, "bias_after_scale": True},
-         doc="Out = scale * X + bias (bias_after_scale) or scale * (X + bias). A row-sparse X gives a "
+         doc="Out = scale * X + bias (bias_after_scale) or scale * (X + bias); a one-element ScaleTensor, "
+             "when given, is the scale (Fluid 1.8's). A row-sparse X gives a "
              "row-sparse Out: its values scaled, the same rows (as Fluid's; how a server averages sparse "
              "gradients).")
 

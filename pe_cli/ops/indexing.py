@@ -169,10 +169,18 @@ def _infer_top_k(ctx):
     ctx.set_output("Indices", out, "int64", lod_level=ctx.input_var("X").lod_level)
 
 
+def _grad_top_k(g):
+    g.op("top_k_grad", {"X": g.input("X"), "Indices": g.output("Indices"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X")})
+
+
 register("top_k", kernel_module="indexing", inputs=["X"], outputs=["Out", "Indices"],
          attrs={"k": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1")}, infer=_infer_top_k,
+         grad=_grad_top_k, grad_reads=("X", "Indices"),
          doc="The k largest values along the last dim (Out, in descending order) and their int64 "
-             "Indices; equal values keep their order.")
+             "Indices; equal values keep their order. The gradient puts Out@GRAD at Indices, 0 elsewhere.")
+register("top_k_grad", kernel_module="indexing", inputs=["X", "Indices", "Out@GRAD"], outputs=["X@GRAD"],
+         infer=grads_like({"X@GRAD": "X"}))
 
 
 def _infer_arg(ctx):

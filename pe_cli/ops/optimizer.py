@@ -61,13 +61,14 @@ register("adam", kernel_module="optimizer",
          inputs=["Param", "Grad", "LearningRate", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow"],
          outputs=["ParamOut", "Moment1Out", "Moment2Out", "Beta1PowOut?", "Beta2PowOut?"],
          attrs={"beta1": Attr(0.9, _unit, "in [0, 1)"), "beta2": Attr(0.999, _unit, "in [0, 1)"),
-                "epsilon": Attr(1e-8, _non_negative, ">= 0"), "lazy_mode": False},
+                "epsilon": Attr(1e-8, _non_negative, ">= 0"), "lazy_mode": False, "epsilon_scaled": False},
          infer=_infer_update([("Moment1Out", "Moment1"), ("Moment2Out", "Moment2"),
                               ("Beta1PowOut", "Beta1Pow"), ("Beta2PowOut", "Beta2Pow")],
                              scalars=("Beta1Pow", "Beta2Pow")), traits=("selected_rows", "updates_in_place"),
          doc="Moment1Out = beta1 * Moment1 + (1 - beta1) * Grad; Moment2Out = beta2 * Moment2 + "
              "(1 - beta2) * Grad^2; lr_t = LearningRate * sqrt(1 - Beta2Pow) / (1 - Beta1Pow); "
-             "ParamOut = Param - lr_t * Moment1Out / (sqrt(Moment2Out) + epsilon * sqrt(1 - Beta2Pow)); "
+             "ParamOut = Param - lr_t * Moment1Out / (sqrt(Moment2Out) + epsilon) as Fluid 1.8's, or with "
+             "epsilon_scaled (pe's attribute) + epsilon * sqrt(1 - Beta2Pow) as Paddle 2.x's; "
              "Beta1PowOut = Beta1Pow * beta1, Beta2PowOut = Beta2Pow * beta2. A row-sparse Grad: with "
              "lazy_mode only its rows (duplicates summed) update moments and parameter; without, every "
              "row updates with Grad 0 where it holds none (Fluid's SparseAdamFunctor).")

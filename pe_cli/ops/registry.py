@@ -12,7 +12,7 @@ import pkgutil
 
 from ..base.dtypes import convert_dtype
 from ..base.errors import PeError, ShapeError, UnknownOpError, did_you_mean
-from .define import GRAD_SUFFIX, TRAITS, _REGISTRY, grad_var_name  # noqa: F401 (the first and last re-exported)
+from .define import GRAD_SUFFIX, TRAITS, _REGISTRY, dtype_or_none, grad_var_name  # noqa: F401 (the first and last re-exported)
 from ..base.shapes import fmt_shape  # noqa: F401  (re-exported: the faces format shapes with it)
 
 _LOADED = False
@@ -79,6 +79,8 @@ def prepare(op):
                 raise PeError(f"{_where(op)}: unknown attribute '{name}'{hint}")
             continue
         spec.validate(op, name, value)
+        if spec.check is dtype_or_none and value is not None:
+            op.attrs[name] = convert_dtype(value)     # Fluid's VarType number or any spelling: the name
     for name, default in opdef.default_attrs().items():
         op.attrs.setdefault(name, default)
     if opdef.infer is not None:

@@ -168,6 +168,8 @@ def make_optimizer(cfg):
                                               registries.regularizers())
     if kwargs.get("grad_clip") is not None:
         kwargs["grad_clip"] = make_typed(doc, path + ("grad_clip",), kwargs["grad_clip"], registries.clips())
+    if "epsilon_scaled" in inspect.signature(cls).parameters:
+        kwargs.setdefault("epsilon_scaled", True)   # a run config's adam: Paddle 2.x's epsilon (docs/CONFIG.md)
     try:
         return cls(**kwargs)
     except (PeError, TypeError, ValueError) as e:

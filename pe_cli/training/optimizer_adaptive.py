@@ -9,12 +9,16 @@ __all__ = ["Adam", "AdamOptimizer", "Adagrad", "AdagradOptimizer", "RMSProp", "R
 
 
 class AdamOptimizer(Optimizer):
-    """Adam with bias correction; beta1^t and beta2^t are persistable [1] state updated by the op."""
+    """Adam with bias correction; beta1^t and beta2^t are persistable [1] state updated by the op.
+    ``epsilon_scaled`` (pe's, keyword-only): False adds epsilon as Fluid 1.8 does
+    (``lr_t * m / (sqrt(v) + epsilon)``), True as Paddle 2.x and pe's run configs do
+    (``epsilon * sqrt(1 - beta2^t)`` in that form)."""
     type = "adam"
 
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, parameter_list=None,
-                 regularization=None, grad_clip=None, name=None, lazy_mode=False):
+                 regularization=None, grad_clip=None, name=None, lazy_mode=False, *, epsilon_scaled=False):
         super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
+        self._epsilon_scaled = bool(epsilon_scaled)
         self._beta1 = _check_number("AdamOptimizer", "beta1", beta1, lo=0.0, hi=1.0, hi_open=True)
         self._beta2 = _check_number("AdamOptimizer", "beta2", beta2, lo=0.0, hi=1.0, hi_open=True)
         self._epsilon = _check_number("AdamOptimizer", "epsilon", epsilon, lo=0.0)
@@ -35,7 +39,8 @@ class AdamOptimizer(Optimizer):
                      "Beta1Pow": [b1], "Beta2Pow": [b2]},
             {"ParamOut": [param], "Moment1Out": [m1], "Moment2Out": [m2], "Beta1PowOut": [b1],
              "Beta2PowOut": [b2]},
-            {"beta1": self._beta1, "beta2": self._beta2, "epsilon": self._epsilon, "lazy_mode": self._lazy_mode})
+            {"beta1": self._beta1, "beta2": self._beta2, "epsilon": self._epsilon, "lazy_mode": self._lazy_mode,
+             "epsilon_scaled": self._epsilon_scaled})
 
 
 class AdagradOptimizer(Optimizer):

@@ -116,8 +116,8 @@ def test_attribute_checks(prog):
         layers.slice(x, axes=[1], starts=[5], ends=[7])
     with pytest.raises(ShapeError, match=r"Index is float32; it must be int32 or int64"):
         layers.gather(x, layers.data("i", [1]))
-    with pytest.raises(ShapeError, match=r"sigmoid takes float16, float32, float64; cast it first"):
-        layers.sigmoid(layers.data("n", [3], dtype="int64"))
+    with pytest.raises(TypeError, match=r"sigmoid: x 'n' is int64; it must be one of float16, float32, float64"):
+        layers.sigmoid(layers.data("n", [3], dtype="int64"))     # Fluid's layer checks the dtype first
 
 
 # -- shapes and values when run -------------------------------------------------------------------

@@ -84,6 +84,8 @@ CASES += [
            grad=("X", "Y")),
     OpCase("scale", {"X": r(3, 4)}, lambda i, a: {"Out": 2.5 * i["X"] + 1.0},
            attrs={"scale": 2.5, "bias": 1.0}, grad=("X",)),
+    OpCase("scale", {"X": r(3, 4), "ScaleTensor": np.array([-1.5])}, lambda i, a: {"Out": -1.5 * i["X"] + 1.0},
+           attrs={"scale": 2.5, "bias": 1.0}, grad=("X",), name="scale_tensor"),     # the tensor wins (Fluid 1.8)
     OpCase("sum", {"X": [r(2, 3), r(2, 3), r(2, 3)]}, lambda i, a: {"Out": sum(i["X"])}, grad=("X",)),
     OpCase("clip", {"X": np.array([[-2.0, -0.9, -0.3, 0.2], [0.6, 0.75, 1.4, 3.0]])},
            lambda i, a: {"Out": np.clip(i["X"], -0.5, 0.7)}, attrs={"min": -0.5, "max": 0.7}, grad=("X",)),

@@ -36,9 +36,10 @@ def _adam(i, a):
     b1p, b2p = i["Beta1Pow"][0], i["Beta2Pow"][0]
     m1 = b1 * i["Moment1"] + (1 - b1) * i["Grad"]
     m2 = b2 * i["Moment2"] + (1 - b2) * i["Grad"] ** 2
-    # Adam with bias correction folded into the step size, epsilon scaled as in Fluid's kernel
-    m1_hat, m2_hat = m1 / (1 - b1p), m2 / (1 - b2p)
-    p = i["Param"] - i["LearningRate"][0] * m1_hat / (np.sqrt(m2_hat) + eps)
+    # bias correction folded into the step size; epsilon unscaled as Fluid 1.8's kernel adds it, or
+    # (epsilon_scaled) times sqrt(1 - beta2^t) as Paddle 2.x's: the textbook m_hat / (sqrt(v_hat) + eps)
+    lr_t = i["LearningRate"][0] * np.sqrt(1 - b2p) / (1 - b1p)
+    p = i["Param"] - lr_t * m1 / (np.sqrt(m2) + (eps * np.sqrt(1 - b2p) if a.get("epsilon_scaled") else eps))
     return {"ParamOut": p, "Moment1Out": m1, "Moment2Out": m2,
             "Beta1PowOut": i["Beta1Pow"] * b1, "Beta2PowOut": i["Beta2Pow"] * b2}
 
@@ -185,6 +186,13 @@ CASES = [
     OpCase("adam", {"Param": r(6), "Grad": r(6), "LearningRate": lr(0.1), "Moment1": np.zeros(6),
                     "Moment2": np.zeros(6), "Beta1Pow": lr(0.5), "Beta2Pow": lr(0.7)},
            _adam, attrs={"beta1": 0.5, "beta2": 0.7, "epsilon": 1e-3}, name="adam_first_step"),
+    OpCase("adam", {"Param": r(6), "Grad": r(6), "LearningRate": lr(0.1), "Moment1": r(6),
+                    "Moment2": pos(6), "Beta1Pow": lr(0.5), "Beta2Pow": lr(0.7)},
+           _adam, attrs={"beta1": 0.5, "beta2": 0.7, "epsilon": 0.1}, name="adam_fluid_epsilon"),
+    OpCase("adam", {"Param": r(6), "Grad": r(6), "LearningRate": lr(0.1), "Moment1": r(6),
+                    "Moment2": pos(6), "Beta1Pow": lr(0.5), "Beta2Pow": lr(0.7)},
+           _adam, attrs={"beta1": 0.5, "beta2": 0.7, "epsilon": 0.1, "epsilon_scaled": True},
+           name="adam_paddle2_epsilon"),
     OpCase("adam", {"Param": r(2, 5, dtype="float32"), "Grad": r(2, 5, dtype="float32"),
                     "LearningRate": lr(0.01, "float32"), "Moment1": r(2, 5, dtype="float32"),
                     "Moment2": pos(2, 5, dtype="float32"), "Beta1Pow": lr(0.81, "float32"),

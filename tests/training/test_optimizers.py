@@ -79,8 +79,8 @@ class NumpyAdam:
         t = self.t[name] = self.t.get(name, 0) + 1
         m = self.m[name] = self.b1 * self.m.get(name, 0.0) + (1 - self.b1) * g
         v = self.v[name] = self.b2 * self.v.get(name, 0.0) + (1 - self.b2) * g * g
-        m_hat, v_hat = m / (1 - self.b1 ** t), v / (1 - self.b2 ** t)
-        return p - self.lr * m_hat / (np.sqrt(v_hat) + self.eps)
+        lr_t = self.lr * np.sqrt(1 - self.b2 ** t) / (1 - self.b1 ** t)
+        return p - lr_t * m / (np.sqrt(v) + self.eps)       # Fluid 1.8's epsilon (fluid.optimizer.Adam)
 
 
 class NumpyAdagrad:

@@ -186,8 +186,10 @@ def sum(ins, attrs):
 def scale(ins, attrs):
     x = ins["X"]
     if isinstance(x, SelectedRows):     # Fluid's scale of a SelectedRows: its values, the same rows
-        return {"Out": x.with_arrays(x.rows, scale({"X": x.values}, dict(attrs, _inplace=False))["Out"])}
+        return {"Out": x.with_arrays(x.rows, scale(dict(ins, X=x.values), dict(attrs, _inplace=False))["Out"])}
     s, b = attrs["scale"], attrs["bias"]
+    if ins.get("ScaleTensor") is not None:      # Fluid 1.8's ScaleTensor: its one value is the scale
+        s = float(np.asarray(ins["ScaleTensor"]).reshape(-1)[0])
     if out_buffer(attrs, x, x.shape, x.dtype) is x:      # the same arithmetic, written over x
         s, b = x.dtype.type(s), x.dtype.type(b)
         if attrs["bias_after_scale"]:

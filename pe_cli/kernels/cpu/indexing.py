@@ -219,6 +219,14 @@ def top_k(ins, attrs):
     return {"Out": np.take_along_axis(x, idx, axis=-1), "Indices": idx.astype(np.int64, copy=False)}
 
 
+def top_k_grad(ins, attrs):
+    """X@GRAD: Out@GRAD at the positions top_k took (Indices along the last dim), 0 elsewhere."""
+    x, dout = ins["X"], ins["Out@GRAD"]
+    dx = np.zeros(x.shape, dout.dtype)
+    np.put_along_axis(dx, np.asarray(ins["Indices"], dtype=np.int64), dout, axis=-1)
+    return {"X@GRAD": dx}
+
+
 def _arg(fn):
     def kernel(ins, attrs):
         x = ins["X"]

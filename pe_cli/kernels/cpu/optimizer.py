@@ -120,17 +120,18 @@ def adam(ins, attrs):
     beta1, beta2, eps = t(attrs["beta1"]), t(attrs["beta2"]), t(attrs["epsilon"])
     one = t(1)
     lr_t = lr * np.sqrt(one - b2p) / (one - b1p)
+    eps_c = eps * np.sqrt(one - b2p) if attrs.get("epsilon_scaled") else eps    # Paddle 2.x's form, or Fluid's
     b1_in, b2_in = ins["Beta1Pow"], ins["Beta2Pow"]
     outs = {"Beta1PowOut": (b1_in * b1_in.dtype.type(attrs["beta1"])).astype(b1_in.dtype, copy=False),
             "Beta2PowOut": (b2_in * b2_in.dtype.type(attrs["beta2"])).astype(b2_in.dtype, copy=False)}
     if isinstance(g, SelectedRows):
         if attrs["lazy_mode"]:
-            return dict(outs, **sparse.lazy_adam(p, g, m1, m2, lr_t, beta1, beta2, eps * np.sqrt(one - b2p),
+            return dict(outs, **sparse.lazy_adam(p, g, m1, m2, lr_t, beta1, beta2, eps_c,
                                                  attrs.get("_update_in_place", False)))
         g = g.to_dense()                # Fluid's non-lazy sparse adam: every row, g = 0 where untouched
     m1_out = beta1 * m1 + (one - beta1) * g
     m2_out = beta2 * m2 + (one - beta2) * g * g
-    p_out = p - lr_t * (m1_out / (np.sqrt(m2_out) + eps * np.sqrt(one - b2p)))
+    p_out = p - lr_t * (m1_out / (np.sqrt(m2_out) + eps_c))
     return dict(outs, ParamOut=p_out.astype(p.dtype, copy=False), Moment1Out=m1_out.astype(m1.dtype, copy=False),
                 Moment2Out=m2_out.astype(m2.dtype, copy=False))
 

@@ -248,8 +248,11 @@ _scale_before_k = Unary(_scale_before)
 def scale(ins, attrs):
     x = ins["X"]
     if isinstance(x, SelectedRows):     # Fluid's scale of a SelectedRows: its values, the same rows
-        return {"Out": x.with_arrays(x.rows, scale({"X": x.values}, attrs)["Out"])}
-    s, b = scalar_arg(x.dtype, attrs["scale"]), scalar_arg(x.dtype, attrs["bias"])
+        return {"Out": x.with_arrays(x.rows, scale(dict(ins, X=x.values), attrs)["Out"])}
+    s = attrs["scale"]
+    if ins.get("ScaleTensor") is not None:      # Fluid 1.8's ScaleTensor: its one value is the scale
+        s = float(rt.to_host(ins["ScaleTensor"]).reshape(-1)[0])
+    s, b = scalar_arg(x.dtype, s), scalar_arg(x.dtype, attrs["bias"])
     kernel = _scale_after_k if attrs["bias_after_scale"] else _scale_before_k
     return {"Out": kernel(x, s, b)}
 

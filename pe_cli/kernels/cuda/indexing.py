@@ -323,6 +323,24 @@ def top_k(ins, attrs):
 
 
 @cuda.jit
+def _top_k_scatter(dout, idx, dx, n, k):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < dout.size:
+        dx[(i // k) * n + idx[i]] = dout[i]
+        i += step
+
+
+def top_k_grad(ins, attrs):
+    """X@GRAD: Out@GRAD at the positions top_k took (Indices along the last dim), 0 elsewhere."""
+    x, dout, idx = ins["X"], ins["Out@GRAD"], ins["Indices"]
+    dx = zeros(x.shape, dout.dtype)
+    if dout.size:
+        _top_k_scatter[grid(dout.size)](flat(dout), flat(idx), flat(dx), x.shape[-1], dout.shape[-1])
+    return {"X@GRAD": dx}
+
+
+@cuda.jit
 def _arg_extreme(x, out, n, inner, is_max):
     """Per output: the index along the axis of the first max (min) of its row."""
     o = cuda.grid(1)

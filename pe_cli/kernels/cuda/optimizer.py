@@ -76,18 +76,19 @@ def momentum(ins, attrs):
 
 
 @cuda.jit
-def _adam(p, g, m1, m2, lr, b1p, b2p, beta1, beta2, eps, p_out, m1_out, m2_out):
+def _adam(p, g, m1, m2, lr, b1p, b2p, beta1, beta2, eps, scaled, p_out, m1_out, m2_out):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
     c2 = math.sqrt(1.0 - b2p[0])
     lr_t = lr[0] * c2 / (1.0 - b1p[0])
+    e = eps * c2 if scaled else eps         # Paddle 2.x's epsilon, or Fluid 1.8's
     while i < p.size:
         gi = g[i]
         a = beta1 * m1[i] + (1.0 - beta1) * gi
         b = beta2 * m2[i] + (1.0 - beta2) * gi * gi
         m1_out[i] = a
         m2_out[i] = b
-        p_out[i] = p[i] - lr_t * (a / (math.sqrt(b) + eps * c2))
+        p_out[i] = p[i] - lr_t * (a / (math.sqrt(b) + e))
         i += step
 
 
@@ -104,7 +105,8 @@ def adam(ins, attrs):
     if isinstance(g, SelectedRows) and attrs["lazy_mode"]:
         outs = sparse.update_rows("adam", ins, attrs, ("Moment1", "Moment2"), _as(ins["LearningRate"], t),
                                   _as(b1_in, t), _as(b2_in, t), scalar_arg(t, attrs["beta1"]),
-                                  scalar_arg(t, attrs["beta2"]), scalar_arg(t, attrs["epsilon"]))
+                                  scalar_arg(t, attrs["beta2"]), scalar_arg(t, attrs["epsilon"]),
+                                  bool(attrs.get("epsilon_scaled")))
         return dict(_beta_pows(b1_in, b2_in, attrs), **dict(zip(("ParamOut", "Moment1Out", "Moment2Out"), outs)))
     if isinstance(g, SelectedRows):     # not lazy: every row, g = 0 where untouched (SparseAdamFunctor)
         g = sparse.densify({"X": g}, attrs)["Out"]
@@ -113,7 +115,7 @@ def adam(ins, attrs):
         _adam[grid(p.size)](flat(p), flat(g), flat(m1), flat(m2), _as(ins["LearningRate"], t),
                             _as(b1_in, t), _as(b2_in, t), scalar_arg(t, attrs["beta1"]),
                             scalar_arg(t, attrs["beta2"]), scalar_arg(t, attrs["epsilon"]),
-                            flat(p_out), flat(m1_out), flat(m2_out))
+                            bool(attrs.get("epsilon_scaled")), flat(p_out), flat(m1_out), flat(m2_out))
     return dict(_beta_pows(b1_in, b2_in, attrs), ParamOut=p_out, Moment1Out=m1_out, Moment2Out=m2_out)
 
 

@@ -91,11 +91,12 @@ def _rows_adagrad(p, m, rows, g, lr, eps, width, p_out, m_out):
 
 
 @cuda.jit
-def _rows_adam(p, m1, m2, rows, g, lr, b1p, b2p, beta1, beta2, eps, width, p_out, m1_out, m2_out):
+def _rows_adam(p, m1, m2, rows, g, lr, b1p, b2p, beta1, beta2, eps, scaled, width, p_out, m1_out, m2_out):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
     c2 = math.sqrt(1.0 - b2p[0])
     lr_t = lr[0] * c2 / (1.0 - b1p[0])
+    e = eps * c2 if scaled else eps         # Paddle 2.x's epsilon, or Fluid 1.8's
     while i < g.size:
         k = rows[i // width] * width + i % width
         gi = g[i]
@@ -103,7 +104,7 @@ def _rows_adam(p, m1, m2, rows, g, lr, b1p, b2p, beta1, beta2, eps, width, p_out
         b = beta2 * m2[k] + (1.0 - beta2) * gi * gi
         m1_out[k] = a
         m2_out[k] = b
-        p_out[k] = p[k] - lr_t * (a / (math.sqrt(b) + eps * c2))
+        p_out[k] = p[k] - lr_t * (a / (math.sqrt(b) + e))
         i += step
 
 

@@ -22,7 +22,7 @@ class AdamW(Optimizer, _adaptive.AdamOptimizer):
                 raise TypeError(f"'{what}' should be a function, got {fn!r}")
         lr, _ = _fluid_args("AdamW", learning_rate, parameters)
         _adaptive.AdamOptimizer.__init__(self, lr, beta1, beta2, epsilon, grad_clip=grad_clip, name=name,
-                                         lazy_mode=lazy_mode)
+                                         lazy_mode=lazy_mode, epsilon_scaled=True)     # 2.x's epsilon
         self._schedule(learning_rate)
         self._coeff, self._lr_ratio, self._apply_decay_param_fun = float(weight_decay), lr_ratio, apply_decay_param_fun
 

@@ -126,7 +126,7 @@ class Adam(Optimizer, _adaptive.AdamOptimizer):
                  grad_clip=None, lazy_mode=False, multi_precision=False, use_multi_tensor=False, name=None):
         lr, reg = _fluid_args("Adam", learning_rate, parameters, weight_decay)
         _adaptive.AdamOptimizer.__init__(self, lr, beta1, beta2, epsilon, regularization=reg, grad_clip=grad_clip,
-                                         name=name, lazy_mode=lazy_mode)
+                                         name=name, lazy_mode=lazy_mode, epsilon_scaled=True)   # 2.x's epsilon
         self._schedule(learning_rate)
 
 

@@ -1,0 +1,21 @@
+"""``paddle.fluid.dygraph``: only the eager execution Fluid's op tests use (``base.guard``,
+``to_variable``, ``backward()`` and ``gradient()`` on what ops made, pe_cli/fluid/dygraph/eager.py).
+pe builds static graphs (Program, Executor); any other name of this module, and Fluid's dygraph switches
+and classes (``enable_dygraph``, ``VarBase``, ``ComplexVariable``, ...), say so in one error."""
+from ..unsupported import unsupported, unsupported_module
+from . import base  # noqa: F401
+from .base import enabled, guard, to_variable  # noqa: F401
+
+WHY = ("pe runs static graphs only (Program + Executor); dygraph (imperative) mode is not part of it: "
+       "build a Program and run it with an Executor")
+
+__getattr__ = unsupported_module(
+    "fluid.dygraph", "pe runs static graphs (Program + Executor); of dygraph (imperative) mode it has only "
+    "the eager op execution Fluid's op tests use (guard, to_variable, backward)")
+
+enable_dygraph = unsupported("fluid.enable_dygraph", WHY)
+disable_dygraph = unsupported("fluid.disable_dygraph", WHY)
+enable_imperative = unsupported("fluid.enable_imperative", WHY)
+disable_imperative = unsupported("fluid.disable_imperative", WHY)
+VarBase = unsupported("fluid.VarBase", WHY)
+ComplexVariable = unsupported("fluid.ComplexVariable", "a dygraph complex tensor; " + WHY)

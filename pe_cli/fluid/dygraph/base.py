@@ -1,0 +1,42 @@
+"""``fluid.dygraph.base``: ``guard(place)`` switches to eager execution, ``to_variable(value)``
+makes a variable of an array there (pe_cli/fluid/dygraph/eager.py)."""
+import contextlib
+
+import numpy as np
+
+from ...base.places import CPUPlace
+from ...framework import switch_main_program, switch_startup_program
+from ...framework.program import Program
+from .eager import EagerProgram
+
+_active = []    # the EagerPrograms of the guards entered, innermost last
+
+
+def enabled():
+    """True inside ``guard()``."""
+    return bool(_active)
+
+
+@contextlib.contextmanager
+def guard(place=None):
+    """Within it, ``fluid.default_main_program()`` is an eager program: each op appended to its block
+    runs at once by its kernels on ``place`` (default CPUPlace())."""
+    program = EagerProgram(place if place is not None else CPUPlace())
+    old_main, old_startup = switch_main_program(program), switch_startup_program(Program())
+    _active.append(program)
+    try:
+        yield
+    finally:
+        _active.pop()
+        switch_main_program(old_main)
+        switch_startup_program(old_startup)
+
+
+def to_variable(value, name=None, zero_copy=None):
+    """A variable of the current guard holding ``value`` (an ndarray), stop_gradient True as Fluid's."""
+    if not _active:
+        raise RuntimeError("to_variable: it can only be used in dygraph mode (inside fluid.dygraph.guard())")
+    if not isinstance(value, np.ndarray):
+        raise TypeError(f"The type of 'value' in fluid.dygraph.to_variable must be numpy.ndarray, "
+                        f"but received {type(value)}.")
+    return _active[-1].global_block().variable_of(value, name)

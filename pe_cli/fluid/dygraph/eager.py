@@ -1,0 +1,71 @@
+"""Eager execution for Fluid's op tests: an op appended to an EagerBlock runs at once, by its kernels,
+as ``fluid.op.Operator`` runs one op on a scope; ``backward()`` appends the gradient ops of the ops
+so recorded through the registry's gradient makers (pe's autodiff), each of which runs as it is
+appended. Values live in the program's own Scope."""
+import numpy as np
+
+from ...executor import Scope
+from ...framework import unique_name
+from ...framework.program import Block, Program
+from ...framework.variable import Variable
+from ...ops.registry import grad_var_name
+from ...training.backward import append_backward
+from ..op import Operator
+
+
+class EagerVariable(Variable):
+    """A variable of an eager program: its value is in the program's scope at once."""
+
+    def value(self):
+        """The scope variable holding the value (``.get_tensor()``)."""
+        return self.block.program.scope.var(self.name)
+
+    def numpy(self):
+        return np.array(self.value().get_tensor())
+
+    def backward(self):
+        """Appends, and so runs, the gradient ops of the ops that led to this variable."""
+        append_backward(self, parameter_list=[])
+
+    def gradient(self):
+        """The gradient of this variable as an ndarray after ``backward()`` (None where it got none)."""
+        var = self.block.program.scope.find_var(grad_var_name(self.name))
+        if var is None or var.get_tensor()._array is None:
+            return None
+        return np.array(var.get_tensor())
+
+
+class EagerBlock(Block):
+    def create_var(self, name=None, **kwargs):
+        name = name or unique_name.generate("_generated_var")
+        if name in self.vars:
+            return super().create_var(name, **kwargs)
+        kwargs.pop("type", None)
+        var = self.vars[name] = EagerVariable(self, name, **kwargs)
+        return var
+
+    def variable_of(self, array, name=None):
+        """A new variable holding ``array`` (stop_gradient True)."""
+        var = self.create_var(name=name or unique_name.generate("generated_tensor"), shape=array.shape,
+                              dtype=array.dtype, stop_gradient=True)
+        var.value().get_tensor().set(array)
+        return var
+
+    def append_op(self, type=None, inputs=None, outputs=None, attrs=None, role=None):
+        op = super().append_op(type, inputs, outputs, {k: v for k, v in (attrs or {}).items() if v is not None}, role)
+        slots = dict(op.inputs, **op.outputs)
+        Operator(op.type, **{k: v for k, v in op.attrs.items() if k not in slots}, **slots).run(
+            self.program.scope, self.program.place)
+        for name in op.output_arg_names:
+            array = self.program.scope.find_var(name).get_tensor()._array
+            if array is not None and name in self.vars:
+                self.vars[name].shape = tuple(array.shape)
+        return op
+
+
+class EagerProgram(Program):
+    def __init__(self, place):
+        super().__init__()
+        self.blocks = [EagerBlock(self, 0)]
+        self.place = place
+        self.scope = Scope()

@@ -1,0 +1,47 @@
+"""``core.get_grad_op_desc(op_desc, no_grad_set, grad_sub_block)``: the grad op descs the registry's
+gradient maker of an op makes, and which forward variable each gradient name stands for.
+
+The maker runs on a scratch copy of the op and the variables it reads and writes, as pe's autodiff
+runs it when the op's outputs all have a gradient (``Out@GRAD``) and each float input not in
+``no_grad_set`` wants one; the op's own block is left as it was."""
+from ..base.dtypes import is_float
+from ..framework.program import Program
+from ..ops import registry
+from ..ops.registry import GRAD_SUFFIX, grad_var_name
+from ..training.backward import GradContext, _BackwardBuilder
+
+
+def _scratch_copy(op):
+    """A copy of ``op`` in a new program's block, with copies of the variables it names."""
+    block = Program().global_block()
+    for name in op.input_arg_names + op.output_arg_names:
+        if not block.has_var(name):
+            block.vars[name] = op.block.var(name).clone_into(block)
+    copy = op.clone_into(block)
+    block.ops.append(copy)
+    return copy
+
+
+def get_grad_op_desc(op_desc, no_grad_set, grad_sub_block=()):
+    """([grad OpDesc], {gradient name: forward variable name}) of the op ``op_desc`` describes."""
+    fwd = _scratch_copy(op_desc._op)
+    opdef = registry.get(fwd.type)
+    if opdef.grad is None:
+        return [], {}
+    block = fwd.block
+    builder = _BackwardBuilder(block)
+    for name in fwd.output_arg_names:
+        block.create_var(name=grad_var_name(name), shape=block.var(name).shape, dtype=block.var(name).dtype)
+        builder.pending[name] = [grad_var_name(name)]
+    no_grad = set(no_grad_set or ())
+    needed = {slot: [n not in no_grad and is_float(block.var(n).dtype) for n in names]
+              for slot, names in fwd.inputs.items()}
+    start = len(block.ops)
+    opdef.grad(GradContext(builder, fwd, needed))
+    grad_ops = block.ops[start:]
+    to_var = {}
+    for op in grad_ops:
+        for name in op.input_arg_names + op.output_arg_names:
+            if GRAD_SUFFIX in name:
+                to_var[name] = name[:name.index(GRAD_SUFFIX)]
+    return [op.desc for op in grad_ops], to_var

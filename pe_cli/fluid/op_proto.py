@@ -1,0 +1,64 @@
+"""Fluid's op protos (``framework.OpProtoHolder.instance().get_op_proto(type)``), built from pe's op
+registry: each input and output slot with Fluid's ``duplicable``, ``dispensable`` and
+``intermediate`` flags, each attribute with its name, Fluid attribute type and default.
+
+pe's slots say "a list" (duplicable) and "may be absent" (optional: Fluid's dispensable). The
+registry has no "intermediate" fact: an output slot that is not optional is reported intermediate,
+so that a test which gives no expected value for it gets a variable for it, as Fluid makes one
+for its intermediate outputs (XShape, a softmax kept for the gradient)."""
+from ..framework.operator import attr_type_of
+from ..ops import registry
+
+
+class VarProto:
+    def __init__(self, slot, is_output):
+        self.name = slot.name
+        self.duplicable = slot.duplicable
+        self.dispensable = slot.optional
+        self.intermediate = is_output and not slot.optional and not slot.duplicable
+        self.comment = ""
+
+
+class AttrProto:
+    def __init__(self, name, spec):
+        self.name = name
+        default = spec.default() if callable(spec.default) else spec.default
+        self.default = default
+        self.type = attr_type_of(default)
+        self.comment = spec.expect
+        self.generated = False
+
+
+class OpProto:
+    def __init__(self, opdef):
+        self.type = opdef.type
+        self.inputs = [VarProto(s, False) for s in opdef.inputs]
+        self.outputs = [VarProto(s, True) for s in opdef.outputs]
+        self.attrs = [AttrProto(n, spec) for n, spec in opdef.attrs.items()]
+        self.comment = opdef.doc
+
+
+class OpProtoHolder:
+    """``OpProtoHolder.instance().get_op_proto(type)``: the proto of a registered op type."""
+    _instance = None
+
+    @classmethod
+    def instance(cls):
+        if cls._instance is None:
+            cls._instance = cls()
+        return cls._instance
+
+    def __init__(self):
+        self.op_proto_map = {}
+
+    def get_op_proto(self, type):
+        proto = self.op_proto_map.get(type)
+        if proto is None:
+            if type not in registry.all_op_types():
+                raise ValueError(f'Operator "{type}" has not been registered.')
+            proto = self.op_proto_map[type] = OpProto(registry.get(type))
+        return proto
+
+    @staticmethod
+    def generated_op_attr_names():
+        return {"op_role", "op_role_var", "op_namescope", "op_callstack", "op_device"}

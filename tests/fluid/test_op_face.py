@@ -1,0 +1,104 @@
+"""What Paddle's op tests (op_test.py of Fluid 1.8) call, on pe (issue 53): ``fluid.op.Operator`` run on a
+scope, op protos from the registry, grad op descs from its gradient makers, LoDTensor element access,
+and the eager ``dygraph.guard`` with ``backward()``."""
+import numpy as np
+import pytest
+
+import pe_cli.fluid as fluid
+from pe_cli.fluid import core
+from pe_cli.fluid.framework import OpProtoHolder
+from pe_cli.fluid.op import Operator
+
+
+def _mul_inputs():
+    rng = np.random.default_rng(0)
+    return rng.standard_normal((3, 4)), rng.standard_normal((4, 2))
+
+
+def test_operator_runs_on_a_scope_and_element_access_perturbs_its_input():
+    x, y = _mul_inputs()
+    scope = core.Scope()
+    for name, value in (("x", x), ("y", y)):
+        scope.var(name).get_tensor().set(value, core.CPUPlace())
+    scope.var("out").get_tensor()
+    op = Operator("mul", X="x", Y="y", Out="out", x_num_col_dims=1)
+    op.run(scope, core.CPUPlace())
+    np.testing.assert_allclose(np.array(scope.find_var("out").get_tensor()), x @ y)
+    tensor = scope.find_var("x").get_tensor()
+    tensor._set_double_element(5, tensor._get_double_element(5) + 1.0)
+    op.run(scope, core.CPUPlace())
+    bumped = x.copy()
+    bumped.reshape(-1)[5] += 1.0
+    np.testing.assert_allclose(np.array(scope.find_var("out").get_tensor()), bumped @ y)
+    assert op.type() == "mul" and ("X", False) in Operator.get_op_inputs("mul")
+
+
+def test_op_proto_flags_come_from_the_registry():
+    proto = OpProtoHolder.instance().get_op_proto("sum")
+    assert [(v.name, v.duplicable) for v in proto.inputs] == [("X", True)]
+    ln = OpProtoHolder.instance().get_op_proto("layer_norm")
+    assert {v.name for v in ln.inputs if v.dispensable} == {"Scale", "Bias"}
+    assert {v.name: v.intermediate for v in ln.outputs}["Y"] is True     # given or not, the op writes it
+    epsilon = next(a for a in ln.attrs if a.name == "epsilon")
+    assert epsilon.type == core.AttrType.FLOAT and epsilon.default == pytest.approx(1e-5)
+    with pytest.raises(ValueError):
+        OpProtoHolder.instance().get_op_proto("no_such_op")
+
+
+def test_grad_op_desc_and_inplace_queries():
+    program = fluid.Program()
+    block = program.global_block()
+    for name, shape in (("x", (3, 4)), ("y", (4, 2)), ("out", None)):
+        block.create_var(name=name, shape=shape, dtype="float64")
+    op = block.append_op("mul", {"X": ["x"], "Y": ["y"]}, {"Out": ["out"]}, {})
+    descs, to_var = core.get_grad_op_desc(op.desc, set(), [])
+    assert all(d.type().startswith("mul_grad") for d in descs)      # pe's maker: one op per input
+    assert {n for d in descs for n in d.output_arg_names()} == {"x@GRAD", "y@GRAD"}
+    assert to_var["x@GRAD"] == "x" and to_var["out@GRAD"] == "out"
+    descs, _ = core.get_grad_op_desc(op.desc, {"y"}, [])
+    assert [n for d in descs for n in d.output_arg_names()] == ["x@GRAD"]
+    assert len(block.ops) == 1                      # the op's own block is left alone
+    assert core.has_infer_inplace("relu") and not core.has_infer_inplace("mul")
+    assert core.has_grad_op_maker("mul") and not core.has_grad_op_maker("fill_constant")
+
+
+def test_eager_guard_runs_ops_at_once_and_backward_gives_gradients():
+    x, y = _mul_inputs()
+    with fluid.dygraph.guard(fluid.CPUPlace()):
+        assert fluid.framework.in_dygraph_mode()
+        block = fluid.default_main_program().global_block()
+        vx, vy = fluid.dygraph.to_variable(x), fluid.dygraph.to_variable(y)
+        vx.stop_gradient = False
+        out = block.create_var(name="out", dtype="float64")
+        block.append_op("mul", {"X": [vx], "Y": [vy]}, {"Out": [out]}, {})
+        np.testing.assert_allclose(np.array(out.value().get_tensor()), x @ y)
+        loss = block.create_var(name="loss", dtype="float64")
+        block.append_op("mean", {"X": [out]}, {"Out": [loss]}, {})
+        loss.backward()
+        np.testing.assert_allclose(vx.gradient(), np.ones((3, 2)) / 6 @ y.T)
+        assert vy.gradient() is None                 # to_variable's default: stop_gradient
+    assert not fluid.framework.in_dygraph_mode()
+
+
+def test_selected_rows_face_of_a_scope_variable():
+    scope = core.Scope()
+    sparse = scope.var("in").get_selected_rows()
+    sparse.set_height(10)
+    sparse.set_rows([0, 4, 7])
+    values = np.arange(6.0).reshape(3, 2)
+    sparse.get_tensor().set(values, core.CPUPlace())
+    out = scope.var("out").get_selected_rows()
+    out_values = out.get_tensor()                  # taken before the run: it shows what the run wrote
+    Operator("scale", X="in", Out="out", scale=2.0).run(scope, core.CPUPlace())
+    assert out.height() == 10 and out.rows() == [0, 4, 7]
+    np.testing.assert_array_equal(np.array(out_values), 2.0 * values)
+
+
+def test_dtype_attributes_as_fluid_enum_numbers():
+    assert int(core.VarDesc.VarType.FP64) == 6 and core.VarDesc.VarType.FP64 == "float64"
+    scope = core.Scope()
+    scope.var("x").get_tensor().set(np.array([1.5, -2.0], np.float32), core.CPUPlace())
+    Operator("cast", X="x", Out="y", in_dtype=int(core.VarDesc.VarType.FP32),
+             out_dtype=int(core.VarDesc.VarType.FP64)).run(scope, core.CPUPlace())
+    y = np.array(scope.find_var("y").get_tensor())
+    assert y.dtype == np.float64 and y.tolist() == [1.5, -2.0]

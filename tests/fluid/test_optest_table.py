@@ -1,0 +1,47 @@
+"""tools/optest_table.py reads a unittest -v run as it is: cases, passing, skipped and the first
+failure's cause; it finds the op types a Paddle test file tests from its OpTest cases."""
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import optest_table  # noqa: E402
+
+CASES = '''import unittest
+
+class OpTest(unittest.TestCase):
+    pass
+
+class TestMulOp(OpTest):
+    def setUp(self):
+        self.op_type = "mul"
+    def test_ok(self):
+        pass
+    def test_fails(self):
+        self.assertTrue(False, "Output (Out) has diff")
+    @unittest.skipIf(True, "core is not compiled with CUDA")
+    def test_cuda(self):
+        pass
+
+class TestBroken(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        raise KeyError("FLAGS_x")
+    def test_never(self):
+        pass
+
+if __name__ == "__main__":
+    unittest.main()
+'''
+
+
+def test_parse_counts_a_real_unittest_run(tmp_path):
+    path = tmp_path / "test_mul_op.py"
+    path.write_text(CASES)
+    run = subprocess.run([sys.executable, str(path), "-v"], capture_output=True, text=True)
+    cases, passing, skipped, cause = optest_table.parse(run.stdout + run.stderr)
+    assert (cases, passing, skipped) == (4, 1, 1)
+    assert cause == "TestBroken: KeyError: 'FLAGS_x'"        # unittest prints errors before failures
+    assert optest_table.ops_of(str(path), {"mul", "relu"}) == ["mul"]
+    assert optest_table.ops_of(str(path), {"relu"}) == []

@@ -1,0 +1,164 @@
+"""Runs Paddle's own op tests (``test_<op>_op.py``, OpTest subclasses) unchanged on pe and writes the
+per-op table of docs/OPTEST.md: op type, file, the release and commit it came from, its test cases,
+how many pass, and the cause of the first failure.
+
+The test files are not part of pe (they are Paddle's): materialise them, with Paddle's
+``op_test.py``, ``testsuite.py`` and ``white_list/``, in a directory outside the repository, with a
+``sources.json`` beside them listing ``{"repo", "path", "commit"}`` of each file. Each file runs as
+``python -m pe_cli fluid FILE -v`` (pe's import hook makes ``paddle.fluid`` pe) in that directory,
+in a process of its own; ``--pythonpath`` adds what the files import besides Paddle (``six``).
+
+    python tools/optest_table.py DIR [--pythonpath DEPS] [--jobs 2] [--write]
+
+Without ``--write`` it prints the table; with it, it replaces the table in docs/OPTEST.md. With
+``--only OP ...`` only those op types' files run; with ``--write`` the other rows of the table stay.
+Only op types pe registers are run.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DOC = os.path.join(ROOT, "docs", "OPTEST.md")
+BEGIN = "<!-- op tests: tools/optest_table.py DIR --write -->"
+END = "<!-- end of op tests -->"
+_RESULT = re.compile(r"^(\w+) \(([\w.]+)\)(?: \.\.\. |\n)?.*?\.\.\. (ok|FAIL|ERROR|skipped.*|expected failure)$", re.M)
+_BLOCK = re.compile(r"^={50,}\n(ERROR|FAIL): (\S+) \(([\w.]+)\)[^\n]*\n-{50,}\n(.*?)(?=^={50,}|^-{50,}\nRan )", re.M | re.S)
+
+
+def ops_of(path, registered):
+    """The op types pe registers that a test file tests: those its OpTest cases name (``op_type = "..."``),
+    else the ``<op>`` of ``test_<op>_op.py``; [] for a file with no OpTest case of such an op."""
+    text = open(path, errors="replace").read()
+    named = set(re.findall(r"op_type\s*=\s*[\"'](\w+)[\"']", text))
+    name = os.path.basename(path)
+    if name.endswith("_op.py"):
+        named.add(name[len("test_"):-len("_op.py")])
+    return sorted(named & registered) if "OpTest" in text else []
+
+
+def parse(output):
+    """(cases, passing, skipped, first failure cause or '') of a ``unittest -v`` run's output."""
+    results = [m.group(3) for m in _RESULT.finditer(output)]
+    passing = sum(r in ("ok", "expected failure") for r in results)
+    skipped = sum(r.startswith("skipped") for r in results)
+    cases = len(results)        # a setUpClass or tearDownClass error counts as one failing case
+    cause = ""
+    block = _BLOCK.search(output)
+    if block:
+        lines = [line.strip() for line in block.group(4).strip().splitlines() if line.strip()]
+        last = next((line for line in reversed(lines) if re.match(r"^[\w.]+(Error|Exception|Exit)\b", line)),
+                     lines[-1] if lines else "")
+        cause = f"{block.group(3).replace('__main__.', '')}: {last}"
+    elif not results:
+        tail = [line for line in output.strip().splitlines() if line.strip()]
+        cause = tail[-1] if tail else "no output"
+    return cases, passing, skipped, cause[:200].replace("|", "/")
+
+
+def run_file(directory, filename, pythonpath, timeout):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT] + pythonpath), PE_DEBUG="1")
+    try:
+        proc = subprocess.run([sys.executable, "-m", "pe_cli", "fluid", filename, "-v"], cwd=directory, env=env,
+                              capture_output=True, text=True, timeout=timeout)
+        output = proc.stdout + proc.stderr
+    except subprocess.TimeoutExpired as e:
+        return 0, 0, 0, f"timed out after {timeout} s" + (f" ({(e.stderr or b'')[-80:]!r})" if e.stderr else "")
+    return parse(output)
+
+
+def registered_ops():
+    if ROOT not in sys.path:
+        sys.path.insert(0, ROOT)
+    from pe_cli.ops import registry   # noqa: PLC0415 -- the tool runs outside the package
+    return set(registry.all_op_types())
+
+
+def _cached(cache):
+    """{file: its result} of the runs a ``--cache`` file holds (one JSON line per file run)."""
+    if not cache or not os.path.exists(cache):
+        return {}
+    return {r["file"]: tuple(r["result"]) for r in map(json.loads, open(cache).read().splitlines()) if r}
+
+
+def collect(directory, pythonpath, jobs, timeout, only=None, cache=None):
+    """[(op, file, commit, cases, passing, skipped, cause)] for the test files of registered ops; with
+    ``cache``, files run before are not run again and each new result is added to it as it comes."""
+    sources = {os.path.basename(s["path"]): s for s in json.load(open(os.path.join(directory, "sources.json")))}
+    registered = registered_ops()
+    tested = {f: ops_of(os.path.join(directory, f), registered) for f in sources
+              if f.startswith("test_") and f.endswith(".py") and os.path.exists(os.path.join(directory, f))}
+    files = sorted(f for f, ops in tested.items() if ops and (not only or set(ops) & set(only) or f in only))
+    done = _cached(cache)
+
+    def run(f):
+        if f not in done:
+            done[f] = run_file(directory, f, pythonpath, timeout)
+            if cache:
+                with open(cache, "a") as out:
+                    out.write(json.dumps({"file": f, "result": list(done[f])}) + "\n")
+        return done[f]
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        results = list(pool.map(run, files))
+    return [(_op_column(tested[f]), f, sources[f]["commit"], *r) for f, r in zip(files, results)]
+
+
+def _op_column(ops):
+    return ", ".join(ops) if len(ops) <= 4 else f"{', '.join(ops[:4])} and {len(ops) - 4} more"
+
+
+def rows_in(text):
+    """The rows of a table this tool wrote (to keep those a ``--only`` run does not redo)."""
+    rows = []
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 7 and cells[1].endswith(".py") and cells[3].isdigit():
+            rows.append((cells[0], cells[1], cells[2], int(cells[3]), int(cells[4]), int(cells[5]), cells[6]))
+    return rows
+
+
+def table(rows, release):
+    whole = [r for r in rows if r[3] > 0 and r[4] + r[5] == r[3]]
+    lines = [f"{len(rows)} test files with OpTest cases of op types pe registers ran ({release}); {len(whole)} pass wholly "
+             f"({100 * len(whole) // max(len(rows), 1)}%); {sum(r[4] for r in rows)} of {sum(r[3] for r in rows)} "
+             f"cases pass, {sum(r[5] for r in rows)} skipped (CUDA or float16 only).", "",
+             "| op | file | commit | cases | passing | skipped | first failure |", "|---|---|---|---|---|---|---|"]
+    for op, f, commit, cases, passing, skipped, cause in rows:
+        lines.append(f"| {op} | {f} | {commit[:10]} | {cases} | {passing} | {skipped} | {cause} |")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("directory")
+    parser.add_argument("--pythonpath", action="append", default=[])
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--timeout", type=int, default=600, help="seconds per test file")
+    parser.add_argument("--only", nargs="*", help="the files of these op types (or these files) only")
+    parser.add_argument("--release", default="Paddle release/1.8 (develop at its branch point)")
+    parser.add_argument("--cache", help="a JSON-lines file of results: files in it are not run again")
+    parser.add_argument("--write", action="store_true")
+    args = parser.parse_args(argv)
+    rows = collect(args.directory, args.pythonpath, args.jobs, args.timeout, args.only, args.cache)
+    doc = open(DOC).read()
+    start, end = doc.index(BEGIN) + len(BEGIN), doc.index(END)
+    if args.only:
+        redone = {r[1] for r in rows}
+        rows = sorted(rows + [r for r in rows_in(doc[start:end]) if r[1] not in redone])
+    text = table(rows, args.release)
+    if not args.write:
+        print(text)
+        return 0
+    tmp = DOC + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(doc[:start] + "\n" + text + "\n" + doc[end:])
+    os.replace(tmp, DOC)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
