@@ -1,0 +1,2 @@
+"""Fluid 1.8's ``contrib.slim.distillation``."""
+__all__ = []

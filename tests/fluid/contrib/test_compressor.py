@@ -1,0 +1,132 @@
+"""fluid.contrib.slim's Compressor: a slim YAML with a UniformPruneStrategy prunes half the filters
+of each conv at start_epoch (the following batch norm, conv and fc shrink with them), training goes
+on with the pruned net and each epoch's eval metrics are reported; checkpoints are written per epoch
+and a second run resumes after the last one; a bad YAML is a one-line error naming file and key."""
+import logging
+
+import numpy as np
+import pytest
+
+import pe_cli.fluid as fluid
+from pe_cli.fluid.contrib.slim.core import Compressor
+
+_YAML = """version: 1.0
+pruners:
+    pruner_1:
+        class: 'StructurePruner'
+        pruning_axis: {'*': 0}
+        criterions: {'*': 'l1_norm'}
+strategies:
+    uniform_pruning_strategy:
+        class: 'UniformPruneStrategy'
+        pruner: 'pruner_1'
+        start_epoch: 1
+        target_ratio: 0.5
+        pruned_params: 'conv2d_.*\\.w_0'
+compressor:
+    epoch: 2
+    checkpoint_path: '%s'
+    strategies:
+        - uniform_pruning_strategy
+"""
+
+
+def _reader(seed, batches=4, batch=8):
+    def reader():
+        rng = np.random.default_rng(seed)
+        for _ in range(batches):
+            labels = rng.integers(0, 2, batch)
+            images = rng.normal(0, 1, (batch, 1, 8, 8)).astype("float32")
+            images[:, :, :4] += 0.8 * labels[:, None, None, None]
+            yield [(img, np.array([lab], "int64")) for img, lab in zip(images, labels)]
+    return reader
+
+
+def _compressor(checkpoints):
+    main, startup = fluid.Program(), fluid.Program()
+    main.random_seed = startup.random_seed = 3
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        image = fluid.data("image", [None, 1, 8, 8], "float32")
+        label = fluid.data("label", [None, 1], "int64")
+        conv = fluid.layers.conv2d(image, num_filters=8, filter_size=3, act="relu")
+        conv = fluid.layers.batch_norm(conv)
+        conv = fluid.layers.conv2d(conv, num_filters=4, filter_size=3, act="relu")
+        logits = fluid.layers.fc(conv, size=2)
+        loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(logits, label))
+        acc = fluid.layers.accuracy(fluid.layers.softmax(logits), label)
+        test = main.clone(for_test=True)
+    scope, place = fluid.Scope(), fluid.CPUPlace()
+    fluid.Executor(place).run(startup, scope=scope)
+    feeds = [("image", "image"), ("label", "label")]
+    return Compressor(place, scope, main, train_reader=_reader(1), train_feed_list=feeds,
+                      train_fetch_list=[("loss", loss.name)], eval_program=test, eval_reader=_reader(2, 2),
+                      eval_feed_list=feeds, eval_fetch_list=[("acc", acc.name), ("loss", loss.name)],
+                      checkpoint_path=str(checkpoints), train_optimizer=fluid.optimizer.Adam(0.01))
+
+
+@pytest.fixture(scope="module")
+def compressed(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("slim")
+    config = tmp / "compress.yaml"
+    config.write_text(_YAML % (tmp / "checkpoints"))
+    com = _compressor(tmp / "ckpt-unused")
+    com.config(str(config))
+    shapes = {}
+
+    class Recorder:      # reads the filter count each epoch begins with (after the pruner's hook)
+        start_epoch = end_epoch = 0
+
+        def __getattr__(self, name):
+            return lambda context: None
+
+        def on_epoch_end(self, context):
+            shapes[context.epoch_id] = np.array(context.scope.find_var("conv2d_0.w_0").get_tensor()).shape
+
+    com.strategies.append(Recorder())
+    com.run()
+    return com, config, shapes, tmp
+
+
+def test_filters_pruned_by_ratio_at_start_epoch(compressed):
+    com, _, shapes, _ = compressed
+    assert shapes[0] == (8, 1, 3, 3)
+    assert shapes[1] == (4, 1, 3, 3)
+    scope = com.context.scope
+    assert np.array(scope.find_var("conv2d_1.w_0").get_tensor()).shape == (2, 4, 3, 3)
+    assert np.array(scope.find_var("batch_norm_0.w_1").get_tensor()).shape == (4,)
+    assert np.array(scope.find_var("fc_0.w_0").get_tensor()).shape == (2 * 4 * 4, 2)
+    assert com.context.eval_graph.program.global_block().var("conv2d_0.w_0").shape == (4, 1, 3, 3)
+
+
+def test_eval_metrics_reported_each_epoch(compressed):
+    com = compressed[0]
+    results = com.context.eval_results
+    assert len(results["acc"]) == 2 and len(results["loss"]) == 2
+    assert all(0.0 <= a <= 1.0 for a in results["acc"]) and all(np.isfinite(results["loss"]))
+
+
+def test_checkpoints_resume(compressed, caplog):
+    _, config, _, tmp = compressed
+    assert sorted(p.name for p in (tmp / "checkpoints").iterdir()) == ["0", "1"]
+    again = _compressor(tmp / "unused")
+    again.config(str(config))
+    with caplog.at_level(logging.INFO, logger="pe.slim"):
+        again.run()
+    assert any("resumed from" in r.message for r in caplog.records)
+    assert np.array(again.scope.find_var("conv2d_0.w_0").get_tensor()).shape == (4, 1, 3, 3)
+    assert again.context.eval_results == compressed[0].context.eval_results
+
+
+@pytest.mark.parametrize("text,where", [
+    ("strategies:\n  s:\n    class: 'NoSuchStrategy'\ncompressor:\n  epoch: 1\n", "strategies.s.class"),
+    ("compressor:\n  epoch: 1\n  strategies: [missing]\n", "compressor.strategies[0]"),
+    ("compresor:\n  epoch: 1\n", "compresor"),
+    ("strategies: [\n", "line"),
+])
+def test_bad_yaml_is_one_line_error(tmp_path, text, where):
+    config = tmp_path / "bad.yaml"
+    config.write_text(text)
+    with pytest.raises(ValueError) as info:
+        _compressor(tmp_path / "c").config(str(config))
+    message = str(info.value)
+    assert "\n" not in message and message.startswith(f"{config}: {where}")
