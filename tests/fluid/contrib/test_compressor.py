@@ -108,13 +108,19 @@ def test_eval_metrics_reported_each_epoch(compressed):
 def test_checkpoints_resume(compressed, caplog):
     _, config, _, tmp = compressed
     assert sorted(p.name for p in (tmp / "checkpoints").iterdir()) == ["0", "1"]
+    assert (tmp / "checkpoints" / "1" / "eval_model").is_dir()
+    longer = tmp / "longer.yaml"          # one epoch more: it trains the restored, pruned net
+    longer.write_text(config.read_text().replace("epoch: 2", "epoch: 3"))
     again = _compressor(tmp / "unused")
-    again.config(str(config))
+    again.config(str(longer))
     with caplog.at_level(logging.INFO, logger="pe.slim"):
         again.run()
     assert any("resumed from" in r.message for r in caplog.records)
     assert np.array(again.scope.find_var("conv2d_0.w_0").get_tensor()).shape == (4, 1, 3, 3)
-    assert again.context.eval_results == compressed[0].context.eval_results
+    first = compressed[0].context.eval_results
+    assert {k: v[:2] for k, v in again.context.eval_results.items()} == first
+    assert len(again.context.eval_results["loss"]) == 3 and np.isfinite(again.context.eval_results["loss"][2])
+    assert sorted(p.name for p in (tmp / "checkpoints").iterdir()) == ["0", "1", "2"]
 
 
 @pytest.mark.parametrize("text,where", [

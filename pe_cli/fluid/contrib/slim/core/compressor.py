@@ -8,7 +8,7 @@ from collections import OrderedDict
 import numpy as np
 
 from ....executor import Executor, scope_guard
-from ....framework import Program, program_guard
+from ....framework import Program, program_guard, unique_name
 from ....data_feeder import DataFeeder
 from ....io import save_inference_model
 from .....base.places import CPUPlace
@@ -144,7 +144,7 @@ class Compressor:
         if "loss" not in graph.out_nodes:
             raise ValueError("Compressor: train_fetch_list must name the loss as ('loss', loss.name)")
         program, startup = graph.program.clone(), Program()
-        with program_guard(program, startup):
+        with program_guard(program, startup), unique_name.guard("train_opt_"):   # the same names every run
             context.train_optimizer.minimize(program.global_block().var(graph.out_nodes["loss"]))
         Executor(context.place).run(startup, scope=context.scope)
         return GraphWrapper(program, graph.in_nodes.items(), graph.out_nodes.items())

@@ -84,7 +84,7 @@ def _shrink(tensor, axis, idx):
     return np.delete(tensor, idx, axis=axis)
 
 
-def _optimizer_states(programs, name, shape):
+def _optimizer_states(programs, name):
     """The optimizer accumulators of parameter ``name`` that have its shape (moments, velocity)."""
     for program in programs:
         for op in program.global_block().ops:
@@ -99,7 +99,7 @@ def apply_plan(plan, programs, scope, place):
     the variables (and their gradients) in every program."""
     for name, axis, idx in plan.tensors:
         old = np.array(scope.find_var(name).get_tensor())
-        targets = [name] + [s for s in set(_optimizer_states(programs, name, old.shape))
+        targets = [name] + [s for s in set(_optimizer_states(programs, name))
                             if scope.find_var(s) is not None and np.array(scope.find_var(s).get_tensor()).shape == old.shape]
         for target in targets:
             value = _shrink(np.array(scope.find_var(target).get_tensor()), axis, idx)
