@@ -7,6 +7,7 @@ import os
 import yaml
 
 from .....base.errors import PeError, suggest
+from .. import distillation, prune, quantization
 
 __all__ = ["ConfigFactory"]
 
@@ -20,7 +21,6 @@ class SlimConfigError(PeError, ValueError):
 
 
 def _classes():
-    from .. import distillation, prune, quantization
     return {name: getattr(module, name) for module in (prune, quantization, distillation)
             for name in module.__all__ if inspect.isclass(getattr(module, name))}
 
