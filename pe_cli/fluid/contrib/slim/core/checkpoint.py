@@ -12,7 +12,7 @@ import numpy as np
 from .....base.atomic_file import atomic_write, write_file
 from .....base.npy import read_npz
 
-__all__ = ["latest_checkpoint", "load_checkpoint", "save_checkpoint"]
+__all__ = ["latest_checkpoint", "load_checkpoint", "read_state", "save_checkpoint"]
 
 _CONTEXT = "context.json"
 _PARAMS = "persistables.npz"
@@ -53,8 +53,8 @@ def latest_checkpoint(path):
     return os.path.join(path, str(max(epochs))) if epochs else None
 
 
-def load_checkpoint(directory, scope, place, programs):
-    """Restores tensors and variable shapes; returns the saved context state."""
+def read_state(directory):
+    """The context state a checkpoint saved (epoch_id, eval_results, shapes)."""
     context_file = os.path.join(directory, _CONTEXT)
     try:
         with open(context_file, encoding="utf-8") as f:
@@ -62,6 +62,11 @@ def load_checkpoint(directory, scope, place, programs):
     except (OSError, ValueError) as e:
         raise ValueError(f"{context_file}: not a readable Compressor checkpoint ({e}); "
                          "remove the directory to start from the epoch before") from None
+    return state
+
+
+def load_checkpoint(directory, state, scope, place, programs):
+    """Restores the tensors and the variable shapes of the checkpoint whose state is ``state``."""
     for name, value in read_npz(os.path.join(directory, _PARAMS)).items():
         scope.var(name).get_tensor().set(value, place)
     for key, shapes in state.get("shapes", {}).items():
@@ -73,4 +78,3 @@ def load_checkpoint(directory, scope, place, programs):
             if var is not None:
                 var.shape = tuple(shape)
         program._bump()
-    return state

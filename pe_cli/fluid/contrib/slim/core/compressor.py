@@ -12,7 +12,7 @@ from ....framework import Program, program_guard, unique_name
 from ....data_feeder import DataFeeder
 from ....io import save_inference_model
 from .....base.places import CPUPlace
-from .checkpoint import latest_checkpoint, load_checkpoint, save_checkpoint
+from .checkpoint import latest_checkpoint, load_checkpoint, read_state, save_checkpoint
 from .config import ConfigFactory
 
 __all__ = ["Compressor", "Context"]
@@ -156,11 +156,12 @@ class Compressor:
         directory = latest_checkpoint(self.checkpoint_path)
         if directory is None:
             return
-        state = load_checkpoint(directory, context.scope, context.place, self._programs(context))
+        state = read_state(directory)
         context.epoch_id = int(state["epoch_id"]) + 1
         context.eval_results = state.get("eval_results", {})
-        for strategy in self.strategies:
+        for strategy in self.strategies:        # first: a strategy may rebuild programs the values fit
             strategy.restore_from_checkpoint(context)
+        load_checkpoint(directory, state, context.scope, context.place, self._programs(context))
         _logger.info("resumed from %s", directory)
 
     def _save_eval_model(self, context):
