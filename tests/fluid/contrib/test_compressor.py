@@ -61,7 +61,7 @@ def _compressor(checkpoints):
     return Compressor(place, scope, main, train_reader=_reader(1), train_feed_list=feeds,
                       train_fetch_list=[("loss", loss.name)], eval_program=test, eval_reader=_reader(2, 2),
                       eval_feed_list=feeds, eval_fetch_list=[("acc", acc.name), ("loss", loss.name)],
-                      checkpoint_path=str(checkpoints), train_optimizer=fluid.optimizer.Adam(0.01))
+                      checkpoint_path=checkpoints and str(checkpoints), train_optimizer=fluid.optimizer.Adam(0.01))
 
 
 @pytest.fixture(scope="module")
@@ -136,3 +136,38 @@ def test_bad_yaml_is_one_line_error(tmp_path, text, where):
         _compressor(tmp_path / "c").config(str(config))
     message = str(info.value)
     assert "\n" not in message and message.startswith(f"{config}: {where}")
+
+
+_QUANT_YAML = """version: 1.0
+strategies:
+    quantization_strategy:
+        class: 'QuantizationStrategy'
+        start_epoch: 0
+        end_epoch: 1
+        float_model_save_path: '%s'
+        int8_model_save_path: '%s'
+        activation_quantize_type: 'moving_average_abs_max'
+compressor:
+    epoch: 2
+    strategies:
+        - quantization_strategy
+"""
+
+
+def test_quantization_strategy_trains_quantized_and_saves_frozen_models(tmp_path):
+    config = tmp_path / "quant.yaml"
+    config.write_text(_QUANT_YAML % (tmp_path / "float", tmp_path / "int8"))
+    com = _compressor(None)
+    com.config(str(config))
+    com.run()
+    train_ops = [op.type for op in com.context.optimize_graph.program.global_block().ops]
+    assert "fake_quantize_moving_average_abs_max" in train_ops and "fake_quantize_abs_max" in train_ops
+    assert len(com.context.eval_results["acc"]) == 2 and np.isfinite(com.context.eval_results["loss"]).all()
+    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+    with fluid.scope_guard(scope):
+        program, feeds, fetches = fluid.io.load_inference_model(str(tmp_path / "float"), exe)
+        images = next(_reader(2)())
+        feed = {"image": np.stack([s[0] for s in images]), "label": np.stack([s[1] for s in images])}
+        acc = exe.run(program, feed=feed, fetch_list=fetches)[0]
+    assert 0.0 <= float(np.mean(acc)) <= 1.0
+    assert (tmp_path / "int8").is_dir()
