@@ -112,6 +112,9 @@ class ConfigFactory:
                 self._fail(path, f"compressor.{key}", "unknown key; " + suggest(key, _COMPRESSOR_KEYS))
         if not isinstance(value["epoch"], int) or value["epoch"] < 0:
             self._fail(path, "compressor.epoch", f"must be a non-negative integer, not {value['epoch']!r}")
+        if "init_model" in value:
+            self._fail(path, "compressor.init_model", "pe does not load an init_model; resume from a "
+                       "checkpoint_path, or load the parameters into the scope before run()")
         self.compressor = {k: v for k, v in value.items() if k != "strategies"}
         self.compressor["strategies"] = []
         for i, name in enumerate(value.get("strategies") or []):
