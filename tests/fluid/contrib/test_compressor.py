@@ -1,7 +1,9 @@
 """fluid.contrib.slim's Compressor: a slim YAML with a UniformPruneStrategy prunes half the filters
 of each conv at start_epoch (the following batch norm, conv and fc shrink with them), training goes
 on with the pruned net and each epoch's eval metrics are reported; checkpoints are written per epoch
-and a second run resumes after the last one; a bad YAML is a one-line error naming file and key."""
+and a second run resumes after the last one; a bad YAML is a one-line error naming file and key.
+QuantizationStrategy trains with fake quantization and saves frozen models; DistillationStrategy
+trains the student on L2 and soft-label losses against a teacher it leaves unchanged."""
 import logging
 
 import numpy as np
@@ -9,6 +11,7 @@ import pytest
 
 import pe_cli.fluid as fluid
 from pe_cli.fluid.contrib.slim.core import Compressor
+from pe_cli.fluid.contrib.slim.core.graph_wrapper import GraphWrapper
 
 _YAML = """version: 1.0
 pruners:
@@ -171,3 +174,61 @@ def test_quantization_strategy_trains_quantized_and_saves_frozen_models(tmp_path
         acc = exe.run(program, feed=feed, fetch_list=fetches)[0]
     assert 0.0 <= float(np.mean(acc)) <= 1.0
     assert (tmp_path / "int8").is_dir()
+
+
+_DISTILL_YAML = """version: 1.0
+distillers:
+    l2_distiller:
+        class: 'L2Distiller'
+        student_feature_map: 'fc_0.tmp_1'
+        teacher_feature_map: 'teacher_fc.tmp_1'
+        distillation_loss_weight: 1
+    soft_label_distiller:
+        class: 'SoftLabelDistiller'
+        student_feature_map: 'fc_0.tmp_1'
+        teacher_feature_map: 'teacher_fc.tmp_1'
+        student_temperature: 2.0
+        teacher_temperature: 2.0
+strategies:
+    distillation_strategy:
+        class: 'DistillationStrategy'
+        distillers: ['l2_distiller', 'soft_label_distiller']
+        start_epoch: 0
+        end_epoch: 0
+compressor:
+    epoch: 2
+    strategies:
+        - distillation_strategy
+"""
+
+
+def test_distillation_trains_student_towards_a_fixed_teacher(tmp_path):
+    com = _compressor(None)
+    teacher, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(teacher, startup):
+        image = fluid.data("image", [None, 1, 8, 8], "float32")
+        fluid.layers.fc(image, size=2, param_attr=fluid.ParamAttr(name="teacher_fc.w_0"),
+                        bias_attr=fluid.ParamAttr(name="teacher_fc.b_0"), name="teacher_fc")
+    fluid.Executor(fluid.CPUPlace()).run(startup, scope=com.scope)
+    com.teacher_graphs.append(GraphWrapper(teacher))     # what teacher_programs=[teacher] builds
+    com.distiller_optimizer = fluid.optimizer.SGD(0.05)
+    config = tmp_path / "distill.yaml"
+    config.write_text(_DISTILL_YAML)
+    com.config(str(config))
+    teacher_w = np.array(com.scope.find_var("teacher_fc.w_0").get_tensor()).copy()
+    seen = {}
+
+    class Recorder:
+        start_epoch = end_epoch = 0
+
+        def __getattr__(self, name):
+            return lambda context: None
+
+        def on_batch_end(self, context):
+            seen.setdefault(context.epoch_id, set()).update(context.optimize_graph.out_nodes)
+
+    com.strategies.append(Recorder())
+    com.run()
+    assert {"l2_loss_1", "soft_label_loss_2"} <= seen[0] and seen[1] == {"loss"}
+    np.testing.assert_array_equal(np.array(com.scope.find_var("teacher_fc.w_0").get_tensor()), teacher_w)
+    assert len(com.context.eval_results["loss"]) == 2 and np.isfinite(com.context.eval_results["loss"]).all()

@@ -3,37 +3,20 @@ trains ``train_program`` (with ``train_optimizer``) epoch by epoch, calls its st
 (pruning, quantization, distillation) on the way, evaluates after each epoch and keeps a checkpoint
 per epoch under ``checkpoint_path``, from which a later run resumes."""
 import logging
-from collections import OrderedDict
 
 import numpy as np
 
 from ....executor import Executor, scope_guard
 from ....framework import Program, program_guard, unique_name
-from ....data_feeder import DataFeeder
 from ....io import save_inference_model
 from .....base.places import CPUPlace
 from .checkpoint import latest_checkpoint, load_checkpoint, read_state, save_checkpoint
 from .config import ConfigFactory
+from .graph_wrapper import GraphWrapper
 
 __all__ = ["Compressor", "Context"]
 
 _logger = logging.getLogger("pe.slim")
-
-
-class GraphWrapper:
-    """A program with named inputs (``in_nodes``: name -> variable name) and outputs (``out_nodes``)."""
-
-    def __init__(self, program=None, in_nodes=None, out_nodes=None):
-        self.program = program
-        self.in_nodes = OrderedDict(in_nodes or [])
-        self.out_nodes = OrderedDict(out_nodes or [])
-
-    def feeder(self, place):
-        block = self.program.global_block()
-        return DataFeeder([block.var(n) for n in self.in_nodes.values()], place, program=self.program)
-
-    def fetch_vars(self):
-        return list(self.out_nodes.values())
 
 
 class Context:
