@@ -1,5 +1,5 @@
 """Fluid 1.8's ``paddle.fluid.contrib``: the names its ``__all__`` gathers from its submodules.
-Compressor refuses with FluidUnsupported (see its module)."""
+"""
 from . import (decoder, extend_optimizer, layers, memory_usage_calc, mixed_precision, op_frequence,  # noqa: F401
                quantize, reader, slim, utils)
 from .decoder import *  # noqa: F401,F403

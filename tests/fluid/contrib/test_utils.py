@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli.base.errors import FluidUnsupported, PeError
+from pe_cli.base.errors import PeError
 from pe_cli.fluid import contrib
 
 # `hadoop fs [-Dk=v ...] <command> args` over the directory $FAKE_HDFS_ROOT (HDFS paths start with /)
@@ -111,9 +111,3 @@ def test_lookup_table_loaders_load_the_table_from_its_own_file(tmp_path):
     with pytest.raises(ValueError, match="no file named"):
         contrib.load_persistables_for_increment(str(tmp_path / "model"), exe, main, "table", str(tmp_path / "none"))
     assert contrib.convert_dist_to_sparse_program(main) is None
-
-
-def test_compressor_refuses_in_one_line():
-    with pytest.raises(FluidUnsupported) as e:
-        contrib.Compressor(None, None, None)
-    assert "\n" not in str(e.value)

@@ -1,4 +1,7 @@
 """Fluid 1.8's ``contrib.slim.core``."""
-from .compressor import Compressor  # noqa: F401
+from . import compressor, config, strategy  # noqa: F401
+from .compressor import *  # noqa: F401,F403
+from .config import *  # noqa: F401,F403
+from .strategy import *  # noqa: F401,F403
 
-__all__ = ["Compressor"]
+__all__ = compressor.__all__ + config.__all__ + strategy.__all__
