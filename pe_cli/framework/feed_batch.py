@@ -44,7 +44,8 @@ class FieldBatch:
                                      f"of shape {list(array.shape[1:])}")
                 array = array.reshape([len(self.values)] + sample)
             return LoDTensor(array)
-        rows = array.reshape(-1, 1) if array.ndim == 1 else array
+        # Fluid's converter gives the values the variable's rank: [N] for a variable of shape [-1], else [N, 1]
+        rows = array.reshape(-1, 1) if array.ndim == 1 and len(self.shape) != 1 else array
         tensor = LoDTensor(rows)
         tensor.set_recursive_sequence_lengths(self.lengths)
         return tensor

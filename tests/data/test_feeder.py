@@ -101,3 +101,15 @@ def test_decorate_reader(program, monkeypatch):
     monkeypatch.setenv("CPU_NUM", "3")
     by_env = list(feeder.decorate_reader(reader, multi_devices=True)())
     assert len(by_env) == 1 and len(by_env[0]) == 3
+
+
+def test_a_sequence_variable_of_shape_minus_one_gets_its_ids_in_one_dimension():
+    """Fluid's converter gives the values the variable's rank: fluid.data(shape=[None], lod_level=1) takes
+    [N] (Paddle's book sentiment programs), fluid.layers.data(shape=[1], lod_level=1) takes [N, 1]."""
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        flat = fluid.data("flat", [None], dtype="int64", lod_level=1)
+        column = fluid.layers.data("column", [1], dtype="int64", lod_level=1)
+    feed = fluid.DataFeeder([flat, column], fluid.CPUPlace(), program=main).feed([([1, 2, 3], [4, 5]), ([6], [7])])
+    assert feed["flat"].shape() == [4] and feed["flat"].recursive_sequence_lengths() == [[3, 1]]
+    assert feed["column"].shape() == [3, 1] and feed["column"].recursive_sequence_lengths() == [[2, 1]]

@@ -42,11 +42,11 @@ def test_uci_housing_refuses_a_file_of_another_shape(data_home):
         next(uci_housing.test()())
 
 
-def _ptb(data_home, train_text, valid_text):
+def _ptb(data_home, train_text, valid_text, name="simple-examples.tgz"):
     import io
     import tarfile
     (data_home / "imikolov").mkdir()
-    with tarfile.open(data_home / "imikolov" / "simple-examples.tgz", "w:gz") as tf:
+    with tarfile.open(data_home / "imikolov" / name, "w:gz") as tf:
         for name, text in (("./simple-examples/data/ptb.train.txt", train_text),
                            ("./simple-examples/data/ptb.valid.txt", valid_text)):
             info = tarfile.TarInfo(name)
@@ -65,6 +65,12 @@ def test_imikolov_dictionary_and_ngrams_follow_paddles_reader(data_home):
     assert (0, 4, 4) in grams                       # 'c' is unknown
     seqs = list(imikolov.test(word_idx, 0, imikolov.DataType.SEQ)())
     assert seqs == [([2, 0], [0, 1])]
+
+
+def test_imikolov_reads_the_archive_under_the_name_fluids_download_gives_it(data_home):
+    from pe_cli.paddle.dataset import imikolov
+    _ptb(data_home, "a b a\n", "a\n", name="imikolov%2Fsimple-examples.tgz")     # Fluid 1.8's mirror URL's name
+    assert imikolov.build_dict(min_word_freq=0)["a"] == 0
 
 
 def test_imikolov_without_its_archive_names_it(data_home):

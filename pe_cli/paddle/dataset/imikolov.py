@@ -10,11 +10,10 @@ downloads: a missing archive is one error naming it.
 than n skipped when n > 0.
 """
 import collections
-import os
 import tarfile
 
 from ...base.errors import PeError
-from .common import cached_file, dataset_dir
+from .common import cached_file
 
 URL = "http://www.fit.vutbr.cz/~imikolov/rnnlm/simple-examples.tgz"
 TRAIN = "./simple-examples/data/ptb.train.txt"
@@ -27,13 +26,13 @@ class DataType:
 
 
 def archive():
-    return os.path.join(dataset_dir("imikolov"), "simple-examples.tgz")
+    """The cached archive, under the name Fluid 1.8's download gives it (its URL is Paddle's mirror,
+    ``imikolov%2Fsimple-examples.tgz``) or the original's."""
+    return cached_file("imikolov", "imikolov", "simple-examples.tgz", URL, also=("imikolov%2Fsimple-examples.tgz",))
 
 
 def _lines(member):
     path = archive()
-    if not os.path.isfile(path):
-        cached_file("imikolov", "imikolov", "simple-examples.tgz", URL)
     try:
         with tarfile.open(path) as tf:
             data = tf.extractfile(member)

@@ -8,14 +8,13 @@ with probability ``test_ratio`` (0.1), drawn from numpy's generator seeded ``ran
 does. Paddle numbers title words and categories in a set's iteration order, which changes between
 Python processes; pe numbers them in sorted order, the same every run.
 """
-import os
 import re
 import zipfile
 
 import numpy as np
 
 from ...base.errors import PeError
-from .common import cached_file, dataset_dir
+from .common import cached_file
 
 URL = "http://files.grouplens.org/datasets/movielens/ml-1m.zip"
 age_table = [1, 18, 25, 35, 45, 50, 56]
@@ -24,7 +23,9 @@ _meta = {}
 
 
 def archive():
-    return os.path.join(dataset_dir("movielens"), "ml-1m.zip")
+    """The cached archive, under the name Fluid 1.8's download gives it (``movielens%2Fml-1m.zip``, from
+    Paddle's mirror) or the original's."""
+    return cached_file("movielens", "movielens", "ml-1m.zip", URL, also=("movielens%2Fml-1m.zip",))
 
 
 def _lines(package, member):
@@ -39,8 +40,6 @@ def _load():
     if _meta.get("path") == archive():
         return _meta
     path = archive()
-    if not os.path.isfile(path):
-        cached_file("movielens", "movielens", "ml-1m.zip", URL)
     movies, users = {}, {}
     with zipfile.ZipFile(path) as package:
         for movie_id, title, categories in _lines(package, "ml-1m/movies.dat"):
