@@ -6,6 +6,7 @@ from __future__ import print_function  # noqa: F401 -- Fluid's module has it as 
 import numpy as np
 
 from ..framework.variable import Variable  # noqa: F401 -- also one of Fluid's names of this module
+from .variable_index import getitem
 from .helper import LayerHelper
 from .op_proto import OpProtoHolder  # noqa: F401 -- Fluid's module exports it
 
@@ -87,3 +88,4 @@ def monkey_patch_variable():
     Variable.__neg__ = _neg
     Variable.__eq__, Variable.__ne__ = _compare_with_number("equal"), _compare_with_number("not_equal")
     Variable.__hash__ = object.__hash__
+    Variable.__getitem__ = getitem

@@ -1,0 +1,40 @@
+"""``var[item]`` as Fluid 1.8's Variable.__getitem__: ints drop their dim, slices (with steps) slice,
+``::-1`` reverses; values equal numpy's indexing, gradients flow back to the picked elements only."""
+import numpy as np
+import pytest
+
+import pe_cli.fluid as fluid
+from pe_cli.base.errors import ArgumentTypeError
+
+X = np.arange(3 * 4 * 5, dtype="float32").reshape(3, 4, 5)
+CASES = [(lambda v: v[:, 1], (-1, 5)), (lambda v: v[0, 1, 2], (1,)), (lambda v: v[:, 1:3, ::2], (-1, 2, 3)),
+         (lambda v: v[:, ::-1], (-1, 4, 5)), (lambda v: v[-1], (4, 5)), (lambda v: v[1:, -2:], (-1, 2, 5))]
+
+
+def test_indexing_a_variable_equals_numpys_and_its_gradient_reaches_the_picked_elements():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        x = fluid.data("x", [-1, 4, 5], "float32")
+        x.stop_gradient = False
+        outs = [pick(x) for pick, _ in CASES]
+        assert [tuple(o.shape) for o in outs] == [shape for _, shape in CASES]
+        loss = fluid.layers.reduce_sum(outs[2])
+        grad, = fluid.gradients(loss, [x])
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(startup)
+    *values, g = exe.run(main, feed={"x": X}, fetch_list=outs + [grad])
+    expected = [X[:, 1], X[0, 1, 2].reshape(1), X[:, 1:3, ::2], X[:, ::-1], X[-1], X[1:, -2:]]
+    for got, want in zip(values, expected):
+        np.testing.assert_array_equal(got, want)
+    want_grad = np.zeros_like(X)
+    want_grad[:, 1:3, ::2] = 1
+    np.testing.assert_array_equal(g, want_grad)
+
+
+def test_an_index_held_in_a_variable_is_one_clear_error():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        x = fluid.data("x", [-1, 4], "float32")
+        i = fluid.layers.fill_constant([1], "int32", 1)
+        with pytest.raises(ArgumentTypeError, match="index held in a Variable"):
+            x[i]
