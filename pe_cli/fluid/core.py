@@ -6,7 +6,6 @@ from ..base.errors import EnforceNotMet, EOFException  # noqa: F401
 from ..framework.lod_tensor import LoDTensor, LoDTensorArray  # noqa: F401
 from ..framework.operator import AttrType, OpRole  # noqa: F401
 from ..ops import registry
-from . import flags
 from .grad_op_desc import get_grad_op_desc  # noqa: F401
 from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
 from .flags import FlagsView, set_eager_deletion_mode as _set_eager_deletion_mode  # noqa: F401
@@ -18,6 +17,33 @@ from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_device_count
 class VarDesc:
     class VarType(VarType):
         RAW = "raw"
+
+
+def set_feed_variable(scope, tensor, var_name, index):
+    """Puts ``tensor`` at ``index`` of the feed holder ``var_name`` of ``scope`` (Fluid's core call)."""
+    holder = scope.var(var_name).get_fetch_list()
+    holder.extend([None] * (index + 1 - len(holder)))
+    holder[index] = tensor
+
+
+def get_fetch_variable(scope, var_name, index):
+    """The LoDTensor at ``index`` of the fetch holder ``var_name`` of ``scope``."""
+    var = scope.find_var(var_name)
+    holder = var.get_fetch_list() if var is not None else []
+    if index >= len(holder):
+        raise IndexError(f"get_fetch_variable: '{var_name}' holds {len(holder)} tensor(s), no index {index}")
+    return holder[index]
+
+
+def get_cuda_device_count():
+    """The number of CUDA devices pe can use (0 without CUDA)."""
+    return len(cuda_places()) if is_compiled_with_cuda() else 0
+
+
+def _set_fuse_parameter_group_size(size):
+    """Fluid's FLAGS_fuse_parameter_groups_size: with fuse_all_reduce_ops, at most ``size`` gradients
+    are summed by one fused all-reduce (below 1: no such limit). Graphs built later use it."""
+    fused_all_reduce.set_group_size(size)
 
 
 class op_proto_and_checker_maker:  # noqa: N801 -- Fluid's name

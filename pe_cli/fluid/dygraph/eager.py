@@ -41,7 +41,7 @@ class EagerBlock(Block):
         if name in self.vars:
             return super().create_var(name, **kwargs)
         kwargs.pop("type", None)
-        var = self.vars[name] = EagerVariable(self, name, **kwargs)
+        var = self.vars[name] = EagerVariable(self, name=name, **kwargs)
         return var
 
     def variable_of(self, array, name=None):
