@@ -12,6 +12,7 @@ from numba import cuda
 from ..common import check_slice_not_empty, gather_rows, one_hot_ids, slice_window
 from ..cpu import indexing as _cpu
 from . import runtime as rt
+from ._host import on_host
 from ._launch import copy, flat, grid, zeros
 from ._strided import contiguous_strides, copy_window
 
@@ -322,22 +323,8 @@ def top_k(ins, attrs):
     return {"Out": out, "Indices": idx}
 
 
-@cuda.jit
-def _top_k_scatter(dout, idx, dx, n, k):
-    i = cuda.grid(1)
-    step = cuda.gridsize(1)
-    while i < dout.size:
-        dx[(i // k) * n + idx[i]] = dout[i]
-        i += step
-
-
-def top_k_grad(ins, attrs):
-    """X@GRAD: Out@GRAD at the positions top_k took (Indices along the last dim), 0 elsewhere."""
-    x, dout, idx = ins["X"], ins["Out@GRAD"], ins["Indices"]
-    dx = zeros(x.shape, dout.dtype)
-    if dout.size:
-        _top_k_scatter[grid(dout.size)](flat(dout), flat(idx), flat(dx), x.shape[-1], dout.shape[-1])
-    return {"X@GRAD": dx}
+# X@GRAD of top_k: Out@GRAD scattered back to the positions top_k took, by the CPU kernel on the host.
+top_k_grad = on_host(_cpu.top_k_grad)
 
 
 @cuda.jit
