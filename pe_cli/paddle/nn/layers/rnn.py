@@ -9,6 +9,7 @@ are zeros when the time dim is known when the program is built."""
 import math
 
 from .... import layers as L
+from ....layers.rnn_api import rnn as _rnn      # the function (the name layers.rnn is also a submodule)
 from ....layers.rnn_cells import RNNCell
 from ....layers.utils import flatten
 from .. import functional as F
@@ -120,7 +121,7 @@ class RNN(Layer):
         self.cell, self.is_reverse, self.time_major = cell, is_reverse, time_major
 
     def forward(self, inputs, initial_states=None, sequence_length=None, **kwargs):
-        return L.rnn(self.cell, inputs, initial_states, sequence_length, self.time_major, self.is_reverse,
+        return _rnn(self.cell, inputs, initial_states, sequence_length, self.time_major, self.is_reverse,
                      **kwargs)
 
 
