@@ -86,6 +86,9 @@ def install():
         sys.meta_path.insert(0, FluidFinder())
     importlib.import_module("pe_cli.fluid.legacy_names").install()
     importlib.import_module("paddle.fluid")
+    # Fluid's layers.rnn is a function and a submodule at once. Loading the submodule under its paddle name
+    # would set the package's attribute to the module; registered here, it is never loaded, as in Fluid.
+    sys.modules.setdefault("paddle.fluid.layers.rnn", importlib.import_module("pe_cli.layers.rnn"))
 
 
 def unsupported_name(exc):
