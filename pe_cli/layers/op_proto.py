@@ -1,25 +1,46 @@
-"""Fluid 1.8's ``OpProtoHolder`` (``layers.math_op_patch`` holds it): each op type's proto, its input,
-output and attribute names, read from pe's op registry, the single source of truth."""
-from types import SimpleNamespace
+"""Fluid's op protos (``framework.OpProtoHolder.instance().get_op_proto(type)``; ``layers.math_op_patch``
+holds the same class), built from pe's op
+registry: each input and output slot with Fluid's ``duplicable``, ``dispensable`` and
+``intermediate`` flags, each attribute with its name, Fluid attribute type and default.
 
-from ..base.errors import ArgumentValueError
+pe's slots say "a list" (duplicable) and "may be absent" (optional: Fluid's dispensable). The
+registry has no "intermediate" fact: an output slot that is not optional is reported intermediate,
+so that a test which gives no expected value for it gets a variable for it, as Fluid makes one
+for its intermediate outputs (XShape, a softmax kept for the gradient)."""
+from ..framework.operator import attr_type_of
 from ..ops import registry
 
 
-def _slot(slot):
-    return SimpleNamespace(name=slot.name, duplicable=slot.duplicable, dispensable=slot.optional,
-                           intermediate=False, comment="")
+class VarProto:
+    def __init__(self, slot, is_output):
+        self.name = slot.name
+        self.duplicable = slot.duplicable
+        self.dispensable = slot.optional
+        self.intermediate = is_output and not slot.optional and not slot.duplicable
+        self.comment = ""
 
 
-def _proto(opdef):
-    return SimpleNamespace(type=opdef.type, comment=opdef.doc, inputs=[_slot(s) for s in opdef.inputs],
-                           outputs=[_slot(s) for s in opdef.outputs],
-                           attrs=[SimpleNamespace(name=n, comment="", generated=False) for n in opdef.attrs])
+class AttrProto:
+    def __init__(self, name, spec):
+        self.name = name
+        default = spec.default() if callable(spec.default) else spec.default
+        self.default = default
+        self.type = attr_type_of(default)
+        self.comment = spec.expect
+        self.generated = False
+
+
+class OpProto:
+    def __init__(self, opdef):
+        self.type = opdef.type
+        self.inputs = [VarProto(s, False) for s in opdef.inputs]
+        self.outputs = [VarProto(s, True) for s in opdef.outputs]
+        self.attrs = [AttrProto(n, spec) for n, spec in opdef.attrs.items()]
+        self.comment = opdef.doc
 
 
 class OpProtoHolder:
-    """``OpProtoHolder.instance().get_op_proto(type)``: the proto of a registered op type (a ValueError
-    for an unknown one, as Fluid's)."""
+    """``OpProtoHolder.instance().get_op_proto(type)``: the proto of a registered op type."""
     _instance = None
 
     @classmethod
@@ -29,13 +50,15 @@ class OpProtoHolder:
         return cls._instance
 
     def __init__(self):
-        if OpProtoHolder._instance is not None:
-            raise ArgumentValueError("OpProtoHolder is a singleton: use OpProtoHolder.instance()")
+        self.op_proto_map = {}
 
     def get_op_proto(self, type):
-        if type not in registry.all_op_types():
-            raise ArgumentValueError(f'Operator "{type}" has not been registered.')
-        return _proto(registry.get(type))
+        proto = self.op_proto_map.get(type)
+        if proto is None:
+            if type not in registry.all_op_types():
+                raise ValueError(f'Operator "{type}" has not been registered.')
+            proto = self.op_proto_map[type] = OpProto(registry.get(type))
+        return proto
 
     def update_op_proto(self):
         """Fluid reloads protos of custom ops here; pe's registry is always current."""
