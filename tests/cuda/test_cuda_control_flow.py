@@ -61,3 +61,22 @@ def test_dynamic_rnn_and_its_gradients():
                 "h0": DVALUES["h0"], "s": DVALUES["s"]}
         results.append(_run(place, main, None, feed, [out] + grads, {n: DVALUES[n] for n in DPARAMS}))
     _same(*results)
+
+
+def test_kernels_get_device_arrays_where_the_host_made_the_value():
+    """Tensor arrays stacked on the host and zero gradients filled in by the backward pass are
+    numpy arrays; the kernel bound to a GPU receives them on the device (a real driver refuses a
+    host array in a launch on pe's stream)."""
+    from pe_cli.fluid import CUDAPlace
+    from pe_cli.kernels.cuda import runtime
+    seen = {}
+
+    def kernel(ins, attrs):
+        for name, value in ins.items():
+            seen[name] = [runtime.is_device_array(v) for v in (value if isinstance(value, list) else [value])]
+        return {}
+    run = runtime.bind_kernel(kernel, CUDAPlace(0))
+    with runtime.device(0):
+        on_device = runtime.to_device(np.ones(2))
+    run({"X": np.ones(3), "Xs": [np.zeros(2), on_device], "Y": on_device}, {})
+    assert seen == {"X": [True], "Xs": [True, True], "Y": [True]}

@@ -2,6 +2,8 @@
 through ``attrs["_block"]`` (a BlockRunner: ``env``, ``child``, ``run``); they compute nothing
 themselves, so the CUDA module serves them too (values are read on the host only for a condition).
 A tensor array's value is a Python list of tensors."""
+import operator
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -112,9 +114,10 @@ def while_loop(ins, attrs):
     return outs
 
 
-def _backward(block, iterations, xs, seed_grads, attrs):
+def _backward(block, iterations, xs, seed_grads, attrs, plus, zeros):
     """Runs the grad block over ``iterations``, last first. Returns (the gradient of each loop-carried
-    variable's value before the first iteration, the summed gradient of each variable only read)."""
+    variable's value before the first iteration, the summed gradient of each variable only read).
+    ``plus`` and ``zeros`` do the arithmetic on the device's arrays."""
     body_ops = block.block.parent_block.ops
     writes = set(attrs["writes"])
     carried = dict(zip(attrs["seeds"], seed_grads))
@@ -127,39 +130,39 @@ def _backward(block, iterations, xs, seed_grads, attrs):
         scope = block.child(forward)
         for name, inner in zip(attrs["seeds"], attrs["seed_grads"]):
             grad = carried.get(name)
-            scope[inner] = grad if grad is not None else zeros_like(it.trace[-1][name])
+            scope[inner] = grad if grad is not None else zeros_like(it.trace[-1][name], zeros)
         block.run(scope, before=lambda j, it=it, base=base: _restore(base, it, body_ops, block.steps[j].op, writes))
         carried = {}
         for name, inner in zip(attrs["wanted"], attrs["wanted_grads"]):
             if name in writes:
                 carried[name] = scope[inner]
             else:
-                totals[name] = add(totals.get(name), scope[inner])
+                totals[name] = add(totals.get(name), scope[inner], plus)
     return carried, totals
 
 
-def while_grad(ins, attrs):
+def while_grad(ins, attrs, plus=operator.add, zeros=np.zeros_like):
     block = attrs["_block"]                 # the body's grad ops; its parent block is the body
     names = block.op.input("X")
     carried, totals = _backward(block, ins["StepScopes"], dict(zip(names, ins["X"])), ins.get("Out@GRAD") or [],
-                                attrs)
+                                attrs, plus, zeros)
     writes = set(attrs["writes"])
     grads = [carried.get(n) if n in writes else totals.get(n) for n in names]
-    return {"X@GRAD": [g if g is not None else zeros_like(x) for g, x in zip(grads, ins["X"])]}
+    return {"X@GRAD": [g if g is not None else zeros_like(x, zeros) for g, x in zip(grads, ins["X"])]}
 
 
-def conditional_block_grad(ins, attrs):
+def conditional_block_grad(ins, attrs, plus=operator.add, zeros=np.zeros_like):
     """As while_grad over the 0 or 1 runs of the block: when it did not run, the gradients of what
     it would have written pass to their earlier values."""
     block = attrs["_block"]
     names = block.op.input("Input")
     carried, totals = _backward(block, ins["Scope"], dict(zip(names, ins.get("Input") or [])),
-                                ins.get("Out@GRAD") or [], attrs)
+                                ins.get("Out@GRAD") or [], attrs, plus, zeros)
     writes = set(attrs["writes"])
     grads = [carried.get(n) if n in writes else totals.get(n) for n in names]
     pre = [carried.get(n) for n in attrs["seeds"] if n not in names]
-    return {"Input@GRAD": [g if g is not None else zeros_like(x) for g, x in zip(grads, ins.get("Input") or [])],
-            "PreOut@GRAD": [g if g is not None else zeros_like(og) for g, og in
+    return {"Input@GRAD": [g if g is not None else zeros_like(x, zeros) for g, x in zip(grads, ins.get("Input") or [])],
+            "PreOut@GRAD": [g if g is not None else zeros_like(og, zeros) for g, og in
                             zip(pre, [og for n, og in zip(attrs["seeds"], ins["Out@GRAD"]) if n not in names])]}
 
 
@@ -176,18 +179,18 @@ def _restore(base, it, body_ops, grad_op, writes):
             dict.__setitem__(base, name, it.trace[k][name])
 
 
-def zeros_like(x):
+def zeros_like(x, zeros=np.zeros_like):
     """Zeros shaped like ``x``; a tensor array's: a list of empty slots."""
-    return [None] * len(x) if isinstance(x, list) else np.zeros_like(x)
+    return [None] * len(x) if isinstance(x, list) else zeros(x)
 
 
-def add(a, b):
+def add(a, b, plus=operator.add):
     """a + b for gradients, None meaning zero; tensor arrays add slot by slot."""
     if a is None or b is None:
         return b if a is None else a
     if isinstance(a, list):
-        return [add(x, y) for x, y in zip(a + [None] * (len(b) - len(a)), b + [None] * (len(a) - len(b)))]
-    return a + b
+        return [add(x, y, plus) for x, y in zip(a + [None] * (len(b) - len(a)), b + [None] * (len(a) - len(b)))]
+    return plus(a, b)
 
 
 def array_write_grad(ins, attrs):

@@ -3,12 +3,31 @@ steps are this device's kernels), tensor arrays compute on the host; the
 recurrent op slices and stacks time steps on the host, its steps run on the device."""
 from ..cpu import control_flow as _cpu
 from ..cpu.control_flow import (array_length, array_read, array_read_grad, array_write,  # noqa: F401
-                                array_write_grad, conditional_block, conditional_block_grad, create_array,
+                                array_write_grad, conditional_block, create_array,
                                 tensor_array_to_tensor,
-                                tensor_array_to_tensor_grad, while_grad, while_loop)
+                                tensor_array_to_tensor_grad, while_loop)
 from ..cpu import recurrent_steps as _steps
 from . import runtime as rt
 from ._host import on_host as _on_host
+from ._launch import zeros as _zeros
+from .elementwise import elementwise_add
+
+
+def _plus(a, b):
+    """The sum of two gradients on the device (either may have been made on the host)."""
+    return elementwise_add({"X": rt.to_device(a), "Y": rt.to_device(b)}, {"axis": -1})["Out"]
+
+
+def _zeros_like(x):
+    return _zeros(x.shape, x.dtype)
+
+
+def while_grad(ins, attrs):
+    return _cpu.while_grad(ins, attrs, _plus, _zeros_like)
+
+
+def conditional_block_grad(ins, attrs):
+    return _cpu.conditional_block_grad(ins, attrs, _plus, _zeros_like)
 
 
 is_empty = _on_host(_cpu.is_empty)

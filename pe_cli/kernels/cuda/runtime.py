@@ -353,6 +353,23 @@ def memory(place):
 _sync_each_op = os.environ.get("PE_CUDA_SYNC") == "1"
 
 
+def _on_device(ins):
+    """The op's inputs with any host array copied to the current device. Values made on the host
+    (a tensor array stacked by the control-flow ops, a zero gradient the backward pass filled in)
+    reach kernels as numpy arrays; numba-cuda would copy one implicitly, which the simulator
+    accepts and a real driver refuses on a non-default stream ("NumPy only supports
+    stream=None")."""
+    moved = None
+    for name, value in ins.items():
+        if type(value) is np.ndarray:
+            moved = moved or dict(ins)
+            moved[name] = to_device(value)
+        elif type(value) is list and any(type(v) is np.ndarray for v in value):
+            moved = moved or dict(ins)
+            moved[name] = [to_device(v) if type(v) is np.ndarray else v for v in value]
+    return ins if moved is None else moved
+
+
 def bind_kernel(kernel, place):
     """The kernel run on ``place``'s device: allocations and launches go to that device and its
     stream. With PE_CUDA_SYNC=1 each op waits for its kernels, so a failing launch is reported by
@@ -361,17 +378,17 @@ def bind_kernel(kernel, place):
     if _sim:
         def run(ins, attrs):
             with _sim_lock, dev:
-                return kernel(ins, attrs)
+                return kernel(_on_device(ins), attrs)
     elif _sync_each_op:
         def run(ins, attrs):
             with dev:
-                outs = kernel(ins, attrs)
+                outs = kernel(_on_device(ins), attrs)
                 dev.synchronize()
                 return outs
     else:
         def run(ins, attrs):
             with dev:
-                return kernel(ins, attrs)
+                return kernel(_on_device(ins), attrs)
     run.__name__ = getattr(kernel, "__name__", "kernel")
     run.__wrapped__ = kernel
     return run
