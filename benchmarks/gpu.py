@@ -5,6 +5,9 @@
     python benchmarks/gpu.py --skip-cpu            # the CPU column takes the longest
     python benchmarks/gpu.py --profile             # and where pe's CUDA steps go (host side)
     python benchmarks/gpu.py --peak-tflops 66.9    # if the device's float32 peak cannot be derived
+    PE_CUDA_SYNC=1 python benchmarks/gpu.py --models lenet:256 --skip-cpu --profile --matmul-size 0
+                                                   # ops timed with their GPU time (each op waits)
+    PE_CUDA_LAUNCH=numba python benchmarks/gpu.py  # kernels launched through numba's own path
 
 One training step = the batch copied from host memory to the device, forward, backward, SGD update
 of every parameter, and the loss copied back (the same work for every column: PyTorch copies its
@@ -196,7 +199,9 @@ def main(argv=None):
     parser.add_argument("--cpu-steps", type=int, default=10, help="steps timed for the (slow) pe CPU column")
     parser.add_argument("--skip-cpu", action="store_true")
     parser.add_argument("--profile", action="store_true", help="also print where pe's CUDA steps go")
-    parser.add_argument("--matmul-size", type=int, default=4096)
+    parser.add_argument("--models", default=",".join(f"{m}:{n}" for m, n in MODELS),
+                        help="model:batch pairs to time, comma-separated")
+    parser.add_argument("--matmul-size", type=int, default=4096, help="0 skips the matrix product kernel")
     parser.add_argument("--peak-tflops", type=float, default=None,
                         help="the device's float32 peak, if it cannot be derived from numba.cuda")
     args = parser.parse_args(argv)
@@ -231,7 +236,8 @@ def main(argv=None):
     print(header)
     print("-" * len(header))
     ratios, profiles = {}, {}
-    for model, n in MODELS:
+    models = [(m, int(n)) for m, n in (pair.split(":") for pair in args.models.split(","))]
+    for model, n in models:
         gpu, gpu_step = time_pe(model, n, CUDAPlace(0), args.steps, args.warmup)
         if args.profile:
             profiles[(model, n)] = profile_pe(gpu_step)
@@ -251,6 +257,8 @@ def main(argv=None):
         for line in table.splitlines()[:10]:
             print("    " + line)
 
+    if not args.matmul_size:
+        return 0
     tflops, error = time_matmul(args.matmul_size, 20)
     size = args.matmul_size
     print(f"\nmatrix product kernel, {size}x{size} @ {size}x{size} float32: {tflops:.2f} TFLOP/s "

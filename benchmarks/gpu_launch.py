@@ -7,7 +7,8 @@ pe's CUDA step is bound by host time (docs/CUDA.md: 150-300 us an op while the G
 row is the median host time of one call, in microseconds, after warm-up: making the device's context
 current, leasing an output from the pool, a 1-D view, launches of an empty kernel through numba's
 dispatcher with one to eight arguments (arrays, scalars, a tuple), and pe's whole elementwise_add
-and mul kernels (what an op costs before the executor adds its dispatch).
+and mul kernels (what an op costs before the executor adds its dispatch), with pe's launcher
+(pe_cli/kernels/cuda/launcher.py) unless PE_CUDA_LAUNCH=numba.
 """
 import argparse
 import os
@@ -30,6 +31,7 @@ def launch_rows(batch=1024, width=512):
     from pe_cli.kernels.cuda import runtime as rt
     from pe_cli.kernels.cuda import elementwise, linalg
     from pe_cli.kernels.cuda._launch import flat, grid
+    from pe_cli.kernels.cuda.launcher import jit_kernel
 
     @cuda.jit
     def one(a):
@@ -42,6 +44,16 @@ def launch_rows(batch=1024, width=512):
     @cuda.jit
     def eight(a, b, c, n, shape, xs, ys, p):
         pass
+
+    def one_short(a):
+        pass
+
+    def four_short(a, b, c, n):
+        pass
+
+    def eight_short(a, b, c, n, shape, xs, ys, p):
+        pass
+    one_short, four_short, eight_short = (jit_kernel(f) for f in (one_short, four_short, eight_short))
 
     dev = rt.device(0)
     rows = []
@@ -66,6 +78,10 @@ def launch_rows(batch=1024, width=512):
         spec = one.specialize(fa)
         rows.append(("empty kernel, 1 array, specialized dispatcher", us(lambda: spec[1, 32, stream](fa))))
         rows.append((f"pe elementwise_add ({batch}x{width} + {width}, broadcast)", us(lambda: elementwise.elementwise_add({"X": a, "Y": bias}, {"axis": -1}), 500)))
+        rows.append(("empty kernel, 1 array argument, pe's launcher", us(lambda: one_short[1, 32, stream](fa))))
+        rows.append(("empty kernel, 3 arrays + int, pe's launcher", us(lambda: four_short[1, 32, stream](fa, fa, fa, 7))))
+        rows.append(("empty kernel, 3 arrays, int, 3 tuples, float, pe's launcher",
+                     us(lambda: eight_short[1, 32, stream](fa, fa, fa, 7, (2, 3), (3, 1), (0, 1), 1.5))))
         rows.append(("pe elementwise_add (same shapes)", us(lambda: elementwise.elementwise_add({"X": a, "Y": b}, {"axis": -1}), 500)))
         rows.append((f"pe mul ({batch}x{width} @ {width}x{width})", us(lambda: linalg.mul({"X": a, "Y": w}, {"x_num_col_dims": 1, "y_num_col_dims": 1}), 500)))
         dev.synchronize()

@@ -24,9 +24,15 @@ export PYTHONPATH="$PWD:$site${PYTHONPATH:+:$PYTHONPATH}"
 
 timeout "${BENCH_S:-180}" python3 benchmarks/gpu.py --steps 40 --warmup 8 --cpu-steps 5 --profile 2>&1 | tee "$OUT/bench.log"
 echo "benchmark exit: ${PIPESTATUS[0]}" | tee -a "$OUT/bench.log"
+# the same steps with kernels launched through numba's own path, and LeNet with each op's GPU time
+PE_CUDA_LAUNCH=numba timeout 90 python3 benchmarks/gpu.py --skip-cpu --matmul-size 0 --steps 40 --warmup 8 \
+  2>&1 | tee "$OUT/bench_numba_launch.log"
+PE_CUDA_SYNC=1 timeout 90 python3 benchmarks/gpu.py --models lenet:256 --skip-cpu --profile --matmul-size 0 \
+  --steps 10 --warmup 3 2>&1 | tee "$OUT/bench_lenet_sync.log"
 timeout "${LAUNCH_S:-90}" python3 benchmarks/gpu_launch.py --profile >"$OUT/launch.log" 2>&1
 echo "launch benchmark exit: $?" >>"$OUT/launch.log"
-head -16 "$OUT/launch.log"
+PE_CUDA_LAUNCH=numba timeout 60 python3 benchmarks/gpu_launch.py >>"$OUT/launch.log" 2>&1
+head -20 "$OUT/launch.log"
 
 timeout "${TEST_S:-380}" python3 -m pytest tests/cuda -v -n "${JOBS:-14}" -p no:cacheprovider --timeout 120 -rfEs >"$OUT/tests.log" 2>&1
 echo "tests exit: $?" >>"$OUT/tests.log"

@@ -4,6 +4,7 @@ from numba import cuda
 
 from . import runtime as rt
 from ._launch import flat, grid, zeros
+from .launcher import jit_kernel
 
 
 @cuda.jit(device=True, inline=True)
@@ -11,7 +12,7 @@ def _span(i, n, k):
     return (i * n) // k, -((-(i + 1) * n) // k)
 
 
-@cuda.jit
+@jit_kernel
 def _pool(x, out, h, w, oh, ow, is_max):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -36,7 +37,7 @@ def _pool(x, out, h, w, oh, ow, is_max):
         i += step
 
 
-@cuda.jit
+@jit_kernel
 def _pool_grad(x, dout, dx, h, w, oh, ow, is_max):
     i = cuda.grid(1)
     step = cuda.gridsize(1)

@@ -5,9 +5,10 @@ from numba import cuda
 from . import runtime as rt
 from ._launch import flat, grid
 from ._strided import contiguous_strides, copy_window
+from .launcher import jit_kernel
 
 
-@cuda.jit
+@jit_kernel
 def im2col(x, cols, C, H, W, kh, kw, sh, sw, dh, dw, pt, pl, N, Ho, Wo):
     """cols[(c, i, j), (n, oh, ow)] = x[n, c, oh*sh - pt + i*dh, ow*sw - pl + j*dw] (0 in the padding)."""
     ncols = N * Ho * Wo
@@ -31,7 +32,7 @@ def im2col(x, cols, C, H, W, kh, kw, sh, sw, dh, dw, pt, pl, N, Ho, Wo):
         e += step
 
 
-@cuda.jit
+@jit_kernel
 def col2im(dcols, dx, C, H, W, kh, kw, sh, sw, dh, dw, pt, pl, N, Ho, Wo):
     """dx[n, c, h, w] = sum of the columns that im2col filled from (n, c, h, w)."""
     ncols = N * Ho * Wo

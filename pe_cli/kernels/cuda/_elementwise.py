@@ -12,6 +12,7 @@ from numba import cuda
 
 from . import runtime as rt
 from ._launch import flat, grid
+from .launcher import jit_kernel
 
 
 @cuda.jit(device=True, inline=True)
@@ -26,7 +27,7 @@ def offset(i, shape, strides):
 
 
 def _unary_kernel(fn):
-    @cuda.jit
+    @jit_kernel
     def kernel(x, out, p, q):
         i = cuda.grid(1)
         step = cuda.gridsize(1)
@@ -37,7 +38,7 @@ def _unary_kernel(fn):
 
 
 def _binary_kernel(fn):
-    @cuda.jit
+    @jit_kernel
     def kernel(x, y, out, p, q):
         i = cuda.grid(1)
         step = cuda.gridsize(1)
@@ -48,7 +49,7 @@ def _binary_kernel(fn):
 
 
 def _ternary_kernel(fn):
-    @cuda.jit
+    @jit_kernel
     def kernel(a, b, c, out, p, q):
         i = cuda.grid(1)
         step = cuda.gridsize(1)
@@ -59,7 +60,7 @@ def _ternary_kernel(fn):
 
 
 def _broadcast_kernel(fn):
-    @cuda.jit
+    @jit_kernel
     def kernel(x, y, out, shape, xs, ys, p, q):
         i = cuda.grid(1)
         step = cuda.gridsize(1)
@@ -161,7 +162,7 @@ def merge_dims(dims, strides_list):
 
 
 def _broadcast_map_kernel(fn):
-    @cuda.jit
+    @jit_kernel
     def kernel(x, out, shape, xs, p, q):
         i = cuda.grid(1)
         step = cuda.gridsize(1)

@@ -10,6 +10,7 @@ import numpy as np
 from numba import cuda
 
 from . import runtime as rt
+from .launcher import jit_kernel
 
 SIM = rt.simulated()
 THREADS = 4 if SIM else 256          # threads per block for 1-D launches and block reductions
@@ -74,7 +75,7 @@ def flat(a):
 
 # -- the smallest kernels, used everywhere ----------------------------------------------------
 
-@cuda.jit
+@jit_kernel
 def _fill(out, value):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -83,7 +84,7 @@ def _fill(out, value):
         i += step
 
 
-@cuda.jit
+@jit_kernel
 def _copy(src, out):
     i = cuda.grid(1)
     step = cuda.gridsize(1)

@@ -12,6 +12,7 @@ from numba import cuda
 
 from . import runtime as rt
 from ._launch import SIM, full, per_dtype
+from .launcher import jit_kernel
 
 # Tile sizes: a 64x64 tile per 256-thread block on a GPU; a tiny one under the simulator (where
 # each thread is a Python thread).
@@ -56,7 +57,7 @@ def _kernel(dt, trans_a, trans_b):
     load_a = _tile_loader(dt, BM, trans_a)        # a[., k, m] when transposed, else a[., m, k]
     load_b = _tile_loader(dt, BN, not trans_b)    # b[., n, k] when transposed, else b[., k, n]
 
-    @cuda.jit
+    @jit_kernel
     def matmul(a, b, c, M, N, K, alpha):
         As = cuda.shared.array((BK, a_width), dt)
         Bs = cuda.shared.array((BK, b_width), dt)

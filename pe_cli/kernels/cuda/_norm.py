@@ -6,13 +6,14 @@ from numba import cuda
 
 from ._launch import THREADS, per_dtype
 from ._reduce import block_sum
+from .launcher import jit_kernel
 
 
 def channel_stats_kernel(dt):
     T = THREADS
     zero = dt(0)
 
-    @cuda.jit
+    @jit_kernel
     def kernel(x, mean, var, C, inner, count):
         """Per channel (one block each): mean, then the biased variance around it (two passes)."""
         shared = cuda.shared.array(T, dt)
@@ -39,7 +40,7 @@ def channel_stats_kernel(dt):
 channel_stats = per_dtype(channel_stats_kernel)
 
 
-@cuda.jit
+@jit_kernel
 def bn_coefficients(m, v, scale, bias, mean_in, var_in, eps, momentum, update, a, shift, inv_std,
                      mean_out, var_out):
     c = cuda.grid(1)
@@ -53,7 +54,7 @@ def bn_coefficients(m, v, scale, bias, mean_in, var_in, eps, momentum, update, a
             var_out[c] = var_in[c] * momentum + v[c] * (1.0 - momentum)
 
 
-@cuda.jit
+@jit_kernel
 def per_channel_affine(x, a, shift, y, C, inner):
     e = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -67,7 +68,7 @@ def bn_grad_sums_kernel(dt):
     T = THREADS
     zero = dt(0)
 
-    @cuda.jit
+    @jit_kernel
     def kernel(x, dy, saved_mean, inv_std, dbias, dscale, C, inner, count):
         """Per channel: sum(dy) and sum(dy * xhat), one block each."""
         shared = cuda.shared.array(T, dt)
@@ -93,7 +94,7 @@ def bn_grad_sums_kernel(dt):
 bn_grad_sums = per_dtype(bn_grad_sums_kernel)
 
 
-@cuda.jit
+@jit_kernel
 def bn_dx(x, dy, saved_mean, inv_std, scale, dbias, dscale, dx, C, inner, count, use_stats):
     e = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -112,7 +113,7 @@ def layer_norm_kernel(dt, has_scale, has_bias):
     T = THREADS
     zero = dt(0)
 
-    @cuda.jit
+    @jit_kernel
     def kernel(x, scale, bias, y, mean, var, rows, n, eps):
         shared = cuda.shared.array(T, dt)
         t = cuda.threadIdx.x
@@ -151,7 +152,7 @@ def layer_norm_dx_kernel(dt, has_scale):
     T = THREADS
     zero = dt(0)
 
-    @cuda.jit
+    @jit_kernel
     def kernel(x, scale, mean, var, dy, dx, rows, n, eps):
         """dx = inv_std * (g - mean(g) - xhat * mean(g * xhat)), g = dy * scale, per row."""
         shared = cuda.shared.array(T, dt)
@@ -180,7 +181,7 @@ def layer_norm_dx_kernel(dt, has_scale):
 layer_norm_dx = per_dtype(layer_norm_dx_kernel)
 
 
-@cuda.jit
+@jit_kernel
 def dy_xhat(x, mean, var, dy, out, n, eps):
     e = cuda.grid(1)
     step = cuda.gridsize(1)

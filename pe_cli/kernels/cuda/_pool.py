@@ -3,6 +3,7 @@ each window's first maximum, avg-pool's is a gather."""
 import math
 
 from numba import cuda
+from .launcher import jit_kernel
 
 
 @cuda.jit(device=True)
@@ -15,7 +16,7 @@ def _window_of(e, H, W, Ho, Wo, sh, sw, pt, pl):
     return oh * sh - pt, ow * sw - pl, plane * H * W
 
 
-@cuda.jit
+@jit_kernel
 def pool(x, out, H, W, Ho, Wo, kh, kw, sh, sw, pt, pl, is_max, exclusive):
     e = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -47,7 +48,7 @@ def pool(x, out, H, W, Ho, Wo, kh, kw, sh, sw, pt, pl, is_max, exclusive):
         e += step
 
 
-@cuda.jit
+@jit_kernel
 def max_pool_grad(x, out, dout, dx, H, W, Ho, Wo, kh, kw, sh, sw, pt, pl):
     """Each window's gradient goes to its first element equal to the maximum."""
     e = cuda.grid(1)
@@ -67,7 +68,7 @@ def max_pool_grad(x, out, dout, dx, H, W, Ho, Wo, kh, kw, sh, sw, pt, pl):
         e += step
 
 
-@cuda.jit
+@jit_kernel
 def avg_pool_grad(dout, dx, H, W, Ho, Wo, kh, kw, sh, sw, pt, pl, exclusive):
     """dx[h, w] = sum over the windows holding (h, w) of their gradient / their divisor (a gather)."""
     e = cuda.grid(1)

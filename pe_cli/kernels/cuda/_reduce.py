@@ -14,6 +14,7 @@ from numba import cuda
 from . import runtime as rt
 from ._elementwise import offset
 from ._launch import SIM, THREADS, flat, grid, per_dtype, rows_grid
+from .launcher import jit_kernel
 
 
 @cuda.jit(device=True, inline=True)
@@ -76,7 +77,7 @@ def block_max(shared, value):
 def _thread_kernel(dt, kind):
     combine = _COMBINE[kind]
 
-    @cuda.jit
+    @jit_kernel
     def kernel(x, out, kshape, kstr, rshape, rstr, nred, init, divisor):
         o = cuda.grid(1)
         step = cuda.gridsize(1)
@@ -97,7 +98,7 @@ def _block_kernel(dt, kind):
     combine = _COMBINE[kind]
     T = THREADS
 
-    @cuda.jit
+    @jit_kernel
     def kernel(x, out, kshape, kstr, rshape, rstr, nred, init, divisor):
         shared = cuda.shared.array(T, dt)
         t = cuda.threadIdx.x

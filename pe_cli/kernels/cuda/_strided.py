@@ -4,6 +4,7 @@ from numba import cuda
 
 from ._elementwise import merge_dims, offset
 from ._launch import flat, grid
+from .launcher import jit_kernel
 
 
 def contiguous_strides(shape):
@@ -15,7 +16,7 @@ def contiguous_strides(shape):
     return tuple(reversed(strides))
 
 
-@cuda.jit
+@jit_kernel
 def _copy_window(src, sbase, sstr, dst, dbase, dstr, dims, n):
     i = cuda.grid(1)
     step = cuda.gridsize(1)

@@ -14,6 +14,7 @@ from . import runtime as rt
 from ._elementwise import Binary, Unary, scalar_arg
 from ._launch import THREADS, flat, grid, per_dtype, rows_grid, zeros
 from ._reduce import block_max, block_sum, reduce
+from .launcher import jit_kernel
 
 
 def _d(fn):
@@ -92,7 +93,7 @@ def _softmax_kernel(dt, log):
     neg_inf = dt(-np.inf)
     zero = dt(0)
 
-    @cuda.jit
+    @jit_kernel
     def kernel(x, out, rows, n, inner):
         shared = cuda.shared.array(T, dt)
         t = cuda.threadIdx.x
@@ -122,7 +123,7 @@ def _softmax_grad_kernel(dt, log):
     T = THREADS
     zero = dt(0)
 
-    @cuda.jit
+    @jit_kernel
     def kernel(out, dout, dx, rows, n, inner):
         shared = cuda.shared.array(T, dt)
         t = cuda.threadIdx.x
@@ -198,7 +199,7 @@ def _alpha_index(x_shape, mode):
     return 1, inner * x_shape[1]
 
 
-@cuda.jit
+@jit_kernel
 def _prelu(x, alpha, out, div, mod):
     e = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -208,7 +209,7 @@ def _prelu(x, alpha, out, div, mod):
         e += step
 
 
-@cuda.jit
+@jit_kernel
 def _prelu_grad(x, alpha, dout, dx, neg, div, mod):
     e = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -257,7 +258,7 @@ def _maxout_view(x, attrs):
     return shape[axis] // attrs["groups"], attrs["groups"], post
 
 
-@cuda.jit
+@jit_kernel
 def _maxout(x, out, oc, g, post, backward, dout, dx):
     i = cuda.grid(1)
     step = cuda.gridsize(1)

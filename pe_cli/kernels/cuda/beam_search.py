@@ -7,6 +7,7 @@ from ...base.errors import PeError
 from ..cpu import beam_search as _cpu
 from . import runtime as rt
 from ._launch import grid
+from .launcher import jit_kernel
 
 
 def _to_device(outs):
@@ -21,7 +22,7 @@ def beam_search_decode(ins, attrs):
     return _to_device(_cpu.beam_search_decode(ins, attrs))
 
 
-@cuda.jit
+@jit_kernel
 def _gather_tree(ids, parents, out, bad):
     i = cuda.grid(1)
     step = cuda.gridsize(1)

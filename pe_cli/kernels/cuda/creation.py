@@ -8,6 +8,7 @@ from ..cpu import creation as _cpu
 from . import control_flow as _control_flow
 from . import runtime as rt
 from ._launch import copy, flat, full, grid, zeros
+from .launcher import jit_kernel
 
 
 def fill_constant(ins, attrs):
@@ -35,7 +36,7 @@ def assign(ins, attrs):
     return {"Out": copy(ins["X"])}
 
 
-@cuda.jit
+@jit_kernel
 def _arange(out, start, step):
     i = cuda.grid(1)
     stride = cuda.gridsize(1)
@@ -58,7 +59,7 @@ def fill_any_like(ins, attrs):
     return {"Out": full(x.shape, attrs["value"], np.dtype(attrs["dtype"] or x.dtype))}
 
 
-@cuda.jit
+@jit_kernel
 def _eye(out, cols):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -76,7 +77,7 @@ def eye(ins, attrs):
     return {"Out": out}
 
 
-@cuda.jit
+@jit_kernel
 def _diag(d, out, n):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -95,7 +96,7 @@ def diag(ins, attrs):
     return {"Out": out}
 
 
-@cuda.jit
+@jit_kernel
 def _tril_triu(x, out, rows, cols, diagonal, lower):
     i = cuda.grid(1)
     step = cuda.gridsize(1)

@@ -9,13 +9,14 @@ from .. import seq_dp
 from ..seq_dp import check_tags, crf_spans, tag_rows
 from . import runtime as rt
 from ._launch import grid, zeros
+from .launcher import jit_kernel
 
 _forward = cuda.jit(device=True, inline=True)(seq_dp.crf_forward)
 _backward = cuda.jit(device=True, inline=True)(seq_dp.crf_backward)
 _viterbi = cuda.jit(device=True, inline=True)(seq_dp.viterbi)
 
 
-@cuda.jit
+@jit_kernel
 def _row_exps(x, rowmax, xexp):
     r = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -29,7 +30,7 @@ def _row_exps(x, rowmax, xexp):
         r += step
 
 
-@cuda.jit
+@jit_kernel
 def _exp(w, out):
     i = cuda.grid(1)
     while i < w.shape[0] * w.shape[1]:
@@ -38,7 +39,7 @@ def _exp(w, out):
         i += cuda.gridsize(1)
 
 
-@cuda.jit
+@jit_kernel
 def _crf_forward(x, xexp, rowmax, w, wexp, label, starts, ends, alpha, ll):
     s = cuda.grid(1)
     while s < starts.size:
@@ -48,7 +49,7 @@ def _crf_forward(x, xexp, rowmax, w, wexp, label, starts, ends, alpha, ll):
         s += cuda.gridsize(1)
 
 
-@cuda.jit
+@jit_kernel
 def _crf_backward(xexp, wexp, alpha, label, starts, ends, dll, beta, dx, dw):
     s = cuda.grid(1)
     while s < starts.size:
@@ -57,7 +58,7 @@ def _crf_backward(xexp, wexp, alpha, label, starts, ends, dll, beta, dx, dw):
         s += cuda.gridsize(1)
 
 
-@cuda.jit
+@jit_kernel
 def _sum_first(a, out):
     """out[i, j] = sum over s of a[s, i, j]."""
     t = cuda.grid(1)
@@ -70,7 +71,7 @@ def _sum_first(a, out):
         t += cuda.gridsize(1)
 
 
-@cuda.jit
+@jit_kernel
 def _viterbi_seqs(x, w, starts, ends, score, track, path):
     s = cuda.grid(1)
     while s < starts.size:
@@ -79,7 +80,7 @@ def _viterbi_seqs(x, w, starts, ends, score, track, path):
         s += cuda.gridsize(1)
 
 
-@cuda.jit
+@jit_kernel
 def _compare(path, label, inside):
     r = cuda.grid(1)
     while r < path.size:

@@ -6,9 +6,10 @@ from numba import cuda
 from ..cpu import cvm as _cpu
 from . import runtime as rt
 from ._launch import flat, grid
+from .launcher import jit_kernel
 
 
-@cuda.jit
+@jit_kernel
 def _cvm(x, y, width, out_width, use_cvm):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -26,7 +27,7 @@ def _cvm(x, y, width, out_width, use_cvm):
         i += step
 
 
-@cuda.jit
+@jit_kernel
 def _cvm_grad(c, rows, dy, dx, width, use_cvm):
     i = cuda.grid(1)
     step = cuda.gridsize(1)

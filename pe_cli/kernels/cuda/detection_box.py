@@ -12,6 +12,7 @@ from .. import detection_geometry as geo
 from ..cpu import detection_box as _cpu
 from . import runtime as rt
 from ._launch import flat, grid
+from .launcher import jit_kernel
 
 
 def _on_host(cpu_kernel):
@@ -27,7 +28,7 @@ density_prior_box = _on_host(_cpu.density_prior_box)
 anchor_generator = _on_host(_cpu.anchor_generator)
 
 
-@cuda.jit
+@jit_kernel
 def _iou(x, y, out, n, m, plus):
     t = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -54,7 +55,7 @@ def iou_similarity(ins, attrs):
     return {"Out": out}
 
 
-@cuda.jit
+@jit_kernel
 def _encode(t, p, v, out, n, m, plus):
     k = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -76,7 +77,7 @@ def _encode(t, p, v, out, n, m, plus):
         k += step
 
 
-@cuda.jit
+@jit_kernel
 def _decode(t, p, v, out, n, m, axis, plus):
     k = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -118,7 +119,7 @@ def box_coder(ins, attrs):
     return {"OutputBox": out}
 
 
-@cuda.jit
+@jit_kernel
 def _clip(x, x_max, y_max, out, boxes, per_row):
     k = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -143,7 +144,7 @@ def box_clip(ins, attrs):
     return {"Output": out}
 
 
-@cuda.jit
+@jit_kernel
 def _polygon(x, out, size, c, h, w):
     t = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -162,7 +163,7 @@ def polygon_box_transform(ins, attrs):
     return {"Output": out}
 
 
-@cuda.jit
+@jit_kernel
 def _decode_assign(prior, var, target, score, decoded, assigned, rois, classes, clip):
     i = cuda.grid(1)
     step = cuda.gridsize(1)

@@ -7,11 +7,12 @@ from numba import cuda
 
 from . import runtime as rt
 from ._launch import flat, grid
+from .launcher import jit_kernel
 
 FLT_MIN = float(np.finfo(np.float32).tiny)
 
 
-@cuda.jit
+@jit_kernel
 def _focal(x, label, fg, dout, out, size, classes, gamma, alpha, grad):
     t = cuda.grid(1)
     step = cuda.gridsize(1)

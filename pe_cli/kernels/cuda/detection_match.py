@@ -8,12 +8,13 @@ from ..cpu import detection_match as _cpu
 from . import runtime as rt
 from ._launch import flat, grid
 from .detection_nms import _on_host
+from .launcher import jit_kernel
 
 bipartite_match = _on_host(_cpu.bipartite_match)
 mine_hard_examples = _on_host(_cpu.mine_hard_examples)
 
 
-@cuda.jit
+@jit_kernel
 def _assign(x, src, out, weight, rows, m, p, k, mismatch):
     t = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -26,7 +27,7 @@ def _assign(x, src, out, weight, rows, m, p, k, mismatch):
         t += step
 
 
-@cuda.jit
+@jit_kernel
 def _negatives(img, col, out, weight, count, m, k, mismatch):
     t = cuda.grid(1)
     step = cuda.gridsize(1)

@@ -14,6 +14,7 @@ from ..cpu._roi_elems import make
 from ..cpu.detection_roi import roi_images, sizes
 from . import runtime as rt
 from ._launch import flat, grid, zeros
+from .launcher import jit_kernel
 
 
 @cuda.jit(device=True, inline=True)
@@ -26,7 +27,7 @@ _roi_pool_at, _roi_align_at, _roi_align_back = _E["roi_pool_at"], _E["roi_align_
 _psroi_at, _psroi_back, _prroi_at, _prroi_back = _E["psroi_at"], _E["psroi_back"], _E["prroi_at"], _E["prroi_back"]
 
 
-@cuda.jit
+@jit_kernel
 def _roi_pool(x, rois, bid, c, h, w, ph, pw, scale, out, argmax):
     i = cuda.grid(1)
     while i < out.size:
@@ -34,7 +35,7 @@ def _roi_pool(x, rois, bid, c, h, w, ph, pw, scale, out, argmax):
         i += cuda.gridsize(1)
 
 
-@cuda.jit
+@jit_kernel
 def _roi_pool_grad(dout, argmax, bid, c, ph, pw, plane, dx):
     i = cuda.grid(1)
     while i < dout.size:
@@ -45,7 +46,7 @@ def _roi_pool_grad(dout, argmax, bid, c, ph, pw, plane, dx):
         i += cuda.gridsize(1)
 
 
-@cuda.jit
+@jit_kernel
 def _roi_align(x, rois, bid, c, h, w, ph, pw, scale, ratio, out):
     i = cuda.grid(1)
     while i < out.size:
@@ -53,7 +54,7 @@ def _roi_align(x, rois, bid, c, h, w, ph, pw, scale, ratio, out):
         i += cuda.gridsize(1)
 
 
-@cuda.jit
+@jit_kernel
 def _roi_align_grad(dout, rois, bid, c, h, w, ph, pw, scale, ratio, dx):
     i = cuda.grid(1)
     while i < dout.size:
@@ -61,7 +62,7 @@ def _roi_align_grad(dout, rois, bid, c, h, w, ph, pw, scale, ratio, dx):
         i += cuda.gridsize(1)
 
 
-@cuda.jit
+@jit_kernel
 def _psroi(x, rois, bid, oc, c, h, w, ph, pw, scale, out):
     i = cuda.grid(1)
     while i < out.size:
@@ -69,7 +70,7 @@ def _psroi(x, rois, bid, oc, c, h, w, ph, pw, scale, out):
         i += cuda.gridsize(1)
 
 
-@cuda.jit
+@jit_kernel
 def _psroi_grad(dout, rois, bid, oc, c, h, w, ph, pw, scale, dx):
     i = cuda.grid(1)
     while i < dout.size:
@@ -77,7 +78,7 @@ def _psroi_grad(dout, rois, bid, oc, c, h, w, ph, pw, scale, dx):
         i += cuda.gridsize(1)
 
 
-@cuda.jit
+@jit_kernel
 def _prroi(x, rois, bid, c, h, w, ph, pw, scale, out):
     i = cuda.grid(1)
     while i < out.size:
@@ -85,7 +86,7 @@ def _prroi(x, rois, bid, c, h, w, ph, pw, scale, out):
         i += cuda.gridsize(1)
 
 
-@cuda.jit
+@jit_kernel
 def _prroi_grad(dout, rois, bid, c, h, w, ph, pw, scale, dx):
     i = cuda.grid(1)
     while i < dout.size:
@@ -182,7 +183,7 @@ _DEFORM_E = _make_deform(cuda.jit(device=True), _atomic_add)
 _deform_at, _deform_back = _DEFORM_E["at"], _DEFORM_E["back"]
 
 
-@cuda.jit
+@jit_kernel
 def _deform_forward(x, rois, trans, bid, g, scale, tstd, out, count):
     i = cuda.grid(1)
     while i < out.size:
@@ -190,7 +191,7 @@ def _deform_forward(x, rois, trans, bid, g, scale, tstd, out, count):
         i += cuda.gridsize(1)
 
 
-@cuda.jit
+@jit_kernel
 def _deform_backward(dout, x, rois, trans, bid, g, scale, tstd, dx, dtrans):
     i = cuda.grid(1)
     while i < dout.size:
@@ -233,7 +234,7 @@ _PERSP_E = _make_persp(cuda.jit(device=True), _atomic_add)
 _persp_at, _persp_back = _PERSP_E["at"], _PERSP_E["back"]
 
 
-@cuda.jit
+@jit_kernel
 def _persp_forward(x, rois, m, bid, c, h, w, th, tw, scale, out, mask):
     o = cuda.grid(1)
     while o < out.size:
@@ -243,7 +244,7 @@ def _persp_forward(x, rois, m, bid, c, h, w, th, tw, scale, out, mask):
         o += cuda.gridsize(1)
 
 
-@cuda.jit
+@jit_kernel
 def _persp_backward(dout, rois, m, bid, c, h, w, th, tw, scale, dx):
     o = cuda.grid(1)
     while o < dout.size:

@@ -11,12 +11,13 @@ from ..cpu._yolo_elems import make
 from ..cpu.detection_yolo import prepare
 from . import runtime as rt
 from ._launch import copy, flat, full, grid, zeros
+from .launcher import jit_kernel
 
 _E = make(cuda.jit(device=True))
 _image_loss, _image_grad = _E["image_loss"], _E["image_grad"]
 
 
-@cuda.jit
+@jit_kernel
 def _loss(x, gt, label, score, anchors, amask, b, c, h, w, size, thresh, sxy, pos, neg, loss, obj, matched):
     i = cuda.grid(1)
     while i < loss.size:
@@ -25,7 +26,7 @@ def _loss(x, gt, label, score, anchors, amask, b, c, h, w, size, thresh, sxy, po
         i += cuda.gridsize(1)
 
 
-@cuda.jit
+@jit_kernel
 def _grad(x, gt, label, score, anchors, amask, b, c, h, w, size, pos, neg, obj, matched, dloss, dx):
     i = cuda.grid(1)
     while i < dloss.size:
@@ -70,7 +71,7 @@ def yolov3_loss_grad(ins, attrs):
     return {"X@GRAD": dx}
 
 
-@cuda.jit
+@jit_kernel
 def _yolo(x, size, anchors, boxes, scores, total, a, h, w, classes, input_size, thresh, clip, sxy, bias):
     t = cuda.grid(1)
     step = cuda.gridsize(1)

@@ -8,11 +8,12 @@ from . import runtime as rt
 from ._elementwise import scalar_arg
 from ._launch import copy, flat, grid
 from .elementwise import _scale_after_k
+from .launcher import jit_kernel
 
 
 # -- dropout ----------------------------------------------------------------------------------------
 
-@cuda.jit
+@jit_kernel
 def _masked(x, mask, factor, out):
     e = cuda.grid(1)
     step = cuda.gridsize(1)

@@ -16,6 +16,7 @@ from ._elementwise import Binary, Unary, broadcast_strides, merge_dims, offset, 
 from ._launch import copy, flat, grid, zeros
 from ._reduce import sum_to_shape
 from .reduction import _sum_of_squares
+from .launcher import jit_kernel
 
 
 def align(x, y, axis):
@@ -82,7 +83,7 @@ elementwise_pow = _binary(_pow)
 
 def _local_grad_kernel(fn):
     """out[i] = fn(x, y, out, dout) at output index i, x and y read through broadcast strides."""
-    @cuda.jit
+    @jit_kernel
     def kernel(x, y, o, d, g, shape, xs, ys):
         i = cuda.grid(1)
         step = cuda.gridsize(1)
@@ -185,7 +186,7 @@ def elementwise_mod(ins, attrs):
 
 
 def _sum_kernel(n):
-    @cuda.jit
+    @jit_kernel
     def add_n(xs, out):
         i = cuda.grid(1)
         step = cuda.gridsize(1)
@@ -282,7 +283,7 @@ def clip_grad(ins, attrs):
                                    scalar_arg(x.dtype, attrs["max"]), dtype=dout.dtype)}
 
 
-@cuda.jit
+@jit_kernel
 def _scale_to_norm(x, sumsq, max_norm, out):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -302,7 +303,7 @@ def clip_by_norm(ins, attrs):
 
 
 def _flag_kernel(kind):
-    @cuda.jit
+    @jit_kernel
     def kernel(x, out):
         i = cuda.grid(1)
         step = cuda.gridsize(1)

@@ -9,6 +9,7 @@ from ..common import table_ids
 from . import runtime as rt
 from . import selected_rows as _sparse
 from ._launch import copy, flat, grid, zeros
+from .launcher import jit_kernel
 
 
 # -- lookup_table -----------------------------------------------------------------------------------
@@ -20,7 +21,7 @@ def _checked_ids(ids, w, pad):
     return flat_ids if flat_ids.dtype == np.int64 else copy(flat_ids, np.int64)
 
 
-@cuda.jit
+@jit_kernel
 def _lookup(w, ids, out, width, pad):
     e = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -30,7 +31,7 @@ def _lookup(w, ids, out, width, pad):
         e += step
 
 
-@cuda.jit
+@jit_kernel
 def _lookup_grad(ids, dout, dw, width, pad):
     e = cuda.grid(1)
     step = cuda.gridsize(1)

@@ -12,11 +12,12 @@ from ._launch import copy, flat, full, grid, zeros
 from ._matmul import matmul
 from .lstm import _CODES, _act, _add_into, _dact, _gather_state, _scatter_state
 from .manipulation import _place_along, _take_along
+from .launcher import jit_kernel
 
 _UNIT_NAMES = {0: "identity", 1: "sigmoid", 2: "tanh", 3: "relu"}
 
 
-@cuda.jit
+@jit_kernel
 def _fwd_ur(x, hw, bias, has_bias, live, rows, h_state, gates, rhp_buf, rhps, hps, d, gcode):
     t = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -36,7 +37,7 @@ def _fwd_ur(x, hw, bias, has_bias, live, rows, h_state, gates, rhp_buf, rhps, hp
         t += step
 
 
-@cuda.jit
+@jit_kernel
 def _fwd_c(x, hc, bias, has_bias, live, rows, h_state, gates, hidden, d, ccode, origin):
     t = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -54,7 +55,7 @@ def _fwd_c(x, hc, bias, has_bias, live, rows, h_state, gates, hidden, d, ccode, 
         t += step
 
 
-@cuda.jit
+@jit_kernel
 def _back_c(dhid, dh_state, gates, hps, rhps, dg_ext, has_dg, live, rows, dgur, dgc, dhp, hp_buf, rhp_buf, dx, d,
             gcode, ccode, origin):
     t = cuda.grid(1)
@@ -78,7 +79,7 @@ def _back_c(dhid, dh_state, gates, hps, rhps, dg_ext, has_dg, live, rows, dgur, 
         t += step
 
 
-@cuda.jit
+@jit_kernel
 def _back_r(drhp, drhp_ext, has_drhp, dg_ext, has_dg, gates, hps, live, rows, dgur, dhp, dx, d, gcode):
     t = cuda.grid(1)
     step = cuda.gridsize(1)

@@ -19,6 +19,7 @@ from . import runtime as rt
 from .control_flow import _on_host
 from ._launch import flat, grid, zeros
 from ._strided import contiguous_strides, copy_window
+from .launcher import jit_kernel
 
 
 def _forward(op):
@@ -90,7 +91,7 @@ def _at(b, ch, z, y, x, c, d, h, w, nhwc):
     return (((b * c + ch) * d + z) * h + y) * w + x
 
 
-@cuda.jit
+@jit_kernel
 def _interp(x, tz, ty, tx, wz, wy, wx, out, c, d, h, w, od, oh, ow, nhwc, backward, dx):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -147,7 +148,7 @@ def _base(ins, attrs, dtype):
     return h, w, rt.to_device(np.ascontiguousarray(_cpu.base_grid(h, w, attrs["align_corners"]), dtype=dtype))
 
 
-@cuda.jit
+@jit_kernel
 def _affine(theta, base, out, hw):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -160,7 +161,7 @@ def _affine(theta, base, out, hw):
         i += step
 
 
-@cuda.jit
+@jit_kernel
 def _affine_grad(dout, base, dtheta, hw):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -198,7 +199,7 @@ def _pixel(g, size, corners):
     return (g + 1) * ((size - 1) / 2) if corners else ((g + 1) * size - 1) / 2
 
 
-@cuda.jit
+@jit_kernel
 def _sample(x, grd, out, c, h, w, oh, ow, corners):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -221,7 +222,7 @@ def _sample(x, grd, out, c, h, w, oh, ow, corners):
         i += step
 
 
-@cuda.jit
+@jit_kernel
 def _sample_grad(x, grd, dout, dx, dgrid, c, h, w, oh, ow, corners, sx, sy):
     i = cuda.grid(1)
     step = cuda.gridsize(1)

@@ -15,6 +15,7 @@ from . import runtime as rt
 from ._host import on_host
 from ._launch import copy, flat, grid, zeros
 from ._strided import contiguous_strides, copy_window
+from .launcher import jit_kernel
 
 
 # -- strided_slice, unbind ----------------------------------------------------------------------------
@@ -43,7 +44,7 @@ def strided_slice_grad(ins, attrs):
 
 # -- scatter, gather_nd -------------------------------------------------------------------------------
 
-@cuda.jit
+@jit_kernel
 def _set_rows(out, ids, upd, row, n, zero):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -126,7 +127,7 @@ def argsort(ins, attrs):
     return {k: rt.to_device(v) for k, v in outs.items()}
 
 
-@cuda.jit
+@jit_kernel
 def _unsort(dout, idx, dx, n, post):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -185,7 +186,7 @@ def _checked_rows(index, n):
     return idx if idx.dtype == np.int64 else copy(idx, np.int64)
 
 
-@cuda.jit
+@jit_kernel
 def _gather_rows(x, idx, out, row):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -195,7 +196,7 @@ def _gather_rows(x, idx, out, row):
         i += step
 
 
-@cuda.jit
+@jit_kernel
 def _scatter_add_rows(dout, idx, dx, row):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -223,7 +224,7 @@ def gather_grad(ins, attrs):
     return {"X@GRAD": dx}
 
 
-@cuda.jit
+@jit_kernel
 def _one_hot(ids, out, depth):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -247,7 +248,7 @@ def one_hot_v2(ins, attrs):
     return one_hot({"X": x.reshape(tuple(x.shape) + (1,))}, attrs)
 
 
-@cuda.jit
+@jit_kernel
 def _where(cond, x, y, out):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -256,7 +257,7 @@ def _where(cond, x, y, out):
         i += step
 
 
-@cuda.jit
+@jit_kernel
 def _where_grad(cond, dout, dx, dy):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -286,7 +287,7 @@ def where_index(ins, attrs):
     return {"Out": rt.to_device(_cpu.where_index({"Condition": rt.to_host(ins["Condition"])}, attrs)["Out"])}
 
 
-@cuda.jit
+@jit_kernel
 def _top_k(x, out, idx, n, k):
     """Per row: the k largest in the order (value descending, index ascending), like a stable sort."""
     r = cuda.grid(1)
@@ -327,7 +328,7 @@ def top_k(ins, attrs):
 top_k_grad = on_host(_cpu.top_k_grad)
 
 
-@cuda.jit
+@jit_kernel
 def _arg_extreme(x, out, n, inner, is_max):
     """Per output: the index along the axis of the first max (min) of its row."""
     o = cuda.grid(1)

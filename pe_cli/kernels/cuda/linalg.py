@@ -16,6 +16,7 @@ from ._host import on_host
 from ._launch import copy, flat, grid, scalar, zeros
 from ._matmul import matmul as _matmul
 from ._reduce import sum_to_shape
+from .launcher import jit_kernel
 
 
 def _rows(shape, num_col_dims):
@@ -143,7 +144,7 @@ def matmul_grad_y(ins, attrs):
 # -- clip -----------------------------------------------------------------------------------------
 
 
-@cuda.jit
+@jit_kernel
 def _gauss_jordan(a, out, n, batch, singular):
     """One thread per matrix: reduces a (a copy of the input) to I while applying the same row
     operations to out (starting as I), with partial pivoting."""
@@ -176,7 +177,7 @@ def _gauss_jordan(a, out, n, batch, singular):
                     out[base + r * n + k] -= f * out[base + col * n + k]
 
 
-@cuda.jit
+@jit_kernel
 def _identity(out, n):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -201,7 +202,7 @@ def inverse(ins, attrs):
     return {"Output": out}
 
 
-@cuda.jit
+@jit_kernel
 def _cholesky(a, out, n, batch, upper, failed):
     """One thread per matrix (Cholesky-Banachiewicz over (A + A^T) / 2); out starts as zeros."""
     b = cuda.grid(1)

@@ -14,6 +14,7 @@ from ._elementwise import Binary, Ternary, Unary
 from ._host import on_host
 from ._launch import THREADS, flat, grid, per_dtype, rows_grid
 from ._reduce import block_max, block_sum, reduce
+from .launcher import jit_kernel
 
 _APPROX_INF = 1e20   # Fluid's TolerableValue: log(0) is capped instead of being -inf
 
@@ -31,7 +32,7 @@ def _swce_kernel(dt, soft):
     zero = dt(0)
     nan = dt(np.nan)
 
-    @cuda.jit
+    @jit_kernel
     def kernel(logits, label, softmax, loss, rows, n, ignore):
         shared = cuda.shared.array(T, dt)
         t = cuda.threadIdx.x
@@ -82,7 +83,7 @@ def softmax_with_cross_entropy(ins, attrs):
     return {"Softmax": softmax, "Loss": loss}
 
 
-@cuda.jit
+@jit_kernel
 def _swce_grad_hard(softmax, label, dloss, dx, n, ignore):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -99,7 +100,7 @@ def _swce_grad_hard(softmax, label, dloss, dx, n, ignore):
         i += step
 
 
-@cuda.jit
+@jit_kernel
 def _swce_grad_soft(softmax, label, dloss, dx, n):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -130,7 +131,7 @@ def _capped_log(v):
     return min(max(math.log(v), -_APPROX_INF), _APPROX_INF)
 
 
-@cuda.jit
+@jit_kernel
 def _ce_hard(x, label, y, n, ignore):
     r = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -149,7 +150,7 @@ def _ce_soft_kernel(dt):
     T = THREADS
     zero = dt(0)
 
-    @cuda.jit
+    @jit_kernel
     def kernel(x, label, y, rows, n):
         shared = cuda.shared.array(T, dt)
         t = cuda.threadIdx.x
@@ -181,7 +182,7 @@ def cross_entropy(ins, attrs):
     return {"Y": y}
 
 
-@cuda.jit
+@jit_kernel
 def _ce_grad_hard(x, label, dy, dx, n, ignore):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -197,7 +198,7 @@ def _ce_grad_hard(x, label, dy, dx, n, ignore):
         i += step
 
 
-@cuda.jit
+@jit_kernel
 def _ce_grad_soft(x, label, dy, dx, n):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -223,7 +224,7 @@ def cross_entropy_grad(ins, attrs):
 _kept = Unary(cuda.jit(device=True, inline=True)(lambda v, ignore, q: 0 if v == ignore else 1))
 
 
-@cuda.jit
+@jit_kernel
 def _sce(x, label, norm, out, ignore):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -237,7 +238,7 @@ def _sce(x, label, norm, out, ignore):
         i += step
 
 
-@cuda.jit
+@jit_kernel
 def _sce_grad(x, label, dout, norm, dx, ignore):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -311,7 +312,7 @@ def _kl(x, t, p, q):
     return t * (math.log(t) - x) if t > 0 else 0 * x
 
 
-@cuda.jit
+@jit_kernel
 def _kl_grad(x, t, d, scalar, scale, dx):
     i = cuda.grid(1)
     step = cuda.gridsize(1)

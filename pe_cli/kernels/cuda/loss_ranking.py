@@ -9,11 +9,12 @@ from . import runtime as rt
 from ._elementwise import Binary, Ternary
 from ._launch import flat, grid
 from .loss_classification import _divide
+from .launcher import jit_kernel
 
 
 # -- margin_rank_loss, rank_loss ----------------------------------------------------------------------
 
-@cuda.jit
+@jit_kernel
 def _margin_rank(x1, x2, label, margin, out, act):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -80,7 +81,7 @@ def rank_loss_grad(ins, attrs):
 
 # -- bpr_loss ---------------------------------------------------------------------------------------
 
-@cuda.jit
+@jit_kernel
 def _bpr(x, ids, items, y):
     r = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -95,7 +96,7 @@ def _bpr(x, ids, items, y):
         r += step
 
 
-@cuda.jit
+@jit_kernel
 def _bpr_grad(x, ids, items, dy, dx):
     r = cuda.grid(1)
     step = cuda.gridsize(1)

@@ -11,11 +11,12 @@ from . import runtime as rt
 from ._elementwise import Binary, Unary, scalar_arg
 from ._launch import flat, grid, zeros
 from ._reduce import reduce
+from .launcher import jit_kernel
 
 
 # -- center_loss ------------------------------------------------------------------------------------
 
-@cuda.jit
+@jit_kernel
 def _center_diff(x, centers, ids, diff, loss, acc, d):
     r = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -31,7 +32,7 @@ def _center_diff(x, centers, ids, diff, loss, acc, d):
         r += step
 
 
-@cuda.jit
+@jit_kernel
 def _center_update(centers, acc, count, alpha, out, d):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -63,7 +64,7 @@ def center_loss_grad(ins, attrs):
     return {"X@GRAD": _rowscale(diff, dloss.reshape((n,)))}
 
 
-@cuda.jit
+@jit_kernel
 def _rowscale_kernel(a, s, out, cols):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -103,7 +104,7 @@ def huber_loss_grad(ins, attrs):
 
 # -- smooth_l1_loss ---------------------------------------------------------------------------------
 
-@cuda.jit
+@jit_kernel
 def _smooth_l1(x, y, iw, ow, weighted, s2, diff, err):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -118,7 +119,7 @@ def _smooth_l1(x, y, iw, ow, weighted, s2, diff, err):
         i += step
 
 
-@cuda.jit
+@jit_kernel
 def _smooth_l1_grad(diff, iw, ow, weighted, s2, dout, cols, dx, dy):
     i = cuda.grid(1)
     step = cuda.gridsize(1)

@@ -12,6 +12,7 @@ from ..cpu import loss_sampled as _cpu
 from . import runtime as rt
 from ._host import on_host
 from ._launch import flat, grid, zeros
+from .launcher import jit_kernel
 
 
 def _paths(ins, attrs):
@@ -21,7 +22,7 @@ def _paths(ins, attrs):
     return rt.to_device(np.ascontiguousarray(idx)), rt.to_device(np.ascontiguousarray(bits)), idx.shape[1]
 
 
-@cuda.jit
+@jit_kernel
 def _pre(x, w, bias, has_bias, idx, pre, soft, d, length):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -40,7 +41,7 @@ def _pre(x, w, bias, has_bias, idx, pre, soft, d, length):
         i += step
 
 
-@cuda.jit
+@jit_kernel
 def _loss(pre, soft, bits, out, length):
     r = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -52,7 +53,7 @@ def _loss(pre, soft, bits, out, length):
         r += step
 
 
-@cuda.jit
+@jit_kernel
 def _step_grad(soft, bits, idx, dout, g, length):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -61,7 +62,7 @@ def _step_grad(soft, bits, idx, dout, g, length):
         i += step
 
 
-@cuda.jit
+@jit_kernel
 def _input_grad(g, w, idx, dx, d, length):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -76,7 +77,7 @@ def _input_grad(g, w, idx, dx, d, length):
         i += step
 
 
-@cuda.jit
+@jit_kernel
 def _param_grad(g, x, idx, dw, db, d, length):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -123,7 +124,7 @@ def sample_logits(ins, attrs):
     return {k: rt.to_device(v) for k, v in outs.items()}
 
 
-@cuda.jit
+@jit_kernel
 def _scatter(samples, d, dx, width, classes):
     i = cuda.grid(1)
     step = cuda.gridsize(1)

@@ -12,6 +12,7 @@ from ..lstm_math import schedule
 from . import runtime as rt
 from ._launch import copy, flat, grid, zeros
 from ._matmul import matmul
+from .launcher import jit_kernel
 
 
 @cuda.jit(device=True)
@@ -36,7 +37,7 @@ def _dact(y, code):
     return 1.0
 
 
-@cuda.jit
+@jit_kernel
 def _gather_state(state, live, out, d):
     t = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -45,7 +46,7 @@ def _gather_state(state, live, out, d):
         t += step
 
 
-@cuda.jit
+@jit_kernel
 def _scatter_state(src, live, state, d):
     t = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -54,7 +55,7 @@ def _scatter_state(src, live, state, d):
         t += step
 
 
-@cuda.jit
+@jit_kernel
 def _add_into(dst, src):
     t = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -63,7 +64,7 @@ def _add_into(dst, src):
         t += step
 
 
-@cuda.jit
+@jit_kernel
 def _step(x, hw, bias, live, rows, h_state, c_state, hidden, cell, saved, d, peep, codes):
     t = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -93,7 +94,7 @@ def _step(x, hw, bias, live, rows, h_state, c_state, hidden, cell, saved, d, pee
         t += step
 
 
-@cuda.jit
+@jit_kernel
 def _back(dh_in, dc_in, has_dc, cellv, saved, bias, live, rows, dh_state, dc_state, dg, hp_buf, dx, db, d, peep,
           codes):
     t = cuda.grid(1)
@@ -193,7 +194,7 @@ def dynamic_lstm_grad(ins, attrs):
             "H0@GRAD": dh_state if with_state else None, "C0@GRAD": dc_state if with_state else None}
 
 
-@cuda.jit
+@jit_kernel
 def _unit_fwd(x, cp, c_out, h_out, d, forget_bias):
     t = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -207,7 +208,7 @@ def _unit_fwd(x, cp, c_out, h_out, d, forget_bias):
         t += step
 
 
-@cuda.jit
+@jit_kernel
 def _unit_back(x, cp, c, dc_in, dh_in, dx, dcp, d, forget_bias):
     t = cuda.grid(1)
     step = cuda.gridsize(1)

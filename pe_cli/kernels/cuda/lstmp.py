@@ -12,6 +12,7 @@ from ._launch import copy, flat, grid, zeros
 from ._matmul import matmul
 from .lstm import _CODES, _act, _add_into, _dact, _gather_state, _scatter_state
 from .manipulation import _place_along, _take_along
+from .launcher import jit_kernel
 
 
 @cuda.jit(device=True)
@@ -26,7 +27,7 @@ def _inside(v, bound):
     return 1.0 if bound <= 0 or abs(v) < bound else 0.0
 
 
-@cuda.jit
+@jit_kernel
 def _cell_step(x, gw, bias, live, rows, c_state, cell, saved, hs, h_buf, d, peep, cell_clip, codes):
     t = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -56,7 +57,7 @@ def _cell_step(x, gw, bias, live, rows, c_state, cell, saved, hs, h_buf, d, peep
         t += step
 
 
-@cuda.jit
+@jit_kernel
 def _proj_step(pz, rp, live, rows, r_state, projection, pas, rps, p, proj_clip, code):
     t = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -69,7 +70,7 @@ def _proj_step(pz, rp, live, rows, r_state, projection, pas, rps, p, proj_clip, 
         t += step
 
 
-@cuda.jit
+@jit_kernel
 def _proj_back(dproj, dr_state, pas, live, rows, dpa, p, proj_clip, code):
     t = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -81,7 +82,7 @@ def _proj_back(dproj, dr_state, pas, live, rows, dpa, p, proj_clip, code):
         t += step
 
 
-@cuda.jit
+@jit_kernel
 def _cell_back(dh_buf, dc_in, has_dc, cellv, saved, bias, live, rows, dc_state, dg, dx, db, d, peep, cell_clip,
                codes):
     t = cuda.grid(1)

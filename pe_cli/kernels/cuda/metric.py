@@ -9,9 +9,10 @@ from . import runtime as rt
 from ._host import on_host
 from ._launch import flat, grid
 from ._reduce import reduce
+from .launcher import jit_kernel
 
 
-@cuda.jit
+@jit_kernel
 def _hits(idx, label, hit, k):
     r = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -24,7 +25,7 @@ def _hits(idx, label, hit, k):
         r += step
 
 
-@cuda.jit
+@jit_kernel
 def _accuracy(correct, total, acc, correct_out):
     if cuda.grid(1) == 0:
         correct_out[0] = correct[0]

@@ -18,6 +18,7 @@ from ._elementwise import Binary
 from ._host import on_host
 from ._launch import copy, flat, full, grid, rows_grid, zeros
 from ._reduce import reduce
+from .launcher import jit_kernel
 
 
 # -- batch_norm -------------------------------------------------------------------------------------
@@ -123,7 +124,7 @@ def layer_norm_grad(ins, attrs):
 
 # -- instance_norm, group_norm ------------------------------------------------------------------------
 
-@cuda.jit
+@jit_kernel
 def _inv_std(var, out, eps):
     e = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -132,7 +133,7 @@ def _inv_std(var, out, eps):
         e += step
 
 
-@cuda.jit
+@jit_kernel
 def _var_of(inv, out, eps):
     e = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -211,7 +212,7 @@ def group_norm_grad(ins, attrs):
 
 # -- lrn ----------------------------------------------------------------------------------------------
 
-@cuda.jit
+@jit_kernel
 def _lrn(x, out, mid, c, post, n, pre_pad, k, alpha, beta):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -229,7 +230,7 @@ def _lrn(x, out, mid, c, post, n, pre_pad, k, alpha, beta):
         i += step
 
 
-@cuda.jit
+@jit_kernel
 def _lrn_grad(x, out, mid, dout, dx, c, post, n, pre_pad, alpha, beta):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -269,7 +270,7 @@ def lrn_grad(ins, attrs):
 
 # -- affine_channel -------------------------------------------------------------------------------
 
-@cuda.jit
+@jit_kernel
 def _affine(x, scale, bias, out, c, post):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -316,7 +317,7 @@ def _lines(shape, axis):
     return n, post, (int(np.prod(shape, dtype=np.int64)) // n if n else 0)
 
 
-@cuda.jit
+@jit_kernel
 def _l2_norm(x, out, nrm, n, post, lines, eps):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -333,7 +334,7 @@ def _l2_norm(x, out, nrm, n, post, lines, eps):
         i += step
 
 
-@cuda.jit
+@jit_kernel
 def _l2_norm_grad(x, nrm, dout, dx, n, post, lines):
     i = cuda.grid(1)
     step = cuda.gridsize(1)

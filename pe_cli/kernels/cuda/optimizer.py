@@ -13,6 +13,7 @@ from ._launch import copy, flat, grid
 from .reduction import _sum_of_squares
 from . import selected_rows as sparse
 from ...base.selected_rows import SelectedRows
+from .launcher import jit_kernel
 
 
 def dpsgd(ins, attrs):
@@ -21,7 +22,7 @@ def dpsgd(ins, attrs):
     return {"ParamOut": rt.to_device(out["ParamOut"])}
 
 
-@cuda.jit
+@jit_kernel
 def _sgd(p, g, lr, p_out):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -49,7 +50,7 @@ def _as(scalar_array, dtype):
     return a
 
 
-@cuda.jit
+@jit_kernel
 def _momentum(p, g, v, lr, mu, nesterov, p_out, v_out):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -75,7 +76,7 @@ def momentum(ins, attrs):
     return {"ParamOut": p_out, "VelocityOut": v_out}
 
 
-@cuda.jit
+@jit_kernel
 def _adam(p, g, m1, m2, lr, b1p, b2p, beta1, beta2, eps, scaled, p_out, m1_out, m2_out):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -92,7 +93,7 @@ def _adam(p, g, m1, m2, lr, b1p, b2p, beta1, beta2, eps, scaled, p_out, m1_out, 
         i += step
 
 
-@cuda.jit
+@jit_kernel
 def _times(src, factor, out):
     if cuda.grid(1) == 0:
         out[0] = src[0] * factor
@@ -127,7 +128,7 @@ def _beta_pows(b1_in, b2_in, attrs):
     return {"Beta1PowOut": b1_out, "Beta2PowOut": b2_out}
 
 
-@cuda.jit
+@jit_kernel
 def _adagrad(p, g, m, lr, keep, add, eps, p_out, m_out):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -164,7 +165,7 @@ def decayed_adagrad(ins, attrs):
     return _adagrad_update(ins, attrs["decay"], 1.0 - attrs["decay"], attrs["epsilon"])
 
 
-@cuda.jit
+@jit_kernel
 def _rmsprop(p, g, ms, mg, mom, lr, rho, eps, mu, centered, p_out, ms_out, mg_out, mom_out):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -213,7 +214,7 @@ def _update(kernel, ins, state, outs, *args):
     return dict(zip(["ParamOut"] + list(outs), arrays))
 
 
-@cuda.jit
+@jit_kernel
 def _adamax(p, g, m, u, lr, b1p, beta1, beta2, eps, p_out, m_out, u_out):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -235,7 +236,7 @@ def adamax(ins, attrs):
                    scalar_arg(t, attrs["epsilon"]))
 
 
-@cuda.jit
+@jit_kernel
 def _adadelta(p, g, sg, su, rho, eps, p_out, sg_out, su_out):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -256,7 +257,7 @@ def adadelta(ins, attrs):
                    scalar_arg(t, attrs["epsilon"]))
 
 
-@cuda.jit
+@jit_kernel
 def _ftrl(p, g, sq, lin, lr, l1, l2, c, p_out, sq_out, lin_out):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -282,7 +283,7 @@ def ftrl(ins, attrs):
                    scalar_arg(t, attrs["l2"] + 1e-10), scalar_arg(t, -attrs["lr_power"]))
 
 
-@cuda.jit
+@jit_kernel
 def _lamb_moments(p, g, m1, m2, b1p, b2p, beta1, beta2, eps, decay, m1_out, m2_out, r):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -298,7 +299,7 @@ def _lamb_moments(p, g, m1, m2, b1p, b2p, beta1, beta2, eps, decay, m1_out, m2_o
         i += step
 
 
-@cuda.jit
+@jit_kernel
 def _lamb_step(p, r, lr, p_sq, r_sq, p_out):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -327,7 +328,7 @@ def lamb(ins, attrs):
                 Moment2Out=m2_out)
 
 
-@cuda.jit
+@jit_kernel
 def _lars(p, g, v, lr, p_sq, g_sq, mu, coeff, decay, p_out, v_out):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -362,7 +363,7 @@ def lr_schedule(ins, attrs):
     return {"Out": rt.to_device(_cpu.lr_schedule(host, attrs)["Out"])}
 
 
-@cuda.jit
+@jit_kernel
 def _average_accumulates(p, s1, s2, s3, fold, restart, s1_out, s2_out, s3_out):
     i = cuda.grid(1)
     step = cuda.gridsize(1)

@@ -8,6 +8,7 @@ from ..cpu import padding as _cpu
 from . import runtime as rt
 from ._launch import flat, full, grid, zeros
 from ._strided import contiguous_strides, copy_window
+from .launcher import jit_kernel
 
 
 def _place(src, dst, offsets):
@@ -58,7 +59,7 @@ def _pad_source(b, ch, z, y, x, c, d, h, w, last):
     return (((b * c + ch) * d + z) * h + y) * w + x
 
 
-@cuda.jit
+@jit_kernel
 def _pad(x, deps, rows, cols, out, c, d, h, w, od, oh, ow, last, value):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -72,7 +73,7 @@ def _pad(x, deps, rows, cols, out, c, d, h, w, od, oh, ow, last, value):
         i += step
 
 
-@cuda.jit
+@jit_kernel
 def _pad_grad(dout, deps, rows, cols, dx, c, d, h, w, od, oh, ow, last):
     i = cuda.grid(1)
     step = cuda.gridsize(1)

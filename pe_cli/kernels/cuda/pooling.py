@@ -11,6 +11,7 @@ from ..cpu import pooling as _cpu
 from . import runtime as rt
 from . import _adaptive_pool, _pool
 from ._launch import flat, grid, zeros
+from .launcher import jit_kernel
 
 
 # -- pool2d -----------------------------------------------------------------------------------------
@@ -59,7 +60,7 @@ def _device_windows(x, attrs):
     return arrays, tuple(len(w[0]) for w in wins)
 
 
-@cuda.jit
+@jit_kernel
 def _pool3d(x, out, dout, dx, ds, de, dd, hs, he, hd, ws, we, wd, d, h, w, od, oh, ow, is_max, backward):
     i = cuda.grid(1)
     step = cuda.gridsize(1)

@@ -7,9 +7,10 @@ from numba import cuda
 from ..cpu import position as _cpu
 from . import runtime as rt
 from ._launch import flat, grid
+from .launcher import jit_kernel
 
 
-@cuda.jit
+@jit_kernel
 def _encode(x, pos, size, alpha, beta, out):
     i = cuda.grid(1)
     step = cuda.gridsize(1)

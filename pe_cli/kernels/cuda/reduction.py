@@ -8,6 +8,7 @@ from . import runtime as rt
 from ._elementwise import Unary, expand_to, offset
 from ._launch import copy, flat, grid
 from ._reduce import normalize_axes, plan, reduce
+from .launcher import jit_kernel
 
 
 def mean(ins, attrs):
@@ -56,7 +57,7 @@ def reduce_mean_grad(ins, attrs):
     return {"X@GRAD": expand_to(dout.reshape(_kept_shape(x, attrs)), x.shape, count)}
 
 
-@cuda.jit
+@jit_kernel
 def _first_extreme_grad(x, out, dout, dx, kshape, kstr, rshape, rstr, nred):
     """Per output: the gradient goes to the first element equal to the extreme, zeros elsewhere."""
     o = cuda.grid(1)
@@ -84,7 +85,7 @@ def reduce_extreme_grad(ins, attrs):
     return {"X@GRAD": dx}
 
 
-@cuda.jit
+@jit_kernel
 def _cumsum(x, out, n, post, lines, zero, exclusive, backward):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -138,7 +139,7 @@ reduce_all = _logical("min")
 reduce_any = _logical("max")
 
 
-@cuda.jit
+@jit_kernel
 def _prod_grad(x, dout, dx, kshape, kstr, rshape, rstr, nred, total):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -176,7 +177,7 @@ def squared_l2_norm(ins, attrs):
     return {"Out": _sum_of_squares(ins["X"])}
 
 
-@cuda.jit
+@jit_kernel
 def _times_twice(x, dout, out):
     i = cuda.grid(1)
     step = cuda.gridsize(1)

@@ -12,6 +12,7 @@ from ..cpu import selected_rows as _cpu
 from . import runtime as rt
 from ._launch import copy, flat, grid
 from .sequence_rows import _gather, _scatter
+from .launcher import jit_kernel
 
 
 def densify(ins, attrs):
@@ -65,7 +66,7 @@ def concat(parts):
     return parts[0].with_arrays(rows, out)
 
 
-@cuda.jit
+@jit_kernel
 def _rows_sgd(p, rows, g, lr, width, p_out):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -76,7 +77,7 @@ def _rows_sgd(p, rows, g, lr, width, p_out):
         i += step
 
 
-@cuda.jit
+@jit_kernel
 def _rows_adagrad(p, m, rows, g, lr, eps, width, p_out, m_out):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -90,7 +91,7 @@ def _rows_adagrad(p, m, rows, g, lr, eps, width, p_out, m_out):
         i += step
 
 
-@cuda.jit
+@jit_kernel
 def _rows_adam(p, m1, m2, rows, g, lr, b1p, b2p, beta1, beta2, eps, scaled, width, p_out, m1_out, m2_out):
     i = cuda.grid(1)
     step = cuda.gridsize(1)

@@ -8,9 +8,10 @@ from numba import cuda
 from ..common import POOL_CODES, seq_offsets
 from . import runtime as rt
 from ._launch import flat, grid, zeros
+from .launcher import jit_kernel
 
 
-@cuda.jit
+@jit_kernel
 def _pool(x, offs, code, pad, out, idx, w):
     t = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -44,7 +45,7 @@ def _pool(x, offs, code, pad, out, idx, w):
         t += step
 
 
-@cuda.jit
+@jit_kernel
 def _pool_grad(dout, offs, code, idx, dx, w):
     """Each (sequence, column) writes only its own rows of dx (sequences do not overlap)."""
     t = cuda.grid(1)
@@ -99,7 +100,7 @@ def sequence_pool_grad(ins, attrs):
     return {"X@GRAD": dx}
 
 
-@cuda.jit
+@jit_kernel
 def _softmax(x, offs, out):
     s = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -118,7 +119,7 @@ def _softmax(x, offs, out):
         s += step
 
 
-@cuda.jit
+@jit_kernel
 def _softmax_grad(out, dout, offs, dx):
     s = cuda.grid(1)
     step = cuda.gridsize(1)

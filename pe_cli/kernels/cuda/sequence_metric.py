@@ -8,13 +8,14 @@ from .. import seq_dp
 from ..seq_dp import chunk_outputs, chunk_prep, edit_outputs, edit_prep
 from . import runtime as rt
 from ._launch import grid, zeros
+from .launcher import jit_kernel
 
 _chunks = cuda.jit(device=True, inline=True)(seq_dp.chunk_spans)
 _match = cuda.jit(device=True, inline=True)(seq_dp.chunk_match)
 _levenshtein = cuda.jit(device=True, inline=True)(seq_dp.levenshtein)
 
 
-@cuda.jit
+@jit_kernel
 def _chunk_counts(inf, lab, starts, ends, scheme, excluded, segs, counts):
     s = cuda.grid(1)
     while s < starts.size:
@@ -27,7 +28,7 @@ def _chunk_counts(inf, lab, starts, ends, scheme, excluded, segs, counts):
         s += cuda.gridsize(1)
 
 
-@cuda.jit
+@jit_kernel
 def _edit_distances(hyp, h_starts, h_ends, ref, r_starts, r_ends, bases, row, out):
     s = cuda.grid(1)
     while s < h_starts.size:

@@ -8,9 +8,10 @@ from ..common import expand_rows, pad_index, reverse_index, seq_offsets, unpad_i
 from ..seq_dp import erase
 from . import runtime as rt
 from ._launch import flat, grid, zeros
+from .launcher import jit_kernel
 
 
-@cuda.jit
+@jit_kernel
 def _gather_pad(x, idx, pad, out, row):
     """out row i = x row idx[i], or the pad row (pad has 1 or ``row`` values) where idx[i] < 0."""
     i = cuda.grid(1)
@@ -22,7 +23,7 @@ def _gather_pad(x, idx, pad, out, row):
         i += step
 
 
-@cuda.jit
+@jit_kernel
 def _scatter_add(dout, idx, dx, row):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -111,7 +112,7 @@ def sequence_unpad_grad(ins, attrs):
     return {"X@GRAD": dx.reshape(tuple(x.shape))}
 
 
-@cuda.jit
+@jit_kernel
 def _mask(x, out, maxlen):
     i = cuda.grid(1)
     step = cuda.gridsize(1)

@@ -7,6 +7,7 @@ from ..common import seq_offsets
 from ..seq_maps import row_conv_offsets, scatter_checks
 from . import runtime as rt
 from ._launch import copy, flat, grid
+from .launcher import jit_kernel
 
 
 def _bounds(offs):
@@ -15,7 +16,7 @@ def _bounds(offs):
     return rt.to_device(np.repeat(offs[:-1], lengths)), rt.to_device(np.repeat(offs[1:], lengths))
 
 
-@cuda.jit
+@jit_kernel
 def _enumerate(x, ends, win, pad, out):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -34,7 +35,7 @@ def sequence_enumerate(ins, attrs):
     return {"Out": out}
 
 
-@cuda.jit
+@jit_kernel
 def _scatter_add(out, ids, upd, seg, width):
     j = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -43,7 +44,7 @@ def _scatter_add(out, ids, upd, seg, width):
         j += step
 
 
-@cuda.jit
+@jit_kernel
 def _scatter_take(dout, ids, seg, width, dupd):
     j = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -78,7 +79,7 @@ def sequence_scatter_grad(ins, attrs):
     return {"X@GRAD": copy(dout), "Updates@GRAD": dupd}
 
 
-@cuda.jit
+@jit_kernel
 def _row_conv(x, w, ends, ctx, width, out):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
@@ -91,7 +92,7 @@ def _row_conv(x, w, ends, ctx, width, out):
         i += step
 
 
-@cuda.jit
+@jit_kernel
 def _row_conv_dx(w, dout, starts, ctx, width, dx):
     """dx[t] = sum_k w[k] * dout[t - k] over the steps t - k of t's own sequence."""
     i = cuda.grid(1)
@@ -105,7 +106,7 @@ def _row_conv_dx(w, dout, starts, ctx, width, dx):
         i += step
 
 
-@cuda.jit
+@jit_kernel
 def _row_conv_dw(x, dout, ends, rows, width, dw):
     """dw[k, d] = sum_t x[t + k, d] * dout[t, d] over the steps with t + k in t's sequence."""
     i = cuda.grid(1)

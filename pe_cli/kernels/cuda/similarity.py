@@ -6,9 +6,10 @@ from numba import cuda
 
 from . import runtime as rt
 from ._launch import flat, grid
+from .launcher import jit_kernel
 
 
-@cuda.jit
+@jit_kernel
 def _forward(x, y, out, xn, yn, rows, d, y_rows):
     r = cuda.grid(1)
     stride = cuda.gridsize(1)
@@ -30,7 +31,7 @@ def _forward(x, y, out, xn, yn, rows, d, y_rows):
         r += stride
 
 
-@cuda.jit
+@jit_kernel
 def _grad_rows(x, y, out, xn, yn, dout, dx, dy, rows, d, y_rows):
     r = cuda.grid(1)
     stride = cuda.gridsize(1)
@@ -44,7 +45,7 @@ def _grad_rows(x, y, out, xn, yn, dout, dx, dy, rows, d, y_rows):
         r += stride
 
 
-@cuda.jit
+@jit_kernel
 def _grad_one_y(x, y, out, xn, yn, dout, dy, rows, d):
     k = cuda.grid(1)
     stride = cuda.gridsize(1)
