@@ -176,15 +176,16 @@ def _init(kind, dtype):
     return dtype.type(info.min if kind == "max" else info.max)
 
 
-def reduce(x, axes, kind="sum", keepdims=False, mean=False):
+def reduce(x, axes, kind="sum", keepdims=False, mean=False, out=None):
     """``x`` reduced over ``axes`` with ``kind`` in sum/max/min/prod (``mean``: the sum / count).
-    The result is a new contiguous device array; a full reduction has shape () reshaped by callers."""
+    The result is a new contiguous device array (or ``out``, contiguous and of the result's size);
+    a full reduction has shape () reshaped by callers."""
     shape = tuple(x.shape)
     axes = normalize_axes(len(shape), axes)
     out_shape = tuple(1 if d in axes else n for d, n in enumerate(shape)) if keepdims else \
         tuple(n for d, n in enumerate(shape) if d not in axes)
     dtype = np.dtype(x.dtype)
-    out = rt.empty(out_shape, dtype)
+    out = rt.empty(out_shape, dtype) if out is None else out
     if out.size == 0:
         return out
     nred = 1
