@@ -63,17 +63,17 @@ def test_mlp_trains_like_the_cpu(make_optimizer):
 
 
 def test_warm_training_loop_allocates_nothing():
+    """The pool grows while the loop warms up (on a real GPU, ops running at once on the executor's
+    threads may hold a few more buffers in one step than in another), then stops growing."""
     main, startup, loss = _mlp(fluid.optimizer.SGD(0.1))
     scope, exe = Scope(), Executor(CUDAPlace(0))
     exe.run(startup, scope=scope)
-    batches = _batches(5)
     pool = runtime.device(0).pool
-    for b in batches[:2]:
+    allocations = []
+    for b in _batches(12):
         exe.run(main, feed=b, fetch_list=[loss], scope=scope)
-    before = pool.allocations
-    for b in batches[2:]:
-        exe.run(main, feed=b, fetch_list=[loss], scope=scope)
-    assert pool.allocations == before, pool.stats()
+        allocations.append(pool.allocations)
+    assert allocations[-6:] == [allocations[-6]] * 6, pool.stats()
 
 
 def test_scope_values_read_back_on_the_host():
