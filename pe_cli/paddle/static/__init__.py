@@ -11,7 +11,7 @@ from ...fluid.contrib.layers.metric_op import ctr_metric_bundle as _ctr_metric_b
 from ...layers.printing import Print as _Print
 from ...training.backward import append_backward, gradients  # noqa: F401
 from ...compiler import BuildStrategy, CompiledProgram, ExecutionStrategy  # noqa: F401
-from ...executor import Executor, global_scope, scope_guard  # noqa: F401
+from ...executor import Executor, Scope, global_scope, scope_guard  # noqa: F401   (Scope: as Paddle, not in __all__)
 from ...executor.parallel import ParallelExecutor  # noqa: F401
 from ...io import load, load_program_state, save, set_program_state  # noqa: F401
 from ...io.static_io import (deserialize_persistables, deserialize_program, load_from_file,  # noqa: F401

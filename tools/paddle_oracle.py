@@ -1,0 +1,224 @@
+"""Paddle 2.6.2 as the oracle: builds three small static programs with ``paddle.nn`` (a LeNet, an
+LSTM text classifier, a 2-layer Transformer encoder classifier with a padding mask), gives them the
+same initial weights (from each parameter's structured name) and batches, trains 5 steps of AdamW,
+and writes what Paddle did (the first batch's logits, the losses, the first step's gradients, the
+parameters after every step, the statistics of Paddle's own initial values) to
+tests/data/paddle_oracle/*.json. tests/paddle/test_paddle_oracle.py replays the same programs (this
+module's functions, given pe's ``paddle``) on pe, on 1 and on 2 devices, and compares; CI never
+needs Paddle. tools/fluid_oracle.py is the Fluid 1.8.5 twin.
+
+    /work/paddle262/bin/python tools/paddle_oracle.py    # Python 3.10 with paddlepaddle==2.6.2
+
+Nothing here imports paddle or pe at load time: every program takes the ``paddle`` module to build
+with, so the same code runs on both engines. Parameters are recorded as samples (12 fixed entries,
+the sum and the norm) to keep the files small.
+"""
+import json
+import os
+import sys
+import zlib
+
+import numpy as np
+
+OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "data", "paddle_oracle")
+STEPS, BATCH, VOCAB, T = 5, 8, 60, 7
+
+
+# -- programs: each returns (feed names, logits, loss, net, optimizer, scheduler or None) -----------
+def lenet(paddle):
+    """Conv-ReLU-MaxPool twice, then three Linear layers; AdamW on a cosine schedule."""
+    nn, F = paddle.nn, paddle.nn.functional
+    x = paddle.static.data("x", [None, 1, 28, 28], "float32")
+    y = paddle.static.data("y", [None, 1], "int64")
+    net = nn.Sequential(nn.Conv2D(1, 6, 3, padding=1), nn.ReLU(), nn.MaxPool2D(2, 2),
+                        nn.Conv2D(6, 16, 5), nn.ReLU(), nn.MaxPool2D(2, 2), nn.Flatten(),
+                        nn.Linear(16 * 5 * 5, 120), nn.ReLU(), nn.Linear(120, 84), nn.ReLU(), nn.Linear(84, 10))
+    logits = net(x)
+    loss = F.cross_entropy(logits, y)
+    schedule = paddle.optimizer.lr.CosineAnnealingDecay(0.01, 10)
+    opt = paddle.optimizer.AdamW(learning_rate=schedule, weight_decay=0.05)
+    return logits, loss, net, opt, schedule
+
+
+class _LSTMClassifier:
+    """Embedding (padding_idx 0) -> 2-layer bidirectional LSTM over the sequence lengths -> the last
+    layer's two final states -> Linear to 3 classes."""
+
+    def __new__(cls, paddle):
+        nn = paddle.nn
+
+        class Net(nn.Layer):
+            def __init__(self):
+                super().__init__()
+                self.embedding = nn.Embedding(VOCAB, 16, padding_idx=0)
+                self.lstm = nn.LSTM(16, 12, num_layers=2, direction="bidirect")
+                self.fc = nn.Linear(24, 3)
+
+            def forward(self, ids, lengths):
+                _, (h, _) = self.lstm(self.embedding(ids), sequence_length=lengths)
+                last = paddle.concat([h[-2], h[-1]], axis=-1)
+                return self.fc(last)
+        return Net()
+
+
+def lstm(paddle):
+    """The LSTM classifier; AdamW with global-norm clipping."""
+    ids = paddle.static.data("ids", [None, T], "int64")
+    lengths = paddle.static.data("lengths", [None], "int64")
+    y = paddle.static.data("y", [None, 1], "int64")
+    net = _LSTMClassifier(paddle)
+    logits = net(ids, lengths)
+    loss = paddle.nn.functional.cross_entropy(logits, y)
+    opt = paddle.optimizer.AdamW(learning_rate=0.01, weight_decay=0.01,
+                                 grad_clip=paddle.nn.ClipGradByGlobalNorm(1.0))
+    return logits, loss, net, opt, None
+
+
+class _EncoderClassifier:
+    """Embedding + learned positions -> 2-layer TransformerEncoder (4 heads, no dropout) masked by the
+    padding (ids == 0) -> masked mean over time -> Linear to 3 classes."""
+
+    def __new__(cls, paddle):
+        nn = paddle.nn
+
+        class Net(nn.Layer):
+            def __init__(self):
+                super().__init__()
+                self.embedding = nn.Embedding(VOCAB, 16)
+                self.position = self.create_parameter([T, 16])
+                layer = nn.TransformerEncoderLayer(16, 4, 32, dropout=0.0)
+                self.encoder = nn.TransformerEncoder(layer, 2, norm=nn.LayerNorm(16))
+                self.fc = nn.Linear(16, 3)
+
+            def forward(self, ids):
+                keep = paddle.not_equal(ids, paddle.zeros_like(ids))                    # [N, T] bool
+                h = self.encoder(self.embedding(ids) + self.position, src_mask=paddle.unsqueeze(keep, [1, 2]))
+                weight = paddle.unsqueeze(paddle.cast(keep, "float32"), [2])
+                pooled = paddle.sum(h * weight, axis=1) / paddle.sum(weight, axis=1)
+                return self.fc(pooled)
+        return Net()
+
+
+def transformer(paddle):
+    """The encoder classifier; AdamW that decays only the weights (not biases or norms)."""
+    ids = paddle.static.data("ids", [None, T], "int64")
+    y = paddle.static.data("y", [None, 1], "int64")
+    net = _EncoderClassifier(paddle)
+    logits = net(ids)
+    loss = paddle.nn.functional.cross_entropy(logits, y)
+    decayed = {p.name for n, p in net.named_parameters() if n.endswith("weight") and "norm" not in n}
+    opt = paddle.optimizer.AdamW(learning_rate=0.005, weight_decay=0.1,
+                                 apply_decay_param_fun=lambda name: name in decayed)
+    return logits, loss, net, opt, None
+
+
+MODELS = {"lenet": lenet, "lstm": lstm, "transformer": transformer}
+
+
+# -- weights and batches ---------------------------------------------------------------------------
+def initial_value(name, shape):
+    """The value every engine starts parameter ``name`` (its structured name) at."""
+    rng = np.random.RandomState(zlib.crc32(name.encode()) % (2 ** 31))
+    if len(shape) == 1:
+        base = 1.0 if "norm" in name and name.endswith("weight") else 0.0
+        return (base + rng.uniform(-0.1, 0.1, shape)).astype("float32")
+    fan = shape[0] + int(np.prod(shape[1:]))
+    bound = np.sqrt(6.0 / fan)
+    return rng.uniform(-bound, bound, shape).astype("float32")
+
+
+def batches(model, seed=11):
+    rng = np.random.RandomState(seed + len(model))
+    out = []
+    for _ in range(STEPS):
+        if model == "lenet":
+            out.append({"x": rng.rand(BATCH, 1, 28, 28).astype("float32"),
+                        "y": rng.randint(0, 10, (BATCH, 1)).astype("int64")})
+            continue
+        lengths = rng.randint(2, T + 1, BATCH)
+        lengths[0] = T
+        ids = rng.randint(1, VOCAB, (BATCH, T))
+        ids[np.arange(T)[None, :] >= lengths[:, None]] = 0
+        feed = {"ids": ids.astype("int64"), "y": rng.randint(0, 3, (BATCH, 1)).astype("int64")}
+        if model == "lstm":
+            feed["lengths"] = lengths.astype("int64")
+        out.append(feed)
+    return out
+
+
+def sample(value):
+    """12 fixed entries, the sum and the norm of ``value`` (float64 lists)."""
+    flat = np.asarray(value, "float64").reshape(-1)
+    idx = np.unique(np.linspace(0, flat.size - 1, min(flat.size, 12)).astype(int))
+    return {"at": flat[idx].tolist(), "sum": float(flat.sum()), "norm": float(np.sqrt((flat ** 2).sum()))}
+
+
+def _stats(value):
+    v = np.asarray(value, "float64")
+    return {"shape": list(v.shape), "mean": float(v.mean()), "std": float(v.std()), "min": float(v.min()),
+            "max": float(v.max())}
+
+
+# -- running -------------------------------------------------------------------------------------
+def build(paddle, model):
+    """(main, startup, logits, loss, {structured name: parameter name}, scheduler)."""
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
+        logits, loss, net, opt, schedule = MODELS[model](paddle)
+        opt.minimize(loss)
+    return main, startup, logits, loss, {n: p.name for n, p in net.named_parameters()}, schedule
+
+
+def run(paddle, model, devices=1):
+    """{"forward": the first batch's logits, "loss": [per step], "init": Paddle-initializer statistics
+    per parameter, "grads": first step's gradient samples (1 device), "params": [per step: samples]} of
+    ``model`` trained STEPS steps; on ``devices`` CPU places (data parallel) when more than 1."""
+    paddle.enable_static()
+    main, startup, logits, loss, names, schedule = build(paddle, model)
+    place = paddle.CPUPlace()
+    exe, scope = paddle.static.Executor(place), paddle.static.Scope()
+    program = main
+    if devices > 1:
+        program = paddle.static.CompiledProgram(main).with_data_parallel(loss_name=loss.name,
+                                                                         places=[place] * devices)
+    out = {"forward": None, "loss": [], "init": {}, "grads": {}, "params": []}
+    with paddle.static.scope_guard(scope):
+        exe.run(startup)
+        for structured, name in sorted(names.items()):
+            tensor = scope.find_var(name).get_tensor()
+            out["init"][structured] = _stats(np.array(tensor))
+            tensor.set(initial_value(structured, np.array(tensor).shape), place)
+        for step, feed in enumerate(batches(model)):
+            grads = step == 0 and devices == 1       # on several places a fetched gradient is each place's, joined
+            fetch = [loss, logits] + ([names[n] + "@GRAD" for n in sorted(names)] if grads else [])
+            values = exe.run(program, feed=feed, fetch_list=fetch)
+            out["loss"].append(float(np.mean(np.asarray(values[0], "float64"))))
+            if step == 0:
+                out["forward"] = np.round(np.asarray(values[1], "float64"), 7).tolist()
+                out["grads"] = {n: sample(v) for n, v in zip(sorted(names), values[2:]) if grads}
+            out["params"].append({n: sample(np.array(scope.find_var(names[n]).get_tensor())) for n in sorted(names)})
+            if schedule is not None:
+                schedule.step()
+    return out
+
+
+def _write(name, data):
+    path = os.path.join(OUT, name)
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=None, sort_keys=True)
+        f.write("\n")
+    os.replace(path + ".tmp", path)
+
+
+def main():
+    import paddle
+    os.makedirs(OUT, exist_ok=True)
+    source = {"engine": f"paddlepaddle {paddle.__version__}", "python": sys.version.split()[0],
+              "numpy": np.__version__, "recorded_by": "tools/paddle_oracle.py"}
+    for model in MODELS:
+        _write(f"{model}.json", dict(source, run=run(paddle, model)))
+    print(f"wrote {OUT}/" + ", ".join(f"{m}.json" for m in MODELS))
+
+
+if __name__ == "__main__":
+    main()
