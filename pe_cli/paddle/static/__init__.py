@@ -27,7 +27,7 @@ from ...training.averaging import ExponentialMovingAverage  # noqa: F401
 from ...training.param_attr import WeightNormParamAttr  # noqa: F401
 from ...base.places import cpu_places  # noqa: F401
 from ..input_spec import InputSpec  # noqa: F401
-from ..metric import accuracy  # noqa: F401
+from ...layers import accuracy  # noqa: F401   (2.x: paddle.static.accuracy takes no name; paddle.metric.accuracy does)
 from ...base.errors import PeError
 
 
