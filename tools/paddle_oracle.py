@@ -162,6 +162,7 @@ def _stats(value):
 # -- running -------------------------------------------------------------------------------------
 def build(paddle, model):
     """(main, startup, logits, loss, {structured name: parameter name}, scheduler)."""
+    paddle.seed(2024)            # Paddle's own initial values (recorded as statistics) the same on every run
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
         logits, loss, net, opt, schedule = MODELS[model](paddle)
@@ -202,6 +203,71 @@ def run(paddle, model, devices=1):
     return out
 
 
+# -- single layers: forward values and the input's gradient ------------------------------------------
+def _distinct(rng, *shape):
+    """Values without ties (a max's place is unambiguous), in [-1, 1)."""
+    n = int(np.prod(shape))
+    return (rng.permutation(n).reshape(shape) / n * 2 - 1).astype("float32")
+
+
+def _unpool_case(pool, unpool):
+    def build(paddle, x):
+        out, mask = pool(paddle)(x)
+        return None, [out, mask, unpool(paddle)(out, mask)]
+    return build
+
+
+LAYERS = {   # name -> (input shape, build(paddle, x) -> (layer with parameters or None, [outputs]))
+    "conv3d": ((2, 2, 4, 5, 4), lambda paddle, x: (lambda m: (m, [m(x)]))(
+        paddle.nn.Conv3D(2, 3, (2, 3, 2), stride=(1, 2, 1), padding=1))),
+    "conv3d_transpose": ((1, 2, 3, 4, 3), lambda paddle, x: (lambda m: (m, [m(x)]))(
+        paddle.nn.Conv3DTranspose(2, 3, 3, stride=2, padding=1, output_padding=1))),
+    "spectral_norm": ((3, 4, 2), lambda paddle, x: (lambda m: (m, [m(x)]))(
+        paddle.nn.SpectralNorm([3, 4, 2], dim=1, power_iters=3))),
+    "max_unpool2d": ((2, 3, 6, 8), lambda paddle, x: (None, [*(lambda o, m: (o, m, paddle.nn.functional.max_unpool2d(
+        o, m, 2, 2, output_size=[7, 9])))(*paddle.nn.functional.max_pool2d(x, 2, 2, return_mask=True))])),
+    "max_unpool1d": ((2, 3, 9), _unpool_case(lambda paddle: paddle.nn.MaxPool1D(3, 2, padding=1, return_mask=True),
+                                             lambda paddle: paddle.nn.MaxUnPool1D(3, 2, padding=1))),
+    "max_unpool3d": ((1, 2, 4, 6, 4), _unpool_case(lambda paddle: paddle.nn.MaxPool3D(2, return_mask=True),
+                                                   lambda paddle: paddle.nn.MaxUnPool3D(2))),
+    "adaptive_max_pool2d_mask": ((1, 2, 5, 7), lambda paddle, x: (None, list(
+        paddle.nn.functional.adaptive_max_pool2d(x, [2, 3], return_mask=True)))),
+    "rnnt_loss": ((3, 5, 4, 6), lambda paddle, x: (None, [paddle.nn.functional.rnnt_loss(
+        x, *_rnnt_targets(paddle), blank=0, fastemit_lambda=0.0, reduction="none")])),
+    "RNNTLoss": ((3, 5, 4, 6), lambda paddle, x: (None, [paddle.nn.RNNTLoss(blank=5)(x, *_rnnt_targets(paddle, 5))])),
+}
+
+
+def _rnnt_targets(paddle, blank=0):
+    """Labels [3, 3] (none the blank) and the input's and labels' lengths, as int32 tensors."""
+    labels = np.array([[1, 2, 3], [4, 4, 1], [2, 1, 3]], "int32") - (1 if blank else 0)
+    return [paddle.to_tensor(a) for a in (labels, np.array([5, 4, 3], "int32"), np.array([3, 2, 1], "int32"))]
+
+
+def run_layer(paddle, name):
+    """{"outputs": [each output's values], "grad_x": d(sum of the float outputs' squares / 2 + sums)/dx}
+    of LAYERS[name] on fixed inputs, its parameters set from initial_value."""
+    paddle.enable_static()
+    shape, build_layer = LAYERS[name]
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
+        x = paddle.static.data("x", list(shape), "float32")
+        x.stop_gradient = False
+        layer, outs = build_layer(paddle, x)
+        floats = [o for o in outs if "float" in str(o.dtype)]
+        loss = paddle.add_n([paddle.sum(o * o) * 0.5 + paddle.sum(o) for o in floats])
+        grad = paddle.static.gradients([loss], [x])[0]
+    exe, scope, place = paddle.static.Executor(paddle.CPUPlace()), paddle.static.Scope(), paddle.CPUPlace()
+    with paddle.static.scope_guard(scope):
+        exe.run(startup)
+        for structured, param in ([] if layer is None else layer.named_parameters()):
+            scope.find_var(param.name).get_tensor().set(initial_value(structured, param.shape), place)
+        values = exe.run(main, feed={"x": _distinct(np.random.RandomState(len(name)), *shape)},
+                         fetch_list=outs + [grad])
+    return {"outputs": [np.round(np.asarray(v, "float64"), 6).tolist() for v in values[:-1]],
+            "grad_x": np.round(np.asarray(values[-1], "float64"), 6).tolist()}
+
+
 def _write(name, data):
     path = os.path.join(OUT, name)
     with open(path + ".tmp", "w", encoding="utf-8") as f:
@@ -217,7 +283,8 @@ def main():
               "numpy": np.__version__, "recorded_by": "tools/paddle_oracle.py"}
     for model in MODELS:
         _write(f"{model}.json", dict(source, run=run(paddle, model)))
-    print(f"wrote {OUT}/" + ", ".join(f"{m}.json" for m in MODELS))
+    _write("layers.json", dict(source, layers={name: run_layer(paddle, name) for name in LAYERS}))
+    print(f"wrote {OUT}/" + ", ".join(f"{m}.json" for m in MODELS) + ", layers.json")
 
 
 if __name__ == "__main__":

@@ -107,3 +107,53 @@ def test_default_initializers_draw_from_paddles_distributions(replay_1dev):
         # two independent samples of n draws: their means and standard deviations differ by sampling error
         assert abs(mine["mean"] - theirs["mean"]) <= 6 * spread / np.sqrt(n) + 1e-7, (name, mine, theirs)
         assert abs(mine["std"] - theirs["std"]) <= 6 * spread / np.sqrt(2 * n) + 1e-7, (name, mine, theirs)
+
+
+# -- single layers: Conv3D, Conv3DTranspose, SpectralNorm, max pools' masks, MaxUnPool1D/2D/3D, RNNTLoss --
+LAYER_DATA = os.path.join(DATA, "layers.json")
+
+
+@pytest.fixture(scope="module")
+def layers_recorded():
+    with open(LAYER_DATA, encoding="utf-8") as f:
+        data = json.load(f)
+    assert data["engine"] == "paddlepaddle 2.6.2"
+    return data["layers"]
+
+
+@pytest.mark.parametrize("name", [n for n in oracle.LAYERS if n != "spectral_norm"])
+def test_layer_forward_and_input_gradient_equal_paddle(name, layers_recorded):
+    got, want = oracle.run_layer(paddle, name), layers_recorded[name]
+    assert len(got["outputs"]) == len(want["outputs"])
+    for i, (mine, theirs) in enumerate(zip(got["outputs"], want["outputs"])):
+        mine, theirs = np.asarray(mine), np.asarray(theirs)
+        if theirs.ndim == 0:             # Paddle 2.6's reductions are 0-D; pe's [1] (docs/COMPAT.md)
+            mine = mine.reshape(())
+        np.testing.assert_allclose(mine, theirs, rtol=1e-5, atol=2e-6, err_msg=f"{name} output {i}")
+    np.testing.assert_allclose(got["grad_x"], want["grad_x"], rtol=1e-5, atol=2e-6, err_msg=f"{name} gradient")
+
+
+def test_spectral_norm_equals_paddle_forward_and_the_derivative_where_paddle_2_6_does_not(layers_recorded):
+    """SpectralNorm's forward equals Paddle's. Its weight gradient is the derivative of W / sigma(W) with
+    the power iteration's u, v held fixed, (dOut - sum(dOut * W / sigma) u v^T) / sigma, as Fluid 1.8's
+    kernel (and pe's, checked by finite differences in tests/ops/cases_linalg.py); Paddle 2.6.2's phi
+    kernel computes dOut * (1 - u v^T * sum(W / sigma)) / sigma instead. Both formulas are evaluated here
+    from the recorded input: Paddle's recording equals the second, pe the first."""
+    got, want = oracle.run_layer(paddle, "spectral_norm"), layers_recorded["spectral_norm"]
+    np.testing.assert_allclose(got["outputs"][0], want["outputs"][0], rtol=1e-5, atol=2e-6)
+    x = oracle._distinct(np.random.RandomState(len("spectral_norm")), 3, 4, 2).astype("float64")
+    mat = x.transpose(1, 0, 2).reshape(4, 6)                      # dim=1 first
+    u, v = oracle.initial_value("weight_u", [4]).astype("float64"), oracle.initial_value("weight_v", [6]).astype("float64")
+    for _ in range(3):
+        v = mat.T @ u
+        v /= np.linalg.norm(v) + 1e-12
+        u = mat @ v
+        u /= np.linalg.norm(u) + 1e-12
+    sigma = u @ mat @ v
+    dout = mat / sigma + 1.0                                      # d(sum(out^2) / 2 + sum(out)) / d out
+    derivative = (dout - (dout * mat / sigma).sum() * np.outer(u, v)) / sigma
+    paddle_26 = dout * (1.0 - np.outer(u, v) * (mat / sigma).sum()) / sigma
+    back = lambda m: m.reshape(4, 3, 2).transpose(1, 0, 2)      # noqa: E731
+    np.testing.assert_allclose(want["grad_x"], back(paddle_26), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(got["grad_x"], back(derivative), rtol=1e-4, atol=1e-5)
+    assert np.abs(back(derivative) - back(paddle_26)).max() > 0.1
