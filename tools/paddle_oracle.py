@@ -1,11 +1,12 @@
-"""Paddle 2.6.2 as the oracle: builds three small static programs with ``paddle.nn`` (a LeNet, an
-LSTM text classifier, a 2-layer Transformer encoder classifier with a padding mask), gives them the
-same initial weights (from each parameter's structured name) and batches, trains 5 steps of AdamW,
-and writes what Paddle did (the first batch's logits, the losses, the first step's gradients, the
-parameters after every step, the statistics of Paddle's own initial values) to
-tests/data/paddle_oracle/*.json. tests/paddle/test_paddle_oracle.py replays the same programs (this
-module's functions, given pe's ``paddle``) on pe, on 1 and on 2 devices, and compares; CI never
-needs Paddle. tools/fluid_oracle.py is the Fluid 1.8.5 twin.
+"""Paddle 2.6.2 as the oracle: builds small static programs with ``paddle.nn`` (a LeNet, an LSTM text
+classifier, a 2-layer Transformer encoder classifier with a padding mask, a GRU + pre-norm encoder
+one), gives them the same initial weights (from each parameter's structured name) and batches, trains
+5 steps of AdamW, and writes what Paddle did (the first batch's logits, the losses, the first step's
+gradients, the parameters after every step, the statistics of Paddle's own initial values) to
+tests/data/paddle_oracle/<model>.json; and single layers' forward values and input gradients (LAYERS)
+to layers.json. tests/paddle/test_paddle_oracle.py replays the same programs (this module's
+functions, given pe's ``paddle``) on pe, on 1 and on 2 devices, and compares; CI never needs Paddle.
+tools/fluid_oracle.py is the Fluid 1.8.5 twin.
 
     /work/paddle262/bin/python tools/paddle_oracle.py    # Python 3.10 with paddlepaddle==2.6.2
 
@@ -112,7 +113,46 @@ def transformer(paddle):
     return logits, loss, net, opt, None
 
 
-MODELS = {"lenet": lenet, "lstm": lstm, "transformer": transformer}
+class _GRUPreNorm:
+    """Embedding -> bidirectional time-major GRU over the lengths -> ReLU SimpleRNN -> one pre-norm GELU
+    encoder layer with a float (additive) padding mask -> mean over time -> Linear to 3 classes."""
+
+    def __new__(cls, paddle):
+        nn = paddle.nn
+
+        class Net(nn.Layer):
+            def __init__(self):
+                super().__init__()
+                self.embedding = nn.Embedding(VOCAB, 16)
+                self.gru = nn.GRU(16, 8, direction="bidirect", time_major=True)
+                self.rnn = nn.SimpleRNN(16, 16, activation="relu")
+                layer = nn.TransformerEncoderLayer(16, 2, 24, dropout=0.0, activation="gelu", normalize_before=True)
+                self.encoder = nn.TransformerEncoder(layer, 1)
+                self.fc = nn.Linear(16, 3)
+
+            def forward(self, ids, lengths):
+                out, _ = self.gru(paddle.transpose(self.embedding(ids), [1, 0, 2]), sequence_length=lengths)
+                out, _ = self.rnn(paddle.transpose(out, [1, 0, 2]))
+                keep = paddle.cast(paddle.not_equal(ids, paddle.zeros_like(ids)), "float32")
+                h = self.encoder(out, src_mask=(paddle.unsqueeze(keep, [1, 2]) - 1.0) * 1e4)
+                return self.fc(paddle.mean(h, axis=1))
+        return Net()
+
+
+def gru_prenorm(paddle):
+    """The GRU + pre-norm encoder classifier; AdamW (beta1 0.8) on a linear warm-up."""
+    ids = paddle.static.data("ids", [None, T], "int64")
+    lengths = paddle.static.data("lengths", [None], "int64")
+    y = paddle.static.data("y", [None, 1], "int64")
+    net = _GRUPreNorm(paddle)
+    logits = net(ids, lengths)
+    loss = paddle.nn.functional.cross_entropy(logits, y)
+    schedule = paddle.optimizer.lr.LinearWarmup(0.01, 3, 0.0, 0.01)
+    opt = paddle.optimizer.AdamW(learning_rate=schedule, weight_decay=0.02, beta1=0.8)
+    return logits, loss, net, opt, schedule
+
+
+MODELS = {"lenet": lenet, "lstm": lstm, "transformer": transformer, "gru_prenorm": gru_prenorm}
 
 
 # -- weights and batches ---------------------------------------------------------------------------
@@ -140,7 +180,7 @@ def batches(model, seed=11):
         ids = rng.randint(1, VOCAB, (BATCH, T))
         ids[np.arange(T)[None, :] >= lengths[:, None]] = 0
         feed = {"ids": ids.astype("int64"), "y": rng.randint(0, 3, (BATCH, 1)).astype("int64")}
-        if model == "lstm":
+        if model in ("lstm", "gru_prenorm"):
             feed["lengths"] = lengths.astype("int64")
         out.append(feed)
     return out

@@ -1,7 +1,8 @@
 """pe against Paddle 2.6.2's recorded behaviour (tests/data/paddle_oracle/, written by
 tools/paddle_oracle.py on paddlepaddle==2.6.2): a LeNet, an LSTM text classifier (2-layer
-bidirectional, sequence lengths, padding_idx, global-norm clipping) and a 2-layer Transformer
-encoder classifier (padding mask, AdamW decaying only the weights), built with ``paddle.nn`` in
+bidirectional, sequence lengths, padding_idx, global-norm clipping), a 2-layer Transformer
+encoder classifier (padding mask, AdamW decaying only the weights) and a GRU (time-major, lengths) +
+SimpleRNN + pre-norm GELU encoder classifier (additive mask, warm-up), built with ``paddle.nn`` in
 static mode, replayed on pe from the same initial weights and batches for 5 steps of AdamW, on 1
 CPU place and on 2 (CompiledProgram.with_data_parallel, the same global batch split in two).
 
@@ -9,7 +10,9 @@ CPU place and on 2 (CompiledProgram.with_data_parallel, the same global batch sp
   rounding; the parameters after every step equal Paddle's to 1e-6 (lr 0.005 to 0.01: a few float32
   ulps of the weights);
 - the parameters have Paddle's structured names and shapes, and pe's default initializers draw
-  from Paddle's distributions (mean and spread, within sampling error).
+  from Paddle's distributions (mean and spread, within sampling error);
+- single layers (layers.json): Conv3D, Conv3DTranspose, max pools' masks, MaxUnPool1D/2D/3D,
+  rnnt_loss/RNNTLoss: forward values and the input's gradient equal Paddle's; SpectralNorm: see its test.
 
 The one parameter left out of the trajectory comparison is the attention's key bias: adding a
 constant to every key adds the same number to a query's scores, which softmax ignores, so its
