@@ -37,7 +37,7 @@ def lenet(paddle):
     logits = net(x)
     loss = F.cross_entropy(logits, y)
     schedule = paddle.optimizer.lr.CosineAnnealingDecay(0.01, 10)
-    opt = paddle.optimizer.AdamW(learning_rate=schedule, weight_decay=0.05)
+    opt = paddle.optimizer.AdamW(learning_rate=schedule, parameters=net.parameters(), weight_decay=0.05)
     return logits, loss, net, opt, schedule
 
 
@@ -272,6 +272,8 @@ LAYERS = {   # name -> (input shape, build(paddle, x) -> (layer with parameters 
                                                    lambda paddle: paddle.nn.MaxUnPool3D(2))),
     "adaptive_max_pool2d_mask": ((1, 2, 5, 7), lambda paddle, x: (None, list(
         paddle.nn.functional.adaptive_max_pool2d(x, [2, 3], return_mask=True)))),
+    "batch_norm2d": ((4, 3, 3, 5), lambda paddle, x: (lambda m: (m, [m(x), m._mean, m._variance]))(
+        paddle.nn.BatchNorm2D(3, momentum=0.8))),
     "rnnt_loss": ((3, 5, 4, 6), lambda paddle, x: (None, [paddle.nn.functional.rnnt_loss(
         x, *_rnnt_targets(paddle), blank=0, fastemit_lambda=0.0, reduction="none")])),
     "RNNTLoss": ((3, 5, 4, 6), lambda paddle, x: (None, [paddle.nn.RNNTLoss(blank=5)(x, *_rnnt_targets(paddle, 5))])),
@@ -294,7 +296,7 @@ def run_layer(paddle, name):
         x = paddle.static.data("x", list(shape), "float32")
         x.stop_gradient = False
         layer, outs = build_layer(paddle, x)
-        floats = [o for o in outs if "float" in str(o.dtype)]
+        floats = [o for o in outs if "float" in str(o.dtype) and not o.stop_gradient]
         loss = paddle.add_n([paddle.sum(o * o) * 0.5 + paddle.sum(o) for o in floats])
         grad = paddle.static.gradients([loss], [x])[0]
     exe, scope, place = paddle.static.Executor(paddle.CPUPlace()), paddle.static.Scope(), paddle.CPUPlace()

@@ -11,8 +11,9 @@ CPU place and on 2 (CompiledProgram.with_data_parallel, the same global batch sp
   ulps of the weights);
 - the parameters have Paddle's structured names and shapes, and pe's default initializers draw
   from Paddle's distributions (mean and spread, within sampling error);
-- single layers (layers.json): Conv3D, Conv3DTranspose, max pools' masks, MaxUnPool1D/2D/3D,
-  rnnt_loss/RNNTLoss: forward values and the input's gradient equal Paddle's; SpectralNorm: see its test.
+- single layers (layers.json): Conv3D, Conv3DTranspose, BatchNorm2D (and its running statistics),
+  max pools' masks, MaxUnPool1D/2D/3D, rnnt_loss/RNNTLoss: forward values and the input's gradient
+  equal Paddle's; SpectralNorm: see its test.
 
 The one parameter left out of the trajectory comparison is the attention's key bias: adding a
 constant to every key adds the same number to a query's scores, which softmax ignores, so its
