@@ -6,7 +6,7 @@ from numba import cuda
 from .. import transducer_dp
 from ..cpu import transducer as _cpu
 from . import runtime as rt
-from ._launch import grid, zeros
+from ._launch import grid, scale_rows, zeros
 
 _sequence = cuda.jit(device=True)(transducer_dp.rnnt_sequence)
 
@@ -18,15 +18,6 @@ def _warprnnt(x, label, t_lens, u_lens, blank, fastemit_lambda, alpha, beta, gra
     while b < loss.size:
         loss[b] = _sequence(x, label, b, t_lens[b], u_lens[b], blank, fastemit_lambda, alpha, beta, grad)
         b += step
-
-
-@cuda.jit
-def _scale(grad, dloss, per_row, out):
-    i = cuda.grid(1)
-    step = cuda.gridsize(1)
-    while i < out.size:
-        out[i] = grad[i] * dloss[i // per_row]
-        i += step
 
 
 def warprnnt(ins, attrs):
@@ -44,9 +35,4 @@ def warprnnt(ins, attrs):
 
 
 def warprnnt_grad(ins, attrs):
-    grad, dloss = ins["warprnntgrad"], ins["loss@GRAD"]
-    out = rt.empty(grad.shape, grad.dtype)
-    if out.size:
-        per_row = int(np.prod(grad.shape[1:]))
-        _scale[grid(out.size)](grad.reshape(grad.size), dloss.reshape(dloss.size), per_row, out.reshape(out.size))
-    return {"input@GRAD": out}
+    return {"input@GRAD": scale_rows(ins["warprnntgrad"], ins["loss@GRAD"])}
