@@ -62,11 +62,16 @@ class _LSTMClassifier:
         return Net()
 
 
+def _text_data(paddle, lengths=True):
+    """The text models' inputs: ids [N, T] (0 pads), lengths [N] (when asked), labels [N, 1]."""
+    ids = paddle.static.data("ids", [None, T], "int64")
+    y = paddle.static.data("y", [None, 1], "int64")
+    return (ids, paddle.static.data("lengths", [None], "int64"), y) if lengths else (ids, y)
+
+
 def lstm(paddle):
     """The LSTM classifier; AdamW with global-norm clipping."""
-    ids = paddle.static.data("ids", [None, T], "int64")
-    lengths = paddle.static.data("lengths", [None], "int64")
-    y = paddle.static.data("y", [None, 1], "int64")
+    ids, lengths, y = _text_data(paddle)
     net = _LSTMClassifier(paddle)
     logits = net(ids, lengths)
     loss = paddle.nn.functional.cross_entropy(logits, y)
@@ -102,8 +107,7 @@ class _EncoderClassifier:
 
 def transformer(paddle):
     """The encoder classifier; AdamW that decays only the weights (not biases or norms)."""
-    ids = paddle.static.data("ids", [None, T], "int64")
-    y = paddle.static.data("y", [None, 1], "int64")
+    ids, y = _text_data(paddle, lengths=False)
     net = _EncoderClassifier(paddle)
     logits = net(ids)
     loss = paddle.nn.functional.cross_entropy(logits, y)
@@ -141,9 +145,7 @@ class _GRUPreNorm:
 
 def gru_prenorm(paddle):
     """The GRU + pre-norm encoder classifier; AdamW (beta1 0.8) on a linear warm-up."""
-    ids = paddle.static.data("ids", [None, T], "int64")
-    lengths = paddle.static.data("lengths", [None], "int64")
-    y = paddle.static.data("y", [None, 1], "int64")
+    ids, lengths, y = _text_data(paddle)
     net = _GRUPreNorm(paddle)
     logits = net(ids, lengths)
     loss = paddle.nn.functional.cross_entropy(logits, y)
