@@ -206,7 +206,7 @@ def build(paddle, model):
     """(main, startup, logits, loss, {structured name: parameter name}, scheduler)."""
     paddle.seed(2024)            # Paddle's own initial values (recorded as statistics) the same on every run
     main, startup = paddle.static.Program(), paddle.static.Program()
-    with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
+    with paddle.static.program_guard(main, startup):
         logits, loss, net, opt, schedule = MODELS[model](paddle)
         opt.minimize(loss)
     return main, startup, logits, loss, {n: p.name for n, p in net.named_parameters()}, schedule
@@ -294,7 +294,7 @@ def run_layer(paddle, name):
     paddle.enable_static()
     shape, build_layer = LAYERS[name]
     main, startup = paddle.static.Program(), paddle.static.Program()
-    with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
+    with paddle.static.program_guard(main, startup):
         x = paddle.static.data("x", list(shape), "float32")
         x.stop_gradient = False
         layer, outs = build_layer(paddle, x)

@@ -8,7 +8,7 @@ are one-line stand-ins (device.py). ``pe fluid SCRIPT.py`` makes ``import paddle
 importing pe never does."""
 from ..base.errors import PeError
 from ..base.places import CPUPlace, CUDAPlace  # noqa: F401
-from . import dataset, io, metric, nn, optimizer, reader, regularizer, static, tensor, utils, vision  # noqa: F401
+from . import dataset, io, metric, nn, optimizer, reader, regularizer, static, tensor, vision  # noqa: F401
 from .batch import batch  # noqa: F401
 from . import device as _device
 from .device import *  # noqa: F401,F403
