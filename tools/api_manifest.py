@@ -1,20 +1,23 @@
-"""How much of Fluid 1.8.5's public API pe has, read from tests/data/fluid-1.8.5-api.json (every
-public name of Fluid 1.8.5's static-graph modules with its kind and parameter names, read from the
-installed wheel).
+"""How much of Fluid 1.8.5's and Paddle 2.6.2's public API pe has, read from tests/data/fluid-1.8.5-api.json
+and tests/data/paddle-2.6.2-api.json (every public name of the release's static-graph modules with its
+kind and parameter names, read from the installed wheel).
 
 Each name is one of:
 - implemented: it resolves under ``pe fluid`` (``import paddle.fluid`` is pe) and is not a stand-in
   (an object marked ``_pe_not_yet``);
-- refused: one of REFUSED (dygraph and custom C++ op libraries, which pe will not have): it
-  resolves and, called, raises NotImplementedError with one line saying why;
+- refused: one of REFUSED / PADDLE_REFUSED (dygraph and custom C++ op libraries, which pe will not
+  have): it resolves and, called, raises NotImplementedError with one line saying why;
 - missing: anything else (it does not resolve, or it is a stand-in).
 
 For an implemented callable, its parameters must begin with Fluid's, in Fluid's order, and any
 further (pe-only) parameter must be keyword-only.
 
     python tools/api_manifest.py          # the counts, then the missing names and bad signatures per module
+    python tools/api_manifest.py paddle   # the same for Paddle 2.6.2, then seed 002's sections
 
-tests/fluid/test_api_manifest.py asserts 0 missing and no bad signature.
+tests/fluid/test_api_manifest.py asserts 0 missing and no bad signature for Fluid;
+tests/paddle/test_api_manifest.py asserts seed 002's paddle.nn (190 names, tests/data/paddle-2.6.2-seed002.json)
+and paddle.vision.transforms (38) all implemented, and no bad signature.
 """
 import collections
 import importlib
@@ -25,11 +28,17 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MANIFEST = os.path.join(ROOT, "tests", "data", "fluid-1.8.5-api.json")
+PADDLE_MANIFEST = os.path.join(ROOT, "tests", "data", "paddle-2.6.2-api.json")
+PADDLE_SEED = os.path.join(ROOT, "tests", "data", "paddle-2.6.2-seed002.json")
 
 REFUSED = {
     "paddle.fluid": ["ComplexVariable", "VarBase", "enable_dygraph", "disable_dygraph", "enable_imperative",
                      "disable_imperative", "load_op_library"],
     "paddle.fluid.framework": ["ComplexVariable", "load_op_library"],
+}
+# Paddle 2.6.2's names that work only in dygraph (eager) mode: each refuses in one line.
+PADDLE_REFUSED = {
+    "paddle": ["Tensor", "grad", "DataParallel", "Model", "summary", "flops", "LazyGuard", "tolist"],
 }
 
 
@@ -48,9 +57,9 @@ def _signature_problem(obj, fluid_params):
     return f"pe-only parameters not keyword-only: {extra}" if extra else None
 
 
-def measure(manifest=MANIFEST):
+def measure(manifest=MANIFEST, refused=None):
     """{"implemented": [...], "refused": [...], "missing": {module: [names]}, "signatures": [(module,
-    name, problem)]} for every name of the manifest."""
+    name, problem)]} for every name of the manifest (``refused``: module -> names; REFUSED by default)."""
     sys.path.insert(0, ROOT) if ROOT not in sys.path else None
     from pe_cli.fluid import runner
     runner.install()
@@ -64,16 +73,36 @@ def measure(manifest=MANIFEST):
             out["missing"][module_name] += list(names)
             continue
         for name, info in names.items():
-            _classify(out, module, module_name, name, info)
+            _classify(out, module, module_name, name, info, REFUSED if refused is None else refused)
     return out
 
 
-def _classify(out, module, module_name, name, info):
+def seed_sections(result, seed=PADDLE_SEED):
+    """{section: (implemented, total, [names not implemented])} for seed 002's sections: a name of the
+    paddle.nn section is in paddle.nn or paddle.nn.functional (diag_embed is there, out of its __all__)."""
+    with open(seed, encoding="utf-8") as f:
+        sections = json.load(f)["sections"]
+    done = set(result["implemented"])
+    out = {}
+    for section, names in sections.items():
+        modules = [section, section + ".functional"] if section == "paddle.nn" else [section]
+        lacking = [n for n in names if not any(f"{m}.{n}" in done or _real(m, n) for m in modules)]
+        out[section] = (len(names) - len(lacking), len(names), lacking)
+    return out
+
+
+def _real(module_name, name):
+    """Whether ``module_name.name`` resolves under ``pe fluid`` and is not a stand-in."""
+    obj = getattr(importlib.import_module(module_name), name, None)
+    return obj is not None and not getattr(obj, "_pe_not_yet", False)
+
+
+def _classify(out, module, module_name, name, info, refused):
     if not hasattr(module, name):
         out["missing"][module_name].append(name)
         return
     obj = getattr(module, name)
-    if name in REFUSED.get(module_name, ()):
+    if name in refused.get(module_name, ()):
         out["refused"].append(f"{module_name}.{name}")
         return
     if getattr(obj, "_pe_not_yet", False):
@@ -86,11 +115,14 @@ def _classify(out, module, module_name, name, info):
             out["signatures"].append((module_name, name, problem))
 
 
-def main():
-    result = measure()
+def main(argv=None):
+    paddle = (sys.argv[1:] if argv is None else argv)[:1] == ["paddle"]
+    result = measure(PADDLE_MANIFEST, PADDLE_REFUSED) if paddle else measure()
     missing = sum(len(v) for v in result["missing"].values())
     print(f"{len(result['implemented'])} implemented, {len(result['refused'])} refused, {missing} missing; "
-          f"{len(result['signatures'])} implemented names without Fluid's parameters")
+          f"{len(result['signatures'])} implemented names without {'Paddle' if paddle else 'Fluid'}'s parameters")
+    for section, (done, total, lacking) in (seed_sections(result) if paddle else {}).items():
+        print(f"seed 002 {section}: {done}/{total}" + (f" (not: {' '.join(lacking)})" if lacking else ""))
     for module_name, names in sorted(result["missing"].items(), key=lambda kv: -len(kv[1])):
         print(f"missing {module_name} ({len(names)}): {' '.join(names)}")
     for module_name, name, problem in result["signatures"]:

@@ -367,3 +367,20 @@ def conv_transpose_geometry(x_shape, w_shape, attrs):
                                        f"stride or the dilation along dim {2 + i}")
         out_hw.append(out_size[i] if out_size else least + extra)
     return pads, dil, out_hw, None
+
+
+def mask_pool_out(in_dims, attrs):
+    """max_pool2d/3d_with_index's output size per dim (-1 where the input's is unknown): 1 for global
+    pooling, ksize when adaptive, else (in + 2 * padding - ksize) // stride + 1 (no ceil_mode)."""
+    if attrs["global_pooling"] or attrs["adaptive"]:
+        return [1] * len(in_dims) if attrs["global_pooling"] else list(attrs["ksize"])
+    return [-1 if d is None or d < 0 else (d + 2 * p - k) // s + 1
+            for d, k, s, p in zip(in_dims, attrs["ksize"], attrs["strides"], attrs["paddings"])]
+
+
+def unpool_out(in_dims, attrs):
+    """unpool/unpool3d's output size: output_size, else (in - 1) * stride - 2 * padding + ksize per dim."""
+    if attrs["output_size"]:
+        return list(attrs["output_size"])
+    return [-1 if d is None or d < 0 else (d - 1) * s - 2 * p + k
+            for d, k, s, p in zip(in_dims, attrs["ksize"], attrs["strides"], attrs["paddings"])]

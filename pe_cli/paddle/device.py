@@ -16,7 +16,8 @@ __all__ = ["CUDAPinnedPlace", "ParamAttr", "seed", "get_device", "set_device", "
            "set_default_dtype", "get_cudnn_version", "is_compiled_with_cuda", "is_compiled_with_xpu",
            "create_lod_tensor", "create_random_int_lodtensor", "cuda_pinned_places", "data", "DataFeedDesc",
            "DataFeeder", "DistributeTranspiler", "DistributeTranspilerConfig", "get_flags", "dtype", "bool", "float16",
-           "float32", "float64", "int8", "int32", "int64", "uint8", "create_parameter", "set_flags", "finfo", "iinfo"]
+           "float32", "float64", "int8", "int32", "int64", "uint8", "create_parameter", "set_flags", "finfo", "iinfo",
+           "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled"]
 
 create_lod_tensor, create_random_int_lodtensor = _fluid.create_lod_tensor, _fluid.create_random_int_lodtensor
 cuda_pinned_places, data, get_flags = _fluid.cuda_pinned_places, _fluid.data, _fluid.get_flags
@@ -28,7 +29,7 @@ STATIC_ONLY = "pe runs static graphs only"
 NOT_YET = "pe does not support it yet"
 
 # Dygraph (eager) names: pe builds static graphs, so these cannot work.
-DYGRAPH = "to_tensor Tensor no_grad grad DataParallel Model summary flops".split()
+DYGRAPH = "Tensor grad DataParallel Model summary flops LazyGuard tolist".split()
 # Names pe does not have yet (ops it lacks): none of the index now.
 MISSING = []
 # Not in pe, with the reason (and what to use instead where pe has it).
@@ -114,6 +115,41 @@ def get_cudnn_version():
 
 
 def is_compiled_with_xpu():
+    return False
+
+
+class no_grad:
+    """In static mode Paddle's no_grad (and enable_grad, set_grad_enabled) change nothing: a static
+    graph's gradients are the ones its backward pass builds, stopped where stop_gradient is set. A
+    context manager and a decorator (``@paddle.no_grad()``), as in Paddle."""
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
+
+    def __call__(self, func):
+        import functools
+
+        @functools.wraps(func)
+        def wrapped(*args, **kwargs):
+            return func(*args, **kwargs)
+        return wrapped
+
+
+class enable_grad(no_grad):
+    pass
+
+
+class set_grad_enabled(no_grad):
+    def __init__(self, mode):
+        if not isinstance(mode, (True).__class__):      # (bool is the dtype name here)
+            raise TypeError(f"paddle.set_grad_enabled: mode must be a bool, got {mode!r}")
+
+
+def is_grad_enabled():
+    """False in static mode, as Paddle's (no dygraph tracer records gradients)."""
     return False
 
 

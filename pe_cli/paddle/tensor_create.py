@@ -21,7 +21,9 @@ __all__ = ["arange", "full", "full_like", "zeros", "zeros_like", "ones", "ones_l
            "linspace", "meshgrid", "diag", "assign", "argmax", "argmin", "argsort", "sort", "topk", "nonzero",
            "masked_select", "unique", "median", "trace", "rand", "randn", "randint", "randperm", "uniform",
            "normal", "standard_normal", "where", "tril", "triu", "bernoulli", "multinomial", "logspace",
-           "tril_indices", "triu_indices"]
+           "tril_indices", "triu_indices", "to_tensor", "diag_embed"]
+
+diag_embed = L.diag_embed
 
 
 def _dtype(dtype, default=None):
@@ -113,6 +115,39 @@ def diag(x, offset=0, padding_value=0, name=None):
 
 def assign(x, output=None):
     return L.assign(x, output)
+
+
+def to_tensor(data, dtype=None, place=None, stop_gradient=True):
+    """Paddle 2.x's to_tensor in static mode: a Variable holding ``data`` (an assign op); python
+    floats take the default dtype and python ints int64, numpy arrays keep theirs; a Variable is
+    cast to ``dtype``; a list mixing Variables and numbers is stacked."""
+    if isinstance(data, Variable):
+        out = data if dtype is None or convert_dtype(dtype) == convert_dtype(data.dtype) else L.cast(data, dtype)
+        out.stop_gradient = stop_gradient
+        return out
+    if isinstance(data, np.number):
+        data = np.array(data)
+    if not isinstance(data, np.ndarray):
+        if isinstance(data, str) or not (np.isscalar(data) or isinstance(data, (list, tuple))):
+            raise TypeError(f"paddle.to_tensor: cannot make a tensor of {type(data).__name__}")
+        try:
+            mixed = np.array(data).dtype == object
+        except (TypeError, ValueError):
+            mixed = True
+        if mixed:                                         # Variables among the numbers: stacked
+            out = L.stack([to_tensor(d, dtype, place, stop_gradient) for d in data])
+            out.stop_gradient = stop_gradient
+            return out
+        data = np.array(data)
+        if data.dtype.kind == "f":
+            data = data.astype(get_default_dtype())
+        elif data.dtype == np.int32:
+            data = data.astype("int64")
+    target = convert_dtype(dtype) if dtype is not None else str(data.dtype)
+    out = L.assign(data.astype("int32") if data.dtype == np.int16 else data)
+    out = out if convert_dtype(out.dtype) == target else L.cast(out, target)
+    out.stop_gradient = stop_gradient
+    return out
 
 
 def _arg(op_type, x, axis, keepdim, dtype):

@@ -8,6 +8,7 @@ import pytest
 
 from pe_cli import paddle
 from pe_cli.base.errors import PeError
+from pe_cli.executor.scope import Scope
 
 RNG = np.random.RandomState(3)
 X = RNG.randn(16, 4).astype("float32")
@@ -122,8 +123,8 @@ def test_dygraph_calls_refuse_in_one_line():
         assert "\n" not in str(e.value)
     with pytest.raises(PeError, match="LBFGS is dygraph-only"):
         paddle.optimizer.LBFGS()
-    with pytest.raises(PeError, match="parameters= is for dygraph"):
-        paddle.optimizer.SGD(0.1, parameters=[1])
+    with pytest.raises(TypeError, match="parameter groups are for dygraph"):
+        paddle.optimizer.SGD(0.1, parameters=[{"params": [], "learning_rate": 0.5}])
     with pytest.raises(TypeError):
         paddle.optimizer.AdamW(0.1, weight_decay="0.1")
     with pytest.raises(RuntimeError):
@@ -177,3 +178,22 @@ def test_a_clone_reads_the_same_schedule():
     sched.step()
     _, rate = exe.run(clone, feed={"x": X, "y": Y}, fetch_list=[loss, main.lr_var.name])
     assert float(rate[0]) == pytest.approx(0.05)
+
+
+def test_parameters_given_to_the_optimizer_are_the_ones_minimize_updates():
+    """As Paddle 2.6.2's static mode (checked on the wheel): AdamW(parameters=a.parameters()) updates
+    a's weight and bias, not b's."""
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [None, 3])
+        a, b = paddle.nn.Linear(3, 3), paddle.nn.Linear(3, 1)
+        loss = paddle.mean(b(a(x)))
+        paddle.optimizer.AdamW(0.1, parameters=a.parameters()).minimize(loss)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    with paddle.static.scope_guard(Scope()):
+        exe.run(startup)
+        names = [p.name for p in a.parameters() + b.parameters()]
+        before = [np.array(paddle.static.global_scope().find_var(n).get_tensor()) for n in names]
+        exe.run(main, feed={"x": np.ones((2, 3), "float32")})
+        after = [np.array(paddle.static.global_scope().find_var(n).get_tensor()) for n in names]
+    assert [bool(np.any(p != q)) for p, q in zip(before, after)] == [True, True, False, False]

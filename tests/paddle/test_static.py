@@ -72,7 +72,7 @@ def test_optimizers_take_2x_arguments():
     exe.run(startup)
     out, = exe.run(main, feed={"x": np.ones((4, 3), "float32")}, fetch_list=[loss], scope=scope)
     assert out.shape == (1,)
-    with pytest.raises(PeError, match="parameters= is for dygraph"):
+    with pytest.raises(TypeError, match="parameters= takes a list of parameters"):
         paddle.optimizer.Adam(parameters=[object()])
     with pytest.raises(PeError, match="static graphs only"):
         paddle.disable_static()

@@ -227,3 +227,46 @@ def test_function_matches_numpy(name, build, inputs, want):
             np.testing.assert_array_equal(g.reshape(w.shape), w, err_msg=name)
         else:
             np.testing.assert_allclose(g.reshape(w.shape), w, rtol=2e-5, atol=2e-6, err_msg=name)
+
+
+def test_to_tensor_in_static_mode_gives_paddles_dtypes_and_values():
+    """Paddle 2.6.2 in static mode (checked on the wheel): python floats take the default dtype,
+    python ints int64, numpy arrays keep theirs, a list holding Variables is stacked."""
+    cases = [(np.array([1.0, 2.0]), "float64", (2,)), (2.5, "float32", ()), (True, "bool", ()),
+             ([1, 2], "int64", (2,)), ([[True]], "bool", (1, 1)), (np.array([1, 2], "int32"), "int32", (2,)),
+             (np.float64(3), "float64", ()), ([1.5, 2], "float32", (2,))]
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main):
+        made = [paddle.to_tensor(data) for data, _, _ in cases]
+        x = paddle.static.data("x", [2])
+        stacked = paddle.to_tensor([x, x])
+        cast = paddle.to_tensor(np.array([1, 2], "int32"), dtype="float32", stop_gradient=False)
+    assert [(str(t.dtype), tuple(t.shape)) for t in made] == [(d, s) for _, d, s in cases]
+    assert all(t.stop_gradient for t in made) and not cast.stop_gradient and cast.dtype == "float32"
+    values = paddle.static.Executor(paddle.CPUPlace()).run(main, feed={"x": np.array([3.0, 4.0], "float32")},
+                                                          fetch_list=made + [stacked, cast])
+    for (data, dtype, _), got in zip(cases, values):
+        np.testing.assert_array_equal(got, np.asarray(data, dtype))
+    np.testing.assert_array_equal(values[-2], [[3.0, 4.0], [3.0, 4.0]])
+    with pytest.raises(TypeError, match="to_tensor"):
+        paddle.to_tensor("text")
+
+
+def test_grad_switches_change_nothing_in_static_mode():
+    assert paddle.is_grad_enabled() is False
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main):
+        x = paddle.static.data("x", [2])
+        x.stop_gradient = False
+        with paddle.no_grad():
+            y = paddle.scale(x, 2.0)
+        with paddle.enable_grad(), paddle.set_grad_enabled(False):
+            z = paddle.scale(y, 2.0)
+    assert y.stop_gradient is False and z.stop_gradient is False     # as Paddle: the backward pass decides
+
+    @paddle.no_grad()
+    def double(v):
+        return 2 * v
+    assert double(3) == 6 and double.__name__ == "double"
+    with pytest.raises(TypeError):
+        paddle.set_grad_enabled("yes")

@@ -112,6 +112,23 @@ def copy(a, dtype=None):
     return out
 
 
+@jit_kernel
+def _scale_rows(a, s, out, cols):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < out.size:
+        out[i] = a[i] * s[i // cols]
+        i += step
+
+
+def scale_rows(a, s):
+    """A new array: each row a[i] (along the first dim) times s[i] (a 1-D device array)."""
+    out = rt.empty(a.shape, a.dtype)
+    if out.size:
+        _scale_rows[grid(out.size)](flat(a), flat(s), flat(out), a.size // a.shape[0])
+    return out
+
+
 def as_shape(a, shape):
     """``a`` viewed with another shape of the same size (a view, never a copy)."""
     shape = tuple(int(d) for d in shape)

@@ -9,7 +9,7 @@ from numba import cuda
 from ..cpu import loss_regression as _cpu
 from . import runtime as rt
 from ._elementwise import Binary, Unary, scalar_arg
-from ._launch import flat, grid, zeros
+from ._launch import flat, grid, scale_rows, zeros
 from ._reduce import reduce
 from .launcher import jit_kernel
 
@@ -61,23 +61,7 @@ def center_loss(ins, attrs):
 def center_loss_grad(ins, attrs):
     diff, dloss = ins["SampleCenterDiff"], ins["Loss@GRAD"]
     n = diff.shape[0]
-    return {"X@GRAD": _rowscale(diff, dloss.reshape((n,)))}
-
-
-@jit_kernel
-def _rowscale_kernel(a, s, out, cols):
-    i = cuda.grid(1)
-    step = cuda.gridsize(1)
-    while i < out.size:
-        out[i] = a[i] * s[i // cols]
-        i += step
-
-
-def _rowscale(a, s):
-    out = rt.empty(a.shape, a.dtype)
-    if out.size:
-        _rowscale_kernel[grid(out.size)](flat(a), s, flat(out), a.size // a.shape[0])
-    return out
+    return {"X@GRAD": scale_rows(diff, dloss.reshape((n,)))}
 
 
 # -- huber_loss ------------------------------------------------------------------------------------

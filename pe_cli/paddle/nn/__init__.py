@@ -2,8 +2,7 @@
 the layer classes (layers/), ``paddle.nn.functional``, ``paddle.nn.initializer`` and the gradient
 clips. Every layer builds pe's registered ops into the current program; its parameters live in the
 current main and startup programs and their values in the scope. ``BeamSearchDecoder`` and
-``dynamic_decode`` are Fluid's (pe_cli/layers/decode.py). Not here: 3-D convolutions (pe has no
-conv3d op yet) and the layers over ops pe lacks (MaxUnPool1D/2D/3D, RNNTLoss, SpectralNorm)."""
+``dynamic_decode`` are Fluid's (pe_cli/layers/decode.py)."""
 from ...layers.decode import BeamSearchDecoder, dynamic_decode  # noqa: F401 (Fluid's, the same in 2.x)
 from . import functional, initializer  # noqa: F401
 from .clip import *  # noqa: F401,F403

@@ -248,12 +248,15 @@ class Layer:
 
     # -- values ----------------------------------------------------------------------------------
     def _state_vars(self, include_sublayers=True, structured_name_prefix=""):
+        """Each layer's parameters then its persistable buffers, under every name that holds them (as
+        Paddle's: an LSTM's weight_ih_l0 is also 0.cell.weight_ih)."""
         state = collections.OrderedDict()
-        for key, param in self.named_parameters(structured_name_prefix, include_sublayers):
-            state[key] = param
         layers = self.named_sublayers(structured_name_prefix, include_self=True) if include_sublayers \
             else [(structured_name_prefix, self)]
         for path, layer in layers:
+            for key, param in layer._parameters.items():
+                if param is not None:
+                    state[f"{path}.{key}" if path else key] = getattr(layer, key)
             for key, buf in layer._buffers.items():
                 if buf is not None and key not in layer._non_persistable_buffer_names:
                     state[f"{path}.{key}" if path else key] = buf

@@ -23,7 +23,7 @@ class AdamW(Optimizer, _adaptive.AdamOptimizer):
         lr, _ = _fluid_args("AdamW", learning_rate, parameters)
         _adaptive.AdamOptimizer.__init__(self, lr, beta1, beta2, epsilon, grad_clip=grad_clip, name=name,
                                          lazy_mode=lazy_mode, epsilon_scaled=True)     # 2.x's epsilon
-        self._schedule(learning_rate)
+        self._schedule(learning_rate, parameters)
         self._coeff, self._lr_ratio, self._apply_decay_param_fun = float(weight_decay), lr_ratio, apply_decay_param_fun
 
     def _scalar(self, block, name, x, scale, bias=0.0):

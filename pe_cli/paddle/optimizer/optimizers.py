@@ -14,6 +14,7 @@ import numpy as np
 from ...base.errors import PeError
 from ...executor import global_scope
 from ...framework import default_main_program, unique_name
+from ...framework.variable import Variable
 from ...training import optimizer as _plain
 from ...training import optimizer_adaptive as _adaptive
 from ...training.optimizer import _persistable_var
@@ -24,10 +25,13 @@ __all__ = ["Optimizer", "SGD", "Momentum", "Adam", "Adagrad", "RMSProp", "Adadel
 
 
 def _fluid_args(owner, learning_rate, parameters, weight_decay=None):
-    """(the learning rate as pe's base takes it, the regularizer) of 2.x's arguments."""
-    if parameters is not None:
-        raise PeError(f"paddle.optimizer.{owner}: parameters= is for dygraph; pe runs static graphs: leave it None "
-                      f"and call minimize(loss)")
+    """(the learning rate as pe's base takes it, the regularizer) of 2.x's arguments. ``parameters``
+    (checked here, kept by _schedule): the parameters minimize updates, as Paddle's static mode takes
+    them; parameter groups (dicts) are dygraph's, refused with Paddle's TypeError."""
+    for p in parameters or ():
+        if not isinstance(p, (Variable, str)):
+            raise TypeError(f"paddle.optimizer.{owner}: parameters= takes a list of parameters (or their names) in "
+                            f"static mode, got {type(p).__name__} (parameter groups are for dygraph)")
     if isinstance(learning_rate, LRScheduler):
         learning_rate = learning_rate()
     if isinstance(weight_decay, numbers.Real) and not isinstance(weight_decay, bool):
@@ -41,11 +45,12 @@ class Optimizer(_plain.Optimizer):
     def __init__(self, learning_rate, parameters=None, weight_decay=None, grad_clip=None, name=None):
         lr, reg = _fluid_args(type(self).__name__, learning_rate, parameters, weight_decay)
         _plain.Optimizer.__init__(self, lr, regularization=reg, grad_clip=grad_clip, name=name)
-        self._schedule(learning_rate)
+        self._schedule(learning_rate, parameters)
 
-    def _schedule(self, learning_rate):
+    def _schedule(self, learning_rate, parameters=None):
         if isinstance(learning_rate, LRScheduler):
             self._learning_rate = learning_rate
+        self._parameter_list = None if parameters is None else list(parameters)
 
     def _global_learning_rate(self, program=None):
         if not isinstance(self._learning_rate, LRScheduler):
@@ -82,7 +87,10 @@ class Optimizer(_plain.Optimizer):
         self._learning_rate = scheduler
 
     def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
-        """Appends the backward and update ops of ``loss`` to its program; (ops, [(param, grad)])."""
+        """Appends the backward and update ops of ``loss`` to its program; (ops, [(param, grad)]). Only
+        ``parameters`` (default: the ones the optimizer was made with; None: all) are updated."""
+        if parameters is None:
+            parameters = getattr(self, "_parameter_list", None)
         return _plain.Optimizer.minimize(self, loss, startup_program, parameters, no_grad_set)
 
     def step(self):
@@ -106,7 +114,7 @@ class SGD(Optimizer, _plain.SGDOptimizer):
                  name=None):
         lr, reg = _fluid_args("SGD", learning_rate, parameters, weight_decay)
         _plain.SGDOptimizer.__init__(self, lr, regularization=reg, grad_clip=grad_clip, name=name)
-        self._schedule(learning_rate)
+        self._schedule(learning_rate, parameters)
 
 
 class Momentum(Optimizer, _plain.MomentumOptimizer):
@@ -118,7 +126,7 @@ class Momentum(Optimizer, _plain.MomentumOptimizer):
         lr, reg = _fluid_args("Momentum", learning_rate, parameters, weight_decay)
         _plain.MomentumOptimizer.__init__(self, lr, momentum, use_nesterov=use_nesterov, regularization=reg,
                                           grad_clip=grad_clip, name=name)
-        self._schedule(learning_rate)
+        self._schedule(learning_rate, parameters)
 
 
 class Adam(Optimizer, _adaptive.AdamOptimizer):
@@ -127,7 +135,7 @@ class Adam(Optimizer, _adaptive.AdamOptimizer):
         lr, reg = _fluid_args("Adam", learning_rate, parameters, weight_decay)
         _adaptive.AdamOptimizer.__init__(self, lr, beta1, beta2, epsilon, regularization=reg, grad_clip=grad_clip,
                                          name=name, lazy_mode=lazy_mode, epsilon_scaled=True)   # 2.x's epsilon
-        self._schedule(learning_rate)
+        self._schedule(learning_rate, parameters)
 
 
 class Adagrad(Optimizer, _adaptive.AdagradOptimizer):
@@ -136,7 +144,7 @@ class Adagrad(Optimizer, _adaptive.AdagradOptimizer):
         lr, reg = _fluid_args("Adagrad", learning_rate, parameters, weight_decay)
         _adaptive.AdagradOptimizer.__init__(self, lr, epsilon, regularization=reg, grad_clip=grad_clip, name=name,
                                             initial_accumulator_value=initial_accumulator_value)
-        self._schedule(learning_rate)
+        self._schedule(learning_rate, parameters)
 
 
 class RMSProp(Optimizer, _adaptive.RMSPropOptimizer):
@@ -145,7 +153,7 @@ class RMSProp(Optimizer, _adaptive.RMSPropOptimizer):
         lr, reg = _fluid_args("RMSProp", learning_rate, parameters, weight_decay)
         _adaptive.RMSPropOptimizer.__init__(self, lr, rho, epsilon, momentum, centered, regularization=reg,
                                             grad_clip=grad_clip, name=name)
-        self._schedule(learning_rate)
+        self._schedule(learning_rate, parameters)
 
 
 class Adadelta(Optimizer, _adaptive.AdadeltaOptimizer):
@@ -154,7 +162,7 @@ class Adadelta(Optimizer, _adaptive.AdadeltaOptimizer):
         lr, reg = _fluid_args("Adadelta", learning_rate, parameters, weight_decay)
         _adaptive.AdadeltaOptimizer.__init__(self, lr, epsilon, rho, regularization=reg, grad_clip=grad_clip,
                                              name=name)
-        self._schedule(learning_rate)
+        self._schedule(learning_rate, parameters)
 
     def _append_optimize_op(self, block, param, grad, lr):
         """Paddle 2.x's adadelta scales its update by the learning rate (Fluid's did not): the op's
@@ -177,7 +185,7 @@ class Adamax(Optimizer, _adaptive.AdamaxOptimizer):
         lr, reg = _fluid_args("Adamax", learning_rate, parameters, weight_decay)
         _adaptive.AdamaxOptimizer.__init__(self, lr, beta1, beta2, epsilon, regularization=reg, grad_clip=grad_clip,
                                            name=name)
-        self._schedule(learning_rate)
+        self._schedule(learning_rate, parameters)
 
 
 class Lamb(Optimizer, _adaptive.LambOptimizer):
@@ -189,7 +197,7 @@ class Lamb(Optimizer, _adaptive.LambOptimizer):
         lr, _ = _fluid_args("Lamb", learning_rate, parameters)
         _adaptive.LambOptimizer.__init__(self, lr, lamb_weight_decay, beta1, beta2, epsilon, grad_clip=grad_clip,
                                          exclude_from_weight_decay_fn=exclude_from_weight_decay_fn, name=name)
-        self._schedule(learning_rate)
+        self._schedule(learning_rate, parameters)
 
 
 class LBFGS:

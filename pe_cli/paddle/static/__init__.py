@@ -11,7 +11,7 @@ from ...fluid.contrib.layers.metric_op import ctr_metric_bundle as _ctr_metric_b
 from ...layers.printing import Print as _Print
 from ...training.backward import append_backward, gradients  # noqa: F401
 from ...compiler import BuildStrategy, CompiledProgram, ExecutionStrategy  # noqa: F401
-from ...executor import Executor, global_scope, scope_guard  # noqa: F401
+from ...executor import Executor, Scope, global_scope, scope_guard  # noqa: F401   (Scope: as Paddle, not in __all__)
 from ...executor.parallel import ParallelExecutor  # noqa: F401
 from ...io import load, load_program_state, save, set_program_state  # noqa: F401
 from ...io.static_io import (deserialize_persistables, deserialize_program, load_from_file,  # noqa: F401
@@ -27,7 +27,7 @@ from ...training.averaging import ExponentialMovingAverage  # noqa: F401
 from ...training.param_attr import WeightNormParamAttr  # noqa: F401
 from ...base.places import cpu_places  # noqa: F401
 from ..input_spec import InputSpec  # noqa: F401
-from ..metric import accuracy  # noqa: F401
+from ...layers import accuracy  # noqa: F401   (2.x: paddle.static.accuracy takes no name; paddle.metric.accuracy does)
 from ...base.errors import PeError
 
 

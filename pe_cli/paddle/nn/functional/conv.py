@@ -1,17 +1,18 @@
-"""``paddle.nn.functional``'s convolutions (conv1d, conv2d, conv1d_transpose, conv2d_transpose) over
-pe's conv2d / depthwise_conv2d / conv2d_transpose ops with the weight and bias given as Tensors. A 1-D
-convolution is the 2-D one over [N, C, 1, L]; unfold/fold (im2col and its adjoint) are depthwise
-convolutions by one-hot kernels. Padding: an int, one per spatial dim, two per spatial
-dim, or 'SAME' / 'VALID'. pe has no conv3d op yet, so conv3d and conv3d_transpose are not here."""
+"""``paddle.nn.functional``'s convolutions (conv1d, conv2d, conv3d and their transposes) over pe's
+conv2d / depthwise_conv2d / conv2d_transpose / conv3d / conv3d_transpose ops with the weight and bias
+given as Tensors. A 1-D convolution is the 2-D one over [N, C, 1, L]; unfold/fold (im2col and its
+adjoint) are depthwise convolutions by one-hot kernels. Padding: an int, one per spatial dim, two per
+spatial dim, or 'SAME' / 'VALID'."""
 import numpy as np
 
 from ....base.errors import PeError
 from ....layers.convolution import _pair, _paddings
+from ....layers.convolution3d import _padding as _paddings3d, _three
 from ....layers.helper import LayerHelper
 from ... import tensor_create as TC
 from ... import tensor_manip as TM
 
-__all__ = ["conv1d", "conv2d", "conv1d_transpose", "conv2d_transpose", "unfold", "fold"]
+__all__ = ["conv1d", "conv2d", "conv3d", "conv1d_transpose", "conv2d_transpose", "conv3d_transpose", "unfold", "fold"]
 
 
 def add_channel_bias(helper, out, bias, channel_last):
@@ -65,6 +66,53 @@ def conv2d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0
                       "padding_algorithm": algorithm, "dilations": _pair(dilation, "dilation", helper),
                       "groups": int(groups), "data_format": "NCHW"})
     return add_channel_bias(helper, out, bias, False)
+
+
+def conv3d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format="NCDHW", name=None):
+    """3-D convolution of x [N, C, D, H, W] (or NDHWC) by weight [C_out, C/groups, kd, kh, kw], plus bias [C_out]."""
+    helper = LayerHelper("conv3d", name=name)
+    channel_last = _check_format("conv3d", data_format, ("NCDHW", "NDHWC"))
+    if len(x.shape) != 5 or len(weight.shape) != 5:
+        raise ValueError(f"conv3d: x {list(x.shape)} and weight {list(weight.shape)} must both be 5-D")
+    channels = x.shape[-1 if channel_last else 1]
+    if channels is not None and channels > 0 and channels != weight.shape[1] * groups:
+        raise ValueError(f"conv3d: x has {channels} channels, the weight {list(weight.shape)} with groups={groups} "
+                         f"takes {weight.shape[1] * groups}")
+    paddings, algorithm = _paddings3d(padding, data_format, "conv3d")
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op("conv3d", {"Input": [x], "Filter": [weight]}, {"Output": [out]},
+                     {"strides": _three(stride, "stride", "conv3d"), "paddings": paddings,
+                      "dilations": _three(dilation, "dilation", "conv3d"), "groups": int(groups),
+                      "padding_algorithm": algorithm, "data_format": data_format})
+    return add_channel_bias(helper, out, bias, channel_last)
+
+
+def conv3d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1,
+                     output_size=None, data_format="NCDHW", name=None):
+    """Transposed 3-D convolution of x [N, C, D, H, W] (or NDHWC) by weight [C, C_out/groups, kd, kh, kw],
+    plus bias [C_out]; ``output_padding`` adds to the least output size (the input's spatial size must
+    then be known when the program is built)."""
+    helper = LayerHelper("conv3d_transpose", name=name)
+    channel_last = _check_format("conv3d_transpose", data_format, ("NCDHW", "NDHWC"))
+    if len(x.shape) != 5 or len(weight.shape) != 5:
+        raise ValueError(f"conv3d_transpose: x {list(x.shape)} and weight {list(weight.shape)} must both be 5-D")
+    strides, dilations = _three(stride, "stride", "conv3d_transpose"), _three(dilation, "dilation", "conv3d_transpose")
+    paddings, algorithm = _paddings3d(padding, data_format, "conv3d_transpose")
+    sizes = [] if output_size is None else _three(output_size, "output_size", "conv3d_transpose")
+    extra = _three(output_padding, "output_padding", "conv3d_transpose")
+    if any(extra) and not sizes:
+        spatial = x.shape[1:4] if channel_last else x.shape[2:5]
+        if algorithm != "EXPLICIT" or any(d is None or d < 0 for d in spatial):
+            raise ValueError("conv3d_transpose: output_padding needs explicit paddings and the input's spatial "
+                             f"size known when the program is built (x {list(x.shape)})")
+        pads = paddings if len(paddings) == 6 else [v for q in paddings for v in (q, q)]
+        sizes = [(spatial[i] - 1) * strides[i] - pads[2 * i] - pads[2 * i + 1] + dilations[i] * (weight.shape[2 + i] - 1)
+                 + 1 + extra[i] for i in range(3)]
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op("conv3d_transpose", {"Input": [x], "Filter": [weight]}, {"Output": [out]},
+                     {"output_size": sizes, "strides": strides, "paddings": paddings, "padding_algorithm": algorithm,
+                      "dilations": dilations, "groups": int(groups), "data_format": data_format})
+    return add_channel_bias(helper, out, bias, channel_last)
 
 
 def one_d(value, fill):

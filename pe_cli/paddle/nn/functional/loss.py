@@ -13,7 +13,8 @@ from .activation import sigmoid
 from .common import one_hot
 
 __all__ = ["cross_entropy", "softmax_with_cross_entropy", "nll_loss", "binary_cross_entropy",
-           "binary_cross_entropy_with_logits", "sigmoid_focal_loss", "log_loss", "ctc_loss", "hsigmoid_loss"]
+           "binary_cross_entropy_with_logits", "sigmoid_focal_loss", "log_loss", "ctc_loss", "hsigmoid_loss",
+           "rnnt_loss"]
 
 
 def reduce_loss(loss, reduction, fn="loss"):
@@ -173,6 +174,30 @@ def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction
     if reduction == "mean":
         return TMa.mean(TMa.divide(loss, TM.cast(label_lengths, loss.dtype)))
     return reduce_loss(loss, reduction, "ctc_loss")
+
+
+def rnnt_loss(input, label, input_lengths, label_lengths, blank=0, fastemit_lambda=0.001, reduction="mean",
+              name=None):
+    """RNN-T loss (pe's warprnnt op) of input [B, T, U + 1, V] log-probabilities (no softmax is applied,
+    as Paddle's) against int32 label [B, U] with int32 lengths [B]; 'mean' is the sum over the batch
+    divided by B. FastEmit scales the gradient of label emissions by 1 + fastemit_lambda."""
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"rnnt_loss: reduction={reduction!r} must be 'mean', 'sum' or 'none'")
+    for what, value, dtypes in (("input", input, ("float32", "float64")), ("label", label, ("int32",)),
+                                ("input_lengths", input_lengths, ("int32",)),
+                                ("label_lengths", label_lengths, ("int32",))):
+        if value.dtype not in dtypes:
+            raise TypeError(f"rnnt_loss: {what} must be {' or '.join(dtypes)}, got {value.dtype}")
+    helper = LayerHelper("warprnnt", name=name)
+    loss = helper.create_variable_for_type_inference(input.dtype)
+    grad = helper.create_variable_for_type_inference(input.dtype, stop_gradient=True)
+    helper.append_op("warprnnt", {"input": [input], "label": [label], "input_lengths": [input_lengths],
+                                  "label_lengths": [label_lengths]}, {"warprnntgrad": [grad], "loss": [loss]},
+                     {"blank": int(blank), "fastemit_lambda": float(fastemit_lambda)})
+    if reduction == "mean":
+        batch = input.shape[0]
+        return TMa.scale(TMa.sum(loss), 1.0 / batch) if batch is not None and batch > 0 else TMa.mean(loss)
+    return TMa.sum(loss) if reduction == "sum" else loss
 
 
 def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None, path_code=None, is_sparse=False,

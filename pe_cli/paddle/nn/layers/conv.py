@@ -1,15 +1,15 @@
 """``paddle.nn``'s convolution layers: Conv1D, Conv2D, Conv1DTranspose, Conv2DTranspose with 2.x's
 arguments and parameter layouts (weight [out, in/groups, *k]; transposed [in, out/groups, *k]; bias
 [out]) and initializers (Normal(0, sqrt(2 / (k * in))) for convolutions, Xavier for transposed ones).
-``padding_mode`` other than 'zeros' pads with ``paddle.nn.functional.pad`` first. pe has no conv3d
-op yet: Conv3D and Conv3DTranspose are not here."""
+``padding_mode`` other than 'zeros' pads with ``paddle.nn.functional.pad`` first. Conv3D and
+Conv3DTranspose over pe's conv3d / conv3d_transpose ops."""
 import numpy as np
 
 from .. import functional as F
 from ..initializer import Normal
 from ..layer import Layer
 
-__all__ = ["Conv1D", "Conv2D", "Conv1DTranspose", "Conv2DTranspose"]
+__all__ = ["Conv1D", "Conv2D", "Conv3D", "Conv1DTranspose", "Conv2DTranspose", "Conv3DTranspose"]
 
 
 def _ntuple(value, n):
@@ -97,3 +97,26 @@ class Conv2DTranspose(_ConvNd):
     def forward(self, x, output_size=None):
         return F.conv2d_transpose(x, self.weight, self.bias, self._stride, self._padding, self._output_padding,
                                   self._dilation, self._groups, output_size, self._data_format)
+
+
+class Conv3D(_ConvNd):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
+                 padding_mode="zeros", weight_attr=None, bias_attr=None, data_format="NCDHW"):
+        super().__init__(3, in_channels, out_channels, kernel_size, False, stride, padding, dilation, groups,
+                         padding_mode, weight_attr, bias_attr, data_format)
+
+    def forward(self, x):
+        x, padding = self._padded(x, 3)
+        return F.conv3d(x, self.weight, self.bias, self._stride, padding, self._dilation, self._groups,
+                        self._data_format)
+
+
+class Conv3DTranspose(_ConvNd):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, dilation=1,
+                 groups=1, weight_attr=None, bias_attr=None, data_format="NCDHW"):
+        super().__init__(3, in_channels, out_channels, kernel_size, True, stride, padding, dilation, groups,
+                         "zeros", weight_attr, bias_attr, data_format, output_padding)
+
+    def forward(self, x, output_size=None):
+        return F.conv3d_transpose(x, self.weight, self.bias, self._stride, self._padding, self._output_padding,
+                                  self._groups, self._dilation, output_size, self._data_format)

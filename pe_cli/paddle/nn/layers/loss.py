@@ -6,7 +6,7 @@ from ..layer import Layer
 __all__ = ["CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "MSELoss", "L1Loss", "SmoothL1Loss",
            "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss", "SoftMarginLoss",
            "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss",
-           "TripletMarginWithDistanceLoss", "CTCLoss", "HSigmoidLoss"]
+           "TripletMarginWithDistanceLoss", "CTCLoss", "RNNTLoss", "HSigmoidLoss"]
 
 
 class _Loss(Layer):
@@ -187,6 +187,16 @@ class CTCLoss(_Loss):
 
     def forward(self, log_probs, labels, input_lengths, label_lengths, norm_by_times=False):
         return F.ctc_loss(log_probs, labels, input_lengths, label_lengths, self.blank, self.reduction, norm_by_times)
+
+
+class RNNTLoss(_Loss):
+    def __init__(self, blank=0, fastemit_lambda=0.001, reduction="mean", name=None):
+        super().__init__(reduction)
+        self.blank, self.fastemit_lambda, self.name = blank, fastemit_lambda, name
+
+    def forward(self, input, label, input_lengths, label_lengths):
+        return F.rnnt_loss(input, label, input_lengths, label_lengths, self.blank, self.fastemit_lambda,
+                           self.reduction, self.name)
 
 
 class HSigmoidLoss(Layer):

@@ -1,18 +1,19 @@
 """``paddle.nn``'s normalization layers: BatchNorm (2.x's Fluid-style one), BatchNorm1D/2D/3D,
 SyncBatchNorm (one device's batch norm: pe's data parallelism averages gradients, not statistics),
-LayerNorm, GroupNorm, InstanceNorm1D/2D/3D and LocalResponseNorm. Batch norms keep ``_mean`` and
+LayerNorm, GroupNorm, InstanceNorm1D/2D/3D, LocalResponseNorm and SpectralNorm (a weight divided by
+its largest singular value, the spectral_norm op). Batch norms keep ``_mean`` and
 ``_variance`` as non-trainable parameters (as Paddle's static mode does) and use the batch's
 statistics while ``training``, the running ones after ``eval()``. A ``weight_attr``/``bias_attr`` of
 False fixes that parameter (1 and 0, not trained)."""
 import numpy as np
 
 from .. import functional as F
-from ..initializer import Constant
+from ..initializer import Constant, Normal
 from ..layer import Layer
 from ....training.param_attr import ParamAttr
 
 __all__ = ["BatchNorm", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "SyncBatchNorm", "LayerNorm", "GroupNorm",
-           "InstanceNorm1D", "InstanceNorm2D", "InstanceNorm3D", "LocalResponseNorm"]
+           "InstanceNorm1D", "InstanceNorm2D", "InstanceNorm3D", "LocalResponseNorm", "SpectralNorm"]
 
 
 def _affine(layer, shape, weight_attr, bias_attr, dtype=None):
@@ -29,7 +30,7 @@ class _BatchNormBase(Layer):
     _formats = ("NCHW", "NHWC")
 
     def __init__(self, num_features, momentum=0.9, epsilon=1e-05, weight_attr=None, bias_attr=None,
-                 data_format="NCHW", use_global_stats=None, name=None, moving_mean_name=None,
+                 data_format="NCHW", use_global_stats=None, name=None, *, moving_mean_name=None,
                  moving_variance_name=None, dtype="float32"):
         super().__init__(dtype=dtype)
         if data_format not in self._formats:
@@ -85,7 +86,8 @@ class BatchNorm(_BatchNormBase):
                  moving_variance_name=None, do_model_average_for_mean_and_var=True, use_global_stats=False,
                  trainable_statistics=False):
         super().__init__(num_channels, momentum, epsilon, param_attr, bias_attr, data_layout,
-                         use_global_stats or None, None, moving_mean_name, moving_variance_name, dtype)
+                         use_global_stats or None, None, moving_mean_name=moving_mean_name,
+                         moving_variance_name=moving_variance_name, dtype=dtype)
         self._act, self._is_test, self._trainable_statistics = act, is_test, trainable_statistics
 
     def forward(self, x):
@@ -167,3 +169,30 @@ class LocalResponseNorm(Layer):
 
     def forward(self, x):
         return F.local_response_norm(x, *self._args)
+
+
+class SpectralNorm(Layer):
+    """forward(weight): ``weight`` (of ``weight_shape``) divided by its largest singular value as a matrix
+    [weight_shape[dim], rest], estimated by ``power_iters`` power iterations from weight_u [h] and
+    weight_v [rest], parameters drawn from N(0, 1) that take no gradient (as Paddle's)."""
+
+    def __init__(self, weight_shape, dim=0, power_iters=1, eps=1e-12, dtype="float32"):
+        super().__init__(dtype=dtype)
+        self._weight_shape, self._dim = list(weight_shape), dim
+        self._power_iters, self._eps = power_iters, eps
+        if int(np.prod(self._weight_shape)) <= 0:
+            raise ValueError(f"SpectralNorm: weight_shape {self._weight_shape} must have no zero or unknown dim")
+        h = self._weight_shape[dim]
+        w = int(np.prod(self._weight_shape)) // h
+        self.weight_u = self.create_parameter([h], ParamAttr(), dtype, default_initializer=Normal(0.0, 1.0))
+        self.weight_u.stop_gradient = True
+        self.weight_v = self.create_parameter([w], ParamAttr(), dtype, default_initializer=Normal(0.0, 1.0))
+        self.weight_v.stop_gradient = True
+
+    def forward(self, x):
+        if x.dtype not in ("float32", "float64"):
+            raise TypeError(f"SpectralNorm: the weight must be float32 or float64, got {x.dtype}")
+        out = self._helper.create_variable_for_type_inference(self._dtype)
+        self._helper.append_op("spectral_norm", {"Weight": [x], "U": [self.weight_u], "V": [self.weight_v]},
+                               {"Out": [out]}, {"dim": self._dim, "power_iters": self._power_iters, "eps": self._eps})
+        return out

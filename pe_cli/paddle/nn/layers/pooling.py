@@ -1,10 +1,12 @@
-"""``paddle.nn``'s pooling layers: MaxPool1D/2D/3D, AvgPool1D/2D/3D and the adaptive ones, each
-calling its ``paddle.nn.functional`` form with the arguments it was made with."""
+"""``paddle.nn``'s pooling layers: MaxPool1D/2D/3D, AvgPool1D/2D/3D, the adaptive ones and
+MaxUnPool1D/2D/3D (forward(x, indices)), each calling its ``paddle.nn.functional`` form with the
+arguments it was made with."""
 from .. import functional as F
 from ..layer import Layer
 
 __all__ = ["MaxPool1D", "MaxPool2D", "MaxPool3D", "AvgPool1D", "AvgPool2D", "AvgPool3D", "AdaptiveAvgPool1D",
-           "AdaptiveAvgPool2D", "AdaptiveAvgPool3D", "AdaptiveMaxPool1D", "AdaptiveMaxPool2D", "AdaptiveMaxPool3D"]
+           "AdaptiveAvgPool2D", "AdaptiveAvgPool3D", "AdaptiveMaxPool1D", "AdaptiveMaxPool2D", "AdaptiveMaxPool3D",
+           "MaxUnPool1D", "MaxUnPool2D", "MaxUnPool3D"]
 
 
 class _Pool(Layer):
@@ -113,3 +115,32 @@ class AdaptiveMaxPool3D(_Pool):
 
     def __init__(self, output_size, return_mask=False, name=None):
         super().__init__(output_size=output_size, return_mask=return_mask, name=name)
+
+
+class _UnPool(_Pool):
+    def forward(self, x, indices):
+        return type(self)._fn(x, indices, **self._kwargs)
+
+
+class MaxUnPool1D(_UnPool):
+    _fn = staticmethod(F.max_unpool1d)
+
+    def __init__(self, kernel_size, stride=None, padding=0, data_format="NCL", output_size=None, name=None):
+        super().__init__(kernel_size=kernel_size, stride=stride, padding=padding, data_format=data_format,
+                         output_size=output_size, name=name)
+
+
+class MaxUnPool2D(_UnPool):
+    _fn = staticmethod(F.max_unpool2d)
+
+    def __init__(self, kernel_size, stride=None, padding=0, data_format="NCHW", output_size=None, name=None):
+        super().__init__(kernel_size=kernel_size, stride=stride, padding=padding, data_format=data_format,
+                         output_size=output_size, name=name)
+
+
+class MaxUnPool3D(_UnPool):
+    _fn = staticmethod(F.max_unpool3d)
+
+    def __init__(self, kernel_size, stride=None, padding=0, data_format="NCDHW", output_size=None, name=None):
+        super().__init__(kernel_size=kernel_size, stride=stride, padding=padding, data_format=data_format,
+                         output_size=output_size, name=name)

@@ -155,6 +155,13 @@ class _RNNBase(LayerList):
             make = lambda: type(self)._cell(size, hidden_size, **attrs)   # noqa: E731
             self.append(RNN(make(), False, time_major) if self.num_directions == 1
                         else BiRNN(make(), make(), time_major))
+        # Paddle's names for the cells' parameters on the stack itself (weight_ih_l0, ..._reverse), the ones
+        # named_parameters() gives first
+        names = [f"{kind}_l{i}{'_reverse' if d else ''}" for i in range(num_layers) for d in range(self.num_directions)
+                 for kind, attr in (("weight_ih", 0), ("weight_hh", 0), ("bias_ih", bias_ih_attr),
+                                    ("bias_hh", bias_hh_attr)) if attr is not False]
+        for key, param in zip(names, self.parameters()):
+            setattr(self, key, param)
 
     def _layer_states(self, initial_states, i):
         """Layer i's initial states from [num_layers * directions, batch, hidden] tensors (None: zeros)."""

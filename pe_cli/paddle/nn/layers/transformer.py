@@ -103,7 +103,7 @@ class _TransformerLayer(Layer):
 
 class TransformerEncoderLayer(_TransformerLayer):
     def __init__(self, d_model, nhead, dim_feedforward, dropout=0.1, activation="relu", attn_dropout=None,
-                 act_dropout=None, normalize_before=False, weight_attr=None, bias_attr=None, layer_norm_eps=1e-5):
+                 act_dropout=None, normalize_before=False, weight_attr=None, bias_attr=None, *, layer_norm_eps=1e-5):
         super().__init__(_arguments(locals()), ["self_attn"])
 
     def forward(self, src, src_mask=None, cache=None):
@@ -132,7 +132,7 @@ class TransformerEncoder(Layer):
 
 class TransformerDecoderLayer(_TransformerLayer):
     def __init__(self, d_model, nhead, dim_feedforward, dropout=0.1, activation="relu", attn_dropout=None,
-                 act_dropout=None, normalize_before=False, weight_attr=None, bias_attr=None, layer_norm_eps=1e-5):
+                 act_dropout=None, normalize_before=False, weight_attr=None, bias_attr=None, *, layer_norm_eps=1e-5):
         super().__init__(_arguments(locals()), ["self_attn", "cross_attn"])
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, cache=None):

@@ -1,0 +1,132 @@
+"""CPU kernels of ops/pooling_mask.py (numpy). Max pooling with its mask runs one step per kernel
+position (fixed windows; X padded with -inf, a strictly greater value replacing the best so far, so
+the first maximum in row-major order wins) or one per output position (adaptive windows), each
+vectorised over the batch, channels and the other positions. Gradients and unpooling are one
+scatter or gather over the planes. ``windows`` is shared with the CUDA kernels."""
+import itertools
+import math
+
+import numpy as np
+
+from ...base.errors import PeError
+from ...base.shapes import mask_pool_out as pool_out, unpool_out
+
+
+def windows(in_dims, attrs):
+    """Per spatial dim: (starts, ends) of the windows, clipped to X."""
+    out = pool_out(in_dims, attrs)
+    result = []
+    for d, n in enumerate(in_dims):
+        o = np.arange(out[d])
+        if attrs["global_pooling"]:
+            s, e = np.zeros(1, np.int64), np.full(1, n, np.int64)
+        elif attrs["adaptive"]:
+            s = np.array([math.floor(i * n / out[d]) for i in o], np.int64)
+            e = np.array([math.ceil((i + 1) * n / out[d]) for i in o], np.int64)
+        else:
+            start = o * attrs["strides"][d] - attrs["paddings"][d]
+            s, e = np.maximum(start, 0), np.minimum(start + attrs["ksize"][d], n)
+        result.append((s.astype(np.int64), e.astype(np.int64)))
+    return result
+
+
+def _plane_positions(in_dims, coords):
+    """The flat position in a plane of ``in_dims`` of per-dim coordinate grids."""
+    pos = 0
+    for d, c in enumerate(coords):
+        pos = pos * in_dims[d] + c
+    return pos
+
+
+def _by_kernel_position(x, attrs):
+    dims = x.shape[2:]
+    k, s, p = attrs["ksize"], attrs["strides"], attrs["paddings"]
+    out = pool_out(dims, attrs)
+    padded = np.full(x.shape[:2] + tuple(d + 2 * q + kk for d, q, kk in zip(dims, p, k)), -np.inf, x.dtype)
+    padded[(slice(None), slice(None)) + tuple(slice(q, q + d) for q, d in zip(p, dims))] = x
+    best = np.full(x.shape[:2] + tuple(out), -np.inf, x.dtype)
+    mask = np.zeros(best.shape, np.int32)
+    grids = np.meshgrid(*[np.arange(o) * st for o, st in zip(out, s)], indexing="ij")
+    for offs in itertools.product(*[range(kk) for kk in k]):
+        cand = padded[(slice(None), slice(None)) + tuple(slice(f, f + st * (o - 1) + 1, st)
+                                                         for f, st, o in zip(offs, s, out))]
+        better = cand > best
+        pos = _plane_positions(dims, [g + f - q for g, f, q in zip(grids, offs, p)])
+        best = np.where(better, cand, best)
+        mask = np.where(better, pos.astype(np.int32), mask)
+    return best, mask
+
+
+def _by_output_position(x, attrs):
+    dims = x.shape[2:]
+    wins = windows(dims, attrs)
+    out_shape = tuple(len(w[0]) for w in wins)
+    best = np.empty(x.shape[:2] + out_shape, x.dtype)
+    mask = np.empty(best.shape, np.int32)
+    for o in np.ndindex(*out_shape):
+        box = tuple(slice(w[0][i], w[1][i]) for w, i in zip(wins, o))
+        win = x[(slice(None), slice(None)) + box].reshape(x.shape[:2] + (-1,))
+        arg = np.argmax(win, axis=-1)
+        sizes = [b.stop - b.start for b in box]
+        local = np.unravel_index(arg, sizes)
+        best[(slice(None), slice(None)) + o] = np.take_along_axis(win, arg[..., None], -1)[..., 0]
+        mask[(slice(None), slice(None)) + o] = _plane_positions(dims, [b.start + c for b, c in zip(box, local)])
+    return best, mask
+
+
+def _pool(ins, attrs):
+    x = np.asarray(ins["X"])
+    if attrs["adaptive"] or attrs["global_pooling"]:
+        out, mask = _by_output_position(x, attrs)
+    else:
+        out, mask = _by_kernel_position(x, attrs)
+    return {"Out": out.astype(x.dtype, copy=False), "Mask": mask}
+
+
+def _scatter_add(shape, mask, values):
+    """zeros of ``shape`` [N, C, ...] plus ``values`` added at their ``mask`` positions in each plane."""
+    planes, size = shape[0] * shape[1], int(np.prod(shape[2:]))
+    at = (np.arange(planes).reshape(shape[:2] + (1,) * (mask.ndim - 2)) * size + mask).reshape(-1)
+    return np.bincount(at, weights=values.reshape(-1), minlength=planes * size).astype(values.dtype).reshape(shape)
+
+
+def _pool_grad(ins, attrs):
+    x = ins["X"]
+    return {"X@GRAD": _scatter_add(x.shape, np.asarray(ins["Mask"], np.int64), np.asarray(ins["Out@GRAD"]))}
+
+
+max_pool2d_with_index = max_pool3d_with_index = _pool
+max_pool2d_with_index_grad = max_pool3d_with_index_grad = _pool_grad
+
+
+def plane_offsets(x_shape, indices, out_size, op):
+    """Each X value's flat position in Out (its plane's offset plus its index), checked to lie in its plane."""
+    idx = np.asarray(indices, np.int64)
+    if idx.size and (idx.min() < 0 or idx.max() >= out_size):
+        bad = idx.max() if idx.max() >= out_size else idx.min()
+        raise PeError(f"{op}: index {int(bad)} of Indices is outside the output plane of {out_size} values")
+    planes = np.arange(x_shape[0] * x_shape[1]).reshape(tuple(x_shape[:2]) + (1,) * (len(x_shape) - 2))
+    return (planes * out_size + idx).reshape(-1)
+
+
+def _unpool(op):
+    def kernel(ins, attrs):
+        x = np.asarray(ins["X"])
+        out_dims = unpool_out(x.shape[2:], attrs)
+        size = int(np.prod(out_dims))
+        out = np.zeros(x.shape[0] * x.shape[1] * size, x.dtype)
+        out[plane_offsets(x.shape, ins["Indices"], size, op)] = x.reshape(-1)
+        return {"Out": out.reshape(x.shape[:2] + tuple(out_dims))}
+    return kernel
+
+
+def _unpool_grad(op):
+    def kernel(ins, attrs):
+        x, dout = ins["X"], np.asarray(ins["Out@GRAD"])
+        size = int(np.prod(dout.shape[2:]))
+        return {"X@GRAD": dout.reshape(-1)[plane_offsets(x.shape, ins["Indices"], size, op)].reshape(x.shape)}
+    return kernel
+
+
+unpool, unpool3d = _unpool("unpool"), _unpool("unpool3d")
+unpool_grad, unpool3d_grad = _unpool_grad("unpool"), _unpool_grad("unpool3d")

@@ -1,0 +1,61 @@
+"""Paddle 2.6.2's public API (tests/data/paddle-2.6.2-api.json, read from the wheel) under ``pe fluid``:
+every name is classified as implemented, refused (dygraph-only: it raises NotImplementedError in one
+line saying so) or missing, and the counts are printed; seed 002's paddle.nn section (190 names of
+paddle.nn and paddle.nn.functional, tests/data/paddle-2.6.2-seed002.json) and paddle.vision.transforms
+(38) are all implemented; implemented callables take Paddle's parameters in Paddle's order, pe-only
+ones after them and keyword-only. ``python tools/api_manifest.py paddle`` prints the same measure with
+the missing names per module."""
+import importlib.util
+import json
+import os
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+@pytest.fixture(scope="module")
+def measured():
+    spec = importlib.util.spec_from_file_location("api_manifest", os.path.join(ROOT, "tools", "api_manifest.py"))
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    return tool, tool.measure(tool.PADDLE_MANIFEST, tool.PADDLE_REFUSED)
+
+
+def test_every_name_is_classified_and_the_counts_are_printed(measured):
+    tool, result = measured
+    with open(tool.PADDLE_MANIFEST, encoding="utf-8") as f:
+        total = sum(len(names) for names in json.load(f)["modules"].values())
+    missing = sum(len(v) for v in result["missing"].values())
+    print(f"Paddle 2.6.2: {len(result['implemented'])} implemented, {len(result['refused'])} refused "
+          f"(dygraph-only), {missing} missing, of {total}")
+    for module_name, names in sorted(result["missing"].items()):
+        print(f"  missing {module_name} ({len(names)}): {' '.join(names)}")
+    assert total == 850 and len(result["implemented"]) + len(result["refused"]) + missing == total
+    assert sorted(result["refused"]) == sorted(f"{m}.{n}" for m, names in tool.PADDLE_REFUSED.items() for n in names)
+    assert not set(result["implemented"]) & set(result["refused"])
+
+
+def test_seed_002_paddle_nn_and_vision_transforms_are_all_implemented(measured):
+    tool, result = measured
+    sections = tool.seed_sections(result)
+    for section, (done, total, lacking) in sections.items():
+        print(f"seed 002 {section}: {done}/{total}")
+    assert sections["paddle.nn"][:2] == (190, 190), sections["paddle.nn"][2]
+    assert sections["paddle.vision.transforms"][:2] == (38, 38), sections["paddle.vision.transforms"][2]
+
+
+def test_dygraph_only_names_refuse_in_one_line(measured):
+    tool, _ = measured
+    for module_name, names in tool.PADDLE_REFUSED.items():
+        module = importlib.import_module(module_name)
+        for name in names:
+            with pytest.raises(NotImplementedError) as info:
+                getattr(module, name)()
+            message = str(info.value)
+            assert "\n" not in message and message == f"{module_name}.{name}: pe runs static graphs only", message
+
+
+def test_implemented_callables_take_paddles_parameters(measured):
+    _, result = measured
+    assert result["signatures"] == []
