@@ -2,13 +2,24 @@
 launch of a signature (numba's path, which compiles), launches skip numba's per-call typing and
 marshalling, and give what numba's path gives for every argument kind pe passes: arrays of several
 layouts and dtypes, Python and numpy scalars, bools, and tuples of them."""
+import pathlib
+import re
+
 import numpy as np
 import pytest
 from numba import cuda
 
 from pe_cli.kernels.cuda import launcher, runtime
 
-pytestmark = pytest.mark.skipif(runtime.simulated(), reason="the short path exists on a real GPU only")
+real_gpu_only = pytest.mark.skipif(runtime.simulated(), reason="the short path exists on a real GPU only")
+
+
+def test_every_kernel_is_launched_through_the_launcher():
+    """pe's kernels use @jit_kernel (a bare @cuda.jit kernel would pay numba's per-call cost)."""
+    folder = pathlib.Path(runtime.__file__).parent
+    bare = [f"{path.name}:{n}" for path in sorted(folder.glob("*.py"))
+            for n, line in enumerate(path.read_text().splitlines(), 1) if re.fullmatch(r"\s*@cuda\.jit\s*", line)]
+    assert bare == []
 
 
 @launcher.jit_kernel
@@ -30,6 +41,7 @@ def _run(n, shift):
         return runtime.to_host(out)
 
 
+@real_gpu_only
 def test_short_path_gives_numba_paths_results():
     first = _run(100, np.float32(1.5))                  # numba's path, compiles
     assert [v for v in _mix.launches.values() if v is not None], "the signature was not cached"
