@@ -7,6 +7,7 @@ import operator
 import numpy as np
 
 from ...base.errors import PeError
+from ...base.tensor_array import TensorArray
 from .recurrent_steps import recurrent, recurrent_grad  # noqa: F401 -- the recurrent op's kernels
 
 
@@ -21,15 +22,6 @@ def _index(i, what):
     if flat.size != 1:
         raise PeError(f"{what}: the index must hold one value, it holds {flat.size}")
     return int(flat[0])
-
-
-class TensorArray(list):
-    """A LoDTensorArray's value: its tensors, and the LoD each was written with (``lods``)."""
-    __slots__ = ("lods",)
-
-    def __init__(self, items=(), lods=None):
-        super().__init__(items)
-        self.lods = list(lods) if lods is not None else [None] * len(self)
 
 
 def create_array(ins, attrs):
