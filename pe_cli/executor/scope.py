@@ -44,6 +44,12 @@ class ScopeVariable:
             self._tensor_array = TensorArrayVar(self)
         return self._tensor_array
 
+    def get_lod_rank_table(self):
+        """The rank table a lod_rank_table op wrote here (its ``items()``: (index, length), longest first)."""
+        if not hasattr(self.tensor._array, "items"):
+            raise PeError(f"scope variable '{self.name}' holds no rank table; run the lod_rank_table op first")
+        return self.tensor._array
+
     def set_int(self, value):
         self._scalar = int(value)
 

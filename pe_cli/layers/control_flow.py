@@ -3,7 +3,7 @@
 ``StaticRNN`` is in static_rnn.py. docs/CONTROL_FLOW.md says what works."""
 import contextlib
 
-from ..base.dtypes import is_float
+from ..base.dtypes import VarType, is_float
 from ..base.errors import PeError
 from ..framework.source import current_source, source_guard
 from ..framework.variable import Variable
@@ -44,7 +44,7 @@ def increment(x, value=1.0, in_place=True):
 def create_array(dtype):
     """An empty LoDTensorArray (its value: a list of tensors)."""
     helper = LayerHelper("array")
-    array = helper.create_variable(name=f"{helper.name}.out", dtype=dtype)
+    array = helper.create_variable(name=f"{helper.name}.out", dtype=dtype, type=VarType.LOD_TENSOR_ARRAY)
     helper.append_op("create_array", {}, {"Out": [array]}, {"dtype": array.dtype})
     return array
 
@@ -76,6 +76,9 @@ def tensor_array_to_tensor(input, axis=1, name=None, use_stack=False):
 
 
 def array_length(array):
+    if not isinstance(array, Variable) or array.type != VarType.LOD_TENSOR_ARRAY:
+        raise TypeError(f"array_length: array must be a tensor array variable, got {type(array).__name__}"
+                        + (f" '{array.name}' of type {array.type}" if isinstance(array, Variable) else ""))
     helper = LayerHelper("array_length")
     out = helper.create_variable_for_type_inference("int64", stop_gradient=True)
     helper.append_op("array_length", {"Array": [array]}, {"Out": [out]})
