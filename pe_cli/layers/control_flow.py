@@ -11,6 +11,7 @@ from .fluid_module import resolver
 from .helper import LayerHelper
 from .lod_rank import (array_to_lod_tensor, lod_rank_table, lod_tensor_to_array,  # noqa: F401 -- Fluid's
                        max_sequence_len, reorder_lod_tensor_by_rank, shrink_memory)      # layers.control_flow has them
+from .lod_split import merge_lod_tensor, split_lod_tensor  # noqa: F401 -- Fluid's layers.control_flow has them
 from .creation import assign, fill_constant
 from .logic import (equal, greater_equal, greater_than, less_equal, less_than, logical_and,  # noqa: F401 -- Fluid's
                     logical_not, logical_or, logical_xor, not_equal)          # layers.control_flow has them

@@ -77,3 +77,28 @@ register("reorder_lod_tensor_by_rank", kernel_module="lod_rank", inputs=["X", "R
              "with their LoD.")
 register("reorder_lod_tensor_by_rank_grad", kernel_module="lod_rank", inputs=["X", "RankTable", "Out@GRAD"],
          outputs=["X@GRAD"], lod=_x_lod, needs_lod=True, doc="X@GRAD = Out@GRAD's rows put back in X's order.")
+
+
+# Fluid's memory of a recurrent step block: a copy that keeps the LoD, its gradient zeros where the
+# step's memory got none.
+def _infer_memory(ctx):
+    ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+
+
+register("rnn_memory_helper", kernel_module="lod_rank", inputs=["X"], outputs=["Out"], attrs={"dtype": -1},
+         infer=_infer_memory,
+         grad=lambda g: g.op("rnn_memory_helper_grad", {"X": g.input("X"), "Out": g.output("Out"),
+                                                        "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}),
+         grad_reads=("X", "Out"), doc="Out = X (with its LoD).")
+
+
+def _infer_memory_grad(ctx):
+    grads = ctx.op.inputs.get("Out@GRAD") or []
+    if grads and not ctx.block.has_var_recursive(grads[0]):
+        ctx.op.inputs["Out@GRAD"] = []      # a variable of no block of this program: absent, as in Fluid
+    ctx.set_output("X@GRAD", ctx.shape("X"), ctx.dtype("X"))
+
+
+register("rnn_memory_helper_grad", kernel_module="lod_rank", inputs=["X", "Out?", "Out@GRAD?"], outputs=["X@GRAD"],
+         attrs={"dtype": -1}, lod=_x_lod, infer=_infer_memory_grad,
+         doc="X@GRAD = Out@GRAD, or zeros of X's shape where the memory got no gradient.")
