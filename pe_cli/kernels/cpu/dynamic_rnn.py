@@ -13,6 +13,7 @@ so the steps run on the op's device."""
 import numpy as np
 
 from ...base.errors import PeError
+from ...base.tensor_array import TensorArray
 from .. import lod_items
 
 
@@ -158,14 +159,15 @@ def dynamic_recurrent(ins, attrs, to_device=_same, to_host=np.asarray):
 
 def dynamic_recurrent_grad(ins, attrs, to_device=_same, to_host=np.asarray):
     block, steps = attrs["_block"], _schedule(attrs)
-    xs, params = ins.get("inputs") or [], [to_host(p) for p in ins.get("parameters") or []]
+    xs = ins.get("inputs") or []
+    params = [None if isinstance(p, list) else to_host(p) for p in ins.get("parameters") or []]   # (arrays: none)
     out_grads, scopes = [to_host(g) for g in ins.get("outputs@GRAD") or []], ins["step_scopes"]
     state_grads = [np.zeros_like(s) for s in _memories(ins, attrs, steps, to_host)]
     statics, static_lods = ins.get("static_inputs") or [], _static_lods(attrs)
     static_lods += [[]] * (len(statics) - len(static_lods))
     static_grads = [np.zeros_like(to_host(s)) for s in statics]
     x_grads = [np.zeros_like(to_host(x)) for x in xs]
-    p_grads = [np.zeros_like(p) for p in params]
+    p_grads = [TensorArray() if p is None else np.zeros_like(p) for p in params]
     index = [_layout(steps, [s.lods.get(n) for s in scopes])[0] for n in attrs["step_outputs"]]
     for t in range(len(scopes) - 1, -1, -1):
         k, rows = steps.running[t], steps.rows[t]
@@ -181,11 +183,11 @@ def dynamic_recurrent_grad(ins, attrs, to_device=_same, to_host=np.asarray):
             if name:
                 grad[r] += to_host(scope[name])
         for grad, name in zip(p_grads, attrs["parameter_grads"]):
-            if name:
+            if name and not isinstance(grad, list):
                 grad += to_host(scope[name])
     unsort = np.argsort(steps.order)
     boots = [to_device(state_grads[j][unsort]) for j, b in enumerate(attrs["boots"]) if b >= 0]
     return {"inputs@GRAD": [to_device(g) for g in x_grads], "initial_states@GRAD": boots,
             "static_inputs@GRAD": [to_device(g) for g in static_grads],
-            "parameters@GRAD": [to_device(g) for g in p_grads],
+            "parameters@GRAD": [g if isinstance(g, list) else to_device(g) for g in p_grads],
             "@LODS": {"inputs@GRAD": (attrs.get("_lod") or {}).get("inputs") or [], "static_inputs@GRAD": static_lods}}
