@@ -15,12 +15,12 @@ def _tensor(values, lengths):
     return t
 
 
-def _run(main, feed, fetch):
-    exe = fluid.Executor(fluid.CPUPlace())
+def _run(main, feed, fetch, place):
+    exe = fluid.Executor(place)
     return exe.run(main, feed=feed, fetch_list=fetch, return_numpy=False, scope=core.Scope())
 
 
-def test_a_two_level_input_steps_over_paragraphs_of_sentences():
+def check_nested(place):
     main = fluid.Program()
     with fluid.program_guard(main, fluid.Program()):
         x = layers.data(name="x", shape=[2], lod_level=2)
@@ -33,7 +33,7 @@ def test_a_two_level_input_steps_over_paragraphs_of_sentences():
         pooled, words = drnn()
         fluid.backward.append_backward(layers.reduce_sum(pooled))
     values = np.arange(12, dtype="float32").reshape(6, 2)
-    pooled, words, grad = _run(main, {"x": _tensor(values, [[2, 1], [2, 3, 1]])}, [pooled, words, "x@GRAD"])
+    pooled, words, grad = _run(main, {"x": _tensor(values, [[2, 1], [2, 3, 1]])}, [pooled, words, "x@GRAD"], place)
     sentences = [values[0:2], values[2:5], values[5:6]]
     assert np.allclose(np.array(pooled), [2 * s.sum(0) for s in sentences])
     assert pooled.recursive_sequence_lengths() == [[2, 1]]
@@ -41,7 +41,7 @@ def test_a_two_level_input_steps_over_paragraphs_of_sentences():
     assert np.allclose(np.array(grad), 2.0) and grad.recursive_sequence_lengths() == [[2, 1], [2, 3, 1]]
 
 
-def test_a_static_input_with_lod_gives_each_sequence_its_own_and_its_gradient_keeps_the_lod():
+def check_static_input(place):
     main = fluid.Program()
     with fluid.program_guard(main, fluid.Program()):
         x = layers.data(name="x", shape=[1], lod_level=1)
@@ -60,13 +60,21 @@ def test_a_static_input_with_lod_gives_each_sequence_its_own_and_its_gradient_ke
         fluid.backward.append_backward(layers.reduce_sum(out))
     statics = np.arange(6, dtype="float32").reshape(6, 1)
     feed = {"x": _tensor(np.zeros((6, 1)), [[2, 1, 3]]), "s": _tensor(statics, [[1, 2, 3]])}
-    out, second, grad = _run(main, feed, [out, second, "s@GRAD"])
+    out, second, grad = _run(main, feed, [out, second, "s@GRAD"], place)
     sums = [0.0, 3.0, 12.0]         # the static sequences' sums, one per sequence of x
     assert np.array(out).ravel().tolist() == [sums[0]] * 2 + [sums[1]] + [sums[2]] * 3
     assert out.recursive_sequence_lengths() == [[2, 1, 3]]
     # step 1: the sequences still running, longest first (x's third, then its first)
     assert np.array(second).ravel().tolist() == [3, 4, 5, 0] and second.recursive_sequence_lengths() == [[3, 1]]
     assert np.array(grad).ravel().tolist() == [2, 1, 1, 3, 3, 3] and grad.recursive_sequence_lengths() == [[1, 2, 3]]
+
+
+def test_a_two_level_input_steps_over_paragraphs_of_sentences():
+    check_nested(fluid.CPUPlace())
+
+
+def test_a_static_input_with_lod_gives_each_sequence_its_own_and_its_gradient_keeps_the_lod():
+    check_static_input(fluid.CPUPlace())
 
 
 def test_a_leaf_read_through_two_slots_of_one_op_sums_its_gradients():

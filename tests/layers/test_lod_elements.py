@@ -17,12 +17,12 @@ def _tensor(values, lengths):
     return t
 
 
-def _run(program, feed, fetch):
-    return fluid.Executor(fluid.CPUPlace()).run(program, feed=feed, fetch_list=fetch, return_numpy=False,
+def _run(program, feed, fetch, place=fluid.CPUPlace()):
+    return fluid.Executor(place).run(program, feed=feed, fetch_list=fetch, return_numpy=False,
                                                 scope=core.Scope())
 
 
-def test_a_declared_plain_variable_fed_sequences_is_ranked_and_cut_into_sequences():
+def test_a_declared_plain_variable_fed_sequences_is_ranked_and_cut_into_sequences(place=fluid.CPUPlace()):
     main = fluid.Program()
     with fluid.program_guard(main, fluid.Program()):
         x = layers.data(name="x", shape=[10])          # lod_level 0, [-1, 10]: the fed LoD counts
@@ -31,14 +31,14 @@ def test_a_declared_plain_variable_fed_sequences_is_ranked_and_cut_into_sequence
         first = layers.array_read(array, layers.fill_constant([1], "int64", 1))
         back = layers.array_to_lod_tensor(array, table)
     tensor = _tensor(np.arange(20).reshape(20, 1).astype("int32"), [[2, 3], [3, 6, 2, 6, 3]])
-    step1, restored = _run(main, {"x": tensor}, [first, back])
+    step1, restored = _run(main, {"x": tensor}, [first, back], place)
     assert np.array(step1).ravel().tolist() == list(range(11, 17)) + list(range(3, 9))
     assert step1.recursive_sequence_lengths() == [[6, 6]]
     assert np.array_equal(np.array(restored), np.arange(20).reshape(20, 1))
     assert restored.recursive_sequence_lengths() == [[2, 3], [3, 6, 2, 6, 3]]
 
 
-def test_reorder_by_rank_moves_whole_sequences_and_the_gradient_keeps_the_lod():
+def test_reorder_by_rank_moves_whole_sequences_and_the_gradient_keeps_the_lod(place=fluid.CPUPlace()):
     main = fluid.Program()
     with fluid.program_guard(main, fluid.Program()):
         x = layers.data(name="x", shape=[1], lod_level=2)
@@ -48,14 +48,14 @@ def test_reorder_by_rank_moves_whole_sequences_and_the_gradient_keeps_the_lod():
         fluid.backward.append_backward(layers.reduce_sum(out))
     x_t = _tensor(np.arange(6, dtype="float32").reshape(6, 1), [[1, 2], [1, 2, 3]])
     ref_t = _tensor(np.zeros((3, 1), "float32"), [[1, 2]])      # the second sequence is longer
-    out, grad = _run(main, {"x": x_t, "ref": ref_t}, [out, "x@GRAD"])
+    out, grad = _run(main, {"x": x_t, "ref": ref_t}, [out, "x@GRAD"], place)
     assert np.array(out).ravel().tolist() == [1, 2, 3, 4, 5, 0]
     assert out.recursive_sequence_lengths() == [[2, 1], [2, 3, 1]]
     assert np.array_equal(np.array(grad), np.ones((6, 1))) and grad.recursive_sequence_lengths() == [[1, 2],
                                                                                                       [1, 2, 3]]
 
 
-def test_split_and_merge_by_sequence_keep_the_lod():
+def test_split_and_merge_by_sequence_keep_the_lod(place=fluid.CPUPlace()):
     main = fluid.Program()
     with fluid.program_guard(main, fluid.Program()):
         x = layers.data(name="x", shape=[1])
@@ -63,7 +63,7 @@ def test_split_and_merge_by_sequence_keep_the_lod():
         t, f = split_lod_tensor(input=x, mask=y, level=0)
         out = merge_lod_tensor(in_true=t, in_false=f, x=x, mask=y, level=0)
     tensor = _tensor(np.arange(10).reshape(10, 1).astype("float32"), [[3, 6, 1]])
-    t, f, out = _run(main, {"x": tensor, "y": np.array([[False], [True], [False]])}, [t, f, out])
+    t, f, out = _run(main, {"x": tensor, "y": np.array([[False], [True], [False]])}, [t, f, out], place)
     assert np.array(t).ravel().tolist() == [3, 4, 5, 6, 7, 8] and t.recursive_sequence_lengths() == [[6]]
     assert np.array(f).ravel().tolist() == [0, 1, 2, 9] and f.recursive_sequence_lengths() == [[3, 1]]
     assert np.array_equal(np.array(out), np.array(tensor)) and out.recursive_sequence_lengths() == [[3, 6, 1]]
