@@ -99,6 +99,8 @@ def _step_scope(block, env, names_values_lods, to_device):
 def _layout(steps, step_lods):
     """Where each step's output elements go: per step, the output rows of its values (in running
     order), and the output's LoD (the input's top level over the elements' own LoD)."""
+    if not any(step_lods):      # one row per element: element t of sequence i is row offsets[i] + t
+        return steps.items, int(steps.offsets[-1]), [steps.offsets.tolist()]
     position = np.empty(steps.count, dtype=np.int64)
     position[steps.order] = np.arange(steps.count)
     pieces, subs, at = [[] for _ in step_lods], [], 0
