@@ -12,6 +12,8 @@ from ..base.errors import PeError, did_you_mean
 from ..framework import OpRole, Program, default_main_program
 from ..framework.lod_tensor import LoDTensor
 from ..base.selected_rows import SelectedRows
+from ..base.dtypes import VarType
+from ..base.tensor_array import TensorArray
 from ..kernels import pserver_link
 from ..ops.registry import GRAD_SUFFIX
 from ..base.places import CPUPlace, Place
@@ -202,6 +204,9 @@ class Executor:
                 continue
             held = scope.find_var(name)
             array = None if held is None else held.tensor._array
+            if array is None and name in block.vars and block.vars[name].type == VarType.LOD_TENSOR_ARRAY:
+                values[name] = TensorArray()     # a declared array starts empty, as in Fluid's scope
+                continue
             if array is None:
                 raise missing_value_error(block, name)
             if held.tensor._lod:                    # a state kept with its LoD

@@ -228,7 +228,7 @@ def run_step(step, values, profile=None):
                 values[n] = v
         else:
             values[names[0]] = value
-    if in_lods is not None and lods is not None:
-        _pass_lod(step, values, lods, in_lods, outs)
+    if lods is not None and (in_lods is not None or "@LOD" in outs or "@LODS" in outs):
+        _pass_lod(step, values, lods, in_lods or {}, outs)     # (a LoD the kernel made, from no LoD input)
     if nan_check.ENABLED:
         nan_check.check_outputs(step, values)

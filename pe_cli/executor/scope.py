@@ -7,12 +7,13 @@ import contextlib
 from ..base.errors import PeError
 from ..framework.lod_tensor import LoDTensor
 from .selected_rows_var import SelectedRowsVar
+from .tensor_array_var import TensorArrayVar
 
 
 class ScopeVariable:
     """A named slot in a scope; holds one LoDTensor, or a Python int or float (Fluid's
     ``set_int``/``set_float``, which scripts use as counters)."""
-    __slots__ = ("name", "tensor", "_scalar", "_list", "_sparse")
+    __slots__ = ("name", "tensor", "_scalar", "_list", "_sparse", "_tensor_array")
 
     def __init__(self, name):
         self.name = name
@@ -20,6 +21,7 @@ class ScopeVariable:
         self._scalar = None
         self._list = None
         self._sparse = None
+        self._tensor_array = None
 
     def get_fetch_list(self):
         """The list of LoDTensors this variable holds as Fluid's ``feed``/``fetch`` holders do."""
@@ -35,6 +37,18 @@ class ScopeVariable:
         if self._sparse is None:
             self._sparse = SelectedRowsVar(self)
         return self._sparse
+
+    def get_lod_tensor_array(self):
+        """Fluid's LoDTensorArray face of this variable (pe_cli/executor/tensor_array_var.py)."""
+        if self._tensor_array is None:
+            self._tensor_array = TensorArrayVar(self)
+        return self._tensor_array
+
+    def get_lod_rank_table(self):
+        """The rank table a lod_rank_table op wrote here (its ``items()``: (index, length), longest first)."""
+        if not hasattr(self.tensor._array, "items"):
+            raise PeError(f"scope variable '{self.name}' holds no rank table; run the lod_rank_table op first")
+        return self.tensor._array
 
     def set_int(self, value):
         self._scalar = int(value)

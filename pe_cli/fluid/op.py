@@ -67,6 +67,9 @@ class Operator:
                 tensor = None if var is None else var.get_tensor()
                 if tensor is None or tensor._array is None:
                     sig.append((n, None, None, 0, False))
+                elif isinstance(tensor._array, list):       # a LoDTensorArray (get_lod_tensor_array)
+                    first = next((a for a in tensor._array if a is not None), None)
+                    sig.append((n, (), "float32" if first is None else str(np.dtype(first.dtype)), 0, "array"))
                 else:
                     sig.append((n, tuple(tensor._array.shape), str(np.dtype(tensor._array.dtype)), len(tensor.lod()),
                                 isinstance(tensor._array, SelectedRows)))
@@ -76,6 +79,9 @@ class Operator:
         program = Program()
         block = program.global_block()
         for name, shape, dtype, lod_level, sparse in signature:
+            if sparse == "array":
+                block.create_var(name=name, dtype=dtype, persistable=True, type=VarType.LOD_TENSOR_ARRAY)
+                continue
             block.create_var(name=name, shape=shape, dtype=dtype, lod_level=lod_level, persistable=True,
                              type=VarType.SELECTED_ROWS if sparse else None)
         for names in self.outputs.values():

@@ -40,8 +40,7 @@ class FieldBatch:
             if -1 not in sample:
                 per_sample = int(np.prod(array.shape[1:])) if array.ndim > 0 else 1
                 if self.values and per_sample != int(np.prod(sample)):
-                    raise ValueError(f"{self.who}: '{self.name}' takes samples of shape {sample}, got fields "
-                                     f"of shape {list(array.shape[1:])}")
+                    return LoDTensor(self._as_declared(array, sample))
                 array = array.reshape([len(self.values)] + sample)
             return LoDTensor(array)
         # Fluid's converter gives the values the variable's rank: [N] for a variable of shape [-1], else [N, 1]
@@ -49,3 +48,15 @@ class FieldBatch:
         tensor = LoDTensor(rows)
         tensor.set_recursive_sequence_lengths(self.lengths)
         return tensor
+
+    def _as_declared(self, array, sample):
+        """Fields that are not one sample each: as Fluid's converter, the batch reshaped to the
+        variable's shape when the ranks differ (a reader yielding whole batches as one sample)."""
+        shape = [int(s) for s in self.shape]
+        if array.ndim != len(shape) and sum(s < 0 for s in shape) <= 1:
+            try:
+                return array.reshape(shape)
+            except ValueError:
+                pass
+        raise ValueError(f"{self.who}: '{self.name}' takes samples of shape {sample}, got fields "
+                         f"of shape {list(array.shape[1:])}")

@@ -3,7 +3,7 @@
 ``StaticRNN`` is in static_rnn.py. docs/CONTROL_FLOW.md says what works."""
 import contextlib
 
-from ..base.dtypes import is_float
+from ..base.dtypes import VarType, is_float
 from ..base.errors import PeError
 from ..framework.source import current_source, source_guard
 from ..framework.variable import Variable
@@ -11,6 +11,7 @@ from .fluid_module import resolver
 from .helper import LayerHelper
 from .lod_rank import (array_to_lod_tensor, lod_rank_table, lod_tensor_to_array,  # noqa: F401 -- Fluid's
                        max_sequence_len, reorder_lod_tensor_by_rank, shrink_memory)      # layers.control_flow has them
+from .lod_split import merge_lod_tensor, split_lod_tensor  # noqa: F401 -- Fluid's layers.control_flow has them
 from .creation import assign, fill_constant
 from .logic import (equal, greater_equal, greater_than, less_equal, less_than, logical_and,  # noqa: F401 -- Fluid's
                     logical_not, logical_or, logical_xor, not_equal)          # layers.control_flow has them
@@ -44,7 +45,7 @@ def increment(x, value=1.0, in_place=True):
 def create_array(dtype):
     """An empty LoDTensorArray (its value: a list of tensors)."""
     helper = LayerHelper("array")
-    array = helper.create_variable(name=f"{helper.name}.out", dtype=dtype)
+    array = helper.create_variable(name=f"{helper.name}.out", dtype=dtype, type=VarType.LOD_TENSOR_ARRAY)
     helper.append_op("create_array", {}, {"Out": [array]}, {"dtype": array.dtype})
     return array
 
@@ -76,6 +77,9 @@ def tensor_array_to_tensor(input, axis=1, name=None, use_stack=False):
 
 
 def array_length(array):
+    if not isinstance(array, Variable) or array.type != VarType.LOD_TENSOR_ARRAY:
+        raise TypeError(f"array_length: array must be a tensor array variable, got {type(array).__name__}"
+                        + (f" '{array.name}' of type {array.type}" if isinstance(array, Variable) else ""))
     helper = LayerHelper("array_length")
     out = helper.create_variable_for_type_inference("int64", stop_gradient=True)
     helper.append_op("array_length", {"Array": [array]}, {"Out": [out]})

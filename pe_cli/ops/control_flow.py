@@ -214,8 +214,9 @@ def _grad_split(g):
 
 
 register("split_lod_tensor", kernel_module="control_flow", inputs=["X", "Mask"], outputs=["OutTrue", "OutFalse"],
-         lod="drop", attrs={"level": 0}, infer=_infer_split, grad=_grad_split, grad_reads=("Mask",),
-         doc="OutTrue = the rows of X where Mask ([rows, 1] bool) holds, OutFalse = the others (IfElse).")
+         lod="drop", needs_lod=True, attrs={"level": 0}, infer=_infer_split, grad=_grad_split, grad_reads=("Mask",),
+         doc="OutTrue = the sequences of X's LoD level `level` (rows, without LoD) where Mask ([count, 1] bool) "
+             "holds, OutFalse = the others (IfElse), with their LoD.")
 
 
 def _infer_merge(ctx):
@@ -229,8 +230,13 @@ def _grad_merge(g):
 
 
 register("merge_lod_tensor", kernel_module="control_flow", inputs=["X?", "Mask", "InTrue", "InFalse"],
-         outputs=["Out"], lod="drop", attrs={"level": 0}, infer=_infer_merge, grad=_grad_merge, grad_reads=("Mask",),
-         doc="Out: rows from InTrue where Mask holds and from InFalse elsewhere, in Mask's order (IfElse).")
+         outputs=["Out"], lod="drop", needs_lod=True, attrs={"level": 0}, infer=_infer_merge, grad=_grad_merge,
+         grad_reads=("Mask",),
+         doc="Out: sequences of LoD level `level` (rows, without LoD) from InTrue where Mask holds and from "
+             "InFalse elsewhere, in Mask's order (IfElse), with their LoD.")
+register("merge_lod_tensor_infer", kernel_module="control_flow", kernel="merge_lod_tensor",
+         inputs=["X?", "Mask", "InTrue", "InFalse"], outputs=["Out"], lod="drop", needs_lod=True,
+         attrs={"level": 0}, infer=_infer_merge, doc="merge_lod_tensor for inference programs (no gradient).")
 
 
 def _infer_array_to_tensor(ctx):

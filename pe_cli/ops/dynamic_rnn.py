@@ -14,8 +14,8 @@ def _infer_dynamic(ctx):
             ctx.fail(f"step input '{var.name}' is a plain tensor; DynamicRNN steps over sequences (lod_level >= 1)")
     block = ctx.block.program.block(ctx.attrs["sub_block"])
     for i, inner in enumerate(ctx.attrs["step_outputs"]):
-        var = block.var(inner)
-        ctx.set_output("outputs", [-1] + list(var.shape or [])[1:], var.dtype, i=i)
+        var = block.var(inner)      # the steps' elements under the input's top level
+        ctx.set_output("outputs", [-1] + list(var.shape or [])[1:], var.dtype, i=i, lod_level=1 + var.lod_level)
 
 
 def _grad_dynamic(g):
@@ -33,26 +33,28 @@ def _grad_dynamic(g):
           "outputs@GRAD": g.out_grad("outputs")},
          {"inputs@GRAD": g.in_grad("inputs"), "initial_states@GRAD": g.in_grad("initial_states"),
           "static_inputs@GRAD": g.in_grad("static_inputs"), "parameters@GRAD": g.in_grad("parameters")},
-         {"sub_block": index, "boots": a["boots"], "memory_dims": a["memory_dims"], "memory_ranks": a["memory_ranks"],
+         {"sub_block": index, "step_outputs": a["step_outputs"], "boots": a["boots"], "memory_dims": a["memory_dims"], "memory_ranks": a["memory_ranks"],
           "memory_values": a["memory_values"], "memory_dtypes": a["memory_dtypes"], "out_grads": seeded[:n_out], "state_grads": seeded[n_out:],
           "input_grads": grads[:n_in], "ex_state_grads": grads[n_in:n_in + n_ex],
           "static_grads": grads[n_in + n_ex:n_in + n_ex + n_st], "parameter_grads": grads[n_in + n_ex + n_st:]})
 
 
 register("dynamic_recurrent", kernel_module="dynamic_rnn", lod="drop", needs_lod=True,
-         inputs=["inputs*", "initial_states*", "static_inputs*", "parameters*"], outputs=["outputs*", "step_scopes"],
+         inputs=["inputs*", "initial_states*", "static_inputs*", "parameters*"],
+         outputs=["outputs*", "step_scopes", "writes*"],
          attrs={"sub_block": Attr(None, lambda v: isinstance(v, int) and v > 0, "a sub-block index"),
                 "step_inputs": _NAMES, "static_inputs": _NAMES, "step_outputs": _NAMES, "ex_states": _NAMES,
-                "states": _NAMES, "boots": _NAMES, "memory_dims": _NAMES, "memory_ranks": _NAMES, "memory_values": _NAMES,
+                "states": _NAMES, "step_idx": "", "boots": _NAMES, "memory_dims": _NAMES, "memory_ranks": _NAMES, "memory_values": _NAMES,
                 "memory_dtypes": _NAMES},
          infer=_infer_dynamic, grad=_grad_dynamic,
          grad_reads=("inputs", "initial_states", "static_inputs", "parameters", "step_scopes"),
-         doc="DynamicRNN: runs its block once per time step over the sequences of `inputs` (one LoD, the last "
-             "level), longest first; step_inputs[i] = the t-th tokens of the running sequences, static_inputs "
-             "(one row per sequence) and memories shrink to those rows; memory j starts as "
+         doc="DynamicRNN: runs its block once per time step over the top-level sequences of `inputs` (one LoD), "
+             "longest first; step_inputs[i] = the t-th elements of the running sequences (rows, or sequences "
+             "with their LoD where the input has 2+ levels), static_inputs (one element per sequence: a row, or "
+             "a sequence with its LoD) and memories shrink to those sequences; memory j starts as "
              "initial_states[boots[j]] (rows in sequence order) or, when boots[j] < 0, memory_values[j] of "
              "shape [sequences] + memory_shapes[j] (memory_dims cut by memory_ranks: a flat list, which Fluid's "
-             "attribute types can store); outputs[k] = step_outputs[k] at each token's row.")
+             "attribute types can store); the block's variable `step_idx` (when named) holds t (int64 [1]); `writes`: what the block writes outside it (an array the steps fill); outputs[k] = step_outputs[k]'s elements in the sequences' order, under the input's top level.")
 
 
 def _infer_dynamic_grad(ctx):
@@ -65,7 +67,7 @@ def _infer_dynamic_grad(ctx):
 register("dynamic_recurrent_grad", kernel_module="dynamic_rnn", lod="drop", needs_lod=True,
          inputs=["inputs*", "initial_states*", "static_inputs*", "parameters*", "step_scopes", "outputs@GRAD*"],
          outputs=["inputs@GRAD*", "initial_states@GRAD*", "static_inputs@GRAD*", "parameters@GRAD*"],
-         attrs={"sub_block": Attr(None), "boots": _NAMES, "memory_dims": _NAMES, "memory_ranks": _NAMES,
+         attrs={"sub_block": Attr(None), "step_outputs": _NAMES, "boots": _NAMES, "memory_dims": _NAMES, "memory_ranks": _NAMES,
                 "memory_values": _NAMES,
                 "memory_dtypes": _NAMES, "out_grads": _NAMES, "state_grads": _NAMES,
                 "input_grads": _NAMES, "ex_state_grads": _NAMES, "static_grads": _NAMES, "parameter_grads": _NAMES},

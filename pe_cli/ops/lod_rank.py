@@ -5,8 +5,7 @@ from .define import register
 
 
 def _infer_table(ctx):
-    if ctx.input_var("X").lod_level < 1:
-        ctx.fail(f"X '{ctx.input_var('X').name}' is a plain tensor; a rank table needs sequences")
+    # no lod_level check: as Fluid's, the LoD is the fed tensor's at run time (the kernel refuses none)
     ctx.set_output("Out", None, "int64")
 
 
@@ -35,7 +34,8 @@ def _grad_to_array(g):
 
 register("lod_tensor_to_array", kernel_module="lod_rank", inputs=["X", "RankTable"], outputs=["Out"], lod="drop",
          needs_lod=True, infer=_infer_to_array, grad=_grad_to_array, grad_reads=("RankTable",),
-         doc="Out[t] = the t-th rows of the sequences longer than t, in the table's order.")
+         doc="Out[t] = the t-th element (a row, or a sequence of the level below the ranked one, with its LoD) of "
+             "each sequence longer than t, in the table's order.")
 
 
 def _grad_from_array(g):
@@ -49,15 +49,21 @@ register("array_to_lod_tensor", kernel_module="lod_rank", inputs=["X", "RankTabl
              "lod_tensor_to_array).")
 
 
+def _x_lod(in_lods, attrs):
+    """A gradient has the LoD of the input it is the gradient of."""
+    return {"X@GRAD": in_lods.get("X")}
+
+
 def _grad_shrink(g):
     g.op("shrink_rnn_memory_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")})
 
 
 register("shrink_rnn_memory", kernel_module="lod_rank", inputs=["X", "I", "RankTable"], outputs=["Out"],
-         lod="drop", infer=_infer_to_array, grad=_grad_shrink, grad_reads=("X",),
-         doc="Out = the first rows of X, one per sequence longer than I (the table's order).")
+         lod="drop", needs_lod=True, infer=_infer_to_array, grad=_grad_shrink, grad_reads=("X",),
+         doc="Out = the first sequences of X (rows, where X has no LoD), one per sequence of the table longer "
+             "than I (the table's order), with their LoD.")
 register("shrink_rnn_memory_grad", kernel_module="lod_rank", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
-         lod="drop", doc="X@GRAD = Out@GRAD on the first rows, zeros on the others.")
+         lod=_x_lod, doc="X@GRAD = Out@GRAD on the first rows, zeros on the others.")
 
 
 def _grad_reorder(g):
@@ -66,7 +72,33 @@ def _grad_reorder(g):
 
 
 register("reorder_lod_tensor_by_rank", kernel_module="lod_rank", inputs=["X", "RankTable"], outputs=["Out"],
-         lod="drop", infer=_infer_to_array, grad=_grad_reorder, grad_reads=("X", "RankTable"),
-         doc="Out = X's rows (one per sequence) in the table's order.")
+         lod="drop", needs_lod=True, infer=_infer_to_array, grad=_grad_reorder, grad_reads=("X", "RankTable"),
+         doc="Out = X's sequences (rows, where X has no LoD), one per sequence of the table, in the table's order, "
+             "with their LoD.")
 register("reorder_lod_tensor_by_rank_grad", kernel_module="lod_rank", inputs=["X", "RankTable", "Out@GRAD"],
-         outputs=["X@GRAD"], lod="drop", doc="X@GRAD = Out@GRAD's rows put back in X's order.")
+         outputs=["X@GRAD"], lod=_x_lod, needs_lod=True, doc="X@GRAD = Out@GRAD's rows put back in X's order.")
+
+
+# Fluid's memory of a recurrent step block: a copy that keeps the LoD, its gradient zeros where the
+# step's memory got none.
+def _infer_memory(ctx):
+    ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+
+
+register("rnn_memory_helper", kernel_module="lod_rank", inputs=["X"], outputs=["Out"], attrs={"dtype": -1},
+         infer=_infer_memory,
+         grad=lambda g: g.op("rnn_memory_helper_grad", {"X": g.input("X"), "Out": g.output("Out"),
+                                                        "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}),
+         grad_reads=("X", "Out"), doc="Out = X (with its LoD).")
+
+
+def _infer_memory_grad(ctx):
+    grads = ctx.op.inputs.get("Out@GRAD") or []
+    if grads and not ctx.block.has_var_recursive(grads[0]):
+        ctx.op.inputs["Out@GRAD"] = []      # a variable of no block of this program: absent, as in Fluid
+    ctx.set_output("X@GRAD", ctx.shape("X"), ctx.dtype("X"))
+
+
+register("rnn_memory_helper_grad", kernel_module="lod_rank", inputs=["X", "Out?", "Out@GRAD?"], outputs=["X@GRAD"],
+         attrs={"dtype": -1}, lod=_x_lod, infer=_infer_memory_grad,
+         doc="X@GRAD = Out@GRAD, or zeros of X's shape where the memory got no gradient.")

@@ -1,4 +1,4 @@
-"""Op cases for family control_flow: split_lod_tensor, merge_lod_tensor and is_empty (the block ops and
+"""Op cases for family control_flow: split_lod_tensor, merge_lod_tensor (and its inference twin) and is_empty (the block ops and
 tensor arrays are checked in tests/test_control_flow_*.py)."""
 import numpy as np
 
@@ -13,6 +13,8 @@ CASES = [
                                                                  "OutFalse": i["X"][~i["Mask"][:, 0]]}, grad=("X",)),
     OpCase("merge_lod_tensor", {"Mask": M, "InTrue": R[:3], "InFalse": R[3:]},
            lambda i, a: {"Out": np.stack([R[0], R[3], R[1], R[2], R[4]])}, grad=("InTrue", "InFalse")),
+    OpCase("merge_lod_tensor_infer", {"Mask": M, "InTrue": R[:3], "InFalse": R[3:]},
+           lambda i, a: {"Out": np.stack([R[0], R[3], R[1], R[2], R[4]])}),
     OpCase("is_empty", {"X": R}, lambda i, a: {"Out": np.array([False])}),
     OpCase("is_empty", {"X": np.zeros((0, 3))}, lambda i, a: {"Out": np.array([True])}, name="is_empty_true"),
 ]

@@ -7,6 +7,8 @@ import operator
 import numpy as np
 
 from ...base.errors import PeError
+from ...base.tensor_array import TensorArray
+from .. import lod_items
 from .recurrent_steps import recurrent, recurrent_grad  # noqa: F401 -- the recurrent op's kernels
 
 
@@ -21,15 +23,6 @@ def _index(i, what):
     if flat.size != 1:
         raise PeError(f"{what}: the index must hold one value, it holds {flat.size}")
     return int(flat[0])
-
-
-class TensorArray(list):
-    """A LoDTensorArray's value: its tensors, and the LoD each was written with (``lods``)."""
-    __slots__ = ("lods",)
-
-    def __init__(self, items=(), lods=None):
-        super().__init__(items)
-        self.lods = list(lods) if lods is not None else [None] * len(self)
 
 
 def create_array(ins, attrs):
@@ -227,25 +220,40 @@ def _mask(ins):
     return _host(ins["Mask"]).reshape(-1).astype(bool)
 
 
+def _lod(attrs, slot):
+    return (attrs.get("_lod") or {}).get(slot) or []
+
+
 def split_lod_tensor(ins, attrs):
-    x, mask = ins["X"], _mask(ins)
-    if len(mask) != len(x):
-        raise PeError(f"split_lod_tensor: the mask has {len(mask)} rows, X has {len(x)}")
-    return {"OutTrue": x[mask], "OutFalse": x[~mask]}
+    """The mask picks X's sequences of LoD level ``level`` (rows, where X has no LoD), with their LoD."""
+    x, mask, lod, level = ins["X"], _mask(ins), _lod(attrs, "X"), attrs.get("level", 0)
+    count = len(lod[level]) - 1 if level < len(lod) else len(x)
+    if len(mask) != count:
+        raise PeError(f"split_lod_tensor: the mask has {len(mask)} rows, X has {count} "
+                      f"{'sequences' if level < len(lod) else 'rows'}")
+    (true, t_lod), (false, f_lod) = (lod_items.gather(x, lod, level, np.flatnonzero(m)) for m in (mask, ~mask))
+    return {"OutTrue": true, "OutFalse": false, "@LOD": {"OutTrue": t_lod, "OutFalse": f_lod}}
 
 
 def merge_lod_tensor(ins, attrs):
-    mask, t, f = _mask(ins), ins["InTrue"], ins["InFalse"]
-    if len(t) != mask.sum() or len(f) != len(mask) - mask.sum():
-        raise PeError(f"merge_lod_tensor: the mask selects {mask.sum()} and {len(mask) - mask.sum()} rows, "
-                      f"the branches gave {len(t)} and {len(f)}")
+    """The inverse of split_lod_tensor: each sequence (row) from InTrue where the mask holds, else
+    from InFalse, in the mask's order, with their LoD."""
+    mask, t, f, level = _mask(ins), ins["InTrue"], ins["InFalse"], attrs.get("level", 0)
+    t_lod, f_lod = _lod(attrs, "InTrue"), _lod(attrs, "InFalse")
+    counts = [len(lod[level]) - 1 if level < len(lod) else len(v) for v, lod in ((t, t_lod), (f, f_lod))]
+    if counts != [int(mask.sum()), len(mask) - int(mask.sum())]:
+        raise PeError(f"merge_lod_tensor: the mask selects {mask.sum()} and {len(mask) - mask.sum()} sequences, "
+                      f"the branches gave {counts[0]} and {counts[1]}")
     ref = t if len(t) else f        # an empty branch's rows may have a placeholder width
-    out = np.empty((len(mask),) + ref.shape[1:], dtype=np.result_type(t, f))
-    if len(t):
-        out[mask] = t
-    if len(f):
-        out[~mask] = f
-    return {"Out": out}
+    dtype, parts, subs, taken = np.result_type(t, f), [], [], [0, 0]
+    for m in mask:
+        value, lod, k = (t, t_lod, 0) if m else (f, f_lod, 1)
+        parts.append(value[lod_items.rows_of(lod, level, [taken[k]])].astype(dtype, copy=False))
+        if level < len(lod):
+            subs.append(lod_items.span(lod, level, taken[k])[2])
+        taken[k] += 1
+    out = np.concatenate(parts) if parts else np.empty((0,) + ref.shape[1:], dtype)
+    return {"Out": out, "@LOD": {"Out": lod_items.join(subs, len(subs[0])) if subs else None}}
 
 
 def _filled(array, what):

@@ -1,27 +1,45 @@
 """Kernels of DynamicRNN (pe_cli/ops/dynamic_rnn.py): the step block runs through the BlockRunner
-(``attrs["_block"]``) over the sequences of the step inputs, longest first, as Fluid's lod_rank_table
-orders them; memories and static inputs shrink to the sequences still running. Rows are gathered and
-scattered on the host and moved with ``to_device``/``to_host`` (the identity on the CPU; the CUDA
-module passes its runtime's), so the steps run on the op's device."""
+(``attrs["_block"]``) over the top-level sequences of the step inputs, longest first, as Fluid's
+lod_rank_table orders them; memories and static inputs shrink to the sequences still running.
+
+At step t a step input holds the t-th element of each running sequence: a row where the input has
+one LoD level, a sequence (with its LoD) where it has more, as Fluid's lod_tensor_to_array cuts it
+(pe_cli/kernels/lod_items.py). A static input holds one element per running sequence (a row, or a
+sequence with its LoD). Each step's output elements go back in the sequences' order, as Fluid's
+array_to_lod_tensor puts them; its LoD is the input's top level over the elements' own. Each step's
+LoD lives in its own scope, kept for the gradient. Rows are gathered and scattered on the host and
+moved with ``to_device``/``to_host`` (the identity on the CPU; the CUDA module passes its runtime's),
+so the steps run on the op's device."""
 import numpy as np
 
 from ...base.errors import PeError
+from ...base.tensor_array import TensorArray
+from .. import lod_items
 
 
 class _Steps:
-    """The schedule of one batch of sequences: ``order`` (longest first, stable), and per step t the
-    number of sequences running and the rows of their t-th tokens."""
+    """The schedule of one batch of sequences (the top level of the step input's LoD): ``order``
+    (longest first, stable), and per step t the number of sequences running, the index of their
+    t-th elements, and the rows of those elements with the LoD they carry."""
 
-    def __init__(self, offsets):
-        offsets = np.asarray(offsets, dtype=np.int64)
+    def __init__(self, lod):
+        offsets = np.asarray(lod[0], dtype=np.int64)
         lengths = np.diff(offsets)
+        self.lod, self.offsets = lod, offsets
         self.order = np.argsort(-lengths, kind="stable")
         self.count = len(lengths)
         sorted_lengths = lengths[self.order]
         starts = offsets[:-1][self.order]
         steps = int(sorted_lengths.max()) if len(lengths) else 0
         self.running = [int((sorted_lengths > t).sum()) for t in range(steps)]
-        self.rows = [starts[:k] + t for t, k in enumerate(self.running)]
+        self.items = [starts[:k] + t for t, k in enumerate(self.running)]
+        self.rows = [lod_items.rows_of(lod, 1, items) for items in self.items]
+        self.sub_lods = [self._sub(items) for items in self.items]
+
+    def _sub(self, items):
+        if len(self.lod) < 2:
+            return None
+        return lod_items.join([lod_items.span(self.lod, 1, int(i))[2] for i in items], len(self.lod) - 1)
 
 
 def _schedule(attrs):
@@ -29,7 +47,7 @@ def _schedule(attrs):
     lod = lods[0] if lods else None
     if not lod:
         raise PeError("DynamicRNN: the step input has no LoD; feed a LoDTensor (sequences)")
-    return _Steps(lod[-1])
+    return _Steps(lod)
 
 
 def _same(x):
@@ -52,61 +70,126 @@ def _memories(ins, attrs, steps, to_host=np.asarray):
     return out
 
 
+def _static_lods(attrs):
+    lods = (attrs.get("_lod") or {}).get("static_inputs") or []
+    return [lod or [] for lod in lods]
+
+
+def _static_rows(lods, steps, k):
+    """Per static input: the rows (and LoD) of the first k sequences in running order."""
+    order = steps.order[:k]
+    return [(lod_items.rows_of(lod, 0, order),
+             lod_items.join([lod_items.span(lod, 0, int(i))[2] for i in order], len(lod)) if lod else None)
+            for lod in lods]
+
+
+def _step_scope(block, env, names_values_lods, to_device):
+    """A child scope of ``env`` with its own LoDs, holding the step's values."""
+    scope = block.child(env)
+    scope.lods = dict(env.lods)
+    for name, value, lod in names_values_lods:
+        scope[name] = to_device(np.ascontiguousarray(value))
+        if lod:
+            scope.lods[name] = lod
+        else:
+            scope.lods.pop(name, None)
+    return scope
+
+
+def _layout(steps, step_lods):
+    """Where each step's output elements go: per step, the output rows of its values (in running
+    order), and the output's LoD (the input's top level over the elements' own LoD)."""
+    if not any(step_lods):      # one row per element: element t of sequence i is row offsets[i] + t
+        return steps.items, int(steps.offsets[-1]), [steps.offsets.tolist()]
+    position = np.empty(steps.count, dtype=np.int64)
+    position[steps.order] = np.arange(steps.count)
+    pieces, subs, at = [[] for _ in step_lods], [], 0
+    for i, n in enumerate(np.diff(steps.offsets)):
+        for t in range(int(n)):
+            lod = step_lods[t] or []
+            rows = lod_items.rows_of(lod, 0, [position[i]])
+            pieces[t].append((rows, np.arange(at, at + len(rows))))
+            at += len(rows)
+            if lod:
+                subs.append(lod_items.span(lod, 0, int(position[i]))[2])
+    index = []
+    for parts in pieces:
+        mine = np.empty(sum(len(r) for r, _ in parts), dtype=np.int64)
+        for rows, out_rows in parts:
+            mine[rows] = out_rows
+        index.append(mine)
+    lod = [steps.offsets.tolist()] + (lod_items.join(subs, len(subs[0])) if subs else [])
+    return index, at, lod
+
+
 def dynamic_recurrent(ins, attrs, to_device=_same, to_host=np.asarray):
     block, steps = attrs["_block"], _schedule(attrs)
     env = block.env(ins, attrs)
     xs = [to_host(x) for x in ins.get("inputs") or []]
     states = _memories(ins, attrs, steps, to_host)
-    statics = [to_host(s)[steps.order] for s in ins.get("static_inputs") or []]
-    outputs, scopes = [None] * len(attrs["step_outputs"]), []
-    for k, rows in zip(steps.running, steps.rows):
-        scope = block.child(env)
-        for name, x in zip(attrs["step_inputs"], xs):
-            scope[name] = to_device(x[rows])
-        for name, s in zip(attrs["static_inputs"], statics):
-            scope[name] = to_device(np.ascontiguousarray(s[:k]))
-        for name, s in zip(attrs["ex_states"], states):
-            scope[name] = to_device(np.ascontiguousarray(s[:k]))
+    statics, static_lods = [to_host(s) for s in ins.get("static_inputs") or []], _static_lods(attrs)
+    static_lods += [[]] * (len(statics) - len(static_lods))
+    values, scopes = [[] for _ in attrs["step_outputs"]], []
+    for t, k in enumerate(steps.running):
+        rows, sub = steps.rows[t], steps.sub_lods[t]
+        held = [(n, x[rows], sub) for n, x in zip(attrs["step_inputs"], xs)]
+        held += [(n, s[r], lod) for n, s, (r, lod) in zip(attrs["static_inputs"], statics,
+                                                          _static_rows(static_lods, steps, k))]
+        held += [(n, s[:k], None) for n, s in zip(attrs["ex_states"], states)]
+        if attrs.get("step_idx"):
+            held.append((attrs["step_idx"], np.array([t], dtype=np.int64), None))
+        scope = _step_scope(block, env, held, to_device)
         block.run(scope)
         for j, name in enumerate(attrs["states"]):
             states[j] = states[j].copy()
             states[j][:k] = to_host(scope[name])
         for j, name in enumerate(attrs["step_outputs"]):
-            value = to_host(scope[name])
-            if outputs[j] is None:
-                outputs[j] = np.zeros((len(xs[0]),) + value.shape[1:], dtype=value.dtype)
-            outputs[j][rows] = value
+            values[j].append((to_host(scope[name]), scope.lods.get(name)))
         scopes.append(scope)
-    return {"outputs": [to_device(o) for o in outputs], "step_scopes": scopes}
+    outputs, lods = [], []
+    for per_step in values:
+        index, total, lod = _layout(steps, [lod for _, lod in per_step])
+        first = per_step[0][0] if per_step else np.zeros((0,), np.float32)
+        out = np.zeros((total,) + first.shape[1:], dtype=first.dtype)
+        for (value, _), where in zip(per_step, index):
+            out[where] = value
+        outputs.append(to_device(out))
+        lods.append(lod)
+    return {"outputs": outputs, "step_scopes": scopes, "writes": block.outputs(env, "writes"),
+            "@LODS": {"outputs": lods}}
 
 
 def dynamic_recurrent_grad(ins, attrs, to_device=_same, to_host=np.asarray):
     block, steps = attrs["_block"], _schedule(attrs)
-    xs, params = ins.get("inputs") or [], [to_host(p) for p in ins.get("parameters") or []]
+    xs = ins.get("inputs") or []
+    params = [None if isinstance(p, list) else to_host(p) for p in ins.get("parameters") or []]   # (arrays: none)
     out_grads, scopes = [to_host(g) for g in ins.get("outputs@GRAD") or []], ins["step_scopes"]
     state_grads = [np.zeros_like(s) for s in _memories(ins, attrs, steps, to_host)]
-    static_grads = [np.zeros_like(to_host(s)) for s in ins.get("static_inputs") or []]
+    statics, static_lods = ins.get("static_inputs") or [], _static_lods(attrs)
+    static_lods += [[]] * (len(statics) - len(static_lods))
+    static_grads = [np.zeros_like(to_host(s)) for s in statics]
     x_grads = [np.zeros_like(to_host(x)) for x in xs]
-    p_grads = [np.zeros_like(p) for p in params]
+    p_grads = [TensorArray() if p is None else np.zeros_like(p) for p in params]
+    index = [_layout(steps, [s.lods.get(n) for s in scopes])[0] for n in attrs["step_outputs"]]
     for t in range(len(scopes) - 1, -1, -1):
         k, rows = steps.running[t], steps.rows[t]
-        scope = block.child(scopes[t])
-        for name, og in zip(attrs["out_grads"], out_grads):
-            scope[name] = to_device(og[rows])
-        for name, sg in zip(attrs["state_grads"], state_grads):
-            scope[name] = to_device(np.ascontiguousarray(sg[:k]))
+        held = [(name, og[where[t]], None) for name, og, where in zip(attrs["out_grads"], out_grads, index)]
+        held += [(name, sg[:k], None) for name, sg in zip(attrs["state_grads"], state_grads)]
+        scope = _step_scope(block, scopes[t], held, to_device)
         block.run(scope)
         for sg, name in zip(state_grads, attrs["ex_state_grads"]):
             sg[:k] = to_host(scope[name])
         for grad, name in zip(x_grads, attrs["input_grads"]):
             grad[rows] = to_host(scope[name])
-        for grad, name in zip(static_grads, attrs["static_grads"]):
-            grad[:k] += to_host(scope[name])
-        for grad, name in zip(p_grads, attrs["parameter_grads"]):
+        for grad, name, (r, _) in zip(static_grads, attrs["static_grads"], _static_rows(static_lods, steps, k)):
             if name:
+                grad[r] += to_host(scope[name])
+        for grad, name in zip(p_grads, attrs["parameter_grads"]):
+            if name and not isinstance(grad, list):
                 grad += to_host(scope[name])
     unsort = np.argsort(steps.order)
     boots = [to_device(state_grads[j][unsort]) for j, b in enumerate(attrs["boots"]) if b >= 0]
     return {"inputs@GRAD": [to_device(g) for g in x_grads], "initial_states@GRAD": boots,
-            "static_inputs@GRAD": [to_device(g[unsort]) for g in static_grads],
-            "parameters@GRAD": [to_device(g) for g in p_grads]}
+            "static_inputs@GRAD": [to_device(g) for g in static_grads],
+            "parameters@GRAD": [g if isinstance(g, list) else to_device(g) for g in p_grads],
+            "@LODS": {"inputs@GRAD": (attrs.get("_lod") or {}).get("inputs") or [], "static_inputs@GRAD": static_lods}}

@@ -1,36 +1,52 @@
 """Kernels of the LoD rank table ops (pe_cli/ops/lod_rank.py). A rank table's value is a RankTable:
-the offsets of the level it ranks, and the sequences' order (longest first, stable)."""
+the level it ranks, the levels above it, that level's offsets and the sequences' order (longest
+first, stable). What moves is elements of a LoD level with their own LoD (pe_cli/kernels/lod_items.py),
+as Fluid's ops move them; a tensor without LoD moves by rows."""
 import numpy as np
 
 from ...base.errors import PeError
+from ...base.tensor_array import TensorArray
+from .. import lod_items
 
 
 class RankTable:
-    __slots__ = ("offsets", "order", "lengths")
+    __slots__ = ("offsets", "order", "lengths", "level", "coarse")
 
-    def __init__(self, offsets):
+    def __init__(self, offsets, level=0, coarse=()):
         self.offsets = np.asarray(offsets, dtype=np.int64)
         lengths = np.diff(self.offsets)
         self.order = np.argsort(-lengths, kind="stable")
         self.lengths = lengths[self.order]      # sorted, longest first
+        self.level, self.coarse = level, [list(c) for c in coarse]
 
     def running(self, t):
         """How many sequences are longer than t."""
         return int((self.lengths > t).sum())
 
     def rows(self, t):
+        """The t-th element (of the level below the ranked one) of each sequence longer than t."""
         return self.offsets[:-1][self.order][:self.running(t)] + t
+
+    def items(self):
+        """Fluid's table items: (sequence index, length), longest first."""
+        return [(int(i), int(n)) for i, n in zip(self.order, self.lengths)]
 
 
 def _host(x):
     return x.copy_to_host() if hasattr(x, "copy_to_host") else np.asarray(x)
 
 
+def _lod(attrs, slot):
+    return (attrs.get("_lod") or {}).get(slot) or []
+
+
 def lod_rank_table(ins, attrs):
-    lod = (attrs.get("_lod") or {}).get("X")
+    lod, level = _lod(attrs, "X"), attrs["level"]
     if not lod:
         raise PeError("lod_rank_table: X has no LoD; feed a LoDTensor (sequences)")
-    return {"Out": RankTable(lod[attrs["level"]])}
+    if not 0 <= level < len(lod):
+        raise PeError(f"lod_rank_table: level {level} is not a level of X's LoD ({len(lod)} levels)")
+    return {"Out": RankTable(lod[level], level, lod[:level])}
 
 
 def max_sequence_len(ins, attrs):
@@ -39,9 +55,25 @@ def max_sequence_len(ins, attrs):
 
 
 def lod_tensor_to_array(ins, attrs):
-    x, table = ins["X"], ins["RankTable"]
+    x, table, lod = ins["X"], ins["RankTable"], _lod(attrs, "X")
     steps = int(table.lengths[0]) if len(table.lengths) else 0
-    return {"Out": [x[table.rows(t)] for t in range(steps)]}
+    items = [lod_items.gather(x, lod, table.level + 1, table.rows(t)) for t in range(steps)]
+    return {"Out": TensorArray([rows for rows, _ in items], [sub for _, sub in items])}
+
+
+def _pieces(array, table):
+    """The rows of each array slot that make the output, in the sequences' own order."""
+    lods = getattr(array, "lods", None) or [None] * len(array)
+    position = np.empty(len(table.order), dtype=np.int64)
+    position[table.order] = np.arange(len(table.order))
+    pieces, subs = [], []
+    for i, n in enumerate(np.diff(table.offsets)):
+        for t in range(int(n)):
+            lod = lods[t] or []
+            pieces.append((t, lod_items.rows_of(lod, 0, [position[i]])))
+            if lod:
+                subs.append(lod_items.span(lod, 0, int(position[i]))[2])
+    return pieces, subs
 
 
 def array_to_lod_tensor(ins, attrs):
@@ -49,16 +81,18 @@ def array_to_lod_tensor(ins, attrs):
     first = next((a for a in array if a is not None), None)
     if first is None:
         raise PeError("array_to_lod_tensor: the array holds no tensor")
-    out = np.zeros((int(table.offsets[-1]),) + first.shape[1:], dtype=first.dtype)
-    for t, step in enumerate(array):
-        if step is not None:
-            out[table.rows(t)] = step
-    return {"Out": out, "@LOD": {"Out": [table.offsets.tolist()]}}
+    pieces, subs = _pieces(array, table)
+    parts = [array[t][rows] for t, rows in pieces]
+    out = np.concatenate(parts) if parts else np.zeros((0,) + first.shape[1:], first.dtype)
+    lod = table.coarse + [table.offsets.tolist()] + (lod_items.join(subs, len(subs[0])) if subs else [])
+    return {"Out": out, "@LOD": {"Out": lod}}
 
 
 def shrink_rnn_memory(ins, attrs):
     i = int(_host(ins["I"]).reshape(-1)[0])
-    return {"Out": ins["X"][:ins["RankTable"].running(i)]}
+    x, lod = ins["X"], _lod(attrs, "X")
+    out, sub = lod_items.gather(x, lod, 0, range(ins["RankTable"].running(i)))
+    return {"Out": out, "@LOD": {"Out": sub}} if sub else {"Out": out}
 
 
 def shrink_rnn_memory_grad(ins, attrs):
@@ -68,14 +102,33 @@ def shrink_rnn_memory_grad(ins, attrs):
     return {"X@GRAD": grad}
 
 
-def reorder_lod_tensor_by_rank(ins, attrs):
-    x, table = ins["X"], ins["RankTable"]
-    if len(x) != len(table.order):
+def _order_rows(x, table, lod):
+    if not lod and len(x) != len(table.order):
         raise PeError(f"reorder_lod_tensor_by_rank: X has {len(x)} rows for {len(table.order)} sequences")
-    return {"Out": x[table.order]}
+    if lod and len(lod[0]) - 1 != len(table.order):
+        raise PeError(f"reorder_lod_tensor_by_rank: X holds {len(lod[0]) - 1} sequences for {len(table.order)} "
+                      f"in the rank table")
+    return lod_items.rows_of(lod, 0, table.order)
+
+
+def reorder_lod_tensor_by_rank(ins, attrs):
+    x, table, lod = ins["X"], ins["RankTable"], _lod(attrs, "X")
+    _order_rows(x, table, lod)
+    out, sub = lod_items.gather(x, lod, 0, table.order)
+    return {"Out": out, "@LOD": {"Out": sub}} if sub else {"Out": out}
 
 
 def reorder_lod_tensor_by_rank_grad(ins, attrs):
-    grad = np.zeros_like(ins["X"])
-    grad[ins["RankTable"].order] = ins["Out@GRAD"]
+    x = ins["X"]
+    grad = np.zeros_like(x)
+    grad[_order_rows(x, ins["RankTable"], _lod(attrs, "X"))] = ins["Out@GRAD"]
     return {"X@GRAD": grad}
+
+
+def rnn_memory_helper(ins, attrs):
+    return {"Out": ins["X"]}
+
+
+def rnn_memory_helper_grad(ins, attrs):
+    og = ins.get("Out@GRAD")
+    return {"X@GRAD": np.zeros_like(ins["X"]) if og is None else og}

@@ -61,14 +61,14 @@ def sequence_pad_grad(ins, attrs):
 def sequence_unpad(ins, attrs):
     x = ins["X"]
     idx, offs = unpad_index(ins["Length"], x.shape[1])
-    rows = x.reshape((-1,) + x.shape[2:])
+    rows = x.reshape((-1,) + (x.shape[2:] or (1,)))        # a 2-D X gives [N, 1], as Fluid's
     return {"Out": _gather(rows, idx), "@LOD": {"Out": [offs]}}
 
 
 def sequence_unpad_grad(ins, attrs):
     x = ins["X"]
     idx, _ = unpad_index(ins["Length"], x.shape[1])
-    rows = x.reshape((-1,) + x.shape[2:])
+    rows = x.reshape((-1,) + (x.shape[2:] or (1,)))
     return {"X@GRAD": _scatter(ins["Out@GRAD"], idx, rows).reshape(x.shape)}
 
 

@@ -4,12 +4,19 @@ element, a missing one staying None), the CPU kernel run, the outputs copied bac
 index bookkeeping rather than arithmetic (tree lookups, samplers, windows), ops whose outputs' sizes depend
 on the data (NMS, proposals, split_lod_tensor) and ops whose device kernels are not written yet (conv3d,
 data_norm, spectral_norm, nce, deformable_conv, ...): correct on a GPU place, not fast."""
+from ...base.tensor_array import TensorArray
 from . import runtime as rt
+
+
+def _moved(value, move):
+    """A list's items moved (a tensor array keeps its LoDs)."""
+    items = [None if a is None else move(a) for a in value]
+    return TensorArray(items, value.lods) if isinstance(value, TensorArray) else items
 
 
 def _host(value):
     if isinstance(value, list):
-        return [None if a is None else rt.to_host(a) for a in value]
+        return _moved(value, rt.to_host)
     return rt.to_host(value)
 
 
@@ -17,7 +24,7 @@ def _device(key, value):
     if key.startswith("@"):
         return value
     if isinstance(value, list):
-        return [None if a is None else rt.to_device(a) for a in value]
+        return _moved(value, rt.to_device)
     return rt.to_device(value)
 
 

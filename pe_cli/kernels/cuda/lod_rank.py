@@ -1,16 +1,23 @@
 """The LoD rank table ops on CUDA: computed on the host (they gather rows), results moved to the device."""
+from ...base.tensor_array import TensorArray
 from ..cpu import lod_rank as _cpu
 from . import runtime as rt
+
+
+def _array(items, like):
+    """A tensor array's items moved, its LoDs kept."""
+    return TensorArray(items, getattr(like, "lods", None))
 
 
 def _on_host(cpu_kernel):
     def kernel(ins, attrs):
         host = {k: v if isinstance(v, (list, _cpu.RankTable)) else rt.to_host(v) for k, v in ins.items()}
-        host = {k: [None if a is None else rt.to_host(a) for a in v] if isinstance(v, list) else v
+        host = {k: _array([None if a is None else rt.to_host(a) for a in v], v) if isinstance(v, list) else v
                 for k, v in host.items()}
         outs = cpu_kernel(host, attrs)
         return {k: v if k == "@LOD" or isinstance(v, _cpu.RankTable) else
-                [rt.to_device(a) for a in v] if isinstance(v, list) else rt.to_device(v) for k, v in outs.items()}
+                _array([rt.to_device(a) for a in v], v) if isinstance(v, list) else rt.to_device(v)
+                for k, v in outs.items()}
     kernel.__name__ = cpu_kernel.__name__
     return kernel
 
@@ -23,3 +30,5 @@ shrink_rnn_memory = _on_host(_cpu.shrink_rnn_memory)
 shrink_rnn_memory_grad = _on_host(_cpu.shrink_rnn_memory_grad)
 reorder_lod_tensor_by_rank = _on_host(_cpu.reorder_lod_tensor_by_rank)
 reorder_lod_tensor_by_rank_grad = _on_host(_cpu.reorder_lod_tensor_by_rank_grad)
+rnn_memory_helper = _on_host(_cpu.rnn_memory_helper)
+rnn_memory_helper_grad = _on_host(_cpu.rnn_memory_helper_grad)

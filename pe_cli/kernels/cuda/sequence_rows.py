@@ -97,7 +97,7 @@ def _unpad_map(x, length):
 def sequence_unpad(ins, attrs):
     x = ins["X"]
     idx, offs = _unpad_map(x, ins["Length"])
-    rows = (x.shape[0] * x.shape[1],) + tuple(x.shape[2:])
+    rows = (x.shape[0] * x.shape[1],) + (tuple(x.shape[2:]) or (1,))     # a 2-D X gives [N, 1], as Fluid's
     out = rt.empty((len(idx),) + rows[1:], x.dtype)
     if out.size:
         _gather_pad[grid(out.size)](flat(x), rt.to_device(idx), flat(zeros((1,), x.dtype)), flat(out), _row(rows))
@@ -107,7 +107,7 @@ def sequence_unpad(ins, attrs):
 def sequence_unpad_grad(ins, attrs):
     x = ins["X"]
     idx, _ = _unpad_map(x, ins["Length"])
-    rows = (x.shape[0] * x.shape[1],) + tuple(x.shape[2:])
+    rows = (x.shape[0] * x.shape[1],) + (tuple(x.shape[2:]) or (1,))
     dx = _scatter(ins["Out@GRAD"], idx, rows, x.dtype)
     return {"X@GRAD": dx.reshape(tuple(x.shape))}
 
