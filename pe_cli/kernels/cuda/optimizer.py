@@ -7,6 +7,7 @@ import numpy as np
 from numba import cuda
 
 from ..cpu import optimizer as _cpu
+from . import elementwise as _elementwise
 from . import runtime as rt
 from ._elementwise import Unary, scalar_arg
 from ._launch import copy, flat, grid
@@ -73,6 +74,13 @@ def momentum(ins, attrs):
         _momentum[grid(p.size)](flat(p), flat(g), flat(v), _as(lr, p.dtype), scalar_arg(p.dtype, attrs["mu"]),
                                 bool(attrs["use_nesterov"]), flat(p_out), flat(v_out))
     return {"ParamOut": p_out, "VelocityOut": v_out}
+
+
+def dgc_momentum(ins, attrs):
+    """The CPU's steps (kernels/cpu/optimizer.py), with the step and the trainer count read on the host."""
+    def scaled(g, s):
+        return _elementwise.scale({"X": g}, {"scale": s, "bias": 0.0, "bias_after_scale": True})["Out"]
+    return _cpu.dgc_momentum(ins, attrs, host=rt.to_host, scale=scaled, kernels=(momentum, sgd))
 
 
 @cuda.jit
