@@ -94,6 +94,23 @@ def test_selected_rows_face_of_a_scope_variable():
     np.testing.assert_array_equal(np.array(out_values), 2.0 * values)
 
 
+def test_fake_init_gives_the_shape_to_a_dense_or_a_row_sparse_variable():
+    for sparse in (False, True):
+        scope = core.Scope()
+        var = scope.var("out")
+        out = var.get_selected_rows().get_tensor() if sparse else var.get_tensor()     # taken before the run
+        Operator("fake_init", Out="out", shape=[4, 7]).run(scope, core.CPUPlace())
+        assert out._get_dims() == [4, 7]      # a list, as Fluid's
+
+
+def test_get_tensor_from_selected_rows_of_a_dense_variable_or_an_array_is_a_type_error():
+    with fluid.program_guard(fluid.Program()):
+        x = fluid.data("X", [2, 3])
+        for bad in (x, np.zeros((2, 3), "float32")):
+            with pytest.raises(TypeError, match="get_tensor_from_selected_rows"):
+                fluid.layers.get_tensor_from_selected_rows(x=bad)
+
+
 def test_dtype_attributes_as_fluid_enum_numbers():
     assert int(core.VarDesc.VarType.FP64) == 6 and core.VarDesc.VarType.FP64 == "float64"
     scope = core.Scope()
