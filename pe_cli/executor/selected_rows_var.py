@@ -33,6 +33,11 @@ class SelectedRowsVar:
         self._rows = [int(r) for r in rows]
         self._store()
 
+    def numel(self):
+        """The number of values held (rows listed times the row's size), as Fluid's."""
+        held = self._held()
+        return 0 if held is None else int(np.asarray(held.numpy()[1]).size)
+
     def sync_index(self):
         """Nothing to do: pe finds a row by its id without an index (Fluid builds one here)."""
 

@@ -111,6 +111,32 @@ def test_get_tensor_from_selected_rows_of_a_dense_variable_or_an_array_is_a_type
                 fluid.layers.get_tensor_from_selected_rows(x=bad)
 
 
+def test_split_and_sum_of_row_sparse_values_as_fluid_1_8():
+    """split_selected_rows' sections may add up past X's height (Fluid checks each row only); sum of
+    SelectedRows gives each row once, ascending, its values summed (MergeAdd); a keyword that is no
+    slot or attribute of the op is dropped, as by Fluid's Operator; numel() counts the values."""
+    scope = core.Scope()
+    x = scope.var("X").get_selected_rows()
+    x.set_rows([0, 5, 4, 20])
+    x.set_height(21)
+    x.get_tensor().set(np.arange(8.0).reshape(4, 2), core.CPUPlace())
+    outs = [scope.var(f"out{i}").get_selected_rows() for i in range(3)]
+    Operator("split_selected_rows", X="X", Out=["out0", "out1", "out2"], height_sections=[5, 5, 13]).run(
+        scope, core.CPUPlace())
+    assert [o.rows() for o in outs] == [[0, 4], [0], [10]] and outs[2].height() == 13
+    assert outs[0].numel() == 4
+    np.testing.assert_array_equal(np.array(outs[2].get_tensor()), [[6.0, 7.0]])
+    total = scope.var("total").get_selected_rows()
+    Operator("sum", X=["X", "out0"], Out="total", height_sections=[5, 5]).run(scope, core.CPUPlace())
+    assert total.rows() == [0, 4, 5, 20]
+    np.testing.assert_array_equal(np.array(total.get_tensor()), [[0.0, 2.0], [8.0, 10.0], [2.0, 3.0], [6.0, 7.0]])
+
+
+def test_op_support_gpu_is_false_without_cuda():
+    assert core.op_support_gpu("sum") == core.is_compiled_with_cuda()
+    assert not core.op_support_gpu("no_such_op")
+
+
 def test_dtype_attributes_as_fluid_enum_numbers():
     assert int(core.VarDesc.VarType.FP64) == 6 and core.VarDesc.VarType.FP64 == "float64"
     scope = core.Scope()
