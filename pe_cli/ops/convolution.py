@@ -126,8 +126,9 @@ for _type in ("conv2d", "depthwise_conv2d"):
 
 
 register("conv2d_grad", inputs=["Input", "Filter", "Output@GRAD"], outputs=["Input@GRAD", "Filter@GRAD"],
-         attrs=_CONV_ATTRS, grad=grad_of_bilinear_grad("conv2d", "Input", "Filter", "Output",
-                                                     {"Input": "conv2d_grad_input", "Filter": "conv2d_grad_filter"}), infer=grads_like({"Input@GRAD": "Input", "Filter@GRAD": "Filter"}), kernel_module="convolution",
+         attrs=_CONV_ATTRS, infer=grads_like({"Input@GRAD": "Input", "Filter@GRAD": "Filter"}), kernel_module="convolution",
+         grad=grad_of_bilinear_grad("conv2d", "Input", "Filter", "Output",
+                                    {"Input": "conv2d_grad_input", "Filter": "conv2d_grad_filter"}),
          kernel="conv2d_grad", channels_last=("Input", "Output@GRAD", "Input@GRAD"), blocked=_conv_blocked)
 
 

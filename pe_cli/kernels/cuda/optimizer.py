@@ -1,14 +1,12 @@
-"""CUDA twins of kernels/cpu/optimizer.py: each update is one fused launch over the parameter,
-reading the learning rate (and Adam's beta powers) from their one-value device arrays, so a
-training step never waits on the host. Learning-rate schedules are scalar host math."""
+"""CUDA twins of kernels/cpu/optimizer.py: each update is one fused launch over the parameter, reading the learning
+rate (and Adam's beta powers) from one-value device arrays (no host wait); learning-rate schedules are host math."""
 import math
 
 import numpy as np
 from numba import cuda
 
 from ..cpu import optimizer as _cpu
-from . import elementwise as _elementwise
-from . import runtime as rt
+from . import elementwise as _elementwise, runtime as rt
 from ._elementwise import Unary, scalar_arg
 from ._launch import copy, flat, grid
 from .reduction import _sum_of_squares
@@ -76,11 +74,8 @@ def momentum(ins, attrs):
     return {"ParamOut": p_out, "VelocityOut": v_out}
 
 
-def dgc_momentum(ins, attrs):
-    """The CPU's steps (kernels/cpu/optimizer.py), with the step and the trainer count read on the host."""
-    def scaled(g, s):
-        return _elementwise.scale({"X": g}, {"scale": s, "bias": 0.0, "bias_after_scale": True})["Out"]
-    return _cpu.dgc_momentum(ins, attrs, host=rt.to_host, scale=scaled, kernels=(momentum, sgd))
+def dgc_momentum(ins, attrs):      # the CPU's steps, the step and trainer count read on the host
+    return _cpu.dgc_momentum(ins, attrs, rt.to_host, _elementwise.scale, (momentum, sgd))
 
 
 @cuda.jit
