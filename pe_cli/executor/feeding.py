@@ -44,19 +44,21 @@ def as_feed_array(block, name, value):
         value = np.array([value], dtype=var.dtype)
     else:
         value = np.asarray(value, dtype=var.dtype)
-    if var.shape is not None and var.need_check_feed:
+    if var.shape is not None and (var.need_check_feed or var.is_data):
         shape = value.shape
         expected = var.shape
-        known = type(expected) is tuple and (expected, shape) in _FITS
-        if not known and (len(shape) != len(expected) or any(e >= 0 and e != s for e, s in zip(expected, shape))):
+        sizes = var.need_check_feed         # layers.data (Fluid 1.8): the number of dims only
+        known = type(expected) is tuple and (expected, shape, sizes) in _FITS
+        if not known and (len(shape) != len(expected) or
+                          sizes and any(e >= 0 and e != s for e, s in zip(expected, shape))):
             raise FeedError(f"feed '{name}': expected shape {fmt_shape(expected)} "
                             f"(-1 is any size), got {fmt_shape(shape)}")
         if not known and type(expected) is tuple and len(_FITS) < 4096:
-            _FITS.add((expected, shape))
+            _FITS.add((expected, shape, sizes))
     return value, lod
 
 
-_FITS = set()       # (declared, fed) shapes found to match: a feed's check runs every step
+_FITS = set()       # (declared, fed, sizes checked) shapes found to match: a feed's check runs every step
 
 
 def _feed_selected_rows(name, var, value):
