@@ -8,9 +8,6 @@ import pytest
 import pe_cli.fluid as fluid
 from pe_cli.fluid import layers
 
-rng = np.random.default_rng(3)
-
-
 def _data(name, shape):
     x = layers.data(name, shape, append_batch_size=False, dtype="float64")
     x.persistable = True
@@ -19,6 +16,15 @@ def _data(name, shape):
 
 def _check(build, shapes, eps=1e-6, rtol=1e-5, atol=1e-7):
     """``build(inputs) -> (y, the inputs and parameters to differentiate)``; checks the double gradients."""
+    analytic, want, _ = second_order(build, shapes, fluid.CPUPlace(), eps)
+    for (name, got), expected in zip(analytic, want):
+        np.testing.assert_allclose(got, expected, rtol=rtol, atol=atol, err_msg=f"d/d{name}")
+
+
+def second_order(build, shapes, place, eps=None, seed=3, given=None):
+    """([(input name, its double gradient)] on ``place``, with ``eps`` their finite differences, the
+    values fed: ``given``'s, else drawn from ``seed``)."""
+    rng = np.random.default_rng(seed)
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
         inputs = [_data(name, shape) for name, shape in shapes]
@@ -27,21 +33,23 @@ def _check(build, shapes, eps=1e-6, rtol=1e-5, atol=1e-7):
         firsts = fluid.gradients([y], xs, [dy])
         weights = [_data(f"w{i}", list(g.shape)) for i, g in enumerate(firsts)]
         seconds = fluid.gradients(firsts, xs + [dy], weights)
-    scope, exe = fluid.Scope(), fluid.Executor(fluid.CPUPlace())
+    scope, exe = fluid.Scope(), fluid.Executor(place)
     exe.run(startup, scope=scope)
     values = {v.name: rng.uniform(-1, 1, v.shape) for v in xs if scope.find_var(v.name) is None}
     values.update({v.name: np.array(scope.find_var(v.name).get_tensor()) for v in xs if v.name not in values})
     values["dy"] = rng.uniform(-1, 1, dy.shape)
     values.update({w.name: rng.uniform(-1, 1, w.shape) for w in weights})
+    values = dict(given) if given is not None else values
 
     def s_of(vals):
         got = exe.run(main, feed=vals, fetch_list=firsts, scope=scope)
         return sum(float(np.sum(w_value * g)) for w_value, g in zip((vals[w.name] for w in weights), got))
 
-    analytic = exe.run(main, feed=values, fetch_list=[g for g in seconds if g is not None], scope=scope)
-    analytic = iter(analytic)
-    for var, grad in zip(xs + [dy], seconds):
-        got = next(analytic) if grad is not None else np.zeros(var.shape)
+    fetched = iter(exe.run(main, feed=values, fetch_list=[g for g in seconds if g is not None], scope=scope))
+    analytic = [(var.name, next(fetched) if grad is not None else np.zeros(var.shape))
+                for var, grad in zip(xs + [dy], seconds)]
+    wants = []
+    for var in (xs + [dy]) if eps else ():
         want = np.zeros(var.shape)
         for i in range(want.size):
             for sign in (1, -1):
@@ -49,7 +57,8 @@ def _check(build, shapes, eps=1e-6, rtol=1e-5, atol=1e-7):
                 bumped[var.name] = values[var.name].copy()
                 bumped[var.name].reshape(-1)[i] += sign * eps
                 want.reshape(-1)[i] += sign * s_of(bumped) / (2 * eps)
-        np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, err_msg=f"d/d{var.name}")
+        wants.append(want)
+    return analytic, wants, values
 
 
 def _params(*shapes):
@@ -78,11 +87,13 @@ def test_double_gradient_equals_finite_differences(case):
     _check(build, shapes)
 
 
+def build_instance_norm(inputs):
+    x = inputs[0]
+    y = layers.instance_norm(x, param_attr=fluid.ParamAttr(name="scale", initializer=fluid.initializer.Uniform(
+        0.5, 1.5, seed=1)), bias_attr=fluid.ParamAttr(name="bias"))
+    block = x.block
+    return y, [x, block.var("scale"), block.var("bias")]
+
+
 def test_instance_norm_double_gradient_through_its_statistics_scale_and_bias():
-    def build(inputs):
-        x = inputs[0]
-        y = layers.instance_norm(x, param_attr=fluid.ParamAttr(name="scale", initializer=fluid.initializer.Uniform(
-            0.5, 1.5, seed=1)), bias_attr=fluid.ParamAttr(name="bias"))
-        block = x.block
-        return y, [x, block.var("scale"), block.var("bias")]
-    _check(build, [("x", [2, 2, 5])], rtol=1e-4, atol=1e-6)
+    _check(build_instance_norm, [("x", [2, 2, 5])], rtol=1e-4, atol=1e-6)
