@@ -7,8 +7,8 @@ members, the same line formats), with a few hundred records made from a fixed se
 program reading it trains and a model can learn from it: uci_housing/housing.data (a linear target),
 mnist/*-idx?-ubyte.gz (each digit a bright block at its own place), cifar/cifar-10-python.tar.gz
 (each class its own colour), imdb (a positive and a negative vocabulary), imikolov (PTB-like
-lines), movielens (ml-1m.zip), wmt14/wmt14.tgz (a copy task) and conll05st (its archive, three
-dictionaries and an embedding). The real files are far larger; nothing here is a sample of them.
+lines), movielens (ml-1m.zip), wmt14/wmt14.tgz (a copy task), wmt16/wmt16.tar.gz (a word-for-word
+task) and conll05st (its archive, three dictionaries and an embedding). The real files are far larger; nothing here is a sample of them.
 Used by tools/run_upstream.py.
 """
 import gzip
@@ -127,6 +127,19 @@ def wmt14(out, rng):
     _tar(os.path.join(out, "wmt14.tgz"), members)
 
 
+def wmt16(out, rng):
+    """Paddle's wmt16/wmt16.tar.gz (Multi30K): members wmt16/train, wmt16/test and wmt16/val, a line
+    ``english<TAB>german``; here each German word is its English word's twin (a word-for-word task).
+    Paddle builds its dictionaries from wmt16/train."""
+    german = {w: "d" + w[1:] for w in WORDS}
+    lines = []
+    for _ in range(120):
+        words = rng.choice(WORDS, size=rng.integers(3, 9))
+        lines.append(" ".join(words) + "\t" + " ".join(german[w] for w in words))
+    part = {"train": lines, "test": lines[:30], "val": lines[30:60]}
+    _tar(os.path.join(out, "wmt16.tar.gz"), {f"wmt16/{k}": ("\n".join(v) + "\n").encode() for k, v in part.items()})
+
+
 def conll05(out, rng):
     verbs = ["run", "eat", "see"]
     words_lines, props_lines = [], []
@@ -159,7 +172,7 @@ def conll05(out, rng):
 
 
 DATASETS = {"uci_housing": uci_housing, "mnist": mnist, "cifar": cifar, "imdb": imdb, "imikolov": imikolov,
-            "movielens": movielens, "wmt14": wmt14, "conll05st": conll05}
+            "movielens": movielens, "wmt14": wmt14, "wmt16": wmt16, "conll05st": conll05}
 
 
 def main(argv):

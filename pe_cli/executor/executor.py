@@ -135,7 +135,7 @@ class Executor:
                 return self._run_profiled(plan, steps, frees, feed, fetch_list, scope, return_numpy, profile)
             values, lods = self._gather_inputs(plan, feed or {}, scope)
             _run_steps(steps, frees, values)
-            self._store(plan, values, scope)
+            self._store(plan, values, scope, feed or {})
             return fetch_values(plan.block, fetch_list, values, lods, scope, return_numpy)
         finally:
             self._runtime.end_run(state)
@@ -166,15 +166,21 @@ class Executor:
         loop_start = profiler.clock()
         _run_steps(steps, frees, values, profile)
         loop = profiler.clock() - loop_start
-        self._store(plan, values, scope)
+        self._store(plan, values, scope, feed or {})
         results = fetch_values(plan.block, fetch_list, values, lods, scope, return_numpy)
         profile.record_run(profiler.clock() - start, loop, len(plan.steps))
         return results
 
-    def _store(self, plan, values, scope):
+    def _store(self, plan, values, scope, feed):
         lods = values.lods
         for name in plan.persistable_writes:       # a state's LoD (detection_map's lists) is kept too
             scope.set_array(name, values[name], lods.get(name))
+        for name in feed:       # as Fluid's feed op: a fed persistable variable keeps its value in the scope
+            name = name if isinstance(name, str) else name.name
+            var = plan.block.vars.get(name)
+            if var is not None and var.persistable and name not in plan.written_back:
+                array = values[name]
+                scope.set_array(name, array.copy() if isinstance(array, np.ndarray) else array, lods.get(name))
         self._memory.finish()
 
     def _plan(self, program):

@@ -46,8 +46,8 @@ def as_feed_array(block, name, value):
         value = np.array([value], dtype=var.dtype)
     else:
         value = np.asarray(value, dtype=var.dtype)
-    # a LoDTensor with a LoD fed to a variable declared without one (Fluid's op tests): its shape is
-    # the script's, as Fluid's layers.data checks none
+    # Fluid 1.8 checks a feed's shape only for fluid.data (need_check_feed), never for layers.data; nor
+    # a LoDTensor with a LoD fed to a variable declared without one (Fluid's op tests)
     if var.shape is not None and var.need_check_feed and not (lod and not var.lod_level):
         shape = value.shape
         expected = var.shape

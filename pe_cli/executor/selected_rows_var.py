@@ -33,6 +33,11 @@ class SelectedRowsVar:
         self._rows = [int(r) for r in rows]
         self._store()
 
+    def numel(self):
+        """The number of values held (rows listed times the row's size), as Fluid's."""
+        held = self._held()
+        return 0 if held is None else int(np.asarray(held.numpy()[1]).size)
+
     def sync_index(self):
         """Nothing to do: pe finds a row by its id without an index (Fluid builds one here)."""
 
@@ -57,9 +62,19 @@ class _Values(LoDTensor):
         super().set(array, place)
         self._holder._store(self._array)
 
-    def __array__(self, dtype=None, copy=None):
-        """The values the variable holds now (an op run after this tensor was taken may have replaced them)."""
+    def _refresh(self):
+        """The values the variable holds now: an op run after this tensor was taken may have replaced
+        them, with new row-sparse values or with a dense tensor (fake_init: Fluid resizes the values)."""
         held = self._holder._held()
         if held is not None:
             self._array = held.numpy()[1]
+        elif self._holder._var.tensor._array is not None:
+            self._array = self._holder._var.tensor._array
+
+    def __array__(self, dtype=None, copy=None):
+        self._refresh()
         return super().__array__(dtype, copy)
+
+    def shape(self):
+        self._refresh()
+        return super().shape()

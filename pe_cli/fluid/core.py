@@ -104,7 +104,10 @@ def globals():   # noqa: A001 -- Fluid's name
 
 
 def op_support_gpu(op_type):
-    """True when ``op_type`` has a CUDA kernel in pe (checked on this machine's CUDA, if any)."""
+    """True when ``op_type`` has a CUDA kernel in pe and this machine has CUDA (as a Fluid built without
+    CUDA registers no CUDA kernel: False there)."""
+    if not is_compiled_with_cuda():
+        return False
     try:
         registry.get(op_type).kernel("cuda")
     except Exception:   # noqa: BLE001 -- no CUDA runtime here, or no kernel for the op

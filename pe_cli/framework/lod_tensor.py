@@ -46,7 +46,7 @@ class LoDTensor:
         return list(self._array.shape) if self._array is not None else []
 
     def _get_dims(self):
-        return tuple(self.shape())
+        return self.shape()     # a list, as Fluid's
 
     def _set_dims(self, dims):
         """Fluid's resize: the array takes shape ``dims`` (its values, where the size is kept; zeros else)."""
@@ -78,17 +78,6 @@ class LoDTensor:
 
     def _dtype(self):
         return self._array.dtype
-
-    # Fluid's element accessors (its gradient checker perturbs one element at a time, in place)
-    def _get_float_element(self, i):
-        return float(self._array.reshape(-1)[i])
-
-    _get_double_element = _get_float_element
-
-    def _set_float_element(self, i, value):
-        self._array.reshape(-1)[i] = value     # a view of the held array: the change is in place
-
-    _set_double_element = _set_float_element
 
     def __len__(self):
         return 0 if self._array is None else len(self._array)

@@ -13,7 +13,7 @@ layout helpers here serve pooling.py's pool2d too.
 """
 from ..base.shapes import conv_geometry, conv_mismatch, conv_out_size, conv_transpose_geometry
 from ..kernels.cpu._onednn import MIN_CHANNELS
-from .define import Attr, fmt_shape, grads_like, int_list, is_int, register
+from .define import Attr, fmt_shape, grad_of_bilinear_grad, grads_like, int_list, is_int, register
 
 
 # -- attribute checks ------------------------------------------------------------------------------
@@ -113,18 +113,22 @@ for _type in ("conv2d", "depthwise_conv2d"):
                  "both. Kernels: oneDNN (float32, the onednn extra), else Winograd, wide or im2col columns "
                  "and GEMMs.")
     # depthwise_conv2d is served by conv2d's kernels (groups == channels is a case they handle)
-    register(f"{_type}_grad_input", inputs=["Input", "Filter", "Output@GRAD"], outputs=["Input@GRAD"],
+    _grad_grad = grad_of_bilinear_grad(_type, "Input", "Filter", "Output",
+                                       {"Input": f"{_type}_grad_input", "Filter": f"{_type}_grad_filter"})
+    register(f"{_type}_grad_input", inputs=["Input", "Filter", "Output@GRAD"], outputs=["Input@GRAD"], grad=_grad_grad,
              attrs=_CONV_ATTRS, infer=grads_like({"Input@GRAD": "Input"}), kernel_module="convolution",
              kernel="conv2d_grad_input", channels_last=("Input", "Output@GRAD", "Input@GRAD"),
              blocked=_conv_blocked if _type == "conv2d" else None)
     register(f"{_type}_grad_filter", inputs=["Input", "Filter", "Output@GRAD"], outputs=["Filter@GRAD"],
-             attrs=_CONV_ATTRS, infer=grads_like({"Filter@GRAD": "Filter"}), kernel_module="convolution",
+             attrs=_CONV_ATTRS, grad=_grad_grad, infer=grads_like({"Filter@GRAD": "Filter"}), kernel_module="convolution",
              kernel="conv2d_grad_filter", channels_last=("Input", "Output@GRAD"),
              blocked=_conv_blocked if _type == "conv2d" else None)
 
 
 register("conv2d_grad", inputs=["Input", "Filter", "Output@GRAD"], outputs=["Input@GRAD", "Filter@GRAD"],
          attrs=_CONV_ATTRS, infer=grads_like({"Input@GRAD": "Input", "Filter@GRAD": "Filter"}), kernel_module="convolution",
+         grad=grad_of_bilinear_grad("conv2d", "Input", "Filter", "Output",
+                                    {"Input": "conv2d_grad_input", "Filter": "conv2d_grad_filter"}),
          kernel="conv2d_grad", channels_last=("Input", "Output@GRAD", "Input@GRAD"), blocked=_conv_blocked)
 
 

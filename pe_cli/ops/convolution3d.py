@@ -5,7 +5,7 @@ kd, kh, kw] in both; groups, strides, dilations, and paddings explicit (3 or 6 i
 gradient's computation, its input gradient conv3d, its filter gradient conv3d's with the roles swapped.
 Each has one grad op computing the gradients asked for (Input@GRAD, Filter@GRAD), as Fluid's."""
 from ..base.shapes import conv_paddings, conv_out_size, fmt_shape, is_known
-from .define import Attr, register
+from .define import Attr, grad_of_bilinear_grad, register
 
 
 def _ints(n, lo, counts=None):
@@ -125,4 +125,7 @@ for _type, _attrs, _infer, _doc in (
              doc=_doc)
     register(f"{_type}_grad", kernel_module="convolution3d", inputs=["Input", "Filter", "Output@GRAD"],
              outputs=["Input@GRAD?", "Filter@GRAD?"], attrs=_attrs, infer=_infer_grad,
+             grad=grad_of_bilinear_grad(_type, "Input", "Filter", "Output", {"Input": f"{_type}_grad",
+                                                                            "Filter": f"{_type}_grad"})
+             if _type == "conv3d" else None,
              traits=("optional_outputs",), channels_last=("Input", "Output@GRAD", "Input@GRAD"))

@@ -1,7 +1,7 @@
 """Creating tensors: filled with a value (fill_constant, fill_zeros_like, fill_any_like,
-fill_constant_batch_size_like), copied or given (assign, assign_value), ranges (range), identity and
+fill_constant_batch_size_like, fake_init), copied or given (assign, assign_value), ranges (range), identity and
 diagonal matrices (eye, diag, diag_embed), triangles of a matrix (tril_triu). Random tensors are in random.py."""
-from .define import Attr, dtype_or_none, fmt_shape, is_int, register, same_as
+from .define import Attr, dtype_or_none, fmt_shape, int_list, is_int, register, same_as
 
 
 def _infer_fill(ctx):
@@ -11,6 +11,13 @@ def _infer_fill(ctx):
 register("fill_constant", kernel_module="creation", inputs=[], outputs=["Out"],
          attrs={"shape": Attr([1]), "value": 0.0, "dtype": "float32", "force_cpu": False},
          infer=_infer_fill, doc="Out = value, of the given shape and dtype.")
+
+register("fake_init", kernel_module="creation", inputs=[], outputs=["Out"],
+         attrs={"shape": Attr(list, lambda v: int_list(v) and all(d >= 0 for d in v), "a list of sizes >= 0")},
+         infer=lambda ctx: ctx.set_output("Out", ctx.attrs["shape"], "float32"),
+         doc="Out = a float32 tensor of the given shape whose values are not meant to be read (a "
+             "parameter-server trainer's stand-in for a table the servers hold; Fluid leaves them "
+             "uninitialized, pe makes them 0). Out may be row-sparse: its values get the shape.")
 
 register("fill_zeros_like", kernel_module="creation", inputs=["X"], outputs=["Out"], infer=same_as(),
          doc="Out = zeros shaped like X.")

@@ -245,3 +245,44 @@ def grads_like(pairs):
                 var = ctx.input_var(in_slot, i)
                 ctx.set_output(out_slot, var.shape, var.dtype, i=i)
     return infer
+
+
+# -- gradients of gradients (Fluid's *_grad_grad ops), written with the op family's own ops ------
+
+def grad_of_bilinear_grad(forward, x_slot, y_slot, out_slot, grad_types):
+    """The grad maker of a grad op of ``forward``, an op bilinear in ``x_slot`` and ``y_slot`` (mul,
+    conv2d): its grad ops compute ``x_slot@GRAD`` = grad_types[x_slot](X, Y, dOut) (X read for its shape
+    only), linear in Y and dOut, and ``y_slot@GRAD`` alike. Given ddX (the gradient reaching X@GRAD):
+    dOut gets forward(ddX, Y) and Y gets grad_types[y_slot](ddX, Y, dOut); ddY likewise (Fluid's
+    conv2d_grad_grad and mul_grad_grad compute these sums)."""
+    d_out = grad_var_name(out_slot)
+
+    def grad(g):
+        for slot, other in ((x_slot, y_slot), (y_slot, x_slot)):
+            if not g.fwd.outputs.get(grad_var_name(slot)) or not g.has_out_grad(grad_var_name(slot)):
+                continue
+            pair = {slot: g.out_grad(grad_var_name(slot)), other: g.input(other)}
+            if g.needs(d_out):
+                g.op(forward, pair, {out_slot: g.in_grad(d_out)}, g.attrs)
+            if g.needs(other):
+                g.op(grad_types[other], dict(pair, **{d_out: g.input(d_out)}),
+                     {grad_var_name(other): g.in_grad(other)}, g.attrs)
+    return grad
+
+
+def grad_of_linear_grad(forward, x_slot, out_slot, extra_inputs=(), extra_outputs=()):
+    """The grad maker of the grad op of ``forward``, an op linear in ``x_slot`` (reshape, slice,
+    reduce_mean): X@GRAD is linear in dOut alone, so dOut's gradient is ``forward`` of ddX (the gradient
+    reaching X@GRAD). ``extra_inputs``: forward input slots the grad op carries too (a shape tensor);
+    ``extra_outputs``: forward outputs written to scratch variables (reshape2's XShape)."""
+    d_out = grad_var_name(out_slot)
+
+    def grad(g):
+        if not g.needs(d_out) or not g.has_out_grad(grad_var_name(x_slot)):
+            return
+        ins = {x_slot: g.out_grad(grad_var_name(x_slot))}
+        ins.update({s: g.input(s) for s in extra_inputs if g.fwd.inputs.get(s)})
+        outs = {out_slot: g.in_grad(d_out)}
+        outs.update({s: [g.tmp(g.input(d_out)[0], s)] for s in extra_outputs})
+        g.op(forward, ins, outs, g.attrs)
+    return grad

@@ -2,7 +2,7 @@
 gather_nd, scatter, one_hot), selecting by a condition (where, where_index), and searching and
 sorting (argsort, top_k, arg_max, arg_min, unique, unique_with_counts)."""
 from ..base.shapes import slice_bounds, strided_window
-from .define import Attr, dtype_or_none, fmt_shape, grads_like, int_list, is_int, register
+from .define import Attr, dtype_or_none, fmt_shape, grad_of_linear_grad, grads_like, int_list, is_int, register
 
 
 # -- slice, gather, one_hot ---------------------------------------------------------------
@@ -47,7 +47,7 @@ register("slice", kernel_module="indexing", grad_reads=("Input",),
          doc="Out = Input[starts:ends] along each of `axes`, bounds as in Python (negative from the end, "
              "clamped); `decrease_axis` drops sliced dims of size 1.")
 register("slice_grad", kernel_module="indexing", inputs=["Input", "Out@GRAD"], outputs=["Input@GRAD"], attrs=_SLICE_ATTRS,
-         infer=grads_like({"Input@GRAD": "Input"}))
+         infer=grads_like({"Input@GRAD": "Input"}), grad=grad_of_linear_grad("slice", "Input", "Out"))
 
 _INDEX_DTYPES = ("int32", "int64")
 

@@ -3,7 +3,7 @@ cholesky, and spectral_norm (a weight over its largest singular value, by power 
 from ..base.shapes import known_numel
 from ..kernels.common import matmul_v1_attrs
 from .elementwise import _finite
-from .define import Attr, fmt_shape, grads_like, register
+from .define import Attr, fmt_shape, grad_of_bilinear_grad, grads_like, register
 
 
 def _infer_mul(ctx):
@@ -31,10 +31,11 @@ _MUL_ATTRS = {"x_num_col_dims": Attr(1, lambda v: v >= 1, ">= 1"),
 register("mul", kernel_module="linalg", grad_reads=("X", "Y"),
          inputs=["X", "Y"], outputs=["Out"], attrs=_MUL_ATTRS, infer=_infer_mul, grad=_grad_mul,
          doc="Out = flatten(X, x_num_col_dims) @ flatten(Y, y_num_col_dims), reshaped back.")
+_MUL_GRAD_GRAD = grad_of_bilinear_grad("mul", "X", "Y", "Out", {"X": "mul_grad_x", "Y": "mul_grad_y"})
 register("mul_grad_x", kernel_module="linalg", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD"], attrs=_MUL_ATTRS,
-         infer=grads_like({"X@GRAD": "X"}))
+         infer=grads_like({"X@GRAD": "X"}), grad=_MUL_GRAD_GRAD)
 register("mul_grad_y", kernel_module="linalg", inputs=["X", "Y", "Out@GRAD"], outputs=["Y@GRAD"], attrs=_MUL_ATTRS,
-         infer=grads_like({"Y@GRAD": "Y"}))
+         infer=grads_like({"Y@GRAD": "Y"}), grad=_MUL_GRAD_GRAD)
 
 
 # -- matmul -------------------------------------------------------------------------------------
@@ -115,10 +116,11 @@ register("matmul_v2", kernel_module="linalg", grad_reads=("X", "Y"), inputs=["X"
          infer=_infer_matmul, grad=_grad_matmul,
          doc="Fluid 1.8's matmul_v2 (paddle.matmul): matmul with transpose_X=trans_x, transpose_Y=trans_y, "
              "alpha 1; the same broadcasting and 1-D rules, kernels and gradients.")
+_MATMUL_GRAD_GRAD = grad_of_bilinear_grad("matmul", "X", "Y", "Out", {"X": "matmul_grad_x", "Y": "matmul_grad_y"})
 register("matmul_grad_x", kernel_module="linalg", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD"], attrs=_MATMUL_ATTRS,
-         infer=grads_like({"X@GRAD": "X"}))
+         infer=grads_like({"X@GRAD": "X"}), grad=_MATMUL_GRAD_GRAD)
 register("matmul_grad_y", kernel_module="linalg", inputs=["X", "Y", "Out@GRAD"], outputs=["Y@GRAD"], attrs=_MATMUL_ATTRS,
-         infer=grads_like({"Y@GRAD": "Y"}))
+         infer=grads_like({"Y@GRAD": "Y"}), grad=_MATMUL_GRAD_GRAD)
 
 
 # -- inverse, cholesky: of square matrices -------------------------------------------------------

@@ -11,9 +11,13 @@ from .define import Attr, dtype_or_none, fmt_shape, grads_like, int_list, is_int
 
 
 def _reshape_grad_op(name):
-    """Registers ``name``: X@GRAD = Out@GRAD reshaped to X's shape (reshape, flatten, squeeze, ...)."""
+    """Registers ``name``: X@GRAD = Out@GRAD reshaped to X's shape (reshape, flatten, squeeze, ...). Its
+    own gradient (a gradient of a gradient) is the same op the other way: ddX reshaped to Out@GRAD's shape."""
+    def grad(g):
+        if g.needs("Out@GRAD") and g.has_out_grad("X@GRAD"):
+            g.op(name, {"X": g.input("Out@GRAD"), "Out@GRAD": g.out_grad("X@GRAD")}, {"X@GRAD": g.in_grad("Out@GRAD")})
     register(name, kernel_module="manipulation", kernel="reshape_grad", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
-             infer=grads_like({"X@GRAD": "X"}))
+             infer=grads_like({"X@GRAD": "X"}), grad=grad)
 
 
 def _grad_reshape_like(grad_op):

@@ -172,9 +172,40 @@ register("instance_norm", kernel_module="normalization", inputs=["X", "Scale?", 
          doc="Normalizes each (sample, channel) of X over its other dims: Y = (X - mean) / sqrt(var + "
              "epsilon) * Scale[c] + Bias[c]; SavedMean and SavedVariance (1 / sqrt(var + epsilon), as "
              "Fluid's) are [N * C].")
+
+
+def _grad_instance_norm_grad(g):
+    """A gradient of instance_norm's gradient (Fluid's instance_norm_grad_grad): from what reaches its
+    X@GRAD, Scale@GRAD and Bias@GRAD, the gradients of X (through the saved statistics too), Scale
+    and Y@GRAD."""
+    dd = {f"DD{s}": g.out_grad(f"{s}@GRAD") for s in ("X", "Scale", "Bias")
+          if g.fwd.outputs.get(f"{s}@GRAD") and g.has_out_grad(f"{s}@GRAD")}
+    outs = {"DX": g.in_grad("X"), "DScale": g.in_grad("Scale") if g.input("Scale") else None,
+            "DDY": g.in_grad("Y@GRAD")}
+    if not dd or not any(outs.values()):
+        return
+    ins = dict(dd, X=g.input("X"), SavedMean=g.input("SavedMean"), SavedVariance=g.input("SavedVariance"),
+               DY=g.input("Y@GRAD"))
+    if g.input("Scale"):
+        ins["Scale"] = g.input("Scale")
+    g.op("instance_norm_grad_grad", ins, outs, g.attrs)
+
+
+def _infer_norm_grad_grad(ctx):
+    x = ctx.input_var("X")
+    ctx.set_output("DX", x.shape, x.dtype)
+    ctx.set_output("DDY", x.shape, x.dtype)
+    ctx.set_output("DScale", [x.shape[1]], x.dtype)
+
+
 register("instance_norm_grad", kernel_module="normalization",
          inputs=["X", "Scale?", "SavedMean", "SavedVariance", "Y@GRAD"],
-         outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"], attrs={"epsilon": _EPS}, infer=_infer_norm_grad)
+         outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"], attrs={"epsilon": _EPS}, infer=_infer_norm_grad,
+         grad=_grad_instance_norm_grad)
+register("instance_norm_grad_grad", kernel_module="norm_double_grad",
+         inputs=["X", "Scale?", "SavedMean", "SavedVariance", "DY", "DDX?", "DDScale?", "DDBias?"],
+         outputs=["DX?", "DScale?", "DDY?"], attrs={"epsilon": _EPS}, infer=_infer_norm_grad_grad,
+         doc="The gradient of instance_norm_grad (kernels/cpu/norm_double_grad.py gives the formulas).")
 
 
 def _infer_group_norm(ctx):

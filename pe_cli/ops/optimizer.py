@@ -49,6 +49,16 @@ register("momentum", kernel_module="optimizer", inputs=["Param", "Grad", "Veloci
              "or with use_nesterov Param - LearningRate * (Grad + mu * VelocityOut). A row-sparse Grad "
              "updates every row as Fluid's does (Grad is 0 on the rows it does not hold).")
 
+register("dgc_momentum", kernel_module="optimizer",
+         inputs=["Param", "Grad", "Velocity", "LearningRate", "current_step", "nranks"],
+         outputs=["ParamOut", "VelocityOut", "Grad_out"],
+         attrs={"mu": Attr(0.9, _non_negative, ">= 0"), "use_nesterov": False, "rampup_begin_step": -1.0},
+         infer=_infer_update([("VelocityOut", "Velocity"), ("Grad_out", "Grad")], scalars=("current_step", "nranks")),
+         doc="Deep gradient compression's update, as Fluid's: with rampup_begin_step < 0 nothing changes; "
+             "else Grad_out = Grad / nranks (nranks > 1, the trainers whose gradients were summed) and, "
+             "while current_step < rampup_begin_step, momentum's update with Grad_out, then sgd's "
+             "(Velocity kept). Grad_out is Grad's variable in the programs Fluid's DGC optimizer makes.")
+
 register("dpsgd", kernel_module="optimizer", inputs=["Param", "Grad", "LearningRate"], outputs=["ParamOut"],
          attrs={"clip": Attr(10.0, _non_negative, ">= 0"), "batch_size": Attr(16.0, lambda x: x > 0, "> 0"),
                 "sigma": Attr(1.0, _non_negative, ">= 0"), "seed": 0},

@@ -1,7 +1,7 @@
 """Reductions: mean (of all elements), reduce_sum/mean/max/min/prod over dims, reduce_all/any of
 bool tensors, cumsum (the running sum), squared_l2_norm (the sum of squares)."""
 from .manipulation import _axis_in
-from .define import Attr, fmt_shape, grads_like, is_int, register
+from .define import Attr, fmt_shape, grad_of_linear_grad, grads_like, is_int, register
 
 _BOOL = (False, True)
 
@@ -45,7 +45,8 @@ def _reduce(name, doc, grad_kernel=None):
     register(name, kernel_module="reduction", inputs=["X"], outputs=["Out"], attrs=attrs, infer=infer, grad=grad,
              grad_reads=("Out", "X"), doc=doc)
     register(f"{name}_grad", kernel_module="reduction", kernel=grad_kernel, inputs=["X", "Out", "Out@GRAD"],
-             outputs=["X@GRAD"], attrs=attrs, infer=grads_like({"X@GRAD": "X"}))
+             outputs=["X@GRAD"], attrs=attrs, infer=grads_like({"X@GRAD": "X"}),
+             grad=None if grad_kernel else grad_of_linear_grad(name, "X", "Out"))   # sum, mean: linear in Out@GRAD
 
 
 _reduce("reduce_sum", "Out = sum of X over `dim` (all dims with reduce_all).")

@@ -74,7 +74,7 @@ def prepare(op):
     for name, value in op.attrs.items():
         spec = opdef.attrs.get(name)
         if spec is None:
-            if not name.startswith("_") and name not in _COMMON_ATTRS:
+            if not name.startswith("_") and name not in COMMON_ATTRS:
                 hint = "; " + did_you_mean(name, opdef.attrs, f"it takes {sorted(opdef.attrs)}")
                 raise PeError(f"{_where(op)}: unknown attribute '{name}'{hint}")
             continue
@@ -105,7 +105,7 @@ def _keep_lod_level(op):
 
 
 # Attributes any op may carry (Fluid puts these on every op).
-_COMMON_ATTRS = {"op_role", "op_role_var", "op_namescope", "op_callstack", "use_mkldnn", "use_cudnn",
+COMMON_ATTRS = {"op_role", "op_role_var", "op_namescope", "op_callstack", "use_mkldnn", "use_cudnn",
                  "name", "is_test_unused"}
 
 

@@ -79,8 +79,12 @@ class GradContext:
 
 
 class _BackwardBuilder:
-    def __init__(self, block):
+    """``renames``: the names that ops of the block already write (gradients() of a gradient: a second
+    backward's ``x@GRAD`` is not the first one's); a gradient it would name so gets a fresh name."""
+
+    def __init__(self, block, renames=frozenset()):
         self.block = block
+        self.renames = renames
         self.pending = {}    # var name -> [names of gradient contributions not yet summed]
         self.counter = 0
         # A name written by several ops (a loop's carried variable) has one gradient per value:
@@ -95,7 +99,8 @@ class _BackwardBuilder:
     def new_grad_target(self, name):
         """Name for the next contribution to d(loss)/d(name)."""
         contributions = self.pending.setdefault(name, [])
-        target = grad_var_name(name) if not contributions else f"{grad_var_name(name)}@RENAME@{len(contributions)}"
+        target = self._fresh(grad_var_name(name) if not contributions else
+                             f"{grad_var_name(name)}@RENAME@{len(contributions)}")
         contributions.append(target)
         self._declare(target, name)
         self.targets[target] = name
@@ -109,17 +114,27 @@ class _BackwardBuilder:
             return self._zeros_like(name)
         contributions = self.pending[name]
         if len(contributions) > 1:
-            total = grad_var_name(name)
+            total = self._fresh(grad_var_name(name))
             self.append("sum", {"X": list(contributions)}, {"Out": [total]})
             self.pending[name] = [total]
         return self.pending[name][0]
 
     def _zeros_like(self, name):
-        target = grad_var_name(name)
+        target = self._fresh(grad_var_name(name))
         self._declare(target, name)
         self.append("fill_zeros_like", {"X": [name]}, {"Out": [target]})
         self.pending[name] = [target]
         return target
+
+    def _fresh(self, name):
+        """``name``, or where an op of the block wrote it before this backward, a new name (as Fluid's
+        name@RENAME@block<i>@<k>)."""
+        if name not in self.renames:
+            return name
+        k = 0
+        while self.block.has_var(f"{name}@RENAME@block{self.block.idx}@{k}"):
+            k += 1
+        return f"{name}@RENAME@block{self.block.idx}@{k}"
 
     def scratch_name(self, fwd):
         self.counter += 1
@@ -241,7 +256,10 @@ def _append_target_grads(targets, no_grad_set, who):
     fwd_ops = fwd_ops[:max(fwd_ops.index(t.op) for t, _ in targets) + 1]
 
     live = _requires_grad(block, fwd_ops, no_grad)
-    builder = _BackwardBuilder(block)
+    # gradients() of gradients: what the earlier backward wrote keeps its name
+    renames = frozenset() if who == "append_backward" else \
+        frozenset(n for op in block.ops if op.role & OpRole.Backward for n in op.output_arg_names)
+    builder = _BackwardBuilder(block, renames)
     with program._backward_role_guard():
         for target, seed in targets:
             builder.pending.setdefault(target.name, []).append(_seed(block, target, seed))

@@ -109,3 +109,21 @@ def test_dry_run_builds_and_schedules_but_runs_nothing(monkeypatch):
         assert exe.run(compiled, scope=scope) == []          # no feed needed, nothing fetched
     after = params(main, scope)
     assert all(np.array_equal(before[n], after[n]) for n in before)
+
+
+def test_a_fed_persistable_stays_in_the_scope_and_later_runs_read_it():
+    """As Fluid's feed op (its gradient checker feeds x once, then perturbs it in the scope)."""
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        x = fluid.data("x", [2, 2], "float64")
+        x.persistable = True
+        y = fluid.layers.scale(x, 3.0)
+    scope, exe = fluid.Scope(), fluid.Executor(fluid.CPUPlace())
+    fed = np.ones((2, 2))
+    exe.run(main, feed={"x": fed}, scope=scope)
+    held = scope.find_var("x").get_tensor()
+    held._set_double_element(1, 5.0)
+    out, = exe.run(main, scope=scope, fetch_list=[y])
+    np.testing.assert_array_equal(out, [[3.0, 15.0], [3.0, 3.0]])
+    np.testing.assert_array_equal(fed, np.ones((2, 2)))       # the fed array itself is not the scope's
+

@@ -94,6 +94,49 @@ def test_selected_rows_face_of_a_scope_variable():
     np.testing.assert_array_equal(np.array(out_values), 2.0 * values)
 
 
+def test_fake_init_gives_the_shape_to_a_dense_or_a_row_sparse_variable():
+    for sparse in (False, True):
+        scope = core.Scope()
+        var = scope.var("out")
+        out = var.get_selected_rows().get_tensor() if sparse else var.get_tensor()     # taken before the run
+        Operator("fake_init", Out="out", shape=[4, 7]).run(scope, core.CPUPlace())
+        assert out._get_dims() == [4, 7]      # a list, as Fluid's
+
+
+def test_get_tensor_from_selected_rows_of_a_dense_variable_or_an_array_is_a_type_error():
+    with fluid.program_guard(fluid.Program()):
+        x = fluid.data("X", [2, 3])
+        for bad in (x, np.zeros((2, 3), "float32")):
+            with pytest.raises(TypeError, match="get_tensor_from_selected_rows"):
+                fluid.layers.get_tensor_from_selected_rows(x=bad)
+
+
+def test_split_and_sum_of_row_sparse_values_as_fluid_1_8():
+    """split_selected_rows' sections may add up past X's height (Fluid checks each row only); sum of
+    SelectedRows gives each row once, ascending, its values summed (MergeAdd); a keyword that is no
+    slot or attribute of the op is dropped, as by Fluid's Operator; numel() counts the values."""
+    scope = core.Scope()
+    x = scope.var("X").get_selected_rows()
+    x.set_rows([0, 5, 4, 20])
+    x.set_height(21)
+    x.get_tensor().set(np.arange(8.0).reshape(4, 2), core.CPUPlace())
+    outs = [scope.var(f"out{i}").get_selected_rows() for i in range(3)]
+    Operator("split_selected_rows", X="X", Out=["out0", "out1", "out2"], height_sections=[5, 5, 13]).run(
+        scope, core.CPUPlace())
+    assert [o.rows() for o in outs] == [[0, 4], [0], [10]] and outs[2].height() == 13
+    assert outs[0].numel() == 4
+    np.testing.assert_array_equal(np.array(outs[2].get_tensor()), [[6.0, 7.0]])
+    total = scope.var("total").get_selected_rows()
+    Operator("sum", X=["out0", "out1"], Out="total", height_sections=[5, 5]).run(scope, core.CPUPlace())
+    assert total.rows() == [0, 4] and total.height() == 5
+    np.testing.assert_array_equal(np.array(total.get_tensor()), [[2.0, 4.0], [4.0, 5.0]])
+
+
+def test_op_support_gpu_is_false_without_cuda():
+    assert core.op_support_gpu("sum") == core.is_compiled_with_cuda()
+    assert not core.op_support_gpu("no_such_op")
+
+
 def test_dtype_attributes_as_fluid_enum_numbers():
     assert int(core.VarDesc.VarType.FP64) == 6 and core.VarDesc.VarType.FP64 == "float64"
     scope = core.Scope()

@@ -101,10 +101,19 @@ def test_missing_feed_names_the_variable_and_its_shape(mlp):
 
 
 def test_feed_of_wrong_shape(mlp):
+    """fluid.data checks a feed's shape; layers.data, as Fluid 1.8's, checks none (a Fluid program
+    may declare [-1, 1] and feed [6], or [batch * max_length, 1] and feed shorter batches): the op
+    reading a feed of the wrong shape says so."""
     exe, scope = _started(mlp)
     main, _, _, loss, _, feed = mlp
+    for wrong in (np.zeros(6, "float32"), np.zeros((6, 5), "float32")):
+        with pytest.raises(PeError, match=r"op 'mul'"):
+            exe.run(main, feed={"x": wrong, "y": feed["y"]}, fetch_list=[loss], scope=scope)
+    checked = fluid.Program()
+    with fluid.program_guard(checked, fluid.Program()):
+        out = fluid.layers.scale(fluid.data("x", [None, 4]), 2.0)
     with pytest.raises(FeedError, match=r"feed 'x': expected shape \[-1, 4\] .* got \[6, 5\]"):
-        exe.run(main, feed={"x": np.zeros((6, 5), "float32"), "y": feed["y"]}, fetch_list=[loss], scope=scope)
+        exe.run(checked, feed={"x": np.zeros((6, 5), "float32")}, fetch_list=[out], scope=scope)
 
 
 def test_feed_of_wrong_dtype(mlp):

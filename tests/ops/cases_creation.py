@@ -30,6 +30,7 @@ CASES = [
     OpCase("assign", {"X": r(2, 3)}, lambda i, a: {"Out": i["X"]}, grad=("X",)),
     OpCase("fill_constant", {}, lambda i, a: {"Out": np.full((2, 3), 1.5, dtype="float32")},
            attrs={"shape": [2, 3], "value": 1.5, "dtype": "float32"}),
+    OpCase("fake_init", {}, lambda i, a: {"Out": np.zeros((4, 7), dtype="float32")}, attrs={"shape": [4, 7]}),
     OpCase("fill_zeros_like", {"X": r(2, 3)}, lambda i, a: {"Out": np.zeros((2, 3))}),
     OpCase("assign_value", {}, lambda i, a: {"Out": np.array([[1, 2, 3], [4, 5, 6]], dtype="float32")},
            attrs={"shape": [2, 3], "dtype": "float32", "fp32_values": [1, 2, 3, 4, 5, 6]}),

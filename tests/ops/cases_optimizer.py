@@ -165,7 +165,30 @@ def _lr_case(kind, step, attrs, want, name, base_input=None):
                   attrs=dict(attrs, kind=kind), name=name, rtol=1e-6)
 
 
+def _dgc_momentum(i, a):
+    """Fluid's DGC update: the gradient (a sum over nranks trainers) divided by nranks, then
+    momentum's update before step rampup_begin_step, sgd's from it on (Velocity kept)."""
+    g = i["Grad"] / i["nranks"][0]
+    if i["current_step"][0] < a["rampup_begin_step"]:
+        out = _momentum(dict(i, Grad=g), a)
+    else:
+        out = dict(_sgd(dict(i, Grad=g), a), VelocityOut=i["Velocity"])
+    return dict(out, Grad_out=g)
+
+
+def _dgc_inputs(step, nranks=2.0):
+    return {"Param": r(3, 4), "Grad": r(3, 4), "Velocity": r(3, 4), "LearningRate": lr(0.1),
+            "current_step": lr(step), "nranks": lr(nranks)}
+
+
 CASES = [
+    OpCase("dgc_momentum", _dgc_inputs(3.0), _dgc_momentum, attrs={"mu": 0.9, "rampup_begin_step": 10.0},
+           name="dgc_momentum_before_rampup"),
+    OpCase("dgc_momentum", _dgc_inputs(15.0, 4.0), _dgc_momentum, attrs={"mu": 0.9, "rampup_begin_step": 10.0},
+           name="dgc_momentum_after_rampup"),
+    OpCase("dgc_momentum", _dgc_inputs(3.0), lambda i, a: {"ParamOut": i["Param"], "VelocityOut": i["Velocity"],
+                                                            "Grad_out": i["Grad"]},
+           attrs={"rampup_begin_step": -1.0}, name="dgc_momentum_off"),
     OpCase("dpsgd", {"Param": r(3, 4), "Grad": 3 * r(3, 4), "LearningRate": lr(0.1)}, _dpsgd_no_noise,
            attrs={"clip": 1.0, "batch_size": 4.0, "sigma": 0.0}, name="dpsgd_clipped"),
     OpCase("dpsgd", {"Param": r(2, 3), "Grad": 0.01 * r(2, 3), "LearningRate": lr(0.1)}, _dpsgd_no_noise,

@@ -28,6 +28,9 @@ COVERED_ELSEWHERE = {
           "every gradient (they take a rank table)"
        for t in ("lod_rank_table", "max_sequence_len", "lod_tensor_to_array", "array_to_lod_tensor",
                  "shrink_rnn_memory", "reorder_lod_tensor_by_rank")},
+    **{t: "tests/fluid/test_collective_ops.py: a program of one process runs them (they write nothing), and "
+          "nranks=2 is refused"
+       for t in ("c_gen_nccl_id", "c_comm_init", "c_comm_init_all")},
     "beam_search": "tests/layers/test_control_flow_beam_search.py: a hand-worked step (2-level LoD inputs)",
     "beam_search_decode": "tests/layers/test_control_flow_beam_search.py: two steps back-traced (tensor arrays)",
     "cvm": "forward: cases_cvm.py; its gradient is Fluid's rule (the CVM input on two columns), not a "

@@ -240,3 +240,22 @@ def test_a_fluid_script_reads_cifar_through_paddles_names(home, tmp_path):
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == ["[0, 1, 2, 3] [3, 1]", "pe_cli.paddle.dataset.wmt_multi30k "
                                        "pe_cli.paddle.dataset.conll_srl pe_cli.paddle.dataset.wmt_fr_en"]
+
+
+def test_the_offline_wmt16_archive_of_the_upstream_runner_reads_as_paddles(home):
+    """tools/make_offline_datasets.py's wmt16.tar.gz (for Paddle's transformer tests, run offline): its
+    three parts read, and each German word is its English word's twin (a task a model can learn)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("offline", os.path.join(os.path.dirname(__file__), "..", "..",
+                                                                       "tools", "make_offline_datasets.py"))
+    offline = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(offline)
+    os.makedirs(home / "wmt16")
+    offline.wmt16(str(home / "wmt16"), np.random.default_rng(0))
+    samples = list(wmt16.train(10000, 10000)())
+    assert len(samples) == 120 and len(list(wmt16.test(50, 50)())) == 30 and len(list(wmt16.validation(50, 50)())) == 30
+    en, de = wmt16.get_dict("en", 10000, reverse=True), wmt16.get_dict("de", 10000, reverse=True)
+    for src, trg, label in samples:
+        assert src[0] == 0 and src[-1] == 1 and trg[0] == 0 and label[-1] == 1 and trg[1:] == label[:-1]
+        assert ["d" + en[i][1:] for i in src[1:-1]] == [de[i] for i in label[:-1]]
+

@@ -1,8 +1,12 @@
 """The multi-device graph's collectives on CPU devices: all-reduce (sum in device order, so every
 run gives the same numbers) and broadcast. CPU devices share the host's memory: a broadcast hands
-every device the same array (kernels never modify their inputs, so sharing is safe)."""
+every device the same array (kernels never modify their inputs, so sharing is safe). Also: the
+kernels of the ring collective ops a program may hold, on a ring of one process."""
+import os
+
 import numpy as np
 
+from ...base.errors import PeError
 from ...base.selected_rows import SelectedRows, concat
 
 
@@ -45,3 +49,27 @@ def all_reduce_coalesced(groups, devices, targets):
         sums.append(total)
         start += a.size
     return [sums] * len(targets)
+
+
+# -- the ring collective ops of a program (pe_cli/ops/collective.py), in a program of one process --
+
+def _one_process(attrs):
+    trainers = os.environ.get("PADDLE_TRAINERS_NUM", "1").strip() or "1"
+    nranks = attrs.get("nranks", 1)
+    if nranks != 1 or trainers != "1":
+        raise PeError(f"a ring collective op runs in a program of one process only (here nranks={nranks}, "
+                      f"PADDLE_TRAINERS_NUM={trainers}); let CompiledProgram or fleet all-reduce across "
+                      f"devices and trainers")
+
+
+def ring_identity(ins, attrs):
+    """c_allreduce_*, c_broadcast, c_allgather, c_reducescatter, c_sync_*: Out = X on a ring of one."""
+    _one_process(attrs)
+    return {"Out": ins["X"]}
+
+
+def ring_setup(ins, attrs):
+    """c_gen_nccl_id, c_comm_init, c_comm_init_all: nothing to set up for a ring of one (the ring's id,
+    c_gen_nccl_id's Out, is an empty array)."""
+    _one_process(attrs)
+    return {"Out": np.zeros(0, np.uint8)}

@@ -6,7 +6,9 @@ import math
 
 import numpy as np
 
+from ...base.errors import PeError
 from ...base.selected_rows import SelectedRows
+from . import elementwise as _elementwise
 from . import selected_rows as sparse
 from . import _replicas
 from ._numba import UPDATE_PARALLEL_MIN_ELEMENTS, flat, is_float, lazy, loop_or, parallel_parts, parallel_ready
@@ -79,6 +81,27 @@ def sgd(ins, attrs):
         loop_or(_replicas.sgd, _loops().sgd, *args)(*args)
         return {"ParamOut": p_out}
     return {"ParamOut": (p - lr * g).astype(p.dtype, copy=False)}
+
+
+def dgc_momentum(ins, attrs, host=np.asarray, scale=None, kernels=None):
+    """Fluid's DGCMomentumKernel: nothing (rampup_begin_step < 0), else Grad_out = Grad / nranks and
+    momentum's update with it before the ramp-up step, sgd's from it on. ``host``, ``scale`` (the scale
+    op's kernel) and ``kernels`` (momentum, sgd): the CUDA twin's."""
+    p, g, v = ins["Param"], ins["Grad"], ins["Velocity"]
+    rampup = int(attrs["rampup_begin_step"])
+    if rampup < 0:
+        return {"ParamOut": p, "VelocityOut": v, "Grad_out": g}
+    nranks = int(host(ins["nranks"]).reshape(-1)[0])
+    if nranks <= 1:
+        raise PeError(f"dgc_momentum: DGC is not useful when num_trainers <= 1, but now nranks={nranks}")
+    g_out = (scale or _elementwise.scale)({"X": g}, {"scale": 1.0 / nranks, "bias": 0.0,
+                                                     "bias_after_scale": True})["Out"]
+    upd = dict(ins, Grad=g_out)
+    attrs = {k: a for k, a in attrs.items() if not k.startswith("_")}
+    momentum_kernel, sgd_kernel = kernels or (momentum, sgd)
+    if int(host(ins["current_step"]).reshape(-1)[0]) < rampup:
+        return dict(momentum_kernel(upd, attrs), Grad_out=g_out)
+    return dict(sgd_kernel(upd, attrs), VelocityOut=v, Grad_out=g_out)
 
 
 def momentum(ins, attrs):

@@ -7,7 +7,7 @@ An update writes into Param (and its state) where the executor allows it (``in_p
 import numpy as np
 
 from ...base.errors import PeError
-from ...base.selected_rows import SelectedRows
+from ...base.selected_rows import SelectedRows, concat
 
 
 def densify(ins, attrs):
@@ -86,12 +86,11 @@ def lazy_adam(p, g, m1, m2, lr_t, beta1, beta2, eps_c, in_place=False):
 
 
 def sum_with_sparse(xs):
-    """sum's X holding SelectedRows: all sparse -> their rows and values end to end (a SelectedRows,
-    as Fluid's sum of SelectedRows); mixed -> a dense array (Fluid's sum into a LoDTensor: how a
-    regularizer's dense decay term densifies a sparse gradient)."""
+    """sum's X holding SelectedRows: all sparse -> a SelectedRows of each of their rows once, ascending,
+    the values of a row summed (Fluid 1.8's sum of SelectedRows: MergeAdd); mixed -> a dense array
+    (Fluid's sum into a LoDTensor: how a regularizer's dense decay term densifies a sparse gradient)."""
     if all(isinstance(x, SelectedRows) for x in xs):
-        return SelectedRows(np.concatenate([x.rows for x in xs]), np.concatenate([x.values for x in xs]),
-                            xs[0].height)
+        return xs[0].with_arrays(*concat(xs).merged())
     out = None
     for x in xs:
         dense = x.to_dense() if isinstance(x, SelectedRows) else x

@@ -15,6 +15,10 @@ def fill_constant(ins, attrs):
     return {"Out": full(attrs["shape"], attrs["value"], attrs["dtype"])}
 
 
+def fake_init(ins, attrs):
+    return {"Out": zeros(attrs["shape"], np.float32)}
+
+
 def fill_zeros_like(ins, attrs):
     x = ins["X"]
     if isinstance(x, list):         # a tensor array (a While's gradient): empty slots, as on the CPU

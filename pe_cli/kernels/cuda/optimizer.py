@@ -1,19 +1,17 @@
-"""CUDA twins of kernels/cpu/optimizer.py: each update is one fused launch over the parameter,
-reading the learning rate (and Adam's beta powers) from their one-value device arrays, so a
-training step never waits on the host. Learning-rate schedules are scalar host math."""
+"""CUDA twins of kernels/cpu/optimizer.py: each update is one fused launch over the parameter, reading the learning
+rate (and Adam's beta powers) from one-value device arrays (no host wait); learning-rate schedules are host math."""
 import math
 
 import numpy as np
 from numba import cuda
 
+from ...base.selected_rows import SelectedRows
 from ..cpu import optimizer as _cpu
-from . import runtime as rt
+from . import elementwise as _elementwise, runtime as rt, selected_rows as sparse
 from ._elementwise import Unary, scalar_arg
 from ._launch import copy, flat, grid
-from .reduction import _sum_of_squares
-from . import selected_rows as sparse
-from ...base.selected_rows import SelectedRows
 from .launcher import jit_kernel
+from .reduction import _sum_of_squares
 
 
 def dpsgd(ins, attrs):
@@ -74,6 +72,10 @@ def momentum(ins, attrs):
         _momentum[grid(p.size)](flat(p), flat(g), flat(v), _as(lr, p.dtype), scalar_arg(p.dtype, attrs["mu"]),
                                 bool(attrs["use_nesterov"]), flat(p_out), flat(v_out))
     return {"ParamOut": p_out, "VelocityOut": v_out}
+
+
+def dgc_momentum(ins, attrs):      # the CPU's steps, the step and trainer count read on the host
+    return _cpu.dgc_momentum(ins, attrs, rt.to_host, _elementwise.scale, (momentum, sgd))
 
 
 @jit_kernel

@@ -128,8 +128,8 @@ def update_rows(kind, ins, attrs, state, *args):
 
 
 def sum_with_sparse(xs, dense_sum):
-    """sum's X holding SelectedRows (as the CPU's kernels/cpu/selected_rows.py): all sparse -> end to
-    end; mixed -> ``dense_sum`` of the densified inputs."""
+    """sum's X holding SelectedRows (as the CPU's kernels/cpu/selected_rows.py): all sparse -> each row
+    once, ascending, its values summed; mixed -> ``dense_sum`` of the densified inputs."""
     if all(isinstance(x, SelectedRows) for x in xs):
-        return concat(xs)
+        return xs[0].with_arrays(*merged(concat(xs), ascending=True))
     return dense_sum([densify({"X": x}, {})["Out"] if isinstance(x, SelectedRows) else x for x in xs])
