@@ -2,13 +2,17 @@
 py_reader family of readers.py); ``load``, a variable read from a file when the program runs."""
 from ..framework import default_main_program
 from ..framework.source import layer_guard
+from .checks import check_type
 from .helper import LayerHelper
 from .readers import create_py_reader_by_data, double_buffer, py_reader, read_file  # noqa: F401
 
 
 def data(name, shape, append_batch_size=True, dtype="float32", lod_level=0, type=None, stop_gradient=True):
     """A fed variable. With ``append_batch_size`` (Fluid 1.x default) a -1 batch dim is put first,
-    unless the shape already has an unknown dim (None, which becomes -1, or a negative), as Fluid's."""
+    unless the shape already has an unknown dim (None, which becomes -1, or a negative), as Fluid's.
+    A ``name`` that is not a string or a ``shape`` that is not a list or tuple is a TypeError."""
+    check_type(name, "name", (bytes, str), "data")
+    check_type(shape, "shape", (list, tuple), "data")
     shape = [-1 if d is None else d for d in shape]
     if append_batch_size and not any(isinstance(d, int) and d < 0 for d in shape):
         shape = [-1] + shape
@@ -21,6 +25,8 @@ def data(name, shape, append_batch_size=True, dtype="float32", lod_level=0, type
 def static_data(name, shape, dtype="float32", lod_level=0):
     """``fluid.data`` / ``paddle.static.data``: a fed variable whose ``shape`` includes the batch
     dimension (None or -1 there): ``data`` with ``append_batch_size=False``."""
+    check_type(name, "name", (bytes, str), "data")
+    check_type(shape, "shape", (list, tuple), "data")
     shape = [-1 if d is None else int(d) for d in shape]
     return data(name=name, shape=shape, append_batch_size=False, dtype=dtype, lod_level=lod_level)
 
