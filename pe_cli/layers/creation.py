@@ -88,6 +88,8 @@ def create_global_var(shape, value, dtype, persistable=False, force_cpu=False, n
     helper = LayerHelper("global_var", name=name)
     var = helper.create_global_variable(name=name, shape=list(shape), dtype=dtype, persistable=persistable,
                                         stop_gradient=True)
+    if isinstance(value, np.ndarray) and value.size == 1:      # numpy 1.x's float() of a one-element array
+        value = value.reshape(())
     helper.set_variable_initializer(var, ConstantInitializer(float(value)))
     return var
 

@@ -1,0 +1,149 @@
+"""Fluid 1.8's behaviours around the executor, feeding, readers and data that Paddle's unit tests and
+the book/models programs rely on (issue 52): what a fetch of a LoDTensorArray returns, the
+TypeErrors of create_parameter and data, float16 parameters' initialization, places' ``_type``,
+``keep_data_loader_order``, ``DataLoader.from_dataset`` and a few small names."""
+import numpy as np
+import pytest
+
+import pe_cli.fluid as fluid
+from pe_cli.fluid import core
+from pe_cli.fluid.reader import keep_data_loader_order
+from pe_cli.paddle.check_import_scipy import check_import_scipy
+
+
+def _guarded():
+    main, startup = fluid.Program(), fluid.Program()
+    return main, startup, fluid.program_guard(main, startup)
+
+
+def test_fetching_a_tensor_array_gives_its_arrays():
+    main, startup, guard = _guarded()
+    with guard:
+        i = fluid.layers.zeros(shape=[1], dtype="int64")
+        a = fluid.layers.data(name="a", shape=[3], dtype="float32")
+        array = fluid.layers.array_write(x=a, i=i)
+        doubled = fluid.layers.scale(a, scale=2.0)
+        fluid.layers.array_write(x=doubled, i=fluid.layers.increment(i), array=array)
+    exe = fluid.Executor(fluid.CPUPlace())
+    a_np = np.arange(6, dtype="float32").reshape(2, 3)
+    out, = exe.run(main, feed={"a": a_np}, fetch_list=[array], scope=fluid.Scope())
+    assert isinstance(out, list) and len(out) == 2
+    np.testing.assert_array_equal(out[0], a_np)
+    np.testing.assert_array_equal(out[1], 2 * a_np)
+    tensors, = exe.run(main, feed={"a": a_np}, fetch_list=[array], scope=fluid.Scope(), return_numpy=False)
+    assert isinstance(tensors, fluid.LoDTensorArray)
+    np.testing.assert_array_equal(np.array(tensors[1]), 2 * a_np)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: fluid.layers.create_parameter(1, np.float32),
+    lambda: fluid.layers.create_parameter([1.0, 2.0], "float32"),
+    lambda: fluid.layers.create_parameter([1, 2], "complex64"),
+    lambda: fluid.layers.create_parameter([1, 2], np.float32, attr=np.arange(6)),
+    lambda: fluid.layers.create_parameter([1, 2], np.float32, default_initializer=np.arange(6)),
+    lambda: fluid.data(name=1, shape=[2, 25], dtype="bool"),
+    lambda: fluid.data(name="d", shape=2, dtype="bool"),
+    lambda: fluid.layers.data(name=1, shape=[2, 25], dtype="bool"),
+    lambda: fluid.layers.data(name="d", shape=2, dtype="bool"),
+])
+def test_bad_argument_types_are_type_errors(call):
+    with _guarded()[2], pytest.raises(TypeError):
+        call()
+
+
+def test_create_parameter_takes_numpy_integers_in_its_shape():
+    with _guarded()[2]:
+        w = fluid.layers.create_parameter(np.array([2, 3]), "float32")
+    assert list(w.shape) == [2, 3]
+
+
+def test_float16_parameters_are_filled_through_a_float32_temporary():
+    main, startup, guard = _guarded()
+    with guard:
+        block = startup.global_block()
+        block.create_parameter(name="w", shape=[2, 3], dtype="float16",
+                               initializer=fluid.initializer.ConstantInitializer(1.5))
+    assert [op.type for op in block.ops] == ["fill_constant", "cast"]
+    assert block.ops[0].attr("dtype") == "float32" and block.ops[1].attr("out_dtype") == "float16"
+    scope = fluid.Scope()
+    fluid.Executor(fluid.CPUPlace()).run(startup, scope=scope)
+    value = np.array(scope.find_var("w").get_tensor())
+    assert value.dtype == np.float16 and (value == 1.5).all()
+
+
+def test_weighted_average_takes_a_fetched_batch_size():
+    avg = fluid.average.WeightedAverage()
+    avg.add(value=np.array([1.0]), weight=np.array([2]))
+    avg.add(value=4.0, weight=1)
+    assert float(avg.eval()[0]) == pytest.approx(2.0)
+    with pytest.raises(ValueError, match="weight"):
+        avg.add(value=1.0, weight=np.array([1, 2]))
+
+
+def test_variable_info_and_place_types():
+    with _guarded()[2]:
+        var = fluid.layers.create_global_var([1], np.random.randn(1), "float32")
+    var._set_info("name", "test")
+    assert var._get_info("name") == "test" and var._get_info("not_there") is None
+    assert fluid.CPUPlace()._type() != fluid.CUDAPlace(0)._type() != fluid.CUDAPinnedPlace()._type()
+    held = core.Place()
+    held.set_place(fluid.CPUPlace())
+    assert held._type() == fluid.CPUPlace()._type() and held._equals(fluid.CPUPlace())
+
+
+def test_keep_data_loader_order_is_a_switch():
+    assert keep_data_loader_order() is True
+    keep_data_loader_order(False)
+    try:
+        assert keep_data_loader_order() is False
+    finally:
+        keep_data_loader_order(True)
+
+
+def test_check_import_scipy_explains_a_dll_failure(monkeypatch):
+    import builtins
+
+    def failing(name, *args, **kwargs):
+        raise ImportError("DLL load failed: the module could not be found")
+    check_import_scipy("posix")            # another OS: nothing is imported
+    monkeypatch.setattr(builtins, "__import__", failing)
+    with pytest.raises(ImportError, match="Redistributable"):
+        check_import_scipy("nt")
+
+
+def _write_files(tmp_path, lines_per_file):
+    files = []
+    for f, count in enumerate(lines_per_file):
+        path = tmp_path / f"part{f}.txt"
+        path.write_text("".join(f"6 {' '.join(str(f * 100 + n + k) for k in range(6))} 1 {n % 3}\n"
+                                for n in range(count)))
+        files.append(str(path))
+    return files
+
+
+@pytest.mark.parametrize("kind", ["QueueDataset", "InMemoryDataset"])
+def test_data_loader_from_dataset_gives_each_place_its_share(tmp_path, kind):
+    main, startup, guard = _guarded()
+    with guard:
+        image = fluid.layers.data(name="image", shape=[2, 3], dtype="float32")
+        label = fluid.layers.data(name="label", shape=[1], dtype="int64")
+    dataset = fluid.DatasetFactory().create_dataset(kind)
+    dataset.set_batch_size(4)
+    dataset.set_use_var([image, label])
+    dataset.set_filelist(_write_files(tmp_path, [10, 10]))
+    if kind == "InMemoryDataset":
+        dataset.load_into_memory()
+    places = fluid.cpu_places(2)
+    kept = [[d[0]["image"].shape()[0], d[1]["image"].shape()[0]] for d in fluid.io.DataLoader.from_dataset(
+        dataset, places, drop_last=False)]
+    assert kept == [[4, 4], [4, 4], [2, 2]]
+    steps = list(fluid.io.DataLoader.from_dataset(dataset, places, drop_last=True))
+    assert len(steps) == 2
+    for step in steps:
+        for feed, place in zip(step, places):
+            assert feed["image"].shape() == [4, 2, 3] and feed["label"].shape() == [4, 1]
+            assert feed["image"]._place()._equals(place)
+    if kind == "QueueDataset":       # place 0 reads the first file, place 1 the second
+        assert np.array(steps[0][0]["image"])[0, 0, 0] == 0 and np.array(steps[0][1]["image"])[0, 0, 0] == 100
+    with pytest.raises(AssertionError, match="not less than place number"):
+        fluid.io.DataLoader.from_dataset(dataset, fluid.cpu_places(3))
