@@ -19,8 +19,9 @@ def _np_dtype(name):
 
 
 def as_feed_array(block, name, value):
-    """A fed value as an array of the variable's dtype, checked against its declared shape.
-    Returns (array, lod or None)."""
+    """A fed value as an array of the variable's dtype, checked against its declared dtype and shape
+    where the variable asks for it (``need_check_feed``: fluid.data's, pe's model feeds; not
+    fluid.layers.data's, as in Fluid). Returns (array, lod or None)."""
     var = block.vars.get(name)
     if var is None:
         hint = did_you_mean(name, [v.name for v in block.vars.values() if v.is_data])
@@ -36,7 +37,8 @@ def as_feed_array(block, name, value):
             check_lod(name, lod, len(value))
     if isinstance(value, np.ndarray):
         if value.dtype != _np_dtype(var.dtype):
-            if not (np.issubdtype(value.dtype, np.integer) and np.issubdtype(np.dtype(var.dtype), np.integer)):
+            same_kind = np.issubdtype(value.dtype, np.integer) and np.issubdtype(np.dtype(var.dtype), np.integer)
+            if var.need_check_feed and not same_kind:    # layers.data's feeds are not checked (Fluid's)
                 raise FeedError(f"feed '{name}': expected dtype {var.dtype}, got {value.dtype}; "
                                 f"convert it with .astype('{var.dtype}')")
             value = value.astype(var.dtype)

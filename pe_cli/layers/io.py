@@ -10,25 +10,32 @@ from .readers import create_py_reader_by_data, double_buffer, py_reader, read_fi
 def data(name, shape, append_batch_size=True, dtype="float32", lod_level=0, type=None, stop_gradient=True):
     """A fed variable. With ``append_batch_size`` (Fluid 1.x default) a -1 batch dim is put first,
     unless the shape already has an unknown dim (None, which becomes -1, or a negative), as Fluid's.
-    A ``name`` that is not a string or a ``shape`` that is not a list or tuple is a TypeError."""
+    A ``name`` that is not a string or a ``shape`` that is not a list or tuple is a TypeError. As
+    Fluid's, what is fed to it is not checked against the declared shape (a value of another dtype
+    is converted to it); ``fluid.data``'s variables are checked (``need_check_feed``)."""
     check_type(name, "name", (bytes, str), "data")
     check_type(shape, "shape", (list, tuple), "data")
     shape = [-1 if d is None else d for d in shape]
     if append_batch_size and not any(isinstance(d, int) and d < 0 for d in shape):
         shape = [-1] + shape
+    return _data_var(name, shape, dtype, lod_level, stop_gradient, checked=False)
+
+
+def _data_var(name, shape, dtype, lod_level, stop_gradient, checked):
     with layer_guard(name):
         return default_main_program().global_block().create_var(
             name=name, shape=shape, dtype=dtype, lod_level=lod_level, stop_gradient=stop_gradient,
-            is_data=True, need_check_feed=True)
+            is_data=True, need_check_feed=checked)
 
 
 def static_data(name, shape, dtype="float32", lod_level=0):
     """``fluid.data`` / ``paddle.static.data``: a fed variable whose ``shape`` includes the batch
-    dimension (None or -1 there): ``data`` with ``append_batch_size=False``."""
+    dimension (None or -1 there): ``data`` with ``append_batch_size=False``, whose feeds are checked
+    (rank, fixed dimensions, dtype; a FeedError, a ValueError, as Fluid's ``need_check_feed``)."""
     check_type(name, "name", (bytes, str), "data")
     check_type(shape, "shape", (list, tuple), "data")
     shape = [-1 if d is None else int(d) for d in shape]
-    return data(name=name, shape=shape, append_batch_size=False, dtype=dtype, lod_level=lod_level)
+    return _data_var(name, shape, dtype, lod_level, True, checked=True)
 
 
 def load(out, file_path, load_as_fp16=None):

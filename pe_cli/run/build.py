@@ -55,6 +55,7 @@ def build_model(spec):
         with source_guard(f"{os.path.basename(mark.file)}:{mark.line} feeds.{feed.name}"):
             var = L.data(name=feed.name, shape=list(feed.shape), dtype=feed.dtype, lod_level=feed.lod_level,
                          append_batch_size=feed.append_batch_size)
+        var.need_check_feed = True          # a model's feeds are checked: a bad data file is a one-line error
         built.vars[feed.name] = var
         built.feeds.append(var)
     layer_types = registries.layers()

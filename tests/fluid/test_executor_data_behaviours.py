@@ -147,3 +147,32 @@ def test_data_loader_from_dataset_gives_each_place_its_share(tmp_path, kind):
         assert np.array(steps[0][0]["image"])[0, 0, 0] == 0 and np.array(steps[0][1]["image"])[0, 0, 0] == 100
     with pytest.raises(AssertionError, match="not less than place number"):
         fluid.io.DataLoader.from_dataset(dataset, fluid.cpu_places(3))
+
+
+def test_layers_data_feeds_are_not_checked_but_fluid_data_feeds_are():
+    main, startup, guard = _guarded()
+    with guard:
+        a = fluid.layers.data(name="a", shape=[1], dtype="float32")
+        b = fluid.data(name="b", shape=[None, 1], dtype="float32")
+        doubled = fluid.layers.scale(a, scale=2.0)
+        kept = fluid.layers.scale(b, scale=1.0)
+    exe = fluid.Executor(fluid.CPUPlace())
+    a_np = np.array([3, 4, 10], "float64")           # Fluid feeds it as it is: shape [3], not [-1, 1]
+    out, = exe.run(main, feed={"a": a_np, "b": np.ones((3, 1), "float32")}, fetch_list=[doubled])
+    assert out.shape == (3,) and out.dtype == np.float32 and (out == 2 * a_np).all()
+    from pe_cli.base.errors import FeedError
+    with pytest.raises(FeedError, match="'b': expected shape"):
+        exe.run(main, feed={"a": a_np, "b": np.ones(3, "float32")}, fetch_list=[kept])
+    with pytest.raises(ValueError, match="'b': expected dtype float32"):
+        exe.run(main, feed={"a": a_np, "b": np.ones((3, 1))}, fetch_list=[kept])
+
+
+def test_integer_variable_divided_by_a_number_stays_an_integer_division():
+    main, startup, guard = _guarded()
+    with guard:
+        a = fluid.layers.data(name="a", shape=[1], dtype="int64")
+        b = a / 7
+    a_np = np.array([3, 4, 10, 14, 9, 18], "int64")
+    out, = fluid.Executor(fluid.CPUPlace()).run(main, feed={"a": a_np}, fetch_list=[b])
+    assert b.dtype == "int64"
+    np.testing.assert_array_equal(out, a_np // 7)
