@@ -176,3 +176,32 @@ def test_integer_variable_divided_by_a_number_stays_an_integer_division():
     out, = fluid.Executor(fluid.CPUPlace()).run(main, feed={"a": a_np}, fetch_list=[b])
     assert b.dtype == "int64"
     np.testing.assert_array_equal(out, a_np // 7)
+
+
+def test_square_error_cost_of_tensors_whose_shape_is_known_when_fed():
+    main, startup, guard = _guarded()
+    with guard:
+        x = fluid.layers.create_tensor(dtype="float32", name="input")
+        y = fluid.layers.create_tensor(dtype="float32", name="label")
+        cost = fluid.layers.square_error_cost(input=x, label=y)
+        with pytest.raises(TypeError):
+            fluid.layers.square_error_cost([256, 3], y)
+    x_np, y_np = np.full((2, 3), 0.5, "float32"), np.full((2, 3), 0.25, "float32")
+    out, = fluid.Executor(fluid.CPUPlace()).run(main, feed={"input": x_np, "label": y_np}, fetch_list=[cost])
+    np.testing.assert_allclose(out, (x_np - y_np) ** 2)
+
+
+def test_paddle_randn_takes_fluid_18s_out_device_and_checks():
+    import pe_cli.paddle as paddle
+    main, startup, guard = _guarded()
+    with guard:
+        target = fluid.layers.fill_constant(shape=[200, 50], dtype="float32", value=0)
+        paddle.randn(shape=[200, 50], out=target, dtype="float32", device="cpu")
+        with pytest.raises(AssertionError):
+            paddle.randn(shape=[])
+        with pytest.raises(TypeError):
+            paddle.randn(shape=1)
+        with pytest.raises(TypeError):
+            paddle.randn(shape=[1, 2], dtype="int32")
+    out, = fluid.Executor(fluid.CPUPlace()).run(main, fetch_list=[target])
+    assert abs(out.mean()) < 0.1 and abs(out.std() - 1) < 0.1
