@@ -14,7 +14,7 @@ import threading
 import numpy as np
 
 from ..base.dtypes import convert_dtype
-from ..base.errors import EOFException, PeError
+from ..base.errors import EnforceNotMet, EOFException, PeError
 from ..framework import default_main_program, unique_name
 from ..framework.feed_batch import FieldBatch
 from ..framework.lod_tensor import LoDTensor
@@ -155,7 +155,7 @@ class PyReader:
                                    f"catch it and call reset() before the next start()")
             if isinstance(batch, ReaderFailed):
                 error = batch.error
-                raise PeError(f"{self.kind} '{self.name}': the decorated reader raised "
+                raise EnforceNotMet(f"{self.kind} '{self.name}': the decorated reader raised "   # Fluid's killed queue
                               f"{type(error).__name__}: {error}") from error
             feeds.append(dict(zip((v.name for v in self.outputs), self._slot_values(batch))))
         return feeds

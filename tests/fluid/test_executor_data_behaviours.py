@@ -205,3 +205,37 @@ def test_paddle_randn_takes_fluid_18s_out_device_and_checks():
             paddle.randn(shape=[1, 2], dtype="int32")
     out, = fluid.Executor(fluid.CPUPlace()).run(main, fetch_list=[target])
     assert abs(out.mean()) < 0.1 and abs(out.std() - 1) < 0.1
+
+
+def test_save_inference_model_without_parameters_warns(tmp_path):
+    main, startup, guard = _guarded()
+    with guard:
+        data = fluid.layers.data(name="data", shape=[-1, 1], dtype="float32", append_batch_size=False)
+        plus = data + 1
+    exe = fluid.Executor(fluid.CPUPlace())
+    with pytest.warns(UserWarning, match="no variable in your model"):
+        fluid.io.save_inference_model(str(tmp_path / "m"), ["data"], [plus], exe, main_program=main,
+                                      model_filename="model", params_filename="params")
+    assert sorted(p.name for p in (tmp_path / "m").iterdir()) == ["model"]
+    program, feeds, fetches = fluid.io.load_inference_model(str(tmp_path / "m"), exe, model_filename="model")
+    out, = exe.run(program, feed={"data": np.ones((2, 1), "float32")}, fetch_list=fetches)
+    np.testing.assert_array_equal(out, np.full((2, 1), 2.0))
+
+
+def test_a_reader_that_raises_is_enforce_not_met_at_the_run():
+    main, startup, guard = _guarded()
+    with guard:
+        image = fluid.data(name="image", dtype="float32", shape=[None, 3])
+        reader = fluid.io.PyReader(feed_list=[image], capacity=2, iterable=False)
+        doubled = image * 2
+
+    def failing():
+        yield [np.ones(3, "float32")]
+        raise ValueError("corrupt record")
+    reader.decorate_sample_generator(failing, batch_size=1)
+    exe = fluid.Executor(fluid.CPUPlace())
+    reader.start()
+    exe.run(main, fetch_list=[doubled])
+    with pytest.raises(core.EnforceNotMet, match="corrupt record"):
+        exe.run(main, fetch_list=[doubled])
+    reader.reset()
