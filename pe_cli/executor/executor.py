@@ -84,16 +84,19 @@ class Executor:
         pserver_link.close_trainer_links()
 
     def run(self, program=None, feed=None, fetch_list=None, feed_var_name="feed",
-            fetch_var_name="fetch", scope=None, return_numpy=True, use_program_cache=False, use_prune=False):
+            fetch_var_name="fetch", scope=None, return_numpy=True, use_program_cache=False, return_merged=True,
+            use_prune=False):
         """Runs ``program`` (a Program or CompiledProgram). ``use_prune``: only the ops the fetches
-        (and, in a training program, the optimizer's updates) need, taking the feeds as given."""
+        (and, in a training program, the optimizer's updates) need, taking the feeds as given.
+        ``return_merged=False`` (a data-parallel CompiledProgram): each fetch is the list of the
+        devices' values instead of their concatenation."""
         program = default_main_program() if program is None else program
         scope = global_scope() if scope is None else scope
         feed_lr_scheduler(program._program if isinstance(program, CompiledProgram) else program, scope)
         if use_prune:
             program = self._pruned(program, feed or {}, fetch_list or [])
         if isinstance(program, CompiledProgram):
-            return run_compiled(self, program, feed, fetch_list, scope, return_numpy)
+            return run_compiled(self, program, feed, fetch_list, scope, return_numpy, return_merged)
         if not isinstance(program, Program):
             raise TypeError(f"Executor.run: program must be a Program or CompiledProgram, "
                             f"got {type(program).__name__}")

@@ -64,6 +64,7 @@ class GeneratorLoader:
                                [bool(v.need_check_feed) for v in feed_list], [v.name for v in feed_list])
         self._reader.outputs = self._feed_list      # the feed_list variables themselves are filled
         self._reader.kind = "DataLoader"
+        self._reader.keep_partial = not drop_last     # a last step may feed fewer places (an inference program)
         if not self._iterable:
             feed_list[0].block.program._py_readers.append(self._reader)
 
