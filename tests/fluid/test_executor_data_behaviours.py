@@ -239,3 +239,30 @@ def test_a_reader_that_raises_is_enforce_not_met_at_the_run():
     with pytest.raises(core.EnforceNotMet, match="corrupt record"):
         exe.run(main, fetch_list=[doubled])
     reader.reset()
+
+
+def test_a_data_loader_without_drop_last_feeds_its_last_partial_step():
+    main, startup, guard = _guarded()
+    with guard:
+        x = fluid.data(name="x", shape=[None, 1], dtype="float32")
+        loader = fluid.io.DataLoader.from_generator(feed_list=[x], capacity=4, iterable=True, drop_last=False)
+        doubled = fluid.layers.scale(x, scale=2.0)
+    places = fluid.cpu_places(2)
+    loader.set_batch_generator(lambda: ([np.full((2, 1), i, "float32")] for i in range(3)), places=places)
+    exe = fluid.Executor(fluid.CPUPlace())
+    compiled = fluid.CompiledProgram(main).with_data_parallel(places=places)
+    seen = []
+    for data in loader():
+        out, = exe.run(compiled, feed=data, fetch_list=[doubled])
+        seen.append(out.reshape(-1).tolist())
+    assert seen == [[0, 0, 2, 2], [4, 4]]          # 3 batches on 2 places: the last step has one
+    # a fixed first dimension is checked per device, as Fluid's: [2] rows of a [1] variable on 2 places
+    main, startup, guard = _guarded()
+    with guard:
+        lr = fluid.data(name="lr", shape=[1], dtype="float32")
+        lr.persistable = True
+        shifted = fluid.layers.relu(lr)
+    compiled = fluid.CompiledProgram(main).with_data_parallel(places=places)
+    out, = exe.run(compiled, feed={"lr": np.array([0.5, -1.0], "float32")},
+                   fetch_list=[shifted])
+    np.testing.assert_array_equal(out, [0.5, 0.0])
