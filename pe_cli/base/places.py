@@ -12,6 +12,7 @@ from .limits import check
 class Place:
     kind = "cpu"
     device_id = 0
+    _TYPE_INDEX = 1       # Fluid's place variant: CUDAPlace 0, CPUPlace 1, CUDAPinnedPlace 2
 
     def __eq__(self, other):
         return type(self) is type(other) and self.device_id == other.device_id
@@ -22,6 +23,10 @@ class Place:
     def _equals(self, other):
         """Fluid's core.Place._equals: the same kind of device, the same device."""
         return self == other
+
+    def _type(self):
+        """Fluid's core.Place._type: which kind of place (CUDAPlace 0, CPUPlace 1, CUDAPinnedPlace 2)."""
+        return self._TYPE_INDEX
 
 
 class CPUPlace(Place):
@@ -36,6 +41,7 @@ class CPUPlace(Place):
 
 class CUDAPlace(Place):
     kind = "cuda"
+    _TYPE_INDEX = 0
 
     def __init__(self, device_id=0):
         if not isinstance(device_id, int) or device_id < 0:
@@ -48,6 +54,7 @@ class CUDAPlace(Place):
 
 class CUDAPinnedPlace(Place):
     kind = "cpu"
+    _TYPE_INDEX = 2
 
     def __repr__(self):
         return "CUDAPinnedPlace()"

@@ -88,6 +88,35 @@ class _Dataset:
         run_threads(program, parts, batches_of, threads, place, scope, fetch, shown, print_period)
 
 
+    def device_batches(self, devices, drop_last=True):
+        """What ``DataLoader.from_dataset`` yields: per step, one batch ({variable name: array or
+        LoDTensor}) per device, each device reading its own share of the data (the files, or the
+        loaded samples, dealt out in turn), as Fluid's threads do; it ends when a device's share
+        does. ``drop_last``: a device's last batch smaller than the batch size is not read. A dense
+        slot takes its variable's shape."""
+        if len(self.filelist) < devices:
+            raise PeError(f"DataLoader.from_dataset: the file list names {len(self.filelist)} files for "
+                          f"{devices} places; give at least one file per place")
+        reader = MultiSlotReader(self)
+        parts, batches_of = self._parts(reader, devices)
+        shapes = {v.name: v.shape for v in self.use_vars}
+
+        def stream(own):
+            for part in own:
+                for batch in batches_of(part):
+                    n = len(next(iter(batch.values())))
+                    if n == self.batch_size or not drop_last:
+                        yield {name: _shaped(value, shapes.get(name)) for name, value in batch.items()}
+        return zip(*(stream(parts[d::devices]) for d in range(devices)))
+
+
+def _shaped(value, shape):
+    """A dense slot's [n, count] values in its variable's shape [n, ...] (when that shape fits)."""
+    if not isinstance(value, np.ndarray) or not shape or any(d is None or d < 0 for d in shape[1:]):
+        return value
+    return value.reshape((len(value), *shape[1:])) if int(np.prod(shape[1:])) == value[0].size else value
+
+
 class QueueDataset(_Dataset):
     """Streams the files: each thread reads whole files, one after another."""
 

@@ -8,7 +8,7 @@ from .feeding import check_feed_dict
 from .parallel import DataParallelEngine, device_places
 
 
-def run_compiled(executor, compiled, feed, fetch_list, scope, return_numpy):
+def run_compiled(executor, compiled, feed, fetch_list, scope, return_numpy, return_merged=True):
     """``executor.run(compiled, ...)``: compiled for ``scope`` and the executor's place (a ValueError
     when its first run had others), then run."""
     if compiled._is_inference:
@@ -18,7 +18,7 @@ def run_compiled(executor, compiled, feed, fetch_list, scope, return_numpy):
         feed = check_feed_dict(feed)
         program = _passed(compiled, fetch_list)
         return executor._run_program(program, feed, fetch_list, scope, return_numpy, compiled._build_strategy)
-    return _engine(compiled, executor.place, scope).run(feed, fetch_list, return_numpy)
+    return _engine(compiled, executor.place, scope).run(feed, fetch_list, return_numpy, return_merged)
 
 
 def _passed(compiled, fetch_list):

@@ -10,7 +10,7 @@ from ..base import profiler
 from ..compiler import CompiledProgram, passes
 from ..base.errors import PeError, did_you_mean
 from ..framework import OpRole, Program, default_main_program
-from ..framework.lod_tensor import LoDTensor
+from ..framework.lod_tensor import LoDTensor, LoDTensorArray
 from ..base.selected_rows import SelectedRows
 from ..base.dtypes import VarType
 from ..base.tensor_array import TensorArray
@@ -86,16 +86,19 @@ class Executor:
         pserver_link.close_trainer_links()
 
     def run(self, program=None, feed=None, fetch_list=None, feed_var_name="feed",
-            fetch_var_name="fetch", scope=None, return_numpy=True, use_program_cache=False, use_prune=False):
+            fetch_var_name="fetch", scope=None, return_numpy=True, use_program_cache=False, return_merged=True,
+            use_prune=False):
         """Runs ``program`` (a Program or CompiledProgram). ``use_prune``: only the ops the fetches
-        (and, in a training program, the optimizer's updates) need, taking the feeds as given."""
+        (and, in a training program, the optimizer's updates) need, taking the feeds as given.
+        ``return_merged=False`` (a data-parallel CompiledProgram): each fetch is the list of the
+        devices' values instead of their concatenation."""
         program = default_main_program() if program is None else program
         scope = global_scope() if scope is None else scope
         feed_lr_scheduler(program._program if isinstance(program, CompiledProgram) else program, scope)
         if use_prune:
             program = self._pruned(program, feed or {}, fetch_list or [])
         if isinstance(program, CompiledProgram):
-            return run_compiled(self, program, feed, fetch_list, scope, return_numpy)
+            return run_compiled(self, program, feed, fetch_list, scope, return_numpy, return_merged)
         if not isinstance(program, Program):
             raise TypeError(f"Executor.run: program must be a Program or CompiledProgram, "
                             f"got {type(program).__name__}")
@@ -253,14 +256,19 @@ def fetch_values(block, fetch_list, values, lods, scope, return_numpy):
             hint = did_you_mean(name, known)
             hint = f"; {hint}" if hint else ""
             raise PeError(f"cannot fetch '{name}': no such variable was computed{hint}")
-        if isinstance(array, SelectedRows):         # row-sparse: dense as numpy, else itself (host copies)
-            results.append(fetched(array.to_dense()) if return_numpy
-                           else array.with_arrays(*(np.array(a, copy=True) for a in array.numpy())))
+        if isinstance(array, list):     # a LoDTensorArray: a list of arrays, as Fluid's as_numpy gives it
+            items = [_fetched_one(a, lod, return_numpy) for a, lod in
+                     zip(array, getattr(array, "lods", None) or [None] * len(array))]
+            results.append(items if return_numpy else LoDTensorArray(items))
             continue
-        if hasattr(array, "copy_to_host"):         # a device array: a fresh host copy
-            host = array.copy_to_host()
-            results.append(fetched(host) if return_numpy else LoDTensor(host, lods.get(name)))
-            continue
-        results.append(fetched(np.array(array, copy=True)) if return_numpy
-                       else LoDTensor(array.copy(), lods.get(name)))
+        results.append(_fetched_one(array, lods.get(name), return_numpy))
     return results
+
+
+def _fetched_one(array, lod, return_numpy):
+    """One fetched value: a fresh host copy, as a numpy array or a LoDTensor with its LoD."""
+    if isinstance(array, SelectedRows):         # row-sparse: dense as numpy, else itself (host copies)
+        return (fetched(array.to_dense()) if return_numpy
+                else array.with_arrays(*(np.array(a, copy=True) for a in array.numpy())))
+    host = array.copy_to_host() if hasattr(array, "copy_to_host") else np.array(array, copy=True)
+    return fetched(host) if return_numpy else LoDTensor(host, lod)

@@ -42,12 +42,13 @@ def _name(key):
     return key if isinstance(key, str) else getattr(key, "name", key)
 
 
-def split_feed(block, feed, n, whole=(), persistable=()):
+def split_feed(block, feed, n, whole=(), persistable=(), partial=False):
     """Per device: ({name: array}, {name: lod}). A dict feed is split over the ``n`` devices (names
     in ``whole`` go whole to every device; a ``persistable`` name too when it has one row, as a
     learning rate of shape [1] does, else it is split like the rest, as in Fluid); a list feed gives
-    one dict per device."""
-    per_device = [({}, {}) for _ in range(n)]
+    one dict per device. ``partial`` (an inference program, as Fluid's partial feed): a value of
+    fewer rows than devices gives one row to each of the first devices (``DeviceFeeds.ran``)."""
+    per_device = DeviceFeeds(({}, {}) for _ in range(n))
     if feed is None:
         return per_device
     if isinstance(feed, dict):
@@ -55,13 +56,13 @@ def split_feed(block, feed, n, whole=(), persistable=()):
         for key, value in feed.items():
             name = _name(key)
             try:
-                converted.append((name, *as_feed_array(block, name, value)))
+                converted.append((name, *as_feed_array(block, name, value, 1 if name in whole else n)))
             except FeedError as e:
                 bad_feed = bad_feed or e
         copied = {name for name, array, lod in converted
                   if name in whole or (name in persistable and _rows(array, lod) <= 1)}
         for name, array, lod in converted:      # checked first: Fluid's layers.data checks no shape,
-            if name not in copied:              # the split is what fails there
+            if name not in copied and not (partial and 0 < _rows(array, lod) < n):   # the split fails there
                 _check_split(name, array, lod, n, name in persistable)
         if bad_feed is not None:
             raise bad_feed
@@ -73,6 +74,9 @@ def split_feed(block, feed, n, whole=(), persistable=()):
                 _split_one(name, array, lod, per_device)
         return per_device
     if isinstance(feed, (list, tuple)):
+        if partial and 0 < len(feed) < n:      # the last devices repeat the first's data, not fetched
+            per_device.ran = len(feed)
+            feed = list(feed) + [feed[0]] * (n - len(feed))
         if len(feed) != n:
             raise ValueError(f"feed is a list of {len(feed)} dict(s) but the program runs on {n} devices: "
                              f"give one dict per device (exe.device_count), or a dict to split")
@@ -112,10 +116,24 @@ def _check_split(name, array, lod, n, persistable):
                              f"the last incomplete batch (drop_last=True)")
 
 
+class DeviceFeeds(list):
+    """Per device ({name: array}, {name: lod}); ``ran``: how many devices (the first ones) have data
+    of their own. After a partial feed the others repeat the first device's (their results are not
+    fetched), so that every device's ops run on real rows."""
+    ran = None
+
+
 def _split_one(name, array, lod, per_device):
     start = 0
     total = _rows(array, lod)
-    for d, size in enumerate(split_sizes(total, len(per_device))):
+    sizes = split_sizes(total, len(per_device))
+    if total < len(per_device):         # a partial feed: the first devices get a row each, the others
+        sizes = [1] * total + [0] * (len(per_device) - total)           # the first device's again
+        per_device.ran = min(total, per_device.ran or total)
+    for d, size in enumerate(sizes):
+        if size == 0:
+            start = 0
+            size = 1
         vals, lods = per_device[d]
         if lod:
             part, lo, hi = _slice_lod(lod, start, start + size)

@@ -18,8 +18,11 @@ def _np_dtype(name):
     return dtype
 
 
-def as_feed_array(block, name, value):
-    """A fed value as an array of the variable's dtype, checked against its declared shape.
+def as_feed_array(block, name, value, num_places=1):
+    """A fed value as an array of the variable's dtype, checked against its declared dtype and shape
+    where the variable asks for it (``need_check_feed``: fluid.data's, pe's model feeds; not
+    fluid.layers.data's, as in Fluid). Split over ``num_places`` devices, a fixed first dimension is
+    checked per device, as Fluid's (``[2]`` fed to a ``[1]`` variable on 2 or more devices).
     Returns (array, lod or None)."""
     var = block.vars.get(name)
     if var is None:
@@ -38,7 +41,8 @@ def as_feed_array(block, name, value):
             value = value.astype(var.dtype)     # a LoDTensor the script built: Fluid runs it as it is
     if isinstance(value, np.ndarray):
         if value.dtype != _np_dtype(var.dtype):
-            if not (np.issubdtype(value.dtype, np.integer) and np.issubdtype(np.dtype(var.dtype), np.integer)):
+            same_kind = np.issubdtype(value.dtype, np.integer) and np.issubdtype(np.dtype(var.dtype), np.integer)
+            if var.need_check_feed and not same_kind:    # layers.data's feeds are not checked (Fluid's)
                 raise FeedError(f"feed '{name}': expected dtype {var.dtype}, got {value.dtype}; "
                                 f"convert it with .astype('{var.dtype}')")
             value = value.astype(var.dtype)
@@ -49,7 +53,7 @@ def as_feed_array(block, name, value):
     # Fluid 1.8 checks a feed's shape only for fluid.data (need_check_feed), never for layers.data; nor
     # a LoDTensor with a LoD fed to a variable declared without one (Fluid's op tests)
     if var.shape is not None and var.need_check_feed and not (lod and not var.lod_level):
-        shape = value.shape
+        shape = value.shape if num_places == 1 or lod else _per_device(value.shape, num_places, var.shape)
         expected = var.shape
         known = type(expected) is tuple and (expected, shape) in _FITS
         if not known and (len(shape) != len(expected) or any(e >= 0 and e != s for e, s in zip(expected, shape))):
@@ -61,6 +65,16 @@ def as_feed_array(block, name, value):
 
 
 _FITS = set()       # (declared, fed) shapes found to match: a feed's check runs every step
+
+
+def _per_device(shape, num_places, expected):
+    """The shape checked for a value split over ``num_places`` devices (Fluid's diff_tensor_shape):
+    dim 0 is the rows of the first devices, or of the last one when they differ and dim 0 is fixed."""
+    if not shape or not expected or expected[0] < 0:
+        return shape
+    split = -(-shape[0] // num_places)
+    remainder = shape[0] % split if split else 0
+    return (remainder if remainder and split == expected[0] else split,) + tuple(shape[1:])
 
 
 def _feed_selected_rows(name, var, value):
@@ -123,7 +137,9 @@ def reader_feeds(program, n, feed=None):
         return None
     per_device = [{} for _ in range(n)]
     for reader in readers:
-        for feed, batch in zip(per_device, reader.next_batches(n)):
+        batches = reader.next_batches(n)
+        del per_device[len(batches):]      # a last, partial step (drop_last=False): the devices that have data
+        for feed, batch in zip(per_device, batches):
             feed.update(batch)
     return per_device
 

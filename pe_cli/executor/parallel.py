@@ -74,6 +74,9 @@ class DataParallelEngine:
         self.places = _normalize_places(places)
         self.n = len(self.places)
         self.loss_name = loss_name
+        # no gradient, no update: an inference program, which may be fed fewer samples than devices
+        self._inference = not any(op.role & ~OpRole.Loss in (OpRole.Backward, OpRole.Optimize)
+                                  for op in self.block.ops)
         self.build_strategy = build_strategy
         self.exec_strategy = exec_strategy
         self.runtime = kernels.runtime(self.places[0])
@@ -181,11 +184,13 @@ class DataParallelEngine:
             names.append(name)
         return names
 
-    def run(self, feed=None, fetch_list=None, return_numpy=True):
+    def run(self, feed=None, fetch_list=None, return_numpy=True, return_merged=True):
+        """One step on every device; each fetch is the devices' values concatenated along dim 0, or
+        (``return_merged=False``) the list of them, one per device that ran."""
         if self.processes is None:
-            return self._run(feed, fetch_list, return_numpy)
+            return self._run(feed, fetch_list, return_numpy, return_merged)
         try:
-            return self._run(feed, fetch_list, return_numpy)
+            return self._run(feed, fetch_list, return_numpy, return_merged)
         except Exception as e:      # the other trainers would wait for this one in a collective
             self.processes.abort(e)
             raise
@@ -200,7 +205,7 @@ class DataParallelEngine:
             scope.set_array(name, array)
         self._broadcast_done = True
 
-    def _run(self, feed, fetch_list, return_numpy):
+    def _run(self, feed, fetch_list, return_numpy, return_merged=True):
         if self._pool.closed:
             raise PeError("this parallel executor was closed")
         fetch_names = self._fetch_names(fetch_list)
@@ -210,18 +215,22 @@ class DataParallelEngine:
             return []
         state = self.runtime.prepare_run(self.n)
         try:
-            return self._execute(feed, fetch_names, unique, return_numpy)
+            return self._execute(feed, fetch_names, unique, return_numpy, return_merged)
         finally:
             self.runtime.end_run(state)
 
-    def _execute(self, feed, fetch_names, unique, return_numpy):
+    def _execute(self, feed, fetch_names, unique, return_numpy, return_merged):
         """_run's work, between the runtime's prepare_run and end_run."""
         profile = profiler.active()
         start, loop = profiler.clock(), 0.0
-        per_device = split_feed(self.block, feed, self.n, self._whole, self.scopes.persistable)
+        per_device = split_feed(self.block, feed, self.n, self._whole, self.scopes.persistable,
+                                partial=self._inference)
+        ran = per_device.ran or self.n          # fewer after a partial feed (an inference program)
         batches = reader_feeds(self.program, self.n, feed)    # py_readers: a batch of their own per device
         if batches is not None:
-            for (values, lods), (read, read_lods) in zip(per_device, split_feed(self.block, batches, self.n)):
+            read_feeds = split_feed(self.block, batches, self.n, partial=self._inference)
+            ran = min(ran, read_feeds.ran or self.n)
+            for (values, lods), (read, read_lods) in zip(per_device, read_feeds):
                 values.update(read)
                 lods.update(read_lods)
         sched = self._schedule(unique)
@@ -244,15 +253,18 @@ class DataParallelEngine:
         if self._runs_since_drop >= self.exec_strategy.num_iteration_per_drop_scope:
             self.drop_local_exe_scopes()
         by_name = dict(zip(unique, results))
-        merged = [self._merge(name, by_name[name], lods, return_numpy) for name in fetch_names]
+        merged = [self._merge(name, by_name[name], lods, return_numpy, return_merged, ran) for name in fetch_names]
         if profile is not None:     # kernels are summed over the devices' threads
             profile.record_run(profiler.clock() - start, loop, sched.num_ops * self.exec_strategy.num_iteration_per_run)
         return merged
 
     @staticmethod
-    def _merge(name, arrays, lods, return_numpy):
+    def _merge(name, arrays, lods, return_numpy, return_merged=True, ran=None):
         if arrays is None or any(a is None for a in arrays):
             raise PeError(f"cannot fetch '{name}': no value was computed or stored for it")
+        arrays, lods = arrays[:ran], lods[:ran]         # a partial feed: the devices that ran
+        if not return_merged:
+            return [merge_fetch([a], [lod.get(name)], return_numpy) for a, lod in zip(arrays, lods)]
         return merge_fetch(arrays, [lod.get(name) for lod in lods], return_numpy)
 
     def close(self):

@@ -76,6 +76,13 @@ class Place:
     def set_place(self, place):
         self.place = place.place if isinstance(place, Place) else place
 
+    def _type(self):
+        """The kind of the place it holds (CUDAPlace 0, CPUPlace 1, CUDAPinnedPlace 2), as Fluid's."""
+        return self.place._type()
+
+    def _equals(self, other):
+        return self.place._equals(other.place if isinstance(other, Place) else other)
+
 
 def has_infer_inplace(op_type):
     """True when the registry says an output of ``op_type`` may be written over an input (its ``inplace``)."""

@@ -2,8 +2,8 @@
 
 It is pe's ``layers.data`` with ``append_batch_size=False``. Feed checks, compared with Fluid 1.8:
 the rank and every fixed (non -1) dimension are checked, as in Fluid; a fed integer array of another
-integer dtype is converted (Fluid refuses it). ``layers.data``'s feeds, which Fluid does not check, have
-their number of dims checked (pe's YAML feeds: their sizes too).
+integer dtype is converted (Fluid refuses it). What is fed to ``layers.data`` is not checked, as in
+Fluid (a value of another dtype is converted to the declared one).
 """
 from ..layers.io import static_data as data
 

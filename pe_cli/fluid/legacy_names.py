@@ -4,15 +4,16 @@ Fluid 1.8 ran on numpy 1.x and Python <= 3.8, and the programs written for it ca
 ``np.bool``, ``np.float``, ``np.asscalar``, ... (removed by numpy 1.24 and 2.0) and
 ``collections.Sequence``, ``collections.Iterable``, ... (moved to ``collections.abc``; Python 3.10
 removed the old names). ``pe fluid`` (this process only, like its import hook) sets each missing one
-to what it was; a name still there is left alone, and importing pe as a library changes nothing. What no alias can bring back:
-numpy >= 2.3 refuses ``float()`` of an array of one element with one or more dimensions; pe's
-fetched values keep accepting it (pe_cli/executor/fetched.py), a program's own arrays do not.
+to what it was; a name still there is left alone, and importing pe as a library changes nothing.
+numpy 1.x's ``float()``/``int()`` of any array of one element comes back too (numpy_scalars.py).
 """
 import builtins
 import collections
 import collections.abc
 
 import numpy as np
+
+from . import numpy_scalars
 
 ALIASES = {
     "product": np.prod, "cumproduct": np.cumprod, "sometrue": np.any, "alltrue": np.all,
@@ -36,3 +37,4 @@ def install():
     for name in ABC_NAMES:
         if not hasattr(collections, name):
             setattr(collections, name, getattr(collections.abc, name))
+    numpy_scalars.install()

@@ -17,10 +17,24 @@ from ..framework.lod_tensor import LoDTensor
 from ..framework.variable import Variable
 from ..layers.readers import PyReader as _Reader
 from ..base.places import Place
+from ..data.dataset import _Dataset
 from ..data.dataset_loading import BatchSampler, Dataset, dataset_batches, default_collate_fn
 from .unsupported import unsupported
 
 __all__ = ["DataLoader", "PyReader", "GeneratorLoader", "default_collate_fn", "Dataset", "BatchSampler"]
+
+_KEEP_ORDER = {"value": True}
+
+
+def keep_data_loader_order(*args):
+    """Fluid 1.8's switch: with no argument, whether loaders keep the batch order across devices;
+    with one (a bool), sets it. pe's loaders always keep the order (each device's batches in turn),
+    which also meets what a program turning it off expects (every batch fed once per epoch)."""
+    assert len(args) in (0, 1), "keep_data_loader_order takes no argument or one bool"
+    if not args:
+        return _KEEP_ORDER["value"]
+    assert isinstance(args[0], bool), "keep_data_loader_order's argument must be a bool"
+    _KEEP_ORDER["value"] = args[0]
 
 
 def _convert_places(places):
@@ -50,6 +64,7 @@ class GeneratorLoader:
                                [bool(v.need_check_feed) for v in feed_list], [v.name for v in feed_list])
         self._reader.outputs = self._feed_list      # the feed_list variables themselves are filled
         self._reader.kind = "DataLoader"
+        self._reader.keep_partial = not drop_last     # a last step may feed fewer places (an inference program)
         if not self._iterable:
             feed_list[0].block.program._py_readers.append(self._reader)
 
@@ -203,7 +218,31 @@ class DataLoader:
         """A loader of batches from a Python generator (see the module's doc)."""
         return GeneratorLoader(feed_list, capacity, use_double_buffer, iterable, return_list, drop_last)
 
-    from_dataset = staticmethod(unsupported("fluid.io.DataLoader.from_dataset"))
+    @staticmethod
+    def from_dataset(dataset, places, drop_last=True):
+        """A loader of a file dataset (``fluid.DatasetFactory().create_dataset(...)``): iterating it
+        gives, per step, one feed per place (a list of dicts name -> LoDTensor of that place), each
+        place reading its own share of the files (pe_cli/data/dataset.py, ``device_batches``)."""
+        return DatasetLoader(dataset, places, drop_last)
+
+
+class DatasetLoader:
+    """What ``DataLoader.from_dataset`` returns (Fluid 1.8's class of that name)."""
+
+    def __init__(self, dataset, places, drop_last):
+        assert isinstance(dataset, _Dataset), "dataset must be type of DatasetBase"
+        self._dataset, self._places, self._drop_last = dataset, _convert_places(places), drop_last
+        assert len(dataset.filelist) >= len(self._places), \
+            f"Filelist number of dataset {len(dataset.filelist)} must be not less than place number " \
+            f"{len(self._places)}"
+
+    def __iter__(self):
+        for step in self._dataset.device_batches(len(self._places), self._drop_last):
+            yield [{name: _tensor(value, place) for name, value in feed.items()}
+                   for feed, place in zip(step, self._places)]
+
+    def __call__(self):
+        return self.__iter__()
 
 
 class PyReader:

@@ -54,6 +54,16 @@ class Variable:
             line += "".join(f" {k}={v}" for k, v in self.details().items())
         return line
 
+    def _set_info(self, key, value):
+        """Fluid's per-variable notes (a dict kept on the Python object, never saved)."""
+        if not hasattr(self, "_info"):
+            self._info = {}
+        self._info[key] = value
+
+    def _get_info(self, key):
+        """The note ``key`` set by ``_set_info``, or None."""
+        return getattr(self, "_info", {}).get(key)
+
     def details(self):
         return {"written_by": self.op.type if self.op is not None else None}
 

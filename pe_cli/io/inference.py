@@ -97,7 +97,9 @@ def save_inference_model(dirname, feeded_var_names, target_vars, executor, main_
         model_file += ".main_program"
         model, params, targets = whole_program(fn, main_program, target_vars, os.path.join(dirname, model_file))
         files = {model_file: model}
-    if not program_only:
+    if not program_only and not params:     # Fluid's save_vars warns and writes no parameters file
+        warnings.warn("no variable in your model, please ensure there are any variables in your model to save")
+    elif not program_only:
         arrays = variable_values(fn, params, global_scope())
         params_files = fluid_files(fn, arrays, params_filename)
         if model_file in params_files:

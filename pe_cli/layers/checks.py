@@ -1,5 +1,6 @@
 """Fluid's argument checks (its ``data_feeder.check_variable_and_dtype`` and ``check_type``): a layer
 given a value of the wrong type or dtype raises an ArgumentTypeError, a TypeError as in Fluid."""
+from ..base.dtypes import convert_dtype
 from ..base.errors import ArgumentTypeError
 from ..framework.variable import Variable
 
@@ -22,3 +23,14 @@ def check_variable_and_dtype(value, what, dtypes, layer):
         raise ArgumentTypeError(f"{layer}: {what} '{value.name}' is {value.dtype}; it must be one of "
                                 f"{', '.join(dtypes)}")
     return value
+
+
+def check_dtype(dtype, what, dtypes, layer):
+    """``dtype`` (any of Fluid's spellings) is one of ``dtypes``, else an ArgumentTypeError."""
+    try:
+        name = convert_dtype(dtype)
+    except ValueError:
+        name = str(dtype)
+    if name not in dtypes:
+        raise ArgumentTypeError(f"{layer}: the data type of {what} is {name}; it must be one of {', '.join(dtypes)}")
+    return name

@@ -14,11 +14,11 @@ import numpy as np
 from ..base.dtypes import convert_dtype
 from ..base.errors import ArgumentTypeError, ArgumentValueError, PeError
 from ..framework.variable import Variable
-from ..training.initializer import ConstantInitializer
+from ..training.initializer import ConstantInitializer, Initializer
 from ..ops.creation import values_attr
 from ..training.param_attr import ParamAttr
 from ..base.shapes import range_length
-from .checks import NUMBERS, check_type, check_variable_and_dtype
+from .checks import NUMBERS, check_dtype, check_type, check_variable_and_dtype
 from .helper import LayerHelper, _as_list, _check_ints, _single
 from .manipulation import cast, expand, reshape
 
@@ -88,12 +88,24 @@ def create_global_var(shape, value, dtype, persistable=False, force_cpu=False, n
     helper = LayerHelper("global_var", name=name)
     var = helper.create_global_variable(name=name, shape=list(shape), dtype=dtype, persistable=persistable,
                                         stop_gradient=True)
+    if isinstance(value, np.ndarray) and value.size == 1:      # numpy 1.x's float() of a one-element array
+        value = value.reshape(())
     helper.set_variable_initializer(var, ConstantInitializer(float(value)))
     return var
 
 
+_PARAMETER_DTYPES = ("bool", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8")
+
+
 def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_initializer=None):
-    """A trainable parameter outside any layer (``ParamAttr`` decides its name and initializer)."""
+    """A trainable parameter outside any layer (``ParamAttr`` decides its name and initializer).
+    Arguments of the wrong type are TypeErrors, as Fluid checks them."""
+    check_type(shape, "shape", (list, tuple, np.ndarray), "create_parameter")
+    for item in shape:
+        check_type(item, "item of shape", (int, np.uint8, np.int8, np.int16, np.int32, np.int64), "create_parameter")
+    check_dtype(dtype, "dtype", _PARAMETER_DTYPES, "create_parameter")
+    check_type(attr, "attr", (type(None), ParamAttr), "create_parameter")
+    check_type(default_initializer, "default_initializer", (type(None), Initializer), "create_parameter")
     helper = LayerHelper("create_parameter", name=name)
     attr = ParamAttr._to_attr(attr)
     if name is not None and attr is not False and attr.name is None:

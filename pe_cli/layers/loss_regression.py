@@ -7,6 +7,7 @@ from ..framework.source import current_source
 from ..framework.variable import Variable
 from ..training.initializer import ConstantInitializer
 from ..ops.registry import fmt_shape
+from .checks import FLOATS, check_variable_and_dtype
 from .helper import LayerHelper
 from .loss_classification import _outputs
 from .reduction import reduce_mean
@@ -14,9 +15,12 @@ from .reduction import reduce_mean
 
 def square_error_cost(input, label):
     """(input - label)^2 elementwise (ops elementwise_sub and square, as Fluid's); both must have one shape."""
+    check_variable_and_dtype(input, "input", FLOATS, "square_error_cost")
+    check_variable_and_dtype(label, "label", FLOATS, "square_error_cost")
     helper = LayerHelper("square_error_cost", input=input)
     a, b = input.shape, label.shape
-    if a is None or b is None or len(a) != len(b) or any(p != q and p >= 0 and q >= 0 for p, q in zip(a, b)):
+    known = a and b         # a create_tensor's shape is not known until it is fed
+    if known and (len(a) != len(b) or any(p != q and p >= 0 and q >= 0 for p, q in zip(a, b))):
         raise ShapeError(f"square_error_cost layer '{helper.name}' built at {current_source()}: label "
                          f"'{label.name}' {fmt_shape(b)} must have the shape of input '{input.name}' {fmt_shape(a)}")
     minus = helper.create_variable_for_type_inference(input.dtype)

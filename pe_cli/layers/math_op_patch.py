@@ -24,8 +24,8 @@ def binary(var, other, op_type, reverse=False):
             return _scale(helper, var, -1.0, value) if reverse else _scale(helper, var, 1.0, -value)
         if op_type == "elementwise_mul":
             return _scale(helper, var, value, 0.0)
-        if op_type == "elementwise_div" and not reverse:
-            return _scale(helper, var, 1.0 / value, 0.0)
+        if op_type == "elementwise_div" and not reverse and not str(var.dtype).startswith(("int", "uint")):
+            return _scale(helper, var, 1.0 / value, 0.0)     # an integer one stays a division (Fluid's)
         other = _constant_like(helper, var, value)
     x, y = (other, var) if reverse else (var, other)
     out = helper.create_variable_for_type_inference(var.dtype)

@@ -14,7 +14,7 @@ import threading
 import numpy as np
 
 from ..base.dtypes import convert_dtype
-from ..base.errors import EOFException, PeError
+from ..base.errors import EnforceNotMet, EOFException, PeError
 from ..framework import default_main_program, unique_name
 from ..framework.feed_batch import FieldBatch
 from ..framework.lod_tensor import LoDTensor
@@ -46,6 +46,7 @@ class PyReader:
         self.outputs = None                 # read_file's variables
         self.double_buffered = False
         self.kind = "py_reader"             # what messages call it (a DataLoader's: "DataLoader")
+        self.keep_partial = False           # a last step with fewer batches than devices is kept (drop_last=False)
 
     @property
     def queue(self):
@@ -145,17 +146,20 @@ class PyReader:
     # -- what the executors take -------------------------------------------------------------------
     def next_batches(self, n):
         """The next ``n`` batches as feeds {variable name: value} (one per device); EOFException when
-        the data ends first (the batches taken are dropped, as Fluid's devices stop at EOF)."""
+        the data ends first (the batches taken are dropped, as Fluid's devices stop at EOF, unless
+        ``keep_partial``, a DataLoader's ``drop_last=False``: then the fewer batches there are)."""
         self._check_can_read()
         feeds = []
         for _ in range(n):
             batch = self._queue.pop()
+            if batch is None and feeds and self.keep_partial:      # drop_last=False: the devices that have one
+                return feeds
             if batch is None:
                 raise EOFException(f"{self.kind} '{self.name}': the data has ended (fluid.core.EOFException): "
                                    f"catch it and call reset() before the next start()")
             if isinstance(batch, ReaderFailed):
                 error = batch.error
-                raise PeError(f"{self.kind} '{self.name}': the decorated reader raised "
+                raise EnforceNotMet(f"{self.kind} '{self.name}': the decorated reader raised "   # Fluid's killed queue
                               f"{type(error).__name__}: {error}") from error
             feeds.append(dict(zip((v.name for v in self.outputs), self._slot_values(batch))))
         return feeds

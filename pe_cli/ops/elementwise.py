@@ -39,8 +39,11 @@ def broadcast_shape(x, y, axis):
 
 def _infer(ctx):
     x, y = ctx.shape("X"), ctx.shape("Y")
-    out = broadcast_shape(x, y, ctx.attrs["axis"])
-    if out is None:
+    if x is None or y is None:         # a create_tensor not yet fed: known when it runs
+        out = None
+    else:
+        out = broadcast_shape(x, y, ctx.attrs["axis"])
+    if out is None and x is not None and y is not None:
         ctx.fail(f"X {fmt_shape(x)} and Y {fmt_shape(y)} cannot broadcast (axis={ctx.attrs['axis']}: Y's dims "
                  f"must match X's dims from that axis on, or be 1)")
     if ctx.dtype("X") != ctx.dtype("Y"):

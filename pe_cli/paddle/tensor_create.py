@@ -263,9 +263,13 @@ def rand(shape, dtype=None, name=None):
     return uniform(shape, dtype, 0.0, 1.0)
 
 
-def randn(shape, dtype=None, name=None):
-    """Standard normal."""
-    return L.randn(_shape(shape), dtype=_dtype(dtype))
+def randn(shape, dtype=None, name=None, *, out=None, device=None, stop_gradient=True):
+    """Standard normal. ``out``, ``device`` and ``stop_gradient`` are Fluid 1.8's ``paddle.randn``'s
+    (keywords here: Paddle 2's order comes first); as there, ``shape`` is a non-empty list or tuple."""
+    if not isinstance(shape, (list, tuple, Variable)):
+        raise TypeError(f"randn: the type of 'shape' must be list or tuple, but received {type(shape).__name__}")
+    assert len(shape) > 0, "The size of argument(shape) can't be zero."
+    return L.randn(_shape(shape), out=out, dtype=_dtype(dtype), device=device, stop_gradient=stop_gradient)
 
 
 standard_normal = randn

@@ -5,12 +5,25 @@ import math
 import numpy as np
 
 from ..base.errors import PeError
+from ..framework import unique_name
 from ..ops.creation import values_attr
 
 
 def _seed(seed, block):
     """A random initializer's seed: its own, else its program's ``random_seed`` (as Fluid records it)."""
     return seed or block.program.random_seed or 0
+
+
+def _fill(block, var, op_type, attrs):
+    """Appends the op ``op_type`` filling ``var`` and returns it. A float16 ``var`` is filled as Fluid
+    fills it: the op writes a float32 temporary, and a ``cast`` op writes ``var`` from it."""
+    if var.dtype != "float16":
+        return block.append_op(op_type, {}, {"Out": [var.name]}, {**attrs, "dtype": var.dtype})
+    tmp = block.create_var(name=unique_name.generate(f"{op_type}_init.{var.name}.tmp"), shape=var.shape,
+                           dtype="float32", persistable=False)
+    op = block.append_op(op_type, {}, {"Out": [tmp.name]}, {**attrs, "dtype": "float32"})
+    block.append_op("cast", {"X": [tmp.name]}, {"Out": [var.name]}, {"in_dtype": "float32", "out_dtype": "float16"})
+    return op
 
 
 class Initializer(abc.ABC):
@@ -36,8 +49,7 @@ class ConstantInitializer(Initializer):
         self.value = value
 
     def __call__(self, var, block):
-        return block.append_op("fill_constant", {}, {"Out": [var.name]},
-                               {"shape": list(var.shape), "dtype": var.dtype, "value": float(self.value)})
+        return _fill(block, var, "fill_constant", {"shape": list(var.shape), "value": float(self.value)})
 
 
 class UniformInitializer(Initializer):
@@ -53,11 +65,10 @@ class UniformInitializer(Initializer):
         self.diag_num, self.diag_step, self.diag_val = int(diag_num), int(diag_step), float(diag_val)
 
     def __call__(self, var, block):
-        return block.append_op("uniform_random", {}, {"Out": [var.name]},
-                               {"shape": list(var.shape), "dtype": var.dtype, "min": float(self.low),
-                                "max": float(self.high), "seed": _seed(self.seed, block),
-                                "diag_num": self.diag_num, "diag_step": self.diag_step,
-                                "diag_val": self.diag_val})
+        return _fill(block, var, "uniform_random",
+                     {"shape": list(var.shape), "min": float(self.low), "max": float(self.high),
+                      "seed": _seed(self.seed, block), "diag_num": self.diag_num, "diag_step": self.diag_step,
+                      "diag_val": self.diag_val})
 
 
 class NormalInitializer(Initializer):
@@ -65,16 +76,15 @@ class NormalInitializer(Initializer):
         self.loc, self.scale, self.seed = loc, scale, seed
 
     def __call__(self, var, block):
-        return block.append_op("gaussian_random", {}, {"Out": [var.name]},
-                               {"shape": list(var.shape), "dtype": var.dtype, "mean": float(self.loc),
-                                "std": float(self.scale), "seed": _seed(self.seed, block)})
+        return _fill(block, var, "gaussian_random", {"shape": list(var.shape), "mean": float(self.loc),
+                                                     "std": float(self.scale), "seed": _seed(self.seed, block)})
 
 
 class TruncatedNormalInitializer(NormalInitializer):
     def __call__(self, var, block):
-        return block.append_op("truncated_gaussian_random", {}, {"Out": [var.name]},
-                               {"shape": list(var.shape), "dtype": var.dtype, "mean": float(self.loc),
-                                "std": float(self.scale), "seed": _seed(self.seed, block)})
+        return _fill(block, var, "truncated_gaussian_random",
+                     {"shape": list(var.shape), "mean": float(self.loc), "std": float(self.scale),
+                      "seed": _seed(self.seed, block)})
 
 
 class XavierInitializer(Initializer):
@@ -115,9 +125,9 @@ class NumpyArrayInitializer(Initializer):
         if tuple(self.value.shape) != tuple(var.shape):
             raise PeError(f"NumpyArrayInitializer for '{var.name}': value has shape "
                           f"{list(self.value.shape)}, the parameter {list(var.shape)}")
-        return block.append_op("assign_value", {}, {"Out": [var.name]},
-                               {"shape": list(var.shape), "dtype": var.dtype,
-                                values_attr(var.dtype): self.value.astype(var.dtype).reshape(-1).tolist()})
+        dtype = "float32" if var.dtype == "float16" else var.dtype
+        return _fill(block, var, "assign_value", {"shape": list(var.shape),
+                                                  values_attr(dtype): self.value.astype(dtype).reshape(-1).tolist()})
 
 
 class BilinearInitializer(Initializer):

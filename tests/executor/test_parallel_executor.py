@@ -74,20 +74,41 @@ def test_feed_errors(cpu2):
     main, x, m = echo_program()
     pe = fluid.ParallelExecutor(False, main_program=main, scope=fluid.Scope())
     two = np.ones((2, 2), "float32")
-    with pytest.raises(ValueError, match="list of 1 dict.*2 devices"):
-        pe.run([m], feed=[{"x": two}])
     with pytest.raises(TypeError, match=r"feed\[1\] must be a dict"):
         pe.run([m], feed=[{"x": two}, two])
     with pytest.raises(ValueError, match="feed must be a dict"):
         pe.run([m], feed=two)
+    (train, _, loss), scope = started()     # a training program takes no partial feed (Fluid's rule)
+    trainer = fluid.ParallelExecutor(False, loss_name=loss.name, main_program=train, scope=scope)
+    one = {name: value[:1] for name, value in batch().items()}
+    with pytest.raises(ValueError, match="list of 1 dict.*2 devices"):
+        trainer.run([loss.name], feed=[one])
     with pytest.raises(FeedError) as info:
-        pe.run([m], feed={"x": np.ones((1, 2), "float32")})
+        trainer.run([loss.name], feed=one)
     message = str(info.value)
     assert "1 sample" in message and "2 devices" in message and "drop_last" in message
     with pytest.raises(FeedError, match="missing feed 'x'"):
         pe.run([m], feed={})
     with pytest.raises(PeError, match="did you mean 'x'"):
         pe.run([m], feed={"xx": two})
+
+
+def test_an_inference_program_takes_a_partial_feed_and_returns_unmerged_values(cpu2):
+    """Fewer samples (or dicts) than devices: the first devices run, as Fluid 1.8's partial feed;
+    return_merged=False gives each fetch as the list of the devices' values."""
+    main, x, m = echo_program()
+    exe = fluid.Executor(fluid.CPUPlace())
+    compiled = fluid.CompiledProgram(main).with_data_parallel(places=fluid.cpu_places(2))
+    one = np.full((1, 2), 3.0, "float32")
+    means, xs = exe.run(compiled, feed={"x": one}, fetch_list=[m, x])
+    np.testing.assert_array_equal(means, [3.0])
+    np.testing.assert_array_equal(xs, one)
+    means, = exe.run(compiled, feed=[{"x": one}], fetch_list=[m])
+    np.testing.assert_array_equal(means, [3.0])
+    data = np.arange(6, dtype="float32").reshape(3, 2)
+    parts, = exe.run(compiled, feed={"x": data}, fetch_list=[x], return_merged=False)
+    assert isinstance(parts, list) and len(parts) == 2
+    np.testing.assert_array_equal(np.concatenate(parts), data)
 
 
 def test_fetch_is_concatenated_over_devices_and_return_numpy_false(cpu2):

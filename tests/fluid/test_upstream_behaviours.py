@@ -170,7 +170,8 @@ def test_core_globals_reads_and_sets_the_flags():
 
 def test_pe_fluid_gives_back_numpy_1_and_python_38_names(tmp_path):
     """Fluid 1.x programs (Paddle's gradient_checker among them) call np.product and
-    collections.Sequence; under pe fluid they resolve as they did on numpy 1.x and Python 3.8."""
+    collections.Sequence, and float() arrays of one element; under pe fluid they work as they did on
+    numpy 1.x and Python 3.8."""
     import subprocess
     import sys
     script = tmp_path / "legacy.py"
@@ -179,14 +180,23 @@ def test_pe_fluid_gives_back_numpy_1_and_python_38_names(tmp_path):
                       "assert np.asscalar(np.ones(1)) == 1.0 and np.alltrue([True])\n"
                       "assert collections.Sequence is collections.abc.Sequence\n"
                       "import paddle.fluid.backward as b\n"
-                      "assert b._append_grad_suffix_('x') == 'x@GRAD' and b._as_list(None) == []\n")
+                      "assert b._append_grad_suffix_('x') == 'x@GRAD' and b._as_list(None) == []\n"
+                      # numpy 1.x: an array of one element, of any rank, is a number (float(loss), "%f" % row)
+                      "import math\n"
+                      "assert float(np.array([[2.5]])) == 2.5 and int(np.array([7])) == 7 and '%.1f' % np.ones(1) == '1.0'\n"
+                      "assert float(np.matrix([[1.5]])) == 1.5 and not math.isnan(np.zeros((1, 1, 1)))\n"
+                      "for bad in (np.ones(2), np.ones(0), np.ones((2, 2))):\n"
+                      "    try:\n        float(bad)\n        raise SystemExit('converted ' + repr(bad))\n"
+                      "    except TypeError:\n        pass\n")
     import os
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     done = subprocess.run([sys.executable, "-m", "pe_cli", "fluid", str(script)], capture_output=True, text=True,
                           cwd=tmp_path, env={**os.environ, "PYTHONPATH": repo}, timeout=120)
     assert done.returncode == 0, done.stderr
     untouched = subprocess.run([sys.executable, "-c", "import collections, numpy, pe_cli.fluid\n"
-                                "assert not hasattr(numpy, 'product') and not hasattr(collections, 'Sequence')"],
+                                "assert not hasattr(numpy, 'product') and not hasattr(collections, 'Sequence')\n"
+                                "try:\n    float(numpy.ones(1))\n    raise SystemExit('numpy changed')\n"
+                                "except TypeError:\n    pass\n"],
                                capture_output=True, text=True, env={**os.environ, "PYTHONPATH": repo}, timeout=120)
     assert untouched.returncode == 0, untouched.stderr     # importing pe as a library changes neither
 

@@ -31,7 +31,7 @@ def _erf(x):
 
 
 def _softmax(x, axis):
-    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    e = np.exp(np.maximum(x - x.max(axis=axis, keepdims=True), -64.0))     # Fluid's CPU kernel clips at -64
     return e / e.sum(axis=axis, keepdims=True)
 
 
@@ -97,6 +97,9 @@ CASES = [
     unary("softmax", lambda x, a: _softmax(x, 1), r(2, 3, 4), name="softmax_axis1", attrs={"axis": 1}),
     unary("softmax", lambda x, a: _softmax(x, 0), r(3, 4) * 30, name="softmax_axis0_large", attrs={"axis": 0},
           grad_rtol=1e-4, grad_atol=1e-6),
+    # logits 100 apart: Fluid's CPU softmax clips the shifted logits at -64, so no probability is 0
+    unary("softmax", lambda x, a: _softmax(x, -1), np.array([[0.0, -100.0, 1.0], [-90.0, 2.0, 0.5]]),
+          name="softmax_clipped", grad=False),
     unary("log_softmax", lambda x, a: np.log(_softmax(x, -1)), r(3, 5)),
     unary("log_softmax", lambda x, a: np.log(_softmax(x, -2)), r(2, 4, 3), name="log_softmax_axis_neg2",
           attrs={"axis": -2}),

@@ -78,10 +78,15 @@ globals().update(kernels(_forward_kernel, _grad_kernel))
 
 
 def softmax(ins, attrs):
+    """As Fluid's CPU kernel (its ValueClip): the shifted logits are clipped at -64, so no probability
+    is below exp(-64) (about 1.6e-28) and a following log stays finite."""
     x = ins["X"]
     axis = attrs["axis"]
-    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    e = np.exp(np.maximum(x - x.max(axis=axis, keepdims=True), _SOFTMAX_FLOOR))
     return {"Out": e / e.sum(axis=axis, keepdims=True)}
+
+
+_SOFTMAX_FLOOR = -64.0
 
 
 def softmax_grad(ins, attrs):
