@@ -22,19 +22,24 @@ def test_a_field_holding_the_whole_batch_takes_the_variables_shape():
         rows_feeder.feed([[np.zeros(6)]])   # same rank, other size: no reshape fits
 
 
-def test_a_lod_tensor_is_cast_to_the_declared_dtype_and_a_numpy_array_is_refused():
+def test_a_feed_is_cast_to_the_declared_dtype_and_fluid_data_refuses_another():
     main = fluid.Program()
     with fluid.program_guard(main, fluid.Program()):
         x = layers.data(name="x", shape=[3])
         total = layers.reduce_sum(x)
+    other = fluid.Program()
+    with fluid.program_guard(other, fluid.Program()):
+        checked = layers.reduce_sum(fluid.data(name="c", shape=[None, 3]))
     tensor = core.LoDTensor()
     tensor.set(np.ones((2, 1), "float64"), fluid.CPUPlace())     # LoD and shape not as declared
     tensor.set_recursive_sequence_lengths([[1, 1]])
     exe = fluid.Executor(fluid.CPUPlace())
     got, = exe.run(main, feed={"x": tensor}, fetch_list=[total], scope=core.Scope())
     assert got.dtype == np.float32 and float(got) == 2.0
+    got, = exe.run(main, feed={"x": np.ones((2, 3), "float64")}, fetch_list=[total], scope=core.Scope())
+    assert got.dtype == np.float32 and float(got) == 6.0
     with pytest.raises(FeedError, match="expected dtype float32, got float64"):
-        exe.run(main, feed={"x": np.ones((2, 3), "float64")}, fetch_list=[total], scope=core.Scope())
+        exe.run(other, feed={"c": np.ones((2, 3), "float64")}, fetch_list=[checked], scope=core.Scope())
 
 
 def test_sequence_unpad_of_a_2d_tensor_gives_one_column():
