@@ -1,5 +1,5 @@
-"""Paddle 2.x's top-level creation, search and random names (``paddle.full``, ``paddle.arange``,
-``paddle.argmax``, ``paddle.topk``, ``paddle.where``, ``paddle.tril``, ``paddle.rand``, ...) with 2.x's
+"""Paddle 2.x's top-level creation and random names (``paddle.full``, ``paddle.arange``,
+``paddle.tril``, ``paddle.rand``, ...; the search names are tensor_search.py's) with 2.x's
 signatures and semantics, built from pe's own layers. A missing dtype is the default float dtype (float32
 unless paddle.set_default_dtype changed it; int64 for indices and ``arange`` over ints)."""
 import math
@@ -16,6 +16,7 @@ from ..layers.creation import evenly_spaced
 from ..layers.matrix import diagonal_coords
 from .device import get_default_dtype
 from .tensor_manip import _dims, _known, broadcast_to, flatten, gather
+from .tensor_search import _sorted, argmax, argmin, argsort, masked_select, nonzero, sort, topk, where  # noqa: F401
 
 __all__ = ["arange", "full", "full_like", "zeros", "zeros_like", "ones", "ones_like", "empty", "empty_like", "eye",
            "linspace", "meshgrid", "diag", "assign", "argmax", "argmin", "argsort", "sort", "topk", "nonzero",
@@ -150,67 +151,6 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
     return out
 
 
-def _arg(op_type, x, axis, keepdim, dtype):
-    if axis is None:
-        x, axis = L.reshape(x, [-1]), 0
-    helper = LayerHelper(op_type, x=x)
-    out = helper.create_variable_for_type_inference("int64", stop_gradient=True)
-    helper.append_op(op_type, {"X": [x]}, {"Out": [out]}, {"axis": int(axis), "keepdims": bool(keepdim),
-                                                           "flatten": False, "dtype": 3})
-    out.stop_gradient = True
-    return out if convert_dtype(dtype) == "int64" else L.cast(out, dtype)
-
-
-def argmax(x, axis=None, keepdim=False, dtype="int64", name=None):
-    """The index of the largest value along ``axis`` (None: in the flattened x)."""
-    return _arg("arg_max", x, axis, keepdim, dtype)
-
-
-def argmin(x, axis=None, keepdim=False, dtype="int64", name=None):
-    return _arg("arg_min", x, axis, keepdim, dtype)
-
-
-def _sorted(x, axis, descending):
-    """(x sorted along ``axis``, the int64 indices): the argsort op, its values differentiable (the
-    gradient goes back to where each value came from; equal values keep their order)."""
-    helper = LayerHelper("argsort", x=x)
-    out = helper.create_variable_for_type_inference(x.dtype)
-    ids = helper.create_variable_for_type_inference("int64", stop_gradient=True)
-    helper.append_op("argsort", {"X": [x]}, {"Out": [out], "Indices": [ids]},
-                     {"axis": int(axis), "descending": bool(descending)})
-    return out, ids
-
-
-def argsort(x, axis=-1, descending=False, name=None):
-    """The int64 indices that sort x along ``axis``."""
-    return _sorted(x, axis, descending)[1]
-
-
-def sort(x, axis=-1, descending=False, name=None):
-    return _sorted(x, axis, descending)[0]
-
-
-def topk(x, k, axis=None, largest=True, sorted=True, name=None):  # noqa: A002
-    """(values, int64 indices) of the k largest (or smallest) along ``axis`` (None: the last),
-    largest first (smallest first when not ``largest``); the values carry a gradient."""
-    if isinstance(k, Variable):
-        raise PeError("paddle.topk: a Tensor k is not supported by pe; give an int")
-    axis = len(x.shape) - 1 if axis is None else int(axis) % len(x.shape)
-    values, indices = _sorted(x, axis, bool(largest))
-    return L.slice(values, [axis], [0], [int(k)]), L.slice(indices, [axis], [0], [int(k)])
-
-
-def nonzero(x, as_tuple=False):
-    """The int64 coordinates [N, rank] of x's nonzero elements; with ``as_tuple``, one [N, 1]
-    tensor per dim."""
-    return L.nonzero(x, as_tuple)
-
-
-def masked_select(x, mask, name=None):
-    """The 1-D tensor of x's elements where ``mask`` (of x's shape) is True, in row-major order."""
-    return L.gather_nd(x, L.where(mask), name=name)
-
-
 def unique(x, return_index=False, return_inverse=False, return_counts=False, axis=None, dtype="int64", name=None):
     """x's distinct values sorted ascending (x flattened); with ``return_inverse`` the position of
     each element of x in them, with ``return_counts`` how often each occurs."""
@@ -293,40 +233,6 @@ def randint(low=0, high=None, shape=[1], dtype=None, name=None):  # noqa: B006 -
 def randperm(n, dtype="int64", name=None):
     """A random permutation of 0 .. n-1."""
     return L.randperm(n, dtype=dtype)
-
-
-def _common_shape(shapes):
-    rank = max(len(s) for s in shapes)
-    padded = [[1] * (rank - len(s)) + list(s) for s in shapes]
-    out = []
-    for dims in zip(*padded):
-        sizes = {d for d in dims if d != 1}
-        if len(sizes) > 1:
-            raise PeError(f"paddle.where: condition, x and y of shapes {[list(s) for s in shapes]} cannot broadcast")
-        out.append(sizes.pop() if sizes else 1)
-    return out
-
-
-def where(condition, x=None, y=None, name=None):
-    """x where ``condition``, else y (the three broadcast to one shape; a number becomes a
-    constant of the other's shape). With neither x nor y: ``nonzero(condition, as_tuple=True)``."""
-    if x is None and y is None:
-        return nonzero(condition, as_tuple=True)
-    if x is None or y is None:
-        raise PeError("paddle.where: give both x and y, or neither")
-    like = x if isinstance(x, Variable) else y if isinstance(y, Variable) else condition
-    dtype = like.dtype if like is not condition else get_default_dtype()
-    x, y = (v if isinstance(v, Variable) else full_like(like, v, dtype) for v in (x, y))
-    shapes = [list(v.shape) for v in (condition, x, y)]
-    if not (shapes[0] == shapes[1] == shapes[2]):
-        target = _common_shape(shapes)
-        if any(t < 0 and len(s) == len(target) and s[i] == 1 for s in shapes for i, t in enumerate(target)):
-            raise PeError(f"paddle.where: condition, x and y of shapes {shapes} broadcast along a dim whose size "
-                          f"is unknown when the program is built; pe needs it known")
-        condition, x, y = (v if list(v.shape) == target else broadcast_to(v, target) for v in (condition, x, y))
-    if condition.dtype != "bool":
-        condition = L.cast(condition, "bool")
-    return _single("where", x, {"Condition": [condition], "X": [x], "Y": [y]}, {}, name=name)
 
 
 def _triangle(op, x, diagonal, lower, name):
