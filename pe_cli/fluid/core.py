@@ -1,10 +1,14 @@
 """``fluid.core``: the names Fluid scripts reach for in its C++ core module."""
 from ..compiler import fused_all_reduce
 from ..executor.scope import Scope  # noqa: F401
-from ..base.dtypes import VarType
+from ..base.dtypes import VarType  # noqa: F401
 from ..base.errors import EnforceNotMet, EOFException  # noqa: F401
 from ..framework.lod_tensor import LoDTensor, LoDTensorArray  # noqa: F401
 from ..framework.operator import AttrType, OpRole  # noqa: F401
+from ..framework.program import Program
+from ..framework.program_desc import BlockDesc, ProgramDesc as _ProgramDescView  # noqa: F401
+from ..framework.op_desc import OpDesc  # noqa: F401
+from ..framework.var_desc import VarDesc  # noqa: F401
 from ..ops import registry
 from .grad_op_desc import get_grad_op_desc  # noqa: F401
 from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
@@ -12,11 +16,6 @@ from .flags import FlagsView, set_eager_deletion_mode as _set_eager_deletion_mod
 from .inference_api import (AnalysisConfig, NativeConfig, PaddleBuf, PaddleDType, PaddleTensor,  # noqa: F401
                             create_paddle_predictor)
 from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_device_count  # noqa: F401
-
-
-class VarDesc:
-    class VarType(VarType):
-        RAW = "raw"
 
 
 def set_feed_variable(scope, tensor, var_name, index):
@@ -123,3 +122,13 @@ def _get_all_register_op_kernels():
     key = "{{data_type[float]; data_layout[Undef(AnyLayout)]; place[{}]; library_type[PLAIN]}}"
     return {t: [key.format("CPUPlace")] + ([key.format("CUDAPlace(0)")] if op_support_gpu(t) else [])
             for t in registry.all_op_types()}
+
+
+def ProgramDesc(source=None):   # noqa: N802 -- Fluid's class name
+    """``core.ProgramDesc()``: the desc of a new, empty Program; given a ProgramDesc, the desc of a
+    copy of its program; given bytes (``serialize_to_string()``), the desc of the program they hold."""
+    if source is None:
+        return Program().desc
+    if isinstance(source, _ProgramDescView):
+        return source._program.clone().desc
+    return Program.parse_from_string(source).desc

@@ -1,6 +1,7 @@
 """Variables and Parameters: named, typed slots of a Block. Values live in a Scope, not here."""
 from ..base import dtypes
 from . import unique_name
+from .var_desc import VarDesc
 
 
 class Variable:
@@ -23,10 +24,16 @@ class Variable:
         self.op = None  # the op that last wrote it, set by Block.append_op
         # VarType.LOD_TENSOR, or SELECTED_ROWS where shape inference knows the value is row-sparse
         self._type = type or dtypes.VarType.LOD_TENSOR
+        self.reader_slots = {}   # a READER's values: {"shapes"|"dtypes"|"lod_levels": [one per value]}
 
     @property
     def type(self):
         return self._type
+
+    @property
+    def desc(self):
+        """Fluid's VarDesc face of this variable."""
+        return VarDesc(self)
 
     @property
     def grad_name(self):
