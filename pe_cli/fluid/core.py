@@ -132,3 +132,14 @@ def ProgramDesc(source=None):   # noqa: N802 -- Fluid's class name
     if isinstance(source, _ProgramDescView):
         return source._program.clone().desc
     return Program.parse_from_string(source).desc
+
+
+def has_non_empty_grad_op_maker(op_type):
+    """True when ``op_type`` has a gradient maker in the registry (pe has no empty ones)."""
+    return has_grad_op_maker(op_type)
+
+
+def infer_no_need_buffer_slots(op_type, inputs, outputs, attrs):
+    """The input slots of an ``op_type`` op given ``inputs`` whose values its kernels never read,
+    only their shapes (the registry's ``no_need_buffer``)."""
+    return {slot for slot in registry.get(op_type).no_need_buffer if inputs.get(slot)}
