@@ -89,6 +89,9 @@ class Executor:
         (and, in a training program, the optimizer's updates) need, taking the feeds as given."""
         program = default_main_program() if program is None else program
         scope = global_scope() if scope is None else scope
+        if isinstance(program, CompiledProgram) and program._program is None:
+            raise PeError("Executor.run: this CompiledProgram was made of a core.Graph; pe runs Programs: "
+                          "make it with CompiledProgram(program)")
         feed_lr_scheduler(program._program if isinstance(program, CompiledProgram) else program, scope)
         if use_prune:
             program = self._pruned(program, feed or {}, fetch_list or [])

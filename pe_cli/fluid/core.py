@@ -1,5 +1,6 @@
 """``fluid.core``: the names Fluid scripts reach for in its C++ core module."""
 from ..compiler import fused_all_reduce
+from ..compiler.ir_graph import Graph, Node  # noqa: F401
 from ..executor.scope import Scope  # noqa: F401
 from ..base.dtypes import VarType  # noqa: F401
 from ..base.errors import EnforceNotMet, EOFException  # noqa: F401

@@ -6,6 +6,7 @@ pe_cli/data/reader_decorators.py, reader_processes.py), and the feeding readers 
 from ..io import *  # noqa: F401,F403
 from ..io import __all__ as _pe_all
 from ..data.batch import batch
+from ..io.checkpoint import as_program
 from ..data.reader_decorators import *  # noqa: F401,F403
 from ..data.reader_decorators import __all__ as _decorators
 from ..data.reader_processes import multiprocess_reader
@@ -13,3 +14,9 @@ from .reader import BatchSampler, DataLoader, Dataset, PyReader, default_collate
 
 __all__ = list(_pe_all) + ["batch", "PyReader", "DataLoader", "Dataset", "BatchSampler", "default_collate_fn",
                            "multiprocess_reader"] + list(_decorators)
+
+
+def _get_valid_program(main_program=None):
+    """Fluid's helper: ``main_program`` (default: the default main program; a CompiledProgram's
+    own) as a Program; a TypeError for anything else."""
+    return as_program(main_program, "fluid.io")
