@@ -12,6 +12,13 @@ def _is_number_or_array(value):
         isinstance(value, np.generic)
 
 
+def _is_number(value):
+    """A number, or (as in Fluid) a numpy array of shape (1,): a fetched count."""
+    if isinstance(value, np.ndarray):
+        return value.shape == (1,)
+    return isinstance(value, (numbers.Number, np.generic)) and not isinstance(value, bool)
+
+
 class WeightedAverage:
     """``add(value, weight)`` accumulates value * weight and weight; ``eval()`` is their ratio."""
 
@@ -25,7 +32,7 @@ class WeightedAverage:
     def add(self, value, weight):
         if not _is_number_or_array(value):
             raise ValueError("The 'value' must be a number(int, float) or a numpy ndarray.")
-        if not (isinstance(weight, numbers.Number) or isinstance(weight, np.generic)) or isinstance(weight, bool):
+        if not _is_number(weight):
             raise ValueError("The 'weight' must be a number(int, float).")
         if self.numerator is None or self.denominator is None:
             self.numerator, self.denominator = value * weight, weight
