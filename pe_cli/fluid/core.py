@@ -144,3 +144,12 @@ def infer_no_need_buffer_slots(op_type, inputs, outputs, attrs):
     """The input slots of an ``op_type`` op given ``inputs`` whose values its kernels never read,
     only their shapes (the registry's ``no_need_buffer``)."""
     return {slot for slot in registry.get(op_type).no_need_buffer if inputs.get(slot)}
+
+
+def get_op_attrs_default_value(op_type):
+    """{attribute: default value} of the op type (str or bytes) in the registry; {} for a type it
+    does not know, as Fluid's."""
+    op_type = op_type.decode() if isinstance(op_type, bytes) else op_type
+    if op_type not in registry.all_op_types():
+        return {}
+    return registry.get(op_type).default_attrs()

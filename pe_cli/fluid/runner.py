@@ -25,6 +25,7 @@ SPECIAL = {
     "paddle.fluid": "pe_cli.fluid",
     "paddle.fluid.layers": "pe_cli.layers",
     "paddle.fluid.layers.device": "pe_cli.fluid.layers_device",
+    "paddle.version": "pe_cli.fluid.version",       # the paddle face sits above the fluid face, which reads it
     # pe's module names never end in a number (tests/test_architecture.py): Fluid's datasets that do
     "paddle.dataset.conll05": "pe_cli.paddle.dataset.conll_srl",
     "paddle.dataset.wmt14": "pe_cli.paddle.dataset.wmt_fr_en",
