@@ -1,7 +1,7 @@
 """``fluid.core``: the names Fluid scripts reach for in its C++ core module."""
 from ..compiler import fused_all_reduce
 from ..compiler.ir_graph import Graph, Node  # noqa: F401
-from ..executor.scope import Scope  # noqa: F401
+from ..executor.scope import Scope, ScopeVariable  # noqa: F401
 from ..base.dtypes import VarType  # noqa: F401
 from ..base.errors import EnforceNotMet, EOFException  # noqa: F401
 from ..framework.lod_tensor import LoDTensor, LoDTensorArray  # noqa: F401
@@ -153,3 +153,12 @@ def get_op_attrs_default_value(op_type):
     if op_type not in registry.all_op_types():
         return {}
     return registry.get(op_type).default_attrs()
+
+
+def SelectedRows(rows=(), height=0):   # noqa: N802 -- Fluid's class name
+    """``core.SelectedRows(rows, height)``: a row-sparse value of its own (no scope): ``rows()``,
+    ``height()``, ``get_tensor().set(values)`` as on ``scope.var(name).get_selected_rows()``."""
+    holder = ScopeVariable("selected_rows").get_selected_rows()
+    holder.set_rows(rows)
+    holder.set_height(height)
+    return holder
