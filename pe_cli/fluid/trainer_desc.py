@@ -2,6 +2,7 @@
 TrainerDesc protobuf for its C++ trainers; pe's datasets run the program themselves
 (pe_cli/data/dataset.py), so these classes keep the same settings as plain fields and ``_desc()``
 prints them, for scripts that build or inspect one."""
+import types
 
 __all__ = ["TrainerDesc", "MultiTrainer", "DistMultiTrainer", "PipelineTrainer"]
 
@@ -18,6 +19,62 @@ class TrainerDesc:
         self._device_worker = None
         self._program = None
         self._infer = False
+        # The dump, MPI and CVM settings of Fluid's TrainerDesc proto, with its defaults: recorded for
+        # scripts (and Fluid's fleet code) that set and read them; pe's dataset runs do not act on them.
+        self.proto_desc = types.SimpleNamespace(
+            dump_fields=[], dump_fields_path="", dump_file_num=16, dump_converter="", dump_param=[],
+            dump_slot=False, mpi_rank=-1, mpi_size=-1, use_cvm=False, no_cvm=False, scale_datanorm=-1,
+            thread_barrier=False, check_nan_var_names=[], loss_names=[])
+
+    def _set_proto(self, **fields):
+        """Sets proto fields; a repeated field (a list) is extended, as Fluid appends to it."""
+        for name, value in fields.items():
+            if isinstance(getattr(self.proto_desc, name), list):
+                getattr(self.proto_desc, name).extend(value)
+            else:
+                setattr(self.proto_desc, name, value)
+
+    def _set_dump_fields(self, dump_fields):
+        self._set_proto(dump_fields=dump_fields)
+
+    def _set_dump_fields_path(self, path):
+        self._set_proto(dump_fields_path=path)
+
+    def _set_dump_file_num(self, dump_file_num):
+        self._set_proto(dump_file_num=dump_file_num)
+
+    def _set_dump_converter(self, converter):
+        self._set_proto(dump_converter=converter)
+
+    def _set_dump_param(self, dump_param):
+        self._set_proto(dump_param=dump_param)
+
+    def _set_dump_slot(self, dump_slot):
+        self._set_proto(dump_slot=dump_slot)
+
+    def _set_mpi_rank(self, mpi_rank):
+        self._set_proto(mpi_rank=mpi_rank)
+
+    def _set_mpi_size(self, mpi_size):
+        self._set_proto(mpi_size=mpi_size)
+
+    def _set_use_cvm(self, use_cvm=False):
+        self._set_proto(use_cvm=use_cvm)
+
+    def _set_no_cvm(self, no_cvm=False):
+        self._set_proto(no_cvm=no_cvm)
+
+    def _set_scale_datanorm(self, scale_datanorm=-1):
+        self._set_proto(scale_datanorm=scale_datanorm)
+
+    def _set_thread_barrier(self, thread_barrier):
+        self._set_proto(thread_barrier=thread_barrier)
+
+    def _set_check_nan_var_names(self, check_nan_var_names):
+        self._set_proto(check_nan_var_names=check_nan_var_names)
+
+    def _set_loss_names(self, loss_names):
+        self._set_proto(loss_names=loss_names)
 
     def _set_fetch_var_and_info(self, fetch_vars, fetch_info, print_period):
         self.fetch_var_names = [getattr(v, "name", v) for v in fetch_vars]

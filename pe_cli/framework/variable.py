@@ -79,6 +79,14 @@ class Parameter(Variable):
     def __init__(self, block, name, shape, dtype="float32", trainable=True, initializer=None,
                  regularizer=None, optimize_attr=None, gradient_clip_attr=None, do_model_average=None,
                  lod_level=0, need_clip=True):
+        if shape is None:
+            raise ValueError("The shape of Parameter should not be None")
+        if dtype is None:
+            raise ValueError("The dtype of Parameter should not be None")
+        if len(shape) == 0:
+            raise ValueError("The dimensions of shape for Parameter must be greater than 0")
+        if any(d < 0 for d in shape):
+            raise ValueError(f"Each dimension of shape for Parameter must be greater than 0, but received {list(shape)}")
         super().__init__(block, name=name, shape=shape, dtype=dtype, lod_level=lod_level, persistable=True,
                          stop_gradient=not trainable)
         self.trainable = trainable
