@@ -95,6 +95,10 @@ class Operator:
     def has_attr(self, name):
         return name in self.attrs
 
+    def _is_optimize_op(self):
+        """True for an op of the optimizer (its role has the Optimize bit, as Fluid tests it)."""
+        return bool(self.role & OpRole.Optimize)
+
     def _set_attr(self, name, value):
         self.attrs[name] = value
 
