@@ -5,7 +5,7 @@ import numpy as np
 
 from ..framework.operator import AttrType
 from .op_proto import OpProtoHolder
-from .proto import framework_pb2
+from .proto import framework_messages as framework_pb2
 from ..ops import registry
 
 

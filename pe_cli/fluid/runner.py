@@ -31,6 +31,8 @@ SPECIAL = {
     "paddle.dataset.wmt14": "pe_cli.paddle.dataset.wmt_fr_en",
     "paddle.dataset.wmt16": "pe_cli.paddle.dataset.wmt_multi30k",
     "paddle.fluid.transpiler.distribute_transpiler": "pe_cli.fluid.transpiler",
+    "paddle.fluid.proto.framework_pb2": "pe_cli.fluid.proto.framework_messages",
+    "paddle.fluid.proto.profiler.profiler_pb2": "pe_cli.fluid.proto.profiler.messages",
 }
 
 

@@ -5,12 +5,15 @@ import pytest
 
 import pe_cli.fluid as fluid
 from pe_cli.fluid import op
-from pe_cli.fluid.proto import framework_pb2
-from pe_cli.fluid.proto.profiler import profiler_pb2
+from pe_cli.fluid import runner
+from pe_cli.fluid.proto import framework_messages as framework_pb2
+from pe_cli.fluid.proto.profiler import messages as profiler_pb2
 from pe_cli.io.fluid_profile import profile_bytes
 
 
 def test_framework_pb2_round_trips_with_fluid_numbers():
+    assert runner.pe_module_for("paddle.fluid.proto.framework_pb2") == framework_pb2.__name__
+    assert runner.pe_module_for("paddle.fluid.proto.profiler.profiler_pb2") == profiler_pb2.__name__
     desc = framework_pb2.OpDesc(type="scale")
     desc.attrs.add(name="scale", type=framework_pb2.FLOAT, f=2.0)
     assert framework_pb2.FLOAT == 1 and framework_pb2.LONGS == 11
