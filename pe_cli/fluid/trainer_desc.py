@@ -7,6 +7,14 @@ import types
 __all__ = ["TrainerDesc", "MultiTrainer", "DistMultiTrainer", "PipelineTrainer"]
 
 
+# The dump, MPI and CVM fields of Fluid's TrainerDesc proto, with its defaults: ``_set_<field>(value)``
+# records one, for scripts (and Fluid's fleet code) that set and read them in ``proto_desc``; pe's
+# dataset runs do not act on them.
+_PROTO_FIELDS = dict(dump_fields=[], dump_fields_path="", dump_file_num=16, dump_converter="", dump_param=[],
+                     dump_slot=False, mpi_rank=-1, mpi_size=-1, use_cvm=False, no_cvm=False, scale_datanorm=-1,
+                     thread_barrier=False, check_nan_var_names=[], loss_names=[])
+
+
 class TrainerDesc:
     """The settings of a trainer: threads, debug, fetched variables, device worker and program."""
     class_name = "TrainerDesc"
@@ -19,12 +27,8 @@ class TrainerDesc:
         self._device_worker = None
         self._program = None
         self._infer = False
-        # The dump, MPI and CVM settings of Fluid's TrainerDesc proto, with its defaults: recorded for
-        # scripts (and Fluid's fleet code) that set and read them; pe's dataset runs do not act on them.
-        self.proto_desc = types.SimpleNamespace(
-            dump_fields=[], dump_fields_path="", dump_file_num=16, dump_converter="", dump_param=[],
-            dump_slot=False, mpi_rank=-1, mpi_size=-1, use_cvm=False, no_cvm=False, scale_datanorm=-1,
-            thread_barrier=False, check_nan_var_names=[], loss_names=[])
+        self.proto_desc = types.SimpleNamespace(**{k: list(v) if isinstance(v, list) else v
+                                                   for k, v in _PROTO_FIELDS.items()})
 
     def _set_proto(self, **fields):
         """Sets proto fields; a repeated field (a list) is extended, as Fluid appends to it."""
@@ -33,48 +37,6 @@ class TrainerDesc:
                 getattr(self.proto_desc, name).extend(value)
             else:
                 setattr(self.proto_desc, name, value)
-
-    def _set_dump_fields(self, dump_fields):
-        self._set_proto(dump_fields=dump_fields)
-
-    def _set_dump_fields_path(self, path):
-        self._set_proto(dump_fields_path=path)
-
-    def _set_dump_file_num(self, dump_file_num):
-        self._set_proto(dump_file_num=dump_file_num)
-
-    def _set_dump_converter(self, converter):
-        self._set_proto(dump_converter=converter)
-
-    def _set_dump_param(self, dump_param):
-        self._set_proto(dump_param=dump_param)
-
-    def _set_dump_slot(self, dump_slot):
-        self._set_proto(dump_slot=dump_slot)
-
-    def _set_mpi_rank(self, mpi_rank):
-        self._set_proto(mpi_rank=mpi_rank)
-
-    def _set_mpi_size(self, mpi_size):
-        self._set_proto(mpi_size=mpi_size)
-
-    def _set_use_cvm(self, use_cvm=False):
-        self._set_proto(use_cvm=use_cvm)
-
-    def _set_no_cvm(self, no_cvm=False):
-        self._set_proto(no_cvm=no_cvm)
-
-    def _set_scale_datanorm(self, scale_datanorm=-1):
-        self._set_proto(scale_datanorm=scale_datanorm)
-
-    def _set_thread_barrier(self, thread_barrier):
-        self._set_proto(thread_barrier=thread_barrier)
-
-    def _set_check_nan_var_names(self, check_nan_var_names):
-        self._set_proto(check_nan_var_names=check_nan_var_names)
-
-    def _set_loss_names(self, loss_names):
-        self._set_proto(loss_names=loss_names)
 
     def _set_fetch_var_and_info(self, fetch_vars, fetch_info, print_period):
         self.fetch_var_names = [getattr(v, "name", v) for v in fetch_vars]
@@ -106,6 +68,18 @@ class TrainerDesc:
         lines = [f"{k}: {v!r}" if isinstance(v, str) else f"{k}: {str(v).lower()}" for k, v in fields]
         lines += [f'fetch_var_names: "{n}"' for n in self.fetch_var_names]
         return "\n".join(lines) + "\n"
+
+
+def _proto_setter(field):
+    def setter(self, value=_PROTO_FIELDS[field]):
+        self._set_proto(**{field: value})
+    setter.__name__ = f"_set_{field}"
+    setter.__doc__ = f"Records the TrainerDesc proto's {field} (a list: appended to)."
+    return setter
+
+
+for _field in _PROTO_FIELDS:
+    setattr(TrainerDesc, f"_set_{_field}", _proto_setter(_field))
 
 
 class MultiTrainer(TrainerDesc):

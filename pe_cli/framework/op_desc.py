@@ -2,19 +2,15 @@
 Operator itself, so an op built at desc level (``block.desc.append_op()`` then ``set_type``,
 ``set_input``, ...) is an op of the block like any other, and two views of one op are equal."""
 from ..ops import registry
+from .desc_view import DescView
 
 
-class OpDesc:
+class OpDesc(DescView):
     """The desc-level methods of Fluid's core.OpDesc over one Operator."""
 
-    def __init__(self, op):
-        self._op = op
-
-    def __eq__(self, other):
-        return isinstance(other, OpDesc) and other._op is self._op
-
-    def __hash__(self):
-        return id(self._op)
+    @property
+    def _op(self):
+        return self._viewed
 
     def _changed(self):
         if self._op.block is not None:

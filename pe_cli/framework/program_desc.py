@@ -7,6 +7,7 @@ variables and ops, bytes), not Fluid's protobuf: enough to store, compare and re
 import json
 
 from ..base.errors import ArgumentValueError
+from .desc_view import DescView
 from .operator import Operator
 
 
@@ -19,15 +20,10 @@ def _attr(value):
     return value
 
 
-class ProgramDesc:
-    def __init__(self, program):
-        self._program = program
-
-    def __eq__(self, other):
-        return isinstance(other, ProgramDesc) and other._program is self._program
-
-    def __hash__(self):
-        return id(self._program)
+class ProgramDesc(DescView):
+    @property
+    def _program(self):
+        return self._viewed
 
     def num_blocks(self):
         return len(self._program.blocks)
@@ -106,17 +102,12 @@ def _restored(program, value):
     if isinstance(value, list):
         return [_restored(program, v) for v in value]
     return value
-class BlockDesc:
+class BlockDesc(DescView):
     """``block.desc``: names are str or bytes (Fluid's tests pass ``six.b("x")``)."""
 
-    def __init__(self, block):
-        self._block = block
-
-    def __eq__(self, other):
-        return isinstance(other, BlockDesc) and other._block is self._block
-
-    def __hash__(self):
-        return id(self._block)
+    @property
+    def _block(self):
+        return self._viewed
 
     @property
     def id(self):

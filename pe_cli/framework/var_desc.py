@@ -2,19 +2,15 @@
 views of one variable are equal). Dtypes are pe's names, which equal ``VarDesc.VarType.FP32`` and
 the rest; a Fluid VarType number given to ``set_dtype`` is taken as well."""
 from ..base.dtypes import VarType, convert_dtype
+from .desc_view import DescView
 
 
-class VarDesc:
+class VarDesc(DescView):
     VarType = VarType
 
-    def __init__(self, var):
-        self._var = var
-
-    def __eq__(self, other):
-        return isinstance(other, VarDesc) and other._var is self._var
-
-    def __hash__(self):
-        return id(self._var)
+    @property
+    def _var(self):
+        return self._viewed
 
     def _changed(self):
         self._var.block.program._bump()
