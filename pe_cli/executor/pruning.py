@@ -22,7 +22,9 @@ def split_fetch_list(fetch_list):
                             f"{type(item)}.")
 
     for item in fetch_list or ():
-        if isinstance(item, list):
+        if isinstance(item, (list, tuple)) and all(isinstance(i, (Variable, str)) for i in item):
+            fetches.extend(item)        # [x, (a, b)]: a and b fetched, as Fluid flattens them
+        elif isinstance(item, list):
             for i in item:
                 take(i)
         elif isinstance(item, tuple):

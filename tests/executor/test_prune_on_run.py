@@ -55,6 +55,11 @@ def test_a_failing_pruned_run_has_made_its_persistables():
 def test_fetch_list_items_are_checked():
     main, startup, (loss1, _), _, _ = _net()
     exe = fluid.Executor(fluid.CPUPlace())
+    with fluid.scope_guard(fluid.Scope()):
+        exe.run(startup)
+        got = exe.run(main, feed={"x1": np.ones((2, 2), "float32"), "x2": np.ones((2, 2), "float32")},
+                      fetch_list=[(loss1, "w0")])               # a tuple of fetches is flattened
+    assert len(got) == 2 and got[1].shape == (2, 1)
     forward_op = main.global_block().ops[0]
     with pytest.raises(TypeError, match="not an optimize_op"):
         exe.run(main, feed={"x1": np.ones((2, 2), "float32")}, fetch_list=[loss1, forward_op])
