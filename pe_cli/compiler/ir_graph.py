@@ -4,6 +4,7 @@ graph is in SSA form, as Fluid's), edges between them, and named attributes. Nod
 (OpDesc, VarDesc) of the program's ops and variables. pe's executors run Programs; this graph is
 for inspecting and editing, and what ``with_data_parallel`` builds is its own (ssa_graph.py)."""
 from ..base.errors import PeError
+from ..framework.program_desc import ProgramDesc
 
 
 class Node:
@@ -69,6 +70,9 @@ class Graph:
     CONTROL_VAR = "__control_var"
 
     def __init__(self, program_desc, start_op_index=0, end_op_index=None):
+        if not isinstance(program_desc, ProgramDesc):
+            raise TypeError(f"core.Graph takes a ProgramDesc (program.desc or core.ProgramDesc()), "
+                            f"got {type(program_desc).__name__}")
         self._program_desc = program_desc
         self._nodes, self._next_id, self._attrs = {}, 0, {}
         block = program_desc._program.global_block()

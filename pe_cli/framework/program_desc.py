@@ -129,9 +129,10 @@ class BlockDesc(DescView):
         has none of that name."""
         name = _name(name)
         block = self._block
-        var = block.vars[name] if name in block.vars else block.create_var(name=name)
-        block.program._bump()
-        return var.desc
+        if name not in block.vars:
+            block.create_var(name=name)
+            block.program._bump()
+        return block.vars[name].desc
 
     def find_var(self, name):
         var = self._block.vars.get(_name(name))
