@@ -69,7 +69,7 @@ def test_attr_types_and_block_attr():
 
 def test_desc_appended_grad_op_runs():
     """A grad op desc (core.get_grad_op_desc) copied into a block at desc level is run by the
-    executor: d(x + y)/dx is the incoming gradient, dy its sum over the broadcast axes."""
+    executor: d(x - y)/dx is the incoming gradient, dy minus its sum over the broadcast axes."""
     program = fluid.Program()
     x, y, dout = np.random.rand(2, 3).astype("float32"), np.random.rand(3).astype("float32"), \
         np.random.rand(2, 3).astype("float32")
@@ -77,7 +77,7 @@ def test_desc_appended_grad_op_runs():
         block = program.global_block()
         for name, shape in [("x", (2, 3)), ("y", (3,)), ("out", (2, 3)), ("out@GRAD", (2, 3))]:
             block.create_var(name=name, dtype="float32", shape=shape)
-        op = block.append_op(type="elementwise_add", inputs={"X": "x", "Y": "y"}, outputs={"Out": "out"},
+        op = block.append_op(type="elementwise_sub", inputs={"X": "x", "Y": "y"}, outputs={"Out": "out"},
                              attrs={"axis": 1})
         grads, _ = core.get_grad_op_desc(op.desc, set(), [])
         new = block.desc.append_op()
@@ -89,7 +89,7 @@ def test_desc_appended_grad_op_runs():
     dx, dy = fluid.Executor(fluid.CPUPlace()).run(program, feed={"x": x, "y": y, "out@GRAD": dout},
                                                   fetch_list=["x@GRAD", "y@GRAD"])
     np.testing.assert_allclose(dx, dout, rtol=1e-6)
-    np.testing.assert_allclose(dy, dout.sum(0), rtol=1e-6)
+    np.testing.assert_allclose(dy, -dout.sum(0), rtol=1e-6)
 
 
 def test_program_desc_copies():
