@@ -2,6 +2,7 @@
 returns): only the ops the fetches and the chosen optimize ops need run, the feeds taken as given
 (Fluid 1.8's Executor._prune_program). Without optimize ops named, every optimize op is kept, so a
 training step still trains."""
+from ..base.errors import PeError
 from ..framework import Operator, Variable
 
 
@@ -43,22 +44,27 @@ def feed_names(feed):
 
 
 def cache_key(program, feed, fetch_list, optimize_ops):
-    inner = getattr(program, "_program", None) or program
+    inner = getattr(program, "_unpruned", None) or getattr(program, "_program", None) or program
     return (id(program), getattr(inner, "_version", None), tuple(sorted(feed_names(feed))),
             tuple(f if isinstance(f, str) else f.name for f in fetch_list), tuple(id(op) for op in optimize_ops))
 
 
 def prune_program(program, feed, fetch_list, optimize_ops):
-    """The Program (pruned copy) or CompiledProgram (its program replaced, before its first run)
-    that runs what ``fetch_list`` and ``optimize_ops`` (default: every optimize op) need."""
-    origin = getattr(program, "_program", program)
+    """The Program (pruned copy) or CompiledProgram (its program replaced; one that runs data-parallel:
+    before its first run only) that runs what ``fetch_list`` and ``optimize_ops`` (default: every
+    optimize op) need."""
+    compiled = hasattr(program, "_program")
+    # a CompiledProgram pruned before is pruned again from the program it was made of
+    origin = (getattr(program, "_unpruned", None) or program._program) if compiled else program
     if origin is None:
         return program      # a CompiledProgram of a core.Graph: nothing to prune (Fluid warns)
     if not optimize_ops:
         optimize_ops = [op for block in origin.blocks for op in block.ops if op._is_optimize_op()]
     pruned = origin._prune_with_input(feed_names(feed), list(fetch_list) + list(optimize_ops))
-    if origin is program:
+    if not compiled:
         return pruned
-    if program._engine is None:       # not built yet: it runs the pruned program from now on
-        program._program = pruned
+    if program._engine is not None:
+        raise PeError("Executor.run: this data-parallel CompiledProgram has run already, with other fetches or "
+                      "feeds: pe prunes a CompiledProgram once, before its first run; make one per pruned run")
+    program._unpruned, program._program = origin, pruned      # it runs the pruned program from now on
     return program

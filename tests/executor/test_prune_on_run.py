@@ -65,3 +65,20 @@ def test_fetch_list_items_are_checked():
         exe.run(main, feed={"x1": np.ones((2, 2), "float32")}, fetch_list=[loss1, forward_op])
     with pytest.raises(TypeError, match="str, variable or optimize_op"):
         exe.run(main, feed={"x1": np.ones((2, 2), "float32")}, fetch_list=[3])
+
+
+def test_a_compiled_program_is_pruned_from_the_program_it_was_made_of(monkeypatch):
+    monkeypatch.setenv("CPU_NUM", "2")
+    main, startup, (loss1, loss2), train1, train2 = _net()
+    exe = fluid.Executor(fluid.CPUPlace())
+    feed = {"x1": np.ones((2, 2), "float32"), "x2": np.ones((2, 2), "float32")}
+    with fluid.scope_guard(fluid.Scope()):
+        exe.run(startup)
+        single = fluid.CompiledProgram(main)
+        for fetch in ([loss1, train1], [loss2, train2], [loss1, train1]):
+            assert np.isfinite(exe.run(single, feed=feed, fetch_list=fetch)[0]).all()
+        parallel = fluid.CompiledProgram(main).with_data_parallel(loss_name=loss1.name)
+        exe.run(parallel, feed=feed, fetch_list=[loss1, train1])
+        exe.run(parallel, feed=feed, fetch_list=[loss1, train1])          # the same pruning: cached
+        with pytest.raises(Exception, match="prunes a CompiledProgram once"):
+            exe.run(parallel, feed=feed, fetch_list=[loss2, train2])
