@@ -17,6 +17,7 @@ class CompiledProgram:
         # Of a Graph, as in Fluid, no Program: ``_program`` is None and the graph is ``_graph``.
         self._graph = program_or_graph if isinstance(program_or_graph, Graph) else None
         self._program = None if self._graph is not None else program_or_graph
+        self._unpruned = None      # once Executor.run(use_prune=True) pruned ``_program``: what it was made of
         self._build_strategy = check_build_strategy(build_strategy)
         self._exec_strategy = None
         self._loss_name = None
