@@ -6,14 +6,18 @@ of its first run."""
 from ..base.errors import ArgumentValueError, PeError
 from ..framework import Program
 from ..base.places import Place
+from .ir_graph import Graph
 from .strategy import check_build_strategy, check_exec_strategy
 
 
 class CompiledProgram:
     def __init__(self, program_or_graph, build_strategy=None):
-        if not isinstance(program_or_graph, Program):
-            raise TypeError(f"CompiledProgram takes a Program, got {type(program_or_graph).__name__}")
-        self._program = program_or_graph
+        if not isinstance(program_or_graph, (Program, Graph)):
+            raise TypeError(f"CompiledProgram takes a Program or a core.Graph, got {type(program_or_graph).__name__}")
+        # Of a Graph, as in Fluid, no Program: ``_program`` is None and the graph is ``_graph``.
+        self._graph = program_or_graph if isinstance(program_or_graph, Graph) else None
+        self._program = None if self._graph is not None else program_or_graph
+        self._unpruned = None      # once Executor.run(use_prune=True) pruned ``_program``: what it was made of
         self._build_strategy = check_build_strategy(build_strategy)
         self._exec_strategy = None
         self._loss_name = None

@@ -8,6 +8,7 @@ assignment raises, as in Fluid.
 """
 import enum
 
+from .pass_builder import PassBuilder
 from ..base.errors import PeError, did_you_mean
 from ..base import limits
 
@@ -187,6 +188,22 @@ class BuildStrategy(_Strategy):
     }
 
     NO_EFFECT_YET = ()
+    _pass_builder = None
+
+    def _finalize_strategy_and_create_passes(self):
+        """Fluid's: freezes the strategy and returns the PassBuilder of its passes (pass_builder.py)."""
+        self._freeze()
+        if self._pass_builder is None:
+            self._pass_builder = PassBuilder(self)
+        return self._pass_builder
+
+    def _graph_viz_paths(self):
+        """Where the data-parallel graph is written as DOT: debug_graphviz_path, or the builder's
+        graph_viz_passes."""
+        if self._pass_builder is not None:
+            return self._pass_builder.graph_viz_paths()
+        return [self.debug_graphviz_path] if self.debug_graphviz_path else []
+
     NOTHING_TO_DO = {
         "remove_unnecessary_lock": "pe's kernels take no locks to remove: each device's values are its own, "
                                    "and the graph's edges order every read and write",

@@ -9,7 +9,7 @@ from .. import kernels
 from ..base import profiler
 from ..compiler import CompiledProgram, passes
 from ..base.errors import PeError, did_you_mean
-from ..framework import OpRole, Program, default_main_program
+from ..framework import OpRole, Program, Variable, default_main_program
 from ..framework.lod_tensor import LoDTensor, LoDTensorArray
 from ..base.selected_rows import SelectedRows
 from ..base.dtypes import VarType
@@ -22,6 +22,7 @@ from .feeding import as_feed_array, check_feed_dict, feed_lr_scheduler, missing_
 from .fetched import fetched
 from . import nan_check
 from .plan import OpStep, Values, run_step, scope_traffic
+from .pruning import cache_key, prune_program, split_fetch_list
 from .pserver import serve
 from .scope import global_scope
 
@@ -94,9 +95,13 @@ class Executor:
         devices' values instead of their concatenation."""
         program = default_main_program() if program is None else program
         scope = global_scope() if scope is None else scope
+        if isinstance(program, CompiledProgram) and program._program is None:
+            raise PeError("Executor.run: this CompiledProgram was made of a core.Graph; pe runs Programs: "
+                          "make it with CompiledProgram(program)")
         feed_lr_scheduler(program._program if isinstance(program, CompiledProgram) else program, scope)
-        if use_prune:
-            program = self._pruned(program, feed or {}, fetch_list or [])
+        fetch_list, optimize_ops = self._split_optimize_ops_in_fetch_list(fetch_list)
+        if use_prune or optimize_ops:       # optimize ops in the fetch list turn pruning on, as in Fluid
+            program = self._pruned(program, feed or {}, fetch_list, optimize_ops)
         if isinstance(program, CompiledProgram):
             return run_compiled(self, program, feed, fetch_list, scope, return_numpy, return_merged)
         if not isinstance(program, Program):
@@ -107,21 +112,27 @@ class Executor:
             return serve(self, program, scope)      # a parameter server's program (executor/pserver.py)
         return self._run_program(program, feed, fetch_list, scope, return_numpy)
 
-    def _pruned(self, program, feed, fetch_list):
-        """``program`` pruned for these feeds and fetches (cached; a CompiledProgram is pruned before
-        its first run and keeps that program)."""
-        if isinstance(program, CompiledProgram):
-            if program._engine is None:
-                program._program = self._pruned(program._program, feed, fetch_list)
-            return program
-        feeds = tuple(sorted(n if isinstance(n, str) else n.name for n in feed))
-        fetches = tuple(f if isinstance(f, str) else f.name for f in fetch_list)
-        key = (id(program), program._version, feeds, fetches)
+    @staticmethod
+    def _split_optimize_ops_in_fetch_list(fetch_list):
+        """(fetches, optimize ops) of a fetch list (pruning.py)."""
+        if isinstance(fetch_list, (str, Variable)):
+            fetch_list = [fetch_list]
+        return split_fetch_list(fetch_list)
+
+    def _pruned(self, program, feed, fetch_list, optimize_ops):
+        """``program`` pruned for these feeds, fetches and optimize ops, by ``_prune_program`` once
+        per program version, feeds and fetches (a CompiledProgram is pruned before its first run and
+        keeps that program)."""
+        key = cache_key(program, feed, fetch_list, optimize_ops)
         cached = self._prunes.get(key)
         if cached is None:
-            updates = [op for op in program.global_block().ops if op.role & ~OpRole.Loss == OpRole.Optimize]
-            cached = self._prunes[key] = (program, program._prune_with_input(list(feeds), list(fetches) + updates))
+            cached = self._prunes[key] = (program, self._prune_program(program, feed, fetch_list, optimize_ops))
         return cached[1]
+
+    def _prune_program(self, program, feed=None, fetch_list=None, optimize_ops=None):
+        """Fluid's: the program that runs only what ``fetch_list`` and ``optimize_ops`` (default: all)
+        need, the feeds taken as given."""
+        return prune_program(program, feed, fetch_list or [], optimize_ops or [])
 
     def _run_program(self, program, feed, fetch_list, scope, return_numpy, build_strategy=None):
         """run() of a Program; ``build_strategy``: a single-device CompiledProgram's (memory_optimize)."""
@@ -136,6 +147,8 @@ class Executor:
             profile = profiler.active()
             if profile is not None:
                 return self._run_profiled(plan, steps, frees, feed, fetch_list, scope, return_numpy, profile)
+            for name in plan.persistable_writes:     # as Fluid: the run's persistables exist in the scope
+                scope.var(name)                       # from its start (set when it ends), even if it fails
             values, lods = self._gather_inputs(plan, feed or {}, scope)
             _run_steps(steps, frees, values)
             self._store(plan, values, scope, feed or {})

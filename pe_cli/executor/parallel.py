@@ -88,8 +88,8 @@ class DataParallelEngine:
         self.graph = build_ssa_graph(program, self.places, build_strategy, loss_name)
         build_strategy._freeze()
         exec_strategy._freeze()
-        if build_strategy.debug_graphviz_path:
-            write_dot(self.graph, build_strategy.debug_graphviz_path)
+        for path in build_strategy._graph_viz_paths():
+            write_dot(self.graph, path)
         self._warn_without_loss_name()
         self.scopes = DeviceScopes(self.graph, self.block, memory, global_scope() if scope is None else scope,
                                    self._shared_scopes(share_vars_from))

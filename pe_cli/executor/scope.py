@@ -4,7 +4,7 @@
 """
 import contextlib
 
-from ..base.errors import PeError
+from ..base.errors import EnforceNotMet, PeError
 from ..framework.lod_tensor import LoDTensor
 from .selected_rows_var import SelectedRowsVar
 from .tensor_array_var import TensorArrayVar
@@ -81,6 +81,7 @@ class Scope:
         self.parent = parent
         self.vars = {}
         self.kids = []
+        self._pooled = parent is None     # a root scope is in Fluid's scope pool until _remove_from_pool
 
     def var(self, name):
         """The variable named ``name`` in this scope, created if it does not exist here."""
@@ -105,6 +106,14 @@ class Scope:
 
     def drop_kids(self):
         self.kids = []
+
+    def _remove_from_pool(self):
+        """Fluid's delete of a scope made by ``core.Scope()``: its variables and kid scopes go; a
+        second delete (or one of a kid scope, never in the pool) is an EnforceNotMet."""
+        if not self._pooled:
+            raise EnforceNotMet("Deleting a nonexistent scope is not allowed")
+        self._pooled = False
+        self.vars, self.kids = {}, []
 
     def local_var_names(self):
         return list(self.vars)

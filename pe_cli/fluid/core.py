@@ -1,10 +1,15 @@
 """``fluid.core``: the names Fluid scripts reach for in its C++ core module."""
 from ..compiler import fused_all_reduce
-from ..executor.scope import Scope  # noqa: F401
-from ..base.dtypes import VarType
+from ..compiler.ir_graph import Graph, Node  # noqa: F401
+from ..executor.scope import Scope, ScopeVariable  # noqa: F401
+from ..base.dtypes import VarType  # noqa: F401
 from ..base.errors import EnforceNotMet, EOFException  # noqa: F401
 from ..framework.lod_tensor import LoDTensor, LoDTensorArray  # noqa: F401
 from ..framework.operator import AttrType, OpRole  # noqa: F401
+from ..framework.program import Program
+from ..framework.program_desc import BlockDesc, ProgramDesc as _ProgramDescView  # noqa: F401
+from ..framework.op_desc import OpDesc  # noqa: F401
+from ..framework.var_desc import VarDesc  # noqa: F401
 from ..ops import registry
 from .grad_op_desc import get_grad_op_desc  # noqa: F401
 from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
@@ -12,11 +17,6 @@ from .flags import FlagsView, set_eager_deletion_mode as _set_eager_deletion_mod
 from .inference_api import (AnalysisConfig, NativeConfig, PaddleBuf, PaddleDType, PaddleTensor,  # noqa: F401
                             create_paddle_predictor)
 from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_device_count  # noqa: F401
-
-
-class VarDesc:
-    class VarType(VarType):
-        RAW = "raw"
 
 
 def set_feed_variable(scope, tensor, var_name, index):
@@ -133,3 +133,42 @@ def _get_all_register_op_kernels():
     key = "{{data_type[float]; data_layout[Undef(AnyLayout)]; place[{}]; library_type[PLAIN]}}"
     return {t: [key.format("CPUPlace")] + ([key.format("CUDAPlace(0)")] if op_support_gpu(t) else [])
             for t in registry.all_op_types()}
+
+
+def ProgramDesc(source=None):   # noqa: N802 -- Fluid's class name
+    """``core.ProgramDesc()``: the desc of a new, empty Program; given a ProgramDesc, the desc of a
+    copy of its program; given bytes (``serialize_to_string()``), the desc of the program they hold."""
+    if source is None:
+        return Program().desc
+    if isinstance(source, _ProgramDescView):
+        return source._program.clone().desc
+    return Program.parse_from_string(source).desc
+
+
+def has_non_empty_grad_op_maker(op_type):
+    """True when ``op_type`` has a gradient maker in the registry (pe has no empty ones)."""
+    return has_grad_op_maker(op_type)
+
+
+def infer_no_need_buffer_slots(op_type, inputs, outputs, attrs):
+    """The input slots of an ``op_type`` op given ``inputs`` whose values its kernels never read,
+    only their shapes (the registry's ``no_need_buffer``)."""
+    return {slot for slot in registry.get(op_type).no_need_buffer if inputs.get(slot)}
+
+
+def get_op_attrs_default_value(op_type):
+    """{attribute: default value} of the op type (str or bytes) in the registry; {} for a type it
+    does not know, as Fluid's."""
+    op_type = op_type.decode() if isinstance(op_type, bytes) else op_type
+    if op_type not in registry.all_op_types():
+        return {}
+    return registry.get(op_type).default_attrs()
+
+
+def SelectedRows(rows=(), height=0):   # noqa: N802 -- Fluid's class name
+    """``core.SelectedRows(rows, height)``: a row-sparse value of its own (no scope): ``rows()``,
+    ``height()``, ``get_tensor().set(values)`` as on ``scope.var(name).get_selected_rows()``."""
+    holder = ScopeVariable("selected_rows").get_selected_rows()
+    holder.set_rows(rows)
+    holder.set_height(height)
+    return holder

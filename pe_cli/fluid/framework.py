@@ -5,6 +5,7 @@ equals ``core.VarDesc.VarType.FP32`` and the rest, so comparisons in Fluid scrip
 """
 import contextlib
 import re
+import warnings
 
 from ..training.backward import grad_var_name
 from ..framework import (Block, Operator, Parameter, Program, Variable, default_main_program,  # noqa: F401
@@ -19,6 +20,7 @@ from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_places  # no
 from .dygraph import ComplexVariable  # noqa: F401
 from .flags import get_flags, set_flags  # noqa: F401
 from .unsupported import unsupported
+from . import version
 
 # Fluid's name constants (framework.py of Fluid 1.8)
 GRAD_VAR_SUFFIX, ZERO_VAR_SUFFIX = "@GRAD", "@ZERO"
@@ -29,7 +31,7 @@ __all__ = ["Block", "ComplexVariable", "OpProtoHolder", "Operator", "device_guar
            "default_main_program", "default_startup_program", "grad_var_name", "in_dygraph_mode",
            "name_scope", "program_guard", "require_version", "switch_main_program", "switch_startup_program"]
 
-FLUID_VERSION = "1.8.5"     # the Fluid release whose API pe follows: what require_version compares with
+FLUID_VERSION = version.full_version     # the Fluid release whose API pe follows
 _VERSION = re.compile(r"\d+(\.\d+){0,3}")
 
 
@@ -60,17 +62,24 @@ def _version_parts(name, value):
 
 def require_version(min_version, max_version=None):
     """Fluid's guard at the top of a program: raises ``Exception('VersionError: ...')`` unless the
-    Fluid version pe follows (FLUID_VERSION) lies in [min_version, max_version]; versions are
-    compared part by part, missing parts being 0 ('1.6' is 1.6.0.0)."""
+    Fluid version pe follows (``paddle.version``: pe_cli/fluid/version.py) lies in [min_version,
+    max_version]; versions are compared part by part, missing parts being 0 ('1.6' is 1.6.0.0).
+    An installed version of all zeros (a development build) is not checked: a warning says so."""
     low = _version_parts("min_version", min_version)
     high = None if max_version is None else _version_parts("max_version", max_version)
-    have = _version_parts("installed", FLUID_VERSION)
+    have = [int(p) for p in (version.major, version.minor, version.patch, version.rc)]
+    installed = version.full_version
+    if have == [0, 0, 0, 0]:
+        wanted = f"version in [{min_version}, {max_version}]" if high is not None else f"version {min_version} or higher"
+        warnings.warn(f"PaddlePaddle {wanted} required, but {installed} installed. Maybe you are using a develop "
+                      "version, please make sure the version is good with your code.")
+        return
     if high is not None and not low <= have <= high:
         raise Exception(f"VersionError: PaddlePaddle version in [{min_version}, {max_version}] required, "
-                        f"but {FLUID_VERSION} installed.")
+                        f"but {installed} installed.")
     if have < low:
         raise Exception(f"VersionError: PaddlePaddle version {min_version} or higher is required, but "
-                        f"{FLUID_VERSION} installed (pe follows Fluid {FLUID_VERSION}'s API).")
+                        f"{installed} installed (pe follows Fluid {FLUID_VERSION}'s API).")
 
 
 def device_guard(device=None):

@@ -14,6 +14,7 @@ from ..base.selected_rows import SelectedRows
 from ..executor import Executor
 from ..framework import Program
 from ..ops import registry
+from .op_proto_messages import OpDescCreationMethod, get_all_op_protos  # noqa: F401
 
 
 def _as_names(value):
@@ -46,6 +47,12 @@ class Operator:
 
     def type(self):
         return self._type
+
+    def __str__(self):
+        """Fluid's ``Op(sum), inputs:{X[a, b]}, outputs:{Out[z]}.`` (slots by name)."""
+        def slots(d):
+            return ", ".join(f"{k}[{', '.join(v)}]" for k, v in sorted(d.items()))
+        return f"Op({self._type}), inputs:{{{slots(self.inputs)}}}, outputs:{{{slots(self.outputs)}}}."
 
     def input(self, slot):
         return list(self.inputs.get(slot, []))

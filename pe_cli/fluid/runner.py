@@ -25,11 +25,14 @@ SPECIAL = {
     "paddle.fluid": "pe_cli.fluid",
     "paddle.fluid.layers": "pe_cli.layers",
     "paddle.fluid.layers.device": "pe_cli.fluid.layers_device",
+    "paddle.version": "pe_cli.fluid.version",       # the paddle face sits above the fluid face, which reads it
     # pe's module names never end in a number (tests/test_architecture.py): Fluid's datasets that do
     "paddle.dataset.conll05": "pe_cli.paddle.dataset.conll_srl",
     "paddle.dataset.wmt14": "pe_cli.paddle.dataset.wmt_fr_en",
     "paddle.dataset.wmt16": "pe_cli.paddle.dataset.wmt_multi30k",
     "paddle.fluid.transpiler.distribute_transpiler": "pe_cli.fluid.transpiler",
+    "paddle.fluid.proto.framework_pb2": "pe_cli.fluid.proto.framework_messages",
+    "paddle.fluid.proto.profiler.profiler_pb2": "pe_cli.fluid.proto.profiler.messages",
 }
 
 

@@ -2,8 +2,17 @@
 TrainerDesc protobuf for its C++ trainers; pe's datasets run the program themselves
 (pe_cli/data/dataset.py), so these classes keep the same settings as plain fields and ``_desc()``
 prints them, for scripts that build or inspect one."""
+import types
 
 __all__ = ["TrainerDesc", "MultiTrainer", "DistMultiTrainer", "PipelineTrainer"]
+
+
+# The dump, MPI and CVM fields of Fluid's TrainerDesc proto, with its defaults: ``_set_<field>(value)``
+# records one, for scripts (and Fluid's fleet code) that set and read them in ``proto_desc``; pe's
+# dataset runs do not act on them.
+_PROTO_FIELDS = dict(dump_fields=[], dump_fields_path="", dump_file_num=16, dump_converter="", dump_param=[],
+                     dump_slot=False, mpi_rank=-1, mpi_size=-1, use_cvm=False, no_cvm=False, scale_datanorm=-1,
+                     thread_barrier=False, check_nan_var_names=[], loss_names=[])
 
 
 class TrainerDesc:
@@ -18,6 +27,16 @@ class TrainerDesc:
         self._device_worker = None
         self._program = None
         self._infer = False
+        self.proto_desc = types.SimpleNamespace(**{k: list(v) if isinstance(v, list) else v
+                                                   for k, v in _PROTO_FIELDS.items()})
+
+    def _set_proto(self, **fields):
+        """Sets proto fields; a repeated field (a list) is extended, as Fluid appends to it."""
+        for name, value in fields.items():
+            if isinstance(getattr(self.proto_desc, name), list):
+                getattr(self.proto_desc, name).extend(value)
+            else:
+                setattr(self.proto_desc, name, value)
 
     def _set_fetch_var_and_info(self, fetch_vars, fetch_info, print_period):
         self.fetch_var_names = [getattr(v, "name", v) for v in fetch_vars]
@@ -49,6 +68,18 @@ class TrainerDesc:
         lines = [f"{k}: {v!r}" if isinstance(v, str) else f"{k}: {str(v).lower()}" for k, v in fields]
         lines += [f'fetch_var_names: "{n}"' for n in self.fetch_var_names]
         return "\n".join(lines) + "\n"
+
+
+def _proto_setter(field):
+    def setter(self, value=_PROTO_FIELDS[field]):
+        self._set_proto(**{field: value})
+    setter.__name__ = f"_set_{field}"
+    setter.__doc__ = f"Records the TrainerDesc proto's {field} (a list: appended to)."
+    return setter
+
+
+for _field in _PROTO_FIELDS:
+    setattr(TrainerDesc, f"_set_{_field}", _proto_setter(_field))
 
 
 class MultiTrainer(TrainerDesc):

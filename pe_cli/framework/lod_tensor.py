@@ -6,6 +6,7 @@ level's lengths count rows of the array.
 """
 import numpy as np
 
+from ..base.dtypes import convert_dtype
 from ..base.errors import EnforceNotMet, PeError
 from ..base.places import CPUPlace
 
@@ -56,15 +57,30 @@ class LoDTensor:
         else:
             self._array = np.zeros(dims, self._array.dtype if self._array is not None else np.float32)
 
-    # Element access by flat index (Fluid's op tests perturb one element at a time).
-    def _get_float_element(self, i):
-        return float(np.asarray(self).reshape(-1)[i])
+    def _alloc(self, dtype):
+        dims = self._array.shape if self._array is not None else (0,)
+        if self._array is None or self._array.dtype != dtype:
+            self._array = np.zeros(dims, dtype)
+        return self._array
 
-    def _set_float_element(self, i, value):
-        self._own_array().reshape(-1)[i] = value
+    def _alloc_float(self, place=None):
+        """Fluid's: memory for the dims ``_set_dims`` gave, as float32 (zeros where newly made)."""
+        self._alloc(np.float32)
 
-    _get_double_element = _get_float_element
-    _set_double_element = _set_float_element
+    def _alloc_double(self, place=None):
+        self._alloc(np.float64)
+
+    def _alloc_int(self, place=None):
+        """As ``_alloc_float``, int32 (Fluid's int)."""
+        self._alloc(np.int32)
+
+    def _mutable_data(self, place, dtype):
+        """Fluid's: the address of the tensor's memory as ``dtype`` (a VarType or any dtype spelling)."""
+        return int(self._alloc(np.dtype(convert_dtype(dtype))).ctypes.data)
+
+    def __getitem__(self, index):
+        """Fluid's slicing of a Tensor: a new tensor holding ``array[index]`` (no LoD)."""
+        return LoDTensor(np.array(np.asarray(self)[index]))
 
     def _own_array(self):
         """The array, a host copy this tensor owns where it was on a device or not writable."""
@@ -78,6 +94,16 @@ class LoDTensor:
 
     def _dtype(self):
         return self._array.dtype
+
+    # Fluid's element accessors (its gradient checker perturbs one element at a time, in place)
+    def _get_float_element(self, i):
+        return float(np.asarray(self).reshape(-1)[i])
+
+    def _set_float_element(self, i, value):
+        self._own_array().reshape(-1)[i] = value
+
+    _get_double_element = _get_float_element
+    _set_double_element = _set_float_element
 
     def __len__(self):
         return 0 if self._array is None else len(self._array)

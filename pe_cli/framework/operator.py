@@ -1,4 +1,5 @@
 """Operator: one op in a Block, as plain data (type, named input/output slots, attributes)."""
+from .op_desc import OpDesc
 
 
 class AttrType:
@@ -37,49 +38,6 @@ class OpRole:
     def name(role):
         base = {0: "forward", 1: "backward", 2: "optimize", 16: "lr_sched"}.get(role & ~OpRole.Loss, "forward")
         return base + ("+loss" if role & OpRole.Loss else "")
-
-
-class OpDesc:
-    """``op.desc`` as Fluid scripts read it: methods where Operator has attributes."""
-
-    def __init__(self, op):
-        self._op = op
-
-    def type(self):
-        return self._op.type
-
-    def attr(self, name):
-        return self._op.attrs.get(name, "/" if name == "op_namescope" else None)
-
-    def has_attr(self, name):
-        return name in self._op.attrs
-
-    def attr_names(self):
-        return list(self._op.attrs)
-
-    def input(self, slot):
-        return self._op.input(slot)
-
-    def output(self, slot):
-        return self._op.output(slot)
-
-    def input_names(self):
-        return self._op.input_names
-
-    def output_names(self):
-        return self._op.output_names
-
-    def input_arg_names(self):
-        return self._op.input_arg_names
-
-    def output_arg_names(self):
-        return self._op.output_arg_names
-
-    def infer_var_type(self, block_desc=None):
-        """Nothing to do: pe infers an op's output types when the op is appended."""
-
-    def infer_shape(self, block_desc=None):
-        """Nothing to do: pe infers an op's output shapes when the op is appended."""
 
 
 class Operator:
@@ -136,6 +94,10 @@ class Operator:
 
     def has_attr(self, name):
         return name in self.attrs
+
+    def _is_optimize_op(self):
+        """True for an op of the optimizer (its role has the Optimize bit, as Fluid tests it)."""
+        return bool(self.role & OpRole.Optimize)
 
     def _set_attr(self, name, value):
         self.attrs[name] = value

@@ -2,6 +2,7 @@
 slots and attributes and infers output shapes at once, so mistakes surface where they are made."""
 import contextlib
 import copy
+import numbers
 import warnings
 
 # ops sits below framework (it imports only errors and dtypes). Import the module, not its names:
@@ -10,6 +11,9 @@ from ..ops import registry
 from . import unique_name
 from .operator import Operator, OpRole
 from .program_desc import BlockDesc, ProgramDesc, parse_program
+from .param_info import copy_dist_info, copy_param_info
+from .prune import prune_with_input
+from .name_scope import current_name_scope, name_scope  # noqa: F401 (name_scope re-exported)
 from .source import current_layer, current_source
 from .variable import Parameter, Variable
 
@@ -117,8 +121,8 @@ class Block:
         op = Operator(self, type, _names(inputs), _names(outputs), dict(attrs or {}),
                       self.program._current_role if role is None else role, current_source(),
                       current_layer())
-        if _name_scope.parent is not None:
-            op.attrs.setdefault("op_namescope", _name_scope.path())
+        if current_name_scope() != "/":
+            op.attrs.setdefault("op_namescope", current_name_scope())
         registry.prepare(op)
         return op
 
@@ -160,7 +164,7 @@ class Program:
     def __init__(self):
         self.blocks = [Block(self, 0)]
         self.current_block_idx = 0
-        self.random_seed = 0
+        self._seed = _global_seed
         self._current_role = OpRole.Forward
         self._version = 0   # bumped on every change; executors cache plans per version
         self._is_test = False
@@ -168,6 +172,38 @@ class Program:
 
     def _bump(self):
         self._version += 1
+
+    @property
+    def random_seed(self):
+        """The seed of the program's random ops (0: none; a new Program starts at the global seed)."""
+        return self._seed
+
+    @random_seed.setter
+    def random_seed(self, seed):
+        if not isinstance(seed, numbers.Integral):
+            raise ValueError(f"Program.random_seed's input seed must be an integer, but received {type(seed)}.")
+        self._seed = int(seed)
+
+    def global_seed(self, seed=0):
+        """Sets this program's seed and the one every Program made afterwards starts with."""
+        global _global_seed
+        self.random_seed = seed
+        _global_seed = self._seed
+
+    def _copy_param_info_from(self, other):
+        """Makes the variables of this global block that are parameters of ``other``'s global block
+        parameters with the same training attributes (Fluid's; a pruned or parsed copy gets them back)."""
+        if not isinstance(other, Program):
+            raise TypeError("Function Program._copy_param_info_from() needs to pass in a source Program, "
+                            f"but received {type(other)}")
+        copy_param_info(self.global_block(), other.global_block())
+
+    def _copy_dist_param_info_from(self, other):
+        """Takes ``other``'s distributed (parameter-server) settings, as Fluid's."""
+        if not isinstance(other, Program):
+            raise TypeError("Function Program._copy_param_info_from() needs to pass in a source Program, "
+                            f"but received {type(other)}")
+        copy_dist_info(self, other)
 
     @staticmethod
     def parse_from_string(binary_str):
@@ -200,30 +236,8 @@ class Program:
 
     def _prune_with_input(self, feeded_var_names, targets):
         """As ``_prune``, taking ``feeded_var_names`` as given: the ops that compute them, and what
-        only those ops need, go too (Fluid's ``Program._prune_with_input``)."""
-        if targets is None:
-            raise ValueError("All targets of prune() can only be Variable or Operator.")
-        targets = targets if isinstance(targets, (list, tuple)) else [targets]
-        fed = {n if isinstance(n, str) else n.name for n in feeded_var_names}
-        needed, kept_ops = set(), []
-        for t in targets:
-            if isinstance(t, Operator):
-                kept_ops.append(t)
-            elif isinstance(t, (str, Variable)):
-                needed.add(t if isinstance(t, str) else t.name)
-            else:
-                raise ValueError("All targets of prune() can only be Variable or Operator.")
-        keep_ids = {id(op) for op in kept_ops}
-        block, keep = self.global_block(), []
-        for i in reversed(range(len(block.ops))):
-            op = block.ops[i]
-            if id(op) in keep_ids or any(n in needed and n not in fed for n in op.output_arg_names):
-                keep.append(i)
-                needed.update(n for n in op.input_arg_names if n not in fed)
-        pruned = self.clone()
-        pruned.global_block().ops = [pruned.global_block().ops[i] for i in reversed(keep)]
-        pruned._bump()
-        return pruned
+        only those ops need, go too (Fluid's ``Program._prune_with_input``; framework/prune.py)."""
+        return prune_with_input(self, feeded_var_names, targets)
 
     def _rollback(self):
         """Makes the current block's parent current again."""
@@ -317,6 +331,7 @@ class Program:
     copy = copy.copy
 
 
+_global_seed = 0      # what a new Program's random_seed starts at (Program.global_seed)
 _main_program = Program()
 _startup_program = Program()
 
@@ -355,45 +370,3 @@ def program_guard(main_program, startup_program=None):
         switch_main_program(old_main)
         if startup_program is not None:
             switch_startup_program(old_startup)
-
-
-class _NameScope:
-    """A node of the name-scope tree: a prefix entered again under one parent gets ``_1``, ``_2``..."""
-
-    def __init__(self, name="", parent=None):
-        self.name, self.parent, self.entered = name, parent, {}
-
-    def child(self, prefix):
-        n = self.entered.get(prefix, 0)
-        self.entered[prefix] = n + 1
-        return _NameScope(prefix if n == 0 else f"{prefix}_{n}", self)
-
-    def path(self):
-        """'/s1/s2/' (Fluid's ``op_namescope``); '/' at the root."""
-        parts, node = [], self
-        while node.parent is not None:
-            parts.append(node.name)
-            node = node.parent
-        return "/" + "".join(p + "/" for p in reversed(parts))
-
-
-_name_scope = _NameScope()
-
-
-@contextlib.contextmanager
-def name_scope(prefix=None):
-    """Groups the ops built inside under ``prefix`` (their ``op_namescope`` attribute, '/outer/inner/',
-    as in Fluid; a prefix entered again at the same level becomes prefix_1, ...). Variable names are
-    unchanged."""
-    global _name_scope
-    outer = _name_scope
-    _name_scope = outer.child(prefix or "")
-    try:
-        yield
-    finally:
-        _name_scope = outer
-
-
-def current_name_scope():
-    """The current name scope's path, '/s1/s2/' ('/' outside any)."""
-    return _name_scope.path()

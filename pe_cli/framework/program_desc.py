@@ -1,10 +1,14 @@
-"""``program.desc``: Fluid's ProgramDesc face of a Program, for scripts that ask for the number of
-blocks or serialize it. ``serialize_to_string()`` gives pe's own form (JSON of every block's
+"""``program.desc`` and ``block.desc``: Fluid's ProgramDesc and BlockDesc faces of a Program and a
+Block. They are views: what Paddle's tests build at desc level (``block.var(b"x")``,
+``block.append_op()`` then ``set_type``/``set_input``...) is built in the Program itself, and two
+views of one block are equal. ``serialize_to_string()`` gives pe's own form (JSON of every block's
 variables and ops, bytes), not Fluid's protobuf: enough to store, compare and restore programs
 (``parse_program``, behind ``Program.parse_from_string``)."""
 import json
 
 from ..base.errors import ArgumentValueError
+from .desc_view import DescView
+from .operator import Operator
 
 
 def _attr(value):
@@ -16,12 +20,40 @@ def _attr(value):
     return value
 
 
-class ProgramDesc:
-    def __init__(self, program):
-        self._program = program
+class ProgramDesc(DescView):
+    @property
+    def _program(self):
+        return self._viewed
 
     def num_blocks(self):
         return len(self._program.blocks)
+
+    def block(self, idx):
+        return BlockDesc(self._program.block(idx))
+
+    def append_block(self, parent):
+        """A new block whose parent is the block ``parent`` (a BlockDesc) stands for; the
+        program's current block stays what it was."""
+        program = self._program
+        current = program.current_block_idx
+        block = program._create_block(parent_idx=parent.id)
+        program.current_block_idx = current
+        return block.desc
+
+    def flush(self):
+        """Nothing to do: the views write through to the Program."""
+
+    def _set_version(self, version=0):
+        self._program._desc_version = int(version)
+
+    def _version(self):
+        return getattr(self._program, "_desc_version", 0)
+
+    def get_feed_target_names(self):
+        return [op.output("Out")[0] for op in self._program.global_block().ops if op.type == "feed"]
+
+    def get_fetch_target_names(self):
+        return [op.input("X")[0] for op in self._program.global_block().ops if op.type == "fetch"]
 
     def serialize_to_string(self):
         blocks = []
@@ -70,11 +102,12 @@ def _restored(program, value):
     if isinstance(value, list):
         return [_restored(program, v) for v in value]
     return value
-class BlockDesc:
-    """``block.desc``: Fluid's BlockDesc face of a Block, for calls that hand it to an op desc."""
+class BlockDesc(DescView):
+    """``block.desc``: names are str or bytes (Fluid's tests pass ``six.b("x")``)."""
 
-    def __init__(self, block):
-        self._block = block
+    @property
+    def _block(self):
+        return self._viewed
 
     @property
     def id(self):
@@ -84,19 +117,79 @@ class BlockDesc:
     def parent(self):
         return self._block.parent_idx
 
+    def get_forward_block_idx(self):
+        return getattr(self._block, "forward_block_idx", -1)
+
+    def _set_forward_block_idx(self, idx):
+        self._block.forward_block_idx = int(idx)
+
+    # -- variables -----------------------------------------------------------------------------
+    def var(self, name):
+        """The variable ``name`` of this block, made (a float32 LoDTensor of no shape yet) if it
+        has none of that name."""
+        name = _name(name)
+        block = self._block
+        if name not in block.vars:
+            block.create_var(name=name)
+            block.program._bump()
+        return block.vars[name].desc
+
+    def find_var(self, name):
+        var = self._block.vars.get(_name(name))
+        return None if var is None else var.desc
+
+    def find_var_recursive(self, name):
+        var = self._block._find_var_recursive(_name(name))
+        return None if var is None else var.desc
+
+    def has_var(self, name):
+        return _name(name) in self._block.vars
+
+    def has_var_recursive(self, name):
+        return self._block.has_var_recursive(_name(name))
+
+    def all_vars(self):
+        return [v.desc for v in self._block.vars.values()]
+
+    def _remove_var(self, name):
+        self._block._remove_var(_name(name))
+
+    def _rename_var(self, old, new):
+        """Renames variable ``old`` to ``new`` in this block and in its ops' slots."""
+        old, new = _name(old), _name(new)
+        self._block.vars[old].desc.set_name(new)
+        for op in self._block.ops:
+            for slots in (op.inputs, op.outputs):
+                for names in slots.values():
+                    names[:] = [new if n == old else n for n in names]
+        return self._block.vars[new].desc
+
+    # -- ops -----------------------------------------------------------------------------------
     def op_size(self):
         return len(self._block.ops)
 
+    def op(self, idx):
+        return self._block.ops[idx].desc
+
     def append_op(self):
-        """An empty op desc at the end of the block; its ``copy_from(op_desc)`` makes it a copy of that op
-        (the variables it names are the caller's to create, as with Fluid's desc-level append)."""
-        return _AppendedOpDesc(self._block)
+        """A new op at the end of the block, of no type yet: set it with ``set_type``,
+        ``set_input``, ``_set_attr``... or ``copy_from(op_desc)``."""
+        return self._insert_op(len(self._block.ops))
 
+    def _prepend_op(self):
+        return self._insert_op(0)
 
-class _AppendedOpDesc:
-    def __init__(self, block):
-        self._block = block
-
-    def copy_from(self, op_desc):
-        self._block.ops.append(op_desc._op.clone_into(self._block))
+    def _insert_op(self, index):
+        op = Operator(self._block, None, {}, {}, {})
+        self._block.ops.insert(index, op)
         self._block.program._bump()
+        return op.desc
+
+    def _remove_op(self, start, end):
+        """Removes the ops at indices [start, end)."""
+        del self._block.ops[start:end]
+        self._block.program._bump()
+
+
+def _name(name):
+    return name.decode() if isinstance(name, bytes) else str(name)

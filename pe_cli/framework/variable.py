@@ -1,6 +1,7 @@
 """Variables and Parameters: named, typed slots of a Block. Values live in a Scope, not here."""
 from ..base import dtypes
 from . import unique_name
+from .var_desc import VarDesc
 
 
 class Variable:
@@ -23,10 +24,16 @@ class Variable:
         self.op = None  # the op that last wrote it, set by Block.append_op
         # VarType.LOD_TENSOR, or SELECTED_ROWS where shape inference knows the value is row-sparse
         self._type = type or dtypes.VarType.LOD_TENSOR
+        self.reader_slots = {}   # a READER's values: {"shapes"|"dtypes"|"lod_levels": [one per value]}
 
     @property
     def type(self):
         return self._type
+
+    @property
+    def desc(self):
+        """Fluid's VarDesc face of this variable."""
+        return VarDesc(self)
 
     @property
     def grad_name(self):
@@ -82,6 +89,14 @@ class Parameter(Variable):
     def __init__(self, block, name, shape, dtype="float32", trainable=True, initializer=None,
                  regularizer=None, optimize_attr=None, gradient_clip_attr=None, do_model_average=None,
                  lod_level=0, need_clip=True):
+        if shape is None:
+            raise ValueError("The shape of Parameter should not be None")
+        if dtype is None:
+            raise ValueError("The dtype of Parameter should not be None")
+        if len(shape) == 0:
+            raise ValueError("The dimensions of shape for Parameter must be greater than 0")
+        if any(d < 0 for d in shape):
+            raise ValueError(f"Each dimension of shape for Parameter must be greater than 0, but received {list(shape)}")
         super().__init__(block, name=name, shape=shape, dtype=dtype, lod_level=lod_level, persistable=True,
                          stop_gradient=not trainable)
         self.trainable = trainable

@@ -40,6 +40,9 @@ def as_program(main_program, fn):
     """``main_program`` (default: the default main program; a CompiledProgram's own), checked."""
     program = default_main_program() if main_program is None else main_program
     program = getattr(program, "_program", program)   # a CompiledProgram
+    if program is None:
+        raise TypeError(f"{fn}: this CompiledProgram was made of a core.Graph and holds no Program; "
+                        "pass the Program")
     if not isinstance(program, Program):
         raise TypeError(f"{fn}: main_program must be a Program, got {type(program).__name__}")
     return program

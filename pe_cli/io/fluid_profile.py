@@ -7,10 +7,39 @@ op type; start_ns, end_ns; device_id 0; sub_device_id: the thread), with Fluid's
     Event { string name = 1; uint64 start_ns = 2; uint64 end_ns = 3; int64 device_id = 5;
             int64 sub_device_id = 6; EventType type = 8 (CPU = 0); }
 
-The message is small and flat, so it is encoded here directly in protobuf's wire format."""
+The message is small and flat, so it is encoded here directly in protobuf's wire format; its
+schema below gives the message classes (``paddle.fluid.proto.profiler.profiler_pb2``) that read it."""
+import functools
+
 from ..base.atomic_file import atomic_write
+from .fluid_proto import proto_module
 
 __all__ = ["profile_bytes", "write_profile"]
+
+_SCHEMA = """
+name: "pe_fluid_profiler.proto" package: "paddle.platform.proto" syntax: "proto2"
+message_type { name: "MemCopy" field { name: "bytes" number: 1 label: LABEL_OPTIONAL type: TYPE_UINT64 } }
+message_type { name: "Event"
+  enum_type { name: "EventType" value { name: "CPU" number: 0 } value { name: "GPUKernel" number: 1 } }
+  field { name: "type" number: 8 label: LABEL_OPTIONAL type: TYPE_ENUM type_name: ".paddle.platform.proto.Event.EventType" }
+  field { name: "name" number: 1 label: LABEL_OPTIONAL type: TYPE_STRING }
+  field { name: "start_ns" number: 2 label: LABEL_OPTIONAL type: TYPE_UINT64 }
+  field { name: "end_ns" number: 3 label: LABEL_OPTIONAL type: TYPE_UINT64 }
+  field { name: "sub_device_id" number: 6 label: LABEL_OPTIONAL type: TYPE_INT64 }
+  field { name: "device_id" number: 5 label: LABEL_OPTIONAL type: TYPE_INT64 }
+  field { name: "memcopy" number: 7 label: LABEL_OPTIONAL type: TYPE_MESSAGE type_name: ".paddle.platform.proto.MemCopy" }
+  field { name: "detail_info" number: 9 label: LABEL_OPTIONAL type: TYPE_STRING } }
+message_type { name: "Profile"
+  field { name: "events" number: 1 label: LABEL_REPEATED type: TYPE_MESSAGE type_name: ".paddle.platform.proto.Event" }
+  field { name: "start_ns" number: 2 label: LABEL_OPTIONAL type: TYPE_UINT64 }
+  field { name: "end_ns" number: 3 label: LABEL_OPTIONAL type: TYPE_UINT64 } }
+"""
+
+
+@functools.lru_cache(maxsize=1)
+def messages():
+    """{name: message class} of the profile schema above (Profile, Event, MemCopy)."""
+    return proto_module(_SCHEMA)
 
 
 def _varint(n):

@@ -62,17 +62,48 @@ message_type { name: "BlockDesc"
 message_type { name: "ProgramDesc"
   field { name: "blocks" number: 1 label: LABEL_REPEATED type: TYPE_MESSAGE type_name: ".paddle.framework.proto.BlockDesc" }
   field { name: "version" number: 4 label: LABEL_OPTIONAL type: TYPE_MESSAGE type_name: ".paddle.framework.proto.Version" } }
+message_type { name: "OpProto"
+  nested_type { name: "Var"
+    field { name: "name" number: 1 label: LABEL_REQUIRED type: TYPE_STRING }
+    field { name: "comment" number: 2 label: LABEL_REQUIRED type: TYPE_STRING }
+    field { name: "duplicable" number: 3 label: LABEL_OPTIONAL type: TYPE_BOOL default_value: "false" }
+    field { name: "intermediate" number: 4 label: LABEL_OPTIONAL type: TYPE_BOOL default_value: "false" }
+    field { name: "dispensable" number: 5 label: LABEL_OPTIONAL type: TYPE_BOOL default_value: "false" } }
+  nested_type { name: "Attr"
+    field { name: "name" number: 1 label: LABEL_REQUIRED type: TYPE_STRING }
+    field { name: "type" number: 2 label: LABEL_REQUIRED type: TYPE_ENUM type_name: ".paddle.framework.proto.AttrType" }
+    field { name: "comment" number: 3 label: LABEL_REQUIRED type: TYPE_STRING }
+    field { name: "generated" number: 4 label: LABEL_OPTIONAL type: TYPE_BOOL default_value: "false" } }
+  field { name: "type" number: 1 label: LABEL_REQUIRED type: TYPE_STRING }
+  field { name: "inputs" number: 2 label: LABEL_REPEATED type: TYPE_MESSAGE type_name: ".paddle.framework.proto.OpProto.Var" }
+  field { name: "outputs" number: 3 label: LABEL_REPEATED type: TYPE_MESSAGE type_name: ".paddle.framework.proto.OpProto.Var" }
+  field { name: "attrs" number: 4 label: LABEL_REPEATED type: TYPE_MESSAGE type_name: ".paddle.framework.proto.OpProto.Attr" }
+  field { name: "comment" number: 5 label: LABEL_REQUIRED type: TYPE_STRING } }
 """
+
+
+def proto_module(schema):
+    """{name: message class, or enum wrapper} of every top-level message and enum type of
+    ``schema`` (a FileDescriptorProto in text format), as a generated ``_pb2`` module holds them,
+    plus each top-level enum's values by name."""
+    from google.protobuf import descriptor_pb2, descriptor_pool, message_factory, text_format
+    from google.protobuf.internal import enum_type_wrapper
+    file_proto = text_format.Parse(schema, descriptor_pb2.FileDescriptorProto())
+    pool = descriptor_pool.DescriptorPool()
+    pool.Add(file_proto)
+    names = {m.name: message_factory.GetMessageClass(pool.FindMessageTypeByName(f"{file_proto.package}.{m.name}"))
+             for m in file_proto.message_type}
+    for enum in file_proto.enum_type:
+        names[enum.name] = enum_type_wrapper.EnumTypeWrapper(pool.FindEnumTypeByName(f"{file_proto.package}.{enum.name}"))
+        names.update((v.name, v.number) for v in enum.value)
+    return names
 
 
 @functools.lru_cache(maxsize=1)
 def messages():
-    """{name: message class} of the schema above (built once, on first use)."""
-    from google.protobuf import descriptor_pb2, descriptor_pool, message_factory, text_format
-    pool = descriptor_pool.DescriptorPool()
-    pool.Add(text_format.Parse(_SCHEMA, descriptor_pb2.FileDescriptorProto()))
-    return {name: message_factory.GetMessageClass(pool.FindMessageTypeByName(f"paddle.framework.proto.{name}"))
-            for name in ("ProgramDesc", "BlockDesc", "VarDesc", "OpDesc", "VarType")}
+    """{name: message class or enum} of Fluid's framework.proto (the schema above; built once, on
+    first use): what ``paddle.fluid.proto.framework_pb2`` holds."""
+    return proto_module(_SCHEMA)
 
 
 def parse_program_desc(data, where):

@@ -111,6 +111,7 @@ class OpDef:
     inplace: tuple = ()         # (output slot, input slot): the kernel may write that output over that input
     channels_last: tuple = ()   # image slots an NHWC data_format transposes around the NCHW kernel (kernels/layout.py)
     blocked: object = None      # blocked(op) -> groups of slots that may hold blocked values (kernels/cpu/blocked.py)
+    no_need_buffer: tuple = ()  # input slots whose shapes alone its kernels read, never their values
     _kernels: dict = field(default_factory=dict)
 
     def has(self, trait):
@@ -173,7 +174,7 @@ LOD_RULES = ("keep", "drop")
 
 def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, grad=None, grad_reads=(),
              kernel=None, needs_rng=False, doc="", traits=(), lod="keep", needs_lod=False, inplace=(),
-             channels_last=(), blocked=None):
+             channels_last=(), blocked=None, no_need_buffer=()):
     """Registers an op type. Called at import time of the module that defines the op.
 
     ``kernel_module``: its kernels are in ``pe_cli/kernels/<device>/<kernel_module>.py``; ``kernel``:
@@ -186,7 +187,9 @@ def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, gr
     which is written channels first (pe_cli/kernels/layout.py). ``blocked``: ``blocked(op) -> ((slot, ...),
     ...)``, the groups of image slots whose values the op's kernels in kernels/<device>/blocked.py
     take and give in oneDNN's blocked layout, each group all blocked or none (the
-    onednn_blocked_layout pass, pe_cli/compiler/passes/blocked_layout.py)."""
+    onednn_blocked_layout pass, pe_cli/compiler/passes/blocked_layout.py). ``no_need_buffer``: the
+    input slots whose values its kernels never read, only their shapes (Fluid's
+    NoNeedBufferVarsInferer: ``core.infer_no_need_buffer_slots``)."""
     if type in _REGISTRY:
         raise RuntimeError(f"op '{type}' is registered twice")
     unknown = set(traits) - set(TRAITS)
@@ -199,12 +202,15 @@ def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, gr
         raise RuntimeError(f"op '{type}': lod={lod!r} is not one of {LOD_RULES} or a function")
     if set(inplace) - slots:
         raise RuntimeError(f"op '{type}': inplace {sorted(set(inplace) - slots)} are not its slots")
+    if set(no_need_buffer) - slots:
+        raise RuntimeError(f"op '{type}': no_need_buffer {sorted(set(no_need_buffer) - slots)} are not its slots")
     if set(channels_last) - slots:
         raise RuntimeError(f"op '{type}': channels_last {sorted(set(channels_last) - slots)} are not its slots")
     attrs = {k: v if isinstance(v, Attr) else Attr(v) for k, v in (attrs or {}).items()}
     opdef = OpDef(type, tuple(Slot.parse(s) for s in inputs), tuple(Slot.parse(s) for s in outputs),
                   attrs, infer, grad, kernel_module, kernel or type, needs_rng, doc, frozenset(traits),
-                  tuple(grad_reads), lod, needs_lod, tuple(inplace), tuple(channels_last), blocked)
+                  tuple(grad_reads), lod, needs_lod, tuple(inplace), tuple(channels_last), blocked,
+                  tuple(no_need_buffer))
     _REGISTRY[type] = opdef
     return opdef
 

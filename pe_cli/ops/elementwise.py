@@ -64,6 +64,7 @@ for _name, _doc in [("add", "X + Y"), ("sub", "X - Y"), ("mul", "X * Y"), ("div"
              infer=_infer, grad=_grad, doc=f"Out = {_doc}, Y broadcast into X from dim `axis`.")
     register(f"elementwise_{_name}_grad", kernel_module="elementwise", inputs=["X", "Y", "Out", "Out@GRAD"],
              outputs=["X@GRAD?", "Y@GRAD?"], attrs={"axis": -1},
+             no_need_buffer=("X", "Y") if _name in ("add", "sub") else (),
              infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}))
 
 

@@ -71,6 +71,14 @@ def prepare(op):
     for slot in op.outputs:
         if slot not in known_out:
             raise PeError(f"{_where(op)}: unknown output slot '{slot}'; it has {sorted(known_out)}")
+    check_attrs(op)
+    infer_shape(op)
+
+
+def check_attrs(op):
+    """Checks the op's attributes against its definition and fills the defaults of those it lacks
+    (Fluid's ``OpDesc.check_attrs``)."""
+    opdef = get(op.type)
     for name, value in op.attrs.items():
         spec = opdef.attrs.get(name)
         if spec is None:
@@ -83,6 +91,12 @@ def prepare(op):
             op.attrs[name] = convert_dtype(value)     # Fluid's VarType number or any spelling: the name
     for name, default in opdef.default_attrs().items():
         op.attrs.setdefault(name, default)
+
+
+def infer_shape(op):
+    """Runs the op's shape inference: its output variables (in ``op.block``) get their shapes,
+    dtypes and LoD levels."""
+    opdef = get(op.type)
     if opdef.infer is not None:
         opdef.infer(InferContext(op, opdef))
     if opdef.lod == "keep":

@@ -10,6 +10,7 @@ from ..base.errors import PeError
 from ..base.places import CPUPlace, CUDAPlace  # noqa: F401
 from . import dataset, io, metric, nn, optimizer, reader, regularizer, static, tensor, vision  # noqa: F401
 from .batch import batch  # noqa: F401
+from ..fluid.version import full_version as __version__  # noqa: F401 -- the Fluid release pe follows
 from . import device as _device
 from .device import *  # noqa: F401,F403
 from .tensor_create import *  # noqa: F401,F403

@@ -26,3 +26,20 @@ def test_a_range_without_1_8_5_raises_fluids_version_error(args, message):
 def test_a_malformed_version_is_fluids_type_or_value_error(args, error):
     with pytest.raises(error, match="require_version"):
         fluid.require_version(*args)
+
+
+def test_require_version_reads_paddle_version_at_the_call(monkeypatch):
+    """paddle.version (pe_cli/fluid/version.py) holds Fluid's fields; require_version compares with
+    them as a program set them, and a version of all zeros (a development build) only warns."""
+    from pe_cli.fluid import runner, version
+    assert runner.pe_module_for("paddle.version") == "pe_cli.fluid.version"
+    assert (version.major, version.minor, version.patch, version.rc) == ("1", "8", "5", "0")
+    for name, value in zip(("major", "minor", "patch", "rc"), ("1", "4", "1", "0")):
+        monkeypatch.setattr(version, name, value)
+    fluid.require_version("1.4.1", "1.4.1")
+    with pytest.raises(Exception, match="VersionError"):
+        fluid.require_version("1.5")
+    for name in ("major", "minor", "patch", "rc"):
+        monkeypatch.setattr(version, name, "0")
+    with pytest.warns(UserWarning, match="develop version"):
+        assert fluid.require_version("100") is None

@@ -1,0 +1,44 @@
+"""Pruning a program to what some targets need (Fluid's ``Program._prune`` and
+``_prune_with_input``: what inference runs, without the loss and metrics, and what
+``Executor.run(use_prune=True)`` runs)."""
+from .operator import Operator
+from .variable import Variable
+
+
+def _checked(feeded_var_names, targets):
+    """(fed names, target names, target ops), or Fluid's ValueError naming what is wrong."""
+    feeds = feeded_var_names if isinstance(feeded_var_names, (list, tuple, set)) else [feeded_var_names]
+    targets = targets if isinstance(targets, (list, tuple)) else [targets]
+    fed, names, ops = set(), set(), []
+    for n in feeds:
+        if not isinstance(n, (str, Variable)):
+            raise ValueError("All feeded_var_names of Program._prune_with_input() can only be str, but "
+                             f"received {type(n)}.")
+        fed.add(n if isinstance(n, str) else n.name)
+    for t in targets:
+        if isinstance(t, Operator):
+            ops.append(t)
+        elif isinstance(t, (str, Variable)):
+            names.add(t if isinstance(t, str) else t.name)
+        else:
+            raise ValueError("All targets of Program._prune_with_input() can only be Variable or Operator, but "
+                             f"received {type(t)}.")
+    return fed, names, ops
+
+
+def prune_with_input(program, feeded_var_names, targets):
+    """A copy of ``program`` keeping only the global block's ops that ``targets`` (Variables, names
+    or Operators) depend on, taking ``feeded_var_names`` as given: the ops that compute them, and
+    what only those ops need, go too."""
+    fed, needed, kept_ops = _checked(feeded_var_names, targets)
+    keep_ids = {id(op) for op in kept_ops}
+    block, keep = program.global_block(), []
+    for i in reversed(range(len(block.ops))):
+        op = block.ops[i]
+        if id(op) in keep_ids or any(n in needed and n not in fed for n in op.output_arg_names):
+            keep.append(i)
+            needed.update(n for n in op.input_arg_names if n not in fed)
+    pruned = program.clone()
+    pruned.global_block().ops = [pruned.global_block().ops[i] for i in reversed(keep)]
+    pruned._bump()
+    return pruned
