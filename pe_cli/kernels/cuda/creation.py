@@ -11,7 +11,8 @@ from ._launch import copy, flat, full, grid, zeros
 
 
 def fill_constant(ins, attrs):
-    return {"Out": full(attrs["shape"], attrs["value"], attrs["dtype"])}
+    shape = _cpu.run_shape(ins, attrs, rt.to_host)
+    return {"Out": full(shape, _cpu.fill_value(ins, attrs, rt.to_host), attrs["dtype"])}
 
 
 def fill_zeros_like(ins, attrs):
