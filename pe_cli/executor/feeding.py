@@ -18,8 +18,9 @@ def _np_dtype(name):
     return dtype
 
 
-def as_feed_array(block, name, value):
-    """A fed value as an array of the variable's dtype, checked against its declared shape.
+def as_feed_array(block, name, value, places=1):
+    """A fed value as an array of the variable's dtype, checked against its declared shape (its
+    first dim divided by ``places``, the devices it is split over, as Fluid's check_feed_shape_type).
     Returns (array, lod or None)."""
     var = block.vars.get(name)
     if var is None:
@@ -45,7 +46,7 @@ def as_feed_array(block, name, value):
     else:
         value = np.asarray(value, dtype=var.dtype)
     if var.shape is not None and var.need_check_feed:
-        shape = value.shape
+        shape = value.shape if places == 1 or not value.shape else (value.shape[0] // places,) + value.shape[1:]
         expected = var.shape
         known = type(expected) is tuple and (expected, shape) in _FITS
         if not known and (len(shape) != len(expected) or any(e >= 0 and e != s for e, s in zip(expected, shape))):

@@ -8,6 +8,7 @@ from ..base.errors import PeError
 from ..framework.source import current_source, source_guard
 from ..framework.variable import Variable
 from .fluid_module import resolver
+from .checks import check_type, check_variable_and_dtype
 from .helper import LayerHelper
 from .lod_rank import (array_to_lod_tensor, lod_rank_table, lod_tensor_to_array,  # noqa: F401 -- Fluid's
                        max_sequence_len, reorder_lod_tensor_by_rank, shrink_memory)      # layers.control_flow has them
@@ -173,10 +174,32 @@ def _check_bool(where, what, var):
         raise TypeError(f"{where}: {what} must be a bool Variable (less_than(...)), got {got}")
 
 
+def _branch_fn(fn, what):
+    if fn is not None and not callable(fn):
+        raise TypeError(f"The {what} in cond must be callable, but received {type(fn).__name__}")
+    return fn
+
+
+def _incompatible(true_out, false_out):
+    """Fluid's ValueError for branches returning different structures, else None."""
+    why = None
+    if (true_out is None) != (false_out is None):
+        why = "true_fn returns None while false_fn returns non-None" if true_out is None else \
+            "true_fn returns non-None while false_fn returns None"
+    elif isinstance(true_out, (list, tuple)) != isinstance(false_out, (list, tuple)) or (
+            isinstance(true_out, (list, tuple)) and len(true_out) != len(false_out)):
+        why = "The two structures don't have the same number of elements"
+    if why is not None:
+        raise ValueError(f"Incompatible return values of true_fn and false_fn in cond: {why}")
+
+
 def cond(pred, true_fn=None, false_fn=None, name=None):
     """Fluid 1.8's ``cond``: the result of ``true_fn()`` when ``pred`` (one bool) holds, else of
-    ``false_fn()``; both branches return variables of one structure (or both nothing)."""
-    _check_bool("cond", "pred", pred)
+    ``false_fn()``; both branches return variables of one structure (or both nothing). Bad
+    arguments raise Fluid's TypeError; branches of different structures its ValueError."""
+    check_variable_and_dtype(pred, "pred", ("bool",), "fluid.layers.cond")
+    check_type(name, "name", (str, type(None)), "fluid.layers.cond")
+    true_fn, false_fn = _branch_fn(true_fn, "true_fn"), _branch_fn(false_fn, "false_fn")
     helper = LayerHelper("cond", name=name)
     outs = {}
 
@@ -187,15 +210,18 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
         results = result if isinstance(result, (list, tuple)) else [result]
         if "vars" not in outs:
             outs["vars"] = [_parent_var(helper, r) for r in results]
+        elif len(results) != len(outs["vars"]):
+            _incompatible(outs[True], result)
         for r, v in zip(results, outs["vars"]):
             assign(r, v)
 
-    with conditional(helper, [pred]):
-        branch(true_fn, True)
-    with conditional(helper, [logical_not(pred)]):
-        branch(false_fn, False)
-    if (outs.get(True) is None) != (outs.get(False) is None):
-        raise PeError("cond: true_fn and false_fn must both return variables, or both return None")
+    if true_fn is not None:
+        with conditional(helper, [pred]):
+            branch(true_fn, True)
+    if false_fn is not None:
+        with conditional(helper, [logical_not(pred)]):
+            branch(false_fn, False)
+    _incompatible(outs.get(True), outs.get(False))
     if "vars" not in outs:
         return None
     return outs["vars"] if isinstance(outs[True], (list, tuple)) else outs["vars"][0]

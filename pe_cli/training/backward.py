@@ -149,9 +149,9 @@ def _requires_grad(block, ops, no_grad):
     for var in block.vars.values():
         if isinstance(var, Parameter) and var.trainable and var.name not in no_grad:
             live.add(var.name)
-        elif (not var.stop_gradient and var.op is None and var.name not in no_grad
+        elif (not var.stop_gradient and _is_leaf(block, var) and var.name not in no_grad
               and is_float(var.dtype)):
-            live.add(var.name)   # a leaf the user marked as differentiable
+            live.add(var.name)   # a leaf the user marked as differentiable (a fill_constant's output too)
     for op in ops:
         if any(n in live for n in op.input_arg_names):
             for n in op.output_arg_names:
@@ -159,6 +159,11 @@ def _requires_grad(block, ops, no_grad):
                 if not var.stop_gradient and n not in no_grad and is_float(var.dtype):
                     live.add(n)
     return live
+
+
+def _is_leaf(block, var):
+    """Whether no op makes ``var`` from something differentiable (a feed, or a constant's output)."""
+    return var.op is None or not any(_differentiable(block.var(n)) for n in var.op.input_arg_names)
 
 
 def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None, checkpoints=None, *,
@@ -247,6 +252,8 @@ def _append_target_grads(targets, no_grad_set, who):
             builder.pending.setdefault(target.name, []).append(_seed(block, target, seed))
         start = len(block.ops)
         _append_op_grads(builder, fwd_ops, live)
+        for name in [n for n, parts in builder.pending.items() if len(parts) > 1]:
+            builder.read_grad(name)     # a gradient nothing reads (a fetch's: x.grad_name) is summed too
         _keep_overwritten_reads(block, fwd_ops, block.ops[start:])
     return builder, no_grad
 

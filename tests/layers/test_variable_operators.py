@@ -55,8 +55,12 @@ def test_a_while_condition_written_with_an_operator():
     assert total.tolist() == [6]
 
 
-def test_equality_stays_identity():
+def test_equality_between_variables_is_an_op_as_in_fluid():
     main = fluid.Program()
     with fluid.program_guard(main, fluid.Program()):
         a, b = layers.data("a", [1]), layers.data("b", [1])
-    assert a == a and a != b and a in [a] and b not in [a]
+        eq, ne = a == b, a != b
+        assert [op.type for op in main.global_block().ops[-2:]] == ["equal", "not_equal"]
+        assert eq.dtype == ne.dtype == "bool"
+        assert a in {a} and b not in {a}         # hashing stays identity: variables key dicts and sets
+        assert (a == "a") is False
