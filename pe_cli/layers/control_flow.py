@@ -19,6 +19,7 @@ from .logic import (equal, greater_equal, greater_than, less_equal, less_than, l
 __all__ = ["less_than", "less_equal", "greater_than", "greater_equal", "equal", "not_equal", "logical_not",
            "logical_and", "logical_or", "logical_xor", "is_empty", "increment", "create_array", "array_write",
            "array_read", "array_length", "tensor_array_to_tensor", "While", "cond", "case", "switch_case", "Switch"]
+# Fluid's layers.control_flow also holds ConditionalBlock, outside its __all__
 
 
 def is_empty(x, cond=None):
@@ -166,6 +167,24 @@ def conditional(helper, conds, scalar=True, before_append=None):
     scope = helper.create_variable(name=f"{helper.name}.scope_{body.idx}", stop_gradient=True)
     helper.append_op("conditional_block", {"Cond": conds, "Input": reads}, {"Out": writes, "Scope": [scope]},
                      {"sub_block": body.idx, "is_scalar_condition": scalar})
+
+
+class ConditionalBlock:
+    """Fluid's ``ConditionalBlock(inputs, is_scalar_condition=False)``: ``with cb.block():`` builds a
+    block that runs once when every one of ``inputs`` holds (``is_scalar_condition``: their one bool
+    value each; else: they are not empty). What it reads and writes outside becomes the op's
+    Input and Out, as Fluid finds them."""
+
+    def __init__(self, inputs, is_scalar_condition=False, name=None):
+        for each in inputs:
+            if not isinstance(each, Variable):
+                raise AssertionError(f"ConditionalBlock: each input must be a Variable, got {type(each).__name__}")
+        self.inputs = list(inputs)
+        self.is_scalar_condition = is_scalar_condition
+        self.helper = LayerHelper("conditional_block", name=name)
+
+    def block(self):
+        return conditional(self.helper, self.inputs, self.is_scalar_condition)
 
 
 def _check_bool(where, what, var):

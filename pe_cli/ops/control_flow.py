@@ -264,3 +264,13 @@ def _infer_is_empty(ctx):
 
 register("is_empty", kernel_module="control_flow", inputs=["X"], outputs=["Out"], lod="drop", infer=_infer_is_empty,
          doc="Out = whether X holds no element (bool [1]); a decoding loop stops on an empty beam.")
+
+
+def _infer_get_places(ctx):
+    """Nothing to infer: Out is a PLACE_LIST variable, made so by the layer."""
+
+
+register("get_places", kernel_module="control_flow", inputs=[], outputs=["Out"], lod="drop", infer=_infer_get_places,
+         attrs={"device_count": 0, "device_type": Attr("AUTO", choices=("AUTO", "CPU", "CUDA"))},
+         doc="Out = the places of device_type (AUTO: the device it runs on), the first device_count of them "
+             "(0: all CPU places; one CUDA place); a PLACE_LIST variable (Fluid's deprecated get_places layer).")

@@ -84,3 +84,43 @@ def test_a_parallel_executor_checks_a_feed_per_device(monkeypatch):
     exe = fluid.ParallelExecutor(use_cuda=False, main_program=main)
     got = exe.run(feed={"i": np.array([3, 4], "int32")}, fetch_list=[out.name])
     np.testing.assert_array_equal(np.asarray(got[0]).ravel(), [6.0, 8.0])
+
+
+def test_conditional_block_class_runs_when_its_input_is_not_empty_and_trains_through():
+    from pe_cli.layers.control_flow import ConditionalBlock
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        data = layers.data(name="X", shape=[1], dtype="float32")
+        data.stop_gradient = False
+        block = ConditionalBlock(inputs=[data])
+        out = layers.create_tensor(dtype="float32")
+        with block.block():
+            layers.assign(layers.scale(data, 3.0), out)
+        append_backward(layers.mean(out))
+    x = np.arange(4, dtype="float32").reshape(4, 1)
+    got, grad = _run(main, [out, data.name + "@GRAD"], {"X": x})
+    np.testing.assert_allclose(got, 3 * x)
+    np.testing.assert_allclose(grad, np.full([4, 1], 0.75))
+    with pytest.raises(AssertionError):
+        ConditionalBlock(inputs=[1])
+
+
+def test_an_op_takes_a_block_object_as_its_sub_block_attribute():
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        sub = main._create_block()
+        main._rollback()
+        cond_var = layers.fill_constant(shape=[1], dtype="bool", value=False)
+        op = main.global_block().append_op(type="conditional_block", inputs={"Cond": [cond_var], "Input": []},
+                                           outputs={"Out": []}, attrs={"sub_block": sub, "is_scalar_condition": True})
+    assert op.attrs["sub_block"] == sub.idx
+
+
+def test_get_places_is_a_place_list_variable_its_op_fills():
+    from pe_cli.fluid.layers_device import get_places
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        places = get_places(device_count=2, device_type="CPU")
+    assert places.type == fluid.core.VarDesc.VarType.PLACE_LIST
+    assert main.global_block().ops[-1].attrs == {"device_count": 2, "device_type": "CPU"}
+    fluid.Executor(fluid.CPUPlace()).run(main, scope=fluid.Scope())

@@ -28,6 +28,7 @@ COVERED_ELSEWHERE = {
           "every gradient (they take a rank table)"
        for t in ("lod_rank_table", "max_sequence_len", "lod_tensor_to_array", "array_to_lod_tensor",
                  "shrink_rnn_memory", "reorder_lod_tensor_by_rank")},
+    "get_places": "tests/layers/test_control_flow_cond_api.py (its output is a list of places, not a tensor)",
     "beam_search": "tests/layers/test_control_flow_beam_search.py: a hand-worked step (2-level LoD inputs)",
     "beam_search_decode": "tests/layers/test_control_flow_beam_search.py: two steps back-traced (tensor arrays)",
     "cvm": "forward: cases_cvm.py; its gradient is Fluid's rule (the CVM input on two columns), not a "

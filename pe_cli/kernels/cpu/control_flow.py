@@ -7,6 +7,7 @@ import operator
 import numpy as np
 
 from ...base.errors import PeError
+from ...base.places import CUDAPlace, cpu_places
 from .recurrent_steps import recurrent, recurrent_grad  # noqa: F401 -- the recurrent op's kernels
 
 
@@ -272,3 +273,11 @@ def tensor_array_to_tensor_grad(ins, attrs):
 
 def is_empty(ins, attrs):
     return {"Out": np.array([np.size(ins["X"]) == 0])}
+
+
+def get_places(ins, attrs, auto="CPU"):
+    """The places of device_type (AUTO: ``auto``, the kind of device running it)."""
+    count = attrs["device_count"] or None
+    if (auto if attrs["device_type"] == "AUTO" else attrs["device_type"]) == "CPU":
+        return {"Out": cpu_places(count)}
+    return {"Out": [CUDAPlace(i) for i in range(count or 1)]}

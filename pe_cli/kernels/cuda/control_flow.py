@@ -33,6 +33,10 @@ def conditional_block_grad(ins, attrs):
 is_empty = _on_host(_cpu.is_empty)
 
 
+def get_places(ins, attrs):
+    return _cpu.get_places(ins, attrs, auto="CUDA")
+
+
 split_lod_tensor = _on_host(_cpu.split_lod_tensor)
 merge_lod_tensor = _on_host(_cpu.merge_lod_tensor)
 
