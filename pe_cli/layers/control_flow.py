@@ -2,17 +2,20 @@
 ``IfElse``-free branching, built as ops that own a sub-block (pe_cli/ops/control_flow.py).
 ``StaticRNN`` is in static_rnn.py. docs/CONTROL_FLOW.md says what works."""
 import contextlib
+import functools
 
 from ..base.dtypes import is_float
 from ..base.errors import PeError
 from ..framework.source import current_source, source_guard
 from ..framework.variable import Variable
 from .fluid_module import resolver
+from .branch_select import select_input, select_output  # noqa: F401 -- Fluid's layers.control_flow has them
 from .checks import check_type, check_variable_and_dtype
 from .helper import LayerHelper
 from .lod_rank import (array_to_lod_tensor, lod_rank_table, lod_tensor_to_array,  # noqa: F401 -- Fluid's
                        max_sequence_len, reorder_lod_tensor_by_rank, shrink_memory)      # layers.control_flow has them
 from .creation import assign, fill_constant
+from .manipulation import cast
 from .logic import (equal, greater_equal, greater_than, less_equal, less_than, logical_and,  # noqa: F401 -- Fluid's
                     logical_not, logical_or, logical_xor, not_equal)          # layers.control_flow has them
 
@@ -260,19 +263,45 @@ def case(pred_fn_pairs, default=None, name=None):
     return cond(pred, fn, (lambda: case(rest, default)) if rest else default, name=name)
 
 
+def _switch_pairs(branch_fns):
+    """(index, fn) pairs of switch_case's ``branch_fns``, checked as Fluid checks them."""
+    check_type(branch_fns, "branch_fns", (list, tuple, dict), "switch_case")
+    pairs = list(branch_fns.items()) if isinstance(branch_fns, dict) else list(branch_fns)
+    if all(callable(fn) for fn in pairs):
+        pairs = list(enumerate(pairs))
+    keys = []
+    for pair in pairs:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise TypeError(f"switch_case: each element of branch_fns must be an (int, callable) tuple, got {pair!r}")
+        key, fn = pair
+        if not isinstance(key, int):
+            raise TypeError(f"switch_case: the key of branch_fns must be int, got {type(key).__name__}")
+        if key in keys:
+            raise ValueError(f"The key in 'branch_fns' must be unique, but '{key}' appears more than once.")
+        keys.append(key)
+        if not callable(fn):
+            raise TypeError(f"switch_case: the function for key {key} of branch_fns must be callable")
+    return pairs
+
+
 def switch_case(branch_index, branch_fns, default=None, name=None):
-    """Fluid 1.8's ``switch_case``: the result of ``branch_fns[branch_index]`` (a dict index -> fn, or
-    a list of fns or of (index, fn) pairs), else of ``default`` (None: the branch of largest index)."""
-    if isinstance(branch_fns, dict):
-        items = sorted(branch_fns.items())
-    else:
-        items = [f if isinstance(f, (list, tuple)) else (i, f) for i, f in enumerate(branch_fns)]
-    if not items:
-        raise PeError("switch_case: branch_fns is empty")
+    """Fluid 1.8's ``switch_case``: the result of the fn whose index equals ``branch_index`` (an
+    int32/int64/uint8 [1] Variable) in ``branch_fns`` (a dict index -> fn, a list of fns, or of
+    (index, fn) tuples), else of ``default`` (None: the fn of the largest index)."""
+    check_variable_and_dtype(branch_index, "branch_index", ("uint8", "int32", "int64"), "switch_case")
+    if branch_index.dtype != "int64":
+        branch_index = cast(branch_index, "int64")
+    pairs = _switch_pairs(branch_fns)
     if default is None:
-        items, default = items[:-1], items[-1][1]
-    pairs = [(equal(branch_index, fill_constant([1], branch_index.dtype, index)), fn) for index, fn in items]
-    return case(pairs, default, name=name) if pairs else default()
+        ordered = sorted(pairs, key=lambda p: p[0])
+        default, pairs = ordered[-1][1], ordered[:-1]
+    elif not callable(default):
+        raise TypeError("The default in Op(case) must be callable.")
+    false_fn = default
+    for index, fn in pairs:     # as Fluid nests them: the last pair's cond is the outermost
+        pred = equal(branch_index, fill_constant([1], "int64", index))
+        false_fn = functools.partial(cond, pred, fn, false_fn, name)
+    return false_fn()
 
 
 def _parent_var(helper, like):

@@ -54,7 +54,7 @@ def build_model(spec):
         mark = feed.doc.mark(feed.path, key=True)
         with source_guard(f"{os.path.basename(mark.file)}:{mark.line} feeds.{feed.name}"):
             var = L.data(name=feed.name, shape=list(feed.shape), dtype=feed.dtype, lod_level=feed.lod_level,
-                         append_batch_size=feed.append_batch_size)
+                         append_batch_size=feed.append_batch_size, need_check_feed=True)
         built.vars[feed.name] = var
         built.feeds.append(var)
     layer_types = registries.layers()

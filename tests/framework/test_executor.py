@@ -11,8 +11,8 @@ def mlp():
     main, startup = fluid.Program(), fluid.Program()
     main.random_seed = startup.random_seed = 3
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
-        x = fluid.layers.data("x", [4])
-        y = fluid.layers.data("y", [1], dtype="int64")
+        x = fluid.data("x", [None, 4])          # (fluid.data: its feeds are checked; layers.data's are not)
+        y = fluid.data("y", [None, 1], dtype="int64")
         h = fluid.layers.fc(x, 8, act="relu")
         logits = fluid.layers.fc(h, 3)
         loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(logits, y))

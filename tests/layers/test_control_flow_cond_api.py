@@ -124,3 +124,34 @@ def test_get_places_is_a_place_list_variable_its_op_fills():
     assert places.type == fluid.core.VarDesc.VarType.PLACE_LIST
     assert main.global_block().ops[-1].attrs == {"device_count": 2, "device_type": "CPU"}
     fluid.Executor(fluid.CPUPlace()).run(main, scope=fluid.Scope())
+
+
+@pytest.mark.parametrize("mask", [0, 2])
+def test_select_output_then_select_input_round_trips_values_and_gradients(mask):
+    from pe_cli.layers.control_flow import select_input, select_output
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        x = fluid.data(name="x", shape=[2], dtype="float32")
+        x.stop_gradient = False
+        m = fluid.data(name="mask", shape=[1], dtype="int32")
+        outs = [main.current_block().create_var(dtype="float32") for _ in range(3)]
+        select_output(x, outs, m)
+        y = select_input(outs, m)
+        append_backward(layers.mean(y))
+        with pytest.raises(TypeError):
+            select_input(outs, layers.cast(m, "float32"))
+    got = _run(main, [y, x.grad_name], {"x": np.array([1.3, -1.4], "float32"), "mask": np.array([mask], "int32")})
+    np.testing.assert_allclose(got[0], [1.3, -1.4])
+    np.testing.assert_allclose(got[1], [0.5, 0.5])
+
+
+def test_layers_data_leaves_a_feed_unchecked_as_fluid_does_but_fluid_data_checks_it():
+    from pe_cli.base.errors import FeedError
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        loose = layers.data(name="loose", shape=[2], dtype="float32")
+        strict = fluid.data(name="strict", shape=[None, 2], dtype="float32")
+    got, = _run(main, [loose], {"loose": np.ones([2], "float32")})
+    assert got.shape == (2,)
+    with pytest.raises(FeedError):
+        _run(main, [strict], {"strict": np.ones([2], "float32")})

@@ -281,3 +281,33 @@ def get_places(ins, attrs, auto="CPU"):
     if (auto if attrs["device_type"] == "AUTO" else attrs["device_type"]) == "CPU":
         return {"Out": cpu_places(count)}
     return {"Out": [CUDAPlace(i) for i in range(count or 1)]}
+
+
+def _selected(ins, count, op):
+    """The index an int32 [1] Mask selects among ``count`` variables, checked."""
+    i = int(np.asarray(ins["Mask"]).reshape(-1)[0])
+    if not 0 <= i < count:
+        raise PeError(f"{op}: Mask={i} selects none of the {count} variables (expected 0 <= Mask < {count})")
+    return i
+
+
+def select_input(ins, attrs):
+    return {"Out": ins["X"][_selected(ins, len(ins["X"]), "select_input")]}
+
+
+def select_output(ins, attrs):
+    """Out[Mask] = X; the other outputs are given no value (None)."""
+    count = attrs["_output_counts"]["Out"]
+    i = _selected(ins, count, "select_output")
+    return {"Out": [ins["X"] if k == i else None for k in range(count)]}
+
+
+def select_input_grad(ins, attrs, zeros=np.zeros_like):
+    """X@GRAD[Mask] = Out@GRAD; zeros for the other inputs that have a value."""
+    i = _selected(ins, len(ins["X"]), "select_input_grad")
+    return {"X@GRAD": [ins["Out@GRAD"] if k == i else None if x is None else zeros(x) for k, x in enumerate(ins["X"])]}
+
+
+def select_output_grad(ins, attrs):
+    """X@GRAD = Out@GRAD[Mask]."""
+    return {"X@GRAD": ins["Out@GRAD"][_selected(ins, len(ins["Out@GRAD"]), "select_output_grad")]}
