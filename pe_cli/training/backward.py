@@ -162,8 +162,9 @@ def _requires_grad(block, ops, no_grad):
 
 
 def _is_leaf(block, var):
-    """Whether no op makes ``var`` from something differentiable (a feed, or a constant's output)."""
-    return var.op is None or not any(_differentiable(block.var(n)) for n in var.op.input_arg_names)
+    """Whether ``var`` is fed (a loop may write it later), or no op makes it from something
+    differentiable (a constant's output)."""
+    return var.op is None or var.is_data or not any(_differentiable(block.var(n)) for n in var.op.input_arg_names)
 
 
 def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None, checkpoints=None, *,

@@ -122,6 +122,9 @@ def _backward(block, iterations, xs, seed_grads, attrs, plus, zeros):
     body_ops = block.block.parent_block.ops
     writes = set(attrs["writes"])
     carried = dict(zip(attrs["seeds"], seed_grads))
+    # as Fluid's while_grad: an output the block writes without reading it (overwritten each
+    # iteration) gets its gradient from outside in every iteration, not only the last
+    outside = {n: g for n, g in carried.items() if n not in xs}
     totals = {}
     for it in reversed(iterations):
         base = block.env({})
@@ -130,7 +133,7 @@ def _backward(block, iterations, xs, seed_grads, attrs, plus, zeros):
         dict.update(forward, dict.items(it.local))
         scope = block.child(forward)
         for name, inner in zip(attrs["seeds"], attrs["seed_grads"]):
-            grad = carried.get(name)
+            grad = carried.get(name, outside.get(name))
             scope[inner] = grad if grad is not None else zeros_like(it.trace[-1][name], zeros)
         block.run(scope, before=lambda j, it=it, base=base: _restore(base, it, body_ops, block.steps[j].op, writes))
         carried = {}
