@@ -29,6 +29,10 @@ def binary(var, other, op_type, reverse=False):
         if op_type == "elementwise_div" and not reverse:
             return _scale(helper, var, 1.0 / value, 0.0)
         other = _constant_like(helper, var, value)
+    elif other.dtype != var.dtype:      # as Fluid 1.8's: the other operand is cast to this one's dtype
+        cast = helper.create_variable_for_type_inference(var.dtype)
+        helper.append_op("cast", {"X": [other]}, {"Out": [cast]}, {"in_dtype": other.dtype, "out_dtype": var.dtype})
+        other = cast
     x, y = (other, var) if reverse else (var, other)
     out = helper.create_variable_for_type_inference(var.dtype)
     helper.append_op(op_type, {"X": [x], "Y": [y]}, {"Out": [out]}, {"axis": -1})

@@ -68,3 +68,16 @@ def test_cuda_kernels_read_the_run_time_shape():
                                                               scope=fluid.Scope())
     np.testing.assert_array_equal(filled, np.full([4, 2], 4.0, "float32"))
     np.testing.assert_array_equal(reshaped, x_.reshape(4, 1, 3))
+
+
+def test_sequence_mask_takes_its_length_from_a_variable():
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        src = fluid.data("src", [None, None], "int64")
+        lengths = fluid.data("lengths", [None], "int64")
+        mask = layers.sequence_mask(lengths, maxlen=layers.shape(src)[1], dtype="float")
+    assert mask.dtype == "float32" and tuple(mask.shape) == (-1, -1)
+    got, = fluid.Executor(fluid.CPUPlace()).run(
+        main, feed={"src": np.zeros([2, 4], "int64"), "lengths": np.array([1, 3], "int64")}, fetch_list=[mask],
+        scope=fluid.Scope())
+    np.testing.assert_array_equal(got, [[1, 0, 0, 0], [1, 1, 1, 0]])

@@ -64,3 +64,14 @@ def test_equality_between_variables_is_an_op_as_in_fluid():
         assert eq.dtype == ne.dtype == "bool"
         assert a in {a} and b not in {a}         # hashing stays identity: variables key dicts and sets
         assert (a == "a") is False
+
+
+def test_an_operand_of_another_dtype_is_cast_to_the_left_ones_as_in_fluid():
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        total = layers.fill_constant([1], "float32", 7.0)
+        count = layers.fill_constant([1], "int64", 2)
+        ratio = total / count
+    assert ratio.dtype == "float32"
+    got, = fluid.Executor(fluid.CPUPlace()).run(main, fetch_list=[ratio], scope=fluid.Scope())
+    assert got[0] == 3.5
