@@ -254,7 +254,7 @@ def _append_target_grads(targets, no_grad_set, who):
         start = len(block.ops)
         _append_op_grads(builder, fwd_ops, live)
         for name in [n for n, parts in builder.pending.items() if len(parts) > 1]:
-            builder.read_grad(name)     # a gradient nothing reads (a fetch's: x.grad_name) is summed too
+            builder.read_grad(name)     # a leaf's contributions (x read by two slots of one op) summed
         _keep_overwritten_reads(block, fwd_ops, block.ops[start:])
     return builder, no_grad
 
