@@ -39,6 +39,7 @@ class VarType:
     SELECTED_ROWS = "selected_rows"     # a row-sparse value (pe_cli/base/selected_rows.py)
     LOD_TENSOR_ARRAY, LOD_RANK_TABLE = "lod_tensor_array", "LOD_RANK_TABLE"   # Fluid's other variable kinds
     FEED_MINIBATCH, FETCH_LIST, STEP_SCOPES, READER, RAW = "feed_minibatch", "fetch_list", "step_scopes", "reader", "raw"
+    PLACE_LIST = "place_list"           # get_places' output: the places a program may run on
 
 
 def convert_dtype(dtype):

@@ -56,7 +56,8 @@ def split_feed(block, feed, n, whole=(), persistable=(), partial=False):
         for key, value in feed.items():
             name = _name(key)
             try:
-                converted.append((name, *as_feed_array(block, name, value, 1 if name in whole else n)))
+                places = 1 if name in whole or name in persistable else n     # checked per device
+                converted.append((name, *as_feed_array(block, name, value, places)))
             except FeedError as e:
                 bad_feed = bad_feed or e
         copied = {name for name, array, lod in converted

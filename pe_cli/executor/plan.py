@@ -37,6 +37,8 @@ class OpStep:
             self.attrs = dict(op.attrs, _blocked=blocked)
         if opdef.has("optional_outputs"):
             self.attrs = dict(self.attrs, _outputs=frozenset(slot for slot, _, _ in self.outputs))
+        if opdef.has("output_counts"):
+            self.attrs = dict(self.attrs, _output_counts={slot: len(names) for slot, names, _ in self.outputs})
         # enable_inplace: the input the kernel may write its output over, when nothing else holds it
         self.inplace = op.inputs[opdef.inplace[1]][0] if inplace else None
         self.inplace_attrs = dict(self.attrs, _inplace=True) if inplace else None

@@ -1,18 +1,22 @@
 """``paddle.fluid.layers.device``: ``get_places``, the list of places a program may run on.
 (``fluid.layers`` is pe_cli.layers itself; ``pe fluid`` maps this one submodule here.)"""
-from ..kernels import cuda_places, is_compiled_with_cuda
-from ..base.places import cpu_places
+from ..base.dtypes import VarType
+from ..framework import unique_name
+from ..layers.helper import LayerHelper
 
 __all__ = ["get_places"]
 
 
 def get_places(device_count=None, device_type=None):
-    """Places of ``device_type`` ('CPU' or 'CUDA'; None: CUDA when pe has it, else CPU), the first
-    ``device_count`` of them (None or 0: all)."""
-    kind = (device_type or ("CUDA" if is_compiled_with_cuda() else "CPU")).upper()
-    if kind not in ("CPU", "CUDA"):
-        raise ValueError(f"get_places: device_type must be 'CPU' or 'CUDA', got {device_type!r}")
-    if kind == "CPU":
-        return cpu_places(device_count or None)
-    places = cuda_places()
-    return places[:device_count] if device_count else places
+    """Fluid's deprecated layer: a PLACE_LIST variable, which its op fills with the places of
+    ``device_type`` ('CPU' or 'CUDA'; None: those of the device running it), the first
+    ``device_count`` of them (None: all)."""
+    helper = LayerHelper("get_places")
+    out = helper.create_variable(name=unique_name.generate(f"{helper.name}.out"), type=VarType.PLACE_LIST)
+    attrs = {}
+    if device_count is not None:
+        attrs["device_count"] = int(device_count)
+    if device_type is not None:
+        attrs["device_type"] = str(device_type).upper()
+    helper.append_op("get_places", {}, {"Out": [out]}, attrs)
+    return out

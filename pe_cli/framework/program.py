@@ -118,7 +118,8 @@ class Block:
         self.program._bump()
 
     def _make_op(self, type, inputs, outputs, attrs, role):
-        op = Operator(self, type, _names(inputs), _names(outputs), dict(attrs or {}),
+        attrs = {k: v.idx if isinstance(v, Block) else v for k, v in (attrs or {}).items()}   # Fluid's sub_block=block
+        op = Operator(self, type, _names(inputs), _names(outputs), attrs,
                       self.program._current_role if role is None else role, current_source(),
                       current_layer())
         if current_name_scope() != "/":

@@ -2,23 +2,28 @@
 ``IfElse``-free branching, built as ops that own a sub-block (pe_cli/ops/control_flow.py).
 ``StaticRNN`` is in static_rnn.py. docs/CONTROL_FLOW.md says what works."""
 import contextlib
+import functools
 
 from ..base.dtypes import VarType, is_float
 from ..base.errors import PeError
 from ..framework.source import current_source, source_guard
 from ..framework.variable import Variable
 from .fluid_module import resolver
+from .branch_select import select_input, select_output  # noqa: F401 -- Fluid's layers.control_flow has them
+from .checks import check_type, check_variable_and_dtype
 from .helper import LayerHelper
 from .lod_rank import (array_to_lod_tensor, lod_rank_table, lod_tensor_to_array,  # noqa: F401 -- Fluid's
                        max_sequence_len, reorder_lod_tensor_by_rank, shrink_memory)      # layers.control_flow has them
 from .lod_split import merge_lod_tensor, split_lod_tensor  # noqa: F401 -- Fluid's layers.control_flow has them
 from .creation import assign, fill_constant
+from .manipulation import cast
 from .logic import (equal, greater_equal, greater_than, less_equal, less_than, logical_and,  # noqa: F401 -- Fluid's
                     logical_not, logical_or, logical_xor, not_equal)          # layers.control_flow has them
 
 __all__ = ["less_than", "less_equal", "greater_than", "greater_equal", "equal", "not_equal", "logical_not",
            "logical_and", "logical_or", "logical_xor", "is_empty", "increment", "create_array", "array_write",
            "array_read", "array_length", "tensor_array_to_tensor", "While", "cond", "case", "switch_case", "Switch"]
+# Fluid's layers.control_flow also holds ConditionalBlock, outside its __all__
 
 
 def is_empty(x, cond=None):
@@ -171,16 +176,56 @@ def conditional(helper, conds, scalar=True, before_append=None):
                      {"sub_block": body.idx, "is_scalar_condition": scalar})
 
 
+class ConditionalBlock:
+    """Fluid's ``ConditionalBlock(inputs, is_scalar_condition=False)``: ``with cb.block():`` builds a
+    block that runs once when every one of ``inputs`` holds (``is_scalar_condition``: their one bool
+    value each; else: they are not empty). What it reads and writes outside becomes the op's
+    Input and Out, as Fluid finds them."""
+
+    def __init__(self, inputs, is_scalar_condition=False, name=None):
+        for each in inputs:
+            if not isinstance(each, Variable):
+                raise AssertionError(f"ConditionalBlock: each input must be a Variable, got {type(each).__name__}")
+        self.inputs = list(inputs)
+        self.is_scalar_condition = is_scalar_condition
+        self.helper = LayerHelper("conditional_block", name=name)
+
+    def block(self):
+        return conditional(self.helper, self.inputs, self.is_scalar_condition)
+
+
 def _check_bool(where, what, var):
     if not isinstance(var, Variable) or var.dtype != "bool":
         got = f"a {var.dtype} variable" if isinstance(var, Variable) else type(var).__name__
         raise TypeError(f"{where}: {what} must be a bool Variable (less_than(...)), got {got}")
 
 
+def _branch_fn(fn, what):
+    if fn is not None and not callable(fn):
+        raise TypeError(f"The {what} in cond must be callable, but received {type(fn).__name__}")
+    return fn
+
+
+def _incompatible(true_out, false_out):
+    """Fluid's ValueError for branches returning different structures, else None."""
+    why = None
+    if (true_out is None) != (false_out is None):
+        why = "true_fn returns None while false_fn returns non-None" if true_out is None else \
+            "true_fn returns non-None while false_fn returns None"
+    elif isinstance(true_out, (list, tuple)) != isinstance(false_out, (list, tuple)) or (
+            isinstance(true_out, (list, tuple)) and len(true_out) != len(false_out)):
+        why = "The two structures don't have the same number of elements"
+    if why is not None:
+        raise ValueError(f"Incompatible return values of true_fn and false_fn in cond: {why}")
+
+
 def cond(pred, true_fn=None, false_fn=None, name=None):
     """Fluid 1.8's ``cond``: the result of ``true_fn()`` when ``pred`` (one bool) holds, else of
-    ``false_fn()``; both branches return variables of one structure (or both nothing)."""
-    _check_bool("cond", "pred", pred)
+    ``false_fn()``; both branches return variables of one structure (or both nothing). Bad
+    arguments raise Fluid's TypeError; branches of different structures its ValueError."""
+    check_variable_and_dtype(pred, "pred", ("bool",), "fluid.layers.cond")
+    check_type(name, "name", (str, type(None)), "fluid.layers.cond")
+    true_fn, false_fn = _branch_fn(true_fn, "true_fn"), _branch_fn(false_fn, "false_fn")
     helper = LayerHelper("cond", name=name)
     outs = {}
 
@@ -191,15 +236,18 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
         results = result if isinstance(result, (list, tuple)) else [result]
         if "vars" not in outs:
             outs["vars"] = [_parent_var(helper, r) for r in results]
+        elif len(results) != len(outs["vars"]):
+            _incompatible(outs[True], result)
         for r, v in zip(results, outs["vars"]):
             assign(r, v)
 
-    with conditional(helper, [pred]):
-        branch(true_fn, True)
-    with conditional(helper, [logical_not(pred)]):
-        branch(false_fn, False)
-    if (outs.get(True) is None) != (outs.get(False) is None):
-        raise PeError("cond: true_fn and false_fn must both return variables, or both return None")
+    if true_fn is not None:
+        with conditional(helper, [pred]):
+            branch(true_fn, True)
+    if false_fn is not None:
+        with conditional(helper, [logical_not(pred)]):
+            branch(false_fn, False)
+    _incompatible(outs.get(True), outs.get(False))
     if "vars" not in outs:
         return None
     return outs["vars"] if isinstance(outs[True], (list, tuple)) else outs["vars"][0]
@@ -219,19 +267,45 @@ def case(pred_fn_pairs, default=None, name=None):
     return cond(pred, fn, (lambda: case(rest, default)) if rest else default, name=name)
 
 
+def _switch_pairs(branch_fns):
+    """(index, fn) pairs of switch_case's ``branch_fns``, checked as Fluid checks them."""
+    check_type(branch_fns, "branch_fns", (list, tuple, dict), "switch_case")
+    pairs = list(branch_fns.items()) if isinstance(branch_fns, dict) else list(branch_fns)
+    if all(callable(fn) for fn in pairs):
+        pairs = list(enumerate(pairs))
+    keys = []
+    for pair in pairs:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise TypeError(f"switch_case: each element of branch_fns must be an (int, callable) tuple, got {pair!r}")
+        key, fn = pair
+        if not isinstance(key, int):
+            raise TypeError(f"switch_case: the key of branch_fns must be int, got {type(key).__name__}")
+        if key in keys:
+            raise ValueError(f"The key in 'branch_fns' must be unique, but '{key}' appears more than once.")
+        keys.append(key)
+        if not callable(fn):
+            raise TypeError(f"switch_case: the function for key {key} of branch_fns must be callable")
+    return pairs
+
+
 def switch_case(branch_index, branch_fns, default=None, name=None):
-    """Fluid 1.8's ``switch_case``: the result of ``branch_fns[branch_index]`` (a dict index -> fn, or
-    a list of fns or of (index, fn) pairs), else of ``default`` (None: the branch of largest index)."""
-    if isinstance(branch_fns, dict):
-        items = sorted(branch_fns.items())
-    else:
-        items = [f if isinstance(f, (list, tuple)) else (i, f) for i, f in enumerate(branch_fns)]
-    if not items:
-        raise PeError("switch_case: branch_fns is empty")
+    """Fluid 1.8's ``switch_case``: the result of the fn whose index equals ``branch_index`` (an
+    int32/int64/uint8 [1] Variable) in ``branch_fns`` (a dict index -> fn, a list of fns, or of
+    (index, fn) tuples), else of ``default`` (None: the fn of the largest index)."""
+    check_variable_and_dtype(branch_index, "branch_index", ("uint8", "int32", "int64"), "switch_case")
+    if branch_index.dtype != "int64":
+        branch_index = cast(branch_index, "int64")
+    pairs = _switch_pairs(branch_fns)
     if default is None:
-        items, default = items[:-1], items[-1][1]
-    pairs = [(equal(branch_index, fill_constant([1], branch_index.dtype, index)), fn) for index, fn in items]
-    return case(pairs, default, name=name) if pairs else default()
+        ordered = sorted(pairs, key=lambda p: p[0])
+        default, pairs = ordered[-1][1], ordered[:-1]
+    elif not callable(default):
+        raise TypeError("The default in Op(case) must be callable.")
+    false_fn = default
+    for index, fn in pairs:     # as Fluid nests them: the last pair's cond is the outermost
+        pred = equal(branch_index, fill_constant([1], "int64", index))
+        false_fn = functools.partial(cond, pred, fn, false_fn, name)
+    return false_fn()
 
 
 def _parent_var(helper, like):

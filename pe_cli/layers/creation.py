@@ -21,17 +21,25 @@ from ..base.shapes import range_length
 from .checks import NUMBERS, check_dtype, check_type, check_variable_and_dtype
 from .helper import LayerHelper, _as_list, _check_ints, _single
 from .manipulation import cast, expand, reshape
+from .shape_tensor import shape_inputs
 
 
 def fill_constant(shape, dtype, value, force_cpu=False, out=None):
-    """A variable of ``shape`` and ``dtype`` filled with ``value`` (no gradient flows to it)."""
+    """A variable of ``shape`` and ``dtype`` filled with ``value`` (no gradient flows to it). As
+    Fluid's: ``shape`` may be an int Variable or a list holding int Variables (the dims known at run
+    time: ``[fluid.layers.shape(x)[0], 1]``), ``value`` a one-element Variable."""
     helper = LayerHelper("fill_constant")
     dtype = convert_dtype(dtype)
-    shape = _check_ints("fill_constant", "shape", _as_list(shape))
+    attrs = {"dtype": dtype, "force_cpu": force_cpu}
+    inputs = shape_inputs("fill_constant", shape, {}, attrs)
+    if isinstance(value, Variable):
+        inputs["ValueTensor"] = [value]
+        attrs["value"] = 0.0
+    else:
+        attrs["value"] = float(value)
     if out is None:
         out = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
-    helper.append_op("fill_constant", {}, {"Out": [out]},
-                     {"shape": shape, "dtype": dtype, "value": float(value), "force_cpu": force_cpu})
+    helper.append_op("fill_constant", inputs, {"Out": [out]}, attrs)
     out.stop_gradient = True
     return out
 

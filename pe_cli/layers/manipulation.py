@@ -14,6 +14,7 @@ from ..base.dtypes import convert_dtype
 from ..framework.variable import Variable
 from .checks import NUMBERS, check_type, check_variable_and_dtype
 from .helper import LayerHelper, _as_list, _check_ints, _single
+from .shape_tensor import attr_shape, holds_variable, shape_tensor_list
 
 
 # -- combining and cutting ----------------------------------------------------------------------
@@ -66,6 +67,10 @@ def reshape(x, shape, actual_shape=None, act=None, inplace=False, name=None):
     if isinstance(shape, Variable):
         inputs["Shape"] = [shape]
         shape = []
+    elif holds_variable(shape):     # Fluid's list of ints and int Variables: one tensor per dim
+        inputs["ShapeTensor"] = shape_tensor_list(f"reshape of '{x.name}'", shape)
+        shape = _check_ints(f"reshape of '{x.name}'", "shape", attr_shape(shape))
+        actual_shape = None
     elif isinstance(shape, (list, tuple)):
         shape = _check_ints(f"reshape of '{x.name}'", "shape", shape)
         unknown = [i for i, d in enumerate(shape) if d == -1]

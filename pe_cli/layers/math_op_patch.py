@@ -3,6 +3,8 @@
 its operators; pe_cli.layers calls it on import (as Fluid does), so the IR never imports the layers."""
 from __future__ import print_function  # noqa: F401 -- Fluid's module has it as a public name
 
+import sys
+
 import numpy as np
 
 from ..framework.variable import Variable  # noqa: F401 -- also one of Fluid's names of this module
@@ -27,6 +29,10 @@ def binary(var, other, op_type, reverse=False):
         if op_type == "elementwise_div" and not reverse and not str(var.dtype).startswith(("int", "uint")):
             return _scale(helper, var, 1.0 / value, 0.0)     # an integer one stays a division (Fluid's)
         other = _constant_like(helper, var, value)
+    elif other.dtype != var.dtype:      # as Fluid 1.8's: the other operand is cast to this one's dtype
+        cast = helper.create_variable_for_type_inference(var.dtype)
+        helper.append_op("cast", {"X": [other]}, {"Out": [cast]}, {"in_dtype": other.dtype, "out_dtype": var.dtype})
+        other = cast
     x, y = (other, var) if reverse else (var, other)
     out = helper.create_variable_for_type_inference(var.dtype)
     helper.append_op(op_type, {"X": [x], "Y": [y]}, {"Out": [out]}, {"axis": -1})
@@ -52,8 +58,7 @@ _OPERATORS = [
     ("__mul__", "elementwise_mul", False), ("__rmul__", "elementwise_mul", True),
     ("__truediv__", "elementwise_div", False), ("__rtruediv__", "elementwise_div", True),
     ("__floordiv__", "elementwise_floordiv", False), ("__mod__", "elementwise_mod", False),
-    # comparisons give bool variables, as Fluid 1.8's; == and != stay Python's identity (Fluid makes
-    # them ops too, but then `var in [a, b]` is always true, and pe's own code compares Variables)
+    # comparisons give bool variables, as Fluid 1.8's; == and != are _compare_with_number's
     ("__lt__", "less_than", False), ("__le__", "less_equal", False),
     ("__gt__", "greater_than", False), ("__ge__", "greater_equal", False),
 ]
@@ -70,11 +75,19 @@ def _neg(self):
     return binary(self, -1.0, "elementwise_mul")
 
 
+def _from_pe(depth=2):
+    """Whether the code comparing is pe's own (a module of pe_cli), not a user's program."""
+    return sys._getframe(depth).f_globals.get("__name__", "").startswith("pe_cli.")
+
+
 def _compare_with_number(op_type):
-    """``var == 0`` / ``var != 0``: a bool variable, as Fluid 1.8's (its ``(i % 2) == 0`` idiom). A
-    Variable compared with a Variable (or anything not a number) stays Python's identity test."""
+    """``var == 0`` / ``var != 0`` / ``x == y``: a bool variable, as Fluid 1.8's (its ``(i % 2) == 0``
+    and ``case([(x == y, fn)])`` idioms). In pe's own code (``var in list``), and against anything
+    that is neither a number nor a Variable, it stays Python's identity test."""
     def method(self, other):
         if isinstance(other, (int, float, np.number)) and not isinstance(other, bool):
+            return binary(self, other, op_type)
+        if isinstance(other, Variable) and not _from_pe():
             return binary(self, other, op_type)
         return NotImplemented
     method.__name__ = f"_{op_type}_number"

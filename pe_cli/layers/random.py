@@ -20,17 +20,22 @@ from .elementwise import clip
 from .helper import LayerHelper, _as_list, _check_ints
 from .indexing import argsort
 from .manipulation import cast
+from .shape_tensor import shape_inputs
 
 
 def _random(op_type, shape, dtype, attrs, name):
     helper = LayerHelper(op_type, name=name)
     dtype = convert_dtype(dtype)
-    if not isinstance(shape, (list, tuple, int)):
+    if not isinstance(shape, (list, tuple, int, Variable)):
         raise TypeError(f"The type of 'shape' in {op_type} must be (list, tuple, Variable), but received "
                         f"{type(shape)}.")
-    shape = _check_ints(op_type, "shape", _as_list(shape))
+    attrs = dict(attrs, dtype=dtype)
+    if op_type == "uniform_random":     # Fluid 1.8's gaussian_random takes a list of ints only
+        inputs = shape_inputs(op_type, shape, {}, attrs)
+    else:
+        inputs, attrs["shape"] = {}, _check_ints(op_type, "shape", _as_list(shape))
     out = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
-    helper.append_op(op_type, {}, {"Out": [out]}, dict(attrs, shape=shape, dtype=dtype))
+    helper.append_op(op_type, inputs, {"Out": [out]}, attrs)
     return out
 
 

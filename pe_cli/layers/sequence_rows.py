@@ -1,5 +1,7 @@
 """Sequence layers that reorder, repeat, pad or mask the rows of LoD sequences, with Fluid's
 signatures: sequence_reverse, sequence_expand, sequence_pad, sequence_unpad, sequence_mask."""
+from ..base.dtypes import convert_dtype
+from ..framework.variable import Variable
 from .helper import LayerHelper
 
 __all__ = ["sequence_reverse", "sequence_expand", "sequence_pad", "sequence_unpad", "sequence_mask"]
@@ -39,8 +41,13 @@ def sequence_unpad(x, length, name=None):
 
 
 def sequence_mask(x, maxlen=None, dtype="int64", name=None):
-    """A 0/1 mask [..., maxlen]: 1 where the position is below the length in x."""
-    out = _one("sequence_mask", {"X": x}, "Y", {"maxlen": -1 if maxlen is None else maxlen, "out_dtype": dtype},
+    """A 0/1 mask [..., maxlen]: 1 where the position is below the length in x. ``maxlen`` may be an
+    int Variable (the length at run time: ``layers.shape(src)[1]``), as Fluid's."""
+    dtype = convert_dtype(dtype)
+    inputs = {"X": x}
+    if isinstance(maxlen, Variable):
+        inputs["MaxLenTensor"], maxlen = maxlen, None
+    out = _one("sequence_mask", inputs, "Y", {"maxlen": -1 if maxlen is None else maxlen, "out_dtype": dtype},
                name=name, dtype=dtype)
     out.stop_gradient = True
     return out

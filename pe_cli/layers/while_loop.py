@@ -4,44 +4,52 @@ at the end of each iteration."""
 from ..base.errors import PeError
 from ..framework.variable import Variable
 from .control_flow import While
-from .utils import assert_same_structure, flatten, is_sequence, map_structure
+from .checks import check_type, check_variable_and_dtype
+from .utils import assert_same_structure, flatten, is_sequence, map_structure, pack_sequence_as
 from .creation import assign
 
 __all__ = ["while_loop"]
 
 
 def _check_cond(value):
-    if not isinstance(value, Variable) or value.dtype != "bool":
-        raise PeError(f"while_loop: cond must return a bool Variable, got {value!r}")
+    check_variable_and_dtype(value, "var of cond returned", ("bool",), "fluid.layers.while_loop")
     size = 1
     for d in value.shape or [1]:
         size *= d
     if size != 1:
-        raise PeError(f"while_loop: cond must return one bool (shape [1]), got shape {list(value.shape)}")
+        raise TypeError(f"the shape of the variable returned by cond should be [1],but given shape as "
+                        f"{list(value.shape)}.")
 
 
 def while_loop(cond, body, loop_vars, is_test=False, name=None):
     """Repeats ``loop_vars = body(*loop_vars)`` while ``cond(*loop_vars)`` holds; returns the loop
-    variables (updated in place). ``body`` returns as many values as ``loop_vars``, nested alike."""
-    if not callable(cond) or not callable(body):
-        raise PeError(f"while_loop: cond and body must be callables, got {type(cond).__name__} and "
-                      f"{type(body).__name__}")
-    if not is_sequence(loop_vars) or not loop_vars:
-        raise PeError("while_loop: loop_vars must be a non-empty list or tuple of Variables")
+    variables (updated in place). ``body`` returns as many values as ``loop_vars``, nested alike; it
+    gets copies of the lists and dicts among them (it may change those, as Fluid's). Bad arguments
+    raise Fluid's TypeError / ValueError."""
+    if not callable(cond):
+        raise TypeError("cond in while_loop should be callable")
+    if not callable(body):
+        raise TypeError("body in while_loop should be callable")
+    check_type(loop_vars, "loop_vars", (list, tuple), "fluid.layers.while_loop")
+    if not loop_vars:
+        raise ValueError("loop_vars in while_loop should not be empty")
     if not all(isinstance(v, Variable) for v in flatten(loop_vars)):
         raise PeError("while_loop: every loop variable must be a Variable (fill_constant(...) for a number)")
     pre_cond = cond(*loop_vars)
     _check_cond(pre_cond)
     loop = While(pre_cond, is_test=is_test, name=name)
     with loop.block():
-        outputs = body(*loop_vars)
+        outputs = body(*pack_sequence_as(list(loop_vars), flatten(loop_vars)))
         outputs = list(outputs) if is_sequence(outputs) else [outputs]
         if len(outputs) != len(loop_vars):
-            raise PeError(f"while_loop: body returned {len(outputs)} values for {len(loop_vars)} loop_vars; it must "
-                          f"return the same number, nested alike")
-        assert_same_structure(list(loop_vars), outputs, "loop variables")
+            raise ValueError(f"body in while_loop should return the same arity (length and structure) as "
+                             f"loop_vars: {len(outputs)} values for {len(loop_vars)}")
+        try:
+            assert_same_structure(list(loop_vars), outputs, "loop variables")
+        except ValueError as e:
+            raise ValueError(f"body in while_loop should return the same arity (length and structure) as "
+                             f"loop_vars: {e}") from None
         now_cond = cond(*outputs)
-        _check_cond(now_cond)
         map_structure(lambda new, old: None if new is old else assign(new, old), outputs, list(loop_vars))
         assign(now_cond, pre_cond)
     return loop_vars

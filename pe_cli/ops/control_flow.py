@@ -6,7 +6,7 @@ gradient. Their kernels (pe_cli/kernels/<device>/control_flow.py) run the owned 
 Slots of the block ops list what the block reads from (``X``, ``Input``, ``parameters``) and writes
 to (``Out``) its enclosing blocks, so that ordering, pruning and the multi-device graph see them."""
 from ..base.dtypes import is_float
-from .define import Attr, fmt_shape, is_int, register
+from .define import Attr, fmt_shape, grads_like, is_int, register
 
 _BLOCK = Attr(None, lambda v: is_int(v) and v > 0, "the index of a sub-block (> 0)")
 _NAMES = Attr(list)
@@ -270,3 +270,46 @@ def _infer_is_empty(ctx):
 
 register("is_empty", kernel_module="control_flow", inputs=["X"], outputs=["Out"], lod="drop", infer=_infer_is_empty,
          doc="Out = whether X holds no element (bool [1]); a decoding loop stops on an empty beam.")
+
+
+def _infer_get_places(ctx):
+    """Nothing to infer: Out is a PLACE_LIST variable, made so by the layer."""
+
+
+register("get_places", kernel_module="control_flow", inputs=[], outputs=["Out"], lod="drop", infer=_infer_get_places,
+         attrs={"device_count": 0, "device_type": Attr("AUTO", choices=("AUTO", "CPU", "CUDA"))},
+         doc="Out = the places of device_type (AUTO: the device it runs on), the first device_count of them "
+             "(0: all CPU places; one CUDA place); a PLACE_LIST variable (Fluid's deprecated get_places layer).")
+
+
+# -- select_input / select_output: one of several variables, picked by an int32 [1] Mask ----------
+
+def _infer_select_input(ctx):
+    ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"))
+
+
+def _infer_select_output(ctx):
+    for i in range(ctx.num_outputs("Out")):
+        ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"), i=i)
+
+
+def _grad_select_input(g):        # the gradient goes to the selected input; zeros to the others
+    g.op("select_input_grad", {"X": g.input("X"), "Mask": g.input("Mask"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X")})
+
+
+def _grad_select_output(g):
+    g.op("select_output_grad", {"Mask": g.input("Mask"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")})
+
+
+register("select_input", kernel_module="control_flow", inputs=["X*", "Mask"], outputs=["Out"], lod="drop",
+         infer=_infer_select_input, grad=_grad_select_input, grad_reads=("X", "Mask"),
+         doc="Out = X[Mask] (Mask: int32 [1]); the other X's may have no value (a branch that did not run).")
+register("select_output", kernel_module="control_flow", inputs=["X", "Mask"], outputs=["Out*"], lod="drop",
+         infer=_infer_select_output, grad=_grad_select_output, grad_reads=("Mask",), traits=("output_counts",),
+         doc="Out[Mask] = X (Mask: int32 [1]); the other outputs are given no value.")
+register("select_input_grad", kernel_module="control_flow", inputs=["X*", "Mask", "Out@GRAD"], outputs=["X@GRAD*"],
+         lod="drop", infer=grads_like({"X@GRAD": "X"}),
+         doc="X@GRAD[Mask] = Out@GRAD; zeros for the other X's that have a value.")
+register("select_output_grad", kernel_module="control_flow", inputs=["Mask", "Out@GRAD*"], outputs=["X@GRAD"],
+         lod="drop", doc="X@GRAD = Out@GRAD[Mask].")

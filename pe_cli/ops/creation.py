@@ -5,12 +5,23 @@ from .define import Attr, dtype_or_none, fmt_shape, int_list, is_int, register, 
 
 
 def _infer_fill(ctx):
-    ctx.set_output("Out", ctx.attrs["shape"], ctx.attrs["dtype"])
+    shape = list(ctx.attrs["shape"])
+    if ctx.has_input("ShapeTensor"):        # the shape comes at run time; only its length may be known
+        n = ctx.shape("ShapeTensor")
+        shape = shape or ([-1] * n[0] if len(n) == 1 and n[0] >= 0 else [])
+    elif ctx.has_input("ShapeTensorList") and len(ctx.shapes("ShapeTensorList")) != len(shape):
+        ctx.fail(f"ShapeTensorList holds {len(ctx.shapes('ShapeTensorList'))} dims, the shape attribute "
+                 f"{shape} {len(shape)}")
+    ctx.set_output("Out", shape, ctx.attrs["dtype"])
 
 
-register("fill_constant", kernel_module="creation", inputs=[], outputs=["Out"],
-         attrs={"shape": Attr([1]), "value": 0.0, "dtype": "float32", "force_cpu": False},
-         infer=_infer_fill, doc="Out = value, of the given shape and dtype.")
+# Fluid's run-time shapes (layers/shape_tensor.py): ShapeTensor, an int32 1-D tensor, or
+# ShapeTensorList, one int32 [1] tensor per dim; either replaces the shape attribute.
+SHAPE_INPUTS = ["ShapeTensor?", "ShapeTensorList*"]
+register("fill_constant", kernel_module="creation", inputs=["ValueTensor?"] + SHAPE_INPUTS, outputs=["Out"],
+         attrs={"shape": Attr([1]), "value": 0.0, "dtype": "float32", "force_cpu": False, "str_value": ""},
+         infer=_infer_fill, doc="Out = value (or the one value of ValueTensor), of the given shape (or "
+                                "the run-time shape of ShapeTensor or ShapeTensorList) and dtype.")
 
 register("fake_init", kernel_module="creation", inputs=[], outputs=["Out"],
          attrs={"shape": Attr(list, lambda v: int_list(v) and all(d >= 0 for d in v), "a list of sizes >= 0")},

@@ -156,6 +156,8 @@ TRAITS = {
                      "executor densifies one for every other op",
     "optional_outputs": "its kernels compute only the optional outputs the op writes: the executor gives them "
                         "attrs['_outputs'], the set of its output slots that name a variable",
+    "output_counts": "its kernels are given attrs['_output_counts'], output slot -> the number of variables it "
+                     "names (select_output writes one of several)",
     "updates_in_place": "an update whose outputs are its inputs' variables (ParamOut = Param): given "
                         "attrs['_update_in_place'], which the executor sets where nothing but its values, the "
                         "scope that the run writes back to and the op's inputs hold those arrays (for a dense "

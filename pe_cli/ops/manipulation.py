@@ -43,7 +43,7 @@ def _set_reshaped(ctx, out):
 
 
 def _check_shape_attr(v):
-    return int_list(v) and all(d >= -1 for d in v) and list(v).count(-1) <= 1
+    return int_list(v) and all(d >= -1 for d in v)
 
 
 def _infer_reshape(ctx):
@@ -57,6 +57,13 @@ def _infer_reshape(ctx):
         return
     if not shape:
         ctx.fail(f"reshape of X {fmt_shape(x)} needs a shape")
+    if ctx.has_input("ShapeTensor"):   # one [1] tensor per dim: -1 where the dim comes at run time
+        if ctx.num_inputs("ShapeTensor") != len(shape):
+            ctx.fail(f"ShapeTensor holds {ctx.num_inputs('ShapeTensor')} dims, the shape attribute {shape}")
+        _set_reshaped(ctx, [x[i] if d == 0 and i < len(x) else d for i, d in enumerate(shape)])
+        return
+    if shape.count(-1) > 1:
+        ctx.fail(f"shape {shape} may hold one -1 (inferred) only")
     out, error = reshape_target(x, shape)
     if error:
         ctx.fail(f"cannot reshape X {fmt_shape(x)} to shape {shape}: {error}")
@@ -66,10 +73,11 @@ def _infer_reshape(ctx):
 _register_with_xshape(
     "reshape", {"shape": Attr(list, _check_shape_attr, "a list of ints > 0, with 0 (copy X's dim) "
                                                       "and at most one -1 (inferred)")},
-    _infer_reshape, inputs=("X", "Shape?"),
+    _infer_reshape, inputs=("X", "Shape?", "ShapeTensor*"),
     doc="Out = X with a new shape: 0 copies X's dim at that index, one -1 is inferred. The optional "
         "Shape input (int32/int64) gives the shape at run time instead; the attribute, when given, "
-        "is then the build-time shape.")
+        "is then the build-time shape; or ShapeTensor, one int32 [1] tensor per dim (Fluid's shape list "
+        "holding Variables).")
 
 
 def _infer_flatten(ctx):

@@ -1,12 +1,12 @@
 """Random tensors: uniform_random, gaussian_random, truncated_gaussian_random, their
 *_batch_size_like forms (one dimension taken from an input's) and random_crop. The kernels draw on
 the seeded numpy Generator the executor hands them."""
-from .creation import _infer_fill, _infer_fill_like
+from .creation import SHAPE_INPUTS, _infer_fill, _infer_fill_like
 from .define import Attr, fmt_shape, int_list, is_int, register
 
 
 _RANDOM_ATTRS = {"shape": Attr([1]), "dtype": "float32", "seed": 0}
-register("uniform_random", kernel_module="random", inputs=[], outputs=["Out"], infer=_infer_fill, needs_rng=True,
+register("uniform_random", kernel_module="random", inputs=SHAPE_INPUTS, outputs=["Out"], infer=_infer_fill, needs_rng=True,
          attrs=dict(_RANDOM_ATTRS, min=-1.0, max=1.0, diag_num=0, diag_step=0, diag_val=1.0),
          doc="Out ~ U[min, max); then, when diag_num > 0, the flat positions i * (diag_step + 1) for "
              "i < diag_num hold diag_val.")

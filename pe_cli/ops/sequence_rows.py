@@ -76,13 +76,15 @@ register("sequence_unpad_grad", kernel_module="sequence_rows", inputs=["X", "Len
 
 def _infer_mask(ctx):
     x = ctx.input_var("X")
-    ctx.set_output("Y", list(x.shape or []) + [ctx.attrs["maxlen"]], ctx.attrs["out_dtype"], lod_level=0)
+    maxlen = -1 if ctx.has_input("MaxLenTensor") else ctx.attrs["maxlen"]
+    ctx.set_output("Y", list(x.shape or []) + [maxlen], ctx.attrs["out_dtype"], lod_level=0)
 
 
-register("sequence_mask", kernel_module="sequence_rows", inputs=["X"], outputs=["Y"],
+register("sequence_mask", kernel_module="sequence_rows", inputs=["X", "MaxLenTensor?"], outputs=["Y"],
          attrs={"maxlen": Attr(-1, lambda v: v == -1 or v > 0, "-1 (the largest length) or > 0"),
                 "out_dtype": "int64"}, infer=_infer_mask, lod="drop",
-         doc="Y[..., j] = 1 where j < X[...] (lengths), else 0; maxlen -1 uses the largest length.")
+         doc="Y[..., j] = 1 where j < X[...] (lengths), else 0; maxlen -1 uses the largest length; the "
+             "int MaxLenTensor [1], when given, is the length at run time.")
 
 
 def _infer_erase(ctx):

@@ -164,9 +164,9 @@ def _requires_grad(block, ops, no_grad):
     for var in block.vars.values():
         if isinstance(var, Parameter) and var.trainable and var.name not in no_grad:
             live.add(var.name)
-        elif (not var.stop_gradient and var.op is None and var.name not in no_grad
+        elif (not var.stop_gradient and _is_leaf(block, var) and var.name not in no_grad
               and is_float(var.dtype)):
-            live.add(var.name)   # a leaf the user marked as differentiable
+            live.add(var.name)   # a leaf the user marked as differentiable (a fill_constant's output too)
     for op in ops:
         if any(n in live for n in op.input_arg_names):
             for n in op.output_arg_names:
@@ -174,6 +174,12 @@ def _requires_grad(block, ops, no_grad):
                 if not var.stop_gradient and n not in no_grad and is_float(var.dtype):
                     live.add(n)
     return live
+
+
+def _is_leaf(block, var):
+    """Whether ``var`` is fed (a loop may write it later), or no op makes it from something
+    differentiable (a constant's output)."""
+    return var.op is None or var.is_data or not any(_differentiable(block.var(n)) for n in var.op.input_arg_names)
 
 
 def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None, checkpoints=None, *,

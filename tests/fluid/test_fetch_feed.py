@@ -13,8 +13,8 @@ def _program(lr_var=False):
     main, startup = fluid.Program(), fluid.Program()
     main.random_seed = startup.random_seed = 3
     with fluid.program_guard(main, startup), fluid.unique_name.guard():
-        x = fluid.data(name="x", shape=[None, 8])      # its feeds are checked (layers.data's are not)
-        label = fluid.layers.data(name="label", shape=[1], dtype="int64")
+        x = fluid.data(name="x", shape=[None, 8])      # (its feeds are checked; layers.data's are not)
+        label = fluid.data(name="label", shape=[None, 1], dtype="int64")
         loss = mlp(x, label)
         lr = fluid.layers.create_global_var([1], 0.1, "float32", persistable=True, name="lr") if lr_var else 0.1
         fluid.optimizer.SGD(learning_rate=lr).minimize(loss)

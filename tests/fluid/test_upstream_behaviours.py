@@ -243,13 +243,14 @@ def test_framework_constants_layer_helper_and_variable_operators():
 
 
 def test_variable_compared_with_a_number_is_a_bool_variable_and_other_fluid_errors():
-    """Paddle's test_cond builds ``pred = (i % 2) == 0``; a Variable against a Variable stays identity."""
+    """Paddle's test_cond builds ``pred = (i % 2) == 0``; a Variable against a Variable is an equal op
+    too (test_case's ``x == y``), while hashing stays identity."""
     main, startup = _programs()
     with fluid.program_guard(main, startup):
         i = fluid.data("i", [1], dtype="int32")
         even, odd = (i % 2) == 0, (i % 2) != 0
         assert even.dtype == "bool" and i.grad_name == i.name + "@GRAD"
-        assert (i == i) is True and i in [i] and len({i, i}) == 1
+        assert (i == i).dtype == "bool" and i in {i} and len({i, i}) == 1
         with pytest.raises(TypeError):
             fluid.layers.case([])
         with pytest.raises(ValueError):

@@ -55,8 +55,23 @@ def test_a_while_condition_written_with_an_operator():
     assert total.tolist() == [6]
 
 
-def test_equality_stays_identity():
+def test_equality_between_variables_is_an_op_as_in_fluid():
     main = fluid.Program()
     with fluid.program_guard(main, fluid.Program()):
         a, b = layers.data("a", [1]), layers.data("b", [1])
-    assert a == a and a != b and a in [a] and b not in [a]
+        eq, ne = a == b, a != b
+        assert [op.type for op in main.global_block().ops[-2:]] == ["equal", "not_equal"]
+        assert eq.dtype == ne.dtype == "bool"
+        assert a in {a} and b not in {a}         # hashing stays identity: variables key dicts and sets
+        assert (a == "a") is False
+
+
+def test_an_operand_of_another_dtype_is_cast_to_the_left_ones_as_in_fluid():
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        total = layers.fill_constant([1], "float32", 7.0)
+        count = layers.fill_constant([1], "int64", 2)
+        ratio = total / count
+    assert ratio.dtype == "float32"
+    got, = fluid.Executor(fluid.CPUPlace()).run(main, fetch_list=[ratio], scope=fluid.Scope())
+    assert got[0] == 3.5

@@ -33,6 +33,8 @@ CASES = [
     OpCase("stack", {"X": [r(3), r(3)]}, lambda i, a: {"Y": np.stack(i["X"], axis=-1)},
            attrs={"axis": -1}, grad=("X",), name="stack_last"),
     OpCase("reshape", {"X": r(2, 3, 4)}, _reshape((6, 4)), attrs={"shape": [6, 4]}, grad=("X",)),
+    OpCase("reshape", {"X": r(2, 3, 4), "ShapeTensor": [np.array([4], np.int32), np.array([6], np.int32)]},
+           _reshape((4, 6)), attrs={"shape": [-1, -1]}, grad=("X",), name="reshape_shape_tensor_list"),
     OpCase("reshape", {"X": r(2, 3, 4)}, _reshape((2, 12)), attrs={"shape": [0, -1]}, grad=("X",),
            name="reshape_copy_and_infer"),
     OpCase("reshape", {"X": r(2, 3, 4)}, _reshape((4, 3, 2)), attrs={"shape": [-1, 3, 2]},

@@ -66,6 +66,8 @@ CASES = [
     OpCase("sequence_mask", {"X": np.array([3, 0, 5, 1], dtype=np.int64)}, mask_ref, name="sequence_mask"),
     OpCase("sequence_mask", {"X": np.array([[2], [4]], dtype=np.int64)}, mask_ref,
            attrs={"maxlen": 6, "out_dtype": "float32"}, name="sequence_mask_maxlen"),
+    OpCase("sequence_mask", {"X": np.array([[2], [4]], dtype=np.int64), "MaxLenTensor": np.array([5], np.int32)},
+           lambda i, a: {"Y": (np.arange(5) < i["X"][..., None]).astype("int64")}, name="sequence_mask_tensor"),
 ]
 
 

@@ -31,6 +31,7 @@ COVERED_ELSEWHERE = {
     **{t: "tests/fluid/test_collective_ops.py: a program of one process runs them (they write nothing), and "
           "nranks=2 is refused"
        for t in ("c_gen_nccl_id", "c_comm_init", "c_comm_init_all")},
+    "get_places": "tests/layers/test_control_flow_cond_api.py (its output is a list of places, not a tensor)",
     "beam_search": "tests/layers/test_control_flow_beam_search.py: a hand-worked step (2-level LoD inputs)",
     "beam_search_decode": "tests/layers/test_control_flow_beam_search.py: two steps back-traced (tensor arrays)",
     "cvm": "forward: cases_cvm.py; its gradient is Fluid's rule (the CVM input on two columns), not a "

@@ -7,6 +7,7 @@ import operator
 import numpy as np
 
 from ...base.errors import PeError
+from ...base.places import CUDAPlace, cpu_places
 from ...base.tensor_array import TensorArray
 from .. import lod_items
 from .recurrent_steps import recurrent, recurrent_grad  # noqa: F401 -- the recurrent op's kernels
@@ -114,6 +115,9 @@ def _backward(block, iterations, xs, seed_grads, attrs, plus, zeros):
     body_ops = block.block.parent_block.ops
     writes = set(attrs["writes"])
     carried = dict(zip(attrs["seeds"], seed_grads))
+    # as Fluid's while_grad: an output the block writes without reading it (overwritten each
+    # iteration) gets its gradient from outside in every iteration, not only the last
+    outside = {n: g for n, g in carried.items() if n not in xs}
     totals = {}
     for it in reversed(iterations):
         base = block.env({})
@@ -122,7 +126,7 @@ def _backward(block, iterations, xs, seed_grads, attrs, plus, zeros):
         dict.update(forward, dict.items(it.local))
         scope = block.child(forward)
         for name, inner in zip(attrs["seeds"], attrs["seed_grads"]):
-            grad = carried.get(name)
+            grad = carried.get(name, outside.get(name))
             scope[inner] = grad if grad is not None else zeros_like(it.trace[-1][name], zeros)
         block.run(scope, before=lambda j, it=it, base=base: _restore(base, it, body_ops, block.steps[j].op, writes))
         carried = {}
@@ -280,3 +284,41 @@ def tensor_array_to_tensor_grad(ins, attrs):
 
 def is_empty(ins, attrs):
     return {"Out": np.array([np.size(ins["X"]) == 0])}
+
+
+def get_places(ins, attrs, auto="CPU"):
+    """The places of device_type (AUTO: ``auto``, the kind of device running it)."""
+    count = attrs["device_count"] or None
+    if (auto if attrs["device_type"] == "AUTO" else attrs["device_type"]) == "CPU":
+        return {"Out": cpu_places(count)}
+    return {"Out": [CUDAPlace(i) for i in range(count or 1)]}
+
+
+def _selected(ins, count, op):
+    """The index an int32 [1] Mask selects among ``count`` variables, checked."""
+    i = int(np.asarray(ins["Mask"]).reshape(-1)[0])
+    if not 0 <= i < count:
+        raise PeError(f"{op}: Mask={i} selects none of the {count} variables (expected 0 <= Mask < {count})")
+    return i
+
+
+def select_input(ins, attrs):
+    return {"Out": ins["X"][_selected(ins, len(ins["X"]), "select_input")]}
+
+
+def select_output(ins, attrs):
+    """Out[Mask] = X; the other outputs are given no value (None)."""
+    count = attrs["_output_counts"]["Out"]
+    i = _selected(ins, count, "select_output")
+    return {"Out": [ins["X"] if k == i else None for k in range(count)]}
+
+
+def select_input_grad(ins, attrs, zeros=np.zeros_like):
+    """X@GRAD[Mask] = Out@GRAD; zeros for the other inputs that have a value."""
+    i = _selected(ins, len(ins["X"]), "select_input_grad")
+    return {"X@GRAD": [ins["Out@GRAD"] if k == i else None if x is None else zeros(x) for k, x in enumerate(ins["X"])]}
+
+
+def select_output_grad(ins, attrs):
+    """X@GRAD = Out@GRAD[Mask]."""
+    return {"X@GRAD": ins["Out@GRAD"][_selected(ins, len(ins["Out@GRAD"]), "select_output_grad")]}

@@ -8,11 +8,24 @@ from . import control_flow
 
 def fake_init(ins, attrs):
     return {"Out": np.zeros(attrs["shape"], dtype=np.float32)}
+def run_shape(ins, attrs, host=np.asarray):
+    """The shape an op of ops/creation.py's SHAPE_INPUTS makes: ShapeTensor's values, else one value
+    per ShapeTensorList tensor, else the shape attribute. ``host`` brings a device tensor to numpy."""
+    if "ShapeTensor" in ins:
+        return [int(d) for d in host(ins["ShapeTensor"]).reshape(-1)]
+    if "ShapeTensorList" in ins:
+        return [int(host(t).reshape(-1)[0]) for t in ins["ShapeTensorList"]]
+    return attrs["shape"]
+
+
+def fill_value(ins, attrs, host=np.asarray):
+    """fill_constant's value: ValueTensor's one value, else the value attribute."""
+    return host(ins["ValueTensor"]).reshape(-1)[0] if "ValueTensor" in ins else attrs["value"]
 
 
 def fill_constant(ins, attrs):
-    out = np.empty(attrs["shape"], dtype=attrs["dtype"])
-    out.fill(attrs["value"])        # (np.full's Python wrapper: twice the time of a one-value fill)
+    out = np.empty(run_shape(ins, attrs), dtype=attrs["dtype"])
+    out.fill(fill_value(ins, attrs))        # (np.full's Python wrapper: twice the time of a one-value fill)
     return {"Out": out}
 
 

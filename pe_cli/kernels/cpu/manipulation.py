@@ -48,8 +48,17 @@ def reshape_to(x, shape):
 
 def reshape(ins, attrs):
     x = ins["X"]
-    shape = ins["Shape"].reshape(-1).tolist() if "Shape" in ins else attrs["shape"]
-    return {"Out": reshape_to(x, shape), "XShape": _xshape(x)}
+    return {"Out": reshape_to(x, reshape_target_at_run(ins, attrs)), "XShape": _xshape(x)}
+
+
+def reshape_target_at_run(ins, attrs, host=np.asarray):
+    """reshape's target: the Shape input's values, else one value per ShapeTensor tensor, else the
+    shape attribute. ``host`` brings a device tensor to numpy."""
+    if "Shape" in ins:
+        return host(ins["Shape"]).reshape(-1).tolist()
+    if "ShapeTensor" in ins:
+        return [int(host(t).reshape(-1)[0]) for t in ins["ShapeTensor"]]
+    return attrs["shape"]
 
 
 def reshape_grad(ins, attrs):

@@ -1,12 +1,12 @@
 """Kernels of ops/random.py: draws from the numpy Generator the executor hands them (attrs["_rng"])."""
 import numpy as np
 
-from .creation import _batch_size_like
+from .creation import _batch_size_like, run_shape
 
 
 def uniform_random(ins, attrs):
     rng = attrs["_rng"]
-    out = rng.uniform(attrs["min"], attrs["max"], size=attrs["shape"])
+    out = rng.uniform(attrs["min"], attrs["max"], size=run_shape(ins, attrs))
     diag_num, diag_step = attrs.get("diag_num", 0), attrs.get("diag_step", 0)
     if diag_num > 0:
         if out.size <= (diag_num - 1) * (diag_step + 1):

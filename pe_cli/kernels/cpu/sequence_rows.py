@@ -72,10 +72,16 @@ def sequence_unpad_grad(ins, attrs):
     return {"X@GRAD": _scatter(ins["Out@GRAD"], idx, rows).reshape(x.shape)}
 
 
+def mask_length(ins, attrs, x, host=np.asarray):
+    """sequence_mask's length: MaxLenTensor's value, else the maxlen attribute (-1: x's largest)."""
+    if "MaxLenTensor" in ins:
+        return int(host(ins["MaxLenTensor"]).reshape(-1)[0])
+    return int(host(x).max(initial=0)) if attrs["maxlen"] < 0 else attrs["maxlen"]
+
+
 def sequence_mask(ins, attrs):
     x = np.asarray(ins["X"])
-    maxlen = attrs["maxlen"]
-    maxlen = int(x.max(initial=0)) if maxlen < 0 else maxlen
+    maxlen = mask_length(ins, attrs, x)
     return {"Y": (np.arange(maxlen) < x[..., None]).astype(attrs["out_dtype"])}
 
 

@@ -33,6 +33,30 @@ def conditional_block_grad(ins, attrs):
 is_empty = _on_host(_cpu.is_empty)
 
 
+def _host_mask(ins):
+    return dict(ins, Mask=rt.to_host(ins["Mask"]))
+
+
+def select_input(ins, attrs):
+    return _cpu.select_input(_host_mask(ins), attrs)
+
+
+def select_output(ins, attrs):
+    return _cpu.select_output(_host_mask(ins), attrs)
+
+
+def select_input_grad(ins, attrs):
+    return _cpu.select_input_grad(_host_mask(ins), attrs, _zeros_like)
+
+
+def select_output_grad(ins, attrs):
+    return _cpu.select_output_grad(_host_mask(ins), attrs)
+
+
+def get_places(ins, attrs):
+    return _cpu.get_places(ins, attrs, auto="CUDA")
+
+
 split_lod_tensor = _on_host(_cpu.split_lod_tensor)
 merge_lod_tensor = _on_host(_cpu.merge_lod_tensor)
 

@@ -12,7 +12,8 @@ from .launcher import jit_kernel
 
 
 def fill_constant(ins, attrs):
-    return {"Out": full(attrs["shape"], attrs["value"], attrs["dtype"])}
+    shape = _cpu.run_shape(ins, attrs, rt.to_host)
+    return {"Out": full(shape, _cpu.fill_value(ins, attrs, rt.to_host), attrs["dtype"])}
 
 
 def fake_init(ins, attrs):

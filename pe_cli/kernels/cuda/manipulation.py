@@ -80,7 +80,7 @@ def _xshape(x):
 
 def reshape(ins, attrs):
     x = ins["X"]
-    shape = rt.to_host(ins["Shape"]).reshape(-1).tolist() if "Shape" in ins else attrs["shape"]
+    shape = _cpu.reshape_target_at_run(ins, attrs, rt.to_host)
     return {"Out": x.reshape(tuple(reshape_shape(tuple(x.shape), x.size, shape))), "XShape": _xshape(x)}
 
 
