@@ -56,7 +56,7 @@ def split_feed(block, feed, n, whole=(), persistable=(), partial=False):
         for key, value in feed.items():
             name = _name(key)
             try:
-                places = 1 if name in whole or name in persistable else n     # checked per device
+                places = 1 if name in whole else n     # checked per device
                 converted.append((name, *as_feed_array(block, name, value, places)))
             except FeedError as e:
                 bad_feed = bad_feed or e
