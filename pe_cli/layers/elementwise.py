@@ -15,6 +15,7 @@ from .manipulation import cast
 
 def clip(x, min, max, name=None):
     """min(max(x, min), max); the gradient passes where min < x < max."""
+    check_variable_and_dtype(x, "x", ("float16", "float32", "float64"), "clip")
     return _single("clip", x, {"X": [x]}, {"min": min, "max": max}, name=name)
 
 

@@ -19,11 +19,19 @@ from .helper import LayerHelper, _as_list, _check_ints, _single
 # -- combining and cutting ----------------------------------------------------------------------
 
 def concat(input, axis=0, name=None):
-    """Joins the variables of ``input`` along ``axis``; the other dims must agree."""
+    """Joins the variables of ``input`` along ``axis`` (an int, or a one-value int Variable read at run
+    time); the other dims must agree."""
     inputs = _as_list(input)
+    for i, x in enumerate(inputs):
+        check_variable_and_dtype(x, f"input[{i}]", NUMBERS, "concat")
+    check_type(axis, "axis", (int, Variable), "concat")
     helper = LayerHelper("concat", input=inputs, name=name)
     out = helper.create_variable_for_type_inference(helper.input_dtype())
-    helper.append_op("concat", {"X": inputs}, {"Out": [out]}, {"axis": axis})
+    if isinstance(axis, Variable):
+        axis.stop_gradient = True
+        helper.append_op("concat", {"X": inputs, "AxisTensor": [axis]}, {"Out": [out]}, {})
+    else:
+        helper.append_op("concat", {"X": inputs}, {"Out": [out]}, {"axis": axis})
     return out
 
 

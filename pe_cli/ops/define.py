@@ -111,6 +111,7 @@ class OpDef:
     inplace: tuple = ()         # (output slot, input slot): the kernel may write that output over that input
     channels_last: tuple = ()   # image slots an NHWC data_format transposes around the NCHW kernel (kernels/layout.py)
     blocked: object = None      # blocked(op) -> groups of slots that may hold blocked values (kernels/cpu/blocked.py)
+    attr_tensors: dict = field(default_factory=dict)   # slot -> the attribute its tensor gives (kernels/tensor_attrs.py)
     _kernels: dict = field(default_factory=dict)
 
     def has(self, trait):
@@ -136,6 +137,8 @@ class OpDef:
                               f"(expected {self.kernel_name}() in pe_cli/kernels/{device}/{self.kernel_module}.py)")
             if self.channels_last and not blocked:
                 fn = importlib.import_module("pe_cli.kernels.layout").channels_last(fn, device, self.channels_last)
+            if self.attr_tensors and not blocked:
+                fn = importlib.import_module("pe_cli.kernels.tensor_attrs").from_tensors(fn, device, self.attr_tensors)
             self._kernels[(device, blocked)] = fn
         return fn
 
@@ -173,7 +176,7 @@ LOD_RULES = ("keep", "drop")
 
 def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, grad=None, grad_reads=(),
              kernel=None, needs_rng=False, doc="", traits=(), lod="keep", needs_lod=False, inplace=(),
-             channels_last=(), blocked=None):
+             channels_last=(), blocked=None, attr_tensors=None):
     """Registers an op type. Called at import time of the module that defines the op.
 
     ``kernel_module``: its kernels are in ``pe_cli/kernels/<device>/<kernel_module>.py``; ``kernel``:
@@ -186,7 +189,9 @@ def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, gr
     which is written channels first (pe_cli/kernels/layout.py). ``blocked``: ``blocked(op) -> ((slot, ...),
     ...)``, the groups of image slots whose values the op's kernels in kernels/<device>/blocked.py
     take and give in oneDNN's blocked layout, each group all blocked or none (the
-    onednn_blocked_layout pass, pe_cli/compiler/passes/blocked_layout.py)."""
+    onednn_blocked_layout pass, pe_cli/compiler/passes/blocked_layout.py). ``attr_tensors``: {input slot:
+    attribute}, Fluid 1.8's attributes given by tensors at run time (concat's AxisTensor -> axis): the
+    kernels get the attribute from the tensor when the slot is given (pe_cli/kernels/tensor_attrs.py)."""
     if type in _REGISTRY:
         raise RuntimeError(f"op '{type}' is registered twice")
     unknown = set(traits) - set(TRAITS)
@@ -201,10 +206,13 @@ def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, gr
         raise RuntimeError(f"op '{type}': inplace {sorted(set(inplace) - slots)} are not its slots")
     if set(channels_last) - slots:
         raise RuntimeError(f"op '{type}': channels_last {sorted(set(channels_last) - slots)} are not its slots")
+    if set(attr_tensors or {}) - slots or set((attr_tensors or {}).values()) - set(attrs or {}):
+        raise RuntimeError(f"op '{type}': attr_tensors {attr_tensors} name slots or attributes it lacks")
     attrs = {k: v if isinstance(v, Attr) else Attr(v) for k, v in (attrs or {}).items()}
     opdef = OpDef(type, tuple(Slot.parse(s) for s in inputs), tuple(Slot.parse(s) for s in outputs),
                   attrs, infer, grad, kernel_module, kernel or type, needs_rng, doc, frozenset(traits),
-                  tuple(grad_reads), lod, needs_lod, tuple(inplace), tuple(channels_last), blocked)
+                  tuple(grad_reads), lod, needs_lod, tuple(inplace), tuple(channels_last), blocked,
+                  dict(attr_tensors or {}))
     _REGISTRY[type] = opdef
     return opdef
 

@@ -1,0 +1,43 @@
+"""Attributes given as tensors. Fluid 1.8 lets a program compute some attributes at run time: concat's
+``axis`` from AxisTensor, slice's ``starts`` from StartsTensor (one int tensor holding the list) or
+StartsTensorList (one one-value tensor per item), expand's ``expand_times`` ... An op registered with
+``attr_tensors={slot: attr}`` (pe_cli/ops/define.py) runs its kernel, on every device, with those
+attributes replaced by the values of the slots given: the values are read on the host, as Fluid's
+kernels read them. A duplicable slot gives a list (one item per tensor); a single slot gives a list
+when the attribute is a list, else its one value. A single slot overrides a list slot of the same
+attribute (Fluid's order: StartsTensor, then StartsTensorList, then the attribute)."""
+import importlib
+
+import numpy as np
+
+
+def _host(device):
+    if device == "cpu":
+        return np.asarray
+    return importlib.import_module(f"pe_cli.kernels.{device}.runtime").to_host
+
+
+def values_of(ins, attrs, attr_tensors, host=np.asarray):
+    """``attrs`` with the attributes of ``attr_tensors`` ({slot: attr}) that ``ins`` gives by tensor
+    replaced by their values."""
+    given = {}
+    for slot, attr in sorted(attr_tensors.items(), key=lambda kv: not isinstance(ins.get(kv[0]), list)):
+        value = ins.get(slot)
+        if value is None or (isinstance(value, list) and not value):
+            continue
+        if isinstance(value, list):
+            given[attr] = [np.asarray(host(v)).reshape(-1)[0].item() for v in value]
+        else:
+            items = np.asarray(host(value)).reshape(-1).tolist()
+            given[attr] = items if isinstance(attrs.get(attr), (list, tuple)) else items[0]
+    return dict(attrs, **given) if given else attrs
+
+
+def from_tensors(kernel, device, attr_tensors):
+    """``kernel`` wrapped to take the attributes of ``attr_tensors`` from the tensors given for them."""
+    host = _host(device)
+
+    def run(ins, attrs):
+        return kernel(ins, values_of(ins, attrs, attr_tensors, host))
+    run.__name__ = getattr(kernel, "__name__", "kernel")
+    return run
