@@ -4,7 +4,8 @@ StartsTensorList (one one-value tensor per item), expand's ``expand_times`` ... 
 ``attr_tensors={slot: attr}`` (pe_cli/ops/define.py) runs its kernel, on every device, with those
 attributes replaced by the values of the slots given: the values are read on the host, as Fluid's
 kernels read them. A duplicable slot gives a list (one item per tensor); a single slot gives a list
-when the attribute is a list, else its one value. A single slot overrides a list slot of the same
+when the attribute is a list, else its one value; values are floats where the attribute is a float,
+else ints. A single slot overrides a list slot of the same
 attribute (Fluid's order: StartsTensor, then StartsTensorList, then the attribute)."""
 import importlib
 
@@ -25,10 +26,11 @@ def values_of(ins, attrs, attr_tensors, host=np.asarray):
         value = ins.get(slot)
         if value is None or (isinstance(value, list) and not value):
             continue
+        kind = float if isinstance(attrs.get(attr), float) else int      # the attribute's type, as Fluid's kernels cast
         if isinstance(value, list):
-            given[attr] = [np.asarray(host(v)).reshape(-1)[0].item() for v in value]
+            given[attr] = [kind(np.asarray(host(v)).reshape(-1)[0]) for v in value]
         else:
-            items = np.asarray(host(value)).reshape(-1).tolist()
+            items = [kind(v) for v in np.asarray(host(value)).reshape(-1)]
             given[attr] = items if isinstance(attrs.get(attr), (list, tuple)) else items[0]
     return dict(attrs, **given) if given else attrs
 

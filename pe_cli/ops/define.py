@@ -11,7 +11,8 @@ live in ``pe_cli/kernels/<device>/<kernel_module>.py`` (the family named at regi
 functions named after the op type (or the ``kernel`` named at registration, for an op served by
 another op's kernel), found (and imported) only when first run on that device.
 
-Slots are written as strings: ``"X"`` one variable, ``"X*"`` a list (duplicable), ``"X?"`` optional.
+Slots are written as strings: ``"X"`` one variable, ``"X*"`` a list (duplicable), ``"X?"`` optional,
+``"X*?"`` a list that may be absent (Fluid's duplicable and dispensable).
 A gradient slot is the forward slot's name + ``GRAD_SUFFIX`` (``"Out@GRAD"``).
 """
 import importlib
@@ -42,6 +43,8 @@ class Slot:
 
     @staticmethod
     def parse(spec):
+        if spec.endswith("*?"):
+            return Slot(spec[:-2], duplicable=True, optional=True)
         if spec.endswith("*"):
             return Slot(spec[:-1], duplicable=True)
         if spec.endswith("?"):

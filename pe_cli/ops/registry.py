@@ -10,6 +10,8 @@ modules import define.py, never this module: nothing imports the registry back.
 import importlib
 import pkgutil
 
+import numpy as np
+
 from ..base.dtypes import convert_dtype
 from ..base.errors import PeError, ShapeError, UnknownOpError, did_you_mean
 from .define import GRAD_SUFFIX, TRAITS, _REGISTRY, dtype_or_none, grad_var_name  # noqa: F401 (the first and last re-exported)
@@ -72,6 +74,8 @@ def prepare(op):
         if slot not in known_out:
             raise PeError(f"{_where(op)}: unknown output slot '{slot}'; it has {sorted(known_out)}")
     for name, value in op.attrs.items():
+        if isinstance(value, (np.ndarray, np.generic)):     # Fluid's attributes take numpy arrays and numbers
+            op.attrs[name] = value = value.tolist()
         spec = opdef.attrs.get(name)
         if spec is None:
             if not name.startswith("_") and name not in _COMMON_ATTRS:
