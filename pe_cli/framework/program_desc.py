@@ -4,6 +4,7 @@ variables and ops, bytes), not Fluid's protobuf: enough to store, compare and re
 (``parse_program``, behind ``Program.parse_from_string``)."""
 import json
 
+from ..base.dtypes import convert_dtype
 from ..base.errors import ArgumentValueError
 
 
@@ -87,10 +88,48 @@ class BlockDesc:
     def op_size(self):
         return len(self._block.ops)
 
+    def var(self, name):
+        """The desc of variable ``name`` (str or bytes), made (a LoDTensor, float32, shape unknown) where the
+        block lacks it, as Fluid's ``BlockDesc.var``."""
+        name = name.decode() if isinstance(name, bytes) else name
+        if name not in self._block.vars:
+            self._block.create_var(name=name)
+        return VarDesc(self._block.vars[name])
+
+    def find_var(self, name):
+        """The desc of variable ``name`` (str or bytes), or None where the block lacks it."""
+        name = name.decode() if isinstance(name, bytes) else name
+        return VarDesc(self._block.vars[name]) if name in self._block.vars else None
+
+    def has_var(self, name):
+        return self.find_var(name) is not None
+
     def append_op(self):
         """An empty op desc at the end of the block; its ``copy_from(op_desc)`` makes it a copy of that op
         (the variables it names are the caller's to create, as with Fluid's desc-level append)."""
         return _AppendedOpDesc(self._block)
+
+
+class VarDesc:
+    """Fluid's VarDesc face of a Variable: its name, dtype and shape, read and set."""
+
+    def __init__(self, var):
+        self._var = var
+
+    def name(self):
+        return self._var.name
+
+    def dtype(self):
+        return self._var.dtype
+
+    def set_dtype(self, dtype):
+        self._var.dtype = convert_dtype(dtype)
+
+    def shape(self):
+        return list(self._var.shape or [])
+
+    def set_shape(self, shape):
+        self._var.shape = tuple(shape)
 
 
 class _AppendedOpDesc:

@@ -5,9 +5,11 @@ __all__ = ["batch_norm", "layer_norm", "instance_norm", "group_norm", "affine_ch
            "l2_normalize", "data_norm"]
 from ..base.errors import ArgumentValueError, PeError
 from ..framework import unique_name
+from ..framework.variable import Variable
 from ..training.initializer import ConstantInitializer
 from ..training.param_attr import ParamAttr
 from .activation import _known_shape, elu, leaky_relu
+from .checks import FLOATS, check_variable_and_dtype
 from .convolution import _fmt, _shape_error
 from .helper import LayerHelper
 from .loss_classification import _outputs
@@ -20,6 +22,7 @@ def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, para
     """Batch normalization. The moving mean and variance are persistable, non-trainable parameters
     (initialized to 0 and 1) that the op updates in place while training. ``in_place`` is accepted
     but Y is always a new variable (the gradient needs X)."""
+    check_variable_and_dtype(input, "input", FLOATS, "batch_norm")
     helper = LayerHelper("batch_norm", input=input, act=act, name=name)
     shape = input.shape
     if shape is None or not 2 <= len(shape) <= 5:
@@ -43,12 +46,15 @@ def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, para
     saved_mean = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
     saved_variance = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
     out = helper.create_variable_for_type_inference(input.dtype)
-    helper.append_op("batch_norm",
-                     {"X": [input], "Scale": [scale], "Bias": [bias], "Mean": [mean], "Variance": [variance]},
+    attrs = {"epsilon": epsilon, "is_test": is_test, "data_layout": data_layout, "use_global_stats": use_global_stats}
+    inputs = {"X": [input], "Scale": [scale], "Bias": [bias], "Mean": [mean], "Variance": [variance]}
+    if isinstance(momentum, Variable):      # Fluid 1.8: a one-value Variable, read each step
+        inputs["MomentumTensor"] = [momentum]
+    else:
+        attrs["momentum"] = momentum
+    helper.append_op("batch_norm", inputs,
                      {"Y": [out], "MeanOut": [mean], "VarianceOut": [variance], "SavedMean": [saved_mean],
-                      "SavedVariance": [saved_variance]},
-                     {"momentum": momentum, "epsilon": epsilon, "is_test": is_test, "data_layout": data_layout,
-                      "use_global_stats": use_global_stats})
+                      "SavedVariance": [saved_variance]}, attrs)
     return helper.append_activation(out)
 
 

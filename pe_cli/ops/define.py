@@ -140,7 +140,7 @@ class OpDef:
                               f"(expected {self.kernel_name}() in pe_cli/kernels/{device}/{self.kernel_module}.py)")
             if self.channels_last and not blocked:
                 fn = importlib.import_module("pe_cli.kernels.layout").channels_last(fn, device, self.channels_last)
-            if self.attr_tensors and not blocked:
+            if self.attr_tensors:
                 fn = importlib.import_module("pe_cli.kernels.tensor_attrs").from_tensors(fn, device, self.attr_tensors)
             self._kernels[(device, blocked)] = fn
         return fn
