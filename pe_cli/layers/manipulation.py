@@ -123,12 +123,20 @@ def expand(x, expand_times, name=None):
 
 # -- strided slices, unbind, reverse, expand_as, size -------------------------------------------
 
+def _int_tensor(value):
+    """A one-value int32 tensor holding ``value`` (Fluid's fill_constant of force_cpu)."""
+    helper = LayerHelper("fill_constant")
+    out = helper.create_variable_for_type_inference("int32", stop_gradient=True)
+    helper.append_op("fill_constant", {}, {"Out": [out]},
+                     {"shape": [1], "dtype": "int32", "value": float(value), "force_cpu": True})
+    return out
+
+
 def bounds_given(layer, bounds, axes):
     """(inputs, attrs) of a slice op whose ``bounds`` ({"starts": ..., ...}) are lists of ints, lists
     holding one-value int Variables, or whole-list int Variables (Fluid 1.8's slice / strided_slice):
     a Variable list -> StartsTensor, a list with Variables -> StartsTensorList (ints made one-value
     tensors) and -1 in the attribute and infer_flags where a Variable stands."""
-    from .creation import fill_constant     # noqa: PLC0415 -- creation imports this module
     inputs, flags = {}, [1] * len(axes)
     attrs = {"axes": _check_ints(layer, "axes", _as_list(axes))}
     for what, value in bounds.items():
@@ -138,8 +146,7 @@ def bounds_given(layer, bounds, axes):
             inputs[f"{slot}Tensor"] = [value]
             flags = [-1] * len(axes)
         elif any(isinstance(v, Variable) for v in value):
-            inputs[f"{slot}TensorList"] = [v if isinstance(v, Variable) else fill_constant([1], "int32", v, force_cpu=True)
-                                           for v in value]
+            inputs[f"{slot}TensorList"] = [v if isinstance(v, Variable) else _int_tensor(v) for v in value]
             attrs[what] = [-1 if isinstance(v, Variable) else v for v in value]
             flags = [-1 if isinstance(v, Variable) else f for v, f in zip(value, flags)]
         else:
