@@ -98,3 +98,22 @@ def test_eager_variable_takes_the_level_of_the_lod_set_on_its_value():
         assert v.lod_level == 0
         v.value().get_tensor().set_recursive_sequence_lengths([[2, 3]])
         assert v.lod_level == 1
+
+
+def test_paddle_add_alpha_and_out_of_paddle_2_0_alpha():
+    """paddle.add(x, y, alpha=, out=) and an activation's out= (Paddle 2.0-alpha's, which 1.8's op tests
+    call): x + alpha * y, the result written to ``out`` too."""
+    import pe_cli.paddle as paddle
+
+    def build():
+        x = layers.data("x", shape=[3], dtype="float32", append_batch_size=False)
+        y = layers.data("y", shape=[3], dtype="float32", append_batch_size=False)
+        res = layers.data("res", shape=[3], dtype="float32", append_batch_size=False)
+        return [paddle.add(x, y, alpha=-0.5), paddle.add(x, y, out=res), res, paddle.tanh(x, out=x), x]
+    xv, yv = np.array([2, 3, 4], "float32"), np.array([1, 5, 2], "float32")
+    (z, s, res, t, x_after), _ = _run(build, {"x": xv, "y": yv, "res": np.zeros(3, "float32")})
+    np.testing.assert_array_equal(z, [1.5, 0.5, 3.0])
+    np.testing.assert_array_equal(s, xv + yv)
+    np.testing.assert_array_equal(res, xv + yv)
+    np.testing.assert_allclose(t, np.tanh(xv), rtol=1e-6)
+    np.testing.assert_array_equal(x_after, t)
