@@ -142,14 +142,17 @@ register("lamb", kernel_module="optimizer",
                  "Beta2Tensor?"],
          outputs=["ParamOut", "Moment1Out", "Moment2Out", "Beta1PowOut?", "Beta2PowOut?"],
          attrs={"beta1": Attr(0.9, _unit, "in [0, 1)"), "beta2": Attr(0.999, _unit, "in [0, 1)"),
-                "epsilon": Attr(1e-6, _non_negative, ">= 0"), "weight_decay": Attr(0.01, _non_negative, ">= 0")},
+                "epsilon": Attr(1e-6, _non_negative, ">= 0"), "weight_decay": Attr(0.01, _non_negative, ">= 0"),
+                "bias_correction": False},
          infer=_infer_update([("Moment1Out", "Moment1"), ("Moment2Out", "Moment2"),
                               ("Beta1PowOut", "Beta1Pow"), ("Beta2PowOut", "Beta2Pow")],
-                             scalars=("Beta1Pow", "Beta2Pow")),
-         doc="Moment1Out, Moment2Out as adam's; r = (Moment1Out / (1 - Beta1Pow)) / (sqrt(Moment2Out / "
-             "(1 - Beta2Pow)) + epsilon) + weight_decay * Param; ParamOut = Param - LearningRate * "
-             "(||Param|| / ||r||) * r, the ratio 1 when either norm is 0; Beta1PowOut = Beta1Pow * beta1, "
-             "Beta2PowOut = Beta2Pow * beta2.")
+                             scalars=("Beta1Pow", "Beta2Pow", "Beta1Tensor", "Beta2Tensor")),
+         attr_tensors={"Beta1Tensor": "beta1", "Beta2Tensor": "beta2"},
+         doc="Moment1Out, Moment2Out as adam's; r = Moment1Out / (sqrt(Moment2Out) + epsilon) + weight_decay * "
+             "Param as Fluid 1.8's, or with bias_correction (pe's attribute) (Moment1Out / (1 - Beta1Pow)) / "
+             "(sqrt(Moment2Out / (1 - Beta2Pow)) + epsilon) + weight_decay * Param as Paddle 2.x's; "
+             "ParamOut = Param - LearningRate * (||Param|| / ||r||) * r, the ratio 1 when either norm is 0; "
+             "Beta1PowOut = Beta1Pow * beta1, Beta2PowOut = Beta2Pow * beta2. Beta1Tensor / Beta2Tensor as adam's.")
 
 register("lars_momentum", kernel_module="optimizer",
          inputs=["Param", "Grad", "Velocity", "LearningRate"], outputs=["ParamOut", "VelocityOut"],

@@ -219,16 +219,18 @@ class FtrlOptimizer(Optimizer):
 
 
 class LambOptimizer(AdamOptimizer):
-    """LAMB: Adam's moments with bias correction give r = m_hat / (sqrt(v_hat) + epsilon) +
-    lamb_weight_decay * param; param -= lr * (||param|| / ||r||) * r (ratio 1 when a norm is 0).
-    ``exclude_from_weight_decay_fn(param)`` True drops the decay term for that parameter. The op
+    """LAMB: Adam's moments give r = m / (sqrt(v) + epsilon) + lamb_weight_decay * param as Fluid 1.8's
+    lamb op does, or with ``bias_correction`` (pe's, keyword-only; Paddle 2.x's form and a run config's)
+    m_hat / (sqrt(v_hat) + epsilon) + ...; param -= lr * (||param|| / ||r||) * r (ratio 1 when a norm
+    is 0). ``exclude_from_weight_decay_fn(param)`` True drops the decay term for that parameter. The op
     advances beta1^t and beta2^t itself, as pe's adam does."""
     type = "lamb"
 
     def __init__(self, learning_rate=0.001, lamb_weight_decay=0.01, beta1=0.9, beta2=0.999, epsilon=1e-6,
                  parameter_list=None, regularization=None, grad_clip=None, exclude_from_weight_decay_fn=None,
-                 name=None):
+                 name=None, *, bias_correction=False):
         super().__init__(learning_rate, beta1, beta2, epsilon, parameter_list, regularization, grad_clip, name)
+        self._bias_correction = bool(bias_correction)
         self._weight_decay = _check_number("LambOptimizer", "lamb_weight_decay", lamb_weight_decay, lo=0.0)
         if exclude_from_weight_decay_fn is not None and not callable(exclude_from_weight_decay_fn):
             raise TypeError(f"LambOptimizer: exclude_from_weight_decay_fn must be callable, "
@@ -245,7 +247,7 @@ class LambOptimizer(AdamOptimizer):
             {"ParamOut": [param], "Moment1Out": [m1], "Moment2Out": [m2], "Beta1PowOut": [b1],
              "Beta2PowOut": [b2]},
             {"beta1": self._beta1, "beta2": self._beta2, "epsilon": self._epsilon,
-             "weight_decay": 0.0 if excluded else self._weight_decay})
+             "weight_decay": 0.0 if excluded else self._weight_decay, "bias_correction": self._bias_correction})
 
 
 Adam = AdamOptimizer

@@ -139,8 +139,9 @@ def _lamb(i, a):
     b1, b2 = a["beta1"], a["beta2"]
     m1 = b1 * i["Moment1"] + (1 - b1) * i["Grad"]
     m2 = b2 * i["Moment2"] + (1 - b2) * i["Grad"] ** 2
-    r = (m1 / (1 - i["Beta1Pow"][0])) / (np.sqrt(m2 / (1 - i["Beta2Pow"][0])) + a["epsilon"]) + \
-        a["weight_decay"] * i["Param"]
+    # Fluid 1.8's lamb takes the moments as they are; bias_correction (Paddle 2.x's) divides by 1 - beta^t
+    c1, c2 = (1 - i["Beta1Pow"][0], 1 - i["Beta2Pow"][0]) if a.get("bias_correction") else (1, 1)
+    r = (m1 / c1) / (np.sqrt(m2 / c2) + a["epsilon"]) + a["weight_decay"] * i["Param"]
     p_norm, r_norm = np.linalg.norm(i["Param"]), np.linalg.norm(r)
     trust = p_norm / r_norm if p_norm > 0 and r_norm > 0 else 1.0
     return {"ParamOut": i["Param"] - i["LearningRate"][0] * trust * r, "Moment1Out": m1, "Moment2Out": m2,
@@ -236,6 +237,10 @@ CASES = [
     OpCase("lamb", {"Param": r(3, 4), "Grad": r(3, 4), "LearningRate": lr(0.01), "Moment1": r(3, 4),
                     "Moment2": pos(3, 4), "Beta1Pow": lr(0.9 ** 3), "Beta2Pow": lr(0.999 ** 3)},
            _lamb, attrs={"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-6, "weight_decay": 0.01}),
+    OpCase("lamb", {"Param": r(3, 4), "Grad": r(3, 4), "LearningRate": lr(0.01), "Moment1": r(3, 4),
+                    "Moment2": pos(3, 4), "Beta1Pow": lr(0.5 ** 2), "Beta2Pow": lr(0.7 ** 2)},
+           _lamb, attrs={"beta1": 0.5, "beta2": 0.7, "epsilon": 1e-6, "weight_decay": 0.01, "bias_correction": True},
+           name="lamb_bias_correction"),
     OpCase("lamb", {"Param": np.zeros(5), "Grad": r(5), "LearningRate": lr(0.1), "Moment1": np.zeros(5),
                     "Moment2": np.zeros(5), "Beta1Pow": lr(0.5), "Beta2Pow": lr(0.7)},
            _lamb, attrs={"beta1": 0.5, "beta2": 0.7, "epsilon": 1e-3, "weight_decay": 0.0},
