@@ -101,6 +101,7 @@ def _affine_params(helper, input, param_attr, bias_attr, channels):
 def instance_norm(input, epsilon=1e-05, param_attr=None, bias_attr=None, name=None):
     """Each (sample, channel) of ``input`` [N, C, ...] normalized over its other dims, then scaled
     and shifted per channel by parameters [C] initialized to 1 and 0 (False: none)."""
+    check_variable_and_dtype(input, "input", ("float32", "float64"), "instance_norm")
     helper = LayerHelper("instance_norm", input=input, param_attr=param_attr, bias_attr=bias_attr, name=name)
     shape = _known_shape("instance_norm", input, 2)
     if not 2 <= len(shape) <= 5:
@@ -150,8 +151,11 @@ def affine_channel(x, scale=None, bias=None, data_layout="NCHW", name=None, act=
 def lrn(input, n=5, k=1.0, alpha=1e-4, beta=0.75, name=None, data_format="NCHW"):
     """Local response normalization across channels: input / (k + alpha * sum of squares over n
     neighbouring channels) ^ beta."""
+    check_variable_and_dtype(input, "input", ("float32",), "lrn")
+    if input.shape is None or len(input.shape) != 4:
+        raise ArgumentValueError(f"lrn: input '{input.name}' must be 4-D, got shape {input.shape}")
     if data_format not in ("NCHW", "NHWC"):
-        raise PeError(f"lrn: data_format={data_format!r} must be 'NCHW' or 'NHWC'")
+        raise ArgumentValueError(f"lrn: data_format={data_format!r} must be 'NCHW' or 'NHWC'")
     helper = LayerHelper("lrn", input=input, name=name)
     out = helper.create_variable_for_type_inference(input.dtype)
     mid = helper.create_variable_for_type_inference(input.dtype, stop_gradient=True)
