@@ -62,12 +62,17 @@ CASES = [
     OpCase("slice", {"Input": _x, "StartsTensorList": [i32(-1)], "EndsTensorList": [i32(0)]},
            lambda i, a: {"Out": i["Input"][:, :, -1]},
            attrs={"axes": [2], "starts": [-1], "ends": [-1], "infer_flags": [-1], "decrease_axis": [2]},
-           name="slice_variable_index_last"),        # var[i] with a Variable i of -1: Fluid's kernel takes the last
+           grad=("Input",), name="slice_variable_index_last"),        # var[i] with a Variable i of -1: Fluid's kernel takes the last
     OpCase("strided_slice", {"Input": _x, "StartsTensor": i32(4), "EndsTensorList": [i32(0)],
                              "StridesTensor": i32(-2)},
            lambda i, a: {"Out": i["Input"][:, :, 4:0:-2]},
            attrs={"axes": [2], "starts": [0], "ends": [5], "strides": [1], "infer_flags": [-1]},
            grad=("Input",), name="strided_slice_tensors"),
+    OpCase("strided_slice", {"Input": _x, "StartsTensorList": [i32(0), i32(1)], "EndsTensor": i32(3, 4),
+                             "StridesTensorList": [i32(2), i32(2)]},
+           lambda i, a: {"Out": i["Input"][0:3:2, :, 1:4:2]},
+           attrs={"axes": [0, 2], "starts": [-1, -1], "ends": [1, 1], "strides": [-1, -1], "infer_flags": [-1, -1]},
+           grad=("Input",), name="strided_slice_tensor_lists"),
     OpCase("batch_norm", {"X": r(4, 3, 2, 2), "Scale": rng.uniform(0.5, 1.5, 3), "Bias": r(3), "Mean": r(3) * 0.1,
                           "Variance": rng.uniform(0.5, 1.5, 3), "MomentumTensor": one(0.5)},
            _bn_momentum, attrs={"momentum": 0.9},
