@@ -95,6 +95,7 @@ def prelu(x, mode, param_attr=None, name=None):
     """Out = x where x > 0, else alpha * x, with alpha a parameter initialized to 0.25: one for all
     of x ('all'), one per channel of dim 1 ('channel'), or one per element of x's non-batch dims
     ('element')."""
+    check_variable_and_dtype(x, "x", FLOATS, "prelu")
     if mode not in ("all", "channel", "element"):
         raise PeError(f"prelu: mode={mode!r} must be 'all', 'channel' or 'element'")
     helper = LayerHelper("prelu", x=x, param_attr=param_attr, name=name)

@@ -42,3 +42,13 @@ def test_value_errors(program):
     with pytest.raises(ValueError):
         layers.maxout(x, groups=2, axis=2)
     assert layers.lrn(x).shape == (2, 4, 5, 5)
+
+
+def test_mean_and_prelu_take_float_variables(program):
+    i32 = fluid.data("i32", shape=[12, 10], dtype="int32")
+    for bad in (12, i32):
+        with pytest.raises(TypeError):
+            layers.mean(bad)
+    for bad in (0.1, i32):
+        with pytest.raises(TypeError):
+            layers.prelu(bad, "all")
