@@ -288,3 +288,17 @@ CASES = [
     _avg_case("average_accumulates_folds_and_restarts", 16383, 9999, 7,
               {"average_window": 0.5, "min_average_window": 10000, "max_average_window": 20000}),
 ]
+
+
+# Fluid 1.8's attributes given by tensors (pe_cli/kernels/tensor_attrs.py): the tensor holds a value other
+# than the attribute's, so a kernel that read the attribute fails the reference.
+def _adam_tensors(i, a):
+    return _adam(i, dict(a, beta1=float(i["Beta1Tensor"][0]), beta2=float(i["Beta2Tensor"][0])))
+
+
+CASES += [
+    OpCase("adam", {"Param": r(3, 4), "Grad": r(3, 4), "LearningRate": lr(0.1), "Moment1": r(3, 4),
+                    "Moment2": rng.uniform(0.1, 1.0, (3, 4)), "Beta1Pow": lr(0.6 ** 2), "Beta2Pow": lr(0.8 ** 2),
+                    "Beta1Tensor": lr(0.6), "Beta2Tensor": lr(0.8)},
+           _adam_tensors, attrs={"epsilon": 1e-3}, name="adam_beta_tensors"),
+]
