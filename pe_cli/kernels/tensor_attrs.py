@@ -26,13 +26,24 @@ def values_of(ins, attrs, attr_tensors, host=np.asarray):
         value = ins.get(slot)
         if value is None or (isinstance(value, list) and not value):
             continue
-        kind = float if isinstance(attrs.get(attr), float) else int      # the attribute's type, as Fluid's kernels cast
+        kind = _kind(attrs.get(attr))
         if isinstance(value, list):
             given[attr] = [kind(np.asarray(host(v)).reshape(-1)[0]) for v in value]
         else:
             items = [kind(v) for v in np.asarray(host(value)).reshape(-1)]
             given[attr] = items if isinstance(attrs.get(attr), (list, tuple)) else items[0]
     return dict(attrs, **given) if given else attrs
+
+
+def _kind(current):
+    """The type a tensor's values take for an attribute whose value (or default) is ``current``: float
+    or int as the attribute is (a list: ints), as Fluid's kernels cast them; the tensor's own where the
+    attribute has none (None)."""
+    if isinstance(current, float):
+        return float
+    if isinstance(current, (int, list, tuple)) and not isinstance(current, bool):
+        return int
+    return lambda v: v.item()
 
 
 def from_tensors(kernel, device, attr_tensors):

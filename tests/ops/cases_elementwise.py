@@ -131,3 +131,8 @@ CASES += [
            lambda i, a: {"Out": np.clip(i["X"], -0.3, 0.4)}, attrs={"min": -5.0, "max": 5.0}, grad=("X",),
            name="clip_min_max_tensors"),
 ]
+CASES += [      # no attributes at all: the tensors' values as they are (floats)
+    OpCase("clip", {"X": _kept_off(rng.uniform(-1.0, 1.0, (3, 4)), -0.25, 0.35), "Min": np.array([-0.25]),
+                    "Max": np.array([0.35])},
+           lambda i, a: {"Out": np.clip(i["X"], -0.25, 0.35)}, name="clip_tensors_only"),
+]
