@@ -105,6 +105,8 @@ NOTES = {
                                      "numpy 2 (pe's) refuses",
     "test_generate_mask_labels_op.py": "environment: the test's reference calls int() on a 1-element array, which "
                                        "numpy 2 (pe's) refuses",
+    "test_tdm_sampler_op.py": "environment: the test calls int() on a 1-element array, which numpy 2 (pe's) "
+                              "refuses",
     "test_maxout_op.py": "pe design: maxout of a 2-D input is refused when built; Fluid 1.8 accepts it until run",
     "test_gru_unit_op.py": "pe design: fluid.dygraph.nn layers are user-level dygraph, which pe does not have",
     "test_lookup_table_v2_op.py": "pe design: fluid.dygraph.nn layers are user-level dygraph, which pe does not have",

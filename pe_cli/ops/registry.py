@@ -82,6 +82,13 @@ def prepare(op):
                 hint = "; " + did_you_mean(name, opdef.attrs, f"it takes {sorted(opdef.attrs)}")
                 raise PeError(f"{_where(op)}: unknown attribute '{name}'{hint}")
             continue
+        if spec.choices and value not in spec.choices and isinstance(value, int) and not isinstance(value, bool):
+            try:
+                named = convert_dtype(value)        # Fluid's VarType number of a dtype
+            except (PeError, TypeError):
+                named = None
+            if named in spec.choices:
+                op.attrs[name] = value = named
         spec.validate(op, name, value)
         if spec.check is dtype_or_none and value is not None:
             op.attrs[name] = convert_dtype(value)     # Fluid's VarType number or any spelling: the name
