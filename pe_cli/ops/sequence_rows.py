@@ -63,7 +63,7 @@ def _infer_unpad(ctx):
     x = ctx.input_var("X")
     if x.shape is not None and len(x.shape) < 2:
         ctx.fail(f"X {list(x.shape)} must be [num_sequences, padded_length, ...]")
-    ctx.set_output("Out", [-1] + list(x.shape[2:]), x.dtype, lod_level=1)
+    ctx.set_output("Out", [-1] + (list(x.shape[2:]) or [1]), x.dtype, lod_level=1)     # [N, 1] from 2-D X, as Fluid
 
 
 register("sequence_unpad", kernel_module="sequence_rows", inputs=["X", "Length"], outputs=["Out"],

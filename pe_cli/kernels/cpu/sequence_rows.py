@@ -62,14 +62,16 @@ def sequence_unpad(ins, attrs):
     x = ins["X"]
     idx, offs = unpad_index(ins["Length"], x.shape[1])
     rows = x.reshape((-1,) + x.shape[2:])
-    return {"Out": _gather(rows, idx), "@LOD": {"Out": [offs]}}
+    out = _gather(rows, idx)
+    return {"Out": out.reshape(-1, 1) if x.ndim == 2 else out, "@LOD": {"Out": [offs]}}
 
 
 def sequence_unpad_grad(ins, attrs):
     x = ins["X"]
     idx, _ = unpad_index(ins["Length"], x.shape[1])
     rows = x.reshape((-1,) + x.shape[2:])
-    return {"X@GRAD": _scatter(ins["Out@GRAD"], idx, rows).reshape(x.shape)}
+    dout = ins["Out@GRAD"]
+    return {"X@GRAD": _scatter(dout.reshape(-1) if x.ndim == 2 else dout, idx, rows).reshape(x.shape)}
 
 
 def sequence_mask(ins, attrs):

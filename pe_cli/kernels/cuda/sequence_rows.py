@@ -100,14 +100,15 @@ def sequence_unpad(ins, attrs):
     out = rt.empty((len(idx),) + rows[1:], x.dtype)
     if out.size:
         _gather_pad[grid(out.size)](flat(x), rt.to_device(idx), flat(zeros((1,), x.dtype)), flat(out), _row(rows))
-    return {"Out": out, "@LOD": {"Out": [offs]}}
+    return {"Out": out.reshape((len(idx), 1)) if len(x.shape) == 2 else out, "@LOD": {"Out": [offs]}}
 
 
 def sequence_unpad_grad(ins, attrs):
     x = ins["X"]
     idx, _ = _unpad_map(x, ins["Length"])
     rows = (x.shape[0] * x.shape[1],) + tuple(x.shape[2:])
-    dx = _scatter(ins["Out@GRAD"], idx, rows, x.dtype)
+    dout = ins["Out@GRAD"]
+    dx = _scatter(dout.reshape((dout.size,)) if len(x.shape) == 2 else dout, idx, rows, x.dtype)
     return {"X@GRAD": dx.reshape(tuple(x.shape))}
 
 
