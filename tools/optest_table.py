@@ -12,6 +12,8 @@ in a process of its own; ``--pythonpath`` adds what the files import besides Pad
 
 Without ``--write`` it prints the table; with it, it replaces the table in docs/OPTEST.md. With
 ``--only OP ...`` only those op types' files run; with ``--write`` the other rows of the table stay.
+``--cache F`` keeps each file's result (JSON lines) and runs no file twice; ``--cached-only`` writes the
+rows of the files F holds and runs none. NOTES marks failures that come from a Paddle-only detail.
 Only op types pe registers are run.
 """
 import argparse
@@ -85,15 +87,47 @@ def _cached(cache):
     return {r["file"]: tuple(r["result"]) for r in map(json.loads, open(cache).read().splitlines()) if r}
 
 
-def collect(directory, pythonpath, jobs, timeout, only=None, cache=None):
+# Failures that come from a detail of Paddle (or of pe's design), not from a pe op: the table says so
+# beside the cause. file -> the note.
+NOTES = {
+    "test_adam_op.py": "Paddle-only: TestSparseAdamOp reads the rows a lazy sparse update leaves unwritten in a "
+                       "separate ParamOut (Fluid's uninitialised output memory); pe's ParamOut is Param with the rows "
+                       "updated",
+    "test_batch_norm_op.py": "pe design: fluid.dygraph.BatchNorm is user-level dygraph, which pe does not have "
+                             "(issue 53 asks only the eager op path)",
+    "test_slice_op.py": "pe design: TestSliceAPI feeds int32 into a float32 fluid.layers.data, which Fluid 1.8 leaves "
+                        "unchecked and pe checks",
+    "test_strided_slice_op.py": "pe design: TestStridedSliceAPI feeds int32 into a float32 fluid.layers.data, which "
+                                "Fluid 1.8 leaves unchecked and pe checks",
+    "test_hsigmoid_op.py": "environment: the test's reference calls int() on a 1-element array, which numpy 2 "
+                           "(pe's) refuses",
+    "test_sigmoid_focal_loss_op.py": "environment: the test's reference calls int() on a 1-element array, which "
+                                     "numpy 2 (pe's) refuses",
+    "test_generate_mask_labels_op.py": "environment: the test's reference calls int() on a 1-element array, which "
+                                       "numpy 2 (pe's) refuses",
+    "test_tdm_sampler_op.py": "environment: the test calls int() on a 1-element array, which numpy 2 (pe's) "
+                              "refuses",
+    "test_maxout_op.py": "pe design: maxout of a 2-D input is refused when built; Fluid 1.8 accepts it until run",
+    "test_gru_unit_op.py": "pe design: fluid.dygraph.nn layers are user-level dygraph, which pe does not have",
+    "test_lookup_table_v2_op.py": "pe design: fluid.dygraph.nn layers are user-level dygraph, which pe does not have",
+    "test_activation_op.py": "pe design: test_out feeds float64 into a float32 fluid.layers.data, which Fluid 1.8 "
+                             "leaves unchecked and pe checks; hard_shrink's test passes an attribute the op lacks "
+                             "('lambda'), which Fluid ignores and pe refuses",
+}
+
+
+def collect(directory, pythonpath, jobs, timeout, only=None, cache=None, cached_only=False):
     """[(op, file, commit, cases, passing, skipped, cause)] for the test files of registered ops; with
-    ``cache``, files run before are not run again and each new result is added to it as it comes."""
+    ``cache``, files run before are not run again and each new result is added to it as it comes; with
+    ``cached_only``, only the files the cache holds (the others are not run)."""
     sources = {os.path.basename(s["path"]): s for s in json.load(open(os.path.join(directory, "sources.json")))}
     registered = registered_ops()
     tested = {f: ops_of(os.path.join(directory, f), registered) for f in sources
               if f.startswith("test_") and f.endswith(".py") and os.path.exists(os.path.join(directory, f))}
     files = sorted(f for f, ops in tested.items() if ops and (not only or set(ops) & set(only) or f in only))
     done = _cached(cache)
+    if cached_only:
+        files = [f for f in files if f in done]
 
     def run(f):
         if f not in done:
@@ -104,7 +138,12 @@ def collect(directory, pythonpath, jobs, timeout, only=None, cache=None):
         return done[f]
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
         results = list(pool.map(run, files))
-    return [(_op_column(tested[f]), f, sources[f]["commit"], *r) for f, r in zip(files, results)]
+    return [(_op_column(tested[f]), f, sources[f]["commit"], *r[:3], _noted(f, r[3])) for f, r in zip(files, results)]
+
+
+def _noted(filename, cause):
+    note = NOTES.get(filename)
+    return f"{cause} [{note}]" if cause and note else cause
 
 
 def _op_column(ops):
@@ -141,9 +180,10 @@ def main(argv=None):
     parser.add_argument("--only", nargs="*", help="the files of these op types (or these files) only")
     parser.add_argument("--release", default="Paddle release/1.8 (develop at its branch point)")
     parser.add_argument("--cache", help="a JSON-lines file of results: files in it are not run again")
+    parser.add_argument("--cached-only", action="store_true", help="rows of the files the --cache holds only")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args(argv)
-    rows = collect(args.directory, args.pythonpath, args.jobs, args.timeout, args.only, args.cache)
+    rows = collect(args.directory, args.pythonpath, args.jobs, args.timeout, args.only, args.cache, args.cached_only)
     doc = open(DOC).read()
     start, end = doc.index(BEGIN) + len(BEGIN), doc.index(END)
     if args.only:

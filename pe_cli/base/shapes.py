@@ -156,6 +156,9 @@ def column_window(n, start_index, length):
     return start, stop
 
 
+SLICE_END = 10000000        # Fluid's "to the end" of a dim in slice bounds
+
+
 def slice_window(shape, axes, starts, ends):
     """(start per dim, size per dim) of slice's window over a known ``shape``."""
     first, sizes = [0] * len(shape), list(shape)

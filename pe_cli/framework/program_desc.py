@@ -6,6 +6,7 @@ variables and ops, bytes), not Fluid's protobuf: enough to store, compare and re
 (``parse_program``, behind ``Program.parse_from_string``)."""
 import json
 
+from ..base.dtypes import convert_dtype
 from ..base.errors import ArgumentValueError
 from .desc_view import DescView
 from .operator import Operator

@@ -46,7 +46,11 @@ def unsqueeze_shape(x_shape, axes):
 def slice_window(shape, attrs):
     """(start per dim, size per dim) of slice's window: negative bounds count from the end, all
     are clipped to the dim."""
-    return shapes.slice_window(shape, attrs["axes"], attrs["starts"], attrs["ends"])
+    ends, flags, decrease = list(attrs["ends"]), attrs.get("infer_flags") or (), attrs.get("decrease_axis") or ()
+    for i, (a, s, e) in enumerate(zip(attrs["axes"], attrs["starts"], ends)):
+        if s == -1 and e == 0 and a in decrease and i < len(flags) and flags[i] == -1:
+            ends[i] = shapes.SLICE_END     # Fluid's kernel: var[i] with a Variable i of -1 (ends i + 1) is the last
+    return shapes.slice_window(shape, attrs["axes"], attrs["starts"], ends)
 
 
 def check_slice_not_empty(x_shape, sizes, attrs):

@@ -6,7 +6,7 @@ import inspect
 
 from ..base.activations import TABLE
 from ..base.dtypes import convert_dtype
-from ..base.errors import PeError
+from ..base.errors import ArgumentValueError, PeError
 from ..training.initializer import ConstantInitializer
 from .checks import FLOATS, check_variable_and_dtype
 from .helper import LayerHelper
@@ -95,6 +95,7 @@ def prelu(x, mode, param_attr=None, name=None):
     """Out = x where x > 0, else alpha * x, with alpha a parameter initialized to 0.25: one for all
     of x ('all'), one per channel of dim 1 ('channel'), or one per element of x's non-batch dims
     ('element')."""
+    check_variable_and_dtype(x, "x", FLOATS, "prelu")
     if mode not in ("all", "channel", "element"):
         raise PeError(f"prelu: mode={mode!r} must be 'all', 'channel' or 'element'")
     helper = LayerHelper("prelu", x=x, param_attr=param_attr, name=name)
@@ -111,4 +112,7 @@ def prelu(x, mode, param_attr=None, name=None):
 
 def maxout(x, groups, name=None, axis=1):
     """The max over each run of ``groups`` channels (axis 1: NCHW, -1 or 3: NHWC)."""
+    check_variable_and_dtype(x, "x", FLOATS, "maxout")
+    if axis not in (1, -1, 3):
+        raise ArgumentValueError(f"maxout: axis={axis!r} must be 1 (NCHW) or -1 / 3 (NHWC)")
     return _single("maxout", x, {"X": [x]}, {"groups": groups, "axis": axis}, name=name)

@@ -15,6 +15,7 @@ from .manipulation import cast
 
 def clip(x, min, max, name=None):
     """min(max(x, min), max); the gradient passes where min < x < max."""
+    check_variable_and_dtype(x, "x", ("float16", "float32", "float64"), "clip")
     return _single("clip", x, {"X": [x]}, {"min": min, "max": max}, name=name)
 
 
@@ -51,15 +52,18 @@ def sum(x):   # noqa: A001 -- Fluid's name; it shadows the builtin in this modul
     return sums(x)
 
 
-def _flag(op_type, layer, doc):
+def _flag(op_type, layer, doc, dtypes=None):
     def fn(x):
+        if dtypes:
+            check_variable_and_dtype(x, "x", dtypes, layer)
         return _single(op_type, x, {"X": [x]}, {}, dtype="bool", stop_gradient=True)
     fn.__name__ = fn.__qualname__ = layer
     fn.__doc__ = doc
     return fn
 
 
-isfinite = _flag("isfinite", "isfinite", "A bool [1]: True when every element of ``x`` is finite.")
+isfinite = _flag("isfinite", "isfinite", "A bool [1]: True when every element of ``x`` is finite.",
+                 ("float32", "float64", "int32", "int64"))
 has_inf = _flag("isinf", "has_inf", "A bool [1]: True when some element of ``x`` is +inf or -inf.")
 has_nan = _flag("isnan", "has_nan", "A bool [1]: True when some element of ``x`` is nan.")
 

@@ -5,9 +5,11 @@ __all__ = ["batch_norm", "layer_norm", "instance_norm", "group_norm", "affine_ch
            "l2_normalize", "data_norm"]
 from ..base.errors import ArgumentValueError, PeError
 from ..framework import unique_name
+from ..framework.variable import Variable
 from ..training.initializer import ConstantInitializer
 from ..training.param_attr import ParamAttr
 from .activation import _known_shape, elu, leaky_relu
+from .checks import FLOATS, check_variable_and_dtype
 from .convolution import _fmt, _shape_error
 from .helper import LayerHelper
 from .loss_classification import _outputs
@@ -20,6 +22,7 @@ def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, para
     """Batch normalization. The moving mean and variance are persistable, non-trainable parameters
     (initialized to 0 and 1) that the op updates in place while training. ``in_place`` is accepted
     but Y is always a new variable (the gradient needs X)."""
+    check_variable_and_dtype(input, "input", FLOATS, "batch_norm")
     helper = LayerHelper("batch_norm", input=input, act=act, name=name)
     shape = input.shape
     if shape is None or not 2 <= len(shape) <= 5:
@@ -43,12 +46,15 @@ def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, para
     saved_mean = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
     saved_variance = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
     out = helper.create_variable_for_type_inference(input.dtype)
-    helper.append_op("batch_norm",
-                     {"X": [input], "Scale": [scale], "Bias": [bias], "Mean": [mean], "Variance": [variance]},
+    attrs = {"epsilon": epsilon, "is_test": is_test, "data_layout": data_layout, "use_global_stats": use_global_stats}
+    inputs = {"X": [input], "Scale": [scale], "Bias": [bias], "Mean": [mean], "Variance": [variance]}
+    if isinstance(momentum, Variable):      # Fluid 1.8: a one-value Variable, read each step
+        inputs["MomentumTensor"] = [momentum]
+    else:
+        attrs["momentum"] = momentum
+    helper.append_op("batch_norm", inputs,
                      {"Y": [out], "MeanOut": [mean], "VarianceOut": [variance], "SavedMean": [saved_mean],
-                      "SavedVariance": [saved_variance]},
-                     {"momentum": momentum, "epsilon": epsilon, "is_test": is_test, "data_layout": data_layout,
-                      "use_global_stats": use_global_stats})
+                      "SavedVariance": [saved_variance]}, attrs)
     return helper.append_activation(out)
 
 
@@ -95,6 +101,7 @@ def _affine_params(helper, input, param_attr, bias_attr, channels):
 def instance_norm(input, epsilon=1e-05, param_attr=None, bias_attr=None, name=None):
     """Each (sample, channel) of ``input`` [N, C, ...] normalized over its other dims, then scaled
     and shifted per channel by parameters [C] initialized to 1 and 0 (False: none)."""
+    check_variable_and_dtype(input, "input", ("float32", "float64"), "instance_norm")
     helper = LayerHelper("instance_norm", input=input, param_attr=param_attr, bias_attr=bias_attr, name=name)
     shape = _known_shape("instance_norm", input, 2)
     if not 2 <= len(shape) <= 5:
@@ -144,8 +151,11 @@ def affine_channel(x, scale=None, bias=None, data_layout="NCHW", name=None, act=
 def lrn(input, n=5, k=1.0, alpha=1e-4, beta=0.75, name=None, data_format="NCHW"):
     """Local response normalization across channels: input / (k + alpha * sum of squares over n
     neighbouring channels) ^ beta."""
+    check_variable_and_dtype(input, "input", ("float32",), "lrn")
+    if input.shape is None or len(input.shape) != 4:
+        raise ArgumentValueError(f"lrn: input '{input.name}' must be 4-D, got shape {input.shape}")
     if data_format not in ("NCHW", "NHWC"):
-        raise PeError(f"lrn: data_format={data_format!r} must be 'NCHW' or 'NHWC'")
+        raise ArgumentValueError(f"lrn: data_format={data_format!r} must be 'NCHW' or 'NHWC'")
     helper = LayerHelper("lrn", input=input, name=name)
     out = helper.create_variable_for_type_inference(input.dtype)
     mid = helper.create_variable_for_type_inference(input.dtype, stop_gradient=True)

@@ -46,6 +46,7 @@ reduce_any = _reduce("reduce_any")
 
 
 def mean(x, name=None):
+    check_variable_and_dtype(x, "x", ("float16", "float32", "float64"), "mean")
     helper = LayerHelper("mean", x=x, name=name)
     out = helper.create_variable_for_type_inference(x.dtype)
     helper.append_op("mean", {"X": [x]}, {"Out": [out]})

@@ -3,6 +3,7 @@ sequence_expand_as, sequence_concat, sequence_slice, sequence_reshape; lod_reset
 (a LoD given to a tensor's rows)."""
 from ..base.errors import PeError
 from ..framework import Variable
+from .checks import check_type, check_variable_and_dtype
 from .helper import LayerHelper
 from .sequence_rows import _one
 
@@ -49,6 +50,13 @@ def _lod_op(helper, x, level_var, target_lod, append):
 def lod_reset(x, y=None, target_lod=None):
     """x's rows with a new LoD: y's LoD (y a LoDTensor), y's values as offsets (y a plain int
     tensor), or target_lod (offsets of one level, e.g. [0, 4, 6])."""
+    check_variable_and_dtype(x, "x", ("float32", "float64", "int32", "int64"), "lod_reset")
+    if y is not None:
+        check_type(y, "y", Variable, "lod_reset")
+        if y.lod_level == 0:
+            check_variable_and_dtype(y, "y", ("int32",), "lod_reset")
+    elif target_lod is not None:
+        check_type(target_lod, "target_lod", (list, tuple), "lod_reset")
     helper = LayerHelper("lod_reset")
     if y is None and target_lod is None:
         raise PeError(f"lod_reset layer '{helper.name}': give y or target_lod (offsets such as [0, 2, 5])")

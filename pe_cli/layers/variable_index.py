@@ -1,11 +1,12 @@
 """``var[item]`` on a Variable, as Fluid 1.8's ``Variable.__getitem__``: an int picks one index and drops
 that dim (all dims picked: shape [1]); a slice ``a:b`` slices (``slice`` op), with a step
-``strided_slice``; ``::-1`` reverses the dim; ``:`` leaves it. A tuple indexes dims in order. An index
-held in a Variable is refused in one line (pe needs it when the program is built)."""
+``strided_slice``; ``::-1`` reverses the dim; ``:`` leaves it. A tuple indexes dims in order. An index or
+a bound may be a one-value int Variable (read at run time, Fluid's StartsTensorList form)."""
 from ..base.errors import ArgumentTypeError
+from ..base.shapes import SLICE_END as _END
+from ..framework.variable import Variable
 from .helper import _single
-
-_END = 10000000      # Fluid's "to the end"
+from .manipulation import bounds_given
 
 
 def _parts(item):
@@ -19,16 +20,16 @@ def _parts(item):
                 reverse.append(dim)
                 continue
             for what, v in (("start", start), ("stop", stop), ("step", step)):
-                if v is not None and not isinstance(v, int):
+                if v is not None and not isinstance(v, (int, Variable)):
                     raise ArgumentTypeError(f"Variable[...]: a slice's {what} must be an int, got {v!r}")
             axes.append(dim)
             starts.append(0 if start is None else start)
             ends.append(_END if stop is None else stop)
             steps.append(1 if step is None else step)
-        elif isinstance(index, int) and not isinstance(index, bool):
+        elif isinstance(index, Variable) or (isinstance(index, int) and not isinstance(index, bool)):
             axes.append(dim)
             starts.append(index)
-            ends.append(index + 1 if index != -1 else _END)
+            ends.append(index + 1 if isinstance(index, Variable) or index != -1 else _END)
             steps.append(1)
             decrease.append(dim)
         else:
@@ -43,12 +44,11 @@ def getitem(var, item):
     axes, starts, ends, steps, decrease, reverse = _parts(item)
     out = var
     if axes:
-        attrs = {"axes": axes, "starts": starts, "ends": ends, "decrease_axis": decrease}
-        if any(s != 1 for s in steps):
-            attrs.update(strides=steps, infer_flags=[1] * len(axes))
-            out = _single("strided_slice", out, {"Input": [out]}, attrs)
-        else:
-            out = _single("slice", out, {"Input": [out]}, attrs)
+        strided = any(isinstance(s, Variable) or s != 1 for s in steps)
+        bounds = dict({"starts": starts, "ends": ends}, **({"strides": steps} if strided else {}))
+        inputs, attrs = bounds_given("strided_slice" if strided else "slice", bounds, axes)
+        out = _single("strided_slice" if strided else "slice", out, dict(inputs, Input=[out]),
+                      dict(attrs, decrease_axis=decrease))
     if reverse:
         kept = [d for d in range(len(var.shape)) if d not in decrease]
         out = _single("reverse", out, {"X": [out]}, {"axis": [kept.index(d) for d in reverse]})

@@ -11,7 +11,8 @@ live in ``pe_cli/kernels/<device>/<kernel_module>.py`` (the family named at regi
 functions named after the op type (or the ``kernel`` named at registration, for an op served by
 another op's kernel), found (and imported) only when first run on that device.
 
-Slots are written as strings: ``"X"`` one variable, ``"X*"`` a list (duplicable), ``"X?"`` optional.
+Slots are written as strings: ``"X"`` one variable, ``"X*"`` a list (duplicable), ``"X?"`` optional,
+``"X*?"`` a list that may be absent (Fluid's duplicable and dispensable).
 A gradient slot is the forward slot's name + ``GRAD_SUFFIX`` (``"Out@GRAD"``).
 """
 import importlib
@@ -42,6 +43,8 @@ class Slot:
 
     @staticmethod
     def parse(spec):
+        if spec.endswith("*?"):
+            return Slot(spec[:-2], duplicable=True, optional=True)
         if spec.endswith("*"):
             return Slot(spec[:-1], duplicable=True)
         if spec.endswith("?"):
@@ -112,6 +115,7 @@ class OpDef:
     channels_last: tuple = ()   # image slots an NHWC data_format transposes around the NCHW kernel (kernels/layout.py)
     blocked: object = None      # blocked(op) -> groups of slots that may hold blocked values (kernels/cpu/blocked.py)
     no_need_buffer: tuple = ()  # input slots whose shapes alone its kernels read, never their values
+    attr_tensors: dict = field(default_factory=dict)   # slot -> the attribute its tensor gives (kernels/tensor_attrs.py)
     _kernels: dict = field(default_factory=dict)
 
     def has(self, trait):
@@ -137,6 +141,8 @@ class OpDef:
                               f"(expected {self.kernel_name}() in pe_cli/kernels/{device}/{self.kernel_module}.py)")
             if self.channels_last and not blocked:
                 fn = importlib.import_module("pe_cli.kernels.layout").channels_last(fn, device, self.channels_last)
+            if self.attr_tensors:
+                fn = importlib.import_module("pe_cli.kernels.tensor_attrs").from_tensors(fn, device, self.attr_tensors)
             self._kernels[(device, blocked)] = fn
         return fn
 
@@ -176,7 +182,7 @@ LOD_RULES = ("keep", "drop")
 
 def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, grad=None, grad_reads=(),
              kernel=None, needs_rng=False, doc="", traits=(), lod="keep", needs_lod=False, inplace=(),
-             channels_last=(), blocked=None, no_need_buffer=()):
+             channels_last=(), blocked=None, no_need_buffer=(), attr_tensors=None):
     """Registers an op type. Called at import time of the module that defines the op.
 
     ``kernel_module``: its kernels are in ``pe_cli/kernels/<device>/<kernel_module>.py``; ``kernel``:
@@ -191,7 +197,9 @@ def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, gr
     take and give in oneDNN's blocked layout, each group all blocked or none (the
     onednn_blocked_layout pass, pe_cli/compiler/passes/blocked_layout.py). ``no_need_buffer``: the
     input slots whose values its kernels never read, only their shapes (Fluid's
-    NoNeedBufferVarsInferer: ``core.infer_no_need_buffer_slots``)."""
+    NoNeedBufferVarsInferer: ``core.infer_no_need_buffer_slots``). ``attr_tensors``: {input slot:
+    attribute}, Fluid 1.8's attributes given by tensors at run time (concat's AxisTensor -> axis): the
+    kernels get the attribute from the tensor when the slot is given (pe_cli/kernels/tensor_attrs.py)."""
     if type in _REGISTRY:
         raise RuntimeError(f"op '{type}' is registered twice")
     unknown = set(traits) - set(TRAITS)
@@ -208,11 +216,13 @@ def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, gr
         raise RuntimeError(f"op '{type}': no_need_buffer {sorted(set(no_need_buffer) - slots)} are not its slots")
     if set(channels_last) - slots:
         raise RuntimeError(f"op '{type}': channels_last {sorted(set(channels_last) - slots)} are not its slots")
+    if set(attr_tensors or {}) - slots or set((attr_tensors or {}).values()) - set(attrs or {}):
+        raise RuntimeError(f"op '{type}': attr_tensors {attr_tensors} name slots or attributes it lacks")
     attrs = {k: v if isinstance(v, Attr) else Attr(v) for k, v in (attrs or {}).items()}
     opdef = OpDef(type, tuple(Slot.parse(s) for s in inputs), tuple(Slot.parse(s) for s in outputs),
                   attrs, infer, grad, kernel_module, kernel or type, needs_rng, doc, frozenset(traits),
                   tuple(grad_reads), lod, needs_lod, tuple(inplace), tuple(channels_last), blocked,
-                  tuple(no_need_buffer))
+                  tuple(no_need_buffer), dict(attr_tensors or {}))
     _REGISTRY[type] = opdef
     return opdef
 

@@ -6,6 +6,7 @@ import math
 import numbers
 
 from ..base.dtypes import VarType, is_float
+from ..base.shapes import known_numel
 from .define import Attr, fmt_shape, grads_like, one_shape_blocked, positive, register, same_as
 
 
@@ -136,23 +137,31 @@ def _finite(v):
 
 def _infer_clip(ctx):
     lo, hi = ctx.attrs["min"], ctx.attrs["max"]
-    if lo is None or hi is None:
-        ctx.fail(f"clip needs both attributes min and max, got min={lo!r}, max={hi!r}")
-    if lo > hi:
+    for slot, v in (("Min", lo), ("Max", hi)):
+        if ctx.has_input(slot):
+            if known_numel(ctx.shape(slot)) not in (1, -1):
+                ctx.fail(f"clip: {slot} must hold one value, its shape is {fmt_shape(ctx.shape(slot))}")
+        elif v is None:
+            ctx.fail(f"clip needs both attributes min and max (or tensors Min and Max), got min={lo!r}, max={hi!r}")
+    if not ctx.has_input("Min") and not ctx.has_input("Max") and lo > hi:
         ctx.fail(f"clip: min={lo} is greater than max={hi}")
     same_as()(ctx)
 
 
 def _grad_clip(g):
-    g.op("clip_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
+    bounds = {slot: g.input(slot) for slot in ("Min", "Max") if g.input(slot)}
+    g.op("clip_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out"), **bounds}, {"X@GRAD": g.in_grad("X")},
+         g.attrs)
 
 
 _CLIP_ATTRS = {"min": Attr(None, _finite, "a finite number"), "max": Attr(None, _finite, "a finite number")}
-register("clip", kernel_module="elementwise", grad_reads=("X",),
-         inputs=["X"], outputs=["Out"], attrs=_CLIP_ATTRS, infer=_infer_clip, grad=_grad_clip,
-         doc="Out = min(max(X, min), max). The gradient passes where min < X < max.")
-register("clip_grad", kernel_module="elementwise", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"], attrs=_CLIP_ATTRS,
-         infer=grads_like({"X@GRAD": "X"}))
+register("clip", kernel_module="elementwise", grad_reads=("X", "Min", "Max"),
+         inputs=["X", "Min?", "Max?"], outputs=["Out"], attrs=_CLIP_ATTRS, infer=_infer_clip, grad=_grad_clip,
+         attr_tensors={"Min": "min", "Max": "max"},
+         doc="Out = min(max(X, min), max); one-element tensors Min and Max, when given, are the bounds "
+             "(Fluid 1.8's). The gradient passes where min < X < max.")
+register("clip_grad", kernel_module="elementwise", inputs=["X", "Out@GRAD", "Min?", "Max?"], outputs=["X@GRAD"],
+         attrs=_CLIP_ATTRS, infer=grads_like({"X@GRAD": "X"}), attr_tensors={"Min": "min", "Max": "max"})
 
 
 register("clip_by_norm", kernel_module="elementwise",

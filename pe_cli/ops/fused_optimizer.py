@@ -20,9 +20,15 @@ def fused_type(type):
     return "fused_" + type
 
 
+# adam's optional one-value tensors that replace its beta attributes: an op given them is not fused
+UNFUSED_INPUTS = ("Beta1Tensor", "Beta2Tensor")
+
+
 def per_param_slots(opdef):
-    """(input slots, output slots) of an update op that are per parameter: all but LearningRate."""
-    return ([s.name for s in opdef.inputs if s.name != SHARED], [s.name for s in opdef.outputs])
+    """(input slots, output slots) of an update op that are per parameter: all but LearningRate (and
+    the UNFUSED_INPUTS)."""
+    return ([s.name for s in opdef.inputs if s.name != SHARED and s.name not in UNFUSED_INPUTS],
+            [s.name for s in opdef.outputs])
 
 
 def _infer(base):

@@ -7,9 +7,41 @@ from .define import Attr, dtype_or_none, fmt_shape, grad_of_linear_grad, grads_l
 
 # -- slice, gather, one_hot ---------------------------------------------------------------
 
+_BOUND_SLOTS = {"starts": "Starts", "ends": "Ends", "strides": "Strides"}
+_UNKNOWN_BOUND = {"starts": 0, "ends": 2 ** 31 - 1, "strides": 1}     # placeholders of bounds known at run time
+
+
+def _bounds(ctx, names):
+    """({name: the list}, positions in axes whose bounds come at run time) of the slice bounds ``names``:
+    Fluid 1.8 gives them as a whole-list int tensor (StartsTensor: every position), a list of one-value
+    tensors (StartsTensorList: the positions infer_flags marks -1) or the attribute."""
+    n = len(ctx.attrs["axes"])
+    unknown = {i for i, flag in enumerate(ctx.attrs.get("infer_flags") or []) if flag == -1}
+    lists = {}
+    for name in names:
+        slot, value = _BOUND_SLOTS[name], list(ctx.attrs[name])
+        listed = ctx.num_inputs(slot + "TensorList") if ctx.has_input(slot + "TensorList") else None
+        if listed is not None and listed != n:
+            ctx.fail(f"{slot}TensorList has {listed} tensors for {n} axes")
+        if ctx.has_input(slot + "Tensor") or (listed is not None and len(value) != n):
+            value, unknown = [_UNKNOWN_BOUND[name]] * n, set(range(n))
+        lists[name] = [_UNKNOWN_BOUND[name] if i in unknown else v for i, v in enumerate(value)]
+    return lists, unknown
+
+
+def _bound_slots(names):
+    """{slot: bound name} of the tensor forms of slice bounds ``names`` (StartsTensor, StartsTensorList, ...)."""
+    return {f"{_BOUND_SLOTS[n]}{form}": n for n in names for form in ("Tensor", "TensorList")}
+
+
+def _slot_specs(bound_slots):
+    return [s + ("*?" if s.endswith("List") else "?") for s in bound_slots]
+
+
 def _infer_slice(ctx):
     x = ctx.shape("Input")
-    axes, starts, ends = (list(ctx.attrs[k]) for k in ("axes", "starts", "ends"))
+    bounds, unknown = _bounds(ctx, ("starts", "ends"))
+    axes, starts, ends = list(ctx.attrs["axes"]), bounds["starts"], bounds["ends"]
     where = f"Input {fmt_shape(x)} with axes={axes}, starts={starts}, ends={ends}"
     if not len(axes) == len(starts) == len(ends):
         ctx.fail(f"cannot slice {where}: axes, starts and ends must have one length")
@@ -19,11 +51,13 @@ def _infer_slice(ctx):
             ctx.fail(f"cannot slice {where}: axis {a} is out of range "
                      f"(expected {-len(x)} <= axis < {len(x)})")
         a %= len(x)
-        if x[a] >= 0:
+        if x[a] >= 0 and a not in {axes[i] % len(x) for i in unknown}:
             lo, hi = slice_bounds(x[a], s, e)
             if hi <= lo:
                 ctx.fail(f"cannot slice {where}: [{s}:{e}] along axis {a} (size {x[a]}) is empty")
             out[a] = hi - lo
+        else:
+            out[a] = -1
     sliced = {a % len(x) for a in axes}
     decrease = set()
     for a in ctx.attrs["decrease_axis"]:
@@ -35,19 +69,23 @@ def _infer_slice(ctx):
 
 
 def _grad_slice(g):
-    g.op("slice_grad", {"Input": g.input("Input"), "Out@GRAD": g.out_grad("Out")},
-         {"Input@GRAD": g.in_grad("Input")}, g.attrs)
+    g.op("slice_grad", {"Input": g.input("Input"), "Out@GRAD": g.out_grad("Out"),
+                        **{k: g.input(k) for k in _SLICE_FROM if g.input(k)}}, {"Input@GRAD": g.in_grad("Input")}, g.attrs)
 
 
 _SLICE_ATTRS = {"axes": Attr(list, int_list, "a list of ints >= 0"),
                 "starts": Attr(list, int_list, "a list of ints"), "ends": Attr(list, int_list, "a list of ints"),
                 "decrease_axis": Attr(list, int_list, "a list of ints"), "infer_flags": Attr(list)}
-register("slice", kernel_module="indexing", grad_reads=("Input",),
-         inputs=["Input"], outputs=["Out"], attrs=_SLICE_ATTRS, infer=_infer_slice, grad=_grad_slice,
+_SLICE_FROM = _bound_slots(("starts", "ends"))
+register("slice", kernel_module="indexing", grad_reads=("Input",) + tuple(_SLICE_FROM),
+         inputs=["Input"] + _slot_specs(_SLICE_FROM), outputs=["Out"], attrs=_SLICE_ATTRS, infer=_infer_slice,
+         grad=_grad_slice, attr_tensors=_SLICE_FROM,
          doc="Out = Input[starts:ends] along each of `axes`, bounds as in Python (negative from the end, "
-             "clamped); `decrease_axis` drops sliced dims of size 1.")
-register("slice_grad", kernel_module="indexing", inputs=["Input", "Out@GRAD"], outputs=["Input@GRAD"], attrs=_SLICE_ATTRS,
-         infer=grads_like({"Input@GRAD": "Input"}), grad=grad_of_linear_grad("slice", "Input", "Out"))
+             "clamped); `decrease_axis` drops sliced dims of size 1. Fluid 1.8's tensor bounds: an int "
+             "StartsTensor / EndsTensor holds the list, StartsTensorList / EndsTensorList one tensor per item.")
+register("slice_grad", kernel_module="indexing", inputs=["Input", "Out@GRAD"] + _slot_specs(_SLICE_FROM),
+         outputs=["Input@GRAD"], attrs=_SLICE_ATTRS, infer=grads_like({"Input@GRAD": "Input"}),
+         grad=grad_of_linear_grad("slice", "Input", "Out"), attr_tensors=_SLICE_FROM)
 
 _INDEX_DTYPES = ("int32", "int64")
 
@@ -210,7 +248,8 @@ for _name, _doc in (("arg_max", "largest"), ("arg_min", "smallest")):
 def _infer_strided_slice(ctx):
     x = ctx.shape("Input")
     a = ctx.attrs
-    axes, starts, ends, strides = (list(a[k]) for k in ("axes", "starts", "ends", "strides"))
+    bounds, unknown = _bounds(ctx, ("starts", "ends", "strides"))
+    axes, starts, ends, strides = [list(a["axes"])] + [bounds[k] for k in ("starts", "ends", "strides")]
     where = f"Input {fmt_shape(x)} with axes={axes}, starts={starts}, ends={ends}, strides={strides}"
     if not len(axes) == len(starts) == len(ends) == len(strides):
         ctx.fail(f"cannot slice {where}: axes, starts, ends and strides must have one length")
@@ -220,7 +259,8 @@ def _infer_strided_slice(ctx):
         ctx.fail(f"cannot slice {where}: a stride is 0")
     known = [d if d >= 0 else 1 for d in x]
     _, sizes, _ = strided_window(known, axes, starts, ends, strides)
-    out = [s if d >= 0 else -1 for s, d in zip(sizes, x)]
+    at_run_time = {axes[i] % len(x) for i in unknown}
+    out = [s if d >= 0 and i not in at_run_time else -1 for i, (s, d) in enumerate(zip(sizes, x))]
     for ax in axes:
         if x[ax % len(x)] >= 0 and out[ax % len(x)] == 0:
             ctx.fail(f"cannot slice {where}: the slice along axis {ax} is empty")
@@ -233,20 +273,23 @@ def _infer_strided_slice(ctx):
 
 
 def _grad_strided_slice(g):
-    g.op("strided_slice_grad", {"Input": g.input("Input"), "Out@GRAD": g.out_grad("Out")},
+    g.op("strided_slice_grad", {"Input": g.input("Input"), "Out@GRAD": g.out_grad("Out"),
+                                **{k: g.input(k) for k in _SS_FROM if g.input(k)}},
          {"Input@GRAD": g.in_grad("Input")}, g.attrs)
 
 
 _INTS = Attr(list, int_list, "a list of ints")
 _SS_ATTRS = {"axes": _INTS, "starts": _INTS, "ends": _INTS, "strides": _INTS, "infer_flags": _INTS,
              "decrease_axis": _INTS}
-register("strided_slice", kernel_module="indexing", inputs=["Input"], outputs=["Out"], attrs=_SS_ATTRS,
-         infer=_infer_strided_slice, grad=_grad_strided_slice, grad_reads=("Input",),
+_SS_FROM = _bound_slots(("starts", "ends", "strides"))
+register("strided_slice", kernel_module="indexing", inputs=["Input"] + _slot_specs(_SS_FROM), outputs=["Out"],
+         attrs=_SS_ATTRS, infer=_infer_strided_slice, grad=_grad_strided_slice,
+         grad_reads=("Input",) + tuple(_SS_FROM), attr_tensors=_SS_FROM,
          doc="Out = Input[starts:ends:strides] along each of `axes`, as Python slices (negative bounds "
              "from the end, clamped; an end of -1 with a negative stride runs through the first element); "
-             "`decrease_axis` drops sliced dims of size 1.")
-register("strided_slice_grad", kernel_module="indexing", inputs=["Input", "Out@GRAD"],
-         outputs=["Input@GRAD"], attrs=_SS_ATTRS, infer=grads_like({"Input@GRAD": "Input"}))
+             "`decrease_axis` drops sliced dims of size 1. Tensor bounds as slice's (StridesTensor too).")
+register("strided_slice_grad", kernel_module="indexing", inputs=["Input", "Out@GRAD"] + _slot_specs(_SS_FROM),
+         outputs=["Input@GRAD"], attrs=_SS_ATTRS, infer=grads_like({"Input@GRAD": "Input"}), attr_tensors=_SS_FROM)
 
 
 # -- scatter, gather_nd -------------------------------------------------------------------------------

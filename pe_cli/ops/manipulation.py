@@ -181,6 +181,9 @@ def _infer_concat(ctx):
     if not shapes:
         ctx.fail("concat needs at least one input in X")
     rank = len(shapes[0])
+    if ctx.has_input("AxisTensor"):        # the axis is known at run time only: every dim may change (Fluid's)
+        ctx.set_output("Out", [-1] * rank, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+        return
     axis = ctx.attrs["axis"]
     if not -rank <= axis < rank:
         ctx.fail(f"axis={axis} is out of range for inputs of rank {rank} {[list(s) for s in shapes]}")
@@ -201,16 +204,35 @@ def _infer_concat(ctx):
     ctx.set_output("Out", out, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 
 
+def _concat_lod(in_lods, attrs):
+    """Out has X[0]'s LoD; joined along axis 0, inputs that all have LoDs of as many levels give Out
+    their LoDs end to end (Fluid's concat kernel)."""
+    lods = in_lods.get("X") or []
+    if not lods or not lods[0]:
+        return {}
+    if attrs.get("axis") != 0 or not all(lod and len(lod) == len(lods[0]) for lod in lods):
+        return {"Out": lods[0]}
+    out = [list(level) for level in lods[0]]
+    for lod in lods[1:]:
+        for joined, level in zip(out, lod):
+            base = joined[-1] - level[0]
+            joined.extend(base + o for o in level[1:])
+    return {"Out": out}
+
+
 def _grad_concat(g):
-    g.op("concat_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")},
+    axis = {"AxisTensor": g.input("AxisTensor")} if g.input("AxisTensor") else {}
+    g.op("concat_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out"), **axis}, {"X@GRAD": g.in_grad("X")},
          g.attrs)
 
 
 register("concat", kernel_module="manipulation",
-         grad_reads=("X",), inputs=["X*"], outputs=["Out"], attrs={"axis": _INT}, infer=_infer_concat,
-         grad=_grad_concat, doc="Out = the inputs joined along `axis` (the others must agree).")
-register("concat_grad", kernel_module="manipulation", inputs=["X*", "Out@GRAD"], outputs=["X@GRAD*"], attrs={"axis": _INT},
-         infer=grads_like({"X@GRAD": "X"}))
+         grad_reads=("X", "AxisTensor"), inputs=["X*", "AxisTensor?"], outputs=["Out"], attrs={"axis": _INT},
+         infer=_infer_concat, grad=_grad_concat, attr_tensors={"AxisTensor": "axis"}, lod=_concat_lod,
+         doc="Out = the inputs joined along `axis` (the others must agree); a one-value int AxisTensor, when "
+             "given, is the axis (Fluid 1.8's).")
+register("concat_grad", kernel_module="manipulation", inputs=["X*", "Out@GRAD", "AxisTensor?"], outputs=["X@GRAD*"],
+         attrs={"axis": _INT}, infer=grads_like({"X@GRAD": "X"}), attr_tensors={"AxisTensor": "axis"})
 
 
 def _infer_split(ctx):

@@ -58,12 +58,16 @@ def bn_blocked(op):
 
 
 register("batch_norm", kernel_module="normalization", blocked=bn_blocked,
-         grad_reads=("SavedMean", "SavedVariance", "Scale", "X"), inputs=["X", "Scale", "Bias", "Mean", "Variance"],
-         outputs=["Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance"], attrs=_BN_ATTRS,
+         grad_reads=("SavedMean", "SavedVariance", "Scale", "X"),
+         inputs=["X", "Scale", "Bias", "Mean", "Variance", "MomentumTensor?"],
+         outputs=["Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance", "ReserveSpace?"], attrs=_BN_ATTRS,
+         attr_tensors={"MomentumTensor": "momentum"},
          infer=_infer_batch_norm, grad=_grad_batch_norm, traits=("batch_statistics",),
          doc="Y = (X - mean) / sqrt(var + epsilon) * Scale + Bias per channel. Training uses the batch "
              "statistics and updates MeanOut/VarianceOut (the Mean/Variance variables) with momentum; "
-             "is_test or use_global_stats uses the moving ones. SavedVariance holds 1/sqrt(var + eps).")
+             "is_test or use_global_stats uses the moving ones. SavedVariance holds 1/sqrt(var + eps). A "
+             "one-value MomentumTensor, when given, is the momentum (Fluid 1.8's); ReserveSpace (cuDNN's "
+             "workspace in Fluid) is accepted and not written.")
 _BN_GRAD_INS = ["X", "Scale", "SavedMean", "SavedVariance", "Y@GRAD"]
 register("batch_norm_grad", kernel_module="normalization", blocked=bn_blocked, inputs=_BN_GRAD_INS, outputs=["X@GRAD", "Scale@GRAD?", "Bias@GRAD?"],
          attrs=_BN_ATTRS, infer=grads_like({"X@GRAD": "X", "Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}))

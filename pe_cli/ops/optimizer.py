@@ -19,7 +19,7 @@ def _infer_update(state_pairs=(), scalars=(), lr=True):
                 if len(s) != len(p) or any(a != b and a >= 0 and b >= 0 for a, b in zip(s, p)):
                     ctx.fail(f"{slot} {fmt_shape(s)} must have Param's shape {fmt_shape(p)}")
         for slot in ("LearningRate",) * lr + tuple(scalars):
-            if known_numel(ctx.shape(slot)) not in (1, -1):
+            if ctx.has_input(slot) and known_numel(ctx.shape(slot)) not in (1, -1):
                 ctx.fail(f"{slot} must hold one value, its shape is {fmt_shape(ctx.shape(slot))}")
         ctx.set_output("ParamOut", p, ctx.dtype("Param"))
         for out_slot, in_slot in state_pairs:
@@ -68,20 +68,26 @@ register("dpsgd", kernel_module="optimizer", inputs=["Param", "Grad", "LearningR
              "(Grad / scale + n / batch_size). The noise comes from the program's seeded generator.")
 
 register("adam", kernel_module="optimizer",
-         inputs=["Param", "Grad", "LearningRate", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow"],
+         inputs=["Param", "Grad", "LearningRate", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow", "Beta1Tensor?",
+                 "Beta2Tensor?"],
          outputs=["ParamOut", "Moment1Out", "Moment2Out", "Beta1PowOut?", "Beta2PowOut?"],
          attrs={"beta1": Attr(0.9, _unit, "in [0, 1)"), "beta2": Attr(0.999, _unit, "in [0, 1)"),
-                "epsilon": Attr(1e-8, _non_negative, ">= 0"), "lazy_mode": False, "epsilon_scaled": False},
+                "epsilon": Attr(1e-8, _non_negative, ">= 0"), "lazy_mode": False, "epsilon_scaled": False,
+                "min_row_size_to_use_multithread": 1000},
          infer=_infer_update([("Moment1Out", "Moment1"), ("Moment2Out", "Moment2"),
                               ("Beta1PowOut", "Beta1Pow"), ("Beta2PowOut", "Beta2Pow")],
-                             scalars=("Beta1Pow", "Beta2Pow")), traits=("selected_rows", "updates_in_place"),
+                             scalars=("Beta1Pow", "Beta2Pow", "Beta1Tensor", "Beta2Tensor")),
+         traits=("selected_rows", "updates_in_place"), attr_tensors={"Beta1Tensor": "beta1", "Beta2Tensor": "beta2"},
          doc="Moment1Out = beta1 * Moment1 + (1 - beta1) * Grad; Moment2Out = beta2 * Moment2 + "
              "(1 - beta2) * Grad^2; lr_t = LearningRate * sqrt(1 - Beta2Pow) / (1 - Beta1Pow); "
              "ParamOut = Param - lr_t * Moment1Out / (sqrt(Moment2Out) + epsilon) as Fluid 1.8's, or with "
              "epsilon_scaled (pe's attribute) + epsilon * sqrt(1 - Beta2Pow) as Paddle 2.x's; "
              "Beta1PowOut = Beta1Pow * beta1, Beta2PowOut = Beta2Pow * beta2. A row-sparse Grad: with "
              "lazy_mode only its rows (duplicates summed) update moments and parameter; without, every "
-             "row updates with Grad 0 where it holds none (Fluid's SparseAdamFunctor).")
+             "row updates with Grad 0 where it holds none (Fluid's SparseAdamFunctor). One-value tensors "
+             "Beta1Tensor / Beta2Tensor, when given, are beta1 / beta2 (Fluid 1.8's). "
+             "min_row_size_to_use_multithread is Fluid's threading threshold for sparse updates, taken "
+             "and unused.")
 
 register("adagrad", kernel_module="optimizer",
          inputs=["Param", "Grad", "Moment", "LearningRate"], outputs=["ParamOut", "MomentOut"],
@@ -142,17 +148,21 @@ register("ftrl", kernel_module="optimizer",
              "LearningRate + 2 * l2) where |LinearAccumOut| > l1, else 0; SquaredAccumOut = n.")
 
 register("lamb", kernel_module="optimizer",
-         inputs=["Param", "Grad", "LearningRate", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow"],
+         inputs=["Param", "Grad", "LearningRate", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow", "Beta1Tensor?",
+                 "Beta2Tensor?"],
          outputs=["ParamOut", "Moment1Out", "Moment2Out", "Beta1PowOut?", "Beta2PowOut?"],
          attrs={"beta1": Attr(0.9, _unit, "in [0, 1)"), "beta2": Attr(0.999, _unit, "in [0, 1)"),
-                "epsilon": Attr(1e-6, _non_negative, ">= 0"), "weight_decay": Attr(0.01, _non_negative, ">= 0")},
+                "epsilon": Attr(1e-6, _non_negative, ">= 0"), "weight_decay": Attr(0.01, _non_negative, ">= 0"),
+                "bias_correction": False},
          infer=_infer_update([("Moment1Out", "Moment1"), ("Moment2Out", "Moment2"),
                               ("Beta1PowOut", "Beta1Pow"), ("Beta2PowOut", "Beta2Pow")],
-                             scalars=("Beta1Pow", "Beta2Pow")),
-         doc="Moment1Out, Moment2Out as adam's; r = (Moment1Out / (1 - Beta1Pow)) / (sqrt(Moment2Out / "
-             "(1 - Beta2Pow)) + epsilon) + weight_decay * Param; ParamOut = Param - LearningRate * "
-             "(||Param|| / ||r||) * r, the ratio 1 when either norm is 0; Beta1PowOut = Beta1Pow * beta1, "
-             "Beta2PowOut = Beta2Pow * beta2.")
+                             scalars=("Beta1Pow", "Beta2Pow", "Beta1Tensor", "Beta2Tensor")),
+         attr_tensors={"Beta1Tensor": "beta1", "Beta2Tensor": "beta2"},
+         doc="Moment1Out, Moment2Out as adam's; r = Moment1Out / (sqrt(Moment2Out) + epsilon) + weight_decay * "
+             "Param as Fluid 1.8's, or with bias_correction (pe's attribute) (Moment1Out / (1 - Beta1Pow)) / "
+             "(sqrt(Moment2Out / (1 - Beta2Pow)) + epsilon) + weight_decay * Param as Paddle 2.x's; "
+             "ParamOut = Param - LearningRate * (||Param|| / ||r||) * r, the ratio 1 when either norm is 0; "
+             "Beta1PowOut = Beta1Pow * beta1, Beta2PowOut = Beta2Pow * beta2. Beta1Tensor / Beta2Tensor as adam's.")
 
 register("lars_momentum", kernel_module="optimizer",
          inputs=["Param", "Grad", "Velocity", "LearningRate"], outputs=["ParamOut", "VelocityOut"],

@@ -10,6 +10,8 @@ modules import define.py, never this module: nothing imports the registry back.
 import importlib
 import pkgutil
 
+import numpy as np
+
 from ..base.dtypes import convert_dtype
 from ..base.errors import PeError, ShapeError, UnknownOpError, did_you_mean
 from .define import GRAD_SUFFIX, TRAITS, _REGISTRY, dtype_or_none, grad_var_name  # noqa: F401 (the first and last re-exported)
@@ -80,12 +82,21 @@ def check_attrs(op):
     (Fluid's ``OpDesc.check_attrs``)."""
     opdef = get(op.type)
     for name, value in op.attrs.items():
+        if isinstance(value, (np.ndarray, np.generic)):     # Fluid's attributes take numpy arrays and numbers
+            op.attrs[name] = value = value.tolist()
         spec = opdef.attrs.get(name)
         if spec is None:
             if not name.startswith("_") and name not in COMMON_ATTRS:
                 hint = "; " + did_you_mean(name, opdef.attrs, f"it takes {sorted(opdef.attrs)}")
                 raise PeError(f"{_where(op)}: unknown attribute '{name}'{hint}")
             continue
+        if spec.choices and value not in spec.choices and isinstance(value, int) and not isinstance(value, bool):
+            try:
+                named = convert_dtype(value)        # Fluid's VarType number of a dtype
+            except (PeError, TypeError):
+                named = None
+            if named in spec.choices:
+                op.attrs[name] = value = named
         spec.validate(op, name, value)
         if spec.check is dtype_or_none and value is not None:
             op.attrs[name] = convert_dtype(value)     # Fluid's VarType number or any spelling: the name

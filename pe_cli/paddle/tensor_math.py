@@ -33,14 +33,31 @@ def _var(value, like):
     raise PeError(f"expected a Tensor or a number, got {type(value).__name__}")
 
 
+def _written_to(result, out):
+    """Paddle 2.0-alpha's ``out=`` (pe's keyword-only extra, which 2.x dropped): the result is also
+    written to the variable ``out`` (an assign op), which is returned."""
+    if out is None:
+        return result
+    L.assign(result, out)
+    return out
+
+
 def _binary(op_type, doc):
-    def fn(x, y, name=None):
-        return _single(op_type, x, {"X": [x], "Y": [_var(y, x)]}, {"axis": -1}, name=name)
-    fn.__doc__ = f"{doc}, elementwise; x and y broadcast as in numpy."
+    def fn(x, y, name=None, *, out=None):
+        return _written_to(_single(op_type, x, {"X": [x], "Y": [_var(y, x)]}, {"axis": -1}, name=name), out)
+    fn.__doc__ = f"{doc}, elementwise; x and y broadcast as in numpy. ``out``: see _written_to."
     return fn
 
 
-add = _binary("elementwise_add", "x + y")
+def add(x, y, name=None, *, alpha=1, out=None):
+    """x + y elementwise; x and y broadcast as in numpy. ``alpha`` (Paddle 2.0-alpha's, pe's
+    keyword-only extra): x + alpha * y; ``out``: see _written_to."""
+    y = _var(y, x)
+    if alpha != 1:
+        y = L.scale(y, scale=float(alpha))
+    return _written_to(_single("elementwise_add", x, {"X": [x], "Y": [y]}, {"axis": -1}, name=name), out)
+
+
 subtract = _binary("elementwise_sub", "x - y")
 multiply = _binary("elementwise_mul", "x * y")
 divide = _binary("elementwise_div", "x / y")
@@ -50,11 +67,11 @@ maximum = _binary("elementwise_max", "max(x, y)")
 minimum = _binary("elementwise_min", "min(x, y)")
 
 
-def pow(x, y, name=None):  # noqa: A001 -- Paddle's name
-    """x ** y: y a number (the pow op) or a Tensor (elementwise_pow, broadcast)."""
+def pow(x, y, name=None, *, out=None):  # noqa: A001 -- Paddle's name
+    """x ** y: y a number (the pow op) or a Tensor (elementwise_pow, broadcast). ``out``: see _written_to."""
     if isinstance(y, Variable):
-        return _single("elementwise_pow", x, {"X": [x], "Y": [y]}, {"axis": -1}, name=name)
-    return L.pow(x, factor=float(y), name=name)
+        return _written_to(_single("elementwise_pow", x, {"X": [x], "Y": [y]}, {"axis": -1}, name=name), out)
+    return _written_to(L.pow(x, factor=float(y), name=name), out)
 
 
 def add_n(inputs, name=None):
@@ -225,9 +242,9 @@ def log10(x, name=None):
     return L.scale(L.log(x), scale=1.0 / math.log(10.0), name=name)
 
 
-def log1p(x, name=None):
-    """log(1 + x), exact for small x (the log1p op)."""
-    return L.log1p(x, name=name)
+def log1p(x, name=None, *, out=None):
+    """log(1 + x), exact for small x (the log1p op). ``out``: see _written_to."""
+    return _written_to(L.log1p(x, name=name), out)
 
 
 def cross(x, y, axis=None, name=None):
@@ -242,8 +259,8 @@ def kron(x, y, name=None):
 
 
 def _unary(layer):
-    def fn(x, name=None):
-        return layer(x, name=name)
+    def fn(x, name=None, *, out=None):
+        return _written_to(layer(x, name=name), out)
     fn.__doc__ = layer.__doc__
     return fn
 

@@ -170,6 +170,8 @@ def make_optimizer(cfg):
         kwargs["grad_clip"] = make_typed(doc, path + ("grad_clip",), kwargs["grad_clip"], registries.clips())
     if "epsilon_scaled" in inspect.signature(cls).parameters:
         kwargs.setdefault("epsilon_scaled", True)   # a run config's adam: Paddle 2.x's epsilon (docs/CONFIG.md)
+    if "bias_correction" in inspect.signature(cls).parameters:
+        kwargs.setdefault("bias_correction", True)  # a run config's lamb: Paddle 2.x's moments
     try:
         return cls(**kwargs)
     except (PeError, TypeError, ValueError) as e:

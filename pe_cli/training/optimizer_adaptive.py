@@ -1,6 +1,7 @@
 """Optimizers whose step adapts per parameter from running statistics of its gradients: ``Adam``,
 ``Adagrad``, ``RMSProp``, ``Adamax``, ``Adadelta``, ``DecayedAdagrad``, ``Ftrl`` and ``Lamb`` (and the
 ``...Optimizer`` spellings), each one update op per parameter on the base class of optimizer.py."""
+from ..framework.variable import Variable
 from .optimizer import Optimizer, _check_number
 
 __all__ = ["Adam", "AdamOptimizer", "Adagrad", "AdagradOptimizer", "RMSProp", "RMSPropOptimizer",
@@ -19,8 +20,11 @@ class AdamOptimizer(Optimizer):
                  regularization=None, grad_clip=None, name=None, lazy_mode=False, *, epsilon_scaled=False):
         super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
         self._epsilon_scaled = bool(epsilon_scaled)
-        self._beta1 = _check_number("AdamOptimizer", "beta1", beta1, lo=0.0, hi=1.0, hi_open=True)
-        self._beta2 = _check_number("AdamOptimizer", "beta2", beta2, lo=0.0, hi=1.0, hi_open=True)
+        # a beta may be a one-value Variable (Fluid 1.8's): the op reads it each step as Beta1Tensor / Beta2Tensor
+        self._beta1 = beta1 if isinstance(beta1, Variable) else \
+            _check_number("AdamOptimizer", "beta1", beta1, lo=0.0, hi=1.0, hi_open=True)
+        self._beta2 = beta2 if isinstance(beta2, Variable) else \
+            _check_number("AdamOptimizer", "beta2", beta2, lo=0.0, hi=1.0, hi_open=True)
         self._epsilon = _check_number("AdamOptimizer", "epsilon", epsilon, lo=0.0)
         self._lazy_mode = bool(lazy_mode)
 
@@ -28,19 +32,25 @@ class AdamOptimizer(Optimizer):
         for p in params:
             self._add_accumulator("moment1", p)
             self._add_accumulator("moment2", p)
-            self._add_accumulator("beta1_pow_acc", p, fill_value=self._beta1, shape=[1])
-            self._add_accumulator("beta2_pow_acc", p, fill_value=self._beta2, shape=[1])
+            # Fluid starts beta^t at 0.9 / 0.999 where the beta is a Variable
+            self._add_accumulator("beta1_pow_acc", p, shape=[1],
+                                  fill_value=0.9 if isinstance(self._beta1, Variable) else self._beta1)
+            self._add_accumulator("beta2_pow_acc", p, shape=[1],
+                                  fill_value=0.999 if isinstance(self._beta2, Variable) else self._beta2)
 
     def _append_optimize_op(self, block, param, grad, lr):
         m1, m2 = self._get_accumulator("moment1", param), self._get_accumulator("moment2", param)
         b1, b2 = self._get_accumulator("beta1_pow_acc", param), self._get_accumulator("beta2_pow_acc", param)
-        return block.append_op(
-            "adam", {"Param": [param], "Grad": [grad], "LearningRate": [lr], "Moment1": [m1], "Moment2": [m2],
-                     "Beta1Pow": [b1], "Beta2Pow": [b2]},
-            {"ParamOut": [param], "Moment1Out": [m1], "Moment2Out": [m2], "Beta1PowOut": [b1],
-             "Beta2PowOut": [b2]},
-            {"beta1": self._beta1, "beta2": self._beta2, "epsilon": self._epsilon, "lazy_mode": self._lazy_mode,
-             "epsilon_scaled": self._epsilon_scaled})
+        inputs = {"Param": [param], "Grad": [grad], "LearningRate": [lr], "Moment1": [m1], "Moment2": [m2],
+                  "Beta1Pow": [b1], "Beta2Pow": [b2]}
+        attrs = {"epsilon": self._epsilon, "lazy_mode": self._lazy_mode, "epsilon_scaled": self._epsilon_scaled}
+        for attr, slot, beta in (("beta1", "Beta1Tensor", self._beta1), ("beta2", "Beta2Tensor", self._beta2)):
+            if isinstance(beta, Variable):
+                inputs[slot] = [beta]
+            else:
+                attrs[attr] = beta
+        return block.append_op("adam", inputs, {"ParamOut": [param], "Moment1Out": [m1], "Moment2Out": [m2],
+                                                "Beta1PowOut": [b1], "Beta2PowOut": [b2]}, attrs)
 
 
 class AdagradOptimizer(Optimizer):
@@ -209,16 +219,18 @@ class FtrlOptimizer(Optimizer):
 
 
 class LambOptimizer(AdamOptimizer):
-    """LAMB: Adam's moments with bias correction give r = m_hat / (sqrt(v_hat) + epsilon) +
-    lamb_weight_decay * param; param -= lr * (||param|| / ||r||) * r (ratio 1 when a norm is 0).
-    ``exclude_from_weight_decay_fn(param)`` True drops the decay term for that parameter. The op
+    """LAMB: Adam's moments give r = m / (sqrt(v) + epsilon) + lamb_weight_decay * param as Fluid 1.8's
+    lamb op does, or with ``bias_correction`` (pe's, keyword-only; Paddle 2.x's form and a run config's)
+    m_hat / (sqrt(v_hat) + epsilon) + ...; param -= lr * (||param|| / ||r||) * r (ratio 1 when a norm
+    is 0). ``exclude_from_weight_decay_fn(param)`` True drops the decay term for that parameter. The op
     advances beta1^t and beta2^t itself, as pe's adam does."""
     type = "lamb"
 
     def __init__(self, learning_rate=0.001, lamb_weight_decay=0.01, beta1=0.9, beta2=0.999, epsilon=1e-6,
                  parameter_list=None, regularization=None, grad_clip=None, exclude_from_weight_decay_fn=None,
-                 name=None):
+                 name=None, *, bias_correction=False):
         super().__init__(learning_rate, beta1, beta2, epsilon, parameter_list, regularization, grad_clip, name)
+        self._bias_correction = bool(bias_correction)
         self._weight_decay = _check_number("LambOptimizer", "lamb_weight_decay", lamb_weight_decay, lo=0.0)
         if exclude_from_weight_decay_fn is not None and not callable(exclude_from_weight_decay_fn):
             raise TypeError(f"LambOptimizer: exclude_from_weight_decay_fn must be callable, "
@@ -235,7 +247,7 @@ class LambOptimizer(AdamOptimizer):
             {"ParamOut": [param], "Moment1Out": [m1], "Moment2Out": [m2], "Beta1PowOut": [b1],
              "Beta2PowOut": [b2]},
             {"beta1": self._beta1, "beta2": self._beta2, "epsilon": self._epsilon,
-             "weight_decay": 0.0 if excluded else self._weight_decay})
+             "weight_decay": 0.0 if excluded else self._weight_decay, "bias_correction": self._bias_correction})
 
 
 Adam = AdamOptimizer

@@ -56,3 +56,16 @@ class _Cfg:
 def test_run_config_adam_keeps_paddle_2_form():
     moved = _one_step(lambda: make_optimizer(_Cfg({"type": "adam", "learning_rate": 1.0, "epsilon": 0.1})))
     assert round(moved, 3) == -0.909
+
+
+def test_lamb_moments_fluid_form_and_paddle_2_form():
+    """Fluid 1.8's lamb takes the moments as they are; paddle.optimizer.Lamb and a run config's lamb
+    bias-correct them (Paddle 2.x): the lamb op's attribute says which (tests/ops checks both forms)."""
+    for make, corrected in ((lambda: fluid.optimizer.Lamb(learning_rate=1.0), False),
+                            (lambda: paddle.optimizer.Lamb(learning_rate=1.0), True),
+                            (lambda: make_optimizer(_Cfg({"type": "lamb", "learning_rate": 1.0})), True)):
+        main = fluid.Program()
+        with fluid.program_guard(main, fluid.Program()):
+            w = layers.create_parameter([2], "float64", name="w")
+            make().minimize(layers.reduce_sum(w))
+        assert [op.attrs["bias_correction"] for op in main.global_block().ops if op.type == "lamb"] == [corrected]

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
+from pe_cli import layers
 from pe_cli.fluid import core
 from pe_cli.fluid.framework import OpProtoHolder
 from pe_cli.fluid.op import Operator
@@ -145,3 +146,18 @@ def test_dtype_attributes_as_fluid_enum_numbers():
              out_dtype=int(core.VarDesc.VarType.FP64)).run(scope, core.CPUPlace())
     y = np.array(scope.find_var("y").get_tensor())
     assert y.dtype == np.float64 and y.tolist() == [1.5, -2.0]
+
+
+def test_a_dtype_choice_attribute_takes_fluid_enum_numbers():
+    """tdm_sampler's dtype (a choice of 'int32' / 'int64') given as Fluid's VarType number, as its op test does."""
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        x = layers.data("x", shape=[1], dtype="int64")
+        travel = layers.data("travel", shape=[4, 1], dtype="int64", append_batch_size=False)
+        layer = layers.data("layer", shape=[4, 1], dtype="int64", append_batch_size=False)
+        block = main.global_block()
+        outs = {slot: [block.create_var(name=slot, dtype="int64")] for slot in ("Out", "Labels", "Mask")}
+        op = block.append_op("tdm_sampler", {"X": [x], "Travel": [travel], "Layer": [layer]}, outs,
+                             {"neg_samples_num_list": [1], "layer_offset_lod": [0, 4], "output_positive": True,
+                              "dtype": int(fluid.core.VarDesc.VarType.INT64)})
+    assert op.attrs["dtype"] == "int64"

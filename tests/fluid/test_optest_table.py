@@ -45,3 +45,18 @@ def test_parse_counts_a_real_unittest_run(tmp_path):
     assert cause == "TestBroken: KeyError: 'FLAGS_x'"        # unittest prints errors before failures
     assert optest_table.ops_of(str(path), {"mul", "relu"}) == ["mul"]
     assert optest_table.ops_of(str(path), {"relu"}) == []
+
+
+def test_cached_only_writes_the_cached_rows_with_their_notes(tmp_path):
+    """--cached-only runs no file: rows come from the cache, a NOTES file's cause says its Paddle-only detail."""
+    import json
+    for name in ("test_adam_op.py", "test_mul_op.py"):
+        (tmp_path / name).write_text(CASES.replace('"mul"', '"adam"' if "adam" in name else '"mul"'))
+    (tmp_path / "sources.json").write_text(json.dumps(
+        [{"repo": "PaddlePaddle/Paddle", "path": f"u/{n}", "commit": "c" * 40}
+         for n in ("test_adam_op.py", "test_mul_op.py")]))
+    cache = tmp_path / "cache.jsonl"
+    cache.write_text(json.dumps({"file": "test_adam_op.py", "result": [6, 5, 0, "TestSparseAdamOp: boom"]}) + "\n")
+    rows = optest_table.collect(str(tmp_path), [], 1, 10, cache=str(cache), cached_only=True)
+    assert [r[1] for r in rows] == ["test_adam_op.py"]
+    assert rows[0][3:6] == (6, 5, 0) and rows[0][6].startswith("TestSparseAdamOp: boom [Paddle-only: ")

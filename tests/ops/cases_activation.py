@@ -87,6 +87,7 @@ CASES = [
           grad=False),
     unary("abs", lambda x, a: np.abs(x), r(3, 4, gap=0.05)),
     unary("sign", lambda x, a: np.sign(x), np.array([[-2.5, 0.0, 3.0], [1e-9, -1e-9, 0.0]]), grad=False),
+    unary("sign", lambda x, a: np.sign(x), r(3, 4, gap=0.05), name="sign_zero_gradient"),   # Fluid's: 0
     unary("sign", lambda x, a: np.sign(x).astype(np.float32), r(2, 3).astype(np.float32), name="sign_float32",
           grad=False),
     unary("relu", lambda x, a: np.maximum(x, 0).astype(np.float32), r(3, 4).astype(np.float32),

@@ -114,3 +114,25 @@ CASES += [
     OpCase("elementwise_mod", {"X": np.array([[5.5, -5.5], [1.0, -3.0]]), "Y": np.array([2.0, -2.0])},
            lambda i, a: {"Out": np.mod(i["X"], i["Y"])}, name="elementwise_mod_float"),
 ]
+
+
+# Fluid 1.8's attributes given by tensors (pe_cli/kernels/tensor_attrs.py): the tensor holds a value other
+# than the attribute's, so a kernel that read the attribute fails the reference.
+def _kept_off(x, *bounds):
+    """x with no value within 0.05 of a clip bound (the gradient jumps there)."""
+    for b in bounds:
+        x = np.where(np.abs(x - b) < 0.05, b + 0.1, x)
+    return x
+
+
+CASES += [
+    OpCase("clip", {"X": _kept_off(rng.uniform(-1.0, 1.0, (4, 5)), -0.3, 0.4), "Min": np.array([-0.3]),
+                    "Max": np.array([0.4])},
+           lambda i, a: {"Out": np.clip(i["X"], -0.3, 0.4)}, attrs={"min": -5.0, "max": 5.0}, grad=("X",),
+           name="clip_min_max_tensors"),
+]
+CASES += [      # no attributes at all: the tensors' values as they are (floats)
+    OpCase("clip", {"X": _kept_off(rng.uniform(-1.0, 1.0, (3, 4)), -0.25, 0.35), "Min": np.array([-0.25]),
+                    "Max": np.array([0.35])},
+           lambda i, a: {"Out": np.clip(i["X"], -0.25, 0.35)}, name="clip_tensors_only"),
+]

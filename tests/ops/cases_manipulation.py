@@ -100,3 +100,12 @@ CASES += [
     OpCase("shape", {"Input": np.zeros((0, 4), dtype=np.int64)},
            lambda i, a: {"Out": np.array([0, 4], dtype=np.int32)}, name="shape_empty"),
 ]
+
+
+# Fluid 1.8's attributes given by tensors (pe_cli/kernels/tensor_attrs.py): the tensor holds a value other
+# than the attribute's, so a kernel that read the attribute fails the reference.
+CASES += [
+    OpCase("concat", {"X": [r(2, 3), r(2, 4)], "AxisTensor": np.array([1], dtype=np.int32)},
+           lambda i, a: {"Out": np.concatenate(i["X"], axis=1)}, attrs={"axis": 0}, grad=("X",),
+           name="concat_axis_tensor"),
+]

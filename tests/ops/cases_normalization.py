@@ -213,3 +213,19 @@ CASES += [
     OpCase("data_norm", _dn_inputs(2, 6), _data_norm_ref, attrs={"slot_dim": 2}, grad=("X",), loss_outputs=("Y",),
            name="data_norm_slots_shown"),
 ]
+
+
+# Fluid 1.8's attributes given by tensors (pe_cli/kernels/tensor_attrs.py): the tensor holds a value other
+# than the attribute's, so a kernel that read the attribute fails the reference.
+def _bn_momentum(i, a):
+    out = bn_ref(i["X"], i["Scale"], i["Bias"], i["Mean"], i["Variance"], float(i["MomentumTensor"][0]),
+                 a["epsilon"])
+    return {slot: out[slot] for slot in ("Y", "MeanOut", "VarianceOut")}
+
+
+CASES += [
+    OpCase("batch_norm", {"X": r(4, 3, 2, 2), "Scale": rng.uniform(0.5, 1.5, 3), "Bias": r(3), "Mean": r(3) * 0.1,
+                          "Variance": rng.uniform(0.5, 1.5, 3), "MomentumTensor": np.array([0.5])},
+           _bn_momentum, attrs={"momentum": 0.9},
+           name="batch_norm_momentum_tensor"),
+]

@@ -139,8 +139,9 @@ def _lamb(i, a):
     b1, b2 = a["beta1"], a["beta2"]
     m1 = b1 * i["Moment1"] + (1 - b1) * i["Grad"]
     m2 = b2 * i["Moment2"] + (1 - b2) * i["Grad"] ** 2
-    r = (m1 / (1 - i["Beta1Pow"][0])) / (np.sqrt(m2 / (1 - i["Beta2Pow"][0])) + a["epsilon"]) + \
-        a["weight_decay"] * i["Param"]
+    # Fluid 1.8's lamb takes the moments as they are; bias_correction (Paddle 2.x's) divides by 1 - beta^t
+    c1, c2 = (1 - i["Beta1Pow"][0], 1 - i["Beta2Pow"][0]) if a.get("bias_correction") else (1, 1)
+    r = (m1 / c1) / (np.sqrt(m2 / c2) + a["epsilon"]) + a["weight_decay"] * i["Param"]
     p_norm, r_norm = np.linalg.norm(i["Param"]), np.linalg.norm(r)
     trust = p_norm / r_norm if p_norm > 0 and r_norm > 0 else 1.0
     return {"ParamOut": i["Param"] - i["LearningRate"][0] * trust * r, "Moment1Out": m1, "Moment2Out": m2,
@@ -259,6 +260,10 @@ CASES = [
     OpCase("lamb", {"Param": r(3, 4), "Grad": r(3, 4), "LearningRate": lr(0.01), "Moment1": r(3, 4),
                     "Moment2": pos(3, 4), "Beta1Pow": lr(0.9 ** 3), "Beta2Pow": lr(0.999 ** 3)},
            _lamb, attrs={"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-6, "weight_decay": 0.01}),
+    OpCase("lamb", {"Param": r(3, 4), "Grad": r(3, 4), "LearningRate": lr(0.01), "Moment1": r(3, 4),
+                    "Moment2": pos(3, 4), "Beta1Pow": lr(0.5 ** 2), "Beta2Pow": lr(0.7 ** 2)},
+           _lamb, attrs={"beta1": 0.5, "beta2": 0.7, "epsilon": 1e-6, "weight_decay": 0.01, "bias_correction": True},
+           name="lamb_bias_correction"),
     OpCase("lamb", {"Param": np.zeros(5), "Grad": r(5), "LearningRate": lr(0.1), "Moment1": np.zeros(5),
                     "Moment2": np.zeros(5), "Beta1Pow": lr(0.5), "Beta2Pow": lr(0.7)},
            _lamb, attrs={"beta1": 0.5, "beta2": 0.7, "epsilon": 1e-3, "weight_decay": 0.0},
@@ -305,4 +310,18 @@ CASES = [
               {"average_window": 0.5, "min_average_window": 10000, "max_average_window": 20000}),
     _avg_case("average_accumulates_folds_and_restarts", 16383, 9999, 7,
               {"average_window": 0.5, "min_average_window": 10000, "max_average_window": 20000}),
+]
+
+
+# Fluid 1.8's attributes given by tensors (pe_cli/kernels/tensor_attrs.py): the tensor holds a value other
+# than the attribute's, so a kernel that read the attribute fails the reference.
+def _adam_tensors(i, a):
+    return _adam(i, dict(a, beta1=float(i["Beta1Tensor"][0]), beta2=float(i["Beta2Tensor"][0])))
+
+
+CASES += [
+    OpCase("adam", {"Param": r(3, 4), "Grad": r(3, 4), "LearningRate": lr(0.1), "Moment1": r(3, 4),
+                    "Moment2": rng.uniform(0.1, 1.0, (3, 4)), "Beta1Pow": lr(0.6 ** 2), "Beta2Pow": lr(0.8 ** 2),
+                    "Beta1Tensor": lr(0.6), "Beta2Tensor": lr(0.8)},
+           _adam_tensors, attrs={"epsilon": 1e-3}, name="adam_beta_tensors"),
 ]

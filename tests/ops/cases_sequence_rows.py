@@ -38,7 +38,8 @@ def pad_ref(i, a):
 
 def unpad_ref(i, a):
     x, n = i["X"], i["Length"]
-    return {"Out": np.concatenate([x[k, :m] for k, m in enumerate(n)])}
+    out = np.concatenate([x[k, :m] for k, m in enumerate(n)])
+    return {"Out": out.reshape(-1, 1) if x.ndim == 2 else out}        # 2-D X: Out [N, 1], as Fluid's
 
 
 def mask_ref(i, a):
@@ -63,6 +64,8 @@ CASES = [
            attrs={"padded_length": 5}, grad=("X",), name="sequence_pad_length5_step_value"),
     OpCase("sequence_unpad", {"X": rng.normal(size=(3, 4, 2)), "Length": np.array([2, 4, 0], dtype=np.int64)},
            unpad_ref, grad=("X",), name="sequence_unpad"),
+    OpCase("sequence_unpad", {"X": rng.normal(size=(3, 5)), "Length": np.array([2, 5, 3], dtype=np.int64)},
+           unpad_ref, grad=("X",), name="sequence_unpad_2d"),
     OpCase("sequence_mask", {"X": np.array([3, 0, 5, 1], dtype=np.int64)}, mask_ref, name="sequence_mask"),
     OpCase("sequence_mask", {"X": np.array([[2], [4]], dtype=np.int64)}, mask_ref,
            attrs={"maxlen": 6, "out_dtype": "float32"}, name="sequence_mask_maxlen"),

@@ -152,15 +152,17 @@ class NumpyFtrl:
 
 
 class NumpyLamb(NumpyAdam):
-    def __init__(self, lr, decay, b1=0.9, b2=0.999, eps=1e-6):
+    """Fluid 1.8's lamb (the moments as they are), or with ``corrected`` Paddle 2.x's (m_hat, v_hat)."""
+    def __init__(self, lr, decay, b1=0.9, b2=0.999, eps=1e-6, corrected=False):
         super().__init__(lr, b1, b2, eps)
-        self.decay = decay
+        self.decay, self.corrected = decay, corrected
 
     def step(self, name, p, g):
         t = self.t[name] = self.t.get(name, 0) + 1
         m = self.m[name] = self.b1 * self.m.get(name, 0.0) + (1 - self.b1) * g
         v = self.v[name] = self.b2 * self.v.get(name, 0.0) + (1 - self.b2) * g * g
-        r = (m / (1 - self.b1 ** t)) / (np.sqrt(v / (1 - self.b2 ** t)) + self.eps) + self.decay * p
+        c1, c2 = (1 - self.b1 ** t, 1 - self.b2 ** t) if self.corrected else (1, 1)
+        r = (m / c1) / (np.sqrt(v / c2) + self.eps) + self.decay * p
         return p - self.lr * (np.linalg.norm(p) / np.linalg.norm(r)) * r
 
 
@@ -213,6 +215,8 @@ OPTIMIZERS = {
     "ftrl_l1_l2": (lambda: fluid.optimizer.FtrlOptimizer(0.5, l1=0.01, l2=0.01, lr_power=-0.25),
                    lambda: NumpyFtrl(0.5, 0.01, 0.01, -0.25)),
     "lamb": (lambda: fluid.optimizer.Lamb(learning_rate=0.125, lamb_weight_decay=0.01), lambda: NumpyLamb(0.125, 0.01)),
+    "lamb_corrected": (lambda: fluid.optimizer.Lamb(learning_rate=0.125, lamb_weight_decay=0.01, bias_correction=True),
+                       lambda: NumpyLamb(0.125, 0.01, corrected=True)),
     "lamb_excluded": (lambda: fluid.optimizer.LambOptimizer(0.125, lamb_weight_decay=0.5, beta1=0.5,
                                                             exclude_from_weight_decay_fn=lambda p: True),
                       lambda: NumpyLamb(0.125, 0.0, b1=0.5)),

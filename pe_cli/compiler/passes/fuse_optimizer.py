@@ -17,7 +17,7 @@ every device updates every parameter (program.py applies it only there). Unlike 
 one optimizer type per graph, every type present is fused.
 
 A pass over the program, like fuse_elewise_add_act.py: Program -> (a new Program, changes)."""
-from ...ops.fused_optimizer import FUSABLE_OPTIMIZERS, SHARED, fused_type, per_param_slots
+from ...ops.fused_optimizer import FUSABLE_OPTIMIZERS, SHARED, UNFUSED_INPUTS, fused_type, per_param_slots
 from ...base.dtypes import VarType
 from ...ops import registry
 from .rewrite import fused_op, rewritten
@@ -71,7 +71,7 @@ def fusable_groups(program):
 def _key(block, op):
     """What update ops must share to be fused (type, attributes, learning rate, dtype, the slots
     they fill), or None for an op that is not a fusable update."""
-    if op.type not in FUSABLE_OPTIMIZERS:
+    if op.type not in FUSABLE_OPTIMIZERS or any(op.input(s) for s in UNFUSED_INPUTS):
         return None
     ins, outs = per_param_slots(registry.get(op.type))
     filled = tuple(len(op.input(s)) for s in ins) + tuple(len(op.output(s)) for s in outs)

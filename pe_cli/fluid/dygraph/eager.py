@@ -23,6 +23,19 @@ class EagerVariable(Variable):
     def numpy(self):
         return np.array(self.value().get_tensor())
 
+    @property
+    def lod_level(self):
+        """The levels of its value's LoD once it has one (a test sets the LoD after making the variable),
+        else the declared level."""
+        var = self.block.program.scope.find_var(self.name)
+        tensor = var.get_tensor() if var is not None else None
+        lod = tensor.lod() if tensor is not None and tensor._array is not None else None
+        return len(lod) if lod else self._lod_level
+
+    @lod_level.setter
+    def lod_level(self, level):
+        self._lod_level = level
+
     def backward(self):
         """Appends, and so runs, the gradient ops of the ops that led to this variable."""
         append_backward(self, parameter_list=[])

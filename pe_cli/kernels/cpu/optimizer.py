@@ -246,6 +246,8 @@ def lamb(ins, attrs):
     beta1, beta2, one = t(attrs["beta1"]), t(attrs["beta2"]), t(1)
     m1_out = beta1 * m1 + (one - beta1) * g
     m2_out = beta2 * m2 + (one - beta2) * g * g
+    if not attrs.get("bias_correction"):        # Fluid 1.8's: the moments as they are
+        b1p = b2p = t(0)
     r = (m1_out / (one - b1p)) / (np.sqrt(m2_out / (one - b2p)) + t(attrs["epsilon"])) + \
         t(attrs["weight_decay"]) * p
     p_norm, r_norm = np.sqrt(np.sum(p * p)), np.sqrt(np.sum(r * r))

@@ -286,11 +286,11 @@ def ftrl(ins, attrs):
 
 
 @jit_kernel
-def _lamb_moments(p, g, m1, m2, b1p, b2p, beta1, beta2, eps, decay, m1_out, m2_out, r):
+def _lamb_moments(p, g, m1, m2, b1p, b2p, corrected, beta1, beta2, eps, decay, m1_out, m2_out, r):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
-    c1 = 1.0 - b1p[0]
-    c2 = 1.0 - b2p[0]
+    c1 = 1.0 - b1p[0] if corrected else 1.0        # Fluid 1.8's lamb: no bias correction
+    c2 = 1.0 - b2p[0] if corrected else 1.0
     while i < p.size:
         gi = g[i]
         a = beta1 * m1[i] + (1.0 - beta1) * gi
@@ -321,7 +321,8 @@ def lamb(ins, attrs):
     if p.size:
         r = rt.empty(p.shape, t)
         _lamb_moments[grid(p.size)](flat(p), flat(g), flat(m1), flat(m2), _as(ins["Beta1Pow"], t),
-                                    _as(ins["Beta2Pow"], t), scalar_arg(t, attrs["beta1"]),
+                                    _as(ins["Beta2Pow"], t), bool(attrs.get("bias_correction")),
+                                    scalar_arg(t, attrs["beta1"]),
                                     scalar_arg(t, attrs["beta2"]), scalar_arg(t, attrs["epsilon"]),
                                     scalar_arg(t, attrs["weight_decay"]), flat(m1_out), flat(m2_out), flat(r))
         _lamb_step[grid(p.size)](flat(p), flat(r), _as(ins["LearningRate"], t), _sum_of_squares(p),

@@ -102,7 +102,7 @@ def sequence_unpad(ins, attrs):
     out = rt.empty((len(idx),) + rows[1:], x.dtype)
     if out.size:
         _gather_pad[grid(out.size)](flat(x), rt.to_device(idx), flat(zeros((1,), x.dtype)), flat(out), _row(rows))
-    return {"Out": out, "@LOD": {"Out": [offs]}}
+    return {"Out": out.reshape((len(idx), 1)) if len(x.shape) == 2 else out, "@LOD": {"Out": [offs]}}
 
 
 def sequence_unpad_grad(ins, attrs):

@@ -196,7 +196,8 @@ class Lamb(Optimizer, _adaptive.LambOptimizer):
                  always_adapt=False, name=None):
         lr, _ = _fluid_args("Lamb", learning_rate, parameters)
         _adaptive.LambOptimizer.__init__(self, lr, lamb_weight_decay, beta1, beta2, epsilon, grad_clip=grad_clip,
-                                         exclude_from_weight_decay_fn=exclude_from_weight_decay_fn, name=name)
+                                         exclude_from_weight_decay_fn=exclude_from_weight_decay_fn, name=name,
+                                         bias_correction=True)      # 2.x's lamb corrects the moments
         self._schedule(learning_rate, parameters)
 
 

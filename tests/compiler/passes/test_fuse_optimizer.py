@@ -205,3 +205,16 @@ def test_a_row_sparse_gradient_keeps_its_own_update(optimizer, fixed_threads):
         np.testing.assert_array_equal(a, b)
     for name in final:
         np.testing.assert_array_equal(final[name], final_fused[name], err_msg=name)
+
+
+def test_adam_with_variable_betas_is_left_unfused():
+    """An adam op whose betas come from Beta1Tensor / Beta2Tensor (Fluid 1.8's Variable betas) keeps its
+    own op: the fused kernel takes the betas as attributes."""
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        x = fluid.layers.data(name="x", shape=[8])
+        label = fluid.layers.data(name="label", shape=[1], dtype="int64")
+        beta1 = fluid.layers.create_global_var([1], 0.8, "float32", persistable=True)
+        fluid.optimizer.Adam(learning_rate=0.01, beta1=beta1).minimize(mlp(x, label))
+    fused, _ = fuse_all_optimizer_ops(main)
+    assert counts(fused)["adam"] == counts(main)["adam"] == 4 and counts(fused)["fused_adam"] == 0
