@@ -166,11 +166,13 @@ register("expand_grad", kernel_module="manipulation", inputs=["X", "Out@GRAD"], 
 _INT = Attr(0, is_int, "an int")
 
 
-def axis_in(ctx, axis, rank):
-    """``axis`` normalised to [0, rank); fails naming X's shape when outside [-rank, rank)."""
+def axis_in(ctx, axis, rank, what="axis"):
+    """``axis`` normalised to [0, rank) (a 0-D X counts as rank 1); fails naming X's shape when outside
+    [-rank, rank)."""
+    rank = max(rank, 1)
     if not -rank <= axis < rank:
-        ctx.fail(f"axis={axis} is out of range for X {fmt_shape(ctx.shape('X'))} "
-                 f"(expected {-rank} <= axis < {rank})")
+        ctx.fail(f"{what}={axis} is out of range for X {fmt_shape(ctx.shape('X'))} "
+                 f"(expected {-rank} <= {what} < {rank})")
     return axis % rank
 
 
@@ -336,20 +338,13 @@ register("unbind", kernel_module="manipulation", inputs=["X"], outputs=["Out*"],
          doc="Out[i] = X's i-th slice along `axis` (that dim removed), one output per slice.")
 
 
-def _axis_in(ctx, axis, rank, what="axis"):
-    if not -max(rank, 1) <= axis < max(rank, 1):
-        ctx.fail(f"{what}={axis} is out of range for X {fmt_shape(ctx.shape('X'))} "
-                 f"(expected {-max(rank, 1)} <= {what} < {max(rank, 1)})")
-    return axis % max(rank, 1)
-
-
 # -- reverse, expand_as ---------------------------------------------------------------------------
 
 def _infer_reverse(ctx):
     x, axes = ctx.shape("X"), list(ctx.attrs["axis"])
     if not axes:
         ctx.fail("reverse needs at least one axis")
-    seen = [_axis_in(ctx, a, len(x)) for a in axes]
+    seen = [axis_in(ctx, a, len(x)) for a in axes]
     if len(set(seen)) != len(seen):
         ctx.fail(f"axis={axes} names a dim twice")
     ctx.set_output("Out", x, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
@@ -387,8 +382,7 @@ register("expand_as_grad", kernel_module="manipulation", inputs=["X", "Out@GRAD"
          infer=grads_like({"X@GRAD": "X"}))
 
 
-# -- size, shape ---------------------------------------------------
-
+# -- size, shape ---------------------------------------------------------------------------------
 
 def _infer_size(ctx):
     ctx.set_output("Out", [1], "int64")

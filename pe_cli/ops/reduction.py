@@ -1,6 +1,6 @@
 """Reductions: mean (of all elements), reduce_sum/mean/max/min/prod over dims, reduce_all/any of
 bool tensors, cumsum (the running sum), squared_l2_norm (the sum of squares)."""
-from .manipulation import _axis_in
+from .manipulation import axis_in
 from .define import Attr, fmt_shape, grad_of_linear_grad, grads_like, is_int, register
 
 _BOOL = (False, True)
@@ -58,7 +58,7 @@ _reduce("reduce_min", "Out = min of X over `dim`; the gradient goes to the (firs
 
 def _infer_cumsum(ctx):
     x = ctx.shape("X")
-    _axis_in(ctx, ctx.attrs["axis"], len(x))
+    axis_in(ctx, ctx.attrs["axis"], len(x))
     ctx.set_output("Out", x, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 
 

@@ -320,11 +320,10 @@ def lamb(ins, attrs):
     p_out, m1_out, m2_out = rt.empty(p.shape, t), rt.empty(m1.shape, m1.dtype), rt.empty(m2.shape, m2.dtype)
     if p.size:
         r = rt.empty(p.shape, t)
+        b1, b2, eps, decay = (scalar_arg(t, attrs[k]) for k in ("beta1", "beta2", "epsilon", "weight_decay"))
         _lamb_moments[grid(p.size)](flat(p), flat(g), flat(m1), flat(m2), _as(ins["Beta1Pow"], t),
-                                    _as(ins["Beta2Pow"], t), bool(attrs.get("bias_correction")),
-                                    scalar_arg(t, attrs["beta1"]),
-                                    scalar_arg(t, attrs["beta2"]), scalar_arg(t, attrs["epsilon"]),
-                                    scalar_arg(t, attrs["weight_decay"]), flat(m1_out), flat(m2_out), flat(r))
+                                    _as(ins["Beta2Pow"], t), bool(attrs.get("bias_correction")), b1, b2, eps,
+                                    decay, flat(m1_out), flat(m2_out), flat(r))
         _lamb_step[grid(p.size)](flat(p), flat(r), _as(ins["LearningRate"], t), _sum_of_squares(p),
                                  _sum_of_squares(r), flat(p_out))
     return dict(_beta_pows(ins["Beta1Pow"], ins["Beta2Pow"], attrs), ParamOut=p_out, Moment1Out=m1_out,
