@@ -26,7 +26,7 @@ EMPTY_VAR_NAME, TEMP_VAR_NAME, CONTROL_DEP_VAR_PREFIX = "@EMPTY@", "@TEMP@", "__
 
 __all__ = ["Block", "ComplexVariable", "OpProtoHolder", "Operator", "device_guard", "get_flags", "load_op_library", "set_flags",
            "Parameter", "Program", "Variable", "convert_np_dtype_to_dtype_", "cuda_pinned_places",
-           "default_main_program", "default_startup_program", "grad_var_name", "in_dygraph_mode",
+           "default_main_program", "default_startup_program", "grad_var_name", "in_dygraph_mode", "in_pir_mode",
            "name_scope", "program_guard", "require_version", "switch_main_program", "switch_startup_program"]
 
 FLUID_VERSION = "1.8.5"     # the Fluid release whose API pe follows: what require_version compares with
@@ -37,6 +37,11 @@ def in_dygraph_mode():
     """True inside ``fluid.dygraph.guard()`` (the eager op execution of Fluid's op tests), else False:
     pe builds and runs static graphs."""
     return dygraph_base.enabled()
+
+
+def in_pir_mode():
+    """False: Paddle 2.6's PIR is its second program representation; pe has one (paddle.pir_utils)."""
+    return False
 
 
 def cuda_pinned_places(device_count=None):

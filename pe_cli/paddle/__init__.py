@@ -9,6 +9,8 @@ importing pe never does."""
 from ..base.errors import PeError
 from ..base.places import CPUPlace, CUDAPlace  # noqa: F401
 from . import dataset, io, metric, nn, optimizer, reader, regularizer, static, tensor, vision  # noqa: F401
+from . import framework, pir_utils  # noqa: F401
+from .framework import in_dynamic_mode  # noqa: F401
 from .batch import batch  # noqa: F401
 from . import device as _device
 from .device import *  # noqa: F401,F403
@@ -30,7 +32,3 @@ def enable_static():
 
 def disable_static(place=None):
     raise PeError("paddle.disable_static: pe runs static graphs only (dygraph is not supported)")
-
-
-def in_dynamic_mode():
-    return False
