@@ -44,6 +44,15 @@ def in_pir_mode():
     return False
 
 
+@contextlib.contextmanager
+def _dygraph_guard(tracer):
+    """Paddle 2.6's switch of the eager tracer: ``_dygraph_guard(None)`` (static mode, what its tests
+    wrap static code in) is the mode pe is always in; a tracer (dygraph) is refused in one line."""
+    if tracer is not None:
+        raise PeError("_dygraph_guard: pe runs static graphs only (dygraph is not supported)")
+    yield
+
+
 def cuda_pinned_places(device_count=None):
     """``device_count`` CUDAPinnedPlaces (default: one per GPU), as Fluid's; a GPU is needed."""
     if not is_compiled_with_cuda():

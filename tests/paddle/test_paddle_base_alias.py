@@ -1,6 +1,7 @@
 """Paddle 2.6's spellings that its own static-mode unit tests import (docs/COMPAT.md, "Paddle 2.6 unit
 tests, run unchanged"): ``paddle.base`` (2.6's name for ``paddle.fluid``), ``paddle.pir_utils``,
-``paddle.framework``, and ``paddle.base.data_feeder``'s argument checks. One ``pe fluid`` script
+``paddle.framework``, ``paddle.utils``, ``paddle.static.nn.control_flow``, ``paddle.tensor``'s arrays,
+and ``paddle.base.data_feeder``'s argument checks. One ``pe fluid`` script
 checks them the way those tests use them."""
 from paths import REPO
 import os
@@ -45,10 +46,30 @@ with IrGuard():
 paddle.framework.random._manual_program_seed(7)
 assert paddle.static.default_main_program().random_seed == 7
 assert paddle.static.default_startup_program().random_seed == 7
+from paddle.base.framework import _dygraph_guard
+from paddle.static.nn.control_flow import case
+assert case is paddle.static.nn.case and not core.is_compiled_with_rocm()
+assert paddle.utils.convert_to_list(3, 2, "stride") == [3, 3]
+assert paddle.utils.map_structure(lambda v: v * 2, {"a": [1, 2]}) == {"a": [2, 4]}
+arrays = paddle.static.Program()
+with _dygraph_guard(None), paddle.static.program_guard(arrays):    # static mode: what pe always runs
+    a = paddle.tensor.fill_constant([2], "float32", 1.5)
+    array = paddle.tensor.create_array("float32", [a, a * 2])
+    second = paddle.tensor.array_read(array, paddle.tensor.fill_constant([1], "int64", 1))
+    length = paddle.tensor.array_length(array)
+n, v = paddle.static.Executor(base.CPUPlace()).run(arrays, fetch_list=[length, second])
+assert int(n) == 2 and v.tolist() == [3.0, 3.0]
+for bad in (lambda: paddle.utils.convert_to_list([1, 2, 3], 2, "stride"),
+            lambda: paddle.tensor.create_array("float32", [1.0])):
+    try:
+        bad()
+        raise SystemExit("no error")
+    except (ValueError, TypeError) as e:
+        print("TypeError" if isinstance(e, TypeError) else "ValueError", e)
 try:
     check_variable_and_dtype(paddle.static.data("i", [2], "int32"), "x", ["float32"], "my_op")
 except TypeError as e:
-    print("TypeError", e)
+    print("TypeError" if isinstance(e, TypeError) else "not a TypeError", e)
 '''
 
 
@@ -60,4 +81,7 @@ def test_paddle_base_pir_utils_and_framework_resolve_under_pe_fluid(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "pe_cli", "fluid", str(script)], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-3000:]
-    assert proc.stdout.startswith("TypeError my_op: x 'i' is int32"), proc.stdout
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "ValueError The stride's length must be 2. Received: [1, 2, 3]", lines
+    assert lines[1].startswith("TypeError create_array: initialized_list[0] must be a Variable"), lines
+    assert lines[2].startswith("TypeError my_op: x 'i' is int32"), lines
