@@ -11,6 +11,7 @@ from ..base.places import CPUPlace, CUDAPlace  # noqa: F401
 from . import dataset, io, metric, nn, optimizer, reader, regularizer, static, tensor, vision  # noqa: F401
 from . import framework, pir_utils, utils  # noqa: F401
 from .framework import in_dynamic_mode  # noqa: F401
+from .variable_methods import patch_variable as _patch_variable
 from .batch import batch  # noqa: F401
 from . import device as _device
 from .device import *  # noqa: F401,F403
@@ -23,6 +24,7 @@ from .tensor_reduce import *  # noqa: F401,F403
 from .tensor_arrange import *  # noqa: F401,F403
 from .tensor_inplace import *  # noqa: F401,F403
 
+_patch_variable(tensor)
 globals().update({_n: _f for _n, _f in _device.stand_ins().items() if _n not in globals()})
 
 

@@ -1,6 +1,6 @@
 """Paddle 2.6's spellings that its own static-mode unit tests import (docs/COMPAT.md, "Paddle 2.6 unit
 tests, run unchanged"): ``paddle.base`` (2.6's name for ``paddle.fluid``), ``paddle.pir_utils``,
-``paddle.framework``, ``paddle.utils``, ``paddle.static.nn.control_flow``, ``paddle.tensor``'s arrays,
+``paddle.framework``, ``paddle.utils``, Variable's tensor methods, ``paddle.static.nn.control_flow``, ``paddle.tensor``'s arrays,
 and ``paddle.base.data_feeder``'s argument checks. One ``pe fluid`` script
 checks them the way those tests use them."""
 from paths import REPO
@@ -57,8 +57,12 @@ with _dygraph_guard(None), paddle.static.program_guard(arrays):    # static mode
     array = paddle.tensor.create_array("float32", [a, a * 2])
     second = paddle.tensor.array_read(array, paddle.tensor.fill_constant([1], "int64", 1))
     length = paddle.tensor.array_length(array)
-n, v = paddle.static.Executor(base.CPUPlace()).run(arrays, fetch_list=[length, second])
-assert int(n) == 2 and v.tolist() == [3.0, 3.0]
+    z = paddle.static.data("z", [2, 3], "float32")
+    methods = z.reshape([3, 2]).sum(axis=0).astype("float64")      # 2.x's tensor methods
+assert (z.dim(), z.ndim, methods.dtype) == (2, 2, "float64")
+n, v, m = paddle.static.Executor(base.CPUPlace()).run(
+    arrays, feed={"z": np.arange(6, dtype="float32").reshape(2, 3)}, fetch_list=[length, second, methods])
+assert int(n) == 2 and v.tolist() == [3.0, 3.0] and m.tolist() == [6.0, 9.0]
 for bad in (lambda: paddle.utils.convert_to_list([1, 2, 3], 2, "stride"),
             lambda: paddle.tensor.create_array("float32", [1.0])):
     try:
