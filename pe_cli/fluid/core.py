@@ -19,6 +19,13 @@ class VarDesc:
         RAW = "raw"
 
 
+class DataType:
+    """Paddle 2.6's second spelling of the dtypes (its PIR's): the same values as VarDesc.VarType's."""
+    FLOAT16, FLOAT32, FLOAT64 = VarType.FP16, VarType.FP32, VarType.FP64
+    INT8, INT16, INT32, INT64 = VarType.INT8, VarType.INT16, VarType.INT32, VarType.INT64
+    UINT8, BOOL = VarType.UINT8, VarType.BOOL
+
+
 def set_feed_variable(scope, tensor, var_name, index):
     """Puts ``tensor`` at ``index`` of the feed holder ``var_name`` of ``scope`` (Fluid's core call)."""
     holder = scope.var(var_name).get_fetch_list()

@@ -48,7 +48,21 @@ assert paddle.static.default_main_program().random_seed == 7
 assert paddle.static.default_startup_program().random_seed == 7
 from paddle.base.framework import _dygraph_guard
 from paddle.static.nn.control_flow import case
+from paddle.base.wrapped_decorator import signature_safe_contextmanager
 assert case is paddle.static.nn.case and not core.is_compiled_with_rocm()
+assert core.DataType.FLOAT32 == core.VarDesc.VarType.FP32 == "float32"
+old = paddle.utils.deprecated(update_to="paddle.new", since="2.0")(lambda v: v + 1)
+import warnings
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    assert old(1) == 2 and "paddle.new" in str(caught[0].message)
+
+@signature_safe_contextmanager
+def scoped():
+    """doc"""
+    yield 5
+with scoped() as five:
+    assert five == 5 and scoped.__doc__ == "doc"
 assert paddle.utils.convert_to_list(3, 2, "stride") == [3, 3]
 assert paddle.utils.map_structure(lambda v: v * 2, {"a": [1, 2]}) == {"a": [2, 4]}
 arrays = paddle.static.Program()
