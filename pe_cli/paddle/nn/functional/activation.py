@@ -146,7 +146,11 @@ def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None):
 
 
 def glu(x, axis=-1, name=None):
-    """a * sigmoid(b), where a and b are the halves of x along ``axis``."""
+    """a * sigmoid(b), where a and b are the halves of x along ``axis`` (in range, else a ValueError,
+    as Paddle's)."""
+    rank = len(x.shape)
+    if not -rank <= axis < rank:
+        raise ValueError(f"glu: axis={axis} is out of range for x of rank {rank} (expected {-rank} <= axis < {rank})")
     a, b = TM.split(x, 2, axis=axis)
     return TMa.multiply(a, sigmoid(b), name=name)
 
