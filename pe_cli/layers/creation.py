@@ -14,7 +14,7 @@ import numpy as np
 from ..base.dtypes import convert_dtype
 from ..base.errors import ArgumentTypeError, ArgumentValueError, PeError
 from ..framework.variable import Variable
-from ..training.initializer import ConstantInitializer
+from ..training.initializer import ConstantInitializer, Initializer
 from ..ops.creation import values_attr
 from ..training.param_attr import ParamAttr
 from ..base.shapes import range_length
@@ -93,7 +93,15 @@ def create_global_var(shape, value, dtype, persistable=False, force_cpu=False, n
 
 
 def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_initializer=None):
-    """A trainable parameter outside any layer (``ParamAttr`` decides its name and initializer)."""
+    """A trainable parameter outside any layer (``ParamAttr`` decides its name and initializer).
+    As Fluid's, a shape that is not a list of ints, an ``attr`` that is not a ParamAttr, or a
+    ``default_initializer`` that is not an Initializer is a TypeError."""
+    where = "create_parameter"
+    check_type(shape, "shape", (list, tuple, np.ndarray), where)
+    for item in shape:
+        check_type(item, "item of shape", (int, np.integer), where)
+    check_type(attr, "attr", (type(None), ParamAttr), where)
+    check_type(default_initializer, "default_initializer", (type(None), Initializer), where)
     helper = LayerHelper("create_parameter", name=name)
     attr = ParamAttr._to_attr(attr)
     if name is not None and attr is not False and attr.name is None:
