@@ -149,9 +149,9 @@ def _requires_grad(block, ops, no_grad):
     for var in block.vars.values():
         if isinstance(var, Parameter) and var.trainable and var.name not in no_grad:
             live.add(var.name)
-        elif (not var.stop_gradient and var.op is None and var.name not in no_grad
-              and is_float(var.dtype)):
-            live.add(var.name)   # a leaf the user marked as differentiable
+        elif (not var.stop_gradient and (var.op is None or not var.op.input_arg_names)
+              and var.name not in no_grad and is_float(var.dtype)):
+            live.add(var.name)   # a leaf (fed, or made by an op of no inputs: fill_constant) marked differentiable
     for op in ops:
         if any(n in live for n in op.input_arg_names):
             for n in op.output_arg_names:
@@ -261,7 +261,7 @@ def _seed(block, target, seed):
     with built_like(getattr(target, "op", None)):
         if target.shape is not None and all(d is not None and d >= 0 for d in target.shape):
             block.append_op("fill_constant", {}, {"Out": [name]},
-                            {"shape": list(target.shape or [1]), "value": 1.0, "dtype": target.dtype}, role=role)
+                            {"shape": list(target.shape), "value": 1.0, "dtype": target.dtype}, role=role)
         else:
             block.append_op("fill_any_like", {"X": [target.name]}, {"Out": [name]},
                             {"value": 1.0, "dtype": target.dtype}, role=role)
