@@ -18,11 +18,12 @@ The programs stay outside the repository, exactly as their authors wrote them. W
 - **Fewer passes.** Through the program's own flags and environment, from the manifest.
 - **unittest files.** A file defining a ``unittest.TestCase`` runs as ``python -m unittest FILE``
   would (a driver of the runner calls ``unittest.main`` on the module); it passes when every test
-  ran and passed. A file whose tests were all skipped, or that ran none, is not a pass.
+  ran and passed. The manifest's ``tests`` (``["Class", "Class.test_method", ...]``) runs only
+  those of the file's tests, as ``python -m unittest FILE.Class`` would (the file stays unchanged). A file whose tests were all skipped, or that ran none, is not a pass.
 
 The manifest, ``DIR/suite.json`` (docs/COMPAT.md, "Upstream files, run unchanged", gives its
 format): ``{"defaults": {...}, "files": {"rel/path.py": {"argv": [...], "env": {...}, "timeout": S,
-"copy": ["rel/dir"], "pythonpath": ["rel/dir"], "source": {"repo": ..., "path": ..., "commit": ...}}}}``
+"copy": ["rel/dir"], "pythonpath": ["rel/dir"], "tests": ["Class", "Class.test_method"], "source": {"repo": ..., "path": ..., "commit": ...}}}}``
 (``pythonpath``: folders, relative to DIR, holding what the programs import besides Paddle, such
 as ``six``, which a Fluid installation brings along). Without one, every
 ``*.py`` directly in DIR is a program with no arguments.
@@ -41,8 +42,9 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 UNITTEST_DRIVER = "_upstream_unittest_driver.py"
 DRIVER_TEXT = """import sys, unittest
-module = sys.argv.pop(1)
-unittest.main(module=None, argv=[sys.argv[0], module], verbosity=1)
+module, names = sys.argv[1], sys.argv[2:]
+del sys.argv[1:]
+unittest.main(module=None, argv=[sys.argv[0]] + ([module + "." + n for n in names] or [module]), verbosity=1)
 """
 # Imported at start-up of every program's interpreter (it is on PYTHONPATH): fixed seeds, and under
 # a real Fluid, the cached dataset file taken as it is (no md5 compare, so no download).
@@ -115,14 +117,12 @@ def _copy_in(suite, rel, opts, work):
 def command_for(python, fluid, cwd, rel, opts):
     """(argv, is a unittest file): one program (a unittest file through the driver) under pe or a Fluid."""
     script = os.path.basename(rel)
+    runner = [python] if fluid else [python, "-m", "pe_cli", "fluid"]
     if is_unittest_file(os.path.join(cwd, script)):
         with open(os.path.join(cwd, UNITTEST_DRIVER), "w") as f:
             f.write(DRIVER_TEXT)
-        target = [UNITTEST_DRIVER, script[:-3]]
-    else:
-        target = [script]
-    runner = [python] if fluid else [python, "-m", "pe_cli", "fluid"]
-    return runner + target + [str(a) for a in opts.get("argv", [])], len(target) == 2
+        return runner + [UNITTEST_DRIVER, script[:-3]] + list(opts.get("tests", [])), True
+    return runner + [script] + [str(a) for a in opts.get("argv", [])], False
 
 
 def first_error(output):

@@ -19,6 +19,13 @@ from .inference_api import (AnalysisConfig, NativeConfig, PaddleBuf, PaddleDType
 from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_device_count  # noqa: F401
 
 
+class DataType:
+    """Paddle 2.6's second spelling of the dtypes (its PIR's): the same values as VarDesc.VarType's."""
+    FLOAT16, FLOAT32, FLOAT64 = VarType.FP16, VarType.FP32, VarType.FP64
+    INT8, INT16, INT32, INT64 = VarType.INT8, VarType.INT16, VarType.INT32, VarType.INT64
+    UINT8, BOOL = VarType.UINT8, VarType.BOOL
+
+
 def set_feed_variable(scope, tensor, var_name, index):
     """Puts ``tensor`` at ``index`` of the feed holder ``var_name`` of ``scope`` (Fluid's core call)."""
     holder = scope.var(var_name).get_fetch_list()
@@ -172,3 +179,11 @@ def SelectedRows(rows=(), height=0):   # noqa: N802 -- Fluid's class name
     holder.set_rows(rows)
     holder.set_height(height)
     return holder
+def is_compiled_with_rocm():
+    """False: pe has no ROCm kernels (Paddle 2.6's tests ask before choosing a dtype)."""
+    return False
+
+
+def is_compiled_with_xpu():
+    """False: pe has no XPU kernels."""
+    return False

@@ -28,7 +28,7 @@ EMPTY_VAR_NAME, TEMP_VAR_NAME, CONTROL_DEP_VAR_PREFIX = "@EMPTY@", "@TEMP@", "__
 
 __all__ = ["Block", "ComplexVariable", "OpProtoHolder", "Operator", "device_guard", "get_flags", "load_op_library", "set_flags",
            "Parameter", "Program", "Variable", "convert_np_dtype_to_dtype_", "cuda_pinned_places",
-           "default_main_program", "default_startup_program", "grad_var_name", "in_dygraph_mode",
+           "default_main_program", "default_startup_program", "grad_var_name", "in_dygraph_mode", "in_pir_mode",
            "name_scope", "program_guard", "require_version", "switch_main_program", "switch_startup_program"]
 
 FLUID_VERSION = version.full_version     # the Fluid release whose API pe follows
@@ -39,6 +39,20 @@ def in_dygraph_mode():
     """True inside ``fluid.dygraph.guard()`` (the eager op execution of Fluid's op tests), else False:
     pe builds and runs static graphs."""
     return dygraph_base.enabled()
+
+
+def in_pir_mode():
+    """False: Paddle 2.6's PIR is its second program representation; pe has one (paddle.pir_utils)."""
+    return False
+
+
+@contextlib.contextmanager
+def _dygraph_guard(tracer):
+    """Paddle 2.6's switch of the eager tracer: ``_dygraph_guard(None)`` (static mode, what its tests
+    wrap static code in) is the mode pe is always in; a tracer (dygraph) is refused in one line."""
+    if tracer is not None:
+        raise PeError("_dygraph_guard: pe runs static graphs only (dygraph is not supported)")
+    yield
 
 
 def cuda_pinned_places(device_count=None):

@@ -33,6 +33,7 @@ SPECIAL = {
     "paddle.fluid.transpiler.distribute_transpiler": "pe_cli.fluid.transpiler",
     "paddle.fluid.proto.framework_pb2": "pe_cli.fluid.proto.framework_messages",
     "paddle.fluid.proto.profiler.profiler_pb2": "pe_cli.fluid.proto.profiler.messages",
+    "paddle.base": "pe_cli.fluid",      # Paddle 2.6's name for paddle.fluid
 }
 
 
@@ -42,8 +43,9 @@ def pe_module_for(fullname):
         return SPECIAL[fullname]
     if fullname.startswith("paddle.fluid.layers."):
         return "pe_cli.layers." + fullname[len("paddle.fluid.layers."):]
-    if fullname.startswith("paddle.fluid."):
-        return "pe_cli.fluid." + fullname[len("paddle.fluid."):]
+    for fluid in ("paddle.fluid.", "paddle.base."):
+        if fullname.startswith(fluid):
+            return "pe_cli.fluid." + fullname[len(fluid):]
     if fullname.startswith("paddle."):
         return "pe_cli.paddle." + fullname[len("paddle."):]
     return None
@@ -84,11 +86,13 @@ class FluidFinder(importlib.abc.MetaPathFinder):
 
 def install():
     """Installs the hook (once), gives numpy and collections back the names Fluid programs use
-    (pe_cli/fluid/legacy_names.py) and imports ``paddle.fluid`` so ``paddle.fluid`` is an attribute."""
+    (pe_cli/fluid/legacy_names.py) and imports ``paddle.fluid`` (and ``paddle.base``, Paddle 2.6's name for
+    it) so each is an attribute of ``paddle``."""
     if not any(isinstance(f, FluidFinder) for f in sys.meta_path):
         sys.meta_path.insert(0, FluidFinder())
     importlib.import_module("pe_cli.fluid.legacy_names").install()
     importlib.import_module("paddle.fluid")
+    importlib.import_module("paddle.base")      # Paddle 2.6's ``from paddle import base``
     # Fluid's layers.rnn is a function and a submodule at once. Loading the submodule under its paddle name
     # would set the package's attribute to the module; registered here, it is never loaded, as in Fluid.
     sys.modules.setdefault("paddle.fluid.layers.rnn", importlib.import_module("pe_cli.layers.rnn"))

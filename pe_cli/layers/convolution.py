@@ -30,9 +30,10 @@ def _pair(value, name, helper):
     return value
 
 
-def _paddings(padding, helper, name="padding"):
+def _paddings(padding, helper, name="padding", data_format="NCHW"):
     """Fluid 1.8 padding forms -> (paddings, padding_algorithm): 'SAME' / 'VALID', an int,
-    [pad_h, pad_w], [top, bottom, left, right], or NCHW pairs [[0,0],[0,0],[t,b],[l,r]]."""
+    [pad_h, pad_w], [top, bottom, left, right], or pairs per dim of ``data_format``: NCHW's
+    [[0,0],[0,0],[t,b],[l,r]], NHWC's [[0,0],[t,b],[l,r],[0,0]]."""
     if isinstance(padding, str):
         algo = padding.upper()
         if algo not in ("SAME", "VALID"):
@@ -43,10 +44,11 @@ def _paddings(padding, helper, name="padding"):
         return [padding, padding], "EXPLICIT"
     padding = list(padding)
     if len(padding) == 4 and all(isinstance(p, (list, tuple)) for p in padding):
-        if any(list(p) != [0, 0] for p in padding[:2]):
+        spatial = (1, 2) if data_format == "NHWC" else (2, 3)
+        if any(list(p) != [0, 0] for k, p in enumerate(padding) if k not in spatial):
             raise PeError(f"{helper.layer_type} layer '{helper.name}': {name} {padding} pads the batch or "
-                          f"channel dim; only H and W can be padded")
-        padding = list(padding[2]) + list(padding[3])
+                          f"channel dim of {data_format} input; only H and W can be padded")
+        padding = list(padding[spatial[0]]) + list(padding[spatial[1]])
     if len(padding) == 4 and padding[0] == padding[1] and padding[2] == padding[3]:
         padding = [padding[0], padding[2]]
     if len(padding) not in (2, 4):
@@ -77,7 +79,7 @@ def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, gro
                                    f"groups={groups} does not divide")
     stride = _pair(stride, "stride", helper)
     dilation = _pair(dilation, "dilation", helper)
-    paddings, algorithm = _paddings(padding, helper)
+    paddings, algorithm = _paddings(padding, helper, data_format=data_format)
     dtype = helper.input_dtype()
     filter_shape = [num_filters, channels // (groups or 1)] + filter_size
     std = (2.0 / (filter_size[0] * filter_size[1] * channels)) ** 0.5

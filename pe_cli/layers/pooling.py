@@ -23,7 +23,7 @@ def pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, 
         raise _shape_error(helper, f"input '{input.name}' {_fmt(input.shape)} must be 4-D {data_format} "
                                    f"for a {pool_size} pool window")
     ksize = _pair(pool_size, "pool_size", helper) if pool_size != -1 else [1, 1]
-    paddings, algorithm = _paddings(pool_padding, helper, "pool_padding")
+    paddings, algorithm = _paddings(pool_padding, helper, "pool_padding", data_format)
     out = helper.create_variable_for_type_inference(helper.input_dtype())
     helper.append_op("pool2d", {"X": [input]}, {"Out": [out]},
                      {"pooling_type": pool_type, "ksize": ksize, "global_pooling": global_pooling,

@@ -9,6 +9,9 @@ importing pe never does."""
 from ..base.errors import PeError
 from ..base.places import CPUPlace, CUDAPlace  # noqa: F401
 from . import dataset, io, metric, nn, optimizer, reader, regularizer, static, tensor, vision  # noqa: F401
+from . import framework, pir_utils, utils  # noqa: F401
+from .framework import in_dynamic_mode  # noqa: F401
+from .variable_methods import patch_variable as _patch_variable
 from .batch import batch  # noqa: F401
 from ..fluid.version import full_version as __version__  # noqa: F401 -- the Fluid release pe follows
 from . import device as _device
@@ -22,6 +25,7 @@ from .tensor_reduce import *  # noqa: F401,F403
 from .tensor_arrange import *  # noqa: F401,F403
 from .tensor_inplace import *  # noqa: F401,F403
 
+_patch_variable(tensor)
 globals().update({_n: _f for _n, _f in _device.stand_ins().items() if _n not in globals()})
 
 
@@ -31,7 +35,3 @@ def enable_static():
 
 def disable_static(place=None):
     raise PeError("paddle.disable_static: pe runs static graphs only (dygraph is not supported)")
-
-
-def in_dynamic_mode():
-    return False

@@ -5,3 +5,4 @@ from .tensor_create import *  # noqa: F401,F403
 from .tensor_manip import *  # noqa: F401,F403
 from .tensor_math import *  # noqa: F401,F403
 from .tensor_linalg import *  # noqa: F401,F403
+from .tensor_array import *  # noqa: F401,F403

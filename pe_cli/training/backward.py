@@ -287,7 +287,7 @@ def _seed(block, target, seed):
     with built_like(getattr(target, "op", None)):
         if target.shape is not None and all(d is not None and d >= 0 for d in target.shape):
             block.append_op("fill_constant", {}, {"Out": [name]},
-                            {"shape": list(target.shape or [1]), "value": 1.0, "dtype": target.dtype}, role=role)
+                            {"shape": list(target.shape), "value": 1.0, "dtype": target.dtype}, role=role)
         else:
             block.append_op("fill_any_like", {"X": [target.name]}, {"Out": [name]},
                             {"value": 1.0, "dtype": target.dtype}, role=role)

@@ -88,6 +88,21 @@ def test_conv2d_padding_forms_and_groups(progs):
                    for op in main.global_block().ops)  # bias_attr=False
 
 
+def test_conv2d_and_pool2d_take_nhwc_padding_pairs(progs):
+    """NHWC's pairs are [[0,0],[t,b],[l,r],[0,0]] (Fluid's and Paddle 2.x's form); a pad on NHWC's
+    channel dim is refused in one line."""
+    main, startup = progs
+    x = layers.data("x", [7, 7, 4])                         # NHWC: [N, 7, 7, 4]
+    conv = layers.conv2d(x, 2, 3, padding=[[0, 0], [1, 1], [2, 2], [0, 0]], data_format="NHWC")
+    pool = layers.pool2d(x, 3, pool_padding=[[0, 0], [1, 1], [0, 0], [0, 0]], data_format="NHWC")
+    assert conv.shape == (-1, 7, 9, 2) and pool.shape == (-1, 7, 5, 4)
+    with pytest.raises(PeError, match="pads the batch or channel dim of NHWC input"):
+        layers.conv2d(x, 2, 3, padding=[[0, 0], [0, 0], [1, 1], [1, 1]], data_format="NHWC")
+    rng = np.random.default_rng(0)
+    out, = run(main, startup, {"x": rng.random((2, 7, 7, 4), dtype=np.float32)}, [conv])[0]
+    assert out.shape == (2, 7, 9, 2)
+
+
 def test_batch_norm_layer_parameters_and_moving_update(progs):
     main, startup = progs
     x = layers.data("x", [3, 2, 2])

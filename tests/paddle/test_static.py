@@ -76,3 +76,25 @@ def test_optimizers_take_2x_arguments():
         paddle.optimizer.Adam(parameters=[object()])
     with pytest.raises(PeError, match="static graphs only"):
         paddle.disable_static()
+
+
+def test_static_data_takes_the_default_dtype_and_create_parameter_checks_types():
+    """Paddle 2.6's test_data and test_create_parameter: ``paddle.static.data`` without a dtype is
+    the default dtype; bad names, shapes, attrs and initializers are TypeErrors."""
+    with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+        assert paddle.static.data("a", [2, 3]).dtype == "float32"
+        paddle.set_default_dtype("float64")
+        try:
+            assert paddle.static.data("b", [2, 3]).dtype == "float64"
+        finally:
+            paddle.set_default_dtype("float32")
+        assert paddle.static.data("c", [2], "bool").dtype == "bool"
+        for bad in (lambda: paddle.static.data(1, [2]), lambda: paddle.static.data("d", 2),
+                    lambda: paddle.create_parameter(1, "float32"),
+                    lambda: paddle.create_parameter([1.0, 2.0], "float32"),
+                    lambda: paddle.create_parameter([1, 2], "float32", attr=np.arange(2)),
+                    lambda: paddle.create_parameter([1, 2], "float32", default_initializer=np.arange(2))):
+            with pytest.raises(TypeError):
+                bad()
+        w = paddle.create_parameter([2, 3], "float32", default_initializer=paddle.nn.initializer.Constant(0.5))
+        assert w.shape == (2, 3)

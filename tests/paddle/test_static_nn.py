@@ -209,3 +209,18 @@ def test_weight_norm_param_attr_starts_as_its_initializer_and_trains_g_and_v():
     dv = g / n * dw - g * v * (dw * v).sum(0, keepdims=True) / n ** 3
     np.testing.assert_allclose(g1, g - 0.5 * dg, rtol=1e-4)
     np.testing.assert_allclose(v1, v - 0.5 * dv, rtol=1e-4, atol=1e-6)
+
+
+def test_gradient_reaches_a_filled_tensor_marked_differentiable_through_case():
+    """Paddle 2.6's test_case (0-D tensors): x = full([], -2), x.stop_gradient = False; out = case(
+    false -> x, default -x); d out/dx is -1, a 0-D gradient of a 0-D loss."""
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.full(shape=[], dtype="float32", fill_value=-2.0)
+        x.stop_gradient = False
+        pred = paddle.full(shape=[], dtype="bool", fill_value=0)
+        out = paddle.static.nn.case(pred_fn_pairs=[(pred, lambda: x)], default=lambda: -x)
+        paddle.static.append_backward(out)
+    value, grad = paddle.static.Executor(paddle.CPUPlace()).run(main, fetch_list=[out, x.name + "@GRAD"])
+    assert value.shape == () and float(value) == 2.0
+    assert grad.shape == () and float(grad) == -1.0

@@ -22,10 +22,12 @@ from ...framework import (Program, default_main_program, default_startup_program
 from ...framework.variable import Variable  # noqa: F401
 from ...kernels import cuda_places  # noqa: F401
 from ...layers import create_global_var, create_parameter, py_func  # noqa: F401
-from ...layers.io import static_data as data  # noqa: F401
+from ...layers.checks import check_type
+from ...layers.io import static_data
 from ...training.averaging import ExponentialMovingAverage  # noqa: F401
 from ...training.param_attr import WeightNormParamAttr  # noqa: F401
 from ...base.places import cpu_places  # noqa: F401
+from ..device import get_default_dtype
 from ..input_spec import InputSpec  # noqa: F401
 from ...layers import accuracy  # noqa: F401   (2.x: paddle.static.accuracy takes no name; paddle.metric.accuracy does)
 from ...base.errors import PeError
@@ -65,3 +67,12 @@ __all__ = ["Print", "ctr_metric_bundle", "device_guard", "normalize_program", "x
            "load_inference_model", "load_program_state", "name_scope", "nn", "program_guard", "py_func", "save",
            "save_inference_model", "save_to_file", "scope_guard", "serialize_persistables", "serialize_program",
            "set_program_state"]
+
+
+def data(name, shape, dtype=None, lod_level=0):
+    """``paddle.static.data``: a fed variable whose ``shape`` includes the batch dimension (None or -1
+    there); ``dtype`` None is paddle.get_default_dtype() (Fluid's ``fluid.data`` takes float32).
+    A name that is not a str, or a shape that is not a list or tuple, is a TypeError."""
+    check_type(name, "name", str, "paddle.static.data")
+    check_type(shape, "shape", (list, tuple), "paddle.static.data")
+    return static_data(name, shape, get_default_dtype() if dtype is None else dtype, lod_level)

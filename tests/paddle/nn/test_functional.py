@@ -219,3 +219,18 @@ def test_patches_shuffles_shifts_and_margin_losses_match_numpy():
     ce = -(same * logp).sum(1, keepdims=True)
     l2 = (np.square(V).sum(1).mean() + np.square(0.5 * V).sum(1).mean()) * 0.25 * 0.002
     np.testing.assert_allclose(got[6], l2 + (same * ce).sum(0).mean(), rtol=1e-5)
+
+
+def test_bad_arguments_are_value_errors_as_in_paddle():
+    """Paddle 2.6's own tests (test_glu, test_cosine_embedding_loss) expect ValueErrors here."""
+    with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+        x = paddle.static.data("x", [None, 3, 4])
+        with pytest.raises(ValueError, match="axis=256 is out of range"):
+            F.glu(x, axis=256)
+        for not_float in (1, paddle.static.data("i", [2, 4], "int32")):
+            with pytest.raises(TypeError):
+                paddle.nn.GLU()(not_float)
+        with pytest.raises(ValueError, match="margin=2"):
+            F.cosine_embedding_loss(x, x, paddle.static.data("l", [None], "int64"), margin=2)
+        with pytest.raises(ValueError, match="margin=2"):
+            paddle.nn.CosineEmbeddingLoss(margin=2)

@@ -5,6 +5,7 @@ composed exactly (silu, mish, celu, glu, hardtanh, log_sigmoid, tanhshrink, rrel
 trailing-underscore names build the same ops (a static graph has no in-place form)."""
 from .... import layers as L
 from ....base.errors import PeError
+from ....layers.checks import FLOATS, check_variable_and_dtype
 from ....layers.helper import _single
 from ... import tensor_create as TC
 from ... import tensor_manip as TM
@@ -146,7 +147,12 @@ def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None):
 
 
 def glu(x, axis=-1, name=None):
-    """a * sigmoid(b), where a and b are the halves of x along ``axis``."""
+    """a * sigmoid(b), where a and b are the halves of x along ``axis`` (in range, else a ValueError,
+    as Paddle's); x is a float Variable (else a TypeError)."""
+    check_variable_and_dtype(x, "x", FLOATS, "glu")
+    rank = len(x.shape)
+    if not -rank <= axis < rank:
+        raise ValueError(f"glu: axis={axis} is out of range for x of rank {rank} (expected {-rank} <= axis < {rank})")
     a, b = TM.split(x, 2, axis=axis)
     return TMa.multiply(a, sigmoid(b), name=name)
 

@@ -40,7 +40,7 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data
     if channels is not None and channels > 0 and channels != weight.shape[1] * groups:
         raise ValueError(f"conv2d: x has {channels} channels, the weight {list(weight.shape)} with groups={groups} "
                          f"takes {weight.shape[1] * groups}")
-    paddings, algorithm = _paddings(padding, helper)
+    paddings, algorithm = _paddings(padding, helper, data_format=data_format)
     op_type = "depthwise_conv2d" if groups > 1 and groups == channels and weight.shape[0] % channels == 0 \
         else "conv2d"
     out = helper.create_variable_for_type_inference(x.dtype)

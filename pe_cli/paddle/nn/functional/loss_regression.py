@@ -68,8 +68,16 @@ def hinge_embedding_loss(input, label, margin=1.0, reduction="mean", name=None):
     return reduce_loss(loss, reduction, "hinge_embedding_loss")
 
 
+def check_margin(margin, where):
+    """A cosine margin outside [-1, 1] is a ValueError."""
+    if not -1 <= margin <= 1:
+        raise ValueError(f"{where}: margin={margin} must be in the interval [-1, 1]")
+
+
 def cosine_embedding_loss(input1, input2, label, margin=0, reduction="mean", name=None):
-    """1 - cos(input1, input2) where label is 1, max(0, cos - margin) where it is -1."""
+    """1 - cos(input1, input2) where label is 1, max(0, cos - margin) where it is -1; ``margin`` is
+    in [-1, 1] (a ValueError otherwise, as Paddle's)."""
+    check_margin(margin, "cosine_embedding_loss")
     cos = cosine_similarity(input1, input2, axis=-1)
     loss = _where_positive(label, TMa.scale(cos, -1.0, 1.0), relu(TMa.scale(cos, 1.0, -float(margin))))
     return reduce_loss(loss, reduction, "cosine_embedding_loss")

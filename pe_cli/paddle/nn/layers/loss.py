@@ -1,6 +1,7 @@
 """``paddle.nn``'s loss layers: each holds the arguments it was made with and calls its
 ``paddle.nn.functional`` form on (input, label); HSigmoidLoss holds its weights."""
 from .. import functional as F
+from ..functional.loss_regression import check_margin
 from ..layer import Layer
 
 __all__ = ["CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "MSELoss", "L1Loss", "SmoothL1Loss",
@@ -109,6 +110,7 @@ class HingeEmbeddingLoss(_Loss):
 
 class CosineEmbeddingLoss(_Loss):
     def __init__(self, margin=0, reduction="mean", name=None):
+        check_margin(margin, "CosineEmbeddingLoss")
         super().__init__(reduction)
         self.margin = margin
 

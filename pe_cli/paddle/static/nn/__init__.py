@@ -3,18 +3,18 @@ Fluid 1.8's builders unchanged (2.6 kept their signatures); the ones 2.x changed
 (``x``, ``weight_attr``, ``activation``; ``num_flatten_dims=-1``), ``embedding`` (lookup_table_v2: ids
 of any shape), ``prelu`` (``data_format``), ``cond`` (``return_names``), ``deform_conv2d``,
 ``sparse_embedding`` and ``static_pylayer``."""
-from ...base.errors import PeError
-from ...layers import (batch_norm, bilinear_tensor_product, case, conv2d, conv2d_transpose,  # noqa: F401
+from ....base.errors import PeError
+from ....layers import (batch_norm, bilinear_tensor_product, case, conv2d, conv2d_transpose,  # noqa: F401
                        conv3d, conv3d_transpose, data_norm, group_norm, instance_norm, layer_norm, nce,
                        py_func, row_conv, sequence_concat, sequence_conv, sequence_enumerate, sequence_expand,
                        sequence_expand_as, sequence_first_step, sequence_last_step, sequence_pad, sequence_pool,
                        sequence_reshape, sequence_reverse, sequence_scatter, sequence_slice, sequence_softmax,
                        sequence_unpad, spectral_norm, switch_case, while_loop)
-from ... import layers as _layers
-from ...layers.embedding import lookup as _lookup
-from ...layers.helper import LayerHelper
-from ...layers.utils import flatten as _flatten
-from ...training.initializer import ConstantInitializer
+from .... import layers as _layers
+from ....layers.embedding import lookup as _lookup
+from ....layers.helper import LayerHelper
+from ....layers.utils import flatten as _flatten
+from ....training.initializer import ConstantInitializer
 
 __all__ = ["batch_norm", "bilinear_tensor_product", "case", "cond", "conv2d", "conv2d_transpose", "conv3d",
            "conv3d_transpose", "data_norm", "deform_conv2d", "embedding", "fc", "group_norm", "instance_norm",
@@ -112,3 +112,5 @@ def static_pylayer(forward_fn, inputs, backward_fn=None, name=None):
         if var is not None:
             var.stop_gradient = True
     return outputs
+
+from . import control_flow  # noqa: E402,F401 (Paddle 2.6 tests name paddle.static.nn.control_flow.case)

@@ -1,0 +1,47 @@
+"""``paddle.utils`` (Paddle 2.x): nested-structure helpers, ``unique_name`` and ``convert_to_list``,
+the names Paddle 2.6's static tests use."""
+import functools
+import warnings
+
+from ...fluid import unique_name  # noqa: F401
+from ...layers.utils import assert_same_structure, flatten, map_structure, pack_sequence_as  # noqa: F401
+
+__all__ = ["assert_same_structure", "convert_to_list", "deprecated", "flatten", "map_structure", "pack_sequence_as", "unique_name"]
+
+
+def convert_to_list(value, n, name, dtype=int):
+    """``value`` (one number, or ``n`` of them) as a list of ``n`` ``dtype`` values; a ValueError
+    naming ``name`` otherwise (Paddle's argument normaliser for kernel sizes, strides, paddings)."""
+    if isinstance(value, dtype):
+        return [value] * n
+    try:
+        items = list(value)
+    except TypeError:
+        raise ValueError(f"The {name}'s type must be list or tuple. Received: {value}") from None
+    if len(items) != n:
+        raise ValueError(f"The {name}'s length must be {n}. Received: {value}")
+    for item in items:
+        try:
+            dtype(item)
+        except (ValueError, TypeError):
+            raise ValueError(f"The {name}'s type must be a list or tuple of {n} {dtype}. Received: {value} "
+                             f"including element {item} of type {type(item)}") from None
+    return items
+
+
+def deprecated(update_to="", since="", reason="", level=0):
+    """Paddle's decorator marking an API deprecated: a call warns (DeprecationWarning) naming what to
+    use instead; ``level`` 2 makes a call a RuntimeError, as Paddle's."""
+    def decorator(func):
+        message = f"API \"{func.__module__}.{func.__name__}\" is deprecated" + (f" since {since}" if since else "") \
+            + (f", and will be removed in future versions. Please use \"{update_to}\" instead." if update_to else ".") \
+            + (f"\n    Reason: {reason}" if reason else "")
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            if level == 2:
+                raise RuntimeError(message)
+            warnings.warn(message, category=DeprecationWarning, stacklevel=2)
+            return func(*args, **kwargs)
+        return wrapper
+    return decorator
