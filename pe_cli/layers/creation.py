@@ -24,14 +24,15 @@ from .manipulation import cast, expand, reshape
 from .shape_tensor import shape_inputs
 
 
-def fill_constant(shape, dtype, value, force_cpu=False, out=None):
+def fill_constant(shape, dtype, value, force_cpu=False, out=None, *, zero_dim=False):
     """A variable of ``shape`` and ``dtype`` filled with ``value`` (no gradient flows to it). As
     Fluid's: ``shape`` may be an int Variable or a list holding int Variables (the dims known at run
-    time: ``[fluid.layers.shape(x)[0], 1]``), ``value`` a one-element Variable."""
+    time: ``[fluid.layers.shape(x)[0], 1]``), ``value`` a one-element Variable. ``zero_dim`` (pe's,
+    for Paddle 2.x): an empty ``shape`` makes a 0-D tensor."""
     helper = LayerHelper("fill_constant")
     dtype = convert_dtype(dtype)
     attrs = {"dtype": dtype, "force_cpu": force_cpu}
-    inputs = shape_inputs("fill_constant", shape, {}, attrs)
+    inputs = shape_inputs("fill_constant", shape, {}, attrs, zero_dim=zero_dim)
     if isinstance(value, Variable):
         inputs["ValueTensor"] = [value]
         attrs["value"] = 0.0

@@ -57,17 +57,18 @@ def shape_tensor_list(layer, shape):
     return out
 
 
-def shape_inputs(layer, shape, inputs, attrs, list_slot="ShapeTensorList"):
+def shape_inputs(layer, shape, inputs, attrs, list_slot="ShapeTensorList", zero_dim=False):
     """Fills ``inputs`` and ``attrs["shape"]`` for ``shape`` as Fluid's ``_get_shape_tensor_inputs``:
     a Variable goes to ShapeTensor, a list holding Variables to ``list_slot``, a list of ints to the
-    attribute only. Returns ``inputs``."""
+    attribute only; an empty list is refused, as Fluid 1.8 does, unless ``zero_dim`` (Paddle 2.x's
+    0-D tensors). Returns ``inputs``."""
     if isinstance(shape, Variable):
         inputs["ShapeTensor"] = [_int32(layer, "shape", shape)]
         attrs.setdefault("shape", [])
         return inputs
     if not isinstance(shape, (list, tuple)):
         shape = [shape]
-    if not shape:
+    if not shape and not zero_dim:
         raise ArgumentAssertionError(f"The size of 'shape' in {layer} can't be zero, but received 0.")
     if holds_variable(shape):
         inputs[list_slot] = shape_tensor_list(layer, shape)

@@ -39,7 +39,7 @@ def _shape(shape):
 
 
 def full(shape, fill_value, dtype=None, name=None):
-    return L.fill_constant(_shape(shape), _dtype(dtype), fill_value)
+    return L.fill_constant(_shape(shape), _dtype(dtype), fill_value, zero_dim=True)
 
 
 def zeros(shape, dtype=None, name=None):
