@@ -17,7 +17,7 @@ TINY = np.float32(3e-39)        # a float32 denormal (the smallest normal is 1.1
 def halve_program():
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup):
-        x = fluid.layers.data("x", [4], dtype="float32")
+        x = fluid.data("x", [None, 4], dtype="float32")     # its feeds are checked (layers.data's are not)
         y = fluid.layers.scale(x, scale=0.5)
     return main, y
 
