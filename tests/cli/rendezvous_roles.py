@@ -2,6 +2,7 @@
 cluster, each role started as its own `pe fluid` process (on loopback, or inside a network namespace
 of its own), and network namespaces joined by veth pairs to a bridge, made and removed by the test."""
 import os
+import random
 import shutil
 import signal
 import socket
@@ -15,10 +16,31 @@ from tests.cli.test_helpers import REPO
 SCRIPT = os.path.join(REPO, "tests", "rendezvous_case", "fluid_roles.py")
 
 
-def free_port():
+_HANDED_OUT = set()
+
+
+def free_port(span=16):
+    """A port P such that P .. P+span-1 are free now, below Linux's ephemeral range (32768-60999):
+    a port the kernel hands out (bind to 0, or any client socket's own port) could be taken again
+    by another connection before a role listens on it, or by a neighbouring cluster's P+1. No port
+    is handed out twice in one process; ranges are drawn at random, so test workers rarely meet."""
+    rng = random.Random()
+    for _ in range(500):
+        port = rng.randrange(20000, 32000 - span)
+        ports = range(port, port + span)
+        if _HANDED_OUT.isdisjoint(ports) and all(_bindable(p) for p in ports):
+            _HANDED_OUT.update(ports)
+            return port
+    raise RuntimeError(f"no {span} free ports in a row found in 20000-32000")
+
+
+def _bindable(port):
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
 
 
 def pserver_envs(ips, port, trainers=2):
