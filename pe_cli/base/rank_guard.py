@@ -22,6 +22,12 @@ failed tells its guard so (``stopped``), which then says nothing more.
 The child gets mpiexec's PMI connection (the PMI_FD descriptor), so MPI sees it as the rank; the
 guard keeps its copy open, so mpiexec (which kills every rank at once when that connection closes
 early) waits for the guard's line.
+
+MPICH's single-copy transfers between ranks on one host (CMA: one rank reads the other's memory) are
+off in the child (``MPIR_CVAR_CH4_CMA_ENABLE=0`` unless the user set it): a rank that dies while
+another reads its buffer makes MPICH abort the reader, and the abort kills every process, the dying
+rank's guard too, before it names the rank (seen once in CI). The shared-memory copy instead leaves the
+others waiting in the collective until mpiexec stops them; it costs about 0.1 ms per MB gathered.
 """
 import ctypes
 import os
@@ -147,6 +153,7 @@ def guard(module, args):
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     keep.append(theirs.fileno())
     env = dict(os.environ, **{STATUS_FD: str(write_end), LINKS_FD: str(theirs.fileno())})
+    env.setdefault("MPIR_CVAR_CH4_CMA_ENABLE", "0")
     child = subprocess.Popen([sys.executable, "-m", "pe_cli.base.rank_guard", "--child", module, *args], env=env,
                              pass_fds=keep, preexec_fn=_die_with_parent(os.getpid()))
     os.close(write_end)     # the guard keeps PMI_FD open: mpiexec sees the rank end when the guard ends,
