@@ -11,7 +11,7 @@ How it is built (``build_ssa_graph``), for each op of the program's global block
   - the op filling ``<loss>@GRAD`` becomes a ``scale_loss_grad`` node per device (its value follows
     ``gradient_scale_strategy``); every other op a ``compute`` node per device, reading the latest
     version of each input there and writing new versions of its outputs;
-  - after the last backward op writing a gradient ``<param>@GRAD``: with ``AllReduce`` one
+  - after the last backward op writing a gradient ``<param>@GRAD``: with ``AllReduce`` (GPUs) one
     ``all_reduce`` node (the sum over the devices in device order, deterministic, on every device;
     with ``fuse_all_reduce_ops``, one node per bucket: fused_all_reduce.py); with ``Reduce`` one
     ``reduce`` node onto the parameter's owner (balanced by size: largest first, to the least loaded).
@@ -167,17 +167,18 @@ def _balance_size(shape):
     return n
 
 
-def build_ssa_graph(program, places, build_strategy=None, loss_name=None):
-    """The SSA graph of ``program`` on ``places`` (one device each) under ``build_strategy``.
-    ``loss_name`` marks a training program: without it no gradient is aggregated."""
+def build_ssa_graph(program, places, build_strategy=None, loss_name=None, shared_memory=False):
+    """The SSA graph of ``program`` on ``places`` (one device each) under ``build_strategy``; ``loss_name``
+    marks a training program. Devices of one ``shared_memory`` (CPU) build ``Reduce``'s graph under an
+    unfused ``AllReduce``: each parameter updated once, not the same update on the same arrays N times."""
     strategy = check_build_strategy(build_strategy) or BuildStrategy()
     if not places:
         raise PeError("no devices to build the graph for: places is empty")
-    return _Builder(program, places, strategy, loss_name).build()
+    return _Builder(program, places, strategy, loss_name, shared_memory and not strategy.fuse_all_reduce_ops).build()
 
 
 class _Builder:
-    def __init__(self, program, places, strategy, loss_name):
+    def __init__(self, program, places, strategy, loss_name, shared=False):
         self.program, report = program_passes(program, strategy)   # fusion, before the devices' copies
         self.block = self.program.global_block()
         self.strategy = strategy
@@ -187,7 +188,7 @@ class _Builder:
         self.g = SSAGraph(self.program, places, loss_name, strategy)
         self.g.program_passes = report      # [(pass name, changes)]: shown by pe graph --passes
         self.owned = {}       # var name -> the only device holding its current value (Reduce)
-        self.reduce = strategy.reduce_strategy == ReduceStrategy.Reduce
+        self.reduce = shared or strategy.reduce_strategy == ReduceStrategy.Reduce
         self.trainers = strategy.num_trainers
         self.pending = []     # gradients summed in this process, waiting for the processes' all-reduce
         self.last_process_node = None
@@ -346,8 +347,7 @@ class _Builder:
                 self.g._write(d, grad, node)
 
     def _all_reduce_processes(self):
-        """One node summing the pending gradients over the trainer processes (one bucket), after this
-        process summed them over its devices; every device holding a gradient gets its total."""
+        """One node summing the pending gradients (one bucket) over the processes, after their devices."""
         if not self.pending:
             return
         holders = {g: [self.owned[g]] if g in self.owned else list(self.devices) for g in self.pending}

@@ -85,7 +85,7 @@ class DataParallelEngine:
         self.processes = (processes.group(build_strategy.num_trainers, build_strategy.trainer_id)
                           if build_strategy.num_trainers > 1 else None)
         memory = [self.runtime.memory(p) for p in self.places]
-        self.graph = build_ssa_graph(program, self.places, build_strategy, loss_name)
+        self.graph = build_ssa_graph(program, self.places, build_strategy, loss_name, self.runtime.SHARED_MEMORY)
         build_strategy._freeze()
         exec_strategy._freeze()
         for path in build_strategy._graph_viz_paths():
