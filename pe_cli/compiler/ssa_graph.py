@@ -21,8 +21,8 @@ How it is built (``build_ssa_graph``), for each op of the program's global block
   - with ``Reduce``, an op that reads values only one device holds (the reduced gradient, the
     parameter it updates, ...) runs on that device only; values several owners hold are broadcast
     first. Updated parameters are broadcast from their owner at the end.
-Then the readers of one version run before the writer of the next (write-after-read), and writers
-are ordered (write-after-write): one value per name and device, so no reader sees a later value.
+Then the nodes are ordered beyond their values (write after read, write after write, and one array
+read by devices of one memory: pe_cli/compiler/ssa_order.py).
 The program is first rewritten by the passes over the program the strategy turns on (fusion).
 """
 import collections
@@ -38,6 +38,7 @@ from .ssa_nodes import (ALL_REDUCE, BROADCAST, COMPUTE, FETCH, REDUCE, SCALE_LOS
                         ProcessAllReduceNode, ReduceNode, ScaleLossGradNode, VarNode)
 from .fused_all_reduce import AllReduceBuckets
 from .passes.program import program_passes
+from .ssa_order import order_hazards, sequential
 from .strategy import BuildStrategy, GradientScaleStrategy, ReduceStrategy, check_build_strategy
 
 class SSAGraph:
@@ -57,6 +58,7 @@ class SSAGraph:
         self.owners = {}            # parameter name -> owning device (Reduce)
         self.fed_loss_grad = None   # '<loss>@GRAD' when the user feeds it (Customized)
         self.final_owned = {}       # var name -> the only device holding its final value (Reduce)
+        self.shared_updates = set()  # devices of one memory: names whose one array one device updates
         self._next_id = 0
 
     def _new_id(self):
@@ -188,6 +190,7 @@ class _Builder:
         self.g = SSAGraph(self.program, places, loss_name, strategy)
         self.g.program_passes = report      # [(pass name, changes)]: shown by pe graph --passes
         self.owned = {}       # var name -> the only device holding its current value (Reduce)
+        self.shared = shared
         self.reduce = shared or strategy.reduce_strategy == ReduceStrategy.Reduce
         self.trainers = strategy.num_trainers
         self.pending = []     # gradients summed in this process, waiting for the processes' all-reduce
@@ -229,9 +232,9 @@ class _Builder:
                 if p in self.owned:
                     self._broadcast(p, self.owned[p])
         self.g.final_owned = dict(self.owned)
-        self._order_hazards()
+        order_hazards(self.g, self.shared)
         if self.strategy.enable_sequential_execution:
-            self._sequential()
+            sequential(self.g)
         return self.g
 
     # -- checks ---------------------------------------------------------------------------------------
@@ -372,29 +375,3 @@ class _Builder:
             if d != root:
                 self.g._write(d, name, node)
         self.owned.pop(name, None)
-
-    # -- ordering ---------------------------------------------------------------------------------------
-    def _order_hazards(self):
-        """Readers of a version run before the writer of the next one; writers run in order."""
-        done = set()
-        for versions in list(self.g.vars.values()):
-            for old, new in zip(versions, versions[1:]):
-                writer = new.producer
-                readers = [r for r in old.consumers if r is not writer]
-                befores = readers if readers else ([old.producer] if old.producer not in (None, writer) else [])
-                for before in befores:
-                    if (before.id, writer.id) not in done:
-                        done.add((before.id, writer.id))
-                        self.g._depend(before, writer)
-
-    def _sequential(self):
-        """enable_sequential_execution: on each device, nodes run in program order."""
-        last = {}
-        done = {(d.producer.id, c.id) for d in self.g.deps for c in d.consumers}
-        for node in list(self.g.ops):
-            for d in node.devices:
-                before = last.get(d)
-                if before is not None and (before.id, node.id) not in done:
-                    done.add((before.id, node.id))
-                    self.g._depend(before, node)
-                last[d] = node

@@ -22,6 +22,7 @@ from ..base.places import CPUPlace, CUDAPlace, Place
 from .device_scopes import DeviceScopes
 from .feed_split import merge_fetch, split_feed, split_sizes  # noqa: F401 -- split_sizes: public
 from .feeding import feed_lr_scheduler, reader_feeds
+from . import nan_check
 from .parallel_scheduler import Schedule, ThreadPool
 from .plan import OpStep, run_step
 from .scope import global_scope
@@ -241,6 +242,8 @@ class DataParallelEngine:
         results = None
         for _ in range(self.exec_strategy.num_iteration_per_run):
             values = self.scopes.gather(sched.scope_reads, per_device)
+            if self.runtime.SHARED_MEMORY and not nan_check.ENABLED:     # (a failed check changes no scope)
+                self.scopes.allow_updates(values, self.graph.shared_updates)
             results = [None] * len(unique)
             loop_start = profiler.clock()
             self._pool.run(sched, values, results, token=self.runtime.SHARED_THREADS)
