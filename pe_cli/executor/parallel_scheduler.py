@@ -309,9 +309,7 @@ def _worker(tasks, initializer):
         if callable(item):          # a shared run's task
             item()
         else:
-            run, device, nodes = item
-            run.task(device, nodes)
-            del run, nodes
+            item[0].task(*item[1:])
         del item        # an idle worker keeps no run's values: an update may then write them in place
 
 
