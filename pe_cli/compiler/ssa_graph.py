@@ -11,7 +11,7 @@ How it is built (``build_ssa_graph``), for each op of the program's global block
   - the op filling ``<loss>@GRAD`` becomes a ``scale_loss_grad`` node per device (its value follows
     ``gradient_scale_strategy``); every other op a ``compute`` node per device, reading the latest
     version of each input there and writing new versions of its outputs;
-  - after the last backward op writing a gradient ``<param>@GRAD``: with ``AllReduce`` one
+  - after the last backward op writing a gradient ``<param>@GRAD``: with ``AllReduce`` (GPUs) one
     ``all_reduce`` node (the sum over the devices in device order, deterministic, on every device;
     with ``fuse_all_reduce_ops``, one node per bucket: fused_all_reduce.py); with ``Reduce`` one
     ``reduce`` node onto the parameter's owner (balanced by size: largest first, to the least loaded).
@@ -21,8 +21,8 @@ How it is built (``build_ssa_graph``), for each op of the program's global block
   - with ``Reduce``, an op that reads values only one device holds (the reduced gradient, the
     parameter it updates, ...) runs on that device only; values several owners hold are broadcast
     first. Updated parameters are broadcast from their owner at the end.
-Then the readers of one version run before the writer of the next (write-after-read), and writers
-are ordered (write-after-write): one value per name and device, so no reader sees a later value.
+Then the nodes are ordered beyond their values (write after read, write after write, and one array
+read by devices of one memory: pe_cli/compiler/ssa_order.py).
 The program is first rewritten by the passes over the program the strategy turns on (fusion).
 """
 import collections
@@ -38,6 +38,7 @@ from .ssa_nodes import (ALL_REDUCE, BROADCAST, COMPUTE, FETCH, REDUCE, SCALE_LOS
                         ProcessAllReduceNode, ReduceNode, ScaleLossGradNode, VarNode)
 from .fused_all_reduce import AllReduceBuckets
 from .passes.program import program_passes
+from .ssa_order import order_hazards, sequential
 from .strategy import BuildStrategy, GradientScaleStrategy, ReduceStrategy, check_build_strategy
 
 class SSAGraph:
@@ -57,6 +58,7 @@ class SSAGraph:
         self.owners = {}            # parameter name -> owning device (Reduce)
         self.fed_loss_grad = None   # '<loss>@GRAD' when the user feeds it (Customized)
         self.final_owned = {}       # var name -> the only device holding its final value (Reduce)
+        self.shared_updates = set()  # devices of one memory: names whose one array one device updates
         self._next_id = 0
 
     def _new_id(self):
@@ -167,17 +169,18 @@ def _balance_size(shape):
     return n
 
 
-def build_ssa_graph(program, places, build_strategy=None, loss_name=None):
-    """The SSA graph of ``program`` on ``places`` (one device each) under ``build_strategy``.
-    ``loss_name`` marks a training program: without it no gradient is aggregated."""
+def build_ssa_graph(program, places, build_strategy=None, loss_name=None, shared_memory=False):
+    """The SSA graph of ``program`` on ``places`` (one device each) under ``build_strategy``; ``loss_name``
+    marks a training program. Devices of one ``shared_memory`` (CPU) build ``Reduce``'s graph under an
+    unfused ``AllReduce``: each parameter updated once, not the same update on the same arrays N times."""
     strategy = check_build_strategy(build_strategy) or BuildStrategy()
     if not places:
         raise PeError("no devices to build the graph for: places is empty")
-    return _Builder(program, places, strategy, loss_name).build()
+    return _Builder(program, places, strategy, loss_name, shared_memory and not strategy.fuse_all_reduce_ops).build()
 
 
 class _Builder:
-    def __init__(self, program, places, strategy, loss_name):
+    def __init__(self, program, places, strategy, loss_name, shared=False):
         self.program, report = program_passes(program, strategy)   # fusion, before the devices' copies
         self.block = self.program.global_block()
         self.strategy = strategy
@@ -187,7 +190,8 @@ class _Builder:
         self.g = SSAGraph(self.program, places, loss_name, strategy)
         self.g.program_passes = report      # [(pass name, changes)]: shown by pe graph --passes
         self.owned = {}       # var name -> the only device holding its current value (Reduce)
-        self.reduce = strategy.reduce_strategy == ReduceStrategy.Reduce
+        self.shared = shared
+        self.reduce = shared or strategy.reduce_strategy == ReduceStrategy.Reduce
         self.trainers = strategy.num_trainers
         self.pending = []     # gradients summed in this process, waiting for the processes' all-reduce
         self.last_process_node = None
@@ -228,9 +232,9 @@ class _Builder:
                 if p in self.owned:
                     self._broadcast(p, self.owned[p])
         self.g.final_owned = dict(self.owned)
-        self._order_hazards()
+        order_hazards(self.g, self.shared)
         if self.strategy.enable_sequential_execution:
-            self._sequential()
+            sequential(self.g)
         return self.g
 
     # -- checks ---------------------------------------------------------------------------------------
@@ -346,8 +350,7 @@ class _Builder:
                 self.g._write(d, grad, node)
 
     def _all_reduce_processes(self):
-        """One node summing the pending gradients over the trainer processes (one bucket), after this
-        process summed them over its devices; every device holding a gradient gets its total."""
+        """One node summing the pending gradients (one bucket) over the processes, after their devices."""
         if not self.pending:
             return
         holders = {g: [self.owned[g]] if g in self.owned else list(self.devices) for g in self.pending}
@@ -372,29 +375,3 @@ class _Builder:
             if d != root:
                 self.g._write(d, name, node)
         self.owned.pop(name, None)
-
-    # -- ordering ---------------------------------------------------------------------------------------
-    def _order_hazards(self):
-        """Readers of a version run before the writer of the next one; writers run in order."""
-        done = set()
-        for versions in list(self.g.vars.values()):
-            for old, new in zip(versions, versions[1:]):
-                writer = new.producer
-                readers = [r for r in old.consumers if r is not writer]
-                befores = readers if readers else ([old.producer] if old.producer not in (None, writer) else [])
-                for before in befores:
-                    if (before.id, writer.id) not in done:
-                        done.add((before.id, writer.id))
-                        self.g._depend(before, writer)
-
-    def _sequential(self):
-        """enable_sequential_execution: on each device, nodes run in program order."""
-        last = {}
-        done = {(d.producer.id, c.id) for d in self.g.deps for c in d.consumers}
-        for node in list(self.g.ops):
-            for d in node.devices:
-                before = last.get(d)
-                if before is not None and (before.id, node.id) not in done:
-                    done.add((before.id, node.id))
-                    self.g._depend(before, node)
-                last[d] = node

@@ -98,6 +98,7 @@ class DeviceScopes:
         scope, home = self.scope, self._home
         for d in range(self.n):
             vals = values[d]
+            vals.holders = None     # (allow_updates': it refers to every device's values, a cycle)
             own = self.param_scopes[d]
             for name in self._persist[d]:
                 (scope if home[name] == d else own).set_array(name, vals[name])
@@ -134,6 +135,22 @@ class DeviceScopes:
                 parent.kids.remove(old)
             self._exec_scopes[d] = parent.new_scope()
             self._pending[d] = None
+
+    def allow_updates(self, values, shared_updates):
+        """Devices of one memory: lets an update write a persistable array in place (plan._may_update)
+        when it is held only by the scopes, the last run's values, and, for a name in
+        ``shared_updates`` (one device updates it after every device's readers), the devices' values."""
+        scopes, pending, seen = [self.scope] + self.param_scopes[1:], self._pending, self._seen
+
+        def holders(name, array):
+            count = sum(1 for s in scopes if (v := s.vars.get(name)) is not None and v.tensor._array is array)
+            count += sum(1 for p in pending if p is not None and p[0].get(name) is array)
+            count += seen.get(name) is array
+            if name in shared_updates:
+                count += sum(1 for vals in values if vals.get(name) is array) - 1
+            return count
+        for vals in values:
+            vals.scope_held, vals.dense_updates, vals.holders = self.persistable, True, holders
 
     def gather(self, scope_reads, per_device):
         """Each device's values for one run: its feeds, then what it reads before writing, from

@@ -22,6 +22,7 @@ from ..base.places import CPUPlace, CUDAPlace, Place
 from .device_scopes import DeviceScopes
 from .feed_split import merge_fetch, split_feed, split_sizes  # noqa: F401 -- split_sizes: public
 from .feeding import feed_lr_scheduler, reader_feeds
+from . import nan_check
 from .parallel_scheduler import Schedule, ThreadPool
 from .plan import OpStep, run_step
 from .scope import global_scope
@@ -85,7 +86,7 @@ class DataParallelEngine:
         self.processes = (processes.group(build_strategy.num_trainers, build_strategy.trainer_id)
                           if build_strategy.num_trainers > 1 else None)
         memory = [self.runtime.memory(p) for p in self.places]
-        self.graph = build_ssa_graph(program, self.places, build_strategy, loss_name)
+        self.graph = build_ssa_graph(program, self.places, build_strategy, loss_name, self.runtime.SHARED_MEMORY)
         build_strategy._freeze()
         exec_strategy._freeze()
         for path in build_strategy._graph_viz_paths():
@@ -241,6 +242,8 @@ class DataParallelEngine:
         results = None
         for _ in range(self.exec_strategy.num_iteration_per_run):
             values = self.scopes.gather(sched.scope_reads, per_device)
+            if self.runtime.SHARED_MEMORY and not nan_check.ENABLED:     # (a failed check changes no scope)
+                self.scopes.allow_updates(values, self.graph.shared_updates)
             results = [None] * len(unique)
             loop_start = profiler.clock()
             self._pool.run(sched, values, results, token=self.runtime.SHARED_THREADS)

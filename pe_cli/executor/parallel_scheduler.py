@@ -308,9 +308,9 @@ def _worker(tasks, initializer):
             return
         if callable(item):          # a shared run's task
             item()
-            continue
-        run, device, nodes = item
-        run.task(device, nodes)
+        else:
+            item[0].task(*item[1:])
+        del item        # an idle worker keeps no run's values: an update may then write them in place
 
 
 def _shutdown(tasks, threads):

@@ -98,8 +98,10 @@ class Values(dict):
     end of the run (the scope's reference to it is the one other it expects). ``dense_updates``: an
     update may write a dense parameter in place too (where ``_may_update``), not only a few rows of
     one; the sequential executor allows it when no other executor shares its scope at once and
-    NaN checks are off (a failed check leaves the scope as the run found it)."""
-    __slots__ = ("lods", "scope_held", "dense_updates")
+    NaN checks are off (a failed check leaves the scope as the run found it). ``holders``: for devices
+    sharing one memory, ``holders(name, array)`` counts the references the other devices and the
+    scopes hold to the array (the graph runs every reader of it before its update); None: the scope's one."""
+    __slots__ = ("lods", "scope_held", "dense_updates", "holders")
 
     def __init__(self, arrays=(), lods=None):
         if arrays:              # (dict.__init__ and dict(lods or {}) cost a tenth of a tiny run's gathering)
@@ -107,6 +109,7 @@ class Values(dict):
         self.lods = dict(lods) if lods else {}
         self.scope_held = set()
         self.dense_updates = False
+        self.holders = None
 
 
 def _input_lods(step, lods):
@@ -159,6 +162,7 @@ def _may_update(values, names, ins):
     held = getattr(values, "scope_held", None)
     if not held:
         return False
+    holders = values.holders
     for n in names:
         if n not in held:
             return False
@@ -168,8 +172,9 @@ def _may_update(values, names, ins):
                 uses += 1
             elif type(v) is list:       # a duplicable slot (a fused update's Param list) holds it once more
                 uses += sum(1 for x in v if x is array)
+        others = 1 if holders is None else holders(n, array)
         del array, v            # (their references would count below)
-        if _refs(values, n) != _ALONE + 1 + uses:
+        if _refs(values, n) != _ALONE + others + uses:
             return False
     return True
 

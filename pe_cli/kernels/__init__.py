@@ -20,6 +20,8 @@ its kernels, behind one interface, so executors never ask which kind a device is
 - ``worker_started()``: called by each worker thread of an executor's pool when it starts;
 - ``SHARED_THREADS``: True where kernels are CPU work under the GIL (the scheduler's token run),
   False where they are asynchronous launches (one task per device);
+- ``SHARED_MEMORY``: True where every device reads the same memory (CPU devices), so one array
+  serves them all: the multi-device graph then updates each parameter once (compiler/ssa_graph.py);
 - ``require(place)``: a one-line PeError where the device cannot run here.
 """
 import importlib

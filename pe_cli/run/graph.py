@@ -181,7 +181,7 @@ def ssa_dot(programs, devices, cfg=None):
     strategy = strategies(cfg)[0] if cfg is not None else None
     loss = programs.model.loss
     graph = build_ssa_graph(programs.main, [CPUPlace(i) for i in range(devices)], strategy,
-                            loss.name if loss is not None else None)
+                            loss.name if loss is not None else None, shared_memory=True)
     name = f"{programs.model.spec.name} on {devices} devices"
     return to_dot(graph, name)
 
@@ -193,7 +193,7 @@ def passes_text(programs, devices, cfg=None):
     loss = programs.model.loss
     fetched = [loss.name] if loss is not None else []
     graph = build_ssa_graph(programs.main, [CPUPlace(i) for i in range(devices)], strategy,
-                            loss.name if loss is not None else None).with_fetches(fetched)
+                            loss.name if loss is not None else None, shared_memory=True).with_fetches(fetched)
     _, report = passes.apply(graph, fetched, strategy)
     changed = dict(report)
     lines = [f"graph passes of {programs.model.spec.name} on {devices} devices ({len(graph.ops)} nodes), in order:"]

@@ -278,7 +278,29 @@ def test_debug_graphviz_path_writes_the_graph(cpu2, tmp_path):
     bs.debug_graphviz_path = str(tmp_path / "ssa.dot")
     fluid.ParallelExecutor(False, loss_name=loss.name, main_program=main, build_strategy=bs, scope=scope)
     text = (tmp_path / "ssa.dot").read_text()
-    assert text.startswith("digraph") and "all_reduce" in text
+    assert text.startswith("digraph") and "reduce" in text and "broadcast" in text
+
+
+def test_cpu_devices_update_each_parameter_once_with_the_numbers_of_all_reduce(cpu2):
+    """CPU devices share one memory: AllReduce builds Reduce's graph (each update on one device, its
+    result shared), where every device would repeat the same update; the fused all-reduce graph, which
+    does repeat it, gives the same bits."""
+    (main, startup, loss), scope = started()
+    runs = {}
+    for fused in (False, True):
+        bs = fluid.BuildStrategy()
+        bs.fuse_all_reduce_ops = fused
+        run_scope = fluid.Scope()
+        fluid.Executor(fluid.CPUPlace()).run(startup, scope=run_scope)
+        pe = fluid.ParallelExecutor(False, loss_name=loss.name, main_program=main, build_strategy=bs,
+                                    scope=run_scope)
+        updates = [n for n in pe._engine.graph.ops if n.op is not None and n.op.type == "sgd"]
+        assert len(updates) == len(main.all_parameters()) * (2 if fused else 1)
+        for step in range(3):
+            pe.run([loss], feed=batch(seed=step))
+        runs[fused] = params(main, run_scope)
+    for name, value in runs[False].items():
+        np.testing.assert_array_equal(value, runs[True][name])
 
 
 def test_compiled_program_with_data_parallel_places(monkeypatch):

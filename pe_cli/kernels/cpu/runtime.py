@@ -11,6 +11,7 @@ from . import denormals, threads
 from .host_memory import keep_freed_memory
 
 SHARED_THREADS = True       # kernels are CPU work: the scheduler's token run keeps the GIL calm
+SHARED_MEMORY = True        # every device reads the host's arrays: one value serves them all
 
 
 class HostMemory:

@@ -278,6 +278,7 @@ def _device_of(array):
 
 # The interface every device kind's runtime offers executors (pe_cli/kernels/__init__.py).
 SHARED_THREADS = False      # kernels are asynchronous launches: one task per device
+SHARED_MEMORY = False       # each GPU holds its own copy of a value
 
 
 def default_places():
