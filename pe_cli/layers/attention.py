@@ -18,8 +18,9 @@ from .dropout import dropout as _dropout
 from .elementwise import elementwise_add, scale
 from .helper import _single
 from .linalg import fc
-from .manipulation import cast, reshape, transpose
+from .manipulation import cast, reshape, shape, slice, transpose, unsqueeze
 from .normalization import layer_norm
+from .sequence_rows import sequence_mask
 
 __all__ = ["multi_head_attention", "transformer_encoder"]
 
@@ -105,22 +106,35 @@ def _attention(queries, keys, values, num_heads, dropout, attn_mask, param_attr,
 def multi_head_attention(queries, keys=None, values=None, num_heads=1, dropout=0.0, attn_mask=None,
                          param_attr=None, bias_attr=None, name=None):
     """``paddle.nn.MultiHeadAttention(embed_dim, num_heads, dropout)(queries, keys, values, attn_mask)``:
-    [batch, seq, embed_dim] in and out; keys and values default to the queries (self-attention).
+    [batch, seq, embed_dim] in and out; keys and values default to the queries (self-attention), as Paddle's.
     Parameters: ``<name>.q_proj.w_0``, ``k_proj``, ``v_proj``, ``out_proj``."""
     _check("multi_head_attention", queries, queries.shape[-1] if queries.shape else None, num_heads)
     keys = queries if keys is None else keys
-    values = keys if values is None else values
+    values = queries if values is None else values
     return _attention(queries, keys, values, num_heads, dropout, attn_mask, param_attr, bias_attr,
                       name or "multi_head_attention", "")
 
 
+def padding_mask(length, input):
+    """[batch, 1, 1, seq] scores to add: 0 at the positions below each sample's length, -1e9 after."""
+    seq = input.shape[1]
+    maxlen = seq if seq not in (None, -1) else slice(shape(input), axes=[0], starts=[1], ends=[2])
+    keep = sequence_mask(reshape(length, [-1]), maxlen=maxlen, dtype=input.dtype)
+    return scale(unsqueeze(keep, [1, 2]), 1e9, -1e9)
+
+
 def transformer_encoder(input, num_layers, d_model, nhead, dim_feedforward, dropout=0.1, activation="relu",
                         attn_dropout=None, act_dropout=None, normalize_before=False, src_mask=None,
-                        param_attr=None, bias_attr=None, layer_norm_eps=1e-05, name=None):
+                        param_attr=None, bias_attr=None, layer_norm_eps=1e-05, name=None, *, length=None):
     """``num_layers`` Transformer encoder layers (paddle.nn.TransformerEncoderLayer's arguments) over a
     [batch, seq, d_model] input; ``src_mask`` (broadcast to [batch, nhead, seq, seq]) is added to the
-    attention scores, a bool/int one keeping where True. Returns [batch, seq, d_model]."""
+    attention scores, a bool/int one keeping where True; ``length`` (pe's: int [batch] or [batch, 1]),
+    each sample's length, masks the padding after it (no position attends to it). Returns
+    [batch, seq, d_model]."""
     _check("transformer_encoder", input, d_model, nhead)
+    if length is not None:
+        pad = padding_mask(length, input)
+        src_mask = pad if src_mask is None else elementwise_add(additive_mask(src_mask, input.dtype), pad)
     if num_layers < 1:
         raise ArgumentValueError(f"transformer_encoder: num_layers={num_layers} must be at least 1")
     name = name or "transformer_encoder"
