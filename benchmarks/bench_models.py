@@ -11,9 +11,20 @@
   lstm    64 sequences of 10 to 40 steps (64 features a step): fc to the 4 gates, an LSTM of hidden
           size 128 (no peepholes), the last step, fc 10; pe's dynamic_lstm over a LoD batch against
           PyTorch's nn.LSTM over the same sequences packed (pack_padded_sequence, packed once)
+  transformer  configs/mnist_rows_transformer.yaml's model (bench_transformer.py): 64 sequences of 28
+          steps of 28 features, fc 64, sinusoidal positions, a 2-layer encoder (4 heads, feed-forward
+          128, dropout 0), the mean over the steps, fc 10; pe's transformer_encoder layer against
+          PyTorch's nn.TransformerEncoderLayer
 All train with momentum SGD (lr 0.01, momentum 0.9) on one synthetic batch.
 """
-MODELS = {"mlp": 128, "mlp512": 512, "lenet": 64, "seed": 10, "resnet": 64, "wide": 256, "lstm": 64}
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_transformer  # noqa: E402
+
+MODELS = {"mlp": 128, "mlp512": 512, "lenet": 64, "seed": 10, "resnet": 64, "wide": 256, "lstm": 64,
+          "transformer": 64}
 NETS = {"mlp512": "mlp"}         # a model measured at a second batch size: the network it is
 STEPS_SCALE = {"resnet": 0.2, "wide": 0.1}       # large models: fewer timed steps (a step takes 0.1-1 s)
 LR, MU = 0.01, 0.9
@@ -62,6 +73,8 @@ def model_flops(model, batch):
     elif model == "lstm":
         steps = int(sequence_lengths(batch).sum())
         fwd = [2 * steps * FEATURES * 4 * HIDDEN, 2 * steps * HIDDEN * 4 * HIDDEN, 2 * batch * HIDDEN * 10]
+    elif model == "transformer":
+        fwd = bench_transformer.flops(batch)
     else:
         fwd = [2 * batch * 1 * 10]
     return sum(fwd) * 2 + sum(fwd[1:])
@@ -102,6 +115,8 @@ def initial_weights(model, seed=0):
         return {"proj": (uniform((FEATURES, 4 * HIDDEN), HIDDEN), uniform((4 * HIDDEN,), HIDDEN)),
                 "lstm": (uniform((HIDDEN, 4 * HIDDEN), HIDDEN), uniform((1, 4 * HIDDEN), HIDDEN)),
                 "fc0": (uniform((HIDDEN, 10), HIDDEN), uniform((10,), HIDDEN))}
+    if model == "transformer":
+        return bench_transformer.weights(uniform)
     return {"fc0": (uniform((1, 10), 1), uniform((10,), 1))}
 
 
@@ -115,13 +130,13 @@ def synthetic_batch(model, batch, seed=1):
         return {"x": rng.uniform(-1, 1, (int(lengths.sum()), FEATURES)).astype(np.float32), "lengths": lengths,
                 "label": rng.integers(0, 10, (batch, 1)).astype(np.int64)}
     shape = {"mlp": (batch, 784), "wide": (batch, 4096), "lenet": (batch, 1, 28, 28),
-             "resnet": (batch, 3, 32, 32)}[model]
+             "resnet": (batch, 3, 32, 32), "transformer": (batch, bench_transformer.STEPS, bench_transformer.FEATURES)}[model]
     return {"x": rng.random(shape, dtype=np.float32), "label": rng.integers(0, 10, (batch, 1)).astype(np.int64)}
 
 
 def feed_shape(model):
     return {"seed": [1], "mlp": [784], "wide": [4096], "lenet": [1, 28, 28], "resnet": [3, 32, 32],
-            "lstm": [FEATURES]}[model]
+            "lstm": [FEATURES], "transformer": [bench_transformer.STEPS, bench_transformer.FEATURES]}[model]
 
 
 # -- pe ----------------------------------------------------------------------------------------------
@@ -181,9 +196,9 @@ class PeModel:
         return out.item() if out.size == 1 else float(self.np.mean(out))
 
 
-def _pe_fc(fluid, names, x, key, size, act=None):
+def _pe_fc(fluid, names, x, key, size, act=None, num_flatten_dims=1):
     names[key] = (f"{key}.w", f"{key}.b")
-    return fluid.layers.fc(x, size, act=act, param_attr=fluid.ParamAttr(name=f"{key}.w"),
+    return fluid.layers.fc(x, size, num_flatten_dims, act=act, param_attr=fluid.ParamAttr(name=f"{key}.w"),
                            bias_attr=fluid.ParamAttr(name=f"{key}.b"))
 
 
@@ -234,7 +249,8 @@ def _pe_lstm(fluid, names, x):
 
 _PE_NETS = {"mlp": lambda f, n, x: _pe_mlp(f, n, x, [256, 256, 10]),
             "wide": lambda f, n, x: _pe_mlp(f, n, x, [4096, 4096, 10]),
-            "lenet": _pe_lenet, "resnet": _pe_resnet, "lstm": _pe_lstm}
+            "lenet": _pe_lenet, "resnet": _pe_resnet, "lstm": _pe_lstm,
+            "transformer": lambda f, n, x: bench_transformer.pe_net(f, n, x, _pe_fc)}
 
 
 # -- PyTorch -----------------------------------------------------------------------------------------
@@ -245,7 +261,8 @@ class TorchModel:
         model = NETS.get(model, model)
         torch.set_num_threads(num_threads)
         w = initial_weights(model)
-        self.net = _TorchLSTM(torch, w) if model == "lstm" else _torch_net(torch, model, w)
+        self.net = _TorchLSTM(torch, w) if model == "lstm" else bench_transformer.torch_net(torch, w) \
+            if model == "transformer" else _torch_net(torch, model, w)
         self.opt = torch.optim.SGD(self.net.parameters(), lr=LR, momentum=MU)
         data = synthetic_batch(model, batch)
         self.x = torch.from_numpy(data["x"]) if model != "lstm" else _packed(torch, data["x"], data["lengths"])

@@ -26,7 +26,8 @@ from .yamlfile import load_yaml
 # Builder arguments that take variables: their YAML values are names of feeds or earlier layers.
 TENSOR_ARGS = frozenset({"input", "inputs", "x", "y", "label", "logits", "weight", "index", "indices",
                          "updates", "condition", "mask", "length", "target", "ids", "actual_shape",
-                         "rois", "rois_num", "batch_roi_nums", "gt_box", "gt_label", "gt_score"})
+                         "rois", "rois_num", "batch_roi_nums", "gt_box", "gt_label", "gt_score",
+                         "queries", "keys", "values", "attn_mask", "src_mask"})
 PARAM_ATTR_ARGS = frozenset({"param_attr", "bias_attr", "moving_mean_attr", "moving_variance_attr"})
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
 _REF = re.compile(r"^([A-Za-z_][A-Za-z0-9_\-]*)(?:\[(\d+)\])?$")

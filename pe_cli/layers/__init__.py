@@ -46,6 +46,7 @@ from .cvm import *  # noqa: F401,F403
 from .hashing import *  # noqa: F401,F403
 from .instag import *  # noqa: F401,F403
 from .position import *  # noqa: F401,F403
+from .attention import *  # noqa: F401,F403
 from .padding import *  # noqa: F401,F403
 from .ctc import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403

@@ -9,10 +9,9 @@ import numpy as np
 
 from .. import functional as F
 from ..container import LayerList
-from ..functional.attention import attend
+from ....layers.attention import attend, residual
 from ..layer import Layer
 from ... import tensor_manip as TM
-from ... import tensor_math as TMa
 from ...tensor_create import assign
 from .common import Dropout, Linear
 from .norm import LayerNorm
@@ -62,15 +61,9 @@ class MultiHeadAttention(Layer):
         key = query if key is None else key
         value = query if value is None else value
         q, k, v = self._heads(self.q_proj(query)), self._heads(self.k_proj(key)), self._heads(self.v_proj(value))
-        out, weights = attend(q, k, v, attn_mask, self.dropout, self.training)
+        out, weights = attend(q, k, v, attn_mask, self.dropout, not self.training)
         out = self.out_proj(TM.reshape(TM.transpose(out, [0, 2, 1, 3]), [0, 0, self.embed_dim]))
         return (out, weights) if self.need_weights else out
-
-
-def _residual(x, sub, dropout_layer, norm, normalize_before):
-    """Post-norm: norm(x + dropout(sub(x))); pre-norm: x + dropout(sub(norm(x)))."""
-    out = TMa.add(x, dropout_layer(sub(norm(x) if normalize_before else x)))
-    return out if normalize_before else norm(out)
 
 
 class _TransformerLayer(Layer):
@@ -108,9 +101,9 @@ class TransformerEncoderLayer(_TransformerLayer):
 
     def forward(self, src, src_mask=None, cache=None):
         _no_cache(cache)
-        src = _residual(src, lambda x: self.self_attn(x, x, x, src_mask), self.dropout1, self.norm1,
-                        self.normalize_before)
-        return _residual(src, self._feed_forward, self.dropout2, self.norm2, self.normalize_before)
+        src = residual(src, lambda x: self.self_attn(x, x, x, src_mask), self.dropout1, self.norm1,
+                       self.normalize_before)
+        return residual(src, self._feed_forward, self.dropout2, self.norm2, self.normalize_before)
 
 
 class TransformerEncoder(Layer):
@@ -138,9 +131,9 @@ class TransformerDecoderLayer(_TransformerLayer):
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, cache=None):
         _no_cache(cache)
         nb = self.normalize_before
-        tgt = _residual(tgt, lambda x: self.self_attn(x, x, x, tgt_mask), self.dropout1, self.norm1, nb)
-        tgt = _residual(tgt, lambda x: self.cross_attn(x, memory, memory, memory_mask), self.dropout2, self.norm2, nb)
-        return _residual(tgt, self._feed_forward, self.dropout3, self.norm3, nb)
+        tgt = residual(tgt, lambda x: self.self_attn(x, x, x, tgt_mask), self.dropout1, self.norm1, nb)
+        tgt = residual(tgt, lambda x: self.cross_attn(x, memory, memory, memory_mask), self.dropout2, self.norm2, nb)
+        return residual(tgt, self._feed_forward, self.dropout3, self.norm3, nb)
 
 
 class TransformerDecoder(Layer):
