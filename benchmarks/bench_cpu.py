@@ -335,6 +335,8 @@ def summarize(models, configs, results, medians, losses, ceilings, n):
 
 
 def print_report(report, configs, thread_notes, profiles, n):
+    from pe_cli.run.machine_info import report as machine      # the CPU and what pe chose on it (pe info)
+    print("\n" + "\n".join(machine()))
     ceiling = report["ceiling_gflops"]
     print(f"\nnumpy float32 matmul 1024^3 (the ceiling): 1 thread {ceiling[1]:.0f} GFLOP/s, "
           f"{n} threads {ceiling[n]:.0f} GFLOP/s")

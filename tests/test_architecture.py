@@ -53,7 +53,7 @@ LAZY = {
                         "pe_cli.kernels.rendezvous"),     # pe fluid: a role started on its own
     "pe_cli.cli.tools": ("pe_cli.run.summary", "pe_cli.config", "pe_cli.run.predict", "pe_cli.run.plot",
                          "pe_cli.export", "pe_cli.run.inference", "pe_cli.run.infer",
-                         "pe_cli.run.output_paths"),
+                         "pe_cli.run.output_paths", "pe_cli.run.machine_info"),
     "pe_cli.cli.errors": ("pe_cli.config",),
 }
 

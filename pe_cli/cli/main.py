@@ -13,7 +13,7 @@ import sys
 import click
 
 from .errors import CONTEXT, EPILOG, PeGroup, _fail, debug_option, guarded
-from .tools import export, infer, plot, predict, summary
+from .tools import export, info, infer, plot, predict, summary
 from ..base.errors import UsageError
 from ..base.rank_guard import guard, needs_guard
 
@@ -386,7 +386,7 @@ def launch(trainers, pservers, script, args, **cluster):
     sys.exit(launch_cluster.start(lay, script, args, env))
 
 
-for _command in (summary, predict, infer, plot, export):      # after training: pe_cli/cli/tools.py
+for _command in (summary, predict, infer, plot, export, info):      # beside training: pe_cli/cli/tools.py
     main.add_command(_command)
 
 

@@ -1,5 +1,5 @@
-"""The commands for after training: ``pe summary``, ``pe predict``, ``pe infer``, ``pe export`` and ``pe plot``
-(registered on the ``pe`` group by pe_cli/cli/main.py; each imports the engine in its body, as there)."""
+"""The commands beside training: ``pe summary``, ``pe predict``, ``pe infer``, ``pe export``, ``pe plot`` and
+``pe info`` (registered on the ``pe`` group by pe_cli/cli/main.py; each imports the engine in its body, as there)."""
 import click
 
 from .errors import CONTEXT, EPILOG, debug_option, guarded
@@ -125,3 +125,13 @@ def export(config, overrides, checkpoint, onnx_path, inference_dir, output_layer
     if inference_dir:
         export_inference_dir(inference, inference_dir)
         click.echo(f"wrote {inference_dir}")
+
+
+@click.command(context_settings=CONTEXT, epilog=EPILOG)
+@debug_option
+@guarded
+def info():
+    """Show what pe runs on here and what it chose: the CPU, the BLAS its loops call (measured on
+    this CPU at first use and kept beside numba's cache), oneDNN, threads, CUDA and MPI."""
+    from ..run.machine_info import report
+    click.echo("\n".join(report()))

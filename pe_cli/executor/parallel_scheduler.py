@@ -16,9 +16,10 @@ run every node with the token held; the runs after the first ``WARM_RUNS`` (whic
 pages in and fill caches) time each node, and nodes of at least ``HEAVY_SECONDS`` are heavy from
 then on; nodes of at least ``MEDIUM_SECONDS`` run without the token only when another thread wants it
 (it finished a heavy node, or idles while nodes are ready), since letting it go then costs a
-hand-over that would come anyway. The holder takes the ready node with the longest measured path to the end of the graph
-first (list scheduling), so the devices finish together: a device whose core is slower (another
-process shares it) gets help instead of being waited for. Which thread runs a node, and when, never
+hand-over that would come anyway; where no node is heavy, and while calibrating, the caller runs
+the whole graph alone. The holder takes the ready node with the longest measured path to the end first
+(list scheduling), so the devices finish together: a device whose core is slower (another process
+shares it) gets help instead of being waited for. Which thread runs a node, and when, never
 changes what it computes: the graph orders every value's readers and writers, values live in per
 device dicts, and kernels are pure functions.
 
@@ -81,6 +82,7 @@ class Schedule:
         self.seconds = [float("inf")] * len(nodes)     # each node's shortest time while calibrating
         self.heavy = [False] * len(nodes)
         self.medium = [False] * len(nodes)
+        self.shared = False         # calibrated, with a node worth another thread (see ThreadPool.run)
         # smaller first: program order until calibrated (eager nodes first)
         self.priority = [-1 if self.eager[i] else i for i in range(len(nodes))]
 
@@ -94,6 +96,7 @@ class Schedule:
             seconds = [0.0 if t == float("inf") else t for t in self.seconds]
             self.heavy = [t >= HEAVY_SECONDS for t in seconds]
             self.medium = [t >= MEDIUM_SECONDS for t in seconds]
+            self.shared = any(self.heavy)       # else a second thread costs more hand-overs than it gains
             # the longest path from each node to the end (itself included); nodes come in a valid
             # sequential order, so one backward pass computes it
             path = list(seconds)
@@ -166,9 +169,7 @@ class _Run:
                         else:
                             active[d] = True
                             self.outstanding += 1
-                            if new_tasks is None:
-                                new_tasks = []
-                            new_tasks.append((self, d, [s]))
+                            new_tasks = (new_tasks or []) + [(self, d, [s])]
                 if new_tasks:
                     for t in new_tasks:
                         self.submit(t)
@@ -359,7 +360,7 @@ class ThreadPool:
         with self._busy:     # one run at a time per pool (per executor)
             threads = min(self.num_threads, schedule.num_devices)
             if token and threads > 1:
-                return self._run_shared(schedule, values, results, threads)
+                return self._run_shared(schedule, values, results, threads if schedule.shared else 1)
             run = _Run(schedule, values, results, self._tasks.put)
             try:
                 first = run.start(self._inline)

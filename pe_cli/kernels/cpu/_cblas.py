@@ -5,17 +5,17 @@ pointer passed as an argument (which keeps the loop cacheable). This finds ``cbl
 ``cblas_dgemm`` in one library, chosen once (``_find``; ``source()`` names it):
 
 - **MKL** (the optional ``mkl`` wheel, ``pip install 'pe-cli[mkl]'``, which ``make`` installs on
-  x86-64 Linux) on an Intel CPU, loaded with its sequential threading layer, so that each of pe's
-  threads runs its block single-threaded as with OpenBLAS. On the 2-core Intel Xeon (AVX-512, AMX)
-  VM, 2026-11-25, MKL 2026.2's single-threaded SGEMM took 0.75-0.93 of OpenBLAS 0.3.31's time on the
-  MLP's shapes (as fast as PyTorch's, which is MKL too), and the MLP's step on 2 threads 1.33 ms
-  against 1.46-1.51 (docs/PERFORMANCE.md, "Which BLAS"). Not on other CPUs by default: MKL's
-  speed on AMD's was not measured here.
+  x86-64 Linux) where it runs the loops' GEMM faster on this CPU, loaded with its sequential
+  threading layer, so that each of pe's threads runs its block single-threaded as with OpenBLAS.
+  Which one is faster is measured here once and kept (measured_choices.py): on the 2-core Intel Xeon
+  (AVX-512, AMX) VM, 2026-11-25, MKL 2026.2's single-threaded SGEMM took 0.75-0.93 of OpenBLAS
+  0.3.31's time on the MLP's shapes (the MLP's step on 2 threads 1.33 ms against 1.46-1.51;
+  docs/PERFORMANCE.md, "Which BLAS"); on the 2-core AMD EPYC VM, 2026-11-26, 1.0-1.9x.
 - **numpy's BLAS** otherwise (threadpoolctl knows its file), under the names numpy's wheels export:
   ``scipy_cblas_?gemm64_`` and ``cblas_?gemm64_`` (64-bit integers), ``scipy_cblas_?gemm``
   (scipy-openblas32, 32-bit integers).
 
-``PE_BLAS=mkl`` or ``PE_BLAS=numpy`` chooses (``auto``, the default, is the rule above). Each GEMM
+``PE_BLAS=mkl`` or ``PE_BLAS=numpy`` chooses (``auto``, the default, measures). Each GEMM
 is checked on a small product before use. Where none is found (numpy built on Accelerate, say)
 ``gemm()`` is None and the kernels keep their numpy path. GEMMs too small to split still go to numpy
 (``a @ b``), whatever the source.
@@ -40,6 +40,7 @@ import threading
 import numpy as np
 
 from ...base.errors import PeError
+from . import measured_choices
 
 ROW_MAJOR, NO_TRANS, TRANS = 101, 111, 112
 _CANDIDATES = (("scipy_cblas_{}gemm64_", ctypes.c_int64), ("cblas_{}gemm64_", ctypes.c_int64),
@@ -79,8 +80,10 @@ def _find():
             numpy_lib = _numpy_blas()       # before MKL is loaded: threadpoolctl would list it too
         except Exception:       # any surprise from the loader: numpy's BLAS is not called directly
             pass
-        mkl = _mkl() if choice == "mkl" or (choice == "auto" and _intel_cpu()) else None
-        if choice == "mkl" and mkl is None:
+        if choice == "auto":
+            choice = "mkl" if numpy_lib is None or _faster_source(numpy_lib) == MKL else "numpy"
+        mkl = _mkl() if choice == "mkl" else None
+        if choice == "mkl" and mkl is None and blas_choice() == "mkl":
             raise PeError("PE_BLAS=mkl, but Intel MKL is not installed (or does not load): "
                           "pip install 'pe-cli[mkl]', or unset PE_BLAS")
         try:
@@ -112,12 +115,60 @@ def _gemms(lib, names):
     return table
 
 
-def _intel_cpu():
+def _faster_source(numpy_lib):
+    """MKL or NUMPY: whose single-threaded SGEMM ran the loops' shapes faster on this CPU (measured
+    once, then read from measured_choices' file); NUMPY where MKL is not installed."""
+    version = _mkl_version()
+    if version is None:
+        return NUMPY
+    name, versions = "the GEMM of pe's loops (float32, one thread)", f"mkl {version}, numpy {np.__version__}"
+    known = measured_choices.known(name, versions)
+    if known in (MKL, NUMPY):
+        return known
+    rng = np.random.default_rng(0)
+    operands = [(rng.random((m, k), dtype=np.float32), rng.random((k, n), dtype=np.float32),
+                 np.empty((m, n), np.float32)) for m, k, n in ((128, 784, 256), (64, 256, 256), (256, 400, 400))]
+
+    def work(load, names):
+        fn = []
+
+        def run():
+            if not fn:
+                lib = load()
+                fn.append(_symbol(lib, "s", ctypes.c_float, names) if lib is not None else None)
+            if fn[0] is None:
+                raise _Unavailable
+            for a, b, c in operands:
+                (m, k), n = a.shape, b.shape[1]
+                fn[0](ROW_MAJOR, NO_TRANS, NO_TRANS, m, n, k, 1.0, a.ctypes.data, k, b.ctypes.data, n, 0.0,
+                      c.ctypes.data, n)
+        return run
+    import threadpoolctl
     try:
-        with open("/proc/cpuinfo") as f:
-            return any(line.startswith("vendor_id") and "GenuineIntel" in line for line in f)
-    except OSError:
-        return False
+        with threadpoolctl.threadpool_limits(1, user_api="blas"):     # as pe's loops call it
+            return measured_choices.fastest(name, {MKL: work(_mkl, _MKL_NAMES),
+                                                   NUMPY: work(lambda: numpy_lib, _CANDIDATES)}, versions)
+    except _Unavailable:
+        return NUMPY
+
+
+def _mkl_version():
+    """The installed ``mkl`` wheel's version (from its dist-info folder: importlib.metadata takes
+    tens of milliseconds), or None."""
+    import site
+    for folder in {*site.getsitepackages(), site.getusersitepackages(), *sys.path}:
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        for n in names:
+            if n.startswith("mkl-") and n.endswith(".dist-info"):
+                return n[len("mkl-"):-len(".dist-info")]
+    return None
+
+
+class _Unavailable(Exception):
+    """A candidate library did not load: the other one serves."""
 
 
 def _mkl():
