@@ -15,16 +15,20 @@
           steps of 28 features, fc 64, sinusoidal positions, a 2-layer encoder (4 heads, feed-forward
           128, dropout 0), the mean over the steps, fc 10; pe's transformer_encoder layer against
           PyTorch's nn.TransformerEncoderLayer
-All train with momentum SGD (lr 0.01, momentum 0.9) on one synthetic batch.
+  ctr     a sparse CTR model (bench_ctr.py): 8 slots of 100,000-row is_sparse embeddings (16 wide)
+          summed per slot, 3 x fc 400, fc 2, batch 512, lazy Adam; PyTorch's EmbeddingBag(sparse=True)
+          with SparseAdam
+All but ctr train with momentum SGD (lr 0.01, momentum 0.9) on one synthetic batch.
 """
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_ctr  # noqa: E402
 import bench_transformer  # noqa: E402
 
 MODELS = {"mlp": 128, "mlp512": 512, "lenet": 64, "seed": 10, "resnet": 64, "wide": 256, "lstm": 64,
-          "transformer": 64}
+          "transformer": 64, "ctr": 512}
 NETS = {"mlp512": "mlp"}         # a model measured at a second batch size: the network it is
 STEPS_SCALE = {"resnet": 0.2, "wide": 0.1}       # large models: fewer timed steps (a step takes 0.1-1 s)
 LR, MU = 0.01, 0.9
@@ -75,6 +79,8 @@ def model_flops(model, batch):
         fwd = [2 * steps * FEATURES * 4 * HIDDEN, 2 * steps * HIDDEN * 4 * HIDDEN, 2 * batch * HIDDEN * 10]
     elif model == "transformer":
         fwd = bench_transformer.flops(batch)
+    elif model == "ctr":
+        fwd = bench_ctr.flops(batch)
     else:
         fwd = [2 * batch * 1 * 10]
     return sum(fwd) * 2 + sum(fwd[1:])
@@ -117,6 +123,8 @@ def initial_weights(model, seed=0):
                 "fc0": (uniform((HIDDEN, 10), HIDDEN), uniform((10,), HIDDEN))}
     if model == "transformer":
         return bench_transformer.weights(uniform)
+    if model == "ctr":
+        return bench_ctr.weights(uniform)
     return {"fc0": (uniform((1, 10), 1), uniform((10,), 1))}
 
 
@@ -162,14 +170,10 @@ class PeModel:
         main, startup = fluid.Program(), fluid.Program()
         names = {}
         with fluid.program_guard(main, startup), fluid.unique_name.guard():
-            x = fluid.layers.data("x", feed_shape(model), lod_level=int(model == "lstm"))
-            if model == "seed":
-                loss = fluid.layers.mean(_pe_fc(fluid, names, x, "fc0", 10))
+            if model == "ctr":
+                loss = bench_ctr.pe_program(fluid, _pe_fc, names)
             else:
-                label = fluid.layers.data("label", [1], dtype="int64")
-                logits = _PE_NETS[model](fluid, names, x)
-                loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(logits, label))
-            fluid.optimizer.Momentum(LR, momentum=MU).minimize(loss)
+                loss = self._program(fluid, model, names)
         self.scope = fluid.Scope()
         self.exe = fluid.Executor(fluid.CPUPlace())
         self.exe.run(startup, scope=self.scope)
@@ -183,11 +187,27 @@ class PeModel:
             self.program = fluid.CompiledProgram(main).with_data_parallel(
                 loss_name=loss.name, build_strategy=build_strategy, places=[fluid.CPUPlace()] * devices)
         self.loss = loss
+        if model == "ctr":
+            self.feed = bench_ctr.pe_feed(fluid, batch)
+            self.threads = threads.describe(devices)
+            return
         data = synthetic_batch(model, batch)
         self.feed = {"x": data["x"]} if model == "seed" else {"x": data["x"], "label": data["label"]}
         if model == "lstm":
             self.feed["x"] = fluid.create_lod_tensor(data["x"], [data["lengths"].tolist()], fluid.CPUPlace())
         self.threads = threads.describe(devices)
+
+    @staticmethod
+    def _program(fluid, model, names):
+        x = fluid.layers.data("x", feed_shape(model), lod_level=int(model == "lstm"))
+        if model == "seed":
+            loss = fluid.layers.mean(_pe_fc(fluid, names, x, "fc0", 10))
+        else:
+            label = fluid.layers.data("label", [1], dtype="int64")
+            logits = _PE_NETS[model](fluid, names, x)
+            loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(logits, label))
+        fluid.optimizer.Momentum(LR, momentum=MU).minimize(loss)
+        return loss
 
     def step(self):
         out, = self.exe.run(self.program, feed=self.feed, fetch_list=[self.loss], scope=self.scope)
@@ -261,6 +281,10 @@ class TorchModel:
         model = NETS.get(model, model)
         torch.set_num_threads(num_threads)
         w = initial_weights(model)
+        self.threads = f"torch {torch.__version__}, {torch.get_num_threads()} intra-op thread(s)"
+        if model == "ctr":
+            self.step = bench_ctr.torch_step(torch, w, batch)
+            return
         self.net = _TorchLSTM(torch, w) if model == "lstm" else bench_transformer.torch_net(torch, w) \
             if model == "transformer" else _torch_net(torch, model, w)
         self.opt = torch.optim.SGD(self.net.parameters(), lr=LR, momentum=MU)

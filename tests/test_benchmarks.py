@@ -44,6 +44,21 @@ def test_bench_lstm_model_trains_the_same_on_one_and_two_devices():
     assert max(abs(a - b) for a, b in zip(losses_one, losses_two)) < 1e-5 * abs(losses_one[0])
 
 
+def test_bench_ctr_model_trains_the_same_on_one_and_two_devices():
+    """The sparse CTR row's pe model (8 is_sparse tables, lazy Adam on them): its loss falls, and 2 CPU
+    devices, each updating the tables it owns in place, follow 1 device within float32 rounding."""
+    sys.path.insert(0, os.path.join(REPO, "benchmarks"))
+    try:
+        from bench_models import PeModel
+    finally:
+        sys.path.pop(0)
+    one, two = PeModel("ctr", 32, 1), PeModel("ctr", 32, 2)
+    losses_one = [one.step() for _ in range(5)]
+    losses_two = [two.step() for _ in range(5)]
+    assert losses_one[-1] < losses_one[0]
+    assert max(abs(a - b) for a, b in zip(losses_one, losses_two)) < 1e-5 * abs(losses_one[0])
+
+
 def test_bench_fused_configuration_trains_as_the_default_one():
     """The 'pe 1 dev fused' row (a CompiledProgram with bench_cpu.FUSED's build strategy) trains the
     MLP and the seed model with the default row's losses, to the bit, with fused ops."""
