@@ -3,6 +3,8 @@ outputs (named as pe names its variables) to ``ctx``. The table at the bottom is
 ops pe can export; an op missing from it is refused by name."""
 import numpy as np
 
+from ..kernels.cpu.position import encoding
+
 
 def _x(op, slot="X"):
     return op.input(slot)[0]
@@ -87,8 +89,8 @@ def _mul(ctx, op):
     if len(ctx.shape(y)) != 2 or yd != 1:
         y = ctx.flatten(y, yd)
     out = _out(op)
-    if xd == 1:
-        ctx.node("MatMul", [x, y], [out])
+    if xd == 1 or (xd == ctx.rank(_x(op)) - 1 and yd == 1 and len(ctx.shape(_x(op, "Y"))) == 2):
+        ctx.node("MatMul", [_x(op) if xd > 1 else x, y], [out])    # [..., K] @ [K, M]: over the leading dims
         return
     flat = ctx.temp(out)
     ctx.node("MatMul", [x, y], [flat])
@@ -159,6 +161,96 @@ def _lookup_table(ctx, op):
     ctx.node("Where", [where, ctx.constant(np.array(0.0, np.float32)), rows], [out])
 
 
+def _attr_list(ctx, op, attr, tensor_slots):
+    if any(slot in op.input_names and op.input(slot) for slot in tensor_slots):
+        ctx.refuse(op, f"its {attr} must be an attribute, not a tensor")
+    return [int(a) for a in op.attrs[attr]]
+
+
+def _transpose(ctx, op):
+    ctx.node("Transpose", [_x(op)], [_out(op)], perm=[int(a) for a in op.attrs["axis"]])
+
+
+def _unsqueeze(ctx, op):
+    """Fluid inserts the axes one after another: as ONNX's output positions when ascending."""
+    axes = _attr_list(ctx, op, "axes", ("AxesTensor", "AxesTensorList"))
+    if any(a < 0 for a in axes) or axes != sorted(axes):
+        ctx.refuse(op, f"only ascending non-negative axes export, got {axes}")
+    ctx.node("Unsqueeze", [_x(op), ctx.constant(np.array(axes, np.int64))], [_out(op)])
+
+
+def _matmul_v2(ctx, op):
+    """X @ Y, either transposed over its last two dims first (a 1-D operand has none)."""
+    names = []
+    for slot, flag in (("X", "trans_x"), ("Y", "trans_y")):
+        name, rank = _x(op, slot), ctx.rank(_x(op, slot))
+        if op.attrs.get(flag) and rank >= 2:
+            swapped = ctx.temp(name)
+            ctx.node("Transpose", [name], [swapped], perm=list(range(rank - 2)) + [rank - 1, rank - 2])
+            name = swapped
+        names.append(name)
+    ctx.node("MatMul", names, [_out(op)])
+
+
+def _layer_norm(ctx, op):
+    """ONNX's LayerNormalization over the dims from begin_norm_axis; Fluid's Scale and Bias are
+    flat [prod(those dims)]."""
+    x, axis = _x(op), int(op.attrs.get("begin_norm_axis", 1))
+    normalized = ctx.shape(x)[axis:]
+    if any(d in (None, -1) for d in normalized):
+        ctx.refuse(op, "the normalized dims must be known")
+    ins = [x]
+    for slot, fill in (("Scale", 1.0), ("Bias", 0.0)):
+        given = slot in op.input_names and op.input(slot)
+        ins.append(ctx.reshape(op.input(slot)[0], normalized) if given
+                   else ctx.constant(np.full(normalized, fill, np.float32)))
+    ctx.node("LayerNormalization", ins, [_out(op, "Y")], axis=axis, epsilon=float(op.attrs.get("epsilon", 1e-5)))
+
+
+def _add_position_encoding(ctx, op):
+    """alpha * X + beta * the sinusoidal table (a constant: X is [batch, seq, size] with seq known)."""
+    shape = ctx.shape(_x(op))
+    if len(shape) != 3 or any(d in (None, -1) for d in shape[1:]):
+        ctx.refuse(op, "only a dense [batch, seq, size] X with seq and size known exports")
+    table = (encoding(np.arange(shape[1], dtype=np.int64), shape[2]) * op.attrs["beta"]).astype(np.float32)
+    scaled = ctx.temp(_out(op))
+    ctx.node("Mul", [_x(op), ctx.constant(np.array(op.attrs["alpha"], np.float32))], [scaled])
+    ctx.node("Add", [scaled, ctx.constant(table[None])], [_out(op)])
+
+
+_ONNX_DTYPES = {"float32": 1, "int32": 6, "int64": 7, "float64": 11, "bool": 9, "uint8": 2, "int8": 3}
+
+
+def _sequence_mask(ctx, op):
+    """Y[..., j] = j < X[...], as out_dtype; maxlen -1: the largest length."""
+    if "MaxLenTensor" in op.input_names and op.input("MaxLenTensor"):
+        ctx.refuse(op, "its maxlen must be an attribute, not a tensor")
+    x, maxlen = _x(op), int(op.attrs.get("maxlen", -1))
+    lengths = ctx.temp(x)
+    ctx.node("Cast", [x], [lengths], to=7)
+    if maxlen < 0:
+        count = ctx.temp("maxlen")
+        ctx.node("ReduceMax", [lengths], [count], keepdims=0)
+    else:
+        count = ctx.constant(np.array(maxlen, np.int64))
+    steps, below, last = ctx.temp("steps"), ctx.temp("mask"), ctx.temp(x)
+    ctx.node("Range", [ctx.constant(np.array(0, np.int64)), count, ctx.constant(np.array(1, np.int64))], [steps])
+    ctx.node("Unsqueeze", [lengths, ctx.constant(np.array([-1], np.int64))], [last])
+    ctx.node("Less", [steps, last], [below])
+    ctx.node("Cast", [below], [_out(op, "Y")], to=_ONNX_DTYPES[str(op.attrs.get("out_dtype", "int64"))])
+
+
+def _sequence_unpad(ctx, op):
+    """A dense X [batch, seq, ...] becomes a sequence: in the padded layout (onnx_sequence.py) X itself,
+    with Length (flattened to [batch]) beside it."""
+    if _x(op) in ctx.sequences:
+        ctx.refuse(op, "its X is already a sequence")
+    lengths = ctx.temp(_x(op, "Length"))
+    ctx.node("Cast", [ctx.reshape(_x(op, "Length"), [-1])], [lengths], to=7)
+    ctx.node("Identity", [_x(op)], [_out(op)])
+    ctx.sequences[_out(op)] = lengths
+
+
 CONVERTERS = {
     "conv2d": _conv2d,
     "pool2d": _pool2d,
@@ -181,4 +273,13 @@ CONVERTERS = {
     "concat": _concat,
     "lookup_table": _lookup_table,
     "lookup_table_v2": _lookup_table,
+    "transpose": _transpose,
+    "transpose2": _transpose,
+    "unsqueeze": _unsqueeze,
+    "unsqueeze2": _unsqueeze,
+    "matmul_v2": _matmul_v2,
+    "layer_norm": _layer_norm,
+    "add_position_encoding": _add_position_encoding,
+    "sequence_mask": _sequence_mask,
+    "sequence_unpad": _sequence_unpad,
 }
