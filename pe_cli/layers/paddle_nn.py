@@ -99,7 +99,7 @@ def MultiHeadAttention(query, embed_dim, num_heads, dropout=0.0, kdim=None, vdim
     [batch, seq, embed_dim]; key and value default to the query. need_weights: (out, weights), the
     attention weights [batch, num_heads, seq_q, seq_k] (refer to them as ``name[1]``)."""
     key = query if key is None else key
-    value = key if value is None else value
+    value = query if value is None else value
     A._check("MultiHeadAttention", query, embed_dim, num_heads)
     _last_dim("MultiHeadAttention", "kdim", key, kdim or embed_dim)
     _last_dim("MultiHeadAttention", "vdim", value, vdim or embed_dim)
