@@ -4,6 +4,7 @@ ops pe can export; an op missing from it is refused by name."""
 import numpy as np
 
 from ..kernels.cpu.position import encoding
+from .onnx_padding import sequence_mask, sequence_unpad
 
 
 def _x(op, slot="X"):
@@ -218,37 +219,13 @@ def _add_position_encoding(ctx, op):
     ctx.node("Add", [scaled, ctx.constant(table[None])], [_out(op)])
 
 
-_ONNX_DTYPES = {"float32": 1, "int32": 6, "int64": 7, "float64": 11, "bool": 9, "uint8": 2, "int8": 3}
-
-
-def _sequence_mask(ctx, op):
-    """Y[..., j] = j < X[...], as out_dtype; maxlen -1: the largest length."""
-    if "MaxLenTensor" in op.input_names and op.input("MaxLenTensor"):
-        ctx.refuse(op, "its maxlen must be an attribute, not a tensor")
-    x, maxlen = _x(op), int(op.attrs.get("maxlen", -1))
-    lengths = ctx.temp(x)
-    ctx.node("Cast", [x], [lengths], to=7)
-    if maxlen < 0:
-        count = ctx.temp("maxlen")
-        ctx.node("ReduceMax", [lengths], [count], keepdims=0)
-    else:
-        count = ctx.constant(np.array(maxlen, np.int64))
-    steps, below, last = ctx.temp("steps"), ctx.temp("mask"), ctx.temp(x)
-    ctx.node("Range", [ctx.constant(np.array(0, np.int64)), count, ctx.constant(np.array(1, np.int64))], [steps])
-    ctx.node("Unsqueeze", [lengths, ctx.constant(np.array([-1], np.int64))], [last])
-    ctx.node("Less", [steps, last], [below])
-    ctx.node("Cast", [below], [_out(op, "Y")], to=_ONNX_DTYPES[str(op.attrs.get("out_dtype", "int64"))])
-
-
-def _sequence_unpad(ctx, op):
-    """A dense X [batch, seq, ...] becomes a sequence: in the padded layout (onnx_sequence.py) X itself,
-    with Length (flattened to [batch]) beside it."""
-    if _x(op) in ctx.sequences:
-        ctx.refuse(op, "its X is already a sequence")
-    lengths = ctx.temp(_x(op, "Length"))
-    ctx.node("Cast", [ctx.reshape(_x(op, "Length"), [-1])], [lengths], to=7)
-    ctx.node("Identity", [_x(op)], [_out(op)])
-    ctx.sequences[_out(op)] = lengths
+def _fill_constant(ctx, op):
+    """A constant of the shape and dtype the attributes give (not a shape or value known at run time)."""
+    if any(op.input(slot) for slot in op.input_names):
+        ctx.refuse(op, "its shape and value must be attributes, not tensors")
+    var = ctx.block.var(_out(op))
+    value = np.full([int(d) for d in op.attrs["shape"]], op.attrs.get("value", 0.0), dtype=str(var.dtype))
+    ctx.node("Identity", [ctx.constant(value)], [_out(op)])
 
 
 CONVERTERS = {
@@ -280,6 +257,7 @@ CONVERTERS = {
     "matmul_v2": _matmul_v2,
     "layer_norm": _layer_norm,
     "add_position_encoding": _add_position_encoding,
-    "sequence_mask": _sequence_mask,
-    "sequence_unpad": _sequence_unpad,
+    "sequence_mask": sequence_mask,
+    "sequence_unpad": sequence_unpad,
+    "fill_constant": _fill_constant,
 }
