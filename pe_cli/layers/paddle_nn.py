@@ -61,7 +61,7 @@ def Embedding(x, num_embeddings, embedding_dim, padding_idx=None, sparse=False, 
     """``paddle.nn.Embedding(num_embeddings, embedding_dim)(x)``: int64 ids [...] -> [..., embedding_dim]
     (lookup_table_v2: no trailing 1 dropped); padding_idx's rows are zeros and get no gradient."""
     return lookup("lookup_table_v2", x, [num_embeddings, embedding_dim], sparse, False, padding_idx,
-                  _named(weight_attr, f"{name or 'embedding'}.w_0"), "float32")
+                  _named(weight_attr, f"{name}.w_0") if name else weight_attr, "float32")
 
 
 @_variables("input")
