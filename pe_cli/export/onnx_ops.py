@@ -219,6 +219,23 @@ def _add_position_encoding(ctx, op):
     ctx.node("Add", [scaled, ctx.constant(table[None])], [_out(op)])
 
 
+def _reduce(onnx_type):
+    """Over ``dim`` (every dim with reduce_all); where every dim goes, Fluid keeps a [1]."""
+    def convert(ctx, op):
+        x, out = _x(op), _out(op)
+        rank = ctx.rank(x)
+        dims = list(range(rank)) if op.attrs.get("reduce_all") else sorted({d % rank for d in op.attrs.get("dim", [0])})
+        keep = int(bool(op.attrs.get("keep_dim")))
+        target = out if keep or len(dims) < rank else ctx.temp(out)
+        if onnx_type == "ReduceSum":            # opset 17: ReduceSum's axes an input, the others' an attribute
+            ctx.node(onnx_type, [x, ctx.constant(np.array(dims, np.int64))], [target], keepdims=keep)
+        else:
+            ctx.node(onnx_type, [x], [target], axes=dims, keepdims=keep)
+        if target != out:
+            ctx.reshape(target, [1], out)
+    return convert
+
+
 def _fill_constant(ctx, op):
     """A constant of the shape and dtype the attributes give (not a shape or value known at run time)."""
     if any(op.input(slot) for slot in op.input_names):
@@ -260,4 +277,7 @@ CONVERTERS = {
     "sequence_mask": sequence_mask,
     "sequence_unpad": sequence_unpad,
     "fill_constant": _fill_constant,
+    "reduce_mean": _reduce("ReduceMean"),
+    "reduce_sum": _reduce("ReduceSum"),
+    "reduce_max": _reduce("ReduceMax"),
 }
