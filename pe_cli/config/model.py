@@ -28,7 +28,15 @@ TENSOR_ARGS = frozenset({"input", "inputs", "x", "y", "label", "logits", "weight
                          "updates", "condition", "mask", "length", "target", "ids", "actual_shape",
                          "rois", "rois_num", "batch_roi_nums", "gt_box", "gt_label", "gt_score",
                          "queries", "keys", "values", "attn_mask", "src_mask"})
-PARAM_ATTR_ARGS = frozenset({"param_attr", "bias_attr", "moving_mean_attr", "moving_variance_attr"})
+PARAM_ATTR_ARGS = frozenset({"param_attr", "bias_attr", "weight_attr", "moving_mean_attr", "moving_variance_attr"})
+
+
+def variable_arguments(fn):
+    """The arguments of layer function ``fn`` that name feeds or earlier layers: TENSOR_ARGS, and those
+    ``fn`` marks (paddle.nn's names, pe_cli/layers/paddle_nn.py: MultiHeadAttention's query, key, value)."""
+    return TENSOR_ARGS | getattr(fn, "variable_arguments", frozenset())
+
+
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
 _REF = re.compile(r"^([A-Za-z_][A-Za-z0-9_\-]*)(?:\[(\d+)\])?$")
 
@@ -226,8 +234,9 @@ def _check_layer(layer, n, layer_types, defined, positions):
     if type_name in BLOCK_TYPES:
         check_block(layer, n, layer_types, defined, positions, _BLOCK_HELPERS)
         return
+    variables = variable_arguments(fn)
     for key, value in layer.args.items():
-        if key in TENSOR_ARGS:
+        if key in variables:
             _check_refs(doc, path + (key,), value, layer.name, defined, positions, n)
         elif key in PARAM_ATTR_ARGS:
             param_attr(doc, path + (key,), value)
@@ -296,4 +305,5 @@ def default_fetches(spec):
     return [spec.loss] if spec.loss else []
 
 
-__all__ = ["FeedSpec", "LayerSpec", "ModelSpec", "check_model", "default_fetches", "load_model", "parse_ref"]
+__all__ = ["FeedSpec", "LayerSpec", "ModelSpec", "check_model", "default_fetches", "load_model", "parse_ref",
+           "variable_arguments"]

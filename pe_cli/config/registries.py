@@ -2,7 +2,7 @@
 
 - layer types: the layer functions exported by ``pe_cli.layers`` (less ``data``, which feeds use,
   the learning-rate schedules, which ``optimizer.learning_rate`` uses, and the stand-ins of Fluid
-  names pe lacks);
+  names pe lacks), and paddle.nn's class names (``pe_cli.layers.paddle_nn``);
 - optimizers: the ``Optimizer`` classes of ``pe_cli.training.optimizer`` and ``optimizer_adaptive``;
 - schedules: ``pe_cli.layers.learning_rate_scheduler.__all__``;
 - initializers, regularizers, clips: the classes of their modules.
@@ -17,6 +17,7 @@ from ..training import optimizer as O
 from ..training import optimizer_adaptive as OA
 from ..training import regularizer as R
 from ..layers import learning_rate_scheduler as lrs
+from ..layers import paddle_nn
 from ..layers import readers
 from .typed import Namespace
 
@@ -38,6 +39,7 @@ def layers():
     members = {name: fn for name, fn in vars(L).items()
                if not name.startswith("_") and inspect.isfunction(fn) and name not in skip
                and not getattr(fn, "_pe_not_yet", False)}     # Fluid's names pe lacks (layers/not_yet.py)
+    members.update({name: getattr(paddle_nn, name) for name in paddle_nn.__all__})     # paddle.nn's 2.x names
     return Namespace("layer type", members)
 
 

@@ -2,7 +2,8 @@
 optional extra: ``pip install 'pe-cli[onnx]'``). Feeds become graph inputs with a symbolic batch
 dimension (a sequence feed: padded plus ``NAME_lengths``, export/onnx_sequence.py), parameters
 initializers, the output layer the graph output; each op goes through its converter in
-onnx_ops.CONVERTERS or onnx_sequence.SEQUENCE_CONVERTERS (docs/ONNX.md lists them)."""
+onnx_ops.CONVERTERS or onnx_sequence.SEQUENCE_CONVERTERS (onnx_padding.py: between sequences and
+dense batches; docs/ONNX.md lists them)."""
 import numpy as np
 
 from ..base.atomic_file import write_file

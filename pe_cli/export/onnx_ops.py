@@ -3,6 +3,9 @@ outputs (named as pe names its variables) to ``ctx``. The table at the bottom is
 ops pe can export; an op missing from it is refused by name."""
 import numpy as np
 
+from ..kernels.cpu.position import encoding
+from .onnx_padding import sequence_mask, sequence_unpad
+
 
 def _x(op, slot="X"):
     return op.input(slot)[0]
@@ -87,8 +90,8 @@ def _mul(ctx, op):
     if len(ctx.shape(y)) != 2 or yd != 1:
         y = ctx.flatten(y, yd)
     out = _out(op)
-    if xd == 1:
-        ctx.node("MatMul", [x, y], [out])
+    if xd == 1 or (xd == ctx.rank(_x(op)) - 1 and yd == 1 and len(ctx.shape(_x(op, "Y"))) == 2):
+        ctx.node("MatMul", [_x(op) if xd > 1 else x, y], [out])    # [..., K] @ [K, M]: over the leading dims
         return
     flat = ctx.temp(out)
     ctx.node("MatMul", [x, y], [flat])
@@ -159,6 +162,89 @@ def _lookup_table(ctx, op):
     ctx.node("Where", [where, ctx.constant(np.array(0.0, np.float32)), rows], [out])
 
 
+def _attr_list(ctx, op, attr, tensor_slots):
+    if any(slot in op.input_names and op.input(slot) for slot in tensor_slots):
+        ctx.refuse(op, f"its {attr} must be an attribute, not a tensor")
+    return [int(a) for a in op.attrs[attr]]
+
+
+def _transpose(ctx, op):
+    ctx.node("Transpose", [_x(op)], [_out(op)], perm=[int(a) for a in op.attrs["axis"]])
+
+
+def _unsqueeze(ctx, op):
+    """Fluid inserts the axes one after another: as ONNX's output positions when ascending."""
+    axes = _attr_list(ctx, op, "axes", ("AxesTensor", "AxesTensorList"))
+    if any(a < 0 for a in axes) or axes != sorted(axes):
+        ctx.refuse(op, f"only ascending non-negative axes export, got {axes}")
+    ctx.node("Unsqueeze", [_x(op), ctx.constant(np.array(axes, np.int64))], [_out(op)])
+
+
+def _matmul_v2(ctx, op):
+    """X @ Y, either transposed over its last two dims first (a 1-D operand has none)."""
+    names = []
+    for slot, flag in (("X", "trans_x"), ("Y", "trans_y")):
+        name, rank = _x(op, slot), ctx.rank(_x(op, slot))
+        if op.attrs.get(flag) and rank >= 2:
+            swapped = ctx.temp(name)
+            ctx.node("Transpose", [name], [swapped], perm=list(range(rank - 2)) + [rank - 1, rank - 2])
+            name = swapped
+        names.append(name)
+    ctx.node("MatMul", names, [_out(op)])
+
+
+def _layer_norm(ctx, op):
+    """ONNX's LayerNormalization over the dims from begin_norm_axis; Fluid's Scale and Bias are
+    flat [prod(those dims)]."""
+    x, axis = _x(op), int(op.attrs.get("begin_norm_axis", 1))
+    normalized = ctx.shape(x)[axis:]
+    if any(d in (None, -1) for d in normalized):
+        ctx.refuse(op, "the normalized dims must be known")
+    ins = [x]
+    for slot, fill in (("Scale", 1.0), ("Bias", 0.0)):
+        given = slot in op.input_names and op.input(slot)
+        ins.append(ctx.reshape(op.input(slot)[0], normalized) if given
+                   else ctx.constant(np.full(normalized, fill, np.float32)))
+    ctx.node("LayerNormalization", ins, [_out(op, "Y")], axis=axis, epsilon=float(op.attrs.get("epsilon", 1e-5)))
+
+
+def _add_position_encoding(ctx, op):
+    """alpha * X + beta * the sinusoidal table (a constant: X is [batch, seq, size] with seq known)."""
+    shape = ctx.shape(_x(op))
+    if len(shape) != 3 or any(d in (None, -1) for d in shape[1:]):
+        ctx.refuse(op, "only a dense [batch, seq, size] X with seq and size known exports")
+    table = (encoding(np.arange(shape[1], dtype=np.int64), shape[2]) * op.attrs["beta"]).astype(np.float32)
+    scaled = ctx.temp(_out(op))
+    ctx.node("Mul", [_x(op), ctx.constant(np.array(op.attrs["alpha"], np.float32))], [scaled])
+    ctx.node("Add", [scaled, ctx.constant(table[None])], [_out(op)])
+
+
+def _reduce(onnx_type):
+    """Over ``dim`` (every dim with reduce_all); where every dim goes, Fluid keeps a [1]."""
+    def convert(ctx, op):
+        x, out = _x(op), _out(op)
+        rank = ctx.rank(x)
+        dims = list(range(rank)) if op.attrs.get("reduce_all") else sorted({d % rank for d in op.attrs.get("dim", [0])})
+        keep = int(bool(op.attrs.get("keep_dim")))
+        target = out if keep or len(dims) < rank else ctx.temp(out)
+        if onnx_type == "ReduceSum":            # opset 17: ReduceSum's axes an input, the others' an attribute
+            ctx.node(onnx_type, [x, ctx.constant(np.array(dims, np.int64))], [target], keepdims=keep)
+        else:
+            ctx.node(onnx_type, [x], [target], axes=dims, keepdims=keep)
+        if target != out:
+            ctx.reshape(target, [1], out)
+    return convert
+
+
+def _fill_constant(ctx, op):
+    """A constant of the shape and dtype the attributes give (not a shape or value known at run time)."""
+    if any(op.input(slot) for slot in op.input_names):
+        ctx.refuse(op, "its shape and value must be attributes, not tensors")
+    var = ctx.block.var(_out(op))
+    value = np.full([int(d) for d in op.attrs["shape"]], op.attrs.get("value", 0.0), dtype=str(var.dtype))
+    ctx.node("Identity", [ctx.constant(value)], [_out(op)])
+
+
 CONVERTERS = {
     "conv2d": _conv2d,
     "pool2d": _pool2d,
@@ -181,4 +267,17 @@ CONVERTERS = {
     "concat": _concat,
     "lookup_table": _lookup_table,
     "lookup_table_v2": _lookup_table,
+    "transpose": _transpose,
+    "transpose2": _transpose,
+    "unsqueeze": _unsqueeze,
+    "unsqueeze2": _unsqueeze,
+    "matmul_v2": _matmul_v2,
+    "layer_norm": _layer_norm,
+    "add_position_encoding": _add_position_encoding,
+    "sequence_mask": sequence_mask,
+    "sequence_unpad": sequence_unpad,
+    "fill_constant": _fill_constant,
+    "reduce_mean": _reduce("ReduceMean"),
+    "reduce_sum": _reduce("ReduceSum"),
+    "reduce_max": _reduce("ReduceMax"),
 }

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..data.ragged import LENGTHS_SUFFIX
 from .onnx_ops import CONVERTERS
+from .onnx_padding import ONNX_DTYPES, sequence_pad, step_mask
 
 # ops that treat each row (step) alone: their converters work on the padded layout as they are
 ROW_WISE = ("mul", "elementwise_add", "elementwise_sub", "elementwise_mul", "elementwise_div", "relu",
@@ -20,7 +21,6 @@ ROW_WISE = ("mul", "elementwise_add", "elementwise_sub", "elementwise_mul", "ele
 _ACTIVATIONS = {"sigmoid": "Sigmoid", "tanh": "Tanh", "relu": "Relu"}
 _LSTM_ORDER = (1, 3, 2, 0)     # ONNX's gates i, o, f, c as blocks of Fluid's c, i, f, o
 _INT64_MAX = np.iinfo(np.int64).max
-_ONNX_TYPES = {"float32": 1, "int32": 6, "int64": 7, "float64": 11, "bool": 9}      # onnx.TensorProto codes
 
 
 def padded_inputs(ctx, names):
@@ -80,25 +80,6 @@ def _check_row_wise(ctx, op, seq):
 
 def _lengths(ctx, op, slot):
     return ctx.sequences[op.input(slot)[0]]
-
-
-def _mask(ctx, lengths, rank, like):
-    """bool [N, T, 1, ...] (``rank`` dims): step t of a sample is < its length; T from ``like``."""
-    steps = ctx.temp("steps")
-    shape = ctx.temp("shape")
-    ctx.node("Shape", [like], [shape], start=1, end=2)
-    count = ctx.temp("count")
-    ctx.node("Squeeze", [shape, ctx.constant(np.array([0], np.int64))], [count])
-    ctx.node("Range", [ctx.constant(np.array(0, np.int64)), count, ctx.constant(np.array(1, np.int64))], [steps])
-    lens = ctx.temp("lens")
-    ctx.node("Unsqueeze", [lengths, ctx.constant(np.array([1], np.int64))], [lens])
-    mask = ctx.temp("mask")
-    ctx.node("Less", [steps, lens], [mask])
-    if rank > 2:
-        out = ctx.temp("mask")
-        ctx.node("Unsqueeze", [mask, ctx.constant(np.arange(2, rank, dtype=np.int64))], [out])
-        return out
-    return mask
 
 
 def _time_major(ctx, name):
@@ -243,7 +224,7 @@ def _sequence_pool(ctx, op):
         ctx.node("Unsqueeze", [index + "__", ctx.constant(np.array([1], np.int64))], [index])
         ctx.node("GatherND", [x, index], [pooled], batch_dims=1)
     elif kind in ("MAX", "SUM", "AVERAGE", "SQRT"):
-        mask = _mask(ctx, lengths, rank, x)
+        mask = step_mask(ctx, lengths, rank, x)
         fill = -np.inf if kind == "MAX" else 0.0
         kept = ctx.temp(x)
         ctx.node("Where", [mask, x, ctx.constant(np.array(fill, np.float32))], [kept])
@@ -279,7 +260,7 @@ def _sequence_conv(ctx, op):
         ctx.refuse(op, "only a sequence of rows [rows, D] exports")
     size, start = int(op.attrs.get("contextLength", 3)), int(op.attrs.get("contextStart", 0))
     zeroed = ctx.temp(x)
-    ctx.node("Where", [_mask(ctx, lengths, 3, x), x, ctx.constant(np.array(0.0, np.float32))], [zeroed])
+    ctx.node("Where", [step_mask(ctx, lengths, 3, x), x, ctx.constant(np.array(0.0, np.float32))], [zeroed])
     before, after = max(0, -start), max(0, start + size - 1)
     padded = ctx.temp(x)
     ctx.node("Pad", [zeroed, ctx.constant(np.array([0, before, 0, 0, after, 0], np.int64))], [padded])
@@ -310,8 +291,8 @@ def _dynamic_recurrent(ctx, op):
         ctx.refuse(op, "its step inputs are not all sequences of the same lengths")
     body = type(ctx)(ctx.block.program.block(a["sub_block"]), ctx.helper, ctx.numpy_helper)
     body.temp, body.initializers = ctx.temp, ctx.initializers     # names unique across the graphs
-    mask = _mask(ctx, lengths, 2, step_inputs[0])
-    step_mask = body.temp("step_mask")
+    mask = step_mask(ctx, lengths, 2, step_inputs[0])
+    body_mask = body.temp("step_mask")
     for outer, inner in zip(op.input("static_inputs"), a["static_inputs"]):
         body.node("Identity", [outer], [inner])
     for sub in body.block.ops:
@@ -320,7 +301,7 @@ def _dynamic_recurrent(ctx, op):
     for ex, new in zip(a["ex_states"], a["states"]):
         kept = body.temp(new)
         where = body.temp("step_mask")
-        body.node("Unsqueeze", [step_mask, body.constant(np.arange(1, body.rank(ex), dtype=np.int64))], [where])
+        body.node("Unsqueeze", [body_mask, body.constant(np.arange(1, body.rank(ex), dtype=np.int64))], [where])
         body.node("Where", [where, new, ex], [kept])
         states.append(kept)
     outs = [body.temp(name) for name in a["step_outputs"]]
@@ -329,11 +310,11 @@ def _dynamic_recurrent(ctx, op):
     info = ctx.helper.make_tensor_value_info
     graph = ctx.helper.make_graph(
         body.nodes, ctx.temp("dynamic_rnn_step"),
-        [info(n, _ONNX_TYPES[str(body.block.var(n).dtype)], None) for n in a["ex_states"]]
-        + [info(n, _ONNX_TYPES[str(body.block.var(n).dtype)], None) for n in a["step_inputs"]]
-        + [info(step_mask, 9, None)],
-        [info(n, _ONNX_TYPES[str(body.block.var(s).dtype)], None) for n, s in zip(states, a["states"])]
-        + [info(n, _ONNX_TYPES[str(body.block.var(s).dtype)], None) for n, s in zip(outs, a["step_outputs"])])
+        [info(n, ONNX_DTYPES[str(body.block.var(n).dtype)], None) for n in a["ex_states"]]
+        + [info(n, ONNX_DTYPES[str(body.block.var(n).dtype)], None) for n in a["step_inputs"]]
+        + [info(body_mask, 9, None)],
+        [info(n, ONNX_DTYPES[str(body.block.var(s).dtype)], None) for n, s in zip(states, a["states"])]
+        + [info(n, ONNX_DTYPES[str(body.block.var(s).dtype)], None) for n, s in zip(outs, a["step_outputs"])])
     finals = [ctx.temp("final_state") for _ in states]
     n_scan = len(step_inputs) + 1
     ctx.node("Scan", _initial_memories(ctx, op, step_inputs[0]) + step_inputs + [mask], finals + op.output("outputs"),
@@ -378,4 +359,5 @@ SEQUENCE_CONVERTERS = {
     "sequence_conv": _sequence_conv,
     "dynamic_recurrent": _dynamic_recurrent,
     "lod_reset": _lod_reset,
+    "sequence_pad": sequence_pad,
 }

@@ -97,10 +97,10 @@ def _attention(queries, keys, values, num_heads, dropout, attn_mask, param_attr,
     def heads(x, proj):
         x = _linear(x, embed_dim, top, f"{path}{proj}", param_attr, bias_attr)
         return transpose(reshape(x, [0, 0, num_heads, embed_dim // num_heads]), [0, 2, 1, 3])
-    out, _ = attend(heads(queries, "q_proj"), heads(keys, "k_proj"), heads(values, "v_proj"), attn_mask,
-                    dropout, False)
+    out, weights = attend(heads(queries, "q_proj"), heads(keys, "k_proj"), heads(values, "v_proj"), attn_mask,
+                          dropout, False)
     out = reshape(transpose(out, [0, 2, 1, 3]), [0, 0, embed_dim])
-    return _linear(out, embed_dim, top, f"{path}out_proj", param_attr, bias_attr)
+    return _linear(out, embed_dim, top, f"{path}out_proj", param_attr, bias_attr), weights
 
 
 def multi_head_attention(queries, keys=None, values=None, num_heads=1, dropout=0.0, attn_mask=None,
@@ -112,7 +112,7 @@ def multi_head_attention(queries, keys=None, values=None, num_heads=1, dropout=0
     keys = queries if keys is None else keys
     values = queries if values is None else values
     return _attention(queries, keys, values, num_heads, dropout, attn_mask, param_attr, bias_attr,
-                      name or "multi_head_attention", "")
+                      name or "multi_head_attention", "")[0]
 
 
 def padding_mask(length, input):
@@ -137,29 +137,35 @@ def transformer_encoder(input, num_layers, d_model, nhead, dim_feedforward, drop
         src_mask = pad if src_mask is None else elementwise_add(additive_mask(src_mask, input.dtype), pad)
     if num_layers < 1:
         raise ArgumentValueError(f"transformer_encoder: num_layers={num_layers} must be at least 1")
-    name = name or "transformer_encoder"
+    x = input
+    for i in range(num_layers):
+        x = encoder_layer(x, d_model, nhead, dim_feedforward, dropout, activation, attn_dropout, act_dropout,
+                          normalize_before, src_mask, param_attr, bias_attr, layer_norm_eps,
+                          name or "transformer_encoder", f"layers.{i}.")
+    return x
+
+
+def encoder_layer(x, d_model, nhead, dim_feedforward, dropout, activation, attn_dropout, act_dropout,
+                  normalize_before, src_mask, param_attr, bias_attr, layer_norm_eps, name, path):
+    """One TransformerEncoderLayer over x (src_mask already additive); its parameters are named
+    ``<name>.<path>self_attn.q_proj.w_0`` (path ``layers.0.`` inside an encoder, empty alone)."""
     attn_dropout = dropout if attn_dropout is None else attn_dropout
     act_dropout = dropout if act_dropout is None else act_dropout
 
     def drop(p):
         return lambda x: _dropout(x, float(p), dropout_implementation="upscale_in_train") if p else x
 
-    x = input
-    for i in range(num_layers):
-        path = f"layers.{i}."
+    def norm(x, k):
+        return layer_norm(x, begin_norm_axis=len(x.shape) - 1, epsilon=layer_norm_eps, name=f"{name}.{path}norm{k}",
+                          param_attr=_attr(param_attr, f"{path}norm{k}", False),
+                          bias_attr=_attr(bias_attr, f"{path}norm{k}", False))
 
-        def norm(x, k):
-            return layer_norm(x, begin_norm_axis=2, epsilon=layer_norm_eps, name=f"{name}.{path}norm{k}",
-                              param_attr=_attr(param_attr, f"{path}norm{k}", False),
-                              bias_attr=_attr(bias_attr, f"{path}norm{k}", False))
+    def attention(x):
+        return _attention(x, x, x, nhead, attn_dropout, src_mask, param_attr, bias_attr, name,
+                          f"{path}self_attn.")[0]
 
-        def attention(x):
-            return _attention(x, x, x, nhead, attn_dropout, src_mask, param_attr, bias_attr, name,
-                              f"{path}self_attn.")
-
-        def feed_forward(x):
-            h = _linear(x, dim_feedforward, name, f"{path}linear1", param_attr, bias_attr, act=activation)
-            return _linear(drop(act_dropout)(h), d_model, name, f"{path}linear2", param_attr, bias_attr)
-        x = residual(x, attention, drop(dropout), lambda x: norm(x, 1), normalize_before)
-        x = residual(x, feed_forward, drop(dropout), lambda x: norm(x, 2), normalize_before)
-    return x
+    def feed_forward(x):
+        h = _linear(x, dim_feedforward, name, f"{path}linear1", param_attr, bias_attr, act=activation)
+        return _linear(drop(act_dropout)(h), d_model, name, f"{path}linear2", param_attr, bias_attr)
+    x = residual(x, attention, drop(dropout), lambda x: norm(x, 1), normalize_before)
+    return residual(x, feed_forward, drop(dropout), lambda x: norm(x, 2), normalize_before)

@@ -35,6 +35,9 @@ def sequence_pad(x, pad_value, maxlen=None, name=None):
     return out, length
 
 
+sequence_pad.variable_arguments = frozenset({"pad_value"})    # a model file names the layer holding it
+
+
 def sequence_unpad(x, length, name=None):
     """The first length[i] steps of each padded sequence i, as a LoDTensor."""
     return _one("sequence_unpad", {"X": x, "Length": length}, name=name)

@@ -13,7 +13,7 @@ from .. import layers as L
 from .build_blocks import block_arguments
 from ..config import registries
 from ..config.errors import ConfigError
-from ..config.model import PARAM_ATTR_ARGS, TENSOR_ARGS, ModelSpec, check_model, parse_ref
+from ..config.model import PARAM_ATTR_ARGS, ModelSpec, check_model, parse_ref, variable_arguments
 from ..config.run import with_type
 from ..config.typed import parameters, resolve
 from ..config.values import make_typed, param_attr
@@ -64,10 +64,10 @@ def build_model(spec):
     return built
 
 
-def _arguments(built, layer):
-    kwargs = {}
+def _arguments(built, layer, fn):
+    kwargs, variables = {}, variable_arguments(fn)
     for key, value in layer.args.items():
-        if key in TENSOR_ARGS:
+        if key in variables:
             kwargs[key] = _deref(built, layer, key, value)
         elif key in PARAM_ATTR_ARGS:
             kwargs[key] = param_attr(layer.doc, layer.path + (key,), value)
@@ -80,7 +80,7 @@ def _build_layer(built, layer, fn):
     if layer.block is not None:       # a recurrent block: its step builds its layers through this function
         kwargs = block_arguments(built, layer, _build_layer, registries.layers())
     else:
-        kwargs = _arguments(built, layer)
+        kwargs = _arguments(built, layer, fn)
     if "name" in parameters(fn)[0]:
         kwargs["name"] = layer.name
     with source_guard(layer.location):
@@ -122,7 +122,7 @@ def _suspect_argument(fn, layer):
     named = parameters(fn)[0]
     for key, value in layer.args.items():
         p = named.get(key)
-        if (p is not None and p.default is inspect.Parameter.empty and key not in TENSOR_ARGS
+        if (p is not None and p.default is inspect.Parameter.empty and key not in variable_arguments(fn)
                 and isinstance(value, str)):
             return key, value
     return None

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..config.model import TENSOR_ARGS, parse_ref
+from ..config import registries
+from ..config.model import parse_ref, variable_arguments
 from ..executor import Executor, Scope, scope_guard
 from ..framework import OpRole
 from ..io import load_persistables
@@ -49,8 +50,9 @@ class Inference:
 
 def _refs(layer):
     """(argument key, referenced name) of every feed or layer a layer reads."""
+    variables = variable_arguments(registries.layers().members.get(layer.type))
     for key, value in layer.args.items():
-        if key in TENSOR_ARGS:
+        if key in variables:
             for ref in (value if isinstance(value, list) else [value]):
                 if isinstance(ref, str):
                     yield key, parse_ref(ref)[0]

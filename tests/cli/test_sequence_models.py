@@ -174,6 +174,29 @@ VARIANTS = {
   - a:      {type: sequence_pool, input: ahead, pool_type: max}
   - b:      {type: sequence_pool, input: behind, pool_type: average}
   - joined: {type: concat, input: [a, b], axis: 1}""",
+    "token_transformer": """
+  - zero:   {type: fill_constant, shape: [1], dtype: int64, value: 0}
+  - padded: {type: sequence_pad, x: tokens, pad_value: zero, maxlen: 24}
+  - ids:    {type: reshape, x: "padded[0]", shape: [-1, 24]}
+  - emb:    {type: Embedding, x: ids, num_embeddings: 128, embedding_dim: 8}
+  - pos:    {type: add_position_encoding, input: emb, alpha: 1.0, beta: 1.0}
+  - enc:    {type: TransformerEncoderLayer, src: pos, d_model: 8, nhead: 2, dim_feedforward: 16,
+             normalize_before: true, length: "padded[1]"}
+  - norm:   {type: LayerNorm, input: enc, normalized_shape: 8}
+  - steps:  {type: sequence_unpad, x: norm, length: "padded[1]"}
+  - joined: {type: sequence_pool, input: steps, pool_type: average}""",
+    "rows_transformer": """
+  - zero:   {type: fill_constant, shape: [1], dtype: float32, value: -1.0}
+  - padded: {type: sequence_pad, x: rows, pad_value: zero}
+  - proj:   {type: Linear, input: "padded[0]", in_features: 28, out_features: 8}
+  - att:    {type: MultiHeadAttention, query: proj, embed_dim: 8, num_heads: 2}
+  - enc:    {type: TransformerEncoder, src: att, num_layers: 1, norm: {},
+             encoder_layer: {d_model: 8, nhead: 2, dim_feedforward: 16}}
+  - a:      {type: reduce_mean, input: enc, dim: [1]}
+  - b:      {type: reduce_sum, input: enc, dim: [1], keep_dim: true}
+  - b2:     {type: reshape, x: b, shape: [-1, 8]}
+  - c:      {type: reduce_max, input: enc, dim: 1}
+  - joined: {type: concat, input: [a, b2, c], axis: 1}""",
 }
 
 
