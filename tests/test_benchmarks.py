@@ -107,3 +107,22 @@ def test_bench_ratio_within_each_repetition_pairs_the_bests_of_that_repetition()
         sys.path.pop(0)
     times = {"pe 1 dev": [1.0, 2.0], "pe 2 dev": [0.5, 3.0], "torch 1 thr": [2.0, 2.0], "torch 2 thr": [1.0, 4.0]}
     assert ratio_per_rep(times) == [0.5, 1.0]
+
+
+def test_fluid_programs_build_and_train_every_model_on_pe():
+    """benchmarks/fluid_programs.py (the program fluid_bench.py runs on Fluid 1.8.5 and on pe): every model
+    builds and trains a step on pe from the seeded weights, and 2 CPU places follow 1 device on the MLP."""
+    import math
+    import pe_cli.fluid as fluid
+    sys.path.insert(0, os.path.join(REPO, "benchmarks"))
+    try:
+        import fluid_programs
+    finally:
+        sys.path.pop(0)
+    for model in fluid_programs.MODELS:
+        loss = fluid_programs.Program(fluid, model, 1).step()
+        assert math.isfinite(loss) and loss > 0, model
+    one, two = fluid_programs.Program(fluid, "mlp", 1), fluid_programs.Program(fluid, "mlp", 2)
+    losses_one, losses_two = [one.step() for _ in range(3)], [two.step() for _ in range(3)]
+    assert losses_one[0] == pytest.approx(math.log(10), rel=0.05)     # 10 classes, small initial weights
+    assert losses_two == pytest.approx(losses_one, rel=1e-5)
