@@ -43,6 +43,9 @@ bench: $(BENCH_STAMP)
 	$(PY) benchmarks/bench_cpu.py
 	$(PY) benchmarks/memory.py
 	$(PY) benchmarks/fusion.py
+	@# optional: pe against Fluid 1.8.5 (a Python 3.8 venv with paddlepaddle==1.8.5, benchmark-only)
+	@if [ -n "$$PE_FLUID_PYTHON" ]; then $(PY) benchmarks/fluid_bench.py; \
+	else echo "(pe against Fluid 1.8.5 skipped: set PE_FLUID_PYTHON to a Fluid 1.8.5 venv's python)"; fi
 
 clean:
 	rm -rf $(VENV) runs .pytest_cache

@@ -122,3 +122,43 @@ def test_bench_ratio_within_each_repetition_pairs_the_bests_of_that_repetition()
         sys.path.pop(0)
     times = {"pe 1 dev": [1.0, 2.0], "pe 2 dev": [0.5, 3.0], "torch 1 thr": [2.0, 2.0], "torch 2 thr": [1.0, 4.0]}
     assert ratio_per_rep(times) == [0.5, 1.0]
+
+
+def test_fluid_programs_build_and_train_every_model_on_pe():
+    """benchmarks/fluid_programs.py (the program fluid_bench.py runs on Fluid 1.8.5 and on pe): every model
+    builds and trains a step on pe from the seeded weights, and 2 CPU places follow 1 device on the MLP."""
+    import math
+    import pe_cli.fluid as fluid
+    sys.path.insert(0, os.path.join(REPO, "benchmarks"))
+    try:
+        import fluid_programs
+    finally:
+        sys.path.pop(0)
+    for model in fluid_programs.MODELS:
+        loss = fluid_programs.Program(fluid, model, 1).step()
+        assert math.isfinite(loss) and loss > 0, model
+    one, two = fluid_programs.Program(fluid, "mlp", 1), fluid_programs.Program(fluid, "mlp", 2)
+    losses_one, losses_two = [one.step() for _ in range(3)], [two.step() for _ in range(3)]
+    assert losses_one[0] == pytest.approx(math.log(10), rel=0.05)     # 10 classes, small initial weights
+    assert losses_two == pytest.approx(losses_one, rel=1e-5)
+
+
+def test_fluid_bench_without_a_fluid_python_says_how_to_give_one():
+    env = {k: v for k, v in os.environ.items() if k != "PE_FLUID_PYTHON"}
+    proc = subprocess.run([sys.executable, os.path.join(REPO, "benchmarks", "fluid_bench.py")], capture_output=True,
+                          text=True, timeout=60, cwd=REPO, env=env)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert len(proc.stdout.splitlines()) == 1 and "PE_FLUID_PYTHON" in proc.stdout
+
+
+def test_fluid_bench_table_compares_each_engines_best_configuration_per_repetition():
+    sys.path.insert(0, os.path.join(REPO, "benchmarks"))
+    try:
+        from fluid_bench import table
+    finally:
+        sys.path.pop(0)
+    times = {("mlp", 1): {"pe": [4.0, 2.0], "fluid": [8.0, 8.0]}, ("mlp", 2): {"pe": [3.0, 6.0], "fluid": [4.0, 10.0]}}
+    results = {key: {e: [{"per_step_ms": t} for t in ts] for e, ts in by.items()} for key, by in times.items()}
+    best = [line.split() for line in table(results, ["mlp"], "t").splitlines() if "best conf" in line][0]
+    # pe's best 2.0 (1 device, rep 2) over Fluid's best 4.0 (2 devices, rep 1); within the reps 3/4 and 2/8
+    assert best[3:] == ["2.00", "4.00", "0.50", "0.25-0.75"]
