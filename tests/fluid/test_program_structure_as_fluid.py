@@ -1,0 +1,45 @@
+"""The structure of the programs pe builds where Paddle's own unit tests check it op by op (issue 52,
+docs/COMPAT.md "Upstream files, run unchanged"): written for pe, each asserting what Fluid 1.8.5 does."""
+import numpy as np
+
+import pe_cli.fluid as fluid
+from pe_cli.fluid import initializer
+
+
+def _startup_values(names_shapes, seed=7):
+    """The startup program's values of parameters made in this order, with the program's seed."""
+    main, startup = fluid.Program(), fluid.Program()
+    startup.random_seed = seed
+    with fluid.program_guard(main, startup):
+        for name, shape in names_shapes:
+            fluid.layers.create_parameter(shape, "float32", name=name,
+                                          default_initializer=initializer.Uniform())
+    scope = fluid.Scope()
+    with fluid.scope_guard(scope):
+        fluid.Executor(fluid.CPUPlace()).run(startup)
+        return startup, {n: np.array(scope.find_var(n).get_tensor()) for n, _ in names_shapes}
+
+
+def test_initializer_ops_go_first_in_the_startup_program_with_their_seeds():
+    program = fluid.Program()
+    program.random_seed = 123
+    block = program.global_block()
+    block.create_parameter(dtype="float32", shape=[5, 10], name="p1", initializer=initializer.Uniform())
+    block.create_parameter(dtype="float32", shape=[5, 10], name="p2", initializer=initializer.Uniform(seed=456))
+    block.create_parameter(dtype="float16", shape=[2], name="h", initializer=initializer.Normal(seed=9))
+    ops = block.ops
+    assert [op.type for op in ops] == ["gaussian_random", "uniform_random", "uniform_random", "cast"]
+    assert [op.attr("seed") for op in ops[:3]] == [9, 456, 123]
+    assert ops[1].output("Out") == ["p2"] and ops[2].output("Out") == ["p1"]
+    assert ops[3].output("Out") == ["h"] and ops[3].input("X") == ops[0].output("Out")
+
+
+def test_a_parameter_made_later_leaves_the_seeded_values_of_earlier_ones_as_they_were():
+    _, alone = _startup_values([("w1", [4, 3])])
+    startup, both = _startup_values([("w1", [4, 3]), ("w2", [4, 3])])
+    assert [op.output("Out")[0] for op in startup.global_block().ops] == ["w2", "w1"]
+    np.testing.assert_array_equal(both["w1"], alone["w1"])
+    assert not np.array_equal(both["w1"], both["w2"])      # one shape, one seed: still two draws
+    _, again = _startup_values([("w1", [4, 3]), ("w2", [4, 3])])
+    np.testing.assert_array_equal(again["w2"], both["w2"])
+    np.testing.assert_array_equal(startup.clone().global_block().ops[0].seed_position, 1)
