@@ -43,3 +43,35 @@ def test_a_parameter_made_later_leaves_the_seeded_values_of_earlier_ones_as_they
     _, again = _startup_values([("w1", [4, 3]), ("w2", [4, 3])])
     np.testing.assert_array_equal(again["w2"], both["w2"])
     np.testing.assert_array_equal(startup.clone().global_block().ops[0].seed_position, 1)
+
+
+def _mul_mean(param_lr):
+    program = fluid.Program()
+    block = program.global_block()
+    x = block.create_parameter(dtype="float32", shape=[5, 10], name="mul.x",
+                               optimize_attr={"learning_rate": param_lr})
+    y = block.create_var(dtype="float32", shape=[10, 8], name="mul.y")
+    out = block.create_var(dtype="float32", shape=[5, 8], name="mul.out")
+    mean = block.create_var(dtype="float32", shape=[1], name="mean.out")
+    block.append_op(type="mul", inputs={"X": x, "Y": y}, outputs={"Out": out}, attrs={"x_num_col_dims": 1})
+    block.append_op(type="mean", inputs={"X": out}, outputs={"Out": mean})
+    return program, x, mean
+
+
+def test_minimize_returns_every_op_of_the_update_and_fluids_accumulators():
+    program, x, mean = _mul_mean(1.1)
+    startup = fluid.Program()
+    opts, _ = fluid.optimizer.SGD(learning_rate=0.01).minimize(mean, startup)
+    assert [op.type for op in opts] == ["scale", "sgd"]          # the parameter's learning rate, its update
+    program, x, mean = _mul_mean(1.0)
+    assert [op.type for op in fluid.optimizer.SGD(0.01).minimize(mean, fluid.Program())[0]] == ["sgd"]
+    program, x, mean = _mul_mean(1.0)
+    startup = fluid.Program()
+    adamax = fluid.optimizer.Adamax(learning_rate=0.01)
+    with fluid.program_guard(program, startup):
+        opts, _ = adamax.minimize(mean)
+    assert [op.type for op in opts] == ["adamax", "scale"]        # the closing update of beta1^t
+    assert sorted(adamax._accumulators) == ["beta1_pow_acc", "inf_norm", "moment"]
+    assert list(adamax._accumulators[adamax._moment_acc_str]) == ["mul.x"]
+    init = startup.global_block().ops                              # first in the startup program: the last made
+    assert [op.type for op in init] == ["fill_constant"] * 4 and init[0].attr("value") == 0.01
