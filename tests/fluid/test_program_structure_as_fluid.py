@@ -75,3 +75,23 @@ def test_minimize_returns_every_op_of_the_update_and_fluids_accumulators():
     assert list(adamax._accumulators[adamax._moment_acc_str]) == ["mul.x"]
     init = startup.global_block().ops                              # first in the startup program: the last made
     assert [op.type for op in init] == ["fill_constant"] * 4 and init[0].attr("value") == 0.01
+
+
+def test_a_python_the_program_starts_imports_pe_as_paddle_and_nothing_else_does(tmp_path):
+    import os
+    import subprocess
+    import sys
+    script = tmp_path / "starts_python.py"
+    script.write_text(
+        "import os, subprocess, sys\n"
+        "out = subprocess.run([sys.executable, '-c', 'import paddle.fluid as f; print(f.Program.__module__)'],\n"
+        "                     capture_output=True, text=True, check=True).stdout\n"
+        "assert out.startswith('pe_cli.'), out\n"
+        "assert os.system(sys.executable + ' -m paddle.fluid.reader') == 0\n"
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = {**os.environ, "PYTHONPATH": repo}
+    done = subprocess.run([sys.executable, "-m", "pe_cli", "fluid", str(script)], capture_output=True, text=True,
+                          cwd=tmp_path, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    outside = subprocess.run([sys.executable, "-c", "import paddle"], capture_output=True, text=True, env=env)
+    assert outside.returncode != 0 and "No module named 'paddle'" in outside.stderr
