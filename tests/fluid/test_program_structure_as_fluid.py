@@ -87,7 +87,7 @@ def test_a_python_the_program_starts_imports_pe_as_paddle_and_nothing_else_does(
         "out = subprocess.run([sys.executable, '-c', 'import paddle.fluid as f; print(f.Program.__module__)'],\n"
         "                     capture_output=True, text=True, check=True).stdout\n"
         "assert out.startswith('pe_cli.'), out\n"
-        "assert os.system(sys.executable + ' -m paddle.fluid.reader') == 0\n"
+        "assert os.system(sys.executable + ' -m paddle.fluid.reader') == 0\n")
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env = {**os.environ, "PYTHONPATH": repo}
     done = subprocess.run([sys.executable, "-m", "pe_cli", "fluid", str(script)], capture_output=True, text=True,
