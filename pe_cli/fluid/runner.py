@@ -148,6 +148,8 @@ def run_script(script, args=()):
     try:
         runpy.run_path(script, run_name="__main__")
     except SystemExit as e:
+        if e.code is not None and not isinstance(e.code, int):
+            print(e.code, file=sys.stderr)      # sys.exit("message"): Python prints it, so does pe fluid
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     except Exception as e:   # noqa: BLE001 -- the script's error: a line for pe's gaps and pe's own
         name = unsupported_name(e)        # one-line errors (a bad file, a bad shape), else the traceback
