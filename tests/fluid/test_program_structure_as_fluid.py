@@ -95,3 +95,20 @@ def test_a_python_the_program_starts_imports_pe_as_paddle_and_nothing_else_does(
     assert done.returncode == 0, done.stderr
     outside = subprocess.run([sys.executable, "-c", "import paddle"], capture_output=True, text=True, env=env)
     assert outside.returncode != 0 and "No module named 'paddle'" in outside.stderr
+
+
+def test_inference_optimize_sets_is_test_and_prunes_the_readers():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        reader = fluid.layers.py_reader(capacity=2, shapes=[[-1, 3]], dtypes=["float32"])
+        x = fluid.layers.read_file(reader)
+        fluid.layers.mean(fluid.layers.dropout(fluid.layers.fc(x, 2), 0.5))
+    pruned, kept = main._inference_optimize(), main._inference_optimize(prune_read_op=False)
+    assert [op.attr("is_test") for op in pruned.global_block().ops if op.type == "dropout"] == [True]
+    assert not main.global_block().ops[-2].attr("is_test")           # the program itself is unchanged
+    assert pruned._py_readers == [] and kept._py_readers == [reader]
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(startup)
+    loss = pruned.global_block().ops[-1].output("Out")[0]
+    out, = exe.run(pruned, feed={x.name: np.ones((4, 3), "float32")}, fetch_list=[loss])     # fed, not read
+    assert np.isfinite(out).all()
