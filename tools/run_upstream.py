@@ -23,9 +23,13 @@ The programs stay outside the repository, exactly as their authors wrote them. W
 
 The manifest, ``DIR/suite.json`` (docs/COMPAT.md, "Upstream files, run unchanged", gives its
 format): ``{"defaults": {...}, "files": {"rel/path.py": {"argv": [...], "env": {...}, "timeout": S,
-"copy": ["rel/dir"], "pythonpath": ["rel/dir"], "tests": ["Class", "Class.test_method"], "source": {"repo": ..., "path": ..., "commit": ...}}}}``
+"copy": ["rel/dir"], "pythonpath": ["rel/dir"], "tests": ["Class", "Class.test_method"], "after": "rel/path.py",
+"source": {"repo": ..., "path": ..., "commit": ...}}}}``
 (``pythonpath``: folders, relative to DIR, holding what the programs import besides Paddle, such
-as ``six``, which a Fluid installation brings along). Without one, every
+as ``six``, which a Fluid installation brings along; ``after``: another program of the manifest
+that runs first in the same temporary directory, as the program's authors run them, e.g. the one
+that trains and saves the model the program loads; if it fails, so does the program, naming it).
+Without one, every
 ``*.py`` directly in DIR is a program with no arguments.
 """
 import argparse
@@ -160,29 +164,52 @@ def verdict(rc, output, timed_out, unittest_file):
     return False, first_error(output)
 
 
-def run_one(suite, rel, opts, python, fluid, home, site):
-    """Runs one program in a fresh temporary directory; returns (passed, text, seconds)."""
-    work = tempfile.mkdtemp(prefix="upstream-")
+def _execute(suite, rel, opts, python, fluid, home, site, work):
+    """Runs one program in ``work`` (its directory copied in); returns (rc, output, timed out, is a unittest file)."""
+    cwd = _copy_in(suite, rel, opts, work)
+    cmd, unittest_file = command_for(python, fluid, cwd, rel, opts)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PE_"))}
+    extra = [os.path.join(suite, p) for p in opts.get("pythonpath", [])]   # the program's own needs
+    path = [site] + ([] if fluid else [ROOT]) + extra
+    env.update(HOME=home, PYTHONHASHSEED="0", PYTHONPATH=os.pathsep.join(path),
+               CUDA_VISIBLE_DEVICES="", OMP_NUM_THREADS="1", UPSTREAM_FLUID="1" if fluid else "0")
+    env.update({k: str(v) for k, v in opts.get("env", {}).items()})
     try:
-        cwd = _copy_in(suite, rel, opts, work)
-        cmd, unittest_file = command_for(python, fluid, cwd, rel, opts)
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PE_"))}
-        extra = [os.path.join(suite, p) for p in opts.get("pythonpath", [])]   # the program's own needs
-        path = [site] + ([] if fluid else [ROOT]) + extra
-        env.update(HOME=home, PYTHONHASHSEED="0", PYTHONPATH=os.pathsep.join(path),
-                   CUDA_VISIBLE_DEVICES="", OMP_NUM_THREADS="1", UPSTREAM_FLUID="1" if fluid else "0")
-        env.update({k: str(v) for k, v in opts.get("env", {}).items()})
-        start = time.time()
-        try:
-            done = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  stdin=subprocess.DEVNULL, timeout=opts.get("timeout", 300))
-            rc, out, timed_out = done.returncode, done.stdout.decode("utf-8", "replace"), False
-        except subprocess.TimeoutExpired as e:
-            rc, out, timed_out = -1, (e.stdout or b"").decode("utf-8", "replace"), True
+        done = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              stdin=subprocess.DEVNULL, timeout=opts.get("timeout", 300))
+        return done.returncode, done.stdout.decode("utf-8", "replace"), False, unittest_file
+    except subprocess.TimeoutExpired as e:
+        return -1, (e.stdout or b"").decode("utf-8", "replace"), True, unittest_file
+
+
+def run_one(suite, rel, opts, python, fluid, home, site):
+    """Runs one program in a fresh temporary directory, after the programs its manifest entry runs
+    it ``after`` (each in that directory, first to last); returns (passed, text, seconds)."""
+    work = tempfile.mkdtemp(prefix="upstream-")
+    start = time.time()
+    try:
+        for before, before_opts in opts.get("before", []):
+            rc, out, timed_out, unittest_file = _execute(suite, before, before_opts, python, fluid, home, site, work)
+            passed, text = verdict(rc, out, timed_out, unittest_file)
+            if not passed:
+                return False, f"{before}, run first, failed: {text}"[:300], time.time() - start
+        rc, out, timed_out, unittest_file = _execute(suite, rel, opts, python, fluid, home, site, work)
         passed, text = verdict(rc, out, timed_out, unittest_file)
         return passed, text[:300], time.time() - start
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def with_prerequisites(manifest, rel, opts):
+    """``opts`` with ``before``: [(rel, opts)] of the chain of ``after`` programs, the first to run first."""
+    chain, step = [], opts
+    while step.get("after"):
+        after = step["after"]
+        if after not in manifest or after == rel or after in [r for r, _ in chain]:
+            raise SystemExit(f"suite.json: {rel}: 'after' names {after!r}, not another program of the manifest")
+        step = manifest[after]
+        chain.insert(0, (after, step))
+    return {**opts, "before": chain} if chain else opts
 
 
 def make_home(where):
@@ -210,7 +237,9 @@ def main(argv=None):
     args = parse_args(argv)
     suite = os.path.abspath(args.suite)
     only = args.only.split(",") if args.only else None
-    programs = {r: o for r, o in load_manifest(suite).items() if not only or any(o_ in r for o_ in only)}
+    manifest = load_manifest(suite)
+    programs = {r: with_prerequisites(manifest, r, o) for r, o in manifest.items()
+                if not only or any(o_ in r for o_ in only)}
     scratch = tempfile.mkdtemp(prefix="upstream-run-")
     site = os.path.join(scratch, "site")
     os.makedirs(site)

@@ -80,14 +80,17 @@ def rng_seed(op, seed_offset):
     """A seeded random op draws the same values on every run, as in Fluid (so running a startup
     program twice initializes identically): its seed is the op's ``seed`` attribute and the
     program's ``random_seed``, mixed with the op's position and device so that two parameters of
-    one shape differ. Both 0: None, fresh entropy, one stream for the life of the executor."""
+    one shape differ (an initializer's op: the position it would have had appended, where pe put it
+    before it put it first as Fluid does, so seeded runs keep their values). Both 0: None, fresh entropy, one stream for the life of the executor."""
     seed = op.attrs.get("seed", 0) or 0
     program_seed = op.block.program.random_seed or 0
     if seed == program_seed:        # an initializer records its program's seed as its own: the same draw
         seed = 0
     if not seed and not program_seed:
         return None
-    index = op.block.ops.index(op) if op in op.block.ops else 0
+    index = op.seed_position
+    if index is None:
+        index = op.block.ops.index(op) if op in op.block.ops else 0
     return [int(s) % (1 << 64) for s in (seed, program_seed, index, seed_offset)]   # Fluid takes any int, < 0 too
 
 

@@ -5,7 +5,9 @@ Fluid 1.8 ran on numpy 1.x and Python <= 3.8, and the programs written for it ca
 ``collections.Sequence``, ``collections.Iterable``, ... (moved to ``collections.abc``; Python 3.10
 removed the old names). ``pe fluid`` (this process only, like its import hook) sets each missing one
 to what it was; a name still there is left alone, and importing pe as a library changes nothing.
-numpy 1.x's ``float()``/``int()`` of any array of one element comes back too (numpy_scalars.py).
+numpy 1.x's ``float()``/``int()`` of any array of one element comes back too (numpy_scalars.py), and
+so do Pillow's resampling names Pillow 10 removed (``Image.ANTIALIAS``, ``LINEAR``, ``CUBIC``: the
+filters ``LANCZOS``, ``BILINEAR``, ``BICUBIC`` they always named), where Pillow is installed.
 """
 import builtins
 import collections
@@ -25,6 +27,8 @@ ALIASES = {
 }
 
 
+PIL_ALIASES = {"ANTIALIAS": "LANCZOS", "LINEAR": "BILINEAR", "CUBIC": "BICUBIC"}
+
 ABC_NAMES = ("Sequence", "MutableSequence", "Mapping", "MutableMapping", "Set", "MutableSet", "Iterable",
              "Iterator", "Generator", "Callable", "Hashable", "Sized", "Container", "Collection")
 
@@ -38,3 +42,14 @@ def install():
         if not hasattr(collections, name):
             setattr(collections, name, getattr(collections.abc, name))
     numpy_scalars.install()
+    _install_pil()
+
+
+def _install_pil():
+    try:
+        from PIL import Image
+    except ImportError:
+        return
+    for name, kept in PIL_ALIASES.items():
+        if not hasattr(Image, name):
+            setattr(Image, name, getattr(Image, kept))

@@ -1,7 +1,9 @@
 """``pe fluid SCRIPT.py [ARGS]``: runs an unchanged Fluid 1.x script on pe.
 
 For this process only, an import hook (a ``sys.meta_path`` finder) makes ``paddle`` resolve to
-pe_cli.paddle and ``paddle.fluid`` to pe_cli.fluid; importing pe never installs it. The script runs
+pe_cli.paddle and ``paddle.fluid`` to pe_cli.fluid; importing pe never installs it. The processes the
+script starts inherit a PYTHONPATH whose first folder installs the same hook in a child ``python``
+that imports ``paddle`` (pe_cli/fluid/subprocess_paddle). The script runs
 as ``__main__`` with its own directory first on ``sys.path``, as ``python SCRIPT.py`` would. When it
 reaches a Fluid name pe lacks, one line names it, and one of pe's own errors (a PeError: a bad
 file, shapes that cannot work) is one line too (the traceback follows under ``PE_DEBUG=1``).
@@ -98,6 +100,15 @@ def install():
     sys.modules.setdefault("paddle.fluid.layers.rnn", importlib.import_module("pe_cli.layers.rnn"))
 
 
+def export_to_children():
+    """Puts pe_cli/fluid/subprocess_paddle first on PYTHONPATH in this process's environment, which
+    only the processes it starts inherit: a ``python`` the program starts imports pe as ``paddle``
+    too (Paddle's tests run ``python -c "import paddle.fluid"``, ``python -m paddle.fluid.reader``)."""
+    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "subprocess_paddle")
+    entries = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p != folder]
+    os.environ["PYTHONPATH"] = os.pathsep.join([folder] + entries)
+
+
 def unsupported_name(exc):
     """The Fluid name an exception says pe lacks, or None when it is some other error."""
     unsupported = sys.modules.get("pe_cli.fluid.unsupported")
@@ -131,11 +142,14 @@ def run_script(script, args=()):
         print(f"pe fluid: {script}: no such file", file=sys.stderr)
         return 2
     install()
+    export_to_children()
     sys.argv = [script, *args]
     sys.path.insert(0, os.path.dirname(script))
     try:
         runpy.run_path(script, run_name="__main__")
     except SystemExit as e:
+        if e.code is not None and not isinstance(e.code, int):
+            print(e.code, file=sys.stderr)      # sys.exit("message"): Python prints it, so does pe fluid
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     except Exception as e:   # noqa: BLE001 -- the script's error: a line for pe's gaps and pe's own
         name = unsupported_name(e)        # one-line errors (a bad file, a bad shape), else the traceback

@@ -50,6 +50,9 @@ class Operator:
         self.role = role
         self.source = source      # where it was built: "train.py:40" or "lenet.yaml:12 layers[3] fc1"
         self.layer = layer        # the layer that appended it: "fc_0"
+        # Where a seeded random op draws from (executor/plan.py rng_seed), when not its position: an
+        # initializer's op goes first in its block, as Fluid puts it, yet draws as if appended.
+        self.seed_position = None
 
     def input(self, slot):
         return list(self.inputs.get(slot, []))
@@ -112,9 +115,11 @@ class Operator:
         return list(self.attrs)
 
     def clone_into(self, block):
-        return Operator(block, self.type, {k: list(v) for k, v in self.inputs.items()},
-                        {k: list(v) for k, v in self.outputs.items()}, dict(self.attrs),
-                        self.role, self.source, self.layer)
+        op = Operator(block, self.type, {k: list(v) for k, v in self.inputs.items()},
+                      {k: list(v) for k, v in self.outputs.items()}, dict(self.attrs),
+                      self.role, self.source, self.layer)
+        op.seed_position = self.seed_position
+        return op
 
     def describe(self):
         """Short identification for error messages: ``op mul (fc_0, built at train.py:40)``."""

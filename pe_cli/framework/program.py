@@ -290,6 +290,18 @@ class Program:
         if for_test and any(op.role & ~OpRole.Loss == OpRole.Optimize for b in self.blocks for op in b.ops):
             warnings.warn("clone(for_test=True) of a program that already has optimize ops: running the "
                           "clone will train; clone the test program before minimize()", stacklevel=2)
+        return self._copy(for_test)
+
+    def _inference_optimize(self, prune_read_op=True):
+        """Fluid's: a copy whose every op with an ``is_test`` attribute has it set; with
+        ``prune_read_op`` it reads no py_reader: read_file's variables are then fed as any feed
+        (Fluid removes the reader's ops; pe's readers add none, the executor fills their variables)."""
+        new = self._copy(True)
+        if prune_read_op:
+            new._py_readers = []
+        return new
+
+    def _copy(self, for_test):
         new = Program()
         new.random_seed = self.random_seed
         new._is_test = for_test or self._is_test

@@ -1,4 +1,4 @@
-"""Initializers append the op that fills a parameter to the startup program."""
+"""Initializers put the op that fills a parameter first in the startup program, as Fluid's do."""
 import abc
 import math
 
@@ -15,21 +15,28 @@ def _seed(seed, block):
 
 
 def _fill(block, var, op_type, attrs):
-    """Appends the op ``op_type`` filling ``var`` and returns it. A float16 ``var`` is filled as Fluid
-    fills it: the op writes a float32 temporary, and a ``cast`` op writes ``var`` from it."""
+    """Puts the op ``op_type`` filling ``var`` first in ``block`` (Fluid's ``_prepend_op``: a startup
+    program initializes before any op it holds reads) and returns it. It draws its random values
+    as the op at the block's end would (``seed_position``), as pe's initializers did when they
+    appended. A float16 ``var`` is filled as Fluid fills it: the op writes a float32 temporary, and
+    a ``cast`` op appended to the block writes ``var`` from it."""
+    position = len(block.ops)
     if var.dtype != "float16":
-        return block.append_op(op_type, {}, {"Out": [var.name]}, {**attrs, "dtype": var.dtype})
-    tmp = block.create_var(name=unique_name.generate(f"{op_type}_init.{var.name}.tmp"), shape=var.shape,
-                           dtype="float32", persistable=False)
-    op = block.append_op(op_type, {}, {"Out": [tmp.name]}, {**attrs, "dtype": "float32"})
-    block.append_op("cast", {"X": [tmp.name]}, {"Out": [var.name]}, {"in_dtype": "float32", "out_dtype": "float16"})
+        op = block._prepend_op(op_type, {}, {"Out": [var.name]}, {**attrs, "dtype": var.dtype})
+    else:
+        tmp = block.create_var(name=unique_name.generate(f"{op_type}_init.{var.name}.tmp"), shape=var.shape,
+                               dtype="float32", persistable=False)
+        op = block._prepend_op(op_type, {}, {"Out": [tmp.name]}, {**attrs, "dtype": "float32"})
+        block.append_op("cast", {"X": [tmp.name]}, {"Out": [var.name]},
+                        {"in_dtype": "float32", "out_dtype": "float16"})
+    op.seed_position = position
     return op
 
 
 class Initializer(abc.ABC):
     @abc.abstractmethod
     def __call__(self, var, block):
-        """Appends the op that fills ``var`` to ``block`` and returns it."""
+        """Puts the op that fills ``var`` in ``block`` (first, as Fluid) and returns it."""
 
     @staticmethod
     def _fans(var):

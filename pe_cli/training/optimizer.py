@@ -13,6 +13,7 @@ import numbers
 
 from . import clip, regularizer
 from .backward import append_backward
+from .initializer import ConstantInitializer
 from ..base.errors import PeError
 from ..framework import default_main_program, default_startup_program, unique_name
 from ..framework.source import built_like
@@ -65,7 +66,7 @@ class Optimizer(abc.ABC):
         self._grad_clip = grad_clip
         self._name = name
         self._lr_vars = {}        # program -> the global learning-rate variable
-        self._accumulators = {}   # (program, state, param name) -> Variable
+        self._accumulators = {}   # state -> {param name: Variable}, as Fluid's
         self._startup = None      # the startup program of the current minimize()
 
     # -- learning rate -----------------------------------------------------------------------
@@ -96,19 +97,23 @@ class Optimizer(abc.ABC):
     # -- state ----------------------------------------------------------------------------------
     def _add_accumulator(self, state, param, fill_value=0.0, shape=None, dtype=None):
         """A persistable state variable of ``param`` (``fc_0.w_0_velocity_0``), filled with
-        ``fill_value`` by the startup program."""
+        ``fill_value`` by the startup program. ``_accumulators`` is Fluid's: {state: {param name:
+        variable}}; an optimizer given another program makes that program's own."""
         program = param.block.program
-        key = (program, state, param.name)
-        if key not in self._accumulators:
+        var = self._accumulators.get(state, {}).get(param.name)
+        if var is None or var.block.program is not program:
             prefix = f"{self._name}_{state}" if self._name else state
             name = unique_name.generate(f"{param.name}_{prefix}")
-            self._accumulators[key] = _persistable_var(program, name,
-                                                       shape if shape is not None else param.shape,
-                                                       dtype or param.dtype, fill_value, self._startup)
-        return self._accumulators[key]
+            var = _persistable_var(program, name, shape if shape is not None else param.shape,
+                                   dtype or param.dtype, fill_value, self._startup)
+            self._accumulators.setdefault(state, {})[param.name] = var
+        return var
 
     def _get_accumulator(self, state, param):
-        return self._accumulators[(param.block.program, state, param.name)]
+        var = self._accumulators.get(state, {}).get(param.name)
+        if var is None or var.block.program is not param.block.program:
+            raise PeError(f"{type(self).__name__}: no accumulator {state!r} for parameter '{param.name}'")
+        return var
 
     def _create_accumulators(self, block, params):
         """Creates every state variable the update op of each parameter needs."""
@@ -124,7 +129,9 @@ class Optimizer(abc.ABC):
 
     def apply_gradients(self, params_grads):
         """Appends clipping, regularization and the update ops for [(param, grad)]; returns the
-        update ops. The optimizer's ``grad_clip`` wins over clips set with ``set_gradient_clip``."""
+        ops of the update, as Fluid: each appended after clipping and regularization (a parameter's
+        learning-rate ``scale``, its update op, the optimizer's closing ops). The optimizer's
+        ``grad_clip`` wins over clips set with ``set_gradient_clip``."""
         params_grads = [(p, g) for p, g in params_grads if g is not None]
         if not params_grads:
             return []
@@ -135,14 +142,14 @@ class Optimizer(abc.ABC):
             params_grads = regularizer.append_regularization_ops(params_grads, self.regularization)
             trainable = [(p, g) for p, g in params_grads if getattr(p, "trainable", True)]
             self._create_accumulators(block, [p for p, _ in trainable])
-            ops = []
+            start = len(block.ops)
             readers = _first_readers(block)
             for param, grad in trainable:
                 lr = self._param_learning_rate(param, program)
                 with built_like(readers.get(param.name)):     # the update belongs to the param's layer
-                    ops.append(self._append_optimize_op(block, param, grad, lr))
-            ops += self._finish_update(block, trainable)
-        return ops
+                    self._append_optimize_op(block, param, grad, lr)
+            self._finish_update(block, trainable)
+        return block.ops[start:]
 
     def _finish_update(self, block, params_grads):
         return []
@@ -176,8 +183,7 @@ def _persistable_var(program, name, shape, dtype, value, startup=None):
     startup = startup if startup is not None else default_startup_program()
     sblock = startup.global_block()
     svar = sblock.create_var(name=name, shape=shape, dtype=dtype, persistable=True)
-    sblock.append_op("fill_constant", {}, {"Out": [svar]},
-                     {"shape": list(shape), "dtype": dtype, "value": float(value)})
+    ConstantInitializer(float(value))(svar, sblock)      # first in the startup program, as Fluid's
     return var
 
 
@@ -198,6 +204,8 @@ class MomentumOptimizer(Optimizer):
     param -= lr * (grad + momentum * velocity)."""
     type = "momentum"
 
+    _velocity_acc_str = "velocity"
+
     def __init__(self, learning_rate, momentum, parameter_list=None, use_nesterov=False, regularization=None,
                  grad_clip=None, name=None):
         super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
@@ -206,10 +214,10 @@ class MomentumOptimizer(Optimizer):
 
     def _create_accumulators(self, block, params):
         for p in params:
-            self._add_accumulator("velocity", p)
+            self._add_accumulator(self._velocity_acc_str, p)
 
     def _append_optimize_op(self, block, param, grad, lr):
-        velocity = self._get_accumulator("velocity", param)
+        velocity = self._get_accumulator(self._velocity_acc_str, param)
         return block.append_op(
             "momentum", {"Param": [param], "Grad": [grad], "Velocity": [velocity], "LearningRate": [lr]},
             {"ParamOut": [param], "VelocityOut": [velocity]},
@@ -243,7 +251,7 @@ class LarsMomentumOptimizer(MomentumOptimizer):
                                                 lo=0.0)
 
     def _append_optimize_op(self, block, param, grad, lr):
-        velocity = self._get_accumulator("velocity", param)
+        velocity = self._get_accumulator(self._velocity_acc_str, param)
         return block.append_op(
             "lars_momentum", {"Param": [param], "Grad": [grad], "Velocity": [velocity], "LearningRate": [lr]},
             {"ParamOut": [param], "VelocityOut": [velocity]},

@@ -16,6 +16,11 @@ class AdamOptimizer(Optimizer):
     (``epsilon * sqrt(1 - beta2^t)`` in that form)."""
     type = "adam"
 
+    _moment1_acc_str = "moment1"
+    _moment2_acc_str = "moment2"
+    _beta1_pow_acc_str = "beta1_pow_acc"
+    _beta2_pow_acc_str = "beta2_pow_acc"
+
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, parameter_list=None,
                  regularization=None, grad_clip=None, name=None, lazy_mode=False, *, epsilon_scaled=False):
         super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
@@ -30,17 +35,17 @@ class AdamOptimizer(Optimizer):
 
     def _create_accumulators(self, block, params):
         for p in params:
-            self._add_accumulator("moment1", p)
-            self._add_accumulator("moment2", p)
+            self._add_accumulator(self._moment1_acc_str, p)
+            self._add_accumulator(self._moment2_acc_str, p)
             # Fluid starts beta^t at 0.9 / 0.999 where the beta is a Variable
-            self._add_accumulator("beta1_pow_acc", p, shape=[1],
+            self._add_accumulator(self._beta1_pow_acc_str, p, shape=[1],
                                   fill_value=0.9 if isinstance(self._beta1, Variable) else self._beta1)
-            self._add_accumulator("beta2_pow_acc", p, shape=[1],
+            self._add_accumulator(self._beta2_pow_acc_str, p, shape=[1],
                                   fill_value=0.999 if isinstance(self._beta2, Variable) else self._beta2)
 
     def _append_optimize_op(self, block, param, grad, lr):
-        m1, m2 = self._get_accumulator("moment1", param), self._get_accumulator("moment2", param)
-        b1, b2 = self._get_accumulator("beta1_pow_acc", param), self._get_accumulator("beta2_pow_acc", param)
+        m1, m2, b1, b2 = (self._get_accumulator(s, param) for s in (
+            self._moment1_acc_str, self._moment2_acc_str, self._beta1_pow_acc_str, self._beta2_pow_acc_str))
         inputs = {"Param": [param], "Grad": [grad], "LearningRate": [lr], "Moment1": [m1], "Moment2": [m2],
                   "Beta1Pow": [b1], "Beta2Pow": [b2]}
         attrs = {"epsilon": self._epsilon, "lazy_mode": self._lazy_mode, "epsilon_scaled": self._epsilon_scaled}
@@ -57,6 +62,8 @@ class AdagradOptimizer(Optimizer):
     """moment += grad^2; param -= lr * grad / (sqrt(moment) + epsilon)."""
     type = "adagrad"
 
+    _moment_acc_str = "moment"
+
     def __init__(self, learning_rate, epsilon=1e-6, parameter_list=None, regularization=None, grad_clip=None,
                  name=None, initial_accumulator_value=0.0):
         super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
@@ -66,10 +73,10 @@ class AdagradOptimizer(Optimizer):
 
     def _create_accumulators(self, block, params):
         for p in params:
-            self._add_accumulator("moment", p, fill_value=self._initial_accumulator_value)
+            self._add_accumulator(self._moment_acc_str, p, fill_value=self._initial_accumulator_value)
 
     def _append_optimize_op(self, block, param, grad, lr):
-        moment = self._get_accumulator("moment", param)
+        moment = self._get_accumulator(self._moment_acc_str, param)
         return block.append_op(
             "adagrad", {"Param": [param], "Grad": [grad], "Moment": [moment], "LearningRate": [lr]},
             {"ParamOut": [param], "MomentOut": [moment]}, {"epsilon": self._epsilon})
@@ -82,6 +89,10 @@ class RMSPropOptimizer(Optimizer):
     the root); param -= moment."""
     type = "rmsprop"
 
+    _momentum_acc_str = "momentum"
+    _mean_square_acc_str = "mean_square"
+    _mean_grad_acc_str = "mean_grad"
+
     def __init__(self, learning_rate, rho=0.95, epsilon=1e-6, momentum=0.0, centered=False, parameter_list=None,
                  regularization=None, grad_clip=None, name=None):
         super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
@@ -92,13 +103,13 @@ class RMSPropOptimizer(Optimizer):
 
     def _create_accumulators(self, block, params):
         for p in params:
-            self._add_accumulator("momentum", p)
-            self._add_accumulator("mean_square", p)
-            self._add_accumulator("mean_grad", p)
+            self._add_accumulator(self._momentum_acc_str, p)
+            self._add_accumulator(self._mean_square_acc_str, p)
+            self._add_accumulator(self._mean_grad_acc_str, p)
 
     def _append_optimize_op(self, block, param, grad, lr):
-        mom, ms = self._get_accumulator("momentum", param), self._get_accumulator("mean_square", param)
-        mg = self._get_accumulator("mean_grad", param)
+        mom, ms = (self._get_accumulator(s, param) for s in (self._momentum_acc_str, self._mean_square_acc_str))
+        mg = self._get_accumulator(self._mean_grad_acc_str, param)
         return block.append_op(
             "rmsprop", {"Param": [param], "Grad": [grad], "Moment": [mom], "MeanSquare": [ms], "MeanGrad": [mg],
                         "LearningRate": [lr]},
@@ -113,6 +124,10 @@ class AdamaxOptimizer(Optimizer):
     ``scale`` op multiplies by beta1 after the updates, as Fluid's does."""
     type = "adamax"
 
+    _moment_acc_str = "moment"
+    _inf_norm_acc_str = "inf_norm"
+    _beta1_pow_acc_str = "beta1_pow_acc"
+
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, parameter_list=None,
                  regularization=None, grad_clip=None, name=None):
         super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
@@ -122,13 +137,13 @@ class AdamaxOptimizer(Optimizer):
 
     def _create_accumulators(self, block, params):
         for p in params:
-            self._add_accumulator("moment", p)
-            self._add_accumulator("inf_norm", p)
-            self._add_accumulator("beta1_pow_acc", p, fill_value=self._beta1, shape=[1])
+            self._add_accumulator(self._moment_acc_str, p)
+            self._add_accumulator(self._inf_norm_acc_str, p)
+            self._add_accumulator(self._beta1_pow_acc_str, p, fill_value=self._beta1, shape=[1])
 
     def _append_optimize_op(self, block, param, grad, lr):
-        m, u = self._get_accumulator("moment", param), self._get_accumulator("inf_norm", param)
-        b1 = self._get_accumulator("beta1_pow_acc", param)
+        m, u = self._get_accumulator(self._moment_acc_str, param), self._get_accumulator(self._inf_norm_acc_str, param)
+        b1 = self._get_accumulator(self._beta1_pow_acc_str, param)
         return block.append_op(
             "adamax", {"Param": [param], "Grad": [grad], "LearningRate": [lr], "Moment": [m], "InfNorm": [u],
                        "Beta1Pow": [b1]},
@@ -138,7 +153,7 @@ class AdamaxOptimizer(Optimizer):
     def _finish_update(self, block, params_grads):
         ops = []
         for param, _ in params_grads:
-            b1 = self._get_accumulator("beta1_pow_acc", param)
+            b1 = self._get_accumulator(self._beta1_pow_acc_str, param)
             ops.append(block.append_op("scale", {"X": [b1]}, {"Out": [b1]}, {"scale": self._beta1}))
         return ops
 
@@ -150,6 +165,9 @@ class AdadeltaOptimizer(Optimizer):
     update op reads no learning rate (``learning_rate`` is checked and kept, not applied)."""
     type = "adadelta"
 
+    _avg_squared_grad_acc_str = "_avg_squared_grad"
+    _avg_squared_update_acc_str = "_avg_squared_update"
+
     def __init__(self, learning_rate, epsilon=1.0e-6, rho=0.95, parameter_list=None, regularization=None,
                  grad_clip=None, name=None):
         super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
@@ -158,12 +176,12 @@ class AdadeltaOptimizer(Optimizer):
 
     def _create_accumulators(self, block, params):
         for p in params:
-            self._add_accumulator("_avg_squared_grad", p)
-            self._add_accumulator("_avg_squared_update", p)
+            self._add_accumulator(self._avg_squared_grad_acc_str, p)
+            self._add_accumulator(self._avg_squared_update_acc_str, p)
 
     def _append_optimize_op(self, block, param, grad, lr):
-        sg = self._get_accumulator("_avg_squared_grad", param)
-        su = self._get_accumulator("_avg_squared_update", param)
+        sg = self._get_accumulator(self._avg_squared_grad_acc_str, param)
+        su = self._get_accumulator(self._avg_squared_update_acc_str, param)
         return block.append_op(
             "adadelta", {"Param": [param], "Grad": [grad], "AvgSquaredGrad": [sg], "AvgSquaredUpdate": [su]},
             {"ParamOut": [param], "AvgSquaredGradOut": [sg], "AvgSquaredUpdateOut": [su]},
@@ -174,6 +192,8 @@ class DecayedAdagradOptimizer(Optimizer):
     """moment = decay * moment + (1 - decay) * grad^2; param -= lr * grad / (sqrt(moment) + epsilon)."""
     type = "decayed_adagrad"
 
+    _moment_acc_str = "moment"
+
     def __init__(self, learning_rate, decay=0.95, epsilon=1.0e-6, parameter_list=None, regularization=None,
                  grad_clip=None, name=None):
         super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
@@ -182,10 +202,10 @@ class DecayedAdagradOptimizer(Optimizer):
 
     def _create_accumulators(self, block, params):
         for p in params:
-            self._add_accumulator("moment", p)
+            self._add_accumulator(self._moment_acc_str, p)
 
     def _append_optimize_op(self, block, param, grad, lr):
-        moment = self._get_accumulator("moment", param)
+        moment = self._get_accumulator(self._moment_acc_str, param)
         return block.append_op(
             "decayed_adagrad", {"Param": [param], "Grad": [grad], "Moment": [moment], "LearningRate": [lr]},
             {"ParamOut": [param], "MomentOut": [moment]}, {"decay": self._decay, "epsilon": self._epsilon})
@@ -197,6 +217,9 @@ class FtrlOptimizer(Optimizer):
     else 0 (Fluid's kernel adds 1e-10 to l1 and l2)."""
     type = "ftrl"
 
+    _squared_acc_str = "squared"
+    _linear_acc_str = "linear"
+
     def __init__(self, learning_rate, l1=0.0, l2=0.0, lr_power=-0.5, parameter_list=None, regularization=None,
                  grad_clip=None, name=None):
         super().__init__(learning_rate, parameter_list, regularization, grad_clip, name)
@@ -206,11 +229,11 @@ class FtrlOptimizer(Optimizer):
 
     def _create_accumulators(self, block, params):
         for p in params:
-            self._add_accumulator("squared", p)
-            self._add_accumulator("linear", p)
+            self._add_accumulator(self._squared_acc_str, p)
+            self._add_accumulator(self._linear_acc_str, p)
 
     def _append_optimize_op(self, block, param, grad, lr):
-        sq, lin = self._get_accumulator("squared", param), self._get_accumulator("linear", param)
+        sq, lin = (self._get_accumulator(s, param) for s in (self._squared_acc_str, self._linear_acc_str))
         return block.append_op(
             "ftrl", {"Param": [param], "Grad": [grad], "LearningRate": [lr], "SquaredAccumulator": [sq],
                      "LinearAccumulator": [lin]},
@@ -238,8 +261,8 @@ class LambOptimizer(AdamOptimizer):
         self._exclude_fn = exclude_from_weight_decay_fn
 
     def _append_optimize_op(self, block, param, grad, lr):
-        m1, m2 = self._get_accumulator("moment1", param), self._get_accumulator("moment2", param)
-        b1, b2 = self._get_accumulator("beta1_pow_acc", param), self._get_accumulator("beta2_pow_acc", param)
+        m1, m2, b1, b2 = (self._get_accumulator(s, param) for s in (
+            self._moment1_acc_str, self._moment2_acc_str, self._beta1_pow_acc_str, self._beta2_pow_acc_str))
         excluded = self._exclude_fn is not None and self._exclude_fn(param)
         return block.append_op(
             "lamb", {"Param": [param], "Grad": [grad], "LearningRate": [lr], "Moment1": [m1], "Moment2": [m2],

@@ -7,9 +7,9 @@
 # - pe's mul backward is `mul_grad_y` alone when the input needs no gradient (Fluid: `mul_grad`);
 # - a schedule is pe's `lr_schedule` op after `increment` (Fluid: a dozen elementwise ops and, for
 #   piecewise decay, conditional blocks); L2 decay adds with `sum` (Fluid 1.8's) not `elementwise_add`;
-# - startup programs hold the same ops in creation order (Fluid prepends initializers); a server's
-#   startup runs the whole original startup and slices its blocks out (Fluid runs the initializers
-#   on the blocks' shapes), so the values do not depend on the number of servers.
+# - a server's startup runs the whole original startup (its initializers first, last made first,
+#   as Fluid prepends them) and slices its blocks out (Fluid runs the initializers on the blocks'
+#   shapes), so the values do not depend on the number of servers.
 # The sparse-table cases (distributed lookup tables, prefetch) are not ported: pe has no sparse
 # gradients in parameter-server mode yet.
 import paddle.fluid as fluid
@@ -74,7 +74,7 @@ assert ops(trainer.global_block()) == [
 assert len(pserver.blocks) == 3
 assert ops(pserver.blocks[0]) == ["listen_and_serv"]
 assert ops(pserver.blocks[1]) == ["sum", "scale", "sgd"]
-assert ops(startup.global_block()) == ["uniform_random", "fill_constant", "fill_constant", "slice"]
+assert ops(startup.global_block()) == ["fill_constant", "fill_constant", "uniform_random", "slice"]
 assert startup.global_block().var("fc_w.block1").shape == (500, 1000)
 assert sorted(n for n, v in startup.global_block().vars.items() if v.persistable) == [
     "fc_b", "fc_w.block1", "learning_rate_0"]

@@ -46,8 +46,8 @@ for _ in range(2):
                            initializer=initializer.UniformInitializer())
     block.create_parameter(dtype="float32", shape=[5, 10], lod_level=0, name="param2",
                            initializer=initializer.UniformInitializer(seed=456))
-assert block.ops[1].attr("seed") == 456
-assert block.ops[0].attr("seed") == 123
+assert block.ops[1].attr("seed") == 123     # initializers go first: the last one made is ops[0]
+assert block.ops[0].attr("seed") == 456
 
 block, _ = init_ops([5, 10], initializer.UniformInitializer(-4.2, 3.1, 123))
 op = block.ops[0]

@@ -178,6 +178,8 @@ def test_pe_fluid_gives_back_numpy_1_and_python_38_names(tmp_path):
     script.write_text("import collections, numpy as np\n"
                       "assert np.product([2, 3]) == 6 and np.array([1], dtype=np.float).dtype == np.float64\n"
                       "assert np.asscalar(np.ones(1)) == 1.0 and np.alltrue([True])\n"
+                      "from PIL import Image\n"     # Pillow 10 removed the name the book's programs resize with
+                      "assert Image.ANTIALIAS == Image.LANCZOS and Image.CUBIC == Image.BICUBIC\n"
                       "assert collections.Sequence is collections.abc.Sequence\n"
                       "import paddle.fluid.backward as b\n"
                       "assert b._append_grad_suffix_('x') == 'x@GRAD' and b._as_list(None) == []\n"
@@ -195,6 +197,7 @@ def test_pe_fluid_gives_back_numpy_1_and_python_38_names(tmp_path):
     assert done.returncode == 0, done.stderr
     untouched = subprocess.run([sys.executable, "-c", "import collections, numpy, pe_cli.fluid\n"
                                 "assert not hasattr(numpy, 'product') and not hasattr(collections, 'Sequence')\n"
+                                "from PIL import Image\nassert not hasattr(Image, 'ANTIALIAS')\n"
                                 "try:\n    float(numpy.ones(1))\n    raise SystemExit('numpy changed')\n"
                                 "except TypeError:\n    pass\n"],
                                capture_output=True, text=True, env={**os.environ, "PYTHONPATH": repo}, timeout=120)

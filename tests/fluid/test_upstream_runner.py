@@ -35,3 +35,24 @@ def test_the_manifest_tests_key_runs_only_the_named_classes(tmp_path):
     lines = {l.split("|")[0].strip(): l.split("|", 1)[1].strip() for l in proc.stdout.splitlines() if "|" in l}
     assert lines["mixed.py"] == "pe: passes: 1 tests", proc.stdout
     assert lines["whole.py"].startswith("pe: ") and "disable_static" in lines["whole.py"], proc.stdout
+
+
+def test_the_manifest_after_key_runs_a_program_after_another_in_its_directory(tmp_path):
+    """``after``: the program that writes what this one reads (a saved model) runs first, in the same
+    fresh directory; when it fails, the program fails naming it."""
+    suite = tmp_path / "suite"
+    (suite / "tutorials").mkdir(parents=True)
+    (suite / "tutorials" / "train.py").write_text("import os\nos.makedirs('mnist')\nopen('mnist/w', 'w').write('1')\n")
+    (suite / "tutorials" / "attack.py").write_text("assert open('mnist/w').read() == '1'\n")
+    (suite / "crash.py").write_text("raise SystemExit('no data')\n")
+    (suite / "after_crash.py").write_text("pass\n")
+    (suite / "suite.json").write_text(json.dumps({"files": {
+        "tutorials/train.py": {}, "tutorials/attack.py": {"after": "tutorials/train.py"},
+        "crash.py": {}, "after_crash.py": {"after": "crash.py"}}}))
+    (tmp_path / "home").mkdir()
+    proc = subprocess.run([sys.executable, os.path.join(REPO, "tools", "run_upstream.py"), str(suite), "--jobs", "1",
+                           "--home", str(tmp_path / "home"), "--only", "attack.py,after_crash.py"],
+                          capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=REPO), timeout=300)
+    lines = {l.split("|")[0].strip(): l.split("|", 1)[1].strip() for l in proc.stdout.splitlines() if "|" in l}
+    assert lines == {"tutorials/attack.py": "pe: passes",
+                     "after_crash.py": "pe: crash.py, run first, failed: no data"}, proc.stdout + proc.stderr

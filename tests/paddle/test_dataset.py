@@ -96,6 +96,11 @@ def test_movielens_samples_follow_paddles_layout(data_home):
     assert train == list(movielens.train()())                            # the same split every time
     assert [1, 1, 0, 10, 1, [1, 2], [2, 1], [-3.0]] in train + test       # user 1, Toy Story, rating 1
     assert [2, 0, 6, 16, 2, [0], [0], [-1.0]] in train + test            # user 2, Heat, rating 2
+    assert str(movielens.movie_info()[1]) == "<MovieInfo id(1), title(Toy Story), categories(['Animation', 'Comedy'])>"
+    assert movielens.movie_info()[2].value() == [2, [0], [0]]
+    assert str(movielens.user_info()[2]) == "<UserInfo id(2), gender(M), age(56), job(16)>"
+    assert movielens.user_info()[1].value() == [1, 1, 0, 10]
+    assert len(list(movielens.test(test_ratio=0.5)())) > len(test)
 
 
 def test_movielens_without_its_archive_names_it(data_home):

@@ -249,7 +249,8 @@ def test_state_is_persistable_and_initialized_by_startup():
     main, startup, loss, opt = build(lambda: fluid.optimizer.Adam(0.125))
     persistable = {v.name for v in main.list_vars() if v.persistable}
     startup_outs = {n for op in startup.global_block().ops for n in op.output_arg_names}
-    state = {v.name for v in opt._accumulators.values()} | {opt._global_learning_rate(main).name}
+    state = {v.name for per_param in opt._accumulators.values() for v in per_param.values()}   # Fluid's layout
+    state |= {opt._global_learning_rate(main).name}
     assert len(state) == 2 * 4 + 1   # moment1, moment2, beta1_pow, beta2_pow for w and b, the LR
     assert state <= persistable and state <= startup_outs
     assert any("w_moment1" in n for n in state) and any("b_beta2_pow_acc" in n for n in state)

@@ -36,6 +36,47 @@ def _lines(package, member):
         raise PeError(f"paddle.dataset.movielens: {archive()} has no {member}") from None
 
 
+class MovieInfo:
+    """A movie: its id (``index``), its categories and its title (the year taken off)."""
+
+    def __init__(self, index, categories, title):
+        self.index = int(index)
+        self.categories = categories
+        self.title = title
+
+    def value(self):
+        """[movie id, [category ids], [title word ids]], as in a sample."""
+        meta = _load()
+        return [self.index, [meta["categories"][c] for c in self.categories],
+                [meta["title_dict"][w.lower()] for w in self.title.split()]]
+
+    def __str__(self):
+        return "<MovieInfo id(%d), title(%s), categories(%s)>" % (self.index, self.title, self.categories)
+
+    __repr__ = __str__
+
+
+class UserInfo:
+    """A user: id (``index``), ``is_male``, ``age`` (index in age_table) and ``job_id``; made from
+    users.dat's fields (gender ``M``/``F``, age in years)."""
+
+    def __init__(self, index, gender, age, job_id):
+        self.index = int(index)
+        self.is_male = gender == "M"
+        self.age = age_table.index(int(age))
+        self.job_id = int(job_id)
+
+    def value(self):
+        """[user id, gender (0 male, 1 female), age index, job id], as in a sample."""
+        return [self.index, 0 if self.is_male else 1, self.age, self.job_id]
+
+    def __str__(self):
+        return "<UserInfo id(%d), gender(%s), age(%d), job(%d)>" % (
+            self.index, "M" if self.is_male else "F", age_table[self.age], self.job_id)
+
+    __repr__ = __str__
+
+
 def _load():
     if _meta.get("path") == archive():
         return _meta
@@ -44,15 +85,31 @@ def _load():
     with zipfile.ZipFile(path) as package:
         for movie_id, title, categories in _lines(package, "ml-1m/movies.dat"):
             match = _TITLE.match(title)
-            movies[int(movie_id)] = ((match.group(1) if match else title).strip(), categories.split("|"))
+            movies[int(movie_id)] = MovieInfo(movie_id, categories.split("|"),
+                                              (match.group(1) if match else title).strip())
         for uid, gender, age, job, _ in _lines(package, "ml-1m/users.dat"):
-            users[int(uid)] = (0 if gender == "M" else 1, age_table.index(int(age)), int(job))
-    words = sorted({w.lower() for title, _ in movies.values() for w in title.split()})
-    cats = sorted({c for _, cs in movies.values() for c in cs})
+            users[int(uid)] = UserInfo(uid, gender, age, job)
+    words = sorted({w.lower() for m in movies.values() for w in m.title.split()})
+    cats = sorted({c for m in movies.values() for c in m.categories})
     _meta.clear()
     _meta.update(path=path, movies=movies, users=users, title_dict={w: i for i, w in enumerate(words)},
                  categories={c: i for i, c in enumerate(cats)})
     return _meta
+
+
+def movie_info():
+    """{movie id: MovieInfo}."""
+    return _load()["movies"]
+
+
+def user_info():
+    """{user id: UserInfo}."""
+    return _load()["users"]
+
+
+def fetch():
+    """The cached archive's path (nothing downloads: a missing archive is the one-line error)."""
+    return archive()
 
 
 def get_movie_title_dict():
@@ -72,28 +129,29 @@ def max_user_id():
 
 
 def max_job_id():
-    return max(job for _, _, job in _load()["users"].values())
+    return max(u.job_id for u in _load()["users"].values())
 
 
 def _reader(rand_seed=0, test_ratio=0.1, is_test=False):
     def reader():
         meta = _load()
+        cats, words = meta["categories"], meta["title_dict"]
         rng = np.random.RandomState(rand_seed)
         with zipfile.ZipFile(meta["path"]) as package:
             ratings = _lines(package, "ml-1m/ratings.dat")
         for uid, movie_id, rating, _ in ratings:
             if (rng.random_sample() < test_ratio) != is_test:
                 continue
-            gender, age, job = meta["users"][int(uid)]
-            title, cats = meta["movies"][int(movie_id)]
-            yield [int(uid), gender, age, job, int(movie_id), [meta["categories"][c] for c in cats],
-                   [meta["title_dict"][w.lower()] for w in title.split()], [float(rating) * 2 - 5.0]]
+            movie = meta["movies"][int(movie_id)]
+            yield meta["users"][int(uid)].value() + [
+                movie.index, [cats[c] for c in movie.categories],
+                [words[w.lower()] for w in movie.title.split()], [float(rating) * 2 - 5.0]]
     return reader
 
 
-def train():
-    return _reader(is_test=False)
+def train(rand_seed=0, test_ratio=0.1):
+    return _reader(rand_seed, test_ratio, is_test=False)
 
 
-def test():
-    return _reader(is_test=True)
+def test(rand_seed=0, test_ratio=0.1):
+    return _reader(rand_seed, test_ratio, is_test=True)
