@@ -122,9 +122,16 @@ def tensordot(x, y, axes=2, name=None):
 
 def rot90(x, k=1, axes=(0, 1), name=None):
     """x turned k times by 90 degrees in the plane of ``axes`` (from the first toward the second)."""
-    a0, a1 = (int(a) % len(x.shape) for a in axes)
-    if a0 == a1 or len(axes) != 2:
+    rank = len(x.shape)
+    if len(axes) != 2:
+        raise ValueError(f"paddle.rot90: axes {list(axes)} must name two dims")
+    if rank < 2:
+        raise ValueError(f"paddle.rot90: x has {rank} dims; it needs at least 2")
+    if axes[0] == axes[1] or abs(axes[0] - axes[1]) == rank:
         raise ValueError(f"paddle.rot90: axes {list(axes)} must be two different dims")
+    if not all(-rank <= int(a) < rank for a in axes):
+        raise ValueError(f"paddle.rot90: axes {list(axes)} out of range for x of {rank} dims")
+    a0, a1 = (int(a) % rank for a in axes)
     k = int(k) % 4
     perm = list(range(len(x.shape)))
     perm[a0], perm[a1] = a1, a0

@@ -3,6 +3,7 @@ value; its gradient is split evenly among the values that reach it, where max/mi
 ``count_nonzero``, ``nansum`` and ``nanmean`` (NaNs left out)."""
 from .. import layers as L
 from ..base.dtypes import convert_dtype
+from ..layers.checks import FLOATS, check_variable_and_dtype
 from . import tensor_create as TC
 from . import tensor_math as TM
 
@@ -52,6 +53,7 @@ def nansum(x, axis=None, dtype=None, keepdim=False, name=None):
 
 
 def nanmean(x, axis=None, keepdim=False, name=None):
-    """The mean over ``axis`` of the values that are not NaN (NaN where all are)."""
+    """The mean over ``axis`` of the values that are not NaN (NaN where all are); x is a float tensor."""
+    check_variable_and_dtype(x, "x/input", FLOATS, "nanmean")
     count = L.reduce_sum(L.cast(L.logical_not(TM.isnan(x)), x.dtype), dim=_axes(axis), keep_dim=keepdim)
     return TM.divide(nansum(x, axis, keepdim=keepdim), count, name=name)
