@@ -46,8 +46,9 @@ def as_feed_array(block, name, value, num_places=1):
                 raise FeedError(f"feed '{name}': expected dtype {var.dtype}, got {value.dtype}; "
                                 f"convert it with .astype('{var.dtype}')")
             value = value.astype(var.dtype)
-    elif np.isscalar(value):          # a Python number is a tensor of shape [1], as Fluid's _as_lodtensor makes it
-        value = np.array([value], dtype=var.dtype)
+    elif np.isscalar(value):    # a Python number: shape [1], as Fluid's _as_lodtensor makes it; for a
+        # variable declared 0-D (which Fluid 1.8 has not), 0-D as Paddle 2.6's makes it
+        value = np.array(value if var.shape == () else [value], dtype=var.dtype)
     else:
         value = np.asarray(value, dtype=var.dtype)
     # Fluid 1.8 checks a feed's shape only for fluid.data (need_check_feed), never for layers.data; nor

@@ -12,6 +12,7 @@ from .. import layers as L
 from ..base.dtypes import convert_dtype
 from ..base.errors import PeError
 from ..framework.variable import Variable
+from ..layers.checks import check_variable_and_dtype
 from ..layers.helper import _single
 
 __all__ = ["add", "subtract", "multiply", "divide", "floor_divide", "mod", "remainder", "floor_mod", "maximum",
@@ -265,8 +266,14 @@ def _unary(layer):
     return fn
 
 
-abs, acos, asin, atan, ceil, cos, cosh, erf, exp, floor, log = map(  # noqa: A001
-    _unary, (L.abs, L.acos, L.asin, L.atan, L.ceil, L.cos, L.cosh, L.erf, L.exp, L.floor, L.log))
+acos, asin, atan, ceil, cos, cosh, erf, exp, floor, log = map(
+    _unary, (L.acos, L.asin, L.atan, L.ceil, L.cos, L.cosh, L.erf, L.exp, L.floor, L.log))
+
+
+def abs(x, name=None, *, out=None):  # noqa: A001 -- Paddle's name
+    """|x| elementwise; x an int32, int64 or float tensor (Paddle 2.x's abs takes integers too)."""
+    check_variable_and_dtype(x, "x", ("int32", "int64", "float16", "float32", "float64"), "abs")
+    return _written_to(_single("abs", x, {"X": [x]}, {}, name=name), out)
 reciprocal, round, rsqrt, sign, sin, sinh, sqrt, square, tanh = map(  # noqa: A001
     _unary, (L.reciprocal, L.round, L.rsqrt, L.sign, L.sin, L.sinh, L.sqrt, L.square, L.tanh))
 tanh_ = tanh

@@ -4,3 +4,4 @@ tensor_elementwise.py, tensor_reduce.py)."""
 from ..tensor_math import *  # noqa: F401,F403
 from ..tensor_elementwise import *  # noqa: F401,F403
 from ..tensor_reduce import *  # noqa: F401,F403
+from ..tensor_number import *  # noqa: F401,F403
