@@ -7,7 +7,7 @@ from ..layers.checks import FLOATS, check_variable_and_dtype
 from . import tensor_create as TC
 from . import tensor_math as TM
 
-__all__ = ["amax", "amin", "count_nonzero", "nansum", "nanmean"]
+__all__ = ["amax", "amin", "count_nonzero", "nansum", "nanmean", "renorm"]
 
 
 def _axes(axis):
@@ -57,3 +57,20 @@ def nanmean(x, axis=None, keepdim=False, name=None):
     check_variable_and_dtype(x, "x/input", FLOATS, "nanmean")
     count = L.reduce_sum(L.cast(L.logical_not(TM.isnan(x)), x.dtype), dim=_axes(axis), keep_dim=keepdim)
     return TM.divide(nansum(x, axis, keepdim=keepdim), count, name=name)
+
+
+def renorm(x, p, axis, max_norm):
+    """x with each slice along ``axis`` whose p-norm exceeds ``max_norm`` scaled down to it (by
+    max_norm / (norm + 1e-7), as Paddle's renorm kernel); the gradient is the derivative of that."""
+    rank = len(x.shape)
+    if not axis < rank:
+        raise ValueError(f"the axis:{axis} should be less then the shape's size {rank}:{list(x.shape)}")
+    if not axis >= -rank:
+        raise ValueError(f"the axis:{axis} should not be less than -1 * length of input_shape:{-rank}")
+    axis %= rank
+    check_variable_and_dtype(x, "x", ("float32", "float64"), "renorm")
+    others = [d for d in range(rank) if d != axis]
+    norm = L.pow(L.reduce_sum(L.pow(TM.abs(x), factor=float(p)), dim=others, keep_dim=True), factor=1.0 / p)
+    over = TM.greater_than(norm, TC.full_like(norm, max_norm))
+    scale = TC.where(over, TM.divide(TC.full_like(norm, max_norm), L.scale(norm, bias=1e-7)), TC.ones_like(norm))
+    return TM.multiply(x, scale)

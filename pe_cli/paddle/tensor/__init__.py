@@ -11,5 +11,6 @@ from ..tensor_arrange import *  # noqa: F401,F403
 from ..tensor_inplace import *  # noqa: F401,F403
 from ..tensor_bitwise import *  # noqa: F401,F403
 from ..tensor_number import *  # noqa: F401,F403
+from ..tensor_select import *  # noqa: F401,F403
 from ..tensor_array import *  # noqa: F401,F403
 from . import creation, math, random, stat  # noqa: F401,E402 -- Paddle's submodule names
