@@ -15,14 +15,18 @@ def _axes(axis):
 
 
 def _even(layer, x, axis, keepdim, name):
-    """sum(x * w) over ``axis``, w = (x == extreme) / (how many reach it), w a constant: the extreme's
-    value, whose gradient each value reaching it shares evenly (as Paddle's amax/amin)."""
+    """The extreme over ``axis``, whose gradient each value reaching it shares evenly (as Paddle's
+    amax/amin): the gradient of sum(x * w), w = (x == extreme) / (how many reach it) a constant."""
     axes = _axes(axis)
     extreme = layer(x, dim=axes, keep_dim=True)
     hit = L.cast(L.equal(x, extreme), x.dtype)
     weight = TM.divide(hit, L.reduce_sum(hit, dim=axes, keep_dim=True))
     weight.stop_gradient = True
-    return L.reduce_sum(TM.multiply(x, weight), dim=axes, keep_dim=keepdim, name=name)
+    shared = L.reduce_sum(TM.multiply(x, weight), dim=axes, keep_dim=keepdim)
+    # the value is the extreme itself, exactly (sum(x * w) may round); the gradient is shared's
+    value, frozen = layer(x, dim=axes, keep_dim=keepdim), L.assign(shared)
+    value.stop_gradient = frozen.stop_gradient = True
+    return TM.add(value, TM.subtract(shared, frozen), name=name)
 
 
 def amax(x, axis=None, keepdim=False, name=None):
