@@ -2,7 +2,7 @@
 math.py and manipulation.py), composed of pe's ops: ``take`` (x flattened, gathered at an index of
 any shape, with raise/wrap/clip modes), ``index_fill`` and ``select_scatter`` (a mask along one axis
 chooses the new values), ``combinations`` (of a 1-D tensor's elements, as itertools') and ``vander``
-(the Vandermonde matrix). The gradient reaches x where its values are kept."""
+(the Vandermonde matrix) and ``unique_consecutive``. The gradient reaches x where its values are kept."""
 from .. import layers as L
 from ..framework.variable import Variable
 from ..layers.checks import check_variable_and_dtype
@@ -11,7 +11,7 @@ from . import tensor_manip as TM
 from . import tensor_math as TH
 from .tensor_search import masked_select, where
 
-__all__ = ["take", "index_fill", "index_fill_", "select_scatter", "combinations", "vander"]
+__all__ = ["take", "index_fill", "index_fill_", "select_scatter", "combinations", "vander", "unique_consecutive"]
 
 
 def take(x, index, mode="raise", name=None):
@@ -126,3 +126,40 @@ def vander(x, n=None, increasing=False, name=None):
     for _ in range(n - 1):
         columns.append(TH.multiply(columns[-1], x))
     return TM.stack(columns if increasing else columns[::-1], 1)
+
+
+def _changes(x, axis):
+    """A bool [n]: True where slice i along ``axis`` differs from slice i - 1 (and at i = 0)."""
+    n = x.shape[axis]
+    first = L.fill_constant([1], "int32", 1)
+    if n == 1:
+        return L.cast(first, "bool")
+    later, earlier = (L.slice(x, [axis], [a], [b]) for a, b in ((1, n), (0, n - 1)))
+    differs = TH.not_equal(later, earlier)
+    others = [d for d in range(len(x.shape)) if d != axis]
+    if others:
+        differs = L.reduce_any(differs, dim=others)
+    return L.cast(TM.concat([first, L.cast(differs, "int32")]), "bool")
+
+
+def unique_consecutive(x, return_inverse=False, return_counts=False, axis=None, dtype="int64", name=None):
+    """x without consecutive repeats (of elements of the flattened x, or of slices along ``axis``);
+    with ``return_inverse`` the index in the result of each element (slice), with ``return_counts``
+    how many each kept one stood for, both of ``dtype``."""
+    if axis is None:
+        x, axis = TM.flatten(x), 0
+    axis %= len(x.shape)
+    if x.shape[axis] is None or x.shape[axis] < 0:
+        raise ValueError(f"paddle.unique_consecutive: pe needs dim {axis} of x known when the program is built")
+    change = _changes(x, axis)
+    starts = TM.reshape(L.where(change), [-1])
+    out = [TM.index_select(x, starts, axis=axis)]
+    if return_inverse:
+        out.append(L.cast(TH.subtract(TH.cumsum(L.cast(change, "int64")), TC.ones_like(L.cast(change, "int64"))),
+                          dtype))
+    if return_counts:
+        ends = TM.concat([L.slice(starts, [0], [1], [2 ** 31 - 1]), L.fill_constant([1], "int64", x.shape[axis])])
+        out.append(L.cast(TH.subtract(ends, starts), dtype))
+    for v in out[1:]:
+        v.stop_gradient = True
+    return out[0] if len(out) == 1 else tuple(out)
