@@ -35,8 +35,7 @@ def gcd(x, y, name=None):
     check_variable_and_dtype(y, "y", ("int32", "int64"), "gcd")
     shape = broadcast_shape(list(x.shape), list(y.shape))
     x, y = TM.abs(broadcast_to(x, shape)), TM.abs(broadcast_to(y, shape))
-    from .static.nn import while_loop
-    return while_loop(_euclid_cond, _euclid_body, [x, y])[0]
+    return L.while_loop(_euclid_cond, _euclid_body, [x, y])[0]
 
 
 def lcm(x, y, name=None):

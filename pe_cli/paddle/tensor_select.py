@@ -9,6 +9,7 @@ from ..layers.checks import check_variable_and_dtype
 from . import tensor_create as TC
 from . import tensor_manip as TM
 from . import tensor_math as TH
+from .tensor_inplace import _static_inplace
 from .tensor_search import masked_select, where
 
 __all__ = ["take", "index_fill", "index_fill_", "select_scatter", "combinations", "vander", "unique_consecutive"]
@@ -69,7 +70,6 @@ def index_fill(x, index, axis, value, name=None):
 
 
 def index_fill_(x, index, axis, value, name=None):
-    from .tensor_inplace import _static_inplace
     return _static_inplace("index_fill", index_fill)(x, index, axis, value, name=name)
 
 

@@ -10,6 +10,7 @@ import warnings
 
 import numpy as np
 
+from ..base.dtypes import VarType
 from ..executor.scope import Scope, global_scope
 from ..framework.variable import Variable
 from .. import layers as L
@@ -37,7 +38,6 @@ def _clone(self):
 
 def _detach(self):
     """A copy of x that stops the gradient (Paddle's share_data op): same dtype and persistable flag."""
-    from ..base.dtypes import VarType
     assert self.type in (VarType.SELECTED_ROWS, VarType.LOD_TENSOR), \
         "only support a variable with SELECTED_ROWS or LOD_TENSOR to be detached"
     out = L.assign(self)

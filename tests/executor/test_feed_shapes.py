@@ -8,7 +8,7 @@ import pytest
 
 from pe_cli import fluid, paddle
 from pe_cli.base.errors import FeedError
-from pe_cli.executor.executor import _place_named
+from pe_cli.base.places import place_named as _place_named
 
 # (declared, fed, fits), measured on Fluid 1.8.5 and Paddle 2.6.2 (Executor.run of x * 2)
 MEASURED = [([-1, 1], [6], True), ([-1, 2], [6], True), ([-1, 1], [6, 1, 1], False), ([-1, 3, 1], [2, 3], True),
