@@ -187,3 +187,14 @@ def is_compiled_with_rocm():
 def is_compiled_with_xpu():
     """False: pe has no XPU kernels."""
     return False
+
+
+def _is_bwd_prim_enabled():
+    """False: pe builds gradients from its registered grad ops, never from Paddle 2.6's primitive
+    ("prim") decompositions."""
+    return False
+
+
+def _is_fwd_prim_enabled():
+    """False: pe runs its registered ops, never Paddle 2.6's primitive decompositions."""
+    return False
