@@ -6,8 +6,9 @@ from ..base.dtypes import convert_dtype
 from ..layers.checks import FLOATS, check_variable_and_dtype
 from . import tensor_create as TC
 from . import tensor_math as TM
+from .tensor_inplace import _static_inplace
 
-__all__ = ["amax", "amin", "count_nonzero", "nansum", "nanmean", "renorm"]
+__all__ = ["amax", "amin", "count_nonzero", "nansum", "nanmean", "renorm", "renorm_"]
 
 
 def _axes(axis):
@@ -78,3 +79,7 @@ def renorm(x, p, axis, max_norm):
     over = TM.greater_than(norm, TC.full_like(norm, max_norm))
     scale = TC.where(over, TM.divide(TC.full_like(norm, max_norm), L.scale(norm, bias=1e-7)), TC.ones_like(norm))
     return TM.multiply(x, scale)
+
+
+def renorm_(x, p, axis, max_norm):
+    return _static_inplace("renorm", renorm)(x, p, axis, max_norm)
