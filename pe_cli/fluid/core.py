@@ -107,9 +107,14 @@ def _set_fuse_parameter_memory_size(megabytes):
     fused_all_reduce.set_memory_size(megabytes)
 
 
+class _TestException(EnforceNotMet, RuntimeError):
+    """The error of __unittest_throw_exception__: Fluid 1.8's EnforceNotMet, Paddle 2.6's RuntimeError."""
+
+
 def __unittest_throw_exception__():
-    """Fluid's hook for testing that its core's errors reach Python as EnforceNotMet."""
-    raise EnforceNotMet("test exception")
+    """Fluid's hook for testing that its core's errors reach Python: an EnforceNotMet (Fluid 1.8's,
+    "test exception") that is a RuntimeError too (Paddle 2.6's, "This is a test of exception")."""
+    raise _TestException("test exception: This is a test of exception")
 
 
 def globals():   # noqa: A001 -- Fluid's name
