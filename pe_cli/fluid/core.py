@@ -203,3 +203,13 @@ def _is_bwd_prim_enabled():
 def _is_fwd_prim_enabled():
     """False: pe runs its registered ops, never Paddle 2.6's primitive decompositions."""
     return False
+
+
+def supports_bfloat16():
+    """False: pe has no bfloat16 kernels (Paddle 2.6's tests skip their BF16 cases on it)."""
+    return False
+
+
+def supports_bfloat16_fast_performance():
+    """False: pe has no bfloat16 kernels."""
+    return False
