@@ -11,8 +11,9 @@ class EnforceNotMet(PeError):
     fed value, a LoD) failed. Scripts catch it by that name; pe's errors of those kinds are one."""
 
 
-class ShapeError(EnforceNotMet):
-    """A layer was given inputs whose shapes cannot work together."""
+class ShapeError(EnforceNotMet, ValueError):
+    """A layer was given inputs whose shapes cannot work together (a ValueError too, as Paddle 2.x's
+    shape inference raises its InvalidArgument errors)."""
 
 
 class FeedError(EnforceNotMet, ValueError):

@@ -85,3 +85,14 @@ def cpu_device_count():
 def cpu_places(device_count=None):
     n = cpu_device_count() if device_count is None else check("devices", device_count, "cpu_places' device_count")
     return [CPUPlace(i) for i in range(n)]
+
+
+def place_named(name):
+    """The place Paddle 2.x names ``cpu``, ``gpu`` or ``gpu:N`` (its Executor takes them); another
+    name is a ValueError."""
+    kind, _, number = name.strip().lower().partition(":")
+    if kind == "cpu" and not number:
+        return CPUPlace()
+    if kind == "gpu" and (not number or number.isdigit()):
+        return CUDAPlace(int(number or 0))
+    raise ValueError(f"Executor: the place '{name}' must be 'cpu', 'gpu' or 'gpu:N'")

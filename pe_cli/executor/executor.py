@@ -16,7 +16,7 @@ from ..base.dtypes import VarType
 from ..base.tensor_array import TensorArray
 from ..kernels import pserver_link
 from ..ops.registry import GRAD_SUFFIX
-from ..base.places import CPUPlace, Place
+from ..base.places import CPUPlace, Place, place_named
 from .compiled import run_compiled
 from .feeding import as_feed_array, check_feed_dict, feed_lr_scheduler, missing_value_error, reader_feeds
 from .fetched import fetched
@@ -71,6 +71,8 @@ class _Plan:
 class Executor:
     def __init__(self, place=None):
         self.place = place if place is not None else CPUPlace()
+        if isinstance(place, str):          # Paddle 2.x's 'cpu', 'gpu', 'gpu:1'
+            self.place = place_named(place)
         if not isinstance(self.place, Place):
             raise TypeError(f"Executor: place must be CPUPlace() or CUDAPlace(i), got {place!r}")
         # The device's runtime: on the CPU values are numpy arrays, nothing moves; on a GPU feeds

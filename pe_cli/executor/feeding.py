@@ -46,8 +46,9 @@ def as_feed_array(block, name, value, num_places=1):
                 raise FeedError(f"feed '{name}': expected dtype {var.dtype}, got {value.dtype}; "
                                 f"convert it with .astype('{var.dtype}')")
             value = value.astype(var.dtype)
-    elif np.isscalar(value):          # a Python number is a tensor of shape [1], as Fluid's _as_lodtensor makes it
-        value = np.array([value], dtype=var.dtype)
+    elif np.isscalar(value):    # a Python number: shape [1], as Fluid's _as_lodtensor makes it; for a
+        # variable declared 0-D (which Fluid 1.8 has not), 0-D as Paddle 2.6's makes it
+        value = np.array(value if var.shape == () else [value], dtype=var.dtype)
     else:
         value = np.asarray(value, dtype=var.dtype)
     # Fluid 1.8 checks a feed's shape only for fluid.data (need_check_feed), never for layers.data; nor
@@ -56,7 +57,7 @@ def as_feed_array(block, name, value, num_places=1):
         shape = value.shape if num_places == 1 or lod else _per_device(value.shape, num_places, var.shape)
         expected = var.shape
         known = type(expected) is tuple and (expected, shape) in _FITS
-        if not known and (len(shape) != len(expected) or any(e >= 0 and e != s for e, s in zip(expected, shape))):
+        if not known and _differs(shape, expected):
             raise FeedError(f"feed '{name}': expected shape {fmt_shape(expected)} "
                             f"(-1 is any size), got {fmt_shape(shape)}")
         if not known and type(expected) is tuple and len(_FITS) < 4096:
@@ -65,6 +66,16 @@ def as_feed_array(block, name, value, num_places=1):
 
 
 _FITS = set()       # (declared, fed) shapes found to match: a feed's check runs every step
+
+
+def _differs(shape, expected):
+    """Whether a fed ``shape`` does not fit the ``expected`` one (Fluid 1.8's and Paddle 2.6's
+    diff_tensor_shape): more dims than declared, a 0-D value for a declared shape with dims, or a
+    known dim among the fed value's leading ones that differs. A value with fewer dims than declared
+    fits on those it has (both take [6] for [-1, 1], even for [-1, 2]) and runs as it is."""
+    if len(shape) > len(expected) or (not shape and expected):
+        return True
+    return any(e >= 0 and e != s for e, s in zip(expected, shape))
 
 
 def _per_device(shape, num_places, expected):

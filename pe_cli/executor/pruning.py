@@ -22,13 +22,17 @@ def split_fetch_list(fetch_list):
             raise TypeError(f"The item in fetch_list should be str, variable or optimize_op, but received "
                             f"{type(item)}.")
 
-    for item in fetch_list or ():
+    for index, item in enumerate(fetch_list or ()):
         if isinstance(item, (list, tuple)) and all(isinstance(i, (Variable, str)) for i in item):
             fetches.extend(item)        # [x, (a, b)]: a and b fetched, as Fluid flattens them
         elif isinstance(item, list):
             for i in item:
                 take(i)
         elif isinstance(item, tuple):
+            if not isinstance(item[0], (list, tuple)):
+                raise TypeError(f"Requires fetch_list[{index}][0] shall be one of (list, tuple) when "
+                                f"type(fetch_list[{index}]) is `tuple`, but received fetch_list[{index}][0]'s type "
+                                f"is `{type(item[0]).__name__}`.")
             for i in item[0]:
                 take(i)
         else:

@@ -3,6 +3,8 @@
 ``calc_gradient`` is Fluid's older name for ``gradients``; both append grad ops to the targets'
 program and return the gradient variables of ``inputs`` (None where an input gets none).
 """
+import warnings
+
 from ..training.backward import append_backward, gradients
 from ..ops import registry
 from ..ops.registry import GRAD_SUFFIX, grad_var_name
@@ -97,3 +99,16 @@ def _find_no_grad_vars(block, op_path, targets, no_grad_set):
                           and not block.vars[n].stop_gradient)
         used.update(n for n in op.input_arg_names if n not in no_grad_set)
     return unused
+
+
+def _infer_var_data_type_shape_(grad_var_name, block):
+    """Fluid's helper: the gradient variable ``grad_var_name`` of ``block`` takes the dtype and shape of
+    its forward variable; with none found, float32, with Fluid's warning."""
+    grad_var = block.vars[grad_var_name]
+    forward = block._find_var_recursive(_strip_grad_suffix_(grad_var_name))
+    if forward is not None:
+        grad_var.dtype, grad_var.shape = forward.dtype, forward.shape
+        return
+    warnings.warn(f"Set grad var: {grad_var_name} dtype to default FP32, since we can't find its related "
+                  f"forward var")
+    grad_var.dtype = "float32"

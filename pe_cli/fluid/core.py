@@ -107,9 +107,14 @@ def _set_fuse_parameter_memory_size(megabytes):
     fused_all_reduce.set_memory_size(megabytes)
 
 
+class _TestException(EnforceNotMet, RuntimeError):
+    """The error of __unittest_throw_exception__: Fluid 1.8's EnforceNotMet, Paddle 2.6's RuntimeError."""
+
+
 def __unittest_throw_exception__():
-    """Fluid's hook for testing that its core's errors reach Python as EnforceNotMet."""
-    raise EnforceNotMet("test exception")
+    """Fluid's hook for testing that its core's errors reach Python: an EnforceNotMet (Fluid 1.8's,
+    "test exception") that is a RuntimeError too (Paddle 2.6's, "This is a test of exception")."""
+    raise _TestException("test exception: This is a test of exception")
 
 
 def globals():   # noqa: A001 -- Fluid's name
@@ -186,4 +191,25 @@ def is_compiled_with_rocm():
 
 def is_compiled_with_xpu():
     """False: pe has no XPU kernels."""
+    return False
+
+
+def _is_bwd_prim_enabled():
+    """False: pe builds gradients from its registered grad ops, never from Paddle 2.6's primitive
+    ("prim") decompositions."""
+    return False
+
+
+def _is_fwd_prim_enabled():
+    """False: pe runs its registered ops, never Paddle 2.6's primitive decompositions."""
+    return False
+
+
+def supports_bfloat16():
+    """False: pe has no bfloat16 kernels (Paddle 2.6's tests skip their BF16 cases on it)."""
+    return False
+
+
+def supports_bfloat16_fast_performance():
+    """False: pe has no bfloat16 kernels."""
     return False

@@ -5,7 +5,8 @@ Those that mean something in pe act as Fluid's do: ``FLAGS_check_nan_inf`` turns
 determinism flags steer parts of Fluid pe has no counterpart of, so they are kept (``get_flags``
 returns what was set) and change nothing: pe frees each value when its last reader has run (no
 garbage-collection threshold), holds no GPU memory pool, and its kernels and collectives are
-deterministic already. Any other flag is refused, as Fluid refuses one it does not export."""
+deterministic already (Paddle 2.6's ``FLAGS_enable_pir_in_executor`` likewise: pe has one program
+representation; ``FLAGS_call_stack_level``: pe's errors have no C++ stack). Any other flag is refused, as Fluid refuses one it does not export."""
 from ..compiler import fused_all_reduce
 from ..executor import nan_check
 
@@ -16,7 +17,9 @@ _NO_EFFECT = {"FLAGS_eager_delete_tensor_gb": 0.0, "FLAGS_fast_eager_deletion_mo
               "FLAGS_cpu_deterministic": False, "FLAGS_benchmark": False, "FLAGS_use_mkldnn": False,
               "FLAGS_enable_parallel_graph": False, "FLAGS_sync_nccl_allreduce": True,
               "FLAGS_conv_workspace_size_limit": 512, "FLAGS_cudnn_exhaustive_search": False,
-              "FLAGS_gpu_memory_limit_mb": 0, "FLAGS_use_system_allocator": False}
+              "FLAGS_gpu_memory_limit_mb": 0, "FLAGS_use_system_allocator": False,
+              "FLAGS_enable_pir_in_executor": False,     # Paddle 2.6's: pe has one program representation
+              "FLAGS_call_stack_level": 1}               # Paddle 2.x's: pe's errors are one line, no C++ stack
 _kept = dict(_NO_EFFECT)
 
 _ACTIVE = {

@@ -12,6 +12,7 @@ from .fluid_module import resolver
 from .branch_select import select_input, select_output  # noqa: F401 -- Fluid's layers.control_flow has them
 from .checks import check_type, check_variable_and_dtype
 from .helper import LayerHelper
+from .utils import flatten, is_sequence, pack_sequence_as
 from .lod_rank import (array_to_lod_tensor, lod_rank_table, lod_tensor_to_array,  # noqa: F401 -- Fluid's
                        max_sequence_len, reorder_lod_tensor_by_rank, shrink_memory)      # layers.control_flow has them
 from .lod_split import merge_lod_tensor, split_lod_tensor  # noqa: F401 -- Fluid's layers.control_flow has them
@@ -212,8 +213,10 @@ def _incompatible(true_out, false_out):
     if (true_out is None) != (false_out is None):
         why = "true_fn returns None while false_fn returns non-None" if true_out is None else \
             "true_fn returns non-None while false_fn returns None"
-    elif isinstance(true_out, (list, tuple)) != isinstance(false_out, (list, tuple)) or (
-            isinstance(true_out, (list, tuple)) and len(true_out) != len(false_out)):
+    elif len(flatten(true_out)) != len(flatten(false_out)):    # (Paddle 2.6's words after the colon)
+        why = (f"true fn returns {len(flatten(true_out))} vars, but false fn returns {len(flatten(false_out))} "
+               f"vars, which is not equals")
+    elif is_sequence(true_out) != is_sequence(false_out) or (is_sequence(true_out) and len(true_out) != len(false_out)):
         why = "The two structures don't have the same number of elements"
     if why is not None:
         raise ValueError(f"Incompatible return values of true_fn and false_fn in cond: {why}")
@@ -233,13 +236,16 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
         result = outs[key] = fn() if fn is not None else None
         if result is None:
             return
-        results = result if isinstance(result, (list, tuple)) else [result]
+        results = flatten(result)       # Paddle 2.x's branches may return nested lists, tuples, dicts
         if "vars" not in outs:
             outs["vars"] = [_parent_var(helper, r) for r in results]
         elif len(results) != len(outs["vars"]):
             _incompatible(outs[True], result)
         for r, v in zip(results, outs["vars"]):
+            before = v.shape
             assign(r, v)
+            if before is not None and r.shape is not None and tuple(before) != tuple(r.shape):
+                v.shape = _merged_shape(before, r.shape)    # the branches' dims that differ are unknown
 
     if true_fn is not None:
         with conditional(helper, [pred]):
@@ -250,7 +256,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     _incompatible(outs.get(True), outs.get(False))
     if "vars" not in outs:
         return None
-    return outs["vars"] if isinstance(outs[True], (list, tuple)) else outs["vars"][0]
+    return pack_sequence_as(outs[True], outs["vars"]) if is_sequence(outs[True]) else outs["vars"][0]
 
 
 def case(pred_fn_pairs, default=None, name=None):
@@ -306,6 +312,11 @@ def switch_case(branch_index, branch_fns, default=None, name=None):
         pred = equal(branch_index, fill_constant([1], "int64", index))
         false_fn = functools.partial(cond, pred, fn, false_fn, name)
     return false_fn()
+
+
+def _merged_shape(a, b):
+    """The shape of a value that is ``a``'s or ``b``'s: -1 where they differ (Paddle 2.x's cond)."""
+    return tuple(x if x == y else -1 for x, y in zip(a, b)) if len(a) == len(b) else None
 
 
 def _parent_var(helper, like):

@@ -2,7 +2,7 @@
 conv2d_transpose (NCHW only) and deformable_conv. The padding and pair helpers here serve the
 pooling and normalization layers too."""
 __all__ = ["conv2d", "conv2d_transpose", "deformable_conv"]
-from ..base.errors import PeError, ShapeError
+from ..base.errors import ArgumentValueError, PeError, ShapeError
 from ..framework.source import current_source
 from ..training.initializer import NormalInitializer
 from ..ops.registry import fmt_shape
@@ -25,7 +25,7 @@ def _pair(value, name, helper):
         return [value, value]
     value = list(value)
     if len(value) != 2 or not all(isinstance(v, int) for v in value):
-        raise PeError(f"{helper.layer_type} layer '{helper.name}': {name} must be an int or a list of "
+        raise ArgumentValueError(f"{helper.layer_type} layer '{helper.name}': {name} must be an int or a list of "
                       f"2 ints, got {value!r}")
     return value
 
@@ -37,8 +37,8 @@ def _paddings(padding, helper, name="padding", data_format="NCHW"):
     if isinstance(padding, str):
         algo = padding.upper()
         if algo not in ("SAME", "VALID"):
-            raise PeError(f"{helper.layer_type} layer '{helper.name}': {name}={padding!r} must be 'SAME', "
-                          f"'VALID', an int or a list")
+            raise ArgumentValueError(f"{helper.layer_type} layer '{helper.name}': {name}={padding!r} must be "
+                                     f"'SAME', 'VALID', an int or a list")
         return [0, 0], algo
     if isinstance(padding, int):
         return [padding, padding], "EXPLICIT"
@@ -46,13 +46,13 @@ def _paddings(padding, helper, name="padding", data_format="NCHW"):
     if len(padding) == 4 and all(isinstance(p, (list, tuple)) for p in padding):
         spatial = (1, 2) if data_format == "NHWC" else (2, 3)
         if any(list(p) != [0, 0] for k, p in enumerate(padding) if k not in spatial):
-            raise PeError(f"{helper.layer_type} layer '{helper.name}': {name} {padding} pads the batch or "
+            raise ArgumentValueError(f"{helper.layer_type} layer '{helper.name}': {name} {padding} pads the batch or "
                           f"channel dim of {data_format} input; only H and W can be padded")
         padding = list(padding[spatial[0]]) + list(padding[spatial[1]])
     if len(padding) == 4 and padding[0] == padding[1] and padding[2] == padding[3]:
         padding = [padding[0], padding[2]]
     if len(padding) not in (2, 4):
-        raise PeError(f"{helper.layer_type} layer '{helper.name}': {name} must be an int, 2 or 4 ints, "
+        raise ArgumentValueError(f"{helper.layer_type} layer '{helper.name}': {name} must be an int, 2 or 4 ints, "
                       f"got {padding!r}")
     return padding, "EXPLICIT"
 
@@ -63,8 +63,10 @@ def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, gro
     C/groups, kh, kw] in both layouts, initialized from N(0, sqrt(2 / (kh*kw*C))) unless param_attr
     says otherwise."""
     helper = LayerHelper("conv2d", input=input, param_attr=param_attr, bias_attr=bias_attr, act=act, name=name)
+    if not isinstance(use_cudnn, bool):     # ValueErrors, as Fluid's
+        raise ArgumentValueError(f"conv2d layer '{helper.name}': use_cudnn should be True or False, got {use_cudnn!r}")
     if data_format not in ("NCHW", "NHWC"):
-        raise PeError(f"conv2d layer '{helper.name}': data_format={data_format!r} must be 'NCHW' or 'NHWC'")
+        raise ArgumentValueError(f"conv2d layer '{helper.name}': data_format={data_format!r} must be 'NCHW' or 'NHWC'")
     filter_size = _pair(filter_size, "filter_size", helper)
     shape = input.shape
     expected = [num_filters, "C" if groups is None else f"C/{groups}"] + filter_size
@@ -82,6 +84,9 @@ def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, gro
     paddings, algorithm = _paddings(padding, helper, data_format=data_format)
     dtype = helper.input_dtype()
     filter_shape = [num_filters, channels // (groups or 1)] + filter_size
+    if filter_size[0] * filter_size[1] * channels <= 0:
+        raise ArgumentValueError(f"conv2d layer '{helper.name}': filter_size {filter_size} over {channels} "
+                                 f"channels has no elements; each must be > 0")
     std = (2.0 / (filter_size[0] * filter_size[1] * channels)) ** 0.5
     w = helper.create_parameter(param_attr, filter_shape, dtype, default_initializer=NormalInitializer(0.0, std, 0))
     op_type = "conv2d"

@@ -1,5 +1,6 @@
 """Data layers: the variables a program is fed through (and, as Fluid's ``layers.io``, the
 py_reader family of readers.py); ``load``, a variable read from a file when the program runs."""
+from ..base.dtypes import convert_dtype
 from ..framework import default_main_program
 from ..framework.source import layer_guard
 from .checks import check_type
@@ -24,8 +25,18 @@ def data(name, shape, append_batch_size=True, dtype="float32", lod_level=0, type
 
 
 def _data_var(name, shape, dtype, lod_level, stop_gradient, checked):
+    """The data variable; one of the same name declared before with another shape or dtype is a
+    ValueError, as Fluid's Variable (re-declaring it as it was returns it)."""
+    block = default_main_program().global_block()
+    old = block.vars.get(name)
+    if old is not None and old.shape is not None and tuple(old.shape) != tuple(shape):
+        raise ValueError(f"Variable {name} has been created before. the previous shape is {tuple(old.shape)}; "
+                         f"the new shape is {tuple(shape)}. They are not matched.")
+    if old is not None and old.dtype is not None and convert_dtype(old.dtype) != convert_dtype(dtype):
+        raise ValueError(f"Variable {name} has been created before. The previous data type is "
+                         f"{convert_dtype(old.dtype)}; the new data type is {convert_dtype(dtype)}. They are not matched.")
     with layer_guard(name):
-        return default_main_program().global_block().create_var(
+        return block.create_var(
             name=name, shape=shape, dtype=dtype, lod_level=lod_level, stop_gradient=stop_gradient,
             is_data=True, need_check_feed=checked)
 

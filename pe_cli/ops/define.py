@@ -19,7 +19,7 @@ import importlib
 import numbers
 from dataclasses import dataclass, field
 
-from ..base.errors import PeError
+from ..base.errors import ArgumentValueError, PeError
 from ..base.dtypes import convert_dtype
 from ..base.shapes import fmt_shape  # noqa: F401  (re-exported: op modules format shapes with it)
 
@@ -63,9 +63,10 @@ class Attr:
 
     def validate(self, op, name, value):
         if self.choices and value not in self.choices:
-            raise PeError(f"{op.describe()}: attribute {name}={value!r} is not one of {list(self.choices)}")
+            raise ArgumentValueError(f"{op.describe()}: attribute {name}={value!r} is not one of {list(self.choices)}")
         if self.check is not None and not self.check(value):
-            raise PeError(f"{op.describe()}: attribute {name}={value!r} is out of range; expected {self.expect}")
+            raise ArgumentValueError(f"{op.describe()}: attribute {name}={value!r} is out of range; expected "
+                                     f"{self.expect}")
 
 
 def positive(x):

@@ -1,13 +1,19 @@
 """Comparisons (less_than, less_equal, greater_than, greater_equal, equal, not_equal) and logical
-ops (logical_and, logical_or, logical_xor, logical_not): elementwise, bool results."""
+ops (logical_and, logical_or, logical_xor, logical_not): elementwise, bool results. Bitwise ops
+(bitwise_and, bitwise_or, bitwise_xor, bitwise_not, Paddle 2.x's): on bool and integer tensors,
+X's dtype."""
 from .define import fmt_shape, register
+from .elementwise import broadcast_shape
 
 
 def _infer_compare(ctx):
+    """X's shape, or the shape X and Y broadcast to (Paddle 2.x's compare ops broadcast both ways:
+    a 0-D X against a [1] Y gives [1])."""
     x, y = ctx.shape("X"), ctx.shape("Y")
-    if len(y) > len(x):
-        ctx.fail(f"Y {fmt_shape(y)} has more dimensions than X {fmt_shape(x)}")
-    ctx.set_output("Out", x, "bool")
+    out = broadcast_shape(x, y, ctx.attrs.get("axis", -1))
+    if out is None:
+        ctx.fail(f"X {fmt_shape(x)} and Y {fmt_shape(y)} cannot broadcast")
+    ctx.set_output("Out", out, "bool")
 
 
 for _type, _sign in (("less_than", "<"), ("less_equal", "<="), ("greater_than", ">"),
@@ -26,3 +32,26 @@ register("logical_not", kernel_module="logic", inputs=["X"], outputs=["Out"], in
 for _type in ("logical_and", "logical_or", "logical_xor"):
     register(_type, kernel_module="logic", inputs=["X", "Y"], outputs=["Out"], infer=_infer_logical,
              doc=f"Out = X {_type[8:]} Y elementwise (bool).")
+
+
+_BITWISE_DTYPES = ("bool", "uint8", "int8", "int16", "int32", "int64")
+
+
+def _infer_bitwise(ctx):
+    x = ctx.shape("X")
+    if ctx.dtype("X") not in _BITWISE_DTYPES:
+        ctx.fail(f"X is {ctx.dtype('X')}; {ctx.op.type} takes {', '.join(_BITWISE_DTYPES)}")
+    if ctx.has_input("Y"):
+        if ctx.dtype("Y") != ctx.dtype("X"):
+            ctx.fail(f"X is {ctx.dtype('X')} but Y is {ctx.dtype('Y')}; cast one of them")
+        x = broadcast_shape(x, ctx.shape("Y"), -1)
+        if x is None:
+            ctx.fail(f"X {fmt_shape(ctx.shape('X'))} and Y {fmt_shape(ctx.shape('Y'))} cannot broadcast")
+    ctx.set_output("Out", x, ctx.dtype("X"))
+
+
+register("bitwise_not", kernel_module="logic", inputs=["X"], outputs=["Out"], infer=_infer_bitwise,
+         doc="Out = ~X elementwise (logical not for bool).")
+for _type, _sign in (("bitwise_and", "&"), ("bitwise_or", "|"), ("bitwise_xor", "^")):
+    register(_type, kernel_module="logic", inputs=["X", "Y"], outputs=["Out"], infer=_infer_bitwise,
+             doc=f"Out = X {_sign} Y elementwise, Y broadcast as in numpy.")

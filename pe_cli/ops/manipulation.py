@@ -55,8 +55,8 @@ def _infer_reshape(ctx):
                      f"length is unknown")
         _set_reshaped(ctx, [-1] * n)
         return
-    if not shape:
-        ctx.fail(f"reshape of X {fmt_shape(x)} needs a shape")
+    if not shape and is_known(x) and numel(x) != 1:       # [] is Paddle 2.x's 0-D, of one element
+        ctx.fail(f"cannot reshape X {fmt_shape(x)} to shape [] (0-D): it has {numel(x)} elements, not 1")
     if ctx.has_input("ShapeTensor"):   # one [1] tensor per dim: -1 where the dim comes at run time
         if ctx.num_inputs("ShapeTensor") != len(shape):
             ctx.fail(f"ShapeTensor holds {ctx.num_inputs('ShapeTensor')} dims, the shape attribute {shape}")

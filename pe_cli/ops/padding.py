@@ -1,7 +1,7 @@
 """Padding and cropping ops of Fluid 1.8: pad, pad2d, pad_constant_like, crop, crop_tensor, and
 Paddle 2.x's pad3d (kernels in kernels/<device>/padding.py)."""
 from ..base.shapes import crop_window
-from .define import Attr, fmt_shape, grads_like, int_list, register
+from .define import Attr, fmt_shape, grad_of_linear_grad, grads_like, int_list, register
 
 
 def _nonneg_list(v):
@@ -28,7 +28,9 @@ register("pad", kernel_module="padding", inputs=["X"], outputs=["Out"], attrs=_P
          doc="Out = X with paddings[2i] values before and paddings[2i+1] after it along each dim i, all "
              "pad_value. The gradient is Out@GRAD's window over X.")
 register("pad_grad", kernel_module="padding", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"], attrs=_PAD_ATTRS,
-         infer=grads_like({"X@GRAD": "X"}))
+         infer=grads_like({"X@GRAD": "X"}), grad=grad_of_linear_grad("pad", "X", "Out"),
+         doc="The gradient of pad; linear in Out@GRAD, its own gradient is pad of what reaches X@GRAD "
+             "(Paddle's pad double grad).")
 
 
 # -- pad2d ---------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@ max or average pooling over windows, or over adaptive windows (adaptive=True: ad
 adaptive_pool3d). Kernels in kernels/<device>/pooling.py."""
 from ..base.shapes import pool3d_geometry, pool3d_out, pool_geometry, pool_out_size
 from .convolution import _as_nchw, _expect, _ints, _known, _to_layout
-from .define import Attr, fmt_shape, grads_like, int_list, register
+from .define import Attr, fmt_shape, grad_of_linear_grad, grads_like, int_list, register
 
 
 # -- pool2d -----------------------------------------------------------------------------------------
@@ -63,8 +63,10 @@ register("pool2d", kernel_module="pooling", grad_reads=("Out", "X"), blocked=_po
              "avg with exclusive=True divides by the number of non-padding elements. adaptive: Out is ksize "
              "big, window i spanning floor(i * H / ksize) to ceil((i + 1) * H / ksize).")
 register("pool2d_grad", kernel_module="pooling", inputs=["X", "Out", "Out@GRAD"], outputs=["X@GRAD"], attrs=_POOL_ATTRS,
-         blocked=_pool_blocked,
-         infer=grads_like({"X@GRAD": "X"}), channels_last=("X", "Out", "Out@GRAD", "X@GRAD"))
+         blocked=_pool_blocked, grad=grad_of_linear_grad("pool2d", "X", "Out"),
+         infer=grads_like({"X@GRAD": "X"}), channels_last=("X", "Out", "Out@GRAD", "X@GRAD"),
+         doc="The gradient of pool2d; linear in Out@GRAD, its own gradient is pool2d of what reaches X@GRAD "
+             "(Paddle's pool2d_double_grad, exact for average pooling).")
 
 
 def _infer(ctx):

@@ -9,7 +9,7 @@ importing pe never does."""
 from ..base.errors import PeError
 from ..base.places import CPUPlace, CUDAPlace  # noqa: F401
 from . import dataset, io, metric, nn, optimizer, reader, regularizer, static, tensor, vision  # noqa: F401
-from . import framework, pir_utils, utils  # noqa: F401
+from . import framework, pir, pir_utils, utils  # noqa: F401
 from .framework import in_dynamic_mode  # noqa: F401
 from .variable_methods import patch_variable as _patch_variable
 from .batch import batch  # noqa: F401
@@ -24,6 +24,9 @@ from .tensor_elementwise import *  # noqa: F401,F403
 from .tensor_reduce import *  # noqa: F401,F403
 from .tensor_arrange import *  # noqa: F401,F403
 from .tensor_inplace import *  # noqa: F401,F403
+from .tensor_bitwise import *  # noqa: F401,F403
+from .tensor_number import *  # noqa: F401,F403
+from .tensor_select import *  # noqa: F401,F403
 
 _patch_variable(tensor)
 globals().update({_n: _f for _n, _f in _device.stand_ins().items() if _n not in globals()})

@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import layers as L
 from ..base.dtypes import convert_dtype
+from ..layers.checks import check_variable_and_dtype
 from . import tensor_create as TC
 from . import tensor_manip as TM
 
@@ -80,6 +81,8 @@ def _rows(x, k):
 
 def inner(x, y, name=None):
     """sum(x[..., :] * y[..., :]) over the last dims: shape x.shape[:-1] + y.shape[:-1] (scalars: x * y)."""
+    for what, v in (("x", x), ("y", y)):
+        check_variable_and_dtype(v, what, ("float16", "float32", "float64"), "inner")
     if not x.shape or not y.shape:
         return L.elementwise_mul(x, y, name=name)
     k = x.shape[-1]
@@ -92,6 +95,8 @@ def inner(x, y, name=None):
 
 def outer(x, y, name=None):
     """x (flattened) as a column times y (flattened) as a row."""
+    for what, v in (("x", x), ("y", y)):
+        check_variable_and_dtype(v, what, ("float16", "float32", "float64", "int32", "int64"), "outer")
     return L.matmul(L.reshape(x, [-1, 1]), L.reshape(y, [1, -1]), name=name)
 
 
@@ -102,29 +107,60 @@ def _known(x, what, dims):
     return shape
 
 
+def _tensordot_axes(axes, x_rank):
+    """(x's summed axes, y's): an int n is x's last n with y's first n; a list of ints names x's (y's
+    are the same); a pair of lists, each padded with the other's tail (Paddle's rule)."""
+    if isinstance(axes, int):
+        assert axes >= 0, f"The 'axes' in tensordot should not be negative, but received axes={axes}."
+        return list(range(x_rank - axes, x_rank)), list(range(axes))
+    if not isinstance(axes, (list, tuple)):
+        raise TypeError(f"tensordot: axes must be int, tuple or list, got {type(axes).__name__}")
+    if not axes or isinstance(axes[0], int):
+        xa, ya = list(axes), []
+    else:
+        xa, ya = list(axes[0]), list(axes[1]) if len(axes) > 1 else []
+    if len(xa) < len(ya):
+        xa.extend(ya[len(xa):])
+    elif len(ya) < len(xa):
+        ya.extend(xa[len(ya):])
+    return xa, ya
+
+
 def tensordot(x, y, axes=2, name=None):
     """Sums over ``axes`` (an int n: x's last n dims with y's first n; or [x_axes, y_axes]), numpy's
-    tensordot: shape x's other dims + y's other dims."""
-    if isinstance(axes, int):
-        xa, ya = list(range(len(x.shape) - axes, len(x.shape))), list(range(axes))
-    else:
-        xa, ya = ([a] if isinstance(a, int) else list(a) for a in axes)
-    xa, ya = [a % len(x.shape) for a in xa], [a % len(y.shape) for a in ya]
+    tensordot: shape x's other dims + y's other dims. A summed dim of size 1 on one side broadcasts
+    (the other side is summed over it first), as Paddle's."""
+    xa, ya = _tensordot_axes(axes, len(x.shape))
     xs, ys = _known(x, "tensordot", range(len(x.shape))), _known(y, "tensordot", range(len(y.shape)))
-    if [xs[a] for a in xa] != [ys[a] for a in ya]:
-        raise ValueError(f"paddle.tensordot: summed dims of x {xs} and y {ys} differ")
+    for dx, dy in zip(xa, ya):
+        if xs[dx] == 1 and ys[dy] != 1:
+            ys[dy] = 1
+            y = L.reduce_sum(y, dim=[dy], keep_dim=True)
+        elif ys[dy] == 1 and xs[dx] != 1:
+            xs[dx] = 1
+            x = L.reduce_sum(x, dim=[dx], keep_dim=True)
+        elif xs[dx] != ys[dy]:
+            raise ValueError(f"The dimensional size for 'x' and 'y' in tensordot should match each other, but 'x' "
+                             f"has size {xs[dx]} in dim {dx} while 'y' has size {ys[dy]} in dim {dy}.")
     xf, yf = [d for d in range(len(xs)) if d not in xa], [d for d in range(len(ys)) if d not in ya]
     k = int(np.prod([xs[a] for a in xa]))
-    left = L.reshape(L.transpose(x, xf + xa), [-1, k])
-    right = L.reshape(L.transpose(y, ya + yf), [k, -1])
+    left = L.reshape(L.transpose(x, xf + xa), [int(np.prod([xs[d] for d in xf])), k])
+    right = L.reshape(L.transpose(y, ya + yf), [k, int(np.prod([ys[d] for d in yf]))])
     return L.reshape(L.matmul(left, right), [xs[d] for d in xf] + [ys[d] for d in yf], name=name)
 
 
 def rot90(x, k=1, axes=(0, 1), name=None):
     """x turned k times by 90 degrees in the plane of ``axes`` (from the first toward the second)."""
-    a0, a1 = (int(a) % len(x.shape) for a in axes)
-    if a0 == a1 or len(axes) != 2:
+    rank = len(x.shape)
+    if len(axes) != 2:
+        raise ValueError(f"paddle.rot90: axes {list(axes)} must name two dims")
+    if rank < 2:
+        raise ValueError(f"paddle.rot90: x has {rank} dims; it needs at least 2")
+    if axes[0] == axes[1] or abs(axes[0] - axes[1]) == rank:
         raise ValueError(f"paddle.rot90: axes {list(axes)} must be two different dims")
+    if not all(-rank <= int(a) < rank for a in axes):
+        raise ValueError(f"paddle.rot90: axes {list(axes)} out of range for x of {rank} dims")
+    a0, a1 = (int(a) % rank for a in axes)
     k = int(k) % 4
     perm = list(range(len(x.shape)))
     perm[a0], perm[a1] = a1, a0
@@ -200,6 +236,9 @@ def diagonal(x, offset=0, axis1=0, axis2=1, name=None):
 
 def diagflat(x, offset=0, name=None):
     """A square matrix with x (flattened) on diagonal ``offset``."""
+    check_variable_and_dtype(x, "x", ("float16", "float32", "float64", "int32", "int64"), "diagflat")
+    if not isinstance(offset, int):
+        raise TypeError(f"diagflat: offset must be int, got {type(offset).__name__}")
     return TC.diag(L.reshape(x, [-1]), offset=offset, name=name)
 
 

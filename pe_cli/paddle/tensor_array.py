@@ -5,7 +5,14 @@ from ..base.errors import ArgumentTypeError
 from ..framework.variable import Variable
 
 array_length, array_read, array_write = L.array_length, L.array_read, L.array_write
-create_tensor, fill_constant = L.create_tensor, L.fill_constant
+create_tensor = L.create_tensor
+
+
+def fill_constant(shape, dtype, value, force_cpu=False, out=None, name=None):
+    """Fluid's fill_constant as Paddle 2.x's ``paddle.tensor.fill_constant``: an empty ``shape``
+    makes a 0-D tensor."""
+    return L.fill_constant(shape, dtype, value, force_cpu=force_cpu, out=out, zero_dim=True)
+
 
 __all__ = ["array_length", "array_read", "array_write", "create_array", "create_tensor", "fill_constant"]
 

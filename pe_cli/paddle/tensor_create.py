@@ -16,13 +16,14 @@ from ..layers.creation import evenly_spaced
 from ..layers.matrix import diagonal_coords
 from .device import get_default_dtype
 from .tensor_manip import _dims, _known, broadcast_to, flatten, gather
-from .tensor_search import _sorted, argmax, argmin, argsort, masked_select, nonzero, sort, topk, where  # noqa: F401
+from .tensor_search import (_sorted, argmax, argmin, argsort, bucketize, masked_select, nonzero,  # noqa: F401
+                            searchsorted, sort, topk, where)
 
 __all__ = ["arange", "full", "full_like", "zeros", "zeros_like", "ones", "ones_like", "empty", "empty_like", "eye",
            "linspace", "meshgrid", "diag", "assign", "argmax", "argmin", "argsort", "sort", "topk", "nonzero",
            "masked_select", "unique", "median", "trace", "rand", "randn", "randint", "randperm", "uniform",
            "normal", "standard_normal", "where", "tril", "triu", "bernoulli", "multinomial", "logspace",
-           "tril_indices", "triu_indices", "to_tensor", "diag_embed"]
+           "tril_indices", "triu_indices", "to_tensor", "diag_embed", "randint_like", "searchsorted", "bucketize"]
 
 diag_embed = L.diag_embed
 
@@ -228,6 +229,23 @@ def normal(mean=0.0, std=1.0, shape=None, name=None):
 def randint(low=0, high=None, shape=[1], dtype=None, name=None):  # noqa: B006 -- Paddle's default
     """Integers uniform in [low, high) (only ``low`` given: [0, low))."""
     return L.randint(low, high, _shape(shape), dtype=_dtype(dtype, "int64"))
+
+
+def randint_like(x, low=0, high=None, dtype=None, name=None):
+    """Integers uniform in [low, high) (only ``low`` given: [0, low)) in x's shape, of ``dtype``
+    (x's by default; Paddle draws int64 and casts)."""
+    if high is None:
+        if low <= 0:
+            raise ValueError(f"If high is None, low must be greater than 0, but received low = {low}.")
+        low, high = 0, low
+    if low >= high:
+        raise ValueError(f"randint_like's low must less then high, but received low = {low}, high = {high}")
+    dtype = x.dtype if dtype is None else convert_dtype(dtype)
+    if dtype not in ("bool", "float16", "float32", "float64", "int32", "int64"):
+        raise TypeError(f"randint_like: dtype {dtype} must be bool, float16, float32, float64, int32 or int64")
+    shape = list(x.shape) if all(d is not None and d >= 0 for d in x.shape) else L.shape(x)
+    drawn = L.randint(low, high, _shape(shape), dtype="int64")
+    return drawn if dtype == "int64" else L.cast(drawn, dtype)
 
 
 def randperm(n, dtype="int64", name=None):

@@ -50,7 +50,10 @@ def trunc(input, name=None):
 
 
 def frac(x, name=None):
-    """x - trunc(x): the fractional part, with x's sign."""
+    """x - trunc(x): the fractional part, with x's sign (x int32, int64, float32 or float64)."""
+    if x.dtype not in ("int32", "int64", "float32", "float64"):
+        raise TypeError(f"The data type of input must be one of ['int32', 'int64', 'float32', 'float64'], but got "
+                        f"{x.dtype}")
     return TM.subtract(x, trunc(x), name=name)
 
 

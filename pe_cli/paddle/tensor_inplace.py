@@ -10,7 +10,8 @@ from . import tensor_create, tensor_elementwise, tensor_manip, tensor_math
 _MODULES = (tensor_math, tensor_manip, tensor_create, tensor_elementwise)
 _BASES = ("abs acos addmm atan cast cos cumsum divide equal erf floor_divide floor_mod greater_equal greater_than "
           "less_equal less_than log log10 log2 mod multiply pow remainder sin sinh square t tan transpose tril triu "
-          "where frac hypot logit masked_fill nan_to_num neg trunc").split()
+          "where frac hypot logit masked_fill nan_to_num neg trunc asin ceil exp floor reciprocal round rsqrt scale "
+          "sqrt add subtract log1p clip not_equal flatten atanh lerp cosh acosh asinh").split()
 
 
 def _base(name):
@@ -38,10 +39,14 @@ def logical_or_(x, y, name=None):
     return _static_inplace("logical_or", tensor_math.logical_or)(x, y, name=name)
 
 
+def logical_xor_(x, y, name=None):
+    return _static_inplace("logical_xor", tensor_math.logical_xor)(x, y, name=name)
+
+
 def logical_not_(x, name=None):
     return _static_inplace("logical_not", tensor_math.logical_not)(x, name=name)
 
 
 _NAMES = {name + "_": _static_inplace(name, _base(name)) for name in _BASES}
 globals().update(_NAMES)
-__all__ = sorted(_NAMES) + ["logical_and_", "logical_or_", "logical_not_"]
+__all__ = sorted(_NAMES) + ["logical_and_", "logical_or_", "logical_xor_", "logical_not_"]

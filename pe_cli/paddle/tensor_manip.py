@@ -2,7 +2,7 @@
 ``paddle.roll``, ``paddle.shape``, ``paddle.scatter_nd``, ...) with 2.x's signatures and semantics, built from pe's own layers. Names that
 need a dim's size (roll, flatten, broadcast_to, meshgrid) need it known when the program is built."""
 from .. import layers as L
-from ..base.errors import PeError
+from ..base.errors import PeError, ShapeError
 from ..framework.variable import Variable
 
 __all__ = ["reshape", "reshape_", "transpose", "flatten", "concat", "split", "chunk", "stack", "unstack", "unbind",
@@ -172,6 +172,13 @@ def gather(x, index, axis=None, name=None):
 
 
 def index_select(x, index, axis=0, name=None):
+    """The slices of x along ``axis`` at ``index``, a 1-D int tensor (or [N, 1]); another index is a
+    ValueError, as Paddle's shape inference raises."""
+    shape = list(index.shape) if isinstance(index, Variable) else None
+    if shape is not None and not (len(shape) == 1 or (len(shape) == 2 and shape[1] == 1)):
+        raise ShapeError(f"paddle.index_select: index {shape} must be a 1-D Tensor (or [N, 1])")
+    if shape is not None and len(shape) == 2:
+        index = L.reshape(index, [-1])
     return L.index_select(x, index, dim=axis)
 
 

@@ -12,6 +12,7 @@ from .. import layers as L
 from ..base.dtypes import convert_dtype
 from ..base.errors import PeError
 from ..framework.variable import Variable
+from ..layers.checks import check_variable_and_dtype
 from ..layers.helper import _single
 
 __all__ = ["add", "subtract", "multiply", "divide", "floor_divide", "mod", "remainder", "floor_mod", "maximum",
@@ -62,7 +63,19 @@ subtract = _binary("elementwise_sub", "x - y")
 multiply = _binary("elementwise_mul", "x * y")
 divide = _binary("elementwise_div", "x / y")
 floor_divide = _binary("elementwise_floordiv", "x // y (integers)")
-mod = remainder = floor_mod = _binary("elementwise_mod", "x % y, the sign of y's")
+def mod(x, y, name=None, *, out=None):
+    """x % y elementwise, the sign of y's (Python's; they broadcast). pe's elementwise_mod op is
+    Fluid 1.8's, whose integer result has x's sign, so for integers it is taken twice:
+    ((x % y) + y) % y. ``out``: see _written_to."""
+    y = _var(y, x)
+    result = _single("elementwise_mod", x, {"X": [x], "Y": [y]}, {"axis": -1})
+    if str(x.dtype).startswith(("int", "uint")):
+        shifted = _single("elementwise_add", result, {"X": [result], "Y": [y]}, {"axis": -1})
+        result = _single("elementwise_mod", shifted, {"X": [shifted], "Y": [y]}, {"axis": -1}, name=name)
+    return _written_to(result, out)
+
+
+remainder = floor_mod = mod
 maximum = _binary("elementwise_max", "max(x, y)")
 minimum = _binary("elementwise_min", "min(x, y)")
 
@@ -265,8 +278,14 @@ def _unary(layer):
     return fn
 
 
-abs, acos, asin, atan, ceil, cos, cosh, erf, exp, floor, log = map(  # noqa: A001
-    _unary, (L.abs, L.acos, L.asin, L.atan, L.ceil, L.cos, L.cosh, L.erf, L.exp, L.floor, L.log))
+acos, asin, atan, ceil, cos, cosh, erf, exp, floor, log = map(
+    _unary, (L.acos, L.asin, L.atan, L.ceil, L.cos, L.cosh, L.erf, L.exp, L.floor, L.log))
+
+
+def abs(x, name=None, *, out=None):  # noqa: A001 -- Paddle's name
+    """|x| elementwise; x an int32, int64 or float tensor (Paddle 2.x's abs takes integers too)."""
+    check_variable_and_dtype(x, "x", ("int32", "int64", "float16", "float32", "float64"), "abs")
+    return _written_to(_single("abs", x, {"X": [x]}, {}, name=name), out)
 reciprocal, round, rsqrt, sign, sin, sinh, sqrt, square, tanh = map(  # noqa: A001
     _unary, (L.reciprocal, L.round, L.rsqrt, L.sign, L.sin, L.sinh, L.sqrt, L.square, L.tanh))
 tanh_ = tanh
@@ -293,6 +312,10 @@ def clip(x, min=None, max=None, name=None):  # noqa: A002
     Paddle 2.0."""
     lo = float(np.finfo(np.float32).min) if min is None else float(min)
     hi = float(np.finfo(np.float32).max) if max is None else float(max)
+    if str(x.dtype).startswith("int"):      # Paddle 2.x's clip takes int32/int64 x too
+        limit = 2.0 ** 31 - 1 if str(x.dtype) == "int32" else 2.0 ** 53    # (a float attr holds it exactly)
+        lo, hi = (-limit if min is None else lo), (limit if max is None else hi)
+        return _single("clip", x, {"X": [x]}, {"min": lo, "max": hi}, name=name)
     return L.clip(x, lo, hi, name=name)
 
 

@@ -3,10 +3,12 @@ value; its gradient is split evenly among the values that reach it, where max/mi
 ``count_nonzero``, ``nansum`` and ``nanmean`` (NaNs left out)."""
 from .. import layers as L
 from ..base.dtypes import convert_dtype
+from ..layers.checks import FLOATS, check_variable_and_dtype
 from . import tensor_create as TC
 from . import tensor_math as TM
+from .tensor_inplace import _static_inplace
 
-__all__ = ["amax", "amin", "count_nonzero", "nansum", "nanmean"]
+__all__ = ["amax", "amin", "count_nonzero", "nansum", "nanmean", "renorm", "renorm_"]
 
 
 def _axes(axis):
@@ -14,14 +16,18 @@ def _axes(axis):
 
 
 def _even(layer, x, axis, keepdim, name):
-    """sum(x * w) over ``axis``, w = (x == extreme) / (how many reach it), w a constant: the extreme's
-    value, whose gradient each value reaching it shares evenly (as Paddle's amax/amin)."""
+    """The extreme over ``axis``, whose gradient each value reaching it shares evenly (as Paddle's
+    amax/amin): the gradient of sum(x * w), w = (x == extreme) / (how many reach it) a constant."""
     axes = _axes(axis)
     extreme = layer(x, dim=axes, keep_dim=True)
     hit = L.cast(L.equal(x, extreme), x.dtype)
     weight = TM.divide(hit, L.reduce_sum(hit, dim=axes, keep_dim=True))
     weight.stop_gradient = True
-    return L.reduce_sum(TM.multiply(x, weight), dim=axes, keep_dim=keepdim, name=name)
+    shared = L.reduce_sum(TM.multiply(x, weight), dim=axes, keep_dim=keepdim)
+    # the value is the extreme itself, exactly (sum(x * w) may round); the gradient is shared's
+    value, frozen = layer(x, dim=axes, keep_dim=keepdim), L.assign(shared)
+    value.stop_gradient = frozen.stop_gradient = True
+    return TM.add(value, TM.subtract(shared, frozen), name=name)
 
 
 def amax(x, axis=None, keepdim=False, name=None):
@@ -52,6 +58,28 @@ def nansum(x, axis=None, dtype=None, keepdim=False, name=None):
 
 
 def nanmean(x, axis=None, keepdim=False, name=None):
-    """The mean over ``axis`` of the values that are not NaN (NaN where all are)."""
+    """The mean over ``axis`` of the values that are not NaN (NaN where all are); x is a float tensor."""
+    check_variable_and_dtype(x, "x/input", FLOATS, "nanmean")
     count = L.reduce_sum(L.cast(L.logical_not(TM.isnan(x)), x.dtype), dim=_axes(axis), keep_dim=keepdim)
     return TM.divide(nansum(x, axis, keepdim=keepdim), count, name=name)
+
+
+def renorm(x, p, axis, max_norm):
+    """x with each slice along ``axis`` whose p-norm exceeds ``max_norm`` scaled down to it (by
+    max_norm / (norm + 1e-7), as Paddle's renorm kernel); the gradient is the derivative of that."""
+    rank = len(x.shape)
+    if not axis < rank:
+        raise ValueError(f"the axis:{axis} should be less then the shape's size {rank}:{list(x.shape)}")
+    if not axis >= -rank:
+        raise ValueError(f"the axis:{axis} should not be less than -1 * length of input_shape:{-rank}")
+    axis %= rank
+    check_variable_and_dtype(x, "x", ("float32", "float64"), "renorm")
+    others = [d for d in range(rank) if d != axis]
+    norm = L.pow(L.reduce_sum(L.pow(TM.abs(x), factor=float(p)), dim=others, keep_dim=True), factor=1.0 / p)
+    over = TM.greater_than(norm, TC.full_like(norm, max_norm))
+    scale = TC.where(over, TM.divide(TC.full_like(norm, max_norm), L.scale(norm, bias=1e-7)), TC.ones_like(norm))
+    return TM.multiply(x, scale)
+
+
+def renorm_(x, p, axis, max_norm):
+    return _static_inplace("renorm", renorm)(x, p, axis, max_norm)

@@ -5,6 +5,7 @@ from .. import layers as L
 from ..base.dtypes import convert_dtype
 from ..base.errors import PeError
 from ..framework.variable import Variable
+from ..layers.checks import check_variable_and_dtype
 from ..layers.helper import LayerHelper, _single
 from .device import get_default_dtype
 from .tensor_manip import broadcast_to
@@ -103,3 +104,32 @@ def where(condition, x=None, y=None, name=None):
     if condition.dtype != "bool":
         condition = L.cast(condition, "bool")
     return _single("where", x, {"Condition": [condition], "X": [x], "Y": [y]}, {}, name=name)
+
+
+def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=None):
+    """Where each of ``values`` would go in ``sorted_sequence`` (sorted along its last dim; a 1-D one
+    serves every value, an N-D one the values of the same leading index) to keep it sorted: the number
+    of elements below it (at most it, with ``right``), int64 (int32 with ``out_int32``)."""
+    numbers = ("float32", "float64", "int32", "int64")
+    check_variable_and_dtype(sorted_sequence, "SortedSequence", numbers, "paddle.searchsorted")
+    check_variable_and_dtype(values, "Values", numbers, "paddle.searchsorted")
+    if len(sorted_sequence.shape) == 1:
+        v, s = L.unsqueeze(values, [len(values.shape)]), sorted_sequence
+    else:
+        v, s = L.unsqueeze(values, [len(values.shape)]), L.unsqueeze(sorted_sequence, [len(sorted_sequence.shape) - 1])
+    if s.dtype != v.dtype:
+        s = L.cast(s, v.dtype)
+    below = (L.greater_equal if right else L.greater_than)(v, s)
+    count = L.reduce_sum(L.cast(below, "int64"), dim=[-1])
+    count.stop_gradient = True
+    return L.cast(count, "int32") if out_int32 else count
+
+
+def bucketize(x, sorted_sequence, out_int32=False, right=False, name=None):
+    """The bucket of each of x's values among the boundaries of the 1-D ``sorted_sequence``
+    (searchsorted of x in it)."""
+    check_variable_and_dtype(sorted_sequence, "SortedSequence", ("float32", "float64", "int32", "int64"),
+                             "paddle.searchsorted")
+    if len(sorted_sequence.shape) != 1:
+        raise ValueError(f"sorted_sequence tensor must be 1 dimension, but got dim {len(sorted_sequence.shape)}")
+    return searchsorted(sorted_sequence, x, out_int32, right, name)

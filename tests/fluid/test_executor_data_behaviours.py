@@ -162,7 +162,7 @@ def test_layers_data_feeds_are_not_checked_but_fluid_data_feeds_are():
     assert out.shape == (3,) and out.dtype == np.float32 and (out == 2 * a_np).all()
     from pe_cli.base.errors import FeedError
     with pytest.raises(FeedError, match="'b': expected shape"):
-        exe.run(main, feed={"a": a_np, "b": np.ones(3, "float32")}, fetch_list=[kept])
+        exe.run(main, feed={"a": a_np, "b": np.ones((3, 1, 1), "float32")}, fetch_list=[kept])
     with pytest.raises(ValueError, match="'b': expected dtype float32"):
         exe.run(main, feed={"a": a_np, "b": np.ones((3, 1))}, fetch_list=[kept])
 

@@ -94,7 +94,7 @@ def test_a_fed_persistable_with_a_row_a_device_is_split_and_fewer_rows_are_a_run
     with pytest.raises(RuntimeError, match="'label' has 1 sample"):
         pe.run([loss.name], feed=feed)
     with pytest.raises(FeedError, match="'x': expected shape"):     # once the split works, the shape check
-        pe.run([loss.name], feed=dict(feed, label=batch(n=12)["label"]))
+        pe.run([loss.name], feed=dict(feed, x=batch(n=12)["x"][:, :-1], label=batch(n=12)["label"]))
 
 
 def test_dry_run_builds_and_schedules_but_runs_nothing(monkeypatch):

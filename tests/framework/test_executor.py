@@ -103,10 +103,11 @@ def test_missing_feed_names_the_variable_and_its_shape(mlp):
 def test_feed_of_wrong_shape(mlp):
     """fluid.data checks a feed's shape; layers.data, as Fluid 1.8's, checks none (a Fluid program
     may declare [-1, 1] and feed [6], or [batch * max_length, 1] and feed shorter batches): the op
-    reading a feed of the wrong shape says so."""
+    reading a feed of the wrong shape says so. (A value with fewer dims than declared fits on those it
+    has, in both Fluid 1.8.5 and Paddle 2.6.2: tests/executor/test_feed_shapes.py.)"""
     exe, scope = _started(mlp)
     main, _, _, loss, _, feed = mlp
-    for wrong, shown in ((np.zeros(6, "float32"), r"\[6\]"), (np.zeros((6, 5), "float32"), r"\[6, 5\]")):
+    for wrong, shown in ((np.zeros((6, 4, 1), "float32"), r"\[6, 4, 1\]"), (np.zeros((6, 5), "float32"), r"\[6, 5\]")):
         with pytest.raises(FeedError, match=r"feed 'x': expected shape \[-1, 4\] .* got " + shown):
             exe.run(main, feed={"x": wrong, "y": feed["y"]}, fetch_list=[loss], scope=scope)
     unchecked, startup = fluid.Program(), fluid.Program()

@@ -153,5 +153,22 @@ def test_layers_data_leaves_a_feed_unchecked_as_fluid_does_but_fluid_data_checks
         strict = fluid.data(name="strict", shape=[None, 2], dtype="float32")
     got, = _run(main, [loose], {"loose": np.ones([2], "float32")})
     assert got.shape == (2,)
-    with pytest.raises(FeedError):
-        _run(main, [strict], {"strict": np.ones([2], "float32")})
+    with pytest.raises(FeedError):      # more dims than declared (fewer fit: tests/executor/test_feed_shapes.py)
+        _run(main, [strict], {"strict": np.ones([2, 2, 1], "float32")})
+
+
+def test_cond_branches_return_nested_structures_and_differing_dims_become_unknown():
+    """Paddle 2.x's cond: a dict (or nested lists) from each branch; a dim the branches disagree on
+    is -1 in the result; branches of different counts say how many each returns."""
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        x = fluid.data(name="x", shape=[1], dtype="float32")
+        pred = layers.less_than(x, layers.fill_constant([1], "float32", 0.0))
+        out = layers.cond(pred, lambda: {"a": layers.fill_constant([3, 2], "int32", 1), "b": [x]},
+                          lambda: {"a": layers.fill_constant([3, 4], "int32", 3), "b": [layers.scale(x, 2.0)]})
+        assert sorted(out) == ["a", "b"] and out["a"].shape == (3, -1) and isinstance(out["b"], list)
+        with pytest.raises(ValueError, match="true fn returns 1 vars, but false fn returns 2 vars"):
+            layers.cond(pred, lambda: x, lambda: [x, x])
+    a, b = _run(main, [out["a"], out["b"][0]], {"x": np.array([1.5], "float32")})
+    np.testing.assert_array_equal(a, np.full((3, 4), 3))
+    np.testing.assert_allclose(b, [3.0])

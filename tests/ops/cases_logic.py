@@ -1,5 +1,6 @@
-"""Op cases for family logic: the comparisons (less_than, ..., not_equal, numpy's broadcasting) and
-logical_not/and/or/xor, against numpy's operators."""
+"""Op cases for family logic: the comparisons (less_than, ..., not_equal, numpy's broadcasting, both
+ways: a 0-D X against a [1] Y), logical_not/and/or/xor and bitwise_not/and/or/xor (integers and
+bool), against numpy's operators."""
 import numpy as np
 
 from op_test import OpCase
@@ -17,4 +18,15 @@ CASES += [
     OpCase("logical_and", {"X": P, "Y": Q}, lambda i, a: {"Out": i["X"] & i["Y"]}),
     OpCase("logical_or", {"X": P, "Y": Q}, lambda i, a: {"Out": i["X"] | i["Y"]}),
     OpCase("logical_xor", {"X": P, "Y": Q}, lambda i, a: {"Out": i["X"] ^ i["Y"]}),
+]
+
+I, J = rng.integers(-100, 100, (2, 3, 5)).astype("int32"), rng.integers(-100, 100, (3, 5)).astype("int32")
+CASES += [
+    OpCase("equal", {"X": np.array(2.0), "Y": np.array([2.0])}, lambda i, a: {"Out": np.array([True])},
+           name="equal_0d_against_1"),
+    OpCase("bitwise_not", {"X": I}, lambda i, a: {"Out": ~i["X"]}),
+    OpCase("bitwise_not", {"X": P}, lambda i, a: {"Out": ~i["X"]}, name="bitwise_not_bool"),
+    OpCase("bitwise_and", {"X": I, "Y": J}, lambda i, a: {"Out": i["X"] & i["Y"]}),
+    OpCase("bitwise_or", {"X": I, "Y": J}, lambda i, a: {"Out": i["X"] | i["Y"]}),
+    OpCase("bitwise_xor", {"X": I.astype("int64"), "Y": J.astype("int64")}, lambda i, a: {"Out": i["X"] ^ i["Y"]}),
 ]

@@ -90,3 +90,10 @@ CASES += [
            _pad3d_ref("constant", [1, 1, 0, 2, 1, 0], -2.0), attrs={"value": -2.0}, grad=("X",),
            name="pad3d_paddings_tensor"),
 ]
+
+# pad's gradient op has a gradient too (Paddle's pad double grad): pad of what reaches X@GRAD
+CASES += [
+    OpCase("pad_grad", {"X": r(2, 3), "Out@GRAD": r(3, 5)},
+           lambda i, a: {"X@GRAD": i["Out@GRAD"][1:3, 2:5]}, attrs={"paddings": [1, 0, 2, 0]},
+           grad=("Out@GRAD",), name="pad_grad_double"),
+]

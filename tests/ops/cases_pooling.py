@@ -160,3 +160,12 @@ CASES += [
                                                                 "pooling_type": "avg"},
            name="pool2d_adaptive_global"),
 ]
+
+# pool2d's gradient op has a gradient too (Paddle's pool2d_double_grad): pool2d of what reaches
+# X@GRAD; average pooling over 2x2 windows, each X@GRAD a quarter of its window's Out@GRAD
+CASES += [
+    OpCase("pool2d_grad", {"X": r(1, 2, 4, 4), "Out": r(1, 2, 2, 2), "Out@GRAD": r(1, 2, 2, 2)},
+           lambda i, a: {"X@GRAD": np.repeat(np.repeat(i["Out@GRAD"], 2, 2), 2, 3) / 4.0},
+           attrs={"pooling_type": "avg", "ksize": [2, 2], "strides": [2, 2]}, grad=("Out@GRAD",),
+           name="pool2d_grad_avg_double"),
+]

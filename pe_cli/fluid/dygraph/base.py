@@ -1,6 +1,7 @@
 """``fluid.dygraph.base``: ``guard(place)`` switches to eager execution, ``to_variable(value)``
 makes a variable of an array there (pe_cli/fluid/dygraph/eager.py)."""
 import contextlib
+import functools
 
 import numpy as np
 
@@ -40,3 +41,22 @@ def to_variable(value, name=None, zero_copy=None):
         raise TypeError(f"The type of 'value' in fluid.dygraph.to_variable must be numpy.ndarray, "
                         f"but received {type(value)}.")
     return _active[-1].global_block().variable_of(value, name)
+
+
+def switch_to_static_graph(func):
+    """Paddle 2.x's decorator: ``func`` builds a static graph even when called inside ``guard()``
+    (there on fresh default programs, the eager ones coming back after it)."""
+    @functools.wraps(func)
+    def impl(*args, **kwargs):
+        if not _active:
+            return func(*args, **kwargs)
+        saved = list(_active)
+        old_main, old_startup = switch_main_program(Program()), switch_startup_program(Program())
+        _active.clear()
+        try:
+            return func(*args, **kwargs)
+        finally:
+            _active.extend(saved)
+            switch_main_program(old_main)
+            switch_startup_program(old_startup)
+    return impl

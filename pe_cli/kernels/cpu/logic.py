@@ -34,3 +34,19 @@ def logical_or(ins, attrs):
 
 def logical_xor(ins, attrs):
     return {"Out": np.logical_xor(ins["X"], ins["Y"])}
+
+
+def bitwise_not(ins, attrs):
+    return {"Out": np.invert(ins["X"])}
+
+
+def bitwise_and(ins, attrs):
+    return {"Out": np.bitwise_and(ins["X"], ins["Y"])}
+
+
+def bitwise_or(ins, attrs):
+    return {"Out": np.bitwise_or(ins["X"], ins["Y"])}
+
+
+def bitwise_xor(ins, attrs):
+    return {"Out": np.bitwise_xor(ins["X"], ins["Y"])}

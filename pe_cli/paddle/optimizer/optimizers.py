@@ -18,7 +18,7 @@ from ...framework.variable import Variable
 from ...training import optimizer as _plain
 from ...training import optimizer_adaptive as _adaptive
 from ...training.optimizer import _persistable_var
-from ...training.regularizer import L2Decay
+from ...training.regularizer import L2Decay, append_regularization_ops
 from .lr_scheduler import LRScheduler
 
 __all__ = ["Optimizer", "SGD", "Momentum", "Adam", "Adagrad", "RMSProp", "Adadelta", "Adamax", "Lamb", "LBFGS"]
@@ -63,6 +63,11 @@ class Optimizer(_plain.Optimizer):
             program.lr_scheduler, program.lr_var = self._learning_rate, var     # the Executor feeds it
             self._learning_rate._var_name = var.name
         return var
+
+    def append_regularization_ops(self, parameters_and_grads, regularization=None):
+        """Paddle 2.x's method: each gradient plus its parameter's decay (the parameter's own
+        regularizer, else ``regularization``, else the optimizer's weight decay)."""
+        return append_regularization_ops(parameters_and_grads, regularization or self.regularization)
 
     def get_lr(self):
         """The current learning rate (the scheduler's value when it is one)."""

@@ -51,9 +51,15 @@ def kl_div(input, label, reduction="mean", name=None):
 
 
 def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean", name=None):
-    """max(0, -label * (input - other) + margin)."""
+    """max(0, -label * (input - other) + margin). The result's name starts with
+    ``margin_ranking_loss_N`` (its layer's, as Paddle's)."""
+    if reduction not in ("sum", "mean", "none"):
+        raise ValueError(f"The value of 'reduction' in MarginRankingLoss should be 'sum', 'mean' or 'none', but "
+                         f"received {reduction}, which is not allowed.")
     diff = TMa.multiply(TMa.scale(label, -1.0), TMa.subtract(input, other))
-    return reduce_loss(relu(TMa.scale(diff, 1.0, float(margin))), reduction, "margin_ranking_loss")
+    layer = LayerHelper("margin_ranking_loss").name
+    hinge = relu(TMa.scale(diff, 1.0, float(margin)), name=layer if reduction == "none" else None)
+    return hinge if reduction == "none" else (TMa.mean if reduction == "mean" else TMa.sum)(hinge, name=layer)
 
 
 def _where_positive(label, pos, neg):
@@ -64,6 +70,9 @@ def _where_positive(label, pos, neg):
 
 def hinge_embedding_loss(input, label, margin=1.0, reduction="mean", name=None):
     """input where label is 1, max(0, margin - input) where it is -1."""
+    if reduction not in ("sum", "mean", "none"):
+        raise ValueError(f"'reduction' in 'hinge_embedding_loss' should be 'sum', 'mean' or 'none', but "
+                         f"received {reduction}.")
     loss = _where_positive(label, input, relu(TMa.scale(input, -1.0, float(margin))))
     return reduce_loss(loss, reduction, "hinge_embedding_loss")
 

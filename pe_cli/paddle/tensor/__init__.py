@@ -1,0 +1,16 @@
+"""``paddle.tensor``: Paddle 2.x's package of the tensor functions, the same objects as the top-level
+``paddle.add``, ``paddle.tril``, ... (pe_cli/paddle/tensor_*.py), for scripts that write
+``from paddle import tensor`` or ``paddle.tensor.tril``."""
+from ..tensor_create import *  # noqa: F401,F403
+from ..tensor_manip import *  # noqa: F401,F403
+from ..tensor_math import *  # noqa: F401,F403
+from ..tensor_linalg import *  # noqa: F401,F403
+from ..tensor_elementwise import *  # noqa: F401,F403
+from ..tensor_reduce import *  # noqa: F401,F403
+from ..tensor_arrange import *  # noqa: F401,F403
+from ..tensor_inplace import *  # noqa: F401,F403
+from ..tensor_bitwise import *  # noqa: F401,F403
+from ..tensor_number import *  # noqa: F401,F403
+from ..tensor_select import *  # noqa: F401,F403
+from ..tensor_array import *  # noqa: F401,F403
+from . import creation, math, random, stat  # noqa: F401,E402 -- Paddle's submodule names
