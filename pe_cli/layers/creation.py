@@ -64,8 +64,20 @@ def zeros_like(x, out=None):
 
 
 def assign(input, output=None):
-    """A copy of a Variable, or a variable holding a numpy array's values (float64 arrays become
-    float32, as in Fluid)."""
+    """Fluid 1.8's assign: a copy of a Variable (float, int32/int64 or bool), or a variable holding a
+    numpy array's values (bool, float32, int32 or int64); anything else is a TypeError, as Fluid's."""
+    check_type(input, "input", (Variable, np.ndarray), "assign")
+    if isinstance(input, Variable):
+        check_variable_and_dtype(input, "input", NUMBERS + ("bool",), "assign")
+    elif convert_dtype(input.dtype) not in ("bool", "float32", "int32", "int64"):
+        raise ArgumentTypeError(f"assign: a numpy array given to assign must be bool, float32, int32 or int64, "
+                                f"got {input.dtype}")
+    return assign_array_like(input, output)
+
+
+def assign_array_like(input, output=None):
+    """A copy of a Variable, or a variable holding the values of anything numpy makes an array of
+    (float64 arrays become float32, as in Paddle 2.x's ``paddle.assign``)."""
     helper = LayerHelper("assign", input=input)
     if isinstance(input, Variable):
         if output is None:
@@ -183,7 +195,7 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype="float32"):
 def diag(diagonal):
     """The square matrix with ``diagonal`` (a 1-D Variable or numpy array) on its main diagonal."""
     if not isinstance(diagonal, Variable):
-        diagonal = assign(np.asarray(diagonal))
+        diagonal = assign_array_like(np.asarray(diagonal))
     helper = LayerHelper("diag", diagonal=diagonal)
     out = helper.create_variable_for_type_inference(diagonal.dtype, stop_gradient=True)
     helper.append_op("diag", {"Diagonal": [diagonal]}, {"Out": [out]})

@@ -9,9 +9,8 @@ __all__ = ["concat", "split", "stack", "reshape", "transpose", "flatten", "squee
 import numbers
 
 from ..base.errors import ArgumentAssertionError, ArgumentValueError, PeError
-from ..base.dtypes import convert_dtype
 from ..framework.variable import Variable
-from .checks import NUMBERS, check_type, check_variable_and_dtype
+from .checks import NUMBERS, check_dtype, check_type, check_variable_and_dtype
 from .helper import LayerHelper, _as_list, _check_ints, _single
 from .shape_tensor import attr_shape, holds_variable, shape_tensor_list
 
@@ -116,7 +115,9 @@ def unsqueeze(input, axes, name=None):
 
 def cast(x, dtype):
     """``x`` converted to ``dtype``; the gradient is cast back."""
-    dtype = convert_dtype(dtype)
+    check_variable_and_dtype(x, "x", ("bool",) + NUMBERS + ("uint8",), "cast")
+    dtype = check_dtype(dtype, "dtype", ("bool", "float16", "float32", "float64", "int8", "int32", "int64", "uint8"),
+                        "cast")
     return _single("cast", x, {"X": [x]}, {"in_dtype": x.dtype, "out_dtype": dtype}, dtype=dtype)
 
 

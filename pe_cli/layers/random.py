@@ -15,6 +15,7 @@ from ..framework import unique_name
 from ..framework.variable import Variable
 from ..training.initializer import ConstantInitializer
 from .activation import floor
+from .checks import check_type, check_variable_and_dtype
 from .creation import assign
 from .elementwise import clip
 from .helper import LayerHelper, _as_list, _check_ints
@@ -80,6 +81,8 @@ def random_crop(x, shape, seed=None):
     """For each instance of ``x`` (its leading dims), a window of ``shape`` over its last dims at
     random offsets, new on every run. ``seed``: an int starting the sequence (None: a random one),
     or an int64 [1] Variable holding it; the op writes the next seed back to it, as Fluid's."""
+    check_variable_and_dtype(x, "x", ("float32", "float64", "uint8", "int16", "int32"), "random_crop")
+    check_type(shape, "shape", (list, tuple, Variable), "random_crop")
     helper = LayerHelper("random_crop", x=x)
     shape = _check_ints("random_crop", "shape", _as_list(shape))
     if seed is None:
