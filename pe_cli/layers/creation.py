@@ -178,7 +178,7 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype="float32"):
     num_columns = num_rows if num_columns is None else num_columns
     for what, v in (("num_rows", num_rows), ("num_columns", num_columns)):
         if not isinstance(v, numbers.Integral) or isinstance(v, bool) or v < 0:
-            raise PeError(f"eye: {what} must be an int >= 0, got {v!r}")
+            raise ArgumentTypeError(f"eye: {what} must be an int >= 0, got {v!r}")
     dtype = convert_dtype(dtype)
     out = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
     helper.append_op("eye", {}, {"Out": [out]},

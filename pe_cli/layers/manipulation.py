@@ -92,6 +92,12 @@ def reshape(x, shape, actual_shape=None, act=None, inplace=False, name=None):
 
 def transpose(x, perm, name=None):
     """``x`` with its dims permuted: output dim i is x's dim perm[i]."""
+    check_variable_and_dtype(x, "x", NUMBERS, "transpose")
+    check_type(perm, "perm", (list, tuple), "transpose")
+    if x.shape is not None and (len(perm) != len(x.shape) or any(
+            isinstance(p, int) and p >= len(x.shape) for p in perm)):
+        raise ArgumentValueError(f"transpose: perm {list(perm)} must be a permutation of the {len(x.shape)} dims of "
+                                 f"x {list(x.shape)}")
     return _single("transpose", x, {"X": [x]}, {"axis": _check_ints("transpose", "perm", _as_list(perm))},
                    name=name)
 

@@ -51,6 +51,8 @@ def gaussian_random(shape, mean=0.0, std=1.0, seed=0, dtype="float32", *, name=N
 
 
 def _random_like(op_type, input, shape, dtype, input_dim_idx, output_dim_idx, attrs):
+    check_type(input, "input", Variable, op_type)
+    check_type(shape, "shape", (list, tuple), op_type)
     helper = LayerHelper(op_type)
     dtype = convert_dtype(dtype)
     shape = _check_ints(op_type, "shape", _as_list(shape))
@@ -65,6 +67,7 @@ def uniform_random_batch_size_like(input, shape, dtype="float32", input_dim_idx=
                                    min=-1.0, max=1.0, seed=0):
     """U[min, max) draws of ``shape``, whose dim ``output_dim_idx`` is ``input``'s ``input_dim_idx``
     at run time (the batch size)."""
+    check_variable_and_dtype(input, "Input", ("float32", "float64"), "uniform_random_batch_size_like")
     return _random_like("uniform_random_batch_size_like", input, shape, dtype, input_dim_idx, output_dim_idx,
                         {"min": float(min), "max": float(max), "seed": int(seed)})
 

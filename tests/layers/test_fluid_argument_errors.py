@@ -115,3 +115,32 @@ def test_type_errors_of_detection_layers(program):
         with pytest.raises(TypeError):
             call()
             pytest.fail(f"bad call {i} raised nothing")
+
+
+def test_type_and_value_errors_before_shape_checks(program):
+    """test_cos_sim_op, test_affine_channel_op, test_transpose_op, test_sequence_concat, test_eye_op,
+    test_polygon_box_transform, test_softmax_op, test_uniform_random_op: Fluid's argument checks come
+    before pe's shape inference, so a wrong type is a TypeError, not a ShapeError."""
+    x = fluid.data("x", shape=[-1, 3, 4, 5], dtype="float32")
+    i32 = fluid.data("i32", shape=[3, 4, 5, 6], dtype="int32")
+    i64 = fluid.data("i64", shape=[3, 4, 5, 6], dtype="int64")
+    bad_calls = [
+        lambda: layers.cos_sim(i32, i64), lambda: layers.affine_channel(np.ones((2, 1, 2, 2), "float32")),
+        lambda: layers.affine_channel(i32), lambda: layers.affine_channel(x, scale=1),
+        lambda: layers.transpose("not_variable", perm=[1, 0, 2]),
+        lambda: layers.transpose(fluid.data("b", shape=[10, 5, 3], dtype="bool"), perm=[1, 0, 2]),
+        lambda: layers.transpose(x, perm="[1, 0, 2, 3]"), lambda: layers.sequence_concat(x),
+        lambda: layers.sequence_concat([np.ones((1, 2), "float32"), x]), lambda: layers.sequence_concat([i32, x]),
+        lambda: layers.eye(-1), lambda: layers.eye(10, num_columns=5.2),
+        lambda: layers.polygon_box_transform(i64), lambda: layers.softmax(i32),
+        lambda: layers.uniform_random_batch_size_like(x, shape="shape"),
+        lambda: layers.uniform_random_batch_size_like(i32, [-1, 2]),
+    ]
+    for i, call in enumerate(bad_calls):
+        with pytest.raises(TypeError):
+            call()
+            pytest.fail(f"bad call {i} raised nothing")
+    for perm in ([1, 0, 2, 3, 4], [3, 5, 7, 0]):
+        with pytest.raises(ValueError):
+            layers.transpose(x, perm=perm)
+    assert layers.transpose(x, perm=[0, 2, 1, 3]).shape == (-1, 4, 3, 5)
