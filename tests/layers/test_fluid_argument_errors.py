@@ -119,7 +119,7 @@ def test_type_errors_of_detection_layers(program):
 
 def test_type_and_value_errors_before_shape_checks(program):
     """test_cos_sim_op, test_affine_channel_op, test_transpose_op, test_sequence_concat, test_eye_op,
-    test_polygon_box_transform, test_softmax_op, test_uniform_random_op: Fluid's argument checks come
+    test_polygon_box_transform, test_softmax_op, test_uniform_random_op, test_elementwise_*_op: Fluid's argument checks come
     before pe's shape inference, so a wrong type is a TypeError, not a ShapeError."""
     x = fluid.data("x", shape=[-1, 3, 4, 5], dtype="float32")
     i32 = fluid.data("i32", shape=[3, 4, 5, 6], dtype="int32")
@@ -135,6 +135,8 @@ def test_type_and_value_errors_before_shape_checks(program):
         lambda: layers.polygon_box_transform(i64), lambda: layers.softmax(i32),
         lambda: layers.uniform_random_batch_size_like(x, shape="shape"),
         lambda: layers.uniform_random_batch_size_like(i32, [-1, 2]),
+        lambda: layers.elementwise_add(fluid.create_lod_tensor(np.ones(4), [[4]], fluid.CPUPlace()), x),
+        lambda: layers.elementwise_mul(fluid.data("u8", shape=[3], dtype="uint8"), x),
     ]
     for i, call in enumerate(bad_calls):
         with pytest.raises(TypeError):
