@@ -46,6 +46,10 @@ register("softmax_with_cross_entropy_grad", kernel_module="loss_classification",
 
 def _infer_cross_entropy(ctx):
     x, label = ctx.shape("X"), ctx.shape("Label")
+    if not ctx.attrs["soft_label"] and len(label) == len(x) - 1:     # hard ids without the trailing 1 (Fluid's)
+        _check_label(ctx, x, list(label) + [1], False, name="X")
+        ctx.set_output("Y", label, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+        return
     _check_label(ctx, x, label, ctx.attrs["soft_label"], name="X")
     ctx.set_output("Y", list(x[:-1]) + [1], ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 

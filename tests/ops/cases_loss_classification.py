@@ -78,6 +78,13 @@ CASES = [
     OpCase("cross_entropy", {"X": soft(5, 4), "Label": LABEL_IGNORE}, ce_ref, grad=("X",),
            attrs={"ignore_index": -1}, name="cross_entropy_ignore_index"),
     OpCase("cross_entropy2", {"X": soft(5, 4), "Label": ids(5, 4)}, ce_ref, grad=("X",), outputs=("Y",)),
+    # ids without the trailing 1 (test_cross_entropy_op's RemoveLastDim cases): Y has Label's shape
+    OpCase("cross_entropy", {"X": soft(6, 4).reshape(2, 3, 4), "Label": ids(0, 4, (2, 3))},
+           lambda i, a: {"Y": ce_ref({"X": i["X"].reshape(6, 4), "Label": i["Label"].reshape(6, 1)}, a)["Y"]
+                         .reshape(2, 3)}, grad=("X",), name="cross_entropy_label_without_last_dim"),
+    OpCase("cross_entropy2", {"X": soft(5, 4), "Label": ids(0, 4, (5,))},
+           lambda i, a: {"Y": ce_ref({"X": i["X"], "Label": i["Label"].reshape(5, 1)}, a)["Y"].reshape(5)},
+           grad=("X",), outputs=("Y",), name="cross_entropy2_label_without_last_dim"),
     OpCase("cross_entropy2", {"X": soft(5, 4), "Label": LABEL_IGNORE}, ce_ref, grad=("X",), outputs=("Y",),
            attrs={"ignore_index": -1}, name="cross_entropy2_ignore_index"),
 
