@@ -20,7 +20,7 @@ from ..training.param_attr import ParamAttr
 from ..base.shapes import range_length
 from .checks import NUMBERS, check_dtype, check_type, check_variable_and_dtype
 from .helper import LayerHelper, _as_list, _check_ints, _single
-from .manipulation import cast, expand, reshape
+from .manipulation import cast, reshape, tiled
 from .shape_tensor import shape_inputs
 
 
@@ -187,7 +187,7 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype="float32"):
     if batch_shape is not None:
         batch = _check_ints("eye", "batch_shape", _as_list(batch_shape))
         out = reshape(out, [1] * len(batch) + [int(num_rows), int(num_columns)])
-        out = expand(out, batch + [1, 1])
+        out = tiled(out, batch + [1, 1])
         out.stop_gradient = True
     return out
 
@@ -285,5 +285,5 @@ def meshgrid(input, name=None):
     out = []
     for i, t in enumerate(input):
         shaped = reshape(t, [sizes[i] if j == i else 1 for j in builtins.range(len(sizes))])
-        out.append(expand(shaped, [1 if j == i else n for j, n in enumerate(sizes)]))
+        out.append(tiled(shaped, [1 if j == i else n for j, n in enumerate(sizes)]))
     return out

@@ -128,9 +128,26 @@ def cast(x, dtype):
 
 
 def expand(x, expand_times, name=None):
-    """``x`` tiled ``expand_times[i]`` times along each dim i."""
-    return _single("expand", x, {"X": [x]},
-                   {"expand_times": _check_ints("expand", "expand_times", _as_list(expand_times))}, name=name)
+    """``x`` tiled ``expand_times[i]`` times along each dim i: a list of ints and int Variables, or one
+    int Variable holding the list (known at run time, as Fluid 1.8's)."""
+    check_variable_and_dtype(x, "x", ("bool", "float32", "float64", "int32", "int64"), "expand")
+    check_type(expand_times, "expand_times", (list, tuple, Variable), "expand")
+    if x.dtype == "bool" and x.stop_gradient:
+        raise ArgumentValueError("expand: a bool x must have stop_gradient=False, as Fluid 1.8 requires")
+    return tiled(x, expand_times, name)
+
+
+def tiled(x, expand_times, name=None):
+    """expand without Fluid 1.8's argument checks (its refusal of a bool ``x`` with stop_gradient among
+    them), for pe's own layers and Paddle 2.x's tile / expand / broadcast_to."""
+    if isinstance(expand_times, Variable):
+        expand_times.stop_gradient = True
+        return _single("expand", x, {"X": [x], "ExpandTimes": [expand_times]}, {"expand_times": []}, name=name)
+    inputs = {"X": [x]}
+    if holds_variable(expand_times):
+        inputs["expand_times_tensor"] = shape_tensor_list("expand", expand_times)
+    times = _check_ints("expand", "expand_times", attr_shape(expand_times))
+    return _single("expand", x, inputs, {"expand_times": times}, name=name)
 
 
 # -- strided slices, unbind, reverse, expand_as, size -------------------------------------------

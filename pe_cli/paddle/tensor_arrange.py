@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import layers as L
 from ..layers.creation import assign_array_like
+from ..layers.manipulation import tiled
 from ..base.dtypes import convert_dtype
 from . import tensor_create as TC
 from . import tensor_manip as TM
@@ -172,8 +173,8 @@ def repeat_interleave(x, repeats, axis=None, name=None):
     shape = _known(x, "repeat_interleave", range(axis, len(x.shape)))
     times = [1] * (len(shape) + 1)
     times[axis + 1] = repeats
-    tiled = L.expand(L.unsqueeze(x, [axis + 1]), times)
-    return L.reshape(tiled, [0] * axis + [shape[axis] * repeats] + shape[axis + 1:], name=name)
+    repeated = tiled(L.unsqueeze(x, [axis + 1]), times)
+    return L.reshape(repeated, [0] * axis + [shape[axis] * repeats] + shape[axis + 1:], name=name)
 
 
 def crop(x, shape=None, offsets=None, name=None):
