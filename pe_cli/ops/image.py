@@ -189,13 +189,13 @@ for _type, _method, _doc in (
              inputs=["X", "OutSize?", "SizeTensor*?", "Scale?", "Out@GRAD"],
              outputs=["X@GRAD"], attrs=_attrs(_method), infer=grads_like({"X@GRAD": "X"}))
     _v2 = _type + "_v2"
-    register(_v2, kernel_module="image", kernel="interp", inputs=["X", "OutSize?", "SizeTensor*", "Scale?"],
+    register(_v2, kernel_module="image", kernel="interp", inputs=["X", "OutSize?", "SizeTensor*?", "Scale?"],
              outputs=["Out"], attrs=_attrs(_method, v2=True), infer=_infer_interp, grad=_grad_interp,
              grad_reads=("OutSize", "SizeTensor", "Scale", "X"),
              doc=f"Paddle 2.x's {_type}: the size from SizeTensor, else Scale or the `scale` list (int(in * "
                  f"scale)), then OutSize over both; a scale > 0 makes the source ratio 1 / scale. Else as {_type}.")
     register(_v2 + "_grad", kernel_module="image", kernel="interp_grad",
-             inputs=["X", "OutSize?", "SizeTensor*", "Scale?", "Out@GRAD"], outputs=["X@GRAD"],
+             inputs=["X", "OutSize?", "SizeTensor*?", "Scale?", "Out@GRAD"], outputs=["X@GRAD"],
              attrs=_attrs(_method, v2=True), infer=grads_like({"X@GRAD": "X"}))
 
 

@@ -73,7 +73,7 @@ def _infer_reshape(ctx):
 _register_with_xshape(
     "reshape", {"shape": Attr(list, _check_shape_attr, "a list of ints > 0, with 0 (copy X's dim) "
                                                       "and at most one -1 (inferred)")},
-    _infer_reshape, inputs=("X", "Shape?", "ShapeTensor*"),
+    _infer_reshape, inputs=("X", "Shape?", "ShapeTensor*?"),
     doc="Out = X with a new shape: 0 copies X's dim at that index, one -1 is inferred. The optional "
         "Shape input (int32/int64) gives the shape at run time instead; the attribute, when given, "
         "is then the build-time shape; or ShapeTensor, one int32 [1] tensor per dim (Fluid's shape list "
