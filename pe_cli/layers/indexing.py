@@ -83,6 +83,7 @@ def one_hot(input, depth, allow_out_of_range=False):
 
 def where(condition):
     """The int64 coordinates [N, rank] of the true elements of ``condition`` (Fluid 1.8's where)."""
+    check_variable_and_dtype(condition, "condition", ("bool",), "where")
     helper = LayerHelper("where_index", condition=condition)
     out = helper.create_variable_for_type_inference("int64", stop_gradient=True)
     helper.append_op("where_index", {"Condition": [condition]}, {"Out": [out]})

@@ -58,6 +58,7 @@ _OPERATORS = [
     ("__mul__", "elementwise_mul", False), ("__rmul__", "elementwise_mul", True),
     ("__truediv__", "elementwise_div", False), ("__rtruediv__", "elementwise_div", True),
     ("__floordiv__", "elementwise_floordiv", False), ("__mod__", "elementwise_mod", False),
+    ("__pow__", "elementwise_pow", False), ("__rpow__", "elementwise_pow", True),
     # comparisons give bool variables, as Fluid 1.8's; == and != are _compare_with_number's
     ("__lt__", "less_than", False), ("__le__", "less_equal", False),
     ("__gt__", "greater_than", False), ("__ge__", "greater_equal", False),

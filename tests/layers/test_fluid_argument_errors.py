@@ -137,7 +137,7 @@ def test_type_and_value_errors_before_shape_checks(program):
         lambda: layers.uniform_random_batch_size_like(i32, [-1, 2]),
         lambda: layers.elementwise_add(fluid.create_lod_tensor(np.ones(4), [[4]], fluid.CPUPlace()), x),
         lambda: layers.elementwise_mul(fluid.data("u8", shape=[3], dtype="uint8"), x),
-        lambda: layers.cross_entropy(i32, i32),
+        lambda: layers.cross_entropy(i32, i32), lambda: layers.where([10]),
     ]
     for i, call in enumerate(bad_calls):
         with pytest.raises(TypeError):
