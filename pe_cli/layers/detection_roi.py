@@ -110,7 +110,8 @@ def deformable_roi_pooling(input, rois, trans, no_trans=False, spatial_scale=1.0
     ``position_sensitive``: output channels C / (pooled_height * pooled_width), read as psroi_pool
     does with ``group_size`` [pooled_height, pooled_width]."""
     for what, value in (("input", input), ("rois", rois), ("trans", trans)):
-        check_variable_and_dtype(value, what, ("float32", "float64"), "deformable_roi_pooling")
+        if value is not None or what != "trans":           # no trans (with no_trans=True) is pe's too
+            check_variable_and_dtype(value, what, ("float32", "float64"), "deformable_roi_pooling")
     check_type(group_size, "group_size", (list, tuple), "deformable_roi_pooling")
     check_type(part_size, "part_size", (list, tuple, type(None)), "deformable_roi_pooling")
     channels = (input.shape or (0, 0))[1]

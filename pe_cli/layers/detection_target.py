@@ -42,7 +42,8 @@ def retinanet_target_assign(bbox_pred, cls_logits, anchor_box, anchor_var, gt_bo
     fg_num [N, 1] int32)."""
     for what, value in (("bbox_pred", bbox_pred), ("cls_logits", cls_logits), ("anchor_box", anchor_box),
                         ("anchor_var", anchor_var), ("gt_boxes", gt_boxes), ("im_info", im_info)):
-        check_variable_and_dtype(value, what, ("float32", "float64"), "retinanet_target_assign")
+        if value is not None or what != "anchor_var":      # pe reads no anchor_var: None is accepted
+            check_variable_and_dtype(value, what, ("float32", "float64"), "retinanet_target_assign")
     check_variable_and_dtype(gt_labels, "gt_labels", ("int32",), "retinanet_target_assign")
     check_variable_and_dtype(is_crowd, "is_crowd", ("int32",), "retinanet_target_assign")
     helper = LayerHelper("retinanet_target_assign")
