@@ -1,7 +1,7 @@
 """Data types: numpy names are canonical; Fluid's spellings are accepted everywhere."""
 import numpy as np
 
-from .errors import ArgumentValueError
+from .errors import UnknownDtypeError
 
 _ALIASES = {
     "float32": "float32", "fp32": "float32", "float": "float32",
@@ -52,7 +52,7 @@ def convert_dtype(dtype):
         dtype = np.dtype(dtype).name
     name = _ALIASES.get(dtype.lower())
     if name is None:
-        raise ArgumentValueError(f"unknown dtype {dtype!r}; use one of {sorted(set(_ALIASES.values()))}")
+        raise UnknownDtypeError(f"unknown dtype {dtype!r}; use one of {sorted(set(_ALIASES.values()))}")
     return name
 
 

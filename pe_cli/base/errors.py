@@ -43,6 +43,11 @@ class ArgumentValueError(PeError, ValueError):
     """A layer given an argument of the right type but a wrong value or nesting (a ValueError too, as Fluid's)."""
 
 
+class UnknownDtypeError(ArgumentValueError, TypeError):
+    """A dtype name no tensor can have ('intt32'): a TypeError too, as numpy's (and so Fluid's) ``np.dtype``
+    raises, and a ValueError as pe raised it before."""
+
+
 class ArgumentAssertionError(PeError, AssertionError):
     """A layer argument Fluid checks with an assert (reshape's shape with two -1): an AssertionError too."""
 

@@ -4,7 +4,11 @@ the same NCHW kernel on its data: the listed input slots are transposed to chann
 call and the listed output slots back after it, with the device's own transpose kernel. Slots not
 listed (a filter, which Fluid keeps [M, C/groups, kh, kw] in both layouts) pass as they are. This
 costs a copy of the image each way; it buys every NCHW kernel, on every device, the layout Paddle's
-NHWC models are saved in, with one rule in one place."""
+NHWC models are saved in, with one rule in one place.
+
+In the same way an op registered with ``last_axis=(slots)`` runs its kernel, written for the last
+axis, along the axis its attribute ``axis`` names (softmax_with_cross_entropy's): the slots are
+transposed to have that axis last around the call."""
 import importlib
 
 _LAYOUTS = ("NHWC", "NDHWC")
@@ -26,5 +30,26 @@ def channels_last(kernel, device, slots):
         first = {k: move(v, _TO_FIRST) if k in slots and v is not None else v for k, v in ins.items()}
         outs = kernel(first, dict(attrs, data_format="NCHW" if attrs["data_format"] == "NHWC" else "NCDHW"))
         return {k: move(v, _TO_LAST) if k in slots and v is not None else v for k, v in outs.items()}
+    run.__name__ = getattr(kernel, "__name__", "kernel")
+    return run
+
+
+def along_axis(kernel, device, slots):
+    """``kernel`` (working along the last axis) wrapped to work along ``attrs['axis']``: the values of
+    ``slots`` (inputs and outputs, of one rank) transposed to have that axis last and back."""
+    transpose = importlib.import_module(f"pe_cli.kernels.{device}.manipulation").transpose
+
+    def run(ins, attrs):
+        rank = len(next(ins[k] for k in slots if ins.get(k) is not None).shape)
+        axis = attrs["axis"] % rank if rank else -1
+        if axis in (-1, rank - 1):
+            return kernel(ins, attrs)
+        to_last = [i for i in range(rank) if i != axis] + [axis]
+        back = [to_last.index(i) for i in range(rank)]
+        moved = {k: transpose({"X": v}, {"axis": to_last})["Out"] if k in slots and v is not None else v
+                 for k, v in ins.items()}
+        outs = kernel(moved, dict(attrs, axis=-1))
+        return {k: transpose({"X": v}, {"axis": back})["Out"] if k in slots and v is not None else v
+                for k, v in outs.items()}
     run.__name__ = getattr(kernel, "__name__", "kernel")
     return run

@@ -70,6 +70,7 @@ def log1p(x, out=None, name=None):
 
 def softmax(input, use_cudnn=False, name=None, axis=-1):
     """Out = exp(input) / sum(exp(input)) along ``axis`` (default the last)."""
+    check_variable_and_dtype(input, "input", FLOATS, "softmax")
     helper = LayerHelper("softmax", input=input, name=name)
     out = helper.create_variable_for_type_inference(input.dtype)
     helper.append_op("softmax", {"X": [input]}, {"Out": [out]}, {"axis": axis, "use_cudnn": use_cudnn})

@@ -6,6 +6,8 @@ from ..base.errors import ArgumentValueError, PeError, ShapeError
 from ..framework.source import current_source
 from ..training.initializer import NormalInitializer
 from ..ops.registry import fmt_shape
+from ..framework.variable import Variable
+from .checks import check_type, check_variable_and_dtype
 from .helper import LayerHelper
 from .helper import _as_list, _check_ints
 
@@ -172,6 +174,9 @@ def deformable_conv(input, offset, mask, num_filters, filter_size, stride=1, pad
     without): ``offset`` [N, 2 * dg * kh * kw, Ho, Wo] moves each tap by (dy, dx); the filter is
     initialized N(0, sqrt(2 / (kh * kw * C))) as Fluid's; a bias [num_filters] is added unless
     ``bias_attr`` is False."""
+    check_variable_and_dtype(input, "input", ("float32", "float64"), "deformable_conv")
+    check_variable_and_dtype(offset, "offset", ("float32", "float64"), "deformable_conv")
+    check_type(mask, "mask", (Variable, type(None)), "deformable_conv")
     helper = LayerHelper("deformable_conv", input=input, param_attr=param_attr, bias_attr=bias_attr, name=name)
     channels = (input.shape or (0, 0))[1]
     groups = groups or 1

@@ -20,7 +20,7 @@ from ..training.param_attr import ParamAttr
 from ..base.shapes import range_length
 from .checks import NUMBERS, check_dtype, check_type, check_variable_and_dtype
 from .helper import LayerHelper, _as_list, _check_ints, _single
-from .manipulation import cast, expand, reshape
+from .manipulation import cast, reshape, tiled
 from .shape_tensor import shape_inputs
 
 
@@ -64,8 +64,20 @@ def zeros_like(x, out=None):
 
 
 def assign(input, output=None):
-    """A copy of a Variable, or a variable holding a numpy array's values (float64 arrays become
-    float32, as in Fluid)."""
+    """Fluid 1.8's assign: a copy of a Variable (float, int32/int64 or bool), or a variable holding a
+    numpy array's values (bool, float32, int32 or int64); anything else is a TypeError, as Fluid's."""
+    check_type(input, "input", (Variable, np.ndarray), "assign")
+    if isinstance(input, Variable):
+        check_variable_and_dtype(input, "input", NUMBERS + ("bool",), "assign")
+    elif convert_dtype(input.dtype) not in ("bool", "float32", "int32", "int64"):
+        raise ArgumentTypeError(f"assign: a numpy array given to assign must be bool, float32, int32 or int64, "
+                                f"got {input.dtype}")
+    return assign_array_like(input, output)
+
+
+def assign_array_like(input, output=None):
+    """A copy of a Variable, or a variable holding the values of anything numpy makes an array of
+    (float64 arrays become float32, as in Paddle 2.x's ``paddle.assign``)."""
     helper = LayerHelper("assign", input=input)
     if isinstance(input, Variable):
         if output is None:
@@ -166,7 +178,7 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype="float32"):
     num_columns = num_rows if num_columns is None else num_columns
     for what, v in (("num_rows", num_rows), ("num_columns", num_columns)):
         if not isinstance(v, numbers.Integral) or isinstance(v, bool) or v < 0:
-            raise PeError(f"eye: {what} must be an int >= 0, got {v!r}")
+            raise ArgumentTypeError(f"eye: {what} must be an int >= 0, got {v!r}")
     dtype = convert_dtype(dtype)
     out = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
     helper.append_op("eye", {}, {"Out": [out]},
@@ -175,7 +187,7 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype="float32"):
     if batch_shape is not None:
         batch = _check_ints("eye", "batch_shape", _as_list(batch_shape))
         out = reshape(out, [1] * len(batch) + [int(num_rows), int(num_columns)])
-        out = expand(out, batch + [1, 1])
+        out = tiled(out, batch + [1, 1])
         out.stop_gradient = True
     return out
 
@@ -183,7 +195,7 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype="float32"):
 def diag(diagonal):
     """The square matrix with ``diagonal`` (a 1-D Variable or numpy array) on its main diagonal."""
     if not isinstance(diagonal, Variable):
-        diagonal = assign(np.asarray(diagonal))
+        diagonal = assign_array_like(np.asarray(diagonal))
     helper = LayerHelper("diag", diagonal=diagonal)
     out = helper.create_variable_for_type_inference(diagonal.dtype, stop_gradient=True)
     helper.append_op("diag", {"Diagonal": [diagonal]}, {"Out": [out]})
@@ -273,5 +285,5 @@ def meshgrid(input, name=None):
     out = []
     for i, t in enumerate(input):
         shaped = reshape(t, [sizes[i] if j == i else 1 for j in builtins.range(len(sizes))])
-        out.append(expand(shaped, [1 if j == i else n for j, n in enumerate(sizes)]))
+        out.append(tiled(shaped, [1 if j == i else n for j, n in enumerate(sizes)]))
     return out

@@ -1,6 +1,7 @@
 """CTC layers of Fluid 1.8's ``fluid.layers``: warpctc (the CTC loss) and ctc_greedy_decoder (the best
 class per step, top_k, then ctc_align: blanks dropped, repeats merged)."""
 __all__ = ["ctc_greedy_decoder", "warpctc"]
+from .checks import check_variable_and_dtype
 from .helper import LayerHelper
 from .indexing import topk
 from .manipulation import squeeze
@@ -10,6 +11,7 @@ def ctc_greedy_decoder(input, blank, input_length=None, padding_value=0, name=No
     """Greedy CTC decoding of per-step class scores: ``input`` [T, C] sequences (a LoD), giving int64
     [T', 1] sequences; or padded [N, T, C] with ``input_length`` [N, 1], giving ([N, T] ids padded
     with ``padding_value``, their lengths [N, 1])."""
+    check_variable_and_dtype(input, "input", ("float32", "float64"), "ctc_greedy_decoder")
     helper = LayerHelper("ctc_greedy_decoder", input=input, name=name)
     _, ids = topk(input, k=1)
     out = helper.create_variable_for_type_inference("int64", stop_gradient=True)

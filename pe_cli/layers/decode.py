@@ -25,7 +25,7 @@ from .creation import assign, fill_constant, zeros_like
 from .elementwise import elementwise_add, elementwise_div, elementwise_mul, elementwise_sub
 from .indexing import one_hot
 from .linalg import matmul
-from .manipulation import cast, expand, reshape, transpose, unsqueeze
+from .manipulation import cast, reshape, tiled, transpose, unsqueeze
 from .reduction import reduce_sum
 
 __all__ = ["Decoder", "BeamSearchDecoder", "dynamic_decode", "gather_tree"]
@@ -88,11 +88,11 @@ class BeamSearchDecoder(Decoder):
         """[batch, ...] -> [batch * beam_size, ...], each entry repeated beam_size times in a row."""
         if not isinstance(x, Variable):
             raise PeError(f"BeamSearchDecoder.tile_beam_merge_with_batch: x must be a Variable, got {x!r}")
-        tiled = expand(unsqueeze(x, [1]), [1, beam_size] + [1] * (len(x.shape) - 1))    # [batch, beam, ...]
-        rank = len(tiled.shape)
-        tiled = transpose(tiled, list(range(2, rank)) + [0, 1])           # [..., batch, beam]: the rest first,
-        tiled = reshape(tiled, [0] * (rank - 2) + [-1])                   # so that 0 keeps an unknown dim
-        return transpose(tiled, [rank - 2] + list(range(rank - 2)))
+        beams = tiled(unsqueeze(x, [1]), [1, beam_size] + [1] * (len(x.shape) - 1))    # [batch, beam, ...]
+        rank = len(beams.shape)
+        beams = transpose(beams, list(range(2, rank)) + [0, 1])           # [..., batch, beam]: the rest first,
+        beams = reshape(beams, [0] * (rank - 2) + [-1])                   # so that 0 keeps an unknown dim
+        return transpose(beams, [rank - 2] + list(range(rank - 2)))
 
     def _split_batch_beams(self, x):
         return reshape(x, [-1, self.beam_size] + list(x.shape[1:]))
@@ -101,7 +101,7 @@ class BeamSearchDecoder(Decoder):
         return reshape(x, [-1] + list(x.shape[2:]))
 
     def _expand_to_beam_size(self, x):
-        return expand(unsqueeze(x, [1]), [1, self.beam_size] + [1] * (len(x.shape) - 1))
+        return tiled(unsqueeze(x, [1]), [1, self.beam_size] + [1] * (len(x.shape) - 1))
 
     def _mask_probs(self, probs, finished):
         """Finished beams put all their mass on end_token; the others stay."""
@@ -111,7 +111,7 @@ class BeamSearchDecoder(Decoder):
         noend[self.end_token] = 0.0
         noend = cast(assign(np.array(noend, "float32")), probs.dtype) if probs.dtype != "float32" else \
             assign(np.array(noend, "float32"))
-        forced = elementwise_mul(expand(unsqueeze(done, [2]), [1, 1, vocab]), noend)
+        forced = elementwise_mul(tiled(unsqueeze(done, [2]), [1, 1, vocab]), noend)
         return elementwise_sub(forced, elementwise_mul(probs, scale(done, 1.0, -1.0), axis=0))
 
     def _gather(self, x, indices):

@@ -126,6 +126,7 @@ def box_clip(input, im_info, name=None):
 
 def polygon_box_transform(input, name=None):
     """EAST's geometry map [N, 2k, H, W] to absolute coordinates: 4 * (column, row) - input."""
+    check_variable_and_dtype(input, "input", ("float32", "float64"), "polygon_box_transform")
     helper = LayerHelper("polygon_box_transform", name=name)
     out = helper.create_variable_for_type_inference(input.dtype)
     helper.append_op("polygon_box_transform", {"Input": [input]}, {"Output": [out]})

@@ -3,6 +3,7 @@ signatures: multiclass_nms, matrix_nms, locality_aware_nms, detection_output (bo
 transpose + multiclass_nms, composed as Fluid does) and retinanet_detection_output (RetinaNet's
 decoding and NMS over the FPN levels)."""
 from .detection_box import box_coder, float_input
+from .checks import check_type, check_variable_and_dtype
 from .helper import LayerHelper
 from .activation import softmax
 from .manipulation import transpose
@@ -87,6 +88,11 @@ def retinanet_detection_output(bboxes, scores, anchors, im_info, score_threshold
     """RetinaNet's detections: ``bboxes`` [N, Mi, 4] deltas, ``scores`` [N, Mi, C] and ``anchors``
     [Mi, 4] per FPN level (lists), ``im_info`` [N, 3]. Returns [K, 6] rows [label, score, x1, y1,
     x2, y2] (labels from 1) with a LoD sequence per image."""
+    for what, values in (("bboxes", bboxes), ("scores", scores), ("anchors", anchors)):
+        check_type(values, what, list, "retinanet_detection_output")
+        for i, value in enumerate(values):
+            check_variable_and_dtype(value, f"{what[:-1]}{i}", ("float32", "float64"), "retinanet_detection_output")
+    check_variable_and_dtype(im_info, "im_info", ("float32", "float64"), "retinanet_detection_output")
     bboxes, scores, anchors = list(bboxes), list(scores), list(anchors)
     helper = LayerHelper("retinanet_detection_output")
     out = helper.create_variable_for_type_inference(scores[0].dtype if scores else "float32", stop_gradient=True)

@@ -8,6 +8,7 @@ __all__ = ["roi_pool", "roi_align", "psroi_pool", "prroi_pool", "deformable_roi_
 import numbers
 
 from ..base.errors import ArgumentTypeError
+from .checks import check_type, check_variable_and_dtype
 from .elementwise import elementwise_sub
 from .helper import LayerHelper
 from .manipulation import cast, slice
@@ -108,6 +109,11 @@ def deformable_roi_pooling(input, rois, trans, no_trans=False, spatial_scale=1.0
     part_h, part_w] (times trans_std and the roi's size) averages sample_per_part^2 bilinear samples;
     ``position_sensitive``: output channels C / (pooled_height * pooled_width), read as psroi_pool
     does with ``group_size`` [pooled_height, pooled_width]."""
+    for what, value in (("input", input), ("rois", rois), ("trans", trans)):
+        if value is not None or what != "trans":           # no trans (with no_trans=True) is pe's too
+            check_variable_and_dtype(value, what, ("float32", "float64"), "deformable_roi_pooling")
+    check_type(group_size, "group_size", (list, tuple), "deformable_roi_pooling")
+    check_type(part_size, "part_size", (list, tuple, type(None)), "deformable_roi_pooling")
     channels = (input.shape or (0, 0))[1]
     output_dim = channels // (pooled_height * pooled_width) if position_sensitive else channels
     part = _pair("deformable_roi_pooling", "part_size",
@@ -130,6 +136,11 @@ def roi_perspective_transform(input, rois, transformed_height, transformed_width
     """Warps each quadrilateral roi [x0, y0, ..., x3, y3] (clockwise from the top left) of ``input``
     onto a transformed_height x transformed_width grid. Returns (out [R, C, th, tw], mask [R, 1, th,
     tw] int32: 1 where the pixel maps inside the roi and the map, transform_matrix [R, 9])."""
+    check_variable_and_dtype(input, "input", ("float32",), "roi_perspective_transform")
+    check_variable_and_dtype(rois, "rois", ("float32",), "roi_perspective_transform")
+    check_type(transformed_height, "transformed_height", int, "roi_perspective_transform")
+    check_type(transformed_width, "transformed_width", int, "roi_perspective_transform")
+    check_type(spatial_scale, "spatial_scale", float, "roi_perspective_transform")
     helper = LayerHelper("roi_perspective_transform", input=input, name=name)
     out = helper.create_variable_for_type_inference(input.dtype)
     mask = helper.create_variable_for_type_inference("int32", stop_gradient=True)

@@ -5,6 +5,7 @@ generate_proposal_labels (Fast R-CNN's sampled rois with their labels and box ta
 generate_mask_labels (Mask R-CNN's mask targets)."""
 __all__ = ["rpn_target_assign", "retinanet_target_assign", "generate_proposal_labels", "generate_mask_labels"]
 from ..base.errors import PeError
+from .checks import check_variable_and_dtype
 from .helper import LayerHelper
 from .indexing import gather
 from .manipulation import reshape
@@ -39,6 +40,12 @@ def retinanet_target_assign(bbox_pred, cls_logits, anchor_box, anchor_var, gt_bo
     negative_overlap) 0. Returns (the sampled cls_logits [F + B, num_classes], the sampled bbox_pred
     [F, 4], target_label [F + B, 1] int32, target_bbox [F, 4], bbox_inside_weight [F, 4],
     fg_num [N, 1] int32)."""
+    for what, value in (("bbox_pred", bbox_pred), ("cls_logits", cls_logits), ("anchor_box", anchor_box),
+                        ("anchor_var", anchor_var), ("gt_boxes", gt_boxes), ("im_info", im_info)):
+        if value is not None or what != "anchor_var":      # pe reads no anchor_var: None is accepted
+            check_variable_and_dtype(value, what, ("float32", "float64"), "retinanet_target_assign")
+    check_variable_and_dtype(gt_labels, "gt_labels", ("int32",), "retinanet_target_assign")
+    check_variable_and_dtype(is_crowd, "is_crowd", ("int32",), "retinanet_target_assign")
     helper = LayerHelper("retinanet_target_assign")
     outs = {slot: helper.create_variable_for_type_inference(dtype, stop_gradient=True)
             for slot, dtype in (("LocationIndex", "int32"), ("ScoreIndex", "int32"), ("TargetLabel", "int32"),

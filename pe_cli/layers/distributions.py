@@ -20,7 +20,7 @@ from .logic import less_than
 from .creation import fill_constant_batch_size_like
 from .random import (gaussian_random, gaussian_random_batch_size_like, uniform_random,
                      uniform_random_batch_size_like)
-from .creation import assign, create_tensor, diag, ones, zeros
+from .creation import assign_array_like, create_tensor, diag, ones, zeros
 from .elementwise import elementwise_pow
 from .linalg import matmul
 from .manipulation import cast, reshape
@@ -72,7 +72,7 @@ class Distribution:
         out = []
         for array in np.broadcast_arrays(*arrays):
             var = create_tensor(dtype="float32")
-            assign(np.ascontiguousarray(array), var)
+            assign_array_like(np.ascontiguousarray(array), var)
             out.append(var)
         return tuple(out)
 

@@ -7,7 +7,7 @@ __all__ = ["clip", "sums", "sum", "scale", "clip_by_norm", "elementwise_add", "e
 import numpy as np
 
 from ..framework.variable import Variable
-from .checks import check_type, check_variable_and_dtype
+from .checks import NUMBERS, check_type, check_variable_and_dtype
 from .creation import assign
 from .helper import LayerHelper, _as_list, _single
 from .manipulation import cast
@@ -21,6 +21,8 @@ def clip(x, min, max, name=None):
 
 def _elementwise(op_type):
     def layer(x, y, axis=-1, act=None, name=None):
+        check_variable_and_dtype(x, "x", NUMBERS, op_type)
+        check_variable_and_dtype(y, "y", NUMBERS, op_type)
         return _single(op_type, x, {"X": [x], "Y": [y]}, {"axis": axis}, name=name, act=act)
     layer.__name__ = layer.__qualname__ = op_type
     layer.__doc__ = (f"Appends '{op_type}' (then ``act``): y broadcasts into x from dim ``axis`` "

@@ -2,6 +2,7 @@
 fluid.embedding (lookup_table_v2) shares."""
 __all__ = ["embedding"]
 from ..base.errors import PeError
+from .checks import check_dtype, check_variable_and_dtype
 from .helper import LayerHelper
 
 
@@ -10,7 +11,14 @@ def embedding(input, size, is_sparse=False, is_distributed=False, padding_idx=No
     """Looks up rows of a [vocab_size, emb_dim] table for int64 ids; padding_idx rows are zeros.
     is_sparse=True makes the table's gradient row-sparse (a SelectedRows of the ids looked up), which
     sgd, adagrad and lazy adam apply to those rows only (docs/SPARSE.md)."""
+    check_ids_and_dtype(input, dtype, "embedding")
     return lookup("lookup_table", input, size, is_sparse, is_distributed, padding_idx, param_attr, dtype)
+
+
+def check_ids_and_dtype(input, dtype, layer):
+    """Fluid 1.8's checks of its two embeddings: int64 ids in a Variable, a float table."""
+    check_variable_and_dtype(input, "input", ("int64",), layer)
+    check_dtype(dtype, "dtype", ("float16", "float32", "float64"), layer)
 
 
 def lookup(op_type, input, size, is_sparse, is_distributed, padding_idx, param_attr, dtype):

@@ -7,12 +7,13 @@ __all__ = ["pixel_shuffle", "space_to_depth", "shuffle_channel", "fsp_matrix", "
            "image_resize_short", "interpolate", "unfold"]
 import numbers
 
-from ..base.errors import PeError
+from ..base.errors import ArgumentTypeError, ArgumentValueError, PeError
 from ..framework.variable import Variable
 from .helper import LayerHelper
 from .helper import _as_list, _check_ints, _single
 from .linalg import matmul
 from .manipulation import reshape
+from .shape_tensor import attr_shape, holds_variable, shape_tensor_list
 
 
 def pixel_shuffle(x, upscale_factor):
@@ -84,19 +85,11 @@ def image_resize(input, out_shape=None, scale=None, name=None, resample="BILINEA
                  align_corners=True, align_mode=1, data_format="NCHW"):
     """``input`` resized to ``out_shape`` ([out_h, out_w], or [out_d, out_h, out_w] for 'TRILINEAR'
     on a 5-D input) or by ``scale``, with 'BILINEAR', 'NEAREST', 'TRILINEAR' or 'BICUBIC' interpolation;
-    ``actual_shape`` (an int32 Variable) overrides the size at run time."""
-    if resample not in _METHODS:
-        raise PeError(f"image_resize: resample={resample!r} must be one of {sorted(_METHODS)}")
+    ``actual_shape`` (an int32 Variable) overrides the size at run time. As Fluid 1.8's, out_shape may
+    hold int Variables (or be one) and scale be a Variable; a wrong argument is its TypeError or
+    ValueError."""
+    _check_resize_args(input, resample, align_corners, align_mode, data_format, out_shape, scale)
     rank = 5 if resample == "TRILINEAR" else 4
-    if len(input.shape or ()) != rank:
-        raise PeError(f"image_resize: {resample} resizing takes a {rank}-D input, got {list(input.shape or ())}")
-    if not isinstance(align_corners, bool) or align_mode not in (0, 1):
-        raise PeError(f"image_resize: align_corners must be a bool and align_mode 0 or 1, got "
-                      f"{align_corners!r}, {align_mode!r}")
-    if data_format not in _LAYOUTS[rank]:
-        raise PeError(f"image_resize: data_format={data_format!r} must be one of {sorted(_LAYOUTS[rank])}")
-    if out_shape is None and scale is None:
-        raise PeError("image_resize: give out_shape or scale")
     inputs = {"X": [input]}
     attrs = {"out_d": -1, "out_h": -1, "out_w": -1, "interp_method": _METHODS[resample],
              "align_corners": align_corners, "align_mode": align_mode, "data_layout": _LAYOUTS[rank][data_format]}
@@ -105,19 +98,46 @@ def image_resize(input, out_shape=None, scale=None, name=None, resample="BILINEA
             out_shape.stop_gradient = True
             inputs["OutSize"] = [out_shape]
         else:
-            sizes = _check_ints("image_resize", "out_shape", list(out_shape))
             keys = ("out_h", "out_w") if rank == 4 else ("out_d", "out_h", "out_w")
-            if len(sizes) != rank - 2:
-                raise PeError(f"image_resize: out_shape={sizes} must be [{', '.join(keys)}]")
-            attrs.update(zip(keys, sizes))
+            if len(out_shape) != rank - 2:
+                raise ArgumentValueError(f"image_resize: out_shape={list(out_shape)} must be [{', '.join(keys)}]")
+            if holds_variable(out_shape):
+                inputs["SizeTensor"] = shape_tensor_list("image_resize", out_shape)
+            attrs.update(zip(keys, _check_ints("image_resize", "out_shape", attr_shape(out_shape))))
+    elif isinstance(scale, Variable):
+        scale.stop_gradient = True
+        inputs["Scale"] = [scale]
     else:
-        if not isinstance(scale, numbers.Real) or isinstance(scale, bool) or scale <= 0:
-            raise PeError(f"image_resize: scale={scale!r} must be a number > 0")
         attrs["scale"] = float(scale)
     if actual_shape is not None:
         actual_shape.stop_gradient = True
         inputs["OutSize"] = [actual_shape]
     return _single(f"{_METHODS[resample]}_interp", input, inputs, attrs, name=name)
+
+
+def _check_resize_args(input, resample, align_corners, align_mode, data_format, out_shape, scale):
+    """Fluid 1.8's argument errors of image_resize (ValueError, or TypeError for a wrong type)."""
+    if resample not in _METHODS:
+        raise ArgumentValueError(f"image_resize: resample={resample!r} must be one of {sorted(_METHODS)}")
+    rank = 5 if resample == "TRILINEAR" else 4
+    if len(input.shape or ()) != rank:
+        raise ArgumentValueError(f"image_resize: {resample} resizing takes a {rank}-D input, got "
+                                 f"{list(input.shape or ())}")
+    if not isinstance(align_corners, bool):
+        raise ArgumentTypeError(f"image_resize: align_corners must be a bool, got {align_corners!r}")
+    if align_mode not in (0, 1):
+        raise ArgumentValueError(f"image_resize: align_mode must be 0 or 1, got {align_mode!r}")
+    if data_format not in _LAYOUTS[rank]:
+        raise ArgumentValueError(f"image_resize: data_format={data_format!r} must be one of {sorted(_LAYOUTS[rank])}")
+    if out_shape is None and scale is None:
+        raise ArgumentValueError("image_resize: give out_shape or scale")
+    if out_shape is not None and not isinstance(out_shape, (list, tuple, Variable)):
+        raise ArgumentTypeError(f"image_resize: out_shape must be a list, a tuple or a Variable, got {out_shape!r}")
+    if out_shape is None and not isinstance(scale, Variable):
+        if not isinstance(scale, numbers.Real) or isinstance(scale, bool):
+            raise ArgumentTypeError(f"image_resize: scale must be a float, an int or a Variable, got {scale!r}")
+        if scale <= 0:
+            raise ArgumentValueError(f"image_resize: scale={scale!r} must be > 0")
 
 
 def resize_bilinear(input, out_shape=None, scale=None, name=None, actual_shape=None, align_corners=True,

@@ -53,11 +53,13 @@ def _unique(op_type, x, dtype, slots):
 def unique(x, dtype="int32"):
     """(the distinct values of 1-D ``x`` in the order they first appear, each element's position
     among them, of ``dtype``)."""
+    check_variable_and_dtype(x, "x", NUMBERS[1:], "unique")
     return _unique("unique", x, dtype, ("Out", "Index"))
 
 
 def unique_with_counts(x, dtype="int32"):
     """unique's two outputs and how many times each distinct value occurs."""
+    check_variable_and_dtype(x, "x", NUMBERS[1:], "unique_with_counts")
     return _unique("unique_with_counts", x, dtype, ("Out", "Index", "Count"))
 
 
@@ -81,6 +83,7 @@ def one_hot(input, depth, allow_out_of_range=False):
 
 def where(condition):
     """The int64 coordinates [N, rank] of the true elements of ``condition`` (Fluid 1.8's where)."""
+    check_variable_and_dtype(condition, "condition", ("bool",), "where")
     helper = LayerHelper("where_index", condition=condition)
     out = helper.create_variable_for_type_inference("int64", stop_gradient=True)
     helper.append_op("where_index", {"Condition": [condition]}, {"Out": [out]})

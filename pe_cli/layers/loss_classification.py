@@ -28,6 +28,7 @@ def cross_entropy(input, label, soft_label=False, ignore_index=-100):
     labels build the op ``cross_entropy2`` and soft ones ``cross_entropy``, as Fluid 1.x does. A hard
     label without the trailing 1 (``[N]`` for input ``[N, C]``) is taken as Fluid 1.8 takes it: the
     loss then has the label's shape."""
+    check_variable_and_dtype(input, "input", ("float16", "float32", "float64"), "cross_entropy")
     if not soft_label and label.shape is not None and input.shape is not None \
             and len(label.shape) == len(input.shape) - 1:
         rank = len(label.shape)

@@ -6,7 +6,7 @@ from .helper import LayerHelper
 from .linalg import matmul
 from .logic import equal
 from .loss_classification import _outputs, softmax_with_cross_entropy
-from .manipulation import cast, expand, reshape, transpose
+from .manipulation import cast, reshape, tiled, transpose
 from .reduction import reduce_mean, reduce_sum
 from .type_checks import FLOATS, check_variable_and_dtype
 
@@ -47,7 +47,7 @@ def npair_loss(anchor, positive, labels, l2_reg=0.002):
     check_variable_and_dtype(labels, "labels", FLOATS + ("int64",), "npair_loss")
     batch_size = labels.shape[0]
     labels = reshape(labels, shape=[batch_size, 1], inplace=True)
-    labels = expand(labels, expand_times=[1, batch_size])
+    labels = tiled(labels, expand_times=[1, batch_size])
     labels = cast(equal(labels, transpose(labels, perm=[1, 0])), "float32")
     labels = labels / reduce_sum(labels, dim=1, keep_dim=True)
     l2loss = reduce_mean(reduce_sum(square(anchor), 1)) + reduce_mean(reduce_sum(square(positive), 1))

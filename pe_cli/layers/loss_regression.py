@@ -48,6 +48,8 @@ def mse_loss(input, label):
 def smooth_l1(x, y, inside_weight=None, outside_weight=None, sigma=None):
     """Per sample (first dim), the sum of the smooth L1 loss of (x - y) * inside_weight, weighted by
     outside_weight: shape [N, 1]. sigma (default 1) sets where it turns from quadratic to linear."""
+    check_variable_and_dtype(x, "X", FLOATS[1:], "smooth_l1_loss")
+    check_variable_and_dtype(y, "Y", FLOATS[1:], "smooth_l1_loss")
     helper = LayerHelper("smooth_l1_loss", x=x)
     diff, loss = _outputs(helper, x.dtype, 2)
     inputs = {"X": [x], "Y": [y]}
@@ -65,6 +67,10 @@ def center_loss(input, label, num_classes, alpha, param_attr, update_center=True
     the centers ([num_classes, D], a parameter made with ``param_attr``) move towards their rows by
     ``alpha`` (a number or a float32 [1] Variable) on each run when ``update_center``; no gradient
     reaches them."""
+    check_variable_and_dtype(input, "input", FLOATS[1:], "center_loss")
+    check_variable_and_dtype(label, "label", ("int32", "int64"), "center_loss")
+    if isinstance(alpha, Variable):
+        check_variable_and_dtype(alpha, "alpha", FLOATS[1:], "center_loss")
     helper = LayerHelper("center_loss", input=input)
     dim = (input.shape or (0, 0))[-1]
     centers = helper.create_parameter(param_attr, [num_classes, dim], input.dtype)

@@ -9,9 +9,8 @@ __all__ = ["concat", "split", "stack", "reshape", "transpose", "flatten", "squee
 import numbers
 
 from ..base.errors import ArgumentAssertionError, ArgumentValueError, PeError
-from ..base.dtypes import convert_dtype
 from ..framework.variable import Variable
-from .checks import NUMBERS, check_type, check_variable_and_dtype
+from .checks import NUMBERS, check_dtype, check_type, check_variable_and_dtype
 from .helper import LayerHelper, _as_list, _check_ints, _single
 from .shape_tensor import attr_shape, holds_variable, shape_tensor_list
 
@@ -93,6 +92,12 @@ def reshape(x, shape, actual_shape=None, act=None, inplace=False, name=None):
 
 def transpose(x, perm, name=None):
     """``x`` with its dims permuted: output dim i is x's dim perm[i]."""
+    check_variable_and_dtype(x, "x", NUMBERS, "transpose")
+    check_type(perm, "perm", (list, tuple), "transpose")
+    if x.shape is not None and (len(perm) != len(x.shape) or any(
+            isinstance(p, int) and p >= len(x.shape) for p in perm)):
+        raise ArgumentValueError(f"transpose: perm {list(perm)} must be a permutation of the {len(x.shape)} dims of "
+                                 f"x {list(x.shape)}")
     return _single("transpose", x, {"X": [x]}, {"axis": _check_ints("transpose", "perm", _as_list(perm))},
                    name=name)
 
@@ -116,14 +121,33 @@ def unsqueeze(input, axes, name=None):
 
 def cast(x, dtype):
     """``x`` converted to ``dtype``; the gradient is cast back."""
-    dtype = convert_dtype(dtype)
+    check_variable_and_dtype(x, "x", ("bool",) + NUMBERS + ("uint8",), "cast")
+    dtype = check_dtype(dtype, "dtype", ("bool", "float16", "float32", "float64", "int8", "int32", "int64", "uint8"),
+                        "cast")
     return _single("cast", x, {"X": [x]}, {"in_dtype": x.dtype, "out_dtype": dtype}, dtype=dtype)
 
 
 def expand(x, expand_times, name=None):
-    """``x`` tiled ``expand_times[i]`` times along each dim i."""
-    return _single("expand", x, {"X": [x]},
-                   {"expand_times": _check_ints("expand", "expand_times", _as_list(expand_times))}, name=name)
+    """``x`` tiled ``expand_times[i]`` times along each dim i: a list of ints and int Variables, or one
+    int Variable holding the list (known at run time, as Fluid 1.8's)."""
+    check_variable_and_dtype(x, "x", ("bool", "float32", "float64", "int32", "int64"), "expand")
+    check_type(expand_times, "expand_times", (list, tuple, Variable), "expand")
+    if x.dtype == "bool" and x.stop_gradient:
+        raise ArgumentValueError("expand: a bool x must have stop_gradient=False, as Fluid 1.8 requires")
+    return tiled(x, expand_times, name)
+
+
+def tiled(x, expand_times, name=None):
+    """expand without Fluid 1.8's argument checks (its refusal of a bool ``x`` with stop_gradient among
+    them), for pe's own layers and Paddle 2.x's tile / expand / broadcast_to."""
+    if isinstance(expand_times, Variable):
+        expand_times.stop_gradient = True
+        return _single("expand", x, {"X": [x], "ExpandTimes": [expand_times]}, {"expand_times": []}, name=name)
+    inputs = {"X": [x]}
+    if holds_variable(expand_times):
+        inputs["expand_times_tensor"] = shape_tensor_list("expand", expand_times)
+    times = _check_ints("expand", "expand_times", attr_shape(expand_times))
+    return _single("expand", x, inputs, {"expand_times": times}, name=name)
 
 
 # -- strided slices, unbind, reverse, expand_as, size -------------------------------------------

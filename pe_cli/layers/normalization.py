@@ -9,7 +9,7 @@ from ..framework.variable import Variable
 from ..training.initializer import ConstantInitializer
 from ..training.param_attr import ParamAttr
 from .activation import _known_shape, elu, leaky_relu
-from .checks import FLOATS, check_variable_and_dtype
+from .checks import FLOATS, check_type, check_variable_and_dtype
 from .convolution import _fmt, _shape_error
 from .helper import LayerHelper
 from .loss_classification import _outputs
@@ -142,6 +142,9 @@ def group_norm(input, groups, epsilon=1e-05, param_attr=None, bias_attr=None, ac
 
 def affine_channel(x, scale=None, bias=None, data_layout="NCHW", name=None, act=None):
     """x * scale[c] + bias[c] per channel c (then ``act``); scale and bias are [C] Variables."""
+    check_variable_and_dtype(x, "x", FLOATS[1:], "affine_channel")
+    check_type(scale, "scale", (Variable, type(None)), "affine_channel")
+    check_type(bias, "bias", (Variable, type(None)), "affine_channel")
     if scale is None or bias is None:
         raise PeError("affine_channel needs both scale and bias ([C] Variables)")
     return _single("affine_channel", x, {"X": [x], "Scale": [scale], "Bias": [bias]},

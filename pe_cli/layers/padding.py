@@ -4,6 +4,7 @@ takes a Variable whose shape is the window's); Fluid's Variable forms of them ar
 __all__ = ["pad", "pad2d", "pad_constant_like", "crop", "crop_tensor"]
 from ..base.errors import PeError
 from ..framework.variable import Variable
+from .checks import NUMBERS, check_type, check_variable_and_dtype
 from .helper import _as_list, _check_ints, _single
 
 
@@ -29,6 +30,8 @@ def pad2d(input, paddings=[0, 0, 0, 0], mode="constant", pad_value=0.0, data_for
 
 def pad_constant_like(x, y, pad_value=0.0, name=None):
     """``y`` padded with pad_value at the end of each dim up to ``x``'s shape."""
+    check_type(x, "x", Variable, "pad_constant_like")
+    check_variable_and_dtype(y, "y", NUMBERS[1:], "pad_constant_like")
     return _single("pad_constant_like", y, {"X": [x], "Y": [y]}, {"pad_value": float(pad_value)}, name=name)
 
 

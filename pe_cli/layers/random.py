@@ -15,6 +15,7 @@ from ..framework import unique_name
 from ..framework.variable import Variable
 from ..training.initializer import ConstantInitializer
 from .activation import floor
+from .checks import check_type, check_variable_and_dtype
 from .creation import assign
 from .elementwise import clip
 from .helper import LayerHelper, _as_list, _check_ints
@@ -50,6 +51,8 @@ def gaussian_random(shape, mean=0.0, std=1.0, seed=0, dtype="float32", *, name=N
 
 
 def _random_like(op_type, input, shape, dtype, input_dim_idx, output_dim_idx, attrs):
+    check_type(input, "input", Variable, op_type)
+    check_type(shape, "shape", (list, tuple), op_type)
     helper = LayerHelper(op_type)
     dtype = convert_dtype(dtype)
     shape = _check_ints(op_type, "shape", _as_list(shape))
@@ -64,6 +67,7 @@ def uniform_random_batch_size_like(input, shape, dtype="float32", input_dim_idx=
                                    min=-1.0, max=1.0, seed=0):
     """U[min, max) draws of ``shape``, whose dim ``output_dim_idx`` is ``input``'s ``input_dim_idx``
     at run time (the batch size)."""
+    check_variable_and_dtype(input, "Input", ("float32", "float64"), "uniform_random_batch_size_like")
     return _random_like("uniform_random_batch_size_like", input, shape, dtype, input_dim_idx, output_dim_idx,
                         {"min": float(min), "max": float(max), "seed": int(seed)})
 
@@ -80,6 +84,8 @@ def random_crop(x, shape, seed=None):
     """For each instance of ``x`` (its leading dims), a window of ``shape`` over its last dims at
     random offsets, new on every run. ``seed``: an int starting the sequence (None: a random one),
     or an int64 [1] Variable holding it; the op writes the next seed back to it, as Fluid's."""
+    check_variable_and_dtype(x, "x", ("float32", "float64", "uint8", "int16", "int32"), "random_crop")
+    check_type(shape, "shape", (list, tuple, Variable), "random_crop")
     helper = LayerHelper("random_crop", x=x)
     shape = _check_ints("random_crop", "shape", _as_list(shape))
     if seed is None:

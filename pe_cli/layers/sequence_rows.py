@@ -2,6 +2,7 @@
 signatures: sequence_reverse, sequence_expand, sequence_pad, sequence_unpad, sequence_mask."""
 from ..base.dtypes import convert_dtype
 from ..framework.variable import Variable
+from .checks import NUMBERS, check_variable_and_dtype
 from .helper import LayerHelper
 
 __all__ = ["sequence_reverse", "sequence_expand", "sequence_pad", "sequence_unpad", "sequence_mask"]
@@ -27,6 +28,8 @@ def sequence_expand(x, y, ref_level=-1, name=None):
 
 def sequence_pad(x, pad_value, maxlen=None, name=None):
     """(padded [num_sequences, maxlen, ...], lengths): sequences as a dense batch, pad_value past each end."""
+    check_variable_and_dtype(x, "x", NUMBERS[1:], "sequence_pad")
+    check_variable_and_dtype(pad_value, "pad_value", NUMBERS[1:], "sequence_pad")
     helper = LayerHelper("sequence_pad", name=name)
     out = helper.create_variable_for_type_inference(x.dtype)
     length = helper.create_variable_for_type_inference("int64", stop_gradient=True)

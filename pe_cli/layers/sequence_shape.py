@@ -18,6 +18,9 @@ def sequence_expand_as(x, y, name=None):
 def sequence_concat(input, name=None):
     """The sequences of several LoDTensors joined along time: output sequence i is sequence i of
     input[0], then of input[1], ... (every input has as many sequences)."""
+    check_type(input, "input", (list, tuple), "sequence_concat")
+    for i, x in enumerate(input):
+        check_variable_and_dtype(x, f"input[{i}]", ("int64", "float32", "float64"), "sequence_concat")
     helper = LayerHelper("sequence_concat", name=name)
     if not isinstance(input, (list, tuple)) or not input:
         raise PeError(f"sequence_concat layer '{helper.name}': input must be a non-empty list of LoDTensors")

@@ -149,6 +149,7 @@ _TRANSPOSE_ATTRS = {
     "output_size": Attr(list, lambda v: isinstance(v, (list, tuple)) and len(v) in (0, 2) and
                         all(isinstance(i, int) and i >= 1 for i in v), "[] or [out_h, out_w], ints >= 1"),
     "padding_algorithm": Attr("EXPLICIT", choices=("EXPLICIT", "SAME", "VALID")),
+    "is_test": False,           # Fluid 1.8 has it (for MKL-DNN); it changes nothing here
     "data_format": Attr("NCHW", choices=("NCHW", "AnyLayout")),
     "output_padding": Attr(list, lambda v: isinstance(v, (list, tuple)) and len(v) in (0, 2) and
                            all(isinstance(i, int) and i >= 0 for i in v), "[] or 2 ints >= 0"),

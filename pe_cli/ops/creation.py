@@ -17,7 +17,7 @@ def _infer_fill(ctx):
 
 # Fluid's run-time shapes (layers/shape_tensor.py): ShapeTensor, an int32 1-D tensor, or
 # ShapeTensorList, one int32 [1] tensor per dim; either replaces the shape attribute.
-SHAPE_INPUTS = ["ShapeTensor?", "ShapeTensorList*"]
+SHAPE_INPUTS = ["ShapeTensor?", "ShapeTensorList*?"]
 register("fill_constant", kernel_module="creation", inputs=["ValueTensor?"] + SHAPE_INPUTS, outputs=["Out"],
          attrs={"shape": Attr([1]), "value": 0.0, "dtype": "float32", "force_cpu": False, "str_value": ""},
          infer=_infer_fill, doc="Out = value (or the one value of ValueTensor), of the given shape (or "

@@ -117,6 +117,7 @@ class OpDef:
     blocked: object = None      # blocked(op) -> groups of slots that may hold blocked values (kernels/cpu/blocked.py)
     no_need_buffer: tuple = ()  # input slots whose shapes alone its kernels read, never their values
     attr_tensors: dict = field(default_factory=dict)   # slot -> the attribute its tensor gives (kernels/tensor_attrs.py)
+    last_axis: tuple = ()       # slots transposed to have attrs['axis'] last around the kernel (kernels/layout.py)
     _kernels: dict = field(default_factory=dict)
 
     def has(self, trait):
@@ -142,6 +143,8 @@ class OpDef:
                               f"(expected {self.kernel_name}() in pe_cli/kernels/{device}/{self.kernel_module}.py)")
             if self.channels_last and not blocked:
                 fn = importlib.import_module("pe_cli.kernels.layout").channels_last(fn, device, self.channels_last)
+            if self.last_axis and not blocked:
+                fn = importlib.import_module("pe_cli.kernels.layout").along_axis(fn, device, self.last_axis)
             if self.attr_tensors:
                 fn = importlib.import_module("pe_cli.kernels.tensor_attrs").from_tensors(fn, device, self.attr_tensors)
             self._kernels[(device, blocked)] = fn
@@ -183,7 +186,7 @@ LOD_RULES = ("keep", "drop")
 
 def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, grad=None, grad_reads=(),
              kernel=None, needs_rng=False, doc="", traits=(), lod="keep", needs_lod=False, inplace=(),
-             channels_last=(), blocked=None, no_need_buffer=(), attr_tensors=None):
+             channels_last=(), blocked=None, no_need_buffer=(), attr_tensors=None, last_axis=()):
     """Registers an op type. Called at import time of the module that defines the op.
 
     ``kernel_module``: its kernels are in ``pe_cli/kernels/<device>/<kernel_module>.py``; ``kernel``:
@@ -193,7 +196,8 @@ def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, gr
     when its kernels may write that output into the input's buffer (given ``attrs['_inplace']``,
     which the enable_inplace pass sets only where the input is dead afterwards). ``channels_last``: the
     image slots (inputs and outputs) that ``data_format`` NHWC/NDHWC transposes around the kernel,
-    which is written channels first (pe_cli/kernels/layout.py). ``blocked``: ``blocked(op) -> ((slot, ...),
+    which is written channels first (pe_cli/kernels/layout.py); ``last_axis``: the slots transposed to
+    have the dim ``attrs['axis']`` names last around a kernel written for the last axis. ``blocked``: ``blocked(op) -> ((slot, ...),
     ...)``, the groups of image slots whose values the op's kernels in kernels/<device>/blocked.py
     take and give in oneDNN's blocked layout, each group all blocked or none (the
     onednn_blocked_layout pass, pe_cli/compiler/passes/blocked_layout.py). ``no_need_buffer``: the
@@ -215,15 +219,15 @@ def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, gr
         raise RuntimeError(f"op '{type}': inplace {sorted(set(inplace) - slots)} are not its slots")
     if set(no_need_buffer) - slots:
         raise RuntimeError(f"op '{type}': no_need_buffer {sorted(set(no_need_buffer) - slots)} are not its slots")
-    if set(channels_last) - slots:
-        raise RuntimeError(f"op '{type}': channels_last {sorted(set(channels_last) - slots)} are not its slots")
+    if set(channels_last) - slots or set(last_axis) - slots:
+        raise RuntimeError(f"op '{type}': channels_last / last_axis {sorted(set(channels_last + last_axis) - slots)} are not its slots")
     if set(attr_tensors or {}) - slots or set((attr_tensors or {}).values()) - set(attrs or {}):
         raise RuntimeError(f"op '{type}': attr_tensors {attr_tensors} name slots or attributes it lacks")
     attrs = {k: v if isinstance(v, Attr) else Attr(v) for k, v in (attrs or {}).items()}
     opdef = OpDef(type, tuple(Slot.parse(s) for s in inputs), tuple(Slot.parse(s) for s in outputs),
                   attrs, infer, grad, kernel_module, kernel or type, needs_rng, doc, frozenset(traits),
                   tuple(grad_reads), lod, needs_lod, tuple(inplace), tuple(channels_last), blocked,
-                  tuple(no_need_buffer), dict(attr_tensors or {}))
+                  tuple(no_need_buffer), dict(attr_tensors or {}), tuple(last_axis))
     _REGISTRY[type] = opdef
     return opdef
 

@@ -14,6 +14,8 @@ def broadcast_shape(x, y, axis):
     """The output shape, or None when X and Y cannot broadcast."""
     if len(x) == len(y) and all(a == b for a, b in zip(x, y)):
         return list(x)      # equal shapes: Fluid's InferShape and kernels ignore ``axis``
+    if len(x) < len(y) and axis != -1:
+        return broadcast_shape(y, x, axis)     # Fluid places the smaller X in Y from ``axis`` on
     if len(y) <= len(x):
         start = len(x) - len(y) if axis == -1 else axis
         if 0 <= start <= len(x) - len(y):

@@ -122,7 +122,7 @@ def _infer_interp(ctx):
     axes = spatial_axes(rank, a["data_layout"])
     out = list(x)
     v2 = isinstance(a["scale"], list)
-    if v2 and (ctx.num_inputs("SizeTensor") or ctx.has_input("Scale")):
+    if ctx.num_inputs("SizeTensor") or ctx.has_input("Scale"):
         for ax in axes:
             out[ax] = -1
     elif ctx.has_input("OutSize"):
@@ -180,19 +180,22 @@ for _type, _method, _doc in (
          "Out = X interpolated by cubic convolution (A = -0.75) along height and width: the source of out "
          "position k is ratio * k with align_corners, else ratio * (k + 0.5) - 0.5, its four neighbours clamped "
          "to X; align_mode is not used.")):
-    register(_type, kernel_module="image", kernel="interp", inputs=["X", "OutSize?"], outputs=["Out"],
-             attrs=_attrs(_method), infer=_infer_interp, grad=_grad_interp, grad_reads=("OutSize", "X"),
-             doc=_doc + " The gradient adds Out@GRAD back with the same weights.")
-    register(_type + "_grad", kernel_module="image", kernel="interp_grad", inputs=["X", "OutSize?", "Out@GRAD"],
+    register(_type, kernel_module="image", kernel="interp", inputs=["X", "OutSize?", "SizeTensor*?", "Scale?"],
+             outputs=["Out"], attrs=_attrs(_method), infer=_infer_interp, grad=_grad_interp,
+             grad_reads=("OutSize", "SizeTensor", "Scale", "X"),
+             doc=_doc + " The size from SizeTensor (one int tensor per dim), else OutSize, else the Scale tensor or "
+                        "`scale`, else out_h / out_w. The gradient adds Out@GRAD back with the same weights.")
+    register(_type + "_grad", kernel_module="image", kernel="interp_grad",
+             inputs=["X", "OutSize?", "SizeTensor*?", "Scale?", "Out@GRAD"],
              outputs=["X@GRAD"], attrs=_attrs(_method), infer=grads_like({"X@GRAD": "X"}))
     _v2 = _type + "_v2"
-    register(_v2, kernel_module="image", kernel="interp", inputs=["X", "OutSize?", "SizeTensor*", "Scale?"],
+    register(_v2, kernel_module="image", kernel="interp", inputs=["X", "OutSize?", "SizeTensor*?", "Scale?"],
              outputs=["Out"], attrs=_attrs(_method, v2=True), infer=_infer_interp, grad=_grad_interp,
              grad_reads=("OutSize", "SizeTensor", "Scale", "X"),
              doc=f"Paddle 2.x's {_type}: the size from SizeTensor, else Scale or the `scale` list (int(in * "
                  f"scale)), then OutSize over both; a scale > 0 makes the source ratio 1 / scale. Else as {_type}.")
     register(_v2 + "_grad", kernel_module="image", kernel="interp_grad",
-             inputs=["X", "OutSize?", "SizeTensor*", "Scale?", "Out@GRAD"], outputs=["X@GRAD"],
+             inputs=["X", "OutSize?", "SizeTensor*?", "Scale?", "Out@GRAD"], outputs=["X@GRAD"],
              attrs=_attrs(_method, v2=True), infer=grads_like({"X@GRAD": "X"}))
 
 

@@ -19,10 +19,19 @@ def _check_label(ctx, logits, label, soft, name="Logits"):
 
 
 def _infer_swce(ctx):
-    logits, label = ctx.shape("Logits"), ctx.shape("Label")
-    _check_label(ctx, logits, label, ctx.attrs["soft_label"])
+    """The class dim is ``axis`` (-1: the last): Label and Loss have a 1 there for hard labels."""
+    logits, label = list(ctx.shape("Logits")), list(ctx.shape("Label"))
+    axis = ctx.attrs["axis"] % len(logits) if logits else 0
+    if not -len(logits) <= ctx.attrs["axis"] < max(len(logits), 1):
+        ctx.fail(f"axis={ctx.attrs['axis']} is not a dim of Logits {fmt_shape(logits)}")
+    if len(label) == len(logits) and axis != len(logits) - 1:
+        def last(s):
+            return s[:axis] + s[axis + 1:] + [s[axis]]
+        _check_label(ctx, last(logits), last(label), ctx.attrs["soft_label"])
+    else:
+        _check_label(ctx, logits, label, ctx.attrs["soft_label"])
     ctx.set_output("Softmax", logits, ctx.dtype("Logits"))
-    ctx.set_output("Loss", list(logits[:-1]) + [1], ctx.dtype("Logits"))
+    ctx.set_output("Loss", logits[:axis] + [1] + logits[axis + 1:], ctx.dtype("Logits"))
 
 
 def _grad_swce(g):
@@ -36,16 +45,22 @@ _SWCE_ATTRS = {"soft_label": False, "ignore_index": -100, "numeric_stable_mode":
                "use_softmax": Attr(True, choices=(True,))}
 register("softmax_with_cross_entropy", kernel_module="loss_classification",
          grad_reads=("Label", "Softmax"), inputs=["Logits", "Label"], outputs=["Softmax", "Loss"],
-         attrs=_SWCE_ATTRS, infer=_infer_swce, grad=_grad_swce,
-         doc="Loss = -log(softmax(Logits)[Label]) per row; Softmax is kept for the gradient.")
+         attrs=_SWCE_ATTRS, infer=_infer_swce, grad=_grad_swce, last_axis=("Logits", "Label", "Softmax", "Loss"),
+         doc="Loss = -log(softmax(Logits)[Label]) along the dim `axis` (-1: the last); Softmax is kept for the "
+             "gradient.")
 register("softmax_with_cross_entropy_grad", kernel_module="loss_classification", inputs=["Label", "Softmax", "Loss@GRAD"],
-         outputs=["Logits@GRAD"], attrs=_SWCE_ATTRS, infer=grads_like({"Logits@GRAD": "Softmax"}))
+         outputs=["Logits@GRAD"], attrs=_SWCE_ATTRS, infer=grads_like({"Logits@GRAD": "Softmax"}),
+         last_axis=("Label", "Softmax", "Loss@GRAD", "Logits@GRAD"))
 
 
 # -- cross_entropy (X holds probabilities) ---------------------------------------------------------
 
 def _infer_cross_entropy(ctx):
     x, label = ctx.shape("X"), ctx.shape("Label")
+    if not ctx.attrs["soft_label"] and len(label) == len(x) - 1:     # hard ids without the trailing 1 (Fluid's)
+        _check_label(ctx, x, list(label) + [1], False, name="X")
+        ctx.set_output("Y", label, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+        return
     _check_label(ctx, x, label, ctx.attrs["soft_label"], name="X")
     ctx.set_output("Y", list(x[:-1]) + [1], ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 

@@ -16,8 +16,18 @@ register("margin_rank_loss", kernel_module="loss_ranking", inputs=["X1", "X2", "
 register("margin_rank_loss_grad", kernel_module="loss_ranking", inputs=["Label", "Activated", "Out@GRAD"],
          outputs=["X1@GRAD?", "X2@GRAD?"], attrs=_MRL_ATTRS, infer=grads_like({"X1@GRAD": "Label", "X2@GRAD": "Label"}))
 
+def _infer_rank_loss(ctx):
+    """Label, Left and Right each [N] or [N, 1] (Fluid's rank_loss takes either); Out has Label's shape."""
+    shapes = {s: ctx.shape(s) for s in ("Label", "Left", "Right")}
+    sizes = {d[0] for d in shapes.values() if d and d[0] >= 0}
+    if any(len(d) not in (1, 2) or tuple(d[1:]) not in ((), (1,), (-1,)) for d in shapes.values()) or len(sizes) > 1:
+        ctx.fail("Label, Left and Right must each be [batch_size] or [batch_size, 1], of one batch size; got "
+                 + ", ".join(f"{s} {fmt_shape(d)}" for s, d in shapes.items()))
+    ctx.set_output("Out", shapes["Label"], ctx.dtype("Left"))
+
+
 register("rank_loss", kernel_module="loss_ranking", inputs=["Label", "Left", "Right"], outputs=["Out"],
-         infer=_infer_pairwise(("Left", "Right", "Label"), ("Out",)),
+         infer=_infer_rank_loss,
          grad=_grad_of("rank_loss_grad", ("Label", "Left", "Right"), in_grads=("Left", "Right")),
          grad_reads=("Label", "Left", "Right"), lod="drop",
          doc="Out = log(1 + exp(Left - Right)) - Label * (Left - Right) (RankNet; Label a probability). "

@@ -1,7 +1,6 @@
 """Shape manipulation: reshaping (reshape, flatten, squeeze, unsqueeze, transpose, each with Fluid's
 ``*2`` twin, an extra XShape output, and grad ops served by one kernel, ``reshape_grad``: Out@GRAD
-reshaped to X), joining and splitting (concat, split, stack, unbind), repeating (expand, expand_as),
-reverse, cast, and a tensor's shape and size as tensors (shape, size).
+reshaped to X), joining and splitting (concat, split, stack, unbind), reverse, cast, and a tensor's shape and size as tensors (shape, size).
 
 The shape rules are in pe_cli.base.shapes (shared with the kernels).
 """
@@ -73,7 +72,7 @@ def _infer_reshape(ctx):
 _register_with_xshape(
     "reshape", {"shape": Attr(list, _check_shape_attr, "a list of ints > 0, with 0 (copy X's dim) "
                                                       "and at most one -1 (inferred)")},
-    _infer_reshape, inputs=("X", "Shape?", "ShapeTensor*"),
+    _infer_reshape, inputs=("X", "Shape?", "ShapeTensor*?"),
     doc="Out = X with a new shape: 0 copies X's dim at that index, one -1 is inferred. The optional "
         "Shape input (int32/int64) gives the shape at run time instead; the attribute, when given, "
         "is then the build-time shape; or ShapeTensor, one int32 [1] tensor per dim (Fluid's shape list "
@@ -140,27 +139,6 @@ for _type, _outs in (("transpose", ["Out"]), ("transpose2", ["Out", "XShape?"]))
              attrs={"axis": Attr(list, int_list, "a list of ints")},
              infer=_infer_transpose, grad=_grad_transpose,
              doc="Out = X with its dims permuted: Out's dim i is X's dim axis[i].")
-
-
-def _infer_expand(ctx):
-    x, times = ctx.shape("X"), list(ctx.attrs["expand_times"])
-    if len(times) != len(x):
-        ctx.fail(f"expand_times={times} must have one entry per dim of X {fmt_shape(x)}")
-    ctx.set_output("Out", [d * t if d >= 0 else -1 for d, t in zip(x, times)], ctx.dtype("X"),
-                   lod_level=ctx.input_var("X").lod_level)
-
-
-def _grad_expand(g):
-    g.op("expand_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
-
-
-_EXPAND_ATTRS = {"expand_times": Attr(list, lambda v: int_list(v) and all(t >= 1 for t in v),
-                                      "a list of ints >= 1")}
-register("expand", kernel_module="manipulation", grad_reads=("X",),
-         inputs=["X"], outputs=["Out"], attrs=_EXPAND_ATTRS, infer=_infer_expand, grad=_grad_expand,
-         doc="Out = X tiled expand_times[i] times along each dim i.")
-register("expand_grad", kernel_module="manipulation", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"], attrs=_EXPAND_ATTRS,
-         infer=grads_like({"X@GRAD": "X"}))
 
 
 _INT = Attr(0, is_int, "an int")
@@ -338,7 +316,7 @@ register("unbind", kernel_module="manipulation", inputs=["X"], outputs=["Out*"],
          doc="Out[i] = X's i-th slice along `axis` (that dim removed), one output per slice.")
 
 
-# -- reverse, expand_as ---------------------------------------------------------------------------
+# -- reverse ---------------------------------------------------------------------------------
 
 def _infer_reverse(ctx):
     x, axes = ctx.shape("X"), list(ctx.attrs["axis"])
@@ -357,29 +335,6 @@ def _grad_reverse(g):
 register("reverse", kernel_module="manipulation", inputs=["X"], outputs=["Out"], infer=_infer_reverse,
          grad=_grad_reverse, attrs={"axis": Attr(list, int_list, "a list of ints")},
          doc="Out = X with the order of its elements reversed along each of `axis` (negative: from the end).")
-
-
-def _infer_expand_as(ctx):
-    x, t = ctx.shape("X"), ctx.shape("target_tensor")
-    if len(x) != len(t):
-        ctx.fail(f"X {fmt_shape(x)} and target_tensor {fmt_shape(t)} must have one rank")
-    for a, b in zip(x, t):
-        if a > 0 and b >= 0 and b % a:
-            ctx.fail(f"target_tensor {fmt_shape(t)} is not X {fmt_shape(x)} tiled: each of its dims must be "
-                     f"a multiple of X's")
-    ctx.set_output("Out", t, ctx.dtype("X"))
-
-
-def _grad_expand_as(g):
-    g.op("expand_as_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")})
-
-
-register("expand_as", kernel_module="manipulation", inputs=["X", "target_tensor"], outputs=["Out"],
-         infer=_infer_expand_as, grad=_grad_expand_as, grad_reads=("X",),
-         doc="Out = X tiled to target_tensor's shape (each of its dims a multiple of X's). No gradient "
-             "flows to target_tensor.")
-register("expand_as_grad", kernel_module="manipulation", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
-         infer=grads_like({"X@GRAD": "X"}))
 
 
 # -- size, shape ---------------------------------------------------------------------------------

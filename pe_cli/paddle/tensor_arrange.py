@@ -8,6 +8,8 @@ that reshape need the sizes of the dims they regroup known when the program is b
 import numpy as np
 
 from .. import layers as L
+from ..layers.creation import assign_array_like
+from ..layers.manipulation import tiled
 from ..base.dtypes import convert_dtype
 from ..layers.checks import check_variable_and_dtype
 from . import tensor_create as TC
@@ -165,7 +167,7 @@ def rot90(x, k=1, axes=(0, 1), name=None):
     perm = list(range(len(x.shape)))
     perm[a0], perm[a1] = a1, a0
     if k == 0:
-        return L.assign(x)
+        return assign_array_like(x)
     if k == 2:
         return L.flip(x, [a0, a1])
     if k == 1:
@@ -207,8 +209,8 @@ def repeat_interleave(x, repeats, axis=None, name=None):
     shape = _known(x, "repeat_interleave", range(axis, len(x.shape)))
     times = [1] * (len(shape) + 1)
     times[axis + 1] = repeats
-    tiled = L.expand(L.unsqueeze(x, [axis + 1]), times)
-    return L.reshape(tiled, [0] * axis + [shape[axis] * repeats] + shape[axis + 1:], name=name)
+    repeated = tiled(L.unsqueeze(x, [axis + 1]), times)
+    return L.reshape(repeated, [0] * axis + [shape[axis] * repeats] + shape[axis + 1:], name=name)
 
 
 def crop(x, shape=None, offsets=None, name=None):
@@ -230,7 +232,7 @@ def diagonal(x, offset=0, axis1=0, axis2=1, name=None):
         raise ValueError(f"paddle.diagonal: offset {offset} is outside the {shape[a1]} x {shape[a2]} planes")
     rest = [d for d in range(rank) if d not in (a1, a2)]
     front = L.transpose(x, [a1, a2] + rest)
-    picked = L.gather_nd(front, L.assign(coords))                  # [k, *rest]
+    picked = L.gather_nd(front, assign_array_like(coords))                  # [k, *rest]
     return L.transpose(picked, list(range(1, len(rest) + 1)) + [0], name=name) if rest else picked
 
 

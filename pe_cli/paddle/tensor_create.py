@@ -12,7 +12,7 @@ from ..base.dtypes import convert_dtype
 from ..base.errors import ArgumentValueError, PeError
 from ..framework.variable import Variable
 from ..layers.helper import LayerHelper, _single
-from ..layers.creation import evenly_spaced
+from ..layers.creation import assign_array_like, evenly_spaced
 from ..layers.matrix import diagonal_coords
 from .device import get_default_dtype
 from .tensor_manip import _dims, _known, broadcast_to, flatten, gather
@@ -116,7 +116,7 @@ def diag(x, offset=0, padding_value=0, name=None):
 
 
 def assign(x, output=None):
-    return L.assign(x, output)
+    return assign_array_like(x, output)
 
 
 def to_tensor(data, dtype=None, place=None, stop_gradient=True):
@@ -146,7 +146,7 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
         elif data.dtype == np.int32:
             data = data.astype("int64")
     target = convert_dtype(dtype) if dtype is not None else str(data.dtype)
-    out = L.assign(data.astype("int32") if data.dtype == np.int16 else data)
+    out = assign_array_like(data.astype("int32") if data.dtype == np.int16 else data)
     out = out if convert_dtype(out.dtype) == target else L.cast(out, target)
     out.stop_gradient = stop_gradient
     return out
@@ -307,13 +307,13 @@ def logspace(start, stop, num, base=10.0, dtype=None, name=None):
     dtype = _dtype(dtype)
     if dtype in ("float16", "float32", "float64"):
         return L.exp(L.scale(evenly_spaced(start, stop, num, dtype), math.log(float(base))))
-    return L.assign(np.logspace(float(start), float(stop), int(num), base=float(base)).astype(dtype))
+    return assign_array_like(np.logspace(float(start), float(stop), int(num), base=float(base)).astype(dtype))
 
 
 def _indices(fn, row, col, offset, dtype):
     if dtype not in ("int32", "int64"):
         raise TypeError(f"paddle.{fn.__name__}: dtype must be int32 or int64, got {dtype!r}")
-    return L.assign(np.stack(fn(int(row), int(offset), int(col))).astype(dtype))
+    return assign_array_like(np.stack(fn(int(row), int(offset), int(col))).astype(dtype))
 
 
 def tril_indices(row, col, offset=0, dtype="int64"):

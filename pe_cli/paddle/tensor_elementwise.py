@@ -9,6 +9,7 @@ import numbers
 import numpy as np
 
 from .. import layers as L
+from ..layers.creation import assign_array_like
 from ..base.dtypes import convert_dtype
 from ..framework.variable import Variable
 from . import tensor_create as TC
@@ -45,7 +46,7 @@ def rad2deg(x, name=None):
 def trunc(input, name=None):
     """The integer part of each value, rounded toward zero (integers are returned as they are)."""
     if convert_dtype(input.dtype) not in _FLOATS:
-        return L.assign(input)
+        return assign_array_like(input)
     return TM.multiply(L.sign(input), L.floor(L.abs(input)), name=name)
 
 
@@ -115,7 +116,7 @@ def masked_fill(x, mask, value, name=None):
 
 def clone(x, name=None):
     """A copy of x (the gradient flows back to x)."""
-    return L.assign(x)
+    return assign_array_like(x)
 
 
 def is_floating_point(x):

@@ -2,6 +2,7 @@
 ``paddle.roll``, ``paddle.shape``, ``paddle.scatter_nd``, ...) with 2.x's signatures and semantics, built from pe's own layers. Names that
 need a dim's size (roll, flatten, broadcast_to, meshgrid) need it known when the program is built."""
 from .. import layers as L
+from ..layers.manipulation import tiled
 from ..base.errors import PeError, ShapeError
 from ..framework.variable import Variable
 
@@ -117,7 +118,7 @@ def broadcast_to(x, shape, name=None):
             times.append(int(want))
         else:
             raise PeError(f"paddle.broadcast_to: x {list(x.shape)} cannot broadcast to {shape}")
-    return L.expand(x, times, name=name)
+    return tiled(x, times, name=name)
 
 
 expand = broadcast_to
@@ -134,7 +135,7 @@ def tile(x, repeat_times, name=None):
     if len(times) > len(x.shape):
         x = L.unsqueeze(x, list(range(len(times) - len(x.shape))))
     times = [1] * (len(x.shape) - len(times)) + times
-    return L.expand(x, times, name=name)
+    return tiled(x, times, name=name)
 
 
 def flip(x, axis, name=None):

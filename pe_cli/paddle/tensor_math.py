@@ -9,6 +9,7 @@ import numbers
 import numpy as np
 
 from .. import layers as L
+from ..layers.creation import assign_array_like
 from ..base.dtypes import convert_dtype
 from ..base.errors import PeError
 from ..framework.variable import Variable
@@ -39,7 +40,7 @@ def _written_to(result, out):
     written to the variable ``out`` (an assign op), which is returned."""
     if out is None:
         return result
-    L.assign(result, out)
+    assign_array_like(result, out)
     return out
 
 
@@ -321,7 +322,7 @@ def clip(x, min=None, max=None, name=None):  # noqa: A002
 
 def conj(x, name=None):
     """The complex conjugate; pe's tensors are real, so a copy of x."""
-    return L.assign(x)
+    return assign_array_like(x)
 
 
 def increment(x, value=1.0, name=None):

@@ -81,6 +81,21 @@ def test_eager_guard_runs_ops_at_once_and_backward_gives_gradients():
     assert not fluid.framework.in_dygraph_mode()
 
 
+def test_eager_backward_of_many_values_starts_from_ones_and_variables_take_pow():
+    """test_elementwise_pow_op's TestElementwisePowGradOpInt (in floats): ``x ** y`` of Variables, and
+    backward() of a non-scalar, whose gradient Fluid's dygraph seeds with ones."""
+    x_, y_ = np.array([1.0, 3.0, 6.0]), np.array([1.0, 2.0, 1.0])
+    with fluid.dygraph.guard(fluid.CPUPlace()):
+        x, y = fluid.dygraph.to_variable(x_), fluid.dygraph.to_variable(y_)
+        x.stop_gradient = y.stop_gradient = False
+        res = x ** y
+        res.backward()
+        np.testing.assert_allclose(res.numpy(), x_ ** y_)
+        np.testing.assert_allclose(res.gradient(), np.ones(3))
+        np.testing.assert_allclose(x.gradient(), y_ * x_ ** (y_ - 1))
+        np.testing.assert_allclose(y.gradient(), np.log(x_) * x_ ** y_)
+
+
 def test_selected_rows_face_of_a_scope_variable():
     scope = core.Scope()
     sparse = scope.var("in").get_selected_rows()

@@ -138,7 +138,7 @@ def _lstm_program(with_drnn):
                 drnn.update_memory(cp, c)
                 drnn.output(h)
             hidden = drnn()
-        weights = layers.cast(layers.assign(LOSS_WEIGHTS), "float64")
+        weights = layers.cast(layers.assign(LOSS_WEIGHTS.astype("float32")), "float64")
         loss = layers.reduce_sum(hidden * weights)
         fluid.backward.append_backward(loss)
     return main, hidden

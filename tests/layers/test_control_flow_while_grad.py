@@ -116,7 +116,7 @@ def test_tensor_array_to_tensor_and_its_gradient():
         arr = layers.array_write(a * 1.0, layers.fill_constant([1], "int64", 0))
         layers.array_write(b * 1.0, layers.fill_constant([1], "int64", 1), arr)
         out, index = layers.tensor_array_to_tensor(arr, axis=1)
-        weights = layers.cast(layers.assign(np.arange(8, dtype="float64").reshape(2, 4)), "float64")
+        weights = layers.cast(layers.assign(np.arange(8, dtype="float32").reshape(2, 4)), "float64")
         grads = fluid.backward.gradients(layers.reduce_sum(out * weights), [a, b])
     av, bv = np.ones((2, 3)), np.full((2, 1), 2.0)
     got, idx, ga, gb = fluid.Executor(fluid.CPUPlace()).run(main, feed={"a": av, "b": bv},

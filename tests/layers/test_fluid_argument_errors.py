@@ -1,6 +1,6 @@
 """Fluid 1.8's argument errors of layers whose op tests check them (test_lrn_op, test_maxout_op,
 test_isfinite_op, test_instance_norm_op, test_lod_reset_op, test_batch_norm_op, test_clip_op,
-test_concat_op): a wrong dtype or type is a TypeError, a wrong value a ValueError, raised where the
+test_concat_op, and those below): a wrong dtype or type is a TypeError, a wrong value a ValueError, raised where the
 layer is built."""
 import numpy as np
 import pytest
@@ -52,3 +52,98 @@ def test_mean_and_prelu_take_float_variables(program):
     for bad in (0.1, i32):
         with pytest.raises(TypeError):
             layers.prelu(bad, "all")
+
+
+def test_type_errors_of_losses_casts_and_lookups(program):
+    """test_smooth_l1_loss_op, test_cast_op, test_pad_constant_like, test_random_crop_op, test_unique,
+    test_center_loss, test_sequence_pad_op, test_lookup_table_op, test_assign_op."""
+    i32 = fluid.data("i32", shape=[4], dtype="int32")
+    f32 = fluid.data("f32", shape=[2, 4], dtype="float32")
+    ids = fluid.data("ids", shape=[4, 1], dtype="int64")
+    seq = fluid.data("seq", shape=[10, 5], dtype="int16", lod_level=1)
+    bad_calls = [
+        lambda: layers.smooth_l1(i32, i32), lambda: layers.cast(np.ones(3), "int32"),
+        lambda: layers.cast(fluid.data("i16", shape=[4], dtype="int16"), "int32"), lambda: layers.cast(i32, "int16"),
+        lambda: layers.pad_constant_like(np.ones((2, 4), "float32"), f32),
+        lambda: layers.pad_constant_like(f32, np.ones((2, 4), "float32")),
+        lambda: layers.random_crop(np.ones((2, 3), "float32"), [1]), lambda: layers.random_crop(f32, shape=1),
+        lambda: layers.unique([10]), lambda: layers.unique_with_counts(fluid.data("h", shape=[4], dtype="float16")),
+        lambda: layers.center_loss([[1.0, 2.0]], ids, 10, 0.2, None),
+        lambda: layers.center_loss(f32, [[2], [3]], 10, 0.2, None),
+        lambda: layers.sequence_pad(np.ones((2, 4), "float32"), layers.assign(np.zeros(1, "float32"))),
+        lambda: layers.sequence_pad(seq, layers.assign(np.zeros(1, "int32"))),
+        lambda: layers.embedding(np.ones((4, 1), "int64"), (10, 8)),
+        lambda: layers.embedding(f32, (10, 8)), lambda: layers.embedding(ids, (10, 8), dtype="int64"),
+        lambda: fluid.embedding(f32, (10, 8)),
+        lambda: layers.assign(fluid.create_lod_tensor(np.array([[-1]]), [[1]], fluid.CPUPlace())),
+        lambda: layers.assign(fluid.data("u8", shape=[4], dtype="uint8")),
+        lambda: layers.assign(np.ones(2, "float64")), lambda: layers.assign(np.ones(2, "uint8")),
+        lambda: fluid.data("typo", shape=[4], dtype="intt32"),
+    ]
+    for i, call in enumerate(bad_calls):
+        with pytest.raises(TypeError):
+            call()
+            pytest.fail(f"bad call {i} raised nothing")
+    assert layers.embedding(ids, (10, 8), dtype="float16").dtype == "float16"
+    assert layers.assign(np.ones(2, "int64")).dtype == "int64"
+
+
+def test_type_errors_of_detection_layers(program):
+    """test_deformable_conv_op, test_deformable_psroi_pooling, test_roi_perspective_transform_op,
+    test_rpn_target_assign_op, test_retinanet_detection_output."""
+    x = fluid.data("x", shape=[2, 192, 8, 8], dtype="float32")
+    i32 = fluid.data("i32", shape=[2, 3, 8, 8], dtype="int32")
+    rois = fluid.data("rois", shape=[-1, 4], dtype="float32", lod_level=1)
+    boxes = fluid.data("boxes", shape=[1, 10, 4], dtype="float32")
+    anchors = fluid.data("anchors", shape=[10, 4], dtype="float32")
+    labels = fluid.data("labels", shape=[10, 1], dtype="int32")
+    info = fluid.data("info", shape=[1, 3], dtype="float32")
+    bad_calls = [
+        lambda: layers.deformable_conv([1, 3, 32, 32], x, x, num_filters=4, filter_size=1),
+        lambda: layers.deformable_conv(i32, x, x, num_filters=4, filter_size=1),
+        lambda: layers.deformable_roi_pooling(x, 2, x, pooled_height=8, pooled_width=8),
+        lambda: layers.deformable_roi_pooling(x, rois, x, group_size=1, pooled_height=8, pooled_width=8),
+        lambda: layers.deformable_roi_pooling(x, rois, x, pooled_height=8, pooled_width=8, part_size=8),
+        lambda: layers.roi_perspective_transform(x, [1.0], 7, 7),
+        lambda: layers.roi_perspective_transform(x, rois, 7.0, 7),
+        lambda: layers.retinanet_target_assign([1], boxes, anchors, anchors, anchors, labels, labels, info, 10),
+        lambda: layers.retinanet_target_assign(boxes, boxes, anchors, anchors, anchors, info, labels, info, 10),
+        lambda: layers.retinanet_detection_output(boxes, [boxes], [anchors], info),
+        lambda: layers.retinanet_detection_output([boxes], [i32], [anchors], info),
+    ]
+    for i, call in enumerate(bad_calls):
+        with pytest.raises(TypeError):
+            call()
+            pytest.fail(f"bad call {i} raised nothing")
+
+
+def test_type_and_value_errors_before_shape_checks(program):
+    """test_cos_sim_op, test_affine_channel_op, test_transpose_op, test_sequence_concat, test_eye_op,
+    test_polygon_box_transform, test_softmax_op, test_uniform_random_op, test_elementwise_*_op: Fluid's argument checks come
+    before pe's shape inference, so a wrong type is a TypeError, not a ShapeError."""
+    x = fluid.data("x", shape=[-1, 3, 4, 5], dtype="float32")
+    i32 = fluid.data("i32", shape=[3, 4, 5, 6], dtype="int32")
+    i64 = fluid.data("i64", shape=[3, 4, 5, 6], dtype="int64")
+    bad_calls = [
+        lambda: layers.cos_sim(i32, i64), lambda: layers.affine_channel(np.ones((2, 1, 2, 2), "float32")),
+        lambda: layers.affine_channel(i32), lambda: layers.affine_channel(x, scale=1),
+        lambda: layers.transpose("not_variable", perm=[1, 0, 2]),
+        lambda: layers.transpose(fluid.data("b", shape=[10, 5, 3], dtype="bool"), perm=[1, 0, 2]),
+        lambda: layers.transpose(x, perm="[1, 0, 2, 3]"), lambda: layers.sequence_concat(x),
+        lambda: layers.sequence_concat([np.ones((1, 2), "float32"), x]), lambda: layers.sequence_concat([i32, x]),
+        lambda: layers.eye(-1), lambda: layers.eye(10, num_columns=5.2),
+        lambda: layers.polygon_box_transform(i64), lambda: layers.softmax(i32),
+        lambda: layers.uniform_random_batch_size_like(x, shape="shape"),
+        lambda: layers.uniform_random_batch_size_like(i32, [-1, 2]),
+        lambda: layers.elementwise_add(fluid.create_lod_tensor(np.ones(4), [[4]], fluid.CPUPlace()), x),
+        lambda: layers.elementwise_mul(fluid.data("u8", shape=[3], dtype="uint8"), x),
+        lambda: layers.cross_entropy(i32, i32), lambda: layers.where([10]),
+    ]
+    for i, call in enumerate(bad_calls):
+        with pytest.raises(TypeError):
+            call()
+            pytest.fail(f"bad call {i} raised nothing")
+    for perm in ([1, 0, 2, 3, 4], [3, 5, 7, 0]):
+        with pytest.raises(ValueError):
+            layers.transpose(x, perm=perm)
+    assert layers.transpose(x, perm=[0, 2, 1, 3]).shape == (-1, 4, 3, 5)

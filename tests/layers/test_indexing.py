@@ -75,6 +75,19 @@ def test_ctc_greedy_decoder_over_sequences(prog):
     assert np.array(got).reshape(-1).tolist() == [1, 1, 2, 3] and got.lod() == [[0, 3, 4]]
 
 
+def test_ctc_greedy_decoder_takes_its_lod_from_the_feed(prog):
+    """test_ctc_align's TestCTCAlignOpApi: an input declared without lod_level builds (Fluid checks the LoD
+    at run time); float scores only (BadInputTestCTCAlignr's TypeError)."""
+    x = layers.data("x", [4], dtype="float32")
+    out = layers.ctc_greedy_decoder(x, blank=0)
+    with pytest.raises(TypeError):
+        layers.ctc_greedy_decoder(layers.data("ids", [8], dtype="int64"), blank=0)
+    feed = fluid.create_lod_tensor(_scores([1, 1, 0, 2]), [[4]], fluid.CPUPlace())
+    got = fluid.Executor(fluid.CPUPlace()).run(prog, feed={"x": feed}, fetch_list=[out], scope=fluid.Scope(),
+                                               return_numpy=False)[0]
+    assert np.array(got).reshape(-1).tolist() == [1, 2] and got.lod() == [[0, 2]]
+
+
 def test_ctc_greedy_decoder_padded(prog):
     x = layers.data("x", [3, 4], dtype="float32")
     length = layers.data("len", [1], dtype="int64")

@@ -80,7 +80,7 @@ def test_ranking_losses(prog):
     np.testing.assert_allclose(got_m, [[0.0], [0.5]], atol=1e-7)
     np.testing.assert_allclose(got_r, [[np.log1p(np.e) - 1], [np.log(2)]], rtol=1e-6)
     np.testing.assert_allclose(got_b, [[np.log(2)]], rtol=1e-6)
-    with pytest.raises(ShapeError, match=r"must be \[batch_size, 1\]"):
+    with pytest.raises(ShapeError, match=r"must each be \[batch_size\] or \[batch_size, 1\]"):
         layers.rank_loss(layers.data("a", [2]), layers.data("b", [2]), layers.data("c", [2]))
 
 

@@ -39,7 +39,7 @@ def _gru_program(with_drnn, origin_mode):
                 drnn.update_memory(hp, h)
                 drnn.output(h)
             hidden = drnn()
-        weights = layers.cast(layers.assign(LOSS_WEIGHTS), "float64")
+        weights = layers.cast(layers.assign(LOSS_WEIGHTS.astype("float32")), "float64")
         fluid.backward.append_backward(layers.reduce_sum(hidden * weights))
     return main, hidden
 

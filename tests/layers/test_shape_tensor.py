@@ -81,3 +81,42 @@ def test_sequence_mask_takes_its_length_from_a_variable():
         main, feed={"src": np.zeros([2, 4], "int64"), "lengths": np.array([1, 3], "int64")}, fetch_list=[mask],
         scope=fluid.Scope())
     np.testing.assert_array_equal(got, [[1, 0, 0, 0], [1, 1, 1, 0]])
+
+
+def test_expand_times_given_by_variables():
+    """test_expand_op's TestExpandAPI: expand_times as a list holding an int Variable, or one int
+    Variable holding the list; Fluid 1.8's errors for a wrong x."""
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        x = fluid.data("x", [2, 3], "float32")
+        two = layers.fill_constant([1], "int32", 2)
+        outs = [layers.expand(x, [two, 3]), layers.expand(x, layers.assign(np.array([1, 2], "int32")))]
+        assert [tuple(o.shape) for o in outs] == [(-1, 9), (-1, -1)]
+        with pytest.raises(TypeError):
+            layers.expand(fluid.data("u8", [4], "uint8"), [2])
+        flags = fluid.data("flags", [4], "bool")
+        flags.stop_gradient = True
+        with pytest.raises(ValueError):
+            layers.expand(flags, [2])
+    x_ = np.arange(6, dtype="float32").reshape(2, 3)
+    got = fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": x_}, fetch_list=outs, scope=fluid.Scope())
+    np.testing.assert_array_equal(got[0], np.tile(x_, (2, 3)))
+    np.testing.assert_array_equal(got[1], np.tile(x_, (1, 2)))
+
+
+def test_resize_sizes_and_scale_given_by_variables():
+    """test_nearest_interp_op's TestNearestAPI / TestNearestInterpException: out_shape holding an int
+    Variable (SizeTensor), a Variable scale (Scale); Fluid 1.8's ValueError / TypeError otherwise."""
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        x = fluid.data("x", [1, 2, 3, 4], "float32")
+        outs = [layers.resize_nearest(x, out_shape=[6, layers.fill_constant([1], "int32", 2)]),
+                layers.resize_nearest(x, scale=layers.fill_constant([1], "float32", 2.0))]
+        for bad, error in (({"out_shape": [4, 8], "data_format": "NDHWC"}, ValueError), ({"scale": "scale"}, TypeError),
+                           ({"scale": -0.3}, ValueError), ({"out_shape": 4}, TypeError)):
+            with pytest.raises(error):
+                layers.resize_nearest(x, **bad)
+    x_ = np.arange(24, dtype="float32").reshape(1, 2, 3, 4)
+    sized, scaled = fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": x_}, fetch_list=outs, scope=fluid.Scope())
+    assert sized.shape == (1, 2, 6, 2) and scaled.shape == (1, 2, 6, 8)
+    np.testing.assert_array_equal(scaled, x_.repeat(2, axis=2).repeat(2, axis=3))

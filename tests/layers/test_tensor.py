@@ -140,7 +140,7 @@ def test_shapes_inferred_with_unknown_batch(prog):
 def test_forward_values(prog):
     x = layers.data("x", [3, 4])
     ids = layers.data("ids", [1], dtype="int64")
-    w = layers.assign(np.arange(20, dtype="float64").reshape(4, 5) / 10)
+    w = layers.assign((np.arange(20, dtype="float64").reshape(4, 5) / 10).astype("float32"))
     a, b = layers.split(x, [1, 2], dim=1)
     outs = [
         layers.reshape(x, [0, -1], act="relu"),
@@ -214,8 +214,10 @@ def test_gradients_through_layers(prog):
 
 
 def test_assign_and_fill_constant(prog):
-    a = layers.assign(np.array([[1.5, 2.5]]))
+    a = layers.assign(np.array([[1.5, 2.5]], dtype="float32"))
     assert a.dtype == "float32" and a.shape == (1, 2)
+    with pytest.raises(TypeError):          # Fluid 1.8 takes bool, float32, int32 and int64 arrays only
+        layers.assign(np.array([[1.5, 2.5]]))
     ids = layers.assign(np.array([3, 4], dtype="int64"))
     c = layers.fill_constant([2, 2], "int64", 7)
     assert c.stop_gradient

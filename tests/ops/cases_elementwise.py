@@ -24,6 +24,11 @@ def _fluid_y(x, y, axis):
     return y.reshape((1,) * axis + y.shape + (1,) * (x.ndim - axis - y.ndim))
 
 
+def _fluid_pair(x, y, axis):
+    """X and Y reshaped to broadcast: the one of fewer dims placed in the other from ``axis`` on."""
+    return _fluid_y(y, x, axis), _fluid_y(x, y, axis)
+
+
 _FNS = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide,
         "max": np.maximum, "min": np.minimum, "pow": np.power}
 
@@ -31,7 +36,7 @@ _FNS = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide,
 def case(name, x, y, axis=-1, suffix="", grad=("X", "Y"), **kw):
     fn = _FNS[name]
     return OpCase(f"elementwise_{name}", {"X": x, "Y": y},
-                  lambda i, a: {"Out": fn(i["X"], _fluid_y(i["X"], i["Y"], a["axis"]))},
+                  lambda i, a: {"Out": fn(*_fluid_pair(i["X"], i["Y"], a["axis"]))},
                   attrs={"axis": axis}, grad=grad, name=f"elementwise_{name}{suffix}", **kw)
 
 
@@ -47,6 +52,9 @@ CASES = [
     case("sub", r(4), r(2, 3, 4), suffix="_numpy_broadcast"),
     case("add", _X, _Y31, axis=1, suffix="_axis1_trailing_one"),
     case("add", _X, r(4), suffix="_last"),
+    case("add", _Y34, _X, axis=1, suffix="_x_smaller_axis"),          # X placed in Y: Out is Y's shape
+    case("sub", _Y3, _X, axis=1, suffix="_x_smaller_mid"),
+    case("mul", r(3, 1), _X, axis=1, suffix="_x_smaller_ones"),
     case("add", r(3, 3), r(3, 3), axis=1, suffix="_equal_shapes_axis1"),     # Fluid ignores axis then
     case("mul", r(2, 3), r(2, 3)),
     case("mul", _X, _Y34, axis=1, suffix="_axis1"),

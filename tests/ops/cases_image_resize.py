@@ -72,6 +72,16 @@ CASES = [
            attrs={"scale": 2.0, "data_layout": "NHWC"}, grad=("X",), name="nearest_interp_scale_nhwc"),
     OpCase("nearest_interp", {"X": r(1, 2, 3, 4), "OutSize": np.array([4, 3], dtype=np.int32)},
            _nearest_ref(4, 3), attrs={"scale": 3.0}, grad=("X",), name="nearest_interp_outsize_over_scale"),
+    # Fluid 1.8's v1 ops take SizeTensor (one int tensor per dim, first) and a Scale tensor too
+    # (test_nearest_interp_op's _attr_tensor cases); the v1 ratio stays in / out
+    OpCase("nearest_interp", {"X": r(1, 2, 3, 4), "SizeTensor": [np.array([5], np.int32), np.array([2], np.int32)]},
+           _nearest_ref(5, 2), attrs={"out_h": 9, "out_w": 9}, grad=("X",), name="nearest_interp_size_tensor"),
+    OpCase("bilinear_interp", {"X": r(1, 2, 3, 4), "Scale": np.array([2.0], np.float32)}, _bilinear_ref(6, 8),
+           attrs={"scale": 0.5}, grad=("X",), name="bilinear_interp_scale_tensor"),
+    OpCase("bilinear_interp", {"X": r(1, 1, 3, 2), "SizeTensor": [np.array([2], np.int32), np.array([4], np.int32)]},
+           _bilinear_ref(2, 4), grad=("X",), name="bilinear_interp_size_tensor"),
+    OpCase("nearest_interp", {"X": r(1, 1, 2, 3), "Scale": np.array([2.0], np.float32)}, _nearest_ref(4, 6),
+           grad=("X",), name="nearest_interp_scale_tensor"),
     OpCase("bilinear_interp", {"X": r(2, 2, 4, 5)}, _bilinear_ref(6, 3), attrs={"out_h": 6, "out_w": 3},
            grad=("X",)),
     OpCase("bilinear_interp", {"X": r(1, 3, 5, 4)}, _bilinear_ref(3, 7, corners=False, mode=0),
@@ -115,6 +125,10 @@ CASES += [
     OpCase("trilinear_interp", {"X": r(1, 1, 2, 3, 2), "OutSize": np.array([3, 3, 3], dtype=np.int32)},
            _trilinear_ref((3, 3, 3), corners=False), attrs={"align_corners": False}, grad=("X",),
            name="trilinear_interp_outsize"),
+    # SizeTensor over a Scale tensor (Fluid 1.8's order), the v1 ratio in / out
+    OpCase("trilinear_interp", {"X": r(1, 1, 2, 3, 2), "SizeTensor": [np.array([v], np.int32) for v in (3, 2, 3)],
+                                "Scale": np.array([5.0], np.float32)}, _trilinear_ref((3, 2, 3)), grad=("X",),
+           name="trilinear_interp_size_tensor_over_scale"),
 ]
 
 _V2 = {"align_corners": False, "align_mode": 0}       # paddle.nn.functional.interpolate's defaults

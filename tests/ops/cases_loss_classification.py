@@ -37,6 +37,11 @@ def swce_ref(i, a):
     return {"Softmax": p, "Loss": loss}
 
 
+def swce_axis_ref(i, a):
+    moved = {k: np.moveaxis(v, a["axis"], -1) for k, v in i.items()}
+    return {k: np.moveaxis(v, -1, a["axis"]) for k, v in swce_ref(moved, a).items()}
+
+
 def ce_ref(i, a):
     x, label = i["X"], i["Label"]
     if a["soft_label"]:
@@ -71,6 +76,13 @@ CASES = [
            attrs={"ignore_index": -1}, loss_outputs=("Loss",), name="softmax_with_cross_entropy_ignore_index"),
     OpCase("softmax_with_cross_entropy", {"Logits": r(2, 3, 4), "Label": ids(0, 4, (2, 3, 1))}, swce_ref,
            grad=("Logits",), loss_outputs=("Loss",), name="softmax_with_cross_entropy_3d"),
+    # the class dim given by axis (test_softmax_with_cross_entropy_op's Axis1-3 cases): the reference
+    # moves it last and back
+    OpCase("softmax_with_cross_entropy", {"Logits": r(2, 4, 3), "Label": ids(0, 4, (2, 1, 3))}, swce_axis_ref,
+           attrs={"axis": 1}, grad=("Logits",), loss_outputs=("Loss",), name="softmax_with_cross_entropy_axis1"),
+    OpCase("softmax_with_cross_entropy", {"Logits": r(3, 2, 4), "Label": softmax(r(3, 2, 4).swapaxes(0, 2))
+                                          .swapaxes(0, 2)}, swce_axis_ref, attrs={"axis": 0, "soft_label": True},
+           grad=("Logits",), loss_outputs=("Loss",), name="softmax_with_cross_entropy_axis0_soft"),
 
     OpCase("cross_entropy", {"X": soft(5, 4), "Label": ids(5, 4)}, ce_ref, grad=("X",), name="cross_entropy_hard"),
     OpCase("cross_entropy", {"X": soft(4, 3), "Label": soft(4, 3)}, ce_ref, grad=("X",),
@@ -78,6 +90,13 @@ CASES = [
     OpCase("cross_entropy", {"X": soft(5, 4), "Label": LABEL_IGNORE}, ce_ref, grad=("X",),
            attrs={"ignore_index": -1}, name="cross_entropy_ignore_index"),
     OpCase("cross_entropy2", {"X": soft(5, 4), "Label": ids(5, 4)}, ce_ref, grad=("X",), outputs=("Y",)),
+    # ids without the trailing 1 (test_cross_entropy_op's RemoveLastDim cases): Y has Label's shape
+    OpCase("cross_entropy", {"X": soft(6, 4).reshape(2, 3, 4), "Label": ids(0, 4, (2, 3))},
+           lambda i, a: {"Y": ce_ref({"X": i["X"].reshape(6, 4), "Label": i["Label"].reshape(6, 1)}, a)["Y"]
+                         .reshape(2, 3)}, grad=("X",), name="cross_entropy_label_without_last_dim"),
+    OpCase("cross_entropy2", {"X": soft(5, 4), "Label": ids(0, 4, (5,))},
+           lambda i, a: {"Y": ce_ref({"X": i["X"], "Label": i["Label"].reshape(5, 1)}, a)["Y"].reshape(5)},
+           grad=("X",), outputs=("Y",), name="cross_entropy2_label_without_last_dim"),
     OpCase("cross_entropy2", {"X": soft(5, 4), "Label": LABEL_IGNORE}, ce_ref, grad=("X",), outputs=("Y",),
            attrs={"ignore_index": -1}, name="cross_entropy2_ignore_index"),
 

@@ -74,6 +74,13 @@ CASES = [
            attrs={"expand_times": [2, 3]}, grad=("X",)),
     OpCase("expand", {"X": r(1, 3, 2)}, lambda i, a: {"Out": np.tile(i["X"], (4, 1, 2))},
            attrs={"expand_times": [4, 1, 2]}, grad=("X",), name="expand_3d"),
+    # Fluid 1.8's expand_times given at run time (test_expand_op's _tensor cases): the whole list in
+    # ExpandTimes, or one tensor per dim in expand_times_tensor (the attribute -1 there)
+    OpCase("expand", {"X": r(2, 3), "ExpandTimes": np.array([3, 2], np.int32)},
+           lambda i, a: {"Out": np.tile(i["X"], (3, 2))}, grad=("X",), name="expand_times_tensor_whole"),
+    OpCase("expand", {"X": r(2, 3), "expand_times_tensor": [np.array([2], np.int32), np.array([1], np.int32)]},
+           lambda i, a: {"Out": np.tile(i["X"], (2, 1))}, attrs={"expand_times": [-1, 1]}, grad=("X",),
+           name="expand_times_tensor_list"),
 ]
 
 CASES += [

@@ -8,6 +8,7 @@ from ...executor import Scope
 from ...framework import unique_name
 from ...framework.program import Block, Program
 from ...framework.variable import Variable
+from ...layers.reduction import reduce_sum
 from ...ops.registry import grad_var_name
 from ...training.backward import append_backward
 from ..op import Operator
@@ -37,8 +38,10 @@ class EagerVariable(Variable):
         self._lod_level = level
 
     def backward(self):
-        """Appends, and so runs, the gradient ops of the ops that led to this variable."""
-        append_backward(self, parameter_list=[])
+        """Appends, and so runs, the gradient ops of the ops that led to this variable. One of more than
+        one value starts from a gradient of ones, as Fluid's dygraph does (the gradients of its sum)."""
+        loss = self if int(np.prod(self.shape or (1,))) == 1 else reduce_sum(self)
+        append_backward(loss, parameter_list=[])
 
     def gradient(self):
         """The gradient of this variable as an ndarray after ``backward()`` (None where it got none)."""

@@ -28,6 +28,12 @@ def align(x, y, axis):
     return y.reshape((1,) * axis + y.shape + (1,) * (x.ndim - axis - y.ndim))
 
 
+def align_both(x, y, axis):
+    """(X, Y) reshaped to broadcast against each other under Fluid's axis rule: the one of fewer dims
+    placed in the other from ``axis`` on (X may be the smaller: Out then has Y's shape)."""
+    return align(y, x, axis), align(x, y, axis)
+
+
 def unbroadcast(grad, shape):
     """Sums ``grad`` over the dims that were broadcast to reach it from ``shape``."""
     if grad.shape == tuple(shape):
@@ -68,7 +74,7 @@ def elementwise_add(ins, attrs):
         return {"Out": add_same(x, y, out_buffer(attrs, x, x.shape, x.dtype))}
     run = mid_run(x, y, attrs["axis"]) if is_float(x, y) else None
     if run is None:
-        return {"Out": np.add(x, align(x, y, attrs["axis"])).astype(x.dtype, copy=False)}
+        return {"Out": np.add(*align_both(x, y, attrs["axis"])).astype(x.dtype, copy=False)}
     out = out_buffer(attrs, x, x.shape, x.dtype)
     args = (np.ascontiguousarray(x).reshape(run), np.ascontiguousarray(y).reshape(-1), out.reshape(run))
     twin(_loops().add_mid, _loops().add_mid_parallel, run[0] > 1 and parallel_parts(x.size) > 1, *args,
@@ -99,7 +105,7 @@ def bias_grad(dout, run, shape):
 def _binary(fn):
     def kernel(ins, attrs):
         x, y = ins["X"], ins["Y"]
-        return {"Out": fn(x, align(x, y, attrs["axis"])).astype(x.dtype, copy=False)}
+        return {"Out": fn(*align_both(x, y, attrs["axis"])).astype(x.dtype, copy=False)}
     return kernel
 
 
@@ -115,9 +121,9 @@ def _grad(local_grads):
     """local_grads(x, y, out, dout) -> (dx, dy) in the broadcast shape."""
     def kernel(ins, attrs):
         x, y, out, dout = ins["X"], ins["Y"], ins["Out"], ins["Out@GRAD"]
-        ya = align(x, y, attrs["axis"])
-        dx, dy = local_grads(x, ya, out, dout)
-        return {"X@GRAD": _reduce_to(dx, out.shape, x),
+        xa, ya = align_both(x, y, attrs["axis"])
+        dx, dy = local_grads(xa, ya, out, dout)
+        return {"X@GRAD": _reduce_to(dx, out.shape, xa).reshape(x.shape),
                 "Y@GRAD": _reduce_to(dy, out.shape, ya).reshape(y.shape)}
     return kernel
 
@@ -154,13 +160,13 @@ def truncated_div(x, y):
 def elementwise_floordiv(ins, attrs):
     x, y = ins["X"], ins["Y"]
     check_divisor(y, "elementwise_floordiv")
-    return {"Out": truncated_div(x, align(x, y, attrs["axis"])).astype(x.dtype, copy=False)}
+    return {"Out": truncated_div(*align_both(x, y, attrs["axis"])).astype(x.dtype, copy=False)}
 
 
 def elementwise_mod(ins, attrs):
     x, y = ins["X"], ins["Y"]
     check_divisor(y, "elementwise_mod")
-    ya = align(x, y, attrs["axis"])
+    x, ya = align_both(x, y, attrs["axis"])
     out = np.fmod(x, ya) if x.dtype.kind in "iu" else np.fmod(ya + np.fmod(x, ya), ya)
     return {"Out": out.astype(x.dtype, copy=False)}
 

@@ -86,7 +86,8 @@ def out_size(x_shape, attrs, ins, to_host=np.asarray):
     """(input sizes, output sizes, scales) of the spatial dims (H, W or D, H, W) as Fluid picks them:
     OutSize, else scale > 0 (int(in * scale) in float32), else out_d / out_h / out_w. A v2 op (its
     `scale` a list) takes SizeTensor first, then Scale or `scale`, then OutSize, and returns its scales
-    (> 0 where given) for ``taps``; a v1 op's ratio ignores its scale (0)."""
+    (> 0 where given) for ``taps``; a v1 op (Fluid 1.8's) the same, its Scale one value, its ratio
+    ignoring the scale (0)."""
     rank = len(x_shape)
     axes = range(2, rank) if attrs["data_layout"] == "NCHW" else range(1, rank - 1)
     sizes = [x_shape[a] for a in axes]
@@ -99,11 +100,13 @@ def out_size(x_shape, attrs, ins, to_host=np.asarray):
             given = to_host(ins["Scale"]).reshape(-1)
             scales = [float(given[0])] * n if given.size == 1 else [float(v) for v in given[:n]]
         ratio_scales = scales
+    elif ins.get("Scale") is not None:
+        scales = [float(to_host(ins["Scale"]).reshape(-1)[0])] * n
     outs = [int(_F(i) * _F(sc)) for i, sc in zip(sizes, scales)] if all(sc > 0 for sc in scales) \
         else [attrs[k] for k in keys]
     if ins.get("OutSize") is not None:
         outs = [int(v) for v in to_host(ins["OutSize"]).reshape(-1)[:n]]
-    if v2 and ins.get("SizeTensor"):
+    if ins.get("SizeTensor"):
         outs, ratio_scales = [int(to_host(t).reshape(-1)[0]) for t in ins["SizeTensor"][:n]], [0.0] * n
     if outs == sizes:
         ratio_scales = [0.0] * n             # the same size: a copy, as Paddle's kernels do

@@ -87,8 +87,9 @@ def softmax_with_cross_entropy_grad(ins, attrs):
 _APPROX_INF = 1e20   # Fluid's TolerableValue: log(0) is capped instead of being -inf
 
 
-def _hard_ids(label, ignore_index):
-    ids = label.reshape(label.shape[:-1] + (1,)).astype(np.int64, copy=False)
+def _hard_ids(label, ignore_index, x):
+    """X's class ids [..., 1] (Label [..., 1], or [...] without the trailing 1) and where they are ignore_index."""
+    ids = label.reshape(x.shape[:-1] + (1,)).astype(np.int64, copy=False)
     ignore = ids == ignore_index
     return np.where(ignore, 0, ids), ignore
 
@@ -100,9 +101,10 @@ def cross_entropy(ins, attrs):
             log_x = np.clip(np.log(x), -_APPROX_INF, _APPROX_INF)
             y = -(label * log_x).sum(axis=-1, keepdims=True)
         else:
-            ids, ignore = _hard_ids(label, attrs["ignore_index"])
+            ids, ignore = _hard_ids(label, attrs["ignore_index"], x)
             y = -np.clip(np.log(np.take_along_axis(x, ids, axis=-1)), -_APPROX_INF, _APPROX_INF)
             y[ignore] = 0
+            y = y.reshape(label.shape) if label.ndim == x.ndim - 1 else y
     return {"Y": y.astype(x.dtype, copy=False)}
 
 
@@ -111,7 +113,8 @@ def cross_entropy_grad(ins, attrs):
     if attrs["soft_label"]:
         dx = -dy * label / x
     else:
-        ids, ignore = _hard_ids(label, attrs["ignore_index"])
+        ids, ignore = _hard_ids(label, attrs["ignore_index"], x)
+        dy = dy.reshape(ids.shape)
         dx = np.zeros_like(x)
         with np.errstate(divide="ignore", invalid="ignore"):
             picked = -dy / np.take_along_axis(x, ids, axis=-1)

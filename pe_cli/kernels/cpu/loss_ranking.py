@@ -21,16 +21,17 @@ def margin_rank_loss_grad(ins, attrs):
 
 
 def rank_loss(ins, attrs):
-    label, left, right = ins["Label"], ins["Left"], ins["Right"]
+    """Label, Left and Right are each [N] or [N, 1]: computed flat, Out shaped as Label."""
+    label, left, right = (np.reshape(ins[k], -1) for k in ("Label", "Left", "Right"))
     o = left - right
-    return {"Out": _cast(np.logaddexp(0, o) - label * o, left)}
+    return {"Out": _cast(np.logaddexp(0, o) - label * o, left).reshape(np.shape(ins["Label"]))}
 
 
 def rank_loss_grad(ins, attrs):
-    label, left, right, dout = ins["Label"], ins["Left"], ins["Right"], ins["Out@GRAD"]
+    label, left, right, dout = (np.reshape(ins[k], -1) for k in ("Label", "Left", "Right", "Out@GRAD"))
     o = left - right
     g = _cast(dout * (0.5 * (1 + np.tanh(0.5 * o)) - label), left)     # sigmoid(o) - label, no overflow
-    return {"Left@GRAD": g, "Right@GRAD": -g}
+    return {"Left@GRAD": g.reshape(np.shape(ins["Left"])), "Right@GRAD": (-g).reshape(np.shape(ins["Right"]))}
 
 
 # -- bpr_loss ---------------------------------------------------------------------------------------

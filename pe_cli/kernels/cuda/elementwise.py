@@ -26,12 +26,18 @@ def align(x, y, axis):
     return y.reshape((1,) * axis + tuple(y.shape) + (1,) * (x.ndim - axis - y.ndim))
 
 
+def align_both(x, y, axis):
+    """(X, Y) viewed to broadcast against each other under Fluid's axis rule: the one of fewer dims
+    placed in the other from ``axis`` on (X may be the smaller: Out then has Y's shape)."""
+    return align(y, x, axis), align(x, y, axis)
+
+
 def _binary(fn):
     op = Binary(fn)
 
     def kernel(ins, attrs):
         x, y = ins["X"], ins["Y"]
-        return {"Out": op(x, align(x, y, attrs["axis"]), dtype=x.dtype)}
+        return {"Out": op(*align_both(x, y, attrs["axis"]), dtype=x.dtype)}
     return kernel
 
 
@@ -100,14 +106,14 @@ class _Grad:
 
     def __call__(self, ins, attrs):
         x, y, out, dout = ins["X"], ins["Y"], ins["Out"], ins["Out@GRAD"]
-        ya = align(x, y, attrs["axis"])
+        xa, ya = align_both(x, y, attrs["axis"])
         shape = tuple(out.shape)
-        dims, xs, ys, _ = merge_dims(shape, [broadcast_strides(x.shape, shape),
+        dims, xs, ys, _ = merge_dims(shape, [broadcast_strides(xa.shape, shape),
                                              broadcast_strides(ya.shape, shape),
                                              broadcast_strides(shape, shape)])
-        dx = self._local(self.fx, x, ya, out, dout, dims, xs, ys)
-        dy = self._local(self.fy, x, ya, out, dout, dims, xs, ys)
-        return {"X@GRAD": sum_to_shape(dx, x.shape),
+        dx = self._local(self.fx, xa, ya, out, dout, dims, xs, ys)
+        dy = self._local(self.fy, xa, ya, out, dout, dims, xs, ys)
+        return {"X@GRAD": sum_to_shape(dx, xa.shape).reshape(tuple(x.shape)),
                 "Y@GRAD": sum_to_shape(dy, ya.shape).reshape(tuple(y.shape))}
 
     @staticmethod

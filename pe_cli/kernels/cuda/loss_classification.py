@@ -179,6 +179,8 @@ def cross_entropy(ins, attrs):
             _ce_soft(x.dtype)[rows_grid(rows, n)](flat(x), flat(label), flat(y), rows, n)
         else:
             _ce_hard[grid(rows)](flat(x), flat(label), flat(y), n, attrs["ignore_index"])
+    if not attrs["soft_label"] and label.ndim == x.ndim - 1:       # ids without the trailing 1: Y is Label's shape
+        y = y.reshape(tuple(label.shape))
     return {"Y": y}
 
 

@@ -71,12 +71,15 @@ _diff = Binary(_sub)
 
 
 def rank_loss(ins, attrs):
-    return {"Out": _rank_losses(ins["Label"], ins["Left"], ins["Right"])}
+    """Label, Left and Right are each [N] or [N, 1]: computed flat, Out shaped as Label."""
+    out = _rank_losses(flat(ins["Label"]), flat(ins["Left"]), flat(ins["Right"]))
+    return {"Out": out.reshape(tuple(ins["Label"].shape))}
 
 
 def rank_loss_grad(ins, attrs):
-    g = _rank_grads(ins["Label"], _diff(ins["Left"], ins["Right"]), ins["Out@GRAD"])
-    return {"Left@GRAD": g, "Right@GRAD": _divide(g, -1.0)}
+    g = _rank_grads(flat(ins["Label"]), _diff(flat(ins["Left"]), flat(ins["Right"])), flat(ins["Out@GRAD"]))
+    return {"Left@GRAD": g.reshape(tuple(ins["Left"].shape)),
+            "Right@GRAD": _divide(g, -1.0).reshape(tuple(ins["Right"].shape))}
 
 
 # -- bpr_loss ---------------------------------------------------------------------------------------

@@ -1,0 +1,63 @@
+"""Tiling: expand (X repeated expand_times[i] times along each dim i; Fluid 1.8's tensor forms of
+expand_times: ExpandTimes, expand_times_tensor) and expand_as (X tiled to a target's shape). Their
+kernels are in kernels/<device>/manipulation.py."""
+from .define import Attr, fmt_shape, grads_like, int_list, register
+
+
+def _infer_expand(ctx):
+    """expand_times from the attribute, or at run time (Fluid 1.8's ExpandTimes: the whole list in one
+    int tensor; expand_times_tensor: one tensor per dim, the attribute -1 there): those dims are -1."""
+    x, times = ctx.shape("X"), list(ctx.attrs["expand_times"])
+    if ctx.has_input("ExpandTimes"):
+        times = [-1] * len(x)
+    elif ctx.has_input("expand_times_tensor"):
+        given = ctx.num_inputs("expand_times_tensor")
+        times = times if len(times) == given else [-1] * given
+    if len(times) != len(x):
+        ctx.fail(f"expand_times={times} must have one entry per dim of X {fmt_shape(x)}")
+    if any(t < 1 for t in times) and not ctx.has_input("ExpandTimes") and not ctx.has_input("expand_times_tensor"):
+        ctx.fail(f"expand_times={times} must be ints >= 1")
+    ctx.set_output("Out", [d * t if d >= 0 and t >= 0 else -1 for d, t in zip(x, times)], ctx.dtype("X"),
+                   lod_level=ctx.input_var("X").lod_level)
+
+
+_EXPAND_FROM = {"ExpandTimes": "expand_times", "expand_times_tensor": "expand_times"}
+
+
+def _grad_expand(g):
+    g.op("expand_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out"),
+                         **{k: g.input(k) for k in _EXPAND_FROM if g.input(k)}}, {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+_EXPAND_ATTRS = {"expand_times": Attr(list, lambda v: int_list(v) and all(t >= 1 or t == -1 for t in v),
+                                      "a list of ints >= 1 (-1 where expand_times_tensor gives it)")}
+register("expand", kernel_module="manipulation", grad_reads=("X",) + tuple(_EXPAND_FROM),
+         inputs=["X", "ExpandTimes?", "expand_times_tensor*?"], outputs=["Out"], attrs=_EXPAND_ATTRS,
+         infer=_infer_expand, grad=_grad_expand, attr_tensors=_EXPAND_FROM,
+         doc="Out = X tiled expand_times[i] times along each dim i (Fluid 1.8's tensor forms: ExpandTimes "
+             "holds the list, expand_times_tensor one tensor per dim).")
+register("expand_grad", kernel_module="manipulation", inputs=["X", "Out@GRAD", "ExpandTimes?", "expand_times_tensor*?"],
+         outputs=["X@GRAD"], attrs=_EXPAND_ATTRS, infer=grads_like({"X@GRAD": "X"}), attr_tensors=_EXPAND_FROM)
+
+
+def _infer_expand_as(ctx):
+    x, t = ctx.shape("X"), ctx.shape("target_tensor")
+    if len(x) != len(t):
+        ctx.fail(f"X {fmt_shape(x)} and target_tensor {fmt_shape(t)} must have one rank")
+    for a, b in zip(x, t):
+        if a > 0 and b >= 0 and b % a:
+            ctx.fail(f"target_tensor {fmt_shape(t)} is not X {fmt_shape(x)} tiled: each of its dims must be "
+                     f"a multiple of X's")
+    ctx.set_output("Out", t, ctx.dtype("X"))
+
+
+def _grad_expand_as(g):
+    g.op("expand_as_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")})
+
+
+register("expand_as", kernel_module="manipulation", inputs=["X", "target_tensor"], outputs=["Out"],
+         infer=_infer_expand_as, grad=_grad_expand_as, grad_reads=("X",),
+         doc="Out = X tiled to target_tensor's shape (each of its dims a multiple of X's). No gradient "
+             "flows to target_tensor.")
+register("expand_as_grad", kernel_module="manipulation", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
+         infer=grads_like({"X@GRAD": "X"}))
