@@ -1,5 +1,5 @@
 """CUDA kernels of ops/logic.py: comparisons and logic compute on the host (their results feed
-conditions read there)."""
+conditions read there), and so do the bitwise ops, beside them (masks, rarely large)."""
 from ..cpu import logic as _cpu
 from .control_flow import _on_host
 
@@ -14,3 +14,7 @@ logical_not = _on_host(_cpu.logical_not)
 logical_and = _on_host(_cpu.logical_and)
 logical_or = _on_host(_cpu.logical_or)
 logical_xor = _on_host(_cpu.logical_xor)
+bitwise_not = _on_host(_cpu.bitwise_not)
+bitwise_and = _on_host(_cpu.bitwise_and)
+bitwise_or = _on_host(_cpu.bitwise_or)
+bitwise_xor = _on_host(_cpu.bitwise_xor)
