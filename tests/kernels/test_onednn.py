@@ -138,3 +138,20 @@ def test_conv2d_grad_on_pe_own_paths_is_its_two_kernels():
     both = convolution.conv2d_grad(ins, attrs)
     np.testing.assert_array_equal(both["Input@GRAD"], convolution.conv2d_grad_input(ins, attrs)["Input@GRAD"])
     np.testing.assert_array_equal(both["Filter@GRAD"], convolution.conv2d_grad_filter(ins, attrs)["Filter@GRAD"])
+
+
+@pytest.mark.parametrize("stride", [1, 2])
+def test_no_plan_runs_onednn_s_reference_convolution(stride):
+    """On an AVX2 CPU oneDNN has no jit kernel for nChw16c input gradients and answered with its
+    reference convolution (a ResNet step took minutes): pe asks for its own layout instead, and a
+    plan whose only implementation is the reference one is refused (pe's own paths run)."""
+    from pe_cli.kernels.common import ConvGeometry
+    x_shape, w_shape = (8, 16, 12, 12), (16, 16, 3, 3)
+    geo = ConvGeometry(x_shape, w_shape, attrs_of(strides=[stride, stride], paddings=[1, 1]))
+    y_shape = (8, 16, geo.ho, geo.wo)
+    blocked = frozenset({_onednn.SRC, _onednn.DST, _onednn.DIFF_SRC, _onednn.DIFF_DST})
+    for direction in ("forward", "grad_input", "grad_filter"):
+        for layout in (frozenset(), blocked):
+            plan = _onednn._plan(direction, x_shape, w_shape, y_shape, geo, 1, layout)
+            assert plan is None or not plan.implementation.startswith("ref"), (direction, plan.implementation)
+    assert _onednn._plan("grad_input", x_shape, w_shape, y_shape, geo, 1, blocked) is not None

@@ -1,25 +1,21 @@
 """float32 conv2d and its gradients by oneDNN's convolutions, where the ``onednn`` extra is installed.
 
-oneDNN (the library PyTorch's CPU convolutions run on) computes a convolution directly from its
-inputs in a blocked layout (nChw16c) with kernels generated for the CPU at hand; pe's own paths are
-GEMMs on im2col, wide or Winograd columns (convolution.py), which stayed 5-60% behind it a convolution on
-the small ResNet's shapes whatever was rewritten; with oneDNN the ResNet's step took 0.83 of its
-time on one thread, 0.79-0.86 on two (docs/PERFORMANCE.md, "oneDNN's convolutions").
+oneDNN (PyTorch's CPU convolutions) computes a convolution directly in a blocked layout (nChw16c)
+with kernels generated for the CPU at hand; pe's own paths (GEMMs on im2col, wide or Winograd
+columns: convolution.py) stayed 5-60% behind it on the small ResNet's shapes; with oneDNN its step
+took 0.79-0.86 of the time (docs/PERFORMANCE.md, "oneDNN's convolutions").
 
-The ``onednn-cpu-gomp`` wheel puts ``libdnnl.so.3`` (oneDNN 3.2, built on GNU OpenMP) under
-``sys.prefix/lib``. GNU OpenMP is the runtime of numba's threads too, so oneDNN's parallel regions
-run on the same pool as pe's loops (threads.py: one pool for the machine). The library is called
-through its C API with ctypes:
+The ``onednn-cpu-gomp`` wheel puts ``libdnnl.so.3`` (oneDNN 3.2 on GNU OpenMP, numba's runtime too:
+one thread pool for the machine) under ``sys.prefix/lib``; it is called through its C API (ctypes):
 
-- a **plan** per convolution, direction, shapes and thread count: the primitive (created with the
-  layouts oneDNN prefers, format ``any``), the reorders between pe's NCHW / OIHW arrays and those
-  layouts, and the scratchpad's size (scratchpad mode ``user``, so that two devices may run one
-  plan at once);
-- each call sets the calling thread's OpenMP thread count to the device's share
-  (``_numba.parallel_threads``) before oneDNN reads it.
+- a **plan** per convolution, direction, shapes and thread count: the primitive (layouts ``any``),
+  the reorders between pe's NCHW / OIHW arrays and those layouts, and the scratchpad's size
+  (scratchpad mode ``user``: two devices may run one plan at once);
+- each call sets the calling thread's OpenMP thread count to the device's share first.
 
-``PE_ONEDNN=0`` turns the path off (pe's own paths run); where the library is missing, or rejects a
-geometry, pe's paths run too.
+``PE_ONEDNN=0`` turns the path off; where the library is missing, rejects a geometry or has only its
+reference implementation for it (``ref:any``: nChw16c input gradients on an AVX2 CPU took minutes a
+ResNet step on the AMD EPYC VM), pe's own paths run.
 """
 import ctypes
 import os
@@ -35,8 +31,9 @@ from ._numba import parallel_threads
 _Dims = c_int64 * 12
 _F32, _FORMAT_ANY, _FORWARD_TRAINING, _DIRECT, _CPU, _IN_ORDER, _SCRATCHPAD_USER = 3, 1, 64, 1, 1, 1, 1
 _RUNTIME_OMP = 2
-# dnnl_query_t: the memory descriptors of a primitive descriptor
-_Q_SRC, _Q_DIFF_SRC, _Q_WEIGHTS, _Q_DIFF_WEIGHTS, _Q_DST, _Q_DIFF_DST, _Q_SCRATCHPAD = 129, 130, 131, 132, 133, 134, 136
+# dnnl_query_t: the memory descriptors of a primitive descriptor, and its implementation's name
+_Q_SRC, _Q_DIFF_SRC, _Q_WEIGHTS, _Q_DIFF_WEIGHTS, _Q_DST, _Q_DIFF_DST, _Q_SCRATCHPAD, _Q_IMPL_INFO = (
+    129, 130, 131, 132, 133, 134, 136, 8)
 # DNNL_ARG_*: a primitive's arguments
 SRC, DST, WEIGHTS, SCRATCHPAD, DIFF_SRC, DIFF_DST, DIFF_WEIGHTS = 1, 17, 33, 80, 129, 145, 161
 _QUERY_OF = {SRC: _Q_SRC, DST: _Q_DST, WEIGHTS: _Q_WEIGHTS, DIFF_SRC: _Q_DIFF_SRC, DIFF_DST: _Q_DIFF_DST,
@@ -66,6 +63,7 @@ class _Library:
         lib.dnnl_memory_create.argtypes = [c_void_p, c_void_p, c_void_p, c_void_p]
         lib.dnnl_memory_destroy.argtypes = [c_void_p]
         lib.dnnl_primitive_execute.argtypes = [c_void_p, c_void_p, c_int, c_void_p]
+        lib.dnnl_primitive_desc_query.argtypes = [c_void_p, c_int, c_int, c_void_p]
         version = lib.dnnl_version().contents
         self.version = f"{version.major}.{version.minor}.{version.patch}"
         if version.major != 3 or version.cpu_runtime != _RUNTIME_OMP:
@@ -106,6 +104,12 @@ class _Library:
                 byref(md), len(shape), _Dims(*shape), _F32, _Dims(*map(int, strides))), "memory descriptor")
         return md
 
+    def implementation(self, pd):
+        """oneDNN's implementation for ``pd``: "jit:avx2", "ref:any", ..."""
+        name = c_char_p()
+        self.check(self.lib.dnnl_primitive_desc_query(pd, _Q_IMPL_INFO, 0, byref(name)), "implementation query")
+        return (name.value or b"").decode()
+
     def primitive(self, pd):
         prim = c_void_p()
         self.check(self.lib.dnnl_primitive_create(byref(prim), pd), "primitive")
@@ -138,6 +142,9 @@ class _Plan:
 
     def __init__(self, lib, pd, shapes, outputs, owned, blocked=frozenset()):
         self.lib, self.outputs, self.owned = lib, outputs, []
+        self.implementation = lib.implementation(pd)        # "jit:avx2", "brgconv:avx512_core", ...
+        if self.implementation.startswith("ref"):
+            raise _Rejected("oneDNN has only its reference convolution here: pe's own path is faster")
         self.prim = lib.primitive(pd)
         owned.append((lib.lib.dnnl_primitive_destroy, self.prim))
         self.tensors = {}
@@ -177,8 +184,7 @@ class _Plan:
         return blocked
 
     def run(self, arrays, converted=None):
-        """Runs the convolution on ``arrays`` ({argument: C-contiguous float32 array}), writing the
-        output arrays among them; ``converted``: {argument: that input already ``converted``}."""
+        """Runs it on ``arrays`` ({argument: float32 array}, outputs written); ``converted``: inputs already so."""
         lib, args, after, converted = self.lib, [], [], converted or {}
         for arg, array in arrays.items():
             plain, inner, size, reorder = self.tensors[arg]
@@ -203,8 +209,7 @@ MAX_PLANS = 256     # plans kept (each a compiled primitive): a program whose sh
 
 
 def library():
-    """The loaded oneDNN (``_Library``), or None: not installed, not oneDNN 3 on OpenMP, or
-    ``PE_ONEDNN=0``."""
+    """The loaded oneDNN (``_Library``), or None: not installed, not oneDNN 3 on OpenMP, ``PE_ONEDNN=0``."""
     global _lib, _loaded
     if not _loaded:
         with _lock:
@@ -219,10 +224,8 @@ def library():
     return _lib
 
 
-# oneDNN where the input has this many channels a group: with fewer (a first layer on 1 or 3 channels)
-# its forward pass and input gradient took 1.6-15x pe's own paths' time (batch 64, 2 threads, Xeon
-# VM, 2026-11-25); at 6 channels (LeNet-5's second convolution) the three directions alone took 0.83
-# of it, but LeNet-5's step 1.03x (benchmarks/onednn_ab.py --model lenet --fused), so 8
+# oneDNN from this many input channels a group: with fewer its forward and input gradient took 1.6-15x
+# pe's own paths' time (batch 64, Xeon VM, 2026-11-25); LeNet-5's 6 channels: 1.03x its step, so 8
 MIN_CHANNELS = 8
 
 
@@ -239,9 +242,7 @@ def _geometry(geo):
 
 
 def _weights_shape(w_shape, groups):
-    if groups == 1:
-        return tuple(w_shape)
-    return (groups, w_shape[0] // groups) + tuple(w_shape[1:])
+    return tuple(w_shape) if groups == 1 else (groups, w_shape[0] // groups) + tuple(w_shape[1:])
 
 
 def _plan(direction, x_shape, w_shape, y_shape, geo, nthreads, blocked=frozenset()):
@@ -290,17 +291,17 @@ def _plan(direction, x_shape, w_shape, y_shape, geo, nthreads, blocked=frozenset
 
 
 def _grad_input_desc(lib, pd, shapes, anys, geometry, fwd, held):
-    """The input gradient's primitive descriptor, into ``pd``; ``held``: both gradients are blocked
-    values, given as nChw16c where oneDNN takes that (at stride 2 its own choice was NHWC and two
-    reorders: the ResNet's four stride-2 input gradients 1.58, 1.03, 0.88, 0.46 ms -> 0.79, 0.63,
-    0.30, 0.21; batch 64, 2 threads, Xeon VM, 2026-11-25; other bits than NHWC's, float32 rounding)."""
+    """The input gradient's primitive descriptor, into ``pd``; ``held``: both gradients as nChw16c (at
+    stride 2 oneDNN's own choice was NHWC and two reorders: 2x slower on the Xeon VM, 2026-11-25)."""
     x_shape, wd, y_shape = shapes
     create = lib.lib.dnnl_convolution_backward_data_primitive_desc_create
     if held:
         xb, yb = lib.desc(x_shape, blocked=True), lib.desc(y_shape, blocked=True)
         try:
             if create(byref(pd), lib.engine, _DIRECT, xb, wd, yb, *geometry, fwd, lib.attr) == 0:
-                return
+                if not lib.implementation(pd).startswith("ref"):    # (AVX2 CPUs: nChw16c has no jit kernel)
+                    return
+                lib.lib.dnnl_primitive_desc_destroy(pd)
         finally:
             lib.lib.dnnl_memory_desc_destroy(xb)
             lib.lib.dnnl_memory_desc_destroy(yb)
