@@ -43,6 +43,13 @@ def test_the_faster_is_measured_once_and_read_back_by_later_processes(cache):
     assert measured_choices.fastest("gemm", candidates(calls), "v2") == "quick" and calls  # new versions: again
 
 
+def test_the_preferred_library_stays_unless_another_is_clearly_faster(cache):
+    def same():
+        time.sleep(0.002)
+    assert measured_choices.fastest("tie", {"other": same, "default": same}, prefer="default") == "default"
+    assert measured_choices.fastest("gemm", candidates([]), prefer="slow") == "quick"
+
+
 def test_a_damaged_file_is_measured_again_and_rewritten_whole(cache):
     cache.write_bytes(b"\x00{not json")
     calls = []

@@ -147,7 +147,7 @@ def _faster_source(numpy_lib):
     try:
         with threadpoolctl.threadpool_limits(1, user_api="blas"):     # as pe's loops call it
             return measured_choices.fastest(name, {MKL: work(_mkl, _MKL_NAMES),
-                                                   NUMPY: work(lambda: numpy_lib, _CANDIDATES)}, versions)
+                                                   NUMPY: work(lambda: numpy_lib, _CANDIDATES)}, versions, prefer=NUMPY)
     except _Unavailable:
         return NUMPY
 

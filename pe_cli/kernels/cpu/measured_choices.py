@@ -19,7 +19,7 @@ import time
 from ...base.atomic_file import atomic_write
 
 FILE = "measured-choices.json"
-ROUNDS = 5          # alternating rounds; each candidate's best round counts
+ROUNDS = 9          # alternating rounds; each candidate's best round counts
 
 _lock = threading.Lock()
 _memo = {}          # key -> choice, in this process
@@ -73,9 +73,11 @@ def known(name, versions=""):
     return _memo.get(key)
 
 
-def fastest(name, candidates, versions=""):
+def fastest(name, candidates, versions="", prefer=None, margin=0.1):
     """The key of ``candidates`` ({key: a callable doing the work once}) that ran fastest here: read
-    from the cache file, else measured (alternating rounds, each candidate's best) and recorded."""
+    from the cache file, else measured (alternating rounds, each candidate's best) and recorded.
+    ``prefer`` (the default library) keeps the choice unless another ran faster by more than
+    ``margin`` (a near tie on a busy machine is noise, not a reason to load another library)."""
     key = f"{name} | {cpu_model()} | {versions}"
     with _lock:
         choice = known(name, versions)
@@ -83,6 +85,8 @@ def fastest(name, candidates, versions=""):
             return choice
         seconds = _measure(candidates)
         choice = min(seconds, key=seconds.get)
+        if prefer in seconds and seconds[choice] > (1 - margin) * seconds[prefer]:
+            choice = prefer
         _memo[key] = choice
         _record(key, {"choice": choice, "seconds": seconds, "when": time.strftime("%Y-%m-%d %H:%M:%S")})
         return choice
