@@ -29,30 +29,17 @@ def test_bench_cpu_models_train_through_the_busy_threads_worker():
     assert per_step_ms > 0 and median_ms > 0
 
 
-def test_bench_lstm_model_trains_the_same_on_one_and_two_devices():
-    """The LSTM row's pe model (dynamic_lstm over a LoD batch of 10-40 steps): its loss falls, and 2 CPU
-    devices, each given whole sequences, follow 1 device within float32 rounding."""
+@pytest.mark.parametrize("model, batch", [("lstm", 16), ("ctr", 32)])
+def test_bench_sequence_and_sparse_models_train_the_same_on_one_and_two_devices(model, batch):
+    """The LSTM row's pe model (dynamic_lstm over a LoD batch of 10-40 steps; 2 devices each given whole
+    sequences) and the sparse CTR row's (8 is_sparse tables, lazy Adam; each of 2 devices updating the
+    tables it owns in place): the loss falls, and 2 CPU devices follow 1 within float32 rounding."""
     sys.path.insert(0, os.path.join(REPO, "benchmarks"))
     try:
         from bench_models import PeModel
     finally:
         sys.path.pop(0)
-    one, two = PeModel("lstm", 16, 1), PeModel("lstm", 16, 2)
-    losses_one = [one.step() for _ in range(6)]
-    losses_two = [two.step() for _ in range(6)]
-    assert losses_one[-1] < losses_one[0]
-    assert max(abs(a - b) for a, b in zip(losses_one, losses_two)) < 1e-5 * abs(losses_one[0])
-
-
-def test_bench_ctr_model_trains_the_same_on_one_and_two_devices():
-    """The sparse CTR row's pe model (8 is_sparse tables, lazy Adam on them): its loss falls, and 2 CPU
-    devices, each updating the tables it owns in place, follow 1 device within float32 rounding."""
-    sys.path.insert(0, os.path.join(REPO, "benchmarks"))
-    try:
-        from bench_models import PeModel
-    finally:
-        sys.path.pop(0)
-    one, two = PeModel("ctr", 32, 1), PeModel("ctr", 32, 2)
+    one, two = PeModel(model, batch, 1), PeModel(model, batch, 2)
     losses_one = [one.step() for _ in range(5)]
     losses_two = [two.step() for _ in range(5)]
     assert losses_one[-1] < losses_one[0]
