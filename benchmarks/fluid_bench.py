@@ -23,7 +23,6 @@ dynamic_lstm gradient disagrees with central differences on this model: docs/PER
 import argparse
 import json
 import os
-import platform
 import subprocess
 import sys
 
@@ -35,15 +34,10 @@ LOSS_RTOL = 1e-4
 
 
 def cpu_name():
-    """lscpu's model name (the platform's name where lscpu is missing)."""
-    try:
-        out = subprocess.run(["lscpu"], capture_output=True, text=True, timeout=10).stdout
-    except (OSError, subprocess.SubprocessError):
-        out = ""
-    for line in out.splitlines():
-        if line.startswith("Model name:"):
-            return line.split(":", 1)[1].strip()
-    return platform.processor() or platform.machine()
+    """The CPU's model name, as `pe info` gives it."""
+    sys.path.insert(0, REPO)
+    from pe_cli.kernels.cpu.measured_choices import cpu_model
+    return cpu_model()
 
 
 def run_program(engine, fluid_python, model, args, warmup, steps):
