@@ -2,6 +2,7 @@
 functions are only the listed lazy loads, executors only schedule, and files and functions stay
 small enough to read in one sitting. docs/ARCHITECTURE.md draws the same layers."""
 import ast
+import functools
 import os
 import re
 
@@ -101,26 +102,29 @@ def _resolve(module, path, node):
     return names
 
 
+def _import_statements(node, in_function=False):
+    """(import node, inside a function?) under ``node``, visiting statements only (imports are statements)."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, (ast.Import, ast.ImportFrom)):
+            yield child, in_function
+        elif isinstance(child, (ast.stmt, ast.excepthandler, ast.match_case)):
+            inner = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef))
+            yield from _import_statements(child, inner)
+
+
+@functools.cache
 def _imports():
     """(importer, imported, lazy?) for every import of a pe module in pe_cli/."""
     found = []
     for module, path in MODULES.items():
         with open(path, encoding="utf-8") as f:
             tree = ast.parse(f.read(), path)
-        lazy_lines = set()
-        for fn in ast.walk(tree):
-            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                for node in ast.walk(fn):
-                    if isinstance(node, (ast.Import, ast.ImportFrom)):
-                        lazy_lines.add(node.lineno)
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                for target in _resolve(module, path, node):
-                    found.append((module, target, node.lineno in lazy_lines, node.lineno))
+        for node, lazy in _import_statements(tree):
+            for target in _resolve(module, path, node):
+                found.append((module, target, lazy, node.lineno))
     return found
 
 
-IMPORTS = _imports()
 
 
 def _package(module):
@@ -133,7 +137,7 @@ def test_every_module_has_a_layer():
 
 def test_no_module_imports_from_a_layer_above_its_own():
     bad = []
-    for importer, target, lazy, line in IMPORTS:
+    for importer, target, lazy, line in _imports():
         if lazy and target in LAZY.get(importer, ()):
             continue
         if _layer_of(target)[0] > _layer_of(importer)[0]:
@@ -144,12 +148,12 @@ def test_no_module_imports_from_a_layer_above_its_own():
 
 def test_imports_inside_functions_are_only_the_listed_lazy_loads():
     bad = [f"{importer}:{line} imports {target} inside a function"
-           for importer, target, lazy, line in IMPORTS if lazy and target not in LAZY.get(importer, ())]
+           for importer, target, lazy, line in _imports() if lazy and target not in LAZY.get(importer, ())]
     assert bad == []
 
 
 def test_the_lazy_list_names_imports_that_exist():
-    used = {(i, t) for i, t, lazy, _ in IMPORTS if lazy}
+    used = {(i, t) for i, t, lazy, _ in _imports() if lazy}
     assert [(i, t) for i, ts in LAZY.items() for t in ts if (i, t) not in used] == []
 
 
@@ -173,7 +177,7 @@ def _cycles(edges):
 
 def test_no_cycle_between_packages():
     edges = {}
-    for importer, target, lazy, _ in IMPORTS:
+    for importer, target, lazy, _ in _imports():
         a, b = _package(importer), _package(target)
         if a != b and not (lazy and target in LAZY.get(importer, ())):
             edges.setdefault(a, set()).add(b)
@@ -186,7 +190,7 @@ def test_no_cycle_between_packages():
 def _module_imports():
     """(importer, imported module) for every module-level import of a pe module, and every
     ``importlib.import_module("pe_cli....")`` with a literal name anywhere in a module."""
-    found = [(importer, target) for importer, target, lazy, _ in IMPORTS if not lazy and target in MODULES]
+    found = [(importer, target) for importer, target, lazy, _ in _imports() if not lazy and target in MODULES]
     for module, path in MODULES.items():
         with open(path, encoding="utf-8") as f:
             tree = ast.parse(f.read(), path)
