@@ -42,8 +42,10 @@ def _xshape(x):
 
 
 def reshape_to(x, shape):
-    """X reshaped by Fluid's rule (0 copies X's dim, one -1 is inferred), as a new array."""
-    return x.reshape(reshape_shape(x.shape, x.size, shape)).copy()
+    """X reshaped by Fluid's rule (0 copies X's dim, one -1 is inferred): a view of X's memory where
+    X is C-contiguous (no copy; the executor never writes in place into an array a view shares, see
+    executor/plan.py), else a contiguous copy."""
+    return np.ascontiguousarray(x).reshape(reshape_shape(x.shape, x.size, shape))
 
 
 def reshape(ins, attrs):
@@ -63,24 +65,24 @@ def reshape_target_at_run(ins, attrs, host=np.asarray):
 
 def reshape_grad(ins, attrs):
     x, dout = ins["X"], ins["Out@GRAD"]
-    return {"X@GRAD": dout.reshape(x.shape).copy()}
+    return {"X@GRAD": np.ascontiguousarray(dout).reshape(x.shape)}
 
 
 def flatten(ins, attrs):
     x = ins["X"]
     axis = attrs["axis"]
     rows = int(np.prod(x.shape[:axis]))
-    return {"Out": x.reshape(rows, -1 if rows else int(np.prod(x.shape[axis:]))).copy(), "XShape": _xshape(x)}
+    return {"Out": np.ascontiguousarray(x).reshape(rows, -1 if rows else int(np.prod(x.shape[axis:]))), "XShape": _xshape(x)}
 
 
 def squeeze(ins, attrs):
     x = ins["X"]
-    return {"Out": np.squeeze(x, axis=squeeze_axes(x.shape, attrs["axes"])).copy(), "XShape": _xshape(x)}
+    return {"Out": np.squeeze(np.ascontiguousarray(x), axis=squeeze_axes(x.shape, attrs["axes"])), "XShape": _xshape(x)}
 
 
 def unsqueeze(ins, attrs):
     x = ins["X"]
-    return {"Out": x.reshape(unsqueeze_shape(x.shape, attrs["axes"])).copy(), "XShape": _xshape(x)}
+    return {"Out": np.ascontiguousarray(x).reshape(unsqueeze_shape(x.shape, attrs["axes"])), "XShape": _xshape(x)}
 
 
 def transpose(ins, attrs):
