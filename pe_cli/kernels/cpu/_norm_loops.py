@@ -184,3 +184,54 @@ def bn_grad_parallel(x, dy, scale, mean, inv_std, dx, dscale, dbias, with_x, out
     for p in prange(parts):
         _block_grad(x, dy, c * p // parts, c * (p + 1) // parts, scale, mean, inv_std, dx, dscale, dbias,
                     with_x, out, relu)
+
+
+# -- layer_norm: X as [rows, n], each row normalized by itself ---------------------------------------
+# numpy's path made seven passes with temporaries and reduced rows of 64 (a Transformer's d_model)
+# at a per-row cost: 2.8 ms forward and 4.0 backward on [1792, 64] float32, against 15 us to copy it.
+# Statistics in float64 (mean first, then the squared deviations), Mean and Variance in X's dtype;
+# the sums reassociate as batch norm's (_sum_jit).
+
+@_sum_jit
+def layer_norm(x, scale, bias, epsilon, y, mean, var):
+    """y = (x - mean) / sqrt(var + epsilon) * scale + bias, row by row."""
+    rows, n = x.shape
+    for r in range(rows):
+        a = 0.0
+        for j in range(n):
+            a += x[r, j]
+        m = a / n
+        a = 0.0
+        for j in range(n):
+            d = x[r, j] - m
+            a += d * d
+        v = a / n
+        inv = 1.0 / math.sqrt(v + epsilon)
+        for j in range(n):
+            y[r, j] = (x[r, j] - m) * inv * scale[j] + bias[j]
+        mean[r] = m
+        var[r] = v
+
+
+@_sum_jit
+def layer_norm_grad(x, dy, mean, var, scale, epsilon, dx, dscale, dbias):
+    """dx, and the float64 sums over rows dscale (of dy * xhat) and dbias (of dy), from the forward's
+    Mean and Variance (in X's dtype, as the op passes them)."""
+    rows, n = x.shape
+    for r in range(rows):
+        m = np.float64(mean[r])
+        inv = 1.0 / math.sqrt(np.float64(var[r]) + epsilon)
+        sg, sgx = 0.0, 0.0
+        for j in range(n):
+            xh = (x[r, j] - m) * inv
+            g = np.float64(dy[r, j])
+            dbias[j] += g
+            dscale[j] += g * xh
+            g *= scale[j]
+            sg += g
+            sgx += g * xh
+        sg /= n
+        sgx /= n
+        for j in range(n):
+            xh = (x[r, j] - m) * inv
+            dx[r, j] = inv * (dy[r, j] * np.float64(scale[j]) - sg - xh * sgx)

@@ -130,39 +130,39 @@ def batch_norm_grad_param(ins, attrs):
 
 # -- layer_norm -------------------------------------------------------------------------------------
 
-def _ln_matrix(x, attrs):
-    return x.reshape(layer_norm_split(x.shape, attrs["begin_norm_axis"]))
+def _ln_rows(x, attrs):
+    """X as C-contiguous [rows, n] in a dtype the loops take (float16 computes in float32)."""
+    x2 = np.ascontiguousarray(x.reshape(layer_norm_split(x.shape, attrs["begin_norm_axis"])))
+    return x2 if is_float(x2) else x2.astype(np.float32)
+
+
+def _ln_param(ins, slot, x2, fill):
+    n, dt = x2.shape[1], x2.dtype
+    return ins[slot].reshape(-1).astype(dt, copy=False) if slot in ins else np.full(n, fill, dt)
 
 
 def layer_norm(ins, attrs):
+    """By rows, in the numba loops of _norm_loops.py (statistics in float64)."""
     x = ins["X"]
-    x2 = _ln_matrix(x, attrs)
-    mean = x2.mean(axis=1)
-    var = x2.var(axis=1)
-    inv_std = 1.0 / np.sqrt(var + attrs["epsilon"])
-    y = (x2 - mean[:, None]) * inv_std[:, None]
-    if "Scale" in ins:
-        y *= ins["Scale"].reshape(1, -1)
-    if "Bias" in ins:
-        y += ins["Bias"].reshape(1, -1)
-    dt = x.dtype
+    x2, dt = _ln_rows(x, attrs), x.dtype
+    y, mean, var = np.empty_like(x2), np.empty(x2.shape[0], x2.dtype), np.empty(x2.shape[0], x2.dtype)
+    _norm_loops().layer_norm(x2, _ln_param(ins, "Scale", x2, 1), _ln_param(ins, "Bias", x2, 0),
+                             float(attrs["epsilon"]), y, mean, var)
     return {"Y": y.reshape(x.shape).astype(dt, copy=False), "Mean": mean.astype(dt, copy=False),
             "Variance": var.astype(dt, copy=False)}
 
 
 def layer_norm_grad(ins, attrs):
     x, mean, var, dy = ins["X"], ins["Mean"], ins["Variance"], ins["Y@GRAD"]
-    x2 = _ln_matrix(x, attrs)
-    dy2 = dy.reshape(x2.shape)
-    inv_std = (1.0 / np.sqrt(var + attrs["epsilon"]))[:, None]
-    xhat = (x2 - mean[:, None]) * inv_std
-    outs = {"Bias@GRAD": dy2.sum(axis=0).astype(x.dtype, copy=False)}
-    g = dy2
+    x2, dt = _ln_rows(x, attrs), x.dtype
+    n, work = x2.shape[1], x2.dtype
+    dx, dscale, dbias = np.empty_like(x2), np.zeros(n), np.zeros(n)
+    _norm_loops().layer_norm_grad(x2, np.ascontiguousarray(dy, work).reshape(x2.shape), mean.astype(work, copy=False),
+                                  var.astype(work, copy=False), _ln_param(ins, "Scale", x2, 1),
+                                  float(attrs["epsilon"]), dx, dscale, dbias)
+    outs = {"X@GRAD": dx.reshape(x.shape).astype(dt, copy=False), "Bias@GRAD": dbias.astype(dt)}
     if "Scale" in ins:
-        outs["Scale@GRAD"] = (dy2 * xhat).sum(axis=0).astype(x.dtype, copy=False)
-        g = dy2 * ins["Scale"].reshape(1, -1)
-    dx = inv_std * (g - g.mean(axis=1, keepdims=True) - xhat * (g * xhat).mean(axis=1, keepdims=True))
-    outs["X@GRAD"] = dx.reshape(x.shape).astype(x.dtype, copy=False)
+        outs["Scale@GRAD"] = dscale.astype(dt)
     return outs
 
 
