@@ -60,3 +60,11 @@ def test_download_takes_the_cached_file_and_refuses_a_missing_one(tmp_path, monk
     with pytest.raises(RuntimeError, match=r"setid\.mat is absent and pe downloads nothing: put the file from "
                                            r"http://\S+/setid\.mat there"):
         common.download("http://paddlemodels.bj.bcebos.com/flowers/setid.mat", "flowers", "a" * 32)
+
+
+def test_fluid_op_keeps_the_0x_loop_factories_as_refusals():
+    from pe_cli.base.errors import FluidUnsupported
+    from pe_cli.fluid import op
+    for name, use in (("DynamicRecurrentOp", "DynamicRNN"), ("RecurrentOp", "StaticRNN"), ("CondOp", "cond")):
+        with pytest.raises(FluidUnsupported, match=f"paddle.fluid.op.{name}: .*{use}"):
+            getattr(op, name)(type="dynamic_recurrent")
