@@ -257,9 +257,9 @@ def _append_target_grads(targets, no_grad_set, who, checkpoints=()):
     if checkpoints:
         fwd_ops = recompute.insert_dropout_seeds(block, fwd_ops)
     live = _requires_grad(block, fwd_ops, no_grad)
-    # gradients() of gradients: what the earlier backward wrote keeps its name
-    renames = frozenset() if who == "append_backward" else \
-        frozenset(n for op in block.ops if op.role & OpRole.Backward for n in op.output_arg_names)
+    # gradients() of gradients: what the earlier backward wrote, and a seed the caller named as a
+    # gradient (double_grad_check's y@GRAD), keep their names
+    renames = frozenset() if who == "append_backward" else frozenset(block.vars)
     builder = _BackwardBuilder(block, renames)
     with program._backward_role_guard():
         for target, seed in targets:

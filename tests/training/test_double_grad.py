@@ -108,3 +108,22 @@ def build_instance_norm(inputs):
 
 def test_instance_norm_double_gradient_through_its_statistics_scale_and_bias():
     _check(build_instance_norm, [("x", [2, 2, 5])], rtol=1e-4, atol=1e-6)
+
+
+def test_a_seed_named_as_the_outputs_gradient_is_not_overwritten_by_the_second_backward():
+    """Fluid's double_grad_check names the first backward's seed ``y@GRAD``: the second backward's
+    gradient of y gets a name of its own, so the seed keeps its value and the result is exact."""
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        x = _data("x", [2, 3])
+        y = layers.sqrt(x)
+        dy = main.global_block().create_var(name=y.name + "@GRAD", shape=[2, 3], dtype="float64", persistable=True)
+        dy.stop_gradient = False
+        w = _data("w", [2, 3])
+        gx, gdy = fluid.gradients(fluid.gradients(y, x, dy), [x, dy], w)
+    assert not any(dy.name in op.output_arg_names for op in main.global_block().ops)
+    rng = np.random.default_rng(0)
+    feed = {"x": rng.uniform(0.5, 2, (2, 3)), dy.name: rng.uniform(-1, 1, (2, 3)), "w": rng.uniform(-1, 1, (2, 3))}
+    got_x, got_dy = fluid.Executor(fluid.CPUPlace()).run(main, feed=feed, fetch_list=[gx, gdy])
+    np.testing.assert_allclose(got_x, -0.25 * feed["w"] * feed[dy.name] * feed["x"] ** -1.5, rtol=1e-12)
+    np.testing.assert_allclose(got_dy, 0.5 * feed["w"] / np.sqrt(feed["x"]), rtol=1e-12)
