@@ -68,3 +68,23 @@ def test_fluid_op_keeps_the_0x_loop_factories_as_refusals():
     for name, use in (("DynamicRecurrentOp", "DynamicRNN"), ("RecurrentOp", "StaticRNN"), ("CondOp", "cond")):
         with pytest.raises(FluidUnsupported, match=f"paddle.fluid.op.{name}: .*{use}"):
             getattr(op, name)(type="dynamic_recurrent")
+
+
+def test_sort_alpha_form_and_argsort_type_error():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        x = fluid.data("x", [2, 3], "float32")
+        res = fluid.data("res", [2, 3], "float32")
+        values, ids = paddle.tensor.sort(input=x, out=res, descending=True)     # Paddle 2.0-alpha's form
+        plain = paddle.sort(x, axis=0)
+        with pytest.raises(TypeError):
+            fluid.layers.argsort(input=[1])
+        with pytest.raises(TypeError):
+            paddle.sort()
+    data = np.array([[3, 1, 2], [0, 5, 4]], "float32")
+    got = fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": data, "res": np.zeros((2, 3), "float32")},
+                                               fetch_list=[res, values, ids, plain])
+    np.testing.assert_array_equal(got[0], -np.sort(-data, axis=1))
+    np.testing.assert_array_equal(got[1], got[0])
+    np.testing.assert_array_equal(got[2], np.argsort(-data, axis=1, kind="stable"))
+    np.testing.assert_array_equal(got[3], np.sort(data, axis=0))
