@@ -33,8 +33,8 @@ def _build(checkpoints, dropout=0.0):
     return main, startup, loss
 
 
-def _train(main, startup, loss, fetch=(), steps=3):
-    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+def _train(main, startup, loss, fetch=(), steps=3, place=None):
+    exe, scope = fluid.Executor(place or fluid.CPUPlace()), fluid.Scope()
     exe.run(startup, scope=scope)
     for _ in range(steps):
         out = exe.run(main, feed=FEED, fetch_list=[loss.name, *fetch], scope=scope)
@@ -61,13 +61,15 @@ def test_the_segment_between_checkpoints_is_run_again_and_the_updates_are_unchan
         np.testing.assert_allclose(again[1][name], value, rtol=1e-12, err_msg=name)
 
 
-def test_a_recomputed_dropout_drops_the_same_units():
+@pytest.mark.parametrize("place", [fluid.CPUPlace(), fluid.CUDAPlace(0)], ids=["cpu", "cuda"])
+def test_a_recomputed_dropout_drops_the_same_units(place):
     main, startup, loss = _build(["fc_1.tmp_2"], dropout=0.5)
     types = [op.type for op in main.global_block().ops]
     assert types[types.index("dropout") - 1] == "seed" and types.count("dropout") == 2
     dropouts = [op for op in main.global_block().ops if op.type == "dropout"]
     assert dropouts[0].input("Seed") == dropouts[1].input("Seed")
-    (_, mask, again), _ = _train(main, startup, loss, fetch=["drop.tmp_1", "drop.tmp_1.subprog_0"], steps=1)
+    (_, mask, again), _ = _train(main, startup, loss, fetch=["drop.tmp_1", "drop.tmp_1.subprog_0"], steps=1,
+                                  place=place)
     assert 0 < mask.sum() < mask.size
     np.testing.assert_array_equal(mask, again)
 
