@@ -8,7 +8,7 @@ MultiSlot text (data/multislot.py), each optionally passed through ``set_pipe_co
 command given the file on its input, as Fluid runs it). A QueueDataset streams its files, a file per
 thread at a time; an InMemoryDataset reads them all with ``load_into_memory`` and can
 ``local_shuffle`` / ``global_shuffle`` (one process: the same) the samples, which its threads then
-share out in slices.
+share out in slices. A FileInstantDataset streams binary files (data/instant_datafeed.py).
 """
 import numpy as np
 
@@ -16,12 +16,14 @@ from ..base.errors import ArgumentValueError, PeError
 from ..base.limits import check
 from ..base.places import CPUPlace
 from .async_executor import run_threads
+from .instant_datafeed import instant_batches
 from .multislot import MultiSlotReader, piped_text, read_text
 
 
 class DatasetFactory:
     def create_dataset(self, datafeed_class="QueueDataset"):
-        kinds = {"QueueDataset": QueueDataset, "InMemoryDataset": InMemoryDataset}
+        kinds = {"QueueDataset": QueueDataset, "InMemoryDataset": InMemoryDataset,
+                 "FileInstantDataset": FileInstantDataset}
         if datafeed_class not in kinds:
             raise ArgumentValueError(f"DatasetFactory.create_dataset: {datafeed_class!r} is not one of "
                           f"{', '.join(kinds)}")
@@ -55,6 +57,11 @@ class _Dataset:
 
     def set_pipe_command(self, pipe_command):
         self.pipe_command = pipe_command or None
+
+    @property
+    def dataset(self):
+        """Fluid's core dataset object: ``get_filelist()``."""
+        return _CoreView(self)
 
     def set_hdfs_config(self, fs_name, fs_ugi):
         raise PeError("set_hdfs_config: pe reads local files only (copy the data from HDFS first)")
@@ -130,6 +137,30 @@ class QueueDataset(_Dataset):
     def global_shuffle(self, fleet=None):
         raise _CannotShuffle("QueueDataset does not support global shuffle, please use InMemoryDataset for "
                              "global_shuffle")
+
+
+class FileInstantDataset(QueueDataset):
+    """Streams binary files in Fluid's MultiSlotFileInstantDataFeed layout (data/instant_datafeed.py),
+    each thread whole files, one after another."""
+
+    def _parts(self, reader, threads):
+        return self.filelist, lambda path: instant_batches(path, self.use_vars, self.batch_size)
+
+    def local_shuffle(self):
+        raise _CannotShuffle("FileInstantDataset does not support local shuffle, please use InMemoryDataset for "
+                             "local_shuffle")
+
+    def global_shuffle(self, fleet=None):
+        raise _CannotShuffle("FileInstantDataset does not support global shuffle, please use InMemoryDataset for "
+                             "global_shuffle")
+
+
+class _CoreView:
+    def __init__(self, dataset):
+        self._dataset = dataset
+
+    def get_filelist(self):
+        return list(self._dataset.filelist)
 
 
 class _CannotShuffle(PeError, NotImplementedError):

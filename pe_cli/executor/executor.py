@@ -172,6 +172,17 @@ class Executor:
         dataset._run(program, global_scope() if scope is None else scope, thread, debug, fetch_list, fetch_info,
                      print_period, self.place)
 
+    def _adjust_pipeline_resource(self, pipeline_opt, dataset, pipeline_num):
+        """Fluid's: no more pipelines than files, no more readers per pipeline than that leaves files
+        for (``pipeline_opt["concurrency_list"][0]``), and the dataset's threads for them all.
+        Returns the pipelines' number."""
+        files = len(dataset.dataset.get_filelist())
+        pipeline_num = min(pipeline_num, files)
+        if files < pipeline_num * pipeline_opt["concurrency_list"][0]:
+            pipeline_opt["concurrency_list"][0] = files // pipeline_num
+        dataset.set_thread(pipeline_opt["concurrency_list"][0] * pipeline_num)
+        return pipeline_num
+
     def infer_from_dataset(self, program=None, dataset=None, scope=None, thread=0, debug=False,
                            fetch_list=None, fetch_info=None, print_period=100):
         """As train_from_dataset, for a program without optimizer ops (a test program)."""

@@ -63,10 +63,12 @@ def scope_traffic(block):
     Hogwild's threads (data/hogwild.py) read and write back the same scope without a lock: in that
     order, a run that takes references while another is writing back, and sees one of its new
     values, sees new every value read after it (Adam reads Moment1 first: never a new Moment1 with
-    an old Moment2, which can be 0 under a Moment1 that is not, and make the step lr * m1 / epsilon)."""
+    an old Moment2, which can be 0 under a Moment1 that is not, and make the step lr * m1 / epsilon).
+    The outputs of an op with ``fed_outputs`` (a py_reader's ``read``) count as read: feeds bring them."""
     written, reads = set(), []
     for op in block.ops:
-        for n in op.input_arg_names:
+        fed = op.output_arg_names if registry.get(op.type).has("fed_outputs") else ()
+        for n in [*op.input_arg_names, *fed]:
             if n not in written and n not in reads:
                 reads.append(n)
         written.update(op.output_arg_names)
@@ -139,6 +141,8 @@ def _pass_lod(step, values, lods, in_lods, outs):
         computed = dict(computed, **outs["@LOD"])
     per_var = outs.get("@LODS", {})     # a duplicable output's LoD per variable, from the kernel
     for slot, names, dup in step.outputs:
+        if outs.get(slot) is None:      # not written (read's: its feeds keep their LoD)
+            continue
         for n in names:
             lods.pop(n, None)
         lod = computed.get(slot)

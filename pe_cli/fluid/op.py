@@ -9,7 +9,7 @@ dtypes change) and runs it with pe's Executor; what the op writes lands in the s
 import numpy as np
 
 from ..base.dtypes import VarType
-from ..base.errors import PeError
+from ..base.errors import PeError, unsupported
 from ..base.selected_rows import SelectedRows
 from ..executor import Executor
 from ..framework import Program
@@ -126,3 +126,10 @@ class Operator:
     @staticmethod
     def get_op_attr_names(type):
         return list(registry.get(type).attrs)
+
+
+# Fluid 1.8's op.py keeps these 0.x factories, which build through core classes its core no longer has.
+_GONE = "Fluid 1.8's core has no such op class to create (a Fluid 0.x leftover); build the loop with fluid.layers"
+RecurrentOp = unsupported("paddle.fluid.op.RecurrentOp", _GONE + " (StaticRNN)")
+DynamicRecurrentOp = unsupported("paddle.fluid.op.DynamicRecurrentOp", _GONE + " (DynamicRNN)")
+CondOp = unsupported("paddle.fluid.op.CondOp", _GONE + " (cond, IfElse)")

@@ -7,6 +7,7 @@ import warnings
 
 # ops sits below framework (it imports only errors and dtypes). Import the module, not its names:
 # importing pe_cli.ops.registry first runs this package's __init__ before the registry is done.
+from ..base.dtypes import VarType
 from ..ops import registry
 from . import unique_name
 from .operator import Operator, OpRole
@@ -294,11 +295,16 @@ class Program:
 
     def _inference_optimize(self, prune_read_op=True):
         """Fluid's: a copy whose every op with an ``is_test`` attribute has it set; with
-        ``prune_read_op`` it reads no py_reader: read_file's variables are then fed as any feed
-        (Fluid removes the reader's ops; pe's readers add none, the executor fills their variables)."""
+        ``prune_read_op`` it reads no py_reader: its reader ops and variables go (as Fluid's), and
+        read_file's variables are then fed as any feed."""
         new = self._copy(True)
         if prune_read_op:
             new._py_readers = []
+            block = new.global_block()
+            block.ops = [op for op in block.ops if not registry.get(op.type).has("reader")]
+            for name in [n for n, v in block.vars.items() if v.type == VarType.READER]:
+                del block.vars[name]
+            new._bump()
         return new
 
     def _copy(self, for_test):

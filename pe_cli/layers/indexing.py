@@ -32,7 +32,9 @@ def gather_nd(input, index, name=None):
 
 def argsort(input, axis=-1, descending=False, name=None):
     """(input sorted along ``axis``, the int64 indices it came from). As in Fluid 1.8, both outputs
-    stop gradients."""
+    stop gradients. A non-Variable input is Fluid's TypeError."""
+    check_variable_and_dtype(input, "input", ("float16", "float32", "float64", "int16", "int32", "int64", "uint8"),
+                             "argsort")
     helper = LayerHelper("argsort", input=input, name=name)
     out = helper.create_variable_for_type_inference(input.dtype, stop_gradient=True)
     ids = helper.create_variable_for_type_inference("int64", stop_gradient=True)

@@ -8,6 +8,8 @@ per device under data parallelism, as Fluid's read op on each device), through t
 as ``feed=`` (pe_cli/executor/feeding.py ``reader_feeds``). When the data has ended ``exe.run``
 raises ``fluid.core.EOFException``; ``reset()`` makes the reader ready for the next ``start()``.
 Samples are batched by the FieldBatch DataFeeder uses (pe_cli/framework/feed_batch.py).
+The programs hold Fluid's reader ops (ops/reader.py): ``create_py_reader`` in the startup program,
+``create_double_buffer_reader`` and ``read`` (writing read_file's variables) in the main program.
 """
 import threading
 
@@ -15,7 +17,8 @@ import numpy as np
 
 from ..base.dtypes import convert_dtype
 from ..base.errors import EnforceNotMet, EOFException, PeError
-from ..framework import default_main_program, unique_name
+from ..base.dtypes import VarType
+from ..framework import default_main_program, default_startup_program, unique_name
 from ..framework.feed_batch import FieldBatch
 from ..framework.lod_tensor import LoDTensor
 from ..framework.source import layer_guard
@@ -258,7 +261,31 @@ def read_file(reader):
                                             need_check_feed=check))
     reader.outputs = outputs
     program._py_readers.append(reader)
+    _append_reader_ops(reader, block, outputs)
     return outputs[0] if len(outputs) == 1 else outputs
+
+
+def _append_reader_ops(reader, block, outputs):
+    """Fluid's ops of a py_reader: its reader variable (persistable, made by the startup program's
+    ``create_py_reader``), a ``create_double_buffer_reader`` where double-buffered, then ``read``."""
+    name = f"{reader.name}_reader"
+    slots = {"shapes": reader.shapes, "dtypes": reader.dtypes, "lod_levels": reader.lod_levels}
+    attrs = {"shape_concat": [d for s in reader.shapes for d in s], "ranks": [len(s) for s in reader.shapes],
+             "lod_levels": list(reader.lod_levels), "dtypes": list(reader.dtypes),
+             "need_check_feed": [int(c) for c in reader.need_check]}
+    startup = default_startup_program().global_block()
+    for b in (startup, block.program.global_block()):
+        if not b.has_var(name):
+            b.create_var(name=name, type=VarType.READER, persistable=True, stop_gradient=True).reader_slots = slots
+    if not any(name in op.output_arg_names for op in startup.ops):
+        startup.append_op("create_py_reader", {}, {"Out": [name]}, attrs)
+    if reader.double_buffered:
+        buffered = block.create_var(name=unique_name.generate(f"{reader.name}_double_buffer"), type=VarType.READER,
+                                    stop_gradient=True)
+        buffered.reader_slots = slots
+        block.append_op("create_double_buffer_reader", {"UnderlyingReader": [name]}, {"Out": [buffered.name]})
+        name = buffered.name
+    block.append_op("read", {"Reader": [name]}, {"Out": [v.name for v in outputs]})
 
 
 def _check_reader(reader, layer):

@@ -1,7 +1,7 @@
 """Sequence layers that reshape the LoD, with Fluid 1.x's signatures (fluid.layers.sequence_*):
 sequence_expand_as, sequence_concat, sequence_slice, sequence_reshape; lod_reset and lod_append
 (a LoD given to a tensor's rows)."""
-from ..base.errors import PeError
+from ..base.errors import ArgumentValueError, PeError
 from ..framework import Variable
 from .checks import check_type, check_variable_and_dtype
 from .helper import LayerHelper
@@ -70,11 +70,16 @@ def lod_reset(x, y=None, target_lod=None):
 
 def lod_append(x, level):
     """x with one more LoD level below its own: level is offsets (a list, or an int tensor of them)
-    into x's rows; x's last level, if any, must count level's sequences."""
+    into x's rows; x's last level, if any, must count level's sequences. Fluid's errors: x not a
+    float32/float64/int32/int64 Variable, or a level tensor without LoD not int32: TypeError;
+    level neither a list nor a Variable: ValueError."""
     helper = LayerHelper("lod_append")
     if not isinstance(level, (Variable, list, tuple)):
-        raise PeError(f"lod_append layer '{helper.name}': level must be a list of offsets or a Variable, "
-                      f"got {level!r}")
+        raise ArgumentValueError(f"lod_append layer '{helper.name}': level must be a list of offsets or a Variable, "
+                                 f"got {level!r}")
+    check_variable_and_dtype(x, "x", ("float32", "float64", "int32", "int64"), "lod_append")
     if isinstance(level, Variable):
+        if not level.lod_level:
+            check_variable_and_dtype(level, "level", ("int32",), "lod_append")
         return _lod_op(helper, x, level, None, True)
     return _lod_op(helper, x, None, level, True)

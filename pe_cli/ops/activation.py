@@ -37,7 +37,59 @@ def _activation(name, doc, uses="X", attrs=None, dtypes=FLOATS, differentiable=T
     if differentiable:
         register(f"{name}_grad", inputs=[uses, "Out@GRAD"], outputs=["X@GRAD"], attrs=attrs,
                  infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD")),
-                 kernel_module="activation", inplace=inplace[1] if inplace else ())
+                 kernel_module="activation", inplace=inplace[1] if inplace else (),
+                 grad=_grad_of_grad(name, uses) if name in SECOND_DERIVATIVES else None)
+
+
+# -- gradients of gradients ---------------------------------------------------------------------
+# X@GRAD = dOut * f'(u) (u: X or Out) is linear in dOut: its gradient, given ddX, is dOut' =
+# name_grad(u, ddX), and u' = ddX * dOut * f''(u), written with ops of the table (Fluid's
+# relu_grad_grad, leaky_relu_grad_grad, elu_grad_grad, sqrt_grad_grad, square_grad_grad).
+
+def _mul(g, a, b, like):
+    out = [g.tmp(like, "mul")]
+    g.op("elementwise_mul", {"X": a, "Y": b}, {"Out": out}, {"axis": -1})
+    return out
+
+
+def _scale(g, x, out, factor):
+    g.op("scale", {"X": x}, {"Out": out}, {"scale": factor, "bias": 0.0, "bias_after_scale": True})
+
+
+def _square_second(g, u, prod, out):           # f'(x) = 2x: u' = 2 ddX dOut
+    _scale(g, prod, out, 2.0)
+
+
+def _sqrt_second(g, u, prod, out):             # f'(Out) = 0.5 / Out: Out' = -0.5 ddX dOut / Out^2
+    quotient = [g.tmp(u[0], "div")]
+    g.op("elementwise_div", {"X": prod, "Y": _mul(g, u, u, u[0])}, {"Out": quotient}, {"axis": -1})
+    _scale(g, quotient, out, -0.5)
+
+
+def _elu_second(g, u, prod, out):              # f'(x) = 1 (x > 0), alpha e^x: x' = ddX dOut alpha e^x where x <= 0
+    whole, positive = [g.tmp(u[0], "elu")], [g.tmp(u[0], "pos")]
+    g.op("elu_grad", {"X": u, "Out@GRAD": prod}, {"X@GRAD": whole}, g.attrs)
+    g.op("relu_grad", {"Out": u, "Out@GRAD": prod}, {"X@GRAD": positive})
+    g.op("elementwise_sub", {"X": whole, "Y": positive}, {"Out": out}, {"axis": -1})
+
+
+# f'' of each activation whose double gradient pe has: None where f' is piecewise constant
+SECOND_DERIVATIVES = {"relu": None, "leaky_relu": None, "square": _square_second, "sqrt": _sqrt_second,
+                      "elu": _elu_second}
+
+
+def _grad_of_grad(name, uses):
+    second = SECOND_DERIVATIVES[name]
+
+    def grad(g):
+        if not g.has_out_grad("X@GRAD"):
+            return
+        ddx, u = g.out_grad("X@GRAD"), g.input(uses)
+        if g.needs("Out@GRAD"):
+            g.op(f"{name}_grad", {uses: u, "Out@GRAD": ddx}, {"X@GRAD": g.in_grad("Out@GRAD")}, g.attrs)
+        if second is not None and g.needs(uses):
+            second(g, u, _mul(g, ddx, g.input("Out@GRAD"), u[0]), g.in_grad(uses))
+    return grad
 
 
 def _register_row(row):

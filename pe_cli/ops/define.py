@@ -164,6 +164,10 @@ TRAITS = {
     "metric": "computes an evaluation metric (its first output is the metric's value)",
     "selected_rows": "its kernels take a row-sparse input (a SelectedRows gradient) as it is; the "
                      "executor densifies one for every other op",
+    "reader": "one of a py_reader's ops (its reader variables, read's batch), which Program._inference_optimize "
+              "(prune_read_op) removes",
+    "fed_outputs": "its outputs come in the run's feeds (a py_reader's read: the executors fill them from the "
+                   "reader's queue), so a run reads them as it reads its feeds; its kernels write nothing",
     "optional_outputs": "its kernels compute only the optional outputs the op writes: the executor gives them "
                         "attrs['_outputs'], the set of its output slots that name a variable",
     "output_counts": "its kernels are given attrs['_output_counts'], output slot -> the number of variables it "

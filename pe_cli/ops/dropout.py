@@ -32,10 +32,11 @@ def _grad_dropout(g):
 
 
 register("dropout", kernel_module="dropout", grad_reads=("Mask",),
-         inputs=["X"], outputs=["Out", "Mask"], attrs=_DROPOUT_ATTRS, infer=_infer_dropout,
+         inputs=["X", "Seed?"], outputs=["Out", "Mask"], attrs=_DROPOUT_ATTRS, infer=_infer_dropout,
          grad=_grad_dropout, needs_rng=True,
          doc="Training: Mask ~ Bernoulli(1 - dropout_prob) (uint8), Out = X * Mask, divided by "
              "(1 - dropout_prob) for upscale_in_train. Test: Out = X * (1 - dropout_prob) for "
-             "downgrade_in_infer, X for upscale_in_train. fix_seed draws the same mask every run.")
+             "downgrade_in_infer, X for upscale_in_train. fix_seed draws the same mask every run; a Seed input (an int32 [1], the seed "
+             "op's) seeds the mask instead, so two dropouts reading it drop the same units.")
 register("dropout_grad", kernel_module="dropout", inputs=["Mask", "Out@GRAD"], outputs=["X@GRAD"], attrs=_DROPOUT_ATTRS,
          infer=grads_like({"X@GRAD": "Out@GRAD"}))

@@ -59,6 +59,86 @@ def _grad(g):
     g.op(g.fwd.type + "_grad", ins, {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")}, g.attrs)
 
 
+# -- gradients of gradients (Fluid's elementwise_{add,sub,mul,div}_grad_grad), with the family's ops:
+# given ddX and ddY (the gradients reaching X@GRAD and Y@GRAD; Y's broadcast into X from `axis`)
+
+def _dd(g):
+    """(ddX, ddY): each None where the grad op does not write that gradient or nothing reads it."""
+    return tuple(g.out_grad(s) if g.fwd.outputs.get(s) and g.has_out_grad(s) else None for s in ("X@GRAD", "Y@GRAD"))
+
+
+def _ew(g, op, x, y, out=None, like=None):
+    out = out or [g.tmp(like or x[0], op)]
+    g.op(op, {"X": x, "Y": y}, {"Out": out}, {"axis": g.attrs["axis"]})
+    return out
+
+
+def _neg(g, x, out=None):
+    out = out or [g.tmp(x[0], "neg")]
+    g.op("scale", {"X": x}, {"Out": out}, {"scale": -1.0, "bias": 0.0, "bias_after_scale": True})
+    return out
+
+
+def _reduced_product(g, x, y, slot, out):
+    """``out`` = (dOut * x * y) summed to the shape of ``slot``'s value, by elementwise_mul_grad."""
+    g.op("elementwise_mul_grad", {"X": x, "Y": y, "Out": g.input("Out"), "Out@GRAD": g.input("Out@GRAD")},
+         {slot + "@GRAD": out}, {"axis": g.attrs["axis"]})
+
+
+def _grad_of_add_grad(sign):
+    """dOut' = ddX +- ddY (X and Y get none: the gradients are linear in dOut alone)."""
+    def grad(g):
+        ddx, ddy = _dd(g)
+        if (ddx is None and ddy is None) or not g.needs("Out@GRAD"):
+            return
+        target = g.in_grad("Out@GRAD")
+        if ddy is None:
+            g.op("scale", {"X": ddx}, {"Out": target}, {"scale": 1.0, "bias": 0.0, "bias_after_scale": True})
+            return
+        if ddx is None:
+            ddx = [g.tmp(g.input("Out@GRAD")[0], "zeros")]
+            g.op("fill_zeros_like", {"X": g.input("Out@GRAD")}, {"Out": ddx})
+        _ew(g, "elementwise_add" if sign > 0 else "elementwise_sub", ddx, ddy, target)
+    return grad
+
+
+def _grad_of_mul_grad(g):
+    """dOut' = ddX * Y + X * ddY; X' = dOut * ddY; Y' = dOut * ddX summed to Y's shape."""
+    ddx, ddy = _dd(g)
+    x, y = g.input("X"), g.input("Y")
+    if g.needs("Out@GRAD") and (ddx is not None or ddy is not None):
+        parts = ([_ew(g, "elementwise_mul", ddx, y)] if ddx is not None else []) + \
+            ([_ew(g, "elementwise_mul", x, ddy)] if ddy is not None else [])
+        g.op("sum", {"X": [p[0] for p in parts]}, {"Out": g.in_grad("Out@GRAD")})
+    if ddy is not None and g.needs("X"):
+        _reduced_product(g, x, ddy, "X", g.in_grad("X"))
+    if ddx is not None and g.needs("Y"):
+        _reduced_product(g, ddx, y, "Y", g.in_grad("Y"))
+
+
+def _grad_of_div_grad(g):
+    """With Out = X / Y: dOut' = (ddX - Out ddY) / Y; Out' = -dOut ddY / Y; Y' = -dOut dOut' / Y summed
+    to Y's shape (X is not read: the gradients depend on it through Out)."""
+    ddx, ddy = _dd(g)
+    if ddx is None and ddy is None:
+        return
+    y, out = g.input("Y"), g.input("Out")
+    top = ddx
+    if ddy is not None:
+        scaled = _ew(g, "elementwise_mul", out, ddy)
+        top = _ew(g, "elementwise_sub", ddx, scaled) if ddx is not None else _neg(g, scaled)
+    d_out = g.in_grad("Out@GRAD") if g.needs("Out@GRAD") else [g.tmp(out[0], "ddout")]
+    _ew(g, "elementwise_div", top, y, d_out)
+    if g.needs("Y"):
+        _reduced_product(g, _neg(g, _ew(g, "elementwise_div", d_out, y)), y, "Y", g.in_grad("Y"))
+    if ddy is not None and g.needs("Out"):
+        _neg(g, _ew(g, "elementwise_mul", _ew(g, "elementwise_div", g.input("Out@GRAD"), y), ddy), g.in_grad("Out"))
+
+
+GRADS_OF_GRADS = {"add": _grad_of_add_grad(1), "sub": _grad_of_add_grad(-1), "mul": _grad_of_mul_grad,
+                  "div": _grad_of_div_grad}
+
+
 for _name, _doc in [("add", "X + Y"), ("sub", "X - Y"), ("mul", "X * Y"), ("div", "X / Y"),
                     ("max", "max(X, Y)"), ("min", "min(X, Y)"), ("pow", "X ** Y")]:
     register(f"elementwise_{_name}", kernel_module="elementwise", grad_reads=("Out", "X", "Y"),
@@ -68,7 +148,7 @@ for _name, _doc in [("add", "X + Y"), ("sub", "X - Y"), ("mul", "X * Y"), ("div"
     register(f"elementwise_{_name}_grad", kernel_module="elementwise", inputs=["X", "Y", "Out", "Out@GRAD"],
              outputs=["X@GRAD?", "Y@GRAD?"], attrs={"axis": -1},
              no_need_buffer=("X", "Y") if _name in ("add", "sub") else (),
-             infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}))
+             infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}), grad=GRADS_OF_GRADS.get(_name))
 
 
 def _integer_op(float_too):

@@ -133,7 +133,7 @@ register(grad_type(FUSED_BN_ACT), kernel_module="fused", blocked=_bn_act_blocked
 FUSED_GEMM = "fused_gemm_epilogue"
 GEMM_ACTIVATIONS = ("none", "relu")
 MUL = "mul"
-MUL_GRADS = {"mul_grad_x": "X", "mul_grad_y": "Y"}      # mul's gradient ops, and the input each differentiates
+MUL_GRADS = ("mul_grad",)      # mul's gradient ops (one: X@GRAD and Y@GRAD, where each is wanted)
 
 _GEMM_ATTRS = {"trans_x": False, "trans_y": False, "activation": Attr("none", choices=GEMM_ACTIVATIONS)}
 _GEMM_GRAD_ATTRS = {"trans_x": False, "trans_y": False,

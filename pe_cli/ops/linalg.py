@@ -19,11 +19,10 @@ def _infer_mul(ctx):
 
 
 def _grad_mul(g):
+    """Fluid's one ``mul_grad``: X@GRAD and Y@GRAD, each written where that input needs a gradient
+    (its kernels compute only those)."""
     ins = {"X": g.input("X"), "Y": g.input("Y"), "Out@GRAD": g.out_grad("Out")}
-    if g.needs("X"):
-        g.op("mul_grad_x", ins, {"X@GRAD": g.in_grad("X")}, g.attrs)
-    if g.needs("Y"):
-        g.op("mul_grad_y", ins, {"Y@GRAD": g.in_grad("Y")}, g.attrs)
+    g.op("mul_grad", ins, {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")}, g.attrs)
 
 
 _MUL_ATTRS = {"x_num_col_dims": Attr(1, lambda v: v >= 1, ">= 1"),
@@ -31,11 +30,9 @@ _MUL_ATTRS = {"x_num_col_dims": Attr(1, lambda v: v >= 1, ">= 1"),
 register("mul", kernel_module="linalg", grad_reads=("X", "Y"),
          inputs=["X", "Y"], outputs=["Out"], attrs=_MUL_ATTRS, infer=_infer_mul, grad=_grad_mul,
          doc="Out = flatten(X, x_num_col_dims) @ flatten(Y, y_num_col_dims), reshaped back.")
-_MUL_GRAD_GRAD = grad_of_bilinear_grad("mul", "X", "Y", "Out", {"X": "mul_grad_x", "Y": "mul_grad_y"})
-register("mul_grad_x", kernel_module="linalg", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD"], attrs=_MUL_ATTRS,
-         infer=grads_like({"X@GRAD": "X"}), grad=_MUL_GRAD_GRAD)
-register("mul_grad_y", kernel_module="linalg", inputs=["X", "Y", "Out@GRAD"], outputs=["Y@GRAD"], attrs=_MUL_ATTRS,
-         infer=grads_like({"Y@GRAD": "Y"}), grad=_MUL_GRAD_GRAD)
+register("mul_grad", kernel_module="linalg", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"],
+         attrs=_MUL_ATTRS, infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}), traits=("optional_outputs",),
+         grad=grad_of_bilinear_grad("mul", "X", "Y", "Out", {"X": "mul_grad", "Y": "mul_grad"}))
 
 
 # -- matmul -------------------------------------------------------------------------------------

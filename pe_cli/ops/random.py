@@ -1,5 +1,6 @@
 """Random tensors: uniform_random, gaussian_random, truncated_gaussian_random, their
-*_batch_size_like forms (one dimension taken from an input's) and random_crop. The kernels draw on
+*_batch_size_like forms (one dimension taken from an input's), random_crop and seed (the int a
+recomputed dropout shares with its forward one). The kernels draw on
 the seeded numpy Generator the executor hands them."""
 from .creation import SHAPE_INPUTS, _infer_fill, _infer_fill_like
 from .define import Attr, fmt_shape, int_list, is_int, register
@@ -16,6 +17,11 @@ register("truncated_gaussian_random", kernel_module="random",
          inputs=[], outputs=["Out"], infer=_infer_fill, needs_rng=True,
          attrs=dict(_RANDOM_ATTRS, mean=0.0, std=1.0),
          doc="Out ~ N(mean, std^2), redrawn where it falls beyond two std.")
+
+register("seed", kernel_module="random", inputs=[], outputs=["Out"], attrs={"seed": Attr(0, is_int, "an int")},
+         infer=lambda ctx: ctx.set_output("Out", [1], "int32"), needs_rng=True,
+         doc="Out = [seed], or where seed is 0 a draw in [1, 2^31): the seed of the dropouts that read it "
+             "(RecomputeOptimizer puts one before each dropout, so its recomputation drops the same units).")
 
 
 _LIKE_ATTRS = {"shape": Attr(list), "dtype": "float32", "input_dim_idx": 0, "output_dim_idx": 0, "seed": 0}

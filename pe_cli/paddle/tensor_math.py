@@ -21,7 +21,7 @@ __all__ = ["add", "subtract", "multiply", "divide", "floor_divide", "mod", "rema
            "prod", "all", "any", "std", "var", "logsumexp", "norm", "dist", "allclose", "equal_all", "isnan",
            "isinf", "isfinite", "tan", "log2", "log10", "log1p", "cross", "kron", "abs", "acos", "asin", "atan",
            "ceil", "cos", "cosh", "erf", "exp", "floor", "log", "reciprocal", "round", "rsqrt", "sign", "sin",
-           "sinh", "sqrt", "square", "tanh", "tanh_", "stanh", "scale", "clip", "conj", "increment",
+           "sinh", "sqrt", "square", "tanh", "tanh_", "stanh", "scale", "clip", "clamp", "conj", "increment",
            "equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal",
            "logical_and", "logical_or", "logical_xor", "logical_not", "cumsum"]
 
@@ -310,7 +310,9 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
 
 def clip(x, min=None, max=None, name=None):  # noqa: A002
     """x limited to [min, max]; a missing bound is float32's lowest / highest finite value, as in
-    Paddle 2.0."""
+    Paddle 2.0. A bound may be a one-value Tensor (float32, float64 or int32), read at run time."""
+    if isinstance(min, Variable) or isinstance(max, Variable):
+        return _clip_by_tensors(x, min, max, name)
     lo = float(np.finfo(np.float32).min) if min is None else float(min)
     hi = float(np.finfo(np.float32).max) if max is None else float(max)
     if str(x.dtype).startswith("int"):      # Paddle 2.x's clip takes int32/int64 x too
@@ -318,6 +320,27 @@ def clip(x, min=None, max=None, name=None):  # noqa: A002
         lo, hi = (-limit if min is None else lo), (limit if max is None else hi)
         return _single("clip", x, {"X": [x]}, {"min": lo, "max": hi}, name=name)
     return L.clip(x, lo, hi, name=name)
+
+
+def _clip_by_tensors(x, min, max, name):  # noqa: A002
+    check_variable_and_dtype(x, "x", ("float16", "float32", "float64"), "clip")
+    inputs, attrs = {"X": [x]}, {"min": float(np.finfo(np.float32).min), "max": float(np.finfo(np.float32).max)}
+    for key, slot, bound in (("min", "Min", min), ("max", "Max", max)):
+        if isinstance(bound, Variable):
+            check_variable_and_dtype(bound, key, ("float32", "float64", "int32"), "clip")
+            bound.stop_gradient = True
+            inputs[slot] = [bound]
+        elif bound is not None:
+            attrs[key] = float(bound)
+    return _single("clip", x, inputs, attrs, name=name)
+
+
+def clamp(x, min=None, max=None, name=None):  # noqa: A002
+    """Paddle 2.0-beta's name of ``clip`` (x float16, float32 or float64: else a TypeError)."""
+    check_variable_and_dtype(x, "x", ("float16", "float32", "float64"), "clamp")
+    if min is None and max is None:
+        raise AssertionError("either min or max should be defined.")
+    return clip(x, min, max, name)
 
 
 def conj(x, name=None):

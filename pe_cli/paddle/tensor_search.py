@@ -6,6 +6,7 @@ from ..base.dtypes import convert_dtype
 from ..base.errors import PeError
 from ..framework.variable import Variable
 from ..layers.checks import check_variable_and_dtype
+from ..layers.creation import assign_array_like
 from ..layers.helper import LayerHelper, _single
 from .device import get_default_dtype
 from .tensor_manip import broadcast_to
@@ -47,8 +48,18 @@ def argsort(x, axis=-1, descending=False, name=None):
     return _sorted(x, axis, descending)[1]
 
 
-def sort(x, axis=-1, descending=False, name=None):
-    return _sorted(x, axis, descending)[0]
+def sort(x=None, axis=-1, descending=False, name=None, *, input=None, out=None):  # noqa: A002
+    """x sorted along ``axis``. Paddle 2.0-alpha's form (pe's keyword-only extras): ``input=`` in place
+    of x gives (sorted, int64 indices), the sorted values written to ``out`` too where given."""
+    if (x is None) == (input is None):
+        raise TypeError("paddle.sort: give the tensor to sort as x (or, Paddle 2.0-alpha's form, input=)")
+    values, ids = _sorted(x if input is None else input, axis, descending)
+    if input is None:
+        return values
+    if out is not None:
+        assign_array_like(values, out)
+        values = out
+    return values, ids
 
 
 def topk(x, k, axis=None, largest=True, sorted=True, name=None):  # noqa: A002

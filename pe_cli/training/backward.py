@@ -7,6 +7,7 @@ from ..base.dtypes import is_float
 from ..framework.source import built_like
 from ..framework.variable import Parameter, Variable
 from ..ops import registry
+from . import recompute
 from ..ops.registry import GRAD_SUFFIX, grad_var_name  # noqa: F401 -- Fluid's backward exports them
 from ..base.shapes import numel
 
@@ -185,9 +186,9 @@ def _is_leaf(block, var):
 def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None, checkpoints=None, *,
                     distop_context=None):
     """Appends the gradient ops of ``loss`` to its program and returns [(parameter, gradient)].
-    ``checkpoints`` (Fluid's recompute hint: variables or names whose values are kept while the rest
-    is recomputed) is checked and otherwise only a memory hint: pe keeps every forward value, so
-    the gradients are the same as without it. ``distop_context`` (Paddle 2.x's auto-parallel
+    ``checkpoints`` (Fluid's recompute: variables or names whose values are kept while the rest
+    is recomputed in the backward, training/recompute.py): the same gradients as without them.
+    ``distop_context`` (Paddle 2.x's auto-parallel
     planner) is refused."""
     if distop_context is not None:
         raise PeError("append_backward: distop_context (auto-parallel) is not supported by pe: leave it None")
@@ -196,9 +197,10 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
     if parameter_list is not None:
         _check_names(parameter_list, "append_backward: parameter_list")
     _check_names(no_grad_set, "append_backward: no_grad_set")
-    _check_checkpoints(checkpoints)
+    recompute.check_checkpoints(checkpoints)
     block = loss.block
-    builder, no_grad = _append_grad_ops(loss, no_grad_set)
+    builder, no_grad = _append_grad_ops(loss, no_grad_set, [c if isinstance(c, str) else c.name
+                                                            for c in checkpoints or ()])
     params = parameter_list if parameter_list is not None else [
         p for p in block.all_parameters() if p.trainable]
     params_grads = []
@@ -214,16 +216,6 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
     return params_grads
 
 
-def _check_checkpoints(checkpoints):
-    if checkpoints is None:
-        return
-    if not isinstance(checkpoints, (list, tuple)):
-        raise TypeError(f"append_backward: checkpoints must be a list of Variables or names, got {checkpoints!r}")
-    for c in checkpoints:
-        if not isinstance(c, str) and not hasattr(c, "name"):
-            raise TypeError(f"append_backward: checkpoints must hold Variables or names, got {c!r}")
-
-
 def _append_error_clips(builder, grad_ops):
     """Fluid's error clip: a gradient contribution of a variable made with ``error_clip`` (an
     ErrorClipByValue) is clipped in place right after the grad op that writes it."""
@@ -235,18 +227,19 @@ def _append_error_clips(builder, grad_ops):
                 clip._append_clip_op(builder.block, name)
 
 
-def _append_grad_ops(loss, no_grad_set):
+def _append_grad_ops(loss, no_grad_set, checkpoints=()):
     if loss.shape is not None and int(numel(loss.shape)) not in (1, -1):
         raise PeError(f"append_backward: the loss '{loss.name}' must hold one value, its shape is "
                       f"{list(loss.shape)}; reduce it first (layers.mean)")
     if loss.op is not None:
         loss.op.role |= OpRole.Loss
-    return _append_target_grads([(loss, None)], no_grad_set, "append_backward")
+    return _append_target_grads([(loss, None)], no_grad_set, "append_backward", checkpoints)
 
 
-def _append_target_grads(targets, no_grad_set, who):
+def _append_target_grads(targets, no_grad_set, who, checkpoints=()):
     """Appends the grad ops of d(sum of targets)/d(everything): ``targets`` are (variable, its
-    incoming gradient or None for ones of its shape). Returns (builder, no_grad names)."""
+    incoming gradient or None for ones of its shape); with ``checkpoints``, recomputing the values
+    between them. Returns (builder, no_grad names)."""
     block = targets[0][0].block
     program = block.program
     no_grad = {v if isinstance(v, str) else v.name for v in (no_grad_set or ())}
@@ -261,16 +254,22 @@ def _append_target_grads(targets, no_grad_set, who):
             raise PeError(f"{who}: '{target.name}' is not computed by any forward op of its program")
     fwd_ops = fwd_ops[:max(fwd_ops.index(t.op) for t, _ in targets) + 1]
 
+    if checkpoints:
+        fwd_ops = recompute.insert_dropout_seeds(block, fwd_ops)
     live = _requires_grad(block, fwd_ops, no_grad)
-    # gradients() of gradients: what the earlier backward wrote keeps its name
-    renames = frozenset() if who == "append_backward" else \
-        frozenset(n for op in block.ops if op.role & OpRole.Backward for n in op.output_arg_names)
+    # gradients() of gradients: what the earlier backward wrote, and a seed the caller named as a
+    # gradient (double_grad_check's y@GRAD), keep their names
+    renames = frozenset() if who == "append_backward" else frozenset(block.vars)
     builder = _BackwardBuilder(block, renames)
     with program._backward_role_guard():
         for target, seed in targets:
             builder.pending.setdefault(target.name, []).append(_seed(block, target, seed))
         start = len(block.ops)
-        _append_op_grads(builder, fwd_ops, live)
+        if checkpoints:
+            recompute.append_recomputing_grads(block, fwd_ops, targets[0][0].name, checkpoints,
+                                               lambda ops: _append_op_grads(builder, fwd_ops, live, {id(o) for o in ops}))
+        else:
+            _append_op_grads(builder, fwd_ops, live)
         for name in [n for n, parts in builder.pending.items() if len(parts) > 1]:
             builder.read_grad(name)     # a leaf's contributions (x read by two slots of one op) summed
         _keep_overwritten_reads(block, fwd_ops, block.ops[start:])
@@ -321,13 +320,14 @@ def _snapshot(block, op, name, k):
     return copy.name
 
 
-def _append_op_grads(builder, fwd_ops, live):
-    """The grad ops of ``fwd_ops``, last op first, for the ops whose outputs have a gradient. Each grad
+def _append_op_grads(builder, fwd_ops, live, only=None):
+    """The grad ops of ``fwd_ops`` (of those whose ids are in ``only``), last op first, for the ops
+    whose outputs have a gradient. Each grad
     op records the index of its forward op (``_fwd_index``), so the values a variable written several
     times had at that op can be found (a loop's gradient, _keep_overwritten_reads)."""
     for index in range(len(fwd_ops) - 1, -1, -1):
         op = fwd_ops[index]
-        if not any(builder.has_grad(n) for n in op.output_arg_names):
+        if only is not None and id(op) not in only or not any(builder.has_grad(n) for n in op.output_arg_names):
             continue
         opdef = registry.get(op.type)
         needed = {slot: [n in live for n in names] for slot, names in op.inputs.items()}

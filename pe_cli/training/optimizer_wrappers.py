@@ -1,10 +1,10 @@
 """Optimizers that wrap another one and change how its step is scheduled, not what it computes:
-``RecomputeOptimizer`` (Fluid's activation recomputation between checkpoints) and
-``PipelineOptimizer`` (Fluid's split of a program into sections run by a pipeline of threads).
+``RecomputeOptimizer`` (Fluid's activation recomputation between checkpoints, training/recompute.py)
+and ``PipelineOptimizer`` (Fluid's split of a program into sections run by a pipeline of threads).
 
-pe keeps every forward value and runs a program's ops in order on its place, so both give exactly
-the wrapped optimizer's updates: the checkpoints are a memory hint pe does not need, and the
-pipeline's sections (recorded on ``program._pipeline_opt`` as Fluid does) run as one program."""
+Both give exactly the wrapped optimizer's updates: the backward runs the forward ops between
+checkpoints again, as Fluid's does, and the pipeline's sections (recorded on
+``program._pipeline_opt`` as Fluid does) run as one program."""
 from .backward import append_backward
 from ..framework import Variable, default_startup_program, program_guard
 
@@ -17,8 +17,9 @@ def _check_inner(owner, optimizer):
 
 
 class RecomputeOptimizer:
-    """Fluid's recompute wrapper: ``_set_checkpoints(vars)`` then ``minimize(loss)``. The update is
-    the wrapped optimizer's, with the same gradients as without checkpoints."""
+    """Fluid's recompute wrapper: ``_set_checkpoints(vars)`` then ``minimize(loss)``: the backward
+    runs again the forward ops between checkpoints (Fluid 1.8's op sequence, a ``seed`` op before
+    each dropout). The update is the wrapped optimizer's, with the same gradients as without them."""
 
     def __init__(self, optimizer):
         _check_inner("RecomputeOptimizer", optimizer)

@@ -195,7 +195,7 @@ def test_training_graph_groups_each_layers_gradient_and_update_ops(tmp_path):
                              "layers[2] logits: gradient and update", "layers[1] fc2: gradient and update",
                              "layers[0] fc1: gradient and update"}
     fc1 = clusters["layers[0] fc1: gradient and update"]
-    assert re.findall(r'label="(\w+)\\n', fc1) == ["relu_grad", "elementwise_add_grad", "mul_grad_y",
+    assert re.findall(r'label="(\w+)\\n', fc1) == ["relu_grad", "elementwise_add_grad", "mul_grad",
                                                    "momentum", "momentum"]    # no dX for the first layer
     inside = sum(len(re.findall(r'"op:\d+" \[', body)) for body in clusters.values())
     backward_or_update = len(re.findall(r'fillcolor="(?:#f8d7da|#d1e7dd)", tooltip="(?:backward|optimize) \|', dot))

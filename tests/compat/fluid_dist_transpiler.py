@@ -4,7 +4,6 @@
 # sliced variables. Differences, each pe's own choice, not a gap:
 # - the label is [1000] (Fluid's test feeds [1] against a [1000] prediction and relies on Fluid
 #   broadcasting it; pe's square_error_cost refuses labels of another shape);
-# - pe's mul backward is `mul_grad_y` alone when the input needs no gradient (Fluid: `mul_grad`);
 # - a schedule is pe's `lr_schedule` op after `increment` (Fluid: a dozen elementwise ops and, for
 #   piecewise decay, conditional blocks); L2 decay adds with `sum` (Fluid 1.8's) not `elementwise_add`;
 # - a server's startup runs the whole original startup (its initializers first, last made first,
@@ -70,7 +69,7 @@ assert sorted(ops(trainer_startup.global_block())[:3]) == ["fill_constant", "fil
 assert ops(trainer_startup.global_block())[3:] == ["recv", "recv", "fetch_barrier", "concat"]
 assert ops(trainer.global_block()) == [
     "mul", "elementwise_add", "elementwise_sub", "square", "mean", "fill_constant", "mean_grad", "square_grad",
-    "elementwise_sub_grad", "elementwise_add_grad", "send", "mul_grad_y", "split_byref", "send"] + TAIL + ["concat"]
+    "elementwise_sub_grad", "elementwise_add_grad", "send", "mul_grad", "split_byref", "send"] + TAIL + ["concat"]
 assert len(pserver.blocks) == 3
 assert ops(pserver.blocks[0]) == ["listen_and_serv"]
 assert ops(pserver.blocks[1]) == ["sum", "scale", "sgd"]
@@ -90,7 +89,7 @@ pserver, startup = t.get_pserver_programs(EP1)
 pserver2, startup2 = t.get_pserver_programs(EP2)
 assert ops(t.get_trainer_program().global_block()) == [
     "mul", "elementwise_add", "elementwise_sub", "square", "mean", "fill_constant", "mean_grad", "square_grad",
-    "elementwise_sub_grad", "elementwise_add_grad", "send", "mul_grad_y", "send"] + TAIL
+    "elementwise_sub_grad", "elementwise_add_grad", "send", "mul_grad", "send"] + TAIL
 assert len(pserver.blocks) == 2
 assert ops(pserver.blocks[0]) == ["listen_and_serv"]
 assert ops(pserver.blocks[1]) == ["sum", "scale", "sgd"]

@@ -107,6 +107,12 @@ def test_inference_optimize_sets_is_test_and_prunes_the_readers():
     assert [op.attr("is_test") for op in pruned.global_block().ops if op.type == "dropout"] == [True]
     assert not main.global_block().ops[-2].attr("is_test")           # the program itself is unchanged
     assert pruned._py_readers == [] and kept._py_readers == [reader]
+    # Fluid's reader ops: the reader variable from the startup program, read ahead, read into x
+    kept_types = [op.type for op in kept.global_block().ops]
+    assert kept_types[:2] == ["create_double_buffer_reader", "read"] and kept.global_block().ops[1].output("Out") == [x.name]
+    assert [op.type for op in pruned.global_block().ops] == kept_types[2:]
+    assert not any(v.type == "reader" for v in pruned.global_block().vars.values())
+    assert [op.type for op in startup.global_block().ops][-1] == "create_py_reader"
     exe = fluid.Executor(fluid.CPUPlace())
     exe.run(startup)
     loss = pruned.global_block().ops[-1].output("Out")[0]

@@ -353,8 +353,8 @@ def test_mul_and_its_gradients_split_over_threads(dtype, batch, parts, device_th
     small, threads.SPLIT_GEMM_MACS = threads.SPLIT_GEMM_MACS, 1     # every GEMM counts as large here
     try:
         out = kmath.mul({"X": x, "Y": y}, attrs)["Out"]
-        dx = kmath.mul_grad_x({"X": x, "Y": y, "Out@GRAD": dout}, attrs)["X@GRAD"]
-        dy = kmath.mul_grad_y({"X": x, "Y": y, "Out@GRAD": dout}, attrs)["Y@GRAD"]
+        grads = kmath.mul_grad({"X": x, "Y": y, "Out@GRAD": dout}, attrs)
+        dx, dy = grads["X@GRAD"], grads["Y@GRAD"]
     finally:
         threads.SPLIT_GEMM_MACS = small
     assert calls == (["rows", "rows", "rows"] if batch == 800 else ["inner", "cols", "rows"])
@@ -399,8 +399,9 @@ def test_fused_gemm_epilogue_is_bitwise_the_unfused_kernels(dtype, batch, parts,
         ins = {"X": x, "Y": y, "Out@GRAD": dout}
         dbias = elementwise.elementwise_add_grad({"X": dout, "Y": bias, "Out": dout, "Out@GRAD": dout},
                                                  add_attrs)["Y@GRAD"]
-        dx = activation.relu_grad({"Out": x, "Out@GRAD": kmath.mul_grad_x(ins, mul_attrs)["X@GRAD"]}, {})["X@GRAD"]
-        dy = kmath.mul_grad_y(ins, mul_attrs)["Y@GRAD"]
+        mul_grads = kmath.mul_grad(ins, mul_attrs)
+        dx = activation.relu_grad({"Out": x, "Out@GRAD": mul_grads["X@GRAD"]}, {})["X@GRAD"]
+        dy = mul_grads["Y@GRAD"]
     finally:
         threads.SPLIT_GEMM_MACS = small
     assert out.tobytes() == want.tobytes()

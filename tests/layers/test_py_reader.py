@@ -152,6 +152,7 @@ def test_sequences_keep_their_lod():
         words = fluid.layers.read_file(reader)
     reader.decorate_sample_list_generator(lambda: iter([[([1, 2, 3],), ([4],)]]))
     exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(startup)            # it makes the reader variable that the program's read op reads, as in Fluid
     reader.start()
     out, = exe.run(main, fetch_list=[words], return_numpy=False)
     assert out.recursive_sequence_lengths() == [[3, 1]]

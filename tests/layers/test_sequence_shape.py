@@ -82,6 +82,19 @@ def test_lod_append_and_lod_reset(place):
         np.testing.assert_array_equal(np.array(o), feed["p"])
 
 
+def test_lod_append_refuses_as_fluid():
+    with fluid.program_guard(fluid.Program(), fluid.Program()):
+        with pytest.raises(TypeError):
+            L.lod_append(np.ones(4, "float64"), [0, 2, 4])                  # x not a Variable
+        x = L.data("x", shape=[4], dtype="float32")
+        with pytest.raises(ValueError):
+            L.lod_append(x, 2)                                               # level neither list nor Variable
+        with pytest.raises(TypeError):
+            L.lod_append(L.data("b", shape=[4], dtype="bool"), [0, 2])      # x's dtype
+        with pytest.raises(TypeError):                                       # offsets without LoD: int32 only
+            L.lod_append(x, L.data("lv", shape=[4], dtype="int64"))
+
+
 @pytest.mark.parametrize("place", PLACES, ids=["cpu", "cuda"])
 def test_concat_and_slice_lod_on_each_device(place):
     def build():

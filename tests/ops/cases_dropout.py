@@ -42,3 +42,20 @@ CASES = [
            attrs={"dropout_prob": 0.5, "fix_seed": True, "seed": 11, "dropout_implementation": "upscale_in_train"},
            grad=("X",), name="dropout_fix_seed_grad"),
 ]
+
+
+def _seeded_check(seed, p):
+    """A Seed input seeds the mask: the draws of numpy's Generator seeded with it, whatever fix_seed says
+    (two dropouts reading one seed op's value drop the same units: RecomputeOptimizer's recomputation)."""
+    def check(outs, inputs):
+        _dropout_check(p, ratio=False)(outs, inputs)
+        want = np.random.default_rng(seed).random(inputs["X"].shape, dtype=np.float32) >= np.float32(p)
+        np.testing.assert_array_equal(outs["Mask"], want.astype(np.uint8))
+    return check
+
+
+CASES += [
+    OpCase("dropout", {"X": r(5, 6), "Seed": np.array([123], dtype=np.int32)}, outputs=("Out", "Mask"),
+           check=_seeded_check(123, 0.5), attrs={"dropout_prob": 0.5, "fix_seed": True, "seed": 11},
+           grad=("X",), name="dropout_seed_input"),
+]

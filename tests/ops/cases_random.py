@@ -1,5 +1,5 @@
 """Op cases for family random: uniform_random, gaussian_random, truncated_gaussian_random, their
-_batch_size_like forms, random_crop. Random ops have no reference values: each case checks shapes,
+_batch_size_like forms, random_crop, seed. Random ops have no reference values: each case checks shapes,
 dtypes and the draws' distribution (or, for random_crop, that each output is a window of its input)."""
 import numpy as np
 
@@ -70,4 +70,15 @@ CASES += [
     OpCase("random_crop", {"X": np.arange(2 * 3 * 5 * 6, dtype=np.float32).reshape(2, 3, 5, 6),
                            "Seed": np.array([11], dtype=np.int64)},
            attrs={"shape": [2, 3]}, outputs=("Out", "SeedOut"), check=_check_crop),
+]
+
+
+def _check_drawn_seed(outs, inputs):
+    out = outs["Out"]
+    assert out.shape == (1,) and out.dtype == np.int32 and 1 <= out[0] < 1 << 31
+
+
+CASES += [
+    OpCase("seed", {}, lambda i, a: {"Out": np.array([7], dtype=np.int32)}, attrs={"seed": 7}, name="seed_given"),
+    OpCase("seed", {}, attrs={"seed": 0}, outputs=("Out",), check=_check_drawn_seed, name="seed_drawn"),
 ]

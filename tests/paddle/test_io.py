@@ -71,6 +71,10 @@ def test_samplers():
     assert len(io.BatchSampler(Squares(5), batch_size=2)) == 3
     with pytest.raises(AssertionError):
         io.BatchSampler(Stream(3))
+    by_indices = io.BatchSampler(indices=[4, 1, 3, 0, 2], batch_size=2)       # Paddle 2.0-beta's form
+    assert list(by_indices) == [[4, 1], [3, 0], [2]] and len(by_indices) == 3
+    with pytest.raises(AssertionError):
+        io.BatchSampler(Squares(5), indices=[0, 1])
 
 
 def test_distributed_batch_sampler_deals_every_index_to_one_rank():

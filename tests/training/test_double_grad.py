@@ -1,5 +1,6 @@
 """Gradients of gradients (fluid.gradients of a gradient, as Fluid's double_grad_check and gradient
-penalties use): for conv2d, conv3d, mul, matmul, reshape, slice, reduce_mean and instance_norm, the
+penalties use): for conv2d, conv3d, mul, matmul, reshape, slice, reduce_mean, instance_norm, the
+activations relu, leaky_relu, elu, sqrt and square and elementwise add, sub, mul and div, the
 second backward's gradients of S = sum_i <W_i, first-order gradient i> with respect to every input and
 the incoming gradient dY equal central finite differences of S, in float64."""
 import numpy as np
@@ -78,6 +79,16 @@ CASES = {
     "reshape": ([("x", [3, 4])], lambda i: (layers.reshape(i[0], [2, 6]), i)),
     "slice": ([("x", [3, 4, 2])], lambda i: (layers.slice(i[0], axes=[0, 2], starts=[1, -1], ends=[3, 2]), i)),
     "reduce_mean": ([("x", [3, 4])], lambda i: (layers.reduce_mean(i[0], dim=1, keep_dim=True), i)),
+    "relu": ([("x", [3, 4])], lambda i: (layers.relu(i[0]), i)),
+    "leaky_relu": ([("x", [3, 4])], lambda i: (layers.leaky_relu(i[0], alpha=0.2), i)),
+    "elu": ([("x", [3, 4])], lambda i: (layers.elu(i[0], alpha=0.7), i)),
+    "sqrt": ([("x", [3, 4])], lambda i: (layers.sqrt(layers.scale(i[0], bias=2.0)), i)),     # of 1 .. 3
+    "square": ([("x", [3, 4])], lambda i: (layers.square(i[0]), i)),
+    "elementwise_add": ([("x", [2, 3, 4]), ("y", [3])], lambda i: (layers.elementwise_add(i[0], i[1], axis=1), i)),
+    "elementwise_sub": ([("x", [2, 3]), ("y", [2, 3])], lambda i: (layers.elementwise_sub(i[0], i[1]), i)),
+    "elementwise_mul": ([("x", [2, 3, 4]), ("y", [3, 4])], lambda i: (layers.elementwise_mul(i[0], i[1], axis=1), i)),
+    "elementwise_div": ([("x", [2, 3, 2]), ("y", [3])],           # Y of 1 .. 3
+                        lambda i: (layers.elementwise_div(i[0], layers.scale(i[1], bias=2.0), axis=1), i)),
 }
 
 
@@ -97,3 +108,22 @@ def build_instance_norm(inputs):
 
 def test_instance_norm_double_gradient_through_its_statistics_scale_and_bias():
     _check(build_instance_norm, [("x", [2, 2, 5])], rtol=1e-4, atol=1e-6)
+
+
+def test_a_seed_named_as_the_outputs_gradient_is_not_overwritten_by_the_second_backward():
+    """Fluid's double_grad_check names the first backward's seed ``y@GRAD``: the second backward's
+    gradient of y gets a name of its own, so the seed keeps its value and the result is exact."""
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        x = _data("x", [2, 3])
+        y = layers.sqrt(x)
+        dy = main.global_block().create_var(name=y.name + "@GRAD", shape=[2, 3], dtype="float64", persistable=True)
+        dy.stop_gradient = False
+        w = _data("w", [2, 3])
+        gx, gdy = fluid.gradients(fluid.gradients(y, x, dy), [x, dy], w)
+    assert not any(dy.name in op.output_arg_names for op in main.global_block().ops)
+    rng = np.random.default_rng(0)
+    feed = {"x": rng.uniform(0.5, 2, (2, 3)), dy.name: rng.uniform(-1, 1, (2, 3)), "w": rng.uniform(-1, 1, (2, 3))}
+    got_x, got_dy = fluid.Executor(fluid.CPUPlace()).run(main, feed=feed, fetch_list=[gx, gdy])
+    np.testing.assert_allclose(got_x, -0.25 * feed["w"] * feed[dy.name] * feed["x"] ** -1.5, rtol=1e-12)
+    np.testing.assert_allclose(got_dy, 0.5 * feed["w"] / np.sqrt(feed["x"]), rtol=1e-12)

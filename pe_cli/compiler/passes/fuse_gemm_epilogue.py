@@ -118,11 +118,13 @@ def _backward(ops, readers, writers, layer):
             or add_grad.output("X@GRAD") != [d_product]):
         return None
     mul_grads = readers[d_product]
-    if not mul_grads or any(ops[n].type not in MUL_GRADS or n < m or ops[n].input("Out@GRAD") != [d_product]
-                            or ops[n].input("X") != mul.input("X") or ops[n].input("Y") != mul.input("Y")
-                            for n in mul_grads):
+    if len(mul_grads) != 1:
         return None
-    outs = {"D" + MUL_GRADS[ops[n].type]: ops[n].output(MUL_GRADS[ops[n].type] + GRAD_SUFFIX) for n in mul_grads}
+    n = mul_grads[0]
+    if (ops[n].type not in MUL_GRADS or n < m or ops[n].input("Out@GRAD") != [d_product]
+            or ops[n].input("X") != mul.input("X") or ops[n].input("Y") != mul.input("Y")):
+        return None
+    outs = {"D" + s: ops[n].output(s + GRAD_SUFFIX) for s in ("X", "Y") if ops[n].output(s + GRAD_SUFFIX)}
     if add_grad.output("Y@GRAD"):
         outs["DBias"] = add_grad.output("Y@GRAD")
     dropped, act_grad = {m, *mul_grads}, "none"

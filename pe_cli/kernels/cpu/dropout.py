@@ -11,7 +11,9 @@ def dropout(ins, attrs):
     if attrs["is_test"]:
         out = x.copy() if upscale else x * x.dtype.type(1.0 - p)
         return {"Out": out}
-    if attrs["fix_seed"]:
+    if ins.get("Seed") is not None:
+        rng = np.random.default_rng(int(np.asarray(ins["Seed"]).reshape(-1)[0]))   # the seed op's: a recomputation's mask
+    elif attrs["fix_seed"]:
         rng = np.random.default_rng(attrs["seed"])      # the same mask on every run
     else:
         rng = attrs.get("_rng") or np.random.default_rng()

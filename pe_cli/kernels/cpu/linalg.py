@@ -137,22 +137,23 @@ def mul(ins, attrs):
     return {"Out": out.reshape(x.shape[:xd] + y.shape[yd:])}
 
 
-def mul_grad_x(ins, attrs):
+def mul_grad(ins, attrs):
+    """X@GRAD = dOut @ Y^T and Y@GRAD = X^T @ dOut (as matrices), the ones the op writes."""
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     xd, yd = attrs["x_num_col_dims"], attrs["y_num_col_dims"]
-    y2 = _as_matrix(y, yd)
-    dx = matmul2d(dout.reshape(-1, y2.shape[1]), y2, trans_b=True, weight_rows=COLS)
-    return {"X@GRAD": dx.reshape(x.shape)}
-
-
-def mul_grad_y(ins, attrs):
-    x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
-    xd, yd = attrs["x_num_col_dims"], attrs["y_num_col_dims"]
-    x2 = _as_matrix(x, xd)
-    dy = matmul2d(x2, dout.reshape(x2.shape[0], -1), trans_a=True)
-    # not a view where it has the shape already: the update that reads it then sees it own its data
-    # (optimizer._may_overlap skips np.may_share_memory)
-    return {"Y@GRAD": dy if dy.shape == y.shape else dy.reshape(y.shape)}
+    wanted = attrs.get("_outputs", ("X@GRAD", "Y@GRAD"))
+    outs = {}
+    if "X@GRAD" in wanted:
+        y2 = _as_matrix(y, yd)
+        dx = matmul2d(dout.reshape(-1, y2.shape[1]), y2, trans_b=True, weight_rows=COLS)
+        outs["X@GRAD"] = dx.reshape(x.shape)
+    if "Y@GRAD" in wanted:
+        x2 = _as_matrix(x, xd)
+        dy = matmul2d(x2, dout.reshape(x2.shape[0], -1), trans_a=True)
+        # not a view where it has the shape already: the update that reads it then sees it own its data
+        # (optimizer._may_overlap skips np.may_share_memory)
+        outs["Y@GRAD"] = dy if dy.shape == y.shape else dy.reshape(y.shape)
+    return outs
 
 
 def _matmul_operands(x, y, attrs):

@@ -33,6 +33,11 @@ def truncated_gaussian_random(ins, attrs):
     return {"Out": out.astype(attrs["dtype"], copy=False)}
 
 
+def seed(ins, attrs):
+    value = attrs["seed"] or int((attrs.get("_rng") or np.random.default_rng()).integers(1, 1 << 31))
+    return {"Out": np.array([value], dtype=np.int32)}
+
+
 def uniform_random_batch_size_like(ins, attrs):
     out = attrs["_rng"].uniform(attrs["min"], attrs["max"], size=_batch_size_like(ins, attrs))
     return {"Out": out.astype(attrs["dtype"], copy=False)}

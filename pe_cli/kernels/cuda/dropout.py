@@ -35,7 +35,8 @@ def dropout(ins, attrs):
         upscale = attrs["dropout_implementation"] == "upscale_in_train"
         return {"Out": copy(x) if upscale else _scale_after_k(x, scalar_arg(x.dtype, 1.0 - p), scalar_arg(x.dtype, 0))}
     # The mask comes from the CPU kernel's generator: the same draws as on the CPU.
-    host_mask = _cpu.dropout({"X": np.zeros(tuple(x.shape), dtype=np.float32)}, attrs)["Mask"]
+    seed = None if ins.get("Seed") is None else rt.to_host(ins["Seed"])
+    host_mask = _cpu.dropout({"X": np.zeros(tuple(x.shape), dtype=np.float32), "Seed": seed}, attrs)["Mask"]
     mask = rt.to_device(host_mask)
     out = rt.empty(x.shape, x.dtype)
     if out.size:

@@ -38,18 +38,19 @@ def mul(ins, attrs):
     return {"Out": out.reshape(tuple(x.shape[:xd]) + tuple(y.shape[yd:]))}
 
 
-def mul_grad_x(ins, attrs):
+def mul_grad(ins, attrs):
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
-    y2 = _as_matrix(y, attrs["y_num_col_dims"])
-    dx = _matmul(dout.reshape((dout.size // y2.shape[1], y2.shape[1])), y2, trans_b=True)
-    return {"X@GRAD": dx.reshape(x.shape)}
-
-
-def mul_grad_y(ins, attrs):
-    x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
-    x2 = _as_matrix(x, attrs["x_num_col_dims"])
-    dy = _matmul(x2, dout.reshape((x2.shape[0], dout.size // max(x2.shape[0], 1))), trans_a=True)
-    return {"Y@GRAD": dy.reshape(y.shape)}
+    wanted = attrs.get("_outputs", ("X@GRAD", "Y@GRAD"))
+    outs = {}
+    if "X@GRAD" in wanted:
+        y2 = _as_matrix(y, attrs["y_num_col_dims"])
+        dx = _matmul(dout.reshape((dout.size // y2.shape[1], y2.shape[1])), y2, trans_b=True)
+        outs["X@GRAD"] = dx.reshape(x.shape)
+    if "Y@GRAD" in wanted:
+        x2 = _as_matrix(x, attrs["x_num_col_dims"])
+        dy = _matmul(x2, dout.reshape((x2.shape[0], dout.size // max(x2.shape[0], 1))), trans_a=True)
+        outs["Y@GRAD"] = dy.reshape(y.shape)
+    return outs
 
 
 # -- reductions ---------------------------------------------------------------------------------

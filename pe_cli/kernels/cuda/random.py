@@ -11,6 +11,7 @@ from .creation import _on_host
 uniform_random = _on_host(_cpu.uniform_random)
 gaussian_random = _on_host(_cpu.gaussian_random)
 truncated_gaussian_random = _on_host(_cpu.truncated_gaussian_random)
+seed = _on_host(_cpu.seed)
 
 
 uniform_random_batch_size_like = _control_flow._on_host(_cpu.uniform_random_batch_size_like)

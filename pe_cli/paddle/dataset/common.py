@@ -1,15 +1,47 @@
 """Where Paddle keeps its datasets: ``$PADDLE_DATA_HOME`` or ``~/.cache/paddle/dataset``, one folder
 per dataset, each file under the name Paddle's download gives it (the last part of its URL). pe
 reads what is there and downloads nothing: a missing file is one error naming it, the folder to put
-it in and where Paddle downloads it from."""
+it in and where Paddle downloads it from. ``download``, ``md5file`` and ``DATA_HOME`` are Paddle's
+names of this module, which programs call themselves."""
+import hashlib
 import os
 import tarfile
 
 from ...base.errors import PeError
 
 
+class DownloadRefused(PeError, RuntimeError):
+    """``download`` of a file the cache lacks: pe downloads nothing (Paddle, offline, raises a
+    RuntimeError too: it cannot download within its retry limit)."""
+
+
 def data_home():
     return os.environ.get("PADDLE_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".cache", "paddle", "dataset")
+
+
+DATA_HOME = data_home()        # Paddle's constant: the folder at import time
+
+
+def md5file(fname):
+    """The hex md5 of the file's bytes, read 4 MiB at a time."""
+    digest = hashlib.md5()
+    with open(fname, "rb") as f:
+        for chunk in iter(lambda: f.read(4 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def download(url, module_name, md5sum, save_name=None):
+    """The path of the file ``url`` names in the dataset folder ``module_name`` (under ``save_name``
+    where given), as Paddle's download returns it. pe downloads nothing: a file already there is
+    taken as it is (its md5 is not compared with ``md5sum``, as pe's datasets take the files they
+    find), and a missing one is a DownloadRefused (a RuntimeError) naming where to put it."""
+    name = save_name or url.split("/")[-1]
+    path = os.path.join(data_home(), module_name, name)
+    if os.path.isfile(path):
+        return path
+    raise DownloadRefused(f"paddle.dataset.common.download: {path} is absent and pe downloads nothing: put the "
+                          f"file from {url} there (md5 {md5sum})")
 
 
 def dataset_dir(name):

@@ -113,9 +113,14 @@ class SubsetRandomSampler(Sampler):
 
 class BatchSampler(dataset_loading.BatchSampler):
     """Lists of ``batch_size`` indices from ``sampler`` (or from ``dataset``: in order, or random
-    with ``shuffle``); a last short batch unless ``drop_last``."""
+    with ``shuffle``); a last short batch unless ``drop_last``. ``indices`` (keyword; Paddle
+    2.0-beta's form): a list of indices taken in order, in place of dataset and sampler."""
 
-    def __init__(self, dataset=None, sampler=None, shuffle=False, batch_size=1, drop_last=False):
+    def __init__(self, dataset=None, sampler=None, shuffle=False, batch_size=1, drop_last=False, *, indices=None):
+        if indices is not None:
+            if dataset is not None or sampler is not None:
+                raise AssertionError("either dataset or indices should be set, not both")
+            dataset, sampler = None, list(indices)
         if dataset is None:
             if sampler is None:
                 raise AssertionError("either dataset or sampler should be set")
