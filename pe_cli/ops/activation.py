@@ -37,7 +37,47 @@ def _activation(name, doc, uses="X", attrs=None, dtypes=FLOATS, differentiable=T
     if differentiable:
         register(f"{name}_grad", inputs=[uses, "Out@GRAD"], outputs=["X@GRAD"], attrs=attrs,
                  infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD")),
-                 kernel_module="activation", inplace=inplace[1] if inplace else ())
+                 kernel_module="activation", inplace=inplace[1] if inplace else (),
+                 grad=_SECOND_ORDER.get(name), grad_reads=_SECOND_ORDER_READS.get(name, ()))
+
+
+# -- gradients of the grad ops of relu, sigmoid and tanh (higher orders: of the ops these build) ------------
+# Their grad op is X@GRAD = Out@GRAD * f'(Out). Its gradient along Out@GRAD is the same grad op applied to
+# the incoming X@GRAD@GRAD (ddX); along Out it is ddX * Out@GRAD * f''(Out) as a function of Out, built
+# from elementwise_mul and scale, so every further order comes from those ops' own gradients.
+
+def _second_order(name, curvature):
+    """``curvature(g, out)``: the variable f''-factor (d f'(Out) / d Out) of ``out``, or None (zero)."""
+    def grad(g):
+        ddx, out = g.out_grad("X@GRAD"), g.input("Out")
+        g.op(f"{name}_grad", {"Out": out, "Out@GRAD": ddx}, {"X@GRAD": g.in_grad("Out@GRAD")}, g.attrs)
+        if not g.needs("Out"):
+            return
+        if curvature is None:
+            g.op("scale", {"X": ddx}, {"Out": g.in_grad("Out")}, {"scale": 0.0, "bias": 0.0})
+            return
+        both = g.tmp(out[0], "ddx_dout")
+        g.op("elementwise_mul", {"X": ddx, "Y": g.input("Out@GRAD")}, {"Out": [both]}, {"axis": -1})
+        factor = curvature(g, out)
+        g.op("elementwise_mul", {"X": [both], "Y": [factor]}, {"Out": g.in_grad("Out")}, {"axis": -1})
+    return grad
+
+
+def _sigmoid_curvature(g, out):          # d(out (1 - out)) / d out = 1 - 2 out
+    factor = g.tmp(out[0], "one_minus_2out")
+    g.op("scale", {"X": out}, {"Out": [factor]}, {"scale": -2.0, "bias": 1.0})
+    return factor
+
+
+def _tanh_curvature(g, out):             # d(1 - out^2) / d out = -2 out
+    factor = g.tmp(out[0], "minus_2out")
+    g.op("scale", {"X": out}, {"Out": [factor]}, {"scale": -2.0, "bias": 0.0})
+    return factor
+
+
+_SECOND_ORDER = {"relu": _second_order("relu", None), "sigmoid": _second_order("sigmoid", _sigmoid_curvature),
+                 "tanh": _second_order("tanh", _tanh_curvature)}
+_SECOND_ORDER_READS = {"relu": ("Out",), "sigmoid": ("Out", "Out@GRAD"), "tanh": ("Out", "Out@GRAD")}
 
 
 def _register_row(row):

@@ -79,7 +79,7 @@ class GradContext:
 
 
 class _BackwardBuilder:
-    """``renames``: the names that ops of the block already write (gradients() of a gradient: a second
+    """``renames``: the names that grad ops of the block already write or read (gradients() of a gradient: a second
     backward's ``x@GRAD`` is not the first one's); a gradient it would name so gets a fresh name."""
 
     def __init__(self, block, renames=frozenset()):
@@ -141,7 +141,10 @@ class _BackwardBuilder:
         return f"{fwd.type}@GRAD@DISCARD@{self.counter}"
 
     def temp_var(self, like, suffix):
+        """A new variable (a name no earlier backward of the block took: gradients() of gradients)."""
         self.counter += 1
+        while self.block.has_var(f"{like}@GRAD@{suffix}@{self.counter}"):
+            self.counter += 1
         name = f"{like}@GRAD@{suffix}@{self.counter}"
         self._declare(name, like)
         return name
@@ -262,9 +265,10 @@ def _append_target_grads(targets, no_grad_set, who):
     fwd_ops = fwd_ops[:max(fwd_ops.index(t.op) for t, _ in targets) + 1]
 
     live = _requires_grad(block, fwd_ops, no_grad)
-    # gradients() of gradients: what the earlier backward wrote keeps its name
+    # gradients() of gradients: what the earlier backward wrote or read (a seed given as target_gradients,
+    # named like a gradient, as Paddle's gradient_checker names it) keeps its name
     renames = frozenset() if who == "append_backward" else \
-        frozenset(n for op in block.ops if op.role & OpRole.Backward for n in op.output_arg_names)
+        frozenset(n for op in block.ops if op.role & OpRole.Backward for n in op.output_arg_names + op.input_arg_names)
     builder = _BackwardBuilder(block, renames)
     with program._backward_role_guard():
         for target, seed in targets:

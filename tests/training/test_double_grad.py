@@ -1,5 +1,6 @@
 """Gradients of gradients (fluid.gradients of a gradient, as Fluid's double_grad_check and gradient
-penalties use): for conv2d, conv3d, mul, matmul, reshape, slice, reduce_mean and instance_norm, the
+penalties use): for conv2d, conv3d, mul, matmul, reshape, slice, reduce_mean, sigmoid, tanh, relu and
+instance_norm, the
 second backward's gradients of S = sum_i <W_i, first-order gradient i> with respect to every input and
 the incoming gradient dY equal central finite differences of S, in float64."""
 import numpy as np
@@ -78,6 +79,9 @@ CASES = {
     "reshape": ([("x", [3, 4])], lambda i: (layers.reshape(i[0], [2, 6]), i)),
     "slice": ([("x", [3, 4, 2])], lambda i: (layers.slice(i[0], axes=[0, 2], starts=[1, -1], ends=[3, 2]), i)),
     "reduce_mean": ([("x", [3, 4])], lambda i: (layers.reduce_mean(i[0], dim=1, keep_dim=True), i)),
+    "sigmoid": ([("x", [3, 4])], lambda i: (layers.sigmoid(i[0]), i)),
+    "tanh": ([("x", [3, 4])], lambda i: (layers.tanh(i[0]), i)),
+    "relu": ([("x", [3, 4])], lambda i: (layers.relu(i[0]), i)),
 }
 
 
@@ -97,3 +101,32 @@ def build_instance_norm(inputs):
 
 def test_instance_norm_double_gradient_through_its_statistics_scale_and_bias():
     _check(build_instance_norm, [("x", [2, 2, 5])], rtol=1e-4, atol=1e-6)
+
+
+def test_third_order_of_sigmoid_equals_finite_differences_of_the_second():
+    """gradients() of a second backward: its temporaries and the seeds it reads keep their names, and
+    the third-order gradients equal central differences of sum(v * second-order gradients)."""
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        x, dy, w, v0, v1 = (_data(n, [3, 4]) for n in ("x", "dy", "w", "v0", "v1"))
+        firsts = fluid.gradients([layers.sigmoid(x)], [x], [dy])
+        seconds = fluid.gradients(firsts, [x, dy], [w])
+        thirds = fluid.gradients(seconds, [x, dy, w], [v0, v1])
+    scope, exe = fluid.Scope(), fluid.Executor(fluid.CPUPlace())
+    exe.run(startup, scope=scope)
+    rng = np.random.default_rng(0)
+    values = {k: rng.uniform(-1, 1, (3, 4)) for k in ("x", "dy", "w", "v0", "v1")}
+
+    def s_of(vals):
+        a, b = exe.run(main, feed=vals, fetch_list=seconds, scope=scope)
+        return float(np.sum(vals["v0"] * a) + np.sum(vals["v1"] * b))
+
+    got = exe.run(main, feed=values, fetch_list=thirds, scope=scope)
+    for name, analytic in zip(("x", "dy", "w"), got):
+        want = np.zeros((3, 4))
+        for i in range(12):
+            for sign in (1, -1):
+                bumped = dict(values, **{name: values[name].copy()})
+                bumped[name].reshape(-1)[i] += sign * 1e-6
+                want.reshape(-1)[i] += sign * s_of(bumped) / 2e-6
+        np.testing.assert_allclose(analytic, want, rtol=1e-5, atol=1e-7, err_msg=f"d/d{name}")
