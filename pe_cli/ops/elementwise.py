@@ -59,6 +59,55 @@ def _grad(g):
     g.op(g.fwd.type + "_grad", ins, {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")}, g.attrs)
 
 
+# -- gradients of the grad ops of add, sub and mul (gradients() of gradients), from ops with gradients --------
+
+def _given_grads(g):
+    """(ddX, ddY): the incoming gradients of the grad op's X@GRAD and Y@GRAD (None where it has no
+    such output)."""
+    return tuple(g.out_grad(f"{s}@GRAD") if g.output(f"{s}@GRAD") else None for s in ("X", "Y"))
+
+
+def _grad_of_linear_grad(combine):
+    """add_grad and sub_grad: dX, dY are reductions of +-Out@GRAD, so only Out@GRAD has a gradient:
+    ddX + ddY (sub: ddX - ddY), broadcast as the forward op."""
+    def grad(g):
+        ddx, ddy = _given_grads(g)
+        out = g.in_grad("Out@GRAD")
+        if out is None or (ddx is None and ddy is None):
+            return
+        if ddx is not None and ddy is not None:
+            g.op(combine, {"X": ddx, "Y": ddy}, {"Out": out}, {"axis": g.attrs["axis"]})
+        else:
+            scale = -1.0 if ddx is None and combine == "elementwise_sub" else 1.0
+            g.op("scale", {"X": ddx or ddy}, {"Out": out}, {"scale": scale, "bias": 0.0})
+    return grad
+
+
+def _grad_of_mul_grad(g):
+    """mul_grad: dX = sum(Out@GRAD * Y), dY = sum(Out@GRAD * X) (reduced to their shapes). Along X:
+    mul_grad of (X, ddY); along Y: mul_grad of (ddX, Y); along Out@GRAD: ddX * Y + X * ddY."""
+    x, y, out, dout = g.input("X"), g.input("Y"), g.input("Out"), g.input("Out@GRAD")
+    ddx, ddy = _given_grads(g)
+    attrs = {"axis": g.attrs["axis"]}
+    if ddy is not None and g.needs("X"):
+        g.op("elementwise_mul_grad", {"X": x, "Y": ddy, "Out": out, "Out@GRAD": dout}, {"X@GRAD": g.in_grad("X")}, attrs)
+    if ddx is not None and g.needs("Y"):
+        g.op("elementwise_mul_grad", {"X": ddx, "Y": y, "Out": out, "Out@GRAD": dout}, {"Y@GRAD": g.in_grad("Y")}, attrs)
+    if not g.needs("Out@GRAD"):
+        return
+    terms = []
+    for a, b, what in ((ddx, y, "ddx_y"), (x, ddy, "x_ddy")):
+        if a is not None:
+            terms.append(g.tmp(out[0], what))
+            g.op("elementwise_mul", {"X": a, "Y": b}, {"Out": [terms[-1]]}, attrs)
+    if terms:
+        g.op("sum", {"X": terms}, {"Out": g.in_grad("Out@GRAD")})
+
+
+_GRAD_OF_GRAD = {"add": _grad_of_linear_grad("elementwise_add"), "sub": _grad_of_linear_grad("elementwise_sub"),
+                 "mul": _grad_of_mul_grad}
+_GRAD_OF_GRAD_READS = {"mul": ("X", "Y", "Out", "Out@GRAD")}
+
 for _name, _doc in [("add", "X + Y"), ("sub", "X - Y"), ("mul", "X * Y"), ("div", "X / Y"),
                     ("max", "max(X, Y)"), ("min", "min(X, Y)"), ("pow", "X ** Y")]:
     register(f"elementwise_{_name}", kernel_module="elementwise", grad_reads=("Out", "X", "Y"),
@@ -68,7 +117,8 @@ for _name, _doc in [("add", "X + Y"), ("sub", "X - Y"), ("mul", "X * Y"), ("div"
     register(f"elementwise_{_name}_grad", kernel_module="elementwise", inputs=["X", "Y", "Out", "Out@GRAD"],
              outputs=["X@GRAD?", "Y@GRAD?"], attrs={"axis": -1},
              no_need_buffer=("X", "Y") if _name in ("add", "sub") else (),
-             infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}))
+             infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}), grad=_GRAD_OF_GRAD.get(_name),
+             grad_reads=_GRAD_OF_GRAD_READS.get(_name, ()))
 
 
 def _integer_op(float_too):

@@ -1,6 +1,6 @@
 """Gradients of gradients (fluid.gradients of a gradient, as Fluid's double_grad_check and gradient
-penalties use): for conv2d, conv3d, mul, matmul, reshape, slice, reduce_mean, sigmoid, tanh, relu and
-instance_norm, the
+penalties use): for conv2d, conv3d, mul, matmul, reshape, slice, reduce_mean, sigmoid, tanh, relu,
+elementwise mul/add/sub (broadcast too) and instance_norm, the
 second backward's gradients of S = sum_i <W_i, first-order gradient i> with respect to every input and
 the incoming gradient dY equal central finite differences of S, in float64."""
 import numpy as np
@@ -82,6 +82,9 @@ CASES = {
     "sigmoid": ([("x", [3, 4])], lambda i: (layers.sigmoid(i[0]), i)),
     "tanh": ([("x", [3, 4])], lambda i: (layers.tanh(i[0]), i)),
     "relu": ([("x", [3, 4])], lambda i: (layers.relu(i[0]), i)),
+    "elementwise_mul_broadcast": ([("x", [3, 4]), ("z", [4])], lambda i: (layers.elementwise_mul(i[0], i[1]), i)),
+    "elementwise_add_sub": ([("x", [3, 4]), ("z", [4])], lambda i: (layers.elementwise_sub(
+        layers.elementwise_add(i[0], i[1]), layers.elementwise_mul(i[0], i[0])), i)),
 }
 
 
