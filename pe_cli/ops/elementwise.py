@@ -104,9 +104,42 @@ def _grad_of_mul_grad(g):
         g.op("sum", {"X": terms}, {"Out": g.in_grad("Out@GRAD")})
 
 
+def _emit(g, like, type, inputs, attrs, what):
+    out = g.tmp(like, what)
+    g.op(type, inputs, {"Out": [out]}, attrs)
+    return [out]
+
+
+def _grad_of_div_grad(g):
+    """div_grad: dX = sum(Out@GRAD / Y), dY = sum(-Out@GRAD * Out / Y) (Y broadcast into X). With
+    a = ddY * Out: along Out@GRAD (ddX - a) / Y; along X -Out@GRAD * ddY / Y^2; along Y the sum to
+    Y's shape of Out@GRAD * (2 a - ddX) / Y^2."""
+    x, y, out, dout = g.input("X"), g.input("Y"), g.input("Out"), g.input("Out@GRAD")
+    ddx, ddy = _given_grads(g)
+    axis = {"axis": g.attrs["axis"]}
+    o, yl = out[0], y[0]
+    ddx = ddx or _emit(g, x[0], "fill_zeros_like", {"X": x}, {}, "zero_ddx")
+    ddy = ddy or _emit(g, yl, "fill_zeros_like", {"X": y}, {}, "zero_ddy")
+    a = _emit(g, o, "elementwise_mul", {"X": out, "Y": ddy}, axis, "ddy_out")
+    if g.needs("Out@GRAD"):
+        u = _emit(g, o, "elementwise_sub", {"X": ddx, "Y": a}, {"axis": -1}, "ddx_minus")
+        g.op("elementwise_div", {"X": u, "Y": y}, {"Out": g.in_grad("Out@GRAD")}, axis)
+    y2 = _emit(g, yl, "elementwise_mul", {"X": y, "Y": y}, {"axis": -1}, "y2")
+    if g.needs("X"):
+        b = _emit(g, o, "elementwise_mul", {"X": dout, "Y": ddy}, axis, "dout_ddy")
+        b = _emit(g, o, "elementwise_div", {"X": b, "Y": y2}, axis, "over_y2")
+        g.op("scale", {"X": b}, {"Out": g.in_grad("X")}, {"scale": -1.0, "bias": 0.0})
+    if g.needs("Y"):
+        c = _emit(g, o, "scale", {"X": a}, {"scale": 2.0, "bias": 0.0}, "two_a")
+        c = _emit(g, o, "elementwise_sub", {"X": c, "Y": ddx}, {"axis": -1}, "two_a_minus")
+        w = _emit(g, o, "elementwise_mul", {"X": dout, "Y": c}, {"axis": -1}, "dout_c")
+        w = _emit(g, o, "elementwise_div", {"X": w, "Y": y2}, axis, "w")
+        g.op("elementwise_add_grad", {"X": w, "Y": y, "Out": w, "Out@GRAD": w}, {"Y@GRAD": g.in_grad("Y")}, axis)
+
+
 _GRAD_OF_GRAD = {"add": _grad_of_linear_grad("elementwise_add"), "sub": _grad_of_linear_grad("elementwise_sub"),
-                 "mul": _grad_of_mul_grad}
-_GRAD_OF_GRAD_READS = {"mul": ("X", "Y", "Out", "Out@GRAD")}
+                 "mul": _grad_of_mul_grad, "div": _grad_of_div_grad}
+_GRAD_OF_GRAD_READS = {"mul": ("X", "Y", "Out", "Out@GRAD"), "div": ("X", "Y", "Out", "Out@GRAD")}
 
 for _name, _doc in [("add", "X + Y"), ("sub", "X - Y"), ("mul", "X * Y"), ("div", "X / Y"),
                     ("max", "max(X, Y)"), ("min", "min(X, Y)"), ("pow", "X ** Y")]:

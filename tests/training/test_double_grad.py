@@ -1,6 +1,6 @@
 """Gradients of gradients (fluid.gradients of a gradient, as Fluid's double_grad_check and gradient
 penalties use): for conv2d, conv3d, mul, matmul, reshape, slice, reduce_mean, sigmoid, tanh, relu,
-elementwise mul/add/sub (broadcast too) and instance_norm, the
+elementwise mul/div/add/sub (broadcast too) and instance_norm, the
 second backward's gradients of S = sum_i <W_i, first-order gradient i> with respect to every input and
 the incoming gradient dY equal central finite differences of S, in float64."""
 import numpy as np
@@ -83,6 +83,9 @@ CASES = {
     "tanh": ([("x", [3, 4])], lambda i: (layers.tanh(i[0]), i)),
     "relu": ([("x", [3, 4])], lambda i: (layers.relu(i[0]), i)),
     "elementwise_mul_broadcast": ([("x", [3, 4]), ("z", [4])], lambda i: (layers.elementwise_mul(i[0], i[1]), i)),
+    "elementwise_div_broadcast": ([("x", [3, 4]), ("z", [4])], lambda i: (layers.elementwise_div(
+        i[0], layers.elementwise_add(layers.elementwise_mul(i[1], i[1]), layers.fill_constant([4], "float64", 1.0))),
+        i)),
     "elementwise_add_sub": ([("x", [3, 4]), ("z", [4])], lambda i: (layers.elementwise_sub(
         layers.elementwise_add(i[0], i[1]), layers.elementwise_mul(i[0], i[0])), i)),
 }
