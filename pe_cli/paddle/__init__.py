@@ -27,6 +27,7 @@ from .tensor_inplace import *  # noqa: F401,F403
 from .tensor_bitwise import *  # noqa: F401,F403
 from .tensor_number import *  # noqa: F401,F403
 from .tensor_select import *  # noqa: F401,F403
+from .tensor_quantile import *  # noqa: F401,F403
 
 _patch_variable(tensor)
 globals().update({_n: _f for _n, _f in _device.stand_ins().items() if _n not in globals()})
