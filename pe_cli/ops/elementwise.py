@@ -90,9 +90,11 @@ def _grad_of_mul_grad(g):
     ddx, ddy = _given_grads(g)
     attrs = {"axis": g.attrs["axis"]}
     if ddy is not None and g.needs("X"):
-        g.op("elementwise_mul_grad", {"X": x, "Y": ddy, "Out": out, "Out@GRAD": dout}, {"X@GRAD": g.in_grad("X")}, attrs)
+        g.op("elementwise_mul_grad", {"X": x, "Y": ddy, "Out": out, "Out@GRAD": dout}, {"X@GRAD": g.in_grad("X")},
+             attrs)
     if ddx is not None and g.needs("Y"):
-        g.op("elementwise_mul_grad", {"X": ddx, "Y": y, "Out": out, "Out@GRAD": dout}, {"Y@GRAD": g.in_grad("Y")}, attrs)
+        g.op("elementwise_mul_grad", {"X": ddx, "Y": y, "Out": out, "Out@GRAD": dout}, {"Y@GRAD": g.in_grad("Y")},
+             attrs)
     if not g.needs("Out@GRAD"):
         return
     terms = []

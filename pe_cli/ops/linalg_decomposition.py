@@ -60,7 +60,7 @@ def _infer_lstsq(ctx):
     dtype = ctx.dtype("X")
     ctx.set_output("Solution", batch + [n, y[-1]], dtype)
     ctx.set_output("Residuals", [-1] * (len(batch) + 1), dtype)
-    ctx.set_output("Rank", batch if ctx.attrs["driver"] != "gels" else [0], "int32")
+    ctx.set_output("Rank", (batch or [1]) if ctx.attrs["driver"] != "gels" else [0], "int32")
     k = min(m, n) if m >= 0 and n >= 0 else -1
     ctx.set_output("SingularValues", batch + [k] if ctx.attrs["driver"] in ("gelsd", "gelss") else [0], dtype)
 
@@ -74,5 +74,5 @@ register("lstsq", kernel_module="linalg_decomposition", inputs=["X", "Y"],
          doc="Solution = the least-squares (minimum-norm) solution of X Solution = Y for each matrix pair "
              "(X [M, N], Y [M, K]), singular values below rcond times the largest taken as zero (numpy's "
              "lstsq). Residuals [K]: the squared residual norms where M > N and X has rank N, else empty. "
-             "Rank (int32; empty for driver gels) and SingularValues (only for gelsd and gelss, else "
-             "empty), as Paddle's. No gradient.")
+             "Rank (int32, [1] for one matrix pair; empty for driver gels) and SingularValues (only for gelsd "
+             "and gelss, else empty), as Paddle's. No gradient.")

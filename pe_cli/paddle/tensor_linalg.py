@@ -1,5 +1,6 @@
 """Paddle 2.x's top-level linear algebra names over ops Fluid 1.x's layers lacked: ``inverse`` and
-``cholesky`` of square matrices (ops/linalg.py), ``einsum`` (ops/einsum.py), and ``histogram`` (counts of x's values in equal bins)."""
+``cholesky`` of square matrices (ops/linalg.py), ``einsum`` (ops/einsum.py), and
+``histogram`` (counts of x's values in equal bins)."""
 from .. import layers as L
 from ..layers.helper import LayerHelper, _single
 

@@ -1,8 +1,9 @@
 """``paddle.quantile`` and ``paddle.nanquantile`` (Paddle 2.6's: numpy's 'linear' interpolation; pe
-also takes numpy's lower, higher, nearest and midpoint as the keyword-only ``interpolation``), built from pe's ops: the reduced axes moved last and merged, values sorted (argsort puts NaN
-last), and the two neighbours of position q * (n - 1) picked by one-hot weights and blended. quantile
-gives NaN where a slice holds a NaN; nanquantile skips NaNs (n counts the others) and gives NaN where
-a slice holds nothing else. The reduced dims need their sizes known when the program is built."""
+also takes numpy's lower, higher, nearest and midpoint as the keyword-only ``interpolation``), built
+from pe's ops: the reduced axes moved last and merged, values sorted (argsort puts NaN last), and
+the two neighbours of position q * (n - 1) picked by one-hot weights and blended. quantile gives NaN
+where a slice holds a NaN; nanquantile skips NaNs (n counts the others) and gives NaN where a slice
+holds nothing else. The reduced dims need their sizes known when the program is built."""
 import math
 import numbers
 

@@ -23,7 +23,7 @@ def _lstsq_ref(driver, rcond):
         res = {"Solution": np.stack([o[0] for o in outs]).reshape(batch + (n, y.shape[-1]))}
         full = all(o[1].size for o in outs)
         res["Residuals"] = np.stack([o[1] for o in outs]).reshape(batch + (y.shape[-1],)) if full else np.zeros(0)
-        res["Rank"] = np.array([o[2] for o in outs], "int32").reshape(batch) if driver != "gels" \
+        res["Rank"] = np.array([o[2] for o in outs], "int32").reshape(batch or (1,)) if driver != "gels" \
             else np.zeros(0, "int32")
         res["SingularValues"] = np.stack([o[3] for o in outs]).reshape(batch + (min(m, n),)) \
             if driver in ("gelsd", "gelss") else np.zeros(0)

@@ -12,8 +12,10 @@ EQUATIONS = ["ibnd,jbnd->bnij", "...ik,...j", "...kj,...ik", "ijk...,ikj", "ijk.
 def test_einsum_equals_numpy_on_unknown_dims():
     main, start = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, start):
-        a, b = paddle.static.data("a", [3, None, None, None], "float"), paddle.static.data("b", [2, None, None, None], "float")
-        c, d = paddle.static.data("c", [None, None, 2, None], "float"), paddle.static.data("d", [None, None, 5], "float")
+        a = paddle.static.data("a", [3, None, None, None], "float")
+        b = paddle.static.data("b", [2, None, None, None], "float")
+        c = paddle.static.data("c", [None, None, 2, None], "float")
+        d = paddle.static.data("d", [None, None, 5], "float")
         e = paddle.static.data("e", [None, 2, None], "float")
         assert a.dtype == "float64"
         pairs = [(a, b), (c, d), (d, e), (c, e), (c, e)]

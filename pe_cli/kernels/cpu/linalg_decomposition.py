@@ -57,7 +57,7 @@ def lstsq(ins, attrs):
            else np.zeros(batch + (n, k), x.dtype)}
     full = bool(res) and all(r.size for r in res)
     out["Residuals"] = (np.stack(res).reshape(batch + (k,)) if full else np.zeros((0,))).astype(x.dtype)
-    out["Rank"] = (np.array(ranks, "int32").reshape(batch) if driver != "gels" else np.zeros((0,), "int32"))
+    out["Rank"] = (np.array(ranks, "int32").reshape(batch or (1,)) if driver != "gels" else np.zeros((0,), "int32"))
     if driver in ("gelsd", "gelss"):
         out["SingularValues"] = np.stack(svs).reshape(batch + (min(m, n),)).astype(x.dtype) if svs \
             else np.zeros(batch + (min(m, n),), x.dtype)
