@@ -113,6 +113,11 @@ def broadcast_to(x, shape, name=None):
     if x.dtype == "bool" and not x.stop_gradient:
         raise ValueError("When the data type of input 'x' for broadcast_to is bool, you must set its stop_gradient "
                          "to be True by some_var.stop_gradient = True, supporting some_var as the input.")
+    return _broadcast(x, shape, name)
+
+
+def _broadcast(x, shape, name=None):
+    """broadcast_to without Paddle's argument checks, for pe's own functions (a bool mask they make)."""
     xs = list(x.shape)
     if isinstance(shape, Variable):
         return _broadcast_to_tensor(x, shape, name)
