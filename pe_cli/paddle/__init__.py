@@ -1,7 +1,8 @@
 """The companion of the Fluid face: ``paddle.batch``, ``paddle.reader`` and ``paddle.dataset``
 (local files only), and Paddle 2.x's static face (seed 002): ``enable_static``, ``paddle.static``,
 ``paddle.optimizer`` (and its ``lr`` schedulers), ``paddle.nn`` (nn/), ``paddle.io``, ``paddle.metric``,
-``paddle.regularizer``, ``paddle.vision.transforms``, the places, and the top-level tensor functions
+``paddle.regularizer``, ``paddle.vision.transforms``, ``paddle.linalg``, ``paddle.inference``,
+``paddle.incubate``, ``paddle.autograd`` (static-mode parts), the places, and the top-level tensor functions
 (``paddle.add``, ``paddle.matmul``, ``paddle.sum``, ``paddle.reshape``, ``paddle.full``, ...: tensor_*.py,
 over pe's layers) with the device, dtype and seed names (device.py). Dygraph names and what pe lacks
 are one-line stand-ins (device.py). ``pe fluid SCRIPT.py`` makes ``import paddle`` land here;
