@@ -2,9 +2,12 @@
 that dim (all dims picked: shape [1]); a slice ``a:b`` slices (``slice`` op), with a step
 ``strided_slice``; ``::-1`` reverses the dim; ``:`` leaves it. A tuple indexes dims in order. An index or
 a bound may be a one-value int Variable (read at run time, Fluid's StartsTensorList form)."""
+from ..base.dtypes import VarType
 from ..base.errors import ArgumentTypeError
 from ..base.shapes import SLICE_END as _END
 from ..framework.variable import Variable
+from .control_flow import array_read
+from .creation import fill_constant
 from .helper import _single
 from .manipulation import bounds_given
 
@@ -39,8 +42,24 @@ def _parts(item):
     return axes, starts, ends, steps, decrease, reverse
 
 
+def _check_int_bounds(var, item):
+    """An int index past a known dim's size raises IndexError, as Paddle's: ``a, b = var`` and
+    ``for row in var`` stop there."""
+    for dim, index in enumerate(item if isinstance(item, tuple) else (item,)):
+        if isinstance(index, int) and not isinstance(index, bool) and dim < len(var.shape) \
+                and var.shape[dim] >= 0 and index >= var.shape[dim]:
+            raise IndexError(f"slice_item {index} at dim {dim} should be >= 0 and < x.shape[{dim}]: "
+                             f"{var.shape[dim]}")
+
+
 def getitem(var, item):
-    """``var[item]`` (see the module's docstring)."""
+    """``var[item]`` (see the module's docstring); on a tensor array, an int or int Variable index
+    reads that item (array_read)."""
+    if var.type == VarType.LOD_TENSOR_ARRAY and (isinstance(item, Variable) or
+                                                 (isinstance(item, int) and not isinstance(item, bool))):
+        index = item if isinstance(item, Variable) else fill_constant([1], "int64", item)
+        return array_read(var, index)
+    _check_int_bounds(var, item)
     axes, starts, ends, steps, decrease, reverse = _parts(item)
     out = var
     if axes:

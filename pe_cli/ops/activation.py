@@ -38,7 +38,8 @@ def _activation(name, doc, uses="X", attrs=None, dtypes=FLOATS, differentiable=T
         register(f"{name}_grad", inputs=[uses, "Out@GRAD"], outputs=["X@GRAD"], attrs=attrs,
                  infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD")),
                  kernel_module="activation", inplace=inplace[1] if inplace else (),
-                 grad=_grad_of_grad(name, uses) if name in SECOND_DERIVATIVES else None)
+                 grad=_grad_of_grad(name, uses) if name in SECOND_DERIVATIVES else None,
+                 grad_reads=(uses, "Out@GRAD") if name in SECOND_DERIVATIVES else ())
 
 
 # -- gradients of gradients ---------------------------------------------------------------------
@@ -73,9 +74,22 @@ def _elu_second(g, u, prod, out):              # f'(x) = 1 (x > 0), alpha e^x: x
     g.op("elementwise_sub", {"X": whole, "Y": positive}, {"Out": out}, {"axis": -1})
 
 
-# f'' of each activation whose double gradient pe has: None where f' is piecewise constant
+def _sigmoid_second(g, u, prod, out):          # f'(Out) = Out (1 - Out): Out' = ddX dOut (1 - 2 Out)
+    factor = [g.tmp(u[0], "one_minus_2out")]
+    g.op("scale", {"X": u}, {"Out": factor}, {"scale": -2.0, "bias": 1.0, "bias_after_scale": True})
+    g.op("elementwise_mul", {"X": prod, "Y": factor}, {"Out": out}, {"axis": -1})
+
+
+def _tanh_second(g, u, prod, out):             # f'(Out) = 1 - Out^2: Out' = ddX dOut (-2 Out)
+    factor = [g.tmp(u[0], "minus_2out")]
+    _scale(g, u, factor, -2.0)
+    g.op("elementwise_mul", {"X": prod, "Y": factor}, {"Out": out}, {"axis": -1})
+
+
+# f'' of each activation whose double gradient pe has: None where f' is piecewise constant; every
+# further order comes from the gradients of the ops these build
 SECOND_DERIVATIVES = {"relu": None, "leaky_relu": None, "square": _square_second, "sqrt": _sqrt_second,
-                      "elu": _elu_second}
+                      "elu": _elu_second, "sigmoid": _sigmoid_second, "tanh": _tanh_second}
 
 
 def _grad_of_grad(name, uses):

@@ -1,7 +1,8 @@
 """The companion of the Fluid face: ``paddle.batch``, ``paddle.reader`` and ``paddle.dataset``
 (local files only), and Paddle 2.x's static face (seed 002): ``enable_static``, ``paddle.static``,
 ``paddle.optimizer`` (and its ``lr`` schedulers), ``paddle.nn`` (nn/), ``paddle.io``, ``paddle.metric``,
-``paddle.regularizer``, ``paddle.vision.transforms``, the places, and the top-level tensor functions
+``paddle.regularizer``, ``paddle.vision.transforms``, ``paddle.linalg``, ``paddle.inference``,
+``paddle.incubate``, ``paddle.autograd`` (static-mode parts), the places, and the top-level tensor functions
 (``paddle.add``, ``paddle.matmul``, ``paddle.sum``, ``paddle.reshape``, ``paddle.full``, ...: tensor_*.py,
 over pe's layers) with the device, dtype and seed names (device.py). Dygraph names and what pe lacks
 are one-line stand-ins (device.py). ``pe fluid SCRIPT.py`` makes ``import paddle`` land here;
@@ -9,7 +10,7 @@ importing pe never does."""
 from ..base.errors import PeError
 from ..base.places import CPUPlace, CUDAPlace  # noqa: F401
 from . import dataset, io, metric, nn, optimizer, reader, regularizer, static, tensor, vision  # noqa: F401
-from . import framework, pir, pir_utils, utils  # noqa: F401
+from . import autograd, framework, incubate, inference, linalg, pir, pir_utils, utils  # noqa: F401
 from .framework import in_dynamic_mode  # noqa: F401
 from .variable_methods import patch_variable as _patch_variable
 from .batch import batch  # noqa: F401
@@ -27,6 +28,7 @@ from .tensor_inplace import *  # noqa: F401,F403
 from .tensor_bitwise import *  # noqa: F401,F403
 from .tensor_number import *  # noqa: F401,F403
 from .tensor_select import *  # noqa: F401,F403
+from .tensor_quantile import *  # noqa: F401,F403
 
 _patch_variable(tensor)
 globals().update({_n: _f for _n, _f in _device.stand_ins().items() if _n not in globals()})

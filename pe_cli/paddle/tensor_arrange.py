@@ -249,4 +249,4 @@ def broadcast_tensors(input, name=None):
     shape = []
     for x in input:
         shape = broadcast_shape(shape, _known(x, "broadcast_tensors", range(len(x.shape))))
-    return [x if list(x.shape) == shape else TM.broadcast_to(x, shape) for x in input]
+    return [x if list(x.shape) == shape else TM._broadcast(x, shape) for x in input]

@@ -1,9 +1,10 @@
 """Paddle 2.x's top-level linear algebra names over ops Fluid 1.x's layers lacked: ``inverse`` and
-``cholesky`` of square matrices (ops/linalg.py), and ``histogram`` (counts of x's values in equal bins)."""
+``cholesky`` of square matrices (ops/linalg.py), ``einsum`` (ops/einsum.py), and
+``histogram`` (counts of x's values in equal bins)."""
 from .. import layers as L
 from ..layers.helper import LayerHelper, _single
 
-__all__ = ["histogram", "inverse", "cholesky"]
+__all__ = ["histogram", "inverse", "cholesky", "einsum"]
 
 
 def inverse(x, name=None):
@@ -18,6 +19,20 @@ def cholesky(x, upper=False, name=None):
     """L with L L^T = x (or U = L^T when ``upper``) for each symmetric positive-definite matrix in
     x's last two dims (x is read as (x + x^T) / 2; an error names one that is not positive definite)."""
     return _single("cholesky", x, {"X": [x]}, {"upper": bool(upper)}, name=name)
+
+
+def einsum(equation, *operands):
+    """numpy's einsum of the operands (a list or tuple of them, or them one by one) by ``equation``
+    (the einsum op: '...' broadcasts, an implicit output when there is no '->'; a full contraction
+    is [1])."""
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    if not isinstance(equation, str):
+        raise TypeError(f"paddle.einsum: equation must be a str, got {type(equation).__name__}")
+    helper = LayerHelper("einsum", name=None)
+    out = helper.create_variable_for_type_inference(operands[0].dtype)
+    helper.append_op("einsum", {"Operands": list(operands)}, {"Out": [out]}, {"equation": equation})
+    return out
 
 
 def histogram(input, bins=100, min=0, max=0, name=None):  # noqa: A002 -- Paddle's names

@@ -1,8 +1,11 @@
 """Paddle 2.x's top-level manipulation names (``paddle.reshape``, ``paddle.split``, ``paddle.gather``,
 ``paddle.roll``, ``paddle.shape``, ``paddle.scatter_nd``, ...) with 2.x's signatures and semantics, built from pe's own layers. Names that
 need a dim's size (roll, flatten, broadcast_to, meshgrid) need it known when the program is built."""
+import numpy as np
+
 from .. import layers as L
 from ..layers.manipulation import tiled
+from ..layers.type_checks import check_type, check_variable_and_dtype
 from ..base.errors import PeError, ShapeError
 from ..framework.variable import Variable
 
@@ -103,8 +106,22 @@ squeeze_, unsqueeze_ = squeeze, unsqueeze
 
 
 def broadcast_to(x, shape, name=None):
-    """x repeated to ``shape`` (a list; numpy's broadcasting: dims of size 1 grow, -1 keeps one)."""
-    shape, xs = list(shape), list(x.shape)
+    """x repeated to ``shape`` (numpy's broadcasting: dims of size 1 grow, -1 keeps one): a list of
+    ints and int Tensors, or one int Tensor holding the list (its values known at run time)."""
+    check_variable_and_dtype(x, "x", ("bool", "float16", "float32", "float64", "int32", "int64"), "broadcast_to")
+    check_type(shape, "shape", (list, tuple, Variable), "broadcast_to")
+    if x.dtype == "bool" and not x.stop_gradient:
+        raise ValueError("When the data type of input 'x' for broadcast_to is bool, you must set its stop_gradient "
+                         "to be True by some_var.stop_gradient = True, supporting some_var as the input.")
+    return _broadcast(x, shape, name)
+
+
+def _broadcast(x, shape, name=None):
+    """broadcast_to without Paddle's argument checks, for pe's own functions (a bool mask they make)."""
+    xs = list(x.shape)
+    if isinstance(shape, Variable):
+        return _broadcast_to_tensor(x, shape, name)
+    shape = list(shape)
     if len(shape) < len(xs):
         raise PeError(f"paddle.broadcast_to: shape {shape} has fewer dims than x {xs}")
     if len(shape) > len(xs):
@@ -112,13 +129,30 @@ def broadcast_to(x, shape, name=None):
         xs = [1] * (len(shape) - len(xs)) + xs
     times = []
     for have, want in zip(xs, shape):
-        if want == -1 or want == have:
+        if isinstance(want, Variable):
+            times.append(want if have == 1 else 1)     # a dim not of size 1 must already be the wanted one
+        elif want == -1 or want == have:
             times.append(1)
         elif have == 1:
             times.append(int(want))
         else:
             raise PeError(f"paddle.broadcast_to: x {list(x.shape)} cannot broadcast to {shape}")
     return tiled(x, times, name=name)
+
+
+def _broadcast_to_tensor(x, shape, name):
+    """broadcast_to a shape held in a 1-D int Tensor: the repeat counts are shape // x's dims."""
+    n = shape.shape[0] if len(shape.shape) == 1 else -1
+    if n < 0:
+        raise PeError(f"paddle.broadcast_to: a shape Tensor must be 1-D of known length, got {list(shape.shape)}")
+    xs = list(x.shape)
+    if any(d < 0 for d in xs):
+        raise PeError(f"paddle.broadcast_to: x {xs} must have known dims to broadcast to a shape Tensor")
+    if n > len(xs):
+        x = L.unsqueeze(x, list(range(n - len(xs))))
+        xs = [1] * (n - len(xs)) + xs
+    dims = L.assign(np.array(xs, dtype=shape.dtype))
+    return tiled(x, L.elementwise_floordiv(shape, dims), name=name)
 
 
 expand = broadcast_to

@@ -9,7 +9,7 @@ from .device import get_default_dtype
 from .tensor_arrange import broadcast_shape
 from .tensor_create import full_like, ones_like, where, zeros_like
 from .tensor_inplace import _static_inplace
-from .tensor_manip import broadcast_to
+from .tensor_manip import _broadcast
 from . import tensor_math as TM
 
 __all__ = ["gcd", "lcm", "ldexp", "frexp", "gcd_", "lcm_", "ldexp_"]
@@ -34,7 +34,7 @@ def gcd(x, y, name=None):
     check_variable_and_dtype(x, "x", ("int32", "int64"), "gcd")
     check_variable_and_dtype(y, "y", ("int32", "int64"), "gcd")
     shape = broadcast_shape(list(x.shape), list(y.shape))
-    x, y = TM.abs(broadcast_to(x, shape)), TM.abs(broadcast_to(y, shape))
+    x, y = TM.abs(_broadcast(x, shape)), TM.abs(_broadcast(y, shape))
     return L.while_loop(_euclid_cond, _euclid_body, [x, y])[0]
 
 

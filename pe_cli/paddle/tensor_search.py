@@ -9,7 +9,7 @@ from ..layers.checks import check_variable_and_dtype
 from ..layers.creation import assign_array_like
 from ..layers.helper import LayerHelper, _single
 from .device import get_default_dtype
-from .tensor_manip import broadcast_to
+from .tensor_manip import _broadcast
 
 
 def _arg(op_type, x, axis, keepdim, dtype):
@@ -111,7 +111,7 @@ def where(condition, x=None, y=None, name=None):
         if any(t < 0 and len(s) == len(target) and s[i] == 1 for s in shapes for i, t in enumerate(target)):
             raise PeError(f"paddle.where: condition, x and y of shapes {shapes} broadcast along a dim whose size "
                           f"is unknown when the program is built; pe needs it known")
-        condition, x, y = (v if list(v.shape) == target else broadcast_to(v, target) for v in (condition, x, y))
+        condition, x, y = (v if list(v.shape) == target else _broadcast(v, target) for v in (condition, x, y))
     if condition.dtype != "bool":
         condition = L.cast(condition, "bool")
     return _single("where", x, {"Condition": [condition], "X": [x], "Y": [y]}, {}, name=name)

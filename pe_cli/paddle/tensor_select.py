@@ -65,7 +65,7 @@ def index_fill(x, index, axis, value, name=None):
         raise ValueError("value must be scalar or 0-D tensor")
     axis = _axis(axis, len(x.shape))
     fill = TC.full_like(x, value) if not isinstance(value, Variable) else \
-        TM.broadcast_to(L.cast(value, x.dtype), list(x.shape))
+        TM._broadcast(L.cast(value, x.dtype), list(x.shape))
     return where(_axis_mask(x, axis, index), fill, x)
 
 
@@ -84,7 +84,7 @@ def select_scatter(x, values, axis, index, name=None):
     if list(values.shape) != x_shape:
         raise RuntimeError(f"expected values to have a size equal to the slice of x. value size = "
                            f"{list(values.shape)} slice size = {x_shape}")
-    spread = TM.broadcast_to(TM.unsqueeze(L.cast(values, x.dtype), [axis]), list(x.shape))
+    spread = TM._broadcast(TM.unsqueeze(L.cast(values, x.dtype), [axis]), list(x.shape))
     return where(_axis_mask(x, axis, index), spread, x)
 
 

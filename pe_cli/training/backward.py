@@ -142,7 +142,10 @@ class _BackwardBuilder:
         return f"{fwd.type}@GRAD@DISCARD@{self.counter}"
 
     def temp_var(self, like, suffix):
+        """A new variable (a name no earlier backward of the block took: gradients() of gradients)."""
         self.counter += 1
+        while self.block.has_var(f"{like}@GRAD@{suffix}@{self.counter}"):
+            self.counter += 1
         name = f"{like}@GRAD@{suffix}@{self.counter}"
         self._declare(name, like)
         return name

@@ -94,6 +94,11 @@ class Optimizer(abc.ABC):
             block.append_op("scale", {"X": [lr]}, {"Out": [out]}, {"scale": float(scale)})
         return out
 
+    def _create_param_lr(self, param_and_grad):
+        """Fluid's name: the learning-rate variable of ``param_and_grad``'s parameter."""
+        param = param_and_grad[0]
+        return self._param_learning_rate(param, param.block.program)
+
     # -- state ----------------------------------------------------------------------------------
     def _add_accumulator(self, state, param, fill_value=0.0, shape=None, dtype=None):
         """A persistable state variable of ``param`` (``fc_0.w_0_velocity_0``), filled with
@@ -144,10 +149,13 @@ class Optimizer(abc.ABC):
             self._create_accumulators(block, [p for p, _ in trainable])
             start = len(block.ops)
             readers = _first_readers(block)
+            fluid_protocol = _overrides_in_fluids_protocol(type(self))
             for param, grad in trainable:
-                lr = self._param_learning_rate(param, program)
                 with built_like(readers.get(param.name)):     # the update belongs to the param's layer
-                    self._append_optimize_op(block, param, grad, lr)
+                    if fluid_protocol:
+                        self._append_optimize_op(block, (param, grad))
+                    else:
+                        self._append_optimize_op(block, param, grad, self._param_learning_rate(param, program))
             self._finish_update(block, trainable)
         return block.ops[start:]
 
@@ -173,6 +181,14 @@ class Optimizer(abc.ABC):
         params_grads = self.backward(loss, startup_program, parameter_list, no_grad_set)
         ops = self.apply_optimize(loss, startup_program, params_grads)
         return ops, params_grads
+
+
+def _overrides_in_fluids_protocol(cls):
+    """True where a script's subclass overrides ``_append_optimize_op(self, block, param_and_grad)``,
+    Fluid's (and Paddle 2.x's) signature: apply_gradients then calls it that way."""
+    method = getattr(cls, "_append_optimize_op", None)
+    code = getattr(method, "__code__", None)
+    return code is not None and code.co_argcount == 3
 
 
 def _persistable_var(program, name, shape, dtype, value, startup=None):

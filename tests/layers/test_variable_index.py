@@ -37,3 +37,26 @@ def test_an_index_held_in_a_variable_is_read_when_the_program_runs():
         picked = x[i]
     got, = fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": X}, fetch_list=[picked])
     np.testing.assert_array_equal(np.asarray(got).reshape(4, 5), X[1])
+
+def test_an_int_past_a_known_dim_is_an_index_error_so_unpacking_stops_and_arrays_read_their_items():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        x = fluid.data("x", [3, 4], "float32")
+        rows = list(x)                       # iteration stops at the IndexError of x[3]
+        a, b = fluid.data("y", [2], "float32")
+        arr = fluid.layers.create_array("float32")
+        for k in range(2):
+            fluid.layers.array_write(fluid.layers.fill_constant([2], "float32", k + 1.0),
+                                     fluid.layers.fill_constant([1], "int64", k), arr)
+        second = arr[1]
+    assert len(rows) == 3 and a is not None and b is not None
+    try:
+        x[0, 4]
+        raise AssertionError("x[0, 4] should raise IndexError")
+    except IndexError as e:
+        assert "dim 1" in str(e)
+    got_rows = fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": X[:3, :4, 0], "y": np.ones(2, "float32")},
+                                                    fetch_list=rows + [second])
+    for k in range(3):
+        np.testing.assert_array_equal(got_rows[k], X[k, :4, 0])
+    np.testing.assert_array_equal(got_rows[3], [2.0, 2.0])

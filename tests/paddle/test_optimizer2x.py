@@ -197,3 +197,32 @@ def test_parameters_given_to_the_optimizer_are_the_ones_minimize_updates():
         exe.run(main, feed={"x": np.ones((2, 3), "float32")})
         after = [np.array(paddle.static.global_scope().find_var(n).get_tensor()) for n in names]
     assert [bool(np.any(p != q)) for p, q in zip(before, after)] == [True, True, False, False]
+
+
+class _HalfStepSGD(paddle.optimizer.SGD):
+    """A script's subclass in Fluid's protocol: _append_optimize_op(block, param_and_grad)."""
+
+    def _append_optimize_op(self, block, param_and_grad):
+        param, grad = param_and_grad
+        lr = self._create_param_lr(param_and_grad)
+        paddle.assign(param - paddle.scale(lr, 0.5) * grad, param)
+
+
+def test_a_subclass_overriding_the_update_in_fluids_protocol_is_called_so():
+    main, start = paddle.static.Program(), paddle.static.Program()
+    start.random_seed = 11
+    with paddle.static.program_guard(main, start):
+        x = paddle.static.data("x", [None, 4])
+        w = paddle.create_parameter([4, 1], "float32", name="w_half")
+        loss = paddle.mean(paddle.matmul(x, w))
+        _HalfStepSGD(learning_rate=0.2).minimize(loss)
+    scope = Scope()
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    with paddle.static.scope_guard(scope):
+        exe.run(start)
+        before = np.array(scope.find_var("w_half").get_tensor())
+        exe.run(main, feed={"x": X})
+        after = np.array(scope.find_var("w_half").get_tensor())
+    np.testing.assert_allclose(after, before - 0.1 * X.mean(0).reshape(4, 1), rtol=1e-5, atol=1e-6)
+    lamb = paddle.optimizer.Lamb(lamb_weight_decay=0.03, exclude_from_weight_decay_fn=lambda p: False)
+    assert lamb._lamb_weight_decay == 0.03 and lamb._exclude_from_weight_decay_fn(None) is False

@@ -103,6 +103,8 @@ def test_deform_conv2d_with_zero_offsets_and_no_mask_is_a_plain_convolution():
         return [deform, plain]
     (deform, plain), _, _ = _run(build, {"x": x, "off": np.zeros((1, 18, 3, 3), "float32")})
     np.testing.assert_allclose(deform, plain, rtol=1e-5, atol=1e-6)
+    with S.program_guard(S.Program(), S.Program()), pytest.raises(ValueError, match="4D"):
+        NN.deform_conv2d(S.data("x1", [0]), S.data("o1", [0]), None, 1, 1)
 
 
 def test_cond_takes_return_names_and_static_pylayer_runs_forward_without_a_gradient():

@@ -1,6 +1,6 @@
 """Gradients of gradients (fluid.gradients of a gradient, as Fluid's double_grad_check and gradient
 penalties use): for conv2d, conv3d, mul, matmul, reshape, slice, reduce_mean, instance_norm, the
-activations relu, leaky_relu, elu, sqrt and square and elementwise add, sub, mul and div, the
+activations relu, leaky_relu, elu, sqrt, square, sigmoid and tanh (a third order of sigmoid too) and elementwise add, sub, mul and div, the
 second backward's gradients of S = sum_i <W_i, first-order gradient i> with respect to every input and
 the incoming gradient dY equal central finite differences of S, in float64."""
 import numpy as np
@@ -84,6 +84,8 @@ CASES = {
     "elu": ([("x", [3, 4])], lambda i: (layers.elu(i[0], alpha=0.7), i)),
     "sqrt": ([("x", [3, 4])], lambda i: (layers.sqrt(layers.scale(i[0], bias=2.0)), i)),     # of 1 .. 3
     "square": ([("x", [3, 4])], lambda i: (layers.square(i[0]), i)),
+    "sigmoid": ([("x", [3, 4])], lambda i: (layers.sigmoid(i[0]), i)),
+    "tanh": ([("x", [3, 4])], lambda i: (layers.tanh(i[0]), i)),
     "elementwise_add": ([("x", [2, 3, 4]), ("y", [3])], lambda i: (layers.elementwise_add(i[0], i[1], axis=1), i)),
     "elementwise_sub": ([("x", [2, 3]), ("y", [2, 3])], lambda i: (layers.elementwise_sub(i[0], i[1]), i)),
     "elementwise_mul": ([("x", [2, 3, 4]), ("y", [3, 4])], lambda i: (layers.elementwise_mul(i[0], i[1], axis=1), i)),
@@ -127,3 +129,32 @@ def test_a_seed_named_as_the_outputs_gradient_is_not_overwritten_by_the_second_b
     got_x, got_dy = fluid.Executor(fluid.CPUPlace()).run(main, feed=feed, fetch_list=[gx, gdy])
     np.testing.assert_allclose(got_x, -0.25 * feed["w"] * feed[dy.name] * feed["x"] ** -1.5, rtol=1e-12)
     np.testing.assert_allclose(got_dy, 0.5 * feed["w"] / np.sqrt(feed["x"]), rtol=1e-12)
+
+
+def test_third_order_of_sigmoid_equals_finite_differences_of_the_second():
+    """gradients() of a second backward: its temporaries and the seeds it reads keep their names, and
+    the third-order gradients equal central differences of sum(v * second-order gradients)."""
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        x, dy, w, v0, v1 = (_data(n, [3, 4]) for n in ("x", "dy", "w", "v0", "v1"))
+        firsts = fluid.gradients([layers.sigmoid(x)], [x], [dy])
+        seconds = fluid.gradients(firsts, [x, dy], [w])
+        thirds = fluid.gradients(seconds, [x, dy, w], [v0, v1])
+    scope, exe = fluid.Scope(), fluid.Executor(fluid.CPUPlace())
+    exe.run(startup, scope=scope)
+    rng = np.random.default_rng(0)
+    values = {k: rng.uniform(-1, 1, (3, 4)) for k in ("x", "dy", "w", "v0", "v1")}
+
+    def s_of(vals):
+        a, b = exe.run(main, feed=vals, fetch_list=seconds, scope=scope)
+        return float(np.sum(vals["v0"] * a) + np.sum(vals["v1"] * b))
+
+    got = exe.run(main, feed=values, fetch_list=thirds, scope=scope)
+    for name, analytic in zip(("x", "dy", "w"), got):
+        want = np.zeros((3, 4))
+        for i in range(12):
+            for sign in (1, -1):
+                bumped = dict(values, **{name: values[name].copy()})
+                bumped[name].reshape(-1)[i] += sign * 1e-6
+                want.reshape(-1)[i] += sign * s_of(bumped) / 2e-6
+        np.testing.assert_allclose(analytic, want, rtol=1e-5, atol=1e-7, err_msg=f"d/d{name}")

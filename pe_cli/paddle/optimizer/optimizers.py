@@ -205,6 +205,18 @@ class Lamb(Optimizer, _adaptive.LambOptimizer):
                                          bias_correction=True)      # 2.x's lamb corrects the moments
         self._schedule(learning_rate, parameters)
 
+    @property
+    def _lamb_weight_decay(self):       # Paddle 2.x's attribute names, which subclasses read
+        return self._weight_decay
+
+    @_lamb_weight_decay.setter
+    def _lamb_weight_decay(self, value):
+        self._weight_decay = value
+
+    @property
+    def _exclude_from_weight_decay_fn(self):
+        return self._exclude_fn
+
 
 class LBFGS:
     """Dygraph-only in Paddle 2.6 (its step takes a closure that re-runs the model)."""

@@ -72,7 +72,10 @@ __all__ = ["Print", "ctr_metric_bundle", "device_guard", "normalize_program", "x
 def data(name, shape, dtype=None, lod_level=0):
     """``paddle.static.data``: a fed variable whose ``shape`` includes the batch dimension (None or -1
     there); ``dtype`` None is paddle.get_default_dtype() (Fluid's ``fluid.data`` takes float32).
-    A name that is not a str, or a shape that is not a list or tuple, is a TypeError."""
+    A name that is not a str, or a shape that is not a list or tuple, is a TypeError. The dtype 'float'
+    is numpy's float64, as Paddle 2.x reads it (elsewhere pe takes it for float32, as Fluid's C names)."""
     check_type(name, "name", str, "paddle.static.data")
     check_type(shape, "shape", (list, tuple), "paddle.static.data")
+    if isinstance(dtype, str) and dtype.lower() == "float":
+        dtype = "float64"
     return static_data(name, shape, get_default_dtype() if dtype is None else dtype, lod_level)

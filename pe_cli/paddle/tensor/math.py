@@ -6,3 +6,18 @@ from ..tensor_elementwise import *  # noqa: F401,F403
 from ..tensor_reduce import *  # noqa: F401,F403
 from ..tensor_number import *  # noqa: F401,F403
 from ..tensor_select import combinations, take, vander  # noqa: F401
+from ...layers.helper import _single
+
+
+def _with_axis(op_type):
+    def binary(x, y, axis=-1, name=None):
+        """Paddle's private elementwise op with Fluid's ``axis`` (Y broadcast into X from that dim)."""
+        return _single(op_type, x, {"X": [x], "Y": [y]}, {"axis": int(axis)}, name=name)
+    binary.__name__ = f"_{op_type}_with_axis"
+    return binary
+
+
+_add_with_axis = _with_axis("elementwise_add")
+_subtract_with_axis = _with_axis("elementwise_sub")
+_multiply_with_axis = _with_axis("elementwise_mul")
+_divide_with_axis = _with_axis("elementwise_div")

@@ -3,3 +3,4 @@
 from ..tensor_create import median
 from ..tensor_manip import numel
 from ..tensor_math import mean, std, var  # noqa: F401
+from ..tensor_quantile import nanquantile, quantile  # noqa: F401

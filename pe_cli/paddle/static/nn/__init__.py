@@ -90,6 +90,8 @@ def cond(pred, true_fn=None, false_fn=None, name=None, return_names=None):
 def deform_conv2d(x, offset, mask, num_filters, filter_size, stride=1, padding=0, dilation=1, groups=1,
                   deformable_groups=1, im2col_step=1, weight_attr=None, bias_attr=None, name=None):
     """Deformable convolution: v2 (modulated by ``mask``) when a mask is given, v1 when it is None."""
+    if len(x.shape) != 4:
+        raise ValueError(f"Input should be 4D tensor, but received input with the shape of {list(x.shape)}")
     return _layers.deformable_conv(x, offset, mask, num_filters, filter_size, stride, padding, dilation, groups,
                                    deformable_groups, im2col_step, param_attr=weight_attr, bias_attr=bias_attr,
                                    modulated=mask is not None, name=name)

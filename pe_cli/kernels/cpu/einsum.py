@@ -1,0 +1,43 @@
+"""einsum: numpy's einsum forward; the gradient of each operand is the einsum of Out@GRAD with the
+other operands (all broadcast to the labels' sizes), spread over the labels only that operand has,
+put on the diagonal of a label it repeats and summed over the dims it broadcasts."""
+import numpy as np
+
+from ..einsum_labels import explicit, label_sizes
+
+
+def einsum(ins, attrs):
+    ops = ins["Operands"]
+    out = np.einsum(attrs["equation"], *ops)
+    return {"Out": np.asarray(out, dtype=ops[0].dtype).reshape(out.shape or (1,))}
+
+
+def _operand_grad(i, subs, out, full, g, sizes, shape, dtype):
+    s = subs[i]
+    others = [j for j in range(len(subs)) if j != i]
+    unique = "".join(dict.fromkeys(s))
+    seen = set(out).union(*(subs[j] for j in others))
+    kept = "".join(c for c in unique if c in seen)
+    grad = np.einsum(",".join([out] + [subs[j] for j in others]) + "->" + kept, g, *(full[j] for j in others))
+    for pos, c in enumerate(unique):
+        if c not in seen:
+            grad = np.expand_dims(grad, pos)
+    grad = np.broadcast_to(grad, [sizes[c] for c in unique])
+    if len(unique) != len(s):
+        spread = np.zeros([sizes[c] for c in s], dtype=grad.dtype)
+        np.einsum(f"{s}->{unique}", spread)[...] = grad
+        grad = spread
+    axes = tuple(k for k, (c, d) in enumerate(zip(s, shape)) if d == 1 and sizes[c] > 1)
+    if axes:
+        grad = grad.sum(axis=axes, keepdims=True)
+    return np.ascontiguousarray(grad, dtype=dtype)
+
+
+def einsum_grad(ins, attrs):
+    ops = ins["Operands"]
+    subs, out = explicit(attrs["equation"], [o.ndim for o in ops])
+    sizes = label_sizes(subs, [o.shape for o in ops])
+    full = [np.broadcast_to(o, [sizes[c] for c in s]) for s, o in zip(subs, ops)]
+    g = ins["Out@GRAD"].reshape([sizes[c] for c in out])
+    return {"Operands@GRAD": [_operand_grad(i, subs, out, full, g, sizes, o.shape, o.dtype)
+                              for i, o in enumerate(ops)]}
