@@ -56,3 +56,24 @@ def test_the_manifest_after_key_runs_a_program_after_another_in_its_directory(tm
     lines = {l.split("|")[0].strip(): l.split("|", 1)[1].strip() for l in proc.stdout.splitlines() if "|" in l}
     assert lines == {"tutorials/attack.py": "pe: passes",
                      "after_crash.py": "pe: crash.py, run first, failed: no data"}, proc.stdout + proc.stderr
+
+
+def test_deps_puts_the_programs_own_packages_on_their_path_after_pe(tmp_path):
+    """``--deps DIR``: a package the program imports and pe does not have (pandas, scipy) comes from
+    DIR; without it the import fails, as it would for a user who had not installed it."""
+    suite, deps = tmp_path / "suite", tmp_path / "deps"
+    suite.mkdir()
+    (deps / "their_lib").mkdir(parents=True)
+    (deps / "their_lib" / "__init__.py").write_text("VALUE = 7\n")
+    (deps / "pe_cli").mkdir()    # a package of the same name as pe's does not shadow pe
+    (deps / "pe_cli" / "__init__.py").write_text("raise ImportError('shadowed pe')\n")
+    (suite / "uses_lib.py").write_text("import their_lib\nassert their_lib.VALUE == 7\n")
+    (tmp_path / "home").mkdir()
+
+    def outcome(*extra):
+        proc = subprocess.run([sys.executable, os.path.join(REPO, "tools", "run_upstream.py"), str(suite), "--jobs", "1",
+                               "--home", str(tmp_path / "home"), *extra],
+                              capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=REPO), timeout=300)
+        return [l.split("|", 1)[1].strip() for l in proc.stdout.splitlines() if "|" in l]
+    assert outcome("--deps", str(deps)) == ["pe: passes"]
+    assert outcome() == ["pe: ModuleNotFoundError: No module named 'their_lib'"]
