@@ -11,7 +11,9 @@ The programs stay outside the repository, exactly as their authors wrote them. W
   path as in DIR, plus what the manifest's ``copy`` names; the program's directory is its cwd.
 - **Offline data.** ``HOME`` is a directory whose ``.cache/paddle/dataset`` holds small generated
   files in Paddle's cache layout (``tools/make_offline_datasets.py``; made once per run unless
-  ``--home`` names one). Under a real Fluid, a ``sitecustomize`` of the runner makes
+  ``--home`` names one). A program that reads files of its own directory, which its README's data
+  step downloads and preprocesses, finds them there: the manifest's ``"data": NAME`` writes
+  generated ones, as that step leaves them (``tools/offline_program_data.py``). Under a real Fluid, a ``sitecustomize`` of the runner makes
   ``paddle.dataset.common.download`` take a file already in the cache as it is (Fluid would compare
   its md5 with the real archive's and download again); nothing else of Fluid is touched.
 - **The programs' own third-party packages.** Programs import what their authors had installed
@@ -29,7 +31,7 @@ The programs stay outside the repository, exactly as their authors wrote them. W
 
 The manifest, ``DIR/suite.json`` (docs/COMPAT.md, "Upstream files, run unchanged", gives its
 format): ``{"defaults": {...}, "files": {"rel/path.py": {"argv": [...], "env": {...}, "timeout": S,
-"copy": ["rel/dir"], "pythonpath": ["rel/dir"], "tests": ["Class", "Class.test_method"], "after": "rel/path.py",
+"copy": ["rel/dir"], "pythonpath": ["rel/dir"], "data": NAME, "tests": ["Class", "Class.test_method"], "after": "rel/path.py",
 "source": {"repo": ..., "path": ..., "commit": ...}}}}``
 (``pythonpath``: folders, relative to DIR, holding what the programs import besides Paddle, such
 as ``six``, which a Fluid installation brings along; ``after``: another program of the manifest
@@ -48,6 +50,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import offline_program_data
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 UNITTEST_DRIVER = "_upstream_unittest_driver.py"
@@ -174,6 +178,8 @@ def _execute(suite, rel, opts, python, fluid, home, site, work):
     """Runs one program in ``work`` (its directory copied in); returns (rc, output, timed out, is a unittest file).
     ``site``: [the runner's sitecustomize folder, then the programs' own packages (--deps), if any]."""
     cwd = _copy_in(suite, rel, opts, work)
+    if opts.get("data"):
+        offline_program_data.write(opts["data"], cwd)
     cmd, unittest_file = command_for(python, fluid, cwd, rel, opts)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PE_"))}
     extra = [os.path.join(suite, p) for p in opts.get("pythonpath", [])]   # the program's own needs
