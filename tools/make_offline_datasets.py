@@ -8,7 +8,8 @@ program reading it trains and a model can learn from it: uci_housing/housing.dat
 mnist/*-idx?-ubyte.gz (each digit a bright block at its own place), cifar/cifar-10-python.tar.gz
 (each class its own colour), imdb (a positive and a negative vocabulary), imikolov (PTB-like
 lines over 253 words, with <s> and <e>), movielens (ml-1m.zip), wmt14/wmt14.tgz (a copy task), wmt16/wmt16.tar.gz (a word-for-word
-task) and conll05st (its archive, three dictionaries and an embedding). The real files are far larger; nothing here is a sample of them.
+task), conll05st (its archive, three dictionaries and an embedding) and corpora/movie_reviews.zip
+(NLTK's movie reviews). The real files are far larger; nothing here is a sample of them.
 Used by tools/run_upstream.py.
 """
 import gzip
@@ -162,7 +163,7 @@ def wmt16(out, rng):
 def conll05(out, rng):
     verbs = ["run", "eat", "see"]
     words_lines, props_lines = [], []
-    for _ in range(60):
+    for _ in range(200):   # Paddle's test_parallel_executor_crf reads 10 batches of 16
         n = int(rng.integers(5, 10))
         sentence = list(rng.choice(WORDS, size=n))
         v = int(rng.integers(1, n - 1))
@@ -190,8 +191,22 @@ def conll05(out, rng):
         f.write(np.zeros(4, np.int32).tobytes() + rng.normal(0, 0.1, (len(WORDS) + 4) * 32).astype(np.float32).tobytes())
 
 
+def movie_reviews(out, rng):
+    """NLTK's movie_reviews corpus as Paddle's ``sentiment`` fetches it (corpora/movie_reviews.zip:
+    movie_reviews/neg/cv000_....txt, 1000 reviews of each category) with the real corpus's number
+    of distinct words, 39768 ("." and 39767 others: Paddle's test_dataset_sentiment checks it)."""
+    vocab = [f"x{i}" for i in range(39767)]
+    with zipfile.ZipFile(os.path.join(out, "movie_reviews.zip"), "w", zipfile.ZIP_DEFLATED) as z:
+        for k, category in enumerate(("neg", "pos")):
+            for i in range(1000):
+                start = (k * 1000 + i) * 20   # each word once, then a few frequent ones
+                words = vocab[start:start + 20] + list(rng.choice(vocab[:50], size=10))
+                z.writestr(f"movie_reviews/{category}/cv{i:03d}_{i * 7 % 10000:05d}.txt", " ".join(words) + " .\n")
+
+
 DATASETS = {"uci_housing": uci_housing, "mnist": mnist, "cifar": cifar, "imdb": imdb, "imikolov": imikolov,
-            "movielens": movielens, "wmt14": wmt14, "wmt16": wmt16, "conll05st": conll05}
+            "movielens": movielens, "wmt14": wmt14, "wmt16": wmt16, "conll05st": conll05,
+            "corpora": movie_reviews}
 
 
 def main(argv):

@@ -266,6 +266,19 @@ def test_the_offline_imikolov_dictionary_holds_the_word_ids_book_word2vec_infers
     assert top3 / len(labels) > 0.6
 
 
+def test_the_offline_movie_reviews_and_conll05_read_as_paddles_unittests_need(home):
+    """The offline movie_reviews.zip reads through sentiment's get_word_dict: 2000 reviews over the real
+    corpus's 39768 distinct words (Paddle's test_dataset_sentiment); the offline conll05 test set
+    gives 10 batches of 16 predicates (test_parallel_executor_crf reads 10)."""
+    offline = _offline_datasets()
+    os.makedirs(home / "corpora")
+    offline.movie_reviews(str(home / "corpora"), np.random.default_rng(0))
+    assert len(sentiment.get_word_dict()) == 39768
+    os.makedirs(home / "conll05st")
+    offline.conll05(str(home / "conll05st"), np.random.default_rng(0))
+    assert len(list(conll05.test()())) >= 160
+
+
 def test_the_offline_wmt16_archive_of_the_upstream_runner_reads_as_paddles(home):
     """tools/make_offline_datasets.py's wmt16.tar.gz (for Paddle's transformer tests, run offline): its
     three parts read, and each German word is its English word's twin (a task a model can learn)."""
