@@ -58,16 +58,19 @@ def test_the_manifest_after_key_runs_a_program_after_another_in_its_directory(tm
                      "after_crash.py": "pe: crash.py, run first, failed: no data"}, proc.stdout + proc.stderr
 
 
-def test_deps_puts_the_programs_own_packages_on_their_path_after_pe(tmp_path):
+def test_deps_and_data_give_a_program_its_own_packages_and_data_files(tmp_path):
     """``--deps DIR``: a package the program imports and pe does not have (pandas, scipy) comes from
-    DIR; without it the import fails, as it would for a user who had not installed it."""
+    DIR; without it the import fails, as it would for a user who had not installed it. The manifest's
+    ``data`` writes the files the program's README data step leaves in its directory."""
     suite, deps = tmp_path / "suite", tmp_path / "deps"
     suite.mkdir()
     (deps / "their_lib").mkdir(parents=True)
     (deps / "their_lib" / "__init__.py").write_text("VALUE = 7\n")
     (deps / "pe_cli").mkdir()    # a package of the same name as pe's does not shadow pe
     (deps / "pe_cli" / "__init__.py").write_text("raise ImportError('shadowed pe')\n")
-    (suite / "uses_lib.py").write_text("import their_lib\nassert their_lib.VALUE == 7\n")
+    (suite / "uses_lib.py").write_text("import their_lib\nassert their_lib.VALUE == 7\n"
+                                       "assert open('Data/ml-1m.test.rating').readline().count('\\t') == 3\n")
+    (suite / "suite.json").write_text(json.dumps({"files": {"uses_lib.py": {"data": "ncf_ml1m"}}}))
     (tmp_path / "home").mkdir()
 
     def outcome(*extra):
