@@ -13,9 +13,10 @@ The programs stay outside the repository, exactly as their authors wrote them. W
   files in Paddle's cache layout (``tools/make_offline_datasets.py``; made once per run unless
   ``--home`` names one). A program that reads files of its own directory, which its README's data
   step downloads and preprocesses, finds them there: the manifest's ``"data": NAME`` writes
-  generated ones, as that step leaves them (``tools/offline_program_data.py``). Under a real Fluid, a ``sitecustomize`` of the runner makes
-  ``paddle.dataset.common.download`` take a file already in the cache as it is (Fluid would compare
-  its md5 with the real archive's and download again); nothing else of Fluid is touched.
+  generated ones, as that step leaves them (``tools/offline_program_data.py``). Under a real
+  Fluid, a ``sitecustomize`` of the runner makes ``paddle.dataset.common.download`` take a file
+  already in the cache as it is (Fluid would compare its md5 with the real archive's and download
+  again); nothing else of Fluid is touched.
 - **The programs' own third-party packages.** Programs import what their authors had installed
   (pandas, scipy, ...) and pe does not need. ``--deps DIR`` (for pe's Python) and ``--fluid-deps DIR``
   (for the Fluid Python's) name a folder holding them, made once with e.g.
@@ -248,6 +249,17 @@ def parse_args(argv):
     return parser.parse_args(argv)
 
 
+def check_inputs(args, programs):
+    """One line and exit for a --deps folder that is not there or a manifest 'data' name that is unknown."""
+    for deps in (args.deps, args.fluid_deps):
+        if deps and not os.path.isdir(deps):
+            raise SystemExit(f"run_upstream: {deps}: no such folder of the programs' packages (--deps, --fluid-deps)")
+    for rel, opts in programs.items():
+        if opts.get("data") and opts["data"] not in offline_program_data.DATA:
+            raise SystemExit(f"suite.json: {rel}: 'data': no offline dataset {opts['data']!r} "
+                             f"(there are: {', '.join(offline_program_data.DATA)})")
+
+
 def main(argv=None):
     args = parse_args(argv)
     suite = os.path.abspath(args.suite)
@@ -255,6 +267,7 @@ def main(argv=None):
     manifest = load_manifest(suite)
     programs = {r: with_prerequisites(manifest, r, o) for r, o in manifest.items()
                 if not only or any(o_ in r for o_ in only)}
+    check_inputs(args, programs)
     scratch = tempfile.mkdtemp(prefix="upstream-run-")
     site = os.path.join(scratch, "site")
     os.makedirs(site)
