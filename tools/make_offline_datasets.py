@@ -150,14 +150,19 @@ def wmt14(out, rng):
 def wmt16(out, rng):
     """Paddle's wmt16/wmt16.tar.gz (Multi30K): members wmt16/train, wmt16/test and wmt16/val, a line
     ``english<TAB>german``; here each German word is its English word's twin (a word-for-word task).
-    Paddle builds its dictionaries from wmt16/train."""
+    Paddle builds its dictionaries from wmt16/train. A copy lies in the cache's top folder too: Fluid
+    1.8.5's ``wmt16.get_dict`` rebuilds a dictionary with fewer words than asked for from
+    ``DATA_HOME/wmt16.tar.gz`` (not ``wmt16/wmt16.tar.gz``, where it downloads it); the real set's
+    dictionaries (11250 and 19220 words) are never that short, these 40-word ones always are."""
     german = {w: "d" + w[1:] for w in WORDS}
     lines = []
     for _ in range(120):
         words = rng.choice(WORDS, size=rng.integers(3, 9))
         lines.append(" ".join(words) + "\t" + " ".join(german[w] for w in words))
     part = {"train": lines, "test": lines[:30], "val": lines[30:60]}
-    _tar(os.path.join(out, "wmt16.tar.gz"), {f"wmt16/{k}": ("\n".join(v) + "\n").encode() for k, v in part.items()})
+    members = {f"wmt16/{k}": ("\n".join(v) + "\n").encode() for k, v in part.items()}
+    for folder in (out, os.path.dirname(out)):
+        _tar(os.path.join(folder, "wmt16.tar.gz"), members)
 
 
 def conll05(out, rng):
