@@ -7,8 +7,9 @@ members, the same line formats), with a few hundred records made from a fixed se
 program reading it trains and a model can learn from it: uci_housing/housing.data (a linear target),
 mnist/*-idx?-ubyte.gz (each digit a bright block at its own place), cifar/cifar-10-python.tar.gz
 (each class its own colour), imdb (a positive and a negative vocabulary), imikolov (PTB-like
-lines), movielens (ml-1m.zip), wmt14/wmt14.tgz (a copy task), wmt16/wmt16.tar.gz (a word-for-word
-task) and conll05st (its archive, three dictionaries and an embedding). The real files are far larger; nothing here is a sample of them.
+lines over 253 words, with <s> and <e>), movielens (ml-1m.zip), wmt14/wmt14.tgz (a copy task), wmt16/wmt16.tar.gz (a word-for-word
+task), conll05st (its archive, three dictionaries and an embedding) and corpora/movie_reviews.zip
+(NLTK's movie reviews). The real files are far larger; nothing here is a sample of them.
 Used by tools/run_upstream.py.
 """
 import gzip
@@ -94,9 +95,19 @@ def imdb(out, rng):
 
 
 def imikolov(out, rng):
-    members = {}
-    for part, n in (("train", 400), ("valid", 100), ("test", 100)):
-        lines = [" ".join(rng.choice(WORDS, size=rng.integers(5, 12))) for _ in range(n)]
+    """PTB-like lines: 250 rare words, each kept by ``build_dict``'s threshold (more than 50 times in
+    train and valid: book 04.word2vec infers for word ids up to 211), among three frequent ones that
+    make 70% of a line (a distribution a model learns: Paddle's test_word2vec stops once a batch's
+    cost is below 5.0, under the 5.5 of a uniform guess)."""
+    rare, frequent = [f"r{i}" for i in range(250)], ["the", "of", "a"]
+    members, k = {}, 0
+    for part, n in (("train", 2000), ("valid", 300), ("test", 100)):
+        lines = []
+        for _ in range(n):
+            words = list(rng.choice(frequent, size=20, p=[0.5, 0.3, 0.2]))
+            for pos in rng.choice(20, size=6, replace=False):
+                words[pos], k = rare[k % len(rare)], k + 1
+            lines.append(" ".join(words))
         members[f"./simple-examples/data/ptb.{part}.txt"] = ("\n".join(lines) + "\n").encode()
     _tar(os.path.join(out, "imikolov%2Fsimple-examples.tgz"), members)
 
@@ -139,20 +150,25 @@ def wmt14(out, rng):
 def wmt16(out, rng):
     """Paddle's wmt16/wmt16.tar.gz (Multi30K): members wmt16/train, wmt16/test and wmt16/val, a line
     ``english<TAB>german``; here each German word is its English word's twin (a word-for-word task).
-    Paddle builds its dictionaries from wmt16/train."""
+    Paddle builds its dictionaries from wmt16/train. A copy lies in the cache's top folder too: Fluid
+    1.8.5's ``wmt16.get_dict`` rebuilds a dictionary with fewer words than asked for from
+    ``DATA_HOME/wmt16.tar.gz`` (not ``wmt16/wmt16.tar.gz``, where it downloads it); the real set's
+    dictionaries (11250 and 19220 words) are never that short, these 40-word ones always are."""
     german = {w: "d" + w[1:] for w in WORDS}
     lines = []
     for _ in range(120):
         words = rng.choice(WORDS, size=rng.integers(3, 9))
         lines.append(" ".join(words) + "\t" + " ".join(german[w] for w in words))
     part = {"train": lines, "test": lines[:30], "val": lines[30:60]}
-    _tar(os.path.join(out, "wmt16.tar.gz"), {f"wmt16/{k}": ("\n".join(v) + "\n").encode() for k, v in part.items()})
+    members = {f"wmt16/{k}": ("\n".join(v) + "\n").encode() for k, v in part.items()}
+    for folder in (out, os.path.dirname(out)):
+        _tar(os.path.join(folder, "wmt16.tar.gz"), members)
 
 
 def conll05(out, rng):
     verbs = ["run", "eat", "see"]
     words_lines, props_lines = [], []
-    for _ in range(60):
+    for _ in range(200):   # Paddle's test_parallel_executor_crf reads 10 batches of 16
         n = int(rng.integers(5, 10))
         sentence = list(rng.choice(WORDS, size=n))
         v = int(rng.integers(1, n - 1))
@@ -180,8 +196,22 @@ def conll05(out, rng):
         f.write(np.zeros(4, np.int32).tobytes() + rng.normal(0, 0.1, (len(WORDS) + 4) * 32).astype(np.float32).tobytes())
 
 
+def movie_reviews(out, rng):
+    """NLTK's movie_reviews corpus as Paddle's ``sentiment`` fetches it (corpora/movie_reviews.zip:
+    movie_reviews/neg/cv000_....txt, 1000 reviews of each category) with the real corpus's number
+    of distinct words, 39768 ("." and 39767 others: Paddle's test_dataset_sentiment checks it)."""
+    vocab = [f"x{i}" for i in range(39767)]
+    with zipfile.ZipFile(os.path.join(out, "movie_reviews.zip"), "w", zipfile.ZIP_DEFLATED) as z:
+        for k, category in enumerate(("neg", "pos")):
+            for i in range(1000):
+                start = (k * 1000 + i) * 20   # each word once, then a few frequent ones
+                words = vocab[start:start + 20] + list(rng.choice(vocab[:50], size=10))
+                z.writestr(f"movie_reviews/{category}/cv{i:03d}_{i * 7 % 10000:05d}.txt", " ".join(words) + " .\n")
+
+
 DATASETS = {"uci_housing": uci_housing, "mnist": mnist, "cifar": cifar, "imdb": imdb, "imikolov": imikolov,
-            "movielens": movielens, "wmt14": wmt14, "wmt16": wmt16, "conll05st": conll05}
+            "movielens": movielens, "wmt14": wmt14, "wmt16": wmt16, "conll05st": conll05,
+            "corpora": movie_reviews}
 
 
 def main(argv):

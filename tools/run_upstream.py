@@ -2,7 +2,7 @@
 Fluid's Python), one fresh temporary directory each, and prints one line per program and the counts.
 
     python tools/run_upstream.py DIR [--fluid PYTHON] [--timeout S] [--jobs N] [--report FILE]
-                                     [--home HOME] [--only SUBSTRING]
+                                     [--home HOME] [--only SUBSTRING] [--deps DIR] [--fluid-deps DIR]
 
 The programs stay outside the repository, exactly as their authors wrote them. What the runner adds:
 
@@ -11,9 +11,18 @@ The programs stay outside the repository, exactly as their authors wrote them. W
   path as in DIR, plus what the manifest's ``copy`` names; the program's directory is its cwd.
 - **Offline data.** ``HOME`` is a directory whose ``.cache/paddle/dataset`` holds small generated
   files in Paddle's cache layout (``tools/make_offline_datasets.py``; made once per run unless
-  ``--home`` names one). Under a real Fluid, a ``sitecustomize`` of the runner makes
-  ``paddle.dataset.common.download`` take a file already in the cache as it is (Fluid would compare
-  its md5 with the real archive's and download again); nothing else of Fluid is touched.
+  ``--home`` names one). A program that reads files of its own directory, which its README's data
+  step downloads and preprocesses, finds them there: the manifest's ``"data": NAME`` writes
+  generated ones, as that step leaves them (``tools/offline_program_data.py``). Under a real
+  Fluid, a ``sitecustomize`` of the runner makes ``paddle.dataset.common.download`` take a file
+  already in the cache as it is (Fluid would compare its md5 with the real archive's and download
+  again); nothing else of Fluid is touched.
+- **The programs' own third-party packages.** Programs import what their authors had installed
+  (pandas, scipy, ...) and pe does not need. ``--deps DIR`` (for pe's Python) and ``--fluid-deps DIR``
+  (for the Fluid Python's) name a folder holding them, made once with e.g.
+  ``pip install --target DIR --no-deps pandas scipy python-dateutil pytz tzdata`` (``--no-deps``: the
+  interpreter's own numpy stays the one in use); it goes on the programs' ``PYTHONPATH`` after pe and
+  the manifest's ``pythonpath``. Nothing of it becomes a dependency of pe.
 - **Fixed seeds.** ``PYTHONHASHSEED=0``; the same ``sitecustomize`` seeds ``random`` and numpy with 0.
 - **Fewer passes.** Through the program's own flags and environment, from the manifest.
 - **unittest files.** A file defining a ``unittest.TestCase`` runs as ``python -m unittest FILE``
@@ -23,7 +32,7 @@ The programs stay outside the repository, exactly as their authors wrote them. W
 
 The manifest, ``DIR/suite.json`` (docs/COMPAT.md, "Upstream files, run unchanged", gives its
 format): ``{"defaults": {...}, "files": {"rel/path.py": {"argv": [...], "env": {...}, "timeout": S,
-"copy": ["rel/dir"], "pythonpath": ["rel/dir"], "tests": ["Class", "Class.test_method"], "after": "rel/path.py",
+"copy": ["rel/dir"], "pythonpath": ["rel/dir"], "data": NAME, "tests": ["Class", "Class.test_method"], "after": "rel/path.py",
 "source": {"repo": ..., "path": ..., "commit": ...}}}}``
 (``pythonpath``: folders, relative to DIR, holding what the programs import besides Paddle, such
 as ``six``, which a Fluid installation brings along; ``after``: another program of the manifest
@@ -42,6 +51,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import offline_program_data
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 UNITTEST_DRIVER = "_upstream_unittest_driver.py"
@@ -165,12 +176,15 @@ def verdict(rc, output, timed_out, unittest_file):
 
 
 def _execute(suite, rel, opts, python, fluid, home, site, work):
-    """Runs one program in ``work`` (its directory copied in); returns (rc, output, timed out, is a unittest file)."""
+    """Runs one program in ``work`` (its directory copied in); returns (rc, output, timed out, is a unittest file).
+    ``site``: [the runner's sitecustomize folder, then the programs' own packages (--deps), if any]."""
     cwd = _copy_in(suite, rel, opts, work)
+    if opts.get("data"):
+        offline_program_data.write(opts["data"], cwd)
     cmd, unittest_file = command_for(python, fluid, cwd, rel, opts)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PE_"))}
     extra = [os.path.join(suite, p) for p in opts.get("pythonpath", [])]   # the program's own needs
-    path = [site] + ([] if fluid else [ROOT]) + extra
+    path = site[:1] + ([] if fluid else [ROOT]) + extra + site[1:]
     env.update(HOME=home, PYTHONHASHSEED="0", PYTHONPATH=os.pathsep.join(path),
                CUDA_VISIBLE_DEVICES="", OMP_NUM_THREADS="1", UPSTREAM_FLUID="1" if fluid else "0")
     env.update({k: str(v) for k, v in opts.get("env", {}).items()})
@@ -230,7 +244,20 @@ def parse_args(argv):
     parser.add_argument("--home", help="a HOME already holding .cache/paddle/dataset (else one is made)")
     parser.add_argument("--only", help="run only programs whose path contains one of these (comma-separated)")
     parser.add_argument("--fluid-only", action="store_true", help="with --fluid: run the programs under Fluid alone")
+    parser.add_argument("--deps", metavar="DIR", help="the programs' own third-party packages, for pe's Python")
+    parser.add_argument("--fluid-deps", metavar="DIR", help="the same, for the Fluid Python's")
     return parser.parse_args(argv)
+
+
+def check_inputs(args, programs):
+    """One line and exit for a --deps folder that is not there or a manifest 'data' name that is unknown."""
+    for deps in (args.deps, args.fluid_deps):
+        if deps and not os.path.isdir(deps):
+            raise SystemExit(f"run_upstream: {deps}: no such folder of the programs' packages (--deps, --fluid-deps)")
+    for rel, opts in programs.items():
+        if opts.get("data") and opts["data"] not in offline_program_data.DATA:
+            raise SystemExit(f"suite.json: {rel}: 'data': no offline dataset {opts['data']!r} "
+                             f"(there are: {', '.join(offline_program_data.DATA)})")
 
 
 def main(argv=None):
@@ -240,29 +267,31 @@ def main(argv=None):
     manifest = load_manifest(suite)
     programs = {r: with_prerequisites(manifest, r, o) for r, o in manifest.items()
                 if not only or any(o_ in r for o_ in only)}
+    check_inputs(args, programs)
     scratch = tempfile.mkdtemp(prefix="upstream-run-")
     site = os.path.join(scratch, "site")
     os.makedirs(site)
     with open(os.path.join(site, "sitecustomize.py"), "w") as f:
         f.write(SITECUSTOMIZE_TEXT)
     home = os.path.abspath(args.home) if args.home else make_home(scratch)
-    runners = [] if args.fluid_only and args.fluid else [("pe", sys.executable, False)]
-    runners += [("fluid", args.fluid, True)] if args.fluid else []
+    runners = [] if args.fluid_only and args.fluid else [("pe", sys.executable, False, args.deps)]
+    runners += [("fluid", args.fluid, True, args.fluid_deps)] if args.fluid else []
     results = {rel: {} for rel in programs}
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
         futures = {}
         for rel, opts in programs.items():
             if args.timeout:
                 opts = {**opts, "timeout": args.timeout}
-            for name, python, fluid in runners:
-                futures[pool.submit(run_one, suite, rel, opts, python, fluid, home, site)] = (rel, name)
+            for name, python, fluid, deps in runners:
+                path = [site] + ([os.path.abspath(deps)] if deps else [])
+                futures[pool.submit(run_one, suite, rel, opts, python, fluid, home, path)] = (rel, name)
         for future in concurrent.futures.as_completed(futures):
             rel, name = futures[future]
             passed, text, secs = future.result()
             results[rel][name] = {"passed": passed, "outcome": text, "seconds": round(secs, 1)}
             if len(results[rel]) == len(runners):
                 print(line_for(rel, results[rel], runners), flush=True)
-    for name, _, _ in runners:
+    for name, *_ in runners:
         n = sum(r[name]["passed"] for r in results.values())
         print(f"{name}: {n} of {len(results)} pass")
     if args.report:
@@ -274,7 +303,7 @@ def main(argv=None):
 
 
 def line_for(rel, result, runners):
-    parts = [f"{name}: {result[name]['outcome']}" for name, _, _ in runners]
+    parts = [f"{name}: {result[name]['outcome']}" for name, *_ in runners]
     return f"{rel}  |  " + "  |  ".join(parts)
 
 

@@ -1,6 +1,7 @@
 """cos_sim (Fluid's): Out[i] = <X[i], Y[i]> / (|X[i]| |Y[i]|) for each row, Y of X's rows or of
 one row (compared with every row of X). XNorm and YNorm, the rows' norms, are outputs too: the
-gradient reads them."""
+gradient reads them. Out is a sequence when X is (Fluid's ShareLoD X -> Out): PaddleRec's tagspace
+reshapes cos_sim of sequences with sequence_reshape."""
 from .define import fmt_shape, register
 
 
@@ -12,9 +13,13 @@ def _infer(ctx):
         ctx.fail(f"Y has {y[0]} rows: it needs X's {x[0]} rows, or 1 (compared with every row of X)")
     if ctx.dtype("X") != ctx.dtype("Y"):
         ctx.fail(f"X is {ctx.dtype('X')} but Y is {ctx.dtype('Y')}; cast one of them")
-    ctx.set_output("Out", [x[0], 1], ctx.dtype("X"))
+    ctx.set_output("Out", [x[0], 1], ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
     ctx.set_output("XNorm", [x[0], 1], ctx.dtype("X"))
     ctx.set_output("YNorm", [y[0], 1], ctx.dtype("X"))
+
+
+def _x_lod(in_lods, attrs):
+    return {"Out": in_lods.get("X")}
 
 
 def _grad(g):
@@ -24,7 +29,7 @@ def _grad(g):
 
 
 register("cos_sim", kernel_module="similarity", inputs=["X", "Y"], outputs=["Out", "XNorm", "YNorm"],
-         infer=_infer, grad=_grad, grad_reads=("X", "Y", "Out", "XNorm", "YNorm"), lod="drop",
+         infer=_infer, grad=_grad, grad_reads=("X", "Y", "Out", "XNorm", "YNorm"), lod=_x_lod,
          doc="Out = the cosine similarity of each row of X with its row of Y (or Y's one row).")
 register("cos_sim_grad", kernel_module="similarity",
          inputs=["X", "Y", "Out", "XNorm", "YNorm", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"],

@@ -56,3 +56,23 @@ def test_the_manifest_after_key_runs_a_program_after_another_in_its_directory(tm
     lines = {l.split("|")[0].strip(): l.split("|", 1)[1].strip() for l in proc.stdout.splitlines() if "|" in l}
     assert lines == {"tutorials/attack.py": "pe: passes",
                      "after_crash.py": "pe: crash.py, run first, failed: no data"}, proc.stdout + proc.stderr
+
+
+def test_deps_and_data_give_a_program_its_own_packages_and_data_files(tmp_path):
+    """``--deps DIR``: a package the program imports and pe does not have (pandas, scipy) comes from
+    DIR, after pe (a package there named like pe's does not shadow it). The manifest's ``data``
+    writes the files the program's README data step leaves in its directory."""
+    suite, deps = tmp_path / "suite", tmp_path / "deps"
+    suite.mkdir()
+    (deps / "their_lib").mkdir(parents=True)
+    (deps / "their_lib" / "__init__.py").write_text("VALUE = 7\n")
+    (deps / "pe_cli").mkdir()
+    (deps / "pe_cli" / "__init__.py").write_text("raise ImportError('shadowed pe')\n")
+    (suite / "uses_lib.py").write_text("import their_lib\nassert their_lib.VALUE == 7\n"
+                                       "assert open('Data/ml-1m.test.rating').readline().count('\\t') == 3\n")
+    (suite / "suite.json").write_text(json.dumps({"files": {"uses_lib.py": {"data": "ncf_ml1m"}}}))
+    (tmp_path / "home").mkdir()
+    proc = subprocess.run([sys.executable, os.path.join(REPO, "tools", "run_upstream.py"), str(suite), "--jobs", "1",
+                           "--home", str(tmp_path / "home"), "--deps", str(deps)],
+                          capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=REPO), timeout=300)
+    assert [l.split("|", 1)[1].strip() for l in proc.stdout.splitlines() if "|" in l] == ["pe: passes"], proc.stdout

@@ -157,3 +157,19 @@ def test_unpad_of_a_plain_feed_gets_its_lod():
         return [L.sequence_unpad(x, n)]
     out, = _run(build, {"x": np.ones((2, 3, 2), "float32"), "n": np.array([1, 3], "int64")})
     assert out.lod() == [[0, 1, 4]]
+
+
+def test_cos_sim_of_sequences_is_a_sequence_sequence_reshape_takes():
+    """Fluid's cos_sim shares X's LoD with Out (PaddleRec's tagspace reshapes the similarities of a
+    text's negative tags, a sequence, into rows of neg_size)."""
+    def build():
+        x = L.data("x", shape=[3], dtype="float32", lod_level=1)
+        y = L.data("y", shape=[3], dtype="float32")
+        sim = L.cos_sim(x, y)
+        assert sim.lod_level == 1
+        return [sim, L.sequence_reshape(sim, new_dim=2)]
+    x = np.array([[1, 0, 0], [0, 1, 0], [1, 1, 0], [0, 0, 2]], "float32")
+    y = np.array([[1, 0, 0]] * 4, "float32")
+    sim, rows = _run(build, {"x": _lod(x, [[2, 2]]), "y": y})
+    assert sim.lod() == [[0, 2, 4]] and rows.lod() == [[0, 1, 2]]
+    np.testing.assert_allclose(np.array(rows), [[1, 0], [np.sqrt(0.5), 0]], rtol=1e-6)

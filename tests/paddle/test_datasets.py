@@ -242,16 +242,48 @@ def test_a_fluid_script_reads_cifar_through_paddles_names(home, tmp_path):
                                        "pe_cli.paddle.dataset.conll_srl pe_cli.paddle.dataset.wmt_fr_en"]
 
 
-def test_the_offline_wmt16_archive_of_the_upstream_runner_reads_as_paddles(home):
-    """tools/make_offline_datasets.py's wmt16.tar.gz (for Paddle's transformer tests, run offline): its
-    three parts read, and each German word is its English word's twin (a task a model can learn)."""
+def _offline_datasets():
+    """tools/make_offline_datasets.py, the upstream runner's generator of Paddle's cache files."""
     import importlib.util
     spec = importlib.util.spec_from_file_location("offline", os.path.join(os.path.dirname(__file__), "..", "..",
                                                                        "tools", "make_offline_datasets.py"))
     offline = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(offline)
+    return offline
+
+
+def test_the_offline_imikolov_dictionary_holds_the_word_ids_book_word2vec_infers_for(home):
+    """Book 04.word2vec infers for word ids up to 211 of the real PTB dictionary: the offline one
+    keeps 250 rare words (each above build_dict's threshold of 50), and three frequent words make
+    most of each line, so the n-gram labels are learnable (Paddle's test_word2vec wants cost < 5.0)."""
+    from pe_cli.paddle.dataset import imikolov
+    os.makedirs(home / "imikolov")
+    _offline_datasets().imikolov(str(home / "imikolov"), np.random.default_rng(0))
+    word_idx = imikolov.build_dict()
+    assert len(word_idx) == 256 and word_idx["<unk>"] == 255 and {"the", "of", "a", "r0", "r249"} <= set(word_idx)
+    labels = [gram[-1] for gram in imikolov.train(word_idx, 5)()]
+    top3 = sum(labels.count(word_idx[w]) for w in ("the", "of", "a"))
+    assert top3 / len(labels) > 0.6
+
+
+def test_the_offline_movie_reviews_and_conll05_read_as_paddles_unittests_need(home):
+    """The offline movie_reviews.zip reads through sentiment's get_word_dict: 2000 reviews over the real
+    corpus's 39768 distinct words (Paddle's test_dataset_sentiment); the offline conll05 test set
+    gives 10 batches of 16 predicates (test_parallel_executor_crf reads 10)."""
+    offline = _offline_datasets()
+    os.makedirs(home / "corpora")
+    offline.movie_reviews(str(home / "corpora"), np.random.default_rng(0))
+    assert len(sentiment.get_word_dict()) == 39768
+    os.makedirs(home / "conll05st")
+    offline.conll05(str(home / "conll05st"), np.random.default_rng(0))
+    assert len(list(conll05.test()())) >= 160
+
+
+def test_the_offline_wmt16_archive_of_the_upstream_runner_reads_as_paddles(home):
+    """tools/make_offline_datasets.py's wmt16.tar.gz (for Paddle's transformer tests, run offline): its
+    three parts read, and each German word is its English word's twin (a task a model can learn)."""
     os.makedirs(home / "wmt16")
-    offline.wmt16(str(home / "wmt16"), np.random.default_rng(0))
+    _offline_datasets().wmt16(str(home / "wmt16"), np.random.default_rng(0))
     samples = list(wmt16.train(10000, 10000)())
     assert len(samples) == 120 and len(list(wmt16.test(50, 50)())) == 30 and len(list(wmt16.validation(50, 50)())) == 30
     en, de = wmt16.get_dict("en", 10000, reverse=True), wmt16.get_dict("de", 10000, reverse=True)
