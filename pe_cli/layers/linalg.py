@@ -20,6 +20,8 @@ def matmul(x, y, transpose_x=False, transpose_y=False, alpha=1.0, name=None):
 def mul(x, y, x_num_col_dims=1, y_num_col_dims=1, name=None):
     """x @ y with x flattened to a matrix at ``x_num_col_dims`` (its leading dims are rows) and y at
     ``y_num_col_dims``: Fluid's ``mul``, the product inside ``fc``."""
+    check_variable_and_dtype(x, "x", FLOATS, "mul")      # Fluid 1.8's TypeError
+    check_variable_and_dtype(y, "y", FLOATS, "mul")
     return _single("mul", x, {"X": [x], "Y": [y]},
                    {"x_num_col_dims": x_num_col_dims, "y_num_col_dims": y_num_col_dims}, name=name)
 

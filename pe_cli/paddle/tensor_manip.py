@@ -5,6 +5,7 @@ from .. import layers as L
 from ..layers.manipulation import tiled
 from ..base.errors import PeError, ShapeError
 from ..framework.variable import Variable
+from .alpha_keywords import renamed
 
 __all__ = ["reshape", "reshape_", "transpose", "flatten", "concat", "split", "chunk", "stack", "unstack", "unbind",
            "squeeze", "squeeze_", "unsqueeze", "unsqueeze_", "expand", "broadcast_to", "expand_as", "tile", "flip",
@@ -66,6 +67,7 @@ def concat(x, axis=0, name=None):
     return L.concat(list(x), axis=int(axis), name=name)
 
 
+@renamed(input="x", dim="axis")
 def split(x, num_or_sections, axis=0, name=None):
     """The list of parts of x along ``axis``: ``num_or_sections`` equal ones (an int) or of the
     listed sizes (one may be -1)."""
@@ -88,6 +90,7 @@ def unstack(x, axis=0, num=None):
     return L.unstack(x, axis=axis, num=num)
 
 
+@renamed(out=True, input="x", axes="axis")
 def squeeze(x, axis=None, name=None):
     """x without the dims of size 1 listed in ``axis`` (None: all of them); a listed dim of
     another size stays, as in Paddle 2.x."""
@@ -95,6 +98,7 @@ def squeeze(x, axis=None, name=None):
     return L.squeeze(x, dims, name=name) if dims else x
 
 
+@renamed(out=True, input="x", axes="axis")
 def unsqueeze(x, axis, name=None):
     return L.unsqueeze(x, list(axis) if isinstance(axis, (list, tuple)) else [axis], name=name)
 
