@@ -108,15 +108,24 @@ def flatten(x, axis=1, name=None):
 
 
 def squeeze(input, axes, name=None):
-    """``input`` without the listed dims of size 1."""
-    return _single("squeeze", input, {"X": [input]}, {"axes": _check_ints("squeeze", "axes", _as_list(axes))},
-                   name=name)
+    """``input`` without the listed dims of size 1; Fluid 1.8's TypeErrors (``axes`` a list; the dtypes
+    its squeeze takes)."""
+    check_variable_and_dtype(input, "input", ("float32", "float64", "int8", "int32", "int64"), "squeeze")
+    check_type(axes, "axes", list, "squeeze")
+    return _single("squeeze", input, {"X": [input]}, {"axes": _check_ints("squeeze", "axes", axes)}, name=name)
 
 
 def unsqueeze(input, axes, name=None):
-    """``input`` with dims of size 1 inserted at ``axes`` (one after another)."""
-    return _single("unsqueeze", input, {"X": [input]},
-                   {"axes": _check_ints("unsqueeze", "axes", _as_list(axes))}, name=name)
+    """``input`` with dims of size 1 inserted at ``axes`` (one after another): an int, a list of ints and
+    one-value int Variables (AxesTensorList), or an int Variable holding them (AxesTensor)."""
+    check_type(axes, "axes", (numbers.Integral, list, tuple, Variable), "unsqueeze")
+    inputs = {"X": [input]}
+    if isinstance(axes, Variable):
+        axes.stop_gradient = True
+        inputs["AxesTensor"], axes = [axes], []
+    elif holds_variable(_as_list(axes)):
+        inputs["AxesTensorList"], axes = shape_tensor_list("unsqueeze", _as_list(axes)), []
+    return _single("unsqueeze", input, inputs, {"axes": _check_ints("unsqueeze", "axes", _as_list(axes))}, name=name)
 
 
 def cast(x, dtype):

@@ -25,14 +25,15 @@ def _grad_reshape_like(grad_op):
     return grad
 
 
-def _register_with_xshape(name, attrs, infer, doc, inputs=("X",)):
+def _register_with_xshape(name, attrs, infer, doc, inputs=("X",), attr_tensors=None):
     """Registers ``name`` and Fluid's ``name2`` twin (an extra optional XShape output: the input's
     shape behind a leading 0, holding no data), each with its reshape-style grad op. The twin runs
     ``name``'s kernel."""
     for op_type in (name, name + "2"):
         outputs = ["Out"] if op_type == name else ["Out", "XShape?"]
         register(op_type, kernel_module="manipulation", kernel=name, inputs=list(inputs), outputs=outputs, attrs=attrs,
-                 infer=infer, grad=_grad_reshape_like(f"{op_type}_grad"), grad_reads=("X",), doc=doc)
+                 infer=infer, grad=_grad_reshape_like(f"{op_type}_grad"), grad_reads=("X",), doc=doc,
+                 attr_tensors=attr_tensors)
         _reshape_grad_op(f"{op_type}_grad")
 
 
@@ -108,6 +109,14 @@ _register_with_xshape("squeeze", {"axes": _AXES}, _infer_squeeze,
 
 def _infer_unsqueeze(ctx):
     x = ctx.shape("X")
+    given = ctx.num_inputs("AxesTensorList") if ctx.has_input("AxesTensorList") else 0
+    if ctx.has_input("AxesTensor"):
+        given = ctx.shape("AxesTensor")[0] if len(ctx.shape("AxesTensor")) == 1 else -1
+    if given:       # the axes come at run time: Out has len(X) + their number of dims, each unknown
+        if given < 0:
+            ctx.fail(f"AxesTensor {fmt_shape(ctx.shape('AxesTensor'))} must be 1-D of a known length")
+        _set_reshaped(ctx, [-1] * (len(x) + given))
+        return
     if not ctx.attrs["axes"]:
         ctx.fail("unsqueeze needs a non-empty list of axes")
     out, error = unsqueeze_shape(x, ctx.attrs["axes"])
@@ -116,8 +125,10 @@ def _infer_unsqueeze(ctx):
     _set_reshaped(ctx, out)
 
 
-_register_with_xshape("unsqueeze", {"axes": _AXES}, _infer_unsqueeze,
-                      doc="Out = X with dims of size 1 inserted at `axes`.")
+_register_with_xshape("unsqueeze", {"axes": _AXES}, _infer_unsqueeze, inputs=("X", "AxesTensor?", "AxesTensorList*?"),
+                      attr_tensors={"AxesTensor": "axes", "AxesTensorList": "axes"},
+                      doc="Out = X with dims of size 1 inserted at `axes` (or at the axes AxesTensor, an int "
+                          "tensor, or AxesTensorList, one int [1] tensor per axis, gives at run time).")
 
 
 def _infer_transpose(ctx):

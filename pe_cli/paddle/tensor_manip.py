@@ -5,6 +5,7 @@ from .. import layers as L
 from ..layers.manipulation import tiled
 from ..base.errors import PeError, ShapeError
 from ..framework.variable import Variable
+from ..layers.helper import _single
 from .alpha_keywords import renamed
 
 __all__ = ["reshape", "reshape_", "transpose", "flatten", "concat", "split", "chunk", "stack", "unstack", "unbind",
@@ -95,12 +96,12 @@ def squeeze(x, axis=None, name=None):
     """x without the dims of size 1 listed in ``axis`` (None: all of them); a listed dim of
     another size stays, as in Paddle 2.x."""
     dims = [d for d in _dims(x, axis) if x.shape[d] == 1 or (axis is not None and x.shape[d] < 0)]
-    return L.squeeze(x, dims, name=name) if dims else x
+    return _single("squeeze", x, {"X": [x]}, {"axes": dims}, name=name) if dims else x      # any dtype, as 2.6
 
 
 @renamed(out=True, input="x", axes="axis")
 def unsqueeze(x, axis, name=None):
-    return L.unsqueeze(x, list(axis) if isinstance(axis, (list, tuple)) else [axis], name=name)
+    return L.unsqueeze(x, list(axis) if isinstance(axis, (list, tuple)) else axis, name=name)
 
 
 squeeze_, unsqueeze_ = squeeze, unsqueeze
