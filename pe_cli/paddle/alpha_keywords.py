@@ -6,9 +6,7 @@ names what a 2.6 parameter does, the 2.6 function takes it too, by keyword only 
 ``out`` / ``device`` where 2.0-alpha had them. A call never gives both names of one parameter."""
 import functools
 
-from ..layers.creation import assign_array_like
-
-DEVICES = ("cpu", "gpu")
+from ..layers.creation import assign_array_like, check_device
 
 
 def written_to(result, out):
@@ -20,16 +18,10 @@ def written_to(result, out):
     return out
 
 
-def check_device(device, where):
-    """2.0-alpha's ``device=`` ('cpu', 'gpu' or None): a ValueError for another. pe places every op where
-    the executor runs, so a valid one changes nothing."""
-    if device is not None and device not in DEVICES:
-        raise ValueError(f"{where}: device={device!r}; the value of 'device' must be one of {list(DEVICES)}")
-
-
 def renamed(out=False, device=False, **names):
     """The 2.6 function takes 2.0-alpha's keyword ``old`` for each ``old=new`` of ``names``; with ``out``,
-    2.0-alpha's ``out=`` (written_to); with ``device``, its ``device=`` (check_device)."""
+    2.0-alpha's ``out=`` (written_to); with ``device``, its ``device=`` (None, 'cpu' or 'gpu'; pe places
+    every op where the executor runs)."""
     def wrap(fn):
         @functools.wraps(fn)
         def call(*args, **kwargs):
@@ -39,8 +31,20 @@ def renamed(out=False, device=False, **names):
                         raise TypeError(f"{fn.__name__}() got both '{old}' (Paddle 2.0-alpha's name) and '{new}'")
                     kwargs[new] = kwargs.pop(old)
             if device:
-                check_device(kwargs.pop("device", None), fn.__name__)
+                check_device(fn.__name__, kwargs.pop("device", None))
             target = kwargs.pop("out", None) if out else None
             return written_to(fn(*args, **kwargs), target)
+        return call
+    return wrap
+
+
+def or_alpha(alpha_fn, keywords):
+    """The 2.6 function, or ``alpha_fn`` (2.0-alpha's, which pe has as a Fluid layer) for a call that
+    gives one of ``keywords``, 2.0-alpha's names that 2.6's signature lacks: where the two differ in more
+    than names (defaults, checks), the keywords say which API a call is written for."""
+    def wrap(fn):
+        @functools.wraps(fn)
+        def call(*args, **kwargs):
+            return (alpha_fn if keywords & set(kwargs) else fn)(*args, **kwargs)
         return call
     return wrap

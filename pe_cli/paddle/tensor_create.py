@@ -7,7 +7,7 @@ import numbers
 
 import numpy as np
 
-from .alpha_keywords import renamed
+from .alpha_keywords import or_alpha, renamed
 from .. import layers as L
 from ..base.dtypes import convert_dtype
 from ..base.errors import ArgumentValueError, PeError
@@ -60,10 +60,13 @@ def empty(shape, dtype=None, name=None):
     return full(shape, 0.0, dtype)
 
 
-@renamed(out=True, device=True, input="x")
+_DTYPES_2X = ("bool", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8")
+
+
+@or_alpha(L.full_like, {"input", "out", "device", "stop_gradient"})     # 2.0-alpha's full_like: its dtypes
 def full_like(x, fill_value, dtype=None, name=None):
     """``fill_value`` shaped like x, of ``dtype`` (None: x's)."""
-    return L.full_like(x, fill_value, dtype=dtype, name=name)
+    return L.full_like(x, fill_value, dtype=dtype, name=name, dtypes=_DTYPES_2X)
 
 
 @renamed(out=True, device=True, input="x")

@@ -2,14 +2,13 @@
 interpolate/upsample (pe's nearest/bilinear/trilinear ``_interp_v2`` ops), cosine_similarity,
 pairwise_distance, label_smooth, pixel_shuffle, channel_shuffle, affine_grid, grid_sample,
 sequence_mask and gather_tree, each lowering to pe's registered ops."""
-import inspect
-
 from .... import layers as L
 from ....base.errors import PeError
 from ....framework.variable import Variable
 from ....layers.checks import check_type
 from ....layers.helper import LayerHelper, _single
 from ... import tensor_create as TC
+from ...alpha_keywords import or_alpha
 from ... import tensor_manip as TM
 from ... import tensor_math as TMa
 
@@ -86,21 +85,9 @@ _METHODS = {"nearest": ("nearest_interp_v2", 4), "bilinear": ("bilinear_interp_v
             "trilinear": ("trilinear_interp_v2", 5), "linear": ("bilinear_interp_v2", 3)}
 
 
-# The keywords of Paddle 2.0-alpha's interpolate (fluid.layers.image_resize's signature) that 2.6's lacks
-_ALPHA_INTERPOLATE = {"input", "out_shape", "scale", "resample", "actual_shape"}
-
-
-def interpolate(*args, **kwargs):
-    """Paddle 2.6's interpolate (_interpolate); a call with a keyword of Paddle 2.0-alpha's
-    (``out_shape``, ``scale``, ``resample``, ``actual_shape``, ``input``) is 2.0-alpha's, which was
-    fluid.layers.image_resize (its defaults: 'BILINEAR', align_corners True, align_mode 1)."""
-    if _ALPHA_INTERPOLATE & set(kwargs):
-        return L.image_resize(*args, **kwargs)
-    return _interpolate(*args, **kwargs)
-
-
-def _interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0,
-                 data_format="NCHW", name=None):
+@or_alpha(L.image_resize, {"input", "out_shape", "scale", "resample", "actual_shape"})   # 2.0-alpha's interpolate
+def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0,
+                data_format="NCHW", name=None):
     """Resizes the spatial dims to ``size`` or by ``scale_factor`` ('nearest', 'linear' (3-D),
     'bilinear' (4-D), 'trilinear' (5-D)); 'bicubic' and 'area' need ops pe lacks."""
     check_type(x, "x", Variable, "interpolate")
@@ -131,8 +118,6 @@ def _interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=
     out = _single(op_type, x, {"X": [x]}, attrs, name=name)
     return TM.squeeze(out, 1 if channel_last else 2) if rank == 3 else out
 
-
-interpolate.__signature__ = inspect.signature(_interpolate)     # 2.6's parameters
 
 
 def upsample(x, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0,
