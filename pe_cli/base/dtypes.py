@@ -57,5 +57,11 @@ def convert_dtype(dtype):
     return name
 
 
+def var_type(dtype):
+    """``convert_dtype``'s name as Fluid's VarType: it equals 'float32' and its ``int()`` is Fluid's number
+    (``fluid.framework.convert_np_dtype_to_dtype_``)."""
+    return _DTypeName(convert_dtype(dtype))
+
+
 def is_float(dtype):
     return dtype in ("float16", "float32", "float64")

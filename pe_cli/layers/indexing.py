@@ -102,6 +102,8 @@ def topk(input, k, name=None):
 
 
 def _arg(op_type, x, axis):
+    check_variable_and_dtype(x, "x", ("float32", "float64", "uint8", "int16", "int32", "int64"),  # Fluid 1.8's
+                             op_type.replace("_", ""))
     helper = LayerHelper(op_type, x=x)
     out = helper.create_variable_for_type_inference("int64", stop_gradient=True)
     helper.append_op(op_type, {"X": [x]}, {"Out": [out]}, {"axis": axis})

@@ -160,6 +160,8 @@ mean = _reduction(L.reduce_mean, "mean")
 @renamed(**_REDUCTION_NAMES)
 def sum(x, axis=None, dtype=None, keepdim=False, name=None):  # noqa: A001
     """The sum of x over ``axis`` (None: all), cast to ``dtype`` first when given."""
+    if dtype is None and x.dtype == "bool":
+        dtype = "int64"             # 2.6's sum of a bool tensor
     if dtype is not None and convert_dtype(dtype) != x.dtype:
         x = L.cast(x, dtype)
     return L.reduce_sum(x, dim=_axes(axis), keep_dim=keepdim, name=name)
