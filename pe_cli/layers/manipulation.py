@@ -36,20 +36,30 @@ def concat(input, axis=0, name=None):
 
 def split(input, num_or_sections, dim=-1, name=None):
     """Cuts ``input`` along ``dim`` into ``num_or_sections`` equal parts (an int), or parts of the
-    listed sizes (one may be -1: the rest). Returns the list of parts."""
+    listed sizes (one may be -1: the rest). Returns the list of parts. As Fluid 1.8's: ``dim`` may be an
+    int Variable (AxisTensor), the list may hold one-value int Variables (SectionsTensorList), and a
+    wrong type is a TypeError."""
+    check_variable_and_dtype(input, "input", ("bool", "float16", "float32", "float64", "int32", "int64"), "split")
+    check_type(num_or_sections, "num_or_sections", (list, numbers.Integral, tuple), "split")
+    check_type(dim, "dim", (numbers.Integral, Variable), "split")
     helper = LayerHelper("split", input=input, name=name)
+    inputs, attrs = {"X": [input]}, {"axis": 0 if isinstance(dim, Variable) else dim, "num": 0, "sections": []}
+    if isinstance(dim, Variable):
+        dim.stop_gradient = True
+        inputs["AxisTensor"] = [dim]
     if isinstance(num_or_sections, numbers.Integral) and not isinstance(num_or_sections, bool):
         if num_or_sections <= 0:
-            raise PeError(f"split '{helper.name}': num_or_sections={num_or_sections} must be > 0")
-        num, sections, count = int(num_or_sections), [], int(num_or_sections)
-    elif isinstance(num_or_sections, (list, tuple)) and num_or_sections:
-        num, sections = 0, _check_ints(f"split '{helper.name}'", "num_or_sections", num_or_sections)
-        count = len(sections)
+            raise ArgumentValueError(f"split '{helper.name}': num_or_sections={num_or_sections} must be > 0")
+        attrs["num"] = count = int(num_or_sections)
+    elif num_or_sections:
+        if holds_variable(num_or_sections):
+            inputs["SectionsTensorList"] = shape_tensor_list("split", num_or_sections)
+        attrs["sections"] = _check_ints(f"split '{helper.name}'", "num_or_sections", attr_shape(num_or_sections))
+        count = len(num_or_sections)
     else:
-        raise PeError(f"split '{helper.name}': num_or_sections must be an int or a non-empty list, "
-                      f"got {num_or_sections!r}")
+        raise ArgumentValueError(f"split '{helper.name}': num_or_sections must be an int or a non-empty list")
     outs = [helper.create_variable_for_type_inference(input.dtype) for _ in range(count)]
-    helper.append_op("split", {"X": [input]}, {"Out": outs}, {"axis": dim, "num": num, "sections": sections})
+    helper.append_op("split", inputs, {"Out": outs}, attrs)
     return outs
 
 

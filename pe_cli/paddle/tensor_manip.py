@@ -72,7 +72,7 @@ def concat(x, axis=0, name=None):
 def split(x, num_or_sections, axis=0, name=None):
     """The list of parts of x along ``axis``: ``num_or_sections`` equal ones (an int) or of the
     listed sizes (one may be -1)."""
-    return L.split(x, num_or_sections, dim=int(axis), name=name)
+    return L.split(x, num_or_sections, dim=axis, name=name)
 
 
 def chunk(x, chunks, axis=0, name=None):
