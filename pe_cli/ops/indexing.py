@@ -85,7 +85,7 @@ register("slice", kernel_module="indexing", grad_reads=("Input",) + tuple(_SLICE
              "StartsTensor / EndsTensor holds the list, StartsTensorList / EndsTensorList one tensor per item.")
 register("slice_grad", kernel_module="indexing", inputs=["Input", "Out@GRAD"] + _slot_specs(_SLICE_FROM),
          outputs=["Input@GRAD"], attrs=_SLICE_ATTRS, infer=grads_like({"Input@GRAD": "Input"}),
-         grad=grad_of_linear_grad("slice", "Input", "Out"), attr_tensors=_SLICE_FROM)
+         grad=grad_of_linear_grad("slice", "Input", "Out", extra_inputs=tuple(_SLICE_FROM)), attr_tensors=_SLICE_FROM)
 
 _INDEX_DTYPES = ("int32", "int64")
 
