@@ -22,10 +22,15 @@ def pad(x, paddings, pad_value=0.0, name=None):
 
 def pad2d(input, paddings=[0, 0, 0, 0], mode="constant", pad_value=0.0, data_format="NCHW", name=None):  # noqa: B006
     """Images padded by [top, bottom, left, right]: with pad_value ('constant'), mirrored without
-    the edge ('reflect') or with the edge repeated ('edge')."""
+    the edge ('reflect') or with the edge repeated ('edge'). ``paddings`` may be an int32 Variable of
+    the four (Fluid 1.8's Paddings input)."""
+    inputs = {"X": [input]}
+    if isinstance(paddings, Variable):
+        paddings.stop_gradient = True
+        inputs["Paddings"], paddings = [paddings], []
     attrs = {"paddings": _ints("pad2d", "paddings", paddings), "mode": mode, "pad_value": float(pad_value),
              "data_format": data_format}
-    return _single("pad2d", input, {"X": [input]}, attrs, name=name)
+    return _single("pad2d", input, inputs, attrs, name=name)
 
 
 def pad_constant_like(x, y, pad_value=0.0, name=None):

@@ -39,6 +39,10 @@ def _infer_pad2d(ctx):
     x, pads = ctx.shape("X"), list(ctx.attrs["paddings"])
     if len(x) != 4:
         ctx.fail(f"X {fmt_shape(x)} must be 4-D ({ctx.attrs['data_format']})")
+    if ctx.has_input("Paddings"):       # given at run time: the height and width are known then
+        h, w = (2, 3) if ctx.attrs["data_format"] == "NCHW" else (1, 2)
+        ctx.set_output("Out", [-1 if i in (h, w) else d for i, d in enumerate(x)], ctx.dtype("X"))
+        return
     if len(pads) != 4:
         ctx.fail(f"paddings={pads} must be [top, bottom, left, right]")
     h, w = (2, 3) if ctx.attrs["data_format"] == "NCHW" else (1, 2)
@@ -52,19 +56,22 @@ def _infer_pad2d(ctx):
 
 
 def _grad_pad2d(g):
-    g.op("pad2d_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
+    pads = {"Paddings": g.input("Paddings")} if g.input("Paddings") else {}
+    g.op("pad2d_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out"), **pads}, {"X@GRAD": g.in_grad("X")},
+         g.attrs)
 
 
 _PAD2D_ATTRS = {"paddings": Attr(lambda: [0, 0, 0, 0], _nonneg_list, "[top, bottom, left, right], ints >= 0"),
                 "mode": Attr("constant", choices=("constant", "reflect", "edge")), "pad_value": 0.0,
                 "data_format": Attr("NCHW", choices=("NCHW", "NHWC"))}
-register("pad2d", kernel_module="padding", inputs=["X"], outputs=["Out"], attrs=_PAD2D_ATTRS, infer=_infer_pad2d,
-         grad=_grad_pad2d, grad_reads=("X",),
+register("pad2d", kernel_module="padding", inputs=["X", "Paddings?"], outputs=["Out"], attrs=_PAD2D_ATTRS,
+         infer=_infer_pad2d, grad=_grad_pad2d, grad_reads=("X", "Paddings"), attr_tensors={"Paddings": "paddings"},
          doc="Out = the images of X padded by [top, bottom, left, right]: with pad_value (constant), "
              "their mirror without the edge (reflect) or the edge repeated (edge). The gradient sums "
-             "Out@GRAD back onto the pixels each padded one copies.")
-register("pad2d_grad", kernel_module="padding", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"], attrs=_PAD2D_ATTRS,
-         infer=grads_like({"X@GRAD": "X"}))
+             "Out@GRAD back onto the pixels each padded one copies. Fluid 1.8's Paddings, an int32 [4] "
+             "tensor, gives the paddings at run time.")
+register("pad2d_grad", kernel_module="padding", inputs=["X", "Out@GRAD", "Paddings?"], outputs=["X@GRAD"],
+         attrs=_PAD2D_ATTRS, infer=grads_like({"X@GRAD": "X"}), attr_tensors={"Paddings": "paddings"})
 
 
 # -- pad3d (Paddle 2.x, so models paddle.nn.Pad3D / F.pad saved load in pe) -----------------------
