@@ -8,6 +8,7 @@ __all__ = ["concat", "split", "stack", "reshape", "transpose", "flatten", "squee
            "rank", "shape"]
 import numbers
 
+from ..base.dtypes import VarType
 from ..base.errors import ArgumentAssertionError, ArgumentValueError, PeError
 from ..framework.variable import Variable
 from .checks import NUMBERS, check_dtype, check_type, check_variable_and_dtype
@@ -16,6 +17,19 @@ from .shape_tensor import attr_shape, holds_variable, shape_tensor_list
 
 
 # -- combining and cutting ----------------------------------------------------------------------
+
+def _is_array(x):
+    return getattr(x, "type", None) == VarType.LOD_TENSOR_ARRAY
+
+
+def _joined_array(helper, array, out, axis, stack):
+    """``out`` = a tensor array's tensors concatenated (or stacked) along ``axis``, as Fluid 1.8's concat
+    and stack do with one (tensor_array_to_tensor)."""
+    index = helper.create_variable_for_type_inference("int32", stop_gradient=True)
+    helper.append_op("tensor_array_to_tensor", {"X": [array]}, {"Out": [out], "OutIndex": [index]},
+                     {"axis": axis, "use_stack": stack})
+    return out
+
 
 def concat(input, axis=0, name=None):
     """Joins the variables of ``input`` along ``axis`` (an int, or a one-value int Variable read at run
@@ -26,6 +40,8 @@ def concat(input, axis=0, name=None):
     check_type(axis, "axis", (int, Variable), "concat")
     helper = LayerHelper("concat", input=inputs, name=name)
     out = helper.create_variable_for_type_inference(helper.input_dtype())
+    if _is_array(inputs[0]):
+        return _joined_array(helper, inputs[0], out, axis, False)
     if isinstance(axis, Variable):
         axis.stop_gradient = True
         helper.append_op("concat", {"X": inputs, "AxisTensor": [axis]}, {"Out": [out]}, {})
@@ -64,10 +80,13 @@ def split(input, num_or_sections, dim=-1, name=None):
 
 
 def stack(x, axis=0, *, name=None):
-    """Stacks variables of one shape along a new dim ``axis``."""
+    """Stacks variables of one shape along a new dim ``axis``; a tensor array's tensors as Fluid 1.8
+    does (tensor_array_to_tensor with use_stack)."""
     inputs = _as_list(x)
     helper = LayerHelper("stack", x=inputs, name=name)
     out = helper.create_variable_for_type_inference(inputs[0].dtype)
+    if _is_array(inputs[0]):
+        return _joined_array(helper, inputs[0], out, axis, True)
     helper.append_op("stack", {"X": inputs}, {"Y": [out]}, {"axis": axis})
     return out
 

@@ -76,10 +76,10 @@ register("range", kernel_module="creation", kernel="arange", inputs=["Start", "E
 
 def _infer_fill_any_like(ctx):
     dtype, value = ctx.attrs["dtype"] or ctx.dtype("X"), ctx.attrs["value"]
-    if dtype != "bool":
+    if dtype != "bool" and not (is_float(dtype) and not math.isfinite(value)):    # a float holds inf and NaN
         info = np.finfo(dtype) if is_float(dtype) else np.iinfo(dtype)
-        if math.isnan(value) or not float(info.min) <= value <= float(info.max):      # as Fluid's kernel
-            ctx.fail(f"value={value} is out of range for {dtype} (or NaN); Out cannot hold it")
+        if math.isnan(value) or not float(info.min) <= value <= float(info.max):      # as Paddle's kernel
+            ctx.fail(f"value={value} is out of range for {dtype}; Out cannot hold it")
     ctx.set_output("Out", ctx.shape("X"), dtype, lod_level=ctx.input_var("X").lod_level)
 
 

@@ -80,7 +80,8 @@ def chunk(x, chunks, axis=0, name=None):
 
 
 def stack(x, axis=0, name=None):
-    return L.stack(list(x), axis=axis, name=name)
+    """The tensors of the list x stacked along a new dim ``axis``; one Tensor is a list of one (Paddle's)."""
+    return L.stack(list(x) if isinstance(x, (list, tuple)) else [x], axis=axis, name=name)
 
 
 def unbind(input, axis=0):

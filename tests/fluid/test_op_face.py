@@ -210,6 +210,6 @@ def test_op_test_spellings_of_attributes():
     with pytest.raises(core.EnforceNotMet, match="out of range"):
         block.append_op("fill_any_like", {"X": ["x"]}, {"Out": ["big"]}, {"value": 1e100, "dtype": "int32"})
     with pytest.raises(core.EnforceNotMet, match="out of range"):
-        block.append_op("fill_any_like", {"X": ["x"]}, {"Out": ["nan"]}, {"value": float("nan")})
+        block.append_op("fill_any_like", {"X": ["x"]}, {"Out": ["nan"]}, {"value": float("nan"), "dtype": "int64"})
     out, = fluid.Executor(fluid.CPUPlace()).run(main, fetch_list=["c"], scope=fluid.Scope())
     np.testing.assert_array_equal(out, np.array([3, 3], np.int32))
