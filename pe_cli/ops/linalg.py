@@ -104,7 +104,10 @@ def _grad_matmul(g):
 
 _BOOL = (False, True)
 _MATMUL_ATTRS = {"transpose_X": Attr(False, choices=_BOOL), "transpose_Y": Attr(False, choices=_BOOL),
-                 "alpha": Attr(1.0, _finite, "a finite number")}
+                 "alpha": Attr(1.0, _finite, "a finite number"),
+                 # Fluid 1.8's multi-head matmul (its MKLML CPU builds only): declared so that a program
+                 # giving it is refused rather than multiplied as one head
+                 "head_number": Attr(1, lambda v: v == 1, "1 (pe's matmul has no multi-head form)")}
 register("matmul", kernel_module="linalg",
          grad_reads=("X", "Y"), inputs=["X", "Y"], outputs=["Out"], attrs=_MATMUL_ATTRS, infer=_infer_matmul,
          grad=_grad_matmul,
