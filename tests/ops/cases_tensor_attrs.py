@@ -60,3 +60,6 @@ CASES = [
            attrs={"out_h": 3, "out_w": 3, "interp_method": "bilinear", "align_corners": True, "align_mode": 1},
            atol=0, name="bilinear_interp_uint8_truncates"),
 ]
+CASES.append(OpCase("pow", {"X": np.abs(_x3) + 0.5, "FactorTensor": np.array([2.5], np.float32)},
+                    lambda i, a: {"Out": i["X"] ** 2.5}, attrs={"factor": 1.0}, grad=("X",), rtol=1e-5,
+                    name="pow_factor_tensor"))
