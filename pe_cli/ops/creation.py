@@ -15,8 +15,7 @@ def _infer_fill(ctx):
         n = ctx.shape("ShapeTensor")
         shape = shape or ([-1] * n[0] if len(n) == 1 and n[0] >= 0 else [])
     elif ctx.has_input("ShapeTensorList") and len(ctx.shapes("ShapeTensorList")) != len(shape):
-        ctx.fail(f"ShapeTensorList holds {len(ctx.shapes('ShapeTensorList'))} dims, the shape attribute "
-                 f"{shape} {len(shape)}")
+        shape = [-1] * len(ctx.shapes("ShapeTensorList"))     # the list replaces the attribute (Fluid's)
     ctx.set_output("Out", shape, ctx.attrs["dtype"])
 
 
