@@ -63,7 +63,8 @@ def parse(output):
 
 
 def run_file(directory, filename, pythonpath, timeout):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT] + pythonpath), PE_DEBUG="1")
+    # warnings off: one printed while a case runs splits unittest's "name ... ok" line, which the count reads
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT] + pythonpath), PE_DEBUG="1", PYTHONWARNINGS="ignore")
     try:
         proc = subprocess.run([sys.executable, "-m", "pe_cli", "fluid", filename, "-v"], cwd=directory, env=env,
                               capture_output=True, text=True, timeout=timeout)
