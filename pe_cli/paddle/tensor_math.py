@@ -103,6 +103,7 @@ def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
                                                          "trans_y": bool(transpose_y)}, name=name)
 
 
+@renamed(out=True)
 def mm(input, mat2, name=None):
     return matmul(input, mat2, name=name)
 
