@@ -154,7 +154,8 @@ def test_type_errors_of_the_fourth_session(program):
     test_fill_constant_op, test_split_op, test_crop_tensor_op, test_one_hot_op, test_conv2d_op."""
     i32, f32 = layers.data("i", shape=[4], dtype="int32"), layers.data("f", shape=[4], dtype="float32")
     lod = fluid.create_lod_tensor(np.array([[-1.0]]), [[1]], fluid.CPUPlace())
-    for bad in (lambda: layers.mul(i32, i32), lambda: layers.sums([11, 22]), lambda: layers.sum([i32, 1]),
+    for bad in (lambda: layers.mul(i32, i32), lambda: layers.matmul(i32, i32), lambda: layers.sums([11, 22]),
+                lambda: layers.sum([i32, 1]),
                 lambda: layers.squeeze(i32, axes=0), lambda: layers.unsqueeze(f32, axes=3.2),
                 lambda: layers.argmax([1, 2]), lambda: layers.reduce_sum(lod),
                 lambda: layers.reduce_mean(layers.data("u", shape=[4], dtype="uint8")), lambda: layers.reduce_all(i32),
