@@ -98,13 +98,14 @@ def build_program(case, out_slots, with_loss):
         return program, names, None, {}
     terms, weights = [], {}
     rng = np.random.default_rng(7)
-    for slot in [v for s in case.loss_outputs or out_slots for v in _out_vars(case, s)]:
+    for s, i, slot in [(s, i, v) for s in case.loss_outputs or out_slots for i, v in enumerate(_out_vars(case, s))]:
         var = block.var(f"out_{slot}")
         if var.dtype not in ("float32", "float64"):
             continue
         shape = var.shape
-        if any(d < 0 for d in shape):       # rows known at run time only (sequence ops): the reference's
-            shape = np.shape(case.ref(case.inputs, _attrs_with_defaults(case))[slot])
+        if any(d < 0 for d in shape):       # dims known at run time only (sequence ops): the reference's
+            ref = case.ref(case.inputs, _attrs_with_defaults(case))[s]
+            shape = np.shape(ref[i] if slot != s else ref)
         w = rng.uniform(0.5, 1.5, size=shape).astype(var.dtype)
         weights[f"w_{slot}"] = w
         block.create_var(name=f"w_{slot}", shape=w.shape, dtype=w.dtype.name, is_data=True, stop_gradient=True)

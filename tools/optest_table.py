@@ -63,7 +63,8 @@ def parse(output):
 
 
 def run_file(directory, filename, pythonpath, timeout):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT] + pythonpath), PE_DEBUG="1")
+    # warnings off: one printed while a case runs splits unittest's "name ... ok" line, which the count reads
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT] + pythonpath), PE_DEBUG="1", PYTHONWARNINGS="ignore")
     try:
         proc = subprocess.run([sys.executable, "-m", "pe_cli", "fluid", filename, "-v"], cwd=directory, env=env,
                               capture_output=True, text=True, timeout=timeout)
@@ -95,8 +96,6 @@ NOTES = {
                        "updated",
     "test_batch_norm_op.py": "pe design: fluid.dygraph.BatchNorm is user-level dygraph, which pe does not have "
                              "(issue 53 asks only the eager op path)",
-    "test_slice_op.py": "pe design: TestSliceAPI feeds int32 into a float32 fluid.layers.data, which Fluid 1.8 leaves "
-                        "unchecked and pe checks",
     "test_strided_slice_op.py": "pe design: TestStridedSliceAPI feeds int32 into a float32 fluid.layers.data, which "
                                 "Fluid 1.8 leaves unchecked and pe checks",
     "test_hsigmoid_op.py": "environment: the test's reference calls int() on a 1-element array, which numpy 2 "
@@ -111,16 +110,21 @@ NOTES = {
                              "(pe's) no longer takes",
     "test_sequence_reverse.py": "environment: the test's reference calls np.reshape(newshape=...), which numpy 2.4 "
                                 "(pe's) no longer takes",
-    "test_center_loss.py": "pe design: the test passes an attribute the op lacks ('lambda'), which Fluid 1.8 ignores "
-                           "and pe refuses",
     "test_gather_op.py": "pe design: API_TestGather declares its index float64 and feeds int64; Fluid 1.8 builds it "
                          "and runs on the fed ints, pe refuses a float index when the program is built",
     "test_maxout_op.py": "pe design: maxout of a 2-D input is refused when built; Fluid 1.8 accepts it until run",
     "test_gru_unit_op.py": "pe design: fluid.dygraph.nn layers are user-level dygraph, which pe does not have",
     "test_lookup_table_v2_op.py": "pe design: fluid.dygraph.nn layers are user-level dygraph, which pe does not have",
-    "test_activation_op.py": "pe design: test_out feeds float64 into a float32 fluid.layers.data, which Fluid 1.8 "
-                             "leaves unchecked and pe checks; hard_shrink's test passes an attribute the op lacks "
-                             "('lambda'), which Fluid ignores and pe refuses",
+    "test_uniform_random_op.py": "Paddle-only: the SelectedRows cases want each histogram bin of one seeded draw of "
+                                 "3136 values within 0.01 of 0.1 (Fluid's generator's draw; about 2 standard "
+                                 "deviations), and two ops of one seed to draw alike (pe mixes in the op's position)",
+    "test_elementwise_pow_op.py": "pe design: TestElementwisePowGradOpInt wants gradients of int64 tensors; pe's "
+                                  "autodiff differentiates float tensors only",
+    "test_reduce_op.py": "Paddle 2.0-alpha against 2.6: API_TestSumOpError wants paddle.sum(x, dtype=...) refused "
+                         "unless it widens (2.0-alpha's); pe's paddle.sum is 2.6's, which casts, and the call "
+                         "names no 2.0-alpha keyword",
+    "test_one_hot_op.py": "pe design: a one_hot of float ids is refused when the op is appended; Fluid 1.8 builds "
+                          "it and fails in exe.run, where the test expects the error",
 }
 
 

@@ -12,6 +12,7 @@ _ALIASES = {
     "int16": "int16", "int8": "int8", "uint8": "uint8", "bool": "bool",
 }
 
+DTYPE_NAMES = frozenset(_ALIASES.values())       # the canonical names (Fluid's data_feeder.convert_dtype takes only these)
 
 # Fluid's VarType enum numbers of the dtypes (``int(core.VarDesc.VarType.FP32)`` is 5)
 _ENUM = {"bool": 0, "int16": 1, "int32": 2, "int64": 3, "float16": 4, "float32": 5, "float64": 6,
@@ -54,6 +55,12 @@ def convert_dtype(dtype):
     if name is None:
         raise UnknownDtypeError(f"unknown dtype {dtype!r}; use one of {sorted(set(_ALIASES.values()))}")
     return name
+
+
+def var_type(dtype):
+    """``convert_dtype``'s name as Fluid's VarType: it equals 'float32' and its ``int()`` is Fluid's number
+    (``fluid.framework.convert_np_dtype_to_dtype_``)."""
+    return _DTypeName(convert_dtype(dtype))
 
 
 def is_float(dtype):

@@ -1,7 +1,7 @@
 """``paddle.fluid.framework``: the IR classes and program switches, as pe defines them.
 
-pe's dtypes are numpy names ('float32'); ``convert_np_dtype_to_dtype_`` returns that name, which
-equals ``core.VarDesc.VarType.FP32`` and the rest, so comparisons in Fluid scripts hold.
+pe's dtypes are numpy names ('float32'); ``convert_np_dtype_to_dtype_`` returns that name (its ``int()``
+Fluid's VarType number), which equals ``core.VarDesc.VarType.FP32`` and the rest, so comparisons in Fluid scripts hold.
 """
 import contextlib
 import re
@@ -11,7 +11,7 @@ from ..training.backward import grad_var_name
 from ..framework import (Block, Operator, Parameter, Program, Variable, default_main_program,  # noqa: F401
                          default_startup_program, name_scope, program_guard, switch_main_program,
                          switch_startup_program, unique_name)
-from ..base.dtypes import convert_dtype as convert_np_dtype_to_dtype_
+from ..base.dtypes import var_type as convert_np_dtype_to_dtype_
 from ..base.errors import PeError
 from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
 from .op_proto import OpProtoHolder  # noqa: F401

@@ -155,15 +155,16 @@ class EditDistance(MetricBase):
 
 class Auc(MetricBase):
     """Area under the ROC curve from bucketed scores, as Fluid's: ``preds`` is [N, 2] (column 1 the
-    positive score in [0, 1]), each score falls in bucket int(score * num_thresholds)."""
+    positive score in [0, 1]), each score falls in bucket int(score * num_thresholds). The bucket counts
+    ``_stat_pos`` / ``_stat_neg`` are Python lists of floats, as Fluid's (its op test extends them)."""
 
     def __init__(self, name=None, curve="ROC", num_thresholds=4095):
         super().__init__(name)
         if curve != "ROC":
             raise ValueError(f"Auc: only curve='ROC' is supported, got {curve!r}")
         self._curve, self._num_thresholds = curve, int(num_thresholds)
-        self._stat_pos = np.zeros(self._num_thresholds + 1, dtype=np.int64)
-        self._stat_neg = np.zeros(self._num_thresholds + 1, dtype=np.int64)
+        self._stat_pos = [0] * (self._num_thresholds + 1)
+        self._stat_neg = [0] * (self._num_thresholds + 1)
 
     def update(self, preds, labels):
         preds = _numpy("Auc", "preds", preds)
@@ -174,12 +175,13 @@ class Auc(MetricBase):
         bins = (preds[:, 1] * self._num_thresholds).astype(np.int64)
         if bins.min(initial=0) < 0 or bins.max(initial=0) > self._num_thresholds:
             raise ValueError("Auc.update: positive scores must lie in [0, 1]")
-        np.add.at(self._stat_pos, bins[labels != 0], 1)
-        np.add.at(self._stat_neg, bins[labels == 0], 1)
+        size = self._num_thresholds + 1
+        self._stat_pos = (np.asarray(self._stat_pos, np.float64) + np.bincount(bins[labels != 0], minlength=size)).tolist()
+        self._stat_neg = (np.asarray(self._stat_neg, np.float64) + np.bincount(bins[labels == 0], minlength=size)).tolist()
 
     def eval(self):
-        pos = np.cumsum(self._stat_pos[::-1]).astype(np.float64)
-        neg = np.cumsum(self._stat_neg[::-1]).astype(np.float64)
+        pos = np.cumsum(np.asarray(self._stat_pos, np.float64)[::-1])
+        neg = np.cumsum(np.asarray(self._stat_neg, np.float64)[::-1])
         pos_prev, neg_prev = np.concatenate([[0.0], pos[:-1]]), np.concatenate([[0.0], neg[:-1]])
         area = float(np.sum(np.abs(neg - neg_prev) * (pos + pos_prev) / 2.0))
         return area / pos[-1] / neg[-1] if pos[-1] > 0 and neg[-1] > 0 else 0.0

@@ -276,8 +276,16 @@ def context_index(offs, start, length):
 
 
 def matmul_v1_attrs(attrs):
-    """matmul_v2's attributes (trans_x, trans_y) as matmul's, whose kernels and gradients it shares."""
-    return {"transpose_X": bool(attrs["trans_x"]), "transpose_Y": bool(attrs["trans_y"]), "alpha": 1.0}
+    """matmul_v2's attributes (trans_x, trans_y) as matmul's, whose kernels and gradients it shares;
+    ``_vector_transpose`` False: a 1-D operand's flag does nothing (Paddle 2.x's rule)."""
+    return {"transpose_X": bool(attrs["trans_x"]), "transpose_Y": bool(attrs["trans_y"]), "alpha": 1.0,
+            "_vector_transpose": False}
+
+
+def matmul_flag(attrs, is_x, ndim):
+    """Whether matmul transposes its X (``is_x``) or Y operand of rank ``ndim``: its flag, and for a 1-D
+    one (made a row X or a column Y) only in Fluid 1.8's matmul (not matmul_v2)."""
+    return bool(attrs["transpose_X" if is_x else "transpose_Y"]) and (ndim > 1 or attrs.get("_vector_transpose", True))
 
 
 def gemm_rows(x_shape, trans_x):

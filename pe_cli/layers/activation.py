@@ -8,6 +8,7 @@ from ..base.activations import TABLE
 from ..base.dtypes import convert_dtype
 from ..base.errors import ArgumentValueError, PeError
 from ..training.initializer import ConstantInitializer
+from ..framework.variable import Variable
 from .checks import FLOATS, check_variable_and_dtype
 from .helper import LayerHelper
 from .helper import _single
@@ -56,6 +57,21 @@ def _layer(row):
 
 
 globals().update({row.name: _layer(row) for row in TABLE})
+_pow_of_number = pow  # noqa: F821 -- the table's layer, defined just above
+
+
+def pow(x, factor=1.0, name=None):  # noqa: A001 -- Fluid's name
+    """x ** factor elementwise: ``factor`` a number, or a float32 Variable of one value (Fluid 1.8's
+    FactorTensor, read at run time)."""
+    if not isinstance(factor, Variable):
+        return _pow_of_number(x, factor, name)
+    check_variable_and_dtype(x, "x", _CHECKED_DTYPES["pow"], "pow")
+    check_variable_and_dtype(factor, "factor", ("float32",), "pow")
+    factor.stop_gradient = True
+    helper = LayerHelper("pow", x=x, name=name)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op("pow", {"X": [x], "FactorTensor": [factor]}, {"Out": [out]})
+    return out
 
 
 def log1p(x, out=None, name=None):

@@ -1,7 +1,7 @@
 """Fluid's argument checks (its ``data_feeder.check_variable_and_dtype`` and ``check_type``): a layer
 given a value of the wrong type or dtype raises an ArgumentTypeError, a TypeError as in Fluid."""
-from ..base.dtypes import convert_dtype
-from ..base.errors import ArgumentTypeError
+from ..base.dtypes import DTYPE_NAMES, convert_dtype
+from ..base.errors import ArgumentTypeError, UnknownDtypeError
 from ..framework.variable import Variable
 
 NUMBERS = ("float16", "float32", "float64", "int32", "int64")
@@ -27,8 +27,12 @@ def check_variable_and_dtype(value, what, dtypes, layer):
 
 def check_dtype(dtype, what, dtypes, layer):
     """``dtype`` (any of Fluid's spellings) is one of ``dtypes``, else an ArgumentTypeError."""
+    if isinstance(dtype, str) and dtype not in DTYPE_NAMES:      # Fluid's convert_dtype: no other spelling
+        raise UnknownDtypeError(f"{layer}: {what} {dtype!r} is no dtype; it must be one of {', '.join(dtypes)}")
     try:
         name = convert_dtype(dtype)
+    except UnknownDtypeError:
+        raise                   # a name no dtype has: a ValueError as Fluid's convert_dtype (and a TypeError)
     except ValueError:
         name = str(dtype)
     if name not in dtypes:

@@ -65,6 +65,7 @@ def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, gro
     C/groups, kh, kw] in both layouts, initialized from N(0, sqrt(2 / (kh*kw*C))) unless param_attr
     says otherwise."""
     helper = LayerHelper("conv2d", input=input, param_attr=param_attr, bias_attr=bias_attr, act=act, name=name)
+    check_variable_and_dtype(input, "input", ("float16", "float32", "float64"), "conv2d")   # Fluid 1.8's, first
     if not isinstance(use_cudnn, bool):     # ValueErrors, as Fluid's
         raise ArgumentValueError(f"conv2d layer '{helper.name}': use_cudnn should be True or False, got {use_cudnn!r}")
     if data_format not in ("NCHW", "NHWC"):

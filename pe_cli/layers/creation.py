@@ -24,13 +24,20 @@ from .manipulation import cast, reshape, tiled
 from .shape_tensor import shape_inputs
 
 
+_FILL_DTYPES = ("bool", "float16", "float32", "float64", "int32", "int64")
+
+
 def fill_constant(shape, dtype, value, force_cpu=False, out=None, *, zero_dim=False):
     """A variable of ``shape`` and ``dtype`` filled with ``value`` (no gradient flows to it). As
     Fluid's: ``shape`` may be an int Variable or a list holding int Variables (the dims known at run
     time: ``[fluid.layers.shape(x)[0], 1]``), ``value`` a one-element Variable. ``zero_dim`` (pe's,
-    for Paddle 2.x): an empty ``shape`` makes a 0-D tensor."""
+    for Paddle 2.x): an empty ``shape`` makes a 0-D tensor, and the dtypes are 2.x's. Fluid 1.8's
+    TypeErrors: a shape not a list, tuple or Variable, a dtype it does not fill, an ``out`` of another."""
     helper = LayerHelper("fill_constant")
-    dtype = convert_dtype(dtype)
+    dtype = check_dtype(dtype, "dtype", _FILL_DTYPES + (("int8", "int16", "uint8") if zero_dim else ()), "fill_constant")
+    check_type(shape, "shape", (Variable, list, tuple), "fill_constant")
+    if out is not None:
+        check_dtype(dtype, "dtype", (convert_dtype(out.dtype),), "fill_constant")
     attrs = {"dtype": dtype, "force_cpu": force_cpu}
     inputs = shape_inputs("fill_constant", shape, {}, attrs, zero_dim=zero_dim)
     if isinstance(value, Variable):
@@ -212,7 +219,8 @@ def fill_constant_batch_size_like(input, shape, dtype, value, input_dim_idx=0, o
     return out
 
 
-def _device(layer, device):
+def check_device(layer, device):
+    """Paddle 2.0-alpha's ``device=``: None, 'cpu' or 'gpu' (a ValueError for another); whether it is 'cpu'."""
     if device not in (None, "cpu", "gpu"):
         raise ArgumentValueError(f"{layer}: device={device!r} must be None, 'cpu' or 'gpu'")
     return device == "cpu"
@@ -220,17 +228,19 @@ def _device(layer, device):
 
 def full(shape, fill_value, out=None, dtype=None, device=None, stop_gradient=True, name=None):
     """A tensor of ``shape`` filled with ``fill_value``, of ``dtype`` (None: float32)."""
-    force_cpu = _device("full", device)
+    force_cpu = check_device("full", device)
     out = fill_constant(shape, "float32" if dtype is None else dtype, fill_value, force_cpu, out)
     out.stop_gradient = stop_gradient
     return out
 
 
-def full_like(input, fill_value, out=None, dtype=None, device=None, stop_gradient=True, name=None):
-    """``fill_value`` shaped like ``input``, of ``dtype`` (None: input's)."""
-    _device("full_like", device)
+def full_like(input, fill_value, out=None, dtype=None, device=None, stop_gradient=True, name=None, *,
+              dtypes=_FILL_DTYPES):
+    """``fill_value`` shaped like ``input``, of ``dtype`` (None: input's), one of ``dtypes`` (Paddle
+    2.0-alpha's, a TypeError for another; paddle.full_like gives 2.6's)."""
+    check_device("full_like", device)
     check_variable_and_dtype(input, "input", NUMBERS + ("bool",), "full_like")
-    dtype = input.dtype if dtype is None else convert_dtype(dtype)
+    dtype = input.dtype if dtype is None else check_dtype(dtype, "dtype", dtypes, "full_like")
     helper = LayerHelper("full_like", input=input, name=name)
     if out is None:
         out = helper.create_variable_for_type_inference(dtype, stop_gradient=True)

@@ -41,7 +41,10 @@ elementwise_pow = _elementwise("elementwise_pow")
 
 def sums(input, out=None):
     """The sum of a list of variables of one shape."""
+    check_type(input, "input", (Variable, list, tuple), "sums")       # Fluid 1.8's TypeErrors
     inputs = _as_list(input)
+    for i, x in enumerate(inputs):
+        check_variable_and_dtype(x, f"input[{i}]", ("float32", "float64", "int32", "int64"), "sums")
     helper = LayerHelper("sum", input=inputs)
     if out is None:
         out = helper.create_variable_for_type_inference(helper.input_dtype())

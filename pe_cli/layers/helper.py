@@ -179,7 +179,7 @@ def _as_list(value):
 
 def _check_ints(layer, what, values):
     if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in values):
-        raise PeError(f"{layer}: {what} must be a list of ints, got {values!r}")
+        raise ArgumentTypeError(f"{layer}: {what} must be a list of ints, got {values!r}")
     return [int(v) for v in values]
 
 

@@ -5,10 +5,13 @@ shard_index, multiplex."""
 __all__ = ["scatter", "gather_nd", "argsort", "unique", "unique_with_counts", "gather", "one_hot",
            "where", "topk", "argmax", "argmin", "index_select", "index_sample", "nonzero", "scatter_nd",
            "scatter_nd_add", "shard_index", "multiplex"]
+import numbers
+
 import numpy as np
 
 from ..base.dtypes import convert_dtype
 from ..base.errors import ArgumentValueError
+from ..framework.variable import Variable
 from .checks import NUMBERS, check_type, check_variable_and_dtype
 from .creation import assign, fill_constant, ones_like, zeros
 from .elementwise import (elementwise_add, elementwise_floordiv, elementwise_mod, elementwise_mul, scale)
@@ -75,11 +78,17 @@ def gather(input, index, overwrite=True):
 
 
 def one_hot(input, depth, allow_out_of_range=False):
-    """int ids [N, 1] -> float32 [N, depth] one-hot rows. No gradient."""
+    """int ids [N, 1] -> float32 [N, depth] one-hot rows. No gradient. ``depth``: an int, or an int
+    Variable of one value (Fluid 1.8's depth_tensor)."""
+    check_variable_and_dtype(input, "input", ("int32", "int64"), "one_hot")      # Fluid 1.8's TypeErrors
+    check_type(depth, "depth", (numbers.Integral, Variable), "one_hot")
     helper = LayerHelper("one_hot", input=input)
     out = helper.create_variable_for_type_inference("float32", stop_gradient=True)
-    helper.append_op("one_hot", {"X": [input]}, {"Out": [out]},
-                     {"depth": depth, "allow_out_of_range": allow_out_of_range})
+    inputs, attrs = {"X": [input]}, {"depth": depth, "allow_out_of_range": allow_out_of_range}
+    if isinstance(depth, Variable):
+        depth.stop_gradient = True
+        inputs["depth_tensor"], attrs["depth"] = [depth], None
+    helper.append_op("one_hot", inputs, {"Out": [out]}, attrs)
     return out
 
 
@@ -104,6 +113,8 @@ def topk(input, k, name=None):
 
 
 def _arg(op_type, x, axis):
+    check_variable_and_dtype(x, "x", ("float32", "float64", "uint8", "int16", "int32", "int64"),  # Fluid 1.8's
+                             op_type.replace("_", ""))
     helper = LayerHelper(op_type, x=x)
     out = helper.create_variable_for_type_inference("int64", stop_gradient=True)
     helper.append_op(op_type, {"X": [x]}, {"Out": [out]}, {"axis": axis})

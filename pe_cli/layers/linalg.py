@@ -13,6 +13,8 @@ from .type_checks import FLOATS, check_type, check_variable_and_dtype
 def matmul(x, y, transpose_x=False, transpose_y=False, alpha=1.0, name=None):
     """alpha * op(x) @ op(y); leading dims are batches and broadcast; a 1-D x is a row vector, a 1-D
     y a column vector (the dim they add is dropped from the result)."""
+    check_variable_and_dtype(x, "x", ("float16",) + FLOATS, "matmul")      # Fluid 1.8's TypeErrors
+    check_variable_and_dtype(y, "y", ("float16",) + FLOATS, "matmul")
     return _single("matmul", x, {"X": [x], "Y": [y]},
                    {"transpose_X": transpose_x, "transpose_Y": transpose_y, "alpha": float(alpha)}, name=name)
 
@@ -20,6 +22,8 @@ def matmul(x, y, transpose_x=False, transpose_y=False, alpha=1.0, name=None):
 def mul(x, y, x_num_col_dims=1, y_num_col_dims=1, name=None):
     """x @ y with x flattened to a matrix at ``x_num_col_dims`` (its leading dims are rows) and y at
     ``y_num_col_dims``: Fluid's ``mul``, the product inside ``fc``."""
+    check_variable_and_dtype(x, "x", ("float16",) + FLOATS, "mul")      # Fluid 1.8's TypeError
+    check_variable_and_dtype(y, "y", ("float16",) + FLOATS, "mul")
     return _single("mul", x, {"X": [x], "Y": [y]},
                    {"x_num_col_dims": x_num_col_dims, "y_num_col_dims": y_num_col_dims}, name=name)
 

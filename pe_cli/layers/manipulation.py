@@ -8,6 +8,7 @@ __all__ = ["concat", "split", "stack", "reshape", "transpose", "flatten", "squee
            "rank", "shape"]
 import numbers
 
+from ..base.dtypes import VarType
 from ..base.errors import ArgumentAssertionError, ArgumentValueError, PeError
 from ..framework.variable import Variable
 from .checks import NUMBERS, check_dtype, check_type, check_variable_and_dtype
@@ -16,6 +17,19 @@ from .shape_tensor import attr_shape, holds_variable, shape_tensor_list
 
 
 # -- combining and cutting ----------------------------------------------------------------------
+
+def _is_array(x):
+    return getattr(x, "type", None) == VarType.LOD_TENSOR_ARRAY
+
+
+def _joined_array(helper, array, out, axis, stack):
+    """``out`` = a tensor array's tensors concatenated (or stacked) along ``axis``, as Fluid 1.8's concat
+    and stack do with one (tensor_array_to_tensor)."""
+    index = helper.create_variable_for_type_inference("int32", stop_gradient=True)
+    helper.append_op("tensor_array_to_tensor", {"X": [array]}, {"Out": [out], "OutIndex": [index]},
+                     {"axis": axis, "use_stack": stack})
+    return out
+
 
 def concat(input, axis=0, name=None):
     """Joins the variables of ``input`` along ``axis`` (an int, or a one-value int Variable read at run
@@ -26,6 +40,8 @@ def concat(input, axis=0, name=None):
     check_type(axis, "axis", (int, Variable), "concat")
     helper = LayerHelper("concat", input=inputs, name=name)
     out = helper.create_variable_for_type_inference(helper.input_dtype())
+    if _is_array(inputs[0]):
+        return _joined_array(helper, inputs[0], out, axis, False)
     if isinstance(axis, Variable):
         axis.stop_gradient = True
         helper.append_op("concat", {"X": inputs, "AxisTensor": [axis]}, {"Out": [out]}, {})
@@ -36,28 +52,41 @@ def concat(input, axis=0, name=None):
 
 def split(input, num_or_sections, dim=-1, name=None):
     """Cuts ``input`` along ``dim`` into ``num_or_sections`` equal parts (an int), or parts of the
-    listed sizes (one may be -1: the rest). Returns the list of parts."""
+    listed sizes (one may be -1: the rest). Returns the list of parts. As Fluid 1.8's: ``dim`` may be an
+    int Variable (AxisTensor), the list may hold one-value int Variables (SectionsTensorList), and a
+    wrong type is a TypeError."""
+    check_variable_and_dtype(input, "input", ("bool", "float16", "float32", "float64", "int32", "int64"), "split")
+    check_type(num_or_sections, "num_or_sections", (list, numbers.Integral, tuple), "split")
+    check_type(dim, "dim", (numbers.Integral, Variable), "split")
     helper = LayerHelper("split", input=input, name=name)
+    inputs, attrs = {"X": [input]}, {"axis": 0 if isinstance(dim, Variable) else dim, "num": 0, "sections": []}
+    if isinstance(dim, Variable):
+        dim.stop_gradient = True
+        inputs["AxisTensor"] = [dim]
     if isinstance(num_or_sections, numbers.Integral) and not isinstance(num_or_sections, bool):
         if num_or_sections <= 0:
-            raise PeError(f"split '{helper.name}': num_or_sections={num_or_sections} must be > 0")
-        num, sections, count = int(num_or_sections), [], int(num_or_sections)
-    elif isinstance(num_or_sections, (list, tuple)) and num_or_sections:
-        num, sections = 0, _check_ints(f"split '{helper.name}'", "num_or_sections", num_or_sections)
-        count = len(sections)
+            raise ArgumentValueError(f"split '{helper.name}': num_or_sections={num_or_sections} must be > 0")
+        attrs["num"] = count = int(num_or_sections)
+    elif num_or_sections:
+        if holds_variable(num_or_sections):
+            inputs["SectionsTensorList"] = shape_tensor_list("split", num_or_sections)
+        attrs["sections"] = _check_ints(f"split '{helper.name}'", "num_or_sections", attr_shape(num_or_sections))
+        count = len(num_or_sections)
     else:
-        raise PeError(f"split '{helper.name}': num_or_sections must be an int or a non-empty list, "
-                      f"got {num_or_sections!r}")
+        raise ArgumentValueError(f"split '{helper.name}': num_or_sections must be an int or a non-empty list")
     outs = [helper.create_variable_for_type_inference(input.dtype) for _ in range(count)]
-    helper.append_op("split", {"X": [input]}, {"Out": outs}, {"axis": dim, "num": num, "sections": sections})
+    helper.append_op("split", inputs, {"Out": outs}, attrs)
     return outs
 
 
 def stack(x, axis=0, *, name=None):
-    """Stacks variables of one shape along a new dim ``axis``."""
+    """Stacks variables of one shape along a new dim ``axis``; a tensor array's tensors as Fluid 1.8
+    does (tensor_array_to_tensor with use_stack)."""
     inputs = _as_list(x)
     helper = LayerHelper("stack", x=inputs, name=name)
     out = helper.create_variable_for_type_inference(inputs[0].dtype)
+    if _is_array(inputs[0]):
+        return _joined_array(helper, inputs[0], out, axis, True)
     helper.append_op("stack", {"X": inputs}, {"Y": [out]}, {"axis": axis})
     return out
 
@@ -108,15 +137,24 @@ def flatten(x, axis=1, name=None):
 
 
 def squeeze(input, axes, name=None):
-    """``input`` without the listed dims of size 1."""
-    return _single("squeeze", input, {"X": [input]}, {"axes": _check_ints("squeeze", "axes", _as_list(axes))},
-                   name=name)
+    """``input`` without the listed dims of size 1; Fluid 1.8's TypeErrors (``axes`` a list; the dtypes
+    its squeeze takes)."""
+    check_variable_and_dtype(input, "input", ("float32", "float64", "int8", "int32", "int64"), "squeeze")
+    check_type(axes, "axes", list, "squeeze")
+    return _single("squeeze", input, {"X": [input]}, {"axes": _check_ints("squeeze", "axes", axes)}, name=name)
 
 
 def unsqueeze(input, axes, name=None):
-    """``input`` with dims of size 1 inserted at ``axes`` (one after another)."""
-    return _single("unsqueeze", input, {"X": [input]},
-                   {"axes": _check_ints("unsqueeze", "axes", _as_list(axes))}, name=name)
+    """``input`` with dims of size 1 inserted at ``axes`` (one after another): an int, a list of ints and
+    one-value int Variables (AxesTensorList), or an int Variable holding them (AxesTensor)."""
+    check_type(axes, "axes", (numbers.Integral, list, tuple, Variable), "unsqueeze")
+    inputs = {"X": [input]}
+    if isinstance(axes, Variable):
+        axes.stop_gradient = True
+        inputs["AxesTensor"], axes = [axes], []
+    elif holds_variable(_as_list(axes)):
+        inputs["AxesTensorList"], axes = shape_tensor_list("unsqueeze", _as_list(axes)), []
+    return _single("unsqueeze", input, inputs, {"axes": _check_ints("unsqueeze", "axes", _as_list(axes))}, name=name)
 
 
 def cast(x, dtype):

@@ -117,11 +117,11 @@ def trace(input, offset=0, dim1=0, dim2=1, out=None, name=None):
 
 
 def _triangle(op, input, diagonal, lower, name):
+    check_variable_and_dtype(input, "input", NUMBERS + ("bool",), op)
+    if len(input.shape) < 2:        # checked before diagonal, as Paddle's
+        raise ArgumentValueError(f"{op}: input shape in {op} must be at least 2-D, got {list(input.shape)}")
     if not isinstance(diagonal, numbers.Integral) or isinstance(diagonal, bool):
         raise ArgumentTypeError(f"{op}: diagonal in {op} must be a python Int, got {diagonal!r}")
-    check_variable_and_dtype(input, "input", NUMBERS + ("bool",), op)
-    if len(input.shape) < 2:
-        raise ArgumentValueError(f"{op}: input shape in {op} must be at least 2-D, got {list(input.shape)}")
     return _single("tril_triu", input, {"X": [input]}, {"diagonal": int(diagonal), "lower": lower}, name=name)
 
 

@@ -15,8 +15,15 @@ from .logic import less_equal, logical_and, logical_or, not_equal
 from .manipulation import cast, reshape, squeeze
 
 
+# The dtypes Fluid 1.8's reduction layers take (a TypeError for another); the others check none
+_DTYPES = {"reduce_sum": ("float32", "float64", "int32", "int64"), "reduce_mean": ("float32", "float64", "int32", "int64"),
+           "reduce_all": ("bool",), "reduce_any": ("bool",)}
+
+
 def _reduce(op_type):
     def layer(input, dim=None, keep_dim=False, name=None):
+        if op_type in _DTYPES:
+            check_variable_and_dtype(input, "input", _DTYPES[op_type], op_type)
         dims = [] if dim is None else _as_list(dim)
         reduce_all = not dims or len(dims) == len(input.shape or ())
         attrs = {"dim": dims or [0], "keep_dim": keep_dim, "reduce_all": reduce_all}

@@ -20,24 +20,29 @@ def _infer_elementwise(name, dtypes):
     return infer
 
 
-def _activation(name, doc, uses="X", attrs=None, dtypes=FLOATS, differentiable=True, infer=None, inplace=()):
+def _activation(name, doc, uses="X", attrs=None, dtypes=FLOATS, differentiable=True, infer=None, inplace=(),
+                attr_tensors=None):
     """Registers ``name`` and ``name_grad``; the grad reads X or Out (``uses``) and Out@GRAD.
     ``dtypes``: the input dtypes accepted (None: any); ``differentiable=False``: no gradient.
-    ``inplace``: the op's and its grad op's (output, input) pairs its kernels may write over."""
-    attrs = attrs or {}
+    ``inplace``: the op's and its grad op's (output, input) pairs its kernels may write over.
+    ``attr_tensors``: {optional input slot: the attribute its tensor gives} (pow's FactorTensor)."""
+    attrs, tensors = attrs or {}, dict(attr_tensors or {})
 
     def grad(g):
+        given = {slot: g.input(slot) for slot in tensors if g.input(slot)}
         g.op(f"{name}_grad", {uses: g.input("X") if uses == "X" else g.output("Out"),
-                              "Out@GRAD": g.out_grad("Out")},
+                              "Out@GRAD": g.out_grad("Out"), **given},
              {"X@GRAD": g.in_grad("X")}, g.attrs)
 
-    register(name, inputs=["X"], outputs=["Out"], attrs=attrs, infer=infer or _infer_elementwise(name, dtypes),
-             grad=grad if differentiable else None, doc=doc, traits=("activation",),
-             grad_reads=(uses,) if differentiable else (), kernel_module="activation", inplace=inplace[0] if inplace else ())
+    slots = [f"{slot}?" for slot in tensors]
+    register(name, inputs=["X"] + slots, outputs=["Out"], attrs=attrs, infer=infer or _infer_elementwise(name, dtypes),
+             grad=grad if differentiable else None, doc=doc, traits=("activation",), attr_tensors=tensors,
+             grad_reads=(uses,) + tuple(tensors) if differentiable else (), kernel_module="activation",
+             inplace=inplace[0] if inplace else ())
     if differentiable:
-        register(f"{name}_grad", inputs=[uses, "Out@GRAD"], outputs=["X@GRAD"], attrs=attrs,
+        register(f"{name}_grad", inputs=[uses, "Out@GRAD"] + slots, outputs=["X@GRAD"], attrs=attrs,
                  infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD")),
-                 kernel_module="activation", inplace=inplace[1] if inplace else (),
+                 kernel_module="activation", inplace=inplace[1] if inplace else (), attr_tensors=tensors,
                  grad=_grad_of_grad(name, uses) if name in SECOND_DERIVATIVES else None,
                  grad_reads=(uses, "Out@GRAD") if name in SECOND_DERIVATIVES else ())
 
@@ -106,10 +111,15 @@ def _grad_of_grad(name, uses):
     return grad
 
 
+# Attributes of table rows that a tensor may give at run time (Fluid 1.8's)
+_ROW_TENSORS = {"pow": {"FactorTensor": "factor"}}
+
+
 def _register_row(row):
     _activation(row.name, row.doc, uses=row.reads, dtypes=row.dtypes, differentiable=row.derivative is not None,
                 attrs={p.name: Attr(p.default, p.check, p.expect, p.choices) for p in row.params},
-                inplace=(("Out", "X"), ("X@GRAD", "Out@GRAD")) if row.cpu_loop else ())
+                inplace=(("Out", "X"), ("X@GRAD", "Out@GRAD")) if row.cpu_loop else (),
+                attr_tensors=_ROW_TENSORS.get(row.name))
 
 
 for _row in TABLE:

@@ -1,6 +1,11 @@
 """Creating tensors: filled with a value (fill_constant, fill_zeros_like, fill_any_like,
 fill_constant_batch_size_like, fake_init), copied or given (assign, assign_value), ranges (range), identity and
 diagonal matrices (eye, diag, diag_embed), triangles of a matrix (tril_triu). Random tensors are in random.py."""
+import math
+
+import numpy as np
+
+from ..base.dtypes import is_float
 from .define import Attr, dtype_or_none, fmt_shape, int_list, is_int, register, same_as
 
 
@@ -10,8 +15,7 @@ def _infer_fill(ctx):
         n = ctx.shape("ShapeTensor")
         shape = shape or ([-1] * n[0] if len(n) == 1 and n[0] >= 0 else [])
     elif ctx.has_input("ShapeTensorList") and len(ctx.shapes("ShapeTensorList")) != len(shape):
-        ctx.fail(f"ShapeTensorList holds {len(ctx.shapes('ShapeTensorList'))} dims, the shape attribute "
-                 f"{shape} {len(shape)}")
+        shape = [-1] * len(ctx.shapes("ShapeTensorList"))     # the list replaces the attribute (Fluid's)
     ctx.set_output("Out", shape, ctx.attrs["dtype"])
 
 
@@ -19,7 +23,7 @@ def _infer_fill(ctx):
 # ShapeTensorList, one int32 [1] tensor per dim; either replaces the shape attribute.
 SHAPE_INPUTS = ["ShapeTensor?", "ShapeTensorList*?"]
 register("fill_constant", kernel_module="creation", inputs=["ValueTensor?"] + SHAPE_INPUTS, outputs=["Out"],
-         attrs={"shape": Attr([1]), "value": 0.0, "dtype": "float32", "force_cpu": False, "str_value": ""},
+         attrs={"shape": Attr([1]), "value": 0.0, "dtype": Attr("float32", dtype_or_none, "a dtype name"), "force_cpu": False, "str_value": ""},
          infer=_infer_fill, doc="Out = value (or the one value of ValueTensor), of the given shape (or "
                                 "the run-time shape of ShapeTensor or ShapeTensorList) and dtype.")
 
@@ -47,7 +51,7 @@ def values_attr(dtype):
 
 
 register("assign_value", kernel_module="creation", inputs=[], outputs=["Out"], infer=_infer_fill,
-         attrs={"shape": Attr([1]), "dtype": "float32", "fp32_values": Attr(list), "int32_values": Attr(list),
+         attrs={"shape": Attr([1]), "dtype": Attr("float32", dtype_or_none, "a dtype name"), "fp32_values": Attr(list), "int32_values": Attr(list),
                 "int64_values": Attr(list), "bool_values": Attr(list)},
          doc="Out = the given values (row-major), of the given shape: fp32_values for float dtypes, "
              "int32_values, int64_values or bool_values for the others (Fluid's attributes).")
@@ -70,8 +74,12 @@ register("range", kernel_module="creation", kernel="arange", inputs=["Start", "E
 
 
 def _infer_fill_any_like(ctx):
-    ctx.set_output("Out", ctx.shape("X"), ctx.attrs["dtype"] or ctx.dtype("X"),
-                   lod_level=ctx.input_var("X").lod_level)
+    dtype, value = ctx.attrs["dtype"] or ctx.dtype("X"), ctx.attrs["value"]
+    if dtype != "bool" and not (is_float(dtype) and not math.isfinite(value)):    # a float holds inf and NaN
+        info = np.finfo(dtype) if is_float(dtype) else np.iinfo(dtype)
+        if math.isnan(value) or not float(info.min) <= value <= float(info.max):      # as Paddle's kernel
+            ctx.fail(f"value={value} is out of range for {dtype}; Out cannot hold it")
+    ctx.set_output("Out", ctx.shape("X"), dtype, lod_level=ctx.input_var("X").lod_level)
 
 
 register("fill_any_like", kernel_module="creation", inputs=["X"], outputs=["Out"], infer=_infer_fill_any_like,
@@ -153,7 +161,7 @@ def _infer_fill_like(ctx):
 
 register("fill_constant_batch_size_like", kernel_module="creation", inputs=["Input"], outputs=["Out"],
          lod="drop", infer=_infer_fill_like,
-         attrs={"shape": Attr(list), "value": 0.0, "dtype": "float32", "input_dim_idx": 0, "output_dim_idx": 0,
+         attrs={"shape": Attr(list), "value": 0.0, "dtype": Attr("float32", dtype_or_none, "a dtype name"), "input_dim_idx": 0, "output_dim_idx": 0,
                 "force_cpu": False},
          doc="Out = value, of `shape` with dimension output_dim_idx taken from Input's input_dim_idx (a "
              "memory's initial state sized by the batch).")

@@ -85,7 +85,7 @@ register("slice", kernel_module="indexing", grad_reads=("Input",) + tuple(_SLICE
              "StartsTensor / EndsTensor holds the list, StartsTensorList / EndsTensorList one tensor per item.")
 register("slice_grad", kernel_module="indexing", inputs=["Input", "Out@GRAD"] + _slot_specs(_SLICE_FROM),
          outputs=["Input@GRAD"], attrs=_SLICE_ATTRS, infer=grads_like({"Input@GRAD": "Input"}),
-         grad=grad_of_linear_grad("slice", "Input", "Out"), attr_tensors=_SLICE_FROM)
+         grad=grad_of_linear_grad("slice", "Input", "Out", extra_inputs=tuple(_SLICE_FROM)), attr_tensors=_SLICE_FROM)
 
 _INDEX_DTYPES = ("int32", "int64")
 
@@ -117,6 +117,8 @@ register("gather_grad", kernel_module="indexing",
 
 def _infer_one_hot(ctx):
     x, depth = ctx.shape("X"), ctx.attrs["depth"]
+    if ctx.has_input("depth_tensor"):     # Fluid 1.8's: the depth comes at run time
+        depth = -1
     if depth is None:
         ctx.fail("one_hot needs depth (the number of classes)")
     if ctx.dtype("X") not in _INDEX_DTYPES:
@@ -126,13 +128,14 @@ def _infer_one_hot(ctx):
     ctx.set_output("Out", list(x[:-1]) + [depth], ctx.attrs["dtype"], lod_level=ctx.input_var("X").lod_level)
 
 
-register("one_hot", kernel_module="indexing", inputs=["X"], outputs=["Out"],
-         attrs={"depth": Attr(None, lambda v: is_int(v) and v > 0, "an int > 0"),
+register("one_hot", kernel_module="indexing", inputs=["X", "depth_tensor?"], outputs=["Out"],
+         attrs={"depth": Attr(None, lambda v: v is None or (is_int(v) and v > 0), "an int > 0"),
                 "allow_out_of_range": Attr(False, choices=(False, True)),
                 "dtype": Attr("float32", dtype_or_none, "a dtype name")},
-         infer=_infer_one_hot,
+         infer=_infer_one_hot, attr_tensors={"depth_tensor": "depth"},
          doc="Out[..., j] = 1 where X[..., 0] == j, else 0: [N, 1] ids -> [N, depth]. Ids outside "
-             "[0, depth) are an error, or all-zero rows with allow_out_of_range. No gradient.")
+             "[0, depth) are an error, or all-zero rows with allow_out_of_range. No gradient. Fluid "
+             "1.8's depth_tensor (one int) gives the depth at run time.")
 
 
 def _infer_one_hot_v2(ctx):

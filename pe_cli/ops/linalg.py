@@ -1,7 +1,7 @@
 """Linear algebra: matrix products (mul, matmul, matmul_v2, bilinear_tensor_product), square matrices' inverse and
 cholesky, and spectral_norm (a weight over its largest singular value, by power iteration)."""
 from ..base.shapes import known_numel
-from ..kernels.common import matmul_v1_attrs
+from ..kernels.common import matmul_flag, matmul_v1_attrs
 from .elementwise import _finite
 from .define import Attr, fmt_shape, grad_of_bilinear_grad, grads_like, register
 
@@ -54,14 +54,15 @@ def _broadcast_batch(a, b):
     return out
 
 
-def matmul_operand_shapes(x, y, transpose_x, transpose_y):
+def matmul_operand_shapes(x, y, attrs):
     """The [..., M, K] and [..., K, N] shapes matmul multiplies: a 1-D X is the row [1, K], a 1-D Y
-    the column [K, 1] (their transpose flags do nothing); otherwise the flags swap the last two dims."""
+    the column [K, 1]; the flags swap the last two dims (a 1-D operand's too in Fluid 1.8's matmul,
+    not in matmul_v2: kernels/common.py matmul_flag)."""
     xm = [1] + list(x) if len(x) == 1 else list(x)
     ym = list(y) + [1] if len(y) == 1 else list(y)
-    if transpose_x and len(x) > 1:
+    if matmul_flag(attrs, True, len(x)):
         xm[-2], xm[-1] = xm[-1], xm[-2]
-    if transpose_y and len(y) > 1:
+    if matmul_flag(attrs, False, len(y)):
         ym[-2], ym[-1] = ym[-1], ym[-2]
     return xm, ym
 
@@ -74,7 +75,7 @@ def _infer_matmul(ctx):
         ctx.fail(f"matmul needs inputs of rank >= 1, got X {fmt_shape(x)} and Y {fmt_shape(y)}")
     if ctx.dtype("X") != ctx.dtype("Y"):
         ctx.fail(f"X is {ctx.dtype('X')} but Y is {ctx.dtype('Y')}; cast one of them")
-    xm, ym = matmul_operand_shapes(x, y, tx, ty)
+    xm, ym = matmul_operand_shapes(x, y, a)
     desc = f"X {fmt_shape(x)}{' (transposed)' if tx and len(x) > 1 else ''} and " \
            f"Y {fmt_shape(y)}{' (transposed)' if ty and len(y) > 1 else ''}"
     if xm[-1] >= 0 and ym[-2] >= 0 and xm[-1] != ym[-2]:
@@ -83,9 +84,9 @@ def _infer_matmul(ctx):
     if batch is None:
         ctx.fail(f"{desc}: batch dims {fmt_shape(xm[:-2])} and {fmt_shape(ym[:-2])} cannot broadcast")
     out = batch + [xm[-2], ym[-1]]
-    if len(x) == 1:
+    if len(x) == 1 and out[-2] == 1:       # a 1-D operand's dim of 1 is dropped (Fluid's rule)
         del out[-2]
-    if len(y) == 1:
+    if len(y) == 1 and out[-1] == 1:
         del out[-1]
     ctx.set_output("Out", out or [1], ctx.dtype("X"))
 
@@ -101,7 +102,10 @@ def _grad_matmul(g):
 
 _BOOL = (False, True)
 _MATMUL_ATTRS = {"transpose_X": Attr(False, choices=_BOOL), "transpose_Y": Attr(False, choices=_BOOL),
-                 "alpha": Attr(1.0, _finite, "a finite number")}
+                 "alpha": Attr(1.0, _finite, "a finite number"),
+                 # Fluid 1.8's multi-head matmul (its MKLML CPU builds only): declared so that a program
+                 # giving it is refused rather than multiplied as one head
+                 "head_number": Attr(1, lambda v: v == 1, "1 (pe's matmul has no multi-head form)")}
 register("matmul", kernel_module="linalg",
          grad_reads=("X", "Y"), inputs=["X", "Y"], outputs=["Out"], attrs=_MATMUL_ATTRS, infer=_infer_matmul,
          grad=_grad_matmul,

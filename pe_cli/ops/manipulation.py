@@ -25,14 +25,15 @@ def _grad_reshape_like(grad_op):
     return grad
 
 
-def _register_with_xshape(name, attrs, infer, doc, inputs=("X",)):
+def _register_with_xshape(name, attrs, infer, doc, inputs=("X",), attr_tensors=None):
     """Registers ``name`` and Fluid's ``name2`` twin (an extra optional XShape output: the input's
     shape behind a leading 0, holding no data), each with its reshape-style grad op. The twin runs
     ``name``'s kernel."""
     for op_type in (name, name + "2"):
         outputs = ["Out"] if op_type == name else ["Out", "XShape?"]
         register(op_type, kernel_module="manipulation", kernel=name, inputs=list(inputs), outputs=outputs, attrs=attrs,
-                 infer=infer, grad=_grad_reshape_like(f"{op_type}_grad"), grad_reads=("X",), doc=doc)
+                 infer=infer, grad=_grad_reshape_like(f"{op_type}_grad"), grad_reads=("X",), doc=doc,
+                 attr_tensors=attr_tensors)
         _reshape_grad_op(f"{op_type}_grad")
 
 
@@ -108,6 +109,14 @@ _register_with_xshape("squeeze", {"axes": _AXES}, _infer_squeeze,
 
 def _infer_unsqueeze(ctx):
     x = ctx.shape("X")
+    given = ctx.num_inputs("AxesTensorList") if ctx.has_input("AxesTensorList") else 0
+    if ctx.has_input("AxesTensor"):
+        given = ctx.shape("AxesTensor")[0] if len(ctx.shape("AxesTensor")) == 1 else -1
+    if given:       # the axes come at run time: Out has len(X) + their number of dims, each unknown
+        if given < 0:
+            ctx.fail(f"AxesTensor {fmt_shape(ctx.shape('AxesTensor'))} must be 1-D of a known length")
+        _set_reshaped(ctx, [-1] * (len(x) + given))
+        return
     if not ctx.attrs["axes"]:
         ctx.fail("unsqueeze needs a non-empty list of axes")
     out, error = unsqueeze_shape(x, ctx.attrs["axes"])
@@ -116,8 +125,10 @@ def _infer_unsqueeze(ctx):
     _set_reshaped(ctx, out)
 
 
-_register_with_xshape("unsqueeze", {"axes": _AXES}, _infer_unsqueeze,
-                      doc="Out = X with dims of size 1 inserted at `axes`.")
+_register_with_xshape("unsqueeze", {"axes": _AXES}, _infer_unsqueeze, inputs=("X", "AxesTensor?", "AxesTensorList*?"),
+                      attr_tensors={"AxesTensor": "axes", "AxesTensorList": "axes"},
+                      doc="Out = X with dims of size 1 inserted at `axes` (or at the axes AxesTensor, an int "
+                          "tensor, or AxesTensorList, one int [1] tensor per axis, gives at run time).")
 
 
 def _infer_transpose(ctx):
@@ -215,31 +226,49 @@ register("concat_grad", kernel_module="manipulation", inputs=["X*", "Out@GRAD", 
          attrs={"axis": _INT}, infer=grads_like({"X@GRAD": "X"}), attr_tensors={"AxisTensor": "axis"})
 
 
-def _infer_split(ctx):
-    shape = ctx.shape("X")
+def _split_parts(ctx, shape):
+    """(axis, part sizes along it) of split's infer: -1 where a tensor gives them at run time (an
+    AxisTensor: every dim of every part; a SectionsTensorList: the sections it gives)."""
+    if ctx.has_input("AxisTensor"):
+        return None, [-1] * (ctx.attrs["num"] or len(ctx.attrs["sections"]))
     axis = axis_in(ctx, ctx.attrs["axis"], len(shape))
+    if ctx.has_input("SectionsTensorList"):
+        if ctx.num_inputs("SectionsTensorList") != len(ctx.attrs["sections"]):
+            ctx.fail(f"SectionsTensorList holds {ctx.num_inputs('SectionsTensorList')} sections, the sections "
+                     f"attribute {ctx.attrs['sections']}")
+        return axis, [-1] * len(ctx.attrs["sections"])
     sections, error = split_sizes(shape, axis, ctx.attrs["num"], ctx.attrs["sections"])
     if error:
         ctx.fail(error)
+    return axis, sections
+
+
+def _infer_split(ctx):
+    shape = ctx.shape("X")
+    axis, sections = _split_parts(ctx, shape)
     n_out = ctx.num_outputs("Out")
     if n_out != len(sections):
         ctx.fail(f"split into {len(sections)} parts, but {n_out} outputs were given")
     for i, s in enumerate(sections):
-        out = list(shape)
-        out[axis] = s
+        out = list(shape) if axis is not None else [-1] * len(shape)
+        if axis is not None:
+            out[axis] = s
         ctx.set_output("Out", out, ctx.dtype("X"), i=i, lod_level=ctx.input_var("X").lod_level)
 
 
 def _grad_split(g):
-    g.op("concat", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")}, {"axis": g.attrs["axis"]})
+    axis = {"AxisTensor": g.input("AxisTensor")} if g.input("AxisTensor") else {}
+    g.op("concat", {"X": g.out_grad("Out"), **axis}, {"Out": g.in_grad("X")}, {"axis": g.attrs["axis"]})
 
 
-register("split", kernel_module="manipulation", inputs=["X"], outputs=["Out*"],
+register("split", kernel_module="manipulation", inputs=["X", "AxisTensor?", "SectionsTensorList*?"], outputs=["Out*"],
          attrs={"axis": _INT, "num": Attr(0, lambda v: is_int(v) and v >= 0, "an int >= 0"),
                 "sections": Attr(list, int_list, "a list of ints")},
-         infer=_infer_split, grad=_grad_split,
+         infer=_infer_split, grad=_grad_split, grad_reads=("AxisTensor",),
+         attr_tensors={"AxisTensor": "axis", "SectionsTensorList": "sections"},
          doc="Out = X cut along `axis` into `num` equal parts, or parts of the given `sections` "
-             "(one may be -1: the rest).")
+             "(one may be -1: the rest). Fluid 1.8's AxisTensor (a one-value int tensor) gives the axis, "
+             "SectionsTensorList (one int [1] tensor per section) the sections, at run time.")
 
 
 def _infer_stack(ctx):

@@ -39,6 +39,10 @@ def _infer_pad2d(ctx):
     x, pads = ctx.shape("X"), list(ctx.attrs["paddings"])
     if len(x) != 4:
         ctx.fail(f"X {fmt_shape(x)} must be 4-D ({ctx.attrs['data_format']})")
+    if ctx.has_input("Paddings"):       # given at run time: the height and width are known then
+        h, w = (2, 3) if ctx.attrs["data_format"] == "NCHW" else (1, 2)
+        ctx.set_output("Out", [-1 if i in (h, w) else d for i, d in enumerate(x)], ctx.dtype("X"))
+        return
     if len(pads) != 4:
         ctx.fail(f"paddings={pads} must be [top, bottom, left, right]")
     h, w = (2, 3) if ctx.attrs["data_format"] == "NCHW" else (1, 2)
@@ -52,19 +56,22 @@ def _infer_pad2d(ctx):
 
 
 def _grad_pad2d(g):
-    g.op("pad2d_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
+    pads = {"Paddings": g.input("Paddings")} if g.input("Paddings") else {}
+    g.op("pad2d_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out"), **pads}, {"X@GRAD": g.in_grad("X")},
+         g.attrs)
 
 
 _PAD2D_ATTRS = {"paddings": Attr(lambda: [0, 0, 0, 0], _nonneg_list, "[top, bottom, left, right], ints >= 0"),
                 "mode": Attr("constant", choices=("constant", "reflect", "edge")), "pad_value": 0.0,
                 "data_format": Attr("NCHW", choices=("NCHW", "NHWC"))}
-register("pad2d", kernel_module="padding", inputs=["X"], outputs=["Out"], attrs=_PAD2D_ATTRS, infer=_infer_pad2d,
-         grad=_grad_pad2d, grad_reads=("X",),
+register("pad2d", kernel_module="padding", inputs=["X", "Paddings?"], outputs=["Out"], attrs=_PAD2D_ATTRS,
+         infer=_infer_pad2d, grad=_grad_pad2d, grad_reads=("X", "Paddings"), attr_tensors={"Paddings": "paddings"},
          doc="Out = the images of X padded by [top, bottom, left, right]: with pad_value (constant), "
              "their mirror without the edge (reflect) or the edge repeated (edge). The gradient sums "
-             "Out@GRAD back onto the pixels each padded one copies.")
-register("pad2d_grad", kernel_module="padding", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"], attrs=_PAD2D_ATTRS,
-         infer=grads_like({"X@GRAD": "X"}))
+             "Out@GRAD back onto the pixels each padded one copies. Fluid 1.8's Paddings, an int32 [4] "
+             "tensor, gives the paddings at run time.")
+register("pad2d_grad", kernel_module="padding", inputs=["X", "Out@GRAD", "Paddings?"], outputs=["X@GRAD"],
+         attrs=_PAD2D_ATTRS, infer=grads_like({"X@GRAD": "X"}), attr_tensors={"Paddings": "paddings"})
 
 
 # -- pad3d (Paddle 2.x, so models paddle.nn.Pad3D / F.pad saved load in pe) -----------------------
@@ -131,8 +138,22 @@ register("pad_constant_like_grad", kernel_module="padding", inputs=["Y", "Out@GR
 
 # -- crop, crop_tensor ----------------------------------------------------------------------------
 
+# crop_tensor's shape and offsets given at run time (Fluid 1.8's): a whole-list int tensor (Shape,
+# Offsets) or one int [1] tensor per dim (ShapeTensor, OffsetsTensor)
+_CROP_FROM = {"Shape": "shape", "ShapeTensor": "shape", "Offsets": "offsets", "OffsetsTensor": "offsets"}
+
+
 def _infer_crop(ctx):
     x = ctx.shape("X")
+    given = {attr for slot, attr in _CROP_FROM.items() if ctx.has_input(slot)}
+    if given and ctx.has_input("Y"):        # crop's Offsets: the window has Y's shape
+        ctx.set_output("Out", list(ctx.shape("Y")), ctx.dtype("X"))
+        return
+    if given:       # the window comes at run time: the shape's known sizes, -1 for the rest
+        shape = [] if "shape" in given else list(ctx.attrs["shape"])
+        out = [n if n > 0 else -1 for n in shape] if len(shape) == len(x) else [-1] * len(x)
+        ctx.set_output("Out", out, ctx.dtype("X"))
+        return
     shape = list(ctx.shape("Y")) if ctx.has_input("Y") else list(ctx.attrs["shape"])
     window, error = crop_window(x, shape, ctx.attrs["offsets"])
     if error:
@@ -143,22 +164,27 @@ def _infer_crop(ctx):
 def _grad_crop(op_type):
     def grad(g):
         ins = {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}
-        if g.input("Y"):
-            ins["Y"] = g.input("Y")
+        ins.update({slot: g.input(slot) for slot in ("Y",) + tuple(_CROP_FROM) if g.input(slot)})
         g.op(op_type, ins, {"X@GRAD": g.in_grad("X")}, g.attrs)
     return grad
 
 
 _CROP_ATTRS = {"shape": Attr(list, int_list, "a list of ints (-1: X's dim less the offset)"),
                "offsets": Attr(list, int_list, "a list of ints >= 0")}
-register("crop", kernel_module="padding", inputs=["X", "Y?"], outputs=["Out"], attrs=_CROP_ATTRS,
-         infer=_infer_crop, grad=_grad_crop("crop_grad"), grad_reads=("X", "Y"),
-         doc="Out = the window of X at `offsets` (default 0) of `shape`, or of Y's shape when Y is given "
-             "(-1 in shape: X's dim less its offset). The gradient is Out@GRAD placed back in zeros.")
-register("crop_grad", kernel_module="padding", inputs=["X", "Y?", "Out@GRAD"], outputs=["X@GRAD"],
-         attrs=_CROP_ATTRS, infer=grads_like({"X@GRAD": "X"}))
-register("crop_tensor", kernel_module="padding", kernel="crop", inputs=["X"], outputs=["Out"], attrs=_CROP_ATTRS,
-         infer=_infer_crop, grad=_grad_crop("crop_tensor_grad"), grad_reads=("X",),
-         doc="Out = the window of X at `offsets` (default 0) of `shape` (-1: X's dim less its offset).")
-register("crop_tensor_grad", kernel_module="padding", kernel="crop_grad", inputs=["X", "Out@GRAD"],
-         outputs=["X@GRAD"], attrs=_CROP_ATTRS, infer=grads_like({"X@GRAD": "X"}))
+register("crop", kernel_module="padding", inputs=["X", "Y?", "Offsets?"], outputs=["Out"], attrs=_CROP_ATTRS,
+         infer=_infer_crop, grad=_grad_crop("crop_grad"), grad_reads=("X", "Y", "Offsets"),
+         attr_tensors={"Offsets": "offsets"},
+         doc="Out = the window of X at `offsets` (default 0; or given at run time by Offsets, an int tensor) "
+             "of `shape`, or of Y's shape when Y is given (-1 in shape: X's dim less its offset). The "
+             "gradient is Out@GRAD placed back in zeros.")
+register("crop_grad", kernel_module="padding", inputs=["X", "Y?", "Out@GRAD", "Offsets?"], outputs=["X@GRAD"],
+         attrs=_CROP_ATTRS, infer=grads_like({"X@GRAD": "X"}), attr_tensors={"Offsets": "offsets"})
+_CROP_SLOTS = ["Shape?", "ShapeTensor*?", "Offsets?", "OffsetsTensor*?"]
+register("crop_tensor", kernel_module="padding", kernel="crop", inputs=["X"] + _CROP_SLOTS, outputs=["Out"],
+         attrs=_CROP_ATTRS, infer=_infer_crop, grad=_grad_crop("crop_tensor_grad"),
+         grad_reads=("X",) + tuple(_CROP_FROM), attr_tensors=_CROP_FROM,
+         doc="Out = the window of X at `offsets` (default 0) of `shape` (-1: X's dim less its offset); "
+             "Fluid 1.8's Shape / Offsets (int tensors of the lists) or ShapeTensor / OffsetsTensor (one "
+             "int [1] tensor per dim) give them at run time.")
+register("crop_tensor_grad", kernel_module="padding", kernel="crop_grad", inputs=["X", "Out@GRAD"] + _CROP_SLOTS,
+         outputs=["X@GRAD"], attrs=_CROP_ATTRS, infer=grads_like({"X@GRAD": "X"}), attr_tensors=_CROP_FROM)

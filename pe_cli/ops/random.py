@@ -3,10 +3,10 @@
 recomputed dropout shares with its forward one). The kernels draw on
 the seeded numpy Generator the executor hands them."""
 from .creation import SHAPE_INPUTS, _infer_fill, _infer_fill_like
-from .define import Attr, fmt_shape, int_list, is_int, register
+from .define import Attr, dtype_or_none, fmt_shape, int_list, is_int, register
 
 
-_RANDOM_ATTRS = {"shape": Attr([1]), "dtype": "float32", "seed": 0}
+_RANDOM_ATTRS = {"shape": Attr([1]), "dtype": Attr("float32", dtype_or_none, "a dtype name"), "seed": 0}
 register("uniform_random", kernel_module="random", inputs=SHAPE_INPUTS, outputs=["Out"], infer=_infer_fill, needs_rng=True,
          attrs=dict(_RANDOM_ATTRS, min=-1.0, max=1.0, diag_num=0, diag_step=0, diag_val=1.0),
          doc="Out ~ U[min, max); then, when diag_num > 0, the flat positions i * (diag_step + 1) for "
@@ -24,7 +24,7 @@ register("seed", kernel_module="random", inputs=[], outputs=["Out"], attrs={"see
              "(RecomputeOptimizer puts one before each dropout, so its recomputation drops the same units).")
 
 
-_LIKE_ATTRS = {"shape": Attr(list), "dtype": "float32", "input_dim_idx": 0, "output_dim_idx": 0, "seed": 0}
+_LIKE_ATTRS = {"shape": Attr(list), "dtype": Attr("float32", dtype_or_none, "a dtype name"), "input_dim_idx": 0, "output_dim_idx": 0, "seed": 0}
 register("uniform_random_batch_size_like", kernel_module="random", inputs=["Input"], outputs=["Out"],
          lod="drop", infer=_infer_fill_like, needs_rng=True, attrs=dict(_LIKE_ATTRS, min=-1.0, max=1.0),
          doc="Out ~ U[min, max), of `shape` with dimension output_dim_idx taken from Input's input_dim_idx.")

@@ -9,6 +9,7 @@ modules import define.py, never this module: nothing imports the registry back.
 """
 import importlib
 import pkgutil
+import warnings
 
 import numpy as np
 
@@ -19,6 +20,10 @@ from ..base.shapes import fmt_shape  # noqa: F401  (re-exported: the faces forma
 
 _LOADED = False
 _NOT_FAMILIES = {"define", "registry"}
+
+class UndeclaredAttributeWarning(UserWarning):
+    """An op was given an attribute its definition does not declare: ignored, as Fluid does."""
+
 
 def _load_all():
     global _LOADED
@@ -81,14 +86,16 @@ def check_attrs(op):
     """Checks the op's attributes against its definition and fills the defaults of those it lacks
     (Fluid's ``OpDesc.check_attrs``)."""
     opdef = get(op.type)
-    for name, value in op.attrs.items():
+    for name, value in list(op.attrs.items()):
         if isinstance(value, (np.ndarray, np.generic)):     # Fluid's attributes take numpy arrays and numbers
             op.attrs[name] = value = value.tolist()
         spec = opdef.attrs.get(name)
         if spec is None:
             if not name.startswith("_") and name not in COMMON_ATTRS:
-                hint = "; " + did_you_mean(name, opdef.attrs, f"it takes {sorted(opdef.attrs)}")
-                raise PeError(f"{_where(op)}: unknown attribute '{name}'{hint}")
+                _drop_undeclared(op, name, opdef)
+            continue
+        if value is None and not _accepts(op, spec, name, None):
+            del op.attrs[name]          # Fluid's Operator skips an attribute given as None: the default holds
             continue
         if spec.choices and value not in spec.choices and isinstance(value, int) and not isinstance(value, bool):
             try:
@@ -102,6 +109,23 @@ def check_attrs(op):
             op.attrs[name] = convert_dtype(value)     # Fluid's VarType number or any spelling: the name
     for name, default in opdef.default_attrs().items():
         op.attrs.setdefault(name, default)
+
+
+def _drop_undeclared(op, name, opdef):
+    """An attribute the op does not declare is dropped, as Fluid's ``Operator`` copies only the
+    attributes of the op's proto; a warning names it (a typo shows, with the closest name)."""
+    del op.attrs[name]
+    hint = did_you_mean(name, opdef.attrs, f"it takes {sorted(opdef.attrs)}")
+    warnings.warn(f"{_where(op)}: attribute '{name}' is not one of {op.type}'s and is ignored (as Fluid "
+                  f"ignores it); {hint}", UndeclaredAttributeWarning, stacklevel=2)
+
+
+def _accepts(op, spec, name, value):
+    try:
+        spec.validate(op, name, value)
+    except (ValueError, TypeError):
+        return False
+    return True
 
 
 def infer_shape(op):

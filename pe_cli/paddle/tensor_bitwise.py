@@ -4,7 +4,7 @@ pe's registry (ops/logic.py), and their in-place names (static mode: the same, w
 from ..layers.checks import check_variable_and_dtype
 from ..layers.helper import LayerHelper
 from .tensor_inplace import _static_inplace
-from .tensor_math import _written_to
+from .alpha_keywords import written_to
 
 __all__ = ["bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_and_", "bitwise_or_",
            "bitwise_xor_", "bitwise_not_"]
@@ -21,7 +21,7 @@ def _bitwise(op_type, x, y, out, name):
     helper = LayerHelper(op_type, name=name)
     result = helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
     helper.append_op(op_type, ins, {"Out": [result]})
-    return _written_to(result, out)
+    return written_to(result, out)
 
 
 def bitwise_and(x, y, out=None, name=None):

@@ -7,6 +7,7 @@ import numbers
 
 import numpy as np
 
+from .alpha_keywords import or_alpha, renamed
 from .. import layers as L
 from ..base.dtypes import convert_dtype
 from ..base.errors import ArgumentValueError, PeError
@@ -39,14 +40,17 @@ def _shape(shape):
     return [int(d) for d in (shape if isinstance(shape, (list, tuple)) else [shape])]
 
 
+@renamed(out=True, device=True)
 def full(shape, fill_value, dtype=None, name=None):
     return L.fill_constant(_shape(shape), _dtype(dtype), fill_value, zero_dim=True)
 
 
+@renamed(out=True, device=True)
 def zeros(shape, dtype=None, name=None):
     return full(shape, 0.0, dtype)
 
 
+@renamed(out=True, device=True)
 def ones(shape, dtype=None, name=None):
     return full(shape, 1.0, dtype)
 
@@ -56,15 +60,21 @@ def empty(shape, dtype=None, name=None):
     return full(shape, 0.0, dtype)
 
 
+_DTYPES_2X = ("bool", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8")
+
+
+@or_alpha(L.full_like, {"input", "out", "device", "stop_gradient"})     # 2.0-alpha's full_like: its dtypes
 def full_like(x, fill_value, dtype=None, name=None):
     """``fill_value`` shaped like x, of ``dtype`` (None: x's)."""
-    return L.full_like(x, fill_value, dtype=dtype, name=name)
+    return L.full_like(x, fill_value, dtype=dtype, name=name, dtypes=_DTYPES_2X)
 
 
+@renamed(out=True, device=True, input="x")
 def zeros_like(x, dtype=None, name=None):
     return full_like(x, 0.0, dtype)
 
 
+@renamed(out=True, device=True, input="x")
 def ones_like(x, dtype=None, name=None):
     return full_like(x, 1.0, dtype)
 
@@ -260,11 +270,13 @@ def _triangle(op, x, diagonal, lower, name):
     return (L.tril if lower else L.triu)(x, diagonal, name=name)
 
 
+@renamed(input="x")
 def tril(x, diagonal=0, name=None):
     """x's lower triangle (col - row <= diagonal) in its last two dims, zeros elsewhere."""
     return _triangle("tril", x, diagonal, True, name)
 
 
+@renamed(input="x")
 def triu(x, diagonal=0, name=None):
     """x's upper triangle (col - row >= diagonal) in its last two dims, zeros elsewhere."""
     return _triangle("triu", x, diagonal, False, name)

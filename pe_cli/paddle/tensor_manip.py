@@ -8,6 +8,8 @@ from ..layers.manipulation import tiled
 from ..layers.type_checks import check_type, check_variable_and_dtype
 from ..base.errors import PeError, ShapeError
 from ..framework.variable import Variable
+from ..layers.helper import _single
+from .alpha_keywords import renamed
 
 __all__ = ["reshape", "reshape_", "transpose", "flatten", "concat", "split", "chunk", "stack", "unstack", "unbind",
            "squeeze", "squeeze_", "unsqueeze", "unsqueeze_", "expand", "broadcast_to", "expand_as", "tile", "flip",
@@ -69,10 +71,11 @@ def concat(x, axis=0, name=None):
     return L.concat(list(x), axis=int(axis), name=name)
 
 
+@renamed(input="x", dim="axis")
 def split(x, num_or_sections, axis=0, name=None):
     """The list of parts of x along ``axis``: ``num_or_sections`` equal ones (an int) or of the
     listed sizes (one may be -1)."""
-    return L.split(x, num_or_sections, dim=int(axis), name=name)
+    return L.split(x, num_or_sections, dim=axis, name=name)
 
 
 def chunk(x, chunks, axis=0, name=None):
@@ -80,7 +83,8 @@ def chunk(x, chunks, axis=0, name=None):
 
 
 def stack(x, axis=0, name=None):
-    return L.stack(list(x), axis=axis, name=name)
+    """The tensors of the list x stacked along a new dim ``axis``; one Tensor is a list of one (Paddle's)."""
+    return L.stack(list(x) if isinstance(x, (list, tuple)) else [x], axis=axis, name=name)
 
 
 def unbind(input, axis=0):
@@ -91,15 +95,17 @@ def unstack(x, axis=0, num=None):
     return L.unstack(x, axis=axis, num=num)
 
 
+@renamed(out=True, input="x", axes="axis")
 def squeeze(x, axis=None, name=None):
     """x without the dims of size 1 listed in ``axis`` (None: all of them); a listed dim of
     another size stays, as in Paddle 2.x."""
     dims = [d for d in _dims(x, axis) if x.shape[d] == 1 or (axis is not None and x.shape[d] < 0)]
-    return L.squeeze(x, dims, name=name) if dims else x
+    return _single("squeeze", x, {"X": [x]}, {"axes": dims}, name=name) if dims else x      # any dtype, as 2.6
 
 
+@renamed(out=True, input="x", axes="axis")
 def unsqueeze(x, axis, name=None):
-    return L.unsqueeze(x, list(axis) if isinstance(axis, (list, tuple)) else [axis], name=name)
+    return L.unsqueeze(x, list(axis) if isinstance(axis, (list, tuple)) else axis, name=name)
 
 
 squeeze_, unsqueeze_ = squeeze, unsqueeze

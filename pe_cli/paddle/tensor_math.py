@@ -15,9 +15,10 @@ from ..base.errors import PeError
 from ..framework.variable import Variable
 from ..layers.checks import check_variable_and_dtype
 from ..layers.helper import _single
+from .alpha_keywords import renamed, written_to
 
 __all__ = ["add", "subtract", "multiply", "divide", "floor_divide", "mod", "remainder", "floor_mod", "maximum",
-           "minimum", "pow", "add_n", "addmm", "matmul", "mm", "bmm", "mv", "dot", "t", "sum", "mean", "max", "min",
+           "minimum", "pow", "add_n", "elementwise_sum", "div", "mul", "addmm", "matmul", "mm", "bmm", "mv", "dot", "t", "sum", "mean", "max", "min",
            "prod", "all", "any", "std", "var", "logsumexp", "norm", "dist", "allclose", "equal_all", "isnan",
            "isinf", "isfinite", "tan", "log2", "log10", "log1p", "cross", "kron", "abs", "acos", "asin", "atan",
            "ceil", "cos", "cosh", "erf", "exp", "floor", "log", "reciprocal", "round", "rsqrt", "sign", "sin",
@@ -35,29 +36,20 @@ def _var(value, like):
     raise PeError(f"expected a Tensor or a number, got {type(value).__name__}")
 
 
-def _written_to(result, out):
-    """Paddle 2.0-alpha's ``out=`` (pe's keyword-only extra, which 2.x dropped): the result is also
-    written to the variable ``out`` (an assign op), which is returned."""
-    if out is None:
-        return result
-    assign_array_like(result, out)
-    return out
-
-
 def _binary(op_type, doc):
     def fn(x, y, name=None, *, out=None):
-        return _written_to(_single(op_type, x, {"X": [x], "Y": [_var(y, x)]}, {"axis": -1}, name=name), out)
-    fn.__doc__ = f"{doc}, elementwise; x and y broadcast as in numpy. ``out``: see _written_to."
+        return written_to(_single(op_type, x, {"X": [x], "Y": [_var(y, x)]}, {"axis": -1}, name=name), out)
+    fn.__doc__ = f"{doc}, elementwise; x and y broadcast as in numpy. ``out``: see written_to."
     return fn
 
 
 def add(x, y, name=None, *, alpha=1, out=None):
     """x + y elementwise; x and y broadcast as in numpy. ``alpha`` (Paddle 2.0-alpha's, pe's
-    keyword-only extra): x + alpha * y; ``out``: see _written_to."""
+    keyword-only extra): x + alpha * y; ``out``: see written_to."""
     y = _var(y, x)
     if alpha != 1:
         y = L.scale(y, scale=float(alpha))
-    return _written_to(_single("elementwise_add", x, {"X": [x], "Y": [y]}, {"axis": -1}, name=name), out)
+    return written_to(_single("elementwise_add", x, {"X": [x], "Y": [y]}, {"axis": -1}, name=name), out)
 
 
 subtract = _binary("elementwise_sub", "x - y")
@@ -67,13 +59,13 @@ floor_divide = _binary("elementwise_floordiv", "x // y (integers)")
 def mod(x, y, name=None, *, out=None):
     """x % y elementwise, the sign of y's (Python's; they broadcast). pe's elementwise_mod op is
     Fluid 1.8's, whose integer result has x's sign, so for integers it is taken twice:
-    ((x % y) + y) % y. ``out``: see _written_to."""
+    ((x % y) + y) % y. ``out``: see written_to."""
     y = _var(y, x)
     result = _single("elementwise_mod", x, {"X": [x], "Y": [y]}, {"axis": -1})
     if str(x.dtype).startswith(("int", "uint")):
         shifted = _single("elementwise_add", result, {"X": [result], "Y": [y]}, {"axis": -1})
         result = _single("elementwise_mod", shifted, {"X": [shifted], "Y": [y]}, {"axis": -1}, name=name)
-    return _written_to(result, out)
+    return written_to(result, out)
 
 
 remainder = floor_mod = mod
@@ -82,15 +74,27 @@ minimum = _binary("elementwise_min", "min(x, y)")
 
 
 def pow(x, y, name=None, *, out=None):  # noqa: A001 -- Paddle's name
-    """x ** y: y a number (the pow op) or a Tensor (elementwise_pow, broadcast). ``out``: see _written_to."""
+    """x ** y: y a number (the pow op) or a Tensor (elementwise_pow, broadcast). ``out``: see written_to."""
     if isinstance(y, Variable):
-        return _written_to(_single("elementwise_pow", x, {"X": [x], "Y": [y]}, {"axis": -1}, name=name), out)
-    return _written_to(L.pow(x, factor=float(y), name=name), out)
+        return written_to(_single("elementwise_pow", x, {"X": [x], "Y": [y]}, {"axis": -1}, name=name), out)
+    return written_to(L.pow(x, factor=float(y), name=name), out)
 
 
 def add_n(inputs, name=None):
     """The sum of a Tensor or a list of Tensors of one shape."""
     return L.sums(inputs if isinstance(inputs, (list, tuple)) else [inputs])
+
+
+# Paddle 2.0-alpha's names that 2.x renamed: paddle.elementwise_sum (add_n), paddle.div (divide),
+# paddle.mul (fluid.layers.mul, with out=)
+elementwise_sum = add_n
+div = divide
+
+
+@renamed(out=True)
+def mul(x, y, x_num_col_dims=1, y_num_col_dims=1, name=None):
+    """Paddle 2.0-alpha's paddle.mul: fluid.layers.mul (x and y flattened to matrices, multiplied)."""
+    return L.mul(x, y, x_num_col_dims, y_num_col_dims, name=name)
 
 
 def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
@@ -99,6 +103,7 @@ def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
                                                          "trans_y": bool(transpose_y)}, name=name)
 
 
+@renamed(out=True)
 def mm(input, mat2, name=None):
     return matmul(input, mat2, name=name)
 
@@ -134,7 +139,12 @@ def _axes(axis):
     return None if axis is None or axis == [] else axis
 
 
+# Paddle 2.0-alpha's names of the reductions' parameters (alpha_keywords.py)
+_REDUCTION_NAMES = {"input": "x", "dim": "axis", "keep_dim": "keepdim"}
+
+
 def _reduction(layer, doc):
+    @renamed(out=True, **_REDUCTION_NAMES)
     def fn(x, axis=None, keepdim=False, name=None):
         return layer(x, dim=_axes(axis), keep_dim=keepdim, name=name)
     fn.__doc__ = f"The {doc} of x over ``axis`` (an int or a list; None: all of x)."
@@ -148,8 +158,11 @@ any = _reduction(L.reduce_any, "logical or")  # noqa: A001
 mean = _reduction(L.reduce_mean, "mean")
 
 
+@renamed(**_REDUCTION_NAMES)
 def sum(x, axis=None, dtype=None, keepdim=False, name=None):  # noqa: A001
     """The sum of x over ``axis`` (None: all), cast to ``dtype`` first when given."""
+    if dtype is None and x.dtype == "bool":
+        dtype = "int64"             # 2.6's sum of a bool tensor
     if dtype is not None and convert_dtype(dtype) != x.dtype:
         x = L.cast(x, dtype)
     return L.reduce_sum(x, dim=_axes(axis), keep_dim=keepdim, name=name)
@@ -257,8 +270,8 @@ def log10(x, name=None):
 
 
 def log1p(x, name=None, *, out=None):
-    """log(1 + x), exact for small x (the log1p op). ``out``: see _written_to."""
-    return _written_to(L.log1p(x, name=name), out)
+    """log(1 + x), exact for small x (the log1p op). ``out``: see written_to."""
+    return written_to(L.log1p(x, name=name), out)
 
 
 def cross(x, y, axis=None, name=None):
@@ -274,7 +287,7 @@ def kron(x, y, name=None):
 
 def _unary(layer):
     def fn(x, name=None, *, out=None):
-        return _written_to(layer(x, name=name), out)
+        return written_to(layer(x, name=name), out)
     fn.__doc__ = layer.__doc__
     return fn
 
@@ -286,7 +299,7 @@ acos, asin, atan, ceil, cos, cosh, erf, exp, floor, log = map(
 def abs(x, name=None, *, out=None):  # noqa: A001 -- Paddle's name
     """|x| elementwise; x an int32, int64 or float tensor (Paddle 2.x's abs takes integers too)."""
     check_variable_and_dtype(x, "x", ("int32", "int64", "float16", "float32", "float64"), "abs")
-    return _written_to(_single("abs", x, {"X": [x]}, {}, name=name), out)
+    return written_to(_single("abs", x, {"X": [x]}, {}, name=name), out)
 reciprocal, round, rsqrt, sign, sin, sinh, sqrt, square, tanh = map(  # noqa: A001
     _unary, (L.reciprocal, L.round, L.rsqrt, L.sign, L.sin, L.sinh, L.sqrt, L.square, L.tanh))
 tanh_ = tanh

@@ -5,17 +5,20 @@ from .. import layers as L
 from ..base.dtypes import convert_dtype
 from ..base.errors import PeError
 from ..framework.variable import Variable
-from ..layers.checks import check_variable_and_dtype
+from ..layers.checks import check_dtype, check_variable_and_dtype
 from ..layers.creation import assign_array_like
 from ..layers.helper import LayerHelper, _single
+from .alpha_keywords import written_to
 from .device import get_default_dtype
 from .tensor_manip import _broadcast
 
 
-def _arg(op_type, x, axis, keepdim, dtype):
+def _arg(op_type, x, axis, keepdim, dtype, name=None):
+    check_variable_and_dtype(x, "x", ("float32", "float64", "int16", "int32", "int64", "uint8"), op_type)
+    check_dtype(dtype, "dtype", ("int32", "int64"), op_type)       # Paddle's TypeError
     if axis is None:
         x, axis = L.reshape(x, [-1]), 0
-    helper = LayerHelper(op_type, x=x)
+    helper = LayerHelper(op_type, x=x, name=name)
     out = helper.create_variable_for_type_inference("int64", stop_gradient=True)
     helper.append_op(op_type, {"X": [x]}, {"Out": [out]}, {"axis": int(axis), "keepdims": bool(keepdim),
                                                            "flatten": False, "dtype": 3})
@@ -23,13 +26,28 @@ def _arg(op_type, x, axis, keepdim, dtype):
     return out if convert_dtype(dtype) == "int64" else L.cast(out, dtype)
 
 
-def argmax(x, axis=None, keepdim=False, dtype="int64", name=None):
-    """The index of the largest value along ``axis`` (None: in the flattened x)."""
-    return _arg("arg_max", x, axis, keepdim, dtype)
+def _alpha_arg(op_type, x, axis, keepdim, dtype, name, kwargs):
+    """2.0-alpha's ``argmax(input, axis=None, dtype=None, out=None, keepdims=False)``, a call that names
+    its input ``input``: axis None is the last axis (2.6's flattens x), dtype None int64."""
+    unknown = set(kwargs) - {"input", "out", "keepdims"}
+    if unknown:
+        raise TypeError(f"{op_type}() got an unexpected keyword argument '{sorted(unknown)[0]}'")
+    if "input" in kwargs:
+        if x is not None:
+            raise TypeError(f"{op_type}() got both 'input' (Paddle 2.0-alpha's name) and 'x'")
+        x, axis = kwargs["input"], -1 if axis is None else axis
+    keepdim = kwargs.get("keepdims", keepdim)
+    return written_to(_arg(op_type, x, axis, keepdim, "int64" if dtype is None else dtype, name), kwargs.get("out"))
 
 
-def argmin(x, axis=None, keepdim=False, dtype="int64", name=None):
-    return _arg("arg_min", x, axis, keepdim, dtype)
+def argmax(x=None, axis=None, keepdim=False, dtype="int64", name=None, **alpha):
+    """The index of the largest value along ``axis`` (None: in the flattened x); ``alpha``: Paddle
+    2.0-alpha's keywords (_alpha_arg)."""
+    return _alpha_arg("arg_max", x, axis, keepdim, dtype, name, alpha)
+
+
+def argmin(x=None, axis=None, keepdim=False, dtype="int64", name=None, **alpha):
+    return _alpha_arg("arg_min", x, axis, keepdim, dtype, name, alpha)
 
 
 def _sorted(x, axis, descending):

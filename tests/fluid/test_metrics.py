@@ -72,6 +72,9 @@ def test_auc_matches_the_pairwise_definition():
     pos, neg = b[lb == 1], b[lb == 0]
     want = ((pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()) / (len(pos) * len(neg))
     assert auc.eval() == pytest.approx(want, rel=1e-12)
+    # Fluid's bucket counts are Python lists (test_auc_op.py extends them: `_stat_pos * 2` then append)
+    assert isinstance(auc._stat_pos, list) and len(auc._stat_pos) == 1001
+    assert sum(auc._stat_pos) == lb.sum() and sum(auc._stat_neg) == len(lb) - lb.sum()
 
 
 def test_composite_metric_and_detection_map_arguments():

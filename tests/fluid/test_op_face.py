@@ -176,3 +176,40 @@ def test_a_dtype_choice_attribute_takes_fluid_enum_numbers():
                              {"neg_samples_num_list": [1], "layer_offset_lod": [0, 4], "output_positive": True,
                               "dtype": int(fluid.core.VarDesc.VarType.INT64)})
     assert op.attrs["dtype"] == "int64"
+
+
+def test_grad_of_a_slice_grad_keeps_the_tensor_bounds():
+    """op_test's walk over grad op descs (its inplace check): slice with StartsTensor and no starts
+    attribute, its slice_grad, and that op's own gradient (a slice of ddX) with the same tensor."""
+    block = fluid.Program().global_block()
+    block.create_var(name="x", shape=(3, 4, 5), dtype="float64")
+    block.create_var(name="starts", shape=(2,), dtype="int32")
+    block.create_var(name="out", dtype="float64")
+    op = block.append_op("slice", {"Input": ["x"], "StartsTensor": ["starts"]}, {"Out": ["out"]},
+                         {"axes": [0, 1], "ends": [2, 3], "infer_flags": [-1, -1]})
+    (grad,), _ = core.get_grad_op_desc(op.desc, set(), [])
+    assert grad.type() == "slice_grad" and grad.input("StartsTensor") == ["starts"]
+    (grad_grad,), _ = core.get_grad_op_desc(grad, set(), [])
+    assert grad_grad.type() == "slice" and grad_grad.input("StartsTensor") == ["starts"]
+
+
+def test_op_test_spellings_of_attributes():
+    """An attribute the op does not declare is dropped (Fluid's Operator copies the proto's only), a
+    dtype attribute takes Fluid's VarType number (convert_np_dtype_to_dtype_'s int()), and a value a
+    fill_any_like output cannot hold is Fluid's EnforceNotMet."""
+    dtype = fluid.framework.convert_np_dtype_to_dtype_(np.int32)
+    assert dtype == "int32" and int(dtype) == 2 and int(fluid.framework.convert_np_dtype_to_dtype_("float64")) == 6
+    main = fluid.Program()
+    block = main.global_block()
+    for name in ("x", "c", "big", "nan"):
+        block.create_var(name=name, shape=(2, 3) if name == "x" else None, dtype="float32")
+    with pytest.warns(UserWarning, match="'lambda' is not one of fill_constant's"):
+        block.append_op("fill_constant", {}, {"Out": ["c"]}, {"shape": [2], "dtype": int(dtype), "value": 3.0,
+                                                            "lambda": 0.5})
+    assert block.var("c").dtype == "int32"
+    with pytest.raises(core.EnforceNotMet, match="out of range"):
+        block.append_op("fill_any_like", {"X": ["x"]}, {"Out": ["big"]}, {"value": 1e100, "dtype": "int32"})
+    with pytest.raises(core.EnforceNotMet, match="out of range"):
+        block.append_op("fill_any_like", {"X": ["x"]}, {"Out": ["nan"]}, {"value": float("nan"), "dtype": "int64"})
+    out, = fluid.Executor(fluid.CPUPlace()).run(main, fetch_list=["c"], scope=fluid.Scope())
+    np.testing.assert_array_equal(out, np.array([3, 3], np.int32))

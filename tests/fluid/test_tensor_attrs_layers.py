@@ -117,3 +117,33 @@ def test_paddle_add_alpha_and_out_of_paddle_2_0_alpha():
     np.testing.assert_array_equal(res, xv + yv)
     np.testing.assert_allclose(t, np.tanh(xv), rtol=1e-6)
     np.testing.assert_array_equal(x_after, t)
+
+
+def test_layers_of_the_fourth_session_take_variables():
+    """unsqueeze's axes, split's dim and sections, crop_tensor's shape and offsets, pad2d's paddings,
+    one_hot's depth, pow's factor given by Variables; stack and concat of a tensor array."""
+    def build():
+        x = layers.data("x", shape=[3, 4, 5], dtype="float64", append_batch_size=False)
+        two, one = layers.fill_constant([1], "int32", 2), layers.fill_constant([1], "int64", 1)
+        ids = layers.data("ids", shape=[3, 1], dtype="int64", append_batch_size=False)
+        array = layers.create_array("float64")
+        for i in range(2):
+            layers.array_write(x, layers.fill_constant([1], "int64", i), array)
+        img = layers.reshape(x, [1, 3, 4, 5])
+        return [layers.unsqueeze(x, axes=[two, 0]), layers.split(x, 2, dim=layers.fill_constant([1], "int32", 1))[1],
+                layers.split(x, [two, 3], dim=2)[1], layers.crop_tensor(x, shape=[2, two, -1], offsets=[one, 1, 2]),
+                layers.pad2d(img, paddings=layers.assign(np.array([0, 1, 2, 0], np.int32))),
+                layers.one_hot(ids, layers.fill_constant([1], "int32", 4)),
+                layers.pow(x, factor=layers.fill_constant([1], "float32", 2.0)),
+                layers.stack(array, axis=1), layers.concat(array, axis=0)]
+    outs, _ = _run(build, {"x": X, "ids": np.array([[3], [0], [1]], dtype="int64")})
+    unsq, half, part, crop, pad, hot, sq, stacked, joined = outs
+    assert unsq.shape == (1, 3, 4, 1, 5)          # inserted one after another: at 2, then at 0
+    np.testing.assert_array_equal(half, X[:, 2:])
+    np.testing.assert_array_equal(part, X[:, :, 2:])
+    np.testing.assert_array_equal(crop, X[1:3, 1:3, 2:])
+    np.testing.assert_array_equal(pad, np.pad(X[None], [(0, 0), (0, 0), (0, 1), (2, 0)]))
+    np.testing.assert_array_equal(hot, np.eye(4)[[3, 0, 1]])
+    np.testing.assert_array_equal(sq, X ** 2)
+    np.testing.assert_array_equal(stacked, np.stack([X, X], axis=1))
+    np.testing.assert_array_equal(joined, np.concatenate([X, X], axis=0))

@@ -106,13 +106,27 @@ def test_unknown_op_type_suggests_closest():
         main.global_block().append_op("rellu", {"X": []}, {"Out": []})
 
 
-def test_unknown_attribute_is_an_error():
+def test_undeclared_attribute_is_ignored_with_a_warning():
+    """As Fluid's Operator, which copies only the attributes of the op's proto; the warning names the
+    closest declared one (a typo shows)."""
     main = fluid.Program()
     block = main.global_block()
     block.create_var(name="a", shape=[2, 3])
     block.create_var(name="b")
-    with pytest.raises(PeError, match="unknown attribute 'scal'; did you mean 'scale'"):
-        block.append_op("scale", {"X": ["a"]}, {"Out": ["b"]}, {"scal": 2.0})
+    with pytest.warns(UserWarning, match="attribute 'scal' is not one of scale's .*did you mean 'scale'"):
+        op = block.append_op("scale", {"X": ["a"]}, {"Out": ["b"]}, {"scal": 2.0})
+    assert "scal" not in op.attrs and op.attrs["scale"] == 1.0
+
+
+def test_attribute_given_as_none_takes_its_default():
+    """Fluid's Operator skips an attribute whose value is None."""
+    main = fluid.Program()
+    block = main.global_block()
+    block.create_var(name="a", shape=[2, 3])
+    block.create_var(name="b", shape=[3, 4])
+    block.create_var(name="c")
+    op = block.append_op("mul", {"X": ["a"], "Y": ["b"]}, {"Out": ["c"]}, {"x_num_col_dims": None})
+    assert op.attrs["x_num_col_dims"] == 1 and block.var("c").shape == (2, 4)
 
 
 def test_attribute_out_of_range_is_an_error():

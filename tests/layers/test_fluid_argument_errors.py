@@ -147,3 +147,31 @@ def test_type_and_value_errors_before_shape_checks(program):
         with pytest.raises(ValueError):
             layers.transpose(x, perm=perm)
     assert layers.transpose(x, perm=[0, 2, 1, 3]).shape == (-1, 4, 3, 5)
+
+
+def test_type_errors_of_the_fourth_session(program):
+    """test_mul_op, test_sum_op, test_squeeze_op, test_unsqueeze_op, test_arg_min_max_op, test_reduce_op,
+    test_fill_constant_op, test_split_op, test_crop_tensor_op, test_one_hot_op, test_conv2d_op."""
+    i32, f32 = layers.data("i", shape=[4], dtype="int32"), layers.data("f", shape=[4], dtype="float32")
+    lod = fluid.create_lod_tensor(np.array([[-1.0]]), [[1]], fluid.CPUPlace())
+    for bad in (lambda: layers.mul(i32, i32), lambda: layers.matmul(i32, i32), lambda: layers.sums([11, 22]),
+                lambda: layers.sum([i32, 1]),
+                lambda: layers.squeeze(i32, axes=0), lambda: layers.unsqueeze(f32, axes=3.2),
+                lambda: layers.argmax([1, 2]), lambda: layers.reduce_sum(lod),
+                lambda: layers.reduce_mean(layers.data("u", shape=[4], dtype="uint8")), lambda: layers.reduce_all(i32),
+                lambda: layers.fill_constant([1], "int16", 5), lambda: layers.fill_constant(1, "float32", 1),
+                lambda: layers.fill_constant([1], "float64", 5, out=i32),
+                lambda: layers.split(f32, 2.1), lambda: layers.split(f32, 2, dim=3.2),
+                lambda: layers.crop_tensor(f32, shape=3), lambda: layers.crop_tensor(f32, shape=[2, 2.0]),
+                lambda: layers.one_hot(f32, 4), lambda: layers.one_hot(i32, 4.1),
+                lambda: layers.conv2d(layers.data("c", shape=[3, 4, 5, 6], dtype="int32"), 1, 1)):
+        with pytest.raises(TypeError):
+            bad()
+    with pytest.raises(ValueError):
+        layers.fill_constant([1], "uint4", 5)         # no dtype of that name: Fluid's ValueError
+    with pytest.raises(ValueError):
+        layers.crop_tensor(f32, shape=[2, -2])
+    with pytest.raises(ValueError):
+        layers.full_like(f32, 1.0, dtype="float")     # Fluid's check_dtype takes the exact names only
+    with pytest.raises(ValueError):
+        layers.full_like(f32, 1.0, device="opu")

@@ -206,8 +206,12 @@ def _along(a, mats):
 
 
 def interp(ins, attrs):
+    """The resize; integer X (uint8 images) is interpolated in float32 and truncated back, as Fluid's
+    kernels (and pe's CUDA kernel) assign the weighted sum to an integer output."""
     x = ins["X"]
-    return {"Out": _back(_along(_channels_first(x, attrs), _maps(x.shape, ins, attrs)), attrs)}
+    a = x if np.issubdtype(x.dtype, np.floating) else x.astype(np.float32)
+    out = _back(_along(_channels_first(a, attrs), _maps(x.shape, ins, attrs)), attrs)
+    return {"Out": out if out.dtype == x.dtype else out.astype(x.dtype)}
 
 
 def interp_grad(ins, attrs):

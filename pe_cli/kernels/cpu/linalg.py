@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from ..common import matmul_v1_attrs
+from ..common import matmul_flag, matmul_v1_attrs
 from ...base.errors import PeError
 from . import threads
 from . import _cblas, _replicas
@@ -158,9 +158,11 @@ def mul_grad(ins, attrs):
 
 def _matmul_operands(x, y, attrs):
     """X as [..., M, K] and Y as [..., K, N] (views): a 1-D X is a row, a 1-D Y a column; the
-    transpose flags swap the last two dims of inputs of rank >= 2."""
-    xm = x.reshape(1, -1) if x.ndim == 1 else (np.swapaxes(x, -1, -2) if attrs["transpose_X"] else x)
-    ym = y.reshape(-1, 1) if y.ndim == 1 else (np.swapaxes(y, -1, -2) if attrs["transpose_Y"] else y)
+    transpose flags swap the last two dims (of a 1-D operand's row or column too, in Fluid's matmul)."""
+    xm = x.reshape(1, -1) if x.ndim == 1 else x
+    ym = y.reshape(-1, 1) if y.ndim == 1 else y
+    xm = np.swapaxes(xm, -1, -2) if matmul_flag(attrs, True, x.ndim) else xm
+    ym = np.swapaxes(ym, -1, -2) if matmul_flag(attrs, False, y.ndim) else ym
     return xm, ym
 
 
@@ -178,9 +180,9 @@ def matmul(ins, attrs):
     out = np.matmul(xm, ym)
     if attrs["alpha"] != 1.0:
         out = out * x.dtype.type(attrs["alpha"])
-    if x.ndim == 1:
+    if x.ndim == 1 and out.shape[-2] == 1:         # a 1-D operand's dim of 1 is dropped (Fluid's rule)
         out = out.reshape(out.shape[:-2] + out.shape[-1:])
-    if y.ndim == 1:
+    if y.ndim == 1 and out.shape[-1] == 1:
         out = out.reshape(out.shape[:-1])
     return {"Out": out.reshape(out.shape or (1,)).astype(x.dtype, copy=False)}
 

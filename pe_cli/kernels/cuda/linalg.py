@@ -8,7 +8,7 @@ from numba import cuda
 
 from ...base.errors import PeError
 from ...base.shapes import numel
-from ..common import matmul_v1_attrs
+from ..common import matmul_flag, matmul_v1_attrs
 from . import runtime as rt
 from ..cpu import linalg as _cpu_linalg
 from ._elementwise import expand_to
@@ -62,11 +62,12 @@ def _batch_shape(shape):
     return tuple(shape[:-2])
 
 
-def _operand(a, trans, is_x):
+def _operand(a, attrs, is_x):
     """(stored array as [batch..., r, c] view, transposed?) with a 1-D X a row, a 1-D Y a column."""
+    trans = matmul_flag(attrs, is_x, a.ndim)
     if a.ndim == 1:
-        return (a.reshape((1, a.shape[0])) if is_x else a.reshape((a.shape[0], 1))), False
-    return a, bool(trans)
+        return (a.reshape((1, a.shape[0])) if is_x else a.reshape((a.shape[0], 1))), trans
+    return a, trans
 
 
 def _as_batches(a, batch):
@@ -90,8 +91,8 @@ def _product(a, ta, b, tb, alpha, batch):
 
 
 def _math_shapes(x, y, attrs):
-    xs, tx = _operand(x, attrs["transpose_X"], True)
-    ys, ty = _operand(y, attrs["transpose_Y"], False)
+    xs, tx = _operand(x, attrs, True)
+    ys, ty = _operand(y, attrs, False)
     batch = tuple(np.broadcast_shapes(_batch_shape(xs.shape), _batch_shape(ys.shape)))
     return xs, tx, ys, ty, batch
 
@@ -101,9 +102,9 @@ def matmul(ins, attrs):
     xs, tx, ys, ty, batch = _math_shapes(x, y, attrs)
     out = _product(xs, tx, ys, ty, attrs["alpha"], batch)
     shape = tuple(out.shape)
-    if x.ndim == 1:
+    if x.ndim == 1 and shape[-2] == 1:         # a 1-D operand's dim of 1 is dropped (Fluid's rule)
         shape = shape[:-2] + shape[-1:]
-    if y.ndim == 1:
+    if y.ndim == 1 and shape[-1] == 1:
         shape = shape[:-1]
     return {"Out": out.reshape(shape or (1,))}
 

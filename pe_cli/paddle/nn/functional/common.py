@@ -4,8 +4,11 @@ pairwise_distance, label_smooth, pixel_shuffle, channel_shuffle, affine_grid, gr
 sequence_mask and gather_tree, each lowering to pe's registered ops."""
 from .... import layers as L
 from ....base.errors import PeError
+from ....framework.variable import Variable
+from ....layers.checks import check_type
 from ....layers.helper import LayerHelper, _single
 from ... import tensor_create as TC
+from ...alpha_keywords import or_alpha
 from ... import tensor_manip as TM
 from ... import tensor_math as TMa
 
@@ -82,10 +85,12 @@ _METHODS = {"nearest": ("nearest_interp_v2", 4), "bilinear": ("bilinear_interp_v
             "trilinear": ("trilinear_interp_v2", 5), "linear": ("bilinear_interp_v2", 3)}
 
 
+@or_alpha(L.image_resize, {"input", "out_shape", "scale", "resample", "actual_shape"})   # 2.0-alpha's interpolate
 def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0,
                 data_format="NCHW", name=None):
     """Resizes the spatial dims to ``size`` or by ``scale_factor`` ('nearest', 'linear' (3-D),
     'bilinear' (4-D), 'trilinear' (5-D)); 'bicubic' and 'area' need ops pe lacks."""
+    check_type(x, "x", Variable, "interpolate")
     mode = mode.lower()
     if mode not in _METHODS:
         raise PeError(f"interpolate: mode={mode!r}: pe has {sorted(_METHODS)} (no bicubic or area op)")
@@ -112,6 +117,7 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
         attrs["scale"] = [1.0] + [float(s) for s in scales] if rank == 3 else [float(s) for s in scales]
     out = _single(op_type, x, {"X": [x]}, attrs, name=name)
     return TM.squeeze(out, 1 if channel_last else 2) if rank == 3 else out
+
 
 
 def upsample(x, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0,
