@@ -5,10 +5,12 @@ FEATURES, HIDDEN = 64, 128
 TORCH_GATES = (1, 2, 0, 3)
 
 
-def _torch_gates(a):
+def torch_gates(a, order=TORCH_GATES):
+    """``a``'s 4 gate blocks (last axis) in PyTorch's order; ``order``: the index of each of PyTorch's
+    gates among ``a``'s blocks."""
     import numpy as np
     blocks = np.split(a, 4, axis=-1)
-    return np.ascontiguousarray(np.concatenate([blocks[i] for i in TORCH_GATES], axis=-1))
+    return np.ascontiguousarray(np.concatenate([blocks[i] for i in order], axis=-1))
 
 
 def packed(torch, x, lengths):
@@ -28,10 +30,10 @@ def torch_net(torch, w):
         def __init__(self):
             super().__init__()
             self.lstm = nn.LSTM(FEATURES, HIDDEN)
-            self.lstm.weight_ih_l0.data = torch.from_numpy(_torch_gates(w["proj"][0]).T.copy())
-            self.lstm.bias_ih_l0.data = torch.from_numpy(_torch_gates(w["proj"][1]))
-            self.lstm.weight_hh_l0.data = torch.from_numpy(_torch_gates(w["lstm"][0]).T.copy())
-            self.lstm.bias_hh_l0.data = torch.from_numpy(_torch_gates(w["lstm"][1]).reshape(-1))
+            self.lstm.weight_ih_l0.data = torch.from_numpy(torch_gates(w["proj"][0]).T.copy())
+            self.lstm.bias_ih_l0.data = torch.from_numpy(torch_gates(w["proj"][1]))
+            self.lstm.weight_hh_l0.data = torch.from_numpy(torch_gates(w["lstm"][0]).T.copy())
+            self.lstm.bias_hh_l0.data = torch.from_numpy(torch_gates(w["lstm"][1]).reshape(-1))
             self.fc = nn.Linear(HIDDEN, 10)
             self.fc.weight.data = torch.from_numpy(w["fc0"][0].T.copy())
             self.fc.bias.data = torch.from_numpy(w["fc0"][1].copy())

@@ -188,15 +188,10 @@ def best_scores(log_probs):
 
 # -- PyTorch -------------------------------------------------------------------------------------------
 
-def _blocks(a, order):
-    import numpy as np
-    parts = np.split(a, 4, axis=-1)
-    return np.ascontiguousarray(np.concatenate([parts[i] for i in order], axis=-1))
-
-
 def torch_net(torch, w):
     """The model as an nn.Module holding ``w`` (Fluid's layouts turned into PyTorch's)."""
     import numpy as np
+    from bench_lstm import torch_gates
     nn = torch.nn
     t = lambda a: torch.from_numpy(np.ascontiguousarray(a))      # noqa: E731
     lstm_gates, cell_gates = (1, 2, 0, 3), (0, 2, 1, 3)     # dynamic_lstm's c,i,f,o / LSTMCell's i,j,f,o -> i,f,g,o
@@ -215,18 +210,18 @@ def torch_net(torch, w):
             self.src_emb, self.trg_emb = nn.Embedding(VOCAB, EMB), nn.Embedding(VOCAB, EMB)
             self.src_emb.weight.data, self.trg_emb.weight.data = t(w["src_emb"]), t(w["trg_emb"])
             self.enc = nn.LSTM(EMB, HIDDEN, batch_first=True)
-            self.enc.weight_ih_l0.data = t(_blocks(w["enc.proj.w"], lstm_gates).T)
-            self.enc.bias_ih_l0.data = t(_blocks(w["enc.proj.b"], lstm_gates))
-            self.enc.weight_hh_l0.data = t(_blocks(w["enc.lstm.w"], lstm_gates).T)
-            self.enc.bias_hh_l0.data = t(_blocks(w["enc.lstm.b"], lstm_gates).reshape(-1))
+            self.enc.weight_ih_l0.data = t(torch_gates(w["enc.proj.w"], lstm_gates).T)
+            self.enc.bias_ih_l0.data = t(torch_gates(w["enc.proj.b"], lstm_gates))
+            self.enc.weight_hh_l0.data = t(torch_gates(w["enc.lstm.w"], lstm_gates).T)
+            self.enc.bias_hh_l0.data = t(torch_gates(w["enc.lstm.b"], lstm_gates).reshape(-1))
             self.init, self.out = linear("init.w", "init.b"), linear("out.w", "out.b")
             self.att_enc, self.att_dec, self.att_v = linear("att.enc.w"), linear("att.dec.w"), linear("att.v.w")
             self.cell = nn.LSTMCell(EMB + HIDDEN, HIDDEN)
-            gates = _blocks(w["dec.w"], cell_gates)
+            gates = torch_gates(w["dec.w"], cell_gates)
             self.cell.weight_ih.data, self.cell.weight_hh.data = t(gates[:EMB + HIDDEN].T), t(gates[EMB + HIDDEN:].T)
             forget = np.zeros(4 * HIDDEN, np.float32)
             forget[HIDDEN:2 * HIDDEN] = 1.0                         # LSTMCell's forget_bias
-            self.cell.bias_ih.data = t(_blocks(w["dec.b"], cell_gates) + forget)
+            self.cell.bias_ih.data = t(torch_gates(w["dec.b"], cell_gates) + forget)
             self.cell.bias_hh.data = torch.zeros(4 * HIDDEN)
 
         def encode(self, src, src_len):
