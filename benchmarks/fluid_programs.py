@@ -32,7 +32,8 @@ import statistics
 import sys
 import time
 
-import bench_seq2seq
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_seq2seq  # noqa: E402
 
 os.environ.setdefault("CPU_NUM", "2")     # Fluid's data-parallel CPU places (set before Paddle loads)
 
