@@ -4,8 +4,8 @@
     .venv/bin/python benchmarks/bench_cpu.py [--reps 3] [--steps 50] [--warmup 10] [--json out.json]
 
 Models: bench_models.py (MLP, LeNet-5, the seed's tiny model, a small ResNet, a wide MLP, an LSTM, the
-Transformer encoder of configs/mnist_rows_transformer.yaml, momentum SGD; a sparse CTR model, lazy Adam;
-synthetic data, the same initial weights in pe and PyTorch).
+Transformer encoder of configs/mnist_rows_transformer.yaml, momentum SGD; a sparse CTR model, lazy Adam; a
+seq2seq model with attention and its beam search; synthetic data, the same initial weights in pe and PyTorch).
 
 Every configuration is measured twice in the same run: on the machine as it is ("quiet"), then while
 one competing busy process (``while True: pass``) occupies a core ("busy"); ``--quiet-only`` skips
@@ -174,7 +174,7 @@ def main():
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--steps", type=int, default=50)
     parser.add_argument("--warmup", type=int, default=10)
-    parser.add_argument("--models", default="mlp,mlp512,lenet,seed,resnet,wide,lstm,transformer,ctr")
+    parser.add_argument("--models", default="mlp,mlp512,lenet,seed,resnet,wide,lstm,transformer,ctr,seq2seq,beam")
     parser.add_argument("--devices", type=int, default=None, help="N for 'pe N devices' and 'torch N threads' "
                         "(default: the cores pe uses)")
     parser.add_argument("--no-torch", action="store_true", help="measure pe only")

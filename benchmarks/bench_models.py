@@ -18,6 +18,8 @@
   ctr     a sparse CTR model (bench_ctr.py): 8 slots of 100,000-row is_sparse embeddings (16 wide)
           summed per slot, 3 x fc 400, fc 2, batch 512, lazy Adam; PyTorch's EmbeddingBag(sparse=True)
           with SparseAdam
+  seq2seq, beam  a translation model with attention (bench_seq2seq.py: LSTM encoder, attention LSTM
+          decoder, 10,000 words) trained with teacher forcing, and decoding its batch with beam search
 All but ctr train with momentum SGD (lr 0.01, momentum 0.9) on one synthetic batch.
 """
 import os
@@ -25,18 +27,19 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_ctr  # noqa: E402
+import bench_lstm  # noqa: E402
+import bench_seq2seq  # noqa: E402
 import bench_transformer  # noqa: E402
 
 MODELS = {"mlp": 128, "mlp512": 512, "lenet": 64, "seed": 10, "resnet": 64, "wide": 256, "lstm": 64,
-          "transformer": 64, "ctr": 512}
+          "transformer": 64, "ctr": 512, "seq2seq": bench_seq2seq.BATCH, "beam": bench_seq2seq.BATCH}
 NETS = {"mlp512": "mlp"}         # a model measured at a second batch size: the network it is
-STEPS_SCALE = {"resnet": 0.2, "wide": 0.1}       # large models: fewer timed steps (a step takes 0.1-1 s)
+STEPS_SCALE = {"resnet": 0.2, "wide": 0.1, "seq2seq": 0.1, "beam": 0.06}   # large models: fewer timed steps
+SEQ2SEQ = ("seq2seq", "beam")
 LR, MU = 0.01, 0.9
 STAGES = (16, 32, 64)
 BATCH_NORM_MODELS = ("resnet",)
-FEATURES, HIDDEN, LENGTHS = 64, 128, (10, 40)
-# gate blocks of Fluid's (candidate, input, forget, output) in PyTorch's (input, forget, cell, output)
-TORCH_GATES = (1, 2, 0, 3)
+FEATURES, HIDDEN, LENGTHS = bench_lstm.FEATURES, bench_lstm.HIDDEN, (10, 40)
 
 
 def _resnet_convs():
@@ -58,6 +61,8 @@ def model_flops(model, batch):
     """FLOPs of one training step: forward, weight gradients, and the input gradients of every
     layer but the first (whose input is data)."""
     model = NETS.get(model, model)
+    if model == "beam":             # inference: the forward only
+        return sum(bench_seq2seq.flops(batch, decode=True))
     if model in ("mlp", "wide"):
         dims = [784, 256, 256, 10] if model == "mlp" else [4096, 4096, 4096, 10]
         fwd = [2 * batch * i * o for i, o in zip(dims, dims[1:])]
@@ -81,6 +86,8 @@ def model_flops(model, batch):
         fwd = bench_transformer.flops(batch)
     elif model == "ctr":
         fwd = bench_ctr.flops(batch)
+    elif model == "seq2seq":
+        fwd = bench_seq2seq.flops(batch)
     else:
         fwd = [2 * batch * 1 * 10]
     return sum(fwd) * 2 + sum(fwd[1:])
@@ -125,6 +132,8 @@ def initial_weights(model, seed=0):
         return bench_transformer.weights(uniform)
     if model == "ctr":
         return bench_ctr.weights(uniform)
+    if model in SEQ2SEQ:            # bench_seq2seq.weights(), by Fluid's parameter names
+        return {}
     return {"fc0": (uniform((1, 10), 1), uniform((10,), 1))}
 
 
@@ -172,6 +181,8 @@ class PeModel:
         with fluid.program_guard(main, startup), fluid.unique_name.guard():
             if model == "ctr":
                 loss = bench_ctr.pe_program(fluid, _pe_fc, names)
+            elif model in SEQ2SEQ:      # the loss, or the decoding's [ids, log-probabilities]
+                loss, self.fetch = bench_seq2seq.outputs(fluid, model == "beam")
             else:
                 loss = self._program(fluid, model, names)
         self.scope = fluid.Scope()
@@ -185,17 +196,21 @@ class PeModel:
             self.program = main if build_strategy is None else fluid.CompiledProgram(main, build_strategy=build_strategy)
         else:
             self.program = fluid.CompiledProgram(main).with_data_parallel(
-                loss_name=loss.name, build_strategy=build_strategy, places=[fluid.CPUPlace()] * devices)
-        self.loss = loss
+                loss_name=loss.name if loss is not None else None, build_strategy=build_strategy,
+                places=[fluid.CPUPlace()] * devices)
+        self.loss, self.model = loss, model
+        self.threads = threads.describe(devices)
+        if model in SEQ2SEQ:
+            bench_seq2seq.set_weights(fluid, self.scope, bench_seq2seq.weights())
+            self.feed = bench_seq2seq.fluid_feed(fluid, bench_seq2seq.batch_of(), decode=model == "beam")
+            return
         if model == "ctr":
             self.feed = bench_ctr.pe_feed(fluid, batch)
-            self.threads = threads.describe(devices)
             return
         data = synthetic_batch(model, batch)
         self.feed = {"x": data["x"]} if model == "seed" else {"x": data["x"], "label": data["label"]}
         if model == "lstm":
             self.feed["x"] = fluid.create_lod_tensor(data["x"], [data["lengths"].tolist()], fluid.CPUPlace())
-        self.threads = threads.describe(devices)
 
     @staticmethod
     def _program(fluid, model, names):
@@ -210,6 +225,9 @@ class PeModel:
         return loss
 
     def step(self):
+        if self.model == "beam":
+            return bench_seq2seq.best_scores(self.exe.run(self.program, feed=self.feed, fetch_list=self.fetch,
+                                                          scope=self.scope)[1])
         out, = self.exe.run(self.program, feed=self.feed, fetch_list=[self.loss], scope=self.scope)
         # the loss as a float, as TorchModel.step's loss.item(): the one value, or the devices' mean
         # (numpy's mean of one value cost 30 us of the tiny model's 0.24 ms step on the Zen 1 VM)
@@ -285,11 +303,14 @@ class TorchModel:
         if model == "ctr":
             self.step = bench_ctr.torch_step(torch, w, batch)
             return
-        self.net = _TorchLSTM(torch, w) if model == "lstm" else bench_transformer.torch_net(torch, w) \
+        if model in SEQ2SEQ:
+            self.step = bench_seq2seq.torch_step(torch, model == "beam")
+            return
+        self.net = bench_lstm.torch_net(torch, w) if model == "lstm" else bench_transformer.torch_net(torch, w) \
             if model == "transformer" else _torch_net(torch, model, w)
         self.opt = torch.optim.SGD(self.net.parameters(), lr=LR, momentum=MU)
         data = synthetic_batch(model, batch)
-        self.x = torch.from_numpy(data["x"]) if model != "lstm" else _packed(torch, data["x"], data["lengths"])
+        self.x = torch.from_numpy(data["x"]) if model != "lstm" else bench_lstm.packed(torch, data["x"], data["lengths"])
         self.label = torch.from_numpy(data["label"].reshape(-1)) if "label" in data else None
         self.loss_fn = torch.nn.CrossEntropyLoss()
         self.threads = f"torch {torch.__version__}, {torch.get_num_threads()} intra-op thread(s)"
@@ -357,42 +378,3 @@ def _TorchResNet(torch, conv, linear):
               for s in range(len(STAGES)) for b in range(2)]
     return nn.Sequential(conv_bn("stem", 1), nn.ReLU(), *blocks, nn.AdaptiveAvgPool2d(1), nn.Flatten(),
                          linear("fc0"))
-
-
-# -- the LSTM in PyTorch: the same weights, its gates reordered --------------------------------------
-
-def _torch_gates(a):
-    import numpy as np
-    blocks = np.split(a, 4, axis=-1)
-    return np.ascontiguousarray(np.concatenate([blocks[i] for i in TORCH_GATES], axis=-1))
-
-
-def _packed(torch, x, lengths):
-    import numpy as np
-    padded = np.zeros((len(lengths), int(lengths.max()), x.shape[1]), np.float32)
-    starts = np.concatenate([[0], np.cumsum(lengths)])
-    for i, n in enumerate(lengths):
-        padded[i, :n] = x[starts[i]:starts[i + 1]]
-    return torch.nn.utils.rnn.pack_padded_sequence(torch.from_numpy(padded), torch.from_numpy(lengths),
-                                                   batch_first=True, enforce_sorted=False)
-
-
-def _TorchLSTM(torch, w):
-    nn = torch.nn
-
-    class Net(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.lstm = nn.LSTM(FEATURES, HIDDEN)
-            self.lstm.weight_ih_l0.data = torch.from_numpy(_torch_gates(w["proj"][0]).T.copy())
-            self.lstm.bias_ih_l0.data = torch.from_numpy(_torch_gates(w["proj"][1]))
-            self.lstm.weight_hh_l0.data = torch.from_numpy(_torch_gates(w["lstm"][0]).T.copy())
-            self.lstm.bias_hh_l0.data = torch.from_numpy(_torch_gates(w["lstm"][1]).reshape(-1))
-            self.fc = nn.Linear(HIDDEN, 10)
-            self.fc.weight.data = torch.from_numpy(w["fc0"][0].T.copy())
-            self.fc.bias.data = torch.from_numpy(w["fc0"][1].copy())
-
-        def forward(self, packed):
-            _, (h, _) = self.lstm(packed)
-            return self.fc(h[0])
-    return Net()

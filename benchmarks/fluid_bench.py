@@ -8,7 +8,7 @@ Fluid 1.8.5 is a benchmark-only yardstick: a Python 3.8 virtual environment with
 ``--fluid-python`` or the environment variable PE_FLUID_PYTHON; without one this prints how to give it
 and exits 0. The program is benchmarks/fluid_programs.py, run as it is by Fluid's Python and by pe
 (``python -m pe_cli fluid fluid_programs.py``): LSTM and GRU text classifiers, a sparse CTR model, the
-MLP and LeNet-5, each on 1 device (Executor) and on 2 CPU places (CompiledProgram.with_data_parallel,
+MLP and LeNet-5, a seq2seq model with attention and its beam-search decoding (FEW_STEPS), each on 1 device (Executor) and on 2 CPU places (CompiledProgram.with_data_parallel,
 CPU_NUM=2). Each engine first runs every model once (numba's cache and the disk cache warm up), then the
 repetitions alternate the engines model by model (pe first in even repetitions, Fluid first in odd ones),
 so a change of the machine's load falls on both; all of it on the machine as it is ("quiet"), then
@@ -30,6 +30,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAM = os.path.join(HERE, "fluid_programs.py")
 REPO = os.path.dirname(HERE)
 DENSE = ("mlp", "lenet")
+# (warm-up, timed steps) of the models whose step takes seconds (seq2seq's training step 5-10 s, a beam
+# decoding 10-35 s on the 2-core VMs): fewer, instead of --warmup and --steps
+FEW_STEPS = {"seq2seq": (1, 3), "beam": (1, 2)}
 LOSS_RTOL = 1e-4
 
 
@@ -60,8 +63,9 @@ def run_phase(args, fluid_python, models):
     results = {}
     for rep in range(args.reps):
         for model in models:
+            warmup, steps = FEW_STEPS.get(model, (args.warmup, args.steps))
             for engine in (("pe", "fluid") if rep % 2 == 0 else ("fluid", "pe")):
-                for record in run_program(engine, fluid_python, model, args, args.warmup, args.steps):
+                for record in run_program(engine, fluid_python, model, args, warmup, steps):
                     results.setdefault((model, record["devices"]), {}).setdefault(engine, []).append(record)
         print(f"  repetition {rep + 1} of {args.reps} done", flush=True)
     return results
@@ -113,7 +117,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fluid-python", default=os.environ.get("PE_FLUID_PYTHON"),
                         help="Python of a Fluid 1.8.5 environment (default: $PE_FLUID_PYTHON)")
-    parser.add_argument("--models", default="lstm,gru,ctr,mlp,lenet")
+    parser.add_argument("--models", default="lstm,gru,ctr,mlp,lenet,seq2seq,beam")
     parser.add_argument("--configs", default="1,2", help="devices of each configuration")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--warmup", type=int, default=5)
@@ -133,7 +137,7 @@ def main():
           flush=True)
     for model in models:           # numba's cache, the page cache: warm before anything is timed
         for engine in ("pe", "fluid"):
-            run_program(engine, args.fluid_python, model, args, 2, 1)
+            run_program(engine, args.fluid_python, model, args, 1, 0 if model in FEW_STEPS else 1)
     phases = {"quiet": run_phase(args, args.fluid_python, models)}
     if not args.quiet_only:
         competitor = subprocess.Popen([sys.executable, "-c", "while True: pass"])

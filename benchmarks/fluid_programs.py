@@ -14,6 +14,9 @@ on: no newer syntax, no numpy 2 names. Models:
          concat, 3 x fc 400 relu, fc 2; batch 512; Adam(lazy_mode=True)
   mlp    784-256-256-10, batch 128; momentum SGD (the dense reference)
   lenet  LeNet-5, batch 64; momentum SGD (the dense reference)
+  seq2seq  a translation model with attention (bench_seq2seq.py: 64 sources of 10-40 ids, LSTM encoder 256,
+         attention LSTM decoder over 40 target steps, 10,000 words), teacher forcing; momentum SGD
+  beam   the same model decoding the batch with BeamSearchDecoder (beam 4) + dynamic_decode
 
 Each model runs on 1 device (an Executor on the program) and on 2 CPU places
 (CompiledProgram.with_data_parallel, CPU_NUM=2). The batches (4 of them, fed in turn) come from numpy's
@@ -29,10 +32,15 @@ import statistics
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_seq2seq  # noqa: E402
+
 os.environ.setdefault("CPU_NUM", "2")     # Fluid's data-parallel CPU places (set before Paddle loads)
 
-MODELS = ("lstm", "gru", "ctr", "mlp", "lenet")
-BATCH = {"lstm": 64, "gru": 64, "ctr": 512, "mlp": 128, "lenet": 64}
+MODELS = ("lstm", "gru", "ctr", "mlp", "lenet", "seq2seq", "beam")
+SEQ2SEQ = ("seq2seq", "beam")      # their weights and batch: bench_seq2seq.py's (PyTorch's too)
+BATCH = {"lstm": 64, "gru": 64, "ctr": 512, "mlp": 128, "lenet": 64, "seq2seq": bench_seq2seq.BATCH,
+         "beam": bench_seq2seq.BATCH}
 VOCAB, EMB, HIDDEN = 10000, 128, 128
 CTR_VOCAB, CTR_DIM, CTR_SLOTS = 100000, 16, 8
 BATCHES = 4
@@ -88,6 +96,8 @@ def batches(fluid, model, seed=1):
     """The ``BATCHES`` feeds of ``model``, the same on every engine."""
     import numpy as np
     rng, n = np.random.default_rng(seed), BATCH[model]
+    if model in SEQ2SEQ:         # one batch, fed every step (as bench_cpu.py's rows)
+        return [bench_seq2seq.fluid_feed(fluid, bench_seq2seq.batch_of(seed), model == "beam")] * BATCHES
     feeds = []
     for _ in range(BATCHES):
         feed = {"label": rng.integers(0, 10 if model in ("mlp", "lenet") else 2, (n, 1)).astype("int64")}
@@ -126,24 +136,30 @@ class Program:
         main, startup = fluid.Program(), fluid.Program()
         main.random_seed = startup.random_seed = 1
         with fluid.program_guard(main, startup), fluid.unique_name.guard():
-            logits, label, optimizer = nets[model]()
-            self.loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(logits, label))
-            optimizer.minimize(self.loss)
+            if model in SEQ2SEQ:        # the loss (None for beam) and what a step fetches
+                self.loss, self.fetch = bench_seq2seq.outputs(fluid, model == "beam")
+            else:
+                logits, label, optimizer = nets[model]()
+                self.loss = fluid.layers.mean(fluid.layers.softmax_with_cross_entropy(logits, label))
+                optimizer.minimize(self.loss)
+                self.fetch = [self.loss]
         place = fluid.CPUPlace()
         self.scope, self.exe = fluid.Scope(), fluid.Executor(place)
         self.exe.run(startup, scope=self.scope)
         self.params = [(p.name, tuple(int(d) for d in p.shape)) for p in main.global_block().all_parameters()]
         for index, (name, shape) in enumerate(self.params):
             self.scope.find_var(name).get_tensor().set(initial_value(index, shape), place)
+        if model in SEQ2SEQ:
+            bench_seq2seq.set_weights(fluid, self.scope, bench_seq2seq.weights())
         self.program = main if devices == 1 else fluid.CompiledProgram(main).with_data_parallel(
-            loss_name=self.loss.name, places=fluid.cpu_places(devices))
-        self.feeds, self.k = batches(fluid, model), 0
+            loss_name=self.loss.name if self.loss is not None else None, places=fluid.cpu_places(devices))
+        self.feeds, self.k, self.model = batches(fluid, model), 0, model
 
     def step(self):
-        """One training step on the next batch; its loss (the devices' mean)."""
-        out = self.exe.run(self.program, feed=self.feeds[self.k % BATCHES], fetch_list=[self.loss], scope=self.scope)
+        """One training step on the next batch; its loss (the devices' mean), or beam's decoding result."""
+        out = self.exe.run(self.program, feed=self.feeds[self.k % BATCHES], fetch_list=self.fetch, scope=self.scope)
         self.k += 1
-        return float(out[0].mean())
+        return bench_seq2seq.best_scores(out[1]) if self.model == "beam" else float(out[0].mean())
 
 
 def measure(fluid, model, devices, warmup, steps):

@@ -113,7 +113,8 @@ def test_bench_ratio_within_each_repetition_pairs_the_bests_of_that_repetition()
 
 def test_fluid_programs_build_and_train_every_model_on_pe():
     """benchmarks/fluid_programs.py (the program fluid_bench.py runs on Fluid 1.8.5 and on pe): every model
-    builds and trains a step on pe from the seeded weights, and 2 CPU places follow 1 device on the MLP."""
+    builds and trains a step on pe from the seeded weights (the seq2seq model and its beam-search decoding
+    at small sizes), and 2 CPU places follow 1 device on the MLP."""
     import math
     import pe_cli.fluid as fluid
     sys.path.insert(0, os.path.join(REPO, "benchmarks"))
@@ -121,9 +122,17 @@ def test_fluid_programs_build_and_train_every_model_on_pe():
         import fluid_programs
     finally:
         sys.path.pop(0)
-    for model in fluid_programs.MODELS:
-        loss = fluid_programs.Program(fluid, model, 1).step()
-        assert math.isfinite(loss) and loss > 0, model
+    import bench_seq2seq
+    tiny = dict(VOCAB=30, EMB=8, HIDDEN=8, BATCH=6, LENGTHS=(2, 5), MAX_LEN=5)    # the seq2seq rows, small
+    with mock.patch.multiple(bench_seq2seq, **tiny), mock.patch.dict(fluid_programs.BATCH, seq2seq=6, beam=6):
+        for model in fluid_programs.MODELS:
+            loss = fluid_programs.Program(fluid, model, 1).step()
+            if model == "beam":     # the best beams' log-probabilities summed over the sources
+                assert math.isfinite(loss) and loss < 0
+            else:
+                assert math.isfinite(loss) and loss > 0, model
+            if model == "seq2seq":  # 30 words, small initial weights
+                assert loss == pytest.approx(math.log(30), rel=0.05)
     one, two = fluid_programs.Program(fluid, "mlp", 1), fluid_programs.Program(fluid, "mlp", 2)
     losses_one, losses_two = [one.step() for _ in range(3)], [two.step() for _ in range(3)]
     assert losses_one[0] == pytest.approx(math.log(10), rel=0.05)     # 10 classes, small initial weights

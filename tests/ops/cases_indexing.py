@@ -95,6 +95,8 @@ def topk_ref(i, a):
 
 
 TIES = np.array([[1.0, 3.0, 3.0, 0.5], [2.0, 2.0, 2.0, 2.0]])
+WIDE_TIES = np.concatenate([rng.normal(size=(2, 40)), rng.integers(0, 4, (3, 40)).astype(float),
+                            np.full((1, 40), 2.0)])
 _cond = rng.random((3, 4)) > 0.5
 CASES += [
     OpCase("slice", {"Input": r(3, 4, 5)}, lambda i, a: {"Out": i["Input"][1:3, :, 0:2]},
@@ -141,6 +143,10 @@ CASES += [
     OpCase("top_k", {"X": rng.normal(size=(4, 5))}, topk_ref, name="top_k_k1"),
     OpCase("top_k", {"X": rng.normal(size=(2, 3, 5))}, topk_ref, attrs={"k": 5}, name="top_k_3d_full"),
     OpCase("top_k", {"X": TIES}, topk_ref, attrs={"k": 3}, name="top_k_ties"),
+    # rows much wider than k (a beam search's beam x vocabulary) take the partitioned path: the same
+    # order, rows with a tie at the k-th value among rows without
+    OpCase("top_k", {"X": rng.normal(size=(2, 3, 50))}, topk_ref, attrs={"k": 4}, name="top_k_wide"),
+    OpCase("top_k", {"X": WIDE_TIES}, topk_ref, attrs={"k": 3}, name="top_k_wide_ties"),
     OpCase("arg_max", {"X": rng.normal(size=(4, 5))}, lambda i, a: {"Out": i["X"].argmax(axis=0)},
            name="arg_max_axis0"),
     OpCase("arg_max", {"X": rng.normal(size=(2, 3, 4))}, lambda i, a: {"Out": i["X"].argmax(axis=-1)},

@@ -89,7 +89,7 @@ def while_loop(ins, attrs):
     block = attrs["_block"]
     env = block.env(ins, attrs)
     cond = block.op.input("Condition")[0]
-    keep = not attrs["is_test"] and bool(block.op.output("StepScopes"))
+    keep = not attrs["is_test"] and block.output_read("StepScopes")
     writes = block.op.output("Out")
     limit, iterations = attrs["max_iterations"], []
     while _holds(env[cond]):
@@ -207,7 +207,7 @@ def array_read_grad(ins, attrs):
 
 def conditional_block(ins, attrs):
     block = attrs["_block"]
-    keep = bool(block.op.output("Scope"))
+    keep = block.output_read("Scope")
     env = block.env(ins, attrs)
     writes = block.op.output("Out")
     if not all(_holds(c, attrs["is_scalar_condition"]) for c in ins["Cond"]):

@@ -213,10 +213,38 @@ def top_k(ins, attrs):
         raise ValueError(f"k={k} is larger than the last dim of X {list(x.shape)}")
     if k == 1:
         idx = np.argmax(x, axis=-1)[..., None]
+    elif 4 * k < x.shape[-1]:
+        idx = _top_k_partitioned(-x, k)
     else:
         # Stable sort of -x: the largest first and, among equal values, the lowest index first.
         idx = np.argsort(-x, axis=-1, kind="stable")[..., :k]
     return {"Out": np.take_along_axis(x, idx, axis=-1), "Indices": idx.astype(np.int64, copy=False)}
+
+
+def _top_k_partitioned(keys, k):
+    """The indices of the ``k`` smallest ``keys`` along the last axis in the order of a stable sort
+    (equal keys: the lowest index first), without sorting the whole row: a partition finds each row's
+    k-th key, the keys at most it are taken in index order and only they are sorted (stable). A row
+    with a tie at the k-th key (more than k such keys) or NaNs among its k smallest is sorted whole.
+    A beam search's top_k over beam x vocabulary (4 of 40,000) ran 0.8 s a call as a full sort."""
+    rows = keys.reshape(-1, keys.shape[-1])
+    kth = np.partition(rows, k - 1, axis=-1)[:, k - 1:k]
+    taken = rows <= kth
+    plain = np.count_nonzero(taken, axis=-1) == k
+    if plain.all():
+        idx = _sorted_candidates(rows, taken, k)
+    else:
+        idx = np.empty((rows.shape[0], k), np.int64)
+        if plain.any():
+            idx[plain] = _sorted_candidates(rows[plain], taken[plain], k)
+        idx[~plain] = np.argsort(rows[~plain], axis=-1, kind="stable")[:, :k]
+    return idx.reshape(keys.shape[:-1] + (k,))
+
+
+def _sorted_candidates(rows, taken, k):
+    cand = np.nonzero(taken)[1].reshape(-1, k)            # each row's k indices, ascending
+    order = np.argsort(np.take_along_axis(rows, cand, axis=-1), axis=-1, kind="stable")
+    return np.take_along_axis(cand, order, axis=-1)
 
 
 def top_k_grad(ins, attrs):
