@@ -377,16 +377,14 @@ less_than, less_equal = _compare(L.less_than), _compare(L.less_equal)
 greater_than, greater_equal = _compare(L.greater_than), _compare(L.greater_equal)
 
 
-def logical_and(x, y, out=None, name=None):
-    return L.logical_and(x, y, out=out, name=name)
+def _logical(layer):
+    def fn(x, y, out=None, name=None):
+        return layer(x, y, out=out, name=name)
+    fn.__doc__, fn.__name__ = layer.__doc__, layer.__name__
+    return fn
 
 
-def logical_or(x, y, out=None, name=None):
-    return L.logical_or(x, y, out=out, name=name)
-
-
-def logical_xor(x, y, out=None, name=None):
-    return L.logical_xor(x, y, out=out, name=name)
+logical_and, logical_or, logical_xor = _logical(L.logical_and), _logical(L.logical_or), _logical(L.logical_xor)
 
 
 def logical_not(x, out=None, name=None):
