@@ -177,3 +177,19 @@ CASES += [      # each optional input of each v2 op (test_grad_reads checks what
            _trilinear_ref((3, 3, 3), corners=False, mode=0, scales=(1.5, 1.5, 1.5)), attrs=dict(_V2), grad=("X",),
            name="trilinear_interp_v2_scale_tensor"),
 ]
+
+# a resize of a uint8 image is interpolated in float and truncated, as Fluid's kernels do (issue 53)
+_u8 = np.array([[[[0, 255], [101, 3]]]], dtype=np.uint8)
+
+
+def _bilinear_u8(i, a):
+    """align_corners: the output row/column k takes k * (n_in - 1) / (n_out - 1); the weighted sum is
+    truncated to uint8 (127.5 -> 127)."""
+    w = np.array([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]])
+    return {"Out": (w @ i["X"][0, 0].astype(np.float64) @ w.T)[None, None].astype(np.uint8)}
+
+
+CASES.append(
+    OpCase("bilinear_interp", {"X": _u8}, _bilinear_u8,
+           attrs={"out_h": 3, "out_w": 3, "interp_method": "bilinear", "align_corners": True, "align_mode": 1},
+           atol=0, name="bilinear_interp_uint8_truncates"))

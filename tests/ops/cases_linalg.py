@@ -92,3 +92,16 @@ CASES += [
     OpCase("bilinear_tensor_product", {"X": r(2, 3), "Y": r(2, 3), "Weight": r(2, 3, 3)}, _bilinear_ref,
            grad=("X", "Y"), name="bilinear_tensor_product_no_bias"),
 ]
+
+
+# Fluid 1.8's matmul transposes the row (X) or column (Y) it makes of a 1-D operand (test_matmul_op.py's
+# dimX_1 / dimY_1 cases); matmul_v2 (Paddle 2.x) ignores a 1-D operand's flag
+_vx, _vy = r(3), r(4)
+CASES += [
+    OpCase("matmul", {"X": _vx, "Y": _vy}, lambda i, a: {"Out": np.outer(i["X"], i["Y"])},
+           attrs={"transpose_X": True, "transpose_Y": True}, grad=("X", "Y"), name="matmul_vectors_transposed"),
+    OpCase("matmul", {"X": _vx, "Y": r(1, 4)}, lambda i, a: {"Out": i["X"][:, None] @ i["Y"]},
+           attrs={"transpose_X": True}, grad=("X", "Y"), name="matmul_vector_x_transposed"),
+    OpCase("matmul_v2", {"X": _vx, "Y": _vx}, lambda i, a: {"Out": np.array([i["X"] @ i["Y"]])},
+           attrs={"trans_x": True, "trans_y": True}, grad=("X", "Y"), name="matmul_v2_vectors_ignore_flags"),
+]

@@ -1,9 +1,9 @@
 """Op cases for Fluid 1.8's attributes given by tensors that Paddle's op tests use (issue 53): unsqueeze's
 AxesTensor / AxesTensorList, split's AxisTensor / SectionsTensorList, pad2d's Paddings, one_hot's
-depth_tensor, crop_tensor's Shape / Offsets / ShapeTensor / OffsetsTensor and crop's Offsets. Each
-tensor holds a value other than the attribute's (or the attribute is empty), so a kernel that read
-the attribute fails the reference; the gradients run through the same tensors. Also: a resize of a
-uint8 image is interpolated in float and truncated, as Fluid's kernels do."""
+depth_tensor, crop_tensor's Shape / Offsets / ShapeTensor / OffsetsTensor, crop's Offsets and pow's FactorTensor.
+Each tensor holds a value other than the attribute's (or the attribute is empty), so a kernel that
+read the attribute fails the reference; the gradients run through the same tensors. One concept over
+several families (tests/ops/test_coverage.py's CROSS_FAMILY_FILES)."""
 import numpy as np
 
 from op_test import OpCase
@@ -22,14 +22,6 @@ def _r(*shape):
 _x3 = _r(2, 3, 4)
 _img = _r(2, 3, 4, 5)
 _ids = np.array([[0], [3], [1]], dtype=np.int64)
-_u8 = np.array([[[[0, 255], [101, 3]]]], dtype=np.uint8)
-
-
-def _bilinear_u8(i, a):
-    """align_corners: the output row/column k takes k * (n_in - 1) / (n_out - 1); the weighted sum is
-    truncated to uint8 (127.5 -> 127)."""
-    w = np.array([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]])
-    return {"Out": (w @ i["X"][0, 0].astype(np.float64) @ w.T)[None, None].astype(np.uint8)}
 
 
 CASES = [
@@ -56,21 +48,7 @@ CASES = [
            grad=("X",), name="crop_tensor_shape_offsets_lists"),
     OpCase("crop", {"X": _x3, "Offsets": i32(1, 1, 0)}, lambda i, a: {"Out": i["X"][1:2, 1:3, 0:3]},
            attrs={"shape": [1, 2, 3], "offsets": [0, 0, 0]}, grad=("X",), name="crop_offsets_tensor"),
-    OpCase("bilinear_interp", {"X": _u8}, _bilinear_u8,
-           attrs={"out_h": 3, "out_w": 3, "interp_method": "bilinear", "align_corners": True, "align_mode": 1},
-           atol=0, name="bilinear_interp_uint8_truncates"),
 ]
 CASES.append(OpCase("pow", {"X": np.abs(_x3) + 0.5, "FactorTensor": np.array([2.5], np.float32)},
                     lambda i, a: {"Out": i["X"] ** 2.5}, attrs={"factor": 1.0}, grad=("X",), rtol=1e-5,
                     name="pow_factor_tensor"))
-# Fluid 1.8's matmul transposes the row (X) or column (Y) it makes of a 1-D operand (test_matmul_op.py's
-# dimX_1 / dimY_1 cases); matmul_v2 (Paddle 2.x) ignores a 1-D operand's flag
-_vx, _vy = _r(3), _r(4)
-CASES += [
-    OpCase("matmul", {"X": _vx, "Y": _vy}, lambda i, a: {"Out": np.outer(i["X"], i["Y"])},
-           attrs={"transpose_X": True, "transpose_Y": True}, grad=("X", "Y"), name="matmul_vectors_transposed"),
-    OpCase("matmul", {"X": _vx, "Y": _r(1, 4)}, lambda i, a: {"Out": i["X"][:, None] @ i["Y"]},
-           attrs={"transpose_X": True}, grad=("X", "Y"), name="matmul_vector_x_transposed"),
-    OpCase("matmul_v2", {"X": _vx, "Y": _vx}, lambda i, a: {"Out": np.array([i["X"] @ i["Y"]])},
-           attrs={"trans_x": True, "trans_y": True}, grad=("X", "Y"), name="matmul_v2_vectors_ignore_flags"),
-]

@@ -71,6 +71,8 @@ def test_every_differentiable_op_has_a_gradient_check():
 CROSS_FAMILY_FILES = {
     "cases_sparse": "SelectedRows (row-sparse) inputs through lookup_table, sgd, momentum, adam, adagrad, sum, "
                     "scale and the selected_rows ops: one concept, several families",
+    "cases_tensor_attrs": "attributes given by tensors (Fluid 1.8's AxesTensor, SectionsTensorList, Paddings, "
+                          "depth_tensor, Shape/Offsets, FactorTensor): one concept, several families",
 }
 
 
