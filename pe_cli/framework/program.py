@@ -281,8 +281,10 @@ class Program:
     def _backward_role_guard(self):
         return self._role_guard(OpRole.Backward)
 
-    def _lr_schedule_guard(self):
-        return self._role_guard(OpRole.LRSched)
+    def _lr_schedule_guard(self, is_with_opt=False):
+        """Fluid's: ops built inside have the LRSched role; with ``is_with_opt`` also Optimize (a
+        parameter's own learning rate, which a fetch list may name among the optimize ops)."""
+        return self._role_guard(OpRole.LRSched | OpRole.Optimize if is_with_opt else OpRole.LRSched)
 
     def clone(self, for_test=False):
         """A deep copy. With ``for_test=True`` every op that has an ``is_test`` attribute (dropout,

@@ -88,7 +88,7 @@ class Optimizer(abc.ABC):
         if scale == 1.0:
             return lr
         block = program.global_block()
-        with program._lr_schedule_guard():
+        with program._lr_schedule_guard(is_with_opt=True):
             out = block.create_var(name=unique_name.generate(f"{param.name}.lr"), shape=[1], dtype=lr.dtype,
                                    stop_gradient=True)
             block.append_op("scale", {"X": [lr]}, {"Out": [out]}, {"scale": float(scale)})

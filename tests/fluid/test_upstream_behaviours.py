@@ -290,3 +290,21 @@ def test_as_lodtensor_takes_a_number_with_its_dtype_only():
         _as_lodtensor(1, fluid.CPUPlace())
     with pytest.raises(RuntimeError):
         _as_lodtensor([[1, 2], [3]], fluid.CPUPlace())
+
+
+def test_a_parameters_own_learning_rate_is_an_optimize_op_a_fetch_list_may_name():
+    """Fluid's _create_param_lr builds the scale of a parameter's learning rate with the LRSched and
+    Optimize roles: minimize's ops, that scale among them, go in a fetch list with use_prune."""
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        x = fluid.layers.data("x", [2])
+        y = fluid.layers.fc(x, 1, param_attr=fluid.ParamAttr(name="w", learning_rate=0.5))
+        loss = fluid.layers.mean(y)
+        ops, _ = fluid.optimizer.SGD(learning_rate=0.5).minimize(loss)
+    assert "scale" in [op.type for op in ops] and all(op._is_optimize_op() for op in ops)
+    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+    with fluid.scope_guard(scope):
+        exe.run(startup)
+        before = np.array(scope.find_var("w").get_tensor())
+        exe.run(main, feed={"x": np.ones((3, 2), np.float32)}, fetch_list=[loss.name, (ops, [])], use_prune=True)
+        np.testing.assert_allclose(np.array(scope.find_var("w").get_tensor()), before - 0.25, rtol=1e-6)
