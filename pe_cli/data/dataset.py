@@ -131,12 +131,12 @@ class QueueDataset(_Dataset):
         return self.filelist, lambda path: reader.batches(path, self.pipe_command)
 
     def local_shuffle(self):
-        raise _CannotShuffle("QueueDataset does not support local shuffle, please use InMemoryDataset for "
-                             "local_shuffle")
+        raise _CannotShuffle(f"{type(self).__name__} does not support local shuffle, please use InMemoryDataset "
+                             f"for local_shuffle")
 
     def global_shuffle(self, fleet=None):
-        raise _CannotShuffle("QueueDataset does not support global shuffle, please use InMemoryDataset for "
-                             "global_shuffle")
+        raise _CannotShuffle(f"{type(self).__name__} does not support global shuffle, please use InMemoryDataset "
+                             f"for global_shuffle")
 
 
 class FileInstantDataset(QueueDataset):
@@ -145,14 +145,6 @@ class FileInstantDataset(QueueDataset):
 
     def _parts(self, reader, threads):
         return self.filelist, lambda path: instant_batches(path, self.use_vars, self.batch_size)
-
-    def local_shuffle(self):
-        raise _CannotShuffle("FileInstantDataset does not support local shuffle, please use InMemoryDataset for "
-                             "local_shuffle")
-
-    def global_shuffle(self, fleet=None):
-        raise _CannotShuffle("FileInstantDataset does not support global shuffle, please use InMemoryDataset for "
-                             "global_shuffle")
 
 
 class _CoreView:
