@@ -128,6 +128,8 @@ class TokenRun:
         """Called with the token held, before letting it go for a heavy node while nodes are ready:
         an idle thread (the caller, a parked worker, else a new worker) carries on with them."""
         threads = self.threads
+        if not self.spare:          # a run on the caller alone (no node worth a second thread)
+            return
         if self.caller_waiting:
             self.caller_cond.notify()
         elif threads.parked:
@@ -137,7 +139,7 @@ class TokenRun:
             threads.submit(threads.serve)
 
     def _wants_token(self):
-        return self.wanting or self.ready and (self.caller_waiting or self.threads.parked)
+        return self.wanting or self.ready and (self.caller_waiting or self.spare and self.threads.parked)
 
     def work(self, caller):
         """Runs ready nodes with the token held; a worker returns when none is ready, the caller
