@@ -21,6 +21,7 @@ class TokenThreads:
     def __init__(self, submit):
         self.token = threading.Lock()
         self.cond = threading.Condition(self.token)     # parked workers wait here
+        self.caller_cond = threading.Condition(self.token)  # a run's caller waits here (one run at a time)
         self.submit = submit        # queues a callable on one of the pool's workers
         self.run = None             # the run being served
         self.workers = 0            # workers that joined (parked, or serving a run)
@@ -34,18 +35,19 @@ class TokenThreads:
             return run
         with self.token:
             self.run = run
-        try:
-            run.task()
-            run.done.wait()
-        except BaseException as e:      # KeyboardInterrupt: stop, let running nodes finish, re-raise
-            with self.token:
+            try:
+                try:
+                    run.work(caller=True)
+                except BaseException as e:  # noqa: B036 - a KeyboardInterrupt in the caller: stop the run
+                    run.fail(e)
+                run.check_done()
+                run.wait_done()
+            except BaseException as e:      # interrupted while waiting: stop, let running nodes finish
                 run.fail(e)
-            run.done.wait()
-            raise
-        finally:
-            with self.token:
-                if self.run is run:
-                    self.run = None
+                run.wait_done(interruptible=False)
+                raise
+            finally:
+                self.run = None
         return run
 
     def serve(self):
@@ -54,7 +56,7 @@ class TokenThreads:
             try:
                 while not self.closed:
                     run = self.run
-                    if run is not None and run.ready and run.error is None and not run.done.is_set():
+                    if run is not None and run.ready and run.error is None and not run.done:
                         try:
                             run.work(caller=False)
                         except BaseException as e:  # noqa: B036 - reaches the run's caller
@@ -83,7 +85,7 @@ class TokenRun:
         self.values = values
         self.results = results
         self.token = threads.token
-        self.caller_cond = threading.Condition(self.token)   # the caller waits here for ready nodes
+        self.caller_cond = threads.caller_cond      # the caller waits here for ready nodes, or the end
         self.caller_waiting = False
         self.spare = count - 1      # workers this run may use
         priority = schedule.priority
@@ -93,10 +95,8 @@ class TokenRun:
         self.running = 0            # heavy nodes running without the token
         self.wanting = []           # one entry per thread waiting to take the token back (append and
                                     # pop are atomic: it is changed without the token)
-        self.done = threading.Event()
+        self.done = not self.remaining
         self.error = None
-        if not self.remaining:
-            self.done.set()
 
     def fail(self, error):
         """Called with the token held: the first failure stops the run."""
@@ -108,21 +108,21 @@ class TokenRun:
         """Called with the token held: the run is over once no node runs and none is left (or none
         can start: a failure, or a cycle); its caller is woken if it waits, no parked worker is."""
         if not self.running and (not self.remaining or self.error is not None or not self.ready):
-            self.done.set()
+            self.done = True
             if self.caller_waiting:
                 self.caller_cond.notify()
 
-    def task(self):
-        """The caller's part: runs ready nodes, any device's, until the run is over."""
-        token = self.token
-        token.acquire()
-        try:
-            self.work(caller=True)
-        except BaseException as e:  # noqa: B036 - a KeyboardInterrupt in the caller: stop the run
-            self.fail(e)
-        finally:
-            self.check_done()
-            token.release()
+    def wait_done(self, interruptible=True):
+        """The caller, with the token held: waits for the nodes still running elsewhere."""
+        while not self.done:
+            self.caller_waiting = True
+            try:
+                self.caller_cond.wait()
+            except BaseException:  # noqa: B036 - the caller's KeyboardInterrupt
+                if interruptible:
+                    raise
+            finally:
+                self.caller_waiting = False
 
     def _hand_over(self):
         """Called with the token held, before letting it go for a heavy node while nodes are ready:
@@ -151,7 +151,7 @@ class TokenRun:
         heavy = None if schedule.calibrating() else schedule.heavy
         medium = schedule.medium
         push, pop = heapq.heappush, heapq.heappop
-        while self.error is None and self.remaining and not self.done.is_set():
+        while self.error is None and self.remaining and not self.done:
             if not ready:
                 if not self.running or not caller:
                     return      # (the caller: nothing ready and nothing running, check_done says why)
@@ -188,7 +188,8 @@ class TokenRun:
                 deps[s] = left
                 if not left:
                     push(ready, (priority[s], s))
-            self.check_done()
+            if not ready or not self.remaining:
+                self.check_done()
 
 
 def _reacquire(token, run):
