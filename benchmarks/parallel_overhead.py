@@ -11,10 +11,14 @@ are built once and timed in alternating rounds of 5 steps (the best and the medi
 printed), so a change of the machine's load falls on both. Then one profiled round of each gives
 the kernel time of every op kind summed over the devices' threads: with N devices the kernels'
 total should stay near the one device's; the step's excess over its kernel time divided by the
-cores is the scheduling, collectives and Python work between kernels.
+cores is the scheduling, collectives and Python work between kernels. Two figures the machine's
+load moves little are printed beside the times, from getrusage over the timed rounds: the process's
+CPU time a step (all threads) and its voluntary context switches a step (a thread blocking: a
+hand-over between the executor's threads, or a wait for the GIL).
 """
 import argparse
 import os
+import resource
 import statistics
 import sys
 import time
@@ -73,13 +77,16 @@ def measure(models, devices, rounds, steps=5):
         for run in runs.values():
             for _ in range(3):
                 run.step()
-        times = {n: [] for n in runs}
+        times, usage = {n: [] for n in runs}, {n: [] for n in runs}
         for _ in range(rounds):
             for n, run in runs.items():
-                start = time.perf_counter()
+                before, start = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
                 for _ in range(steps):
                     run.step()
                 times[n].append((time.perf_counter() - start) / steps * 1e3)
+                after = resource.getrusage(resource.RUSAGE_SELF)
+                usage[n].append(((after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) / steps * 1e3,
+                                 (after.ru_nvcsw - before.ru_nvcsw) / steps))
         ops = {}
         for n, run in runs.items():
             with profiler.collect() as prof:
@@ -90,6 +97,13 @@ def measure(models, devices, rounds, steps=5):
         print(f"\n{model}: step ms, best / median of {rounds} rounds: 1 device {best[1]:.2f} / "
               f"{statistics.median(times[1]):.2f}, {devices} devices {best[devices]:.2f} / "
               f"{statistics.median(times[devices]):.2f}; {devices} devices / 1: {best[devices] / best[1]:.2f}x")
+        ratios = [b / a for a, b in zip(times[1], times[devices])]
+        print(f"  per round, {devices} devices / 1: median {statistics.median(ratios):.2f}x "
+              f"({min(ratios):.2f}-{max(ratios):.2f}); median a step: CPU ms 1 device "
+              f"{statistics.median(u[0] for u in usage[1]):.2f}, {devices} devices "
+              f"{statistics.median(u[0] for u in usage[devices]):.2f}; voluntary context switches 1 device "
+              f"{statistics.median(u[1] for u in usage[1]):.1f}, {devices} devices "
+              f"{statistics.median(u[1] for u in usage[devices]):.1f}")
         print(f"  {'op kind':34s} {'1 device':>9s} {f'{devices} devices':>10s}   kernel ms a step, all threads")
         for op in sorted(ops[devices], key=lambda o: -ops[devices][o])[:10]:
             print(f"  {op:34s} {ops[1].get(op, 0.0):9.2f} {ops[devices][op]:10.2f}")

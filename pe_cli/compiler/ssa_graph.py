@@ -17,7 +17,7 @@ How it is built (``build_ssa_graph``), for each op of the program's global block
     ``reduce`` node onto the parameter's owner (balanced by size: largest first, to the least loaded).
   - with ``num_trainers`` > 1 (MPI processes): then one ``process_all_reduce`` node sums it over the
     processes, each after the previous one (every process calls the collectives in the same order);
-    with ``fuse_all_reduce_ops`` one per bucket. The loss gradient is scaled by 1/(devices x trainers).
+    with ``fuse_all_reduce_ops``, or one device per process, one per bucket. The loss gradient is scaled by 1/(devices x trainers).
   - with ``Reduce``, an op that reads values only one device holds (the reduced gradient, the
     parameter it updates, ...) runs on that device only; values several owners hold are broadcast
     first. Updated parameters are broadcast from their owner at the end.
@@ -223,7 +223,7 @@ class _Builder:
                     self._aggregate(p, g)
                 if self.trainers > 1:
                     self.pending.append(g)
-                    if not self.strategy.fuse_all_reduce_ops:
+                    if not self._process_buckets():
                         self._all_reduce_processes()
         self.buckets.flush()
         self._all_reduce_processes()
@@ -348,6 +348,14 @@ class _Builder:
                 self.g._read(d, grad, node)
             for d in self.devices:
                 self.g._write(d, grad, node)
+
+    def _process_buckets(self):
+        """True when the processes' all-reduce waits for a bucket of gradients (one MPI collective
+        before the first op reading one of them) rather than running per gradient: with
+        ``fuse_all_reduce_ops``, and always where a process has one device, whose nodes run one after
+        another, so that a per-gradient collective overlaps no computation and only adds a message
+        and a rendezvous of the processes (the sums are the same bits either way)."""
+        return self.strategy.fuse_all_reduce_ops or self.n == 1
 
     def _all_reduce_processes(self):
         """One node summing the pending gradients (one bucket) over the processes, after their devices."""

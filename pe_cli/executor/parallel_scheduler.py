@@ -4,13 +4,14 @@ A ``Schedule`` is the graph turned into numbers once (for each node: how many in
 which nodes its outputs unblock, its device) plus one runner per node. ``ThreadPool.run`` executes it
 in one of two ways.
 
-CPU devices (``_SharedRun``). Under the GIL two threads gain only where a kernel runs long without
+CPU devices (token_threads.py). Under the GIL two threads gain only where a kernel runs long without
 it (a convolution, a large GEMM); everywhere else they fight for it, and every GIL hand-over between
 two threads wakes a sleeping one (tens of microseconds on a VM), more than a small op costs. So one
 thread per device (the caller and ``devices - 1`` workers) serves one shared set of ready nodes, of
 any device, taking turns holding one lock, the token: the holder runs small nodes one after another,
 and lets the token go only to run a *heavy* node, waking one idle thread to carry on with the rest
-(one hand-over) while its kernel computes. Small kernels that release the GIL then find no thread
+(one hand-over; a worker that joined stays parked on the token between runs, so no thread is woken
+to start a run or to end it) while its kernel computes. Small kernels that release the GIL then find no thread
 waiting for it. Which nodes are heavy is measured: the first ``CALIBRATION_RUNS`` runs of a schedule
 run every node with the token held; the runs after the first ``WARM_RUNS`` (which compile, fault
 pages in and fill caches) time each node, and nodes of at least ``HEAVY_SECONDS`` are heavy from
@@ -32,12 +33,12 @@ thread runs the first device's task itself (it would wait anyway).
 The first exception stops the run: no new node starts, the nodes already running finish, and the
 exception is raised in the caller. Workers survive a failed run, ready for the next one.
 """
-import heapq
 import math
 import queue
 import threading
 import weakref
-from time import perf_counter
+
+from .token_threads import TokenThreads
 
 WARM_RUNS = 2               # runs timing nothing: they compile, fault pages in, fill caches
 CALIBRATION_RUNS = 5        # runs with the token held throughout, the warm ones included
@@ -89,6 +90,10 @@ class Schedule:
     def calibrating(self):
         """True while the runs time their nodes (the token is then held throughout)."""
         return self.runs < CALIBRATION_RUNS
+
+    def timing(self):
+        """The list keeping each node's shortest time while this run should time them, else None."""
+        return self.seconds if self.calibrating() and self.runs >= WARM_RUNS else None
 
     def finish_run(self):
         self.runs += 1
@@ -185,121 +190,6 @@ class _Run:
             return
 
 
-class _SharedRun:
-    """One execution of a schedule by threads sharing its ready nodes and taking turns holding the
-    token (module docstring)."""
-
-    def __init__(self, schedule, values, results, token):
-        self.schedule = schedule
-        self.deps = list(schedule.deps)
-        self.values = values
-        self.results = results
-        self.token = token
-        self.cond = threading.Condition(token)
-        priority = schedule.priority
-        self.ready = [(priority[i], i) for i in schedule.root_ids]
-        heapq.heapify(self.ready)
-        self.remaining = len(schedule.runners)
-        self.running = 0            # heavy nodes running without the token
-        self.wanting = []           # one entry per thread waiting to take the token back (append and
-                                    # pop are atomic: it is changed without the token)
-        self.waiting = 0            # threads waiting for ready nodes
-        self.threads = 0            # threads still in the run
-        self.done = threading.Event()
-        self.error = None
-
-    def start(self, threads):
-        self.threads = threads
-        if not self.remaining:
-            self.done.set()
-            return False
-        return True
-
-    def fail(self, error):
-        """Called with the token held: the first failure stops the run."""
-        if self.error is None:
-            self.error = error
-        self.cond.notify_all()
-
-    def task(self):
-        """Runs ready nodes, any device's, until none is left or one failed."""
-        token, cond = self.token, self.cond
-        token.acquire()
-        try:
-            self._task()
-        except BaseException as e:  # noqa: B036 - a KeyboardInterrupt in the caller: stop the run
-            self.fail(e)
-        finally:
-            self.threads -= 1
-            last = self.threads == 0
-            cond.notify_all()
-            token.release()
-            if last:
-                self.done.set()
-
-    def _task(self):
-        schedule = self.schedule
-        runners, succ, deps, priority = schedule.runners, schedule.succ, self.deps, schedule.priority
-        values, results, token, cond, ready = self.values, self.results, self.token, self.cond, self.ready
-        timing = schedule.seconds if schedule.calibrating() and schedule.runs >= WARM_RUNS else None
-        heavy = None if schedule.calibrating() else schedule.heavy
-        medium = schedule.medium
-        push, pop = heapq.heappush, heapq.heappop
-        while self.error is None and self.remaining:
-            if not ready:
-                if not self.running:
-                    return      # nothing ready and nothing running: the caller reports what is left
-                self.waiting += 1
-                cond.wait()
-                self.waiting -= 1
-                continue
-            i = pop(ready)[1]
-            try:
-                if heavy is not None and (heavy[i] or medium[i] and (self.wanting or self.waiting and ready)):
-                    self.running += 1
-                    if ready and self.waiting:
-                        cond.notify()       # an idle thread carries on with the other ready nodes
-                    token.release()
-                    try:
-                        runners[i](values, results)
-                    finally:
-                        _reacquire(token, self)
-                        self.running -= 1
-                elif timing is not None:
-                    start = perf_counter()
-                    runners[i](values, results)
-                    seconds = perf_counter() - start
-                    if seconds < timing[i]:
-                        timing[i] = seconds
-                else:
-                    runners[i](values, results)
-            except BaseException as e:  # noqa: B036 - any failure stops the run and reaches the caller
-                self.fail(e)
-                return
-            self.remaining -= 1
-            for s in succ[i]:
-                left = deps[s] - 1
-                deps[s] = left
-                if not left:
-                    push(ready, (priority[s], s))
-            if not ready and self.waiting and not self.remaining:
-                cond.notify_all()
-
-
-def _reacquire(token, run):
-    """Takes the token back after a heavy node, even through a KeyboardInterrupt (kept as the run's
-    error): the code after it must hold the token."""
-    run.wanting.append(None)
-    while True:
-        try:
-            token.acquire()
-            break
-        except BaseException as e:  # noqa: B036
-            if run.error is None:
-                run.error = e
-    run.wanting.pop()
-
-
 def _worker(tasks, initializer):
     if initializer is not None:
         initializer()
@@ -314,7 +204,8 @@ def _worker(tasks, initializer):
         del item        # an idle worker keeps no run's values: an update may then write them in place
 
 
-def _shutdown(tasks, threads):
+def _shutdown(tasks, threads, token_threads):
+    token_threads.close()       # its parked workers go back to the queue
     for _ in threads:
         tasks.put(None)
     me = threading.current_thread()
@@ -339,9 +230,10 @@ class ThreadPool:
                                           name=f"{name}-worker-{i}") for i in range(workers)]
         for t in self._threads:
             t.start()
-        self._closer = weakref.finalize(self, _shutdown, self._tasks, self._threads)
+        self._token_threads = TokenThreads(self._tasks.put)
+        self._token = self._token_threads.token
+        self._closer = weakref.finalize(self, _shutdown, self._tasks, self._threads, self._token_threads)
         self._busy = threading.Lock()
-        self._token = threading.Lock()
 
     @property
     def closed(self):
@@ -376,19 +268,7 @@ class ThreadPool:
             self._check(run)
 
     def _run_shared(self, schedule, values, results, threads):
-        run = _SharedRun(schedule, values, results, self._token)
-        if run.start(threads):
-            for _ in range(threads - 1):
-                self._tasks.put(run.task)
-            run.task()                      # the caller is one of the threads
-            try:
-                run.done.wait()
-            except BaseException as e:      # KeyboardInterrupt: stop, let running nodes finish, re-raise
-                with run.cond:
-                    run.fail(e)
-                run.done.wait()
-                raise
-        self._check(run)
+        self._check(self._token_threads.execute(schedule, values, results, threads))
         schedule.finish_run()
 
     @staticmethod

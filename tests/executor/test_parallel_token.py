@@ -99,8 +99,42 @@ def test_a_failing_heavy_node_is_a_clean_error(every_node_heavy, watchdog):
         assert time.perf_counter() - start < 1.0
     for name, value in before.items():
         np.testing.assert_array_equal(scope.get_array(name), value)
-    assert pe._engine._pool._token.acquire(blocking=False)      # nobody kept the token
+    # nobody kept the token (a worker may still be on its way to park: the caller does not wait for it)
+    assert pe._engine._pool._token.acquire(timeout=1)
     pe._engine._pool._token.release()
     out, = exe.run(pe, feed=good, fetch_list=[loss], scope=scope)
     assert np.isfinite(out).all()
     pe._engine.close()
+
+
+def test_workers_join_once_and_stay_parked_between_runs(every_node_heavy, watchdog):
+    """A worker is started at a run's first hand-over and then parks on the token between runs: later
+    runs wake it, never start another (no thread woken to start or end a run), and it keeps no run's
+    values. At most devices - 1 workers join; the numbers stay those of one thread."""
+    data = [batch(n=16, seed=i) for i in range(3)]
+    want, want_losses, _ = train("AllReduce", data, threads=1, iterations=8)
+    main, startup, loss = build("mlp", lr=0.05)
+    scope = fluid.Scope()
+    fluid.Executor(fluid.CPUPlace()).run(startup, scope=scope)
+    pe = fluid.CompiledProgram(main).with_data_parallel(loss.name, places=[fluid.CPUPlace()] * DEVICES)
+    exe = fluid.Executor(fluid.CPUPlace())
+    losses = [exe.run(pe, feed=data[0], fetch_list=[loss], scope=scope)[0]]
+    token_threads = pe._engine._pool._token_threads
+    started = []
+    submit = token_threads.submit
+    token_threads.submit = lambda task: (started.append(task), submit(task))
+    losses += [exe.run(pe, feed=data[i % len(data)], fetch_list=[loss], scope=scope)[0] for i in range(1, 8)]
+    assert 1 <= token_threads.workers <= DEVICES - 1
+    assert len(started) <= token_threads.workers      # joined once (the first run may have started some)
+    deadline = time.monotonic() + 5
+    while token_threads.parked < token_threads.workers and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert token_threads.parked == token_threads.workers and token_threads.run is None
+    np.testing.assert_array_equal(np.concatenate(losses), want_losses)
+    for name, value in want.items():
+        np.testing.assert_array_equal(params(main, scope)[name], value)
+    pe._engine.close()
+    deadline = time.monotonic() + 5
+    while token_threads.workers and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert token_threads.workers == 0                 # close() sends the parked workers home

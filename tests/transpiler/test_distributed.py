@@ -76,6 +76,10 @@ def test_graph_has_one_process_all_reduce_per_gradient_or_one_bucket():
     first_update = min(i for i, n in enumerate(fused.ops) if n.op is not None and n.op.type == "sgd")
     assert fused.ops.index(buckets[0]) < first_update
     assert build_ssa_graph(main, fluid.cpu_places(2), BuildStrategy(), loss.name).count(PROCESS_ALL_REDUCE) == 0
+    # one device per process (pe train --np K): one bucket without the option too, as its nodes run one
+    # after another and a collective per gradient would overlap nothing
+    one = build_ssa_graph(main, fluid.cpu_places(1), BuildStrategy(num_trainers=2, trainer_id=0), loss.name)
+    assert [len(n.attrs["vars"]) for n in one.ops if n.kind == PROCESS_ALL_REDUCE] == [grads]
 
 
 def test_graph_drawing_shows_the_process_all_reduce(tmp_path):
