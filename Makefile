@@ -25,9 +25,10 @@ train: $(STAMP)
 # kernels, so two workers on two cores take about half the time of one; TEST_WORKERS=0 runs in-process.
 # --dist loadfile: a file's tests go to one worker, so a module fixture (a trained run the file's tests
 # share) runs once, not once per worker (911 s against 1103 s on the 2-core VM; docs/PERFORMANCE.md).
+# --durations: the 25 slowest tests close the report (the suite's time budget is 15 minutes on 2 cores).
 TEST_WORKERS ?= 2
 test: $(STAMP)
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=25
 
 smoke: $(STAMP)
 	$(VENV)/bin/pe smoke
