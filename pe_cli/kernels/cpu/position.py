@@ -1,4 +1,6 @@
 """Kernel of ops/position.py (numpy); ``positions`` and ``encoding`` are shared with CUDA."""
+import functools
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -26,8 +28,22 @@ def encoding(pos, size):
     return np.concatenate([np.sin(val), np.cos(val)], axis=1)
 
 
+@functools.lru_cache(maxsize=16)
+def _scaled_table(length, size, beta):
+    """beta times the encodings of positions 0 .. length - 1 (float64 [length, size]), made once:
+    a step adds rows of it instead of computing sin and cos of every position again."""
+    table = encoding(np.arange(length, dtype=np.int64), size) * beta
+    table.flags.writeable = False
+    return table
+
+
 def add_position_encoding(ins, attrs):
     x = ins["X"]
-    size = x.shape[-1]
-    pe = encoding(positions(x.shape, attrs), size).reshape(x.shape)
-    return {"Out": (x * x.dtype.type(attrs["alpha"]) + pe * attrs["beta"]).astype(x.dtype, copy=False)}
+    size, alpha, beta = x.shape[-1], x.dtype.type(attrs["alpha"]), float(attrs["beta"])
+    if (attrs.get("_lod") or {}).get("X"):
+        pos = positions(x.shape, attrs)
+        pe = _scaled_table(int(pos.max(initial=0)) + 1, size, beta)[pos]
+    else:
+        positions(x.shape, attrs)       # (the shape check)
+        pe = _scaled_table(x.shape[1], size, beta)
+    return {"Out": (x * alpha + pe).astype(x.dtype, copy=False)}
