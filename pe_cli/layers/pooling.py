@@ -2,7 +2,7 @@
 adaptive_pool2d, and pool3d and adaptive_pool3d over 5-D [N, C, D, H, W] inputs (NDHWC inputs are
 transposed around the NCDHW op)."""
 __all__ = ["pool2d", "adaptive_pool2d", "pool3d", "adaptive_pool3d"]
-from ..base.errors import PeError
+from ..base.errors import ArgumentTypeError, PeError
 from .convolution import _fmt, _pair, _paddings, _shape_error
 from .helper import LayerHelper
 from .helper import _as_list, _check_ints, _single
@@ -13,6 +13,7 @@ def pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, 
            use_cudnn=True, ceil_mode=False, name=None, exclusive=True, data_format="NCHW"):
     """Max or average pooling over NCHW (or NHWC) input."""
     helper = LayerHelper("pool2d", input=input, name=name)
+    _check_use_cudnn(use_cudnn)
     if pool_type not in ("max", "avg"):
         raise PeError(f"pool2d layer '{helper.name}': pool_type={pool_type!r} must be 'max' or 'avg'")
     if not global_pooling and pool_size == -1:
@@ -70,10 +71,16 @@ def _append(input, attrs, data_format, name):
     return transpose(out, [0, 2, 3, 4, 1]) if data_format == "NDHWC" else out
 
 
+def _check_use_cudnn(use_cudnn):
+    if not isinstance(use_cudnn, bool):        # Fluid 1.8's TypeError
+        raise ArgumentTypeError(f"Attr(use_cudnn) should be True or False. Received Attr(use_cudnn): {use_cudnn}.")
+
+
 def pool3d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, global_pooling=False,
            use_cudnn=True, ceil_mode=False, name=None, exclusive=True, data_format="NCDHW"):
     """Max or average pooling of a 5-D input over pool_size windows (Fluid 1.8's rules: strides,
     paddings or 'SAME'/'VALID', ceil_mode, global_pooling, exclusive averages)."""
+    _check_use_cudnn(use_cudnn)
     if pool_type not in ("max", "avg"):
         raise PeError(f"pool3d: pool_type={pool_type!r} must be 'max' or 'avg'")
     if not global_pooling and pool_size == -1:

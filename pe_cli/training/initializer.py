@@ -166,3 +166,18 @@ MSRA = MSRAInitializer
 Bilinear = BilinearInitializer
 Kaiming = MSRAInitializer
 NumpyArray = NumpyArrayInitializer
+
+
+_GLOBAL = {"weight": None, "bias": None}     # paddle.nn.initializer.set_global_initializer's
+
+
+def set_global_initializer(weight_init, bias_init=None):
+    """The initializers of every parameter made after this whose ParamAttr names none (None: unset)."""
+    for value in (weight_init, bias_init):
+        if value is not None and not isinstance(value, Initializer):
+            raise TypeError(f"set_global_initializer: expected an Initializer or None, got {type(value).__name__}")
+    _GLOBAL["weight"], _GLOBAL["bias"] = weight_init, bias_init
+
+
+def global_initializer(is_bias):
+    return _GLOBAL["bias" if is_bias else "weight"]

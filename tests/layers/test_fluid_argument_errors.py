@@ -175,3 +175,19 @@ def test_type_errors_of_the_fourth_session(program):
         layers.full_like(f32, 1.0, dtype="float")     # Fluid's check_dtype takes the exact names only
     with pytest.raises(ValueError):
         layers.full_like(f32, 1.0, device="opu")
+
+
+def test_type_errors_of_hsigmoid_tree_conv_and_pooling(program):
+    """test_hsigmoid_op, test_tree_conv_op, test_pool2d_op (use_cudnn given as a list)."""
+    label, f32 = layers.data("label", shape=[1], dtype="int64"), layers.data("x", shape=[3], dtype="float32")
+    nodes = layers.data("nodes", shape=[10, 5], dtype="float32")
+    img = layers.data("img", shape=[3, 8, 8], dtype="float32")
+    vol = layers.data("vol", shape=[3, 4, 4, 4], dtype="float32")
+    for bad in (lambda: layers.hsigmoid(1, label, 2), lambda: layers.hsigmoid(f32, 1, 2),
+                lambda: layers.hsigmoid(layers.data("xi", shape=[3], dtype="int32"), label, 2),
+                lambda: layers.hsigmoid(f32, layers.data("li", shape=[1], dtype="int32"), 2),
+                lambda: fluid.contrib.layers.tree_conv(np.ones((10, 5), "float32"), nodes, 3),
+                lambda: fluid.contrib.layers.tree_conv(nodes, np.ones((10, 2), "float32"), 3),
+                lambda: layers.pool2d(img, 2, use_cudnn=[0]), lambda: layers.pool3d(vol, 2, use_cudnn=1)):
+        with pytest.raises(TypeError):
+            bad()
