@@ -191,3 +191,10 @@ def test_type_errors_of_hsigmoid_tree_conv_and_pooling(program):
                 lambda: layers.pool2d(img, 2, use_cudnn=[0]), lambda: layers.pool3d(vol, 2, use_cudnn=1)):
         with pytest.raises(TypeError):
             bad()
+
+
+def test_gather_nd_of_too_long_an_index_row_says_it_in_fluids_words(program):
+    """test_gather_nd_op matches the message."""
+    x, index = layers.data("x", shape=[3, 4, 5], dtype="float32"), layers.data("ix", shape=[2, 10], dtype="int32")
+    with pytest.raises(ValueError, match=r"Input\(Index\)\.shape\[-1\] should be no greater than Input\(X\)\.rank"):
+        layers.gather_nd(x, index)

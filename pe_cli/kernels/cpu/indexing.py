@@ -84,7 +84,7 @@ def nd_offsets(index, x_shape):
     checked to lie inside X. Returns (offsets, slice size)."""
     index = np.asarray(index)
     k = index.shape[-1]
-    rows = index.reshape(-1, k).astype(np.int64, copy=False)
+    rows = index.reshape(math.prod(index.shape[:-1]), k).astype(np.int64, copy=False)    # k may be 0
     shape = [int(d) for d in x_shape]
     inner = math.prod(shape[k:])
     if not k:
