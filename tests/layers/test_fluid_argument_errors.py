@@ -198,3 +198,17 @@ def test_gather_nd_of_too_long_an_index_row_says_it_in_fluids_words(program):
     x, index = layers.data("x", shape=[3, 4, 5], dtype="float32"), layers.data("ix", shape=[2, 10], dtype="int32")
     with pytest.raises(ValueError, match=r"Input\(Index\)\.shape\[-1\] should be no greater than Input\(X\)\.rank"):
         layers.gather_nd(x, index)
+
+
+def test_value_errors_of_pool2d_and_pool3d(program):
+    """test_pool2d_op's and test_pool3d_op's TestPool*API_Error: Fluid 1.8's ValueErrors."""
+    img = layers.data("img", shape=[2, 5, 5, 3], dtype="float32", append_batch_size=False)
+    vol = layers.data("vol", shape=[2, 5, 5, 5, 3], dtype="float32", append_batch_size=False)
+    for bad in (lambda: layers.pool2d(img, 3, data_format="NHWCC"), lambda: layers.pool2d(img, 3, pool_type="min"),
+                lambda: layers.pool2d(img, 3, pool_padding="VALIDSAME", data_format="NHWC"),
+                lambda: layers.pool2d(img, 3, pool_padding="VALID", ceil_mode=True, data_format="NHWC"),
+                lambda: layers.pool2d(img, 3, pool_padding=[[1, 1], [0, 0], [0, 0], [1, 1]], data_format="NHWC"),
+                lambda: layers.pool2d(img), lambda: layers.pool3d(vol, 3, data_format="NDHWCC"),
+                lambda: layers.pool3d(vol, 3, pool_padding="VALID", ceil_mode=True, data_format="NDHWC")):
+        with pytest.raises(ValueError):
+            bad()
