@@ -212,3 +212,19 @@ def test_value_errors_of_pool2d_and_pool3d(program):
                 lambda: layers.pool3d(vol, 3, pool_padding="VALID", ceil_mode=True, data_format="NDHWC")):
         with pytest.raises(ValueError):
             bad()
+
+
+def test_type_errors_of_sigmoid_focal_loss_and_sequence_reverse(program):
+    """test_sigmoid_focal_loss_op's and test_sequence_reverse's error cases."""
+    label, fg = layers.fill_constant([10, 1], "int32", 1), layers.fill_constant([1], "int32", 5)
+    x = layers.data("x", shape=[10, 10], dtype="float64")
+    for bad in (lambda: layers.sigmoid_focal_loss([2], label, fg),
+                lambda: layers.sigmoid_focal_loss(layers.data("xi", shape=[10], dtype="int16"), label, fg),
+                lambda: layers.sigmoid_focal_loss(x, [2], fg),
+                lambda: layers.sigmoid_focal_loss(x, layers.fill_constant([10, 1], "float32", 1.0), fg),
+                lambda: layers.sigmoid_focal_loss(x, label, [2]),
+                lambda: layers.sigmoid_focal_loss(x, label, layers.fill_constant([1], "float32", 5.0)),
+                lambda: layers.sequence_reverse(np.ones((2, 4), "float32")),
+                lambda: layers.sequence_reverse(layers.data("h", shape=[4], dtype="float16"))):
+        with pytest.raises(TypeError):
+            bad()
