@@ -129,7 +129,9 @@ class NumpyArrayInitializer(Initializer):
         self.value = np.asarray(value)
 
     def __call__(self, var, block):
-        if tuple(self.value.shape) != tuple(var.shape):
+        """A value of another shape with as many elements fills the parameter in row-major order (as
+        Fluid's assign_value writes it: tdm_sampler's [n, 1] layer table from a flat list)."""
+        if self.value.size != int(np.prod(var.shape)):
             raise PeError(f"NumpyArrayInitializer for '{var.name}': value has shape "
                           f"{list(self.value.shape)}, the parameter {list(var.shape)}")
         dtype = "float32" if var.dtype == "float16" else var.dtype

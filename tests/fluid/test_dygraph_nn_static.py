@@ -88,3 +88,20 @@ def test_inside_guard_they_say_pe_has_no_user_level_dygraph():
         bn = fluid.dygraph.BatchNorm(3)
         with pytest.raises(FluidUnsupported, match="guard"):
             bn(fluid.dygraph.to_variable(np.ones((2, 3), "float32")))
+
+
+def test_a_numpy_initializer_of_as_many_values_fills_the_parameter_row_major():
+    """test_tdm_sampler_op gives tdm_sampler's [n, 1] layer table a flat list (Fluid writes it as given);
+    a value of another size is still refused."""
+    values = np.arange(6, dtype="float32")
+
+    def build():
+        holder = fluid.dygraph.Layer()
+        holder.w = holder.create_parameter([6, 1], fluid.ParamAttr(
+            initializer=fluid.initializer.NumpyArrayInitializer(values)))
+        return holder, []
+    params, _ = _run(build, {})
+    np.testing.assert_array_equal(next(iter(params.values())), values.reshape(6, 1))
+    with fluid.program_guard(fluid.Program(), fluid.Program()), pytest.raises(Exception, match="value has shape"):
+        fluid.layers.create_parameter([4, 1], "float32", attr=fluid.ParamAttr(
+            initializer=fluid.initializer.NumpyArrayInitializer(values)))
