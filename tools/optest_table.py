@@ -28,8 +28,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join(ROOT, "docs", "OPTEST.md")
 BEGIN = "<!-- op tests: tools/optest_table.py DIR --write -->"
 END = "<!-- end of op tests -->"
-_RESULT = re.compile(r"^(\w+) \(([\w.]+)\)(?: \.\.\. |\n)?.*?\.\.\. (ok|FAIL|ERROR|skipped.*|expected failure)$", re.M)
-_BLOCK = re.compile(r"^={50,}\n(ERROR|FAIL): (\S+) \(([\w.]+)\)[^\n]*\n-{50,}\n(.*?)(?=^={50,}|^-{50,}\nRan )", re.M | re.S)
+# a case's class path: ``__main__.TestX``, or ``__main__.create_test_class.<locals>.TestX`` for the classes
+# a test file makes in a function (test_pool2d_op.py's create_test_*_class)
+_RESULT = re.compile(r"^(\w+) \(([\w.<>]+)\)(?: \.\.\. |\n)?.*?\.\.\. (ok|FAIL|ERROR|skipped.*|expected failure)$", re.M)
+_BLOCK = re.compile(r"^={50,}\n(ERROR|FAIL): (\S+) \(([\w.<>]+)\)[^\n]*\n-{50,}\n(.*?)(?=^={50,}|^-{50,}\nRan )", re.M | re.S)
 
 
 def ops_of(path, registered):

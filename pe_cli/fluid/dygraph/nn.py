@@ -6,7 +6,7 @@ op does not take). pe has no user-level dygraph: called inside ``fluid.dygraph.g
 The normalization layers are in pe_cli/fluid/dygraph/normalization.py."""
 import numpy as np
 
-from ...base.errors import PeError
+from ...base.errors import PeError, unsupported
 from ...layers.dropout import dropout
 from ...layers.pooling import pool2d
 from ...layers.type_checks import check_type, check_variable_and_dtype
@@ -260,3 +260,5 @@ class TreeConv(FluidLayer):
                      {"Out": [out]}, {"max_depth": self._max_depth})
         return self._helper.append_activation(self._add_bias(out, self.bias, 1), act=self._act)
 
+
+NCE = unsupported("fluid.dygraph.NCE", "not in pe yet; fluid.layers.nce builds the same op in a static program")
