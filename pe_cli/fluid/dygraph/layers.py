@@ -4,7 +4,8 @@ helper (names as Paddle's: ``linear_0.w_0``) in the current main and startup pro
 is made; a build (``__call__``) in another program declares them there too (same names, so the
 scope holds one value), so a layer made outside ``program_guard`` and called inside it works.
 ``state_dict``/``set_state_dict`` read and write the values in the global scope (numpy arrays);
-``train()``/``eval()`` set ``training``, which dropout and batch norm read when they build."""
+``train()``/``eval()`` set ``training``, which dropout and batch norm read when they build. FluidLayer
+is the base of Fluid 1.8's ``fluid.dygraph.nn`` classes."""
 import collections
 import re
 
@@ -310,7 +311,8 @@ class Layer:
 
 
 class FluidLayer(Layer):
-    """The base of these classes: a static-graph Layer that refuses to run inside ``guard()``."""
+    """The base of ``fluid.dygraph.nn``'s classes (pe_cli/fluid/dygraph/nn.py): a static-graph Layer that
+    appends its ops to the current program and refuses to run inside ``guard()`` (no user-level dygraph)."""
 
     def __call__(self, *inputs, **kwargs):
         if base.enabled():
