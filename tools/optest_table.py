@@ -28,8 +28,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join(ROOT, "docs", "OPTEST.md")
 BEGIN = "<!-- op tests: tools/optest_table.py DIR --write -->"
 END = "<!-- end of op tests -->"
-_RESULT = re.compile(r"^(\w+) \(([\w.]+)\)(?: \.\.\. |\n)?.*?\.\.\. (ok|FAIL|ERROR|skipped.*|expected failure)$", re.M)
-_BLOCK = re.compile(r"^={50,}\n(ERROR|FAIL): (\S+) \(([\w.]+)\)[^\n]*\n-{50,}\n(.*?)(?=^={50,}|^-{50,}\nRan )", re.M | re.S)
+# a case's class path: ``__main__.TestX``, or ``__main__.create_test_class.<locals>.TestX`` for the classes
+# a test file makes in a function (test_pool2d_op.py's create_test_*_class)
+_RESULT = re.compile(r"^(\w+) \(([\w.<>]+)\)(?: \.\.\. |\n)?.*?\.\.\. (ok|FAIL|ERROR|skipped.*|expected failure)$", re.M)
+_BLOCK = re.compile(r"^={50,}\n(ERROR|FAIL): (\S+) \(([\w.<>]+)\)[^\n]*\n-{50,}\n(.*?)(?=^={50,}|^-{50,}\nRan )", re.M | re.S)
 
 
 def ops_of(path, registered):
@@ -94,27 +96,29 @@ NOTES = {
     "test_adam_op.py": "Paddle-only: TestSparseAdamOp reads the rows a lazy sparse update leaves unwritten in a "
                        "separate ParamOut (Fluid's uninitialised output memory); pe's ParamOut is Param with the rows "
                        "updated",
-    "test_batch_norm_op.py": "pe design: fluid.dygraph.BatchNorm is user-level dygraph, which pe does not have "
-                             "(issue 53 asks only the eager op path)",
+    "test_batch_norm_op.py": "pe design: test_dygraph calls fluid.dygraph.BatchNorm inside fluid.dygraph.guard(), "
+                             "user-level dygraph, which pe does not have (its fluid.dygraph.nn classes work in "
+                             "static programs; issue 53 asks only the eager op path)",
     "test_strided_slice_op.py": "pe design: TestStridedSliceAPI feeds int32 into a float32 fluid.layers.data, which "
                                 "Fluid 1.8 leaves unchecked and pe checks",
     "test_hsigmoid_op.py": "environment: the test's reference calls int() on a 1-element array, which numpy 2 "
-                           "(pe's) refuses",
+                           "refuses (run it on numpy 1.26, docs/OPTEST.md)",
     "test_sigmoid_focal_loss_op.py": "environment: the test's reference calls int() on a 1-element array, which "
-                                     "numpy 2 (pe's) refuses",
+                                     "numpy 2 refuses (run it on numpy 1.26, docs/OPTEST.md)",
     "test_generate_mask_labels_op.py": "environment: the test's reference calls int() on a 1-element array, which "
-                                       "numpy 2 (pe's) refuses",
-    "test_tdm_sampler_op.py": "environment: the test calls int() on a 1-element array, which numpy 2 (pe's) "
-                              "refuses",
+                                       "numpy 2 refuses (run it on numpy 1.26, docs/OPTEST.md)",
+    "test_tdm_sampler_op.py": "environment: the test calls int() on a 1-element array, which numpy 2 refuses "
+                              "(run it on numpy 1.26, docs/OPTEST.md)",
     "test_sequence_mask.py": "environment: the test's reference calls np.reshape(newshape=...), which numpy 2.4 "
-                             "(pe's) no longer takes",
+                             "no longer takes (run it on numpy 1.26, docs/OPTEST.md)",
     "test_sequence_reverse.py": "environment: the test's reference calls np.reshape(newshape=...), which numpy 2.4 "
-                                "(pe's) no longer takes",
+                                "no longer takes (run it on numpy 1.26, docs/OPTEST.md)",
+    "test_sequence_enumerate_op.py": "environment: the test's reference makes an array of 1-element arrays and "
+                                     "ints, which numpy >= 1.24 (every numpy pe takes) refuses; Fluid 1.8.5's "
+                                     "numpy 1.23 made an object array of it",
     "test_gather_op.py": "pe design: API_TestGather declares its index float64 and feeds int64; Fluid 1.8 builds it "
                          "and runs on the fed ints, pe refuses a float index when the program is built",
     "test_maxout_op.py": "pe design: maxout of a 2-D input is refused when built; Fluid 1.8 accepts it until run",
-    "test_gru_unit_op.py": "pe design: fluid.dygraph.nn layers are user-level dygraph, which pe does not have",
-    "test_lookup_table_v2_op.py": "pe design: fluid.dygraph.nn layers are user-level dygraph, which pe does not have",
     "test_uniform_random_op.py": "Paddle-only: the SelectedRows cases want each histogram bin of one seeded draw of "
                                  "3136 values within 0.01 of 0.1 (Fluid's generator's draw; about 2 standard "
                                  "deviations), and two ops of one seed to draw alike (pe mixes in the op's position)",

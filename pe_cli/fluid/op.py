@@ -67,7 +67,8 @@ class Operator:
         return list(self.outputs)
 
     def _signature(self, scope):
-        """Shapes, dtypes and LoD levels of the inputs the scope holds now (the program's key)."""
+        """Shapes, dtypes and LoD levels of the inputs the scope holds now (the program's key; numpy's dtype
+        objects: their names cost more than the rest of a small op's run)."""
         sig = []
         for slot, names in sorted(self.inputs.items()):
             for n in names:
@@ -77,9 +78,9 @@ class Operator:
                     sig.append((n, None, None, 0, False))
                 elif isinstance(tensor._array, list):       # a LoDTensorArray (get_lod_tensor_array)
                     first = next((a for a in tensor._array if a is not None), None)
-                    sig.append((n, (), "float32" if first is None else str(np.dtype(first.dtype)), 0, "array"))
+                    sig.append((n, (), np.dtype("float32") if first is None else first.dtype, 0, "array"))
                 else:
-                    sig.append((n, tuple(tensor._array.shape), str(np.dtype(tensor._array.dtype)), len(tensor.lod()),
+                    sig.append((n, tuple(tensor._array.shape), tensor._array.dtype, len(tensor.lod()),
                                 isinstance(tensor._array, SelectedRows)))
         return tuple(sig)
 
@@ -88,9 +89,9 @@ class Operator:
         block = program.global_block()
         for name, shape, dtype, lod_level, sparse in signature:
             if sparse == "array":
-                block.create_var(name=name, dtype=dtype, persistable=True, type=VarType.LOD_TENSOR_ARRAY)
+                block.create_var(name=name, dtype=str(dtype), persistable=True, type=VarType.LOD_TENSOR_ARRAY)
                 continue
-            block.create_var(name=name, shape=shape, dtype=dtype, lod_level=lod_level, persistable=True,
+            block.create_var(name=name, shape=shape, dtype=str(dtype), lod_level=lod_level, persistable=True,
                              type=VarType.SELECTED_ROWS if sparse else None)
         for names in self.outputs.values():
             for n in names:

@@ -6,6 +6,7 @@ and the loss is the weighted softmax cross-entropy plus smooth L1 per image."""
 from ..base.errors import ArgumentValueError, PeError
 from .detection_box import box_coder, float_input, iou_similarity
 from .detection_match import bipartite_match, target_assign
+from .checks import check_variable_and_dtype
 from .helper import LayerHelper
 from .loss_classification import softmax_with_cross_entropy
 from .loss_regression import smooth_l1
@@ -80,6 +81,9 @@ def ssd_loss(location, confidence, gt_box, gt_label, prior_box, prior_box_var=No
 def sigmoid_focal_loss(x, label, fg_num, gamma=2.0, alpha=0.25):
     """RetinaNet's focal loss per sample and class: x [N, C] logits, label [N, 1] int32 (0: background,
     -1: ignored, d: class d - 1 of x), fg_num [1] int32 (the foreground count that normalizes it)."""
+    check_variable_and_dtype(x, "x", ("float32", "float64"), "sigmoid_focal_loss")
+    check_variable_and_dtype(label, "label", ("int32",), "sigmoid_focal_loss")
+    check_variable_and_dtype(fg_num, "fg_num", ("int32",), "sigmoid_focal_loss")
     helper = LayerHelper("sigmoid_focal_loss")
     out = helper.create_variable_for_type_inference(x.dtype)
     helper.append_op("sigmoid_focal_loss", {"X": [x], "Label": [label], "FgNum": [fg_num]}, {"Out": [out]},

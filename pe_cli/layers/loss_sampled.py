@@ -17,6 +17,8 @@ def hsigmoid(input, label, num_classes, param_attr=None, bias_attr=None, name=No
     default complete tree over ``num_classes`` (weights [num_classes - 1, D]) or, with ``is_custom``,
     the tree of ``path_table`` / ``path_code`` (weights [num_classes, D]); shape [N, 1].
     ``is_sparse`` is accepted; W's gradient stays dense in pe."""
+    check_variable_and_dtype(input, "input", FLOATS, "hsigmoid")
+    check_variable_and_dtype(label, "label", ("int64",), "hsigmoid")
     helper = LayerHelper("hierarchical_sigmoid", input=input, param_attr=param_attr, bias_attr=bias_attr,
                          name=name)
     if not is_custom:

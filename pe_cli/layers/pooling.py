@@ -2,7 +2,7 @@
 adaptive_pool2d, and pool3d and adaptive_pool3d over 5-D [N, C, D, H, W] inputs (NDHWC inputs are
 transposed around the NCDHW op)."""
 __all__ = ["pool2d", "adaptive_pool2d", "pool3d", "adaptive_pool3d"]
-from ..base.errors import PeError
+from ..base.errors import ArgumentTypeError, ArgumentValueError, PeError
 from .convolution import _fmt, _pair, _paddings, _shape_error
 from .helper import LayerHelper
 from .helper import _as_list, _check_ints, _single
@@ -13,17 +13,20 @@ def pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, 
            use_cudnn=True, ceil_mode=False, name=None, exclusive=True, data_format="NCHW"):
     """Max or average pooling over NCHW (or NHWC) input."""
     helper = LayerHelper("pool2d", input=input, name=name)
+    _check_use_cudnn(use_cudnn)
     if pool_type not in ("max", "avg"):
-        raise PeError(f"pool2d layer '{helper.name}': pool_type={pool_type!r} must be 'max' or 'avg'")
+        raise ArgumentValueError(f"pool2d layer '{helper.name}': pool_type={pool_type!r} must be 'max' or 'avg'")
     if not global_pooling and pool_size == -1:
-        raise PeError(f"pool2d layer '{helper.name}': pass pool_size (or global_pooling=True)")
+        raise ArgumentValueError(f"pool2d layer '{helper.name}': pass pool_size (or global_pooling=True)")
     if data_format not in ("NCHW", "NHWC"):
-        raise PeError(f"pool2d layer '{helper.name}': data_format={data_format!r} must be 'NCHW' or 'NHWC'")
+        raise ArgumentValueError(f"pool2d layer '{helper.name}': data_format={data_format!r} must be 'NCHW' or 'NHWC'")
     if input.shape is None or len(input.shape) != 4:
         raise _shape_error(helper, f"input '{input.name}' {_fmt(input.shape)} must be 4-D {data_format} "
                                    f"for a {pool_size} pool window")
     ksize = _pair(pool_size, "pool_size", helper) if pool_size != -1 else [1, 1]
     paddings, algorithm = _paddings(pool_padding, helper, "pool_padding", data_format)
+    if algorithm == "VALID" and ceil_mode:
+        raise ArgumentValueError(f"pool2d layer '{helper.name}': ceil_mode must be False with pool_padding='VALID'")
     out = helper.create_variable_for_type_inference(helper.input_dtype())
     helper.append_op("pool2d", {"X": [input]}, {"Out": [out]},
                      {"pooling_type": pool_type, "ksize": ksize, "global_pooling": global_pooling,
@@ -37,7 +40,7 @@ def _three(layer, what, value):
     v = _check_ints(layer, what, _as_list(value))
     v = v * 3 if len(v) == 1 else v
     if len(v) != 3:
-        raise PeError(f"{layer}: {what}={value!r} must be an int or 3 ints")
+        raise ArgumentValueError(f"{layer}: {what}={value!r} must be an int or 3 ints")
     return v
 
 
@@ -48,7 +51,7 @@ def _paddings3d(padding, data_format):
     if len(p) == 5 and all(isinstance(e, (list, tuple)) for e in p):
         keep = (2, 3, 4) if data_format == "NCDHW" else (1, 2, 3)
         if any(list(p[i]) != [0, 0] for i in range(5) if i not in keep):
-            raise PeError(f"pool3d: pool_padding={padding!r} may not pad the batch or channel dims")
+            raise ArgumentValueError(f"pool3d: pool_padding={padding!r} may not pad the batch or channel dims")
         p = [v for i in keep for v in p[i]]
     p = _check_ints("pool3d", "pool_padding", list(p))
     if len(p) == 6 and p[0::2] == p[1::2]:
@@ -56,7 +59,7 @@ def _paddings3d(padding, data_format):
     if len(p) == 1:
         p = p * 3
     if len(p) not in (3, 6) or min(p) < 0:
-        raise PeError(f"pool3d: pool_padding={padding!r} must be an int, 3 or 6 ints >= 0, 5 pairs, 'SAME' or 'VALID'")
+        raise ArgumentValueError(f"pool3d: pool_padding={padding!r} must be an int, 3 or 6 ints >= 0, 5 pairs, 'SAME' or 'VALID'")
     return p
 
 
@@ -70,23 +73,29 @@ def _append(input, attrs, data_format, name):
     return transpose(out, [0, 2, 3, 4, 1]) if data_format == "NDHWC" else out
 
 
+def _check_use_cudnn(use_cudnn):
+    if not isinstance(use_cudnn, bool):        # Fluid 1.8's TypeError
+        raise ArgumentTypeError(f"Attr(use_cudnn) should be True or False. Received Attr(use_cudnn): {use_cudnn}.")
+
+
 def pool3d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, global_pooling=False,
            use_cudnn=True, ceil_mode=False, name=None, exclusive=True, data_format="NCDHW"):
     """Max or average pooling of a 5-D input over pool_size windows (Fluid 1.8's rules: strides,
     paddings or 'SAME'/'VALID', ceil_mode, global_pooling, exclusive averages)."""
+    _check_use_cudnn(use_cudnn)
     if pool_type not in ("max", "avg"):
-        raise PeError(f"pool3d: pool_type={pool_type!r} must be 'max' or 'avg'")
+        raise ArgumentValueError(f"pool3d: pool_type={pool_type!r} must be 'max' or 'avg'")
     if not global_pooling and pool_size == -1:
-        raise PeError("pool3d: give pool_size (or global_pooling=True)")
+        raise ArgumentValueError("pool3d: give pool_size (or global_pooling=True)")
     if data_format not in ("NCDHW", "NDHWC"):
-        raise PeError(f"pool3d: data_format={data_format!r} must be 'NCDHW' or 'NDHWC'")
+        raise ArgumentValueError(f"pool3d: data_format={data_format!r} must be 'NCDHW' or 'NDHWC'")
     algorithm = "EXPLICIT"
     if isinstance(pool_padding, str):
         algorithm = pool_padding.upper()
         if algorithm not in ("SAME", "VALID"):
-            raise PeError(f"pool3d: pool_padding={pool_padding!r} must be 'SAME' or 'VALID' as a string")
+            raise ArgumentValueError(f"pool3d: pool_padding={pool_padding!r} must be 'SAME' or 'VALID' as a string")
         if algorithm == "VALID" and ceil_mode:
-            raise PeError("pool3d: ceil_mode must be False with pool_padding='VALID'")
+            raise ArgumentValueError("pool3d: ceil_mode must be False with pool_padding='VALID'")
         pool_padding = 0
     attrs = {"pooling_type": pool_type, "ksize": [1, 1, 1] if global_pooling and pool_size == -1 else
              _three("pool3d", "pool_size", pool_size), "global_pooling": global_pooling,

@@ -18,6 +18,7 @@ def _one(op_type, inputs, out_slot="Out", attrs=None, name=None, dtype=None):
 
 def sequence_reverse(x, name=None):
     """Each sequence's time steps in reverse order (the LoD is kept)."""
+    check_variable_and_dtype(x, "x", ("float32", "float64", "int8", "int32", "int64"), "sequence_reverse")
     return _one("sequence_reverse", {"X": x}, "Y", name=name)
 
 

@@ -336,9 +336,9 @@ def _infer_gather_nd(ctx):
     x, index = ctx.shape("X"), ctx.shape("Index")
     if ctx.dtype("Index") not in _INDEX_DTYPES:
         ctx.fail(f"Index is {ctx.dtype('Index')}; it must be int32 or int64")
-    if not index or index[-1] < 0 or index[-1] > len(x):
-        ctx.fail(f"Index {fmt_shape(index)}'s last dim must be known and at most X's rank {len(x)} "
-                 f"(X {fmt_shape(x)})")
+    if not index or not 0 <= index[-1] <= len(x):      # Fluid's words, which scripts match
+        ctx.fail(f"Input(Index).shape[-1] should be no greater than Input(X).rank (and known): Index "
+                 f"{fmt_shape(index)}, X {fmt_shape(x)} of rank {len(x)}")
     ctx.set_output("Out", list(index[:-1]) + list(x[index[-1]:]) or [1], ctx.dtype("X"))
 
 

@@ -52,7 +52,7 @@ def bn_blocked(op):
     """batch_norm's image slots, held blocked together in training on NCHW values (kernels/cpu/blocked.py
     runs _blocked_loops.py)."""
     a = op.attrs
-    if a["is_test"] or a["use_global_stats"] or a["data_layout"] != "NCHW":
+    if (a["is_test"] and not a["trainable_statistics"]) or a["use_global_stats"] or a["data_layout"] != "NCHW":
         return ()
     return (("X", "Y", "Y@GRAD", "X@GRAD"),)
 

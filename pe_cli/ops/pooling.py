@@ -71,8 +71,11 @@ register("pool2d_grad", kernel_module="pooling", inputs=["X", "Out", "Out@GRAD"]
 
 def _infer(ctx):
     x, a = ctx.shape("X"), ctx.attrs
+    last = a["data_format"] == "NDHWC"
     if len(x) != 5:
-        ctx.fail(f"X {fmt_shape(x)} must be 5-D [N, C, D, H, W] for pool3d")
+        ctx.fail(f"X {fmt_shape(x)} must be 5-D [N, C, D, H, W] (or NDHWC) for pool3d")
+    if last:                    # the NCDHW kernels run between transposes (channels_last)
+        x = [x[0], x[4], x[1], x[2], x[3]]
     if len(a["ksize"]) != 3 or len(a["strides"]) != 3 or len(a["paddings"]) not in (3, 6):
         ctx.fail(f"ksize {list(a['ksize'])} and strides {list(a['strides'])} need 3 entries, paddings 3 or 6")
     out = pool3d_out(a, x[2:])
@@ -81,7 +84,7 @@ def _infer(ctx):
         if x[2 + i] >= 0 and (out[i] <= 0 or pads[2 * i] >= ksize[i] or pads[2 * i + 1] >= ksize[i]):
             ctx.fail(f"ksize {list(ksize)} with paddings {pads} does not fit X {fmt_shape(x)} (output {out}; "
                      f"each padding must be < ksize)")
-    ctx.set_output("Out", list(x[:2]) + out, ctx.dtype("X"))
+    ctx.set_output("Out", [x[0]] + out + [x[1]] if last else list(x[:2]) + out, ctx.dtype("X"))
 
 
 def _grad(g):
@@ -99,12 +102,13 @@ _ATTRS = {"pooling_type": Attr("max", choices=("max", "avg")),
           "paddings": Attr(lambda: [0, 0, 0], lambda v: int_list(v) and all(p >= 0 for p in v), "ints >= 0"),
           "exclusive": True, "adaptive": Attr(False, choices=(False, True)), "ceil_mode": False,
           "padding_algorithm": Attr("EXPLICIT", choices=("EXPLICIT", "SAME", "VALID")),
-          "data_format": Attr("NCDHW", choices=("NCDHW", "AnyLayout")), "use_cudnn": True}
+          "data_format": Attr("NCDHW", choices=("NCDHW", "NDHWC", "AnyLayout")), "use_cudnn": True}
 register("pool3d", kernel_module="pooling", inputs=["X"], outputs=["Out"], attrs=_ATTRS, infer=_infer, grad=_grad,
-         grad_reads=("Out", "X"),
+         grad_reads=("Out", "X"), channels_last=("X", "Out"),
          doc="Max or average pooling over ksize windows of [N, C, D, H, W] (strides, paddings, ceil_mode, "
              "global_pooling); avg with exclusive divides by the window's elements inside X, else by the "
              "ksize volume. adaptive: Out is ksize big, window i spanning floor(i * n / k) to "
-             "ceil((i + 1) * n / k). Max's gradient goes to the window's first maximum (row-major).")
+             "ceil((i + 1) * n / k). Max's gradient goes to the window's first maximum (row-major). NDHWC "
+             "(data_format) runs the NCDHW kernels between transposes.")
 register("pool3d_grad", kernel_module="pooling", inputs=["X", "Out", "Out@GRAD"], outputs=["X@GRAD"], attrs=_ATTRS,
-         infer=grads_like({"X@GRAD": "X"}))
+         infer=grads_like({"X@GRAD": "X"}), channels_last=("X", "Out", "Out@GRAD", "X@GRAD"))

@@ -129,7 +129,9 @@ class NumpyArrayInitializer(Initializer):
         self.value = np.asarray(value)
 
     def __call__(self, var, block):
-        if tuple(self.value.shape) != tuple(var.shape):
+        """A value of another shape with as many elements fills the parameter in row-major order (as
+        Fluid's assign_value writes it: tdm_sampler's [n, 1] layer table from a flat list)."""
+        if self.value.size != int(np.prod(var.shape)):
             raise PeError(f"NumpyArrayInitializer for '{var.name}': value has shape "
                           f"{list(self.value.shape)}, the parameter {list(var.shape)}")
         dtype = "float32" if var.dtype == "float16" else var.dtype
@@ -166,3 +168,18 @@ MSRA = MSRAInitializer
 Bilinear = BilinearInitializer
 Kaiming = MSRAInitializer
 NumpyArray = NumpyArrayInitializer
+
+
+_GLOBAL = {"weight": None, "bias": None}     # paddle.nn.initializer.set_global_initializer's
+
+
+def set_global_initializer(weight_init, bias_init=None):
+    """The initializers of every parameter made after this whose ParamAttr names none (None: unset)."""
+    for value in (weight_init, bias_init):
+        if value is not None and not isinstance(value, Initializer):
+            raise TypeError(f"set_global_initializer: expected an Initializer or None, got {type(value).__name__}")
+    _GLOBAL["weight"], _GLOBAL["bias"] = weight_init, bias_init
+
+
+def global_initializer(is_bias):
+    return _GLOBAL["bias" if is_bias else "weight"]

@@ -24,6 +24,16 @@ class TestMulOp(OpTest):
     def test_cuda(self):
         pass
 
+def create_test_class(parent):
+    class TestMade(parent):
+        def test_made_fails(self):
+            self.assertTrue(False, "made in a function")
+    globals()["TestMade"] = TestMade
+
+
+create_test_class(unittest.TestCase)
+
+
 class TestBroken(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -41,7 +51,7 @@ def test_parse_counts_a_real_unittest_run(tmp_path):
     path.write_text(CASES)
     run = subprocess.run([sys.executable, str(path), "-v"], capture_output=True, text=True)
     cases, passing, skipped, cause = optest_table.parse(run.stdout + run.stderr)
-    assert (cases, passing, skipped) == (4, 1, 1)
+    assert (cases, passing, skipped) == (5, 1, 1)     # TestMade's case is __main__.create_test_class.<locals>.TestMade
     assert cause == "TestBroken: KeyError: 'FLAGS_x'"        # unittest prints errors before failures
     assert optest_table.ops_of(str(path), {"mul", "relu"}) == ["mul"]
     assert optest_table.ops_of(str(path), {"relu"}) == []

@@ -175,3 +175,56 @@ def test_type_errors_of_the_fourth_session(program):
         layers.full_like(f32, 1.0, dtype="float")     # Fluid's check_dtype takes the exact names only
     with pytest.raises(ValueError):
         layers.full_like(f32, 1.0, device="opu")
+
+
+def test_type_errors_of_hsigmoid_tree_conv_and_pooling(program):
+    """test_hsigmoid_op, test_tree_conv_op, test_pool2d_op (use_cudnn given as a list)."""
+    label, f32 = layers.data("label", shape=[1], dtype="int64"), layers.data("x", shape=[3], dtype="float32")
+    nodes = layers.data("nodes", shape=[10, 5], dtype="float32")
+    img = layers.data("img", shape=[3, 8, 8], dtype="float32")
+    vol = layers.data("vol", shape=[3, 4, 4, 4], dtype="float32")
+    for bad in (lambda: layers.hsigmoid(1, label, 2), lambda: layers.hsigmoid(f32, 1, 2),
+                lambda: layers.hsigmoid(layers.data("xi", shape=[3], dtype="int32"), label, 2),
+                lambda: layers.hsigmoid(f32, layers.data("li", shape=[1], dtype="int32"), 2),
+                lambda: fluid.contrib.layers.tree_conv(np.ones((10, 5), "float32"), nodes, 3),
+                lambda: fluid.contrib.layers.tree_conv(nodes, np.ones((10, 2), "float32"), 3),
+                lambda: layers.pool2d(img, 2, use_cudnn=[0]), lambda: layers.pool3d(vol, 2, use_cudnn=1)):
+        with pytest.raises(TypeError):
+            bad()
+
+
+def test_gather_nd_of_too_long_an_index_row_says_it_in_fluids_words(program):
+    """test_gather_nd_op matches the message."""
+    x, index = layers.data("x", shape=[3, 4, 5], dtype="float32"), layers.data("ix", shape=[2, 10], dtype="int32")
+    with pytest.raises(ValueError, match=r"Input\(Index\)\.shape\[-1\] should be no greater than Input\(X\)\.rank"):
+        layers.gather_nd(x, index)
+
+
+def test_value_errors_of_pool2d_and_pool3d(program):
+    """test_pool2d_op's and test_pool3d_op's TestPool*API_Error: Fluid 1.8's ValueErrors."""
+    img = layers.data("img", shape=[2, 5, 5, 3], dtype="float32", append_batch_size=False)
+    vol = layers.data("vol", shape=[2, 5, 5, 5, 3], dtype="float32", append_batch_size=False)
+    for bad in (lambda: layers.pool2d(img, 3, data_format="NHWCC"), lambda: layers.pool2d(img, 3, pool_type="min"),
+                lambda: layers.pool2d(img, 3, pool_padding="VALIDSAME", data_format="NHWC"),
+                lambda: layers.pool2d(img, 3, pool_padding="VALID", ceil_mode=True, data_format="NHWC"),
+                lambda: layers.pool2d(img, 3, pool_padding=[[1, 1], [0, 0], [0, 0], [1, 1]], data_format="NHWC"),
+                lambda: layers.pool2d(img), lambda: layers.pool3d(vol, 3, data_format="NDHWCC"),
+                lambda: layers.pool3d(vol, 3, pool_padding="VALID", ceil_mode=True, data_format="NDHWC")):
+        with pytest.raises(ValueError):
+            bad()
+
+
+def test_type_errors_of_sigmoid_focal_loss_and_sequence_reverse(program):
+    """test_sigmoid_focal_loss_op's and test_sequence_reverse's error cases."""
+    label, fg = layers.fill_constant([10, 1], "int32", 1), layers.fill_constant([1], "int32", 5)
+    x = layers.data("x", shape=[10, 10], dtype="float64")
+    for bad in (lambda: layers.sigmoid_focal_loss([2], label, fg),
+                lambda: layers.sigmoid_focal_loss(layers.data("xi", shape=[10], dtype="int16"), label, fg),
+                lambda: layers.sigmoid_focal_loss(x, [2], fg),
+                lambda: layers.sigmoid_focal_loss(x, layers.fill_constant([10, 1], "float32", 1.0), fg),
+                lambda: layers.sigmoid_focal_loss(x, label, [2]),
+                lambda: layers.sigmoid_focal_loss(x, label, layers.fill_constant([1], "float32", 5.0)),
+                lambda: layers.sequence_reverse(np.ones((2, 4), "float32")),
+                lambda: layers.sequence_reverse(layers.data("h", shape=[4], dtype="float16"))):
+        with pytest.raises(TypeError):
+            bad()

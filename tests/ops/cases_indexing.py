@@ -38,7 +38,7 @@ def _argsort_ref(axis, descending=False):
 def _gather_nd_ref(i, a):
     x, index = i["X"], i["Index"]
     k = index.shape[-1]
-    rows = [x[tuple(row)] for row in index.reshape(-1, k)]
+    rows = [x[tuple(row)] for row in index.reshape(int(np.prod(index.shape[:-1])), k)]
     return {"Out": np.array(rows).reshape(index.shape[:-1] + x.shape[k:])}
 
 
@@ -68,6 +68,8 @@ CASES = [
            _gather_nd_ref, grad=("X",), name="gather_nd_elements"),
     OpCase("gather_nd", {"X": r(4, 3), "Index": np.array([[3], [1]], dtype=np.int64)},
            _gather_nd_ref, grad=("X",), name="gather_nd_rows"),
+    OpCase("gather_nd", {"X": r(5, 4), "Index": np.zeros((2, 0), dtype=np.int32)},       # an empty index row: all X
+           _gather_nd_ref, grad=("X",), name="gather_nd_empty_index"),
     OpCase("argsort", {"X": r(3, 5)}, _argsort_ref(1), grad=("X",), loss_outputs=("Out",)),
     OpCase("argsort", {"X": r(4, 3, 2)}, _argsort_ref(0, descending=True), attrs={"axis": 0, "descending": True},
            grad=("X",), loss_outputs=("Out",), name="argsort_descending_axis0"),

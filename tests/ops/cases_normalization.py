@@ -78,8 +78,9 @@ def _bn_case(x, channels, attrs=None, name="", **kw):
     attrs = attrs or {}
 
     def ref(i, a):
+        test_mode = a["is_test"] and not a["trainable_statistics"]     # Fluid's: a test batch's own statistics
         return bn_ref(i["X"], i["Scale"], i["Bias"], i["Mean"], i["Variance"], a["momentum"], a["epsilon"],
-                      a["is_test"], a["use_global_stats"], a["data_layout"])
+                      test_mode, a["use_global_stats"], a["data_layout"])
     return OpCase("batch_norm", inputs, ref, attrs=attrs, grad=("X", "Scale", "Bias"), loss_outputs=("Y",),
                   name=name, grad_rtol=1e-4, grad_atol=1e-6, **kw)
 
@@ -104,6 +105,7 @@ CASES += [
     _bn_case(r(3, 2, 2, 4), 4, {"data_layout": "NHWC"}, name="batch_norm_train_nhwc"),
     _bn_case(r(3, 3, 2, 2), 3, {"is_test": True}, name="batch_norm_is_test"),
     _bn_case(r(3, 3, 2, 2), 3, {"use_global_stats": True}, name="batch_norm_use_global_stats"),
+    _bn_case(r(3, 3, 2, 2), 3, {"is_test": True, "trainable_statistics": True}, name="batch_norm_trainable_statistics"),
     OpCase("batch_norm", {"X": r(4, 3, 2, 2), "Scale": r(3), "Bias": r(3), "Mean": r(3), "Variance": r(3) ** 2},
            ref=lambda i, a: {"Y": bn_ref(i["X"], i["Scale"], i["Bias"], i["Mean"], i["Variance"])["Y"]},
            outputs=("Y", "SavedMean", "SavedVariance"), loss_outputs=("Y",),

@@ -67,6 +67,18 @@ CASES = [
 ]
 
 
+def _ndhwc(case):
+    """``case`` (X NCDHW) as its NDHWC twin: X channels last, the reference run on it transposed back."""
+    def ref(i, a):
+        first = dict(i, X=np.transpose(i["X"], (0, 4, 1, 2, 3)))
+        return {"Out": np.transpose(case.ref(first, dict(a, data_format="NCDHW"))["Out"], (0, 2, 3, 4, 1))}
+    return OpCase("pool3d", {"X": np.ascontiguousarray(np.transpose(case.inputs["X"], (0, 2, 3, 4, 1)))}, ref,
+                  attrs=dict(case.attrs, data_format="NDHWC"), grad=case.grad, name=case.id + "_ndhwc")
+
+
+CASES += [_ndhwc(CASES[0]), _ndhwc(CASES[1])]       # test_pool3d_op.py's *_channel_last
+
+
 def r(*shape):
     return rng.normal(size=shape)
 

@@ -102,7 +102,7 @@ def conv2d_grad_filter(ins, attrs):
 
 def _loops_apply(ins, attrs, *slots):
     """_blocked_loops.py runs it: training, float arrays of one dtype, no activation or relu."""
-    return attrs.get("act_type", "relu") == "relu" and not attrs["is_test"] and not attrs["use_global_stats"] and \
+    return attrs.get("act_type", "relu") == "relu" and not normalization.running_stats(attrs) and \
         is_float(*(ins[k] for k in slots))
 
 

@@ -2,6 +2,7 @@
 is reached as ``builtins.slice``. The host-side checks and index arithmetic shared with the CUDA
 kernels live here or in kernels/common.py."""
 import builtins
+import math
 
 import numpy as np
 
@@ -81,16 +82,21 @@ def scatter_grad(ins, attrs):
 def nd_offsets(index, x_shape):
     """For each row of Index's last dim: the flat offset (in slices of X's trailing dims) it picks,
     checked to lie inside X. Returns (offsets, slice size)."""
-    index = np.asarray(index).astype(np.int64)
+    index = np.asarray(index)
     k = index.shape[-1]
-    dims = np.asarray(x_shape[:k], dtype=np.int64)
-    rows = index.reshape(-1, k)
-    bad = (rows < 0) | (rows >= dims)
+    rows = index.reshape(math.prod(index.shape[:-1]), k).astype(np.int64, copy=False)    # k may be 0
+    shape = [int(d) for d in x_shape]
+    inner = math.prod(shape[k:])
+    if not k:
+        return np.zeros(rows.shape[0], np.int64), inner
+    bad = (rows < 0) | (rows >= np.array(shape[:k], dtype=np.int64))
     if bad.any():
         r = int(np.argwhere(bad)[0][0])
         raise PeError(f"gather_nd: Index row {rows[r].tolist()} is outside X {list(x_shape)}")
-    strides = np.array([int(np.prod(x_shape[i + 1:k], dtype=np.int64)) for i in range(k)], dtype=np.int64)
-    return rows @ strides if k else np.zeros(rows.shape[0], np.int64), int(np.prod(x_shape[k:], dtype=np.int64))
+    strides = [1] * k                 # in slices: the product of the indexed dims after each
+    for i in range(k - 2, -1, -1):
+        strides[i] = strides[i + 1] * shape[i + 1]
+    return rows @ np.array(strides, dtype=np.int64), inner
 
 
 def gather_nd(ins, attrs):

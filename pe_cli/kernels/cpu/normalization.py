@@ -19,11 +19,17 @@ def _bn_axes(x, attrs):
     return tuple(a for a in range(x.ndim) if a != axis), bshape
 
 
+def running_stats(attrs):
+    """batch_norm normalizes by the running statistics: with use_global_stats, or is_test without
+    trainable_statistics (Fluid's test mode; with it, a test batch is normalized by its own)."""
+    return bool((attrs["is_test"] and not attrs.get("trainable_statistics", False)) or attrs["use_global_stats"])
+
+
 def batch_norm(ins, attrs):
     x, scale, bias, mean, var = ins["X"], ins["Scale"], ins["Bias"], ins["Mean"], ins["Variance"]
     axes, bshape = _bn_axes(x, attrs)
     dt = x.dtype
-    if attrs["is_test"] or attrs["use_global_stats"]:
+    if running_stats(attrs):
         m, v = mean.astype(dt, copy=False), var.astype(dt, copy=False)
         mean_out, var_out = mean, var
     elif by_channel_loops(x, attrs, scale, bias):
@@ -44,7 +50,7 @@ def batch_norm(ins, attrs):
 def by_channel_loops(x, attrs, *others):
     """Training on float NCHW data (or [N, C]): the numba loops of _norm_loops.py."""
     return (attrs["data_layout"] != "NHWC" and x.ndim >= 2 and x.size > 0 and is_float(x, *others)
-            and not attrs["is_test"] and not attrs["use_global_stats"])
+            and not running_stats(attrs))
 
 
 def _channel_blocks(x):
@@ -111,7 +117,7 @@ def _bn_grad(ins, attrs, with_x):
     outs = {"Scale@GRAD": dscale.astype(scale.dtype, copy=False), "Bias@GRAD": dbias.astype(scale.dtype, copy=False)}
     if with_x:
         k = (scale * inv_std).astype(x.dtype, copy=False)
-        if attrs["is_test"] or attrs["use_global_stats"]:
+        if running_stats(attrs):
             dx = dy * k.reshape(bshape)
         else:
             count = x.size // max(sm.size, 1)

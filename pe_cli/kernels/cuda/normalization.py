@@ -38,7 +38,7 @@ def batch_norm(ins, attrs):
     x, scale, bias, mean, var = ins["X"], ins["Scale"], ins["Bias"], ins["Mean"], ins["Variance"]
     C, inner, count = _channel_layout(x, attrs)
     dt = x.dtype
-    use_stats = attrs["is_test"] or attrs["use_global_stats"]
+    use_stats = _cpu.running_stats(attrs)
     if use_stats:
         m, v = copy(mean, dt), copy(var, dt)
         mean_out, var_out = mean, var
@@ -66,7 +66,7 @@ def _bn_grad(ins, attrs, with_x):
         dx = rt.empty(x.shape, x.dtype)
         if dx.size:
             _norm.bn_dx[grid(dx.size)](flat(x), flat(dy), flat(sm), flat(inv_std), flat(scale), dbias, dscale,
-                                       flat(dx), C, inner, count, bool(attrs["is_test"] or attrs["use_global_stats"]))
+                                       flat(dx), C, inner, count, _cpu.running_stats(attrs))
         outs["X@GRAD"] = dx
     return outs
 

@@ -14,7 +14,8 @@ __all__ = ["Assign", "Bilinear", "Constant", "Dirac", "KaimingNormal", "KaimingU
            "set_global_initializer"]
 
 Initializer = _init.Initializer
-_GLOBAL = {"weight": None, "bias": None}
+set_global_initializer = _init.set_global_initializer
+global_initializer = _init.global_initializer
 
 
 def calculate_gain(nonlinearity, param=None):
@@ -32,18 +33,6 @@ def calculate_gain(nonlinearity, param=None):
         raise ValueError(f"calculate_gain: nonlinearity {nonlinearity!r} is not one of "
                          f"{sorted(linear | set(gains) | {'leaky_relu'})}")
     return gains[nonlinearity]
-
-
-def set_global_initializer(weight_init, bias_init=None):
-    """The initializers of every parameter made after this whose ParamAttr names none (None: unset)."""
-    for value in (weight_init, bias_init):
-        if value is not None and not isinstance(value, Initializer):
-            raise TypeError(f"set_global_initializer: expected an Initializer or None, got {type(value).__name__}")
-    _GLOBAL["weight"], _GLOBAL["bias"] = weight_init, bias_init
-
-
-def global_initializer(is_bias):
-    return _GLOBAL["bias" if is_bias else "weight"]
 
 
 class Constant(_init.ConstantInitializer):
