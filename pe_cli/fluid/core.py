@@ -213,3 +213,23 @@ def supports_bfloat16():
 def supports_bfloat16_fast_performance():
     """False: pe has no bfloat16 kernels."""
     return False
+
+
+def get_all_op_protos():
+    """Every registered op's OpProto message, serialized (Fluid core's; ``paddle.fluid.op`` parses them)."""
+    from .op_proto_messages import get_all_op_protos as messages
+    return [m.SerializeToString() for m in messages()]
+
+
+def get_op_extra_attrs(op_type):
+    """Paddle 2.x's "extra" attributes of an op (for oneDNN and the like, outside its proto): pe's ops
+    have none; every attribute is in the proto."""
+    registry.get(op_type)
+    return {}
+
+
+def __getattr__(name):
+    if name == "Operator":      # fluid.op imports the executor, which imports this module
+        from .op import Operator
+        return Operator
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
