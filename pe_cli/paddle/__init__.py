@@ -13,6 +13,7 @@ from . import dataset, io, metric, nn, optimizer, reader, regularizer, static, t
 from . import autograd, framework, incubate, inference, linalg, pir, pir_utils, utils  # noqa: F401
 from .framework import in_dynamic_mode  # noqa: F401
 from .variable_methods import patch_variable as _patch_variable
+from .framework.io import load, patch_program as _patch_program, save  # noqa: F401
 from .batch import batch  # noqa: F401
 from ..fluid.version import full_version as __version__  # noqa: F401 -- the Fluid release pe follows
 from . import device as _device
@@ -31,6 +32,7 @@ from .tensor_select import *  # noqa: F401,F403
 from .tensor_quantile import *  # noqa: F401,F403
 
 _patch_variable(tensor)
+_patch_program()
 globals().update({_n: _f for _n, _f in _device.stand_ins().items() if _n not in globals()})
 
 

@@ -2,12 +2,4 @@
 schemas (pe_cli/io/fluid_proto.py, fluid_profile.py) with the protobuf package pe depends on.
 ``from paddle.fluid.proto import framework_pb2`` (or Paddle 2.6's ``paddle.base.proto``) finds
 framework_messages under Fluid's name (a module name of pe never ends in a digit)."""
-import importlib
-
-_PB2 = {"framework_pb2": "framework_messages"}
-
-
-def __getattr__(name):
-    if name in _PB2:
-        return importlib.import_module(f"{__name__}.{_PB2[name]}")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+from . import framework_messages as framework_pb2  # noqa: F401
