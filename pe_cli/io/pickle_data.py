@@ -123,7 +123,8 @@ def _reduce(func, args, where):
         return tuple(args[0])
     if tag == "scalar" and len(args) == 2:
         return _array(args[1], _as_dtype(args[0], where), (), False, where)
-    raise Refused(f"{where}: unexpected arguments for numpy name '{tag}'")
+    raise Refused(f"{where}: unexpected arguments for the name '{tag}'" + " (builtins.eval is read only as Paddle's "
+                  "eval('data', {'data': array}), never called)" * (tag == "eval"))
 
 
 def _build(obj, state, where):
@@ -372,8 +373,6 @@ def parse_pickle_prefix(data):
     if len(r.stack) != 1 or r.marks:
         raise Refused("it does not hold one object")
     return r.stack[0], r.pos
-
-
 
 
 def _plain(obj, depth=0):

@@ -41,22 +41,6 @@ register("sgd", kernel_module="optimizer", inputs=["Param", "Grad", "LearningRat
          doc="ParamOut = Param - LearningRate * Grad. A row-sparse Grad (SelectedRows) changes only its rows "
              "(a row listed twice: its values summed).")
 
-# Paddle 2.x's momentum attributes (pe_cli/kernels/momentum_terms.py): the gradient's terms, a master copy
-MOMENTUM_2X_ATTRS = {"regularization_method": Attr("", lambda v: v in ("", "l2_decay"), "'' or 'l2_decay'"),
-                     "regularization_coeff": 0.0, "rescale_grad": 1.0, "multi_precision": False}
-
-register("momentum", kernel_module="momentum", inputs=["Param", "Grad", "Velocity", "LearningRate", "MasterParam?"],
-         outputs=["ParamOut", "VelocityOut", "MasterParamOut?"],
-         attrs=dict({"mu": Attr(0.9, _non_negative, ">= 0"), "use_nesterov": False}, **MOMENTUM_2X_ATTRS),
-         infer=_infer_update([("VelocityOut", "Velocity"), ("MasterParamOut", "MasterParam")]),
-         traits=("selected_rows", "updates_in_place"),
-         doc="VelocityOut = mu * Velocity + Grad; ParamOut = Param - LearningRate * VelocityOut, "
-             "or with use_nesterov Param - LearningRate * (Grad + mu * VelocityOut). A row-sparse Grad "
-             "updates every row as Fluid's does (Grad is 0 on the rows it does not hold). Paddle 2.x's "
-             "attributes: Grad is first Grad * rescale_grad (+ regularization_coeff * Param with "
-             "regularization_method 'l2_decay'); with multi_precision and a MasterParam, the update runs on "
-             "MasterParam (MasterParamOut) and ParamOut is it cast to Param's dtype.")
-
 register("dgc_momentum", kernel_module="optimizer",
          inputs=["Param", "Grad", "Velocity", "LearningRate", "current_step", "nranks"],
          outputs=["ParamOut", "VelocityOut", "Grad_out"],
