@@ -18,6 +18,7 @@ from ..framework.program_desc import BlockDesc, ProgramDesc as _ProgramDescView 
 from ..framework.op_desc import OpDesc  # noqa: F401
 from ..framework.var_desc import VarDesc  # noqa: F401
 from ..ops import registry
+from ..ops.define import GRAD_SUFFIX
 from .grad_op_desc import get_grad_op_desc  # noqa: F401
 from .op import Operator  # noqa: F401 -- Operator.create(op_desc bytes), Fluid core's
 from .op_proto_messages import get_all_op_protos as _op_protos
@@ -260,6 +261,11 @@ def supports_bfloat16_fast_performance():
 def get_all_op_protos():
     """Every registered op's OpProto message, serialized (Fluid core's; ``paddle.fluid.op`` parses them)."""
     return [m.SerializeToString() for m in _op_protos()]
+
+
+def grad_var_suffix():
+    """The suffix of a gradient's name (``x@GRAD``)."""
+    return GRAD_SUFFIX
 
 
 def get_op_extra_attrs(op_type):
