@@ -64,7 +64,7 @@ def _plain(obj):
         return {k: _plain(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
         return type(obj)(_plain(v) for v in obj)
-    if isinstance(obj, (SelectedRowsVar, Scope)):
+    if isinstance(obj, SelectedRowsVar):
         raise NotImplementedError("`paddle.save` do not support saving 'SelectedRows'.")
     if isinstance(obj, Layer):
         raise ValueError("paddle do not support saving `paddle.nn.Layer` object.")
