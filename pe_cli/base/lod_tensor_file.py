@@ -84,6 +84,12 @@ def read_lod_tensor(reader):
         if size % 8 or size > MAX_HEADER_BYTES:
             raise PeError(f"{where}: a LoD level of {size} bytes is not a list of uint64 offsets")
         lod.append(np.frombuffer(reader.take(size, "a LoD level"), "<u8").astype(np.int64).tolist())
+    return read_tensor(reader), lod
+
+
+def read_tensor(reader):
+    """The array of the next serialized tensor (Fluid's TensorToStream: no LoD) of a ``_Reader``."""
+    where = reader.where
     if reader.unpack("<I", "the tensor version") != 0:
         raise PeError(f"{where}: not a Fluid tensor (its version is not 0)")
     size = reader.unpack("<i", "the tensor description's size")
@@ -98,7 +104,7 @@ def read_lod_tensor(reader):
         raise PeError(f"{where}: the tensor's dims {list(dims)} are negative")
     count = int(np.prod(dims, dtype=np.int64)) if dims else 1
     data = reader.take(count * dtype.itemsize, f"a {DTYPES[desc.data_type]} tensor {list(dims)}")
-    return np.frombuffer(data, dtype).astype(dtype.newbyteorder("="), copy=True).reshape(dims), lod
+    return np.frombuffer(data, dtype).astype(dtype.newbyteorder("="), copy=True).reshape(dims)
 
 
 def read_lod_tensors(data, where, count=None):
@@ -113,14 +119,39 @@ def read_lod_tensors(data, where, count=None):
 
 def write_lod_tensor(array, lod=()):
     """The bytes of ``array`` (with ``lod``, a list of offset lists) serialized as Fluid does."""
+    parts = [struct.pack("<IQ", 0, len(lod))]
+    for level in lod:
+        offsets = np.asarray(level, "<u8").tobytes()
+        parts += [struct.pack("<Q", len(offsets)), offsets]
+    return b"".join(parts) + write_tensor(array)
+
+
+def write_tensor(array):
+    """The bytes of ``array`` serialized as Fluid's TensorToStream (version, TensorDesc, data; no LoD)."""
     array = np.ascontiguousarray(array)
     if array.dtype.name not in DTYPE_CODES:
         raise PeError(f"a {array.dtype.name} tensor has no Fluid data type ({sorted(DTYPE_CODES)})")
     desc = var_type().TensorDesc(data_type=DTYPE_CODES[array.dtype.name], dims=list(array.shape))
     body = desc.SerializeToString()
-    parts = [struct.pack("<IQ", 0, len(lod))]
-    for level in lod:
-        offsets = np.asarray(level, "<u8").tobytes()
-        parts += [struct.pack("<Q", len(offsets)), offsets]
-    parts += [struct.pack("<Ii", 0, len(body)), body, array.astype(array.dtype.newbyteorder("<")).tobytes()]
-    return b"".join(parts)
+    return b"".join([struct.pack("<Ii", 0, len(body)), body, array.astype(array.dtype.newbyteorder("<")).tobytes()])
+
+
+# -- a SelectedRows as Fluid serializes it: uint32 version 0; uint64 row count, that many int64 rows;
+# int64 height; the values as a tensor (TensorToStream) ---------------------------------------------
+def write_selected_rows(rows, height, values):
+    rows = np.asarray(rows, "<i8")
+    return struct.pack("<IQ", 0, rows.size) + rows.tobytes() + struct.pack("<q", int(height)) + write_tensor(values)
+
+
+def read_selected_rows(data, where):
+    """(rows, height, values) of the one SelectedRows serialized in ``data``."""
+    reader = _Reader(data, where)
+    if reader.unpack("<I", "the version") != 0:
+        raise PeError(f"{where}: not a Fluid SelectedRows (its version is not 0)")
+    count = reader.unpack("<Q", "the row count")
+    rows = np.frombuffer(reader.take(count * 8, "the rows"), "<i8").tolist()
+    height = reader.unpack("<q", "the height")
+    values = read_tensor(reader)
+    if reader.at != len(reader.data):
+        raise PeError(f"{where}: {len(reader.data) - reader.at} bytes follow the SelectedRows")
+    return rows, height, values

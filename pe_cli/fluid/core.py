@@ -1,4 +1,11 @@
 """``fluid.core``: the names Fluid scripts reach for in its C++ core module."""
+import os
+
+import numpy as np
+
+from ..executor.selected_rows_var import SelectedRowsVar
+from ..io import tensor_files
+from ..io.tensor_files import new_selected_rows
 from ..compiler import fused_all_reduce
 from ..compiler.ir_graph import Graph, Node  # noqa: F401
 from ..executor.scope import Scope, ScopeVariable  # noqa: F401
@@ -11,7 +18,10 @@ from ..framework.program_desc import BlockDesc, ProgramDesc as _ProgramDescView 
 from ..framework.op_desc import OpDesc  # noqa: F401
 from ..framework.var_desc import VarDesc  # noqa: F401
 from ..ops import registry
+from ..ops.define import GRAD_SUFFIX
 from .grad_op_desc import get_grad_op_desc  # noqa: F401
+from .op import Operator  # noqa: F401 -- Operator.create(op_desc bytes), Fluid core's
+from .op_proto_messages import get_all_op_protos as _op_protos
 from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
 from .flags import FlagsView, set_eager_deletion_mode as _set_eager_deletion_mode  # noqa: F401
 from .inference_api import (AnalysisConfig, NativeConfig, PaddleBuf, PaddleDType, PaddleTensor,  # noqa: F401
@@ -177,13 +187,46 @@ def get_op_attrs_default_value(op_type):
     return registry.get(op_type).default_attrs()
 
 
-def SelectedRows(rows=(), height=0):   # noqa: N802 -- Fluid's class name
+class _SelectedRowsType(type):
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, SelectedRowsVar)
+
+
+class SelectedRows(metaclass=_SelectedRowsType):
     """``core.SelectedRows(rows, height)``: a row-sparse value of its own (no scope): ``rows()``,
-    ``height()``, ``get_tensor().set(values)`` as on ``scope.var(name).get_selected_rows()``."""
-    holder = ScopeVariable("selected_rows").get_selected_rows()
-    holder.set_rows(rows)
-    holder.set_height(height)
-    return holder
+    ``height()``, ``get_tensor().set(values)`` as on ``scope.var(name).get_selected_rows()`` (which
+    ``isinstance(x, core.SelectedRows)`` accepts too)."""
+
+    def __new__(cls, rows=(), height=0):
+        return new_selected_rows(rows, height)
+
+
+def _binary_io(name, save):
+    """Fluid core's save_lod_tensor / load_lod_tensor / save_selected_rows / load_selected_rows
+    (pe_cli/io/tensor_files.py); a file in a folder that does not exist is a RuntimeError, as Fluid's."""
+    def call(value, path):
+        if not os.path.isdir(os.path.dirname(os.path.abspath(path))) or (not save and not os.path.isfile(path)):
+            raise RuntimeError(f"{name}: cannot open '{path}'")
+        if save:
+            return getattr(tensor_files, name)(value, path)
+        loaded, end = getattr(tensor_files, name)(path)
+        if isinstance(loaded, LoDTensor):
+            value.set(np.asarray(loaded))
+            value.set_lod(loaded.lod())
+        else:
+            value.set_rows(loaded.rows())
+            value.set_height(loaded.height())
+            value.get_tensor().set(np.asarray(loaded.get_tensor()))
+        return end
+    call.__name__ = name
+    return call
+
+
+save_lod_tensor, load_lod_tensor = _binary_io("save_lod_tensor", True), _binary_io("load_lod_tensor", False)
+save_selected_rows = _binary_io("save_selected_rows", True)
+load_selected_rows = _binary_io("load_selected_rows", False)
+
+
 def is_compiled_with_rocm():
     """False: pe has no ROCm kernels (Paddle 2.6's tests ask before choosing a dtype)."""
     return False
@@ -213,3 +256,20 @@ def supports_bfloat16():
 def supports_bfloat16_fast_performance():
     """False: pe has no bfloat16 kernels."""
     return False
+
+
+def get_all_op_protos():
+    """Every registered op's OpProto message, serialized (Fluid core's; ``paddle.fluid.op`` parses them)."""
+    return [m.SerializeToString() for m in _op_protos()]
+
+
+def grad_var_suffix():
+    """The suffix of a gradient's name (``x@GRAD``)."""
+    return GRAD_SUFFIX
+
+
+def get_op_extra_attrs(op_type):
+    """Paddle 2.x's "extra" attributes of an op (for oneDNN and the like, outside its proto): pe's ops
+    have none; every attribute is in the proto."""
+    registry.get(op_type)
+    return {}

@@ -14,7 +14,7 @@ from ..base.selected_rows import SelectedRows
 from ..executor import Executor
 from ..framework import Program
 from ..ops import registry
-from .op_proto_messages import OpDescCreationMethod, get_all_op_protos  # noqa: F401
+from .op_proto_messages import OpDescCreationMethod, desc_slots_and_attrs, get_all_op_protos  # noqa: F401
 
 
 def _as_names(value):
@@ -44,6 +44,12 @@ class Operator:
         self._program_key = None
         self._program = None
         self._executors = {}
+
+    @classmethod
+    def create(cls, desc_bytes):
+        """Fluid core's ``Operator.create(op_desc.SerializeToString())``: the op of an OpDesc message."""
+        type, kwargs = desc_slots_and_attrs(desc_bytes)
+        return cls(type, **kwargs)
 
     def type(self):
         return self._type

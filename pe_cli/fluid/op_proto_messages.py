@@ -83,3 +83,21 @@ def _set_attr(message, attr_type, value):
             setattr(message, field, value)
     else:
         raise NotImplementedError(f"A not supported attribute type: {attr_type}.")
+
+
+def _get_attr(message):
+    """The value of an OpDesc.Attr message (the reverse of _set_attr)."""
+    field, many = _ATTR_FIELDS.get(message.type, (None, False))
+    if field is None:
+        raise NotImplementedError(f"A not supported attribute type: {message.type}.")
+    value = getattr(message, field)
+    return list(value) if many else value
+
+
+def desc_slots_and_attrs(data):
+    """(type, {slot or attribute: value}) of a serialized OpDesc message: each slot its list of
+    variable names, each attribute its value; the keywords ``paddle.fluid.op.Operator`` takes."""
+    desc = framework_pb2.OpDesc.FromString(bytes(data))
+    kwargs = {slot.parameter: list(slot.arguments) for slot in list(desc.inputs) + list(desc.outputs)}
+    kwargs.update({attr.name: _get_attr(attr) for attr in desc.attrs})
+    return desc.type, kwargs

@@ -43,11 +43,12 @@ def pe_module_for(fullname):
     """The pe module a ``paddle...`` module name resolves to (None for names outside paddle)."""
     if fullname in SPECIAL:
         return SPECIAL[fullname]
+    if fullname.startswith("paddle.base."):     # Paddle 2.6's paddle.base.X is Fluid's paddle.fluid.X
+        return pe_module_for("paddle.fluid." + fullname[len("paddle.base."):])
     if fullname.startswith("paddle.fluid.layers."):
         return "pe_cli.layers." + fullname[len("paddle.fluid.layers."):]
-    for fluid in ("paddle.fluid.", "paddle.base."):
-        if fullname.startswith(fluid):
-            return "pe_cli.fluid." + fullname[len(fluid):]
+    if fullname.startswith("paddle.fluid."):
+        return "pe_cli.fluid." + fullname[len("paddle.fluid."):]
     if fullname.startswith("paddle."):
         return "pe_cli.paddle." + fullname[len("paddle."):]
     return None

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..base.errors import PeError
 
-__all__ = ["write_state"]
+__all__ = ["write_state", "write_object"]
 
 
 
@@ -79,3 +79,37 @@ def write_state(f, arrays):
             f.write(_w_array(np.asarray(array)))
         f.write(b"u")
     f.write(b".")
+
+
+def _w_object(obj, depth=0):
+    if depth > 8:
+        raise PeError("paddle.save: containers nested deeper than 8 (pe's reader refuses them)")
+    if isinstance(obj, (np.ndarray, np.generic)):
+        return _w_array(np.asarray(obj))
+    if obj is None or isinstance(obj, bool):
+        return {None: b"N", True: b"\x88", False: b"\x89"}[obj]
+    if isinstance(obj, int):
+        return _w_int(obj)
+    if isinstance(obj, float):
+        return b"G" + struct.pack(">d", obj)
+    if isinstance(obj, str):
+        return _w_text(obj)
+    if isinstance(obj, bytes):
+        return _w_bytes(obj)
+    if isinstance(obj, dict):
+        if not all(isinstance(k, str) for k in obj):
+            raise TypeError("paddle.save: pe saves dicts whose keys are text (names), as Paddle's state dicts")
+        items = b"".join(_w_object(k, depth + 1) + _w_object(v, depth + 1) for k, v in obj.items())
+        return b"}" + (b"(" + items + b"u" if obj else b"")
+    if isinstance(obj, list):
+        return b"]" + (b"(" + b"".join(_w_object(v, depth + 1) for v in obj) + b"e" if obj else b"")
+    if isinstance(obj, tuple):
+        return _w_tuple([_w_object(v, depth + 1) for v in obj])
+    raise TypeError(f"paddle.save: cannot save a {type(obj).__name__} (pe saves numbers, text, arrays and "
+                    f"tensors in dicts, lists and tuples)")
+
+
+def write_object(f, obj):
+    """Writes ``obj`` (plain data: dicts, lists, tuples, numbers, text, bytes, None and numpy arrays) to the
+    binary file ``f`` as protocol-2 pickle opcodes, which pickle.load and pickle_data.py read back."""
+    f.write(b"\x80\x02" + _w_object(obj) + b".")

@@ -1,20 +1,21 @@
 """A pickle read without unpickling: the opcode stream walked by pe itself, knowing only plain
-data (dicts with text keys, lists, tuples, ints, booleans, None, text, bytes, the memo) and numpy
+data (dicts with text keys, lists, tuples, ints, floats, booleans, None, text, bytes, the memo) and numpy
 arrays of plain numeric dtypes. The numpy names it accepts are never looked up or called (it builds
 the arrays itself with numpy's buffer functions): ``numpy.core.multiarray._reconstruct`` with
 ``numpy.ndarray``, ``numpy.dtype``, ``numpy.core.numeric._frombuffer`` (protocol 5),
-``numpy.core.multiarray.scalar``, and ``_codecs.encode`` / ``bytes`` (how protocol 2 spells bytes).
+``numpy.core.multiarray.scalar``, ``_codecs.encode`` / ``bytes`` (how protocol 2 spells bytes), and
+Paddle 2.x's ``eval('data', {'data': array})`` / ``tuple(((name, array),))`` (those exact shapes only).
 Anything else (another name, an object or structured dtype, an unknown opcode, a truncated file, a
 size that does not match the data) raises Refused. Memory stays within a small multiple of the
 data's size: every length is checked against the bytes that are really there.
 
-Its readers: pdparams.py (Fluid's .pdparams/.pdopt) and paddle.dataset's CIFAR batches."""
+Its readers: pdparams.py (.pdparams/.pdopt), paddle.load, and paddle.dataset's CIFAR batches."""
 import re
 import struct
 
 import numpy as np
 
-__all__ = ["Refused", "parse_pickle", "parse_data", "array_of"]
+__all__ = ["Refused", "parse_pickle", "parse_pickle_prefix", "parse_data", "array_of"]
 
 _NAMES = {
     ("numpy.core.multiarray", "_reconstruct"): "reconstruct", ("numpy._core.multiarray", "_reconstruct"): "reconstruct",
@@ -22,6 +23,9 @@ _NAMES = {
     ("numpy.core.numeric", "_frombuffer"): "frombuffer", ("numpy._core.numeric", "_frombuffer"): "frombuffer",
     ("numpy.core.multiarray", "scalar"): "scalar", ("numpy._core.multiarray", "scalar"): "scalar",
     ("_codecs", "encode"): "encode", ("__builtin__", "bytes"): "bytes", ("builtins", "bytes"): "bytes",
+    # paddle.save's LoDTensor eval('data', {'data': array}), Tensor tuple(((name, array),)): those shapes only
+    ("builtins", "eval"): "eval", ("__builtin__", "eval"): "eval",
+    ("builtins", "tuple"): "tuple", ("__builtin__", "tuple"): "tuple",
 }
 _DTYPE_CODE = re.compile(r"^([biufc])(1|2|4|8|16)$")
 _MAX_NDIM = 32
@@ -113,9 +117,14 @@ def _reduce(func, args, where):
         return _ArrayStub()
     if tag == "frombuffer" and len(args) == 4 and args[3] in ("C", "F"):
         return _array(args[0], _as_dtype(args[1], where), args[2], args[3] == "F", where)
+    if tag == "eval" and args[:1] == ("data",) and len(args) == 2 and isinstance(args[1], dict) and len(args[1]) == 1:
+        return array_of("data", args[1].get("data"), where)
+    if tag == "tuple" and len(args) == 1 and isinstance(args[0], (tuple, list)):
+        return tuple(args[0])
     if tag == "scalar" and len(args) == 2:
         return _array(args[1], _as_dtype(args[0], where), (), False, where)
-    raise Refused(f"{where}: unexpected arguments for numpy name '{tag}'")
+    raise Refused(f"{where}: unexpected arguments for the name '{tag}'" + " (builtins.eval is read only as Paddle's "
+                  "eval('data', {'data': array}), never called)" * (tag == "eval"))
 
 
 def _build(obj, state, where):
@@ -299,6 +308,7 @@ _OPS = {
     ord("a"): lambda r: _append(r, r.pop(1)),
     ord("e"): lambda r: _append(r, r.pop_mark()),
     ord("I"): lambda r: r.stack.append(_int_line(r)),
+    ord("G"): lambda r: r.stack.append(r.unpack(">d")),
     ord("N"): lambda r: r.stack.append(None),
     0x88: lambda r: r.stack.append(True),
     0x89: lambda r: r.stack.append(False),
@@ -337,6 +347,15 @@ def array_of(name, obj, where):
 
 def parse_pickle(data):
     """The one object the pickle bytes ``data`` leave on the stack; raises Refused."""
+    obj, end = parse_pickle_prefix(data)
+    if end != len(data):
+        raise Refused(f"byte {end}: data after the end mark")
+    return obj
+
+
+def parse_pickle_prefix(data):
+    """(object, end): the one pickle at the start of ``data`` and where its end mark ends (what
+    follows is left alone, as pickle.load leaves a stream); raises Refused."""
     r = _Reader(bytes(data) if not isinstance(data, bytes) else data)
     try:
         while True:
@@ -351,13 +370,9 @@ def parse_pickle(data):
             op(r)
     except _Stop:
         pass
-    if r.pos != len(r.data):
-        raise Refused(f"byte {r.pos}: data after the end mark")
     if len(r.stack) != 1 or r.marks:
         raise Refused("it does not hold one object")
-    return r.stack[0]
-
-
+    return r.stack[0], r.pos
 
 
 def _plain(obj, depth=0):
@@ -374,7 +389,11 @@ def _plain(obj, depth=0):
     return obj
 
 
-def parse_data(data):
+def parse_data(data, prefix=False):
     """The plain data the pickle bytes ``data`` hold, arrays built; raises Refused, whose text says
-    what is wrong and where (the caller names the file)."""
+    what is wrong and where (the caller names the file). ``prefix``: (data, end) of the pickle at the
+    start of ``data`` (parse_pickle_prefix)."""
+    if prefix:
+        obj, end = parse_pickle_prefix(data)
+        return _plain(obj), end
     return _plain(parse_pickle(data))

@@ -48,12 +48,13 @@ def fused_kernels(activation, elementwise, normalization):
 FUSED_UPDATES = ("sgd", "momentum", "adam")
 
 
-def fused_update_kernels(optimizer, types=FUSED_UPDATES):
+def fused_update_kernels(*modules, types=FUSED_UPDATES):
     """{fused op type: kernel} of the fused update ops (pe_cli/ops/fused_optimizer.py) of the update
-    ops ``types`` on one device, from that device's update kernels (``optimizer``): each parameter's
-    update in turn, the lists' i-th entries forming the i-th call, with the one learning rate."""
+    ops ``types`` on one device, from that device's update kernels (the first of ``modules`` holding
+    each): each parameter's update in turn, the lists' i-th entries forming the i-th call, with the
+    one learning rate."""
     def make(type):
-        update = getattr(optimizer, type)
+        update = next(getattr(m, type) for m in modules if hasattr(m, type))
 
         def fused(ins, attrs):
             lr = ins["LearningRate"]

@@ -1,12 +1,12 @@
 """Control flow: tensor arrays, and the ops that own a block
-(attribute ``sub_block``): ``while``, ``conditional_block``, ``recurrent`` (StaticRNN) and its
-gradient. Their kernels (pe_cli/kernels/<device>/control_flow.py) run the owned block through the
+(attribute ``sub_block``): ``while``, ``conditional_block``, ``recurrent`` (StaticRNN), ``pylayer``
+(Paddle 2.x's static PyLayer) and their gradients. Their kernels (pe_cli/kernels/<device>/control_flow.py) run the owned block through the
 ``BlockRunner`` the executor hands them as ``attrs["_block"]`` (pe_cli/executor/sub_block.py).
 
 Slots of the block ops list what the block reads from (``X``, ``Input``, ``parameters``) and writes
 to (``Out``) its enclosing blocks, so that ordering, pruning and the multi-device graph see them."""
 from ..base.dtypes import is_float
-from .define import Attr, fmt_shape, grads_like, is_int, register
+from .define import Attr, fmt_shape, grad_var_name, grads_like, is_int, register
 
 _BLOCK = Attr(None, lambda v: is_int(v) and v > 0, "the index of a sub-block (> 0)")
 _NAMES = Attr(list)
@@ -134,6 +134,36 @@ register("conditional_block", kernel_module="control_flow", lod="drop", needs_lo
          doc="Runs its block once, in a child scope, when Cond holds (is_scalar_condition: its one value; "
              "else: Cond is not empty); Input: what the block reads from outside, Out: what it writes there "
              "(unchanged when the block does not run).")
+
+
+def _grad_pylayer(g):
+    if g.attrs.get("backward_block", -1) < 0:
+        return      # no backward block (static_pylayer without backward_fn): no gradient flows, as Paddle's
+    outs = g.output("Out")
+    g.op("pylayer_grad", {"Input": g.input("Input"), "Out@GRAD": g.out_grad("Out")}, {"Input@GRAD": g.in_grad("Input")},
+         {"sub_block": g.attrs["backward_block"], "seeds": [grad_var_name(n) for n in outs],
+          "wanted": [grad_var_name(n) for n in g.input("Input")]})
+
+
+def _infer_pylayer_grad(ctx):
+    for i in range(ctx.num_outputs("Input@GRAD")):
+        ctx.set_output("Input@GRAD", ctx.shape("Input", i), ctx.dtype("Input", i), i=i)
+
+
+register("pylayer", kernel_module="control_flow", lod="drop", needs_lod=True, grad=_grad_pylayer,
+         inputs=["Input*", "Reads*"], outputs=["Out*", "Scope?"],
+         attrs={"sub_block": _BLOCK, "backward_block": Attr(-1, is_int, "a block index, or -1 (none yet)")},
+         doc="Paddle 2.x's static PyLayer: runs its block (sub_block: the forward ops, built by Python) once in a "
+             "child scope; Input: the inputs it was given, Reads: what else it reads from outside (parameters: "
+             "no gradient, as Paddle's), Out: what it writes there. Its gradient is not derived: pylayer_grad "
+             "runs backward_block, the gradient ops built by Python (none: no gradient flows through).")
+
+register("pylayer_grad", kernel_module="control_flow", lod="drop", infer=_infer_pylayer_grad,
+         inputs=["Input*", "Out@GRAD*"], outputs=["Input@GRAD*"],
+         attrs={"sub_block": _BLOCK, "seeds": _NAMES, "wanted": _NAMES},
+         doc="The gradient of pylayer: runs its backward block once with each Out's gradient under the name "
+             "seeds gives it (Out's name + @GRAD); Input@GRAD are the values the block wrote under the names "
+             "wanted gives (Input's name + @GRAD), zeros where it wrote none.")
 
 
 def _infer_recurrent(ctx):

@@ -8,7 +8,7 @@ parameter's; ``LearningRate`` stays one variable shared by all, and the attribut
 op's (the pass fuses only updates with equal attributes and one learning-rate variable). The
 kernels run the update op's kernel on each parameter in turn (pe_cli/kernels/fused_math.py), so the
 numbers are those of the separate updates to the bit. No gradient."""
-from . import optimizer  # noqa: F401  (registers the update ops the fused ones are made from)
+from . import momentum, optimizer  # noqa: F401  (register the update ops the fused ones are made from)
 from .define import defined, fmt_shape, register
 
 FUSABLE_OPTIMIZERS = ("sgd", "momentum", "adam")      # Fluid fuses these three
@@ -60,3 +60,14 @@ for _base in FUSABLE_OPTIMIZERS:
              traits=("selected_rows",) + (("updates_in_place",) if _def.has("updates_in_place") else ()),
              doc=f"{_base} over many parameters: the i-th entry of each list is the i-th parameter's "
                  f"({', '.join(_ins)}; one LearningRate). Made by the fuse_all_optimizer_ops pass.")
+
+
+register("merged_momentum", kernel_module="momentum",
+         inputs=["Param*", "Grad*", "Velocity*", "LearningRate*", "MasterParam*"],
+         outputs=["ParamOut*", "VelocityOut*", "MasterParamOut*"],
+         attrs=dict(momentum.MOMENTUM_ATTRS, regularization_method=[], regularization_coeff=[]),
+         infer=_infer("momentum"), traits=("updates_in_place",),
+         doc="Paddle 2.x's momentum over lists: the i-th entries of Param, Grad, Velocity (and MasterParam) "
+             "are the i-th parameter's; LearningRate is one variable shared by all or one per parameter; "
+             "regularization_method / regularization_coeff one entry per parameter, or empty. Each "
+             "update is momentum's (pe_cli/kernels/momentum_terms.py).")

@@ -41,14 +41,6 @@ register("sgd", kernel_module="optimizer", inputs=["Param", "Grad", "LearningRat
          doc="ParamOut = Param - LearningRate * Grad. A row-sparse Grad (SelectedRows) changes only its rows "
              "(a row listed twice: its values summed).")
 
-register("momentum", kernel_module="optimizer", inputs=["Param", "Grad", "Velocity", "LearningRate"],
-         outputs=["ParamOut", "VelocityOut"],
-         attrs={"mu": Attr(0.9, _non_negative, ">= 0"), "use_nesterov": False},
-         infer=_infer_update([("VelocityOut", "Velocity")]), traits=("selected_rows", "updates_in_place"),
-         doc="VelocityOut = mu * Velocity + Grad; ParamOut = Param - LearningRate * VelocityOut, "
-             "or with use_nesterov Param - LearningRate * (Grad + mu * VelocityOut). A row-sparse Grad "
-             "updates every row as Fluid's does (Grad is 0 on the rows it does not hold).")
-
 register("dgc_momentum", kernel_module="optimizer",
          inputs=["Param", "Grad", "Velocity", "LearningRate", "current_step", "nranks"],
          outputs=["ParamOut", "VelocityOut", "Grad_out"],

@@ -2,7 +2,7 @@
 (local files only), and Paddle 2.x's static face (seed 002): ``enable_static``, ``paddle.static``,
 ``paddle.optimizer`` (and its ``lr`` schedulers), ``paddle.nn`` (nn/), ``paddle.io``, ``paddle.metric``,
 ``paddle.regularizer``, ``paddle.vision.transforms``, ``paddle.linalg``, ``paddle.inference``,
-``paddle.incubate``, ``paddle.autograd`` (static-mode parts), the places, and the top-level tensor functions
+``paddle.incubate``, ``paddle.geometric``, ``paddle.autograd`` (static-mode parts), the places, and the top-level tensor functions
 (``paddle.add``, ``paddle.matmul``, ``paddle.sum``, ``paddle.reshape``, ``paddle.full``, ...: tensor_*.py,
 over pe's layers) with the device, dtype and seed names (device.py). Dygraph names and what pe lacks
 are one-line stand-ins (device.py). ``pe fluid SCRIPT.py`` makes ``import paddle`` land here;
@@ -10,9 +10,10 @@ importing pe never does."""
 from ..base.errors import PeError
 from ..base.places import CPUPlace, CUDAPlace  # noqa: F401
 from . import dataset, io, metric, nn, optimizer, reader, regularizer, static, tensor, vision  # noqa: F401
-from . import autograd, framework, incubate, inference, linalg, pir, pir_utils, utils  # noqa: F401
+from . import autograd, framework, geometric, hapi, incubate, inference, linalg, pir, pir_utils, utils  # noqa: F401
 from .framework import in_dynamic_mode  # noqa: F401
 from .variable_methods import patch_variable as _patch_variable
+from .framework.io import load, patch_program as _patch_program, save  # noqa: F401
 from .batch import batch  # noqa: F401
 from ..fluid.version import full_version as __version__  # noqa: F401 -- the Fluid release pe follows
 from . import device as _device
@@ -31,6 +32,7 @@ from .tensor_select import *  # noqa: F401,F403
 from .tensor_quantile import *  # noqa: F401,F403
 
 _patch_variable(tensor)
+_patch_program()
 globals().update({_n: _f for _n, _f in _device.stand_ins().items() if _n not in globals()})
 
 

@@ -33,10 +33,9 @@ DYGRAPH = "Tensor grad DataParallel Model summary flops LazyGuard tolist".split(
 # Names pe does not have yet (ops it lacks): none of the index now.
 MISSING = []
 # Not in pe, with the reason (and what to use instead where pe has it).
-_SAVE = "pe does not support it yet; paddle.static.save / paddle.static.load keep a program's variables"
 _RNG = "pe does not support it yet; pe's random ops draw from their program's random_seed (paddle.seed)"
 OTHER = {"XPUPlace": "pe has no XPU kernels", "device_guard": "pe does not place single ops on another device",
-         "real": "pe has no complex dtypes", "imag": "pe has no complex dtypes", "save": _SAVE, "load": _SAVE,
+         "real": "pe has no complex dtypes", "imag": "pe has no complex dtypes",
          "get_cuda_rng_state": _RNG, "set_cuda_rng_state": _RNG}
 
 # Paddle 2.x's dtype names (``paddle.float32``, ...): Fluid's VarType members, which pe's dtype

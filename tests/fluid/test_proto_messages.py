@@ -50,3 +50,22 @@ def test_weighted_average_takes_a_fetched_count():
     np.testing.assert_allclose(avg.eval(), [0.75])
     with pytest.raises(ValueError):
         avg.add(value=1.0, weight=np.array([1, 2]))
+
+
+def test_paddle_base_proto_and_core_operator_from_a_desc():
+    """Paddle 2.6's paddle.base.proto.framework_pb2 (a from-import too), and its test helper's path:
+    core.get_all_op_protos() bytes -> OpDescCreationMethod -> core.Operator.create(bytes) -> run."""
+    from pe_cli.fluid import core
+    from pe_cli.fluid.proto import framework_pb2 as by_attribute
+    assert runner.pe_module_for("paddle.base.proto.framework_pb2") == framework_pb2.__name__
+    assert by_attribute is framework_pb2
+    protos = {p.type: p for p in map(framework_pb2.OpProto.FromString, core.get_all_op_protos())}
+    assert core.get_op_extra_attrs("scale") == {}
+    desc = op.OpDescCreationMethod(protos["scale"])(X="x", Out="y", scale=3.0)
+    scale = core.Operator.create(desc.SerializeToString())
+    assert (scale.type(), scale.attrs["scale"], scale.input("X")) == ("scale", 3.0, ["x"])
+    scope = core.Scope()
+    scope.var("x").get_tensor().set(np.array([1.0, 2.0], np.float32), core.CPUPlace())
+    scope.var("y")
+    scale.run(scope, core.CPUPlace())
+    np.testing.assert_array_equal(np.array(scope.find_var("y").get_tensor()), [3.0, 6.0])

@@ -45,3 +45,4 @@ CASES = [
                                     Beta2Pow=[lr(0.999 ** k) for k in (1, 2, 3)], LearningRate=lr(0.01)),
           attrs={"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8}),
 ]
+

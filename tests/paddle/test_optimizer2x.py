@@ -129,6 +129,9 @@ def test_dygraph_calls_refuse_in_one_line():
         paddle.optimizer.AdamW(0.1, weight_decay="0.1")
     with pytest.raises(RuntimeError):
         paddle.optimizer.SGD(paddle.optimizer.lr.StepDecay(0.1, 2)).set_lr(0.5)
+    for unset in ({"learning_rate": None}, {"rho": None}, {"epsilon": None}, {"momentum": None}):
+        with pytest.raises(ValueError, match=f"{next(iter(unset))} is not set"):     # Paddle 2.x's checks
+            paddle.optimizer.RMSProp(**dict({"learning_rate": 0.1}, **unset))
 
 
 class Regression(paddle.io.Dataset):

@@ -38,7 +38,7 @@ def fuse_all_optimizer_ops(program):
         for members in groups:
             like = ops[members[-1]]
             ins_slots, out_slots = per_param_slots(registry.get(like.type))
-            ins = {slot: [ops[i].input(slot)[0] for i in members] for slot in ins_slots}
+            ins = {slot: [ops[i].input(slot)[0] for i in members] for slot in ins_slots if like.input(slot)}
             ins[SHARED] = like.input(SHARED)
             outs = {slot: [ops[i].output(slot)[0] for i in members] for slot in out_slots if like.output(slot)}
             attrs = {k: v for k, v in like.attrs.items() if not k.startswith("op_")}
@@ -73,9 +73,12 @@ def _key(block, op):
     they fill), or None for an op that is not a fusable update."""
     if op.type not in FUSABLE_OPTIMIZERS or any(op.input(s) for s in UNFUSED_INPUTS):
         return None
-    ins, outs = per_param_slots(registry.get(op.type))
+    opdef = registry.get(op.type)
+    ins, outs = per_param_slots(opdef)
+    required = {s.name for s in opdef.inputs if not s.optional}    # an optional one (MasterParam): 0 or 1
     filled = tuple(len(op.input(s)) for s in ins) + tuple(len(op.output(s)) for s in outs)
-    if any(n > 1 for n in filled) or any(len(op.input(s)) != 1 for s in ins) or len(op.input(SHARED)) != 1:
+    if any(n > 1 for n in filled) or any(len(op.input(s)) != 1 for s in ins if s in required) \
+            or len(op.input(SHARED)) != 1:
         return None
     param, grad = block.vars.get(op.input("Param")[0]), block.vars.get(op.input("Grad")[0])
     if grad is not None and grad.type != VarType.LOD_TENSOR:

@@ -220,6 +220,27 @@ def conditional_block(ins, attrs):
     return {"Out": [env[n] for n in writes], "Scope": [run]}
 
 
+def pylayer(ins, attrs):
+    """The forward block once, in a child scope; Out read back from it."""
+    block = attrs["_block"]
+    env = block.env(ins, attrs)
+    block.run(block.child(env))
+    outs = {"Out": block.outputs(env, "Out")}
+    return dict(outs, Scope=[]) if block.op.outputs.get("Scope") else outs
+
+
+def pylayer_grad(ins, attrs, zeros=np.zeros_like):
+    """The backward block once, the gradients of Out under their @GRAD names; Input@GRAD what it wrote
+    under the inputs' @GRAD names (zeros for an input it gave none)."""
+    block = attrs["_block"]
+    env = block.env(ins, attrs)
+    for name, grad in zip(attrs["seeds"], ins.get("Out@GRAD") or []):
+        env[name] = grad
+    scope = block.run(block.child(env))
+    return {"Input@GRAD": [scope.get(n) if scope.get(n) is not None else zeros_like(x, zeros)
+                           for n, x in zip(attrs["wanted"], ins.get("Input") or [])]}
+
+
 def _mask(ins):
     return _host(ins["Mask"]).reshape(-1).astype(bool)
 

@@ -3,7 +3,7 @@ steps are this device's kernels), tensor arrays compute on the host; the
 recurrent op slices and stacks time steps on the host, its steps run on the device."""
 from ..cpu import control_flow as _cpu
 from ..cpu.control_flow import (array_length, array_read, array_read_grad, array_write,  # noqa: F401
-                                array_write_grad, conditional_block, create_array,
+                                array_write_grad, conditional_block, create_array, pylayer,
                                 tensor_array_to_tensor,
                                 tensor_array_to_tensor_grad, while_loop)
 from ..cpu import recurrent_steps as _steps
@@ -28,6 +28,10 @@ def while_grad(ins, attrs):
 
 def conditional_block_grad(ins, attrs):
     return _cpu.conditional_block_grad(ins, attrs, _plus, _zeros_like)
+
+
+def pylayer_grad(ins, attrs):
+    return _cpu.pylayer_grad(ins, attrs, _zeros_like)
 
 
 is_empty = _on_host(_cpu.is_empty)

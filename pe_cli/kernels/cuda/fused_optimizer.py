@@ -2,7 +2,7 @@
 run this device's update kernels (optimizer.py, one launch each) on each parameter in turn within
 one op (pe_cli/kernels/fused_math.py), so the numbers are those of the separate updates."""
 from ..fused_math import fused_update_kernels
-from . import optimizer
+from . import momentum, optimizer
 
 # fused_sgd, fused_momentum, fused_adam: module attributes, found by op type
-globals().update(fused_update_kernels(optimizer))
+globals().update(fused_update_kernels(momentum, optimizer))

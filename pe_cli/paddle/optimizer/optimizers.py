@@ -155,6 +155,10 @@ class Adagrad(Optimizer, _adaptive.AdagradOptimizer):
 class RMSProp(Optimizer, _adaptive.RMSPropOptimizer):
     def __init__(self, learning_rate, rho=0.95, epsilon=1e-06, momentum=0.0, centered=False, parameters=None,
                  weight_decay=None, grad_clip=None, name=None):
+        for arg, value in (("learning_rate", learning_rate), ("rho", rho), ("epsilon", epsilon),
+                           ("momentum", momentum)):
+            if value is None:           # Paddle 2.x's checks, before its range checks
+                raise ValueError(f"paddle.optimizer.RMSProp: {arg} is not set.")
         lr, reg = _fluid_args("RMSProp", learning_rate, parameters, weight_decay)
         _adaptive.RMSPropOptimizer.__init__(self, lr, rho, epsilon, momentum, centered, regularization=reg,
                                             grad_clip=grad_clip, name=name)

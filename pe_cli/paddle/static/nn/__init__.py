@@ -13,7 +13,6 @@ from ....layers import (batch_norm, bilinear_tensor_product, case, conv2d, conv2
 from .... import layers as _layers
 from ....layers.embedding import lookup as _lookup
 from ....layers.helper import LayerHelper
-from ....layers.utils import flatten as _flatten
 from ....training.initializer import ConstantInitializer
 
 __all__ = ["batch_norm", "bilinear_tensor_product", "case", "cond", "conv2d", "conv2d_transpose", "conv3d",
@@ -97,22 +96,5 @@ def deform_conv2d(x, offset, mask, num_filters, filter_size, stride=1, padding=0
                                    modulated=mask is not None, name=name)
 
 
-def static_pylayer(forward_fn, inputs, backward_fn=None, name=None):
-    """``forward_fn(*inputs)``'s ops, through which no gradient flows (Paddle 2.6 without a
-    ``backward_fn``: its inputs are expected to stop gradients). A ``backward_fn`` (gradient ops built
-    by Python) is refused: pe's backward pass derives every gradient from the op registry."""
-    if not callable(forward_fn):
-        raise TypeError("static_pylayer: forward_fn must be callable")
-    if not isinstance(inputs, (list, tuple)):
-        raise TypeError("static_pylayer: inputs must be a list of variables")
-    if backward_fn is not None:
-        raise PeError("static_pylayer: a backward_fn is not supported by pe (its backward pass takes every "
-                      "gradient from the op registry); use py_func(func, x, out, backward_func) for a numpy "
-                      "forward and backward")
-    outputs = forward_fn(*inputs)
-    for var in _flatten(outputs):
-        if var is not None:
-            var.stop_gradient = True
-    return outputs
-
 from . import control_flow  # noqa: E402,F401 (Paddle 2.6 tests name paddle.static.nn.control_flow.case)
+from .static_pylayer import static_pylayer  # noqa: E402,F401

@@ -1,0 +1,73 @@
+"""Paddle 2.x's momentum on one device, around that device's Fluid 1.8 update kernel (``update``:
+kernels/<device>/optimizer.py's ``momentum``): what Paddle's op adds to Fluid's, and its list form.
+
+- ``rescale_grad`` and ``regularization_method='l2_decay'``: the gradient the update uses is
+  ``Grad * rescale_grad + regularization_coeff * Param`` (Paddle's DenseMomentumFunctor; its CPU
+  kernel skips rescale_grad, pe applies it on every device, as Paddle's CUDA kernel).
+- ``multi_precision`` with a MasterParam: the update runs on MasterParam (MasterParamOut), and ParamOut
+  is MasterParamOut cast to Param's dtype (Paddle's CUDA kernel; Paddle's CPU kernel leaves MasterParam
+  alone, which for a float32 Param gives the same ParamOut). Without multi_precision a given
+  MasterParam passes through unchanged.
+- ``merged_momentum`` (pe_cli/ops/fused_optimizer.py): the same over lists, the i-th entries forming
+  the i-th update; LearningRate one shared or one per parameter; ``regularization_method`` and
+  ``regularization_coeff`` lists of one entry per parameter (or empty: no regularization).
+
+The terms are this device's scale / elementwise_add / cast kernels, so an update without them is
+Fluid's to the bit.
+"""
+from ..base.errors import PeError
+from ..base.selected_rows import SelectedRows
+
+
+def paddle_momentum(update, scale, add, cast):
+    """(momentum, merged_momentum) kernels of one device from its ``update`` (Fluid's momentum) and
+    its ``scale``, ``elementwise_add`` and ``cast`` kernels."""
+    def grad_terms(ins, attrs, param):
+        g, rescale = ins["Grad"], float(attrs.get("rescale_grad", 1.0))
+        l2 = attrs.get("regularization_method", "") == "l2_decay"
+        if rescale == 1.0 and not l2:
+            return g
+        if isinstance(g, SelectedRows):
+            raise PeError("momentum: rescale_grad and l2_decay of a row-sparse Grad are not supported by pe; "
+                          "use a dense gradient (is_sparse=False)")
+        if rescale != 1.0:
+            g = scale({"X": g}, {"scale": rescale, "bias": 0.0, "bias_after_scale": True})["Out"]
+        if l2:
+            decay = scale({"X": param}, {"scale": float(attrs.get("regularization_coeff", 0.0)), "bias": 0.0,
+                                         "bias_after_scale": True})["Out"]
+            g = add({"X": g, "Y": decay}, {"axis": -1})["Out"]
+        return g
+
+    def momentum(ins, attrs):
+        master = ins.get("MasterParam")
+        on_master = master is not None and bool(attrs.get("multi_precision", False))
+        param = master if on_master else ins["Param"]
+        core = {"Param": param, "Grad": grad_terms(ins, attrs, param), "Velocity": ins["Velocity"],
+                "LearningRate": ins["LearningRate"]}
+        if on_master:           # the executor's leave to write over Param does not cover MasterParam
+            attrs = {k: v for k, v in attrs.items() if k != "_update_in_place"}
+        outs = update(core, attrs)
+        if on_master:
+            p_dtype = ins["Param"].dtype
+            p_out = outs["ParamOut"]
+            return {"ParamOut": p_out if p_out.dtype == p_dtype else cast({"X": p_out}, {"out_dtype": p_dtype})["Out"],
+                    "VelocityOut": outs["VelocityOut"], "MasterParamOut": p_out}
+        if master is not None:
+            outs = dict(outs, MasterParamOut=master)
+        return outs
+
+    def merged_momentum(ins, attrs):
+        n = len(ins["Param"])
+        lrs, methods, coeffs = ins["LearningRate"], attrs.get("regularization_method") or [], \
+            attrs.get("regularization_coeff") or []
+        outs = {}
+        for i in range(n):
+            one_attrs = dict(attrs, regularization_method=methods[i] if methods else "",
+                             regularization_coeff=coeffs[i] if coeffs else 0.0)
+            one_ins = {slot: values[i] for slot, values in ins.items() if slot != "LearningRate" and values}
+            one_ins["LearningRate"] = lrs[i] if len(lrs) > 1 else lrs[0]
+            for slot, value in momentum(one_ins, one_attrs).items():
+                outs.setdefault(slot, []).append(value)
+        return outs
+
+    return momentum, merged_momentum

@@ -1,0 +1,34 @@
+"""Graph sampling: weighted_sample_neighbors (Paddle 2.x's paddle.geometric), neighbours of nodes of
+a graph in CSC form drawn at random by edge weight.
+
+The graph: ``colptr`` [N + 1] offsets into ``row`` [E], the in-neighbours of node n being
+row[colptr[n]:colptr[n + 1]] with weights ``edge_weight`` [E]. The outputs' sizes depend on the
+graph: their shapes are [-1] until the op runs."""
+from .define import Attr, is_int, register
+
+
+def _infer_weighted_sample(ctx):
+    for slot in ("row", "colptr", "input_nodes") + ("eids",) * ctx.has_input("eids"):
+        if ctx.dtype(slot) not in ("int32", "int64"):
+            ctx.fail(f"{slot} is {ctx.dtype(slot)}; it must be int32 or int64")
+    if ctx.dtype("edge_weight") != "float32":
+        ctx.fail(f"edge_weight is {ctx.dtype('edge_weight')}; it must be float32")
+    if ctx.attrs["return_eids"] and not ctx.has_input("eids"):
+        ctx.fail("return_eids=True needs eids, the edges' ids")
+    dtype = ctx.dtype("row")
+    ctx.set_output("out_neighbors", [-1], dtype)
+    ctx.set_output("out_count", [ctx.shape("input_nodes")[0]], dtype)
+    if ctx.num_outputs("out_eids"):
+        ctx.set_output("out_eids", [-1], dtype)
+
+
+register("weighted_sample_neighbors", kernel_module="graph_sampling",
+         inputs=["row", "colptr", "edge_weight", "input_nodes", "eids?"],
+         outputs=["out_neighbors", "out_count", "out_eids?"],
+         attrs={"sample_size": Attr(-1, lambda v: is_int(v) and (v == -1 or v > 0), "-1 (all) or > 0"),
+                "return_eids": False},
+         infer=_infer_weighted_sample, needs_rng=True,
+         doc="For each node of input_nodes, its in-neighbours (all of them when sample_size is -1 or the node "
+             "has no more), else sample_size of them drawn without replacement with probability by weight "
+             "(Efraimidis-Spirakis: the largest keys u^(1/w), u uniform); out_neighbors holds them node after "
+             "node, out_count how many each node got, out_eids (return_eids) their edge ids. No gradient.")

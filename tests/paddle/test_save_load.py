@@ -1,0 +1,147 @@
+"""paddle.save / paddle.load in static mode (pe_cli/paddle/framework/io.py) and Program.state_dict /
+set_state_dict: Paddle 2.x's formats written and read without unpickling. Paddle's own pickles are
+made here with pickle.dumps of objects that reduce as Paddle's pickler reduces tensors (writing a
+pickle runs nothing); a pickle naming anything else is refused and runs nothing."""
+import io
+import os
+import pickle
+
+import numpy as np
+import pytest
+
+from pe_cli import paddle
+from pe_cli.fluid import core
+from pe_cli.io.program_state import load as static_load
+
+
+class PaddleLoDTensor:
+    """Pickles as Paddle 2.6's pickler writes a LoDTensor: eval('data', {'data': array})."""
+    def __init__(self, array):
+        self.array = array
+
+    def __reduce__(self):
+        return (eval, ("data", {"data": self.array}))
+
+
+class Hostile:
+    def __reduce__(self):
+        return (os.system, ("touch /tmp/pe_hostile_pickle_ran",))
+
+
+class HostileEval:
+    """eval, but not of Paddle's one shape."""
+    def __reduce__(self):
+        return (eval, ("open('/tmp/pe_hostile_pickle_ran', 'w')", {"data": 1}))
+
+
+@pytest.fixture(scope="module")
+def trained():
+    main, start = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, start):
+        x = paddle.static.data("x", [None, 3])
+        loss = paddle.mean(paddle.static.nn.fc(x, 2))
+        paddle.optimizer.Adam(0.1).minimize(loss)
+    scope = paddle.static.Scope()
+    with paddle.static.scope_guard(scope):
+        exe = paddle.static.Executor()
+        exe.run(start)
+        exe.run(main, feed={"x": np.ones((2, 3), "float32")}, fetch_list=[loss])
+    return main, scope
+
+
+def test_state_dict_modes_and_a_round_trip_through_paddle_static_load(trained, tmp_path):
+    main, scope = trained
+    with paddle.static.scope_guard(scope):
+        params, opt = main.state_dict("param"), main.state_dict("opt")
+        assert sorted(params) == ["fc_0.b_0", "fc_0.w_0"]
+        assert any("moment1" in n for n in opt) and not set(opt) & set(params)
+        assert set(main.state_dict()) == set(params) | set(opt)
+        with pytest.raises(TypeError):
+            main.state_dict(1)
+        with pytest.raises(TypeError):
+            main.state_dict(scope=1)
+        with pytest.raises(ValueError):
+            main.state_dict("x")
+        want = {k: np.array(v) for k, v in params.items()}
+        paddle.save(params, str(tmp_path / "m.pdparams"))
+        paddle.save(opt, str(tmp_path / "m.pdopt"))
+        loaded = paddle.load(str(tmp_path / "m.pdparams"))
+        assert all(isinstance(v, core.LoDTensor) for v in loaded.values())
+        for name in params:
+            params[name].set(np.zeros_like(want[name]))
+        static_load(main, str(tmp_path / "m"))          # paddle.static.load reads paddle.save's state dict
+        for name, array in want.items():
+            np.testing.assert_array_equal(np.array(main.state_dict("param")[name]), array)
+            params[name].set(np.zeros_like(array))
+        with pytest.warns(UserWarning, match="Skip loading for 'nowhere'"):
+            main.set_state_dict(dict(paddle.load(str(tmp_path / "m.pdparams"), return_numpy=True), nowhere=np.ones(1)))
+        for name, array in want.items():
+            np.testing.assert_array_equal(np.array(main.state_dict("param")[name]), array)
+        with pytest.raises(TypeError):
+            main.set_state_dict(1)
+
+
+def test_paddles_pickles_load_and_anything_else_is_refused(tmp_path):
+    array = np.arange(6, dtype="float32").reshape(2, 3)
+    for protocol in (2, 4):
+        data = pickle.dumps({"w": PaddleLoDTensor(array), "pair": ("w_name", array), "n": [1, 2.5, None]},
+                            protocol=protocol)
+        got = paddle.load(io.BytesIO(data), return_numpy=True)
+        np.testing.assert_array_equal(got["w"], array)
+        np.testing.assert_array_equal(got["pair"], array)          # a dygraph Tensor's (name, array)
+        assert got["n"] == [1, 2.5, None]
+    path = tmp_path / "hostile.pd"
+    path.write_bytes(pickle.dumps({"x": Hostile()}, protocol=2))
+    with pytest.raises(ValueError, match="can not parse.*hostile.pd.*system"):
+        paddle.load(str(path))
+    path.write_bytes(pickle.dumps([HostileEval()], protocol=4))
+    with pytest.raises(ValueError, match="can not parse"):
+        paddle.load(str(path))
+    assert not os.path.exists("/tmp/pe_hostile_pickle_ran")
+
+
+def test_buffers_programs_and_binary_tensors(trained, tmp_path):
+    main, scope = trained
+    tensor = core.LoDTensor(np.arange(4.0).reshape(2, 2))
+    buffer = io.BytesIO()
+    paddle.save(tensor, buffer)
+    paddle.save({"a": tensor, "text": "x"}, buffer, protocol=3)
+    buffer.seek(0)
+    np.testing.assert_array_equal(paddle.load(buffer, return_numpy=True), np.asarray(tensor))   # stops at its end
+    assert paddle.load(buffer, return_numpy=True)["text"] == "x"
+    program_file = io.BytesIO()
+    paddle.save(main, program_file)
+    program_file.seek(0)
+    assert paddle.load(program_file).desc.serialize_to_string() == main.desc.serialize_to_string()
+    paddle.save(tensor, str(tmp_path / "t.bin"), use_binary_format=True)
+    assert isinstance(paddle.load(str(tmp_path / "t.bin")), core.LoDTensor)
+    rows = core.SelectedRows([0, 4], 10)
+    with pytest.raises(ValueError):                  # no values yet
+        paddle.save(rows, str(tmp_path / "sr.bin"), use_binary_format=True)
+    rows.get_tensor().set(np.ones((2, 3), "float32"))
+    paddle.save(rows, str(tmp_path / "sr.bin"), use_binary_format=True)
+    back = paddle.load(str(tmp_path / "sr.bin"))
+    assert isinstance(back, core.SelectedRows) and (back.rows(), back.height()) == ([0, 4], 10)
+    with pytest.raises(NotImplementedError):
+        paddle.save({}, str(tmp_path / "e"), use_binary_format=True)
+    with pytest.raises(ValueError, match="protocol"):
+        paddle.save({}, str(tmp_path / "e"), protocol=5)
+    (tmp_path / "junk").write_bytes(b"\0")
+    with pytest.raises(ValueError, match="can not parse"):
+        paddle.load(str(tmp_path / "junk"))
+
+
+def test_an_inference_model_prefix_loads_as_a_state_dict(trained, tmp_path):
+    main, scope = trained
+    with paddle.static.scope_guard(scope):
+        x = main.global_block().var("x")
+        fc_out = [op for op in main.global_block().ops if op.type == "elementwise_add"][0].output("Out")[0]
+        paddle.static.save_inference_model(str(tmp_path / "infer"), [x], [main.global_block().var(fc_out)],
+                                           paddle.static.Executor(), program=main)
+        want = {k: np.array(v) for k, v in main.state_dict("param").items()}
+    got = paddle.load(str(tmp_path / "infer"))
+    assert sorted(got) == sorted(want)
+    for name, array in want.items():
+        np.testing.assert_array_equal(got[name], array)
+    with pytest.raises(ValueError, match="not exists"):
+        paddle.load(str(tmp_path / "nothing"))
