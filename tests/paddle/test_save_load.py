@@ -37,7 +37,7 @@ class HostileEval:
 @pytest.fixture(scope="module")
 def trained():
     main, start = paddle.static.Program(), paddle.static.Program()
-    with paddle.static.program_guard(main, start):
+    with paddle.static.program_guard(main, start), paddle.utils.unique_name.guard():
         x = paddle.static.data("x", [None, 3])
         loss = paddle.mean(paddle.static.nn.fc(x, 2))
         paddle.optimizer.Adam(0.1).minimize(loss)
