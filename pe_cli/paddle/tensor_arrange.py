@@ -12,6 +12,7 @@ from ..layers.creation import assign_array_like
 from ..layers.manipulation import tiled
 from ..base.dtypes import convert_dtype
 from ..layers.checks import check_variable_and_dtype
+from ..layers.helper import _single
 from . import tensor_create as TC
 from . import tensor_manip as TM
 
@@ -96,10 +97,12 @@ def inner(x, y, name=None):
 
 
 def outer(x, y, name=None):
-    """x (flattened) as a column times y (flattened) as a row."""
+    """x (flattened) as a column times y (flattened) as a row: their broadcast product (integers
+    too, which Fluid's matmul refuses)."""
     for what, v in (("x", x), ("y", y)):
         check_variable_and_dtype(v, what, ("float16", "float32", "float64", "int32", "int64"), "outer")
-    return L.matmul(L.reshape(x, [-1, 1]), L.reshape(y, [1, -1]), name=name)
+    return _single("elementwise_mul", x, {"X": [L.reshape(x, [-1, 1])], "Y": [L.reshape(y, [1, -1])]},
+                   {"axis": -1}, name=name)
 
 
 def _known(x, what, dims):
