@@ -1,7 +1,8 @@
 """Update kernels and the learning-rate schedule kernels. Every output is a new array, except where
 the executor lets an update write over its parameter and state (attrs' ``_update_in_place``: sgd
 and momentum on dense float arrays, the row-sparse updates on their rows). sgd and momentum on
-float32/float64 are one-pass numba loops (_pointwise_loops.py); the others are vectorised numpy."""
+float32/float64 are one-pass numba loops (_pointwise_loops.py), adam's dense and lazy updates too
+(_adam_loops.py); the others are vectorised numpy."""
 import math
 
 import numpy as np
