@@ -47,16 +47,25 @@ class SelectedRows:
         """Host (rows, values) with each row once, ascending, its duplicates' values summed (Fluid's
         MergeAdd: what adagrad and lazy adam apply)."""
         rows, values = self.numpy()
-        order = np.argsort(rows, kind="stable")         # a row's values summed in their order
-        ordered = rows[order]
-        starts = np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1]])) if len(rows) else \
-            np.zeros(0, np.int64)
-        if len(starts) == len(rows):
-            return ordered, values[order]
-        return ordered[starts], np.add.reduceat(values[order], starts, axis=0)
+        return merge_rows(rows, values, np.argsort(rows, kind="stable"))
 
     def __repr__(self):
         return f"SelectedRows(height={self.height}, rows={len(self.rows)}, values{list(self.values.shape)})"
+
+
+def merge_rows(rows, values, order):
+    """(rows, values) with each row once, ascending, its duplicates' values summed in their order, one
+    after the other, as Fluid's MergeAdd adds them (``order``: a stable argsort of ``rows``)."""
+    ordered = rows[order]
+    first = np.concatenate([[True], ordered[1:] != ordered[:-1]]) if len(rows) else np.zeros(0, bool)
+    starts = np.flatnonzero(first)
+    if len(starts) == len(rows):
+        return ordered, values[order]
+    sorted_values = values[order]
+    sums = sorted_values[starts]            # (np.add.reduceat adds a run in another order)
+    later = ~first
+    np.add.at(sums, np.cumsum(first)[later] - 1, sorted_values[later])
+    return ordered[starts], sums
 
 
 def _host(array):

@@ -28,7 +28,7 @@ def schedule(offs, is_reverse):
     return steps
 
 
-def _acts(attrs):
+def activations(attrs):
     try:
         return [ACTS[attrs[k]] for k in ("gate_activation", "cell_activation", "candidate_activation")]
     except KeyError as e:
@@ -37,7 +37,7 @@ def _acts(attrs):
 
 def forward(x, w, b, h0, c0, offs, attrs):
     """Returns Hidden, Cell and what the backward pass reads (per row: gates, previous h and c)."""
-    (gate, _), (cell, _), (cand, _) = _acts(attrs)
+    (gate, _), (cell, _), (cand, _) = activations(attrs)
     d = w.shape[0]
     nseq = len(offs) - 1
     peep = attrs["use_peepholes"]
@@ -66,7 +66,7 @@ def forward(x, w, b, h0, c0, offs, attrs):
 
 def backward(x, w, b, cellv, saved, d_hidden, d_cell, offs, attrs, with_state):
     """Gradients of Input, Weight, Bias (and H0, C0 when ``with_state``)."""
-    (_, dgate), (cell, dcell), (_, dcand) = _acts(attrs)
+    (_, dgate), (cell, dcell), (_, dcand) = activations(attrs)
     d = w.shape[0]
     nseq = len(offs) - 1
     peep = attrs["use_peepholes"]

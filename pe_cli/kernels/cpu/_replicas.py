@@ -71,6 +71,18 @@ def sgd(p, g, lr, p_out):
     p_out[:] = p - lr * g
 
 
+@_quiet
+def adam(p, g, m1, m2, lr_t, beta1, beta2, c1, c2, eps, p_out, m1_out, m2_out):
+    a = beta1 * m1 + c1 * g
+    b = beta2 * m2 + c2 * g * g
+    p_out[:] = p - lr_t * (a / (np.sqrt(b) + eps))      # read p before m1 and m2 change: they may be outputs
+    m1_out[:], m2_out[:] = a, b
+
+
+def adam_in_place(p, g, m1, m2, lr_t, beta1, beta2, c1, c2, eps):
+    adam(p, g, m1, m2, lr_t, beta1, beta2, c1, c2, eps, p, m1, m2)
+
+
 def momentum_in_place(p, g, v, lr, mu, nesterov):
     momentum(p, g, v, lr, mu, nesterov, p, v)      # each value computed whole, then stored
 

@@ -1,10 +1,15 @@
-"""CPU kernels of the LSTM ops (ops/lstm.py): dynamic_lstm by kernels/lstm_math.py over numpy (a numba
-loop per step was tried: scalar exp and tanh, without SVML, made it slower than numpy's vectorized
-ones); lstm_unit numpy, elementwise over [N, D]."""
+"""CPU kernels of the LSTM ops (ops/lstm.py): dynamic_lstm in kernels/lstm_math.py's schedule (sequences
+ordered by length, one GEMM per time step over the live ones), the rest of each step one numba pass
+(_lstm_loops.py) over states kept in the schedule's order (a step's live sequences are their first
+rows: no gathers); the weight's gradient is one GEMM over every row at the end. Other dtypes run
+lstm_math.py over numpy, the reference. lstm_unit numpy, elementwise over [N, D]."""
 import numpy as np
 
 from .. import lstm_math
-from ..common import seq_offsets
+from ..common import ACT_CODES, seq_offsets
+from ._numba import is_float, lazy
+
+_loops = lazy("_lstm_loops")
 
 
 def _prepare(ins, attrs):
@@ -12,9 +17,94 @@ def _prepare(ins, attrs):
     return x, ins["Weight"], ins["Bias"], ins.get("H0"), ins.get("C0"), seq_offsets(attrs, "Input", x.shape[0])
 
 
+def _plan(x, w, b, offs, attrs):
+    """(steps, length order, contiguous bias, activation codes) for the loops."""
+    lstm_math.activations(attrs)                    # an unknown activation: lstm_math's error
+    lengths = np.diff(np.asarray(offs, dtype=np.int64))
+    codes = tuple(ACT_CODES[attrs[k]] for k in ("gate_activation", "cell_activation", "candidate_activation"))
+    bias = np.ascontiguousarray(np.asarray(b).reshape(-1), dtype=x.dtype)
+    return lstm_math.schedule(offs, attrs["is_reverse"]), np.argsort(-lengths, kind="stable"), bias, codes
+
+
+def _sorted_state(state, order, shape, dtype):
+    return np.zeros(shape, dtype) if state is None else np.array(np.asarray(state, dtype=dtype)[order])
+
+
+def _forward(x, w, b, h0, c0, offs, attrs):
+    if not is_float(x, w):
+        return lstm_math.forward(x, w, b, h0, c0, offs, attrs)
+    steps, order, bias, (gate, cell_act, cand) = _plan(x, w, b, offs, attrs)
+    d, nseq = w.shape[0], len(offs) - 1
+    h_s, c_s = (_sorted_state(s, order, (nseq, d), x.dtype) for s in (h0, c0))
+    hidden, cell = np.empty((len(x), d), x.dtype), np.empty((len(x), d), x.dtype)
+    saved = np.empty((len(x), 6, d), x.dtype)       # i, f, candidate, o, previous c, previous h
+    hw, c, ac = np.empty((nseq, 4 * d), x.dtype), np.empty((nseq, d), x.dtype), np.empty((nseq, d), x.dtype)
+    peep = bool(attrs["use_peepholes"])
+    loops = _loops()
+    with np.errstate(over="ignore"):         # sigmoid's exp(-x) of a large -x: inf, and 1 / inf = 0
+        for live, rows in steps:
+            n = len(live)
+            g = hw[:n]
+            np.matmul(h_s[:n], w, out=g)
+            loops.forward_pre(x, g, bias, rows, c_s, peep)
+            _activate(gate, g[:, d:3 * d] if peep else g[:, d:])      # o too where no peephole reads c
+            _activate(cand, g[:, :d])
+            loops.forward_cell(g, c_s, bias, c[:n], peep)
+            if peep:
+                _activate(gate, g[:, 3 * d:])
+            np.copyto(ac[:n], c[:n])
+            _activate(cell_act, ac[:n])
+            loops.forward_out(g, c[:n], ac[:n], rows, h_s, c_s, hidden, cell, saved)
+    return hidden, cell, saved
+
+
+def _activate(code, v):
+    """Activation ``code`` (kernels.common.ACT_CODES) of the view ``v`` in place, numpy's vectorised
+    calls (sigmoid as lstm_math's 1 / (1 + exp(-x)))."""
+    if code == 0:
+        np.negative(v, out=v)
+        np.exp(v, out=v)
+        np.add(v, 1, out=v)
+        np.divide(1, v, out=v)
+    elif code == 1:
+        np.tanh(v, out=v)
+    elif code == 2:
+        np.maximum(v, 0, out=v)
+
+
+def _backward(x, w, b, cellv, saved, d_hidden, d_cell, offs, attrs, with_state):
+    if not is_float(x, w, cellv, saved):
+        return lstm_math.backward(x, w, b, cellv, saved, d_hidden, d_cell, offs, attrs, with_state)
+    steps, order, bias, (gate, cell_act, cand) = _plan(x, w, b, offs, attrs)
+    d, nseq = w.shape[0], len(offs) - 1
+    dx = np.zeros_like(x)
+    dh_s, dc_s = np.zeros((nseq, d), x.dtype), np.zeros((nseq, d), x.dtype)
+    dg, db_peep = np.empty((nseq, 4 * d), x.dtype), np.zeros(3 * d, x.dtype)
+    d_hidden = np.ascontiguousarray(d_hidden, dtype=x.dtype)
+    has_d_cell = d_cell is not None
+    d_cell = np.ascontiguousarray(d_cell, dtype=x.dtype) if has_d_cell else d_hidden
+    saved, cellv, w_t = np.ascontiguousarray(saved), np.ascontiguousarray(cellv), np.asarray(w).T
+    acv = np.array(cellv)
+    with np.errstate(over="ignore"):
+        _activate(cell_act, acv)
+    loops = _loops()
+    for live, rows in reversed(steps):
+        n = len(live)
+        loops.backward_step(d_hidden, d_cell, has_d_cell, cellv, acv, saved, bias, rows, dh_s, dc_s, dg[:n], dx, db_peep,
+                            gate, cell_act, cand, bool(attrs["use_peepholes"]))
+        np.matmul(dg[:n], w_t, out=dh_s[:n])
+    dw = (saved[:, 5].T @ dx).astype(x.dtype, copy=False)   # sum over every row of h'^T dgates: one GEMM
+    db = np.concatenate([dx.sum(0), db_peep])[:bias.size] if bias.size > 4 * d else dx.sum(0)
+    if not with_state:
+        return dx, dw, db.reshape(np.shape(b)), (None, None)
+    dh0, dc0 = np.empty_like(dh_s), np.empty_like(dc_s)
+    dh0[order], dc0[order] = dh_s, dc_s
+    return dx, dw, db.reshape(np.shape(b)), (dh0, dc0)
+
+
 def dynamic_lstm(ins, attrs):
     x, w, b, h0, c0, offs = _prepare(ins, attrs)
-    hidden, cell, saved = lstm_math.forward(x, w, b, h0, c0, offs, attrs)
+    hidden, cell, saved = _forward(x, w, b, h0, c0, offs, attrs)
     return {"Hidden": hidden, "Cell": cell, "BatchGate": saved.reshape(len(x), -1)}
 
 
@@ -23,9 +113,9 @@ def dynamic_lstm_grad(ins, attrs):
     if "BatchGate" in ins:        # the forward's saved gates: [T, 6D] laid out as [T, 6, D]
         cell, saved = ins["Cell"], ins["BatchGate"].reshape(len(x), 6, -1)
     else:
-        _, cell, saved = lstm_math.forward(x, w, b, h0, c0, offs, attrs)
-    dx, dw, db, (dh0, dc0) = lstm_math.backward(x, w, b, cell, saved, ins["Hidden@GRAD"], ins.get("Cell@GRAD"),
-                                                offs, attrs, with_state=h0 is not None or c0 is not None)
+        _, cell, saved = _forward(x, w, b, h0, c0, offs, attrs)
+    dx, dw, db, (dh0, dc0) = _backward(x, w, b, cell, saved, ins["Hidden@GRAD"], ins.get("Cell@GRAD"),
+                                       offs, attrs, with_state=h0 is not None or c0 is not None)
     return {"Input@GRAD": dx, "Weight@GRAD": dw, "Bias@GRAD": db, "H0@GRAD": dh0, "C0@GRAD": dc0}
 
 

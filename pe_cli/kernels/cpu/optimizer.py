@@ -1,7 +1,8 @@
 """Update kernels and the learning-rate schedule kernels. Every output is a new array, except where
 the executor lets an update write over its parameter and state (attrs' ``_update_in_place``: sgd
 and momentum on dense float arrays, the row-sparse updates on their rows). sgd and momentum on
-float32/float64 are one-pass numba loops (_pointwise_loops.py); the others are vectorised numpy."""
+float32/float64 are one-pass numba loops (_pointwise_loops.py), adam's dense and lazy updates too
+(_adam_loops.py); the others are vectorised numpy."""
 import math
 
 import numpy as np
@@ -14,6 +15,7 @@ from . import _replicas
 from ._numba import UPDATE_PARALLEL_MIN_ELEMENTS, flat, is_float, lazy, loop_or, parallel_parts, parallel_ready
 
 _loops = lazy("_pointwise_loops")
+_adam_loops = lazy("_adam_loops")
 
 
 def _scalar(a, dtype):
@@ -152,6 +154,17 @@ def adam(ins, attrs):
             return dict(outs, **sparse.lazy_adam(p, g, m1, m2, lr_t, beta1, beta2, eps_c,
                                                  attrs.get("_update_in_place", False)))
         g = g.to_dense()                # Fluid's non-lazy sparse adam: every row, g = 0 where untouched
+    if is_float(p, g, m1, m2) and p.shape == g.shape == m1.shape == m2.shape:
+        # one numba pass (_adam_loops.adam; numpy's expression made 3 temporaries of each size and took
+        # 0.9 ms over the CTR bench's [400, 400] weight), over p, m1 and m2 where the executor allows
+        args = (flat(p), flat(g), flat(m1), flat(m2), lr_t, beta1, beta2, one - beta1, one - beta2, eps_c)
+        if _in_place(attrs, (p, m1, m2), g):
+            loop_or(_replicas.adam_in_place, _adam_loops().adam_in_place, *args)(*args)
+            return dict(outs, ParamOut=p, Moment1Out=m1, Moment2Out=m2)
+        written = tuple(np.empty(a.shape, a.dtype) for a in (p, m1, m2))
+        args += tuple(a.reshape(-1) for a in written)
+        loop_or(_replicas.adam, _adam_loops().adam, *args)(*args)
+        return dict(outs, ParamOut=written[0], Moment1Out=written[1], Moment2Out=written[2])
     m1_out = beta1 * m1 + (one - beta1) * g
     m2_out = beta2 * m2 + (one - beta2) * g * g
     p_out = p - lr_t * (m1_out / (np.sqrt(m2_out) + eps_c))

@@ -1,0 +1,58 @@
+"""dynamic_lstm's CPU kernels (kernels/cpu/lstm.py: numba passes around a GEMM per step, states kept in
+the length order, the weight's gradient one GEMM at the end) against kernels/lstm_math.py, the numpy
+reference they replaced: forward and every gradient, with peepholes, reversed, initial states, Cell's
+gradient, sequences of equal and zero length."""
+import numpy as np
+import pytest
+
+from pe_cli.kernels import lstm_math
+from pe_cli.kernels.cpu import _numba
+from pe_cli.kernels.cpu import lstm as cpu_lstm
+
+
+@pytest.fixture(autouse=True)
+def compile_now(monkeypatch):
+    monkeypatch.setattr(_numba, "EAGER", True)
+
+
+def case(dtype, peep, reverse, states, lengths=(5, 1, 7, 0, 7, 3), d=6, acts=("sigmoid", "tanh", "tanh")):
+    rng = np.random.default_rng(3)
+    offs = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    t = int(offs[-1])
+    x = rng.standard_normal((t, 4 * d)).astype(dtype)
+    w = (rng.standard_normal((d, 4 * d)) * 0.5).astype(dtype)
+    b = (rng.standard_normal((1, (7 if peep else 4) * d)) * 0.5).astype(dtype)
+    h0, c0 = ((rng.standard_normal((len(lengths), d)).astype(dtype) for _ in range(2)) if states else (None, None))
+    attrs = {"use_peepholes": peep, "is_reverse": reverse, "gate_activation": acts[0], "cell_activation": acts[1],
+             "candidate_activation": acts[2]}
+    dh, dc = rng.standard_normal((t, d)).astype(dtype), rng.standard_normal((t, d)).astype(dtype)
+    return x, w, b, h0, c0, offs, attrs, dh, dc
+
+
+@pytest.mark.parametrize("dtype,tol", [(np.float64, 1e-12), (np.float32, 2e-5)])
+@pytest.mark.parametrize("peep,reverse,states", [(False, False, False), (True, True, True), (True, False, False),
+                                                 (False, True, True)])
+def test_loops_equal_the_numpy_reference(dtype, tol, peep, reverse, states):
+    x, w, b, h0, c0, offs, attrs, dh, dc = case(dtype, peep, reverse, states)
+    want = lstm_math.forward(x, w, b, h0, c0, offs, attrs)
+    got = cpu_lstm._forward(x, w, b, h0, c0, offs, attrs)
+    for g, r in zip(got, want):
+        assert g.dtype == dtype
+        np.testing.assert_allclose(g, r, rtol=tol, atol=tol)
+    for d_cell in (None, dc):
+        want_b = lstm_math.backward(x, w, b, want[1], want[2], dh, d_cell, offs, attrs, states)
+        got_b = cpu_lstm._backward(x, w, b, got[1], got[2], dh, d_cell, offs, attrs, states)
+        for g, r in zip(got_b[:3] + tuple(got_b[3]), want_b[:3] + tuple(want_b[3])):
+            if r is None:
+                assert g is None
+                continue
+            assert g.shape == r.shape and g.dtype == dtype
+            np.testing.assert_allclose(g, r, rtol=tol * 10, atol=tol * 10)
+
+
+def test_other_activations_and_an_unknown_one():
+    x, w, b, h0, c0, offs, attrs, dh, _ = case(np.float64, False, False, False, acts=("tanh", "relu", "identity"))
+    for g, r in zip(cpu_lstm._forward(x, w, b, h0, c0, offs, attrs), lstm_math.forward(x, w, b, h0, c0, offs, attrs)):
+        np.testing.assert_allclose(g, r, rtol=1e-12, atol=1e-12)
+    with pytest.raises(Exception, match="activation 'gelu'"):
+        cpu_lstm._forward(x, w, b, h0, c0, offs, dict(attrs, cell_activation="gelu"))
