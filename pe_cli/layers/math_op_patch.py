@@ -8,6 +8,7 @@ import sys
 import numpy as np
 
 from ..framework.variable import Variable  # noqa: F401 -- also one of Fluid's names of this module
+from . import operator_promotion
 from .variable_index import getitem
 from .helper import LayerHelper
 from .op_proto import OpProtoHolder  # noqa: F401 -- Fluid's module exports it
@@ -17,6 +18,8 @@ compare_ops = {"__eq__": "==", "__ne__": "!=", "__lt__": "<", "__le__": "<=", "_
 
 
 def binary(var, other, op_type, reverse=False):
+    if var.block.program._follows_paddle2:
+        return operator_promotion.binary(var, other, op_type, reverse)
     helper = LayerHelper(op_type)
     if not hasattr(other, "name"):
         value = float(other)
@@ -73,7 +76,7 @@ def _operator(op_type, reverse):
 
 
 def _neg(self):
-    return binary(self, -1.0, "elementwise_mul")
+    return _scale(LayerHelper("scale"), self, -1.0, 0.0)     # of the same dtype, as Fluid's and Paddle's
 
 
 def _from_pe(depth=2):
