@@ -1,6 +1,8 @@
 import os
 import sys
 
+import pytest
+
 # CUDA kernels run under numba's CUDA simulator unless a real GPU run is asked for
 # (PE_REAL_GPU=1, on a machine with one). numba reads this when it is first imported.
 if os.environ.get("PE_REAL_GPU") != "1":
@@ -11,17 +13,21 @@ sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
 
 
-def _fluid_operator_rules():
-    from pe_cli.framework import operator_rules
-    operator_rules.follow_paddle2(False)
+_PROGRAM_RELEASE = []    # pe_cli.framework.program_release, imported once collection is done
 
 
 def pytest_collection_finish(session):
-    """Test modules that call ``paddle.enable_static()`` on import switch new programs to Paddle 2.6's
-    operator rules (pe_cli/framework/operator_rules.py); the tests start from Fluid 1.8's."""
-    _fluid_operator_rules()
+    """Test modules that call ``paddle.enable_static()`` on import switch new programs to Paddle 2.6
+    operator rules (pe_cli/framework/program_release.py); the tests start from Fluid 1.8's."""
+    from pe_cli.framework import program_release
+    _PROGRAM_RELEASE.append(program_release)
+    program_release.follow_paddle2(False)
 
 
+@pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_teardown(item):
-    """A test that switched to Paddle 2.6's operator rules leaves Fluid 1.8's to the next one."""
-    _fluid_operator_rules()
+    """A test that switched to Paddle 2.6's operator rules leaves Fluid 1.8's to the next one (after
+    its fixtures are undone: a monkeypatched import would fail)."""
+    yield
+    for rules in _PROGRAM_RELEASE[:1]:
+        rules.follow_paddle2(False)

@@ -9,7 +9,7 @@ import warnings
 # importing pe_cli.ops.registry first runs this package's __init__ before the registry is done.
 from ..base.dtypes import VarType
 from ..ops import registry
-from . import operator_rules, unique_name
+from . import program_release, unique_name
 from .operator import Operator, OpRole
 from .program_desc import BlockDesc, ProgramDesc, parse_program
 from .param_info import copy_dist_info, copy_param_info
@@ -167,7 +167,7 @@ class Program:
         self.blocks = [Block(self, 0)]
         self.current_block_idx = 0
         self._seed = _global_seed
-        self._follows_paddle2 = operator_rules.new_programs_follow_paddle2()
+        self._follows_paddle2 = program_release.new_programs_follow_paddle2()
         self._current_role = OpRole.Forward
         self._version = 0   # bumped on every change; executors cache plans per version
         self._is_test = False

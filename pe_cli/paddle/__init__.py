@@ -13,7 +13,7 @@ from . import dataset, io, metric, nn, optimizer, reader, regularizer, static, t
 from . import autograd, framework, incubate, inference, linalg, pir, pir_utils, utils  # noqa: F401
 from .framework import in_dynamic_mode  # noqa: F401
 from .variable_methods import patch_variable as _patch_variable
-from ..framework import operator_rules as _operator_rules
+from ..framework import program_release as _program_release
 from .batch import batch  # noqa: F401
 from ..fluid.version import full_version as __version__  # noqa: F401 -- the Fluid release pe follows
 from . import device as _device
@@ -36,9 +36,9 @@ globals().update({_n: _f for _n, _f in _device.stand_ins().items() if _n not in 
 
 
 def enable_static():
-    """pe always builds static graphs; from now on a Variable's operators follow Paddle 2.6's rules
-    (integer ``/`` in float32, scalar and float promotion: pe_cli/framework/operator_rules.py)."""
-    _operator_rules.follow_paddle2()
+    """pe always builds static graphs; programs made from now on follow Paddle 2.6 where it differs
+    from Fluid 1.8 (integer ``/`` in float32, type promotion, ...: pe_cli/framework/program_release.py)."""
+    _program_release.follow_paddle2()
 
 
 def disable_static(place=None):

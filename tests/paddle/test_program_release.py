@@ -1,14 +1,16 @@
-"""A Variable's operators follow the rules of the API the program was built with
-(pe_cli/framework/operator_rules.py, pe_cli/layers/operator_promotion.py): Fluid 1.8's by default,
-Paddle 2.6's in a program made after ``paddle.enable_static()`` (integer ``/`` in float32, a float
-scalar promoting an integer tensor to float32, float32 + float64 in float64, 0-D scalars)."""
+"""A program follows Fluid 1.8 by default, Paddle 2.6 when made after ``paddle.enable_static()``
+(pe_cli/framework/program_release.py), where the two differ: a Variable's operators
+(pe_cli/layers/operator_promotion.py: integer ``/`` in float32, a float scalar promoting an integer
+tensor to float32, float32 + float64 in float64, 0-D scalars), a fed name the program lacks (refused;
+dropped with a warning) and 0-D parameters (refused; allowed)."""
 import warnings
 
 import numpy as np
 import pytest
 
 from pe_cli import fluid, paddle
-from pe_cli.framework import operator_rules
+from pe_cli.base.errors import FeedError
+from pe_cli.framework import program_release
 
 A = np.array([[3, 4], [10, -14]], dtype="int64")
 F = np.array([[0.5, 1.5], [2.5, -1.0]], dtype="float32")
@@ -16,10 +18,10 @@ F = np.array([[0.5, 1.5], [2.5, -1.0]], dtype="float32")
 
 @pytest.fixture
 def paddle2():
-    old = operator_rules.follow_paddle2(False)
+    old = program_release.follow_paddle2(False)
     paddle.enable_static()
     yield
-    operator_rules.follow_paddle2(old)
+    program_release.follow_paddle2(old)
 
 
 def _run(build):
@@ -77,3 +79,25 @@ def test_item_is_the_variable_itself_up_to_1d():
         assert y.item() is y
         with pytest.raises(TypeError, match="1-D Variable"):
             paddle.static.data("x", [3, 2]).item()
+
+
+def _feed_unknown_and_0d_parameter():
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        x = paddle.static.data("x", [2], "float32")
+        y = x * 2
+    got, = fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": F[0], "axis": 1, "prepend": None}, fetch_list=[y])
+    np.testing.assert_array_equal(got, F[0] * 2)
+    return main.global_block().create_parameter(name="s", shape=[], dtype="float32")
+
+
+def test_fluid_refuses_an_unknown_feed_and_a_0d_parameter():
+    with pytest.raises(FeedError, match="feed 'axis' is not a variable of the program"):
+        _feed_unknown_and_0d_parameter()
+    with pytest.raises(ValueError, match="dimensions of shape for Parameter"):
+        fluid.Program().global_block().create_parameter(name="s", shape=[], dtype="float32")
+
+
+def test_paddle_2_6_drops_an_unknown_feed_and_has_0d_parameters(paddle2):
+    with pytest.warns(UserWarning, match="The variable axis is not found in program"):
+        assert _feed_unknown_and_0d_parameter().shape == ()
