@@ -12,11 +12,11 @@ def new_programs_follow_paddle2():
     return _paddle2
 
 
-def follow_paddle2(flag=True):
-    """The default programs and every Program made from now on follow Paddle 2.6 (``flag=False``:
-    Fluid 1.8 again). Returns the previous setting."""
+def follow_paddle2(flag=True, programs=()):
+    """Every Program made from now on, and ``programs`` (the default ones, made at import), follow
+    Paddle 2.6 (``flag=False``: Fluid 1.8 again). Returns the previous setting."""
     global _paddle2
-    from .program import default_main_program, default_startup_program
     old, _paddle2 = _paddle2, bool(flag)
-    default_main_program()._follows_paddle2 = default_startup_program()._follows_paddle2 = _paddle2
+    for program in programs:
+        program._follows_paddle2 = _paddle2
     return old

@@ -38,7 +38,7 @@ globals().update({_n: _f for _n, _f in _device.stand_ins().items() if _n not in 
 def enable_static():
     """pe always builds static graphs; programs made from now on follow Paddle 2.6 where it differs
     from Fluid 1.8 (integer ``/`` in float32, type promotion, ...: pe_cli/framework/program_release.py)."""
-    _program_release.follow_paddle2()
+    _program_release.follow_paddle2(True, (static.default_main_program(), static.default_startup_program()))
 
 
 def disable_static(place=None):

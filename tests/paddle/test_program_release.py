@@ -21,7 +21,7 @@ def paddle2():
     old = program_release.follow_paddle2(False)
     paddle.enable_static()
     yield
-    program_release.follow_paddle2(old)
+    program_release.follow_paddle2(old, (fluid.default_main_program(), fluid.default_startup_program()))
 
 
 def _run(build):
