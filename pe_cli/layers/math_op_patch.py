@@ -18,7 +18,8 @@ compare_ops = {"__eq__": "==", "__ne__": "!=", "__lt__": "<", "__le__": "<=", "_
 
 
 def binary(var, other, op_type, reverse=False):
-    if var.block.program._follows_paddle2:
+    # a Paddle 2.x program's operators follow Paddle 2.6, except in pe's own code (written to Fluid's)
+    if var.block.program._follows_paddle2 and not _from_pe(3):
         return operator_promotion.binary(var, other, op_type, reverse)
     helper = LayerHelper(op_type)
     if not hasattr(other, "name"):

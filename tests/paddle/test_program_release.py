@@ -63,6 +63,17 @@ def test_programs_after_enable_static_follow_paddle_2_6(paddle2):
         np.testing.assert_allclose(g, np.asarray(w).astype(d), rtol=1e-6)
 
 
+def test_pes_own_code_keeps_fluid_1_8s_rules_in_a_paddle_2_program(paddle2):
+    """pe's layers and paddle.* functions were written to Fluid 1.8's operators: a module of pe_cli
+    computing ``a / 7`` inside a Paddle 2.x program still gets an integer division."""
+    def build(a, f):
+        mine = {"a": a}
+        exec("out = a / 7", {"__name__": "pe_cli.paddle.some_function"}, mine)
+        return [mine["out"], a / 7]
+    _, got = _run(build)
+    assert [d for d, _ in got] == ["int64", "float32"]
+
+
 def test_a_scalar_operand_is_0d_in_paddle_2_6(paddle2):
     main = fluid.Program()
     with fluid.program_guard(main, fluid.Program()):
