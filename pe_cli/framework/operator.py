@@ -141,7 +141,8 @@ class Operator:
     def to_string(self):
         def slots(d):
             return ", ".join(f"{k}=[{', '.join(v)}]" for k, v in d.items())
-        shown = dict(self.attrs, **{a: _VarName(self.inputs[s][0]) for a, s in self.attr_vars.items() if self.inputs.get(s)})
+        shown = dict(self.attrs, **{a: _VarName(self.inputs[s][0]) for a, s in self.attr_vars.items()
+                                    if self.inputs.get(s)})
         attrs = ", ".join(f"{k}={v!r}" for k, v in sorted(shown.items()) if not k.startswith("_"))
         where = f"  # {self.source}" if self.source else ""
         return (f"{{{slots(self.outputs)}}} = {self.type}({slots(self.inputs)})"

@@ -128,10 +128,11 @@ def inner(x, y, name=None):
 
 
 def outer(x, y, name=None):
-    """x (flattened) as a column times y (flattened) as a row."""
+    """x (flattened) as a column times y (flattened) as a row: a broadcast product, for int tensors too
+    (layers.matmul takes floats only, as Fluid 1.8's)."""
     for what, v in (("x", x), ("y", y)):
         check_variable_and_dtype(v, what, ("float16", "float32", "float64", "int32", "int64"), "outer")
-    return L.matmul(L.reshape(x, [-1, 1]), L.reshape(y, [1, -1]), name=name)
+    return L.elementwise_mul(L.reshape(x, [-1, 1]), L.reshape(y, [1, -1]), name=name)
 
 
 def _known(x, what, dims):

@@ -44,7 +44,8 @@ def test_an_attribute_without_a_tensor_form_refuses_a_variable():
 
 def test_op_protos_mark_the_attributes_a_variable_may_give():
     protos = OpProtoHolder.instance()
-    marked = {op: {a.name for a in protos.get_op_proto(op).attrs if a.support_tensor} for op in ("dropout", "tile", "scale")}
+    marked = {op: {a.name for a in protos.get_op_proto(op).attrs if a.support_tensor}
+              for op in ("dropout", "tile", "scale")}
     assert marked == {"dropout": {"dropout_prob"}, "tile": {"repeat_times"}, "scale": set()}
 
 

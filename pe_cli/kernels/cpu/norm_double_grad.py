@@ -59,7 +59,8 @@ def batch_norm_grad_grad(ins, attrs):
         return v.reshape(c, x.shape[0], -1).transpose(1, 0, 2).reshape(x.shape).astype(x.dtype)
 
     groups = {k: np.asarray(ins[k], np.float64).reshape(1, c, 1) for k in ("SavedMean", "SavedVariance")}
-    groups.update(X=grouped(ins["X"]), DY=grouped(ins["DY"]), DDX=None if ins.get("DDX") is None else grouped(ins["DDX"]))
+    groups.update(X=grouped(ins["X"]), DY=grouped(ins["DY"]),
+                  DDX=None if ins.get("DDX") is None else grouped(ins["DDX"]))
     dx, ddy, dscale = _grad_grad(groups, _channels(ins, "Scale", c), _channels(ins, "DDScale", c),
                                  _channels(ins, "DDBias", c), attrs["is_test"] or attrs["use_global_stats"])
     return {"DX": back(dx), "DDY": back(ddy), "DScale": dscale.astype(x.dtype)}
