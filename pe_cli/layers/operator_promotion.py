@@ -1,6 +1,6 @@
 """Paddle 2.6's rules for a Variable's operators (``a + 1.5``, ``a / b``), where they differ from Fluid
 1.8's (math_op_patch.py): a program built after ``paddle.enable_static()`` follows these
-(``Program.follows_paddle2``; docs/COMPAT.md, "Paddle 2.6 semantics per program").
+(``Program._follows_paddle2``, framework/program_release.py; docs/COMPAT.md, "Paddle 2.6 unit tests", fifth pass).
 
 - A Python float with an integer (or bool) variable: the variable is cast to float32 first, for every
   operator; an int with an integer variable keeps its dtype, except for ``/``.
