@@ -110,5 +110,8 @@ def test_fluid_refuses_an_unknown_feed_and_a_0d_parameter():
 
 
 def test_paddle_2_6_drops_an_unknown_feed_and_has_0d_parameters(paddle2):
-    with pytest.warns(UserWarning, match="The variable axis is not found in program"):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         assert _feed_unknown_and_0d_parameter().shape == ()
+    assert [str(w.message) for w in caught] == [f"The variable {n} is not found in program. It is not declared or "
+                                                "is pruned." for n in ("axis", "prepend")]
