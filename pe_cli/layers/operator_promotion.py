@@ -43,9 +43,9 @@ def binary(var, other, op_type, reverse=False):
         other = float(other)
         scale = _SCALE.get((op_type, reverse))
         if scale is not None:
-            return _scale(helper, var, *scale(other))
+            return scale_op(helper, var, *scale(other))
     if not hasattr(other, "name"):
-        other = _scalar(helper, var, float(other))
+        other = constant_like(helper, var, float(other))
     elif other.dtype != var.dtype:
         common = promoted_float(str(var.dtype), str(other.dtype)) if op_type in _PROMOTING else None
         if common is not None:
@@ -69,13 +69,15 @@ def _cast(helper, var, dtype):
     return out
 
 
-def _scale(helper, var, scale, bias):
+def scale_op(helper, var, scale, bias):
+    """var * scale + bias, of var's dtype (both releases' form of an operator with a scalar)."""
     out = helper.create_variable_for_type_inference(var.dtype)
     helper.append_op("scale", {"X": [var]}, {"Out": [out]}, {"scale": scale, "bias": bias})
     return out
 
 
-def _scalar(helper, var, value):
+def constant_like(helper, var, value, shape=()):
+    """A constant of var's dtype: a scalar operand as a tensor (0-D: Paddle 2.6's; Fluid 1.8's is [1])."""
     out = helper.create_variable_for_type_inference(var.dtype, stop_gradient=True)
-    helper.append_op("fill_constant", {}, {"Out": [out]}, {"shape": [], "value": value, "dtype": var.dtype})
+    helper.append_op("fill_constant", {}, {"Out": [out]}, {"shape": list(shape), "value": value, "dtype": var.dtype})
     return out
