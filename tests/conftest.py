@@ -1,6 +1,8 @@
 import os
 import sys
 
+import pytest
+
 # CUDA kernels run under numba's CUDA simulator unless a real GPU run is asked for
 # (PE_REAL_GPU=1, on a machine with one). numba reads this when it is first imported.
 if os.environ.get("PE_REAL_GPU") != "1":
@@ -9,3 +11,24 @@ if os.environ.get("PE_REAL_GPU") != "1":
 # tests/ is on the path so test modules share helpers (op_test) by plain import.
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
+
+
+_PROGRAM_RELEASE = []    # turns pe_cli.framework.program_release to Fluid 1.8's, set once collection is done
+
+
+def pytest_collection_finish(session):
+    """Test modules that call ``paddle.enable_static()`` on import switch new programs to Paddle 2.6
+    operator rules (pe_cli/framework/program_release.py); the tests start from Fluid 1.8's."""
+    from pe_cli.framework import default_main_program, default_startup_program, program_release
+    _PROGRAM_RELEASE.append(lambda: program_release.follow_paddle2(False, (default_main_program(),
+                                                                           default_startup_program())))
+    _PROGRAM_RELEASE[0]()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item):
+    """A test that switched to Paddle 2.6's operator rules leaves Fluid 1.8's to the next one (after
+    its fixtures are undone: a monkeypatched import would fail)."""
+    yield
+    for to_fluid in _PROGRAM_RELEASE[:1]:
+        to_fluid()

@@ -18,7 +18,8 @@ from ..kernels import pserver_link
 from ..ops.registry import GRAD_SUFFIX
 from ..base.places import CPUPlace, Place, place_named
 from .compiled import run_compiled
-from .feeding import as_feed_array, check_feed_dict, feed_lr_scheduler, missing_value_error, reader_feeds
+from .feeding import (as_feed_array, check_feed_dict, feed_lr_scheduler, known_feeds, missing_value_error,
+                      reader_feeds)
 from .fetched import fetched
 from . import nan_check
 from .plan import OpStep, Values, run_step, scope_traffic
@@ -100,7 +101,9 @@ class Executor:
         if isinstance(program, CompiledProgram) and program._program is None:
             raise PeError("Executor.run: this CompiledProgram was made of a core.Graph; pe runs Programs: "
                           "make it with CompiledProgram(program)")
-        feed_lr_scheduler(program._program if isinstance(program, CompiledProgram) else program, scope)
+        source = program._program if isinstance(program, CompiledProgram) else program
+        feed_lr_scheduler(source, scope)
+        feed = known_feeds(source, feed)
         fetch_list, optimize_ops = self._split_optimize_ops_in_fetch_list(fetch_list)
         if use_prune or optimize_ops:       # optimize ops in the fetch list turn pruning on, as in Fluid
             program = self._pruned(program, feed or {}, fetch_list, optimize_ops)

@@ -1,4 +1,6 @@
 """Checking fed values against the program's data variables: the first place user data enters."""
+import warnings
+
 import numpy as np
 
 from ..base.errors import FeedError, PeError, did_you_mean
@@ -120,6 +122,20 @@ def missing_value_error(block, name):
         return FeedError(f"missing feed '{name}' ({var.dtype}, shape {shape}): pass it in feed={{'{name}': ...}}")
     return PeError(f"variable '{name}' has no value in the scope: run the startup program first "
                    f"(exe.run(fluid.default_startup_program())), or load a checkpoint")
+
+
+def known_feeds(program, feed):
+    """A Paddle 2.x program's feeds (``Program._follows_paddle2``, framework/program_release.py) less
+    the names it has no variable for, each dropped with Paddle 2.6's executor's warning; a Fluid 1.8
+    program's as given (a name it lacks is as_feed_array's FeedError, with a did-you-mean)."""
+    if not isinstance(feed, dict) or not getattr(program, "_follows_paddle2", False):
+        return feed
+    names = program.global_block().vars
+    unknown = [k for k in feed if (k if isinstance(k, str) else k.name) not in names]
+    for k in unknown:
+        warnings.warn(f"The variable {k if isinstance(k, str) else k.name} is not found in program. "
+                      "It is not declared or is pruned.")
+    return {k: v for k, v in feed.items() if k not in unknown} if unknown else feed
 
 
 def check_feed_dict(feed):

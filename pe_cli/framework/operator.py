@@ -30,6 +30,12 @@ def attr_type_of(value):
     return AttrType.BLOCK if hasattr(value, "ops") else AttrType.STRING
 
 
+class _VarName(str):
+    """An attribute given by a Variable, in an op's text: ``Var[name]``, as Paddle's."""
+    def __repr__(self):
+        return f"Var[{self}]"
+
+
 class OpRole:
     """Fluid's op roles; ``Loss`` is a flag or-ed onto the role of the op that makes the loss."""
     Forward, Backward, Optimize, LRSched, Loss = 0, 1, 2, 16, 256
@@ -53,6 +59,7 @@ class Operator:
         # Where a seeded random op draws from (executor/plan.py rng_seed), when not its position: an
         # initializer's op goes first in its block, as Fluid puts it, yet draws as if appended.
         self.seed_position = None
+        self.attr_vars = {}       # attribute -> the input slot of the Variable that gives it (attribute_variables.py)
 
     def input(self, slot):
         return list(self.inputs.get(slot, []))
@@ -80,7 +87,10 @@ class Operator:
         return self.attrs[name]
 
     def all_attrs(self):
-        return dict(self.attrs)
+        """The attributes; one given by a Variable is that Variable (Paddle 2.x's)."""
+        given = {a: self.block._find_var_recursive(self.inputs[s][0]) for a, s in self.attr_vars.items()
+                 if self.inputs.get(s)}
+        return dict(self.attrs, **given)
 
     def attr_type(self, name):
         return attr_type_of(self.attrs[name])
@@ -119,6 +129,7 @@ class Operator:
                       {k: list(v) for k, v in self.outputs.items()}, dict(self.attrs),
                       self.role, self.source, self.layer)
         op.seed_position = self.seed_position
+        op.attr_vars = dict(self.attr_vars)
         return op
 
     def describe(self):
@@ -130,7 +141,9 @@ class Operator:
     def to_string(self):
         def slots(d):
             return ", ".join(f"{k}=[{', '.join(v)}]" for k, v in d.items())
-        attrs = ", ".join(f"{k}={v!r}" for k, v in sorted(self.attrs.items()) if not k.startswith("_"))
+        shown = dict(self.attrs, **{a: _VarName(self.inputs[s][0]) for a, s in self.attr_vars.items()
+                                    if self.inputs.get(s)})
+        attrs = ", ".join(f"{k}={v!r}" for k, v in sorted(shown.items()) if not k.startswith("_"))
         where = f"  # {self.source}" if self.source else ""
         return (f"{{{slots(self.outputs)}}} = {self.type}({slots(self.inputs)})"
                 f"{' {' + attrs + '}' if attrs else ''} [{OpRole.name(self.role)}]{where}")

@@ -9,7 +9,7 @@ import warnings
 # importing pe_cli.ops.registry first runs this package's __init__ before the registry is done.
 from ..base.dtypes import VarType
 from ..ops import registry
-from . import unique_name
+from . import attribute_variables, program_release, unique_name
 from .operator import Operator, OpRole
 from .program_desc import BlockDesc, ProgramDesc, parse_program
 from .param_info import copy_dist_info, copy_param_info
@@ -120,9 +120,11 @@ class Block:
 
     def _make_op(self, type, inputs, outputs, attrs, role):
         attrs = {k: v.idx if isinstance(v, Block) else v for k, v in (attrs or {}).items()}   # Fluid's sub_block=block
+        inputs, attrs, attr_vars = attribute_variables.to_slots(type, inputs, attrs)
         op = Operator(self, type, _names(inputs), _names(outputs), attrs,
                       self.program._current_role if role is None else role, current_source(),
                       current_layer())
+        op.attr_vars = attr_vars
         if current_name_scope() != "/":
             op.attrs.setdefault("op_namescope", current_name_scope())
         registry.prepare(op)
@@ -167,6 +169,7 @@ class Program:
         self.blocks = [Block(self, 0)]
         self.current_block_idx = 0
         self._seed = _global_seed
+        self._follows_paddle2 = program_release.new_programs_follow_paddle2()
         self._current_role = OpRole.Forward
         self._version = 0   # bumped on every change; executors cache plans per version
         self._is_test = False
@@ -313,6 +316,7 @@ class Program:
         new = Program()
         new.random_seed = self.random_seed
         new._is_test = for_test or self._is_test
+        new._follows_paddle2 = self._follows_paddle2
         new._py_readers = list(self._py_readers)    # a clone reads the same readers
         if hasattr(self, "lr_scheduler"):           # and a paddle.optimizer.lr schedule's value, as Paddle's
             new.lr_scheduler = self.lr_scheduler

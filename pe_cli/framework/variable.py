@@ -93,7 +93,7 @@ class Parameter(Variable):
             raise ValueError("The shape of Parameter should not be None")
         if dtype is None:
             raise ValueError("The dtype of Parameter should not be None")
-        if len(shape) == 0:
+        if len(shape) == 0 and not block.program._follows_paddle2:    # Paddle 2.6 has 0-D parameters
             raise ValueError("The dimensions of shape for Parameter must be greater than 0")
         if any(d < 0 for d in shape):
             raise ValueError(f"Each dimension of shape for Parameter must be greater than 0, but received {list(shape)}")

@@ -175,17 +175,23 @@ def expand(x, expand_times, name=None):
     return tiled(x, expand_times, name)
 
 
-def tiled(x, expand_times, name=None):
+_TILING = {"expand": ("ExpandTimes", "expand_times_tensor", "expand_times"),
+           "tile": ("RepeatTimes", "repeat_times_tensor", "repeat_times")}
+
+
+def tiled(x, expand_times, name=None, op_type="expand"):
     """expand without Fluid 1.8's argument checks (its refusal of a bool ``x`` with stop_gradient among
-    them), for pe's own layers and Paddle 2.x's tile / expand / broadcast_to."""
+    them), for pe's own layers and Paddle 2.x's expand / broadcast_to; with ``op_type="tile"``, Paddle
+    2.x's tile op (the times as long as X's rank or not)."""
+    whole, items, attr = _TILING[op_type]
     if isinstance(expand_times, Variable):
         expand_times.stop_gradient = True
-        return _single("expand", x, {"X": [x], "ExpandTimes": [expand_times]}, {"expand_times": []}, name=name)
+        return _single(op_type, x, {"X": [x], whole: [expand_times]}, {attr: []}, name=name)
     inputs = {"X": [x]}
     if holds_variable(expand_times):
-        inputs["expand_times_tensor"] = shape_tensor_list("expand", expand_times)
-    times = _check_ints("expand", "expand_times", attr_shape(expand_times))
-    return _single("expand", x, inputs, {"expand_times": times}, name=name)
+        inputs[items] = shape_tensor_list(op_type, expand_times)
+    times = _check_ints(op_type, attr, attr_shape(expand_times))
+    return _single(op_type, x, inputs, {attr: times}, name=name)
 
 
 # -- strided slices, unbind, reverse, expand_as, size -------------------------------------------

@@ -8,6 +8,8 @@ import sys
 import numpy as np
 
 from ..framework.variable import Variable  # noqa: F401 -- also one of Fluid's names of this module
+from . import operator_promotion
+from .operator_promotion import constant_like, scale_op
 from .variable_index import getitem
 from .helper import LayerHelper
 from .op_proto import OpProtoHolder  # noqa: F401 -- Fluid's module exports it
@@ -17,18 +19,21 @@ compare_ops = {"__eq__": "==", "__ne__": "!=", "__lt__": "<", "__le__": "<=", "_
 
 
 def binary(var, other, op_type, reverse=False):
+    # a Paddle 2.x program's operators follow Paddle 2.6, except in pe's own code (written to Fluid's)
+    if var.block.program._follows_paddle2 and not _from_pe(3):
+        return operator_promotion.binary(var, other, op_type, reverse)
     helper = LayerHelper(op_type)
     if not hasattr(other, "name"):
         value = float(other)
         if op_type == "elementwise_add":
-            return _scale(helper, var, 1.0, value)
+            return scale_op(helper, var, 1.0, value)
         if op_type == "elementwise_sub":
-            return _scale(helper, var, -1.0, value) if reverse else _scale(helper, var, 1.0, -value)
+            return scale_op(helper, var, -1.0, value) if reverse else scale_op(helper, var, 1.0, -value)
         if op_type == "elementwise_mul":
-            return _scale(helper, var, value, 0.0)
+            return scale_op(helper, var, value, 0.0)
         if op_type == "elementwise_div" and not reverse and not str(var.dtype).startswith(("int", "uint")):
-            return _scale(helper, var, 1.0 / value, 0.0)     # an integer one stays a division (Fluid's)
-        other = _constant_like(helper, var, value)
+            return scale_op(helper, var, 1.0 / value, 0.0)     # an integer one stays a division (Fluid's)
+        other = constant_like(helper, var, value, [1])
     elif other.dtype != var.dtype:      # as Fluid 1.8's: the other operand is cast to this one's dtype
         cast = helper.create_variable_for_type_inference(var.dtype)
         helper.append_op("cast", {"X": [other]}, {"Out": [cast]}, {"in_dtype": other.dtype, "out_dtype": var.dtype})
@@ -36,18 +41,6 @@ def binary(var, other, op_type, reverse=False):
     x, y = (other, var) if reverse else (var, other)
     out = helper.create_variable_for_type_inference(var.dtype)
     helper.append_op(op_type, {"X": [x], "Y": [y]}, {"Out": [out]}, {"axis": -1})
-    return out
-
-
-def _scale(helper, var, scale, bias):
-    out = helper.create_variable_for_type_inference(var.dtype)
-    helper.append_op("scale", {"X": [var]}, {"Out": [out]}, {"scale": scale, "bias": bias})
-    return out
-
-
-def _constant_like(helper, var, value):
-    out = helper.create_variable_for_type_inference(var.dtype, stop_gradient=True)
-    helper.append_op("fill_constant", {}, {"Out": [out]}, {"shape": [1], "value": value, "dtype": var.dtype})
     return out
 
 
@@ -73,7 +66,7 @@ def _operator(op_type, reverse):
 
 
 def _neg(self):
-    return binary(self, -1.0, "elementwise_mul")
+    return scale_op(LayerHelper("scale"), self, -1.0, 0.0)     # of the same dtype, as Fluid's and Paddle's
 
 
 def _from_pe(depth=2):

@@ -21,13 +21,14 @@ class VarProto:
 
 
 class AttrProto:
-    def __init__(self, name, spec):
+    def __init__(self, name, spec, support_tensor=False):
         self.name = name
         default = spec.default() if callable(spec.default) else spec.default
         self.default = default
         self.type = attr_type_of(default)
         self.comment = spec.expect
         self.generated = False
+        self.support_tensor = support_tensor    # Paddle 2.x's: a Variable may give it (attr_tensors)
 
 
 class OpProto:
@@ -35,7 +36,8 @@ class OpProto:
         self.type = opdef.type
         self.inputs = [VarProto(s, False) for s in opdef.inputs]
         self.outputs = [VarProto(s, True) for s in opdef.outputs]
-        self.attrs = [AttrProto(n, spec) for n, spec in opdef.attrs.items()]
+        tensors = set(opdef.attr_tensors.values())
+        self.attrs = [AttrProto(n, spec, n in tensors) for n, spec in opdef.attrs.items()]
         self.comment = opdef.doc
 
 

@@ -13,6 +13,9 @@ _DROPOUT_ATTRS = {
 }
 
 
+_PROB_TENSOR = {"DropoutProbTensor": "dropout_prob"}
+
+
 def _infer_dropout(ctx):
     x = ctx.shape("X")
     ctx.set_output("Out", x, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
@@ -27,16 +30,19 @@ def _grad_dropout(g):
         g.op("scale", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")},
              {"scale": factor, "bias": 0.0, "bias_after_scale": True})
         return
-    g.op("dropout_grad", {"Mask": g.output("Mask"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X")}, a)
+    ins = {"Mask": g.output("Mask"), "Out@GRAD": g.out_grad("Out")}
+    if g.input("DropoutProbTensor"):
+        ins["DropoutProbTensor"] = g.input("DropoutProbTensor")
+    g.op("dropout_grad", ins, {"X@GRAD": g.in_grad("X")}, a)
 
 
 register("dropout", kernel_module="dropout", grad_reads=("Mask",),
-         inputs=["X", "Seed?"], outputs=["Out", "Mask"], attrs=_DROPOUT_ATTRS, infer=_infer_dropout,
-         grad=_grad_dropout, needs_rng=True,
+         inputs=["X", "Seed?", "DropoutProbTensor?"], outputs=["Out", "Mask"], attrs=_DROPOUT_ATTRS,
+         infer=_infer_dropout, grad=_grad_dropout, needs_rng=True, attr_tensors=_PROB_TENSOR,
          doc="Training: Mask ~ Bernoulli(1 - dropout_prob) (uint8), Out = X * Mask, divided by "
              "(1 - dropout_prob) for upscale_in_train. Test: Out = X * (1 - dropout_prob) for "
              "downgrade_in_infer, X for upscale_in_train. fix_seed draws the same mask every run; a Seed input (an int32 [1], the seed "
-             "op's) seeds the mask instead, so two dropouts reading it drop the same units.")
-register("dropout_grad", kernel_module="dropout", inputs=["Mask", "Out@GRAD"], outputs=["X@GRAD"], attrs=_DROPOUT_ATTRS,
-         infer=grads_like({"X@GRAD": "Out@GRAD"}))
+             "op's) seeds the mask instead, so two dropouts reading it drop the same units. A one-value "
+             "DropoutProbTensor, when given, is dropout_prob (Paddle 2.x's p given by a Variable).")
+register("dropout_grad", kernel_module="dropout", inputs=["Mask", "Out@GRAD", "DropoutProbTensor?"], outputs=["X@GRAD"],
+         attrs=_DROPOUT_ATTRS, infer=grads_like({"X@GRAD": "Out@GRAD"}), attr_tensors=_PROB_TENSOR)

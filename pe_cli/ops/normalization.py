@@ -7,20 +7,10 @@ from .convolution import _known
 from .image import _four_d
 from .loss_classification import _grad_of
 from .define import Attr, fmt_shape, grads_like, is_int, register
+from .norm_double_grad import BN_ATTRS as _BN_ATTRS, EPSILON as _EPS, grad_batch_norm_grad, grad_instance_norm_grad
 
 
 # -- batch_norm -------------------------------------------------------------------------------------
-
-_BN_ATTRS = {
-    "momentum": Attr(0.9, lambda v: 0.0 <= v <= 1.0, "in [0, 1]"),
-    "epsilon": Attr(1e-5, lambda v: 0.0 <= v <= 1e-3, "in [0, 0.001]"),
-    "is_test": False,
-    "data_layout": Attr("NCHW", choices=("NCHW", "NHWC", "AnyLayout")),
-    "use_global_stats": False,
-    "fuse_with_relu": False,
-    "trainable_statistics": False,
-}
-
 
 def _infer_batch_norm(ctx):
     x = ctx.shape("X")
@@ -70,9 +60,10 @@ register("batch_norm", kernel_module="normalization", blocked=bn_blocked,
              "workspace in Fluid) is accepted and not written.")
 _BN_GRAD_INS = ["X", "Scale", "SavedMean", "SavedVariance", "Y@GRAD"]
 register("batch_norm_grad", kernel_module="normalization", blocked=bn_blocked, inputs=_BN_GRAD_INS, outputs=["X@GRAD", "Scale@GRAD?", "Bias@GRAD?"],
-         attrs=_BN_ATTRS, infer=grads_like({"X@GRAD": "X", "Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}))
+         attrs=_BN_ATTRS, infer=grads_like({"X@GRAD": "X", "Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}),
+         grad=grad_batch_norm_grad)
 register("batch_norm_grad_param", kernel_module="normalization", inputs=_BN_GRAD_INS, outputs=["Scale@GRAD?", "Bias@GRAD?"],
-         attrs=_BN_ATTRS, infer=grads_like({"Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}))
+         attrs=_BN_ATTRS, infer=grads_like({"Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}), grad=grad_batch_norm_grad)
 
 
 # -- layer_norm -------------------------------------------------------------------------------------
@@ -168,7 +159,6 @@ def _infer_norm_grad(ctx):
     ctx.set_output("Bias@GRAD", [x.shape[1]], x.dtype)
 
 
-_EPS = Attr(1e-5, lambda v: 0.0 <= v <= 1.0, "in [0, 1]")
 register("instance_norm", kernel_module="normalization", inputs=["X", "Scale?", "Bias?"],
          outputs=["Y", "SavedMean", "SavedVariance"], attrs={"epsilon": _EPS}, infer=_infer_instance_norm,
          grad=_grad_norm("instance_norm_grad", "SavedMean", "SavedVariance"),
@@ -178,40 +168,10 @@ register("instance_norm", kernel_module="normalization", inputs=["X", "Scale?", 
              "Fluid's) are [N * C].")
 
 
-def _grad_instance_norm_grad(g):
-    """A gradient of instance_norm's gradient (Fluid's instance_norm_grad_grad): from what reaches its
-    X@GRAD, Scale@GRAD and Bias@GRAD, the gradients of X (through the saved statistics too), Scale
-    and Y@GRAD."""
-    dd = {f"DD{s}": g.out_grad(f"{s}@GRAD") for s in ("X", "Scale", "Bias")
-          if g.fwd.outputs.get(f"{s}@GRAD") and g.has_out_grad(f"{s}@GRAD")}
-    outs = {"DX": g.in_grad("X"), "DScale": g.in_grad("Scale") if g.input("Scale") else None,
-            "DDY": g.in_grad("Y@GRAD")}
-    if not dd or not any(outs.values()):
-        return
-    ins = dict(dd, X=g.input("X"), SavedMean=g.input("SavedMean"), SavedVariance=g.input("SavedVariance"),
-               DY=g.input("Y@GRAD"))
-    if g.input("Scale"):
-        ins["Scale"] = g.input("Scale")
-    g.op("instance_norm_grad_grad", ins, outs, g.attrs)
-
-
-def _infer_norm_grad_grad(ctx):
-    x = ctx.input_var("X")
-    ctx.set_output("DX", x.shape, x.dtype)
-    ctx.set_output("DDY", x.shape, x.dtype)
-    ctx.set_output("DScale", [x.shape[1]], x.dtype)
-
-
 register("instance_norm_grad", kernel_module="normalization",
          inputs=["X", "Scale?", "SavedMean", "SavedVariance", "Y@GRAD"],
          outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"], attrs={"epsilon": _EPS}, infer=_infer_norm_grad,
-         grad=_grad_instance_norm_grad)
-register("instance_norm_grad_grad", kernel_module="norm_double_grad",
-         inputs=["X", "Scale?", "SavedMean", "SavedVariance", "DY", "DDX?", "DDScale?", "DDBias?"],
-         outputs=["DX?", "DScale?", "DDY?"], attrs={"epsilon": _EPS}, infer=_infer_norm_grad_grad,
-         doc="The gradient of instance_norm_grad (kernels/cpu/norm_double_grad.py gives the formulas).")
-
-
+         grad=grad_instance_norm_grad)
 def _infer_group_norm(ctx):
     x, groups = ctx.shape("X"), ctx.attrs["groups"]
     if ctx.attrs["data_layout"] != "NCHW":

@@ -1,5 +1,6 @@
 """Tiling: expand (X repeated expand_times[i] times along each dim i; Fluid 1.8's tensor forms of
-expand_times: ExpandTimes, expand_times_tensor) and expand_as (X tiled to a target's shape). Their
+expand_times: ExpandTimes, expand_times_tensor), Paddle 2.x's tile (expand with leading dims added to
+X or to repeat_times, whichever is shorter) and expand_as (X tiled to a target's shape). Their
 kernels are in kernels/<device>/manipulation.py."""
 from .define import Attr, fmt_shape, grads_like, int_list, register
 
@@ -61,3 +62,39 @@ register("expand_as", kernel_module="manipulation", inputs=["X", "target_tensor"
              "flows to target_tensor.")
 register("expand_as_grad", kernel_module="manipulation", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
          infer=grads_like({"X@GRAD": "X"}))
+
+
+def _infer_tile(ctx):
+    """Out has max(rank of X, len(repeat_times)) dims; those a tensor gives are -1 (known at run time)."""
+    x, times = ctx.shape("X"), list(ctx.attrs["repeat_times"])
+    if ctx.has_input("RepeatTimes"):
+        count = ctx.shape("RepeatTimes")[0] if ctx.shape("RepeatTimes") else 1
+        times = [-1] * (count if count >= 0 else len(x))
+    elif ctx.has_input("repeat_times_tensor"):
+        given = ctx.num_inputs("repeat_times_tensor")
+        times = times if len(times) == given else [-1] * given
+    elif any(t < 1 for t in times):
+        ctx.fail(f"repeat_times={times} must be ints >= 1")
+    n = max(len(x), len(times))
+    x, times = [1] * (n - len(x)) + list(x), [1] * (n - len(times)) + times
+    ctx.set_output("Out", [d * t if d >= 0 and t >= 0 else -1 for d, t in zip(x, times)], ctx.dtype("X"))
+
+
+_TILE_FROM = {"RepeatTimes": "repeat_times", "repeat_times_tensor": "repeat_times"}
+_TILE_ATTRS = {"repeat_times": Attr(list, lambda v: int_list(v) and all(t >= 1 or t == -1 for t in v),
+                                    "a list of ints >= 1 (-1 where repeat_times_tensor gives it)")}
+
+
+def _grad_tile(g):
+    g.op("tile_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out"),
+                       **{k: g.input(k) for k in _TILE_FROM if g.input(k)}}, {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+register("tile", kernel_module="manipulation", grad_reads=("X",) + tuple(_TILE_FROM),
+         inputs=["X", "RepeatTimes?", "repeat_times_tensor*?"], outputs=["Out"], attrs=_TILE_ATTRS,
+         infer=_infer_tile, grad=_grad_tile, attr_tensors=_TILE_FROM,
+         doc="Out = X tiled repeat_times[i] times along each dim i, the shorter of X's shape and "
+             "repeat_times taking leading 1s (Paddle 2.x's; RepeatTimes holds the list, "
+             "repeat_times_tensor one tensor per dim).")
+register("tile_grad", kernel_module="manipulation", inputs=["X", "Out@GRAD", "RepeatTimes?", "repeat_times_tensor*?"],
+         outputs=["X@GRAD"], attrs=_TILE_ATTRS, infer=grads_like({"X@GRAD": "X"}), attr_tensors=_TILE_FROM)

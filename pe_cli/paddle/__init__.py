@@ -14,6 +14,7 @@ from . import autograd, framework, geometric, hapi, incubate, inference, linalg,
 from .framework import in_dynamic_mode  # noqa: F401
 from .variable_methods import patch_variable as _patch_variable
 from .framework.io import load, patch_program as _patch_program, save  # noqa: F401
+from ..framework import program_release as _program_release
 from .batch import batch  # noqa: F401
 from ..fluid.version import full_version as __version__  # noqa: F401 -- the Fluid release pe follows
 from . import device as _device
@@ -37,7 +38,9 @@ globals().update({_n: _f for _n, _f in _device.stand_ins().items() if _n not in 
 
 
 def enable_static():
-    """pe always builds static graphs: nothing to switch."""
+    """pe always builds static graphs; programs made from now on follow Paddle 2.6 where it differs
+    from Fluid 1.8 (integer ``/`` in float32, type promotion, ...: pe_cli/framework/program_release.py)."""
+    _program_release.follow_paddle2(True, (static.default_main_program(), static.default_startup_program()))
 
 
 def disable_static(place=None):

@@ -3,7 +3,8 @@
 differences, with ``prepend``/``append``), ``broadcast_shape`` (of two shapes, in Python), and the
 products over axes ``inner``, ``outer`` and ``tensordot`` (matmuls of reshaped operands), ``rot90``,
 ``atleast_1d``/``2d``/``3d``, ``unflatten``, ``repeat_interleave`` (an int count), ``crop``,
-``diagonal`` (a gather_nd of the diagonal's coordinates), ``diagflat`` and ``broadcast_tensors``. Those
+``diagonal`` (a gather_nd of the diagonal's coordinates), ``diagflat``, ``broadcast_tensors``, and the
+trapezoid rule (``trapezoid``, ``cumulative_trapezoid``: sums of diff's neighbours). Those
 that reshape need the sizes of the dims they regroup known when the program is built."""
 import numpy as np
 
@@ -12,13 +13,12 @@ from ..layers.creation import assign_array_like
 from ..layers.manipulation import tiled
 from ..base.dtypes import convert_dtype
 from ..layers.checks import check_variable_and_dtype
-from ..layers.helper import _single
 from . import tensor_create as TC
 from . import tensor_manip as TM
 
 __all__ = ["moveaxis", "vsplit", "reverse", "diff", "broadcast_shape", "inner", "outer", "tensordot", "rot90",
            "atleast_1d", "atleast_2d", "atleast_3d", "unflatten", "repeat_interleave", "crop", "diagonal",
-           "diagflat", "broadcast_tensors"]
+           "diagflat", "broadcast_tensors", "trapezoid", "cumulative_trapezoid"]
 
 _END = 2 ** 31 - 1
 
@@ -73,6 +73,37 @@ def diff(x, n=1, axis=-1, prepend=None, append=None, name=None):
     return out
 
 
+def trapezoid(y, x=None, dx=None, axis=-1, name=None):
+    """The integral of ``y`` along ``axis`` by the trapezoid rule, at sample points ``x`` (1-D, or
+    y's shape) or spaced ``dx`` (a number or a 0-D/1-D Tensor; 1.0 when neither is given)."""
+    return _trapezoid(y, x, dx, axis, "trapezoid", L.reduce_sum)
+
+
+def cumulative_trapezoid(y, x=None, dx=None, axis=-1, name=None):
+    """trapezoid's running integral along ``axis`` (one fewer element there than y)."""
+    return _trapezoid(y, x, dx, axis, "cumulative_trapezoid", L.cumsum)
+
+
+def _trapezoid(y, x, dx, axis, api, total):
+    if x is not None and dx is not None:
+        raise ValueError("Not permitted to specify both x and dx input args.")
+    floats = ("float16", "float32", "float64")
+    check_variable_and_dtype(y, "y", floats, api)
+    axis = int(axis) % len(y.shape)
+    if x is not None:
+        check_variable_and_dtype(x, "x", floats, api)
+        dx = diff(x, axis=0 if len(x.shape) == 1 else axis)
+        if len(x.shape) == 1:
+            dx = L.reshape(dx, [-1 if d == axis else 1 for d in range(len(y.shape))])
+    elif dx is not None and hasattr(dx, "name") and len(dx.shape) > 1:
+        raise ValueError(f"Expected dx to be a scalar, got dx of shape {list(dx.shape)}")
+    pairs = L.elementwise_add(L.slice(y, axes=[axis], starts=[1], ends=[_END]),
+                              L.slice(y, axes=[axis], starts=[0], ends=[-1]))
+    dx = 1.0 if dx is None else dx
+    scaled = L.elementwise_mul(pairs, dx) if hasattr(dx, "name") else L.scale(pairs, scale=float(dx))
+    return L.scale(total(scaled, axis), scale=0.5)
+
+
 def broadcast_shape(x_shape, y_shape):
     """The shape two tensors of these shapes broadcast to (numpy's rule); a ValueError when they do not."""
     return list(np.broadcast_shapes(tuple(x_shape), tuple(y_shape)))
@@ -97,12 +128,11 @@ def inner(x, y, name=None):
 
 
 def outer(x, y, name=None):
-    """x (flattened) as a column times y (flattened) as a row: their broadcast product (integers
-    too, which Fluid's matmul refuses)."""
+    """x (flattened) as a column times y (flattened) as a row: a broadcast product, for int tensors too
+    (layers.matmul takes floats only, as Fluid 1.8's)."""
     for what, v in (("x", x), ("y", y)):
         check_variable_and_dtype(v, what, ("float16", "float32", "float64", "int32", "int64"), "outer")
-    return _single("elementwise_mul", x, {"X": [L.reshape(x, [-1, 1])], "Y": [L.reshape(y, [1, -1])]},
-                   {"axis": -1}, name=name)
+    return L.elementwise_mul(L.reshape(x, [-1, 1]), L.reshape(y, [1, -1]), name=name)
 
 
 def _known(x, what, dims):

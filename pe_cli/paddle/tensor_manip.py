@@ -170,12 +170,9 @@ def expand_as(x, y, name=None):
 
 def tile(x, repeat_times, name=None):
     """x repeated ``repeat_times[i]`` times along each dim i (x gains leading dims of size 1 when
-    repeat_times is longer)."""
-    times = list(repeat_times)
-    if len(times) > len(x.shape):
-        x = L.unsqueeze(x, list(range(len(times) - len(x.shape))))
-    times = [1] * (len(x.shape) - len(times)) + times
-    return tiled(x, times, name=name)
+    repeat_times is longer): the tile op; the times may be a list holding int Tensors, or one Tensor."""
+    return tiled(x, repeat_times if isinstance(repeat_times, Variable) else list(repeat_times), name=name,
+                 op_type="tile")
 
 
 def flip(x, axis, name=None):

@@ -95,7 +95,14 @@ def _place(self):
                   "None will be returned.")
 
 
-_OWN = {"T": property(_transposed), "clone": _clone, "detach": _detach, "size": _size,
+def _item(self):
+    """x itself (Paddle 2.6's static ``item``, for code shared with dygraph); more than 1-D: TypeError."""
+    if len(self.shape) > 1:
+        raise TypeError(f"Required input var should be 1-D Variable, but received {list(self.shape)}")
+    return self
+
+
+_OWN = {"T": property(_transposed), "item": _item, "clone": _clone, "detach": _detach, "size": _size,
         "element_size": _element_size, "get_value": _get_value, "set_value": _set_value, "cpu": _cpu,
         "place": _place}
 _OPERATORS = {"__and__": "bitwise_and", "__or__": "bitwise_or", "__xor__": "bitwise_xor",

@@ -1,5 +1,5 @@
 """Op cases for family manipulation, combining and reshaping tensors: concat, split, unbind, stack,
-reshape, flatten, squeeze, unsqueeze, transpose, cast, expand, expand_as, reverse, shape, size."""
+reshape, flatten, squeeze, unsqueeze, transpose, cast, expand, tile, expand_as, reverse, shape, size."""
 import numpy as np
 
 from op_test import OpCase
@@ -81,6 +81,16 @@ CASES = [
     OpCase("expand", {"X": r(2, 3), "expand_times_tensor": [np.array([2], np.int32), np.array([1], np.int32)]},
            lambda i, a: {"Out": np.tile(i["X"], (2, 1))}, attrs={"expand_times": [-1, 1]}, grad=("X",),
            name="expand_times_tensor_list"),
+    # Paddle 2.x's tile: the shorter of X's rank and repeat_times takes leading 1s
+    OpCase("tile", {"X": r(2, 3)}, lambda i, a: {"Out": np.tile(i["X"], (2, 1, 2))},
+           attrs={"repeat_times": [2, 1, 2]}, grad=("X",)),
+    OpCase("tile", {"X": r(2, 1, 3)}, lambda i, a: {"Out": np.tile(i["X"], (3, 2))},
+           attrs={"repeat_times": [3, 2]}, grad=("X",), name="tile_short_times"),
+    OpCase("tile", {"X": r(2, 3), "RepeatTimes": np.array([2, 2], np.int32)},
+           lambda i, a: {"Out": np.tile(i["X"], (2, 2))}, grad=("X",), name="tile_repeat_times_tensor"),
+    OpCase("tile", {"X": r(2, 3), "repeat_times_tensor": [np.array([3], np.int32), np.array([1], np.int32)]},
+           lambda i, a: {"Out": np.tile(i["X"], (3, 1))}, attrs={"repeat_times": [-1, 1]}, grad=("X",),
+           name="tile_repeat_times_tensor_list"),
 ]
 
 CASES += [

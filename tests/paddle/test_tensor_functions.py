@@ -101,7 +101,7 @@ def test_axis_functions_and_dtype_names():
     with S.program_guard(main, startup):
         x = S.data("a", [2, 3, 4], paddle.float32)
         xv, xw = S.data("v", [3], "float32"), S.data("w", [2], "float32")
-        iv = S.data("i", [3], "int32")
+        iv = S.data("iv", [2, 2], "int64")
         assert x.dtype == paddle.float32 and paddle.int64 == "int64"
         cases = [(paddle.moveaxis(x, [0, 1], [2, 0]), np.moveaxis(a, [0, 1], [2, 0])),
                  (paddle.diff(x, n=2, axis=1), np.diff(a, n=2, axis=1)),
@@ -111,10 +111,10 @@ def test_axis_functions_and_dtype_names():
                  (paddle.reverse(x, [0, 2]), a[::-1, :, ::-1]),
                  (paddle.inner(x, paddle.reshape(x, [6, 4])), np.inner(a, a.reshape(6, 4))),
                  (paddle.outer(xv, xw), np.outer(v, w)),
-                 (paddle.outer(iv, iv), np.outer([1, 2, 3], [1, 2, 3]))]
+                 (paddle.outer(iv, iv), np.outer([1, 2, 3, 4], [1, 2, 3, 4]))]
     with S.scope_guard(Scope()):
-        feed = {"a": a, "v": v, "w": w, "i": np.array([1, 2, 3], "int32")}
-        got = S.Executor(paddle.CPUPlace()).run(main, feed=feed, fetch_list=[c[0] for c in cases])
+        got = S.Executor(paddle.CPUPlace()).run(main, feed={"a": a, "v": v, "w": w, "iv": np.array([[1, 2], [3, 4]])},
+                                                    fetch_list=[c[0] for c in cases])
     for i, ((_, want), have) in enumerate(zip(cases, got)):
         assert have.shape == want.shape, i
         np.testing.assert_allclose(have, want, rtol=1e-5, atol=1e-6, err_msg=str(i))

@@ -1,5 +1,6 @@
 """Gradients of gradients (fluid.gradients of a gradient, as Fluid's double_grad_check and gradient
-penalties use): for conv2d, conv3d, mul, matmul, reshape, slice, reduce_mean, instance_norm, the
+penalties use): for conv2d, conv3d, mul, matmul, reshape, slice, reduce_mean, instance_norm, batch_norm
+(training, NCHW and NHWC; global statistics), the
 activations relu, leaky_relu, elu, sqrt, square, sigmoid and tanh (a third order of sigmoid too) and elementwise add, sub, mul and div, the
 second backward's gradients of S = sum_i <W_i, first-order gradient i> with respect to every input and
 the incoming gradient dY equal central finite differences of S, in float64."""
@@ -110,6 +111,23 @@ def build_instance_norm(inputs):
 
 def test_instance_norm_double_gradient_through_its_statistics_scale_and_bias():
     _check(build_instance_norm, [("x", [2, 2, 5])], rtol=1e-4, atol=1e-6)
+
+
+def build_batch_norm(layout="NCHW", use_global_stats=False):
+    def build(inputs):
+        x = inputs[0]
+        y = layers.batch_norm(x, data_layout=layout, use_global_stats=use_global_stats,
+                              param_attr=fluid.ParamAttr(name="scale", initializer=fluid.initializer.Uniform(
+                                  0.5, 1.5, seed=1)), bias_attr=fluid.ParamAttr(name="bias"),
+                              moving_mean_name="mean", moving_variance_name="var")
+        block = x.block
+        return y, [x, block.var("scale"), block.var("bias")]
+    return build
+
+
+@pytest.mark.parametrize("layout, global_stats", [("NCHW", False), ("NHWC", False), ("NCHW", True)])
+def test_batch_norm_double_gradient(layout, global_stats):
+    _check(build_batch_norm(layout, global_stats), [("x", [3, 2, 2, 2])], rtol=1e-4, atol=1e-6)
 
 
 def test_a_seed_named_as_the_outputs_gradient_is_not_overwritten_by_the_second_backward():

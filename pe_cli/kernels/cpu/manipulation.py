@@ -107,6 +107,24 @@ def expand_grad(ins, attrs):
     return {"X@GRAD": dx.astype(x.dtype, copy=False)}
 
 
+def tile_operands(x, repeat_times):
+    """(X's shape, the times) of tile as expand's: the shorter one with leading 1s."""
+    n = max(x.ndim, len(repeat_times))
+    return (1,) * (n - x.ndim) + tuple(x.shape), [1] * (n - len(repeat_times)) + list(repeat_times)
+
+
+def tile(ins, attrs):
+    shape, times = tile_operands(ins["X"], attrs["repeat_times"])
+    return expand({"X": ins["X"].reshape(shape)}, {"expand_times": times})
+
+
+def tile_grad(ins, attrs):
+    x = ins["X"]
+    shape, times = tile_operands(x, attrs["repeat_times"])
+    dx = expand_grad({"X": x.reshape(shape), "Out@GRAD": ins["Out@GRAD"]}, {"expand_times": times})["X@GRAD"]
+    return {"X@GRAD": dx.reshape(x.shape)}
+
+
 def unbind(ins, attrs):
     x = ins["X"]
     axis = attrs["axis"] % x.ndim

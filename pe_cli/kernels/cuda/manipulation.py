@@ -152,6 +152,18 @@ def expand_grad(ins, attrs):
     return {"X@GRAD": dx.reshape(tuple(x.shape))}
 
 
+def tile(ins, attrs):
+    shape, times = _cpu.tile_operands(ins["X"], attrs["repeat_times"])
+    return expand({"X": ins["X"].reshape(shape)}, {"expand_times": times})
+
+
+def tile_grad(ins, attrs):
+    x = ins["X"]
+    shape, times = _cpu.tile_operands(x, attrs["repeat_times"])
+    dx = expand_grad({"X": x.reshape(shape), "Out@GRAD": ins["Out@GRAD"]}, {"expand_times": times})["X@GRAD"]
+    return {"X@GRAD": dx.reshape(tuple(x.shape))}
+
+
 def unbind(ins, attrs):
     x = ins["X"]
     axis = attrs["axis"] % x.ndim

@@ -4,3 +4,4 @@ from ..cpu import norm_double_grad as _cpu
 from ._host import on_host
 
 instance_norm_grad_grad = on_host(_cpu.instance_norm_grad_grad)
+batch_norm_grad_grad = on_host(_cpu.batch_norm_grad_grad)

@@ -4,6 +4,7 @@ False builds the inference form. Over pe's dropout op; with ``axis`` (dropout2d/
 one mask over those dims is drawn by uniform_random and broadcast; alpha_dropout keeps SELU's
 mean and variance."""
 from .... import layers as L
+from ....framework.variable import Variable
 from ... import tensor_manip as TM
 from ... import tensor_math as TMa
 
@@ -11,7 +12,10 @@ __all__ = ["dropout", "dropout2d", "dropout3d", "alpha_dropout"]
 
 
 def _check(fn, p, mode="upscale_in_train"):
-    if not 0 <= p <= 1:
+    if isinstance(p, Variable):       # its value is read when the program runs (Paddle 2.x's)
+        if list(p.shape) != [1]:
+            raise TypeError(f"Required p.shape == [1] if type(p) is Variable, but received p.shape = {list(p.shape)}")
+    elif not 0 <= p <= 1:
         raise ValueError(f"{fn}: p={p} must be in [0, 1]")
     if mode not in ("upscale_in_train", "downgrade_in_infer"):
         raise ValueError(f"{fn}: mode={mode!r} must be 'upscale_in_train' or 'downgrade_in_infer'")
@@ -33,7 +37,7 @@ def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=No
     """Zeroes elements (or, with ``axis``, whole slices along the other dims) with probability p."""
     _check("dropout", p, mode)
     if axis is None:
-        return L.dropout(x, float(p), is_test=not training, name=name, dropout_implementation=mode)
+        return L.dropout(x, p if isinstance(p, Variable) else float(p), is_test=not training, name=name, dropout_implementation=mode)
     axes = [axis] if isinstance(axis, int) else list(axis)
     axes = [a + len(x.shape) if a < 0 else a for a in axes]
     if not training:

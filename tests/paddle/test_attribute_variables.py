@@ -1,0 +1,61 @@
+"""Attributes held in a Variable, as Paddle 2.x builds them (pe_cli/framework/attribute_variables.py):
+``dropout(x, p=Variable)`` reads p when the program runs, forward and backward; the op's
+``all_attrs()`` and the program's text show the Variable; the op proto marks the attributes a
+Variable may give (``support_tensor``); ``paddle.tile`` takes its times as Tensors (the tile op)."""
+import numpy as np
+import pytest
+
+from pe_cli import paddle
+from pe_cli.fluid.framework import OpProtoHolder
+
+X = np.random.RandomState(2).uniform(1, 2, (40, 50)).astype("float32")
+
+
+def _dropout_program(p_value):
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [40, 50], "float32")
+        x.stop_gradient = False
+        p = paddle.full([1], p_value, "float32")
+        out = paddle.nn.functional.dropout(x, p=p)
+        dx, = paddle.static.gradients([paddle.sum(out)], [x])
+    return main, p, out, dx
+
+
+def test_dropout_reads_p_from_its_variable_forward_and_backward():
+    main, p, out, dx = _dropout_program(0.25)
+    op = next(op for op in main.global_block().ops if op.type == "dropout")
+    assert op.all_attrs()["dropout_prob"].name == p.name and f"dropout_prob=Var[{p.name}]" in str(main)
+    got, grad = paddle.static.Executor(paddle.CPUPlace()).run(main, feed={"x": X}, fetch_list=[out, dx])
+    kept = got != 0
+    np.testing.assert_allclose(got[kept], X[kept] / 0.75, rtol=1e-6)      # upscale_in_train by 1 / (1 - p)
+    np.testing.assert_allclose(grad, kept / 0.75, rtol=1e-6)
+    assert abs(kept.mean() - 0.75) < 0.05
+
+
+def test_an_attribute_without_a_tensor_form_refuses_a_variable():
+    with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+        x = paddle.static.data("x", [2, 3], "float32")
+        with pytest.raises(TypeError, match="attribute 'scale' takes a value, not a Variable"):
+            x.block.append_op("scale", {"X": [x]}, {"Out": [x]}, {"scale": paddle.full([1], 2.0, "float32")})
+        with pytest.raises(TypeError, match=r"p.shape == \[1\]"):
+            paddle.nn.functional.dropout(x, p=paddle.full([2], 0.5, "float32"))
+
+
+def test_op_protos_mark_the_attributes_a_variable_may_give():
+    protos = OpProtoHolder.instance()
+    marked = {op: {a.name for a in protos.get_op_proto(op).attrs if a.support_tensor}
+              for op in ("dropout", "tile", "scale")}
+    assert marked == {"dropout": {"dropout_prob"}, "tile": {"repeat_times"}, "scale": set()}
+
+
+def test_tile_takes_its_times_as_tensors():
+    main = paddle.static.Program()
+    a = np.arange(6, dtype="float32").reshape(2, 3)
+    with paddle.static.program_guard(main, paddle.static.Program()):
+        x = paddle.static.data("x", [2, 3], "float32")
+        outs = [paddle.tile(x, [3, paddle.full([1], 2, "int32"), paddle.full([1], 1, "int32")]),
+                paddle.tile(x, paddle.assign(np.array([2, 2], "int32"))), paddle.tile(x, [2])]
+    got = paddle.static.Executor(paddle.CPUPlace()).run(main, feed={"x": a}, fetch_list=outs)
+    for g, w in zip(got, [np.tile(a, (3, 2, 1)), np.tile(a, (2, 2)), np.tile(a, 2)]):
+        np.testing.assert_array_equal(g, w)
