@@ -185,6 +185,32 @@ def cross_entropy(ins, attrs):
 
 
 @jit_kernel
+def _ce_match(x, label, match, n, ignore):
+    r = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while r < match.size:
+        k = label[r]
+        if k == ignore:
+            match[r] = 0
+        elif k < 0 or k >= n:
+            match[r] = math.nan
+        else:
+            match[r] = x[r * n + k]
+        r += step
+
+
+def cross_entropy2(ins, attrs):
+    """cross_entropy of hard labels, with Fluid's extra outputs MatchX (X at each row's label, 0 where
+    ignored) and XShape."""
+    x, label = ins["X"], ins["Label"]
+    rows, n = _rows_of(x)
+    match = rt.empty(tuple(x.shape[:-1]) + (1,), x.dtype)
+    if rows and n:
+        _ce_match[grid(rows)](flat(x), flat(label), flat(match), n, attrs["ignore_index"])
+    return {**cross_entropy(ins, attrs), "MatchX": match, "XShape": rt.empty((0,) + tuple(x.shape), x.dtype)}
+
+
+@jit_kernel
 def _ce_grad_hard(x, label, dy, dx, n, ignore):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
