@@ -23,6 +23,8 @@ def test_dtype_and_type_errors(program):
         layers.maxout(i32, 2)
     with pytest.raises(TypeError):      # test_dropout_op.py
         layers.dropout(i32, dropout_prob=0.5)
+    with pytest.raises(TypeError):      # test_group_norm_op.py
+        layers.group_norm(i32, 2)
     with pytest.raises(TypeError):
         layers.isfinite(layers.data("h", shape=[10], dtype="float16", append_batch_size=False))
     with pytest.raises(TypeError):

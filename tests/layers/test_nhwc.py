@@ -1,4 +1,4 @@
-"""conv2d, pool2d and conv2d_transpose in NHWC (data_format="NHWC", as Fluid's layers take it and Paddle's NHWC models
+"""conv2d, pool2d, conv2d_transpose and group_norm in NHWC (data_format="NHWC", as Fluid's layers take it and Paddle's NHWC models
 are saved): the same network built NCHW and NHWC, with the same parameters, computes the same
 values (transposed) and, trained one SGD step, the same parameters. The NHWC ops run the NCHW
 kernels between transposes (pe_cli/kernels/layout.py)."""
@@ -18,13 +18,14 @@ def _net(layout):
         c = fluid.layers.conv2d(x, 4, 3, stride=2, padding=1, act="relu", data_format=layout)
         p = fluid.layers.pool2d(c, 2, "avg", pool_stride=1, data_format=layout)
         p = fluid.layers.conv2d_transpose(p, 2, filter_size=3, stride=2, padding=1, data_format=layout)
+        p = fluid.layers.group_norm(p, 2, data_layout=layout)
         p = fluid.layers.transpose(p, [0, 3, 1, 2]) if layout == "NHWC" else p
         loss = fluid.layers.reduce_mean(fluid.layers.square(p))
         fluid.optimizer.SGD(0.5).minimize(loss)
     return main, startup, p, loss
 
 
-def test_nhwc_conv_pool_and_conv_transpose_compute_and_train_as_nchw():
+def test_nhwc_conv_pool_conv_transpose_and_group_norm_compute_and_train_as_nchw():
     x = np.random.default_rng(0).normal(size=(2, 3, 8, 6)).astype("float32")
     results = {}
     for layout, feed in (("NCHW", x), ("NHWC", np.ascontiguousarray(x.transpose(0, 2, 3, 1)))):
