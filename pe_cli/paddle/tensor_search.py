@@ -2,6 +2,7 @@
 ``paddle.topk``, ``paddle.nonzero``, ``paddle.masked_select``, ``paddle.where``) with 2.x's signatures,
 built from pe's own layers (Paddle's python/paddle/tensor/search.py)."""
 from .. import layers as L
+from ..layers.manipulation import reshape_variable
 from ..base.dtypes import convert_dtype
 from ..base.errors import PeError
 from ..framework.variable import Variable
@@ -17,7 +18,7 @@ def _arg(op_type, x, axis, keepdim, dtype, name=None):
     check_variable_and_dtype(x, "x", ("float32", "float64", "int16", "int32", "int64", "uint8"), op_type)
     check_dtype(dtype, "dtype", ("int32", "int64"), op_type)       # Paddle's TypeError
     if axis is None:
-        x, axis = L.reshape(x, [-1]), 0
+        x, axis = reshape_variable(x, [-1]), 0
     helper = LayerHelper(op_type, x=x, name=name)
     out = helper.create_variable_for_type_inference("int64", stop_gradient=True)
     helper.append_op(op_type, {"X": [x]}, {"Out": [out]}, {"axis": int(axis), "keepdims": bool(keepdim),

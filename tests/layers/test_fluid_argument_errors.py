@@ -179,3 +179,19 @@ def test_type_errors_of_the_fourth_session(program):
         layers.full_like(f32, 1.0, dtype="float")     # Fluid's check_dtype takes the exact names only
     with pytest.raises(ValueError):
         layers.full_like(f32, 1.0, device="opu")
+
+
+def test_reshape_errors_as_fluid(program):
+    """test_reshape_op.py's TestReshapeOpError: TypeErrors of x, shape and actual_shape, AssertionErrors of
+    a 0 past x's dims and of a negative size other than -1; paddle.reshape still takes bool."""
+    x = fluid.data("x", shape=[2, 25], dtype="float32")
+    for bad in (lambda: layers.reshape(fluid.create_lod_tensor(np.array([[-1]]), [[1]], fluid.CPUPlace()), [1]),
+                lambda: layers.reshape(fluid.data("b", shape=[2, 25], dtype="bool"), [2, 5, 5]),
+                lambda: layers.reshape(x, shape=1), lambda: layers.reshape(x, [25, 2], actual_shape=1)):
+        with pytest.raises(TypeError):
+            bad()
+    for shape in ([-1, -1, 5], [2, 5, 5, 0], [-1, -2, 5]):
+        with pytest.raises(AssertionError):
+            layers.reshape(x, shape)
+    import pe_cli.paddle as paddle
+    assert paddle.reshape(fluid.data("b2", shape=[2, 25], dtype="bool"), [2, 5, 5]).shape == (2, 5, 5)
