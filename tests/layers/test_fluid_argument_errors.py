@@ -25,6 +25,10 @@ def test_dtype_and_type_errors(program):
         layers.dropout(i32, dropout_prob=0.5)
     with pytest.raises(TypeError):      # test_group_norm_op.py
         layers.group_norm(i32, 2)
+    f32 = fluid.data("f", shape=[None, 1], dtype="float32")
+    for bad in ((f32, [512, 1]), ([512, 1], f32)):      # test_teacher_student_sigmoid_loss_op.py
+        with pytest.raises(TypeError):
+            layers.teacher_student_sigmoid_loss(*bad)
     with pytest.raises(TypeError):
         layers.isfinite(layers.data("h", shape=[10], dtype="float16", append_batch_size=False))
     with pytest.raises(TypeError):
