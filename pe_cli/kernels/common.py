@@ -256,12 +256,17 @@ def unpad_index(lengths, padded_length):
 
 
 def expand_rows(attrs, x_rows, y_rows):
-    """sequence_expand's row map and output offsets (None for a plain X) from its inputs' LoD. As in
-    Fluid, only a one-level LoD of X groups its rows; X with a deeper LoD (a beam search's state)
-    expands row by row."""
+    """sequence_expand's row map and output offsets (None for a plain X) from its inputs' LoD: X's
+    sequence i repeated as many times as Y's LoD level ``ref_level`` (-1: the last) counts in its
+    sequence i. As in Fluid, only a one-level LoD of X groups its rows; X with a deeper LoD (a beam
+    search's state) expands row by row."""
     x_lod = (attrs.get("_lod") or {}).get("X")
     x_offs = np.asarray(x_lod[0], dtype=np.int64) if x_lod and len(x_lod) == 1 else None
-    return expand_index(x_offs, seq_offsets(attrs, "Y", y_rows), x_rows)
+    ref = seq_offsets(attrs, "Y", y_rows)
+    y_lod, level = attrs["_lod"]["Y"], attrs.get("ref_level", -1)
+    if level not in (-1, len(y_lod) - 1):      # an outer level: each count is of its inner sequences
+        ref = np.asarray(y_lod[level], dtype=np.int64)
+    return expand_index(x_offs, ref, x_rows)
 
 
 def context_index(offs, start, length):
