@@ -9,7 +9,6 @@ import numbers
 import numpy as np
 
 from .. import layers as L
-from ..layers.manipulation import reshape_variable
 from ..layers.creation import assign_array_like
 from ..base.dtypes import convert_dtype
 from ..base.errors import PeError
@@ -397,5 +396,5 @@ def cumsum(x, axis=None, dtype=None, name=None):
     if dtype is not None and convert_dtype(dtype) != x.dtype:
         x = L.cast(x, dtype)
     if axis is None:
-        x, axis = reshape_variable(x, [-1]), 0
+        x, axis = L.reshape(x, [-1]), 0
     return L.cumsum(x, axis=int(axis))
