@@ -195,6 +195,9 @@ CASES = [
     OpCase("roi_pool", {"X": _x(2, 2, 5, 7), "ROIs": _rois(_FAR), "RoisNum": np.array([1, 2], np.int32)},
            _roi_pool_ref, attrs={"pooled_height": 3, "pooled_width": 2, "spatial_scale": 1.0}, grad=("X",),
            name="roi_pool_rois_num_outside"),
+    OpCase("roi_pool", {"X": _x(2, 2, 5, 7), "ROIs": _rois(_FAR), "RoisLod": np.array([0, 2, 3])}, _roi_pool_ref,
+           attrs={"pooled_height": 2, "pooled_width": 2, "spatial_scale": 1.0}, grad=("X",),
+           name="roi_pool_rois_lod"),       # Fluid 1.8's offsets tensor
     OpCase("roi_align", {"X": rng.normal(size=(2, 3, 6, 8)), "ROIs": _rois(_BOXES, [[0, 3, 5]])}, _roi_align_ref,
            attrs={"pooled_height": 2, "pooled_width": 2, "spatial_scale": 0.5, "sampling_ratio": -1}, grad=("X",)),
     OpCase("roi_align", {"X": rng.normal(size=(2, 2, 5, 7)), "ROIs": _rois(_FAR),
