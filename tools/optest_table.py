@@ -67,8 +67,12 @@ def parse(output):
 def run_file(directory, filename, pythonpath, timeout):
     # warnings off: one printed while a case runs splits unittest's "name ... ok" line, which the count reads
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT] + pythonpath), PE_DEBUG="1", PYTHONWARNINGS="ignore")
+    script = [filename]
+    if "unittest.main(" not in open(os.path.join(directory, filename), errors="replace").read():
+        # a file that runs nothing by itself: its cases run by unittest, as Paddle's CI runs them
+        script = [os.path.join(ROOT, "tools", "optest_unittest.py"), filename[:-len(".py")]]
     try:
-        proc = subprocess.run([sys.executable, "-m", "pe_cli", "fluid", filename, "-v"], cwd=directory, env=env,
+        proc = subprocess.run([sys.executable, "-m", "pe_cli", "fluid", *script, "-v"], cwd=directory, env=env,
                               capture_output=True, text=True, timeout=timeout)
         output = proc.stdout + proc.stderr
     except subprocess.TimeoutExpired as e:
@@ -129,6 +133,23 @@ NOTES = {
                          "names no 2.0-alpha keyword",
     "test_one_hot_op.py": "pe design: a one_hot of float ids is refused when the op is appended; Fluid 1.8 builds "
                           "it and fails in exe.run, where the test expects the error",
+    "test_group_norm_op.py": "Paddle-only: TestGroupNormAPI_With_NHWC runs its main program without the startup "
+                             "program; Fluid 1.8 takes the uninitialised Scale and Bias as absent, pe says to run "
+                             "the startup program",
+    "test_prelu_op.py": "Paddle-only: TestModeError wants Paddle's C++ error name 'InvalidArgumentError' in the "
+                        "message of a bad mode; pe raises its ValueError, naming the op, the attribute and its "
+                        "choices",
+    "test_lstm_unit_op.py": "Paddle-only: fails on Fluid 1.8.5 too (op_test's tearDownClass wants inputs of at least "
+                            "100 elements for a gradient check unless white-listed)",
+    "test_rank_attention_op.py": "Paddle-only: fails on Fluid 1.8.5 too (TestRankAttentionOpComplex sets no op_type, "
+                                 "which op_test's tearDownClass asserts)",
+    "test_var_conv_2d.py": "Paddle-only: TestVarConv2dApi feeds sequences of 60 and 56 values where its channels, "
+                           "rows and columns make 90 and 84; Fluid 1.8 reads past them unchecked, pe refuses them",
+    "test_target_assign_op.py": "environment: the test's reference calls random.sample() of a set, which Python "
+                                "3.11 (pe's) refuses; it passes on Fluid 1.8.5's Python 3.8",
+    "test_sequence_enumerate_op.py": "environment: the test's reference makes np.array() of rows mixing 1-element "
+                                     "arrays and the int pad value, which numpy >= 1.24 (pe's 2) refuses as "
+                                     "inhomogeneous; it passes on Fluid 1.8.5's numpy 1.23",
 }
 
 

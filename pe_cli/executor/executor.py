@@ -206,7 +206,8 @@ class Executor:
     def _store(self, plan, values, scope, feed):
         lods = values.lods
         for name in plan.persistable_writes:       # a state's LoD (detection_map's lists) is kept too
-            scope.set_array(name, values[name], lods.get(name))
+            if name in values:      # else an output its kernel leaves unwritten (dropout's Mask when is_test):
+                scope.set_array(name, values[name], lods.get(name))     # as Fluid's, it stays uninitialised
         for name in feed:       # as Fluid's feed op: a fed persistable variable keeps its value in the scope
             name = name if isinstance(name, str) else name.name
             var = plan.block.vars.get(name)

@@ -12,7 +12,8 @@ from ..framework.lod_tensor import LoDTensor, LoDTensorArray, create_lod_tensor,
 from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
 from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_places  # noqa: F401
 from . import (average, backward, clip, compiler, core, data_feeder, dataset, dygraph, evaluator,  # noqa: F401
-               executor, framework, initializer, input, io, install_check, lod_tensor, metrics, nets, optimizer,
+               executor, framework, initializer, input, io, install_check, layer_helper, lod_tensor, metrics, nets,
+               optimizer,
                param_attr, profiler, reader, regularizer, trainer_desc, transpiler, unique_name)
 from .backward import append_backward, gradients  # noqa: F401
 from .compiler import BuildStrategy, CompiledProgram, ExecutionStrategy  # noqa: F401

@@ -256,23 +256,34 @@ def unpad_index(lengths, padded_length):
 
 
 def expand_rows(attrs, x_rows, y_rows):
-    """sequence_expand's row map and output offsets (None for a plain X) from its inputs' LoD. As in
-    Fluid, only a one-level LoD of X groups its rows; X with a deeper LoD (a beam search's state)
-    expands row by row."""
+    """sequence_expand's row map and output offsets (None for a plain X) from its inputs' LoD: X's
+    sequence i repeated as many times as Y's LoD level ``ref_level`` (-1: the last) counts in its
+    sequence i. As in Fluid, only a one-level LoD of X groups its rows; X with a deeper LoD (a beam
+    search's state) expands row by row."""
     x_lod = (attrs.get("_lod") or {}).get("X")
     x_offs = np.asarray(x_lod[0], dtype=np.int64) if x_lod and len(x_lod) == 1 else None
-    return expand_index(x_offs, seq_offsets(attrs, "Y", y_rows), x_rows)
+    ref = seq_offsets(attrs, "Y", y_rows)
+    y_lod, level = attrs["_lod"]["Y"], attrs.get("ref_level", -1)
+    if level not in (-1, len(y_lod) - 1):      # an outer level: each count is of its inner sequences
+        ref = np.asarray(y_lod[level], dtype=np.int64)
+    return expand_index(x_offs, ref, x_rows)
 
 
-def context_index(offs, start, length):
+def context_index(offs, start, length, trainable=False):
     """sequence_conv's context: for each row and window position k, the row start + k steps
-    away within the same sequence, or -1 (zero padding) outside it. [rows * length]."""
+    away within the same sequence, or -1 (zero padding) outside it. [rows * length]. With
+    ``trainable`` (paddingTrainable) a step outside is a row of PaddingData instead, placed after X's
+    rows: PaddingData row up + d for a step d rows before the sequence's start (d < 0) or d rows past
+    its end (d >= 0), up = max(0, -start) its rows for the steps before, as Fluid's."""
     offs = np.asarray(offs, dtype=np.int64)
     rows = int(offs[-1])
     seq = np.repeat(np.arange(len(offs) - 1), np.diff(offs))
     src = np.arange(rows)[:, None] + start + np.arange(length)[None, :]
     lo, hi = offs[seq][:, None], offs[seq + 1][:, None]
-    return np.where((src >= lo) & (src < hi), src, -1).reshape(-1).astype(np.int64)
+    outside = -1
+    if trainable:
+        outside = rows + max(0, -start) + np.where(src < lo, src - lo, src - hi)
+    return np.where((src >= lo) & (src < hi), src, outside).reshape(-1).astype(np.int64)
 
 
 def matmul_v1_attrs(attrs):

@@ -1,5 +1,6 @@
 """Channels-last images for kernels written channels first. An op registered with
-``channels_last=(slots)`` (pe_cli/ops/registry.py) runs, when its ``data_format`` is NHWC (NDHWC),
+``channels_last=(slots)`` (pe_cli/ops/registry.py) runs, when its ``data_format`` (or ``data_layout``,
+group_norm's) is NHWC (NDHWC),
 the same NCHW kernel on its data: the listed input slots are transposed to channels first before the
 call and the listed output slots back after it, with the device's own transpose kernel. Slots not
 listed (a filter, which Fluid keeps [M, C/groups, kh, kw] in both layouts) pass as they are. This
@@ -12,24 +13,32 @@ transposed to have that axis last around the call."""
 import importlib
 
 _LAYOUTS = ("NHWC", "NDHWC")
-_TO_FIRST = {4: [0, 3, 1, 2], 5: [0, 4, 1, 2, 3]}
-_TO_LAST = {4: [0, 2, 3, 1], 5: [0, 2, 3, 4, 1]}
+
+
+def _to_first(rank):
+    return [0, rank - 1] + list(range(1, rank - 1))
+
+
+def _to_last(rank):
+    return [0] + list(range(2, rank)) + [1]
 
 
 def channels_last(kernel, device, slots):
-    """``kernel`` wrapped to take and give channels-last values of ``slots`` when the op's attribute
-    ``data_format`` says so; called as it is otherwise."""
+    """``kernel`` wrapped to take and give channels-last values of ``slots`` (of any rank >= 3) when the
+    op's attribute ``data_format`` (``data_layout``) says so; called as it is otherwise."""
     transpose = importlib.import_module(f"pe_cli.kernels.{device}.manipulation").transpose
 
-    def move(value, perms):
-        return transpose({"X": value}, {"axis": perms[len(value.shape)]})["Out"]
+    def move(value, perm):
+        rank = len(value.shape)
+        return transpose({"X": value}, {"axis": perm(rank)})["Out"] if rank >= 3 else value
 
     def run(ins, attrs):
-        if attrs.get("data_format") not in _LAYOUTS:
+        key = next((k for k in ("data_format", "data_layout") if attrs.get(k) in _LAYOUTS), None)
+        if key is None:
             return kernel(ins, attrs)
-        first = {k: move(v, _TO_FIRST) if k in slots and v is not None else v for k, v in ins.items()}
-        outs = kernel(first, dict(attrs, data_format="NCHW" if attrs["data_format"] == "NHWC" else "NCDHW"))
-        return {k: move(v, _TO_LAST) if k in slots and v is not None else v for k, v in outs.items()}
+        first = {k: move(v, _to_first) if k in slots and v is not None else v for k, v in ins.items()}
+        outs = kernel(first, dict(attrs, **{key: "NCHW" if attrs[key] == "NHWC" else "NCDHW"}))
+        return {k: move(v, _to_last) if k in slots and v is not None else v for k, v in outs.items()}
     run.__name__ = getattr(kernel, "__name__", "kernel")
     return run
 

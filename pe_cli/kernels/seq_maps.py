@@ -134,6 +134,42 @@ def im2sequence_geometry(x_shape, attrs):
     return kh, kw, sh, sw, pu, pl, oh, ow
 
 
+def _real_grid(real, attrs, i):
+    """Image i's patch rows and columns given its real size: the image rows / columns each patch reads
+    ([rh, kh], [rw, kw]), by Fluid's Im2SeqOutputSize of the real size divided by out_stride (rounded up)."""
+    (kh, kw), (sh, sw), (pu, pl, pd, pr) = attrs["kernels"], attrs["strides"], attrs["paddings"]
+    osh, osw = attrs["out_stride"]
+    h, w = -(-int(real[i, 0]) // osh), -(-int(real[i, 1]) // osw)
+    rh, rw = max(0, 1 + (h + pu + pd - kh + sh - 1) // sh), max(0, 1 + (w + pl + pr - kw + sw - 1) // sw)
+    return (np.arange(rh) * sh - pu)[:, None] + np.arange(kh), (np.arange(rw) * sw - pl)[:, None] + np.arange(kw)
+
+
+def real_size_patches(x, real_size, attrs, dout=None):
+    """im2sequence given Y, each image's real [height, width] (host arrays): each image's patches over a
+    grid the real size gives (zeros outside the image), one sequence per image, as Fluid's; with
+    ``dout`` (the output's gradient) the gradient wrt x instead."""
+    n, c, h, w = x.shape
+    real = np.asarray(real_size).reshape(-1, 2)
+    if len(real) < n:
+        raise PeError(f"im2sequence: Y holds {len(real)} real sizes for {n} images; give one [height, width] each")
+    outs, offs, dx = [], [0], None if dout is None else np.zeros_like(x)
+    for i in range(n):
+        ys, xs = _real_grid(real, attrs, i)
+        inside = ((ys >= 0) & (ys < h))[:, :, None, None] & ((xs >= 0) & (xs < w))[None, None]
+        at = (np.clip(ys, 0, h - 1)[:, :, None, None], np.clip(xs, 0, w - 1)[None, None])
+        rows = ys.shape[0] * xs.shape[0]
+        if dx is not None:          # [rh*rw, c*kh*kw] rows back to [c, rh, kh, rw, kw], added where they read
+            part = dout[offs[-1]:offs[-1] + rows].reshape(ys.shape[0], xs.shape[0], c, ys.shape[1], xs.shape[1])
+            np.add.at(dx[i], (slice(None),) + at, part.transpose(2, 0, 3, 1, 4) * inside)
+        else:
+            patch = x[i][(slice(None),) + at] * inside          # [c, rh, kh, rw, kw]
+            outs.append(patch.transpose(1, 3, 0, 2, 4).reshape(rows, -1))
+        offs.append(offs[-1] + rows)
+    if dx is not None:
+        return dx
+    return np.concatenate(outs).astype(x.dtype, copy=False), [offs]
+
+
 def image_offsets(n, steps):
     """One sequence of ``steps`` rows per image."""
     return [list(range(0, n * steps + 1, steps))]

@@ -1,5 +1,5 @@
 """Convolution layers of Fluid 1.8's ``fluid.layers``, with its signatures: conv2d (NCHW or NHWC),
-conv2d_transpose (NCHW only) and deformable_conv. The padding and pair helpers here serve the
+conv2d_transpose (NCHW or NHWC) and deformable_conv. The padding and pair helpers here serve the
 pooling and normalization layers too."""
 __all__ = ["conv2d", "conv2d_transpose", "deformable_conv"]
 from ..base.errors import ArgumentValueError, PeError, ShapeError
@@ -104,14 +104,14 @@ def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, gro
     return helper.append_activation(pre_act)
 
 
-def _filter_size(helper, input, output_size, stride, paddings, dilation):
+def _filter_size(helper, input, output_size, stride, paddings, dilation, data_format="NCHW"):
     """Fluid's filter size for a given output_size: the one whose least output is that size."""
     if output_size is None:
         raise PeError(f"conv2d_transpose layer '{helper.name}': give filter_size or output_size")
     p = paddings if len(paddings) == 4 else [paddings[0], paddings[0], paddings[1], paddings[1]]
     sizes = []
     for i in range(2):
-        in_size = input.shape[2 + i]
+        in_size = input.shape[(1 if data_format == "NHWC" else 2) + i]
         if in_size is None or in_size < 0:
             raise _shape_error(helper, f"input '{input.name}' has an unknown size along dim {2 + i}; give "
                                        f"filter_size")
@@ -122,41 +122,45 @@ def _filter_size(helper, input, output_size, stride, paddings, dilation):
 def conv2d_transpose(input, num_filters, output_size=None, filter_size=None, padding=0, stride=1, dilation=1,
                      groups=None, param_attr=None, bias_attr=None, use_cudnn=True, act=None, name=None,
                      data_format="NCHW"):
-    """The transposed 2-D convolution of NCHW ``input`` (conv2d's input gradient): Out = act(
-    conv2d_transpose(input, W) + b), W [C, num_filters/groups, kh, kw]. ``output_size`` picks one of
-    the sizes conv2d would map back to the input's (and gives filter_size when that is None)."""
+    """The transposed 2-D convolution of NCHW (or NHWC) ``input`` (conv2d's input gradient): Out = act(
+    conv2d_transpose(input, W) + b), W [C, num_filters/groups, kh, kw] in both layouts. ``output_size``
+    picks one of the sizes conv2d would map back to the input's (and gives filter_size when that is
+    None). As Fluid's, groups == C == num_filters without cuDNN builds depthwise_conv2d_transpose."""
     helper = LayerHelper("conv2d_transpose", input=input, param_attr=param_attr, bias_attr=bias_attr, act=act,
                          name=name)
-    if data_format != "NCHW":
-        raise PeError(f"conv2d_transpose layer '{helper.name}': data_format={data_format!r} is not supported; "
-                      f"use NCHW")
+    if data_format not in ("NCHW", "NHWC"):
+        raise ArgumentValueError(f"conv2d_transpose layer '{helper.name}': data_format={data_format!r} must be "
+                                 f"'NCHW' or 'NHWC'")
     shape = input.shape
-    if shape is None or len(shape) != 4 or shape[1] is None or shape[1] < 0:
-        raise _shape_error(helper, f"input '{input.name}' {list(shape or [])} must be 4-D NCHW [N, C, H, W] "
-                                   f"with known C")
-    channels, groups = shape[1], groups or 1
+    channel_axis = 3 if data_format == "NHWC" else 1
+    if shape is None or len(shape) != 4 or shape[channel_axis] is None or shape[channel_axis] < 0:
+        raise _shape_error(helper, f"input '{input.name}' {list(shape or [])} must be 4-D {data_format} with "
+                                   f"known C")
+    channels, groups = shape[channel_axis], groups or 1
     if groups < 1 or channels % groups or num_filters % groups:
         raise _shape_error(helper, f"groups={groups} must divide the input's {channels} channels and "
                                    f"num_filters={num_filters}")
     stride = _pair(stride, "stride", helper)
     dilation = _pair(dilation, "dilation", helper)
-    paddings, algorithm = _paddings(padding, helper)
+    paddings, algorithm = _paddings(padding, helper, data_format=data_format)
     if output_size is not None:
         output_size = _pair(output_size, "output_size", helper)
     if filter_size is None:
         if algorithm != "EXPLICIT":
             raise PeError(f"conv2d_transpose layer '{helper.name}': give filter_size with padding={padding!r}")
-        filter_size = _filter_size(helper, input, output_size, stride, paddings, dilation)
+        filter_size = _filter_size(helper, input, output_size, stride, paddings, dilation, data_format)
     else:
         filter_size = _pair(filter_size, "filter_size", helper)
     dtype = helper.input_dtype()
     w = helper.create_parameter(param_attr, [channels, num_filters // groups] + filter_size, dtype)
     pre_bias = helper.create_variable_for_type_inference(dtype)
-    helper.append_op("conv2d_transpose", {"Input": [input], "Filter": [w]}, {"Output": [pre_bias]},
+    depthwise = channels == groups and num_filters == channels and not use_cudnn
+    helper.append_op("depthwise_conv2d_transpose" if depthwise else "conv2d_transpose",
+                     {"Input": [input], "Filter": [w]}, {"Output": [pre_bias]},
                      {"output_size": output_size or [], "strides": stride, "paddings": paddings,
                       "padding_algorithm": algorithm, "dilations": dilation, "groups": groups,
-                      "use_cudnn": use_cudnn, "data_format": "NCHW"})
-    pre_act = helper.append_bias_op(pre_bias, dim_start=1, dim_end=2)
+                      "use_cudnn": use_cudnn, "data_format": data_format})
+    pre_act = helper.append_bias_op(pre_bias, dim_start=channel_axis, dim_end=channel_axis + 1)
     return helper.append_activation(pre_act)
 
 

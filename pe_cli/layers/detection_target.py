@@ -68,7 +68,8 @@ def generate_proposal_labels(rpn_rois, gt_classes, is_crowd, gt_boxes, im_info, 
                              return_max_overlap=False):
     """Fast R-CNN's sampled training rois per image with their labels and per-class box targets.
     Returns (rois, labels_int32, bbox_targets, bbox_inside_weights, bbox_outside_weights) and, with
-    ``return_max_overlap``, each roi's best IoU with a gt box. ``is_cascade_rcnn`` is not supported."""
+    ``return_max_overlap``, each roi's best IoU with a gt box. With ``is_cascade_rcnn`` (Fluid's), the rois
+    after each image's gt boxes' count, of positive size, all foreground and background ones kept."""
     if class_nums is None:
         raise PeError("generate_proposal_labels: class_nums is needed (the number of classes, background included)")
     helper = LayerHelper("generate_proposal_labels")

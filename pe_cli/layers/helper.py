@@ -69,6 +69,15 @@ class LayerHelper:
         self.name = name if name else unique_name.generate(layer_type)
 
     @property
+    def param_attr(self):
+        """The ``param_attr`` the layer was given, as a ParamAttr (Fluid's LayerHelper property)."""
+        return ParamAttr._to_attr(self.kwargs.get("param_attr"))
+
+    @property
+    def bias_attr(self):
+        return ParamAttr._to_attr(self.kwargs.get("bias_attr"))
+
+    @property
     def main_program(self):
         return default_main_program()
 

@@ -80,6 +80,8 @@ def teacher_student_sigmoid_loss(input, label, soft_max_up_bound=15.0, soft_max_
     """Sigmoid cross-entropy of logits ``input`` [N, 1] with a click and an optional teacher value
     coded in ``label`` [N, 1]: -2 / -1 (no teacher, click 0 / 1), q / 1 + q (teacher q, click 0 / 1).
     The gradient is 0 where the logit lies outside (soft_max_lower_bound, soft_max_up_bound)."""
+    check_variable_and_dtype(input, "input", ("float32", "float64"), "teacher_student_sigmoid_loss")     # Fluid 1.8's
+    check_variable_and_dtype(label, "label", ("float32", "float64"), "teacher_student_sigmoid_loss")
     helper = LayerHelper("teacher_student_sigmoid_loss", input=input)
     out = helper.create_variable_for_type_inference(input.dtype)
     helper.append_op("teacher_student_sigmoid_loss", {"X": [input], "Label": [label]}, {"Y": [out]},

@@ -97,7 +97,16 @@ def reshape(x, shape, actual_shape=None, act=None, inplace=False, name=None):
     """``x`` with a new shape: a 0 copies x's dim at that index, one -1 is inferred from the rest.
     ``shape`` may also be an int Variable, or ``actual_shape`` one, giving the shape at run time
     (the ``shape`` list, when given, is then the build-time shape). ``inplace`` is accepted and
-    ignored: the output is always a new variable."""
+    ignored: the output is always a new variable. Fluid 1.8's TypeErrors: x a Variable of a number
+    dtype (bool is paddle.reshape's), shape a list, tuple or Variable, actual_shape a Variable."""
+    check_variable_and_dtype(x, "x", NUMBERS, "reshape")
+    check_type(shape, "shape", (list, tuple, Variable), "reshape")
+    check_type(actual_shape, "actual_shape", (Variable, type(None)), "reshape")
+    return reshape_variable(x, shape, actual_shape, act, name=name)
+
+
+def reshape_variable(x, shape, actual_shape=None, act=None, name=None):
+    """fluid.layers.reshape without its type checks: paddle.reshape's, which takes any dtype."""
     inputs = {"X": [x]}
     if isinstance(shape, Variable):
         inputs["Shape"] = [shape]
@@ -112,6 +121,15 @@ def reshape(x, shape, actual_shape=None, act=None, inplace=False, name=None):
         if len(unknown) > 1:
             raise ArgumentAssertionError(f"reshape of '{x.name}': Only one dimension value of 'shape' in reshape can "
                                          f"be -1. But received shape[{unknown[1]}] is also -1.")
+        negative = [i for i, d in enumerate(shape) if d < -1]
+        if negative:
+            raise ArgumentAssertionError(f"reshape of '{x.name}': Each dimension value of 'shape' in reshape must not "
+                                         f"be negative except one unknown dimension. But received "
+                                         f"shape[{negative[0]}] = {shape[negative[0]]}.")
+        copied = [i for i, d in enumerate(shape) if d == 0 and x.shape is not None and i >= len(x.shape)]
+        if copied:
+            raise ArgumentAssertionError(f"reshape of '{x.name}': The index of 0 in 'shape' must be less than the "
+                                         f"input's {len(x.shape)} dims. But received shape[{copied[0]}] = 0.")
     else:
         raise PeError(f"reshape of '{x.name}': shape must be a list of ints or a Variable, got {shape!r}")
     if actual_shape is not None:

@@ -120,17 +120,20 @@ def group_norm(input, groups, epsilon=1e-05, param_attr=None, bias_attr=None, ac
                name=None):
     """``input`` [N, C, ...] normalized per sample over each of ``groups`` groups of channels (and
     the other dims), then scaled and shifted per channel by parameters [C] initialized to 1 and 0
-    (False: none), then ``act``. NCHW only."""
-    if data_layout != "NCHW":
-        raise PeError(f"group_norm: data_layout={data_layout!r} is not supported by pe; transpose the input "
-                      f"to NCHW and give data_layout='NCHW'")
+    (False: none), then ``act``. NCHW, or NHWC ([N, ..., C])."""
+    check_variable_and_dtype(input, "input", FLOATS[1:], "group_norm")
+    if data_layout not in ("NCHW", "NHWC"):
+        raise ArgumentValueError(f"group_norm: data_layout={data_layout!r} must be 'NCHW' or 'NHWC'")
     helper = LayerHelper("group_norm", input=input, param_attr=param_attr, bias_attr=bias_attr, act=act,
                          name=name)
     shape = _known_shape("group_norm", input, 2)
-    if not isinstance(groups, int) or groups < 1 or shape[1] % groups:
-        raise PeError(f"group_norm: groups={groups!r} must be an int >= 1 dividing the {shape[1]} channels of "
+    channels = shape[-1] if data_layout == "NHWC" else shape[1]
+    if channels is None or channels < 0:
+        raise PeError(f"group_norm: input '{input.name}' {shape} needs a known channel count")
+    if not isinstance(groups, int) or groups < 1 or channels % groups:
+        raise PeError(f"group_norm: groups={groups!r} must be an int >= 1 dividing the {channels} channels of "
                       f"input '{input.name}'")
-    inputs = _affine_params(helper, input, param_attr, bias_attr, shape[1])
+    inputs = _affine_params(helper, input, param_attr, bias_attr, channels)
     dtype = input.dtype
     mean = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
     variance = helper.create_variable_for_type_inference(dtype, stop_gradient=True)

@@ -2,7 +2,8 @@
 input and filter gradients (NCHW, or NHWC with their NCHW kernels run between transposes:
 ``channels_last``, kernels/layout.py); conv2d_transpose (Fluid 1.8), the gradient of conv2d with
 respect to its input, so its kernels are conv2d's with the roles swapped (its forward is
-conv2d_grad_input, its input gradient conv2d and its filter gradient conv2d_grad_filter); and
+conv2d_grad_input, its input gradient conv2d and its filter gradient conv2d_grad_filter), NCHW or NHWC,
+and its depthwise twin; and
 deformable_conv (Fluid 1.8), convolution whose taps read the input at learned offsets (bilinear,
 zero outside), each tap's value scaled by a mask (v2, the op deformable_conv) or not (v1,
 deformable_conv_v1).
@@ -150,7 +151,7 @@ _TRANSPOSE_ATTRS = {
                         all(isinstance(i, int) and i >= 1 for i in v), "[] or [out_h, out_w], ints >= 1"),
     "padding_algorithm": Attr("EXPLICIT", choices=("EXPLICIT", "SAME", "VALID")),
     "is_test": False,           # Fluid 1.8 has it (for MKL-DNN); it changes nothing here
-    "data_format": Attr("NCHW", choices=("NCHW", "AnyLayout")),
+    "data_format": Attr("NCHW", choices=("NCHW", "NHWC", "AnyLayout")),
     "output_padding": Attr(list, lambda v: isinstance(v, (list, tuple)) and len(v) in (0, 2) and
                            all(isinstance(i, int) and i >= 0 for i in v), "[] or 2 ints >= 0"),
     "use_cudnn": True,
@@ -163,9 +164,10 @@ _TRANSPOSE_ATTRS = {
 
 
 def _infer_transpose(ctx):
-    x, w, a = ctx.shape("Input"), ctx.shape("Filter"), ctx.attrs
+    a = ctx.attrs
+    x, w = _as_nchw(ctx.shape("Input"), a), ctx.shape("Filter")
     if x is None or len(x) != 4:
-        ctx.fail(f"Input {fmt_shape(x)} must be 4-D NCHW [N, C, H, W]")
+        ctx.fail(f"Input {fmt_shape(x)} must be 4-D {a['data_format']}")
     if w is None or len(w) != 4:
         ctx.fail(f"Filter {fmt_shape(w)} must be 4-D [C_in, C_out/groups, kh, kw] for Input {fmt_shape(x)}")
     if ctx.dtype("Input") != ctx.dtype("Filter"):
@@ -178,27 +180,35 @@ def _infer_transpose(ctx):
     if error:
         ctx.fail(error)
     out_c = w[1] * a["groups"] if _known(w[1]) else -1
-    ctx.set_output("Output", [x[0], out_c] + out_hw, ctx.dtype("Input"))
+    ctx.set_output("Output", _to_layout([x[0], out_c] + out_hw, a), ctx.dtype("Input"))
 
 
-def _grad_transpose(g):
-    ins = {"Input": g.input("Input"), "Filter": g.input("Filter"), "Output@GRAD": g.out_grad("Output")}
-    if g.needs("Input"):
-        g.op("conv2d_transpose_grad_input", ins, {"Input@GRAD": g.in_grad("Input")}, g.attrs)
-    if g.needs("Filter"):
-        g.op("conv2d_transpose_grad_filter", ins, {"Filter@GRAD": g.in_grad("Filter")}, g.attrs)
+def _grad_transpose(type_):
+    def grad(g):
+        ins = {"Input": g.input("Input"), "Filter": g.input("Filter"), "Output@GRAD": g.out_grad("Output")}
+        if g.needs("Input"):
+            g.op(f"{type_}_grad_input", ins, {"Input@GRAD": g.in_grad("Input")}, g.attrs)
+        if g.needs("Filter"):
+            g.op(f"{type_}_grad_filter", ins, {"Filter@GRAD": g.in_grad("Filter")}, g.attrs)
+    return grad
 
 
-register("conv2d_transpose", kernel_module="convolution", inputs=["Input", "Filter"], outputs=["Output"],
-         attrs=_TRANSPOSE_ATTRS, infer=_infer_transpose, grad=_grad_transpose, grad_reads=("Filter", "Input"),
-         doc="Output = the transposed convolution of Input [N, C_in, H, W] with Filter [C_in, C_out/groups, "
-             "kh, kw]: each input pixel adds Filter's taps, scaled by it, at stride spacing (less paddings), "
-             "which is conv2d's input gradient; Output is [N, C_out, (H - 1) * stride - pads + dilation * "
-             "(kh - 1) + 1, ...] or output_size.")
-register("conv2d_transpose_grad_input", kernel_module="convolution", inputs=["Input", "Filter", "Output@GRAD"],
-         outputs=["Input@GRAD"], attrs=_TRANSPOSE_ATTRS, infer=grads_like({"Input@GRAD": "Input"}))
-register("conv2d_transpose_grad_filter", kernel_module="convolution", inputs=["Input", "Filter", "Output@GRAD"],
-         outputs=["Filter@GRAD"], attrs=_TRANSPOSE_ATTRS, infer=grads_like({"Filter@GRAD": "Filter"}))
+# depthwise_conv2d_transpose (what Fluid's layer builds for groups == channels == num_filters without
+# cuDNN) is served by conv2d_transpose's kernels; NHWC runs them between transposes (kernels/layout.py)
+for _type in ("conv2d_transpose", "depthwise_conv2d_transpose"):
+    register(_type, kernel_module="convolution", kernel="conv2d_transpose", inputs=["Input", "Filter"],
+             outputs=["Output"], attrs=_TRANSPOSE_ATTRS, infer=_infer_transpose, grad=_grad_transpose(_type),
+             grad_reads=("Filter", "Input"), channels_last=("Input", "Output"),
+             doc="Output = the transposed convolution of Input [N, C_in, H, W] (or NHWC) with Filter [C_in, "
+                 "C_out/groups, kh, kw]: each input pixel adds Filter's taps, scaled by it, at stride spacing "
+                 "(less paddings), which is conv2d's input gradient; Output is [N, C_out, (H - 1) * stride - "
+                 "pads + dilation * (kh - 1) + 1, ...] or output_size.")
+    register(f"{_type}_grad_input", kernel_module="convolution", kernel="conv2d_transpose_grad_input",
+             inputs=["Input", "Filter", "Output@GRAD"], outputs=["Input@GRAD"], attrs=_TRANSPOSE_ATTRS,
+             infer=grads_like({"Input@GRAD": "Input"}), channels_last=("Input", "Output@GRAD", "Input@GRAD"))
+    register(f"{_type}_grad_filter", kernel_module="convolution", kernel="conv2d_transpose_grad_filter",
+             inputs=["Input", "Filter", "Output@GRAD"], outputs=["Filter@GRAD"], attrs=_TRANSPOSE_ATTRS,
+             infer=grads_like({"Filter@GRAD": "Filter"}), channels_last=("Input", "Output@GRAD"))
 
 
 # -- deformable_conv, deformable_conv_v1: taps at learned offsets ------------------------------------

@@ -71,7 +71,8 @@ register("warpctc", kernel_module="ctc", inputs=["Logits", "Label", "LogitsLengt
              "the blank class between and around labels, repeats merged), by the forward-backward "
              "recursions in log space; WarpCTCGrad = its gradient wrt the logits (softmax - posterior), "
              "divided by the sequence's steps with norm_by_times (the gradient only, as Fluid). An "
-             "impossible alignment gives an infinite loss and a zero gradient.")
+             "impossible alignment (fewer steps than labels and repeats) gives a loss of 0 and a zero "
+             "gradient, as Fluid 1.8's warp-ctc.")
 register("warpctc_grad", kernel_module="ctc",
          inputs=["Logits", "WarpCTCGrad", "Loss@GRAD", "LogitsLength?"], outputs=["Logits@GRAD"], attrs=_ATTRS,
          infer=grads_like({"Logits@GRAD": "Logits"}), needs_lod=True)

@@ -18,6 +18,7 @@ def _infer_generate(ctx):
     ctx.set_output("RpnRois", [-1, 4], dtype, lod_level=1)
     ctx.set_output("RpnRoiProbs", [-1, 1], dtype, lod_level=1)
     ctx.set_output("RpnRoisNum", [s[0]], "int32", lod_level=0)
+    ctx.set_output("RpnRoisLod", [s[0]], "int32", lod_level=0)
 
 
 def _infer_distribute(ctx):
@@ -45,14 +46,14 @@ def _infer_collect(ctx):
 
 register("generate_proposals", kernel_module="detection_proposals",
          inputs=["Scores", "BboxDeltas", "ImInfo", "Anchors", "Variances"],
-         outputs=["RpnRois", "RpnRoiProbs", "RpnRoisNum?"],
+         outputs=["RpnRois", "RpnRoiProbs", "RpnRoisNum?", "RpnRoisLod?"],
          attrs={"pre_nms_topN": 6000, "post_nms_topN": 1000, "nms_thresh": 0.5, "min_size": 0.1, "eta": 1.0},
          infer=_infer_generate, lod="drop", needs_lod=True,
          doc="Per image: the pre_nms_topN best-scored anchors decoded by BboxDeltas (scaled by Variances), "
              "clipped to the image (ImInfo: height, width, scale), those under min_size in the original image "
              "or centred outside dropped, then greedy NMS (nms_thresh; eta < 1 shrinks it) keeps post_nms_topN. "
              "RpnRois [R, 4] and RpnRoiProbs [R, 1] have one LoD sequence per image (an image with no box left "
-             "gets one zero box, score 0, as Fluid); RpnRoisNum: rois per image.")
+             "gets one zero box, score 0, as Fluid); RpnRoisNum (Fluid 1.8's RpnRoisLod): rois per image.")
 _INT = Attr(0, is_int, "an int")
 register("distribute_fpn_proposals", kernel_module="detection_proposals", inputs=["FpnRois"],
          outputs=["MultiFpnRois*", "RestoreIndex"],

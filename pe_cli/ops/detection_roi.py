@@ -57,7 +57,7 @@ def _infer_psroi(ctx):
 
 def _grad_maker(extra_outputs=()):
     def grad(g):
-        ins = {s: g.input(s) for s in ("X", "ROIs", "RoisNum", "BatchRoINums") if g.input(s)}
+        ins = {s: g.input(s) for s in ("X", "ROIs", "RoisNum", "RoisLod", "BatchRoINums") if g.input(s)}
         ins.update({s: g.output(s) for s in extra_outputs})
         ins["Out@GRAD"] = g.out_grad("Out")
         g.op(g.fwd.type + "_grad", ins, {"X@GRAD": g.in_grad("X")}, g.attrs)
@@ -70,11 +70,12 @@ def _infer_grad(ctx):
 
 _SCALE = {"pooled_height": _POS_INT, "pooled_width": _POS_INT, "spatial_scale": 1.0}
 _SPECS = [
-    ("roi_pool", ["RoisNum?"], ["Argmax"], {}, _infer_roi_pool,
+    ("roi_pool", ["RoisNum?", "RoisLod?"], ["Argmax"], {}, _infer_roi_pool,
      "Out[r, c, i, j] = the maximum of X[image(r), c] over bin (i, j) of the roi rounded to whole "
      "cells (round(x1 * spatial_scale) ... round(x2 * spatial_scale), at least 1x1); an empty bin is 0. "
      "Argmax: the index in the H*W plane of that maximum (-1 for an empty bin), which the gradient reads."),
-    ("roi_align", ["RoisNum?"], [], {"sampling_ratio": Attr(-1, is_int, "an int")}, _infer_same_channels("RoisNum"),
+    ("roi_align", ["RoisNum?", "RoisLod?"], [], {"sampling_ratio": Attr(-1, is_int, "an int")},
+     _infer_same_channels("RoisNum"),
      "Out[r, c, i, j] = the mean of X[image(r), c] sampled bilinearly on a sampling_ratio x sampling_ratio "
      "grid in bin (i, j) of the roi scaled by spatial_scale (at least 1x1; sampling_ratio <= 0: "
      "ceil(bin size) samples per side)."),

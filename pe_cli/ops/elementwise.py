@@ -248,8 +248,9 @@ register("clip_grad", kernel_module="elementwise", inputs=["X", "Out@GRAD", "Min
 
 register("clip_by_norm", kernel_module="elementwise",
          inputs=["X"], outputs=["Out"], attrs={"max_norm": Attr(1.0, positive, "> 0")},
-         infer=same_as(),
-         doc="Out = X * max_norm / ||X||_2 where ||X||_2 > max_norm, else X.")
+         infer=same_as(), traits=("selected_rows",),
+         doc="Out = X * max_norm / ||X||_2 where ||X||_2 > max_norm, else X; a row-sparse X (SelectedRows) "
+             "gives its rows merged (duplicates summed) and their values so clipped, as Fluid's.")
 
 
 def _infer_flag(ctx):

@@ -82,17 +82,24 @@ register("cross_entropy_grad", kernel_module="loss_classification",
 
 
 # cross_entropy2: Fluid 1.x's op for hard labels (what layers.cross_entropy builds unless soft_label),
-# served by cross_entropy's kernels. XShape and MatchX, Fluid's extra outputs, are accepted and left
-# unwritten: pe's gradient reads X itself.
+# with Fluid's extra outputs MatchX (X at each row's label, 0 where ignored) and XShape; pe's gradient
+# reads X itself.
 def _grad_cross_entropy2(g):
     g.op("cross_entropy_grad2", {"X": g.input("X"), "Label": g.input("Label"), "Y@GRAD": g.out_grad("Y")},
          {"X@GRAD": g.in_grad("X")}, g.attrs)
 
 
 _CE2_ATTRS = {"soft_label": Attr(False, choices=(False,)), "ignore_index": -100}
-register("cross_entropy2", kernel_module="loss_classification", kernel="cross_entropy", grad_reads=("Label", "X"),
+def _infer_cross_entropy2(ctx):
+    _infer_cross_entropy(ctx)
+    x = list(ctx.shape("X"))
+    ctx.set_output("MatchX", x[:-1] + [1], ctx.dtype("X"))
+    ctx.set_output("XShape", [0] + x, ctx.dtype("X"))
+
+
+register("cross_entropy2", kernel_module="loss_classification", grad_reads=("Label", "X"),
          inputs=["X", "Label"], outputs=["Y", "XShape?", "MatchX?"], attrs=_CE2_ATTRS,
-         infer=_infer_cross_entropy, grad=_grad_cross_entropy2,
+         infer=_infer_cross_entropy2, grad=_grad_cross_entropy2,
          doc="Y = -log(X[Label]) per row, hard labels only (rows with ignore_index give 0).")
 register("cross_entropy_grad2", kernel_module="loss_classification", kernel="cross_entropy_grad",
          inputs=["X", "Label", "Y@GRAD"], outputs=["X@GRAD"], attrs=_CE2_ATTRS,

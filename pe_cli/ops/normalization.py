@@ -154,9 +154,10 @@ def _grad_norm(grad_type, mean, variance):
 
 def _infer_norm_grad(ctx):
     x = ctx.input_var("X")
+    channels = x.shape[-1] if ctx.attrs.get("data_layout") == "NHWC" else x.shape[1]
     ctx.set_output("X@GRAD", x.shape, x.dtype)
-    ctx.set_output("Scale@GRAD", [x.shape[1]], x.dtype)
-    ctx.set_output("Bias@GRAD", [x.shape[1]], x.dtype)
+    ctx.set_output("Scale@GRAD", [channels], x.dtype)
+    ctx.set_output("Bias@GRAD", [channels], x.dtype)
 
 
 register("instance_norm", kernel_module="normalization", inputs=["X", "Scale?", "Bias?"],
@@ -174,13 +175,13 @@ register("instance_norm_grad", kernel_module="normalization",
          grad=grad_instance_norm_grad)
 def _infer_group_norm(ctx):
     x, groups = ctx.shape("X"), ctx.attrs["groups"]
-    if ctx.attrs["data_layout"] != "NCHW":
-        ctx.fail(f"data_layout='{ctx.attrs['data_layout']}' is not supported by pe; give NCHW input")
-    if x is None or len(x) < 2:
-        ctx.fail(f"X {fmt_shape(x)} must be [N, C, ...] to normalize groups of channels")
-    if _known(x[1]) and x[1] % groups:
-        ctx.fail(f"groups={groups} must divide the {x[1]} channels of X {fmt_shape(x)}")
-    _check_affine(ctx, x)
+    nhwc = ctx.attrs["data_layout"] == "NHWC"
+    if x is None or len(x) < (3 if nhwc else 2):
+        ctx.fail(f"X {fmt_shape(x)} must be {'[N, ..., C]' if nhwc else '[N, C, ...]'} to normalize groups of channels")
+    channels_first = [x[0], x[-1]] + list(x[1:-1]) if nhwc else x
+    if _known(channels_first[1]) and channels_first[1] % groups:
+        ctx.fail(f"groups={groups} must divide the {channels_first[1]} channels of X {fmt_shape(x)}")
+    _check_affine(ctx, channels_first)
     dtype = ctx.dtype("X")
     ctx.set_output("Y", x, dtype)
     ctx.set_output("Mean", [x[0], groups], dtype)
@@ -191,12 +192,13 @@ _GN_ATTRS = {"epsilon": _EPS, "groups": Attr(1, lambda v: isinstance(v, int) and
              "data_layout": Attr("NCHW", choices=("NCHW", "NHWC"))}
 register("group_norm", kernel_module="normalization", inputs=["X", "Scale?", "Bias?"], outputs=["Y", "Mean", "Variance"],
          attrs=_GN_ATTRS, infer=_infer_group_norm, grad=_grad_norm("group_norm_grad", "Mean", "Variance"),
-         grad_reads=("Mean", "Scale", "Variance", "X"),
+         grad_reads=("Mean", "Scale", "Variance", "X"), channels_last=("X", "Y"),
          doc="Normalizes each sample's channels in `groups` groups over the group's channels and other "
              "dims: Y = (X - mean) / sqrt(var + epsilon) * Scale[c] + Bias[c]; Mean and Variance are "
-             "[N, groups]. NCHW only.")
+             "[N, groups]. NCHW, or NHWC by the NCHW kernels between transposes (kernels/layout.py).")
 register("group_norm_grad", kernel_module="normalization", inputs=["X", "Scale?", "Mean", "Variance", "Y@GRAD"],
-         outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"], attrs=_GN_ATTRS, infer=_infer_norm_grad)
+         outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"], attrs=_GN_ATTRS, infer=_infer_norm_grad,
+         channels_last=("X", "Y@GRAD", "X@GRAD"))
 
 
 # -- affine_channel -------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ def _pairs(n):
 _ATTRS = {"kernels": Attr([1, 1], lambda v: _pairs(2)(v) and min(v) > 0, "[kh, kw], both > 0"),
           "strides": Attr([1, 1], lambda v: _pairs(2)(v) and min(v) > 0, "[sh, sw], both > 0"),
           "paddings": Attr([0, 0, 0, 0], lambda v: _pairs(4)(v) and min(v) >= 0, "[up, left, down, right], >= 0"),
-          "out_stride": Attr([1, 1], lambda v: list(v) == [1, 1], "[1, 1] (real image sizes are not supported)")}
+          "out_stride": Attr([1, 1], lambda v: _pairs(2)(v) and min(v) > 0, "[sh, sw], both > 0")}
 
 
 def im2sequence_size(x_shape, attrs):
@@ -35,14 +35,17 @@ def _infer(ctx):
 
 
 def _grad(g):
-    g.op("im2sequence_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")},
-         g.attrs)
+    ins = {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}
+    if g.input("Y"):
+        ins["Y"] = g.input("Y")
+    g.op("im2sequence_grad", ins, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
 
 # needs_lod: the executor then carries the LoD the kernel computes ("@LOD") though X has none.
-register("im2sequence", kernel_module="sequence_image", inputs=["X"], outputs=["Out"], attrs=_ATTRS,
-         infer=_infer, grad=_grad, grad_reads=("X",), lod="drop", needs_lod=True,
+register("im2sequence", kernel_module="sequence_image", inputs=["X", "Y?"], outputs=["Out"], attrs=_ATTRS,
+         infer=_infer, grad=_grad, grad_reads=("X", "Y"), lod="drop", needs_lod=True,
          doc="Each image's kh x kw patches (stride, zero padding [up, left, down, right]) as one sequence of "
-             "oh * ow rows of C * kh * kw values.")
-register("im2sequence_grad", kernel_module="sequence_image", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
+             "oh * ow rows of C * kh * kw values; given Y (each image's real [height, width]), only the "
+             "patches that fit its real size divided by out_stride (rounded up), as Fluid's.")
+register("im2sequence_grad", kernel_module="sequence_image", inputs=["X", "Y?", "Out@GRAD"], outputs=["X@GRAD"],
          attrs=_ATTRS, infer=grads_like({"X@GRAD": "X"}), lod="drop")

@@ -27,8 +27,9 @@ register("sequence_reverse_grad", kernel_module="sequence_rows", inputs=["X", "Y
 
 def _infer_expand(ctx):
     _need_lod(ctx, "Y", "sequence_expand")
-    if ctx.attrs["ref_level"] not in (-1, ctx.input_var("Y").lod_level - 1):
-        ctx.fail(f"ref_level={ctx.attrs['ref_level']}: only Y's last LoD level (-1) is supported")
+    levels = ctx.input_var("Y").lod_level
+    if not -1 <= ctx.attrs["ref_level"] < levels:
+        ctx.fail(f"ref_level={ctx.attrs['ref_level']} is not one of Y's {levels} LoD levels (-1: the last)")
     x = ctx.input_var("X")
     ctx.set_output("Out", [-1] + list(x.shape[1:]), x.dtype, lod_level=min(x.lod_level, 1))
 
@@ -36,8 +37,9 @@ def _infer_expand(ctx):
 register("sequence_expand", kernel_module="sequence_rows", inputs=["X", "Y"], outputs=["Out"],
          attrs={"ref_level": -1}, infer=_infer_expand, grad=_row_grad("sequence_expand_grad", ("X", "Y"), "Out"),
          grad_reads=("X", "Y"), lod="drop", needs_lod=True,
-         doc="X's sequence i (row i when X has no LoD) repeated as many times as Y's sequence i is long; "
-             "Out has one sequence per repeat, or no LoD when X has none (as Fluid).")
+         doc="X's sequence i (row i when X has no LoD) repeated as many times as Y's sequence i is long "
+             "at Y's LoD level ref_level (-1: the last); Out has one sequence per repeat, or no LoD when X "
+             "has none (as Fluid).")
 register("sequence_expand_grad", kernel_module="sequence_rows", inputs=["X", "Y", "Out@GRAD"],
          outputs=["X@GRAD"], attrs={"ref_level": -1}, infer=grads_like({"X@GRAD": "X"}), lod="drop", needs_lod=True)
 

@@ -17,8 +17,8 @@ from .define import Attr, fmt_shape, grads_like, register
 
 def _column(ctx, slot):
     shape = ctx.shape(slot)
-    if len(shape) != 2 or shape[1] not in (1, -1):
-        ctx.fail(f"{slot} {fmt_shape(shape)} must be [N, 1] (a LoDTensor of flattened blocks)")
+    if len(shape) not in (1, 2) or shape[-1] not in (1, -1) and len(shape) == 2:
+        ctx.fail(f"{slot} {fmt_shape(shape)} must be [N, 1] or [N] (a LoDTensor of flattened blocks)")
 
 
 def _infer_match(ctx):

@@ -9,6 +9,7 @@ that reshape need the sizes of the dims they regroup known when the program is b
 import numpy as np
 
 from .. import layers as L
+from ..layers.manipulation import reshape_variable
 from ..layers.creation import assign_array_like
 from ..layers.manipulation import tiled
 from ..base.dtypes import convert_dtype
@@ -110,7 +111,7 @@ def broadcast_shape(x_shape, y_shape):
 
 
 def _rows(x, k):
-    return L.reshape(x, [-1, k])
+    return reshape_variable(x, [-1, k])
 
 
 def inner(x, y, name=None):
@@ -124,7 +125,7 @@ def inner(x, y, name=None):
         raise ValueError(f"paddle.inner: the last dims of x {list(x.shape)} and y {list(y.shape)} must be equal "
                          f"and known")
     product = L.matmul(_rows(x, k), _rows(y, k), transpose_y=True)
-    return L.reshape(product, list(x.shape[:-1]) + list(y.shape[:-1]), name=name)
+    return reshape_variable(product, list(x.shape[:-1]) + list(y.shape[:-1]), name=name)
 
 
 def outer(x, y, name=None):
@@ -132,7 +133,7 @@ def outer(x, y, name=None):
     (layers.matmul takes floats only, as Fluid 1.8's)."""
     for what, v in (("x", x), ("y", y)):
         check_variable_and_dtype(v, what, ("float16", "float32", "float64", "int32", "int64"), "outer")
-    return L.elementwise_mul(L.reshape(x, [-1, 1]), L.reshape(y, [1, -1]), name=name)
+    return L.elementwise_mul(reshape_variable(x, [-1, 1]), reshape_variable(y, [1, -1]), name=name)
 
 
 def _known(x, what, dims):
@@ -179,9 +180,9 @@ def tensordot(x, y, axes=2, name=None):
                              f"has size {xs[dx]} in dim {dx} while 'y' has size {ys[dy]} in dim {dy}.")
     xf, yf = [d for d in range(len(xs)) if d not in xa], [d for d in range(len(ys)) if d not in ya]
     k = int(np.prod([xs[a] for a in xa]))
-    left = L.reshape(L.transpose(x, xf + xa), [int(np.prod([xs[d] for d in xf])), k])
-    right = L.reshape(L.transpose(y, ya + yf), [k, int(np.prod([ys[d] for d in yf]))])
-    return L.reshape(L.matmul(left, right), [xs[d] for d in xf] + [ys[d] for d in yf], name=name)
+    left = reshape_variable(L.transpose(x, xf + xa), [int(np.prod([xs[d] for d in xf])), k])
+    right = reshape_variable(L.transpose(y, ya + yf), [k, int(np.prod([ys[d] for d in yf]))])
+    return reshape_variable(L.matmul(left, right), [xs[d] for d in xf] + [ys[d] for d in yf], name=name)
 
 
 def rot90(x, k=1, axes=(0, 1), name=None):
@@ -209,7 +210,7 @@ def rot90(x, k=1, axes=(0, 1), name=None):
 
 
 def _atleast(inputs, rank, pad):
-    out = [x if len(x.shape) >= rank else L.reshape(x, pad(list(x.shape))) for x in inputs]
+    out = [x if len(x.shape) >= rank else reshape_variable(x, pad(list(x.shape))) for x in inputs]
     return out[0] if len(out) == 1 else out
 
 
@@ -229,7 +230,7 @@ def unflatten(x, axis, shape, name=None):
     """x with dim ``axis`` split into ``shape`` (one entry may be -1)."""
     axis = int(axis) % len(x.shape)
     rest = _known(x, "unflatten", range(axis + 1, len(x.shape)))[axis + 1:]
-    return L.reshape(x, [0] * axis + list(shape) + rest, name=name)
+    return reshape_variable(x, [0] * axis + list(shape) + rest, name=name)
 
 
 def repeat_interleave(x, repeats, axis=None, name=None):
@@ -237,13 +238,13 @@ def repeat_interleave(x, repeats, axis=None, name=None):
     if not isinstance(repeats, int):
         raise ValueError("paddle.repeat_interleave: pe takes an int repeats (not a Tensor of counts)")
     if axis is None:
-        x, axis = L.reshape(x, [-1]), 0
+        x, axis = reshape_variable(x, [-1]), 0
     axis = int(axis) % len(x.shape)
     shape = _known(x, "repeat_interleave", range(axis, len(x.shape)))
     times = [1] * (len(shape) + 1)
     times[axis + 1] = repeats
     repeated = tiled(L.unsqueeze(x, [axis + 1]), times)
-    return L.reshape(repeated, [0] * axis + [shape[axis] * repeats] + shape[axis + 1:], name=name)
+    return reshape_variable(repeated, [0] * axis + [shape[axis] * repeats] + shape[axis + 1:], name=name)
 
 
 def crop(x, shape=None, offsets=None, name=None):
@@ -274,7 +275,7 @@ def diagflat(x, offset=0, name=None):
     check_variable_and_dtype(x, "x", ("float16", "float32", "float64", "int32", "int64"), "diagflat")
     if not isinstance(offset, int):
         raise TypeError(f"diagflat: offset must be int, got {type(offset).__name__}")
-    return TC.diag(L.reshape(x, [-1]), offset=offset, name=name)
+    return TC.diag(reshape_variable(x, [-1]), offset=offset, name=name)
 
 
 def broadcast_tensors(input, name=None):

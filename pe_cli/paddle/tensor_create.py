@@ -9,6 +9,7 @@ import numpy as np
 
 from .alpha_keywords import or_alpha, renamed
 from .. import layers as L
+from ..layers.manipulation import reshape_variable
 from ..base.dtypes import convert_dtype
 from ..base.errors import ArgumentValueError, PeError
 from ..framework.variable import Variable
@@ -169,7 +170,7 @@ def unique(x, return_index=False, return_inverse=False, return_counts=False, axi
         raise PeError("paddle.unique: axis is not supported by pe; unique runs over the flattened x")
     if return_index:
         raise PeError("paddle.unique: return_index is not supported by pe")
-    flat = x if len(x.shape) == 1 else L.reshape(x, [-1])
+    flat = x if len(x.shape) == 1 else reshape_variable(x, [-1])
     values, index, counts = L.unique_with_counts(flat, dtype=convert_dtype(dtype))
     ordered, perm = L.argsort(values)
     out = [ordered]
@@ -187,7 +188,7 @@ def median(x, axis=None, keepdim=False, name=None):
     rank = len(x.shape)
     if axis is None:
         mid = median(flatten(x), 0, keepdim=True)
-        return L.reshape(mid, [1] * rank) if keepdim and rank else mid
+        return reshape_variable(mid, [1] * rank) if keepdim and rank else mid
     axis = _dims(x, axis)[0]
     n = _known(x, "median", [axis])[axis]
     ordered = _sorted(x, axis, False)[0]

@@ -2,6 +2,7 @@
 ``cholesky`` of square matrices (ops/linalg.py), ``einsum`` (ops/einsum.py), and
 ``histogram`` (counts of x's values in equal bins)."""
 from .. import layers as L
+from ..layers.manipulation import reshape_variable
 from ..layers.helper import LayerHelper, _single
 
 __all__ = ["histogram", "inverse", "cholesky", "einsum"]
@@ -39,7 +40,7 @@ def histogram(input, bins=100, min=0, max=0, name=None):  # noqa: A002 -- Paddle
     """The int64 counts of input's values in ``bins`` equal bins over [min, max] (the last bin
     closed); min == max: over [input's min, input's max] (widened by 1 each way when they are
     equal too). Values outside are not counted."""
-    x = L.reshape(input, [-1])
+    x = reshape_variable(input, [-1])
     if not x.dtype.startswith("float"):
         x = L.cast(x, "float64")
     if min == max:
@@ -53,5 +54,5 @@ def histogram(input, bins=100, min=0, max=0, name=None):  # noqa: A002 -- Paddle
     inside = L.cast(L.logical_and(L.greater_equal(x, lo), L.less_equal(x, hi)), "int64")
     ids = L.elementwise_min(ids, L.fill_constant([1], "int64", bins - 1))      # x == hi: the last bin
     ids = L.elementwise_add(L.elementwise_mul(ids, inside), L.scale(inside, scale=-float(bins), bias=float(bins)))
-    rows = L.one_hot(L.reshape(ids, [-1, 1]), depth=int(bins), allow_out_of_range=True)
+    rows = L.one_hot(reshape_variable(ids, [-1, 1]), depth=int(bins), allow_out_of_range=True)
     return L.cast(L.reduce_sum(rows, dim=0), "int64")

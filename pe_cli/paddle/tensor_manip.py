@@ -4,6 +4,7 @@ need a dim's size (roll, flatten, broadcast_to, meshgrid) need it known when the
 import numpy as np
 
 from .. import layers as L
+from ..layers.manipulation import reshape_variable
 from ..layers.manipulation import tiled
 from ..layers.type_checks import check_type, check_variable_and_dtype
 from ..base.errors import PeError, ShapeError
@@ -39,7 +40,7 @@ def reshape(x, shape, name=None):
     """x with a new ``shape`` (a list; 0 keeps the dim, -1 is inferred)."""
     if isinstance(shape, Variable):
         raise PeError("paddle.reshape: a Tensor shape is not supported by pe; give a list of ints")
-    return L.reshape(x, list(shape), name=name)
+    return reshape_variable(x, list(shape), name=name)
 
 
 reshape_ = reshape
@@ -53,7 +54,7 @@ def flatten(x, start_axis=0, stop_axis=-1, name=None):
     """x with dims start_axis..stop_axis merged into one."""
     rank = len(x.shape)
     if rank == 0:
-        return L.reshape(x, [1], name=name)
+        return reshape_variable(x, [1], name=name)
     start, stop = start_axis % rank, stop_axis % rank
     if start > stop:
         raise PeError(f"paddle.flatten: start_axis={start_axis} comes after stop_axis={stop_axis}")
@@ -64,7 +65,7 @@ def flatten(x, start_axis=0, stop_axis=-1, name=None):
     new = [0] * start + [merged] + shape[stop + 1:]
     if new.count(-1) + sum(1 for d in shape[stop + 1:] if d < 0) > 1 or any(d < 0 for d in shape[stop + 1:]):
         raise PeError(f"paddle.flatten of '{x.name}' {shape}: pe needs the sizes after stop_axis known")
-    return L.reshape(x, new, name=name)
+    return reshape_variable(x, new, name=name)
 
 
 def concat(x, axis=0, name=None):
@@ -201,7 +202,7 @@ def gather(x, index, axis=None, name=None):
     """The slices x[index[i]] along ``axis`` (None or 0: the first dim)."""
     axis = 0 if axis is None else int(axis) % len(x.shape)
     if isinstance(index, Variable) and len(index.shape) == 2 and index.shape[1] == 1:
-        index = L.reshape(index, [-1])
+        index = reshape_variable(index, [-1])
     if axis == 0:
         return L.gather(x, index)
     perm, moved = _to_axis0(x, axis)
@@ -216,7 +217,7 @@ def index_select(x, index, axis=0, name=None):
     if shape is not None and not (len(shape) == 1 or (len(shape) == 2 and shape[1] == 1)):
         raise ShapeError(f"paddle.index_select: index {shape} must be a 1-D Tensor (or [N, 1])")
     if shape is not None and len(shape) == 2:
-        index = L.reshape(index, [-1])
+        index = reshape_variable(index, [-1])
     return L.index_select(x, index, dim=axis)
 
 

@@ -8,6 +8,7 @@ import math
 import numbers
 
 from .. import layers as L
+from ..layers.manipulation import reshape_variable
 from ..framework.variable import Variable
 from .tensor_manip import _known
 from .tensor_search import _sorted, where
@@ -44,7 +45,7 @@ def _to_last(x, axes, fn):
     rest = [d for d in range(len(shape)) if d not in axes]
     moved = L.transpose(x, rest + axes) if rest + axes != list(range(len(shape))) else x
     n = math.prod(shape[a] for a in axes)
-    return L.reshape(moved, [0] * len(rest) + [n]) if len(axes) != 1 else moved, n
+    return reshape_variable(moved, [0] * len(rest) + [n]) if len(axes) != 1 else moved, n
 
 
 def _position(q, count, interpolation):
@@ -71,7 +72,7 @@ def _pick(values, index, n):
 def _quantiles(fn, x, q, axis, keepdim, interpolation, skip_nan):
     qs, axes = _check(fn, x, q, axis, interpolation)
     rank = len(x.shape)
-    flat, n = _to_last(x, axes, fn) if rank else (L.reshape(x, [1]), 1)
+    flat, n = _to_last(x, axes, fn) if rank else (reshape_variable(x, [1]), 1)
     ordered = _sorted(flat, -1, False)[0]
     nan = L.not_equal(ordered, ordered)          # NaN != NaN
     clean = where(nan, L.zeros_like(ordered), ordered)
@@ -87,7 +88,7 @@ def _quantiles(fn, x, q, axis, keepdim, interpolation, skip_nan):
         out = L.elementwise_add(low, L.elementwise_mul(L.elementwise_sub(high, low), frac))
         out = where(undefined, L.fill_constant(list(out.shape) or [1], out.dtype, float("nan")), out)
         if keepdim and len(axes) == rank:
-            out = L.reshape(out, [1] * rank)
+            out = reshape_variable(out, [1] * rank)
         elif keepdim:
             out = L.unsqueeze(out, axes)
         outs.append(out)

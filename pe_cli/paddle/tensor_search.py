@@ -2,22 +2,22 @@
 ``paddle.topk``, ``paddle.nonzero``, ``paddle.masked_select``, ``paddle.where``) with 2.x's signatures,
 built from pe's own layers (Paddle's python/paddle/tensor/search.py)."""
 from .. import layers as L
+from ..layers.manipulation import reshape_variable
 from ..base.dtypes import convert_dtype
 from ..base.errors import PeError
 from ..framework.variable import Variable
-from ..layers.checks import check_dtype, check_variable_and_dtype
+from ..layers.checks import check_dtype, check_type, check_variable_and_dtype
 from ..layers.creation import assign_array_like
 from ..layers.helper import LayerHelper, _single
 from .alpha_keywords import written_to
 from .device import get_default_dtype
-from .tensor_manip import _broadcast
 
 
 def _arg(op_type, x, axis, keepdim, dtype, name=None):
     check_variable_and_dtype(x, "x", ("float32", "float64", "int16", "int32", "int64", "uint8"), op_type)
     check_dtype(dtype, "dtype", ("int32", "int64"), op_type)       # Paddle's TypeError
     if axis is None:
-        x, axis = L.reshape(x, [-1]), 0
+        x, axis = reshape_variable(x, [-1]), 0
     helper = LayerHelper(op_type, x=x, name=name)
     out = helper.create_variable_for_type_inference("int64", stop_gradient=True)
     helper.append_op(op_type, {"X": [x]}, {"Out": [out]}, {"axis": int(axis), "keepdims": bool(keepdim),
@@ -113,6 +113,15 @@ def _common_shape(shapes):
     return out
 
 
+def _broadcast_by_adding(condition, x, y):
+    """condition, x and y broadcast to one shape by adding zeros of each, as Paddle's where: the
+    sizes the values have when the program runs decide (not the ones it was built with)."""
+    cond = L.cast(condition, x.dtype)
+    zeros = L.elementwise_add(L.elementwise_add(L.zeros_like(x), L.zeros_like(y)), L.zeros_like(cond))
+    return (L.cast(L.elementwise_add(cond, zeros), "bool"), L.elementwise_add(x, zeros),
+            L.elementwise_add(y, zeros))
+
+
 def where(condition, x=None, y=None, name=None):
     """x where ``condition``, else y (the three broadcast to one shape; a number becomes a
     constant of the other's shape). With neither x nor y: ``nonzero(condition, as_tuple=True)``."""
@@ -120,16 +129,17 @@ def where(condition, x=None, y=None, name=None):
         return nonzero(condition, as_tuple=True)
     if x is None or y is None:
         raise PeError("paddle.where: give both x and y, or neither")
+    check_type(condition, "condition", Variable, "where")
+    for what, v in (("x", x), ("y", y)):        # Paddle's dtypes (a bool x or y is its TypeError)
+        if isinstance(v, Variable):
+            check_variable_and_dtype(v, what, ("float16", "uint16", "float32", "float64", "int32", "int64"), "where")
     like = x if isinstance(x, Variable) else y if isinstance(y, Variable) else condition
     dtype = like.dtype if like is not condition else get_default_dtype()
     x, y = (v if isinstance(v, Variable) else L.full_like(like, v, dtype=dtype) for v in (x, y))
     shapes = [list(v.shape) for v in (condition, x, y)]
     if not (shapes[0] == shapes[1] == shapes[2]):
-        target = _common_shape(shapes)
-        if any(t < 0 and len(s) == len(target) and s[i] == 1 for s in shapes for i, t in enumerate(target)):
-            raise PeError(f"paddle.where: condition, x and y of shapes {shapes} broadcast along a dim whose size "
-                          f"is unknown when the program is built; pe needs it known")
-        condition, x, y = (v if list(v.shape) == target else _broadcast(v, target) for v in (condition, x, y))
+        _common_shape(shapes)       # a clear error where they cannot broadcast
+        condition, x, y = _broadcast_by_adding(condition, x, y)
     if condition.dtype != "bool":
         condition = L.cast(condition, "bool")
     return _single("where", x, {"Condition": [condition], "X": [x], "Y": [y]}, {}, name=name)

@@ -213,3 +213,15 @@ def test_op_test_spellings_of_attributes():
         block.append_op("fill_any_like", {"X": ["x"]}, {"Out": ["nan"]}, {"value": float("nan"), "dtype": "int64"})
     out, = fluid.Executor(fluid.CPUPlace()).run(main, fetch_list=["c"], scope=fluid.Scope())
     np.testing.assert_array_equal(out, np.array([3, 3], np.int32))
+
+
+def test_an_output_its_kernel_leaves_unwritten_stays_uninitialised():
+    """dropout with is_test writes no Mask (test_dropout_op.py's TestDropoutOp4 names one): as Fluid's, the
+    scope's variable exists, uninitialised, and Out is X * (1 - dropout_prob)."""
+    x = np.random.default_rng(1).random((4, 3)).astype("float32")
+    scope = core.Scope()
+    scope.var("x").get_tensor().set(x, core.CPUPlace())
+    for name in ("out", "mask"):
+        scope.var(name).get_tensor()
+    Operator("dropout", X="x", Out="out", Mask="mask", dropout_prob=0.35, is_test=True).run(scope, core.CPUPlace())
+    np.testing.assert_allclose(np.array(scope.find_var("out").get_tensor()), x * 0.65, rtol=1e-6)

@@ -70,3 +70,10 @@ def test_cached_only_writes_the_cached_rows_with_their_notes(tmp_path):
     rows = optest_table.collect(str(tmp_path), [], 1, 10, cache=str(cache), cached_only=True)
     assert [r[1] for r in rows] == ["test_adam_op.py"]
     assert rows[0][3:6] == (6, 5, 0) and rows[0][6].startswith("TestSparseAdamOp: boom [Paddle-only: ")
+
+
+def test_a_file_without_unittest_main_runs_its_cases_by_unittest(tmp_path):
+    """As Paddle's CI (python -m unittest): test_teacher_student_sigmoid_loss_op.py calls no unittest.main()."""
+    (tmp_path / "test_mul_op.py").write_text(CASES.split('if __name__')[0])
+    cases, passing, skipped, _ = optest_table.run_file(str(tmp_path), "test_mul_op.py", [], 120)
+    assert (cases, passing, skipped) == (4, 1, 1)

@@ -243,6 +243,10 @@ def test_framework_constants_layer_helper_and_variable_operators():
             fluid.layers.create_global_var([1.0, 2.0], 2.0, "float32")
     got = fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": np.array([4, 7, 9])}, fetch_list=[out, mod, floordiv])
     assert [g.tolist() for g in got] == [[8, 14, 18], [1, 1, 0], [1, 2, 3]]
+    # test_prelu_op.py builds its own layer with the helper's param_attr (Fluid's LayerHelper property)
+    named = fluid.layer_helper.LayerHelper("prelu", param_attr=fluid.ParamAttr(name="alpha"), bias_attr=False)
+    assert named.param_attr.name == "alpha" and named.bias_attr is False
+    assert isinstance(layer_helper.LayerHelper("prelu").param_attr, fluid.ParamAttr)
 
 
 def test_variable_compared_with_a_number_is_a_bool_variable_and_other_fluid_errors():

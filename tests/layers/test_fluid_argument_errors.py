@@ -21,6 +21,14 @@ def test_dtype_and_type_errors(program):
         layers.lrn(layers.data("l", shape=[3, 3, 3], dtype="int64"))
     with pytest.raises(TypeError):
         layers.maxout(i32, 2)
+    with pytest.raises(TypeError):      # test_dropout_op.py
+        layers.dropout(i32, dropout_prob=0.5)
+    with pytest.raises(TypeError):      # test_group_norm_op.py
+        layers.group_norm(i32, 2)
+    f32 = fluid.data("f", shape=[None, 1], dtype="float32")
+    for bad in ((f32, [512, 1]), ([512, 1], f32)):      # test_teacher_student_sigmoid_loss_op.py
+        with pytest.raises(TypeError):
+            layers.teacher_student_sigmoid_loss(*bad)
     with pytest.raises(TypeError):
         layers.isfinite(layers.data("h", shape=[10], dtype="float16", append_batch_size=False))
     with pytest.raises(TypeError):
@@ -228,3 +236,19 @@ def test_type_errors_of_sigmoid_focal_loss_and_sequence_reverse(program):
                 lambda: layers.sequence_reverse(layers.data("h", shape=[4], dtype="float16"))):
         with pytest.raises(TypeError):
             bad()
+
+
+def test_reshape_errors_as_fluid(program):
+    """test_reshape_op.py's TestReshapeOpError: TypeErrors of x, shape and actual_shape, AssertionErrors of
+    a 0 past x's dims and of a negative size other than -1; paddle.reshape still takes bool."""
+    x = fluid.data("x", shape=[2, 25], dtype="float32")
+    for bad in (lambda: layers.reshape(fluid.create_lod_tensor(np.array([[-1]]), [[1]], fluid.CPUPlace()), [1]),
+                lambda: layers.reshape(fluid.data("b", shape=[2, 25], dtype="bool"), [2, 5, 5]),
+                lambda: layers.reshape(x, shape=1), lambda: layers.reshape(x, [25, 2], actual_shape=1)):
+        with pytest.raises(TypeError):
+            bad()
+    for shape in ([-1, -1, 5], [2, 5, 5, 0], [-1, -2, 5]):
+        with pytest.raises(AssertionError):
+            layers.reshape(x, shape)
+    import pe_cli.paddle as paddle
+    assert paddle.reshape(fluid.data("b2", shape=[2, 25], dtype="bool"), [2, 5, 5]).shape == (2, 5, 5)

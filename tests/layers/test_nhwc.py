@@ -1,4 +1,4 @@
-"""conv2d and pool2d in NHWC (data_format="NHWC", as Fluid's layers take it and Paddle's NHWC models
+"""conv2d, pool2d, conv2d_transpose and group_norm in NHWC (data_format="NHWC", as Fluid's layers take it and Paddle's NHWC models
 are saved): the same network built NCHW and NHWC, with the same parameters, computes the same
 values (transposed) and, trained one SGD step, the same parameters. The NHWC ops run the NCHW
 kernels between transposes (pe_cli/kernels/layout.py)."""
@@ -17,13 +17,15 @@ def _net(layout):
         x = fluid.data("x", shape)
         c = fluid.layers.conv2d(x, 4, 3, stride=2, padding=1, act="relu", data_format=layout)
         p = fluid.layers.pool2d(c, 2, "avg", pool_stride=1, data_format=layout)
+        p = fluid.layers.conv2d_transpose(p, 2, filter_size=3, stride=2, padding=1, data_format=layout)
+        p = fluid.layers.group_norm(p, 2, data_layout=layout)
         p = fluid.layers.transpose(p, [0, 3, 1, 2]) if layout == "NHWC" else p
         loss = fluid.layers.reduce_mean(fluid.layers.square(p))
         fluid.optimizer.SGD(0.5).minimize(loss)
     return main, startup, p, loss
 
 
-def test_nhwc_conv_and_pool_compute_and_train_as_nchw():
+def test_nhwc_conv_pool_conv_transpose_and_group_norm_compute_and_train_as_nchw():
     x = np.random.default_rng(0).normal(size=(2, 3, 8, 6)).astype("float32")
     results = {}
     for layout, feed in (("NCHW", x), ("NHWC", np.ascontiguousarray(x.transpose(0, 2, 3, 1)))):
@@ -36,7 +38,7 @@ def test_nhwc_conv_and_pool_compute_and_train_as_nchw():
     (nchw, p1), (nhwc, p2) = results["NCHW"], results["NHWC"]
     for a, b in zip(nchw, nhwc):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
-    assert p1.keys() == p2.keys() and p1["conv2d_0.b_0"].shape == (4,)
+    assert p1.keys() == p2.keys() and p1["conv2d_0.b_0"].shape == (4,) and p1["conv2d_transpose_0.b_0"].shape == (2,)
     for name in p1:
         np.testing.assert_allclose(p1[name], p2[name], rtol=1e-5, atol=1e-6, err_msg=name)
 

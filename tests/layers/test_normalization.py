@@ -83,8 +83,9 @@ def test_norm_mistakes(progs):
     x = layers.data("x", [6, 3, 2], dtype="float32")
     with pytest.raises(PeError, match="groups=4 must be an int >= 1 dividing the 6 channels"):
         layers.group_norm(x, groups=4)
-    with pytest.raises(PeError, match="data_layout='NHWC' is not supported"):
-        layers.group_norm(x, groups=2, data_layout="NHWC")
+    with pytest.raises(ValueError, match="data_layout='NDHW' must be 'NCHW' or 'NHWC'"):
+        layers.group_norm(x, groups=2, data_layout="NDHW")
+    assert layers.group_norm(x, groups=2, data_layout="NHWC").shape == (-1, 6, 3, 2)    # 2 channels last
 
 
 def test_conv2d_transpose_shapes_and_values(progs):

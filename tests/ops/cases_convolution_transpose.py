@@ -42,6 +42,12 @@ def _conv_transpose_ref(i, a):
     return {"Output": full[:, :, pt:pt + out_h, pl:pl + out_w]}
 
 
+def _nhwc_ref(i, a):
+    """The NCHW reference between transposes (Filter is [C_in, C_out/groups, kh, kw] in both layouts)."""
+    out = _conv_transpose_ref({"Input": i["Input"].transpose(0, 3, 1, 2), "Filter": i["Filter"]}, a)["Output"]
+    return {"Output": out.transpose(0, 2, 3, 1)}
+
+
 CASES = [
     OpCase("conv2d_transpose", {"Input": r(2, 3, 3, 4), "Filter": r(3, 2, 3, 3)}, _conv_transpose_ref,
            grad=("Input", "Filter")),
@@ -57,4 +63,10 @@ CASES = [
     OpCase("conv2d_transpose", {"Input": r(1, 2, 2, 3), "Filter": r(2, 2, 2, 2)}, _conv_transpose_ref,
            attrs={"strides": [3, 2], "paddings": [0, 1], "output_padding": [2, 1]}, grad=("Input", "Filter"),
            name="conv2d_transpose_output_padding"),
+    # NHWC (test_conv2d_transpose_op.py's *_NHWC cases) and the depthwise twin Fluid's layer builds
+    OpCase("conv2d_transpose", {"Input": r(1, 3, 4, 4), "Filter": r(4, 1, 3, 3)}, _nhwc_ref,
+           attrs={"strides": [2, 1], "paddings": [1, 0], "groups": 2, "data_format": "NHWC"},
+           grad=("Input", "Filter"), name="conv2d_transpose_nhwc"),
+    OpCase("depthwise_conv2d_transpose", {"Input": r(2, 3, 3, 3), "Filter": r(3, 1, 2, 2)}, _conv_transpose_ref,
+           attrs={"strides": [2, 2], "paddings": [1, 1], "groups": 3}, grad=("Input", "Filter")),
 ]

@@ -19,7 +19,7 @@ def _brute_loss(z, labels, blank):
         merged = [k for i, k in enumerate(path) if i == 0 or k != path[i - 1]]
         if [k for k in merged if k != blank] == list(labels):
             total += np.prod(p[np.arange(z.shape[0]), path])
-    return -np.log(total)
+    return -np.log(total) if total else 0.0     # no alignment: 0, as Fluid 1.8's warp-ctc
 
 
 def _lod_ref(i, a):
@@ -53,4 +53,9 @@ CASES = [
            name="warpctc_padded"),
     OpCase("warpctc", dict(_LOD_IN), _lod_ref, attrs={"norm_by_times": True}, outputs=("WarpCTCGrad", "Loss"),
            loss_outputs=("Loss",), name="warpctc_norm_by_times"),
+    # a sequence with fewer steps than labels (test_warpctc_op.py's cases): loss 0 and no gradient
+    OpCase("warpctc", {"Logits": LoDTensor(rng.normal(size=(3, 4)), [[0, 1, 3]]),
+                       "Label": LoDTensor(np.array([[0], [1], [1], [2]], dtype=np.int32), [[0, 3, 4]])},
+           _lod_ref, attrs={"blank": 3}, outputs=("WarpCTCGrad", "Loss"), loss_outputs=("Loss",), grad=("Logits",),
+           name="warpctc_no_alignment"),
 ]

@@ -102,6 +102,10 @@ CASES = [
     OpCase("multiclass_nms2", {"BBoxes": _LOD_BOXES, "Scores": rng.uniform(0, 1, (12, 3))},
            lambda i, a: nms_ref(i, a, with_index=True), attrs={**_NMS, "keep_top_k": 3},
            name="multiclass_nms2_lod"),
+    # nothing kept: Fluid 1.8's Out and Index of shape [0] (test_multiclass_nms_op.py's LoDNoOutput case)
+    OpCase("multiclass_nms2", {"BBoxes": _boxes((2, 6)), "Scores": rng.uniform(0, 1, (2, 3, 6))},
+           lambda i, a: {"Out": np.empty(0), "Index": np.empty(0, np.int32)},
+           attrs={**_NMS, "score_threshold": 2.0}, name="multiclass_nms2_nothing_kept"),
 ]
 
 

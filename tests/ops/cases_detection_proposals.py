@@ -67,7 +67,8 @@ def _proposals_ref(i, a):
         probs += [p for _, p in kept]
         counts.append(len(kept))
     return {"RpnRois": np.array(rois).reshape(-1, 4), "RpnRoiProbs": np.array(probs).reshape(-1, 1),
-            "RpnRoisNum": np.array(counts, np.int32)}
+            "RpnRoisNum": np.array(counts, np.int32),
+            "RpnRoisLod": np.array(counts, np.int32)}       # Fluid 1.8's name (test_generate_proposals_op.py)
 
 
 def _anchors(h, w, sizes, stride=16):

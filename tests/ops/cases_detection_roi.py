@@ -23,6 +23,8 @@ def _images(inputs, counts_slot):
     rois = np.asarray(inputs["ROIs"])
     if counts_slot in inputs:
         counts = np.asarray(inputs[counts_slot]).reshape(-1)
+    elif "RoisLod" in inputs:               # Fluid 1.8's offsets [N + 1]
+        counts = np.diff(np.asarray(inputs["RoisLod"]).reshape(-1))
     elif isinstance(inputs["ROIs"], LoDTensor):
         counts = np.diff(inputs["ROIs"].lod()[-1])
     else:                                   # one image
@@ -193,12 +195,18 @@ CASES = [
     OpCase("roi_pool", {"X": _x(2, 2, 5, 7), "ROIs": _rois(_FAR), "RoisNum": np.array([1, 2], np.int32)},
            _roi_pool_ref, attrs={"pooled_height": 3, "pooled_width": 2, "spatial_scale": 1.0}, grad=("X",),
            name="roi_pool_rois_num_outside"),
+    OpCase("roi_pool", {"X": _x(2, 2, 5, 7), "ROIs": _rois(_FAR), "RoisLod": np.array([0, 2, 3])}, _roi_pool_ref,
+           attrs={"pooled_height": 2, "pooled_width": 2, "spatial_scale": 1.0}, grad=("X",),
+           name="roi_pool_rois_lod"),       # Fluid 1.8's offsets tensor
     OpCase("roi_align", {"X": rng.normal(size=(2, 3, 6, 8)), "ROIs": _rois(_BOXES, [[0, 3, 5]])}, _roi_align_ref,
            attrs={"pooled_height": 2, "pooled_width": 2, "spatial_scale": 0.5, "sampling_ratio": -1}, grad=("X",)),
     OpCase("roi_align", {"X": rng.normal(size=(2, 2, 5, 7)), "ROIs": _rois(_FAR),
                          "RoisNum": np.array([2, 1], np.int32)}, _roi_align_ref,
            attrs={"pooled_height": 3, "pooled_width": 2, "spatial_scale": 1.0, "sampling_ratio": 2}, grad=("X",),
            name="roi_align_rois_num_ratio2"),
+    OpCase("roi_align", {"X": rng.normal(size=(2, 2, 5, 7)), "ROIs": _rois(_FAR), "RoisLod": np.array([0, 1, 3])},
+           _roi_align_ref, attrs={"pooled_height": 2, "pooled_width": 2, "spatial_scale": 1.0, "sampling_ratio": 2},
+           grad=("X",), name="roi_align_rois_lod"),       # test_roi_align_op.py's TestROIAlignInLodOp
     OpCase("roi_align", {"X": rng.normal(size=(1, 2, 4, 5)), "ROIs": _rois([[0.5, 0.5, 3.5, 2.5], [1, 1, 1.2, 1.1]])},
            _roi_align_ref, attrs={"pooled_height": 2, "pooled_width": 3, "spatial_scale": 1.0}, grad=("X",),
            name="roi_align_one_image_no_lod"),

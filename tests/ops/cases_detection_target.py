@@ -137,7 +137,10 @@ def _labels_ref(i, a):
     for im in range(len(rl) - 1):
         s = i["ImInfo"][im][2]
         gt = gts[gl[im]:gl[im + 1]]
-        boxes = list(gt) + [r / s for r in rois[rl[im]:rl[im + 1]]]
+        own = [r / s for r in rois[rl[im]:rl[im + 1]]]
+        if a["is_cascade_rcnn"]:        # the rows after the gt boxes' count, those of positive size
+            own = [b for b in own[len(gt):] if b[2] - b[0] + 1 > 0 and b[3] - b[1] + 1 > 0]
+        boxes = list(gt) + own
         fg, bg = [], []
         for r, b in enumerate(boxes):
             ious = [_iou(b, g) for g in gt]
@@ -146,8 +149,9 @@ def _labels_ref(i, a):
                 fg.append((r, next(j for j, v in enumerate(ious) if abs(v - top) < 1e-5), max(ious)))
             elif a["bg_thresh_lo"] <= top < a["bg_thresh_hi"]:
                 bg.append((r, max(ious)))
-        fg = fg[:int(a["batch_size_per_im"] * a["fg_fraction"])]
-        bg = bg[:a["batch_size_per_im"] - len(fg)]
+        if not a["is_cascade_rcnn"]:    # cascade: every foreground and background roi
+            fg = fg[:int(a["batch_size_per_im"] * a["fg_fraction"])]
+            bg = bg[:a["batch_size_per_im"] - len(fg)]
         for r, j, top in fg:
             label = int(classes[gl[im] + j])
             row, wrow = np.zeros(width), np.zeros(width)
@@ -192,6 +196,8 @@ CASES += [
     OpCase("generate_proposal_labels", _label_inputs(), _labels_ref,
            attrs=dict(_LABEL_ATTRS, is_cls_agnostic=True, class_nums=2, fg_thresh=0.3, batch_size_per_im=20),
            name="generate_proposal_labels_class_agnostic"),
+    OpCase("generate_proposal_labels", _label_inputs(), _labels_ref, attrs=dict(_LABEL_ATTRS, is_cascade_rcnn=True),
+           name="generate_proposal_labels_cascade"),        # test_generate_proposal_labels_op.py's TestCascade
 ]
 
 

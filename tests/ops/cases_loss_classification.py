@@ -99,6 +99,11 @@ CASES = [
            grad=("X",), outputs=("Y",), name="cross_entropy2_label_without_last_dim"),
     OpCase("cross_entropy2", {"X": soft(5, 4), "Label": LABEL_IGNORE}, ce_ref, grad=("X",), outputs=("Y",),
            attrs={"ignore_index": -1}, name="cross_entropy2_ignore_index"),
+    # Fluid's MatchX output: X at each row's label, 0 where ignored (test_cross_entropy2_op.py checks it)
+    OpCase("cross_entropy2", {"X": soft(5, 4), "Label": LABEL_IGNORE},
+           lambda i, a: {**ce_ref(i, a), "MatchX": np.where(i["Label"] == -1, 0, np.take_along_axis(
+               i["X"], np.maximum(i["Label"], 0), axis=-1))}, grad=("X",), outputs=("Y", "MatchX"),
+           loss_outputs=("Y",), attrs={"ignore_index": -1}, name="cross_entropy2_match_x"),
 
     OpCase("sigmoid_cross_entropy_with_logits", {"X": r(4, 3), "Label": rng.random((4, 3))}, sce_ref, grad=("X",),
            name="sigmoid_cross_entropy_with_logits"),

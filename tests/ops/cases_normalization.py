@@ -37,6 +37,11 @@ def _group_norm_ref(i, a):
     return {"Y": _affine(y, i, x.shape[1]), "Mean": mean, "Variance": var}
 
 
+def _group_norm_nhwc_ref(i, a):
+    out = _group_norm_ref(dict(i, X=np.moveaxis(i["X"], -1, 1)), a)
+    return dict(out, Y=np.moveaxis(out["Y"], 1, -1))
+
+
 CASES = [
     OpCase("instance_norm", {"X": r(2, 3, 4, 5), "Scale": r(3), "Bias": r(3)}, _instance_norm_ref,
            attrs={"epsilon": 1e-5}, grad=("X", "Scale", "Bias"), loss_outputs=("Y",)),
@@ -48,6 +53,10 @@ CASES = [
            grad=("X", "Scale"), loss_outputs=("Y",), name="group_norm_3d_scale_only"),
     OpCase("group_norm", {"X": r(2, 4, 2, 2)}, _group_norm_ref, attrs={"epsilon": 1e-5, "groups": 1}, grad=("X",),
            loss_outputs=("Y",), name="group_norm_one_group"),
+    # channels last (test_group_norm_op.py's *_With_NHWC cases)
+    OpCase("group_norm", {"X": r(2, 3, 2, 6), "Scale": r(6), "Bias": r(6)}, _group_norm_nhwc_ref,
+           attrs={"epsilon": 1e-5, "groups": 3, "data_layout": "NHWC"}, grad=("X", "Scale", "Bias"),
+           loss_outputs=("Y",), name="group_norm_nhwc"),
 ]
 
 

@@ -21,7 +21,7 @@ def expand_ref(i, a):
     x, y = i["X"], i["Y"]
     one_level = isinstance(x, LoDTensor) and len(x.lod()) == 1
     parts = sequences(x) if one_level else [r[None] for r in np.asarray(x)]
-    reps = np.diff(y.lod()[-1])
+    reps = np.diff(y.lod()[a.get("ref_level", -1)])     # the counts of Y's LoD level ref_level
     return {"Out": np.concatenate([p for p, n in zip(parts, reps) for _ in range(n)])}
 
 
@@ -49,6 +49,7 @@ def mask_ref(i, a):
 
 
 Y_LOD = LoDTensor(np.zeros((6, 1)), [[0, 2, 2, 6]])
+Y_TWO_LEVELS = LoDTensor(np.zeros((6, 1)), [[0, 1, 3, 4], [0, 2, 3, 5, 6]])    # 3 sequences of 1, 2, 1 inner ones
 
 CASES = [
     OpCase("sequence_reverse", {"X": lod_tensor([3, 1, 4], 2)}, reverse_ref, grad=("X",), name="sequence_reverse"),
@@ -56,6 +57,9 @@ CASES = [
            name="sequence_expand_lod_x"),
     OpCase("sequence_expand", {"X": rng.normal(size=(3, 2)), "Y": Y_LOD}, expand_ref, grad=("X",),
            name="sequence_expand_plain_x"),
+    # ref_level 0 of a two-level Y (test_sequence_expand.py's Case2): repeats counted in inner sequences
+    OpCase("sequence_expand", {"X": lod_tensor([2, 1, 2], 3), "Y": Y_TWO_LEVELS}, expand_ref, grad=("X",),
+           attrs={"ref_level": 0}, name="sequence_expand_ref_level_0"),
     OpCase("sequence_expand", {"X": lod_tensor([1, 2], 2, upper=[1, 1]), "Y": Y_LOD}, expand_ref, grad=("X",),
            name="sequence_expand_two_level_x_by_rows"),
     OpCase("sequence_pad", {"X": lod_tensor([3, 1, 4], 2), "PadValue": np.array([0.5])}, pad_ref, grad=("X",),

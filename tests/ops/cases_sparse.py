@@ -42,6 +42,15 @@ def _lookup_grad(i, a):
     return {"W@GRAD": SelectedRows(ids[keep], dout[keep], i["W"].shape[0])}
 
 
+def _sparse_clip_by_norm(i, a):
+    """Fluid's clip_by_norm of SelectedRows: MergeAdd, then the merged values scaled to max_norm."""
+    merged = _merged(i["X"])
+    values = np.array(list(merged.values()))
+    norm = np.sqrt(np.sum(values ** 2))
+    scale = a["max_norm"] / norm if norm > a["max_norm"] else 1.0
+    return {"Out": SelectedRows(np.array(list(merged), np.int64), values * scale, i["X"].height)}
+
+
 def _sparse_sgd(i, a):
     p = i["Param"].copy()
     for row, value in zip(i["Grad"].rows, i["Grad"].values):    # one row at a time, as sgd_op.h
@@ -91,6 +100,8 @@ def _adam_inputs(dtype="float64"):
 
 
 CASES = [
+    OpCase("clip_by_norm", {"X": grad()}, _sparse_clip_by_norm, attrs={"max_norm": 1.0},
+           name="clip_by_norm_sparse"),      # test_clip_by_norm_op.py's TestClipByNormOpWithSelectedRows
     OpCase("lookup_table_grad", {"W": r(7, 3), "Ids": np.array([[4], [1], [6], [1], [2]], dtype=np.int64),
                                  "Out@GRAD": r(5, 3)},
            _lookup_grad, attrs={"is_sparse": True, "padding_idx": 2}, name="lookup_table_grad_sparse"),

@@ -90,4 +90,9 @@ CASES = [
     OpCase("sequence_topk_avg_pooling", {"X": _TX, "ROW": _lod(np.zeros((3, 1)), _TROWS),
                                          "COLUMN": _lod(np.zeros((5, 1)), _TCOLS)}, _topk_ref,
            attrs={"topks": _TOPKS, "channel_num": _TCH}, grad=("X",), outputs=("Out",)),
+    # X flattened to [N] (test_sequence_topk_avg_pooling.py's), as Fluid takes it
+    OpCase("sequence_topk_avg_pooling", {"X": _lod(np.asarray(_TX).ravel(), [_TCH * 6, _TCH * 2]),
+                                         "ROW": _lod(np.zeros((3, 1)), _TROWS), "COLUMN": _lod(np.zeros((5, 1)), _TCOLS)},
+           _topk_ref, attrs={"topks": _TOPKS, "channel_num": _TCH}, grad=("X",), outputs=("Out",),
+           name="sequence_topk_avg_pooling_1d_x"),
 ]

@@ -140,6 +140,21 @@ def test_where_with_a_number_keeps_an_unknown_batch():
     np.testing.assert_array_equal(got, np.where(A > 0, 1.0, A))
 
 
+def test_where_broadcasts_the_sizes_fed_at_run_time():
+    """test_where_op.py's test_api_broadcast: x [N, 1] and y [N, 2] broadcast by the values' sizes when
+    run, as Paddle's where (zeros of each added); a bool x is Paddle's TypeError."""
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [None, 1], "float32")
+        y = paddle.static.data("y", [None, 3], "float32")
+        out = paddle.where(x > 1, x=x, y=y)
+        with pytest.raises(TypeError):
+            paddle.where(x > 1, paddle.static.data("b", [None, 3], "bool"), y)
+    xv, yv = np.array([[0.5], [3.0]], "float32"), np.arange(6, dtype="float32").reshape(2, 3)
+    got, = paddle.static.Executor(paddle.CPUPlace()).run(main, feed={"x": xv, "y": yv}, fetch_list=[out])
+    np.testing.assert_array_equal(got, np.where(xv > 1, xv, yv))
+
+
 def test_bad_arguments_fail_in_one_line():
     with pytest.raises(PeError, match="paddle.bmm"):
         run(lambda x, y: paddle.bmm(x, y), A, B)

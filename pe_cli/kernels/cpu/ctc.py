@@ -104,8 +104,8 @@ def sequence_loss(z, labels, blank):
         two = np.where(skip_next, np.concatenate([nxt[2:], [-np.inf, -np.inf]]), neg)
         beta[t] = _lse(nxt, one, two) + emit[t]
     log_p = _lse(alpha[-1, -1], alpha[-1, -2]) if t_len and s_len > 1 else (alpha[-1, -1] if t_len else -np.inf)
-    if not np.isfinite(log_p):
-        return np.inf, np.zeros_like(z, dtype=np.float64)
+    if not np.isfinite(log_p):      # no alignment: Fluid 1.8's warp-ctc gives a loss of 0 (and no gradient)
+        return 0.0, np.zeros_like(z, dtype=np.float64)
     post = np.exp(alpha + beta - emit - log_p)                      # [T, S]
     gamma = np.zeros((t_len, classes))
     np.add.at(gamma.T, ext, post.T)

@@ -80,6 +80,9 @@ def multiclass_nms(ins, attrs):
 def multiclass_nms2(ins, attrs):
     rows, index, starts = _nms(ins, attrs)
     dtype, width = ins["BBoxes"].dtype, ins["BBoxes"].shape[-1] + 2
+    if not rows:            # nothing kept anywhere: Fluid 1.8's Out and Index hold no dims but [0]
+        return {"Out": np.empty(0, dtype), "Index": np.empty(0, np.int32),
+                "@LOD": {"Out": [starts], "Index": [starts]}}
     out = np.asarray(rows, dtype).reshape(-1, width)
     return {"Out": out, "Index": np.asarray(index, np.int32).reshape(-1, 1),
             "@LOD": {"Out": [starts], "Index": [starts]}}

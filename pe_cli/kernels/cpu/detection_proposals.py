@@ -79,6 +79,7 @@ def generate_proposals(ins, attrs):
     outs = {"RpnRois": np.concatenate(rois).astype(dtype).reshape(-1, 4),
             "RpnRoiProbs": np.concatenate(probs).astype(dtype).reshape(-1, 1),
             "RpnRoisNum": np.asarray(counts, dtype=np.int32)}
+    outs["RpnRoisLod"] = outs["RpnRoisNum"]         # Fluid 1.8's name of the same counts
     outs["@LOD"] = {"RpnRois": [offsets], "RpnRoiProbs": [offsets]}
     return outs
 

@@ -40,11 +40,18 @@ def roi_images(op, rois_count, batch, attrs, counts=None):
     return np.repeat(np.arange(batch, dtype=np.int64), np.diff(offsets))
 
 
+def roi_counts(ins, counts_slot, host=np.asarray):
+    """The rois per image an input gives: ``counts_slot`` (RoisNum / BatchRoINums), else Fluid 1.8's
+    RoisLod (the offsets [N + 1]); None: the ROIs' LoD says."""
+    if counts_slot in ins:
+        return host(ins[counts_slot])
+    return np.diff(host(ins["RoisLod"]).reshape(-1)) if "RoisLod" in ins else None
+
+
 def _setup(op, ins, attrs, counts_slot="RoisNum"):
     x = np.ascontiguousarray(ins["X"])
     rois = np.ascontiguousarray(ins["ROIs"]).reshape(-1)
-    counts = ins.get(counts_slot)
-    bid = roi_images(op, rois.size // 4, x.shape[0], attrs, counts)
+    bid = roi_images(op, rois.size // 4, x.shape[0], attrs, roi_counts(ins, counts_slot))
     return x, rois, bid
 
 

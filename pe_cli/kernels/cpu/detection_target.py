@@ -8,7 +8,6 @@ pixel columns, run lengths decoded; after generate_mask_labels_op.cc). The CUDA 
 the host."""
 import numpy as np
 
-from ...base.errors import PeError
 
 
 def overlaps(boxes, gts):
@@ -137,6 +136,8 @@ def _rois_sample(ov, crowd, attrs, rng):
     fg = fg.tolist()
     bg = np.nonzero((top < attrs["fg_thresh"]) & (top >= attrs["bg_thresh_lo"]) & (top < attrs["bg_thresh_hi"]))[0]
     bg = bg.tolist()
+    if attrs["is_cascade_rcnn"]:        # every foreground and background roi, none sampled
+        return fg, gt_of, bg
     n_fg = min(int(np.floor(attrs["batch_size_per_im"] * attrs["fg_fraction"])), len(fg))
     n_bg = min(attrs["batch_size_per_im"] - n_fg, len(bg))
     if attrs["use_random"]:
@@ -152,7 +153,11 @@ def _rois_sample(ov, crowd, attrs, rng):
 
 
 def _rois_one_image(rois, gt, classes, crowd, scale, attrs, rng):
-    boxes = np.concatenate([gt, rois / scale]).reshape(-1, 4)
+    rois = rois / scale
+    if attrs["is_cascade_rcnn"]:    # Fluid's: the rois after the gt boxes' rows, those of positive size
+        rois = rois[len(gt):]
+        rois = rois[(rois[:, 2] - rois[:, 0] + 1 > 0) & (rois[:, 3] - rois[:, 1] + 1 > 0)]
+    boxes = np.concatenate([gt, rois]).reshape(-1, 4)
     ov = overlaps(boxes, gt)
     fg, gt_of, bg = _rois_sample(ov, crowd, attrs, rng)
     picked = fg + bg
@@ -170,8 +175,6 @@ def _rois_one_image(rois, gt, classes, crowd, scale, attrs, rng):
 
 
 def generate_proposal_labels(ins, attrs):
-    if attrs["is_cascade_rcnn"]:
-        raise PeError("generate_proposal_labels: is_cascade_rcnn=True is not supported by pe yet")
     lods = attrs.get("_lod") or {}
     rois, gts = np.asarray(ins["RpnRois"], dtype=np.float64), np.asarray(ins["GtBoxes"], dtype=np.float64)
     roi_lod = (lods.get("RpnRois") or [[0, rois.shape[0]]])[-1]

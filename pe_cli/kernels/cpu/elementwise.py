@@ -220,6 +220,9 @@ def clip_grad(ins, attrs):
 
 def clip_by_norm(ins, attrs):
     x = ins["X"]
+    if isinstance(x, SelectedRows):     # as Fluid's: the rows merged (duplicates summed), their values clipped
+        rows, values = x.merged()
+        return {"Out": x.with_arrays(rows, clip_by_norm({"X": values}, attrs)["Out"])}
     norm = np.sqrt(np.sum(np.square(x, dtype=x.dtype), dtype=x.dtype))
     max_norm = x.dtype.type(attrs["max_norm"])
     if norm > max_norm:

@@ -108,6 +108,15 @@ def cross_entropy(ins, attrs):
     return {"Y": y.astype(x.dtype, copy=False)}
 
 
+def cross_entropy2(ins, attrs):
+    """cross_entropy of hard labels, with Fluid's extra outputs: MatchX, X's value at each row's label
+    (0 where ignored), and XShape."""
+    x = ins["X"]
+    ids, ignore = _hard_ids(ins["Label"], attrs["ignore_index"], x)
+    match = np.where(ignore, 0, np.take_along_axis(x, ids, axis=-1)).astype(x.dtype, copy=False)
+    return {**cross_entropy(ins, attrs), "MatchX": match, "XShape": np.empty((0,) + x.shape, dtype=x.dtype)}
+
+
 def cross_entropy_grad(ins, attrs):
     x, label, dy = ins["X"], ins["Label"], ins["Y@GRAD"]
     if attrs["soft_label"]:

@@ -2,7 +2,7 @@
 per image, then each image's columns transposed into rows."""
 import numpy as np
 
-from ..seq_maps import im2sequence_geometry, image_offsets
+from ..seq_maps import im2sequence_geometry, image_offsets, real_size_patches
 from ._numba import lazy
 
 _loops = lazy("_conv_loops")
@@ -10,6 +10,9 @@ _loops = lazy("_conv_loops")
 
 def im2sequence(ins, attrs):
     x = np.ascontiguousarray(ins["X"])
+    if "Y" in ins:          # each image's real size: the patches over the grid it gives
+        out, offs = real_size_patches(x, ins["Y"], attrs)
+        return {"Out": out, "@LOD": {"Out": offs}}
     n, c = x.shape[:2]
     kh, kw, sh, sw, pu, pl, oh, ow = im2sequence_geometry(x.shape, attrs)
     cols = np.empty((n, c * kh * kw, oh * ow), x.dtype)
@@ -22,6 +25,8 @@ def im2sequence_grad(ins, attrs):
     x = ins["X"]
     n, c = x.shape[:2]
     kh, kw, sh, sw, pu, pl, oh, ow = im2sequence_geometry(x.shape, attrs)
+    if "Y" in ins:
+        return {"X@GRAD": real_size_patches(np.asarray(x), ins["Y"], attrs, np.asarray(ins["Out@GRAD"], x.dtype))}
     dout = np.ascontiguousarray(ins["Out@GRAD"], x.dtype).reshape(n, oh * ow, c * kh * kw)
     dx = np.empty(x.shape, x.dtype)
     _loops().col2im(np.ascontiguousarray(dout.transpose(0, 2, 1)), kh, kw, sh, sw, pu, pl, 1, 1, oh, ow, dx)

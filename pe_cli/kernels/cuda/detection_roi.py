@@ -11,7 +11,7 @@ from numba import cuda
 from ..cpu._deform_roi_elems import make as _make_deform
 from ..cpu._persp_elems import make as _make_persp, matrices
 from ..cpu._roi_elems import make
-from ..cpu.detection_roi import roi_images, sizes
+from ..cpu.detection_roi import roi_counts, roi_images, sizes
 from . import runtime as rt
 from ._launch import flat, grid, zeros
 from .launcher import jit_kernel
@@ -96,8 +96,7 @@ def _prroi_grad(dout, rois, bid, c, h, w, ph, pw, scale, dx):
 
 def _setup(op, ins, attrs, counts_slot="RoisNum"):
     x, rois = ins["X"], ins["ROIs"]
-    counts = rt.to_host(ins[counts_slot]) if counts_slot in ins else None
-    bid = rt.to_device(roi_images(op, rois.size // 4, x.shape[0], attrs, counts))
+    bid = rt.to_device(roi_images(op, rois.size // 4, x.shape[0], attrs, roi_counts(ins, counts_slot, rt.to_host)))
     c, h, w = x.shape[1], x.shape[2], x.shape[3]
     return x, flat(rois), bid, (c, h, w, attrs["pooled_height"], attrs["pooled_width"])
 

@@ -301,6 +301,9 @@ def _scale_to_norm(x, sumsq, max_norm, out):
 
 def clip_by_norm(ins, attrs):
     x = ins["X"]
+    if isinstance(x, SelectedRows):     # as Fluid's: the rows merged (duplicates summed), their values clipped
+        rows, values = _sparse.merged(x, ascending=True)
+        return {"Out": x.with_arrays(rows, clip_by_norm({"X": values}, attrs)["Out"])}
     out = rt.empty(x.shape, x.dtype)
     if out.size:
         _scale_to_norm[grid(out.size)](flat(x), _sum_of_squares(x), scalar_arg(x.dtype, attrs["max_norm"]),

@@ -132,17 +132,14 @@ def _capped_log(v):
 
 
 @jit_kernel
-def _ce_hard(x, label, y, n, ignore):
+def _ce_hard(x, label, y, match, n, ignore):     # match: cross_entropy2's MatchX, or y (then overwritten)
     r = cuda.grid(1)
     step = cuda.gridsize(1)
     while r < y.size:
         k = label[r]
-        if k == ignore:
-            y[r] = 0
-        elif k < 0 or k >= n:
-            y[r] = math.nan
-        else:
-            y[r] = -_capped_log(x[r * n + k])
+        bad = k < 0 or k >= n
+        match[r] = 0 if k == ignore else (math.nan if bad else x[r * n + k])
+        y[r] = 0 if k == ignore else (math.nan if bad else -_capped_log(match[r]))
         r += step
 
 
@@ -170,7 +167,7 @@ def _ce_soft_kernel(dt):
 _ce_soft = per_dtype(_ce_soft_kernel)
 
 
-def cross_entropy(ins, attrs):
+def cross_entropy(ins, attrs, match=None):
     x, label = ins["X"], ins["Label"]
     rows, n = _rows_of(x)
     y = rt.empty(tuple(x.shape[:-1]) + (1,), x.dtype)
@@ -178,10 +175,18 @@ def cross_entropy(ins, attrs):
         if attrs["soft_label"]:
             _ce_soft(x.dtype)[rows_grid(rows, n)](flat(x), flat(label), flat(y), rows, n)
         else:
-            _ce_hard[grid(rows)](flat(x), flat(label), flat(y), n, attrs["ignore_index"])
+            _ce_hard[grid(rows)](flat(x), flat(label), flat(y), flat(y if match is None else match), n,
+                                 attrs["ignore_index"])
     if not attrs["soft_label"] and label.ndim == x.ndim - 1:       # ids without the trailing 1: Y is Label's shape
         y = y.reshape(tuple(label.shape))
     return {"Y": y}
+
+
+def cross_entropy2(ins, attrs):
+    """cross_entropy of hard labels with Fluid's MatchX (X at each row's label, 0 where ignored) and XShape."""
+    x = ins["X"]
+    match = rt.empty(tuple(x.shape[:-1]) + (1,), x.dtype)
+    return {**cross_entropy(ins, attrs, match), "MatchX": match, "XShape": rt.empty((0,) + tuple(x.shape), x.dtype)}
 
 
 @jit_kernel

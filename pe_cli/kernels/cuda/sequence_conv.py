@@ -4,25 +4,36 @@ import numpy as np
 
 from ..common import context_index, seq_offsets
 from ._matmul import matmul
+from .manipulation import concat
+from ._launch import zeros
 from .sequence_rows import _gather, _scatter
 
 
-def _context(x, attrs):
+def _context(x, attrs, padding=None):
+    """(context map, the rows it reads: X's, then PaddingData's when trainable, the context [rows, n * D])."""
     n = attrs["contextLength"]
-    idx = context_index(seq_offsets(attrs, "X", x.shape[0]), attrs["contextStart"], n)
+    trainable = attrs["paddingTrainable"] and padding is not None
+    idx = context_index(seq_offsets(attrs, "X", x.shape[0]), attrs["contextStart"], n, trainable)
     rows, width = x.shape[0], int(np.prod(x.shape[1:], dtype=np.int64))
-    x2 = x.reshape((rows, width))
-    return idx, x2, _gather(x2, idx, (len(idx), width)).reshape((rows, n * width))
+    src = x.reshape((rows, width))
+    if trainable:
+        src = concat({"X": [src, padding.reshape((padding.shape[0], width))]}, {"axis": 0})["Out"]
+    return idx, src, _gather(src, idx, (len(idx), width)).reshape((rows, n * width))
 
 
 def sequence_conv(ins, attrs):
-    _, _, col = _context(ins["X"], attrs)
+    _, _, col = _context(ins["X"], attrs, ins.get("PaddingData"))
     return {"Out": matmul(col, ins["Filter"])}
 
 
 def sequence_conv_grad(ins, attrs):
-    x, w, dout = ins["X"], ins["Filter"], ins["Out@GRAD"]
-    idx, x2, col = _context(x, attrs)
-    dcol = matmul(dout, w, trans_b=True).reshape((len(idx), x2.shape[1]))
-    return {"X@GRAD": _scatter(dcol, idx, x2.shape, x.dtype).reshape(tuple(x.shape)),
-            "Filter@GRAD": matmul(col, dout, trans_a=True)}
+    x, w, dout, padding = ins["X"], ins["Filter"], ins["Out@GRAD"], ins.get("PaddingData")
+    idx, src, col = _context(x, attrs, padding)
+    dcol = matmul(dout, w, trans_b=True).reshape((len(idx), src.shape[1]))
+    dsrc = _scatter(dcol, idx, src.shape, x.dtype)
+    rows = x.shape[0]
+    outs = {"X@GRAD": dsrc[:rows].reshape(tuple(x.shape)), "Filter@GRAD": matmul(col, dout, trans_a=True)}
+    if padding is not None:     # zeros unless trainable (then its rows' share of the context's gradient)
+        outs["PaddingData@GRAD"] = dsrc[rows:].reshape(tuple(padding.shape)) if src.shape[0] > rows \
+            else zeros(tuple(padding.shape), padding.dtype)
+    return outs

@@ -53,19 +53,18 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data
 
 def conv2d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, dilation=1, groups=1,
                      output_size=None, data_format="NCHW", name=None):
-    """Transposed 2-D convolution of NCHW x by weight [C, C_out/groups, kh, kw], plus bias [C_out]."""
+    """Transposed 2-D convolution of x [N, C, H, W] (or NHWC) by weight [C, C_out/groups, kh, kw], plus bias [C_out]."""
     helper = LayerHelper("conv2d_transpose", name=name)
-    if data_format != "NCHW":
-        raise PeError(f"conv2d_transpose: data_format={data_format!r}: pe's op takes NCHW only")
-    paddings, algorithm = _paddings(padding, helper)
+    channel_last = _check_format("conv2d_transpose", data_format, ("NCHW", "NHWC"))
+    paddings, algorithm = _paddings(padding, helper, data_format=data_format)
     out = helper.create_variable_for_type_inference(x.dtype)
     helper.append_op("conv2d_transpose", {"Input": [x], "Filter": [weight]}, {"Output": [out]},
                      {"output_size": _pair(output_size, "output_size", helper) if output_size is not None else [],
                       "output_padding": _pair(output_padding, "output_padding", helper) if output_padding else [],
                       "strides": _pair(stride, "stride", helper), "paddings": paddings,
                       "padding_algorithm": algorithm, "dilations": _pair(dilation, "dilation", helper),
-                      "groups": int(groups), "data_format": "NCHW"})
-    return add_channel_bias(helper, out, bias, False)
+                      "groups": int(groups), "data_format": data_format})
+    return add_channel_bias(helper, out, bias, channel_last)
 
 
 def conv3d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format="NCDHW", name=None):
