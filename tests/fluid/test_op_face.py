@@ -255,3 +255,18 @@ def test_elu_grad_grad_runs_alone_as_fluids():
     got_dx, got_ddout = (np.array(scope.find_var(n).get_tensor()) for n in ("dx", "ddout"))
     np.testing.assert_allclose(got_dx, np.where(x < 0, ddx * dout * 0.7 * np.exp(x), 0), rtol=1e-12)
     np.testing.assert_allclose(got_ddout, np.where(x > 0, ddx, ddx * 0.7 * np.exp(x)), rtol=1e-12)
+
+
+def test_gradient_of_elementwise_div_grad_is_fluids_one_grad_grad_op():
+    """As the activations': elementwise_div_grad's gradient is elementwise_div_grad_grad alone, reading
+    Y, Out, DX (its X@GRAD) and the gradients of its outputs (test_elementwise_div_op.py's in-place walk)."""
+    block = fluid.Program().global_block()
+    for name, shape in (("x", (2, 3)), ("y", (3,)), ("out", (2, 3))):
+        block.create_var(name=name, shape=shape, dtype="float64")
+    op = block.append_op("elementwise_div", {"X": ["x"], "Y": ["y"]}, {"Out": ["out"]}, {"axis": 1})
+    (grad,), _ = core.get_grad_op_desc(op.desc, set(), [])
+    (grad_grad,), to_var = core.get_grad_op_desc(grad, set(), [])
+    assert grad_grad.type() == "elementwise_div_grad_grad" and grad_grad.input("DX") == ["x@GRAD"]
+    assert grad_grad.output("DDOut") == ["out@GRAD@GRAD"] and to_var["out@GRAD@GRAD"] == "out@GRAD"
+    own = set(grad.input_arg_names() + grad.output_arg_names())
+    assert all(n in own or to_var.get(n) in own for n in grad_grad.input_arg_names())
