@@ -39,9 +39,11 @@ def get_grad_op_desc(op_desc, no_grad_set, grad_sub_block=()):
     start = len(block.ops)
     opdef.grad(GradContext(builder, fwd, needed))
     grad_ops = block.ops[start:]
-    to_var = {}
+    # Fluid's map holds the gradients the maker made or read (X@GRAD@GRAD stands for X@GRAD), not the
+    # op's own variables that a gradient of a gradient op reads (sqrt_grad_grad's DX, X@GRAD)
+    own, to_var = set(fwd.input_arg_names + fwd.output_arg_names), {}
     for op in grad_ops:
         for name in op.input_arg_names + op.output_arg_names:
-            if GRAD_SUFFIX in name:
-                to_var[name] = name[:name.index(GRAD_SUFFIX)]
+            if GRAD_SUFFIX in name and name not in own:
+                to_var[name] = name[:name.rindex(GRAD_SUFFIX)]
     return [op.desc for op in grad_ops], to_var

@@ -325,3 +325,32 @@ def pad(x, pads, value, extent=None):
     out = np.full((n, c, hp, wp), value, dtype=x.dtype)
     out[:, :, t:t + h, l:l + w] = x
     return out
+
+
+# -- composed kernels ------------------------------------------------------------------------------
+
+def div_grad_grad(k, ins, attrs):
+    """Fluid's elementwise_div_grad_grad, made of a device's own elementwise kernels ``k`` (op type ->
+    kernel): with t = ddX - Out * ddY (a missing ddX or ddY is zeros), DDOut = t / Y, Y@GRAD = -(DX t / Y)
+    summed to Y's shape, DOut = -DX * ddY."""
+    y, out, dx, ddx, ddy = ins["Y"], ins["Out"], ins["DX"], ins.get("DDX"), ins.get("DDY")
+    wanted, axis = attrs.get("_outputs", {"Y@GRAD", "DOut", "DDOut"}), {"axis": attrs["axis"]}
+
+    def ew(op, a, b):
+        return k[op]({"X": a, "Y": b}, axis)["Out"]
+
+    def times(a, factor):
+        return k["scale"]({"X": a}, {"scale": factor, "bias": 0.0, "bias_after_scale": True})["Out"]
+
+    outs = {}
+    if "DDOut" in wanted or "Y@GRAD" in wanted:
+        t = ddx if ddy is None else ew("elementwise_mul", out, ddy)
+        t = t if ddy is None else (ew("elementwise_sub", ddx, t) if ddx is not None else times(t, -1.0))
+        ddout = ew("elementwise_div", t, y)
+        if "Y@GRAD" in wanted:
+            part = k["elementwise_mul_grad"]({"X": ddout, "Y": y, "Out": out, "Out@GRAD": dx}, axis)["Y@GRAD"]
+            outs["Y@GRAD"] = times(part, -1.0)
+        outs["DDOut"] = ddout
+    if "DOut" in wanted:
+        outs["DOut"] = times(ew("elementwise_mul", dx, ddy), -1.0) if ddy is not None else times(dx, 0.0)
+    return {slot: v for slot, v in outs.items() if slot in wanted}

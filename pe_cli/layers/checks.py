@@ -1,11 +1,13 @@
-"""Fluid's argument checks (its ``data_feeder.check_variable_and_dtype`` and ``check_type``): a layer
-given a value of the wrong type or dtype raises an ArgumentTypeError, a TypeError as in Fluid."""
+"""Fluid's argument checks (its ``data_feeder.check_variable_and_dtype``, ``check_type`` and
+``check_dtype``): a layer given a value of the wrong type or dtype raises an ArgumentTypeError, a
+TypeError as in Fluid, where the layer is built, naming the layer and the argument."""
 from ..base.dtypes import DTYPE_NAMES, convert_dtype
 from ..base.errors import ArgumentTypeError, UnknownDtypeError
 from ..framework.variable import Variable
 
 NUMBERS = ("float16", "float32", "float64", "int32", "int64")
 FLOATS = ("float16", "float32", "float64")
+FLOAT32_64 = ("float32", "float64")     # the layers whose Fluid check refuses float16
 
 
 def check_type(value, what, types, layer):

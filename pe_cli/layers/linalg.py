@@ -7,14 +7,14 @@ from ..base.errors import PeError
 from ..training.initializer import NormalInitializer
 from ..training.param_attr import ParamAttr
 from .helper import LayerHelper, _single
-from .type_checks import FLOATS, check_type, check_variable_and_dtype
+from .checks import FLOAT32_64, check_type, check_variable_and_dtype
 
 
 def matmul(x, y, transpose_x=False, transpose_y=False, alpha=1.0, name=None):
     """alpha * op(x) @ op(y); leading dims are batches and broadcast; a 1-D x is a row vector, a 1-D
     y a column vector (the dim they add is dropped from the result)."""
-    check_variable_and_dtype(x, "x", ("float16",) + FLOATS, "matmul")      # Fluid 1.8's TypeErrors
-    check_variable_and_dtype(y, "y", ("float16",) + FLOATS, "matmul")
+    check_variable_and_dtype(x, "x", ("float16",) + FLOAT32_64, "matmul")      # Fluid 1.8's TypeErrors
+    check_variable_and_dtype(y, "y", ("float16",) + FLOAT32_64, "matmul")
     return _single("matmul", x, {"X": [x], "Y": [y]},
                    {"transpose_X": transpose_x, "transpose_Y": transpose_y, "alpha": float(alpha)}, name=name)
 
@@ -22,8 +22,8 @@ def matmul(x, y, transpose_x=False, transpose_y=False, alpha=1.0, name=None):
 def mul(x, y, x_num_col_dims=1, y_num_col_dims=1, name=None):
     """x @ y with x flattened to a matrix at ``x_num_col_dims`` (its leading dims are rows) and y at
     ``y_num_col_dims``: Fluid's ``mul``, the product inside ``fc``."""
-    check_variable_and_dtype(x, "x", ("float16",) + FLOATS, "mul")      # Fluid 1.8's TypeError
-    check_variable_and_dtype(y, "y", ("float16",) + FLOATS, "mul")
+    check_variable_and_dtype(x, "x", ("float16",) + FLOAT32_64, "mul")      # Fluid 1.8's TypeError
+    check_variable_and_dtype(y, "y", ("float16",) + FLOAT32_64, "mul")
     return _single("mul", x, {"X": [x], "Y": [y]},
                    {"x_num_col_dims": x_num_col_dims, "y_num_col_dims": y_num_col_dims}, name=name)
 
@@ -62,7 +62,7 @@ def spectral_norm(weight, dim=0, power_iters=1, eps=1e-12, name=None):
     """``weight`` divided by its largest singular value (as a matrix [shape[dim], rest]), estimated by
     ``power_iters`` power iterations from the vectors U [shape[dim]] and V [rest], non-trainable
     parameters drawn from N(0, 1) as Fluid's."""
-    check_variable_and_dtype(weight, "weight", FLOATS, "spectral_norm")
+    check_variable_and_dtype(weight, "weight", FLOAT32_64, "spectral_norm")
     check_type(dim, "dim", int, "spectral_norm")
     check_type(power_iters, "power_iters", int, "spectral_norm")
     check_type(eps, "eps", float, "spectral_norm")

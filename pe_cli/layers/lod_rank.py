@@ -5,7 +5,7 @@ from ..base.dtypes import VarType
 from ..framework import unique_name
 from ..framework.variable import Variable
 from .helper import LayerHelper
-from .type_checks import check_type
+from .checks import check_type
 
 __all__ = ["lod_rank_table", "max_sequence_len", "lod_tensor_to_array", "array_to_lod_tensor", "shrink_memory",
            "reorder_lod_tensor_by_rank"]

@@ -3,7 +3,7 @@ a tensor without LoD) split in two by a bool mask, and merged back in the mask's
 ``IfElse`` does to its inputs and outputs)."""
 from ..framework.variable import Variable
 from .helper import LayerHelper
-from .type_checks import check_type
+from .checks import check_type
 
 __all__ = ["split_lod_tensor", "merge_lod_tensor"]
 

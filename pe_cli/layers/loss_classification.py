@@ -8,7 +8,7 @@ from .helper import LayerHelper
 from .indexing import one_hot
 from .manipulation import reshape
 from .reduction import reduce_mean, reduce_sum
-from .type_checks import check_variable_and_dtype
+from .checks import check_variable_and_dtype
 
 
 def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-100,

@@ -8,7 +8,7 @@ from .logic import equal
 from .loss_classification import _outputs, softmax_with_cross_entropy
 from .manipulation import cast, reshape, tiled, transpose
 from .reduction import reduce_mean, reduce_sum
-from .type_checks import FLOATS, check_variable_and_dtype
+from .checks import FLOAT32_64, check_variable_and_dtype
 
 
 def margin_rank_loss(label, left, right, margin=0.1, name=None):
@@ -42,9 +42,9 @@ def npair_loss(anchor, positive, labels, l2_reg=0.002):
     soft-label cross entropy of the similarity matrix anchor positive^T against the same-class matrix
     (rows normalized), weighted by it, summed over rows and averaged, plus l2_reg / 4 times the mean
     squared norms of both embeddings. B must be known when it is built."""
-    check_variable_and_dtype(anchor, "anchor", FLOATS, "npair_loss")
-    check_variable_and_dtype(positive, "positive", FLOATS, "npair_loss")
-    check_variable_and_dtype(labels, "labels", FLOATS + ("int64",), "npair_loss")
+    check_variable_and_dtype(anchor, "anchor", FLOAT32_64, "npair_loss")
+    check_variable_and_dtype(positive, "positive", FLOAT32_64, "npair_loss")
+    check_variable_and_dtype(labels, "labels", FLOAT32_64 + ("int64",), "npair_loss")
     batch_size = labels.shape[0]
     labels = reshape(labels, shape=[batch_size, 1], inplace=True)
     labels = tiled(labels, expand_times=[1, batch_size])

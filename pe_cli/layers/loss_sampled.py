@@ -8,7 +8,7 @@ from ..base.errors import ArgumentValueError, PeError
 from ..training.initializer import NumpyArrayInitializer
 from ..training.param_attr import ParamAttr
 from .helper import LayerHelper
-from .type_checks import FLOATS, check_variable_and_dtype
+from .checks import FLOAT32_64, check_variable_and_dtype
 
 
 def hsigmoid(input, label, num_classes, param_attr=None, bias_attr=None, name=None, path_table=None,
@@ -17,7 +17,7 @@ def hsigmoid(input, label, num_classes, param_attr=None, bias_attr=None, name=No
     default complete tree over ``num_classes`` (weights [num_classes - 1, D]) or, with ``is_custom``,
     the tree of ``path_table`` / ``path_code`` (weights [num_classes, D]); shape [N, 1].
     ``is_sparse`` is accepted; W's gradient stays dense in pe."""
-    check_variable_and_dtype(input, "input", FLOATS, "hsigmoid")
+    check_variable_and_dtype(input, "input", FLOAT32_64, "hsigmoid")
     check_variable_and_dtype(label, "label", ("int64",), "hsigmoid")
     helper = LayerHelper("hierarchical_sigmoid", input=input, param_attr=param_attr, bias_attr=bias_attr,
                          name=name)
@@ -125,7 +125,7 @@ def nce(input, label, num_total_classes, sample_weight=None, param_attr=None, bi
     ``custom_dist``, num_total_classes probabilities), divided by num_neg_samples + 1 as Fluid's.
     Weight is [num_total_classes, D], Bias [num_total_classes, 1] (none with bias_attr=False).
     ``is_sparse`` is accepted; the gradients stay dense in pe."""
-    check_variable_and_dtype(input, "input", FLOATS, "nce")
+    check_variable_and_dtype(input, "input", FLOAT32_64, "nce")
     check_variable_and_dtype(label, "label", ("int64",), "nce")
     helper = LayerHelper("nce", input=input, param_attr=param_attr, bias_attr=bias_attr, name=name)
     weight = helper.create_parameter(param_attr, [num_total_classes, input.shape[1]], input.dtype)

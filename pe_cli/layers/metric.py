@@ -6,7 +6,6 @@ from ..training.initializer import ConstantInitializer
 from .checks import FLOATS, check_variable_and_dtype
 from .helper import LayerHelper
 from .indexing import topk
-from .type_checks import check_variable_and_dtype
 
 
 def accuracy(input, label, k=1, correct=None, total=None):

@@ -1,7 +1,7 @@
 """Fluid 1.8's ``layers.Print`` (``layers.control_flow.Print``): the op ``print`` (ops/printing.py)."""
 from ..base.errors import ArgumentValueError
 from .helper import LayerHelper
-from .type_checks import check_variable_and_dtype
+from .checks import check_variable_and_dtype
 
 __all__ = ["Print"]
 

@@ -1,7 +1,7 @@
 """Fluid 1.8's ``contrib.layers.tree_conv`` (ops/tree_conv.py)."""
 from ..framework.variable import Variable
 from .helper import LayerHelper
-from .type_checks import check_type
+from .checks import check_type
 
 __all__ = ["tree_conv"]
 

@@ -4,6 +4,7 @@ softmax and log_softmax (normalised along ``axis``) are registered here by hand,
 (a learned slope for X < 0) and maxout (the max over groups of channels)."""
 import numbers
 
+from ..base.activations_second_order import ORDERS
 from ..base.activations import FLOATS, TABLE
 from ..base.shapes import known_numel
 from .convolution import _known
@@ -43,40 +44,21 @@ def _activation(name, doc, uses="X", attrs=None, dtypes=FLOATS, differentiable=T
         register(f"{name}_grad", inputs=[uses, "Out@GRAD"] + slots, outputs=["X@GRAD"], attrs=attrs,
                  infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD")),
                  kernel_module="activation", inplace=inplace[1] if inplace else (), attr_tensors=tensors,
-                 grad=_grad_of_grad(name, uses) if name in SECOND_DERIVATIVES else None,
-                 grad_reads=(uses, "Out@GRAD") if name in SECOND_DERIVATIVES else ())
+                 grad=_grad_grad(name, uses)[0], grad_reads=_grad_grad(name, uses)[1])
+        if name in ORDERS:
+            _register_grad_grad(name, uses, attrs, ("DDOut", "DDX") if inplace else ())
 
 
 # -- gradients of gradients ---------------------------------------------------------------------
 # X@GRAD = dOut * f'(u) (u: X or Out) is linear in dOut: its gradient, given ddX, is dOut' =
-# name_grad(u, ddX), and u' = ddX * dOut * f''(u), written with ops of the table (Fluid's
-# relu_grad_grad, leaky_relu_grad_grad, elu_grad_grad, sqrt_grad_grad, square_grad_grad).
+# name_grad(u, ddX), and u' = ddX * dOut * f''(u). Five activations have Fluid 1.8's one op for it
+# (relu_grad_grad, ...: pe_cli/base/activations_second_order.py); sigmoid and tanh, which Fluid 1.8
+# lacks, write it with ops of the table, whose gradients give every further order.
 
 def _mul(g, a, b, like):
     out = [g.tmp(like, "mul")]
     g.op("elementwise_mul", {"X": a, "Y": b}, {"Out": out}, {"axis": -1})
     return out
-
-
-def _scale(g, x, out, factor):
-    g.op("scale", {"X": x}, {"Out": out}, {"scale": factor, "bias": 0.0, "bias_after_scale": True})
-
-
-def _square_second(g, u, prod, out):           # f'(x) = 2x: u' = 2 ddX dOut
-    _scale(g, prod, out, 2.0)
-
-
-def _sqrt_second(g, u, prod, out):             # f'(Out) = 0.5 / Out: Out' = -0.5 ddX dOut / Out^2
-    quotient = [g.tmp(u[0], "div")]
-    g.op("elementwise_div", {"X": prod, "Y": _mul(g, u, u, u[0])}, {"Out": quotient}, {"axis": -1})
-    _scale(g, quotient, out, -0.5)
-
-
-def _elu_second(g, u, prod, out):              # f'(x) = 1 (x > 0), alpha e^x: x' = ddX dOut alpha e^x where x <= 0
-    whole, positive = [g.tmp(u[0], "elu")], [g.tmp(u[0], "pos")]
-    g.op("elu_grad", {"X": u, "Out@GRAD": prod}, {"X@GRAD": whole}, g.attrs)
-    g.op("relu_grad", {"Out": u, "Out@GRAD": prod}, {"X@GRAD": positive})
-    g.op("elementwise_sub", {"X": whole, "Y": positive}, {"Out": out}, {"axis": -1})
 
 
 def _sigmoid_second(g, u, prod, out):          # f'(Out) = Out (1 - Out): Out' = ddX dOut (1 - 2 Out)
@@ -87,14 +69,12 @@ def _sigmoid_second(g, u, prod, out):          # f'(Out) = Out (1 - Out): Out' =
 
 def _tanh_second(g, u, prod, out):             # f'(Out) = 1 - Out^2: Out' = ddX dOut (-2 Out)
     factor = [g.tmp(u[0], "minus_2out")]
-    _scale(g, u, factor, -2.0)
+    g.op("scale", {"X": u}, {"Out": factor}, {"scale": -2.0, "bias": 0.0, "bias_after_scale": True})
     g.op("elementwise_mul", {"X": prod, "Y": factor}, {"Out": out}, {"axis": -1})
 
 
-# f'' of each activation whose double gradient pe has: None where f' is piecewise constant; every
-# further order comes from the gradients of the ops these build
-SECOND_DERIVATIVES = {"relu": None, "leaky_relu": None, "square": _square_second, "sqrt": _sqrt_second,
-                      "elu": _elu_second, "sigmoid": _sigmoid_second, "tanh": _tanh_second}
+# f'' of each activation whose double gradient pe writes with the table's ops
+SECOND_DERIVATIVES = {"sigmoid": _sigmoid_second, "tanh": _tanh_second}
 
 
 def _grad_of_grad(name, uses):
@@ -106,9 +86,50 @@ def _grad_of_grad(name, uses):
         ddx, u = g.out_grad("X@GRAD"), g.input(uses)
         if g.needs("Out@GRAD"):
             g.op(f"{name}_grad", {uses: u, "Out@GRAD": ddx}, {"X@GRAD": g.in_grad("Out@GRAD")}, g.attrs)
-        if second is not None and g.needs(uses):
+        if g.needs(uses):
             second(g, u, _mul(g, ddx, g.input("Out@GRAD"), u[0]), g.in_grad(uses))
     return grad
+
+
+def _fluid_grad_of_grad(name, uses):
+    """The grad maker of ``name_grad``: Fluid's one ``name_grad_grad`` op, with Fluid's slots."""
+    second = ORDERS[name]
+    given = {"DOut": lambda g: g.input("Out@GRAD"), "DX": lambda g: g.output("X@GRAD")}
+
+    def grad(g):
+        if not g.has_out_grad("X@GRAD"):
+            return
+        inputs = {uses: g.input(uses), "DDX": g.out_grad("X@GRAD")}
+        if second.given:
+            inputs[second.given] = given[second.given](g)
+        outputs = {"DDOut": g.in_grad("Out@GRAD")}
+        if second.slot:
+            outputs[second.slot] = g.in_grad(uses)
+        g.op(f"{name}_grad_grad", inputs, outputs, g.attrs)
+    return grad
+
+
+def _register_grad_grad(name, uses, attrs, inplace):
+    """``name_grad_grad``: (u, the value its gradient of u reads, DDX) -> (DDOut, that gradient)."""
+    second = ORDERS[name]
+    given = [second.given] if second.given else []
+    outputs = ["DDOut?"] + ([f"{second.slot}?"] if second.slot else [])
+    register(f"{name}_grad_grad", inputs=[uses] + given + ["DDX"], outputs=outputs, attrs=attrs,
+             infer=grads_like({"DDOut": "DDX", **({second.slot: uses} if second.slot else {})}),
+             kernel_module="activation", traits=("optional_outputs",), inplace=inplace,
+             doc=f"Fluid's second-order gradient of {name}: DDOut = {name}_grad({uses}, DDX)"
+                 + (f", {second.slot} = the gradient of {uses} (pe_cli/base/activations_second_order.py)."
+                    if second.slot else "."))
+
+
+def _grad_grad(name, uses):
+    """(grad maker, grad_reads) of ``name_grad``: its gradient's, where it has one."""
+    if name in ORDERS:
+        reads = {"DOut": ("Out@GRAD",), "DX": ("X@GRAD",), "": ()}[ORDERS[name].given]
+        return _fluid_grad_of_grad(name, uses), (uses,) + reads
+    if name in SECOND_DERIVATIVES:
+        return _grad_of_grad(name, uses), (uses, "Out@GRAD")
+    return None, ()
 
 
 # Attributes of table rows that a tensor may give at run time (Fluid 1.8's)

@@ -59,8 +59,9 @@ def _grad(g):
     g.op(g.fwd.type + "_grad", ins, {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")}, g.attrs)
 
 
-# -- gradients of gradients (Fluid's elementwise_{add,sub,mul,div}_grad_grad), with the family's ops:
-# given ddX and ddY (the gradients reaching X@GRAD and Y@GRAD; Y's broadcast into X from `axis`)
+# -- gradients of gradients (Fluid's elementwise_{add,sub,mul}_grad_grad written with the family's ops;
+# div's is Fluid's one op, elementwise_div_grad_grad): given ddX and ddY (the gradients reaching X@GRAD
+# and Y@GRAD; Y's broadcast into X from `axis`)
 
 def _dd(g):
     """(ddX, ddY): each None where the grad op does not write that gradient or nothing reads it."""
@@ -70,12 +71,6 @@ def _dd(g):
 def _ew(g, op, x, y, out=None, like=None):
     out = out or [g.tmp(like or x[0], op)]
     g.op(op, {"X": x, "Y": y}, {"Out": out}, {"axis": g.attrs["axis"]})
-    return out
-
-
-def _neg(g, x, out=None):
-    out = out or [g.tmp(x[0], "neg")]
-    g.op("scale", {"X": x}, {"Out": out}, {"scale": -1.0, "bias": 0.0, "bias_after_scale": True})
     return out
 
 
@@ -117,22 +112,16 @@ def _grad_of_mul_grad(g):
 
 
 def _grad_of_div_grad(g):
-    """With Out = X / Y: dOut' = (ddX - Out ddY) / Y; Out' = -dOut ddY / Y; Y' = -dOut dOut' / Y summed
-    to Y's shape (X is not read: the gradients depend on it through Out)."""
+    """Fluid's one elementwise_div_grad_grad op (Y, Out, DX = X@GRAD, DDX, DDY -> Y@GRAD, DOut, DDOut);
+    DX is dOut / Y where the grad op did not write X@GRAD."""
     ddx, ddy = _dd(g)
     if ddx is None and ddy is None:
         return
     y, out = g.input("Y"), g.input("Out")
-    top = ddx
-    if ddy is not None:
-        scaled = _ew(g, "elementwise_mul", out, ddy)
-        top = _ew(g, "elementwise_sub", ddx, scaled) if ddx is not None else _neg(g, scaled)
-    d_out = g.in_grad("Out@GRAD") if g.needs("Out@GRAD") else [g.tmp(out[0], "ddout")]
-    _ew(g, "elementwise_div", top, y, d_out)
-    if g.needs("Y"):
-        _reduced_product(g, _neg(g, _ew(g, "elementwise_div", d_out, y)), y, "Y", g.in_grad("Y"))
-    if ddy is not None and g.needs("Out"):
-        _neg(g, _ew(g, "elementwise_mul", _ew(g, "elementwise_div", g.input("Out@GRAD"), y), ddy), g.in_grad("Out"))
+    dx = g.output("X@GRAD") if g.fwd.outputs.get("X@GRAD") else _ew(g, "elementwise_div", g.input("Out@GRAD"), y)
+    inputs = {"Y": y, "Out": out, "DX": dx, **({"DDX": ddx} if ddx else {}), **({"DDY": ddy} if ddy else {})}
+    g.op("elementwise_div_grad_grad", inputs, {"Y@GRAD": g.in_grad("Y"), "DOut": g.in_grad("Out"),
+                                                "DDOut": g.in_grad("Out@GRAD")}, {"axis": g.attrs["axis"]})
 
 
 GRADS_OF_GRADS = {"add": _grad_of_add_grad(1), "sub": _grad_of_add_grad(-1), "mul": _grad_of_mul_grad,
@@ -148,7 +137,14 @@ for _name, _doc in [("add", "X + Y"), ("sub", "X - Y"), ("mul", "X * Y"), ("div"
     register(f"elementwise_{_name}_grad", kernel_module="elementwise", inputs=["X", "Y", "Out", "Out@GRAD"],
              outputs=["X@GRAD?", "Y@GRAD?"], attrs={"axis": -1},
              no_need_buffer=("X", "Y") if _name in ("add", "sub") else (),
-             infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}), grad=GRADS_OF_GRADS.get(_name))
+             infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}), grad=GRADS_OF_GRADS.get(_name),
+             grad_reads=("Y", "Out", "Out@GRAD", "X@GRAD") if _name == "div" else ())
+
+register("elementwise_div_grad_grad", kernel_module="elementwise", inputs=["Y", "Out", "DX", "DDX?", "DDY?"],
+         outputs=["Y@GRAD?", "DOut?", "DDOut?"], attrs={"axis": -1}, traits=("optional_outputs",),
+         infer=grads_like({"Y@GRAD": "Y", "DOut": "Out", "DDOut": "Out"}),
+         doc="Fluid's second-order gradient of elementwise_div: with t = DDX - Out * DDY, DDOut = t / Y, "
+             "Y@GRAD = -(DX t / Y) summed to Y's shape, DOut = -DX * DDY (pe_cli/kernels/common.py).")
 
 
 def _integer_op(float_too):

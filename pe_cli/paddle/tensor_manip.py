@@ -6,7 +6,7 @@ import numpy as np
 from .. import layers as L
 from ..layers.manipulation import reshape_variable
 from ..layers.manipulation import tiled
-from ..layers.type_checks import check_type, check_variable_and_dtype
+from ..layers.checks import check_type, check_variable_and_dtype
 from ..base.errors import PeError, ShapeError
 from ..framework.variable import Variable
 from ..layers.helper import _single

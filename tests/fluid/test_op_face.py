@@ -225,3 +225,60 @@ def test_an_output_its_kernel_leaves_unwritten_stays_uninitialised():
         scope.var(name).get_tensor()
     Operator("dropout", X="x", Out="out", Mask="mask", dropout_prob=0.35, is_test=True).run(scope, core.CPUPlace())
     np.testing.assert_allclose(np.array(scope.find_var("out").get_tensor()), x * 0.65, rtol=1e-6)
+
+
+@pytest.mark.parametrize("act, slots", [
+    ("relu", {"Out": "out", "DDX": "x@GRAD@GRAD", "DDOut": "out@GRAD@GRAD"}),
+    ("leaky_relu", {"X": "x", "DDX": "x@GRAD@GRAD", "DDOut": "out@GRAD@GRAD"}),
+    ("elu", {"X": "x", "DOut": "out@GRAD", "DDX": "x@GRAD@GRAD", "DX": "x@GRAD", "DDOut": "out@GRAD@GRAD"}),
+    ("sqrt", {"Out": "out", "DX": "x@GRAD", "DDX": "x@GRAD@GRAD", "DOut": "out@GRAD", "DDOut": "out@GRAD@GRAD"}),
+    ("square", {"X": "x", "DOut": "out@GRAD", "DDX": "x@GRAD@GRAD", "DX": "x@GRAD", "DDOut": "out@GRAD@GRAD"}),
+])
+def test_gradient_of_an_activation_gradient_is_fluids_one_grad_grad_op(act, slots):
+    """op_test's in-place check runs each grad op desc alone, fed from the op above it: the gradient of
+    relu_grad, leaky_relu_grad, elu_grad, sqrt_grad and square_grad is Fluid's one <act>_grad_grad op,
+    with Fluid's slots, reading only that op's variables and the gradients the map names (no temporaries)."""
+    block = fluid.Program().global_block()
+    for name in ("x", "out"):
+        block.create_var(name=name, shape=(2, 3), dtype="float64")
+    op = block.append_op(act, {"X": ["x"]}, {"Out": ["out"]}, {})
+    (grad,), _ = core.get_grad_op_desc(op.desc, set(), [])
+    (grad_grad,), to_var = core.get_grad_op_desc(grad, set(), [])
+    assert grad_grad.type() == f"{act}_grad_grad"
+    names = {s: grad_grad.input(s) or grad_grad.output(s) for s in grad_grad.input_names() + grad_grad.output_names()}
+    assert {s: n[0] for s, n in names.items() if n} == slots
+    own = set(grad.input_arg_names() + grad.output_arg_names())
+    assert to_var["x@GRAD@GRAD"] == "x@GRAD" and not own & set(to_var)      # the op's own variables: not gradients
+    assert all(n in own or to_var.get(n) in own for n in grad_grad.input_arg_names())
+
+
+def test_elu_grad_grad_runs_alone_as_fluids():
+    """elu_grad_grad by itself (fluid.op.Operator): DX = DDX * DOut * alpha * e^x where x < 0, and
+    DDOut = DDX where x > 0, DDX * alpha * e^x elsewhere (Fluid 1.8's ELUGradGradFunctor)."""
+    rng = np.random.default_rng(1)
+    x, dout, ddx = rng.uniform(-2, 2, (3, 4)), rng.uniform(-1, 1, (3, 4)), rng.uniform(-1, 1, (3, 4))
+    scope = core.Scope()
+    for name, value in (("x", x), ("dout", dout), ("ddx", ddx)):
+        scope.var(name).get_tensor().set(value, core.CPUPlace())
+    for name in ("dx", "ddout"):
+        scope.var(name).get_tensor()
+    Operator("elu_grad_grad", X="x", DOut="dout", DDX="ddx", DX="dx", DDOut="ddout", alpha=0.7).run(
+        scope, core.CPUPlace())
+    got_dx, got_ddout = (np.array(scope.find_var(n).get_tensor()) for n in ("dx", "ddout"))
+    np.testing.assert_allclose(got_dx, np.where(x < 0, ddx * dout * 0.7 * np.exp(x), 0), rtol=1e-12)
+    np.testing.assert_allclose(got_ddout, np.where(x > 0, ddx, ddx * 0.7 * np.exp(x)), rtol=1e-12)
+
+
+def test_gradient_of_elementwise_div_grad_is_fluids_one_grad_grad_op():
+    """As the activations': elementwise_div_grad's gradient is elementwise_div_grad_grad alone, reading
+    Y, Out, DX (its X@GRAD) and the gradients of its outputs (test_elementwise_div_op.py's in-place walk)."""
+    block = fluid.Program().global_block()
+    for name, shape in (("x", (2, 3)), ("y", (3,)), ("out", (2, 3))):
+        block.create_var(name=name, shape=shape, dtype="float64")
+    op = block.append_op("elementwise_div", {"X": ["x"], "Y": ["y"]}, {"Out": ["out"]}, {"axis": 1})
+    (grad,), _ = core.get_grad_op_desc(op.desc, set(), [])
+    (grad_grad,), to_var = core.get_grad_op_desc(grad, set(), [])
+    assert grad_grad.type() == "elementwise_div_grad_grad" and grad_grad.input("DX") == ["x@GRAD"]
+    assert grad_grad.output("DDOut") == ["out@GRAD@GRAD"] and to_var["out@GRAD@GRAD"] == "out@GRAD"
+    own = set(grad.input_arg_names() + grad.output_arg_names())
+    assert all(n in own or to_var.get(n) in own for n in grad_grad.input_arg_names())

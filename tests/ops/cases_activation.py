@@ -162,3 +162,28 @@ CASES += [
 CASES += [
     OpCase("relu", {"X": r(4, 5)}, lambda i, a: {"Out": np.maximum(i["X"], 0)}, grad=("X",)),
 ]
+
+# The gradient ops of relu, leaky_relu, elu, sqrt and square have a gradient too, Fluid 1.8's one
+# <op>_grad_grad op each: its DDOut (the gradient of Out@GRAD) and, for elu, sqrt and square, the
+# gradient of X or Out, against finite differences of the grad op
+_X = r(3, 4, gap=0.1)
+_DOUT = r(3, 4)
+
+
+def _grad_case(op, inputs, derivative, grad, attrs=None):
+    return OpCase(f"{op}_grad", inputs, lambda i, a: {"X@GRAD": derivative(i, a)}, attrs=attrs or {}, grad=grad,
+                  name=f"{op}_grad_double")
+
+
+CASES += [
+    _grad_case("relu", {"Out": np.maximum(_X, 0), "Out@GRAD": _DOUT}, lambda i, a: i["Out@GRAD"] * (i["Out"] > 0),
+               ("Out@GRAD",)),
+    _grad_case("leaky_relu", {"X": _X, "Out@GRAD": _DOUT},
+               lambda i, a: np.where(i["X"] > 0, 1, a["alpha"]) * i["Out@GRAD"], ("Out@GRAD",), {"alpha": 0.3}),
+    _grad_case("elu", {"X": _X, "Out@GRAD": _DOUT},
+               lambda i, a: np.where(i["X"] > 0, 1, a["alpha"] * np.exp(i["X"])) * i["Out@GRAD"],
+               ("X", "Out@GRAD"), {"alpha": 0.7}),
+    _grad_case("sqrt", {"Out": pos(3, 4), "Out@GRAD": _DOUT}, lambda i, a: 0.5 * i["Out@GRAD"] / i["Out"],
+               ("Out", "Out@GRAD")),
+    _grad_case("square", {"X": _X, "Out@GRAD": _DOUT}, lambda i, a: 2 * i["X"] * i["Out@GRAD"], ("X", "Out@GRAD")),
+]

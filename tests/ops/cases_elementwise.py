@@ -144,3 +144,23 @@ CASES += [      # no attributes at all: the tensors' values as they are (floats)
                     "Max": np.array([0.35])},
            lambda i, a: {"Out": np.clip(i["X"], -0.25, 0.35)}, name="clip_tensors_only"),
 ]
+
+
+# elementwise_div's gradient op has a gradient: Fluid's one elementwise_div_grad_grad op, against finite
+# differences of X@GRAD = dOut / Y and Y@GRAD = -(dOut Out / Y) summed to Y's shape (Out an input here)
+def _div_grad_ref(i, a):
+    y = _fluid_y(i["X"], i["Y"], a["axis"])
+    dy = -i["Out@GRAD"] * i["Out"] / y
+    return {"X@GRAD": i["Out@GRAD"] / y, "Y@GRAD": dy.sum(axis=tuple(k for k in range(dy.ndim) if y.shape[k] == 1)
+                                                          ).reshape(i["Y"].shape)}
+
+
+_Y_POS = rng.uniform(1.0, 2.0, size=3)
+CASES += [
+    OpCase("elementwise_div_grad", {"X": r(2, 3, 2), "Y": _Y_POS, "Out": r(2, 3, 2), "Out@GRAD": r(2, 3, 2)},
+           _div_grad_ref, attrs={"axis": 1}, grad=("Y", "Out", "Out@GRAD"), name="elementwise_div_grad_double"),
+    OpCase("elementwise_div_grad", {"X": r(2, 3), "Y": rng.uniform(1.0, 2.0, size=(2, 3)), "Out": r(2, 3),
+                                    "Out@GRAD": r(2, 3)},
+           lambda i, a: {"Y@GRAD": -i["Out@GRAD"] * i["Out"] / i["Y"]}, outputs=("Y@GRAD",),
+           grad=("Y", "Out", "Out@GRAD"), name="elementwise_div_grad_double_y_only"),
+]

@@ -9,7 +9,7 @@ import numpy as np
 from ...base.errors import PeError, unsupported
 from ...layers.dropout import dropout
 from ...layers.pooling import pool2d
-from ...layers.type_checks import check_type, check_variable_and_dtype
+from ...layers.checks import check_type, check_variable_and_dtype
 from ...framework.variable import Variable
 from ...training.initializer import Constant, Normal
 from .layers import FluidLayer

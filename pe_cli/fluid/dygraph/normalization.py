@@ -3,7 +3,7 @@ InstanceNorm, LayerNorm, GroupNorm and SpectralNorm (the base and the refusal in
 pe_cli/fluid/dygraph/layers.py's FluidLayer)."""
 import numpy as np
 
-from ...layers.type_checks import check_variable_and_dtype
+from ...layers.checks import check_variable_and_dtype
 from ...training.initializer import Constant, Normal
 from ...training.param_attr import ParamAttr
 from .layers import FluidLayer

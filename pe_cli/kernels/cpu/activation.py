@@ -3,13 +3,14 @@ row's numpy forms, results in the input's dtype (attributes are cast to it so a 
 float32). Each ``<op>_grad`` reads X or Out, as the row says, and Out@GRAD. A row naming a
 ``cpu_loop`` (relu, the hot one) runs that numba loop for float32/float64 (_pointwise_loops.py),
 in parallel chunks for large arrays. softmax and log_softmax, along an axis, prelu and maxout are
-written here."""
+written here, and Fluid's second-order ops of five rows (``<op>_grad_grad``)."""
 import functools
 import math
 
 import numpy as np
 
-from ...base.activations import bind, kernels
+from ...base.activations_second_order import grad_grad_kernels
+from ...base.activations import ROWS, bind, kernels
 from . import _replicas
 from ._numba import flat, is_float, lazy, loop_or, out_buffer, parallel_parts, parallel_ready
 
@@ -75,6 +76,26 @@ def _grad_kernel(row):
 
 # relu, relu_grad, leaky_relu, ...: module attributes, where the registry finds them by op type
 globals().update(kernels(_forward_kernel, _grad_kernel))
+
+
+def _grad_grad_kernel(second):
+    """Fluid's ``<name>_grad_grad``: DDOut is the row's gradient kernel of (u, DDX) (over DDX where
+    the enable_inplace pass allows it: so the gradient of u is computed first)."""
+    row, first = ROWS[second.name], bind(second.first, _erf=_erf) if second.first else None
+    grad, names = globals()[f"{second.name}_grad"], [p.name for p in row.params]
+
+    def kernel(ins, attrs):
+        u, ddx, wanted, outs = ins[row.reads], ins["DDX"], attrs.get("_outputs", {"DDOut", second.slot}), {}
+        if first is not None and second.slot in wanted:
+            outs[second.slot] = first(u, ins[second.given], ddx, *_params(names, attrs, ddx.dtype))
+        if "DDOut" in wanted:
+            outs["DDOut"] = grad({row.reads: u, "Out@GRAD": ddx}, attrs)["X@GRAD"]
+        return outs
+    return kernel
+
+
+# relu_grad_grad, elu_grad_grad, ...
+globals().update(grad_grad_kernels(_grad_grad_kernel))
 
 
 def softmax(ins, attrs):

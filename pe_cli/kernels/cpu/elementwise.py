@@ -15,6 +15,7 @@ import numpy as np
 from ...base.errors import PeError
 from ...base.selected_rows import SelectedRows
 from . import _replicas, control_flow
+from ..common import div_grad_grad
 from .selected_rows import sum_with_sparse
 from ._numba import flat, is_float, lazy, out_buffer, parallel_parts, parallel_ready, twin
 
@@ -240,3 +241,8 @@ def isinf(ins, attrs):
 
 def isnan(ins, attrs):
     return {"Out": np.array([bool(np.isnan(ins["X"]).any())])}
+
+
+def elementwise_div_grad_grad(ins, attrs):
+    """Fluid's second-order gradient of elementwise_div, made of this device's kernels above."""
+    return div_grad_grad(globals(), ins, attrs)

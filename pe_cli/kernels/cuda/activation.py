@@ -3,15 +3,17 @@
 the row's attributes, mapped in one launch; each gradient the row's scalar derivative of (X or Out,
 as the row reads, and Out@GRAD). Attributes are passed in the input's dtype (Out@GRAD's for the
 gradient). softmax and log_softmax are block reductions along their axis, written here; prelu is
-one elementwise kernel, maxout one thread per output."""
+one elementwise kernel, maxout one thread per output. Fluid's second-order ops of five rows
+(``<op>_grad_grad``) are the row's gradient and one elementwise launch (activations_second_order.py)."""
 import math
 
 import numpy as np
 from numba import cuda
 
-from ...base.activations import SCALAR_HELPERS, bind, kernels
+from ...base.activations_second_order import grad_grad_kernels
+from ...base.activations import ROWS, SCALAR_HELPERS, bind, kernels
 from . import runtime as rt
-from ._elementwise import Binary, Unary, scalar_arg
+from ._elementwise import Binary, Ternary, Unary, scalar_arg
 from ._launch import THREADS, flat, grid, per_dtype, rows_grid, zeros
 from ._reduce import block_max, block_sum, reduce
 from .launcher import jit_kernel
@@ -34,6 +36,8 @@ _TAKE = {
     (2, 0): lambda f: lambda a, d, p, q: f(a, d),
     (2, 1): lambda f: lambda a, d, p, q: f(a, d, p),
     (2, 2): lambda f: lambda a, d, p, q: f(a, d, p, q),
+    (3, 0): lambda f: lambda a, b, c, p, q: f(a, b, c),
+    (3, 1): lambda f: lambda a, b, c, p, q: f(a, b, c, p),
 }
 
 
@@ -71,6 +75,27 @@ def _grad_kernel(row):
 
 # relu, relu_grad, leaky_relu, ...: module attributes, where the registry finds them by op type
 globals().update(kernels(_forward_kernel, _grad_kernel))
+
+
+def _grad_grad_kernel(second):
+    """Fluid's ``<name>_grad_grad``: DDOut is the row's gradient kernel of (u, DDX); the gradient of
+    u the second-order form, one launch of (u, DOut or DX, DDX)."""
+    row = ROWS[second.name]
+    first = Ternary(_d(_TAKE[3, len(row.params)](_d(second.device_first)))) if second.first else None
+    grad = globals()[f"{second.name}_grad"]
+
+    def kernel(ins, attrs):
+        u, ddx, wanted, outs = ins[row.reads], ins["DDX"], attrs.get("_outputs", {"DDOut", second.slot}), {}
+        if first is not None and second.slot in wanted:
+            outs[second.slot] = first(u, ins[second.given], ddx, *_pq(row, attrs, ddx.dtype), dtype=ddx.dtype)
+        if "DDOut" in wanted:
+            outs["DDOut"] = grad({row.reads: u, "Out@GRAD": ddx}, attrs)["X@GRAD"]
+        return outs
+    return kernel
+
+
+# relu_grad_grad, elu_grad_grad, ...
+globals().update(grad_grad_kernels(_grad_grad_kernel))
 
 
 # -- softmax family: one block per row along the axis ----------------------------------------

@@ -9,6 +9,7 @@ import numpy as np
 from numba import cuda
 
 from ...base.selected_rows import SelectedRows
+from ..common import div_grad_grad
 from ..cpu.elementwise import check_divisor
 from . import runtime as rt
 from . import selected_rows as _sparse
@@ -348,3 +349,8 @@ def _flag(name):
 isfinite = _flag("isfinite")
 isinf = _flag("isinf")
 isnan = _flag("isnan")
+
+
+def elementwise_div_grad_grad(ins, attrs):
+    """Fluid's second-order gradient of elementwise_div, made of this device's kernels above."""
+    return div_grad_grad(globals(), ins, attrs)

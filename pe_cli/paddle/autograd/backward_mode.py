@@ -2,7 +2,7 @@
 (dygraph only: a one-line refusal)."""
 from ...base.errors import unsupported
 from ...framework import Parameter, Program, program_guard
-from ...layers.type_checks import check_type
+from ...layers.checks import check_type
 from ...training.backward import gradients
 from ...training.optimizer import Optimizer
 
