@@ -76,4 +76,4 @@ def test_a_file_without_unittest_main_runs_its_cases_by_unittest(tmp_path):
     """As Paddle's CI (python -m unittest): test_teacher_student_sigmoid_loss_op.py calls no unittest.main()."""
     (tmp_path / "test_mul_op.py").write_text(CASES.split('if __name__')[0])
     cases, passing, skipped, _ = optest_table.run_file(str(tmp_path), "test_mul_op.py", [], 120)
-    assert (cases, passing, skipped) == (4, 1, 1)
+    assert (cases, passing, skipped) == (5, 1, 1)     # with TestMade, made in a function
