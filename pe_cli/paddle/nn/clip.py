@@ -21,3 +21,18 @@ class ClipGradByGlobalNorm(_clip.GradientClipByGlobalNorm):
 
     def __init__(self, clip_norm, group_name="default_group", auto_skip_clip=False):
         super().__init__(clip_norm, group_name)
+
+
+_allow_pure_fp16_global_norm_clip_flag = False
+
+
+def _allow_pure_fp16_global_norm_clip(*args):
+    """Paddle 2.6's switch: with no argument, whether ClipGradByGlobalNorm sums float16 gradients'
+    norms in float16 (True) rather than casting them to float32 (False, the default); with one
+    bool, sets it and returns the value it had."""
+    global _allow_pure_fp16_global_norm_clip_flag
+    if not args:
+        return _allow_pure_fp16_global_norm_clip_flag
+    assert len(args) == 1 and isinstance(args[0], bool)
+    old, _allow_pure_fp16_global_norm_clip_flag = _allow_pure_fp16_global_norm_clip_flag, args[0]
+    return old
