@@ -10,7 +10,7 @@ from . import tensor_create as TC
 from . import tensor_manip as TM
 from . import tensor_math as TH
 from .tensor_inplace import _static_inplace
-from .tensor_search import masked_select, where
+from .tensor_search import masked_select, where, where_any
 
 __all__ = ["take", "index_fill", "index_fill_", "select_scatter", "combinations", "vander", "unique_consecutive"]
 
@@ -66,7 +66,7 @@ def index_fill(x, index, axis, value, name=None):
     axis = _axis(axis, len(x.shape))
     fill = TC.full_like(x, value) if not isinstance(value, Variable) else \
         TM._broadcast(L.cast(value, x.dtype), list(x.shape))
-    return where(_axis_mask(x, axis, index), fill, x)
+    return where_any(_axis_mask(x, axis, index), fill, x)
 
 
 def index_fill_(x, index, axis, value, name=None):
@@ -85,7 +85,7 @@ def select_scatter(x, values, axis, index, name=None):
         raise RuntimeError(f"expected values to have a size equal to the slice of x. value size = "
                            f"{list(values.shape)} slice size = {x_shape}")
     spread = TM._broadcast(TM.unsqueeze(L.cast(values, x.dtype), [axis]), list(x.shape))
-    return where(_axis_mask(x, axis, index), spread, x)
+    return where_any(_axis_mask(x, axis, index), spread, x)
 
 
 def combinations(x, r=2, with_replacement=False, name=None):

@@ -49,6 +49,8 @@ VALUES = [
     ("index_fill", lambda x, i: paddle.index_fill(x, i, 1, -1.5), (X, np.array([3, 0])),
      np.where(np.isin(np.arange(4), [3, 0]), -1.5, X)),
     ("select_scatter", lambda x, v: paddle.select_scatter(x, v, 0, -1), (X, X[0] * 10), np.vstack([X[:2], X[:1] * 10])),
+    ("index_fill_bool", lambda x, i: paddle.index_fill(x, i, 1, True), (X > 0, np.array([2])),
+     np.where(np.arange(4) == 2, True, X > 0)),
     ("combinations", lambda x: paddle.combinations(x, 3), (X[0],), np.array(list(itertools.combinations(X[0], 3)))),
     ("combinations_repl", lambda x: paddle.combinations(x, 2, with_replacement=True), (X[0],),
      np.array(list(itertools.combinations_with_replacement(X[0], 2)))),
@@ -135,6 +137,7 @@ def _data(name, shape, dtype):
     (lambda: paddle.inner(_data("x", [3], "int8"), _data("y", [3], "int8")), TypeError),
     (lambda: paddle.outer(_data("x", [3], "int8"), _data("y", [3], "int8")), TypeError),
     (lambda: paddle.frac(_data("x", [3], "bool")), TypeError),
+    (lambda: paddle.where(_data("c", [3], "bool"), _data("x", [3], "bool"), _data("y", [3], "bool")), TypeError),
     (lambda: paddle.diagflat([1, 2]), TypeError),
 ])
 def test_bad_arguments_raise_paddles_errors(call, error):
