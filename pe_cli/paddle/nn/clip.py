@@ -3,7 +3,8 @@
 ParamAttr has ``need_clip=False`` keeps its gradient as it is."""
 from ...training import clip as _clip
 
-__all__ = ["ClipGradByValue", "ClipGradByNorm", "ClipGradByGlobalNorm"]
+__all__ = ["ClipGradByValue", "ClipGradByNorm", "ClipGradByGlobalNorm", "append_gradient_clip_ops",
+           "set_gradient_clip"]
 
 
 class ClipGradByValue(_clip.GradientClipByValue):
@@ -23,16 +24,6 @@ class ClipGradByGlobalNorm(_clip.GradientClipByGlobalNorm):
         super().__init__(clip_norm, group_name)
 
 
-_allow_pure_fp16_global_norm_clip_flag = False
-
-
-def _allow_pure_fp16_global_norm_clip(*args):
-    """Paddle 2.6's switch: with no argument, whether ClipGradByGlobalNorm sums float16 gradients'
-    norms in float16 (True) rather than casting them to float32 (False, the default); with one
-    bool, sets it and returns the value it had."""
-    global _allow_pure_fp16_global_norm_clip_flag
-    if not args:
-        return _allow_pure_fp16_global_norm_clip_flag
-    assert len(args) == 1 and isinstance(args[0], bool)
-    old, _allow_pure_fp16_global_norm_clip_flag = _allow_pure_fp16_global_norm_clip_flag, args[0]
-    return old
+_allow_pure_fp16_global_norm_clip = _clip.allow_pure_fp16_global_norm
+set_gradient_clip = _clip.set_gradient_clip
+append_gradient_clip_ops = _clip.append_gradient_clip_ops
