@@ -100,7 +100,7 @@ class Block:
     def append_op(self, type=None, inputs=None, outputs=None, attrs=None, role=None):
         if type is None:
             raise ValueError("`type` to initialized an Operator can not be None.")
-        program_release.pass_stop_gradient(self, type, inputs, outputs, role)
+        program_release.pass_stop_gradient(self, attrs, inputs, outputs, role)
         op = self._make_op(type, inputs, outputs, attrs, role)
         self.ops.append(op)
         self._after_insert(op)

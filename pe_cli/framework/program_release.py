@@ -23,21 +23,16 @@ def follow_paddle2(flag=True, programs=()):
     return old
 
 
-# Control-flow ops Paddle 2.6 leaves out of the stop_gradient rule below (their outputs are written
-# inside their sub-blocks too).
-_CONTROL_FLOW = {"conditional_block", "conditional_block_grad", "pylayer", "pylayer_grad", "recurrent",
-                 "recurrent_grad", "while", "while_grad"}
-
-
-def pass_stop_gradient(block, op_type, inputs, outputs, role):
+def pass_stop_gradient(block, attrs, inputs, outputs, role):
     """Paddle 2.6's rule for an op appended to one of its programs: when no input Variable of the op
     takes a gradient (each has ``stop_gradient``, or it has none), its outputs stop gradients too
     (``relu(x)`` of a stop_gradient ``x`` is stop_gradient; ``fc``'s output, reading a parameter, is
-    not). Fluid 1.8's programs, control-flow ops, and the ops pe's backward and optimizers append keep
+    not). Fluid 1.8's programs, control-flow ops (those holding a ``sub_block``, as Paddle 2.6 leaves
+    out while, conditional_block, recurrent and pylayer), and the ops pe's backward and optimizers append keep
     the flag each output was made with."""
     program = block.program
     role = program._current_role if role is None else role
-    if not program._follows_paddle2 or op_type in _CONTROL_FLOW or role & ~256:   # 256: OpRole.Loss
+    if not program._follows_paddle2 or "sub_block" in (attrs or {}) or role & ~256:   # 256: OpRole.Loss
         return
     if any(getattr(var, "stop_gradient", None) is False for var in _variables(block, inputs)):
         return
