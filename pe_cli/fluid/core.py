@@ -7,6 +7,7 @@ from ..executor.selected_rows_var import SelectedRowsVar
 from ..io import tensor_files
 from ..io.tensor_files import new_selected_rows
 from ..compiler import fused_all_reduce
+from ..compiler.passes.memory_optimize import program_frees
 from ..compiler.ir_graph import Graph, Node  # noqa: F401
 from ..executor.scope import Scope, ScopeVariable  # noqa: F401
 from ..base.dtypes import VarType  # noqa: F401
@@ -115,6 +116,19 @@ def _set_fuse_parameter_memory_size(megabytes):
     """Fluid's FLAGS_fuse_parameter_memory_size: at most ``megabytes`` MB of gradients in one fused
     all-reduce (0 or less: pe's 32 MiB buckets). Graphs built later use it."""
     fused_all_reduce.set_memory_size(megabytes)
+
+
+def _get_eager_deletion_vars(program_desc, skip_vars):
+    """Paddle's garbage-collection plan of a program: one list per block, holding for each op of the
+    block the names of that block's own temporaries no later op reads or writes, so they may be
+    dropped after it (pe's sequential liveness, the memory_optimize pass's). Persistable variables and
+    ``skip_vars`` are never listed."""
+    program = program_desc._program
+    plan = []
+    for block in program.blocks:
+        frees = program_frees(block, skip=skip_vars)
+        plan.append([[name for name in names if name in block.vars] for names in frees])
+    return plan
 
 
 class _TestException(EnforceNotMet, RuntimeError):

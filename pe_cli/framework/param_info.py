@@ -27,3 +27,20 @@ def copy_dist_info(program, other):
     for field in DIST_FIELDS:
         if hasattr(other, field):
             setattr(program, field, getattr(other, field))
+
+
+def copy_data_info(program, other, pruned_origin_block_id_map=None):
+    """``Program._copy_data_info_from`` (Fluid's): each variable of ``program`` that is fed data in
+    ``other`` (``is_data``, ``need_check_feed``) is marked so; block i of ``program`` is block
+    ``pruned_origin_block_id_map[i]`` of ``other`` (default: the same index). A variable ``other``
+    lacks is a ValueError, as in Fluid (``program`` must be a clone of ``other``)."""
+    if not isinstance(other, type(program)):
+        raise TypeError("Function Program._copy_param_info_from() needs to pass in a source Program, "
+                        f"but received {type(other)}")
+    id_map = pruned_origin_block_id_map or {i: i for i in range(len(program.blocks))}
+    for i, block in enumerate(program.blocks):
+        other_block = other.blocks[id_map[i]]
+        for var in list(block.vars.values()):
+            other_var = other_block.var(var.name)
+            var.is_data = var.is_data or other_var.is_data
+            var.need_check_feed = var.need_check_feed or other_var.need_check_feed

@@ -12,7 +12,7 @@ from ..ops import registry
 from . import attribute_variables, program_release, unique_name
 from .operator import Operator, OpRole
 from .program_desc import BlockDesc, ProgramDesc, parse_program
-from .param_info import copy_dist_info, copy_param_info
+from .param_info import copy_data_info, copy_dist_info, copy_param_info
 from .prune import prune_with_input
 from .name_scope import current_name_scope, name_scope  # noqa: F401 (name_scope re-exported)
 from .source import current_layer, current_source
@@ -100,6 +100,7 @@ class Block:
     def append_op(self, type=None, inputs=None, outputs=None, attrs=None, role=None):
         if type is None:
             raise ValueError("`type` to initialized an Operator can not be None.")
+        program_release.pass_stop_gradient(self, attrs, inputs, outputs, role)
         op = self._make_op(type, inputs, outputs, attrs, role)
         self.ops.append(op)
         self._after_insert(op)
@@ -209,6 +210,8 @@ class Program:
             raise TypeError("Function Program._copy_param_info_from() needs to pass in a source Program, "
                             f"but received {type(other)}")
         copy_dist_info(self, other)
+
+    _copy_data_info_from = copy_data_info
 
     @staticmethod
     def parse_from_string(binary_str):

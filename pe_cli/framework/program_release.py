@@ -3,7 +3,8 @@ in a program made after ``paddle.enable_static()``, which Paddle 2.x static prog
 Fluid 1.8 program can. Each Program records it when it is made (``Program._follows_paddle2``; a
 clone keeps it). What differs: a Variable's operators (``a / b``, ``a + 1.5``:
 layers/operator_promotion.py), a fed name the program lacks (dropped with a warning, not refused:
-executor/feeding.py) and 0-D parameters (allowed). ``fluid.layers``' and ``paddle.*``'s functions
+executor/feeding.py), 0-D parameters (allowed) and an op's outputs
+stopping gradients when none of its inputs takes one (``pass_stop_gradient``). ``fluid.layers``' and ``paddle.*``'s functions
 build the same ops in both."""
 _paddle2 = False
 
@@ -20,3 +21,29 @@ def follow_paddle2(flag=True, programs=()):
     for program in programs:
         program._follows_paddle2 = _paddle2
     return old
+
+
+def pass_stop_gradient(block, attrs, inputs, outputs, role):
+    """Paddle 2.6's rule for an op appended to one of its programs: when no input Variable of the op
+    takes a gradient (each has ``stop_gradient``, or it has none), its outputs stop gradients too
+    (``relu(x)`` of a stop_gradient ``x`` is stop_gradient; ``fc``'s output, reading a parameter, is
+    not). Fluid 1.8's programs, control-flow ops (those holding a ``sub_block``, as Paddle 2.6 leaves
+    out while, conditional_block, recurrent and pylayer), and the ops pe's backward and optimizers append keep
+    the flag each output was made with."""
+    program = block.program
+    role = program._current_role if role is None else role
+    if not program._follows_paddle2 or "sub_block" in (attrs or {}) or role & ~256:   # 256: OpRole.Loss
+        return
+    if any(getattr(var, "stop_gradient", None) is False for var in _variables(block, inputs)):
+        return
+    for var in _variables(block, outputs):
+        var.stop_gradient = True
+
+
+def _variables(block, slots):
+    for value in (slots or {}).values():
+        for item in value if isinstance(value, (list, tuple)) else [value]:
+            if isinstance(item, str):
+                item = block._find_var_recursive(item)
+            if item is not None and hasattr(item, "stop_gradient"):
+                yield item

@@ -33,10 +33,12 @@ def generate_proposals(scores, bbox_deltas, im_info, anchors, variances, pre_nms
     return (rois, probs, outputs["RpnRoisNum"][0]) if return_rois_num else (rois, probs)
 
 
-def distribute_fpn_proposals(fpn_rois, min_level, max_level, refer_level, refer_scale, name=None):
+def distribute_fpn_proposals(fpn_rois, min_level, max_level, refer_level, refer_scale, name=None, *,
+                             pixel_offset=True):
     """Splits ``fpn_rois`` [R, 4] (a LoD sequence per image) over the FPN levels min_level..max_level
     by size; returns (the list of the levels' rois, restore_ind [R, 1]: where each roi went in the
-    levels' outputs concatenated, for gather to put their features back in order)."""
+    levels' outputs concatenated, for gather to put their features back in order). pe's
+    ``pixel_offset=False`` (Paddle 2.x's default) measures a roi without Fluid's + 1."""
     _float_var("distribute_fpn_proposals", "fpn_rois", fpn_rois)
     if max_level < min_level:
         raise PeError(f"distribute_fpn_proposals: max_level={max_level} is below min_level={min_level}")
@@ -47,7 +49,7 @@ def distribute_fpn_proposals(fpn_rois, min_level, max_level, refer_level, refer_
     helper.append_op("distribute_fpn_proposals", {"FpnRois": [fpn_rois]},
                      {"MultiFpnRois": multi, "RestoreIndex": [restore]},
                      {"min_level": min_level, "max_level": max_level, "refer_level": refer_level,
-                      "refer_scale": refer_scale})
+                      "refer_scale": refer_scale, "pixel_offset": bool(pixel_offset)})
     return multi, restore
 
 

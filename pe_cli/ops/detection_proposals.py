@@ -58,10 +58,13 @@ _INT = Attr(0, is_int, "an int")
 register("distribute_fpn_proposals", kernel_module="detection_proposals", inputs=["FpnRois"],
          outputs=["MultiFpnRois*", "RestoreIndex"],
          attrs={"min_level": _INT, "max_level": _INT, "refer_level": _INT,
-                "refer_scale": Attr(224, lambda v: is_int(v) and v > 0, "an int > 0")},
+                "refer_scale": Attr(224, lambda v: is_int(v) and v > 0, "an int > 0"),
+                "pixel_offset": Attr(True, lambda v: isinstance(v, bool), "a bool")},
          infer=_infer_distribute, lod="drop", needs_lod=True,
          doc="Each roi goes to level floor(log2(sqrt(area) / refer_scale) + refer_level), clipped to "
-             "[min_level, max_level]: MultiFpnRois[level] keeps its rois in order, a LoD sequence per image; "
+             "[min_level, max_level] (area of (x2 - x1 + 1) x (y2 - y1 + 1), Fluid 1.8's; with pixel_offset "
+             "false, Paddle 2.x's default, without the + 1): MultiFpnRois[level] keeps its rois in order, "
+             "a LoD sequence per image; "
              "RestoreIndex [R, 1]: where each roi is in the levels' outputs concatenated.")
 register("collect_fpn_proposals", kernel_module="detection_proposals",
          inputs=["MultiLevelRois*", "MultiLevelScores*"], outputs=["FpnRois"],

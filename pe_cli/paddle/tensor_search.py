@@ -115,7 +115,11 @@ def _common_shape(shapes):
 
 def _broadcast_by_adding(condition, x, y):
     """condition, x and y broadcast to one shape by adding zeros of each, as Paddle's where: the
-    sizes the values have when the program runs decide (not the ones it was built with)."""
+    sizes the values have when the program runs decide (not the ones it was built with). Bool x and
+    y are added as int32 (elementwise_add takes no bool) and cast back."""
+    if x.dtype == "bool":
+        condition, x, y = _broadcast_by_adding(condition, L.cast(x, "int32"), L.cast(y, "int32"))
+        return condition, L.cast(x, "bool"), L.cast(y, "bool")
     cond = L.cast(condition, x.dtype)
     zeros = L.elementwise_add(L.elementwise_add(L.zeros_like(x), L.zeros_like(y)), L.zeros_like(cond))
     return (L.cast(L.elementwise_add(cond, zeros), "bool"), L.elementwise_add(x, zeros),
@@ -133,6 +137,12 @@ def where(condition, x=None, y=None, name=None):
     for what, v in (("x", x), ("y", y)):        # Paddle's dtypes (a bool x or y is its TypeError)
         if isinstance(v, Variable):
             check_variable_and_dtype(v, what, ("float16", "uint16", "float32", "float64", "int32", "int64"), "where")
+    return where_any(condition, x, y, name)
+
+
+def where_any(condition, x, y, name=None):
+    """``where`` without the check of x's and y's dtypes: the ``where`` op of any dtype, bool too (pe's
+    functions that select with it, such as ``index_fill``, take what Paddle 2.6's take)."""
     like = x if isinstance(x, Variable) else y if isinstance(y, Variable) else condition
     dtype = like.dtype if like is not condition else get_default_dtype()
     x, y = (v if isinstance(v, Variable) else L.full_like(like, v, dtype=dtype) for v in (x, y))

@@ -3,6 +3,8 @@ math.py and manipulation.py), composed of pe's ops: ``take`` (x flattened, gathe
 any shape, with raise/wrap/clip modes), ``index_fill`` and ``select_scatter`` (a mask along one axis
 chooses the new values), ``combinations`` (of a 1-D tensor's elements, as itertools') and ``vander``
 (the Vandermonde matrix) and ``unique_consecutive``. The gradient reaches x where its values are kept."""
+import numpy as np
+
 from .. import layers as L
 from ..framework.variable import Variable
 from ..layers.checks import check_variable_and_dtype
@@ -10,9 +12,9 @@ from . import tensor_create as TC
 from . import tensor_manip as TM
 from . import tensor_math as TH
 from .tensor_inplace import _static_inplace
-from .tensor_search import masked_select, where
+from .tensor_search import masked_select, where, where_any
 
-__all__ = ["take", "index_fill", "index_fill_", "select_scatter", "combinations", "vander", "unique_consecutive"]
+__all__ = ["take", "index_fill", "index_fill_", "index_put", "index_put_", "select_scatter", "combinations", "vander", "unique_consecutive"]
 
 
 def take(x, index, mode="raise", name=None):
@@ -66,11 +68,54 @@ def index_fill(x, index, axis, value, name=None):
     axis = _axis(axis, len(x.shape))
     fill = TC.full_like(x, value) if not isinstance(value, Variable) else \
         TM._broadcast(L.cast(value, x.dtype), list(x.shape))
-    return where(_axis_mask(x, axis, index), fill, x)
+    return where_any(_axis_mask(x, axis, index), fill, x)
 
 
 def index_fill_(x, index, axis, value, name=None):
     return _static_inplace("index_fill", index_fill)(x, index, axis, value, name=name)
+
+
+def index_put(x, indices, value, accumulate=False, name=None):
+    """x with ``value`` written (added, with ``accumulate``) at ``x[indices]``: ``indices`` a tuple of
+    int tensors (broadcast to one shape, one per leading dim of x) or of bool masks (each standing for
+    the coordinates of its True elements); ``value`` broadcasts to the shape of ``x[indices]``. Built
+    from gather_nd and scatter_nd_add; where an index repeats, written values add up (Paddle leaves
+    which one wins unspecified)."""
+    if not isinstance(indices, (list, tuple)) or not indices:
+        raise ValueError("paddle.index_put: indices must be a non-empty tuple of Tensors")
+    if x.dtype == "bool":         # as int32 (a sum of Trues is True: numpy's += on bools)
+        return L.cast(index_put(L.cast(x, "int32"), indices, L.cast(value, "int32"), accumulate), "bool")
+    columns = []
+    for index in indices:
+        if index.dtype == "bool":
+            coords = L.nonzero(index)
+            columns += [TM.reshape(L.slice(coords, [1], [i], [i + 1]), [-1]) for i in range(len(index.shape))]
+        else:
+            check_variable_and_dtype(index, "indices", ("int32", "int64"), "index_put")
+            columns.append(L.cast(index, "int64"))
+    if len(columns) > len(x.shape):
+        raise ValueError(f"paddle.index_put: {len(columns)} indices for x of rank {len(x.shape)}")
+    shapes = [list(c.shape) for c in columns]
+    if any(shape != shapes[0] for shape in shapes):
+        if any(d < 0 for shape in shapes for d in shape):      # a mask's coordinates: sizes known at run time
+            widest = max(columns, key=lambda c: len(c.shape))
+            zeros = TC.zeros_like(widest)
+            for c in columns:
+                zeros = TH.add(zeros, TC.zeros_like(c))
+            columns = [TH.add(zeros, c) for c in columns]
+        else:
+            common = list(np.broadcast_shapes(*shapes))
+            columns = [TM._broadcast(c, common) for c in columns]
+    index = TM.stack(columns, axis=-1)
+    current = TM.gather_nd(x, index)
+    updates = TH.add(TC.zeros_like(current), L.cast(value, x.dtype))
+    if not accumulate:
+        updates = TH.subtract(updates, current)
+    return TM.scatter_nd_add(x, index, updates, name=name)
+
+
+def index_put_(x, indices, value, accumulate=False, name=None):
+    return _static_inplace("index_put", index_put)(x, indices, value, accumulate, name=name)
 
 
 def select_scatter(x, values, axis, index, name=None):
@@ -85,7 +130,7 @@ def select_scatter(x, values, axis, index, name=None):
         raise RuntimeError(f"expected values to have a size equal to the slice of x. value size = "
                            f"{list(values.shape)} slice size = {x_shape}")
     spread = TM._broadcast(TM.unsqueeze(L.cast(values, x.dtype), [axis]), list(x.shape))
-    return where(_axis_mask(x, axis, index), spread, x)
+    return where_any(_axis_mask(x, axis, index), spread, x)
 
 
 def combinations(x, r=2, with_replacement=False, name=None):

@@ -157,18 +157,13 @@ class GradientClipByGlobalNorm(GradientClipBase):
     def _group_scale(self, group, like):
         if group["scale"] is None:
             block = like.block
-            norms = group["norms"]
-            total = norms[0]
-            if len(norms) > 1:
-                total = block.create_var(name=unique_name.generate(f"{self.group_name}.global_norm_sq"),
-                                         shape=[1], dtype=like.dtype, stop_gradient=True)
-                block.append_op("sum", {"X": norms}, {"Out": [total]})
+            total = _norm_sum(block, group["norms"], self.group_name)
             gnorm = _new_var(block, total, "sqrt", shape=[1])
             block.append_op("sqrt", {"X": [total]}, {"Out": [gnorm]})
             clip_var = block.create_var(name=unique_name.generate(f"{self.group_name}.clip_norm"),
-                                        shape=[1], dtype=like.dtype, stop_gradient=True)
+                                        shape=[1], dtype=total.dtype, stop_gradient=True)
             block.append_op("fill_constant", {}, {"Out": [clip_var]},
-                            {"shape": [1], "dtype": like.dtype, "value": self.clip_norm})
+                            {"shape": [1], "dtype": total.dtype, "value": self.clip_norm})
             denom = _new_var(block, clip_var, "max", shape=[1])
             block.append_op("elementwise_max", {"X": [clip_var], "Y": [gnorm]}, {"Out": [denom]})
             scale = _new_var(block, clip_var, "scale", shape=[1])
@@ -182,9 +177,57 @@ class GradientClipByGlobalNorm(GradientClipBase):
             raise PeError(f"GradientClipByGlobalNorm: group '{self.group_name}' has no gradients")
         scale = self._group_scale(group, grad)
         block = grad.block
+        if scale.dtype != grad.dtype:        # a float16 gradient takes the float32 scale cast to float16
+            scale = _cast(block, scale, grad.dtype)
         out = _new_var(block, grad, "clip")
         block.append_op("elementwise_mul", {"X": [grad], "Y": [scale]}, {"Out": [out]})
         return param, out
+
+
+_HALF = ("float16", "bfloat16")
+_pure_fp16 = [False]
+
+
+def allow_pure_fp16_global_norm(*args):
+    """Paddle 2.6's switch (``paddle.nn.clip._allow_pure_fp16_global_norm_clip``): with no argument,
+    whether a global-norm clip whose gradients are all float16 computes the norm in float16 (True)
+    rather than in float32 (False, the default); with one bool, sets it and returns the old value."""
+    if not args:
+        return _pure_fp16[0]
+    assert len(args) == 1 and isinstance(args[0], bool)
+    old, _pure_fp16[0] = _pure_fp16[0], args[0]
+    return old
+
+
+def _cast(block, var, dtype):
+    out = _new_var(block, var, "cast", dtype=dtype)
+    block.append_op("cast", {"X": [var]}, {"Out": [out]}, {"in_dtype": var.dtype, "out_dtype": dtype})
+    return out
+
+
+def _norm_sum(block, norms, group_name):
+    """The sum of the squared norms, as Paddle 2.6 adds them: each dtype's summed apart, then cast to
+    float64 if a norm is float64, else float32 (float16 ones stay so when all are float16 and
+    ``allow_pure_fp16_global_norm`` is on)."""
+    by_dtype = {}
+    for norm in norms:
+        by_dtype.setdefault(norm.dtype, []).append(norm)
+    pure_half = set(by_dtype) <= set(_HALF) and _pure_fp16[0]
+    target = "float64" if "float64" in by_dtype else norms[0].dtype if pure_half else "float32"
+    parts = []
+    for dtype, same in by_dtype.items():
+        part = same[0]
+        if len(same) > 1:
+            part = block.create_var(name=unique_name.generate(f"{group_name}.global_norm_sq"),
+                                    shape=[1], dtype=dtype, stop_gradient=True)
+            block.append_op("sum", {"X": same}, {"Out": [part]})
+        parts.append(part if dtype == target else _cast(block, part, target))
+    if len(parts) == 1:
+        return parts[0]
+    total = block.create_var(name=unique_name.generate(f"{group_name}.global_norm_sq"), shape=[1], dtype=target,
+                             stop_gradient=True)
+    block.append_op("sum", {"X": parts}, {"Out": [total]})
+    return total
 
 
 def set_gradient_clip(clip, param_list=None, program=None):

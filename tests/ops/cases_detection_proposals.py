@@ -11,8 +11,8 @@ from pe_cli.framework.lod_tensor import LoDTensor
 rng = np.random.default_rng(31)
 
 
-def _area(b):
-    return 0.0 if b[2] < b[0] or b[3] < b[1] else (b[2] - b[0] + 1) * (b[3] - b[1] + 1)
+def _area(b, one=1):
+    return 0.0 if b[2] < b[0] or b[3] < b[1] else (b[2] - b[0] + one) * (b[3] - b[1] + one)
 
 
 def _overlap(a, b):
@@ -93,7 +93,7 @@ def _proposal_inputs(n, sizes, h, w, info):
 def _levels(rois, a):
     out = []
     for b in rois:
-        scale = math.sqrt(_area(b))
+        scale = math.sqrt(_area(b, 1 if a.get("pixel_offset", True) else 0))
         lvl = math.floor(math.log2(scale / a["refer_scale"]) + a["refer_level"]) if scale > 0 else a["min_level"]
         out.append(min(max(lvl, a["min_level"]), a["max_level"]))
     return np.array(out)
@@ -141,6 +141,10 @@ CASES = [
            _proposals_ref, attrs=dict(_GP, nms_thresh=0.0, min_size=8.0), name="generate_proposals_no_nms_filtered"),
     OpCase("distribute_fpn_proposals", {"FpnRois": LoDTensor(np.r_[_boxes(9), [[5, 5, 4, 4]]], [[0, 4, 10]])},
            _distribute_ref, attrs=dict(_DIST), num_outputs={"MultiFpnRois": 4}),
+    OpCase("distribute_fpn_proposals",       # a 223-wide box: level 4 counting the + 1, level 3 without
+           {"FpnRois": LoDTensor(np.r_[_boxes(9), [[5, 5, 4, 4], [0, 0, 223, 223]]], [[0, 4, 11]])},
+           _distribute_ref, attrs=dict(_DIST, pixel_offset=False), num_outputs={"MultiFpnRois": 4},
+           name="distribute_fpn_proposals_no_pixel_offset"),
     OpCase("collect_fpn_proposals",
            {"MultiLevelRois": [LoDTensor(_boxes(k), [[0, j, k]]) for j, k in _SPLITS],
             "MultiLevelScores": [LoDTensor(rng.uniform(0, 1, (k, 1)), [[0, j, k]]) for j, k in _SPLITS]},

@@ -30,3 +30,19 @@ def test_gradients_with_optimizer_updates_the_parameters_by_the_outputs_gradient
         paddle.autograd.backward_mode.gradients_with_optimizer(main, "sgd")
     with pytest.raises(FluidUnsupported, match="paddle.autograd.PyLayer"):
         paddle.autograd.PyLayer()
+
+
+def test_ir_backward_grad_builds_the_static_gradients():
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [3], "float32")
+        x.stop_gradient = False
+        unused = paddle.static.data("u", [3], "float32")
+        y = paddle.sum(paddle.square(x))
+        dx, = paddle.autograd.ir_backward.grad(y, [x])
+        with pytest.raises(ValueError, match="u do not reach"):
+            paddle.autograd.ir_backward.grad(y, [x, unused])
+        assert paddle.autograd.ir_backward.grad(y, [x, unused], allow_unused=True)[1] is None
+    got, = paddle.static.Executor(paddle.CPUPlace()).run(main, feed={"x": np.array([1, -2, 3], "float32"),
+                                                                     "u": np.zeros(3, "float32")}, fetch_list=[dx])
+    np.testing.assert_allclose(got, [2, -4, 6])

@@ -25,6 +25,15 @@ def _renorm_ref(x, p, axis, max_norm):
     return x * np.where(norm > max_norm, max_norm / (norm + 1e-7), 1.0)
 
 
+def _put(x, index, value, accumulate=False):
+    x = x.copy()
+    if accumulate:
+        np.add.at(x, index, value)
+    else:
+        x[index] = value
+    return x
+
+
 def _unique_consecutive_ref(x):
     keep = np.concatenate([[True], x[1:] != x[:-1]])
     starts = np.flatnonzero(keep)
@@ -49,6 +58,16 @@ VALUES = [
     ("index_fill", lambda x, i: paddle.index_fill(x, i, 1, -1.5), (X, np.array([3, 0])),
      np.where(np.isin(np.arange(4), [3, 0]), -1.5, X)),
     ("select_scatter", lambda x, v: paddle.select_scatter(x, v, 0, -1), (X, X[0] * 10), np.vstack([X[:2], X[:1] * 10])),
+    ("index_put", lambda x, i, j, v: paddle.index_put(x, (i, j), v), (X, np.array([[2], [0]]), np.array([1, 3]), X[0, :2]),
+     _put(X, (np.array([[2], [0]]), np.array([1, 3])), X[0, :2])),
+    ("index_put_accumulate", lambda x, i, v: paddle.index_put(x, (i,), v, True), (X, np.array([1, 1, 2]), X[0]),
+     _put(X, (np.array([1, 1, 2]),), X[0], True)),
+    ("index_put_mask", lambda x, m, v: paddle.index_put(x, (m,), v), (X, X > 0.5, np.array([-7.0])),
+     np.where(X > 0.5, -7.0, X)),
+    ("index_put_bool", lambda x, i, v: paddle.index_put(x, (i,), v), (X > 0, np.array([0, 2]), np.array([True])),
+     _put(X > 0, (np.array([0, 2]),), True)),
+    ("index_fill_bool", lambda x, i: paddle.index_fill(x, i, 1, True), (X > 0, np.array([2])),
+     np.where(np.arange(4) == 2, True, X > 0)),
     ("combinations", lambda x: paddle.combinations(x, 3), (X[0],), np.array(list(itertools.combinations(X[0], 3)))),
     ("combinations_repl", lambda x: paddle.combinations(x, 2, with_replacement=True), (X[0],),
      np.array(list(itertools.combinations_with_replacement(X[0], 2)))),
@@ -87,6 +106,9 @@ GRADS = [
      lambda x: (x.reshape(-1)[[1, -1, 1, 4]] ** 2).sum()),
     ("index_fill", lambda x: paddle.square(paddle.index_fill(x, paddle.assign(np.array([1])), 0, 2.0)),
      lambda x: (np.where(np.arange(3)[:, None] == 1, 2.0, x) ** 2).sum()),
+    ("index_put", lambda x: paddle.square(paddle.index_put(x, (paddle.assign(np.array([2, 0])),),
+                                                           paddle.scale(paddle.slice(x, [0], [1], [2]), 3.0))),
+     lambda x: (_put(x, (np.array([2, 0]),), 3 * x[1:2]) ** 2).sum()),
     ("select_scatter", lambda x: paddle.square(paddle.select_scatter(x, paddle.scale(paddle.slice(x, [0], [0], [1]).reshape([4]), 3.0), 0, 2)),
      lambda x: (np.vstack([x[:2], 3 * x[:1]]) ** 2).sum()),
     ("amax", lambda x: paddle.multiply(paddle.amax(x, axis=1), paddle.full([1], 2.0, "float64")),
@@ -135,6 +157,7 @@ def _data(name, shape, dtype):
     (lambda: paddle.inner(_data("x", [3], "int8"), _data("y", [3], "int8")), TypeError),
     (lambda: paddle.outer(_data("x", [3], "int8"), _data("y", [3], "int8")), TypeError),
     (lambda: paddle.frac(_data("x", [3], "bool")), TypeError),
+    (lambda: paddle.where(_data("c", [3], "bool"), _data("x", [3], "bool"), _data("y", [3], "bool")), TypeError),
     (lambda: paddle.diagflat([1, 2]), TypeError),
 ])
 def test_bad_arguments_raise_paddles_errors(call, error):

@@ -85,8 +85,10 @@ def generate_proposals(ins, attrs):
 
 
 def fpn_levels(rois, attrs):
-    """The FPN level of each roi: floor(log2(sqrt(area) / refer_scale) + refer_level), clipped."""
-    w, h = rois[:, 2] - rois[:, 0] + 1.0, rois[:, 3] - rois[:, 1] + 1.0
+    """The FPN level of each roi: floor(log2(sqrt(area) / refer_scale) + refer_level), clipped; the
+    area counts the corner pixels (+ 1) unless the attribute ``pixel_offset`` is false."""
+    one = 1.0 if attrs.get("pixel_offset", True) else 0.0
+    w, h = rois[:, 2] - rois[:, 0] + one, rois[:, 3] - rois[:, 1] + one
     area = np.where((rois[:, 2] < rois[:, 0]) | (rois[:, 3] < rois[:, 1]), 0.0, w * h)
     with np.errstate(divide="ignore"):
         lvl = np.floor(np.log2(np.sqrt(area) / attrs["refer_scale"]) + attrs["refer_level"])

@@ -3,7 +3,8 @@
 ParamAttr has ``need_clip=False`` keeps its gradient as it is."""
 from ...training import clip as _clip
 
-__all__ = ["ClipGradByValue", "ClipGradByNorm", "ClipGradByGlobalNorm"]
+__all__ = ["ClipGradByValue", "ClipGradByNorm", "ClipGradByGlobalNorm", "append_gradient_clip_ops",
+           "set_gradient_clip"]
 
 
 class ClipGradByValue(_clip.GradientClipByValue):
@@ -21,3 +22,8 @@ class ClipGradByGlobalNorm(_clip.GradientClipByGlobalNorm):
 
     def __init__(self, clip_norm, group_name="default_group", auto_skip_clip=False):
         super().__init__(clip_norm, group_name)
+
+
+_allow_pure_fp16_global_norm_clip = _clip.allow_pure_fp16_global_norm
+set_gradient_clip = _clip.set_gradient_clip
+append_gradient_clip_ops = _clip.append_gradient_clip_ops

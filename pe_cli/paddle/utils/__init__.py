@@ -4,9 +4,11 @@ import functools
 import warnings
 
 from ...fluid import unique_name  # noqa: F401
+from ...framework.program import Block
 from ...layers.utils import assert_same_structure, flatten, map_structure, pack_sequence_as  # noqa: F401
 
-__all__ = ["assert_same_structure", "convert_to_list", "deprecated", "flatten", "map_structure", "pack_sequence_as", "unique_name"]
+__all__ = ["assert_same_structure", "convert_to_list", "deprecated", "flatten", "get_inputs_outputs_in_block",
+           "map_structure", "pack_sequence_as", "unique_name"]
 
 
 def convert_to_list(value, n, name, dtype=int):
@@ -27,6 +29,18 @@ def convert_to_list(value, n, name, dtype=int):
             raise ValueError(f"The {name}'s type must be a list or tuple of {n} {dtype}. Received: {value} "
                              f"including element {item} of type {type(item)}") from None
     return items
+
+
+def get_inputs_outputs_in_block(block):
+    """The names a sub-block's ops read (first set) and write (second set) that the block itself
+    does not hold: the variables it takes from and gives to its parent blocks (Paddle 2.6's)."""
+    assert isinstance(block, Block), "input non-Block argument for get_inputs_outputs_in_block."
+    assert block.parent_idx != -1, "input block should be a sub-block, not main block."
+    inputs, outputs = set(), set()
+    for op in block.ops:
+        inputs.update(n for n in op.input_arg_names if not block.has_var(n))
+        outputs.update(n for n in op.output_arg_names if not block.has_var(n))
+    return inputs, outputs
 
 
 def deprecated(update_to="", since="", reason="", level=0):

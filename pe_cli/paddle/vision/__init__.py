@@ -1,4 +1,5 @@
-"""``paddle.vision`` in pe: ``paddle.vision.transforms`` only (the image transforms of datasets)."""
-from . import transforms  # noqa: F401
+"""``paddle.vision`` in pe: ``paddle.vision.transforms`` (the image transforms of datasets) and
+``paddle.vision.ops.distribute_fpn_proposals``."""
+from . import ops, transforms  # noqa: F401
 
-__all__ = ["transforms"]
+__all__ = ["ops", "transforms"]

@@ -96,5 +96,5 @@ def deform_conv2d(x, offset, mask, num_filters, filter_size, stride=1, padding=0
                                    modulated=mask is not None, name=name)
 
 
-from . import control_flow  # noqa: E402,F401 (Paddle 2.6 tests name paddle.static.nn.control_flow.case)
+from . import control_flow, sequence_lod  # noqa: E402,F401 (2.6 tests name static.nn.control_flow, .sequence_lod)
 from .static_pylayer import static_pylayer  # noqa: E402,F401
