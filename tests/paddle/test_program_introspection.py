@@ -12,14 +12,6 @@ from pe_cli.fluid import core
 from pe_cli.framework import program_release
 
 
-@pytest.fixture
-def paddle2():
-    old = program_release.follow_paddle2(False)
-    paddle.enable_static()
-    yield
-    program_release.follow_paddle2(old, (fluid.default_main_program(), fluid.default_startup_program()))
-
-
 def _while_program():
     main = paddle.static.Program()
     with paddle.static.program_guard(main, paddle.static.Program()):

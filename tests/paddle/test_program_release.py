@@ -10,18 +10,9 @@ import pytest
 
 from pe_cli import fluid, paddle
 from pe_cli.base.errors import FeedError
-from pe_cli.framework import program_release
 
 A = np.array([[3, 4], [10, -14]], dtype="int64")
 F = np.array([[0.5, 1.5], [2.5, -1.0]], dtype="float32")
-
-
-@pytest.fixture
-def paddle2():
-    old = program_release.follow_paddle2(False)
-    paddle.enable_static()
-    yield
-    program_release.follow_paddle2(old, (fluid.default_main_program(), fluid.default_startup_program()))
 
 
 def _run(build):
