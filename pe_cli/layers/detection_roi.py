@@ -89,6 +89,8 @@ def psroi_pool(input, rois, output_channels, spatial_scale, pooled_height, poole
 def prroi_pool(input, rois, spatial_scale=1.0, pooled_height=1, pooled_width=1, batch_roi_nums=None, name=None):
     """Precise RoI pooling: each bin the integral of the bilinear interpolation of ``input`` over the
     bin divided by its area (no sampling, no rounding)."""
+    check_variable_and_dtype(input, "input", ("float32",), "prroi_pool")     # Fluid 1.8's checks
+    check_variable_and_dtype(rois, "rois", ("float32",), "prroi_pool")
     _typed("prroi_pool", spatial_scale, pooled_height=pooled_height, pooled_width=pooled_width)
     return _roi_layer("prroi_pool", input, rois, {"spatial_scale": float(spatial_scale),
                                                   "pooled_height": pooled_height, "pooled_width": pooled_width},
