@@ -156,28 +156,9 @@ register("inverse", kernel_module="linalg", inputs=["Input"], outputs=["Output"]
 
 
 def _grad_cholesky(g):
-    """dX = sym(L^-T Phi(L^T dL) L^-1), Phi: the lower triangle with its diagonal halved, sym(S) =
-    (S + S^T) / 2 (Murray, 2016): composed from matmul, tril_triu, inverse and transpose."""
-    like = g.input("X")[0]
-    rank = len(g.fwd.block.var(like).shape)
-    swap = list(range(rank - 2)) + [rank - 1, rank - 2]
-
-    def tmp(op_type, inputs, attrs, slot="Out"):
-        name = g.tmp(like, "cholesky")
-        g.op(op_type, inputs, {slot: [name]}, attrs)
-        return [name]
-
-    lower, dlower = g.output("Out"), g.out_grad("Out")
-    if g.attrs["upper"]:
-        lower, dlower = (tmp("transpose", {"X": v}, {"axis": swap}) for v in (lower, dlower))
-    prod = tmp("matmul", {"X": lower, "Y": dlower}, {"transpose_X": True, "transpose_Y": False, "alpha": 1.0})
-    tri = [tmp("tril_triu", {"X": prod}, {"diagonal": d, "lower": True}) for d in (0, -1)]
-    phi = tmp("elementwise_add", {"X": tri[0], "Y": tri[1]}, {"axis": -1})
-    inv = tmp("inverse", {"Input": lower}, {}, slot="Output")
-    left = tmp("matmul", {"X": inv, "Y": phi}, {"transpose_X": True, "transpose_Y": False, "alpha": 0.5})
-    s = tmp("matmul", {"X": left, "Y": inv}, {"transpose_X": False, "transpose_Y": False, "alpha": 1.0})
-    both = tmp("elementwise_add", {"X": s, "Y": tmp("transpose", {"X": s}, {"axis": swap})}, {"axis": -1})
-    g.op("scale", {"X": both}, {"Out": g.in_grad("X")}, {"scale": 0.5, "bias": 0.0, "bias_after_scale": True})
+    """Fluid 1.8's one cholesky_grad op, reading Out and Out@GRAD (no gradient of its own, as Fluid's)."""
+    g.op("cholesky_grad", {"Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")},
+         {"upper": g.attrs["upper"]})
 
 
 register("cholesky", kernel_module="linalg", inputs=["X"], outputs=["Out"],
@@ -185,6 +166,10 @@ register("cholesky", kernel_module="linalg", inputs=["X"], outputs=["Out"],
          grad=_grad_cholesky, grad_reads=("Out",), lod="drop",
          doc="Out = L with L L^T = X (lower), or U = L^T (upper), for each symmetric positive-definite matrix "
              "in X's last two dims (X is read as (X + X^T) / 2; one that is not positive definite is an error).")
+register("cholesky_grad", kernel_module="linalg", inputs=["Out", "Out@GRAD"], outputs=["X@GRAD"],
+         attrs={"upper": Attr(False, choices=(False, True))}, infer=grads_like({"X@GRAD": "Out"}),
+         doc="X@GRAD = sym(L^-T Phi(L^T dL) L^-1) (L = Out, or Out^T when upper; Phi: the lower triangle with "
+             "its diagonal halved; sym(S) = (S + S^T) / 2; Murray, 2016).")
 
 
 # -- spectral_norm (Fluid 1.8): a weight divided by its largest singular value ------------------------

@@ -1,4 +1,4 @@
-"""Linear algebra kernels: mul, matmul, matmul_v2 and their gradients, inverse, cholesky. A large 2-D GEMM (mul and its gradients) is split into as many blocks of rows, of
+"""Linear algebra kernels: mul, matmul, matmul_v2 and their gradients, inverse, cholesky and its gradient. A large 2-D GEMM (mul and its gradients) is split into as many blocks of rows, of
 columns or of its inner dimension (split_mode) as its device has threads on a quiet machine
 (threads.work_parts), run over the threads free now, each block calling BLAS single-threaded
 (_blas_loops.py; numpy's BLAS, or MKL where _cblas.py chose it, then on one thread too); other GEMMs
@@ -237,6 +237,18 @@ def cholesky(ins, attrs):
         raise PeError(f"cholesky: a matrix of X {list(x.shape)} is not positive definite") from None
     out = np.swapaxes(lower, -1, -2) if attrs["upper"] else lower
     return {"Out": np.ascontiguousarray(out).astype(x.dtype, copy=False)}
+
+
+def cholesky_grad(ins, attrs):
+    """dX = sym(L^-T Phi(L^T dL) L^-1): L lower (Out, or Out^T when upper), Phi the lower triangle with
+    its diagonal halved, sym(S) = (S + S^T) / 2 (Murray, 2016, as Fluid 1.8's cholesky_grad)."""
+    out, dout = ins["Out"], ins["Out@GRAD"]
+    lower, dlower = ((np.swapaxes(v, -1, -2) for v in (out, dout)) if attrs["upper"] else (out, dout))
+    prod = np.swapaxes(lower, -1, -2) @ dlower
+    phi = np.tril(prod, -1) + 0.5 * np.tril(np.triu(prod))
+    inv = np.linalg.inv(lower)
+    s = np.swapaxes(inv, -1, -2) @ phi @ inv
+    return {"X@GRAD": np.ascontiguousarray(0.5 * (s + np.swapaxes(s, -1, -2))).astype(out.dtype, copy=False)}
 
 
 # -- spectral_norm ----------------------------------------------------------------------------------------

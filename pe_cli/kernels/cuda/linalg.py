@@ -245,7 +245,9 @@ def cholesky(ins, attrs):
     return {"Out": out}
 
 
-# spectral_norm and bilinear_tensor_product: the CPU kernels on the host (device twins are not written yet)
+# cholesky_grad, spectral_norm and bilinear_tensor_product: the CPU kernels on the host (device twins are not
+# written yet)
+cholesky_grad = on_host(_cpu_linalg.cholesky_grad)
 spectral_norm = on_host(_cpu_linalg.spectral_norm)
 spectral_norm_grad = on_host(_cpu_linalg.spectral_norm_grad)
 bilinear_tensor_product = on_host(_cpu_linalg.bilinear_tensor_product)
