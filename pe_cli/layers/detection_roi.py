@@ -59,6 +59,8 @@ def roi_pool(input, rois, pooled_height=1, pooled_width=1, spatial_scale=1.0, ro
     """Max pooling of each roi (scaled by ``spatial_scale`` and rounded to whole cells) into a
     pooled_height x pooled_width grid. ``rois_lod`` (Fluid 1.8: the rois' LoD offsets, int64 [N + 1]) or
     ``rois_num`` (Paddle 2.x: rois per image) say which image each roi is of, else rois' LoD does."""
+    check_variable_and_dtype(input, "input", ("float32",), "roi_pool")       # Fluid 1.8's checks
+    check_variable_and_dtype(rois, "rois", ("float32",), "roi_pool")
     return _roi_layer("roi_pool", input, rois, {"pooled_height": pooled_height, "pooled_width": pooled_width,
                                                 "spatial_scale": float(spatial_scale)},
                       _rois_per_image(rois_lod, rois_num), name, argmax=True)
