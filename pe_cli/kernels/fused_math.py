@@ -6,25 +6,52 @@ import importlib
 from ..base.activations import TABLE
 
 ACT_READS = {row.name: row.reads for row in TABLE}   # what each activation's gradient reads
+BINARY = ("elementwise_add", "elementwise_mul")      # fused_elemwise_activation's binary functors
 
 
 def fused_kernels(activation, elementwise, normalization):
     """{op type: kernel} of the fused ops and their gradient ops on one device."""
+    def unary(name, x, attrs):
+        if name == "scale":
+            return elementwise.scale({"X": x}, {"scale": attrs["scale"], "bias": 0.0, "bias_after_scale": True})["Out"]
+        return getattr(activation, name)({"X": x}, {})["Out"]
+
+    def unary_grad(name, x, out, dout, attrs):
+        if name == "scale":
+            return unary(name, dout, attrs)
+        reads = ACT_READS[name]
+        return getattr(activation, name + "_grad")({reads: x if reads == "X" else out, "Out@GRAD": dout}, {})["X@GRAD"]
+
     def fused_elemwise_activation(ins, attrs):
-        act, add_attrs = attrs["functor_list"][0], {"axis": attrs["axis"]}
-        inter = elementwise.elementwise_add(ins, add_attrs)["Out"]
-        out = getattr(activation, act)({"X": inter}, {})["Out"]
+        outer, inner = attrs["functor_list"]
+        if outer in BINARY:            # Out = binary(X, unary(Y))
+            inter = unary(inner, ins["Y"], attrs)
+            out = getattr(elementwise, outer)({"X": ins["X"], "Y": inter}, {"axis": attrs["axis"]})["Out"]
+        else:                          # Out = unary(binary(X, Y))
+            inter = getattr(elementwise, inner)(ins, {"axis": attrs["axis"]})["Out"]
+            out = unary(outer, inter, attrs)
         return {"Out": out, "IntermediateOut": inter}
 
     def fused_elemwise_activation_grad(ins, attrs):
-        act, add_attrs = attrs["functor_list"][0], {"axis": attrs["axis"]}
-        reads = ACT_READS[act]
-        a = ins["IntermediateOut"] if reads == "X" else ins["Out"]
-        d_inter = getattr(activation, act + "_grad")({reads: a, "Out@GRAD": ins["Out@GRAD"]}, {})["X@GRAD"]
-        # the add's Out is IntermediateOut, given only where the activation's gradient reads it;
-        # elementwise_add_grad reads only that shape, which the activation's Out has too
-        add_ins = {"X": ins["X"], "Y": ins["Y"], "Out": ins["Out"], "Out@GRAD": d_inter}
-        return elementwise.elementwise_add_grad(add_ins, add_attrs)
+        outer, inner = attrs["functor_list"]
+        if outer in BINARY:
+            return _binary_outer_grad(ins, attrs, outer, inner)
+        inter = ins.get("IntermediateOut")
+        if inter is None and ACT_READS.get(outer) == "X":
+            inter = getattr(elementwise, inner)({"X": ins["X"], "Y": ins["Y"]}, {"axis": attrs["axis"]})["Out"]
+        d_inter = unary_grad(outer, inter, ins["Out"], ins["Out@GRAD"], attrs)
+        # the binary op's Out is IntermediateOut; its gradient reads only that shape, which Out has too
+        b_ins = {"X": ins["X"], "Y": ins["Y"], "Out": ins["Out"], "Out@GRAD": d_inter}
+        return getattr(elementwise, inner + "_grad")(b_ins, {"axis": attrs["axis"]})
+
+    def _binary_outer_grad(ins, attrs, outer, inner):
+        inter = ins.get("IntermediateOut")
+        if inter is None:
+            inter = unary(inner, ins["Y"], attrs)
+        b_ins = {"X": ins["X"], "Y": inter, "Out": ins["Out"], "Out@GRAD": ins["Out@GRAD"]}
+        grads = getattr(elementwise, outer + "_grad")(b_ins, {"axis": attrs["axis"]})
+        grads["Y@GRAD"] = unary_grad(inner, ins["Y"], inter, grads["Y@GRAD"], attrs)
+        return grads
 
     def fused_batch_norm_act(ins, attrs):
         outs = dict(normalization.batch_norm(ins, attrs))

@@ -39,9 +39,14 @@ def locality_aware_nms(bboxes, scores, score_threshold, nms_top_k, keep_top_k, n
                        nms_eta=1., background_label=-1, name=None):
     """EAST's locality-aware NMS per image and class: consecutive overlapping boxes merge (weighted by
     score) before multiclass_nms's greedy NMS; a LoDTensor [No, 6] over the images, [[-1]] when nothing
-    is kept. bboxes [N, M, 4], scores [N, C, M]."""
+    is kept. bboxes [N, M, 4] (boxes) or [N, M, 8|16|24|32] (polygons), scores [N, C, M]."""
     float_input("locality_aware_nms", "bboxes", bboxes)
     float_input("locality_aware_nms", "scores", scores)
+    for what, value, kind in (("background_label", background_label, int), ("score_threshold", score_threshold, float),
+                              ("nms_top_k", nms_top_k, int), ("nms_eta", nms_eta, float),
+                              ("nms_threshold", nms_threshold, float), ("keep_top_k", keep_top_k, int),
+                              ("normalized", normalized, bool)):      # Fluid 1.8's TypeErrors
+        check_type(value, what, kind, "locality_aware_nms")
     helper = LayerHelper("locality_aware_nms", name=name)
     attrs = {"background_label": int(background_label), "score_threshold": float(score_threshold),
              "nms_top_k": int(nms_top_k), "nms_threshold": float(nms_threshold), "nms_eta": float(nms_eta),

@@ -59,6 +59,8 @@ def roi_pool(input, rois, pooled_height=1, pooled_width=1, spatial_scale=1.0, ro
     """Max pooling of each roi (scaled by ``spatial_scale`` and rounded to whole cells) into a
     pooled_height x pooled_width grid. ``rois_lod`` (Fluid 1.8: the rois' LoD offsets, int64 [N + 1]) or
     ``rois_num`` (Paddle 2.x: rois per image) say which image each roi is of, else rois' LoD does."""
+    check_variable_and_dtype(input, "input", ("float32",), "roi_pool")       # Fluid 1.8's checks
+    check_variable_and_dtype(rois, "rois", ("float32",), "roi_pool")
     return _roi_layer("roi_pool", input, rois, {"pooled_height": pooled_height, "pooled_width": pooled_width,
                                                 "spatial_scale": float(spatial_scale)},
                       _rois_per_image(rois_lod, rois_num), name, argmax=True)
@@ -89,6 +91,8 @@ def psroi_pool(input, rois, output_channels, spatial_scale, pooled_height, poole
 def prroi_pool(input, rois, spatial_scale=1.0, pooled_height=1, pooled_width=1, batch_roi_nums=None, name=None):
     """Precise RoI pooling: each bin the integral of the bilinear interpolation of ``input`` over the
     bin divided by its area (no sampling, no rounding)."""
+    check_variable_and_dtype(input, "input", ("float32",), "prroi_pool")     # Fluid 1.8's checks
+    check_variable_and_dtype(rois, "rois", ("float32",), "prroi_pool")
     _typed("prroi_pool", spatial_scale, pooled_height=pooled_height, pooled_width=pooled_width)
     return _roi_layer("prroi_pool", input, rois, {"spatial_scale": float(spatial_scale),
                                                   "pooled_height": pooled_height, "pooled_width": pooled_width},

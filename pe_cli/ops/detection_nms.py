@@ -66,12 +66,12 @@ register("matrix_nms", kernel_module="detection_nms", inputs=["BBoxes", "Scores"
 
 def _infer_locality(ctx):
     boxes, scores = ctx.shape("BBoxes"), ctx.shape("Scores")
-    if len(scores) != 3 or len(boxes) != 3 or boxes[2] != 4:
-        ctx.fail(f"BBoxes {fmt_shape(boxes)} must be [N, M, 4] and Scores {fmt_shape(scores)} [N, C, M] (polygon "
-                 "boxes are not supported)")
+    if len(scores) != 3 or len(boxes) != 3 or boxes[2] not in (4, 8, 16, 24, 32):
+        ctx.fail(f"BBoxes {fmt_shape(boxes)} must be [N, M, 4] (boxes) or [N, M, 8|16|24|32] (polygons of 4 to "
+                 f"16 points) and Scores {fmt_shape(scores)} [N, C, M]")
     if boxes[1] >= 0 and scores[2] >= 0 and boxes[1] != scores[2]:
         ctx.fail(f"BBoxes {fmt_shape(boxes)} and Scores {fmt_shape(scores)} must count the same M boxes")
-    ctx.set_output("Out", [-1, 6], ctx.dtype("BBoxes"), lod_level=1)
+    ctx.set_output("Out", [-1, boxes[2] + 2], ctx.dtype("BBoxes"), lod_level=1)
 
 
 register("locality_aware_nms", kernel_module="detection_nms", inputs=["BBoxes", "Scores"], outputs=["Out"],

@@ -28,14 +28,23 @@ def grad_type(type):
     return type + "_grad"
 
 
+BINARY_FUNCTORS = ("elementwise_add", "elementwise_mul")
+UNARY_FUNCTORS = FUSABLE_ACTIVATIONS + ("scale",)
+
+
 def _functors(value):
-    return (isinstance(value, (list, tuple)) and len(value) == 2 and value[1] == "elementwise_add"
-            and value[0] in FUSABLE_ACTIVATIONS)
+    """Fluid 1.8's two forms: [unary, binary] (Out = unary(binary(X, Y))) and [binary, unary]
+    (Out = binary(X, unary(Y))); unary an activation or scale (by the attribute ``scale``)."""
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        return False
+    a, b = value
+    return (a in UNARY_FUNCTORS and b in BINARY_FUNCTORS) or (a in BINARY_FUNCTORS and b in UNARY_FUNCTORS)
 
 
 _ATTRS = {"functor_list": Attr(["relu", "elementwise_add"], _functors,
-                               f"[act, 'elementwise_add'] with act one of {', '.join(FUSABLE_ACTIVATIONS)}"),
-          "axis": -1, "save_intermediate_out": True}
+                               f"[unary, binary] or [binary, unary], binary one of {', '.join(BINARY_FUNCTORS)}, "
+                               f"unary scale or one of {', '.join(FUSABLE_ACTIVATIONS)}"),
+          "axis": -1, "scale": 0.0, "save_intermediate_out": True}
 
 
 def _infer(ctx):
@@ -46,14 +55,16 @@ def _infer(ctx):
     if ctx.dtype("X") != ctx.dtype("Y"):
         ctx.fail(f"X is {ctx.dtype('X')} but Y is {ctx.dtype('Y')}; cast one of them")
     lod_level = ctx.input_var("X").lod_level
-    ctx.set_output("IntermediateOut", out, ctx.dtype("X"), lod_level=lod_level)
+    inter = y if ctx.attrs["functor_list"][0] in BINARY_FUNCTORS else out      # unary(Y), or binary(X, Y)
+    ctx.set_output("IntermediateOut", inter, ctx.dtype("X"), lod_level=lod_level)
     ctx.set_output("Out", out, ctx.dtype("X"), lod_level=lod_level)
 
 
 def reads_intermediate(functor_list):
     """True when the gradient of the fused op with this ``functor_list`` reads IntermediateOut: its
-    activation's gradient reads the activation's input."""
-    return ACT_READS[functor_list[0]] == "X"
+    activation's gradient reads the activation's input (or, [binary, unary], always: the binary op's Y)."""
+    unary = functor_list[0]
+    return unary in BINARY_FUNCTORS or ACT_READS.get(unary) == "X"
 
 
 def _grad(g):
@@ -65,8 +76,10 @@ def _grad(g):
 
 register("fused_elemwise_activation", kernel_module="fused", inputs=["X", "Y"], outputs=["Out", "IntermediateOut"],
          blocked=one_shape_blocked, attrs=_ATTRS, infer=_infer, grad=_grad, grad_reads=("X", "Y", "IntermediateOut", "Out"),
-         doc="IntermediateOut = X + Y (Y broadcast into X from dim `axis`); Out = act(IntermediateOut), "
-             "act = functor_list[0]. Made by the fuse_elewise_add_act_ops pass.")
+         doc="[unary, binary]: IntermediateOut = binary(X, Y) (Y broadcast into X from dim `axis`), Out = "
+             "unary(IntermediateOut); [binary, unary]: IntermediateOut = unary(Y), Out = binary(X, IntermediateOut). "
+             "binary: elementwise_add or elementwise_mul; unary: an activation or scale (times `scale`). Made "
+             "([act, elementwise_add]) by the fuse_elewise_add_act_ops pass.")
 _infer_grads = grads_like({"X@GRAD": "X", "Y@GRAD": "Y"})
 
 

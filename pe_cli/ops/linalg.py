@@ -78,6 +78,8 @@ def _infer_matmul(ctx):
     xm, ym = matmul_operand_shapes(x, y, a)
     desc = f"X {fmt_shape(x)}{' (transposed)' if tx and len(x) > 1 else ''} and " \
            f"Y {fmt_shape(y)}{' (transposed)' if ty and len(y) > 1 else ''}"
+    if a.get("head_number", 1) > 1:
+        return _infer_matmul_heads(ctx, xm, ym, desc)
     if xm[-1] >= 0 and ym[-2] >= 0 and xm[-1] != ym[-2]:
         ctx.fail(f"{desc} cannot multiply: X's columns ({xm[-1]}) != Y's rows ({ym[-2]})")
     batch = _broadcast_batch(xm[:-2], ym[:-2])
@@ -89,6 +91,21 @@ def _infer_matmul(ctx):
     if len(y) == 1 and out[-1] == 1:
         del out[-1]
     ctx.set_output("Out", out or [1], ctx.dtype("X"))
+
+
+def _infer_matmul_heads(ctx, xm, ym, desc):
+    """Fluid 1.8's multi-head matmul: X [.., M, K] with K in head_number blocks, each times Y's block of
+    rows (Y [.., K, N]: Out [.., M, head_number * N]) or of columns (Y [.., K / head_number, N]: Out [.., M, N])."""
+    h = ctx.attrs["head_number"]
+    if len(xm) != len(ym) or len(xm) not in (2, 3) or len(ctx.shape("X")) == 1 or len(ctx.shape("Y")) == 1:
+        ctx.fail(f"head_number={h}: {desc} must both be of rank 2 or both of rank 3")
+    if xm[-1] < 0 or ym[-2] < 0 or xm[-1] % h or (ym[-2] != xm[-1] and (ym[-2] * h != xm[-1] or ym[-1] % h)):
+        ctx.fail(f"head_number={h}: {desc} cannot multiply by heads: X's columns ({xm[-1]}) must split in "
+                 f"{h} and Y's rows be as many ({ym[-2]}) or one block's, with Y's columns ({ym[-1]}) split in {h}")
+    if len(xm) == 3 and xm[0] >= 0 and ym[0] >= 0 and xm[0] != ym[0]:
+        ctx.fail(f"head_number={h}: {desc}: batch dims {xm[0]} and {ym[0]} differ")
+    width = ym[-1] * h if ym[-2] == xm[-1] else ym[-1]
+    ctx.set_output("Out", xm[:-1] + [width], ctx.dtype("X"))
 
 
 def _grad_matmul(g):
@@ -103,15 +120,15 @@ def _grad_matmul(g):
 _BOOL = (False, True)
 _MATMUL_ATTRS = {"transpose_X": Attr(False, choices=_BOOL), "transpose_Y": Attr(False, choices=_BOOL),
                  "alpha": Attr(1.0, _finite, "a finite number"),
-                 # Fluid 1.8's multi-head matmul (its MKLML CPU builds only): declared so that a program
-                 # giving it is refused rather than multiplied as one head
-                 "head_number": Attr(1, lambda v: v == 1, "1 (pe's matmul has no multi-head form)")}
+                 # Fluid 1.8's multi-head matmul (_infer_matmul_heads)
+                 "head_number": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1")}
 register("matmul", kernel_module="linalg",
          grad_reads=("X", "Y"), inputs=["X", "Y"], outputs=["Out"], attrs=_MATMUL_ATTRS, infer=_infer_matmul,
          grad=_grad_matmul,
          doc="Out = alpha * op(X) @ op(Y), op transposing the last two dims when asked; leading (batch) "
              "dims broadcast; a 1-D X is a row vector and a 1-D Y a column vector, and the dim they add "
-             "is removed from Out.")
+             "is removed from Out. head_number > 1: X's columns in that many blocks, each times Y's block "
+             "of rows (Out's columns head_number times Y's) or of columns (as many as Y's).")
 register("matmul_v2", kernel_module="linalg", grad_reads=("X", "Y"), inputs=["X", "Y"], outputs=["Out"],
          attrs={"trans_x": Attr(False, choices=_BOOL), "trans_y": Attr(False, choices=_BOOL)},
          infer=_infer_matmul, grad=_grad_matmul,
@@ -156,28 +173,9 @@ register("inverse", kernel_module="linalg", inputs=["Input"], outputs=["Output"]
 
 
 def _grad_cholesky(g):
-    """dX = sym(L^-T Phi(L^T dL) L^-1), Phi: the lower triangle with its diagonal halved, sym(S) =
-    (S + S^T) / 2 (Murray, 2016): composed from matmul, tril_triu, inverse and transpose."""
-    like = g.input("X")[0]
-    rank = len(g.fwd.block.var(like).shape)
-    swap = list(range(rank - 2)) + [rank - 1, rank - 2]
-
-    def tmp(op_type, inputs, attrs, slot="Out"):
-        name = g.tmp(like, "cholesky")
-        g.op(op_type, inputs, {slot: [name]}, attrs)
-        return [name]
-
-    lower, dlower = g.output("Out"), g.out_grad("Out")
-    if g.attrs["upper"]:
-        lower, dlower = (tmp("transpose", {"X": v}, {"axis": swap}) for v in (lower, dlower))
-    prod = tmp("matmul", {"X": lower, "Y": dlower}, {"transpose_X": True, "transpose_Y": False, "alpha": 1.0})
-    tri = [tmp("tril_triu", {"X": prod}, {"diagonal": d, "lower": True}) for d in (0, -1)]
-    phi = tmp("elementwise_add", {"X": tri[0], "Y": tri[1]}, {"axis": -1})
-    inv = tmp("inverse", {"Input": lower}, {}, slot="Output")
-    left = tmp("matmul", {"X": inv, "Y": phi}, {"transpose_X": True, "transpose_Y": False, "alpha": 0.5})
-    s = tmp("matmul", {"X": left, "Y": inv}, {"transpose_X": False, "transpose_Y": False, "alpha": 1.0})
-    both = tmp("elementwise_add", {"X": s, "Y": tmp("transpose", {"X": s}, {"axis": swap})}, {"axis": -1})
-    g.op("scale", {"X": both}, {"Out": g.in_grad("X")}, {"scale": 0.5, "bias": 0.0, "bias_after_scale": True})
+    """Fluid 1.8's one cholesky_grad op, reading Out and Out@GRAD (no gradient of its own, as Fluid's)."""
+    g.op("cholesky_grad", {"Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")},
+         {"upper": g.attrs["upper"]})
 
 
 register("cholesky", kernel_module="linalg", inputs=["X"], outputs=["Out"],
@@ -185,6 +183,10 @@ register("cholesky", kernel_module="linalg", inputs=["X"], outputs=["Out"],
          grad=_grad_cholesky, grad_reads=("Out",), lod="drop",
          doc="Out = L with L L^T = X (lower), or U = L^T (upper), for each symmetric positive-definite matrix "
              "in X's last two dims (X is read as (X + X^T) / 2; one that is not positive definite is an error).")
+register("cholesky_grad", kernel_module="linalg", inputs=["Out", "Out@GRAD"], outputs=["X@GRAD"],
+         attrs={"upper": Attr(False, choices=(False, True))}, infer=grads_like({"X@GRAD": "Out"}),
+         doc="X@GRAD = sym(L^-T Phi(L^T dL) L^-1) (L = Out, or Out^T when upper; Phi: the lower triangle with "
+             "its diagonal halved; sym(S) = (S + S^T) / 2; Murray, 2016).")
 
 
 # -- spectral_norm (Fluid 1.8): a weight divided by its largest singular value ------------------------

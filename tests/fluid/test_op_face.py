@@ -282,3 +282,15 @@ def test_gradient_of_elementwise_div_grad_is_fluids_one_grad_grad_op():
     assert grad_grad.output("DDOut") == ["out@GRAD@GRAD"] and to_var["out@GRAD@GRAD"] == "out@GRAD"
     own = set(grad.input_arg_names() + grad.output_arg_names())
     assert all(n in own or to_var.get(n) in own for n in grad_grad.input_arg_names())
+
+
+def test_gradient_of_cholesky_is_fluids_one_cholesky_grad_op():
+    """test_cholesky_op.py's in-place walk runs each gradient op alone: cholesky's gradient is Fluid 1.8's
+    one cholesky_grad, reading Out and Out@GRAD only (its numerics: the cholesky cases of tests/ops)."""
+    block = fluid.Program().global_block()
+    for name in ("x", "out"):
+        block.create_var(name=name, shape=(3, 3), dtype="float64")
+    op = block.append_op("cholesky", {"X": ["x"]}, {"Out": ["out"]}, {"upper": True})
+    (grad,), _ = core.get_grad_op_desc(op.desc, set(), [])
+    assert grad.type() == "cholesky_grad" and grad.attr("upper") is True
+    assert (grad.input("Out"), grad.input("Out@GRAD"), grad.output("X@GRAD")) == (["out"], ["out@GRAD"], ["x@GRAD"])

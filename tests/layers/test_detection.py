@@ -213,3 +213,17 @@ def test_locality_aware_nms_layer_lod(progs):
     got, = _run(progs, feed, [out], return_numpy=False)
     assert got.lod() == [[0, 1, 1]]                          # image 0: the 5 boxes merge into one, score 1.0
     np.testing.assert_allclose(np.asarray(got)[0, :2], [0, 1.0], rtol=1e-6)
+
+
+def test_polygon_iou_of_a_square_and_its_45_degree_turn():
+    """Fluid's PolyIoU of quadrilaterals (locality_aware_nms's [N, M, 8] boxes): a unit square and the same
+    square turned 45 degrees about its centre meet in a regular octagon of area 2 (sqrt 2 - 1), either
+    orientation; squares apart: 0."""
+    from pe_cli.kernels.cpu._detection_loops import poly_iou
+    r = np.sqrt(0.5)
+    turned = [0.5 + r * f(k * np.pi / 2) for k in range(4) for f in (np.cos, np.sin)]
+    octagon = 2 * (np.sqrt(2) - 1)
+    for square in ([0, 0, 1, 0, 1, 1, 0, 1], [0, 0, 0, 1, 1, 1, 1, 0]):
+        b = np.array([square, turned, [5, 5, 6, 5, 6, 6, 5, 6]], np.float64)
+        np.testing.assert_allclose([poly_iou(b, 0, 1), poly_iou(b, 1, 0)], octagon / (2 - octagon), rtol=1e-12)
+        assert poly_iou(b, 0, 2) == 0.0 and poly_iou(b, 0, 0) == pytest.approx(1.0)

@@ -91,6 +91,13 @@ def test_mistakes_are_one_line(prog):
         layers.roi_align(x, fluid.data("bad", [None, 5], "float32"))
     with pytest.raises(PeError, match="pooled_height=0"):
         layers.roi_pool(x, rois, pooled_height=0)
+    for bad in (fluid.data("i64", [2, 3, 16, 16], "int64"), [[1, 2, 3, 4]]):     # Fluid 1.8: float32 only
+        with pytest.raises(TypeError):
+            layers.prroi_pool(bad, rois, 0.25, 2, 2)
+        with pytest.raises(TypeError):
+            layers.prroi_pool(x, bad, 0.25, 2, 2)
+        with pytest.raises(TypeError):
+            layers.roi_pool(bad, rois, 1, 1, 1.0)
     out = layers.roi_align(x, rois, 2, 2)
     xv = np.zeros((2, 12, 6, 8), np.float32)
     with pytest.raises(PeError, match=r"roi_align: the ROIs' LoD \[0, 1, 2, 4\] must give the rois of each of X's "

@@ -252,3 +252,15 @@ def test_reshape_errors_as_fluid(program):
             layers.reshape(x, shape)
     import pe_cli.paddle as paddle
     assert paddle.reshape(fluid.data("b2", shape=[2, 25], dtype="bool"), [2, 5, 5]).shape == (2, 5, 5)
+
+
+def test_locality_aware_nms_type_errors_as_fluid(program):
+    """test_locality_aware_nms_op.py's TestLocalityAwareNMSError: each attribute of the wrong Python type is
+    Fluid 1.8's TypeError (an int threshold, a float top_k or label); polygon boxes [N, M, 8] build."""
+    boxes = fluid.data("bboxes", shape=[None, 81, 8], dtype="float32")
+    scores = fluid.data("scores", shape=[None, 1, 81], dtype="float32")
+    assert layers.locality_aware_nms(boxes, scores, 0.5, 400, 200).shape == (-1, 10)
+    for args in ((1, 400, 200), (0.5, 400.5, 200), (0.5, 400, 200.5), (0.5, 400, 200, 0),
+                 (0.5, 400, 200, 0.5, True, 1), (0.5, 400, 200, 0.5, True, 1.0, 1.5)):
+        with pytest.raises(TypeError):
+            layers.locality_aware_nms(boxes, scores, *args)

@@ -207,6 +207,33 @@ CASES += [
 ]
 
 
+def _as_quads(boxes, clockwise):
+    """Boxes [.., 4] as the 4-point polygons [.., 8] of their corners (one start and orientation for all)."""
+    x1, y1, x2, y2 = np.moveaxis(boxes, -1, 0)
+    corners = [(x1, y1), (x2, y1), (x2, y2), (x1, y2)]
+    corners = corners[::-1] if clockwise else corners
+    return np.stack([v for point in corners for v in point], axis=-1)
+
+
+def locality_quads_ref(clockwise):
+    """Axis-aligned rectangles as quadrilaterals: their polygon IoU is the boxes' (normalized) IoU and a
+    score-weighted merge of corners the corners of the merged box, so the boxes' reference answers."""
+    def ref(i, a):
+        x1, y1 = i["BBoxes"][..., 0], i["BBoxes"][..., 1]
+        x2, y2 = i["BBoxes"][..., 4], i["BBoxes"][..., 5]
+        boxes = np.stack([np.minimum(x1, x2), np.minimum(y1, y2), np.maximum(x1, x2), np.maximum(y1, y2)], -1)
+        out = locality_ref({"BBoxes": boxes, "Scores": i["Scores"]}, dict(a, normalized=True))["Out"]
+        return {"Out": np.concatenate([out[:, :2], _as_quads(out[:, 2:], clockwise)], -1) if out.shape[1] > 1
+                else out}
+    return ref
+
+
+CASES += [
+    OpCase("locality_aware_nms", {"BBoxes": _as_quads(_chain(10), cw), "Scores": rng.uniform(0, 1, (2, 2, 10))},
+           locality_quads_ref(cw), attrs={**_LOCALITY, "normalized": False},
+           name=f"locality_aware_nms_quads_{'clockwise' if cw else 'counterclockwise'}") for cw in (True, False)]
+
+
 _retinanet_rng = np.random.default_rng(83)
 
 

@@ -63,6 +63,28 @@ CASES = [
 ]
 
 
+def _forms_ref(i, a):
+    """Fluid 1.8's other forms: [binary, unary] (Out = binary(X, unary(Y)), IntermediateOut = unary(Y)) and
+    [unary, binary] with scale (times the attribute) or an activation, binary add or mul."""
+    first, second = a["functor_list"]
+    unary = {**_ACTS, "scale": lambda v: v * a["scale"]}
+    binary = {"elementwise_add": np.add, "elementwise_mul": np.multiply}
+    if first in binary:
+        inter = unary[second](i["Y"])
+        return {"Out": binary[first](i["X"], _fluid_y(i["X"], inter, a["axis"])), "IntermediateOut": inter}
+    inter = binary[second](i["X"], _fluid_y(i["X"], i["Y"], a["axis"]))
+    return {"Out": unary[first](inter), "IntermediateOut": inter}
+
+
+CASES += [
+    OpCase("fused_elemwise_activation", {"X": r(3, 4), "Y": y}, _forms_ref,
+           attrs={"functor_list": functors, "axis": -1, "scale": 0.1}, grad=("X", "Y"), loss_outputs=("Out",),
+           name=f"fused_elemwise_activation_{'_'.join(f.replace('elementwise_', '') for f in functors)}{suffix}")
+    for functors, y, suffix in ((["elementwise_add", "relu"], r(3, 4), ""), (["elementwise_mul", "scale"], r(4), "_bias"),
+                                (["elementwise_add", "scale"], r(3, 4), ""), (["scale", "elementwise_add"], r(4), "_bias"),
+                                (["tanh", "elementwise_mul"], r(3, 4), ""), (["elementwise_mul", "sigmoid"], r(4), "_bias"))]
+
+
 # -- fused_batch_norm_act: act(batch_norm(X)) ------------------------------------------------------
 
 def _bn_act_case(act, x, channels, attrs=None, suffix=""):

@@ -1,4 +1,4 @@
-"""Op cases for family linalg: matmul (transposes, alpha, batches with broadcasting, 1-D inputs), matmul_v2,
+"""Op cases for family linalg: matmul (transposes, alpha, batches with broadcasting, 1-D inputs, head_number), matmul_v2,
 mul, inverse and cholesky (np.linalg.inv, np.linalg.cholesky)."""
 import numpy as np
 
@@ -25,7 +25,29 @@ def matmul(x, y, name, **attrs):
     return OpCase("matmul", {"X": x, "Y": y}, _matmul_ref, attrs=attrs, grad=("X", "Y"), name=name)
 
 
+def _matmul_heads_ref(i, a):
+    """Fluid 1.8's multi-head matmul, head by head: X's column block h times Y's row block h (Y has as
+    many rows as X columns) or Y's column block h (Y has one block's rows); the products side by side."""
+    x, y, h = _t(i["X"], a["transpose_X"]), _t(i["Y"], a["transpose_Y"]), a["head_number"]
+    k = x.shape[-1] // h
+    rows = y.shape[-2] == x.shape[-1]
+    n = y.shape[-1] if rows else y.shape[-1] // h
+    parts = [x[..., j * k:(j + 1) * k] @ (y[..., j * k:(j + 1) * k, :] if rows else y[..., j * n:(j + 1) * n])
+             for j in range(h)]
+    return {"Out": a["alpha"] * np.concatenate(parts, axis=-1)}
+
+
+def matmul_heads(x, y, name, **attrs):
+    return OpCase("matmul", {"X": x, "Y": y}, _matmul_heads_ref, attrs=attrs, grad=("X", "Y"), name=name)
+
+
 CASES = [
+    matmul_heads(r(3, 8), r(8, 5), "matmul_heads_split_y_rows", head_number=4),
+    matmul_heads(r(2, 8, 3), r(2, 5, 8), "matmul_heads_batched_transposed", head_number=2, transpose_X=True,
+                 transpose_Y=True, alpha=0.5),
+    matmul_heads(r(3, 8), r(2, 8), "matmul_heads_split_y_columns", head_number=4),
+    matmul_heads(r(2, 8, 3), r(2, 8, 2), "matmul_heads_split_y_columns_transposed", head_number=4,
+                 transpose_X=True, transpose_Y=True),
     matmul(r(3, 4), r(4, 5), "matmul"),
     matmul(r(4, 3), r(4, 5), "matmul_transpose_x", transpose_X=True),
     matmul(r(3, 4), r(5, 4), "matmul_transpose_y", transpose_Y=True),

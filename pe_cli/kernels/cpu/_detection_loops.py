@@ -19,8 +19,63 @@ def box_area(b, i, normalized):
 
 
 @njit(**_JIT)
+def _signed_area(xs, ys, n):
+    area = 0.0
+    for k in range(n):
+        area += xs[k] * ys[(k + 1) % n] - xs[(k + 1) % n] * ys[k]
+    return 0.5 * area
+
+
+@njit(**_JIT)
+def _clip_edge(xs, ys, n, ax, ay, bx, by, sign, ox, oy):
+    """Sutherland-Hodgman: the polygon (xs, ys)[:n] clipped by the half-plane left of a -> b (right
+    when sign < 0), into (ox, oy); returns its vertex count."""
+    m = 0
+    for k in range(n):
+        px, py, qx, qy = xs[k], ys[k], xs[(k + 1) % n], ys[(k + 1) % n]
+        dp = sign * ((bx - ax) * (py - ay) - (by - ay) * (px - ax))
+        dq = sign * ((bx - ax) * (qy - ay) - (by - ay) * (qx - ax))
+        if dp >= 0:
+            ox[m], oy[m] = px, py
+            m += 1
+        if (dp >= 0) != (dq >= 0):
+            t = dp / (dp - dq)
+            ox[m], oy[m] = px + t * (qx - px), py + t * (qy - py)
+            m += 1
+    return m
+
+
+@njit(**_JIT)
+def poly_iou(b, i, j):
+    """Fluid's PolyIoU of polygons i and j of b [K, 2P] (x1, y1, ..., xP, yP): the intersection's area
+    over the union's (0 when the union is empty). The intersection is polygon i clipped by polygon j
+    edge by edge, exact for a convex j (text boxes' quadrilaterals); either orientation."""
+    n = b.shape[1] // 2
+    cap = 4 * n + 4
+    xs, ys, ox, oy = np.empty(cap), np.empty(cap), np.empty(cap), np.empty(cap)
+    cx, cy = np.empty(n), np.empty(n)
+    for k in range(n):
+        xs[k], ys[k] = b[i, 2 * k], b[i, 2 * k + 1]
+        cx[k], cy[k] = b[j, 2 * k], b[j, 2 * k + 1]
+    area_i, area_j = abs(_signed_area(xs, ys, n)), _signed_area(cx, cy, n)
+    sign = 1.0 if area_j >= 0 else -1.0
+    m = n
+    for k in range(n):
+        if m == 0:
+            break
+        m = _clip_edge(xs, ys, m, cx[k], cy[k], cx[(k + 1) % n], cy[(k + 1) % n], sign, ox, oy)
+        xs, ox = ox, xs
+        ys, oy = oy, ys
+    inter = abs(_signed_area(xs, ys, m)) if m > 2 else 0.0
+    union = area_i + abs(area_j) - inter
+    return inter / union if union > 0 else 0.0
+
+
+@njit(**_JIT)
 def jaccard(b, i, j, normalized):
-    """Fluid's JaccardOverlap of boxes i and j of b [K, 4]."""
+    """Fluid's JaccardOverlap of boxes i and j of b [K, 4]; of polygons (b [K, 2P], P > 2) its PolyIoU."""
+    if b.shape[1] > 4:
+        return poly_iou(b, i, j)
     if b[j, 0] > b[i, 2] or b[j, 2] < b[i, 0] or b[j, 1] > b[i, 3] or b[j, 3] < b[i, 1]:
         return 0.0
     plus = 0.0 if normalized else 1.0

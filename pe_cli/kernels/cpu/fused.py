@@ -21,7 +21,7 @@ _KERNELS = fused_kernels(activation, elementwise, normalization)
 
 def fused_elemwise_activation(ins, attrs):
     x, y = ins["X"], ins["Y"]
-    relu = attrs["functor_list"][0] == "relu" and is_float(x, y)
+    relu = list(attrs["functor_list"]) == ["relu", "elementwise_add"] and is_float(x, y)
     if relu and x.shape == y.shape and x.dtype == y.dtype:     # a residual connection: in chunks, on the threads
         inter, out = np.empty(x.shape, x.dtype), np.empty(x.shape, x.dtype)
         parts = parallel_parts(x.size)

@@ -1,4 +1,4 @@
-"""Linear algebra kernels: mul, matmul, matmul_v2 and their gradients, inverse, cholesky. A large 2-D GEMM (mul and its gradients) is split into as many blocks of rows, of
+"""Linear algebra kernels: mul, matmul, matmul_v2 and their gradients, inverse, cholesky and its gradient. A large 2-D GEMM (mul and its gradients) is split into as many blocks of rows, of
 columns or of its inner dimension (split_mode) as its device has threads on a quiet machine
 (threads.work_parts), run over the threads free now, each block calling BLAS single-threaded
 (_blas_loops.py; numpy's BLAS, or MKL where _cblas.py chose it, then on one thread too); other GEMMs
@@ -173,8 +173,47 @@ def _sum_to(grad, shape):
     return grad.sum(axis=axes).reshape(shape) if axes else grad
 
 
+def _head_views(xm, ym, h):
+    """Fluid 1.8's multi-head matmul (head_number h > 1): X's columns in h blocks, each times Y's block of
+    rows (Y [K, N]: Out [M, h * N]) or of columns (Y [K / h, N]: Out [M, N]). The operands as [..., h, M, K/h]
+    and [..., h, K/h, N'], and whether Y's rows are split."""
+    k = xm.shape[-1] // h
+    xh = np.moveaxis(xm.reshape(xm.shape[:-1] + (h, k)), -2, -3)
+    rows = ym.shape[-2] == xm.shape[-1]
+    yh = (ym.reshape(ym.shape[:-2] + (h, k, ym.shape[-1])) if rows
+          else np.moveaxis(ym.reshape(ym.shape[:-1] + (h, ym.shape[-1] // h)), -2, -3))
+    return xh, yh, rows
+
+
+def _heads_joined(a):
+    """[..., h, M, N'] -> [..., M, h * N'] (the heads side by side)."""
+    a = np.moveaxis(a, -3, -2)
+    return a.reshape(a.shape[:-2] + (-1,))
+
+
+def _matmul_heads(ins, attrs, want):
+    """Out, X@GRAD or Y@GRAD (``want``) of matmul with head_number > 1 (X and Y of rank 2 or 3 alike)."""
+    x, y = ins["X"], ins["Y"]
+    xm, ym = _matmul_operands(x, y, attrs)
+    xh, yh, rows = _head_views(xm, ym, attrs["head_number"])
+    alpha = x.dtype.type(attrs["alpha"])
+    if want == "Out":
+        return np.ascontiguousarray(_heads_joined(np.matmul(xh, yh)) * alpha, dtype=x.dtype)
+    dout = ins["Out@GRAD"] * alpha
+    dh = np.moveaxis(dout.reshape(dout.shape[:-1] + (attrs["head_number"], -1)), -2, -3)
+    if want == "X":
+        grad, flag, like = _heads_joined(np.matmul(dh, np.swapaxes(yh, -1, -2))), "transpose_X", x
+    else:
+        gh = np.matmul(np.swapaxes(xh, -1, -2), dh)
+        grad, flag, like = (gh.reshape(ym.shape) if rows else _heads_joined(gh)), "transpose_Y", y
+    grad = np.swapaxes(grad, -1, -2) if attrs[flag] else grad
+    return np.ascontiguousarray(grad.reshape(like.shape), dtype=like.dtype)
+
+
 def matmul(ins, attrs):
     x, y = ins["X"], ins["Y"]
+    if attrs.get("head_number", 1) > 1:
+        return {"Out": _matmul_heads(ins, attrs, "Out")}
     xm, ym = _matmul_operands(x, y, attrs)
     threads.for_gemm(xm.shape[-2] * xm.shape[-1] * ym.shape[-1])
     out = np.matmul(xm, ym)
@@ -200,6 +239,8 @@ def matmul_v2(ins, attrs):
 
 def matmul_grad_x(ins, attrs):
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
+    if attrs.get("head_number", 1) > 1:
+        return {"X@GRAD": _matmul_heads(ins, attrs, "X")}
     xm, ym = _matmul_operands(x, y, attrs)
     d = _matmul_dout(xm, ym, dout, attrs["alpha"])
     threads.for_gemm(xm.shape[-2] * xm.shape[-1] * ym.shape[-1])
@@ -211,6 +252,8 @@ def matmul_grad_x(ins, attrs):
 
 def matmul_grad_y(ins, attrs):
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
+    if attrs.get("head_number", 1) > 1:
+        return {"Y@GRAD": _matmul_heads(ins, attrs, "Y")}
     xm, ym = _matmul_operands(x, y, attrs)
     d = _matmul_dout(xm, ym, dout, attrs["alpha"])
     threads.for_gemm(xm.shape[-2] * xm.shape[-1] * ym.shape[-1])
@@ -237,6 +280,18 @@ def cholesky(ins, attrs):
         raise PeError(f"cholesky: a matrix of X {list(x.shape)} is not positive definite") from None
     out = np.swapaxes(lower, -1, -2) if attrs["upper"] else lower
     return {"Out": np.ascontiguousarray(out).astype(x.dtype, copy=False)}
+
+
+def cholesky_grad(ins, attrs):
+    """dX = sym(L^-T Phi(L^T dL) L^-1): L lower (Out, or Out^T when upper), Phi the lower triangle with
+    its diagonal halved, sym(S) = (S + S^T) / 2 (Murray, 2016, as Fluid 1.8's cholesky_grad)."""
+    out, dout = ins["Out"], ins["Out@GRAD"]
+    lower, dlower = ((np.swapaxes(v, -1, -2) for v in (out, dout)) if attrs["upper"] else (out, dout))
+    prod = np.swapaxes(lower, -1, -2) @ dlower
+    phi = np.tril(prod, -1) + 0.5 * np.tril(np.triu(prod))
+    inv = np.linalg.inv(lower)
+    s = np.swapaxes(inv, -1, -2) @ phi @ inv
+    return {"X@GRAD": np.ascontiguousarray(0.5 * (s + np.swapaxes(s, -1, -2))).astype(out.dtype, copy=False)}
 
 
 # -- spectral_norm ----------------------------------------------------------------------------------------

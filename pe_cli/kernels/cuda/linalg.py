@@ -98,6 +98,8 @@ def _math_shapes(x, y, attrs):
 
 
 def matmul(ins, attrs):
+    if attrs.get("head_number", 1) > 1:        # Fluid 1.8's multi-head form: the CPU kernel on the host
+        return _HEADS_ON_HOST["matmul"](ins, attrs)
     x, y = ins["X"], ins["Y"]
     xs, tx, ys, ty, batch = _math_shapes(x, y, attrs)
     out = _product(xs, tx, ys, ty, attrs["alpha"], batch)
@@ -120,6 +122,8 @@ def matmul_v2(ins, attrs):
 
 
 def matmul_grad_x(ins, attrs):
+    if attrs.get("head_number", 1) > 1:        # Fluid 1.8's multi-head form: the CPU kernel on the host
+        return _HEADS_ON_HOST["matmul_grad_x"](ins, attrs)
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     xs, tx, ys, ty, batch = _math_shapes(x, y, attrs)
     d = _dout(dout, xs, tx, ys, ty, batch)
@@ -132,6 +136,8 @@ def matmul_grad_x(ins, attrs):
 
 
 def matmul_grad_y(ins, attrs):
+    if attrs.get("head_number", 1) > 1:        # Fluid 1.8's multi-head form: the CPU kernel on the host
+        return _HEADS_ON_HOST["matmul_grad_y"](ins, attrs)
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     xs, tx, ys, ty, batch = _math_shapes(x, y, attrs)
     d = _dout(dout, xs, tx, ys, ty, batch)
@@ -245,7 +251,12 @@ def cholesky(ins, attrs):
     return {"Out": out}
 
 
-# spectral_norm and bilinear_tensor_product: the CPU kernels on the host (device twins are not written yet)
+_HEADS_ON_HOST = {n: on_host(getattr(_cpu_linalg, n)) for n in ("matmul", "matmul_grad_x", "matmul_grad_y")}
+
+
+# cholesky_grad, spectral_norm and bilinear_tensor_product: the CPU kernels on the host (device twins are not
+# written yet)
+cholesky_grad = on_host(_cpu_linalg.cholesky_grad)
 spectral_norm = on_host(_cpu_linalg.spectral_norm)
 spectral_norm_grad = on_host(_cpu_linalg.spectral_norm_grad)
 bilinear_tensor_product = on_host(_cpu_linalg.bilinear_tensor_product)
