@@ -44,6 +44,7 @@ def add_position_encoding(ins, attrs):
         pos = positions(x.shape, attrs)
         pe = _scaled_table(int(pos.max(initial=0)) + 1, size, beta)[pos]
     else:
-        positions(x.shape, attrs)       # (the shape check)
+        if x.ndim != 3:
+            raise PeError(f"add_position_encoding: X {list(x.shape)} must be 3-D, or a 2-D LoDTensor")
         pe = _scaled_table(x.shape[1], size, beta)
     return {"Out": (x * alpha + pe).astype(x.dtype, copy=False)}
