@@ -41,13 +41,17 @@ def matmul_heads(x, y, name, **attrs):
     return OpCase("matmul", {"X": x, "Y": y}, _matmul_heads_ref, attrs=attrs, grad=("X", "Y"), name=name)
 
 
+# the head cases draw from a generator of their own: the cases after them keep the inputs they were
+# written for (spectral_norm's power iterations converge to 1e-9 on those)
+heads = np.random.default_rng(8).normal
+
 CASES = [
-    matmul_heads(r(3, 8), r(8, 5), "matmul_heads_split_y_rows", head_number=4),
-    matmul_heads(r(2, 8, 3), r(2, 5, 8), "matmul_heads_batched_transposed", head_number=2, transpose_X=True,
-                 transpose_Y=True, alpha=0.5),
-    matmul_heads(r(3, 8), r(2, 8), "matmul_heads_split_y_columns", head_number=4),
-    matmul_heads(r(2, 8, 3), r(2, 8, 2), "matmul_heads_split_y_columns_transposed", head_number=4,
-                 transpose_X=True, transpose_Y=True),
+    matmul_heads(heads(size=(3, 8)), heads(size=(8, 5)), "matmul_heads_split_y_rows", head_number=4),
+    matmul_heads(heads(size=(2, 8, 3)), heads(size=(2, 5, 8)), "matmul_heads_batched_transposed", head_number=2,
+                 transpose_X=True, transpose_Y=True, alpha=0.5),
+    matmul_heads(heads(size=(3, 8)), heads(size=(2, 8)), "matmul_heads_split_y_columns", head_number=4),
+    matmul_heads(heads(size=(2, 8, 3)), heads(size=(2, 8, 2)), "matmul_heads_split_y_columns_transposed",
+                 head_number=4, transpose_X=True, transpose_Y=True),
     matmul(r(3, 4), r(4, 5), "matmul"),
     matmul(r(4, 3), r(4, 5), "matmul_transpose_x", transpose_X=True),
     matmul(r(3, 4), r(5, 4), "matmul_transpose_y", transpose_Y=True),
