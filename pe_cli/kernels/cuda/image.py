@@ -91,26 +91,43 @@ def _at(b, ch, z, y, x, c, d, h, w, nhwc):
     return (((b * c + ch) * d + z) * h + y) * w + x
 
 
+@cuda.jit(device=True, inline=True)
+def _tap(i, a, e, f, tz, ty, tx, wz, wy, wx, c, d, h, w, od, oh, ow, nhwc):
+    """(input element, weight) of tap (a, e, f) of output element i."""
+    b, ch, p = _coords(i, c, od, oh, ow, nhwc)
+    kz, ky, kx = p // (oh * ow), (p // ow) % oh, p % ow
+    return (_at(b, ch, tz[a, kz], ty[e, ky], tx[f, kx], c, d, h, w, nhwc),
+            wz[a, kz] * wy[e, ky] * wx[f, kx])
+
+
 @jit_kernel
-def _interp(x, tz, ty, tx, wz, wy, wx, out, c, d, h, w, od, oh, ow, nhwc, backward, dx):
+def _interp(x, tz, ty, tx, wz, wy, wx, out, c, d, h, w, od, oh, ow, nhwc):
     i = cuda.grid(1)
     step = cuda.gridsize(1)
     while i < out.size:
-        b, ch, p = _coords(i, c, od, oh, ow, nhwc)
-        kz, ky, kx = p // (oh * ow), (p // ow) % oh, p % ow
         acc = 0.0
         for a in range(2):
             for e in range(2):
                 for f in range(2):
-                    wt = wz[a, kz] * wy[e, ky] * wx[f, kx]
-                    j = _at(b, ch, tz[a, kz], ty[e, ky], tx[f, kx], c, d, h, w, nhwc)
-                    if backward:
-                        if wt != 0:
-                            cuda.atomic.add(dx, j, out[i] * wt)
-                    else:
-                        acc += x[j] * wt
-        if not backward:
-            out[i] = acc
+                    j, wt = _tap(i, a, e, f, tz, ty, tx, wz, wy, wx, c, d, h, w, od, oh, ow, nhwc)
+                    acc += x[j] * wt
+        out[i] = acc
+        i += step
+
+
+@jit_kernel
+def _interp_back(dout, tz, ty, tx, wz, wy, wx, dx, c, d, h, w, od, oh, ow, nhwc):
+    """A kernel of its own: the atomic add exists for float types only, and an integer image
+    (uint8) resizes forward but has no gradient."""
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < dout.size:
+        for a in range(2):
+            for e in range(2):
+                for f in range(2):
+                    j, wt = _tap(i, a, e, f, tz, ty, tx, wz, wy, wx, c, d, h, w, od, oh, ow, nhwc)
+                    if wt != 0:
+                        cuda.atomic.add(dx, j, dout[i] * wt)
         i += step
 
 
@@ -125,7 +142,7 @@ def interp(ins, attrs):
     taps, weights, geo, shape = _geometry(x, ins, attrs)
     out = rt.empty(shape, x.dtype)
     if out.size:
-        _interp[grid(out.size)](flat(x), *taps, *weights, flat(out), *geo, False, flat(out))
+        _interp[grid(out.size)](flat(x), *taps, *weights, flat(out), *geo)
     return {"Out": out}
 
 
@@ -136,7 +153,7 @@ def interp_grad(ins, attrs):
     taps, weights, geo, _ = _geometry(x, ins, attrs)
     dx = zeros(x.shape, x.dtype)
     if dout.size:
-        _interp[grid(dout.size)](flat(x), *taps, *weights, flat(dout), *geo, True, flat(dx))
+        _interp_back[grid(dout.size)](flat(dout), *taps, *weights, flat(dx), *geo)
     return {"X@GRAD": dx}
 
 
