@@ -56,3 +56,30 @@ def test_other_activations_and_an_unknown_one():
         np.testing.assert_allclose(g, r, rtol=1e-12, atol=1e-12)
     with pytest.raises(Exception, match="activation 'gelu'"):
         cpu_lstm._forward(x, w, b, h0, c0, offs, dict(attrs, cell_activation="gelu"))
+
+
+def test_float32_runs_every_step_in_one_call_without_the_gil():
+    """The whole-sequence loops (what lets two devices' LSTMs compute at once) are compiled nogil,
+    and a float32 LSTM takes them where a CBLAS GEMM is found."""
+    from pe_cli.kernels.cpu import _activation_loops, _cblas, _lstm_loops
+    for loop in (_lstm_loops.forward_sequence, _lstm_loops.backward_sequence, _activation_loops.activate):
+        assert loop.targetoptions.get("nogil") is True
+    x, w, *_ = case(np.float32, False, False, False)
+    assert (cpu_lstm._sequence_gemm(x, w) is not None) == (_cblas.gemm(np.dtype(np.float32)) is not None)
+    assert cpu_lstm._sequence_gemm(x.astype(np.float64), w.astype(np.float64)) is None
+
+
+def test_float32_activations_within_an_ulp_of_float64():
+    """Sigmoid and tanh within an ulp of the float64 result rounded to float32 (numpy's float32
+    calls round three times: they differ by an ulp or two), relu and identity exact, NaN kept."""
+    from pe_cli.kernels.cpu import _activation_loops
+    v = np.concatenate([np.linspace(-30, 30, 4001), [-1e-9, 0.0, 1e-9, 3e-3, 5e-3, 89.0, -89.0, -104.0, 120.0,
+                                                      1e30, -1e30, np.inf, -np.inf]]).astype(np.float32)
+    v64 = v.astype(np.float64)
+    with np.errstate(over="ignore"):
+        want = {0: 1 / (1 + np.exp(-v64)), 1: np.tanh(v64), 2: np.maximum(v64, 0), 3: v64}
+    for code, ref in want.items():
+        got = np.stack([v, np.full_like(v, np.nan)])
+        _activation_loops.activate(got, 2, 0, v.size, code)
+        np.testing.assert_array_max_ulp(got[0], ref.astype(np.float32), maxulp=1 if code < 2 else 0)
+        assert np.isnan(got[1]).all()

@@ -11,8 +11,10 @@ The live sequences of a step are the first ``n`` of the length-sorted order (lst
 the carried states h_s, c_s, dh_s, dc_s are [sequences, D] in that order and a step reads their
 first n rows; ``rows`` gives each one's row of the LoD input at that step. Gate blocks are Fluid's
 (candidate, input, forget, output); ``peep``: Bias[4D:7D] holds the peepholes W_ic, W_fc, W_oc."""
+import numpy as np
 from numba import njit
 
+from ._activation_loops import activate
 from ._gru_loops import _dact
 
 
@@ -90,3 +92,60 @@ def backward_step(d_hidden, d_cell, has_d_cell, cellv, acv, saved, bias, rows, d
             dg[k, j], dg[k, d + j], dg[k, 2 * d + j], dg[k, 3 * d + j] = dgc, dgi, dgf, dgo
             dx[r, j], dx[r, d + j], dx[r, 2 * d + j], dx[r, 3 * d + j] = dgc, dgi, dgf, dgo
             dc_s[k, j] = dcp
+
+
+@njit(cache=True, nogil=True)
+def _live_rows(offs, order, n, t, reverse, rows):
+    """rows[:n]: the input row at step t of each of the first ``n`` sequences of ``order``."""
+    for k in range(n):
+        s = order[k]
+        length = offs[s + 1] - offs[s]
+        rows[k] = offs[s] + (length - 1 - t if reverse else t)
+
+
+@njit(cache=True, nogil=True)
+def forward_sequence(gemm, x, w, bias, offs, order, reverse, h_s, c_s, hidden, cell, saved, hw, c, ac, peep,
+                     gate, cell_act, cand):
+    """The whole forward pass, every time step, without the GIL (float32; ``gemm``: _cblas.py's
+    CBLAS GEMM): the steps of kernels/cpu/lstm.py's per-step path, with the activations of
+    _activation_loops.py. ``order``: the sequences by decreasing length (stable); at step t the
+    live ones are its first n, those longer than t."""
+    d, nseq = w.shape[0], order.size
+    rows = np.empty(nseq, np.int64)
+    n = nseq
+    steps = offs[order[0] + 1] - offs[order[0]] if nseq else 0
+    for t in range(steps):
+        while n > 0 and offs[order[n - 1] + 1] - offs[order[n - 1]] <= t:
+            n -= 1
+        _live_rows(offs, order, n, t, reverse, rows)
+        r = rows[:n]
+        gemm(101, 111, 111, n, 4 * d, d, 1.0, h_s.ctypes.data, d, w.ctypes.data, 4 * d, 0.0, hw.ctypes.data, 4 * d)
+        g = hw[:n]
+        forward_pre(x, g, bias, r, c_s, peep)
+        activate(g, n, d, 3 * d if peep else 4 * d, gate)     # o too where no peephole reads c
+        activate(g, n, 0, d, cand)
+        forward_cell(g, c_s, bias, c[:n], peep)
+        if peep:
+            activate(g, n, 3 * d, 4 * d, gate)
+        ac[:n] = c[:n]
+        activate(ac, n, 0, d, cell_act)
+        forward_out(g, c[:n], ac[:n], r, h_s, c_s, hidden, cell, saved)
+
+
+@njit(cache=True, nogil=True)
+def backward_sequence(gemm, d_hidden, d_cell, has_d_cell, cellv, acv, saved, w, bias, offs, order, reverse, dh_s,
+                      dc_s, dg, dx, db_peep, gate, cell_act, cand, peep):
+    """The whole backward pass without the GIL (float32): backward_step per time step, last first,
+    then dh_s[:n] = dg[:n] W^T by ``gemm``; ``acv`` (the cell activation of cellv) is computed here."""
+    d, nseq = w.shape[0], order.size
+    activate(acv, acv.shape[0], 0, d, cell_act)
+    rows = np.empty(nseq, np.int64)
+    steps = offs[order[0] + 1] - offs[order[0]] if nseq else 0
+    n = 0
+    for t in range(steps - 1, -1, -1):
+        while n < nseq and offs[order[n] + 1] - offs[order[n]] > t:
+            n += 1
+        _live_rows(offs, order, n, t, reverse, rows)
+        backward_step(d_hidden, d_cell, has_d_cell, cellv, acv, saved, bias, rows[:n], dh_s, dc_s, dg[:n], dx,
+                      db_peep, gate, cell_act, cand, peep)
+        gemm(101, 111, 112, n, d, 4 * d, 1.0, dg.ctypes.data, 4 * d, w.ctypes.data, 4 * d, 0.0, dh_s.ctypes.data, d)
