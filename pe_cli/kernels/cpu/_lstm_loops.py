@@ -2,10 +2,14 @@
 the live sequences' hidden states (h' W), three passes compute the gates, the cell and the hidden
 state and store what the backward pass reads; backward, one pass per step gives the gates' gradients
 before the GEMM that carries the hidden state's gradient back. The arithmetic is kernels/lstm_math.py's
-(the numpy reference), element by element. The activations (exp, tanh) are numpy's vectorised calls
-between the passes (kernels/cpu/lstm.py): numba's exp is a libm call per value, and a step doing
-them in its pass took 595 us where numpy's take 60-110 (64 x 128, float32, one thread); the
-derivatives are _gru_loops._dact, from the outputs.
+(the numpy reference), element by element. In float32, ``forward_sequence`` and ``backward_sequence``
+run every step in one call, the GEMMs through CBLAS (_cblas.py) and the activations vectorised in
+float32 (_activation_loops.py), so the GIL is released for the whole pass and two CPU devices' LSTMs
+compute at once (they took turns for it between numpy calls: docs/PERFORMANCE.md, sixth session).
+In float64 kernels/cpu/lstm.py runs the steps itself, the activations (exp, tanh) numpy's vectorised
+calls between the passes (numba's exp is a libm call per value: a step doing them in its pass took
+595 us where numpy's take 60-110; 64 x 128, float32, one thread). The derivatives are
+_gru_loops._dact, from the outputs.
 
 The live sequences of a step are the first ``n`` of the length-sorted order (lstm_math.schedule), so
 the carried states h_s, c_s, dh_s, dc_s are [sequences, D] in that order and a step reads their

@@ -1,7 +1,8 @@
 """CPU kernels of the LSTM ops (ops/lstm.py): dynamic_lstm in kernels/lstm_math.py's schedule (sequences
 ordered by length, one GEMM per time step over the live ones), the rest of each step one numba pass
 (_lstm_loops.py) over states kept in the schedule's order (a step's live sequences are their first
-rows: no gathers); the weight's gradient is one GEMM over every row at the end. Other dtypes run
+rows: no gathers); in float32 every step in one numba call without the GIL (_lstm_loops.forward_sequence,
+where a CBLAS GEMM is found); the weight's gradient is one GEMM over every row at the end. Other dtypes run
 lstm_math.py over numpy, the reference. lstm_unit numpy, elementwise over [N, D]."""
 import numpy as np
 
