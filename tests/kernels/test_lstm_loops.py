@@ -59,14 +59,18 @@ def test_other_activations_and_an_unknown_one():
 
 
 def test_float32_runs_every_step_in_one_call_without_the_gil():
-    """The whole-sequence loops (what lets two devices' LSTMs compute at once) are compiled nogil,
-    and a float32 LSTM takes them where a CBLAS GEMM is found."""
-    from pe_cli.kernels.cpu import _activation_loops, _cblas, _lstm_loops
-    for loop in (_lstm_loops.forward_sequence, _lstm_loops.backward_sequence, _activation_loops.activate):
+    """The whole-sequence loops (what lets two devices' LSTMs and GRUs compute at once) are compiled
+    nogil, and a float32 LSTM (a GRU of either float type) takes them where a CBLAS GEMM is found."""
+    from pe_cli.kernels.cpu import _activation_loops, _cblas, _gru_loops, _lstm_loops
+    from pe_cli.kernels.cpu import gru as cpu_gru
+    for loop in (_lstm_loops.forward_sequence, _lstm_loops.backward_sequence, _activation_loops.activate,
+                 _gru_loops.forward_sequence, _gru_loops.backward_sequence):
         assert loop.targetoptions.get("nogil") is True
     x, w, *_ = case(np.float32, False, False, False)
-    assert (cpu_lstm._sequence_gemm(x, w) is not None) == (_cblas.gemm(np.dtype(np.float32)) is not None)
+    found = _cblas.gemm(np.dtype(np.float32)) is not None
+    assert (cpu_lstm._sequence_gemm(x, w) is not None) == found
     assert cpu_lstm._sequence_gemm(x.astype(np.float64), w.astype(np.float64)) is None
+    assert (cpu_gru._sequence_gemm(x, w) is not None) == found      # the GRU's, float64 too
 
 
 def test_float32_activations_within_two_ulps_of_float64():

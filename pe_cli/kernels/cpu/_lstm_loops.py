@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from ._activation_loops import activate
-from ._gru_loops import _dact
+from ._gru_loops import _dact, live_rows
 
 
 @njit(cache=True, nogil=True)
@@ -99,15 +99,6 @@ def backward_step(d_hidden, d_cell, has_d_cell, cellv, acv, saved, bias, rows, d
 
 
 @njit(cache=True, nogil=True)
-def _live_rows(offs, order, n, t, reverse, rows):
-    """rows[:n]: the input row at step t of each of the first ``n`` sequences of ``order``."""
-    for k in range(n):
-        s = order[k]
-        length = offs[s + 1] - offs[s]
-        rows[k] = offs[s] + (length - 1 - t if reverse else t)
-
-
-@njit(cache=True, nogil=True)
 def forward_sequence(gemm, x, w, bias, offs, order, reverse, h_s, c_s, hidden, cell, saved, hw, c, ac, peep,
                      gate, cell_act, cand):
     """The whole forward pass, every time step, without the GIL (float32; ``gemm``: _cblas.py's
@@ -121,7 +112,7 @@ def forward_sequence(gemm, x, w, bias, offs, order, reverse, h_s, c_s, hidden, c
     for t in range(steps):
         while n > 0 and offs[order[n - 1] + 1] - offs[order[n - 1]] <= t:
             n -= 1
-        _live_rows(offs, order, n, t, reverse, rows)
+        live_rows(offs, order, n, t, reverse, rows)
         r = rows[:n]
         gemm(101, 111, 111, n, 4 * d, d, 1.0, h_s.ctypes.data, d, w.ctypes.data, 4 * d, 0.0, hw.ctypes.data, 4 * d)
         g = hw[:n]
@@ -149,7 +140,7 @@ def backward_sequence(gemm, d_hidden, d_cell, has_d_cell, cellv, acv, saved, w, 
     for t in range(steps - 1, -1, -1):
         while n < nseq and offs[order[n] + 1] - offs[order[n]] > t:
             n += 1
-        _live_rows(offs, order, n, t, reverse, rows)
+        live_rows(offs, order, n, t, reverse, rows)
         backward_step(d_hidden, d_cell, has_d_cell, cellv, acv, saved, bias, rows[:n], dh_s, dc_s, dg[:n], dx,
                       db_peep, gate, cell_act, cand, peep)
         gemm(101, 111, 112, n, d, 4 * d, 1.0, dg.ctypes.data, 4 * d, w.ctypes.data, 4 * d, 0.0, dh_s.ctypes.data, d)
