@@ -56,3 +56,37 @@ def test_other_activations_and_an_unknown_one():
         np.testing.assert_allclose(g, r, rtol=1e-12, atol=1e-12)
     with pytest.raises(Exception, match="activation 'gelu'"):
         cpu_lstm._forward(x, w, b, h0, c0, offs, dict(attrs, cell_activation="gelu"))
+
+
+def test_float32_runs_every_step_in_one_call_without_the_gil():
+    """The whole-sequence loops (what lets two devices' LSTMs and GRUs compute at once) are compiled
+    nogil, and a float32 LSTM (a GRU of either float type) takes them where a CBLAS GEMM is found."""
+    from pe_cli.kernels.cpu import _activation_loops, _cblas, _gru_loops, _lstm_loops
+    from pe_cli.kernels.cpu import gru as cpu_gru
+    for loop in (_lstm_loops.forward_sequence, _lstm_loops.backward_sequence, _activation_loops.activate,
+                 _gru_loops.forward_sequence, _gru_loops.backward_sequence):
+        assert loop.targetoptions.get("nogil") is True
+    x, w, *_ = case(np.float32, False, False, False)
+    found = _cblas.gemm(np.dtype(np.float32)) is not None
+    assert (cpu_lstm._sequence_gemm(x, w) is not None) == found
+    assert cpu_lstm._sequence_gemm(x.astype(np.float64), w.astype(np.float64)) is None
+    assert (cpu_gru._sequence_gemm(x, w) is not None) == found      # the GRU's, float64 too
+
+
+def test_float32_activations_within_two_ulps_of_float64():
+    """Sigmoid and tanh within 2 ulps of the float64 result rounded to float32 over float32's normal
+    range (numpy's float32 calls too), relu and identity exact, NaN kept, saturation at the ends."""
+    from pe_cli.kernels.cpu import _activation_loops
+    v = np.concatenate([np.linspace(-30, 30, 40001), [-1e-9, 0.0, 1e-9, 0.6, 0.65, 86.0, -86.0, -104.0, 120.0,
+                                                       1e30, -1e30, np.inf, -np.inf]]).astype(np.float32)
+    v64 = v.astype(np.float64)
+    with np.errstate(over="ignore"):
+        want = {0: 1 / (1 + np.exp(-v64)), 1: np.tanh(v64), 2: np.maximum(v64, 0), 3: v64}
+    for code, ref in want.items():
+        got = np.stack([v, np.full_like(v, np.nan)])
+        _activation_loops.activate(got, 2, 0, v.size, code)
+        ref = ref.astype(np.float32)
+        normal = np.abs(ref) >= np.finfo(np.float32).tiny
+        np.testing.assert_array_max_ulp(got[0][normal], ref[normal], maxulp=2 if code < 2 else 0)
+        np.testing.assert_allclose(got[0][~normal], ref[~normal], rtol=0, atol=np.finfo(np.float32).tiny)
+        assert np.isnan(got[1]).all()

@@ -3,9 +3,12 @@ sequences (h' W_ur, then (r h') W_c), one pass for the update and reset gates an
 candidate and hidden state; backward the same in reverse, element by element as the CUDA kernels
 of kernels/cuda/gru.py do. Activation codes: 0 sigmoid, 1 tanh, 2 relu, 3 identity. tanh is
 1 - 2 / (1 + exp(2x)): numba's math.tanh on float32 was measured 7x slower than numpy's np.tanh
-(4.0 ms against 0.55 ms for 200,000 values), exp-based forms about as fast as numpy's."""
+(4.0 ms against 0.55 ms for 200,000 values), exp-based forms about as fast as numpy's.
+``forward_sequence`` and ``backward_sequence`` run every step of a pass in one call without the GIL,
+the GEMMs through CBLAS (_cblas.py), so two CPU devices' GRUs compute at once."""
 import math
 
+import numpy as np
 from numba import njit
 
 
@@ -95,3 +98,60 @@ def backward_r(drhp, gates, hps, rows, dgur, dhp, dx, gate):
             dgr = v * hps[r, j] * _dact(rg, gate)
             dgur[k, d + j], dx[r, d + j] = dgr, dgr
             dhp[k, j] += v * rg
+
+
+@njit(cache=True, nogil=True)
+def live_rows(offs, order, n, t, reverse, rows):
+    """rows[:n]: the input row at step t of each of the first ``n`` sequences of ``order`` (the
+    sequences by decreasing length: at step t the live ones are its first n, those longer than t)."""
+    for k in range(n):
+        s = order[k]
+        length = offs[s + 1] - offs[s]
+        rows[k] = offs[s] + (length - 1 - t if reverse else t)
+
+
+@njit(cache=True, nogil=True)
+def forward_sequence(gemm, x, w_ur, w_c, bias, offs, order, reverse, h_state, gates, rhps, hps, hidden, hp_buf,
+                     hw, rhp_buf, hc, gate, cand, origin):
+    """Every step of the forward pass (kernels/cpu/gru.py's per-step path): h' of the live sequences
+    gathered into hp_buf, hw = h' W_ur, forward_ur, hc = (r h') W_c, forward_c."""
+    d, nseq = h_state.shape[1], order.size
+    rows = np.empty(nseq, np.int64)
+    n = nseq
+    steps = offs[order[0] + 1] - offs[order[0]] if nseq else 0
+    for t in range(steps):
+        while n > 0 and offs[order[n - 1] + 1] - offs[order[n - 1]] <= t:
+            n -= 1
+        live_rows(offs, order, n, t, reverse, rows)
+        live = order[:n]
+        for k in range(n):
+            hp_buf[k] = h_state[live[k]]
+        gemm(101, 111, 111, n, 2 * d, d, 1.0, hp_buf.ctypes.data, d, w_ur.ctypes.data, 2 * d, 0.0, hw.ctypes.data, 2 * d)
+        forward_ur(x, hw[:n], bias, live, rows[:n], h_state, gates, rhp_buf[:n], rhps, hps, gate)
+        gemm(101, 111, 111, n, d, d, 1.0, rhp_buf.ctypes.data, d, w_c.ctypes.data, d, 0.0, hc.ctypes.data, d)
+        forward_c(x, hc[:n], bias, live, rows[:n], h_state, gates, hidden, cand, origin)
+
+
+@njit(cache=True, nogil=True)
+def backward_sequence(gemm, d_hidden, dh_state, gates, hps, rhps, w_ur, w_c, offs, order, reverse, dgur, dgc, dhp,
+                      hp_buf, rhp_buf, drhp, dhw, dx, gate, cand, origin):
+    """Every step of the backward pass, last first: backward_c, drhp = dgc W_c^T, backward_r, then
+    the live sequences' dh_state = dhp + dgur W_ur^T."""
+    d, nseq = dh_state.shape[1], order.size
+    rows = np.empty(nseq, np.int64)
+    steps = offs[order[0] + 1] - offs[order[0]] if nseq else 0
+    n = 0
+    for t in range(steps - 1, -1, -1):
+        while n < nseq and offs[order[n] + 1] - offs[order[n]] > t:
+            n += 1
+        live_rows(offs, order, n, t, reverse, rows)
+        live, r = order[:n], rows[:n]
+        backward_c(d_hidden, dh_state, gates, hps, rhps, live, r, dgur[:n], dgc[:n], dhp[:n], hp_buf[:n], rhp_buf[:n],
+                   dx, gate, cand, origin)
+        gemm(101, 111, 112, n, d, d, 1.0, dgc.ctypes.data, d, w_c.ctypes.data, d, 0.0, drhp.ctypes.data, d)
+        backward_r(drhp[:n], gates, hps, r, dgur[:n], dhp[:n], dx, gate)
+        gemm(101, 111, 112, n, d, 2 * d, 1.0, dgur.ctypes.data, 2 * d, w_ur.ctypes.data, 2 * d, 0.0, dhw.ctypes.data, d)
+        for k in range(n):
+            s = live[k]
+            for j in range(d):
+                dh_state[s, j] = dhp[k, j] + dhw[k, j]

@@ -2,18 +2,24 @@
 the live sequences' hidden states (h' W), three passes compute the gates, the cell and the hidden
 state and store what the backward pass reads; backward, one pass per step gives the gates' gradients
 before the GEMM that carries the hidden state's gradient back. The arithmetic is kernels/lstm_math.py's
-(the numpy reference), element by element. The activations (exp, tanh) are numpy's vectorised calls
-between the passes (kernels/cpu/lstm.py): numba's exp is a libm call per value, and a step doing
-them in its pass took 595 us where numpy's take 60-110 (64 x 128, float32, one thread); the
-derivatives are _gru_loops._dact, from the outputs.
+(the numpy reference), element by element. In float32, ``forward_sequence`` and ``backward_sequence``
+run every step in one call, the GEMMs through CBLAS (_cblas.py) and the activations vectorised in
+float32 (_activation_loops.py), so the GIL is released for the whole pass and two CPU devices' LSTMs
+compute at once (they took turns for it between numpy calls: docs/PERFORMANCE.md, sixth session).
+In float64 kernels/cpu/lstm.py runs the steps itself, the activations (exp, tanh) numpy's vectorised
+calls between the passes (numba's exp is a libm call per value: a step doing them in its pass took
+595 us where numpy's take 60-110; 64 x 128, float32, one thread). The derivatives are
+_gru_loops._dact, from the outputs.
 
 The live sequences of a step are the first ``n`` of the length-sorted order (lstm_math.schedule), so
 the carried states h_s, c_s, dh_s, dc_s are [sequences, D] in that order and a step reads their
 first n rows; ``rows`` gives each one's row of the LoD input at that step. Gate blocks are Fluid's
 (candidate, input, forget, output); ``peep``: Bias[4D:7D] holds the peepholes W_ic, W_fc, W_oc."""
+import numpy as np
 from numba import njit
 
-from ._gru_loops import _dact
+from ._activation_loops import activate
+from ._gru_loops import _dact, live_rows
 
 
 @njit(cache=True, nogil=True)
@@ -90,3 +96,51 @@ def backward_step(d_hidden, d_cell, has_d_cell, cellv, acv, saved, bias, rows, d
             dg[k, j], dg[k, d + j], dg[k, 2 * d + j], dg[k, 3 * d + j] = dgc, dgi, dgf, dgo
             dx[r, j], dx[r, d + j], dx[r, 2 * d + j], dx[r, 3 * d + j] = dgc, dgi, dgf, dgo
             dc_s[k, j] = dcp
+
+
+@njit(cache=True, nogil=True)
+def forward_sequence(gemm, x, w, bias, offs, order, reverse, h_s, c_s, hidden, cell, saved, hw, c, ac, peep,
+                     gate, cell_act, cand):
+    """The whole forward pass, every time step, without the GIL (float32; ``gemm``: _cblas.py's
+    CBLAS GEMM): the steps of kernels/cpu/lstm.py's per-step path, with the activations of
+    _activation_loops.py. ``order``: the sequences by decreasing length (stable); at step t the
+    live ones are its first n, those longer than t."""
+    d, nseq = w.shape[0], order.size
+    rows = np.empty(nseq, np.int64)
+    n = nseq
+    steps = offs[order[0] + 1] - offs[order[0]] if nseq else 0
+    for t in range(steps):
+        while n > 0 and offs[order[n - 1] + 1] - offs[order[n - 1]] <= t:
+            n -= 1
+        live_rows(offs, order, n, t, reverse, rows)
+        r = rows[:n]
+        gemm(101, 111, 111, n, 4 * d, d, 1.0, h_s.ctypes.data, d, w.ctypes.data, 4 * d, 0.0, hw.ctypes.data, 4 * d)
+        g = hw[:n]
+        forward_pre(x, g, bias, r, c_s, peep)
+        activate(g, n, d, 3 * d if peep else 4 * d, gate)     # o too where no peephole reads c
+        activate(g, n, 0, d, cand)
+        forward_cell(g, c_s, bias, c[:n], peep)
+        if peep:
+            activate(g, n, 3 * d, 4 * d, gate)
+        ac[:n] = c[:n]
+        activate(ac, n, 0, d, cell_act)
+        forward_out(g, c[:n], ac[:n], r, h_s, c_s, hidden, cell, saved)
+
+
+@njit(cache=True, nogil=True)
+def backward_sequence(gemm, d_hidden, d_cell, has_d_cell, cellv, acv, saved, w, bias, offs, order, reverse, dh_s,
+                      dc_s, dg, dx, db_peep, gate, cell_act, cand, peep):
+    """The whole backward pass without the GIL (float32): backward_step per time step, last first,
+    then dh_s[:n] = dg[:n] W^T by ``gemm``; ``acv`` (the cell activation of cellv) is computed here."""
+    d, nseq = w.shape[0], order.size
+    activate(acv, acv.shape[0], 0, d, cell_act)
+    rows = np.empty(nseq, np.int64)
+    steps = offs[order[0] + 1] - offs[order[0]] if nseq else 0
+    n = 0
+    for t in range(steps - 1, -1, -1):
+        while n < nseq and offs[order[n] + 1] - offs[order[n]] > t:
+            n += 1
+        live_rows(offs, order, n, t, reverse, rows)
+        backward_step(d_hidden, d_cell, has_d_cell, cellv, acv, saved, bias, rows[:n], dh_s, dc_s, dg[:n], dx,
+                      db_peep, gate, cell_act, cand, peep)
+        gemm(101, 111, 112, n, d, 4 * d, 1.0, dg.ctypes.data, 4 * d, w.ctypes.data, 4 * d, 0.0, dh_s.ctypes.data, d)

@@ -1,11 +1,12 @@
 """CPU kernels of the GRU ops (ops/gru.py): gru runs per time step numpy's GEMMs over the live
 sequences (kernels/lstm_math.py's schedule) and the numba passes of _gru_loops.py (the GIL released
-in both); gru_unit, one step, is kernels/gru_math.py over numpy."""
+in both), all the steps in one numba call where a CBLAS GEMM is found (the GIL released throughout); gru_unit, one step, is kernels/gru_math.py over numpy."""
 import numpy as np
 
 from .. import gru_math
 from ..common import ACT_CODES as _CODES, check_initial_states, seq_offsets
 from ..lstm_math import schedule
+from . import _cblas
 from ._numba import lazy
 
 _UNIT_ACTS = {0: "identity", 1: "sigmoid", 2: "tanh", 3: "relu"}
@@ -23,6 +24,17 @@ def _codes(attrs):
     return _CODES[attrs["gate_activation"]], _CODES[attrs["activation"]], bool(attrs["origin_mode"])
 
 
+def _sequence_gemm(x, w):
+    """The CBLAS GEMM for the whole-sequence loops (_gru_loops.forward_sequence), or None."""
+    return _cblas.gemm(x.dtype) if x.dtype == w.dtype else None
+
+
+def _order(offs, attrs):
+    """(offsets, the sequences by decreasing length, is_reverse) as the whole-sequence loops take them."""
+    offs = np.ascontiguousarray(offs, dtype=np.int64)
+    return offs, np.argsort(-np.diff(offs), kind="stable"), bool(attrs["is_reverse"])
+
+
 def _forward(x, w, b, h0, offs, attrs):
     """Hidden [T, D] and BatchGate [T, 5D] (u, r, c, r h', h' per row): per time step the GEMMs
     over the live sequences, then the numba passes."""
@@ -34,6 +46,12 @@ def _forward(x, w, b, h0, offs, attrs):
     gates, rhps, hps = gru_math.unpack(batch_gate)
     gate, cand, origin = _codes(attrs)
     loops = _loops()
+    gemm = _sequence_gemm(x, w)
+    if gemm is not None:        # every step in one call, without the GIL: devices' GRUs run at once
+        nseq = len(offs) - 1
+        loops.forward_sequence(gemm, x, w_ur, w_c, bias, *_order(offs, attrs), h_state, gates, rhps, hps, hidden,
+                               *(np.empty((nseq, k * d), x.dtype) for k in (1, 2, 1, 1)), gate, cand, origin)
+        return hidden, batch_gate
     for live, rows in schedule(offs, attrs["is_reverse"]):
         rhp = np.empty((len(live), d), x.dtype)
         loops.forward_ur(x, h_state[live] @ w_ur, bias, live, rows, h_state, gates, rhp, rhps, hps, gate)
@@ -51,7 +69,14 @@ def _backward(x, w, batch_gate, d_hidden, offs, attrs):
     gate, cand, origin = _codes(attrs)
     d_hidden = np.ascontiguousarray(d_hidden, dtype=x.dtype)
     loops = _loops()
-    for live, rows in reversed(schedule(offs, attrs["is_reverse"])):
+    gemm = _sequence_gemm(x, w)
+    steps = () if gemm is not None else schedule(offs, attrs["is_reverse"])
+    if gemm is not None:
+        nseq = len(offs) - 1
+        loops.backward_sequence(gemm, d_hidden, dh_state, gates, hps, rhps, w_ur, w_c, *_order(offs, attrs),
+                                *(np.empty((nseq, k * d), x.dtype) for k in (2, 1, 1, 1, 1, 1, 1)), dx, gate, cand,
+                                origin)
+    for live, rows in reversed(steps):
         n = len(live)
         dgur, dgc = np.empty((n, 2 * d), x.dtype), np.empty((n, d), x.dtype)
         dhp, hp_buf, rhp_buf = (np.empty((n, d), x.dtype) for _ in range(3))

@@ -1,12 +1,14 @@
 """CPU kernels of the LSTM ops (ops/lstm.py): dynamic_lstm in kernels/lstm_math.py's schedule (sequences
 ordered by length, one GEMM per time step over the live ones), the rest of each step one numba pass
 (_lstm_loops.py) over states kept in the schedule's order (a step's live sequences are their first
-rows: no gathers); the weight's gradient is one GEMM over every row at the end. Other dtypes run
+rows: no gathers); in float32 every step in one numba call without the GIL (_lstm_loops.forward_sequence,
+where a CBLAS GEMM is found); the weight's gradient is one GEMM over every row at the end. Other dtypes run
 lstm_math.py over numpy, the reference. lstm_unit numpy, elementwise over [N, D]."""
 import numpy as np
 
 from .. import lstm_math
 from ..common import ACT_CODES, seq_offsets
+from . import _cblas
 from ._numba import is_float, lazy
 
 _loops = lazy("_lstm_loops")
@@ -23,11 +25,24 @@ def _plan(x, w, b, offs, attrs):
     lengths = np.diff(np.asarray(offs, dtype=np.int64))
     codes = tuple(ACT_CODES[attrs[k]] for k in ("gate_activation", "cell_activation", "candidate_activation"))
     bias = np.ascontiguousarray(np.asarray(b).reshape(-1), dtype=x.dtype)
-    return lstm_math.schedule(offs, attrs["is_reverse"]), np.argsort(-lengths, kind="stable"), bias, codes
+    order = np.argsort(-lengths, kind="stable")
+    if _sequence_gemm(x, w) is not None:    # the whole-sequence loops find each step's rows themselves
+        return None, order, bias, codes
+    return lstm_math.schedule(offs, attrs["is_reverse"]), order, bias, codes
+
+
+def _offsets(offs):
+    return np.ascontiguousarray(offs, dtype=np.int64)
 
 
 def _sorted_state(state, order, shape, dtype):
     return np.zeros(shape, dtype) if state is None else np.array(np.asarray(state, dtype=dtype)[order])
+
+
+def _sequence_gemm(x, w):
+    """The CBLAS GEMM for the whole-sequence loops (float32 with a CBLAS found), else None: float64
+    keeps the per-step path (the loops' float64 activations are not within its 1e-12 of numpy's)."""
+    return _cblas.gemm(x.dtype) if x.dtype == np.float32 and w.dtype == np.float32 else None
 
 
 def _forward(x, w, b, h0, c0, offs, attrs):
@@ -41,6 +56,12 @@ def _forward(x, w, b, h0, c0, offs, attrs):
     hw, c, ac = np.empty((nseq, 4 * d), x.dtype), np.empty((nseq, d), x.dtype), np.empty((nseq, d), x.dtype)
     peep = bool(attrs["use_peepholes"])
     loops = _loops()
+    gemm = _sequence_gemm(x, w)
+    if gemm is not None:        # every step in one call, without the GIL: devices' LSTMs run at once
+        loops.forward_sequence(gemm, x, np.ascontiguousarray(w), bias, _offsets(offs), order,
+                               bool(attrs["is_reverse"]), h_s, c_s, hidden, cell, saved, hw, c, ac, peep,
+                               gate, cell_act, cand)
+        return hidden, cell, saved
     with np.errstate(over="ignore"):         # sigmoid's exp(-x) of a large -x: inf, and 1 / inf = 0
         for live, rows in steps:
             n = len(live)
@@ -85,9 +106,16 @@ def _backward(x, w, b, cellv, saved, d_hidden, d_cell, offs, attrs, with_state):
     d_cell = np.ascontiguousarray(d_cell, dtype=x.dtype) if has_d_cell else d_hidden
     saved, cellv, w_t = np.ascontiguousarray(saved), np.ascontiguousarray(cellv), np.asarray(w).T
     acv = np.array(cellv)
-    with np.errstate(over="ignore"):
-        _activate(cell_act, acv)
     loops = _loops()
+    gemm = _sequence_gemm(x, w)
+    if gemm is not None:
+        loops.backward_sequence(gemm, d_hidden, d_cell, has_d_cell, cellv, acv, saved, np.ascontiguousarray(w), bias,
+                                _offsets(offs), order, bool(attrs["is_reverse"]), dh_s, dc_s, dg, dx, db_peep,
+                                gate, cell_act, cand, bool(attrs["use_peepholes"]))
+        steps = ()
+    else:
+        with np.errstate(over="ignore"):
+            _activate(cell_act, acv)
     for live, rows in reversed(steps):
         n = len(live)
         loops.backward_step(d_hidden, d_cell, has_d_cell, cellv, acv, saved, bias, rows, dh_s, dc_s, dg[:n], dx, db_peep,
