@@ -25,6 +25,7 @@ train: $(STAMP)
 # kernels, so two workers on two cores take about half the time of one; TEST_WORKERS=0 runs in-process.
 # --dist loadfile: a file's tests go to one worker, so a module fixture (a trained run the file's tests
 # share) runs once, not once per worker (911 s against 1103 s on the 2-core VM; docs/PERFORMANCE.md).
+# The slowest files go first (tests/file_order.py), so the run does not end on one of them.
 # --durations: the 25 slowest tests close the report (the suite's time budget is 15 minutes on 2 cores).
 TEST_WORKERS ?= 2
 test: $(STAMP)

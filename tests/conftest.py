@@ -32,3 +32,10 @@ def pytest_runtest_teardown(item):
     yield
     for to_fluid in _PROGRAM_RELEASE[:1]:
         to_fluid()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """`make test`'s workers take the slowest files first (tests/file_order.py)."""
+    from file_order import scheduler
+    return scheduler(config, log)

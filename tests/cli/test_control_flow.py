@@ -11,7 +11,7 @@ import pytest
 from tests.cli.test_helpers import REPO, pe
 
 SMALL = ["data.train.limit=512", "data.eval.limit=200", "data.batch_size=32", "data.eval_batch_size=100",
-         "epochs=1", "fetch.every=4"]
+         "epochs=1", "fetch.every=4", "output.curves=false"]
 
 
 def _losses(run):

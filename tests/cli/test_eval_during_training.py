@@ -7,7 +7,7 @@ from tests.cli.test_helpers import pe, snapshot
 
 CONFIG = "configs/mnist_mlp.yaml"
 SMALL = ["data.train.limit=320", "data.eval.limit=200", "data.batch_size=32", "data.eval_batch_size=100",
-         "epochs=2", "fetch.every=4", "eval.every_epochs=0"]
+         "epochs=2", "fetch.every=4", "eval.every_epochs=0", "output.curves=false"]
 
 
 def rows(run, phase):

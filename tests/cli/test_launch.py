@@ -20,36 +20,41 @@ needs_mpi = pytest.mark.skipif(not HAVE_MPI, reason="no mpiexec (the mpi extra)"
 SMALL = ["data.train.limit=256", "data.eval.limit=200", "epochs=1", "output.curves=false"]
 
 
+@pytest.fixture(scope="module")
+def two_devices(tmp_path_factory):
+    """The run both process layouts are compared with: one process, 2 devices (one run, shared)."""
+    out = tmp_path_factory.mktemp("launch") / "dev2"
+    proc = pe("train", "configs/mnist_mlp.yaml", "devices=2", *SMALL, "--out", out, "-q")
+    assert proc.returncode == 0, proc.stderr
+    return out
+
+
 @needs_mpi
-def test_np_2_equals_two_devices_and_writes_one_run(tmp_path):
+def test_np_2_equals_two_devices_and_writes_one_run(tmp_path, two_devices):
     two_procs = pe("train", "configs/mnist_mlp.yaml", "--np", "2", *SMALL, "--out", tmp_path / "np2", "-q")
     assert two_procs.returncode == 0, two_procs.stderr
     assert two_procs.stdout.count("run directory:") == 1          # rank 0 alone reports
-    two_devices = pe("train", "configs/mnist_mlp.yaml", "devices=2", *SMALL, "--out", tmp_path / "dev2", "-q")
-    assert two_devices.returncode == 0, two_devices.stderr
     a = sorted(glob.glob(str(tmp_path / "np2" / "ckpt" / "step-4" / "*.npy")))
-    b = sorted(glob.glob(str(tmp_path / "dev2" / "ckpt" / "step-4" / "*.npy")))
+    b = sorted(glob.glob(str(two_devices / "ckpt" / "step-4" / "*.npy")))
     assert [os.path.basename(p) for p in a] == [os.path.basename(p) for p in b] and a
     for x, y in zip(a, b):
         np.testing.assert_allclose(np.load(x), np.load(y), rtol=1e-5, atol=1e-7, err_msg=x)
-    assert sorted(os.listdir(tmp_path)) == ["dev2", "np2"]
+    assert os.listdir(tmp_path) == ["np2"]
 
 
 @needs_mpi
-def test_np_2_with_two_parameter_servers_equals_two_devices(tmp_path):
+def test_np_2_with_two_parameter_servers_equals_two_devices(tmp_path, two_devices):
     cut = ["distributed.mode=pserver", "distributed.pservers=2", "distributed.min_block_size=1000"]
     servers = pe("train", "configs/mnist_mlp.yaml", "--np", "2", *cut, *SMALL, "--out", tmp_path / "ps", "-q")
     assert servers.returncode == 0, servers.stderr
     assert servers.stdout.count("run directory:") == 1                 # trainer 0 alone reports
-    two_devices = pe("train", "configs/mnist_mlp.yaml", "devices=2", *SMALL, "--out", tmp_path / "dev2", "-q")
-    assert two_devices.returncode == 0, two_devices.stderr
     a = sorted(glob.glob(str(tmp_path / "ps" / "ckpt" / "step-4" / "*.npy")))
     names = [os.path.basename(p) for p in a]
     assert names == ["fc1.b_0.npy", "fc1.w_0.npy", "fc2.b_0.npy", "fc2.w_0.npy", "logits.b_0.npy", "logits.w_0.npy"]
     for x in a:                 # the parameters; the optimizer state lives on the servers
-        np.testing.assert_allclose(np.load(x), np.load(tmp_path / "dev2" / "ckpt" / "step-4" / os.path.basename(x)),
+        np.testing.assert_allclose(np.load(x), np.load(two_devices / "ckpt" / "step-4" / os.path.basename(x)),
                                    rtol=1e-5, atol=1e-7, err_msg=x)
-    assert sorted(os.listdir(tmp_path)) == ["dev2", "ps"]
+    assert os.listdir(tmp_path) == ["ps"]
     resumed = pe("train", "configs/mnist_mlp.yaml", "--np", "2", *cut, *SMALL, "--resume", tmp_path / "ps", "-q")
     assert resumed.returncode != 0 and "pserver mode cannot resume" in resumed.stderr
 

@@ -10,7 +10,7 @@ from tests.cli.test_helpers import REPO, pe
 
 CONFIG = "configs/mnist_mlp.yaml"
 SMALL = ["data.train.limit=320", "data.eval.limit=200", "data.batch_size=32", "data.eval_batch_size=100",
-         "epochs=1"]
+         "epochs=1", "output.curves=false"]
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ from tests.cli.test_helpers import REPO, pe
 CONFIG = "configs/mnist_rows_lstm.yaml"
 DATA = Path(REPO) / "data" / "mnist_rows" / "mnist_rows.npz"
 SMALL = ["data.train.limit=256", "data.eval.limit=200", "data.batch_size=32", "data.eval_batch_size=100",
-         "epochs=1"]
+         "epochs=1", "output.curves=false"]
 GRU_MODEL = """name: mnist_rows_gru
 feeds:
   rows:  {shape: [28], dtype: float32, lod_level: 1}

@@ -12,7 +12,7 @@ from tests.cli.test_helpers import REPO, pe
 
 CONFIG = "configs/mnist_rows_lstm.yaml"
 SMALL = ["data.train.limit=256", "data.eval.limit=200", "data.batch_size=32", "data.eval_batch_size=100",
-         "epochs=1", "fetch.every=4"]
+         "epochs=1", "fetch.every=4", "output.curves=false"]
 
 
 @pytest.mark.parametrize("config", [CONFIG, "configs/mnist_tokens_conv.yaml"])

@@ -48,7 +48,7 @@ def test_model_file_keys_are_overridden_from_the_command_line(tmp_path):
     assert re.search(r"conv1 \(conv2d\)\s+\[-1, 8, 28, 28\]\s+208", proc.stdout)
     run = tmp_path / "run"
     trained = pe("train", "configs/mnist_lenet.yaml", "model.layers.conv1.num_filters=8", "data.train.limit=64",
-                 "--max-steps", "1", "--out", run, "-q")
+                 "--max-steps", "1", "output.curves=false", "--out", run, "-q")
     assert trained.returncode == 0, trained.stderr
     assert "num_filters: 8" in (run / "model.yaml").read_text()         # the run records the model it trained
     bad = pe("summary", "configs/mnist_lenet.yaml", "model.layers.conv9.num_filters=8")
@@ -58,8 +58,9 @@ def test_model_file_keys_are_overridden_from_the_command_line(tmp_path):
 def test_train_prints_the_summary_before_the_first_step(tmp_path):
     table = pe("summary", "configs/mnist_logreg.yaml")
     assert table.returncode == 0, table.stderr
-    proc = pe("train", "configs/mnist_logreg.yaml", "max_steps=2", "--out", tmp_path / "run")
+    proc = pe("train", "configs/mnist_logreg.yaml", "max_steps=2", "output.curves=false", "--out", tmp_path / "run")
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.startswith(table.stdout)          # the same table, before any progress line
-    quiet = pe("train", "configs/mnist_logreg.yaml", "max_steps=2", "--out", tmp_path / "quiet", "-q")
+    quiet = pe("train", "configs/mnist_logreg.yaml", "max_steps=2", "output.curves=false", "--out", tmp_path / "quiet",
+               "-q")
     assert "Total params" not in quiet.stderr + quiet.stdout

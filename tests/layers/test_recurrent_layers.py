@@ -200,7 +200,7 @@ def test_a_model_file_uses_the_recurrent_layers_by_name(tmp_path):
     assert re.search(r"lstmp \(dynamic_lstmp\)\s+\[-1, 3\]\s+\[-1, 4\]\s+88\s", summary.stdout)  # 48 + 12 + 28
     run = tmp_path / "run"
     proc = pe("train", "configs/mnist_rows_lstm.yaml", f"model={model}", "data.train.limit=128", "data.eval.limit=64",
-              "data.batch_size=32", "epochs=1", "--max-steps", "3", "--out", run, "-q", env=env)
+              "data.batch_size=32", "epochs=1", "--max-steps", "3", "output.curves=false", "--out", run, "-q", env=env)
     assert proc.returncode == 0, proc.stderr
     assert (run / "ckpt" / "last").read_text().strip() == "step-3"
 

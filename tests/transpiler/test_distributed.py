@@ -187,7 +187,7 @@ def test_a_launch_with_another_number_of_processes_is_refused(tmp_path):
 
 # -- pe train under mpiexec -------------------------------------------------------------------------
 SMALL = ["data.train.limit=320", "data.eval.limit=200", "data.batch_size=32", "data.eval_batch_size=100",
-         "epochs=1", "fetch.every=4"]
+         "epochs=1", "fetch.every=4", "output.curves=false"]
 
 
 def _pe_train(*args, mpi=None, timeout=300):

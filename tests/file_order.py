@@ -1,0 +1,65 @@
+"""The order in which `make test`'s two pytest-xdist workers take the test files (``--dist loadfile``:
+a file's tests go to one worker, so a module fixture runs once).
+
+xdist deals the files out by their number of tests, most first. The slowest files hold few tests
+(a handful of `pe` runs, a trained config, a cold numba compile), so they came last, and the suite
+ended with one worker on such a file while the other had nothing left. Here the files measured
+slowest go first, heaviest first (longest-processing-time-first: the tail is then a short file),
+and every other file follows in xdist's own order. A file missing from the table (new, renamed)
+only keeps xdist's place for it; the table never changes which tests run.
+"""
+from collections import OrderedDict
+
+# Seconds of each file's tests among the 25 slowest of `make test` in CI (a clean clone, an empty
+# numba cache, the 2-core AMD EPYC VM; the mean of three runs of 2026-11-26, /tmp/ci6-8.log): a
+# ranking, not a budget. A file that joins those 25 belongs here, in its place.
+HEAVY_SECONDS = {
+    "tests/data/test_sequence_data.py": 161,
+    "tests/kernels/test_cpu_loops.py": 122,
+    "tests/kernels/test_blocked.py": 117,
+    "tests/cli/test_sequences.py": 45,
+    "tests/cli/test_train.py": 40,
+    "tests/cli/test_first_run.py": 39,
+    "tests/cli/test_eval_during_training.py": 38,
+    "tests/training/test_sparse_embedding_decay_clip.py": 37,
+    "tests/cli/test_sequence_models.py": 30,
+    "tests/cli/test_trust.py": 25,
+    "tests/cli/test_preprocessing.py": 25,
+    "tests/kernels/test_replicas.py": 21,
+    "tests/cli/test_launch.py": 21,
+    "tests/cli/test_smoke.py": 20,
+    "tests/transpiler/test_distributed.py": 19,
+    "tests/cli/test_summary.py": 19,
+    "tests/data/test_async_executor.py": 17,
+    "tests/layers/test_seq2seq_reverse.py": 9,
+    "tests/cli/test_predict.py": 9,
+    "tests/ops/test_ops.py": 8,
+    "tests/layers/test_rnn_decode.py": 8,
+    "tests/executor/test_parallel_stress.py": 8,
+    "tests/cli/test_export.py": 7,
+}
+
+
+def heaviest_first(scopes):
+    """The scopes (file paths) of ``scopes`` reordered: the table's files by their seconds, most
+    first, then the others in their given order."""
+    known = sorted((s for s in scopes if s in HEAVY_SECONDS), key=lambda s: -HEAVY_SECONDS[s])
+    return known + [s for s in scopes if s not in HEAVY_SECONDS]
+
+
+def scheduler(config, log):
+    """xdist's file scheduler, dealing the files out heaviest first (None where xdist is absent or
+    another --dist mode is asked for: xdist's own scheduler then)."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class HeaviestFirst(LoadFileScheduling):
+        ordered = False
+
+        def _assign_work_unit(self, node):
+            if not self.ordered:        # the work queue is complete before the first file is dealt
+                self.ordered = True
+                self.workqueue = OrderedDict((s, self.workqueue[s]) for s in heaviest_first(list(self.workqueue)))
+            super()._assign_work_unit(node)
+    return HeaviestFirst(config, log)
