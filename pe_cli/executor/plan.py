@@ -10,6 +10,7 @@ from . import nan_check
 from ..base.errors import OpError, PeError
 from ..ops import registry
 from ..base.selected_rows import SelectedRows
+from ..framework import default_generator
 from .sub_block import BlockRunner
 
 
@@ -37,6 +38,8 @@ class OpStep:
             self.attrs = dict(op.attrs, _blocked=blocked)
         if opdef.has("optional_outputs"):
             self.attrs = dict(self.attrs, _outputs=frozenset(slot for slot, _, _ in self.outputs))
+        if opdef.has("scalar_0d_in_paddle2") and getattr(op.block.program, "_follows_paddle2", False):
+            self.attrs = dict(self.attrs, _zero_dim=True)
         if opdef.has("output_counts"):
             self.attrs = dict(self.attrs, _output_counts={slot: len(names) for slot, names, _ in self.outputs})
         # enable_inplace: the input the kernel may write its output over, when nothing else holds it
@@ -45,8 +48,9 @@ class OpStep:
         self.rng_seed = None
         self.lod, self.needs_lod = opdef.lod, opdef.needs_lod
         if opdef.needs_rng:
-            self.rng_seed = rng_seed(op, seed_offset)
-            self.attrs = dict(self.attrs, _rng=np.random.default_rng(self.rng_seed))
+            self.rng_seed = rng_seed(op, seed_offset)   # None: a stream of its own, from paddle.seed's generator
+            first = default_generator.draw() if self.rng_seed is None else self.rng_seed
+            self.attrs = dict(self.attrs, _rng=np.random.default_rng(first))
         if "sub_block" in op.attrs:     # a control-flow op: its kernel runs the block it owns
             self.attrs = dict(self.attrs, _block=BlockRunner(op, device, OpStep, run_step, seed_offset))
         # an update (ParamOut = Param): the variables it reads and writes back, which it may update in place
@@ -83,7 +87,9 @@ def rng_seed(op, seed_offset):
     program twice initializes identically): its seed is the op's ``seed`` attribute and the
     program's ``random_seed``, mixed with the op's position and device so that two parameters of
     one shape differ (an initializer's op: the position it would have had appended, where pe put it
-    before it put it first as Fluid does, so seeded runs keep their values). Both 0: None, fresh entropy, one stream for the life of the executor."""
+    before it put it first as Fluid does, so seeded runs keep their values). Both 0: None, one stream
+    for the life of the executor, started from the default generator (framework/default_generator.py:
+    fresh entropy until ``paddle.seed``)."""
     seed = op.attrs.get("seed", 0) or 0
     program_seed = op.block.program.random_seed or 0
     if seed == program_seed:        # an initializer records its program's seed as its own: the same draw

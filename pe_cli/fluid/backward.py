@@ -15,7 +15,7 @@ __all__ = ["append_backward", "gradients", "calc_gradient"]
 def calc_gradient(targets, inputs, target_gradients=None, no_grad_set=None):
     """As ``gradients``, but one input's gradient comes back alone, not in a list (as Fluid's)."""
     grads = gradients(targets, inputs, target_gradients, no_grad_set)
-    return grads[0] if len(grads) == 1 else grads
+    return (grads[0] if grads else None) if len(grads) <= 1 else grads
 
 
 def _append_grad_suffix_(name):

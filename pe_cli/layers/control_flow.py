@@ -320,10 +320,12 @@ def _merged_shape(a, b):
 
 
 def _parent_var(helper, like):
-    """A variable of the block enclosing the current one, shaped like ``like``."""
+    """A variable of the block enclosing the current one, shaped like ``like``; named as Paddle 2.6
+    names it (``_generated_var_N``) in a Paddle 2.x program."""
     program = helper.main_program
     parent = program.current_block().parent_block
-    return parent.create_var(name=f"{helper.name}.out_{len(parent.vars)}", dtype=like.dtype, shape=like.shape)
+    name = None if program._follows_paddle2 else f"{helper.name}.out_{len(parent.vars)}"
+    return parent.create_var(name=name, dtype=like.dtype, shape=like.shape)
 
 
 class Switch:

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..base.dtypes import convert_dtype
 from ..base.errors import ArgumentTypeError, ArgumentValueError, PeError
+from ..framework import unique_name
 from ..framework.variable import Variable
 from ..training.initializer import ConstantInitializer, Initializer
 from ..ops.creation import values_attr
@@ -33,6 +34,8 @@ def fill_constant(shape, dtype, value, force_cpu=False, out=None, *, zero_dim=Fa
     time: ``[fluid.layers.shape(x)[0], 1]``), ``value`` a one-element Variable. ``zero_dim`` (pe's,
     for Paddle 2.x): an empty ``shape`` makes a 0-D tensor, and the dtypes are 2.x's. Fluid 1.8's
     TypeErrors: a shape not a list, tuple or Variable, a dtype it does not fill, an ``out`` of another."""
+    if zero_dim:    # Paddle 2.6's fill_constant makes its LayerHelper twice: its variable has the second name
+        unique_name.generate("fill_constant")
     helper = LayerHelper("fill_constant")
     dtype = check_dtype(dtype, "dtype", _FILL_DTYPES + (("int8", "int16", "uint8") if zero_dim else ()), "fill_constant")
     check_type(shape, "shape", (Variable, list, tuple), "fill_constant")

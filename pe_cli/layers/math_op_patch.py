@@ -66,7 +66,9 @@ def _operator(op_type, reverse):
 
 
 def _neg(self):
-    return scale_op(LayerHelper("scale"), self, -1.0, 0.0)     # of the same dtype, as Fluid's and Paddle's
+    paddle2 = self.block.program._follows_paddle2 and not _from_pe()
+    helper = operator_promotion.TmpHelper("scale") if paddle2 else LayerHelper("scale")
+    return scale_op(helper, self, -1.0, 0.0)     # of the same dtype, as Fluid's and Paddle's
 
 
 def _from_pe(depth=2):

@@ -8,9 +8,12 @@
 - Two float variables of different dtypes under ``+``, ``-``, ``*`` give the wider float (float16 with
   float32 gives float32, ...), with Paddle's one warning; any other mix casts the right operand to the
   left one's dtype, as Fluid 1.8's.
-- A scalar that becomes a tensor is 0-D (Fluid 1.8's is [1])."""
+- A scalar that becomes a tensor is 0-D (Fluid 1.8's is [1]).
+- Every variable an operator makes is named ``tmp_N`` (Paddle 2.6's ``unique_name.generate("tmp")``),
+  and the operator takes no layer's name (pe's Fluid 1.8 path names them as its layers do)."""
 import warnings
 
+from ..framework import unique_name
 from .helper import LayerHelper
 
 INT_DTYPES = ("bool", "uint8", "int8", "int16", "int32", "int64")
@@ -33,9 +36,22 @@ def promoted_float(ldtype, rdtype):
     return ldtype if _FLOAT_RANK[ldtype] > _FLOAT_RANK[rdtype] else rdtype
 
 
+class TmpHelper(LayerHelper):
+    """A LayerHelper for one operator of a Paddle 2.x program: its variables are ``tmp_N``, and it
+    takes no name of ``op_type``'s sequence (Paddle 2.6's math_op_patch appends the ops directly)."""
+
+    def __init__(self, op_type):     # noqa: super().__init__ would take the next name of op_type
+        self.layer_type = self.name = op_type
+        self.kwargs = {}
+
+    def create_variable_for_type_inference(self, dtype=None, stop_gradient=False):
+        return self.block.create_var(name=unique_name.generate("tmp"), dtype=dtype or "float32",
+                                     stop_gradient=stop_gradient)
+
+
 def binary(var, other, op_type, reverse=False):
     """``var <op> other`` (``other <op> var`` with ``reverse``) as Paddle 2.6 builds it."""
-    helper = LayerHelper(op_type)
+    helper = TmpHelper(op_type)
     if isinstance(other, (bool, int, float)):     # numpy's float64 is a float, its ints are not
         is_float = isinstance(other, float)
         if str(var.dtype) in INT_DTYPES and (is_float or op_type == "elementwise_div"):

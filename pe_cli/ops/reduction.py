@@ -7,7 +7,7 @@ _BOOL = (False, True)
 
 
 def _infer_mean(ctx):
-    ctx.set_output("Out", [1], ctx.dtype("X"))
+    ctx.set_output("Out", ctx.scalar_shape(), ctx.dtype("X"))
 
 
 def _grad_mean(g):
@@ -16,7 +16,8 @@ def _grad_mean(g):
 
 register("mean", kernel_module="reduction",
          grad_reads=("X",), inputs=["X"], outputs=["Out"], infer=_infer_mean, grad=_grad_mean,
-         doc="Out = the mean of all elements of X, shape [1].")
+         traits=("scalar_0d_in_paddle2",),
+         doc="Out = the mean of all elements of X, shape [1] ([] in a Paddle 2.x program).")
 register("mean_grad", kernel_module="reduction",
          inputs=["X", "Out@GRAD"], outputs=["X@GRAD"], infer=grads_like({"X@GRAD": "X"}))
 
@@ -30,7 +31,7 @@ def _reduced_shape(ctx):
             ctx.fail(f"dim {d} is out of range for X {fmt_shape(shape)}")
     out = [1 if i in dims else n for i, n in enumerate(shape)] if a["keep_dim"] else \
         [n for i, n in enumerate(shape) if i not in dims]
-    return out or [1]
+    return out or ctx.scalar_shape()
 
 
 def _reduce(name, doc, grad_kernel=None):
@@ -43,7 +44,7 @@ def _reduce(name, doc, grad_kernel=None):
 
     attrs = {"dim": Attr([0]), "keep_dim": False, "reduce_all": False}
     register(name, kernel_module="reduction", inputs=["X"], outputs=["Out"], attrs=attrs, infer=infer, grad=grad,
-             grad_reads=("Out", "X"), doc=doc)
+             grad_reads=("Out", "X"), traits=("scalar_0d_in_paddle2",), doc=doc)
     register(f"{name}_grad", kernel_module="reduction", kernel=grad_kernel, inputs=["X", "Out", "Out@GRAD"],
              outputs=["X@GRAD"], attrs=attrs, infer=grads_like({"X@GRAD": "X"}),
              grad=None if grad_kernel else grad_of_linear_grad(name, "X", "Out"))   # sum, mean: linear in Out@GRAD
@@ -92,7 +93,7 @@ def _grad_prod(g):
 
 
 register("reduce_prod", kernel_module="reduction", inputs=["X"], outputs=["Out"], attrs=_REDUCE_ATTRS,
-         infer=_infer_prod, grad=_grad_prod, grad_reads=("X",), lod="drop",
+         infer=_infer_prod, grad=_grad_prod, grad_reads=("X",), lod="drop", traits=("scalar_0d_in_paddle2",),
          doc="Out = product of X over `dim` (all dims with reduce_all). The gradient of an element is "
              "Out@GRAD times the product of the other elements of its group (exact where X has zeros).")
 register("reduce_prod_grad", kernel_module="reduction", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
@@ -107,7 +108,7 @@ def _infer_logical_reduce(ctx):
 
 for _type, _doc in (("reduce_all", "logical and"), ("reduce_any", "logical or")):
     register(_type, kernel_module="reduction", inputs=["X"], outputs=["Out"], attrs=_REDUCE_ATTRS,
-             infer=_infer_logical_reduce, lod="drop",
+             infer=_infer_logical_reduce, lod="drop", traits=("scalar_0d_in_paddle2",),
              doc=f"Out = {_doc} of bool X over `dim` (all dims with reduce_all). No gradient.")
 
 

@@ -213,6 +213,11 @@ class InferContext:
         if var_type is not None:
             var._type = var_type
 
+    def scalar_shape(self):
+        """The shape of one value reduced from a tensor (mean, a reduction over every dim): [] (0-D)
+        in a Paddle 2.x program (``Program._follows_paddle2``), [1] in Fluid 1.8's."""
+        return [] if getattr(self.block.program, "_follows_paddle2", False) else [1]
+
     def fail(self, message):
         """Raises a ShapeError naming the layer (where it was built) and the problem."""
         raise ShapeError(f"{_where(self.op)}: {message}")

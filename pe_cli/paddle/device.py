@@ -7,7 +7,7 @@ import numpy as np
 from .. import fluid as _fluid
 from ..base.dtypes import convert_dtype
 from ..base.errors import PeError, unsupported
-from ..framework import default_main_program, default_startup_program
+from ..framework import default_generator, default_main_program, default_startup_program
 from ..kernels import is_compiled_with_cuda
 from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace  # noqa: F401 (CUDAPinnedPlace: exported)
 from .param_attr import ParamAttr  # noqa: F401 (exported)
@@ -67,7 +67,10 @@ _STATE = {"dtype": "float32", "device": None}
 
 def seed(seed):
     """Seeds the random ops of the default programs: sets their ``random_seed`` (each random op
-    appended after this with seed 0 takes it), as ``paddle.seed`` does in static mode."""
+    appended after this with seed 0 takes it), and restarts the default generator that the random
+    ops of other programs with no seed draw from (framework/default_generator.py), as Paddle 2.6's
+    ``paddle.seed``: two programs built and run after ``paddle.seed(n)`` get the same weights."""
+    default_generator.manual_seed(seed)
     default_main_program().random_seed = int(seed)
     default_startup_program().random_seed = int(seed)
 

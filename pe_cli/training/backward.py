@@ -365,12 +365,10 @@ def _as_list(value, what, kinds=(Variable,)):
 
 
 def _check_names(values, what):
-    """Fluid's TypeErrors: ``values`` must be a list, tuple or set of Variables or names."""
-    if values is None:
-        return
-    if not isinstance(values, (list, tuple, set)):
+    """Fluid's TypeErrors: ``values`` must be a list, tuple or set of Variables or names (or None)."""
+    if values is not None and not isinstance(values, (list, tuple, set)):
         raise TypeError(f"{what} must be a list, tuple or set, got {type(values).__name__}")
-    for v in values:
+    for v in values or ():
         if not isinstance(v, (Variable, str)):
             raise TypeError(f"{what}'s members must be Variables or names, got {type(v).__name__}")
 
@@ -378,18 +376,25 @@ def _check_names(values, what):
 def gradients(targets, inputs, target_gradients=None, no_grad_set=None):
     """Fluid's ``gradients`` (and ``calc_gradient``): appends the grad ops of the sum of ``targets``
     (each seeded with its ``target_gradients`` entry, or ones of its shape) and returns the gradient
-    variables of ``inputs`` (None where an input gets none)."""
-    targets = _as_list(targets, "targets")
-    inputs = _as_list(inputs, "inputs")
+    variables of ``inputs`` (None where an input gets none). In a Paddle 2.x program, Paddle 2.6's:
+    a ``stop_gradient`` input gets none, and a lone input that gets none gives []."""
+    paddle2 = _as_list(targets, "targets")[0].block.program._follows_paddle2
+    grads = input_gradients(targets, inputs, target_gradients, no_grad_set, every_input=not paddle2)
+    return [] if grads == [None] and paddle2 else grads
+
+
+def input_gradients(targets, inputs, target_gradients=None, no_grad_set=None, every_input=True):
+    """``gradients``' list, one entry per input; ``every_input`` (pe's Fluid 1.8 rule, paddle.autograd's)
+    clears each input's ``stop_gradient`` first."""
+    targets, inputs = _as_list(targets, "targets"), _as_list(inputs, "inputs")
     seeds = [None] * len(targets) if target_gradients is None else \
         _as_list(target_gradients, "target_gradients", (Variable, type(None)))
     if len(seeds) != len(targets):
         raise ValueError(f"gradients: {len(targets)} targets but {len(seeds)} target_gradients; give one each")
     _check_names(no_grad_set, "gradients: no_grad_set")
-    for v in inputs:
+    for v in inputs if every_input else ():
         v.stop_gradient = False
     builder, _ = _append_target_grads(list(zip(targets, seeds)), no_grad_set, "gradients")
-    block = targets[0].block
-    with block.program._backward_role_guard():
+    with (block := targets[0].block).program._backward_role_guard():
         return [block.var(builder.read_grad(v.name)) if builder.has_grad(v.name) else
                 block.var(builder.finished[v.name]) if v.name in builder.finished else None for v in inputs]

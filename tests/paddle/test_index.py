@@ -106,6 +106,27 @@ def test_seed_makes_random_ops_repeat():
     assert not np.array_equal(_draws(3), _draws(4))
 
 
+def _linear_weights():
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        linear = paddle.nn.Linear(4, 3)
+    exe, scope = paddle.static.Executor(paddle.CPUPlace()), paddle.static.Scope()
+    with paddle.static.scope_guard(scope):
+        exe.run(startup)
+        return np.array(scope.find_var(linear.weight.name).get_tensor())
+
+
+def test_seed_restarts_the_generator_of_programs_without_a_seed():
+    """Paddle 2.6: ``paddle.seed(n)`` restarts the generator that the initializers of programs with
+    no ``random_seed`` draw from, so two programs built after it start from the same weights."""
+    paddle.seed(2023)
+    first = _linear_weights()
+    again = _linear_weights()
+    paddle.seed(2023)
+    np.testing.assert_array_equal(_linear_weights(), first)
+    assert not np.array_equal(again, first)
+
+
 def test_random_functions_keep_their_ranges():
     ints, perm, normal, uni = run(lambda: [paddle.randint(2, 5, [200]), paddle.randperm(7),
                                            paddle.normal(3.0, 0.1, [400]), paddle.uniform([300], min=1, max=2)])

@@ -106,3 +106,63 @@ def test_paddle_2_6_drops_an_unknown_feed_and_has_0d_parameters(paddle2):
         assert _feed_unknown_and_0d_parameter().shape == ()
     assert [str(w.message) for w in caught] == [f"The variable {n} is not found in program. It is not declared or "
                                                 "is pruned." for n in ("axis", "prepend")]
+
+
+def _reductions():
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        f = fluid.data("f", [2, 2], "float32")
+        f.stop_gradient = False
+        outs = [paddle.mean(f), paddle.sum(f), fluid.layers.mean(f), paddle.max(f, axis=[0, 1]),
+                paddle.sum(f, axis=0), paddle.mean(f, keepdim=True)]
+        grad, = fluid.gradients(outs[0], f)
+    got = fluid.Executor(fluid.CPUPlace()).run(main, feed={"f": F}, fetch_list=outs + [grad])
+    np.testing.assert_allclose([float(g.reshape(-1)[0]) for g in got[:4]], [F.mean(), F.sum(), F.mean(), F.max()])
+    np.testing.assert_array_equal(got[-1], np.full([2, 2], 0.25, "float32"))
+    return [tuple(o.shape) for o in outs], [g.shape for g in got[:-1]]
+
+
+def test_fluid_reductions_to_one_value_have_shape_1():
+    assert _reductions() == ([(1,), (1,), (1,), (1,), (2,), (1, 1)],) * 2
+
+
+def test_paddle_2_6_reductions_to_one_value_are_0d(paddle2):
+    assert _reductions() == ([(), (), (), (), (2,), (1, 1)],) * 2
+
+
+def _names_of_operators_and_cond():
+    main = fluid.Program()
+    with fluid.unique_name.guard(), fluid.program_guard(main, fluid.Program()):
+        a, b = paddle.zeros([1, 1]), paddle.zeros([1, 1])
+        c = a * b
+        paddle.static.nn.cond(a < b, lambda: a + c, lambda: -b)
+    return paddle.utils.get_inputs_outputs_in_block(main.block(1)), sorted(main.block(2).vars)
+
+
+def test_fluid_programs_name_operators_by_their_layers():
+    (inputs, outputs), _ = _names_of_operators_and_cond()
+    assert inputs == {"fill_constant_1.tmp_0", "elementwise_mul_0.tmp_0"} and outputs == {"cond_0.out_4"}
+
+
+def test_paddle_2_6_names_operator_results_tmp_and_cond_outputs_generated(paddle2):
+    """Paddle 2.6's names: ``tmp_N`` for what an operator makes, ``_generated_var_N`` for a cond's
+    output, and paddle.full's variable takes the second of two fill_constant names."""
+    (inputs, outputs), false_block = _names_of_operators_and_cond()
+    assert inputs == {"fill_constant_1.tmp_0", "tmp_0"} and outputs == {"_generated_var_0"}
+    assert false_block == ["tmp_3"]
+
+
+def _gradients_of_data():
+    with fluid.program_guard(fluid.Program(), fluid.Program()):
+        x = paddle.static.data("x", [3], "float32")
+        y = paddle.sum(x * x)
+        return paddle.static.gradients(y, x), paddle.static.gradients(y, [x, x]), x.stop_gradient
+
+
+def test_fluid_gradients_differentiate_every_input():
+    one, two, stop = _gradients_of_data()
+    assert one[0].name == "x@GRAD" and len(two) == 2 and not stop
+
+
+def test_paddle_2_6_gradients_skip_inputs_that_stop_gradients(paddle2):
+    assert _gradients_of_data() == ([], [None, None], True)

@@ -3,13 +3,21 @@ and the sum of squares."""
 import numpy as np
 
 
+def scalar_shape(attrs):
+    """The shape of a reduction's result with no dims left: 0-D in a Paddle 2.x program (the
+    executor gives such ops attrs['_zero_dim']), [1] in Fluid 1.8's."""
+    return () if attrs.get("_zero_dim") else (1,)
+
+
 def mean(ins, attrs):
     x = ins["X"]
     if x.dtype.kind == "f" and 0 < x.size < 1 << 24:
         # numpy's own mean (the same sum, then / count), without ndarray.mean's Python wrapper,
         # which was measured at 50 us on its first call of each LeNet-5 step
-        return {"Out": np.array([np.add.reduce(x, axis=None) / x.dtype.type(x.size)], dtype=x.dtype)}
-    return {"Out": np.array([x.mean()], dtype=x.dtype)}
+        out = np.array(np.add.reduce(x, axis=None) / x.dtype.type(x.size), dtype=x.dtype)
+    else:
+        out = np.array(x.mean(), dtype=x.dtype)
+    return {"Out": out.reshape(scalar_shape(attrs))}
 
 
 def mean_grad(ins, attrs):
@@ -27,7 +35,7 @@ def _reduce(fn):
     def kernel(ins, attrs):
         x = ins["X"]
         out = fn(x, axis=_axes(x, attrs), keepdims=attrs["keep_dim"])
-        return {"Out": np.asarray(out, dtype=x.dtype).reshape(out.shape or (1,))}
+        return {"Out": np.asarray(out, dtype=x.dtype).reshape(np.shape(out) or scalar_shape(attrs))}
     return kernel
 
 
@@ -91,7 +99,7 @@ def _reduce_over_axes(fn):
     def kernel(ins, attrs):
         x = ins["X"]
         out = np.asarray(fn(x, axis=reduce_axes(x, attrs), keepdims=attrs["keep_dim"]), dtype=x.dtype)
-        return {"Out": out.reshape(out.shape or (1,))}
+        return {"Out": out.reshape(out.shape or scalar_shape(attrs))}
     return kernel
 
 

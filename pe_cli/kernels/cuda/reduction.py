@@ -13,7 +13,7 @@ from .launcher import jit_kernel
 
 def mean(ins, attrs):
     x = ins["X"]
-    return {"Out": reduce(x, range(x.ndim), "sum", mean=True).reshape((1,))}
+    return {"Out": reduce(x, range(x.ndim), "sum", mean=True).reshape(_cpu.scalar_shape(attrs))}
 
 
 def mean_grad(ins, attrs):
@@ -29,7 +29,7 @@ def _reduce_kernel(kind, mean=False):
     def kernel(ins, attrs):
         x = ins["X"]
         out = reduce(x, _axes(x, attrs), kind, keepdims=attrs["keep_dim"], mean=mean)
-        return {"Out": out if out.ndim else out.reshape((1,))}
+        return {"Out": out if out.ndim else out.reshape(_cpu.scalar_shape(attrs))}
     return kernel
 
 
@@ -121,7 +121,7 @@ def cumsum(ins, attrs):
 def _reduced(x, attrs, kind):
     axes = _cpu.reduce_axes(x, attrs)
     out = reduce(x, axes, kind, keepdims=attrs["keep_dim"])
-    return out if out.ndim else out.reshape((1,))
+    return out if out.ndim else out.reshape(_cpu.scalar_shape(attrs))
 
 
 def reduce_prod(ins, attrs):

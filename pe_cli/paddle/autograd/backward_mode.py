@@ -3,7 +3,7 @@
 from ...base.errors import unsupported
 from ...framework import Parameter, Program, program_guard
 from ...layers.checks import check_type
-from ...training.backward import gradients
+from ...training.backward import input_gradients as gradients
 from ...training.optimizer import Optimizer
 
 __all__ = ["backward", "gradients_with_optimizer"]

@@ -1,7 +1,7 @@
 """``paddle.autograd.ir_backward``: Paddle 2.6's backward over its PIR programs. pe has one program
 representation (``paddle.pir_utils.IrGuard`` gives fresh programs of it), so these build pe's
 gradient ops into the program of ``outputs``, as ``paddle.static.gradients`` does."""
-from ...training.backward import gradients
+from ...training.backward import input_gradients as gradients
 
 __all__ = ["grad", "calc_gradient"]
 
