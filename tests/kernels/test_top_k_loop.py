@@ -44,3 +44,8 @@ def test_integers_keep_the_partitioned_path():
     x = rng.integers(-5, 5, (6, 100))
     out = indexing.top_k({"X": x}, {"k": 3})
     np.testing.assert_array_equal(out["Indices"], np.argsort(-x, axis=-1, kind="stable")[:, :3])
+
+
+def test_no_rows_gives_no_indices():
+    out = indexing.top_k({"X": np.zeros((0, 3, 50), np.float32)}, {"k": 4})
+    assert out["Indices"].shape == (0, 3, 4) and out["Out"].shape == (0, 3, 4)

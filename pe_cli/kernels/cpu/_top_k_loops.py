@@ -8,6 +8,8 @@ ahead. NaN is left to the caller: a row holding one gets ``nan_rows[r] = True`` 
 (numpy's sort puts NaN last). [256, 40,000] float32, k 4: the partition, mask and ``nonzero`` it
 replaces took 45 ms a call on the loaded 2-core AMD EPYC VM (2026-11-26), this loop 4 ms.
 """
+import numpy as np
+
 from ._conv_loops import _jit
 
 
@@ -15,7 +17,7 @@ from ._conv_loops import _jit
 def top_k_rows(rows, k, idx, nan_rows):
     """idx[r] = the indices of row r's k largest values, in a stable sort's order; rows [R, N], N >= k."""
     n_rows, n = rows.shape
-    best = rows[0, :k].copy()
+    best = np.empty(k, rows.dtype)
     for r in range(n_rows):
         row = rows[r]
         held = 0
