@@ -145,7 +145,7 @@ CASES += [
     OpCase("top_k", {"X": rng.normal(size=(4, 5))}, topk_ref, name="top_k_k1"),
     OpCase("top_k", {"X": rng.normal(size=(2, 3, 5))}, topk_ref, attrs={"k": 5}, name="top_k_3d_full"),
     OpCase("top_k", {"X": TIES}, topk_ref, attrs={"k": 3}, name="top_k_ties"),
-    # rows much wider than k (a beam search's beam x vocabulary) take the partitioned path: the same
+    # rows much wider than k (a beam search's beam x vocabulary) take the loop of _top_k_loops.py: the same
     # order, rows with a tie at the k-th value among rows without
     OpCase("top_k", {"X": rng.normal(size=(2, 3, 50))}, topk_ref, attrs={"k": 4}, name="top_k_wide"),
     OpCase("top_k", {"X": WIDE_TIES}, topk_ref, attrs={"k": 3}, name="top_k_wide_ties"),

@@ -136,8 +136,12 @@ def softmax_grad(ins, attrs):
 def log_softmax(ins, attrs):
     x = ins["X"]
     axis = attrs["axis"]
-    shifted = x - x.max(axis=axis, keepdims=True)
-    return {"Out": shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))}
+    out = x - x.max(axis=axis, keepdims=True)
+    if out.dtype.kind != "f":            # integers: numpy's exp gives float64, as the result then
+        out = out.astype(np.float64)
+    sums = np.exp(out).sum(axis=axis, keepdims=True)
+    out -= np.log(sums, out=sums)       # in place: one [rows, classes] array fewer (the beam's [256, 10,000])
+    return {"Out": out}
 
 
 def log_softmax_grad(ins, attrs):

@@ -1,4 +1,4 @@
-"""Kernels of ops/indexing.py: numpy. This module defines a kernel named ``slice``: the builtin slice
+"""Kernels of ops/indexing.py: numpy (top_k over wide float rows: a numba loop, _top_k_loops.py). This module defines a kernel named ``slice``: the builtin slice
 is reached as ``builtins.slice``. The host-side checks and index arithmetic shared with the CUDA
 kernels live here or in kernels/common.py."""
 import builtins
@@ -9,6 +9,9 @@ import numpy as np
 from ...base.errors import PeError
 from ...base.shapes import strided_window
 from ..common import check_slice_not_empty, gather_rows, one_hot_ids, slice_window
+from ._numba import is_float, lazy
+
+_top_k_loops = lazy("_top_k_loops")
 
 
 # -- strided_slice ------------------------------------------------------------------------------------
@@ -219,12 +222,24 @@ def top_k(ins, attrs):
         raise ValueError(f"k={k} is larger than the last dim of X {list(x.shape)}")
     if k == 1:
         idx = np.argmax(x, axis=-1)[..., None]
+    elif 4 * k < x.shape[-1] and is_float(x):
+        idx = _top_k_by_rows(x, k)
     elif 4 * k < x.shape[-1]:
         idx = _top_k_partitioned(-x, k)
     else:
         # Stable sort of -x: the largest first and, among equal values, the lowest index first.
         idx = np.argsort(-x, axis=-1, kind="stable")[..., :k]
     return {"Out": np.take_along_axis(x, idx, axis=-1), "Indices": idx.astype(np.int64, copy=False)}
+
+
+def _top_k_by_rows(x, k):
+    """top_k's indices by the numba loop (_top_k_loops.py), one pass a row; rows holding NaN sorted whole."""
+    rows = np.ascontiguousarray(x).reshape(-1, x.shape[-1])
+    idx, nan_rows = np.empty((rows.shape[0], k), np.int64), np.empty(rows.shape[0], np.bool_)
+    _top_k_loops().top_k_rows(rows, k, idx, nan_rows)
+    if nan_rows.any():
+        idx[nan_rows] = np.argsort(-rows[nan_rows], axis=-1, kind="stable")[:, :k]
+    return idx.reshape(x.shape[:-1] + (k,))
 
 
 def _top_k_partitioned(keys, k):

@@ -1,9 +1,15 @@
 """Kernels of ops/manipulation.py: reshaping, joining and splitting, expand, reverse, cast, shape and
-size; numpy. Shape rules shared with the CUDA twins are in kernels/common.py."""
+size; numpy (transpose's swap of two adjacent axes: a numba loop, _transpose_loops.py). Shape rules
+shared with the CUDA twins are in kernels/common.py."""
+import math
+
 import numpy as np
 
 from ...base.errors import PeError
 from ..common import reshape_shape, split_sizes, squeeze_axes, unsqueeze_shape
+from ._numba import is_float, lazy
+
+_transpose_loops = lazy("_transpose_loops")
 
 
 def concat(ins, attrs):
@@ -87,7 +93,32 @@ def unsqueeze(ins, attrs):
 
 def transpose(ins, attrs):
     x = ins["X"]
-    return {"Out": np.ascontiguousarray(np.transpose(x, attrs["axis"])), "XShape": _xshape(x)}
+    swap = _adjacent_swap(x, attrs["axis"])
+    if swap is None:
+        out = np.ascontiguousarray(np.transpose(x, attrs["axis"]))
+    else:                       # the numba loop (_transpose_loops.py) on x as [A, B, C, D]
+        out = np.empty(tuple(x.shape[i] for i in attrs["axis"]), dtype=x.dtype)
+        _transpose_loops().swap_middle(x.reshape(swap), out.reshape(swap[0], swap[2], swap[1], swap[3]))
+    return {"Out": out, "XShape": _xshape(x)}
+
+
+SWAP_LOOP_MIN = 1 << 14     # elements below which numpy's copy of the view is as fast
+SWAP_LOOP_ROW = 4           # the loop copies rows of the trailing axes of at least this many elements
+
+
+def _adjacent_swap(x, axis):
+    """x's shape as [A, B, C, D] where the permutation ``axis`` swaps two adjacent axes (B and C)
+    and keeps the others (A the product of those before, D of those after), x is C-contiguous float and
+    large enough for the loop to pay; else None."""
+    if x.size < SWAP_LOOP_MIN or not x.flags.c_contiguous or not is_float(x):
+        return None
+    perm = [a % x.ndim for a in axis]
+    moved = [i for i, a in enumerate(perm) if a != i]
+    if len(moved) != 2 or moved[1] != moved[0] + 1 or perm[moved[0]] != moved[1]:
+        return None
+    i = moved[0]
+    inner = math.prod(x.shape[i + 2:])
+    return None if inner < SWAP_LOOP_ROW else (math.prod(x.shape[:i]), x.shape[i], x.shape[i + 1], inner)
 
 
 def cast(ins, attrs):

