@@ -101,6 +101,14 @@ def backward_r(drhp, gates, hps, rows, dgur, dhp, dx, gate):
 
 
 @njit(cache=True, nogil=True)
+def live_count(offs, order, n, t):
+    """How many of the first ``n`` sequences of ``order`` (by decreasing length) are longer than t."""
+    while n > 0 and offs[order[n - 1] + 1] - offs[order[n - 1]] <= t:
+        n -= 1
+    return n
+
+
+@njit(cache=True, nogil=True)
 def live_rows(offs, order, n, t, reverse, rows):
     """rows[:n]: the input row at step t of each of the first ``n`` sequences of ``order`` (the
     sequences by decreasing length: at step t the live ones are its first n, those longer than t)."""
@@ -120,8 +128,7 @@ def forward_sequence(gemm, x, w_ur, w_c, bias, offs, order, reverse, h_state, ga
     n = nseq
     steps = offs[order[0] + 1] - offs[order[0]] if nseq else 0
     for t in range(steps):
-        while n > 0 and offs[order[n - 1] + 1] - offs[order[n - 1]] <= t:
-            n -= 1
+        n = live_count(offs, order, n, t)
         live_rows(offs, order, n, t, reverse, rows)
         live = order[:n]
         for k in range(n):

@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from ._activation_loops import activate
-from ._gru_loops import _dact, live_rows
+from ._gru_loops import _dact, live_count, live_rows
 
 
 @njit(cache=True, nogil=True)
@@ -110,8 +110,7 @@ def forward_sequence(gemm, x, w, bias, offs, order, reverse, h_s, c_s, hidden, c
     n = nseq
     steps = offs[order[0] + 1] - offs[order[0]] if nseq else 0
     for t in range(steps):
-        while n > 0 and offs[order[n - 1] + 1] - offs[order[n - 1]] <= t:
-            n -= 1
+        n = live_count(offs, order, n, t)
         live_rows(offs, order, n, t, reverse, rows)
         r = rows[:n]
         gemm(101, 111, 111, n, 4 * d, d, 1.0, h_s.ctypes.data, d, w.ctypes.data, 4 * d, 0.0, hw.ctypes.data, 4 * d)
