@@ -313,6 +313,18 @@ def parallel_parts(size, least=None):
     return parallel_threads()
 
 
+def run_in_parts(loops, name, size, *args):
+    """The loop ``loops.<name>`` on ``args``, or its parallel twin ``<name>_parallel`` on ``args`` and a
+    number of parts where ``size`` elements are worth splitting (parallel_parts) and the twin is ready
+    (parallel_ready); returns what the loop returns."""
+    parts = parallel_parts(size)
+    if parts > 1:
+        parallel = getattr(loops, name + "_parallel")
+        if parallel_ready(parallel, *args, parts):
+            return parallel(*args, parts)
+    return getattr(loops, name)(*args)
+
+
 def out_buffer(attrs, x, shape, dtype):
     """Where a kernel writes an output of ``shape`` and ``dtype``: over its input ``x`` when the
     enable_inplace pass allows it (``attrs['_inplace']``: x is dead after this op and nothing else

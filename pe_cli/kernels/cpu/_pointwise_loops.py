@@ -110,12 +110,15 @@ def sum_outer(d, dy):
 
 @numba.njit(inline="always")
 def _row_max(logits, r):
-    """The max of row r, NaN if the row holds one (inlined into each loop: one home for the rule)."""
+    """The max of row r, NaN if the row holds one (inlined into each loop: one home for the rule). The
+    NaN test is a flag beside the comparison, not a branch in it: LLVM vectorises the loop (twice as fast)."""
     m = logits[r, 0]
+    nan = m != m
     for k in range(1, logits.shape[1]):
         v = logits[r, k]
-        m = v if (v > m or v != v) else m
-    return m
+        m = v if v > m else m
+        nan |= v != v
+    return logits.dtype.type(np.nan) if nan else m
 
 
 @numba.njit(inline="always")
@@ -218,23 +221,6 @@ def log_softmax_ce(logits, m, e, label, ignore_index, loss):
         if not _label_loss(logits, r, mx, log_sum, label, ignore_index, loss) and bad < 0:
             bad = r
     return bad
-
-
-@_jit
-def softmax_ce_grad(softmax, label, dloss, ignore_index, dlogits):
-    """dlogits = (softmax - onehot(label)) * dloss per row; rows with ignore_index get 0."""
-    rows, classes = softmax.shape
-    zero, one = softmax.dtype.type(0), softmax.dtype.type(1)
-    for r in range(rows):
-        t = label[r]
-        g = dloss[r]
-        if t == ignore_index:
-            for k in range(classes):
-                dlogits[r, k] = zero * g
-            continue
-        for k in range(classes):
-            p = softmax[r, k]
-            dlogits[r, k] = (p - one if k == t else p) * g
 
 
 # -- updates ----------------------------------------------------------------------------------------

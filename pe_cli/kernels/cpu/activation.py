@@ -12,9 +12,10 @@ import numpy as np
 from ...base.activations_second_order import grad_grad_kernels
 from ...base.activations import ROWS, bind, kernels
 from . import _replicas
-from ._numba import flat, is_float, lazy, loop_or, out_buffer, parallel_parts, parallel_ready
+from ._numba import flat, is_float, lazy, loop_or, out_buffer, parallel_parts, parallel_ready, run_in_parts
 
 _loops = lazy("_pointwise_loops")
+_rows = lazy("_softmax_rows_loops")
 
 
 @functools.lru_cache(maxsize=None)
@@ -134,8 +135,14 @@ def softmax_grad(ins, attrs):
 
 
 def log_softmax(ins, attrs):
+    """Along the last axis of float32 data, rows of _softmax_rows_loops (vectorised exponentials, on
+    the device's threads for large arrays; the beam search's [256, 10,000] scores); else numpy's passes."""
     x = ins["X"]
     axis = attrs["axis"]
+    if x.dtype == np.float32 and _last_axis_rows(x, axis):
+        out, rows = np.empty_like(x), (-1, x.shape[-1])
+        run_in_parts(_rows(), "log_softmax", x.size, x.reshape(rows), out.reshape(rows))
+        return {"Out": out}
     out = x - x.max(axis=axis, keepdims=True)
     if out.dtype.kind != "f":            # integers: numpy's exp gives float64, as the result then
         out = out.astype(np.float64)

@@ -1,13 +1,16 @@
 """CPU kernels of the classification losses (ops/loss_classification.py). softmax_with_cross_entropy
 with hard labels over the last axis is a numba loop for float32/float64 (_pointwise_loops.py): one
-pass per row instead of numpy's seven passes and fancy indexing, or from ``WIDE_SOFTMAX`` logits on
-two passes around numpy's vectorised exp; the other cases are vectorised numpy."""
+pass per row instead of numpy's seven passes and fancy indexing; from ``WIDE_SOFTMAX`` logits on,
+float32 rows take _softmax_rows_loops' vectorised exponentials (on the device's threads where it has
+several) and float64 ones two passes around numpy's vectorised exp; the other cases are vectorised
+numpy."""
 import numpy as np
 
 from ...base.errors import PeError
-from ._numba import is_float, lazy
+from ._numba import is_float, lazy, run_in_parts
 
 _loops = lazy("_pointwise_loops")
+_rows = lazy("_softmax_rows_loops")
 
 
 def _softmax(x):
@@ -37,7 +40,10 @@ def softmax_with_cross_entropy(ins, attrs):
         softmax = np.empty(logits.shape, dtype=logits.dtype)
         loss = np.empty(logits.shape[:-1] + (1,), dtype=logits.dtype)
         soft2, loops = softmax.reshape(logits2.shape), _loops()
-        if logits.size >= WIDE_SOFTMAX:
+        if logits.size >= WIDE_SOFTMAX and logits.dtype == np.float32:
+            args = (logits2, label1, attrs["ignore_index"], soft2, loss.reshape(-1))
+            bad = run_in_parts(_rows(), "softmax_ce", logits.size, *args)
+        elif logits.size >= WIDE_SOFTMAX:
             m = np.empty(logits2.shape[0], dtype=logits.dtype)
             loops.row_max_shift(logits2, m, soft2)
             np.exp(soft2, out=soft2)
@@ -68,8 +74,8 @@ def softmax_with_cross_entropy_grad(ins, attrs):
     if rows is not None and softmax.size and is_float(softmax, dloss) and dloss.size == rows[1].size:
         softmax2, label1 = rows
         dlogits = np.empty(softmax.shape, dtype=softmax.dtype)
-        _loops().softmax_ce_grad(softmax2, label1, np.ascontiguousarray(dloss).reshape(-1), attrs["ignore_index"],
-                                 dlogits.reshape(softmax2.shape))
+        run_in_parts(_rows(), "softmax_ce_grad", softmax.size, softmax2, label1, np.ascontiguousarray(dloss).reshape(-1),
+                     attrs["ignore_index"], dlogits.reshape(softmax2.shape))
         return {"Logits@GRAD": dlogits}
     if attrs["soft_label"]:
         grad = softmax - label
