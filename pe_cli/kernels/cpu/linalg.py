@@ -166,6 +166,25 @@ def _matmul_operands(x, y, attrs):
     return xm, ym
 
 
+def _product(a, b, trans_a=False, trans_b=False):
+    """op(a) @ op(b), op swapping the last two axes where asked: of two matrices by matmul2d (large ones in
+    blocks on the device's threads; a transposed view passed as its C-contiguous base with the flag
+    flipped, not copied), a stack times one matrix as one product of the stack's rows, other batched
+    products by numpy's matmul (BLAS at the device's share for a large one)."""
+    if a.ndim > 2 and b.ndim == 2 and not trans_a and a.size:     # [..., M, K] @ [K, N]: one GEMM of the rows
+        out = _product(a.reshape(-1, a.shape[-1]), b, False, trans_b)
+        return out.reshape(a.shape[:-1] + out.shape[-1:])
+    if a.ndim == 2 and b.ndim == 2:
+        if not a.flags.c_contiguous and a.T.flags.c_contiguous:
+            a, trans_a = a.T, not trans_a
+        if not b.flags.c_contiguous and b.T.flags.c_contiguous:
+            b, trans_b = b.T, not trans_b
+        return matmul2d(a, b, trans_a, trans_b)
+    a, b = (np.swapaxes(a, -1, -2) if trans_a else a), (np.swapaxes(b, -1, -2) if trans_b else b)
+    threads.for_gemm(a.shape[-2] * a.shape[-1] * b.shape[-1])
+    return np.matmul(a, b)
+
+
 def _sum_to(grad, shape):
     """Sums a broadcast gradient back to ``shape`` (leading dims, and dims of size 1 that grew)."""
     lead = grad.ndim - len(shape)
@@ -215,8 +234,7 @@ def matmul(ins, attrs):
     if attrs.get("head_number", 1) > 1:
         return {"Out": _matmul_heads(ins, attrs, "Out")}
     xm, ym = _matmul_operands(x, y, attrs)
-    threads.for_gemm(xm.shape[-2] * xm.shape[-1] * ym.shape[-1])
-    out = np.matmul(xm, ym)
+    out = _product(xm, ym)
     if attrs["alpha"] != 1.0:
         out = out * x.dtype.type(attrs["alpha"])
     if x.ndim == 1 and out.shape[-2] == 1:         # a 1-D operand's dim of 1 is dropped (Fluid's rule)
@@ -243,8 +261,7 @@ def matmul_grad_x(ins, attrs):
         return {"X@GRAD": _matmul_heads(ins, attrs, "X")}
     xm, ym = _matmul_operands(x, y, attrs)
     d = _matmul_dout(xm, ym, dout, attrs["alpha"])
-    threads.for_gemm(xm.shape[-2] * xm.shape[-1] * ym.shape[-1])
-    dxm = _sum_to(np.matmul(d, np.swapaxes(ym, -1, -2)), xm.shape)   # d(Out)/d(xm): [..., M, K]
+    dxm = _sum_to(_product(d, ym, trans_b=True), xm.shape)   # d(Out)/d(xm): [..., M, K]
     if x.ndim > 1 and attrs["transpose_X"]:
         dxm = np.swapaxes(dxm, -1, -2)
     return {"X@GRAD": np.ascontiguousarray(dxm.reshape(x.shape), dtype=x.dtype)}
@@ -256,8 +273,10 @@ def matmul_grad_y(ins, attrs):
         return {"Y@GRAD": _matmul_heads(ins, attrs, "Y")}
     xm, ym = _matmul_operands(x, y, attrs)
     d = _matmul_dout(xm, ym, dout, attrs["alpha"])
-    threads.for_gemm(xm.shape[-2] * xm.shape[-1] * ym.shape[-1])
-    dym = _sum_to(np.matmul(np.swapaxes(xm, -1, -2), d), ym.shape)   # d(Out)/d(ym): [..., K, N]
+    if ym.ndim == 2 and xm.ndim > 2 and xm.size and d.size:     # the sum over X's leading dims: one GEMM
+        dym = _product(xm.reshape(-1, xm.shape[-1]), d.reshape(-1, d.shape[-1]), trans_a=True)
+    else:
+        dym = _sum_to(_product(xm, d, trans_a=True), ym.shape)   # d(Out)/d(ym): [..., K, N]
     if y.ndim > 1 and attrs["transpose_Y"]:
         dym = np.swapaxes(dym, -1, -2)
     return {"Y@GRAD": np.ascontiguousarray(dym.reshape(y.shape), dtype=y.dtype)}
