@@ -1,10 +1,27 @@
 """CPU kernels of the embedding lookup ops (ops/embedding.py): numpy; the sparse gradient is a
-SelectedRows."""
+SelectedRows, the dense one its rows added into the table's shape (_scatter_loops.py)."""
 import numpy as np
 
 from ...base.selected_rows import SelectedRows
 from ...base.shapes import lookup_out_shape
 from ..common import table_ids
+from ._numba import is_float, lazy, loop_or
+
+_loops = lazy("_scatter_loops")
+
+
+def add_rows(out, ids, rows):
+    """out[ids[i]] += rows[i] in order, as ``np.add.at`` (the same bits): a numba loop for float rows of
+    out's dtype (np.add.at itself while the loop compiles on a first run)."""
+    if is_float(out, rows) and rows.ndim == 2 and ids.ndim == 1:
+        args = (out, ids, np.ascontiguousarray(rows))
+        loop_or(_add_at, _loops().add_rows, *args)(*args)
+    else:
+        np.add.at(out, ids, rows)
+
+
+def _add_at(out, ids, rows):
+    np.add.at(out, ids, rows)
 
 
 # -- lookup_table -----------------------------------------------------------------------------------
@@ -35,5 +52,5 @@ def lookup_table_grad(ins, attrs):
     if attrs["is_sparse"]:      # the rows looked up (duplicates kept, padding_idx left out) and their gradients
         return {"W@GRAD": SelectedRows(flat.copy(), np.array(rows, dtype=w.dtype), w.shape[0])}
     dw = np.zeros(w.shape, dtype=w.dtype)
-    np.add.at(dw, flat, rows)
+    add_rows(dw, flat, rows)
     return {"W@GRAD": dw}

@@ -10,6 +10,7 @@ from ...base.errors import PeError
 from ...base.shapes import strided_window
 from ..common import check_slice_not_empty, gather_rows, one_hot_ids, slice_window
 from ._numba import is_float, lazy
+from .embedding import add_rows
 
 _top_k_loops = lazy("_top_k_loops")
 
@@ -184,8 +185,9 @@ def gather(ins, attrs):
 
 def gather_grad(ins, attrs):
     x, dout = ins["X"], ins["Out@GRAD"]
-    dx = np.zeros_like(x)
-    np.add.at(dx, gather_rows(ins["Index"], x.shape[0]), dout)
+    dx, idx = np.zeros_like(x), gather_rows(ins["Index"], x.shape[0])
+    if dx.size and dout.size:
+        add_rows(dx.reshape(x.shape[0], -1), idx, dout.reshape(idx.size, -1))
     return {"X@GRAD": dx}
 
 

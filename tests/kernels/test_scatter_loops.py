@@ -1,0 +1,48 @@
+"""The dense gradients of lookup_table and gather add rows by index in a numba loop
+(_scatter_loops.add_rows): the bits of numpy's np.add.at, duplicates and padding_idx included."""
+import numpy as np
+import pytest
+
+from pe_cli.kernels.cpu import _numba, embedding, indexing
+
+rng = np.random.default_rng(3)
+
+
+@pytest.fixture(autouse=True)
+def compile_now(monkeypatch):
+    """The loop itself, compiled on its first call (not np.add.at while it compiles)."""
+    monkeypatch.setattr(_numba, "EAGER", True)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("pad", [-1, 3])
+def test_lookup_table_grad_adds_rows_as_add_at(dtype, pad):
+    w = np.zeros((50, 8), dtype)
+    ids = rng.integers(0, 50, (300, 1))          # many duplicates: the order of the adds shows in the bits
+    ids[::7] = 3
+    dout = rng.standard_normal((300, 8)).astype(dtype)
+    grad = embedding.lookup_table_grad({"W": w, "Ids": ids, "Out@GRAD": dout},
+                                       {"padding_idx": pad, "is_sparse": False})["W@GRAD"]
+    keep = ids[:, 0] != pad
+    want = np.zeros_like(w)
+    np.add.at(want, ids[keep, 0], dout[keep])
+    np.testing.assert_array_equal(grad, want)
+    assert pad < 0 or not grad[pad].any()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64])
+def test_gather_grad_adds_rows_as_add_at(dtype):
+    x = np.zeros((20, 3, 4), dtype)
+    index = rng.integers(0, 20, 64)
+    dout = (rng.standard_normal((64, 3, 4)) * 10).astype(dtype)
+    grad = indexing.gather_grad({"X": x, "Index": index, "Out@GRAD": dout}, {})["X@GRAD"]
+    want = np.zeros_like(x)
+    np.add.at(want, index, dout)
+    np.testing.assert_array_equal(grad, want)
+    assert grad.dtype == dtype
+
+
+def test_no_rows_give_zeros():
+    grad = indexing.gather_grad({"X": np.ones((5, 2), np.float32), "Index": np.zeros(0, np.int64),
+                                 "Out@GRAD": np.zeros((0, 2), np.float32)}, {})["X@GRAD"]
+    assert grad.shape == (5, 2) and not grad.any()
