@@ -1,0 +1,61 @@
+"""matmul's products (linalg._product): two matrices, or a stack times one matrix, go through matmul2d's
+blocks on the device's threads; with transposes, 1-D operands and a batch against numpy's matmul in
+float64, forward and both gradients, on a device of 1 thread and of 2."""
+import numpy as np
+import pytest
+
+from pe_cli.kernels.cpu import _numba, linalg, threads
+
+rng = np.random.default_rng(8)
+
+
+@pytest.fixture(params=[1, 2])
+def device_threads(request, monkeypatch):
+    """1 or 2 threads; every GEMM counts as large, so that each takes matmul2d's blocks."""
+    monkeypatch.setattr(threads, "_share", request.param)
+    monkeypatch.setattr(threads, "SPLIT_GEMM_MACS", 1)
+    monkeypatch.setattr(_numba, "EAGER", True)
+    return request.param
+
+
+CASES = [   # X shape, Y shape, transpose_X, transpose_Y
+    ((37, 19), (19, 23), False, False),
+    ((19, 37), (19, 23), True, False),
+    ((37, 19), (23, 19), False, True),
+    ((19, 37), (23, 19), True, True),
+    ((4, 9, 19), (19, 23), False, False),       # a stack times one matrix: one product of 36 rows
+    ((4, 9, 19), (23, 19), False, True),
+    ((4, 19, 9), (19, 23), True, False),        # a transposed stack: numpy's batched matmul
+    ((3, 9, 19), (3, 19, 5), False, False),
+    ((19,), (19, 23), False, False),
+    ((37, 19), (19,), False, False),
+]
+
+
+@pytest.mark.parametrize("x_shape, y_shape, tx, ty", CASES)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_matmul_and_its_gradients_match_numpy(x_shape, y_shape, tx, ty, dtype, device_threads):
+    x, y = rng.standard_normal(x_shape).astype(dtype), rng.standard_normal(y_shape).astype(dtype)
+    attrs = {"transpose_X": tx, "transpose_Y": ty, "alpha": 1.0}
+    x64, y64 = x.astype(np.float64), y.astype(np.float64)
+    xm = x64.reshape(1, -1) if x.ndim == 1 else (np.swapaxes(x64, -1, -2) if tx else x64)
+    ym = y64.reshape(-1, 1) if y.ndim == 1 else (np.swapaxes(y64, -1, -2) if ty else y64)
+    want = np.matmul(xm, ym)
+    out = linalg.matmul({"X": x, "Y": y}, attrs)["Out"]
+    assert out.dtype == dtype
+    rtol = 1e-5 if dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(out.reshape(want.shape), want, rtol=rtol, atol=rtol)
+    dout = rng.standard_normal(out.shape).astype(dtype)
+    ins = {"X": x, "Y": y, "Out": out, "Out@GRAD": dout}
+    d = dout.astype(np.float64).reshape(want.shape)
+    dx = np.matmul(d, np.swapaxes(ym, -1, -2))
+    dy = np.matmul(np.swapaxes(xm, -1, -2), d)
+    dx = dx.sum(axis=tuple(range(dx.ndim - xm.ndim))) if dx.ndim > xm.ndim else dx
+    dy = dy.sum(axis=tuple(range(dy.ndim - ym.ndim))) if dy.ndim > ym.ndim else dy
+    dx = np.swapaxes(dx, -1, -2) if tx and x.ndim > 1 else dx
+    dy = np.swapaxes(dy, -1, -2) if ty and y.ndim > 1 else dy
+    gx = linalg.matmul_grad_x(ins, attrs)["X@GRAD"]
+    gy = linalg.matmul_grad_y(ins, attrs)["Y@GRAD"]
+    assert gx.shape == x.shape and gy.shape == y.shape and gx.dtype == gy.dtype == dtype
+    np.testing.assert_allclose(gx, dx.reshape(x.shape), rtol=rtol, atol=rtol * 10)
+    np.testing.assert_allclose(gy, dy.reshape(y.shape), rtol=rtol, atol=rtol * 10)
