@@ -64,6 +64,15 @@ def test_relu_and_its_gradient(dtype):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
+def test_tanh_gradient(dtype):
+    out, dout = np.tanh(awkward(1000, dtype)), awkward(1000, dtype)
+    same_bits(pointwise_loops().tanh_grad, _replicas.tanh_grad, (out, dout, np.empty_like(out)), [2])
+    dx = np.empty_like(out)
+    pointwise_loops().tanh_grad_parallel(out, dout, dx, 3)
+    np.testing.assert_array_equal(bits(dx), bits(dout * (1 - out * out)))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
 def test_add_then_relu_of_same_shapes(dtype):
     x, y = awkward(1000, dtype), awkward(1000, dtype)[::-1].copy()
     args = (x, y, np.empty_like(x), np.empty_like(x))

@@ -1,6 +1,7 @@
 """The recurrent kernels' activations (kernels.common.ACT_CODES: sigmoid, tanh, relu, identity) over
 a block of columns of a float32 array's first rows, in numba, so that a loop over a sequence's time
-steps runs whole without the GIL (_lstm_loops.forward_sequence).
+steps runs whole without the GIL (_lstm_loops.forward_sequence); the tanh op's float32 kernel
+(kernels/cpu/activation.py) and the exponentials of _softmax_rows_loops.py.
 
 numba's own exp and tanh are a libm call per value (595 us a step of 64 x 512 gates where numpy's
 vectorised calls take 60-110; _lstm_loops.py), and numpy's cannot be called without the GIL. So they
@@ -14,7 +15,7 @@ float64 LSTM keeps numpy's). A NaN stays NaN; results below float32's normal ran
 below -87) may be 0 where the exact one is subnormal, as pe's runs flush subnormals anyway."""
 import numpy as np
 from llvmlite import ir
-from numba import njit, types, uintp
+from numba import njit, prange, types, uintp
 from numba.extending import intrinsic
 
 _F = np.float32
@@ -60,7 +61,8 @@ def _tanh(v):
     a = abs(v)
     if a < _SMALL:
         z = v * v
-        return ((((_T0 * z + _T1) * z + _T2) * z + _T3) * z + _T4) * z * v + v
+        t = ((((_T0 * z + _T1) * z + _T2) * z + _T3) * z + _T4) * z * v + v
+        return t if v != 0 else v       # -0.0 stays -0.0 (the sum above gives +0.0)
     t = _ONE - _TWO / (_exp(_TWO * a) + _ONE)
     return t if v > 0 else -t
 
@@ -89,3 +91,19 @@ def activate(a, n, lo, hi, code):
                 u = uintp(j)
                 if row[u] < zero:
                     row[u] = zero
+
+
+@_jit
+def tanh(x, out):
+    """out = tanh(x) of flat float32 arrays (the tanh op's float32 kernel, kernels/cpu/activation.py)."""
+    for i in range(x.size):
+        out[i] = _tanh(x[i])
+
+
+@njit(cache=True, nogil=True, error_model="numpy", parallel=True)
+def tanh_parallel(x, out, parts):
+    """tanh over ``parts`` contiguous chunks on numba's threads."""
+    n = x.size
+    for p in prange(parts):
+        for i in range(uintp(n * p // parts), uintp(n * (p + 1) // parts)):    # unsigned: vectorised
+            out[i] = _tanh(x[i])

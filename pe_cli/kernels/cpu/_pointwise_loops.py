@@ -36,6 +36,15 @@ def relu_grad(out, dout, dx):
         dx[i] = g if out[i] > 0 else g * zero
 
 
+@_jit
+def tanh_grad(out, dout, dx):
+    """dx = dout * (1 - out * out), rounded as numpy's expression."""
+    one = dout.dtype.type(1)
+    for i in range(dout.size):
+        o = out[i]
+        dx[i] = dout[i] * (one - o * o)
+
+
 # -- the bias add: X [pre, n, post] + Y [n] ---------------------------------------------------------
 
 @_jit
@@ -294,6 +303,17 @@ def relu_grad_parallel(out, dout, dx, parts):
         for i in range(uintp(n * p // parts), uintp(n * (p + 1) // parts)):
             g = dout[i]
             dx[i] = g if out[i] > 0 else g * zero
+
+
+@_pjit
+def tanh_grad_parallel(out, dout, dx, parts):
+    """tanh_grad over ``parts`` contiguous chunks on numba's threads."""
+    one = dout.dtype.type(1)
+    n = dout.size
+    for p in prange(parts):
+        for i in range(uintp(n * p // parts), uintp(n * (p + 1) // parts)):
+            o = out[i]
+            dx[i] = dout[i] * (one - o * o)
 
 
 @_pjit

@@ -36,6 +36,11 @@ def relu_grad(out, dout, dx):
 
 
 @_quiet
+def tanh_grad(out, dout, dx):
+    np.multiply(dout, 1 - out * out, out=dx)
+
+
+@_quiet
 def add_relu(x, y, inter, out, parts):
     """_fused_loops.add_relu: numpy's add, then relu."""
     np.add(x, y, out=inter)
