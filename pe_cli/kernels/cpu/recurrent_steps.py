@@ -4,9 +4,20 @@ and gradients are handled on the host, moved with ``to_device``/``to_host`` (the
 the CUDA module passes its runtime's)."""
 import numpy as np
 
+from ._numba import is_float
+
 
 def _same(x):
     return x
+
+
+def _accumulate(total, g):
+    """total += g: for large float arrays in chunks on the device's threads (add_same; the same bits)."""
+    if total.shape == g.shape and is_float(total, g) and total.flags.c_contiguous:
+        from .elementwise import add_same        # (here: elementwise's imports reach this module)
+        add_same(total, g, total)
+    else:
+        total += g
 
 
 def recurrent(ins, attrs, to_device=_same, to_host=np.asarray):
@@ -56,6 +67,6 @@ def recurrent_grad(ins, attrs, to_device=_same, to_host=np.asarray):
             grad[t] = to_host(scope[name])
         for j, name in enumerate(attrs["parameter_grads"]):
             if name:
-                p_grads[j] += to_host(scope[name])
+                _accumulate(p_grads[j], to_host(scope[name]))
     return {"inputs@GRAD": [to_device(g) for g in x_grads], "initial_states@GRAD": state_grads,
             "parameters@GRAD": [to_device(g) for g in p_grads]}
