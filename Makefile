@@ -14,7 +14,8 @@ $(STAMP): pyproject.toml
 	@# them, and compiling pe's ~280 modules from source cost each process 0.4-0.6 s (docs/PERFORMANCE.md)
 	$(PY) -m compileall -q pe_cli
 	@echo "compiling pe's kernels for this machine into numba's cache (once, about half a minute)"
-	-$(VENV)/bin/pe smoke --steps 4 --samples 64 > /dev/null
+	@# a warm-up only: 4 steps are too few for every config's loss to fall (`make smoke` is the check)
+	@$(VENV)/bin/pe smoke --steps 4 --samples 64 > /dev/null || true
 	touch $(STAMP)
 
 train: $(STAMP)
