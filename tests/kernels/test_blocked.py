@@ -16,14 +16,6 @@ rng = np.random.default_rng(3)
 needs_onednn = pytest.mark.skipif(_onednn.library() is None, reason="the onednn extra is not installed")
 
 
-@pytest.fixture(params=[1, 2], ids=["serial", "parallel"])
-def device_threads(request, monkeypatch):
-    monkeypatch.setattr(threads, "_share", request.param)
-    monkeypatch.setattr(_numba, "PARALLEL_MIN_ELEMENTS", 1)
-    monkeypatch.setattr(_numba, "EAGER", True)
-    return request.param
-
-
 def test_to_blocked_and_back_is_the_layout_of_nchw16c():
     x = rng.normal(size=(2, 32, 3, 5)).astype(np.float32)
     b = blocked.to_blocked(x)

@@ -79,16 +79,12 @@ CONV_GEOMETRIES = [
 ]
 
 
-@pytest.fixture(params=[1, 2], ids=["serial", "parallel"])
-def device_threads(request, monkeypatch):
-    """Kernels run as on a device with 1 or 2 threads (the conv loops' serial and parallel twins)."""
-    from pe_cli.kernels.cpu import threads
-    from pe_cli.kernels.cpu import _numba
-    monkeypatch.setattr(threads, "_share", request.param)
-    monkeypatch.setattr(_numba, "PARALLEL_MIN_ELEMENTS", 1)     # small test arrays take the twins too
-    monkeypatch.setattr(_numba, "EAGER", True)                  # and compile them now, not in the background
-    monkeypatch.setattr(_winograd, "MIN_TILES", 1)              # and the Winograd path from one output tile
-    return request.param
+@pytest.fixture
+def device_threads(device_threads, monkeypatch):
+    """conftest's 1 or 2 threads (the conv loops' serial and parallel twins), and the Winograd path from
+    one output tile."""
+    monkeypatch.setattr(_winograd, "MIN_TILES", 1)
+    return device_threads
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

@@ -11,15 +11,6 @@ rng = np.random.default_rng(5)
 ATTRS = {"soft_label": False, "ignore_index": 7, "numeric_stable_mode": True, "axis": -1}
 
 
-@pytest.fixture(params=[1, 2])
-def device_threads(request, monkeypatch):
-    """Kernels run as on a device with 1 or 2 threads, every array large enough to split."""
-    monkeypatch.setattr(threads, "_share", request.param)
-    monkeypatch.setattr(_numba, "PARALLEL_MIN_ELEMENTS", 1)
-    monkeypatch.setattr(_numba, "EAGER", True)
-    return request.param
-
-
 def _logits(rows=37, classes=3001):
     x = (rng.standard_normal((rows, classes)) * 4).astype(np.float32)
     x[3, 100] = np.nan                  # the row's softmax and loss are NaN

@@ -7,14 +7,6 @@ import pytest
 from pe_cli.kernels.cpu import _numba, activation, threads
 
 
-@pytest.fixture(params=[1, 2])
-def device_threads(request, monkeypatch):
-    monkeypatch.setattr(threads, "_share", request.param)
-    monkeypatch.setattr(_numba, "PARALLEL_MIN_ELEMENTS", 1)
-    monkeypatch.setattr(_numba, "EAGER", True)
-    return request.param
-
-
 def _values():
     return np.concatenate([np.linspace(-12, 12, 30003), [-1e-9, 0.0, -0.0, 0.6, 0.65, 9.5, -9.5, 1e30, -1e30,
                                                           np.inf, -np.inf, np.nan]]).astype(np.float32)
