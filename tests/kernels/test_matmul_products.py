@@ -1,21 +1,20 @@
 """matmul's products (linalg._product): two matrices, or a stack times one matrix, go through matmul2d's
-blocks on the device's threads; with transposes, 1-D operands and a batch against numpy's matmul in
-float64, forward and both gradients, on a device of 1 thread and of 2."""
+blocks on the device's threads, stacks of one batch through _blas_loops.gemm_batch; with transposes,
+1-D operands and broadcast stacks against numpy's matmul in float64, forward and both gradients, on a
+device of 1 thread and of 2."""
 import numpy as np
 import pytest
 
-from pe_cli.kernels.cpu import _numba, linalg, threads
+from pe_cli.kernels.cpu import linalg, threads
 
 rng = np.random.default_rng(8)
 
 
-@pytest.fixture(params=[1, 2])
-def device_threads(request, monkeypatch):
-    """1 or 2 threads; every GEMM counts as large, so that each takes matmul2d's blocks."""
-    monkeypatch.setattr(threads, "_share", request.param)
+@pytest.fixture
+def device_threads(device_threads, monkeypatch):
+    """conftest's 1 or 2 threads; every GEMM counts as large, so that each takes matmul2d's blocks."""
     monkeypatch.setattr(threads, "SPLIT_GEMM_MACS", 1)
-    monkeypatch.setattr(_numba, "EAGER", True)
-    return request.param
+    return device_threads
 
 
 CASES = [   # X shape, Y shape, transpose_X, transpose_Y
@@ -26,10 +25,20 @@ CASES = [   # X shape, Y shape, transpose_X, transpose_Y
     ((4, 9, 19), (19, 23), False, False),       # a stack times one matrix: one product of 36 rows
     ((4, 9, 19), (23, 19), False, True),
     ((4, 19, 9), (19, 23), True, False),        # a transposed stack: numpy's batched matmul
-    ((3, 9, 19), (3, 19, 5), False, False),
+    ((3, 9, 19), (3, 19, 5), False, False),    # stacks of one batch: _blas_loops.gemm_batch on 2 threads
+    ((3, 19, 9), (3, 19, 5), True, False),
+    ((3, 9, 19), (3, 5, 19), False, True),
+    ((2, 3, 7, 16), (2, 3, 7, 16), False, True),  # the attention's q k^T
+    ((1, 9, 19), (3, 19, 5), False, False),     # a broadcast stack: numpy's matmul
     ((19,), (19, 23), False, False),
     ((37, 19), (19,), False, False),
 ]
+
+
+def _summed_to(g, shape):
+    """A broadcast product's gradient summed back to its operand's ``shape``."""
+    g = g.sum(axis=tuple(range(g.ndim - len(shape))))
+    return g.sum(axis=tuple(i for i, n in enumerate(shape) if n == 1 and g.shape[i] != 1), keepdims=True)
 
 
 @pytest.mark.parametrize("x_shape, y_shape, tx, ty", CASES)
@@ -50,8 +59,7 @@ def test_matmul_and_its_gradients_match_numpy(x_shape, y_shape, tx, ty, dtype, d
     d = dout.astype(np.float64).reshape(want.shape)
     dx = np.matmul(d, np.swapaxes(ym, -1, -2))
     dy = np.matmul(np.swapaxes(xm, -1, -2), d)
-    dx = dx.sum(axis=tuple(range(dx.ndim - xm.ndim))) if dx.ndim > xm.ndim else dx
-    dy = dy.sum(axis=tuple(range(dy.ndim - ym.ndim))) if dy.ndim > ym.ndim else dy
+    dx, dy = _summed_to(dx, xm.shape), _summed_to(dy, ym.shape)
     dx = np.swapaxes(dx, -1, -2) if tx and x.ndim > 1 else dx
     dy = np.swapaxes(dy, -1, -2) if ty and y.ndim > 1 else dy
     gx = linalg.matmul_grad_x(ins, attrs)["X@GRAD"]

@@ -109,3 +109,24 @@ gemm_k_blocks = numba.njit(cache=True, nogil=True)(_gemm_k_blocks(range))
 # its two loops never fused into one: numba sees no dependence between them (BLAS writes through
 # addresses); a first version that wrote block 0's product into c gave wrong float64 sums in parallel
 gemm_k_blocks_parallel = numba.njit(cache=True, nogil=True, parallel={"fusion": False})(_gemm_k_blocks(prange))
+
+
+def _gemm_batch(blocks):
+    """The loop over ``parts`` blocks of a stack of products (range or prange): c[i] = op(a[i]) @ op(b[i])
+    for C-contiguous 3-D arrays of one batch, each product one single-threaded BLAS call, as numpy's
+    matmul makes it (matmul's batched products, the attention's q k^T and its weights times v:
+    kernels/cpu/linalg.py). The products are the same whichever twin runs them."""
+    def loop(gemm, trans_a, trans_b, a, b, c, parts):
+        batch, m, n = c.shape
+        k = a.shape[1] if trans_a == 112 else a.shape[2]
+        lda, ldb, size = a.shape[2], b.shape[2], a.itemsize
+        step_a, step_b, step_c = a.shape[1] * a.shape[2] * size, b.shape[1] * b.shape[2] * size, m * n * size
+        for p in blocks(parts):
+            for i in range(batch * p // parts, batch * (p + 1) // parts):
+                gemm(101, trans_a, trans_b, m, n, k, 1.0, a.ctypes.data + uintp(i * step_a), lda,
+                     b.ctypes.data + uintp(i * step_b), ldb, 0.0, c.ctypes.data + uintp(i * step_c), n)
+    return loop
+
+
+gemm_batch = numba.njit(cache=True, nogil=True)(_gemm_batch(range))
+gemm_batch_parallel = numba.njit(cache=True, nogil=True, parallel=True)(_gemm_batch(prange))

@@ -180,9 +180,39 @@ def _product(a, b, trans_a=False, trans_b=False):
         if not b.flags.c_contiguous and b.T.flags.c_contiguous:
             b, trans_b = b.T, not trans_b
         return matmul2d(a, b, trans_a, trans_b)
+    out = _stacked_products(a, b, trans_a, trans_b)
+    if out is not None:
+        return out
     a, b = (np.swapaxes(a, -1, -2) if trans_a else a), (np.swapaxes(b, -1, -2) if trans_b else b)
     threads.for_gemm(a.shape[-2] * a.shape[-1] * b.shape[-1])
     return np.matmul(a, b)
+
+
+def _stacked_products(a, b, trans_a, trans_b):
+    """op(a[i]) @ op(b[i]) over a stack of float matrices of one batch shape, the products split over the
+    device's threads (_blas_loops.gemm_batch, one BLAS call a product, as numpy's matmul); None where
+    numpy's matmul is to do it (one thread, a small stack, broadcasting, another dtype)."""
+    if a.ndim < 3 or a.ndim != b.ndim or a.shape[:-2] != b.shape[:-2] or not is_float(a, b) or not a.size or not b.size:
+        return None
+    m, k = (a.shape[-1], a.shape[-2]) if trans_a else a.shape[-2:]
+    n = b.shape[-2] if trans_b else b.shape[-1]
+    batch = a.size // (a.shape[-2] * a.shape[-1])
+    parts = min(parallel_threads(), batch) if batch * m * n * k >= threads.SPLIT_GEMM_MACS else 1
+    gemm = _cblas.gemm(a.dtype) if parts > 1 else None
+    if gemm is None:
+        return None
+    # a transposed view goes as its C-contiguous base with the flag flipped
+    if not a.flags.c_contiguous and np.swapaxes(a, -1, -2).flags.c_contiguous:
+        a, trans_a = np.swapaxes(a, -1, -2), not trans_a
+    if not b.flags.c_contiguous and np.swapaxes(b, -1, -2).flags.c_contiguous:
+        b, trans_b = np.swapaxes(b, -1, -2), not trans_b
+    a3 = np.ascontiguousarray(a).reshape((batch,) + a.shape[-2:])
+    b3 = np.ascontiguousarray(b).reshape((batch,) + b.shape[-2:])
+    out = np.empty(a.shape[:-2] + (m, n), dtype=a.dtype)
+    ta, tb = _cblas.TRANS if trans_a else _cblas.NO_TRANS, _cblas.TRANS if trans_b else _cblas.NO_TRANS
+    args, loops = (gemm, ta, tb, a3, b3, out.reshape(batch, m, n), parts), _loops()
+    twin(loops.gemm_batch, loops.gemm_batch_parallel, True, *args)(*args)
+    return out
 
 
 def _sum_to(grad, shape):
