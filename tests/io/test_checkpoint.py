@@ -392,7 +392,8 @@ def test_an_inference_model_pe_saved_as_json_still_loads():
         program, feeds, fetches = fluid.io.load_inference_model(os.path.join(data, "pe_json_model"), exe)
         assert len(program.blocks) == 2 and feeds == ["x"]
         got = exe.run(program, feed={"x": io["x"]}, fetch_list=fetches)[0]
-    np.testing.assert_array_equal(got, io["out"])
+    # to float32 rounding: the kernels' last bits may change between versions (float32 tanh did)
+    np.testing.assert_allclose(got, io["out"], rtol=1e-5, atol=1e-6)
 
 
 def test_load_refuses_a_fifo_unread(tmp_path):

@@ -23,6 +23,7 @@ def _run(main, startup, feed, fetch, scope):
 
 
 def test_the_issues_lenet_trains_and_its_loss_falls():
+    paddle.seed(0)      # its initial weights, whatever earlier tests drew from the default generator
     main, startup = _programs()
     with paddle.static.program_guard(main, startup):
         x = paddle.static.data("x", [None, 1, 28, 28])
