@@ -325,6 +325,23 @@ def run_in_parts(loops, name, size, *args):
     return getattr(loops, name)(*args)
 
 
+_pointwise = lazy("_pointwise_loops")
+
+
+def add_same(x, y, out):
+    """out = x + y for float arrays of the same shape and dtype (out C-contiguous; it may be x or y):
+    in contiguous chunks on the device's threads when large (add_parallel), else numpy's add. One
+    core's add runs at its own bandwidth, about half of what two reach; the sums are the same bits."""
+    parts = parallel_parts(out.size)
+    if parts > 1:
+        args = (flat(x), flat(y), out.reshape(-1), parts)
+        if parallel_ready(_pointwise().add_parallel, *args):
+            _pointwise().add_parallel(*args)
+            return out
+    np.add(x, y, out=out)
+    return out
+
+
 def out_buffer(attrs, x, shape, dtype):
     """Where a kernel writes an output of ``shape`` and ``dtype``: over its input ``x`` when the
     enable_inplace pass allows it (``attrs['_inplace']``: x is dead after this op and nothing else

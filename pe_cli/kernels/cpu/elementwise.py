@@ -17,7 +17,7 @@ from ...base.selected_rows import SelectedRows
 from . import _replicas, control_flow
 from ..common import div_grad_grad
 from .selected_rows import sum_with_sparse
-from ._numba import flat, is_float, lazy, out_buffer, parallel_parts, parallel_ready, twin
+from ._numba import add_same, flat, is_float, lazy, out_buffer, parallel_parts, parallel_ready, twin
 
 _loops = lazy("_pointwise_loops")
 
@@ -53,20 +53,6 @@ def mid_run(x, y, axis):
     if x.shape[start:start + y.ndim] != y.shape:
         return None
     return math.prod(x.shape[:start]), y.size, math.prod(x.shape[start + y.ndim:])
-
-
-def add_same(x, y, out):
-    """out = x + y for float arrays of the same shape and dtype (out C-contiguous; it may be x or y):
-    in contiguous chunks on the device's threads when large (add_parallel), else numpy's add. One
-    core's add runs at its own bandwidth, about half of what two reach; the sums are the same bits."""
-    parts = parallel_parts(out.size)
-    if parts > 1:
-        args = (flat(x), flat(y), out.reshape(-1), parts)
-        if parallel_ready(_loops().add_parallel, *args):
-            _loops().add_parallel(*args)
-            return out
-    np.add(x, y, out=out)
-    return out
 
 
 def elementwise_add(ins, attrs):

@@ -4,9 +4,7 @@ and gradients are handled on the host, moved with ``to_device``/``to_host`` (the
 the CUDA module passes its runtime's)."""
 import numpy as np
 
-from ._numba import flat, is_float, lazy, parallel_parts, parallel_ready
-
-_loops = lazy("_pointwise_loops")
+from ._numba import add_same, is_float
 
 
 def _same(x):
@@ -14,15 +12,11 @@ def _same(x):
 
 
 def _accumulate(total, g):
-    """total += g: for large float arrays in chunks on the device's threads (_pointwise_loops.add_parallel,
-    numpy's bits; elementwise.add_same's rule, which this module cannot import: elementwise reaches it)."""
-    parts = parallel_parts(total.size) if total.shape == g.shape and is_float(total, g) else 1
-    if parts > 1 and total.flags.c_contiguous:
-        args = (flat(total), flat(g), total.reshape(-1), parts)
-        if parallel_ready(_loops().add_parallel, *args):
-            _loops().add_parallel(*args)
-            return
-    total += g
+    """total += g: for large float arrays in chunks on the device's threads (add_same: numpy's bits)."""
+    if total.shape == g.shape and is_float(total, g) and total.flags.c_contiguous:
+        add_same(total, g, total)
+    else:
+        total += g
 
 
 def recurrent(ins, attrs, to_device=_same, to_host=np.asarray):
