@@ -1,6 +1,6 @@
 """numba loops over float32 rows too wide for the one-pass softmax loops: a language model's vocabulary
-([tokens, 10,000] logits). softmax_with_cross_entropy with hard labels and its gradient, and log_softmax
-along the last axis, each a row at a time on one thread, with a ``_parallel`` twin over blocks of rows
+([tokens, 10,000] logits). softmax_with_cross_entropy with hard labels and its gradient, and softmax
+and log_softmax along the last axis (rows of any width: an attention's 28 keys too), each a row at a time on one thread, with a ``_parallel`` twin over blocks of rows
 on numba's threads (kernels/cpu/loss_classification.py, activation.py); a row's results are the same
 whichever loop runs it.
 
@@ -106,6 +106,67 @@ def softmax_ce_grad_parallel(softmax, label, dloss, ignore_index, dlogits, parts
     for p in prange(parts):
         for r in range(uintp(rows * p // parts), uintp(rows * (p + 1) // parts)):
             _softmax_ce_grad_row(softmax, r, label, dloss, ignore_index, dlogits)
+
+
+SHORT_ROW = 64      # softmax rows narrower than this: their exponentials in one flat pass (_softmax_rows)
+
+
+@numba.njit(inline="always", error_model="numpy")
+def _scale_by_sum(o):
+    """o /= sum(o) (the sum in float64, four partial sums: one chain of dependent adds is four times
+    slower), as o * (1 / sum)."""
+    n = o.shape[0]
+    s0 = s1 = s2 = s3 = 0.0
+    n4 = n - n % 4
+    for k in range(0, n4, 4):
+        s0 += o[k]
+        s1 += o[k + 1]
+        s2 += o[k + 2]
+        s3 += o[k + 3]
+    for k in range(n4, n):
+        s0 += o[k]
+    inv = 1.0 / ((s0 + s1) + (s2 + s3))
+    for k in range(n):
+        o[k] = o[k] * inv
+
+
+@numba.njit(inline="always", error_model="numpy")
+def _softmax_rows(x, lo, hi, floor, out, flat):
+    """Rows lo:hi of softmax: out[r] = exp(max(x[r] - max, floor)) / their sum; ``flat`` is ``out``
+    seen as 1-D. LLVM vectorises a loop by 32 values at a time, so a short row (an attention's 28
+    keys) would run its exponentials one by one: short rows are shifted first, then exponentiated
+    in one pass over the block, then scaled."""
+    n = x.shape[1]
+    if n < SHORT_ROW:
+        for r in range(lo, hi):
+            m = _row_max(x, r)
+            for k in range(n):
+                out[r, k] = max(x[r, k] - m, floor)
+        for i in range(uintp(lo * n), uintp(hi * n)):     # unsigned: vectorised
+            flat[i] = _exp(flat[i])
+    else:
+        for r in range(lo, hi):
+            m = _row_max(x, r)
+            row, o = x[r], out[r]
+            for k in range(n):
+                o[k] = _exp(max(row[k] - m, floor))
+    for r in range(lo, hi):
+        _scale_by_sum(out[r])
+
+
+@_jit
+def softmax(x, floor, out, flat):
+    """Fluid's softmax along the rows of [rows, n] float32 ``x``: the shifted values are clipped at
+    ``floor`` (activation.softmax), so no probability is below exp(floor); ``flat``: ``out`` as 1-D."""
+    _softmax_rows(x, 0, x.shape[0], floor, out, flat)
+
+
+@_pjit
+def softmax_parallel(x, floor, out, flat, parts):
+    """softmax over ``parts`` blocks of rows on numba's threads."""
+    rows = x.shape[0]
+    for p in prange(parts):
+        _softmax_rows(x, uintp(rows * p // parts), uintp(rows * (p + 1) // parts), floor, out, flat)
 
 
 @numba.njit(inline="always", error_model="numpy")

@@ -50,15 +50,25 @@ def _expand_back(x, attrs, value):
     return value.reshape([1 if i in _axes(x, attrs) else n for i, n in enumerate(x.shape)])
 
 
+def _spread(x, attrs, value):
+    """``value`` (the reduced shape) copied over every reduced axis of ``x``, as x's dtype: one pass
+    writing the result (arithmetic on a broadcast view runs at a quarter of that speed)."""
+    out = np.empty(x.shape, x.dtype)
+    np.copyto(out, _expand_back(x, attrs, value), casting="unsafe")
+    return out
+
+
 def reduce_sum_grad(ins, attrs):
     x, dout = ins["X"], ins["Out@GRAD"]
-    return {"X@GRAD": np.broadcast_to(_expand_back(x, attrs, dout), x.shape).astype(x.dtype)}
+    return {"X@GRAD": _spread(x, attrs, dout)}
 
 
 def reduce_mean_grad(ins, attrs):
+    """dout / count spread over the reduced axes: the division on the reduced values (each element of
+    the result is the same quotient it would be after the spread: the same bits, a fraction of the work)."""
     x, dout = ins["X"], ins["Out@GRAD"]
     count = int(np.prod([x.shape[a] for a in _axes(x, attrs)]))
-    return {"X@GRAD": (np.broadcast_to(_expand_back(x, attrs, dout), x.shape) / count).astype(x.dtype)}
+    return {"X@GRAD": _spread(x, attrs, dout / count if count else dout)}     # (no values: nothing to divide)
 
 
 def reduce_extreme_grad(ins, attrs):
