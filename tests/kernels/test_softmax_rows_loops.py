@@ -1,6 +1,7 @@
 """The float32 row loops (_softmax_rows_loops.py): softmax_with_cross_entropy, its gradient and
-log_softmax over wide rows, and softmax over short rows (an attention's) and wide ones, against float64 numpy, on a device of 1 thread and of 2 (the parallel twins, which must give
-the serial loops' bits), with NaN and infinite rows, ignore_index and a label outside the classes."""
+log_softmax over wide rows, and softmax over short rows (an attention's) and wide ones, against
+float64 numpy, on a device of 1 thread and of 2 (the parallel twins, which must give the serial loops'
+bits), with NaN and infinite rows, ignore_index and a label outside the classes."""
 import numpy as np
 import pytest
 

@@ -1,7 +1,8 @@
-"""numba loops over float32 rows too wide for the one-pass softmax loops: a language model's vocabulary
-([tokens, 10,000] logits). softmax_with_cross_entropy with hard labels and its gradient, and softmax
-and log_softmax along the last axis (rows of any width: an attention's 28 keys too), each a row at a time on one thread, with a ``_parallel`` twin over blocks of rows
-on numba's threads (kernels/cpu/loss_classification.py, activation.py); a row's results are the same
+"""numba loops over float32 rows: a language model's vocabulary ([tokens, 10,000] logits), an
+attention's keys. softmax_with_cross_entropy with hard labels and its gradient over rows too wide for
+the one-pass loops of _pointwise_loops.py, and softmax and log_softmax along the last axis (rows of any
+width), each a block of rows at a time on one thread, with a ``_parallel`` twin over blocks of rows on
+numba's threads (kernels/cpu/loss_classification.py, activation.py); a row's results are the same
 whichever loop runs it.
 
 The exponentials are _activation_loops' vectorised float32 ones (within 2 ulps, as numpy's float32
