@@ -334,6 +334,9 @@ def test_mul_and_its_gradients_split_over_threads(dtype, batch, parts, device_th
     assert kmath.split_mode(726, 363, 97, cols) == cols and kmath.split_mode(727, 363, 97, cols) == rows
     # a weight of fewer than WEIGHT_ROWS_MIN values (the MLP's [256, 10]): its blocks are not worth it
     assert kmath.split_mode(512, 10, 256, inner) == rows and kmath.split_mode(512, 256, 10, cols) == rows
+    # a result much wider than tall and large (the beam search's [256, 10,000] output projection): by
+    # columns, not [256, 10,000] partial products
+    assert kmath.split_mode(256, 10_000, 256, inner) == cols and kmath.split_mode(256, 1000, 256, inner) == inner
     x = rng.normal(size=(batch, 3, 11, 11)).astype(dtype)       # 363 columns
     y = rng.normal(size=(363, 97)).astype(dtype)
     dout = rng.normal(size=(batch, 97)).astype(dtype)
