@@ -24,11 +24,9 @@ _F = np.float32
 
 
 @numba.njit(inline="always", error_model="numpy")
-def _sum_exp(x, m, e):
-    """sum(exp(x - m)) of the row ``x`` (float32), in float64, e = exp(x - m) written on the way."""
-    n = x.shape[0]
-    for k in range(n):
-        e[k] = _exp(x[k] - m)
+def _row_sum(e):
+    """sum(e) of a float32 row in float64, over four interleaved partial sums."""
+    n = e.shape[0]
     s0 = s1 = s2 = s3 = 0.0
     n4 = n - n % 4
     for k in range(0, n4, 4):
@@ -39,6 +37,14 @@ def _sum_exp(x, m, e):
     for k in range(n4, n):
         s0 += e[k]
     return (s0 + s1) + (s2 + s3)
+
+
+@numba.njit(inline="always", error_model="numpy")
+def _sum_exp(x, m, e):
+    """sum(exp(x - m)) of the row ``x`` (float32), in float64, e = exp(x - m) written on the way."""
+    for k in range(x.shape[0]):
+        e[k] = _exp(x[k] - m)
+    return _row_sum(e)
 
 
 @numba.njit(inline="always", error_model="numpy")
@@ -114,20 +120,9 @@ SHORT_ROW = 64      # softmax rows narrower than this: their exponentials in one
 
 @numba.njit(inline="always", error_model="numpy")
 def _scale_by_sum(o):
-    """o /= sum(o) (the sum in float64, four partial sums: one chain of dependent adds is four times
-    slower), as o * (1 / sum)."""
-    n = o.shape[0]
-    s0 = s1 = s2 = s3 = 0.0
-    n4 = n - n % 4
-    for k in range(0, n4, 4):
-        s0 += o[k]
-        s1 += o[k + 1]
-        s2 += o[k + 2]
-        s3 += o[k + 3]
-    for k in range(n4, n):
-        s0 += o[k]
-    inv = 1.0 / ((s0 + s1) + (s2 + s3))
-    for k in range(n):
+    """o /= sum(o) (_row_sum), as o * (1 / sum)."""
+    inv = 1.0 / _row_sum(o)
+    for k in range(o.shape[0]):
         o[k] = o[k] * inv
 
 

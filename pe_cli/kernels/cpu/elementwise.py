@@ -4,7 +4,9 @@ gradients sum over the broadcast dims back to each input's shape.
 The bias add (Y matching a run of X's dims: X seen as [pre, n, post], Y as [n]) is a numba loop for
 float32/float64, forward and backward (_pointwise_loops.py): numpy's broadcast add over the middle
 axis is 2-3x slower, and its gradient a strided reduction. The add of two large arrays of the same
-shape (a residual connection, a gradient sum) is split over the device's threads (``add_same``).
+shape (a residual connection, a gradient sum) is split over the device's threads (``add_same``), and
+so are add, sub and mul of a large X and a Y of its shape, one value a row or one row for all
+(``row_view``, _broadcast_loops.py: the beam search's scores and masks).
 Also the sum of several tensors (``sum``, a kernel of that name: the builtin is never called here),
 scale, clip, clip_by_norm and the isfinite/isinf/isnan checks."""
 import functools
@@ -17,7 +19,7 @@ from ...base.selected_rows import SelectedRows
 from . import _replicas, control_flow
 from ..common import div_grad_grad
 from .selected_rows import sum_with_sparse
-from ._numba import add_same, flat, is_float, lazy, out_buffer, parallel_parts, parallel_ready, twin
+from ._numba import add_same, flat, is_float, lazy, out_buffer, parallel_parts, parallel_ready, run_in_parts, twin
 
 _loops = lazy("_pointwise_loops")
 
@@ -61,7 +63,8 @@ def elementwise_add(ins, attrs):
         return {"Out": add_same(x, y, out_buffer(attrs, x, x.shape, x.dtype))}
     run = mid_run(x, y, attrs["axis"]) if is_float(x, y) else None
     if run is None:
-        return {"Out": np.add(*align_both(x, y, attrs["axis"])).astype(x.dtype, copy=False)}
+        out = _on_threads(x, y, attrs["axis"], "ADD")
+        return {"Out": np.add(*align_both(x, y, attrs["axis"])).astype(x.dtype, copy=False) if out is None else out}
     out = out_buffer(attrs, x, x.shape, x.dtype)
     args = (np.ascontiguousarray(x).reshape(run), np.ascontiguousarray(y).reshape(-1), out.reshape(run))
     twin(_loops().add_mid, _loops().add_mid_parallel, run[0] > 1 and parallel_parts(x.size) > 1, *args,
@@ -89,15 +92,57 @@ def bias_grad(dout, run, shape):
     return dy
 
 
-def _binary(fn):
+def row_view(x, y, axis):
+    """(X as [rows, cols], Y as [rows, cols], [rows, 1] or [1, cols], the mode of _broadcast_loops)
+    where Y under Fluid's axis rule has X's shape, or X's leading dims and 1s after them, or 1s and
+    then X's trailing dims; else None (Y broadcast along middle dims, or larger than X)."""
+    yb = align(x, y, axis)
+    if yb.ndim > x.ndim or x.ndim == 0:
+        return None
+    shape = (1,) * (x.ndim - yb.ndim) + yb.shape
+    if shape == x.shape:
+        cols = x.shape[-1]
+        return x.reshape(-1, cols), y.reshape(-1, cols), _broadcast().SAME
+    lead = next((j for j in range(x.ndim) if shape[j] != x.shape[j]), x.ndim)
+    if all(d == 1 for d in shape[lead:]):
+        rows = math.prod(x.shape[:lead])
+        return x.reshape(rows, -1), y.reshape(rows, 1), _broadcast().PER_ROW
+    trail = next((i for i in range(x.ndim, 0, -1) if shape[i - 1] != x.shape[i - 1]), 0)
+    if all(d == 1 for d in shape[:trail]):
+        cols = math.prod(x.shape[trail:])
+        return x.reshape(-1, cols), y.reshape(1, cols), _broadcast().PER_COL
+    return None
+
+
+def _on_threads(x, y, axis, op):
+    """x ``op`` y (a _broadcast_loops name: ADD, SUB, MUL) by _broadcast_loops on the device's threads
+    where X is large, both are C-contiguous floats of one dtype and row_view finds Y's place; else None."""
+    if x.dtype != y.dtype or not is_float(x) or parallel_parts(x.size) < 2 or \
+            not (x.flags.c_contiguous and y.flags.c_contiguous):
+        return None
+    view = row_view(x, y, axis)
+    if view is None:
+        return None
+    out = np.empty(x.shape, x.dtype)
+    loops = _broadcast()
+    run_in_parts(loops, "binary", x.size, view[0], view[1], out.reshape(view[0].shape), getattr(loops, op), view[2])
+    return out
+
+
+def _binary(fn, op=None):
+    """Fluid's elementwise op ``fn`` (numpy's ufunc); ``op``: its _broadcast_loops name, for large arrays."""
     def kernel(ins, attrs):
         x, y = ins["X"], ins["Y"]
-        return {"Out": fn(*align_both(x, y, attrs["axis"])).astype(x.dtype, copy=False)}
+        out = None if op is None else _on_threads(x, y, attrs["axis"], op)
+        if out is None:
+            out = fn(*align_both(x, y, attrs["axis"])).astype(x.dtype, copy=False)
+        return {"Out": out}
     return kernel
 
 
-elementwise_sub = _binary(np.subtract)
-elementwise_mul = _binary(np.multiply)
+_broadcast = lazy("_broadcast_loops")
+elementwise_sub = _binary(np.subtract, "SUB")
+elementwise_mul = _binary(np.multiply, "MUL")
 elementwise_div = _binary(np.divide)
 elementwise_max = _binary(np.maximum)
 elementwise_min = _binary(np.minimum)

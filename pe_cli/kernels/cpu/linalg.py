@@ -56,11 +56,9 @@ def split_mode(m, n, k, weight_rows=None):
 
       The input gradient by the weight's rows too made the second [256, 256] weight's update
       61 -> 23 us in the MLP's step, the step's median 1.08 -> 0.97-1.05 ms (three alternating runs).
-    - Not INNER where the result is at least 4x wider than tall and of ``WIDE_PARTIALS`` values or
-      more: COLS then reads the weight's own columns on each thread, with no partial sums. The beam
-      search's output projection, [256, 256] x [256, 10,000], took 13.3-15.4 ms by blocks of k (two
-      [256, 10,000] partial products written and summed) against 11.3-11.5 by columns; the wide
-      MLP's [256, 4096] x [4096, 4096] 58.9-63.9 either way (2-core AMD EPYC VM, 2026-11-27).
+    - Not INNER for a result 4x wider than tall of ``WIDE_PARTIALS`` values or more: the beam's
+      [256, 256] x [256, 10,000] took 13.3-15.4 ms by blocks of k (two [256, 10,000] partial products)
+      against 11.3-11.5 by columns; the wide MLP's first layer 58.9-63.9 either way (2026-11-27).
     - Not for a weight of fewer than ``WEIGHT_ROWS_MIN`` values (the MLP's last layer, [256, 10]):
       its update is a few microseconds however the threads share it, and the other splits are
       faster. Over [512, 256] by [256, 10] on 2 threads (2026-11-25, the Xeon VM): the forward by
