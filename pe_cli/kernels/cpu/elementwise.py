@@ -62,9 +62,12 @@ def elementwise_add(ins, attrs):
     if x.shape == y.shape and x.dtype == y.dtype and is_float(x):
         return {"Out": add_same(x, y, out_buffer(attrs, x, x.shape, x.dtype))}
     run = mid_run(x, y, attrs["axis"]) if is_float(x, y) else None
-    if run is None:
+    if run is None or run[0] == 1:      # (add_mid splits its rows p: with one, Y is one value a row of [n, post])
         out = _on_threads(x, y, attrs["axis"], "ADD")
-        return {"Out": np.add(*align_both(x, y, attrs["axis"])).astype(x.dtype, copy=False) if out is None else out}
+        if out is not None:
+            return {"Out": out}
+    if run is None:
+        return {"Out": np.add(*align_both(x, y, attrs["axis"])).astype(x.dtype, copy=False)}
     out = out_buffer(attrs, x, x.shape, x.dtype)
     args = (np.ascontiguousarray(x).reshape(run), np.ascontiguousarray(y).reshape(-1), out.reshape(run))
     twin(_loops().add_mid, _loops().add_mid_parallel, run[0] > 1 and parallel_parts(x.size) > 1, *args,
