@@ -1,8 +1,7 @@
-"""numba loops over float32 rows: a language model's vocabulary ([tokens, 10,000] logits), an
-attention's keys. softmax_with_cross_entropy with hard labels and its gradient over rows too wide for
-the one-pass loops of _pointwise_loops.py, and softmax and log_softmax along the last axis (rows of any
-width), each a block of rows at a time on one thread, with a ``_parallel`` twin over blocks of rows on
-numba's threads (kernels/cpu/loss_classification.py, activation.py); a row's results are the same
+"""numba loops over float32 rows too wide for the one-pass softmax loops: a language model's vocabulary
+([tokens, 10,000] logits). softmax_with_cross_entropy with hard labels and its gradient, and log_softmax
+along the last axis, each a row at a time on one thread, with a ``_parallel`` twin over blocks of rows
+on numba's threads (kernels/cpu/loss_classification.py, activation.py); a row's results are the same
 whichever loop runs it.
 
 The exponentials are _activation_loops' vectorised float32 ones (within 2 ulps, as numpy's float32
@@ -24,9 +23,11 @@ _F = np.float32
 
 
 @numba.njit(inline="always", error_model="numpy")
-def _row_sum(e):
-    """sum(e) of a float32 row in float64, over four interleaved partial sums."""
-    n = e.shape[0]
+def _sum_exp(x, m, e):
+    """sum(exp(x - m)) of the row ``x`` (float32), in float64, e = exp(x - m) written on the way."""
+    n = x.shape[0]
+    for k in range(n):
+        e[k] = _exp(x[k] - m)
     s0 = s1 = s2 = s3 = 0.0
     n4 = n - n % 4
     for k in range(0, n4, 4):
@@ -37,14 +38,6 @@ def _row_sum(e):
     for k in range(n4, n):
         s0 += e[k]
     return (s0 + s1) + (s2 + s3)
-
-
-@numba.njit(inline="always", error_model="numpy")
-def _sum_exp(x, m, e):
-    """sum(exp(x - m)) of the row ``x`` (float32), in float64, e = exp(x - m) written on the way."""
-    for k in range(x.shape[0]):
-        e[k] = _exp(x[k] - m)
-    return _row_sum(e)
 
 
 @numba.njit(inline="always", error_model="numpy")
@@ -113,56 +106,6 @@ def softmax_ce_grad_parallel(softmax, label, dloss, ignore_index, dlogits, parts
     for p in prange(parts):
         for r in range(uintp(rows * p // parts), uintp(rows * (p + 1) // parts)):
             _softmax_ce_grad_row(softmax, r, label, dloss, ignore_index, dlogits)
-
-
-SHORT_ROW = 64      # softmax rows narrower than this: their exponentials in one flat pass (_softmax_rows)
-
-
-@numba.njit(inline="always", error_model="numpy")
-def _scale_by_sum(o):
-    """o /= sum(o) (_row_sum), as o * (1 / sum)."""
-    inv = 1.0 / _row_sum(o)
-    for k in range(o.shape[0]):
-        o[k] = o[k] * inv
-
-
-@numba.njit(inline="always", error_model="numpy")
-def _softmax_rows(x, lo, hi, floor, out, flat):
-    """Rows lo:hi of softmax: out[r] = exp(max(x[r] - max, floor)) / their sum; ``flat`` is ``out``
-    seen as 1-D. LLVM vectorises a loop by 32 values at a time, so a short row (an attention's 28
-    keys) would run its exponentials one by one: short rows are shifted first, then exponentiated
-    in one pass over the block, then scaled."""
-    n = x.shape[1]
-    if n < SHORT_ROW:
-        for r in range(lo, hi):
-            m = _row_max(x, r)
-            for k in range(n):
-                out[r, k] = max(x[r, k] - m, floor)
-        for i in range(uintp(lo * n), uintp(hi * n)):     # unsigned: vectorised
-            flat[i] = _exp(flat[i])
-    else:
-        for r in range(lo, hi):
-            m = _row_max(x, r)
-            row, o = x[r], out[r]
-            for k in range(n):
-                o[k] = _exp(max(row[k] - m, floor))
-    for r in range(lo, hi):
-        _scale_by_sum(out[r])
-
-
-@_jit
-def softmax(x, floor, out, flat):
-    """Fluid's softmax along the rows of [rows, n] float32 ``x``: the shifted values are clipped at
-    ``floor`` (activation.softmax), so no probability is below exp(floor); ``flat``: ``out`` as 1-D."""
-    _softmax_rows(x, 0, x.shape[0], floor, out, flat)
-
-
-@_pjit
-def softmax_parallel(x, floor, out, flat, parts):
-    """softmax over ``parts`` blocks of rows on numba's threads."""
-    rows = x.shape[0]
-    for p in prange(parts):
-        _softmax_rows(x, uintp(rows * p // parts), uintp(rows * (p + 1) // parts), floor, out, flat)
 
 
 @numba.njit(inline="always", error_model="numpy")

@@ -122,17 +122,11 @@ globals().update(grad_grad_kernels(_grad_grad_kernel))
 
 def softmax(ins, attrs):
     """As Fluid's CPU kernel (its ValueClip): the shifted logits are clipped at -64, so no probability
-    is below exp(-64) (about 1.6e-28) and a following log stays finite. Along the last axis: float32
-    rows by _softmax_rows_loops (one pass of vectorised exponentials a row, on the device's threads
-    when large; numpy's float32 exp is scalar libm where the CPU lacks AVX-512: 2.5 ns a value on an
-    AVX2 EPYC), float64 by numba loops around numpy's exp (_pointwise_loops.softmax_shift): numpy's
-    reductions over short rows (an attention's 28 keys) cost more per row than the row's arithmetic."""
+    is below exp(-64) (about 1.6e-28) and a following log stays finite. Along the last axis of float
+    data, by numba loops around numpy's exp (_pointwise_loops.softmax_shift): numpy's reductions over
+    short rows (an attention's 28 keys) cost more per row than the row's arithmetic."""
     x = ins["X"]
     axis = attrs["axis"]
-    if x.dtype == np.float32 and _last_axis_rows(x, axis):
-        out, rows = np.empty_like(x), (-1, x.shape[-1])
-        run_in_parts(_rows(), "softmax", x.size, x.reshape(rows), _F32_FLOOR, out.reshape(rows), out.reshape(-1))
-        return {"Out": out}
     if _last_axis_rows(x, axis):
         out, rows = np.empty_like(x), (-1, x.shape[-1])
         _loops().softmax_shift(x.reshape(rows), _SOFTMAX_FLOOR, out.reshape(rows))
@@ -144,7 +138,6 @@ def softmax(ins, attrs):
 
 
 _SOFTMAX_FLOOR = -64.0
-_F32_FLOOR = np.float32(_SOFTMAX_FLOOR)
 
 
 def _last_axis_rows(x, axis, *others):
