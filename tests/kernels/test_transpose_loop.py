@@ -1,5 +1,5 @@
-"""transpose's numba loop (_transpose_loops.py: a swap of two adjacent axes) against numpy's copy of
-the transposed view, on the shapes that take it and on those left to numpy."""
+"""transpose's numba loop (_transpose_loops.py: a swap of two adjacent axes) and its parallel twin
+against numpy's copy of the transposed view, on the shapes that take it and on those left to numpy."""
 import numpy as np
 import pytest
 
@@ -29,7 +29,7 @@ def _transposed(x, axis):
     ((40, 30, 20), [1, 0, 2], (1, 40, 30, 20)),             # the first two axes
     ((3, 5, 40, 6, 8), [0, 1, 3, 2, 4], (15, 40, 6, 8)),
 ])
-def test_an_adjacent_swap_runs_the_loop_and_gives_numpys_bits(shape, axis, blocks, dtype):
+def test_an_adjacent_swap_runs_the_loop_and_gives_numpys_bits(shape, axis, blocks, dtype, device_threads):
     x = rng.standard_normal(shape).astype(dtype)
     x.flat[:3] = [np.nan, -0.0, np.inf]
     assert manipulation._adjacent_swap(x, axis) == blocks

@@ -7,7 +7,7 @@ import numpy as np
 
 from ...base.errors import PeError
 from ..common import reshape_shape, split_sizes, squeeze_axes, unsqueeze_shape
-from ._numba import is_float, lazy
+from ._numba import is_float, lazy, run_in_parts
 
 _transpose_loops = lazy("_transpose_loops")
 
@@ -98,7 +98,8 @@ def transpose(ins, attrs):
         out = np.ascontiguousarray(np.transpose(x, attrs["axis"]))
     else:                       # the numba loop (_transpose_loops.py) on x as [A, B, C, D]
         out = np.empty(tuple(x.shape[i] for i in attrs["axis"]), dtype=x.dtype)
-        _transpose_loops().swap_middle(x.reshape(swap), out.reshape(swap[0], swap[2], swap[1], swap[3]))
+        run_in_parts(_transpose_loops(), "swap_middle", x.size, x.reshape(swap),
+                     out.reshape(swap[0], swap[2], swap[1], swap[3]))
     return {"Out": out, "XShape": _xshape(x)}
 
 
