@@ -22,6 +22,7 @@ from .selected_rows import sum_with_sparse
 from ._numba import add_same, flat, is_float, lazy, out_buffer, parallel_parts, parallel_ready, run_in_parts, twin
 
 _loops = lazy("_pointwise_loops")
+_broadcast = lazy("_broadcast_loops")
 
 
 def align(x, y, axis):
@@ -62,7 +63,7 @@ def elementwise_add(ins, attrs):
     if x.shape == y.shape and x.dtype == y.dtype and is_float(x):
         return {"Out": add_same(x, y, out_buffer(attrs, x, x.shape, x.dtype))}
     run = mid_run(x, y, attrs["axis"]) if is_float(x, y) else None
-    if run is None or run[0] == 1:      # (add_mid splits its rows p: with one, Y is one value a row of [n, post])
+    if run is None or run[0] == 1:      # add_mid splits its rows p: with one, Y is one value a row of [n, post]
         out = _on_threads(x, y, attrs["axis"], "ADD")
         if out is not None:
             return {"Out": out}
@@ -143,7 +144,6 @@ def _binary(fn, op=None):
     return kernel
 
 
-_broadcast = lazy("_broadcast_loops")
 elementwise_sub = _binary(np.subtract, "SUB")
 elementwise_mul = _binary(np.multiply, "MUL")
 elementwise_div = _binary(np.divide)
