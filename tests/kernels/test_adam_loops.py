@@ -109,6 +109,36 @@ def test_lazy_replica_gives_the_loops_bits():
         np.testing.assert_array_equal(bits(a), bits(b))
 
 
+@pytest.mark.parametrize("parts", [2, 3, 5, 64])
+def test_lazy_rows_twin_gives_the_loops_bits_when_duplicates_straddle_its_blocks(parts):
+    height, width = 30, 5
+    rows = np.repeat(rng.integers(0, height, 12), 4).astype(np.int64)     # runs of 4 once sorted
+    rng.shuffle(rows)
+    values = rng.standard_normal((rows.size, width)).astype(np.float32)
+    p, _, m1, m2 = state((height, width), np.float32)
+    one = np.float32(1)
+    lr_t, beta1, beta2, eps = scalars(np.float32)
+    args = (rows, np.argsort(rows, kind="stable"), values, p, m1, m2, lr_t, beta1, beta2, one - beta1,
+            one - beta2, eps)
+    serial, twin = [a.copy() for a in (p, m1, m2)], [a.copy() for a in (p, m1, m2)]
+    _adam_loops.lazy_adam_rows(*args, *serial)
+    _adam_loops.lazy_adam_rows_parallel(*args, *twin, parts)
+    for a, b in zip(serial, twin):
+        np.testing.assert_array_equal(bits(a), bits(b))
+    assert not np.array_equal(serial[0], p)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_lazy_adam_on_the_devices_threads_gives_numpys_bits(dtype, device_threads, monkeypatch):
+    monkeypatch.setattr(sparse, "LAZY_PARALLEL_MIN_ROWS", 1)
+    g, p, m1, m2 = sparse_case(dtype)
+    lr_t, beta1, beta2, eps = scalars(dtype)
+    want = numpy_lazy(g, p, m1, m2, lr_t, beta1, beta2, eps)
+    out = sparse.lazy_adam(p, g, m1, m2, lr_t, beta1, beta2, eps, True)
+    for w, o in zip(want, (out["ParamOut"], out["Moment1Out"], out["Moment2Out"])):
+        np.testing.assert_array_equal(bits(o), bits(w))
+
+
 def test_lazy_rows_out_of_range_take_numpys_path():
     g, p, m1, m2 = sparse_case(np.float32)
     bad = SelectedRows(np.array([3, 50], np.int64), g.values[:2], 50)      # row 50 of a 50-row table

@@ -1,9 +1,10 @@
 """The dense gradients of lookup_table and gather add rows by index in a numba loop
-(_scatter_loops.add_rows): the bits of numpy's np.add.at, duplicates and padding_idx included."""
+(_scatter_loops.add_rows): the bits of numpy's np.add.at, duplicates and padding_idx included; and
+lookup_table's rows copied out on the device's threads (gather_rows_parallel) are numpy's w[ids]."""
 import numpy as np
 import pytest
 
-from pe_cli.kernels.cpu import _numba, embedding, indexing
+from pe_cli.kernels.cpu import _numba, _scatter_loops, embedding, indexing
 
 rng = np.random.default_rng(3)
 
@@ -46,3 +47,27 @@ def test_no_rows_give_zeros():
     grad = indexing.gather_grad({"X": np.ones((5, 2), np.float32), "Index": np.zeros(0, np.int64),
                                  "Out@GRAD": np.zeros((0, 2), np.float32)}, {})["X@GRAD"]
     assert grad.shape == (5, 2) and not grad.any()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("pad", [-1, 3])
+@pytest.mark.parametrize("count", [1, 2, 5, 301])
+def test_lookup_table_rows_on_the_devices_threads_are_numpys(dtype, pad, count, device_threads, monkeypatch):
+    monkeypatch.setattr(embedding, "GATHER_PARALLEL_MIN_ROWS", 1)
+    w = rng.standard_normal((40, 7)).astype(dtype)
+    ids = rng.integers(0, 40, (count, 1))
+    ids[::3] = 3                                 # duplicates, and padding_idx where it is 3
+    out = embedding.lookup_table({"W": w, "Ids": ids}, {"padding_idx": pad})["Out"]
+    want = w[ids[:, 0]]
+    want[ids[:, 0] == pad] = 0
+    assert out.shape == (count, 7) and out.dtype == dtype
+    np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("parts", [2, 3, 8])
+def test_gather_twin_copies_each_row_whatever_the_blocks(parts):
+    w = rng.standard_normal((100, 16)).astype(np.float32)
+    ids = rng.integers(0, 100, 7)           # fewer ids than some blocks: empty blocks copy nothing
+    out = np.full((7, 16), np.nan, np.float32)
+    _scatter_loops.gather_rows_parallel(w, ids, out, parts)
+    np.testing.assert_array_equal(out, w[ids])

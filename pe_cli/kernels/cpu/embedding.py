@@ -5,7 +5,7 @@ import numpy as np
 from ...base.selected_rows import SelectedRows
 from ...base.shapes import lookup_out_shape
 from ..common import table_ids
-from ._numba import is_float, lazy, loop_or
+from ._numba import is_float, lazy, loop_or, parallel_parts, parallel_ready
 
 _loops = lazy("_scatter_loops")
 
@@ -30,10 +30,25 @@ def lookup_table(ins, attrs):
     w, ids = ins["W"], ins["Ids"]
     pad = attrs["padding_idx"]
     flat = table_ids(ids, w.shape, pad)
-    out = w[flat]
+    out = _gather(w, flat)
     if pad >= 0:
         out[flat == pad] = 0
     return {"Out": out.reshape(lookup_out_shape(ids.shape, w.shape[1]))}
+
+
+def _gather(w, flat):
+    """w[flat] (rows of a 2-D table): numpy's, or a copy on the device's threads from
+    GATHER_PARALLEL_MIN_ROWS ids of a float table (_scatter_loops.gather_rows_parallel)."""
+    parts = parallel_parts(flat.size, least=GATHER_PARALLEL_MIN_ROWS)
+    if parts > 1 and w.ndim == 2 and is_float(w) and w.flags.c_contiguous:
+        out = np.empty((flat.size, w.shape[1]), dtype=w.dtype)
+        if parallel_ready(_loops().gather_rows_parallel, w, flat, out, parts):
+            _loops().gather_rows_parallel(w, flat, out, parts)
+            return out
+    return w[flat]
+
+
+GATHER_PARALLEL_MIN_ROWS = 256      # ids from which a lookup's rows are copied on the device's threads
 
 
 def lookup_table_v2(ins, attrs):

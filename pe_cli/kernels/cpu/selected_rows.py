@@ -8,7 +8,7 @@ import numpy as np
 
 from ...base.errors import PeError
 from ...base.selected_rows import SelectedRows, concat, merge_rows
-from ._numba import is_float, lazy, loop_or
+from ._numba import is_float, lazy, loop_or, parallel_parts, parallel_ready
 
 _loops = lazy("_adam_loops")
 
@@ -80,8 +80,8 @@ def lazy_adam(p, g, m1, m2, lr_t, beta1, beta2, eps_c, in_place=False):
     ``lr_t`` is lr * sqrt(1 - beta2^t) / (1 - beta1^t) and ``eps_c`` epsilon * sqrt(1 - beta2^t).
     float32/float64 arrays of one dtype, rows in range: one numba loop over the touched rows
     (_adam_loops.lazy_adam_rows; the CTR bench's 1,300 rows of a 100,000 x 16 table in its step:
-    1.5-1.9 -> 0.6-0.8 ms, the rest the cold rows' memory latency), else numpy (``lazy_adam_numpy``,
-    the same bits)."""
+    1.5-1.9 -> 0.6-0.8 ms, the rest the cold rows' memory latency; from LAZY_PARALLEL_MIN_ROWS rows
+    its twin over the device's threads), else numpy (``lazy_adam_numpy``, the same bits)."""
     rows, values = g.numpy()
     one = p.dtype.type(1)
     p_out, m1_out, m2_out = _outputs([p, m1, m2], in_place)
@@ -90,9 +90,18 @@ def lazy_adam(p, g, m1, m2, lr_t, beta1, beta2, eps_c, in_place=False):
     rows2d = _as_rows(args)
     if rows2d is None:
         lazy_adam_numpy(*args)
+        return {"ParamOut": p_out, "Moment1Out": m1_out, "Moment2Out": m2_out}
+    parts = parallel_parts(len(rows), least=LAZY_PARALLEL_MIN_ROWS)
+    if parts > 1 and parallel_ready(_loops().lazy_adam_rows_parallel, *rows2d, parts):
+        _loops().lazy_adam_rows_parallel(*rows2d, parts)
     else:
         loop_or(lazy_adam_numpy, _loops().lazy_adam_rows, *rows2d)(*rows2d)
     return {"ParamOut": p_out, "Moment1Out": m1_out, "Moment2Out": m2_out}
+
+
+# rows of a gradient from which lazy_adam splits them over the device's threads: a cold row costs
+# its update about 0.5 us (three cache misses), the threads' start about 10
+LAZY_PARALLEL_MIN_ROWS = 256
 
 
 def _as_rows(args):
