@@ -64,6 +64,14 @@ def test_lookup_table_rows_on_the_devices_threads_are_numpys(dtype, pad, count, 
     np.testing.assert_array_equal(out, want)
 
 
+def test_a_padding_idx_beyond_the_table_is_never_read_by_the_loop(device_threads, monkeypatch):
+    monkeypatch.setattr(embedding, "GATHER_PARALLEL_MIN_ROWS", 1)
+    w = rng.standard_normal((40, 7)).astype(np.float32)
+    ids = np.full((300, 1), 40)                  # every id is padding_idx, one row past the table
+    with pytest.raises(IndexError):
+        embedding.lookup_table({"W": w, "Ids": ids}, {"padding_idx": 40})
+
+
 @pytest.mark.parametrize("parts", [2, 3, 8])
 def test_gather_twin_copies_each_row_whatever_the_blocks(parts):
     w = rng.standard_normal((100, 16)).astype(np.float32)

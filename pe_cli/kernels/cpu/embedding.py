@@ -30,17 +30,19 @@ def lookup_table(ins, attrs):
     w, ids = ins["W"], ins["Ids"]
     pad = attrs["padding_idx"]
     flat = table_ids(ids, w.shape, pad)
-    out = _gather(w, flat)
+    out = _gather(w, flat, pad)
     if pad >= 0:
         out[flat == pad] = 0
     return {"Out": out.reshape(lookup_out_shape(ids.shape, w.shape[1]))}
 
 
-def _gather(w, flat):
-    """w[flat] (rows of a 2-D table): numpy's, or a copy on the device's threads from
-    GATHER_PARALLEL_MIN_ROWS ids of a float table (_scatter_loops.gather_rows_parallel)."""
+def _gather(w, flat, pad):
+    """w[flat] (rows of a 2-D table, ``flat`` checked by table_ids: in range, or ``pad``): numpy's, or
+    a copy on the device's threads from GATHER_PARALLEL_MIN_ROWS ids of a float table
+    (_scatter_loops.gather_rows_parallel), where ``pad`` is a row of the table too (the loop does not
+    check its ids; numpy's IndexError names one beyond it)."""
     parts = parallel_parts(flat.size, least=GATHER_PARALLEL_MIN_ROWS)
-    if parts > 1 and w.ndim == 2 and is_float(w) and w.flags.c_contiguous:
+    if parts > 1 and w.ndim == 2 and is_float(w) and w.flags.c_contiguous and pad < w.shape[0]:
         out = np.empty((flat.size, w.shape[1]), dtype=w.dtype)
         if parallel_ready(_loops().gather_rows_parallel, w, flat, out, parts):
             _loops().gather_rows_parallel(w, flat, out, parts)
