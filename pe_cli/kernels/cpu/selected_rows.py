@@ -88,11 +88,10 @@ def lazy_adam(p, g, m1, m2, lr_t, beta1, beta2, eps_c, in_place=False):
     args = (rows, np.argsort(rows, kind="stable"), values, p, m1, m2, lr_t, beta1, beta2, one - beta1,
             one - beta2, eps_c, p_out, m1_out, m2_out)
     rows2d = _as_rows(args)
+    parts = parallel_parts(len(rows), least=LAZY_PARALLEL_MIN_ROWS)
     if rows2d is None:
         lazy_adam_numpy(*args)
-        return {"ParamOut": p_out, "Moment1Out": m1_out, "Moment2Out": m2_out}
-    parts = parallel_parts(len(rows), least=LAZY_PARALLEL_MIN_ROWS)
-    if parts > 1 and parallel_ready(_loops().lazy_adam_rows_parallel, *rows2d, parts):
+    elif parts > 1 and parallel_ready(_loops().lazy_adam_rows_parallel, *rows2d, parts):
         _loops().lazy_adam_rows_parallel(*rows2d, parts)
     else:
         loop_or(lazy_adam_numpy, _loops().lazy_adam_rows, *rows2d)(*rows2d)
