@@ -1,12 +1,18 @@
-"""pe's fix to numba's CUDA simulator (pe_cli/kernels/cuda/_simulator.py): every thread of a block
-gets the same shared array even when they all reach ``cuda.shared.array`` at once."""
+"""pe's fixes to numba's CUDA simulator (pe_cli/kernels/cuda/_simulator.py): every thread of a block
+gets the same shared array even when they all reach ``cuda.shared.array`` at once, and its block
+scheduler, which waits where numba's polled, keeps numba's semantics: the barrier counts the threads
+still running, and a thread's exception ends the launch with that exception."""
 import sys
 import threading
 
 import numpy as np
 import pytest
+from numba import cuda
 
 from pe_cli.kernels.cuda import runtime
+
+simulator_only = pytest.mark.skipif(not runtime.simulated(), reason="a simulator test: PE_REAL_GPU=1 runs on "
+                                                                                 "the real driver")
 
 
 def _threads_reach_shared_array_at_once(rounds=2000, threads=4):
@@ -38,7 +44,7 @@ def busy_interpreter():
     sys.setswitchinterval(before)
 
 
-@pytest.mark.skipif(not runtime.simulated(), reason="a simulator test: PE_REAL_GPU=1 runs on the real driver")
+@simulator_only
 def test_threads_of_a_block_share_one_array(busy_interpreter):
     assert _threads_reach_shared_array_at_once() == 0
 
@@ -50,3 +56,55 @@ def test_each_call_site_has_its_own_array():
     other = shared.array((2, 3), np.int64)
     assert again[0] is again[1]
     assert other is not again[0] and other.shape == (2, 3) and other.dtype == np.int64
+
+
+@simulator_only
+def test_a_tree_reduction_passes_every_barrier_of_every_block():
+    @cuda.jit
+    def block_sums(x, out):
+        part = cuda.shared.array(8, np.float64)
+        t = cuda.threadIdx.x
+        part[t] = x[cuda.blockIdx.x * 8 + t]
+        cuda.syncthreads()
+        step = 4
+        while step:
+            if t < step:
+                part[t] += part[t + step]
+            cuda.syncthreads()
+            step //= 2
+        if t == 0:
+            out[cuda.blockIdx.x] = part[0]
+    x = np.arange(40, dtype=np.float64)
+    out = np.zeros(5)
+    block_sums[5, 8](x, out)
+    np.testing.assert_array_equal(out, x.reshape(5, 8).sum(axis=1))
+
+
+@simulator_only
+def test_the_barrier_counts_only_the_threads_still_running():
+    @cuda.jit
+    def early_exit(out):
+        t = cuda.threadIdx.x
+        if t >= 3:                  # these never reach the barrier: the others must not wait for them
+            return
+        out[t] = 1
+        cuda.syncthreads()
+        out[t] += cuda.syncthreads_count(out[(t + 1) % 3] == 1)
+    out = np.zeros(6, np.int64)
+    early_exit[1, 6](out)
+    np.testing.assert_array_equal(out, [4, 4, 4, 0, 0, 0])
+
+
+@simulator_only
+def test_a_thread_that_raises_ends_the_launch_with_its_error():
+    @cuda.jit
+    def one_fails(x):
+        t = cuda.threadIdx.x
+        cuda.syncthreads()
+        x[t * 10] = 1.0             # thread 1 and up index past the end
+        cuda.syncthreads()
+    with pytest.raises(IndexError, match="tid=\\[[1-3], 0, 0\\]"):
+        one_fails[1, 4](np.zeros(4))
+    out = np.zeros(4)               # and the simulator runs the next launch as before
+    one_fails[1, 1](out)
+    assert out[0] == 1.0
