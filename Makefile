@@ -22,13 +22,15 @@ train: $(STAMP)
 	$(VENV)/bin/pe train configs/mnist_lenet.yaml
 	@echo "(pe is installed in $(VENV)/bin: 'source $(VENV)/bin/activate' puts it on your PATH)"
 
-# Two pytest workers (pytest-xdist): the suite is mostly single-threaded subprocesses and small
-# kernels, so two workers on two cores take about half the time of one; TEST_WORKERS=0 runs in-process.
+# Three pytest workers (pytest-xdist) on the 2-core VM: with two, 1.79 of the 2 cores were busy over a
+# clean clone's run (tests wait on their `pe` subprocesses, on timers); with three, 1.92: 1,129 s
+# with the CUDA simulator's fix, against about 1,285 s before both (docs/PERFORMANCE.md). TEST_WORKERS=0
+# runs in-process.
 # --dist loadfile: a file's tests go to one worker, so a module fixture (a trained run the file's tests
 # share) runs once, not once per worker (911 s against 1103 s on the 2-core VM; docs/PERFORMANCE.md).
 # The slowest files go first (tests/file_order.py), so the run does not end on one of them.
 # --durations: the 25 slowest tests close the report (the suite's time budget is 15 minutes on 2 cores).
-TEST_WORKERS ?= 2
+TEST_WORKERS ?= 3
 test: $(STAMP)
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=25
 
