@@ -183,6 +183,19 @@ def test_elementwise_add_paths_agree(x_shape, y_shape, axis, dtype, device_threa
     assert_same(fast, slow, dtype)
 
 
+@pytest.mark.parametrize("op", ["elementwise_sub", "elementwise_mul", "elementwise_div", "elementwise_max",
+                                "elementwise_min", "elementwise_pow"])
+def test_elementwise_gradients_of_their_inputs_shape_are_writable(op):
+    """Not np.broadcast_to's read-only views of an array of the same shape: numba types a read-only
+    array apart, so a conv or batch-norm gradient reading one compiled each of its loops once more."""
+    x, y = (rng.uniform(0.5, 1.5, (4, 6)).astype(np.float32) for _ in range(2))
+    attrs = registry.get(op + "_grad").default_attrs()
+    out = registry.get(op).kernel("cpu")({"X": x, "Y": y}, attrs)["Out"]
+    grads = registry.get(op + "_grad").kernel("cpu")({"X": x, "Y": y, "Out": out, "Out@GRAD": np.ones_like(out)}, attrs)
+    for slot in ("X@GRAD", "Y@GRAD"):
+        assert grads[slot].shape == x.shape and grads[slot].flags.writeable, slot
+
+
 @pytest.fixture(params=["one_loop", "wide"])
 def softmax_form(request, monkeypatch):
     """softmax_with_cross_entropy's loop as one pass, or its wide form (numpy's exp between two)."""
