@@ -1,4 +1,4 @@
-"""The order in which `make test`'s two pytest-xdist workers take the test files (``--dist loadfile``:
+"""The order in which `make test`'s pytest-xdist workers take the test files (``--dist loadfile``:
 a file's tests go to one worker, so a module fixture runs once).
 
 xdist deals the files out by their number of tests, most first. The slowest files hold few tests
