@@ -23,8 +23,8 @@ train: $(STAMP)
 	@echo "(pe is installed in $(VENV)/bin: 'source $(VENV)/bin/activate' puts it on your PATH)"
 
 # Three pytest workers (pytest-xdist) on the 2-core VM: with two, 1.79 of the 2 cores were busy over a
-# clean clone's run (tests wait on their `pe` subprocesses, on timers); with three, 1.92: 1,129 s
-# with the CUDA simulator's fix, against about 1,285 s before both (docs/PERFORMANCE.md). TEST_WORKERS=0
+# clean clone's run (tests wait on their `pe` subprocesses, on timers); with three, 1.92: 1,129 s with
+# the CUDA simulator's fix, against about 1,285 s before both (docs/PERFORMANCE.md). TEST_WORKERS=0
 # runs in-process.
 # --dist loadfile: a file's tests go to one worker, so a module fixture (a trained run the file's tests
 # share) runs once, not once per worker (911 s against 1103 s on the 2-core VM; docs/PERFORMANCE.md).

@@ -166,7 +166,7 @@ def _grad(local_grads):
 def _reduce_to(grad, out_shape, like):
     # (np.broadcast_to only where the shape differs: its view of an array of the same shape is read-only,
     # and numba compiles every loop downstream once more for read-only arguments)
-    if grad.shape != tuple(out_shape):
+    if grad.shape != out_shape:
         grad = np.broadcast_to(grad, out_shape)
     return unbroadcast(grad, like.shape).astype(like.dtype, copy=False)
 

@@ -86,7 +86,7 @@ def _run_block(self, grid_point, *args):
 def _thread_run(self):
     """BlockThread.run: the thread's kernel (numba's run keeps its exception), then its end told."""
     try:
-        _thread_run.numba(self)
+        _numba_thread_run(self)
     finally:
         block = self._manager._pe_block
         with block.cond:
@@ -116,17 +116,17 @@ def _syncthreads(self):
         raise RuntimeError("abort flag set on syncthreads clear")
 
 
-_kernelapi = _kernel = None
+_kernelapi = _kernel = _numba_thread_run = None     # numba's modules and BlockThread.run, once installed
 
 
 def install():
     """Replaces the simulator's shared-array allocation and its block scheduler (idempotent)."""
-    global _kernelapi, _kernel
+    global _kernelapi, _kernel, _numba_thread_run
     from numba.cuda.simulator import kernel, kernelapi
     _kernelapi, _kernel = kernelapi, kernel
     kernelapi.FakeCUDAShared.array = _shared_array
     if kernel.BlockManager.run is not _run_block:
-        _thread_run.numba = kernel.BlockThread.run
+        _numba_thread_run = kernel.BlockThread.run
         kernel.BlockThread.run = _thread_run
         kernel.BlockThread.syncthreads = _syncthreads
         kernel.BlockManager.run = _run_block
