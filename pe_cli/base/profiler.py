@@ -46,8 +46,26 @@ class Profile:
         self.total = 0.0         # seconds inside executor runs
         self.loop = 0.0          # of which running the ops (kernels + dispatch)
         self.kernels = 0.0       # of which inside kernels
+        self._local = threading.local()     # each thread's kernels running now, outermost first
 
-    def record_kernel(self, op_type, seconds):
+    def enter(self, op_type):
+        """Opens a kernel run of ``op_type`` on this thread and returns the name ``leave`` records it
+        under: the op type, or ``owner/op type`` for an op the block of a control-flow op runs (a
+        ``while``'s ``elementwise_mul``: ``while/elementwise_mul``), whose time is part of its owner's."""
+        stack = getattr(self._local, "stack", None)
+        if stack is None:
+            stack = self._local.stack = []
+        name = f"{stack[-1]}/{op_type}" if stack else op_type
+        stack.append(name)
+        return name
+
+    def leave(self, seconds):
+        """Closes this thread's innermost kernel run, which took ``seconds``, and records it."""
+        stack = self._local.stack
+        self.record_kernel(stack.pop(), seconds, nested=bool(stack))
+
+    def record_kernel(self, op_type, seconds, nested=False):
+        """One kernel run; a ``nested`` one (inside another kernel) is not added to ``kernels`` again."""
         end = time.time_ns()
         with self._lock:
             if len(self.events) < self.MAX_EVENTS:
@@ -61,7 +79,8 @@ class Profile:
                 entry[1] += seconds
                 entry[2] = min(entry[2], seconds)
                 entry[3] = max(entry[3], seconds)
-            self.kernels += seconds
+            if not nested:
+                self.kernels += seconds
 
     def record_run(self, total, loop, ops):
         """One executor run: its wall time, the part spent running ops, and how many ops ran."""

@@ -231,9 +231,12 @@ def run_step(step, values, profile=None):
         if profile is None:
             outs = step.kernel(ins, attrs)
         else:
+            profile.enter(step.op.type)
             start = perf_counter()
-            outs = step.kernel(ins, attrs)
-            profile.record_kernel(step.op.type, perf_counter() - start)
+            try:
+                outs = step.kernel(ins, attrs)
+            finally:
+                profile.leave(perf_counter() - start)
     except PeError as e:
         raise OpError(f"{step.op.describe()} on {step.device}: {e}", step.op, step.device) from e
     except Exception as e:

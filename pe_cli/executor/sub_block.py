@@ -6,6 +6,7 @@ the sub-block declares is local to the child, any other name is read from, and w
 parent, as Fluid's scopes resolve variables of an enclosing block. Each run of the block (each loop
 iteration, each RNN step) gets a fresh child; the recurrent op keeps its children as step scopes
 for its gradient."""
+from ..base import profiler
 from ..base.errors import PeError
 from ..ops import registry
 
@@ -83,10 +84,11 @@ class BlockRunner:
         """Runs the block's ops once in ``scope`` (usually ``child(...)``); ``before(i)`` and
         ``after(i)`` are called around op i when given (a loop's gradient restores, and its forward
         records, the values of variables the block overwrites)."""
+        profile = profiler.active()
         for i, step in enumerate(self.steps):
             if before is not None:
                 before(i)
-            self._run_step(step, scope)
+            self._run_step(step, scope, profile)
             if after is not None:
                 after(i)
         return scope

@@ -30,7 +30,7 @@ def report(profile, sorted_key=None, place="CPU"):
         rows.sort(key=lambda r: -r[2] / r[1])
     elif sorted_key is not None:
         rows.sort(key=lambda r: -r[index[sorted_key]])
-    kernels = sum(r[2] for r in rows) or 1.0
+    kernels = profile.kernels or 1.0     # the ops a control-flow op's block ran are inside its time
     width = max([28] + [len("thread0::" + r[0]) + 4 for r in rows])
     lines = ["------------------------->     Profiling Report     <-------------------------", "",
              f"Place: {place}", "Time unit: ms",

@@ -53,6 +53,31 @@ def test_profiling_does_not_change_the_numbers():
     np.testing.assert_array_equal(losses[0], losses[1])
 
 
+def test_ops_a_loop_runs_are_profiled_inside_the_loops_time():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        x = fluid.layers.data("x", [4], append_batch_size=False)
+        i = fluid.layers.fill_constant([1], "int64", 0)
+        n = fluid.layers.fill_constant([1], "int64", 5)
+        acc = fluid.layers.fill_constant([4], "float32", 0.0)
+        cond = fluid.layers.less_than(i, n)
+        loop = fluid.layers.While(cond)
+        with loop.block():
+            fluid.layers.assign(fluid.layers.elementwise_add(acc, fluid.layers.scale(x, 2.0)), acc)
+            fluid.layers.increment(i, in_place=True)
+            fluid.layers.less_than(i, n, cond=cond)
+    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+    exe.run(startup, scope=scope)
+    with profiler.collect() as prof:
+        out, = exe.run(main, feed={"x": np.ones(4, np.float32)}, fetch_list=[acc], scope=scope)
+    np.testing.assert_array_equal(out, np.full(4, 10.0, np.float32))
+    assert prof.ops["while/scale"][0] == prof.ops["while/elementwise_add"][0] == 5
+    top = {name: total for name, (_, total, _, _) in prof.ops.items() if "/" not in name}
+    assert set(top) == {op.type for op in main.global_block().ops}
+    assert prof.kernels == pytest.approx(sum(top.values()))      # the loop's ops counted once, in its time
+    assert prof.ops["while/scale"][1] + prof.ops["while/elementwise_add"][1] <= top["while"]
+
+
 class _nothing:
     def __enter__(self):
         return None
