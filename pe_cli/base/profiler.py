@@ -52,16 +52,16 @@ class Profile:
         """Opens a kernel run of ``op_type`` on this thread and returns the name ``leave`` records it
         under: the op type, or ``owner/op type`` for an op the block of a control-flow op runs (a
         ``while``'s ``elementwise_mul``: ``while/elementwise_mul``), whose time is part of its owner's."""
-        stack = getattr(self._local, "stack", None)
+        stack = getattr(self._local, "open_kernels", None)
         if stack is None:
-            stack = self._local.stack = []
+            stack = self._local.open_kernels = []
         name = f"{stack[-1]}/{op_type}" if stack else op_type
         stack.append(name)
         return name
 
     def leave(self, seconds):
         """Closes this thread's innermost kernel run, which took ``seconds``, and records it."""
-        stack = self._local.stack
+        stack = self._local.open_kernels
         self.record_kernel(stack.pop(), seconds, nested=bool(stack))
 
     def record_kernel(self, op_type, seconds, nested=False):

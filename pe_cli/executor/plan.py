@@ -192,6 +192,15 @@ def _may_update(values, names, ins):
     return True
 
 
+def _profiled(step, ins, attrs, profile):
+    profile.enter(step.op.type)
+    start = perf_counter()
+    try:
+        return step.kernel(ins, attrs)
+    finally:
+        profile.leave(perf_counter() - start)
+
+
 def run_step(step, values, profile=None):
     """Runs one op: reads its inputs from ``values`` (name -> array), writes its outputs there;
     the outputs' LoD follows the op's registered rule when ``values`` carries LoDs (``Values``).
@@ -228,15 +237,7 @@ def run_step(step, values, profile=None):
         if step.needs_lod:
             attrs = dict(attrs, _lod=in_lods)
     try:
-        if profile is None:
-            outs = step.kernel(ins, attrs)
-        else:
-            profile.enter(step.op.type)
-            start = perf_counter()
-            try:
-                outs = step.kernel(ins, attrs)
-            finally:
-                profile.leave(perf_counter() - start)
+        outs = step.kernel(ins, attrs) if profile is None else _profiled(step, ins, attrs, profile)
     except PeError as e:
         raise OpError(f"{step.op.describe()} on {step.device}: {e}", step.op, step.device) from e
     except Exception as e:

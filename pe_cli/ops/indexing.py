@@ -3,6 +3,7 @@ gather_nd, scatter, one_hot), selecting by a condition (where, where_index), and
 sorting (argsort, top_k, arg_max, arg_min, unique, unique_with_counts)."""
 from ..base.shapes import slice_bounds, strided_window
 from .define import Attr, dtype_or_none, fmt_shape, grad_of_linear_grad, grads_like, int_list, is_int, register
+from .elementwise import broadcast_shape
 
 
 # -- slice, gather, one_hot ---------------------------------------------------------------
@@ -161,31 +162,31 @@ def _infer_where(ctx):
     c, x, y = ctx.shape("Condition"), ctx.shape("X"), ctx.shape("Y")
     if ctx.dtype("Condition") != "bool":
         ctx.fail(f"Condition is {ctx.dtype('Condition')}; it must be bool (compare, or cast to bool)")
-    known = [s for s in (c, x, y)]
-    if len({len(s) for s in known}) != 1 or any(len({d for d in dims if d >= 0}) > 1 for dims in zip(*known)):
-        ctx.fail(f"Condition {fmt_shape(c)}, X {fmt_shape(x)} and Y {fmt_shape(y)} must have one shape")
+    out = broadcast_shape(c, x, -1)
+    out = broadcast_shape(out, y, -1) if out is not None else None
+    if out is None:
+        ctx.fail(f"Condition {fmt_shape(c)}, X {fmt_shape(x)} and Y {fmt_shape(y)} cannot broadcast to one shape")
     if ctx.dtype("X") != ctx.dtype("Y"):
         ctx.fail(f"X is {ctx.dtype('X')} but Y is {ctx.dtype('Y')}; cast one of them")
-    ctx.set_output("Out", x, ctx.dtype("X"))
+    ctx.set_output("Out", out, ctx.dtype("X"))
 
 
 def _grad_where(g):
-    g.op("where_grad", {"Condition": g.input("Condition"), "Out@GRAD": g.out_grad("Out")},
+    g.op("where_grad", {s: g.input(s) for s in ("Condition", "X", "Y")} | {"Out@GRAD": g.out_grad("Out")},
          {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")})
 
 
-def _infer_where_grad(ctx):
-    for slot in ("X@GRAD", "Y@GRAD"):
-        if ctx.num_outputs(slot):
-            ctx.set_output(slot, ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD"))
+def _infer_where_grad(ctx):     # (a program saved before where_grad read X and Y: Out@GRAD's shape)
+    for slot in (s for s in ("X", "Y") if ctx.num_outputs(s + "@GRAD")):
+        ctx.set_output(slot + "@GRAD", ctx.shape(slot if ctx.num_inputs(slot) else "Out@GRAD"), ctx.dtype("Out@GRAD"))
 
 
 register("where", kernel_module="indexing", inputs=["Condition", "X", "Y"], outputs=["Out"], infer=_infer_where,
          grad=_grad_where, grad_reads=("Condition",), lod="drop",
-         doc="Out = X where Condition, else Y, elementwise (all three of one shape; Condition bool). The gradient "
-             "goes to X where Condition and to Y elsewhere.")
-register("where_grad", kernel_module="indexing", inputs=["Condition", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"],
-         infer=_infer_where_grad)
+         doc="Out = X where Condition (bool), else Y; the three broadcast by numpy's rules (Paddle's op takes one "
+             "shape). The gradient goes to X where Condition and to Y elsewhere, summed to each one's shape.")
+register("where_grad", kernel_module="indexing", inputs=["Condition", "X?", "Y?", "Out@GRAD"],
+         outputs=["X@GRAD?", "Y@GRAD?"], no_need_buffer=("X", "Y"), infer=_infer_where_grad)
 
 
 def _infer_where_index(ctx):
@@ -194,8 +195,7 @@ def _infer_where_index(ctx):
 
 register("where_index", kernel_module="indexing", inputs=["Condition"], outputs=["Out"],
          infer=_infer_where_index, lod="drop",
-         doc="Out = the int64 coordinates [N, rank] of Condition's true (nonzero) elements, in row-major "
-             "order. No gradient.")
+         doc="Out = the int64 coordinates [N, rank] of Condition's true (nonzero) elements, row-major. No gradient.")
 
 
 def _infer_top_k(ctx):

@@ -106,24 +106,11 @@ def _common_shape(shapes):
     padded = [[1] * (rank - len(s)) + list(s) for s in shapes]
     out = []
     for dims in zip(*padded):
-        sizes = {d for d in dims if d != 1}
+        sizes = {d for d in dims if d != 1 and d >= 0}      # (-1: known when the program runs)
         if len(sizes) > 1:
             raise PeError(f"paddle.where: condition, x and y of shapes {[list(s) for s in shapes]} cannot broadcast")
         out.append(sizes.pop() if sizes else 1)
     return out
-
-
-def _broadcast_by_adding(condition, x, y):
-    """condition, x and y broadcast to one shape by adding zeros of each, as Paddle's where: the
-    sizes the values have when the program runs decide (not the ones it was built with). Bool x and
-    y are added as int32 (elementwise_add takes no bool) and cast back."""
-    if x.dtype == "bool":
-        condition, x, y = _broadcast_by_adding(condition, L.cast(x, "int32"), L.cast(y, "int32"))
-        return condition, L.cast(x, "bool"), L.cast(y, "bool")
-    cond = L.cast(condition, x.dtype)
-    zeros = L.elementwise_add(L.elementwise_add(L.zeros_like(x), L.zeros_like(y)), L.zeros_like(cond))
-    return (L.cast(L.elementwise_add(cond, zeros), "bool"), L.elementwise_add(x, zeros),
-            L.elementwise_add(y, zeros))
 
 
 def where(condition, x=None, y=None, name=None):
@@ -146,10 +133,7 @@ def where_any(condition, x, y, name=None):
     like = x if isinstance(x, Variable) else y if isinstance(y, Variable) else condition
     dtype = like.dtype if like is not condition else get_default_dtype()
     x, y = (v if isinstance(v, Variable) else L.full_like(like, v, dtype=dtype) for v in (x, y))
-    shapes = [list(v.shape) for v in (condition, x, y)]
-    if not (shapes[0] == shapes[1] == shapes[2]):
-        _common_shape(shapes)       # a clear error where they cannot broadcast
-        condition, x, y = _broadcast_by_adding(condition, x, y)
+    _common_shape([list(v.shape) for v in (condition, x, y)])     # a clear error where they cannot broadcast
     if condition.dtype != "bool":
         condition = L.cast(condition, "bool")
     return _single("where", x, {"Condition": [condition], "X": [x], "Y": [y]}, {}, name=name)

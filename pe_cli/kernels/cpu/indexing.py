@@ -10,6 +10,7 @@ from ...base.errors import PeError
 from ...base.shapes import strided_window
 from ..common import check_slice_not_empty, gather_rows, one_hot_ids, slice_window
 from ._numba import is_float, lazy
+from .elementwise import unbroadcast
 from .embedding import add_rows
 
 _top_k_loops = lazy("_top_k_loops")
@@ -203,13 +204,47 @@ def one_hot_v2(ins, attrs):
 
 
 def where(ins, attrs):
-    return {"Out": np.where(ins["Condition"], ins["X"], ins["Y"])}
+    cond, x, y = ins["Condition"], ins["X"], ins["Y"]
+    shape = np.broadcast_shapes(cond.shape, x.shape, y.shape)
+    rows = _condition_rows(cond, len(shape))
+    if rows is None:
+        return {"Out": np.where(cond, x, y)}
+    # a condition constant over the trailing dims (a beam search's finished beams over the vocabulary):
+    # Y copied, then the rows it holds from X (np.where tests every value: 2.2 against 1.0 ms on
+    # [64, 4, 10,000] float32, 2-core AMD EPYC VM)
+    out = np.empty(shape, np.result_type(x, y))
+    out[...] = y
+    lead = rows.ndim
+    mask = np.broadcast_to(rows, shape[:lead])
+    if mask.any():
+        x_dims = (1,) * (len(shape) - x.ndim) + x.shape
+        if all(d == 1 for d in x_dims[:lead]):      # one row of X for all (no gather: 1.7 against 3.6 ms)
+            out[mask] = x.reshape(x_dims[lead:])
+        else:
+            out[mask] = np.broadcast_to(x, shape)[mask]
+    return {"Out": out}
+
+
+def _condition_rows(cond, rank):
+    """Condition as [leading dims] when it is 1 along a run of trailing dims of the output (rank
+    ``rank``) and has at least one leading dim; else None."""
+    dims = (1,) * (rank - cond.ndim) + cond.shape
+    lead = len(dims)
+    while lead and dims[lead - 1] == 1:
+        lead -= 1
+    if lead == 0 or lead == rank:
+        return None
+    return cond.reshape(dims[:lead])
 
 
 def where_grad(ins, attrs):
     cond, dout = ins["Condition"], ins["Out@GRAD"]
     zero = np.zeros((), dtype=dout.dtype)
-    return {"X@GRAD": np.where(cond, dout, zero), "Y@GRAD": np.where(cond, zero, dout)}
+    grads = {"X@GRAD": np.where(cond, dout, zero), "Y@GRAD": np.where(cond, zero, dout)}
+    for slot in ("X", "Y"):
+        if ins.get(slot) is not None:
+            grads[slot + "@GRAD"] = unbroadcast(grads[slot + "@GRAD"], ins[slot].shape)
+    return grads
 
 
 def where_index(ins, attrs):

@@ -13,7 +13,9 @@ from ..common import check_slice_not_empty, gather_rows, one_hot_ids, slice_wind
 from ..cpu import indexing as _cpu
 from . import runtime as rt
 from ._host import on_host
+from ._elementwise import expand_to
 from ._launch import copy, flat, grid, zeros
+from ._reduce import sum_to_shape
 from ._strided import contiguous_strides, copy_window
 from .launcher import jit_kernel
 
@@ -268,19 +270,26 @@ def _where_grad(cond, dout, dx, dy):
 
 
 def where(ins, attrs):
-    x = ins["X"]
-    out = rt.empty(x.shape, x.dtype)
+    cond, x, y = ins["Condition"], ins["X"], ins["Y"]
+    shape = np.broadcast_shapes(cond.shape, x.shape, y.shape)
+    cond, x, y = (v if v.shape == shape else expand_to(v, shape) for v in (cond, x, y))
+    out = rt.empty(shape, x.dtype)
     if out.size:
-        _where[grid(out.size)](flat(ins["Condition"]), flat(x), flat(ins["Y"]), flat(out))
+        _where[grid(out.size)](flat(cond), flat(x), flat(y), flat(out))
     return {"Out": out}
 
 
 def where_grad(ins, attrs):
-    dout = ins["Out@GRAD"]
+    cond, dout = ins["Condition"], ins["Out@GRAD"]
+    cond = cond if cond.shape == dout.shape else expand_to(cond, dout.shape)
     dx, dy = rt.empty(dout.shape, dout.dtype), rt.empty(dout.shape, dout.dtype)
     if dout.size:
-        _where_grad[grid(dout.size)](flat(ins["Condition"]), flat(dout), flat(dx), flat(dy))
-    return {"X@GRAD": dx, "Y@GRAD": dy}
+        _where_grad[grid(dout.size)](flat(cond), flat(dout), flat(dx), flat(dy))
+    grads = {"X@GRAD": dx, "Y@GRAD": dy}
+    for slot in ("X", "Y"):
+        if ins.get(slot) is not None:
+            grads[slot + "@GRAD"] = sum_to_shape(grads[slot + "@GRAD"], ins[slot].shape)
+    return grads
 
 
 def where_index(ins, attrs):
