@@ -24,6 +24,8 @@ def _rows(dtype):
     x[2, 0, 1::2] = -0.0
     x[3, 0, 17] = np.nan                                         # NaN: the row is sorted whole
     x[3, 1, :190] = np.nan                                       # fewer than k numbers
+    x[5, 0, 150] = np.nan                                        # NaN in a block after the k best are held
+    x[5, 1, 199] = 7                                             # the best in the last, short block of 64
     x[4, 0, ::-1] = np.arange(200)                               # descending: every value enters
     x[4, 1] = np.arange(200)                                     # ascending: each pushes the rest down
     return x

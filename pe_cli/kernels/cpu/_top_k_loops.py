@@ -6,11 +6,17 @@ is walked in index order keeping its k best so far, sorted; a value enters only 
 larger than the k-th kept, after every kept value at least as large, so an earlier equal value stays
 ahead. NaN is left to the caller: a row holding one gets ``nan_rows[r] = True`` and is sorted whole
 (numpy's sort puts NaN last). [256, 40,000] float32, k 4: the partition, mask and ``nonzero`` it
-replaces took 45 ms a call on the loaded 2-core AMD EPYC VM (2026-11-26), this loop 4 ms.
+replaces took 45 ms a call on the loaded 2-core AMD EPYC VM (2026-11-26), this loop 4 ms. Blocks of
+values none of which beats the k-th kept are skipped after one vectorised test: [64, 40,000], 2.5 ->
+0.9 ms (2026-11-27); a row in ascending order, where every value enters, 13.6 -> 18 ms.
 """
 import numpy as np
+from numba import uintp
 
 from ._conv_loops import _jit
+
+
+BLOCK = 64      # values tested at once against the k-th kept before any is looked at alone
 
 
 @_jit
@@ -22,19 +28,36 @@ def top_k_rows(rows, k, idx, nan_rows):
         row = rows[r]
         held = 0
         nan_rows[r] = False
-        for j in range(n):
-            v = row[j]
-            if v != v:
-                nan_rows[r] = True
-                break
-            if held == k and not v > best[k - 1]:
+        for start in range(0, n, BLOCK):
+            end = min(start + BLOCK, n)
+            if held == k and not _any_above(row, start, end, best[k - 1]):
                 continue
-            p = held if held < k else k - 1          # the slot v takes, then moved up past smaller ones
-            while p > 0 and v > best[p - 1]:
-                best[p] = best[p - 1]
-                idx[r, p] = idx[r, p - 1]
-                p -= 1
-            best[p] = v
-            idx[r, p] = j
-            if held < k:
-                held += 1
+            for j in range(start, end):
+                v = row[j]
+                if v != v:
+                    nan_rows[r] = True
+                    break
+                if held == k and not v > best[k - 1]:
+                    continue
+                p = held if held < k else k - 1          # the slot v takes, then moved up past smaller ones
+                while p > 0 and v > best[p - 1]:
+                    best[p] = best[p - 1]
+                    idx[r, p] = idx[r, p - 1]
+                    p -= 1
+                best[p] = v
+                idx[r, p] = j
+                if held < k:
+                    held += 1
+            if nan_rows[r]:
+                break
+
+
+@_jit
+def _any_above(row, start, end, threshold):
+    """Whether row[start:end] holds a value above ``threshold``, or NaN: an OR over the block, which
+    LLVM vectorises (the test value by value branches on each)."""
+    hit = False
+    for j in range(start, end):
+        v = row[uintp(j)]
+        hit |= (v > threshold) | (v != v)
+    return hit
