@@ -67,3 +67,15 @@ def test_matmul_and_its_gradients_match_numpy(x_shape, y_shape, tx, ty, dtype, d
     assert gx.shape == x.shape and gy.shape == y.shape and gx.dtype == gy.dtype == dtype
     np.testing.assert_allclose(gx, dx.reshape(x.shape), rtol=rtol, atol=rtol * 10)
     np.testing.assert_allclose(gy, dy.reshape(y.shape), rtol=rtol, atol=rtol * 10)
+
+
+@pytest.mark.parametrize("trans_a, trans_b", [(False, False), (True, False), (False, True), (True, True)])
+def test_an_inner_dimension_of_1_is_blas_outer_product_to_the_bit(trans_a, trans_b, device_threads):
+    """k = 1 (the gradient of a product with one output column): numpy's outer product, not BLAS's
+    GEMM, which took 4x as long; each value is one product either way, and the bias is added after."""
+    a = rng.standard_normal((1, 37) if trans_a else (37, 1)).astype(np.float32)
+    b = rng.standard_normal((23, 1) if trans_b else (1, 23)).astype(np.float32)
+    bias = rng.standard_normal(23).astype(np.float32)
+    want = (a.T if trans_a else a) @ (b.T if trans_b else b)
+    np.testing.assert_array_equal(linalg.matmul2d(a, b, trans_a, trans_b), want)
+    np.testing.assert_array_equal(linalg.matmul2d(a, b, trans_a, trans_b, bias=bias), want + bias)

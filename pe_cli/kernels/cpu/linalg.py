@@ -1,17 +1,18 @@
-"""Linear algebra kernels: mul, matmul, matmul_v2 and their gradients, inverse, cholesky and its gradient. A large 2-D GEMM (mul and its gradients) is split into as many blocks of rows, of
-columns or of its inner dimension (split_mode) as its device has threads on a quiet machine
-(threads.work_parts), run over the threads free now, each block calling BLAS single-threaded
-(_blas_loops.py; numpy's BLAS, or MKL where _cblas.py chose it, then on one thread too); other GEMMs
-are numpy's, with BLAS sized by ``threads.for_gemm``."""
+"""Linear algebra kernels: mul, matmul, matmul_v2 and their gradients, inverse, cholesky and its
+gradient. A large 2-D GEMM (mul and its gradients) is split into as many blocks of rows, of columns or
+of its inner dimension (split_mode) as its device has threads on a quiet machine (threads.work_parts),
+run over the threads free now, each block calling BLAS single-threaded (_blas_loops.py; numpy's BLAS,
+or MKL where _cblas.py chose it, then on one thread too); other GEMMs are numpy's, with BLAS sized by
+``threads.for_gemm``; an inner dimension of 1 is numpy's outer product."""
 import math
 
 import numpy as np
 
 from ..common import matmul_flag, matmul_v1_attrs
 from ...base.errors import PeError
-from . import threads
-from . import _cblas, _replicas
+from . import _cblas, _replicas, threads
 from ._numba import is_float, lazy, loop_or, parallel_threads, twin
+from .elementwise import unbroadcast
 
 _loops = lazy("_blas_loops")
 
@@ -90,7 +91,7 @@ def matmul2d(a, b, trans_a=False, trans_b=False, weight_rows=None, bias=None, ac
     m, k = (a.shape[1], a.shape[0]) if trans_a else a.shape
     n = b.shape[0] if trans_b else b.shape[1]
     macs = m * n * k
-    if macs >= threads.SPLIT_GEMM_MACS and is_float(a, b):
+    if macs >= threads.SPLIT_GEMM_MACS and k > 1 and is_float(a, b):
         mode = split_mode(m, n, k, weight_rows)
         parts = min(threads.work_parts(), {ROWS: m, COLS: n, INNER: k}[mode])
         # on one thread too where the loops' GEMM is MKL (faster than numpy's OpenBLAS: _cblas.py)
@@ -111,7 +112,10 @@ def matmul2d(a, b, trans_a=False, trans_b=False, weight_rows=None, bias=None, ac
                 twin(loops.gemm_blocks, loops.gemm_blocks_parallel, parallel, *args, replica=_replicas.gemm_blocks)(*args)
             return out
     threads.for_gemm(macs)
-    out = (a.T if trans_a else a) @ (b.T if trans_b else b)
+    if k == 1 and is_float(a, b):   # an outer product: 4x faster than BLAS's GEMM ([2,560] x [256]), same bits
+        out = (a.T if trans_a else a).reshape(m, 1) * (b.T if trans_b else b).reshape(1, n)
+    else:
+        out = (a.T if trans_a else a) @ (b.T if trans_b else b)
     if (bias is not None or act != NO_ACT) and is_float(out):
         # the loops' epilogue on the whole result (its numpy replica while it compiles: the same bits)
         args = (out, 0, m, 0, n, *_epilogue_args(out.dtype, bias, act, gate))
@@ -219,13 +223,6 @@ def _stacked_products(a, b, trans_a, trans_b):
     return out
 
 
-def _sum_to(grad, shape):
-    """Sums a broadcast gradient back to ``shape`` (leading dims, and dims of size 1 that grew)."""
-    lead = grad.ndim - len(shape)
-    axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1 and grad.shape[lead + i] != 1)
-    return grad.sum(axis=axes).reshape(shape) if axes else grad
-
-
 def _head_views(xm, ym, h):
     """Fluid 1.8's multi-head matmul (head_number h > 1): X's columns in h blocks, each times Y's block of
     rows (Y [K, N]: Out [M, h * N]) or of columns (Y [K / h, N]: Out [M, N]). The operands as [..., h, M, K/h]
@@ -295,7 +292,7 @@ def matmul_grad_x(ins, attrs):
         return {"X@GRAD": _matmul_heads(ins, attrs, "X")}
     xm, ym = _matmul_operands(x, y, attrs)
     d = _matmul_dout(xm, ym, dout, attrs["alpha"])
-    dxm = _sum_to(_product(d, ym, trans_b=True), xm.shape)   # d(Out)/d(xm): [..., M, K]
+    dxm = unbroadcast(_product(d, ym, trans_b=True), xm.shape)   # d(Out)/d(xm): [..., M, K]
     if x.ndim > 1 and attrs["transpose_X"]:
         dxm = np.swapaxes(dxm, -1, -2)
     return {"X@GRAD": np.ascontiguousarray(dxm.reshape(x.shape), dtype=x.dtype)}
@@ -310,7 +307,7 @@ def matmul_grad_y(ins, attrs):
     if ym.ndim == 2 and xm.ndim > 2 and xm.size and d.size:     # the sum over X's leading dims: one GEMM
         dym = _product(xm.reshape(-1, xm.shape[-1]), d.reshape(-1, d.shape[-1]), trans_a=True)
     else:
-        dym = _sum_to(_product(xm, d, trans_a=True), ym.shape)   # d(Out)/d(ym): [..., K, N]
+        dym = unbroadcast(_product(xm, d, trans_a=True), ym.shape)   # d(Out)/d(ym): [..., K, N]
     if y.ndim > 1 and attrs["transpose_Y"]:
         dym = np.swapaxes(dym, -1, -2)
     return {"Y@GRAD": np.ascontiguousarray(dym.reshape(y.shape), dtype=y.dtype)}
