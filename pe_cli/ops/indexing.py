@@ -182,7 +182,7 @@ def _infer_where_grad(ctx):     # (a program saved before where_grad read X and 
 
 
 register("where", kernel_module="indexing", inputs=["Condition", "X", "Y"], outputs=["Out"], infer=_infer_where,
-         grad=_grad_where, grad_reads=("Condition",), lod="drop",
+         grad=_grad_where, grad_reads=("Condition", "X", "Y"), lod="drop",
          doc="Out = X where Condition (bool), else Y; the three broadcast by numpy's rules (Paddle's op takes one "
              "shape). The gradient goes to X where Condition and to Y elsewhere, summed to each one's shape.")
 register("where_grad", kernel_module="indexing", inputs=["Condition", "X?", "Y?", "Out@GRAD"],
