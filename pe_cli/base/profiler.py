@@ -49,15 +49,13 @@ class Profile:
         self._local = threading.local()     # each thread's kernels running now, outermost first
 
     def enter(self, op_type):
-        """Opens a kernel run of ``op_type`` on this thread and returns the name ``leave`` records it
-        under: the op type, or ``owner/op type`` for an op the block of a control-flow op runs (a
-        ``while``'s ``elementwise_mul``: ``while/elementwise_mul``), whose time is part of its owner's."""
+        """Opens a kernel run of ``op_type`` on this thread, to be recorded (by ``leave``) as the op
+        type, or as ``owner/op type`` for an op the block of a control-flow op runs (a ``while``'s
+        ``elementwise_mul``: ``while/elementwise_mul``), whose time is part of its owner's."""
         stack = getattr(self._local, "open_kernels", None)
         if stack is None:
             stack = self._local.open_kernels = []
-        name = f"{stack[-1]}/{op_type}" if stack else op_type
-        stack.append(name)
-        return name
+        stack.append(f"{stack[-1]}/{op_type}" if stack else op_type)
 
     def leave(self, seconds):
         """Closes this thread's innermost kernel run, which took ``seconds``, and records it."""

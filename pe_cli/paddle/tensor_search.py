@@ -101,16 +101,12 @@ def masked_select(x, mask, name=None):
     return L.gather_nd(x, L.where(mask), name=name)
 
 
-def _common_shape(shapes):
+def _check_broadcast(shapes):
+    """Paddle's error where condition, x and y cannot broadcast to one shape (-1: known when the program runs)."""
     rank = max(len(s) for s in shapes)
-    padded = [[1] * (rank - len(s)) + list(s) for s in shapes]
-    out = []
-    for dims in zip(*padded):
-        sizes = {d for d in dims if d != 1 and d >= 0}      # (-1: known when the program runs)
-        if len(sizes) > 1:
+    for dims in zip(*[[1] * (rank - len(s)) + list(s) for s in shapes]):
+        if len({d for d in dims if d != 1 and d >= 0}) > 1:
             raise PeError(f"paddle.where: condition, x and y of shapes {[list(s) for s in shapes]} cannot broadcast")
-        out.append(sizes.pop() if sizes else 1)
-    return out
 
 
 def where(condition, x=None, y=None, name=None):
@@ -133,7 +129,7 @@ def where_any(condition, x, y, name=None):
     like = x if isinstance(x, Variable) else y if isinstance(y, Variable) else condition
     dtype = like.dtype if like is not condition else get_default_dtype()
     x, y = (v if isinstance(v, Variable) else L.full_like(like, v, dtype=dtype) for v in (x, y))
-    _common_shape([list(v.shape) for v in (condition, x, y)])     # a clear error where they cannot broadcast
+    _check_broadcast([list(v.shape) for v in (condition, x, y)])
     if condition.dtype != "bool":
         condition = L.cast(condition, "bool")
     return _single("where", x, {"Condition": [condition], "X": [x], "Y": [y]}, {}, name=name)
