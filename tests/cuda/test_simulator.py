@@ -1,7 +1,9 @@
 """pe's fixes to numba's CUDA simulator (pe_cli/kernels/cuda/_simulator.py): every thread of a block
 gets the same shared array even when they all reach ``cuda.shared.array`` at once, and its block
 scheduler, which waits where numba's polled, keeps numba's semantics: the barrier counts the threads
-still running, and a thread's exception ends the launch with that exception."""
+still running, and a thread's exception ends the launch with that exception; a block whose threads
+never meet runs them in turn on the launching thread, and one that meets, even in a device function,
+gets a thread for each."""
 import sys
 import threading
 
@@ -108,3 +110,52 @@ def test_a_thread_that_raises_ends_the_launch_with_its_error():
     out = np.zeros(4)               # and the simulator runs the next launch as before
     one_fails[1, 1](out)
     assert out[0] == 1.0
+
+
+@simulator_only
+def test_threads_that_never_meet_run_in_turn_on_the_launching_thread():
+    runners = set()
+
+    @cuda.jit
+    def where_am_i(out):
+        runners.add(threading.get_ident())          # the simulator runs kernels as Python
+        x, y = cuda.threadIdx.x, cuda.threadIdx.y
+        out[cuda.blockIdx.x, y, x] = cuda.blockIdx.x * 100 + y * 10 + x
+    out = np.full((3, 2, 4), -1)
+    where_am_i[3, (4, 2)](out)
+    np.testing.assert_array_equal(out, np.arange(3)[:, None, None] * 100 + np.arange(2)[:, None] * 10
+                                  + np.arange(4))
+    assert runners == {threading.get_ident()}
+
+
+@simulator_only
+def test_a_barrier_in_a_device_function_gives_each_thread_its_own():
+    runners = set()
+
+    @cuda.jit(device=True)
+    def swap_with_neighbour(out, t):
+        cuda.syncthreads()
+        v = out[(t + 1) % 4]
+        cuda.syncthreads()
+        out[t] = v
+
+    @cuda.jit
+    def rotate(out):
+        runners.add(threading.get_ident())
+        swap_with_neighbour(out, cuda.threadIdx.x)
+    out = np.arange(4)
+    rotate[1, 4](out)
+    np.testing.assert_array_equal(out, [1, 2, 3, 0])
+    assert len(runners) == 4 and threading.get_ident() not in runners
+
+
+@simulator_only
+def test_an_error_of_a_thread_run_in_turn_names_the_thread():
+    @cuda.jit
+    def one_fails(x):
+        x[cuda.threadIdx.x * 10] = 1.0
+    with pytest.raises(IndexError, match="tid=\\[1, 0, 0\\] ctaid=\\[0, 0, 0\\]"):
+        one_fails[1, 4](np.zeros(4))
+    out = np.zeros(4)
+    one_fails[1, 1](out)
+    assert out[0] == 1.0 and not hasattr(threading.current_thread(), "threadIdx")

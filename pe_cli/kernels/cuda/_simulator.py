@@ -1,4 +1,4 @@
-"""Two fixes to numba's CUDA simulator, applied when pe runs its kernels there (CI has no GPU).
+"""Three changes to numba's CUDA simulator, applied when pe runs its kernels there (CI has no GPU).
 
 The simulator runs each CUDA thread of a block as a Python thread and gives a kernel's
 ``cuda.shared.array(...)`` call the same numpy array in every thread by caching it per call site.
@@ -16,9 +16,16 @@ starts slowed by it). The replacement waits instead, on one condition per block:
 at the barrier or ending wakes the others when every thread still running has arrived, and the
 launching thread when the last one ends or one raises. The semantics stay numba's: the barrier
 counts the threads still running, and the first exception aborts the block and is raised.
+
+A block whose kernel never meets its other threads (no barrier, no shared array, no warp function,
+in the kernel or in a device function it calls) runs its threads one after another on one Python
+thread, the launching one: any order is a schedule a GPU may choose for such threads, and such a
+launch starts no Python thread at all (thread starts and hand-overs were most of a simulated op
+test's time, and much more of it on a busy machine).
 """
 import sys
 import threading
+import types
 
 import numpy as np
 
@@ -66,8 +73,56 @@ class _Block:
             self.cond.notify_all()
 
 
+# what a kernel's threads meet each other through (cuda.<name>): barriers, shared arrays, warp functions
+_MEETING_NAMES = frozenset({
+    "syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "shared", "syncwarp", "cg",
+    "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync", "shfl_sync_intrinsic", "all_sync",
+    "any_sync", "eq_sync", "ballot_sync", "match_any_sync", "match_all_sync", "activemask", "lanemask_lt"})
+_alone = {}         # kernel function -> its threads never meet
+
+
+def _threads_alone(f):
+    """Whether the threads of kernel ``f`` never meet: no name of _MEETING_NAMES in its code, its
+    nested code, or the device functions it reaches through its globals and closure."""
+    known = _alone.get(f)
+    if known is None:
+        known = _alone[f] = not _meets(f, set())
+    return known
+
+
+def _meets(f, seen):
+    if f in seen:
+        return False
+    seen.add(f)
+    codes, names = [f.__code__], set()
+    while codes:
+        code = codes.pop()
+        names.update(code.co_names)
+        codes.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
+    if names & _MEETING_NAMES:
+        return True
+    reached = [f.__globals__[n] for n in names if n in f.__globals__]
+    reached += _closure(f)
+    reached += [getattr(m, n) for m in reached if isinstance(m, types.ModuleType) for n in names if hasattr(m, n)]
+    return any(_meets(k.fn, seen) for k in reached if isinstance(k, _kernel.FakeCUDAKernel))
+
+
+def _closure(f):
+    """The values of f's free variables (those bound by now)."""
+    values = []
+    for cell in f.__closure__ or ():
+        try:
+            values.append(cell.cell_contents)
+        except ValueError:      # not bound yet
+            pass
+    return values
+
+
 def _run_block(self, grid_point, *args):
     """BlockManager.run: starts the block's threads and waits until they end or one raises."""
+    if _threads_alone(self._f) and not self._debug:
+        return _run_alone(self, grid_point, args)
+
     def target():
         self._f(*args)
     threads = [_kernel.BlockThread(target, self, grid_point, point, self._debug)
@@ -81,6 +136,24 @@ def _run_block(self, grid_point, *args):
     if block.failed is not None:
         error, traceback = block.failed.exception
         raise error.with_traceback(traceback)
+
+
+def _run_alone(self, grid_point, args):
+    """The block's threads one after another, each played by the launching thread (the simulator
+    asks the current thread for its indices); an exception is raised as numba's threads raise it."""
+    thread, (bx, by, _) = threading.current_thread(), self._block_dim
+    thread.blockIdx = _kernel.Dim3(*grid_point)
+    try:
+        for point in np.ndindex(*self._block_dim):
+            thread.threadIdx = _kernel.Dim3(*point)
+            thread.thread_id = point[0] + bx * (point[1] + by * point[2])
+            try:
+                self._f(*args)
+            except Exception as e:
+                where = f"tid={list(point)} ctaid={list(grid_point)}"
+                raise type(e)(f"{where}: {e}" if str(e) else where).with_traceback(e.__traceback__) from None
+    finally:
+        del thread.blockIdx, thread.threadIdx, thread.thread_id
 
 
 def _thread_run(self):
