@@ -1,7 +1,7 @@
 """The recurrent kernels' activations (kernels.common.ACT_CODES: sigmoid, tanh, relu, identity) over
 a block of columns of a float32 array's first rows, in numba, so that a loop over a sequence's time
-steps runs whole without the GIL (_lstm_loops.forward_sequence); the tanh op's float32 kernel
-(kernels/cpu/activation.py) and the exponentials of _softmax_rows_loops.py.
+steps runs whole without the GIL (_lstm_loops.forward_sequence); the tanh and sigmoid ops' float32
+kernels (kernels/cpu/activation.py) and the exponentials of _softmax_rows_loops.py.
 
 numba's own exp and tanh are a libm call per value (595 us a step of 64 x 512 gates where numpy's
 vectorised calls take 60-110; _lstm_loops.py), and numpy's cannot be called without the GIL. So they
@@ -67,6 +67,11 @@ def _tanh(v):
     return t if v > 0 else -t
 
 
+@njit(inline="always", error_model="numpy")
+def _sigmoid(v):
+    return _ONE / (_ONE + _exp(-v))
+
+
 @_jit
 def activate(a, n, lo, hi, code):
     """Columns lo:hi of the first ``n`` rows of the 2-D float32 array ``a``, activated in place
@@ -76,7 +81,7 @@ def activate(a, n, lo, hi, code):
             row = a[k]
             for j in range(lo, hi):
                 u = uintp(j)
-                row[u] = _ONE / (_ONE + _exp(-row[u]))
+                row[u] = _sigmoid(row[u])
     elif code == 1:
         for k in range(n):
             row = a[k]
@@ -93,17 +98,34 @@ def activate(a, n, lo, hi, code):
                     row[u] = zero
 
 
+# the tanh and sigmoid ops' float32 kernels (kernels/cpu/activation.py): flat arrays, and twins over
+# ``parts`` contiguous chunks on numba's threads
+_pjit = njit(cache=True, nogil=True, error_model="numpy", parallel=True)
+
+
 @_jit
 def tanh(x, out):
-    """out = tanh(x) of flat float32 arrays (the tanh op's float32 kernel, kernels/cpu/activation.py)."""
     for i in range(x.size):
         out[i] = _tanh(x[i])
 
 
-@njit(cache=True, nogil=True, error_model="numpy", parallel=True)
+@_pjit
 def tanh_parallel(x, out, parts):
-    """tanh over ``parts`` contiguous chunks on numba's threads."""
     n = x.size
     for p in prange(parts):
         for i in range(uintp(n * p // parts), uintp(n * (p + 1) // parts)):    # unsigned: vectorised
             out[i] = _tanh(x[i])
+
+
+@_jit
+def sigmoid(x, out):
+    for i in range(x.size):
+        out[i] = _sigmoid(x[i])
+
+
+@_pjit
+def sigmoid_parallel(x, out, parts):
+    n = x.size
+    for p in prange(parts):
+        for i in range(uintp(n * p // parts), uintp(n * (p + 1) // parts)):
+            out[i] = _sigmoid(x[i])

@@ -45,6 +45,15 @@ def tanh_grad(out, dout, dx):
         dx[i] = dout[i] * (one - o * o)
 
 
+@_jit
+def sigmoid_grad(out, dout, dx):
+    """dx = dout * out * (1 - out), rounded as numpy's expression."""
+    one = dout.dtype.type(1)
+    for i in range(dout.size):
+        o = out[i]
+        dx[i] = dout[i] * o * (one - o)
+
+
 # -- the bias add: X [pre, n, post] + Y [n] ---------------------------------------------------------
 
 @_jit
@@ -314,6 +323,17 @@ def tanh_grad_parallel(out, dout, dx, parts):
         for i in range(uintp(n * p // parts), uintp(n * (p + 1) // parts)):
             o = out[i]
             dx[i] = dout[i] * (one - o * o)
+
+
+@_pjit
+def sigmoid_grad_parallel(out, dout, dx, parts):
+    """sigmoid_grad over ``parts`` contiguous chunks on numba's threads."""
+    one = dout.dtype.type(1)
+    n = dout.size
+    for p in prange(parts):
+        for i in range(uintp(n * p // parts), uintp(n * (p + 1) // parts)):
+            o = out[i]
+            dx[i] = dout[i] * o * (one - o)
 
 
 @_pjit

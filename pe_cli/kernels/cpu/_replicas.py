@@ -41,6 +41,11 @@ def tanh_grad(out, dout, dx):
 
 
 @_quiet
+def sigmoid_grad(out, dout, dx):
+    np.multiply(dout * out, 1 - out, out=dx)
+
+
+@_quiet
 def add_relu(x, y, inter, out, parts):
     """_fused_loops.add_relu: numpy's add, then relu."""
     np.add(x, y, out=inter)
