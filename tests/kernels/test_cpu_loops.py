@@ -89,7 +89,9 @@ def device_threads(device_threads, monkeypatch):
 
 # Each dtype of each loop is a cold numba compile of its own, the parallel twins' the slowest (a third
 # of the suite's compile time went to float64's). The twins spread samples over threads the same way
-# for any dtype, so they run in float32; every loop's arithmetic runs in both dtypes on one thread.
+# for any dtype, so the tests of paths that agree within a tolerance (conv2d, pool2d, the bias add,
+# batch norm) run them in float32; every loop's arithmetic runs in both dtypes on one thread. The
+# bitwise tests keep both dtypes on both.
 DTYPE_THREADS = [pytest.param(np.float32, 1, id="serial-float32"), pytest.param(np.float64, 1, id="serial-float64"),
                  pytest.param(np.float32, 2, id="parallel-float32")]
 
@@ -134,7 +136,7 @@ POOL_CASES = [
 ]
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("dtype,device_threads", DTYPE_THREADS, indirect=["device_threads"])
 @pytest.mark.parametrize("pooling_type,exclusive", [("max", True), ("avg", True), ("avg", False)])
 @pytest.mark.parametrize("case", POOL_CASES, ids=lambda c: "x".join(map(str, c[:2])) + f"k{c[2][0]}{c[2][1]}s{c[3][0]}"
                          + ("ceil" if c[5] else "") + ("global" if c[6] else ""))
@@ -175,7 +177,7 @@ def test_relu_paths_agree_bitwise(dtype, device_threads, monkeypatch):
     np.testing.assert_array_equal(np.signbit(fast["X@GRAD"]), np.signbit(slow["X@GRAD"]))
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("dtype,device_threads", DTYPE_THREADS, indirect=["device_threads"])
 @pytest.mark.parametrize("x_shape,y_shape,axis", [((4, 6, 5, 5), (6,), 1), ((8, 10), (10,), -1),
                                                   ((3, 4, 5), (4, 5), 1), ((3, 4, 5), (3,), 0),
                                                   ((2, 3), (2, 3), -1), ((3, 4, 5), (4, 1), 1)])
@@ -430,7 +432,7 @@ def test_fused_gemm_epilogue_is_bitwise_the_unfused_kernels(dtype, batch, parts,
     assert out.dtype == grads["DX"].dtype == dtype
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("dtype,device_threads", DTYPE_THREADS, indirect=["device_threads"])
 @pytest.mark.parametrize("shape", [(4, 3, 5, 7), (6, 4), (2, 5, 3), (1, 2, 1, 1)], ids=str)
 def test_batch_norm_training_paths_agree(shape, dtype, device_threads, monkeypatch):
     c = shape[1]
