@@ -118,6 +118,30 @@ def row_view(x, y, axis):
     return None
 
 
+def middle_view(x, y, axis):
+    """(X as [a, b, c], Y as [ya, c], ya 1 or a) where X and Y are C-contiguous and Y under Fluid's
+    axis rule is broadcast along one run of X's dims (b) with X's dims or 1s before it (the
+    attention's [B, T, H] + [B, 1, H]; a bias [rows, n] + [n]); Y of X's shape: [rows, 1, cols]
+    and [rows, cols]. None otherwise."""
+    yb = align(x, y, axis)
+    if yb.ndim > x.ndim or x.ndim == 0 or not (x.flags.c_contiguous and y.flags.c_contiguous):
+        return None
+    shape = (1,) * (x.ndim - yb.ndim) + yb.shape
+    if shape == x.shape:
+        rows = math.prod(x.shape[:-1])
+        return x.reshape(rows, 1, -1), y.reshape(rows, -1)
+    trail = x.ndim
+    while trail and shape[trail - 1] == x.shape[trail - 1]:
+        trail -= 1
+    mid = trail
+    while mid and shape[mid - 1] == 1:
+        mid -= 1
+    if shape[:mid] != x.shape[:mid]:
+        return None
+    a, b, c = math.prod(x.shape[:mid]), math.prod(x.shape[mid:trail]), math.prod(x.shape[trail:])
+    return x.reshape(a, b, c), y.reshape(-1, c)
+
+
 def _on_threads(x, y, axis, op):
     """x ``op`` y (a _broadcast_loops name: ADD, SUB, MUL) by _broadcast_loops on the device's threads
     where X is large, both are C-contiguous floats of one dtype and row_view finds Y's place; else None."""

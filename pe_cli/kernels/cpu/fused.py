@@ -1,8 +1,10 @@
 """Kernels of the fused ops (pe_cli/ops/fused.py): the CPU kernels of the ops they replace, called
 in the same order within one op (pe_cli/kernels/fused_math.py). A bias add, or an add of two arrays
 of the same shape, followed by relu on float32/float64 runs one numba loop instead (_fused_loops.py;
-the same numbers), and batch norm with relu in training runs batch norm's loops with relu in their
-passes (normalization.batch_norm_loops, normalization.bn_grad_loops; the same numbers).
+the same numbers), as does an add followed by tanh or sigmoid on float32 (Y broadcast over a middle
+run of X's dims too: the attention's query over its steps). Batch norm with relu in training runs
+batch norm's loops with relu in their passes (normalization.batch_norm_loops,
+normalization.bn_grad_loops; the same numbers).
 
 fused_gemm_epilogue is the GEMM of mul and its gradients (linalg.matmul2d, the same blocks) with the
 bias and relu, or relu's gradient, applied to each block by the thread that computed it, while it
@@ -21,7 +23,13 @@ _KERNELS = fused_kernels(activation, elementwise, normalization)
 
 def fused_elemwise_activation(ins, attrs):
     x, y = ins["X"], ins["Y"]
-    relu = list(attrs["functor_list"]) == ["relu", "elementwise_add"] and is_float(x, y)
+    functors = list(attrs["functor_list"])
+    if functors[0] in _ADD_ACT_CODES and functors[1] == "elementwise_add" and x.dtype == y.dtype == np.float32:
+        view = elementwise.middle_view(x, y, attrs["axis"])
+        if view is not None:
+            keep = "IntermediateOut" in attrs.get("_outputs", ("IntermediateOut",))
+            return _add_act(x.shape, *view, functors[0], keep)
+    relu = functors == ["relu", "elementwise_add"] and is_float(x, y)
     if relu and x.shape == y.shape and x.dtype == y.dtype:     # a residual connection: in chunks, on the threads
         inter, out = np.empty(x.shape, x.dtype), np.empty(x.shape, x.dtype)
         parts = parallel_parts(x.size)
@@ -35,6 +43,24 @@ def fused_elemwise_activation(ins, attrs):
     loop = _loops().add_mid_relu_parallel if run[0] > 1 and parallel_parts(x.size) > 1 else _loops().add_mid_relu
     loop(np.ascontiguousarray(x).reshape(run), np.ascontiguousarray(y).reshape(-1), inter.reshape(run), out.reshape(run))
     return {"Out": out, "IntermediateOut": inter}
+
+
+_ADD_ACT_CODES = {"sigmoid": 0, "tanh": 1}     # (_fused_loops.SIGMOID, TANH)
+
+
+def _add_act(shape, x, y, act, keep):
+    """``act`` (tanh or sigmoid) of x + y, float32, X [a, b, c] and Y [ya, c] broadcast over b
+    (elementwise.middle_view), in one pass of _fused_loops.add_act (on the device's threads for
+    large X): the numbers of the add's and the activation's kernels. ``keep``: IntermediateOut too."""
+    out = np.empty(x.shape, x.dtype)
+    inter = np.empty(x.shape, x.dtype) if keep else x       # (x: a placeholder the loop never writes)
+    parts, name = parallel_parts(x.size), "add_act_keep" if keep else "add_act"
+    args = (x.reshape(-1), y.reshape(-1), inter.reshape(-1), out.reshape(-1), *x.shape, _ADD_ACT_CODES[act], parts)
+    twin(getattr(_loops(), name), getattr(_loops(), name + "_parallel"), parts > 1, *args)(*args)
+    outs = {"Out": out.reshape(shape)}
+    if keep:
+        outs["IntermediateOut"] = inter.reshape(shape)
+    return outs
 
 
 fused_elemwise_activation_grad = _KERNELS["fused_elemwise_activation_grad"]

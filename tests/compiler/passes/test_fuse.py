@@ -13,7 +13,7 @@ from pe_cli.compiler import build_ssa_graph
 from pe_cli.compiler.passes.fuse_elewise_add_act import fuse_elewise_add_act
 from pe_cli.compiler.passes.liveness import pinned_names, sequential_frees
 from pe_cli.base.errors import ShapeError
-from pe_cli.kernels.cpu import activation, elementwise, fused, threads
+from pe_cli.kernels.cpu import _numba, activation, elementwise, fused, threads
 
 from tests.cli.test_helpers import pe
 from tests.compiler.passes.test_memory import MODELS, build, train
@@ -157,3 +157,26 @@ def test_the_cpu_bias_relu_loop_is_bitwise_the_unfused_kernels(shape):
     inter = elementwise.elementwise_add({"X": x, "Y": y}, {"axis": -1})["Out"]
     out = activation.relu({"X": inter}, {})["Out"]
     assert outs["IntermediateOut"].tobytes() == inter.tobytes() and outs["Out"].tobytes() == out.tobytes()
+
+
+@pytest.mark.parametrize("act", ["tanh", "sigmoid"])
+@pytest.mark.parametrize("x_shape, y_shape", [((3, 5), (3, 5)), ((3, 5), (5,)), ((4, 6, 16), (4, 1, 16)),
+                                              ((4, 6, 16), (1, 1, 16)), ((64, 40, 256), (64, 1, 256))])
+@pytest.mark.parametrize("keep", [True, False])
+def test_the_cpu_add_tanh_and_sigmoid_loop_is_bitwise_the_unfused_kernels(act, x_shape, y_shape, keep, fixed_threads,
+                                                                         monkeypatch):
+    """float32 X + Y broadcast over a middle run of X's dims (the attention's [B, 1, H] query over T
+    steps), then the activation, in one pass (the large shape on the parallel twin)."""
+    monkeypatch.setattr(_numba, "EAGER", True)      # the parallel twin compiles now, not in a helper
+    rng = np.random.default_rng(6)
+    x, y = rng.normal(size=x_shape).astype("float32") * 4, rng.normal(size=y_shape).astype("float32")
+    x.flat[:4] = [np.nan, -0.0, np.inf, -y.flat[3]]
+    attrs = {"functor_list": [act, "elementwise_add"], "axis": -1,
+             "_outputs": frozenset({"Out", "IntermediateOut"} if keep else {"Out"})}
+    outs = fused.fused_elemwise_activation({"X": x, "Y": y}, attrs)
+    inter = elementwise.elementwise_add({"X": x, "Y": y}, {"axis": -1})["Out"]
+    out = getattr(activation, act)({"X": inter}, {})["Out"]
+    assert outs["Out"].shape == x_shape and outs["Out"].tobytes() == out.tobytes()
+    assert ("IntermediateOut" in outs) == keep
+    if keep:
+        assert outs["IntermediateOut"].tobytes() == inter.tobytes()
