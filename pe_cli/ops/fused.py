@@ -20,6 +20,7 @@ ACT_READS = {row.name: row.reads for row in TABLE if row.name in FUSABLE_ACTIVAT
 
 # what the fuse_elewise_add_act_ops pass looks for and makes (op types are named only here)
 ADD = "elementwise_add"
+EXPAND = "expand"        # (an expand into a forward-only fused add folds into its broadcast)
 FUSED_ADD_ACT = "fused_elemwise_activation"
 
 
@@ -74,8 +75,9 @@ def _grad(g):
     g.op("fused_elemwise_activation_grad", ins, {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")}, g.attrs)
 
 
-register("fused_elemwise_activation", kernel_module="fused", inputs=["X", "Y"], outputs=["Out", "IntermediateOut"],
+register("fused_elemwise_activation", kernel_module="fused", inputs=["X", "Y"], outputs=["Out", "IntermediateOut?"],
          blocked=one_shape_blocked, attrs=_ATTRS, infer=_infer, grad=_grad, grad_reads=("X", "Y", "IntermediateOut", "Out"),
+         traits=("optional_outputs",),
          doc="[unary, binary]: IntermediateOut = binary(X, Y) (Y broadcast into X from dim `axis`), Out = "
              "unary(IntermediateOut); [binary, unary]: IntermediateOut = unary(Y), Out = binary(X, IntermediateOut). "
              "binary: elementwise_add or elementwise_mul; unary: an activation or scale (times `scale`). Made "

@@ -5,12 +5,18 @@ the backward part the activation's gradient and ``elementwise_add_grad`` become 
 ``fused_elemwise_activation_grad`` where the intermediate gradient has no other reader or writer.
 The intermediate value keeps its name (the fused op writes it), so it can still be fetched.
 
+Every block is searched (rewrite.fuse_pairs: a loop's body too). Where no gradient flows through
+the sum, an ``expand`` that only repeats dims of size 1 into the add's Y folds into the fused op's
+broadcast, and in a loop's body a sum that only the activation reads is not written at all
+(``save_intermediate_out`` false; nothing can fetch it there): a decoder's attention,
+tanh(W_e e + expand(W_d h)), makes one pass over [batch, steps, hidden] where it made three.
+
 A pass over the program (before the multi-device graph is built from it, so every device runs the
 fused ops): Program -> (a new Program, changes); the program given is left unchanged. The fused
 kernels call the same kernels in the same order, so the numbers are unchanged to the bit."""
-from ...ops.fused import ADD, FUSABLE_ACTIVATIONS, FUSED_ADD_ACT, grad_type, reads_intermediate
+from ...ops.fused import ADD, EXPAND, FUSABLE_ACTIVATIONS, FUSED_ADD_ACT, grad_type, reads_intermediate
 from ...ops.registry import GRAD_SUFFIX
-from .rewrite import fuse_pairs, fused_op, op_name, writes_between
+from .rewrite import fuse_pairs, fused_op, op_name, read_elsewhere, removable, writes_between
 
 NAME = "fuse_elewise_add_act_ops"
 
@@ -22,11 +28,23 @@ def fuse_elewise_add_act(program):
 
 def _fuse(block, ops, readers, writers, i, j):
     add, act = ops[i], ops[j]
+    tmp = add.output("Out")[0]
     attrs = {"functor_list": [act.type, ADD], "axis": add.attrs.get("axis", -1)}
-    replace = {j: fused_op(block, FUSED_ADD_ACT, add, {"X": add.input("X"), "Y": add.input("Y")},
-                           {"Out": act.output("Out"), "IntermediateOut": add.output("Out")}, attrs)}
+    ins, outs = {"X": add.input("X"), "Y": add.input("Y")}, {"Out": act.output("Out"), "IntermediateOut": [tmp]}
     changes = [f"{op_name(add)} + {act.type} -> {FUSED_ADD_ACT} writing {act.output('Out')[0]}"]
     grads = _backward_pair(ops, readers, writers, add, act)
+    if grads is None and not _differentiated(block.program, tmp):
+        dropped = {i}
+        if block.idx and readers[tmp] == [j]:      # a loop body's own value, which only the activation read
+            del outs["IntermediateOut"]
+            attrs["save_intermediate_out"] = False
+        e = _broadcasting_expand(block, ops, readers, writers, i)
+        if e is not None:
+            ins["Y"] = ops[e].input("X")
+            dropped.add(e)
+            changes.append(f"{EXPAND} ({ops[e].output('Out')[0]}) -> the broadcast of {FUSED_ADD_ACT}")
+        return {j: fused_op(block, FUSED_ADD_ACT, add, ins, outs, attrs)}, dropped, changes
+    replace = {j: fused_op(block, FUSED_ADD_ACT, add, ins, outs, attrs)}
     if grads is None:
         return replace, {i}, changes
     k, m = grads
@@ -39,6 +57,37 @@ def _fuse(block, ops, readers, writers, i, j):
     changes.append(f"{act_grad.type} + {add_grad.type} -> {grad_type(FUSED_ADD_ACT)} writing "
                    f"{', '.join(add_grad.output_arg_names)}")
     return replace, {i, k}, changes
+
+
+def _differentiated(program, name):
+    """True when an op of ``program`` reads or writes the gradient of ``name``."""
+    grad = name + GRAD_SUFFIX
+    return any(grad in op.input_arg_names or grad in op.output_arg_names for b in program.blocks for op in b.ops)
+
+
+def _broadcasting_expand(block, ops, readers, writers, i):
+    """The index of the ``expand`` whose output only the add ``ops[i]`` reads, as its Y, where the
+    expand repeats only dims of size 1 of X's shape, so that the add's broadcast of the expand's
+    input gives the same sums (the attention's [B, 1, H] query over the T steps of [B, T, H]), no
+    gradient flows through it and no other block reads its output; else None."""
+    add = ops[i]
+    y, x = add.input("Y"), add.input("X")
+    if len(y) != 1 or len(x) != 1 or writers[y[0]] != writers[y[0]][:1] or readers[y[0]] != [i]:
+        return None
+    e = writers[y[0]][0] if writers[y[0]] else None
+    if e is None or e > i or ops[e].type != EXPAND or add.attrs.get("axis", -1) not in (-1, 0):
+        return None
+    expand = ops[e]
+    if expand.input("ExpandTimes") or expand.input("expand_times_tensor") or len(expand.input("X")) != 1:
+        return None
+    src, out, xv = block.var(expand.input("X")[0]), block.var(y[0]), block.var(x[0])
+    times = expand.attrs["expand_times"]
+    if (src.shape is None or out.shape is None or xv.shape is None or len(src.shape) != len(times)
+            or any(t != 1 and d != 1 for t, d in zip(times, src.shape)) or list(xv.shape) != list(out.shape)):
+        return None
+    if writes_between(ops, e, i) & set(expand.input("X")) or _differentiated(block.program, y[0]):
+        return None
+    return e if removable(block, y, read_elsewhere(block.program, block)) else None
 
 
 def _forward_pairs(ops, readers, writers):

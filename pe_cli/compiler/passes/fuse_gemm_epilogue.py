@@ -15,34 +15,26 @@ fused kernels compute what the unfused ones do, in the same order, so the number
 to the bit."""
 from ...ops.fused import ADD, FUSED_GEMM, MUL, MUL_GRADS, RELU, grad_type
 from ...ops.registry import GRAD_SUFFIX
-from .rewrite import fused_op, op_name, rewritten, uses, writes_between
+from .rewrite import fused_op, op_name, read_elsewhere, removable, rewritten, uses, writes_between
 
 NAME = "fuse_gemm_epilogue"
 
 
 def fuse_gemm_epilogue(program):
-    """Program -> (Program, changes): a clone of ``program`` with its fully connected layers fused."""
-    ops = program.global_block().ops
-    readers, writers = uses(ops)
-    layers = []
-    for i in range(len(ops)):
-        layer = _forward(ops, readers, writers, i)
-        if layer is None:
-            continue
-        grad = _backward(ops, readers, writers, layer)
-        # the product (and the sum before relu) are no longer computed: nothing left may read them
-        gone = [layer["product"]] + ([layer["sum"]] if len(layer["ops"]) == 3 else [])
-        kept = set(layer["ops"]) | (grad[1] if grad else set())
-        if any(n not in kept for name in gone for n in readers[name]):
-            continue
-        layers.append((layer, grad))
-    if not layers:
+    """Program -> (Program, changes): a clone of ``program`` with its fully connected layers fused
+    (in every block: a loop's body too)."""
+    found = {}
+    for block in program.blocks:
+        layers = _layers(block, read_elsewhere(program, block) if len(program.blocks) > 1 else set())
+        if layers:
+            found[block.idx] = layers
+    if not found:
         return program, []
     changes = []
 
     def make(block):
-        replace, drop = {}, set()
-        for layer, grad in layers:
+        ops, replace, drop = program.blocks[block.idx].ops, {}, set()
+        for layer, grad in found[block.idx]:
             indices = layer["ops"]
             mul, add = ops[indices[0]], ops[indices[1]]
             act = ops[indices[2]] if len(indices) == 3 else None
@@ -62,7 +54,27 @@ def fuse_gemm_epilogue(program):
             changes.append(f"{' + '.join(ops[i].type for i in sorted(dropped))} -> {grad_type(FUSED_GEMM)} "
                            f"writing {', '.join(n for names in grad_outs.values() for n in names)}")
         return replace, drop
-    return rewritten(program, make), changes
+    return rewritten(program, make, sorted(found)), changes
+
+
+def _layers(block, elsewhere):
+    """[(layer, its gradient's fusion or None)] of ``block`` that fuse: nothing left reads the values
+    the fused ops no longer compute (no other block either)."""
+    ops = block.ops
+    readers, writers = uses(ops)
+    layers = []
+    for i in range(len(ops)):
+        layer = _forward(ops, readers, writers, i)
+        if layer is None:
+            continue
+        grad = _backward(ops, readers, writers, layer)
+        # the product (and the sum before relu) are no longer computed: nothing left may read them
+        gone = [layer["product"]] + ([layer["sum"]] if len(layer["ops"]) == 3 else [])
+        kept = set(layer["ops"]) | (grad[1] if grad else set())
+        if any(n not in kept for name in gone for n in readers[name]) or not removable(block, gone, elsewhere):
+            continue
+        layers.append((layer, grad))
+    return layers
 
 
 def _forward(ops, readers, writers, i):
