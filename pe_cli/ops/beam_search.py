@@ -52,6 +52,36 @@ register("gather_tree", kernel_module="beam_search", lod="drop", inputs=["Ids", 
              "Ids[t, b, p] where p is the parent that beam k's path took at step t + 1.")
 
 
+def _fits(shape, like):
+    """Same rank, and equal dims where both are known."""
+    return len(shape) == len(like) and all(a == b or a < 0 or b < 0 for a, b in zip(shape, like))
+
+
+def _infer_beam_log_probs(ctx):
+    logits, finished, noend, pre = (ctx.shape(s) for s in ("Logits", "Finished", "NoEnd", "PreScores"))
+    if len(logits) != 3 or not _fits(finished, logits[:2]) or not _fits(pre, logits[:2]):
+        ctx.fail(f"Logits {fmt_shape(logits)} must be [batch, beam, vocabulary], Finished {fmt_shape(finished)} "
+                 f"and PreScores {fmt_shape(pre)} [batch, beam]")
+    if not _fits(noend, logits[2:]):
+        ctx.fail(f"NoEnd {fmt_shape(noend)} must be [vocabulary], as Logits {fmt_shape(logits)}'s last dim")
+    if ctx.dtype("Logits") not in ("float32", "float64") or ctx.dtype("NoEnd") != ctx.dtype("Logits") \
+            or ctx.dtype("PreScores") != ctx.dtype("Logits"):
+        ctx.fail(f"Logits ({ctx.dtype('Logits')}), NoEnd ({ctx.dtype('NoEnd')}) and PreScores "
+                 f"({ctx.dtype('PreScores')}) must be one float dtype")
+    if ctx.dtype("Finished") != "bool":
+        ctx.fail(f"Finished is {ctx.dtype('Finished')}; it flags the finished beams (bool)")
+    ctx.set_output("Out", logits, ctx.dtype("Logits"))
+
+
+register("beam_log_probs", kernel_module="beam_search", inputs=["Logits", "Finished", "NoEnd", "PreScores"],
+         outputs=["Out"], infer=_infer_beam_log_probs,
+         doc="A beam search step's scores of every (beam, word) (BeamSearchDecoder's): Out[b, k] = "
+             "log_softmax(Logits[b, k]) + PreScores[b, k], or NoEnd + PreScores[b, k] where Finished[b, k] "
+             "(NoEnd: 0 at the end token, -inf-like elsewhere, so a finished beam only ends again). The "
+             "numbers of log_softmax, where and elementwise_add (axis 0) in one pass over the vocabulary. "
+             "No gradient (a decoding op).")
+
+
 def _infer_sampling_id(ctx):
     x = ctx.shape("X")
     if len(x) != 2:

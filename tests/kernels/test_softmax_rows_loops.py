@@ -1,11 +1,11 @@
 """The float32 wide-row loops (_softmax_rows_loops.py): softmax_with_cross_entropy, its gradient and
-log_softmax against float64 numpy, on a device of 1 thread and of 2 (the parallel twins, which must give
+log_softmax against float64 numpy (and a beam search step's scores against the ops it replaces), on a device of 1 thread and of 2 (the parallel twins, which must give
 the serial loops' bits), with NaN and infinite rows, ignore_index and a label outside the classes."""
 import numpy as np
 import pytest
 
 from pe_cli.base.errors import PeError
-from pe_cli.kernels.cpu import activation, loss_classification, threads, _numba
+from pe_cli.kernels.cpu import activation, beam_search, elementwise, indexing, loss_classification, threads, _numba
 
 rng = np.random.default_rng(5)
 ATTRS = {"soft_label": False, "ignore_index": 7, "numeric_stable_mode": True, "axis": -1}
@@ -80,3 +80,25 @@ def test_a_label_outside_the_classes_names_its_row(device_threads):
     label[8, 0] = 1200
     with pytest.raises(PeError, match="Label holds 1200 at row 8, outside the 1200 classes"):
         loss_classification.softmax_with_cross_entropy({"Logits": x, "Label": label}, ATTRS)
+
+
+@pytest.mark.parametrize("share", [1, 2])
+def test_a_beam_search_steps_scores_are_the_bits_of_log_softmax_where_and_add(share, monkeypatch):
+    """beam_log_probs in one pass gives, on one thread and on two, the bits that log_softmax's loop,
+    where and the add (axis 0) give one after the other (BeamSearchDecoder's step before the op)."""
+    monkeypatch.setattr(_numba, "PARALLEL_MIN_ELEMENTS", 1)
+    monkeypatch.setattr(_numba, "EAGER", True)
+    monkeypatch.setattr(threads, "_share", share)
+    logits = _logits(rows=12, classes=3001).reshape(3, 4, 3001)        # [batch, beam, vocabulary]
+    finished = np.zeros((3, 4), bool)
+    finished[1, 2] = finished[2, 0] = True
+    noend = np.full(3001, -1e9, np.float32)
+    noend[1] = 0.0
+    pre = rng.normal(size=(3, 4)).astype(np.float32) * 5
+    out = beam_search.beam_log_probs({"Logits": logits, "Finished": finished, "NoEnd": noend, "PreScores": pre},
+                                     {})["Out"]
+    log_p = activation.log_softmax({"X": logits}, ATTRS)["Out"]
+    masked = indexing.where({"Condition": finished[..., None], "X": noend, "Y": log_p}, {})["Out"]
+    want = elementwise.elementwise_add({"X": masked, "Y": pre}, {"axis": 0})["Out"]
+    assert out.dtype == np.float32 and out.tobytes() == want.tobytes()
+    assert np.isnan(out[0, 3]).all() and (out[1, 2, 1] == pre[1, 2])     # a NaN row; a finished beam

@@ -62,3 +62,32 @@ CASES += [
     OpCase("sampling_id", {"X": np.eye(4)[[2, 0, 3, 1]]}, attrs={"seed": 3}, outputs=("Out",),
            check=_check_certain, name="sampling_id_one_hot_rows"),
 ]
+
+
+# -- beam_log_probs: a beam search step's scores (BeamSearchDecoder) --------------------------------
+
+def beam_log_probs_ref(i, a):
+    x = i["Logits"].astype(np.float64)
+    shifted = x - x.max(axis=-1, keepdims=True)
+    log_p = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+    scores = np.where(i["Finished"][..., None], i["NoEnd"], log_p) + i["PreScores"][..., None]
+    return {"Out": scores.astype(i["Logits"].dtype)}
+
+
+def _beam_inputs(batch, beam, vocab, dtype, end=1):
+    noend = np.full(vocab, -1e9, dtype)
+    noend[end] = 0
+    finished = rng.random((batch, beam)) < 0.3
+    finished[0] = [True] + [False] * (beam - 1)
+    return {"Logits": (rng.normal(size=(batch, beam, vocab)) * 3).astype(dtype), "Finished": finished,
+            "NoEnd": noend, "PreScores": rng.normal(size=(batch, beam)).astype(dtype) - 2}
+
+
+CASES += [
+    OpCase("beam_log_probs", _beam_inputs(3, 2, 7, np.float64), beam_log_probs_ref, rtol=1e-12,
+           name="beam_log_probs_float64"),
+    OpCase("beam_log_probs", _beam_inputs(3, 2, 7, np.float32), beam_log_probs_ref, rtol=1e-5, atol=1e-6,
+           name="beam_log_probs_float32"),
+    OpCase("beam_log_probs", _beam_inputs(16, 4, 5000, np.float32), beam_log_probs_ref, rtol=1e-5, atol=1e-5,
+           name="beam_log_probs_float32_rows_on_threads"),
+]

@@ -1,6 +1,6 @@
 """numba loops over float32 rows too wide for the one-pass softmax loops: a language model's vocabulary
-([tokens, 10,000] logits). softmax_with_cross_entropy with hard labels and its gradient, and log_softmax
-along the last axis, each a row at a time on one thread, with a ``_parallel`` twin over blocks of rows
+([tokens, 10,000] logits). softmax_with_cross_entropy with hard labels and its gradient, log_softmax
+along the last axis and a beam search step's scores (beam_log_probs), each a row at a time on one thread, with a ``_parallel`` twin over blocks of rows
 on numba's threads (kernels/cpu/loss_classification.py, activation.py); a row's results are the same
 whichever loop runs it.
 
@@ -131,3 +131,34 @@ def log_softmax_parallel(x, out, parts):
     for p in prange(parts):
         for r in range(uintp(rows * p // parts), uintp(rows * (p + 1) // parts)):
             _log_softmax_row(x, r, out)
+
+
+@numba.njit(inline="always", error_model="numpy")
+def _beam_log_probs_row(x, r, finished, noend, pre, out):
+    """Row r of beam_log_probs: log_softmax(x[r]) + pre[r], or noend + pre[r] where finished[r];
+    each value rounded as _log_softmax_row's, then the add's."""
+    row, o, c = x[r], out[r], pre[r]
+    if finished[r]:
+        for k in range(row.shape[0]):
+            o[k] = noend[k] + c
+        return
+    m = _row_max(x, r)
+    log_sum = _F(np.log(_F(_sum_exp(row, m, o))))
+    for k in range(row.shape[0]):
+        o[k] = ((row[k] - m) - log_sum) + c
+
+
+@_jit
+def beam_log_probs(x, finished, noend, pre, out):
+    """A beam search step's scores over the rows (beams) of [rows, vocabulary] float32 ``x``."""
+    for r in range(x.shape[0]):
+        _beam_log_probs_row(x, r, finished, noend, pre, out)
+
+
+@_pjit
+def beam_log_probs_parallel(x, finished, noend, pre, out, parts):
+    """beam_log_probs over ``parts`` blocks of rows on numba's threads."""
+    rows = x.shape[0]
+    for p in prange(parts):
+        for r in range(uintp(rows * p // parts), uintp(rows * (p + 1) // parts)):
+            _beam_log_probs_row(x, r, finished, noend, pre, out)

@@ -1,7 +1,13 @@
-"""Kernels of beam_search and beam_search_decode (pe_cli/ops/beam_search.py), on the host."""
+"""Kernels of beam_search and beam_search_decode (pe_cli/ops/beam_search.py), on the host, and of
+beam_log_probs: float32 rows in _softmax_rows_loops (the numbers of log_softmax's loop and the add's),
+other dtypes through log_softmax's kernel and numpy."""
 import numpy as np
 
 from ...base.errors import PeError
+from .activation import log_softmax
+from ._numba import lazy, run_in_parts
+
+_rows = lazy("_softmax_rows_loops")
 
 
 def _host(x):
@@ -114,3 +120,16 @@ def sampling_id(ins, attrs):
     above = np.cumsum(x, axis=1) > r[:, None]
     ids = np.where(above.any(axis=1), above.argmax(axis=1), x.shape[1] - 1)
     return {"Out": ids.astype(np.int64)}
+
+
+def beam_log_probs(ins, attrs):
+    logits, finished, noend, pre = ins["Logits"], ins["Finished"], ins["NoEnd"], ins["PreScores"]
+    if logits.dtype == np.float32 and logits.size:
+        rows = logits.shape[-1]
+        out = np.empty(logits.shape, logits.dtype)
+        args = (np.ascontiguousarray(logits).reshape(-1, rows), np.ascontiguousarray(finished).reshape(-1),
+                np.ascontiguousarray(noend), np.ascontiguousarray(pre).reshape(-1), out.reshape(-1, rows))
+        run_in_parts(_rows(), "beam_log_probs", logits.size, *args)
+        return {"Out": out}
+    scores = np.where(finished[..., None], noend, log_softmax({"X": logits}, {"axis": -1})["Out"])
+    return {"Out": (scores + pre[..., None]).astype(logits.dtype, copy=False)}

@@ -1,11 +1,12 @@
 """beam_search and beam_search_decode on CUDA: computed on the host, results moved to the device;
-gather_tree: one thread per (batch, beam) path."""
+gather_tree: one thread per (batch, beam) path; beam_log_probs: the device's log_softmax, where and
+elementwise_add kernels in turn."""
 import numpy as np
 from numba import cuda
 
 from ...base.errors import PeError
 from ..cpu import beam_search as _cpu
-from . import runtime as rt
+from . import activation, elementwise, indexing, runtime as rt
 from ._launch import grid
 from .launcher import jit_kernel
 
@@ -56,3 +57,11 @@ def gather_tree(ins, attrs):
 def sampling_id(ins, attrs):
     """Drawn on the host with the CPU kernel's generator, so both devices draw the same ids."""
     return _to_device(_cpu.sampling_id(ins, attrs))
+
+
+def beam_log_probs(ins, attrs):
+    logits, finished = ins["Logits"], ins["Finished"]
+    scores = activation.log_softmax({"X": logits}, {"axis": -1})["Out"]
+    condition = finished.reshape(tuple(finished.shape) + (1,))
+    scores = indexing.where({"Condition": condition, "X": ins["NoEnd"], "Y": scores}, {})["Out"]
+    return elementwise.elementwise_add({"X": scores, "Y": ins["PreScores"]}, {"axis": 0})
