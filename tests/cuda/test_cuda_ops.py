@@ -27,6 +27,10 @@ rng = np.random.default_rng(11)
 SHRINK = {
     # sized for the CPU's Winograd path (64 output tiles); CUDA has no such path, and 5x4 checks its kernel
     "conv2d_winograd": lambda c: dataclasses.replace(c, inputs={**c.inputs, "Input": c.inputs["Input"][:, :, :5, :4]}),
+    # sized for the CPU's rows on threads; the simulator runs a block reduction's threads one Python thread each
+    "beam_log_probs_float32_rows_on_threads": lambda c: dataclasses.replace(c, inputs={
+        "Logits": c.inputs["Logits"][:2, :, :300], "Finished": c.inputs["Finished"][:2],
+        "NoEnd": c.inputs["NoEnd"][:300], "PreScores": c.inputs["PreScores"][:2]}),
 }
 
 
