@@ -1,8 +1,9 @@
 """numba loops over float32 rows too wide for the one-pass softmax loops: a language model's vocabulary
 ([tokens, 10,000] logits). softmax_with_cross_entropy with hard labels and its gradient, log_softmax
-along the last axis and a beam search step's scores (beam_log_probs), each a row at a time on one thread, with a ``_parallel`` twin over blocks of rows
-on numba's threads (kernels/cpu/loss_classification.py, activation.py); a row's results are the same
-whichever loop runs it.
+along the last axis and a beam search step's scores (beam_log_probs), each a row at a time on one
+thread, with a ``_parallel`` twin over blocks of rows on numba's threads (kernels/cpu/
+loss_classification.py, activation.py, beam_search.py); a row's results are the same whichever loop
+runs it.
 
 The exponentials are _activation_loops' vectorised float32 ones (within 2 ulps, as numpy's float32
 exp): numpy's exp holds the GIL, runs on one core and costs two more passes over memory, numba's own

@@ -125,10 +125,10 @@ def sampling_id(ins, attrs):
 def beam_log_probs(ins, attrs):
     logits, finished, noend, pre = ins["Logits"], ins["Finished"], ins["NoEnd"], ins["PreScores"]
     if logits.dtype == np.float32 and logits.size:
-        rows = logits.shape[-1]
+        vocab = logits.shape[-1]
         out = np.empty(logits.shape, logits.dtype)
-        args = (np.ascontiguousarray(logits).reshape(-1, rows), np.ascontiguousarray(finished).reshape(-1),
-                np.ascontiguousarray(noend), np.ascontiguousarray(pre).reshape(-1), out.reshape(-1, rows))
+        args = (np.ascontiguousarray(logits).reshape(-1, vocab), np.ascontiguousarray(finished).reshape(-1),
+                np.ascontiguousarray(noend), np.ascontiguousarray(pre).reshape(-1), out.reshape(-1, vocab))
         run_in_parts(_rows(), "beam_log_probs", logits.size, *args)
         return {"Out": out}
     scores = np.where(finished[..., None], noend, log_softmax({"X": logits}, {"axis": -1})["Out"])

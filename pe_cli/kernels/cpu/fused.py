@@ -24,7 +24,8 @@ _KERNELS = fused_kernels(activation, elementwise, normalization)
 def fused_elemwise_activation(ins, attrs):
     x, y = ins["X"], ins["Y"]
     functors = list(attrs["functor_list"])
-    if functors[0] in _ADD_ACT_CODES and functors[1] == "elementwise_add" and x.dtype == y.dtype == np.float32:
+    if functors[0] in _ADD_ACT_CODES and functors[1] == "elementwise_add" and x.dtype == y.dtype == np.float32 \
+            and x.size:
         view = elementwise.middle_view(x, y, attrs["axis"])
         if view is not None:
             keep = "IntermediateOut" in attrs.get("_outputs", ("IntermediateOut",))

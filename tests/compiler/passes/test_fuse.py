@@ -180,3 +180,9 @@ def test_the_cpu_add_tanh_and_sigmoid_loop_is_bitwise_the_unfused_kernels(act, x
     assert ("IntermediateOut" in outs) == keep
     if keep:
         assert outs["IntermediateOut"].tobytes() == inter.tobytes()
+
+
+def test_an_empty_add_and_tanh_is_empty():
+    out = fused.fused_elemwise_activation({"X": np.empty((0, 5), "float32"), "Y": np.ones(5, "float32")},
+                                          {"functor_list": ["tanh", "elementwise_add"], "axis": -1})
+    assert out["Out"].shape == (0, 5) and out["Out"].dtype == np.float32
