@@ -32,9 +32,8 @@ def _fuse(block, ops, readers, writers, i, j):
     attrs = {"functor_list": [act.type, ADD], "axis": add.attrs.get("axis", -1)}
     ins, outs = {"X": add.input("X"), "Y": add.input("Y")}, {"Out": act.output("Out"), "IntermediateOut": [tmp]}
     changes = [f"{op_name(add)} + {act.type} -> {FUSED_ADD_ACT} writing {act.output('Out')[0]}"]
-    grads = _backward_pair(ops, readers, writers, add, act)
-    if grads is None and not _differentiated(block.program, tmp):
-        dropped = {i}
+    grads, dropped = _backward_pair(ops, readers, writers, add, act), {i}
+    if grads is None and not _differentiated(block.program, tmp):       # forward only
         if block.idx and readers[tmp] == [j]:      # a loop body's own value, which only the activation read
             del outs["IntermediateOut"]
             attrs["save_intermediate_out"] = False
@@ -43,10 +42,9 @@ def _fuse(block, ops, readers, writers, i, j):
             ins["Y"] = ops[e].input("X")
             dropped.add(e)
             changes.append(f"{EXPAND} ({ops[e].output('Out')[0]}) -> the broadcast of {FUSED_ADD_ACT}")
-        return {j: fused_op(block, FUSED_ADD_ACT, add, ins, outs, attrs)}, dropped, changes
     replace = {j: fused_op(block, FUSED_ADD_ACT, add, ins, outs, attrs)}
     if grads is None:
-        return replace, {i}, changes
+        return replace, dropped, changes
     k, m = grads
     act_grad, add_grad = ops[k], ops[m]
     outs = {s: add_grad.output(s) for s in ("X@GRAD", "Y@GRAD") if add_grad.output(s)}
@@ -72,10 +70,10 @@ def _broadcasting_expand(block, ops, readers, writers, i):
     gradient flows through it and no other block reads its output; else None."""
     add = ops[i]
     y, x = add.input("Y"), add.input("X")
-    if len(y) != 1 or len(x) != 1 or writers[y[0]] != writers[y[0]][:1] or readers[y[0]] != [i]:
+    if len(y) != 1 or len(x) != 1 or len(writers[y[0]]) != 1 or readers[y[0]] != [i]:
         return None
-    e = writers[y[0]][0] if writers[y[0]] else None
-    if e is None or e > i or ops[e].type != EXPAND or add.attrs.get("axis", -1) not in (-1, 0):
+    e = writers[y[0]][0]
+    if e > i or ops[e].type != EXPAND or add.attrs.get("axis", -1) not in (-1, 0):
         return None
     expand = ops[e]
     if expand.input("ExpandTimes") or expand.input("expand_times_tensor") or len(expand.input("X")) != 1:

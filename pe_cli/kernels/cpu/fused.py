@@ -24,7 +24,7 @@ _KERNELS = fused_kernels(activation, elementwise, normalization)
 def fused_elemwise_activation(ins, attrs):
     x, y = ins["X"], ins["Y"]
     functors = list(attrs["functor_list"])
-    if functors[0] in _ADD_ACT_CODES and functors[1] == "elementwise_add" and x.dtype == y.dtype == np.float32 \
+    if functors[0] in _ADD_ACTS and functors[1] == "elementwise_add" and x.dtype == y.dtype == np.float32 \
             and x.size:
         view = elementwise.middle_view(x, y, attrs["axis"])
         if view is not None:
@@ -46,7 +46,7 @@ def fused_elemwise_activation(ins, attrs):
     return {"Out": out, "IntermediateOut": inter}
 
 
-_ADD_ACT_CODES = {"sigmoid": 0, "tanh": 1}     # (_fused_loops.SIGMOID, TANH)
+_ADD_ACTS = ("sigmoid", "tanh")      # _fused_loops.add_act's activations (its codes SIGMOID, TANH)
 
 
 def _add_act(shape, x, y, act, keep):
@@ -56,7 +56,8 @@ def _add_act(shape, x, y, act, keep):
     out = np.empty(x.shape, x.dtype)
     inter = np.empty(x.shape, x.dtype) if keep else x       # (x: a placeholder the loop never writes)
     parts, name = parallel_parts(x.size), "add_act_keep" if keep else "add_act"
-    args = (x.reshape(-1), y.reshape(-1), inter.reshape(-1), out.reshape(-1), *x.shape, _ADD_ACT_CODES[act], parts)
+    code = getattr(_loops(), act.upper())
+    args = (x.reshape(-1), y.reshape(-1), inter.reshape(-1), out.reshape(-1), *x.shape, code, parts)
     twin(getattr(_loops(), name), getattr(_loops(), name + "_parallel"), parts > 1, *args)(*args)
     outs = {"Out": out.reshape(shape)}
     if keep:
