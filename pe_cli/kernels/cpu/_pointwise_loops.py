@@ -175,43 +175,6 @@ def softmax_ce(logits, label, ignore_index, softmax, loss):
 
 
 @_jit
-def softmax_shift(x, floor, out):
-    """The first pass of a softmax over the last axis of x [rows, n]: out = max(x - the row's max,
-    floor). numpy's exp then runs over all of out at once (vectorised, where numba's is a call an
-    element), and softmax_scale divides each row by its sum."""
-    rows, n = x.shape
-    for r in range(rows):
-        m = _row_max(x, r)
-        for k in range(n):
-            out[r, k] = max(x[r, k] - m, floor)
-
-
-@_jit
-def softmax_scale(e):
-    """e[r] /= sum(e[r]), the sum in float64."""
-    rows, n = e.shape
-    for r in range(rows):
-        s = 0.0
-        for k in range(n):
-            s += e[r, k]
-        inv = 1.0 / s
-        for k in range(n):
-            e[r, k] = e[r, k] * inv
-
-
-@_jit
-def softmax_rows_grad(out, dout, dx):
-    """dx = out * (dout - sum(dout * out)) along the last axis (the sum in float64)."""
-    rows, n = out.shape
-    for r in range(rows):
-        s = 0.0
-        for k in range(n):
-            s += dout[r, k] * np.float64(out[r, k])
-        for k in range(n):
-            dx[r, k] = out[r, k] * (dout[r, k] - s)
-
-
-@_jit
 def row_max_shift(logits, m, shifted):
     """m[r] = the max of row r (NaN if it holds one) and shifted[r] = logits[r] - m[r]: the first
     pass of softmax_ce's wide form (loss_classification.softmax_with_cross_entropy), before numpy's exp."""

@@ -18,6 +18,7 @@ from ._numba import flat, is_float, lazy, loop_or, out_buffer, parallel_parts, p
 _loops = lazy("_pointwise_loops")
 _rows = lazy("_softmax_rows_loops")
 _act_loops = lazy("_activation_loops")
+_softmax = lazy("_softmax_loops")
 
 
 @functools.lru_cache(maxsize=None)
@@ -140,15 +141,15 @@ globals().update(grad_grad_kernels(_grad_grad_kernel))
 def softmax(ins, attrs):
     """As Fluid's CPU kernel (its ValueClip): the shifted logits are clipped at -64, so no probability
     is below exp(-64) (about 1.6e-28) and a following log stays finite. Along the last axis of float
-    data, by numba loops around numpy's exp (_pointwise_loops.softmax_shift): numpy's reductions over
+    data, by numba loops around numpy's exp (_softmax_loops.py): numpy's reductions over
     short rows (an attention's 28 keys) cost more per row than the row's arithmetic."""
     x = ins["X"]
     axis = attrs["axis"]
     if _last_axis_rows(x, axis):
         out, rows = np.empty_like(x), (-1, x.shape[-1])
-        _loops().softmax_shift(x.reshape(rows), _SOFTMAX_FLOOR, out.reshape(rows))
+        _softmax().softmax_shift(x.reshape(rows), _SOFTMAX_FLOOR, out.reshape(rows))
         np.exp(out, out=out)
-        _loops().softmax_scale(out.reshape(rows))
+        _softmax().softmax_scale(out.reshape(rows))
         return {"Out": out}
     e = np.exp(np.maximum(x - x.max(axis=axis, keepdims=True), _SOFTMAX_FLOOR))
     return {"Out": e / e.sum(axis=axis, keepdims=True)}
@@ -167,7 +168,7 @@ def softmax_grad(ins, attrs):
     if _last_axis_rows(out, attrs["axis"], dout):
         dx = np.empty_like(out)
         rows = (-1, out.shape[-1])
-        _loops().softmax_rows_grad(out.reshape(rows), dout.reshape(rows), dx.reshape(rows))
+        _softmax().softmax_rows_grad(out.reshape(rows), dout.reshape(rows), dx.reshape(rows))
         return {"X@GRAD": dx}
     return {"X@GRAD": out * (dout - (dout * out).sum(axis=attrs["axis"], keepdims=True))}
 
