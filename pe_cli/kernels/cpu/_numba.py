@@ -313,16 +313,17 @@ def parallel_parts(size, least=None):
     return parallel_threads()
 
 
-def run_in_parts(loops, name, size, *args):
+def run_in_parts(loops, name, size, *args, replica=None, least=None):
     """The loop ``loops.<name>`` on ``args``, or its parallel twin ``<name>_parallel`` on ``args`` and a
-    number of parts where ``size`` elements are worth splitting (parallel_parts) and the twin is ready
-    (parallel_ready); returns what the loop returns."""
-    parts = parallel_parts(size)
+    number of parts where ``size`` elements are worth splitting (parallel_parts, with ``least``) and
+    the twin is ready (parallel_ready); returns what the loop returns. With a ``replica``
+    (_replicas.py), a first run runs it while the loop compiles (loop_or)."""
+    parts = parallel_parts(size, least)
     if parts > 1:
         parallel = getattr(loops, name + "_parallel")
         if parallel_ready(parallel, *args, parts):
             return parallel(*args, parts)
-    return getattr(loops, name)(*args)
+    return loop_or(replica, getattr(loops, name), *args)(*args)
 
 
 _pointwise = lazy("_pointwise_loops")

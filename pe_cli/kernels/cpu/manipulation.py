@@ -99,11 +99,14 @@ def transpose(ins, attrs):
     else:                       # the numba loop (_transpose_loops.py) on x as [A, B, C, D]
         out = np.empty(tuple(x.shape[i] for i in attrs["axis"]), dtype=x.dtype)
         run_in_parts(_transpose_loops(), "swap_middle", x.size, x.reshape(swap),
-                     out.reshape(swap[0], swap[2], swap[1], swap[3]))
+                     out.reshape(swap[0], swap[2], swap[1], swap[3]), least=SWAP_LOOP_MIN)
     return {"Out": out, "XShape": _xshape(x)}
 
 
-SWAP_LOOP_MIN = 1 << 14     # elements below which numpy's copy of the view is as fast
+# elements below which numpy's copy of the view is as fast; from here the parallel twin is faster
+# than the loop too (2-core AMD EPYC VM, p10 of 400 calls, [n, 28, 4, 16] float32: 14,336 values
+# 7.6 -> 5.0 us, 114,688 values 58 -> 18 us)
+SWAP_LOOP_MIN = 1 << 14
 SWAP_LOOP_ROW = 4           # the loop copies rows of the trailing axes of at least this many elements
 
 
