@@ -101,6 +101,32 @@ def sgd_in_place(p, g, lr):
     sgd(p, g, lr, p)
 
 
+# -- scale, the sum and the position encoding (_elementwise_loops.py) ---------------------------------
+
+@_quiet
+def scale(x, s, b, bias_after, out):
+    if bias_after:
+        np.add(np.multiply(x, s, out=out), b, out=out)
+    else:
+        np.multiply(np.add(x, b, out=out), s, out=out)
+
+
+@_quiet
+def add3(x, y, z, out):
+    np.add(np.add(x, y, out=out), z, out=out)
+
+
+@_quiet
+def add4(w, x, y, z, out):
+    np.add(np.add(np.add(w, x, out=out), y, out=out), z, out=out)
+
+
+@_quiet
+def add_table_rows(x, alpha, table, out):
+    m = table.shape[0]
+    out[:] = ((x * alpha).reshape(-1, m, x.shape[1]) + table).reshape(out.shape)
+
+
 # -- the split GEMMs and their epilogue (_blas_loops.py): the same CBLAS calls on the same blocks ------
 
 @_quiet

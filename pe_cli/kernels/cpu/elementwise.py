@@ -7,8 +7,9 @@ axis is 2-3x slower, and its gradient a strided reduction. The add of two large 
 shape (a residual connection, a gradient sum) is split over the device's threads (``add_same``), and
 so are add, sub and mul of a large X and a Y of its shape, one value a row or one row for all
 (``row_view``, _broadcast_loops.py: the beam search's scores and masks).
-Also the sum of several tensors (``sum``, a kernel of that name: the builtin is never called here),
-scale, clip, clip_by_norm and the isfinite/isinf/isnan checks."""
+Also the sum of several tensors (``sum``, a kernel of that name: the builtin is never called here;
+up to four float arrays a pass) and scale (one pass for floats; both _elementwise_loops.py), clip,
+clip_by_norm and the isfinite/isinf/isnan checks."""
 import functools
 import math
 
@@ -23,6 +24,7 @@ from ._numba import add_same, flat, is_float, lazy, out_buffer, parallel_parts, 
 
 _loops = lazy("_pointwise_loops")
 _broadcast = lazy("_broadcast_loops")
+_elementwise = lazy("_elementwise_loops")
 
 
 def align(x, y, axis):
@@ -239,6 +241,8 @@ def sum(ins, attrs):
         return {"Out": functools.reduce(control_flow.add, xs)}
     if any(isinstance(x, SelectedRows) for x in xs):
         return {"Out": sum_with_sparse(xs)}
+    if len(xs) > 2 and _same_floats(*xs):
+        return {"Out": _sum_floats(xs)}
     if len(xs) > 1 and xs[0].dtype == xs[1].dtype and xs[0].shape == xs[1].shape:
         # one pass, where a copy then += made two (on the device's threads for large floats): the same bits
         out = add_same(xs[0], xs[1], np.empty(xs[0].shape, xs[0].dtype)) if is_float(xs[0]) \
@@ -251,6 +255,27 @@ def sum(ins, attrs):
     return {"Out": out}
 
 
+def _same_floats(*xs):
+    """True when the arrays are float arrays of one shape and dtype."""
+    return is_float(*xs) and all(x.shape == xs[0].shape for x in xs)
+
+
+def _sum_floats(xs):
+    """The sum of three or more float arrays of one shape and dtype in numpy's order (((x0 + x1) + x2)
+    + x3, then + x4 + x5, ...), in passes over up to four of them (_elementwise_loops.py)."""
+    out = np.empty(xs[0].shape, xs[0].dtype)
+    o = out.reshape(-1)
+    head = [flat(x) for x in xs[:4]]
+    run_in_parts(_elementwise(), f"add{len(head)}", o.size, *head, o, replica=getattr(_replicas, f"add{len(head)}"))
+    rest = xs[4:]
+    while len(rest) > 1:
+        run_in_parts(_elementwise(), "add3", o.size, o, flat(rest[0]), flat(rest[1]), o, replica=_replicas.add3)
+        rest = rest[2:]
+    if rest:
+        add_same(out, rest[0], out)
+    return out
+
+
 def scale(ins, attrs):
     x = ins["X"]
     if isinstance(x, SelectedRows):     # Fluid's scale of a SelectedRows: its values, the same rows
@@ -258,6 +283,11 @@ def scale(ins, attrs):
     s, b = attrs["scale"], attrs["bias"]
     if ins.get("ScaleTensor") is not None:      # Fluid 1.8's ScaleTensor: its one value is the scale
         s = float(np.asarray(ins["ScaleTensor"]).reshape(-1)[0])
+    if is_float(x):         # one pass (_elementwise_loops.py), over x where enable_inplace allows it
+        out = out_buffer(attrs, x, x.shape, x.dtype)
+        run_in_parts(_elementwise(), "scale", x.size, flat(x), x.dtype.type(s), x.dtype.type(b),
+                     bool(attrs["bias_after_scale"]), out.reshape(-1), replica=_replicas.scale)
+        return {"Out": out}
     if out_buffer(attrs, x, x.shape, x.dtype) is x:      # the same arithmetic, written over x
         s, b = x.dtype.type(s), x.dtype.type(b)
         if attrs["bias_after_scale"]:
