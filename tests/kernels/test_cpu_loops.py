@@ -11,7 +11,8 @@ import pytest
 
 from pe_cli.base.errors import PeError
 from pe_cli.kernels.common import ConvGeometry
-from pe_cli.kernels.cpu import (activation, _conv, convolution, elementwise, loss_classification, normalization, optimizer, pooling, _winograd)
+from pe_cli.kernels.cpu import (activation, _conv, convolution, elementwise, loss_classification, normalization, optimizer, pooling,
+                                threads, _winograd)
 from pe_cli.ops import registry
 
 rng = np.random.default_rng(5)
@@ -175,6 +176,26 @@ def test_relu_paths_agree_bitwise(dtype, device_threads, monkeypatch):
     fast, slow = both_paths(activation, activation.relu_grad, ins, {}, monkeypatch)
     assert_same(fast, slow, dtype, exact=True)
     np.testing.assert_array_equal(np.signbit(fast["X@GRAD"]), np.signbit(slow["X@GRAD"]))
+
+
+@pytest.mark.parametrize("dtype,device_threads", DTYPE_THREADS, indirect=["device_threads"])
+def test_softmax_rows_agree_with_numpy_and_across_threads(dtype, device_threads, monkeypatch):
+    """The softmax op's loops (_softmax_loops.py) and their parallel twins: within rounding of numpy's
+    expression, and the twins give the serial loops' bits (rows of 28, an attention's keys)."""
+    x = (4 * rng.normal(size=(5, 7, 28))).astype(dtype)
+    x[1, 2, 3], x[2, 0, :] = np.nan, 90.0       # a NaN row; a row of ties shifted to zeros
+    dout = rng.normal(size=x.shape).astype(dtype)
+    attrs = {"axis": -1}
+    fast, slow = both_paths(activation, activation.softmax, {"X": x}, attrs, monkeypatch)
+    assert_same(fast, slow, dtype)
+    ins = {"Out": fast["Out"], "Out@GRAD": dout}
+    grad_fast, grad_slow = both_paths(activation, activation.softmax_grad, ins, attrs, monkeypatch)
+    assert_same(grad_fast, grad_slow, dtype)
+    if device_threads > 1:
+        with monkeypatch.context() as m:
+            m.setattr(threads, "_share", 1)
+            np.testing.assert_array_equal(activation.softmax({"X": x}, attrs)["Out"], fast["Out"])
+            np.testing.assert_array_equal(activation.softmax_grad(ins, attrs)["X@GRAD"], grad_fast["X@GRAD"])
 
 
 @pytest.mark.parametrize("dtype,device_threads", DTYPE_THREADS, indirect=["device_threads"])

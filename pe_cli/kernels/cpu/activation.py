@@ -147,9 +147,9 @@ def softmax(ins, attrs):
     axis = attrs["axis"]
     if _last_axis_rows(x, axis):
         out, rows = np.empty_like(x), (-1, x.shape[-1])
-        _softmax().softmax_shift(x.reshape(rows), _SOFTMAX_FLOOR, out.reshape(rows))
+        run_in_parts(_softmax(), "softmax_shift", x.size, x.reshape(rows), _SOFTMAX_FLOOR, out.reshape(rows))
         np.exp(out, out=out)
-        _softmax().softmax_scale(out.reshape(rows))
+        run_in_parts(_softmax(), "softmax_scale", x.size, out.reshape(rows))
         return {"Out": out}
     e = np.exp(np.maximum(x - x.max(axis=axis, keepdims=True), _SOFTMAX_FLOOR))
     return {"Out": e / e.sum(axis=axis, keepdims=True)}
@@ -168,7 +168,7 @@ def softmax_grad(ins, attrs):
     if _last_axis_rows(out, attrs["axis"], dout):
         dx = np.empty_like(out)
         rows = (-1, out.shape[-1])
-        _softmax().softmax_rows_grad(out.reshape(rows), dout.reshape(rows), dx.reshape(rows))
+        run_in_parts(_softmax(), "softmax_rows_grad", out.size, out.reshape(rows), dout.reshape(rows), dx.reshape(rows))
         return {"X@GRAD": dx}
     return {"X@GRAD": out * (dout - (dout * out).sum(axis=attrs["axis"], keepdims=True))}
 
