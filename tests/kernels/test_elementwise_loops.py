@@ -7,6 +7,8 @@ import pytest
 
 from pe_cli.kernels.cpu import _elementwise_loops, _replicas, elementwise, position
 
+from .test_cpu_loops import both_paths
+
 rng = np.random.default_rng(17)
 INT = {np.dtype(np.float32): np.uint32, np.dtype(np.float64): np.uint64}
 DTYPE_THREADS = [pytest.param(np.float32, 1, id="serial-float32"), pytest.param(np.float64, 1, id="serial-float64"),
@@ -23,14 +25,6 @@ def assert_bits(got, want):
     assert got.shape == want.shape and got.dtype == want.dtype
     np.testing.assert_array_equal(np.ascontiguousarray(got).view(INT[got.dtype]),
                                   np.ascontiguousarray(want).view(INT[want.dtype]))
-
-
-def both_paths(module, kernel, ins, attrs, monkeypatch):
-    fast = kernel(ins, attrs)
-    with monkeypatch.context() as m:
-        m.setattr(module, "is_float", lambda *a: False)
-        slow = kernel(ins, attrs)
-    return fast, slow
 
 
 @pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")
