@@ -11,7 +11,9 @@ from pe_cli.kernels.cpu import denormals
 pytestmark = pytest.mark.skipif(platform.machine().lower() not in ("x86_64", "amd64"),
                                 reason="FTZ/DAZ are x86 modes; elsewhere pe leaves denormals alone")
 
-TINY = np.float32(3e-39)        # a float32 denormal (the smallest normal is 1.18e-38)
+# 3e-39, a float32 denormal (the smallest normal is 1.18e-38), and its half, given by their bits: a
+# constant computed in a thread left flushing would be 0 too, and an equality could not fail
+TINY, HALF_BITS = np.uint32(2140872).view(np.float32), 1070436
 
 
 def halve_program():
@@ -27,22 +29,22 @@ def feed(rows=2):
 
 
 def ieee_half():
-    """TINY / 2 computed by numpy in the calling thread: a denormal unless the thread flushes."""
-    return np.full(3, TINY, dtype=np.float32) * np.float32(0.5)
+    """True where numpy in the calling thread halves TINY into a denormal (0 if the thread flushes)."""
+    return (np.full(3, TINY, dtype=np.float32) * np.float32(0.5)).view(np.uint32)[0] == HALF_BITS
 
 
 def test_a_run_flushes_denormals_and_gives_the_caller_its_mode_back():
     main, y = halve_program()
     out, = fluid.Executor(fluid.CPUPlace()).run(main, feed=feed(), fetch_list=[y])
     assert not out.any()                    # TINY read as 0 (DAZ), and a denormal result made 0 (FTZ)
-    assert ieee_half()[0] == TINY / 2       # this thread's numpy after the run: IEEE denormals again
+    assert ieee_half()       # this thread's numpy after the run: IEEE denormals again
 
 
 def test_a_failing_run_gives_the_caller_its_mode_back_too():
     main, y = halve_program()
     with pytest.raises(Exception):
         fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": np.zeros((2, 5), np.float32)}, fetch_list=[y])
-    assert ieee_half()[0] == TINY / 2
+    assert ieee_half()
 
 
 def test_data_parallel_workers_flush_too():
@@ -50,7 +52,7 @@ def test_data_parallel_workers_flush_too():
     compiled = fluid.CompiledProgram(main).with_data_parallel(places=[fluid.CPUPlace()] * 2)
     out, = fluid.Executor(fluid.CPUPlace()).run(compiled, feed=feed(4), fetch_list=[y])
     assert out.shape == (4, 4) and not out.any()
-    assert ieee_half()[0] == TINY / 2
+    assert ieee_half()
 
 
 def test_numba_workers_started_before_the_first_run_are_flushed_by_it(monkeypatch):
@@ -62,8 +64,9 @@ def test_numba_workers_started_before_the_first_run_are_flushed_by_it(monkeypatc
     assert not (denormals.modes_in_workers()[1:] & denormals.FLUSH).any()
     main, y = halve_program()
     fluid.Executor(fluid.CPUPlace()).run(main, feed=feed(), fetch_list=[y])
-    # part 0 is the calling thread (IEEE again after the run); the others are numba's workers
+    # part 0 is the calling thread, IEEE again after the run; the others are numba's workers
     assert (denormals.modes_in_workers()[1:] & denormals.FLUSH == denormals.FLUSH).all()
+    assert ieee_half()
 
 
 def test_momentum_velocity_does_not_stay_denormal():
@@ -92,4 +95,4 @@ def test_pe_flush_denormals_0_keeps_ieee_denormals(monkeypatch):
     monkeypatch.setattr(denormals, "_loops", None)      # read the environment again
     main, y = halve_program()
     out, = fluid.Executor(fluid.CPUPlace()).run(main, feed=feed(), fetch_list=[y])
-    assert (out == TINY / 2).all()
+    assert (out.view(np.uint32) == HALF_BITS).all()

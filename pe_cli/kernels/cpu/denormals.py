@@ -51,9 +51,9 @@ def enter():
     nothing was changed)."""
     if not enabled():
         return None
+    old = _loops.set_flush(FLUSH)       # read before the workers are set: part 0 is this thread
     if not _workers_done:
         _flush_numba_workers()
-    old = _loops.set_flush(FLUSH)
     return None if old & FLUSH == FLUSH else old
 
 
