@@ -46,6 +46,9 @@ ROI_ATTRS = {"pooled_height": 3, "pooled_width": 3, "spatial_scale": 1.0, "sampl
 BN_INS = {"X": X, "Scale": rng.normal(size=3).astype(np.float32), "Bias": rng.normal(size=3).astype(np.float32),
           "Mean": np.zeros(3, np.float32), "Variance": np.ones(3, np.float32)}
 
+LN_X = rng.normal(size=(600, 64)).astype(np.float32)      # enough values for layer_norm's parallel runs
+LN_INS = {"X": LN_X, "Scale": rng.uniform(0.5, 1.5, 64).astype(np.float32), "Bias": rng.normal(size=64).astype(np.float32)}
+
 KERNELS = {
     "conv2d": lambda: convolution.conv2d({"Input": X, "Filter": W}, attrs_of("conv2d")),
     "conv2d_grad_filter": lambda: convolution.conv2d_grad_filter({"Input": X, "Filter": W, "Output@GRAD": DOUT},
@@ -60,6 +63,10 @@ KERNELS = {
     "batch_norm_grad": lambda: normalization.batch_norm_grad(
         {"X": X, "Scale": BN_INS["Scale"], "SavedMean": X.mean(axis=(0, 2, 3)),
          "SavedVariance": 1 / X.std(axis=(0, 2, 3)), "Y@GRAD": X[:, ::-1] * 0.5}, attrs_of("batch_norm")),
+    "layer_norm": lambda: normalization.layer_norm(LN_INS, attrs_of("layer_norm", begin_norm_axis=1)),
+    "layer_norm_grad": lambda: normalization.layer_norm_grad(
+        dict(LN_INS, Mean=LN_X.mean(axis=1), Variance=LN_X.var(axis=1), **{"Y@GRAD": LN_X[::-1] * 0.5}),
+        attrs_of("layer_norm", begin_norm_axis=1)),
     "elementwise_add": lambda: elementwise.elementwise_add({"X": X, "Y": X[::-1]}, attrs_of("elementwise_add")),
     "sum": lambda: elementwise.sum({"X": [X, X[:, ::-1]]}, {}),
     "fused_add_relu": lambda: fused.fused_elemwise_activation({"X": X, "Y": X[::-1]},

@@ -190,13 +190,19 @@ def bn_grad_parallel(x, dy, scale, mean, inv_std, dx, dscale, dbias, with_x, out
 # numpy's path made seven passes with temporaries and reduced rows of 64 (a Transformer's d_model)
 # at a per-row cost: 2.8 ms forward and 4.0 backward on [1792, 64] float32, against 15 us to copy it.
 # Statistics in float64 (mean first, then the squared deviations), Mean and Variance in X's dtype;
-# the sums reassociate as batch norm's (_sum_jit).
+# the sums reassociate as batch norm's (_sum_jit). Both passes walk LN_RUNS fixed runs of rows (the
+# parallel twins give them to numba's threads, the serial loops take them in turn): the gradient's
+# sums over rows, dscale and dbias, are each run's sum, then the runs' in order, so both twins, on
+# any number of threads, compute the same bits.
+
+LN_RUNS = 8
+
 
 @_sum_jit
-def layer_norm(x, scale, bias, epsilon, y, mean, var):
-    """y = (x - mean) / sqrt(var + epsilon) * scale + bias, row by row."""
-    rows, n = x.shape
-    for r in range(rows):
+def _ln_run(x, scale, bias, epsilon, y, mean, var, lo, hi):
+    """layer_norm on rows lo..hi-1."""
+    n = x.shape[1]
+    for r in range(lo, hi):
         a = 0.0
         for j in range(n):
             a += x[r, j]
@@ -213,12 +219,27 @@ def layer_norm(x, scale, bias, epsilon, y, mean, var):
         var[r] = v
 
 
+@_jit
+def layer_norm(x, scale, bias, epsilon, y, mean, var):
+    """y = (x - mean) / sqrt(var + epsilon) * scale + bias, row by row."""
+    rows = x.shape[0]
+    for p in range(LN_RUNS):
+        _ln_run(x, scale, bias, epsilon, y, mean, var, rows * p // LN_RUNS, rows * (p + 1) // LN_RUNS)
+
+
+@_pjit
+def layer_norm_parallel(x, scale, bias, epsilon, y, mean, var):
+    """layer_norm with its runs of rows on numba's threads."""
+    rows = x.shape[0]
+    for p in prange(LN_RUNS):
+        _ln_run(x, scale, bias, epsilon, y, mean, var, rows * p // LN_RUNS, rows * (p + 1) // LN_RUNS)
+
+
 @_sum_jit
-def layer_norm_grad(x, dy, mean, var, scale, epsilon, dx, dscale, dbias):
-    """dx, and the float64 sums over rows dscale (of dy * xhat) and dbias (of dy), from the forward's
-    Mean and Variance (in X's dtype, as the op passes them)."""
-    rows, n = x.shape
-    for r in range(rows):
+def _ln_grad_run(x, dy, mean, var, scale, epsilon, dx, dscale, dbias, lo, hi):
+    """layer_norm_grad on rows lo..hi-1, their sums over rows added to dscale and dbias."""
+    n = x.shape[1]
+    for r in range(lo, hi):
         m = np.float64(mean[r])
         inv = 1.0 / math.sqrt(np.float64(var[r]) + epsilon)
         sg, sgx = 0.0, 0.0
@@ -235,3 +256,36 @@ def layer_norm_grad(x, dy, mean, var, scale, epsilon, dx, dscale, dbias):
         for j in range(n):
             xh = (x[r, j] - m) * inv
             dx[r, j] = inv * (dy[r, j] * np.float64(scale[j]) - sg - xh * sgx)
+
+
+@_jit
+def _sum_runs(runs, out):
+    """out[j] = the sum of runs[p, j] over p, in order."""
+    for p in range(runs.shape[0]):
+        for j in range(out.size):
+            out[j] += runs[p, j]
+
+
+@_jit
+def layer_norm_grad(x, dy, mean, var, scale, epsilon, dx, dscale, dbias):
+    """dx, and the float64 sums over rows dscale (of dy * xhat) and dbias (of dy), from the forward's
+    Mean and Variance (in X's dtype, as the op passes them); dscale and dbias start at 0."""
+    rows, n = x.shape
+    ds, db = np.zeros((LN_RUNS, n)), np.zeros((LN_RUNS, n))
+    for p in range(LN_RUNS):
+        _ln_grad_run(x, dy, mean, var, scale, epsilon, dx, ds[p], db[p], rows * p // LN_RUNS,
+                     rows * (p + 1) // LN_RUNS)
+    _sum_runs(ds, dscale)
+    _sum_runs(db, dbias)
+
+
+@_pjit
+def layer_norm_grad_parallel(x, dy, mean, var, scale, epsilon, dx, dscale, dbias):
+    """layer_norm_grad with its runs of rows on numba's threads."""
+    rows, n = x.shape
+    ds, db = np.zeros((LN_RUNS, n)), np.zeros((LN_RUNS, n))
+    for p in prange(LN_RUNS):
+        _ln_grad_run(x, dy, mean, var, scale, epsilon, dx, ds[p], db[p], rows * p // LN_RUNS,
+                     rows * (p + 1) // LN_RUNS)
+    _sum_runs(ds, dscale)
+    _sum_runs(db, dbias)

@@ -142,6 +142,15 @@ def _ln_rows(x, attrs):
     return x2 if is_float(x2) else x2.astype(np.float32)
 
 
+# values from which layer_norm's passes split their runs of rows over the device's threads: a row
+# costs three passes and a square root, more than a pointwise loop's element
+LN_PARALLEL_MIN_ELEMENTS = 1 << 15
+
+
+def _ln_parallel(x2):
+    return x2.shape[0] > 1 and parallel_parts(x2.size, LN_PARALLEL_MIN_ELEMENTS) > 1
+
+
 def _ln_param(ins, slot, x2, fill):
     n, dt = x2.shape[1], x2.dtype
     return ins[slot].reshape(-1).astype(dt, copy=False) if slot in ins else np.full(n, fill, dt)
@@ -152,8 +161,9 @@ def layer_norm(ins, attrs):
     x = ins["X"]
     x2, dt = _ln_rows(x, attrs), x.dtype
     y, mean, var = np.empty_like(x2), np.empty(x2.shape[0], x2.dtype), np.empty(x2.shape[0], x2.dtype)
-    _norm_loops().layer_norm(x2, _ln_param(ins, "Scale", x2, 1), _ln_param(ins, "Bias", x2, 0),
-                             float(attrs["epsilon"]), y, mean, var)
+    args = (x2, _ln_param(ins, "Scale", x2, 1), _ln_param(ins, "Bias", x2, 0), float(attrs["epsilon"]), y, mean, var)
+    loops = _norm_loops()
+    twin(loops.layer_norm, loops.layer_norm_parallel, _ln_parallel(x2), *args)(*args)
     return {"Y": y.reshape(x.shape).astype(dt, copy=False), "Mean": mean.astype(dt, copy=False),
             "Variance": var.astype(dt, copy=False)}
 
@@ -163,9 +173,10 @@ def layer_norm_grad(ins, attrs):
     x2, dt = _ln_rows(x, attrs), x.dtype
     n, work = x2.shape[1], x2.dtype
     dx, dscale, dbias = np.empty_like(x2), np.zeros(n), np.zeros(n)
-    _norm_loops().layer_norm_grad(x2, np.ascontiguousarray(dy, work).reshape(x2.shape), mean.astype(work, copy=False),
-                                  var.astype(work, copy=False), _ln_param(ins, "Scale", x2, 1),
-                                  float(attrs["epsilon"]), dx, dscale, dbias)
+    args = (x2, np.ascontiguousarray(dy, work).reshape(x2.shape), mean.astype(work, copy=False),
+            var.astype(work, copy=False), _ln_param(ins, "Scale", x2, 1), float(attrs["epsilon"]), dx, dscale, dbias)
+    loops = _norm_loops()
+    twin(loops.layer_norm_grad, loops.layer_norm_grad_parallel, _ln_parallel(x2), *args)(*args)
     outs = {"X@GRAD": dx.reshape(x.shape).astype(dt, copy=False), "Bias@GRAD": dbias.astype(dt)}
     if "Scale" in ins:
         outs["Scale@GRAD"] = dscale.astype(dt)
