@@ -219,20 +219,18 @@ def _ln_run(x, scale, bias, epsilon, y, mean, var, lo, hi):
         var[r] = v
 
 
-@_jit
-def layer_norm(x, scale, bias, epsilon, y, mean, var):
-    """y = (x - mean) / sqrt(var + epsilon) * scale + bias, row by row."""
-    rows = x.shape[0]
-    for p in range(LN_RUNS):
-        _ln_run(x, scale, bias, epsilon, y, mean, var, rows * p // LN_RUNS, rows * (p + 1) // LN_RUNS)
+def _layer_norm(runs):
+    """layer_norm's loop over its runs of rows (range: the serial loop; prange: its twin on numba's
+    threads): y = (x - mean) / sqrt(var + epsilon) * scale + bias, row by row."""
+    def loop(x, scale, bias, epsilon, y, mean, var):
+        rows = x.shape[0]
+        for p in runs(LN_RUNS):
+            _ln_run(x, scale, bias, epsilon, y, mean, var, rows * p // LN_RUNS, rows * (p + 1) // LN_RUNS)
+    return loop
 
 
-@_pjit
-def layer_norm_parallel(x, scale, bias, epsilon, y, mean, var):
-    """layer_norm with its runs of rows on numba's threads."""
-    rows = x.shape[0]
-    for p in prange(LN_RUNS):
-        _ln_run(x, scale, bias, epsilon, y, mean, var, rows * p // LN_RUNS, rows * (p + 1) // LN_RUNS)
+layer_norm = _jit(_layer_norm(range))
+layer_norm_parallel = _pjit(_layer_norm(prange))
 
 
 @_sum_jit
@@ -266,26 +264,20 @@ def _sum_runs(runs, out):
             out[j] += runs[p, j]
 
 
-@_jit
-def layer_norm_grad(x, dy, mean, var, scale, epsilon, dx, dscale, dbias):
-    """dx, and the float64 sums over rows dscale (of dy * xhat) and dbias (of dy), from the forward's
-    Mean and Variance (in X's dtype, as the op passes them); dscale and dbias start at 0."""
-    rows, n = x.shape
-    ds, db = np.zeros((LN_RUNS, n)), np.zeros((LN_RUNS, n))
-    for p in range(LN_RUNS):
-        _ln_grad_run(x, dy, mean, var, scale, epsilon, dx, ds[p], db[p], rows * p // LN_RUNS,
-                     rows * (p + 1) // LN_RUNS)
-    _sum_runs(ds, dscale)
-    _sum_runs(db, dbias)
+def _layer_norm_grad(runs):
+    """layer_norm_grad's loop over its runs of rows (range or prange, as _layer_norm): dx, and the
+    float64 sums over rows dscale (of dy * xhat) and dbias (of dy), which start at 0, from the
+    forward's Mean and Variance (in X's dtype, as the op passes them)."""
+    def loop(x, dy, mean, var, scale, epsilon, dx, dscale, dbias):
+        rows, n = x.shape
+        ds, db = np.zeros((LN_RUNS, n)), np.zeros((LN_RUNS, n))
+        for p in runs(LN_RUNS):
+            _ln_grad_run(x, dy, mean, var, scale, epsilon, dx, ds[p], db[p], rows * p // LN_RUNS,
+                         rows * (p + 1) // LN_RUNS)
+        _sum_runs(ds, dscale)
+        _sum_runs(db, dbias)
+    return loop
 
 
-@_pjit
-def layer_norm_grad_parallel(x, dy, mean, var, scale, epsilon, dx, dscale, dbias):
-    """layer_norm_grad with its runs of rows on numba's threads."""
-    rows, n = x.shape
-    ds, db = np.zeros((LN_RUNS, n)), np.zeros((LN_RUNS, n))
-    for p in prange(LN_RUNS):
-        _ln_grad_run(x, dy, mean, var, scale, epsilon, dx, ds[p], db[p], rows * p // LN_RUNS,
-                     rows * (p + 1) // LN_RUNS)
-    _sum_runs(ds, dscale)
-    _sum_runs(db, dbias)
+layer_norm_grad = _jit(_layer_norm_grad(range))
+layer_norm_grad_parallel = _pjit(_layer_norm_grad(prange))
