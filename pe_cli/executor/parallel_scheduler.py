@@ -15,10 +15,9 @@ to start a run or to end it) while its kernel computes. Small kernels that relea
 waiting for it. Which nodes are heavy is measured: the first ``CALIBRATION_RUNS`` runs of a schedule
 run every node with the token held; the runs after the first ``WARM_RUNS`` (which compile, fault
 pages in and fill caches) time each node, and nodes of at least ``HEAVY_SECONDS`` are heavy from
-then on; nodes of at least ``MEDIUM_SECONDS`` run without the token only when another thread wants it
-(it finished a heavy node, or idles while nodes are ready), since letting it go then costs a
-hand-over that would come anyway; where no node is heavy, and while calibrating, the caller runs
-the whole graph alone. The holder takes the ready node with the longest measured path to the end first
+then on; a shorter node keeps the token even while another thread waits for it, since its Python
+work would wait for the holder's GIL anyway; where no node is heavy, and while calibrating, the
+caller runs the whole graph alone. The holder takes the ready node with the longest measured path to the end first
 (list scheduling), so the devices finish together: a device whose core is slower (another process
 shares it) gets help instead of being waited for. Which thread runs a node, and when, never
 changes what it computes: the graph orders every value's readers and writers, values live in per
@@ -43,7 +42,6 @@ from .token_threads import TokenThreads
 WARM_RUNS = 2               # runs timing nothing: they compile, fault pages in, fill caches
 CALIBRATION_RUNS = 5        # runs with the token held throughout, the warm ones included
 HEAVY_SECONDS = 100e-6      # nodes at least this long run without the token
-MEDIUM_SECONDS = 25e-6      # ... and these too when another thread wants the token
 
 
 class Schedule:
@@ -82,7 +80,6 @@ class Schedule:
         self.runs = 0
         self.seconds = [float("inf")] * len(nodes)     # each node's shortest time while calibrating
         self.heavy = [False] * len(nodes)
-        self.medium = [False] * len(nodes)
         self.shared = False         # calibrated, with a node worth another thread (see ThreadPool.run)
         # smaller first: program order until calibrated (eager nodes first)
         self.priority = [-1 if self.eager[i] else i for i in range(len(nodes))]
@@ -100,7 +97,6 @@ class Schedule:
         if self.runs == CALIBRATION_RUNS:
             seconds = [0.0 if t == float("inf") else t for t in self.seconds]
             self.heavy = [t >= HEAVY_SECONDS for t in seconds]
-            self.medium = [t >= MEDIUM_SECONDS for t in seconds]
             self.shared = any(self.heavy)       # else a second thread costs more hand-overs than it gains
             # the longest path from each node to the end (itself included); nodes come in a valid
             # sequential order, so one backward pass computes it

@@ -93,8 +93,6 @@ class TokenRun:
         heapq.heapify(self.ready)
         self.remaining = len(schedule.runners)
         self.running = 0            # heavy nodes running without the token
-        self.wanting = []           # one entry per thread waiting to take the token back (append and
-                                    # pop are atomic: it is changed without the token)
         self.done = not self.remaining
         self.error = None
 
@@ -138,9 +136,6 @@ class TokenRun:
             threads.workers += 1
             threads.submit(threads.serve)
 
-    def _wants_token(self):
-        return self.wanting or self.ready and (self.caller_waiting or self.spare and self.threads.parked)
-
     def work(self, caller):
         """Runs ready nodes with the token held; a worker returns when none is ready, the caller
         waits for the nodes running elsewhere until the run is over."""
@@ -149,7 +144,6 @@ class TokenRun:
         values, results, token, ready = self.values, self.results, self.token, self.ready
         timing = schedule.timing()
         heavy = None if schedule.calibrating() else schedule.heavy
-        medium = schedule.medium
         push, pop = heapq.heappush, heapq.heappop
         while self.error is None and self.remaining and not self.done:
             if not ready:
@@ -161,7 +155,7 @@ class TokenRun:
                 continue
             i = pop(ready)[1]
             try:
-                if heavy is not None and (heavy[i] or medium[i] and self._wants_token()):
+                if heavy is not None and heavy[i]:
                     self.running += 1
                     if ready:
                         self._hand_over()
@@ -195,7 +189,6 @@ class TokenRun:
 def _reacquire(token, run):
     """Takes the token back after a heavy node, even through a KeyboardInterrupt (kept as the run's
     error): the code after it must hold the token."""
-    run.wanting.append(None)
     while True:
         try:
             token.acquire()
@@ -203,4 +196,3 @@ def _reacquire(token, run):
         except BaseException as e:  # noqa: B036
             if run.error is None:
                 run.error = e
-    run.wanting.pop()

@@ -33,16 +33,6 @@ def every_node_heavy(monkeypatch):
     monkeypatch.setattr(parallel_scheduler, "HEAVY_SECONDS", 0.0)
 
 
-@pytest.fixture(params=["heavy", "medium"])
-def every_node_released(request, monkeypatch):
-    """Every node heavy, or every node medium (the token goes when another thread wants it)."""
-    monkeypatch.setattr(parallel_scheduler, "WARM_RUNS", 0)
-    monkeypatch.setattr(parallel_scheduler, "CALIBRATION_RUNS", 1)
-    monkeypatch.setattr(parallel_scheduler, "HEAVY_SECONDS", 0.0 if request.param == "heavy" else 1e9)
-    monkeypatch.setattr(parallel_scheduler, "MEDIUM_SECONDS", 0.0)
-    return request.param
-
-
 def train(reduce, data, threads=8, devices=DEVICES, model="mlp", iterations=ITERATIONS):
     main, startup, loss = build(model, lr=0.05)
     scope = fluid.Scope()
@@ -60,12 +50,12 @@ def train(reduce, data, threads=8, devices=DEVICES, model="mlp", iterations=ITER
 
 
 @pytest.mark.parametrize("reduce", ["AllReduce", "Reduce"])
-def test_every_node_released_gives_the_bits_of_one_thread(reduce, every_node_released, watchdog):
+def test_every_node_heavy_gives_the_bits_of_one_thread(reduce, every_node_heavy, watchdog):
     data = [batch(n=16, seed=i) for i in range(3)]
     want, want_losses, _ = train(reduce, data, threads=1)           # one worker: no token, no overlap
     for _ in range(3):
         got, losses, schedules = train(reduce, data)
-        assert all(all(s.heavy if every_node_released == "heavy" else s.medium) for s in schedules)
+        assert all(all(s.heavy) for s in schedules)
         np.testing.assert_array_equal(losses, want_losses)
         for name, value in want.items():
             np.testing.assert_array_equal(got[name], value)
