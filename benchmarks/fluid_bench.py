@@ -43,11 +43,6 @@ FEW_STEPS = {"seq2seq": (CALIBRATION_RUNS, 3), "beam": (CALIBRATION_RUNS, 2)}
 LOSS_RTOL = 1e-4
 
 
-def cpu_name():
-    """The CPU's model name, as `pe info` gives it."""
-    return cpu_model()
-
-
 def run_program(engine, fluid_python, model, args, warmup, steps):
     """The JSON records of one engine's process running ``model`` in every configuration."""
     command = [sys.executable, "-m", "pe_cli", "fluid"] if engine == "pe" else [fluid_python]
@@ -137,8 +132,9 @@ def main():
     if not os.path.isfile(args.fluid_python):
         raise SystemExit(f"fluid_bench: {args.fluid_python}: no such file (--fluid-python / PE_FLUID_PYTHON)")
     models = [m for m in args.models.split(",") if m]
-    print(f"fluid_bench: {cpu_name()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; "
-          f"{args.reps} repetitions x ({args.warmup} warm-up + {args.steps} timed steps), engines alternating",
+    print(f"fluid_bench: {cpu_model()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; "
+          f"{args.reps} repetitions x ({args.warmup} warm-up + {args.steps} timed steps"
+          + "".join(f"; {m} {w} + {n}" for m, (w, n) in FEW_STEPS.items() if m in models) + "), engines alternating",
           flush=True)
     for model in models:           # numba's cache, the page cache: warm before anything is timed
         for engine in ("pe", "fluid"):
@@ -160,7 +156,7 @@ def main():
           + ", ".join(f"{m} {d:.1e}" for m, d in diffs.items()))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"cpu": cpu_name(), "phases": {p: summary(r) for p, r in phases.items()},
+            json.dump({"cpu": cpu_model(), "phases": {p: summary(r) for p, r in phases.items()},
                        "loss_diffs": diffs}, f, indent=1)
     bad = [m for m in DENSE if diffs.get(m, 0.0) > LOSS_RTOL]
     if bad:
