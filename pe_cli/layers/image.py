@@ -10,9 +10,8 @@ import numbers
 from ..base.errors import ArgumentTypeError, ArgumentValueError, PeError
 from ..framework.variable import Variable
 from .helper import LayerHelper
+from .checks import FLOAT32_64, check_variable_and_dtype
 from .helper import _as_list, _check_ints, _single
-from .linalg import matmul
-from .manipulation import reshape
 from .shape_tensor import attr_shape, holds_variable, shape_tensor_list
 
 
@@ -33,14 +32,13 @@ def shuffle_channel(x, group, name=None):
 
 def fsp_matrix(x, y):
     """The flow of solution procedure matrix of two feature maps [N, C1, H, W] and [N, C2, H, W]:
-    out[n, i, j] = mean over the H * W pixels of x[n, i] * y[n, j], shape [N, C1, C2]. Built as
-    Fluid's fsp op computes it: a batched product of the maps flattened to [N, C, H * W], scaled by
-    1 / (H * W) (which must be known when the layer is built)."""
-    xs, ys = list(x.shape or ()), list(y.shape or ())
-    if len(xs) != 4 or len(ys) != 4 or xs[2:] != ys[2:] or min(xs[2:]) <= 0:
-        raise PeError(f"fsp_matrix: x {xs} and y {ys} must be [N, C, H, W] with one known height and width")
-    hw = xs[2] * xs[3]
-    return matmul(reshape(x, [0, xs[1], hw]), reshape(y, [0, ys[1], hw]), transpose_y=True, alpha=1.0 / hw)
+    out[n, i, j] = mean over the H * W pixels of x[n, i] * y[n, j], shape [N, C1, C2] (Fluid's fsp op)."""
+    check_variable_and_dtype(x, "x", FLOAT32_64, "fsp_matrix")
+    check_variable_and_dtype(y, "y", FLOAT32_64, "fsp_matrix")
+    helper = LayerHelper("fsp_matrix", x=x, y=y)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    helper.append_op("fsp", {"X": [x], "Y": [y]}, {"Out": [out]}, {})
+    return out
 
 
 def affine_grid(theta, out_shape, name=None):

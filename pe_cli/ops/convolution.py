@@ -266,3 +266,31 @@ for _type, _mask in (("deformable_conv", True), ("deformable_conv_v1", False)):
     register(_type + "_grad_deformable", kernel_module="convolution", kernel="deformable_conv_grad",
              inputs=_slots + ["Output@GRAD"], outputs=[s + "@GRAD?" for s in _slots], attrs=_DEFORM_ATTRS,
              infer=_infer_deformable_grad)
+
+
+# -- conv_shift (Fluid 1.8): circular convolution of each row of X with the row of Y -------------------
+
+def _infer_conv_shift(ctx):
+    x, y = ctx.shape("X"), ctx.shape("Y")
+    if len(x) != 2 or len(y) != 2:
+        ctx.fail(f"X {fmt_shape(x)} and Y {fmt_shape(y)} must be 2-D ([B, M] and [B, N])")
+    if _known(x[0]) and _known(y[0]) and x[0] != y[0]:
+        ctx.fail(f"X {fmt_shape(x)} and Y {fmt_shape(y)} must have the same rows")
+    if _known(y[1]) and y[1] % 2 != 1:
+        ctx.fail(f"Y {fmt_shape(y)}: its width must be odd")
+    if _known(x[1]) and _known(y[1]) and y[1] > x[1]:
+        ctx.fail(f"Y {fmt_shape(y)} must be no wider than X {fmt_shape(x)}")
+    ctx.set_output("Out", x, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+
+
+def _grad_conv_shift(g):
+    g.op("conv_shift_grad", {"X": g.input("X"), "Y": g.input("Y"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")}, g.attrs)
+
+
+register("conv_shift", kernel_module="convolution", inputs=["X", "Y"], outputs=["Out"], infer=_infer_conv_shift,
+         grad=_grad_conv_shift, grad_reads=("X", "Y"),
+         doc="Out[k, i] = sum over j < N of X[k, (i + j - (N - 1) / 2) mod M] * Y[k, j] (the Neural Turing "
+             "Machine's circular shift), X [B, M], Y [B, N] with N odd and <= M.")
+register("conv_shift_grad", kernel_module="convolution", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"],
+         infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}))

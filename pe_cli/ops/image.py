@@ -289,3 +289,27 @@ register("unfold", kernel_module="image", inputs=["X"], outputs=["Y"], attrs=_UN
              "in the order (channel, kernel row, kernel column). The gradient adds each column back (col2im).")
 register("unfold_grad", kernel_module="image", inputs=["X", "Y@GRAD"], outputs=["X@GRAD"], attrs=_UNFOLD_ATTRS,
          infer=grads_like({"X@GRAD": "X"}))
+
+
+# -- fsp (Fluid 1.8's op behind layers.fsp_matrix) ----------------------------------------------------
+
+def _infer_fsp(ctx):
+    x, y = ctx.shape("X"), ctx.shape("Y")
+    if len(x) != 4 or len(y) != 4:
+        ctx.fail(f"X {fmt_shape(x)} and Y {fmt_shape(y)} must be [N, C, H, W]")
+    if any(a >= 0 and b >= 0 and a != b for a, b in zip(x[2:], y[2:])):
+        ctx.fail(f"X {fmt_shape(x)} and Y {fmt_shape(y)} must have the same height and width")
+    ctx.set_output("Out", [x[0], x[1], y[1]], ctx.dtype("X"))
+
+
+def _grad_fsp(g):
+    g.op("fsp_grad", {"X": g.input("X"), "Y": g.input("Y"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")}, g.attrs)
+
+
+register("fsp", kernel_module="image", inputs=["X", "Y"], outputs=["Out"], infer=_infer_fsp, grad=_grad_fsp,
+         grad_reads=("X", "Y"), lod="drop",
+         doc="The flow of solution procedure matrix: Out[n, i, j] = the mean over the H * W pixels of "
+             "X[n, i] * Y[n, j], X [N, C1, H, W], Y [N, C2, H, W], Out [N, C1, C2].")
+register("fsp_grad", kernel_module="image", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"],
+         infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}))

@@ -112,3 +112,29 @@ register("pool3d", kernel_module="pooling", inputs=["X"], outputs=["Out"], attrs
              "(data_format) runs the NCDHW kernels between transposes.")
 register("pool3d_grad", kernel_module="pooling", inputs=["X", "Out", "Out@GRAD"], outputs=["X@GRAD"], attrs=_ATTRS,
          infer=grads_like({"X@GRAD": "X"}), channels_last=("X", "Out", "Out@GRAD", "X@GRAD"))
+
+
+# -- spp (Fluid 1.8): spatial pyramid pooling ---------------------------------------------------------
+
+def _infer_spp(ctx):
+    x, height = ctx.shape("X"), ctx.attrs["pyramid_height"]
+    if len(x) != 4:
+        ctx.fail(f"X {fmt_shape(x)} must be [N, C, H, W]")
+    bins = sum(4 ** p for p in range(height))
+    ctx.set_output("Out", [x[0], x[1] * bins if x[1] >= 0 else -1], ctx.dtype("X"))
+
+
+def _grad_spp(g):
+    g.op("spp_grad", {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+_SPP_ATTRS = {"pyramid_height": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1"),
+              "pooling_type": Attr("max", choices=("max", "avg"))}
+register("spp", kernel_module="pooling", inputs=["X"], outputs=["Out"], attrs=_SPP_ATTRS, infer=_infer_spp,
+         grad=_grad_spp, grad_reads=("X", "Out"), lod="drop",
+         doc="Spatial pyramid pooling: for each level p < pyramid_height, X [N, C, H, W] max- or avg-pooled "
+             "(padding excluded) into 2^p x 2^p bins (windows ceil(H / 2^p) wide, as many strides apart, "
+             "padded by (window * 2^p - H + 1) / 2), flattened to [N, C * 4^p]; Out joins the levels along dim 1.")
+register("spp_grad", kernel_module="pooling", inputs=["X", "Out", "Out@GRAD"], outputs=["X@GRAD"],
+         attrs=_SPP_ATTRS, infer=grads_like({"X@GRAD": "X"}))

@@ -120,7 +120,8 @@ def test_fsp_matrix_and_add_position_encoding(prog):
     want = np.einsum("nihw,njhw->nij", xv, yv) / 12
     np.testing.assert_allclose(got_fsp, want, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(got_enc, sv, rtol=1e-6)            # beta 0: the input itself
-    with pytest.raises(PeError, match="one known height and width"):
+    assert prog.global_block().ops[0].type == "fsp"          # Fluid's op, as fluid.layers.fsp_matrix builds it
+    with pytest.raises(PeError, match="the same height and width"):
         layers.fsp_matrix(x, layers.data("z", [5, 2, 4]))
 
 

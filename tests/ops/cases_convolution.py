@@ -114,3 +114,19 @@ CASES += [
     _nhwc(_conv_case(r(2, 3, 5, 5), r(3, 1, 3, 3), {"groups": 3, "paddings": [1, 1]}, pads=(1, 1, 1, 1),
                      op="depthwise_conv2d", name="depthwise_conv2d"), "Input", "Output"),
 ]
+
+
+def _conv_shift(i, a):
+    """Fluid's loop: Out[k, i] += X[k, (i + j - h + M) % M] * Y[k, j]."""
+    x, y = i["X"], i["Y"]
+    (b, m), n = x.shape, y.shape[1]
+    out = np.zeros_like(x)
+    for k in range(b):
+        for c in range(m):
+            for j in range(n):
+                out[k, c] += x[k, (c + j - (n - 1) // 2 + m) % m] * y[k, j]
+    return {"Out": out}
+
+
+CASES += [OpCase("conv_shift", {"X": rng.normal(size=(2, 5)), "Y": rng.normal(size=(2, 3))}, _conv_shift,
+                 grad=("X", "Y"))]

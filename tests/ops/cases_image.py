@@ -80,3 +80,8 @@ CASES += [
     OpCase("similarity_focus", {"X": rng.permutation(60).reshape(1, 3, 4, 5).astype(np.float32)}, _focus_ref,
            attrs={"axis": 3, "indexes": [4]}, name="similarity_focus_axis3"),
 ]
+
+CASES += [
+    OpCase("fsp", {"X": rng.normal(size=(2, 3, 2, 3)), "Y": rng.normal(size=(2, 2, 2, 3))},
+           lambda i, a: {"Out": np.einsum("nihw,njhw->nij", i["X"], i["Y"]) / 6}, grad=("X", "Y")),
+]

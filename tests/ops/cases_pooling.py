@@ -181,3 +181,29 @@ CASES += [
            attrs={"pooling_type": "avg", "ksize": [2, 2], "strides": [2, 2]}, grad=("Out@GRAD",),
            name="pool2d_grad_avg_double"),
 ]
+
+
+def _spp(i, a):
+    """Each level by hand: 2^p x 2^p bins of ceil(H / 2^p) pixels, padded windows clipped to X."""
+    x, levels = i["X"], []
+    n, c, h, w = x.shape
+    for p in range(a["pyramid_height"]):
+        bins = 2 ** p
+        kh, kw = math.ceil(h / bins), math.ceil(w / bins)
+        ph, pw = (kh * bins - h + 1) // 2, (kw * bins - w + 1) // 2
+        out = np.empty((n, c, bins, bins))
+        for r in range(bins):
+            for s in range(bins):
+                win = x[:, :, max(r * kh - ph, 0):min(r * kh - ph + kh, h), max(s * kw - pw, 0):min(s * kw - pw + kw, w)]
+                out[:, :, r, s] = win.max(axis=(2, 3)) if a["pooling_type"] == "max" else win.mean(axis=(2, 3))
+        levels.append(out.reshape(n, -1))
+    return {"Out": np.concatenate(levels, axis=1)}
+
+
+CASES += [
+    # 3 x 5 pixels into 2 x 2 bins: windows 2 x 3 padded by 1, so each bin's window is clipped
+    OpCase("spp", {"X": rng.permutation(30).reshape(1, 2, 3, 5).astype(np.float64) / 10}, _spp,
+           attrs={"pyramid_height": 2, "pooling_type": "max"}, grad=("X",)),
+    OpCase("spp", {"X": r(2, 1, 3, 4)}, _spp, attrs={"pyramid_height": 2, "pooling_type": "avg"}, grad=("X",),
+           name="spp_avg"),
+]

@@ -277,3 +277,25 @@ def deformable_conv_grad(ins, attrs):
     doff = np.stack([dy_off.reshape(n, dg, kh, kw, ho, wo), dx_off.reshape(n, dg, kh, kw, ho, wo)], axis=4)
     grads["Offset@GRAD"] = doff.reshape(offset.shape).astype(offset.dtype)
     return grads
+
+
+# -- conv_shift: Out[k, i] = sum_j X[k, (i + j - h) mod M] * Y[k, j], h = (N - 1) / 2 -----------------
+
+def _shift_index(m, n):
+    """[M, N]: the column of X each (output column i, tap j) reads."""
+    return (np.arange(m)[:, None] + np.arange(n)[None, :] - (n - 1) // 2) % m
+
+
+def conv_shift(ins, attrs):
+    x, y = ins["X"], ins["Y"]
+    idx = _shift_index(x.shape[1], y.shape[1])
+    return {"Out": np.einsum("kmn,kn->km", x[:, idx], y).astype(x.dtype, copy=False)}
+
+
+def conv_shift_grad(ins, attrs):
+    x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
+    m, n = x.shape[1], y.shape[1]
+    # X's column c is read by output column i = (c - j + h) mod M at tap j
+    back = (np.arange(m)[:, None] - np.arange(n)[None, :] + (n - 1) // 2) % m
+    return {"X@GRAD": np.einsum("kmn,kn->km", dout[:, back], y).astype(x.dtype, copy=False),
+            "Y@GRAD": np.einsum("kmn,km->kn", x[:, _shift_index(m, n)], dout).astype(y.dtype, copy=False)}

@@ -359,3 +359,22 @@ def unfold_grad(ins, attrs):
     for t, (rows, columns) in enumerate(taps):
         dxp[:, :, rows, columns] += cols[:, :, t]
     return {"X@GRAD": np.ascontiguousarray(dxp[:, :, pu:pu + h, pl:pl + w])}
+
+
+# -- fsp: Out[n] = X[n] (as [C1, H*W]) @ Y[n] (as [C2, H*W])^T / (H * W) ----------------------------------
+
+def fsp(ins, attrs):
+    x, y = ins["X"], ins["Y"]
+    n, hw = x.shape[0], x.shape[2] * x.shape[3]
+    xm, ym = x.reshape(n, x.shape[1], hw), y.reshape(n, y.shape[1], hw)
+    return {"Out": (np.matmul(xm, ym.transpose(0, 2, 1)) * x.dtype.type(1.0 / hw)).astype(x.dtype, copy=False)}
+
+
+def fsp_grad(ins, attrs):
+    x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
+    n, hw = x.shape[0], x.shape[2] * x.shape[3]
+    scale = x.dtype.type(1.0 / hw)
+    dx = np.matmul(dout, y.reshape(n, y.shape[1], hw)) * scale
+    dy = np.matmul(dout.transpose(0, 2, 1), x.reshape(n, x.shape[1], hw)) * scale
+    return {"X@GRAD": dx.reshape(x.shape).astype(x.dtype, copy=False),
+            "Y@GRAD": dy.reshape(y.shape).astype(y.dtype, copy=False)}

@@ -161,3 +161,38 @@ def pool3d_grad(ins, attrs):
     for axis in (2, 3, 4):
         g = _spread_along(g, axis, *wins[axis - 2][:2], x.shape[axis])
     return {"X@GRAD": g.astype(x.dtype)}
+
+
+# -- spp: a pyramid of pool2d levels, each flattened, joined along dim 1 ------------------------------
+
+def spp_levels(x_shape, attrs):
+    """pool2d's attributes of each level p: 2^p bins, windows ceil(H / 2^p) (as many strides apart), padded
+    by (window * 2^p - H + 1) / 2, padding left out of averages."""
+    h, w = x_shape[2], x_shape[3]
+    levels = []
+    for p in range(attrs["pyramid_height"]):
+        bins = 2 ** p
+        kh, kw = -(-h // bins), -(-w // bins)
+        levels.append({"pooling_type": attrs["pooling_type"], "ksize": [kh, kw], "strides": [kh, kw],
+                       "paddings": [(kh * bins - h + 1) // 2, (kw * bins - w + 1) // 2], "global_pooling": False,
+                       "exclusive": True, "adaptive": False, "ceil_mode": False, "padding_algorithm": "EXPLICIT",
+                       "data_format": "NCHW"})
+    return levels
+
+
+def spp(ins, attrs):
+    x = ins["X"]
+    outs = [pool2d({"X": x}, level)["Out"].reshape(x.shape[0], -1) for level in spp_levels(x.shape, attrs)]
+    return {"Out": np.concatenate(outs, axis=1)}
+
+
+def spp_grad(ins, attrs):
+    x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
+    dx, start = np.zeros(x.shape, x.dtype), 0
+    for p, level in enumerate(spp_levels(x.shape, attrs)):
+        width, shape = x.shape[1] * 4 ** p, x.shape[:2] + (2 ** p, 2 ** p)
+        part = slice(start, start + width)
+        dx += pool2d_grad({"X": x, "Out": np.ascontiguousarray(out[:, part]).reshape(shape),
+                           "Out@GRAD": np.ascontiguousarray(dout[:, part]).reshape(shape)}, level)["X@GRAD"]
+        start += width
+    return {"X@GRAD": dx}

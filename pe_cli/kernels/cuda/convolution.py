@@ -6,6 +6,8 @@ that read it: deterministic, no atomics). The device code is in _conv.py; this m
 conv2d_transpose is the CPU's role swap over these kernels; deformable_conv runs the CPU kernels on
 the host.
 """
+from numba import cuda
+
 from ..common import ConvGeometry
 from ..cpu import convolution as _cpu_conv
 from ..cpu.convolution import transpose_kernels
@@ -16,6 +18,7 @@ from . import _conv
 from ._host import on_host as _on_host
 from ._launch import flat, grid
 from ._matmul import matmul
+from .launcher import jit_kernel
 
 # -- conv2d -----------------------------------------------------------------------------------------
 
@@ -68,3 +71,53 @@ conv2d_transpose, conv2d_transpose_grad_input, conv2d_transpose_grad_filter = tr
 
 deformable_conv = _on_host(_cpu_conv.deformable_conv)
 deformable_conv_grad = _on_host(_cpu_conv.deformable_conv_grad)
+
+
+# -- conv_shift: one thread per output element (each sums its N taps in order) ----------------------
+
+@jit_kernel
+def _conv_shift(x, y, out, m, n, sign):
+    """out[k, i] = sum_j x[k, (i + sign * (j - h)) mod m] * y[k, j]: the forward (sign 1) and X's gradient
+    (sign -1, x = Out@GRAD)."""
+    t = cuda.grid(1)
+    step = cuda.gridsize(1)
+    h = (n - 1) // 2
+    while t < out.size:
+        k, i = t // m, t % m
+        acc = 0.0
+        for j in range(n):
+            acc += x[k * m + (i + sign * (j - h) + 2 * m) % m] * y[k * n + j]
+        out[t] = acc
+        t += step
+
+
+@jit_kernel
+def _conv_shift_dy(x, dout, dy, m, n):
+    t = cuda.grid(1)
+    step = cuda.gridsize(1)
+    h = (n - 1) // 2
+    while t < dy.size:
+        k, j = t // n, t % n
+        acc = 0.0
+        for i in range(m):
+            acc += x[k * m + (i + j - h + m) % m] * dout[k * m + i]
+        dy[t] = acc
+        t += step
+
+
+def conv_shift(ins, attrs):
+    x, y = ins["X"], ins["Y"]
+    out = rt.empty(x.shape, x.dtype)
+    if out.size:
+        _conv_shift[grid(out.size)](flat(x), flat(y), flat(out), x.shape[1], y.shape[1], 1)
+    return {"Out": out}
+
+
+def conv_shift_grad(ins, attrs):
+    x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
+    m, n = x.shape[1], y.shape[1]
+    dx, dy = rt.empty(x.shape, x.dtype), rt.empty(y.shape, y.dtype)
+    if dx.size:
+        _conv_shift[grid(dx.size)](flat(dout), flat(y), flat(dx), m, n, -1)
+        _conv_shift_dy[grid(dy.size)](flat(x), flat(dout), flat(dy), m, n)
+    return {"X@GRAD": dx, "Y@GRAD": dy}

@@ -18,6 +18,7 @@ from ..cpu import image as _cpu
 from . import runtime as rt
 from .control_flow import _on_host
 from ._launch import flat, grid, zeros
+from ._matmul import matmul
 from ._strided import contiguous_strides, copy_window
 from .launcher import jit_kernel
 
@@ -298,3 +299,19 @@ def grid_sampler_grad(ins, attrs):
 
 unfold = _on_host(_cpu.unfold)                # im2col on the host: a copy per kernel tap
 unfold_grad = _on_host(_cpu.unfold_grad)
+
+
+# -- fsp: batched products by the tiled matmul ----------------------------------------------------------
+
+def fsp(ins, attrs):
+    x, y = ins["X"], ins["Y"]
+    n, hw = x.shape[0], x.shape[2] * x.shape[3]
+    return {"Out": matmul(x.reshape(n, x.shape[1], hw), y.reshape(n, y.shape[1], hw), trans_b=True, alpha=1.0 / hw)}
+
+
+def fsp_grad(ins, attrs):
+    x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
+    n, hw = x.shape[0], x.shape[2] * x.shape[3]
+    dx = matmul(dout, y.reshape(n, y.shape[1], hw), alpha=1.0 / hw)
+    dy = matmul(dout, x.reshape(n, x.shape[1], hw), trans_a=True, alpha=1.0 / hw)
+    return {"X@GRAD": dx.reshape(x.shape), "Y@GRAD": dy.reshape(y.shape)}

@@ -9,7 +9,7 @@ from numba import cuda
 from ..common import PoolGeometry
 from ..cpu import pooling as _cpu
 from . import runtime as rt
-from . import _adaptive_pool, _pool
+from . import _adaptive_pool, _pool, elementwise, manipulation
 from ._launch import flat, grid, zeros
 from .launcher import jit_kernel
 
@@ -110,4 +110,27 @@ def pool3d_grad(ins, attrs):
     if out.size:
         _pool3d[grid(out.size)](flat(x), flat(out), flat(dout), flat(dx), *wins, *tuple(x.shape)[2:], od, oh, ow,
                                 attrs["pooling_type"] == "max", True)
+    return {"X@GRAD": dx}
+
+
+# -- spp: the CPU's levels, each by pool2d's kernels here, joined by concat's -----------------------------
+
+def spp(ins, attrs):
+    x = ins["X"]
+    outs = [pool2d({"X": x}, level)["Out"].reshape(x.shape[0], -1) for level in _cpu.spp_levels(x.shape, attrs)]
+    return manipulation.concat({"X": outs}, {"axis": 1})
+
+
+def spp_grad(ins, attrs):
+    x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
+    levels = _cpu.spp_levels(x.shape, attrs)
+    widths = [x.shape[1] * 4 ** p for p in range(len(levels))]
+    outs = manipulation.split({"X": out}, {"axis": 1, "sections": widths, "num": 0})["Out"]
+    douts = manipulation.split({"X": dout}, {"axis": 1, "sections": widths, "num": 0})["Out"]
+    dx = None
+    for p, level in enumerate(levels):
+        shape = tuple(x.shape[:2]) + (2 ** p, 2 ** p)
+        part = pool2d_grad({"X": x, "Out": outs[p].reshape(shape), "Out@GRAD": douts[p].reshape(shape)},
+                           level)["X@GRAD"]
+        dx = part if dx is None else elementwise.sum({"X": [dx, part]}, {})["Out"]
     return {"X@GRAD": dx}
