@@ -6,6 +6,7 @@ import math
 import numpy as np
 
 from ..base.dtypes import is_float
+from ..base.shapes import known_numel
 from .define import Attr, dtype_or_none, fmt_shape, int_list, is_int, register, same_as
 
 
@@ -165,3 +166,22 @@ register("fill_constant_batch_size_like", kernel_module="creation", inputs=["Inp
                 "force_cpu": False},
          doc="Out = value, of `shape` with dimension output_dim_idx taken from Input's input_dim_idx (a "
              "memory's initial state sized by the batch).")
+
+
+def _infer_fill_values(ctx):
+    shape = ctx.attrs["shape"]
+    if len(ctx.attrs["value"]) < known_numel(shape):
+        ctx.fail(f"value has {len(ctx.attrs['value'])} numbers for shape {fmt_shape(shape)}")
+    ctx.set_output("Out", shape, ctx.attrs["dtype"])
+
+
+register("fill", kernel_module="creation", inputs=[], outputs=["Out"], infer=_infer_fill_values,
+         attrs={"value": Attr(list, lambda v: all(isinstance(e, (int, float)) for e in v), "a list of numbers"),
+                "shape": Attr(list, int_list, "a list of ints"),
+                "dtype": Attr("float32", dtype_or_none, "a dtype name"), "force_cpu": False},
+         doc="Out = the numbers of value (row-major, as float32 then cast) in the given shape and dtype.")
+register("fill_zeros_like2", kernel_module="creation", inputs=["X"], outputs=["Out"],
+         attrs={"dtype": Attr("float32", dtype_or_none, "a dtype name")},
+         infer=lambda ctx: ctx.set_output("Out", ctx.shape("X"), ctx.attrs["dtype"],
+                                          lod_level=ctx.input_var("X").lod_level),
+         doc="Out = zeros shaped like X, of the given dtype.")

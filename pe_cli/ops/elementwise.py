@@ -260,3 +260,9 @@ for _type, _doc in (("isfinite", "True when every element of X is finite (no inf
                     ("isnan", "True when some element of X is nan")):
     register(_type, kernel_module="elementwise", inputs=["X"], outputs=["Out"], infer=_infer_flag, lod="drop",
              doc=f"Out = bool [1]: {_doc}. No gradient.")
+register("dgc_clip_by_norm", kernel_module="elementwise", inputs=["current_step", "X"], outputs=["Out"],
+         attrs={"max_norm": Attr(1.0, positive, "> 0"), "rampup_begin_step": -1.0}, infer=same_as(),
+         traits=("selected_rows",),
+         doc="DGC's clip: clip_by_norm(X, max_norm) once current_step >= rampup_begin_step (>= 0); before that, "
+             "or with rampup_begin_step < 0, Out = X (Fluid leaves Out unwritten there, and its "
+             "DGCMomentumOptimizer makes Out the variable X).")

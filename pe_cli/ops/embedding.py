@@ -54,3 +54,20 @@ def _infer_lookup_grad(ctx):
 
 register("lookup_table_grad", kernel_module="embedding",
          inputs=["W", "Ids", "Out@GRAD"], outputs=["W@GRAD"], attrs=_LOOKUP_ATTRS, infer=_infer_lookup_grad)
+
+
+def _infer_dequant(ctx):
+    w, ids = ctx.shape("W"), ctx.shape("Ids")
+    if len(w) != 2 or (_known(w[1]) and w[1] < 2):
+        ctx.fail(f"W {fmt_shape(w)} must be [rows, 2 + packed], each row min, max and the packed uint8 codes")
+    if not ids or ids[-1] != 1:
+        ctx.fail(f"Ids {fmt_shape(ids)} must end in a dim of 1")
+    ctx.set_output("Out", list(ids[:-1]) + [(w[1] - 2) * 4 if _known(w[1]) else -1], "float32",
+                   lod_level=ctx.input_var("Ids").lod_level)
+
+
+register("lookup_table_dequant", kernel_module="embedding", inputs=["W", "Ids"], outputs=["Out"],
+         attrs={"padding_idx": -1}, infer=_infer_dequant,
+         doc="An embedding whose rows are quantized to 8 bits: row r of W [rows, 2 + K] (float32) holds min, max "
+             "and 4 * K uint8 codes c in its other K floats' bytes; Out = [Ids' dims but the last, 4 * K] with "
+             "row r decoded as (max - min) / 256 * c + min, zeros for padding_idx.")

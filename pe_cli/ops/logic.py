@@ -2,7 +2,7 @@
 ops (logical_and, logical_or, logical_xor, logical_not): elementwise, bool results. Bitwise ops
 (bitwise_and, bitwise_or, bitwise_xor, bitwise_not, Paddle 2.x's): on bool and integer tensors,
 X's dtype."""
-from .define import fmt_shape, register
+from .define import Attr, fmt_shape, register
 from .elementwise import broadcast_shape
 
 
@@ -55,3 +55,18 @@ register("bitwise_not", kernel_module="logic", inputs=["X"], outputs=["Out"], in
 for _type, _sign in (("bitwise_and", "&"), ("bitwise_or", "|"), ("bitwise_xor", "^")):
     register(_type, kernel_module="logic", inputs=["X", "Y"], outputs=["Out"], infer=_infer_bitwise,
              doc=f"Out = X {_sign} Y elementwise, Y broadcast as in numpy.")
+
+
+def _infer_equal_reduce(ctx):
+    x, y = ctx.shape("X"), ctx.shape("Y")
+    if len(y) > len(x):
+        ctx.fail(f"Y {fmt_shape(y)} has more dims than X {fmt_shape(x)}")
+    if broadcast_shape(x, y, ctx.attrs["axis"]) is None:
+        ctx.fail(f"X {fmt_shape(x)} and Y {fmt_shape(y)} cannot broadcast")
+    ctx.set_output("Out", [1], "bool")
+
+
+register("equal_reduce", kernel_module="logic", inputs=["X", "Y"], outputs=["Out"], lod="drop",
+         attrs={"axis": Attr(-1, lambda v: v >= -1, ">= -1")}, infer=_infer_equal_reduce,
+         doc="Out = [True] when X == Y at every element (Y broadcast as in elementwise ops; floats equal within "
+             "1e-8), else [False].")

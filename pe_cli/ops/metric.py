@@ -73,3 +73,46 @@ register("mean_iou", kernel_module="metric",
          doc="Per class c: OutCorrect = the positions predicting c where Labels is c, OutWrong = those where one "
              "of them is c and the other not (plus InCorrects / InWrongs, summed); OutMeanIou = the mean of "
              "correct / (correct + wrong) over the classes seen (plus InMeanIou's values).")
+
+
+def _infer_pair(ctx):
+    score, label, query = ctx.shape("Score"), ctx.shape("Label"), ctx.shape("QueryID")
+    if len(score) != 2 or len(label) != 2 or len(query) != 2:
+        ctx.fail(f"Score {fmt_shape(score)}, Label {fmt_shape(label)} and QueryID {fmt_shape(query)} must be 2-D")
+    col = ctx.attrs["column"]
+    if score[1] >= 0 and not -score[1] <= col < score[1]:
+        ctx.fail(f"column {col} is outside Score's {score[1]} columns")
+    accumulated = [ctx.has_input(s) for s in ("AccumulatePositivePair", "AccumulateNegativePair",
+                                              "AccumulateNeutralPair")]
+    if any(accumulated) and not all(accumulated):
+        ctx.fail("give all three Accumulate*Pair inputs or none")
+    for slot in ("PositivePair", "NegativePair", "NeutralPair"):
+        ctx.set_output(slot, [1], ctx.dtype("Score"))
+
+
+register("positive_negative_pair", kernel_module="metric",
+         inputs=["Score", "Label", "QueryID", "AccumulatePositivePair?", "AccumulateNegativePair?",
+                 "AccumulateNeutralPair?", "Weight?"],
+         outputs=["PositivePair", "NegativePair", "NeutralPair?"], attrs={"column": 0}, infer=_infer_pair,
+         traits=("metric",), lod="drop",
+         doc="Over each query's pairs of documents with different labels (weighted by the mean of their "
+             "Weight): PositivePair sums the pairs whose Score[:, column] orders them as their labels do, "
+             "NegativePair the others (ties included, as Fluid's), NeutralPair the ties; plus the Accumulate* values.")
+
+
+def _infer_precision_recall(ctx):
+    n = ctx.attrs["class_number"]
+    if ctx.has_input("StatesInfo") and list(ctx.shape("StatesInfo")) not in ([n, 4], [-1, 4]):
+        ctx.fail(f"StatesInfo {fmt_shape(ctx.shape('StatesInfo'))} must be [class_number, 4] = [{n}, 4]")
+    ctx.set_output("BatchMetrics", [6], "float64")
+    ctx.set_output("AccumMetrics", [6], "float64")
+    ctx.set_output("AccumStatesInfo", [n, 4], ctx.dtype("MaxProbs"))
+
+
+register("precision_recall", kernel_module="metric", inputs=["MaxProbs", "Indices", "Labels", "Weights?", "StatesInfo?"],
+         outputs=["BatchMetrics", "AccumMetrics", "AccumStatesInfo"], infer=_infer_precision_recall,
+         attrs={"class_number": Attr(2, lambda v: isinstance(v, int) and v >= 1, "an int >= 1")},
+         traits=("metric",), lod="drop",
+         doc="Per class the weighted TP, FP, TN, FN of the predicted Indices against Labels (AccumStatesInfo: "
+             "this batch's plus StatesInfo); BatchMetrics and AccumMetrics: macro precision, recall, F1, "
+             "micro precision, recall, F1 of this batch and of the accumulated states.")

@@ -79,3 +79,10 @@ CASES = [
     OpCase("tril_triu", {"X": np.arange(12, dtype=np.int32).reshape(3, 4)},
            lambda i, a: {"Out": np.triu(i["X"], -1)}, attrs={"diagonal": -1, "lower": False}, name="triu_int32"),
 ]
+
+CASES += [
+    OpCase("fill", {}, lambda i, a: {"Out": np.array([[1, 2, 3], [-4, 5, 0]], np.int32)},
+           attrs={"value": [1.0, 2.0, 3.7, -4.2, 5.0, 0.0, 9.0], "shape": [2, 3], "dtype": "int32"}),
+    OpCase("fill_zeros_like2", {"X": np.ones((2, 3), np.float32)},
+           lambda i, a: {"Out": np.zeros((2, 3), np.float64)}, attrs={"dtype": "float64"}),
+]

@@ -164,3 +164,11 @@ CASES += [
            lambda i, a: {"Y@GRAD": -i["Out@GRAD"] * i["Out"] / i["Y"]}, outputs=("Y@GRAD",),
            grad=("Y", "Out", "Out@GRAD"), name="elementwise_div_grad_double_y_only"),
 ]
+
+_G = np.array([[3.0, 4.0], [0.0, 12.0]])          # ||G|| = 13
+CASES += [
+    OpCase("dgc_clip_by_norm", {"current_step": np.array([5.0]), "X": _G},
+           lambda i, a: {"Out": i["X"] * (2.0 / 13.0)}, attrs={"max_norm": 2.0, "rampup_begin_step": 5.0}),
+    OpCase("dgc_clip_by_norm", {"current_step": np.array([4.0]), "X": _G}, lambda i, a: {"Out": i["X"]},
+           attrs={"max_norm": 2.0, "rampup_begin_step": 5.0}, name="dgc_clip_by_norm_before_rampup"),
+]

@@ -28,3 +28,26 @@ CASES = [
            lambda i, a: {"Out": np.where(i["Ids"][..., None] == 2, 0, i["W"][i["Ids"]])}, attrs={"padding_idx": 2},
            grad=("W",), name="lookup_table_v2_trailing_one_padding_idx"),
 ]
+
+
+def _packed_table():
+    """3 rows of 2 + 2 floats: min, max and 8 uint8 codes."""
+    codes = np.array([[0, 255, 7, 128, 1, 2, 3, 4], [9, 8, 7, 6, 5, 4, 3, 2], [200, 0, 100, 50, 25, 12, 6, 3]],
+                     dtype=np.uint8)
+    bounds = np.array([[-1.0, 1.0], [0.0, 4.0], [-2.0, 0.5]], dtype=np.float32)
+    return np.concatenate([bounds, codes.view(np.float32)], axis=1), codes, bounds
+
+
+_TABLE, _CODES, _BOUNDS = _packed_table()
+
+
+def _dequant(i, a):
+    ids = i["Ids"].reshape(-1)
+    lo, hi = _BOUNDS[ids, 0:1], _BOUNDS[ids, 1:2]
+    out = (hi - lo) / np.float32(256) * _CODES[ids].astype(np.float32) + lo
+    out[ids == a["padding_idx"]] = 0
+    return {"Out": out.reshape(i["Ids"].shape[:-1] + (8,))}
+
+
+CASES += [OpCase("lookup_table_dequant", {"W": _TABLE, "Ids": np.array([[[2], [0]], [[1], [2]]], np.int64)},
+                 _dequant, attrs={"padding_idx": 1})]

@@ -30,3 +30,12 @@ CASES += [
     OpCase("bitwise_or", {"X": I, "Y": J}, lambda i, a: {"Out": i["X"] | i["Y"]}),
     OpCase("bitwise_xor", {"X": I.astype("int64"), "Y": J.astype("int64")}, lambda i, a: {"Out": i["X"] ^ i["Y"]}),
 ]
+
+_A = np.arange(6, dtype=np.float64).reshape(2, 3)
+CASES += [
+    OpCase("equal_reduce", {"X": _A, "Y": _A + 1e-9}, lambda i, a: {"Out": np.array([True])}),
+    OpCase("equal_reduce", {"X": _A, "Y": np.array([0.0, 1.0, 2.0])}, lambda i, a: {"Out": np.array([False])},
+           name="equal_reduce_broadcast"),
+    OpCase("equal_reduce", {"X": np.array([[1, 1], [2, 2]], np.int64), "Y": np.array([1, 2], np.int64)},
+           lambda i, a: {"Out": np.array([True])}, attrs={"axis": 0}, name="equal_reduce_axis"),
+]

@@ -113,3 +113,59 @@ CASES += [
                         "InMeanIou": [np.array([0.25], np.float32)]},
            _mean_iou_ref, attrs={"num_classes": 5}, rtol=1e-6, name="mean_iou_accumulated"),
 ]
+
+
+def _pairs(i, a):
+    """Every pair of one query with different labels, by hand: score order agreeing with label order is
+    positive, else negative (ties too, as Fluid's), ties also neutral; weight = the pair's mean weight."""
+    s, l, q, w = i["Score"][:, a["column"]], i["Label"][:, 0], i["QueryID"][:, 0], i["Weight"][:, 0]
+    pos = neg = neu = 0.0
+    for x in range(len(s)):
+        for y in range(x + 1, len(s)):
+            if q[x] != q[y] or l[x] == l[y]:
+                continue
+            wt = (w[x] + w[y]) / 2
+            neu += wt if s[x] == s[y] else 0.0
+            if (s[x] - s[y]) * (l[x] - l[y]) > 0:
+                pos += wt
+            else:
+                neg += wt
+    acc = [i[f"Accumulate{k}Pair"][0] for k in ("Positive", "Negative", "Neutral")]
+    return {"PositivePair": np.array([pos + acc[0]]), "NegativePair": np.array([neg + acc[1]]),
+            "NeutralPair": np.array([neu + acc[2]])}
+
+
+def _pr(i, a):
+    """Per class TP, FP, TN, FN by hand, then macro and micro precision / recall / F1."""
+    n, w = a["class_number"], i["Weights"][:, 0]
+    states = np.zeros((n, 4))
+    for p, l, wt in zip(i["Indices"][:, 0], i["Labels"][:, 0], w):
+        states[p, 0 if p == l else 1] += wt
+        if p != l:
+            states[l, 3] += wt
+        states[[c for c in range(n) if c not in (p, l)], 2] += wt
+
+    def metrics(st):
+        prec = [t / (t + f) if t + f > 0 else 1.0 for t, f in zip(st[:, 0], st[:, 1])]
+        rec = [t / (t + f) if t + f > 0 else 1.0 for t, f in zip(st[:, 0], st[:, 3])]
+        mp, mr = np.mean(prec), np.mean(rec)
+        tp, fp, fn = st[:, 0].sum(), st[:, 1].sum(), st[:, 3].sum()
+        up, ur = tp / (tp + fp), tp / (tp + fn)
+        return np.array([mp, mr, 2 * mp * mr / (mp + mr), up, ur, 2 * up * ur / (up + ur)])
+    accum = states + i["StatesInfo"]
+    return {"BatchMetrics": metrics(states), "AccumMetrics": metrics(accum), "AccumStatesInfo": accum}
+
+
+CASES += [
+    OpCase("positive_negative_pair",
+           {"Score": np.array([[0.1, 0.9], [0.4, 0.9], [0.3, 0.2], [0.5, 0.6], [0.7, 0.6]]),
+            "Label": np.array([[1.0], [0.0], [2.0], [1.0], [0.0]]), "QueryID": np.array([[7], [7], [7], [3], [3]]),
+            "AccumulatePositivePair": np.array([1.0]), "AccumulateNegativePair": np.array([2.0]),
+            "AccumulateNeutralPair": np.array([0.5]), "Weight": np.array([[1.0], [2.0], [0.5], [1.0], [3.0]])},
+           _pairs, attrs={"column": 1}),
+    OpCase("precision_recall",
+           {"MaxProbs": np.full((6, 1), 0.5), "Indices": np.array([[0], [1], [2], [1], [0], [2]], np.int32),
+            "Labels": np.array([[0], [2], [2], [1], [1], [0]], np.int32), "Weights": np.array([[1.0], [2.0], [1.0],
+                                                                                             [0.5], [1.0], [1.5]]),
+            "StatesInfo": np.arange(12, dtype=np.float64).reshape(3, 4)}, _pr, attrs={"class_number": 3}),
+]

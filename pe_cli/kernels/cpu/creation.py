@@ -131,3 +131,13 @@ def _batch_size_like(ins, attrs):
 
 def fill_constant_batch_size_like(ins, attrs):
     return {"Out": np.full(_batch_size_like(ins, attrs), attrs["value"], dtype=attrs["dtype"])}
+
+
+def fill(ins, attrs):
+    n = int(np.prod(attrs["shape"], dtype=np.int64))
+    values = np.asarray(attrs["value"][:n], dtype=np.float32)
+    return {"Out": values.astype(attrs["dtype"]).reshape(attrs["shape"])}
+
+
+def fill_zeros_like2(ins, attrs):
+    return {"Out": np.zeros(np.shape(ins["X"]), dtype=attrs["dtype"])}

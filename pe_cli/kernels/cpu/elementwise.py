@@ -337,3 +337,11 @@ def isnan(ins, attrs):
 def elementwise_div_grad_grad(ins, attrs):
     """Fluid's second-order gradient of elementwise_div, made of this device's kernels above."""
     return div_grad_grad(globals(), ins, attrs)
+
+
+def dgc_clip_by_norm(ins, attrs, clip=clip_by_norm, step_of=lambda s: s):
+    """clip_by_norm from step rampup_begin_step on (``clip``, ``step_of``: the CUDA kernel's clip and host copy)."""
+    begin = int(attrs["rampup_begin_step"])
+    if begin < 0 or int(np.asarray(step_of(ins["current_step"])).reshape(-1)[0]) < begin:
+        return {"Out": ins["X"]}
+    return clip({"X": ins["X"]}, attrs)

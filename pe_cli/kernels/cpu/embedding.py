@@ -2,6 +2,7 @@
 SelectedRows, the dense one its rows added into the table's shape (_scatter_loops.py)."""
 import numpy as np
 
+from ...base.errors import PeError
 from ...base.selected_rows import SelectedRows
 from ...base.shapes import lookup_out_shape
 from ..common import table_ids
@@ -71,3 +72,23 @@ def lookup_table_grad(ins, attrs):
     dw = np.zeros(w.shape, dtype=w.dtype)
     add_rows(dw, flat, rows)
     return {"W@GRAD": dw}
+
+
+def check_dequant_ids(ids, rows, pad):
+    bad = ((ids < 0) | (ids >= rows)) & (ids != pad)
+    if bad.any():
+        raise PeError(f"lookup_table_dequant: Ids must be in [0, {rows}) (or padding_idx {pad}), got {ids[bad][:3]}")
+
+
+def lookup_table_dequant(ins, attrs):
+    w, ids = np.ascontiguousarray(ins["W"], dtype=np.float32), np.asarray(ins["Ids"]).reshape(-1)
+    rows, width = w.shape[0], (w.shape[1] - 2) * 4
+    pad = attrs["padding_idx"]
+    check_dequant_ids(ids, rows, pad)
+    safe = np.where(ids == pad, 0, ids) if pad != -1 else ids
+    lo, hi = w[safe, 0], w[safe, 1]
+    codes = np.ascontiguousarray(w[safe, 2:]).view(np.uint8).reshape(len(ids), width).astype(np.int32)
+    out = ((hi - lo) / np.float32(256))[:, None] * codes.astype(np.float32) + lo[:, None]
+    if pad != -1:
+        out[ids == pad] = 0
+    return {"Out": out.astype(np.float32).reshape(tuple(np.shape(ins["Ids"])[:-1]) + (width,))}

@@ -72,3 +72,63 @@ def mean_iou(ins, attrs):
     iou = iou + sum(np.float32(np.asarray(m).reshape(-1)[0]) for m in (ins.get("InMeanIou") or []))
     return {"OutMeanIou": np.array([iou], dtype=np.float32), "OutWrong": wrong.astype(np.int32),
             "OutCorrect": correct.astype(np.int32)}
+
+
+def _one(ins, slot, dtype):
+    return dtype.type(np.asarray(ins[slot]).reshape(-1)[0]) if slot in ins else dtype.type(0)
+
+
+def positive_negative_pair(ins, attrs):
+    score, label, query = ins["Score"], np.asarray(ins["Label"]).reshape(-1), np.asarray(ins["QueryID"]).reshape(-1)
+    dt = score.dtype
+    column = attrs["column"] + score.shape[1] if attrs["column"] < 0 else attrs["column"]
+    s = score[:, column]
+    w = np.asarray(ins["Weight"]).reshape(-1).astype(dt) if "Weight" in ins else np.ones(len(s), dt)
+    pos, neg, neu = (_one(ins, f"Accumulate{k}Pair", dt) for k in ("Positive", "Negative", "Neutral"))
+    for q in dict.fromkeys(query.tolist()):             # each query's documents in their batch order
+        docs = np.flatnonzero(query == q)
+        for a, i in enumerate(docs):
+            for j in docs[a + 1:]:
+                if label[i] == label[j]:
+                    continue
+                weight = (w[i] + w[j]) * dt.type(0.5)
+                if s[i] == s[j]:
+                    neu += weight
+                if (s[i] - s[j]) * (label[i] - label[j]) > 0:
+                    pos += weight
+                else:
+                    neg += weight
+    return {"PositivePair": np.array([pos], dt), "NegativePair": np.array([neg], dt),
+            "NeutralPair": np.array([neu], dt)}
+
+
+def _pr_metrics(states):
+    tp, fp, fn = states[:, 0], states[:, 1], states[:, 3]
+
+    def ratio(a, b):
+        return np.where((a > 0) | (b > 0), a / np.where(a + b == 0, 1, a + b), 1.0)
+
+    def f1(p, r):
+        return 2 * p * r / (p + r) if p > 0 or r > 0 else 0.0
+    macro_p, macro_r = ratio(tp, fp).mean(), ratio(tp, fn).mean()
+    micro_p, micro_r = float(ratio(tp.sum(), fp.sum())), float(ratio(tp.sum(), fn.sum()))
+    return np.array([macro_p, macro_r, f1(macro_p, macro_r), micro_p, micro_r, f1(micro_p, micro_r)], np.float64)
+
+
+def precision_recall(ins, attrs):
+    idx, labels = np.asarray(ins["Indices"]).reshape(-1), np.asarray(ins["Labels"]).reshape(-1)
+    n, dt = attrs["class_number"], ins["MaxProbs"].dtype
+    bad = (idx < 0) | (idx >= n) | (labels < 0) | (labels >= n)
+    if bad.any():
+        raise PeError(f"precision_recall: class ids and labels must be in [0, {n}), got "
+                      f"{idx[bad][:3].tolist()} and {labels[bad][:3].tolist()}")
+    w = np.asarray(ins["Weights"]).reshape(-1).astype(dt) if "Weights" in ins else np.ones(len(idx), dt)
+    states = np.zeros((n, 4), dt)
+    np.add.at(states[:, 0], idx[idx == labels], w[idx == labels])
+    np.add.at(states[:, 1], idx[idx != labels], w[idx != labels])
+    np.add.at(states[:, 3], labels[idx != labels], w[idx != labels])
+    states[:, 2] = w.sum() - states[:, 0] - states[:, 1] - states[:, 3]
+    batch = _pr_metrics(states)
+    if "StatesInfo" in ins:
+        states = states + np.asarray(ins["StatesInfo"], dt).reshape(n, 4)
+    return {"BatchMetrics": batch, "AccumMetrics": _pr_metrics(states), "AccumStatesInfo": states}

@@ -133,3 +133,11 @@ def tril_triu_grad(ins, attrs):
 
 fill_constant_batch_size_like = _control_flow._on_host(_cpu.fill_constant_batch_size_like)
 diag_embed = _control_flow._on_host(_cpu.diag_embed)
+
+
+def fill(ins, attrs):
+    return {"Out": rt.to_device(_cpu.fill(ins, attrs)["Out"])}
+
+
+def fill_zeros_like2(ins, attrs):
+    return {"Out": zeros(ins["X"].shape, attrs["dtype"])}

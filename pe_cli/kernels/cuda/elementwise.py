@@ -10,6 +10,7 @@ from numba import cuda
 
 from ...base.selected_rows import SelectedRows
 from ..common import div_grad_grad
+from ..cpu import elementwise as _cpu_elementwise
 from ..cpu.elementwise import check_divisor
 from . import runtime as rt
 from . import selected_rows as _sparse
@@ -354,3 +355,7 @@ isnan = _flag("isnan")
 def elementwise_div_grad_grad(ins, attrs):
     """Fluid's second-order gradient of elementwise_div, made of this device's kernels above."""
     return div_grad_grad(globals(), ins, attrs)
+
+
+def dgc_clip_by_norm(ins, attrs):
+    return _cpu_elementwise.dgc_clip_by_norm(ins, attrs, clip=clip_by_norm, step_of=rt.to_host)

@@ -1,11 +1,13 @@
 """CUDA twins of kernels/cpu/embedding.py: a gather of W's rows, its dense gradient an atomic
 scatter-add; the sparse gradient's ids are picked on the host."""
+import numba
 import numpy as np
 from numba import cuda
 
 from ...base.selected_rows import SelectedRows
 from ...base.shapes import lookup_out_shape
 from ..common import table_ids
+from ..cpu import embedding as _cpu
 from . import runtime as rt
 from . import selected_rows as _sparse
 from ._launch import copy, flat, grid, zeros
@@ -72,3 +74,33 @@ def lookup_table_grad(ins, attrs):
     if dout.size:
         _lookup_grad[grid(dout.size)](idx, flat(dout), flat(dw), width, pad)
     return {"W@GRAD": dw}
+
+
+# -- lookup_table_dequant: one thread per output value, its byte read from the row's packed floats ----
+
+@jit_kernel
+def _dequant(table, codes, ids, out, width, quant, pad):
+    t = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while t < out.size:
+        r, c = t // width, t % width
+        row = ids[r]
+        if row == pad:
+            out[t] = 0.0
+        else:
+            lo, hi = table[row * quant], table[row * quant + 1]
+            code = codes[(row * quant + 2) * 4 + c]
+            out[t] = (hi - lo) / numba.float32(256.0) * numba.float32(code) + lo
+        t += step
+
+
+def lookup_table_dequant(ins, attrs):
+    w, ids = ins["W"], ins["Ids"]
+    host_ids = rt.to_host(ids).reshape(-1)
+    _cpu.check_dequant_ids(host_ids, w.shape[0], attrs["padding_idx"])
+    width = (w.shape[1] - 2) * 4
+    out = rt.empty(tuple(ids.shape[:-1]) + (width,), np.float32)
+    if out.size:
+        bytes_ = flat(w).view(np.uint8)
+        _dequant[grid(out.size)](flat(w), bytes_, flat(ids), flat(out), width, w.shape[1], attrs["padding_idx"])
+    return {"Out": out}

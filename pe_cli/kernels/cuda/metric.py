@@ -53,3 +53,5 @@ def auc(ins, attrs):
 
 
 mean_iou = on_host(_cpu.mean_iou)
+positive_negative_pair = on_host(_cpu.positive_negative_pair)
+precision_recall = on_host(_cpu.precision_recall)
