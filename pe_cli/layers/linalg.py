@@ -7,7 +7,7 @@ from ..base.errors import PeError
 from ..training.initializer import NormalInitializer
 from ..training.param_attr import ParamAttr
 from .helper import LayerHelper, _single
-from .checks import FLOAT32_64, check_type, check_variable_and_dtype
+from .checks import FLOAT32_64, check_dtype, check_type, check_variable_and_dtype
 
 
 def matmul(x, y, transpose_x=False, transpose_y=False, alpha=1.0, name=None):
@@ -36,8 +36,11 @@ def fc(input, size, num_flatten_dims=1, param_attr=None, bias_attr=None, act=Non
     inputs = input if isinstance(input, (list, tuple)) else [input]
     param_attrs = param_attr if isinstance(param_attr, (list, tuple)) else [param_attr] * len(inputs)
     dtype = helper.input_dtype()
+    check_dtype(dtype, "input", ("float16",) + FLOAT32_64, "fc")       # Fluid 1.8's TypeError
     products = []
     for var, attr in zip(inputs, param_attrs):
+        if num_flatten_dims == -1 and var.shape is not None:           # Fluid's: every dim but the last
+            num_flatten_dims = len(var.shape) - 1
         if var.shape is None or len(var.shape) <= num_flatten_dims:
             raise PeError(f"fc '{helper.name}': input '{var.name}' has shape {list(var.shape or [])}, "
                           f"which num_flatten_dims={num_flatten_dims} cannot split into rows and columns")

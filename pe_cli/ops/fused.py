@@ -9,6 +9,7 @@ IntermediateOut only where the activation's gradient reads its input (not for re
 they read Out), so that IntermediateOut dies after the forward pass where nothing else reads it; it
 gives X@GRAD and Y@GRAD as elementwise_add_grad does."""
 from ..base.activations import TABLE
+from ..base.shapes import known_numel
 from .elementwise import broadcast_shape
 from .normalization import _BN_ATTRS, _infer_batch_norm, bn_blocked
 from .define import Attr, fmt_shape, grads_like, one_shape_blocked, register
@@ -246,3 +247,34 @@ register(FUSION_GROUP, kernel_module="fused", inputs=["Inputs*"], outputs=["Outs
                 "input_names": [], "output_names": []},
          doc="Runs a chain of elementwise ops and activations (subgraph) as one op, over the labels "
              "input_names (Inputs) and output_names (Outs). Made by the enable_auto_fusion pass.")
+
+
+# -- fc (Fluid 1.8's fc op, which its fc_fuse_pass makes of mul + elementwise_add (+ relu)) ---------
+# fluid.layers.fc builds mul and elementwise_add, as in Fluid; the op comes in inference programs Fluid's
+# passes rewrote. With padding_weights, W is [K + 4, N + 4] and its first K rows and N columns weigh.
+
+def _infer_fc(ctx):
+    x, w, a = ctx.shape("Input"), ctx.shape("W"), ctx.attrs
+    if len(w) != 2:
+        ctx.fail(f"W {fmt_shape(w)} must be 2-D")
+    k, n = (w[0] - 4, w[1] - 4) if a["padding_weights"] else (w[0], w[1])
+    cols = a["in_num_col_dims"]
+    if len(x) <= cols:
+        ctx.fail(f"Input {fmt_shape(x)} must have more than in_num_col_dims = {cols} dims")
+    inner = known_numel(x[cols:])
+    if inner >= 0 and k >= 0 and inner != k:
+        ctx.fail(f"Input {fmt_shape(x)} flattened after dim {cols} has {inner} columns, W {fmt_shape(w)} {k} rows")
+    if ctx.has_input("Bias") and known_numel(ctx.shape("Bias")) not in (n, -1):
+        ctx.fail(f"Bias {fmt_shape(ctx.shape('Bias'))} must hold W's {n} columns")
+    if a["activation_type"] == "relu" and not ctx.has_input("Bias"):
+        ctx.fail("activation_type relu needs a Bias (as Fluid's kernel)")
+    ctx.set_output("Out", list(x[:cols]) + [n], ctx.dtype("Input"), lod_level=ctx.input_var("Input").lod_level)
+
+
+register("fc", kernel_module="fused", inputs=["Input", "W", "Bias?"], outputs=["Out"], infer=_infer_fc,
+         attrs={"in_num_col_dims": Attr(1, lambda v: v >= 1, ">= 1"),
+                "activation_type": Attr("", choices=("", "relu")), "use_mkldnn": False, "padding_weights": False,
+                "@ALL_KERNELS_MUST_COMPUTE_RUNTIME_SHAPE@": True, "use_quantizer": False, "Scale_in": 1.0,
+                "Scale_weights": Attr([1.0]), "Scale_out": 1.0, "force_fp32_output": False},
+         doc="Out = Input (flattened to [d0 * ... * d(k-1), the rest], k = in_num_col_dims) @ W + Bias, then relu "
+             "when activation_type is 'relu'; Out [d0, ..., d(k-1), N]. No gradient (Fluid's has none).")

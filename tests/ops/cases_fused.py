@@ -175,3 +175,14 @@ CASES += [
     OpCase("fused_gemm_epilogue_grad", {"DOut": r(6, 2), "X": r(6, 3), "Y": r(3, 2)}, _gemm_grad_ref,
            attrs={"activation_grad": "none"}, name="fused_gemm_epilogue_grad_none"),
 ]
+
+# fc (Fluid's op): Input flattened after in_num_col_dims, @ W + Bias, relu
+_FX, _FW, _FB = rng.normal(size=(2, 3, 2, 2)), rng.normal(size=(4, 5)), rng.normal(size=(5,))
+CASES += [
+    OpCase("fc", {"Input": _FX, "W": _FW, "Bias": _FB},
+           lambda i, a: {"Out": np.maximum(i["Input"].reshape(6, 4) @ i["W"] + i["Bias"], 0).reshape(2, 3, 5)},
+           attrs={"in_num_col_dims": 2, "activation_type": "relu"}),
+    OpCase("fc", {"Input": _FX, "W": np.pad(_FW[:4, :3], ((0, 4), (0, 4)))},
+           lambda i, a: {"Out": (i["Input"].reshape(6, 4) @ _FW[:4, :3]).reshape(2, 3, 3)},
+           attrs={"in_num_col_dims": 2, "padding_weights": True}, name="fc_padding_weights"),
+]

@@ -118,3 +118,23 @@ def fused_gemm_epilogue_grad(ins, attrs):
             dx = linalg.matmul2d(d, y, False, not ty, weight_rows=None if ty else linalg.COLS, act=act, gate=gate)
         outs["DX"] = dx.reshape(x.shape)
     return outs
+
+
+def fc_operands(x_shape, w, attrs):
+    """Input's rows and columns, and the weighing part of W (its first K rows and N columns with padding_weights)."""
+    cols = attrs["in_num_col_dims"]
+    rows = int(np.prod(x_shape[:cols], dtype=np.int64))
+    if attrs["padding_weights"]:
+        w = w[:w.shape[0] - 4, :w.shape[1] - 4]
+    return rows, w
+
+
+def fc(ins, attrs):
+    x, bias = ins["Input"], ins.get("Bias")
+    rows, w = fc_operands(x.shape, ins["W"], attrs)
+    out = np.matmul(x.reshape(rows, -1), w)
+    if bias is not None:
+        out += bias.reshape(-1)
+        if attrs["activation_type"] == "relu":
+            np.maximum(out, 0, out=out)
+    return {"Out": out.astype(x.dtype, copy=False).reshape(tuple(x.shape[:attrs["in_num_col_dims"]]) + (w.shape[1],))}

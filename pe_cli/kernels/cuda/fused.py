@@ -1,8 +1,11 @@
 """CUDA twins of kernels/cpu/fused.py: the CUDA kernels of the ops the fused ops replace, called
 in the same order within one op (pe_cli/kernels/fused_math.py)."""
+import numpy as np
+
 from ..common import gemm_rows
 from ..fused_math import fused_kernels, fusion_group_kernel
 from . import activation, elementwise, normalization
+from . import runtime as rt
 from ._matmul import matmul as _matmul
 from ._reduce import reduce
 
@@ -43,3 +46,17 @@ def fused_gemm_epilogue_grad(ins, attrs):
             dx = activation.relu_grad({"Out": x2, "Out@GRAD": dx}, {})["X@GRAD"]
         outs["DX"] = dx.reshape(x.shape)
     return outs
+
+
+def fc(ins, attrs):
+    x, bias = ins["Input"], ins.get("Bias")
+    w = ins["W"]
+    if attrs["padding_weights"]:        # the weighing block of W made contiguous (rare: inference programs)
+        w = rt.to_device(np.ascontiguousarray(rt.to_host(w)[:w.shape[0] - 4, :w.shape[1] - 4]))
+    rows = int(np.prod(tuple(x.shape)[:attrs["in_num_col_dims"]], dtype=np.int64))
+    out = _matmul(x.reshape((rows, x.size // max(rows, 1))), w)
+    if bias is not None:
+        out = elementwise.elementwise_add({"X": out, "Y": bias.reshape((bias.size,))}, {"axis": -1})["Out"]
+        if attrs["activation_type"] == "relu":
+            out = activation.relu({"X": out}, {})["Out"]
+    return {"Out": out.reshape(tuple(x.shape[:attrs["in_num_col_dims"]]) + (tuple(w.shape)[1],))}
