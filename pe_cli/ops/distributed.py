@@ -7,7 +7,9 @@ Executor runs as the trainers' gradients arrive (pe_cli/executor/pserver.py).
 Endpoints name MPI ranks: the servers' endpoints are ranks 0..P-1 in order, trainer i is rank P + i.
 Messages carry host arrays; ``tags`` number the blocks the same way in every process.
 """
-from .define import Attr, int_list, register
+from ..base.dtypes import VarType
+from ..base.shapes import known_numel
+from .define import Attr, fmt_shape, int_list, register
 from .manipulation import _infer_split
 
 _EPS = Attr(list, lambda v: isinstance(v, list) and all(isinstance(e, str) for e in v), "a list of endpoints")
@@ -55,3 +57,48 @@ register("listen_and_serv", kernel_module="distributed", inputs=["X*"], outputs=
                 "grad_blocks": list, "param_blocks": list},
          doc="A parameter server's loop: receives the trainers' gradient blocks, runs the optimize blocks "
              "and sends the parameter blocks back, until every trainer has finished.")
+
+
+# -- the id and table ops of Fluid's parameter-server mode that compute in the trainer ----------------
+
+def _infer_split_ids(ctx):
+    if ctx.input_var("Ids").type != VarType.SELECTED_ROWS and len(ctx.shape("Ids")) != 2:
+        ctx.fail(f"Ids {fmt_shape(ctx.shape('Ids'))} must be 2-D [N, 1]")
+    sparse = ctx.input_var("Ids").type == VarType.SELECTED_ROWS
+    for i in range(ctx.num_outputs("Out")):
+        ctx.set_output("Out", [-1] + list(ctx.shape("Ids")[1:]), ctx.dtype("Ids"), i=i,
+                       var_type=VarType.SELECTED_ROWS if sparse else None)
+
+
+def _infer_merge_ids(ctx):
+    if ctx.num_inputs("Rows") != ctx.num_inputs("X") or ctx.num_inputs("Ids") != ctx.num_outputs("Out"):
+        ctx.fail(f"Rows ({ctx.num_inputs('Rows')}) and X ({ctx.num_inputs('X')}), Ids ({ctx.num_inputs('Ids')}) and "
+                 f"Out ({ctx.num_outputs('Out')}) must pair up")
+    for i in range(ctx.num_outputs("Out")):
+        ctx.set_output("Out", [ctx.shape("Ids", i)[0], ctx.shape("X")[-1]], ctx.dtype("X"), i=i)
+
+
+def _infer_ref(ctx):
+    ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"))
+
+
+def _infer_lookup_sparse(ctx):
+    ctx.set_output("Out", [known_numel(ctx.shape("Ids"))] + list(ctx.shape("W")[1:]), ctx.dtype("W"))
+
+
+register("split_ids", kernel_module="distributed", inputs=["Ids*"], outputs=["Out*"], infer=_infer_split_ids,
+         traits=("selected_rows", "output_counts"), lod="drop",
+         doc="Out[k] = the ids of every Ids tensor that id % len(Out) sends to server k, each once, ascending; a "
+             "row-sparse Ids (SelectedRows) gives each Out[k] its rows (in order) and their values.")
+register("merge_ids", kernel_module="distributed", inputs=["Ids*", "Rows*", "X*"], outputs=["Out*"],
+         infer=_infer_merge_ids, lod="keep",
+         doc="Out[i] row r = the row of X[k] whose id (Rows[k]) is Ids[i][r]: the servers' answers put back in "
+             "the order of each Ids.")
+register("ref_by_trainer_id", kernel_module="distributed", inputs=["X*", "TrainerId"], outputs=["Out"],
+         infer=_infer_ref, lod="drop", doc="Out = X[TrainerId] (a copy).")
+register("lookup_sparse_table", kernel_module="distributed", inputs=["W", "Ids"], outputs=["Out"],
+         attrs={"padding_idx": -1, "auto_grown_table": True, "is_test": False}, infer=_infer_lookup_sparse,
+         traits=("selected_rows",),
+         doc="Out row i = the row of the table W (SelectedRows: its rows are the ids it holds) for Ids[i]. An id "
+             "W lacks takes W's next free value row, W's rows growing by it (the table is state, as in "
+             "Fluid), unless is_test, where it reads zeros.")
