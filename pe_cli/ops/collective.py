@@ -53,3 +53,13 @@ register("c_comm_init", kernel_module="collectives", kernel="ring_setup", inputs
 register("c_comm_init_all", kernel_module="collectives", kernel="ring_setup", inputs=[], outputs=[],
          attrs={"devices": Attr(list, int_list, "a list of device ids"), "ring_id": 0},
          doc="Makes a ring of this process's devices: nothing to make where each runs alone.")
+
+# Fluid 1.8's first collective ops (distributed_ops/allreduce_op, broadcast_op; NCCL on GPUs in Fluid):
+# reduce_type 0 sum, 1 prod, 2 max, 3 min. In a program of one process each gives X.
+register("allreduce", kernel_module="collectives", kernel="ring_identity", inputs=["X"], outputs=["Out"],
+         attrs={"reduce_type": Attr(0, lambda v: v in (0, 1, 2, 3), "0 (sum), 1 (prod), 2 (max) or 3 (min)"),
+                "sync_mode": False}, infer=same_as(),
+         doc="Out = X reduced (reduce_type) over the trainers: X itself in a program of one process.")
+register("broadcast", kernel_module="collectives", kernel="ring_identity", inputs=["X"], outputs=["Out"],
+         attrs={"sync_mode": False, "root": 0}, infer=same_as(),
+         doc="Out = X of the trainer `root`: X itself in a program of one process.")

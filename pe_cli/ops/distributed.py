@@ -9,7 +9,7 @@ Messages carry host arrays; ``tags`` number the blocks the same way in every pro
 """
 from ..base.dtypes import VarType
 from ..base.shapes import known_numel
-from .define import Attr, fmt_shape, int_list, register
+from .define import Attr, dtype_or_none, fmt_shape, int_list, register
 from .manipulation import _infer_split
 
 _EPS = Attr(list, lambda v: isinstance(v, list) and all(isinstance(e, str) for e in v), "a list of endpoints")
@@ -102,3 +102,43 @@ register("lookup_sparse_table", kernel_module="distributed", inputs=["W", "Ids"]
          doc="Out row i = the row of the table W (SelectedRows: its rows are the ids it holds) for Ids[i]. An id "
              "W lacks takes W's next free value row, W's rows growing by it (the table is state, as in "
              "Fluid), unless is_test, where it reads zeros.")
+
+
+# -- Fluid's gRPC parameter-server services that pe's MPI link does not offer: registered with Fluid's slots
+# and attributes (programs holding them build, save and load); run, they say what they need --------------
+
+def _infer_remote_rows(ctx):
+    width = ctx.shape("W")[1:]
+    for i in range(ctx.num_outputs("Outputs")):
+        ctx.set_output("Outputs", list(ctx.shape("Ids", i)[:1]) + list(width), ctx.attrs["dtype"], i=i)
+
+
+def _infer_prefetch(ctx):
+    for i in range(ctx.num_outputs("Out")):
+        ctx.set_output("Out", [-1, -1], "float32", i=i)
+
+
+_GRPC = {"trainer_id": 0}
+register("distributed_lookup_table", kernel_module="distributed", inputs=["Ids*", "W"], outputs=["Outputs*"],
+         attrs=dict(_GRPC, table_names=Attr(lambda: [""]), height_sections=Attr(list, int_list, "a list of ints"),
+                    endpoints=Attr(lambda: ["127.0.0.1:6164"]), lookup_table_version="lookup_table", padding_idx=-1,
+                    dtype=Attr("float32", dtype_or_none, "a dtype name")),
+         infer=_infer_remote_rows,
+         doc="Outputs[i] = the rows of the table W for Ids[i], fetched from the parameter servers at endpoints "
+             "that hold its height_sections (a gRPC prefetch in Fluid).")
+register("prefetch", kernel_module="distributed", inputs=["X*"], outputs=["Out*"],
+         attrs=dict(_GRPC, epmap=Attr(lambda: ["127.0.0.1:6164"])), infer=_infer_prefetch,
+         doc="Out[i] = the table rows for the ids X[i], asked of the server epmap[i] (gRPC in Fluid).")
+register("checkpoint_notify", kernel_module="distributed", inputs=[], outputs=[],
+         attrs=dict(_GRPC, epmap=Attr(lambda: ["127.0.0.1:6164"]), dir="", lookup_table=""),
+         doc="Asks each server of epmap to save its part of lookup_table under dir; with no server, nothing to do.")
+register("recv_save", kernel_module="distributed", inputs=[], outputs=[],
+         attrs=dict(_GRPC, dtype=Attr("float32", dtype_or_none, "a dtype name"), overwrite=True, file_path="",
+                    shape=Attr(list, int_list, "a list of ints"), slice_varnames=Attr(list), remote_varnames=Attr(list),
+                    slice_shapes=Attr(list), endpoints=Attr(list)),
+         doc="Receives the slices remote_varnames of a variable from the servers at endpoints and saves the whole "
+             "variable (shape) to file_path.")
+register("fl_listen_and_serv", kernel_module="distributed", inputs=["X*"], outputs=[],
+         attrs={"endpoint": "127.0.0.1:6164", "sync_mode": True, "Fanin": 1, "optimize_blocks": list},
+         doc="A federated-learning parameter server's loop (gRPC in Fluid): serves the trainers' variables and "
+             "runs optimize_blocks.")

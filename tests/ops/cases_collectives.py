@@ -17,3 +17,9 @@ CASES = [OpCase(op, {"X": rng.normal(size=(3, 4))}, _identity, attrs=attrs, name
                            ("c_allreduce_prod", {"use_calc_stream": True}), ("c_broadcast", {"root": 0}),
                            ("c_allgather", {"nranks": 1}), ("c_reducescatter", {"nranks": 1}),
                            ("c_sync_calc_stream", {}), ("c_sync_comm_stream", {"ring_id": 0})]]
+
+# Fluid 1.8's allreduce and broadcast ops, in a program of one process: X itself
+CASES += [
+    OpCase("allreduce", {"X": np.arange(6.0).reshape(2, 3)}, lambda i, a: {"Out": i["X"]}, attrs={"reduce_type": 2}),
+    OpCase("broadcast", {"X": np.arange(6.0).reshape(2, 3)}, lambda i, a: {"Out": i["X"]}, attrs={"root": 0}),
+]

@@ -20,6 +20,11 @@ COVERED_ELSEWHERE = {
     "fetch_barrier": "tests/transpiler/test_pserver.py",
     "listen_and_serv": "tests/transpiler/test_pserver.py (a server's program; Executor.run serves it)",
     "split_byref": "tests/transpiler/test_pserver.py (the split kernel, whose cases are in cases_manipulation.py)",
+    **{t: "tests/fluid/test_service_ops.py: built with Fluid's attributes, through a ProgramDesc and back, and "
+          "run: one line naming the op and the service it needs (BoxPS, pslib, Fluid's gRPC parameter servers)"
+       for t in ("pull_box_sparse", "pull_sparse", "pull_sparse_v2", "push_box_sparse", "push_sparse",
+                 "push_sparse_v2", "push_dense", "distributed_lookup_table",
+                 "prefetch", "checkpoint_notify", "recv_save", "fl_listen_and_serv")},
     "lookup_sparse_table": "tests/fluid/test_sparse_table_ops.py: its table (W) outgrows its rows across runs, "
                            "which a fed SelectedRows cannot hold",
     **{t: "tests/layers/test_control_flow_while.py and _rnn.py (a sub-block, tensor arrays; recurrent: gradients "

@@ -100,3 +100,32 @@ def lookup_sparse_table(ins, attrs):
         out[i] = values[index[key]]
     table.rows = np.array(grown, dtype=np.int64)      # the table keeps the ids it gave rows (Fluid's auto-grown W)
     return {"Out": out}
+
+
+# -- gRPC services pe's MPI link does not offer: one line naming the op and what it needs --------------
+
+def _needs_grpc(op, what):
+    raise PeError(f"op '{op}' {what} over Fluid's gRPC parameter-server service, which pe does not run (pe's "
+                  f"parameter servers talk MPI: DistributeTranspiler programs under pe launch, docs/DISTRIBUTED.md)")
+
+
+def distributed_lookup_table(ins, attrs):
+    _needs_grpc("distributed_lookup_table", f"fetches table rows from the servers {attrs['endpoints']}")
+
+
+def prefetch(ins, attrs):
+    _needs_grpc("prefetch", f"fetches table rows from the servers {attrs['epmap']}")
+
+
+def checkpoint_notify(ins, attrs):
+    if attrs["epmap"]:
+        _needs_grpc("checkpoint_notify", f"asks the servers {attrs['epmap']} to save '{attrs['lookup_table']}'")
+    return {}
+
+
+def recv_save(ins, attrs):
+    _needs_grpc("recv_save", f"receives {attrs['remote_varnames']} from the servers {attrs['endpoints']}")
+
+
+def fl_listen_and_serv(ins, attrs):
+    _needs_grpc("fl_listen_and_serv", f"serves federated trainers at {attrs['endpoint']}")
