@@ -21,7 +21,7 @@ register("inplace_abn", kernel_module="normalization_activated",
          inputs=["X", "Scale", "Bias", "Mean", "Variance", "MomentumTensor?"],
          outputs=["Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance", "ReserveSpace?"], attrs=_ABN_ATTRS,
          attr_tensors={"MomentumTensor": "momentum"}, infer=_infer_batch_norm, grad=_grad_abn,
-         grad_reads=("Y", "Scale", "Bias", "SavedMean", "SavedVariance", "MeanOut", "VarianceOut"),
+         grad_reads=("Y", "Scale", "Bias", "SavedMean", "SavedVariance"),   # (+ MeanOut, VarianceOut: persistable)
          traits=("batch_statistics",),
          doc="Y = act(batch_norm(X)): batch_norm's statistics and outputs, then identity, leaky_relu (x >= 0 ? x : "
              "alpha * x) or elu (x > 0 ? x : alpha * (exp(x) - 1)).")
