@@ -17,7 +17,7 @@ from .sub_block import BlockRunner
 class OpStep:
     """An op resolved for one device: its kernel, where its inputs come from and outputs go."""
     __slots__ = ("op", "kernel", "inputs", "outputs", "attrs", "device", "rng_seed", "lod", "needs_lod",
-                 "inplace", "inplace_attrs", "densify", "updates", "update_attrs")
+                 "inplace", "inplace_attrs", "densify", "updates", "update_attrs", "prior")
 
     def __init__(self, op, device, seed_offset=0, inplace=False, blocked=frozenset()):
         opdef = registry.get(op.type)
@@ -33,6 +33,8 @@ class OpStep:
         dup_out = {s.name for s in opdef.outputs if s.duplicable}
         self.inputs = tuple((slot, tuple(names), slot in dup_in) for slot, names in op.inputs.items() if names)
         self.outputs = tuple((slot, tuple(names), slot in dup_out) for slot, names in op.outputs.items() if names)
+        # an in-place update (write_to_array): the value its output had before, when it had one
+        self.prior = tuple((slot, op.outputs[slot][0]) for slot in opdef.reads_outputs if op.outputs.get(slot))
         self.attrs = op.attrs
         if blocked:     # the onednn_blocked_layout pass: the slots holding blocked values (kernels/cpu/blocked.py)
             self.attrs = dict(op.attrs, _blocked=blocked)
@@ -222,6 +224,9 @@ def run_step(step, values, profile=None):
                     sparse = True
                     if step.densify is not None:        # row-sparse, for a dense kernel
                         ins[slot] = step.densify({"X": value}, {})["Out"]
+        for slot, name in step.prior:
+            if name in values:
+                ins[slot] = values[name]
     except KeyError as e:
         raise OpError(f"{step.op.describe()}: input variable '{e.args[0]}' has no value; "
                       f"is it fed, or initialized by the startup program?", step.op, step.device) from None

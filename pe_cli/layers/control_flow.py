@@ -8,6 +8,7 @@ from ..base.dtypes import VarType, is_float
 from ..base.errors import PeError
 from ..framework.source import current_source, source_guard
 from ..framework.variable import Variable
+from ..ops import registry
 from .fluid_module import resolver
 from .branch_select import select_input, select_output  # noqa: F401 -- Fluid's layers.control_flow has them
 from .checks import check_type, check_variable_and_dtype
@@ -49,11 +50,10 @@ def increment(x, value=1.0, in_place=True):
 # -- tensor arrays ------------------------------------------------------------------------------------
 
 def create_array(dtype):
-    """An empty LoDTensorArray (its value: a list of tensors)."""
+    """An empty LoDTensorArray (its value: a list of tensors). As Fluid's, a variable only: the first
+    write_to_array gives it a value."""
     helper = LayerHelper("array")
-    array = helper.create_variable(name=f"{helper.name}.out", dtype=dtype, type=VarType.LOD_TENSOR_ARRAY)
-    helper.append_op("create_array", {}, {"Out": [array]}, {"dtype": array.dtype})
-    return array
+    return helper.create_variable(name=f"{helper.name}.out", dtype=dtype, type=VarType.LOD_TENSOR_ARRAY)
 
 
 def array_write(x, i, array=None):
@@ -61,14 +61,14 @@ def array_write(x, i, array=None):
     helper = LayerHelper("array_write")
     if array is None:
         array = create_array(x.dtype)
-    helper.append_op("array_write", {"X": [x], "I": [i], "Array": [array]}, {"Out": [array]})
+    helper.append_op("write_to_array", {"X": [x], "I": [i]}, {"Out": [array]})
     return array
 
 
 def array_read(array, i):
     helper = LayerHelper("array_read")
     out = helper.create_variable_for_type_inference(array.dtype)
-    helper.append_op("array_read", {"Array": [array], "I": [i]}, {"Out": [out]}, {"_array_name": array.name})
+    helper.append_op("read_from_array", {"X": [array], "I": [i]}, {"Out": [out]}, {"_array_name": array.name})
     return out
 
 
@@ -88,7 +88,7 @@ def array_length(array):
                         + (f" '{array.name}' of type {array.type}" if isinstance(array, Variable) else ""))
     helper = LayerHelper("array_length")
     out = helper.create_variable_for_type_inference("int64", stop_gradient=True)
-    helper.append_op("array_length", {"Array": [array]}, {"Out": [out]})
+    helper.append_op("lod_array_length", {"X": [array]}, {"Out": [out]})
     return out
 
 
@@ -96,10 +96,12 @@ def array_length(array):
 
 def block_io(block):
     """(what ``block`` and its nested blocks read from enclosing blocks before writing it, what they
-    write there): the owning op's input and output lists."""
+    write there): the owning op's input and output lists. An output an op updates in place
+    (write_to_array's array) counts as read."""
     reads, writes = [], []
     for op in block.ops:
-        for name in op.input_arg_names:
+        updated = [n for s in registry.get(op.type).reads_outputs for n in op.output(s)]
+        for name in op.input_arg_names + updated:
             if name not in block.vars and name not in writes and name not in reads:
                 reads.append(name)
         for name in op.output_arg_names:

@@ -6,7 +6,7 @@
 Slots of the block ops list what the block reads from (``X``, ``Input``, ``parameters``) and writes
 to (``Out``) its enclosing blocks, so that ordering, pruning and the multi-device graph see them."""
 from ..base.dtypes import is_float
-from .define import Attr, fmt_shape, grad_var_name, grads_like, is_int, register
+from .define import Attr, fmt_shape, grad_var_name, grads_like, is_int, register, renamed
 
 _BLOCK = Attr(None, lambda v: is_int(v) and v > 0, "the index of a sub-block (> 0)")
 _NAMES = Attr(list)
@@ -21,22 +21,25 @@ def _infer_array(ctx):
 
 
 register("create_array", kernel_module="control_flow", inputs=[], outputs=["Out"], lod="drop",
-         attrs={"dtype": "float32"}, infer=_infer_array, doc="Out = an empty tensor array.")
+         attrs={"dtype": "float32"}, infer=_infer_array,
+         doc="Out = an empty tensor array. pe's programs before it built Fluid's had it; Fluid's create_array "
+             "layer makes the variable only (write_to_array starts an array that has no value).")
 
 
 def _infer_array_write(ctx):
-    # as Fluid at compile time: the array takes the written tensor's lod_level, array_read gives it back
+    # as Fluid at compile time: the array takes the written tensor's lod_level, read_from_array gives it back
     ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 
 
 def _grad_array_write(g):
+    # the array before this write (the same variable: Fluid writes in place) gets Out's gradient less slot I
     g.op("array_write_grad", {"X": g.input("X"), "I": g.input("I"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X"), "Array@GRAD": g.in_grad("Array")})
+         {"X@GRAD": g.in_grad("X"), "Array@GRAD": [g.builder.new_grad_target(n) for n in g.output("Out")]})
 
 
 def _grad_array_read(g):
-    g.op("array_read_grad", {"Array": g.input("Array"), "I": g.input("I"), "Out@GRAD": g.out_grad("Out")},
-         {"Array@GRAD": g.in_grad("Array")})
+    g.op("array_read_grad", {"Array": g.input("X"), "I": g.input("I"), "Out@GRAD": g.out_grad("Out")},
+         {"Array@GRAD": g.in_grad("X")})
 
 
 def _infer_array_grad(ctx):
@@ -44,25 +47,26 @@ def _infer_array_grad(ctx):
         ctx.set_output("X@GRAD", ctx.shape("X"), ctx.dtype("X"))
 
 
-register("array_write", kernel_module="control_flow", inputs=["X", "I", "Array?"], outputs=["Out"], lod="drop",
-         needs_lod=True,
+register("write_to_array", kernel_module="control_flow", inputs=["X", "I"], outputs=["Out"], lod="drop",
+         needs_lod=True, reads_outputs=("Out",),
          infer=_infer_array_write, grad=_grad_array_write, grad_reads=("X", "I"),
-         doc="Out = Array (or a new array) with X (and its LoD) at index I (one int value), grown with empty "
-             "slots as needed.")
+         doc="Out[I] = X (and its LoD), in place: Out is the array it had (a new one when it had none), grown "
+             "with empty slots as needed (Fluid's op behind layers.array_write).")
 
 
 def _infer_array_read(ctx):
-    ctx.set_output("Out", ctx.shape("Array"), ctx.dtype("Array"), lod_level=ctx.input_var("Array").lod_level)
+    ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 
 
-register("array_read", kernel_module="control_flow", inputs=["Array", "I"], outputs=["Out"], lod="drop",
+register("read_from_array", kernel_module="control_flow", inputs=["X", "I", "X_W?"], outputs=["Out"], lod="drop",
          needs_lod=True,
-         infer=_infer_array_read, grad=_grad_array_read, grad_reads=("Array", "I"),
-         doc="Out = Array[I], with the LoD it was written with; an index out of range names the array and "
-             "the index.")
+         infer=_infer_array_read, grad=_grad_array_read, grad_reads=("X", "I"),
+         doc="Out = X[I], with the LoD it was written with; an index out of range names the array and the "
+             "index (Fluid's op behind layers.array_read; X_W, Fluid's unused optional slot, is accepted).")
 register("array_write_grad", kernel_module="control_flow", inputs=["X", "I", "Out@GRAD"], lod="drop",
          outputs=["X@GRAD?", "Array@GRAD?"], infer=_infer_array_grad,
-         doc="X@GRAD = Out@GRAD[I] (zeros when that slot has none); Array@GRAD = Out@GRAD without slot I.")
+         doc="X@GRAD = Out@GRAD[I] (zeros when that slot has none); Array@GRAD (the array before the write) = "
+             "Out@GRAD without slot I.")
 register("array_read_grad", kernel_module="control_flow", inputs=["Array", "I", "Out@GRAD"], lod="drop",
          outputs=["Array@GRAD"], doc="Array@GRAD: Out@GRAD at slot I, no gradient elsewhere.")
 
@@ -71,8 +75,14 @@ def _infer_array_length(ctx):
     ctx.set_output("Out", [1], "int64")
 
 
-register("array_length", kernel_module="control_flow", inputs=["Array"], outputs=["Out"], lod="drop",
-         infer=_infer_array_length, doc="Out = the number of slots of Array (int64 [1]).")
+register("lod_array_length", kernel_module="control_flow", inputs=["X"], outputs=["Out"], lod="drop",
+         infer=_infer_array_length, doc="Out = the number of slots of the array X (int64 [1]; Fluid's op "
+                                        "behind layers.array_length).")
+
+# pe's names for them before it built Fluid's: a program saved with them loads as Fluid's ops
+renamed("array_write", "write_to_array", dropped=("Array",))
+renamed("array_read", "read_from_array", {"Array": "X"})
+renamed("array_length", "lod_array_length", {"Array": "X"})
 
 
 # -- ops that own a block -------------------------------------------------------------------------
@@ -134,6 +144,11 @@ register("conditional_block", kernel_module="control_flow", lod="drop", needs_lo
          doc="Runs its block once, in a child scope, when Cond holds (is_scalar_condition: its one value; "
              "else: Cond is not empty); Input: what the block reads from outside, Out: what it writes there "
              "(unchanged when the block does not run).")
+register("conditional_block_infer", kernel_module="control_flow", kernel="conditional_block", lod="drop",
+         needs_lod=True, inputs=["Cond*", "Input*"], outputs=["Out*", "Scope?"],
+         attrs={"sub_block": _BLOCK, "is_scalar_condition": True},
+         doc="conditional_block as Fluid's inference programs have it (save_inference_model writes it for a "
+             "conditional_block): the same run, no gradient.")
 
 
 def _grad_pylayer(g):

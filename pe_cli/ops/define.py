@@ -118,6 +118,7 @@ class OpDef:
     no_need_buffer: tuple = ()  # input slots whose shapes alone its kernels read, never their values
     attr_tensors: dict = field(default_factory=dict)   # slot -> the attribute its tensor gives (kernels/tensor_attrs.py)
     last_axis: tuple = ()       # slots transposed to have attrs['axis'] last around the kernel (kernels/layout.py)
+    reads_outputs: tuple = ()   # output slots whose value before the op (if any) its kernel gets as an input
     _kernels: dict = field(default_factory=dict)
 
     def has(self, trait):
@@ -193,7 +194,7 @@ LOD_RULES = ("keep", "drop")
 
 def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, grad=None, grad_reads=(),
              kernel=None, needs_rng=False, doc="", traits=(), lod="keep", needs_lod=False, inplace=(),
-             channels_last=(), blocked=None, no_need_buffer=(), attr_tensors=None, last_axis=()):
+             channels_last=(), blocked=None, no_need_buffer=(), attr_tensors=None, last_axis=(), reads_outputs=()):
     """Registers an op type. Called at import time of the module that defines the op.
 
     ``kernel_module``: its kernels are in ``pe_cli/kernels/<device>/<kernel_module>.py``; ``kernel``:
@@ -211,7 +212,10 @@ def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, gr
     input slots whose values its kernels never read, only their shapes (Fluid's
     NoNeedBufferVarsInferer: ``core.infer_no_need_buffer_slots``). ``attr_tensors``: {input slot:
     attribute}, Fluid 1.8's attributes given by tensors at run time (concat's AxisTensor -> axis): the
-    kernels get the attribute from the tensor when the slot is given (pe_cli/kernels/tensor_attrs.py)."""
+    kernels get the attribute from the tensor when the slot is given (pe_cli/kernels/tensor_attrs.py).
+    ``reads_outputs``: output slots the op updates in place, as Fluid's write_to_array its array: the
+    kernel gets the variable's value before the op (when it has one) under the slot's name in its inputs,
+    and a block op's inputs list it (layers/control_flow.block_io)."""
     if type in _REGISTRY:
         raise RuntimeError(f"op '{type}' is registered twice")
     unknown = set(traits) - set(TRAITS)
@@ -234,9 +238,21 @@ def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, gr
     opdef = OpDef(type, tuple(Slot.parse(s) for s in inputs), tuple(Slot.parse(s) for s in outputs),
                   attrs, infer, grad, kernel_module, kernel or type, needs_rng, doc, frozenset(traits),
                   tuple(grad_reads), lod, needs_lod, tuple(inplace), tuple(channels_last), blocked,
-                  tuple(no_need_buffer), dict(attr_tensors or {}), tuple(last_axis))
+                  tuple(no_need_buffer), dict(attr_tensors or {}), tuple(last_axis), tuple(reads_outputs))
     _REGISTRY[type] = opdef
     return opdef
+
+
+# old op type -> (its op type now, {old slot: new slot}, old slots dropped): names pe's programs had
+# before it built Fluid's ops; an op appended (or loaded) under an old name is built as the new one
+RENAMED = {}
+
+
+def renamed(old, new, slots=None, dropped=()):
+    """``old`` is now ``new`` (registered by the same family), its slots renamed by ``slots``."""
+    if old in _REGISTRY or new not in _REGISTRY:
+        raise RuntimeError(f"renamed('{old}', '{new}'): '{old}' must be unregistered and '{new}' registered")
+    RENAMED[old] = (new, dict(slots or {}), tuple(dropped))
 
 
 def defined(type):

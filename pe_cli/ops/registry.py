@@ -15,7 +15,7 @@ import numpy as np
 
 from ..base.dtypes import convert_dtype
 from ..base.errors import PeError, ShapeError, UnknownOpError, did_you_mean
-from .define import GRAD_SUFFIX, TRAITS, _REGISTRY, dtype_or_none, grad_var_name  # noqa: F401 (the first and last re-exported)
+from .define import GRAD_SUFFIX, RENAMED, TRAITS, _REGISTRY, dtype_or_none, grad_var_name  # noqa: F401 (the first and last re-exported)
 from ..base.shapes import fmt_shape  # noqa: F401  (re-exported: the faces format shapes with it)
 
 _LOADED = False
@@ -43,6 +43,20 @@ def get(type):
     return opdef
 
 
+def known(type):
+    """Whether ``type`` names an op: a registered one, or an old name of one (RENAMED)."""
+    _load_all()
+    return type in _REGISTRY or type in RENAMED
+
+
+def _upgrade(op):
+    """An op appended under an old name (RENAMED) becomes the op it is now, its slots renamed."""
+    new, slots, dropped = RENAMED[op.type]
+    op.type = new
+    op.inputs = {slots.get(s, s): names for s, names in op.inputs.items() if s not in dropped}
+    op.outputs = {slots.get(s, s): names for s, names in op.outputs.items() if s not in dropped}
+
+
 def all_op_types():
     _load_all()
     return sorted(_REGISTRY)
@@ -63,6 +77,9 @@ def _where(op):
 def prepare(op):
     """Checks an op's slots and attributes against its definition, fills attribute defaults, and
     runs shape inference. Called by Block when an op is appended."""
+    _load_all()
+    if op.type in RENAMED:
+        _upgrade(op)
     opdef = get(op.type)
     for slot in opdef.inputs:
         names = op.inputs.get(slot.name)

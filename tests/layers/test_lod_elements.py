@@ -91,7 +91,7 @@ def test_a_scope_tensor_array_filled_by_hand_feeds_an_op_and_keeps_each_lod():
     array[0] = _tensor(np.array([[7.0]], "float32"), [[1]])
     assert np.array(array[0]).tolist() == [[7.0]]
 
-    Operator("array_length", Array="arr", Out="n").run(scope, fluid.CPUPlace())
+    Operator("lod_array_length", X="arr", Out="n").run(scope, fluid.CPUPlace())
     assert np.array(scope.find_var("n").get_tensor()).tolist() == [3]
 
 

@@ -29,8 +29,10 @@ COVERED_ELSEWHERE = {
                            "which a fed SelectedRows cannot hold",
     **{t: "tests/layers/test_control_flow_while.py and _rnn.py (a sub-block, tensor arrays; recurrent: gradients "
           "against finite differences and the unrolled graph)"
-       for t in ("while", "conditional_block", "recurrent", "create_array", "array_write", "array_read",
-                 "array_length", "tensor_array_to_tensor", "dynamic_recurrent")},
+       for t in ("while", "conditional_block", "recurrent", "create_array", "write_to_array", "read_from_array",
+                 "lod_array_length", "tensor_array_to_tensor", "dynamic_recurrent")},
+    "conditional_block_infer": "tests/fluid/test_programs_as_fluid_builds.py: a Fluid-saved inference model "
+                               "with one runs (conditional_block's kernel)",
     **{t: "tests/layers/test_control_flow_lod_rank.py: a While RNN built with them equals DynamicRNN, forward and "
           "every gradient (they take a rank table)"
        for t in ("lod_rank_table", "max_sequence_len", "lod_tensor_to_array", "array_to_lod_tensor",

@@ -30,12 +30,12 @@ def create_array(ins, attrs):
     return {"Out": TensorArray()}
 
 
-def array_write(ins, attrs):
-    old = ins.get("Array") or []
+def write_to_array(ins, attrs):
+    old = ins.get("Out") or []              # the array's value before the write (reads_outputs)
     array = TensorArray(old, getattr(old, "lods", None))
-    i = _index(ins["I"], "array_write")
+    i = _index(ins["I"], "write_to_array")
     if i < 0:
-        raise PeError(f"array_write: index {i} is negative")
+        raise PeError(f"write_to_array: index {i} is negative")
     array.extend([None] * (i + 1 - len(array)))
     array.lods.extend([None] * (len(array) - len(array.lods)))
     array[i] = ins["X"]
@@ -43,18 +43,18 @@ def array_write(ins, attrs):
     return {"Out": array}
 
 
-def array_read(ins, attrs):
-    array, i = ins["Array"], _index(ins["I"], "array_read")
+def read_from_array(ins, attrs):
+    array, i = ins["X"], _index(ins["I"], "read_from_array")
     if not 0 <= i < len(array) or array[i] is None:
-        raise PeError(f"array_read: index {i} is out of range of array '{attrs.get('_array_name', 'Array')}' "
+        raise PeError(f"read_from_array: index {i} is out of range of array '{attrs.get('_array_name', 'X')}' "
                       f"({len(array)} slots{'' if not 0 <= i < len(array) else ', that slot never written'})")
     lods = getattr(array, "lods", None)
     lod = lods[i] if lods is not None and i < len(lods) else None
     return {"Out": array[i], "@LOD": {"Out": lod}} if lod else {"Out": array[i]}
 
 
-def array_length(ins, attrs):
-    return {"Out": np.array([len(ins["Array"])], dtype=np.int64)}
+def lod_array_length(ins, attrs):
+    return {"Out": np.array([len(ins["X"])], dtype=np.int64)}
 
 
 # -- ops that own a block -------------------------------------------------------------------------------
@@ -191,7 +191,7 @@ def add(a, b, plus=operator.add):
 
 
 def array_write_grad(ins, attrs):
-    og, i = list(ins["Out@GRAD"]), _index(ins["I"], "array_write")
+    og, i = list(ins["Out@GRAD"]), _index(ins["I"], "write_to_array")
     gx = og[i] if i < len(og) and og[i] is not None else np.zeros_like(ins["X"])
     if i < len(og):
         og[i] = None
@@ -199,7 +199,7 @@ def array_write_grad(ins, attrs):
 
 
 def array_read_grad(ins, attrs):
-    i = _index(ins["I"], "array_read")
+    i = _index(ins["I"], "read_from_array")
     out = [None] * len(ins["Array"])
     out[i] = ins["Out@GRAD"]
     return {"Array@GRAD": out}
