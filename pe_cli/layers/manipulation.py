@@ -134,7 +134,7 @@ def reshape_variable(x, shape, actual_shape=None, act=None, name=None):
         raise PeError(f"reshape of '{x.name}': shape must be a list of ints or a Variable, got {shape!r}")
     if actual_shape is not None:
         inputs["Shape"] = [actual_shape]
-    return _single("reshape", x, inputs, {"shape": shape}, name=name, act=act)
+    return _with_xshape("reshape2", x, inputs, {"shape": shape}, "reshape2", name=name, act=act)
 
 
 def transpose(x, perm, name=None):
@@ -145,13 +145,13 @@ def transpose(x, perm, name=None):
             isinstance(p, int) and p >= len(x.shape) for p in perm)):
         raise ArgumentValueError(f"transpose: perm {list(perm)} must be a permutation of the {len(x.shape)} dims of "
                                  f"x {list(x.shape)}")
-    return _single("transpose", x, {"X": [x]}, {"axis": _check_ints("transpose", "perm", _as_list(perm))},
-                   name=name)
+    return _with_xshape("transpose2", x, {"X": [x]}, {"axis": _check_ints("transpose", "perm", _as_list(perm))},
+                        "transpose", name=name)
 
 
 def flatten(x, axis=1, name=None):
     """``x`` as a matrix: dims before ``axis`` make the rows, the others the columns."""
-    return _single("flatten", x, {"X": [x]}, {"axis": axis}, name=name)
+    return _with_xshape("flatten2", x, {"X": [x]}, {"axis": axis}, "flatten", name=name)
 
 
 def squeeze(input, axes, name=None):
@@ -159,7 +159,8 @@ def squeeze(input, axes, name=None):
     its squeeze takes)."""
     check_variable_and_dtype(input, "input", ("float32", "float64", "int8", "int32", "int64"), "squeeze")
     check_type(axes, "axes", list, "squeeze")
-    return _single("squeeze", input, {"X": [input]}, {"axes": _check_ints("squeeze", "axes", axes)}, name=name)
+    return _with_xshape("squeeze2", input, {"X": [input]}, {"axes": _check_ints("squeeze", "axes", axes)}, "squeeze",
+                        name=name)
 
 
 def unsqueeze(input, axes, name=None):
@@ -172,7 +173,19 @@ def unsqueeze(input, axes, name=None):
         inputs["AxesTensor"], axes = [axes], []
     elif holds_variable(_as_list(axes)):
         inputs["AxesTensorList"], axes = shape_tensor_list("unsqueeze", _as_list(axes)), []
-    return _single("unsqueeze", input, inputs, {"axes": _check_ints("unsqueeze", "axes", _as_list(axes))}, name=name)
+    return _with_xshape("unsqueeze2", input, inputs, {"axes": _check_ints("unsqueeze", "axes", _as_list(axes))},
+                        "unsqueeze2", name=name)
+
+
+def _with_xshape(op_type, x, inputs, attrs, helper_name, name=None, act=None):
+    """Appends Fluid 1.8's ``*2`` op (reshape2...) as its layer does, under its helper's name: Out and
+    XShape (x's shape behind a 0, holding no data); returns Out."""
+    check_type(x, "x", Variable, op_type)
+    helper = LayerHelper(helper_name, x=x, name=name, act=act)
+    out = helper.create_variable_for_type_inference(x.dtype)
+    xshape = helper.create_variable_for_type_inference(x.dtype, stop_gradient=True)
+    helper.append_op(op_type, inputs, {"Out": [out], "XShape": [xshape]}, attrs)
+    return helper.append_activation(out)
 
 
 def cast(x, dtype):

@@ -54,7 +54,7 @@ def test_reshape_with_wrong_sizes(prog):
     with pytest.raises(ShapeError) as e:
         layers.reshape(x, [5, 5])
     msg = str(e.value)
-    assert "reshape_0" in msg and "X [2, 3, 4]" in msg and "[5, 5]" in msg and "24" in msg and "25" in msg
+    assert "reshape2_0" in msg and "X [2, 3, 4]" in msg and "[5, 5]" in msg and "24" in msg and "25" in msg
     with pytest.raises(ShapeError, match=r"not a multiple of 5, so the -1 cannot be inferred"):
         layers.reshape(x, [-1, 5])
     with pytest.raises(AssertionError, match="Only one dimension value of 'shape' in reshape can be -1"):
