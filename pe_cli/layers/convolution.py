@@ -59,12 +59,26 @@ def _paddings(padding, helper, name="padding", data_format="NCHW"):
     return padding, "EXPLICIT"
 
 
+def _depthwise(input, data_format, groups, use_cudnn, num_filters, transpose=False):
+    """Whether Fluid's layer builds the depthwise op (and names its helper, so its parameters,
+    depthwise_conv2d_N): groups == C (== num_filters for the transpose, dividing it for conv2d),
+    without cuDNN."""
+    shape = getattr(input, "shape", None)
+    if use_cudnn or shape is None or len(shape) != 4:
+        return False
+    channels = shape[3] if data_format == "NHWC" else shape[1]
+    if transpose:
+        return groups is not None and channels == groups and num_filters == channels
+    return groups is not None and groups == channels and channels > 0 and num_filters % channels == 0
+
+
 def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, groups=None, param_attr=None,
            bias_attr=None, use_cudnn=True, act=None, name=None, data_format="NCHW"):
     """2-D convolution over NCHW (or NHWC) input: Out = act(conv(input, W) + b); W is [num_filters,
     C/groups, kh, kw] in both layouts, initialized from N(0, sqrt(2 / (kh*kw*C))) unless param_attr
     says otherwise."""
-    helper = LayerHelper("conv2d", input=input, param_attr=param_attr, bias_attr=bias_attr, act=act, name=name)
+    op_type = "depthwise_conv2d" if _depthwise(input, data_format, groups, use_cudnn, num_filters) else "conv2d"
+    helper = LayerHelper(op_type, input=input, param_attr=param_attr, bias_attr=bias_attr, act=act, name=name)
     check_variable_and_dtype(input, "input", ("float16", "float32", "float64"), "conv2d")   # Fluid 1.8's, first
     if not isinstance(use_cudnn, bool):     # ValueErrors, as Fluid's
         raise ArgumentValueError(f"conv2d layer '{helper.name}': use_cudnn should be True or False, got {use_cudnn!r}")
@@ -92,9 +106,6 @@ def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, gro
                                  f"channels has no elements; each must be > 0")
     std = (2.0 / (filter_size[0] * filter_size[1] * channels)) ** 0.5
     w = helper.create_parameter(param_attr, filter_shape, dtype, default_initializer=NormalInitializer(0.0, std, 0))
-    op_type = "conv2d"
-    if groups is not None and groups == channels and num_filters % channels == 0 and not use_cudnn:
-        op_type = "depthwise_conv2d"
     pre_bias = helper.create_variable_for_type_inference(dtype)
     helper.append_op(op_type, {"Input": [input], "Filter": [w]}, {"Output": [pre_bias]},
                      {"strides": stride, "paddings": paddings, "dilations": dilation, "groups": groups or 1,
@@ -126,8 +137,9 @@ def conv2d_transpose(input, num_filters, output_size=None, filter_size=None, pad
     conv2d_transpose(input, W) + b), W [C, num_filters/groups, kh, kw] in both layouts. ``output_size``
     picks one of the sizes conv2d would map back to the input's (and gives filter_size when that is
     None). As Fluid's, groups == C == num_filters without cuDNN builds depthwise_conv2d_transpose."""
-    helper = LayerHelper("conv2d_transpose", input=input, param_attr=param_attr, bias_attr=bias_attr, act=act,
-                         name=name)
+    depthwise = _depthwise(input, data_format, groups, use_cudnn, num_filters, transpose=True)
+    helper = LayerHelper("depthwise_conv2d_transpose" if depthwise else "conv2d_transpose", input=input,
+                         param_attr=param_attr, bias_attr=bias_attr, act=act, name=name)
     if data_format not in ("NCHW", "NHWC"):
         raise ArgumentValueError(f"conv2d_transpose layer '{helper.name}': data_format={data_format!r} must be "
                                  f"'NCHW' or 'NHWC'")
@@ -154,7 +166,6 @@ def conv2d_transpose(input, num_filters, output_size=None, filter_size=None, pad
     dtype = helper.input_dtype()
     w = helper.create_parameter(param_attr, [channels, num_filters // groups] + filter_size, dtype)
     pre_bias = helper.create_variable_for_type_inference(dtype)
-    depthwise = channels == groups and num_filters == channels and not use_cudnn
     helper.append_op("depthwise_conv2d_transpose" if depthwise else "conv2d_transpose",
                      {"Input": [input], "Filter": [w]}, {"Output": [pre_bias]},
                      {"output_size": output_size or [], "strides": stride, "paddings": paddings,
