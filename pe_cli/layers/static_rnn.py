@@ -1,6 +1,9 @@
 """Fluid's ``StaticRNN``: a recurrence over the leading (time) dimension written as a step block,
 appended as one ``recurrent`` op (pe_cli/ops/control_flow.py) whose gradient runs the step block's
-grad ops backwards over the kept step scopes.
+grad ops backwards over the kept step scopes. Built as Fluid 1.8.5 builds it, so Fluid runs what pe
+saves and the reverse: in the step block a step input has its sequence's name, each step output and
+each memory's new value are copied (``rnn_memory_helper``) into a variable named as the op's output
+(``outputs``) or in its ``states`` attribute, and memories are ``static_rnn_N@mem_K``.
 
     rnn = StaticRNN()
     with rnn.step():
@@ -16,6 +19,7 @@ import contextlib
 from ..base.errors import PeError
 from .control_flow import block_io, sub_block
 from .creation import fill_constant_batch_size_like
+from ..framework import unique_name
 from .helper import LayerHelper
 
 __all__ = ["StaticRNN"]
@@ -52,8 +56,7 @@ class StaticRNN:
                           f"whole sequence before `with rnn.step():`")
         if not x.shape or len(x.shape) < 2:
             raise PeError(f"StaticRNN.step_input: '{x.name}' needs a [time, batch, ...] shape, got {x.shape}")
-        inner = self.block.create_var(name=f"{self.helper.name}.{x.name}@step", shape=x.shape[1:], dtype=x.dtype,
-                                      lod_level=0)
+        inner = self.block.create_var(name=x.name, shape=x.shape[1:], dtype=x.dtype, lod_level=0)
         self.inputs.append(x)
         self.step_inputs.append(inner)
         return inner
@@ -77,7 +80,7 @@ class StaticRNN:
         elif init.block is self.block:
             raise PeError(f"StaticRNN.memory(init='{init.name}'): the initial value is computed inside the step, "
                           f"so it has no value before the first step; build it before `with rnn.step():`")
-        pre = self.block.create_var(name=f"{self.helper.name}.mem_{len(self.memories)}", shape=init.shape,
+        pre = self.block.create_var(name=unique_name.generate(f"{self.helper.name}@mem"), shape=init.shape,
                                     dtype=init.dtype)
         self.boots.append(init)
         self.memories.append(pre)
@@ -92,7 +95,13 @@ class StaticRNN:
 
     def step_output(self, o):
         self._inside("step_output")
-        self.step_outputs.append(o)
+        self.step_outputs.append(self._copy(o))
+
+    def _copy(self, var):
+        """``var`` copied by an rnn_memory_helper into a new variable of the step block (Fluid's)."""
+        out = self.helper.create_variable_for_type_inference(var.dtype)
+        self.helper.append_op("rnn_memory_helper", {"X": [var]}, {"Out": [out]}, {"dtype": var.dtype})
+        return out
 
     def output(self, *outputs):
         for o in outputs:
@@ -104,17 +113,21 @@ class StaticRNN:
             raise PeError(f"StaticRNN: memories {missing} are never updated (rnn.update_memory(mem, new))")
         if not self.inputs:
             raise PeError("StaticRNN: no step_input; the number of steps comes from the step inputs")
+        program = self.helper.main_program
+        program.current_block_idx = self.block.idx
+        try:
+            states = [self._copy(u) for u in self.updates]
+        finally:
+            program.current_block_idx = self.block.parent_idx
         reads, _ = block_io(self.block)
-        parent = self.helper.main_program.block(self.block.parent_idx)
-        self.outputs = [parent.create_var(name=f"{self.helper.name}.out_{i}", dtype=o.dtype)
-                        for i, o in enumerate(self.step_outputs)]
-        scopes = parent.create_var(name=f"{self.helper.name}.step_scopes", stop_gradient=True)
+        parent = program.block(self.block.parent_idx)
+        self.outputs = [parent.create_var(name=o.name, dtype=o.dtype) for o in self.step_outputs]
+        scopes = parent.create_var(name=unique_name.generate("_generated_var"), stop_gradient=True)
         self.helper.append_op(
             "recurrent", {"inputs": self.inputs, "initial_states": self.boots, "parameters": reads},
             {"outputs": self.outputs, "step_scopes": [scopes]},
-            {"sub_block": self.block.idx, "step_inputs": [v.name for v in self.step_inputs],
-             "step_outputs": [v.name for v in self.step_outputs], "ex_states": [m.name for m in self.memories],
-             "states": [u.name for u in self.updates], "reverse": self._reverse})
+            {"sub_block": self.block.idx, "ex_states": [m.name for m in self.memories],
+             "states": [u.name for u in states], "has_states": bool(states), "reverse": self._reverse})
 
     def __call__(self, *args, **kwargs):
         if not self.done:

@@ -181,6 +181,12 @@ register("pylayer_grad", kernel_module="control_flow", lod="drop", infer=_infer_
              "wanted gives (Input's name + @GRAD), zeros where it wrote none.")
 
 
+def _step_names(attrs, op):
+    """(the step block's names of the step inputs, of the step outputs): Fluid's are the op's own
+    ``inputs`` and ``outputs`` names; pe's programs before it built Fluid's named them in attributes."""
+    return attrs.get("step_inputs") or op.input("inputs"), attrs.get("step_outputs") or op.output("outputs")
+
+
 def _infer_recurrent(ctx):
     a, steps = ctx.attrs, None
     for i, name in enumerate(ctx.op.inputs.get("inputs", [])):
@@ -192,7 +198,7 @@ def _infer_recurrent(ctx):
         ctx.fail(f"{len(a['ex_states'])} memories, {len(a['states'])} updates and "
                  f"{ctx.num_inputs('initial_states')} initial states must be as many")
     block = ctx.block.program.block(a["sub_block"])
-    for i, inner in enumerate(a["step_outputs"]):
+    for i, inner in enumerate(_step_names(a, ctx.op)[1]):
         var = block.var(inner)
         ctx.set_output("outputs", [steps if steps is not None else -1] + list(var.shape or []), var.dtype, i=i)
 
@@ -201,11 +207,12 @@ def _grad_recurrent(g):
     a = g.attrs
     block = g.fwd.block.program.block(a["sub_block"])
     params = g.input("parameters")
-    live = set(a["step_inputs"]) | set(a["ex_states"])
+    step_inputs, step_outputs = _step_names(a, g.fwd)
+    live = set(step_inputs) | set(a["ex_states"])
     live |= {p for p, need in zip(params, g.needed.get("parameters", [])) if need}
-    wanted = list(a["step_inputs"]) + list(a["ex_states"]) + params
-    index, seeded, grads = g.block_grad(block, list(a["step_outputs"]) + list(a["states"]), wanted, live)
-    n_out, n_in, n_ex = len(a["step_outputs"]), len(a["step_inputs"]), len(a["ex_states"])
+    wanted = list(step_inputs) + list(a["ex_states"]) + params
+    index, seeded, grads = g.block_grad(block, list(step_outputs) + list(a["states"]), wanted, live)
+    n_out, n_in, n_ex = len(step_outputs), len(step_inputs), len(a["ex_states"])
     g.op("recurrent_grad",
          {"inputs": g.input("inputs"), "initial_states": g.input("initial_states"), "parameters": params,
           "step_scopes": g.output("step_scopes"), "outputs@GRAD": g.out_grad("outputs")},
@@ -218,14 +225,15 @@ def _grad_recurrent(g):
 
 register("recurrent", kernel_module="control_flow", lod="drop", needs_lod=True,
          inputs=["inputs*", "initial_states*", "parameters*"], outputs=["outputs*", "step_scopes"],
-         attrs={"sub_block": _BLOCK, "step_inputs": _NAMES, "step_outputs": _NAMES, "ex_states": _NAMES,
-                "states": _NAMES, "reverse": False, "is_train": True},
+         attrs={"sub_block": _BLOCK, "ex_states": _NAMES, "states": _NAMES, "has_states": False,
+                "reverse": False, "is_train": True, "step_inputs": _NAMES, "step_outputs": _NAMES},
          infer=_infer_recurrent, grad=_grad_recurrent,
          grad_reads=("inputs", "initial_states", "parameters", "step_scopes"),
          doc="StaticRNN: runs its block once per time step t of the inputs ([T, ...] each; in the block "
-             "step_inputs[i] = inputs[i][t]), each step in a child scope kept in step_scopes; memory "
-             "ex_states[j] starts as initial_states[j] and takes the block's states[j] after each step; "
-             "outputs[k] stacks step_outputs[k] over the steps.")
+             "the variable of inputs[i]'s name is inputs[i][t]), each step in a child scope kept in step_scopes; "
+             "memory ex_states[j] starts as initial_states[j] and takes the block's states[j] after each step; "
+             "outputs[k] stacks the block's variable of its name over the steps (Fluid's). step_inputs / "
+             "step_outputs, when given (pe's programs before it built Fluid's), name the block's variables instead.")
 
 
 def _infer_recurrent_grad(ctx):

@@ -25,18 +25,21 @@ def recurrent(ins, attrs, to_device=_same, to_host=np.asarray):
     xs = [to_host(x) for x in ins.get("inputs") or []]
     steps = len(xs[0]) if xs else 0
     states = list(ins.get("initial_states") or [])
-    outputs = [[] for _ in attrs["step_outputs"]]
+    # the step block's names: the op's own (Fluid's), or those attributes name (pe's older programs)
+    step_inputs = attrs.get("step_inputs") or block.op.input("inputs")
+    step_outputs = attrs.get("step_outputs") or block.op.output("outputs")
+    outputs = [[] for _ in step_outputs]
     scopes = []
     order = range(steps - 1, -1, -1) if attrs["reverse"] else range(steps)
     for t in order:
         scope = block.child(env)
-        for name, x in zip(attrs["step_inputs"], xs):
+        for name, x in zip(step_inputs, xs):
             scope[name] = to_device(np.ascontiguousarray(x[t]))
         for name, state in zip(attrs["ex_states"], states):
             scope[name] = state
         block.run(scope)
         states = [scope[n] for n in attrs["states"]]
-        for out, name in zip(outputs, attrs["step_outputs"]):
+        for out, name in zip(outputs, step_outputs):
             out.append(to_host(scope[name]))
         scopes.append(scope)
     if attrs["reverse"]:
