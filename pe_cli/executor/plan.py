@@ -17,7 +17,7 @@ from .sub_block import BlockRunner
 class OpStep:
     """An op resolved for one device: its kernel, where its inputs come from and outputs go."""
     __slots__ = ("op", "kernel", "inputs", "outputs", "attrs", "device", "rng_seed", "lod", "needs_lod",
-                 "inplace", "inplace_attrs", "densify", "updates", "update_attrs", "prior")
+                 "inplace", "inplace_attrs", "densify", "updates", "update_attrs", "prior", "unset")
 
     def __init__(self, op, device, seed_offset=0, inplace=False, blocked=frozenset()):
         opdef = registry.get(op.type)
@@ -35,6 +35,7 @@ class OpStep:
         self.outputs = tuple((slot, tuple(names), slot in dup_out) for slot, names in op.outputs.items() if names)
         # an in-place update (write_to_array): the value its output had before, when it had one
         self.prior = tuple((slot, op.outputs[slot][0]) for slot in opdef.reads_outputs if op.outputs.get(slot))
+        self.unset = opdef.has("unset_inputs")    # its list inputs may lack values: None for those
         self.attrs = op.attrs
         if blocked:     # the onednn_blocked_layout pass: the slots holding blocked values (kernels/cpu/blocked.py)
             self.attrs = dict(op.attrs, _blocked=blocked)
@@ -217,7 +218,7 @@ def run_step(step, values, profile=None):
         ins = {}
         for slot, names, dup in step.inputs:
             if dup:
-                ins[slot] = [values[n] for n in names]
+                ins[slot] = [values.get(n) if step.unset else values[n] for n in names]
             else:
                 value = ins[slot] = values[names[0]]
                 if type(value) is SelectedRows:

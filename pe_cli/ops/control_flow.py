@@ -9,7 +9,7 @@ from ..base.dtypes import is_float
 from .define import Attr, fmt_shape, grad_var_name, grads_like, is_int, register, renamed
 
 _BLOCK = Attr(None, lambda v: is_int(v) and v > 0, "the index of a sub-block (> 0)")
-_NAMES = Attr(list)
+_NAMES = Attr(list)     # (skip_eager_deletion_vars: Fluid's garbage collector's; pe frees by liveness)
 _GRAD_ATTRS = {"sub_block": _BLOCK, "seeds": _NAMES, "seed_grads": _NAMES, "wanted": _NAMES,
                "wanted_grads": _NAMES, "writes": _NAMES}
 
@@ -55,7 +55,9 @@ register("write_to_array", kernel_module="control_flow", inputs=["X", "I"], outp
 
 
 def _infer_array_read(ctx):
-    ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+    # the array's lod_level where it has one; else the output keeps its own (a program Fluid saved
+    # declares the array without one and the read's output with the level it has at run time)
+    ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level or None)
 
 
 register("read_from_array", kernel_module="control_flow", inputs=["X", "I", "X_W?"], outputs=["Out"], lod="drop",
@@ -122,7 +124,7 @@ register("while", kernel_module="control_flow", kernel="while_loop", lod="drop",
          grad=_grad_while, grad_reads=("X", "StepScopes"),
          inputs=["X*", "Condition"], outputs=["Out*", "StepScopes?"],
          attrs={"sub_block": _BLOCK, "max_iterations": Attr(100000, lambda v: is_int(v) and v > 0, "> 0"),
-                "is_test": False},
+                "is_test": False, "skip_eager_deletion_vars": _NAMES},
          doc="Runs its block while Condition (one bool, written by the block) holds, each iteration in a "
              "fresh child scope; X: what the block reads from outside, Out: what it writes there. Stops with "
              "an error naming the loop's source line after max_iterations iterations.")
@@ -140,13 +142,13 @@ register("conditional_block_grad", kernel_module="control_flow", lod="drop",
 register("conditional_block", kernel_module="control_flow", lod="drop", needs_lod=True,
          grad=_grad_conditional_block, grad_reads=("Input", "Scope"),
          inputs=["Cond*", "Input*"], outputs=["Out*", "Scope?"],
-         attrs={"sub_block": _BLOCK, "is_scalar_condition": True},
+         attrs={"sub_block": _BLOCK, "is_scalar_condition": True, "skip_eager_deletion_vars": _NAMES},
          doc="Runs its block once, in a child scope, when Cond holds (is_scalar_condition: its one value; "
              "else: Cond is not empty); Input: what the block reads from outside, Out: what it writes there "
              "(unchanged when the block does not run).")
 register("conditional_block_infer", kernel_module="control_flow", kernel="conditional_block", lod="drop",
          needs_lod=True, inputs=["Cond*", "Input*"], outputs=["Out*", "Scope?"],
-         attrs={"sub_block": _BLOCK, "is_scalar_condition": True},
+         attrs={"sub_block": _BLOCK, "is_scalar_condition": True, "skip_eager_deletion_vars": _NAMES},
          doc="conditional_block as Fluid's inference programs have it (save_inference_model writes it for a "
              "conditional_block): the same run, no gradient.")
 
@@ -226,7 +228,8 @@ def _grad_recurrent(g):
 register("recurrent", kernel_module="control_flow", lod="drop", needs_lod=True,
          inputs=["inputs*", "initial_states*", "parameters*"], outputs=["outputs*", "step_scopes"],
          attrs={"sub_block": _BLOCK, "ex_states": _NAMES, "states": _NAMES, "has_states": False,
-                "reverse": False, "is_train": True, "step_inputs": _NAMES, "step_outputs": _NAMES},
+                "reverse": False, "is_train": True, "skip_eager_deletion_vars": _NAMES, "step_inputs": _NAMES,
+                "step_outputs": _NAMES},
          infer=_infer_recurrent, grad=_grad_recurrent,
          grad_reads=("inputs", "initial_states", "parameters", "step_scopes"),
          doc="StaticRNN: runs its block once per time step t of the inputs ([T, ...] each; in the block "
@@ -356,7 +359,7 @@ def _grad_select_output(g):
 
 
 register("select_input", kernel_module="control_flow", inputs=["X*", "Mask"], outputs=["Out"], lod="drop",
-         infer=_infer_select_input, grad=_grad_select_input, grad_reads=("X", "Mask"),
+         traits=("unset_inputs",), infer=_infer_select_input, grad=_grad_select_input, grad_reads=("X", "Mask"),
          doc="Out = X[Mask] (Mask: int32 [1]); the other X's may have no value (a branch that did not run).")
 register("select_output", kernel_module="control_flow", inputs=["X", "Mask"], outputs=["Out*"], lod="drop",
          infer=_infer_select_output, grad=_grad_select_output, grad_reads=("Mask",), traits=("output_counts",),

@@ -176,6 +176,8 @@ TRAITS = {
     "scalar_0d_in_paddle2": "a reduction whose result, when no dim is left, is 0-D ([]) in a Paddle 2.x program "
                             "(Program._follows_paddle2, framework/program_release.py) and [1] in Fluid 1.8's: "
                             "the executor gives its kernels attrs['_zero_dim'] in such a program",
+    "unset_inputs": "its duplicable inputs may have no value (the output of a branch that did not run, as "
+                    "select_input's in Fluid's cond): its kernels get None for those",
     "updates_in_place": "an update whose outputs are its inputs' variables (ParamOut = Param): given "
                         "attrs['_update_in_place'], which the executor sets where nothing but its values, the "
                         "scope that the run writes back to and the op's inputs hold those arrays (for a dense "

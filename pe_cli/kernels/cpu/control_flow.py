@@ -324,7 +324,10 @@ def _selected(ins, count, op):
 
 
 def select_input(ins, attrs):
-    return {"Out": ins["X"][_selected(ins, len(ins["X"]), "select_input")]}
+    i = _selected(ins, len(ins["X"]), "select_input")
+    if ins["X"][i] is None:
+        raise PeError(f"select_input: X #{i}, which Mask={i} selects, has no value (its branch did not write it)")
+    return {"Out": ins["X"][i]}
 
 
 def select_output(ins, attrs):
