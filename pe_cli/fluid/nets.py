@@ -76,7 +76,7 @@ def _combine_heads(x):
 
 def scaled_dot_product_attention(queries, keys, values, num_heads=1, dropout_rate=0.0):
     """softmax(Q K^T / sqrt(d)) V over [batch, length, hidden] inputs; with ``num_heads`` > 1 the
-    inputs are first projected (fc without bias) and split into heads, and the heads joined after."""
+    inputs are first projected (fc with a bias, as Fluid 1.8.5's) and split into heads, and the heads joined after."""
     for v in (queries, keys, values):
         if len(v.shape) != 3:
             raise ValueError(f"scaled_dot_product_attention: inputs must be 3-D, '{v.name}' is {v.shape}")
@@ -84,9 +84,9 @@ def scaled_dot_product_attention(queries, keys, values, num_heads=1, dropout_rat
         raise ValueError("scaled_dot_product_attention: the hidden sizes must be divisible by num_heads")
     q, k, v = queries, keys, values
     if num_heads > 1:
-        q = layers.fc(q, size=q.shape[-1], num_flatten_dims=2, bias_attr=False)
-        k = layers.fc(k, size=k.shape[-1], num_flatten_dims=2, bias_attr=False)
-        v = layers.fc(v, size=v.shape[-1], num_flatten_dims=2, bias_attr=False)
+        q = layers.fc(q, size=q.shape[-1], num_flatten_dims=2)
+        k = layers.fc(k, size=k.shape[-1], num_flatten_dims=2)
+        v = layers.fc(v, size=v.shape[-1], num_flatten_dims=2)
         q, k, v = (_split_heads(t, num_heads) for t in (q, k, v))
     key_dim = k.shape[-1]
     scaled_q = layers.scale(q, scale=key_dim ** -0.5)

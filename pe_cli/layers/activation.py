@@ -94,11 +94,13 @@ def softmax(input, use_cudnn=False, name=None, axis=-1):
 
 
 def log_softmax(input, axis=None, dtype=None, name=None):
-    """Out = input - log(sum(exp(input))) along ``axis`` (None: the last), ``input`` cast to ``dtype``
-    first when given (Fluid 1.8's signature)."""
+    """Out = log(softmax(input)) along ``axis`` (None: the last), ``input`` cast to ``dtype`` first when
+    given: a softmax op and a log op, as Fluid 1.8.5's layer builds it (Paddle 2.x's
+    paddle.nn.functional.log_softmax is the one log_softmax op)."""
     if dtype is not None and convert_dtype(dtype) != input.dtype:
         input = cast(input, dtype)
-    return _append("log_softmax", input, name, {"axis": -1 if axis is None else axis})
+    return _append("log", _append("softmax", input, None, {"axis": -1 if axis is None else axis,
+                                                             "use_cudnn": False}), name)
 
 
 def _known_shape(layer, input, dims):

@@ -340,12 +340,12 @@ def unstack(x, axis=0, num=None):
 
 
 def rank(input):
-    """The number of dims of ``input``, an int32 tensor [1]."""
+    """The number of dims of ``input``, an int32 tensor [1] (an assign_value, as Fluid's)."""
     check_type(input, "input", Variable, "rank")
-    helper = LayerHelper("rank", input=input)
+    helper = LayerHelper("assign", input=input)
     out = helper.create_variable_for_type_inference("int32", stop_gradient=True)
-    helper.append_op("fill_constant", {}, {"Out": [out]},
-                     {"shape": [1], "dtype": "int32", "value": float(len(input.shape)), "force_cpu": False})
+    helper.append_op("assign_value", {}, {"Out": [out]},
+                     {"shape": [1], "dtype": "int32", "int32_values": [len(input.shape)]})
     out.stop_gradient = True
     return out
 

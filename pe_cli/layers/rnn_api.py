@@ -25,7 +25,6 @@ from .utils import assert_same_structure, flatten, is_sequence, map_structure, p
 
 __all__ = ["rnn", "birnn", "lstm"]
 
-_END = 2 ** 31 - 1
 
 
 def _transpose_batch_time(x):
@@ -114,9 +113,8 @@ def rnn(cell, inputs, initial_states=None, sequence_length=None, time_major=Fals
             srnn.step_output(var)
     stacked = srnn.outputs
     final_outputs = pack_sequence_as(outputs, stacked[:len(flat_outputs)])
-    last = [0, 1] if is_reverse else [-1, _END]     # the state after the last step run
-    final_states = pack_sequence_as(new_states, [squeeze(slice(s, [0], [last[0]], [last[1]]), [0])
-                                                 for s in stacked[len(flat_outputs):]])
+    last = 0 if is_reverse else -1     # the state after the last step run: a slice dropping the time dim, as Fluid's
+    final_states = pack_sequence_as(new_states, [s[last] for s in stacked[len(flat_outputs):]])
     if not time_major:
         final_outputs = map_structure(_transpose_batch_time, final_outputs)
     return final_outputs, final_states
