@@ -153,7 +153,8 @@ class While:
         if self.cond.name not in writes:
             raise PeError(f"While at {self.source}: the body never writes the condition '{self.cond.name}'; "
                           f"update it inside (less_than(i, n, cond=cond))")
-        scopes = self.helper.create_variable(name=f"{self.helper.name}.step_scopes", stop_gradient=True)
+        scopes = self.helper.create_variable(name=f"{self.helper.name}.step_scopes", stop_gradient=True,
+                                             type=VarType.STEP_SCOPES)
         with source_guard(self.source):
             self.helper.append_op("while", {"X": reads, "Condition": [self.cond]},
                                   {"Out": writes, "StepScopes": [scopes]},
@@ -174,7 +175,7 @@ def conditional(helper, conds, scalar=True, before_append=None):
     _pass_gradients(body, writes)
     # a persistable variable it writes (a learning rate) is also read: kept as it was when it does not run
     reads += [n for n in writes if n not in reads and body.var(n).persistable]
-    scope = helper.create_variable(name=f"{helper.name}.scope_{body.idx}", stop_gradient=True)
+    scope = helper.create_variable(name=f"{helper.name}.scope_{body.idx}", stop_gradient=True, type=VarType.STEP_SCOPES)
     helper.append_op("conditional_block", {"Cond": conds, "Input": reads}, {"Out": writes, "Scope": [scope]},
                      {"sub_block": body.idx, "is_scalar_condition": scalar})
 

@@ -16,6 +16,7 @@ each memory's new value are copied (``rnn_memory_helper``) into a variable named
 """
 import contextlib
 
+from ..base.dtypes import VarType
 from ..base.errors import PeError
 from .control_flow import block_io, sub_block
 from .creation import fill_constant_batch_size_like
@@ -122,7 +123,8 @@ class StaticRNN:
         reads, _ = block_io(self.block)
         parent = program.block(self.block.parent_idx)
         self.outputs = [parent.create_var(name=o.name, dtype=o.dtype) for o in self.step_outputs]
-        scopes = parent.create_var(name=unique_name.generate("_generated_var"), stop_gradient=True)
+        scopes = parent.create_var(name=unique_name.generate("_generated_var"), stop_gradient=True,
+                                   type=VarType.STEP_SCOPES)
         self.helper.append_op(
             "recurrent", {"inputs": self.inputs, "initial_states": self.boots, "parameters": reads},
             {"outputs": self.outputs, "step_scopes": [scopes]},

@@ -9,7 +9,11 @@ from ..base.dtypes import is_float
 from .define import Attr, fmt_shape, grad_var_name, grads_like, is_int, register, renamed
 
 _BLOCK = Attr(None, lambda v: is_int(v) and v > 0, "the index of a sub-block (> 0)")
-_NAMES = Attr(list)     # (skip_eager_deletion_vars: Fluid's garbage collector's; pe frees by liveness)
+_NAMES = Attr(list)
+# attributes pe takes from Fluid's programs and never sets itself (so its saves write none): Fluid's
+# garbage collector's skip_eager_deletion_vars (pe frees by liveness); recurrent's step_inputs /
+# step_outputs of pe's programs before it built Fluid's
+_UNSET = Attr(None)
 _GRAD_ATTRS = {"sub_block": _BLOCK, "seeds": _NAMES, "seed_grads": _NAMES, "wanted": _NAMES,
                "wanted_grads": _NAMES, "writes": _NAMES}
 
@@ -57,7 +61,9 @@ register("write_to_array", kernel_module="control_flow", inputs=["X", "I"], outp
 def _infer_array_read(ctx):
     # the array's lod_level where it has one; else the output keeps its own (a program Fluid saved
     # declares the array without one and the read's output with the level it has at run time)
-    ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level or None)
+    # (and its shape where the array has one: a saved array variable may carry none)
+    ctx.set_output("Out", ctx.shape("X") or ctx.output_var("Out").shape, ctx.dtype("X"),
+                   lod_level=ctx.input_var("X").lod_level or None)
 
 
 register("read_from_array", kernel_module="control_flow", inputs=["X", "I", "X_W?"], outputs=["Out"], lod="drop",
@@ -124,7 +130,7 @@ register("while", kernel_module="control_flow", kernel="while_loop", lod="drop",
          grad=_grad_while, grad_reads=("X", "StepScopes"),
          inputs=["X*", "Condition"], outputs=["Out*", "StepScopes?"],
          attrs={"sub_block": _BLOCK, "max_iterations": Attr(100000, lambda v: is_int(v) and v > 0, "> 0"),
-                "is_test": False, "skip_eager_deletion_vars": _NAMES},
+                "is_test": False, "skip_eager_deletion_vars": _UNSET},
          doc="Runs its block while Condition (one bool, written by the block) holds, each iteration in a "
              "fresh child scope; X: what the block reads from outside, Out: what it writes there. Stops with "
              "an error naming the loop's source line after max_iterations iterations.")
@@ -142,13 +148,13 @@ register("conditional_block_grad", kernel_module="control_flow", lod="drop",
 register("conditional_block", kernel_module="control_flow", lod="drop", needs_lod=True,
          grad=_grad_conditional_block, grad_reads=("Input", "Scope"),
          inputs=["Cond*", "Input*"], outputs=["Out*", "Scope?"],
-         attrs={"sub_block": _BLOCK, "is_scalar_condition": True, "skip_eager_deletion_vars": _NAMES},
+         attrs={"sub_block": _BLOCK, "is_scalar_condition": True, "skip_eager_deletion_vars": _UNSET},
          doc="Runs its block once, in a child scope, when Cond holds (is_scalar_condition: its one value; "
              "else: Cond is not empty); Input: what the block reads from outside, Out: what it writes there "
              "(unchanged when the block does not run).")
 register("conditional_block_infer", kernel_module="control_flow", kernel="conditional_block", lod="drop",
          needs_lod=True, inputs=["Cond*", "Input*"], outputs=["Out*", "Scope?"],
-         attrs={"sub_block": _BLOCK, "is_scalar_condition": True, "skip_eager_deletion_vars": _NAMES},
+         attrs={"sub_block": _BLOCK, "is_scalar_condition": True, "skip_eager_deletion_vars": _UNSET},
          doc="conditional_block as Fluid's inference programs have it (save_inference_model writes it for a "
              "conditional_block): the same run, no gradient.")
 
@@ -228,8 +234,8 @@ def _grad_recurrent(g):
 register("recurrent", kernel_module="control_flow", lod="drop", needs_lod=True,
          inputs=["inputs*", "initial_states*", "parameters*"], outputs=["outputs*", "step_scopes"],
          attrs={"sub_block": _BLOCK, "ex_states": _NAMES, "states": _NAMES, "has_states": False,
-                "reverse": False, "is_train": True, "skip_eager_deletion_vars": _NAMES, "step_inputs": _NAMES,
-                "step_outputs": _NAMES},
+                "reverse": False, "is_train": True, "skip_eager_deletion_vars": _UNSET, "step_inputs": _UNSET,
+                "step_outputs": _UNSET},
          infer=_infer_recurrent, grad=_grad_recurrent,
          grad_reads=("inputs", "initial_states", "parameters", "step_scopes"),
          doc="StaticRNN: runs its block once per time step t of the inputs ([T, ...] each; in the block "
