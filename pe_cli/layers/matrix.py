@@ -1,55 +1,53 @@
 """Products of matrices and vectors, and the parts of a matrix, with Fluid 1.8's signatures (its
 ``fluid.layers`` names from paddle.tensor): addmm, bmm, dot, t, cross, kron, trace, tril, triu and
-diag_embed. Each is one op or a few composed exactly; Paddle 2.x's names (pe_cli/paddle) use these."""
-import builtins
+diag_embed. Each builds the op of its name that Fluid 1.8's layer builds (ops/matrix.py; t a transpose,
+tril and triu a tril_triu); Paddle 2.x's names (pe_cli/paddle) use these."""
 import numbers
 
 import numpy as np
 
 from ..base.errors import ArgumentTypeError, ArgumentValueError
+from ..kernels.matrix_rules import CROSS_DEFAULT_DIM
 from .checks import NUMBERS, check_variable_and_dtype
 from .creation import assign
-from .elementwise import elementwise_add, elementwise_mul, elementwise_sub, scale
 from .helper import LayerHelper, _single
-from .indexing import gather_nd
-from .linalg import matmul
-from .manipulation import concat, reshape, slice, transpose
-from .reduction import reduce_sum
+from .manipulation import transpose
 
 __all__ = ["addmm", "bmm", "dot", "t", "cross", "kron", "trace", "tril", "triu", "diag_embed"]
 
 _FLOATS = ("float32", "float64")
+_KRON_TYPES = ("float16", "float32", "float64", "int32", "int64")
+
+
+def _op(op_type, inputs, attrs, like, name=None, out=None):
+    """Appends ``op_type`` writing Out (``out``, or a new variable of ``like``'s dtype, named ``name``)."""
+    helper = LayerHelper(op_type, name=name)
+    if out is None:
+        out = helper.create_variable_for_type_inference(like.dtype)
+    helper.append_op(op_type, inputs, {"Out": [out]}, attrs)
+    return out
 
 
 def addmm(input, x, y, alpha=1.0, beta=1.0, name=None):
-    """alpha * (x @ y) + beta * input, x and y 2-D, input broadcast to the product's shape."""
+    """alpha * (x @ y) + beta * input, x and y 2-D, input [1 or M, 1 or N] broadcast to the product's shape."""
     for what, v in (("input", input), ("x", x), ("y", y)):
         check_variable_and_dtype(v, what, _FLOATS, "addmm")
-    if len(x.shape) != 2 or len(y.shape) != 2:
-        raise ArgumentValueError(f"addmm: x {list(x.shape)} and y {list(y.shape)} must be 2-D matrices")
-    product = scale(matmul(x, y), scale=float(alpha))
-    return elementwise_add(scale(input, scale=float(beta)), product, name=name)
+    return _op("addmm", {"Input": [input], "X": [x], "Y": [y]}, {"Alpha": float(alpha), "Beta": float(beta)}, x,
+               name)
 
 
 def bmm(x, y, name=None):
     """Batched [B, M, K] @ [B, K, N] -> [B, M, N]."""
     for what, v in (("x", x), ("y", y)):
         check_variable_and_dtype(v, what, _FLOATS, "bmm")
-    xs, ys = list(x.shape), list(y.shape)
-    if len(xs) != 3 or len(ys) != 3:
-        raise ArgumentValueError(f"bmm: x {xs} and y {ys} must both be 3-D")
-    if xs[2] >= 0 and ys[1] >= 0 and xs[2] != ys[1]:
-        raise ArgumentValueError(f"bmm: x {xs} and y {ys}: x's width must equal y's height")
-    if xs[0] >= 0 and ys[0] >= 0 and xs[0] != ys[0]:
-        raise ArgumentValueError(f"bmm: x {xs} and y {ys} must have the same batch size")
-    return matmul(x, y, name=name)
+    return _op("bmm", {"X": [x], "Y": [y]}, {}, x, name)
 
 
 def dot(x, y, name=None):
     """The inner product along the last dim: [N] -> [1], [B, N] -> [B, 1]."""
     for what, v in (("x", x), ("y", y)):
         check_variable_and_dtype(v, what, NUMBERS, "dot")
-    return reduce_sum(elementwise_mul(x, y), dim=-1, keep_dim=len(x.shape) == 2, name=name)
+    return _op("dot", {"X": [x], "Y": [y]}, {}, x, name)
 
 
 def t(input, name=None):
@@ -60,34 +58,23 @@ def t(input, name=None):
 
 
 def cross(input, other, dim=None):
-    """The cross product of ``input`` and ``other`` along ``dim`` (None: the first dim of size 3)."""
-    shape = list(input.shape)
-    if dim is None:
-        dim = next((i for i, d in enumerate(shape) if d == 3), None)
-    if dim is None or not -len(shape) <= dim < len(shape) or shape[dim] != 3:
-        raise ArgumentValueError(f"cross: input {shape} needs a dim of size 3 at dim={dim}")
-    dim %= len(shape)
-    xs = [slice(input, [dim], [i], [i + 1]) for i in range(3)]
-    ys = [slice(other, [dim], [i], [i + 1]) for i in range(3)]
-    parts = [elementwise_sub(elementwise_mul(xs[(i + 1) % 3], ys[(i + 2) % 3]),
-                             elementwise_mul(xs[(i + 2) % 3], ys[(i + 1) % 3])) for i in range(3)]
-    return concat(parts, axis=dim)
+    """The cross product of ``input`` and ``other`` along ``dim``. As Fluid 1.8's layer, a ``dim`` that is
+    None or 0 is not passed, so the op takes the first dim of size 3."""
+    return cross_along(input, other, dim if dim else CROSS_DEFAULT_DIM)
+
+
+def cross_along(x, y, dim, name=None):
+    """The cross op along ``dim`` (9, CROSS_DEFAULT_DIM: the first dim of size 3)."""
+    return _op("cross", {"X": [x], "Y": [y]}, {"dim": int(dim)}, x, name)
 
 
 def kron(x, y, out=None, name=None):
-    """The Kronecker product of two tensors of known shapes (the one of lower rank gains leading
-    dims of size 1)."""
+    """The Kronecker product of two tensors (the one of lower rank gains leading dims of size 1)."""
     for what, v in (("x", x), ("y", y)):
-        check_variable_and_dtype(v, what, NUMBERS, "kron")
-    xs, ys = list(x.shape), list(y.shape)
-    if builtins.min(xs + ys + [0]) < 0:
-        raise ArgumentValueError(f"kron: pe needs the sizes of x {xs} and y {ys} known when the program is built")
-    rank = builtins.max(len(xs), len(ys))
-    xs, ys = [1] * (rank - len(xs)) + xs, [1] * (rank - len(ys)) + ys
-    xe = reshape(x, [d for a in xs for d in (a, 1)])
-    ye = reshape(y, [d for b in ys for d in (1, b)])
-    result = reshape(elementwise_mul(xe, ye), [a * b for a, b in zip(xs, ys)] if rank else [1], name=name)
-    return result if out is None else assign(result, out)
+        check_variable_and_dtype(v, what, _KRON_TYPES, "kron")
+    if out is not None:
+        check_variable_and_dtype(out, "out", _KRON_TYPES, "kron")
+    return _op("kron", {"X": [x], "Y": [y]}, {}, x, name, out)
 
 
 def diagonal_coords(rows, cols, offset):
@@ -97,23 +84,20 @@ def diagonal_coords(rows, cols, offset):
 
 
 def trace(input, offset=0, dim1=0, dim2=1, out=None, name=None):
-    """The sum of diagonal ``offset`` of the 2-D planes (dim1, dim2) of ``input`` (sizes known)."""
-    check_variable_and_dtype(input, "input", NUMBERS, "trace")
+    """The sums of diagonal ``offset`` of the 2-D planes (dim1, dim2) of ``input``, Fluid 1.8's trace op
+    (which takes the smaller of the two dims first, whatever their order)."""
+    check_variable_and_dtype(input, "input", ("int32", "int64", "float16", "float32", "float64"), "trace")
     shape = list(input.shape)
     if len(shape) < 2:
         raise AssertionError(f"trace: the input must be at least 2-dimensional, got {shape}")
-    if not (-len(shape) <= dim1 < len(shape) and -len(shape) <= dim2 < len(shape)):
+    if not (dim1 < len(shape) and dim2 < len(shape)):
         raise AssertionError(f"trace: dim1={dim1} and dim2={dim2} must be in [{-len(shape)}, {len(shape) - 1}]")
-    a1, a2 = dim1 % len(shape), dim2 % len(shape)
-    if a1 == a2:
+    if dim1 % len(shape) == dim2 % len(shape):
         raise AssertionError(f"trace: dim1 and dim2 cannot be the same dimension, got dim1={dim1}, dim2={dim2}")
-    if shape[a1] < 0 or shape[a2] < 0:
-        raise ArgumentValueError(f"trace: pe needs dims {a1} and {a2} of {shape} known when the program is built")
-    perm = [a1, a2] + [d for d in range(len(shape)) if d not in (a1, a2)]
-    moved = input if perm == list(range(len(perm))) else transpose(input, perm)
-    diagonal = gather_nd(moved, diagonal_coords(shape[a1], shape[a2], int(offset)))
-    result = reduce_sum(diagonal, dim=0, keep_dim=False, name=name)
-    return result if out is None else assign(result, out)
+    if out is not None:
+        check_variable_and_dtype(out, "out", ("float16", "float32", "float64", "int32", "int64"), "trace")
+    return _op("trace", {"Input": [input]}, {"offset": int(offset), "dim1": int(dim1), "dim2": int(dim2)}, input,
+               name, out)
 
 
 def _triangle(op, input, diagonal, lower, name):

@@ -295,6 +295,18 @@ def grads_like(pairs):
     return infer
 
 
+def grad_of(op_type, reads, ins_from_outputs=(), out_grads=("Out",), in_grads=("X",)):
+    """A grad maker appending ``op_type`` (Fluid's ``<op>_grad``, its attributes the forward op's) that
+    reads forward inputs ``reads``, forward outputs ``ins_from_outputs`` and the gradients of
+    ``out_grads``, writing the gradients of ``in_grads``."""
+    def grad(g):
+        ins = {s: g.input(s) for s in reads}
+        ins.update({s: g.output(s) for s in ins_from_outputs})
+        ins.update({grad_var_name(s): g.out_grad(s) for s in out_grads})
+        g.op(op_type, ins, {grad_var_name(s): g.in_grad(s) for s in in_grads}, g.attrs)
+    return grad
+
+
 # -- gradients of gradients (Fluid's *_grad_grad ops), written with the op family's own ops ------
 
 def grad_of_bilinear_grad(forward, x_slot, y_slot, out_slot, grad_types):

@@ -2,7 +2,7 @@
 cross_entropy and cross_entropy2 (X holding probabilities), sigmoid_cross_entropy_with_logits,
 teacher_student_sigmoid_loss, kldiv_loss and label_smooth. The shape checks and grad makers here
 serve the other loss families too."""
-from .define import Attr, fmt_shape, grads_like, register
+from .define import Attr, fmt_shape, grad_of as _grad_of, grads_like, register
 
 
 def _check_label(ctx, logits, label, soft, name="Logits"):
@@ -146,17 +146,6 @@ def _same_shape(ctx, a, b):
         ctx.fail(f"{b} {fmt_shape(y)} must have the shape of {a} {fmt_shape(x)}")
     if ctx.dtype(a) != ctx.dtype(b):
         ctx.fail(f"{b} is {ctx.dtype(b)} but {a} is {ctx.dtype(a)}; cast one of them")
-
-
-def _grad_of(op_type, reads, ins_from_outputs=(), out_grads=("Out",), in_grads=("X",)):
-    """A grad maker appending ``op_type`` that reads forward inputs ``reads``, forward outputs
-    ``ins_from_outputs`` and the gradients of ``out_grads``, writing the gradients of ``in_grads``."""
-    def grad(g):
-        ins = {s: g.input(s) for s in reads}
-        ins.update({s: g.output(s) for s in ins_from_outputs})
-        ins.update({f"{s}@GRAD": g.out_grad(s) for s in out_grads})
-        g.op(op_type, ins, {f"{s}@GRAD": g.in_grad(s) for s in in_grads}, g.attrs)
-    return grad
 
 
 def _infer_pairwise(slots, outs):

@@ -200,7 +200,8 @@ def median(x, axis=None, keepdim=False, name=None):
 
 
 def trace(x, offset=0, axis1=0, axis2=1, name=None):
-    """The sum of the diagonal ``offset`` of the 2-D planes (axis1, axis2) of x."""
+    """The sums of the diagonal ``offset`` of the 2-D planes (axis1, axis2) of x (the smaller dim taken first,
+    as Paddle's trace op takes them)."""
     return L.trace(x, offset, axis1, axis2, name=name)
 
 

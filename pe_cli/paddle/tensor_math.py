@@ -15,6 +15,8 @@ from ..base.errors import PeError
 from ..framework.variable import Variable
 from ..layers.checks import check_variable_and_dtype
 from ..layers.helper import _single
+from ..layers.matrix import cross_along
+from ..kernels.matrix_rules import CROSS_DEFAULT_DIM
 from .alpha_keywords import renamed, written_to
 
 __all__ = ["add", "subtract", "multiply", "divide", "floor_divide", "mod", "remainder", "floor_mod", "maximum",
@@ -275,13 +277,12 @@ def log1p(x, name=None, *, out=None):
 
 
 def cross(x, y, axis=None, name=None):
-    """The cross product along ``axis`` (None: the first dim of size 3)."""
-    return L.cross(x, y, dim=axis)
+    """The cross product along ``axis`` (None: the first dim of size 3; 0 is dim 0, as Paddle 2.x's)."""
+    return cross_along(x, y, CROSS_DEFAULT_DIM if axis is None else axis, name=name)
 
 
 def kron(x, y, name=None):
-    """The Kronecker product of two tensors of known shapes (the one of lower rank gains leading
-    dims of size 1)."""
+    """The Kronecker product of two tensors (the one of lower rank gains leading dims of size 1)."""
     return L.kron(x, y, name=name)
 
 

@@ -1,0 +1,118 @@
+"""The matrix family on the CPU (ops/matrix.py): addmm and bmm through linalg's matmul kernels (one GEMM,
+or a stack of them), dot, cross, kron and trace with numpy."""
+import numpy as np
+
+from ...base.errors import PeError
+from ..matrix_rules import cross_dim, diagonal
+from . import linalg
+from .elementwise import unbroadcast
+
+_PLAIN = {"transpose_X": False, "transpose_Y": False, "alpha": 1.0}
+
+
+def addmm_check(inp, x, y):
+    """Fluid's run-time check of addmm's shapes: Input broadcasts along a dim only from a size of 1 (a 1-D
+    Input is a row, as Paddle 2.x takes it)."""
+    inp = (1,) * (2 - len(inp)) + tuple(inp)
+    for i, size in ((0, x[0]), (1, y[1])):
+        if inp[i] != size and inp[i] != 1:
+            raise PeError(f"addmm: Input {list(inp)} does not broadcast to X @ Y {[x[0], y[1]]}: its dim {i} "
+                          f"must be 1 or {size}")
+    if x[1] != y[0]:
+        raise PeError(f"addmm: X {list(x)}'s width must equal Y {list(y)}'s height")
+
+
+def addmm(ins, attrs):
+    inp, x, y = ins["Input"], ins["X"], ins["Y"]
+    addmm_check(inp.shape, x.shape, y.shape)
+    product = linalg.matmul({"X": x, "Y": y}, dict(_PLAIN, alpha=float(attrs["Alpha"])))["Out"]
+    return {"Out": (product + x.dtype.type(attrs["Beta"]) * inp).astype(x.dtype, copy=False)}
+
+
+def addmm_grad(ins, attrs):
+    inp, x, y, dout = ins["Input"], ins["X"], ins["Y"], ins["Out@GRAD"]
+    scaled = dict(_PLAIN, alpha=float(attrs["Alpha"]))
+    pair = {"X": x, "Y": y, "Out@GRAD": dout}
+    return {"Input@GRAD": (unbroadcast(dout, inp.shape) * dout.dtype.type(attrs["Beta"])).astype(inp.dtype),
+            "X@GRAD": linalg.matmul_grad_x(pair, scaled)["X@GRAD"],
+            "Y@GRAD": linalg.matmul_grad_y(pair, scaled)["Y@GRAD"]}
+
+
+def bmm(ins, attrs):
+    return linalg.matmul(ins, _PLAIN)
+
+
+def bmm_grad(ins, attrs):
+    return {**linalg.matmul_grad_x(ins, _PLAIN), **linalg.matmul_grad_y(ins, _PLAIN)}
+
+
+def dot(ins, attrs):
+    x, y = ins["X"], ins["Y"]
+    return {"Out": (x * y).sum(axis=-1, keepdims=True, dtype=x.dtype)}
+
+
+def dot_grad(ins, attrs):
+    x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
+    dout = dout.reshape(x.shape[:-1] + (1,))
+    return {"X@GRAD": (dout * y).astype(x.dtype, copy=False), "Y@GRAD": (dout * x).astype(y.dtype, copy=False)}
+
+
+def cross(ins, attrs):
+    x, y = ins["X"], ins["Y"]
+    if x.shape != y.shape:
+        raise PeError(f"cross: X {list(x.shape)} and Y {list(y.shape)} must have the same shape")
+    return {"Out": np.cross(x, y, axis=cross_dim(x.shape, attrs["dim"])).astype(x.dtype, copy=False)}
+
+
+def cross_grad(ins, attrs):
+    x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
+    axis = cross_dim(x.shape, attrs["dim"])
+    return {"X@GRAD": np.cross(y, dout, axis=axis).astype(x.dtype, copy=False),
+            "Y@GRAD": np.cross(dout, x, axis=axis).astype(y.dtype, copy=False)}
+
+
+def _kron_operands(x, y):
+    rank = max(x.ndim, y.ndim)
+    return x.reshape((1,) * (rank - x.ndim) + x.shape), y.reshape((1,) * (rank - y.ndim) + y.shape)
+
+
+def kron(ins, attrs):
+    x, y = _kron_operands(ins["X"], ins["Y"])
+    out = x.reshape([d for a in x.shape for d in (a, 1)]) * y.reshape([d for b in y.shape for d in (1, b)])
+    return {"Out": out.reshape([a * b for a, b in zip(x.shape, y.shape)]).astype(ins["X"].dtype, copy=False)}
+
+
+def kron_grad(ins, attrs):
+    x, y = _kron_operands(ins["X"], ins["Y"])
+    d = ins["Out@GRAD"].reshape([n for a, b in zip(x.shape, y.shape) for n in (a, b)])
+    xs = x.reshape([n for a in x.shape for n in (a, 1)])
+    ys = y.reshape([n for b in y.shape for n in (1, b)])
+    rank = x.ndim
+    dx = (d * ys).sum(axis=tuple(2 * i + 1 for i in range(rank)))
+    dy = (d * xs).sum(axis=tuple(2 * i for i in range(rank)))
+    return {"X@GRAD": dx.reshape(ins["X"].shape).astype(x.dtype, copy=False),
+            "Y@GRAD": dy.reshape(ins["Y"].shape).astype(y.dtype, copy=False)}
+
+
+def _diagonal_index(x_shape, attrs):
+    """(the planes' dims, the row and column indices of the diagonal's elements in them)."""
+    dims, row, col, n = diagonal(x_shape, attrs)
+    k = np.arange(n)
+    return dims, k + row, k + col
+
+
+def trace(ins, attrs):
+    x = ins["Input"]
+    dims, rows, cols = _diagonal_index(x.shape, attrs)
+    planes = np.moveaxis(x, dims, (-2, -1))
+    out = planes[..., rows, cols].sum(axis=-1, dtype=x.dtype)
+    return {"Out": np.asarray(out, dtype=x.dtype).reshape(planes.shape[:-2] or (1,))}
+
+
+def trace_grad(ins, attrs):
+    x_shape, dout = ins["Input"].shape, ins["Out@GRAD"]
+    dims, rows, cols = _diagonal_index(x_shape, attrs)
+    dx = np.zeros(x_shape, dtype=dout.dtype)
+    planes = np.moveaxis(dx, dims, (-2, -1))
+    planes[..., rows, cols] = dout.reshape(planes.shape[:-2] + (1,))
+    return {"Input@GRAD": dx}

@@ -1,0 +1,41 @@
+"""The matrix family's rules that its shape inference (ops/matrix.py) and the kernels of both devices
+apply alike: cross's dim, trace's planes and diagonal, kron's shape."""
+from ..base.errors import PeError
+
+# cross's dim when none is given (Fluid's DDim::kMaxRank): the first dim of size 3
+CROSS_DEFAULT_DIM = 9
+
+
+def cross_dim(shape, dim):
+    """cross's dim at run time: the attribute, or (9, Fluid's default) the first dim of size 3."""
+    if dim == CROSS_DEFAULT_DIM:
+        dim = next((i for i, n in enumerate(shape) if n == 3), None)
+        if dim is None:
+            raise PeError(f"cross: X {list(shape)} has no dim of size 3 to take the cross product along")
+        return dim
+    if not -len(shape) <= dim < len(shape) or shape[dim] != 3:
+        raise PeError(f"cross: dim={dim} of X {list(shape)} must name a dim of size 3")
+    return dim % len(shape)
+
+
+def trace_dims(rank, attrs):
+    """The two dims of trace's planes, the smaller first, as Fluid 1.8's kernels take them whatever
+    the order of dim1 and dim2 (a positive offset moves along the larger one)."""
+    a, b = attrs["dim1"] % rank, attrs["dim2"] % rank
+    return min(a, b), max(a, b)
+
+
+def diagonal(shape, attrs):
+    """(the planes' dims, the diagonal's first row, first column, length) of trace's diagonal."""
+    lo, hi = trace_dims(len(shape), attrs)
+    offset = attrs["offset"]
+    row, col = max(-offset, 0), max(offset, 0)
+    return (lo, hi), row, col, max(0, min(shape[lo] - row, shape[hi] - col))
+
+
+def kron_shape(x, y):
+    """The Kronecker product's shape: the shorter shape gets leading dims of 1, then dims multiply
+    (-1 where either is unknown)."""
+    rank = max(len(x), len(y))
+    x, y = [1] * (rank - len(x)) + list(x), [1] * (rank - len(y)) + list(y)
+    return [a * b if a >= 0 and b >= 0 else -1 for a, b in zip(x, y)]
