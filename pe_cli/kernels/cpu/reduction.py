@@ -1,6 +1,8 @@
-"""Kernels of ops/reduction.py: numpy reductions over dims (mean, reduce_*), their gradients, cumsum
-and the sum of squares."""
+"""Kernels of ops/reduction.py: numpy reductions over dims (mean, reduce_*), their gradients, cumsum,
+the sum of squares and the norms (frobenius_norm, p_norm, l1_norm)."""
 import numpy as np
+
+from ...base.dtypes import convert_dtype
 
 
 def scalar_shape(attrs):
@@ -145,3 +147,50 @@ def squared_l2_norm(ins, attrs):
 def squared_l2_norm_grad(ins, attrs):
     x, dout = ins["X"], ins["Out@GRAD"]
     return {"X@GRAD": (x * (x.dtype.type(2) * dout.reshape(-1)[0].astype(x.dtype))).astype(x.dtype, copy=False)}
+
+
+def frobenius_norm(ins, attrs):
+    x = ins["X"]
+    if attrs["out_dtype"] >= 0:
+        x = x.astype(convert_dtype(attrs["out_dtype"]))
+    out = np.sqrt(np.sum(np.square(x), axis=reduce_axes(x, attrs), keepdims=attrs["keep_dim"], dtype=x.dtype))
+    return {"Out": np.asarray(out, dtype=x.dtype).reshape(np.shape(out) or scalar_shape(attrs))}
+
+
+def frobenius_norm_grad(ins, attrs):
+    x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
+    norm = _expand_back(x, attrs, out.astype(x.dtype, copy=False))
+    return {"X@GRAD": (x / (norm + x.dtype.type(1e-12)) * _expand_back(x, attrs, dout)).astype(x.dtype, copy=False)}
+
+
+def _norm_axis(x, attrs):
+    return attrs["axis"] % max(x.ndim, 1)
+
+
+def p_norm(ins, attrs):
+    x, p = ins["X"], attrs["porder"]
+    axis = _norm_axis(x, attrs)
+    out = np.power(np.sum(np.power(np.abs(x), x.dtype.type(p)), axis=axis, keepdims=True), x.dtype.type(1.0 / p))
+    shape = out.shape if attrs["keepdim"] else x.shape[:axis] + x.shape[axis + 1:]
+    return {"Out": out.astype(x.dtype, copy=False).reshape(shape)}
+
+
+def p_norm_grad(ins, attrs):
+    x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
+    p = x.dtype.type(attrs["porder"])
+    axis = _norm_axis(x, attrs)
+    kept = x.shape[:axis] + (1,) + x.shape[axis + 1:]
+    norm, d = out.reshape(kept), dout.reshape(kept)
+    one, eps = x.dtype.type(1), x.dtype.type(attrs["epsilon"])
+    dx = np.power(np.abs(x), p - one) / (np.power(norm, p - one) + eps) * d * np.sign(x)
+    return {"X@GRAD": dx.astype(x.dtype, copy=False)}
+
+
+def l1_norm(ins, attrs):
+    x = ins["X"]
+    return {"Out": np.array([np.sum(np.abs(x), dtype=x.dtype)], dtype=x.dtype)}
+
+
+def l1_norm_grad(ins, attrs):
+    x, dout = ins["X"], ins["Out@GRAD"]
+    return {"X@GRAD": (np.sign(x) * dout.reshape(-1)[0]).astype(x.dtype, copy=False)}

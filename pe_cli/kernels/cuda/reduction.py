@@ -1,11 +1,12 @@
 """CUDA twins of kernels/cpu/reduction.py: reductions are block reductions (_reduce.py), cumsum one
-thread per line, the gradients one grid-stride pass."""
+thread per line, the gradients one grid-stride pass; the norms elementwise launches around a reduction."""
 import numpy as np
 from numba import cuda
 
+from ...base.dtypes import convert_dtype
 from ..cpu import reduction as _cpu
 from . import runtime as rt
-from ._elementwise import Unary, expand_to, offset
+from ._elementwise import Binary, Ternary, Unary, expand_to, offset, scalar_arg
 from ._launch import copy, flat, grid
 from ._reduce import normalize_axes, plan, reduce
 from .launcher import jit_kernel
@@ -193,3 +194,81 @@ def squared_l2_norm_grad(ins, attrs):
     if out.size:
         _times_twice[grid(out.size)](flat(x), flat(dout), flat(out))
     return {"X@GRAD": out}
+
+
+# -- norms ----------------------------------------------------------------------------------------
+
+@cuda.jit(device=True, inline=True)
+def _abs_pow(x, p, q):
+    return abs(x) ** p
+
+
+@cuda.jit(device=True, inline=True)
+def _root(x, p, q):
+    return x ** p
+
+
+@cuda.jit(device=True, inline=True)
+def _over_norm(x, norm, d, p, q):
+    return x / (norm + p) * d
+
+
+@cuda.jit(device=True, inline=True)
+def _p_norm_grad(x, norm, d, p, eps):
+    s = 1 if x > 0 else (-1 if x < 0 else 0)
+    return abs(x) ** (p - 1) / (norm ** (p - 1) + eps) * d * s
+
+
+@cuda.jit(device=True, inline=True)
+def _signed(x, d, p, q):
+    return d if x > 0 else (-d if x < 0 else 0 * d)
+
+
+_ABS_POW, _ROOT, _OVER_NORM, _P_NORM_GRAD = Unary(_abs_pow), Unary(_root), Ternary(_over_norm), Ternary(_p_norm_grad)
+_SIGNED = Binary(_signed)
+
+
+def frobenius_norm(ins, attrs):
+    x = ins["X"]
+    if attrs["out_dtype"] >= 0:
+        x = copy(x, convert_dtype(attrs["out_dtype"]))
+    out = reduce(_square(x), _axes(x, attrs), "sum", keepdims=attrs["keep_dim"])
+    out = _ROOT(out, scalar_arg(out.dtype, 0.5))
+    return {"Out": out if out.ndim else out.reshape(_cpu.scalar_shape(attrs))}
+
+
+def frobenius_norm_grad(ins, attrs):
+    x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
+    kept = _kept_shape(x, attrs)
+    norm, d = expand_to(out.reshape(kept), x.shape), expand_to(dout.reshape(kept), x.shape)
+    return {"X@GRAD": _OVER_NORM(x, norm, d, scalar_arg(x.dtype, 1e-12))}
+
+
+def _norm_kept(x, attrs):
+    axis = attrs["axis"] % max(x.ndim, 1)
+    return axis, tuple(1 if i == axis else n for i, n in enumerate(x.shape))
+
+
+def p_norm(ins, attrs):
+    x, p = ins["X"], attrs["porder"]
+    axis, kept = _norm_kept(x, attrs)
+    out = _ROOT(reduce(_ABS_POW(x, scalar_arg(x.dtype, p)), (axis,), "sum", keepdims=True), scalar_arg(x.dtype, 1 / p))
+    return {"Out": out if attrs["keepdim"] else out.reshape(tuple(x.shape[:axis]) + tuple(x.shape[axis + 1:]))}
+
+
+def p_norm_grad(ins, attrs):
+    x, out, dout = ins["X"], ins["Out"], ins["Out@GRAD"]
+    _, kept = _norm_kept(x, attrs)
+    norm, d = expand_to(out.reshape(kept), x.shape), expand_to(dout.reshape(kept), x.shape)
+    return {"X@GRAD": _P_NORM_GRAD(x, norm, d, scalar_arg(x.dtype, attrs["porder"]),
+                                   scalar_arg(x.dtype, attrs["epsilon"]))}
+
+
+def l1_norm(ins, attrs):
+    x = ins["X"]
+    return {"Out": reduce(_ABS_POW(x, scalar_arg(x.dtype, 1.0)), range(x.ndim), "sum").reshape((1,))}
+
+
+def l1_norm_grad(ins, attrs):
+    x, dout = ins["X"], ins["Out@GRAD"]
+    return {"X@GRAD": _SIGNED(x, expand_to(dout.reshape((1,) * max(x.ndim, 1)), x.shape))}

@@ -25,7 +25,9 @@ def ctr_metric_bundle(input, label):
     local_abserr, local_sqrerr, local_prob, local_q, local_pos_num, local_ins_num = totals
     diff = layers.elementwise_sub(input, label)
     _accumulate(layers.reshape(layers.reduce_sum(layers.square(diff)), [1]), local_sqrerr)
-    _accumulate(layers.reshape(layers.reduce_sum(layers.abs(diff)), [1]), local_abserr)
+    abserr = helper.create_variable_for_type_inference("float32", stop_gradient=True)
+    helper.append_op("l1_norm", {"X": [diff]}, {"Out": [abserr]})      # Fluid's op: sum(|diff|), [1]
+    _accumulate(abserr, local_abserr)
     _accumulate(layers.reshape(layers.reduce_sum(input), [1]), local_prob)
     _accumulate(layers.reshape(layers.reduce_sum(layers.sigmoid(input)), [1]), local_q)
     _accumulate(layers.reshape(layers.reduce_sum(label), [1]), local_pos_num)
