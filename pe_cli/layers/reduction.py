@@ -1,18 +1,17 @@
 """Reductions with Fluid 1.x signatures: mean (of all elements), reduce_sum/mean/max/min/prod,
-reduce_all/any, cumsum, logsumexp, dist (the p-norm of a difference) and allclose."""
+reduce_all/any, cumsum, logsumexp, dist (the p-norm of a difference, the dist op) and allclose (the
+allclose op)."""
 __all__ = ["cumsum", "mean", "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
            "reduce_all", "reduce_any", "logsumexp", "dist", "allclose"]
-import math
 import numbers
 
 from ..base.errors import ArgumentTypeError
-from .activation import abs, exp, log, pow, sqrt, square  # noqa: A004 -- the activation layers
+from .activation import exp, log
 from .checks import check_type, check_variable_and_dtype
 from .creation import assign
-from .elementwise import elementwise_add, elementwise_sub, scale
+from .elementwise import elementwise_add, elementwise_sub
 from .helper import LayerHelper, _as_list, _single
-from .logic import less_equal, logical_and, logical_or, not_equal
-from .manipulation import cast, reshape, squeeze
+from .manipulation import reshape, squeeze
 
 
 # The dtypes Fluid 1.8's reduction layers take (a TypeError for another); the others check none
@@ -79,34 +78,22 @@ def logsumexp(x, dim=None, keepdim=False, out=None, name=None):
 
 
 def dist(x, y, p=2):
-    """The p-norm of x - y (broadcast) over all of it, shape [1]: p = 0 counts the nonzeros, inf / -inf
-    is the largest / smallest |x - y|, another p (sum |x - y|^p)^(1/p)."""
+    """The p-norm of x - y (broadcast) over all of it, shape [1] (Fluid 1.8's dist op): p = 0 counts the
+    nonzeros, inf / -inf is the largest / smallest |x - y|, another p (sum |x - y|^p)^(1/p)."""
     for what, v in (("x", x), ("y", y)):
         check_variable_and_dtype(v, what, ("float32", "float64"), "dist")
     if not isinstance(p, numbers.Real) or isinstance(p, bool):
         raise ArgumentTypeError(f"dist: p must be a number, got {type(p).__name__}")
-    z = elementwise_sub(x, y)
-    if p == 2:
-        return sqrt(reduce_sum(square(z)))
-    if p == math.inf:
-        return reduce_max(abs(z))
-    if p == -math.inf:
-        return reduce_min(abs(z))
-    if p == 0:
-        zero = _single("fill_any_like", z, {"X": [z]}, {"value": 0.0}, stop_gradient=True)
-        return reduce_sum(cast(not_equal(z, zero), z.dtype))
-    return pow(reduce_sum(pow(abs(z), factor=float(p))), factor=1.0 / float(p))
+    return _single("dist", x, {"X": [x], "Y": [y]}, {"p": float(p)})
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
-    """A bool [1]: |input - other| <= atol + rtol * |other| everywhere (nan equal to nan when ``equal_nan``)."""
+    """A bool [1] (Fluid 1.8's allclose op): |input - other| <= atol + rtol * |other| everywhere (NaN equal to
+    NaN at the same places when ``equal_nan``)."""
     for what, v in (("input", input), ("other", other)):
         check_variable_and_dtype(v, what, ("float32", "float64"), "allclose")
     for what, v in (("rtol", rtol), ("atol", atol)):
         check_type(v, what, float, "allclose")
     check_type(equal_nan, "equal_nan", bool, "allclose")
-    bound = scale(abs(other), scale=float(rtol), bias=float(atol))
-    close = less_equal(abs(elementwise_sub(input, other)), bound)
-    if equal_nan:
-        close = logical_or(close, logical_and(not_equal(input, input), not_equal(other, other)))
-    return reduce_all(close, name=name)
+    return _single("allclose", input, {"Input": [input], "Other": [other]},
+                   {"rtol": rtol, "atol": atol, "equal_nan": equal_nan}, name=name, dtype="bool")

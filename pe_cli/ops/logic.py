@@ -1,7 +1,7 @@
 """Comparisons (less_than, less_equal, greater_than, greater_equal, equal, not_equal) and logical
 ops (logical_and, logical_or, logical_xor, logical_not): elementwise, bool results. Bitwise ops
 (bitwise_and, bitwise_or, bitwise_xor, bitwise_not, Paddle 2.x's): on bool and integer tensors,
-X's dtype."""
+X's dtype. equal_reduce and allclose: whether two tensors are equal (within tolerances: allclose), one bool."""
 from .define import Attr, fmt_shape, register
 from .elementwise import broadcast_shape
 
@@ -70,3 +70,17 @@ register("equal_reduce", kernel_module="logic", inputs=["X", "Y"], outputs=["Out
          attrs={"axis": Attr(-1, lambda v: v >= -1, ">= -1")}, infer=_infer_equal_reduce,
          doc="Out = [True] when X == Y at every element (Y broadcast as in elementwise ops; floats equal within "
              "1e-8), else [False].")
+
+
+def _infer_allclose(ctx):
+    x, y = ctx.shape("Input"), ctx.shape("Other")
+    if len(x) != len(y) or any(a >= 0 and b >= 0 and a != b for a, b in zip(x, y)):
+        ctx.fail(f"Input {fmt_shape(x)} and Other {fmt_shape(y)} must have the same shape")
+    ctx.set_output("Out", [1], "bool")
+
+
+register("allclose", kernel_module="logic", inputs=["Input", "Other"], outputs=["Out"], lod="drop",
+         attrs={"rtol": Attr(1e-5), "atol": Attr(1e-8), "equal_nan": Attr(False, choices=(False, True))},
+         infer=_infer_allclose,
+         doc="Out = [all(|Input - Other| <= atol + rtol * |Other|)] (bool [1]), computed in Input's dtype; with "
+             "equal_nan a NaN equals a NaN at the same place.")

@@ -1,8 +1,11 @@
-"""cos_sim (Fluid's): Out[i] = <X[i], Y[i]> / (|X[i]| |Y[i]|) for each row, Y of X's rows or of
-one row (compared with every row of X). XNorm and YNorm, the rows' norms, are outputs too: the
-gradient reads them. Out is a sequence when X is (Fluid's ShareLoD X -> Out): PaddleRec's tagspace
-reshapes cos_sim of sequences with sequence_reshape."""
-from .define import fmt_shape, register
+"""Similarities and distances of Fluid 1.8. cos_sim: Out[i] = <X[i], Y[i]> / (|X[i]| |Y[i]|) for each row,
+Y of X's rows or of one row (compared with every row of X). XNorm and YNorm, the rows' norms, are outputs
+too: the gradient reads them. Out is a sequence when X is (Fluid's ShareLoD X -> Out): PaddleRec's
+tagspace reshapes cos_sim of sequences with sequence_reshape. squared_l2_distance: the squared distance
+of each row of X to its row of Y (or Y's one row); dist: the p-norm of X - Y (broadcast)."""
+from .define import Attr, fmt_shape, grad_of, grads_like, register
+
+_XY_GRADS = grads_like({"X@GRAD": "X", "Y@GRAD": "Y"})
 
 
 def _infer(ctx):
@@ -34,3 +37,55 @@ register("cos_sim", kernel_module="similarity", inputs=["X", "Y"], outputs=["Out
 register("cos_sim_grad", kernel_module="similarity",
          inputs=["X", "Y", "Out", "XNorm", "YNorm", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"],
          infer=lambda ctx: [ctx.set_output(s, ctx.shape(s[:-5]), ctx.dtype(s[:-5])) for s in ("X@GRAD", "Y@GRAD")])
+
+
+# -- squared_l2_distance ---------------------------------------------------------------------------
+
+def _width(shape):
+    rows, size = shape[0], 1
+    for d in shape[1:]:
+        size = size * d if d >= 0 and size >= 0 else -1
+    return rows, size
+
+
+def _infer_squared_l2(ctx):
+    x, y = ctx.shape("X"), ctx.shape("Y")
+    if len(x) != len(y) or len(x) < 2:
+        ctx.fail(f"X {fmt_shape(x)} and Y {fmt_shape(y)} must have as many dims, at least 2")
+    (xr, xw), (yr, yw) = _width(x), _width(y)
+    if xw >= 0 and yw >= 0 and xw != yw:
+        ctx.fail(f"the rows of X {fmt_shape(x)} and Y {fmt_shape(y)} must be of one size")
+    if xr >= 0 and yr >= 0 and yr not in (1, xr):
+        ctx.fail(f"Y {fmt_shape(y)} has {yr} rows: it needs X's {xr} rows, or 1 (compared with every row of X)")
+    ctx.set_output("sub_result", [xr, xw], ctx.dtype("X"))
+    ctx.set_output("Out", [xr, 1], ctx.dtype("X"))
+
+
+register("squared_l2_distance", kernel_module="similarity", inputs=["X", "Y"], outputs=["sub_result", "Out"],
+         infer=_infer_squared_l2, grad=grad_of("squared_l2_distance_grad", ("X", "Y"), ("sub_result",),
+                                                in_grads=("X", "Y")),
+         grad_reads=("X", "Y", "sub_result"), lod="drop",
+         doc="sub_result = X - Y row by row (X, Y flattened to [rows, cols]; Y of X's rows or one row), "
+             "Out[i] = the sum of sub_result[i]^2, shape [rows, 1].")
+register("squared_l2_distance_grad", kernel_module="similarity", inputs=["X", "Y", "sub_result", "Out@GRAD"],
+         outputs=["X@GRAD?", "Y@GRAD?"], no_need_buffer=("X", "Y"), infer=_XY_GRADS)
+
+
+# -- dist ------------------------------------------------------------------------------------------
+
+def _infer_dist(ctx):
+    x, y = ctx.shape("X"), ctx.shape("Y")
+    for a, b in zip(reversed(x), reversed(y)):
+        if a >= 0 and b >= 0 and a != b and 1 not in (a, b):
+            ctx.fail(f"X {fmt_shape(x)} and Y {fmt_shape(y)} do not broadcast")
+    ctx.set_output("Out", [1], ctx.dtype("X"))
+
+
+_DIST_ATTRS = {"p": Attr(2.0)}
+register("dist", kernel_module="similarity", inputs=["X", "Y"], outputs=["Out"], attrs=_DIST_ATTRS,
+         infer=_infer_dist, grad=grad_of("dist_grad", ("X", "Y"), ("Out",), in_grads=("X", "Y")),
+         grad_reads=("X", "Y", "Out"), lod="drop",
+         doc="Out = the p-norm of Z = X - Y (broadcast), shape [1]: p = 0 counts Z's nonzeros, inf / -inf is the "
+             "largest / smallest |Z|, another p (sum |Z|^p)^(1/p).")
+register("dist_grad", kernel_module="similarity", inputs=["X", "Y", "Out", "Out@GRAD"],
+         outputs=["X@GRAD?", "Y@GRAD?"], attrs=_DIST_ATTRS, infer=_XY_GRADS)

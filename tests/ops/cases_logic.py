@@ -1,6 +1,6 @@
 """Op cases for family logic: the comparisons (less_than, ..., not_equal, numpy's broadcasting, both
 ways: a 0-D X against a [1] Y), logical_not/and/or/xor and bitwise_not/and/or/xor (integers and
-bool), against numpy's operators."""
+bool), equal_reduce and allclose (tolerances, equal_nan), against numpy's operators and allclose."""
 import numpy as np
 
 from op_test import OpCase
@@ -38,4 +38,20 @@ CASES += [
            name="equal_reduce_broadcast"),
     OpCase("equal_reduce", {"X": np.array([[1, 1], [2, 2]], np.int64), "Y": np.array([1, 2], np.int64)},
            lambda i, a: {"Out": np.array([True])}, attrs={"axis": 0}, name="equal_reduce_axis"),
+]
+
+
+def _allclose(i, a):
+    return {"Out": np.array([np.allclose(i["Input"], i["Other"], a["rtol"], a["atol"], a["equal_nan"])])}
+
+
+_NEAR = X + 1e-6 * rng.normal(size=X.shape)
+_NAN = np.array([1.0, np.nan, 3.0])
+CASES += [
+    OpCase("allclose", {"Input": X, "Other": _NEAR}, _allclose, name="allclose_within"),
+    OpCase("allclose", {"Input": X, "Other": _NEAR}, _allclose, attrs={"rtol": 1e-9, "atol": 1e-9},
+           name="allclose_outside"),
+    OpCase("allclose", {"Input": _NAN, "Other": _NAN + 1e-9}, _allclose, attrs={"equal_nan": True},
+           name="allclose_equal_nan"),
+    OpCase("allclose", {"Input": _NAN, "Other": _NAN}, _allclose, name="allclose_nan_not_equal"),
 ]

@@ -1,6 +1,8 @@
 """Kernels of ops/logic.py: comparisons and logical ops, numpy elementwise (bool results)."""
 import numpy as np
 
+from ...base.errors import PeError
+
 
 def _compare(fn):
     def kernel(ins, attrs):
@@ -61,3 +63,20 @@ def _close(x, y):
 
 def equal_reduce(ins, attrs):
     return {"Out": np.array([bool(np.all(_compare(_close)(ins, attrs)["Out"]))])}
+
+
+def allclose(ins, attrs):
+    """Fluid's rule, in Input's dtype: |x - y| <= atol + rtol * |y| everywhere; with equal_nan, NaNs at the same
+    places and every other element close."""
+    x, y = ins["Input"], ins["Other"]
+    if x.shape != y.shape:
+        raise PeError(f"allclose: Input {list(x.shape)} and Other {list(y.shape)} must have the same shape")
+    t = x.dtype.type
+    with np.errstate(invalid="ignore"):
+        close = np.abs(x - y) <= t(attrs["atol"]) + t(attrs["rtol"]) * np.abs(y)
+    if attrs["equal_nan"]:
+        x_nan, y_nan = np.isnan(x), np.isnan(y)
+        result = bool(np.all(x_nan == y_nan) and np.all(close != x_nan))
+    else:
+        result = bool(np.all(close))
+    return {"Out": np.array([result])}

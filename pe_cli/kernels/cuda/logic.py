@@ -1,5 +1,6 @@
 """CUDA kernels of ops/logic.py: comparisons and logic compute on the host (their results feed
-conditions read there), and so do the bitwise ops, beside them (masks, rarely large)."""
+conditions read there), and so do the bitwise ops, beside them (masks, rarely large), and allclose (one
+bool, read there)."""
 from ..cpu import logic as _cpu
 from .control_flow import _on_host
 
@@ -19,3 +20,4 @@ bitwise_and = _on_host(_cpu.bitwise_and)
 bitwise_or = _on_host(_cpu.bitwise_or)
 bitwise_xor = _on_host(_cpu.bitwise_xor)
 equal_reduce = _on_host(_cpu.equal_reduce)
+allclose = _on_host(_cpu.allclose)

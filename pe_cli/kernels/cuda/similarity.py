@@ -1,11 +1,14 @@
 """cos_sim on a GPU: one thread per row of X for the forward and for dX (and dY when Y has X's rows),
-one thread per column for dY when Y is one row compared with every row of X (a sum over the rows)."""
+one thread per column for dY when Y is one row compared with every row of X (a sum over the rows).
+squared_l2_distance and dist: elementwise launches around a reduction (_reduce.py)."""
 import math
 
 from numba import cuda
 
 from . import runtime as rt
+from ._elementwise import Binary, Ternary, Unary, expand_to, scalar_arg
 from ._launch import flat, grid
+from ._reduce import reduce, sum_to_shape
 from .launcher import jit_kernel
 
 
@@ -77,3 +80,90 @@ def cos_sim_grad(ins, attrs):
         if y_rows == 1 and rows > 1:
             _grad_one_y[grid(d)](*args, flat(dy), rows, d)
     return {"X@GRAD": dx, "Y@GRAD": dy}
+
+
+# -- squared_l2_distance and dist: elementwise launches around a reduction ---------------------------
+
+@cuda.jit(device=True, inline=True)
+def _minus(a, b, p, q):
+    return a - b
+
+
+@cuda.jit(device=True, inline=True)
+def _abs_minus(a, b, p, q):
+    return abs(a - b)
+
+
+@cuda.jit(device=True, inline=True)
+def _square(a, p, q):
+    return a * a
+
+
+@cuda.jit(device=True, inline=True)
+def _negated(a, p, q):
+    return -a
+
+
+@cuda.jit(device=True, inline=True)
+def _twice_times(d, s, p, q):
+    return p * d * s
+
+
+@cuda.jit(device=True, inline=True)
+def _abs_pow(a, p, q):
+    """a^p of a >= 0; with p = 0, 1 where a is nonzero (dist's count of nonzeros)."""
+    if p == 0:
+        return a - a + (1 if a != 0 else 0)
+    return a ** p
+
+
+@cuda.jit(device=True, inline=True)
+def _dist_grad(z, norm, d, p, q):
+    s = 1 if z > 0 else (-1 if z < 0 else 0)
+    if q == 2:              # p = 0: no gradient
+        return z - z
+    if q == 1:              # p = inf or -inf: the extreme elements
+        return s * d if abs(z) == norm else z - z
+    return (abs(z) / norm) ** (p - 1) * s * d
+
+
+_MINUS, _ABS_MINUS, _SQUARE, _TWICE_TIMES = Binary(_minus), Binary(_abs_minus), Unary(_square), Binary(_twice_times)
+_ABS_POW, _DIST_GRAD, _NEGATED = Unary(_abs_pow), Ternary(_dist_grad), Unary(_negated)
+
+
+def squared_l2_distance(ins, attrs):
+    x, y = ins["X"], ins["Y"]
+    rows, cols = x.shape[0], x.size // max(x.shape[0], 1)
+    if y.size // max(y.shape[0], 1) != cols or y.shape[0] not in (1, rows):
+        raise ValueError(f"squared_l2_distance: Y {list(y.shape)} must have the rows of X {list(x.shape)} "
+                         f"(or one row) of X's size")
+    sub = _MINUS(x.reshape((rows, cols)), y.reshape((y.shape[0], cols)), shape=(rows, cols))
+    return {"sub_result": sub, "Out": reduce(_SQUARE(sub), (1,), "sum", keepdims=True)}
+
+
+def squared_l2_distance_grad(ins, attrs):
+    sub, dout, y = ins["sub_result"], ins["Out@GRAD"], ins["Y"]
+    grad = _TWICE_TIMES(dout.reshape((sub.shape[0], 1)), sub, scalar_arg(sub.dtype, 2), shape=sub.shape)
+    dy = grad if y.shape[0] == sub.shape[0] else reduce(grad, (0,), "sum", keepdims=True)
+    return {"X@GRAD": grad.reshape(tuple(ins["X"].shape)),
+            "Y@GRAD": _NEGATED(dy).reshape(tuple(y.shape))}
+
+
+def dist(ins, attrs):
+    x, y, p = ins["X"], ins["Y"], attrs["p"]
+    z = _ABS_MINUS(x, y)
+    if math.isinf(p):
+        return {"Out": reduce(z, range(z.ndim), "max" if p > 0 else "min").reshape((1,))}
+    total = reduce(_ABS_POW(z, scalar_arg(x.dtype, p)), range(z.ndim), "sum").reshape((1,))
+    return {"Out": total if p == 0 else _ABS_POW(total, scalar_arg(x.dtype, 1.0 / p))}
+
+
+def dist_grad(ins, attrs):
+    x, y, out, dout, p = ins["X"], ins["Y"], ins["Out"], ins["Out@GRAD"], attrs["p"]
+    z = _MINUS(x, y)
+    ones = (1,) * max(z.ndim, 1)
+    norm, d = expand_to(out.reshape(ones), z.shape), expand_to(dout.reshape(ones), z.shape)
+    mode = 1 if math.isinf(p) else (2 if p == 0 else 0)
+    grad = _DIST_GRAD(z, norm, d, scalar_arg(x.dtype, 1.0 if mode else p), mode)
+    dy = sum_to_shape(grad, tuple(y.shape))
+    return {"X@GRAD": sum_to_shape(grad, tuple(x.shape)), "Y@GRAD": _NEGATED(dy)}
