@@ -1,7 +1,8 @@
 """Classification losses (kernels in kernels/<device>/loss_classification.py): softmax_with_cross_entropy,
 cross_entropy and cross_entropy2 (X holding probabilities), sigmoid_cross_entropy_with_logits,
-teacher_student_sigmoid_loss, kldiv_loss and label_smooth. The shape checks and grad makers here
-serve the other loss families too."""
+teacher_student_sigmoid_loss, kldiv_loss, label_smooth, log_loss; Fluid 1.8's bce_loss (binary cross-entropy of
+probabilities), nll_loss (the negative log-likelihood of log-probabilities), hinge_loss and modified_huber_loss
+(margin losses of two-class scores). The shape checks and grad makers here serve the other loss families too."""
 from .define import Attr, fmt_shape, grad_of as _grad_of, grads_like, register
 
 
@@ -234,3 +235,63 @@ register("log_loss", kernel_module="loss_classification", inputs=["Predicted", "
              "(Fluid's log_loss: Predicted holds probabilities). No gradient flows to Labels.")
 register("log_loss_grad", kernel_module="loss_classification", inputs=["Predicted", "Labels", "Loss@GRAD"],
          outputs=["Predicted@GRAD"], attrs=_LOG_ATTRS, infer=grads_like({"Predicted@GRAD": "Predicted"}))
+
+
+# -- bce_loss, nll_loss, hinge_loss, modified_huber_loss -------------------------------------------------
+
+def _infer_bce(ctx):
+    _same_shape(ctx, "X", "Label")
+    ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"))
+
+
+register("bce_loss", kernel_module="loss_classification", inputs=["X", "Label"], outputs=["Out"], infer=_infer_bce,
+         grad=_grad_of("bce_loss_grad", ("X", "Label")), grad_reads=("X", "Label"),
+         doc="Out = -(Label * log(X) + (1 - Label) * log(1 - X)) elementwise, each log at least -100; X holds "
+             "probabilities in [0, 1] (the CPU kernel refuses others, as Fluid's).")
+register("bce_loss_grad", kernel_module="loss_classification", inputs=["X", "Label", "Out@GRAD"], outputs=["X@GRAD"],
+         infer=grads_like({"X@GRAD": "X"}))
+
+
+def _infer_nll(ctx):
+    x, label, reduction = ctx.shape("X"), ctx.shape("Label"), ctx.attrs["reduction"]
+    if len(x) not in (2, 4) or len(label) != len(x) - 1:
+        ctx.fail(f"X {fmt_shape(x)} must be [N, C] with Label [N], or [N, C, H, W] with Label [N, H, W]; "
+                 f"Label is {fmt_shape(label)}")
+    kept = [x[0]] + list(x[2:])
+    if any(a >= 0 and b >= 0 and a != b for a, b in zip(kept, label)):
+        ctx.fail(f"Label {fmt_shape(label)} must be X {fmt_shape(x)} without its class dim")
+    w = ctx.shape("Weight") if ctx.has_input("Weight") else None
+    if w is not None and (len(w) != 1 or (x[1] >= 0 and w[0] >= 0 and x[1] != w[0])):
+        ctx.fail(f"Weight {fmt_shape(ctx.shape('Weight'))} must be 1-D, one weight per class of X {fmt_shape(x)}")
+    ctx.set_output("Out", kept if reduction == "none" else [1], ctx.dtype("X"))
+    ctx.set_output("Total_weight", [1], ctx.dtype("X"))
+
+
+_NLL_ATTRS = {"ignore_index": Attr(-100, lambda v: isinstance(v, int), "an int"),
+              "reduction": Attr("mean", choices=("mean", "sum", "none"))}
+register("nll_loss", kernel_module="loss_classification", inputs=["X", "Label", "Weight?"],
+         outputs=["Out", "Total_weight"], attrs=_NLL_ATTRS, infer=_infer_nll, lod="drop",
+         grad=_grad_of("nll_loss_grad", ("X", "Label", "Weight"), ("Total_weight",)),
+         grad_reads=("X", "Label", "Weight", "Total_weight"),
+         doc="Each position's loss is -X[class Label] * Weight[Label] (Weight 1 without it; 0 where Label is "
+             "ignore_index); Out is those losses (reduction none), their sum, or their sum over Total_weight, the "
+             "sum of the weights (mean; the sum when that is 0).")
+register("nll_loss_grad", kernel_module="loss_classification",
+         inputs=["X", "Label", "Weight?", "Total_weight", "Out@GRAD"], outputs=["X@GRAD"], attrs=_NLL_ATTRS,
+         no_need_buffer=("X",), infer=grads_like({"X@GRAD": "X"}))
+
+register("hinge_loss", kernel_module="loss_classification", inputs=["Logits", "Labels"], outputs=["Loss"],
+         infer=_infer_pairwise(("Logits", "Labels"), ("Loss",)),
+         grad=_grad_of("hinge_loss_grad", ("Logits", "Labels"), out_grads=("Loss",), in_grads=("Logits",)),
+         grad_reads=("Logits", "Labels"),
+         doc="Loss = max(0, 1 - Logits * (2 * Labels - 1)) for [N, 1] scores and 0/1 labels.")
+register("hinge_loss_grad", kernel_module="loss_classification", inputs=["Logits", "Labels", "Loss@GRAD"],
+         outputs=["Logits@GRAD"], infer=grads_like({"Logits@GRAD": "Logits"}))
+
+register("modified_huber_loss", kernel_module="loss_classification", inputs=["X", "Y"],
+         outputs=["IntermediateVal", "Out"], infer=_infer_pairwise(("X", "Y"), ("IntermediateVal", "Out")),
+         grad=_grad_of("modified_huber_loss_grad", ("Y",), ("IntermediateVal",)), grad_reads=("Y", "IntermediateVal"),
+         doc="IntermediateVal = X * (2 * Y - 1) = v; Out = -4 v where v < -1, (1 - v)^2 where v < 1, else 0; "
+             "[N, 1] scores and 0/1 labels (Fluid checks neither's values).")
+register("modified_huber_loss_grad", kernel_module="loss_classification", inputs=["Y", "IntermediateVal", "Out@GRAD"],
+         outputs=["X@GRAD"], infer=grads_like({"X@GRAD": "Y"}))

@@ -180,3 +180,47 @@ CASES += [
     OpCase("log_loss", {"Predicted": rng.uniform(0.1, 0.9, (3, 1)), "Labels": rng.uniform(0, 1, (3, 1))},
            _log_loss_ref, attrs={"epsilon": 0.01}, grad=("Predicted",), name="log_loss_soft_eps"),
 ]
+
+
+def _bce_ref(i, a):
+    x, label = i["X"], i["Label"]
+    return {"Out": -(label * np.maximum(np.log(x), -100) + (1 - label) * np.maximum(np.log(1 - x), -100))}
+
+
+def _nll_ref(i, a):
+    x, label = np.moveaxis(i["X"], 1, -1), i["Label"]
+    weight = i.get("Weight", np.ones(x.shape[-1]))
+    kept = label != a["ignore_index"]
+    ids = np.where(kept, label, 0)
+    w = weight[ids] * kept
+    losses = -np.take_along_axis(x, ids[..., None], -1)[..., 0] * w
+    if a["reduction"] == "none":
+        return {"Out": losses, "Total_weight": np.zeros(1)}
+    out = losses.sum() / (w.sum() if a["reduction"] == "mean" else 1.0)
+    return {"Out": np.array([out]), "Total_weight": np.array([w.sum()])}
+
+
+def _margin_scores():
+    return {"X": rng.normal(size=(6, 1)) * 2, "Y": np.array([[0.0], [1.0], [1.0], [0.0], [1.0], [0.0]])}
+
+
+def _mhl_ref(i, a):
+    v = i["X"] * (2 * i["Y"] - 1)
+    return {"IntermediateVal": v, "Out": np.where(v < -1, -4 * v, np.where(v < 1, (1 - v) ** 2, 0))}
+
+
+_SCORES = _margin_scores()
+CASES += [
+    OpCase("bce_loss", {"X": rng.uniform(0.05, 0.95, (3, 4)), "Label": rng.integers(0, 2, (3, 4)) * 1.0}, _bce_ref,
+           grad=("X",)),
+    OpCase("nll_loss", {"X": r(4, 3), "Label": np.array([0, 2, 1, 2])}, _nll_ref, grad=("X",), loss_outputs=("Out",)),
+    OpCase("nll_loss", {"X": r(5, 3), "Label": np.array([0, 2, -100, 1, 2]), "Weight": rng.uniform(0.5, 2, 3)},
+           _nll_ref, attrs={"reduction": "sum"}, grad=("X",), loss_outputs=("Out",), name="nll_loss_weight_ignored_sum"),
+    OpCase("nll_loss", {"X": r(2, 3, 2, 2), "Label": rng.integers(0, 3, (2, 2, 2))}, _nll_ref,
+           attrs={"reduction": "none", "ignore_index": 1}, grad=("X",), loss_outputs=("Out",), name="nll_loss_4d_none"),
+    OpCase("nll_loss", {"X": r(2, 3, 1, 2), "Label": rng.integers(0, 3, (2, 1, 2)), "Weight": rng.uniform(0.5, 2, 3)},
+           _nll_ref, grad=("X",), loss_outputs=("Out",), name="nll_loss_4d_mean_weight"),
+    OpCase("hinge_loss", {"Logits": _SCORES["X"], "Labels": _SCORES["Y"]},
+           lambda i, a: {"Loss": np.maximum(0, 1 - i["Logits"] * (2 * i["Labels"] - 1))}, grad=("Logits",)),
+    OpCase("modified_huber_loss", dict(_SCORES), _mhl_ref, grad=("X",), loss_outputs=("Out",)),
+]
