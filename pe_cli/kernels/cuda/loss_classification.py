@@ -1,18 +1,19 @@
 """CUDA twins of kernels/cpu/loss_classification.py. Row losses (softmax_with_cross_entropy,
 soft-label cross_entropy) are block reductions along the last dim. A hard label outside
 [0, classes) that is not ignore_index gives a NaN loss and gradient for its row (the CPU raises;
-checking on the host would stall the device every step). label_smooth, kldiv_loss and
-teacher_student_sigmoid_loss are elementwise launches and the shared reduction for sums."""
+checking on the host would stall the device every step). The elementwise losses (label_smooth, kldiv_loss,
+teacher_student_sigmoid_loss, log_loss, ...) are in _loss_elementwise.py, imported here by name."""
 import math
 
 import numpy as np
 from numba import cuda
 
-from ..cpu import loss_classification as _cpu
 from . import runtime as rt
-from ._elementwise import Binary, Ternary, Unary
-from ._host import on_host
+from ._elementwise import Unary
 from ._launch import THREADS, flat, grid, per_dtype, rows_grid
+from ._loss_elementwise import (kldiv_loss, kldiv_loss_grad, label_smooth, label_smooth_grad,  # noqa: F401
+                                log_loss, log_loss_grad, teacher_student_sigmoid_loss,
+                                teacher_student_sigmoid_loss_grad)
 from ._reduce import block_max, block_sum, reduce
 from .launcher import jit_kernel
 
@@ -283,118 +284,3 @@ def sigmoid_cross_entropy_with_logits_grad(ins, attrs):
                                  attrs["ignore_index"])
     return {"X@GRAD": dx}
 
-
-# -- label_smooth -----------------------------------------------------------------------------------
-
-@cuda.jit(device=True, inline=True)
-def _smooth(a, p, q):
-    return (1 - p) * a + q
-
-
-@cuda.jit(device=True, inline=True)
-def _smooth_prior(a, b, p, q):
-    return (1 - p) * a + p * b
-
-
-_smooth_uniform = Unary(_smooth)
-_smooth_to = Binary(_smooth_prior)
-
-
-def label_smooth(ins, attrs):
-    x, eps = ins["X"], float(attrs["epsilon"])
-    if "PriorDist" in ins:
-        prior = ins["PriorDist"]
-        return {"Out": _smooth_to(x, prior.reshape((prior.size,)), eps, shape=x.shape)}
-    return {"Out": _smooth_uniform(x, eps, eps / tuple(x.shape)[-1])}
-
-
-def label_smooth_grad(ins, attrs):
-    return {"X@GRAD": _smooth_uniform(ins["Out@GRAD"], float(attrs["epsilon"]), 0.0)}
-
-
-# -- kldiv_loss -------------------------------------------------------------------------------------
-
-@cuda.jit(device=True, inline=True)
-def _kl(x, t, p, q):
-    return t * (math.log(t) - x) if t > 0 else 0 * x
-
-
-@jit_kernel
-def _kl_grad(x, t, d, scalar, scale, dx):
-    i = cuda.grid(1)
-    step = cuda.gridsize(1)
-    while i < x.size:
-        g = d[0] if scalar else d[i]
-        dx[i] = -t[i] * g * scale if t[i] > 0 else 0
-        i += step
-
-
-@cuda.jit(device=True, inline=True)
-def _div(a, p, q):
-    return a / p
-
-
-_kl_terms = Binary(_kl)
-_divide = Unary(_div)
-
-
-def kldiv_loss(ins, attrs):
-    x, t = ins["X"], ins["Target"]
-    loss = _kl_terms(x, t)
-    red = attrs["reduction"]
-    if red == "none":
-        return {"Loss": loss}
-    total = reduce(flat(loss), (0,), "sum").reshape((1,))
-    return {"Loss": _divide(total, float(max(_cpu.kl_scale(x, red), 1)))}
-
-
-def kldiv_loss_grad(ins, attrs):
-    x, t, dloss = ins["X"], ins["Target"], ins["Loss@GRAD"]
-    red = attrs["reduction"]
-    dx = rt.empty(x.shape, x.dtype)
-    if x.size:
-        _kl_grad[grid(x.size)](flat(x), flat(t), flat(dloss), red != "none", 1.0 / max(_cpu.kl_scale(x, red), 1),
-                               flat(dx))
-    return {"X@GRAD": dx}
-
-
-# -- teacher_student_sigmoid_loss ------------------------------------------------------------------------
-
-@cuda.jit(device=True, inline=True)
-def _teacher_student(x, label, p, q):
-    sp = max(x, 0) + math.log1p(math.exp(-abs(x)))
-    if label < -1:
-        return sp
-    if label < 0:
-        return sp - x
-    if label < 1:
-        return 2 * sp - x * label
-    return 2 * sp - x - x * (label - 1)
-
-
-@cuda.jit(device=True, inline=True)
-def _teacher_student_grad(x, label, d, up, low):
-    s = min(max(x, low), up)
-    pred = 1 / (1 + math.exp(-s))
-    g = -pred if label < -1 else (1 - pred if label < 0 else label - 2 * pred)
-    if s >= up or s <= low:
-        g = 0.0
-    return -g * d
-
-
-_ts_losses = Binary(_teacher_student)
-_ts_grads = Ternary(_teacher_student_grad)
-
-
-def teacher_student_sigmoid_loss(ins, attrs):
-    return {"Y": _ts_losses(ins["X"], ins["Label"])}
-
-
-def teacher_student_sigmoid_loss_grad(ins, attrs):
-    return {"X@GRAD": _ts_grads(ins["X"], ins["Label"], ins["Y@GRAD"], float(attrs["soft_max_up_bound"]),
-                                float(attrs["soft_max_lower_bound"]))}
-
-
-# log_loss: the CPU kernels on the host (a device twin is not written yet)
-log_loss = on_host(_cpu.log_loss)
-log_loss_grad = on_host(_cpu.log_loss_grad)

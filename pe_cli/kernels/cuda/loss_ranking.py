@@ -8,7 +8,7 @@ from ..cpu import loss_ranking as _cpu
 from . import runtime as rt
 from ._elementwise import Binary, Ternary
 from ._launch import flat, grid
-from .loss_classification import _divide
+from ._loss_elementwise import _divide
 from .launcher import jit_kernel
 
 
