@@ -1,14 +1,16 @@
 """``paddle.fluid.dygraph``: the eager execution Fluid's op tests use (``base.guard``, ``to_variable``,
 ``backward()`` and ``gradient()`` on what ops made, pe_cli/fluid/dygraph/eager.py), and ``Layer`` and the
 layer classes of ``fluid.dygraph.nn`` (Conv2D, Pool2D, Linear, BatchNorm, ...) in static programs, as
-Fluid's work there. pe builds static graphs (Program, Executor); any other name of this module, Fluid's
-dygraph switches and classes (``enable_dygraph``, ``VarBase``, ``ComplexVariable``, ...), and the layer
-classes called inside ``guard()``, say so in one error."""
+Fluid's work there; its loss classes BCELoss and NLLLoss (losses.py) there and inside ``guard()``. pe
+builds static graphs (Program, Executor); any other name of this module, Fluid's dygraph switches and
+classes (``enable_dygraph``, ``VarBase``, ``ComplexVariable``, ...), and the other layer classes called
+inside ``guard()``, say so in one error."""
 from ..unsupported import unsupported, unsupported_module
 from . import base  # noqa: F401
 from . import layers, nn  # noqa: F401
 from .base import enabled, guard, to_variable  # noqa: F401
 from .layers import Layer  # noqa: F401
+from .losses import BCELoss, NLLLoss  # noqa: F401
 from .nn import (BatchNorm, BilinearTensorProduct, Conv2D, Conv2DTranspose, Conv3D, Conv3DTranspose,  # noqa: F401
                  Dropout, Embedding, GroupNorm, GRUUnit, InstanceNorm, LayerNorm, Linear, Pool2D, PRelu,
                  SpectralNorm, TreeConv)

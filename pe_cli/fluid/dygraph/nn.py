@@ -13,11 +13,12 @@ from ...layers.checks import check_type, check_variable_and_dtype
 from ...framework.variable import Variable
 from ...training.initializer import Constant, Normal
 from .layers import FluidLayer
+from .losses import BCELoss, NLLLoss  # noqa: F401
 from .normalization import BatchNorm, GroupNorm, InstanceNorm, LayerNorm, SpectralNorm  # noqa: F401
 
 __all__ = ["Conv2D", "Conv3D", "Pool2D", "Linear", "BatchNorm", "Dropout", "Embedding", "GRUUnit", "InstanceNorm",
            "LayerNorm", "PRelu", "BilinearTensorProduct", "Conv2DTranspose", "Conv3DTranspose", "GroupNorm",
-           "SpectralNorm", "TreeConv"]
+           "SpectralNorm", "TreeConv", "BCELoss", "NLLLoss"]
 
 FLOATS = ("float16", "float32", "float64")
 _GRU_ACTIVATIONS = {"identity": 0, "sigmoid": 1, "tanh": 2, "relu": 3}

@@ -1,6 +1,6 @@
 """The elementwise losses of the loss_classification family on a GPU (kernels/cuda/loss_classification.py
-imports them): label_smooth, kldiv_loss and teacher_student_sigmoid_loss as elementwise launches and the
-shared reduction for sums; log_loss on the host."""
+imports them): label_smooth, kldiv_loss, teacher_student_sigmoid_loss, bce_loss, hinge_loss and
+modified_huber_loss as elementwise launches (and the shared reduction for sums); log_loss on the host."""
 import math
 
 from numba import cuda
@@ -128,3 +128,82 @@ def teacher_student_sigmoid_loss_grad(ins, attrs):
 # log_loss: the CPU kernels on the host (a device twin is not written yet)
 log_loss = on_host(_cpu.log_loss)
 log_loss_grad = on_host(_cpu.log_loss_grad)
+
+
+# -- bce_loss, hinge_loss, modified_huber_loss -------------------------------------------------------------
+
+@cuda.jit(device=True, inline=True)
+def _capped_log(v):
+    """log(v), at least -100 (Fluid's bce_loss); v <= 0 gives -100 (a negative X gives NaN below)."""
+    return max(math.log(v), -100.0) if v > 0 else -100.0
+
+
+@cuda.jit(device=True, inline=True)
+def _bce(x, label, p, q):
+    if x < 0 or x > 1:      # the CPU kernel refuses it; here the loss is NaN
+        return math.nan
+    return (label - 1) * _capped_log(1 - x) - label * _capped_log(x)
+
+
+@cuda.jit(device=True, inline=True)
+def _bce_grad(x, label, d, p, q):
+    return d * ((x - label) / max((1 - x) * x, 1e-12))
+
+
+@cuda.jit(device=True, inline=True)
+def _hinge(x, y, p, q):
+    return max(1 - x * (2 * y - 1), 0)
+
+
+@cuda.jit(device=True, inline=True)
+def _hinge_grad(x, y, d, p, q):
+    s = 2 * y - 1
+    return -s * d if x * s < 1 else 0 * d
+
+
+@cuda.jit(device=True, inline=True)
+def _signed_score(x, y, p, q):
+    return x * (2 * y - 1)
+
+
+@cuda.jit(device=True, inline=True)
+def _modified_huber(v, p, q):
+    if v < -1:
+        return -4 * v
+    return (1 - v) * (1 - v) if v < 1 else 0 * v
+
+
+@cuda.jit(device=True, inline=True)
+def _modified_huber_grad(y, v, d, p, q):
+    if v < -1:
+        return -4 * (2 * y - 1) * d
+    return -2 * (1 - v) * (2 * y - 1) * d if v < 1 else 0 * d
+
+
+_BCE, _BCE_GRAD, _HINGE, _HINGE_GRAD = Binary(_bce), Ternary(_bce_grad), Binary(_hinge), Ternary(_hinge_grad)
+_SIGNED, _MHL, _MHL_GRAD = Binary(_signed_score), Unary(_modified_huber), Ternary(_modified_huber_grad)
+
+
+def bce_loss(ins, attrs):
+    return {"Out": _BCE(ins["X"], ins["Label"])}
+
+
+def bce_loss_grad(ins, attrs):
+    return {"X@GRAD": _BCE_GRAD(ins["X"], ins["Label"], ins["Out@GRAD"])}
+
+
+def hinge_loss(ins, attrs):
+    return {"Loss": _HINGE(ins["Logits"], ins["Labels"])}
+
+
+def hinge_loss_grad(ins, attrs):
+    return {"Logits@GRAD": _HINGE_GRAD(ins["Logits"], ins["Labels"], ins["Loss@GRAD"])}
+
+
+def modified_huber_loss(ins, attrs):
+    v = _SIGNED(ins["X"], ins["Y"])
+    return {"IntermediateVal": v, "Out": _MHL(v)}
+
+
+def modified_huber_loss_grad(ins, attrs):
+    return {"X@GRAD": _MHL_GRAD(ins["Y"], ins["IntermediateVal"], ins["Out@GRAD"])}

@@ -10,10 +10,11 @@ from numba import cuda
 
 from . import runtime as rt
 from ._elementwise import Unary
-from ._launch import THREADS, flat, grid, per_dtype, rows_grid
-from ._loss_elementwise import (kldiv_loss, kldiv_loss_grad, label_smooth, label_smooth_grad,  # noqa: F401
-                                log_loss, log_loss_grad, teacher_student_sigmoid_loss,
-                                teacher_student_sigmoid_loss_grad)
+from ._launch import THREADS, flat, grid, per_dtype, rows_grid, zeros
+from ._loss_elementwise import (bce_loss, bce_loss_grad, hinge_loss, hinge_loss_grad,  # noqa: F401
+                                kldiv_loss, kldiv_loss_grad, label_smooth, label_smooth_grad, log_loss,
+                                log_loss_grad, modified_huber_loss, modified_huber_loss_grad,
+                                teacher_student_sigmoid_loss, teacher_student_sigmoid_loss_grad)
 from ._reduce import block_max, block_sum, reduce
 from .launcher import jit_kernel
 
@@ -284,3 +285,73 @@ def sigmoid_cross_entropy_with_logits_grad(ins, attrs):
                                  attrs["ignore_index"])
     return {"X@GRAD": dx}
 
+
+
+# -- nll_loss: one thread per position, then sums -------------------------------------------------
+
+@jit_kernel
+def _nll_terms(x, label, weight, has_weight, losses, ws, classes, inner, ignore):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < losses.size:
+        c = label[i]
+        if c == ignore:
+            losses[i], ws[i] = 0, 0
+        elif c < 0 or c >= classes:         # the CPU raises; here the loss is NaN
+            losses[i], ws[i] = np.nan, np.nan
+        else:
+            w = weight[c] if has_weight else 1
+            losses[i] = -x[((i // inner) * classes + c) * inner + i % inner] * w
+            ws[i] = w
+        i += step
+
+
+@jit_kernel
+def _nll_mean(out, total):
+    if cuda.grid(1) == 0 and total[0] != 0:
+        out[0] = out[0] / total[0]
+
+
+@jit_kernel
+def _nll_grad(label, weight, has_weight, dout, per_position, total, mean, dx, classes, inner, ignore):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < label.size:
+        c = label[i]
+        if c != ignore and 0 <= c < classes:
+            g = -(dout[i] if per_position else dout[0]) * (weight[c] if has_weight else 1)
+            dx[((i // inner) * classes + c) * inner + i % inner] = g / total[0] if mean else g
+        i += step
+
+
+def _nll_args(ins, attrs):
+    x, label = ins["X"], ins["Label"]
+    weight = ins.get("Weight")
+    inner = x.size // max(x.shape[0] * x.shape[1], 1)
+    return (flat(label), flat(weight if weight is not None else x), weight is not None), x.shape[1], inner
+
+
+def nll_loss(ins, attrs):
+    x = ins["X"]
+    (label, weight, has_weight), classes, inner = _nll_args(ins, attrs)
+    losses, ws = rt.empty((label.size,), x.dtype), rt.empty((label.size,), x.dtype)
+    if label.size:
+        _nll_terms[grid(label.size)](flat(x), label, weight, has_weight, losses, ws, classes, inner,
+                                     attrs["ignore_index"])
+    if attrs["reduction"] == "none":
+        return {"Out": losses.reshape(tuple(ins["Label"].shape)), "Total_weight": zeros((1,), x.dtype)}
+    out, total = reduce(losses, (0,), "sum").reshape((1,)), reduce(ws, (0,), "sum").reshape((1,))
+    if attrs["reduction"] == "mean":
+        _nll_mean[1, 1, rt.stream()](out, total)
+    return {"Out": out, "Total_weight": total}
+
+
+def nll_loss_grad(ins, attrs):
+    x = ins["X"]
+    (label, weight, has_weight), classes, inner = _nll_args(ins, attrs)
+    dx = zeros(tuple(x.shape), x.dtype)
+    if label.size:
+        _nll_grad[grid(label.size)](label, weight, has_weight, flat(ins["Out@GRAD"]), attrs["reduction"] == "none",
+                                    flat(ins["Total_weight"]), attrs["reduction"] == "mean", flat(dx), classes, inner,
+                                    attrs["ignore_index"])
+    return {"X@GRAD": dx}
