@@ -1,24 +1,19 @@
 """Indexing, search and sort layers with Fluid 1.x signatures: gather, gather_nd, scatter,
 one_hot, where, argsort, unique, unique_with_counts, topk, argmax, argmin; and Fluid 1.8's names from
-paddle.tensor, composed of those: index_select, index_sample, nonzero, scatter_nd, scatter_nd_add,
-shard_index, multiplex."""
+paddle.tensor: index_select, index_sample, scatter_nd_add, shard_index and multiplex (each its op,
+ops/gather_scatter.py), nonzero (where) and scatter_nd (scatter_nd_add on zeros)."""
 __all__ = ["scatter", "gather_nd", "argsort", "unique", "unique_with_counts", "gather", "one_hot",
            "where", "topk", "argmax", "argmin", "index_select", "index_sample", "nonzero", "scatter_nd",
            "scatter_nd_add", "shard_index", "multiplex"]
 import numbers
 
-import numpy as np
-
 from ..base.dtypes import convert_dtype
 from ..base.errors import ArgumentValueError
 from ..framework.variable import Variable
 from .checks import NUMBERS, check_type, check_variable_and_dtype
-from .creation import assign, fill_constant, ones_like, zeros
-from .elementwise import (elementwise_add, elementwise_floordiv, elementwise_mod, elementwise_mul, scale)
+from .creation import zeros
 from .helper import LayerHelper, _single
-from .logic import equal
-from .manipulation import cast, concat, reshape, slice, stack, transpose
-from .reduction import cumsum, reduce_sum
+from .manipulation import cast, reshape, slice
 
 
 def scatter(input, index, updates, name=None, overwrite=True):
@@ -135,33 +130,17 @@ _INDICES = ("int32", "int64")
 
 
 def index_select(input, index, dim=0):
-    """The slices of ``input`` along ``dim`` picked by the 1-D int ``index``."""
+    """The slices of ``input`` along ``dim`` picked by the 1-D int ``index`` (Fluid 1.8's index_select op)."""
     check_variable_and_dtype(input, "input", NUMBERS, "index_select")
     check_variable_and_dtype(index, "index", _INDICES, "index_select")
-    dim = int(dim) % len(input.shape)
-    if dim == 0:
-        return gather(input, index)
-    perm = [dim] + [d for d in range(len(input.shape)) if d != dim]
-    return transpose(gather(transpose(input, perm), index), [perm.index(d) for d in range(len(perm))])
-
-
-def row_ids(like):
-    """An int64 [N, 1] column 0, 1, ..., N - 1 for the rows of ``like`` (N may be unknown)."""
-    ones = cast(ones_like(slice(like, [1], [0], [1])), "int64")
-    return scale(cumsum(ones, axis=0), bias=-1.0)
+    return _single("index_select", input, {"X": [input], "Index": [index]}, {"dim": int(dim)})
 
 
 def index_sample(x, index):
-    """out[i, j] = x[i, index[i, j]] for x [N, D] (D known) and index [N, K]."""
+    """out[i, j] = x[i, index[i, j]] for x [N, D] and index [N, K] (the index_sample op)."""
     check_variable_and_dtype(x, "x", NUMBERS, "index_sample")
     check_variable_and_dtype(index, "index", _INDICES, "index_sample")
-    if len(x.shape) != 2 or len(index.shape) != 2 or x.shape[1] < 0:
-        raise ArgumentValueError(f"index_sample: x {list(x.shape)} and index {list(index.shape)} must be 2-D, "
-                                 f"x's width known")
-    index = cast(index, "int64")
-    flat = elementwise_add(index, scale(row_ids(index), scale=float(x.shape[1])))
-    picked = gather(reshape(x, [-1]), reshape(flat, [-1]))
-    return reshape(picked, [-1, index.shape[1]] if index.shape[1] >= 0 else [0, -1])
+    return _single("index_sample", x, {"X": [x], "Index": [index]}, {})
 
 
 def nonzero(input, as_tuple=False):
@@ -175,18 +154,11 @@ def nonzero(input, as_tuple=False):
 
 def scatter_nd_add(ref, index, updates, name=None):
     """``ref`` with each updates[i...] added at ref[index[i..., :]] (repeated indices add up); index's
-    last dim k picks an element (k = rank of ref) or a slice. ref's shape must be known."""
+    last dim k picks an element (k = rank of ref) or a slice (the scatter_nd_add op)."""
+    if ref.dtype != updates.dtype:
+        raise ArgumentValueError("ref and updates must have same data type.")
     check_variable_and_dtype(index, "index", _INDICES, "scatter_nd_add")
-    shape = list(ref.shape)
-    k = index.shape[-1]
-    if min(shape + [0]) < 0 or not 0 < k <= len(shape):
-        raise ArgumentValueError(f"scatter_nd_add: index's last dim {k} must be in 1..rank of ref {shape}, whose "
-                                 f"sizes pe needs known when the program is built")
-    rows, width = int(np.prod(shape[:k])), int(np.prod(shape[k:]))
-    strides = np.asarray([int(np.prod(shape[i + 1:k])) for i in range(k)], np.int64)
-    flat_ids = reshape(reduce_sum(elementwise_mul(cast(index, "int64"), assign(strides)), dim=-1), [-1])
-    added = scatter(zeros([rows, width], ref.dtype), flat_ids, reshape(updates, [-1, width]), overwrite=False)
-    return elementwise_add(ref, reshape(added, shape), name=name)
+    return _single("scatter_nd_add", ref, {"X": [ref], "Index": [index], "Updates": [updates]}, {}, name=name)
 
 
 def scatter_nd(index, updates, shape, name=None):
@@ -196,23 +168,24 @@ def scatter_nd(index, updates, shape, name=None):
 
 def shard_index(input, index_num, nshards, shard_id, ignore_value=-1):
     """input % shard_size where input // shard_size == shard_id, else ``ignore_value``
-    (shard_size = ceil(index_num / nshards))."""
+    (shard_size = ceil(index_num / nshards)): the shard_index op."""
     check_variable_and_dtype(input, "input", _INDICES, "shard_index")
     if not 0 <= shard_id < nshards:
         raise ArgumentValueError(f"shard_index: shard_id({shard_id}) should be in [0, {nshards})")
-    size = (index_num + nshards - 1) // nshards
-    size_v = fill_constant([1], input.dtype, size)
-    inside = cast(equal(elementwise_floordiv(input, size_v), fill_constant([1], input.dtype, shard_id)),
-                  input.dtype)
-    kept = elementwise_mul(inside, elementwise_mod(input, size_v))
-    return elementwise_add(kept, scale(scale(inside, scale=-1.0, bias=1.0), scale=float(ignore_value)))
+    attrs = {"index_num": int(index_num), "nshards": int(nshards), "shard_id": int(shard_id),
+             "ignore_value": int(ignore_value)}
+    return _single("shard_index", input, {"X": [input]}, attrs, stop_gradient=True)
 
 
 def multiplex(inputs, index):
-    """out[i] = inputs[index[i]][i]: row i taken from the input that ``index[i]`` names."""
+    """out[i] = inputs[index[i]][i]: row i taken from the input that ``index[i]`` names (the multiplex op;
+    a 1-D index, which Fluid refuses, is made a column first)."""
     check_type(inputs, "inputs", (list, tuple), "multiplex")
     if len(inputs) < 2:
         raise ArgumentValueError(f"multiplex: inputs should be a list of at least 2 Variables, got {len(inputs)}")
+    for i, x in enumerate(inputs):
+        check_variable_and_dtype(x, f"input[{i}]", NUMBERS, "multiplex")
     check_variable_and_dtype(index, "index", _INDICES, "multiplex")
-    index = reshape(cast(index, "int64"), [-1, 1])
-    return gather_nd(stack(list(inputs), axis=0), concat([index, row_ids(index)], axis=1))
+    if len(index.shape) == 1:
+        index = reshape(index, [-1, 1])
+    return _single("multiplex", inputs[0], {"X": list(inputs), "Ids": [index]}, {})
