@@ -266,3 +266,23 @@ register("dgc_clip_by_norm", kernel_module="elementwise", inputs=["current_step"
          doc="DGC's clip: clip_by_norm(X, max_norm) once current_step >= rampup_begin_step (>= 0); before that, "
              "or with rampup_begin_step < 0, Out = X (Fluid leaves Out unwritten there, and its "
              "DGCMomentumOptimizer makes Out the variable X).")
+
+
+# -- minus: X - Y of one shape, Fluid 1.8's op without broadcasting ---------------------------------
+
+def _infer_minus(ctx):
+    x, y = ctx.shape("X"), ctx.shape("Y")
+    if len(x) != len(y) or any(a >= 0 and b >= 0 and a != b for a, b in zip(x, y)):
+        ctx.fail(f"minus takes X and Y of one shape, got X {fmt_shape(x)} and Y {fmt_shape(y)}")
+    ctx.set_output("Out", x, ctx.dtype("X"))
+
+
+def _grad_minus(g):
+    """Fluid's: scale ops, X@GRAD = Out@GRAD and Y@GRAD = -Out@GRAD (no minus_grad op)."""
+    for slot, sign in (("X", 1.0), ("Y", -1.0)):
+        if g.needs(slot):
+            g.op("scale", {"X": g.out_grad("Out")}, {"Out": g.in_grad(slot)}, {"scale": sign})
+
+
+register("minus", kernel_module="elementwise", inputs=["X", "Y"], outputs=["Out"], infer=_infer_minus,
+         grad=_grad_minus, doc="Out = X - Y, X and Y of one shape (Fluid 1.8's minus op; its gradients are scale ops).")

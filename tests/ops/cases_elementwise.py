@@ -1,5 +1,5 @@
 """Op cases for family elementwise: the binary elementwise ops with Fluid's axis broadcasting (and
-numpy's), elementwise_floordiv / _mod, scale, sum, clip, clip_by_norm, isfinite / isinf / isnan."""
+numpy's), elementwise_floordiv / _mod, scale, sum, clip, clip_by_norm, isfinite / isinf / isnan, minus."""
 import numpy as np
 
 from op_test import OpCase
@@ -172,3 +172,4 @@ CASES += [
     OpCase("dgc_clip_by_norm", {"current_step": np.array([4.0]), "X": _G}, lambda i, a: {"Out": i["X"]},
            attrs={"max_norm": 2.0, "rampup_begin_step": 5.0}, name="dgc_clip_by_norm_before_rampup"),
 ]
+CASES.append(OpCase("minus", {"X": r(2, 3), "Y": r(2, 3)}, lambda i, a: {"Out": i["X"] - i["Y"]}, grad=("X", "Y")))

@@ -345,3 +345,10 @@ def dgc_clip_by_norm(ins, attrs, clip=clip_by_norm, step_of=lambda s: s):
     if begin < 0 or int(np.asarray(step_of(ins["current_step"])).reshape(-1)[0]) < begin:
         return {"Out": ins["X"]}
     return clip({"X": ins["X"]}, attrs)
+
+
+def minus(ins, attrs):
+    """Fluid 1.8's minus: X - Y of one shape (checked at run time, as Fluid's)."""
+    if ins["X"].shape != ins["Y"].shape:
+        raise PeError(f"minus takes X and Y of one shape, got X {list(ins['X'].shape)} and Y {list(ins['Y'].shape)}")
+    return elementwise_sub(ins, {"axis": -1})

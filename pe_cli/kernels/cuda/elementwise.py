@@ -359,3 +359,11 @@ def elementwise_div_grad_grad(ins, attrs):
 
 def dgc_clip_by_norm(ins, attrs):
     return _cpu_elementwise.dgc_clip_by_norm(ins, attrs, clip=clip_by_norm, step_of=rt.to_host)
+
+
+def minus(ins, attrs):
+    """Fluid 1.8's minus: X - Y of one shape (checked at run time, as Fluid's)."""
+    if tuple(ins["X"].shape) != tuple(ins["Y"].shape):
+        raise ValueError(f"minus takes X and Y of one shape, got X {list(ins['X'].shape)} and "
+                         f"Y {list(ins['Y'].shape)}")
+    return elementwise_sub(ins, {"axis": -1})
