@@ -6,7 +6,6 @@ full, full_like, arange, linspace, meshgrid."""
 __all__ = ["fill_constant", "zeros", "ones", "zeros_like", "assign", "create_tensor", "create_global_var",
            "create_parameter", "range", "ones_like", "eye", "diag", "fill_constant_batch_size_like", "full",
            "full_like", "arange", "linspace", "meshgrid"]
-import builtins
 import numbers
 
 import numpy as np
@@ -262,12 +261,31 @@ def arange(start, end, step=1, dtype=None, name=None):
 
 
 def linspace(start, stop, num, dtype):
-    """``num`` evenly spaced values from start to stop, both included (numbers), of ``dtype``
-    (float32 or float64). No gradient."""
-    dtype = convert_dtype(dtype)
-    if dtype not in ("float32", "float64"):
-        raise ArgumentTypeError(f"linspace: dtype must be float32 or float64, got {dtype}")
-    return evenly_spaced(start, stop, num, dtype)
+    """``num`` evenly spaced values from start to stop, both included: Fluid 1.8's linspace op. start and stop
+    are numbers (made [1] tensors of ``dtype``) or float32/float64 [1] Variables, num an int or an int32 [1]
+    Variable; the result has start's dtype. No gradient."""
+    for what, v in (("start", start), ("stop", stop), ("num", num)):
+        check_type(v, what, (Variable, float, int), "linspace")
+    if not (isinstance(start, Variable) and isinstance(stop, Variable)) and \
+            convert_dtype(dtype) not in ("float32", "float64"):      # Fluid's op has no kernel for another
+        raise ArgumentTypeError(f"linspace: dtype must be float32 or float64, got {convert_dtype(dtype)}")
+    ends = []
+    for what, v in (("start", start), ("stop", stop)):
+        if isinstance(v, Variable):
+            check_variable_and_dtype(v, what, ("float32", "float64"), "linspace")
+        else:
+            v = fill_constant([1], dtype, v)
+        ends.append(v)
+    if isinstance(num, Variable):
+        check_variable_and_dtype(num, "num", ("int32",), "linspace")
+    else:
+        if int(num) < 1:
+            raise ArgumentValueError(f"linspace: num={num!r} must be >= 1 (Fluid's kernel refuses it when it runs)")
+        num = fill_constant([1], "int32", int(num))
+    helper = LayerHelper("linspace")
+    out = helper.create_variable_for_type_inference(ends[0].dtype, stop_gradient=True)
+    helper.append_op("linspace", {"Start": [ends[0]], "Stop": [ends[1]], "Num": [num]}, {"Out": [out]}, {})
+    return out
 
 
 def evenly_spaced(start, stop, num, dtype):
@@ -287,16 +305,12 @@ def evenly_spaced(start, stop, num, dtype):
 
 
 def meshgrid(input, name=None):
-    """For k 1-D tensors of known sizes n1..nk: k tensors [n1, ..., nk], the i-th varying along dim i."""
+    """For k 1-D tensors of sizes n1..nk: k tensors [n1, ..., nk], the i-th varying along dim i (the meshgrid
+    op)."""
     check_type(input, "input", (list, tuple), "meshgrid")
-    sizes = []
     for i, t in enumerate(input):
         check_variable_and_dtype(t, f"input[{i}]", NUMBERS, "meshgrid")
-        if len(t.shape) != 1 or t.shape[0] < 0:
-            raise ArgumentValueError(f"meshgrid: input[{i}] {list(t.shape)} must be 1-D of a known size")
-        sizes.append(t.shape[0])
-    out = []
-    for i, t in enumerate(input):
-        shaped = reshape(t, [sizes[i] if j == i else 1 for j in builtins.range(len(sizes))])
-        out.append(tiled(shaped, [1 if j == i else n for j, n in enumerate(sizes)]))
+    helper = LayerHelper("meshgrid", name=name)
+    out = [helper.create_variable_for_type_inference(t.dtype) for t in input]
+    helper.append_op("meshgrid", {"X": list(input)}, {"Out": out}, {})
     return out

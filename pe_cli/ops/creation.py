@@ -1,6 +1,7 @@
 """Creating tensors: filled with a value (fill_constant, fill_zeros_like, fill_any_like,
-fill_constant_batch_size_like, fake_init), copied or given (assign, assign_value), ranges (range), identity and
-diagonal matrices (eye, diag, diag_embed), triangles of a matrix (tril_triu). Random tensors are in random.py."""
+fill_constant_batch_size_like, fake_init), copied or given (assign, assign_value), ranges (range, linspace), grids
+(meshgrid), identity and diagonal matrices (eye, diag, diag_embed), triangles of a matrix (tril_triu). Random
+tensors are in random.py."""
 import math
 
 import numpy as np
@@ -185,3 +186,47 @@ register("fill_zeros_like2", kernel_module="creation", inputs=["X"], outputs=["O
          infer=lambda ctx: ctx.set_output("Out", ctx.shape("X"), ctx.attrs["dtype"],
                                           lod_level=ctx.input_var("X").lod_level),
          doc="Out = zeros shaped like X, of the given dtype.")
+
+
+# -- linspace, meshgrid ----------------------------------------------------------------------------
+
+def _infer_linspace(ctx):
+    for slot in ("Start", "Stop", "Num"):
+        if list(ctx.shape(slot)) not in ([1], [-1]):
+            ctx.fail(f"{slot} {fmt_shape(ctx.shape(slot))} must be of shape [1]")
+    if ctx.dtype("Num") not in ("int32", "int64"):
+        ctx.fail(f"Num is {ctx.dtype('Num')}; it takes an int32 count")
+    ctx.set_output("Out", [-1], ctx.dtype("Start"))
+
+
+register("linspace", kernel_module="creation", inputs=["Start", "Stop", "Num"], outputs=["Out"],
+         infer=_infer_linspace, lod="drop",
+         doc="Out = Num evenly spaced values from Start to Stop, both included (tensors of shape [1]), in Start's "
+             "dtype: on the CPU start, start + step, ... summed one step at a time (Fluid's CPU kernel), on a GPU "
+             "start + i * step (Fluid's CUDA kernel), step = (stop - start) / (num - 1). No gradient.")
+
+
+def _infer_meshgrid(ctx):
+    shapes = ctx.shapes("X")
+    if any(len(s) > 1 for s in shapes):
+        ctx.fail(f"meshgrid takes 1-D tensors (or scalars), got {[fmt_shape(s) for s in shapes]}")
+    out = [s[0] if s else 1 for s in shapes]
+    for i in range(ctx.num_outputs("Out")):
+        ctx.set_output("Out", out, ctx.dtype("X", min(i, len(shapes) - 1)), i=i)
+
+
+def _grad_meshgrid(g):
+    g.op("meshgrid_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")})
+
+
+def _infer_meshgrid_grad(ctx):
+    for i in range(ctx.num_outputs("X@GRAD")):
+        ctx.set_output("X@GRAD", ctx.shape("X", i), ctx.dtype("X", i), i=i)
+
+
+register("meshgrid", kernel_module="creation", inputs=["X*"], outputs=["Out*"], infer=_infer_meshgrid,
+         grad=_grad_meshgrid, grad_reads=("X",), lod="drop",
+         doc="For k 1-D tensors X of sizes n1..nk: k tensors Out [n1, ..., nk], Out[i] varying along dim i with "
+             "X[i]'s values. The gradient of X[i] sums Out[i]@GRAD over the other dims.")
+register("meshgrid_grad", kernel_module="creation", inputs=["X*", "Out@GRAD*"], outputs=["X@GRAD*"],
+         no_need_buffer=("X",), infer=_infer_meshgrid_grad)

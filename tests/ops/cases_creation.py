@@ -1,6 +1,6 @@
 """Op cases for family creation: assign, assign_value, fill_constant, fill_constant_batch_size_like,
-fill_zeros_like, fill_any_like, range, eye, diag, diag_embed, tril_triu (references: numpy's constructors,
-np.tril / np.triu, np.diag per vector)."""
+fill_zeros_like, fill_any_like, range, eye, diag, diag_embed, tril_triu, linspace (Fluid's CPU sum of steps),
+meshgrid (references: numpy's constructors, np.tril / np.triu, np.diag per vector, np.meshgrid)."""
 import numpy as np
 
 from op_test import OpCase
@@ -85,4 +85,24 @@ CASES += [
            attrs={"value": [1.0, 2.0, 3.7, -4.2, 5.0, 0.0, 9.0], "shape": [2, 3], "dtype": "int32"}),
     OpCase("fill_zeros_like2", {"X": np.ones((2, 3), np.float32)},
            lambda i, a: {"Out": np.zeros((2, 3), np.float64)}, attrs={"dtype": "float64"}),
+]
+
+def _linspace(i, a):
+    start, stop, num = i["Start"][0], i["Stop"][0], int(i["Num"][0])
+    step = (stop - start) / (num - 1) if num > 1 else 0
+    return {"Out": np.cumsum(np.array([start] + [step] * (num - 1), i["Start"].dtype))}
+
+
+def _meshgrid(i, a):
+    return {"Out": [np.ascontiguousarray(o) for o in np.meshgrid(*i["X"], indexing="ij")]}
+
+
+CASES += [
+    OpCase("linspace", {"Start": np.array([-1.0]), "Stop": np.array([2.0]), "Num": np.array([7], np.int32)},
+           _linspace),
+    OpCase("linspace", {"Start": np.array([0.5], np.float32), "Stop": np.array([0.0], np.float32),
+                        "Num": np.array([1], np.int32)}, _linspace, name="linspace_one_value_float32"),
+    OpCase("meshgrid", {"X": [r(3), r(2), r(4)]}, _meshgrid, grad=("X",), num_outputs={"Out": 3}),
+    OpCase("meshgrid", {"X": [np.arange(2), np.arange(3)]}, _meshgrid, num_outputs={"Out": 2},
+           name="meshgrid_int64"),
 ]

@@ -141,3 +141,41 @@ def fill(ins, attrs):
 
 def fill_zeros_like2(ins, attrs):
     return {"Out": np.zeros(np.shape(ins["X"]), dtype=attrs["dtype"])}
+
+
+def linspace_scalars(ins):
+    """(start, stop, num) of linspace from its [1] tensors (host arrays), num checked as Fluid checks it."""
+    start, stop = ins["Start"].reshape(-1)[0], ins["Stop"].reshape(-1)[0]
+    num = int(ins["Num"].reshape(-1)[0])
+    if num <= 0:
+        raise PeError(f"linspace: Num is {num}; it must be larger than 0")
+    dtype = ins["Start"].dtype
+    step = (dtype.type(stop) - start) / dtype.type(num - 1) if num > 1 else dtype.type(0)
+    return start, dtype.type(step), num
+
+
+def linspace(ins, attrs):
+    """Fluid's CPU kernel: start, then the previous value plus step, one step at a time (np.add.accumulate
+    runs in order, as Fluid's loop)."""
+    start, step, num = linspace_scalars(ins)
+    steps = np.full(num, step, ins["Start"].dtype)
+    steps[0] = start
+    return {"Out": np.add.accumulate(steps, dtype=steps.dtype)}
+
+
+def meshgrid(ins, attrs):
+    xs = [x.reshape(-1) for x in ins["X"]]
+    sizes = [len(x) for x in xs]
+    outs = []
+    for i, x in enumerate(xs):
+        view = x.reshape([n if j == i else 1 for j, n in enumerate(sizes)])
+        outs.append(np.ascontiguousarray(np.broadcast_to(view, sizes)))
+    return {"Out": outs}
+
+
+def meshgrid_grad(ins, attrs):
+    grads = []
+    for i, (x, d) in enumerate(zip(ins["X"], ins["Out@GRAD"])):
+        others = tuple(j for j in range(d.ndim) if j != i)
+        grads.append(d.sum(axis=others).reshape(x.shape).astype(x.dtype, copy=False))
+    return {"X@GRAD": grads}

@@ -1,6 +1,7 @@
-"""CUDA twins of kernels/cpu/creation.py: fills, eye, diag and triangles are one launch each; range
-reads its three scalars on the host to size its output, then fills it in one launch; assign_value,
-fill_constant_batch_size_like and diag_embed compute on the host."""
+"""CUDA twins of kernels/cpu/creation.py: fills, eye, diag and triangles are one launch each; range and
+linspace read their scalars on the host to size their output, then fill it in one launch; meshgrid is a
+strided copy per output (its gradient a reduction); assign_value, fill_constant_batch_size_like and
+diag_embed compute on the host."""
 import numpy as np
 from numba import cuda
 
@@ -8,6 +9,8 @@ from ..cpu import creation as _cpu
 from . import control_flow as _control_flow
 from . import runtime as rt
 from ._launch import copy, flat, full, grid, zeros
+from ._reduce import reduce
+from ._strided import contiguous_strides, copy_window
 from .launcher import jit_kernel
 
 
@@ -141,3 +144,30 @@ def fill(ins, attrs):
 
 def fill_zeros_like2(ins, attrs):
     return {"Out": zeros(ins["X"].shape, attrs["dtype"])}
+
+
+def linspace(ins, attrs):
+    """Fluid's CUDA kernel: start + i * step (its CPU kernel sums the steps one at a time)."""
+    start, step, num = _cpu.linspace_scalars({k: rt.to_host(ins[k]) for k in ("Start", "Stop", "Num")})
+    out = rt.empty((num,), ins["Start"].dtype)
+    _arange[grid(num)](out, start, step)
+    return {"Out": out}
+
+
+def meshgrid(ins, attrs):
+    """Each output a strided copy of its input, the other dims read with stride 0."""
+    sizes = tuple(x.size for x in ins["X"])
+    outs = []
+    for i, x in enumerate(ins["X"]):
+        out = rt.empty(sizes, x.dtype)
+        src = tuple(1 if j == i else 0 for j in range(len(sizes)))
+        outs.append(copy_window(x, out, sizes, src, contiguous_strides(sizes)))
+    return {"Out": outs}
+
+
+def meshgrid_grad(ins, attrs):
+    grads = []
+    for i, (x, d) in enumerate(zip(ins["X"], ins["Out@GRAD"])):
+        others = tuple(j for j in range(d.ndim) if j != i)
+        grads.append(reduce(d, others, "sum").reshape(tuple(x.shape)) if others else copy(d).reshape(tuple(x.shape)))
+    return {"X@GRAD": grads}
