@@ -2,7 +2,7 @@
 ``*_batch_size_like`` forms sized by an input's batch at run time, one op each (their values follow the
 program's ``random_seed`` and ``seed`` as the initializers' do; no gradient), and random_crop (a
 window of each instance at offsets drawn from a seed variable); and Fluid 1.8's names from
-paddle.tensor: randn, randint (floored uniform draws), randperm (the order that sorts uniform draws)."""
+paddle.tensor: randn, randint and randperm (their ops)."""
 __all__ = ["uniform_random", "gaussian_random", "uniform_random_batch_size_like",
            "gaussian_random_batch_size_like", "random_crop", "randn", "randint", "randperm"]
 import numbers
@@ -14,13 +14,9 @@ from ..base.errors import ArgumentTypeError, ArgumentValueError, PeError
 from ..framework import unique_name
 from ..framework.variable import Variable
 from ..training.initializer import ConstantInitializer
-from .activation import floor
 from .checks import check_type, check_variable_and_dtype
 from .creation import assign
-from .elementwise import clip
 from .helper import LayerHelper, _as_list, _check_ints
-from .indexing import argsort
-from .manipulation import cast
 from .shape_tensor import shape_inputs
 
 
@@ -123,22 +119,40 @@ def randn(shape, out=None, dtype=None, device=None, stop_gradient=True, name=Non
     return _finish(out, gaussian_random(shape, 0.0, 1.0, dtype=dtype, name=name), stop_gradient)
 
 
+def _randop(op_type, inputs, attrs, out, dtype, stop_gradient):
+    """Appends ``op_type`` writing ``out`` (or a new variable of ``dtype``), as Fluid 1.8's randint and
+    randperm write the ``out`` a caller gives."""
+    helper = LayerHelper(op_type)
+    if out is None:
+        out = helper.create_variable_for_type_inference(dtype)
+    else:
+        check_variable_and_dtype(out, "out", (dtype,), op_type)       # a TypeError, as Fluid's
+    attrs["dtype"] = dtype
+    helper.append_op(op_type, inputs, {"Out": [out]}, attrs)
+    out.stop_gradient = stop_gradient
+    return out
+
+
 def randint(low, high=None, shape=None, out=None, dtype=None, device=None, stop_gradient=False, seed=0, name=None):
-    """Integers uniform in [low, high) (only ``low``: [0, low)), of ``shape`` (None: [1]) and
-    ``dtype`` (None: int64)."""
+    """Integers uniform in [low, high) (only ``low``: [0, low)), of ``shape`` (None: [1]; a Variable, or a list
+    holding Variables, gives it at run time) and ``dtype`` (None: int64): Fluid 1.8's randint op."""
     dtype = _dtype_in("randint", "int64" if dtype is None else dtype, ("int32", "int64"))
     if high is None:
         low, high = 0, low
     if high <= low:
-        raise ArgumentValueError(f"randint: low={low} must be smaller than high={high}")
-    draws = floor(uniform_random([1] if shape is None else shape, "float64", float(low), float(high), seed))
-    return _finish(out, cast(clip(draws, float(low), float(high - 1)), dtype), stop_gradient)
+        raise ArgumentValueError(f"randint's low must less then high, but received low = {low}, high = {high} "
+                                 f"(low must be smaller than high)")
+    attrs = {"low": int(low), "high": int(high), "seed": int(seed)}
+    inputs = shape_inputs("randint", [1] if shape is None else shape, {}, attrs)
+    return _randop("randint", inputs, attrs, out, dtype, stop_gradient)
 
 
 def randperm(n, out=None, dtype="int64", device=None, stop_gradient=True, seed=0):
-    """A random permutation of 0 .. n-1, of ``dtype``."""
+    """A random permutation of 0 .. n-1, of ``dtype``: Fluid 1.8's randperm op."""
     dtype = _dtype_in("randperm", dtype, ("int32", "int64", "float32", "float64"))
     if not isinstance(n, numbers.Integral) or n < 1:
-        raise ArgumentValueError(f"randperm: n={n!r} must be an int >= 1")
-    order = argsort(uniform_random([int(n)], "float32", 0.0, 1.0, seed))[1]
-    return _finish(out, order if dtype == "int64" else cast(order, dtype), stop_gradient)
+        raise ArgumentValueError(f"randperm: n={n!r} must be an int >= 1 (The input n should be greater than 0 "
+                                 f"in randperm op.)")
+    if device not in (None, "cpu", "gpu"):
+        raise ArgumentValueError("The input device should in [None, 'cpu', 'gpu'].")
+    return _randop("randperm", {}, {"n": int(n), "seed": int(seed)}, out, dtype, stop_gradient)

@@ -1,6 +1,6 @@
 """Random tensors: uniform_random, gaussian_random, truncated_gaussian_random, their
 *_batch_size_like forms (one dimension taken from an input's), random_crop and seed (the int a
-recomputed dropout shares with its forward one). The kernels draw on
+recomputed dropout shares with its forward one), randint and randperm (Fluid 1.8's). The kernels draw on
 the seeded numpy Generator the executor hands them."""
 from .creation import SHAPE_INPUTS, _infer_fill, _infer_fill_like
 from .define import Attr, dtype_or_none, fmt_shape, int_list, is_int, register
@@ -50,3 +50,29 @@ register("random_crop", kernel_module="random", inputs=["X", "Seed"], outputs=["
          doc="Out = for each instance (X's leading dims), a window of `shape` over X's last dims at offsets "
              "drawn uniformly; the draw is seeded by Seed, and SeedOut (usually Seed itself) gets the next "
              "seed, so each run crops anew and a given start seed repeats the sequence. No gradient.")
+
+
+# -- randint, randperm --------------------------------------------------------------------------
+
+def _infer_randint(ctx):
+    a = ctx.attrs
+    if a["low"] is None or a["high"] is None or not a["low"] < a["high"]:
+        ctx.fail(f"randint's low must less then high, but received: low = {a['low']}, high = {a['high']}")
+    if not a["shape"] and not ctx.has_input("ShapeTensor") and not ctx.has_input("ShapeTensorList"):
+        ctx.fail("randint needs its shape: the attribute shape, or ShapeTensor or ShapeTensorList")
+    _infer_fill(ctx)
+
+
+register("randint", kernel_module="random", inputs=SHAPE_INPUTS, outputs=["Out"], infer=_infer_randint,
+         needs_rng=True, lod="drop",
+         attrs={"shape": Attr(list, int_list, "a list of ints"), "low": Attr(None, is_int, "an int"),
+                "high": Attr(None, is_int, "an int"), "dtype": Attr("int64", dtype_or_none, "a dtype name"),
+                "seed": Attr(0, is_int, "an int")},
+         doc="Out ~ integers uniform in [low, high), of `shape` (or ShapeTensor's values, or one value per "
+             "ShapeTensorList tensor) and dtype (int64 by default). No gradient.")
+register("randperm", kernel_module="random", inputs=[], outputs=["Out"], needs_rng=True, lod="drop",
+         attrs={"n": Attr(None, lambda v: is_int(v) and v > 0, "an int > 0"),
+                "dtype": Attr("int64", dtype_or_none, "a dtype name"), "seed": Attr(0, is_int, "an int")},
+         infer=lambda ctx: ctx.set_output("Out", [ctx.attrs["n"] if ctx.attrs["n"] is not None else -1],
+                                          ctx.attrs["dtype"]),
+         doc="Out = a random permutation of 0 .. n - 1, of dtype (int64 by default). No gradient.")

@@ -1,6 +1,7 @@
 """Op cases for family random: uniform_random, gaussian_random, truncated_gaussian_random, their
-_batch_size_like forms, random_crop, seed. Random ops have no reference values: each case checks shapes,
-dtypes and the draws' distribution (or, for random_crop, that each output is a window of its input)."""
+_batch_size_like forms, random_crop, seed, randint, randperm. Random ops have no reference values: each case
+checks shapes, dtypes and the draws' distribution (or, for random_crop, that each output is a window of its
+input)."""
 import numpy as np
 
 from op_test import OpCase
@@ -81,4 +82,27 @@ def _check_drawn_seed(outs, inputs):
 CASES += [
     OpCase("seed", {}, lambda i, a: {"Out": np.array([7], dtype=np.int32)}, attrs={"seed": 7}, name="seed_given"),
     OpCase("seed", {}, attrs={"seed": 0}, outputs=("Out",), check=_check_drawn_seed, name="seed_drawn"),
+]
+
+
+def _check_randint(shape, dtype, low, high):
+    def check(outs, inputs):
+        out = outs["Out"]
+        assert out.shape == shape and out.dtype == dtype
+        assert out.min() >= low and out.max() < high and set(np.unique(out)) == set(range(low, high))
+    return check
+
+
+def _check_randperm(outs, inputs):
+    out = outs["Out"]
+    assert out.dtype == np.int32 and sorted(out) == list(range(50)) and list(out) != list(range(50))
+
+
+CASES += [
+    OpCase("randint", {}, attrs={"shape": [20, 30], "low": -3, "high": 4, "seed": 5}, outputs=("Out",),
+           check=_check_randint((20, 30), np.int64, -3, 4)),
+    OpCase("randint", {"ShapeTensorList": [np.array([4], np.int64), np.array([25], np.int32)]},
+           attrs={"low": 0, "high": 3, "dtype": "int32"}, outputs=("Out",),
+           check=_check_randint((4, 25), np.int32, 0, 3), name="randint_shape_tensor_list_int32"),
+    OpCase("randperm", {}, attrs={"n": 50, "dtype": "int32", "seed": 3}, outputs=("Out",), check=_check_randperm),
 ]

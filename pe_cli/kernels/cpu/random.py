@@ -69,3 +69,14 @@ def random_crop(ins, attrs):
     for i, off in enumerate(offsets):
         out[i] = flat[(i,) + tuple(slice(o, o + n) for o, n in zip(off, shape))]
     return {"Out": out.reshape(x.shape[:k] + tuple(shape)), "SeedOut": next_seed}
+
+
+def randint(ins, attrs):
+    out = attrs["_rng"].integers(attrs["low"], attrs["high"], size=run_shape(ins, attrs))
+    return {"Out": out.astype(attrs["dtype"], copy=False)}
+
+
+def randperm(ins, attrs):
+    if attrs["n"] is None or attrs["n"] < 1:
+        raise ValueError(f"randperm: n={attrs['n']} must be an int > 0")
+    return {"Out": attrs["_rng"].permutation(attrs["n"]).astype(attrs["dtype"], copy=False)}

@@ -32,3 +32,5 @@ def random_crop(ins, attrs):
         base = i * xstr[0] + sum(int(o) * s for o, s in zip(off, xstr[1:]))
         copy_window(x, out, tuple(shape), xstr[1:], ostr[1:], base, i * ostr[0])
     return {"Out": out, "SeedOut": rt.to_device(next_seed)}
+randint = _control_flow._on_host(_cpu.randint)
+randperm = _on_host(_cpu.randperm)
