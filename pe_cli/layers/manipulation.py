@@ -304,39 +304,43 @@ def size(input):
 
 
 def flip(input, dims, name=None):
-    """``input`` with its elements in reverse order along each of ``dims`` (a list)."""
+    """``input`` with its elements in reverse order along each of ``dims`` (a list): the flip op."""
     check_variable_and_dtype(input, "input", NUMBERS + ("bool",), "flip")
     check_type(dims, "dims", (list, tuple), "flip")
-    return _single("reverse", input, {"X": [input]}, {"axis": _check_ints("flip", "dims", list(dims))}, name=name)
+    if not dims:
+        raise ArgumentAssertionError("len(dims) must be greater than 0.")
+    return _single("flip", input, {"X": [input]}, {"dims": _check_ints("flip", "dims", list(dims))}, name=name)
 
 
 def roll(input, shifts, dims=None):
-    """``input`` rolled ``shifts`` places along ``dims`` (ints or lists as long; None: over the flattened
-    input, its shape kept). The rolled dims' sizes must be known."""
+    """``input`` rolled ``shifts`` places along ``dims`` (ints or lists as long): the roll op. With dims None, as
+    Fluid 1.8's layer: over the input flattened to [-1, 1], then reshaped back to its shape."""
+    shifts = [shifts] if isinstance(shifts, numbers.Integral) else shifts
+    dims = [dims] if isinstance(dims, numbers.Integral) else dims
+    if dims:
+        check_type(dims, "dims", (list, tuple), "roll")
+    check_type(shifts, "shifts", (list, tuple), "roll")
     shape = list(input.shape)
     if dims is None:
-        if min(shape + [0]) < 0:
-            raise ArgumentValueError(f"roll of '{input.name}' {shape}: pe needs its shape known to roll it flat")
-        return reshape(roll(reshape(input, [-1]), shifts, 0), shape)
-    shifts, dims = _as_list(shifts), [int(d) % len(shape) for d in _as_list(dims)]
-    if len(shifts) != len(dims):
-        raise ArgumentValueError(f"roll: shifts {shifts} and dims {dims} must be as long")
-    for shift, d in zip(shifts, dims):
-        if shape[d] < 0:
-            raise ArgumentValueError(f"roll of '{input.name}' {shape}: pe needs dim {d}'s size known")
-        k = int(shift) % shape[d] if shape[d] else 0
-        if k:
-            input = concat([slice(input, [d], [shape[d] - k], [shape[d]]), slice(input, [d], [0], [shape[d] - k])],
-                           axis=d)
-    return input
+        input, dims = reshape(input, [-1, 1]), [0]
+    out = _single("roll", input, {"X": [input]}, {"dims": _check_ints("roll", "dims", list(dims)),
+                                                  "shifts": _check_ints("roll", "shifts", list(shifts))})
+    return reshape(out, shape) if list(out.shape) != shape else out
 
 
 def unstack(x, axis=0, num=None):
-    """The ``num`` slices of ``x`` along ``axis`` (that dim removed), as a list (num None: the dim's size)."""
-    size = (x.shape or ())[axis] if -len(x.shape or ()) <= axis < len(x.shape or ()) else None
-    if num is not None and size is not None and size >= 0 and num != size:
-        raise ArgumentValueError(f"unstack: num={num} differs from dim {axis} of '{x.name}' {list(x.shape)}")
-    return [] if num == 0 or size == 0 else unbind(x, axis)
+    """The ``num`` slices of ``x`` along ``axis`` (that dim removed), as a list (num None: the dim's size): the
+    unstack op."""
+    if num is None:
+        if axis is None or x.shape[axis] <= 0:
+            raise ArgumentValueError("unknown unstack number")
+        num = x.shape[axis]
+    if num == 0:
+        return []
+    helper = LayerHelper("unstack")
+    outs = [helper.create_variable_for_type_inference(x.dtype) for _ in range(num)]
+    helper.append_op("unstack", {"X": [x]}, {"Y": outs}, {"axis": int(axis), "num": int(num)})
+    return outs
 
 
 def rank(input):

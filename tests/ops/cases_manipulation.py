@@ -126,3 +126,21 @@ CASES += [
            lambda i, a: {"Out": np.concatenate(i["X"], axis=1)}, attrs={"axis": 0}, grad=("X",),
            name="concat_axis_tensor"),
 ]
+
+
+def _unstack(i, a):
+    return {"Y": [np.take(i["X"], k, axis=a["axis"]) for k in range(i["X"].shape[a["axis"]])]}
+
+
+CASES += [
+    OpCase("flip", {"X": r(2, 3, 4)}, lambda i, a: {"Out": np.flip(i["X"], (0, 2))}, attrs={"dims": [0, -1]},
+           grad=("X",)),
+    OpCase("flip", {"X": np.arange(6).reshape(2, 3) > 2}, lambda i, a: {"Out": np.flip(i["X"], 1)},
+           attrs={"dims": [1, 1]}, name="flip_bool_dim_twice"),
+    OpCase("roll", {"X": r(3, 4)}, lambda i, a: {"Out": np.roll(i["X"], (1, -5), (0, 1))},
+           attrs={"shifts": [1, -5], "dims": [0, -1]}, grad=("X",)),
+    OpCase("unstack", {"X": r(2, 3, 4)}, _unstack, attrs={"axis": 1, "num": 3}, grad=("X",),
+           num_outputs={"Y": 3}),
+    OpCase("unstack", {"X": np.arange(6).reshape(3, 2)}, _unstack, attrs={"axis": -1, "num": 2},
+           num_outputs={"Y": 2}, name="unstack_int64_last_axis"),
+]

@@ -203,3 +203,28 @@ def size(ins, attrs):
 
 def shape(ins, attrs):
     return {"Out": np.asarray(ins["Input"].shape, dtype=np.int32).reshape(-1)}
+
+
+# -- Fluid 1.8's flip, roll and unstack (ops/rearranging.py), on reverse's, stack's and unbind's kernels --
+
+def flip(ins, attrs):
+    return reverse(ins, {"axis": attrs["dims"]})
+
+
+def roll(ins, attrs, sign=1):
+    x = ins["X"]
+    shifts = [sign * s for s in attrs["shifts"]]
+    dims = [d % max(x.ndim, 1) for d in attrs["dims"]]
+    return {"Out": np.roll(x, shifts, dims) if dims else x.copy()}
+
+
+def roll_grad(ins, attrs):
+    return {"X@GRAD": roll({"X": ins["Out@GRAD"]}, attrs, sign=-1)["Out"]}
+
+
+def unstack(ins, attrs):
+    return {"Y": unbind(ins, attrs)["Out"]}
+
+
+def unstack_grad(ins, attrs):
+    return {"X@GRAD": stack({"X": ins["Y@GRAD"]}, attrs)["Y"]}

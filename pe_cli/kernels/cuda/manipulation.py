@@ -1,5 +1,6 @@
 """CUDA twins of kernels/cpu/manipulation.py. Reshape-like ops return views (kernels never write
-their inputs, so sharing the buffer is safe); every other data movement is one strided-copy launch."""
+their inputs, so sharing the buffer is safe); every other data movement is one strided-copy launch (roll two
+per rolled dim)."""
 import builtins
 
 import numpy as np
@@ -219,3 +220,43 @@ def size(ins, attrs):
 
 def shape(ins, attrs):
     return {"Out": rt.to_device(np.asarray(ins["Input"].shape, dtype=np.int32).reshape(-1))}
+
+
+# -- Fluid 1.8's flip, roll and unstack (ops/rearranging.py) -------------------------------------------
+
+def flip(ins, attrs):
+    return reverse(ins, {"axis": attrs["dims"]})
+
+
+def _rolled(x, dim, shift):
+    """``x`` rolled ``shift`` places along ``dim``: two strided copies (the tail to the front, the rest after)."""
+    shape = tuple(x.shape)
+    n = shape[dim]
+    k = shift % n if n else 0
+    if not k:
+        return x
+    strides = contiguous_strides(shape)
+    out = rt.empty(shape, x.dtype)
+    for length, src, dst in ((n - k, 0, k), (k, n - k, 0)):
+        dims = shape[:dim] + (length,) + shape[dim + 1:]
+        copy_window(x, out, dims, strides, strides, src * strides[dim], dst * strides[dim])
+    return out
+
+
+def roll(ins, attrs, sign=1):
+    x = out = ins["X"]
+    for shift, dim in zip(attrs["shifts"], attrs["dims"]):
+        out = _rolled(out, dim % max(x.ndim, 1), sign * shift)
+    return {"Out": copy(x) if out is x else out}
+
+
+def roll_grad(ins, attrs):
+    return {"X@GRAD": roll({"X": ins["Out@GRAD"]}, attrs, sign=-1)["Out"]}
+
+
+def unstack(ins, attrs):
+    return {"Y": unbind(ins, attrs)["Out"]}
+
+
+def unstack_grad(ins, attrs):
+    return {"X@GRAD": stack({"X": ins["Y@GRAD"]}, attrs)["Y"]}

@@ -1,0 +1,81 @@
+"""Fluid 1.8's ops that rearrange a tensor's elements, kernels in kernels/<device>/manipulation.py (the
+family of reverse, stack and unbind, whose kernels serve them): flip (reversed along dims, reverse's
+twin; its gradient is a flip), roll (circularly shifted along dims) and unstack (the slices along an
+axis, unbind's twin with Fluid's num; its gradient stacks them)."""
+from .define import Attr, fmt_shape, grad_of, grads_like, int_list, is_int, register
+from .manipulation import axis_in
+
+
+def _dims_in(ctx, dims, what):
+    rank = len(ctx.shape("X"))
+    return [axis_in(ctx, d, rank, what) for d in dims]
+
+
+# -- flip ---------------------------------------------------------------------------------------
+
+def _infer_flip(ctx):
+    dims = list(ctx.attrs["dims"])
+    if not dims:
+        ctx.fail("flip needs at least one dim in dims")
+    _dims_in(ctx, dims, "dims")
+    ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+
+
+def _grad_flip(g):
+    g.op("flip", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")}, g.attrs)
+
+
+register("flip", kernel_module="manipulation", inputs=["X"], outputs=["Out"], infer=_infer_flip, grad=_grad_flip,
+         attrs={"dims": Attr(list, int_list, "a list of ints")},
+         doc="Out = X with the order of its elements reversed along each of dims (negative: from the end; a dim "
+             "named twice flips once, as Fluid's). Its gradient is a flip of Out@GRAD (Fluid has no flip_grad).")
+
+
+# -- roll ---------------------------------------------------------------------------------------
+
+def _infer_roll(ctx):
+    shifts, dims = list(ctx.attrs["shifts"]), list(ctx.attrs["dims"])
+    if len(shifts) != len(dims):
+        ctx.fail(f"Attr(dims).size() should be equal to Attr(shifts).size(): dims={dims}, shifts={shifts}")
+    _dims_in(ctx, dims, "dims")
+    ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+
+
+_ROLL_ATTRS = {"shifts": Attr(list, int_list, "a list of ints"), "dims": Attr(list, int_list, "a list of ints")}
+register("roll", kernel_module="manipulation", inputs=["X"], outputs=["Out"], attrs=_ROLL_ATTRS, infer=_infer_roll,
+         grad=grad_of("roll_grad", ("X",)), grad_reads=("X",),
+         doc="Out = X rolled shifts[i] places along dims[i] for each i (elements leaving one end enter at the "
+             "other).")
+register("roll_grad", kernel_module="manipulation", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"], attrs=_ROLL_ATTRS,
+         no_need_buffer=("X",), infer=grads_like({"X@GRAD": "X"}))
+
+
+# -- unstack ------------------------------------------------------------------------------------
+
+def _infer_unstack(ctx):
+    x, num = ctx.shape("X"), ctx.attrs["num"]
+    axis = axis_in(ctx, ctx.attrs["axis"], len(x))
+    if num is None or ctx.num_outputs("Y") != num:
+        ctx.fail(f"Number of Outputs(Y) is wrong: {ctx.num_outputs('Y')} outputs, but attribute num is {num}")
+    if x[axis] >= 0 and x[axis] != num:
+        ctx.fail(f"num={num} is not the size of dim {axis} of X {fmt_shape(x)}")
+    for i in range(num):
+        ctx.set_output("Y", [d for k, d in enumerate(x) if k != axis] or [1], ctx.dtype("X"), i=i)
+
+
+def _grad_unstack(g):
+    g.op("unstack_grad", {"Y@GRAD": g.out_grad("Y")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
+
+
+def _infer_unstack_grad(ctx):
+    shapes = ctx.shapes("Y@GRAD")
+    axis = ctx.attrs["axis"] % (len(shapes[0]) + 1)
+    ctx.set_output("X@GRAD", list(shapes[0][:axis]) + [len(shapes)] + list(shapes[0][axis:]), ctx.dtype("Y@GRAD"))
+
+
+_UNSTACK_ATTRS = {"axis": Attr(0, is_int, "an int"), "num": Attr(None, lambda v: is_int(v) and v > 0, "an int > 0")}
+register("unstack", kernel_module="manipulation", inputs=["X"], outputs=["Y*"], attrs=_UNSTACK_ATTRS,
+         infer=_infer_unstack, grad=_grad_unstack,
+         doc="Y[i] = X's i-th slice along axis (that dim removed), num of them (X's size along axis).")
+register("unstack_grad", kernel_module="manipulation", inputs=["Y@GRAD*"], outputs=["X@GRAD"], attrs=_UNSTACK_ATTRS,
+         infer=_infer_unstack_grad)
