@@ -15,8 +15,7 @@ from ..base.errors import PeError
 from ..framework.variable import Variable
 from ..layers.checks import check_variable_and_dtype
 from ..layers.helper import _single
-from ..layers.matrix import cross_along
-from ..kernels.matrix_rules import CROSS_DEFAULT_DIM
+from ..layers.matrix import CROSS_DEFAULT_DIM, cross_along
 from .alpha_keywords import renamed, written_to
 
 __all__ = ["add", "subtract", "multiply", "divide", "floor_divide", "mod", "remainder", "floor_mod", "maximum",
