@@ -1,6 +1,6 @@
 """Paddle 2.x's top-level manipulation names (``paddle.reshape``, ``paddle.split``, ``paddle.gather``,
 ``paddle.roll``, ``paddle.shape``, ``paddle.scatter_nd``, ...) with 2.x's signatures and semantics, built from pe's own layers. Names that
-need a dim's size (roll, flatten, broadcast_to, meshgrid) need it known when the program is built."""
+need a dim's size (flatten, broadcast_to) need it known when the program is built."""
 import numpy as np
 
 from .. import layers as L
