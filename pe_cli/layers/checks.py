@@ -40,3 +40,13 @@ def check_dtype(dtype, what, dtypes, layer):
     if name not in dtypes:
         raise ArgumentTypeError(f"{layer}: the data type of {what} is {name}; it must be one of {', '.join(dtypes)}")
     return name
+
+
+def check_recurrent_inputs(layer, input, **states):
+    """Fluid's checks of a recurrent layer's input and initial states (h_0, c_0 of dynamic_lstm,
+    dynamic_gru, dynamic_lstmp): Variables of float32 or float64 (a state may be None)."""
+    check_variable_and_dtype(input, "input", FLOAT32_64, layer)
+    for what, state in states.items():
+        check_type(state, what, (Variable, type(None)), layer)
+        if state is not None:
+            check_variable_and_dtype(state, what, FLOAT32_64, layer)

@@ -13,6 +13,10 @@ _UNIT_ATTRS = {"activation": Attr(2, choices=(0, 1, 2, 3)), "gate_activation": A
                "origin_mode": False}
 
 
+# Fluid's batch-ordered outputs of gru and their widths in D
+_BATCH_OUTPUTS = {"BatchGate": 3, "BatchResetHiddenPrev": 1, "BatchHidden": 1}
+
+
 def _check_weights(ctx, what):
     """D from Weight [D, 3D]; Bias, when given, must be [1, 3D]."""
     w = ctx.shape("Weight")
@@ -34,7 +38,9 @@ def _infer_gru(ctx):
     if ctx.has_input("H0") and ctx.shape("H0")[-1] not in (-1, d):
         ctx.fail(f"H0 {list(ctx.shape('H0'))} must be [N, {d}]: one initial hidden state per sequence")
     ctx.set_output("Hidden", [-1, d], x.dtype, lod_level=x.lod_level)
-    ctx.set_output("BatchGate", [-1, 5 * d], x.dtype, lod_level=x.lod_level)
+    for slot, width in _BATCH_OUTPUTS.items():
+        if ctx.has_output(slot):
+            ctx.set_output(slot, [-1, width * d], x.dtype)
 
 
 def _grads_of(g, slots):
@@ -44,8 +50,8 @@ def _grads_of(g, slots):
 def _grad_gru(g):
     slots = ("Input", "H0", "Weight", "Bias")
     ins = {s: g.input(s) for s in slots if g.input(s)}
-    if g.output("BatchGate"):       # the forward's saved gates: no second forward pass in the gradient
-        ins["BatchGate"] = g.output("BatchGate")
+    # Fluid's gru_grad reads the forward's batch-ordered values: no second forward pass in the gradient
+    ins.update({s: g.output(s) for s in (*_BATCH_OUTPUTS, "Hidden") if g.output(s)})
     ins["Hidden@GRAD"] = g.out_grad("Hidden")
     g.op("gru_grad", ins, _grads_of(g, slots), g.attrs)
 
@@ -87,19 +93,21 @@ def _infer_unit_grad(ctx):
     ctx.set_output("Input@GRAD", gate.shape, gate.dtype)
 
 
-register("gru", kernel_module="gru", inputs=["Input", "H0?", "Weight", "Bias?"], outputs=["Hidden", "BatchGate?"],
-         attrs=_GRU_ATTRS, infer=_infer_gru, grad=_grad_gru,
-         grad_reads=("Input", "H0", "Weight", "Bias", "BatchGate"),
-         needs_lod=True,
+register("gru", kernel_module="gru", inputs=["Input", "H0?", "Weight", "Bias?"],
+         outputs=["BatchGate?", "BatchResetHiddenPrev?", "BatchHidden?", "Hidden"], attrs=_GRU_ATTRS,
+         infer=_infer_gru, grad=_grad_gru, grad_reads=("Input", "H0", "Weight", "Bias", "Hidden", *_BATCH_OUTPUTS),
+         needs_lod=True, traits=("optional_outputs",),
          doc="GRU over each sequence of Input [T, 3D] (already projected; update, reset, candidate): "
              "u, r = gate_activation(x + h' W_ur + b), c = activation(x_c + (r h') W_c + b_c), "
              "h = u c + (1 - u) h' (origin_mode: u h' + (1 - u) c). Weight [D, 3D] holds W_ur [D, 2D] then "
              "W_c [D, D] in memory (Fluid's layout). is_reverse runs each sequence backwards. Hidden [T, D] "
-             "keeps Input's LoD. BatchGate [T, 5D], where the layer asks for it, keeps per row what the "
-             "gradient reads (u, r, c, r h', h'; Fluid's BatchGate holds the gates in batch order), so the "
-             "gradient does not run the forward again; without it the gradient recomputes them.")
+             "keeps Input's LoD. BatchGate [T, 3D] (u, r, c), BatchResetHiddenPrev [T, D] (r h') and BatchHidden "
+             "[T, D] (h) are Fluid's, rows in Fluid's batch order (time step by time step, the sequences still "
+             "running longest first); the gradient reads them with Hidden, and without them runs the forward "
+             "again.")
 register("gru_grad", kernel_module="gru",
-         inputs=["Input", "H0?", "Weight", "Bias?", "BatchGate?", "Hidden@GRAD"],
+         inputs=["Input", "H0?", "Weight", "Bias?", "BatchGate?", "BatchResetHiddenPrev?", "BatchHidden?", "Hidden?",
+                 "Hidden@GRAD"],
          outputs=["Input@GRAD?", "H0@GRAD?", "Weight@GRAD?", "Bias@GRAD?"], attrs=_GRU_ATTRS,
          infer=_infer_grads(("Input", "H0", "Weight", "Bias")), lod="drop", needs_lod=True)
 register("gru_unit", kernel_module="gru", inputs=["Input", "HiddenPrev", "Weight", "Bias?"],

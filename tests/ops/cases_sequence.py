@@ -16,6 +16,17 @@ def lod_tensor(lengths, width, upper=None, dtype=np.float64):
     return t
 
 
+def batch_rows(t, reverse=False):
+    """Fluid's batch order of a LoDTensor's rows (its LoDTensor2BatchFunctor, as Paddle's
+    test_gru_op.py writes it): time step by time step, the sequences still running, longest first
+    (ties in sequence order); ``reverse``: each sequence's steps from its end."""
+    offs = t.lod()[-1]
+    lengths = [b - a for a, b in zip(offs, offs[1:])]
+    order = sorted(range(len(lengths)), key=lambda s: -lengths[s])
+    return [offs[s] + (lengths[s] - 1 - n if reverse else n)
+            for n in range(max(lengths, default=0)) for s in order if lengths[s] > n]
+
+
 def sequences(t):
     x, offs = np.asarray(t), t.lod()[-1]
     return [x[a:b] for a, b in zip(offs, offs[1:])]
