@@ -12,7 +12,7 @@ Fluid's memory, a [D, 2D] block (update and reset) followed by a [D, D] block (c
 import numpy as np
 
 from ..base.errors import PeError
-from .lstm_math import PLAIN_ACTS, batch_index, previous_rows, previous_state
+from .lstm_math import PLAIN_ACTS, batch_index, previous_rows, previous_state, schedule
 
 
 def acts(attrs, gate_key="gate_activation", cand_key="activation"):
@@ -94,3 +94,16 @@ def saved_from_batch(batch_gate, batch_rhp, hidden, h0, offs, is_reverse):
     prev, seq = previous_rows(offs, is_reverse)
     saved[:, 4 * d:] = previous_state(np.asarray(hidden), h0, prev, seq)
     return saved
+
+
+def forward(xg, w, h0, offs, is_reverse, gate, cand, origin):
+    """The gru op's recurrence over numpy (Fluid's fused ops' form, with their activations ``gate``,
+    ``cand``): Hidden [T, D] of the projected, biased gates ``xg`` [T, 3D]."""
+    d = w.shape[0]
+    w_ur, w_c = split_weight(w)
+    hidden = np.empty((len(xg), d), xg.dtype)
+    h_state = np.zeros((len(offs) - 1, d), xg.dtype) if h0 is None else np.array(h0, dtype=xg.dtype)
+    for live, rows in schedule(offs, is_reverse):
+        h = step_forward(xg[rows], h_state[live], w_ur, w_c, None, gate, cand, origin)[2]
+        hidden[rows], h_state[live] = h, h
+    return hidden

@@ -90,16 +90,17 @@ def saved_from_batch(batch_gate, hidden, cell, h0, c0, offs, is_reverse):
     return saved
 
 
-def activations(attrs):
+def activations(attrs, table=ACTS):
     try:
-        return [ACTS[attrs[k]] for k in ("gate_activation", "cell_activation", "candidate_activation")]
+        return [table[attrs[k]] for k in ("gate_activation", "cell_activation", "candidate_activation")]
     except KeyError as e:
-        raise PeError(f"lstm: activation {e.args[0]!r} is not one of {sorted(ACTS)}") from None
+        raise PeError(f"lstm: activation {e.args[0]!r} is not one of {sorted(table)}") from None
 
 
-def forward(x, w, b, h0, c0, offs, attrs):
-    """Returns Hidden, Cell and what the backward pass reads (per row: gates, previous h and c)."""
-    (gate, _), (cell, _), (cand, _) = activations(attrs)
+def forward(x, w, b, h0, c0, offs, attrs, table=ACTS):
+    """Returns Hidden, Cell and what the backward pass reads (per row: gates, previous h and c);
+    ``table``: the activations (VEC_ACTS for Fluid's fused ops)."""
+    (gate, _), (cell, _), (cand, _) = activations(attrs, table)
     d = w.shape[0]
     nseq = len(offs) - 1
     peep = attrs["use_peepholes"]
@@ -159,3 +160,22 @@ def backward(x, w, b, cellv, saved, d_hidden, d_cell, offs, attrs, with_state):
         db[:4 * d] += dg.sum(0)
         dh_state[live], dc_state[live] = dg @ w.T, dcp
     return dx, dw, db.reshape(b.shape), (dh_state, dc_state) if with_state else (None, None)
+
+
+def fused_intermediates(attrs, offs, **values):
+    """The intermediate outputs of Fluid's fused recurrent ops that the op writes: XX as it is,
+    Batched* in batch order (batch_index), Reordered* (initial states) longest sequence first."""
+    wanted = attrs.get("_outputs", values.keys())
+    perm = order = None
+    outs = {}
+    for slot, value in values.items():
+        if slot not in wanted or value is None:
+            continue
+        if slot.startswith("Batched"):
+            perm = batch_index(offs, attrs["is_reverse"]) if perm is None else perm
+            value = value[perm]
+        elif slot.startswith("Reordered"):
+            order = np.argsort(-np.diff(offs), kind="stable") if order is None else order
+            value = np.asarray(value)[order]
+        outs[slot] = value
+    return outs

@@ -1,6 +1,6 @@
 """GRU ops: gru (Fluid's op behind layers.dynamic_gru, over LoD input, the recurrence per sequence
 batch as kernels/gru_math.py runs it) and gru_unit (one step over a batch of rows)."""
-from .define import Attr, register
+from .define import Attr, fmt_shape, register
 from .sequence import _need_lod
 
 _ACTS = ("sigmoid", "tanh", "relu", "identity")
@@ -121,3 +121,39 @@ register("gru_unit_grad", kernel_module="gru",
                  "ResetHiddenPrev@GRAD?"],
          outputs=["Input@GRAD?", "HiddenPrev@GRAD?", "Weight@GRAD?", "Bias@GRAD?"], attrs=_UNIT_ATTRS,
          infer=_infer_unit_grad, lod="drop")
+
+
+def infer_fused_weights(ctx, gates, what):
+    """(X's variable, D) of Fluid's fused recurrent ops: X [T, M], WeightX [M, gates D], WeightH [D, gates D]."""
+    x, wx, wh = ctx.input_var("X"), ctx.shape("WeightX"), ctx.shape("WeightH")
+    if x.shape is None or len(x.shape) != 2:
+        ctx.fail(f"X {fmt_shape(x.shape)} must be 2-D [T, M] (the steps of its sequences)")
+    if wx is None or len(wx) != 2 or x.shape[1] not in (-1, wx[0]):
+        ctx.fail(f"WeightX {fmt_shape(wx)} must be [M, {gates}D] with M = X's width {x.shape[1]}")
+    d = wx[1] // gates
+    if wh is None or list(wh) != [d, gates * d]:
+        ctx.fail(f"WeightH {fmt_shape(wh)} must be [D, {gates}D] = [{d}, {gates * d}] ({what})")
+    return x, d
+
+
+def _infer_fusion_gru(ctx):
+    x, d = infer_fused_weights(ctx, 3, "update and reset [D, 2D], then candidate [D, D], in memory")
+    if ctx.has_input("Bias") and [int(v) for v in ctx.shape("Bias")] != [1, 3 * d]:
+        ctx.fail(f"Bias {fmt_shape(ctx.shape('Bias'))} must be [1, {3 * d}]")
+    if ctx.has_input("H0") and ctx.shape("H0")[-1] not in (-1, d):
+        ctx.fail(f"H0 {fmt_shape(ctx.shape('H0'))} must be [N, {d}]")
+    ctx.set_output("Hidden", [x.shape[0], d], x.dtype, lod_level=x.lod_level)
+    for slot, width in (("XX", 3 * d), ("BatchedInput", 3 * d), ("BatchedOut", d), ("ReorderedH0", d)):
+        ctx.set_output(slot, [-1, width], x.dtype)
+
+
+register("fusion_gru", kernel_module="gru", inputs=["X", "H0?", "WeightX", "WeightH", "Bias?"],
+         outputs=["ReorderedH0?", "XX?", "BatchedInput?", "BatchedOut?", "Hidden"],
+         attrs={**_GRU_ATTRS, "use_seq": True}, infer=_infer_fusion_gru, needs_lod=True,
+         traits=("optional_outputs",),
+         doc="Fluid's CPU inference fusion of an fc and gru: gru over X WeightX + Bias (XX, [T, 3D]) with "
+             "WeightH as gru's Weight, as Fluid 1.8.5's kernel computes it: h = u c + (1 - u) h' whatever "
+             "origin_mode says (its jit kernels do not read it), activations Fluid's CPU vector ones (sigmoid's "
+             "input clipped to [-40, 13], tanh 2 sigmoid(2x) - 1). BatchedInput, BatchedOut: XX and Hidden in "
+             "batch order; ReorderedH0: H0's rows longest sequence first; use_seq changes none of them. No "
+             "gradient (Fluid has none); CUDA runs the CPU kernel on the host, as Fluid falls back to it.")

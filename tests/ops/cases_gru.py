@@ -83,3 +83,39 @@ CASES = [
     _unit("gru_unit_origin_mode", origin_mode=True),
     _unit("gru_unit_no_bias_identity", bias=False, activation=0),
 ]
+
+
+# fusion_gru: Fluid's CPU inference fusion of fc + gru. Its jit kernels compute h = u c + (1 - u) h' whatever
+# origin_mode says, and tanh as 2 sigmoid(2x) - 1 of the clipped sigmoid (saturating at 0.9999955).
+_VEC = {"sigmoid": lambda v: 1 / (1 + np.exp(-np.clip(v, -40, 13))),
+        "tanh": lambda v: 2 / (1 + np.exp(-np.clip(2 * v, -40, 13))) - 1}
+
+
+def _fusion_gru_ref(i, a):
+    xx = np.asarray(i["X"]) @ i["WeightX"] + (i["Bias"] if "Bias" in i else 0)
+    ur, c_w = i["WeightH"].reshape(-1)[:2 * D * D].reshape(D, 2 * D), i["WeightH"].reshape(-1)[2 * D * D:].reshape(D, D)
+    gate, cand = _VEC[a["gate_activation"]], _VEC[a["activation"]]
+    hidden, offs = np.zeros((len(xx), D)), i["X"].lod()[-1]
+    for s, (b, e) in enumerate(zip(offs, offs[1:])):
+        h = i["H0"][s] if "H0" in i else np.zeros(D)
+        for r in (range(e - 1, b - 1, -1) if a["is_reverse"] else range(b, e)):
+            u, rg = gate(xx[r, :D] + h @ ur[:, :D]), gate(xx[r, D:2 * D] + h @ ur[:, D:])
+            c = cand(xx[r, 2 * D:] + (rg * h) @ c_w)
+            h = hidden[r] = u * c + (1 - u) * h
+    rows = batch_rows(i["X"], a["is_reverse"])
+    order = np.argsort([-n for n in np.diff(offs)], kind="stable")
+    outs = {"Hidden": hidden, "XX": xx, "BatchedInput": xx[rows], "BatchedOut": hidden[rows]}
+    if "H0" in i:
+        outs["ReorderedH0"] = i["H0"][order]
+    return outs
+
+
+CASES += [
+    OpCase("fusion_gru", {"X": lod_tensor([3, 1, 4], 2, scale=3.0), "WeightX": rng.normal(size=(2, 3 * D)),
+                          "WeightH": rng.normal(size=(D, 3 * D)), "Bias": rng.normal(size=(1, 3 * D)),
+                          "H0": rng.normal(size=(3, D))},
+           _fusion_gru_ref, attrs={"is_reverse": True, "origin_mode": True}, name="fusion_gru_ignores_origin_mode"),
+    OpCase("fusion_gru", {"X": lod_tensor([2, 2], 2), "WeightX": rng.normal(size=(2, 3 * D)),
+                          "WeightH": rng.normal(size=(D, 3 * D))},
+           _fusion_gru_ref, attrs={"use_seq": False}, name="fusion_gru_no_bias_no_h0"),
+]

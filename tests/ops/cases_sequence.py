@@ -8,9 +8,10 @@ from pe_cli.framework.lod_tensor import LoDTensor
 rng = np.random.default_rng(12)
 
 
-def lod_tensor(lengths, width, upper=None, dtype=np.float64):
-    """A LoDTensor of random rows with these sequence lengths (and an upper level of lengths)."""
-    x = rng.normal(size=(sum(lengths), width) if width else (sum(lengths),)).astype(dtype)
+def lod_tensor(lengths, width, upper=None, dtype=np.float64, scale=1.0):
+    """A LoDTensor of random rows (normal, times ``scale``) with these sequence lengths (and an upper
+    level of lengths)."""
+    x = (rng.normal(size=(sum(lengths), width) if width else (sum(lengths),)) * scale).astype(dtype)
     t = LoDTensor(x)
     t.set_recursive_sequence_lengths(([upper] if upper else []) + [lengths])
     return t

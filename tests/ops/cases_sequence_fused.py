@@ -97,7 +97,7 @@ CASES = [
     OpCase("fusion_seqconv_eltadd_relu", {"X": lod_tensor([5, 4], 2), "Filter": rng.normal(size=(6, 2)),
                                           "Bias": rng.normal(size=(1, 2))}, _seqconv_ref,
            attrs={"contextStart": 1, "contextLength": 3}, name="fusion_seqconv_eltadd_relu_start_1"),
-    OpCase("fusion_seqexpand_concat_fc", {"X": [LoDTensor(rng.normal(size=(5, 3)) * 4, [[0, 2, 5]]),
+    OpCase("fusion_seqexpand_concat_fc", {"X": [lod_tensor([2, 3], 3, scale=4.0),
                                                 rng.normal(size=(2, 2)) * 4,
                                                 rng.normal(size=(2, 1))],
                                           "FCWeight": rng.normal(size=(6, 4)), "FCBias": rng.normal(size=(1, 4))},

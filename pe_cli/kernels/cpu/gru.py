@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import gru_math
 from ..common import ACT_CODES as _CODES, check_initial_states, seq_offsets
-from ..lstm_math import schedule
+from ..lstm_math import VEC_ACTS, fused_intermediates, schedule
 from . import _cblas
 from ._numba import lazy
 
@@ -143,3 +143,21 @@ def gru_unit_grad(ins, attrs):
     b = ins.get("Bias")
     return {"Input@GRAD": dg, "HiddenPrev@GRAD": dhp, "Weight@GRAD": gru_math.join_weight(dw_ur, dw_c),
             "Bias@GRAD": None if b is None else dg.sum(0).reshape(b.shape)}
+
+
+def fusion_gru(ins, attrs):
+    """Fluid's fusion_gru: gru over X WeightX + Bias, non-origin mode, Fluid's CPU vector activations."""
+    x = np.asarray(ins["X"])
+    offs = seq_offsets(attrs, "X", x.shape[0])
+    check_initial_states(ins, offs, ("H0",))
+    xx = x @ ins["WeightX"]
+    if ins.get("Bias") is not None:
+        xx = xx + np.reshape(ins["Bias"], -1)
+    xx = xx.astype(x.dtype, copy=False)
+    gate, cand = (VEC_ACTS[attrs[k]][0] for k in ("gate_activation", "activation"))
+    with np.errstate(over="ignore"):
+        hidden = gru_math.forward(xx, np.asarray(ins["WeightH"]), ins.get("H0"), offs, attrs["is_reverse"], gate,
+                                  cand, origin=False)
+    return {"Hidden": hidden, **fused_intermediates(attrs, offs, XX=xx, BatchedInput=xx, BatchedOut=hidden,
+                                                      ReorderedH0=ins.get("H0"))}
+

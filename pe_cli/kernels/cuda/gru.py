@@ -13,6 +13,8 @@ from . import runtime as rt
 from ._launch import copy, flat, full, grid, zeros
 from ._matmul import matmul
 from .lstm import _CODES, _act, _add_into, _dact, _gather_state, _scatter_state
+from ..cpu import gru as _cpu_gru
+from ._host import on_host
 from .indexing import _gather_rows
 from .launcher import jit_kernel
 
@@ -275,3 +277,7 @@ def gru_unit_grad(ins, attrs):
     _backward_step(st, idx, idx, n, codes, origin)
     return {"Input@GRAD": st["dx"], "HiddenPrev@GRAD": st["dh_state"], "Weight@GRAD": st["dw"],
             "Bias@GRAD": _bias_grad(st["dx"], b)}
+
+
+# Fluid has CPU kernels only for fusion_gru, and falls back to them on a GPU place; so does pe (_host.py)
+fusion_gru = on_host(_cpu_gru.fusion_gru)
