@@ -39,6 +39,7 @@ from .beam_search import *  # noqa: F401,F403
 from .crf import *  # noqa: F401,F403
 from .rnn_cells import *  # noqa: F401,F403
 from .rnn_api import *  # noqa: F401,F403 -- after .rnn: Fluid's layers.rnn is the function, not the submodule
+from .lstm_cudnn import *  # noqa: F401,F403
 from .decode import *  # noqa: F401,F403
 from .decode_helpers import *  # noqa: F401,F403
 from .while_loop import *  # noqa: F401,F403

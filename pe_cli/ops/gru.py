@@ -1,5 +1,6 @@
 """GRU ops: gru (Fluid's op behind layers.dynamic_gru, over LoD input, the recurrence per sequence
-batch as kernels/gru_math.py runs it) and gru_unit (one step over a batch of rows)."""
+batch as kernels/gru_math.py runs it), gru_unit (one step over a batch of rows) and fusion_gru (Fluid's
+CPU inference fusion of an fc and gru)."""
 from .define import Attr, fmt_shape, register
 from .sequence import _need_lod
 

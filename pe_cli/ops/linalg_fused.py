@@ -1,5 +1,5 @@
 """Matrix products fused with elementwise ops, as Fluid 1.8's CPU inference passes make them:
-fusion_repeated_fc_relu (fc + relu layers in a row: Out = relu(... relu(relu(X W0 + b0) W1 + b1) ...),
+fusion_repeated_fc_relu (fc + relu layers in a row, Out = relu(relu(X W0 + b0) W1 + b1) for two,
 ReluOut the layers before the last) and fusion_squared_mat_sub (Out = scalar ((X Y)^2 - X^2 Y^2),
 elementwise squares; SquaredX, SquaredY, SquaredXY the three squares). Fluid has CPU kernels only and
 no gradients; pe's CUDA kernels run the CPU ones on the host (kernels/cuda/_host.py), as Fluid falls
