@@ -54,6 +54,8 @@ def _case(layers, bidirec, name, grad=()):
     size = sum(dirs * 4 * H * ((I if layer == 0 else H * dirs) + H) for layer in range(layers)) + layers * dirs * 8 * H
     inputs = {"Input": rng.normal(size=(T, B, I)), "InitH": rng.normal(size=(layers * dirs, B, H)),
               "InitC": rng.normal(size=(layers * dirs, B, H)), "W": rng.normal(size=(size,)) * 0.5}
+    if grad:        # Fluid's Cache (cuDNN's dropout states; no values pe reads), passed to the gradient as Fluid does
+        inputs["Cache"] = np.zeros(1, np.uint8)
     return OpCase("cudnn_lstm", inputs, cudnn_lstm_ref, name=name, grad=grad, grad_rtol=1e-4, grad_atol=1e-6,
                   attrs={"num_layers": layers, "is_bidirec": bidirec, "hidden_size": H, "input_size": I, "max_len": T})
 

@@ -78,8 +78,9 @@ def _pool_concat(ins, attrs, cvm):
                           f"per row of Out")
         pooled = _pool(x, offs, attrs["pooltype"])
         if cvm:
-            pooled[:, 0] = np.log(pooled[:, 0] + 1)
-            pooled[:, 1] = np.log(pooled[:, 1] + 1) - pooled[:, 0]
+            with np.errstate(invalid="ignore", divide="ignore"):      # a count below 0: NaN, as Fluid's
+                pooled[:, 0] = np.log(pooled[:, 0] + 1)
+                pooled[:, 1] = np.log(pooled[:, 1] + 1) - pooled[:, 0]
         parts.append(pooled)
     return {"Out": np.concatenate(parts, axis=1)}
 
