@@ -122,7 +122,7 @@ class Block:
     def _make_op(self, type, inputs, outputs, attrs, role):
         attrs = {k: v.idx if isinstance(v, Block) else v for k, v in (attrs or {}).items()}   # Fluid's sub_block=block
         inputs, attrs, attr_vars = attribute_variables.to_slots(type, inputs, attrs)
-        op = Operator(self, registry.current_type(type), _names(inputs), _names(outputs), attrs,
+        op = Operator(self, type, _names(inputs), _names(outputs), attrs,
                       self.program._current_role if role is None else role, current_source(),
                       current_layer())
         op.attr_vars = attr_vars

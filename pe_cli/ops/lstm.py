@@ -2,8 +2,8 @@
 sequence batch, kernels/lstm_math.py: sequences ordered by length, one GEMM per time step) and
 lstm_unit (Fluid's op behind layers.lstm_unit: one LSTM step over a batch of rows, after the layer's
 fc of [x_t, hidden_t_prev]). pe registered lstm as ``dynamic_lstm`` before; a program saved with that
-name loads as lstm (registry.RENAMED)."""
-from .define import Attr, register
+name loads as lstm (define.renamed)."""
+from .define import Attr, register, renamed
 from .sequence import _need_lod
 
 _ACTS = ("sigmoid", "tanh", "relu", "identity")
@@ -67,6 +67,9 @@ register("lstm_grad", kernel_module="lstm",
                  "Hidden@GRAD", "Cell@GRAD?"],
          outputs=["Input@GRAD?", "H0@GRAD?", "C0@GRAD?", "Weight@GRAD?", "Bias@GRAD?"], attrs=_LSTM_ATTRS,
          infer=_infer_lstm_grad, lod="drop", needs_lod=True)
+# pe's names before it built Fluid's: its older saves hold them (the slots are Fluid's already)
+renamed("dynamic_lstm", "lstm")
+renamed("dynamic_lstm_grad", "lstm_grad")
 
 
 def _infer_lstm_unit(ctx):

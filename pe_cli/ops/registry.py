@@ -34,20 +34,9 @@ def _load_all():
                 importlib.import_module(f"{__package__}.{info.name}")
 
 
-# Op types pe once registered under names of its own, and the Fluid name each is registered under
-# now: a program pe saved with the old name (its JSON, an inference model, a checkpoint's program)
-# loads with Fluid's, as every op is made through Block._make_op, which asks ``current_type``.
-RENAMED = {"dynamic_lstm": "lstm", "dynamic_lstm_grad": "lstm_grad"}
-
-
-def current_type(type):
-    """The op type registered today for ``type`` (Fluid's name for one pe renamed, RENAMED)."""
-    return RENAMED.get(type, type)
-
-
 def get(type):
     _load_all()
-    opdef = _REGISTRY.get(RENAMED.get(type, type))
+    opdef = _REGISTRY.get(type)
     if opdef is None:
         hint = did_you_mean(type, _REGISTRY, f"known ops: {', '.join(sorted(_REGISTRY))}")
         raise UnknownOpError(f'Operator "{type}" has not been registered. (unknown op type; {hint})')
