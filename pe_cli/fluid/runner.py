@@ -32,7 +32,6 @@ SPECIAL = {
     "paddle.dataset.conll05": "pe_cli.paddle.dataset.conll_srl",
     "paddle.dataset.wmt14": "pe_cli.paddle.dataset.wmt_fr_en",
     "paddle.dataset.wmt16": "pe_cli.paddle.dataset.wmt_multi30k",
-    "paddle.fluid.transpiler.distribute_transpiler": "pe_cli.fluid.transpiler",
     "paddle.fluid.proto.framework_pb2": "pe_cli.fluid.proto.framework_messages",
     "paddle.fluid.proto.profiler.profiler_pb2": "pe_cli.fluid.proto.profiler.messages",
     "paddle.base": "pe_cli.fluid",      # Paddle 2.6's name for paddle.fluid

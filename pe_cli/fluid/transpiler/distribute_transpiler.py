@@ -1,4 +1,4 @@
-"""``paddle.fluid.transpiler``: ``DistributeTranspiler`` in collective mode (Fluid's ``nccl2``, here
+"""``paddle.fluid.transpiler.distribute_transpiler``: ``DistributeTranspiler`` in collective mode (Fluid's ``nccl2``, here
 over MPI between processes) and in parameter-server mode (pe_cli/transpiler/; see
 docs/DISTRIBUTED.md), and the placement policies of parameter servers. ``memory_optimize`` and
 ``release_memory`` turn on the memory_optimize graph pass (pe_cli/compiler/passes).
@@ -9,18 +9,14 @@ as rank i, and ``current_endpoint`` must be the ``trainer_id``-th. pe takes the 
 as ``trainers="ep0,ep1"`` (Fluid's spelling), a list, or ``workers=`` (seed 004's example)."""
 import os
 
-from .. import transpiler as _ps
-from ..compiler.passes import program_frees, reuse_log
-from ..base.errors import ArgumentTypeError, ArgumentValueError, PeError
-from ..base import limits
-from ..executor.scope import global_scope
-from ..framework import Program, default_main_program, default_startup_program
-from ..transpiler import HashName, PSDispatcher, RoundRobin  # noqa: F401 (Fluid's names, here)
-from ..transpiler.inference import InferenceTranspiler as _InferenceTranspiler
-
-# ``paddle.fluid.transpiler.distribute_transpiler`` is this module too (runner.SPECIAL); a module with a
-# path can have that submodule name.
-__path__ = []
+from ... import transpiler as _ps
+from ...compiler.passes import program_frees, reuse_log
+from ...base.errors import ArgumentTypeError, ArgumentValueError, PeError
+from ...base import limits
+from ...executor.scope import global_scope
+from ...framework import Program, default_main_program, default_startup_program
+from ...transpiler import HashName, PSDispatcher, RoundRobin  # noqa: F401 (Fluid's names, here)
+from ...transpiler.inference import InferenceTranspiler as _InferenceTranspiler
 
 __all__ = ["DistributeTranspiler", "DistributeTranspilerConfig", "ServerRuntimeConfig", "DistributedMode", "memory_optimize", "release_memory",
            "HashName", "RoundRobin", "InferenceTranspiler"]
