@@ -21,7 +21,7 @@ from ..framework.var_desc import VarDesc  # noqa: F401
 from ..ops import registry
 from ..ops.define import GRAD_SUFFIX
 from .grad_op_desc import get_grad_op_desc  # noqa: F401
-from .op import Operator  # noqa: F401 -- Operator.create(op_desc bytes), Fluid core's
+from .standalone_op import Operator  # noqa: F401 -- Operator.create(op_desc bytes), Fluid core's
 from .op_proto_messages import get_all_op_protos as _op_protos
 from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
 from .flags import FlagsView, set_eager_deletion_mode as _set_eager_deletion_mode  # noqa: F401
