@@ -1,4 +1,5 @@
-"""``fluid.core``: the names Fluid scripts reach for in its C++ core module."""
+"""``fluid.core``: the names Fluid scripts reach for in its C++ core module (the rest of them in
+core_classes.py, core_functions.py and core_names.py)."""
 import os
 
 import numpy as np
@@ -28,6 +29,10 @@ from .flags import FlagsView, set_eager_deletion_mode as _set_eager_deletion_mod
 from .inference_api import (AnalysisConfig, NativeConfig, PaddleBuf, PaddleDType, PaddleTensor,  # noqa: F401
                             create_paddle_predictor)
 from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_device_count  # noqa: F401
+from .core_classes import *  # noqa: F401,F403 -- the rest of Fluid core's classes,
+from .core_functions import *  # noqa: F401,F403 -- its functions,
+from .core_names import *  # noqa: F401,F403 -- and its plain values and loader helpers
+from .core_names import print_function  # noqa: F401
 
 
 class DataType:

@@ -1,4 +1,4 @@
-"""``paddle.fluid.op``: ``Operator(type, **slots_and_attrs)``, one op run by itself on a scope, as
+"""The Operator of ``paddle.fluid.op`` (and ``core.Operator``): ``Operator(type, **slots_and_attrs)``, one op run by itself on a scope, as
 Fluid's op tests drive an op (``op.run(scope, place)``), and the op protos it is described by.
 
 An op's slots and attributes come from pe's op registry (the one source of truth): ``Operator``
