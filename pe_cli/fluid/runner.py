@@ -27,6 +27,10 @@ SPECIAL = {
     "paddle.fluid": "pe_cli.fluid",
     "paddle.fluid.layers": "pe_cli.layers",
     "paddle.fluid.layers.device": "pe_cli.fluid.layers_device",
+    # submodules of fluid.layers (pe_cli.layers) whose names need the Fluid face above it (core)
+    "paddle.fluid.layers.math_op_patch": "pe_cli.fluid.layers_math_op_patch",
+    "paddle.fluid.layers.layer_function_generator": "pe_cli.fluid.layer_function_generator",
+    "paddle.fluid.core_avx": "pe_cli.fluid.core",       # Fluid's core is core_avx (or core_noavx) itself
     "paddle.version": "pe_cli.fluid.version",       # the paddle face sits above the fluid face, which reads it
     # pe's module names never end in a number (tests/test_architecture.py): Fluid's datasets that do
     "paddle.dataset.conll05": "pe_cli.paddle.dataset.conll_srl",
