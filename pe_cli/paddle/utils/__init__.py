@@ -1,14 +1,16 @@
 """``paddle.utils`` (Paddle 2.x): nested-structure helpers, ``unique_name`` and ``convert_to_list``,
-the names Paddle 2.6's static tests use."""
+the names Paddle 2.6's static tests use; Fluid 1.8's ``Ploter`` (plot.py) and its other modules
+(image_util, preprocess_img, preprocess_util, profiler)."""
 import functools
 import warnings
 
 from ...fluid import unique_name  # noqa: F401
 from ...framework.program import Block
 from ...layers.utils import assert_same_structure, convert_to_list, flatten, map_structure, pack_sequence_as  # noqa: F401
+from .plot import Ploter  # noqa: F401
 
 __all__ = ["assert_same_structure", "convert_to_list", "deprecated", "flatten", "get_inputs_outputs_in_block",
-           "map_structure", "pack_sequence_as", "unique_name"]
+           "map_structure", "pack_sequence_as", "unique_name", "Ploter"]
 
 
 def get_inputs_outputs_in_block(block):
