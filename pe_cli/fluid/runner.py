@@ -149,8 +149,32 @@ def run_script(script, args=()):
     export_to_children()
     sys.argv = [script, *args]
     sys.path.insert(0, os.path.dirname(script))
+    return _run(lambda: runpy.run_path(script, run_name="__main__"), script)
+
+
+def run_module(module, args=()):
+    """``pe fluid -m MODULE [ARGS]``: runs a module (``paddle.distributed.launch``, or one of the
+    user's on the current directory) as ``__main__``, as ``python -m`` does; returns the exit status."""
+    install()
+    export_to_children()
+    sys.path.insert(0, os.getcwd())
+    target = pe_module_for(module) or module
     try:
-        runpy.run_path(script, run_name="__main__")
+        spec = importlib.util.find_spec(target)
+    except ModuleNotFoundError:
+        spec = None
+    if spec is None:
+        print(f"pe fluid: no module named {module}", file=sys.stderr)
+        return 2
+    sys.argv = [spec.origin or module, *args]
+    return _run(lambda: runpy.run_module(target, run_name="__main__", alter_sys=True), spec.origin or "")
+
+
+def _run(call, script):
+    """Runs ``call`` (the program); its SystemExit is the status, its error one line where it is a
+    Fluid name pe lacks or one of pe's own errors (the traceback under PE_DEBUG=1)."""
+    try:
+        call()
     except SystemExit as e:
         if e.code is not None and not isinstance(e.code, int):
             print(e.code, file=sys.stderr)      # sys.exit("message"): Python prints it, so does pe fluid
