@@ -37,6 +37,8 @@ SPECIAL = {
     "paddle.dataset.wmt14": "pe_cli.paddle.dataset.wmt_fr_en",
     "paddle.dataset.wmt16": "pe_cli.paddle.dataset.wmt_multi30k",
     "paddle.fluid.proto.framework_pb2": "pe_cli.fluid.proto.framework_messages",
+    "paddle.fluid.incubate.fleet.parameter_server.pslib.ps_pb2":
+        "pe_cli.fluid.incubate.fleet.parameter_server.pslib.ps_messages",
     "paddle.fluid.proto.profiler.profiler_pb2": "pe_cli.fluid.proto.profiler.messages",
     "paddle.base": "pe_cli.fluid",      # Paddle 2.6's name for paddle.fluid
 }
