@@ -36,6 +36,8 @@ SPECIAL = {
     "paddle.dataset.conll05": "pe_cli.paddle.dataset.conll_srl",
     "paddle.dataset.wmt14": "pe_cli.paddle.dataset.wmt_fr_en",
     "paddle.dataset.wmt16": "pe_cli.paddle.dataset.wmt_multi30k",
+    "paddle.dataset.mq2007": "pe_cli.paddle.dataset.letor",
+    "paddle.dataset.voc2012": "pe_cli.paddle.dataset.voc_segmentation",
     "paddle.fluid.proto.framework_pb2": "pe_cli.fluid.proto.framework_messages",
     "paddle.fluid.incubate.fleet.parameter_server.pslib.ps_pb2":
         "pe_cli.fluid.incubate.fleet.parameter_server.pslib.ps_messages",

@@ -1,7 +1,4 @@
-"""``paddle.reader``: Fluid's reader decorators (their home is pe_cli/data/reader_decorators.py and
-reader_processes.py, which ``fluid.io`` shares)."""
-from ...data.reader_decorators import *  # noqa: F401,F403
-from ...data.reader_decorators import __all__ as _decorators
-from ...data.reader_processes import multiprocess_reader  # noqa: F401
-
-__all__ = list(_decorators) + ["multiprocess_reader"]
+"""``paddle.reader``: Fluid's reader decorators (decorator.py)."""
+from . import decorator  # noqa: F401
+from .decorator import *  # noqa: F401,F403
+from .decorator import __all__  # noqa: F401
