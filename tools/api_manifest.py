@@ -32,9 +32,9 @@ PADDLE_MANIFEST = os.path.join(ROOT, "tests", "data", "paddle-2.6.2-api.json")
 PADDLE_SEED = os.path.join(ROOT, "tests", "data", "paddle-2.6.2-seed002.json")
 
 REFUSED = {
-    "paddle.fluid": ["ComplexVariable", "VarBase", "enable_dygraph", "disable_dygraph", "enable_imperative",
+    "paddle.fluid": ["VarBase", "enable_dygraph", "disable_dygraph", "enable_imperative",
                      "disable_imperative", "load_op_library"],
-    "paddle.fluid.framework": ["ComplexVariable", "load_op_library"],
+    "paddle.fluid.framework": ["load_op_library"],
 }
 # Paddle 2.6.2's names that work only in dygraph (eager) mode: each refuses in one line.
 PADDLE_REFUSED = {

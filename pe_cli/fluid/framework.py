@@ -18,7 +18,7 @@ from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
 from .op_proto import OpProtoHolder  # noqa: F401
 from .dygraph import base as dygraph_base
 from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_places  # noqa: F401
-from .dygraph import ComplexVariable  # noqa: F401
+from .complex_variable import ComplexVariable  # noqa: F401
 from .flags import get_flags, set_flags  # noqa: F401
 from .unsupported import unsupported
 from . import version

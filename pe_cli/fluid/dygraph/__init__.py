@@ -3,7 +3,7 @@
 layer classes of ``fluid.dygraph.nn`` (Conv2D, Pool2D, Linear, BatchNorm, ...) in static programs, as
 Fluid's work there; its loss classes BCELoss and NLLLoss (losses.py) there and inside ``guard()``. pe
 builds static graphs (Program, Executor); any other name of this module, Fluid's dygraph switches and
-classes (``enable_dygraph``, ``VarBase``, ``ComplexVariable``, ...), and the other layer classes called
+classes (``enable_dygraph``, ``VarBase``, ...), and the other layer classes called
 inside ``guard()``, say so in one error."""
 from ..unsupported import unsupported, unsupported_module
 from . import base  # noqa: F401
@@ -27,4 +27,3 @@ disable_dygraph = unsupported("fluid.disable_dygraph", WHY)
 enable_imperative = unsupported("fluid.enable_imperative", WHY)
 disable_imperative = unsupported("fluid.disable_imperative", WHY)
 VarBase = unsupported("fluid.VarBase", WHY)
-ComplexVariable = unsupported("fluid.ComplexVariable", "a dygraph complex tensor; " + WHY)
