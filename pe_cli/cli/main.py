@@ -339,8 +339,7 @@ def keys(which):
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 @guarded
 def fluid(module, script, args):
-    """Run an unchanged Fluid 1.x SCRIPT.py (or -m MODULE): `paddle` and `paddle.fluid` resolve to pe
-    (this process only)."""
+    """Run an unchanged Fluid 1.x SCRIPT.py (or -m MODULE): `paddle`, `paddle.fluid` resolve to pe here."""
     from ..kernels.rendezvous import join_role, role_alone
     alone = role_alone(sys.argv[1:])     # a role started on its own with Fluid's environment (docs/DISTRIBUTED.md)
     if alone is not None:

@@ -4,12 +4,13 @@ stand-ins live in pe_cli/base/errors.py, so lower layers (``fluid.layers`` is pe
 ``refuse(globals(), module, names, why)`` defines a stand-in for each of a module's names pe does not do
 (pslib, HDFS, MKLDNN passes, dygraph mode), and ``optional_module(name)`` is a third-party module a
 Fluid module imports (six, gast, prettytable), or, where it is not installed, one whose every name says so."""
+import importlib
 import sys
 
 from ..base.errors import FluidUnsupported, MissingModule, optional_module, refuse, unsupported
 
 __all__ = ["FluidUnsupported", "MissingModule", "optional_module", "refuse", "unsupported", "unsupported_module",
-           "user_paddle"]
+           "user_modules", "user_paddle"]
 
 
 def unsupported_module(module, why):
@@ -33,12 +34,18 @@ SLIM = ("Paddle's slim compression framework (IR-graph passes, NAS searchers and
         "does not have; pe runs the programs such a pass writes")
 
 
-def user_paddle(module):
-    """A module ``__getattr__`` giving ``paddle``, the name a Fluid module holds after ``import paddle``:
-    the ``paddle`` the user's program imported (under ``pe fluid``, pe's paddle face, which sits above
-    this one, so it is taken from sys.modules, never imported from here)."""
+def user_modules(module, names):
+    """A module ``__getattr__`` giving the modules a Fluid module holds after ``import paddle`` or
+    ``import paddle.compat as cpt`` (``names``: attribute -> module name): the user's ``paddle``, which
+    under ``pe fluid`` is pe's paddle face, above this one, so it is looked up by the user's name
+    (the import hook resolves it), never imported from here by pe's."""
     def __getattr__(name):
-        if name == "paddle" and "paddle" in sys.modules:
-            return sys.modules["paddle"]
+        if name in names and "paddle" in sys.modules:
+            return importlib.import_module(names[name])
         raise AttributeError(f"module '{module}' has no attribute '{name}'")
     return __getattr__
+
+
+def user_paddle(module):
+    """``user_modules`` for ``paddle`` alone."""
+    return user_modules(module, {"paddle": "paddle"})

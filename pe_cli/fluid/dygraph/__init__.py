@@ -8,7 +8,19 @@ inside ``guard()``, say so in one error."""
 from ..unsupported import unsupported, unsupported_module
 from . import base  # noqa: F401
 from . import layers, nn  # noqa: F401
-from .base import enabled, guard, to_variable  # noqa: F401
+from . import (backward_strategy, checkpoint, container, jit, learning_rate_scheduler, parallel,  # noqa: F401
+               dygraph_to_static)
+from .backward_strategy import BackwardStrategy  # noqa: F401
+from .base import enabled, grad, guard, no_grad, to_variable  # noqa: F401
+from .checkpoint import load_dygraph, save_dygraph  # noqa: F401
+from .container import LayerList, ParameterList, Sequential  # noqa: F401
+from .dygraph_to_static import ProgramTranslator  # noqa: F401
+from .jit import TracedLayer, declarative, dygraph_to_static_func  # noqa: F401
+from .learning_rate_scheduler import (CosineDecay, ExponentialDecay, InverseTimeDecay, LambdaDecay,  # noqa: F401
+                                      LinearLrWarmup, MultiStepDecay, NaturalExpDecay, NoamDecay, PiecewiseDecay,
+                                      PolynomialDecay, ReduceLROnPlateau, StepDecay)
+from .nn import BCELoss, L1Loss, MSELoss, NCE, NLLLoss  # noqa: F401
+from .parallel import DataParallel, ParallelEnv, prepare_context  # noqa: F401
 from .layers import Layer  # noqa: F401
 from .losses import BCELoss, NLLLoss  # noqa: F401
 from .nn import (BatchNorm, BilinearTensorProduct, Conv2D, Conv2DTranspose, Conv3D, Conv3DTranspose,  # noqa: F401
