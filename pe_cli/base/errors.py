@@ -141,7 +141,7 @@ class MissingModule(types.ModuleType):
         self._pe_why = why
 
     def __getattr__(self, attr):
-        if attr.startswith("__"):
+        if attr.startswith("_"):
             raise AttributeError(attr)
         raise FluidUnsupported(f"{self.__name__}.{attr}", self._pe_why)
 

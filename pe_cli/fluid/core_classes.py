@@ -118,7 +118,7 @@ class GpuPassStrategy(PassStrategy):
 
 class _Refusing(types.ModuleType):
     def __getattr__(self, name):
-        if name.startswith("__"):
+        if name.startswith("_"):
             raise AttributeError(name)
         raise FluidUnsupported(f"core.ops.{name}", DYGRAPH)
 

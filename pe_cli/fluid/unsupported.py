@@ -16,7 +16,7 @@ __all__ = ["FluidUnsupported", "MissingModule", "optional_module", "refuse", "un
 def unsupported_module(module, why):
     """A module ``__getattr__`` for a whole Fluid module pe does not have: any public name raises."""
     def __getattr__(name):
-        if name.startswith("__"):
+        if name.startswith("_"):
             raise AttributeError(name)
         raise FluidUnsupported(f"{module}.{name}", why)
     return __getattr__

@@ -175,7 +175,8 @@ class FleetUtil:
     def get_online_pass_interval(self, days, hours, split_interval, split_per_pass, is_data_hourly_placed):
         """The data splits of each pass of a day: ``hours`` ("0 1 ... 23", or a shell range such as
         "{0..23}") limit the day, each ``split_interval`` minutes is a split (``HH`` or ``HHMM``), and
-        ``split_per_pass`` splits make a pass."""
+        ``split_per_pass`` splits make a pass (Fluid's, on Python 2, fails unless the hours cover the
+        day; pe gives the passes the hours hold)."""
         hours = os.popen("echo -n " + hours).read().split(" ")
         split_interval, split_per_pass = int(split_interval), int(split_per_pass)
         splits_per_day = 24 * 60 // split_interval
@@ -185,7 +186,7 @@ class FleetUtil:
             h, m = start // 60, start % 60
             if first <= h <= last:
                 paths.append("%02d" % h if is_data_hourly_placed else "%02d%02d" % (h, m))
-        return [paths[i * split_per_pass:(i + 1) * split_per_pass] for i in range(splits_per_day // split_per_pass)]
+        return [paths[i * split_per_pass:(i + 1) * split_per_pass] for i in range(len(paths) // split_per_pass)]
 
     # -- the fleet's models: its own methods, as Fluid's call them --------------------------------------
     def load_fleet_model_one_table(self, table_id, path):

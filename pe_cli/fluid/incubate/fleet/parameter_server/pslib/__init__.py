@@ -26,7 +26,7 @@ class PSLib:
         pass
 
     def __getattr__(self, name):
-        if name.startswith("__"):
+        if name.startswith("_"):
             raise AttributeError(name)
         raise FluidUnsupported(f"paddle.fluid.incubate.fleet.parameter_server.pslib.fleet.{name}", _WHY)
 
