@@ -103,9 +103,22 @@ def install():
     importlib.import_module("pe_cli.fluid.legacy_names").install()
     importlib.import_module("paddle.fluid")
     importlib.import_module("paddle.base")      # Paddle 2.6's ``from paddle import base``
-    # Fluid's layers.rnn is a function and a submodule at once. Loading the submodule under its paddle name
-    # would set the package's attribute to the module; registered here, it is never loaded, as in Fluid.
-    sys.modules.setdefault("paddle.fluid.layers.rnn", importlib.import_module("pe_cli.layers.rnn"))
+    _register_loaded()
+
+
+def _register_loaded():
+    """Registers every pe module already loaded under its paddle name. A package's attribute may be
+    a function of a submodule's name (``fluid.data``, ``layers.rnn``); importing the submodule by
+    its paddle name through the hook would set the attribute to the module, where in Fluid the
+    submodule is loaded already and the import leaves the attribute alone. Registered, so is pe's."""
+    for name, module in list(sys.modules.items()):
+        alias = fluid_name_for(name)
+        if module is not None and name.startswith(("pe_cli.fluid.", "pe_cli.paddle.", "pe_cli.layers.")) \
+                and pe_module_for(alias) == name and alias not in sys.modules:
+            sys.modules[alias] = module
+            parent, _, child = alias.rpartition(".")      # a submodule is its package's attribute
+            if parent in sys.modules and not hasattr(sys.modules[parent], child):
+                setattr(sys.modules[parent], child, module)
 
 
 def export_to_children():

@@ -12,6 +12,7 @@ from ..base.places import CPUPlace, CUDAPlace  # noqa: F401
 from . import dataset, io, metric, nn, optimizer, reader, regularizer, static, tensor, vision  # noqa: F401
 from . import autograd, framework, geometric, hapi, incubate, inference, linalg, pir, pir_utils, utils  # noqa: F401
 from . import complex, distributed, distribution, sysconfig  # noqa: F401 -- Paddle 1.8's modules
+from .check_import_scipy import check_import_scipy  # noqa: F401,F811 -- the function, as Paddle's package holds it
 from .framework import in_dynamic_mode  # noqa: F401
 from .variable_methods import patch_variable as _patch_variable
 from .framework.io import load, patch_program as _patch_program, save  # noqa: F401
