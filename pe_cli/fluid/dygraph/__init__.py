@@ -19,7 +19,7 @@ from .jit import TracedLayer, declarative, dygraph_to_static_func  # noqa: F401
 from .learning_rate_scheduler import (CosineDecay, ExponentialDecay, InverseTimeDecay, LambdaDecay,  # noqa: F401
                                       LinearLrWarmup, MultiStepDecay, NaturalExpDecay, NoamDecay, PiecewiseDecay,
                                       PolynomialDecay, ReduceLROnPlateau, StepDecay)
-from .nn import BCELoss, L1Loss, MSELoss, NCE, NLLLoss  # noqa: F401
+from .nn import L1Loss, MSELoss, NCE  # noqa: F401
 from .parallel import DataParallel, ParallelEnv, prepare_context  # noqa: F401
 from .layers import Layer  # noqa: F401
 from .losses import BCELoss, NLLLoss  # noqa: F401

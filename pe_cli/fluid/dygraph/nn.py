@@ -264,4 +264,4 @@ class TreeConv(FluidLayer):
 
 
 NCE = unsupported("fluid.dygraph.NCE", "not in pe yet; fluid.layers.nce builds the same op in a static program")
-refuse(globals(), "fluid.dygraph.nn", ["BCELoss", "L1Loss", "MSELoss", "NLLLoss"], DYGRAPH)
+refuse(globals(), "fluid.dygraph.nn", ["L1Loss", "MSELoss"], DYGRAPH)
