@@ -118,12 +118,18 @@ def _import_statements(node, in_function=False):
 
 
 @functools.cache
+def _tree(module):
+    """The parsed source of a pe module (each file parsed once per run)."""
+    with open(MODULES[module], encoding="utf-8") as f:
+        return ast.parse(f.read(), MODULES[module])
+
+
+@functools.cache
 def _imports():
     """(importer, imported, lazy?) for every import of a pe module in pe_cli/."""
     found = []
     for module, path in MODULES.items():
-        with open(path, encoding="utf-8") as f:
-            tree = ast.parse(f.read(), path)
+        tree = _tree(module)
         for node, lazy in _import_statements(tree):
             for target in _resolve(module, path, node):
                 found.append((module, target, lazy, node.lineno))
@@ -140,12 +146,12 @@ def test_every_module_has_a_layer():
     assert [m for m in MODULES if _layer_of(m)[0] is None] == []
 
 
+@functools.cache
 def _literal_import_modules():
     """(importer, imported, line) for every ``importlib.import_module("pe_cli....")`` of a literal name."""
     found = []
     for module, path in MODULES.items():
-        with open(path, encoding="utf-8") as f:
-            tree = ast.parse(f.read(), path)
+        tree = _tree(module)
         for node in ast.walk(tree):
             if (isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "import_module" and node.args
                     and isinstance(node.args[0], ast.Constant) and str(node.args[0].value).startswith("pe_cli")):
@@ -212,8 +218,7 @@ def _module_imports():
     ``importlib.import_module("pe_cli....")`` with a literal name anywhere in a module."""
     found = [(importer, target) for importer, target, lazy, _ in _imports() if not lazy and target in MODULES]
     for module, path in MODULES.items():
-        with open(path, encoding="utf-8") as f:
-            tree = ast.parse(f.read(), path)
+        tree = _tree(module)
         for node in ast.walk(tree):
             if (isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "import_module" and node.args
                     and isinstance(node.args[0], ast.Constant) and node.args[0].value in MODULES):
@@ -243,8 +248,7 @@ def test_files_are_small_enough_to_read(module):
 def test_functions_are_small_enough_to_read():
     long = []
     for module, path in MODULES.items():
-        with open(path, encoding="utf-8") as f:
-            tree = ast.parse(f.read(), path)
+        tree = _tree(module)
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 n = node.end_lineno - node.lineno + 1
