@@ -128,7 +128,7 @@ def _grad_conditional_block(g):
 
 register("while", kernel_module="control_flow", kernel="while_loop", lod="drop", needs_lod=True,
          grad=_grad_while, grad_reads=("X", "StepScopes"),
-         inputs=["X*", "Condition"], outputs=["Out*", "StepScopes?"],
+         inputs=["X*", "Condition*"], outputs=["Out*", "StepScopes"],
          attrs={"sub_block": _BLOCK, "max_iterations": Attr(100000, lambda v: is_int(v) and v > 0, "> 0"),
                 "is_test": False, "skip_eager_deletion_vars": _UNSET},
          doc="Runs its block while Condition (one bool, written by the block) holds, each iteration in a "
@@ -147,7 +147,7 @@ register("conditional_block_grad", kernel_module="control_flow", lod="drop",
 
 register("conditional_block", kernel_module="control_flow", lod="drop", needs_lod=True,
          grad=_grad_conditional_block, grad_reads=("Input", "Scope"),
-         inputs=["Cond*", "Input*"], outputs=["Out*", "Scope?"],
+         inputs=["Cond*", "Input*"], outputs=["Out*", "Scope"],
          attrs={"sub_block": _BLOCK, "is_scalar_condition": True, "skip_eager_deletion_vars": _UNSET},
          doc="Runs its block once, in a child scope, when Cond holds (is_scalar_condition: its one value; "
              "else: Cond is not empty); Input: what the block reads from outside, Out: what it writes there "
@@ -317,12 +317,12 @@ def _grad_array_to_tensor(g):
 
 
 register("tensor_array_to_tensor", kernel_module="control_flow", inputs=["X"], outputs=["Out", "OutIndex"],
-         lod="drop", attrs={"axis": 1, "use_stack": False}, infer=_infer_array_to_tensor,
+         lod="drop", attrs={"axis": 0, "use_stack": False}, infer=_infer_array_to_tensor,
          grad=_grad_array_to_tensor, grad_reads=("X",),
          doc="Out = the array's tensors concatenated (use_stack: stacked) along axis; OutIndex = each one's "
              "size along axis.")
 register("tensor_array_to_tensor_grad", kernel_module="control_flow", inputs=["X", "Out@GRAD"],
-         outputs=["X@GRAD"], lod="drop", attrs={"axis": 1, "use_stack": False},
+         outputs=["X@GRAD"], lod="drop", attrs={"axis": 0, "use_stack": False},
          doc="X@GRAD: Out@GRAD cut back into the array's tensors.")
 
 

@@ -85,7 +85,7 @@ def _infer_memory(ctx):
     ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 
 
-register("rnn_memory_helper", kernel_module="lod_rank", inputs=["X"], outputs=["Out"], attrs={"dtype": -1},
+register("rnn_memory_helper", kernel_module="lod_rank", inputs=["X"], outputs=["Out"], attrs={"dtype": 5},
          infer=_infer_memory,
          grad=lambda g: g.op("rnn_memory_helper_grad", {"X": g.input("X"), "Out": g.output("Out"),
                                                         "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}),
@@ -100,5 +100,5 @@ def _infer_memory_grad(ctx):
 
 
 register("rnn_memory_helper_grad", kernel_module="lod_rank", inputs=["X", "Out?", "Out@GRAD?"], outputs=["X@GRAD"],
-         attrs={"dtype": -1}, lod=_x_lod, infer=_infer_memory_grad,
+         attrs={"dtype": 5}, lod=_x_lod, infer=_infer_memory_grad,
          doc="X@GRAD = Out@GRAD, or zeros of X's shape where the memory got no gradient.")

@@ -6,13 +6,16 @@ from .creation import SHAPE_INPUTS, _infer_fill, _infer_fill_like
 from .define import Attr, dtype_or_none, fmt_shape, int_list, is_int, register
 
 
-_RANDOM_ATTRS = {"shape": Attr([1]), "dtype": Attr("float32", dtype_or_none, "a dtype name"), "seed": 0}
+_RANDOM_ATTRS = {"shape": Attr([]), "dtype": Attr("float32", dtype_or_none, "a dtype name"), "seed": 0}
+_DIAGONAL = {"diag_num": 0, "diag_step": 0, "diag_val": 1.0}
 register("uniform_random", kernel_module="random", inputs=SHAPE_INPUTS, outputs=["Out"], infer=_infer_fill, needs_rng=True,
-         attrs=dict(_RANDOM_ATTRS, min=-1.0, max=1.0, diag_num=0, diag_step=0, diag_val=1.0),
+         attrs=dict(_RANDOM_ATTRS, min=-1.0, max=1.0, **_DIAGONAL),
          doc="Out ~ U[min, max); then, when diag_num > 0, the flat positions i * (diag_step + 1) for "
              "i < diag_num hold diag_val.")
-register("gaussian_random", kernel_module="random", inputs=[], outputs=["Out"], infer=_infer_fill, needs_rng=True,
-         attrs=dict(_RANDOM_ATTRS, mean=0.0, std=1.0), doc="Out ~ N(mean, std^2).")
+register("gaussian_random", kernel_module="random", inputs=SHAPE_INPUTS, outputs=["Out"], infer=_infer_fill,
+         needs_rng=True, attrs=dict(_RANDOM_ATTRS, mean=0.0, std=1.0),
+         doc="Out ~ N(mean, std^2), of the shape attribute's shape (or the run-time shape of ShapeTensor or "
+             "ShapeTensorList).")
 register("truncated_gaussian_random", kernel_module="random",
          inputs=[], outputs=["Out"], infer=_infer_fill, needs_rng=True,
          attrs=dict(_RANDOM_ATTRS, mean=0.0, std=1.0),
@@ -26,8 +29,9 @@ register("seed", kernel_module="random", inputs=[], outputs=["Out"], attrs={"see
 
 _LIKE_ATTRS = {"shape": Attr(list), "dtype": Attr("float32", dtype_or_none, "a dtype name"), "input_dim_idx": 0, "output_dim_idx": 0, "seed": 0}
 register("uniform_random_batch_size_like", kernel_module="random", inputs=["Input"], outputs=["Out"],
-         lod="drop", infer=_infer_fill_like, needs_rng=True, attrs=dict(_LIKE_ATTRS, min=-1.0, max=1.0),
-         doc="Out ~ U[min, max), of `shape` with dimension output_dim_idx taken from Input's input_dim_idx.")
+         lod="drop", infer=_infer_fill_like, needs_rng=True, attrs=dict(_LIKE_ATTRS, min=-1.0, max=1.0, **_DIAGONAL),
+         doc="Out ~ U[min, max), of `shape` with dimension output_dim_idx taken from Input's input_dim_idx; "
+             "diag_num, diag_step and diag_val as uniform_random's (Fluid's kernel is uniform_random's).")
 register("gaussian_random_batch_size_like", kernel_module="random", inputs=["Input"], outputs=["Out"],
          lod="drop", infer=_infer_fill_like, needs_rng=True, attrs=dict(_LIKE_ATTRS, mean=0.0, std=1.0),
          doc="Out ~ N(mean, std^2), of `shape` with dimension output_dim_idx taken from Input's input_dim_idx.")

@@ -106,3 +106,21 @@ CASES += [
            check=_check_randint((4, 25), np.int32, 0, 3), name="randint_shape_tensor_list_int32"),
     OpCase("randperm", {}, attrs={"n": 50, "dtype": "int32", "seed": 3}, outputs=("Out",), check=_check_randperm),
 ]
+
+
+def _check_shape_tensor(outs, inputs):
+    assert outs["Out"].shape == (3, 4) and outs["Out"].dtype == np.float32
+
+
+def _check_like_diagonal(outs, inputs):
+    """uniform_random_batch_size_like's diagonal, as uniform_random's (Fluid's kernel is the same)."""
+    out = outs["Out"]
+    assert out.shape == (100, 200) and np.all(out.reshape(-1)[[0, 201, 402]] == 7.0)
+
+
+CASES += [
+    OpCase("gaussian_random", {"ShapeTensor": np.array([3, 4], np.int32)}, attrs={"dtype": "float32", "seed": 5},
+           outputs=("Out",), check=_check_shape_tensor, name="gaussian_random_shape_tensor"),
+    OpCase("uniform_random_batch_size_like", _LIKE, attrs=dict(_LIKE_ATTRS, diag_num=3, diag_step=200, diag_val=7.0),
+           outputs=("Out",), check=_check_like_diagonal, name="uniform_random_batch_size_like_diagonal"),
+]

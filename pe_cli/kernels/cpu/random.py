@@ -4,21 +4,25 @@ import numpy as np
 from .creation import _batch_size_like, run_shape
 
 
-def uniform_random(ins, attrs):
-    rng = attrs["_rng"]
-    out = rng.uniform(attrs["min"], attrs["max"], size=run_shape(ins, attrs))
+def _with_diagonal(out, attrs, op):
+    """uniform_random's diag_num > 0: the flat positions i * (diag_step + 1), i < diag_num, hold diag_val."""
     diag_num, diag_step = attrs.get("diag_num", 0), attrs.get("diag_step", 0)
     if diag_num > 0:
         if out.size <= (diag_num - 1) * (diag_step + 1):
-            raise ValueError(f"uniform_random: the tensor of {out.size} values has no room for diag_num={diag_num} "
+            raise ValueError(f"{op}: the tensor of {out.size} values has no room for diag_num={diag_num} "
                              f"diagonal values {diag_step + 1} apart")
         out.reshape(-1)[np.arange(diag_num) * (diag_step + 1)] = attrs["diag_val"]
     return {"Out": out.astype(attrs["dtype"], copy=False)}
 
 
+def uniform_random(ins, attrs):
+    return _with_diagonal(attrs["_rng"].uniform(attrs["min"], attrs["max"], size=run_shape(ins, attrs)), attrs,
+                          "uniform_random")
+
+
 def gaussian_random(ins, attrs):
     rng = attrs["_rng"]
-    out = rng.normal(attrs["mean"], attrs["std"], size=attrs["shape"])
+    out = rng.normal(attrs["mean"], attrs["std"], size=run_shape(ins, attrs))
     return {"Out": out.astype(attrs["dtype"], copy=False)}
 
 
@@ -40,7 +44,7 @@ def seed(ins, attrs):
 
 def uniform_random_batch_size_like(ins, attrs):
     out = attrs["_rng"].uniform(attrs["min"], attrs["max"], size=_batch_size_like(ins, attrs))
-    return {"Out": out.astype(attrs["dtype"], copy=False)}
+    return _with_diagonal(out, attrs, "uniform_random_batch_size_like")
 
 
 def gaussian_random_batch_size_like(ins, attrs):
