@@ -153,7 +153,7 @@ register("conditional_block", kernel_module="control_flow", lod="drop", needs_lo
              "else: Cond is not empty); Input: what the block reads from outside, Out: what it writes there "
              "(unchanged when the block does not run).")
 register("conditional_block_infer", kernel_module="control_flow", kernel="conditional_block", lod="drop",
-         needs_lod=True, inputs=["Cond*", "Input*"], outputs=["Out*", "Scope?"],
+         needs_lod=True, inputs=["Cond*", "Input*"], outputs=["Out*", "Scope"],
          attrs={"sub_block": _BLOCK, "is_scalar_condition": True, "skip_eager_deletion_vars": _UNSET},
          doc="conditional_block as Fluid's inference programs have it (save_inference_model writes it for a "
              "conditional_block): the same run, no gradient.")
