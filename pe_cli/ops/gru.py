@@ -95,7 +95,7 @@ def _infer_unit_grad(ctx):
 
 
 register("gru", kernel_module="gru", inputs=["Input", "H0?", "Weight", "Bias?"],
-         outputs=["BatchGate?", "BatchResetHiddenPrev?", "BatchHidden?", "Hidden"], attrs=_GRU_ATTRS,
+         outputs=["BatchGate", "BatchResetHiddenPrev", "BatchHidden", "Hidden"], attrs=_GRU_ATTRS,
          infer=_infer_gru, grad=_grad_gru, grad_reads=("Input", "H0", "Weight", "Bias", "Hidden", *_BATCH_OUTPUTS),
          needs_lod=True, traits=("optional_outputs",),
          doc="GRU over each sequence of Input [T, 3D] (already projected; update, reset, candidate): "
@@ -149,7 +149,7 @@ def _infer_fusion_gru(ctx):
 
 
 register("fusion_gru", kernel_module="gru", inputs=["X", "H0?", "WeightX", "WeightH", "Bias?"],
-         outputs=["ReorderedH0?", "XX?", "BatchedInput?", "BatchedOut?", "Hidden"],
+         outputs=["ReorderedH0", "XX", "BatchedInput", "BatchedOut", "Hidden"],
          attrs={**_GRU_ATTRS, "use_seq": True}, infer=_infer_fusion_gru, needs_lod=True,
          traits=("optional_outputs",),
          doc="Fluid's CPU inference fusion of an fc and gru: gru over X WeightX + Bias (XX, [T, 3D]) with "

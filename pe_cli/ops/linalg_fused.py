@@ -33,7 +33,7 @@ def _product(shape):
 
 
 register("fusion_repeated_fc_relu", kernel_module="linalg_fused", inputs=["X", "W*", "Bias*"],
-         outputs=["ReluOut*?", "Out"], infer=_infer_repeated,
+         outputs=["ReluOut*", "Out"], infer=_infer_repeated,
          doc="fc + relu layers in a row: Out = relu(... relu(X W[0] + Bias[0]) ... W[n-1] + Bias[n-1]); "
              "ReluOut[i] is layer i's output, for each layer before the last.")
 
@@ -48,7 +48,7 @@ def _infer_squared(ctx):
 
 
 register("fusion_squared_mat_sub", kernel_module="linalg_fused", inputs=["X", "Y"],
-         outputs=["SquaredX?", "SquaredY?", "SquaredXY?", "Out"], attrs={"scalar": Attr(1.0)}, infer=_infer_squared,
+         outputs=["SquaredX", "SquaredY", "SquaredXY", "Out"], attrs={"scalar": Attr(1.0)}, infer=_infer_squared,
          lod="drop",
          doc="Out = scalar * ((X Y)^2 - (X^2)(Y^2)), squares elementwise; SquaredX = X^2, SquaredY = Y^2, "
              "SquaredXY = (X Y)^2.")

@@ -43,7 +43,7 @@ def _infer_fusion_lstm(ctx):
 
 
 register("fusion_lstm", kernel_module="lstm_fused", inputs=["X", "WeightX", "WeightH", "Bias", "H0?", "C0?"],
-         outputs=["Hidden", "Cell", *(s + "?" for s in _INTERMEDIATES), "CheckedCell?"], attrs=_LSTM_ATTRS,
+         outputs=["Hidden", "Cell", *_INTERMEDIATES, "CheckedCell"], attrs=_LSTM_ATTRS,
          infer=_infer_fusion_lstm, needs_lod=True, traits=("optional_outputs",),
          doc="lstm over X WeightX + Bias[:4D] (XX [T, 4D]), WeightH its Weight, Bias[4D:7D] its peepholes; "
              "without H0 the states start at zero (C0 unread, as Fluid's kernel). Batched*: XX, Hidden, Cell in "
@@ -66,7 +66,7 @@ def _infer_embedding_fc_lstm(ctx):
 
 register("fused_embedding_fc_lstm", kernel_module="lstm_fused",
          inputs=["Ids", "Embeddings", "WeightH", "Bias", "H0?", "C0?"],
-         outputs=["Hidden", "Cell", *(s + "?" for s in _INTERMEDIATES)], attrs=_LSTM_ATTRS,
+         outputs=["Hidden", "Cell", *_INTERMEDIATES], attrs=_LSTM_ATTRS,
          infer=_infer_embedding_fc_lstm, needs_lod=True, traits=("optional_outputs",),
          doc="lstm over Embeddings' rows picked by Ids (XX [T, 4D]; the table holds the embedding's fc and its "
              "bias already, so Bias[:4D] is not added, as in Fluid's kernel), WeightH its Weight, Bias[4D:7D] "
@@ -100,7 +100,7 @@ def _infer_attention(ctx):
 register("attention_lstm", kernel_module="lstm_fused",
          inputs=["X", "C0", "H0?", "AttentionWeight", "AttentionBias?", "AttentionScalar?", "AttentionScalarBias?",
                  "LSTMWeight", "LSTMBias"],
-         outputs=["Hidden", "Cell", "AttentionedX?", "AttentionFCOut?", "LSTMX?", "LSTMOUT?"],
+         outputs=["Hidden", "Cell", "AttentionedX", "AttentionFCOut", "LSTMX", "LSTMOUT"],
          attrs={k: v for k, v in _LSTM_ATTRS.items() if k.endswith("activation")}, infer=_infer_attention,
          needs_lod=True,
          doc="Per step of each sequence of X [T, M]: scores = relu(X AttentionWeight[:M] + AttentionBias + "

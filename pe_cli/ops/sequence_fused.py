@@ -108,7 +108,7 @@ def _infer_seqconv(ctx):
 
 
 register("fusion_seqconv_eltadd_relu", kernel_module="sequence_fused", inputs=["X", "Filter", "Bias"],
-         outputs=["Out", "ColMat?"], attrs={"contextLength": Attr(None), "contextStart": 0, "contextStride": 1},
+         outputs=["Out", "ColMat"], attrs={"contextLength": Attr(None), "contextStart": 0, "contextStride": 1},
          infer=_infer_seqconv, needs_lod=True,
          doc="Out = relu(ColMat Filter + Bias): ColMat [T, contextLength * M] holds each step's context window "
              "of its sequence's rows, zeros outside it, as Fluid's kernel copies them (for contextStart <= 0 "
@@ -131,7 +131,7 @@ def _infer_seqexpand(ctx):
 
 
 register("fusion_seqexpand_concat_fc", kernel_module="sequence_fused", inputs=["X*", "FCWeight", "FCBias?"],
-         outputs=["Out", "FCOut?"], attrs={"fc_activation": Attr("identity", choices=_ACTS)}, infer=_infer_seqexpand,
+         outputs=["Out", "FCOut"], attrs={"fc_activation": Attr("identity", choices=_ACTS)}, infer=_infer_seqexpand,
          needs_lod=True,
          doc="Out = fc_activation(concat(X[0], expand(X[1]), ..., expand(X[n])) FCWeight + FCBias): X[0] [T, M0] "
              "the sequences, each other X[i] [N, Mi] one row per sequence, repeated over its steps; FCOut [N, D] "
