@@ -271,8 +271,9 @@ def _op_types():
 EXECUTORS = [m for m in MODULES if m.startswith("pe_cli.executor")]
 ATTRIBUTE_WORDS = {"seed"}      # op types that are also the name of an attribute (random ops' seed)
 # op types of Fluid 1.8 whose names mean something else where they appear: numpy's dtype kinds "fc" (float,
-# complex), data preprocessing's "fill" (missing values), the SSA graph's "broadcast" node
-OTHER_MEANINGS = {"fc", "fill", "broadcast"}
+# complex), data preprocessing's "fill" (missing values), the SSA graph's "broadcast" node; and Paddle 2.x's
+# op i1 (a Bessel function), numpy's dtype code of int8 in the .mat reader
+OTHER_MEANINGS = {"fc", "fill", "broadcast", "i1"}
 
 
 def test_executors_name_no_op_type():

@@ -1,0 +1,122 @@
+"""Paddle 2.6.2 as the oracle of single tensor functions in static mode: for each case of CASES (a
+function of ``paddle``, ``paddle.nn.functional`` or ``paddle.distribution`` on fixed inputs), builds a
+static program, runs it, and records the outputs and the gradients of the float inputs (of
+sum(out^2 / 2 + out) over the float outputs, as tools/paddle_oracle.py's layers) in
+tests/data/paddle_oracle/functions.json; and the op types the program holds. tests/paddle/
+test_paddle_function_oracle.py replays the same cases (this module's functions, given pe's ``paddle``)
+on pe and compares; CI never needs Paddle.
+
+    /work/paddle262/bin/python tools/paddle_function_oracle.py    # paddlepaddle==2.6.2
+
+Nothing here imports paddle or pe at load time."""
+import json
+import os
+import sys
+import zlib
+
+import numpy as np
+
+OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "data", "paddle_oracle",
+                   "functions.json")
+
+
+def _rng(name):
+    return np.random.RandomState(zlib.crc32(name.encode()) % (2 ** 31))
+
+
+def _off_integers(name, shape, low, high):
+    """float32 values in [low, high), each at least 0.15 from an integer."""
+    x = _rng(name).uniform(low, high, shape)
+    return (np.floor(x) + 0.15 + (x - np.floor(x)) * 0.7).astype("float32")
+
+
+def _uniform(name, shape, low, high, dtype="float32"):
+    return _rng(name).uniform(low, high, shape).astype(dtype)
+
+
+_EDGES = np.array([-2.0, 0.0, -np.inf, np.inf, np.nan, 2.5, 1.0, -0.5], "float32")
+_BESSEL = np.array([[-31.5, -2.5, -0.4, 0.3], [1.0, 7.5, 29.0, 40.0]], "float32")
+
+
+def _case(build, grad=True, **inputs):
+    return {"inputs": inputs, "build": build, "grad": grad}
+
+
+# name -> {"inputs": {feed name: array}, "build": build(paddle, **vars) -> [outputs], "grad": bool}
+CASES = {
+    "digamma": _case(lambda P, x: [P.digamma(x)], x=_off_integers("digamma", (2, 3), -3, 4)),
+    "digamma_edges": _case(lambda P, x: [P.digamma(x)], grad=False, x=_EDGES),
+    "digamma_": _case(lambda P, x: [P.digamma_(x)], x=_off_integers("digamma_", (3,), 0, 3)),
+    "lgamma": _case(lambda P, x: [P.lgamma(x)], x=_off_integers("lgamma", (2, 3), -3, 4)),
+    "lgamma_edges": _case(lambda P, x: [P.lgamma(x)], grad=False, x=_EDGES),
+    "polygamma_1": _case(lambda P, x: [P.polygamma(x, 1)], x=_off_integers("polygamma_1", (2, 3), -3, 4)),
+    "polygamma_3": _case(lambda P, x: [P.polygamma(x, 3)], x=_off_integers("polygamma_3", (2, 3), -3, 4)),
+    "polygamma_0": _case(lambda P, x: [P.polygamma(x, 0)], x=_off_integers("polygamma_0", (4,), 0, 4)),
+    "polygamma_edges": _case(lambda P, x: [P.polygamma(x, 2)], grad=False, x=_EDGES),
+    "multigammaln": _case(lambda P, x: [P.multigammaln(x, 3)], x=_uniform("multigammaln", (2, 3), 1.2, 5.0)),
+    "erfinv": _case(lambda P, x: [P.erfinv(x)], x=_uniform("erfinv", (2, 3), -0.9, 0.9)),
+    "erfinv_edges": _case(lambda P, x: [P.erfinv(x)], grad=False,
+                          x=np.array([-1.5, -1.0, 1.0, 3.0, np.nan, 0.0], "float32")),
+    "expm1": _case(lambda P, x: [P.expm1(x)], x=np.array([[-3.0, -1e-6, 0.0, 2e-7, 0.7, 2.0]], "float32")),
+    "expm1_int": _case(lambda P, x: [P.expm1(x)], grad=False, x=np.array([-1, 0, 2], "int64")),
+    "i0": _case(lambda P, x: [P.i0(x)], x=np.array([[-4.5, -0.4, 0.3, 2.0]], "float32")),
+    "i0e": _case(lambda P, x: [P.i0e(x)], x=_BESSEL),
+    "i1": _case(lambda P, x: [P.i1(x)], x=np.array([[-4.5, -0.4, 0.3, 2.0]], "float32")),
+    "i1e": _case(lambda P, x: [P.i1e(x)], x=_BESSEL),
+    "bessel_large": _case(lambda P, x: [P.i0(x), P.i1(x)], grad=False, x=_BESSEL),
+    "nextafter": _case(lambda P, x, y: [P.nextafter(x, y)], grad=False,
+                       x=np.array([[1.0, 0.0, -1.0], [2.0, 5.0, 0.0]], "float32"),
+                       y=np.array([[2.0, 1.0, -2.0], [2.0, 0.0, -1.0]], "float32")),
+}
+
+
+def _is_float(dtype):
+    return "float" in str(dtype)
+
+
+def run_case(paddle, name):
+    """{"outputs": [values], "grads": {input: gradient}, "ops": [op types of the forward program]} of
+    CASES[name] in a static program."""
+    paddle.enable_static()
+    case = CASES[name]
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        feeds = {k: paddle.static.data(k, list(v.shape), str(v.dtype)) for k, v in case["inputs"].items()}
+        for k, v in feeds.items():
+            v.stop_gradient = not (case["grad"] and _is_float(case["inputs"][k].dtype))
+        outs = case["build"](paddle, **feeds)
+        ops = [op.type for op in main.global_block().ops]
+        wrt = [k for k, v in feeds.items() if not v.stop_gradient]
+        grads = []
+        if wrt:
+            floats = [o for o in outs if _is_float(o.dtype) and not o.stop_gradient]
+            loss = paddle.add_n([paddle.sum(o * o) * 0.5 + paddle.sum(o) for o in floats])
+            grads = paddle.static.gradients([loss], [feeds[k] for k in wrt])
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        exe.run(startup)
+        values = exe.run(main, feed=case["inputs"], fetch_list=list(outs) + list(grads))
+    return {"outputs": [_plain(v) for v in values[:len(outs)]],
+            "grads": {k: _plain(v) for k, v in zip(wrt, values[len(outs):])}, "ops": ops}
+
+
+def _plain(value):
+    v = np.asarray(value)
+    return {"dtype": str(v.dtype), "shape": list(v.shape), "values": v.astype("float64").reshape(-1).tolist()}
+
+
+def main():
+    import paddle
+    os.makedirs(os.path.dirname(OUT), exist_ok=True)
+    data = {"engine": f"paddlepaddle {paddle.__version__}", "python": sys.version.split()[0],
+            "numpy": np.__version__, "recorded_by": "tools/paddle_function_oracle.py",
+            "cases": {name: run_case(paddle, name) for name in CASES}}
+    with open(OUT + ".tmp", "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=None, sort_keys=True)
+        f.write("\n")
+    os.replace(OUT + ".tmp", OUT)
+    print(f"wrote {OUT}: {len(CASES)} cases")
+
+
+if __name__ == "__main__":
+    main()
