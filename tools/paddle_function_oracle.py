@@ -36,6 +36,10 @@ def _uniform(name, shape, low, high, dtype="float32"):
 
 _EDGES = np.array([-2.0, 0.0, -np.inf, np.inf, np.nan, 2.5, 1.0, -0.5], "float32")
 _BESSEL = np.array([[-31.5, -2.5, -0.4, 0.3], [1.0, 7.5, 29.0, 40.0]], "float32")
+_TIES = np.array([[1.0, 3.0, 2.0, 3.0, np.nan, 0.5, np.nan, 9.0], [-1.0, -1.0, 4.0, -2.0, 0.0, 4.0, -2.0, 1.0]],
+                 "float32")
+_DISTINCT = (np.random.RandomState(3).permutation(24).reshape(2, 3, 4) / 6.0 - 2.0).astype("float32")
+_WITH_ZEROS = np.array([[1.5, -0.5, 0.0, 2.0, 0.0, 1.25], [0.0, 1.1, 0.9, -1.3, 0.7, 2.0]], "float32")
 
 
 def _case(build, grad=True, **inputs):
@@ -67,6 +71,24 @@ CASES = {
     "nextafter": _case(lambda P, x, y: [P.nextafter(x, y)], grad=False,
                        x=np.array([[1.0, 0.0, -1.0], [2.0, 5.0, 0.0]], "float32"),
                        y=np.array([[2.0, 1.0, -2.0], [2.0, 0.0, -1.0]], "float32")),
+    "cumprod": _case(lambda P, x: [P.cumprod(x, 1)], x=_uniform("cumprod", (2, 3, 4), 0.5, 1.5)),
+    "cumprod_zeros": _case(lambda P, x: [P.cumprod(x, -1)], x=_WITH_ZEROS),
+    "cumprod_dtype": _case(lambda P, x: [P.cumprod(x, 0, dtype="float64")], x=_WITH_ZEROS),
+    "cumprod_int": _case(lambda P, x: [P.cumprod(x, 0)], grad=False, x=np.array([[3, 1], [2, 5]], "int64")),
+    "cumprod_": _case(lambda P, x: [P.cumprod_(x, 1)], x=_uniform("cumprod_", (2, 3), 0.5, 1.5)),
+    "cummax": _case(lambda P, x: list(P.cummax(x, -1)), x=_DISTINCT),
+    "cummax_ties_nan": _case(lambda P, x: list(P.cummax(x, 1)), grad=False, x=_TIES),
+    "cummax_flat": _case(lambda P, x: list(P.cummax(x)), x=_DISTINCT),
+    "cummin": _case(lambda P, x: list(P.cummin(x, 1, dtype="int32")), x=_DISTINCT),
+    "cummin_ties_nan": _case(lambda P, x: list(P.cummin(x, 1)), grad=False, x=_TIES),
+    "cummin_int": _case(lambda P, x: list(P.cummin(x, 0)), grad=False, x=np.array([[3, 1], [2, 5]], "int64")),
+    "logcumsumexp": _case(lambda P, x: [P.logcumsumexp(x, 1)], x=_uniform("logcumsumexp", (2, 3, 4), -3, 3)),
+    "logcumsumexp_flat": _case(lambda P, x: [P.logcumsumexp(x)], x=_uniform("logcumsumexp_flat", (3, 4), -3, 3)),
+    "logcumsumexp_dtype": _case(lambda P, x: [P.logcumsumexp(x, 0, dtype="float64")],
+                                x=_uniform("logcumsumexp_dtype", (3, 2), -3, 3)),
+    "logcumsumexp_inf": _case(lambda P, x: [P.logcumsumexp(x, -1)], grad=False,
+                              x=np.array([[-np.inf, -np.inf, 1.0, np.inf, 2.0], [80.0, 81.0, -5.0, 0.0, 1.0]],
+                                         "float32")),
 }
 
 
