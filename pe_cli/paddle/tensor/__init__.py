@@ -15,5 +15,6 @@ from ..tensor_select import *  # noqa: F401,F403
 from ..tensor_array import *  # noqa: F401,F403
 from ..tensor_quantile import *  # noqa: F401,F403
 from ..tensor_special import *  # noqa: F401,F403
+from ..tensor_statistics import *  # noqa: F401,F403
 from ..tensor_cumulative import *  # noqa: F401,F403
 from . import creation, math, random, stat  # noqa: F401,E402 -- Paddle's submodule names
