@@ -39,6 +39,9 @@ _BESSEL = np.array([[-31.5, -2.5, -0.4, 0.3], [1.0, 7.5, 29.0, 40.0]], "float32"
 _TIES = np.array([[1.0, 3.0, 2.0, 3.0, np.nan, 0.5, np.nan, 9.0], [-1.0, -1.0, 4.0, -2.0, 0.0, 4.0, -2.0, 1.0]],
                  "float32")
 _DISTINCT = (np.random.RandomState(3).permutation(24).reshape(2, 3, 4) / 6.0 - 2.0).astype("float32")
+_PUT_X = (np.random.RandomState(5).permutation(12).reshape(3, 4) / 4.0 + 0.5).astype("float32")
+_PUT_I = np.array([[0, 3], [1, 1], [2, 0]], "int64")
+_PUT_V = np.array([[2.0, 3.5], [1.25, 0.75], [4.0, 2.5]], "float32")
 _WITH_ZEROS = np.array([[1.5, -0.5, 0.0, 2.0, 0.0, 1.25], [0.0, 1.1, 0.9, -1.3, 0.7, 2.0]], "float32")
 
 
@@ -114,6 +117,55 @@ CASES = {
                               x=np.array([1, 1, 3], "int32"), w=np.array([0.5, 1.0, 2.0], "float32")),
     "bincount_int_weights": _case(lambda P, x, w: [P.bincount(x, w)], x=np.array([1, 1, 3], "int64"),
                                   w=np.array([1, 2, 3], "int32")),
+    "take_along_axis": _case(lambda P, x, i: [P.take_along_axis(x, i, 1)], x=_uniform("take", (3, 4), -2, 2),
+                             i=np.array([[0, 3], [1, 1], [2, 0]], "int64")),
+    "take_along_axis_broadcast": _case(lambda P, x, i: [P.take_along_axis(x, i, 1)], x=_uniform("take_b", (3, 4), -2, 2),
+                                       i=np.array([[0, 3]], "int64")),
+    "take_along_axis_no_broadcast": _case(lambda P, x, i: [P.take_along_axis(x, i, 0, broadcast=False)],
+                                          x=_uniform("take_nb", (3, 4), -2, 2), i=np.array([[0, 2], [1, 1]], "int32")),
+    "index_add": _case(lambda P, x, i, v: [P.index_add(x, i, 1, v)], x=_uniform("index_add", (3, 4), -1, 1),
+                       i=np.array([0, 3, 0], "int64"), v=_uniform("index_add_v", (3, 3), -1, 1)),
+    "index_add_": _case(lambda P, x, i, v: [P.index_add_(x, i, -1, v)], x=_uniform("index_add_", (2, 3), -1, 1),
+                        i=np.array([2, 0], "int32"), v=_uniform("index_add_v_", (2, 2), -1, 1)),
+    "diagonal_scatter": _case(lambda P, x, y: [P.diagonal_scatter(x, y)], x=_uniform("dscatter", (3, 4), -1, 1),
+                              y=np.array([7.0, 8.0, 9.0], "float32")),
+    "diagonal_scatter_offset_axes": _case(lambda P, x, y: [P.diagonal_scatter(x, y, -1, 1, 0)],
+                                          x=_uniform("dscatter_o", (3, 4), -1, 1), y=np.array([7.0, 8.0, 9.0], "float32")),
+    "diagonal_scatter_3d": _case(lambda P, x, y: [P.diagonal_scatter(x, y, 0, 0, 2)], x=np.zeros((2, 3, 2), "float32"),
+                                 y=_uniform("dscatter_3", (3, 2), -1, 1)),
+    "put_along_axis_assign_True": _case(lambda P, x, i, v: [P.put_along_axis(x, i, v, 1, reduce="assign", include_self=True)],
+                                       x=_PUT_X, i=_PUT_I, v=_PUT_V),
+    "put_along_axis_assign_False": _case(lambda P, x, i, v: [P.put_along_axis(x, i, v, 1, reduce="assign", include_self=False)],
+                                       x=_PUT_X, i=_PUT_I, v=_PUT_V),
+    "put_along_axis_add_True": _case(lambda P, x, i, v: [P.put_along_axis(x, i, v, 1, reduce="add", include_self=True)],
+                                       x=_PUT_X, i=_PUT_I, v=_PUT_V),
+    "put_along_axis_add_False": _case(lambda P, x, i, v: [P.put_along_axis(x, i, v, 1, reduce="add", include_self=False)],
+                                       x=_PUT_X, i=_PUT_I, v=_PUT_V),
+    "put_along_axis_mul_True": _case(lambda P, x, i, v: [P.put_along_axis(x, i, v, 1, reduce="mul", include_self=True)],
+                                       x=_PUT_X, i=_PUT_I, v=_PUT_V),
+    "put_along_axis_mul_False": _case(lambda P, x, i, v: [P.put_along_axis(x, i, v, 1, reduce="mul", include_self=False)],
+                                       x=_PUT_X, i=_PUT_I, v=_PUT_V),
+    "put_along_axis_mean_True": _case(lambda P, x, i, v: [P.put_along_axis(x, i, v, 1, reduce="mean", include_self=True)],
+                                       x=_PUT_X, i=_PUT_I, v=_PUT_V),
+    "put_along_axis_mean_False": _case(lambda P, x, i, v: [P.put_along_axis(x, i, v, 1, reduce="mean", include_self=False)],
+                                       x=_PUT_X, i=_PUT_I, v=_PUT_V),
+    "put_along_axis_amin_True": _case(lambda P, x, i, v: [P.put_along_axis(x, i, v, 1, reduce="amin", include_self=True)],
+                                       x=_PUT_X, i=_PUT_I, v=_PUT_V),
+    "put_along_axis_amin_False": _case(lambda P, x, i, v: [P.put_along_axis(x, i, v, 1, reduce="amin", include_self=False)],
+                                       x=_PUT_X, i=_PUT_I, v=_PUT_V),
+    "put_along_axis_amax_True": _case(lambda P, x, i, v: [P.put_along_axis(x, i, v, 1, reduce="amax", include_self=True)],
+                                       x=_PUT_X, i=_PUT_I, v=_PUT_V),
+    "put_along_axis_amax_False": _case(lambda P, x, i, v: [P.put_along_axis(x, i, v, 1, reduce="amax", include_self=False)],
+                                       x=_PUT_X, i=_PUT_I, v=_PUT_V),
+    "put_along_axis_ties": _case(lambda P, x, i, v: [P.put_along_axis(x, i, v, 1, reduce="amin", include_self=False),
+                                                 P.put_along_axis(x, i, v, 1, reduce="amax")],
+                                 x=np.array([[5.0, 1.0, 2.0]], "float32"), i=np.array([[0, 0, 1]], "int64"),
+                                 v=np.array([[5.0, 5.0, 1.0]], "float32")),
+    "put_along_axis_broadcast": _case(lambda P, x, i, v: [P.put_along_axis(x, i, v, 1)], x=_PUT_X,
+                                      i=np.array([[0, 3]], "int64"), v=np.array([[7.0, 8.0]], "float32")),
+    "put_along_axis_mean_int": _case(lambda P, x, i, v: [P.put_along_axis(x, i, v, 1, reduce="mean")], grad=False,
+                                     x=np.array([[1, 2, 3]], "int64"), i=np.array([[0, 0]], "int64"),
+                                     v=np.array([[5, 7]], "int64")),
 }
 
 
@@ -139,6 +191,7 @@ def run_case(paddle, name):
             floats = [o for o in outs if _is_float(o.dtype) and not o.stop_gradient]
             loss = paddle.add_n([paddle.sum(o * o) * 0.5 + paddle.sum(o) for o in floats])
             grads = paddle.static.gradients([loss], [feeds[k] for k in wrt])
+            wrt, grads = [k for k, g in zip(wrt, grads) if g is not None], [g for g in grads if g is not None]
     exe = paddle.static.Executor(paddle.CPUPlace())
     with paddle.static.scope_guard(paddle.static.Scope()):
         exe.run(startup)
