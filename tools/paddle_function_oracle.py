@@ -45,8 +45,18 @@ _PUT_V = np.array([[2.0, 3.5], [1.25, 0.75], [4.0, 2.5]], "float32")
 _WITH_ZEROS = np.array([[1.5, -0.5, 0.0, 2.0, 0.0, 1.25], [0.0, 1.1, 0.9, -1.3, 0.7, 2.0]], "float32")
 
 
-def _case(build, grad=True, **inputs):
-    return {"inputs": inputs, "build": build, "grad": grad}
+def _case(build, grad=True, tolerance=None, **inputs):
+    case = {"inputs": inputs, "build": build, "grad": grad}
+    if tolerance:
+        case["tolerance"] = tolerance
+    return case
+
+
+def _poisson_moments(P, x):
+    """poisson's draws differ between engines: their means over 4000 draws per rate, and the gradient
+    (zero, as Paddle's poisson_grad), are compared."""
+    draws = P.poisson(x)
+    return [P.mean(draws, axis=1), P.cast(P.logical_and(draws >= 0, draws == P.floor(draws)), "float32")]
 
 
 # name -> {"inputs": {feed name: array}, "build": build(paddle, **vars) -> [outputs], "grad": bool}
@@ -166,6 +176,8 @@ CASES = {
     "put_along_axis_mean_int": _case(lambda P, x, i, v: [P.put_along_axis(x, i, v, 1, reduce="mean")], grad=False,
                                      x=np.array([[1, 2, 3]], "int64"), i=np.array([[0, 0]], "int64"),
                                      v=np.array([[5, 7]], "int64")),
+    "poisson": _case(_poisson_moments, x=np.repeat(np.array([[0.0], [0.5], [4.0], [30.0]], "float32"), 4000, axis=1),
+                     tolerance=(0.06, 0.05)),
 }
 
 

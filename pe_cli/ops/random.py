@@ -80,3 +80,21 @@ register("randperm", kernel_module="random", inputs=[], outputs=["Out"], needs_r
          infer=lambda ctx: ctx.set_output("Out", [ctx.attrs["n"] if ctx.attrs["n"] is not None else -1],
                                           ctx.attrs["dtype"]),
          doc="Out = a random permutation of 0 .. n - 1, of dtype (int64 by default). No gradient.")
+
+
+def _infer_poisson(ctx):
+    if ctx.dtype("X") not in ("float32", "float64"):
+        ctx.fail(f"X is {ctx.dtype('X')}; poisson takes float32 or float64 rates")
+    ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"))
+
+
+def _grad_poisson(g):
+    g.op("poisson_grad", {"Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")})
+
+
+register("poisson", kernel_module="random", inputs=["X"], outputs=["Out"], infer=_infer_poisson, grad=_grad_poisson,
+         needs_rng=True, lod="drop",
+         doc="Out ~ Poisson(X) elementwise (Paddle 2.x's op): counts in X's dtype, drawn with the rates X. The "
+             "gradient of X is zero, as Paddle 2.6.2's poisson_grad.")
+register("poisson_grad", kernel_module="random", inputs=["Out@GRAD"], outputs=["X@GRAD"],
+         infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD")))

@@ -124,3 +124,17 @@ CASES += [
     OpCase("uniform_random_batch_size_like", _LIKE, attrs=dict(_LIKE_ATTRS, diag_num=3, diag_step=200, diag_val=7.0),
            outputs=("Out",), check=_check_like_diagonal, name="uniform_random_batch_size_like_diagonal"),
 ]
+
+
+def _check_poisson(outs, inputs):
+    """Counts (whole numbers >= 0) in X's dtype whose means, over 20,000 draws per rate, are the rates
+    (within 6 standard errors, sqrt(rate / n))."""
+    out, rate = outs["Out"], inputs["X"][:, :1]
+    assert out.shape == inputs["X"].shape and out.dtype == inputs["X"].dtype
+    assert np.all(out >= 0) and np.all(out == np.round(out))
+    assert np.all(np.abs(out.mean(axis=1, keepdims=True) - rate) <= 6 * np.sqrt(np.maximum(rate, 1e-9) / out.shape[1]))
+    assert np.all(out[rate[:, 0] == 0] == 0)
+
+
+CASES.append(OpCase("poisson", {"X": np.repeat(np.array([[0.0], [0.5], [4.0], [30.0]]), 5000, axis=1)},
+                    outputs=("Out",), check=_check_poisson, attrs={}))

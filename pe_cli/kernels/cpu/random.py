@@ -84,3 +84,14 @@ def randperm(ins, attrs):
     if attrs["n"] is None or attrs["n"] < 1:
         raise ValueError(f"randperm: n={attrs['n']} must be an int > 0")
     return {"Out": attrs["_rng"].permutation(attrs["n"]).astype(attrs["dtype"], copy=False)}
+
+
+def poisson(ins, attrs):
+    x = ins["X"]
+    if x.size and not (x.min() >= 0):
+        raise ValueError(f"poisson: the rates X hold {float(np.nanmin(x))}; they must be >= 0")
+    return {"Out": attrs["_rng"].poisson(x.astype(np.float64)).astype(x.dtype)}
+
+
+def poisson_grad(ins, attrs):
+    return {"X@GRAD": np.zeros_like(ins["Out@GRAD"])}
