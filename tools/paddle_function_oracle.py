@@ -42,6 +42,8 @@ _DISTINCT = (np.random.RandomState(3).permutation(24).reshape(2, 3, 4) / 6.0 - 2
 _PUT_X = (np.random.RandomState(5).permutation(12).reshape(3, 4) / 4.0 + 0.5).astype("float32")
 _PUT_I = np.array([[0, 3], [1, 1], [2, 0]], "int64")
 _PUT_V = np.array([[2.0, 3.5], [1.25, 0.75], [4.0, 2.5]], "float32")
+_RE = np.array([[1.0, -2.0, 0.5], [0.25, 3.0, -1.5]], "float32")
+_IM = np.array([[0.5, 1.0, -2.0], [2.0, -0.75, -0.5]], "float32")
 _WITH_ZEROS = np.array([[1.5, -0.5, 0.0, 2.0, 0.0, 1.25], [0.0, 1.1, 0.9, -1.3, 0.7, 2.0]], "float32")
 
 
@@ -178,6 +180,16 @@ CASES = {
                                      v=np.array([[5, 7]], "int64")),
     "poisson": _case(_poisson_moments, x=np.repeat(np.array([[0.0], [0.5], [4.0], [30.0]], "float32"), 4000, axis=1),
                      tolerance=(0.06, 0.05)),
+    "complex": _case(lambda P, x, y: [P.complex(x, y), P.as_real(P.complex(x, y))], x=_RE, y=_IM),
+    "complex_broadcast": _case(lambda P, x, y: [P.as_real(P.complex(x, y))], x=_RE, y=_IM[:1]),
+    "complex_float64": _case(lambda P, x, y: [P.complex(x, y)], grad=False, x=_RE.astype("float64"),
+                             y=_IM.astype("float64")),
+    "real_imag": _case(lambda P, x, y: [P.real(P.complex(x, y)), P.imag(P.complex(x, y))], x=_RE, y=_IM),
+    "angle": _case(lambda P, x, y: [P.angle(P.complex(x, y))], x=_RE, y=_IM),
+    "angle_real": _case(lambda P, x: [P.angle(x)], x=_RE),
+    "as_complex_as_real": _case(lambda P, x: [P.as_complex(x), P.as_real(P.as_complex(x))], x=np.stack([_RE, _IM], -1)),
+    "polar": _case(lambda P, a, t: [P.as_real(P.polar(a, t))], a=np.abs(_RE) + 0.5, t=_IM),
+    "conj": _case(lambda P, x, y: [P.as_real(P.conj(P.complex(x, y)))], x=_RE, y=_IM),
 }
 
 
@@ -213,8 +225,10 @@ def run_case(paddle, name):
 
 
 def _plain(value):
+    """dtype, shape and values (a complex value's as (real, imaginary) pairs)."""
     v = np.asarray(value)
-    return {"dtype": str(v.dtype), "shape": list(v.shape), "values": v.astype("float64").reshape(-1).tolist()}
+    flat = np.stack([v.real, v.imag], -1) if v.dtype.kind == "c" else v
+    return {"dtype": str(v.dtype), "shape": list(v.shape), "values": flat.astype("float64").reshape(-1).tolist()}
 
 
 def main():

@@ -14,6 +14,9 @@ from . import autograd, framework, geometric, hapi, incubate, inference, linalg,
 from . import complex, distributed, distribution, sysconfig  # noqa: F401 -- Paddle 1.8's modules
 from .check_import_scipy import check_import_scipy  # noqa: F401,F811 -- the function, as Paddle's package holds it
 from .framework import in_dynamic_mode  # noqa: F401
+from .framework.random import get_cuda_rng_state, get_rng_state, set_cuda_rng_state, set_rng_state  # noqa: F401
+from .tensor.to_string import set_printoptions  # noqa: F401
+from ..layers.checks import check_shape  # noqa: F401
 from .variable_methods import patch_variable as _patch_variable
 from .framework.io import load, patch_program as _patch_program, save  # noqa: F401
 from ..framework import program_release as _program_release
@@ -34,6 +37,7 @@ from .tensor_number import *  # noqa: F401,F403
 from .tensor_select import *  # noqa: F401,F403
 from .tensor_quantile import *  # noqa: F401,F403
 from .tensor_special import *  # noqa: F401,F403
+from .tensor_complex import *  # noqa: F401,F403
 from .tensor_indexing_axis import *  # noqa: F401,F403
 from .tensor_statistics import *  # noqa: F401,F403
 from .tensor_cumulative import *  # noqa: F401,F403

@@ -3,7 +3,7 @@ path to the loss, the grad ops its registered grad maker describes. A variable u
 receives several gradient contributions; they are summed before anyone reads the gradient."""
 from ..base.errors import PeError
 from ..framework import OpRole, default_main_program
-from ..base.dtypes import is_float
+from ..base.dtypes import carries_grad
 from ..framework.source import built_like
 from ..framework.variable import Parameter, Variable
 from ..ops import registry
@@ -169,13 +169,13 @@ def _requires_grad(block, ops, no_grad):
         if isinstance(var, Parameter) and var.trainable and var.name not in no_grad:
             live.add(var.name)
         elif (not var.stop_gradient and _is_leaf(block, var) and var.name not in no_grad
-              and is_float(var.dtype)):
+              and carries_grad(var.dtype)):
             live.add(var.name)   # a leaf the user marked as differentiable (a fill_constant's output too)
     for op in ops:
         if any(n in live for n in op.input_arg_names):
             for n in op.output_arg_names:
                 var = block.var(n)
-                if not var.stop_gradient and n not in no_grad and is_float(var.dtype):
+                if not var.stop_gradient and n not in no_grad and carries_grad(var.dtype):
                     live.add(n)
     return live
 
@@ -352,7 +352,7 @@ def _append_op_grads(builder, fwd_ops, live, only=None):
 
 
 def _differentiable(var):
-    return not var.stop_gradient and is_float(var.dtype)
+    return not var.stop_gradient and carries_grad(var.dtype)
 
 
 def _as_list(value, what, kinds=(Variable,)):

@@ -11,6 +11,8 @@ import os
 
 import pytest
 
+from pe_cli.base.errors import PeError
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -45,15 +47,19 @@ def test_seed_002_paddle_nn_and_vision_transforms_are_all_implemented(measured):
     assert sections["paddle.vision.transforms"][:2] == (38, 38), sections["paddle.vision.transforms"][2]
 
 
-def test_dygraph_only_names_refuse_in_one_line(measured):
+def test_refused_names_refuse_in_one_line_saying_why(measured):
+    """A refused function or class raises NotImplementedError when called; a refused dtype, the same line
+    as a PeError when a variable is declared with it."""
     tool, _ = measured
+    paddle = importlib.import_module("paddle")
     for module_name, names in tool.PADDLE_REFUSED.items():
         module = importlib.import_module(module_name)
-        for name in names:
-            with pytest.raises(NotImplementedError) as info:
-                getattr(module, name)()
+        for name, why in names.items():
+            obj = getattr(module, name)
+            with pytest.raises((NotImplementedError, PeError)) as info:
+                obj() if callable(obj) else paddle.static.data("x", [1], obj)
             message = str(info.value)
-            assert "\n" not in message and message == f"{module_name}.{name}: pe runs static graphs only", message
+            assert "\n" not in message and message == f"{module_name}.{name}: {why}", message
 
 
 def test_implemented_callables_take_paddles_parameters(measured):

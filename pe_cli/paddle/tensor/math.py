@@ -6,6 +6,7 @@ from ..tensor_elementwise import *  # noqa: F401,F403
 from ..tensor_reduce import *  # noqa: F401,F403
 from ..tensor_number import *  # noqa: F401,F403
 from ..tensor_special import *  # noqa: F401,F403
+from ..tensor_complex import *  # noqa: F401,F403
 from ..tensor_indexing_axis import *  # noqa: F401,F403
 from ..tensor_statistics import *  # noqa: F401,F403
 from ..tensor_cumulative import *  # noqa: F401,F403
