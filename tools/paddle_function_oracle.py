@@ -190,6 +190,13 @@ CASES = {
     "as_complex_as_real": _case(lambda P, x: [P.as_complex(x), P.as_real(P.as_complex(x))], x=np.stack([_RE, _IM], -1)),
     "polar": _case(lambda P, a, t: [P.as_real(P.polar(a, t))], a=np.abs(_RE) + 0.5, t=_IM),
     "conj": _case(lambda P, x, y: [P.as_real(P.conj(P.complex(x, y)))], x=_RE, y=_IM),
+    "cdist": _case(lambda P, x, y: [P.cdist(x, y)], x=_uniform("cdist_x", (3, 4), -1, 1), y=_uniform("cdist_y", (2, 4), -1, 1)),
+    "cdist_p1_batched": _case(lambda P, x, y: [P.cdist(x, y, p=1.0)], x=_uniform("cdist_x1", (2, 3, 4), -1, 1),
+                              y=_uniform("cdist_y1", (2, 2, 4), -1, 1)),
+    "cdist_inf": _case(lambda P, x, y: [P.cdist(x, y, p=float("inf"))], x=_uniform("cdist_xi", (3, 4), -1, 1),
+                       y=_uniform("cdist_yi", (2, 4), -1, 1)),
+    "cdist_mm": _case(lambda P, x, y: [P.cdist(x, y)], x=_uniform("cdist_xm", (27, 3), -1, 1),
+                      y=_uniform("cdist_ym", (4, 3), -1, 1), tolerance=(2e-5, 2e-5)),
 }
 
 
