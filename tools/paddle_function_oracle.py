@@ -197,6 +197,11 @@ CASES = {
                        y=_uniform("cdist_yi", (2, 4), -1, 1)),
     "cdist_mm": _case(lambda P, x, y: [P.cdist(x, y)], x=_uniform("cdist_xm", (27, 3), -1, 1),
                       y=_uniform("cdist_ym", (4, 3), -1, 1), tolerance=(2e-5, 2e-5)),
+    # the random negatives differ between engines: the remapped labels and the positive classes are compared
+    "class_center_sample": _case(lambda P, x: (lambda r, c: [r, P.slice(c, [0], [0], [4])])(
+        *P.nn.functional.class_center_sample(x, 30, 8)), x=np.array([20, 5, 5, 13, 2, 20], "int64")),
+    "class_center_sample_all_positive": _case(lambda P, x: list(P.nn.functional.class_center_sample(x, 30, 3)),
+                                              x=np.array([20, 5, 5, 13, 2, 20], "int32")),
 }
 
 

@@ -21,7 +21,7 @@ _spec.loader.exec_module(oracle)
 
 # the op families of Paddle 2.x's functions: a program of Paddle's that holds one of their op types
 # holds it in pe too (the helper ops around it, unsqueeze2 or unsqueeze, fill_constant, may differ)
-FAMILIES = {"special", "cumulative", "statistics", "indexing_axis", "random", "complex"}
+FAMILIES = {"special", "cumulative", "statistics", "indexing_axis", "random", "complex", "loss_margin"}
 
 
 KNOWN = set(registry.all_op_types())
