@@ -209,11 +209,11 @@ def _is_float(dtype):
     return "float" in str(dtype)
 
 
-def run_case(paddle, name):
+def run_case(paddle, name, cases=None):
     """{"outputs": [values], "grads": {input: gradient}, "ops": [op types of the forward program]} of
     CASES[name] in a static program."""
     paddle.enable_static()
-    case = CASES[name]
+    case = (CASES if cases is None else cases)[name]
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup):
         feeds = {k: paddle.static.data(k, list(v.shape), str(v.dtype)) for k, v in case["inputs"].items()}
@@ -243,17 +243,19 @@ def _plain(value):
     return {"dtype": str(v.dtype), "shape": list(v.shape), "values": flat.astype("float64").reshape(-1).tolist()}
 
 
-def main():
+def main(cases=None, out=None, by=None):
+    """Records ``cases`` (CASES) into ``out`` (OUT)."""
     import paddle
-    os.makedirs(os.path.dirname(OUT), exist_ok=True)
+    cases, out = CASES if cases is None else cases, OUT if out is None else out
+    os.makedirs(os.path.dirname(out), exist_ok=True)
     data = {"engine": f"paddlepaddle {paddle.__version__}", "python": sys.version.split()[0],
-            "numpy": np.__version__, "recorded_by": "tools/paddle_function_oracle.py",
-            "cases": {name: run_case(paddle, name) for name in CASES}}
-    with open(OUT + ".tmp", "w", encoding="utf-8") as f:
+            "numpy": np.__version__, "recorded_by": by or "tools/paddle_function_oracle.py",
+            "cases": {name: run_case(paddle, name, cases) for name in cases}}
+    with open(out + ".tmp", "w", encoding="utf-8") as f:
         json.dump(data, f, indent=None, sort_keys=True)
         f.write("\n")
-    os.replace(OUT + ".tmp", OUT)
-    print(f"wrote {OUT}: {len(CASES)} cases")
+    os.replace(out + ".tmp", out)
+    print(f"wrote {out}: {len(cases)} cases")
 
 
 if __name__ == "__main__":

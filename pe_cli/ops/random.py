@@ -1,7 +1,8 @@
 """Random tensors: uniform_random, gaussian_random, truncated_gaussian_random, their
 *_batch_size_like forms (one dimension taken from an input's), random_crop and seed (the int a
-recomputed dropout shares with its forward one), randint and randperm (Fluid 1.8's). The kernels draw on
-the seeded numpy Generator the executor hands them."""
+recomputed dropout shares with its forward one), randint and randperm (Fluid 1.8's); Paddle 2.x's poisson
+and dirichlet (draws with given rates and concentrations). The kernels draw on the seeded numpy Generator
+the executor hands them."""
 from .creation import SHAPE_INPUTS, _infer_fill, _infer_fill_like
 from .define import Attr, dtype_or_none, fmt_shape, int_list, is_int, register
 
@@ -98,3 +99,15 @@ register("poisson", kernel_module="random", inputs=["X"], outputs=["Out"], infer
              "gradient of X is zero, as Paddle 2.6.2's poisson_grad.")
 register("poisson_grad", kernel_module="random", inputs=["Out@GRAD"], outputs=["X@GRAD"],
          infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD")))
+
+
+def _infer_dirichlet(ctx):
+    if ctx.dtype("Alpha") not in ("float16", "float32", "float64") or not ctx.shape("Alpha"):
+        ctx.fail(f"Alpha {fmt_shape(ctx.shape('Alpha'))} ({ctx.dtype('Alpha')}) must be a float tensor of at least 1-D")
+    ctx.set_output("Out", ctx.shape("Alpha"), ctx.dtype("Alpha"))
+
+
+register("dirichlet", kernel_module="random", inputs=["Alpha"], outputs=["Out"], infer=_infer_dirichlet,
+         needs_rng=True, lod="drop",
+         doc="Out ~ Dirichlet(Alpha) along the last dim (Paddle 2.x's op behind paddle.distribution.Dirichlet and "
+             "Beta's samples): gamma draws of shape Alpha, each row over its sum. No gradient.")

@@ -42,6 +42,8 @@ from .tensor_indexing_axis import *  # noqa: F401,F403
 from .tensor_statistics import *  # noqa: F401,F403
 from .tensor_cumulative import *  # noqa: F401,F403
 
+from . import distribution  # noqa: F401,E402 -- built on the tensor functions above
+
 _patch_variable(tensor)
 _patch_program()
 globals().update({_n: _f for _n, _f in _device.stand_ins().items() if _n not in globals()})

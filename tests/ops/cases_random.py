@@ -138,3 +138,17 @@ def _check_poisson(outs, inputs):
 
 CASES.append(OpCase("poisson", {"X": np.repeat(np.array([[0.0], [0.5], [4.0], [30.0]]), 5000, axis=1)},
                     outputs=("Out",), check=_check_poisson, attrs={}))
+
+
+def _check_dirichlet(outs, inputs):
+    """Rows on the simplex whose means, over 2,000 draws, are alpha / sum(alpha) (within 6 standard errors)."""
+    out, alpha = outs["Out"], inputs["Alpha"][0]
+    assert out.shape == inputs["Alpha"].shape and out.dtype == inputs["Alpha"].dtype and np.all(out > 0)
+    np.testing.assert_allclose(out.sum(axis=-1), 1.0, rtol=1e-6)
+    a0, mean = alpha.sum(), alpha / alpha.sum()
+    se = np.sqrt(mean * (1 - mean) / (a0 + 1) / out.shape[0])
+    assert np.all(np.abs(out.mean(axis=0) - mean) <= 6 * se)
+
+
+CASES.append(OpCase("dirichlet", {"Alpha": np.tile(np.array([[0.5, 2.0, 4.0]]), (2000, 1))}, outputs=("Out",),
+                    check=_check_dirichlet, attrs={}))

@@ -95,3 +95,11 @@ def poisson(ins, attrs):
 
 def poisson_grad(ins, attrs):
     return {"X@GRAD": np.zeros_like(ins["Out@GRAD"])}
+
+
+def dirichlet(ins, attrs):
+    alpha = ins["Alpha"].astype(np.float64)
+    if alpha.size and not (alpha.min() > 0):
+        raise ValueError(f"dirichlet: the concentrations Alpha hold {float(np.nanmin(alpha))}; they must be > 0")
+    draws = attrs["_rng"].gamma(alpha)
+    return {"Out": (draws / draws.sum(axis=-1, keepdims=True)).astype(ins["Alpha"].dtype)}

@@ -44,3 +44,4 @@ poisson = _host.on_host(_cpu.poisson)
 
 def poisson_grad(ins, attrs):
     return {"X@GRAD": zeros(ins["Out@GRAD"].shape, ins["Out@GRAD"].dtype)}
+dirichlet = _host.on_host(_cpu.dirichlet)
