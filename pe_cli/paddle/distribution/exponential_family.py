@@ -31,7 +31,7 @@ class ExponentialFamily(Distribution):
     def entropy(self):
         """A(theta) - sum(theta * dA/dtheta) - E[log h]."""
         params, log_norm, grads = natural_gradients(self, self._natural_parameters)
-        value = P.add(-self._mean_carrier_measure, log_norm)
+        value = -self._mean_carrier_measure + log_norm
         for p, g in zip(params, grads):
             value = P.subtract(value, P.multiply(p, g))
         return value

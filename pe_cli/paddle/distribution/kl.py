@@ -44,7 +44,9 @@ def _dispatch(cls_p, cls_q):
     if not matches:
         raise NotImplementedError
     left_p, left_q = min(_Compare(*m) for m in matches).classes
-    right_p, right_q = min(_Compare(*reversed(m)) for m in matches).classes
+    # the most specific q first (Paddle 2.6.2 unpacks this pair unswapped and so fails with a KeyError where
+    # only (p, q) is registered; pe swaps it back, as the rule intends)
+    right_q, right_p = min(_Compare(*reversed(m)) for m in matches).classes
     if _REGISTER_TABLE[left_p, left_q] is not _REGISTER_TABLE[right_p, right_q]:
         warnings.warn(f"Ambiguous kl_divergence({cls_p.__name__}, {cls_q.__name__}). Please register_kl("
                       f"{left_p.__name__}, {right_q.__name__})", RuntimeWarning)
