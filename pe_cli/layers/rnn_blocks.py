@@ -12,7 +12,7 @@ over named variables. A model file's ``static_rnn`` / ``dynamic_rnn`` layer buil
 A memory is ``{init: variable}`` or ``{shape: [...], value: 0.0}`` (a constant per sequence or batch
 row), with ``update``: the name of the step variable that becomes the memory's next value."""
 from ..base.errors import PeError
-from .dynamic_rnn import DynamicRNN
+from .dynamic_recurrent import DynamicRNN
 from .static_rnn import StaticRNN
 
 __all__ = ["static_rnn", "dynamic_rnn"]
