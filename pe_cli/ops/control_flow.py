@@ -36,14 +36,16 @@ def _infer_array_write(ctx):
 
 
 def _grad_array_write(g):
-    # the array before this write (the same variable: Fluid writes in place) gets Out's gradient less slot I
-    g.op("array_write_grad", {"X": g.input("X"), "I": g.input("I"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X"), "Array@GRAD": [g.builder.new_grad_target(n) for n in g.output("Out")]})
+    # Fluid's: X's gradient is slot I of the array's (read_from_array; zeros like X where the slot has
+    # none); the array before this write is the same variable (written in place) with the same gradient
+    g.op("read_from_array", {"X": g.out_grad("Out"), "I": g.input("I"), "X_W": g.input("X")}, {"Out": g.in_grad("X")})
+    g.pass_out_grad("Out")
 
 
 def _grad_array_read(g):
-    g.op("array_read_grad", {"Array": g.input("X"), "I": g.input("I"), "Out@GRAD": g.out_grad("Out")},
-         {"Array@GRAD": g.in_grad("X")})
+    # Fluid's: the read value's gradient written at slot I of the array's (a new contribution: the
+    # contributions, arrays with empty slots, are summed slot by slot)
+    g.op("write_to_array", {"X": g.out_grad("Out"), "I": g.input("I")}, {"Out": g.in_grad("X")})
 
 
 def _infer_array_grad(ctx):
@@ -69,8 +71,11 @@ def _infer_array_read(ctx):
 register("read_from_array", kernel_module="control_flow", inputs=["X", "I", "X_W?"], outputs=["Out"], lod="drop",
          needs_lod=True,
          infer=_infer_array_read, grad=_grad_array_read, grad_reads=("X", "I"),
-         doc="Out = X[I], with the LoD it was written with; an index out of range names the array and the "
-             "index (Fluid's op behind layers.array_read; X_W, Fluid's unused optional slot, is accepted).")
+         doc="Out = X[I], with the LoD it was written with (Fluid's op behind layers.array_read); where slot I is "
+             "out of range or never written: zeros shaped like X_W with its LoD when X_W is given (write_to_array's "
+             "gradient), else an error naming the array and the index.")
+# the gradients of the array ops in pe's programs before it built Fluid's (read_from_array and
+# write_to_array on the gradient arrays): a training program saved then still loads
 register("array_write_grad", kernel_module="control_flow", inputs=["X", "I", "Out@GRAD"], lod="drop",
          outputs=["X@GRAD?", "Array@GRAD?"], infer=_infer_array_grad,
          doc="X@GRAD = Out@GRAD[I] (zeros when that slot has none); Array@GRAD (the array before the write) = "
@@ -135,12 +140,12 @@ register("while", kernel_module="control_flow", kernel="while_loop", lod="drop",
              "fresh child scope; X: what the block reads from outside, Out: what it writes there. Stops with "
              "an error naming the loop's source line after max_iterations iterations.")
 
-register("while_grad", kernel_module="control_flow", lod="drop", inputs=["X*", "StepScopes", "Out@GRAD*"],
+register("while_grad", kernel_module="control_flow", lod="drop", needs_lod=True, inputs=["X*", "StepScopes", "Out@GRAD*"],
          outputs=["X@GRAD*"], attrs=_GRAD_ATTRS,
          doc="The gradient of while: runs its block (the body's grad ops) over the kept iterations, last "
              "first, each grad op seeing the values the body's overwritten variables had at its forward op.")
 
-register("conditional_block_grad", kernel_module="control_flow", lod="drop",
+register("conditional_block_grad", kernel_module="control_flow", lod="drop", needs_lod=True,
          inputs=["Input*", "Scope", "Out@GRAD*"], outputs=["Input@GRAD*", "PreOut@GRAD*"], attrs=_GRAD_ATTRS,
          doc="The gradient of conditional_block: its block's grad ops when it ran; else the gradients of its "
              "outputs pass to their earlier values (PreOut@GRAD for outputs it does not read).")

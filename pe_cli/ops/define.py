@@ -347,6 +347,14 @@ def grad_of(op_type, reads, ins_from_outputs=(), out_grads=("Out",), in_grads=("
     return grad
 
 
+def lods_like(pairs):
+    """A LoD rule for grad ops (``register(lod=...)``): each output slot has the LoD of the forward
+    input slot it is the gradient of, as Fluid's ShareLoD(X, X@GRAD). ``pairs``: output -> input slot."""
+    def lod(in_lods, attrs):
+        return {out_slot: in_lods.get(in_slot) for out_slot, in_slot in pairs.items()}
+    return lod
+
+
 # -- gradients of gradients (Fluid's *_grad_grad ops), written with the op family's own ops ------
 
 def grad_of_bilinear_grad(forward, x_slot, y_slot, out_slot, grad_types):

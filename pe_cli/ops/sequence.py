@@ -1,6 +1,6 @@
 """Sequence ops over LoD input (Fluid's sequence_*): each reads its input's LoD (the offsets of the
 last level) through ``attrs["_lod"]`` and says how its outputs' LoD follows (``lod=``)."""
-from .define import Attr, grads_like, register
+from .define import Attr, grads_like, lods_like, register
 
 POOL_TYPES = ("AVERAGE", "SUM", "SQRT", "MAX", "LAST", "FIRST")
 
@@ -42,7 +42,8 @@ register("sequence_pool", kernel_module="sequence", inputs=["X"], outputs=["Out"
          doc="One row per sequence of X's last LoD level: its sum, average, sum / sqrt(length), max, "
              "first or last row; an empty sequence gives pad_value. Out has X's LoD less its last level.")
 register("sequence_pool_grad", kernel_module="sequence", inputs=["X", "MaxIndex?", "Out@GRAD"],
-         outputs=["X@GRAD"], attrs=_POOL_ATTRS, infer=grads_like({"X@GRAD": "X"}), lod="drop", needs_lod=True)
+         outputs=["X@GRAD"], attrs=_POOL_ATTRS, infer=grads_like({"X@GRAD": "X"}), lod=lods_like({"X@GRAD": "X"}),
+         needs_lod=True)
 
 
 def _infer_softmax(ctx):

@@ -41,6 +41,13 @@ class GradContext:
     def out_grad(self, slot):
         return [self.builder.read_grad(n) for n in self.fwd.output(slot)]
 
+    def pass_out_grad(self, slot):
+        """The gradient of ``slot``'s outputs flows on, unchanged, to their values before this op (an op
+        updating a variable in place, as write_to_array its array): more contributions add to it."""
+        for n in self.fwd.output(slot):
+            if n in self.builder.frozen:
+                self.builder.pending.setdefault(n, []).insert(0, self.builder.frozen[n])
+
     def has_out_grad(self, slot):
         return any(self.builder.has_grad(n) for n in self.fwd.output(slot))
 
