@@ -8,6 +8,7 @@ from ..framework.source import built_like
 from ..framework.variable import Parameter, Variable
 from ..ops import registry
 from . import recompute
+from .clip import append_error_clips
 from ..ops.registry import GRAD_SUFFIX, grad_var_name  # noqa: F401 -- Fluid's backward exports them
 from ..base.shapes import numel
 
@@ -226,17 +227,6 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
     return params_grads
 
 
-def _append_error_clips(builder, grad_ops):
-    """Fluid's error clip: a gradient contribution of a variable made with ``error_clip`` (an
-    ErrorClipByValue) is clipped in place right after the grad op that writes it."""
-    for grad_op in grad_ops:
-        for name in grad_op.output_arg_names:
-            fwd = builder.targets.get(name)
-            clip = getattr(builder.block.vars.get(fwd), "error_clip", None) if fwd else None
-            if clip is not None:
-                clip._append_clip_op(builder.block, name)
-
-
 def _append_grad_ops(loss, no_grad_set, checkpoints=()):
     if loss.shape is not None and int(numel(loss.shape)) not in (1, -1):
         raise PeError(f"append_backward: the loss '{loss.name}' must hold one value, its shape is "
@@ -353,7 +343,7 @@ def _append_op_grads(builder, fwd_ops, live, only=None):
             opdef.grad(GradContext(builder, op, needed))
             builder.finished.update(builder.frozen)
             builder.frozen = {}
-            _append_error_clips(builder, builder.block.ops[start:])
+            append_error_clips(builder, builder.block.ops[start:])
         for grad_op in builder.block.ops[start:]:
             grad_op.attrs["_fwd_index"] = index
 
