@@ -32,7 +32,7 @@ from .logic import *  # noqa: F401,F403
 from .control_flow import *  # noqa: F401,F403
 from .static_rnn import *  # noqa: F401,F403
 from .ifelse import *  # noqa: F401,F403
-from .dynamic_recurrent import *  # noqa: F401,F403
+from .dynamic_rnn import *  # noqa: F401,F403
 from .rnn_blocks import *  # noqa: F401,F403
 from .lod_rank import *  # noqa: F401,F403
 from .beam_search import *  # noqa: F401,F403

@@ -96,11 +96,12 @@ def array_length(array):
 
 def block_io(block):
     """(what ``block`` and its nested blocks read from enclosing blocks before writing it, what they
-    write there): the owning op's input and output lists. An output an op updates in place
-    (write_to_array's array) counts as read."""
+    write there): the owning op's input and output lists, as Fluid lists them. An output an op updates
+    in place (write_to_array's array) counts as read where it has a value before the block (an
+    enclosing block's op wrote it): the block's run starts from that value."""
     reads, writes = [], []
     for op in block.ops:
-        updated = [n for s in registry.get(op.type).reads_outputs for n in op.output(s)]
+        updated = [n for s in registry.get(op.type).reads_outputs for n in op.output(s) if _has_value_before(block, n)]
         for name in op.input_arg_names + updated:
             if name not in block.vars and name not in writes and name not in reads:
                 reads.append(name)
@@ -108,6 +109,20 @@ def block_io(block):
             if name not in block.vars and name not in writes:
                 writes.append(name)
     return reads, writes
+
+
+def _has_value_before(block, name):
+    """Whether ``name`` holds a value before ``block`` runs: an op of an enclosing block writes it, or
+    it is persistable or fed."""
+    var = block._find_var_recursive(name)
+    if var is not None and (var.persistable or var.is_data):
+        return True
+    outer = block.parent_block
+    while outer is not None:
+        if any(name in op.output_arg_names for op in outer.ops):
+            return True
+        outer = outer.parent_block
+    return False
 
 
 def _pass_gradients(block, writes):

@@ -1,6 +1,9 @@
-"""Fluid's ``DynamicRNN``: a recurrence over the sequences of LoD inputs, the step written as a block.
+"""pe's one-op DynamicRNN (``DynamicRecurrent``, Fluid's DynamicRNN methods): a recurrence over the
+sequences of LoD inputs, the step written as a block. A model file's ``dynamic_rnn`` layer builds it
+(pe_cli/layers/rnn_blocks.py; its ONNX export is a Scan); ``fluid.layers.DynamicRNN`` builds Fluid's
+``while`` over tensor arrays (pe_cli/layers/dynamic_rnn.py). Programs pe saved before that hold this op.
 
-    drnn = DynamicRNN()
+    drnn = DynamicRecurrent()
     with drnn.block():
         word = drnn.step_input(sentence)          # sentence: LoD [tokens, D]; word: [running, D]
         enc = drnn.static_input(encoded)          # one row per sequence
@@ -20,10 +23,10 @@ from ..base.errors import PeError
 from .control_flow import block_io, sub_block
 from .helper import LayerHelper
 
-__all__ = ["DynamicRNN"]
+__all__ = []     # not a Fluid name: rnn_blocks.py imports the class
 
 
-class DynamicRNN:
+class DynamicRecurrent:
     def __init__(self, name=None):
         self.helper = LayerHelper("dynamic_rnn", name=name)
         self.inputs, self.step_inputs, self.statics, self.static_inner = [], [], [], []

@@ -26,7 +26,6 @@ DIFFERENT = {
     "sampled_softmax_with_cross_entropy": "Fluid's op writes outputs pe does not declare (cross_entropy2's MatchX / XShape, sample_logits' LogitsDim / LabelsDim): h76-registry's slot declarations",
     "data_norm": "slots differ from Fluid's layer (data_norm's optional outputs, group_norm's Scale / Bias without param_attr): not yet matched",
     "group_norm": "slots differ from Fluid's layer (data_norm's optional outputs, group_norm's Scale / Bias without param_attr): not yet matched",
-    "dynamic_rnn": "not yet: pe's DynamicRNN is one dynamic_recurrent op (same numbers); Fluid's is while over lod_rank_table, lod_tensor_to_array, read_from_array / write_to_array, shrink_rnn_memory, array_to_lod_tensor (pe runs those when it loads Fluid's program: test_programs_as_fluid_builds.py)",
     "cond": "not yet: pe's cond writes both branches into one variable; Fluid's gives each branch its own and picks one with select_input (pe runs Fluid's: test_programs_as_fluid_builds.py)",
     "case": "not yet: pe's cond writes both branches into one variable; Fluid's gives each branch its own and picks one with select_input (pe runs Fluid's: test_programs_as_fluid_builds.py)",
     "switch_case": "not yet: pe's cond writes both branches into one variable; Fluid's gives each branch its own and picks one with select_input (pe runs Fluid's: test_programs_as_fluid_builds.py)",

@@ -34,7 +34,7 @@ def _gru_program(with_drnn, origin_mode):
             drnn = layers.DynamicRNN()
             with drnn.block():
                 xt = drnn.step_input(x)
-                hp = drnn.memory(init=h0)
+                hp = drnn.memory(init=h0, need_reorder=True)    # h0 in the batch's order, as dynamic_gru's
                 h, _, _ = layers.gru_unit(xt, hp, 3 * H, **attrs)
                 drnn.update_memory(hp, h)
                 drnn.output(h)
