@@ -147,8 +147,10 @@ register("while_grad", kernel_module="control_flow", lod="drop", needs_lod=True,
 
 register("conditional_block_grad", kernel_module="control_flow", lod="drop", needs_lod=True,
          inputs=["Input*", "Scope", "Out@GRAD*"], outputs=["Input@GRAD*", "PreOut@GRAD*"], attrs=_GRAD_ATTRS,
+         traits=("unset_inputs",),
          doc="The gradient of conditional_block: its block's grad ops when it ran; else the gradients of its "
-             "outputs pass to their earlier values (PreOut@GRAD for outputs it does not read).")
+             "outputs pass to their earlier values (PreOut@GRAD for outputs it does not read; an output of a "
+             "block that did not run, which cond's select_input did not pick, has no gradient).")
 
 register("conditional_block", kernel_module="control_flow", lod="drop", needs_lod=True,
          grad=_grad_conditional_block, grad_reads=("Input", "Scope"),
@@ -376,7 +378,8 @@ register("select_output", kernel_module="control_flow", inputs=["X", "Mask"], ou
          infer=_infer_select_output, grad=_grad_select_output, grad_reads=("Mask",), traits=("output_counts",),
          doc="Out[Mask] = X (Mask: int32 [1]); the other outputs are given no value.")
 register("select_input_grad", kernel_module="control_flow", inputs=["X*", "Mask", "Out@GRAD"], outputs=["X@GRAD*"],
-         lod="drop", infer=grads_like({"X@GRAD": "X"}),
-         doc="X@GRAD[Mask] = Out@GRAD; zeros for the other X's that have a value.")
+         lod="drop", infer=grads_like({"X@GRAD": "X"}), traits=("unset_inputs",),
+         doc="X@GRAD[Mask] = Out@GRAD; zeros for the other X's that have a value (none for those without: a "
+             "branch that did not run).")
 register("select_output_grad", kernel_module="control_flow", inputs=["Mask", "Out@GRAD*"], outputs=["X@GRAD"],
          lod="drop", doc="X@GRAD = Out@GRAD[Mask].")
