@@ -9,6 +9,8 @@ pe's ``fluid``) on pe and compares. CI never needs Fluid.
   initialised from a tensor taken in the rank table's order, as ``need_reorder=False`` takes it, and
   one from a shape) trained 4 steps with SGD: the losses, the first step's outputs (with their LoD)
   and gradients.
+- lr_schedules: each of fluid.layers' 8 learning-rate schedules (and their staircase, cycle, a
+  Variable learning_rate), the rate fetched at each of 12 runs of a program trained with it.
 
 Nothing here imports paddle or pe at load time: every program takes the ``fluid`` module to build
 with, so the same code runs on both engines."""
@@ -81,12 +83,47 @@ def run_dynamic_rnn(fluid):
     return record
 
 
+LR_RUNS = 12
+LR_SCHEDULES = {
+    "exponential": lambda L: L.exponential_decay(0.1, 4, 0.5),
+    "exponential_staircase": lambda L: L.exponential_decay(0.1, 4, 0.5, staircase=True),
+    "natural_exp": lambda L: L.natural_exp_decay(0.2, 3, 0.4),
+    "natural_exp_staircase": lambda L: L.natural_exp_decay(0.2, 3, 0.4, True),
+    "inverse_time": lambda L: L.inverse_time_decay(0.5, 2, 0.25),
+    "inverse_time_staircase": lambda L: L.inverse_time_decay(0.5, 5, 0.5, staircase=True),
+    "polynomial": lambda L: L.polynomial_decay(0.1, 8, end_learning_rate=0.01, power=2.0),
+    "polynomial_cycle": lambda L: L.polynomial_decay(0.1, 5, cycle=True),
+    "piecewise": lambda L: L.piecewise_decay([3, 7], [1.0, 0.5, 0.1]),
+    "cosine": lambda L: L.cosine_decay(0.4, 3, 4),
+    "noam": lambda L: L.noam_decay(64, 5),
+    "noam_learning_rate": lambda L: L.noam_decay(16, 4, learning_rate=2.0),
+    "linear_warmup": lambda L: L.linear_lr_warmup(0.3, 5, 0.0, 0.2),
+    "warmup_then_exponential": lambda L: L.linear_lr_warmup(L.exponential_decay(0.1, 2, 0.5), 4, 0.01, 0.1),
+}
+
+
+def run_lr_schedule(fluid, name):
+    """The rate of each of LR_RUNS runs of a tiny model trained by SGD on schedule ``name``."""
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        x = fluid.layers.data("x", [3])
+        loss = fluid.layers.mean(fluid.layers.fc(x, 1))
+        lr = LR_SCHEDULES[name](fluid.layers)
+        fluid.optimizer.SGD(learning_rate=lr).minimize(loss)
+    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+    with fluid.scope_guard(scope):
+        exe.run(startup)
+        feed = {"x": np.ones((2, 3), dtype="float32")}
+        return [float(np.array(exe.run(main, feed=feed, fetch_list=[lr])[0]).reshape(-1)[0]) for _ in range(LR_RUNS)]
+
+
 def main():
     import paddle
     import paddle.fluid as fluid
     source = {"engine": f"paddlepaddle {paddle.__version__}", "python": sys.version.split()[0],
               "numpy": np.__version__, "recorded_by": "tools/fluid_control_flow_oracle.py"}
-    data = dict(source, dynamic_rnn=run_dynamic_rnn(fluid))
+    data = dict(source, dynamic_rnn=run_dynamic_rnn(fluid),
+                lr_schedules={name: run_lr_schedule(fluid, name) for name in LR_SCHEDULES})
     with open(OUT + ".tmp", "w", encoding="utf-8") as f:
         json.dump(data, f, indent=1, sort_keys=True)
         f.write("\n")

@@ -1,4 +1,8 @@
-"""Learning-rate schedules driven by a step counter in the graph (Fluid 1.x).
+"""pe's learning-rate schedules, one ``lr_schedule`` op each: what a model config's ``learning_rate:
+{type: ...}`` builds (pe_cli/config/registries.py), with the formulas and the step counter of Fluid's
+(``fluid.layers``' schedules are Fluid's own graphs of ops: learning_rate_scheduler.py). One op per
+step, where Fluid's take 5 to 20; a program holding one runs on pe only (pe's saves before fluid.layers
+built Fluid's may hold it).
 
 Each program gets one persistable int64 counter ``@LR_DECAY_COUNTER@``, set to ``begin - 1`` by the
 startup program and advanced by an ``increment`` op (role LRSched) put first in the main program, so
