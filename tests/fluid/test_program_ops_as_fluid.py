@@ -26,8 +26,6 @@ DIFFERENT = {
     "sampled_softmax_with_cross_entropy": "Fluid's op writes outputs pe does not declare (cross_entropy2's MatchX / XShape, sample_logits' LogitsDim / LabelsDim): h76-registry's slot declarations",
     "data_norm": "slots differ from Fluid's layer (data_norm's optional outputs, group_norm's Scale / Bias without param_attr): not yet matched",
     "group_norm": "slots differ from Fluid's layer (data_norm's optional outputs, group_norm's Scale / Bias without param_attr): not yet matched",
-    "rnn_lstm_cell": 'not yet: the initial states and inputs are made in another order (the same ops)',
-    "contrib_basic_lstm": 'not yet: the initial states and inputs are made in another order (the same ops)',
     "logsumexp": "pe's logsumexp subtracts the max first (exp, reduce_sum, log overflow in float32 past x = 88)",
     "nets_scaled_dot_product_attention": "not yet: Fluid reshapes the scores to 2-D around the softmax (and back); pe's softmax takes them 3-D (the same values)",
     "center_loss": "not yet: center_loss's update rate is made by another op than Fluid's fill_constant",
