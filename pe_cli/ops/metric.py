@@ -24,7 +24,7 @@ register("accuracy", kernel_module="metric",
 
 def _infer_auc(ctx):
     pred, label, a = ctx.shape("Predict"), ctx.shape("Label"), ctx.attrs
-    if len(pred) != 2 or pred[1] not in (-1, 1, 2):
+    if len(pred) != 2:      # (its width, 1 or 2, is checked when it runs, as Fluid's)
         ctx.fail(f"Predict {fmt_shape(pred)} must be [N, 2] (the positive class's probability last) or [N, 1]")
     if label[0] >= 0 and pred[0] >= 0 and label[0] != pred[0]:
         ctx.fail(f"Label {fmt_shape(label)} must have Predict's {pred[0]} rows")

@@ -20,16 +20,9 @@ DIFFERENT = {
     "inplace_abn": "pe lacks Fluid's op of this name; its layer builds the result from other ops (the op is h76-ops-math's / h76-ops-misc's part of issue 76)",
     "contrib_fused_elemwise_activation": "pe lacks Fluid's op of this name; its layer builds the result from other ops (the op is h76-ops-math's / h76-ops-misc's part of issue 76)",
     "adaptive_pool2d_max_index": "Fluid's max_pool2d_with_index (adaptive max pooling with the positions) is not an op of pe's yet",
-    "auc": "pe checks Predict's width at build time ([N, 1] or [N, 2]); Fluid builds it with any width",
-    "contrib_sequence_topk_avg_pooling": "pe's X must be [N, 1] or [N] at build time; Fluid builds it with [N, 8]",
     "cross_entropy": "Fluid's op writes outputs pe does not declare (cross_entropy2's MatchX / XShape, sample_logits' LogitsDim / LabelsDim): h76-registry's slot declarations",
     "sampled_softmax_with_cross_entropy": "Fluid's op writes outputs pe does not declare (cross_entropy2's MatchX / XShape, sample_logits' LogitsDim / LabelsDim): h76-registry's slot declarations",
-    "data_norm": "slots differ from Fluid's layer (data_norm's optional outputs, group_norm's Scale / Bias without param_attr): not yet matched",
-    "group_norm": "slots differ from Fluid's layer (data_norm's optional outputs, group_norm's Scale / Bias without param_attr): not yet matched",
     "logsumexp": "pe's logsumexp subtracts the max first (exp, reduce_sum, log overflow in float32 past x = 88)",
-    "nets_scaled_dot_product_attention": "not yet: Fluid reshapes the scores to 2-D around the softmax (and back); pe's softmax takes them 3-D (the same values)",
-    "center_loss": "not yet: center_loss's update rate is made by another op than Fluid's fill_constant",
-    "sampling_id": "pe casts the int64 ids to the dtype asked for; Fluid's sampling_id writes int64 values into a variable declared float32",
 }
 
 
