@@ -41,8 +41,6 @@ class OpStep:
             self.attrs = dict(op.attrs, _blocked=blocked)
         if opdef.has("optional_outputs"):
             self.attrs = dict(self.attrs, _outputs=frozenset(slot for slot, _, _ in self.outputs))
-        if opdef.has("scalar_0d_in_paddle2") and getattr(op.block.program, "_follows_paddle2", False):
-            self.attrs = dict(self.attrs, _zero_dim=True)
         if opdef.has("output_counts"):
             self.attrs = dict(self.attrs, _output_counts={slot: len(names) for slot, names, _ in self.outputs})
         # enable_inplace: the input the kernel may write its output over, when nothing else holds it

@@ -213,9 +213,10 @@ TRAITS = {
                         "attrs['_outputs'], the set of its output slots that name a variable",
     "output_counts": "its kernels are given attrs['_output_counts'], output slot -> the number of variables it "
                      "names (select_output writes one of several)",
-    "scalar_0d_in_paddle2": "a reduction whose result, when no dim is left, is 0-D ([]) in a Paddle 2.x program "
-                            "(Program._follows_paddle2, framework/program_release.py) and [1] in Fluid 1.8's: "
-                            "the executor gives its kernels attrs['_zero_dim'] in such a program",
+    "scalar_0d_in_paddle2": "a reduction whose result, when no dim is left, is 0-D ([]) where a paddle.* call "
+                            "of a Paddle 2.x program builds it and [1] otherwise (fluid.layers, Fluid 1.8's "
+                            "programs): framework/program_release.py sets attrs['_zero_dim'], which its shape "
+                            "inference and kernels read",
     "unset_inputs": "its duplicable inputs may have no value (the output of a branch that did not run, as "
                     "select_input's in Fluid's cond): its kernels get None for those",
     "updates_in_place": "an update whose outputs are its inputs' variables (ParamOut = Param): given "

@@ -127,7 +127,19 @@ def test_fluid_reductions_to_one_value_have_shape_1():
 
 
 def test_paddle_2_6_reductions_to_one_value_are_0d(paddle2):
-    assert _reductions() == ([(), (), (), (), (2,), (1, 1)],) * 2
+    """paddle.*'s are 0-D; fluid.layers.mean keeps [1], as on every Paddle that runs a program
+    mixing the two (2.0-2.4), so a Fluid program's ``loss[0]`` after paddle.enable_static() works."""
+    assert _reductions() == ([(), (), (1,), (), (2,), (1, 1)],) * 2
+
+
+def test_fluid_layers_loss_indexes_after_enable_static(paddle2):
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        f = fluid.data("f", [2, 2], "float32")
+        loss = fluid.layers.mean(fluid.layers.reduce_sum(f, dim=1))
+        first, total = loss[0], fluid.layers.reduce_sum(f)
+    got = fluid.Executor(fluid.CPUPlace()).run(main, feed={"f": F}, fetch_list=[loss, first, total])
+    assert [g.shape for g in got] == [(1,), (1,), (1,)] and float(got[1]) == F.sum(axis=1).mean()
 
 
 def _names_of_operators_and_cond():
