@@ -22,7 +22,7 @@ from .feeding import (RAW_VALUE, as_feed_array, check_feed_dict, feed_lr_schedul
                       reader_feeds)
 from .fetched import fetched
 from . import nan_check
-from .plan import OpStep, Values, run_step, scope_traffic
+from .plan import OpStep, Values, prior_reads, run_step, scope_traffic
 from .pruning import cache_key, prune_program, split_fetch_list
 from .pserver import serve
 from .scope import global_scope
@@ -37,6 +37,7 @@ class _Plan:
         self.version = program._version
         self.steps = [OpStep(op, place) for op in block.ops]
         self.scope_reads, self.persistable_writes = scope_traffic(block)
+        self.prior_reads = prior_reads(block)
         self.written_back = frozenset(self.persistable_writes)
         self.program = program
         self.place = place
@@ -259,6 +260,10 @@ class Executor:
                 if memory.keeps_parameters and var is not None and var.persistable:
                     held.tensor._array = array     # stays on the device
             values[name] = array
+        for name in plan.prior_reads:      # what an output held, for the kernels that read it
+            held = scope.find_var(name)
+            if name not in values and held is not None and held.tensor._array is not None:
+                values[name] = memory.to_device(held.tensor._array)
         return values, lods     # lods: values.lods, the feeds' LoD, then every output's
 
 

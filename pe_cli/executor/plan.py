@@ -60,6 +60,18 @@ class OpStep:
         self.update_attrs = dict(self.attrs, _update_in_place=True) if self.updates else None
 
 
+def prior_reads(block):
+    """The outputs that ops read as they were before (``OpDef.reads_outputs``) and no earlier op
+    writes: a run takes their values from the scope where it holds one (an adam op's ParamOut that
+    is not its Param, as Paddle's op tests give it)."""
+    written, names = set(), []
+    for op in block.ops:
+        for slot in registry.get(op.type).reads_outputs:
+            names += [n for n in op.outputs.get(slot, ())[:1] if n not in written]
+        written.update(op.output_arg_names)
+    return tuple(dict.fromkeys(names))
+
+
 def scope_traffic(block):
     """(reads, writes) of a run of ``block``: the names its ops read before any op writes them, in
     the order they are first read, and the persistable names its ops write, in the order a run

@@ -105,12 +105,17 @@ def adam(ins, attrs):
     p, g, m1, m2 = ins["Param"], ins["Grad"], ins["Moment1"], ins["Moment2"]
     b1_in, b2_in = ins["Beta1Pow"], ins["Beta2Pow"]
     t = p.dtype
+    pows = _beta_pows(b1_in, b2_in, attrs)
+    if isinstance(g, SelectedRows) and _cpu.adam_reads_next_powers(ins, attrs):     # Fluid 1.8.5's (the CPU kernel's)
+        b1_in, b2_in = pows["Beta1PowOut"], pows["Beta2PowOut"]
     if isinstance(g, SelectedRows) and attrs["lazy_mode"]:
+        prior = [ins.get(s) for s in ("ParamOut", "Moment1Out", "Moment2Out")]      # the other rows keep these
+        prior = prior if all(getattr(a, "shape", None) == p.shape for a in prior) and prior[0] is not p else None
         outs = sparse.update_rows("adam", ins, attrs, ("Moment1", "Moment2"), _as(ins["LearningRate"], t),
                                   _as(b1_in, t), _as(b2_in, t), scalar_arg(t, attrs["beta1"]),
                                   scalar_arg(t, attrs["beta2"]), scalar_arg(t, attrs["epsilon"]),
-                                  bool(attrs.get("epsilon_scaled")))
-        return dict(_beta_pows(b1_in, b2_in, attrs), **dict(zip(("ParamOut", "Moment1Out", "Moment2Out"), outs)))
+                                  bool(attrs.get("epsilon_scaled")), start=prior)
+        return dict(pows, **dict(zip(("ParamOut", "Moment1Out", "Moment2Out"), outs)))
     if isinstance(g, SelectedRows):     # not lazy: every row, g = 0 where untouched (SparseAdamFunctor)
         g = sparse.densify({"X": g}, attrs)["Out"]
     p_out, m1_out, m2_out = rt.empty(p.shape, t), rt.empty(m1.shape, m1.dtype), rt.empty(m2.shape, m2.dtype)
@@ -119,7 +124,7 @@ def adam(ins, attrs):
                             _as(b1_in, t), _as(b2_in, t), scalar_arg(t, attrs["beta1"]),
                             scalar_arg(t, attrs["beta2"]), scalar_arg(t, attrs["epsilon"]),
                             bool(attrs.get("epsilon_scaled")), flat(p_out), flat(m1_out), flat(m2_out))
-    return dict(_beta_pows(b1_in, b2_in, attrs), ParamOut=p_out, Moment1Out=m1_out, Moment2Out=m2_out)
+    return dict(pows, ParamOut=p_out, Moment1Out=m1_out, Moment2Out=m2_out)
 
 
 def _beta_pows(b1_in, b2_in, attrs):

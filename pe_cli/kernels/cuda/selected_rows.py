@@ -109,15 +109,18 @@ def _rows_adam(p, m1, m2, rows, g, lr, b1p, b2p, beta1, beta2, eps, scaled, widt
         i += step
 
 
-def update_rows(kind, ins, attrs, state, *args):
+def update_rows(kind, ins, attrs, state, *args, start=None):
     """The sparse update ``kind`` ("sgd", "adagrad", "adam") of Param and its ``state`` inputs on
     the merged rows of Grad: copies of Param and the states (or those arrays themselves where the
     executor allows it: attrs' ``_update_in_place``), changed on those rows only. ``args``: the
-    kernel's arguments between the gradient and the width."""
+    kernel's arguments between the gradient and the width. ``start``: the arrays whose other rows
+    the outputs keep instead (copies of them: what adam's outputs held, where they are other variables)."""
     p, g = ins["Param"], ins["Grad"]
     rows, values = merged(g)
     outs = [p] + [ins[s] for s in state]
-    if not attrs.get("_update_in_place"):
+    if start is not None:
+        outs = [copy(a) for a in start]
+    elif not attrs.get("_update_in_place"):
         outs = [copy(a) for a in outs]
     if values.size:
         kernel = {"sgd": _rows_sgd, "adagrad": _rows_adagrad, "adam": _rows_adam}[kind]
