@@ -282,14 +282,16 @@ def decode_loop(decoder, inits, max_step_num, output_time_major, impute_finished
         outputs_arrays = map_structure(lambda x: _array_in(program, x.dtype), outputs)
         map_structure(lambda x, a: array_write(x, step_idx, array=a), outputs, outputs_arrays)
         increment(step_idx, 1.0, in_place=True)
-        assign(next_finished, global_finished)      # first: the states may hold finished too
-        assign(next_lengths, sequence_lengths)
         if is_test:
             map_structure(lambda x, g: assign(x, g), next_inputs, global_inputs)
             map_structure(lambda x, g: assign(x, g), next_states, global_states)
         else:
             map_structure(lambda x, a: array_write(x, step_idx, array=a), next_inputs, inputs_arrays)
             map_structure(lambda x, a: array_write(x, step_idx, array=a), next_states, states_arrays)
+        # after the states, as Fluid's: where they hold the finished flags' variable (a BeamSearchDecoder's
+        # initialize gives it as both), the next step reads these (Fluid 1.8.5's: ORed per slot)
+        assign(next_finished, global_finished)
+        assign(next_lengths, sequence_lengths)
         if max_step is not None:
             logical_and(_not_all(global_finished), less_equal(step_idx, max_step), out=cond)
         else:
