@@ -157,13 +157,8 @@ class Block:
 
 def _names(slots):
     """{slot: Variable | name | [Variable | name]} -> {slot: [name]}"""
-    out = {}
-    for slot, value in (slots or {}).items():
-        if value is None:
-            continue
-        values = value if isinstance(value, (list, tuple)) else [value]
-        out[slot] = [v if isinstance(v, str) else v.name for v in values]
-    return out
+    return {slot: [v if isinstance(v, str) else v.name for v in (value if isinstance(value, (list, tuple)) else [value])]
+            for slot, value in (slots or {}).items() if value is not None}
 
 
 class Program:

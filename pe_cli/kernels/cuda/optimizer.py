@@ -43,9 +43,7 @@ def sgd(ins, attrs):
 def _as(scalar_array, dtype):
     """A one-value device array as 1-D of the parameter's dtype (the CPU casts it the same way)."""
     a = flat(scalar_array)
-    if a.dtype != np.dtype(dtype):
-        a = copy(a, dtype)
-    return a
+    return a if a.dtype == np.dtype(dtype) else copy(a, dtype)
 
 
 @jit_kernel
@@ -102,19 +100,16 @@ def _times(src, factor, out):
 
 
 def adam(ins, attrs):
-    p, g, m1, m2 = ins["Param"], ins["Grad"], ins["Moment1"], ins["Moment2"]
-    b1_in, b2_in = ins["Beta1Pow"], ins["Beta2Pow"]
+    p, g, m1, m2, b1_in, b2_in = (ins[s] for s in ("Param", "Grad", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow"))
     t = p.dtype
     pows = _beta_pows(b1_in, b2_in, attrs)
     if isinstance(g, SelectedRows) and _cpu.adam_reads_next_powers(ins, attrs):     # Fluid 1.8.5's (the CPU kernel's)
         b1_in, b2_in = pows["Beta1PowOut"], pows["Beta2PowOut"]
     if isinstance(g, SelectedRows) and attrs["lazy_mode"]:
-        prior = [ins.get(s) for s in ("ParamOut", "Moment1Out", "Moment2Out")]      # the other rows keep these
-        prior = prior if all(getattr(a, "shape", None) == p.shape for a in prior) and prior[0] is not p else None
         outs = sparse.update_rows("adam", ins, attrs, ("Moment1", "Moment2"), _as(ins["LearningRate"], t),
                                   _as(b1_in, t), _as(b2_in, t), scalar_arg(t, attrs["beta1"]),
                                   scalar_arg(t, attrs["beta2"]), scalar_arg(t, attrs["epsilon"]),
-                                  bool(attrs.get("epsilon_scaled")), start=prior)
+                                  bool(attrs.get("epsilon_scaled")))
         return dict(pows, **dict(zip(("ParamOut", "Moment1Out", "Moment2Out"), outs)))
     if isinstance(g, SelectedRows):     # not lazy: every row, g = 0 where untouched (SparseAdamFunctor)
         g = sparse.densify({"X": g}, attrs)["Out"]
