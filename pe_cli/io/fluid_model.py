@@ -210,7 +210,7 @@ def _op_desc(desc, op, where):
 
 def _var_desc(desc, var, feeds):
     desc.name, desc.persistable = var.name, bool(var.persistable)
-    desc.need_check_feed = var.name in feeds
+    desc.need_check_feed = bool(var.need_check_feed)     # as Fluid: fluid.data's feeds, not layers.data's
     sparse = var.type == VarType.SELECTED_ROWS
     desc.type.type = 8 if sparse else 7
     tensor = desc.type.selected_rows if sparse else desc.type.lod_tensor.tensor

@@ -121,3 +121,28 @@ def test_a_stale_npy_file_is_not_read_over_the_newer_fluid_file(tmp_path):
     with fluid.scope_guard(fluid.Scope()):
         fluid.io.load_inference_model(str(tmp_path), exe)
         np.testing.assert_array_equal(fluid.global_scope().get_array(weight), scope.get_array(weight))
+
+
+def test_a_saved_feed_keeps_its_own_feed_check_as_fluid_writes_it(tmp_path):
+    """Fluid's VarDesc records need_check_feed as the variable has it: a layers.data feed is not
+    checked after loading (a [1, 4, 1] value for [-1, 4] runs, as in a user's program on Fluid
+    1.8.5), a fluid.data feed is."""
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        loose = fluid.layers.data("loose", [4])
+        strict = fluid.data("strict", [None, 4])
+        out = fluid.layers.fc(loose, 1, param_attr=fluid.initializer.Constant(0.5), bias_attr=False) + \
+            fluid.layers.reduce_sum(strict)
+    exe = fluid.Executor(fluid.CPUPlace())
+    with fluid.scope_guard(fluid.Scope()):
+        exe.run(startup)
+        fluid.io.save_inference_model(str(tmp_path), ["loose", "strict"], [out], exe, main_program=main)
+        program, feeds, fetches = fluid.io.load_inference_model(str(tmp_path), exe)
+        block = program.global_block()
+        assert [block.var(n).need_check_feed for n in ("loose", "strict")] == [False, True]
+        got, = exe.run(program, feed={"loose": np.ones((1, 4, 1), "float32"), "strict": np.ones((1, 4), "float32")},
+                       fetch_list=fetches)
+        assert got.reshape(-1).tolist() == [6.0]
+        with pytest.raises(PeError, match="feed 'strict': expected shape"):
+            exe.run(program, feed={"loose": np.ones((1, 4), "float32"), "strict": np.ones((1, 4, 1), "float32")},
+                    fetch_list=fetches)
