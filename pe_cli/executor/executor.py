@@ -104,7 +104,7 @@ class Executor:
                           "make it with CompiledProgram(program)")
         source = program._program if isinstance(program, CompiledProgram) else program
         feed_lr_scheduler(source, scope)
-        feed = known_feeds(source, feed)
+        feed = known_feeds(source, feed, isinstance(program, CompiledProgram))
         fetch_list, optimize_ops = self._split_optimize_ops_in_fetch_list(fetch_list)
         if use_prune or optimize_ops:       # optimize ops in the fetch list turn pruning on, as in Fluid
             program = self._pruned(program, feed or {}, fetch_list, optimize_ops)
