@@ -15,7 +15,7 @@ Optimizer state (moments, beta powers, learning rates, ``@LR_DECAY_COUNTER@``) i
 ``save_persistables`` then ``load_persistables`` resumes training exactly.
 """
 from .checkpoint import (is_parameter, is_persistable, load_params, load_persistables, load_vars,
-                         save_params, save_persistables, save_vars)
+                         save_npy_persistables, save_params, save_persistables, save_vars)
 from .inference import load_inference_model, save_inference_model
 from .program_state import (get_program_parameter, get_program_persistable_vars, load, load_program_state, save,
                             set_program_state)

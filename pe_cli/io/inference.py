@@ -13,7 +13,7 @@ from ..framework import OpRole, Program
 from ..framework.variable import Variable
 from .atomic import interrupted_hint, write_dir
 from ..executor.scope import global_scope
-from .checkpoint import as_program, fluid_files, is_persistable, load_vars, variable_values
+from .checkpoint import as_program, fluid_files, is_persistable, load_vars, variable_tensors
 from .fluid_model import load_program_desc, looks_like_program_desc, program_to_desc
 from .inference_blocks import rebuild_blocks
 
@@ -100,8 +100,7 @@ def save_inference_model(dirname, feeded_var_names, target_vars, executor, main_
     if not program_only and not params:     # Fluid's save_vars warns and writes no parameters file
         warnings.warn("no variable in your model, please ensure there are any variables in your model to save")
     elif not program_only:
-        arrays = variable_values(fn, params, global_scope())
-        params_files = fluid_files(fn, arrays, params_filename)
+        params_files = fluid_files(fn, variable_tensors(fn, params, global_scope()), params_filename)
         if model_file in params_files:
             raise PeError(f"{fn}: the parameters' file '{model_file}' would overwrite the model; "
                           f"give another model_filename or params_filename")
