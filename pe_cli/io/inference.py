@@ -14,7 +14,8 @@ from ..framework.variable import Variable
 from .atomic import interrupted_hint, write_dir
 from ..executor.scope import global_scope
 from .checkpoint import as_program, fluid_files, is_persistable, load_vars, variable_tensors
-from .fluid_model import load_program_desc, looks_like_program_desc, program_to_desc
+from .fluid_model import load_program_desc, looks_like_program_desc
+from .fluid_model_write import program_to_desc
 from .inference_blocks import rebuild_blocks
 
 __all__ = ["save_inference_model", "load_inference_model"]
