@@ -73,8 +73,8 @@ class _Reader:
         return struct.unpack(fmt, self.take(struct.calcsize(fmt), what))[0]
 
 
-def read_lod_tensor(reader):
-    """(array, lod as offsets) of the next serialized LoDTensor of a ``_Reader``."""
+def _read_lod(reader):
+    """The LoD (offsets per level) at the start of a serialized LoDTensor."""
     where = reader.where
     if reader.unpack("<I", "the version") != 0:
         raise PeError(f"{where}: not a Fluid LoDTensor (its version is not 0)")
@@ -84,11 +84,11 @@ def read_lod_tensor(reader):
         if size % 8 or size > MAX_HEADER_BYTES:
             raise PeError(f"{where}: a LoD level of {size} bytes is not a list of uint64 offsets")
         lod.append(np.frombuffer(reader.take(size, "a LoD level"), "<u8").astype(np.int64).tolist())
-    return read_tensor(reader), lod
+    return lod
 
 
-def read_tensor(reader):
-    """The array of the next serialized tensor (Fluid's TensorToStream: no LoD) of a ``_Reader``."""
+def _tensor_desc(reader):
+    """(little-endian dtype, dims) of the TensorDesc that starts a serialized tensor."""
     where = reader.where
     if reader.unpack("<I", "the tensor version") != 0:
         raise PeError(f"{where}: not a Fluid tensor (its version is not 0)")
@@ -99,12 +99,26 @@ def read_tensor(reader):
     desc.ParseFromString(bytes(reader.take(size, "the tensor description")))
     if desc.data_type not in DTYPES:
         raise PeError(f"{where}: data type {desc.data_type} is not one pe reads ({sorted(DTYPES.values())})")
-    dtype, dims = np.dtype(DTYPES[desc.data_type]).newbyteorder("<"), tuple(int(d) for d in desc.dims)
+    return np.dtype(DTYPES[desc.data_type]).newbyteorder("<"), tuple(int(d) for d in desc.dims)
+
+
+def _take_array(reader, dtype, dims):
     if any(d < 0 for d in dims):
-        raise PeError(f"{where}: the tensor's dims {list(dims)} are negative")
+        raise PeError(f"{reader.where}: the tensor's dims {list(dims)} are negative")
     count = int(np.prod(dims, dtype=np.int64)) if dims else 1
-    data = reader.take(count * dtype.itemsize, f"a {DTYPES[desc.data_type]} tensor {list(dims)}")
+    data = reader.take(count * dtype.itemsize, f"a {dtype.name} tensor {list(dims)}")
     return np.frombuffer(data, dtype).astype(dtype.newbyteorder("="), copy=True).reshape(dims)
+
+
+def read_lod_tensor(reader):
+    """(array, lod as offsets) of the next serialized LoDTensor of a ``_Reader``."""
+    lod = _read_lod(reader)
+    return read_tensor(reader), lod
+
+
+def read_tensor(reader):
+    """The array of the next serialized tensor (Fluid's TensorToStream: no LoD) of a ``_Reader``."""
+    return _take_array(reader, *_tensor_desc(reader))
 
 
 def read_lod_tensors(data, where, count=None):

@@ -18,6 +18,7 @@ from ..kernels import pserver_link
 from ..ops.registry import GRAD_SUFFIX
 from ..base.places import CPUPlace, Place, place_named
 from .compiled import run_compiled
+from .feed_fetch_ops import holds_feed_fetch_ops, without_feed_fetch_ops
 from .feeding import (RAW_VALUE, as_feed_array, check_feed_dict, feed_lr_scheduler, known_feeds, missing_value_error,
                       reader_feeds)
 from .fetched import fetched
@@ -114,6 +115,8 @@ class Executor:
             raise TypeError(f"Executor.run: program must be a Program or CompiledProgram, "
                             f"got {type(program).__name__}")
         feed = check_feed_dict(feed)
+        if holds_feed_fetch_ops(program):       # Fluid's feed/fetch ops: they name the feeds and fetches
+            program = without_feed_fetch_ops(program, feed, fetch_list, feed_var_name, fetch_var_name)
         if getattr(program, "_listen_and_serv", None) is not None:
             return serve(self, program, scope)      # a parameter server's program (executor/pserver.py)
         return self._run_program(program, feed, fetch_list, scope, return_numpy)

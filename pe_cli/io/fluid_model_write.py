@@ -42,48 +42,85 @@ def _attr_kind(value, default):
     return None
 
 
-def _op_desc(desc, op, where):
-    desc.type = op.type
-    for slots, out in ((op.inputs, desc.inputs), (op.outputs, desc.outputs)):
+# What Fluid 1.8's OpProtoAndCheckerMaker gives every op (defaults here; an op's own value wins):
+# its role (OpRole: 0 forward, 1 backward, 2 optimize, 16 lr_sched, |256 the loss), the variables it
+# optimizes, its name scope, the Python call stack that built it (pe writes none) and its device.
+_COMMON = ("op_role", "op_role_var", "op_namescope", "op_callstack", "op_device")
+
+
+def _common_attrs(op):
+    attrs = op.attrs if op is not None else {}
+    return {"op_role": int(attrs.get("op_role", getattr(op, "role", 0))), "op_role_var": list(attrs.get("op_role_var") or []),
+            "op_namescope": attrs.get("op_namescope") or "/", "op_callstack": [],
+            "op_device": attrs.get("op_device") or ""}
+
+
+def _set_attr(desc, name, value, default, where):
+    attr = desc.attrs.add(name=name)
+    if name in _BLOCK_ATTRS:
+        attr.type = _BLOCK_ATTRS[name]
+        if attr.type == 8:
+            attr.block_idx = int(value)
+        else:
+            attr.blocks_idx.extend(int(v) for v in value)
+        return
+    if name in _DTYPE_ATTRS and isinstance(value, str) and value in DTYPE_CODES:
+        value = DTYPE_CODES[value]            # Fluid stores a dtype as its VarType code
+    kind = _attr_kind(value, default)
+    if kind is None:
+        raise PeError(f"{where}: attribute {name}={value!r} has no Fluid attribute type, so the model cannot be "
+                      f"saved in Fluid's format")
+    attr.type, value = kind
+    field = getattr(attr, _ATTR_FIELDS[attr.type])
+    if isinstance(value, list):
+        field.extend(value)
+    else:
+        setattr(attr, _ATTR_FIELDS[attr.type], value)
+
+
+def _op_desc(desc, op_type, inputs, outputs, attrs, op, where):
+    """One OpDesc: its slots, every attribute it has a value for (the declared defaults included:
+    pe's op holds them all) and Fluid's common ones."""
+    desc.type = op_type
+    for slots, out in ((inputs, desc.inputs), (outputs, desc.outputs)):
         for slot, names in slots.items():
             out.add(parameter=slot, arguments=list(names))
-    defaults = registry.get(op.type).default_attrs() if op.type in registry.all_op_types() else {}
-    for name in sorted(op.attrs):
-        value = op.attrs[name]
+    defaults = registry.get(op_type).default_attrs() if op_type in registry.all_op_types() else {}
+    values = dict(attrs)
+    values.update((k, v) for k, v in _common_attrs(op).items() if k not in attrs or attrs[k] is None)
+    for name in sorted(values):
+        value = values[name]
         if name.startswith("_") or (value is None and defaults.get(name) is None):
             continue           # pe's run-time handles, and unset optional attributes
-        attr = desc.attrs.add(name=name)
-        if name in _BLOCK_ATTRS:
-            attr.type = _BLOCK_ATTRS[name]
-            if attr.type == 8:
-                attr.block_idx = int(value)
-            else:
-                attr.blocks_idx.extend(int(v) for v in value)
-            continue
-        if name in _DTYPE_ATTRS and isinstance(value, str) and value in DTYPE_CODES:
-            value = DTYPE_CODES[value]            # Fluid stores a dtype as its VarType code
-        kind = _attr_kind(value, defaults.get(name))
-        if kind is None:
-            raise PeError(f"{where}: op {op.type} attribute {name}={value!r} has no Fluid attribute type, "
-                          f"so the model cannot be saved in Fluid's format")
-        attr.type, value = kind
-        field = getattr(attr, _ATTR_FIELDS[attr.type])
-        if isinstance(value, list):
-            field.extend(value)
-        else:
-            setattr(attr, _ATTR_FIELDS[attr.type], value)
+        _set_attr(desc, name, value, defaults.get(name), f"{where}: op {op_type}")
+
+
+# pe's variable kinds as Fluid's VarType.Type
+_KINDS = {VarType.LOD_TENSOR: 7, VarType.SELECTED_ROWS: 8, VarType.FEED_MINIBATCH: 9, VarType.FETCH_LIST: 10,
+          VarType.STEP_SCOPES: 11, VarType.LOD_RANK_TABLE: 12, VarType.LOD_TENSOR_ARRAY: 13,
+          VarType.PLACE_LIST: 14, VarType.READER: 15, VarType.RAW: 17}
 
 
 def _var_desc(desc, var, feeds):
+    """A VarDesc as Fluid's Python writes it: ``persistable`` always, ``need_check_feed`` where the
+    variable has it (fluid.data's feeds), a tensor's ``lod_level`` except on persistables (parameters and optimizer state are
+    made without one)."""
     desc.name, desc.persistable = var.name, bool(var.persistable)
-    desc.need_check_feed = bool(var.need_check_feed)     # as Fluid: fluid.data's feeds, not layers.data's
-    sparse = var.type == VarType.SELECTED_ROWS
-    desc.type.type = 8 if sparse else 7
-    tensor = desc.type.selected_rows if sparse else desc.type.lod_tensor.tensor
+    if getattr(var, "need_check_feed", False):     # as Fluid: fluid.data's feeds, not layers.data's
+        desc.need_check_feed = True
+    kind = _KINDS.get(var.type, 7)
+    desc.type.type = kind
+    if kind == 8:
+        tensor = desc.type.selected_rows
+    elif kind in (7, 13):
+        holder = desc.type.lod_tensor if kind == 7 else desc.type.tensor_array
+        tensor = holder.tensor
+        if not var.persistable or var.lod_level:
+            holder.lod_level = int(var.lod_level or 0)
+    else:
+        return                                   # holders, step scopes, rank tables, readers: their kind alone
     tensor.data_type = DTYPE_CODES.get(var.dtype or "float32", DTYPE_CODES["float32"])
     tensor.dims.extend(int(d) for d in var.shape or ())
-    if not sparse:
-        desc.type.lod_tensor.lod_level = int(var.lod_level or 0)
 
 
 def _holder(desc, name, kind):
@@ -91,30 +128,61 @@ def _holder(desc, name, kind):
     desc.type.type = kind
 
 
+# Fluid 1.8.5's program version (paddle/fluid/framework/version.h: 1.8.5 -> 1008005) and the op
+# compatibility table it writes beside it (op_compatible_info.cc: the ops changed since 1.6.0, by name,
+# each op:CompatibleInfo type: 1 DEFINITELY_NOT, 2 POSSIBLE, 3 BUG_FIX; read from what Fluid 1.8.5 writes)
+PROGRAM_VERSION = 1008005
+_COMPATIBLE_SINCE_1_6 = ("bilinear_interp:2 center_loss:1 chunk_eval:2 coalesce_tensor:1 conditional_block:2 "
+                         "conditional_block_infer:2 conv2d:2 conv2d_transpose:2 conv3d:2 conv3d_transpose:2 crf_decoding:2 "
+                         "crop_tensor:1 ctc_align:2 data_norm:2 deformable_conv:1 deformable_conv_v1:1 depthwise_conv2d:2 "
+                         "depthwise_conv2d_transpose:2 dpsgd:1 edit_distance:2 expand:2 eye:1 fc:2 fill_any_like:1 "
+                         "filter_by_instag:1 fused_embedding_seq_pool:2 gather_nd:1 group_norm:2 hard_swish:1 hash:2 "
+                         "instance_norm:1 layer_norm:3 leaky_relu:2 linear_chain_crf:2 lod_reset:2 lookup_table_v2:1 "
+                         "match_matrix_tensor:1 matmul:2 mul:2 multiclass_nms2:1 nearest_interp:2 one_hot:2 one_hot_v2:1 "
+                         "pow:2 prior_box:2 prroi_pool:1 pull_box_sparse:1 reshape2:2 scatter_nd_add:1 sequence_pad:1 "
+                         "sequence_topk_avg_pooling:1 sequence_unpad:1 shard_index:1 size:1 slice:2 strided_slice:1 "
+                         "trilinear_interp:1 unfold:1 uniform_random:2 uniform_random_batch_size_like:2 unique:1 "
+                         "unique_with_counts:1 var_conv_2d:1 warpctc:2 ").split()
+
+
+def _versioned(desc):
+    """Fluid's ``_set_version`` and ``save_op_compatible_info``: the version and the table, by op name."""
+    table = desc.op_compatible_map
+    for entry in _COMPATIBLE_SINCE_1_6:
+        op_name, kind = entry.split(":")
+        pair = table.pair.add(op_name=op_name)
+        pair.compatible_info.version, pair.compatible_info.type = "1.6.0", int(kind)
+    table.default_required_version = "1.5.0"
+    desc.version.version = PROGRAM_VERSION
+
+
 def program_to_desc(program, ops, var_names, feeds, fetches, where):
     """The bytes of a Fluid ProgramDesc holding ``ops`` and ``var_names`` of ``program``'s global
     block, every sub-block whole, and Fluid's ``feed``/``fetch`` ops and holder variables (feeds
-    prepended one by one, so the last is first; fetches appended in order), as Fluid 1.x's
-    ``save_inference_model`` writes ``__model__``."""
+    prepended one by one, so the last is first; fetches appended in order; none with ``fetches``
+    None), as Fluid 1.x's ``save_inference_model`` writes ``__model__``."""
     desc = messages()["ProgramDesc"]()
-    desc.version.version = 0
     for block in program.blocks:
         b = desc.blocks.add(idx=block.idx, parent_idx=block.parent_idx)
         glob = block.idx == 0
-        if glob:
+        if glob and feeds:
             _holder(b.vars.add(), "feed", 9)
-            _holder(b.vars.add(), "fetch", 10)
             for col in reversed(range(len(feeds))):
-                b.ops.add(type="feed", inputs=[dict(parameter="X", arguments=["feed"])],
-                          outputs=[dict(parameter="Out", arguments=[feeds[col]])],
-                          attrs=[dict(name="col", type=0, i=col)])
+                _op_desc(b.ops.add(), "feed", {"X": ["feed"]}, {"Out": [feeds[col]]}, {"col": col}, None, where)
         for name in (var_names if glob else block.vars):
             _var_desc(b.vars.add(), block.var(name), feeds)
         for n, op in enumerate(ops if glob else block.ops):
-            _op_desc(b.ops.add(), op, f"{where}: block {block.idx} op {n}")
-        if glob:
+            _op_desc(b.ops.add(), op.type, op.inputs, op.outputs, op.attrs, op, f"{where}: block {block.idx} op {n}")
+        if glob and fetches is not None:
+            _holder(b.vars.add(), "fetch", 10)
             for col, name in enumerate(fetches):
-                b.ops.add(type="fetch", inputs=[dict(parameter="X", arguments=[name])],
-                          outputs=[dict(parameter="Out", arguments=["fetch"])],
-                          attrs=[dict(name="col", type=0, i=col)])
+                _op_desc(b.ops.add(), "fetch", {"X": [name]}, {"Out": ["fetch"]}, {"col": col}, None, where)
+    _versioned(desc)
     return desc.SerializeToString()
+
+
+def whole_program_desc(program, where):
+    """The bytes of ``program`` whole as Fluid's ProgramDesc: every block's variables and ops (what
+    ``fluid.save`` writes to ``.pdmodel`` and ``save_inference_model(export_for_deployment=False)``)."""
+    block = program.global_block()
+    return program_to_desc(program, list(block.ops), list(block.vars), [], None, where)

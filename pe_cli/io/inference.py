@@ -9,13 +9,14 @@ import warnings
 
 from ..base.errors import PeError
 from ..base.limits import check_blocks, check_bytes, check_dims, file_kind, regular_file
-from ..framework import OpRole, Program
+from ..framework import OpRole, Program, program_guard
 from ..framework.variable import Variable
 from .atomic import interrupted_hint, write_dir
 from ..executor.scope import global_scope
+from ..layers.elementwise import scale
 from .checkpoint import as_program, fluid_files, is_persistable, load_vars, variable_tensors
 from .fluid_model import load_program_desc, looks_like_program_desc
-from .fluid_model_write import program_to_desc
+from .fluid_model_write import program_to_desc, whole_program_desc
 from .inference_blocks import rebuild_blocks
 
 __all__ = ["save_inference_model", "load_inference_model"]
@@ -39,14 +40,24 @@ def _prune(program, targets):
 
 
 def whole_program(fn, main_program, target_vars, where):
-    """(the ProgramDesc bytes of the whole global block, its persistable variables, the target
-    names): what save_inference_model writes with export_for_deployment=False."""
+    """(the ProgramDesc bytes of the whole program, its persistable variables, the target names):
+    what save_inference_model writes with export_for_deployment=False."""
     program = as_program(main_program, fn)
+    targets = [t if isinstance(t, str) else t.name for t in _scaled_targets(program, target_vars)]
+    params = [v for v in program.global_block().vars.values() if is_persistable(v)]
+    return whole_program_desc(program, where), params, targets
+
+
+def _scaled_targets(program, target_vars):
+    """Fluid's save_inference_model appends ``scale(x, 1.0)`` named save_infer_model/scale_<i> to
+    ``program`` for each target Variable (so an activation's output survives its inference passes)
+    and saves those as the fetch targets; names stay names."""
     target_vars = target_vars if isinstance(target_vars, (list, tuple)) else [target_vars]
-    targets = [t if isinstance(t, str) else t.name for t in target_vars]
-    block = program.global_block()
-    params = [v for v in block.vars.values() if is_persistable(v)]
-    return program_to_desc(program, list(block.ops), list(block.vars), [], [], where), params, targets
+    out = []
+    with program_guard(program):
+        for i, var in enumerate(target_vars):
+            out.append(scale(var, 1.0, name=f"save_infer_model/scale_{i}") if isinstance(var, Variable) else var)
+    return out
 
 
 def inference_model(fn, main_program, feeded_var_names, target_vars, where):
@@ -57,8 +68,7 @@ def inference_model(fn, main_program, feeded_var_names, target_vars, where):
     program = as_program(main_program, fn)
     feeds = [feeded_var_names] if isinstance(feeded_var_names, (str, Variable)) else list(feeded_var_names)
     feeds = [f if isinstance(f, str) else f.name for f in feeds]
-    target_vars = target_vars if isinstance(target_vars, (list, tuple)) else [target_vars]
-    targets = [t if isinstance(t, str) else t.name for t in target_vars]
+    targets = [t if isinstance(t, str) else t.name for t in _scaled_targets(program, target_vars)]
     block = program.global_block()
     for name in feeds + targets:
         if not block.has_var(name):
@@ -89,7 +99,8 @@ def save_inference_model(dirname, feeded_var_names, target_vars, executor, main_
     named as it, or all in ``params_filename``), written as one atomic directory update.
     Returns the names of the targets."""
     fn = "save_inference_model"
-    model_file = model_filename or _MODEL_FILE
+    model_file = os.path.basename(model_filename) if model_filename else _MODEL_FILE
+    params_filename = os.path.basename(params_filename) if params_filename else None
     if export_for_deployment:
         model, params, targets = inference_model(fn, main_program, feeded_var_names, target_vars,
                                                  os.path.join(dirname, model_file))

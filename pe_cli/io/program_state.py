@@ -2,8 +2,7 @@
 
 ``save(program, model_path)`` writes ``model_path.pdparams`` (the parameters), ``.pdopt`` (the other
 persistable variables: optimizer moments, beta powers, learning rates, counters) as Fluid 1.8 writes
-them (pdparams_write.py), and ``.pdmodel``: pe's own serialization of the program
-(``program.desc.serialize_to_string()``, JSON, not Fluid's protobuf; nothing reads it back yet).
+them (pdparams_write.py), and ``.pdmodel``: the whole program as Fluid's ProgramDesc (fluid_model_write.py).
 Each file is written atomically. Loading parses the files without unpickling (pdparams.py), checks
 every variable's presence, shape and dtype first, and only then sets the values in the global scope,
 so a bad file changes nothing. As in Fluid, when ``model_path.pdparams`` is absent ``load`` and
@@ -18,6 +17,7 @@ from ..executor.scope import global_scope
 from .atomic import write_file
 from .checkpoint import (as_program, check_value, is_parameter, is_persistable, load_vars, read_saved, saved_names,
                          variable_values)
+from .fluid_model_write import whole_program_desc
 from .pdparams import read_state
 from .pdparams_write import write_state
 
@@ -79,7 +79,8 @@ def save(program, model_path, *, protocol=4, **configs):
     others = variable_values(fn, _unique(program, is_belong_to_optimizer), scope)
     write_file(prefix + ".pdparams", lambda f: write_state(f, params))
     write_file(prefix + ".pdopt", lambda f: write_state(f, others))
-    write_file(prefix + ".pdmodel", lambda f: f.write(program.desc.serialize_to_string()))
+    model = whole_program_desc(program, prefix + ".pdmodel")
+    write_file(prefix + ".pdmodel", lambda f: f.write(model))
 
 
 def _checked(fn, vars, state, path):

@@ -219,6 +219,10 @@ TRAITS = {
                             "inference and kernels read",
     "unset_inputs": "its duplicable inputs may have no value (the output of a branch that did not run, as "
                     "select_input's in Fluid's cond): its kernels get None for those",
+    "feeds_the_run": "Fluid's feed: its output is one of the run's feeds (the col-th of the feed holder), so a "
+                     "program holding it names the feeds the run must give (executor/feed_fetch_ops.py)",
+    "fetches_the_run": "Fluid's fetch: its input goes to the col-th place of the fetch holder, so a program "
+                       "holding it names the run's fetch list",
     "updates_in_place": "an update whose outputs are its inputs' variables (ParamOut = Param): given "
                         "attrs['_update_in_place'], which the executor sets where nothing but its values, the "
                         "scope that the run writes back to and the op's inputs hold those arrays (for a dense "

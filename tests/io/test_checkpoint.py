@@ -410,8 +410,10 @@ def test_inference_model_round_trip(tmp_path):
     fresh = fluid.Scope()
     with fluid.scope_guard(fresh):
         program, feeds, fetches = fluid.io.load_inference_model(str(tmp_path / "model"), exe)
-    assert feeds == ["x"] and [v.name for v in fetches] == [logits.name]
-    assert {op.type for op in program.global_block().ops} <= {"mul", "elementwise_add", "relu"}
+    # as Fluid's: the target is scaled by 1.0 into save_infer_model/scale_0 (which main now holds too)
+    assert feeds == ["x"] and [v.name for v in fetches] == ["save_infer_model/scale_0.tmp_0"]
+    assert main.global_block().ops[-1].type == "scale"
+    assert {op.type for op in program.global_block().ops} <= {"mul", "elementwise_add", "relu", "scale"}
     got = exe.run(program, feed={"x": x_test}, fetch_list=fetches, scope=fresh)[0]
     np.testing.assert_array_equal(got, want)
 
@@ -426,7 +428,8 @@ def test_inference_model_single_params_file(tmp_path):
     with fluid.scope_guard(fluid.Scope()):
         program, feeds, fetches = fluid.io.load_inference_model(str(tmp_path), exe, model_filename="model.json",
                                                                 params_filename="params.npz")
-    assert fetches[0].name == logits
+    assert fetches[0].name.startswith("save_infer_model/scale_0.tmp_")      # numbered as Fluid numbers names
+    assert program.global_block().var(fetches[0].name).op.input("X") == [logits]
 
 
 def test_fluid_io_names():

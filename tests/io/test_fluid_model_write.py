@@ -100,7 +100,7 @@ def test_an_attribute_fluid_cannot_hold_is_refused_naming_the_op(tmp_path):
     block.create_var(name="y")
     block.append_op("scale", {"X": ["x"]}, {"Out": ["y"]}, {"scale": 2.0})
     block.ops[0].attrs["bias"] = {"not": "a number"}         # what no Fluid attribute type holds
-    with pytest.raises(PeError, match=r"block 0 op 0: op scale attribute bias=.* has no Fluid attribute type"):
+    with pytest.raises(PeError, match=r"block 0 op 0: op scale: attribute bias=.* has no Fluid attribute type"):
         program_to_desc(program, block.ops, list(block.vars), ["x"], ["y"], "m/__model__")
 
 
