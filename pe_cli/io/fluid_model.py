@@ -18,7 +18,9 @@ from ..ops import registry
 from .fluid_proto import DTYPES, parse_program_desc
 
 _HOLDERS = {9, 10}                    # VarType FEED_MINIBATCH, FETCH_LIST
-_VAR_TYPES = {8: VarType.SELECTED_ROWS}    # VarType SELECTED_ROWS; pe's other variables need no type
+# Fluid's VarType.Type -> pe's variable kinds (7, LOD_TENSOR, is pe's default)
+_VAR_TYPES = {8: VarType.SELECTED_ROWS, 11: VarType.STEP_SCOPES, 12: VarType.LOD_RANK_TABLE,
+              13: VarType.LOD_TENSOR_ARRAY, 14: VarType.PLACE_LIST, 15: VarType.READER, 17: VarType.RAW}
 # attributes that only steer backends, placement or debugging (never the numbers on a CPU or GPU)
 _BACKEND_ATTRS = {"op_callstack", "op_role", "op_role_var", "op_namescope", "op_device", "use_mkldnn",
                   "use_cudnn", "mkldnn_data_type", "use_quantizer", "x_data_format", "y_data_format",
