@@ -78,7 +78,7 @@ def record(fluid, family, out):
     place = fluid.CPUPlace()
     exe = fluid.Executor(place)
     scope = fluid.core.Scope()
-    with fluid.scope_guard(scope):
+    with fluid.scope_guard(scope), fluid.unique_name.guard():      # each family's names as if it ran alone
         main, startup, test, spec = build(fluid, family)
         exe.run(startup)
         data = spec["data"]

@@ -46,6 +46,7 @@ def _attr_kind(value, default):
 # its role (OpRole: 0 forward, 1 backward, 2 optimize, 16 lr_sched, |256 the loss), the variables it
 # optimizes, its name scope, the Python call stack that built it (pe writes none) and its device.
 _COMMON = ("op_role", "op_role_var", "op_namescope", "op_callstack", "op_device")
+_STRING_LISTS = {"op_role_var", "op_callstack"}     # STRINGS even when empty (Fluid reads attributes typed)
 
 
 def _common_attrs(op):
@@ -66,7 +67,7 @@ def _set_attr(desc, name, value, default, where):
         return
     if name in _DTYPE_ATTRS and isinstance(value, str) and value in DTYPE_CODES:
         value = DTYPE_CODES[value]            # Fluid stores a dtype as its VarType code
-    kind = _attr_kind(value, default)
+    kind = (5, list(value)) if name in _STRING_LISTS and not value else _attr_kind(value, default)
     if kind is None:
         raise PeError(f"{where}: attribute {name}={value!r} has no Fluid attribute type, so the model cannot be "
                       f"saved in Fluid's format")
@@ -82,10 +83,12 @@ def _op_desc(desc, op_type, inputs, outputs, attrs, op, where):
     """One OpDesc: its slots, every attribute it has a value for (the declared defaults included:
     pe's op holds them all) and Fluid's common ones."""
     desc.type = op_type
-    for slots, out in ((inputs, desc.inputs), (outputs, desc.outputs)):
-        for slot, names in slots.items():
-            out.add(parameter=slot, arguments=list(names))
-    defaults = registry.get(op_type).default_attrs() if op_type in registry.all_op_types() else {}
+    opdef = registry.get(op_type) if op_type in registry.all_op_types() else None
+    declared = {slot.name: [] for slot in (opdef.inputs if opdef is not None else ())}
+    for slots, out in ((dict(declared, **inputs), desc.inputs), (outputs, desc.outputs)):
+        for slot in sorted(slots):             # every declared input, given or not, by slot name (Fluid's map)
+            out.add(parameter=slot, arguments=list(slots[slot]))
+    defaults = opdef.default_attrs() if opdef is not None else {}
     values = dict(attrs)
     values.update((k, v) for k, v in _common_attrs(op).items() if k not in attrs or attrs[k] is None)
     for name in sorted(values):
@@ -101,12 +104,12 @@ _KINDS = {VarType.LOD_TENSOR: 7, VarType.SELECTED_ROWS: 8, VarType.FEED_MINIBATC
           VarType.PLACE_LIST: 14, VarType.READER: 15, VarType.RAW: 17}
 
 
-def _var_desc(desc, var, feeds):
-    """A VarDesc as Fluid's Python writes it: ``persistable`` always, ``need_check_feed`` where the
-    variable has it (fluid.data's feeds), a tensor's ``lod_level`` except on persistables (parameters and optimizer state are
-    made without one)."""
+def _var_desc(desc, var):
+    """A VarDesc as Fluid's Python writes it: ``persistable`` always, ``need_check_feed`` where it is
+    set, a tensor's ``lod_level`` except on persistables (parameters and optimizer state are made
+    without one)."""
     desc.name, desc.persistable = var.name, bool(var.persistable)
-    if getattr(var, "need_check_feed", False):     # as Fluid: fluid.data's feeds, not layers.data's
+    if getattr(var, "need_check_feed", False):          # fluid.data's variables (layers.data's are not)
         desc.need_check_feed = True
     kind = _KINDS.get(var.type, 7)
     desc.type.type = kind
@@ -170,7 +173,7 @@ def program_to_desc(program, ops, var_names, feeds, fetches, where):
             for col in reversed(range(len(feeds))):
                 _op_desc(b.ops.add(), "feed", {"X": ["feed"]}, {"Out": [feeds[col]]}, {"col": col}, None, where)
         for name in (var_names if glob else block.vars):
-            _var_desc(b.vars.add(), block.var(name), feeds)
+            _var_desc(b.vars.add(), block.var(name))
         for n, op in enumerate(ops if glob else block.ops):
             _op_desc(b.ops.add(), op.type, op.inputs, op.outputs, op.attrs, op, f"{where}: block {block.idx} op {n}")
         if glob and fetches is not None:
