@@ -159,15 +159,53 @@ def _versioned(desc):
     desc.version.version = PROGRAM_VERSION
 
 
+def _sub_blocks(op):
+    """The indices of the blocks ``op`` owns (its sub_block / sub_blocks attribute)."""
+    out = []
+    for name in _BLOCK_ATTRS:
+        value = op.attrs.get(name)
+        if value is not None:
+            out += [int(v) for v in value] if isinstance(value, (list, tuple)) else [int(value)]
+    return out
+
+
+def _kept_blocks(program, ops):
+    """{old block index: new index} of the global block and the blocks the kept ``ops`` own, depth
+    first in the order the ops name them (as Fluid's prune numbers the blocks it keeps), with the
+    old index of each new block's parent."""
+    order, parents = [0], {0: -1}
+
+    def visit(block_ops, parent):
+        for op in block_ops:
+            for idx in _sub_blocks(op):
+                if idx not in parents:
+                    order.append(idx)
+                    parents[idx] = parent
+                    visit(program.block(idx).ops, idx)
+    visit(ops, 0)
+    return {old: new for new, old in enumerate(order)}, parents
+
+
+def _renumbered(attrs, blocks):
+    out = dict(attrs)
+    for name in _BLOCK_ATTRS:
+        value = out.get(name)
+        if value is not None:
+            out[name] = [blocks[int(v)] for v in value] if isinstance(value, (list, tuple)) else blocks[int(value)]
+    return out
+
+
 def program_to_desc(program, ops, var_names, feeds, fetches, where):
     """The bytes of a Fluid ProgramDesc holding ``ops`` and ``var_names`` of ``program``'s global
-    block, every sub-block whole, and Fluid's ``feed``/``fetch`` ops and holder variables (feeds
-    prepended one by one, so the last is first; fetches appended in order; none with ``fetches``
-    None), as Fluid 1.x's ``save_inference_model`` writes ``__model__``."""
+    block, the blocks those ops own (each whole; numbered as Fluid's prune numbers them), and Fluid's
+    ``feed``/``fetch`` ops and holder variables (feeds prepended one by one, so the last is first;
+    fetches appended in order; none with ``fetches`` None), as Fluid 1.x's ``save_inference_model``
+    writes ``__model__``."""
     desc = messages()["ProgramDesc"]()
-    for block in program.blocks:
-        b = desc.blocks.add(idx=block.idx, parent_idx=block.parent_idx)
-        glob = block.idx == 0
+    blocks, parents = _kept_blocks(program, ops)
+    for old in sorted(blocks, key=blocks.get):
+        block, glob = program.block(old), old == 0
+        b = desc.blocks.add(idx=blocks[old], parent_idx=blocks.get(parents[old], -1))
         if glob and feeds:
             _holder(b.vars.add(), "feed", 9)
             for col in reversed(range(len(feeds))):
@@ -175,7 +213,8 @@ def program_to_desc(program, ops, var_names, feeds, fetches, where):
         for name in (var_names if glob else block.vars):
             _var_desc(b.vars.add(), block.var(name))
         for n, op in enumerate(ops if glob else block.ops):
-            _op_desc(b.ops.add(), op.type, op.inputs, op.outputs, op.attrs, op, f"{where}: block {block.idx} op {n}")
+            _op_desc(b.ops.add(), op.type, op.inputs, op.outputs, _renumbered(op.attrs, blocks), op,
+                     f"{where}: block {old} op {n}")
         if glob and fetches is not None:
             _holder(b.vars.add(), "fetch", 10)
             for col, name in enumerate(fetches):
@@ -187,5 +226,12 @@ def program_to_desc(program, ops, var_names, feeds, fetches, where):
 def whole_program_desc(program, where):
     """The bytes of ``program`` whole as Fluid's ProgramDesc: every block's variables and ops (what
     ``fluid.save`` writes to ``.pdmodel`` and ``save_inference_model(export_for_deployment=False)``)."""
-    block = program.global_block()
-    return program_to_desc(program, list(block.ops), list(block.vars), [], None, where)
+    desc = messages()["ProgramDesc"]()
+    for block in program.blocks:
+        b = desc.blocks.add(idx=block.idx, parent_idx=block.parent_idx)
+        for name in block.vars:
+            _var_desc(b.vars.add(), block.var(name))
+        for n, op in enumerate(block.ops):
+            _op_desc(b.ops.add(), op.type, op.inputs, op.outputs, op.attrs, op, f"{where}: block {block.idx} op {n}")
+    _versioned(desc)
+    return desc.SerializeToString()
