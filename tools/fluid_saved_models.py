@@ -83,7 +83,8 @@ def record(fluid, family, out):
         exe.run(startup)
         data = spec["data"]
         arrays, meta = {}, {"feeds": spec["feeds"], "targets": [t.name for t in spec["targets"]],
-                            "train": bool(spec.get("optimizer")), "lod": {}}
+                            "train": bool(spec.get("optimizer")), "lod": {},
+                            "loss": spec["loss"].name if spec.get("optimizer") else None}
         if meta["train"]:
             exe.run(main, feed=feed_dict(fluid, place, data["train0"]), fetch_list=[spec["loss"]])
         save_all(fluid, exe, main, spec, out)
