@@ -54,6 +54,29 @@ def save_all(fluid, exe, main, spec, out):
                                   **COMBINED)
 
 
+# the ways a checkpoint is loaded back into the program built again (beside load_inference_model)
+LOADERS = ("persistables", "persistables_combined", "params", "fluid_load", "fluid_load_dir", "program_state",
+           "program_state_dir")
+
+
+def load_state(fluid, exe, out, how, main):
+    """Loads the state saved in ``out`` into ``main`` the way ``how`` (one of LOADERS) names."""
+    at = lambda name: os.path.join(out, name)     # noqa: E731
+    if how == "persistables":
+        fluid.io.load_persistables(exe, at("persistables"), main)
+    elif how == "persistables_combined":
+        fluid.io.load_persistables(exe, at("persistables_combined"), main, filename="persistables")
+    elif how == "params":
+        fluid.io.load_params(exe, at("params"), main)
+    elif how in ("fluid_load", "fluid_load_dir"):
+        fluid.load(main, at("checkpoint" if how == "fluid_load" else "persistables"), exe)
+    elif how in ("program_state", "program_state_dir"):
+        state = fluid.io.load_program_state(at("checkpoint" if how == "program_state" else "persistables"))
+        fluid.io.set_program_state(main, state)
+    else:
+        raise ValueError(f"unknown way to load: {how}")
+
+
 def run_outputs(fluid, exe, program, spec, feed):
     """{target name: array} (and its LoD as 'name@lod') of ``program`` on ``feed``."""
     got = exe.run(program, feed=feed, fetch_list=[t.name for t in spec["targets"]], return_numpy=False)

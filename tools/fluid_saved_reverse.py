@@ -19,7 +19,7 @@ import numpy as np
 from fluid_saved_families import FAMILIES, feed_dict
 
 CHECKS = ("inference", "inference_combined", "persistables", "persistables_combined", "params", "fluid_load",
-          "fluid_load_dir", "program_state", "pdmodel")
+          "fluid_load_dir", "program_state", "pdmodel")     # (program_state_dir: Fluid reads a directory so too)
 
 
 def _close(got, want, what):
@@ -73,22 +73,6 @@ def _inference(fluid, d, meta, rec, fmt, load):
     _check_outputs(meta, rec, got)
 
 
-def _load_state(fluid, exe, d, how, main):
-    at = lambda name: os.path.join(d, name)     # noqa: E731
-    if how == "persistables":
-        fluid.io.load_persistables(exe, at("persistables"), main)
-    elif how == "persistables_combined":
-        fluid.io.load_persistables(exe, at("persistables_combined"), main, filename="persistables")
-    elif how == "params":
-        fluid.io.load_params(exe, at("params"), main)
-    elif how == "fluid_load":
-        fluid.load(main, at("checkpoint"), exe)
-    elif how == "fluid_load_dir":
-        fluid.load(main, at("persistables"), exe)
-    elif how == "program_state":
-        fluid.io.set_program_state(main, fluid.io.load_program_state(at("checkpoint")))
-
-
 def _checkpoint(fluid, tool, family, d, meta, rec, how):
     """Fluid builds the model, loads pe's saved state: pe's outputs, then pe's next step."""
     place = fluid.CPUPlace()
@@ -96,7 +80,7 @@ def _checkpoint(fluid, tool, family, d, meta, rec, how):
     with fluid.scope_guard(fluid.core.Scope()), fluid.unique_name.guard():
         main, startup, test, spec = tool.build(fluid, family)
         exe.run(startup)
-        _load_state(fluid, exe, d, how, main)
+        tool.load_state(fluid, exe, d, how, main)
         got = exe.run(test, feed=feed_dict(fluid, place, _batch(meta, rec, "infer")), fetch_list=meta["targets"],
                       return_numpy=False)
         _check_outputs(meta, rec, got)

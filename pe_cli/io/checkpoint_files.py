@@ -16,7 +16,7 @@ import numpy as np
 
 from ..base.dtypes import VarType
 from ..base.errors import PeError
-from ..base.limits import check_bytes, regular_file
+from ..base.limits import read_regular_file
 from ..base.lod_tensor_file import read_lod_tensors, read_selected_rows, write_lod_tensor, write_selected_rows
 from ..base.npy import read_npy
 from ..base.selected_rows import SelectedRows
@@ -103,10 +103,7 @@ def _read_file(fn, path):
     """The bytes of the regular file ``path`` (a FIFO or a device is refused unread), its size within
     pe's data limit."""
     try:
-        regular_file(path, "checkpoint file")
-        check_bytes(os.path.getsize(path), f"{fn}: '{path}'")
-        with open(path, "rb") as f:
-            return f.read()
+        return read_regular_file(path, "checkpoint file", f"{fn}: '{path}'")
     except OSError as e:
         raise PeError(f"{fn}: cannot read '{path}': {e.strerror or e}") from None
 

@@ -110,26 +110,7 @@ def test_fluid_inference_model_loads_with_fluids_outputs(family, fmt):
     _inference(Recorded(family), fmt)
 
 
-def _load(rec, how, exe, main):
-    at = lambda name: os.path.join(rec.dir, name)    # noqa: E731
-    if how == "persistables":
-        fluid.io.load_persistables(exe, at("persistables"), main)
-    elif how == "persistables_combined":
-        fluid.io.load_persistables(exe, at("persistables_combined"), main, filename="persistables")
-    elif how == "params":
-        fluid.io.load_params(exe, at("params"), main)
-    elif how == "fluid_load":
-        fluid.load(main, at("checkpoint"), exe)
-    elif how == "fluid_load_dir":
-        fluid.load(main, at("persistables"), exe)
-    elif how == "program_state":
-        fluid.io.set_program_state(main, fluid.io.load_program_state(at("checkpoint")))
-    elif how == "program_state_dir":
-        fluid.io.set_program_state(main, fluid.io.load_program_state(at("persistables")))
-
-
-LOADERS = ["persistables", "persistables_combined", "params", "fluid_load", "fluid_load_dir", "program_state",
-           "program_state_dir"]
+LOADERS = list(tool.LOADERS)
 
 
 @pytest.mark.parametrize("family,how", _cases(LOADERS))
@@ -141,7 +122,7 @@ def test_fluid_checkpoint_loads_and_trains_on_as_fluids(family, how):
     with fluid.scope_guard(fluid.core.Scope()):
         main, startup, test, spec = tool.build(fluid, family)
         exe.run(startup)
-        _load(rec, how, exe, main)
+        tool.load_state(fluid, exe, rec.dir, how, main)
         got = exe.run(test, feed=rec.feed("infer"), fetch_list=rec.meta["targets"], return_numpy=False)
         rec.check_outputs(got)
         if not rec.meta["train"]:

@@ -8,7 +8,7 @@ import numpy as np
 
 from ...base.atomic_file import write_file
 from ...base.errors import PeError
-from ...base.limits import check_bytes, regular_file
+from ...base.limits import read_regular_file
 from ...base.lod_tensor_file import read_lod_tensors, write_lod_tensor, write_selected_rows
 from ...base.npy import read_npy
 from ...base.selected_rows import SelectedRows
@@ -20,10 +20,7 @@ def _mtime(path):
 
 def _file_bytes(op, path):
     try:
-        regular_file(path, "tensor file")
-        check_bytes(os.path.getsize(path), f"{op}: {path}")
-        with open(path, "rb") as f:
-            return f.read()
+        return read_regular_file(path, "tensor file", f"{op}: {path}")
     except OSError as e:
         raise PeError(f"{op}: cannot open {path} to load the variable: {e.strerror or e}") from None
 
