@@ -46,7 +46,36 @@ def _attr_kind(value, default):
 # its role (OpRole: 0 forward, 1 backward, 2 optimize, 16 lr_sched, |256 the loss), the variables it
 # optimizes, its name scope, the Python call stack that built it (pe writes none) and its device.
 _COMMON = ("op_role", "op_role_var", "op_namescope", "op_callstack", "op_device")
-_STRING_LISTS = {"op_role_var", "op_callstack"}     # STRINGS even when empty (Fluid reads attributes typed)
+# Fluid 1.8.5's attribute types that a value does not show (an empty list, ints for floats, an int that
+# is int64), by attribute name: the names of one type in every op proto that declares them, and of a
+# type other than INT(S), FLOAT, STRING, BOOLEAN (read from Fluid 1.8.5's protos). Fluid reads an
+# attribute by its declared type: an empty INTS list where it declares STRINGS is refused when the op
+# is made. (Where a name's type differs between ops, axis, shape, dims, sections, ignore_index, value,
+# Fluid converts INT(S) to LONG(S), which is what the value gives.)
+_FLUID_KINDS = dict.fromkeys(
+    "InputNames backward_skip_vars endpoints epmap ex_states functor_list grad_to_block_id op_callstack "
+    "op_role_var prefetch_var_name_to_block_id recv_varnames remote_varnames send_varnames skip_eager_deletion_vars "
+    "slice_shapes slice_varnames sparse_grad_to_param states table_names varnames".split(), 5)          # STRINGS
+_FLUID_KINDS.update(dict.fromkeys("Scale_weights anchor_sizes aspect_ratios bbox_reg_weights fixed_ratios fixed_sizes "
+                                  "fp32_values max_sizes min_sizes scale_y stride variance variances".split(), 4))  # FLOATS
+_FLUID_KINDS.update(dict.fromkeys("blocksize end_op_index max_average_window min_average_window "
+                                  "min_row_size_to_use_multithread mod_by num_columns num_rows out_val_if_empty "
+                                  "padding_idx seek start_op_index".split(), 9))                                  # LONG
+_FLUID_KINDS.update(dict.fromkeys("height_sections int64_values shifts".split(), 11))                       # LONGS
+
+
+def _fluid_kind(name, value):
+    """(AttrType, value) of the attributes _FLUID_KINDS names, when ``value`` is of that shape; else None."""
+    kind = _FLUID_KINDS.get(name)
+    items = list(value) if isinstance(value, (list, tuple)) else None
+    if kind in (4, 5, 11) and items is not None:
+        if kind == 5 and all(isinstance(v, str) for v in items):
+            return 5, items
+        if kind in (4, 11) and all(isinstance(v, (int, float, np.number)) and not isinstance(v, bool) for v in items):
+            return kind, [float(v) for v in items] if kind == 4 else [int(v) for v in items]
+    if kind == 9 and isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return 9, int(value)
+    return None
 
 
 def _common_attrs(op):
@@ -67,7 +96,7 @@ def _set_attr(desc, name, value, default, where):
         return
     if name in _DTYPE_ATTRS and isinstance(value, str) and value in DTYPE_CODES:
         value = DTYPE_CODES[value]            # Fluid stores a dtype as its VarType code
-    kind = (5, list(value)) if name in _STRING_LISTS and not value else _attr_kind(value, default)
+    kind = _fluid_kind(name, value) or _attr_kind(value, default)
     if kind is None:
         raise PeError(f"{where}: attribute {name}={value!r} has no Fluid attribute type, so the model cannot be "
                       f"saved in Fluid's format")

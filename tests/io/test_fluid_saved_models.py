@@ -25,31 +25,9 @@ PLACE = fluid.CPUPlace()
 
 # (family, how it is loaded) that fail for a cause another part of issue 76 owns: each turns green
 # (and its strict mark fails, to be removed) when that part lands
-REGISTRY = "h76-registry: Fluid writes every attribute, pe's {} does not declare {}"
 NAMES = "h76-program-names: {}"
-CAUSES = {
-    ("attention", "inference"): REGISTRY.format("matmul", "fused_reshape_Out ..."),
-    ("beam_search", "inference"): NAMES.format("Fluid's read_from_array / write_to_array (pe: array_read / array_write)"),
-    ("conv", "inference"): REGISTRY.format("conv2d", "Scale_in, fuse_* ...") + "; global pool2d's ksize=[-1, -1] refused",
-    ("conv", "*"): NAMES.format("Fluid names the depthwise conv's parameters depthwise_conv2d_0.w_0, pe conv2d_1.w_0"),
-    ("crf", "inference"): REGISTRY.format("lookup_table", "height_sections, epmap, table_names"),
-    ("ctr", "inference"): REGISTRY.format("lookup_table", "height_sections, epmap, table_names"),
-    ("ctr", "persistables"): NAMES.format("Fluid's auc names its state _generated_var_N, pe's auc_0.global_N"),
-    ("ctr", "fluid_load"): NAMES.format("Fluid's auc names its state _generated_var_N, pe's auc_0.global_N"),
-    ("dynamic_rnn", "inference"): NAMES.format("DynamicRNN's ops as Fluid's (read_from_array, write_to_array, ...)"),
-    ("gru_cell", "inference"): REGISTRY.format("matmul", "fused_reshape_Out ...") + "; " +
-    NAMES.format("Fluid's recurrent op (StaticRNN's) slots and attributes"),
-    ("interpolation", "inference"): REGISTRY.format("conv2d", "Scale_in, fuse_* ..."),
-    ("layer_norm", "inference"): "h76-registry: epsilon=1e-3 stored as float32 0.0010000000474974513 fails pe's [0, 0.001]",
-    ("lod_rnn", "inference"): REGISTRY.format("lookup_table", "height_sections ...") +
-    "; h76-ops-fusion: Fluid's lstm op (pe: dynamic_lstm)",
-    ("static_rnn", "inference"): REGISTRY.format("fill_constant_batch_size_like", "str_value") + "; " +
-    NAMES.format("Fluid's recurrent op (StaticRNN's) slots and attributes"),
-    ("while_loop", "inference"): REGISTRY.format("while", "skip_eager_deletion_vars"),
-}
-for _family in ("attention", "beam_search", "conv", "crf", "ctr", "dynamic_rnn", "gru_cell", "interpolation",
-                "layer_norm", "lod_rnn", "static_rnn", "while_loop"):
-    CAUSES[(_family, "inference_combined")] = CAUSES[(_family, "inference")]
+AUC_NAMES = NAMES.format("Fluid's auc names its state _generated_var_N, pe's auc_0.global_N")
+CAUSES = {("ctr", "persistables"): AUC_NAMES, ("ctr", "fluid_load"): AUC_NAMES}
 # Fluid 1.8.5 trains these otherwise than their gradients say: the next step's parameters differ
 TRAINS_OTHERWISE = {
     "while_loop": "Fluid 1.8.5's while_loop passes no gradient to the loop's initial values (fc_0 before the "
@@ -58,7 +36,7 @@ TRAINS_OTHERWISE = {
 
 
 def _mark(family, loader):
-    reason = CAUSES.get((family, loader)) or (CAUSES.get((family, "*")) if not loader.startswith("inference") else None)
+    reason = CAUSES.get((family, loader))
     return [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
 
 
@@ -152,7 +130,7 @@ def test_the_next_step_where_fluid_trains_otherwise(family):
 
 
 # -- pe's saves of the same programs with the same values: Fluid's files ----------------------------
-BYTES_CAUSES = {"conv": CAUSES[("conv", "*")], "ctr": CAUSES[("ctr", "persistables")]}
+BYTES_CAUSES = {"ctr": AUC_NAMES}
 
 
 def _pe_saves(family, out):
@@ -223,16 +201,20 @@ def _without_defaults(var):
     return var
 
 
+SHAPES = "build-time shape inference ({}): Fluid's declared dims, LoD levels and dtypes differ"
 PROGRAM_CAUSES = {
-    "conv": CAUSES[("conv", "*")], "ctr": CAUSES[("ctr", "persistables")],
-    "crf": "h76-registry: lookup_table's padding_idx is a LONG attribute in Fluid (pe's registry has no types)",
-    "lod_rnn": CAUSES[("lod_rnn", "inference")],
-    "interpolation": "h76-registry: Fluid's conv2d has the input slots Bias and ResidualData, pe's does not",
-    "beam_search": CAUSES[("beam_search", "inference")] + "; h76-registry: fill_constant's str_value, LONGS shape",
-    "while_loop": "h76-registry: fill_constant's str_value and LONGS shape; h76-program-names: While's step "
-                  "scopes variable (_generated_var_N, STEP_SCOPES) and its closing assign op",
-    "dynamic_rnn": CAUSES[("dynamic_rnn", "inference")], "gru_cell": CAUSES[("gru_cell", "inference")],
-    "static_rnn": CAUSES[("static_rnn", "inference")],
+    "conv": "layers: a global pool2d's ksize, Fluid's layer writes [-1, -1], pe's [1, 1]",
+    "ctr": AUC_NAMES,
+    "lod_rnn": SHAPES.format("gru's and lstm's intermediate outputs, sequence_pool's MaxIndex"),
+    "beam_search": SHAPES.format("tensor arrays, beam_search_decode") + "; " + NAMES.format(
+        "the step-scopes variable (_generated_var_N)"),
+    "while_loop": "layers: fill_constant's str_value (Fluid's layer sets it); " + NAMES.format(
+        "While's X / Out order and its step-scopes variable (_generated_var_N)"),
+    "dynamic_rnn": NAMES.format("DynamicRNN's program as Fluid builds it (lod_rank_table, while, arrays)"),
+    "gru_cell": NAMES.format("the slices of StaticRNN's outputs, recurrent's parameter order") +
+    "; h76-registry: recurrent's skip_eager_deletion_vars defaults to None (Fluid: [])",
+    "static_rnn": NAMES.format("StaticRNN's memory boot variable, recurrent's parameter order") +
+    "; h76-registry: recurrent's skip_eager_deletion_vars defaults to None (Fluid: [])",
 }
 
 
@@ -250,9 +232,8 @@ def test_pe_writes_fluids_programs(family, tmp_path):
 
 
 # -- pe infer MODEL_DIR on Fluid's inference models --------------------------------------------------
-INFER_CAUSES = dict(CAUSES)
-INFER_CAUSES[("beam_search", "inference")] += "; pe infer has no data format for a 2-level LoD feed (init_ids)"
-INFER_CAUSES[("beam_search", "inference_combined")] = INFER_CAUSES[("beam_search", "inference")]
+INFER_CAUSES = dict.fromkeys([("beam_search", "inference"), ("beam_search", "inference_combined")],
+                             "pe infer has no data format for a 2-level LoD feed (init_ids)")
 
 
 @pytest.mark.parametrize("family,fmt", [pytest.param(f, fmt, id=f"{f}-{fmt}", marks=[pytest.mark.xfail(
