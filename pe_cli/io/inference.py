@@ -14,6 +14,7 @@ from ..framework.variable import Variable
 from .atomic import interrupted_hint, write_dir
 from ..executor.scope import global_scope
 from ..layers.elementwise import scale
+from ..ops import registry
 from .checkpoint import as_program, fluid_files, is_persistable, load_vars, variable_tensors
 from .fluid_model import load_program_desc, looks_like_program_desc
 from .fluid_model_write import program_to_desc, whole_program_desc
@@ -90,6 +91,17 @@ def inference_model(fn, main_program, feeded_var_names, target_vars, where):
     return program_to_desc(test_program, ops, var_names, feeds, targets, where), params, targets
 
 
+def _warn_of_metric_states(program):
+    """Fluid's warning for a program with an auc op: the saved model keeps its accumulated state (here:
+    any metric op that writes persistable state)."""
+    block = program.global_block()
+    for op in block.ops:
+        if registry.get(op.type).has("metric") and any(
+                block.has_var(n) and block.var(n).persistable for n in op.output_arg_names):
+            warnings.warn("please ensure that you have set the auc states to zeros before saving inference model")
+            return
+
+
 def save_inference_model(dirname, feeded_var_names, target_vars, executor, main_program=None,
                          model_filename=None, params_filename=None, export_for_deployment=True,
                          program_only=False):
@@ -99,6 +111,7 @@ def save_inference_model(dirname, feeded_var_names, target_vars, executor, main_
     named as it, or all in ``params_filename``), written as one atomic directory update.
     Returns the names of the targets."""
     fn = "save_inference_model"
+    _warn_of_metric_states(as_program(main_program, fn))
     model_file = os.path.basename(model_filename) if model_filename else _MODEL_FILE
     params_filename = os.path.basename(params_filename) if params_filename else None
     if export_for_deployment:
@@ -125,6 +138,8 @@ def load_inference_model(dirname, executor, model_filename=None, params_filename
     """Loads what ``save_inference_model`` wrote; returns [program, feed names, fetch variables]
     with the parameters set in the global scope."""
     fn = "load_inference_model"
+    if dirname is None:                     # Fluid's load from memory: the model's and the parameters' bytes
+        return _load_from_memory(fn, executor, model_filename, params_filename)
     path = os.path.join(dirname, model_filename or _MODEL_FILE)
     if file_kind(path) == "missing":
         raise PeError(f"{fn}: '{path}' does not exist{interrupted_hint(dirname)}")
@@ -172,6 +187,15 @@ def _json_program(model, path):
         block.append_op(op["type"], op["inputs"], op["outputs"], op["attrs"])
     program._is_test = True
     return program
+
+
+def _load_from_memory(fn, executor, model, params):
+    if params is None:
+        raise ValueError("The path of params cannot be None when the directory path is None.")
+    if not isinstance(model, (bytes, bytearray)) or not isinstance(params, (bytes, bytearray)):
+        raise TypeError(f"{fn}: with dirname None, model_filename and params_filename are the model's and the "
+                        f"parameters' bytes (save_persistables(exe, None, ...) gives the latter)")
+    return _load_fluid_model(None, "the model bytes", bytes(model), executor, bytes(params))
 
 
 def _load_fluid_model(dirname, path, data, executor, params_filename):
