@@ -20,7 +20,8 @@ message_type { name: "VarType"
     value { name: "BOOL" number: 0 } value { name: "INT16" number: 1 } value { name: "INT32" number: 2 }
     value { name: "INT64" number: 3 } value { name: "FP16" number: 4 } value { name: "FP32" number: 5 }
     value { name: "FP64" number: 6 } value { name: "SIZE_T" number: 19 } value { name: "UINT8" number: 20 }
-    value { name: "INT8" number: 21 } value { name: "BF16" number: 22 } value { name: "LOD_TENSOR" number: 7 }
+    value { name: "INT8" number: 21 } value { name: "BF16" number: 22 } value { name: "COMPLEX64" number: 23 }
+    value { name: "COMPLEX128" number: 24 } value { name: "LOD_TENSOR" number: 7 }
     value { name: "SELECTED_ROWS" number: 8 } value { name: "FEED_MINIBATCH" number: 9 }
     value { name: "FETCH_LIST" number: 10 } value { name: "STEP_SCOPES" number: 11 }
     value { name: "LOD_RANK_TABLE" number: 12 } value { name: "LOD_TENSOR_ARRAY" number: 13 }
@@ -40,7 +41,7 @@ message_type { name: "VarType"
 
 # VarType.Type's data types <-> numpy
 DTYPES = {0: "bool", 1: "int16", 2: "int32", 3: "int64", 4: "float16", 5: "float32", 6: "float64",
-          20: "uint8", 21: "int8"}
+          20: "uint8", 21: "int8", 23: "complex64", 24: "complex128"}      # (the complex types: Paddle 2.x's)
 DTYPE_CODES = {v: k for k, v in DTYPES.items()}
 MAX_HEADER_BYTES = 1 << 20       # a TensorDesc or a LoD level larger than this is not a real file
 

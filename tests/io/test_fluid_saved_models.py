@@ -210,7 +210,9 @@ PROGRAM_CAUSES = {
         "the step-scopes variable (_generated_var_N)"),
     "while_loop": "layers: fill_constant's str_value (Fluid's layer sets it); " + NAMES.format(
         "While's X / Out order and its step-scopes variable (_generated_var_N)"),
-    "dynamic_rnn": NAMES.format("DynamicRNN's program as Fluid builds it (lod_rank_table, while, arrays)"),
+    "dynamic_rnn": "layers: fill_constant's str_value; " + NAMES.format(
+        "While's X / Out order and its step-scopes variable (_generated_var_N)") + "; " + SHAPES.format(
+        "sequence_pool's MaxIndex"),
     "gru_cell": NAMES.format("the slices of StaticRNN's outputs, recurrent's parameter order") +
     "; h76-registry: recurrent's skip_eager_deletion_vars defaults to None (Fluid: [])",
     "static_rnn": NAMES.format("StaticRNN's memory boot variable, recurrent's parameter order") +
