@@ -19,7 +19,7 @@ from .define import GRAD_SUFFIX, RENAMED, TRAITS, _REGISTRY, dtype_or_none, grad
 from ..base.shapes import fmt_shape  # noqa: F401  (re-exported: the faces format shapes with it)
 
 _LOADED = False
-_NOT_FAMILIES = {"define", "registry"}
+_NOT_FAMILIES = {"attributes", "define", "registry"}
 
 class UndeclaredAttributeWarning(UserWarning):
     """An op was given an attribute its definition does not declare: ignored, as Fluid does."""
