@@ -61,13 +61,17 @@ class OpStep:
 
 
 def prior_reads(block):
-    """The outputs that ops read as they were before (``OpDef.reads_outputs``) and no earlier op
-    writes: a run takes their values from the scope where it holds one (an adam op's ParamOut that
-    is not its Param, as Paddle's op tests give it)."""
+    """The outputs that ops read as they were before (``OpDef.reads_outputs``), or may leave as they
+    were (trait keeps_unwritten_outputs), and no earlier op writes: a run takes their values from the
+    scope where it holds one (an adam op's ParamOut that is not its Param, as Paddle's op tests give
+    it; a conditional_block's Out when its Cond fails)."""
     written, names = set(), []
     for op in block.ops:
-        for slot in registry.get(op.type).reads_outputs:
+        opdef = registry.get(op.type)
+        for slot in opdef.reads_outputs:
             names += [n for n in op.outputs.get(slot, ())[:1] if n not in written]
+        if opdef.has("keeps_unwritten_outputs"):
+            names += [n for n in op.output("Out") if n not in written]
         written.update(op.output_arg_names)
     return tuple(dict.fromkeys(names))
 
