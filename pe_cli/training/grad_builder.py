@@ -11,8 +11,10 @@ class _BackwardBuilder:
 
     def __init__(self, block, renames=frozenset()):
         self.block = block
+        self.start = len(block.ops)     # the ops from here on are this backward's
         self.renames = renames
         self.pending = {}    # var name -> [names of gradient contributions not yet summed]
+        self.first_part = {}    # var name -> the part name its first contribution takes once a second comes
         self.counter = 0
         # A name written by several ops (a loop's carried variable) has one gradient per value:
         # ``frozen`` (output name -> its gradient) while an op's grad maker runs.
@@ -24,14 +26,47 @@ class _BackwardBuilder:
         return name in self.frozen or name in self.pending
 
     def new_grad_target(self, name):
-        """Name for the next contribution to d(loss)/d(name)."""
+        """Name for the next contribution to d(loss)/d(name): ``x@GRAD`` for the first; the parts of a
+        gradient summed from several are named as Fluid's backward names them,
+        ``x@GRAD@RENAME@block<i>@<k>`` from k = 0 (the first part's), so that ``x@GRAD`` is written
+        once, by their sum."""
         contributions = self.pending.setdefault(name, [])
-        target = self._fresh(grad_var_name(name) if not contributions else
-                             f"{grad_var_name(name)}@RENAME@{len(contributions)}")
+        if not contributions:
+            target = self._fresh(grad_var_name(name))
+        else:
+            if len(contributions) == 1:
+                self.first_part[name] = self._part_name(name)
+            target = self._part_name(name)
         contributions.append(target)
         self._declare(target, name)
         self.targets[target] = name
         return target
+
+    def _part_name(self, name):
+        k = 0
+        while self.block.has_var(f"{grad_var_name(name)}@RENAME@block{self.block.idx}@{k}") or \
+                f"{grad_var_name(name)}@RENAME@block{self.block.idx}@{k}" in self.first_part.values():
+            k += 1
+        return f"{grad_var_name(name)}@RENAME@block{self.block.idx}@{k}"
+
+    def _rename_first_part(self, name, contributions):
+        """The first contribution, written under the gradient's own name by this backward's ops (and
+        clipped in place), takes its part name before the sum; one this backward did not write (a
+        seed an owning op sets) keeps its name."""
+        part, first = self.first_part.pop(name, None), contributions[0]
+        users = [op for op in self.block.ops[self.start:] if first in op.input_arg_names + op.output_arg_names]
+        if part is None or not users or first in users[0].input_arg_names:
+            return      # no op of this backward writes it first: a value set from outside (a seed)
+        for op in self.block.ops[self.start:]:
+            for slots in (op.inputs, op.outputs):
+                for names in slots.values():
+                    names[:] = [part if n == first else n for n in names]
+        var = self.block.vars.pop(first)        # with what shape inference gave it (row-sparse, ...)
+        var.name = part
+        self.block.vars[part] = var
+        self._declare(first, name)
+        self.targets[part] = name
+        contributions[0] = part
 
     def read_grad(self, name):
         """The summed gradient of ``name``; appends the sum op if several contributions wait."""
@@ -41,6 +76,7 @@ class _BackwardBuilder:
             return self._zeros_like(name)
         contributions = self.pending[name]
         if len(contributions) > 1:
+            self._rename_first_part(name, contributions)
             total = self._fresh(grad_var_name(name))
             self.append("sum", {"X": list(contributions)}, {"Out": [total]})
             self.pending[name] = [total]
