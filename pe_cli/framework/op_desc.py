@@ -6,7 +6,13 @@ from .desc_view import DescView
 
 
 class OpDesc(DescView):
-    """The desc-level methods of Fluid's core.OpDesc over one Operator."""
+    """The desc-level methods of Fluid's core.OpDesc over one Operator; ``OpDesc()``, as Fluid's
+    ``core.OpDesc()``, is the desc of a new op of no block and no type yet."""
+    # operator.py sets it: an Operator of no block (OpDesc imports no Operator)
+    new_operator = None
+
+    def __init__(self, viewed=None):
+        super().__init__(self.new_operator() if viewed is None else viewed)
 
     @property
     def _op(self):
@@ -66,11 +72,15 @@ class OpDesc(DescView):
         self._changed()
 
     # -- attributes ----------------------------------------------------------------------------
+    # Fluid keeps an op's role in its attribute ``op_role``; pe in ``Operator.role``, which the desc reads
+    # and writes under that name.
     def attr(self, name):
+        if name == "op_role":
+            return int(self._op.role)
         return self._op.attrs.get(name, "/" if name == "op_namescope" else None)
 
     def has_attr(self, name):
-        return name in self._op.attrs
+        return name == "op_role" or name in self._op.attrs
 
     def attr_names(self):
         return list(self._op.attrs)
@@ -79,7 +89,10 @@ class OpDesc(DescView):
         return self._op.attr_type(name)
 
     def _set_attr(self, name, value):
-        self._op._set_attr(name, value)
+        if name == "op_role":
+            self._op.role = int(value)
+        else:
+            self._op._set_attr(name, value)
         self._changed()
 
     set_attr = _set_attr
