@@ -3,7 +3,10 @@ strategy turns on, as a PassBuilder. The passes of the options are pe's (compile
 their fixed order), so they come and go with their options, not through the builder; what the
 builder adds is Fluid's ``graph_viz_pass``: with ``set("graph_viz_path", path)`` the data-parallel
 graph is written there as DOT when it is built, as ``debug_graphviz_path`` writes it."""
+from ..base.atomic_file import atomic_write
 from ..base.errors import PeError
+from .graphviz import ir_graph_dot
+from .ir_graph_program import graph_to_program
 
 # BuildStrategy option -> the name of Fluid's pass that the option turns on
 OPTION_PASSES = {
@@ -22,6 +25,11 @@ GRAPH_VIZ = "graph_viz_pass"
 
 
 class Pass:
+    """A pass by Fluid's name (``core.get_pass``). ``apply(graph)`` on a ``core.Graph`` runs the two
+    that are plain graph work: ``graph_to_program_pass`` (into the ProgramDesc set as ``program``)
+    and ``graph_viz_pass`` (DOT text to ``graph_viz_path``); pe's optimization passes run in their
+    fixed order when their BuildStrategy option is on, not one by one."""
+
     def __init__(self, type, option=None):
         self._type, self._option, self._attrs = type, option, {}
 
@@ -37,6 +45,24 @@ class Pass:
         return name in self._attrs
 
     def get(self, name):
+        return self._attrs[name]
+
+    set_not_owned = set
+
+    def apply(self, graph):
+        if self._type == "graph_to_program_pass":
+            graph_to_program(graph, self._required("program")._program)
+        elif self._type == GRAPH_VIZ:
+            marked = graph.get("__graphviz__marked_node__") if graph.has("__graphviz__marked_node__") else ()
+            atomic_write(self._required("graph_viz_path"), ir_graph_dot(graph, marked))
+        else:
+            raise PeError(f"Pass.apply: pe applies '{self._type}' through its BuildStrategy option, not on a "
+                          f"core.Graph; the passes applied one by one are graph_to_program_pass and {GRAPH_VIZ}")
+        return graph
+
+    def _required(self, name):
+        if name not in self._attrs:
+            raise PeError(f"Pass.apply: {self._type} needs its attribute '{name}': pass.set('{name}', ...)")
         return self._attrs[name]
 
 
