@@ -3,10 +3,12 @@ per name of the graph's variable nodes (the first node's desc), the op nodes in 
 order of ir_graph_order.py. The program the graph was built from lends its other blocks (the
 sub-blocks of control-flow ops), so a graph of a program with loops runs as the program did.
 Variables come back as plain variables (a Parameter's training attributes stay with the program
-the graph was made of), as Fluid's do."""
+the graph was made of), as Fluid's do. An op a pass made with some of its attributes gets the
+others' defaults, as Fluid's executor fills them when it creates the op."""
 from ..framework import Program
 from ..framework.program import Block
 from ..framework.variable import Variable
+from ..ops import registry
 from .ir_graph_order import topology_sort
 
 
@@ -21,10 +23,14 @@ def graph_to_program(graph, program=None):
         desc = node.var()
         if desc is not None and desc.name() not in block.vars:
             block.vars[desc.name()] = _variable(block, desc._var)
+    registered = set(registry.all_op_types())
     for node in topology_sort(graph):
         if node.op() is None:
             continue
         op = node.op()._op.clone_into(block)
+        if op.type in registered:
+            for name, value in registry.get(op.type).default_attrs().items():
+                op.attrs.setdefault(name, value)
         block.ops.append(op)
         for name in op.output_arg_names:
             if name in block.vars:
