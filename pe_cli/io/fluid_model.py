@@ -26,6 +26,9 @@ _BACKEND_ATTRS = {"op_callstack", "op_role", "op_role_var", "op_namescope", "op_
                   "use_cudnn", "mkldnn_data_type", "use_quantizer", "x_data_format", "y_data_format",
                   "Scale_x", "Scale_y", "Scale_out", "scale_x", "scale_y", "scale_out", "force_fp32_output",
                   "workspace_size_MB", "exhaustive_search", "with_quant_attr", "is_test"}
+# what Fluid's slim quantization passes note on the ops they quantize (for int8 engines; pe computes
+# with the fake quantize ops the program holds): these names, and any with a dot (``<input>.min``)
+_QUANT_INFO_ATTRS = {"quantization_type", "skip_quant", "activation_bits", "out_threshold", "quantize_weight_bits"}
 # attributes a later Fluid added whose value here means "as before" (no layout, no cast)
 _NEUTRAL = {"data_format": ("AnyLayout",), "in_dtype": (-1,), "out_dtype": (-1,)}
 _DTYPE_ATTRS = ("dtype", "in_dtype", "out_dtype")
@@ -58,13 +61,17 @@ def _attr_value(attr, program, where, block_idx):
     return value
 
 
+def _quant_info(name):
+    return name in _QUANT_INFO_ATTRS or "." in name or name.endswith("_quant_scale")
+
+
 def _op_attrs(op, program, where, block_idx):
     declared = registry.get(op.type).attrs
     attrs = {}
     for attr in op.attrs:
         value = _attr_value(attr, program, where, block_idx)
         if attr.name not in declared:
-            if attr.name in _BACKEND_ATTRS or value in _NEUTRAL.get(attr.name, ()):
+            if attr.name in _BACKEND_ATTRS or value in _NEUTRAL.get(attr.name, ()) or _quant_info(attr.name):
                 continue
             raise PeError(f"{where}: attribute {attr.name}={value!r}, which pe's {op.type} does not implement; "
                           f"pe cannot run this model the way Fluid would")
