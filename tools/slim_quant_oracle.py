@@ -139,11 +139,107 @@ def run(fluid, case):
     return out
 
 
+# PostTrainingQuantization's algorithms; WeightQuantization's types
+PTQ_ALGOS = ["KL", "abs_max", "min_max"]
+WEIGHT_TYPES = ["abs_max", "channel_wise_abs_max"]
+
+
+def _saved_model(fluid, exe, scope, directory):
+    """``net``'s test program with the starting weights, saved as an inference model in ``directory``."""
+    weights, _ = data()
+    test, startup, _, pred = net(fluid, True)
+    with fluid.scope_guard(scope):
+        exe.run(startup)
+        for name, value in weights.items():
+            scope.find_var(name).get_tensor().set(value, fluid.CPUPlace())
+        fluid.io.save_inference_model(directory, ["image"], [pred], exe, main_program=test)
+    return pred.name
+
+
+def _ours(name):
+    """Not the scale op Fluid's save_inference_model appends to each target (save_infer_model/scale_N)."""
+    return not name.startswith("save_infer_model/")
+
+
+def _program_record(program):
+    """The ops' types, slots and notes (thresholds, quantization types, inputs' ranges) in order, but
+    the feed and fetch ops and the scale op of save_inference_model (how an engine saves a model)."""
+    out = []
+    for op in program.global_block().ops:
+        if op.type in ("feed", "fetch") or not all(_ours(n) for n in op.output_arg_names):
+            continue
+        notes = {a: op.attr(a) for a in op.attr_names
+                 if a in _MARKS + ("out_min", "out_max", "quantize_weight_bits") or a.endswith((".min", ".max", "_quant_scale"))}
+        out.append({"type": op.type, "inputs": {s: op.input(s) for s in sorted(op.input_names) if op.input(s)},
+                    "notes": {k: (np.array(v).tolist()) for k, v in sorted(notes.items())}})
+    return out
+
+
+def run_ptq(fluid, algo, directory):
+    """PostTrainingQuantization of the saved ``net`` on 2 batches of 4 samples: its thresholds, the
+    quantized program, its output on a batch, the frozen weights, and the saved model's output."""
+    slim = importlib.import_module(fluid.__name__ + ".contrib.slim.quantization")
+    _, batches = data()
+    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+    pred = _saved_model(fluid, exe, scope, os.path.join(directory, "fp32"))
+    samples = [(x,) for b in batches[:2] for x in b["image"]]
+    with fluid.scope_guard(scope):
+        ptq = slim.PostTrainingQuantization(executor=exe, model_dir=os.path.join(directory, "fp32"),
+                                            sample_generator=lambda: iter(samples), batch_size=4, batch_nums=2,
+                                            algo=algo, quantizable_op_type=["conv2d", "mul", "pool2d"])
+        program = ptq.quantize()
+        feed = {"image": batches[-1]["image"]}
+        out = {"program": _program_record(program), "pred": exe.run(program, feed=feed, fetch_list=ptq._fetch_list)[0].tolist(),
+               "weights": _values(scope, ["conv_w", "fc_w"])}
+        thresholds = {"KL": ptq._quantized_var_kl_threshold, "abs_max": ptq._quantized_var_abs_max,
+                      "min_max": {"min": ptq._quantized_var_min, "max": ptq._quantized_var_max}}[algo]
+        out["thresholds"] = json.loads(json.dumps(thresholds, default=lambda v: np.array(v).tolist()))
+        for table in (out["thresholds"]["min"], out["thresholds"]["max"]) if algo == "min_max" else [out["thresholds"]]:
+            for name in [n for n in table if not _ours(n)]:
+                del table[name]
+        ptq.save_quantized_model(os.path.join(directory, "int8"))
+    with fluid.scope_guard(fluid.Scope()):
+        loaded, feeds, fetches = fluid.io.load_inference_model(os.path.join(directory, "int8"), exe)
+        out["saved_pred"] = exe.run(loaded, feed=feed, fetch_list=fetches)[0].tolist()
+    return out
+
+
+def run_weight_quantization(fluid, weight_type, directory):
+    """WeightQuantization of the saved ``net`` (8 bits): the int8 weights it leaves in the scope and
+    saves, and with ``generate_test_model``, the test model's notes (the scales), weights and output."""
+    slim = importlib.import_module(fluid.__name__ + ".contrib.slim.quantization")
+    _, batches = data()
+    exe, out = fluid.Executor(fluid.CPUPlace()), {}
+    for test_model in (False, True):
+        with fluid.scope_guard(fluid.Scope()):
+            scope = fluid.global_scope()
+            _saved_model(fluid, exe, scope, os.path.join(directory, "fp32"))
+            slim.WeightQuantization(os.path.join(directory, "fp32")).quantize_weight_to_int(
+                os.path.join(directory, str(test_model)), weight_quantize_type=weight_type,
+                generate_test_model=test_model)
+            if not test_model:
+                out["int8"] = {n: {"dtype": str(v.dtype), "values": v.tolist()} for n, v in
+                               ((n, np.array(scope.find_var(n).get_tensor())) for n in ("conv_w", "fc_w"))}
+        if test_model:
+            with fluid.scope_guard(fluid.Scope()):
+                program, _, fetches = fluid.io.load_inference_model(
+                    os.path.join(directory, "True", "test_model"), exe)
+                out["test_model"] = {"program": _program_record(program),
+                                     "weights": _values(fluid.global_scope(), ["conv_w", "fc_w"]),
+                                     "pred": exe.run(program, feed={"image": batches[-1]["image"]},
+                                                     fetch_list=fetches)[0].tolist()}
+    return out
+
+
 def main():
     import paddle
     import paddle.fluid as fluid
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
+    import tempfile
     result = {"engine": f"paddlepaddle {paddle.__version__}", "cases": {c: run(fluid, c) for c in CASES}}
+    with tempfile.TemporaryDirectory() as tmp:
+        result["ptq"] = {a: run_ptq(fluid, a, os.path.join(tmp, "ptq_" + a)) for a in PTQ_ALGOS}
+        result["weight"] = {t: run_weight_quantization(fluid, t, os.path.join(tmp, "w_" + t)) for t in WEIGHT_TYPES}
     with open(OUT, "w", encoding="utf-8") as f:
         json.dump(result, f, indent=1, sort_keys=True)
     print(f"wrote {OUT}")
