@@ -12,7 +12,7 @@ from ....io import save_inference_model
 from .....base.places import CPUPlace
 from .checkpoint import latest_checkpoint, load_checkpoint, read_state, save_checkpoint
 from .config import ConfigFactory
-from .graph_wrapper import GraphWrapper
+from ..graph.graph_wrapper import GraphWrapper
 
 __all__ = ["Compressor", "Context"]
 
