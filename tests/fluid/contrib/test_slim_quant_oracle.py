@@ -19,6 +19,13 @@ oracle = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(oracle)
 
 
+@pytest.fixture(autouse=True)
+def one_place(monkeypatch):
+    """Fluid recorded the training flow on one CPU place (CPU_NUM unset): so does pe, whatever CPU_NUM
+    the process holds."""
+    monkeypatch.setenv("CPU_NUM", "1")
+
+
 @pytest.fixture(scope="module")
 def recorded():
     with open(oracle.OUT, encoding="utf-8") as f:
