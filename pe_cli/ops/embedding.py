@@ -10,7 +10,7 @@ from .define import Attr, backend_attrs, fmt_shape, is_int, register
 
 _LOOKUP_ATTRS = {
     # the id whose rows are zeros (-1: none); as in Fluid's kernel, one that is no row of W changes nothing
-    "padding_idx": Attr(-1, is_int, "an int: the id of the zero rows, -1 for none"),
+    "padding_idx": Attr(-1, is_int, "an int: the id of the zero rows, -1 for none", long=True),
     "is_sparse": False,
     "is_distributed": False,
     "grad_inplace": False,
@@ -68,7 +68,7 @@ def _infer_dequant(ctx):
 
 
 register("lookup_table_dequant", kernel_module="embedding", inputs=["W", "Ids"], outputs=["Out"],
-         attrs={"padding_idx": -1}, infer=_infer_dequant,
+         attrs={"padding_idx": Attr(-1, long=True)}, infer=_infer_dequant,
          doc="An embedding whose rows are quantized to 8 bits: row r of W [rows, 2 + K] (float32) holds min, max "
              "and 4 * K uint8 codes c in its other K floats' bytes; Out = [Ids' dims but the last, 4 * K] with "
              "row r decoded as (max - min) / 256 * c + min, zeros for padding_idx.")

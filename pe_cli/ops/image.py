@@ -37,13 +37,13 @@ def _div(d, k):
     return d // k if d >= 0 else -1
 
 
-def _register_permutation(name, attr, infer, doc, default):
+def _register_permutation(name, attr, infer, doc, default, long=False):
     """An op that moves X's elements to fixed places (its grad op moves them back); ``attr`` (Fluid's
     ``default``) sizes the blocks."""
     def grad(g):
         g.op(f"{name}_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
-    attrs = {attr: Attr(default, _POS_INT.check, _POS_INT.expect)}
+    attrs = {attr: Attr(default, _POS_INT.check, _POS_INT.expect, long=long)}
     register(name, kernel_module="image", inputs=["X"], outputs=["Out"], attrs=attrs, infer=infer, grad=grad,
              grad_reads=("X",), doc=doc)
     register(f"{name}_grad", kernel_module="image", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
@@ -71,7 +71,7 @@ def _infer_space_to_depth(ctx):
 
 _register_permutation("space_to_depth", "blocksize", _infer_space_to_depth,
                       "[N, C, H, W] -> [N, C*b^2, H/b, W/b] with Fluid's (Darknet's reorg) element order: "
-                      "X seen as [N, b, b, C/b^2, H, W] is transposed to [N, C/b^2, H, b, W, b] and read flat.", 2)
+                      "X seen as [N, b, b, C/b^2, H, W] is transposed to [N, C/b^2, H, b, W, b] and read flat.", 2, long=True)
 
 
 def _infer_shuffle_channel(ctx):

@@ -216,7 +216,7 @@ register("top_k_grad", kernel_module="indexing", inputs=["X", "Indices", "Out@GR
 def _infer_arg(ctx):
     x = ctx.shape("X")
     a = ctx.attrs
-    dtype = "int64" if a["dtype"] == -1 else convert_dtype(a["dtype"])     # Fluid's: Out's VarType, -1: int64
+    dtype = "int64" if is_int(a["dtype"]) and a["dtype"] < 0 else convert_dtype(a["dtype"])   # Fluid's VarType; < 0: int64
     if a["flatten"]:
         ctx.set_output("Out", [1], dtype)
         return
@@ -233,8 +233,8 @@ def _infer_arg(ctx):
 
 for _name, _doc in (("arg_max", "largest"), ("arg_min", "smallest")):
     register(_name, kernel_module="indexing", inputs=["X"], outputs=["Out"],
-             attrs={"axis": Attr(0, lambda v: isinstance(v, int), "an int"), "keepdims": False, "flatten": False,
-                    "dtype": Attr(-1, lambda v: v == -1 or dtype_or_none(v), "-1 (int64) or a dtype")},
+             attrs={"axis": Attr(0, lambda v: isinstance(v, int), "an int", long=True), "keepdims": False, "flatten": False,
+                    "dtype": Attr(-1, lambda v: (is_int(v) and v < 0) or dtype_or_none(v), "-1 (int64) or a dtype")},
              infer=_infer_arg, doc=f"Out = the index of the {_doc} value along `axis` (the first one on ties), of "
                                    f"dtype (-1: int64).")
 

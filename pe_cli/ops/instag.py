@@ -29,7 +29,7 @@ def _infer_grad(ctx):
     ctx.set_output("Ins@GRAD", var.shape, var.dtype, lod_level=var.lod_level)
 
 
-_ATTRS = {"is_lod": Attr(False, choices=(False, True)), "out_val_if_empty": Attr(0, is_int, "an int")}
+_ATTRS = {"is_lod": Attr(False, choices=(False, True)), "out_val_if_empty": Attr(0, is_int, "an int", long=True)}
 register("filter_by_instag", kernel_module="instag", inputs=["Ins", "Ins_tag", "Filter_tag"],
          outputs=["Out", "LossWeight", "IndexMap"], attrs=_ATTRS, infer=_infer, grad=_grad,
          grad_reads=("IndexMap", "Ins", "LossWeight"), lod="drop", needs_lod=True,

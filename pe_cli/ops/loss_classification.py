@@ -268,7 +268,7 @@ def _infer_nll(ctx):
     ctx.set_output("Total_weight", [1], ctx.dtype("X"))
 
 
-_NLL_ATTRS = {"ignore_index": Attr(-100, lambda v: isinstance(v, int), "an int"),
+_NLL_ATTRS = {"ignore_index": Attr(-100, lambda v: isinstance(v, int), "an int", long=True),
               "reduction": Attr("mean", choices=("mean", "sum", "none"))}
 register("nll_loss", kernel_module="loss_classification", inputs=["X", "Label", "Weight?"],
          outputs=["Out", "Total_weight"], attrs=_NLL_ATTRS, infer=_infer_nll, lod="drop",

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..base.dtypes import convert_dtype
 from ..base.errors import PeError, ShapeError, UnknownOpError, did_you_mean
-from .define import GRAD_SUFFIX, RENAMED, TRAITS, _REGISTRY, dtype_or_none, grad_var_name  # noqa: F401 (the first and last re-exported)
+from .define import GRAD_SUFFIX, RENAMED, TRAITS, _REGISTRY, as_long, dtype_or_none, grad_var_name  # noqa: F401 (the first and last re-exported)
 from ..base.shapes import fmt_shape  # noqa: F401  (re-exported: the faces format shapes with it)
 
 _LOADED = False
@@ -114,6 +114,8 @@ def check_attrs(op):
         if value is None and not _accepts(op, spec, name, None):
             del op.attrs[name]          # Fluid's Operator skips an attribute given as None: the default holds
             continue
+        if spec.long:
+            op.attrs[name] = value = as_long(value)
         if value == -1 and spec.check is dtype_or_none and spec.default is None and not isinstance(value, bool):
             op.attrs[name] = value = None       # Fluid's VarType -1: "the input's dtype" (fill_any_like)
         if spec.choices and value not in spec.choices and isinstance(value, int) and not isinstance(value, bool):

@@ -43,7 +43,7 @@ def _infer_emb_grad(ctx):
                    var_type=VarType.SELECTED_ROWS if ctx.attrs["is_sparse"] else VarType.LOD_TENSOR)
 
 
-_EMB_ATTRS = {"combiner": Attr("sum", choices=("sum",)), "padding_idx": -1, "grad_inplace": False,
+_EMB_ATTRS = {"combiner": Attr("sum", choices=("sum",)), "padding_idx": Attr(-1, long=True), "grad_inplace": False,
               "is_sparse": False, "@ALL_KERNELS_MUST_COMPUTE_RUNTIME_SHAPE@": True}
 register("fused_embedding_seq_pool", kernel_module="sequence_fused", inputs=["W", "Ids"], outputs=["Out"],
          attrs=_EMB_ATTRS, infer=_infer_emb, grad=_grad_emb, grad_reads=("W", "Ids"), lod="drop", needs_lod=True,

@@ -317,8 +317,9 @@ def top_k_grad(ins, attrs):
 
 
 def arg_dtype(attrs):
-    """arg_max / arg_min's Out dtype: the dtype attribute (a VarType code or a name), -1: int64."""
-    return np.dtype(np.int64 if attrs.get("dtype", -1) == -1 else convert_dtype(attrs["dtype"]))
+    """arg_max / arg_min's Out dtype: the dtype attribute (a VarType code or a name), any code < 0: int64."""
+    dtype = attrs.get("dtype", -1)
+    return np.dtype(np.int64 if isinstance(dtype, int) and dtype < 0 else convert_dtype(dtype))
 
 
 def _arg(fn):
