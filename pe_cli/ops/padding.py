@@ -52,6 +52,8 @@ def _infer_pad2d(ctx):
     out = list(x)
     out[h] = x[h] + pads[0] + pads[1] if x[h] >= 0 else -1
     out[w] = x[w] + pads[2] + pads[3] if x[w] >= 0 else -1
+    if (x[h] >= 0 and out[h] < 1) or (x[w] >= 0 and out[w] < 1):
+        ctx.fail(f"paddings {pads} leave no output of X {fmt_shape(x)} (each padded size must be >= 1)")
     ctx.set_output("Out", out, ctx.dtype("X"))
 
 
@@ -61,15 +63,19 @@ def _grad_pad2d(g):
          g.attrs)
 
 
-_PAD2D_ATTRS = {"paddings": Attr(lambda: [0, 0, 0, 0], _nonneg_list, "[top, bottom, left, right], ints >= 0"),
-                "mode": Attr("constant", choices=("constant", "reflect", "edge")), "pad_value": 0.0,
-                "data_format": Attr("NCHW", choices=("NCHW", "NHWC"))}
+# Fluid's kernel reads mode and data_format unchecked: reflect, edge, else constant; NCHW, else
+# channels last (its NHWC); a negative padding crops (checked at run time against the Paddings tensor)
+_PAD2D_ATTRS = {"paddings": Attr(lambda: [0, 0, 0, 0], int_list, "[top, bottom, left, right], ints (< 0 crops)"),
+                "mode": Attr("constant", lambda v: isinstance(v, str), "a string: reflect, edge, else constant"),
+                "pad_value": 0.0,
+                "data_format": Attr("NCHW", lambda v: isinstance(v, str), "a string: NCHW, else channels last")}
 register("pad2d", kernel_module="padding", inputs=["X", "Paddings?"], outputs=["Out"], attrs=_PAD2D_ATTRS,
          infer=_infer_pad2d, grad=_grad_pad2d, grad_reads=("X", "Paddings"), attr_tensors={"Paddings": "paddings"},
-         doc="Out = the images of X padded by [top, bottom, left, right]: with pad_value (constant), "
-             "their mirror without the edge (reflect) or the edge repeated (edge). The gradient sums "
-             "Out@GRAD back onto the pixels each padded one copies. Fluid 1.8's Paddings, an int32 [4] "
-             "tensor, gives the paddings at run time.")
+         doc="Out = the images of X padded by [top, bottom, left, right]: with pad_value (constant, or any "
+             "mode other than reflect and edge, as Fluid's kernel), their mirror without the edge (reflect) or "
+             "the edge repeated (edge); a negative padding crops. data_format NCHW, any other value channels "
+             "last (Fluid's). The gradient sums Out@GRAD back onto the pixels each padded one copies. Fluid "
+             "1.8's Paddings, an int32 [4] tensor, gives the paddings at run time.")
 register("pad2d_grad", kernel_module="padding", inputs=["X", "Out@GRAD", "Paddings?"], outputs=["X@GRAD"],
          attrs=_PAD2D_ATTRS, infer=grads_like({"X@GRAD": "X"}), attr_tensors={"Paddings": "paddings"})
 
