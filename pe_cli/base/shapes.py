@@ -109,12 +109,11 @@ def unsqueeze_shape(x_shape, axes):
 # -- split and slice -------------------------------------------------------------------------------
 
 def split_sizes(x_shape, axis, num, sections):
-    """(sizes, error): split's part sizes along ``axis`` (in [0, rank)): ``num`` equal parts, or
-    ``sections`` with at most one -1 taking the rest. Sizes are -1 where X's dim is unknown."""
+    """(sizes, error): split's part sizes along ``axis`` (in [0, rank)): ``num`` equal parts (``sections``
+    then unread, as Fluid's), or ``sections`` with at most one -1 taking the rest. Sizes are -1 where X's
+    dim is unknown."""
     dim = x_shape[axis]
     sections = list(sections)
-    if num and sections:
-        return None, f"give num={num} or sections={sections}, not both"
     if not num and not sections:
         return None, "split needs num > 0 or a list of sections"
     if num:

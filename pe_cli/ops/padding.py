@@ -161,6 +161,8 @@ def _infer_crop(ctx):
         ctx.set_output("Out", out, ctx.dtype("X"))
         return
     shape = list(ctx.shape("Y")) if ctx.has_input("Y") else list(ctx.attrs["shape"])
+    if ctx.op.type == "crop_tensor":        # a size <= 0 in the attribute: X's dim less the offset (Fluid's)
+        shape = [n if n > 0 else -1 for n in shape]
     window, error = crop_window(x, shape, ctx.attrs["offsets"])
     if error:
         ctx.fail(f"cannot crop X {fmt_shape(x)}: {error}")
@@ -186,11 +188,12 @@ register("crop", kernel_module="padding", inputs=["X", "Y?", "Offsets?"], output
 register("crop_grad", kernel_module="padding", inputs=["X", "Y?", "Out@GRAD", "Offsets?"], outputs=["X@GRAD"],
          attrs=_CROP_ATTRS, infer=grads_like({"X@GRAD": "X"}), attr_tensors={"Offsets": "offsets"})
 _CROP_SLOTS = ["Shape?", "ShapeTensor*?", "Offsets?", "OffsetsTensor*?"]
-register("crop_tensor", kernel_module="padding", kernel="crop", inputs=["X"] + _CROP_SLOTS, outputs=["Out"],
+register("crop_tensor", kernel_module="padding", inputs=["X"] + _CROP_SLOTS, outputs=["Out"],
          attrs=_CROP_ATTRS, infer=_infer_crop, grad=_grad_crop("crop_tensor_grad"),
          grad_reads=("X",) + tuple(_CROP_FROM), attr_tensors=_CROP_FROM,
-         doc="Out = the window of X at `offsets` (default 0) of `shape` (-1: X's dim less its offset); "
+         doc="Out = the window of X at `offsets` (default 0) of `shape` (-1, or any size <= 0 of the "
+             "attribute: X's dim less its offset); "
              "Fluid 1.8's Shape / Offsets (int tensors of the lists) or ShapeTensor / OffsetsTensor (one "
              "int [1] tensor per dim) give them at run time.")
-register("crop_tensor_grad", kernel_module="padding", kernel="crop_grad", inputs=["X", "Out@GRAD"] + _CROP_SLOTS,
+register("crop_tensor_grad", kernel_module="padding", inputs=["X", "Out@GRAD"] + _CROP_SLOTS,
          outputs=["X@GRAD"], attrs=_CROP_ATTRS, infer=grads_like({"X@GRAD": "X"}), attr_tensors=_CROP_FROM)

@@ -125,3 +125,9 @@ CASES += [
     OpCase("pad2d", {"X": r(1, 2, 3, 3)}, _pad2d_crop_ref("constant", 2.0),
            attrs={"paddings": [1, 0, 2, 1], "mode": "x", "pad_value": 2.0}, name="pad2d_unknown_mode_constant"),
 ]
+
+# crop_tensor's shape attribute: a size <= 0 is X's dim less the offset, as Fluid's kernel reads it
+CASES += [
+    OpCase("crop_tensor", {"X": r(3, 4, 5)}, lambda i, a: {"Out": i["X"][1:, :, 2:]},
+           attrs={"shape": [0, -2, 0], "offsets": [1, 0, 2]}, grad=("X",), name="crop_tensor_nonpositive_shape"),
+]

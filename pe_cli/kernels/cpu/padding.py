@@ -148,3 +148,19 @@ def crop_grad(ins, attrs):
     dx = np.zeros(x.shape, dtype=x.dtype)
     dx[tuple(slice(o, o + n) for o, n in zip(offsets, out))] = ins["Out@GRAD"]
     return {"X@GRAD": dx}
+
+
+def crop_tensor_attrs(ins, attrs):
+    """crop_tensor's attributes as its kernel reads them: a size <= 0 of the shape attribute is -1 (X's dim
+    less the offset), as Fluid's run-time shape inference leaves it; a Shape / ShapeTensor's are as given."""
+    if "Shape" in ins or ins.get("ShapeTensor"):
+        return attrs
+    return dict(attrs, shape=[n if n > 0 else -1 for n in attrs["shape"]])
+
+
+def crop_tensor(ins, attrs):
+    return crop(ins, crop_tensor_attrs(ins, attrs))
+
+
+def crop_tensor_grad(ins, attrs):
+    return crop_grad(ins, crop_tensor_attrs(ins, attrs))
