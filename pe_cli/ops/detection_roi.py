@@ -106,15 +106,19 @@ def _infer_deform(ctx):
     if len(rois) != 2 or rois[1] not in (4, -1):
         ctx.fail(f"ROIs {fmt_shape(rois)} must be [num_rois, 4] (x1, y1, x2, y2)")
     od, (gh, gw) = a["output_dim"], a["group_size"]
-    if x[1] >= 0 and x[1] != od * gh * gw:
+    # Fluid's kernel reads channel (k * group_h + gi) * group_w + gj of the roi's image, Trans flat as [R,
+    # classes, 2, part_size...]: more channels, or a larger Trans, are read as it reads them; fewer it reads
+    # past the image (or Trans)
+    if x[1] >= 0 and x[1] < od * gh * gw:
         ctx.fail(f"Input has {x[1]} channels; it needs output_dim * group_size = {od} * {gh} * {gw} = {od * gh * gw}")
     if not a["no_trans"]:
         if not ctx.has_input("Trans"):
             ctx.fail("Trans is needed unless no_trans")
         t = ctx.shape("Trans")
-        if len(t) != 4 or (t[1] >= 0 and (t[1] % 2 or od % (t[1] // 2))) or list(t[2:]) != list(a["part_size"]):
+        if len(t) != 4 or (t[1] >= 0 and (t[1] % 2 or od % (t[1] // 2))) or \
+                any(d >= 0 and d < p for d, p in zip(t[2:], a["part_size"])):
             ctx.fail(f"Trans {fmt_shape(t)} must be [num_rois, 2 * classes, part_size...] = [R, 2 * classes, "
-                     f"{a['part_size'][0]}, {a['part_size'][1]}], classes dividing output_dim={od}")
+                     f">= {a['part_size'][0]}, >= {a['part_size'][1]}], classes dividing output_dim={od}")
     shape = [rois[0], od, a["pooled_height"], a["pooled_width"]]
     ctx.set_output("Output", shape, ctx.dtype("Input"), lod_level=0)
     ctx.set_output("TopCount", shape, ctx.dtype("Input"), lod_level=0)
