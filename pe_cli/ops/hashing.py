@@ -15,7 +15,9 @@ def _infer(ctx):
 
 register("hash", kernel_module="hashing", inputs=["X"], outputs=["Out"], infer=_infer,
          attrs={"num_hash": Attr(1, lambda v: is_int(v) and v > 0, "an int > 0"),
-                "mod_by": Attr(100000, lambda v: is_int(v) and v > 0, "an int > 0", long=True),
+                # Fluid's uint64 hash % int64 mod_by: a negative mod_by works as its uint64 (-1: the hash itself)
+                "mod_by": Attr(100000, lambda v: is_int(v) and v != 0, "an int != 0", long=True),
                 **backend_attrs("@ALL_KERNELS_MUST_COMPUTE_RUNTIME_SHAPE@")},
          doc="Out[i, k, 0] = XXH64(the bytes of row i of X, seed k) % mod_by for k < num_hash, of X's dtype "
-             "(as Fluid's op, which hashes the row's bytes in X's own int width). No gradient.")
+             "(as Fluid's op, which hashes the row's bytes in X's own int width, and takes the uint64 of a "
+             "negative mod_by). No gradient.")
