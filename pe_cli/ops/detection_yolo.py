@@ -47,7 +47,7 @@ def _infer_grad(ctx):
 _ATTRS = {"anchors": Attr(lambda: [], int_list, "a list of ints"),
           "anchor_mask": Attr(lambda: [], int_list, "a list of ints"),
           "class_num": Attr(1, lambda v: is_int(v) and v > 0, "an int > 0"),
-          "ignore_thresh": 0.7, "downsample_ratio": Attr(32, lambda v: is_int(v) and v > 0, "an int > 0"),
+          "ignore_thresh": 0.7, "downsample_ratio": Attr(32, is_int, "an int"),
           "use_label_smooth": True, "scale_x_y": 1.0}
 register("yolov3_loss", kernel_module="detection_yolo", inputs=["X", "GTBox", "GTLabel", "GTScore?"],
          outputs=["Loss", "ObjectnessMask", "GTMatchMask"], attrs=_ATTRS, infer=_infer, grad=_grad,
@@ -81,8 +81,10 @@ def _infer_yolo(ctx):
 register("yolo_box", kernel_module="detection_yolo", inputs=["X", "ImgSize"], outputs=["Boxes", "Scores"],
          attrs={"anchors": Attr([], int_list, "ints: width, height pairs"),
                 "class_num": Attr(1, lambda v: v > 0, "> 0"), "conf_thresh": 0.01,
-                "downsample_ratio": Attr(32, lambda v: v > 0, "> 0"), "clip_bbox": True,
+                "downsample_ratio": Attr(32, is_int, "an int"), "clip_bbox": True,
                 "scale_x_y": 1.0},
          infer=_infer_yolo, lod="drop",
-         doc="Per anchor and cell of X: the box (xmin, ymin, xmax, ymax) in ImgSize's pixels and the class "
-             "scores (objectness times each class's sigmoid); zeros where the objectness is below conf_thresh.")
+         doc="Per anchor and cell of X: the box (xmin, ymin, xmax, ymax) in ImgSize's pixels (centres on a grid "
+             "of X's height along both axes, sizes over downsample_ratio * height, as Fluid's kernel computes "
+             "them) and the class scores (objectness times each class's sigmoid); zeros where the objectness "
+             "is below conf_thresh.")
