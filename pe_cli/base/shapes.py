@@ -176,7 +176,7 @@ def conv_paddings(paddings, algorithm, in_hw, ksize, strides, dilations):
     [h, w], or two, [t, b, l, r]); VALID pads nothing;
     SAME pads so that out = ceil(in / stride) and (as Paddle does) uses dilation 1."""
     if algorithm == "VALID":
-        return [0, 0] * len(in_hw), list(dilations)
+        return [0, 0] * len(in_hw), list(dilations)[:len(in_hw)]
     if algorithm == "SAME":
         pads = []
         for size, k, s in zip(in_hw, ksize, strides):
@@ -190,14 +190,16 @@ def conv_paddings(paddings, algorithm, in_hw, ksize, strides, dilations):
     p = list(paddings)
     if len(p) == len(in_hw):       # one padding per dim: the same before and after
         p = [v for pad in p for v in (pad, pad)]
-    return p, list(dilations)
+    return p, list(dilations)[:len(in_hw)]          # Fluid reads one dilation per dim, the first ones
 
 
 def conv_out_size(size, k, pad_before, pad_after, stride, dilation):
-    """Output length along one dim (-1 when the input length is unknown)."""
+    """Output length along one dim (-1 when the input length is unknown), Fluid's: its C++ division rounds
+    toward zero (an extent past the padded input by less than a stride still gives one output)."""
     if size is None or size < 0:
         return -1
-    return (size + pad_before + pad_after - (dilation * (k - 1) + 1)) // stride + 1
+    span = size + pad_before + pad_after - (dilation * (k - 1) + 1)
+    return (span // stride if span >= 0 else -(-span // stride)) + 1
 
 
 def unfold_blocks(x_shape, attrs):

@@ -5,21 +5,15 @@ kd, kh, kw] in both; groups, strides, dilations, and paddings explicit (3 or 6 i
 gradient's computation, its input gradient conv3d, its filter gradient conv3d's with the roles swapped.
 Each has one grad op computing the gradients asked for (Input@GRAD, Filter@GRAD), as Fluid's."""
 from ..base.shapes import conv_paddings, conv_out_size, fmt_shape, is_known
-from .convolution import PADDING_ALGORITHM, layout_attr
+from .convolution import PADDING_ALGORITHM, _ints, layout_attr
 from .define import Attr, backend_attrs, grad_of_bilinear_grad, register
-
-
-def _ints(n, lo, counts=None):
-    def check(v):
-        return isinstance(v, (list, tuple)) and len(v) in (counts or (n,)) and all(
-            isinstance(x, int) and not isinstance(x, bool) and x >= lo for x in v)
-    return check
 
 
 _ATTRS = {
     "strides": Attr([1, 1, 1], _ints(3, 1), "a list of 3 ints >= 1"),
-    "paddings": Attr([0, 0, 0], _ints(3, 0, (3, 6)), "a list of 3 or 6 ints >= 0"),
-    "dilations": Attr([1, 1, 1], _ints(3, 1), "a list of 3 ints >= 1"),
+    # any signs, as Fluid's vol2col reads them (conv2d's PADDINGS and DILATIONS)
+    "paddings": Attr([0, 0, 0], _ints(3, None, (3, 6)), "a list of 3 or 6 ints (< 0 crops)"),
+    "dilations": Attr([1, 1, 1], _ints(3, None, at_least=True), "a list of 3 (or more: the first 3 read) ints"),
     "groups": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1"),
     "padding_algorithm": PADDING_ALGORITHM,
     # Fluid's conv3d_transpose layer writes NCHW / NHWC for 5-D values
