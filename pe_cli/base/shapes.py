@@ -235,10 +235,17 @@ def conv_mismatch(x_shape, w_shape, groups, pads, dil, out_hw):
 
 
 def pool_out_size(size, k, pad_before, pad_after, stride, ceil_mode):
+    """Fluid's PoolOutputSize: its C++ division rounds toward zero."""
     if size is None or size < 0:
         return -1
-    span = size + pad_before + pad_after - k
-    return (span + stride - 1) // stride + 1 if ceil_mode else span // stride + 1
+    span = size + pad_before + pad_after - k + (stride - 1 if ceil_mode else 0)
+    return (span // stride if span >= 0 else -(-span // stride)) + 1
+
+
+def adaptive_size(attrs, in_sizes):
+    """An adaptive pooling's output size: ksize, or the input's own with global_pooling (Fluid sets ksize to
+    the input's size first)."""
+    return list(in_sizes) if attrs["global_pooling"] else list(attrs["ksize"])
 
 
 def pool_geometry(attrs, in_hw):
@@ -337,7 +344,7 @@ def pool3d_geometry(attrs, in_dhw):
 def pool3d_out(attrs, in_dhw):
     """[out_d, out_h, out_w] of pool3d (adaptive: ksize itself)."""
     if attrs["adaptive"]:
-        return list(attrs["ksize"])
+        return adaptive_size(attrs, in_dhw)
     ksize, strides, pads = pool3d_geometry(attrs, in_dhw)
     return [pool_out_size(in_dhw[i], ksize[i], pads[2 * i], pads[2 * i + 1], strides[i], attrs["ceil_mode"])
             for i in range(3)]
@@ -375,10 +382,11 @@ def conv_transpose_geometry(x_shape, w_shape, attrs):
 
 def mask_pool_out(in_dims, attrs):
     """max_pool2d/3d_with_index's output size per dim (-1 where the input's is unknown): 1 for global
-    pooling, ksize when adaptive, else (in + 2 * padding - ksize) // stride + 1 (no ceil_mode)."""
+    pooling, ksize when adaptive, else (in + 2 * padding - ksize) / stride + 1 (no ceil_mode; Fluid's C++
+    division, toward zero)."""
     if attrs["global_pooling"] or attrs["adaptive"]:
         return [1] * len(in_dims) if attrs["global_pooling"] else list(attrs["ksize"])
-    return [-1 if d is None or d < 0 else (d + 2 * p - k) // s + 1
+    return [-1 if d is None or d < 0 else pool_out_size(d, k, p, p, s, False)
             for d, k, s, p in zip(in_dims, attrs["ksize"], attrs["strides"], attrs["paddings"])]
 
 

@@ -126,7 +126,7 @@ class PoolGeometry:
     """pool2d's geometry from the shape of X and the op's attributes (checked); the numpy paths'
     slices."""
 
-    __slots__ = ("kh", "kw", "sh", "sw", "pads", "ho", "wo", "extent")
+    __slots__ = ("kh", "kw", "sh", "sw", "pads", "ho", "wo", "extent", "regular")
 
     def __init__(self, x_shape, attrs):
         h, w = x_shape[2:]
@@ -139,6 +139,10 @@ class PoolGeometry:
         if self.ho <= 0 or self.wo <= 0:
             raise PeError(f"pool window {ksize} (paddings {self.pads}) does not fit input {list(x_shape)}")
         self.extent = ((self.ho - 1) * self.sh + self.kh, (self.wo - 1) * self.sw + self.kw)
+        # the windows the fast kernels take: each of ksize >= 1, paddings in [0, ksize), none empty; Fluid runs
+        # any other (kernels/cpu/pooling.py pools them as its loops do)
+        self.regular = min(ksize) >= 1 and all(0 <= p < k for p, k in zip(self.pads, (self.kh, self.kh, self.kw, self.kw))) \
+            and all((o - 1) * s - p < n for o, s, p, n in ((self.ho, self.sh, self.pads[0], h), (self.wo, self.sw, self.pads[2], w)))
 
     def is_2x2_inside(self, x_shape):
         """2x2 windows at stride 2, none reaching outside the input: the unrolled loops apply."""
