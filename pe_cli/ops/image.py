@@ -272,9 +272,11 @@ register("grid_sampler_grad", kernel_module="image", inputs=["X", "Grid", "Outpu
 
 def _infer_unfold(ctx):
     x, a = _four_d(ctx), ctx.attrs
-    for key, n in (("kernel_sizes", 2), ("strides", 2), ("paddings", 4), ("dilations", 2)):
-        if len(a[key]) != n or min(a[key]) < (0 if key == "paddings" else 1):
-            ctx.fail(f"{key}={a[key]} must be {n} ints, " + ("each >= 0" if key == "paddings" else "each > 0"))
+    # paddings and dilations of any sign, as Fluid's im2col reads them (a tap outside X reads 0); a kernel
+    # size below 1 leaves its columns unwritten in Fluid, strides below 1 divide by them
+    for key, n, lo in (("kernel_sizes", 2, 1), ("strides", 2, 1), ("paddings", 4, None), ("dilations", 2, None)):
+        if len(a[key]) != n or (lo is not None and min(a[key]) < lo):
+            ctx.fail(f"{key}={a[key]} must be {n} ints" + (f", each >= {lo}" if lo is not None else ""))
     oh, ow = unfold_blocks(x, a)
     if oh == 0 or ow == 0 or min(oh, ow) < -1:
         ctx.fail(f"X {fmt_shape(x)} with kernel_sizes {a['kernel_sizes']}, paddings {a['paddings']} and dilations "
@@ -294,7 +296,8 @@ register("unfold", kernel_module="image", inputs=["X"], outputs=["Y"], attrs=_UN
          grad=_grad_unfold, grad_reads=("X",), lod="drop",
          doc="Y [N, C * kh * kw, L]: each of the L = out_h * out_w sliding kh x kw blocks of X [N, C, H, W] (padded "
              "by paddings: up, left, down, right; its taps dilations apart, blocks strides apart) as a column, "
-             "in the order (channel, kernel row, kernel column). The gradient adds each column back (col2im).")
+             "in the order (channel, kernel row, kernel column); any signs of paddings and dilations read as "
+             "Fluid's im2col reads them (0 outside X). The gradient adds each column back (col2im).")
 register("unfold_grad", kernel_module="image", inputs=["X", "Y@GRAD"], outputs=["X@GRAD"], attrs=_UNFOLD_ATTRS,
          infer=grads_like({"X@GRAD": "X"}))
 
