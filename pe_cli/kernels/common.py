@@ -303,6 +303,24 @@ def matmul_v1_attrs(attrs):
             "_vector_transpose": False}
 
 
+def matmul_fused_out(attrs, out_shape):
+    """matmul's Out shape under Fluid's oneDNN fuse of a transpose and a reshape into it (fused_transpose_Out
+    and fused_reshape_Out both set, as its inference pass writes them): the product's [B, H, M, N] permuted
+    by fused_transpose_Out ([0, 2, 1, 3], the one Fluid takes), then reshaped to fused_reshape_Out (3 dims;
+    0 copies the permuted dim, -1 the rest). None when not fused; an error string when the fuse does not fit."""
+    perm, shape = list(attrs.get("fused_transpose_Out") or []), list(attrs.get("fused_reshape_Out") or [])
+    if not perm or not shape:
+        return None
+    if perm != [0, 2, 1, 3] or len(shape) != 3 or len(out_shape) != 4:
+        return (f"fused_transpose_Out {perm} must be [0, 2, 1, 3] and fused_reshape_Out {shape} 3 dims (Fluid's "
+                f"fuse), over a 4-D product, not {list(out_shape)}")
+    moved = [out_shape[i] for i in perm]
+    out = [moved[i] if s == 0 else s for i, s in enumerate(shape)]
+    if out.count(-1) == 1 and min(out_shape) >= 0:
+        out[out.index(-1)] = math.prod(out_shape) // max(1, -math.prod(out))
+    return out
+
+
 def matmul_flag(attrs, is_x, ndim):
     """Whether matmul transposes its X (``is_x``) or Y operand of rank ``ndim``: its flag, and for a 1-D
     one (made a row X or a column Y) only in Fluid 1.8's matmul (not matmul_v2)."""

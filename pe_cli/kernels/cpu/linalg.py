@@ -11,7 +11,7 @@ import numpy as np
 from ..common import matmul_flag, matmul_v1_attrs
 from ...base.errors import PeError
 from . import _cblas, _replicas, threads
-from ._matmul_forms import matmul_heads as _matmul_heads
+from ._matmul_forms import fused_output, matmul_heads as _matmul_heads, product_grad
 from ._numba import is_float, lazy, loop_or, parallel_threads, twin
 from .elementwise import unbroadcast
 
@@ -237,14 +237,15 @@ def matmul(ins, attrs):
         out = out.reshape(out.shape[:-2] + out.shape[-1:])
     if y.ndim == 1 and out.shape[-1] == 1:
         out = out.reshape(out.shape[:-1])
-    return {"Out": out.reshape(out.shape or (1,)).astype(x.dtype, copy=False)}
+    return {"Out": fused_output(out.reshape(out.shape or (1,)).astype(x.dtype, copy=False), attrs)}
 
 
-def _matmul_dout(xm, ym, dout, alpha):
-    """Out@GRAD as [..., M, N] (the dims a 1-D input dropped put back), times alpha."""
-    batch = np.broadcast_shapes(xm.shape[:-2], ym.shape[:-2])
-    d = dout.reshape(batch + (xm.shape[-2], ym.shape[-1]))
-    return d * d.dtype.type(alpha) if alpha != 1.0 else d
+def _matmul_dout(xm, ym, dout, attrs):
+    """Out@GRAD as [..., M, N] (the dims a 1-D input dropped put back; a fused Out's transpose undone),
+    times alpha."""
+    shape = np.broadcast_shapes(xm.shape[:-2], ym.shape[:-2]) + (xm.shape[-2], ym.shape[-1])
+    d = product_grad(dout, attrs, shape).reshape(shape)
+    return d * d.dtype.type(attrs["alpha"]) if attrs["alpha"] != 1.0 else d
 
 
 def matmul_v2(ins, attrs):
@@ -256,7 +257,7 @@ def matmul_grad_x(ins, attrs):
     if attrs.get("head_number", 1) > 1:
         return {"X@GRAD": _matmul_heads(ins, attrs, "X", _matmul_operands(x, y, attrs))}
     xm, ym = _matmul_operands(x, y, attrs)
-    d = _matmul_dout(xm, ym, dout, attrs["alpha"])
+    d = _matmul_dout(xm, ym, dout, attrs)
     dxm = unbroadcast(_product(d, ym, trans_b=True), xm.shape)   # d(Out)/d(xm): [..., M, K]
     if x.ndim > 1 and attrs["transpose_X"]:
         dxm = np.swapaxes(dxm, -1, -2)
@@ -268,7 +269,7 @@ def matmul_grad_y(ins, attrs):
     if attrs.get("head_number", 1) > 1:
         return {"Y@GRAD": _matmul_heads(ins, attrs, "Y", _matmul_operands(x, y, attrs))}
     xm, ym = _matmul_operands(x, y, attrs)
-    d = _matmul_dout(xm, ym, dout, attrs["alpha"])
+    d = _matmul_dout(xm, ym, dout, attrs)
     if ym.ndim == 2 and xm.ndim > 2 and xm.size and d.size:     # the sum over X's leading dims: one GEMM
         dym = _product(xm.reshape(-1, xm.shape[-1]), d.reshape(-1, d.shape[-1]), trans_a=True)
     else:
