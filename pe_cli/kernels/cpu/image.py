@@ -326,7 +326,7 @@ def grid_sampler_grad(ins, attrs):
 
 # -- unfold (im2col) ---------------------------------------------------------------------------------
 
-def _taps(x_shape, attrs):
+def _unfold_taps(x_shape, attrs):
     """(rows [kh, out_h], columns [kw, out_w]): the X row and column each kernel tap reads for each block, as
     Fluid's im2col reads them whatever the paddings' and dilations' signs (o * stride - padding + tap *
     dilation); X's size (a zero row or column appended) where that falls outside X."""
@@ -339,7 +339,7 @@ def _taps(x_shape, attrs):
     return np.where((rows >= 0) & (rows < h), rows, h), np.where((cols >= 0) & (cols < w), cols, w)
 
 
-def _at(rows, cols):
+def _unfold_at(rows, cols):
     """The index of the taps' elements [N, C, kh, kw, out_h, out_w] in the zero-extended X."""
     return (slice(None), slice(None), rows[:, None, :, None], cols[None, :, None, :])
 
@@ -347,17 +347,17 @@ def _at(rows, cols):
 def unfold(ins, attrs):
     x = np.asarray(ins["X"])
     n, c = x.shape[:2]
-    rows, cols = _taps(x.shape, attrs)
+    rows, cols = _unfold_taps(x.shape, attrs)
     padded = np.pad(x, ((0, 0), (0, 0), (0, 1), (0, 1)))
-    return {"Y": np.ascontiguousarray(padded[_at(rows, cols)]).reshape(n, c * rows.shape[0] * cols.shape[0], -1)}
+    return {"Y": np.ascontiguousarray(padded[_unfold_at(rows, cols)]).reshape(n, c * rows.shape[0] * cols.shape[0], -1)}
 
 
 def unfold_grad(ins, attrs):
     x, dy = ins["X"], np.asarray(ins["Y@GRAD"])
     n, c, h, w = x.shape
-    rows, cols = _taps(x.shape, attrs)
+    rows, cols = _unfold_taps(x.shape, attrs)
     dxp = np.zeros((n, c, h + 1, w + 1), dtype=dy.dtype)
-    np.add.at(dxp, _at(rows, cols), dy.reshape(n, c, rows.shape[0], cols.shape[0], rows.shape[1], cols.shape[1]))
+    np.add.at(dxp, _unfold_at(rows, cols), dy.reshape(n, c, rows.shape[0], cols.shape[0], rows.shape[1], cols.shape[1]))
     return {"X@GRAD": np.ascontiguousarray(dxp[:, :, :h, :w])}
 
 
