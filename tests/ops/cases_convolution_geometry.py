@@ -1,9 +1,9 @@
-"""Op cases for convolutions of the geometry Fluid 1.8 runs unchecked: negative paddings, dilations of 0 or
-below, dilation lists longer than the spatial dims (their first entries read), an output reaching past the
-padded input (Fluid's C++ division rounds its size toward zero), and conv2d_transpose groups that leave
-input channels over. The references read as Fluid's im2col / vol2col and col2im do, element by element:
-input position o * stride - pad_before + t * dilation, zero outside the input (checked against Fluid 1.8.5,
-outputs and gradients, for 30 such convolutions)."""
+"""Op cases for convolutions of the geometry Fluid 1.8 runs unchecked (conv3d's: cases_convolution3d.py):
+negative paddings, dilations of 0 or below, dilation lists longer than the spatial dims (their first entries
+read), an output reaching past the padded input (Fluid's C++ division rounds its size toward zero), and
+conv2d_transpose groups that leave input channels over. The references read as Fluid's im2col / vol2col and
+col2im do, element by element: input position o * stride - pad_before + t * dilation, zero outside the input
+(checked against Fluid 1.8.5, outputs and gradients, for 30 such convolutions)."""
 import itertools
 
 import numpy as np
@@ -68,7 +68,6 @@ def conv_transpose_ref(i, a):
 
 _G = ("Input", "Filter")
 _A2 = {"strides": [1, 1], "groups": 1, "paddings": [0, 0], "dilations": [1, 1]}
-_A3 = {"strides": [1, 1, 1], "groups": 1, "paddings": [0, 0, 0], "dilations": [1, 1, 1]}
 
 CASES = [
     OpCase("conv2d", {"Input": r(2, 3, 5, 5), "Filter": r(4, 3, 3, 3)}, conv_ref, grad=_G, name="conv2d_any_geometry",
@@ -80,8 +79,4 @@ CASES = [
     OpCase("conv2d_transpose", {"Input": r(2, 3, 3, 4), "Filter": r(3, 2, 3, 3)}, conv_transpose_ref, grad=_G,
            attrs=dict(_A2, groups=2, paddings=[-1, 1, 0, -1], dilations=[-1, 0]),
            name="conv2d_transpose_any_geometry_groups_left_over"),
-    OpCase("conv3d", {"Input": r(2, 2, 3, 4, 3), "Filter": r(3, 2, 2, 2, 2)}, conv_ref, grad=_G,
-           attrs=dict(_A3, paddings=[-1, 1, 0, 2, 1, -1], dilations=[0, -1, 1, 1]), name="conv3d_any_geometry"),
-    OpCase("conv3d_transpose", {"Input": r(2, 2, 2, 3, 2), "Filter": r(2, 3, 2, 2, 2)}, conv_transpose_ref, grad=_G,
-           attrs=dict(_A3, paddings=[-1, -1, 0], dilations=[0, -1, 2]), name="conv3d_transpose_any_geometry"),
 ]
