@@ -71,7 +71,10 @@ def gather_rows(index, n):
 
 
 def one_hot_ids(x, depth, allow_out_of_range):
-    """one_hot's X [..., 1] as int64 ids [...], checked to lie in [0, depth) unless allowed not to."""
+    """one_hot's X [..., 1] as int64 ids [...], checked to lie in [0, depth) unless allowed not to (and to end in
+    a dim of 1: Fluid builds one that ends in more, whose kernel then writes past Out)."""
+    if x.shape[-1:] != (1,):
+        raise PeError(f"one_hot: X {list(x.shape)} must end in a dim of size 1 (ids shaped [N, 1])")
     ids = x.reshape(x.shape[:-1]).astype(np.int64, copy=False)
     outside = (ids < 0) | (ids >= depth)
     if outside.any() and not allow_out_of_range:

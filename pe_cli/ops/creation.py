@@ -199,12 +199,10 @@ def _infer_linspace(ctx):
     for slot in ("Start", "Stop", "Num"):
         if list(ctx.shape(slot)) not in ([1], [-1]):
             ctx.fail(f"{slot} {fmt_shape(ctx.shape(slot))} must be of shape [1]")
-    if ctx.dtype("Num") not in ("int32", "int64"):
-        ctx.fail(f"Num is {ctx.dtype('Num')}; it takes an int32 count")
     ctx.set_output("Out", [-1], ctx.dtype("Start"))
 
 
-register("linspace", kernel_module="creation", inputs=["Start", "Stop", "Num"], outputs=["Out"],
+register("linspace", kernel_module="creation", inputs=["Start", "Stop", "Num"], outputs=["Out"], run_dtypes={"Num": ("int32", "int64")},
          infer=_infer_linspace, lod="drop",
          doc="Out = Num evenly spaced values from Start to Stop, both included (tensors of shape [1]), in Start's "
              "dtype: on the CPU start, start + step, ... summed one step at a time (Fluid's CPU kernel), on a GPU "

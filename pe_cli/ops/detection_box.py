@@ -125,7 +125,7 @@ register("anchor_generator", kernel_module="detection_box", inputs=["Input"], ou
 
 def _boxes(ctx, slot):
     shape = ctx.shape(slot)
-    if len(shape) != 2 or shape[1] != 4:
+    if len(shape) != 2 or shape[1] not in (4, -1):
         ctx.fail(f"{slot} {fmt_shape(shape)} must be boxes [N, 4] (xmin, ymin, xmax, ymax)")
     return shape
 
@@ -156,11 +156,11 @@ def _infer_box_coder(ctx):
     elif a["variance"] and len(a["variance"]) != 4:
         ctx.fail(f"variance {list(a['variance'])} must hold 4 values")
     if a["code_type"] == "encode_center_size":
-        if len(target) != 2 or target[1] != 4:
+        if len(target) != 2 or target[1] not in (4, -1):
             ctx.fail(f"TargetBox {fmt_shape(target)} must be boxes [N, 4] to encode")
         out = [target[0], prior[0], 4]
     else:
-        if len(target) != 3 or target[2] != 4:
+        if len(target) != 3 or target[2] not in (4, -1):
             ctx.fail(f"TargetBox {fmt_shape(target)} must be [N, M, 4] to decode")
         along = target[1] if a["axis"] == 0 else target[0]
         if along >= 0 and prior[0] >= 0 and along != prior[0]:
@@ -185,9 +185,9 @@ register("box_coder", kernel_module="detection_box", inputs=["PriorBox", "PriorB
 
 def _infer_box_clip(ctx):
     shape, info = ctx.shape("Input"), ctx.shape("ImInfo")
-    if not shape or shape[-1] != 4:
+    if not shape or shape[-1] not in (4, -1):
         ctx.fail(f"Input {fmt_shape(shape)} must end in 4 (xmin, ymin, xmax, ymax)")
-    if len(info) != 2 or info[1] != 3:
+    if len(info) != 2 or info[1] not in (3, -1):
         ctx.fail(f"ImInfo {fmt_shape(info)} must be [N, 3] (height, width, scale)")
     ctx.set_output("Output", shape, ctx.dtype("Input"), lod_level=ctx.input_var("Input").lod_level)
 

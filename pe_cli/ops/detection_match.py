@@ -31,16 +31,12 @@ def _infer_assign(ctx):
         ctx.fail(f"X {fmt_shape(x)} must be 3-D [rows, P, K] with a LoD over the images")
     if len(match) != 2:
         ctx.fail(f"MatchIndices {fmt_shape(match)} must be 2-D [N, M]")
-    if ctx.dtype("MatchIndices") != "int32":
-        ctx.fail(f"MatchIndices is {ctx.dtype('MatchIndices')}; it must be int32 (bipartite_match's output)")
-    if ctx.has_input("NegIndices") and ctx.dtype("NegIndices") != "int32":
-        ctx.fail(f"NegIndices is {ctx.dtype('NegIndices')}; it must be int32")
     ctx.set_output("Out", [match[0], match[1], x[2]], ctx.dtype("X"), lod_level=0)
     ctx.set_output("OutWeight", [match[0], match[1], 1], "float32", lod_level=0)
 
 
 register("target_assign", kernel_module="detection_match", inputs=["X", "MatchIndices", "NegIndices?"],
-         outputs=["Out", "OutWeight"], attrs={"mismatch_value": 0}, infer=_infer_assign, lod="drop", needs_lod=True,
+         outputs=["Out", "OutWeight"], attrs={"mismatch_value": 0}, infer=_infer_assign, lod="drop", needs_lod=True, run_dtypes={"MatchIndices": ("int32",), "NegIndices": ("int32",)},
          doc="Out[i, j] = X[lod[i] + MatchIndices[i, j], j % P] with weight 1 where matched, else mismatch_value "
              "with weight 0; each NegIndices column of image i: mismatch_value with weight 1.")
 

@@ -10,13 +10,13 @@ from .define import Attr, fmt_shape, register
 def _infer_nms(ctx):
     boxes, scores = ctx.shape("BBoxes"), ctx.shape("Scores")
     if len(scores) == 3:
-        if len(boxes) != 3 or boxes[2] != 4:
+        if len(boxes) != 3 or boxes[2] not in (4, -1):
             ctx.fail(f"BBoxes {fmt_shape(boxes)} must be [N, M, 4] for Scores [N, C, M] (polygon boxes are not "
                      "supported)")
         if boxes[1] >= 0 and scores[2] >= 0 and boxes[1] != scores[2]:
             ctx.fail(f"BBoxes {fmt_shape(boxes)} and Scores {fmt_shape(scores)} must count the same M boxes")
     elif len(scores) == 2:
-        if len(boxes) != 3 or boxes[2] != 4:
+        if len(boxes) != 3 or boxes[2] not in (4, -1):
             ctx.fail(f"BBoxes {fmt_shape(boxes)} must be [M, C, 4] (a LoDTensor) for Scores [M, C]")
         if boxes[1] >= 0 and scores[1] >= 0 and boxes[1] != scores[1]:
             ctx.fail(f"BBoxes {fmt_shape(boxes)} and Scores {fmt_shape(scores)} must have the same C classes")
@@ -44,7 +44,7 @@ register("multiclass_nms2", kernel_module="detection_nms", inputs=["BBoxes", "Sc
 
 def _infer_matrix(ctx):
     boxes, scores = ctx.shape("BBoxes"), ctx.shape("Scores")
-    if len(scores) != 3 or len(boxes) != 3 or boxes[2] != 4:
+    if len(scores) != 3 or len(boxes) != 3 or boxes[2] not in (4, -1):
         ctx.fail(f"BBoxes {fmt_shape(boxes)} must be [N, M, 4] and Scores {fmt_shape(scores)} [N, C, M]")
     if boxes[1] >= 0 and scores[2] >= 0 and boxes[1] != scores[2]:
         ctx.fail(f"BBoxes {fmt_shape(boxes)} and Scores {fmt_shape(scores)} must count the same M boxes")
@@ -66,12 +66,12 @@ register("matrix_nms", kernel_module="detection_nms", inputs=["BBoxes", "Scores"
 
 def _infer_locality(ctx):
     boxes, scores = ctx.shape("BBoxes"), ctx.shape("Scores")
-    if len(scores) != 3 or len(boxes) != 3 or boxes[2] not in (4, 8, 16, 24, 32):
+    if len(scores) != 3 or len(boxes) != 3 or boxes[2] not in (4, 8, 16, 24, 32, -1):
         ctx.fail(f"BBoxes {fmt_shape(boxes)} must be [N, M, 4] (boxes) or [N, M, 8|16|24|32] (polygons of 4 to "
                  f"16 points) and Scores {fmt_shape(scores)} [N, C, M]")
     if boxes[1] >= 0 and scores[2] >= 0 and boxes[1] != scores[2]:
         ctx.fail(f"BBoxes {fmt_shape(boxes)} and Scores {fmt_shape(scores)} must count the same M boxes")
-    ctx.set_output("Out", [-1, boxes[2] + 2], ctx.dtype("BBoxes"), lod_level=1)
+    ctx.set_output("Out", [-1, boxes[2] + 2 if boxes[2] >= 0 else -1], ctx.dtype("BBoxes"), lod_level=1)
 
 
 register("locality_aware_nms", kernel_module="detection_nms", inputs=["BBoxes", "Scores"], outputs=["Out"],
@@ -87,7 +87,7 @@ def _infer_retinanet(ctx):
         ctx.fail(f"BBoxes ({n}), Scores ({ctx.num_inputs('Scores')}) and Anchors ({ctx.num_inputs('Anchors')}) "
                  f"must list the same FPN levels")
     for b, s, a in zip(ctx.shapes("BBoxes"), ctx.shapes("Scores"), ctx.shapes("Anchors")):
-        if len(b) != 3 or b[2] != 4 or len(s) != 3 or len(a) != 2 or a[1] != 4 or (
+        if len(b) != 3 or b[2] not in (4, -1) or len(s) != 3 or len(a) != 2 or a[1] not in (4, -1) or (
                 b[1] >= 0 and s[1] >= 0 and b[1] != s[1]):
             ctx.fail(f"each level's BBoxes {fmt_shape(b)} must be [N, M, 4], Scores {fmt_shape(s)} [N, M, C] and "
                      f"Anchors {fmt_shape(a)} [M, 4]")

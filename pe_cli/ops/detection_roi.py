@@ -21,8 +21,6 @@ def _check(ctx, counts_slot=None):
         ctx.fail(f"ROIs {fmt_shape(rois)} must be [num_rois, 4] (x1, y1, x2, y2)")
     if ctx.dtype("ROIs") not in ("float32", "float64"):
         ctx.fail(f"ROIs must be float32 or float64, not {ctx.dtype('ROIs')}")
-    if counts_slot and ctx.has_input(counts_slot) and ctx.dtype(counts_slot) not in ("int32", "int64"):
-        ctx.fail(f"{counts_slot} (rois per image) must be int32 or int64, not {ctx.dtype(counts_slot)}")
     if not ctx.attrs["spatial_scale"] > 0:
         ctx.fail(f"spatial_scale={ctx.attrs['spatial_scale']} must be > 0")
     return x, rois
@@ -91,7 +89,8 @@ for _type, _extra_in, _extra_out, _attrs, _infer, _doc in _SPECS:
     _counts = [s.rstrip("?") for s in _extra_in]
     register(_type, kernel_module="detection_roi", inputs=["X", "ROIs"] + _extra_in, outputs=["Out"] + _extra_out,
              attrs=_attrs, infer=_infer, grad=_grad_maker(tuple(_extra_out)),
-             grad_reads=tuple(["X", "ROIs"] + _counts + _extra_out), lod="drop", needs_lod=True, doc=_doc)
+             grad_reads=tuple(["X", "ROIs"] + _counts + _extra_out), lod="drop", needs_lod=True, doc=_doc,
+             run_dtypes={s: ("int32", "int64") for s in _counts if s != "RoisLod"})
     register(_type + "_grad", kernel_module="detection_roi", inputs=["X", "ROIs"] + _extra_in + _extra_out
              + ["Out@GRAD"], outputs=["X@GRAD?"], attrs=_attrs, infer=_infer_grad, lod="drop", needs_lod=True)
 

@@ -97,7 +97,7 @@ def _infer_unit_grad(ctx):
 register("gru", kernel_module="gru", inputs=["Input", "H0?", "Weight", "Bias?"],
          outputs=["BatchGate", "BatchResetHiddenPrev", "BatchHidden", "Hidden"], attrs=_GRU_ATTRS,
          infer=_infer_gru, grad=_grad_gru, grad_reads=("Input", "H0", "Weight", "Bias", "Hidden", *_BATCH_OUTPUTS),
-         needs_lod=True, traits=("optional_outputs",),
+         needs_lod=True, run_lod={"Input": None}, traits=("optional_outputs",),
          doc="GRU over each sequence of Input [T, 3D] (already projected; update, reset, candidate): "
              "u, r = gate_activation(x + h' W_ur + b), c = activation(x_c + (r h') W_c + b_c), "
              "h = u c + (1 - u) h' (origin_mode: u h' + (1 - u) c). Weight [D, 3D] holds W_ur [D, 2D] then "

@@ -129,9 +129,9 @@ def _infer_interp(ctx):
             out[ax] = -1
     elif ctx.has_input("OutSize"):
         size = ctx.shape("OutSize")
-        if ctx.dtype("OutSize") != "int32" or size not in ((len(axes),), (-1,)):
+        if size not in ((len(axes),), (-1,)):        # (its dtype, int32, is checked when the op runs)
             ctx.fail(f"OutSize must be an int32 tensor of shape [{len(axes)}] (the output's spatial size), got "
-                     f"{ctx.dtype('OutSize')} {fmt_shape(size)}")
+                     f"{fmt_shape(size)}")
         for ax in axes:
             out[ax] = -1
     else:
@@ -189,7 +189,7 @@ for _type, _doc in (
          "to X; align_mode is not used.")):
     register(_type, kernel_module="image", kernel="interp", inputs=["X", "OutSize?", "SizeTensor*?", "Scale?"],
              outputs=["Out"], attrs=_attrs(), infer=_infer_interp, grad=_grad_interp,
-             grad_reads=("OutSize", "SizeTensor", "Scale", "X"),
+             grad_reads=("OutSize", "SizeTensor", "Scale", "X"), run_dtypes={"OutSize": ("int32",)},
              doc=_doc + " (The method is interp_method's, whichever resize op carries it, as in Fluid's kernel.)"
                         " The size from SizeTensor (one int tensor per dim), else OutSize, else the Scale tensor or "
                         "`scale`, else out_h / out_w. The gradient adds Out@GRAD back with the same weights.")
@@ -199,7 +199,7 @@ for _type, _doc in (
     _v2 = _type + "_v2"
     register(_v2, kernel_module="image", kernel="interp", inputs=["X", "OutSize?", "SizeTensor*?", "Scale?"],
              outputs=["Out"], attrs=_attrs(v2=True), infer=_infer_interp, grad=_grad_interp,
-             grad_reads=("OutSize", "SizeTensor", "Scale", "X"),
+             grad_reads=("OutSize", "SizeTensor", "Scale", "X"), run_dtypes={"OutSize": ("int32",)},
              doc=f"Paddle 2.x's {_type}: the size from SizeTensor, else Scale or the `scale` list (int(in * "
                  f"scale)), then OutSize over both; a scale > 0 makes the source ratio 1 / scale. Else as {_type}.")
     register(_v2 + "_grad", kernel_module="image", kernel="interp_grad",

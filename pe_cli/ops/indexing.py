@@ -94,8 +94,6 @@ _INDEX_DTYPES = ("int32", "int64")
 
 def _infer_gather(ctx):
     x, index = ctx.shape("X"), ctx.shape("Index")
-    if ctx.dtype("Index") not in _INDEX_DTYPES:
-        ctx.fail(f"Index is {ctx.dtype('Index')}; it must be int32 or int64")
     if not (len(index) == 1 or (len(index) == 2 and index[1] in (1, -1))):
         ctx.fail(f"Index {fmt_shape(index)} must be 1-D or [N, 1] to gather rows of X {fmt_shape(x)}")
     if not x:
@@ -108,7 +106,7 @@ def _grad_gather(g):
          {"X@GRAD": g.in_grad("X")})
 
 
-register("gather", kernel_module="indexing", grad_reads=("Index", "X"),
+register("gather", kernel_module="indexing", grad_reads=("Index", "X"), run_dtypes={"Index": ("int32", "int64")},
          inputs=["X", "Index"], outputs=["Out"], attrs={"overwrite": Attr(True, choices=(False, True))},
          infer=_infer_gather, grad=_grad_gather,
          doc="Out = X[Index] (rows of X). The gradient adds Out@GRAD into the gathered rows, repeated "
@@ -124,9 +122,7 @@ def _infer_one_hot(ctx, v2=False):
         depth = -1
     elif depth is None or depth <= 0:
         ctx.fail(f"one_hot needs depth (the number of classes, > 0) or a depth_tensor, got depth={depth}")
-    if ctx.dtype("X") not in _INDEX_DTYPES:
-        ctx.fail(f"X is {ctx.dtype('X')}; one_hot takes int64 (or int32) ids")
-    if not v2 and (not x or x[-1] not in (1, -1)):
+    if not v2 and (len(x) < 2 or x[-1] == 0 or x[-1] < -1):     # Fluid's check at build time (1: when run)
         ctx.fail(f"X {fmt_shape(x)} must end in a dim of size 1 (ids shaped [N, 1])")
     ctx.set_output("Out", list(x if v2 else x[:-1]) + [depth], ctx.attrs["dtype"], lod_level=ctx.input_var("X").lod_level)
 
@@ -134,12 +130,12 @@ def _infer_one_hot(ctx, v2=False):
 _ONE_HOT_ATTRS = {"depth": Attr(-1, is_int, "an int (> 0 without depth_tensor)"),
                   "allow_out_of_range": Attr(False, choices=(False, True)),
                   "dtype": Attr("float32", dtype_or_none, "a dtype name")}
-register("one_hot", kernel_module="indexing", inputs=["X", "depth_tensor?"], outputs=["Out"], attrs=_ONE_HOT_ATTRS,
+register("one_hot", kernel_module="indexing", inputs=["X", "depth_tensor?"], outputs=["Out"], attrs=_ONE_HOT_ATTRS, run_dtypes={"X": ("int64", "int32")},
          infer=_infer_one_hot, attr_tensors={"depth_tensor": "depth"},
          doc="Out[..., j] = 1 where X[..., 0] == j, else 0: [N, 1] ids -> [N, depth]. Ids outside "
              "[0, depth) are an error, or all-zero rows with allow_out_of_range. No gradient. Fluid "
              "1.8's depth_tensor (one int) gives the depth at run time.")
-register("one_hot_v2", kernel_module="indexing", inputs=["X", "depth_tensor?"], outputs=["Out"], attrs=_ONE_HOT_ATTRS,
+register("one_hot_v2", kernel_module="indexing", inputs=["X", "depth_tensor?"], outputs=["Out"], attrs=_ONE_HOT_ATTRS, run_dtypes={"X": ("int64", "int32")},
          infer=lambda ctx: _infer_one_hot(ctx, v2=True), attr_tensors={"depth_tensor": "depth"},
          doc="fluid.one_hot's op: Out[..., j] = 1 where X[...] == j, else 0: ids of any shape S -> S + "
              "[depth] (no trailing 1 taken off). Ids outside [0, depth) are an error, or all-zero rows "
@@ -290,8 +286,6 @@ register("strided_slice_grad", kernel_module="indexing", inputs=["Input", "Out@G
 
 def _infer_scatter(ctx):
     x, ids, upd = ctx.shape("X"), ctx.shape("Ids"), ctx.shape("Updates")
-    if ctx.dtype("Ids") not in _INDEX_DTYPES:
-        ctx.fail(f"Ids is {ctx.dtype('Ids')}; it must be int32 or int64")
     if not (len(ids) == 1 or (len(ids) == 2 and ids[1] in (1, -1))):
         ctx.fail(f"Ids {fmt_shape(ids)} must be 1-D")
     if len(upd) != len(x) or any(a != b and a >= 0 and b >= 0 for a, b in zip(upd[1:], x[1:])) or (
@@ -314,7 +308,7 @@ def _infer_scatter_grad(ctx):
 
 
 _SCATTER_ATTRS = {"overwrite": Attr(True, choices=(False, True))}
-register("scatter", kernel_module="indexing", inputs=["X", "Ids", "Updates"], outputs=["Out"],
+register("scatter", kernel_module="indexing", inputs=["X", "Ids", "Updates"], outputs=["Out"], run_dtypes={"Ids": ("int32", "int64")},
          attrs=_SCATTER_ATTRS, infer=_infer_scatter, grad=_grad_scatter, grad_reads=("Ids", "Updates"),
          doc="Out = X with its rows Ids replaced by the rows of Updates (overwrite: a repeated id keeps the "
              "last), or set to the sum of their Updates rows (overwrite=False). The gradient: X's gets "
@@ -325,11 +319,12 @@ register("scatter_grad", kernel_module="indexing", inputs=["Ids", "Updates", "Ou
 
 def _infer_gather_nd(ctx):
     x, index = ctx.shape("X"), ctx.shape("Index")
-    if ctx.dtype("Index") not in _INDEX_DTYPES:
-        ctx.fail(f"Index is {ctx.dtype('Index')}; it must be int32 or int64")
-    if not index or not 0 <= index[-1] <= len(x):      # Fluid's words, which scripts match
-        ctx.fail(f"Input(Index).shape[-1] should be no greater than Input(X).rank (and known): Index "
+    if not index or index[-1] > len(x):      # Fluid's words, which scripts match
+        ctx.fail(f"Input(Index).shape[-1] should be no greater than Input(X).rank: Index "
                  f"{fmt_shape(index)}, X {fmt_shape(x)} of rank {len(x)}")
+    if index[-1] < 0:           # known when the op runs (Fluid builds it)
+        ctx.set_output("Out", list(index[:-1]) + [-1], ctx.dtype("X"))
+        return
     ctx.set_output("Out", list(index[:-1]) + list(x[index[-1]:]) or [1], ctx.dtype("X"))
 
 
@@ -338,7 +333,7 @@ def _grad_gather_nd(g):
          {"X@GRAD": g.in_grad("X")})
 
 
-register("gather_nd", kernel_module="indexing", inputs=["X", "Index"], outputs=["Out"],
+register("gather_nd", kernel_module="indexing", inputs=["X", "Index"], outputs=["Out"], run_dtypes={"Index": ("int32", "int64")},
          infer=_infer_gather_nd, grad=_grad_gather_nd, grad_reads=("Index", "X"),
          doc="Out[i...] = X[Index[i..., :]]: each row of Index's last dim (length k <= rank of X) picks an "
              "element (k = rank) or a slice of X. The gradient adds into the picked places.")

@@ -11,13 +11,16 @@ def _check_label(ctx, logits, label, soft, name="Logits"):
     if soft:
         if len(label) != len(logits) or any(a != b and a >= 0 and b >= 0 for a, b in zip(label, logits)):
             ctx.fail(f"soft_label needs Label shaped like {name} {fmt_shape(logits)}, got {fmt_shape(label)}")
-    elif len(label) != len(logits) or label[-1] != 1 or any(
+    elif len(label) != len(logits) or label[-1] not in (1, -1) or any(
             a != b and a >= 0 and b >= 0 for a, b in zip(label[:-1], logits[:-1])):
         ctx.fail(f"Label must be {fmt_shape(list(logits[:-1]) + [1])} (int64 class ids) for "
                  f"{name} {fmt_shape(logits)}, got {fmt_shape(label)}")
-    elif ctx.dtype("Label") not in ("int64", "int32"):
-        ctx.fail(f"Label {fmt_shape(label)} must hold int64 class ids for {name} {fmt_shape(logits)}, "
-                 f"got {ctx.dtype('Label')}; use soft_label=True for probabilities")
+
+
+def hard_labels(attrs):
+    """The dtypes a hard Label holds, checked when the op runs (``run_dtypes``): int64 class ids (or int32);
+    a soft one any."""
+    return None if attrs.get("soft_label") else ("int64", "int32")
 
 
 def _infer_swce(ctx):
@@ -45,7 +48,7 @@ def _grad_swce(g):
 _SWCE_ATTRS = {"soft_label": False, "ignore_index": -100, "numeric_stable_mode": True, "axis": -1,
                # Paddle 2.x's (a model it saved carries it): only Fluid's softmax-then-cross-entropy
                "use_softmax": Attr(True, choices=(True,))}
-register("softmax_with_cross_entropy", kernel_module="loss_classification",
+register("softmax_with_cross_entropy", kernel_module="loss_classification", run_dtypes={"Label": hard_labels},
          grad_reads=("Label", "Softmax"), inputs=["Logits", "Label"], outputs=["Softmax", "Loss"],
          attrs=_SWCE_ATTRS, infer=_infer_swce, grad=_grad_swce, last_axis=("Logits", "Label", "Softmax", "Loss"),
          doc="Loss = -log(softmax(Logits)[Label]) along the dim `axis` (-1: the last); Softmax is kept for the "
@@ -73,7 +76,7 @@ def _grad_cross_entropy(g):
 
 
 _CE_ATTRS = {"soft_label": False, "ignore_index": -100}
-register("cross_entropy", kernel_module="loss_classification", grad_reads=("Label", "X"),
+register("cross_entropy", kernel_module="loss_classification", grad_reads=("Label", "X"), run_dtypes={"Label": hard_labels},
          inputs=["X", "Label"], outputs=["Y"], attrs=_CE_ATTRS, infer=_infer_cross_entropy,
          grad=_grad_cross_entropy,
          doc="Y = -log(X[Label]) per row (X holds probabilities, Label int64 [.., 1]; rows with "
@@ -99,7 +102,7 @@ def _infer_cross_entropy2(ctx):
     ctx.set_output("XShape", [0] + x, ctx.dtype("X"))
 
 
-register("cross_entropy2", kernel_module="loss_classification", grad_reads=("Label", "X"),
+register("cross_entropy2", kernel_module="loss_classification", grad_reads=("Label", "X"), run_dtypes={"Label": hard_labels},
          inputs=["X", "Label"], outputs=["Y", "XShape", "MatchX"], attrs=_CE2_ATTRS,
          infer=_infer_cross_entropy2, grad=_grad_cross_entropy2,
          doc="Y = -log(X[Label]) per row, hard labels only (rows with ignore_index give 0).")

@@ -54,7 +54,7 @@ def _infer_lstm_grad(ctx):
 register("lstm", kernel_module="lstm", inputs=["Input", "H0?", "C0?", "Weight", "Bias"],
          outputs=["Hidden", "Cell", "BatchGate", "BatchCellPreAct"], attrs=_LSTM_ATTRS, infer=_infer_lstm,
          grad=_grad_lstm, grad_reads=_GRAD_SLOTS + ("Hidden", "Cell", "BatchGate", "BatchCellPreAct"),
-         needs_lod=True, traits=("optional_outputs",),
+         needs_lod=True, run_lod={"Input": None}, traits=("optional_outputs",),
          doc="LSTM over each sequence of Input [T, 4D] (already projected, gates candidate/input/forget/"
              "output): i, f = gate(x + W h + peephole * c + b), c = f c' + i cand(x + W h + b), "
              "o = gate(x + W h + W_oc c + b), h = o cell(c); is_reverse runs each sequence backwards. "

@@ -348,7 +348,7 @@ def _grad_unbind(g):
              {"axis": g.attrs["axis"]})
 
 
-register("unbind", kernel_module="manipulation", inputs=["X"], outputs=["Out*"],
+register("unbind", kernel_module="manipulation", inputs=["X"], outputs=["Out*"], grad_reads=("X",),
          attrs={"axis": Attr(0, is_int, "an int")}, infer=_infer_unbind, grad=_grad_unbind, traits=("output_counts",),
          doc="Out[i] = X's i-th slice along `axis` (that dim removed), one output per slice. With k outputs "
              "for n > k slices, as Fluid's kernel: X's first elements seen as [rows before axis, k, the "

@@ -7,7 +7,7 @@ def _infer_accuracy(ctx):
     out, idx, label = ctx.shape("Out"), ctx.shape("Indices"), ctx.shape("Label")
     if len(out) != 2 or len(idx) != 2 or any(a != b and a >= 0 and b >= 0 for a, b in zip(out, idx)):
         ctx.fail(f"Out {fmt_shape(out)} and Indices {fmt_shape(idx)} must both be [N, k] (top_k's outputs)")
-    if len(label) != 2 or label[1] != 1 or (label[0] >= 0 and idx[0] >= 0 and label[0] != idx[0]):
+    if len(label) != 2 or label[1] not in (1, -1) or (label[0] >= 0 and idx[0] >= 0 and label[0] != idx[0]):
         ctx.fail(f"Label must be [{idx[0]}, 1] (int64 class ids) for the predictions {fmt_shape(idx)}, "
                  f"got {fmt_shape(label)}")
     ctx.set_output("Accuracy", [1], "float32")
@@ -55,16 +55,13 @@ def _infer_mean_iou(ctx):
     pred, label = ctx.shape("Predictions"), ctx.shape("Labels")
     if len(pred) != len(label) or any(a != b and a >= 0 and b >= 0 for a, b in zip(pred, label)):
         ctx.fail(f"Labels {fmt_shape(label)} must have the shape of Predictions {fmt_shape(pred)}")
-    for slot in ("Predictions", "Labels"):
-        if ctx.dtype(slot) not in ("int32", "int64"):
-            ctx.fail(f"{slot} must hold int32 or int64 class ids, got {ctx.dtype(slot)}")
     n = ctx.attrs["num_classes"]
     ctx.set_output("OutMeanIou", [1], "float32")
     ctx.set_output("OutWrong", [n], "int32")
     ctx.set_output("OutCorrect", [n], "int32")
 
 
-register("mean_iou", kernel_module="metric",
+register("mean_iou", kernel_module="metric", run_dtypes={"Predictions": ("int32", "int64"), "Labels": ("int32", "int64")},
          inputs=["Predictions", "Labels", "InWrongs*?", "InCorrects*?", "InMeanIou*?"],
          outputs=["OutMeanIou", "OutWrong", "OutCorrect"], infer=_infer_mean_iou, traits=("metric",), lod="drop",
          attrs={"num_classes": Attr(None, lambda v: isinstance(v, int) and v >= 1, "an int >= 1")},
@@ -100,7 +97,7 @@ register("positive_negative_pair", kernel_module="metric",
 
 def _infer_precision_recall(ctx):
     n = ctx.attrs["class_number"]
-    if ctx.has_input("StatesInfo") and list(ctx.shape("StatesInfo")) not in ([n, 4], [-1, 4]):
+    if ctx.has_input("StatesInfo") and any(d >= 0 and d != want for d, want in zip(ctx.shape("StatesInfo"), (n, 4))):
         ctx.fail(f"StatesInfo {fmt_shape(ctx.shape('StatesInfo'))} must be [class_number, 4] = [{n}, 4]")
     ctx.set_output("BatchMetrics", [6], "float64")
     ctx.set_output("AccumMetrics", [6], "float64")

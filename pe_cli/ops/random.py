@@ -43,13 +43,11 @@ def _infer_random_crop(ctx):
     k = len(x) - len(shape)
     if not shape or k < 0 or any(n <= 0 or (d >= 0 and n > d) for n, d in zip(shape, x[k:])):
         ctx.fail(f"shape={shape} must give sizes > 0 no larger than X {fmt_shape(x)}'s last {len(shape)} dims")
-    if ctx.dtype("Seed") != "int64":
-        ctx.fail(f"Seed is {ctx.dtype('Seed')}; it must be an int64 [1] variable")
     ctx.set_output("Out", list(x[:k]) + shape, ctx.dtype("X"))
     ctx.set_output("SeedOut", [1], "int64")
 
 
-register("random_crop", kernel_module="random", inputs=["X", "Seed"], outputs=["Out", "SeedOut"],
+register("random_crop", kernel_module="random", inputs=["X", "Seed"], outputs=["Out", "SeedOut"], run_dtypes={"Seed": ("int64",)},
          attrs={"shape": Attr(list, int_list, "a list of ints > 0"), "startup_seed": Attr(0, is_int, "an int")},
          infer=_infer_random_crop, lod="drop",
          doc="Out = for each instance (X's leading dims), a window of `shape` over X's last dims at offsets "

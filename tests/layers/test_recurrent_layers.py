@@ -124,10 +124,14 @@ def test_classifier_on_two_devices_matches_one(kind, params):
 
 
 def test_dynamic_gru_on_a_plain_tensor_is_one_error():
-    with fluid.program_guard(fluid.Program(), fluid.Program()):
-        x = layers.data("x", [3 * H], dtype="float32")
-        with pytest.raises(PeError, match=r"plain tensor.*dynamic_gru"):
-            layers.dynamic_gru(x, H)
+    """Fluid builds it (its InferShape does not check the LoD) and its kernel wants the LoD when it runs."""
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        out = layers.dynamic_gru(layers.data("x", [3 * H], dtype="float32"), H)
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(startup)
+    with pytest.raises(PeError, match=r"gru: Input has no LoD; it takes sequences"):
+        exe.run(main, feed={"x": np.zeros((2, 3 * H), "float32")}, fetch_list=[out])
 
 
 def test_dynamic_gru_input_of_the_wrong_width_is_one_error():

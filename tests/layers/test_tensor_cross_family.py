@@ -101,8 +101,10 @@ def test_integer_division_and_mod_follow_fluid(prog):
     assert got_q.tolist() == [3, -3, -1] and got_m.tolist() == [1, -1, 2]
     with pytest.raises(PeError, match="integer division by zero"):
         run(prog, {"x": np.array([1, 2, 3]), "y": np.array([1, 0, 1])}, [q])
-    with pytest.raises(ShapeError, match="takes int32 or int64"):
-        layers.elementwise_floordiv(layers.data("f", [3]), layers.data("g", [3]))
+    floats = layers.elementwise_floordiv(layers.data("f", [3]), layers.data("g", [3]))     # Fluid builds it
+    with pytest.raises(PeError, match="elementwise_floordiv: X holds float32 values; it takes int32 or int64"):
+        run(prog, {"x": np.ones(3, "int64"), "y": np.ones(3, "int64"), "f": np.ones((1, 3), "float32"),
+                   "g": np.ones((1, 3), "float32")}, [floats])
 
 
 def test_reduce_prod_gradient_through_a_zero(prog):
