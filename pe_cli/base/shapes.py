@@ -350,12 +350,12 @@ def pool3d_out(attrs, in_dhw):
             for i in range(3)]
 
 
-def conv_transpose_geometry(x_shape, w_shape, attrs):
+def conv_transpose_geometry(x_shape, w_shape, attrs, check_size=True):
     """(paddings [t, b, l, r], dilations, [out_h, out_w], error or None) of conv2d_transpose on Input
     ``x_shape`` [N, C_in, H, W] with Filter ``w_shape`` [C_in, C_out/groups, kh, kw]: out = (in - 1) *
     stride - pads + dilation * (k - 1) + 1 (+ ``output_padding``, 2.x's attribute), or ``output_size``
-    when given, which must lie in [that, that + stride) (the sizes conv2d maps back to H and W).
-    Unknown dims give -1."""
+    when given, which must lie in [that, that + stride) (the sizes conv2d maps back to H and W; not checked
+    without ``check_size``: Fluid checks it when the op runs). Unknown dims give -1."""
     strides, out_size = attrs["strides"], list(attrs.get("output_size") or [])
     pads, dil = conv_paddings(attrs["paddings"], attrs["padding_algorithm"], x_shape[2:], w_shape[2:], strides,
                               attrs["dilations"])
@@ -366,7 +366,7 @@ def conv_transpose_geometry(x_shape, w_shape, attrs):
             out_hw.append(out_size[i] if out_size else -1)
             continue
         least = (size - 1) * strides[i] - pads[2 * i] - pads[2 * i + 1] + dil[i] * (w_shape[2 + i] - 1) + 1
-        if out_size and not least <= out_size[i] < least + strides[i]:
+        if check_size and out_size and not least <= out_size[i] < least + strides[i]:
             return pads, dil, out_hw, (f"output_size {out_size} must be in [{least}, {least + strides[i]}) along "
                                        f"dim {2 + i} for Input {fmt_shape(x_shape)} and Filter {fmt_shape(w_shape)}")
         if least <= 0:

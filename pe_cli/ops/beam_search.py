@@ -43,7 +43,8 @@ def _infer_gather_tree(ctx):
     ctx.set_output("Out", ids, ctx.dtype("Ids"))
 
 
-register("gather_tree", kernel_module="beam_search", lod="drop", inputs=["Ids", "Parents"], outputs=["Out"], run_dtypes={"Ids": ("int32", "int64"), "Parents": ("int32", "int64")},
+register("gather_tree", kernel_module="beam_search", lod="drop", inputs=["Ids", "Parents"], outputs=["Out"],
+         run_dtypes={"Ids": ("int32", "int64"), "Parents": ("int32", "int64")},
          infer=_infer_gather_tree,
          doc="The full sequences of a beam search from each step's selected ids and their parent beams "
              "([max_time, batch, beam] each): Out[T-1] = Ids[T-1], and going back, Out[t, b, k] = "

@@ -205,7 +205,7 @@ def _infer_transpose(ctx):
         ctx.fail(f"Input {fmt_shape(x)} has {x[1]} channels but Filter {fmt_shape(w)} is for {w[0]}")
     if _known(w[0]) and w[0] < a["groups"]:     # fewer than C_in // groups * groups take part (Fluid's kernel)
         ctx.fail(f"groups={a['groups']} is more than the {w[0]} input channels of Filter {fmt_shape(w)}")
-    _, _, out_hw, error = conv_transpose_geometry(x, w, a)
+    _, _, out_hw, error = conv_transpose_geometry(x, w, a, check_size=False)    # (output_size: the kernels')
     if error:
         ctx.fail(error)
     out_c = w[1] * a["groups"] if _known(w[1]) else -1
@@ -259,12 +259,13 @@ def _infer_deformable(ctx):
     out = [conv_out_size(x[2 + i], w[2 + i], a["paddings"][i], a["paddings"][i], a["strides"][i],
                          a["dilations"][i]) for i in range(2)]
     taps = w[2] * w[3]
-    if list(off[2:]) != out and all(d >= 0 for d in list(off[2:]) + out) or (off[1] >= 0 and off[1] != 2 * dg * taps):
+    # (Fluid compares Offset's and Mask's dims with the output's only when it runs)
+    if ctx.is_runtime and (list(off[2:]) != out or off[1] != 2 * dg * taps):
         ctx.fail(f"Offset {fmt_shape(off)} must be [N, 2 * deformable_groups * kh * kw = {2 * dg * taps}, "
                  f"{out[0]}, {out[1]}]")
-    if ctx.has_input("Mask"):
+    if ctx.is_runtime and ctx.has_input("Mask"):
         m = ctx.shape("Mask")
-        if len(m) != 4 or (m[1] >= 0 and m[1] != dg * taps):
+        if len(m) != 4 or list(m[2:]) != out or m[1] != dg * taps:
             ctx.fail(f"Mask {fmt_shape(m)} must be [N, deformable_groups * kh * kw = {dg * taps}, {out[0]}, {out[1]}]")
     ctx.set_output("Output", [x[0], w[0]] + out, ctx.dtype("Input"))
 
@@ -289,7 +290,8 @@ _DEFORM_ATTRS = {"strides": Attr(lambda: [1, 1], _pair, "2 ints"), "paddings": A
 for _type, _mask in (("deformable_conv", True), ("deformable_conv_v1", False)):
     _slots = ["Input", "Offset"] + (["Mask"] if _mask else []) + ["Filter"]
     register(_type, kernel_module="convolution", kernel="deformable_conv", inputs=_slots, outputs=["Output"],
-             attrs=_DEFORM_ATTRS, infer=_infer_deformable, grad=_grad_deformable, grad_reads=tuple(sorted(_slots)), lod="drop",
+             run_infer=True, attrs=_DEFORM_ATTRS, infer=_infer_deformable, grad=_grad_deformable,
+             grad_reads=tuple(sorted(_slots)), lod="drop",
              doc="Output[n, m, y, x] = sum over the taps (i, j) and channels c of Filter[m, c, i, j] * "
                  f"{'Mask * ' if _mask else ''}Input[n, c] sampled bilinearly (zero outside) at "
                  "(y * stride - pad + i * dilation + Offset_h, x * stride - pad + j * dilation + Offset_w), "

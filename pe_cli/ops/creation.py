@@ -202,7 +202,8 @@ def _infer_linspace(ctx):
     ctx.set_output("Out", [-1], ctx.dtype("Start"))
 
 
-register("linspace", kernel_module="creation", inputs=["Start", "Stop", "Num"], outputs=["Out"], run_dtypes={"Num": ("int32", "int64")},
+register("linspace", kernel_module="creation", inputs=["Start", "Stop", "Num"], outputs=["Out"],
+         run_dtypes={"Num": ("int32", "int64")},
          infer=_infer_linspace, lod="drop",
          doc="Out = Num evenly spaced values from Start to Stop, both included (tensors of shape [1]), in Start's "
              "dtype: on the CPU start, start + step, ... summed one step at a time (Fluid's CPU kernel), on a GPU "

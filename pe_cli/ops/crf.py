@@ -97,7 +97,8 @@ def _decoding_lod(in_lods, attrs):
 
 
 register("crf_decoding", kernel_module="crf", inputs=["Emission", "Transition", "Label?", "Length?"],
-         outputs=["ViterbiPath"], infer=_infer_decoding, lod=_decoding_lod, needs_lod=True, run_dtypes={"Label": ("int64", "int32")},
+         outputs=["ViterbiPath"], infer=_infer_decoding, lod=_decoding_lod, needs_lod=True,
+         run_dtypes={"Label": ("int64", "int32")},
          doc="The highest-scoring tag path of each sequence (Viterbi over start, emission, transition and "
              "end scores; ties keep the lowest tag). With Label: 1 where the path equals the label, else 0. "
              "Padded input (Length) gives [B, T] with 0 past each length.")

@@ -62,7 +62,8 @@ def _grad(g):
 _ATTRS = {"blank": Attr(0, lambda v: is_int(v) and v >= 0, "an int >= 0"), "norm_by_times": False}
 register("warpctc", kernel_module="ctc", inputs=["Logits", "Label", "LogitsLength?", "LabelLength?"],
          outputs=["WarpCTCGrad", "Loss"], attrs=_ATTRS, infer=_infer, grad=_grad,
-         grad_reads=("Logits", "LogitsLength", "WarpCTCGrad"), lod="drop", needs_lod=True, run_dtypes={"Label": ("int32", "int64")}, run_lod={"Logits": "LogitsLength", "Label": "LabelLength"},
+         grad_reads=("Logits", "LogitsLength", "WarpCTCGrad"), lod="drop", needs_lod=True,
+         run_dtypes={"Label": ("int32", "int64")}, run_lod={"Logits": "LogitsLength", "Label": "LabelLength"},
          doc="Loss = -log p(Label | Logits) per sequence under CTC (softmax over the classes at each step, "
              "the blank class between and around labels, repeats merged), by the forward-backward "
              "recursions in log space; WarpCTCGrad = its gradient wrt the logits (softmax - posterior), "

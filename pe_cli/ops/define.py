@@ -77,6 +77,7 @@ class OpDef:
     reads_outputs: tuple = ()   # output slots whose value before the op (if any) its kernel gets as an input
     run_dtypes: dict = field(default_factory=dict)    # slot -> the dtypes its kernels take, checked when run
     run_lod: dict = field(default_factory=dict)       # slot -> None, or the slot that stands in for its LoD
+    run_infer: bool = False     # its infer rule runs again on the values (ctx.is_runtime) before its kernel
     _kernels: dict = field(default_factory=dict)
 
     def has(self, trait):
@@ -106,7 +107,7 @@ class OpDef:
                 fn = importlib.import_module("pe_cli.kernels.layout").along_axis(fn, device, self.last_axis)
             if self.attr_tensors:
                 fn = importlib.import_module("pe_cli.kernels.tensor_attrs").from_tensors(fn, device, self.attr_tensors)
-            if self.run_dtypes or self.run_lod:
+            if self.run_dtypes or self.run_lod or self.run_infer:
                 fn = importlib.import_module("pe_cli.kernels.run_checks").checked(fn, self)
             self._kernels[(device, blocked)] = fn
         return fn
@@ -165,7 +166,7 @@ LOD_RULES = ("keep", "drop")
 def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, grad=None, grad_reads=(),
              kernel=None, needs_rng=False, doc="", traits=(), lod="keep", needs_lod=False, inplace=(),
              channels_last=(), blocked=None, no_need_buffer=(), attr_tensors=None, last_axis=(), reads_outputs=(),
-             run_dtypes=None, run_lod=None):
+             run_dtypes=None, run_lod=None, run_infer=False):
     """Registers an op type. Called at import time of the module that defines the op.
 
     ``kernel_module``: its kernels are in ``pe_cli/kernels/<device>/<kernel_module>.py``; ``kernel``:
@@ -189,7 +190,9 @@ def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, gr
     and a block op's inputs list it (layers/control_flow.block_io). ``run_dtypes`` {slot: dtypes} and
     ``run_lod`` {slot: None or the slot that gives lengths instead}: what Fluid checks when the op runs, not
     when it is built (a declared dtype or lod_level is no fact yet): the values' dtypes and LoD, checked
-    before the kernel (pe_cli/kernels/run_checks.py; ``run_lod`` needs ``needs_lod``)."""
+    before the kernel (pe_cli/kernels/run_checks.py; ``run_lod`` needs ``needs_lod``). ``run_infer``: the
+    infer rule runs again on the values' shapes before the kernel, ``ctx.is_runtime`` true, for the checks
+    Fluid's InferShape makes only under ``ctx->IsRuntime()``."""
     if type in _REGISTRY:
         raise RuntimeError(f"op '{type}' is registered twice")
     unknown = set(traits) - set(TRAITS)
@@ -215,7 +218,7 @@ def register(type, *, kernel_module, inputs, outputs, attrs=None, infer=None, gr
                   attrs, infer, grad, kernel_module, kernel or type, needs_rng, doc, frozenset(traits),
                   tuple(grad_reads), lod, needs_lod, tuple(inplace), tuple(channels_last), blocked,
                   tuple(no_need_buffer), dict(attr_tensors or {}), tuple(last_axis), tuple(reads_outputs),
-                  dict(run_dtypes or {}), dict(run_lod or {}))
+                  dict(run_dtypes or {}), dict(run_lod or {}), run_infer)
     _REGISTRY[type] = opdef
     return opdef
 

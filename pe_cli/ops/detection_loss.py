@@ -21,7 +21,8 @@ def _grad_focal(g):
          {"gamma": g.attrs["gamma"], "alpha": g.attrs["alpha"]})
 
 
-register("sigmoid_focal_loss", kernel_module="detection_loss", inputs=["X", "Label", "FgNum"], outputs=["Out"], run_dtypes={"Label": ("int32",), "FgNum": ("int32",)},
+register("sigmoid_focal_loss", kernel_module="detection_loss", inputs=["X", "Label", "FgNum"], outputs=["Out"],
+         run_dtypes={"Label": ("int32",), "FgNum": ("int32",)},
          attrs={"gamma": 2.0, "alpha": 0.25}, infer=_infer_focal, grad=_grad_focal,
          grad_reads=("X", "Label", "FgNum"), lod="drop",
          doc="Out[i, d] = the focal loss of class d + 1 for sample i (Label 0: background, -1: ignored), "

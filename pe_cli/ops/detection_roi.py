@@ -17,7 +17,8 @@ def _check(ctx, counts_slot=None):
     x, rois = ctx.shape("X"), ctx.shape("ROIs")
     if len(x) != 4:
         ctx.fail(f"X {fmt_shape(x)} must be 4-D [N, C, H, W]")
-    if len(rois) != 2 or rois[1] not in (4, -1):
+    width_at_run = ctx.opdef.type == "roi_align"        # (Fluid's roi_align checks the width when it runs)
+    if len(rois) != 2 or rois[1] not in (4, -1) and (ctx.is_runtime or not width_at_run):
         ctx.fail(f"ROIs {fmt_shape(rois)} must be [num_rois, 4] (x1, y1, x2, y2)")
     if ctx.dtype("ROIs") not in ("float32", "float64"):
         ctx.fail(f"ROIs must be float32 or float64, not {ctx.dtype('ROIs')}")
@@ -90,7 +91,7 @@ for _type, _extra_in, _extra_out, _attrs, _infer, _doc in _SPECS:
     register(_type, kernel_module="detection_roi", inputs=["X", "ROIs"] + _extra_in, outputs=["Out"] + _extra_out,
              attrs=_attrs, infer=_infer, grad=_grad_maker(tuple(_extra_out)),
              grad_reads=tuple(["X", "ROIs"] + _counts + _extra_out), lod="drop", needs_lod=True, doc=_doc,
-             run_dtypes={s: ("int32", "int64") for s in _counts if s != "RoisLod"})
+             run_dtypes={s: ("int32", "int64") for s in _counts if s != "RoisLod"}, run_infer=_type == "roi_align")
     register(_type + "_grad", kernel_module="detection_roi", inputs=["X", "ROIs"] + _extra_in + _extra_out
              + ["Out@GRAD"], outputs=["X@GRAD?"], attrs=_attrs, infer=_infer_grad, lod="drop", needs_lod=True)
 

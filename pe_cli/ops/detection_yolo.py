@@ -48,7 +48,8 @@ _ATTRS = {"anchors": Attr(lambda: [], int_list, "a list of ints"),
           "class_num": Attr(1, lambda v: is_int(v) and v > 0, "an int > 0"),
           "ignore_thresh": 0.7, "downsample_ratio": Attr(32, is_int, "an int"),
           "use_label_smooth": True, "scale_x_y": 1.0}
-register("yolov3_loss", kernel_module="detection_yolo", inputs=["X", "GTBox", "GTLabel", "GTScore?"], run_dtypes={"GTLabel": ("int32", "int64")},
+register("yolov3_loss", kernel_module="detection_yolo", inputs=["X", "GTBox", "GTLabel", "GTScore?"],
+         run_dtypes={"GTLabel": ("int32", "int64")},
          outputs=["Loss", "ObjectnessMask", "GTMatchMask"], attrs=_ATTRS, infer=_infer, grad=_grad,
          grad_reads=_READS + ("ObjectnessMask", "GTMatchMask"), lod="drop",
          doc="Loss[n]: YOLOv3's loss of image n (Fluid 1.8's yolov3_loss); ObjectnessMask: per prediction the "
@@ -75,7 +76,8 @@ def _infer_yolo(ctx):
     ctx.set_output("Scores", [x[0], boxes, a["class_num"]], ctx.dtype("X"), lod_level=0)
 
 
-register("yolo_box", kernel_module="detection_yolo", inputs=["X", "ImgSize"], outputs=["Boxes", "Scores"], run_dtypes={"ImgSize": ("int32",)},
+register("yolo_box", kernel_module="detection_yolo", inputs=["X", "ImgSize"], outputs=["Boxes", "Scores"],
+         run_dtypes={"ImgSize": ("int32",)},
          attrs={"anchors": Attr([], int_list, "ints: width, height pairs"),
                 "class_num": Attr(1, lambda v: v > 0, "> 0"), "conf_thresh": 0.01,
                 "downsample_ratio": Attr(32, is_int, "an int"), "clip_bbox": True,

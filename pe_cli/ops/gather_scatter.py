@@ -21,7 +21,8 @@ def _infer_index_select(ctx):
 
 
 _DIM = {"dim": Attr(0, is_int, "an int")}
-register("index_select", kernel_module="gather_scatter", inputs=["X", "Index"], outputs=["Out"], attrs=_DIM, run_dtypes={"Index": ("int32", "int64")},
+register("index_select", kernel_module="gather_scatter", inputs=["X", "Index"], outputs=["Out"], attrs=_DIM,
+         run_dtypes={"Index": ("int32", "int64")},
          infer=_infer_index_select, grad=grad_of("index_select_grad", ("X", "Index")), grad_reads=("X", "Index"),
          doc="Out = the slices of X along dim at Index (1-D, ids in [0, X.shape[dim]); repeats allowed).")
 register("index_select_grad", kernel_module="gather_scatter", inputs=["X", "Index", "Out@GRAD"], outputs=["X@GRAD"],
@@ -34,12 +35,13 @@ def _infer_index_sample(ctx):
     x, index = ctx.shape("X"), ctx.shape("Index")
     if len(x) != 2 or len(index) != 2:
         ctx.fail(f"X {fmt_shape(x)} and Index {fmt_shape(index)} must be 2-D")
-    if x[0] >= 0 and index[0] >= 0 and x[0] != index[0]:
+    if ctx.is_runtime and x[0] != index[0]:         # (Fluid compares them when it runs)
         ctx.fail(f"X {fmt_shape(x)} and Index {fmt_shape(index)} must have as many rows")
     ctx.set_output("Out", index, ctx.dtype("X"))
 
 
-register("index_sample", kernel_module="gather_scatter", inputs=["X", "Index"], outputs=["Out"], run_dtypes={"Index": ("int32", "int64")},
+register("index_sample", kernel_module="gather_scatter", inputs=["X", "Index"], outputs=["Out"],
+         run_dtypes={"Index": ("int32", "int64")}, run_infer=True,
          infer=_infer_index_sample, grad=grad_of("index_sample_grad", ("X", "Index")), grad_reads=("X", "Index"),
          doc="Out[i, j] = X[i, Index[i, j]] for X [N, D] and Index [N, K].")
 register("index_sample_grad", kernel_module="gather_scatter", inputs=["X", "Index", "Out@GRAD"], outputs=["X@GRAD"],
@@ -69,7 +71,8 @@ def _infer_multiplex_grad(ctx):
         ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD"), i=i)
 
 
-register("multiplex", kernel_module="gather_scatter", inputs=["Ids", "X*"], outputs=["Out"], run_dtypes={"Ids": ("int32", "int64")},
+register("multiplex", kernel_module="gather_scatter", inputs=["Ids", "X*"], outputs=["Out"],
+         run_dtypes={"Ids": ("int32", "int64")},
          infer=_infer_multiplex, grad=_grad_multiplex, grad_reads=("Ids",),
          doc="Out[i] = X[Ids[i]][i]: row i from the candidate Ids[i] names (every candidate of one shape).")
 register("multiplex_grad", kernel_module="gather_scatter", inputs=["Ids", "Out@GRAD"], outputs=["X@GRAD*"],
@@ -93,7 +96,8 @@ def _infer_scatter_nd_add(ctx):
     ctx.set_output("Out", x, ctx.dtype("X"))
 
 
-register("scatter_nd_add", kernel_module="gather_scatter", inputs=["X", "Index", "Updates"], outputs=["Out"], run_dtypes={"Index": ("int32", "int64")},
+register("scatter_nd_add", kernel_module="gather_scatter", inputs=["X", "Index", "Updates"], outputs=["Out"],
+         run_dtypes={"Index": ("int32", "int64")},
          infer=_infer_scatter_nd_add,
          grad=grad_of("scatter_nd_add_grad", ("Index", "Updates"), in_grads=("X", "Updates")),
          grad_reads=("Index", "Updates"),
@@ -111,7 +115,8 @@ def _infer_shard_index(ctx):
     ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 
 
-register("shard_index", kernel_module="gather_scatter", inputs=["X"], outputs=["Out"], infer=_infer_shard_index, run_dtypes={"X": ("int32", "int64")},
+register("shard_index", kernel_module="gather_scatter", inputs=["X"], outputs=["Out"], infer=_infer_shard_index,
+         run_dtypes={"X": ("int32", "int64")},
          attrs={"index_num": Attr(None, is_int, "an int"), "nshards": Attr(None, is_int, "an int"),
                 "shard_id": Attr(None, is_int, "an int"), "ignore_value": Attr(-1, is_int, "an int")},
          doc="Out = X % shard_size where X // shard_size == shard_id, else ignore_value (shard_size = "

@@ -11,7 +11,8 @@ def _infer(ctx):
                    lod_level=ctx.input_var("X").lod_level)
 
 
-register("hash", kernel_module="hashing", inputs=["X"], outputs=["Out"], infer=_infer, run_dtypes={"X": ("int32", "int64")},
+register("hash", kernel_module="hashing", inputs=["X"], outputs=["Out"], infer=_infer,
+         run_dtypes={"X": ("int32", "int64")},
          attrs={"num_hash": Attr(1, lambda v: is_int(v) and v > 0, "an int > 0"),
                 # Fluid's uint64 hash % int64 mod_by: a negative mod_by works as its uint64 (-1: the hash itself)
                 "mod_by": Attr(100000, lambda v: is_int(v) and v != 0, "an int != 0", long=True),

@@ -245,7 +245,8 @@ register("affine_grid_grad", kernel_module="image", inputs=["Theta", "OutputShap
 
 def _infer_grid_sampler(ctx):
     x, grid = ctx.shape("X"), ctx.shape("Grid")
-    if len(x) != 4 or len(grid) != 4 or grid[3] not in (2, -1) or (x[0] >= 0 and grid[0] >= 0 and x[0] != grid[0]):
+    # (Fluid compares the batches when it runs; and Grid's H_out, W_out with X's H, W, where pe takes others)
+    if len(x) != 4 or len(grid) != 4 or grid[3] not in (2, -1) or (ctx.is_runtime and x[0] != grid[0]):
         ctx.fail(f"X {fmt_shape(x)} must be [N, C, H, W] and Grid {fmt_shape(grid)} [N, H_out, W_out, 2]")
     if ctx.dtype("Grid") != ctx.dtype("X"):
         ctx.fail(f"Grid is {ctx.dtype('Grid')} but X is {ctx.dtype('X')}")
@@ -260,6 +261,7 @@ def _grad_grid_sampler(g):
 _GS_ATTRS = {"use_cudnn": True, "align_corners": Attr(True, choices=(False, True)),
              "mode": Attr("bilinear", choices=("bilinear",)), "padding_mode": Attr("zeros", choices=("zeros",))}
 register("grid_sampler", kernel_module="image", inputs=["X", "Grid"], outputs=["Output"], attrs=_GS_ATTRS,
+         run_infer=True,
          infer=_infer_grid_sampler, grad=_grad_grid_sampler, grad_reads=("Grid", "X"), lod="drop",
          doc="Output[n, c, h, w] = X[n, c] sampled bilinearly at Grid[n, h, w] = (x, y) in [-1, 1] "
              "(-1: the first pixel, 1: the last, with align_corners as Fluid 1.8; else pixel edges); "

@@ -130,12 +130,14 @@ def _infer_one_hot(ctx, v2=False):
 _ONE_HOT_ATTRS = {"depth": Attr(-1, is_int, "an int (> 0 without depth_tensor)"),
                   "allow_out_of_range": Attr(False, choices=(False, True)),
                   "dtype": Attr("float32", dtype_or_none, "a dtype name")}
-register("one_hot", kernel_module="indexing", inputs=["X", "depth_tensor?"], outputs=["Out"], attrs=_ONE_HOT_ATTRS, run_dtypes={"X": ("int64", "int32")},
+register("one_hot", kernel_module="indexing", inputs=["X", "depth_tensor?"], outputs=["Out"], attrs=_ONE_HOT_ATTRS,
+         run_dtypes={"X": ("int64", "int32")},
          infer=_infer_one_hot, attr_tensors={"depth_tensor": "depth"},
          doc="Out[..., j] = 1 where X[..., 0] == j, else 0: [N, 1] ids -> [N, depth]. Ids outside "
              "[0, depth) are an error, or all-zero rows with allow_out_of_range. No gradient. Fluid "
              "1.8's depth_tensor (one int) gives the depth at run time.")
-register("one_hot_v2", kernel_module="indexing", inputs=["X", "depth_tensor?"], outputs=["Out"], attrs=_ONE_HOT_ATTRS, run_dtypes={"X": ("int64", "int32")},
+register("one_hot_v2", kernel_module="indexing", inputs=["X", "depth_tensor?"], outputs=["Out"], attrs=_ONE_HOT_ATTRS,
+         run_dtypes={"X": ("int64", "int32")},
          infer=lambda ctx: _infer_one_hot(ctx, v2=True), attr_tensors={"depth_tensor": "depth"},
          doc="fluid.one_hot's op: Out[..., j] = 1 where X[...] == j, else 0: ids of any shape S -> S + "
              "[depth] (no trailing 1 taken off). Ids outside [0, depth) are an error, or all-zero rows "
@@ -187,8 +189,7 @@ def _infer_top_k(ctx):
     k = -1 if ctx.has_input("K") else ctx.attrs["k"]      # Fluid 1.8's K: the k comes at run time
     if x is None or len(x) < 1:
         ctx.fail(f"X {fmt_shape(x)} needs at least one dim to take the top {k} of")
-    if x[-1] is not None and x[-1] >= 0 and k > x[-1]:
-        ctx.fail(f"k={k} is larger than the last dim of X {fmt_shape(x)}")
+    # (k larger than X's last dim: Fluid's check, and the kernels', when it runs)
     out = list(x[:-1]) + [k]
     ctx.set_output("Out", out, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
     ctx.set_output("Indices", out, "int64", lod_level=ctx.input_var("X").lod_level)
@@ -308,7 +309,8 @@ def _infer_scatter_grad(ctx):
 
 
 _SCATTER_ATTRS = {"overwrite": Attr(True, choices=(False, True))}
-register("scatter", kernel_module="indexing", inputs=["X", "Ids", "Updates"], outputs=["Out"], run_dtypes={"Ids": ("int32", "int64")},
+register("scatter", kernel_module="indexing", inputs=["X", "Ids", "Updates"], outputs=["Out"],
+         run_dtypes={"Ids": ("int32", "int64")},
          attrs=_SCATTER_ATTRS, infer=_infer_scatter, grad=_grad_scatter, grad_reads=("Ids", "Updates"),
          doc="Out = X with its rows Ids replaced by the rows of Updates (overwrite: a repeated id keeps the "
              "last), or set to the sum of their Updates rows (overwrite=False). The gradient: X's gets "
@@ -333,7 +335,8 @@ def _grad_gather_nd(g):
          {"X@GRAD": g.in_grad("X")})
 
 
-register("gather_nd", kernel_module="indexing", inputs=["X", "Index"], outputs=["Out"], run_dtypes={"Index": ("int32", "int64")},
+register("gather_nd", kernel_module="indexing", inputs=["X", "Index"], outputs=["Out"],
+         run_dtypes={"Index": ("int32", "int64")},
          infer=_infer_gather_nd, grad=_grad_gather_nd, grad_reads=("Index", "X"),
          doc="Out[i...] = X[Index[i..., :]]: each row of Index's last dim (length k <= rank of X) picks an "
              "element (k = rank) or a slice of X. The gradient adds into the picked places.")

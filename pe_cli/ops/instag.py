@@ -29,7 +29,8 @@ def _infer_grad(ctx):
 _ATTRS = {"is_lod": Attr(False, choices=(False, True)), "out_val_if_empty": Attr(0, is_int, "an int", long=True)}
 register("filter_by_instag", kernel_module="instag", inputs=["Ins", "Ins_tag", "Filter_tag"],
          outputs=["Out", "LossWeight", "IndexMap"], attrs=_ATTRS, infer=_infer, grad=_grad,
-         grad_reads=("IndexMap", "Ins", "LossWeight"), lod="drop", needs_lod=True, run_dtypes={"Ins_tag": ("int64",), "Filter_tag": ("int64",)},
+         grad_reads=("IndexMap", "Ins", "LossWeight"), lod="drop", needs_lod=True,
+         run_dtypes={"Ins_tag": ("int64",), "Filter_tag": ("int64",)},
          doc="Out = the instances of Ins (its rows, or its sequences with is_lod) having a tag in Filter_tag, "
              "in order, with a LoD over them; IndexMap rows (Out's first row, Ins's first row, rows) and "
              "LossWeight 1 per kept instance. None kept: Out is one row of out_val_if_empty and LossWeight 0. "

@@ -47,7 +47,8 @@ def _infer_random_crop(ctx):
     ctx.set_output("SeedOut", [1], "int64")
 
 
-register("random_crop", kernel_module="random", inputs=["X", "Seed"], outputs=["Out", "SeedOut"], run_dtypes={"Seed": ("int64",)},
+register("random_crop", kernel_module="random", inputs=["X", "Seed"], outputs=["Out", "SeedOut"],
+         run_dtypes={"Seed": ("int64",)},
          attrs={"shape": Attr(list, int_list, "a list of ints > 0"), "startup_seed": Attr(0, is_int, "an int")},
          infer=_infer_random_crop, lod="drop",
          doc="Out = for each instance (X's leading dims), a window of `shape` over X's last dims at offsets "

@@ -183,7 +183,10 @@ COMMON_ATTRS = {"op_role": 4096, "op_role_var": [], "op_namescope": "", "op_call
 
 
 class InferContext:
-    """What a shape inference rule sees: input shapes and dtypes, attributes; it sets outputs."""
+    """What a shape inference rule sees: input shapes and dtypes, attributes; it sets outputs. Built when
+    the op is (``is_runtime`` false); an op registered with run_infer runs its rule again when it runs,
+    on its values (kernels/run_checks.RunInferContext), for the checks Fluid makes only then."""
+    is_runtime = False
 
     def __init__(self, op, opdef):
         self.op = op

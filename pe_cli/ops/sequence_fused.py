@@ -44,7 +44,8 @@ def _infer_emb_grad(ctx):
 _EMB_ATTRS = {"combiner": Attr("sum", choices=("sum",)), "padding_idx": Attr(-1, long=True), "grad_inplace": False,
               "is_sparse": False, "@ALL_KERNELS_MUST_COMPUTE_RUNTIME_SHAPE@": True}
 register("fused_embedding_seq_pool", kernel_module="sequence_fused", inputs=["W", "Ids"], outputs=["Out"],
-         attrs=_EMB_ATTRS, infer=_infer_emb, grad=_grad_emb, grad_reads=("W", "Ids"), lod="drop", needs_lod=True, run_dtypes={"Ids": ("int64", "int32")},
+         attrs=_EMB_ATTRS, infer=_infer_emb, grad=_grad_emb, grad_reads=("W", "Ids"), lod="drop", needs_lod=True,
+         run_dtypes={"Ids": ("int64", "int32")},
          doc="Ids [T, k, ..., 1] (one LoD level): Out [N, k * emb_dim], row n the sum over sequence n's rows of "
              "W[ids] for each of the k id columns side by side; ids equal to padding_idx add nothing. The "
              "gradient of W is dense, or with is_sparse a SelectedRows of every id (padding_idx's too, as "

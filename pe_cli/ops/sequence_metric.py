@@ -37,7 +37,8 @@ register("chunk_eval", kernel_module="sequence_metric", inputs=["Inference", "La
          attrs={"num_chunk_types": Attr(1, lambda v: is_int(v) and v >= 1, "an int >= 1"),
                 "chunk_scheme": Attr("IOB", choices=CHUNK_SCHEMES),
                 "excluded_chunk_types": Attr([], int_list, "a list of ints")},
-         infer=_infer_chunk, lod="drop", needs_lod=True, run_dtypes={"Inference": IDS, "Label": IDS}, run_lod={"Inference": "SeqLength", "Label": "SeqLength"},
+         infer=_infer_chunk, lod="drop", needs_lod=True,
+         run_dtypes={"Inference": IDS, "Label": IDS}, run_lod={"Inference": "SeqLength", "Label": "SeqLength"},
          doc="Chunks of the predicted and the true tags of each sequence (tag id = chunk type * tag kinds + "
              "tag kind, kinds per scheme: IOB B,I; IOE I,E; IOBES B,I,E,S; plain one; num_chunk_types * kinds "
              "is 'outside'), compared: a chunk is correct when its begin, end and type all match. "

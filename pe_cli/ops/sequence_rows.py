@@ -95,5 +95,6 @@ def _infer_erase(ctx):
 
 
 register("sequence_erase", kernel_module="sequence_rows", inputs=["X"], outputs=["Out"],
-         attrs={"tokens": Attr([], int_list, "a list of ints")}, infer=_infer_erase, lod="drop", needs_lod=True, run_dtypes={"X": ("int64", "int32")}, run_lod={"X": None},
+         attrs={"tokens": Attr([], int_list, "a list of ints")}, infer=_infer_erase, lod="drop", needs_lod=True,
+         run_dtypes={"X": ("int64", "int32")}, run_lod={"X": None},
          doc="X's sequences without the steps whose id is in tokens; Out's LoD counts what is left.")

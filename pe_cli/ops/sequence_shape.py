@@ -65,7 +65,8 @@ def _infer_slice(ctx):
 
 register("sequence_slice", kernel_module="sequence_shape", inputs=["X", "Offset", "Length"], outputs=["Out"],
          infer=_infer_slice, grad=_row_grad("sequence_slice_grad", ("X", "Offset", "Length")),
-         grad_reads=("X", "Offset", "Length"), lod="drop", needs_lod=True, run_dtypes={"Offset": ("int32", "int64"), "Length": ("int32", "int64")}, run_lod={"X": None},
+         grad_reads=("X", "Offset", "Length"), lod="drop", needs_lod=True,
+         run_dtypes={"Offset": ("int32", "int64"), "Length": ("int32", "int64")}, run_lod={"X": None},
          doc="Sequence i of Out = steps Offset[i] .. Offset[i] + Length[i] - 1 of X's sequence i.")
 register("sequence_slice_grad", kernel_module="sequence_shape", inputs=["X", "Offset", "Length", "Out@GRAD"],
          outputs=["X@GRAD"], infer=grads_like({"X@GRAD": "X"}), lod="drop", needs_lod=True)

@@ -38,7 +38,8 @@ def _grad_scatter(g):
 
 
 register("sequence_scatter", kernel_module="sequence_window", inputs=["X", "Ids", "Updates"], outputs=["Out"],
-         infer=_infer_scatter, grad=_grad_scatter, grad_reads=("Ids", "Updates"), lod="drop", needs_lod=True, run_dtypes={"Ids": ("int32", "int64")}, run_lod={"Ids": None},
+         infer=_infer_scatter, grad=_grad_scatter, grad_reads=("Ids", "Updates"), lod="drop", needs_lod=True,
+         run_dtypes={"Ids": ("int32", "int64")}, run_lod={"Ids": None},
          doc="Out = X, then for sequence i of Ids and each of its steps j: Out[i, Ids[j]] += Updates[j] "
              "(columns of row i counted over its flattened values).")
 register("sequence_scatter_grad", kernel_module="sequence_window", inputs=["Ids", "Updates", "Out@GRAD"],
