@@ -79,7 +79,7 @@ def _infer_density(ctx):
     if len(a["variances"]) != 4 or any(v <= 0 for v in a["variances"]):
         ctx.fail(f"variances {list(a['variances'])} must be 4 values > 0")
     for i, what in ((2, "height"), (3, "width")):
-        if shape[i] >= 0 and image[i] >= 0 and shape[i] >= image[i]:
+        if ctx.is_runtime and shape[i] >= image[i]:        # (Fluid compares them when it runs)
             ctx.fail(f"Input's {what} {shape[i]} must be smaller than Image's {image[i]}")
     _set_boxes(ctx, shape[2], shape[3], density_priors(a), flatten=a["flatten_to_2d"])
 
@@ -91,7 +91,7 @@ register("density_prior_box", kernel_module="detection_box", inputs=["Input", "I
                 "fixed_sizes": Attr([], _floats, "a list of floats > 0"),
                 "fixed_ratios": Attr([], _floats, "a list of floats > 0"),
                 "densities": Attr([], int_list, "a list of ints > 0")},
-         infer=_infer_density, lod="drop",
+         infer=_infer_density, lod="drop", run_infer=True,
          doc="Density prior boxes [H, W, num_priors, 4] (or [H*W*num_priors, 4] with flatten_to_2d): per size, "
              "ratio and density d, a d x d grid of boxes in each cell; and their variances.")
 
