@@ -11,9 +11,15 @@ from ..base.dtypes import convert_dtype
 from ..base.errors import EnforceNotMet
 
 
+_NAMES = {}      # a value's dtype -> its name (numpy's dtype.name takes microseconds)
+
+
 def _dtype_name(value):
     dtype = getattr(value, "dtype", None)
-    return None if dtype is None else getattr(dtype, "name", str(dtype))
+    name = _NAMES.get(dtype)
+    if name is None and dtype is not None:
+        name = _NAMES[dtype] = getattr(dtype, "name", str(dtype))
+    return name
 
 
 def _check_dtypes(opdef, ins, attrs):
