@@ -176,7 +176,7 @@ def unbind(ins, attrs):
     return {"Out": [np.ascontiguousarray(parts[:, j]).reshape(shape) for j in range(k)]}
 
 
-def unbind_grad(ins, attrs):
+def unbind_leading_grad(ins, attrs):
     x, grads = ins["X"], ins["Out@GRAD"]
     rows, cols, _ = unbind_view(x.shape, attrs["axis"] % x.ndim, len(grads))
     dx = np.zeros(x.size, dtype=grads[0].dtype)

@@ -187,7 +187,7 @@ def unbind(ins, attrs):
     return {"Out": outs}
 
 
-def unbind_grad(ins, attrs):
+def unbind_leading_grad(ins, attrs):
     x, grads = ins["X"], ins["Out@GRAD"]
     shape, strides, step = _unbind_strides(tuple(x.shape), attrs["axis"] % x.ndim, len(grads))
     dx = full(tuple(x.shape), 0, grads[0].dtype)
