@@ -164,3 +164,7 @@ def test_hash_of_id_rows(prog):
     assert got.reshape(2, 3).tolist() == [[7722, 8407, 6337], [8005, 5505, 5775]]     # python-xxhash's XXH64
     with pytest.raises(PeError, match="hash_size must be an int > 0"):
         layers.hash(ids, hash_size=0)
+    with pytest.raises(TypeError, match="hash_size must be an int"):       # Fluid's TypeErrors (test_hash_op.py)
+        layers.hash(ids, hash_size=1024.5)
+    with pytest.raises(TypeError, match="input"):
+        layers.hash(layers.data("f", [1], dtype="float32", lod_level=1), hash_size=10)
