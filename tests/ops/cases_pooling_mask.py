@@ -17,6 +17,8 @@ def _distinct(*shape):
 def _pool_ref(i, a):
     x = i["X"]
     dims = x.shape[2:]
+    if a.get("global_pooling"):         # Fluid's ksize: X's size, no padding
+        a = dict(a, ksize=list(dims), paddings=[0] * len(dims))
     if a.get("adaptive"):
         outs = list(a["ksize"])
     else:           # Fluid's C++ division rounds toward zero
@@ -90,4 +92,9 @@ CASES += [
     OpCase("max_pool3d_with_index", {"X": _MASK_RNG.permutation(100).reshape(1, 2, 5, 2, 5) / 10.0}, _pool_ref,
            grad=("X",), loss_outputs=("Out",), attrs={"ksize": [3, 2, 2], "strides": [2, 2, 1], "paddings": [-1, 0, -1]},
            name="max_pool3d_with_index_negative_paddings"),
+    # global pooling's ksize is X's size: adaptive, Out is X's size, one element a window (Paddle's
+    # test_pool_max_op.py TestCastAdaptive2d; pe pooled to 1x1)
+    OpCase("max_pool2d_with_index", {"X": _distinct(2, 3, 4, 5)}, _pool_ref, grad=("X",), loss_outputs=("Out",),
+           attrs={"ksize": [3, 3], "strides": [2, 2], "global_pooling": True, "adaptive": True},
+           name="max_pool2d_with_index_global_adaptive"),
 ]
