@@ -154,9 +154,31 @@ def infer_shape(op):
     dtypes and LoD levels."""
     opdef = get(op.type)
     if opdef.infer is not None:
-        opdef.infer(InferContext(op, opdef))
+        try:
+            opdef.infer(InferContext(op, opdef))
+        except (TypeError, ValueError, PeError):
+            if not _has_unknown_input(op):
+                raise
+            _unknown_outputs(op)
     if opdef.lod == "keep":
         _keep_lod_level(op)
+
+
+def _has_unknown_input(op):
+    """True where an input variable has no shape yet (``create_tensor``, a variable only a later
+    ``assign`` or the feed fills)."""
+    return any(n in op.block.vars and op.block.vars[n].shape is None
+               for names in op.inputs.values() for n in names)
+
+
+def _unknown_outputs(op):
+    """Fluid 1.8.5 builds an op over a variable created without a shape (its VarDesc dims are [],
+    which compile-time inference passes through) and the run takes the shapes of the values: the
+    outputs' shapes are unknown until then, as their inputs'."""
+    for names in op.outputs.values():
+        for n in names:
+            if n in op.block.vars:
+                op.block.vars[n].shape = None
 
 
 def _keep_lod_level(op):
