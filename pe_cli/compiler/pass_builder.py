@@ -2,12 +2,16 @@
 strategy turns on, as a PassBuilder. The passes of the options are pe's (compiler/passes/, run in
 their fixed order), so they come and go with their options, not through the builder; what the
 builder adds is Fluid's ``graph_viz_pass``: with ``set("graph_viz_path", path)`` the data-parallel
-graph is written there as DOT when it is built, as ``debug_graphviz_path`` writes it."""
+graph is written there as DOT when it is built. ``debug_graphviz_path`` is a prefix, as Fluid's: the
+graph goes to ``<prefix>_multi_devices_graph`` (Fluid 1.8.5 writes that file, and its single-device
+``_original_graph`` and ``_fused_graph``, which pe's one graph has no counterpart of)."""
 from ..base.atomic_file import atomic_write
 from ..base.errors import PeError
 from .graphviz import ir_graph_dot
 from .ir_graph_program import graph_to_program
 
+# Fluid's suffix of the file its multi_devices_print_pass writes after debug_graphviz_path
+MULTI_DEVICES_GRAPH = "_multi_devices_graph"
 # BuildStrategy option -> the name of Fluid's pass that the option turns on
 OPTION_PASSES = {
     "enable_sequential_execution": "sequential_execution_pass",
@@ -71,7 +75,7 @@ class PassBuilder:
         self._passes = [Pass(name, option) for option, name in OPTION_PASSES.items() if getattr(strategy, option)]
         if strategy.debug_graphviz_path:
             viz = Pass(GRAPH_VIZ)
-            viz.set("graph_viz_path", strategy.debug_graphviz_path)
+            viz.set("graph_viz_path", strategy.debug_graphviz_path + MULTI_DEVICES_GRAPH)
             self._passes.append(viz)
         self._passes.append(Pass("multi_devices_pass"))
 
