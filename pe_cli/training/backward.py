@@ -160,6 +160,8 @@ def _append_target_grads(targets, no_grad_set, who, checkpoints=()):
     between them. Returns (builder, no_grad names)."""
     block = targets[0][0].block
     program = block.program
+    if who != "append_backward" or program.current_block_idx == 0:    # Fluid's count (not in a sub-block)
+        program._appending_grad_times += 1
     no_grad = {v if isinstance(v, str) else v.name for v in (no_grad_set or ())}
     no_grad |= {n for n, v in block.vars.items() if v.stop_gradient and not isinstance(v, Parameter)}
 

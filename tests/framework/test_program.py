@@ -117,6 +117,23 @@ def test_ops_over_a_variable_created_without_a_shape_build_and_run_on_the_values
     assert [g.tolist() for g in got] == [[4, 4], [3, 2, 1, 2], [5], [[3, 2], [1, 2]], [False, True]]
 
 
+def test_appending_grad_times_counts_backward_passes_as_fluids():
+    """Program._appending_grad_times, which programs print (chenwhql/PaddleScripts' prune_block.py):
+    each append_backward of a global-block loss and each gradients() call; clone() keeps it,
+    clone(for_test=True) starts at 0, as Fluid 1.8.5's."""
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
+        x = fluid.layers.data("x", [4])
+        loss = fluid.layers.mean(fluid.layers.fc(x, 1))
+        assert main._appending_grad_times == 0
+        fluid.optimizer.SGD(0.1).minimize(loss)
+        fluid.gradients([loss], [x])
+    assert main._appending_grad_times == 2
+    assert main.clone()._appending_grad_times == 2
+    with pytest.warns(UserWarning, match="already has optimize ops"):
+        assert main.clone(for_test=True)._appending_grad_times == 0
+
+
 def test_unknown_op_type_suggests_closest():
     main = fluid.Program()
     with pytest.raises(PeError, match="did you mean 'relu'"):
