@@ -156,19 +156,23 @@ def infer_shape(op):
     if opdef.infer is not None:
         try:
             opdef.infer(InferContext(op, opdef))
-        except (TypeError, ValueError, PeError):
-            if not _has_unknown_input(op):
+        except (TypeError, ValueError, PeError) as e:
+            # a plain TypeError is the inference meeting an input's unknown shape (len(None)); a check
+            # that failed counts as that only when the op's first input is the one without a shape
+            plain = isinstance(e, TypeError) and not isinstance(e, PeError)
+            if not _has_unknown_input(op, None if plain else opdef.inputs[:1]):
                 raise
             _unknown_outputs(op)
     if opdef.lod == "keep":
         _keep_lod_level(op)
 
 
-def _has_unknown_input(op):
-    """True where an input variable has no shape yet (``create_tensor``, a variable only a later
-    ``assign`` or the feed fills)."""
-    return any(n in op.block.vars and op.block.vars[n].shape is None
-               for names in op.inputs.values() for n in names)
+def _has_unknown_input(op, slots=None):
+    """True where an input variable (of ``slots``, default all) has no shape yet (``create_tensor``,
+    a variable only a later ``assign`` or the feed fills)."""
+    names = [n for s in slots for n in op.inputs.get(s.name, ())] if slots is not None else \
+        [n for ns in op.inputs.values() for n in ns]
+    return any(n in op.block.vars and op.block.vars[n].shape is None for n in names)
 
 
 def _unknown_outputs(op):
