@@ -9,6 +9,8 @@ any other is refused with the op named, since running without it could give othe
 Parameters are the persistable variables, which ``load_vars`` reads from Fluid's files (one each,
 named as the variable, or ``params_filename`` holding them all by sorted name: pe_cli/io/checkpoint.py).
 """
+import warnings
+
 from ..base.dtypes import VarType
 from ..base.errors import PeError
 from ..base.limits import check_blocks, check_dims
@@ -77,8 +79,9 @@ def _op_attrs(op, program, where, block_idx):
             if _quant_info(attr.name):
                 notes[attr.name] = value
             elif attr.name not in _BACKEND_ATTRS and value not in _NEUTRAL.get(attr.name, ()):
-                raise PeError(f"{where}: attribute {attr.name}={value!r}, which pe's {op.type} does not implement; "
-                              f"pe cannot run this model the way Fluid would")
+                warnings.warn(f"{where}: attribute {attr.name}={value!r} is not one of {op.type}'s in Fluid 1.8.5; "
+                              f"ignored, as Fluid 1.8.5 ignores it (a model a later Paddle saved may mean more by it)",
+                              stacklevel=2)
             continue
         if attr.name in _DTYPE_ATTRS and isinstance(value, int) and isinstance(declared[attr.name].default, (str, type(None))):
             if value not in DTYPES:      # Fluid stores a dtype as its VarType code; pe by name
