@@ -224,7 +224,7 @@ def _infer_arg(ctx):
     if a["keepdims"]:
         out = [1 if i == axis else d for i, d in enumerate(x)]
     else:
-        out = [d for i, d in enumerate(x) if i != axis] or [1]
+        out = [d for i, d in enumerate(x) if i != axis]      # [] for a 1-D X: 0-D, as Fluid 1.8.5's InferShape
     ctx.set_output("Out", out, dtype)
 
 

@@ -329,7 +329,7 @@ def _arg(fn):
             return {"Out": np.array([fn(x)], dtype=arg_dtype(attrs))}
         axis = attrs["axis"] % x.ndim
         out = fn(x, axis=axis, keepdims=attrs["keepdims"]).astype(arg_dtype(attrs), copy=False)
-        return {"Out": out.reshape(out.shape or (1,))}
+        return {"Out": np.asarray(out)}     # a 1-D X without keepdims: 0-D, as Fluid 1.8.5's
     return kernel
 
 
