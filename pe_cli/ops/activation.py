@@ -12,13 +12,10 @@ from .image import _POS_INT, _div, _divides
 from .define import Attr, backend_attrs, fmt_shape, grads_like, is_int, register
 
 
-def _infer_elementwise(name, dtypes):
-    def infer(ctx):
-        dtype = ctx.dtype("X")
-        if dtypes is not None and dtype not in dtypes:
-            ctx.fail(f"X is {dtype}, but {name} takes {', '.join(dtypes)}; cast it first")
-        ctx.set_output("Out", ctx.shape("X"), dtype, lod_level=ctx.input_var("X").lod_level)
-    return infer
+def _infer_elementwise(ctx):
+    """Out as X: the dtypes an activation takes are checked when it runs (its ``run_dtypes``), as
+    Fluid's kernels are looked up by X's dtype at run time (its InferShape checks none)."""
+    ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 
 
 def _activation(name, doc, uses="X", attrs=None, dtypes=FLOATS, differentiable=True, infer=None, inplace=(),
@@ -36,7 +33,8 @@ def _activation(name, doc, uses="X", attrs=None, dtypes=FLOATS, differentiable=T
              {"X@GRAD": g.in_grad("X")}, g.attrs)
 
     slots = [f"{slot}?" for slot in tensors]
-    register(name, inputs=["X"] + slots, outputs=["Out"], attrs=attrs, infer=infer or _infer_elementwise(name, dtypes),
+    register(name, inputs=["X"] + slots, outputs=["Out"], attrs=attrs, infer=infer or _infer_elementwise,
+             run_dtypes={"X": dtypes} if dtypes is not None else None,
              grad=grad if differentiable else None, doc=doc, traits=("activation",), attr_tensors=tensors,
              grad_reads=(uses,) + tuple(tensors) if differentiable else (), kernel_module="activation",
              inplace=inplace[0] if inplace else ())

@@ -62,7 +62,8 @@ def _forward_kernel(row):
         x = ins["X"]
         if loop and is_float(x):
             return {"Out": _run_loop(loop, out_buffer(attrs, x, x.shape, x.dtype), flat(x))}
-        return {"Out": forward(x, *_params(names, attrs, x.dtype)) if names else forward(x)}
+        out = forward(x, *_params(names, attrs, x.dtype)) if names else forward(x)
+        return {"Out": out if out.dtype == x.dtype else out.astype(x.dtype)}   # exp of ints: ints, as Fluid's
     return kernel
 
 
