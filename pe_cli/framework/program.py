@@ -10,7 +10,7 @@ import warnings
 from ..base.dtypes import VarType
 from ..ops import registry
 from . import attribute_variables, program_release, unique_name
-from .operator import Operator, OpRole
+from .operator import Operator, OpRole, input_slot_names, slot_names
 from .program_desc import BlockDesc, ProgramDesc, parse_program
 from .param_info import copy_data_info, copy_dist_info, copy_param_info
 from .prune import prune_with_input
@@ -122,7 +122,7 @@ class Block:
     def _make_op(self, type, inputs, outputs, attrs, role):
         attrs = {k: v.idx if isinstance(v, Block) else v for k, v in (attrs or {}).items()}   # Fluid's sub_block=block
         inputs, attrs, attr_vars = attribute_variables.to_slots(type, inputs, attrs)
-        op = Operator(self, type, _names(inputs), _names(outputs), attrs,
+        op = Operator(self, type, input_slot_names(type, inputs), slot_names(outputs), attrs,
                       self.program._current_role if role is None else role, current_source(),
                       current_layer())
         op.attr_vars = attr_vars
@@ -152,17 +152,6 @@ class Block:
                 lines += ["    " + line for line in text.split("\n")]
         lines.append("}")
         return "\n".join(lines)
-
-
-def _names(slots):
-    """{slot: Variable | name | [Variable | name]} -> {slot: [name]}"""
-    out = {}
-    for slot, value in (slots or {}).items():
-        if value is None:
-            continue
-        values = value if isinstance(value, (list, tuple)) else [value]
-        out[slot] = [v if isinstance(v, str) else v.name for v in values]
-    return out
 
 
 class Program:
