@@ -30,10 +30,23 @@ def lstm_program(fluid, hidden, dtype="float32", train=True):
         h, _ = fluid.layers.dynamic_lstm(proj, 4 * hidden, param_attr=fluid.ParamAttr(name="lstm_w"),
                                          bias_attr=fluid.ParamAttr(name="lstm_b"), use_peepholes=False,
                                          dtype=dtype)
-        loss = fluid.layers.mean(fluid.layers.sequence_pool(h, "sum"))
+        loss = fluid.layers.mean(_sum_pool(fluid, h))
         if train:
             fluid.optimizer.SGD(0.5).minimize(loss)
     return main, startup, loss
+
+
+def _sum_pool(fluid, h):
+    """sequence_pool(h, "sum"); of a float64 h by its op (Fluid 1.8's layer takes float32 only, its op
+    float64 too: the finite differences run in float64)."""
+    if h.dtype in ("float32", fluid.core.VarDesc.VarType.FP32):
+        return fluid.layers.sequence_pool(h, "sum")
+    block = fluid.default_main_program().current_block()
+    out = block.create_var(name=h.name + ".pooled", dtype=h.dtype, shape=[-1, h.shape[-1]])
+    index = block.create_var(name=h.name + ".pool_index", dtype="int32")
+    block.append_op(type="sequence_pool", inputs={"X": [h]}, outputs={"Out": [out], "MaxIndex": [index]},
+                    attrs={"pooltype": "SUM", "is_test": False, "pad_value": 0.0})
+    return out
 
 
 def lstm_data(hidden, seed=7):

@@ -4,8 +4,10 @@ import numbers
 
 from ..base.errors import PeError
 from .helper import _single
+from .checks import fluid_checks
 
 
+@fluid_checks("hash", input=("int32", "int64"), hash_size=int, num_hash=int)
 def hash(input, hash_size, num_hash=1, name=None):  # noqa: A001 -- Fluid's name
     """``num_hash`` XXH64 hashes (seeds 0, 1, ...) of each row of int ids ``input`` [N, k], modulo
     ``hash_size``: shape [N, num_hash, 1], of input's dtype. No gradient."""

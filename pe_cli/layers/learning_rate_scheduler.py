@@ -28,6 +28,7 @@ from ..framework.variable import Variable
 from .control_flow import Switch
 from .logic import less_than
 from .creation import assign, create_global_var, fill_constant
+from .checks import fluid_checks
 
 __all__ = ["exponential_decay", "natural_exp_decay", "inverse_time_decay", "polynomial_decay",
            "piecewise_decay", "cosine_decay", "noam_decay", "linear_lr_warmup", "switch_schedule",
@@ -125,6 +126,7 @@ def piecewise_decay(boundaries, values):
     return _schedule(fn, "piecewise", 1.0, boundaries=boundaries, values=[_number(fn, "values", v) for v in values])
 
 
+@fluid_checks("cosine_decay", learning_rate=(float, Variable))
 def cosine_decay(learning_rate, step_each_epoch, epochs):
     fn = "cosine_decay"
     return _schedule(fn, "cosine", learning_rate,

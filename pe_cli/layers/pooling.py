@@ -7,6 +7,7 @@ from .convolution import _fmt, _pair, _paddings, _shape_error
 from .helper import LayerHelper
 from .helper import _as_list, _check_ints, _single
 from .manipulation import transpose
+from .checks import fluid_checks
 
 
 def pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, global_pooling=False,
@@ -104,6 +105,8 @@ def pool3d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, 
     return _append(input, attrs, data_format, name)
 
 
+@fluid_checks("adaptive_pool3d", input=("float16", "float32", "float64", "int32", "int64"), pool_type=str, pool_size=(int, list, tuple),
+              require_index=bool)
 def adaptive_pool3d(input, pool_size, pool_type="max", require_index=False, name=None):
     """Max or avg pooling of [N, C, D, H, W] to [N, C, pool_size...]: window i along a dim of size n
     spans floor(i * n / size) to ceil((i + 1) * n / size). ``require_index`` is not supported by pe."""
@@ -115,6 +118,8 @@ def adaptive_pool3d(input, pool_size, pool_type="max", require_index=False, name
     return _append(input, {"pooling_type": pool_type, "ksize": size, "adaptive": True}, "NCDHW", name)
 
 
+@fluid_checks("adaptive_pool2d", input=("float16", "float32", "float64", "int32", "int64"), pool_type=str, pool_size=(int, list, tuple),
+              require_index=bool)
 def adaptive_pool2d(input, pool_size, pool_type="max", require_index=False, name=None):
     """Max or avg pooling of [N, C, H, W] to [N, C, pool_size...]: window i along H spans
     floor(i * H / size) to ceil((i + 1) * H / size). ``require_index`` (max_pool2d_with_index) is
