@@ -71,7 +71,10 @@ def gather_rows(index, n):
 
 
 def one_hot_ids(x, depth, allow_out_of_range):
-    """one_hot's X [..., 1] as int64 ids [...], checked to lie in [0, depth) unless allowed not to."""
+    """one_hot's X [..., 1] as int64 ids [...], checked to be ints (Fluid's kernels take int32 and int64
+    ids; its op builds with any dtype) that lie in [0, depth) unless allowed not to."""
+    if x.dtype.kind not in "iu" or x.ndim < 1 or x.shape[-1] != 1:
+        raise PeError(f"one_hot: X {list(x.shape)} is {x.dtype}; its ids must be int32 or int64, [..., 1]")
     ids = x.reshape(x.shape[:-1]).astype(np.int64, copy=False)
     outside = (ids < 0) | (ids >= depth)
     if outside.any() and not allow_out_of_range:

@@ -8,7 +8,7 @@ from ..base.activations_second_order import ORDERS
 from ..base.activations import FLOATS, TABLE
 from ..base.shapes import known_numel
 from .convolution import _known
-from .image import _POS_INT, _div, _divides, _four_d
+from .image import _POS_INT, _div, _divides
 from .define import Attr, fmt_shape, grads_like, is_int, register
 
 
@@ -211,10 +211,12 @@ register("prelu_grad", kernel_module="activation", inputs=["X", "Alpha", "Out@GR
 # -- maxout --------------------------------------------------------------------------------------
 
 def _infer_maxout(ctx):
-    x, g, axis = _four_d(ctx), ctx.attrs["groups"], ctx.attrs["axis"]
-    if axis not in (1, -1, 3):
-        ctx.fail(f"axis={axis} must be 1 (NCHW) or -1 / 3 (NHWC)")
-    axis %= 4
+    """Fluid's maxout takes X [N, C, H, W] (axis 1) or [N, H, W, C] (axis -1 / 3); it builds one of
+    another rank too (its test_maxout_op.py a [12, 10] X): pe takes any rank >= 2, the channels at axis."""
+    x, g, axis = list(ctx.shape("X")), ctx.attrs["groups"], ctx.attrs["axis"]
+    if len(x) < 2 or axis not in (1, -1, len(x) - 1):
+        ctx.fail(f"X {fmt_shape(x)} with axis={axis}: X must be [N, C, ...] (axis 1) or [N, ..., C] (axis -1)")
+    axis %= len(x)
     _divides(ctx, x, axis, g, f"groups = {g}")
     out = list(x)
     out[axis] = _div(x[axis], g)

@@ -285,10 +285,12 @@ _STATS = ("BatchSize", "BatchSum", "BatchSquareSum")
 
 
 def _infer_data_norm(ctx):
+    """Fluid's build-time check: X of 2 to 5 dims, C its dim 1 (NCHW) or last (NHWC); its kernel takes
+    2-D X only (refused when run)."""
     x = ctx.shape("X")
-    if len(x) != 2:
-        ctx.fail(f"X {fmt_shape(x)} must be 2-D [N, C] (Fluid's data_norm)")
-    c = x[1]
+    if not 2 <= len(x) <= 5:
+        ctx.fail(f"X {fmt_shape(x)} must have 2 to 5 dims ([N, C] when run: Fluid's data_norm)")
+    c = x[-1] if ctx.attrs["data_layout"] == "NHWC" else x[1]
     for slot in _STATS + (("scale_w", "bias") if ctx.attrs["enable_scale_and_shift"] else ()):
         if not ctx.has_input(slot):
             ctx.fail(f"missing input {slot}")
