@@ -5,8 +5,8 @@ kind and parameter names, read from the installed wheel).
 Each name is one of:
 - implemented: it resolves under ``pe fluid`` (``import paddle.fluid`` is pe) and is not a stand-in
   (an object marked ``_pe_not_yet``);
-- refused: one of REFUSED / PADDLE_REFUSED (dygraph and custom C++ op libraries, which pe will not
-  have): it resolves and, called, raises NotImplementedError with one line saying why;
+- refused: one of REFUSED / PADDLE_REFUSED (dygraph, custom C++ op libraries, hardware and dtypes pe
+  does not have): it resolves and, called (a dtype: used), raises in one line saying why;
 - missing: anything else (it does not resolve, or it is a stand-in).
 
 For an implemented callable, its parameters must begin with Fluid's, in Fluid's order, and any
@@ -16,8 +16,9 @@ further (pe-only) parameter must be keyword-only.
     python tools/api_manifest.py paddle   # the same for Paddle 2.6.2, then seed 002's sections
 
 tests/fluid/test_api_manifest.py asserts 0 missing and no bad signature for Fluid;
-tests/paddle/test_api_manifest.py asserts seed 002's paddle.nn (190 names, tests/data/paddle-2.6.2-seed002.json)
-and paddle.vision.transforms (38) all implemented, and no bad signature.
+tests/paddle/test_api_manifest.py asserts 0 missing of Paddle 2.6.2's 850 names, each refusal's line, seed
+002's paddle.nn (190 names, tests/data/paddle-2.6.2-seed002.json) and paddle.vision.transforms (38) all
+implemented, and no bad signature.
 """
 import collections
 import importlib
@@ -32,13 +33,24 @@ PADDLE_MANIFEST = os.path.join(ROOT, "tests", "data", "paddle-2.6.2-api.json")
 PADDLE_SEED = os.path.join(ROOT, "tests", "data", "paddle-2.6.2-seed002.json")
 
 REFUSED = {
-    "paddle.fluid": ["ComplexVariable", "VarBase", "enable_dygraph", "disable_dygraph", "enable_imperative",
+    "paddle.fluid": ["VarBase", "enable_dygraph", "disable_dygraph", "enable_imperative",
                      "disable_imperative", "load_op_library"],
-    "paddle.fluid.framework": ["ComplexVariable", "load_op_library"],
+    "paddle.fluid.framework": ["load_op_library"],
 }
-# Paddle 2.6.2's names that work only in dygraph (eager) mode: each refuses in one line.
+# Paddle 2.6.2's names pe refuses, each with the line it raises after "<module>.<name>: ": dygraph (eager)
+# names, and those Paddle 2.6.2's static mode refuses itself (as_strided, view, ...: "We only support ...
+# in dynamic graph mode"); hardware pe has no kernels for; bfloat16, a dtype numpy and pe do not have.
+STATIC_ONLY = "pe runs static graphs only"
+_IPU = "pe has no IPU kernels (Graphcore IPUs are not supported)"
 PADDLE_REFUSED = {
-    "paddle": ["Tensor", "grad", "DataParallel", "Model", "summary", "flops", "LazyGuard", "tolist"],
+    "paddle": {**{n: STATIC_ONLY for n in ("Tensor", "grad", "DataParallel", "Model", "summary", "flops", "LazyGuard",
+                                           "tolist", "as_strided", "cauchy_", "geometric_", "normal_", "unfold", "view",
+                                           "view_as")},
+               "bfloat16": "pe has no bfloat16 dtype (numpy has none; pe computes in float16, float32 and float64)"},
+    "paddle.static": {"xpu_places": "pe has no XPU kernels", "IpuCompiledProgram": _IPU, "IpuStrategy": _IPU,
+                      "ipu_shard_guard": _IPU, "set_ipu_shard": _IPU},
+    "paddle.nn.functional": {"sparse_attention": "Paddle 2.6.2 has its op only in CUDA >= 11.3 builds (its CPU build "
+                                                 "refuses it too); pe has no kernel for it"},
 }
 
 

@@ -183,6 +183,9 @@ CASES = {
                    "    r.step_output(h)\nr()"),
     "dynamic_rnn": ("d = L.DynamicRNN()\nwith d.block():\n    w = d.step_input(seq)\n    m = d.memory(shape=[4])\n"
                     "    h = L.fc([w, m], 4)\n    d.update_memory(m, h)\n    d.output(h)\nd()"),
+    "dynamic_rnn_static_input": ("d = L.DynamicRNN()\nwith d.block():\n    w = d.step_input(seq)\n    s = d.static_input(x)\n"
+                                 "    m = d.memory(init=y, need_reorder=True)\n    h = L.fc([w, m, s], 8)\n"
+                                 "    d.update_memory(m, h)\n    d.output(h, w)\nd()"),
     "rnn_gru_cell": "L.rnn(L.GRUCell(4), t3)", "rnn_lstm_cell": "L.rnn(L.LSTMCell(4), t3)",
     "lod_rank_table": "cf = L.control_flow; t = cf.lod_rank_table(seq); cf.max_sequence_len(t); a = cf.lod_tensor_to_array(seq, t); cf.array_to_lod_tensor(a, t)",
     "reorder_lod_tensor_by_rank": "L.reorder_lod_tensor_by_rank(x, L.control_flow.lod_rank_table(seq))",
@@ -208,6 +211,9 @@ CASES = {
     "exponential_decay": "L.exponential_decay(0.1, 10, 0.5)", "piecewise_decay": "L.piecewise_decay([10, 20], [0.1, 0.01, 0.001])",
     "noam_decay": "L.noam_decay(8, 100)", "cosine_decay": "L.cosine_decay(0.1, 10, 5)",
     "linear_lr_warmup": "L.linear_lr_warmup(0.1, 5, 0.0, 0.1)", "polynomial_decay": "L.polynomial_decay(0.1, 10)",
+    "natural_exp_decay": "L.natural_exp_decay(0.1, 10, 0.5)",
+    "inverse_time_decay": "L.inverse_time_decay(0.1, 10, 0.5, staircase=True)",
+    "polynomial_decay_cycle": "L.polynomial_decay(0.1, 10, cycle=True)",
     # -- nets and contrib
     "nets_simple_img_conv_pool": "nets.simple_img_conv_pool(img, 4, 3, 2, 2, act='relu')",
     "nets_img_conv_group": "nets.img_conv_group(img, [4, 4], 2, conv_padding=1, conv_with_batchnorm=True)",

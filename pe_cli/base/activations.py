@@ -24,8 +24,9 @@ import numpy as np
 FLOATS = ("float16", "float32", "float64")
 
 
-def finite_number(v):
-    return isinstance(v, numbers.Real) and not isinstance(v, bool) and math.isfinite(v)
+def real_number(v):
+    """check: a number (inf and NaN too: Fluid's float attributes check nothing more)."""
+    return isinstance(v, numbers.Real) and not isinstance(v, bool)
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,7 @@ class Param:
 
 
 def _number(name, default):
-    return Param(name, default, finite_number, "a finite number")
+    return Param(name, default, real_number, "a number")
 
 
 @dataclass(frozen=True)
@@ -196,7 +197,10 @@ def _gelu_grad(x, d, approximate):
 
 
 def _mish_parts_array(x, t):
-    """(softplus(x) as Fluid's mish computes it, its derivative): x above threshold t, exp(x) below -t."""
+    """(softplus(x) as Fluid's mish computes it, its derivative): with a threshold t > 0, x above t and
+    exp(x) below -t (Fluid's gradient takes 1 - exp(-sp) for the derivative, the same but for e^-t)."""
+    if not t > 0:
+        return _softplus_array(x), _sigmoid_array(x)
     sp = np.where(x > t, x, np.where(x < -t, np.exp(x), _softplus_array(x)))
     dsp = np.where(x > t, _c(x, 1), np.where(x < -t, np.exp(x), _sigmoid_array(x)))
     return sp, dsp
@@ -212,28 +216,32 @@ def _mish_grad_array(x, d, t):
     return d * (tsp + x * (1 - tsp * tsp) * dsp)
 
 
+def _mish_softplus(x, t):
+    """softplus(x) as Fluid's mish takes it: x above a threshold t > 0, exp(x) below -t."""
+    if t > 0 and x > t:
+        return x
+    if t > 0 and x < -t:
+        return math.exp(x)
+    return max(x, 0.0) + math.log1p(math.exp(-math.fabs(x)))
+
+
 def _mish(x, t):
-    if x > t:
-        sp = x
-    elif x < -t:
-        sp = math.exp(x)
-    else:
-        sp = max(x, 0.0) + math.log1p(math.exp(-math.fabs(x)))
-    return x * math.tanh(sp)
+    return x * math.tanh(_mish_softplus(x, t))
 
 
 def _mish_grad(x, d, t):
-    if x > t:
-        sp, dsp = x, 1.0
-    elif x < -t:
-        sp = math.exp(x)
+    sp = _mish_softplus(x, t)
+    if t > 0 and x > t:
+        dsp = 1.0
+    elif t > 0 and x < -t:
         dsp = sp
     else:
-        e = math.exp(-math.fabs(x))
-        sp = max(x, 0.0) + math.log1p(e)
-        dsp = 1 / (1 + e) if x >= 0 else e / (1 + e)
+        dsp = 1 / (1 + math.exp(-x)) if x >= 0 else math.exp(x) / (1 + math.exp(x))
     tsp = math.tanh(sp)
     return d * (tsp + x * (1 - tsp * tsp) * dsp)
+
+
+SCALAR_HELPERS["_mish_softplus"] = _mish_softplus      # (a helper _mish and _mish_grad call on a device)
 
 
 # -- the table --------------------------------------------------------------------------------------
@@ -243,17 +251,21 @@ TABLE = (
     A("relu", "Out = max(X, 0).", reads="Out", dtypes=None, cpu_loop="relu",
       forward=lambda x: np.maximum(x, 0, dtype=x.dtype), derivative=lambda o, d: d * (o > 0),
       scalar_forward=lambda x: x if x > 0 else 0 * x, scalar_derivative=lambda o, d: d if o > 0 else 0 * d),
-    A("leaky_relu", "Out = X where X > 0, alpha * X elsewhere.", params=(_number("alpha", 0.02),),
-      forward=lambda x, a: np.where(x > 0, x, x * a), derivative=lambda x, d, a: np.where(x > 0, d, d * a),
-      scalar_forward=lambda x, a: x if x > 0 else x * a, scalar_derivative=lambda x, d, a: d if x > 0 else d * a),
-    A("elu", "Out = X where X > 0, alpha * (exp(X) - 1) elsewhere.", params=(_number("alpha", 1.0),),
-      # exp only of non-positive values: no overflow
-      forward=lambda x, a: np.where(x > 0, x, a * np.expm1(np.minimum(x, 0))),
+    # Fluid 1.8's formulas, which differ from the usual ones for alpha > 1 or < 0 (leaky_relu) and
+    # alpha < 0 (elu); the gradient of leaky_relu is 1 where Out > 0, else alpha, as Fluid's
+    A("leaky_relu", "Out = max(X, alpha * X) (X where X > 0, alpha * X elsewhere, for alpha in [0, 1]).",
+      params=(_number("alpha", 0.02),),
+      forward=lambda x, a: np.fmax(x, x * a), derivative=lambda x, d, a: np.where(np.fmax(x, x * a) > 0, d, d * a),
+      scalar_forward=lambda x, a: max(x, x * a), scalar_derivative=lambda x, d, a: d if max(x, x * a) > 0 else d * a),
+    A("elu", "Out = max(X, 0) + min(alpha * (exp(X) - 1), 0) (for alpha >= 0: X where X > 0, alpha * (exp(X) - "
+      "1) elsewhere).", params=(_number("alpha", 1.0),),
+      # exp of positive values only where alpha < 0 needs them: no overflow otherwise
+      forward=lambda x, a: np.maximum(x, 0) + np.minimum(a * np.expm1(x if a < 0 else np.minimum(x, 0)), 0),
       derivative=lambda x, d, a: np.where(x > 0, d, d * a * np.exp(np.minimum(x, 0))),
-      scalar_forward=lambda x, a: x if x > 0 else a * math.expm1(min(x, 0)),
+      scalar_forward=lambda x, a: max(x, 0 * x) + min(a * math.expm1(x if a < 0 else min(x, 0)), 0 * x),
       scalar_derivative=lambda x, d, a: d if x > 0 else d * a * math.exp(min(x, 0))),
     A("relu6", "Out = min(max(X, 0), threshold).", reads="Out",
-      params=(Param("threshold", 6.0, lambda v: finite_number(v) and v > 0, "a finite number > 0"),),
+      params=(_number("threshold", 6.0),),
       forward=lambda x, t: np.clip(x, _c(x, 0), t), derivative=lambda o, d, t: d * ((o > 0) & (o < t)),
       scalar_forward=lambda x, t: 0 * x if x < 0 else (t if x > t else x),
       scalar_derivative=lambda o, d, t: d if (o > 0 and o < t) else 0 * d),
@@ -279,14 +291,14 @@ TABLE = (
       forward=_gelu_array, derivative=_gelu_grad_array, scalar_forward=_gelu, scalar_derivative=_gelu_grad),
     A("softplus", "Out = log(1 + exp(beta * X)) / beta, computed without overflow, or X where beta * X > "
       "threshold (Paddle 2.x's attributes; the defaults, beta 1 and no threshold, are Fluid 1.8's softplus).",
-      params=(Param("beta", 1.0, lambda v: finite_number(v) and v > 0, "a finite number > 0"),
+      params=(Param("beta", 1.0, lambda v: real_number(v) and v > 0, "a number > 0"),
               Param("threshold", math.inf, lambda v: isinstance(v, numbers.Real) and v > 0, "a number > 0")),
       forward=lambda x, b, t: np.where(x * b > t, x, _softplus_array(x * b) / b),
       derivative=lambda x, d, b, t: np.where(x * b > t, d, d * _sigmoid_array(x * b)),
       scalar_forward=lambda x, b, t: x if x * b > t else _softplus(x * b) / b,
       scalar_derivative=lambda x, d, b, t: d if x * b > t else d * _sigmoid(x * b)),
     A("mish", "Out = X * tanh(softplus(X)), softplus(X) taken as X above threshold and exp(X) below -threshold "
-      "(Fluid 1.8's mish).", params=(Param("threshold", 20.0, lambda v: finite_number(v) and v > 0, "a finite number > 0"),),
+      "(Fluid 1.8's mish).", params=(_number("threshold", 20.0),),
       forward=_mish_array, derivative=_mish_grad_array, scalar_forward=_mish, scalar_derivative=_mish_grad),
     A("softsign", "Out = X / (1 + |X|).", forward=lambda x: x / (1 + abs(x)), derivative=_softsign_grad),
     A("sqrt", "Out = sqrt(X).", reads="Out", forward=np.sqrt, derivative=lambda o, d: d * _c(o, 0.5) / o,
@@ -354,17 +366,18 @@ TABLE = (
     A("thresholded_relu", "Out = X where X > threshold, 0 elsewhere.", params=(_number("threshold", 1.0),),
       forward=lambda x, t: np.where(x > t, x, x * 0), derivative=lambda x, d, t: d * (x > t),
       scalar_forward=lambda x, t: x if x > t else 0 * x, scalar_derivative=lambda x, d, t: d if x > t else 0 * d),
-    A("hard_shrink", "Out = X where |X| > threshold, 0 elsewhere.", params=(_number("threshold", 0.5),),
-      forward=lambda x, t: np.where(np.abs(x) > t, x, x * 0), derivative=lambda x, d, t: d * (np.abs(x) > t),
-      scalar_forward=lambda x, t: x if abs(x) > t else 0 * x,
-      scalar_derivative=lambda x, d, t: d if abs(x) > t else 0 * d),
-    A("softshrink", "Out = X - lambda where X > lambda, X + lambda where X < -lambda, 0 elsewhere "
-      "(the layer's keyword is alpha, as Fluid's).",
-      params=(Param("lambda", 0.5, lambda v: finite_number(v) and v >= 0, "a finite number >= 0", keyword="alpha"),),
-      forward=lambda x, t: np.where(x > t, x - t, np.where(x < -t, x + t, x * 0)),
-      derivative=lambda x, d, t: d * (np.abs(x) > t),
-      scalar_forward=lambda x, t: x - t if x > t else (x + t if x < -t else 0 * x),
-      scalar_derivative=lambda x, d, t: d if abs(x) > t else 0 * d),
+    # hard_shrink and softshrink as Fluid sums their two sides (both hold where the threshold is < 0)
+    A("hard_shrink", "Out = X (X < -threshold) + X (X > threshold): X where |X| > threshold >= 0, else 0.",
+      params=(_number("threshold", 0.5),),
+      forward=lambda x, t: x * (x < -t) + x * (x > t), derivative=lambda x, d, t: d * (x < -t) + d * (x > t),
+      scalar_forward=lambda x, t: (x if x < -t else 0 * x) + (x if x > t else 0 * x),
+      scalar_derivative=lambda x, d, t: (d if x < -t else 0 * d) + (d if x > t else 0 * d)),
+    A("softshrink", "Out = (X - lambda)(X > lambda) + (X + lambda)(X < -lambda): 0 within [-lambda, lambda] "
+      "for lambda >= 0 (the layer's keyword is alpha, as Fluid's).",
+      params=(Param("lambda", 0.5, real_number, "a number", keyword="alpha"),),
+      forward=lambda x, t: (x - t) * (x > t) + (x + t) * (x < -t), derivative=lambda x, d, t: d * (x > t) + d * (x < -t),
+      scalar_forward=lambda x, t: (x - t if x > t else 0 * x) + (x + t if x < -t else 0 * x),
+      scalar_derivative=lambda x, d, t: (d if x > t else 0 * d) + (d if x < -t else 0 * d)),
     A("hard_swish", "Out = X * min(max(X + offset, 0), threshold) / scale.",
       params=(_number("threshold", 6.0), _number("scale", 6.0), _number("offset", 3.0)),
       forward=lambda x, t, s, o: x * np.minimum(np.maximum(x + o, _c(x, 0)), t) / s,

@@ -1,5 +1,7 @@
 """Errors users see. Each carries enough context to be printed as one line."""
 import difflib
+import importlib
+import types
 
 
 class PeError(Exception):
@@ -112,11 +114,44 @@ def unsupported(name, why="pe does not support it yet"):
     if short[:1].isupper():
         def __new__(cls, *args, **kwargs):
             raise FluidUnsupported(name, why)
-        return type(short, (), {"__new__": __new__, "__doc__": doc, "_pe_not_yet": True})
+        return type(short, (), {"__new__": __new__, "__doc__": doc, "_pe_not_yet": True, "_pe_why": why})
 
     def stand_in(*args, **kwargs):
         raise FluidUnsupported(name, why)
     stand_in.__name__ = stand_in.__qualname__ = short
     stand_in.__doc__ = doc
     stand_in._pe_not_yet = True
+    stand_in._pe_why = why
     return stand_in
+
+
+def refuse(namespace, module, names, why):
+    """Sets, in ``namespace`` (a module's ``globals()``), a stand-in (``unsupported``) for each of
+    ``names`` it does not define yet, named ``module.name`` and saying ``why`` when called."""
+    for name in names:
+        if name not in namespace:
+            namespace[name] = unsupported(f"{module}.{name}", why)
+
+
+class MissingModule(types.ModuleType):
+    """A third-party module a Fluid module imports that is not installed: every public name raises
+    FluidUnsupported, saying what to install."""
+
+    def __init__(self, name, why):
+        super().__init__(name, why)
+        self._pe_why = why
+
+    def __getattr__(self, attr):
+        if attr.startswith("_"):
+            raise AttributeError(attr)
+        raise FluidUnsupported(f"{self.__name__}.{attr}", self._pe_why)
+
+
+def optional_module(name, package=None):
+    """The module ``name`` if it is installed (six, gast, prettytable, ...), else a MissingModule
+    saying ``pip install <package>``."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        package = package or name.split(".")[0]
+        return MissingModule(name, f"the '{package}' package is not installed (pip install {package})")

@@ -333,11 +333,13 @@ def keys(which):
 # -- Fluid scripts ---------------------------------------------------------------------------------
 
 @main.command(context_settings=dict(CONTEXT, ignore_unknown_options=True, allow_interspersed_args=False))
-@click.argument("script", type=click.Path(dir_okay=False))
+@click.option("-m", "module", default=None, metavar="MODULE",
+              help="Run a module as `python -m` does (`-m paddle.distributed.launch --selected_gpus 0,1 train.py`).")
+@click.argument("script", type=click.Path(dir_okay=False), required=False)
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 @guarded
-def fluid(script, args):
-    """Run an unchanged Fluid 1.x SCRIPT.py: `paddle` and `paddle.fluid` resolve to pe (this process only)."""
+def fluid(module, script, args):
+    """Run an unchanged Fluid 1.x SCRIPT.py (or -m MODULE): `paddle`, `paddle.fluid` resolve to pe here."""
     from ..kernels.rendezvous import join_role, role_alone
     alone = role_alone(sys.argv[1:])     # a role started on its own with Fluid's environment (docs/DISTRIBUTED.md)
     if alone is not None:
@@ -345,7 +347,11 @@ def fluid(script, args):
     if needs_guard():         # under mpiexec: each rank runs under a guard (base/rank_guard.py)
         sys.exit(guard("pe_cli", sys.argv[1:]))
     join_role()
-    from ..fluid.runner import run_script
+    from ..fluid.runner import run_module, run_script
+    if module is not None:
+        sys.exit(run_module(module, ([script] if script else []) + list(args)))
+    if script is None:
+        raise UsageError("pe fluid: give a SCRIPT.py to run, or -m MODULE")
     sys.exit(run_script(script, args))
 
 

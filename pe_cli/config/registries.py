@@ -4,7 +4,7 @@
   the learning-rate schedules, which ``optimizer.learning_rate`` uses, and the stand-ins of Fluid
   names pe lacks), and paddle.nn's class names (``pe_cli.layers.paddle_nn``);
 - optimizers: the ``Optimizer`` classes of ``pe_cli.training.optimizer`` and ``optimizer_adaptive``;
-- schedules: ``pe_cli.layers.learning_rate_scheduler.__all__``;
+- schedules: ``pe_cli.layers.lr_schedule.__all__``;
 - initializers, regularizers, clips: the classes of their modules.
 """
 import functools
@@ -16,7 +16,7 @@ from .. import layers as L
 from ..training import optimizer as O
 from ..training import optimizer_adaptive as OA
 from ..training import regularizer as R
-from ..layers import learning_rate_scheduler as lrs
+from ..layers import lr_schedule as lrs
 from ..layers import paddle_nn
 from ..layers import readers
 from .typed import Namespace

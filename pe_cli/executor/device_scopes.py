@@ -11,7 +11,8 @@ device's temporaries and feeds between runs; it is dropped every ``num_iteration
 runs and by ``drop_local_exe_scopes()``.
 """
 from ..base.errors import FeedError, PeError
-from .feeding import missing_value_error
+from ..base.dtypes import VarType
+from .feeding import RAW_VALUE, missing_value_error
 from .plan import Values
 
 
@@ -175,6 +176,8 @@ class DeviceScopes:
                 array = last.get(name) if name not in persistable else None
                 if array is None:
                     array = scope.get_array(name)
+                if array is None and var is not None and var.type == VarType.RAW:
+                    array = RAW_VALUE       # no tensor (cudnn_lstm's Cache): its readers do not read it
                 if array is None:
                     raise missing_value_error(block, name)
                 vals[name] = self.to_device(d, array)

@@ -18,7 +18,7 @@ from ..kernels import pserver_link
 from ..ops.registry import GRAD_SUFFIX
 from ..base.places import CPUPlace, Place, place_named
 from .compiled import run_compiled
-from .feeding import (as_feed_array, check_feed_dict, feed_lr_scheduler, known_feeds, missing_value_error,
+from .feeding import (RAW_VALUE, as_feed_array, check_feed_dict, feed_lr_scheduler, known_feeds, missing_value_error,
                       reader_feeds)
 from .fetched import fetched
 from . import nan_check
@@ -245,6 +245,9 @@ class Executor:
             array = None if held is None else held.tensor._array
             if array is None and name in block.vars and block.vars[name].type == VarType.LOD_TENSOR_ARRAY:
                 values[name] = TensorArray()     # a declared array starts empty, as in Fluid's scope
+                continue
+            if array is None and name in block.vars and block.vars[name].type == VarType.RAW:
+                values[name] = RAW_VALUE        # no tensor (cudnn_lstm's Cache): its readers do not read it
                 continue
             if array is None:
                 raise missing_value_error(block, name)

@@ -115,6 +115,11 @@ def check_lod(name, lod, rows):
                             f"(lengths {[b - a for a, b in zip(level, level[1:])]} do not sum to {below})")
 
 
+# the value a RAW variable (Fluid's cudnn_lstm Cache: cuDNN's dropout states) has in a run: it holds no
+# tensor, and the ops that take one as an input do not read it
+RAW_VALUE = np.zeros(0, np.uint8)
+
+
 def missing_value_error(block, name):
     var = block.vars.get(name)
     if var is not None and var.is_data:

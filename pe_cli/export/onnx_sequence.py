@@ -133,12 +133,13 @@ def _seq_lens(ctx, op, slot):
 
 # -- recurrences ------------------------------------------------------------------------------
 
-def _dynamic_lstm(ctx, op):
+def _lstm(ctx, op):
     """Fluid's Input is the gates already projected (an fc to 4H, blocks c, i, f, o): ONNX's W is the
     permutation to i, o, f, c; R is Weight's columns in that order, transposed; B the bias so
     permuted (and zeros for R's); P the peepholes (W_ic, W_oc, W_fc)."""
     _refuse_used(ctx, op, "Cell", "its Cell output is read: ONNX's LSTM gives only the last step's cell")
-    _refuse_used(ctx, op, "BatchGate", "its BatchGate output is read (a training-only value)")
+    for slot in ("BatchGate", "BatchCellPreAct"):
+        _refuse_used(ctx, op, slot, f"its {slot} output is read (a training-only value)")
     x, weight, bias = op.input("Input")[0], op.input("Weight")[0], op.input("Bias")[0]
     h = ctx.shape(weight)[0]
     cols = np.concatenate([np.arange(h) + k * h for k in _LSTM_ORDER])
@@ -168,7 +169,8 @@ def _gru(ctx, op):
     Weight [H, 3H] holds W_ur [H, 2H] then W_c [H, H] in its memory. ONNX's GRU (z, r, h, reset
     before the product) is origin_mode's h = u h' + (1 - u) c with z = u; Fluid's default
     h = u c + (1 - u) h' is the same with z = 1 - u = sigmoid(-(...)): z's rows negated."""
-    _refuse_used(ctx, op, "BatchGate", "its BatchGate output is read (a training-only value)")
+    for slot in ("BatchGate", "BatchResetHiddenPrev", "BatchHidden"):
+        _refuse_used(ctx, op, slot, f"its {slot} output is read (a training-only value)")
     x, weight = op.input("Input")[0], op.input("Weight")[0]
     h = ctx.shape(weight)[0]
     origin = bool(op.attrs.get("origin_mode"))
@@ -353,7 +355,7 @@ def _lod_reset(ctx, op):
 
 
 SEQUENCE_CONVERTERS = {
-    "dynamic_lstm": _dynamic_lstm,
+    "lstm": _lstm,
     "gru": _gru,
     "sequence_pool": _sequence_pool,
     "sequence_conv": _sequence_conv,

@@ -20,7 +20,8 @@ from .compiler import BuildStrategy, CompiledProgram, ExecutionStrategy  # noqa:
 from .data import data  # noqa: F401
 from .data_feeder import DataFeeder  # noqa: F401
 from .flags import get_flags, set_flags  # noqa: F401
-from .dygraph import (ComplexVariable, VarBase, disable_dygraph, disable_imperative, enable_dygraph,  # noqa: F401
+from .complex_variable import ComplexVariable  # noqa: F401
+from .dygraph import (VarBase, disable_dygraph, disable_imperative, enable_dygraph,  # noqa: F401
                       enable_imperative)
 from .framework import cuda_pinned_places, device_guard, in_dygraph_mode, load_op_library, require_version  # noqa: F401
 from .input import embedding, one_hot  # noqa: F401

@@ -1,4 +1,5 @@
-"""``fluid.core``: the names Fluid scripts reach for in its C++ core module."""
+"""``fluid.core``: the names Fluid scripts reach for in its C++ core module (the rest of them in
+core_classes.py, core_functions.py and core_names.py)."""
 import os
 
 import numpy as np
@@ -21,13 +22,17 @@ from ..framework.var_desc import VarDesc  # noqa: F401
 from ..ops import registry
 from ..ops.define import GRAD_SUFFIX
 from .grad_op_desc import get_grad_op_desc  # noqa: F401
-from .op import Operator  # noqa: F401 -- Operator.create(op_desc bytes), Fluid core's
+from .standalone_op import Operator  # noqa: F401 -- Operator.create(op_desc bytes), Fluid core's
 from .op_proto_messages import get_all_op_protos as _op_protos
 from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
 from .flags import FlagsView, set_eager_deletion_mode as _set_eager_deletion_mode  # noqa: F401
 from .inference_api import (AnalysisConfig, NativeConfig, PaddleBuf, PaddleDType, PaddleTensor,  # noqa: F401
                             create_paddle_predictor)
 from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_device_count  # noqa: F401
+from .core_classes import *  # noqa: F401,F403 -- the rest of Fluid core's classes,
+from .core_functions import *  # noqa: F401,F403 -- its functions,
+from .core_names import *  # noqa: F401,F403 -- and its plain values and loader helpers
+from .core_names import print_function  # noqa: F401
 
 
 class DataType:

@@ -4,6 +4,7 @@ pe's dtypes are numpy names ('float32'); ``convert_np_dtype_to_dtype_`` returns 
 Fluid's VarType number), which equals ``core.VarDesc.VarType.FP32`` and the rest, so comparisons in Fluid scripts hold.
 """
 import contextlib
+import functools
 import re
 import warnings
 
@@ -17,7 +18,7 @@ from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
 from .op_proto import OpProtoHolder  # noqa: F401
 from .dygraph import base as dygraph_base
 from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_places  # noqa: F401
-from .dygraph import ComplexVariable  # noqa: F401
+from .complex_variable import ComplexVariable  # noqa: F401
 from .flags import get_flags, set_flags  # noqa: F401
 from .unsupported import unsupported
 from . import version
@@ -39,6 +40,17 @@ def in_dygraph_mode():
     """True inside ``fluid.dygraph.guard()`` (the eager op execution of Fluid's op tests), else False:
     pe builds and runs static graphs."""
     return dygraph_base.enabled()
+
+
+def dygraph_only(func):
+    """Fluid's decorator of functions that work in dygraph mode only: outside ``dygraph.guard()`` a
+    call fails its assertion, as Fluid's does."""
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        assert in_dygraph_mode(), (f"We Only support {func.__name__} in imperative mode, please use "
+                                   f"fluid.dygraph.guard() as context to run it in imperative Mode")
+        return func(*args, **kwargs)
+    return wrapper
 
 
 def in_pir_mode():

@@ -23,6 +23,8 @@ def one_hot(input, depth, allow_out_of_range=False):
         raise TypeError(f"The type of 'input' in one_hot_v2 must be Variable, but received {type(input)}")
     helper = LayerHelper("one_hot_v2", input=input)
     out = helper.create_variable_for_type_inference("float32", stop_gradient=True)
-    helper.append_op("one_hot_v2", {"X": [input]}, {"Out": [out]},
-                     {"depth": depth, "allow_out_of_range": allow_out_of_range})
+    inputs = {"X": [input]}
+    if hasattr(depth, "block"):         # a Variable: the depth comes at run time (depth_tensor)
+        inputs["depth_tensor"], depth = [depth], -1
+    helper.append_op("one_hot_v2", inputs, {"Out": [out]}, {"depth": depth, "allow_out_of_range": allow_out_of_range})
     return out

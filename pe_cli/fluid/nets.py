@@ -94,7 +94,11 @@ def scaled_dot_product_attention(queries, keys, values, num_heads=1, dropout_rat
         q, k, v = (_split_heads(t, num_heads) for t in (q, k, v))
     key_dim = k.shape[-1]
     scaled_q = layers.scale(q, scale=key_dim ** -0.5)
-    weights = layers.softmax(layers.matmul(scaled_q, k, transpose_y=True))
+    product = layers.matmul(scaled_q, k, transpose_y=True)
+    if list(product.shape or [-1, -1]).count(-1) <= 1:      # as Fluid's: the softmax over a 2-D reshape
+        weights = layers.reshape(layers.softmax(layers.reshape(product, [-1, product.shape[-1]])), product.shape)
+    else:
+        weights = layers.softmax(product)                   # (the same values; dims unknown to reshape back)
     if dropout_rate:
         weights = layers.dropout(weights, dropout_prob=dropout_rate, is_test=False)
     ctx = layers.matmul(weights, v)

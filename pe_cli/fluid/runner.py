@@ -27,13 +27,20 @@ SPECIAL = {
     "paddle.fluid": "pe_cli.fluid",
     "paddle.fluid.layers": "pe_cli.layers",
     "paddle.fluid.layers.device": "pe_cli.fluid.layers_device",
+    # submodules of fluid.layers (pe_cli.layers) whose names need the Fluid face above it (core)
+    "paddle.fluid.layers.math_op_patch": "pe_cli.fluid.layers_math_op_patch",
+    "paddle.fluid.layers.layer_function_generator": "pe_cli.fluid.layer_function_generator",
+    "paddle.fluid.core_avx": "pe_cli.fluid.core",       # Fluid's core is core_avx (or core_noavx) itself
     "paddle.version": "pe_cli.fluid.version",       # the paddle face sits above the fluid face, which reads it
     # pe's module names never end in a number (tests/test_architecture.py): Fluid's datasets that do
     "paddle.dataset.conll05": "pe_cli.paddle.dataset.conll_srl",
     "paddle.dataset.wmt14": "pe_cli.paddle.dataset.wmt_fr_en",
     "paddle.dataset.wmt16": "pe_cli.paddle.dataset.wmt_multi30k",
-    "paddle.fluid.transpiler.distribute_transpiler": "pe_cli.fluid.transpiler",
+    "paddle.dataset.mq2007": "pe_cli.paddle.dataset.letor",
+    "paddle.dataset.voc2012": "pe_cli.paddle.dataset.voc_segmentation",
     "paddle.fluid.proto.framework_pb2": "pe_cli.fluid.proto.framework_messages",
+    "paddle.fluid.incubate.fleet.parameter_server.pslib.ps_pb2":
+        "pe_cli.fluid.incubate.fleet.parameter_server.pslib.ps_messages",
     "paddle.fluid.proto.profiler.profiler_pb2": "pe_cli.fluid.proto.profiler.messages",
     "paddle.base": "pe_cli.fluid",      # Paddle 2.6's name for paddle.fluid
 }
@@ -96,9 +103,22 @@ def install():
     importlib.import_module("pe_cli.fluid.legacy_names").install()
     importlib.import_module("paddle.fluid")
     importlib.import_module("paddle.base")      # Paddle 2.6's ``from paddle import base``
-    # Fluid's layers.rnn is a function and a submodule at once. Loading the submodule under its paddle name
-    # would set the package's attribute to the module; registered here, it is never loaded, as in Fluid.
-    sys.modules.setdefault("paddle.fluid.layers.rnn", importlib.import_module("pe_cli.layers.rnn"))
+    _register_loaded()
+
+
+def _register_loaded():
+    """Registers every pe module already loaded under its paddle name. A package's attribute may be
+    a function of a submodule's name (``fluid.data``, ``layers.rnn``); importing the submodule by
+    its paddle name through the hook would set the attribute to the module, where in Fluid the
+    submodule is loaded already and the import leaves the attribute alone. Registered, so is pe's."""
+    for name, module in list(sys.modules.items()):
+        alias = fluid_name_for(name)
+        if module is not None and name.startswith(("pe_cli.fluid.", "pe_cli.paddle.", "pe_cli.layers.")) \
+                and pe_module_for(alias) == name and alias not in sys.modules:
+            sys.modules[alias] = module
+            parent, _, child = alias.rpartition(".")      # a submodule is its package's attribute
+            if parent in sys.modules and not hasattr(sys.modules[parent], child):
+                setattr(sys.modules[parent], child, module)
 
 
 def export_to_children():
@@ -146,8 +166,32 @@ def run_script(script, args=()):
     export_to_children()
     sys.argv = [script, *args]
     sys.path.insert(0, os.path.dirname(script))
+    return _run(lambda: runpy.run_path(script, run_name="__main__"), script)
+
+
+def run_module(module, args=()):
+    """``pe fluid -m MODULE [ARGS]``: runs a module (``paddle.distributed.launch``, or one of the
+    user's on the current directory) as ``__main__``, as ``python -m`` does; returns the exit status."""
+    install()
+    export_to_children()
+    sys.path.insert(0, os.getcwd())
+    target = pe_module_for(module) or module
     try:
-        runpy.run_path(script, run_name="__main__")
+        spec = importlib.util.find_spec(target)
+    except ModuleNotFoundError:
+        spec = None
+    if spec is None:
+        print(f"pe fluid: no module named {module}", file=sys.stderr)
+        return 2
+    sys.argv = [spec.origin or module, *args]
+    return _run(lambda: runpy.run_module(target, run_name="__main__", alter_sys=True), spec.origin or "")
+
+
+def _run(call, script):
+    """Runs ``call`` (the program); its SystemExit is the status, its error one line where it is a
+    Fluid name pe lacks or one of pe's own errors (the traceback under PE_DEBUG=1)."""
+    try:
+        call()
     except SystemExit as e:
         if e.code is not None and not isinstance(e.code, int):
             print(e.code, file=sys.stderr)      # sys.exit("message"): Python prints it, so does pe fluid

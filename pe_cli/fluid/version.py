@@ -9,7 +9,7 @@ patch = "5"
 rc = "0"
 istaged = False
 commit = "8e1712a71057e3ca06a2927ceec51c18cb171fdc"
-with_mkl = "OFF"
+with_mkl = "ON"     # the 1.8.5 wheel's build, which pe's kernels follow where builds differ (fused_embedding_seq_pool)
 
 
 def show():

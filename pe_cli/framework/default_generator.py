@@ -18,3 +18,30 @@ def draw():
     """The seed of one unseeded random op's stream: the generator's next number once seeded, else
     None (fresh entropy)."""
     return None if _generator is None else int(_generator.integers(1 << 63))
+
+
+class GeneratorState:
+    """The generator's state at one moment (Paddle's core.GeneratorState): unseeded, or its numpy state."""
+
+    def __init__(self, state):
+        self._state = state
+
+    def __repr__(self):
+        return "GeneratorState(unseeded)" if self._state is None else f"GeneratorState({self._state['state']['state']})"
+
+
+def get_state():
+    """The generator's state now: set_state(it) makes the next draws repeat those that follow now."""
+    return GeneratorState(None if _generator is None else _generator.bit_generator.state)
+
+
+def set_state(state):
+    """Puts the generator back to ``state`` (a GeneratorState from get_state)."""
+    global _generator
+    if not isinstance(state, GeneratorState):
+        raise TypeError(f"expected a GeneratorState from get_rng_state, got {type(state).__name__}")
+    if state._state is None:
+        _generator = None
+        return
+    _generator = np.random.default_rng()
+    _generator.bit_generator.state = state._state

@@ -181,6 +181,12 @@ class PoolGeometry:
 POOL_CODES = {"AVERAGE": 0, "SUM": 1, "SQRT": 2, "MAX": 3, "LAST": 4, "FIRST": 5}
 # the recurrent ops' activations, as their numba and CUDA loops take them
 ACT_CODES = {"sigmoid": 0, "tanh": 1, "relu": 2, "identity": 3}
+# Fluid's sequence RNN ops (lstm, gru, lstmp and the fused ones) compute sigmoid as its math::detail and
+# jit kernels do, the input clipped to [SIGMOID_MIN, SIGMOID_MAX] (1 - sigmoid(13) is 2.3e-6: a value,
+# not a rounding); pe's kernels of those ops do the same (code 0). The one-step ops (lstm_unit,
+# gru_unit) use Fluid's plain sigmoid: code PLAIN_SIGMOID where they share the sequence ops' kernels.
+SIGMOID_MIN, SIGMOID_MAX = -40.0, 13.0
+PLAIN_SIGMOID = 4
 
 
 def seq_offsets(attrs, slot, rows):

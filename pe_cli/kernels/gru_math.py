@@ -1,5 +1,7 @@
 """The GRU's step (Fluid's gru and gru_unit ops) over numpy, for a batch of rows (gru_unit's CPU
-kernel), and the layouts both devices share: Weight's two blocks, BatchGate's columns. The gru op's
+kernel), and the layouts both devices share: Weight's two blocks; the per-row values the gru op's
+backward pass reads ([T, 5D]: u, r, c, r h', h'), made into Fluid's batch-ordered BatchGate,
+BatchResetHiddenPrev and BatchHidden and back (``fluid_batch``, ``saved_from_batch``). The gru op's
 kernels run the same step per time step over the sequences still running (kernels/lstm_math.py's
 schedule), two GEMMs each: kernels/cpu/_gru_loops.py, kernels/cuda/gru.py.
 
@@ -10,15 +12,16 @@ Fluid's memory, a [D, 2D] block (update and reset) followed by a [D, D] block (c
 import numpy as np
 
 from ..base.errors import PeError
-from .lstm_math import ACTS
+from .lstm_math import PLAIN_ACTS, batch_index, previous_rows, previous_state, schedule
 
 
 def acts(attrs, gate_key="gate_activation", cand_key="activation"):
-    """(gate, candidate) activation pairs (forward, derivative from the output)."""
+    """(gate, candidate) activation pairs (forward, derivative from the output) of gru_unit (Fluid's
+    plain sigmoid)."""
     try:
-        return ACTS[attrs[gate_key]], ACTS[attrs[cand_key]]
+        return PLAIN_ACTS[attrs[gate_key]], PLAIN_ACTS[attrs[cand_key]]
     except KeyError as e:
-        raise PeError(f"gru: activation {e.args[0]!r} is not one of {sorted(ACTS)}") from None
+        raise PeError(f"gru: activation {e.args[0]!r} is not one of {sorted(PLAIN_ACTS)}") from None
 
 
 def split_weight(w):
@@ -73,3 +76,34 @@ def unpack(batch_gate):
     """The gru op's BatchGate [T, 5D] as views: gates u, r, c [T, 3D]; r h' [T, D]; h' [T, D]."""
     d = batch_gate.shape[1] // 5
     return batch_gate[:, :3 * d], batch_gate[:, 3 * d:4 * d], batch_gate[:, 4 * d:]
+
+
+def fluid_batch(saved, hidden, offs, is_reverse):
+    """Fluid's BatchGate [T, 3D], BatchResetHiddenPrev [T, D] and BatchHidden [T, D], rows in batch order."""
+    perm = batch_index(offs, is_reverse)
+    gates, rhps, _ = unpack(saved)
+    return {"BatchGate": gates[perm], "BatchResetHiddenPrev": rhps[perm], "BatchHidden": hidden[perm]}
+
+
+def saved_from_batch(batch_gate, batch_rhp, hidden, h0, offs, is_reverse):
+    """The per-row values [T, 5D] from Fluid's BatchGate and BatchResetHiddenPrev, Hidden and H0."""
+    t, d = hidden.shape
+    perm = batch_index(offs, is_reverse)
+    saved = np.empty((t, 5 * d), hidden.dtype)
+    saved[perm, :3 * d], saved[perm, 3 * d:4 * d] = batch_gate, batch_rhp
+    prev, seq = previous_rows(offs, is_reverse)
+    saved[:, 4 * d:] = previous_state(np.asarray(hidden), h0, prev, seq)
+    return saved
+
+
+def forward(xg, w, h0, offs, is_reverse, gate, cand, origin):
+    """The gru op's recurrence over numpy (Fluid's fused ops' form, with their activations ``gate``,
+    ``cand``): Hidden [T, D] of the projected, biased gates ``xg`` [T, 3D]."""
+    d = w.shape[0]
+    w_ur, w_c = split_weight(w)
+    hidden = np.empty((len(xg), d), xg.dtype)
+    h_state = np.zeros((len(offs) - 1, d), xg.dtype) if h0 is None else np.array(h0, dtype=xg.dtype)
+    for live, rows in schedule(offs, is_reverse):
+        h = step_forward(xg[rows], h_state[live], w_ur, w_c, None, gate, cand, origin)[2]
+        hidden[rows], h_state[live] = h, h
+    return hidden

@@ -1,18 +1,29 @@
-"""dynamic_lstm's recurrence over LoD input, written once over an array module (numpy on the
-CPU): sequences are ordered by length as Fluid's LoDTensor2BatchFunctor does, so each time step
-is one GEMM over the sequences still running. Gate order in Input, Weight and Bias is Fluid's
-(candidate, input, forget, output); peepholes are Bias[4D:7D] = (W_ic, W_fc, W_oc)."""
+"""The lstm op's recurrence over LoD input (layers.dynamic_lstm), written once over numpy:
+sequences are ordered by length as Fluid's LoDTensor2BatchFunctor does, so each time step is one
+GEMM over the sequences still running. Gate order in Input, Weight and Bias is Fluid's (candidate,
+input, forget, output); peepholes are Bias[4D:7D] = (W_ic, W_fc, W_oc).
+
+The kernels keep, per input row, what the backward pass reads (``saved`` [T, 6, D]: i, f, candidate,
+o, the previous c and h); the op's outputs BatchGate and BatchCellPreAct are Fluid's, in Fluid's
+batch order (``batch_index``): ``fluid_batch`` makes them from ``saved`` and ``saved_from_batch``
+gives ``saved`` back from them and Hidden, Cell (the gradient of a program Fluid or pe built)."""
 import numpy as np
 
 from ..base.errors import PeError
+from .common import SIGMOID_MAX, SIGMOID_MIN
 
-# activation name -> (forward, derivative from the output)
+# activation name -> (forward, derivative from the output); sigmoid as Fluid's recurrent ops compute it,
+# its input clipped (kernels.common.SIGMOID_MIN); PLAIN_ACTS: the one-step ops' (lstm_unit, gru_unit)
 ACTS = {
-    "sigmoid": (lambda x: 1.0 / (1.0 + np.exp(-x)), lambda y: y * (1.0 - y)),
+    "sigmoid": (lambda x: 1.0 / (1.0 + np.exp(-np.clip(x, SIGMOID_MIN, SIGMOID_MAX))), lambda y: y * (1.0 - y)),
     "tanh": (np.tanh, lambda y: 1.0 - y * y),
     "relu": (lambda x: np.maximum(x, 0.0), lambda y: (y > 0).astype(y.dtype)),
     "identity": (lambda x: x, lambda y: np.ones_like(y)),
 }
+PLAIN_ACTS = dict(ACTS, sigmoid=(lambda x: 1.0 / (1.0 + np.exp(-x)), ACTS["sigmoid"][1]))
+# Fluid's CPU jit and cpu_vec activations, which its fused ops (fusion_lstm, fusion_gru, attention_lstm, ...)
+# use: tanh is 2 sigmoid(2x) - 1 of the clipped sigmoid, so it stops at tanh(6.5) = 0.9999955 (float32: 1 - 4.5e-6)
+VEC_ACTS = dict(ACTS, tanh=(lambda x: 2.0 * ACTS["sigmoid"][0](2.0 * x) - 1.0, ACTS["tanh"][1]))
 
 
 def schedule(offs, is_reverse):
@@ -28,16 +39,68 @@ def schedule(offs, is_reverse):
     return steps
 
 
-def activations(attrs):
+def batch_index(offs, is_reverse):
+    """Fluid's batch order (LoDTensor2BatchFunctor): the input row of each batch row, time step by
+    time step, the sequences still running longest first."""
+    steps = schedule(offs, is_reverse)
+    return np.concatenate([rows for _, rows in steps]) if steps else np.zeros(0, np.int64)
+
+
+def previous_rows(offs, is_reverse):
+    """(per input row the row of its sequence's previous step, -1 at a first step; per row its
+    sequence)."""
+    offs = np.asarray(offs, dtype=np.int64)
+    lengths = np.diff(offs)
+    seq = np.repeat(np.arange(len(lengths)), lengths)
+    rows = np.arange(int(offs[-1]))
+    first = offs[:-1][lengths > 0] + (lengths[lengths > 0] - 1 if is_reverse else 0)
+    prev = rows + 1 if is_reverse else rows - 1
+    prev[first] = -1
+    return prev, seq
+
+
+def previous_state(values, initial, prev, seq):
+    """Per row the state its step starts from: ``values`` at the previous row, ``initial`` (one row
+    per sequence; None: zeros) at a first step."""
+    out = values[np.maximum(prev, 0)]
+    first = prev < 0
+    out[first] = 0 if initial is None else np.asarray(initial, dtype=values.dtype)[seq[first]]
+    return out
+
+
+def fluid_batch(saved, cell, offs, attrs):
+    """Fluid's BatchGate [T, 4D] (the gates after activation: candidate, input, forget, output) and
+    BatchCellPreAct [T, D] (cell_activation of the cell), in batch order."""
+    perm = batch_index(offs, attrs["is_reverse"])
+    d = cell.shape[1]
+    gates = saved[perm][:, (2, 0, 1, 3)].reshape(len(perm), 4 * d)
+    with np.errstate(over="ignore"):
+        return gates, activations(attrs)[1][0](cell[perm])
+
+
+def saved_from_batch(batch_gate, hidden, cell, h0, c0, offs, is_reverse):
+    """``saved`` [T, 6, D] from Fluid's BatchGate and the op's Hidden and Cell (and H0, C0)."""
+    t, d = cell.shape
+    perm = batch_index(offs, is_reverse)
+    saved = np.empty((t, 6, d), cell.dtype)
+    saved[perm, :4] = np.asarray(batch_gate).reshape(t, 4, d)[:, (1, 2, 0, 3)]
+    prev, seq = previous_rows(offs, is_reverse)
+    saved[:, 4] = previous_state(np.asarray(cell), c0, prev, seq)
+    saved[:, 5] = previous_state(np.asarray(hidden), h0, prev, seq)
+    return saved
+
+
+def activations(attrs, table=ACTS):
     try:
-        return [ACTS[attrs[k]] for k in ("gate_activation", "cell_activation", "candidate_activation")]
+        return [table[attrs[k]] for k in ("gate_activation", "cell_activation", "candidate_activation")]
     except KeyError as e:
-        raise PeError(f"dynamic_lstm: activation {e.args[0]!r} is not one of {sorted(ACTS)}") from None
+        raise PeError(f"lstm: activation {e.args[0]!r} is not one of {sorted(table)}") from None
 
 
-def forward(x, w, b, h0, c0, offs, attrs):
-    """Returns Hidden, Cell and what the backward pass reads (per row: gates, previous h and c)."""
-    (gate, _), (cell, _), (cand, _) = activations(attrs)
+def forward(x, w, b, h0, c0, offs, attrs, table=ACTS):
+    """Returns Hidden, Cell and what the backward pass reads (per row: gates, previous h and c);
+    ``table``: the activations (VEC_ACTS for Fluid's fused ops)."""
+    (gate, _), (cell, _), (cand, _) = activations(attrs, table)
     d = w.shape[0]
     nseq = len(offs) - 1
     peep = attrs["use_peepholes"]
@@ -97,3 +160,22 @@ def backward(x, w, b, cellv, saved, d_hidden, d_cell, offs, attrs, with_state):
         db[:4 * d] += dg.sum(0)
         dh_state[live], dc_state[live] = dg @ w.T, dcp
     return dx, dw, db.reshape(b.shape), (dh_state, dc_state) if with_state else (None, None)
+
+
+def fused_intermediates(attrs, offs, **values):
+    """The intermediate outputs of Fluid's fused recurrent ops that the op writes: XX as it is,
+    Batched* in batch order (batch_index), Reordered* (initial states) longest sequence first."""
+    wanted = attrs.get("_outputs", values.keys())
+    perm = order = None
+    outs = {}
+    for slot, value in values.items():
+        if slot not in wanted or value is None:
+            continue
+        if slot.startswith("Batched"):
+            perm = batch_index(offs, attrs["is_reverse"]) if perm is None else perm
+            value = value[perm]
+        elif slot.startswith("Reordered"):
+            order = np.argsort(-np.diff(offs), kind="stable") if order is None else order
+            value = np.asarray(value)[order]
+        outs[slot] = value
+    return outs

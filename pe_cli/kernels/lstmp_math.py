@@ -3,20 +3,30 @@ its hidden state), over numpy, in kernels/lstm_math.py's length-ordered schedule
 one GEMM for the gates over the live sequences, one for the projection). Gate order and peepholes
 are dynamic_lstm's; per step, with r' the previous projection [n, P]:
   g = x + r' W + b;  c = clip(f c' + i cand(g_c), cell_clip);  h = o cell(c)
-  r = clip(proj(h W_proj), proj_clip)      (a clip of 0 is no clip)."""
+  r = clip(proj(h W_proj), proj_clip)      (a clip of 0 is no clip).
+As Fluid 1.8.5's lstmp kernels (forward and backward), proj is cell_activation unless
+proj_activation is identity (the attribute only says whether there is an activation). The op's
+BatchGate, BatchCellPreAct and BatchHidden are Fluid's, in Fluid's batch order (``fluid_batch``)."""
 import numpy as np
 
 from ..base.errors import PeError
-from .lstm_math import ACTS, schedule
+from .lstm_math import ACTS, PLAIN_ACTS, batch_index, schedule
 
 _NAMES = ("gate_activation", "cell_activation", "candidate_activation", "proj_activation")
 
 
 def _acts(attrs):
     try:
-        return [ACTS[attrs[k]] for k in _NAMES]
+        acts = [ACTS[attrs[k]] for k in _NAMES]
     except KeyError as e:
-        raise PeError(f"dynamic_lstmp: activation {e.args[0]!r} is not one of {sorted(ACTS)}") from None
+        raise PeError(f"lstmp: activation {e.args[0]!r} is not one of {sorted(ACTS)}") from None
+    # the projection's activation is Fluid's activation op's (a plain sigmoid), the cell's math::detail's
+    return acts[:3] + [acts[3] if attrs["proj_activation"] == "identity" else PLAIN_ACTS[attrs["cell_activation"]]]
+
+
+def proj_activation(attrs):
+    """The projection's activation as Fluid 1.8.5 applies it: cell_activation, or identity."""
+    return "identity" if attrs["proj_activation"] == "identity" else attrs["cell_activation"]
 
 
 def _clip(v, bound):
@@ -60,17 +70,14 @@ def forward(x, w, pw, b, h0, c0, offs, attrs):
     return projection, cellv, saved
 
 
-def pack(saved):
-    """The saved values as one [T, 7D + 2P] array (the op's BatchGate: i, f, candidate, o, previous
-    c, unclipped c, then r', h and the unclipped projection, per row)."""
-    g = saved["gates"]
-    return np.concatenate([g.reshape(len(g), -1), saved["rp"], saved["h"], saved["pa"]], axis=1)
-
-
-def unpack(batch_gate, d, p):
-    rows = len(batch_gate)
-    return {"gates": batch_gate[:, :6 * d].reshape(rows, 6, d), "rp": batch_gate[:, 6 * d:6 * d + p],
-            "h": batch_gate[:, 6 * d + p:7 * d + p], "pa": batch_gate[:, 7 * d + p:]}
+def fluid_batch(saved, cellv, offs, attrs):
+    """Fluid's BatchGate [T, 4D] (gates after activation: candidate, input, forget, output),
+    BatchCellPreAct [T, D] (cell_activation of the clipped cell) and BatchHidden [T, D], in batch order."""
+    perm = batch_index(offs, attrs["is_reverse"])
+    d = cellv.shape[1]
+    with np.errstate(over="ignore"):
+        return {"BatchGate": saved["gates"][perm][:, (2, 0, 1, 3)].reshape(len(perm), 4 * d),
+                "BatchCellPreAct": _acts(attrs)[1][0](cellv[perm]), "BatchHidden": saved["h"][perm]}
 
 
 def backward(x, w, pw, b, cellv, saved, d_proj, d_cell, offs, attrs):

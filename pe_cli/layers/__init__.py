@@ -14,6 +14,8 @@ from .matrix import *  # noqa: F401,F403
 from .manipulation import *  # noqa: F401,F403
 from .reduction import *  # noqa: F401,F403
 from .learning_rate_scheduler import *  # noqa: F401,F403
+from .lr_schedule import autoincreased_step_counter, switch_schedule  # noqa: F401 -- Fluid's layers.nn has
+#     the counter; switch_schedule is pe's (a model config's piecewise schedule)
 from .metric import *  # noqa: F401,F403
 from .sequence_metric import *  # noqa: F401,F403
 from .sequence import *  # noqa: F401,F403
@@ -39,6 +41,7 @@ from .beam_search import *  # noqa: F401,F403
 from .crf import *  # noqa: F401,F403
 from .rnn_cells import *  # noqa: F401,F403
 from .rnn_api import *  # noqa: F401,F403 -- after .rnn: Fluid's layers.rnn is the function, not the submodule
+from .lstm_cudnn import *  # noqa: F401,F403
 from .decode import *  # noqa: F401,F403
 from .decode_helpers import *  # noqa: F401,F403
 from .while_loop import *  # noqa: F401,F403

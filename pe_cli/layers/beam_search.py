@@ -1,9 +1,7 @@
 """Fluid's ``beam_search``, ``beam_search_decode`` and ``sampling_id`` layers (pe_cli/ops/beam_search.py)."""
-from ..base.dtypes import convert_dtype
 from ..framework.variable import Variable
-from .helper import LayerHelper
-from .manipulation import cast
 from .checks import fluid_checks, optional
+from .helper import LayerHelper
 
 __all__ = ["beam_search", "beam_search_decode", "sampling_id"]
 
@@ -39,9 +37,10 @@ def beam_search_decode(ids, scores, beam_size, end_id, name=None):
 
 
 def sampling_id(x, min=0.0, max=1.0, seed=0, dtype="float32"):   # noqa: A002 -- Fluid's argument names
-    """One id drawn per row of ``x`` ([batch, classes] probabilities), as ``dtype`` (Fluid's default
-    float32; int64 is the op's own); ``seed`` 0: the program's random seed."""
+    """One id drawn per row of ``x`` ([batch, classes] probabilities); ``seed`` 0: the program's random
+    seed. As Fluid 1.8.5's, the ids are int64 whatever ``dtype`` says (its kernel writes int64 into the
+    variable it declares ``dtype``: a fetch gives int64 values); no cast follows."""
     helper = LayerHelper("sampling_id", x=x)
     out = helper.create_variable_for_type_inference("int64", stop_gradient=True)
     helper.append_op("sampling_id", {"X": [x]}, {"Out": [out]}, {"min": float(min), "max": float(max), "seed": int(seed)})
-    return out if convert_dtype(dtype) == "int64" else cast(out, dtype)
+    return out

@@ -121,3 +121,27 @@ def fluid_checks(layer, **specs):
         checked.fluid_checks = specs
         return checked
     return decorate
+
+
+def check_recurrent_inputs(layer, input, **states):
+    """Fluid's checks of a recurrent layer's input and initial states (h_0, c_0 of dynamic_lstm,
+    dynamic_gru, dynamic_lstmp): Variables of float32 or float64 (a state may be None)."""
+    check_variable_and_dtype(input, "input", FLOAT32_64, layer)
+    for what, state in states.items():
+        check_type(state, what, (Variable, type(None)), layer)
+        if state is not None:
+            check_variable_and_dtype(state, what, FLOAT32_64, layer)
+
+
+def check_shape(shape, op_name, expected_shape_type=(list, tuple, Variable), expected_element_type=(int, Variable),
+                expected_tensor_dtype=("int32", "int64")):
+    """Paddle 2.x's ``data_feeder.check_shape``: ``shape`` is a list, tuple or int Tensor, its elements
+    ints or int Tensors, else an ArgumentTypeError naming ``op_name``."""
+    check_type(shape, "shape", expected_shape_type, op_name)
+    if expected_element_type is not None and not isinstance(shape, Variable):
+        for item in shape:
+            check_type(item, "element of shape", expected_element_type, op_name)
+            if expected_tensor_dtype is not None and isinstance(item, Variable):
+                check_dtype(item.dtype, "element of shape", expected_tensor_dtype, op_name)
+    if expected_tensor_dtype is not None and isinstance(shape, Variable):
+        check_dtype(shape.dtype, "shape", expected_tensor_dtype, op_name)

@@ -101,11 +101,12 @@ def array_length(array):
 
 def block_io(block):
     """(what ``block`` and its nested blocks read from enclosing blocks before writing it, what they
-    write there): the owning op's input and output lists. An output an op updates in place
-    (write_to_array's array) counts as read."""
+    write there): the owning op's input and output lists, as Fluid lists them. An output an op updates
+    in place (write_to_array's array) counts as read where it has a value before the block (an
+    enclosing block's op wrote it): the block's run starts from that value."""
     reads, writes = [], []
     for op in block.ops:
-        updated = [n for s in registry.get(op.type).reads_outputs for n in op.output(s)]
+        updated = [n for s in registry.get(op.type).reads_outputs for n in op.output(s) if _has_value_before(block, n)]
         for name in op.input_arg_names + updated:
             if name not in block.vars and name not in writes and name not in reads:
                 reads.append(name)
@@ -113,6 +114,20 @@ def block_io(block):
             if name not in block.vars and name not in writes:
                 writes.append(name)
     return reads, writes
+
+
+def _has_value_before(block, name):
+    """Whether ``name`` holds a value before ``block`` runs: an op of an enclosing block writes it, or
+    it is persistable or fed."""
+    var = block._find_var_recursive(name)
+    if var is not None and (var.persistable or var.is_data):
+        return True
+    outer = block.parent_block
+    while outer is not None:
+        if any(name in op.output_arg_names for op in outer.ops):
+            return True
+        outer = outer.parent_block
+    return False
 
 
 def _pass_gradients(block, writes):
@@ -178,8 +193,6 @@ def conditional(helper, conds, scalar=True, before_append=None):
         before_append()
     reads, writes = block_io(body)
     _pass_gradients(body, writes)
-    # a persistable variable it writes (a learning rate) is also read: kept as it was when it does not run
-    reads += [n for n in writes if n not in reads and body.var(n).persistable]
     scope = helper.create_variable(name=f"{helper.name}.scope_{body.idx}", stop_gradient=True, type=VarType.STEP_SCOPES)
     helper.append_op("conditional_block", {"Cond": conds, "Input": reads}, {"Out": writes, "Scope": [scope]},
                      {"sub_block": body.idx, "is_scalar_condition": scalar})
@@ -201,12 +214,6 @@ class ConditionalBlock:
 
     def block(self):
         return conditional(self.helper, self.inputs, self.is_scalar_condition)
-
-
-def _check_bool(where, what, var):
-    if not isinstance(var, Variable) or var.dtype != "bool":
-        got = f"a {var.dtype} variable" if isinstance(var, Variable) else type(var).__name__
-        raise TypeError(f"{where}: {what} must be a bool Variable (less_than(...)), got {got}")
 
 
 def _branch_fn(fn, what):
@@ -232,39 +239,52 @@ def _incompatible(true_out, false_out):
 
 def cond(pred, true_fn=None, false_fn=None, name=None):
     """Fluid 1.8's ``cond``: the result of ``true_fn()`` when ``pred`` (one bool) holds, else of
-    ``false_fn()``; both branches return variables of one structure (or both nothing). Bad
-    arguments raise Fluid's TypeError; branches of different structures its ValueError."""
+    ``false_fn()``; both branches return variables of one structure (or both nothing). Built as
+    Fluid builds it: each branch a conditional_block copying its results into variables of its own,
+    each pair picked by select_input on ``cast(pred, int32)``. Bad arguments raise Fluid's
+    TypeError; branches of different structures its ValueError."""
     check_variable_and_dtype(pred, "pred", ("bool",), "fluid.layers.cond")
     check_type(name, "name", (str, type(None)), "fluid.layers.cond")
     true_fn, false_fn = _branch_fn(true_fn, "true_fn"), _branch_fn(false_fn, "false_fn")
     helper = LayerHelper("cond", name=name)
-    outs = {}
+    results, copies = {True: None, False: None}, {True: None, False: None}
 
-    def branch(fn, key):
-        result = outs[key] = fn() if fn is not None else None
-        if result is None:
-            return
-        results = flatten(result)       # Paddle 2.x's branches may return nested lists, tuples, dicts
-        if "vars" not in outs:
-            outs["vars"] = [_parent_var(helper, r) for r in results]
-        elif len(results) != len(outs["vars"]):
-            _incompatible(outs[True], result)
-        for r, v in zip(results, outs["vars"]):
-            before = v.shape
-            assign(r, v)
-            if before is not None and r.shape is not None and tuple(before) != tuple(r.shape):
-                v.shape = _merged_shape(before, r.shape)    # the branches' dims that differ are unknown
+    def branch(fn, key, conds):
+        with conditional(helper, conds):
+            results[key] = fn()
+            if results[key] is not None:      # Paddle 2.x's branches may return nested lists, tuples, dicts
+                copies[key] = [_copy_to_parent(helper, r) for r in flatten(results[key])]
 
     if true_fn is not None:
-        with conditional(helper, [pred]):
-            branch(true_fn, True)
+        branch(true_fn, True, [pred])
     if false_fn is not None:
-        with conditional(helper, [logical_not(pred)]):
-            branch(false_fn, False)
-    _incompatible(outs.get(True), outs.get(False))
-    if "vars" not in outs:
+        branch(false_fn, False, [logical_not(pred)])
+    _incompatible(results[True], results[False])
+    if copies[True] is None:
         return None
-    return pack_sequence_as(outs[True], outs["vars"]) if is_sequence(outs[True]) else outs["vars"][0]
+    if len(copies[True]) != len(copies[False]):
+        _incompatible(results[True], results[False])
+    mask = cast(pred, "int32")
+    merged = [_select(helper, f, t, mask) for f, t in zip(copies[False], copies[True])]
+    return pack_sequence_as(results[True], merged) if is_sequence(results[True]) else merged[0]
+
+
+def _copy_to_parent(helper, var):
+    """Fluid's copy_var_to_parent_block: a new variable of the enclosing block assigned ``var``."""
+    program = helper.main_program
+    parent = program.current_block().parent_block
+    copy = parent.create_var(dtype=var.dtype, shape=var.shape, type=var.type)
+    assign(var, copy)
+    return copy
+
+
+def _select(helper, false_var, true_var, mask):
+    """select_input([false_var, true_var], mask); the dims where the branches differ are unknown
+    (Paddle 2.6's cond; Fluid 1.8.5 declares the false branch's)."""
+    out = select_input([false_var, true_var], mask)
+    if false_var.shape is not None and true_var.shape is not None:
+        out.shape = _merged_shape(false_var.shape, true_var.shape)
+    return out
 
 
 def case(pred_fn_pairs, default=None, name=None):
@@ -327,57 +347,42 @@ def _merged_shape(a, b):
     return tuple(x if x == y else -1 for x, y in zip(a, b)) if len(a) == len(b) else None
 
 
-def _parent_var(helper, like):
-    """A variable of the block enclosing the current one, shaped like ``like``; named as Paddle 2.6
-    names it (``_generated_var_N``) in a Paddle 2.x program."""
-    program = helper.main_program
-    parent = program.current_block().parent_block
-    name = None if program._follows_paddle2 else f"{helper.name}.out_{len(parent.vars)}"
-    return parent.create_var(name=name, dtype=like.dtype, shape=like.shape)
-
-
 class Switch:
     """``with Switch() as switch: with switch.case(c1): ... with switch.default(): ...``: runs the
-    first case whose condition holds, else the default (Fluid's; piecewise_decay is built with it)."""
+    first case whose condition holds, else the default. Built as Fluid 1.8.5 builds it: the first
+    case's block runs on its condition, a later one's on ``logical_and(none before held, its
+    condition)``, the default's on "none held" (Fluid's piecewise_decay is built with it)."""
 
     def __init__(self, name=None):
         self.helper = LayerHelper("switch", name=name)
-        self.previous = None        # "some earlier case held"
-        self.inside = False
+        self.inside_scope = False
+        self.pre_not_conditions = []        # after each case: "no case so far held"
 
     def __enter__(self):
-        self.inside = True
+        self.inside_scope = True
         return self
 
     def __exit__(self, *exc):
-        self.inside = False
+        self.inside_scope = False
         return False
 
-    @contextlib.contextmanager
     def case(self, condition):
-        if not self.inside:
-            raise PeError("Switch.case must be used inside `with Switch() as switch:`")
-        _check_bool("Switch.case", "condition", condition)
-        if self.previous is None:
-            conds, self.previous = [condition], condition
+        if not self.inside_scope:
+            raise ValueError("case should be called inside with")
+        check_variable_and_dtype(condition, "condition", ("bool",), "the member function case of fluid.layers.Switch")
+        if not self.pre_not_conditions:
+            conds = [condition]
+            self.pre_not_conditions.append(logical_not(condition))
         else:
-            conds = [logical_and(logical_not(self.previous), condition)]
-            self.previous = logical_or(self.previous, condition)
-        with self._block(conds):
-            yield
-
-    @contextlib.contextmanager
-    def default(self):
-        if not self.inside:
-            raise PeError("Switch.default must be used inside `with Switch() as switch:`")
-        if self.previous is None:
-            yield       # no case: the default always runs
-            return
-        with self._block([logical_not(self.previous)]):
-            yield
-
-    def _block(self, conds):
+            before = self.pre_not_conditions[-1]
+            self.pre_not_conditions.append(logical_and(before, logical_not(condition)))
+            conds = [logical_and(before, condition)]
         return conditional(self.helper, conds)
+
+    def default(self):
+        if not self.pre_not_conditions:
+            raise ValueError("there should be at least one condition")
+        return conditional(self.helper, [self.pre_not_conditions[-1]])
 
 
 # Fluid's layers.control_flow also holds these, which pe defines in modules of their own.

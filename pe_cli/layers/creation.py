@@ -10,7 +10,7 @@ import numbers
 
 import numpy as np
 
-from ..base.dtypes import convert_dtype
+from ..base.dtypes import convert_dtype, is_complex
 from ..base.errors import ArgumentTypeError, ArgumentValueError, PeError
 from ..framework import unique_name
 from ..framework.variable import Variable
@@ -119,6 +119,9 @@ def create_global_var(shape, value, dtype, persistable=False, force_cpu=False, n
     if not isinstance(shape, (list, tuple)) or not all(isinstance(d, (int, np.integer)) for d in shape):
         raise TypeError(f"create_global_var: shape must be a list or tuple of ints, got {shape!r}")
     helper = LayerHelper("global_var", name=name)
+    if is_complex(convert_dtype(dtype)) and not getattr(helper.main_program, "_follows_paddle2", False):
+        raise ArgumentValueError(f"create_global_var: dtype {convert_dtype(dtype)}: Fluid 1.8 has no complex dtypes "
+                                 f"(a Paddle 2.x program has: paddle.enable_static())")
     var = helper.create_global_variable(name=name, shape=list(shape), dtype=dtype, persistable=persistable,
                                         stop_gradient=True)
     if isinstance(value, np.ndarray) and value.size == 1:      # numpy 1.x's float() of a one-element array

@@ -1,6 +1,7 @@
 """The GRU layers over the gru family's ops, with Fluid 1.8's signatures: dynamic_gru (the gru op, over
 LoD input) and gru_unit (one step)."""
 from ..base.errors import PeError
+from .checks import check_recurrent_inputs
 from .helper import LayerHelper
 from .checks import fluid_checks, optional
 
@@ -19,6 +20,7 @@ def dynamic_gru(input, size, param_attr=None, bias_attr=None, is_reverse=False, 
     reset, candidate); ``size`` is the hidden size. ``h_0`` [N, size]: each sequence's initial
     hidden state (zeros when None). Returns the hidden states [T, size] with the input's LoD.
     ``name`` (not in Fluid's signature) names the layer and its parameters."""
+    check_recurrent_inputs("dynamic_gru", input, h_0=h_0)
     helper = LayerHelper("gru", input=input, param_attr=param_attr, bias_attr=bias_attr, name=name)
     dtype = helper.input_dtype()
     weight = helper.create_parameter(param_attr, [size, 3 * size], dtype)
@@ -29,8 +31,10 @@ def dynamic_gru(input, size, param_attr=None, bias_attr=None, is_reverse=False, 
     if h_0 is not None:
         inputs["H0"] = [h_0]
     hidden = helper.create_variable_for_type_inference(dtype)
-    saved = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
-    helper.append_op("gru", inputs, {"Hidden": [hidden], "BatchGate": [saved]},
+    batch_gate, batch_reset_hidden_prev, batch_hidden = (
+        helper.create_variable_for_type_inference(dtype, stop_gradient=True) for _ in range(3))
+    helper.append_op("gru", inputs, {"Hidden": [hidden], "BatchGate": [batch_gate],
+                                     "BatchResetHiddenPrev": [batch_reset_hidden_prev], "BatchHidden": [batch_hidden]},
                      {"is_reverse": is_reverse, "gate_activation": gate_activation,
                       "activation": candidate_activation, "origin_mode": origin_mode})
     return hidden

@@ -7,95 +7,99 @@
         ie.output(g(ie.input(x)))
     out, = ie()                             # rows back in the batch's order
 
-Each ``input`` is split once (``split_lod_tensor``, in the enclosing block); each branch is a
-``conditional_block`` that runs when its rows are not empty; ``ie()`` merges each output pair
-(``merge_lod_tensor``). Gradients flow through all three."""
+Built as Fluid 1.8.5 builds it: each ``input`` is split once (``split_lod_tensor``, in the enclosing
+block); each branch is a ``conditional_block`` whose condition is the mask itself, not scalar (it runs
+whenever the batch has rows, on the rows it gets, none included); each output is assigned to a
+variable of the enclosing block, and ``ie()`` merges each pair (``merge_lod_tensor``). Gradients flow
+through all three."""
 import contextlib
 
-from ..base.errors import PeError
+from ..framework import unique_name
+from ..framework.variable import Variable
+from .checks import check_type
 from .control_flow import conditional
+from .creation import assign
 from .helper import LayerHelper
-from .creation import assign, fill_constant
 
 __all__ = ["IfElse"]
 
 
 class IfElse:
+    OUT_IF_ELSE_BLOCKS, IN_IF_ELSE_TRUE_BLOCKS, IN_IF_ELSE_FALSE_BLOCKS = 0, 1, 2
+
     def __init__(self, cond, name=None):
-        if cond.dtype != "bool":
-            raise PeError(f"IfElse: the condition must be a bool [rows, 1] variable, got {cond.dtype} '{cond.name}'")
-        self.cond = cond
+        check_type(cond, "cond", Variable, "fluid.layers.IfElse")
+        check_type(name, "name", (str, type(None)), "fluid.layers.IfElse")
         self.helper = LayerHelper("ifelse", name=name)
-        self.branch = None                  # True / False inside a block
-        self.splits = {}                    # input name -> (rows where cond holds, the other rows)
-        self.used = []                      # the split parts the current branch reads
-        self.outputs = {True: [], False: []}
+        self.cond = cond
+        self.input_table = {}
+        self.status = IfElse.OUT_IF_ELSE_BLOCKS
+        self.output_table = ([], [])        # (false outputs, true outputs)
+        self.built = set()
 
-    def _block(self, which):
-        if self.branch is not None:
-            raise PeError("IfElse: a branch cannot open inside another branch")
-        if self.outputs[which]:
-            raise PeError(f"IfElse: the {'true' if which else 'false'} block can be built once")
-        self.branch, self.used, conds = which, [], []
-        with conditional(self.helper, conds, scalar=False, before_append=lambda: self._close(conds)):
+    @contextlib.contextmanager
+    def _block(self, is_true):
+        if self.status != IfElse.OUT_IF_ELSE_BLOCKS:
+            raise ValueError("You cannot invoke IfElse.block() inside a block")
+        if is_true in self.built:
+            raise ValueError(f"IfElse: the {'true' if is_true else 'false'} block can be built once")
+        self.status = IfElse.IN_IF_ELSE_TRUE_BLOCKS if is_true else IfElse.IN_IF_ELSE_FALSE_BLOCKS
+        with conditional(self.helper, [self.cond], scalar=False):
             yield
-        self.branch = None
+        self.built.add(is_true)
+        if not self.output_table[1 if is_true else 0]:
+            raise ValueError("Must set output inside block")
+        self.status = IfElse.OUT_IF_ELSE_BLOCKS
 
-    def _close(self, conds):
-        """In the enclosing block, once the branch is built: it runs when its rows are not empty, and
-        its outputs start with no rows (so a branch that does not run still merges)."""
-        conds.extend(self.used or [self.cond])
-        for var in self.outputs[self.branch]:
-            width = [d if d is not None and d >= 0 else 1 for d in list(var.shape or [1])[1:]]
-            fill_constant([0] + width, var.dtype, 0.0, out=var)
-
-    @contextlib.contextmanager
     def true_block(self):
-        yield from self._block(True)
+        return self._block(True)
 
-    @contextlib.contextmanager
     def false_block(self):
-        yield from self._block(False)
+        return self._block(False)
+
+    def _parent_block(self):
+        return self.helper.main_program.current_block().parent_block
 
     def input(self, x):
-        if self.branch is None:
-            raise PeError("IfElse.input must be called inside true_block() or false_block()")
-        if x.name not in self.splits:
-            program = self.helper.main_program
-            inner, program.current_block_idx = program.current_block_idx, program.current_block().parent_idx
-            try:
-                t = self.helper.create_variable_for_type_inference(x.dtype)
-                f = self.helper.create_variable_for_type_inference(x.dtype)
-                self.helper.append_op("split_lod_tensor", {"X": [x], "Mask": [self.cond]},
-                                      {"OutTrue": [t], "OutFalse": [f]})
-            finally:
-                program.current_block_idx = inner
-            self.splits[x.name] = (t, f)
-        part = self.splits[x.name][0 if self.branch else 1]
-        self.used.append(part)
-        return part
+        if self.status == IfElse.OUT_IF_ELSE_BLOCKS:
+            raise ValueError("input must in true/false blocks")
+        if id(x) not in self.input_table:
+            parent = self._parent_block()
+            out_true, out_false = (parent.create_var(name=unique_name.generate("ifelse_input" + self.helper.name),
+                                                     dtype=x.dtype, shape=x.shape, lod_level=x.lod_level)
+                                   for _ in range(2))
+            parent.append_op("split_lod_tensor", {"X": [x], "Mask": [self.cond]},
+                             {"OutTrue": [out_true], "OutFalse": [out_false]}, {"level": 0})
+            self.input_table[id(x)] = (out_true, out_false)
+        out_true, out_false = self.input_table[id(x)]
+        return out_true if self.status == IfElse.IN_IF_ELSE_TRUE_BLOCKS else out_false
 
     def output(self, *outs):
-        if self.branch is None:
-            raise PeError("IfElse.output must be called inside true_block() or false_block()")
-        parent = self.helper.main_program.current_block().parent_block
-        for o in outs:
-            var = parent.create_var(name=f"{self.helper.name}.{'true' if self.branch else 'false'}_"
-                                         f"{len(self.outputs[self.branch])}", dtype=o.dtype, shape=o.shape)
-            assign(o, var)
-            self.outputs[self.branch].append(var)
+        if self.status == IfElse.OUT_IF_ELSE_BLOCKS:
+            raise ValueError("output can only be invoked in the sub-block")
+        table = self.output_table[1 if self.status == IfElse.IN_IF_ELSE_TRUE_BLOCKS else 0]
+        parent = self._parent_block()
+        for each in outs:
+            check_type(each, "each output", Variable, "fluid.layers.IfElse.output")
+            outside = parent.create_var(name=unique_name.generate(f"{self.helper.name}_output"), dtype=each.dtype,
+                                        shape=each.shape, lod_level=each.lod_level)
+            table.append(outside)
+            assign(input=each, output=outside)
 
     def __call__(self):
-        if self.branch is not None:
-            raise PeError("IfElse: call ie() after both blocks")
-        t, f = self.outputs[True], self.outputs[False]
-        if len(t) != len(f):
-            raise PeError(f"IfElse: the true block has {len(t)} outputs, the false block {len(f)}")
+        if self.status != IfElse.OUT_IF_ELSE_BLOCKS:
+            raise ValueError("IfElse::__call__ must be out of sub-block")
+        false_len, true_len = map(len, self.output_table)
+        if false_len == 0 and true_len == 0:
+            raise ValueError("Must invoke true_block/false_block before __call__")
+        if false_len != true_len and false_len != 0 and true_len != 0:
+            raise ValueError("The output side must be same")
+        if false_len == 0 or true_len == 0:
+            return self.output_table[0 if false_len != 0 else 1]
         merged = []
-        for a, b in zip(t, f):
-            out = self.helper.create_variable_for_type_inference(a.dtype)
-            self.helper.append_op("merge_lod_tensor", {"X": [self.cond], "Mask": [self.cond], "InTrue": [a],
-                                                        "InFalse": [b]}, {"Out": [out]})
+        for false_var, true_var in zip(*self.output_table):
+            out = self.helper.create_variable_for_type_inference(true_var.dtype)
+            self.helper.append_op("merge_lod_tensor", {"X": [self.cond], "Mask": [self.cond], "InTrue": [true_var],
+                                                        "InFalse": [false_var]}, {"Out": [out]}, {"level": 0})
             merged.append(out)
         return merged
-

@@ -102,7 +102,10 @@ def topk(input, k, name=None):
     helper = LayerHelper("top_k", input=input, name=name)
     values = helper.create_variable_for_type_inference(input.dtype)
     indices = helper.create_variable_for_type_inference("int64", stop_gradient=True)
-    helper.append_op("top_k", {"X": [input]}, {"Out": [values], "Indices": [indices]}, {"k": k})
+    inputs, attrs = {"X": [input]}, {"k": k}
+    if isinstance(k, Variable):         # Fluid 1.8's: the op's K input gives k at run time
+        inputs["K"], attrs = [k], {}
+    helper.append_op("top_k", inputs, {"Out": [values], "Indices": [indices]}, attrs)
     values.stop_gradient = True
     return values, indices
 

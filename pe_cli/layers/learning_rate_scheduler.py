@@ -1,10 +1,13 @@
-"""Learning-rate schedules driven by a step counter in the graph (Fluid 1.x).
+"""Fluid 1.8's ``layers.learning_rate_scheduler``: learning-rate schedules driven by the step counter
+``@LR_DECAY_COUNTER@`` (a persistable int64 [1] variable, set to ``begin - 1`` by the startup program
+and advanced by an ``increment`` op put first in the main program; pe_cli/layers/lr_schedule.py).
 
-Each program gets one persistable int64 counter ``@LR_DECAY_COUNTER@``, set to ``begin - 1`` by the
-startup program and advanced by an ``increment`` op (role LRSched) put first in the main program, so
-the first run sees step ``begin`` (0 for every schedule but noam_decay, which starts at 1). A schedule
-is one ``lr_schedule`` op (role LRSched) that reads the counter and writes a float32 [1] variable;
-pass that variable as an optimizer's ``learning_rate``. The formulas, with ``step`` the counter:
+Each schedule is built as Fluid 1.8.5 builds it, from the same ops in the same order (role LRSched):
+the counter cast to float32, then ``scale``, elementwise, ``floor`` / ``cos`` / ``exp`` ops and, for
+piecewise_decay, linear_lr_warmup and polynomial_decay's ``cycle``, a ``Switch``; the result is a
+float32 [1] variable to pass as an optimizer's ``learning_rate``. So a program pe saves with one
+runs in Fluid, and the rates are Fluid's, step by step (tests/fluid/test_control_flow_oracle.py).
+With ``step`` the counter (0 at the first run; noam_decay's starts at 1):
 
 - exponential_decay:  lr * decay_rate ^ (step / decay_steps)        (staircase: floor of the ratio)
 - natural_exp_decay:  lr * exp(-decay_rate * (step / decay_steps))  (staircase: floor of the ratio)
@@ -16,164 +19,124 @@ pass that variable as an optimizer's ``learning_rate``. The formulas, with ``ste
 - noam_decay:         lr * d_model ^ -0.5 * min(step ^ -0.5, warmup_steps ^ -1.5 * step)
 - linear_lr_warmup:   start_lr + (end_lr - start_lr) * step / warmup_steps while step < warmup_steps,
   then ``learning_rate`` (a float or another schedule's variable)
-- switch_schedule:    values[i] for the first boundaries[i] > step, else values[-1], where a value is a
-  number or another schedule's variable; built with ``Switch`` (a ``conditional_block`` per piece), as
-  Fluid builds piecewise_decay. A schedule piece counts steps from 0, not from its boundary.
-"""
-import numbers
 
-from ..base.errors import PeError
-from ..framework import OpRole, default_main_program, default_startup_program, unique_name
+A model config's schedules (and ``switch_schedule``, pe's) are lr_schedule.py's one-op forms."""
+import math
+
+from ..framework import default_main_program
 from ..framework.variable import Variable
+from .activation import ceil, cos, exp, floor
+from .checks import check_type, fluid_checks
 from .control_flow import Switch
-from .logic import less_than
 from .creation import assign, create_global_var, fill_constant
-from .checks import fluid_checks
+from .elementwise import elementwise_min
+from .logic import equal
+from .lr_schedule import LR_COUNTER_NAME, autoincreased_step_counter, switch_schedule  # noqa: F401
+from .manipulation import cast
 
 __all__ = ["exponential_decay", "natural_exp_decay", "inverse_time_decay", "polynomial_decay",
-           "piecewise_decay", "cosine_decay", "noam_decay", "linear_lr_warmup", "switch_schedule",
-           "autoincreased_step_counter"]
-
-LR_COUNTER_NAME = "@LR_DECAY_COUNTER@"
-
-
-def autoincreased_step_counter(counter_name=None, begin=1, step=1):
-    """A persistable int64 [1] counter advanced by ``step`` at the start of every run of the main
-    program, starting from ``begin - 1`` as Fluid 1.8's: the first run reads ``begin`` (``begin - 1 +
-    step`` when step is not 1). Created once per program and name."""
-    counter_name = counter_name or "@STEP_COUNTER@"
-    program = default_main_program()
-    block = program.global_block()
-    if block.has_var(counter_name):
-        return block.var(counter_name)
-    counter = block.create_var(name=counter_name, shape=[1], dtype="int64", persistable=True,
-                               stop_gradient=True)
-    sblock = default_startup_program().global_block()
-    svar = sblock.create_var(name=counter_name, shape=[1], dtype="int64", persistable=True)
-    sblock.append_op("fill_constant", {}, {"Out": [svar]},
-                     {"shape": [1], "dtype": "int64", "value": float(begin - 1)})
-    block._prepend_op("increment", {"X": [counter]}, {"Out": [counter]}, {"step": float(step)},
-                      role=OpRole.LRSched)
-    return counter
+           "piecewise_decay", "noam_decay", "cosine_decay", "linear_lr_warmup"]
 
 
 def _decay_step_counter(begin=0):
-    return autoincreased_step_counter(LR_COUNTER_NAME, begin=begin, step=1)
+    """The counter as float32, cast where the schedule is built (Fluid's)."""
+    return cast(autoincreased_step_counter(LR_COUNTER_NAME, begin=begin, step=1), "float32")
 
 
-def _number(fn, name, value, positive=False):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{fn}: {name} must be a number, got {value!r}")
-    if positive and not value > 0:
-        raise PeError(f"{fn}: {name}={value} must be > 0")
-    return float(value)
+def _divide(what, fn, x, by):
+    if not isinstance(by, Variable) and by == 0:     # (Fluid's float division by zero, named)
+        raise ZeroDivisionError(f"{fn}: {what} is 0; the schedule divides by it")
+    return x / by
 
 
-def _schedule(fn, kind, learning_rate, begin=0, **attrs):
-    """Appends the counter (once) and one ``lr_schedule`` op; returns its float32 [1] output."""
-    program = default_main_program()
-    inputs = {}
-    if isinstance(learning_rate, Variable):
-        inputs["LearningRate"] = [learning_rate]
-        base = 1.0
-    else:
-        base = _number(fn, "learning_rate", learning_rate)
-    with program._lr_schedule_guard():
-        counter = _decay_step_counter(begin)
-        inputs["Step"] = [counter]
-        block = program.global_block()
-        out = block.create_var(name=unique_name.generate("learning_rate"), shape=[1], dtype="float32",
-                               stop_gradient=True)
-        block.append_op("lr_schedule", inputs, {"Out": [out]},
-                        dict(attrs, kind=kind, learning_rate=base))
-    return out
+def noam_decay(d_model, warmup_steps, learning_rate=1.0):
+    with default_main_program()._lr_schedule_guard():
+        global_step = _decay_step_counter(1)
+        a = global_step ** -0.5
+        b = (warmup_steps ** -1.5) * global_step
+        return learning_rate * (d_model ** -0.5) * elementwise_min(a, b)
+
+
+def _ratio(fn, global_step, decay_steps, staircase):
+    div_res = _divide("decay_steps", fn, global_step, decay_steps)
+    return floor(div_res) if staircase else div_res
 
 
 def exponential_decay(learning_rate, decay_steps, decay_rate, staircase=False):
-    fn = "exponential_decay"
-    return _schedule(fn, "exponential", learning_rate, decay_steps=_number(fn, "decay_steps", decay_steps, True),
-                     decay_rate=_number(fn, "decay_rate", decay_rate), staircase=bool(staircase))
+    with default_main_program()._lr_schedule_guard():
+        div_res = _ratio("exponential_decay", _decay_step_counter(), decay_steps, staircase)
+        return learning_rate * (decay_rate ** div_res)
 
 
 def natural_exp_decay(learning_rate, decay_steps, decay_rate, staircase=False):
-    fn = "natural_exp_decay"
-    return _schedule(fn, "natural_exp", learning_rate, decay_steps=_number(fn, "decay_steps", decay_steps, True),
-                     decay_rate=_number(fn, "decay_rate", decay_rate), staircase=bool(staircase))
+    with default_main_program()._lr_schedule_guard():
+        div_res = _ratio("natural_exp_decay", _decay_step_counter(), decay_steps, staircase)
+        return learning_rate * exp(-1 * decay_rate * div_res)
 
 
 def inverse_time_decay(learning_rate, decay_steps, decay_rate, staircase=False):
-    fn = "inverse_time_decay"
-    return _schedule(fn, "inverse_time", learning_rate, decay_steps=_number(fn, "decay_steps", decay_steps, True),
-                     decay_rate=_number(fn, "decay_rate", decay_rate), staircase=bool(staircase))
+    with default_main_program()._lr_schedule_guard():
+        div_res = _ratio("inverse_time_decay", _decay_step_counter(), decay_steps, staircase)
+        return learning_rate / (1 + decay_rate * div_res)
 
 
 def polynomial_decay(learning_rate, decay_steps, end_learning_rate=0.0001, power=1.0, cycle=False):
-    fn = "polynomial_decay"
-    return _schedule(fn, "polynomial", learning_rate, decay_steps=_number(fn, "decay_steps", decay_steps, True),
-                     end_learning_rate=_number(fn, "end_learning_rate", end_learning_rate),
-                     power=_number(fn, "power", power), cycle=bool(cycle))
+    with default_main_program()._lr_schedule_guard():
+        global_step = _decay_step_counter()
+        if cycle:
+            div_res = ceil(_divide("decay_steps", "polynomial_decay", global_step, decay_steps))
+            zero_var = fill_constant(shape=[1], dtype="float32", value=0.0)
+            one_var = fill_constant(shape=[1], dtype="float32", value=1.0)
+            with Switch() as switch:
+                with switch.case(equal(global_step, zero_var)):
+                    assign(input=one_var, output=div_res)
+            decay_steps = decay_steps * div_res
+        else:
+            decay_steps_var = fill_constant(shape=[1], dtype="float32", value=float(decay_steps))
+            global_step = elementwise_min(x=global_step, y=decay_steps_var)
+        ratio = _divide("decay_steps", "polynomial_decay", global_step, decay_steps)
+        return (learning_rate - end_learning_rate) * ((1 - ratio) ** power) + end_learning_rate
 
 
 def piecewise_decay(boundaries, values):
-    fn = "piecewise_decay"
-    boundaries, values = list(boundaries), list(values)
-    if len(values) - len(boundaries) != 1:
-        raise PeError(f"{fn}: len(values) - len(boundaries) should be 1, got {len(values)} values and "
-                      f"{len(boundaries)} boundaries")
-    boundaries = [_number(fn, "boundaries", b) for b in boundaries]
-    if any(b > a for b, a in zip(boundaries, boundaries[1:])):
-        raise PeError(f"{fn}: boundaries must be ascending, got {boundaries}")
-    return _schedule(fn, "piecewise", 1.0, boundaries=boundaries, values=[_number(fn, "values", v) for v in values])
+    with default_main_program()._lr_schedule_guard():
+        if len(values) - len(boundaries) != 1:
+            raise ValueError("len(values) - len(boundaries) should be 1")
+        global_step = _decay_step_counter()
+        lr = create_global_var(shape=[1], value=0.0, dtype="float32", persistable=True, name="learning_rate")
+        with Switch() as switch:
+            for boundary, value in zip(boundaries, values):
+                boundary_val = fill_constant(shape=[1], dtype="float32", value=float(boundary), force_cpu=True)
+                value_var = fill_constant(shape=[1], dtype="float32", value=float(value))
+                with switch.case(global_step < boundary_val):
+                    assign(value_var, lr)
+            last_value_var = fill_constant(shape=[1], dtype="float32", value=float(values[-1]))
+            with switch.default():
+                assign(last_value_var, lr)
+        return lr
 
 
 @fluid_checks("cosine_decay", learning_rate=(float, Variable))
 def cosine_decay(learning_rate, step_each_epoch, epochs):
-    fn = "cosine_decay"
-    return _schedule(fn, "cosine", learning_rate,
-                     step_each_epoch=_number(fn, "step_each_epoch", step_each_epoch, True),
-                     epochs=_number(fn, "epochs", epochs, True))
-
-
-def noam_decay(d_model, warmup_steps, learning_rate=1.0):
-    fn = "noam_decay"
-    return _schedule(fn, "noam", learning_rate, begin=1, d_model=_number(fn, "d_model", d_model, True),
-                     warmup_steps=_number(fn, "warmup_steps", warmup_steps, True))
+    check_type(learning_rate, "learning_rate", (float, Variable), "cosine_decay")
+    with default_main_program()._lr_schedule_guard():
+        global_step = _decay_step_counter()
+        cur_epoch = floor(_divide("step_each_epoch", "cosine_decay", global_step, step_each_epoch))
+        return learning_rate * 0.5 * (cos(_divide("epochs", "cosine_decay", cur_epoch * math.pi, epochs)) + 1)
 
 
 def linear_lr_warmup(learning_rate, warmup_steps, start_lr, end_lr):
-    fn = "linear_lr_warmup"
-    return _schedule(fn, "linear_warmup", learning_rate,
-                     warmup_steps=_number(fn, "warmup_steps", warmup_steps, True),
-                     start_lr=_number(fn, "start_lr", start_lr), end_lr=_number(fn, "end_lr", end_lr))
-
-
-def switch_schedule(boundaries, values):
-    """Piecewise by step, each piece a number or a schedule (e.g. linear_lr_warmup for the first
-    boundary, then cosine_decay): a ``Switch`` over the step counter assigns the piece that holds."""
-    fn = "switch_schedule"
-    boundaries, values = list(boundaries), list(values)
-    if len(values) - len(boundaries) != 1:
-        raise PeError(f"{fn}: give one more value than boundaries, got {len(values)} values and "
-                      f"{len(boundaries)} boundaries")
-    boundaries = [_number(fn, "boundaries", b) for b in boundaries]
-    if any(b > a for b, a in zip(boundaries, boundaries[1:])):
-        raise PeError(f"{fn}: boundaries must be ascending, got {boundaries}")
-    pieces = [v if isinstance(v, Variable) else _number(fn, "values", v) for v in values]
-    program = default_main_program()
-    with program._lr_schedule_guard():
-        step = _decay_step_counter()
-        lr = create_global_var([1], 0.0, "float32", persistable=True, name=unique_name.generate("learning_rate"))
+    dtype = learning_rate.dtype if isinstance(learning_rate, Variable) else "float32"
+    linear_step = float(end_lr) - float(start_lr)
+    with default_main_program()._lr_schedule_guard():
+        lr = create_global_var(shape=[1], value=0.0, dtype=dtype, persistable=True, name="learning_rate_warmup")
+        global_step = _decay_step_counter()
         with Switch() as switch:
-            for boundary, piece in zip(boundaries, pieces):
-                with switch.case(less_than(step, fill_constant([1], "int64", boundary))):
-                    _assign_piece(piece, lr)
+            with switch.case(global_step < warmup_steps):
+                ratio = _divide("warmup_steps", "linear_lr_warmup", global_step, float(warmup_steps))
+                assign(start_lr + linear_step * ratio, lr)
             with switch.default():
-                _assign_piece(pieces[-1], lr)
-    return lr
-
-
-def _assign_piece(piece, lr):
-    if isinstance(piece, Variable):
-        assign(piece, lr)
-    else:
-        fill_constant([1], "float32", piece, out=lr)
+                if not isinstance(learning_rate, Variable):
+                    learning_rate = fill_constant(shape=[1], dtype=dtype, value=float(learning_rate))
+                assign(learning_rate, lr)
+        return lr

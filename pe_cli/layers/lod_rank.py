@@ -54,7 +54,7 @@ def lod_tensor_to_array(x, table):
 def array_to_lod_tensor(x, table):
     """The inverse of lod_tensor_to_array: a LoD tensor with the table's sequences."""
     xs, tables = _variables(x, "x", "array_to_lod_tensor"), _variables(table, "table", "array_to_lod_tensor")
-    return _one("array_to_lod_tensor", {"X": xs, "RankTable": tables}, xs[0].dtype, lod_level=1)
+    return _one("array_to_lod_tensor", {"X": xs, "RankTable": tables}, xs[0].dtype)
 
 
 def shrink_memory(x, i, table):

@@ -84,6 +84,8 @@ def center_loss(input, label, num_classes, alpha, param_attr, update_center=True
         rate = helper.create_global_variable(name=name, shape=[1], dtype=input.dtype, persistable=True,
                                              stop_gradient=True)
         helper.set_variable_initializer(rate, ConstantInitializer(float(alpha)))
+        # as Fluid's (its create_variable(initializer=...) puts the initializer in the main program)
+        helper.append_op("fill_constant", {}, {"Out": [rate]}, {"shape": [1], "dtype": input.dtype, "value": float(alpha)})
     diff = helper.create_variable_for_type_inference(input.dtype)
     loss = helper.create_variable_for_type_inference(input.dtype)
     helper.append_op("center_loss", {"X": [input], "Label": [label], "Centers": [centers], "CenterUpdateRate": [rate]},

@@ -4,6 +4,7 @@ import copy
 
 from ..base.errors import PeError
 from ..training.param_attr import ParamAttr
+from .checks import check_recurrent_inputs
 from .helper import LayerHelper
 from .checks import fluid_checks, optional
 
@@ -31,6 +32,7 @@ def dynamic_lstmp(input, size, proj_size, param_attr=None, bias_attr=None, use_p
     r = proj_activation(h ProjWeight) [proj_size], clipped to +-proj_clip, and the cell is clipped
     to +-cell_clip (None or 0: no clip). ``h_0`` [N, proj_size], ``c_0`` [N, D]. Returns
     (projection [T, proj_size], cell [T, D]) with the input's LoD."""
+    check_recurrent_inputs("dynamic_lstmp", input, h_0=h_0, c_0=c_0)
     helper = LayerHelper("lstmp", input=input, param_attr=param_attr, bias_attr=bias_attr, name=name)
     if size % 4:
         raise PeError(f"dynamic_lstmp layer '{helper.name}': size {size} must be 4 x the hidden size")
@@ -45,13 +47,18 @@ def dynamic_lstmp(input, size, proj_size, param_attr=None, bias_attr=None, use_p
     bias = helper.create_parameter(bias_attr, [1, 7 * d if use_peepholes else size], dtype, is_bias=True)
     projection = helper.create_variable_for_type_inference(dtype)
     cell = helper.create_variable_for_type_inference(dtype)
-    saved = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+    # Fluid's layer makes an OrderedP0 variable it never uses (its op has no such output): made too, so the
+    # variables after it have Fluid's names
+    helper.create_variable_for_type_inference(dtype, stop_gradient=True)
+    batch_hidden, batch_gate, batch_cell_pre_act = (
+        helper.create_variable_for_type_inference(dtype, stop_gradient=True) for _ in range(3))
     inputs = {"Input": [input], "Weight": [weight], "ProjWeight": [proj_weight], "Bias": [bias]}
     if h_0 is not None:
         inputs["H0"] = [h_0]
     if c_0 is not None:
         inputs["C0"] = [c_0]
-    helper.append_op("lstmp", inputs, {"Projection": [projection], "Cell": [cell], "BatchGate": [saved]},
+    helper.append_op("lstmp", inputs, {"Projection": [projection], "Cell": [cell], "BatchHidden": [batch_hidden],
+                                       "BatchGate": [batch_gate], "BatchCellPreAct": [batch_cell_pre_act]},
                      {"use_peepholes": use_peepholes, "is_reverse": is_reverse, "cell_clip": float(cell_clip or 0.0),
                       "proj_clip": float(proj_clip or 0.0), "gate_activation": gate_activation,
                       "cell_activation": cell_activation, "candidate_activation": candidate_activation,

@@ -121,7 +121,8 @@ def group_norm(input, groups, epsilon=1e-05, param_attr=None, bias_attr=None, ac
                name=None):
     """``input`` [N, C, ...] normalized per sample over each of ``groups`` groups of channels (and
     the other dims), then scaled and shifted per channel by parameters [C] initialized to 1 and 0
-    (False: none), then ``act``. NCHW, or NHWC ([N, ..., C])."""
+    where ``param_attr`` / ``bias_attr`` are given (Fluid's: None, the default, makes none), then
+    ``act``. NCHW, or NHWC ([N, ..., C])."""
     check_variable_and_dtype(input, "input", FLOATS[1:], "group_norm")
     if data_layout not in ("NCHW", "NHWC"):
         raise ArgumentValueError(f"group_norm: data_layout={data_layout!r} must be 'NCHW' or 'NHWC'")
@@ -134,7 +135,9 @@ def group_norm(input, groups, epsilon=1e-05, param_attr=None, bias_attr=None, ac
     if not isinstance(groups, int) or groups < 1 or channels % groups:
         raise PeError(f"group_norm: groups={groups!r} must be an int >= 1 dividing the {channels} channels of "
                       f"input '{input.name}'")
-    inputs = _affine_params(helper, input, param_attr, bias_attr, channels)
+    # as Fluid's (and Paddle 2.6's static group_norm): a scale and a bias only where param_attr /
+    # bias_attr is given (truthy); None, their default, makes none
+    inputs = _affine_params(helper, input, param_attr or False, bias_attr or False, channels)
     dtype = input.dtype
     mean = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
     variance = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
@@ -238,6 +241,8 @@ def data_norm(input, act=None, epsilon=1e-05, param_attr=None, data_layout="NCHW
     attrs = {"epsilon": epsilon, "sync_stats": sync_stats, "summary_decay_rate": summary_decay_rate,
              "slot_dim": slot_dim if slot_dim > 0 else -1, "enable_scale_and_shift": enable_scale_and_shift,
              "data_layout": data_layout}
-    helper.append_op("data_norm", inputs, {"Y": [out], "Means": [means], "Scales": [scales],
-                                           **{k: [v] for k, v in stats.items()}}, attrs)
+    outputs = {"Y": [out], "Means": [means], "Scales": [scales]}
+    if helper.main_program._follows_paddle2:    # Paddle 2.6's lists the statistics among the outputs; Fluid's not
+        outputs.update({k: [v] for k, v in stats.items()})
+    helper.append_op("data_norm", inputs, outputs, attrs)
     return helper.append_activation(out)

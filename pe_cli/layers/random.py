@@ -27,10 +27,7 @@ def _random(op_type, shape, dtype, attrs, name):
         raise TypeError(f"The type of 'shape' in {op_type} must be (list, tuple, Variable), but received "
                         f"{type(shape)}.")
     attrs = dict(attrs, dtype=dtype)
-    if op_type == "uniform_random":     # Fluid 1.8's gaussian_random takes a list of ints only
-        inputs = shape_inputs(op_type, shape, {}, attrs)
-    else:
-        inputs, attrs["shape"] = {}, _check_ints(op_type, "shape", _as_list(shape))
+    inputs = shape_inputs(op_type, shape, {}, attrs)    # a Variable, or a list holding some: run-time shapes
     out = helper.create_variable_for_type_inference(dtype, stop_gradient=True)
     helper.append_op(op_type, inputs, {"Out": [out]}, attrs)
     return out

@@ -1,7 +1,7 @@
 """Fluid 1.8's cell-based recurrent API, part 2: ``rnn(cell, inputs, ...)`` and ``birnn``, which run a
-cell (rnn_cells.py) over the time steps as one StaticRNN (a ``recurrent`` op), and ``lstm``: the
-cudnn-style multi-layer, optionally bidirectional LSTM over a padded time-major batch, built from
-the same machinery.
+cell (rnn_cells.py) over the time steps as one StaticRNN (a ``recurrent`` op), and ``unrolled_lstm``:
+layers.lstm's network built from the same machinery, for what its cudnn_lstm op cannot reproduce
+(cuDNN's dropout between layers while training; lstm_cudnn.py).
 
 Fluid's ``layers.rnn`` is this function; pe's submodule ``pe_cli.layers.rnn`` (the face of Fluid's
 ``layers.rnn`` submodule) is shadowed by it in the package namespace, as in Fluid."""
@@ -24,7 +24,7 @@ from .manipulation import cast, concat, reshape, slice, split, squeeze, stack, t
 from .utils import assert_same_structure, flatten, is_sequence, map_structure, pack_sequence_as
 from .checks import fluid_checks, optional
 
-__all__ = ["rnn", "birnn", "lstm"]
+__all__ = ["rnn", "birnn"]
 
 
 
@@ -160,7 +160,7 @@ class _CudnnLSTMCell(RNNCell):
         return new_h, [new_h, new_c]
 
 
-def _check_lstm(input, init_h, init_c, max_len, hidden_size, num_layers):
+def check_lstm(input, init_h, init_c, max_len, hidden_size, num_layers):
     for what, var in (("input", input), ("init_h", init_h), ("init_c", init_c)):
         if not isinstance(var, Variable) or len(var.shape or []) != 3:
             raise PeError(f"lstm: {what} must be a 3-D Variable ([seq_len, batch, input_size] for input, "
@@ -172,18 +172,16 @@ def _check_lstm(input, init_h, init_c, max_len, hidden_size, num_layers):
         raise PeError(f"lstm: the input's last dimension (input_size) must be known, got {input.shape}")
 
 
-@fluid_checks("lstm", input=("float32", "float64"), init_h=("float32", "float64"), init_c=("float32", "float64"),
-              max_len=int, hidden_size=int, num_layers=int)
-def lstm(input, init_h, init_c, max_len, hidden_size, num_layers, dropout_prob=0.0, is_bidirec=False, is_test=False,
-         name=None, default_initializer=None, seed=-1):
-    """Fluid's cudnn LSTM on a padded time-major batch: ``input`` [seq_len, batch, input_size],
+def unrolled_lstm(input, init_h, init_c, max_len, hidden_size, num_layers, dropout_prob=0.0, is_bidirec=False,
+                  is_test=False, name=None, default_initializer=None, seed=-1):
+    """layers.lstm's LSTM as cells stepped by StaticRNNs, ``input`` [seq_len, batch, input_size],
     ``init_h``/``init_c`` [num_layers * (2 if is_bidirec else 1), batch, hidden_size] (layer l,
     direction d at l * directions + d). Returns (rnn_out [seq_len, batch, hidden_size * directions],
     last_h, last_c) with init_h's shape. Layers after the first read the previous layer's output
     (directions concatenated), through dropout(dropout_prob) while training. Each layer and
     direction has its weight ``<name>_l<l>_d<d>.w_0`` [in + hidden_size, 4 * hidden_size] (gates
     i, f, g, o along the columns; rows: the input, then h) and bias ``.b_0`` [4 * hidden_size]."""
-    _check_lstm(input, init_h, init_c, max_len, hidden_size, num_layers)
+    check_lstm(input, init_h, init_c, max_len, hidden_size, num_layers)
     directions = 2 if is_bidirec else 1
     if init_h.shape[0] not in (-1, None, num_layers * directions):
         raise PeError(f"lstm: init_h has {init_h.shape[0]} states, num_layers * directions = "

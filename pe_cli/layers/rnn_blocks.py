@@ -12,7 +12,7 @@ over named variables. A model file's ``static_rnn`` / ``dynamic_rnn`` layer buil
 A memory is ``{init: variable}`` or ``{shape: [...], value: 0.0}`` (a constant per sequence or batch
 row), with ``update``: the name of the step variable that becomes the memory's next value."""
 from ..base.errors import PeError
-from .dynamic_rnn import DynamicRNN
+from .dynamic_recurrent import DynamicRecurrent
 from .static_rnn import StaticRNN
 
 __all__ = ["static_rnn", "dynamic_rnn"]
@@ -65,7 +65,7 @@ def dynamic_rnn(step, step_inputs, memories=None, static_inputs=None, outputs=No
     In a model file ``step`` lists layers (docs/CONFIG.md, 'Recurrent blocks')."""
     outputs = _check("dynamic_rnn", step_inputs, memories, outputs)
     memories = dict(memories or {})
-    rnn = DynamicRNN(name=name)
+    rnn = DynamicRecurrent(name=name)
     with rnn.block():
         inner = {n: rnn.step_input(v) for n, v in step_inputs.items()}
         inner.update({n: rnn.static_input(v) for n, v in (static_inputs or {}).items()})

@@ -9,14 +9,13 @@ training and a decoding program), reuses the same parameters by name."""
 import copy
 
 from ..base.errors import ArgumentTypeError, PeError
-from ..framework import unique_name
+from ..framework import default_main_program, unique_name
 from ..framework.variable import Variable
 from ..training.param_attr import ParamAttr
 from . import activation as _act
-from .creation import fill_constant_batch_size_like
+from .creation import fill_constant, fill_constant_batch_size_like
 from .helper import LayerHelper
-from .elementwise import scale
-from .elementwise import elementwise_add, elementwise_mul
+from .elementwise import elementwise_add, elementwise_mul, scale
 from .linalg import matmul
 from .manipulation import concat, split
 from .utils import _items, _rebuild, flatten, is_sequence, pack_sequence_as
@@ -44,6 +43,29 @@ def _shape_leaves(shapes):
 
 
 # -- cells ----------------------------------------------------------------------------------------------
+
+class ForgetBias:
+    """Fluid's BasicLSTMUnit's forget bias: a [1] constant (``fill_constant``) of the global block made
+    when the unit is (so it precedes its recurrence's ops and is among its inputs), whose gradient is
+    kept, as Fluid's. ``of_program()``: the one of the program being built (a cell called in another
+    program, a decoding one, gets its own there)."""
+
+    def __init__(self, dtype, value):
+        self.dtype, self.value, self.made = dtype, float(value), {}
+        self.of_program()
+
+    def of_program(self):
+        program = default_main_program()
+        if id(program) not in self.made:
+            current, program.current_block_idx = program.current_block_idx, 0
+            try:
+                var = fill_constant([1], self.dtype, self.value)
+            finally:
+                program.current_block_idx = current
+            var.stop_gradient = False
+            self.made[id(program)] = (program, var)
+        return self.made[id(program)][1]
+
 
 def _activation(fn, default, cell):
     if fn is None:
@@ -180,6 +202,7 @@ class LSTMCell(RNNCell):
         self.activation = _activation(activation, "tanh", name)
         self.forget_bias, self.dtype = float(forget_bias), _check_dtype("LSTMCell", dtype)
         self._params = _Params("LSTMCell", f"{name}/BasicLSTMUnit", param_attr, bias_attr, dtype)
+        self._forget_bias = ForgetBias(self.dtype, self.forget_bias)
 
     def call(self, inputs, states):
         if not is_sequence(states) or len(states) != 2:
@@ -190,7 +213,7 @@ class LSTMCell(RNNCell):
         w, b = self._params.get(0, [n, 4 * size]), self._params.get(0, [4 * size], True)
         gates = elementwise_add(matmul(concat([inputs, h], 1), w), b)
         i, j, f, o = split(gates, 4, dim=-1)
-        keep = elementwise_mul(c, self.gate_activation(scale(f, 1.0, self.forget_bias)))
+        keep = elementwise_mul(c, self.gate_activation(elementwise_add(f, self._forget_bias.of_program())))
         new_c = elementwise_add(keep, elementwise_mul(_act.sigmoid(i), _act.tanh(j)))
         new_h = elementwise_mul(self.activation(new_c), self.gate_activation(o))
         return new_h, [new_h, new_c]

@@ -9,7 +9,7 @@ from ..base.activations import FLOATS, TABLE
 from ..base.shapes import known_numel
 from .convolution import _known
 from .image import _POS_INT, _div, _divides
-from .define import Attr, fmt_shape, grads_like, is_int, register
+from .define import Attr, backend_attrs, fmt_shape, grads_like, is_int, register
 
 
 def _infer_elementwise(name, dtypes):
@@ -160,8 +160,9 @@ def _infer_softmax(name):
 
 
 _AXIS = {"axis": Attr(-1, lambda v: isinstance(v, numbers.Integral) and not isinstance(v, bool), "an int")}
-_activation("softmax", "Out = exp(X) / sum(exp(X)) along axis (default the last).", uses="Out",
-            attrs=_AXIS, infer=_infer_softmax("softmax"))
+_activation("softmax", "Out = exp(X) / sum(exp(X)) along axis (default the last). data_format and is_test steer "
+                       "Fluid's oneDNN kernel only; as its plain CPU kernel, pe's ignores them.", uses="Out",
+            attrs=dict(_AXIS, data_format="AnyLayout", **backend_attrs("is_test")), infer=_infer_softmax("softmax"))
 _activation("log_softmax", "Out = X - log(sum(exp(X))) along axis (default the last).", uses="Out",
             attrs=_AXIS, infer=_infer_softmax("log_softmax"))
 

@@ -36,14 +36,16 @@ def _infer_array_write(ctx):
 
 
 def _grad_array_write(g):
-    # the array before this write (the same variable: Fluid writes in place) gets Out's gradient less slot I
-    g.op("array_write_grad", {"X": g.input("X"), "I": g.input("I"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X"), "Array@GRAD": [g.builder.new_grad_target(n) for n in g.output("Out")]})
+    # Fluid's: X's gradient is slot I of the array's (read_from_array; zeros like X where the slot has
+    # none); the array before this write is the same variable (written in place) with the same gradient
+    g.op("read_from_array", {"X": g.out_grad("Out"), "I": g.input("I"), "X_W": g.input("X")}, {"Out": g.in_grad("X")})
+    g.pass_out_grad("Out")
 
 
 def _grad_array_read(g):
-    g.op("array_read_grad", {"Array": g.input("X"), "I": g.input("I"), "Out@GRAD": g.out_grad("Out")},
-         {"Array@GRAD": g.in_grad("X")})
+    # Fluid's: the read value's gradient written at slot I of the array's (a new contribution: the
+    # contributions, arrays with empty slots, are summed slot by slot)
+    g.op("write_to_array", {"X": g.out_grad("Out"), "I": g.input("I")}, {"Out": g.in_grad("X")})
 
 
 def _infer_array_grad(ctx):
@@ -69,8 +71,11 @@ def _infer_array_read(ctx):
 register("read_from_array", kernel_module="control_flow", inputs=["X", "I", "X_W?"], outputs=["Out"], lod="drop",
          needs_lod=True,
          infer=_infer_array_read, grad=_grad_array_read, grad_reads=("X", "I"),
-         doc="Out = X[I], with the LoD it was written with; an index out of range names the array and the "
-             "index (Fluid's op behind layers.array_read; X_W, Fluid's unused optional slot, is accepted).")
+         doc="Out = X[I], with the LoD it was written with (Fluid's op behind layers.array_read); where slot I is "
+             "out of range or never written: zeros shaped like X_W with its LoD when X_W is given (write_to_array's "
+             "gradient), else an error naming the array and the index.")
+# the gradients of the array ops in pe's programs before it built Fluid's (read_from_array and
+# write_to_array on the gradient arrays): a training program saved then still loads
 register("array_write_grad", kernel_module="control_flow", inputs=["X", "I", "Out@GRAD"], lod="drop",
          outputs=["X@GRAD?", "Array@GRAD?"], infer=_infer_array_grad,
          doc="X@GRAD = Out@GRAD[I] (zeros when that slot has none); Array@GRAD (the array before the write) = "
@@ -128,32 +133,34 @@ def _grad_conditional_block(g):
 
 register("while", kernel_module="control_flow", kernel="while_loop", lod="drop", needs_lod=True,
          grad=_grad_while, grad_reads=("X", "StepScopes"),
-         inputs=["X*", "Condition"], outputs=["Out*", "StepScopes?"],
+         inputs=["X*", "Condition*"], outputs=["Out*", "StepScopes"],
          attrs={"sub_block": _BLOCK, "max_iterations": Attr(100000, lambda v: is_int(v) and v > 0, "> 0"),
                 "is_test": False, "skip_eager_deletion_vars": _UNSET},
          doc="Runs its block while Condition (one bool, written by the block) holds, each iteration in a "
              "fresh child scope; X: what the block reads from outside, Out: what it writes there. Stops with "
              "an error naming the loop's source line after max_iterations iterations.")
 
-register("while_grad", kernel_module="control_flow", lod="drop", inputs=["X*", "StepScopes", "Out@GRAD*"],
+register("while_grad", kernel_module="control_flow", lod="drop", needs_lod=True, inputs=["X*", "StepScopes", "Out@GRAD*"],
          outputs=["X@GRAD*"], attrs=_GRAD_ATTRS,
          doc="The gradient of while: runs its block (the body's grad ops) over the kept iterations, last "
              "first, each grad op seeing the values the body's overwritten variables had at its forward op.")
 
-register("conditional_block_grad", kernel_module="control_flow", lod="drop",
+register("conditional_block_grad", kernel_module="control_flow", lod="drop", needs_lod=True,
          inputs=["Input*", "Scope", "Out@GRAD*"], outputs=["Input@GRAD*", "PreOut@GRAD*"], attrs=_GRAD_ATTRS,
+         traits=("unset_inputs",),
          doc="The gradient of conditional_block: its block's grad ops when it ran; else the gradients of its "
-             "outputs pass to their earlier values (PreOut@GRAD for outputs it does not read).")
+             "outputs pass to their earlier values (PreOut@GRAD for outputs it does not read; an output of a "
+             "block that did not run, which cond's select_input did not pick, has no gradient).")
 
 register("conditional_block", kernel_module="control_flow", lod="drop", needs_lod=True,
          grad=_grad_conditional_block, grad_reads=("Input", "Scope"),
-         inputs=["Cond*", "Input*"], outputs=["Out*", "Scope?"],
+         inputs=["Cond*", "Input*"], outputs=["Out*", "Scope"],
          attrs={"sub_block": _BLOCK, "is_scalar_condition": True, "skip_eager_deletion_vars": _UNSET},
          doc="Runs its block once, in a child scope, when Cond holds (is_scalar_condition: its one value; "
              "else: Cond is not empty); Input: what the block reads from outside, Out: what it writes there "
              "(unchanged when the block does not run).")
 register("conditional_block_infer", kernel_module="control_flow", kernel="conditional_block", lod="drop",
-         needs_lod=True, inputs=["Cond*", "Input*"], outputs=["Out*", "Scope?"],
+         needs_lod=True, inputs=["Cond*", "Input*"], outputs=["Out*", "Scope"],
          attrs={"sub_block": _BLOCK, "is_scalar_condition": True, "skip_eager_deletion_vars": _UNSET},
          doc="conditional_block as Fluid's inference programs have it (save_inference_model writes it for a "
              "conditional_block): the same run, no gradient.")
@@ -317,12 +324,12 @@ def _grad_array_to_tensor(g):
 
 
 register("tensor_array_to_tensor", kernel_module="control_flow", inputs=["X"], outputs=["Out", "OutIndex"],
-         lod="drop", attrs={"axis": 1, "use_stack": False}, infer=_infer_array_to_tensor,
+         lod="drop", attrs={"axis": 0, "use_stack": False}, infer=_infer_array_to_tensor,
          grad=_grad_array_to_tensor, grad_reads=("X",),
          doc="Out = the array's tensors concatenated (use_stack: stacked) along axis; OutIndex = each one's "
              "size along axis.")
 register("tensor_array_to_tensor_grad", kernel_module="control_flow", inputs=["X", "Out@GRAD"],
-         outputs=["X@GRAD"], lod="drop", attrs={"axis": 1, "use_stack": False},
+         outputs=["X@GRAD"], lod="drop", attrs={"axis": 0, "use_stack": False},
          doc="X@GRAD: Out@GRAD cut back into the array's tensors.")
 
 
@@ -371,7 +378,8 @@ register("select_output", kernel_module="control_flow", inputs=["X", "Mask"], ou
          infer=_infer_select_output, grad=_grad_select_output, grad_reads=("Mask",), traits=("output_counts",),
          doc="Out[Mask] = X (Mask: int32 [1]); the other outputs are given no value.")
 register("select_input_grad", kernel_module="control_flow", inputs=["X*", "Mask", "Out@GRAD"], outputs=["X@GRAD*"],
-         lod="drop", infer=grads_like({"X@GRAD": "X"}),
-         doc="X@GRAD[Mask] = Out@GRAD; zeros for the other X's that have a value.")
+         lod="drop", infer=grads_like({"X@GRAD": "X"}), traits=("unset_inputs",),
+         doc="X@GRAD[Mask] = Out@GRAD; zeros for the other X's that have a value (none for those without: a "
+             "branch that did not run).")
 register("select_output_grad", kernel_module="control_flow", inputs=["Mask", "Out@GRAD*"], outputs=["X@GRAD"],
          lod="drop", doc="X@GRAD = Out@GRAD[Mask].")

@@ -14,7 +14,7 @@ layout helpers here serve pooling.py's pool2d too.
 """
 from ..base.shapes import conv_geometry, conv_mismatch, conv_out_size, conv_transpose_geometry
 from ..kernels.cpu._onednn import MIN_CHANNELS
-from .define import Attr, fmt_shape, grad_of_bilinear_grad, grads_like, int_list, is_int, register
+from .define import Attr, backend_attrs, fmt_shape, grad_of_bilinear_grad, grads_like, int_list, is_int, register
 
 
 # -- attribute checks ------------------------------------------------------------------------------
@@ -34,6 +34,23 @@ def _expect(what, counts, lo):
     return f"a list of {n} ints, each >= {lo} ({what})"
 
 
+def _text(v):
+    return isinstance(v, str)
+
+
+# Fluid reads these two strings without checking them: SAME and VALID pad so, any other value takes the
+# explicit paddings (base/shapes.py conv_paddings); NHWC and NDHWC are channels last, any other value
+# channels first (kernels/layout.py)
+PADDING_ALGORITHM = Attr("EXPLICIT", _text, "a string: SAME, VALID, else the explicit paddings")
+
+
+_LAST = ("NHWC", "NDHWC")
+
+
+def layout_attr(default):
+    return Attr(default, _text, "a string: NHWC (NDHWC) for channels last, else channels first")
+
+
 # -- conv2d -----------------------------------------------------------------------------------------
 
 _CONV_ATTRS = {
@@ -41,12 +58,18 @@ _CONV_ATTRS = {
     "paddings": Attr([0, 0], _ints(2, 0, (2, 4)), _expect("[pad_h, pad_w] or [top, bottom, left, right]", (2, 4), 0)),
     "dilations": Attr([1, 1], _ints(2, 1), _expect("dilations", (2,), 1)),
     "groups": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1"),
-    "padding_algorithm": Attr("EXPLICIT", choices=("EXPLICIT", "SAME", "VALID")),
-    "data_format": Attr("NCHW", choices=("NCHW", "NHWC", "AnyLayout")),
+    "padding_algorithm": PADDING_ALGORITHM,
+    "data_format": layout_attr("NCHW"),
     "fuse_relu_before_depthwise_conv": False,   # convolve relu(Input) (kernels/fused_math.py relu_first)
-    "workspace_size_MB": 512,
-    "exhaustive_search": False,
+    **backend_attrs("is_test", "use_quantizer", "fuse_relu", "fuse_brelu", "fuse_brelu_threshold", "fuse_activation",
+                    "fuse_alpha", "fuse_beta", "fuse_residual_connection", "Scale_in", "Scale_out", "Scale_in_eltwise",
+                    "Scale_weights", "force_fp32_output", "workspace_size_MB", "exhaustive_search"),
 }
+# Fluid's oneDNN kernels alone read these (its fused bias, residual add and activation, int8 scales);
+# its plain CPU kernel ignores them, as pe's kernels do
+_ONEDNN_NOTE = (" As Fluid's plain CPU kernel, it ignores the Bias and ResidualData inputs and the attributes "
+                "of Fluid's oneDNN and cuDNN kernels (fuse_*, Scale_*, use_quantizer, force_fp32_output, "
+                "workspace_size_MB, exhaustive_search).")
 
 
 def _known(d):
@@ -55,13 +78,13 @@ def _known(d):
 
 def _as_nchw(shape, a):
     """A 4-D NHWC shape as the NCHW one its kernels see; any other as it is."""
-    nhwc = a["data_format"] == "NHWC" and shape is not None and len(shape) == 4
+    nhwc = a["data_format"] in _LAST and shape is not None and len(shape) == 4
     return [shape[0], shape[3], shape[1], shape[2]] if nhwc else shape
 
 
 def _to_layout(shape, a):
     """An NCHW output shape in the op's data_format."""
-    return [shape[0], shape[2], shape[3], shape[1]] if a["data_format"] == "NHWC" else shape
+    return [shape[0], shape[2], shape[3], shape[1]] if a["data_format"] in _LAST else shape
 
 
 def _infer_conv2d(ctx):
@@ -106,13 +129,14 @@ def _grad_conv2d(g, type_):
 
 
 for _type in ("conv2d", "depthwise_conv2d"):
-    register(_type, inputs=["Input", "Filter"], outputs=["Output"], attrs=_CONV_ATTRS, infer=_infer_conv2d,
+    register(_type, inputs=["Input", "Filter", "Bias?", "ResidualData?"], outputs=["Output"], attrs=_CONV_ATTRS,
+             infer=_infer_conv2d,
              grad=lambda g, t=_type: _grad_conv2d(g, t), grad_reads=("Filter", "Input"), kernel_module="convolution",
              kernel="conv2d", channels_last=("Input", "Output"), blocked=_conv_blocked if _type == "conv2d" else None,
              doc="Output[n, m] = sum over the channels of group(m) of Input[n, c] correlated with "
                  "Filter[m, c] (strides, paddings, dilations); NCHW or NHWC, Filter [M, C/groups, kh, kw] in "
                  "both. Kernels: oneDNN (float32, the onednn extra), else Winograd, wide or im2col columns "
-                 "and GEMMs.")
+                 "and GEMMs." + _ONEDNN_NOTE)
     # depthwise_conv2d is served by conv2d's kernels (groups == channels is a case they handle)
     _grad_grad = grad_of_bilinear_grad(_type, "Input", "Filter", "Output",
                                        {"Input": f"{_type}_grad_input", "Filter": f"{_type}_grad_filter"})
@@ -149,17 +173,13 @@ _TRANSPOSE_ATTRS = {
     "groups": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1"),
     "output_size": Attr(list, lambda v: isinstance(v, (list, tuple)) and len(v) in (0, 2) and
                         all(isinstance(i, int) and i >= 1 for i in v), "[] or [out_h, out_w], ints >= 1"),
-    "padding_algorithm": Attr("EXPLICIT", choices=("EXPLICIT", "SAME", "VALID")),
+    "padding_algorithm": PADDING_ALGORITHM,
     "is_test": False,           # Fluid 1.8 has it (for MKL-DNN); it changes nothing here
-    "data_format": Attr("NCHW", choices=("NCHW", "NHWC", "AnyLayout")),
+    "data_format": layout_attr("NCHW"),
     "output_padding": Attr(list, lambda v: isinstance(v, (list, tuple)) and len(v) in (0, 2) and
                            all(isinstance(i, int) and i >= 0 for i in v), "[] or 2 ints >= 0"),
-    "use_cudnn": True,
-    # Fluid's fused activation (MKL-DNN): only its "none" values, so saved Fluid models load
-    "fuse_relu": Attr(False, choices=(False,)),
-    "fuse_activation": Attr("", choices=("",)),
-    "fuse_alpha": 0.0,
-    "fuse_beta": 0.0,
+    "use_cudnn": False,
+    **backend_attrs("fuse_relu", "fuse_activation", "fuse_alpha", "fuse_beta", "workspace_size_MB"),
 }
 
 
@@ -196,13 +216,14 @@ def _grad_transpose(type_):
 # depthwise_conv2d_transpose (what Fluid's layer builds for groups == channels == num_filters without
 # cuDNN) is served by conv2d_transpose's kernels; NHWC runs them between transposes (kernels/layout.py)
 for _type in ("conv2d_transpose", "depthwise_conv2d_transpose"):
-    register(_type, kernel_module="convolution", kernel="conv2d_transpose", inputs=["Input", "Filter"],
+    register(_type, kernel_module="convolution", kernel="conv2d_transpose", inputs=["Input", "Filter", "Bias?"],
              outputs=["Output"], attrs=_TRANSPOSE_ATTRS, infer=_infer_transpose, grad=_grad_transpose(_type),
              grad_reads=("Filter", "Input"), channels_last=("Input", "Output"),
              doc="Output = the transposed convolution of Input [N, C_in, H, W] (or NHWC) with Filter [C_in, "
                  "C_out/groups, kh, kw]: each input pixel adds Filter's taps, scaled by it, at stride spacing "
                  "(less paddings), which is conv2d's input gradient; Output is [N, C_out, (H - 1) * stride - "
-                 "pads + dilation * (kh - 1) + 1, ...] or output_size.")
+                 "pads + dilation * (kh - 1) + 1, ...] or output_size. As Fluid's plain CPU kernel, it ignores the "
+                 "Bias input and the attributes of Fluid's oneDNN and cuDNN kernels (fuse_*, workspace_size_MB).")
     register(f"{_type}_grad_input", kernel_module="convolution", kernel="conv2d_transpose_grad_input",
              inputs=["Input", "Filter", "Output@GRAD"], outputs=["Input@GRAD"], attrs=_TRANSPOSE_ATTRS,
              infer=grads_like({"Input@GRAD": "Input"}), channels_last=("Input", "Output@GRAD", "Input@GRAD"))

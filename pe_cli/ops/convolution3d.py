@@ -5,7 +5,8 @@ kd, kh, kw] in both; groups, strides, dilations, and paddings explicit (3 or 6 i
 gradient's computation, its input gradient conv3d, its filter gradient conv3d's with the roles swapped.
 Each has one grad op computing the gradients asked for (Input@GRAD, Filter@GRAD), as Fluid's."""
 from ..base.shapes import conv_paddings, conv_out_size, fmt_shape, is_known
-from .define import Attr, grad_of_bilinear_grad, register
+from .convolution import PADDING_ALGORITHM, layout_attr
+from .define import Attr, backend_attrs, grad_of_bilinear_grad, register
 
 
 def _ints(n, lo, counts=None):
@@ -20,13 +21,16 @@ _ATTRS = {
     "paddings": Attr([0, 0, 0], _ints(3, 0, (3, 6)), "a list of 3 or 6 ints >= 0"),
     "dilations": Attr([1, 1, 1], _ints(3, 1), "a list of 3 ints >= 1"),
     "groups": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1"),
-    "padding_algorithm": Attr("EXPLICIT", choices=("EXPLICIT", "SAME", "VALID")),
+    "padding_algorithm": PADDING_ALGORITHM,
     # Fluid's conv3d_transpose layer writes NCHW / NHWC for 5-D values
-    "data_format": Attr("NCDHW", choices=("NCDHW", "NDHWC", "NCHW", "NHWC", "AnyLayout")),
-    "workspace_size_MB": 512, "exhaustive_search": False,
+    "data_format": layout_attr("NCDHW"),
+    **backend_attrs("is_test", "fuse_relu", "fuse_activation", "fuse_alpha", "fuse_beta", "fuse_residual_connection",
+                    "force_fp32_output", "workspace_size_MB", "exhaustive_search"),
 }
 _LAST = ("NDHWC", "NHWC")
-_TRANSPOSE_ATTRS = dict(_ATTRS, output_size=Attr([], _ints(3, 1, (0, 3)), "[] or 3 ints >= 1"))
+# Fluid's conv3d_transpose declares data_format NCHW (channels first) by default
+_TRANSPOSE_ATTRS = dict(_ATTRS, output_size=Attr([], _ints(3, 1, (0, 3)), "[] or 3 ints >= 1"),
+                        data_format=layout_attr("NCHW"))
 
 
 def geometry(x_shape, w_shape, attrs):
@@ -115,12 +119,15 @@ def _infer_grad(ctx):
 for _type, _attrs, _infer, _doc in (
         ("conv3d", _ATTRS, _infer_conv3d,
          "Output[n, m] = sum over the channels c of group(m) of Input[n, c] correlated with Filter[m, c] "
-         "(strides, paddings, dilations) in D, H and W."),
+         "(strides, paddings, dilations) in D, H and W. As Fluid's plain CPU kernel, it ignores the ResidualData "
+         "input and the attributes of Fluid's oneDNN and cuDNN kernels (fuse_*, force_fp32_output, "
+         "workspace_size_MB, exhaustive_search)."),
         ("conv3d_transpose", _TRANSPOSE_ATTRS, _infer_transpose,
          "The gradient of conv3d with respect to its input: Input [N, C, D, H, W] spread through Filter "
          "[C, M/groups, kd, kh, kw] into Output [N, M, Do, Ho, Wo], Do = (D - 1) stride - pads + dilation "
          "(kd - 1) + 1, or output_size within [that, that + stride).")):
-    register(_type, kernel_module="convolution3d", inputs=["Input", "Filter"], outputs=["Output"], attrs=_attrs,
+    register(_type, kernel_module="convolution3d", inputs=["Input", "Filter"] + (["ResidualData?"] if _type == "conv3d"
+                                                                                    else []), outputs=["Output"], attrs=_attrs,
              infer=_infer, grad=_grad(_type), grad_reads=("Filter", "Input"), channels_last=("Input", "Output"),
              doc=_doc)
     register(f"{_type}_grad", kernel_module="convolution3d", inputs=["Input", "Filter", "Output@GRAD"],

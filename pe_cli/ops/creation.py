@@ -25,9 +25,12 @@ def _infer_fill(ctx):
 # ShapeTensorList, one int32 [1] tensor per dim; either replaces the shape attribute.
 SHAPE_INPUTS = ["ShapeTensor?", "ShapeTensorList*?"]
 register("fill_constant", kernel_module="creation", inputs=["ValueTensor?"] + SHAPE_INPUTS, outputs=["Out"],
-         attrs={"shape": Attr([1]), "value": 0.0, "dtype": Attr("float32", dtype_or_none, "a dtype name"), "force_cpu": False, "str_value": ""},
+         attrs={"shape": Attr([]), "value": 0.0, "dtype": Attr("float32", dtype_or_none, "a dtype name"), "force_cpu": False, "str_value": ""},
          infer=_infer_fill, doc="Out = value (or the one value of ValueTensor), of the given shape (or "
-                                "the run-time shape of ShapeTensor or ShapeTensorList) and dtype.")
+                                "the run-time shape of ShapeTensor or ShapeTensorList) and dtype. str_value, "
+                                "when set, gives the value instead, read as Fluid 1.8 reads it: an int64 Out "
+                                "takes its leading integer, any other dtype a leading decimal number; text "
+                                "without one ('inf' and 'nan' too) gives 0.")
 
 register("fake_init", kernel_module="creation", inputs=[], outputs=["Out"],
          attrs={"shape": Attr(list, lambda v: int_list(v) and all(d >= 0 for d in v), "a list of sizes >= 0")},
@@ -44,8 +47,9 @@ def _grad_assign(g):
     g.op("assign", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")})
 
 
-register("assign", kernel_module="creation", inputs=["X"], outputs=["Out"], infer=same_as(), grad=_grad_assign,
-         doc="Out = a copy of X.")
+register("assign", kernel_module="creation", inputs=["X?"], outputs=["Out"], grad=_grad_assign,
+         infer=lambda ctx: same_as()(ctx) if ctx.has_input("X") else None,
+         doc="Out = a copy of X; without X (Fluid's X is optional) nothing is written.")
 
 def values_attr(dtype):
     """The attribute of assign_value holding values of ``dtype`` (Fluid's names)."""
@@ -164,9 +168,10 @@ def _infer_fill_like(ctx):
 register("fill_constant_batch_size_like", kernel_module="creation", inputs=["Input"], outputs=["Out"],
          lod="drop", infer=_infer_fill_like,
          attrs={"shape": Attr(list), "value": 0.0, "dtype": Attr("float32", dtype_or_none, "a dtype name"), "input_dim_idx": 0, "output_dim_idx": 0,
-                "force_cpu": False},
+                "force_cpu": False, "str_value": ""},
          doc="Out = value, of `shape` with dimension output_dim_idx taken from Input's input_dim_idx (a "
-             "memory's initial state sized by the batch).")
+             "memory's initial state sized by the batch); str_value, when set, gives the value instead, read "
+             "as fill_constant reads it.")
 
 
 def _infer_fill_values(ctx):

@@ -19,6 +19,8 @@ import importlib
 import numbers
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..base.errors import ArgumentValueError, PeError
 from ..base.dtypes import convert_dtype
 from ..base.shapes import fmt_shape  # noqa: F401  (re-exported: op modules format shapes with it)
@@ -64,9 +66,44 @@ class Attr:
     def validate(self, op, name, value):
         if self.choices and value not in self.choices:
             raise ArgumentValueError(f"{op.describe()}: attribute {name}={value!r} is not one of {list(self.choices)}")
-        if self.check is not None and not self.check(value):
+        if self.check is not None and not self.check(_as_stored(self.default, value)):
             raise ArgumentValueError(f"{op.describe()}: attribute {name}={value!r} is out of range; expected "
                                      f"{self.expect}")
+
+
+def _as_stored(default, value):
+    """``value`` as Fluid holds it when its checks see it: a float attribute (FLOAT) is a float32, so
+    layer_norm's epsilon=1e-3 is 0.0010000000474974513 and still within [0, 0.001]."""
+    if isinstance(default, float) and isinstance(value, numbers.Real) and not isinstance(value, bool):
+        with np.errstate(over="ignore"):
+            return float(np.float32(value))
+    return value
+
+
+# -- attributes Fluid 1.8 declares for backends pe does not have ------------------------------------
+# Fluid's op protos carry attributes for its oneDNN (MKL-DNN) int8 and fused kernels, cuDNN, its
+# parameter-server training and its executor's garbage collector. Fluid's plain CPU kernels do nothing
+# with them, and neither do pe's: an op declares the ones Fluid declares for it, with Fluid's
+# defaults, so that a program Fluid saved loads as it is (``backend_attrs("fuse_relu", "Scale_in")``).
+BACKEND_ATTRS = {
+    # oneDNN: int8 quantization scales, fused activations and residual adds, its layouts
+    "use_quantizer": False, "force_fp32_output": False, "Scale_in": 1.0, "Scale_out": 1.0,
+    "Scale_in_eltwise": 1.0, "Scale_weights": [1.0], "Scale_x": 1.0, "Scale_y": 1.0, "scale_x": 1.0,
+    "scale_y": [1.0], "scale_out": 1.0, "fuse_relu": False, "fuse_brelu": False, "fuse_brelu_threshold": 6.0,
+    "fuse_activation": "", "fuse_alpha": 0.0, "fuse_beta": 0.0, "fuse_residual_connection": False,
+    "x_data_format": "", "y_data_format": "", "is_test": False,
+    # cuDNN's workspace and algorithm search
+    "workspace_size_MB": 512, "exhaustive_search": False,
+    # parameter-server training: a table split over servers, prefetched from them
+    "trainer_id": 0, "height_sections": [], "epmap": [], "table_names": [], "remote_prefetch": False,
+    # the executor's garbage collector and run-time shape inference
+    "skip_eager_deletion_vars": [], "@ALL_KERNELS_MUST_COMPUTE_RUNTIME_SHAPE@": True,
+}
+
+
+def backend_attrs(*names):
+    """The attributes ``names`` of BACKEND_ATTRS, each with Fluid's default and no check."""
+    return {n: Attr(BACKEND_ATTRS[n]) for n in names}
 
 
 def positive(x):
@@ -74,7 +111,10 @@ def positive(x):
 
 
 def in_range(lo, hi):
-    return lambda x: lo <= x <= hi
+    """check: lo <= x <= hi, compared as the float32 values Fluid compares (its 0.001f bound holds the
+    float32 1e-3, 0.0010000000474974513, which Fluid stores for 1e-3)."""
+    lo32, hi32 = np.float32(lo), np.float32(hi)
+    return lambda x: isinstance(x, numbers.Real) and not isinstance(x, bool) and lo32 <= np.float32(x) <= hi32
 
 
 def is_int(v):
@@ -305,6 +345,14 @@ def grad_of(op_type, reads, ins_from_outputs=(), out_grads=("Out",), in_grads=("
         ins.update({grad_var_name(s): g.out_grad(s) for s in out_grads})
         g.op(op_type, ins, {grad_var_name(s): g.in_grad(s) for s in in_grads}, g.attrs)
     return grad
+
+
+def lods_like(pairs):
+    """A LoD rule for grad ops (``register(lod=...)``): each output slot has the LoD of the forward
+    input slot it is the gradient of, as Fluid's ShareLoD(X, X@GRAD). ``pairs``: output -> input slot."""
+    def lod(in_lods, attrs):
+        return {out_slot: in_lods.get(in_slot) for out_slot, in_slot in pairs.items()}
+    return lod
 
 
 # -- gradients of gradients (Fluid's *_grad_grad ops), written with the op family's own ops ------

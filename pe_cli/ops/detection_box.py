@@ -7,7 +7,7 @@ registers an empty grad maker), so none has one here."""
 import numbers
 
 from ..kernels.detection_geometry import density_priors, expand_aspect_ratios
-from .define import Attr, fmt_shape, int_list, register
+from .define import Attr, backend_attrs, fmt_shape, int_list, register
 
 
 def _floats(v):
@@ -60,10 +60,10 @@ register("prior_box", kernel_module="detection_box", inputs=["Input", "Image"], 
                 "aspect_ratios": Attr([], _floats, "a list of floats"),
                 "variances": Attr([], _floats, "4 floats"),
                 "flip": True, "clip": True, "step_w": _STEP, "step_h": _STEP, "offset": 0.5,
-                "min_max_aspect_ratios_order": False},
+                "min_max_aspect_ratios_order": False, **backend_attrs("use_quantizer")},
          infer=_infer_prior_box, lod="drop",
          doc="SSD prior boxes [H, W, num_priors, 4] (normalized xmin, ymin, xmax, ymax) per cell of Input, "
-             "and their variances of the same shape.")
+             "and their variances of the same shape. use_quantizer (Fluid's oneDNN int8) changes nothing.")
 
 
 # -- density_prior_box ---------------------------------------------------------------------------
@@ -214,8 +214,8 @@ def _infer_decode_assign(ctx):
     prior, target, score = ctx.shape("PriorBox"), ctx.shape("TargetBox"), ctx.shape("BoxScore")
     if len(prior) != 2 or prior[1] != 4:
         ctx.fail(f"PriorBox {fmt_shape(prior)} must be boxes [N, 4]")
-    if list(ctx.shape("PriorBoxVar")) not in ([4], [1, 4]):
-        ctx.fail(f"PriorBoxVar {fmt_shape(ctx.shape('PriorBoxVar'))} must hold 4 variances")
+    if not ctx.has_input("PriorBoxVar") or list(ctx.shape("PriorBoxVar")) not in ([4], [1, 4]):      # (Fluid's kernel
+        ctx.fail(f"PriorBoxVar must hold 4 variances, got {ctx.op.input('PriorBoxVar') or 'none'}")  # reads it too)
     if len(score) != 2 or len(target) != 2 or (target[1] >= 0 and score[1] >= 0 and target[1] != 4 * score[1]):
         ctx.fail(f"TargetBox {fmt_shape(target)} must be [N, 4 * C] for BoxScore {fmt_shape(score)} [N, C]")
     ctx.set_output("DecodeBox", target, ctx.dtype("TargetBox"), lod_level=ctx.input_var("TargetBox").lod_level)
@@ -224,7 +224,7 @@ def _infer_decode_assign(ctx):
 
 
 register("box_decoder_and_assign", kernel_module="detection_box",
-         inputs=["PriorBox", "PriorBoxVar", "TargetBox", "BoxScore"], outputs=["DecodeBox", "OutputAssignBox"],
+         inputs=["PriorBox", "PriorBoxVar?", "TargetBox", "BoxScore"], outputs=["DecodeBox", "OutputAssignBox"],
          attrs={"box_clip": 4.135}, infer=_infer_decode_assign,
          doc="Decodes each RoI's per-class deltas (pixel boxes, log sizes clipped at box_clip); OutputAssignBox is "
              "the box of the best scoring class but class 0 (the RoI itself when there is only class 0).")

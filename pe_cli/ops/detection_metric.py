@@ -1,7 +1,7 @@
 """Detection metrics: detection_map, the mean average precision of detections against the ground
 truth (Fluid's op behind fluid.metrics.DetectionMAP), per batch or accumulated over batches through
 its state inputs and outputs. No gradient."""
-from .define import Attr, fmt_shape, register
+from .define import Attr, fmt_shape, is_int, register
 
 
 def _infer_detection_map(ctx):
@@ -21,8 +21,8 @@ register("detection_map", kernel_module="detection_metric",
          inputs=["DetectRes", "Label", "HasState?", "PosCount?", "TruePos?", "FalsePos?"],
          outputs=["AccumPosCount", "AccumTruePos", "AccumFalsePos", "MAP"], infer=_infer_detection_map,
          traits=("metric",), lod="drop", needs_lod=True,
-         attrs={"class_num": Attr(None, lambda v: isinstance(v, int) and v > 0, "an int > 0"),
-                "background_label": 0, "overlap_threshold": Attr(0.5, lambda v: 0 <= v <= 1, "in [0, 1]"),
+         attrs={"class_num": Attr(None, is_int, "an int"),
+                "background_label": 0, "overlap_threshold": 0.5,
                 "evaluate_difficult": True, "ap_type": Attr("integral", choices=("integral", "11point"))},
          doc="Mean average precision of detections (per image a LoD group of DetectRes rows) against the "
              "ground truth (Label rows, difficult optional), as Fluid's detection_map: per class, detections "

@@ -160,6 +160,8 @@ def _infer_persp(ctx):
     ctx.set_output("Out", [rois[0], x[1], th, tw], ctx.dtype("X"), lod_level=0)
     ctx.set_output("Mask", [rois[0], 1, th, tw], "int32", lod_level=0)
     ctx.set_output("TransformMatrix", [rois[0], 9], ctx.dtype("X"), lod_level=0)
+    ctx.set_output("Out2InIdx", [rois[0], x[1], th, tw], "int32", lod_level=0)      # (Fluid's shapes)
+    ctx.set_output("Out2InWeights", [rois[0], x[1], th, tw], ctx.dtype("X"), lod_level=0)
 
 
 def _grad_persp(g):
@@ -173,10 +175,13 @@ def _infer_persp_grad(ctx):
 
 _PERSP_ATTRS = {"transformed_height": _POS_INT, "transformed_width": _POS_INT, "spatial_scale": 1.0}
 register("roi_perspective_transform", kernel_module="detection_roi", inputs=["X", "ROIs"],
-         outputs=["Out", "Mask", "TransformMatrix"], attrs=_PERSP_ATTRS, infer=_infer_persp, grad=_grad_persp,
-         grad_reads=("X", "ROIs"), lod="drop", needs_lod=True,
+         outputs=["Out", "Mask", "TransformMatrix", "Out2InIdx", "Out2InWeights"], attrs=_PERSP_ATTRS,
+         infer=_infer_persp, grad=_grad_persp, grad_reads=("X", "ROIs"), lod="drop", needs_lod=True,
          doc="Out[r, c, i, j] = X[image(r), c] sampled bilinearly at TransformMatrix[r] (a 3x3 perspective map "
              "fitted to the roi's quadrilateral, scaled by spatial_scale) applied to (j, i, 1), where that point "
-             "is inside the quadrilateral and the map, else 0; Mask[r, 0, i, j]: 1 where it is.")
-register("roi_perspective_transform_grad", kernel_module="detection_roi", inputs=["X", "ROIs", "Out@GRAD"],
+             "is inside the quadrilateral and the map, else 0; Mask[r, 0, i, j]: 1 where it is. Out2InIdx and "
+             "Out2InWeights, Fluid's CUDA kernel's sampling taps kept for its gradient, are left unwritten, as "
+             "Fluid's CPU kernel leaves them (the gradient samples again).")
+register("roi_perspective_transform_grad", kernel_module="detection_roi",
+         inputs=["X", "ROIs", "Out2InIdx?", "Out2InWeights?", "Out@GRAD"],
          outputs=["X@GRAD?"], attrs=_PERSP_ATTRS, infer=_infer_persp_grad, lod="drop", needs_lod=True)

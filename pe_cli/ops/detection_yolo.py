@@ -82,7 +82,7 @@ register("yolo_box", kernel_module="detection_yolo", inputs=["X", "ImgSize"], ou
          attrs={"anchors": Attr([], int_list, "ints: width, height pairs"),
                 "class_num": Attr(1, lambda v: v > 0, "> 0"), "conf_thresh": 0.01,
                 "downsample_ratio": Attr(32, lambda v: v > 0, "> 0"), "clip_bbox": True,
-                "scale_x_y": Attr(1.0, lambda v: v > 0, "> 0")},
+                "scale_x_y": 1.0},
          infer=_infer_yolo, lod="drop",
          doc="Per anchor and cell of X: the box (xmin, ymin, xmax, ymax) in ImgSize's pixels and the class "
              "scores (objectness times each class's sigmoid); zeros where the objectness is below conf_thresh.")

@@ -13,12 +13,17 @@ from .define import Attr, dtype_or_none, fmt_shape, int_list, register
 from .manipulation import _infer_split
 
 _EPS = Attr(list, lambda v: isinstance(v, list) and all(isinstance(e, str) for e in v), "a list of endpoints")
-_WHO = {"endpoints": _EPS, "trainer_id": 0, "trainers": 1}
+_HOST = "127.0.0.1:6164"      # Fluid's default endpoint
+_WHO = {"endpoints": Attr([_HOST], _EPS.check, _EPS.expect), "trainer_id": 0, "trainers": 1}
+# Fluid's gRPC parameter-server attributes, which pe's MPI exchange has no use for: a program of Fluid's
+# own DistributeTranspiler (no ``tags``) builds, and its send and recv say at run time that pe runs its own
+_GRPC = {"sections": Attr([]), "send_varnames": Attr([]), "num": 0, "merge_add": False, "use_send_handler": True,
+         "with_barrier": True, "varnames": Attr([]), "recv_varnames": Attr([]), "do_not_run": 0, "half_async": False}
 
 
 def _infer_send(ctx):
     n = ctx.num_inputs("X")
-    for what in ("epmap", "tags"):
+    for what in ("epmap", "tags") if ctx.attrs["tags"] else ():
         if len(ctx.attrs[what]) != n:
             ctx.fail(f"{what} has {len(ctx.attrs[what])} entries for {n} variables")
 
@@ -26,35 +31,43 @@ def _infer_send(ctx):
 def _infer_recv(ctx):
     n = ctx.num_outputs("Out")
     shapes = ctx.attrs["shapes"]
-    for what in ("epmap", "tags", "shapes"):
+    for what in ("epmap", "tags", "shapes") if ctx.attrs["tags"] else ():
         if len(ctx.attrs[what]) != n:
             ctx.fail(f"{what} has {len(ctx.attrs[what])} entries for {n} variables")
     for i, shape in enumerate(shapes):
         ctx.set_output("Out", shape, ctx.attrs["dtype"], i=i)
 
 
-register("send", kernel_module="distributed", inputs=["X*"], outputs=[],
-         attrs=dict(_WHO, epmap=_EPS, tags=Attr(list, int_list, "a list of ints"), sync_mode=True),
+register("send", kernel_module="distributed", inputs=["X*"], outputs=["Out*"],
+         attrs=dict(_WHO, epmap=Attr([_HOST], _EPS.check, _EPS.expect), tags=Attr(list, int_list, "a list of ints"),
+                    sync_mode=True, **{k: _GRPC[k] for k in ("sections", "send_varnames", "num", "merge_add",
+                                                              "use_send_handler")}),
          infer=_infer_send, traits=("selected_rows",),
          doc="Sends each X to the server of its epmap entry, as block `tags[i]` (without waiting); a "
              "row-sparse X goes as its rows and values.")
-register("send_barrier", kernel_module="distributed", inputs=[], outputs=[], attrs=dict(_WHO),
+register("send_barrier", kernel_module="distributed", inputs=["X*"], outputs=["Out*"],
+         attrs=dict(_WHO, half_async=False),
          doc="Waits until this step's sends are delivered.")
-register("recv", kernel_module="distributed", inputs=[], outputs=["Out*"],
+register("recv", kernel_module="distributed", inputs=["X*"], outputs=["Out*"],
          attrs=dict(_WHO, epmap=_EPS, tags=Attr(list, int_list, "a list of ints"),
                     shapes=Attr(list, lambda v: all(int_list(s) for s in v), "a list of shapes"),
-                    dtype="float32"),
+                    dtype="float32", **{k: _GRPC[k] for k in ("with_barrier", "varnames", "recv_varnames",
+                                                              "do_not_run")}),
          infer=_infer_recv,
          doc="Out[i] = block `tags[i]` as the server of epmap[i] holds it after this step's update.")
-register("fetch_barrier", kernel_module="distributed", inputs=[], outputs=[], attrs=dict(_WHO),
+register("fetch_barrier", kernel_module="distributed", inputs=["X*?"], outputs=["Out*"], attrs=dict(_WHO),
          doc="Ends the step's receives (the blocks are in place once recv returns).")
 register("split_byref", kernel_module="manipulation", kernel="split", inputs=["X"], outputs=["Out*"],
          attrs={"axis": 0, "num": 0, "sections": Attr(list, int_list, "a list of ints")},
          infer=_infer_split, doc="Out = X cut into row blocks of `sections` rows (a trainer's gradient blocks).")
 register("listen_and_serv", kernel_module="distributed", inputs=["X*"], outputs=[],
-         attrs={"endpoint": "", "pserver_endpoints": _EPS, "Fanin": 1, "sync_mode": True,
+         attrs={"endpoint": _HOST, "pserver_endpoints": _EPS, "Fanin": 1, "sync_mode": True,
                 "optimize_blocks": list, "lr_decay_block_id": -1, "grad_to_block_id": list,
-                "grad_blocks": list, "param_blocks": list},
+                "grad_blocks": list, "param_blocks": list,
+                # Fluid's gRPC server's
+                "pserver_id": -1, "distributed_mode": 0, "dc_asgd": False, "prefetch_var_name_to_block_id": list,
+                "sparse_grad_to_param": list, "checkpint_block_id": -1, "rpc_get_thread_num": 1,
+                "rpc_send_thread_num": 1, "rpc_prefetch_thread_num": 1},
          doc="A parameter server's loop: receives the trainers' gradient blocks, runs the optimize blocks "
              "and sends the parameter blocks back, until every trainer has finished.")
 

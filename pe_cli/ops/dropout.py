@@ -1,5 +1,5 @@
 """dropout: a random mask in training, a scaling at test time (kernels in kernels/<device>/dropout.py)."""
-from .define import Attr, grads_like, register
+from .define import Attr, grads_like, is_int, register
 
 
 # -- dropout ----------------------------------------------------------------------------------------
@@ -8,7 +8,7 @@ _DROPOUT_ATTRS = {
     "dropout_prob": Attr(0.5, lambda v: 0.0 <= v <= 1.0, "in [0, 1]"),
     "is_test": False,
     "fix_seed": False,
-    "seed": Attr(0, lambda v: isinstance(v, int) and v >= 0, "an int >= 0"),
+    "seed": Attr(0, is_int, "an int"),
     "dropout_implementation": Attr("downgrade_in_infer", choices=("downgrade_in_infer", "upscale_in_train")),
 }
 

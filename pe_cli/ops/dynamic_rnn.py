@@ -1,7 +1,8 @@
-"""DynamicRNN: a recurrence over the sequences of LoD inputs, as one ``dynamic_recurrent`` op that
-owns the step block (Fluid builds it from while, lod_rank_table and shrink_memory; the semantics are
-the same). Sequences run longest first; at step t the block sees the t-th token of each sequence
-still running, and memories shrink to those rows."""
+"""pe's one-op DynamicRNN: a recurrence over the sequences of LoD inputs, one ``dynamic_recurrent`` op
+that owns the step block. A model file's ``dynamic_rnn`` layer builds it, and pe's programs saved
+before fluid.layers.DynamicRNN built Fluid's while over the rank-table ops hold it. Sequences run
+longest first; at step t the block sees the t-th token of each sequence still running, and memories
+shrink to those rows."""
 from .define import Attr, register
 
 _NAMES = Attr(list)

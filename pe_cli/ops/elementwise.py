@@ -2,12 +2,10 @@
 matches a contiguous run of X's dims starting at ``axis``, -1: aligned to the end; plain numpy
 broadcasting is accepted too), the sum of several tensors (sum), scale, clipping (clip, clip_by_norm)
 and the finiteness checks isfinite, isinf, isnan."""
-import math
-import numbers
-
+from ..base.activations import real_number
 from ..base.dtypes import VarType, is_float
 from ..base.shapes import known_numel
-from .define import Attr, fmt_shape, grads_like, one_shape_blocked, positive, register, same_as
+from .define import Attr, backend_attrs, fmt_shape, grads_like, one_shape_blocked, positive, register, same_as
 
 
 def broadcast_shape(x, y, axis):
@@ -128,14 +126,18 @@ GRADS_OF_GRADS = {"add": _grad_of_add_grad(1), "sub": _grad_of_add_grad(-1), "mu
                   "div": _grad_of_div_grad}
 
 
+# axis, and the layouts of Fluid's oneDNN kernels (x_data_format, y_data_format), which its plain CPU
+# kernels, as pe's, ignore
+_EW_ATTRS = {"axis": -1, **backend_attrs("x_data_format", "y_data_format")}
+
 for _name, _doc in [("add", "X + Y"), ("sub", "X - Y"), ("mul", "X * Y"), ("div", "X / Y"),
                     ("max", "max(X, Y)"), ("min", "min(X, Y)"), ("pow", "X ** Y")]:
     register(f"elementwise_{_name}", kernel_module="elementwise", grad_reads=("Out", "X", "Y"),
-             inputs=["X", "Y"], outputs=["Out"], attrs={"axis": -1},
+             inputs=["X", "Y"], outputs=["Out"], attrs=_EW_ATTRS,
              inplace=("Out", "X") if _name == "add" else (), traits=("elementwise",),
              infer=_infer, grad=_grad, doc=f"Out = {_doc}, Y broadcast into X from dim `axis`.")
     register(f"elementwise_{_name}_grad", kernel_module="elementwise", inputs=["X", "Y", "Out", "Out@GRAD"],
-             outputs=["X@GRAD?", "Y@GRAD?"], attrs={"axis": -1},
+             outputs=["X@GRAD?", "Y@GRAD?"], attrs=_EW_ATTRS,
              no_need_buffer=("X", "Y") if _name in ("add", "sub") else (),
              infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}), grad=GRADS_OF_GRADS.get(_name),
              grad_reads=("Y", "Out", "Out@GRAD", "X@GRAD") if _name == "div" else ())
@@ -160,11 +162,11 @@ def _integer_op(float_too):
 # Fluid 1.8's integer division and remainder, which have no gradient: floordiv truncates towards
 # zero (C's int division); mod of ints is C's % (the sign of X), of floats fmod(Y + fmod(X, Y), Y).
 register("elementwise_floordiv", kernel_module="elementwise", inputs=["X", "Y"], outputs=["Out"],
-         attrs={"axis": -1}, infer=_integer_op(False),
+         attrs=_EW_ATTRS, infer=_integer_op(False),
          doc="Out = X / Y truncated towards zero (int32/int64, as Fluid 1.8), Y broadcast into X from "
              "dim `axis`. A zero in Y is an error. No gradient.")
 register("elementwise_mod", kernel_module="elementwise", inputs=["X", "Y"], outputs=["Out"],
-         attrs={"axis": -1}, infer=_integer_op(True),
+         attrs=_EW_ATTRS, infer=_integer_op(True),
          doc="Out = X mod Y, Y broadcast into X from dim `axis`: for ints C's remainder (the sign of X), "
              "for floats fmod(Y + fmod(X, Y), Y), as Fluid 1.8. A zero int in Y is an error. No gradient.")
 
@@ -209,10 +211,6 @@ register("scale", kernel_module="elementwise", inputs=["X", "ScaleTensor?"], out
              "gradients).")
 
 
-def _finite(v):
-    return isinstance(v, numbers.Real) and not isinstance(v, bool) and math.isfinite(v)
-
-
 def _infer_clip(ctx):
     lo, hi = ctx.attrs["min"], ctx.attrs["max"]
     for slot, v in (("Min", lo), ("Max", hi)):
@@ -232,7 +230,7 @@ def _grad_clip(g):
          g.attrs)
 
 
-_CLIP_ATTRS = {"min": Attr(None, _finite, "a finite number"), "max": Attr(None, _finite, "a finite number")}
+_CLIP_ATTRS = {"min": Attr(None, real_number, "a number"), "max": Attr(None, real_number, "a number")}
 register("clip", kernel_module="elementwise", grad_reads=("X", "Min", "Max"),
          inputs=["X", "Min?", "Max?"], outputs=["Out"], attrs=_CLIP_ATTRS, infer=_infer_clip, grad=_grad_clip,
          attr_tensors={"Min": "min", "Max": "max"},

@@ -3,16 +3,20 @@ SelectedRows (kernels in kernels/<device>/embedding.py)."""
 from ..base.dtypes import VarType
 from ..base.shapes import lookup_out_shape
 from .convolution import _known
-from .define import Attr, fmt_shape, register
+from .define import Attr, backend_attrs, fmt_shape, is_int, register
 
 
 # -- lookup_table -----------------------------------------------------------------------------------
 
 _LOOKUP_ATTRS = {
-    "padding_idx": Attr(-1, lambda v: isinstance(v, int) and v >= -1, "-1 (none) or a row index >= 0"),
+    # the id whose rows are zeros (-1: none); as in Fluid's kernel, one that is no row of W changes nothing
+    "padding_idx": Attr(-1, is_int, "an int: the id of the zero rows, -1 for none"),
     "is_sparse": False,
     "is_distributed": False,
-    "remote_prefetch": False,
+    "grad_inplace": False,
+    # a table split over parameter servers (Fluid's distributed lookup): pe's table is local, and these
+    # change nothing, as in Fluid's kernel when remote_prefetch is off
+    **backend_attrs("remote_prefetch", "trainer_id", "height_sections", "epmap", "table_names"),
 }
 
 
@@ -22,9 +26,6 @@ def _infer_lookup(ctx, out_shape=lookup_out_shape):
         ctx.fail(f"W {fmt_shape(w)} must be 2-D [vocab_size, emb_dim] for Ids {fmt_shape(ids)}")
     if ctx.dtype("Ids") not in ("int64", "int32"):
         ctx.fail(f"Ids {fmt_shape(ids)} must be int64 ids (got {ctx.dtype('Ids')}) to look up W {fmt_shape(w)}")
-    pad = ctx.attrs["padding_idx"]
-    if pad >= 0 and _known(w[0]) and pad >= w[0]:
-        ctx.fail(f"padding_idx={pad} is outside W {fmt_shape(w)}")
     ctx.set_output("Out", out_shape(ids, w[1]), ctx.dtype("W"), lod_level=ctx.input_var("Ids").lod_level)
 
 

@@ -46,7 +46,7 @@ def _functors(value):
 _ATTRS = {"functor_list": Attr(["relu", "elementwise_add"], _functors,
                                f"[unary, binary] or [binary, unary], binary one of {', '.join(BINARY_FUNCTORS)}, "
                                f"unary scale or one of {', '.join(FUSABLE_ACTIVATIONS)}"),
-          "axis": -1, "scale": 0.0, "save_intermediate_out": True}
+          "axis": -1, "scale": 0.0, "save_intermediate_out": False}
 
 
 def _infer(ctx):
@@ -76,7 +76,7 @@ def _grad(g):
     g.op("fused_elemwise_activation_grad", ins, {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")}, g.attrs)
 
 
-register("fused_elemwise_activation", kernel_module="fused", inputs=["X", "Y"], outputs=["Out", "IntermediateOut?"],
+register("fused_elemwise_activation", kernel_module="fused", inputs=["X", "Y"], outputs=["Out", "IntermediateOut"],
          blocked=one_shape_blocked, attrs=_ATTRS, infer=_infer, grad=_grad, grad_reads=("X", "Y", "IntermediateOut", "Out"),
          traits=("optional_outputs",),
          doc="[unary, binary]: IntermediateOut = binary(X, Y) (Y broadcast into X from dim `axis`), Out = "

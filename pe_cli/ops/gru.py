@@ -1,6 +1,7 @@
 """GRU ops: gru (Fluid's op behind layers.dynamic_gru, over LoD input, the recurrence per sequence
-batch as kernels/gru_math.py runs it) and gru_unit (one step over a batch of rows)."""
-from .define import Attr, register
+batch as kernels/gru_math.py runs it), gru_unit (one step over a batch of rows) and fusion_gru (Fluid's
+CPU inference fusion of an fc and gru)."""
+from .define import Attr, fmt_shape, register
 from .sequence import _need_lod
 
 _ACTS = ("sigmoid", "tanh", "relu", "identity")
@@ -11,6 +12,10 @@ _GRU_ATTRS = {"activation": Attr("tanh", choices=_ACTS), "gate_activation": Attr
               "is_reverse": False, "origin_mode": False}
 _UNIT_ATTRS = {"activation": Attr(2, choices=(0, 1, 2, 3)), "gate_activation": Attr(1, choices=(0, 1, 2, 3)),
                "origin_mode": False}
+
+
+# Fluid's batch-ordered outputs of gru and their widths in D
+_BATCH_OUTPUTS = {"BatchGate": 3, "BatchResetHiddenPrev": 1, "BatchHidden": 1}
 
 
 def _check_weights(ctx, what):
@@ -34,7 +39,9 @@ def _infer_gru(ctx):
     if ctx.has_input("H0") and ctx.shape("H0")[-1] not in (-1, d):
         ctx.fail(f"H0 {list(ctx.shape('H0'))} must be [N, {d}]: one initial hidden state per sequence")
     ctx.set_output("Hidden", [-1, d], x.dtype, lod_level=x.lod_level)
-    ctx.set_output("BatchGate", [-1, 5 * d], x.dtype, lod_level=x.lod_level)
+    for slot, width in _BATCH_OUTPUTS.items():
+        if ctx.has_output(slot):
+            ctx.set_output(slot, [-1, width * d], x.dtype)
 
 
 def _grads_of(g, slots):
@@ -44,8 +51,8 @@ def _grads_of(g, slots):
 def _grad_gru(g):
     slots = ("Input", "H0", "Weight", "Bias")
     ins = {s: g.input(s) for s in slots if g.input(s)}
-    if g.output("BatchGate"):       # the forward's saved gates: no second forward pass in the gradient
-        ins["BatchGate"] = g.output("BatchGate")
+    # Fluid's gru_grad reads the forward's batch-ordered values: no second forward pass in the gradient
+    ins.update({s: g.output(s) for s in (*_BATCH_OUTPUTS, "Hidden") if g.output(s)})
     ins["Hidden@GRAD"] = g.out_grad("Hidden")
     g.op("gru_grad", ins, _grads_of(g, slots), g.attrs)
 
@@ -87,19 +94,21 @@ def _infer_unit_grad(ctx):
     ctx.set_output("Input@GRAD", gate.shape, gate.dtype)
 
 
-register("gru", kernel_module="gru", inputs=["Input", "H0?", "Weight", "Bias?"], outputs=["Hidden", "BatchGate?"],
-         attrs=_GRU_ATTRS, infer=_infer_gru, grad=_grad_gru,
-         grad_reads=("Input", "H0", "Weight", "Bias", "BatchGate"),
-         needs_lod=True,
+register("gru", kernel_module="gru", inputs=["Input", "H0?", "Weight", "Bias?"],
+         outputs=["BatchGate", "BatchResetHiddenPrev", "BatchHidden", "Hidden"], attrs=_GRU_ATTRS,
+         infer=_infer_gru, grad=_grad_gru, grad_reads=("Input", "H0", "Weight", "Bias", "Hidden", *_BATCH_OUTPUTS),
+         needs_lod=True, traits=("optional_outputs",),
          doc="GRU over each sequence of Input [T, 3D] (already projected; update, reset, candidate): "
              "u, r = gate_activation(x + h' W_ur + b), c = activation(x_c + (r h') W_c + b_c), "
              "h = u c + (1 - u) h' (origin_mode: u h' + (1 - u) c). Weight [D, 3D] holds W_ur [D, 2D] then "
              "W_c [D, D] in memory (Fluid's layout). is_reverse runs each sequence backwards. Hidden [T, D] "
-             "keeps Input's LoD. BatchGate [T, 5D], where the layer asks for it, keeps per row what the "
-             "gradient reads (u, r, c, r h', h'; Fluid's BatchGate holds the gates in batch order), so the "
-             "gradient does not run the forward again; without it the gradient recomputes them.")
+             "keeps Input's LoD. BatchGate [T, 3D] (u, r, c), BatchResetHiddenPrev [T, D] (r h') and BatchHidden "
+             "[T, D] (h) are Fluid's, rows in Fluid's batch order (time step by time step, the sequences still "
+             "running longest first); the gradient reads them with Hidden, and without them runs the forward "
+             "again.")
 register("gru_grad", kernel_module="gru",
-         inputs=["Input", "H0?", "Weight", "Bias?", "BatchGate?", "Hidden@GRAD"],
+         inputs=["Input", "H0?", "Weight", "Bias?", "BatchGate?", "BatchResetHiddenPrev?", "BatchHidden?", "Hidden?",
+                 "Hidden@GRAD"],
          outputs=["Input@GRAD?", "H0@GRAD?", "Weight@GRAD?", "Bias@GRAD?"], attrs=_GRU_ATTRS,
          infer=_infer_grads(("Input", "H0", "Weight", "Bias")), lod="drop", needs_lod=True)
 register("gru_unit", kernel_module="gru", inputs=["Input", "HiddenPrev", "Weight", "Bias?"],
@@ -113,3 +122,39 @@ register("gru_unit_grad", kernel_module="gru",
                  "ResetHiddenPrev@GRAD?"],
          outputs=["Input@GRAD?", "HiddenPrev@GRAD?", "Weight@GRAD?", "Bias@GRAD?"], attrs=_UNIT_ATTRS,
          infer=_infer_unit_grad, lod="drop")
+
+
+def infer_fused_weights(ctx, gates, what):
+    """(X's variable, D) of Fluid's fused recurrent ops: X [T, M], WeightX [M, gates D], WeightH [D, gates D]."""
+    x, wx, wh = ctx.input_var("X"), ctx.shape("WeightX"), ctx.shape("WeightH")
+    if x.shape is None or len(x.shape) != 2:
+        ctx.fail(f"X {fmt_shape(x.shape)} must be 2-D [T, M] (the steps of its sequences)")
+    if wx is None or len(wx) != 2 or x.shape[1] not in (-1, wx[0]):
+        ctx.fail(f"WeightX {fmt_shape(wx)} must be [M, {gates}D] with M = X's width {x.shape[1]}")
+    d = wx[1] // gates
+    if wh is None or list(wh) != [d, gates * d]:
+        ctx.fail(f"WeightH {fmt_shape(wh)} must be [D, {gates}D] = [{d}, {gates * d}] ({what})")
+    return x, d
+
+
+def _infer_fusion_gru(ctx):
+    x, d = infer_fused_weights(ctx, 3, "update and reset [D, 2D], then candidate [D, D], in memory")
+    if ctx.has_input("Bias") and [int(v) for v in ctx.shape("Bias")] != [1, 3 * d]:
+        ctx.fail(f"Bias {fmt_shape(ctx.shape('Bias'))} must be [1, {3 * d}]")
+    if ctx.has_input("H0") and ctx.shape("H0")[-1] not in (-1, d):
+        ctx.fail(f"H0 {fmt_shape(ctx.shape('H0'))} must be [N, {d}]")
+    ctx.set_output("Hidden", [x.shape[0], d], x.dtype, lod_level=x.lod_level)
+    for slot, width in (("XX", 3 * d), ("BatchedInput", 3 * d), ("BatchedOut", d), ("ReorderedH0", d)):
+        ctx.set_output(slot, [-1, width], x.dtype)
+
+
+register("fusion_gru", kernel_module="gru", inputs=["X", "H0?", "WeightX", "WeightH", "Bias?"],
+         outputs=["ReorderedH0", "XX", "BatchedInput", "BatchedOut", "Hidden"],
+         attrs={**_GRU_ATTRS, "use_seq": True}, infer=_infer_fusion_gru, needs_lod=True,
+         traits=("optional_outputs",),
+         doc="Fluid's CPU inference fusion of an fc and gru: gru over X WeightX + Bias (XX, [T, 3D]) with "
+             "WeightH as gru's Weight, as Fluid 1.8.5's kernel computes it: h = u c + (1 - u) h' whatever "
+             "origin_mode says (its jit kernels do not read it), activations Fluid's CPU vector ones (sigmoid's "
+             "input clipped to [-40, 13], tanh 2 sigmoid(2x) - 1). BatchedInput, BatchedOut: XX and Hidden in "
+             "batch order; ReorderedH0: H0's rows longest sequence first; use_seq changes none of them. No "
+             "gradient (Fluid has none); CUDA runs the CPU kernel on the host, as Fluid falls back to it.")

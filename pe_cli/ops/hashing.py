@@ -1,6 +1,6 @@
 """hash (Fluid 1.8): num_hash XXH64 hashes of each row of int ids, modulo mod_by (kernels in
 kernels/<device>/hashing.py)."""
-from .define import Attr, fmt_shape, is_int, register
+from .define import Attr, backend_attrs, fmt_shape, is_int, register
 
 
 def _infer(ctx):
@@ -15,6 +15,7 @@ def _infer(ctx):
 
 register("hash", kernel_module="hashing", inputs=["X"], outputs=["Out"], infer=_infer,
          attrs={"num_hash": Attr(1, lambda v: is_int(v) and v > 0, "an int > 0"),
-                "mod_by": Attr(100000, lambda v: is_int(v) and v > 0, "an int > 0")},
+                "mod_by": Attr(100000, lambda v: is_int(v) and v > 0, "an int > 0"),
+                **backend_attrs("@ALL_KERNELS_MUST_COMPUTE_RUNTIME_SHAPE@")},
          doc="Out[i, k, 0] = XXH64(the bytes of row i of X, seed k) % mod_by for k < num_hash, of X's dtype "
              "(as Fluid's op, which hashes the row's bytes in X's own int width). No gradient.")

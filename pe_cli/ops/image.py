@@ -10,6 +10,7 @@ int(in * scale)), else from out_d / out_h / out_w. Their Paddle 2.x forms ``*_in
 is a list (one per spatial dim), the size may also come from ``SizeTensor`` (one int32 [1] tensor per
 dim, first of all) or a ``Scale`` tensor, and a scale > 0 sets the source ratio to 1 / scale rather
 than in / out when corners are not aligned."""
+from ..base.activations import real_number
 from ..base.shapes import unfold_blocks
 from .define import Attr, fmt_shape, grads_like, int_list, is_int, register
 
@@ -36,12 +37,13 @@ def _div(d, k):
     return d // k if d >= 0 else -1
 
 
-def _register_permutation(name, attr, infer, doc):
-    """An op that moves X's elements to fixed places (its grad op moves them back)."""
+def _register_permutation(name, attr, infer, doc, default):
+    """An op that moves X's elements to fixed places (its grad op moves them back); ``attr`` (Fluid's
+    ``default``) sizes the blocks."""
     def grad(g):
         g.op(f"{name}_grad", {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
-    attrs = {attr: _POS_INT}
+    attrs = {attr: Attr(default, _POS_INT.check, _POS_INT.expect)}
     register(name, kernel_module="image", inputs=["X"], outputs=["Out"], attrs=attrs, infer=infer, grad=grad,
              grad_reads=("X",), doc=doc)
     register(f"{name}_grad", kernel_module="image", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
@@ -56,7 +58,7 @@ def _infer_pixel_shuffle(ctx):
 
 _register_permutation("pixel_shuffle", "upscale_factor", _infer_pixel_shuffle,
                       "Out[n, c, h*r + i, w*r + j] = X[n, c*r*r + i*r + j, h, w], r = upscale_factor: "
-                      "[N, C*r^2, H, W] -> [N, C, H*r, W*r].")
+                      "[N, C*r^2, H, W] -> [N, C, H*r, W*r].", 1)
 
 
 def _infer_space_to_depth(ctx):
@@ -69,7 +71,7 @@ def _infer_space_to_depth(ctx):
 
 _register_permutation("space_to_depth", "blocksize", _infer_space_to_depth,
                       "[N, C, H, W] -> [N, C*b^2, H/b, W/b] with Fluid's (Darknet's reorg) element order: "
-                      "X seen as [N, b, b, C/b^2, H, W] is transposed to [N, C/b^2, H, b, W, b] and read flat.")
+                      "X seen as [N, b, b, C/b^2, H, W] is transposed to [N, C/b^2, H, b, W, b] and read flat.", 2)
 
 
 def _infer_shuffle_channel(ctx):
@@ -79,7 +81,7 @@ def _infer_shuffle_channel(ctx):
 
 
 _register_permutation("shuffle_channel", "group", _infer_shuffle_channel,
-                      "Out = X's channels regrouped: [N, g, C/g, H, W] transposed to [N, C/g, g, H, W].")
+                      "Out = X's channels regrouped: [N, g, C/g, H, W] transposed to [N, C/g, g, H, W].", 1)
 
 
 # -- similarity_focus ------------------------------------------------------------------------------
@@ -157,46 +159,52 @@ def _grad_interp(g):
     g.op(g.fwd.type + "_grad", ins, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
 
-def _attrs(method, v2=False):
+def _attrs(v2=False):
     scale = Attr(list, lambda v: all(e >= 0 for e in v), "a list of scales >= 0") if v2 else \
-        Attr(0.0, lambda v: v >= 0, ">= 0")
-    return {"out_d": -1, "out_h": -1, "out_w": -1, "scale": scale,
-            "interp_method": Attr(method, choices=(method,)), "align_corners": Attr(True, choices=(False, True)),
-            "align_mode": Attr(1, choices=(0, 1)), "data_layout": Attr("NCHW", choices=("NCHW", "NHWC"))}
+        Attr(0.0, real_number, "a number (> 0: the output is that much X's size)")
+    # Fluid's one maker for every resize op: the method by interp_method (bilinear by default; trilinear
+    # for 5-D X, the others for 4-D), whichever op type carries it
+    return {"out_d": 0, "out_h": 0, "out_w": 0, "scale": scale,
+            "interp_method": Attr("bilinear", choices=("bilinear", "nearest", "bicubic", "trilinear")),
+            "align_corners": Attr(True, choices=(False, True)),
+            "align_mode": Attr(1, is_int, "an int (0, or 1 as any other)"),
+            # channels first only for NCHW: NHWC and Fluid's AnyLayout are channels last, as in Fluid's kernel
+            "data_layout": Attr("NCHW", choices=("NCHW", "NHWC", "AnyLayout"))}
 
 
-for _type, _method, _doc in (
-        ("nearest_interp", "nearest",
+for _type, _doc in (
+        ("nearest_interp",
          "Out[k, l] = X[int(ratio_h * k (+ 0.5 with align_corners)), ...], ratio = (in - 1) / (out - 1) with "
          "align_corners, else in / out."),
-        ("bilinear_interp", "bilinear",
+        ("bilinear_interp",
          "Out = X interpolated linearly along height and width: the source of out position k is ratio * k, "
          "or ratio * (k + 0.5) - 0.5 (clamped at 0) when align_mode is 0 and not align_corners; ratio = "
          "(in - 1) / (out - 1) with align_corners, else in / out."),
-        ("trilinear_interp", "trilinear",
+        ("trilinear_interp",
          "Out = X [N, C, D, H, W] interpolated linearly along depth, height and width, each as bilinear_interp "
          "does along height and width."),
-        ("bicubic_interp", "bicubic",
+        ("bicubic_interp",
          "Out = X interpolated by cubic convolution (A = -0.75) along height and width: the source of out "
          "position k is ratio * k with align_corners, else ratio * (k + 0.5) - 0.5, its four neighbours clamped "
          "to X; align_mode is not used.")):
     register(_type, kernel_module="image", kernel="interp", inputs=["X", "OutSize?", "SizeTensor*?", "Scale?"],
-             outputs=["Out"], attrs=_attrs(_method), infer=_infer_interp, grad=_grad_interp,
+             outputs=["Out"], attrs=_attrs(), infer=_infer_interp, grad=_grad_interp,
              grad_reads=("OutSize", "SizeTensor", "Scale", "X"),
-             doc=_doc + " The size from SizeTensor (one int tensor per dim), else OutSize, else the Scale tensor or "
+             doc=_doc + " (The method is interp_method's, whichever resize op carries it, as in Fluid's kernel.)"
+                        " The size from SizeTensor (one int tensor per dim), else OutSize, else the Scale tensor or "
                         "`scale`, else out_h / out_w. The gradient adds Out@GRAD back with the same weights.")
     register(_type + "_grad", kernel_module="image", kernel="interp_grad",
              inputs=["X", "OutSize?", "SizeTensor*?", "Scale?", "Out@GRAD"],
-             outputs=["X@GRAD"], attrs=_attrs(_method), infer=grads_like({"X@GRAD": "X"}))
+             outputs=["X@GRAD"], attrs=_attrs(), infer=grads_like({"X@GRAD": "X"}))
     _v2 = _type + "_v2"
     register(_v2, kernel_module="image", kernel="interp", inputs=["X", "OutSize?", "SizeTensor*?", "Scale?"],
-             outputs=["Out"], attrs=_attrs(_method, v2=True), infer=_infer_interp, grad=_grad_interp,
+             outputs=["Out"], attrs=_attrs(v2=True), infer=_infer_interp, grad=_grad_interp,
              grad_reads=("OutSize", "SizeTensor", "Scale", "X"),
              doc=f"Paddle 2.x's {_type}: the size from SizeTensor, else Scale or the `scale` list (int(in * "
                  f"scale)), then OutSize over both; a scale > 0 makes the source ratio 1 / scale. Else as {_type}.")
     register(_v2 + "_grad", kernel_module="image", kernel="interp_grad",
              inputs=["X", "OutSize?", "SizeTensor*?", "Scale?", "Out@GRAD"], outputs=["X@GRAD"],
-             attrs=_attrs(_method, v2=True), infer=grads_like({"X@GRAD": "X"}))
+             attrs=_attrs(v2=True), infer=grads_like({"X@GRAD": "X"}))
 
 
 

@@ -1,6 +1,7 @@
 """Indexing, search and sort: slices (slice, strided_slice), gathers and scatters by index (gather,
 gather_nd, scatter, one_hot), selecting by a condition (where, where_index), and searching and
 sorting (argsort, top_k, arg_max, arg_min, unique, unique_with_counts)."""
+from ..base.dtypes import convert_dtype
 from ..base.shapes import slice_bounds, strided_window
 from .define import Attr, dtype_or_none, fmt_shape, grad_of_linear_grad, grads_like, int_list, is_int, register
 from .elementwise import broadcast_shape
@@ -116,42 +117,32 @@ register("gather_grad", kernel_module="indexing",
          inputs=["X", "Index", "Out@GRAD"], outputs=["X@GRAD"], infer=grads_like({"X@GRAD": "X"}))
 
 
-def _infer_one_hot(ctx):
+def _infer_one_hot(ctx, v2=False):
+    """one_hot: [N, 1] ids -> [N, depth]; one_hot_v2 (v2): ids of any shape S -> S + [depth]."""
     x, depth = ctx.shape("X"), ctx.attrs["depth"]
     if ctx.has_input("depth_tensor"):     # Fluid 1.8's: the depth comes at run time
         depth = -1
-    if depth is None:
-        ctx.fail("one_hot needs depth (the number of classes)")
-    if len(x) < 2 or x[-1] == 0:    # Fluid's build-time check; the ids' dtype and their last dim of 1: its kernels'
+    elif depth is None or depth <= 0:
+        ctx.fail(f"one_hot needs depth (the number of classes, > 0) or a depth_tensor, got depth={depth}")
+    # Fluid's build-time check: one_hot's X of rank >= 2; the ids' dtype and their last dim of 1: its kernels'
+    if not v2 and (len(x) < 2 or x[-1] == 0):
         ctx.fail(f"X {fmt_shape(x)} must have rank >= 2 (ids shaped [N, 1])")
-    ctx.set_output("Out", list(x[:-1]) + [depth], ctx.attrs["dtype"], lod_level=ctx.input_var("X").lod_level)
+    ctx.set_output("Out", list(x if v2 else x[:-1]) + [depth], ctx.attrs["dtype"], lod_level=ctx.input_var("X").lod_level)
 
 
-register("one_hot", kernel_module="indexing", inputs=["X", "depth_tensor?"], outputs=["Out"],
-         attrs={"depth": Attr(None, lambda v: v is None or (is_int(v) and v > 0), "an int > 0"),
-                "allow_out_of_range": Attr(False, choices=(False, True)),
-                "dtype": Attr("float32", dtype_or_none, "a dtype name")},
+_ONE_HOT_ATTRS = {"depth": Attr(-1, is_int, "an int (> 0 without depth_tensor)"),
+                  "allow_out_of_range": Attr(False, choices=(False, True)),
+                  "dtype": Attr("float32", dtype_or_none, "a dtype name")}
+register("one_hot", kernel_module="indexing", inputs=["X", "depth_tensor?"], outputs=["Out"], attrs=_ONE_HOT_ATTRS,
          infer=_infer_one_hot, attr_tensors={"depth_tensor": "depth"},
          doc="Out[..., j] = 1 where X[..., 0] == j, else 0: [N, 1] ids -> [N, depth]. Ids outside "
              "[0, depth) are an error, or all-zero rows with allow_out_of_range. No gradient. Fluid "
              "1.8's depth_tensor (one int) gives the depth at run time.")
-
-
-def _infer_one_hot_v2(ctx):
-    x, depth = ctx.shape("X"), ctx.attrs["depth"]
-    if depth is None:
-        ctx.fail("one_hot needs depth (the number of classes)")
-    ctx.set_output("Out", list(x) + [depth], ctx.attrs["dtype"], lod_level=ctx.input_var("X").lod_level)
-
-
-register("one_hot_v2", kernel_module="indexing", inputs=["X"], outputs=["Out"],
-         attrs={"depth": Attr(None, lambda v: is_int(v) and v > 0, "an int > 0"),
-                "allow_out_of_range": Attr(False, choices=(False, True)),
-                "dtype": Attr("float32", dtype_or_none, "a dtype name")},
-         infer=_infer_one_hot_v2,
+register("one_hot_v2", kernel_module="indexing", inputs=["X", "depth_tensor?"], outputs=["Out"], attrs=_ONE_HOT_ATTRS,
+         infer=lambda ctx: _infer_one_hot(ctx, v2=True), attr_tensors={"depth_tensor": "depth"},
          doc="fluid.one_hot's op: Out[..., j] = 1 where X[...] == j, else 0: ids of any shape S -> S + "
              "[depth] (no trailing 1 taken off). Ids outside [0, depth) are an error, or all-zero rows "
-             "with allow_out_of_range. No gradient.")
+             "with allow_out_of_range; depth_tensor (one int), when given, is the depth. No gradient.")
 
 
 def _infer_where(ctx):
@@ -196,7 +187,7 @@ register("where_index", kernel_module="indexing", inputs=["Condition"], outputs=
 
 def _infer_top_k(ctx):
     x = ctx.shape("X")
-    k = ctx.attrs["k"]
+    k = -1 if ctx.has_input("K") else ctx.attrs["k"]      # Fluid 1.8's K: the k comes at run time
     if x is None or len(x) < 1:
         ctx.fail(f"X {fmt_shape(x)} needs at least one dim to take the top {k} of")
     if x[-1] is not None and x[-1] >= 0 and k > x[-1]:
@@ -211,11 +202,12 @@ def _grad_top_k(g):
          {"X@GRAD": g.in_grad("X")})
 
 
-register("top_k", kernel_module="indexing", inputs=["X"], outputs=["Out", "Indices"],
+register("top_k", kernel_module="indexing", inputs=["X", "K?"], outputs=["Out", "Indices"],
          attrs={"k": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1")}, infer=_infer_top_k,
-         grad=_grad_top_k, grad_reads=("X", "Indices"),
+         grad=_grad_top_k, grad_reads=("X", "Indices"), attr_tensors={"K": "k"},
          doc="The k largest values along the last dim (Out, in descending order) and their int64 "
-             "Indices; equal values keep their order. The gradient puts Out@GRAD at Indices, 0 elsewhere.")
+             "Indices; equal values keep their order; a one-value int K, when given, is k. The gradient "
+             "puts Out@GRAD at Indices, 0 elsewhere.")
 register("top_k_grad", kernel_module="indexing", inputs=["X", "Indices", "Out@GRAD"], outputs=["X@GRAD"],
          infer=grads_like({"X@GRAD": "X"}))
 
@@ -223,8 +215,9 @@ register("top_k_grad", kernel_module="indexing", inputs=["X", "Indices", "Out@GR
 def _infer_arg(ctx):
     x = ctx.shape("X")
     a = ctx.attrs
+    dtype = "int64" if a["dtype"] == -1 else convert_dtype(a["dtype"])     # Fluid's: Out's VarType, -1: int64
     if a["flatten"]:
-        ctx.set_output("Out", [1], "int64")
+        ctx.set_output("Out", [1], dtype)
         return
     axis = a["axis"]
     if not -len(x) <= axis < len(x):
@@ -234,14 +227,15 @@ def _infer_arg(ctx):
         out = [1 if i == axis else d for i, d in enumerate(x)]
     else:
         out = [d for i, d in enumerate(x) if i != axis] or [1]
-    ctx.set_output("Out", out, "int64")
+    ctx.set_output("Out", out, dtype)
 
 
 for _name, _doc in (("arg_max", "largest"), ("arg_min", "smallest")):
     register(_name, kernel_module="indexing", inputs=["X"], outputs=["Out"],
              attrs={"axis": Attr(0, lambda v: isinstance(v, int), "an int"), "keepdims": False, "flatten": False,
-                    "dtype": Attr(-1, lambda v: v in (-1, 3, "int64"), "-1 or int64 (3)")},
-             infer=_infer_arg, doc=f"Out = int64 index of the {_doc} value along `axis` (the first one on ties).")
+                    "dtype": Attr(-1, lambda v: v == -1 or dtype_or_none(v), "-1 (int64) or a dtype")},
+             infer=_infer_arg, doc=f"Out = the index of the {_doc} value along `axis` (the first one on ties), of "
+                                   f"dtype (-1: int64).")
 
 
 def _infer_strided_slice(ctx):

@@ -1,9 +1,9 @@
 """Linear algebra: matrix products (mul, matmul, matmul_v2, bilinear_tensor_product), square matrices' inverse and
 cholesky, and spectral_norm (a weight over its largest singular value, by power iteration)."""
+from ..base.activations import real_number
 from ..base.shapes import known_numel
 from ..kernels.common import matmul_flag, matmul_v1_attrs
-from .elementwise import _finite
-from .define import Attr, fmt_shape, grad_of_bilinear_grad, grads_like, register
+from .define import Attr, backend_attrs, fmt_shape, grad_of_bilinear_grad, grads_like, is_int, register
 
 
 def _infer_mul(ctx):
@@ -26,10 +26,12 @@ def _grad_mul(g):
 
 
 _MUL_ATTRS = {"x_num_col_dims": Attr(1, lambda v: v >= 1, ">= 1"),
-              "y_num_col_dims": Attr(1, lambda v: v >= 1, ">= 1")}
+              "y_num_col_dims": Attr(1, lambda v: v >= 1, ">= 1"),
+              **backend_attrs("scale_x", "scale_y", "scale_out", "force_fp32_output")}
 register("mul", kernel_module="linalg", grad_reads=("X", "Y"),
          inputs=["X", "Y"], outputs=["Out"], attrs=_MUL_ATTRS, infer=_infer_mul, grad=_grad_mul,
-         doc="Out = flatten(X, x_num_col_dims) @ flatten(Y, y_num_col_dims), reshaped back.")
+         doc="Out = flatten(X, x_num_col_dims) @ flatten(Y, y_num_col_dims), reshaped back. The int8 attributes "
+             "of Fluid's oneDNN kernel (scale_*, force_fp32_output) change nothing, as in its plain CPU kernel.")
 register("mul_grad", kernel_module="linalg", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"],
          attrs=_MUL_ATTRS, infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}), traits=("optional_outputs",),
          grad=grad_of_bilinear_grad("mul", "X", "Y", "Out", {"X": "mul_grad", "Y": "mul_grad"}))
@@ -75,6 +77,10 @@ def _infer_matmul(ctx):
         ctx.fail(f"matmul needs inputs of rank >= 1, got X {fmt_shape(x)} and Y {fmt_shape(y)}")
     if ctx.dtype("X") != ctx.dtype("Y"):
         ctx.fail(f"X is {ctx.dtype('X')} but Y is {ctx.dtype('Y')}; cast one of them")
+    if a.get("fused_reshape_Out") and a.get("fused_transpose_Out"):
+        ctx.fail(f"fused_transpose_Out {list(a['fused_transpose_Out'])} / fused_reshape_Out {list(a['fused_reshape_Out'])} "
+                 f"come from Fluid's oneDNN matmul + transpose + reshape fuse pass (its inference engine), which pe "
+                 f"does not run: give the unfused program (transpose2 and reshape2 after the matmul)")
     xm, ym = matmul_operand_shapes(x, y, a)
     desc = f"X {fmt_shape(x)}{' (transposed)' if tx and len(x) > 1 else ''} and " \
            f"Y {fmt_shape(y)}{' (transposed)' if ty and len(y) > 1 else ''}"
@@ -119,16 +125,22 @@ def _grad_matmul(g):
 
 _BOOL = (False, True)
 _MATMUL_ATTRS = {"transpose_X": Attr(False, choices=_BOOL), "transpose_Y": Attr(False, choices=_BOOL),
-                 "alpha": Attr(1.0, _finite, "a finite number"),
+                 "alpha": Attr(1.0, real_number, "a number"),
                  # Fluid 1.8's multi-head matmul (_infer_matmul_heads)
-                 "head_number": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1")}
+                 "head_number": Attr(1, is_int, "an int (> 1: heads; else one)"),
+                 # Fluid's oneDNN kernel's: a fused transpose + reshape of Out (empty: none; pe refuses them
+                 # set, _infer_matmul), int8 scales
+                 "fused_reshape_Out": Attr([]), "fused_transpose_Out": Attr([]),
+                 **backend_attrs("use_quantizer", "Scale_x", "Scale_y", "Scale_out", "force_fp32_output")}
 register("matmul", kernel_module="linalg",
          grad_reads=("X", "Y"), inputs=["X", "Y"], outputs=["Out"], attrs=_MATMUL_ATTRS, infer=_infer_matmul,
          grad=_grad_matmul,
          doc="Out = alpha * op(X) @ op(Y), op transposing the last two dims when asked; leading (batch) "
              "dims broadcast; a 1-D X is a row vector and a 1-D Y a column vector, and the dim they add "
              "is removed from Out. head_number > 1: X's columns in that many blocks, each times Y's block "
-             "of rows (Out's columns head_number times Y's) or of columns (as many as Y's).")
+             "of rows (Out's columns head_number times Y's) or of columns (as many as Y's). The int8 attributes "
+             "of Fluid's oneDNN kernel (use_quantizer, Scale_*, force_fp32_output) change nothing, as in its "
+             "plain CPU kernel.")
 register("matmul_v2", kernel_module="linalg", grad_reads=("X", "Y"), inputs=["X", "Y"], outputs=["Out"],
          attrs={"trans_x": Attr(False, choices=_BOOL), "trans_y": Attr(False, choices=_BOOL)},
          infer=_infer_matmul, grad=_grad_matmul,
@@ -211,7 +223,7 @@ def _grad_spectral_norm(g):
 
 _SN_ATTRS = {"dim": Attr(0, lambda v: isinstance(v, int), "an int"),
              "power_iters": Attr(1, lambda v: isinstance(v, int) and v >= 0, "an int >= 0"),
-             "eps": Attr(1e-12, lambda v: v >= 0, ">= 0")}
+             "eps": Attr(1e-12, real_number, "a number")}
 register("spectral_norm", kernel_module="linalg", inputs=["Weight", "U", "V"], outputs=["Out"], attrs=_SN_ATTRS,
          infer=_infer_spectral_norm, grad=_grad_spectral_norm, grad_reads=("U", "V", "Weight"), lod="drop",
          doc="W = Weight as a matrix [shape[dim], rest]; from U and V (left as they are), power_iters steps "

@@ -24,7 +24,16 @@ register("max_sequence_len", kernel_module="lod_rank", inputs=["RankTable"], out
 
 
 def _infer_to_array(ctx):
-    ctx.set_output("Out", [-1] + list(ctx.shape("X")[1:]), ctx.dtype("X"))
+    # as Fluid's at build time: an element of the array has one LoD level less than X, and the tensor
+    # array_to_lod_tensor makes of an array one more
+    step = 1 if ctx.op.type == "array_to_lod_tensor" else -1
+    ctx.set_output("Out", [-1] + list(ctx.shape("X")[1:]), ctx.dtype("X"),
+                   lod_level=max(ctx.input_var("X").lod_level + step, 0))
+
+
+def _infer_rows(ctx):
+    """Some of X's sequences (rows): X's LoD levels, as the sequence ops that read them need."""
+    ctx.set_output("Out", [-1] + list(ctx.shape("X")[1:]), ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 
 
 def _grad_to_array(g):
@@ -59,7 +68,7 @@ def _grad_shrink(g):
 
 
 register("shrink_rnn_memory", kernel_module="lod_rank", inputs=["X", "I", "RankTable"], outputs=["Out"],
-         lod="drop", needs_lod=True, infer=_infer_to_array, grad=_grad_shrink, grad_reads=("X",),
+         lod="drop", needs_lod=True, infer=_infer_rows, grad=_grad_shrink, grad_reads=("X",),
          doc="Out = the first sequences of X (rows, where X has no LoD), one per sequence of the table longer "
              "than I (the table's order), with their LoD.")
 register("shrink_rnn_memory_grad", kernel_module="lod_rank", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
@@ -72,7 +81,7 @@ def _grad_reorder(g):
 
 
 register("reorder_lod_tensor_by_rank", kernel_module="lod_rank", inputs=["X", "RankTable"], outputs=["Out"],
-         lod="drop", needs_lod=True, infer=_infer_to_array, grad=_grad_reorder, grad_reads=("X", "RankTable"),
+         lod="drop", needs_lod=True, infer=_infer_rows, grad=_grad_reorder, grad_reads=("X", "RankTable"),
          doc="Out = X's sequences (rows, where X has no LoD), one per sequence of the table, in the table's order, "
              "with their LoD.")
 register("reorder_lod_tensor_by_rank_grad", kernel_module="lod_rank", inputs=["X", "RankTable", "Out@GRAD"],
@@ -85,7 +94,7 @@ def _infer_memory(ctx):
     ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 
 
-register("rnn_memory_helper", kernel_module="lod_rank", inputs=["X"], outputs=["Out"], attrs={"dtype": -1},
+register("rnn_memory_helper", kernel_module="lod_rank", inputs=["X"], outputs=["Out"], attrs={"dtype": 5},
          infer=_infer_memory,
          grad=lambda g: g.op("rnn_memory_helper_grad", {"X": g.input("X"), "Out": g.output("Out"),
                                                         "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")}),
@@ -100,5 +109,5 @@ def _infer_memory_grad(ctx):
 
 
 register("rnn_memory_helper_grad", kernel_module="lod_rank", inputs=["X", "Out?", "Out@GRAD?"], outputs=["X@GRAD"],
-         attrs={"dtype": -1}, lod=_x_lod, infer=_infer_memory_grad,
+         attrs={"dtype": 5}, lod=_x_lod, infer=_infer_memory_grad,
          doc="X@GRAD = Out@GRAD, or zeros of X's shape where the memory got no gradient.")

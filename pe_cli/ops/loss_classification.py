@@ -3,6 +3,7 @@ cross_entropy and cross_entropy2 (X holding probabilities), sigmoid_cross_entrop
 teacher_student_sigmoid_loss, kldiv_loss, label_smooth, log_loss; Fluid 1.8's bce_loss (binary cross-entropy of
 probabilities), nll_loss (the negative log-likelihood of log-probabilities), hinge_loss and modified_huber_loss
 (margin losses of two-class scores). The shape checks and grad makers here serve the other loss families too."""
+from ..base.activations import real_number
 from .define import Attr, fmt_shape, grad_of as _grad_of, grads_like, register
 
 
@@ -99,7 +100,7 @@ def _infer_cross_entropy2(ctx):
 
 
 register("cross_entropy2", kernel_module="loss_classification", grad_reads=("Label", "X"),
-         inputs=["X", "Label"], outputs=["Y", "XShape?", "MatchX?"], attrs=_CE2_ATTRS,
+         inputs=["X", "Label"], outputs=["Y", "XShape", "MatchX"], attrs=_CE2_ATTRS,
          infer=_infer_cross_entropy2, grad=_grad_cross_entropy2,
          doc="Y = -log(X[Label]) per row, hard labels only (rows with ignore_index give 0).")
 register("cross_entropy_grad2", kernel_module="loss_classification", kernel="cross_entropy_grad",
@@ -173,7 +174,7 @@ def _infer_label_smooth(ctx):
     ctx.set_output("Out", x, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 
 
-_LS_ATTRS = {"epsilon": Attr(0.0, lambda v: 0 <= v <= 1, "between 0 and 1")}
+_LS_ATTRS = {"epsilon": Attr(0.0, real_number, "a number (Fluid checks no range)")}
 register("label_smooth", kernel_module="loss_classification", inputs=["X", "PriorDist?"], outputs=["Out"], attrs=_LS_ATTRS,
          infer=_infer_label_smooth, grad=_grad_of("label_smooth_grad", ()),
          doc="Out = (1 - epsilon) * X + epsilon * PriorDist (epsilon / K, K = X's last dim, without "

@@ -5,7 +5,7 @@ PathCode; and sample_logits (Fluid 1.8), the sampling step of sampled_softmax_wi
 each row keeps its num_true label columns of Logits and num_samples negative columns shared by the
 batch, drawn from the log-uniform (Zipfian) distribution without repeats, or given; and nce (Fluid 1.8),
 noise-contrastive estimation over num_neg_samples classes drawn per row."""
-from .define import Attr, fmt_shape, is_int, register
+from .define import Attr, backend_attrs, fmt_shape, is_int, register
 
 
 def _infer(ctx):
@@ -44,10 +44,12 @@ def _infer_grad(ctx):
             ctx.set_output(slot + "@GRAD", shape, ctx.dtype(ref))
 
 
-_ATTRS = {"num_classes": Attr(None, lambda v: v is None or v >= 2, ">= 2"), "is_sparse": False,
-          "remote_prefetch": False}
+# Fluid's distributed lookup of W's rows (a table split over parameter servers) steers nothing in pe,
+# whose tables are local, as in Fluid's kernel without remote_prefetch
+_REMOTE = backend_attrs("remote_prefetch", "trainer_id", "height_sections", "epmap", "table_names")
+_ATTRS = {"num_classes": Attr(2, is_int, "an int (>= 2 for the default tree)"), "is_sparse": False, **_REMOTE}
 register("hierarchical_sigmoid", kernel_module="loss_sampled",
-         inputs=["X", "W", "Label", "PathTable?", "PathCode?", "Bias?"], outputs=["Out", "PreOut", "W_Out?"],
+         inputs=["X", "W", "Label", "PathTable?", "PathCode?", "Bias?"], outputs=["Out", "PreOut", "W_Out"],
          attrs=_ATTRS, infer=_infer, grad=_grad, grad_reads=("Label", "PathCode", "PathTable", "PreOut", "W", "X"),
          lod="drop",
          doc="Along the path of Label (default tree: node (c >> (j + 1)) - 1 and bit c & (1 << j) of "
@@ -98,7 +100,7 @@ _SL_ATTRS = {"use_customized_samples": False, "uniq": True, "remove_accidental_h
           "num_samples": Attr(1, lambda v: is_int(v) and v > 0, "an int > 0"), "seed": Attr(0, is_int, "an int")}
 register("sample_logits", kernel_module="loss_sampled",
          inputs=["Logits", "Labels", "CustomizedSamples?", "CustomizedProbabilities?"],
-         outputs=["Samples", "Probabilities", "SampledLogits", "SampledLabels", "LogitsDim?", "LabelsDim?"],
+         outputs=["Samples", "Probabilities", "SampledLogits", "SampledLabels", "LogitsDim", "LabelsDim"],
          attrs=_SL_ATTRS, infer=_infer_sample_logits, grad=_grad_sample_logits, grad_reads=("Logits", "Samples"), needs_rng=True, lod="drop",
          doc="Samples = each row's labels then num_samples negatives shared by the batch (log-uniform over the "
              "classes, P(k) = log((k + 2) / (k + 1)) / log(classes + 1), drawn until distinct; or "
@@ -154,7 +156,7 @@ def _infer_nce_grad(ctx):
 _NCE_ATTRS = {"num_total_classes": Attr(None, lambda v: is_int(v) and v > 1, "an int > 1"),
               "num_neg_samples": Attr(10, lambda v: is_int(v) and v > 0, "an int > 0"),
               "sampler": Attr(0, choices=_NCE_SAMPLERS), "seed": Attr(0, is_int, "an int"),
-              "custom_neg_classes": [], "is_sparse": False, "remote_prefetch": False, "is_test": False}
+              "custom_neg_classes": [], "is_sparse": False, "is_test": False, **_REMOTE}
 register("nce", kernel_module="loss_sampled",
          inputs=["Input", "Label", "Weight", "Bias?", "SampleWeight?", "CustomDistProbs?", "CustomDistAlias?",
                  "CustomDistAliasProbs?"],

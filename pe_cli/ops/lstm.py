@@ -1,8 +1,9 @@
-"""The LSTM ops: dynamic_lstm (Fluid's lstm op, over LoD input; the recurrence runs per sequence batch,
-kernels/lstm_math.py: sequences ordered by length, one GEMM per time step) and lstm_unit (Fluid's op
-behind layers.lstm_unit: one LSTM step over a batch of rows, after the layer's fc of [x_t,
-hidden_t_prev])."""
-from .define import Attr, register
+"""The LSTM ops: lstm (Fluid's op behind layers.dynamic_lstm, over LoD input; the recurrence runs per
+sequence batch, kernels/lstm_math.py: sequences ordered by length, one GEMM per time step) and
+lstm_unit (Fluid's op behind layers.lstm_unit: one LSTM step over a batch of rows, after the layer's
+fc of [x_t, hidden_t_prev]). pe registered lstm as ``dynamic_lstm`` before; a program saved with that
+name loads as lstm (define.renamed)."""
+from .define import Attr, register, renamed
 from .sequence import _need_lod
 
 _ACTS = ("sigmoid", "tanh", "relu", "identity")
@@ -12,10 +13,11 @@ _LSTM_ATTRS = {
     "cell_activation": Attr("tanh", choices=_ACTS),
     "candidate_activation": Attr("tanh", choices=_ACTS),
 }
+_GRAD_SLOTS = ("Input", "H0", "C0", "Weight", "Bias")
 
 
 def _infer_lstm(ctx):
-    x = _need_lod(ctx, "Input", "dynamic_lstm")
+    x = _need_lod(ctx, "Input", "lstm")
     w, b = ctx.shape("Weight"), ctx.shape("Bias")
     d = w[0] if w else -1
     if not w or len(w) != 2 or w[1] != 4 * d:
@@ -27,42 +29,47 @@ def _infer_lstm(ctx):
         ctx.fail(f"Bias {list(b or [])} must be [1, {want}] ({'7D with peepholes' if want == 7 * d else '4D'})")
     for slot in ("Hidden", "Cell"):
         ctx.set_output(slot, [-1, d], x.dtype, lod_level=x.lod_level)
-    if ctx.has_output("BatchGate"):
-        ctx.set_output("BatchGate", [-1, 6 * d], x.dtype, lod_level=x.lod_level)
+    for slot, width in (("BatchGate", 4 * d), ("BatchCellPreAct", d)):
+        if ctx.has_output(slot):
+            ctx.set_output(slot, [-1, width], x.dtype)
 
 
 def _grad_lstm(g):
-    ins = {s: g.input(s) for s in ("Input", "Weight", "Bias", "H0", "C0") if g.input(s)}
-    if g.output("BatchGate"):       # the forward's saved gates: no second forward pass in the gradient
-        ins["Cell"], ins["BatchGate"] = g.output("Cell"), g.output("BatchGate")
+    ins = {s: g.input(s) for s in _GRAD_SLOTS if g.input(s)}
+    # Fluid's lstm_grad reads the forward's batch-ordered gates: no second forward pass in the gradient
+    ins.update({s: g.output(s) for s in ("Hidden", "Cell", "BatchGate", "BatchCellPreAct") if g.output(s)})
     ins["Hidden@GRAD"] = g.out_grad("Hidden")
-    if g.has_out_grad("Cell"):
+    if g.has_out_grad("Cell"):      # pe's own: Fluid's lstm_grad drops the Cell output's gradient
         ins["Cell@GRAD"] = g.out_grad("Cell")
-    outs = {f"{s}@GRAD": g.in_grad(s) for s in ("Input", "Weight", "Bias", "H0", "C0") if g.input(s)}
-    g.op("dynamic_lstm_grad", ins, outs, g.attrs)
+    g.op("lstm_grad", ins, {f"{s}@GRAD": g.in_grad(s) for s in _GRAD_SLOTS if g.input(s)}, g.attrs)
 
 
 def _infer_lstm_grad(ctx):
-    for slot in ("Input", "Weight", "Bias", "H0", "C0"):
+    for slot in _GRAD_SLOTS:
         if ctx.has_input(slot):
             var = ctx.input_var(slot)
             ctx.set_output(f"{slot}@GRAD", var.shape, var.dtype)
 
 
-register("dynamic_lstm", kernel_module="lstm", inputs=["Input", "Weight", "Bias", "H0?", "C0?"],
-         outputs=["Hidden", "Cell", "BatchGate?"], attrs=_LSTM_ATTRS, infer=_infer_lstm, grad=_grad_lstm,
-         grad_reads=("Input", "Weight", "Bias", "H0", "C0", "Cell", "BatchGate"), needs_lod=True,
+register("lstm", kernel_module="lstm", inputs=["Input", "H0?", "C0?", "Weight", "Bias"],
+         outputs=["Hidden", "Cell", "BatchGate", "BatchCellPreAct"], attrs=_LSTM_ATTRS, infer=_infer_lstm,
+         grad=_grad_lstm, grad_reads=_GRAD_SLOTS + ("Hidden", "Cell", "BatchGate", "BatchCellPreAct"),
+         needs_lod=True, traits=("optional_outputs",),
          doc="LSTM over each sequence of Input [T, 4D] (already projected, gates candidate/input/forget/"
              "output): i, f = gate(x + W h + peephole * c + b), c = f c' + i cand(x + W h + b), "
              "o = gate(x + W h + W_oc c + b), h = o cell(c); is_reverse runs each sequence backwards. "
-             "Hidden and Cell [T, D] keep Input's LoD. BatchGate [T, 6D], where the layer asks for it, "
-             "keeps per row what the gradient reads (i, f, candidate, o, the previous c and h; Fluid's "
-             "BatchGate holds the gates in batch order), so the gradient does not run the forward again; "
-             "without it the gradient recomputes them.")
-register("dynamic_lstm_grad", kernel_module="lstm",
-         inputs=["Input", "Weight", "Bias", "H0?", "C0?", "Cell?", "BatchGate?", "Hidden@GRAD", "Cell@GRAD?"],
-         outputs=["Input@GRAD", "Weight@GRAD?", "Bias@GRAD?", "H0@GRAD?", "C0@GRAD?"], attrs=_LSTM_ATTRS,
+             "Hidden and Cell [T, D] keep Input's LoD. BatchGate [T, 4D] (the gates after activation) and "
+             "BatchCellPreAct [T, D] (cell_activation(c)) are Fluid's, rows in Fluid's batch order (time step "
+             "by time step, the sequences still running longest first); the gradient reads them with Hidden "
+             "and Cell, and without them runs the forward again.")
+register("lstm_grad", kernel_module="lstm",
+         inputs=["Input", "H0?", "C0?", "Weight", "Bias", "Hidden?", "Cell?", "BatchGate?", "BatchCellPreAct?",
+                 "Hidden@GRAD", "Cell@GRAD?"],
+         outputs=["Input@GRAD?", "H0@GRAD?", "C0@GRAD?", "Weight@GRAD?", "Bias@GRAD?"], attrs=_LSTM_ATTRS,
          infer=_infer_lstm_grad, lod="drop", needs_lod=True)
+# pe's names before it built Fluid's: its older saves hold them (the slots are Fluid's already)
+renamed("dynamic_lstm", "lstm")
+renamed("dynamic_lstm_grad", "lstm_grad")
 
 
 def _infer_lstm_unit(ctx):

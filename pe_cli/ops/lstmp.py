@@ -13,10 +13,11 @@ _ATTRS = {
     "candidate_activation": Attr("tanh", choices=_ACTS), "proj_activation": Attr("tanh", choices=_ACTS),
 }
 _SLOTS = ("Input", "Weight", "ProjWeight", "Bias", "H0", "C0")
+_OUTPUTS = ("Projection", "Cell", "BatchGate", "BatchCellPreAct", "BatchHidden")
 
 
 def _infer(ctx):
-    x = _need_lod(ctx, "Input", "dynamic_lstmp")
+    x = _need_lod(ctx, "Input", "lstmp")
     pw, w, b = ctx.shape("ProjWeight"), ctx.shape("Weight"), ctx.shape("Bias")
     if not pw or len(pw) != 2:
         ctx.fail(f"ProjWeight {list(pw or [])} must be [D, P] (hidden size, projection size)")
@@ -34,13 +35,15 @@ def _infer(ctx):
             ctx.fail(f"{slot} {list(ctx.shape(slot))} must be [N, {width}]: one initial state per sequence")
     ctx.set_output("Projection", [-1, p], x.dtype, lod_level=x.lod_level)
     ctx.set_output("Cell", [-1, d], x.dtype, lod_level=x.lod_level)
-    ctx.set_output("BatchGate", [-1, 7 * d + 2 * p], x.dtype, lod_level=x.lod_level)
+    for slot, width in (("BatchGate", 4 * d), ("BatchCellPreAct", d), ("BatchHidden", d)):
+        if ctx.has_output(slot):
+            ctx.set_output(slot, [-1, width], x.dtype)
 
 
 def _grad(g):
     ins = {s: g.input(s) for s in _SLOTS if g.input(s)}
-    if g.output("BatchGate"):       # the forward's saved values: no second forward pass in the gradient
-        ins["Cell"], ins["BatchGate"] = g.output("Cell"), g.output("BatchGate")
+    # Fluid's lstmp_grad reads these (pe's kernels run the forward again: they lack the unclipped values)
+    ins.update({s: g.output(s) for s in _OUTPUTS if g.output(s)})
     ins["Projection@GRAD"] = g.out_grad("Projection")
     if g.has_out_grad("Cell"):
         ins["Cell@GRAD"] = g.out_grad("Cell")
@@ -54,17 +57,18 @@ def _infer_grad(ctx):
             ctx.set_output(f"{slot}@GRAD", var.shape, var.dtype)
 
 
-register("lstmp", kernel_module="lstmp", inputs=["Input", "Weight", "ProjWeight", "Bias", "H0?", "C0?"],
-         outputs=["Projection", "Cell", "BatchGate?"], attrs=_ATTRS, infer=_infer, grad=_grad,
-         grad_reads=_SLOTS + ("Cell", "BatchGate"), needs_lod=True,
+register("lstmp", kernel_module="lstmp", inputs=["Input", "H0?", "C0?", "Weight", "ProjWeight", "Bias"],
+         outputs=["Projection", "Cell", "BatchGate", "BatchCellPreAct", "BatchHidden"], attrs=_ATTRS, infer=_infer,
+         grad=_grad, grad_reads=_SLOTS + _OUTPUTS, needs_lod=True, traits=("optional_outputs",),
          doc="LSTM with a recurrent projection over each sequence of Input [T, 4D] (gates candidate/input/"
              "forget/output as dynamic_lstm): g = x + r' Weight + b (peepholes as dynamic_lstm), "
-             "c = clip(f c' + i cand, cell_clip), h = o cell(c), r = clip(proj(h ProjWeight), proj_clip); "
+             "c = clip(f c' + i cand, cell_clip), h = o cell(c), r = clip(proj(h ProjWeight), proj_clip), proj "
+             "being cell_activation unless proj_activation is identity (Fluid 1.8.5's kernels); "
              "Weight [P, 4D], ProjWeight [D, P], H0 [N, P], C0 [N, D]. Projection [T, P] and Cell [T, D] keep "
-             "Input's LoD. BatchGate [T, 7D + 2P], where the layer asks for it, keeps per row what the "
-             "gradient reads (gates, previous and unclipped cell, r', h, unclipped projection), so the "
-             "gradient does not run the forward again; without it the gradient recomputes them.")
+             "Input's LoD. BatchGate [T, 4D] (gates after activation), BatchCellPreAct [T, D] (cell(c)) and "
+             "BatchHidden [T, D] (h) are Fluid's, rows in Fluid's batch order; the gradient runs the forward "
+             "again.")
 register("lstmp_grad", kernel_module="lstmp",
-         inputs=["Input", "Weight", "ProjWeight", "Bias", "H0?", "C0?", "Cell?", "BatchGate?", "Projection@GRAD",
-                 "Cell@GRAD?"],
+         inputs=["Input", "Weight", "ProjWeight", "Bias", "H0?", "C0?", "Projection?", "Cell?", "BatchGate?",
+                 "BatchCellPreAct?", "BatchHidden?", "Projection@GRAD", "Cell@GRAD?"],
          outputs=[f"{s}@GRAD?" for s in _SLOTS], attrs=_ATTRS, infer=_infer_grad, lod="drop", needs_lod=True)

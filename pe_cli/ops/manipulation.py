@@ -6,7 +6,7 @@ The shape rules are in pe_cli.base.shapes (shared with the kernels).
 """
 from ..base.dtypes import convert_dtype, is_float
 from ..base.shapes import is_known, numel, reshape_target, split_sizes, squeeze_shape, unsqueeze_shape
-from .define import Attr, dtype_or_none, fmt_shape, grads_like, int_list, is_int, register
+from .define import Attr, backend_attrs, dtype_or_none, fmt_shape, grads_like, int_list, is_int, register
 
 
 def _reshape_grad_op(name):
@@ -30,7 +30,7 @@ def _register_with_xshape(name, attrs, infer, doc, inputs=("X",), attr_tensors=N
     shape behind a leading 0, holding no data), each with its reshape-style grad op. The twin runs
     ``name``'s kernel."""
     for op_type in (name, name + "2"):
-        outputs = ["Out"] if op_type == name else ["Out", "XShape?"]
+        outputs = ["Out"] if op_type == name else ["Out", "XShape"]
         register(op_type, kernel_module="manipulation", kernel=name, inputs=list(inputs), outputs=outputs, attrs=attrs,
                  infer=infer, grad=_grad_reshape_like(f"{op_type}_grad"), grad_reads=("X",), doc=doc,
                  attr_tensors=attr_tensors)
@@ -72,7 +72,8 @@ def _infer_reshape(ctx):
 
 _register_with_xshape(
     "reshape", {"shape": Attr(list, _check_shape_attr, "a list of ints > 0, with 0 (copy X's dim) "
-                                                      "and at most one -1 (inferred)")},
+                                                      "and at most one -1 (inferred)"),
+                **backend_attrs("use_quantizer")},      # Fluid's oneDNN kernel's: ignored
     _infer_reshape, inputs=("X", "Shape?", "ShapeTensor*?"),
     doc="Out = X with a new shape: 0 copies X's dim at that index, one -1 is inferred. The optional "
         "Shape input (int32/int64) gives the shape at run time instead; the attribute, when given, "
@@ -117,8 +118,6 @@ def _infer_unsqueeze(ctx):
             ctx.fail(f"AxesTensor {fmt_shape(ctx.shape('AxesTensor'))} must be 1-D of a known length")
         _set_reshaped(ctx, [-1] * (len(x) + given))
         return
-    if not ctx.attrs["axes"]:
-        ctx.fail("unsqueeze needs a non-empty list of axes")
     out, error = unsqueeze_shape(x, ctx.attrs["axes"])
     if error:
         ctx.fail(f"cannot unsqueeze X {fmt_shape(x)} along axes {list(ctx.attrs['axes'])}: {error}")
@@ -145,11 +144,13 @@ def _grad_transpose(g):
     g.op("transpose", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")}, {"axis": inverse})
 
 
-for _type, _outs in (("transpose", ["Out"]), ("transpose2", ["Out", "XShape?"])):
+for _type, _outs in (("transpose", ["Out"]), ("transpose2", ["Out", "XShape"])):
     register(_type, kernel_module="manipulation", kernel="transpose", inputs=["X"], outputs=_outs,
-             attrs={"axis": Attr(list, int_list, "a list of ints")},
+             attrs={"axis": Attr(list, int_list, "a list of ints"), "data_format": "AnyLayout",
+                    **backend_attrs("use_quantizer")},
              infer=_infer_transpose, grad=_grad_transpose,
-             doc="Out = X with its dims permuted: Out's dim i is X's dim axis[i].")
+             doc="Out = X with its dims permuted: Out's dim i is X's dim axis[i]. data_format and use_quantizer "
+                 "steer Fluid's oneDNN kernel only; as its plain CPU kernel, pe's ignores them.")
 
 
 _INT = Attr(0, is_int, "an int")
@@ -217,13 +218,15 @@ def _grad_concat(g):
          g.attrs)
 
 
+_CONCAT_ATTRS = {"axis": _INT, **backend_attrs("use_quantizer")}      # Fluid's oneDNN kernel's: ignored
 register("concat", kernel_module="manipulation",
-         grad_reads=("X", "AxisTensor"), inputs=["X*", "AxisTensor?"], outputs=["Out"], attrs={"axis": _INT},
+         grad_reads=("X", "AxisTensor"), inputs=["X*", "AxisTensor?"], outputs=["Out"],
+         attrs=_CONCAT_ATTRS,
          infer=_infer_concat, grad=_grad_concat, attr_tensors={"AxisTensor": "axis"}, lod=_concat_lod,
          doc="Out = the inputs joined along `axis` (the others must agree); a one-value int AxisTensor, when "
              "given, is the axis (Fluid 1.8's).")
 register("concat_grad", kernel_module="manipulation", inputs=["X*", "Out@GRAD", "AxisTensor?"], outputs=["X@GRAD*"],
-         attrs={"axis": _INT}, infer=grads_like({"X@GRAD": "X"}), attr_tensors={"AxisTensor": "axis"})
+         attrs=_CONCAT_ATTRS, infer=grads_like({"X@GRAD": "X"}), attr_tensors={"AxisTensor": "axis"})
 
 
 def _split_parts(ctx, shape):

@@ -24,7 +24,7 @@ register("accuracy", kernel_module="metric",
 
 def _infer_auc(ctx):
     pred, label, a = ctx.shape("Predict"), ctx.shape("Label"), ctx.attrs
-    if len(pred) != 2 or pred[1] not in (-1, 1, 2):
+    if len(pred) != 2:      # (its width, 1 or 2, is checked when it runs, as Fluid's)
         ctx.fail(f"Predict {fmt_shape(pred)} must be [N, 2] (the positive class's probability last) or [N, 1]")
     if label[0] >= 0 and pred[0] >= 0 and label[0] != pred[0]:
         ctx.fail(f"Label {fmt_shape(label)} must have Predict's {pred[0]} rows")
@@ -43,8 +43,9 @@ def _infer_auc(ctx):
 
 register("auc", kernel_module="metric", inputs=["Predict", "Label", "StatPos", "StatNeg"],
          outputs=["AUC", "StatPosOut", "StatNegOut"], infer=_infer_auc, traits=("metric",), lod="drop",
-         attrs={"curve": Attr("ROC", choices=("ROC", "PR")),
-                "num_thresholds": Attr((2 ** 12) - 1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1"),
+         # (curve: Fluid's kernel computes the ROC area whatever it names)
+         attrs={"curve": Attr("ROC", lambda v: isinstance(v, str), "a string"),
+                "num_thresholds": Attr((2 << 12) - 1, lambda v: isinstance(v, int) and v >= 0, "an int >= 0"),
                 "slide_steps": Attr(1, lambda v: isinstance(v, int) and v >= 0, "an int >= 0")},
          doc="The area under the ROC curve of the positive probabilities (Predict's last column) against "
              "Label, from counts per threshold bucket (int(p * num_thresholds)): with slide_steps 0 the "
@@ -67,7 +68,7 @@ def _infer_mean_iou(ctx):
 
 
 register("mean_iou", kernel_module="metric",
-         inputs=["Predictions", "Labels", "InWrongs*", "InCorrects*", "InMeanIou*"],
+         inputs=["Predictions", "Labels", "InWrongs*?", "InCorrects*?", "InMeanIou*?"],
          outputs=["OutMeanIou", "OutWrong", "OutCorrect"], infer=_infer_mean_iou, traits=("metric",), lod="drop",
          attrs={"num_classes": Attr(None, lambda v: isinstance(v, int) and v >= 1, "an int >= 1")},
          doc="Per class c: OutCorrect = the positions predicting c where Labels is c, OutWrong = those where one "

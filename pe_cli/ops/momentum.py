@@ -6,9 +6,9 @@ Both write ParamOut (the same variable as Param) and VelocityOut (the same as Ve
 master copy around it.
 """
 from .define import Attr, register
-from .optimizer import _infer_update, _non_negative
+from .optimizer import _NUMBER, _infer_update
 
-MOMENTUM_ATTRS = {"mu": Attr(0.9, _non_negative, ">= 0"), "use_nesterov": False,
+MOMENTUM_ATTRS = {"mu": Attr(0.9, *_NUMBER), "use_nesterov": False,
                   # Paddle 2.x's (pe_cli/kernels/momentum_terms.py): the gradient's terms, a master copy
                   "regularization_method": Attr("", lambda v: v in ("", "l2_decay"), "'' or 'l2_decay'"),
                   "regularization_coeff": 0.0, "rescale_grad": 1.0, "multi_precision": False}

@@ -2,12 +2,13 @@
 instance_norm_grad_grad and batch_norm_grad_grad, as Fluid's and Paddle's (a gradient penalty, a
 double-gradient check). Their grad makers hang on instance_norm_grad and batch_norm_grad
 (ops/normalization.py)."""
-from .define import Attr, register
+from ..base.activations import real_number
+from .define import Attr, in_range, register
 
 EPSILON = Attr(1e-5, lambda v: 0.0 <= v <= 1.0, "in [0, 1]")
 BN_ATTRS = {
-    "momentum": Attr(0.9, lambda v: 0.0 <= v <= 1.0, "in [0, 1]"),
-    "epsilon": Attr(1e-5, lambda v: 0.0 <= v <= 1e-3, "in [0, 0.001]"),
+    "momentum": Attr(0.9, real_number, "a number (Fluid checks no range)"),
+    "epsilon": Attr(1e-5, in_range(0.0, 1e-3), "in [0, 0.001]"),      # (Fluid's check, in float32)
     "is_test": False,
     "data_layout": Attr("NCHW", choices=("NCHW", "NHWC", "AnyLayout")),
     "use_global_stats": False,

@@ -2,11 +2,12 @@
 (l2_normalize) (kernels in kernels/<device>/normalization.py). instance_norm and group_norm normalize
 rows of X's flat layout ([N*C, H*W] and [N*G, C/G*H*W]) as layer_norm does, then scale and shift per
 channel."""
+from ..base.activations import real_number
 from ..base.shapes import bn_channel_axis, known_numel
 from .convolution import _known
 from .image import _four_d
 from .loss_classification import _grad_of
-from .define import Attr, fmt_shape, grads_like, is_int, register
+from .define import Attr, fmt_shape, grads_like, in_range, is_int, register
 from .norm_double_grad import BN_ATTRS as _BN_ATTRS, EPSILON as _EPS, grad_batch_norm_grad, grad_instance_norm_grad
 
 
@@ -70,7 +71,7 @@ register("batch_norm_grad_param", kernel_module="normalization", inputs=_BN_GRAD
 
 _LN_ATTRS = {
     "begin_norm_axis": Attr(1, lambda v: isinstance(v, int) and v >= 1, "an int >= 1"),
-    "epsilon": Attr(1e-5, lambda v: 0.0 <= v <= 1e-3, "in [0, 0.001]"),
+    "epsilon": Attr(1e-5, in_range(0.0, 1e-3), "in [0, 0.001]"),      # (Fluid's check, in float32)
 }
 
 
@@ -224,10 +225,11 @@ def _grad_affine_channel(g):
          {"X@GRAD": g.in_grad("X"), "Scale@GRAD": g.in_grad("Scale"), "Bias@GRAD": g.in_grad("Bias")}, g.attrs)
 
 
-_AC_ATTRS = {"data_layout": Attr("NCHW", choices=("NCHW", "NHWC", "AnyLayout"))}
+_AC_ATTRS = {"data_layout": Attr("AnyLayout", choices=("NCHW", "NHWC", "AnyLayout"))}
 register("affine_channel", kernel_module="normalization", inputs=["X", "Scale", "Bias"], outputs=["Out"],
          attrs=_AC_ATTRS, infer=_infer_affine_channel, grad=_grad_affine_channel, grad_reads=("Scale", "X"),
-         doc="Out = X * Scale[c] + Bias[c] per channel c (dim 1 in NCHW, the last in NHWC).")
+         doc="Out = X * Scale[c] + Bias[c] per channel c (dim 1 in NCHW, the last in NHWC and in Fluid's default "
+             "AnyLayout, as its kernel).")
 register("affine_channel_grad", kernel_module="normalization", inputs=["X", "Scale", "Out@GRAD"],
          outputs=["X@GRAD?", "Scale@GRAD?", "Bias@GRAD?"], attrs=_AC_ATTRS,
          infer=grads_like({"X@GRAD": "X", "Scale@GRAD": "Scale", "Bias@GRAD": "Scale"}))
@@ -269,7 +271,7 @@ def _infer_norm(ctx):
     ctx.set_output("Norm", norm, ctx.dtype("X"))
 
 
-_NORM_ATTRS = {"axis": Attr(-1, is_int, "an int"), "epsilon": Attr(1e-10, lambda v: v >= 0, ">= 0"),
+_NORM_ATTRS = {"axis": Attr(-1, is_int, "an int"), "epsilon": Attr(1e-10, real_number, "a number"),
                "is_test": False}
 register("norm", kernel_module="normalization", inputs=["X"], outputs=["Out", "Norm"], attrs=_NORM_ATTRS,
          infer=_infer_norm, grad=_grad_of("norm_grad", ("X",), ("Norm",)), grad_reads=("Norm", "X"),
@@ -321,8 +323,8 @@ def _infer_data_norm_grad(ctx):
             ctx.set_output(out, ctx.shape(like), ctx.dtype(like))
 
 
-_DN_ATTRS = {"epsilon": Attr(1e-5, lambda v: v >= 0, ">= 0"), "slot_dim": Attr(-1, is_int, "an int"),
-             "summary_decay_rate": Attr(0.9999999, lambda v: 0 <= v <= 1, "in [0, 1]"),
+_DN_ATTRS = {"epsilon": Attr(1e-4, lambda v: v >= 0, ">= 0"), "slot_dim": Attr(-1, is_int, "an int"),
+             "summary_decay_rate": Attr(0.9999999, real_number, "a number"),
              "enable_scale_and_shift": False, "sync_stats": False,
              "data_layout": Attr("NCHW", choices=("NCHW", "NHWC", "AnyLayout"))}
 register("data_norm", kernel_module="normalization",

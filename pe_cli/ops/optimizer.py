@@ -4,6 +4,7 @@ Each update op writes ParamOut (the same variable as Param) and its state output
 variables as the state inputs: Velocity -> VelocityOut, Moment1 -> Moment1Out, ...). Formulas follow
 Fluid 1.x's kernels; the learning rate is a [1] variable so schedules can drive it.
 """
+from ..base.activations import real_number
 from ..base.shapes import known_numel
 from .define import Attr, fmt_shape, register
 
@@ -28,12 +29,9 @@ def _infer_update(state_pairs=(), scalars=(), lr=True):
     return infer
 
 
-def _non_negative(x):
-    return x >= 0
-
-
-def _unit(x):
-    return 0 <= x < 1
+# Fluid checks none of its optimizers' numbers (a beta of 1 or a negative epsilon computes what its
+# formula gives): only that each is a number
+_NUMBER = (real_number, "a number")
 
 
 register("sgd", kernel_module="optimizer", inputs=["Param", "Grad", "LearningRate"], outputs=["ParamOut"],
@@ -44,7 +42,7 @@ register("sgd", kernel_module="optimizer", inputs=["Param", "Grad", "LearningRat
 register("dgc_momentum", kernel_module="optimizer",
          inputs=["Param", "Grad", "Velocity", "LearningRate", "current_step", "nranks"],
          outputs=["ParamOut", "VelocityOut", "Grad_out"],
-         attrs={"mu": Attr(0.9, _non_negative, ">= 0"), "use_nesterov": False, "rampup_begin_step": -1.0},
+         attrs={"mu": Attr(0.9, *_NUMBER), "use_nesterov": False, "rampup_begin_step": -1.0},
          infer=_infer_update([("VelocityOut", "Velocity"), ("Grad_out", "Grad")], scalars=("current_step", "nranks")),
          doc="Deep gradient compression's update, as Fluid's: with rampup_begin_step < 0 nothing changes; "
              "else Grad_out = Grad / nranks (nranks > 1, the trainers whose gradients were summed) and, "
@@ -52,8 +50,8 @@ register("dgc_momentum", kernel_module="optimizer",
              "(Velocity kept). Grad_out is Grad's variable in the programs Fluid's DGC optimizer makes.")
 
 register("dpsgd", kernel_module="optimizer", inputs=["Param", "Grad", "LearningRate"], outputs=["ParamOut"],
-         attrs={"clip": Attr(10.0, _non_negative, ">= 0"), "batch_size": Attr(16.0, lambda x: x > 0, "> 0"),
-                "sigma": Attr(1.0, _non_negative, ">= 0"), "seed": 0},
+         attrs={"clip": Attr(10.0, *_NUMBER), "batch_size": Attr(16.0, *_NUMBER),
+                "sigma": Attr(1.0, *_NUMBER), "seed": 0},
          infer=_infer_update(), needs_rng=True, traits=("updates_in_place",),
          doc="Differentially private SGD (Abadi et al. 2016), as Fluid's dpsgd op: scale = max(1, ||Grad||_2 / "
              "clip); one noise value n ~ N(0, sigma^2) per op and step; ParamOut = Param - LearningRate * "
@@ -62,9 +60,9 @@ register("dpsgd", kernel_module="optimizer", inputs=["Param", "Grad", "LearningR
 register("adam", kernel_module="optimizer",
          inputs=["Param", "Grad", "LearningRate", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow", "Beta1Tensor?",
                  "Beta2Tensor?"],
-         outputs=["ParamOut", "Moment1Out", "Moment2Out", "Beta1PowOut?", "Beta2PowOut?"],
-         attrs={"beta1": Attr(0.9, _unit, "in [0, 1)"), "beta2": Attr(0.999, _unit, "in [0, 1)"),
-                "epsilon": Attr(1e-8, _non_negative, ">= 0"), "lazy_mode": False, "epsilon_scaled": False,
+         outputs=["ParamOut", "Moment1Out", "Moment2Out", "Beta1PowOut", "Beta2PowOut"],
+         attrs={"beta1": Attr(0.9, *_NUMBER), "beta2": Attr(0.999, *_NUMBER),
+                "epsilon": Attr(1e-8, *_NUMBER), "lazy_mode": False, "epsilon_scaled": False,
                 "min_row_size_to_use_multithread": 1000},
          infer=_infer_update([("Moment1Out", "Moment1"), ("Moment2Out", "Moment2"),
                               ("Beta1PowOut", "Beta1Pow"), ("Beta2PowOut", "Beta2Pow")],
@@ -83,16 +81,16 @@ register("adam", kernel_module="optimizer",
 
 register("adagrad", kernel_module="optimizer",
          inputs=["Param", "Grad", "Moment", "LearningRate"], outputs=["ParamOut", "MomentOut"],
-         attrs={"epsilon": Attr(1e-6, _non_negative, ">= 0")},
+         attrs={"epsilon": Attr(1e-6, *_NUMBER)},
          infer=_infer_update([("MomentOut", "Moment")]), traits=("selected_rows", "updates_in_place"),
          doc="MomentOut = Moment + Grad^2; ParamOut = Param - LearningRate * Grad / (sqrt(MomentOut) + epsilon). "
              "A row-sparse Grad updates only its rows, duplicates summed first.")
 
 register("rmsprop", kernel_module="optimizer",
          inputs=["Param", "MeanSquare", "MeanGrad?", "LearningRate", "Grad", "Moment"],
-         outputs=["ParamOut", "MomentOut", "MeanSquareOut", "MeanGradOut?"],
-         attrs={"epsilon": Attr(1e-10, _non_negative, ">= 0"), "decay": Attr(0.9, lambda v: 0 <= v <= 1, "in [0, 1]"),
-                "momentum": Attr(0.0, _non_negative, ">= 0"), "centered": False},
+         outputs=["ParamOut", "MomentOut", "MeanSquareOut", "MeanGradOut"],
+         attrs={"epsilon": Attr(1e-10, *_NUMBER), "decay": Attr(0.9, *_NUMBER),
+                "momentum": Attr(0.0, *_NUMBER), "centered": False},
          infer=_infer_update([("MomentOut", "Moment"), ("MeanSquareOut", "MeanSquare"),
                               ("MeanGradOut", "MeanGrad")]),
          doc="MeanSquareOut = decay * MeanSquare + (1 - decay) * Grad^2; MomentOut = momentum * Moment + "
@@ -103,8 +101,8 @@ register("rmsprop", kernel_module="optimizer",
 register("adamax", kernel_module="optimizer",
          inputs=["Param", "Grad", "LearningRate", "Moment", "InfNorm", "Beta1Pow"],
          outputs=["ParamOut", "MomentOut", "InfNormOut"],
-         attrs={"beta1": Attr(0.9, _unit, "in [0, 1)"), "beta2": Attr(0.999, _unit, "in [0, 1)"),
-                "epsilon": Attr(1e-8, _non_negative, ">= 0")},
+         attrs={"beta1": Attr(0.9, *_NUMBER), "beta2": Attr(0.999, *_NUMBER),
+                "epsilon": Attr(1e-8, *_NUMBER)},
          infer=_infer_update([("MomentOut", "Moment"), ("InfNormOut", "InfNorm")], scalars=("Beta1Pow",)),
          doc="MomentOut = beta1 * Moment + (1 - beta1) * Grad; InfNormOut = max(beta2 * InfNorm + epsilon, "
              "|Grad|); ParamOut = Param - LearningRate / (1 - Beta1Pow) * MomentOut / InfNormOut. The "
@@ -113,7 +111,7 @@ register("adamax", kernel_module="optimizer",
 register("adadelta", kernel_module="optimizer",
          inputs=["Param", "Grad", "AvgSquaredGrad", "AvgSquaredUpdate"],
          outputs=["ParamOut", "AvgSquaredGradOut", "AvgSquaredUpdateOut"],
-         attrs={"rho": Attr(0.95, lambda v: 0 <= v <= 1, "in [0, 1]"), "epsilon": Attr(1e-6, _non_negative, ">= 0")},
+         attrs={"rho": Attr(0.95, *_NUMBER), "epsilon": Attr(1e-6, *_NUMBER)},
          infer=_infer_update([("AvgSquaredGradOut", "AvgSquaredGrad"),
                               ("AvgSquaredUpdateOut", "AvgSquaredUpdate")], lr=False),
          doc="AvgSquaredGradOut = rho * AvgSquaredGrad + (1 - rho) * Grad^2; update = -sqrt((AvgSquaredUpdate "
@@ -122,7 +120,7 @@ register("adadelta", kernel_module="optimizer",
 
 register("decayed_adagrad", kernel_module="optimizer",
          inputs=["Param", "Grad", "Moment", "LearningRate"], outputs=["ParamOut", "MomentOut"],
-         attrs={"decay": Attr(0.95, lambda v: 0 <= v <= 1, "in [0, 1]"), "epsilon": Attr(1e-6, _non_negative, ">= 0")},
+         attrs={"decay": Attr(0.95, *_NUMBER), "epsilon": Attr(1e-6, *_NUMBER)},
          infer=_infer_update([("MomentOut", "Moment")]),
          doc="MomentOut = decay * Moment + (1 - decay) * Grad^2; ParamOut = Param - LearningRate * Grad / "
              "(sqrt(MomentOut) + epsilon).")
@@ -130,8 +128,8 @@ register("decayed_adagrad", kernel_module="optimizer",
 register("ftrl", kernel_module="optimizer",
          inputs=["Param", "SquaredAccumulator", "LinearAccumulator", "Grad", "LearningRate"],
          outputs=["ParamOut", "SquaredAccumOut", "LinearAccumOut"],
-         attrs={"l1": Attr(0.0, _non_negative, ">= 0"), "l2": Attr(0.0, _non_negative, ">= 0"),
-                "lr_power": Attr(-0.5, lambda v: v <= 0, "<= 0")},
+         attrs={"l1": Attr(0.0, *_NUMBER), "l2": Attr(0.0, *_NUMBER),
+                "lr_power": Attr(-0.5, *_NUMBER)},
          infer=_infer_update([("SquaredAccumOut", "SquaredAccumulator"),
                               ("LinearAccumOut", "LinearAccumulator")]),
          doc="With n = SquaredAccumulator + Grad^2 and c = -lr_power (l1, l2 each plus 1e-10, as Fluid's "
@@ -143,8 +141,8 @@ register("lamb", kernel_module="optimizer",
          inputs=["Param", "Grad", "LearningRate", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow", "Beta1Tensor?",
                  "Beta2Tensor?"],
          outputs=["ParamOut", "Moment1Out", "Moment2Out", "Beta1PowOut?", "Beta2PowOut?"],
-         attrs={"beta1": Attr(0.9, _unit, "in [0, 1)"), "beta2": Attr(0.999, _unit, "in [0, 1)"),
-                "epsilon": Attr(1e-6, _non_negative, ">= 0"), "weight_decay": Attr(0.01, _non_negative, ">= 0"),
+         attrs={"beta1": Attr(0.9, *_NUMBER), "beta2": Attr(0.999, *_NUMBER),
+                "epsilon": Attr(1e-6, *_NUMBER), "weight_decay": Attr(0.01, *_NUMBER),
                 "bias_correction": False},
          infer=_infer_update([("Moment1Out", "Moment1"), ("Moment2Out", "Moment2"),
                               ("Beta1PowOut", "Beta1Pow"), ("Beta2PowOut", "Beta2Pow")],
@@ -158,8 +156,8 @@ register("lamb", kernel_module="optimizer",
 
 register("lars_momentum", kernel_module="optimizer",
          inputs=["Param", "Grad", "Velocity", "LearningRate"], outputs=["ParamOut", "VelocityOut"],
-         attrs={"mu": Attr(0.9, _non_negative, ">= 0"), "lars_coeff": Attr(0.001, _non_negative, ">= 0"),
-                "lars_weight_decay": Attr(0.0005, _non_negative, ">= 0")},
+         attrs={"mu": Attr(0.9, *_NUMBER), "lars_coeff": Attr(0.001, *_NUMBER),
+                "lars_weight_decay": Attr(0.0005, *_NUMBER)},
          infer=_infer_update([("VelocityOut", "Velocity")]),
          doc="local_lr = LearningRate * lars_coeff * ||Param|| / (||Grad|| + lars_weight_decay * ||Param||) "
              "(LearningRate when a norm is 0); VelocityOut = mu * Velocity + local_lr * (Grad + "
@@ -189,9 +187,9 @@ def _infer_average_accumulates(ctx):
 register("average_accumulates", kernel_module="optimizer",
          inputs=["param"] + [f"in_{n}" for n in _SUMS + _COUNTS],
          outputs=[f"out_{n}" for n in _SUMS + _COUNTS],
-         attrs={"average_window": Attr(0.0, _non_negative, ">= 0"),
-                "min_average_window": Attr(10000, _non_negative, ">= 0"),
-                "max_average_window": Attr(10000, _non_negative, ">= 0")},
+         attrs={"average_window": Attr(0.0, *_NUMBER),
+                "min_average_window": Attr(10000, *_NUMBER),
+                "max_average_window": Attr(10000, *_NUMBER)},
          infer=_infer_average_accumulates,
          doc="ModelAverage's sliding-window sums, as Fluid's op (outputs are the input variables): "
              "num_updates and num_accumulates += 1; sum_1 += param; every 16384 updates sum_2 += sum_1 and "

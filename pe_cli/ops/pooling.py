@@ -2,23 +2,26 @@
 max or average pooling over windows, or over adaptive windows (adaptive=True: adaptive_pool2d,
 adaptive_pool3d). Kernels in kernels/<device>/pooling.py."""
 from ..base.shapes import pool3d_geometry, pool3d_out, pool_geometry, pool_out_size
-from .convolution import _as_nchw, _expect, _ints, _known, _to_layout
-from .define import Attr, fmt_shape, grad_of_linear_grad, grads_like, int_list, register
+from .convolution import PADDING_ALGORITHM, _as_nchw, _expect, _ints, _known, _to_layout, layout_attr
+from .define import Attr, backend_attrs, fmt_shape, grad_of_linear_grad, grads_like, int_list, register
 
 
 # -- pool2d -----------------------------------------------------------------------------------------
 
 _POOL_ATTRS = {
     "pooling_type": Attr("max", choices=("max", "avg")),
-    "ksize": Attr([1, 1], _ints(2, 1), _expect("ksize", (2,), 1)),
+    # (a global pooling ignores ksize and strides: Fluid's layer writes ksize [-1, -1] there; _infer_pool2d
+    # wants them >= 1 otherwise)
+    "ksize": Attr([1, 1], _ints(2, -(1 << 31)), "a list of 2 ints"),
     "global_pooling": False,
-    "strides": Attr([1, 1], _ints(2, 1), _expect("strides", (2,), 1)),
+    "strides": Attr([1, 1], _ints(2, -(1 << 31)), "a list of 2 ints"),
     "paddings": Attr([0, 0], _ints(2, 0, (2, 4)), _expect("[pad_h, pad_w] or [top, bottom, left, right]", (2, 4), 0)),
     "exclusive": True,
     "adaptive": Attr(False, choices=(False, True)),
     "ceil_mode": False,
-    "padding_algorithm": Attr("EXPLICIT", choices=("EXPLICIT", "SAME", "VALID")),
-    "data_format": Attr("NCHW", choices=("NCHW", "NHWC", "AnyLayout")),
+    "padding_algorithm": PADDING_ALGORITHM,
+    "data_format": layout_attr("NCHW"),
+    **backend_attrs("use_quantizer", "is_test"),     # Fluid's oneDNN kernel's; its plain CPU kernel, as pe's, ignores them
 }
 
 
@@ -27,6 +30,8 @@ def _infer_pool2d(ctx):
     x = _as_nchw(ctx.shape("X"), a)
     if x is None or len(x) != 4:
         ctx.fail(f"X {fmt_shape(x)} must be 4-D {a['data_format']} for pool2d")
+    if not a["global_pooling"] and (min(a["ksize"]) < 1 or min(a["strides"]) < 1):
+        ctx.fail(f"ksize {list(a['ksize'])} and strides {list(a['strides'])} must be >= 1 (but with global_pooling)")
     if a["adaptive"]:        # ksize is the output's size; windows cover X (adaptive_pool2d)
         if a["global_pooling"]:
             ctx.fail("adaptive pooling takes no global_pooling")
@@ -71,13 +76,15 @@ register("pool2d_grad", kernel_module="pooling", inputs=["X", "Out", "Out@GRAD"]
 
 def _infer(ctx):
     x, a = ctx.shape("X"), ctx.attrs
-    last = a["data_format"] == "NDHWC"
+    last = a["data_format"] in ("NDHWC", "NHWC")      # (Fluid's rule; kernels/layout.py's)
     if len(x) != 5:
         ctx.fail(f"X {fmt_shape(x)} must be 5-D [N, C, D, H, W] (or NDHWC) for pool3d")
     if last:                    # the NCDHW kernels run between transposes (channels_last)
         x = [x[0], x[4], x[1], x[2], x[3]]
     if len(a["ksize"]) != 3 or len(a["strides"]) != 3 or len(a["paddings"]) not in (3, 6):
         ctx.fail(f"ksize {list(a['ksize'])} and strides {list(a['strides'])} need 3 entries, paddings 3 or 6")
+    if not a["global_pooling"] and (min(a["ksize"]) < 1 or min(a["strides"]) < 1):
+        ctx.fail(f"ksize {list(a['ksize'])} and strides {list(a['strides'])} must be >= 1 (but with global_pooling)")
     out = pool3d_out(a, x[2:])
     ksize, _, pads = pool3d_geometry(a, x[2:]) if not a["adaptive"] else (a["ksize"], None, [0] * 6)
     for i in range(3):
@@ -92,17 +99,16 @@ def _grad(g):
          {"X@GRAD": g.in_grad("X")}, g.attrs)
 
 
-def _positive3(v):
-    return int_list(v) and len(v) == 3 and all(k > 0 for k in v)
+def _three(v):
+    return int_list(v) and len(v) == 3
 
 
 _ATTRS = {"pooling_type": Attr("max", choices=("max", "avg")),
-          "ksize": Attr(lambda: [1, 1, 1], _positive3, "3 ints > 0"), "global_pooling": False,
-          "strides": Attr(lambda: [1, 1, 1], _positive3, "3 ints > 0"),
+          "ksize": Attr(lambda: [1, 1, 1], _three, "3 ints"), "global_pooling": False,     # (>= 1 but global: _infer)
+          "strides": Attr(lambda: [1, 1, 1], _three, "3 ints"),
           "paddings": Attr(lambda: [0, 0, 0], lambda v: int_list(v) and all(p >= 0 for p in v), "ints >= 0"),
           "exclusive": True, "adaptive": Attr(False, choices=(False, True)), "ceil_mode": False,
-          "padding_algorithm": Attr("EXPLICIT", choices=("EXPLICIT", "SAME", "VALID")),
-          "data_format": Attr("NCDHW", choices=("NCDHW", "NDHWC", "AnyLayout")), "use_cudnn": True}
+          "padding_algorithm": PADDING_ALGORITHM, "data_format": layout_attr("NCDHW"), "use_cudnn": True}
 register("pool3d", kernel_module="pooling", inputs=["X"], outputs=["Out"], attrs=_ATTRS, infer=_infer, grad=_grad,
          grad_reads=("Out", "X"), channels_last=("X", "Out"),
          doc="Max or average pooling over ksize windows of [N, C, D, H, W] (strides, paddings, ceil_mode, "

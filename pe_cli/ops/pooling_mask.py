@@ -18,8 +18,13 @@ def _ints(n, lo):
     return Attr([lo] * n, lambda v: int_list(v) and len(v) == n and all(i >= lo for i in v), f"{n} ints >= {lo}")
 
 
+def _any_ints(n):
+    return Attr([1] * n, lambda v: int_list(v) and len(v) == n, f"{n} ints")
+
+
 def _pool_attrs(n):
-    return {"ksize": _ints(n, 1), "strides": _ints(n, 1), "paddings": _ints(n, 0), "global_pooling": False,
+    # (ksize and strides >= 1 but with global_pooling, which ignores them: _infer_pool)
+    return {"ksize": _any_ints(n), "strides": _any_ints(n), "paddings": _ints(n, 0), "global_pooling": False,
             "adaptive": Attr(False, choices=(False, True)), "pooling_type": "max", "ceil_mode": False,
             "exclusive": True, "padding_algorithm": "EXPLICIT", "use_cudnn": True, "use_mkldnn": False,
             "data_format": "NCHW" if n == 2 else "NCDHW"}
@@ -30,6 +35,8 @@ def _infer_pool(n):
         x, a = ctx.shape("X"), ctx.attrs
         if x is None or len(x) != n + 2:
             ctx.fail(f"X {fmt_shape(x)} must be {n + 2}-D ({'NCHW' if n == 2 else 'NCDHW'})")
+        if not a["global_pooling"] and min(list(a["ksize"]) + list(a["strides"])) < 1:
+            ctx.fail(f"ksize {list(a['ksize'])} and strides {list(a['strides'])} must be >= 1 (but with global_pooling)")
         out = pool_out(x[2:], a)
         if any(o == 0 or o < -1 for o in out) or (not a["adaptive"] and not a["global_pooling"] and any(
                 p >= k for p, k in zip(a["paddings"], a["ksize"]))):

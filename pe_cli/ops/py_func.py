@@ -19,7 +19,7 @@ def _grad(g):
 
 
 register("py_func", kernel_module="py_func", inputs=["X*"], outputs=["Out*"], needs_lod=True, lod="drop",
-         attrs={"forward_callable_id": Attr(-1, lambda v: v >= 0, "a registered function's id (>= 0)"),
+         attrs={"forward_callable_id": Attr(0, lambda v: v >= 0, "a registered function's id (>= 0)"),
                 "backward_callable_id": -1, "backward_skip_vars": Attr(list)},
          grad=_grad, grad_reads=("X", "Out"),
          doc="Out = func(*X), func a Python function of this process (forward_callable_id); its gradient "

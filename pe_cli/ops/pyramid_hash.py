@@ -24,6 +24,8 @@ def _infer(ctx):
         ctx.fail(f"X {ctx.dtype('X')} {fmt_shape(x)} must be int32 ids [N, 1]")
     if len(w) != 2 or w[1] != 1 or w[0] != a["space_len"] + a["rand_len"]:
         ctx.fail(f"W {fmt_shape(w)} must be [space_len + rand_len, 1] = [{a['space_len'] + a['rand_len']}, 1]")
+    if a["space_len"] <= 0 or a["rand_len"] <= 0:       # (Fluid's kernel divides by both)
+        ctx.fail(f"space_len={a['space_len']} and rand_len={a['rand_len']} must be > 0")
     if a["num_emb"] % a["rand_len"]:
         ctx.fail(f"num_emb {a['num_emb']} must be a multiple of rand_len {a['rand_len']}")
     if a["use_filter"] and (a["white_list_len"] > 0 or a["black_list_len"] > 0):
@@ -40,9 +42,9 @@ def _grad(g):
 
 
 _NONNEG = lambda v: is_int(v) and v >= 0  # noqa: E731
-_ATTRS = {"num_emb": Attr(0, _NONNEG, "an int >= 0"), "space_len": Attr(0, lambda v: is_int(v) and v > 0, "an int > 0"),
+_ATTRS = {"num_emb": Attr(0, _NONNEG, "an int >= 0"), "space_len": Attr(0, _NONNEG, "an int >= 0"),
           "pyramid_layer": Attr(2, lambda v: is_int(v) and v >= 2, "an int >= 2"),
-          "rand_len": Attr(0, lambda v: is_int(v) and v > 0, "an int > 0"),
+          "rand_len": Attr(0, _NONNEG, "an int >= 0"),
           "drop_out_percent": Attr(0.0, lambda v: 0 <= v <= 1, "in [0, 1]"),
           "is_training": Attr(0, _NONNEG, "an int >= 0"), "use_filter": Attr(True),
           "white_list_len": Attr(0, _NONNEG, "an int >= 0"), "black_list_len": Attr(0, _NONNEG, "an int >= 0"),

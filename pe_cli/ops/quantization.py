@@ -24,6 +24,7 @@ moving_average_abs_max_scale (Out = X, and the moving average scale); the int8 i
 dequantize_abs_max and dequantize_log (int8 X back to float32 by a scale or a dictionary); and the
 oneDNN int8 ops quantize (float32 -> int8 / uint8 by Scale), dequantize and requantize, computed as
 oneDNN's reorders compute them (round half to even, saturated)."""
+from ..base.activations import real_number
 from .define import Attr, fmt_shape, in_range, positive, register
 
 _BITS = Attr(8, in_range(1, 16), "an int in [1, 16]")
@@ -85,7 +86,7 @@ register("fake_quantize_moving_average_abs_max", inputs=["X", "InScale", "InAccu
          infer=_infer_moving_average, doc="training: state = rate * state + 1, accum = rate * accum + max|X|, "
                                           "s = accum / state; test: s = InScale", **_COMMON)
 register("fake_dequantize_max_abs", inputs=["X", "Scale"], outputs=["Out"],
-         attrs={"max_range": Attr(127.0, positive, "> 0")}, infer=_infer_dequantize,
+         attrs={"max_range": Attr(127.0, real_number, "a number")}, infer=_infer_dequantize,
          doc="Out = X * Scale / max_range", **_COMMON)
 
 

@@ -1,18 +1,22 @@
 """Random tensors: uniform_random, gaussian_random, truncated_gaussian_random, their
 *_batch_size_like forms (one dimension taken from an input's), random_crop and seed (the int a
-recomputed dropout shares with its forward one), randint and randperm (Fluid 1.8's). The kernels draw on
-the seeded numpy Generator the executor hands them."""
+recomputed dropout shares with its forward one), randint and randperm (Fluid 1.8's); Paddle 2.x's poisson
+and dirichlet (draws with given rates and concentrations). The kernels draw on the seeded numpy Generator
+the executor hands them."""
 from .creation import SHAPE_INPUTS, _infer_fill, _infer_fill_like
 from .define import Attr, dtype_or_none, fmt_shape, int_list, is_int, register
 
 
-_RANDOM_ATTRS = {"shape": Attr([1]), "dtype": Attr("float32", dtype_or_none, "a dtype name"), "seed": 0}
+_RANDOM_ATTRS = {"shape": Attr([]), "dtype": Attr("float32", dtype_or_none, "a dtype name"), "seed": 0}
+_DIAGONAL = {"diag_num": 0, "diag_step": 0, "diag_val": 1.0}
 register("uniform_random", kernel_module="random", inputs=SHAPE_INPUTS, outputs=["Out"], infer=_infer_fill, needs_rng=True,
-         attrs=dict(_RANDOM_ATTRS, min=-1.0, max=1.0, diag_num=0, diag_step=0, diag_val=1.0),
+         attrs=dict(_RANDOM_ATTRS, min=-1.0, max=1.0, **_DIAGONAL),
          doc="Out ~ U[min, max); then, when diag_num > 0, the flat positions i * (diag_step + 1) for "
              "i < diag_num hold diag_val.")
-register("gaussian_random", kernel_module="random", inputs=[], outputs=["Out"], infer=_infer_fill, needs_rng=True,
-         attrs=dict(_RANDOM_ATTRS, mean=0.0, std=1.0), doc="Out ~ N(mean, std^2).")
+register("gaussian_random", kernel_module="random", inputs=SHAPE_INPUTS, outputs=["Out"], infer=_infer_fill,
+         needs_rng=True, attrs=dict(_RANDOM_ATTRS, mean=0.0, std=1.0),
+         doc="Out ~ N(mean, std^2), of the shape attribute's shape (or the run-time shape of ShapeTensor or "
+             "ShapeTensorList).")
 register("truncated_gaussian_random", kernel_module="random",
          inputs=[], outputs=["Out"], infer=_infer_fill, needs_rng=True,
          attrs=dict(_RANDOM_ATTRS, mean=0.0, std=1.0),
@@ -26,8 +30,9 @@ register("seed", kernel_module="random", inputs=[], outputs=["Out"], attrs={"see
 
 _LIKE_ATTRS = {"shape": Attr(list), "dtype": Attr("float32", dtype_or_none, "a dtype name"), "input_dim_idx": 0, "output_dim_idx": 0, "seed": 0}
 register("uniform_random_batch_size_like", kernel_module="random", inputs=["Input"], outputs=["Out"],
-         lod="drop", infer=_infer_fill_like, needs_rng=True, attrs=dict(_LIKE_ATTRS, min=-1.0, max=1.0),
-         doc="Out ~ U[min, max), of `shape` with dimension output_dim_idx taken from Input's input_dim_idx.")
+         lod="drop", infer=_infer_fill_like, needs_rng=True, attrs=dict(_LIKE_ATTRS, min=-1.0, max=1.0, **_DIAGONAL),
+         doc="Out ~ U[min, max), of `shape` with dimension output_dim_idx taken from Input's input_dim_idx; "
+             "diag_num, diag_step and diag_val as uniform_random's (Fluid's kernel is uniform_random's).")
 register("gaussian_random_batch_size_like", kernel_module="random", inputs=["Input"], outputs=["Out"],
          lod="drop", infer=_infer_fill_like, needs_rng=True, attrs=dict(_LIKE_ATTRS, mean=0.0, std=1.0),
          doc="Out ~ N(mean, std^2), of `shape` with dimension output_dim_idx taken from Input's input_dim_idx.")
@@ -76,3 +81,33 @@ register("randperm", kernel_module="random", inputs=[], outputs=["Out"], needs_r
          infer=lambda ctx: ctx.set_output("Out", [ctx.attrs["n"] if ctx.attrs["n"] is not None else -1],
                                           ctx.attrs["dtype"]),
          doc="Out = a random permutation of 0 .. n - 1, of dtype (int64 by default). No gradient.")
+
+
+def _infer_poisson(ctx):
+    if ctx.dtype("X") not in ("float32", "float64"):
+        ctx.fail(f"X is {ctx.dtype('X')}; poisson takes float32 or float64 rates")
+    ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"))
+
+
+def _grad_poisson(g):
+    g.op("poisson_grad", {"Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")})
+
+
+register("poisson", kernel_module="random", inputs=["X"], outputs=["Out"], infer=_infer_poisson, grad=_grad_poisson,
+         needs_rng=True, lod="drop",
+         doc="Out ~ Poisson(X) elementwise (Paddle 2.x's op): counts in X's dtype, drawn with the rates X. The "
+             "gradient of X is zero, as Paddle 2.6.2's poisson_grad.")
+register("poisson_grad", kernel_module="random", inputs=["Out@GRAD"], outputs=["X@GRAD"],
+         infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD")))
+
+
+def _infer_dirichlet(ctx):
+    if ctx.dtype("Alpha") not in ("float16", "float32", "float64") or not ctx.shape("Alpha"):
+        ctx.fail(f"Alpha {fmt_shape(ctx.shape('Alpha'))} ({ctx.dtype('Alpha')}) must be a float tensor of at least 1-D")
+    ctx.set_output("Out", ctx.shape("Alpha"), ctx.dtype("Alpha"))
+
+
+register("dirichlet", kernel_module="random", inputs=["Alpha"], outputs=["Out"], infer=_infer_dirichlet,
+         needs_rng=True, lod="drop",
+         doc="Out ~ Dirichlet(Alpha) along the last dim (Paddle 2.x's op behind paddle.distribution.Dirichlet and "
+             "Beta's samples): gamma draws of shape Alpha, each row over its sum. No gradient.")

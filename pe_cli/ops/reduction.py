@@ -36,15 +36,29 @@ def _reduced_shape(ctx):
     return out or ctx.scalar_shape()
 
 
+# Fluid 1.8's reductions cast X to out_dtype (a VarType code; -1: X's own) before reducing; in_dtype
+# (-1 or X's) only picks Fluid's kernel
+_DTYPE_ATTRS = {"in_dtype": -1, "out_dtype": -1}
+
+
+def out_dtype(ctx):
+    """The reduction's output dtype: its out_dtype attribute, else X's."""
+    code = ctx.attrs.get("out_dtype", -1)
+    try:
+        return ctx.dtype("X") if code in (-1, None) else convert_dtype(code)
+    except (TypeError, ValueError):
+        ctx.fail(f"out_dtype={code!r} is not a data type (a VarType code, or -1 for X's)")
+
+
 def _reduce(name, doc, grad_kernel=None):
     def infer(ctx):
-        ctx.set_output("Out", _reduced_shape(ctx), ctx.dtype("X"))
+        ctx.set_output("Out", _reduced_shape(ctx), out_dtype(ctx))
 
     def grad(g):
         g.op(f"{name}_grad", {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
              {"X@GRAD": g.in_grad("X")}, g.attrs)
 
-    attrs = {"dim": Attr([0]), "keep_dim": False, "reduce_all": False}
+    attrs = {"dim": Attr([0]), "keep_dim": False, "reduce_all": False, **_DTYPE_ATTRS}
     register(name, kernel_module="reduction", inputs=["X"], outputs=["Out"], attrs=attrs, infer=infer, grad=grad,
              grad_reads=("Out", "X"), traits=("scalar_0d_in_paddle2",), doc=doc)
     register(f"{name}_grad", kernel_module="reduction", kernel=grad_kernel, inputs=["X", "Out", "Out@GRAD"],
@@ -52,7 +66,8 @@ def _reduce(name, doc, grad_kernel=None):
              grad=None if grad_kernel else grad_of_linear_grad(name, "X", "Out"))   # sum, mean: linear in Out@GRAD
 
 
-_reduce("reduce_sum", "Out = sum of X over `dim` (all dims with reduce_all).")
+_reduce("reduce_sum", "Out = sum of X over `dim` (all dims with reduce_all); X cast to out_dtype first where "
+                      "that is set (a VarType code; -1: X's dtype), as in reduce_mean, max, min and prod.")
 _reduce("reduce_mean", "Out = mean of X over `dim` (all dims with reduce_all).")
 # reduce_max and reduce_min share one grad kernel: the gradient goes to the first extreme.
 _reduce("reduce_max", "Out = max of X over `dim`; the gradient goes to the (first) maximum.", "reduce_extreme_grad")
@@ -82,11 +97,11 @@ register("cumsum", kernel_module="reduction", inputs=["X"], outputs=["Out"], inf
              "cumsum of Out@GRAD in the other direction.")
 
 
-_REDUCE_ATTRS = {"dim": Attr([0]), "keep_dim": False, "reduce_all": False}
+_REDUCE_ATTRS = {"dim": Attr([0]), "keep_dim": False, "reduce_all": False, **_DTYPE_ATTRS}
 
 
 def _infer_prod(ctx):
-    ctx.set_output("Out", _reduced_shape(ctx), ctx.dtype("X"))
+    ctx.set_output("Out", _reduced_shape(ctx), out_dtype(ctx))
 
 
 def _grad_prod(g):

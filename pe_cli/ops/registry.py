@@ -115,6 +115,8 @@ def check_attrs(op):
         if value is None and not _accepts(op, spec, name, None):
             del op.attrs[name]          # Fluid's Operator skips an attribute given as None: the default holds
             continue
+        if value == -1 and spec.check is dtype_or_none and spec.default is None and not isinstance(value, bool):
+            op.attrs[name] = value = None       # Fluid's VarType -1: "the input's dtype" (fill_any_like)
         if spec.choices and value not in spec.choices and isinstance(value, int) and not isinstance(value, bool):
             try:
                 named = convert_dtype(value)        # Fluid's VarType number of a dtype
@@ -171,9 +173,12 @@ def _keep_lod_level(op):
                 var.lod_level = first.lod_level
 
 
-# Attributes any op may carry (Fluid puts these on every op).
-COMMON_ATTRS = {"op_role", "op_role_var", "op_namescope", "op_callstack", "use_mkldnn", "use_cudnn",
-                 "name", "is_test_unused"}
+# Attributes any op may carry, with Fluid's defaults: Fluid 1.8 puts the op_* ones on every op (its
+# framework adds them to every proto: the op's role in training, name scope, Python call stack and the
+# device a pipeline places it on) and use_mkldnn / use_cudnn on many. An op accepts them without
+# declaring them; pe fills no default for them, so a program carries one only where it was set.
+COMMON_ATTRS = {"op_role": 4096, "op_role_var": [], "op_namescope": "", "op_callstack": [], "op_device": "",
+                "use_mkldnn": False, "use_cudnn": False, "name": None, "is_test_unused": None}
 
 
 class InferContext:

@@ -1,6 +1,6 @@
 """Sequence ops over LoD input (Fluid's sequence_*): each reads its input's LoD (the offsets of the
 last level) through ``attrs["_lod"]`` and says how its outputs' LoD follows (``lod=``)."""
-from .define import Attr, grads_like, register
+from .define import Attr, grads_like, lods_like, register
 
 POOL_TYPES = ("AVERAGE", "SUM", "SQRT", "MAX", "LAST", "FIRST")
 
@@ -36,13 +36,14 @@ def _grad_pool(g):
 _POOL_ATTRS = {"pooltype": Attr("AVERAGE", lambda v: str(v).upper() in POOL_TYPES, f"one of {list(POOL_TYPES)}"),
                "is_test": False, "pad_value": 0.0}
 
-register("sequence_pool", kernel_module="sequence", inputs=["X"], outputs=["Out", "MaxIndex?"],
+register("sequence_pool", kernel_module="sequence", inputs=["X"], outputs=["Out", "MaxIndex"],
          attrs=_POOL_ATTRS, infer=_infer_pool, grad=_grad_pool, grad_reads=("X", "MaxIndex"),
          lod=_pool_lod, needs_lod=True,
          doc="One row per sequence of X's last LoD level: its sum, average, sum / sqrt(length), max, "
              "first or last row; an empty sequence gives pad_value. Out has X's LoD less its last level.")
 register("sequence_pool_grad", kernel_module="sequence", inputs=["X", "MaxIndex?", "Out@GRAD"],
-         outputs=["X@GRAD"], attrs=_POOL_ATTRS, infer=grads_like({"X@GRAD": "X"}), lod="drop", needs_lod=True)
+         outputs=["X@GRAD"], attrs=_POOL_ATTRS, infer=grads_like({"X@GRAD": "X"}), lod=lods_like({"X@GRAD": "X"}),
+         needs_lod=True)
 
 
 def _infer_softmax(ctx):
@@ -57,8 +58,10 @@ def _grad_softmax(g):
          {"X@GRAD": g.in_grad("X")}, g.attrs)
 
 
+# Fluid's: its cuDNN kernel's layout, which its CPU kernel (as pe's) ignores
+_SOFTMAX_ATTRS = {"data_format": "AnyLayout"}
 register("sequence_softmax", kernel_module="sequence", inputs=["X"], outputs=["Out"], infer=_infer_softmax,
-         grad=_grad_softmax, grad_reads=("Out",), needs_lod=True,
+         grad=_grad_softmax, grad_reads=("Out",), needs_lod=True, attrs=_SOFTMAX_ATTRS,
          doc="Softmax over the time steps of each sequence of X ([N, 1] or [N]); Out keeps X's LoD.")
 register("sequence_softmax_grad", kernel_module="sequence", inputs=["Out", "Out@GRAD"], outputs=["X@GRAD"],
-         infer=grads_like({"X@GRAD": "Out"}), needs_lod=True)
+         infer=grads_like({"X@GRAD": "Out"}), needs_lod=True, attrs=_SOFTMAX_ATTRS)

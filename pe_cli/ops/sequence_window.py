@@ -1,7 +1,7 @@
 """Sequence ops that look at a window of steps or scatter into rows: sequence_enumerate (the ids of
 each step's next win_size steps), sequence_scatter (Fluid's per-sequence scatter-add of Updates
 into a row of X), row_conv (DeepSpeech2's lookahead convolution)."""
-from .define import Attr, grads_like, register
+from .define import Attr, backend_attrs, grads_like, register
 from .sequence import _need_lod
 
 
@@ -15,7 +15,8 @@ def _infer_enumerate(ctx):
 
 
 register("sequence_enumerate", kernel_module="sequence_window", inputs=["X"], outputs=["Out"],
-         attrs={"win_size": Attr(2, lambda v: isinstance(v, int) and v >= 2, "an int >= 2"), "pad_value": 0},
+         attrs={"win_size": Attr(2, lambda v: isinstance(v, int) and v >= 2, "an int >= 2"), "pad_value": 0,
+                **backend_attrs("@ALL_KERNELS_MUST_COMPUTE_RUNTIME_SHAPE@")},
          infer=_infer_enumerate, needs_lod=True,
          doc="Out[t] = X[t], X[t + 1], ..., X[t + win_size - 1] within t's sequence, pad_value past its end; "
              "Out keeps X's LoD.")

@@ -3,7 +3,7 @@ Y of X's rows or of one row (compared with every row of X). XNorm and YNorm, the
 too: the gradient reads them. Out is a sequence when X is (Fluid's ShareLoD X -> Out): PaddleRec's
 tagspace reshapes cos_sim of sequences with sequence_reshape. squared_l2_distance: the squared distance
 of each row of X to its row of Y (or Y's one row); dist: the p-norm of X - Y (broadcast)."""
-from .define import Attr, fmt_shape, grad_of, grads_like, register
+from .define import Attr, backend_attrs, fmt_shape, grad_of, grads_like, register
 
 _XY_GRADS = grads_like({"X@GRAD": "X", "Y@GRAD": "Y"})
 
@@ -32,10 +32,11 @@ def _grad(g):
 
 
 register("cos_sim", kernel_module="similarity", inputs=["X", "Y"], outputs=["Out", "XNorm", "YNorm"],
-         infer=_infer, grad=_grad, grad_reads=("X", "Y", "Out", "XNorm", "YNorm"), lod=_x_lod,
+         attrs=backend_attrs("@ALL_KERNELS_MUST_COMPUTE_RUNTIME_SHAPE@"), infer=_infer, grad=_grad, grad_reads=("X", "Y", "Out", "XNorm", "YNorm"), lod=_x_lod,
          doc="Out = the cosine similarity of each row of X with its row of Y (or Y's one row).")
 register("cos_sim_grad", kernel_module="similarity",
          inputs=["X", "Y", "Out", "XNorm", "YNorm", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"],
+         attrs=backend_attrs("@ALL_KERNELS_MUST_COMPUTE_RUNTIME_SHAPE@"),
          infer=lambda ctx: [ctx.set_output(s, ctx.shape(s[:-5]), ctx.dtype(s[:-5])) for s in ("X@GRAD", "Y@GRAD")])
 
 

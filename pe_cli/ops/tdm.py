@@ -39,7 +39,7 @@ def _infer_sampler(ctx):
 register("tdm_child", kernel_module="tdm", inputs=["X", "TreeInfo"], outputs=["Child", "LeafMask"],
          attrs={"child_nums": Attr(2, lambda v: v > 0, "> 0"), "dtype": _INT_DTYPE}, infer=_infer_child, lod="drop",
          doc="Child[..., j] = TreeInfo[X, 3 + j] (0 for node 0 or no children); LeafMask = TreeInfo[Child, 0] != 0.")
-register("tdm_sampler", kernel_module="tdm", inputs=["X", "Travel", "Layer"], outputs=["Out", "Labels", "Mask"],
+register("tdm_sampler", kernel_module="tdm", inputs=["X", "Travel", "Layer"], outputs=["Out", "Labels?", "Mask"],
          attrs={"neg_samples_num_list": Attr(list), "output_positive": True, "layer_offset_lod": Attr(list),
                 "seed": 0, "dtype": _INT_DTYPE}, infer=_infer_sampler, needs_rng=True, lod="drop",
          doc="Per item and layer: the path's node (label 1) and distinct random negatives of the layer "

@@ -7,11 +7,18 @@
 over pe's layers) with the device, dtype and seed names (device.py). Dygraph names and what pe lacks
 are one-line stand-ins (device.py). ``pe fluid SCRIPT.py`` makes ``import paddle`` land here;
 importing pe never does."""
+import sys as _sys
+
 from ..base.errors import PeError
 from ..base.places import CPUPlace, CUDAPlace  # noqa: F401
 from . import dataset, io, metric, nn, optimizer, reader, regularizer, static, tensor, vision  # noqa: F401
 from . import autograd, framework, geometric, hapi, incubate, inference, linalg, pir, pir_utils, utils  # noqa: F401
+from . import complex, distributed, sysconfig  # noqa: F401 -- Paddle 1.8's modules
+from .check_import_scipy import check_import_scipy  # noqa: F401,F811 -- the function, as Paddle's package holds it
 from .framework import in_dynamic_mode  # noqa: F401
+from .framework.random import get_cuda_rng_state, get_rng_state, set_cuda_rng_state, set_rng_state  # noqa: F401
+from .tensor.to_string import set_printoptions  # noqa: F401
+from ..layers.checks import check_shape  # noqa: F401
 from .variable_methods import patch_variable as _patch_variable
 from .framework.io import load, patch_program as _patch_program, save  # noqa: F401
 from ..framework import program_release as _program_release
@@ -31,6 +38,14 @@ from .tensor_bitwise import *  # noqa: F401,F403
 from .tensor_number import *  # noqa: F401,F403
 from .tensor_select import *  # noqa: F401,F403
 from .tensor_quantile import *  # noqa: F401,F403
+from .tensor_special import *  # noqa: F401,F403
+from .tensor_complex import *  # noqa: F401,F403
+from .tensor_indexing_axis import *  # noqa: F401,F403
+from .tensor_statistics import *  # noqa: F401,F403
+from .tensor_cumulative import *  # noqa: F401,F403
+
+from . import distribution  # noqa: F401,E402 -- Paddle 2.x's (1.8.5's is empty), built on the functions above
+complex = _sys.modules[__name__ + ".complex"]  # noqa: A001 -- 1.8.5's module, callable as 2.x's paddle.complex(re, im)
 
 _patch_variable(tensor)
 _patch_program()

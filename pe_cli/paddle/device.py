@@ -16,8 +16,8 @@ __all__ = ["CUDAPinnedPlace", "ParamAttr", "seed", "get_device", "set_device", "
            "set_default_dtype", "get_cudnn_version", "is_compiled_with_cuda", "is_compiled_with_xpu",
            "create_lod_tensor", "create_random_int_lodtensor", "cuda_pinned_places", "data", "DataFeedDesc",
            "DataFeeder", "DistributeTranspiler", "DistributeTranspilerConfig", "get_flags", "dtype", "bool", "float16",
-           "float32", "float64", "int8", "int32", "int64", "uint8", "create_parameter", "set_flags", "finfo", "iinfo",
-           "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled"]
+           "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bfloat16", "complex64", "complex128", "create_parameter", "set_flags", "finfo",
+           "iinfo", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "disable_signal_handler"]
 
 create_lod_tensor, create_random_int_lodtensor = _fluid.create_lod_tensor, _fluid.create_random_int_lodtensor
 cuda_pinned_places, data, get_flags = _fluid.cuda_pinned_places, _fluid.data, _fluid.get_flags
@@ -28,21 +28,22 @@ DistributeTranspiler, DistributeTranspilerConfig = _fluid.DistributeTranspiler, 
 STATIC_ONLY = "pe runs static graphs only"
 NOT_YET = "pe does not support it yet"
 
-# Dygraph (eager) names: pe builds static graphs, so these cannot work.
-DYGRAPH = "Tensor grad DataParallel Model summary flops LazyGuard tolist".split()
+# Dygraph (eager) names: pe builds static graphs, so these cannot work. The second line: Paddle 2.6.2's
+# functions that refuse static mode themselves ("We only support 'view()' in dynamic graph mode").
+DYGRAPH = ("Tensor grad DataParallel Model summary flops LazyGuard tolist "
+           "as_strided cauchy_ geometric_ normal_ unfold view view_as").split()
 # Names pe does not have yet (ops it lacks): none of the index now.
 MISSING = []
 # Not in pe, with the reason (and what to use instead where pe has it).
-_RNG = "pe does not support it yet; pe's random ops draw from their program's random_seed (paddle.seed)"
-OTHER = {"XPUPlace": "pe has no XPU kernels", "device_guard": "pe does not place single ops on another device",
-         "real": "pe has no complex dtypes", "imag": "pe has no complex dtypes",
-         "get_cuda_rng_state": _RNG, "set_cuda_rng_state": _RNG}
+OTHER = {"XPUPlace": "pe has no XPU kernels", "device_guard": "pe does not place single ops on another device"}
 
 # Paddle 2.x's dtype names (``paddle.float32``, ...): Fluid's VarType members, which pe's dtype
-# arguments take and Variable.dtype compares equal to. int16, bfloat16 and complex dtypes: not in pe.
+# arguments take and Variable.dtype compares equal to.
 dtype = _fluid.core.VarDesc.VarType
 bool, float16, float32, float64 = dtype.BOOL, dtype.FP16, dtype.FP32, dtype.FP64  # noqa: A001
-int8, int32, int64, uint8 = dtype.INT8, dtype.INT32, dtype.INT64, dtype.UINT8
+int8, int16, int32, int64, uint8 = dtype.INT8, dtype.INT16, dtype.INT32, dtype.INT64, dtype.UINT8
+bfloat16 = dtype.BF16           # refused where it is used: pe has no bfloat16 dtype
+complex64, complex128 = dtype.COMPLEX64, dtype.COMPLEX128
 
 
 
@@ -118,6 +119,11 @@ def get_cudnn_version():
 
 def is_compiled_with_xpu():
     return False
+
+
+def disable_signal_handler():
+    """Paddle removes its C++ signal handlers (so another library's may run); pe installs none, so
+    there is nothing to remove."""
 
 
 class no_grad:

@@ -13,6 +13,7 @@ from ..layers.manipulation import reshape_variable
 from ..base.dtypes import convert_dtype
 from ..base.errors import ArgumentValueError, PeError
 from ..framework.variable import Variable
+from ..layers.checks import check_variable_and_dtype
 from ..layers.helper import LayerHelper, _single
 from ..layers.creation import assign_array_like, evenly_spaced
 from ..layers.matrix import diagonal_coords
@@ -25,7 +26,8 @@ __all__ = ["arange", "full", "full_like", "zeros", "zeros_like", "ones", "ones_l
            "linspace", "meshgrid", "diag", "assign", "argmax", "argmin", "argsort", "sort", "topk", "nonzero",
            "masked_select", "unique", "median", "trace", "rand", "randn", "randint", "randperm", "uniform",
            "normal", "standard_normal", "where", "tril", "triu", "bernoulli", "multinomial", "logspace",
-           "tril_indices", "triu_indices", "to_tensor", "diag_embed", "randint_like", "searchsorted", "bucketize"]
+           "tril_indices", "triu_indices", "to_tensor", "diag_embed", "randint_like", "searchsorted", "bucketize",
+           "poisson"]
 
 diag_embed = L.diag_embed
 
@@ -288,6 +290,13 @@ def bernoulli(x, name=None):
     """1 with probability x[i], else 0, elementwise (x's dtype); x's shape must be known."""
     draws = L.uniform_random(_known(x, "bernoulli"), x.dtype, 0.0, 1.0)
     return L.cast(L.less_than(draws, x), x.dtype)
+
+
+def poisson(x, name=None):
+    """Counts drawn from Poisson distributions with the rates x (float32 or float64), in x's dtype; the
+    poisson op, whose gradient is zero (as Paddle's)."""
+    check_variable_and_dtype(x, "x", ("float32", "float64"), "poisson")
+    return _single("poisson", x, {"X": [x]}, {}, name=name)
 
 
 def multinomial(x, num_samples=1, replacement=False, name=None):

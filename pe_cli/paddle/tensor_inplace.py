@@ -5,13 +5,16 @@ returns the out-of-place function's new variable and ``x`` keeps its value."""
 import functools
 import warnings
 
-from . import tensor_create, tensor_elementwise, tensor_manip, tensor_math
+from . import (tensor_create, tensor_cumulative, tensor_elementwise, tensor_indexing_axis, tensor_manip, tensor_math,
+               tensor_special)
 
-_MODULES = (tensor_math, tensor_manip, tensor_create, tensor_elementwise)
+_MODULES = (tensor_math, tensor_manip, tensor_create, tensor_elementwise, tensor_special, tensor_cumulative,
+            tensor_indexing_axis)
 _BASES = ("abs acos addmm atan cast cos cumsum divide equal erf floor_divide floor_mod greater_equal greater_than "
           "less_equal less_than log log10 log2 mod multiply pow remainder sin sinh square t tan transpose tril triu "
           "where frac hypot logit masked_fill nan_to_num neg trunc asin ceil exp floor reciprocal round rsqrt scale "
-          "sqrt add subtract log1p clip not_equal flatten atanh lerp cosh acosh asinh").split()
+          "sqrt add subtract log1p clip not_equal flatten atanh lerp cosh acosh asinh digamma lgamma polygamma multigammaln "
+          "expm1 i0 cumprod index_add").split()
 
 
 def _base(name):

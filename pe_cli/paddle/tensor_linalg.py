@@ -2,10 +2,41 @@
 ``cholesky`` of square matrices (ops/linalg.py), ``einsum`` (ops/einsum.py), and
 ``histogram`` (counts of x's values in equal bins)."""
 from .. import layers as L
+from ..layers.checks import check_type, check_variable_and_dtype
 from ..layers.manipulation import reshape_variable
 from ..layers.helper import LayerHelper, _single
+from . import tensor_manip as TMP
+from . import tensor_math as TM
 
-__all__ = ["histogram", "inverse", "cholesky", "einsum"]
+__all__ = ["histogram", "inverse", "cholesky", "einsum", "cdist"]
+
+_CDIST_MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist")
+
+
+def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary", name=None):
+    """The p-norm distance of every row of x [..., R1, C] to every row of y [..., R2, C]: [..., R1, R2].
+    As Paddle 2.6.2 builds it: for p = 2 through a matrix product (|x|^2 + |y|^2 - 2 x y^T, clipped at
+    0, its square root) with compute_mode 'use_mm_for_euclid_dist', or with the default when R1 or R2
+    exceeds 25; else the norm of the differences (paddle.norm's ops: pe composes the p-norm that
+    Paddle's p_norm op computes)."""
+    check_variable_and_dtype(x, "x", ("float32", "float64"), "cdist")
+    check_variable_and_dtype(y, "y", ("float32", "float64"), "cdist")
+    check_type(p, "p", (float, int), "cdist")
+    if compute_mode not in _CDIST_MODES:
+        raise ValueError(f"The compute_mode should be {', '.join(repr(m) for m in _CDIST_MODES)}, but received "
+                         f"compute_mode is {compute_mode}.")
+    if len(x.shape) < 2 or len(y.shape) < 2 or x.shape[-1] != y.shape[-1] or p < 0:
+        raise ValueError(f"paddle.cdist: x {list(x.shape)} and y {list(y.shape)} must be at least 2-D with the same "
+                         f"last dim, and p={p} >= 0")
+    r1, r2 = x.shape[-2], y.shape[-2]
+    if p == 2.0 and (compute_mode == _CDIST_MODES[1] or (compute_mode == _CDIST_MODES[0] and (r1 > 25 or r2 > 25))):
+        x_norm = TM.sum(TM.pow(x, 2), axis=-1, keepdim=True)
+        y_norm = TM.sum(TM.pow(y, 2), axis=-1, keepdim=True)
+        swap = list(range(len(y.shape) - 2)) + [len(y.shape) - 1, len(y.shape) - 2]
+        res = TM.add(TM.add(L.scale(TM.matmul(x, TMP.transpose(y, swap)), -2.0), TMP.transpose(y_norm, swap)), x_norm)
+        return L.sqrt(TM.clip(res, min=0.0), name=name)
+    diff = TM.subtract(TMP.unsqueeze(x, -2), TMP.unsqueeze(y, -3))
+    return TM.norm(diff, p=float(p), axis=-1, name=name)
 
 
 def inverse(x, name=None):

@@ -9,7 +9,6 @@ import numbers
 import numpy as np
 
 from .. import layers as L
-from ..layers.creation import assign_array_like
 from ..base.dtypes import convert_dtype
 from ..base.errors import PeError
 from ..framework.variable import Variable
@@ -23,7 +22,7 @@ __all__ = ["add", "subtract", "multiply", "divide", "floor_divide", "mod", "rema
            "prod", "all", "any", "std", "var", "logsumexp", "norm", "dist", "allclose", "equal_all", "isnan",
            "isinf", "isfinite", "tan", "log2", "log10", "log1p", "cross", "kron", "abs", "acos", "asin", "atan",
            "ceil", "cos", "cosh", "erf", "exp", "floor", "log", "reciprocal", "round", "rsqrt", "sign", "sin",
-           "sinh", "sqrt", "square", "tanh", "tanh_", "stanh", "scale", "clip", "clamp", "conj", "increment",
+           "sinh", "sqrt", "square", "tanh", "tanh_", "stanh", "scale", "clip", "clamp", "increment",
            "equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal",
            "logical_and", "logical_or", "logical_xor", "logical_not", "cumsum"]
 
@@ -354,11 +353,6 @@ def clamp(x, min=None, max=None, name=None):  # noqa: A002
     if min is None and max is None:
         raise AssertionError("either min or max should be defined.")
     return clip(x, min, max, name)
-
-
-def conj(x, name=None):
-    """The complex conjugate; pe's tensors are real, so a copy of x."""
-    return assign_array_like(x)
 
 
 def increment(x, value=1.0, name=None):

@@ -13,8 +13,8 @@ parameter up and sets it to (sum_1 + sum_2 + sum_3) / (num_accumulates + old_num
 ``restore(exe)`` puts the trained values back."""
 import contextlib
 
-from .. import layers
 from ..framework import Program, default_main_program, program_guard, unique_name
+from . import tensor_ops as T
 from .optimizer import _check_number, _persistable_var
 from ..base.errors import PeError
 
@@ -75,15 +75,15 @@ class ModelAverage:
             block = apply_program.global_block()
             for param, state, backup in self._entries:
                 p = _declare(block, param.name, param.shape, param.dtype)
-                layers.assign(p, _declare(block, backup, param.shape, param.dtype))
+                T.assign(p, _declare(block, backup, param.shape, param.dtype))
                 v = {s: _declare(block, var.name, var.shape, var.dtype) for s, var in state.items()}
-                total = layers.elementwise_add(layers.elementwise_add(v["sum_1"], v["sum_2"]), v["sum_3"])
-                count = layers.elementwise_add(v["num_accumulates"], v["old_num_accumulates"])
-                layers.assign(layers.elementwise_div(layers.cast(total, param.dtype), layers.cast(count, param.dtype)), p)
+                total = T.add(T.add(v["sum_1"], v["sum_2"]), v["sum_3"])
+                count = T.add(v["num_accumulates"], v["old_num_accumulates"])
+                T.assign(T.div(T.cast(total, param.dtype), T.cast(count, param.dtype)), p)
         with program_guard(restore_program):
             block = restore_program.global_block()
             for param, _, backup in self._entries:
-                layers.assign(_declare(block, backup, param.shape, param.dtype),
+                T.assign(_declare(block, backup, param.shape, param.dtype),
                               _declare(block, param.name, param.shape, param.dtype))
         return apply_program, restore_program
 
@@ -120,13 +120,11 @@ class ExponentialMovingAverage:
         self._name = name or ""
         main = default_main_program()
         params = [p for p in main.global_block().all_parameters() if p.do_model_average is not False]
-        self._step = layers.create_global_var([1], 0.0, "float32", persistable=True,
-                                              name=unique_name.generate(f"{self._name}@EMA_STEP_COUNTER@"))
+        self._step = T.global_var([1], 0.0, "float32", unique_name.generate(f"{self._name}@EMA_STEP_COUNTER@"))
         self._decay_var = self._decay_of(main, thres_steps)
         self._entries = []   # (param, ema, backup)
         for p in params:
-            ema = layers.create_global_var(list(p.shape), 0.0, p.dtype, persistable=True,
-                                           name=unique_name.generate(f"{self._name}{p.name}.ema"))
+            ema = T.global_var(list(p.shape), 0.0, p.dtype, unique_name.generate(f"{self._name}{p.name}.ema"))
             # the backup lives only in the apply/restore programs: the main program's persistables
             # (what save_persistables and fluid.save write) stay those training computes
             backup = _Backup(unique_name.generate(f"{self._name}{p.name}.ema_tmp"), p.shape, p.dtype)
@@ -135,12 +133,11 @@ class ExponentialMovingAverage:
 
     def _decay_of(self, main, thres_steps):
         with main._lr_schedule_guard():
-            decay = layers.create_global_var([1], float(self._decay), "float32", persistable=True,
-                                             name=unique_name.generate("scheduled_ema_decay_rate"))
+            decay = T.global_var([1], float(self._decay), "float32", unique_name.generate("scheduled_ema_decay_rate"))
             if thres_steps is not None:
-                steps = layers.cast(thres_steps, "float32")
-                ramp = layers.elementwise_div(layers.scale(steps, bias=1.0), layers.scale(steps, bias=10.0))
-                layers.assign(layers.elementwise_min(ramp, layers.fill_constant([1], "float32", self._decay)), decay)
+                steps = T.cast(thres_steps, "float32")
+                ramp = T.div(T.scale(steps, bias=1.0), T.scale(steps, bias=10.0))
+                T.assign(T.minimum(ramp, T.fill_constant([1], "float32", self._decay)), decay)
         return decay
 
     def _apply_programs(self):
@@ -149,16 +146,16 @@ class ExponentialMovingAverage:
             block = apply_program.global_block()
             step, decay = _same_var(block, self._step), _same_var(block, self._decay_var)
             # 1 - decay^step, kept from 0 so that before the first step ema (all zeros) is used as is
-            correction = layers.elementwise_max(layers.scale(layers.elementwise_pow(decay, step), scale=-1.0, bias=1.0),
-                                                layers.fill_constant([1], "float32", 1e-30))
+            correction = T.maximum(T.scale(T.power(decay, step), scale=-1.0, bias=1.0),
+                                                T.fill_constant([1], "float32", 1e-30))
             for param, ema, backup in self._entries:
                 param, ema, backup = (_same_var(block, v) for v in (param, ema, backup))
-                layers.assign(param, backup)
-                layers.assign(layers.elementwise_div(ema, layers.cast(correction, param.dtype)), param)
+                T.assign(param, backup)
+                T.assign(T.div(ema, T.cast(correction, param.dtype)), param)
         with program_guard(restore_program):
             block = restore_program.global_block()
             for param, _, backup in self._entries:
-                layers.assign(_same_var(block, backup), _same_var(block, param))
+                T.assign(_same_var(block, backup), _same_var(block, param))
         return apply_program, restore_program
 
     def update(self):
@@ -168,10 +165,10 @@ class ExponentialMovingAverage:
             block = main.global_block()
             block.append_op("increment", {"X": [self._step]}, {"Out": [self._step]}, {"step": 1.0})
             for param, ema, _ in self._entries:
-                decay = layers.cast(self._decay_var, param.dtype)
-                kept = layers.elementwise_mul(ema, decay)
-                added = layers.elementwise_mul(param, layers.scale(decay, scale=-1.0, bias=1.0))
-                layers.assign(layers.elementwise_add(kept, added), ema)
+                decay = T.cast(self._decay_var, param.dtype)
+                kept = T.mul(ema, decay)
+                added = T.mul(param, T.scale(decay, scale=-1.0, bias=1.0))
+                T.assign(T.add(kept, added), ema)
 
     @contextlib.contextmanager
     def apply(self, executor, need_restore=True):
@@ -207,38 +204,37 @@ class LookaheadOptimizer:
         with main._optimized_guard():
             step = _counter("lookahead_step")          # 1, 2, 3, ... after this step's increment
             phase = _counter("lookahead_phase")        # 1..k, back to 0 after each k-th step
-            first = _clip01(layers.scale(step, scale=-1.0, bias=2.0))          # 1 on the first step
-            sync = _clip01(layers.scale(phase, bias=1.0 - self.k))              # 1 on every k-th step
-            layers.assign(layers.elementwise_mul(phase, layers.scale(sync, scale=-1.0, bias=1.0)), phase)
+            first = _clip01(T.scale(step, scale=-1.0, bias=2.0))          # 1 on the first step
+            sync = _clip01(T.scale(phase, bias=1.0 - self.k))              # 1 on every k-th step
+            T.assign(T.mul(phase, T.scale(sync, scale=-1.0, bias=1.0)), phase)
             for param, _ in params_grads:
-                slow = layers.create_global_var(list(param.shape), 0.0, param.dtype, persistable=True,
-                                                name=unique_name.generate(f"{param.name}@SLOW"))
-                first_t, sync_t = layers.cast(first, param.dtype), layers.cast(sync, param.dtype)
+                slow = T.global_var(list(param.shape), 0.0, param.dtype, unique_name.generate(f"{param.name}@SLOW"))
+                first_t, sync_t = T.cast(first, param.dtype), T.cast(sync, param.dtype)
                 slow_now = _blend(param, slow, first_t)
-                mixed = layers.elementwise_add(layers.scale(param, scale=self.alpha),
-                                               layers.scale(slow_now, scale=1.0 - self.alpha))
-                layers.assign(_blend(mixed, slow_now, sync_t), slow)
-                layers.assign(_blend(mixed, param, sync_t), param)
+                mixed = T.add(T.scale(param, scale=self.alpha),
+                                               T.scale(slow_now, scale=1.0 - self.alpha))
+                T.assign(_blend(mixed, slow_now, sync_t), slow)
+                T.assign(_blend(mixed, param, sync_t), param)
         return ops, params_grads
 
 
 def _counter(name):
     """A persistable float32 [1] counter, 0 at start, that the main program increments by one."""
-    var = layers.create_global_var([1], 0.0, "float32", persistable=True, name=unique_name.generate(name))
+    var = T.global_var([1], 0.0, "float32", unique_name.generate(name))
     var.block.append_op("increment", {"X": [var]}, {"Out": [var]}, {"step": 1.0})
     return var
 
 
 def _clip01(x):
     """min(max(x, 0), 1) for a float32 [1] x."""
-    zero, one = layers.fill_constant([1], "float32", 0.0), layers.fill_constant([1], "float32", 1.0)
-    return layers.elementwise_min(layers.elementwise_max(x, zero), one)
+    zero, one = T.fill_constant([1], "float32", 0.0), T.fill_constant([1], "float32", 1.0)
+    return T.minimum(T.maximum(x, zero), one)
 
 
 def _blend(a, b, w):
     """w * a + (1 - w) * b for a [1] weight w of 0 or 1."""
-    return layers.elementwise_add(layers.elementwise_mul(a, w),
-                                  layers.elementwise_mul(b, layers.scale(w, scale=-1.0, bias=1.0)))
+    return T.add(T.mul(a, w),
+                                  T.mul(b, T.scale(w, scale=-1.0, bias=1.0)))
 
 
 class _Backup:

@@ -3,11 +3,12 @@ path to the loss, the grad ops its registered grad maker describes. A variable u
 receives several gradient contributions; they are summed before anyone reads the gradient."""
 from ..base.errors import PeError
 from ..framework import OpRole, default_main_program
-from ..base.dtypes import is_float
+from ..base.dtypes import carries_grad
 from ..framework.source import built_like
 from ..framework.variable import Parameter, Variable
 from ..ops import registry
 from . import recompute
+from .clip import append_error_clips
 from ..ops.registry import GRAD_SUFFIX, grad_var_name  # noqa: F401 -- Fluid's backward exports them
 from ..base.shapes import numel
 
@@ -40,6 +41,13 @@ class GradContext:
 
     def out_grad(self, slot):
         return [self.builder.read_grad(n) for n in self.fwd.output(slot)]
+
+    def pass_out_grad(self, slot):
+        """The gradient of ``slot``'s outputs flows on, unchanged, to their values before this op (an op
+        updating a variable in place, as write_to_array its array): more contributions add to it."""
+        for n in self.fwd.output(slot):
+            if n in self.builder.frozen:
+                self.builder.pending.setdefault(n, []).insert(0, self.builder.frozen[n])
 
     def has_out_grad(self, slot):
         return any(self.builder.has_grad(n) for n in self.fwd.output(slot))
@@ -169,13 +177,13 @@ def _requires_grad(block, ops, no_grad):
         if isinstance(var, Parameter) and var.trainable and var.name not in no_grad:
             live.add(var.name)
         elif (not var.stop_gradient and _is_leaf(block, var) and var.name not in no_grad
-              and is_float(var.dtype)):
+              and carries_grad(var.dtype)):
             live.add(var.name)   # a leaf the user marked as differentiable (a fill_constant's output too)
     for op in ops:
         if any(n in live for n in op.input_arg_names):
             for n in op.output_arg_names:
                 var = block.var(n)
-                if not var.stop_gradient and n not in no_grad and is_float(var.dtype):
+                if not var.stop_gradient and n not in no_grad and carries_grad(var.dtype):
                     live.add(n)
     return live
 
@@ -217,17 +225,6 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
     for callback in callbacks or ():
         callback(block, params_grads)
     return params_grads
-
-
-def _append_error_clips(builder, grad_ops):
-    """Fluid's error clip: a gradient contribution of a variable made with ``error_clip`` (an
-    ErrorClipByValue) is clipped in place right after the grad op that writes it."""
-    for grad_op in grad_ops:
-        for name in grad_op.output_arg_names:
-            fwd = builder.targets.get(name)
-            clip = getattr(builder.block.vars.get(fwd), "error_clip", None) if fwd else None
-            if clip is not None:
-                clip._append_clip_op(builder.block, name)
 
 
 def _append_grad_ops(loss, no_grad_set, checkpoints=()):
@@ -346,13 +343,13 @@ def _append_op_grads(builder, fwd_ops, live, only=None):
             opdef.grad(GradContext(builder, op, needed))
             builder.finished.update(builder.frozen)
             builder.frozen = {}
-            _append_error_clips(builder, builder.block.ops[start:])
+            append_error_clips(builder, builder.block.ops[start:])
         for grad_op in builder.block.ops[start:]:
             grad_op.attrs["_fwd_index"] = index
 
 
 def _differentiable(var):
-    return not var.stop_gradient and is_float(var.dtype)
+    return not var.stop_gradient and carries_grad(var.dtype)
 
 
 def _as_list(value, what, kinds=(Variable,)):

@@ -30,6 +30,18 @@ def _new_var(block, like, suffix, shape=None, dtype=None):
                             dtype=dtype or like.dtype, stop_gradient=True)
 
 
+def append_error_clips(builder, grad_ops):
+    """Fluid's error clip: a gradient contribution of a variable made with ``error_clip`` (an
+    ErrorClipByValue) is clipped in place right after the grad op that writes it (``builder``:
+    training/backward.py's, appending ``grad_ops``)."""
+    for grad_op in grad_ops:
+        for name in grad_op.output_arg_names:
+            fwd = builder.targets.get(name)
+            clip = getattr(builder.block.vars.get(fwd), "error_clip", None) if fwd else None
+            if clip is not None:
+                clip._append_clip_op(builder.block, name)
+
+
 class ErrorClipByValue:
     """Clips the gradient of the variable it is set on (``var.error_clip = ErrorClipByValue(...)``)
     to [min, max] (min = -max when not given) where backward computes it."""

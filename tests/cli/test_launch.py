@@ -81,3 +81,17 @@ def test_launch_runs_parameter_servers_first_then_trainers(tmp_path):
 def test_launch_refuses_a_missing_script(tmp_path):
     proc = pe("launch", "--trainers", "2", tmp_path / "nope.py")
     assert proc.returncode == 2 and "no such script" in proc.stderr
+
+
+@needs_mpi
+def test_paddle_distributed_launch_runs_a_trainer_per_selected_device(tmp_path):
+    """``pe fluid -m paddle.distributed.launch`` (Fluid 1.8's launcher): one trainer per device of
+    --selected_gpus, each with Fluid's environment and its output in LOG_DIR/workerlog.N."""
+    proc = pe("fluid", "-m", "paddle.distributed.launch", "--selected_gpus", "0,1", "--started_port", "6190",
+              "--log_dir", tmp_path, "tests/launch_case/fluid_trainer.py", timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "Configuration Arguments" in proc.stdout
+    logs = [(tmp_path / f"workerlog.{i}").read_text() for i in range(2)]
+    lines = [re.search(r"trainer (\d) of 2 at 127\.0\.0\.1:(\d+): ([\d.]+)", log).groups() for log in logs]
+    assert [(t, port) for t, port, _ in lines] == [("0", "6190"), ("1", "6191")]
+    assert lines[0][2] == lines[1][2]                          # the same parameters on every trainer

@@ -18,7 +18,7 @@ SUMMING = {"mul", "mul_grad", "matmul", "matmul_grad_x", "matmul_grad_y", "mean"
            "softmax_with_cross_entropy", "cross_entropy", "cross_entropy2", "sigmoid_cross_entropy_with_logits",
            "batch_norm", "layer_norm", "conv2d", "depthwise_conv2d", "pool2d", "clip_by_norm",
            "squared_l2_norm", "sum", "accuracy", "expand", "gather", "lookup_table", "concat",
-           "sequence_pool", "sequence_softmax", "sequence_expand", "dynamic_lstm", "sequence_conv", "row_conv",
+           "sequence_pool", "sequence_softmax", "sequence_expand", "lstm", "sequence_conv", "row_conv",
            "sequence_expand_as", "gru", "gru_unit", "lstmp"}
 
 rng = np.random.default_rng(11)

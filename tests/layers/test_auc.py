@@ -49,3 +49,15 @@ def test_probabilities_outside_0_1_are_named():
     exe.run(startup)
     with pytest.raises(PeError, match=r"auc: Predict's probabilities must lie in \[0, 1\]"):
         exe.run(main, feed={"prob": np.array([[0.5, 1.5]], "float32"), "label": np.array([[1]])}, fetch_list=[out])
+
+
+def test_a_predict_of_more_than_two_columns_builds_and_is_refused_when_it_runs():
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        prob = fluid.data("prob", [None, 3])              # Fluid builds it and checks the width at run time
+        label = fluid.data("label", [None, 1], dtype="int64")
+        out, _, _ = fluid.layers.auc(prob, label)
+    exe = fluid.Executor(fluid.CPUPlace())
+    exe.run(startup)
+    with pytest.raises(PeError, match=r"auc: Predict \[1, 3\] must be \[N, 2\]"):
+        exe.run(main, feed={"prob": np.full((1, 3), 0.3, "float32"), "label": np.array([[1]])}, fetch_list=[out])

@@ -36,7 +36,7 @@ def program(boot=True):
         with drnn.block():
             xt = drnn.step_input(x)
             st = drnn.static_input(s)
-            prev = drnn.memory(init=h0) if boot else drnn.memory(shape=[H], value=BOOT, dtype="float64")
+            prev = drnn.memory(init=h0, need_reorder=True) if boot else drnn.memory(shape=[H], value=BOOT, dtype="float64")
             h = layers.fc([xt, prev, st], H, act="tanh", bias_attr=ParamAttr("b"),
                           param_attr=[ParamAttr("wx"), ParamAttr("wh"), ParamAttr("ws")])
             drnn.update_memory(prev, h)
@@ -98,13 +98,18 @@ def test_a_memory_without_init_starts_at_its_value_and_differentiates():
         np.testing.assert_allclose(grad, want, rtol=1e-5, atol=1e-8, err_msg=name)
 
 
-def test_plain_tensor_step_input_is_refused():
-    with fluid.program_guard(fluid.Program(), fluid.Program()):
+def test_a_plain_tensor_fed_as_step_input_is_refused_when_it_runs():
+    # as Fluid's: the program builds (a variable declared without lod_level may be fed a LoDTensor);
+    # the rank table refuses a value without LoD
+    main = fluid.Program()
+    with fluid.program_guard(main, fluid.Program()):
         x = layers.data("x", [D], dtype="float32")
         drnn = layers.DynamicRNN()
-        with pytest.raises(PeError, match="plain tensor"):
-            with drnn.block():
-                drnn.step_input(x)
+        with drnn.block():
+            drnn.output(drnn.step_input(x) * 2.0)
+        out = drnn()
+    with pytest.raises(PeError, match="lod_rank_table: X has no LoD"):
+        fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": np.ones((3, D), "float32")}, fetch_list=[out])
 
 
 LOSS_WEIGHTS = rng.normal(size=(TOKENS, H))
@@ -129,7 +134,7 @@ def _lstm_program(with_drnn):
             drnn = layers.DynamicRNN()
             with drnn.block():
                 xt = drnn.step_input(x)
-                hp, cp = drnn.memory(init=h0), drnn.memory(init=c0)
+                hp, cp = drnn.memory(init=h0, need_reorder=True), drnn.memory(init=c0, need_reorder=True)
                 g = xt + layers.matmul(hp, w) + layers.reshape(b, [4 * H])
                 cand, gi, gf, go = layers.split(g, 4, dim=1)
                 c = layers.sigmoid(gf) * cp + layers.sigmoid(gi) * layers.tanh(cand)

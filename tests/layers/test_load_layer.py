@@ -50,3 +50,18 @@ def test_load_keeps_the_lod_and_refuses_bad_files(tmp_path):
     (tmp_path / "cut").write_bytes(write_lod_tensor(np.ones((4, 4), np.float32))[:-5])
     with pytest.raises(PeError, match="truncated"):
         _run(tmp_path / "cut")
+
+
+def test_load_seek_reads_part_of_the_tensor(tmp_path):
+    """Fluid's load op with seek and shape (a table's rows): the shape's values from value `seek` on (the
+    1.8.5 oracle gives [[5, 6, 7], [8, 9, 10]] for this file)."""
+    (tmp_path / "t").write_bytes(write_lod_tensor(np.arange(12, dtype=np.float32).reshape(3, 4)))
+    main = fluid.Program()
+    out = main.global_block().create_var(name="part", dtype="float32", persistable=True)
+    main.global_block().append_op("load", {}, {"Out": [out]}, {"file_path": str(tmp_path / "t"), "seek": 5,
+                                                                "shape": [2, 3]})
+    got = fluid.Executor(fluid.CPUPlace()).run(main, fetch_list=[out], scope=fluid.Scope())[0]
+    np.testing.assert_array_equal(got, [[5, 6, 7], [8, 9, 10]])
+    main.global_block().ops[0].attrs["seek"] = 8
+    with pytest.raises(PeError, match="seek=8 with shape=\\[2, 3\\]"):
+        fluid.Executor(fluid.CPUPlace()).run(main, fetch_list=[out], scope=fluid.Scope())

@@ -34,7 +34,7 @@ def _gru_program(with_drnn, origin_mode):
             drnn = layers.DynamicRNN()
             with drnn.block():
                 xt = drnn.step_input(x)
-                hp = drnn.memory(init=h0)
+                hp = drnn.memory(init=h0, need_reorder=True)    # h0 in the batch's order, as dynamic_gru's
                 h, _, _ = layers.gru_unit(xt, hp, 3 * H, **attrs)
                 drnn.update_memory(hp, h)
                 drnn.output(h)
@@ -220,3 +220,78 @@ def test_initial_states_that_do_not_match_the_sequences_are_one_error(layer):
     seqs = fluid.create_lod_tensor(np.ones((5, 4 * H), "float32"), [[2, 3]], fluid.CPUPlace())
     with pytest.raises(PeError, match=r"H0 has 3 rows but Input holds 2 sequences: give one initial state per seq"):
         exe.run(main, feed={"x": seqs, "h0": np.ones((3, H), "float32")}, fetch_list=[out])
+
+
+# Fluid 1.8.5's op type and output slots of each recurrent layer over LoD input (fluid-1.8.5-ops.json)
+FLUID_OPS = {"dynamic_lstm": ("lstm", ["Hidden", "Cell", "BatchGate", "BatchCellPreAct"]),
+             "dynamic_gru": ("gru", ["Hidden", "BatchGate", "BatchResetHiddenPrev", "BatchHidden"]),
+             "dynamic_lstmp": ("lstmp", ["Projection", "Cell", "BatchHidden", "BatchGate", "BatchCellPreAct"])}
+
+
+def _lstm_program(h0_dtype="float64"):
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup), fluid.unique_name.guard():
+        x = layers.data("x", [4 * H], dtype="float64", lod_level=1)
+        h0 = layers.data("h0", [H], dtype=h0_dtype)
+        hidden, _ = layers.dynamic_lstm(x, 4 * H, h_0=h0, c_0=h0, param_attr=ParamAttr("lw"),
+                                        bias_attr=ParamAttr("lb"))
+        loss = layers.reduce_sum(hidden * layers.cast(layers.assign(LOSS_WEIGHTS.astype("float32")), "float64"))
+        fluid.backward.append_backward(loss)
+    return main, startup, loss
+
+
+@pytest.mark.parametrize("layer", sorted(FLUID_OPS))
+def test_each_layer_builds_fluids_op_with_fluids_outputs(layer):
+    with fluid.program_guard(fluid.Program(), fluid.Program()):
+        x = layers.data("x", [4 * H], dtype="float32", lod_level=1)
+        if layer == "dynamic_gru":
+            layers.dynamic_gru(layers.fc(x, 3 * H), H)
+        elif layer == "dynamic_lstmp":
+            layers.dynamic_lstmp(x, 4 * H, proj_size=2)
+        else:
+            layers.dynamic_lstm(x, 4 * H)
+        op = fluid.default_main_program().global_block().ops[-1]
+    assert (op.type, sorted(op.output_names)) == (FLUID_OPS[layer][0], sorted(FLUID_OPS[layer][1]))
+
+
+@pytest.mark.parametrize("layer", sorted(FLUID_OPS))
+def test_an_int_initial_state_is_fluids_type_error(layer):
+    with fluid.program_guard(fluid.Program(), fluid.Program()):
+        x = layers.data("x", [4 * H], dtype="float32", lod_level=1)
+        h0 = layers.data("h0", [H], dtype="int32")
+        build = {"dynamic_gru": lambda: layers.dynamic_gru(x, H, h_0=h0),
+                 "dynamic_lstmp": lambda: layers.dynamic_lstmp(x, 4 * H, proj_size=H, h_0=h0),
+                 "dynamic_lstm": lambda: layers.dynamic_lstm(x, 4 * H, h_0=h0)}[layer]
+        with pytest.raises(TypeError, match="h_0"):
+            build()
+
+
+def test_a_program_pe_saved_with_its_old_dynamic_lstm_op_loads_and_trains_as_lstm():
+    """pe saved the lstm op as 'dynamic_lstm' (outputs Hidden, Cell, BatchGate; its gradient
+    'dynamic_lstm_grad' reading Cell and BatchGate): such a program loads with Fluid's op type and
+    computes what the program built today computes (the gradient runs the forward again)."""
+    main, _, loss = _lstm_program()
+    text = main.desc.serialize_to_string().decode()
+    old = text.replace('"type": "lstm_grad"', '"type": "dynamic_lstm_grad"').replace('"type": "lstm"',
+                                                                                    '"type": "dynamic_lstm"')
+    old_program = fluid.Program.parse_from_string(old.encode())
+    types = [op.type for op in old_program.global_block().ops]
+    assert "lstm" in types and "lstm_grad" in types and not any(t.startswith("dynamic_lstm") for t in types)
+    for op in old_program.global_block().ops:       # the old ops had no BatchCellPreAct, nor Hidden in the grad
+        op.outputs.pop("BatchCellPreAct", None)
+        if op.type == "lstm_grad":
+            op.inputs.pop("BatchCellPreAct", None)
+            op.inputs.pop("Hidden", None)
+    feed = {"x": fluid.create_lod_tensor(rng.normal(size=(TOKENS, 4 * H)), [LENGTHS], fluid.CPUPlace()),
+            "h0": rng.normal(size=(N, H))}
+    params = {"lw": rng.normal(size=(H, 4 * H)) * 0.5, "lb": rng.normal(size=(1, 7 * H)) * 0.5}
+    results = []
+    for program in (main, old_program):
+        scope = fluid.core.Scope()
+        for name, value in params.items():
+            scope.var(name).get_tensor().set(value, fluid.CPUPlace())
+        with fluid.scope_guard(scope):
+            results.append(fluid.Executor(fluid.CPUPlace()).run(program, feed=feed,
+                                                                fetch_list=[loss.name, "lw@GRAD", "lb@GRAD"]))
+    for got, want in zip(*results):
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)

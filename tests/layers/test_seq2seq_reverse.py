@@ -54,7 +54,7 @@ def train_program():
         with rnn.block():
             word = rnn.step_input(trg_emb)
             ctx = rnn.static_input(context)
-            prev = rnn.memory(init=context)
+            prev = rnn.memory(init=context, need_reorder=True)     # context in the batch's order (the book's)
             state = _decoder_cell(prev, word, ctx)
             rnn.update_memory(prev, state)
             rnn.output(_scores(state))

@@ -188,3 +188,20 @@ CASES += [
                ("Out", "Out@GRAD")),
     _grad_case("square", {"X": _X, "Out@GRAD": _DOUT}, lambda i, a: 2 * i["X"] * i["Out@GRAD"], ("X", "Out@GRAD")),
 ]
+
+# Fluid 1.8.5's own formulas where an attribute leaves the usual range (its kernels', checked against the
+# 1.8.5 oracle): leaky_relu = max(X, alpha X), elu = max(X, 0) + min(alpha (e^X - 1), 0), the shrinks as
+# the sums of their two sides, mish's threshold branches only for a threshold > 0
+_ODD = np.array([[-3.0, -1.0, -0.25, 0.0], [0.25, 1.0, 2.0, 30.0]])
+CASES += [
+    unary("leaky_relu", lambda x, a: np.maximum(x, 2 * x), _ODD, attrs={"alpha": 2.0}, grad=False,
+          name="leaky_relu_alpha_above_one"),
+    unary("elu", lambda x, a: np.maximum(x, 0) + np.minimum(-np.expm1(x), 0), _ODD, attrs={"alpha": -1.0},
+          grad=False, name="elu_negative_alpha"),
+    unary("softshrink", lambda x, a: (x + 0.5) * (x > -0.5) + (x - 0.5) * (x < 0.5), _ODD, attrs={"lambda": -0.5},
+          grad=False, name="softshrink_negative_lambda"),
+    unary("hard_shrink", lambda x, a: x * (x < 1) + x * (x > -1), _ODD, attrs={"threshold": -1.0}, grad=False,
+          name="hard_shrink_negative_threshold"),
+    unary("mish", lambda x, a: x * np.tanh(np.log1p(np.exp(x))), _ODD, attrs={"threshold": 0.0}, grad=False,
+          name="mish_threshold_zero"),
+]

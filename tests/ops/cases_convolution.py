@@ -130,3 +130,9 @@ def _conv_shift(i, a):
 
 CASES += [OpCase("conv_shift", {"X": rng.normal(size=(2, 5)), "Y": rng.normal(size=(2, 3))}, _conv_shift,
                  grad=("X", "Y"))]
+
+# Bias and ResidualData feed Fluid's oneDNN kernel only: its plain CPU kernel, as pe's, convolves without them
+CASES.append(OpCase("conv2d", {"Input": r(1, 2, 4, 4), "Filter": r(3, 2, 3, 3), "Bias": r(3),
+                               "ResidualData": r(1, 3, 2, 2)},
+                    lambda i, a: {"Output": conv_ref(i["Input"], i["Filter"])},
+                    attrs={"fuse_residual_connection": True, "fuse_activation": "relu"}, name="conv2d_bias_unread"))

@@ -106,3 +106,15 @@ CASES += [
     OpCase("meshgrid", {"X": [np.arange(2), np.arange(3)]}, _meshgrid, num_outputs={"Out": 2},
            name="meshgrid_int64"),
 ]
+
+# str_value, when set, is the value, read as Fluid 1.8.5 reads it (a C++ stream; checked with its oracle)
+CASES += [
+    OpCase("fill_constant_batch_size_like", {"Input": np.zeros((3, 2))},
+           lambda i, a: {"Out": np.full((3, 2), 123456789012345678, np.int64)},
+           attrs={"shape": [-1, 2], "dtype": "int64", "str_value": "123456789012345678"},
+           name="fill_constant_batch_size_like_str_value"),
+    OpCase("fill_constant", {}, lambda i, a: {"Out": np.zeros(2, np.float32)},
+           attrs={"shape": [2], "dtype": "float32", "value": 1.0, "str_value": "inf"}, name="fill_constant_str_inf_is_0"),
+    OpCase("fill_constant", {}, lambda i, a: {"Out": np.full(2, 2, np.int32)},
+           attrs={"shape": [2], "dtype": "int32", "str_value": "2.7"}, name="fill_constant_str_value_int32"),
+]

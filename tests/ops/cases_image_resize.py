@@ -193,3 +193,11 @@ CASES.append(
     OpCase("bilinear_interp", {"X": _u8}, _bilinear_u8,
            attrs={"out_h": 3, "out_w": 3, "interp_method": "bilinear", "align_corners": True, "align_mode": 1},
            atol=0, name="bilinear_interp_uint8_truncates"))
+
+# Fluid's layers name the method on every resize op: the ops' own default, as Fluid's, is bilinear
+for _case in CASES:
+    _case.attrs.setdefault("interp_method", _case.op.split("_")[0])
+
+# the method is interp_method's, whichever resize op carries it (Fluid's one kernel for all of them)
+CASES.append(OpCase("nearest_interp", {"X": r(1, 1, 3, 3)}, _bilinear_ref(5, 4),
+                    attrs={"out_h": 5, "out_w": 4, "interp_method": "bilinear"}, name="nearest_interp_op_bilinear_method"))

@@ -170,3 +170,13 @@ CASES += [
     OpCase("arg_min", {"X": rng.normal(size=(3, 4))}, lambda i, a: {"Out": i["X"].argmin(axis=1)},
            attrs={"axis": 1}, name="arg_min"),
 ]
+
+# Fluid 1.8's attributes given by tensors (K, depth_tensor) and arg_max's dtype
+CASES += [
+    OpCase("top_k", {"X": rng.normal(size=(2, 5)), "K": np.array([3], np.int32)},
+           lambda i, a: topk_ref(i, dict(a, k=3)), name="top_k_k_tensor"),
+    OpCase("one_hot_v2", {"X": np.array([[0, 2]], np.int64), "depth_tensor": np.array([3], np.int32)},
+           lambda i, a: {"Out": np.eye(3, dtype=np.float32)[i["X"]]}, name="one_hot_v2_depth_tensor"),
+    OpCase("arg_max", {"X": np.array([[1.0, 3.0, 2.0]])}, lambda i, a: {"Out": np.array([1], np.int32)},
+           attrs={"axis": 1, "dtype": 2}, name="arg_max_int32"),
+]

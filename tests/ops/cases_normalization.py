@@ -179,7 +179,7 @@ def _lrn_ref(i, a):
 
 CASES += [
     OpCase("affine_channel", {"X": r(2, 3, 4, 2), "Scale": r(3), "Bias": r(3)}, _affine_ref(False),
-           grad=("X", "Scale", "Bias")),
+           attrs={"data_layout": "NCHW"}, grad=("X", "Scale", "Bias")),
     OpCase("affine_channel", {"X": r(2, 2, 3, 4), "Scale": r(4), "Bias": r(4)}, _affine_ref(True),
            attrs={"data_layout": "NHWC"}, grad=("X", "Scale", "Bias"), name="affine_channel_nhwc"),
     OpCase("lrn", {"X": r(2, 6, 3, 2)}, _lrn_ref, attrs={"n": 5, "k": 1.0, "alpha": 0.1, "beta": 0.75},

@@ -207,3 +207,7 @@ CASES += [
     OpCase("spp", {"X": r(2, 1, 3, 4)}, _spp, attrs={"pyramid_height": 2, "pooling_type": "avg"}, grad=("X",),
            name="spp_avg"),
 ]
+
+# global pooling ignores ksize and strides: Fluid's pool2d layer writes ksize [-1, -1] there
+CASES.append(_pool_case(r(1, 2, 3, 4), {"pooling_type": "avg", "global_pooling": True, "ksize": [-1, -1],
+                                        "strides": [-1, -1]}, name="pool2d_global_ksize_minus_one"))

@@ -106,3 +106,49 @@ CASES += [
            check=_check_randint((4, 25), np.int32, 0, 3), name="randint_shape_tensor_list_int32"),
     OpCase("randperm", {}, attrs={"n": 50, "dtype": "int32", "seed": 3}, outputs=("Out",), check=_check_randperm),
 ]
+
+
+def _check_shape_tensor(outs, inputs):
+    assert outs["Out"].shape == (3, 4) and outs["Out"].dtype == np.float32
+
+
+def _check_like_diagonal(outs, inputs):
+    """uniform_random_batch_size_like's diagonal, as uniform_random's (Fluid's kernel is the same)."""
+    out = outs["Out"]
+    assert out.shape == (100, 200) and np.all(out.reshape(-1)[[0, 201, 402]] == 7.0)
+
+
+CASES += [
+    OpCase("gaussian_random", {"ShapeTensor": np.array([3, 4], np.int32)}, attrs={"dtype": "float32", "seed": 5},
+           outputs=("Out",), check=_check_shape_tensor, name="gaussian_random_shape_tensor"),
+    OpCase("uniform_random_batch_size_like", _LIKE, attrs=dict(_LIKE_ATTRS, diag_num=3, diag_step=200, diag_val=7.0),
+           outputs=("Out",), check=_check_like_diagonal, name="uniform_random_batch_size_like_diagonal"),
+]
+
+
+def _check_poisson(outs, inputs):
+    """Counts (whole numbers >= 0) in X's dtype whose means, over 20,000 draws per rate, are the rates
+    (within 6 standard errors, sqrt(rate / n))."""
+    out, rate = outs["Out"], inputs["X"][:, :1]
+    assert out.shape == inputs["X"].shape and out.dtype == inputs["X"].dtype
+    assert np.all(out >= 0) and np.all(out == np.round(out))
+    assert np.all(np.abs(out.mean(axis=1, keepdims=True) - rate) <= 6 * np.sqrt(np.maximum(rate, 1e-9) / out.shape[1]))
+    assert np.all(out[rate[:, 0] == 0] == 0)
+
+
+CASES.append(OpCase("poisson", {"X": np.repeat(np.array([[0.0], [0.5], [4.0], [30.0]]), 5000, axis=1)},
+                    outputs=("Out",), check=_check_poisson, attrs={}))
+
+
+def _check_dirichlet(outs, inputs):
+    """Rows on the simplex whose means, over 2,000 draws, are alpha / sum(alpha) (within 6 standard errors)."""
+    out, alpha = outs["Out"], inputs["Alpha"][0]
+    assert out.shape == inputs["Alpha"].shape and out.dtype == inputs["Alpha"].dtype and np.all(out > 0)
+    np.testing.assert_allclose(out.sum(axis=-1), 1.0, rtol=1e-6)
+    a0, mean = alpha.sum(), alpha / alpha.sum()
+    se = np.sqrt(mean * (1 - mean) / (a0 + 1) / out.shape[0])
+    assert np.all(np.abs(out.mean(axis=0) - mean) <= 6 * se)
+
+
+CASES.append(OpCase("dirichlet", {"Alpha": np.tile(np.array([[0.5, 2.0, 4.0]]), (2000, 1))}, outputs=("Out",),
+                    check=_check_dirichlet, attrs={}))

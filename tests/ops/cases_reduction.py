@@ -70,3 +70,8 @@ CASES = [
     OpCase("squared_l2_norm", {"X": r(3, 4)}, lambda i, a: {"Out": np.array([(i["X"] ** 2).sum()])},
            grad=("X",)),
 ]
+
+# Fluid 1.8's out_dtype (a VarType code): X cast to it, then reduced
+CASES.append(OpCase("reduce_sum", {"X": np.array([[1.5, 2.5], [3.0, -1.0]], np.float32)},
+                    lambda i, a: {"Out": np.array([4.0, 2.0])}, attrs={"dim": [1], "out_dtype": 6},
+                    name="reduce_sum_out_dtype_float64"))

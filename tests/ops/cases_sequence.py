@@ -8,12 +8,24 @@ from pe_cli.framework.lod_tensor import LoDTensor
 rng = np.random.default_rng(12)
 
 
-def lod_tensor(lengths, width, upper=None, dtype=np.float64):
-    """A LoDTensor of random rows with these sequence lengths (and an upper level of lengths)."""
-    x = rng.normal(size=(sum(lengths), width) if width else (sum(lengths),)).astype(dtype)
+def lod_tensor(lengths, width, upper=None, dtype=np.float64, scale=1.0):
+    """A LoDTensor of random rows (normal, times ``scale``) with these sequence lengths (and an upper
+    level of lengths)."""
+    x = (rng.normal(size=(sum(lengths), width) if width else (sum(lengths),)) * scale).astype(dtype)
     t = LoDTensor(x)
     t.set_recursive_sequence_lengths(([upper] if upper else []) + [lengths])
     return t
+
+
+def batch_rows(t, reverse=False):
+    """Fluid's batch order of a LoDTensor's rows (its LoDTensor2BatchFunctor, as Paddle's
+    test_gru_op.py writes it): time step by time step, the sequences still running, longest first
+    (ties in sequence order); ``reverse``: each sequence's steps from its end."""
+    offs = t.lod()[-1]
+    lengths = [b - a for a, b in zip(offs, offs[1:])]
+    order = sorted(range(len(lengths)), key=lambda s: -lengths[s])
+    return [offs[s] + (lengths[s] - 1 - n if reverse else n)
+            for n in range(max(lengths, default=0)) for s in order if lengths[s] > n]
 
 
 def sequences(t):

@@ -1,6 +1,7 @@
 """Paddle 2.6.2's public API (tests/data/paddle-2.6.2-api.json, read from the wheel) under ``pe fluid``:
-every name is classified as implemented, refused (dygraph-only: it raises NotImplementedError in one
-line saying so) or missing, and the counts are printed; seed 002's paddle.nn section (190 names of
+every one of its 850 names is implemented or refused (dygraph-only, Paddle 2.6.2's own static-mode
+refusals, hardware and a dtype pe lacks: each raises in one line saying why), none missing, and the
+counts are printed; seed 002's paddle.nn section (190 names of
 paddle.nn and paddle.nn.functional, tests/data/paddle-2.6.2-seed002.json) and paddle.vision.transforms
 (38) are all implemented; implemented callables take Paddle's parameters in Paddle's order, pe-only
 ones after them and keyword-only. ``python tools/api_manifest.py paddle`` prints the same measure with
@@ -10,6 +11,8 @@ import json
 import os
 
 import pytest
+
+from pe_cli.base.errors import PeError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -22,16 +25,17 @@ def measured():
     return tool, tool.measure(tool.PADDLE_MANIFEST, tool.PADDLE_REFUSED)
 
 
-def test_every_name_is_classified_and_the_counts_are_printed(measured):
+def test_every_name_is_implemented_or_refused_and_the_counts_are_printed(measured):
     tool, result = measured
     with open(tool.PADDLE_MANIFEST, encoding="utf-8") as f:
         total = sum(len(names) for names in json.load(f)["modules"].values())
     missing = sum(len(v) for v in result["missing"].values())
     print(f"Paddle 2.6.2: {len(result['implemented'])} implemented, {len(result['refused'])} refused "
-          f"(dygraph-only), {missing} missing, of {total}")
+          f"(each in one line saying why), {missing} missing, of {total}")
     for module_name, names in sorted(result["missing"].items()):
         print(f"  missing {module_name} ({len(names)}): {' '.join(names)}")
     assert total == 850 and len(result["implemented"]) + len(result["refused"]) + missing == total
+    assert missing == 0, dict(result["missing"])
     assert sorted(result["refused"]) == sorted(f"{m}.{n}" for m, names in tool.PADDLE_REFUSED.items() for n in names)
     assert not set(result["implemented"]) & set(result["refused"])
 
@@ -45,15 +49,19 @@ def test_seed_002_paddle_nn_and_vision_transforms_are_all_implemented(measured):
     assert sections["paddle.vision.transforms"][:2] == (38, 38), sections["paddle.vision.transforms"][2]
 
 
-def test_dygraph_only_names_refuse_in_one_line(measured):
+def test_refused_names_refuse_in_one_line_saying_why(measured):
+    """A refused function or class raises NotImplementedError when called; a refused dtype, the same line
+    as a PeError when a variable is declared with it."""
     tool, _ = measured
+    paddle = importlib.import_module("paddle")
     for module_name, names in tool.PADDLE_REFUSED.items():
         module = importlib.import_module(module_name)
-        for name in names:
-            with pytest.raises(NotImplementedError) as info:
-                getattr(module, name)()
+        for name, why in names.items():
+            obj = getattr(module, name)
+            with pytest.raises((NotImplementedError, PeError)) as info:
+                obj() if callable(obj) else paddle.static.data("x", [1], obj)
             message = str(info.value)
-            assert "\n" not in message and message == f"{module_name}.{name}: pe runs static graphs only", message
+            assert "\n" not in message and message == f"{module_name}.{name}: {why}", message
 
 
 def test_implemented_callables_take_paddles_parameters(measured):

@@ -140,8 +140,9 @@ def _names_of_operators_and_cond():
 
 
 def test_fluid_programs_name_operators_by_their_layers():
+    # a cond's branch result is copied into a variable named as Fluid 1.8.5 names it too
     (inputs, outputs), _ = _names_of_operators_and_cond()
-    assert inputs == {"fill_constant_1.tmp_0", "elementwise_mul_0.tmp_0"} and outputs == {"cond_0.out_4"}
+    assert inputs == {"fill_constant_1.tmp_0", "elementwise_mul_0.tmp_0"} and outputs == {"_generated_var_0"}
 
 
 def test_paddle_2_6_names_operator_results_tmp_and_cond_outputs_generated(paddle2):

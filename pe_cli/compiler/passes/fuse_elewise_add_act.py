@@ -29,7 +29,7 @@ def fuse_elewise_add_act(program):
 def _fuse(block, ops, readers, writers, i, j):
     add, act = ops[i], ops[j]
     tmp = add.output("Out")[0]
-    attrs = {"functor_list": [act.type, ADD], "axis": add.attrs.get("axis", -1)}
+    attrs = {"functor_list": [act.type, ADD], "axis": add.attrs.get("axis", -1), "save_intermediate_out": True}
     ins, outs = {"X": add.input("X"), "Y": add.input("Y")}, {"Out": act.output("Out"), "IntermediateOut": [tmp]}
     changes = [f"{op_name(add)} + {act.type} -> {FUSED_ADD_ACT} writing {act.output('Out')[0]}"]
     grads, dropped = _backward_pair(ops, readers, writers, add, act), {i}

@@ -9,6 +9,7 @@ from ...base.places import CPUPlace
 from ...framework import switch_main_program, switch_startup_program
 from ...framework.program import Program
 from .eager import EagerProgram
+from ..unsupported import DYGRAPH, refuse
 
 _active = []    # the EagerPrograms of the guards entered, innermost last
 
@@ -60,3 +61,26 @@ def switch_to_static_graph(func):
             switch_main_program(old_main)
             switch_startup_program(old_startup)
     return impl
+
+
+@contextlib.contextmanager
+def _no_grad_guard():
+    yield
+
+
+def no_grad(func=None):
+    """Fluid's ``no_grad`` (a context manager, or a decorator of ``func``): outside dygraph mode it
+    changes nothing, as Fluid's; inside ``guard()`` pe's eager ops (the ones Fluid's op tests run) keep
+    what they need for ``backward()``."""
+    if func is None:
+        return _no_grad_guard()
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        with _no_grad_guard():
+            return func(*args, **kwargs)
+    return wrapper
+
+
+refuse(globals(), "fluid.dygraph", ["enable_dygraph", "disable_dygraph", "enable_imperative", "disable_imperative",
+                                    "grad"], DYGRAPH)

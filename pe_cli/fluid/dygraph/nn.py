@@ -7,6 +7,7 @@ The normalization layers are in pe_cli/fluid/dygraph/normalization.py."""
 import numpy as np
 
 from ...base.errors import PeError, unsupported
+from ..unsupported import DYGRAPH, refuse
 from ...layers.dropout import dropout
 from ...layers.pooling import pool2d
 from ...layers.checks import check_type, check_variable_and_dtype
@@ -263,3 +264,4 @@ class TreeConv(FluidLayer):
 
 
 NCE = unsupported("fluid.dygraph.NCE", "not in pe yet; fluid.layers.nce builds the same op in a static program")
+refuse(globals(), "fluid.dygraph.nn", ["L1Loss", "MSELoss"], DYGRAPH)

@@ -72,16 +72,26 @@ def _sigmoid(v):
     return _ONE / (_ONE + _exp(-v))
 
 
+_SIG_MIN, _SIG_MAX = _F(-40.0), _F(13.0)    # kernels.common.SIGMOID_MIN, SIGMOID_MAX
+
+
+@njit(inline="always", error_model="numpy")
+def _clipped(v):
+    """v clipped to [_SIG_MIN, _SIG_MAX] as Fluid clips it (a NaN stays NaN)."""
+    return _SIG_MIN if v < _SIG_MIN else (_SIG_MAX if v > _SIG_MAX else v)
+
+
 @_jit
 def activate(a, n, lo, hi, code):
     """Columns lo:hi of the first ``n`` rows of the 2-D float32 array ``a``, activated in place
-    (``code``: 0 sigmoid, 1 tanh, 2 relu, else identity)."""
+    (``code``: 0 sigmoid of the input clipped to [-40, 13], as Fluid's recurrent ops compute it
+    (kernels.common.SIGMOID_MIN), 1 tanh, 2 relu, else identity)."""
     if code == 0:
         for k in range(n):
             row = a[k]
             for j in range(lo, hi):
                 u = uintp(j)
-                row[u] = _sigmoid(row[u])
+                row[u] = _sigmoid(_clipped(row[u]))
     elif code == 1:
         for k in range(n):
             row = a[k]

@@ -14,8 +14,8 @@ from numba import njit
 
 @njit(cache=True, nogil=True, inline="always")
 def _act(x, code):
-    if code == 0:
-        return 1.0 / (1.0 + math.exp(-x))
+    if code == 0:       # Fluid's recurrent sigmoid: the input clipped to [-40, 13] (kernels.common.SIGMOID_MIN)
+        return 1.0 / (1.0 + math.exp(-(-40.0 if x < -40.0 else (13.0 if x > 13.0 else x))))
     if code == 1:
         return 1.0 - 2.0 / (1.0 + math.exp(2.0 * x))
     if code == 2:

@@ -1,4 +1,4 @@
-"""numba loops of dynamic_lstm's CPU kernels (kernels/cpu/lstm.py): per time step, after the GEMM of
+"""numba loops of the lstm op's CPU kernels (kernels/cpu/lstm.py): per time step, after the GEMM of
 the live sequences' hidden states (h' W), three passes compute the gates, the cell and the hidden
 state and store what the backward pass reads; backward, one pass per step gives the gates' gradients
 before the GEMM that carries the hidden state's gradient back. The arithmetic is kernels/lstm_math.py's

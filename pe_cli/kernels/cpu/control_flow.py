@@ -10,6 +10,8 @@ from ...base.errors import PeError
 from ...base.places import CUDAPlace, cpu_places
 from ...base.tensor_array import TensorArray
 from .. import lod_items
+from .block_runs import add, run_backward, run_kept, zeros_like  # noqa: F401 -- (add, zeros_like: the sum and
+#     fill_zeros_like kernels of tensor arrays use them from here)
 from .recurrent_steps import recurrent, recurrent_grad  # noqa: F401 -- the recurrent op's kernels
 
 
@@ -45,6 +47,11 @@ def write_to_array(ins, attrs):
 
 def read_from_array(ins, attrs):
     array, i = ins["X"], _index(ins["I"], "read_from_array")
+    if (not 0 <= i < len(array) or array[i] is None) and ins.get("X_W") is not None:
+        like = ins["X_W"]          # write_to_array's gradient where the array's has no slot I: zeros
+        lod = (attrs.get("_lod") or {}).get("X_W")
+        zeros = np.zeros(like.shape, like.dtype)
+        return {"Out": zeros, "@LOD": {"Out": lod}} if lod else {"Out": zeros}
     if not 0 <= i < len(array) or array[i] is None:
         raise PeError(f"read_from_array: index {i} is out of range of array '{attrs.get('_array_name', 'X')}' "
                       f"({len(array)} slots{'' if not 0 <= i < len(array) else ', that slot never written'})")
@@ -68,23 +75,6 @@ def _holds(cond, scalar=True):
     return bool(value.reshape(-1)[0])
 
 
-class Iteration:
-    """What a loop's gradient needs of one iteration: the values of the variables the body writes
-    outside (``writes``) at its start and after each op (``trace``), and the body's own values."""
-    __slots__ = ("start", "trace", "local")
-
-    def __init__(self, start, local):
-        self.start, self.trace, self.local = start, [], local
-
-
-def _run_kept(block, env, writes):
-    """Runs the block once in a child of ``env``, keeping what its gradient needs (an Iteration)."""
-    child = block.child(env)
-    it = Iteration({n: env.get(n) for n in writes}, child)
-    block.run(child, after=lambda i: it.trace.append({n: env.get(n) for n in writes}))
-    return it
-
-
 def while_loop(ins, attrs):
     block = attrs["_block"]
     env = block.env(ins, attrs)
@@ -98,7 +88,7 @@ def while_loop(ins, attrs):
             raise PeError(f"while loop{where} ran {limit} iterations and its condition '{cond}' still holds; "
                           f"does the loop update it? (raise the op's max_iterations if it must run longer)")
         if keep:
-            iterations.append(_run_kept(block, env, writes))
+            iterations.append(run_kept(block, env, writes))
         else:
             block.run(block.child(env))
             iterations.append(None)
@@ -108,40 +98,10 @@ def while_loop(ins, attrs):
     return outs
 
 
-def _backward(block, iterations, xs, seed_grads, attrs, plus, zeros):
-    """Runs the grad block over ``iterations``, last first. Returns (the gradient of each loop-carried
-    variable's value before the first iteration, the summed gradient of each variable only read).
-    ``plus`` and ``zeros`` do the arithmetic on the device's arrays."""
-    body_ops = block.block.parent_block.ops
-    writes = set(attrs["writes"])
-    carried = dict(zip(attrs["seeds"], seed_grads))
-    # as Fluid's while_grad: an output the block writes without reading it (overwritten each
-    # iteration) gets its gradient from outside in every iteration, not only the last
-    outside = {n: g for n, g in carried.items() if n not in xs}
-    totals = {}
-    for it in reversed(iterations):
-        base = block.env({})
-        dict.update(base, xs)
-        forward = type(base)(base, it.local.local)
-        dict.update(forward, dict.items(it.local))
-        scope = block.child(forward)
-        for name, inner in zip(attrs["seeds"], attrs["seed_grads"]):
-            grad = carried.get(name, outside.get(name))
-            scope[inner] = grad if grad is not None else zeros_like(it.trace[-1][name], zeros)
-        block.run(scope, before=lambda j, it=it, base=base: _restore(base, it, body_ops, block.steps[j].op, writes))
-        carried = {}
-        for name, inner in zip(attrs["wanted"], attrs["wanted_grads"]):
-            if name in writes:
-                carried[name] = scope[inner]
-            else:
-                totals[name] = add(totals.get(name), scope[inner], plus)
-    return carried, totals
-
-
 def while_grad(ins, attrs, plus=operator.add, zeros=np.zeros_like):
     block = attrs["_block"]                 # the body's grad ops; its parent block is the body
     names = block.op.input("X")
-    carried, totals = _backward(block, ins["StepScopes"], dict(zip(names, ins["X"])), ins.get("Out@GRAD") or [],
+    carried, totals = run_backward(block, ins["StepScopes"], dict(zip(names, ins["X"])), ins.get("Out@GRAD") or [],
                                 attrs, plus, zeros)
     writes = set(attrs["writes"])
     grads = [carried.get(n) if n in writes else totals.get(n) for n in names]
@@ -153,7 +113,7 @@ def conditional_block_grad(ins, attrs, plus=operator.add, zeros=np.zeros_like):
     it would have written pass to their earlier values."""
     block = attrs["_block"]
     names = block.op.input("Input")
-    carried, totals = _backward(block, ins["Scope"], dict(zip(names, ins.get("Input") or [])),
+    carried, totals = run_backward(block, ins["Scope"], dict(zip(names, ins.get("Input") or [])),
                                 ins.get("Out@GRAD") or [], attrs, plus, zeros)
     writes = set(attrs["writes"])
     grads = [carried.get(n) if n in writes else totals.get(n) for n in names]
@@ -161,33 +121,6 @@ def conditional_block_grad(ins, attrs, plus=operator.add, zeros=np.zeros_like):
     return {"Input@GRAD": [g if g is not None else zeros_like(x, zeros) for g, x in zip(grads, ins.get("Input") or [])],
             "PreOut@GRAD": [g if g is not None else zeros_like(og, zeros) for g, og in
                             zip(pre, [og for n, og in zip(attrs["seeds"], ins["Out@GRAD"]) if n not in names])]}
-
-
-def _restore(base, it, body_ops, grad_op, writes):
-    """Before a grad op: the overwritten variables as its forward op saw them (its inputs before it
-    ran, its outputs after)."""
-    k = grad_op.attrs.get("_fwd_index", len(it.trace) - 1)
-    before = it.trace[k - 1] if k > 0 else it.start
-    for name, value in before.items():
-        if value is not None:
-            dict.__setitem__(base, name, value)
-    for name in body_ops[k].output_arg_names:
-        if name in writes and it.trace[k].get(name) is not None:
-            dict.__setitem__(base, name, it.trace[k][name])
-
-
-def zeros_like(x, zeros=np.zeros_like):
-    """Zeros shaped like ``x``; a tensor array's: a list of empty slots."""
-    return [None] * len(x) if isinstance(x, list) else zeros(x)
-
-
-def add(a, b, plus=operator.add):
-    """a + b for gradients, None meaning zero; tensor arrays add slot by slot."""
-    if a is None or b is None:
-        return b if a is None else a
-    if isinstance(a, list):
-        return [add(x, y, plus) for x, y in zip(a + [None] * (len(b) - len(a)), b + [None] * (len(a) - len(b)))]
-    return plus(a, b)
 
 
 def array_write_grad(ins, attrs):
@@ -216,7 +149,7 @@ def conditional_block(ins, attrs):
     if not keep:
         block.run(block.child(env))
         return {"Out": [env[n] for n in writes]}
-    run = _run_kept(block, env, writes)
+    run = run_kept(block, env, writes)
     return {"Out": [env[n] for n in writes], "Scope": [run]}
 
 

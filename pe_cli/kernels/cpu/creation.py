@@ -1,4 +1,6 @@
 """Kernels of ops/creation.py: filling, copying, ranges, eye, diag, triangles; numpy, one pass each."""
+import re
+
 import numpy as np
 
 from ...base.errors import PeError
@@ -19,8 +21,27 @@ def run_shape(ins, attrs, host=np.asarray):
 
 
 def fill_value(ins, attrs, host=np.asarray):
-    """fill_constant's value: ValueTensor's one value, else the value attribute."""
-    return host(ins["ValueTensor"]).reshape(-1)[0] if "ValueTensor" in ins else attrs["value"]
+    """fill_constant's value: ValueTensor's one value, else str_value's (when set), else the value attribute."""
+    return host(ins["ValueTensor"]).reshape(-1)[0] if "ValueTensor" in ins else constant(attrs)
+
+
+_INT_TEXT = re.compile(r"\s*[+-]?\d+")
+_FLOAT_TEXT = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+
+
+def constant(attrs):
+    """The value fill_constant and fill_constant_batch_size_like fill: their str_value, when set, read as
+    Fluid 1.8 reads it (a C++ stream: an int64 output takes its leading integer, any other a leading
+    decimal number, cast; text that starts with neither, 'inf' and 'nan' included, gives 0), else the
+    value attribute."""
+    text = attrs.get("str_value") or ""
+    if not text:
+        return attrs["value"]
+    is_int64 = np.dtype(attrs["dtype"]) == np.int64
+    match = (_INT_TEXT if is_int64 else _FLOAT_TEXT).match(text)
+    if match is None:
+        return 0
+    return int(match.group(0)) if is_int64 else float(match.group(0))
 
 
 def fill_constant(ins, attrs):
@@ -36,7 +57,7 @@ def fill_zeros_like(ins, attrs):
 
 
 def assign(ins, attrs):
-    return {"Out": ins["X"].copy()}
+    return {"Out": ins["X"].copy()} if "X" in ins else {}
 
 
 # assign_value's long constants as arrays, by the attribute list they came from (held, so its id is
@@ -130,7 +151,7 @@ def _batch_size_like(ins, attrs):
 
 
 def fill_constant_batch_size_like(ins, attrs):
-    return {"Out": np.full(_batch_size_like(ins, attrs), attrs["value"], dtype=attrs["dtype"])}
+    return {"Out": np.full(_batch_size_like(ins, attrs), constant(attrs), dtype=attrs["dtype"])}
 
 
 def fill(ins, attrs):

@@ -6,24 +6,27 @@ from ...base.selected_rows import SelectedRows
 from .. import pserver_link
 
 
-def _link(attrs):
+def _link(attrs, op):
+    if op in ("send", "recv") and not attrs["tags"]:
+        raise PeError(f"{op}: an op of Fluid's gRPC parameter-server program (it has no tags): pe runs "
+                      f"parameter-server mode over MPI, with the programs of its own DistributeTranspiler")
     return pserver_link.trainer_link(attrs["endpoints"], attrs["trainer_id"], attrs["trainers"])
 
 
 def send(ins, attrs):
-    link = _link(attrs)
+    link = _link(attrs, "send")
     for array, endpoint, tag in zip(ins["X"], attrs["epmap"], attrs["tags"]):
         link.send(array, endpoint, tag)
     return {}
 
 
 def send_barrier(ins, attrs):
-    _link(attrs).wait_sends()
+    _link(attrs, "send_barrier").wait_sends()
     return {}
 
 
 def recv(ins, attrs, to_device=None):
-    link = _link(attrs)
+    link = _link(attrs, "recv")
     out = [link.recv(ep, tag, tuple(shape), attrs["dtype"])
            for ep, tag, shape in zip(attrs["epmap"], attrs["tags"], attrs["shapes"])]
     return {"Out": out if to_device is None else [to_device(a) for a in out]}

@@ -14,7 +14,7 @@ def dropout(ins, attrs):
     if ins.get("Seed") is not None:
         rng = np.random.default_rng(int(np.asarray(ins["Seed"]).reshape(-1)[0]))   # the seed op's: a recomputation's mask
     elif attrs["fix_seed"]:
-        rng = np.random.default_rng(attrs["seed"])      # the same mask on every run
+        rng = np.random.default_rng(attrs["seed"] % (1 << 32))      # the same mask on every run
     else:
         rng = attrs.get("_rng") or np.random.default_rng()
     mask = (rng.random(x.shape, dtype=np.float32) >= np.float32(p)).view(np.uint8) if p < 1.0 else \

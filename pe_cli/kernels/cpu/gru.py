@@ -1,15 +1,19 @@
 """CPU kernels of the GRU ops (ops/gru.py): gru runs per time step numpy's GEMMs over the live
 sequences (kernels/lstm_math.py's schedule) and the numba passes of _gru_loops.py (the GIL released
-in both), all the steps in one numba call where a CBLAS GEMM is found (the GIL released throughout); gru_unit, one step, is kernels/gru_math.py over numpy."""
+in both), all the steps in one numba call where a CBLAS GEMM is found (the GIL released throughout);
+Fluid's batch-ordered outputs are made from, and read back into, the per-row values the backward
+pass reads (gru_math.fluid_batch, saved_from_batch). gru_unit, one step, is kernels/gru_math.py
+over numpy."""
 import numpy as np
 
 from .. import gru_math
 from ..common import ACT_CODES as _CODES, check_initial_states, seq_offsets
-from ..lstm_math import schedule
+from ..lstm_math import VEC_ACTS, fused_intermediates, schedule
 from . import _cblas
 from ._numba import lazy
 
 _UNIT_ACTS = {0: "identity", 1: "sigmoid", 2: "tanh", 3: "relu"}
+_BATCH_OUTPUTS = {"BatchGate", "BatchResetHiddenPrev", "BatchHidden"}
 _loops = lazy("_gru_loops")
 
 
@@ -93,14 +97,24 @@ def _backward(x, w, batch_gate, d_hidden, offs, attrs):
 
 def gru(ins, attrs):
     x, w, b, h0, offs = _prepare(ins, attrs)
-    hidden, batch_gate = _forward(x, w, b, h0, offs, attrs)
-    return {"Hidden": hidden, "BatchGate": batch_gate}
+    hidden, saved = _forward(x, w, b, h0, offs, attrs)
+    outs = {"Hidden": hidden}
+    if _BATCH_OUTPUTS & attrs.get("_outputs", _BATCH_OUTPUTS):
+        outs.update(gru_math.fluid_batch(saved, hidden, offs, attrs["is_reverse"]))
+    return outs
+
+
+def _saved(ins, x, w, b, h0, offs, attrs):
+    """The per-row values the backward pass reads: from the forward's outputs, else computed again."""
+    if all(s in ins for s in ("BatchGate", "BatchResetHiddenPrev", "Hidden")):
+        return gru_math.saved_from_batch(ins["BatchGate"], ins["BatchResetHiddenPrev"], ins["Hidden"], h0, offs,
+                                         attrs["is_reverse"])
+    return _forward(x, w, b, h0, offs, attrs)[1]
 
 
 def gru_grad(ins, attrs):
     x, w, b, h0, offs = _prepare(ins, attrs)
-    batch_gate = ins["BatchGate"] if "BatchGate" in ins else _forward(x, w, b, h0, offs, attrs)[1]
-    dx, dw, db, dh0 = _backward(x, w, batch_gate, ins["Hidden@GRAD"], offs, attrs)
+    dx, dw, db, dh0 = _backward(x, w, _saved(ins, x, w, b, h0, offs, attrs), ins["Hidden@GRAD"], offs, attrs)
     return {"Input@GRAD": dx, "Weight@GRAD": dw, "Bias@GRAD": None if b is None else db.reshape(b.shape),
             "H0@GRAD": None if h0 is None else dh0}
 
@@ -129,3 +143,21 @@ def gru_unit_grad(ins, attrs):
     b = ins.get("Bias")
     return {"Input@GRAD": dg, "HiddenPrev@GRAD": dhp, "Weight@GRAD": gru_math.join_weight(dw_ur, dw_c),
             "Bias@GRAD": None if b is None else dg.sum(0).reshape(b.shape)}
+
+
+def fusion_gru(ins, attrs):
+    """Fluid's fusion_gru: gru over X WeightX + Bias, non-origin mode, Fluid's CPU vector activations."""
+    x = np.asarray(ins["X"])
+    offs = seq_offsets(attrs, "X", x.shape[0])
+    check_initial_states(ins, offs, ("H0",))
+    xx = x @ ins["WeightX"]
+    if ins.get("Bias") is not None:
+        xx = xx + np.reshape(ins["Bias"], -1)
+    xx = xx.astype(x.dtype, copy=False)
+    gate, cand = (VEC_ACTS[attrs[k]][0] for k in ("gate_activation", "activation"))
+    with np.errstate(over="ignore"):
+        hidden = gru_math.forward(xx, np.asarray(ins["WeightH"]), ins.get("H0"), offs, attrs["is_reverse"], gate,
+                                  cand, origin=False)
+    return {"Hidden": hidden, **fused_intermediates(attrs, offs, XX=xx, BatchedInput=xx, BatchedOut=hidden,
+                                                      ReorderedH0=ins.get("H0"))}
+

@@ -191,11 +191,11 @@ def _maps(x_shape, ins, attrs):
 
 
 def _channels_first(a, attrs):
-    return np.moveaxis(a, a.ndim - 1, 1) if attrs["data_layout"] == "NHWC" else a
+    return np.moveaxis(a, a.ndim - 1, 1) if attrs["data_layout"] != "NCHW" else a
 
 
 def _back(a, attrs):
-    return np.ascontiguousarray(np.moveaxis(a, 1, a.ndim - 1) if attrs["data_layout"] == "NHWC" else a)
+    return np.ascontiguousarray(np.moveaxis(a, 1, a.ndim - 1) if attrs["data_layout"] != "NCHW" else a)
 
 
 def _along(a, mats):

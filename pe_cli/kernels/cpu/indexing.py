@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from ...base.dtypes import convert_dtype
 from ...base.errors import PeError
 from ...base.shapes import SLICE_END, strided_window
 from ..common import check_slice_not_empty, gather_rows, one_hot_ids, slice_window
@@ -325,13 +326,18 @@ def top_k_grad(ins, attrs):
     return {"X@GRAD": dx}
 
 
+def arg_dtype(attrs):
+    """arg_max / arg_min's Out dtype: the dtype attribute (a VarType code or a name), -1: int64."""
+    return np.dtype(np.int64 if attrs.get("dtype", -1) == -1 else convert_dtype(attrs["dtype"]))
+
+
 def _arg(fn):
     def kernel(ins, attrs):
         x = ins["X"]
         if attrs["flatten"]:
-            return {"Out": np.array([fn(x)], dtype=np.int64)}
+            return {"Out": np.array([fn(x)], dtype=arg_dtype(attrs))}
         axis = attrs["axis"] % x.ndim
-        out = fn(x, axis=axis, keepdims=attrs["keepdims"]).astype(np.int64, copy=False)
+        out = fn(x, axis=axis, keepdims=attrs["keepdims"]).astype(arg_dtype(attrs), copy=False)
         return {"Out": out.reshape(out.shape or (1,))}
     return kernel
 

@@ -18,7 +18,8 @@ _loops = lazy("_blas_loops")
 
 
 def _as_matrix(a, num_col_dims):
-    return a.reshape(math.prod(a.shape[:num_col_dims]), -1)
+    # (sizes, not -1: a tensor of no rows, an IfElse branch's, is a [0, n] matrix)
+    return a.reshape(math.prod(a.shape[:num_col_dims]), math.prod(a.shape[num_col_dims:]))
 
 
 ROWS, COLS, INNER = "rows", "cols", "inner"
@@ -153,11 +154,11 @@ def mul_grad(ins, attrs):
     outs = {}
     if "X@GRAD" in wanted:
         y2 = _as_matrix(y, yd)
-        dx = matmul2d(dout.reshape(-1, y2.shape[1]), y2, trans_b=True, weight_rows=COLS)
+        dx = matmul2d(dout.reshape(dout.size // max(y2.shape[1], 1), y2.shape[1]), y2, trans_b=True, weight_rows=COLS)
         outs["X@GRAD"] = dx.reshape(x.shape)
     if "Y@GRAD" in wanted:
         x2 = _as_matrix(x, xd)
-        dy = matmul2d(x2, dout.reshape(x2.shape[0], -1), trans_a=True)
+        dy = matmul2d(x2, dout.reshape(x2.shape[0], math.prod(y.shape[yd:])), trans_a=True)
         # not a view where it has the shape already: the update that reads it then sees it own its data
         # (optimizer._may_overlap skips np.may_share_memory)
         outs["Y@GRAD"] = dy if dy.shape == y.shape else dy.reshape(y.shape)

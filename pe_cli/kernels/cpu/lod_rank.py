@@ -76,11 +76,29 @@ def _pieces(array, table):
     return pieces, subs
 
 
+def _rows_in_order(array, table):
+    """Where the slots are rows (no LoD): the output, one numpy gather. Token t of the sequence at
+    place p of the table is row p of slot t."""
+    lengths = np.diff(table.offsets)
+    position = np.empty(len(table.order), dtype=np.int64)
+    position[table.order] = np.arange(len(table.order))
+    steps = int(lengths.max()) if len(lengths) else 0
+    stacked = np.concatenate([array[t] for t in range(steps)])
+    starts = np.concatenate([[0], np.cumsum([len(array[t]) for t in range(steps)])])
+    seq = np.repeat(np.arange(len(lengths)), lengths)
+    token = np.arange(len(seq)) - table.offsets[:-1][seq]
+    return stacked[starts[token] + position[seq]]
+
+
 def array_to_lod_tensor(ins, attrs):
     array, table = ins["X"], ins["RankTable"]
     first = next((a for a in array if a is not None), None)
     if first is None:
         raise PeError("array_to_lod_tensor: the array holds no tensor")
+    lods = getattr(array, "lods", None) or []
+    if len(table.offsets) > 1 and not any(lods) and all(a is not None for a in array[:int(table.lengths[0])]):
+        lod = table.coarse + [table.offsets.tolist()]
+        return {"Out": _rows_in_order(array, table), "@LOD": {"Out": lod}}
     pieces, subs = _pieces(array, table)
     parts = [array[t][rows] for t, rows in pieces]
     out = np.concatenate(parts) if parts else np.zeros((0,) + first.shape[1:], first.dtype)

@@ -1,13 +1,15 @@
-"""CPU kernels of the LSTM ops (ops/lstm.py): dynamic_lstm in kernels/lstm_math.py's schedule (sequences
+"""CPU kernels of the LSTM ops (ops/lstm.py): lstm in kernels/lstm_math.py's schedule (sequences
 ordered by length, one GEMM per time step over the live ones), the rest of each step one numba pass
 (_lstm_loops.py) over states kept in the schedule's order (a step's live sequences are their first
 rows: no gathers); in float32 every step in one numba call without the GIL (_lstm_loops.forward_sequence,
 where a CBLAS GEMM is found); the weight's gradient is one GEMM over every row at the end. Other dtypes run
-lstm_math.py over numpy, the reference. lstm_unit numpy, elementwise over [N, D]."""
+lstm_math.py over numpy, the reference. Fluid's batch-ordered BatchGate and BatchCellPreAct are made
+from, and read back into, the per-row values the backward pass reads (lstm_math.fluid_batch,
+saved_from_batch). lstm_unit numpy, elementwise over [N, D]."""
 import numpy as np
 
 from .. import lstm_math
-from ..common import ACT_CODES, seq_offsets
+from ..common import ACT_CODES, SIGMOID_MAX, SIGMOID_MIN, seq_offsets
 from . import _cblas
 from ._numba import is_float, lazy
 
@@ -81,8 +83,9 @@ def _forward(x, w, b, h0, c0, offs, attrs):
 
 def _activate(code, v):
     """Activation ``code`` (kernels.common.ACT_CODES) of the view ``v`` in place, numpy's vectorised
-    calls (sigmoid as lstm_math's 1 / (1 + exp(-x)))."""
+    calls (sigmoid as lstm_math's 1 / (1 + exp(-x)) of x clipped to [SIGMOID_MIN, SIGMOID_MAX])."""
     if code == 0:
+        np.clip(v, SIGMOID_MIN, SIGMOID_MAX, out=v)
         np.negative(v, out=v)
         np.exp(v, out=v)
         np.add(v, 1, out=v)
@@ -130,16 +133,20 @@ def _backward(x, w, b, cellv, saved, d_hidden, d_cell, offs, attrs, with_state):
     return dx, dw, db.reshape(np.shape(b)), (dh0, dc0)
 
 
-def dynamic_lstm(ins, attrs):
+def lstm(ins, attrs):
     x, w, b, h0, c0, offs = _prepare(ins, attrs)
     hidden, cell, saved = _forward(x, w, b, h0, c0, offs, attrs)
-    return {"Hidden": hidden, "Cell": cell, "BatchGate": saved.reshape(len(x), -1)}
+    outs = {"Hidden": hidden, "Cell": cell}
+    if {"BatchGate", "BatchCellPreAct"} & attrs.get("_outputs", {"BatchGate"}):
+        outs["BatchGate"], outs["BatchCellPreAct"] = lstm_math.fluid_batch(saved, cell, offs, attrs)
+    return outs
 
 
-def dynamic_lstm_grad(ins, attrs):
+def lstm_grad(ins, attrs):
     x, w, b, h0, c0, offs = _prepare(ins, attrs)
-    if "BatchGate" in ins:        # the forward's saved gates: [T, 6D] laid out as [T, 6, D]
-        cell, saved = ins["Cell"], ins["BatchGate"].reshape(len(x), 6, -1)
+    if all(s in ins for s in ("BatchGate", "Hidden", "Cell")):      # the forward's values: no second pass
+        cell = ins["Cell"]
+        saved = lstm_math.saved_from_batch(ins["BatchGate"], ins["Hidden"], cell, h0, c0, offs, attrs["is_reverse"])
     else:
         _, cell, saved = _forward(x, w, b, h0, c0, offs, attrs)
     dx, dw, db, (dh0, dc0) = _backward(x, w, b, cell, saved, ins["Hidden@GRAD"], ins.get("Cell@GRAD"),
@@ -149,7 +156,7 @@ def dynamic_lstm_grad(ins, attrs):
 
 def _unit_gates(x, forget_bias):
     d = x.shape[1] // 4
-    sig = lstm_math.ACTS["sigmoid"][0]
+    sig = lstm_math.PLAIN_ACTS["sigmoid"][0]
     return sig(x[:, :d]), sig(x[:, d:2 * d] + forget_bias), sig(x[:, 2 * d:3 * d]), np.tanh(x[:, 3 * d:])
 
 

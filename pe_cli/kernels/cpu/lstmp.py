@@ -1,4 +1,6 @@
-"""CPU kernels of ops/lstmp.py: kernels/lstmp_math.py over numpy (its GEMMs release the GIL)."""
+"""CPU kernels of ops/lstmp.py: kernels/lstmp_math.py over numpy (its GEMMs release the GIL). The
+gradient runs the forward again for the per-row values it reads (Fluid's batch-ordered outputs do
+not hold the unclipped cell and projection)."""
 import numpy as np
 
 from .. import lstmp_math
@@ -15,15 +17,15 @@ def _prepare(ins, attrs):
 def lstmp(ins, attrs):
     x, w, pw, b, h0, c0, offs = _prepare(ins, attrs)
     projection, cell, saved = lstmp_math.forward(x, w, pw, b, h0, c0, offs, attrs)
-    return {"Projection": projection, "Cell": cell, "BatchGate": lstmp_math.pack(saved)}
+    outs = {"Projection": projection, "Cell": cell}
+    if {"BatchGate", "BatchCellPreAct", "BatchHidden"} & attrs.get("_outputs", {"BatchGate"}):
+        outs.update(lstmp_math.fluid_batch(saved, cell, offs, attrs))
+    return outs
 
 
 def lstmp_grad(ins, attrs):
     x, w, pw, b, h0, c0, offs = _prepare(ins, attrs)
-    if "BatchGate" in ins:          # the forward's saved values: no second forward pass
-        cell, saved = ins["Cell"], lstmp_math.unpack(ins["BatchGate"], *pw.shape)
-    else:
-        _, cell, saved = lstmp_math.forward(x, w, pw, b, h0, c0, offs, attrs)
+    _, cell, saved = lstmp_math.forward(x, w, pw, b, h0, c0, offs, attrs)
     dx, dw, dpw, db, dh0, dc0 = lstmp_math.backward(x, w, pw, b, cell, saved, ins["Projection@GRAD"],
                                                     ins.get("Cell@GRAD"), offs, attrs)
     return {"Input@GRAD": dx, "Weight@GRAD": dw, "ProjWeight@GRAD": dpw, "Bias@GRAD": db,

@@ -28,6 +28,9 @@ def auc(ins, attrs):
     then the area of the summed counts."""
     pred, label = ins["Predict"], ins["Label"].reshape(-1)
     n, steps = attrs["num_thresholds"], attrs["slide_steps"]
+    if pred.ndim != 2 or pred.shape[1] not in (1, 2):
+        raise PeError(f"auc: Predict {list(pred.shape)} must be [N, 2] (the positive class's probability last) or "
+                      f"[N, 1]: auc is for binary classification")
     p = pred[:, -1]
     if p.size and (p.min() < 0 or p.max() > 1):
         raise PeError(f"auc: Predict's probabilities must lie in [0, 1], got [{p.min()}, {p.max()}]")

@@ -20,22 +20,26 @@ def _drawn(draw, shape, dtype):
     return out.reshape(shape)
 
 
-def uniform_random(ins, attrs):
-    rng = attrs["_rng"]
-    out = _drawn(lambda size: rng.uniform(attrs["min"], attrs["max"], size=size), run_shape(ins, attrs),
-                 attrs["dtype"])
+def _with_diagonal(out, attrs, op):
+    """uniform_random's diag_num > 0: the flat positions i * (diag_step + 1), i < diag_num, hold diag_val."""
     diag_num, diag_step = attrs.get("diag_num", 0), attrs.get("diag_step", 0)
     if diag_num > 0:
         if out.size <= (diag_num - 1) * (diag_step + 1):
-            raise ValueError(f"uniform_random: the tensor of {out.size} values has no room for diag_num={diag_num} "
+            raise ValueError(f"{op}: the tensor of {out.size} values has no room for diag_num={diag_num} "
                              f"diagonal values {diag_step + 1} apart")
         out.reshape(-1)[np.arange(diag_num) * (diag_step + 1)] = attrs["diag_val"]
-    return {"Out": out}
+    return {"Out": out.astype(attrs["dtype"], copy=False)}
+
+
+def uniform_random(ins, attrs):
+    rng = attrs["_rng"]
+    return _with_diagonal(_drawn(lambda size: rng.uniform(attrs["min"], attrs["max"], size=size),
+                                 run_shape(ins, attrs), attrs["dtype"]), attrs, "uniform_random")
 
 
 def gaussian_random(ins, attrs):
     rng = attrs["_rng"]
-    return {"Out": _drawn(lambda size: rng.normal(attrs["mean"], attrs["std"], size=size), attrs["shape"],
+    return {"Out": _drawn(lambda size: rng.normal(attrs["mean"], attrs["std"], size=size), run_shape(ins, attrs),
                           attrs["dtype"])}
 
 
@@ -57,7 +61,7 @@ def seed(ins, attrs):
 
 def uniform_random_batch_size_like(ins, attrs):
     out = attrs["_rng"].uniform(attrs["min"], attrs["max"], size=_batch_size_like(ins, attrs))
-    return {"Out": out.astype(attrs["dtype"], copy=False)}
+    return _with_diagonal(out, attrs, "uniform_random_batch_size_like")
 
 
 def gaussian_random_batch_size_like(ins, attrs):
@@ -97,3 +101,22 @@ def randperm(ins, attrs):
     if attrs["n"] is None or attrs["n"] < 1:
         raise ValueError(f"randperm: n={attrs['n']} must be an int > 0")
     return {"Out": attrs["_rng"].permutation(attrs["n"]).astype(attrs["dtype"], copy=False)}
+
+
+def poisson(ins, attrs):
+    x = ins["X"]
+    if x.size and not (x.min() >= 0):
+        raise ValueError(f"poisson: the rates X hold {float(np.nanmin(x))}; they must be >= 0")
+    return {"Out": attrs["_rng"].poisson(x.astype(np.float64)).astype(x.dtype)}
+
+
+def poisson_grad(ins, attrs):
+    return {"X@GRAD": np.zeros_like(ins["Out@GRAD"])}
+
+
+def dirichlet(ins, attrs):
+    alpha = ins["Alpha"].astype(np.float64)
+    if alpha.size and not (alpha.min() > 0):
+        raise ValueError(f"dirichlet: the concentrations Alpha hold {float(np.nanmin(alpha))}; they must be > 0")
+    draws = attrs["_rng"].gamma(alpha)
+    return {"Out": (draws / draws.sum(axis=-1, keepdims=True)).astype(ins["Alpha"].dtype)}

@@ -33,9 +33,16 @@ def _axes(x, attrs):
     return tuple(range(x.ndim)) if attrs["reduce_all"] else tuple(d % x.ndim for d in attrs["dim"])
 
 
+def as_out_dtype(x, attrs):
+    """X cast to the reduction's out_dtype (a VarType code, -1 or absent: X's own), as Fluid 1.8's
+    reductions cast it before reducing."""
+    code = attrs.get("out_dtype", -1)
+    return x if code in (-1, None) else x.astype(convert_dtype(code), copy=False)
+
+
 def _reduce(fn):
     def kernel(ins, attrs):
-        x = ins["X"]
+        x = as_out_dtype(ins["X"], attrs)
         out = fn(x, axis=_axes(x, attrs), keepdims=attrs["keep_dim"])
         return {"Out": np.asarray(out, dtype=x.dtype).reshape(np.shape(out) or scalar_shape(attrs))}
     return kernel
@@ -109,7 +116,7 @@ def reduce_axes(x, attrs):
 
 def _reduce_over_axes(fn):
     def kernel(ins, attrs):
-        x = ins["X"]
+        x = as_out_dtype(ins["X"], attrs) if fn is np.prod else ins["X"]
         out = np.asarray(fn(x, axis=reduce_axes(x, attrs), keepdims=attrs["keep_dim"]), dtype=x.dtype)
         return {"Out": out.reshape(out.shape or scalar_shape(attrs))}
     return kernel

@@ -31,8 +31,22 @@ def read_tensor_file(path):
     return read_lod_tensors(data, f"load: {path}", count=1)[0]
 
 
+def _part(array, attrs):
+    """Fluid's seek: Out = the ``shape`` values that start at value ``seek`` of the saved tensor (row-major);
+    seek -1 (the default): the whole tensor."""
+    seek, shape = attrs.get("seek", -1), list(attrs.get("shape") or [])
+    if seek == -1:
+        return array
+    count = int(np.prod(shape, dtype=np.int64))
+    if seek < 0 or any(d < 0 for d in shape) or seek + count > array.size:
+        raise PeError(f"load: seek={seek} with shape={shape} asks for values {seek}..{seek + count - 1} of "
+                      f"{attrs['file_path']}, which holds {array.size}: give seek >= 0 and a shape that fits")
+    return array.reshape(-1)[seek:seek + count].reshape(shape)
+
+
 def load(ins, attrs):
     array, lod = read_tensor_file(attrs["file_path"])
+    array = _part(array, attrs)
     if attrs["load_as_fp16"]:
         array = array.astype(np.float16)
     outs = {"Out": array}

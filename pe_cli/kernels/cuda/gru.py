@@ -1,17 +1,21 @@
 """CUDA twin of kernels/cpu/gru.py: the same length-ordered schedule (kernels/lstm_math.py); per
 time step two GEMMs (h' W_ur, then (r h') W_c; _matmul) around two fused kernels for the gates
 and the hidden state, and backward the same in reverse. gru_unit is one such step over all rows.
-The bias gradient is the column sum of the input gradient (one GEMM with a row of ones)."""
+The bias gradient is the column sum of the input gradient (one GEMM with a row of ones). Fluid's
+batch-ordered BatchGate, BatchResetHiddenPrev and BatchHidden are row gathers of the per-row values
+(and, for the gradient, gathers back plus each row's previous hidden state)."""
 import numpy as np
 from numba import cuda
 
-from ..common import check_initial_states, seq_offsets
-from ..lstm_math import schedule
+from ..common import PLAIN_SIGMOID, check_initial_states, seq_offsets
+from ..lstm_math import batch_index, previous_rows, schedule
 from . import runtime as rt
 from ._launch import copy, flat, full, grid, zeros
 from ._matmul import matmul
 from .lstm import _CODES, _act, _add_into, _dact, _gather_state, _scatter_state
-from .manipulation import _place_along, _take_along
+from ..cpu import gru as _cpu_gru
+from ._host import on_host
+from .indexing import _gather_rows
 from .launcher import jit_kernel
 
 _UNIT_NAMES = {0: "identity", 1: "sigmoid", 2: "tanh", 3: "relu"}
@@ -172,26 +176,56 @@ def _forward(ins, attrs):
     return hidden, {"gates": gates, "rhps": rhps, "hps": hps, "w_ur": w_ur, "w_c": w_c}, steps, codes, nseq
 
 
+@jit_kernel
+def _previous_state(values, init, has_init, prev, seq, out, d):
+    """Per row the state its step starts from: ``values`` at the previous row, ``init`` (or 0) first."""
+    t = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while t < out.size:
+        r, j = t // d, t % d
+        p = prev[r]
+        out[t] = values[p * d + j] if p >= 0 else (init[seq[r] * d + j] if has_init else 0.0)
+        t += step
+
+
+def _rows(src, index):
+    """src's rows in the order of ``index`` (a host array)."""
+    out = rt.empty((len(index),) + tuple(src.shape[1:]), src.dtype)
+    if out.size:
+        _gather_rows[grid(out.size)](flat(src), rt.to_device(np.ascontiguousarray(index, np.int64)), flat(out),
+                                     out.size // max(len(index), 1))
+    return out
+
+
 def gru(ins, attrs):
     hidden, st, _, _, _ = _forward(ins, attrs)
-    d = hidden.shape[1]
-    batch_gate = _place_along([st["gates"], st["rhps"], st["hps"]], rt.empty((hidden.shape[0], 5 * d), hidden.dtype), 1)
-    return {"Hidden": hidden, "BatchGate": batch_gate}
+    outs = {"Hidden": hidden}
+    if {"BatchGate", "BatchResetHiddenPrev", "BatchHidden"} & attrs.get("_outputs", {"BatchGate"}):
+        perm = batch_index(seq_offsets(attrs, "Input", hidden.shape[0]), attrs["is_reverse"])
+        outs.update(BatchGate=_rows(st["gates"], perm), BatchResetHiddenPrev=_rows(st["rhps"], perm),
+                    BatchHidden=_rows(hidden, perm))
+    return outs
 
 
 def _saved(ins, attrs):
-    """The forward's values the gradient reads: from BatchGate [T, 5D] when the op saved it (no
-    second forward pass), else by running the forward again."""
-    if "BatchGate" not in ins:
+    """The forward's values the gradient reads: from Fluid's batch-ordered outputs and Hidden when
+    the op wrote them (no second forward pass), else by running the forward again."""
+    if not all(s in ins for s in ("BatchGate", "BatchResetHiddenPrev", "Hidden")):
         _, st, steps, codes, nseq = _forward(ins, attrs)
         return st, steps, codes, nseq
-    w = ins["Weight"]
-    d = w.shape[0]
+    w, hidden = ins["Weight"], ins["Hidden"]
     offs = seq_offsets(attrs, "Input", ins["Input"].shape[0])
-    gates, rhps, hps = _take_along(ins["BatchGate"], (3 * d, d, d), 1)
+    perm = batch_index(offs, attrs["is_reverse"])
+    inverse = np.argsort(perm, kind="stable")
+    prev, seq = previous_rows(offs, attrs["is_reverse"])
+    hps, h0 = rt.empty(tuple(hidden.shape), hidden.dtype), ins.get("H0")
+    if hps.size:
+        _previous_state[grid(hps.size)](flat(hidden), flat(hidden if h0 is None else h0), h0 is not None,
+                                        rt.to_device(prev), rt.to_device(seq), flat(hps), hidden.shape[1])
     w_ur, w_c = _split(w)
     steps = [(rt.to_device(live), rt.to_device(rows), len(live)) for live, rows in schedule(offs, attrs["is_reverse"])]
-    st = {"gates": gates, "rhps": rhps, "hps": hps, "w_ur": w_ur, "w_c": w_c}
+    st = {"gates": _rows(ins["BatchGate"], inverse), "rhps": _rows(ins["BatchResetHiddenPrev"], inverse), "hps": hps,
+          "w_ur": w_ur, "w_c": w_c}
     return st, steps, _codes(attrs["gate_activation"], attrs["activation"]), len(offs) - 1
 
 
@@ -217,7 +251,8 @@ def gru_grad(ins, attrs):
 def _unit_setup(ins, attrs):
     n = ins["HiddenPrev"].shape[0]
     idx = rt.to_device(np.arange(n, dtype=np.int64))
-    codes = _codes(_UNIT_NAMES[attrs["gate_activation"]], _UNIT_NAMES[attrs["activation"]])
+    codes = tuple(PLAIN_SIGMOID if c == _CODES["sigmoid"] else c      # gru_unit's plain sigmoid
+                  for c in _codes(_UNIT_NAMES[attrs["gate_activation"]], _UNIT_NAMES[attrs["activation"]]))
     return n, idx, codes, bool(attrs["origin_mode"])
 
 
@@ -242,3 +277,7 @@ def gru_unit_grad(ins, attrs):
     _backward_step(st, idx, idx, n, codes, origin)
     return {"Input@GRAD": st["dx"], "HiddenPrev@GRAD": st["dh_state"], "Weight@GRAD": st["dw"],
             "Bias@GRAD": _bias_grad(st["dx"], b)}
+
+
+# Fluid has CPU kernels only for fusion_gru, and falls back to them on a GPU place; so does pe (_host.py)
+fusion_gru = on_host(_cpu_gru.fusion_gru)

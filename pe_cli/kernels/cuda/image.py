@@ -64,7 +64,7 @@ def similarity_focus(ins, attrs):
 def _geometry(x, ins, attrs):
     shape = tuple(x.shape)
     sizes_in, sizes_out, scales = _cpu.out_size(shape, attrs, ins, rt.to_host)
-    nhwc = attrs["data_layout"] == "NHWC"
+    nhwc = attrs["data_layout"] != "NCHW"
     c = shape[-1] if nhwc else shape[1]
     if len(sizes_in) == 2:                     # a unit depth makes every case three-dimensional
         sizes_in, sizes_out, scales = [1] + sizes_in, [1] + sizes_out, [0.0] + scales

@@ -362,7 +362,7 @@ def _arg(is_max):
         if attrs["flatten"]:
             out = rt.empty((1,), np.int64)
             _arg_extreme[grid(1)](flat(x), out, x.size, 1, is_max)
-            return {"Out": out}
+            return {"Out": _as_arg_dtype(out, attrs)}
         axis = attrs["axis"] % x.ndim
         n = shape[axis]
         inner = 1
@@ -372,8 +372,13 @@ def _arg(is_max):
         out = rt.empty(out_shape or (1,), np.int64)
         if out.size:
             _arg_extreme[grid(out.size)](flat(x), flat(out), n, inner, is_max)
-        return {"Out": out}
+        return {"Out": _as_arg_dtype(out, attrs)}
     return kernel
+
+
+def _as_arg_dtype(out, attrs):
+    dtype = _cpu.arg_dtype(attrs)
+    return out if dtype == np.int64 else copy(out, dtype)
 
 
 arg_max = _arg(True)

@@ -27,8 +27,8 @@ def _rows(shape, num_col_dims):
 
 
 def _as_matrix(a, num_col_dims):
-    rows = _rows(a.shape, num_col_dims)
-    return a.reshape((rows, a.size // rows if rows else 0))
+    # (the columns from the shape: a tensor of no rows, an IfElse branch's, is a [0, n] matrix)
+    return a.reshape((_rows(a.shape, num_col_dims), _rows(a.shape[num_col_dims:], len(a.shape))))
 
 
 def mul(ins, attrs):
@@ -44,11 +44,12 @@ def mul_grad(ins, attrs):
     outs = {}
     if "X@GRAD" in wanted:
         y2 = _as_matrix(y, attrs["y_num_col_dims"])
-        dx = _matmul(dout.reshape((dout.size // y2.shape[1], y2.shape[1])), y2, trans_b=True)
+        dx = _matmul(dout.reshape((dout.size // max(y2.shape[1], 1), y2.shape[1])), y2, trans_b=True)
         outs["X@GRAD"] = dx.reshape(x.shape)
     if "Y@GRAD" in wanted:
         x2 = _as_matrix(x, attrs["x_num_col_dims"])
-        dy = _matmul(x2, dout.reshape((x2.shape[0], dout.size // max(x2.shape[0], 1))), trans_a=True)
+        dy = _matmul(x2, dout.reshape((x2.shape[0], _rows(y.shape[attrs["y_num_col_dims"]:], len(y.shape)))),
+                     trans_a=True)
         outs["Y@GRAD"] = dy.reshape(y.shape)
     return outs
 

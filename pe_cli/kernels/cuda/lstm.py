@@ -1,14 +1,15 @@
-"""CUDA twin of kernels/cpu/lstm.py. dynamic_lstm: the same length-ordered schedule
-(kernels/lstm_math.py); per time step one GEMM over the live sequences (_matmul) and one fused kernel
-for the gates, cell and hidden state (and, backward, the gates' gradients, with atomics summing the
-bias gradient). lstm_unit: one elementwise kernel forward, one backward."""
+"""CUDA twin of kernels/cpu/lstm.py. lstm: the same length-ordered schedule (kernels/lstm_math.py); per
+time step one GEMM over the live sequences (_matmul) and one fused kernel for the gates, cell and
+hidden state (and, backward, the gates' gradients, with atomics summing the bias gradient); one
+kernel each way between the per-row values the backward pass reads and Fluid's batch-ordered
+BatchGate and BatchCellPreAct. lstm_unit: one elementwise kernel forward, one backward."""
 import math
 
 import numpy as np
 from numba import cuda
 
 from ..common import ACT_CODES as _CODES, seq_offsets
-from ..lstm_math import schedule
+from ..lstm_math import batch_index, previous_rows, schedule
 from . import runtime as rt
 from ._launch import copy, flat, grid, zeros
 from ._matmul import matmul
@@ -17,7 +18,9 @@ from .launcher import jit_kernel
 
 @cuda.jit(device=True)
 def _act(x, code):
-    if code == 0:
+    if code == 0:       # Fluid's recurrent sigmoid: the input clipped (kernels.common.SIGMOID_MIN)
+        return 1.0 / (1.0 + math.exp(-(-40.0 if x < -40.0 else (13.0 if x > 13.0 else x))))
+    if code == 4:       # PLAIN_SIGMOID: the one-step ops'
         return 1.0 / (1.0 + math.exp(-x))
     if code == 1:
         return math.tanh(x)
@@ -28,7 +31,7 @@ def _act(x, code):
 
 @cuda.jit(device=True)
 def _dact(y, code):
-    if code == 0:
+    if code == 0 or code == 4:
         return y * (1.0 - y)
     if code == 1:
         return 1.0 - y * y
@@ -162,17 +165,70 @@ def _forward(ins, attrs):
     return hidden, cell, saved, steps, codes
 
 
-def dynamic_lstm(ins, attrs):
+@jit_kernel
+def _to_batch(saved, cell, perm, gates, cell_act, d, code):
+    """Fluid's BatchGate (candidate, input, forget, output) and BatchCellPreAct rows, in batch order."""
+    t = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while t < perm.size * d:
+        k, j = t // d, t % d
+        r = perm[k]
+        base, g = r * 6 * d + j, k * 4 * d + j
+        gates[g], gates[g + d], gates[g + 2 * d] = saved[base + 2 * d], saved[base], saved[base + d]
+        gates[g + 3 * d] = saved[base + 3 * d]
+        cell_act[k * d + j] = _act(cell[r * d + j], code)
+        t += step
+
+
+@jit_kernel
+def _from_batch(gates, hidden, cell, h0, c0, has_h0, has_c0, perm, prev, seq, saved, d):
+    """The per-row values the backward pass reads, from Fluid's BatchGate and Hidden, Cell, H0, C0."""
+    t = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while t < perm.size * d:
+        k, j = t // d, t % d
+        r = perm[k]
+        base, g = r * 6 * d + j, k * 4 * d + j
+        saved[base], saved[base + d], saved[base + 2 * d] = gates[g + d], gates[g + 2 * d], gates[g]
+        saved[base + 3 * d] = gates[g + 3 * d]
+        p, s = prev[r], seq[r]
+        saved[base + 4 * d] = cell[p * d + j] if p >= 0 else (c0[s * d + j] if has_c0 else 0.0)
+        saved[base + 5 * d] = hidden[p * d + j] if p >= 0 else (h0[s * d + j] if has_h0 else 0.0)
+        t += step
+
+
+def lstm(ins, attrs):
     hidden, cell, saved, _, _ = _forward(ins, attrs)
-    return {"Hidden": hidden, "Cell": cell, "BatchGate": saved.reshape(saved.shape[0], -1)}
+    outs = {"Hidden": hidden, "Cell": cell}
+    if {"BatchGate", "BatchCellPreAct"} & attrs.get("_outputs", {"BatchGate"}):
+        offs = seq_offsets(attrs, "Input", ins["Input"].shape[0])
+        perm = rt.to_device(batch_index(offs, attrs["is_reverse"]))
+        d = cell.shape[1]
+        gates, cell_act = rt.empty((cell.shape[0], 4 * d), cell.dtype), rt.empty(tuple(cell.shape), cell.dtype)
+        _to_batch[grid(cell.size)](flat(saved), flat(cell), perm, flat(gates), flat(cell_act), d,
+                                   _CODES[attrs["cell_activation"]])
+        outs["BatchGate"], outs["BatchCellPreAct"] = gates, cell_act
+    return outs
 
 
-def dynamic_lstm_grad(ins, attrs):
+def _saved_from_batch(ins, offs, attrs):
+    cell, d = ins["Cell"], ins["Cell"].shape[1]
+    prev, seq = previous_rows(offs, attrs["is_reverse"])
+    h0, c0 = ins.get("H0"), ins.get("C0")
+    saved = rt.empty((cell.shape[0], 6, d), cell.dtype)
+    _from_batch[grid(cell.size)](flat(ins["BatchGate"]), flat(ins["Hidden"]), flat(cell),
+                                 flat(cell if h0 is None else h0), flat(cell if c0 is None else c0), h0 is not None,
+                                 c0 is not None, rt.to_device(batch_index(offs, attrs["is_reverse"])),
+                                 rt.to_device(prev), rt.to_device(seq), flat(saved), d)
+    return saved
+
+
+def lstm_grad(ins, attrs):
     x, w, b = ins["Input"], ins["Weight"], ins["Bias"]
     offs = seq_offsets(attrs, "Input", x.shape[0])
     d, nseq = w.shape[0], len(offs) - 1
-    if "BatchGate" in ins:        # the forward's saved gates (a [T, 6D] array is laid out as [T, 6, D])
-        cell, saved, codes = ins["Cell"], ins["BatchGate"], _codes(attrs)
+    if all(s in ins for s in ("BatchGate", "Hidden", "Cell")):      # the forward's values: no second pass
+        cell, saved, codes = ins["Cell"], _saved_from_batch(ins, offs, attrs), _codes(attrs)
         steps = [(rt.to_device(live), rt.to_device(rows), len(live))
                  for live, rows in schedule(offs, attrs["is_reverse"])]
     else:
@@ -201,8 +257,8 @@ def _unit_fwd(x, cp, c_out, h_out, d, forget_bias):
     while t < cp.size:
         n, j = t // d, t % d
         base = n * 4 * d + j
-        i, f = _act(x[base], 0), _act(x[base + d] + forget_bias, 0)
-        o, g = _act(x[base + 2 * d], 0), math.tanh(x[base + 3 * d])
+        i, f = _act(x[base], 4), _act(x[base + d] + forget_bias, 4)
+        o, g = _act(x[base + 2 * d], 4), math.tanh(x[base + 3 * d])
         c = f * cp[t] + i * g
         c_out[t], h_out[t] = c, o * math.tanh(c)
         t += step
@@ -215,8 +271,8 @@ def _unit_back(x, cp, c, dc_in, dh_in, dx, dcp, d, forget_bias):
     while t < cp.size:
         n, j = t // d, t % d
         base = n * 4 * d + j
-        i, f = _act(x[base], 0), _act(x[base + d] + forget_bias, 0)
-        o, g = _act(x[base + 2 * d], 0), math.tanh(x[base + 3 * d])
+        i, f = _act(x[base], 4), _act(x[base + d] + forget_bias, 4)
+        o, g = _act(x[base + 2 * d], 4), math.tanh(x[base + 3 * d])
         tc = math.tanh(c[t])
         dh = dh_in[t]
         dc = dc_in[t] + dh * o * (1.0 - tc * tc)

@@ -1,17 +1,20 @@
 """CUDA twin of kernels/cpu/lstmp.py: the same length-ordered schedule (kernels/lstm_math.py); per
 time step a GEMM for the gates (r' Weight), a fused kernel for gates, cell (clipped) and hidden
 state, a GEMM for the projection (h ProjWeight) and a kernel for its activation and clip; backward
-the same in reverse, atomics summing the bias gradient."""
+the same in reverse, atomics summing the bias gradient; the gradient runs the forward again (Fluid's
+batch-ordered outputs, row gathers of the per-row values, do not hold what it reads). The
+projection's activation is Fluid 1.8.5's (lstmp_math.proj_activation)."""
 import numpy as np
 from numba import cuda
 
-from ..common import check_initial_states, seq_offsets
-from ..lstm_math import schedule
+from ..common import PLAIN_SIGMOID, check_initial_states, seq_offsets
+from ..lstm_math import batch_index, schedule
+from ..lstmp_math import proj_activation
 from . import runtime as rt
 from ._launch import copy, flat, grid, zeros
 from ._matmul import matmul
 from .lstm import _CODES, _act, _add_into, _dact, _gather_state, _scatter_state
-from .manipulation import _place_along, _take_along
+from .gru import _rows
 from .launcher import jit_kernel
 
 
@@ -123,7 +126,14 @@ def _cell_back(dh_buf, dc_in, has_dc, cellv, saved, bias, live, rows, dc_state, 
 
 def _codes(attrs):
     return rt.to_device(np.array([_CODES[attrs[k]] for k in ("gate_activation", "cell_activation",
-                                                             "candidate_activation", "proj_activation")], np.int64))
+                                                             "candidate_activation")]
+                                 + [_proj_code(attrs)], np.int64))
+
+
+def _proj_code(attrs):
+    """The projection's activation code: Fluid's activation op's, a plain sigmoid (lstmp_math)."""
+    code = _CODES[proj_activation(attrs)]
+    return PLAIN_SIGMOID if code == _CODES["sigmoid"] else code
 
 
 def _state(init, shape, dtype):
@@ -149,32 +159,44 @@ def _forward(ins, attrs):
                                 st["codes"])
         _proj_step[grid(n * p)](flat(matmul(h_buf, pw)), flat(rp), live_d, rows_d, flat(r_state), flat(projection),
                                 flat(st["pas"]), flat(st["rps"]), p, float(attrs["proj_clip"]),
-                                _CODES[attrs["proj_activation"]])
+                                _proj_code(attrs))
         st["steps"].append((live_d, rows_d, n))
     return projection, st, nseq
 
 
+@jit_kernel
+def _gates_cell_act(saved, cell, perm, gates, cell_act, d, code):
+    """Fluid's BatchGate (candidate, input, forget, output) and BatchCellPreAct rows, in batch order."""
+    t = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while t < perm.size * d:
+        k, j = t // d, t % d
+        r = perm[k]
+        base, g = r * 6 * d + j, k * 4 * d + j
+        gates[g], gates[g + d], gates[g + 2 * d] = saved[base + 2 * d], saved[base], saved[base + d]
+        gates[g + 3 * d] = saved[base + 3 * d]
+        cell_act[k * d + j] = _act(cell[r * d + j], code)
+        t += step
+
+
 def lstmp(ins, attrs):
     projection, st, _ = _forward(ins, attrs)
-    t, (d, p) = projection.shape[0], ins["ProjWeight"].shape
-    parts = [st["saved"].reshape((t, 6 * d)), st["rps"], st["hs"], st["pas"]]
-    batch_gate = _place_along(parts, rt.empty((t, 7 * d + 2 * p), projection.dtype), 1)
-    return {"Projection": projection, "Cell": st["cell"], "BatchGate": batch_gate}
+    outs = {"Projection": projection, "Cell": st["cell"]}
+    if {"BatchGate", "BatchCellPreAct", "BatchHidden"} & attrs.get("_outputs", {"BatchGate"}):
+        perm = batch_index(seq_offsets(attrs, "Input", projection.shape[0]), attrs["is_reverse"])
+        cell, d = st["cell"], st["cell"].shape[1]
+        gates, cell_act = rt.empty((cell.shape[0], 4 * d), cell.dtype), rt.empty(tuple(cell.shape), cell.dtype)
+        if cell.size:
+            _gates_cell_act[grid(cell.size)](flat(st["saved"]), flat(cell), rt.to_device(perm), flat(gates),
+                                             flat(cell_act), d, _CODES[attrs["cell_activation"]])
+        outs.update(BatchGate=gates, BatchCellPreAct=cell_act, BatchHidden=_rows(st["hs"], perm))
+    return outs
 
 
 def _saved(ins, attrs):
-    """The forward's values the gradient reads: from Cell and BatchGate [T, 7D + 2P] when the op
-    saved them (no second forward pass), else by running the forward again."""
-    if "BatchGate" not in ins:
-        _, st, nseq = _forward(ins, attrs)
-        return st, nseq
-    x, (d, p) = ins["Input"], ins["ProjWeight"].shape
-    offs = seq_offsets(attrs, "Input", x.shape[0])
-    saved, rps, hs, pas = _take_along(ins["BatchGate"], (6 * d, p, d, p), 1)
-    steps = [(rt.to_device(live), rt.to_device(rows), len(live)) for live, rows in schedule(offs, attrs["is_reverse"])]
-    st = {"saved": saved.reshape((x.shape[0], 6, d)), "rps": rps, "hs": hs, "pas": pas, "cell": ins["Cell"],
-          "codes": _codes(attrs), "steps": steps}
-    return st, len(offs) - 1
+    """The forward's values the gradient reads, by running the forward again."""
+    _, st, nseq = _forward(ins, attrs)
+    return st, nseq
 
 
 def lstmp_grad(ins, attrs):
@@ -187,7 +209,7 @@ def lstmp_grad(ins, attrs):
     for live_d, rows_d, n in reversed(st["steps"]):
         dpa, h_buf, rp_buf = rt.empty((n, p), x.dtype), rt.empty((n, d), x.dtype), rt.empty((n, p), x.dtype)
         _proj_back[grid(n * p)](flat(ins["Projection@GRAD"]), flat(dr_state), flat(st["pas"]), live_d, rows_d,
-                                flat(dpa), p, float(attrs["proj_clip"]), _CODES[attrs["proj_activation"]])
+                                flat(dpa), p, float(attrs["proj_clip"]), _proj_code(attrs))
         _gather_state[grid(n * d)](flat(st["hs"]), rows_d, flat(h_buf), d)
         _gather_state[grid(n * p)](flat(st["rps"]), rows_d, flat(rp_buf), p)
         dg = rt.empty((n, 4 * d), x.dtype)

@@ -1,9 +1,12 @@
 """CUDA twins of kernels/cpu/random.py. Random ops draw on the host with the same numpy Generator
 as the CPU kernels and copy the result over, so both devices initialize parameters identically;
-random_crop draws its offsets on the host and copies the windows on the device."""
+random_crop draws its offsets on the host and copies the windows on the device; poisson draws its counts
+on the host from the rates copied over."""
 from ..cpu import random as _cpu
 from . import control_flow as _control_flow
 from . import runtime as rt
+from . import _host
+from ._launch import zeros
 from ._strided import contiguous_strides, copy_window
 from .creation import _on_host
 
@@ -34,3 +37,11 @@ def random_crop(ins, attrs):
     return {"Out": out, "SeedOut": rt.to_device(next_seed)}
 randint = _control_flow._on_host(_cpu.randint)
 randperm = _on_host(_cpu.randperm)
+
+
+poisson = _host.on_host(_cpu.poisson)
+
+
+def poisson_grad(ins, attrs):
+    return {"X@GRAD": zeros(ins["Out@GRAD"].shape, ins["Out@GRAD"].dtype)}
+dirichlet = _host.on_host(_cpu.dirichlet)

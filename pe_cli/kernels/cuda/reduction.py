@@ -26,9 +26,15 @@ def _axes(x, attrs):
     return tuple(range(x.ndim)) if attrs["reduce_all"] else normalize_axes(x.ndim, attrs["dim"])
 
 
+def _as_out_dtype(x, attrs):
+    """X cast to the reduction's out_dtype (kernels/cpu/reduction.py as_out_dtype)."""
+    code = attrs.get("out_dtype", -1)
+    return x if code in (-1, None) else copy(x, np.dtype(convert_dtype(code)))
+
+
 def _reduce_kernel(kind, mean=False):
     def kernel(ins, attrs):
-        x = ins["X"]
+        x = _as_out_dtype(ins["X"], attrs)
         out = reduce(x, _axes(x, attrs), kind, keepdims=attrs["keep_dim"], mean=mean)
         return {"Out": out if out.ndim else out.reshape(_cpu.scalar_shape(attrs))}
     return kernel
@@ -126,7 +132,7 @@ def _reduced(x, attrs, kind):
 
 
 def reduce_prod(ins, attrs):
-    return {"Out": _reduced(ins["X"], attrs, "prod")}
+    return {"Out": _reduced(_as_out_dtype(ins["X"], attrs), attrs, "prod")}
 
 
 def _logical(kind):

@@ -14,4 +14,9 @@ from ..tensor_number import *  # noqa: F401,F403
 from ..tensor_select import *  # noqa: F401,F403
 from ..tensor_array import *  # noqa: F401,F403
 from ..tensor_quantile import *  # noqa: F401,F403
-from . import creation, math, random, stat  # noqa: F401,E402 -- Paddle's submodule names
+from ..tensor_special import *  # noqa: F401,F403
+from ..tensor_complex import *  # noqa: F401,F403
+from ..tensor_indexing_axis import *  # noqa: F401,F403
+from ..tensor_statistics import *  # noqa: F401,F403
+from ..tensor_cumulative import *  # noqa: F401,F403
+from . import creation, math, random, stat, to_string  # noqa: F401,E402 -- Paddle's submodule names

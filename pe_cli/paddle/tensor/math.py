@@ -5,6 +5,11 @@ from ..tensor_math import *  # noqa: F401,F403
 from ..tensor_elementwise import *  # noqa: F401,F403
 from ..tensor_reduce import *  # noqa: F401,F403
 from ..tensor_number import *  # noqa: F401,F403
+from ..tensor_special import *  # noqa: F401,F403
+from ..tensor_complex import *  # noqa: F401,F403
+from ..tensor_indexing_axis import *  # noqa: F401,F403
+from ..tensor_statistics import *  # noqa: F401,F403
+from ..tensor_cumulative import *  # noqa: F401,F403
 from ..tensor_select import combinations, take, vander  # noqa: F401
 from ...layers.helper import _single
 

@@ -1,10 +1,9 @@
 """Fluid 1.8's ``contrib.layers.nn``: layers of the contrib ops. Those with an op of their own
-are pe_cli/layers/<family>.py's; fused_elemwise_activation and fused_embedding_seq_pool are made
-of the ops they fuse (the same values and gradients), multiclass_nms2 is fluid.layers'
-multiclass_nms with the kept boxes' indices."""
+are pe_cli/layers/<family>.py's (fused_embedding_seq_pool: ops/sequence_fused.py's op);
+fused_elemwise_activation is made of the ops it fuses (the same values and gradients), multiclass_nms2
+is fluid.layers' multiclass_nms with the kept boxes' indices."""
 from .... import layers
 from ....base.errors import ArgumentTypeError
-from ....framework import unique_name
 from ....layers.batch_shuffle import shuffle_batch  # noqa: F401
 from ....layers.detection_box import float_input
 from ....layers.detection_nms import _nms
@@ -15,7 +14,6 @@ from ....layers.rank_attention import rank_attention  # noqa: F401
 from ....layers.text_matching import match_matrix_tensor, sequence_topk_avg_pooling, var_conv_2d  # noqa: F401
 from ....layers.tree_conv import tree_conv  # noqa: F401
 from ....layers.tdm import tdm_child, tdm_sampler  # noqa: F401
-from ....training.param_attr import ParamAttr
 
 __all__ = ["fused_elemwise_activation", "fused_embedding_seq_pool", "multiclass_nms2", "shuffle_batch",
            "partial_concat", "partial_sum", "tdm_child", "tdm_sampler", "rank_attention",
@@ -54,18 +52,17 @@ def fused_elemwise_activation(x, y, functor_list, axis=-1, scale=0.0, save_inter
 def fused_embedding_seq_pool(input, size, is_sparse=False, padding_idx=None, combiner="sum", param_attr=None,
                              dtype="float32"):
     """Per sequence of the LoD ids ``input``, the sum of its rows of a [size[0], size[1]] table
-    (``padding_idx`` rows count as zeros): embedding then sequence_pool('sum'), as the fused op
-    computes. Fluid's op knows only combiner 'sum'."""
+    (``padding_idx`` rows count as zeros): Fluid's fused_embedding_seq_pool op (ops/sequence_fused.py),
+    its parameter named as Fluid's layer names it. Fluid's op knows only combiner 'sum'."""
     if combiner != "sum":
         raise ValueError(f"fused_embedding_seq_pool: combiner must be 'sum' (Fluid's only one), got {combiner!r}")
-    helper = LayerHelper("fused_embedding_seq_pool")
-    attr = ParamAttr._to_attr(param_attr)
-    if attr is None or attr is False:
-        attr = ParamAttr()
-    if attr.name is None:
-        attr.name = unique_name.generate(f"{helper.name}.w")
-    emb = layers.embedding(input, size, is_sparse=is_sparse, padding_idx=padding_idx, param_attr=attr, dtype=dtype)
-    return layers.sequence_pool(emb, "sum")
+    helper = LayerHelper("fused_embedding_seq_pool", param_attr=param_attr)
+    w = helper.create_parameter(param_attr, list(size), dtype)
+    out = helper.create_variable_for_type_inference(dtype)
+    padding_idx = -1 if padding_idx is None else padding_idx if padding_idx >= 0 else size[0] + padding_idx
+    helper.append_op("fused_embedding_seq_pool", {"Ids": [input], "W": [w]}, {"Out": [out]},
+                     {"is_sparse": is_sparse, "combiner": combiner, "padding_idx": padding_idx})
+    return out
 
 
 def multiclass_nms2(bboxes, scores, score_threshold, nms_top_k, keep_top_k, nms_threshold=0.3, normalized=True,

@@ -14,6 +14,7 @@ from .... import layers
 from ....base.errors import ArgumentTypeError
 from ....framework import unique_name
 from ....layers.helper import LayerHelper
+from ....layers.rnn_cells import ForgetBias
 from ....training.param_attr import ParamAttr
 
 __all__ = ["BasicGRUUnit", "basic_gru", "BasicLSTMUnit", "basic_lstm"]
@@ -104,7 +105,7 @@ class BasicLSTMUnit(_Unit):
     def __init__(self, name_scope, hidden_size, param_attr=None, bias_attr=None, gate_activation=None,
                  activation=None, forget_bias=1.0, dtype="float32"):
         super().__init__(name_scope, hidden_size, param_attr, bias_attr, gate_activation, activation, dtype)
-        self._forget_bias = float(forget_bias)
+        self._forget_bias = ForgetBias(dtype, forget_bias)
 
     def _build_once(self, input, pre_hidden, pre_cell):
         size = self._hiden_size
@@ -115,7 +116,7 @@ class BasicLSTMUnit(_Unit):
         gate_input = layers.matmul(layers.concat([input, pre_hidden], 1), self._weight)
         gate_input = layers.elementwise_add(gate_input, self._bias)
         i, j, f, o = layers.split(gate_input, num_or_sections=4, dim=-1)
-        forget = self._gate_activation(layers.scale(f, 1.0, self._forget_bias))
+        forget = self._gate_activation(layers.elementwise_add(f, self._forget_bias.of_program()))
         new_cell = layers.elementwise_add(layers.elementwise_mul(pre_cell, forget),
                                           layers.elementwise_mul(layers.sigmoid(i), layers.tanh(j)))
         new_hidden = layers.elementwise_mul(self._activation(new_cell), self._gate_activation(o))
@@ -176,7 +177,8 @@ def _direction(rnn_input, units, mask, inits, direction, hidden_size, dropout):
                 step_input = dropout(step_input)
         rnn.step_output(step_input)
     outs = rnn()
-    lasts = [layers.reshape(layers.concat([_last_step(outs[i * n_states + k]) for i in range(len(units))], axis=0),
+    steps = [[_last_step(outs[i * n_states + k]) for k in range(n_states)] for i in range(len(units))]   # Fluid's order
+    lasts = [layers.reshape(layers.concat([steps[i][k] for i in range(len(units))], axis=0),
                             [len(units), -1, hidden_size]) for k in range(n_states)]
     return outs[-1], lasts
 

@@ -12,7 +12,11 @@ import sys
 
 from pe_cli.fluid import runner
 
-sys.modules[__name__] = importlib.import_module("pe_cli.paddle")    # what ``import paddle`` returns
+# ``import paddle`` returns pe's paddle face, which sits above this one (pe_cli.paddle imports
+# pe_cli.fluid): this module steps aside and the hook resolves the name, as it does in ``pe fluid``
+# itself. Installing the hook imports ``paddle.fluid``, and so ``paddle``; the import system then
+# returns what sys.modules holds under this module's name.
+del sys.modules[__name__]
 runner.install()
 
 

@@ -8,6 +8,7 @@ from .conv import *  # noqa: F401,F403
 from .dropout import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
 from .loss_regression import *  # noqa: F401,F403
+from .loss_margin import *  # noqa: F401,F403
 from .norm import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
 from ...tensor_create import diag_embed  # noqa: F401  (in Paddle 2.6 too, not in its __all__)

@@ -5,8 +5,9 @@ import re
 from ..core.strategy import Strategy
 from .channel_pruning import prune_conv_filters
 from .pruner import StructurePruner
+from ....unsupported import SLIM, refuse
 
-__all__ = ["PruneStrategy", "UniformPruneStrategy"]
+__all__ = ["SensitivePruneStrategy", "UniformPruneStrategy", "PruneStrategy"]
 
 _logger = logging.getLogger("pe.slim")
 
@@ -57,3 +58,8 @@ class UniformPruneStrategy(PruneStrategy):
 
     def restore_from_checkpoint(self, context):
         self.pruned = context.epoch_id > self.start_epoch
+
+
+# SensitivePruneStrategy prunes each parameter by the ratio its measured sensitivity (the metric's
+# loss when that parameter alone is pruned, over a range of ratios) allows; pe does not measure them.
+refuse(globals(), "paddle.fluid.contrib.slim.prune.prune_strategy", ["SensitivePruneStrategy"], SLIM)

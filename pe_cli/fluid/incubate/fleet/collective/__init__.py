@@ -9,8 +9,22 @@ the same update (pe's collective mode over MPI: docs/DISTRIBUTED.md).
     exe.run(fleet.main_program, feed=my_share, fetch_list=[loss])   # a CompiledProgram
 
 Worker i is MPI rank i (``pe launch --trainers K``, or ``mpiexec -n K``)."""
+import json  # noqa: F401 -- Fluid's module has these names
 import logging
+import os  # noqa: F401
+import re  # noqa: F401
+import shutil  # noqa: F401
+import sys  # noqa: F401
 
+from .checkpoint import Checkpoints, TrainStatus  # noqa: F401
+from ..file_system import BDFS, LocalFS  # noqa: F401
+from ..... import fluid  # noqa: F401
+from .... import compiler, io  # noqa: F401
+from ....executor import Executor  # noqa: F401
+from ....framework import Program  # noqa: F401
+from ....parallel_executor import ParallelExecutor  # noqa: F401
+from ....transpiler import distribute_transpiler as dist_transpiler  # noqa: F401
+from ....unsupported import optional_module
 from .....base.errors import ArgumentTypeError, ArgumentValueError
 from .....compiler.compiled_program import CompiledProgram
 from .....compiler.strategy import BuildStrategy, ExecutionStrategy, _check_bool, _check_int, _check_list
@@ -21,6 +35,7 @@ from ....transpiler import DistributeTranspiler, DistributeTranspilerConfig
 from ..base.fleet_base import DistributedOptimizer, Fleet, Mode, check_save_args
 
 __all__ = ["fleet", "Collective", "DistributedStrategy", "CollectiveOptimizer", "LambConfig", "DistFCConfig"]
+six = optional_module("six")
 
 _log = logging.getLogger(__name__)
 
@@ -119,7 +134,21 @@ class CollectiveOptimizer(DistributedOptimizer):
             loss_name=loss.name, build_strategy=self._strategy, exec_strategy=self._strategy.exec_strategy)
 
 
-class Collective(Fleet):
+class CollectiveOpBasedOptimizer(DistributedOptimizer):
+    """The base of collective-op optimizers: backward and apply_gradients are the wrapped optimizer's."""
+
+    def __init__(self, optimizer, strategy=None):
+        assert isinstance(strategy, DistributedStrategy), "strategy must be DistributedStrategy"
+        super().__init__(optimizer, strategy)
+
+    def backward(self, loss, startup_program=None, parameter_list=None, no_grad_set=None, callbacks=None):
+        return self._optimizer.backward(loss, startup_program, parameter_list, no_grad_set, callbacks)
+
+    def apply_gradients(self, params_grads):
+        return self._optimizer.apply_gradients(params_grads)
+
+
+class Collective(Checkpoints, Fleet):
     """The collective fleet: every process is a worker (``fleet`` is its one instance)."""
 
     def __init__(self):

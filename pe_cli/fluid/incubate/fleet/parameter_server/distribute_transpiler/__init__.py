@@ -15,6 +15,20 @@
 
 The P servers are MPI ranks 0..P-1 in the order of their endpoints, worker i is rank P + i
 (``pe launch --pservers P --trainers K``)."""
+import os  # noqa: F401 -- Fluid's module has these names
+import warnings  # noqa: F401
+
+from ..... import io  # noqa: F401
+from .....communicator import Communicator  # noqa: F401
+from .....compiler import CompiledProgram  # noqa: F401
+from .....executor import Executor  # noqa: F401
+from .....framework import Program, default_main_program  # noqa: F401
+from .....parallel_executor import ParallelExecutor  # noqa: F401
+from .....transpiler.distribute_transpiler import DistributeTranspiler as OriginTranspiler  # noqa: F401
+from .....transpiler.distribute_transpiler import DistributedMode, ServerRuntimeConfig  # noqa: F401
+from ...base.role_maker import MPISymetricRoleMaker  # noqa: F401
+from .distributed_strategy import (AsyncStrategy, GeoStrategy, HalfAsyncStrategy, SyncStrategy,  # noqa: F401
+                                   TrainerRuntimeConfig)
 from ......base.errors import ArgumentTypeError, ArgumentValueError, FluidUnsupported
 from ......executor import global_scope
 from ......framework import default_startup_program
@@ -190,3 +204,4 @@ class FleetTranspiler(Fleet):
 
 
 fleet = FleetTranspiler()
+DistributedTranspiler = FleetTranspiler      # the fleet class's name in Fluid 1.8

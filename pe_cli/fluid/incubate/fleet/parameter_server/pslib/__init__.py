@@ -2,6 +2,16 @@
 separate C++ service Fluid's wheels ship without). pe has no pslib: the module exists, as in
 Fluid's CPU wheels, and every use of ``fleet`` or ``PSLib`` raises pe's one-line "not supported"
 (a NotImplementedError). The parameter-server fleet of pe is ``...distribute_transpiler``."""
+import os  # noqa: F401 -- Fluid's module has these names
+import sys  # noqa: F401
+
+from . import node, optimizer_factory, ps_messages as ps_pb2  # noqa: F401
+from .optimizer_factory import *  # noqa: F401,F403
+from ...base.fleet_base import DistributedOptimizer, Fleet, Mode  # noqa: F401
+from ...base.role_maker import MPISymetricRoleMaker  # noqa: F401
+from ...... import fluid  # noqa: F401
+from .....framework import Program  # noqa: F401
+from .....unsupported import PSLIB, optional_module, refuse
 from ......base.errors import FluidUnsupported
 
 __all__ = ["fleet", "PSLib"]
@@ -16,9 +26,12 @@ class PSLib:
         pass
 
     def __getattr__(self, name):
-        if name.startswith("__"):
+        if name.startswith("_"):
             raise AttributeError(name)
         raise FluidUnsupported(f"paddle.fluid.incubate.fleet.parameter_server.pslib.fleet.{name}", _WHY)
 
 
 fleet = PSLib()
+
+text_format = optional_module("google.protobuf.text_format", "protobuf")
+refuse(globals(), "pslib", ["DownpourOptimizer", "fleet_embedding"], PSLIB)

@@ -1,4 +1,4 @@
-"""``paddle.fluid.transpiler``: ``DistributeTranspiler`` in collective mode (Fluid's ``nccl2``, here
+"""``paddle.fluid.transpiler.distribute_transpiler``: ``DistributeTranspiler`` in collective mode (Fluid's ``nccl2``, here
 over MPI between processes) and in parameter-server mode (pe_cli/transpiler/; see
 docs/DISTRIBUTED.md), and the placement policies of parameter servers. ``memory_optimize`` and
 ``release_memory`` turn on the memory_optimize graph pass (pe_cli/compiler/passes).
@@ -7,20 +7,35 @@ docs/DISTRIBUTED.md), and the placement policies of parameter servers. ``memory_
 Endpoints name MPI ranks in order: the i-th endpoint of ``trainers`` is the process mpiexec started
 as rank i, and ``current_endpoint`` must be the ``trainer_id``-th. pe takes the trainers' endpoints
 as ``trainers="ep0,ep1"`` (Fluid's spelling), a list, or ``workers=`` (seed 004's example)."""
+from __future__ import print_function  # noqa: F401 -- one of Fluid's names of this module
+
+import collections  # noqa: F401 -- Fluid's module has these names
+import logging  # noqa: F401
+import math  # noqa: F401
 import os
+import sys  # noqa: F401
+from functools import reduce  # noqa: F401
 
-from .. import transpiler as _ps
-from ..compiler.passes import program_frees, reuse_log
-from ..base.errors import ArgumentTypeError, ArgumentValueError, PeError
-from ..base import limits
-from ..executor.scope import global_scope
-from ..framework import Program, default_main_program, default_startup_program
-from ..transpiler import HashName, PSDispatcher, RoundRobin  # noqa: F401 (Fluid's names, here)
-from ..transpiler.inference import InferenceTranspiler as _InferenceTranspiler
+import numpy as np  # noqa: F401
 
-# ``paddle.fluid.transpiler.distribute_transpiler`` is this module too (runner.SPECIAL); a module with a
-# path can have that submodule name.
-__path__ = []
+from . import collective  # noqa: F401
+from .details import UnionFind, VarStruct, VarsDistributed, delete_ops, find_op_by_output_arg  # noqa: F401
+from .details import wait_server_ready  # noqa: F401
+from .. import core, framework, initializer, unique_name  # noqa: F401
+from ..distribute_lookup_table import find_distributed_lookup_table  # noqa: F401
+from ..framework import Block, Parameter, grad_var_name  # noqa: F401
+from ..unsupported import optional_module
+from ... import transpiler as _ps
+from ...compiler.passes import program_frees, reuse_log
+from ...base.errors import ArgumentTypeError, ArgumentValueError, PeError
+from ...base import limits
+from ...executor.scope import global_scope
+from ...framework import Program, default_main_program, default_startup_program
+from ...transpiler import HashName, PSDispatcher, RoundRobin  # noqa: F401 (Fluid's names, here)
+from ...transpiler.inference import InferenceTranspiler as _InferenceTranspiler
+from ...transpiler.slicing import _numel, slice_variable as _slice
+
+six = optional_module("six")
 
 __all__ = ["DistributeTranspiler", "DistributeTranspilerConfig", "ServerRuntimeConfig", "DistributedMode", "memory_optimize", "release_memory",
            "HashName", "RoundRobin", "InferenceTranspiler"]
@@ -222,3 +237,43 @@ class InferenceTranspiler(_InferenceTranspiler):
 
     def transpile(self, program, place, scope=None):
         return super().transpile(program, place, global_scope() if scope is None else scope)
+
+
+# -- the other names of Fluid's distribute_transpiler module: its constants, its helpers, the names it imports
+LOOKUP_TABLE_TYPE = ["lookup_table", "lookup_table_v2"]
+LOOKUP_TABLE_GRAD_TYPE = ["lookup_table_grad", "lookup_table_v2_grad"]
+OP_NAME_SCOPE = "op_namescope"
+CLIP_OP_NAME_SCOPE = "@CLIP"
+OP_ROLE_VAR_ATTR_NAME = "op_role_var"
+RPC_OP_ROLE_ATTR_NAME = op_role_attr_name = "op_role"
+# Fluid's OpRole values: Optimize 2, RPC 3, Dist 4, LRSched 16
+OPT_OP_ROLE_ATTR_VALUE, RPC_OP_ROLE_ATTR_VALUE, DIST_OP_ROLE_ATTR_VALUE, LR_SCHED_OP_ROLE_ATTR_VALUE = 2, 3, 4, 16
+PRINT_LOG = False
+
+
+def log(*args):
+    if PRINT_LOG:
+        print(args)
+
+
+def same_or_split_var(p_name, var_name):
+    """True when ``p_name`` is ``var_name`` or one of its blocks (``var_name.blockN``)."""
+    return p_name == var_name or p_name.startswith(var_name + ".block")
+
+
+class VarBlock:
+    """One block of a sliced variable, as Fluid's string ``name:offset:size`` gives it."""
+
+    def __init__(self, varname, offset, size):
+        self.varname, self.offset, self.size = varname, offset, size
+
+    def __str__(self):
+        return f"{self.varname}:{self.offset}:{self.size}"
+
+
+def slice_variable(var_list, slice_count, min_block_size):
+    """The blocks (``"name:block_id:size"`` strings) each variable of ``var_list`` is cut into for
+    ``slice_count`` servers, blocks of at least ``min_block_size`` values and whole rows (pe's slicing,
+    pe_cli/transpiler/slicing.py)."""
+    return [str(VarBlock(var.name, b.index, _numel(b.shape)))
+            for var in var_list for b in _slice(var.name, var.shape, slice_count, min_block_size)]

@@ -1,0 +1,115 @@
+"""The statistics family's CPU kernels, over numpy: lines along the reduced axes ([lines, n]), a stable
+sort per line (NaN last, as numpy sorts), and the gradients scattered back to the places the forward
+recorded."""
+import numpy as np
+
+from ...base.errors import PeError
+from .cumulative import lines
+from .reduction import scalar_shape
+
+
+def _shape(x, axes, keepdim, attrs):
+    out = [1 if i in axes else n for i, n in enumerate(x.shape)] if keepdim else \
+        [n for i, n in enumerate(x.shape) if i not in axes]
+    return tuple(out) if out else scalar_shape(attrs)
+
+
+def _axis(x, attrs):
+    return attrs["axis"] % max(x.ndim, 1)
+
+
+def kthvalue(ins, attrs):
+    x = ins["X"]
+    flat, _ = lines(x, attrs["axis"])
+    at = np.argsort(flat, axis=1, kind="stable")[:, attrs["k"] - 1]
+    shape = _shape(x, (_axis(x, attrs),), attrs["keepdim"], attrs)
+    return {"Out": flat[np.arange(flat.shape[0]), at].reshape(shape), "Indices": at.astype(np.int64).reshape(shape)}
+
+
+def _mode_of(line):
+    """(value, index of its last occurrence) of the most frequent value of a 1-D array, the smallest of
+    equally frequent ones."""
+    order = np.argsort(line, kind="stable")
+    values = line[order]
+    starts = np.flatnonzero(np.concatenate([[True], values[1:] != values[:-1]]))
+    counts = np.diff(np.append(starts, len(values)))
+    run = int(np.argmax(counts))
+    places = order[starts[run]:starts[run] + counts[run]]
+    return values[starts[run]], int(places.max())
+
+
+def mode(ins, attrs):
+    x = ins["X"]
+    flat, _ = lines(x, attrs["axis"])
+    found = [_mode_of(line) for line in flat]
+    shape = _shape(x, (_axis(x, attrs),), attrs["keepdim"], attrs)
+    values = np.array([v for v, _ in found], dtype=x.dtype).reshape(shape)
+    return {"Out": values, "Indices": np.array([i for _, i in found], dtype=np.int64).reshape(shape)}
+
+
+def _scatter_back(ins, places, weights, axis):
+    """X@GRAD: each line's Out@GRAD (times ``weights``) added at ``places`` ([lines, m]) along ``axis``."""
+    x, dout = ins["X"], ins["Out@GRAD"]
+    flat, back = lines(x, axis)
+    dx = np.zeros(flat.shape, dtype=dout.dtype)
+    rows = np.arange(flat.shape[0])[:, None]
+    np.add.at(dx, (rows, places), dout.reshape(-1, 1) * weights)
+    return {"X@GRAD": back(dx)}
+
+
+def kthvalue_grad(ins, attrs):
+    return _scatter_back(ins, ins["Indices"].reshape(-1, 1), 1, attrs["axis"])
+
+
+mode_grad = kthvalue_grad
+
+
+def _median_lines(x, attrs):
+    """(x as [lines, m] over the reduced axes, the reduced axes)."""
+    axes = sorted({d % max(x.ndim, 1) for d in attrs["axis"]}) if attrs["axis"] else list(range(x.ndim))
+    kept = [d for d in range(x.ndim) if d not in axes]
+    moved = np.transpose(x, kept + axes) if x.ndim else x.reshape(1)
+    return moved.reshape(-1, int(np.prod([x.shape[d] for d in axes], dtype=np.int64))), axes, kept
+
+
+def nanmedian(ins, attrs):
+    x = ins["X"]
+    flat, axes, _ = _median_lines(x, attrs)
+    order = np.argsort(flat, axis=1, kind="stable")
+    count = (~np.isnan(flat)).sum(axis=1) if flat.dtype.kind == "f" else np.full(flat.shape[0], flat.shape[1])
+    low, high = np.maximum((count - 1) // 2, 0), np.minimum(count // 2, flat.shape[1] - 1)
+    rows = np.arange(flat.shape[0])
+    places = np.stack([order[rows, low], order[rows, high]], axis=1)
+    lo, hi = flat[rows, places[:, 0]], flat[rows, places[:, 1]]
+    middle = (lo + hi) / 2 if flat.dtype.kind == "f" else (lo + hi) // 2 + ((lo + hi) % 2 != 0) * ((lo + hi) < 0)
+    none = count == 0
+    if none.any():
+        middle = np.where(none, np.nan, middle)
+        places[none] = -1
+    shape = _shape(x, set(axes), attrs["keepdim"], attrs)
+    return {"Out": middle.astype(x.dtype).reshape(shape), "MedianIndex": places.astype(np.int64).reshape(shape + (2,))}
+
+
+def nanmedian_grad(ins, attrs):
+    x, dout, places = ins["X"], ins["Out@GRAD"], ins["MedianIndex"].reshape(-1, 2)
+    flat, _, kept = _median_lines(x, attrs)
+    dx = np.zeros(flat.shape, dtype=dout.dtype)
+    valid = places[:, 0] >= 0
+    rows = np.flatnonzero(valid)
+    half = dout.reshape(-1)[rows] / 2
+    np.add.at(dx, (rows, places[rows, 0]), half)
+    np.add.at(dx, (rows, places[rows, 1]), half)
+    axes = [d for d in range(x.ndim) if d not in kept]
+    moved_shape = [x.shape[d] for d in kept + axes]
+    return {"X@GRAD": np.transpose(dx.reshape(moved_shape), np.argsort(kept + axes)) if x.ndim else dx.reshape(x.shape)}
+
+
+def bincount(ins, attrs):
+    x, w = ins["X"], ins.get("Weights")
+    if x.size and x.min() < 0:
+        raise PeError(f"bincount: X holds {int(x.min())}; it counts non-negative integers only")
+    dtype = np.int64 if w is None else (np.float32 if w.dtype == np.float32 else np.float64)
+    if not x.size:
+        return {"Out": np.zeros(0, dtype=dtype)}
+    out = np.bincount(x.astype(np.int64), None if w is None else w.astype(np.float64), int(attrs["minlength"]))
+    return {"Out": out.astype(dtype)}

@@ -1,0 +1,72 @@
+"""pe against Paddle 2.6.2's recorded tensor functions (tests/data/paddle_oracle/functions.json, written by
+tools/paddle_function_oracle.py on paddlepaddle==2.6.2) and paddle.distribution (distributions.json,
+tools/paddle_distribution_oracle.py): each case's static program, built by the same code with pe's
+``paddle``, gives Paddle's outputs (dtype, shape and values: float32 rounding, NaN and +-inf where Paddle
+has them; random draws: their moments within sampling error) and Paddle's gradients of the float inputs;
+and the program holds the op types Paddle's holds for the function (Paddle's op names: digamma, cummax,
+take_along_axis, ...)."""
+import importlib.util
+import json
+import os
+
+import numpy as np
+import pytest
+
+from pe_cli import paddle
+from pe_cli.ops import registry
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_spec = importlib.util.spec_from_file_location("paddle_function_oracle",
+                                               os.path.join(ROOT, "tools", "paddle_function_oracle.py"))
+oracle = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(oracle)
+_spec = importlib.util.spec_from_file_location("paddle_distribution_oracle",
+                                               os.path.join(ROOT, "tools", "paddle_distribution_oracle.py"))
+distributions = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(distributions)
+SOURCES = {"functions": (oracle.CASES, oracle.OUT), "distributions": (distributions.CASES, distributions.OUT)}
+
+# the op families of Paddle 2.x's functions: a program of Paddle's that holds one of their op types
+# holds it in pe too (the helper ops around it, unsqueeze2 or unsqueeze, fill_constant, may differ)
+FAMILIES = {"special", "cumulative", "statistics", "indexing_axis", "random", "complex", "loss_margin"}
+
+
+KNOWN = set(registry.all_op_types())
+
+
+@pytest.fixture(scope="module")
+def recorded():
+    out = {}
+    for source, (cases, path) in SOURCES.items():
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        assert data["engine"] == "paddlepaddle 2.6.2"
+        assert sorted(data["cases"]) == sorted(cases), f"rerun tools/paddle_{source[:-1]}_oracle.py on Paddle 2.6.2"
+        out[source] = data["cases"]
+    return out
+
+
+def _close(mine, theirs, what, rtol, atol):
+    assert mine["dtype"] == theirs["dtype"], f"{what}: dtype {mine['dtype']}, Paddle's {theirs['dtype']}"
+    assert mine["shape"] == theirs["shape"], f"{what}: shape {mine['shape']}, Paddle's {theirs['shape']}"
+    np.testing.assert_allclose(np.array(mine["values"]), np.array(theirs["values"]), rtol=rtol, atol=atol,
+                               err_msg=what)
+
+
+@pytest.mark.parametrize("source,name", [(s, n) for s, (cases, _) in SOURCES.items() for n in cases],
+                         ids=lambda v: v)
+def test_function_equals_paddle(source, name, recorded):
+    cases = SOURCES[source][0]
+    got, want = oracle.run_case(paddle, name, cases), recorded[source][name]
+    rtol, atol = cases[name].get("tolerance", (2e-6, 1e-6))
+    assert len(got["outputs"]) == len(want["outputs"]), name
+    for i, (mine, theirs) in enumerate(zip(got["outputs"], want["outputs"])):
+        _close(mine, theirs, f"{name} output {i}", rtol, atol)
+    for k in set(want["grads"]) - set(got["grads"]):    # Paddle's zero gradient through an op pe does not build
+        assert not any(want["grads"][k]["values"]), f"{name}: pe has no gradient of {k}, Paddle's is not zero"
+    assert set(got["grads"]) <= set(want["grads"]), name
+    for k in got["grads"]:
+        _close(got["grads"][k], want["grads"][k], f"{name} gradient of {k}", rtol * 5, atol * 5)
+    theirs = {t for t in want["ops"] if t in KNOWN and registry.get(t).kernel_module in FAMILIES}
+    missing = sorted(theirs - set(got["ops"]))
+    assert not missing, f"{name}: Paddle's program holds {missing}, pe's {got['ops']}"
