@@ -129,6 +129,17 @@ def run_bilinear(fluid):
         return np.array(scope.find_var(w.name).get_tensor()).tolist()
 
 
+def run_sigmoid_bits(fluid):
+    """The float32 bits of fluid.layers.sigmoid of [11, 17] values in [-8, 8] (187: 23 eights and a tail
+    of 3, which Fluid's Eigen computes apart)."""
+    x = np.random.RandomState(123).uniform(-8, 8, (11, 17)).astype("float32")
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        y = fluid.layers.sigmoid(fluid.data("x", [11, 17], "float32"))
+    out = fluid.Executor(fluid.CPUPlace()).run(main, feed={"x": x}, fetch_list=[y], scope=fluid.Scope())[0]
+    return np.asarray(out, "float32").view(np.int32).reshape(-1).tolist()
+
+
 DETECTION_BATCHES = [
     # per batch: detections per image (label, score, box) and ground truth per image (label, difficult, box)
     ([[[1, 0.9, 0.1, 0.1, 0.5, 0.5], [1, 0.8, 0.12, 0.1, 0.5, 0.52], [2, 0.7, 0.6, 0.6, 0.9, 0.9]],
@@ -219,8 +230,7 @@ def case_concat_not_a_list(fluid):
 
 
 def case_one_hot_float_ids(fluid):
-    """fluid.one_hot of float32 ids: Fluid builds it and fails when it runs (no float kernel); pe says
-    so when it builds."""
+    """fluid.one_hot of float32 ids: Fluid builds it and fails when it runs (no float kernel); pe too."""
     return _run_one(fluid, lambda: [fluid.one_hot(fluid.data("x", [-1, 1], dtype="float32"), 4)],
                     {"x": np.array([[0.0], [2.0]], "float32")})
 
@@ -285,7 +295,8 @@ def main():
     _write("detection_map.json", dict(source, maps={f"{ap}-{difficult}": run_detection_map(fluid, ap, difficult)
                                                     for ap in ("integral", "11point") for difficult in (True, False)}))
     _write("exceptions.json", dict(source, cases={c.__name__: outcome(c, fluid) for c in CASES}))
-    print(f"wrote {OUT}/lstm.json, mlp_adam.json, bilinear.json, detection_map.json, exceptions.json")
+    _write("sigmoid.json", dict(source, bits=run_sigmoid_bits(fluid)))
+    print(f"wrote {OUT}/lstm.json, mlp_adam.json, bilinear.json, detection_map.json, exceptions.json, sigmoid.json")
 
 
 if __name__ == "__main__":

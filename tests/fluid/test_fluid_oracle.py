@@ -126,3 +126,13 @@ def test_bad_input_raises_what_fluid_raises(case):
     assert got["raises"] == recorded["raises"], (got, recorded)
     if recorded["raises"] is None:
         assert got["returns"] == recorded["returns"]
+
+
+def test_float32_sigmoid_has_fluids_bits():
+    """Fluid's float32 sigmoid (Eigen: exps eight at a time by Cephes' polynomial, the tail by libm):
+    pe's gives the same bits, on which op_test's float32 finite differences of test_activation_op.py's
+    TestSigmoid depend (1 % off with a last bit changed in the tail)."""
+    want = np.asarray(_recorded("sigmoid.json")["bits"], np.int32)
+    got = np.asarray(oracle.run_sigmoid_bits(fluid), np.int32)
+    assert got.size == 187
+    np.testing.assert_array_equal(got, want)
