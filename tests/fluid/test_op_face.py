@@ -96,6 +96,19 @@ def test_eager_backward_of_many_values_starts_from_ones_and_variables_take_pow()
         np.testing.assert_allclose(y.gradient(), np.log(x_) * x_ ** y_)
 
 
+def test_eager_backward_differentiates_int_tensors_as_fluids_dygraph():
+    """TestElementwisePowGradOpInt itself: Fluid's dygraph gives int64 ``x ** y`` int64 gradients (its
+    grad kernels' values cast to int64: dy = int(log(x) x ** y)); a static program's backward does not."""
+    x_, y_ = np.array([1, 3, 6]), np.array([1, 1, 1])
+    with fluid.dygraph.guard(fluid.CPUPlace()):
+        x, y = fluid.dygraph.to_variable(x_), fluid.dygraph.to_variable(y_)
+        x.stop_gradient = y.stop_gradient = False
+        res = x ** y
+        res.backward()
+        for got, want in ((res.gradient(), [1, 1, 1]), (x.gradient(), [1, 1, 1]), (y.gradient(), [0, 3, 10])):
+            assert got.dtype == np.int64 and got.tolist() == want
+
+
 def test_selected_rows_face_of_a_scope_variable():
     scope = core.Scope()
     sparse = scope.var("in").get_selected_rows()

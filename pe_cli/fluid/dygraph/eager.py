@@ -92,3 +92,4 @@ class EagerProgram(Program):
         self.blocks = [EagerBlock(self, 0)]
         self.place = place
         self.scope = Scope() if scope is None else scope
+        self.grads_of_any_dtype = True      # Fluid's dygraph differentiates int tensors too
