@@ -62,7 +62,10 @@ def check_slice_not_empty(x_shape, sizes, attrs):
 # -- index checks (host arrays) ------------------------------------------------------------------------
 
 def gather_rows(index, n):
-    """gather's Index as a flat int64 array, checked to lie in [0, n)."""
+    """gather's Index as a flat int64 array, checked to be ints (Fluid's kernel's check: its op builds with
+    an index of any dtype) that lie in [0, n)."""
+    if index.dtype.kind not in "iu":
+        raise PeError(f"gather: Index is {index.dtype}; it must be int32 or int64")
     idx = index.reshape(-1).astype(np.int64, copy=False)
     if idx.size and (idx.min() < 0 or idx.max() >= n):
         bad = idx[(idx < 0) | (idx >= n)][0]

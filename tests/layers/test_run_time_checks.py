@@ -2,7 +2,7 @@
 enforces), pe builds as Fluid does and refuses when it runs, with Fluid's fluid.core.EnforceNotMet:
 data_norm of a 3-D X (test_data_norm_op.py), matrix_nms of BBoxes and Scores that count different boxes
 (test_matrix_nms_op.py), one_hot of float ids (test_one_hot_op.py, test_runtime_and_compiletime_exception.py:
-a rank-1 X is refused when built, as Fluid's InferShape does)."""
+a rank-1 X is refused when built, as Fluid's InferShape does), gather of a float index (test_gather_op.py)."""
 import numpy as np
 import pytest
 
@@ -62,3 +62,12 @@ def test_a_variable_index_of_minus_1_takes_the_last_element_of_a_strided_slice()
         value = np.arange(60, dtype="float64").reshape(3, 4, 5)
         got, = _run(out, {"x": value})
     np.testing.assert_array_equal(got, value[-1, 0:4:2, -1:1:-1])
+
+
+def test_gather_builds_a_float_index_and_refuses_it_when_run():
+    with fluid.program_guard(fluid.Program(), fluid.Program()):
+        x = fluid.layers.data(name="x", shape=[-1, 2], dtype="float64", append_batch_size=False)
+        index = fluid.layers.data(name="index", shape=[-1, 1], dtype="float64", append_batch_size=False)
+        out = fluid.layers.gather(x, index)
+        with pytest.raises(EnforceNotMet, match="Index is float64; it must be int32 or int64"):
+            _run(out, {"x": np.ones((3, 2)), "index": np.array([[1.0], [2.0]])})
