@@ -64,11 +64,15 @@ class Attr:
     choices: tuple = ()
 
     def validate(self, op, name, value):
+        """A bad value is a ValueError naming the op and the attribute; its message names Fluid's error class
+        too, InvalidArgumentError, as Fluid's attribute checkers' (test_prelu_op.py's TestModeError looks
+        for it)."""
         if self.choices and value not in self.choices:
-            raise ArgumentValueError(f"{op.describe()}: attribute {name}={value!r} is not one of {list(self.choices)}")
+            raise ArgumentValueError(f"{op.describe()}: attribute {name}={value!r} is not one of {list(self.choices)} "
+                                     f"(InvalidArgumentError)")
         if self.check is not None and not self.check(_as_stored(self.default, value)):
             raise ArgumentValueError(f"{op.describe()}: attribute {name}={value!r} is out of range; expected "
-                                     f"{self.expect}")
+                                     f"{self.expect} (InvalidArgumentError)")
 
 
 def _as_stored(default, value):

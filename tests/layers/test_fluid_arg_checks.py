@@ -102,3 +102,13 @@ def test_sign_takes_a_numpy_array_and_compare_checks_cond():
             layers.full(shape=[1], fill_value=5, dtype="int32", out=np.ones((1, 2), "int32"))
         out, = fluid.Executor(fluid.CPUPlace()).run(fetch_list=[y])
     np.testing.assert_array_equal(out, [1.0, 0.0, -1.0])
+
+
+def test_a_bad_attribute_value_names_fluids_invalid_argument_error():
+    """Fluid's attribute checkers raise InvalidArgumentError; test_prelu_op.py's TestModeError looks for
+    that name in the message of prelu(x, 'any')."""
+    with fluid.program_guard(fluid.Program(), fluid.Program()):
+        x = fluid.data("x", [2, 3, 4, 5], "float32")
+        with pytest.raises(ValueError, match=r"mode='any' is not one of .*InvalidArgumentError"):
+            fluid.default_main_program().global_block().append_op(
+                type="prelu", inputs={"X": [x], "Alpha": [x]}, outputs={"Out": [x]}, attrs={"mode": "any"})
