@@ -71,3 +71,14 @@ def test_gather_builds_a_float_index_and_refuses_it_when_run():
         out = fluid.layers.gather(x, index)
         with pytest.raises(EnforceNotMet, match="Index is float64; it must be int32 or int64"):
             _run(out, {"x": np.ones((3, 2)), "index": np.array([[1.0], [2.0]])})
+
+
+def test_reverse_refuses_a_rank_above_6_when_run():
+    """Fluid's reverse kernels take ranks up to 6 (test_reverse_op.py's TestCase4 feeds a rank-7 value
+    into a layers.data it declared of rank 9, which Fluid does not check)."""
+    with fluid.program_guard(fluid.Program(), fluid.Program()):
+        label = fluid.layers.data(name="label", shape=[1] * 6, dtype="int64")
+        rev = fluid.layers.reverse(label, axis=[-1, -2])
+        assert _run(rev, {"label": np.ones((2, 1, 1, 1, 1, 1, 1), "int64")[..., 0]})[0].shape == (2, 1, 1, 1, 1, 1)
+        with pytest.raises(EnforceNotMet, match="ranks up to 6"):
+            _run(rev, {"label": np.ones((2, 1, 1, 1, 1, 1, 1), "int64")})
