@@ -9,7 +9,7 @@ import warnings
 # importing pe_cli.ops.registry first runs this package's __init__ before the registry is done.
 from ..base.dtypes import VarType
 from ..ops import registry
-from . import attribute_variables, program_release, unique_name
+from . import attribute_variables, device_hint, program_release, unique_name
 from .operator import Operator, OpRole, input_slot_names, slot_names
 from .program_desc import BlockDesc, ProgramDesc, parse_program
 from .param_info import copy_data_info, copy_dist_info, copy_param_info
@@ -122,6 +122,8 @@ class Block:
     def _make_op(self, type, inputs, outputs, attrs, role):
         attrs = {k: v.idx if isinstance(v, Block) else v for k, v in (attrs or {}).items()}   # Fluid's sub_block=block
         inputs, attrs, attr_vars = attribute_variables.to_slots(type, inputs, attrs)
+        if device_hint.current_device() is not None:
+            device_hint.mark(type, attrs, registry.get(type))
         op = Operator(self, type, input_slot_names(type, inputs), slot_names(outputs), attrs,
                       self.program._current_role if role is None else role, current_source(),
                       current_layer())

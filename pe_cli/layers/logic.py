@@ -20,7 +20,8 @@ def _append_compare(op_type, x, y, cond, force_cpu, name):
     helper = LayerHelper(op_type, name=name)
     if cond is None:
         cond = helper.create_variable_for_type_inference("bool", stop_gradient=True)
-    helper.append_op(op_type, {"X": [x], "Y": [y]}, {"Out": [cond]}, {"force_cpu": bool(force_cpu)})
+    # force_cpu set only when given, as Fluid's (inside device_guard a given one warns: device_hint.py)
+    helper.append_op(op_type, {"X": [x], "Y": [y]}, {"Out": [cond]}, {} if force_cpu is None else {"force_cpu": force_cpu})
     cond.stop_gradient = True
     return cond
 

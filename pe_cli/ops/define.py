@@ -64,9 +64,7 @@ class Attr:
     choices: tuple = ()
 
     def validate(self, op, name, value):
-        """A bad value is a ValueError naming the op and the attribute; its message names Fluid's error class
-        too, InvalidArgumentError, as Fluid's attribute checkers' (test_prelu_op.py's TestModeError looks
-        for it)."""
+        """A bad value: a ValueError naming Fluid's InvalidArgumentError too (test_prelu_op.py looks for it)."""
         if self.choices and value not in self.choices:
             raise ArgumentValueError(f"{op.describe()}: attribute {name}={value!r} is not one of {list(self.choices)} "
                                      f"(InvalidArgumentError)")
@@ -211,6 +209,7 @@ TRAITS = {
                      "executor densifies one for every other op",
     "reader": "one of a py_reader's ops (its reader variables, read's batch), which Program._inference_optimize "
               "(prune_read_op) removes",
+    "force_cpu_given": "its force_cpu attribute, set only when given: inside device_guard, False too warns",
     "fed_outputs": "its outputs come in the run's feeds (a py_reader's read: the executors fill them from the "
                    "reader's queue), so a run reads them as it reads its feeds; its kernels write nothing",
     "optional_outputs": "its kernels compute only the optional outputs the op writes: the executor gives them "

@@ -307,3 +307,30 @@ def test_gradient_of_cholesky_is_fluids_one_cholesky_grad_op():
     (grad,), _ = core.get_grad_op_desc(op.desc, set(), [])
     assert grad.type() == "cholesky_grad" and grad.attr("upper") is True
     assert (grad.input("Out"), grad.input("Out@GRAD"), grad.output("X@GRAD")) == (["out"], ["out@GRAD"], ["x@GRAD"])
+
+
+def test_device_guard_records_op_device_as_fluid():
+    """test_device_guard.py: an op built inside device_guard has op_device set (core's kOpDeviceAttrName);
+    every op has the attribute (\"\" unset); a control-flow op warns it is not placed, a force_cpu that the
+    guard wins; a device other than cpu and gpu is a ValueError."""
+    import warnings
+    name = core.op_proto_and_checker_maker.kOpDeviceAttrName()
+    with fluid.program_guard(fluid.Program(), fluid.Program()):
+        x = fluid.layers.fill_constant([1], "float32", 1.0)
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            with fluid.device_guard("gpu"):
+                y = fluid.layers.fill_constant([1], "float32", 2.0, force_cpu=True)
+                cond = fluid.layers.less_than(x, y)
+                loop = fluid.layers.While(cond=cond)
+                with loop.block():
+                    fluid.layers.less_than(x=y, y=x, cond=cond)
+        ops = fluid.default_main_program().global_block().ops
+    assert [op.desc.attr(name) for op in ops] == ["", "gpu", "gpu", ""]
+    assert all(op.desc.has_attr(name) for op in ops)
+    said = [str(w.message) for w in seen]
+    assert "The Op(while) is not support to set device." in said
+    assert sum("'device_guard' has higher priority" in s for s in said) == 1
+    with pytest.raises(ValueError):
+        with fluid.device_guard("cpu1"):
+            pass
