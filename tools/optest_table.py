@@ -11,7 +11,7 @@ pe_cli fluid tools/optest_runner.py ...`` (pe's import hook makes ``paddle.fluid
 ``FLUID_PYTHON tools/optest_runner.py ...``.
 
     python tools/optest_table.py DIR --fluid /path/to/fluid185/bin/python --cache runs.jsonl \\
-        [--python PY] [--pythonpath DEPS] [--jobs 2] [--timeout 600] [--write]
+        [--python PY] [--pythonpath DEPS] [--env NAME=VALUE] [--jobs 2] [--timeout 600] [--write]
 
 ``--cache F`` keeps each file's result on each engine (JSON lines) and runs no (engine, file) twice:
 a stopped run resumes where it stopped; ``--cached-only`` runs nothing and writes the rows F holds.
@@ -102,7 +102,7 @@ def run_file(directory, name, command, env, timeout):
 
 def engine_command(engine, args):
     """(command, environment) that runs the runner on ``engine`` (pe or fluid)."""
-    env = dict(os.environ, PYTHONWARNINGS="ignore", PE_DEBUG="1")
+    env = dict(os.environ, PYTHONWARNINGS="ignore", PE_DEBUG="1", **dict(kv.split("=", 1) for kv in args.env))
     if engine == "fluid":
         env["PYTHONPATH"] = os.pathsep.join(args.pythonpath + [args.directory])
         return [args.fluid], env
@@ -202,6 +202,8 @@ def main(argv=None):
     parser.add_argument("--fluid", help="Fluid 1.8.5's Python: each file also runs there (the other column)")
     parser.add_argument("--python", default=sys.executable, help="the Python pe runs on")
     parser.add_argument("--pythonpath", action="append", default=[])
+    parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
+                        help="an environment variable of every run (both engines); docs/OPTEST.md gives the run's")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--timeout", type=int, default=600, help="seconds per test file")
     parser.add_argument("--only", nargs="*", help="run these files (again), paths relative to DIR")

@@ -373,10 +373,13 @@ def conv_transpose_geometry(x_shape, w_shape, attrs):
 
 
 def mask_pool_out(in_dims, attrs):
-    """max_pool2d/3d_with_index's output size per dim (-1 where the input's is unknown): 1 for global
-    pooling, ksize when adaptive, else (in + 2 * padding - ksize) // stride + 1 (no ceil_mode)."""
-    if attrs["global_pooling"] or attrs["adaptive"]:
-        return [1] * len(in_dims) if attrs["global_pooling"] else list(attrs["ksize"])
+    """max_pool2d/3d_with_index's output size per dim (-1 where the input's is unknown): ksize when
+    adaptive (with global pooling, as Fluid's, the ksize is the input's size: the input's own size out),
+    else 1 for global pooling, else (in + 2 * padding - ksize) // stride + 1 (no ceil_mode)."""
+    if attrs["adaptive"]:
+        return list(in_dims) if attrs["global_pooling"] else list(attrs["ksize"])
+    if attrs["global_pooling"]:
+        return [1] * len(in_dims)
     return [-1 if d is None or d < 0 else (d + 2 * p - k) // s + 1
             for d, k, s, p in zip(in_dims, attrs["ksize"], attrs["strides"], attrs["paddings"])]
 

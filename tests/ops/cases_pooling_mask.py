@@ -17,6 +17,8 @@ def _distinct(*shape):
 def _pool_ref(i, a):
     x = i["X"]
     dims = x.shape[2:]
+    if a.get("global_pooling"):     # Fluid's: the window is X, or with adaptive the output is X's size
+        a = dict(a, ksize=list(dims), strides=[1] * len(dims), paddings=[0] * len(dims))
     if a.get("adaptive"):
         outs = list(a["ksize"])
     else:
@@ -67,6 +69,12 @@ CASES = [
            attrs={"ksize": [3, 2], "strides": [2, 1], "paddings": [1, 0]}),
     OpCase("max_pool2d_with_index", {"X": _distinct(1, 2, 5, 7)}, _pool_ref, grad=("X",), loss_outputs=("Out",),
            attrs={"ksize": [2, 3], "adaptive": True}, name="max_pool2d_with_index_adaptive"),
+    # global and adaptive: Fluid's output has X's size (test_pool_max_op.py's TestCastAdaptive2d)
+    OpCase("max_pool2d_with_index", {"X": _distinct(1, 2, 3, 4)}, _pool_ref, grad=("X",), loss_outputs=("Out",),
+           attrs={"ksize": [2, 2], "strides": [2, 2], "adaptive": True, "global_pooling": True},
+           name="max_pool2d_with_index_global_adaptive"),
+    OpCase("max_pool2d_with_index", {"X": _distinct(1, 2, 3, 4)}, _pool_ref, attrs={"ksize": [2, 2], "global_pooling": True},
+           name="max_pool2d_with_index_global"),
     OpCase("max_pool2d_with_index", {"X": np.zeros((1, 1, 3, 3))}, _pool_ref, attrs={"ksize": [2, 2]},
            name="max_pool2d_with_index_ties_first"),
     OpCase("max_pool3d_with_index", {"X": _distinct(1, 2, 5, 4, 5)}, _pool_ref, grad=("X",), loss_outputs=("Out",),

@@ -18,11 +18,11 @@ def windows(in_dims, attrs):
     result = []
     for d, n in enumerate(in_dims):
         o = np.arange(out[d])
-        if attrs["global_pooling"]:
-            s, e = np.zeros(1, np.int64), np.full(1, n, np.int64)
-        elif attrs["adaptive"]:
+        if attrs["adaptive"]:       # (global pooling too: out is then the input's size, as Fluid's)
             s = np.array([math.floor(i * n / out[d]) for i in o], np.int64)
             e = np.array([math.ceil((i + 1) * n / out[d]) for i in o], np.int64)
+        elif attrs["global_pooling"]:
+            s, e = np.zeros(1, np.int64), np.full(1, n, np.int64)
         else:
             start = o * attrs["strides"][d] - attrs["paddings"][d]
             s, e = np.maximum(start, 0), np.minimum(start + attrs["ksize"][d], n)
