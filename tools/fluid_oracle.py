@@ -140,6 +140,24 @@ def run_sigmoid_bits(fluid):
     return np.asarray(out, "float32").view(np.int32).reshape(-1).tolist()
 
 
+def run_row_conv_bits(fluid):
+    """The float32 bits of fluid.layers.row_conv over two sequences (lengths 5 and 3, 7 features) with a
+    future context of 3 (Fluid's sums in float32, from the first step)."""
+    rng = np.random.RandomState(7)
+    x, w = rng.uniform(-1, 1, (8, 7)).astype("float32"), rng.uniform(-1, 1, (4, 7)).astype("float32")
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        data = fluid.data("x", [-1, 7], "float32", lod_level=1)
+        out = fluid.layers.row_conv(data, 3, param_attr=fluid.ParamAttr(
+            name="w", initializer=fluid.initializer.NumpyArrayInitializer(w)))
+    exe, scope = fluid.Executor(fluid.CPUPlace()), fluid.Scope()
+    with fluid.scope_guard(scope):
+        exe.run(startup)
+        got = exe.run(main, feed={"x": fluid.create_lod_tensor(x, [[5, 3]], fluid.CPUPlace())}, fetch_list=[out],
+                      return_numpy=False)[0]
+    return np.array(got).astype("float32").view(np.int32).reshape(-1).tolist()
+
+
 DETECTION_BATCHES = [
     # per batch: detections per image (label, score, box) and ground truth per image (label, difficult, box)
     ([[[1, 0.9, 0.1, 0.1, 0.5, 0.5], [1, 0.8, 0.12, 0.1, 0.5, 0.52], [2, 0.7, 0.6, 0.6, 0.9, 0.9]],
@@ -296,7 +314,8 @@ def main():
                                                     for ap in ("integral", "11point") for difficult in (True, False)}))
     _write("exceptions.json", dict(source, cases={c.__name__: outcome(c, fluid) for c in CASES}))
     _write("sigmoid.json", dict(source, bits=run_sigmoid_bits(fluid)))
-    print(f"wrote {OUT}/lstm.json, mlp_adam.json, bilinear.json, detection_map.json, exceptions.json, sigmoid.json")
+    _write("row_conv.json", dict(source, bits=run_row_conv_bits(fluid)))
+    print(f"wrote {OUT}/lstm.json, mlp_adam.json, bilinear.json, detection_map.json, exceptions.json, sigmoid.json, row_conv.json")
 
 
 if __name__ == "__main__":
