@@ -40,8 +40,15 @@ SUBFOLDERS = ("", "sequence", "ir")
 # Failures that come from a detail of Paddle, not from pe: the table says so beside the cause, and the
 # count leaves none of them out. file -> the note (each checked against the files at 8e1712a7 and Fluid).
 NOTES = {
-    "test_listen_and_serv_op.py": "Paddle-only: the test waits for the /tmp/paddle.<pid>.port file Paddle's gRPC "
-                                  "parameter server writes; pe's parameter server runs over MPI and writes none",
+    "test_var_conv_2d.py": "Paddle-only: TestVarConv2dApi feeds sequences of 60 and 56 values where its channels, "
+                           "rows and columns make 90 and 84; Fluid's kernel reads past them (memory it does not "
+                           "own, undefined values), pe refuses them",
+    "test_uniform_random_op.py": "Paddle-only: the SelectedRows cases want each histogram bin of one seeded draw of "
+                                 "3136 values within 0.01 of 0.1 (about 2 standard deviations: Fluid's minstd_rand "
+                                 "draw passes, pe's numpy one does not)",
+    "sequence/test_sequence_enumerate_op.py": "environment: the test's reference makes np.array() of rows mixing "
+                                              "1-element arrays and ints, which numpy >= 1.24 (every numpy pe "
+                                              "takes) refuses; Fluid 1.8.5's numpy 1.23 made an object array",
 }
 
 

@@ -334,3 +334,25 @@ def test_device_guard_records_op_device_as_fluid():
     with pytest.raises(ValueError):
         with fluid.device_guard("cpu1"):
             pass
+
+
+def test_sgd_of_a_row_sparse_parameter_moves_the_rows_the_gradient_names():
+    """test_sgd_op.py's TestSGDOpOptimizeSelectedRows: Param a SelectedRows (rows 0..7 of a table), Grad a
+    SelectedRows of height 10 at rows [0, 4, 7]: each of those Param rows moves by -lr * its Grad row."""
+    scope, place = core.Scope(), core.CPUPlace()
+    grad = scope.var("Grad").get_selected_rows()
+    grad.set_height(10)
+    grad.set_rows([0, 4, 7])
+    g = np.ones((3, 12), "float32")
+    g[2, 8] = 4.0
+    grad.get_tensor().set(g, place)
+    param = scope.var("Param").get_selected_rows()
+    param.set_height(8)
+    param.set_rows(list(range(8)))
+    w = np.arange(8, dtype="float32")[:, None] * np.ones((8, 12), "float32")
+    param.get_tensor().set(w, place)
+    scope.var("LearningRate").get_tensor().set(np.full(1, 0.1, "float32"), place)
+    Operator("sgd", Param="Param", Grad="Grad", ParamOut="Param", LearningRate="LearningRate").run(scope, place)
+    want = w.copy()
+    want[[0, 4, 7]] -= 0.1 * g
+    np.testing.assert_array_equal(np.array(scope.find_var("Param").get_selected_rows().get_tensor()), want)
