@@ -274,10 +274,11 @@ ATTRIBUTE_WORDS = {"seed"}      # op types that are also the name of an attribut
 # complex), data preprocessing's "fill" (missing values), the SSA graph's "broadcast" node; and Paddle 2.x's
 # op i1 (a Bessel function), numpy's dtype code of int8 in the .mat reader
 OTHER_MEANINGS = {"fc", "fill", "broadcast", "i1"}
+HOLDER_WORDS = {"feed", "fetch"}    # op types that are also the names of Fluid's feed and fetch holder variables
 
 
 def test_executors_name_no_op_type():
-    types = _op_types() - ATTRIBUTE_WORDS - OTHER_MEANINGS
+    types = _op_types() - ATTRIBUTE_WORDS - OTHER_MEANINGS - HOLDER_WORDS
     bad = [f"{m}:{line} '{s}'" for m in EXECUTORS for s, line in _string_constants(MODULES[m]) if s in types]
     assert bad == []
 
@@ -300,13 +301,14 @@ def test_op_types_are_named_only_in_the_registry_and_their_own_modules():
                     "fill_constant", "one_hot", "shape", "log", "size", "crop",  # the last three: data.preprocessing keys
                     "load",     # also fluid.io.load / paddle.static.load, functions of the io modules
                     "dot",      # also Graphviz's dot (pe graph's format), Fluid 1.8's op of the inner product
-                    "mode"}     # Paddle 2.x's op (the most frequent value); a config key (checkpoint.keep_best's)
+                    "mode",     # Paddle 2.x's op (the most frequent value); a config key (checkpoint.keep_best's)
+                    "save"}     # also fluid.save, and the fetch.save key of a run config
     bad = []
     for m, path in MODULES.items():
         if m.startswith(allowed):
             continue
         for s, line in _string_constants(path):
-            if s in types and s not in common_words | ATTRIBUTE_WORDS | OTHER_MEANINGS:
+            if s in types and s not in common_words | ATTRIBUTE_WORDS | OTHER_MEANINGS | HOLDER_WORDS:
                 bad.append(f"{m}:{line} '{s}'")
     assert bad == []
 

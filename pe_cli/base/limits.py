@@ -162,6 +162,16 @@ def regular_file(path, what="file"):
     return path
 
 
+def read_regular_file(path, what, label):
+    """The bytes of the regular file ``path`` (a FIFO or a device is refused unread: NotRegularFile),
+    its size checked against pe's data limit first (``label`` names it in that error). A missing
+    or unreadable file raises OSError, for the caller to word."""
+    regular_file(path, what)
+    check_bytes(os.path.getsize(path), label)
+    with open(path, "rb") as f:
+        return f.read()
+
+
 def check_blocks(parents, ops, where):
     """The block tree of a model file read from disk: ``parents`` holds each block's parent index
     (block 0's is ignored), ``ops`` each block's op count. Every parent must come before its block

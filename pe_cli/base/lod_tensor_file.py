@@ -20,7 +20,8 @@ message_type { name: "VarType"
     value { name: "BOOL" number: 0 } value { name: "INT16" number: 1 } value { name: "INT32" number: 2 }
     value { name: "INT64" number: 3 } value { name: "FP16" number: 4 } value { name: "FP32" number: 5 }
     value { name: "FP64" number: 6 } value { name: "SIZE_T" number: 19 } value { name: "UINT8" number: 20 }
-    value { name: "INT8" number: 21 } value { name: "BF16" number: 22 } value { name: "LOD_TENSOR" number: 7 }
+    value { name: "INT8" number: 21 } value { name: "BF16" number: 22 } value { name: "COMPLEX64" number: 23 }
+    value { name: "COMPLEX128" number: 24 } value { name: "LOD_TENSOR" number: 7 }
     value { name: "SELECTED_ROWS" number: 8 } value { name: "FEED_MINIBATCH" number: 9 }
     value { name: "FETCH_LIST" number: 10 } value { name: "STEP_SCOPES" number: 11 }
     value { name: "LOD_RANK_TABLE" number: 12 } value { name: "LOD_TENSOR_ARRAY" number: 13 }
@@ -40,7 +41,7 @@ message_type { name: "VarType"
 
 # VarType.Type's data types <-> numpy
 DTYPES = {0: "bool", 1: "int16", 2: "int32", 3: "int64", 4: "float16", 5: "float32", 6: "float64",
-          20: "uint8", 21: "int8"}
+          20: "uint8", 21: "int8", 23: "complex64", 24: "complex128"}      # (the complex types: Paddle 2.x's)
 DTYPE_CODES = {v: k for k, v in DTYPES.items()}
 MAX_HEADER_BYTES = 1 << 20       # a TensorDesc or a LoD level larger than this is not a real file
 
@@ -73,8 +74,8 @@ class _Reader:
         return struct.unpack(fmt, self.take(struct.calcsize(fmt), what))[0]
 
 
-def read_lod_tensor(reader):
-    """(array, lod as offsets) of the next serialized LoDTensor of a ``_Reader``."""
+def _read_lod(reader):
+    """The LoD (offsets per level) at the start of a serialized LoDTensor."""
     where = reader.where
     if reader.unpack("<I", "the version") != 0:
         raise PeError(f"{where}: not a Fluid LoDTensor (its version is not 0)")
@@ -84,11 +85,11 @@ def read_lod_tensor(reader):
         if size % 8 or size > MAX_HEADER_BYTES:
             raise PeError(f"{where}: a LoD level of {size} bytes is not a list of uint64 offsets")
         lod.append(np.frombuffer(reader.take(size, "a LoD level"), "<u8").astype(np.int64).tolist())
-    return read_tensor(reader), lod
+    return lod
 
 
-def read_tensor(reader):
-    """The array of the next serialized tensor (Fluid's TensorToStream: no LoD) of a ``_Reader``."""
+def _tensor_desc(reader):
+    """(little-endian dtype, dims) of the TensorDesc that starts a serialized tensor."""
     where = reader.where
     if reader.unpack("<I", "the tensor version") != 0:
         raise PeError(f"{where}: not a Fluid tensor (its version is not 0)")
@@ -99,12 +100,26 @@ def read_tensor(reader):
     desc.ParseFromString(bytes(reader.take(size, "the tensor description")))
     if desc.data_type not in DTYPES:
         raise PeError(f"{where}: data type {desc.data_type} is not one pe reads ({sorted(DTYPES.values())})")
-    dtype, dims = np.dtype(DTYPES[desc.data_type]).newbyteorder("<"), tuple(int(d) for d in desc.dims)
+    return np.dtype(DTYPES[desc.data_type]).newbyteorder("<"), tuple(int(d) for d in desc.dims)
+
+
+def _take_array(reader, dtype, dims):
     if any(d < 0 for d in dims):
-        raise PeError(f"{where}: the tensor's dims {list(dims)} are negative")
+        raise PeError(f"{reader.where}: the tensor's dims {list(dims)} are negative")
     count = int(np.prod(dims, dtype=np.int64)) if dims else 1
-    data = reader.take(count * dtype.itemsize, f"a {DTYPES[desc.data_type]} tensor {list(dims)}")
+    data = reader.take(count * dtype.itemsize, f"a {dtype.name} tensor {list(dims)}")
     return np.frombuffer(data, dtype).astype(dtype.newbyteorder("="), copy=True).reshape(dims)
+
+
+def read_lod_tensor(reader):
+    """(array, lod as offsets) of the next serialized LoDTensor of a ``_Reader``."""
+    lod = _read_lod(reader)
+    return read_tensor(reader), lod
+
+
+def read_tensor(reader):
+    """The array of the next serialized tensor (Fluid's TensorToStream: no LoD) of a ``_Reader``."""
+    return _take_array(reader, *_tensor_desc(reader))
 
 
 def read_lod_tensors(data, where, count=None):

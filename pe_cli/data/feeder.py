@@ -32,11 +32,8 @@ class DataFeeder:
                 var = item
             else:
                 raise TypeError(f"DataFeeder: feed_list takes Variables or their names, got {type(item).__name__}")
-            shape = list(var.shape or [])
-            if -1 not in shape:
-                raise ValueError(f"DataFeeder: variable '{var.name}' (shape {shape}) has no batch dimension (-1)")
             self.feed_names.append(var.name)
-            self.feed_shapes.append(shape)
+            self.feed_shapes.append(list(var.shape or []))    # a fixed batch too, as Fluid's
             self.feed_dtypes.append(var.dtype)
             self.feed_lod_level.append(var.lod_level)
         self.place = place

@@ -18,11 +18,12 @@ from ..kernels import pserver_link
 from ..ops.registry import GRAD_SUFFIX
 from ..base.places import CPUPlace, Place, place_named
 from .compiled import run_compiled
+from .feed_fetch_ops import holds_feed_fetch_ops, without_feed_fetch_ops
 from .feeding import (RAW_VALUE, as_feed_array, check_feed_dict, feed_lr_scheduler, known_feeds, missing_value_error,
                       reader_feeds)
 from .fetched import fetched
 from . import nan_check
-from .plan import OpStep, Values, run_step, scope_traffic
+from .plan import OpStep, Values, prior_reads, run_step, scope_traffic
 from .pruning import cache_key, prune_program, split_fetch_list
 from .pserver import serve
 from .scope import global_scope
@@ -37,6 +38,7 @@ class _Plan:
         self.version = program._version
         self.steps = [OpStep(op, place) for op in block.ops]
         self.scope_reads, self.persistable_writes = scope_traffic(block)
+        self.prior_reads = prior_reads(block)
         self.written_back = frozenset(self.persistable_writes)
         self.program = program
         self.place = place
@@ -103,7 +105,7 @@ class Executor:
                           "make it with CompiledProgram(program)")
         source = program._program if isinstance(program, CompiledProgram) else program
         feed_lr_scheduler(source, scope)
-        feed = known_feeds(source, feed)
+        feed = known_feeds(source, feed, isinstance(program, CompiledProgram))
         fetch_list, optimize_ops = self._split_optimize_ops_in_fetch_list(fetch_list)
         if use_prune or optimize_ops:       # optimize ops in the fetch list turn pruning on, as in Fluid
             program = self._pruned(program, feed or {}, fetch_list, optimize_ops)
@@ -113,6 +115,8 @@ class Executor:
             raise TypeError(f"Executor.run: program must be a Program or CompiledProgram, "
                             f"got {type(program).__name__}")
         feed = check_feed_dict(feed)
+        if holds_feed_fetch_ops(program):       # Fluid's feed/fetch ops: they name the feeds and fetches
+            program = without_feed_fetch_ops(program, feed, fetch_list, feed_var_name, fetch_var_name)
         if getattr(program, "_listen_and_serv", None) is not None:
             return serve(self, program, scope)      # a parameter server's program (executor/pserver.py)
         return self._run_program(program, feed, fetch_list, scope, return_numpy)
@@ -259,6 +263,10 @@ class Executor:
                 if memory.keeps_parameters and var is not None and var.persistable:
                     held.tensor._array = array     # stays on the device
             values[name] = array
+        for name in plan.prior_reads:      # what an output held, for the kernels that read it
+            held = scope.find_var(name)
+            if name not in values and held is not None and held.tensor._array is not None:
+                values[name] = memory.to_device(held.tensor._array)
         return values, lods     # lods: values.lods, the feeds' LoD, then every output's
 
 

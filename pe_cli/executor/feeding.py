@@ -129,11 +129,12 @@ def missing_value_error(block, name):
                    f"(exe.run(fluid.default_startup_program())), or load a checkpoint")
 
 
-def known_feeds(program, feed):
-    """A Paddle 2.x program's feeds (``Program._follows_paddle2``, framework/program_release.py) less
-    the names it has no variable for, each dropped with Paddle 2.6's executor's warning; a Fluid 1.8
-    program's as given (a name it lacks is as_feed_array's FeedError, with a did-you-mean)."""
-    if not isinstance(feed, dict) or not getattr(program, "_follows_paddle2", False):
+def known_feeds(program, feed, compiled=False):
+    """The feeds less the names ``program`` has no variable for, each dropped with Fluid 1.8.5's and
+    Paddle 2.6's executors' warning; a Fluid 1.8 program run as a CompiledProgram keeps them, as
+    Fluid's parallel executor does (as_feed_array's FeedError, a ValueError as Fluid's, with a
+    did-you-mean)."""
+    if not isinstance(feed, dict) or (compiled and not getattr(program, "_follows_paddle2", False)):
         return feed
     names = program.global_block().vars
     unknown = [k for k in feed if (k if isinstance(k, str) else k.name) not in names]

@@ -41,8 +41,6 @@ class OpStep:
             self.attrs = dict(op.attrs, _blocked=blocked)
         if opdef.has("optional_outputs"):
             self.attrs = dict(self.attrs, _outputs=frozenset(slot for slot, _, _ in self.outputs))
-        if opdef.has("scalar_0d_in_paddle2") and getattr(op.block.program, "_follows_paddle2", False):
-            self.attrs = dict(self.attrs, _zero_dim=True)
         if opdef.has("output_counts"):
             self.attrs = dict(self.attrs, _output_counts={slot: len(names) for slot, names, _ in self.outputs})
         # enable_inplace: the input the kernel may write its output over, when nothing else holds it
@@ -60,6 +58,18 @@ class OpStep:
         self.updates = tuple(n for n in dict.fromkeys(op.input_arg_names) if n in op.output_arg_names) \
             if opdef.has("updates_in_place") else ()
         self.update_attrs = dict(self.attrs, _update_in_place=True) if self.updates else None
+
+
+def prior_reads(block):
+    """The outputs that ops read as they were before (``OpDef.reads_outputs``) and no earlier op
+    writes: a run takes their values from the scope where it holds one (an adam op's ParamOut that
+    is not its Param, as Paddle's op tests give it)."""
+    written, names = set(), []
+    for op in block.ops:
+        for slot in registry.get(op.type).reads_outputs:
+            names += [n for n in op.outputs.get(slot, ())[:1] if n not in written]
+        written.update(op.output_arg_names)
+    return tuple(dict.fromkeys(names))
 
 
 def scope_traffic(block):

@@ -4,6 +4,7 @@ returns): only the ops the fetches and the chosen optimize ops need run, the fee
 training step still trains."""
 from ..base.errors import PeError
 from ..framework import Operator, Variable
+from ..framework.prune import prune_with_input
 
 
 def split_fetch_list(fetch_list):
@@ -64,7 +65,7 @@ def prune_program(program, feed, fetch_list, optimize_ops):
         return program      # a CompiledProgram of a core.Graph: nothing to prune (Fluid warns)
     if not optimize_ops:
         optimize_ops = [op for block in origin.blocks for op in block.ops if op._is_optimize_op()]
-    pruned = origin._prune_with_input(feed_names(feed), list(fetch_list) + list(optimize_ops))
+    pruned = prune_with_input(origin, feed_names(feed), list(fetch_list) + list(optimize_ops), keep_vars=True)
     if not compiled:
         return pruned
     if program._engine is not None:

@@ -1,4 +1,4 @@
-"""``paddle.fluid.io``: checkpoints and inference models in pe's formats (docs say which),
+"""``paddle.fluid.io``: checkpoints and inference models in Fluid 1.8's file formats (pe_cli/io),
 ``save``/``load``/``load_program_state``/``set_program_state`` in Fluid 1.8's .pdparams/.pdopt layout,
 ``fluid.io.batch`` (= ``paddle.batch``), the reader decorators (= ``paddle.reader``:
 pe_cli/data/reader_decorators.py, reader_processes.py), and the feeding readers ``PyReader`` and

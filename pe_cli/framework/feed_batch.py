@@ -31,32 +31,24 @@ class FieldBatch:
             self._add_nested(item, level + 1)
 
     def done(self):
+        """The batch as Fluid's DataToLoDTensorConverter makes it: the fields as one array, reshaped
+        to the variable's shape where the ranks differ (samples of [4, 1] for a [-1, 4] variable, a
+        flat sequence of ids for a [-1, 1] one), left as they are where the ranks agree (a variable
+        declared with a fixed batch fed another number of samples) or where the variable has more
+        than one unknown dim; the feed's own check (fluid.data's) comes after, at Executor.run."""
         try:
             array = np.asarray(self.values, dtype=self.dtype)
         except (ValueError, TypeError) as e:
             raise ValueError(f"{self.who}: the '{self.name}' fields cannot form a {self.dtype} array: {e}") from None
-        if self.lod_level == 0:
-            sample = list(self.shape[1:]) if self.shape and self.shape[0] == -1 else list(self.shape)
-            if -1 not in sample:
-                per_sample = int(np.prod(array.shape[1:])) if array.ndim > 0 else 1
-                if self.values and per_sample != int(np.prod(sample)):
-                    return LoDTensor(self._as_declared(array, sample))
-                array = array.reshape([len(self.values)] + sample)
-            return LoDTensor(array)
-        # Fluid's converter gives the values the variable's rank: [N] for a variable of shape [-1], else [N, 1]
-        rows = array.reshape(-1, 1) if array.ndim == 1 and len(self.shape) != 1 else array
-        tensor = LoDTensor(rows)
-        tensor.set_recursive_sequence_lengths(self.lengths)
-        return tensor
-
-    def _as_declared(self, array, sample):
-        """Fields that are not one sample each: as Fluid's converter, the batch reshaped to the
-        variable's shape when the ranks differ (a reader yielding whole batches as one sample)."""
-        shape = [int(s) for s in self.shape]
-        if array.ndim != len(shape) and sum(s < 0 for s in shape) <= 1:
+        shape = [int(s) for s in self.shape or ()]
+        if shape and sum(s < 0 for s in shape) <= 1 and array.ndim != len(shape):
             try:
-                return array.reshape(shape)
+                array = array.reshape(shape)
             except ValueError:
-                pass
-        raise ValueError(f"{self.who}: '{self.name}' takes samples of shape {sample}, got fields "
-                         f"of shape {list(array.shape[1:])}")
+                raise ValueError(f"{self.who}: '{self.name}' is declared {shape} but its batch of fields has shape "
+                                 f"{list(array.shape)}, which cannot take that shape (Fluid's 'Reshape error'): "
+                                 f"give fields of {shape[1:] if shape[0] < 0 else shape} values") from None
+        tensor = LoDTensor(array)
+        if self.lod_level:
+            tensor.set_recursive_sequence_lengths(self.lengths)
+        return tensor

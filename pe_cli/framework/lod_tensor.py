@@ -150,6 +150,33 @@ class LoDTensor:
     def __repr__(self):
         return f"LoDTensor(shape={self.shape()}, lod={self._lod})"
 
+    def __str__(self):
+        """Fluid's text of a tensor (its C++ ``operator<<``), which programs print and parse: the
+        LoD, dims, layout, C++ type name and the values as C++ streams them (6 significant digits)."""
+        if self._array is None:
+            return repr(self)
+        array = np.asarray(self)
+        kind = _CPP_TYPES.get(array.dtype.name, array.dtype.name)
+        lod = "{" + "".join("{" + ", ".join(str(int(o)) for o in level) + "}" for level in self._lod) + "}"
+        values = " ".join(_cpp_value(v, kind) for v in array.reshape(-1).tolist())
+        return (f"\tlod: {lod}\n\tdim: {', '.join(str(d) for d in array.shape)}\n\tlayout: NCHW\n"
+                f"\tdtype: {kind}\n\tdata: [{values}]\n")
+
+
+# numpy dtype -> the C++ type name Fluid's tensor text gives
+_CPP_TYPES = {"float32": "float", "float64": "double", "float16": "::paddle::platform::float16", "int32": "int",
+              "int64": "int64_t", "bool": "bool", "uint8": "uint8_t", "int16": "int16_t", "int8": "int8_t"}
+
+
+def _cpp_value(v, kind):
+    """One value as C++'s ostream prints it: floats with 6 significant digits (%g), bools 1 or 0,
+    (u)int8 as the character of that byte."""
+    if isinstance(v, bool):
+        return str(int(v))
+    if kind in ("uint8_t", "int8_t"):
+        return chr(v % 256)
+    return format(v, "g") if isinstance(v, float) else str(v)
+
 
 class LoDTensorArray(list):
     """``fluid.LoDTensorArray``: a list of LoDTensors (one batch of a py_reader's slots when pushed

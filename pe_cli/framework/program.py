@@ -130,6 +130,7 @@ class Block:
         op.attr_vars = attr_vars
         if current_name_scope() != "/":
             op.attrs.setdefault("op_namescope", current_name_scope())
+        program_release.mark_zero_dim(op)
         registry.prepare(op)
         return op
 

@@ -5,7 +5,13 @@ clone keeps it). What differs: a Variable's operators (``a / b``, ``a + 1.5``:
 layers/operator_promotion.py), a fed name the program lacks (dropped with a warning, not refused:
 executor/feeding.py), 0-D parameters (allowed) and an op's outputs
 stopping gradients when none of its inputs takes one (``pass_stop_gradient``). ``fluid.layers``' and ``paddle.*``'s functions
-build the same ops in both."""
+build the same ops in both, with one difference: a reduction to one value is 0-D when a ``paddle.*``
+function of such a program builds it (``paddle.mean``), and [1] when ``fluid.layers`` does
+(``fluid.layers.mean`` after ``paddle.enable_static()``), as on every Paddle that runs programs mixing
+the two (2.0-2.4): ``mark_zero_dim``."""
+from ..ops import registry
+from .source import called_api
+
 _paddle2 = False
 
 
@@ -47,3 +53,21 @@ def _variables(block, slots):
                 item = block._find_var_recursive(item)
             if item is not None and hasattr(item, "stop_gradient"):
                 yield item
+
+
+def mark_zero_dim(op):
+    """An op appended now that reduces to one value (trait ``scalar_0d_in_paddle2``) gives 0-D ([])
+    rather than Fluid's [1] (``op.attrs['_zero_dim']``, which its shape inference and kernels read)
+    in a Paddle 2.x program, when the user's code called a ``paddle.*`` function (pe_cli.paddle), or
+    pe's own code built it there with no user call on the stack. A program loaded from its desc
+    declares its output first: 0-D where that variable is."""
+    if "_zero_dim" in op.attrs or op.type not in registry.with_trait("scalar_0d_in_paddle2"):
+        return
+    out = op.block._find_var_recursive(op.outputs["Out"][0]) if op.outputs.get("Out") else None
+    if out is not None and out.shape is not None:
+        zero_dim = tuple(out.shape) == ()
+    else:
+        api = called_api() if op.block.program._follows_paddle2 else ""
+        zero_dim = api is None or api.startswith("pe_cli.paddle.")
+    if zero_dim:
+        op.attrs["_zero_dim"] = True

@@ -26,10 +26,11 @@ def _checked(feeded_var_names, targets):
     return fed, names, ops
 
 
-def prune_with_input(program, feeded_var_names, targets):
+def prune_with_input(program, feeded_var_names, targets, keep_vars=False):
     """A copy of ``program`` keeping only the global block's ops that ``targets`` (Variables, names
     or Operators) depend on, taking ``feeded_var_names`` as given: the ops that compute them, and
-    what only those ops need, go too."""
+    what only those ops need, go too; so do the variables no kept op names, unless ``keep_vars``
+    (the executor's pruned run, whose feeds may name them)."""
     fed, needed, kept_ops = _checked(feeded_var_names, targets)
     keep_ids = {id(op) for op in kept_ops}
     block, keep = program.global_block(), []
@@ -39,6 +40,22 @@ def prune_with_input(program, feeded_var_names, targets):
             keep.append(i)
             needed.update(n for n in op.input_arg_names if n not in fed)
     pruned = program.clone()
-    pruned.global_block().ops = [pruned.global_block().ops[i] for i in reversed(keep)]
+    glob = pruned.global_block()
+    glob.ops = [glob.ops[i] for i in reversed(keep)]
+    if not keep_vars:
+        _drop_unreferenced_vars(pruned)
     pruned._bump()
     return pruned
+
+
+def _drop_unreferenced_vars(program):
+    """As Fluid's prune: the global block keeps only the variables its ops (and the blocks they own,
+    which read the global block's variables by name) name."""
+    names = set()
+    for block in program.blocks:
+        for op in block.ops:
+            names.update(op.input_arg_names)
+            names.update(op.output_arg_names)
+    glob = program.global_block()
+    for name in [n for n in glob.vars if n not in names]:
+        del glob.vars[name]

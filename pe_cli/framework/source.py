@@ -58,3 +58,19 @@ def built_like(op):
         return
     with layer_guard(op.layer), source_guard(op.source):
         yield
+
+
+def called_api():
+    """The module of pe that the user's code called into (``pe_cli.paddle.tensor_math`` for
+    ``paddle.mean(x)``, ``pe_cli.layers.reduction`` for ``fluid.layers.mean(x)``): the outermost pe
+    frame below the innermost frame outside pe_cli. None when nothing outside pe_cli is on the stack
+    (pe's own builders: the YAML compiler, ``pe train``)."""
+    frame, entry = sys._getframe(1), None
+    while frame is not None:
+        path = frame.f_code.co_filename
+        if path.startswith(_PKG_DIR):
+            entry = frame
+        elif "importlib" not in path and not path.endswith(("contextlib.py", "functools.py")):
+            return entry.f_globals.get("__name__") if entry is not None else None
+        frame = frame.f_back
+    return None

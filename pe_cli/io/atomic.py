@@ -89,16 +89,11 @@ def _write_dir(dirname, files):
     try:
         os.chmod(tmp, new_mode(target, 0o777))       # mkdtemp's 0700 would replace the old mode
         for fname, array in files.items():
-            _write_npy(os.path.join(tmp, fname), array)
+            path = os.path.join(tmp, fname)
+            os.makedirs(os.path.dirname(path), exist_ok=True)     # a variable named 'a/b' (Fluid's layout)
+            _write_npy(path, array)
         if os.path.isdir(target):
-            for entry in os.listdir(target):
-                if entry in files:
-                    continue
-                src, dst = os.path.join(target, entry), os.path.join(tmp, entry)
-                if os.path.isdir(src) and not os.path.islink(src):
-                    shutil.copytree(src, dst, symlinks=True, copy_function=_link_or_copy)
-                else:
-                    _link_or_copy(src, dst)
+            _keep_old_entries(target, tmp, files)
         _fsync_dir(tmp)
         if os.path.isdir(target):
             backup = tempfile.mkdtemp(prefix=f".{base}.old-", dir=parent)
@@ -119,13 +114,30 @@ def _write_dir(dirname, files):
         raise
 
 
+def _keep_old_entries(target, tmp, files):
+    """Links (or copies) into ``tmp`` every entry of ``target`` that ``files`` does not rewrite,
+    merging subdirectories that both hold."""
+    for entry in os.listdir(target):
+        src, dst = os.path.join(target, entry), os.path.join(tmp, entry)
+        if os.path.isdir(src) and not os.path.islink(src):
+            if os.path.isdir(dst):
+                prefix = entry + os.sep
+                _keep_old_entries(src, dst, {f[len(prefix):]: v for f, v in files.items() if f.startswith(prefix)})
+            elif entry not in files:
+                shutil.copytree(src, dst, symlinks=True, copy_function=_link_or_copy)
+        elif entry not in files and not os.path.lexists(dst):
+            _link_or_copy(src, dst)
+
+
 def _files_in_place(target, files):
     """Each file written to a temporary name, fsynced, then renamed into place (all renames after
     all writes): used only when ``dirname`` holds the working directory and cannot be swapped."""
     tmps = {}
     try:
         for fname, array in files.items():
-            fd, tmp = tempfile.mkstemp(prefix=f".{fname}.tmp-", dir=target)
+            folder = os.path.dirname(os.path.join(target, fname))
+            os.makedirs(folder, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(fname)}.tmp-", dir=folder)
             os.close(fd)
             tmps[fname] = tmp
             _write_npy(tmp, array)

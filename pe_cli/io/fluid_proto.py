@@ -59,8 +59,18 @@ message_type { name: "BlockDesc"
   field { name: "vars" number: 3 label: LABEL_REPEATED type: TYPE_MESSAGE type_name: ".paddle.framework.proto.VarDesc" }
   field { name: "ops" number: 4 label: LABEL_REPEATED type: TYPE_MESSAGE type_name: ".paddle.framework.proto.OpDesc" }
   field { name: "forward_block_idx" number: 5 label: LABEL_OPTIONAL type: TYPE_INT32 default_value: "-1" } }
+message_type { name: "CompatibleInfo"
+  field { name: "version" number: 1 label: LABEL_REQUIRED type: TYPE_STRING }
+  field { name: "type" number: 2 label: LABEL_REQUIRED type: TYPE_INT32 } }
+message_type { name: "OpCompatibleMap"
+  nested_type { name: "OpCompatiblePair"
+    field { name: "op_name" number: 1 label: LABEL_REQUIRED type: TYPE_STRING }
+    field { name: "compatible_info" number: 2 label: LABEL_REQUIRED type: TYPE_MESSAGE type_name: ".paddle.framework.proto.CompatibleInfo" } }
+  field { name: "pair" number: 1 label: LABEL_REPEATED type: TYPE_MESSAGE type_name: ".paddle.framework.proto.OpCompatibleMap.OpCompatiblePair" }
+  field { name: "default_required_version" number: 2 label: LABEL_OPTIONAL type: TYPE_STRING } }
 message_type { name: "ProgramDesc"
   field { name: "blocks" number: 1 label: LABEL_REPEATED type: TYPE_MESSAGE type_name: ".paddle.framework.proto.BlockDesc" }
+  field { name: "op_compatible_map" number: 3 label: LABEL_OPTIONAL type: TYPE_MESSAGE type_name: ".paddle.framework.proto.OpCompatibleMap" }
   field { name: "version" number: 4 label: LABEL_OPTIONAL type: TYPE_MESSAGE type_name: ".paddle.framework.proto.Version" } }
 message_type { name: "OpProto"
   nested_type { name: "Var"

@@ -9,12 +9,15 @@ import warnings
 
 from ..base.errors import PeError
 from ..base.limits import check_blocks, check_bytes, check_dims, file_kind, regular_file
-from ..framework import OpRole, Program
+from ..framework import OpRole, Program, program_guard
 from ..framework.variable import Variable
 from .atomic import interrupted_hint, write_dir
 from ..executor.scope import global_scope
-from .checkpoint import as_program, fluid_files, is_persistable, load_vars, variable_values
-from .fluid_model import load_program_desc, looks_like_program_desc, program_to_desc
+from ..layers.elementwise import scale
+from ..ops import registry
+from .checkpoint import as_program, fluid_files, is_persistable, load_vars, variable_tensors
+from .fluid_model import load_program_desc, looks_like_program_desc
+from .fluid_model_write import program_to_desc, whole_program_desc
 from .inference_blocks import rebuild_blocks
 
 __all__ = ["save_inference_model", "load_inference_model"]
@@ -38,14 +41,24 @@ def _prune(program, targets):
 
 
 def whole_program(fn, main_program, target_vars, where):
-    """(the ProgramDesc bytes of the whole global block, its persistable variables, the target
-    names): what save_inference_model writes with export_for_deployment=False."""
+    """(the ProgramDesc bytes of the whole program, its persistable variables, the target names):
+    what save_inference_model writes with export_for_deployment=False."""
     program = as_program(main_program, fn)
+    targets = [t if isinstance(t, str) else t.name for t in _scaled_targets(program, target_vars)]
+    params = [v for v in program.global_block().vars.values() if is_persistable(v)]
+    return whole_program_desc(program, where), params, targets
+
+
+def _scaled_targets(program, target_vars):
+    """Fluid's save_inference_model appends ``scale(x, 1.0)`` named save_infer_model/scale_<i> to
+    ``program`` for each target Variable (so an activation's output survives its inference passes)
+    and saves those as the fetch targets; names stay names."""
     target_vars = target_vars if isinstance(target_vars, (list, tuple)) else [target_vars]
-    targets = [t if isinstance(t, str) else t.name for t in target_vars]
-    block = program.global_block()
-    params = [v for v in block.vars.values() if is_persistable(v)]
-    return program_to_desc(program, list(block.ops), list(block.vars), [], [], where), params, targets
+    out = []
+    with program_guard(program):
+        for i, var in enumerate(target_vars):
+            out.append(scale(var, 1.0, name=f"save_infer_model/scale_{i}") if isinstance(var, Variable) else var)
+    return out
 
 
 def inference_model(fn, main_program, feeded_var_names, target_vars, where):
@@ -56,8 +69,7 @@ def inference_model(fn, main_program, feeded_var_names, target_vars, where):
     program = as_program(main_program, fn)
     feeds = [feeded_var_names] if isinstance(feeded_var_names, (str, Variable)) else list(feeded_var_names)
     feeds = [f if isinstance(f, str) else f.name for f in feeds]
-    target_vars = target_vars if isinstance(target_vars, (list, tuple)) else [target_vars]
-    targets = [t if isinstance(t, str) else t.name for t in target_vars]
+    targets = [t if isinstance(t, str) else t.name for t in _scaled_targets(program, target_vars)]
     block = program.global_block()
     for name in feeds + targets:
         if not block.has_var(name):
@@ -79,6 +91,17 @@ def inference_model(fn, main_program, feeded_var_names, target_vars, where):
     return program_to_desc(test_program, ops, var_names, feeds, targets, where), params, targets
 
 
+def _warn_of_metric_states(program):
+    """Fluid's warning for a program with an auc op: the saved model keeps its accumulated state (here:
+    any metric op that writes persistable state)."""
+    block = program.global_block()
+    for op in block.ops:
+        if registry.get(op.type).has("metric") and any(
+                block.has_var(n) and block.var(n).persistable for n in op.output_arg_names):
+            warnings.warn("please ensure that you have set the auc states to zeros before saving inference model")
+            return
+
+
 def save_inference_model(dirname, feeded_var_names, target_vars, executor, main_program=None,
                          model_filename=None, params_filename=None, export_for_deployment=True,
                          program_only=False):
@@ -88,7 +111,9 @@ def save_inference_model(dirname, feeded_var_names, target_vars, executor, main_
     named as it, or all in ``params_filename``), written as one atomic directory update.
     Returns the names of the targets."""
     fn = "save_inference_model"
-    model_file = model_filename or _MODEL_FILE
+    _warn_of_metric_states(as_program(main_program, fn))
+    model_file = os.path.basename(model_filename) if model_filename else _MODEL_FILE
+    params_filename = os.path.basename(params_filename) if params_filename else None
     if export_for_deployment:
         model, params, targets = inference_model(fn, main_program, feeded_var_names, target_vars,
                                                  os.path.join(dirname, model_file))
@@ -100,8 +125,7 @@ def save_inference_model(dirname, feeded_var_names, target_vars, executor, main_
     if not program_only and not params:     # Fluid's save_vars warns and writes no parameters file
         warnings.warn("no variable in your model, please ensure there are any variables in your model to save")
     elif not program_only:
-        arrays = variable_values(fn, params, global_scope())
-        params_files = fluid_files(fn, arrays, params_filename)
+        params_files = fluid_files(fn, variable_tensors(fn, params, global_scope()), params_filename)
         if model_file in params_files:
             raise PeError(f"{fn}: the parameters' file '{model_file}' would overwrite the model; "
                           f"give another model_filename or params_filename")
@@ -114,6 +138,8 @@ def load_inference_model(dirname, executor, model_filename=None, params_filename
     """Loads what ``save_inference_model`` wrote; returns [program, feed names, fetch variables]
     with the parameters set in the global scope."""
     fn = "load_inference_model"
+    if dirname is None:                     # Fluid's load from memory: the model's and the parameters' bytes
+        return _load_from_memory(fn, executor, model_filename, params_filename)
     path = os.path.join(dirname, model_filename or _MODEL_FILE)
     if file_kind(path) == "missing":
         raise PeError(f"{fn}: '{path}' does not exist{interrupted_hint(dirname)}")
@@ -161,6 +187,15 @@ def _json_program(model, path):
         block.append_op(op["type"], op["inputs"], op["outputs"], op["attrs"])
     program._is_test = True
     return program
+
+
+def _load_from_memory(fn, executor, model, params):
+    if params is None:
+        raise ValueError("The path of params cannot be None when the directory path is None.")
+    if not isinstance(model, (bytes, bytearray)) or not isinstance(params, (bytes, bytearray)):
+        raise TypeError(f"{fn}: with dirname None, model_filename and params_filename are the model's and the "
+                        f"parameters' bytes (save_persistables(exe, None, ...) gives the latter)")
+    return _load_fluid_model(None, "the model bytes", bytes(model), executor, bytes(params))
 
 
 def _load_fluid_model(dirname, path, data, executor, params_filename):

@@ -2,8 +2,7 @@
 
 ``save(program, model_path)`` writes ``model_path.pdparams`` (the parameters), ``.pdopt`` (the other
 persistable variables: optimizer moments, beta powers, learning rates, counters) as Fluid 1.8 writes
-them (pdparams_write.py), and ``.pdmodel``: pe's own serialization of the program
-(``program.desc.serialize_to_string()``, JSON, not Fluid's protobuf; nothing reads it back yet).
+them (pdparams_write.py), and ``.pdmodel``: the whole program as Fluid's ProgramDesc (fluid_model_write.py).
 Each file is written atomically. Loading parses the files without unpickling (pdparams.py), checks
 every variable's presence, shape and dtype first, and only then sets the values in the global scope,
 so a bad file changes nothing. As in Fluid, when ``model_path.pdparams`` is absent ``load`` and
@@ -13,10 +12,12 @@ import warnings
 
 import numpy as np
 
-from ..base.errors import PeError
+from ..base.errors import ArgumentAssertionError, ArgumentValueError, PeError
 from ..executor.scope import global_scope
 from .atomic import write_file
-from .checkpoint import check_value, _file_name, variable_values, as_program, is_parameter, is_persistable, load_vars, read_saved
+from .checkpoint import (as_program, check_value, is_parameter, is_persistable, load_vars, read_saved, saved_names,
+                         variable_values)
+from .fluid_model_write import whole_program_desc
 from .pdparams import read_state
 from .pdparams_write import write_state
 
@@ -64,9 +65,9 @@ def save(program, model_path, *, protocol=4, **configs):
     for every protocol. ``configs`` takes nothing pe knows."""
     fn = "fluid.save"
     if not isinstance(protocol, int) or isinstance(protocol, bool):
-        raise ValueError(f"{fn}: The 'protocol' MUST be `int`, but received {type(protocol).__name__}")
+        raise ArgumentValueError(f"{fn}: The 'protocol' MUST be `int`, but received {type(protocol).__name__}")
     if not 1 < protocol < 5:
-        raise ValueError(f"{fn}: Expected 1<'protocol'<5, but received protocol={protocol}")
+        raise ArgumentValueError(f"{fn}: Expected 1<'protocol'<5, but received protocol={protocol}")
     if configs:
         raise TypeError(f"{fn}: unexpected keyword arguments {sorted(configs)}")
     program = as_program(program, fn)
@@ -78,38 +79,50 @@ def save(program, model_path, *, protocol=4, **configs):
     others = variable_values(fn, _unique(program, is_belong_to_optimizer), scope)
     write_file(prefix + ".pdparams", lambda f: write_state(f, params))
     write_file(prefix + ".pdopt", lambda f: write_state(f, others))
-    write_file(prefix + ".pdmodel", lambda f: f.write(program.desc.serialize_to_string()))
+    model = whole_program_desc(program, prefix + ".pdmodel")
+    write_file(prefix + ".pdmodel", lambda f: f.write(model))
 
 
 def _checked(fn, vars, state, path):
     arrays = {}
     for v in vars:
         if v.name not in state:
-            raise PeError(f"{fn}: '{path}' has no variable '{v.name}' (the program has it)")
+            raise ArgumentAssertionError(f"{fn}: '{path}' has no variable '{v.name}' (the program has it)")
         arrays[v.name] = check_value(fn, v, state[v.name], f"'{path}'")
     return arrays
 
 
+class ModelFileMissing(PeError, FileNotFoundError):
+    """Neither ``.pdparams`` nor what save_vars wrote is at the path (Fluid: FileNotFoundError)."""
+
+
 def _load_saved_vars(fn, program, model_path, executor, var_list):
-    """``load`` of what save_vars wrote: a directory of ``.npy`` files or one archive."""
+    """``load`` of what save_vars wrote, as Fluid's: a directory (every variable of ``program`` that
+    has a file there is loaded; files no variable names are named in a warning), or one file of
+    the variables ``var_list``."""
     if executor is None:
-        raise PeError(f"{fn}: '{model_path}.pdparams' does not exist; to load what save_params, save_persistables "
-                      f"or save_vars wrote there, pass the executor")
+        raise ArgumentValueError("executor is required when loading model file saved with [ save_params, "
+                         "save_persistables, save_vars ]")
     if os.path.isdir(model_path):
-        names = None if var_list is None else {v.name for v in var_list}
-        files = set(os.listdir(model_path))
-        chosen = [v for v in _unique(program, lambda v: names is None or v.name in names)
-                  if _file_name(v.name) in files]
+        files = saved_names(model_path)
+        chosen = _unique(program, lambda v: v.name in files)
+        unused = sorted(set(files) - {v.name for v in chosen})
+        if unused:
+            warnings.warn(f"{fn}: variable file [ {' '.join(files[n] for n in unused)} ] not used")
         load_vars(executor, model_path, program, vars=chosen)
     elif os.path.isfile(model_path):
         if var_list is None:
-            raise PeError(f"{fn}: '{model_path}' is one file of variables (save_vars with filename): "
-                          f"pass var_list to say which")
+            raise ArgumentValueError("var_list is required when loading model file saved with [ save_params, "
+                             "save_persistables, save_vars ]")
+        names = {v.name for v in program.list_vars()}
+        for v in var_list:
+            if v.name not in names:
+                raise LookupError(f"{fn}: loaded var [{v.name}] is not in program variable list")
         load_vars(executor, os.path.dirname(model_path) or ".", program, vars=list(var_list),
                   filename=os.path.basename(model_path))
     else:
-        raise PeError(f"{fn}: '{model_path}.pdparams' does not exist (fluid.save writes the parameters there), "
-                      f"nor does '{model_path}' (what save_vars writes)")
+        raise ModelFileMissing(f"{fn}: '{model_path}.pdparams' does not exist (fluid.save writes the parameters "
+                               f"there), nor does '{model_path}' (what save_vars writes)")
 
 
 def load(program, model_path, executor=None, var_list=None):
@@ -120,12 +133,12 @@ def load(program, model_path, executor=None, var_list=None):
     prefix = _prefix(fn, model_path)
     params_path, opt_path = prefix + ".pdparams", prefix + ".pdopt"
     if not os.path.exists(params_path):
-        return _load_saved_vars(fn, program, prefix, executor, var_list)
+        return _load_saved_vars(fn, program, os.fspath(model_path), executor, var_list)
     arrays = _checked(fn, _unique(program, is_parameter), read_state(params_path, "parameters"), params_path)
     others = _unique(program, is_belong_to_optimizer)
     if others:
         if not os.path.exists(opt_path):
-            raise PeError(f"{fn}: '{opt_path}' does not exist: the program has optimizer variables "
+            raise ArgumentAssertionError(f"{fn}: '{opt_path}' does not exist: the program has optimizer variables "
                           f"('{others[0].name}', ...) and fluid.save writes them there")
         arrays.update(_checked(fn, others, read_state(opt_path, "optimizer state"), opt_path))
     scope = global_scope()
@@ -145,15 +158,16 @@ def load_program_state(model_path, var_list=None):
             state.update(read_state(opt_path, "optimizer state"))
         return state
     names = None if var_list is None else [v if isinstance(v, str) else v.name for v in var_list]
-    if os.path.isfile(prefix):
+    model_path = os.fspath(model_path)
+    if os.path.isfile(model_path):
         if names is None:
-            raise PeError(f"{fn}: '{prefix}' is one file of variables (save_vars with filename): "
-                          f"pass var_list to say which")
-        return read_saved(fn, os.path.dirname(prefix) or ".", names, os.path.basename(prefix))
-    if os.path.isdir(prefix):
-        return read_saved(fn, prefix, names)
-    raise PeError(f"{fn}: '{params_path}' does not exist (fluid.save writes the parameters there), "
-                  f"nor does '{prefix}' (what save_vars writes)")
+            raise ArgumentValueError(f"{fn}: var_list can not be None when model_path is a file type ('{model_path}' is "
+                             f"one file of variables: save_vars with filename)")
+        return read_saved(fn, os.path.dirname(model_path) or ".", names, os.path.basename(model_path))
+    if os.path.isdir(model_path):
+        return read_saved(fn, model_path, names)
+    raise ModelFileMissing(f"{fn}: '{params_path}' does not exist (fluid.save writes the parameters there), "
+                           f"nor does '{model_path}' (what save_vars writes)")
 
 
 def set_program_state(program, state_dict):

@@ -16,7 +16,7 @@ from ..executor.scope import global_scope
 from ..framework import Program
 from ..framework.variable import Variable
 from .atomic import write_file
-from .checkpoint import fluid_arrays, fluid_files, is_persistable, variable_values
+from .checkpoint import combined_values, fluid_files, is_persistable, variable_tensors
 from .fluid_model import program_from_desc
 from .fluid_proto import parse_program_desc
 from .inference import inference_model, load_inference_model as _load_dir, save_inference_model as _save_dir
@@ -79,7 +79,7 @@ def serialize_persistables(feed_vars, fetch_vars, executor, **kwargs):
     """The bytes of the persistable values that program reads (a .pdiparams), from the global scope."""
     fn = "serialize_persistables"
     _, params, _ = inference_model(fn, _program(fn, kwargs), feed_vars, fetch_vars, fn)
-    return fluid_files(fn, variable_values(fn, params, global_scope()), "params").get("params", b"")
+    return fluid_files(fn, variable_tensors(fn, params, global_scope()), "params").get("params", b"")
 
 
 def deserialize_program(data):
@@ -116,8 +116,8 @@ def deserialize_persistables(program, data, executor):
         raise TypeError(f"{fn}: program must be a Program, got {type(program).__name__}")
     params = [v for v in program.global_block().vars.values() if is_persistable(v)]
     scope = global_scope()
-    for name, array in fluid_arrays(fn, data, fn, params).items():
-        scope.set_array(name, array)
+    for name, (array, lod) in combined_values(fn, data, fn, params).items():
+        scope.set_array(name, array, lod)
 
 
 def save_to_file(path, content):

@@ -7,7 +7,7 @@ import os
 
 import numpy as np
 
-from ..base.limits import check_bytes, regular_file
+from ..base.limits import read_regular_file
 from ..base.lod_tensor_file import read_lod_tensors, read_selected_rows, write_lod_tensor, write_selected_rows
 from ..executor.scope import ScopeVariable
 from ..framework.lod_tensor import LoDTensor
@@ -42,10 +42,7 @@ def read_bytes(path, what="file"):
     if not is_file_path(path):
         raise NotImplementedError(f"Only supports load objects from file or BytesIO, but received {type(path)}")
     path = os.fspath(path)
-    regular_file(path, what)
-    check_bytes(os.path.getsize(path), f"'{path}'")
-    with open(path, "rb") as f:
-        return f.read()
+    return read_regular_file(path, what, f"'{path}'")
 
 
 def new_selected_rows(rows=(), height=0):

@@ -3,6 +3,7 @@ of the activation table (pe_cli/base/activations.py) taking the row's attributes
 op's defaults (``leaky_relu(x, alpha=0.02, name=None)``); plus softmax and log_softmax along an axis,
 prelu (a learned slope for x < 0) and maxout."""
 import inspect
+import warnings
 
 import numpy as np
 
@@ -79,6 +80,16 @@ def pow(x, factor=1.0, name=None):  # noqa: A001 -- Fluid's name
     out = helper.create_variable_for_type_inference(x.dtype)
     helper.append_op("pow", {"X": [x], "FactorTensor": [factor]}, {"Out": [out]})
     return out
+
+
+def swish(x, beta=1.0, name=None):
+    """x * sigmoid(x), as Fluid 1.8.5 computes it: its layer gives ``beta`` to the op as an attribute
+    ``slope`` the op does not have, so the op keeps beta = 1 whatever is given (docs/COMPAT.md); a
+    warning says so when another beta is given."""
+    if beta != 1.0:
+        warnings.warn(f"fluid.layers.swish: beta={beta} is ignored, as Fluid 1.8.5 ignores it (its layer passes "
+                      f"it as 'slope', which the swish op lacks): the op computes x * sigmoid(x)", stacklevel=2)
+    return _append("swish", x, name, {"beta": 1.0})
 
 
 def log1p(x, out=None, name=None):

@@ -28,7 +28,7 @@ from .manipulation import cast, reshape, tiled, transpose, unsqueeze
 from .reduction import reduce_sum
 from .checks import fluid_checks
 
-__all__ = ["Decoder", "BeamSearchDecoder", "dynamic_decode", "gather_tree"]
+__all__ = ["Decoder", "BeamSearchDecoder", "dynamic_decode", "gather_tree"]   # decode_loop: paddle.nn's too
 
 
 @fluid_checks("gather_tree", ids=("int32", "int64"), parents=("int32", "int64"))
@@ -223,11 +223,11 @@ def _check_decode(decoder, max_step_num):
         raise PeError(f"dynamic_decode: max_step_num must be an int >= 0 or None, got {max_step_num!r}")
 
 
-def _step(decoder, step_idx, inputs, states, finished, lengths, impute_finished, kwargs):
+def _step(decoder, step_idx, inputs, states, finished, lengths, impute_finished, own_finished, kwargs):
     """One decoding step, with dynamic_decode's own tracking of finished entries and their lengths
-    for decoders that do not track them."""
+    (per slot: Fluid 1.8.5's for every decoder; Paddle 2.x's for those that do not track them)."""
     outputs, next_states, next_inputs, next_finished = decoder.step(step_idx, inputs, states, **kwargs)
-    if decoder.tracks_own_finished:
+    if own_finished and decoder.tracks_own_finished:
         return outputs, next_states, next_inputs, next_finished, getattr(next_states, "lengths", lengths)
     next_finished = logical_or(next_finished, finished)
     next_lengths = elementwise_add(lengths, cast(logical_not(finished), "int64"))
@@ -246,7 +246,17 @@ def dynamic_decode(decoder, inits=None, max_step_num=None, output_time_major=Fal
     is finished, or after step ``max_step_num`` (from 0). Returns (final_outputs, final_states[,
     sequence_lengths]): the steps' outputs stacked ([batch, time, ...]; [time, batch, ...] with
     ``output_time_major``), through ``decoder.finalize``. ``impute_finished``: finished entries keep
-    their states; ``is_test``: no tensor arrays of every step's inputs and states (training needs them)."""
+    their states; ``is_test``: no tensor arrays of every step's inputs and states (training needs them).
+    As Fluid 1.8.5's: a step's finished flags are ORed with the last step's per slot, and the lengths
+    counted per slot, for a BeamSearchDecoder too (whose beams change slots: docs/COMPAT.md);
+    paddle.nn.dynamic_decode leaves both to a decoder that tracks its own (Paddle 2.x's)."""
+    return decode_loop(decoder, inits, max_step_num, output_time_major, impute_finished, is_test, return_length,
+                       False, kwargs)
+
+
+def decode_loop(decoder, inits, max_step_num, output_time_major, impute_finished, is_test, return_length,
+                own_finished, kwargs):
+    """dynamic_decode's loop; ``own_finished``: a decoder's ``tracks_own_finished`` is honoured."""
     _check_decode(decoder, max_step_num)
     program = LayerHelper("dynamic_decode").main_program
     initial_inputs, initial_states, initial_finished = decoder.initialize(inits)
@@ -269,18 +279,21 @@ def dynamic_decode(decoder, inits=None, max_step_num=None, output_time_major=Fal
             inputs = map_structure(lambda a: array_read(a, step_idx), inputs_arrays)
             states = map_structure(lambda a: array_read(a, step_idx), states_arrays)
         outputs, next_states, next_inputs, next_finished, next_lengths = _step(
-            decoder, step_idx, inputs, states, global_finished, sequence_lengths, impute_finished, kwargs)
+            decoder, step_idx, inputs, states, global_finished, sequence_lengths, impute_finished, own_finished,
+            kwargs)
         outputs_arrays = map_structure(lambda x: _array_in(program, x.dtype), outputs)
         map_structure(lambda x, a: array_write(x, step_idx, array=a), outputs, outputs_arrays)
         increment(step_idx, 1.0, in_place=True)
-        assign(next_finished, global_finished)      # first: the states may hold finished too
-        assign(next_lengths, sequence_lengths)
         if is_test:
             map_structure(lambda x, g: assign(x, g), next_inputs, global_inputs)
             map_structure(lambda x, g: assign(x, g), next_states, global_states)
         else:
             map_structure(lambda x, a: array_write(x, step_idx, array=a), next_inputs, inputs_arrays)
             map_structure(lambda x, a: array_write(x, step_idx, array=a), next_states, states_arrays)
+        # after the states, as Fluid's: where they hold the finished flags' variable (a BeamSearchDecoder's
+        # initialize gives it as both), the next step reads these (Fluid 1.8.5's: ORed per slot)
+        assign(next_finished, global_finished)
+        assign(next_lengths, sequence_lengths)
         if max_step is not None:
             logical_and(_not_all(global_finished), less_equal(step_idx, max_step), out=cond)
         else:

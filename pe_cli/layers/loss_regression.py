@@ -1,7 +1,8 @@
 """Regression loss layers of Fluid 1.8's ``fluid.layers``, with its signatures: square_error_cost,
 mse_loss, huber_loss, smooth_l1, center_loss."""
 __all__ = ["square_error_cost", "huber_loss", "mse_loss", "smooth_l1", "center_loss"]
-from ..base.errors import ShapeError
+import warnings
+
 from ..framework import unique_name
 from ..framework.source import current_source
 from ..framework.variable import Variable
@@ -14,15 +15,18 @@ from .reduction import reduce_mean
 
 
 def square_error_cost(input, label):
-    """(input - label)^2 elementwise (ops elementwise_sub and square, as Fluid's); both must have one shape."""
+    """(input - label)^2 elementwise (ops elementwise_sub and square, as Fluid's). Shapes that differ
+    broadcast as Fluid's elementwise_sub does (an input [N, 1] and a label [N] give [N, N]), with a
+    warning naming them."""
     check_variable_and_dtype(input, "input", FLOATS, "square_error_cost")
     check_variable_and_dtype(label, "label", FLOATS, "square_error_cost")
     helper = LayerHelper("square_error_cost", input=input)
     a, b = input.shape, label.shape
     known = a and b         # a create_tensor's shape is not known until it is fed
     if known and (len(a) != len(b) or any(p != q and p >= 0 and q >= 0 for p, q in zip(a, b))):
-        raise ShapeError(f"square_error_cost layer '{helper.name}' built at {current_source()}: label "
-                         f"'{label.name}' {fmt_shape(b)} must have the shape of input '{input.name}' {fmt_shape(a)}")
+        warnings.warn(f"square_error_cost layer '{helper.name}' built at {current_source()}: label '{label.name}' "
+                      f"{fmt_shape(b)} and input '{input.name}' {fmt_shape(a)} differ in shape, so they broadcast "
+                      f"(as in Fluid); give them one shape for an elementwise loss", stacklevel=2)
     minus = helper.create_variable_for_type_inference(input.dtype)
     helper.append_op("elementwise_sub", {"X": [input], "Y": [label]}, {"Out": [minus]}, {"axis": -1})
     square = helper.create_variable_for_type_inference(input.dtype)

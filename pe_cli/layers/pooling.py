@@ -5,7 +5,8 @@ __all__ = ["pool2d", "adaptive_pool2d", "pool3d", "adaptive_pool3d"]
 from ..base.errors import ArgumentTypeError, ArgumentValueError, PeError
 from .convolution import _fmt, _pair, _paddings, _shape_error
 from .helper import LayerHelper
-from .helper import _as_list, _check_ints, _single
+from .checks import check_type, check_variable_and_dtype
+from .helper import _as_list, _check_ints
 from .manipulation import transpose
 from .checks import fluid_checks
 
@@ -108,29 +109,39 @@ def pool3d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, 
 @fluid_checks("adaptive_pool3d", input=("float16", "float32", "float64", "int32", "int64"), pool_type=str, pool_size=(int, list, tuple),
               require_index=bool)
 def adaptive_pool3d(input, pool_size, pool_type="max", require_index=False, name=None):
-    """Max or avg pooling of [N, C, D, H, W] to [N, C, pool_size...]: window i along a dim of size n
-    spans floor(i * n / size) to ceil((i + 1) * n / size). ``require_index`` is not supported by pe."""
-    if pool_type not in ("max", "avg"):
-        raise PeError(f"adaptive_pool3d: pool_type={pool_type!r} must be 'max' or 'avg'")
-    if require_index:
-        raise PeError("adaptive_pool3d: require_index=True (the max positions) is not supported by pe")
-    size = _three("adaptive_pool3d", "pool_size", pool_size)
-    return _append(input, {"pooling_type": pool_type, "ksize": size, "adaptive": True}, "NCDHW", name)
+    """Max or avg pooling of [N, C, D, H, W] to [N, C, pool_size...] (``_adaptive``)."""
+    return _adaptive(3, input, pool_size, pool_type, require_index, name)
 
 
 @fluid_checks("adaptive_pool2d", input=("float16", "float32", "float64", "int32", "int64"), pool_type=str, pool_size=(int, list, tuple),
               require_index=bool)
 def adaptive_pool2d(input, pool_size, pool_type="max", require_index=False, name=None):
-    """Max or avg pooling of [N, C, H, W] to [N, C, pool_size...]: window i along H spans
-    floor(i * H / size) to ceil((i + 1) * H / size). ``require_index`` (max_pool2d_with_index) is
-    not supported by pe."""
+    """Max or avg pooling of [N, C, H, W] to [N, C, pool_size...] (``_adaptive``)."""
+    return _adaptive(2, input, pool_size, pool_type, require_index, name)
+
+
+def _adaptive(n, input, pool_size, pool_type, require_index, name):
+    """Fluid 1.8.5's adaptive pooling: window i along a dim of size k spans floor(i * k / size) to
+    ceil((i + 1) * k / size); max pooling is a ``max_poolNd_with_index`` op (its Mask, the flat
+    position of each maximum in its plane, returned too with ``require_index``), avg a ``poolNd``."""
+    layer = f"adaptive_pool{n}d"
+    check_variable_and_dtype(input, "input", ("float16", "float32", "float64", "int32", "int64"), layer)
+    check_type(pool_type, "pool_type", str, layer)
+    check_type(pool_size, "pool_size", (int, list, tuple), layer)
+    check_type(require_index, "require_index", bool, layer)
     if pool_type not in ("max", "avg"):
-        raise PeError(f"adaptive_pool2d: pool_type={pool_type!r} must be 'max' or 'avg'")
-    if require_index:
-        raise PeError("adaptive_pool2d: require_index=True (the max positions) is not supported by pe")
-    size = _check_ints("adaptive_pool2d", "pool_size", _as_list(pool_size))
-    size = size * 2 if len(size) == 1 else size
-    if len(size) != 2 or min(size) <= 0:
-        raise PeError(f"adaptive_pool2d: pool_size={pool_size!r} must be an int or two ints > 0")
-    return _single("pool2d", input, {"X": [input]}, {"pooling_type": pool_type, "ksize": size, "adaptive": True},
-                   name=name)
+        raise ArgumentValueError(f"{layer}: unknown pool_type '{pool_type}'; it can only be 'max' or 'avg'")
+    if pool_type == "avg" and require_index:
+        raise ArgumentValueError(f"{layer}: require_index=True needs pool_type='max' (avg pooling has no index)")
+    size = _check_ints(layer, "pool_size", _as_list(pool_size))
+    size = size * n if len(size) == 1 else size
+    if len(size) != n or min(size) <= 0:
+        raise ArgumentValueError(f"{layer}: pool_size={pool_size!r} must be an int or {n} ints > 0")
+    op_type = f"max_pool{n}d_with_index" if pool_type == "max" else f"pool{n}d"
+    helper = LayerHelper(op_type, input=input, name=name)
+    out = helper.create_variable_for_type_inference(input.dtype)
+    outputs = {"Out": [out]}
+    if pool_type == "max":
+        outputs["Mask"] = [helper.create_variable_for_type_inference("int32")]
+    helper.append_op(op_type, {"X": [input]}, outputs, {"pooling_type": pool_type, "ksize": size, "adaptive": True})
+    return (out, outputs["Mask"][0]) if require_index else out

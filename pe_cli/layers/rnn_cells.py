@@ -122,17 +122,19 @@ class RNNCell:
 
 
 class _Params:
-    """Named-once parameters of a cell: ``get(k, shape, is_bias)`` creates or reuses ``<name>.w_k``."""
+    """Named-once parameters of a cell: ``get(k, shape, is_bias)`` creates or reuses ``<name>.w_k``;
+    a named ParamAttr's k-th parameter is ``<its name><suffixes[k]>`` (Fluid's BasicGRUUnit:
+    ``_gate``, ``_candidate``)."""
 
-    def __init__(self, cell, name, param_attr, bias_attr, dtype):
+    def __init__(self, cell, name, param_attr, bias_attr, dtype, suffixes=("",)):
         self.cell, self.prefix = cell, unique_name.generate(name)
-        self.param_attr, self.bias_attr, self.dtype = param_attr, bias_attr, dtype
+        self.param_attr, self.bias_attr, self.dtype, self.suffixes = param_attr, bias_attr, dtype, suffixes
 
     def get(self, k, shape, is_bias=False):
         attr = copy.copy(ParamAttr._to_attr(self.bias_attr if is_bias else self.param_attr))
         if attr is False or attr is None:
             attr = ParamAttr()
-        attr.name = f"{attr.name}_{k}" if attr.name and k else (attr.name or f"{self.prefix}.{'b' if is_bias else 'w'}_{k}")
+        attr.name = attr.name + self.suffixes[k] if attr.name else f"{self.prefix}.{'b' if is_bias else 'w'}_{k}"
         return LayerHelper(self.cell, name=self.prefix).create_parameter(attr, shape, self.dtype, is_bias=is_bias)
 
 
@@ -165,7 +167,7 @@ class GRUCell(RNNCell):
         self.gate_activation = _activation(gate_activation, "sigmoid", name)
         self.activation = _activation(activation, "tanh", name)
         self.dtype = _check_dtype("GRUCell", dtype)
-        self._params = _Params("GRUCell", f"{name}/BasicGRUUnit", param_attr, bias_attr, dtype)
+        self._params = _Params("GRUCell", f"{name}/BasicGRUUnit", param_attr, bias_attr, dtype, ("_gate", "_candidate"))
 
     def call(self, inputs, states):
         h, size = states, self.hidden_size

@@ -16,14 +16,12 @@ Slots are written as strings: ``"X"`` one variable, ``"X*"`` a list (duplicable)
 A gradient slot is the forward slot's name + ``GRAD_SUFFIX`` (``"Out@GRAD"``).
 """
 import importlib
-import numbers
 from dataclasses import dataclass, field
 
-import numpy as np
-
-from ..base.errors import ArgumentValueError, PeError
-from ..base.dtypes import convert_dtype
+from ..base.errors import PeError
 from ..base.shapes import fmt_shape  # noqa: F401  (re-exported: op modules format shapes with it)
+from .attributes import (BACKEND_ATTRS, Attr, backend_attrs, dtype_or_none, in_range, int_list,  # noqa: F401
+                         is_int, positive)     # (re-exported: op families declare attributes with them)
 
 # The suffix that names a variable's (or a slot's) gradient: X -> X@GRAD.
 GRAD_SUFFIX = "@GRAD"
@@ -52,90 +50,6 @@ class Slot:
         if spec.endswith("?"):
             return Slot(spec[:-1], optional=True)
         return Slot(spec)
-
-
-@dataclass(frozen=True)
-class Attr:
-    """An attribute's default, and an optional check: ``check(value) -> True`` or a string
-    explaining the expected values (``"> 0"``); ``choices`` lists the allowed values."""
-    default: object = None
-    check: object = None
-    expect: str = ""
-    choices: tuple = ()
-
-    def validate(self, op, name, value):
-        """A bad value: a ValueError naming Fluid's InvalidArgumentError too (test_prelu_op.py looks for it)."""
-        if self.choices and value not in self.choices:
-            raise ArgumentValueError(f"{op.describe()}: attribute {name}={value!r} is not one of {list(self.choices)} "
-                                     f"(InvalidArgumentError)")
-        if self.check is not None and not self.check(_as_stored(self.default, value)):
-            raise ArgumentValueError(f"{op.describe()}: attribute {name}={value!r} is out of range; expected "
-                                     f"{self.expect} (InvalidArgumentError)")
-
-
-def _as_stored(default, value):
-    """``value`` as Fluid holds it when its checks see it: a float attribute (FLOAT) is a float32, so
-    layer_norm's epsilon=1e-3 is 0.0010000000474974513 and still within [0, 0.001]."""
-    if isinstance(default, float) and isinstance(value, numbers.Real) and not isinstance(value, bool):
-        with np.errstate(over="ignore"):
-            return float(np.float32(value))
-    return value
-
-
-# -- attributes Fluid 1.8 declares for backends pe does not have ------------------------------------
-# Fluid's op protos carry attributes for its oneDNN (MKL-DNN) int8 and fused kernels, cuDNN, its
-# parameter-server training and its executor's garbage collector. Fluid's plain CPU kernels do nothing
-# with them, and neither do pe's: an op declares the ones Fluid declares for it, with Fluid's
-# defaults, so that a program Fluid saved loads as it is (``backend_attrs("fuse_relu", "Scale_in")``).
-BACKEND_ATTRS = {
-    # oneDNN: int8 quantization scales, fused activations and residual adds, its layouts
-    "use_quantizer": False, "force_fp32_output": False, "Scale_in": 1.0, "Scale_out": 1.0,
-    "Scale_in_eltwise": 1.0, "Scale_weights": [1.0], "Scale_x": 1.0, "Scale_y": 1.0, "scale_x": 1.0,
-    "scale_y": [1.0], "scale_out": 1.0, "fuse_relu": False, "fuse_brelu": False, "fuse_brelu_threshold": 6.0,
-    "fuse_activation": "", "fuse_alpha": 0.0, "fuse_beta": 0.0, "fuse_residual_connection": False,
-    "x_data_format": "", "y_data_format": "", "is_test": False,
-    # cuDNN's workspace and algorithm search
-    "workspace_size_MB": 512, "exhaustive_search": False,
-    # parameter-server training: a table split over servers, prefetched from them
-    "trainer_id": 0, "height_sections": [], "epmap": [], "table_names": [], "remote_prefetch": False,
-    # the executor's garbage collector and run-time shape inference
-    "skip_eager_deletion_vars": [], "@ALL_KERNELS_MUST_COMPUTE_RUNTIME_SHAPE@": True,
-}
-
-
-def backend_attrs(*names):
-    """The attributes ``names`` of BACKEND_ATTRS, each with Fluid's default and no check."""
-    return {n: Attr(BACKEND_ATTRS[n]) for n in names}
-
-
-def positive(x):
-    return x > 0
-
-
-def in_range(lo, hi):
-    """check: lo <= x <= hi, compared as the float32 values Fluid compares (its 0.001f bound holds the
-    float32 1e-3, 0.0010000000474974513, which Fluid stores for 1e-3)."""
-    lo32, hi32 = np.float32(lo), np.float32(hi)
-    return lambda x: isinstance(x, numbers.Real) and not isinstance(x, bool) and lo32 <= np.float32(x) <= hi32
-
-
-def is_int(v):
-    return isinstance(v, numbers.Integral) and not isinstance(v, bool)
-
-
-def int_list(v):
-    return isinstance(v, (list, tuple)) and all(is_int(i) for i in v)
-
-
-def dtype_or_none(v):
-    """check: None, or a dtype name convert_dtype knows."""
-    if v is None:
-        return True
-    try:
-        convert_dtype(v)
-        return True
-    except PeError:
-        return False
 
 
 @dataclass
@@ -216,11 +130,16 @@ TRAITS = {
                         "attrs['_outputs'], the set of its output slots that name a variable",
     "output_counts": "its kernels are given attrs['_output_counts'], output slot -> the number of variables it "
                      "names (select_output writes one of several)",
-    "scalar_0d_in_paddle2": "a reduction whose result, when no dim is left, is 0-D ([]) in a Paddle 2.x program "
-                            "(Program._follows_paddle2, framework/program_release.py) and [1] in Fluid 1.8's: "
-                            "the executor gives its kernels attrs['_zero_dim'] in such a program",
+    "scalar_0d_in_paddle2": "a reduction whose result, when no dim is left, is 0-D ([]) where a paddle.* call "
+                            "of a Paddle 2.x program builds it and [1] otherwise (fluid.layers, Fluid 1.8's "
+                            "programs): framework/program_release.py sets attrs['_zero_dim'], which its shape "
+                            "inference and kernels read",
     "unset_inputs": "its duplicable inputs may have no value (the output of a branch that did not run, as "
                     "select_input's in Fluid's cond): its kernels get None for those",
+    "feeds_the_run": "Fluid's feed: its output is one of the run's feeds (the col-th of the feed holder), so a "
+                     "program holding it names the feeds the run must give (executor/feed_fetch_ops.py)",
+    "fetches_the_run": "Fluid's fetch: its input goes to the col-th place of the fetch holder, so a program "
+                       "holding it names the run's fetch list",
     "updates_in_place": "an update whose outputs are its inputs' variables (ParamOut = Param): given "
                         "attrs['_update_in_place'], which the executor sets where nothing but its values, the "
                         "scope that the run writes back to and the op's inputs hold those arrays (for a dense "

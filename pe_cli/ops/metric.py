@@ -28,16 +28,12 @@ def _infer_auc(ctx):
         ctx.fail(f"Predict {fmt_shape(pred)} must be [N, 2] (the positive class's probability last) or [N, 1]")
     if label[0] >= 0 and pred[0] >= 0 and label[0] != pred[0]:
         ctx.fail(f"Label {fmt_shape(label)} must have Predict's {pred[0]} rows")
-    buckets = a["num_thresholds"] + 1
-    want = buckets if a["slide_steps"] == 0 else (a["slide_steps"] + 1) * buckets + 1
+    # Fluid's shapes of the counts, whatever StatPos/StatNeg were declared as: its layer declares the
+    # window's [(1 + slide_steps) * buckets + 1] for slide_steps=0 too, and its kernel reads the first
+    # counts of it (the kernel pads a shorter one with zeros where Fluid reads past its end)
+    buckets, steps = a["num_thresholds"] + 1, a["slide_steps"]
     for slot in ("StatPos", "StatNeg"):
-        n = 1
-        for d in ctx.shape(slot):
-            n *= d
-        if n != want:
-            ctx.fail(f"{slot} {fmt_shape(ctx.shape(slot))} must hold {want} counts for num_thresholds="
-                     f"{a['num_thresholds']} and slide_steps={a['slide_steps']}")
-        ctx.set_output(slot + "Out", ctx.shape(slot), "int64")
+        ctx.set_output(slot + "Out", [(1 + steps) * buckets + 1] if steps else [1, buckets], "int64")
     ctx.set_output("AUC", [1], "float64")
 
 
@@ -48,8 +44,9 @@ register("auc", kernel_module="metric", inputs=["Predict", "Label", "StatPos", "
                 "num_thresholds": Attr((2 << 12) - 1, lambda v: isinstance(v, int) and v >= 0, "an int >= 0"),
                 "slide_steps": Attr(1, lambda v: isinstance(v, int) and v >= 0, "an int >= 0")},
          doc="The area under the ROC curve of the positive probabilities (Predict's last column) against "
-             "Label, from counts per threshold bucket (int(p * num_thresholds)): with slide_steps 0 the "
-             "counts StatPos/StatNeg accumulate over every batch; else they hold the last slide_steps "
+             "Label (> 0 positive, 0 negative, others left out), from counts per threshold bucket "
+             "(int(p * num_thresholds)): with slide_steps 0 the counts StatPos/StatNeg ([1, num_thresholds "
+             "+ 1]: the first of a longer one) accumulate over every batch; else they hold the last slide_steps "
              "batches' counts, their sum and a batch counter, and the AUC is of that window. StatPosOut and "
              "StatNegOut are the updated counts (the same variables in Fluid's layer).")
 

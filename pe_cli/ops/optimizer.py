@@ -71,13 +71,17 @@ register("adam", kernel_module="optimizer",
                               ("Beta1PowOut", "Beta1Pow"), ("Beta2PowOut", "Beta2Pow")],
                              scalars=("Beta1Pow", "Beta2Pow", "Beta1Tensor", "Beta2Tensor")),
          traits=("selected_rows", "updates_in_place"), attr_tensors={"Beta1Tensor": "beta1", "Beta2Tensor": "beta2"},
+         reads_outputs=("ParamOut", "Moment1Out", "Moment2Out", "Beta1PowOut"),
          doc="Moment1Out = beta1 * Moment1 + (1 - beta1) * Grad; Moment2Out = beta2 * Moment2 + "
              "(1 - beta2) * Grad^2; lr_t = LearningRate * sqrt(1 - Beta2Pow) / (1 - Beta1Pow); "
              "ParamOut = Param - lr_t * Moment1Out / (sqrt(Moment2Out) + epsilon) as Fluid 1.8's, or with "
              "epsilon_scaled (pe's attribute) + epsilon * sqrt(1 - Beta2Pow) as Paddle 2.x's; "
              "Beta1PowOut = Beta1Pow * beta1, Beta2PowOut = Beta2Pow * beta2. A row-sparse Grad: with "
-             "lazy_mode only its rows (duplicates summed) update moments and parameter; without, every "
-             "row updates with Grad 0 where it holds none (Fluid's SparseAdamFunctor). One-value tensors "
+             "lazy_mode only its rows (duplicates summed) update moments and parameter (the other rows of "
+             "the outputs keep what they held); without, every row updates with Grad 0 where it holds none "
+             "(Fluid's SparseAdamFunctor); without epsilon_scaled both bias-correct with the next step's powers "
+             "where Beta1PowOut is Beta1Pow's variable (Fluid 1.8.5 writes it first); an empty Grad changes "
+             "nothing. One-value tensors "
              "Beta1Tensor / Beta2Tensor, when given, are beta1 / beta2 (Fluid 1.8's). "
              "min_row_size_to_use_multithread is Fluid's threading threshold for sparse updates, taken "
              "and unused.")

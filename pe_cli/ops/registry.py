@@ -20,7 +20,7 @@ from .define import GRAD_SUFFIX, RENAMED, TRAITS, _REGISTRY, dtype_or_none, grad
 from ..base.shapes import fmt_shape  # noqa: F401  (re-exported: the faces format shapes with it)
 
 _LOADED = False
-_NOT_FAMILIES = {"define", "registry"}
+_NOT_FAMILIES = {"attributes", "define", "registry"}
 
 class UndeclaredAttributeWarning(UserWarning):
     """An op was given an attribute its definition does not declare: ignored, as Fluid does."""
@@ -238,8 +238,9 @@ class InferContext:
 
     def scalar_shape(self):
         """The shape of one value reduced from a tensor (mean, a reduction over every dim): [] (0-D)
-        in a Paddle 2.x program (``Program._follows_paddle2``), [1] in Fluid 1.8's."""
-        return [] if getattr(self.block.program, "_follows_paddle2", False) else [1]
+        where the op says so (``attrs['_zero_dim']``: a ``paddle.*`` call in a Paddle 2.x program,
+        framework/program_release.py), else Fluid's [1]."""
+        return [] if self.op.attrs.get("_zero_dim") else [1]
 
     def fail(self, message):
         """Raises a ShapeError naming the layer (where it was built) and the problem."""

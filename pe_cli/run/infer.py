@@ -8,7 +8,8 @@ array is cast to its feed's dtype and, where its sample shape differs only in si
 from a run with data.preprocessing holds its preprocessing.json: it is applied first (tables by
 column name, image files, a folder of images). No other preprocessing is applied: the config's
 data.transforms are the user's to apply before. Every fetch target's values for all
-samples go to one .npz, named by the target variables.
+samples go to one .npz, named by the target variables; a target that is sequences (a one-level LoD)
+has ``NAME_lengths`` beside it.
 """
 import io
 import os
@@ -82,10 +83,15 @@ def infer(model_dir, data_path, out, model_filename=None, params_filename=None, 
         n = len(next(iter(columns.values())))
         if not n:
             raise PeError(f"{data_path} holds no samples")
-        parts = [exe.run(program, feed={k: v[s:s + batch_size] for k, v in columns.items()}, fetch_list=fetches)
-                 for s in range(0, n, batch_size)]
-    values = {v.name: np.concatenate([p[i] for p in parts]) for i, v in enumerate(fetches)}
+        parts = [exe.run(program, feed={k: v[s:s + batch_size] for k, v in columns.items()}, fetch_list=fetches,
+                         return_numpy=False) for s in range(0, n, batch_size)]
+    values = {}
+    for i, v in enumerate(fetches):
+        values[v.name] = np.concatenate([np.asarray(p[i]) for p in parts])
+        lods = [p[i].lod() for p in parts]
+        if lods[0] and all(len(lod) == 1 for lod in lods):     # sequences out: their lengths beside them
+            values[v.name + "_lengths"] = np.concatenate([np.diff(lod[0]) for lod in lods]).astype(np.int64)
     buf = io.BytesIO()
     np.savez(buf, **values)
     atomic_write(out, buf.getvalue())
-    return {"out": out, "samples": n, "feeds": feeds, "fetches": list(values)}
+    return {"out": out, "samples": n, "feeds": feeds, "fetches": [v.name for v in fetches]}

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..base.atomic_file import atomic_write, check_output, write_error, write_file
 from ..base.errors import PeError
-from ..io import save_persistables
+from ..io import save_npy_persistables
 from ..io.manifest import write_manifest
 
 STATE_FILE = "trainer_state.json"
@@ -107,7 +107,7 @@ class Checkpoints:
         ckpt/last at it. Returns the checkpoint directory."""
         os.makedirs(self.dir, exist_ok=True)
         path = self.path(state["step"])
-        save_persistables(exe, path, program)
+        save_npy_persistables(exe, path, program)
         state_text = json.dumps(state, indent=1) + "\n"
         write_manifest(path, {STATE_FILE: state_text.encode("utf-8")})     # sizes and sha256 (io/manifest.py)
         atomic_write(os.path.join(path, STATE_FILE), state_text)

@@ -137,7 +137,8 @@ class Optimizer(abc.ABC):
         ops of the update, as Fluid: each appended after clipping and regularization (a parameter's
         learning-rate ``scale``, its update op, the optimizer's closing ops). The optimizer's
         ``grad_clip`` wins over clips set with ``set_gradient_clip``."""
-        params_grads = [(p, g) for p, g in params_grads if g is not None]
+        # as Fluid 1.8: by parameter name (the order of the clip's sums, the accumulators, the update ops)
+        params_grads = sorted(((p, g) for p, g in params_grads if g is not None), key=lambda pg: pg[0].name)
         if not params_grads:
             return []
         program = params_grads[0][0].block.program

@@ -113,3 +113,26 @@ def test_a_sequence_variable_of_shape_minus_one_gets_its_ids_in_one_dimension():
     feed = fluid.DataFeeder([flat, column], fluid.CPUPlace(), program=main).feed([([1, 2, 3], [4, 5]), ([6], [7])])
     assert feed["flat"].shape() == [4] and feed["flat"].recursive_sequence_lengths() == [[3, 1]]
     assert feed["column"].shape() == [3, 1] and feed["column"].recursive_sequence_lengths() == [[2, 1]]
+
+
+def test_variables_declared_with_a_fixed_batch_are_fed_as_fluid_feeds_them():
+    """Measured on Fluid 1.8.5 (its DataToLoDTensorConverter): a variable of fixed shape takes a
+    DataFeeder; the fields are reshaped to the declared shape where the ranks differ and left as they
+    are where they agree (two samples for a [3, 4] layers.data variable: [2, 4], which it runs);
+    a variable with two unknown dims is never reshaped; [4, 1] samples fill a [-1, 4] variable."""
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        fixed = fluid.layers.data("fixed", [3, 4], dtype="float32", append_batch_size=False)
+        column = fluid.data("column", [3, 1], dtype="int64")
+        rows = fluid.layers.data("rows", [4], dtype="float32")
+        free = fluid.layers.data("free", [-1, -1], dtype="float32", append_batch_size=False)
+        total = fluid.layers.reduce_sum(fixed) + fluid.layers.reduce_sum(rows)
+    feeder = fluid.DataFeeder([fixed, column, rows, free], fluid.CPUPlace())
+    shapes = lambda feed: [feed[n].shape() for n in ("fixed", "column", "rows", "free")]
+    three = feeder.feed([(np.ones([2, 2]), [1], np.ones([4, 1]), np.ones([2, 2]))] * 3)
+    assert shapes(three) == [[3, 4], [3, 1], [3, 4], [3, 2, 2]]
+    two = feeder.feed([(np.ones(4), [1], np.ones(4), np.ones(3))] * 2)
+    assert shapes(two) == [[2, 4], [2, 1], [2, 4], [2, 3]]
+    exe = fluid.Executor(fluid.CPUPlace())
+    got, = exe.run(main, feed={k: two[k] for k in ("fixed", "rows")}, fetch_list=[total])
+    assert float(got[0]) == 16.0

@@ -125,11 +125,15 @@ def test_feed_of_wrong_dtype(mlp):
         exe.run(main, feed={"x": feed["x"].astype("float64"), "y": feed["y"]}, fetch_list=[loss], scope=scope)
 
 
-def test_feed_of_unknown_name_suggests_closest(mlp):
+def test_feed_of_unknown_name_is_dropped_with_fluids_warning_and_a_compiled_run_suggests_closest(mlp):
+    """Fluid 1.8.5's Executor warns and drops a fed name the program lacks; its parallel executor
+    (a CompiledProgram) raises a ValueError."""
     exe, scope = _started(mlp)
     main, _, _, loss, _, feed = mlp
-    with pytest.raises(FeedError, match="feed 'xx' is not a variable of the program; did you mean 'x'"):
+    with pytest.warns(UserWarning, match="The variable xx is not found in program. It is not declared or is pruned."):
         exe.run(main, feed={"xx": feed["x"], **feed}, fetch_list=[loss], scope=scope)
+    with pytest.raises(FeedError, match="feed 'xx' is not a variable of the program; did you mean 'x'"):
+        exe.run(fluid.CompiledProgram(main), feed={"xx": feed["x"], **feed}, fetch_list=[loss], scope=scope)
 
 
 def test_unknown_fetch_name(mlp):

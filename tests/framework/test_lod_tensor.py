@@ -75,3 +75,17 @@ def test_fed_lod_is_returned_with_return_numpy_false():
     out, = fluid.Executor(fluid.CPUPlace()).run(main, feed={"words": t}, fetch_list=["words"],
                                                 return_numpy=False, scope=fluid.Scope())
     assert out.recursive_sequence_lengths() == [[2, 3]]
+
+
+def test_str_is_fluids_tensor_text():
+    """Fluid 1.8.5's str(LoDTensor) (C++'s operator<<), recorded on the oracle, which user programs
+    parse (GT-ZhangAcer/Paddle_Example's easy06_stop_grad/demo.py reads a weight from its last line)."""
+    t = fluid.LoDTensor()
+    t.set(np.arange(6, dtype="int64").reshape(2, 3), fluid.CPUPlace())
+    t.set_recursive_sequence_lengths([[1, 1]])
+    assert str(t) == "\tlod: {{0, 1, 2}}\n\tdim: 2, 3\n\tlayout: NCHW\n\tdtype: int64_t\n\tdata: [0 1 2 3 4 5]\n"
+    t.set(np.array([0.1, 1e-7, 123456.7], "float64"), fluid.CPUPlace())
+    t.set_recursive_sequence_lengths([])
+    assert str(t) == "\tlod: {}\n\tdim: 3\n\tlayout: NCHW\n\tdtype: double\n\tdata: [0.1 1e-07 123457]\n"
+    t.set(np.array([[1.5]], "float32"), fluid.CPUPlace())
+    assert str(t) == "\tlod: {}\n\tdim: 1, 1\n\tlayout: NCHW\n\tdtype: float\n\tdata: [1.5]\n"

@@ -1,5 +1,6 @@
-"""Checkpoints: the .npy/.npz format (never unpickled), atomic writes, checked loads, and exact
-resumption of training (optimizer state and the learning-rate counter are persistable)."""
+"""Checkpoints: Fluid's tensor files (one per variable, or one combined file), pe's earlier .npy/.npz
+format still read (never unpickled), atomic writes, checked loads, and exact resumption of training
+(optimizer state and the learning-rate counter are persistable)."""
 from paths import TESTS
 import os
 
@@ -8,8 +9,9 @@ import pytest
 
 import pe_cli.fluid as fluid
 from pe_cli.base.errors import PeError
-from pe_cli.io import atomic as pio   # the atomic writes the crash tests break
-from pe_cli.io.fluid_proto import parse_program_desc, read_lod_tensors
+from pe_cli.io import atomic as pio, checkpoint   # the atomic writes the crash tests break
+from pe_cli.io.checkpoint import save_npy_persistables
+from pe_cli.io.fluid_proto import parse_program_desc, read_lod_tensors, write_lod_tensor
 
 RNG = np.random.default_rng(21)
 BATCHES = [(RNG.normal(size=(8, 5)).astype("float32"), RNG.integers(0, 3, size=(8, 1)).astype("int64"))
@@ -88,37 +90,62 @@ def persistable_names(main):
     return sorted({v.name for v in main.list_vars() if v.persistable})
 
 
-def test_directory_format_is_one_npy_per_variable(tmp_path):
+def _tensor(path):
+    (array, lod), = read_lod_tensors(open(path, "rb").read(), str(path))
+    return array
+
+
+def test_directory_format_is_one_fluid_tensor_file_per_variable(tmp_path):
     exe, main, scope = trained_scope()
     with fluid.scope_guard(scope):
         fluid.io.save_persistables(exe, str(tmp_path / "ck"), main)
     names = persistable_names(main)
     assert "@LR_DECAY_COUNTER@" in names and any("moment1" in n for n in names)
     assert any(n.startswith("learning_rate") for n in names) or "@LR_DECAY_COUNTER@" in names
-    assert sorted(os.listdir(tmp_path / "ck")) == sorted(n + ".npy" for n in names)
+    assert sorted(os.listdir(tmp_path / "ck")) == names
     for n in names:
-        saved = np.load(tmp_path / "ck" / (n + ".npy"), allow_pickle=False)
+        saved = _tensor(tmp_path / "ck" / n)
         np.testing.assert_array_equal(saved, scope.get_array(n))
         assert saved.dtype == scope.get_array(n).dtype
     assert not [e for e in os.listdir(tmp_path) if e != "ck"]   # no temporary siblings left
 
 
-def test_single_file_format_is_an_npz_keyed_by_name(tmp_path):
+def test_single_file_format_is_fluids_tensors_by_sorted_name(tmp_path):
     exe, main, scope = trained_scope()
     with fluid.scope_guard(scope):
         fluid.io.save_persistables(exe, str(tmp_path), main, filename="all_vars")
+        in_memory = fluid.io.save_persistables(exe, None, main)      # Fluid's save_to_memory
     assert os.listdir(tmp_path) == ["all_vars"]
-    with np.load(tmp_path / "all_vars", allow_pickle=False) as npz:
-        assert sorted(npz.files) == persistable_names(main)
-        for n in npz.files:
-            np.testing.assert_array_equal(npz[n], scope.get_array(n))
+    data = (tmp_path / "all_vars").read_bytes()
+    assert data == in_memory
+    names = persistable_names(main)
+    for n, (array, lod) in zip(names, read_lod_tensors(data, "all_vars")):
+        np.testing.assert_array_equal(array, scope.get_array(n))
+    fresh = fluid.Scope()
+    with fluid.scope_guard(fresh):
+        fluid.io.load_persistables(exe, None, main, filename=in_memory)
+    for n in names:
+        np.testing.assert_array_equal(fresh.get_array(n), scope.get_array(n))
+
+
+def test_pe_run_directories_keep_one_npy_per_variable(tmp_path):
+    exe, main, scope = trained_scope()
+    with fluid.scope_guard(scope):
+        save_npy_persistables(exe, str(tmp_path / "ck"), main)
+    names = persistable_names(main)
+    assert sorted(os.listdir(tmp_path / "ck")) == sorted(n + ".npy" for n in names)
+    fresh = fluid.Scope()
+    with fluid.scope_guard(fresh):
+        fluid.io.load_persistables(exe, str(tmp_path / "ck"), main)
+    for n in names:
+        np.testing.assert_array_equal(fresh.get_array(n), scope.get_array(n))
 
 
 def test_save_params_saves_only_parameters(tmp_path):
     exe, main, scope = trained_scope()
     with fluid.scope_guard(scope):
         fluid.io.save_params(exe, str(tmp_path / "p"), main)
-    params = sorted(p.name + ".npy" for p in main.all_parameters())
+    params = sorted(p.name for p in main.all_parameters())
     assert sorted(os.listdir(tmp_path / "p")) == params
     fresh = fluid.Scope()
     with fluid.scope_guard(fresh):
@@ -134,9 +161,9 @@ def test_save_vars_with_a_list_and_a_predicate(tmp_path):
     with fluid.scope_guard(scope):
         fluid.io.save_vars(exe, str(tmp_path / "a"), main, vars=[w])
         fluid.io.save_vars(exe, str(tmp_path / "b"), main, predicate=lambda v: v.name == "@LR_DECAY_COUNTER@")
-    assert os.listdir(tmp_path / "a") == [w.name + ".npy"]
-    assert os.listdir(tmp_path / "b") == ["@LR_DECAY_COUNTER@.npy"]
-    assert np.load(tmp_path / "b" / "@LR_DECAY_COUNTER@.npy").tolist() == [1]
+    assert os.listdir(tmp_path / "a") == [w.name]
+    assert os.listdir(tmp_path / "b") == ["@LR_DECAY_COUNTER@"]
+    assert _tensor(tmp_path / "b" / "@LR_DECAY_COUNTER@").tolist() == [1]
 
 
 def test_saving_into_an_existing_directory_replaces_ours_and_keeps_other_files(tmp_path):
@@ -152,7 +179,7 @@ def test_saving_into_an_existing_directory_replaces_ours_and_keeps_other_files(t
     with fluid.scope_guard(scope):
         fluid.io.save_persistables(exe, str(ck), main)
     assert (ck / "notes.txt").read_text() == "mine" and (ck / "sub" / "f").read_text() == "x"
-    np.testing.assert_array_equal(np.load(ck / (w + ".npy")), scope.get_array(w))
+    np.testing.assert_array_equal(_tensor(ck / w), scope.get_array(w))
     assert sorted(e for e in os.listdir(tmp_path)) == ["ck"]
 
 
@@ -217,11 +244,12 @@ def test_crash_while_writing_a_single_file_leaves_the_old_file(tmp_path, monkeyp
     with fluid.scope_guard(scope):
         fluid.io.save_persistables(exe, str(tmp_path), main, filename="ck.npz")
     before = (tmp_path / "ck.npz").read_bytes()
+    real = checkpoint.write_file
 
-    def broken(f, arrays):
-        f.write(b"PK partial")
+    def broken(f):
+        f.write(b"\0\0\0\0 partial")
         raise OSError("disk full (simulated)")
-    monkeypatch.setattr(pio, "_write_npz", broken)
+    monkeypatch.setattr(checkpoint, "write_file", lambda path, write: real(path, broken))
     with fluid.scope_guard(scope), pytest.raises(OSError, match="disk full"):
         fluid.io.save_persistables(exe, str(tmp_path), main, filename="ck.npz")
     assert (tmp_path / "ck.npz").read_bytes() == before
@@ -232,6 +260,14 @@ def _saved(tmp_path, filename=None):
     exe, main, scope = trained_scope()
     with fluid.scope_guard(scope):
         fluid.io.save_persistables(exe, str(tmp_path / "ck"), main, filename=filename)
+    return exe, main, scope
+
+
+def _saved_npy(tmp_path):
+    """A checkpoint in pe's earlier format (one .npy per variable), which loads still read."""
+    exe, main, scope = trained_scope()
+    with fluid.scope_guard(scope):
+        save_npy_persistables(exe, str(tmp_path / "ck"), main)
     return exe, main, scope
 
 
@@ -247,13 +283,22 @@ def _load_fails(exe, main, tmp_path, match, filename=None):
 def test_load_missing_variable(tmp_path):
     exe, main, _ = _saved(tmp_path)
     w = main.all_parameters()[0].name
-    os.remove(tmp_path / "ck" / (w + ".npy"))
+    os.remove(tmp_path / "ck" / w)
     msg = _load_fails(exe, main, tmp_path, "the checkpoint has no variable")
-    assert w + ".npy" in msg and f"'{w}'" in msg
+    assert f"ck/{w}' is missing" in msg and f"'{w}'" in msg
+
+
+def test_load_fluid_files_wrong_shape_and_truncated(tmp_path):
+    exe, main, _ = _saved(tmp_path)
+    w = main.all_parameters()[0].name
+    (tmp_path / "ck" / w).write_bytes(write_lod_tensor(np.zeros((2, 2), "float32")))
+    _load_fails(exe, main, tmp_path, rf"'{w}' in '.*ck/{w}' has shape \[2, 2\], the program expects \[5, 6\]")
+    (tmp_path / "ck" / w).write_bytes(write_lod_tensor(np.zeros((5, 6), "float32"))[:-3])
+    _load_fails(exe, main, tmp_path, "truncated LoDTensor")
 
 
 def test_load_wrong_shape(tmp_path):
-    exe, main, _ = _saved(tmp_path)
+    exe, main, _ = _saved_npy(tmp_path)
     w = main.all_parameters()[0].name
     np.save(tmp_path / "ck" / (w + ".npy"), np.zeros((2, 2), dtype="float32"))
     msg = _load_fails(exe, main, tmp_path, r"has shape \[2, 2\], the program expects \[5, 6\]")
@@ -261,31 +306,35 @@ def test_load_wrong_shape(tmp_path):
 
 
 def test_load_wrong_dtype(tmp_path):
-    exe, main, _ = _saved(tmp_path)
+    exe, main, _ = _saved_npy(tmp_path)
     w = main.all_parameters()[0].name
     np.save(tmp_path / "ck" / (w + ".npy"), np.zeros((5, 6), dtype="float64"))
     _load_fails(exe, main, tmp_path, f"'{w}' in '.*{w}.npy' is float64, the program expects float32")
 
 
 def test_load_never_unpickles(tmp_path):
-    exe, main, _ = _saved(tmp_path)
+    exe, main, _ = _saved_npy(tmp_path)
     w = main.all_parameters()[0].name
     np.save(tmp_path / "ck" / (w + ".npy"), np.array([{"evil": 1}], dtype=object), allow_pickle=True)
     _load_fails(exe, main, tmp_path, f"variable '{w}': .*{w}.npy: the array holds Python objects \\(pe never unpickles")
 
 
 def test_load_garbage_file(tmp_path):
-    exe, main, _ = _saved(tmp_path)
+    exe, main, _ = _saved_npy(tmp_path)
     w = main.all_parameters()[0].name
     (tmp_path / "ck" / (w + ".npy")).write_bytes(b"not numpy at all")
     _load_fails(exe, main, tmp_path, f"variable '{w}': .*{w}.npy: not a readable .npy array")
 
 
 def test_load_npz_missing_and_wrong_shape(tmp_path):
-    exe, main, scope = _saved(tmp_path, filename="all.npz")
+    """pe wrote one .npz archive for save_vars(filename=...) before it wrote Fluid's combined file."""
+    exe, main, scope = trained_scope()
     path = tmp_path / "ck" / "all.npz"
-    with np.load(path) as npz:
-        arrays = {n: npz[n] for n in npz.files}
+    path.parent.mkdir()
+    arrays = {n: np.asarray(scope.get_array(n)) for n in persistable_names(main)}
+    np.savez(path, **arrays)
+    with fluid.scope_guard(fluid.Scope()):
+        fluid.io.load_persistables(exe, str(tmp_path / "ck"), main, filename="all.npz")
     w = main.all_parameters()[0].name
     arrays.pop(w)
     np.savez(path, **arrays)
@@ -293,8 +342,8 @@ def test_load_npz_missing_and_wrong_shape(tmp_path):
     arrays[w] = np.zeros(3, dtype="float32")
     np.savez(path, **arrays)
     _load_fails(exe, main, tmp_path, f"'{w}' in '.*all.npz' has shape \\[3\\]", filename="all.npz")
-    (path).write_bytes(b"garbage")
-    _load_fails(exe, main, tmp_path, "is not a readable .npz checkpoint", filename="all.npz")
+    (path).write_bytes(b"PKgarbage")
+    _load_fails(exe, main, tmp_path, "is not a readable checkpoint", filename="all.npz")
 
 
 def test_load_missing_directory(tmp_path):
@@ -310,7 +359,8 @@ def test_save_before_startup_is_an_error(tmp_path):
     assert not os.listdir(tmp_path)
 
 
-def test_variable_names_with_slashes_are_escaped(tmp_path):
+def test_variable_names_with_slashes_are_files_in_subdirectories(tmp_path):
+    """As Fluid's save op writes them (GRUCell/BasicGRUUnit_0.w_0); pe's earlier '%2F' escapes still load."""
     main = fluid.Program()
     block = main.global_block()
     block.create_var(name="a/b", shape=[2], dtype="float32", persistable=True)
@@ -318,11 +368,15 @@ def test_variable_names_with_slashes_are_escaped(tmp_path):
     scope.set_array("a/b", np.array([1.0, 2.0], dtype="float32"))
     with fluid.scope_guard(scope):
         fluid.io.save_persistables(fluid.Executor(), str(tmp_path / "ck"), main)
-    assert os.listdir(tmp_path / "ck") == ["a%2Fb.npy"]
-    fresh = fluid.Scope()
-    with fluid.scope_guard(fresh):
-        fluid.io.load_persistables(fluid.Executor(), str(tmp_path / "ck"), main)
-    np.testing.assert_array_equal(fresh.get_array("a/b"), [1.0, 2.0])
+    assert os.listdir(tmp_path / "ck") == ["a"] and os.listdir(tmp_path / "ck" / "a") == ["b"]
+    with fluid.scope_guard(scope):
+        save_npy_persistables(fluid.Executor(), str(tmp_path / "old"), main)
+    assert os.listdir(tmp_path / "old") == ["a%2Fb.npy"]
+    for ck in ("ck", "old"):
+        fresh = fluid.Scope()
+        with fluid.scope_guard(fresh):
+            fluid.io.load_persistables(fluid.Executor(), str(tmp_path / ck), main)
+        np.testing.assert_array_equal(fresh.get_array("a/b"), [1.0, 2.0])
 
 
 def test_inference_model_round_trip(tmp_path):
@@ -356,8 +410,10 @@ def test_inference_model_round_trip(tmp_path):
     fresh = fluid.Scope()
     with fluid.scope_guard(fresh):
         program, feeds, fetches = fluid.io.load_inference_model(str(tmp_path / "model"), exe)
-    assert feeds == ["x"] and [v.name for v in fetches] == [logits.name]
-    assert {op.type for op in program.global_block().ops} <= {"mul", "elementwise_add", "relu"}
+    # as Fluid's: the target is scaled by 1.0 into save_infer_model/scale_0 (which main now holds too)
+    assert feeds == ["x"] and [v.name for v in fetches] == ["save_infer_model/scale_0.tmp_0"]
+    assert main.global_block().ops[-1].type == "scale"
+    assert {op.type for op in program.global_block().ops} <= {"mul", "elementwise_add", "relu", "scale"}
     got = exe.run(program, feed={"x": x_test}, fetch_list=fetches, scope=fresh)[0]
     np.testing.assert_array_equal(got, want)
 
@@ -372,7 +428,8 @@ def test_inference_model_single_params_file(tmp_path):
     with fluid.scope_guard(fluid.Scope()):
         program, feeds, fetches = fluid.io.load_inference_model(str(tmp_path), exe, model_filename="model.json",
                                                                 params_filename="params.npz")
-    assert fetches[0].name == logits
+    assert fetches[0].name.startswith("save_infer_model/scale_0.tmp_")      # numbered as Fluid numbers names
+    assert program.global_block().var(fetches[0].name).op.input("X") == [logits]
 
 
 def test_fluid_io_names():
@@ -397,7 +454,7 @@ def test_an_inference_model_pe_saved_as_json_still_loads():
 
 
 def test_load_refuses_a_fifo_unread(tmp_path):
-    exe, main, _ = _saved(tmp_path)
+    exe, main, _ = _saved_npy(tmp_path)
     w = main.all_parameters()[0].name
     os.remove(tmp_path / "ck" / (w + ".npy"))
     os.mkfifo(tmp_path / "ck" / (w + ".npy"))        # opened, it would block for ever

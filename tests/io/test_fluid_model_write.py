@@ -10,7 +10,8 @@ import pytest
 from op_test import _out_vars, build_program
 from pe_cli import fluid
 from pe_cli.base.errors import PeError
-from pe_cli.io.fluid_model import program_from_desc, program_to_desc
+from pe_cli.io.fluid_model import program_from_desc
+from pe_cli.io.fluid_model_write import program_to_desc
 from pe_cli.io.fluid_proto import parse_program_desc
 from tests.ops.test_ops import CASES
 
@@ -99,7 +100,7 @@ def test_an_attribute_fluid_cannot_hold_is_refused_naming_the_op(tmp_path):
     block.create_var(name="y")
     block.append_op("scale", {"X": ["x"]}, {"Out": ["y"]}, {"scale": 2.0})
     block.ops[0].attrs["bias"] = {"not": "a number"}         # what no Fluid attribute type holds
-    with pytest.raises(PeError, match=r"block 0 op 0: op scale attribute bias=.* has no Fluid attribute type"):
+    with pytest.raises(PeError, match=r"block 0 op 0: op scale: attribute bias=.* has no Fluid attribute type"):
         program_to_desc(program, block.ops, list(block.vars), ["x"], ["y"], "m/__model__")
 
 
@@ -121,3 +122,28 @@ def test_a_stale_npy_file_is_not_read_over_the_newer_fluid_file(tmp_path):
     with fluid.scope_guard(fluid.Scope()):
         fluid.io.load_inference_model(str(tmp_path), exe)
         np.testing.assert_array_equal(fluid.global_scope().get_array(weight), scope.get_array(weight))
+
+
+def test_a_saved_feed_keeps_its_own_feed_check_as_fluid_writes_it(tmp_path):
+    """Fluid's VarDesc records need_check_feed as the variable has it: a layers.data feed is not
+    checked after loading (a [1, 4, 1] value for [-1, 4] runs, as in a user's program on Fluid
+    1.8.5), a fluid.data feed is."""
+    main, startup = fluid.Program(), fluid.Program()
+    with fluid.program_guard(main, startup):
+        loose = fluid.layers.data("loose", [4])
+        strict = fluid.data("strict", [None, 4])
+        out = fluid.layers.fc(loose, 1, param_attr=fluid.initializer.Constant(0.5), bias_attr=False) + \
+            fluid.layers.reduce_sum(strict)
+    exe = fluid.Executor(fluid.CPUPlace())
+    with fluid.scope_guard(fluid.Scope()):
+        exe.run(startup)
+        fluid.io.save_inference_model(str(tmp_path), ["loose", "strict"], [out], exe, main_program=main)
+        program, feeds, fetches = fluid.io.load_inference_model(str(tmp_path), exe)
+        block = program.global_block()
+        assert [block.var(n).need_check_feed for n in ("loose", "strict")] == [False, True]
+        got, = exe.run(program, feed={"loose": np.ones((1, 4, 1), "float32"), "strict": np.ones((1, 4), "float32")},
+                       fetch_list=fetches)
+        assert got.reshape(-1).tolist() == [6.0]
+        with pytest.raises(PeError, match="feed 'strict': expected shape"):
+            exe.run(program, feed={"loose": np.ones((1, 4), "float32"), "strict": np.ones((1, 4, 1), "float32")},
+                    fetch_list=fetches)

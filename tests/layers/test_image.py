@@ -78,8 +78,22 @@ def test_adaptive_pool2d(prog):
     np.testing.assert_allclose(got_avg[0, 0, 0], [xv[0, 0, 0:3, 0:2].mean(), xv[0, 0, 0:3, 1:3].mean(),
                                                   xv[0, 0, 0:3, 2:4].mean()], rtol=1e-6)
     assert got_top.reshape(-1).tolist() == [19.0]
-    with pytest.raises(PeError, match="require_index=True"):
-        layers.adaptive_pool2d(x, 2, require_index=True)
+    with pytest.raises(ValueError, match="require_index=True needs pool_type='max'"):
+        layers.adaptive_pool2d(x, 2, pool_type="avg", require_index=True)     # Fluid's ValueError
+
+
+def test_adaptive_max_pool_is_max_pool_with_index_as_in_fluid(prog):
+    """Fluid 1.8.5 builds max_pool2d_with_index / max_pool3d_with_index (adaptive) for max pooling,
+    pool2d for avg; require_index returns the Mask: each maximum's flat position in its plane."""
+    x = layers.data("x", [1, 5, 4])
+    top, mask = layers.adaptive_pool2d(x, [2, 3], require_index=True)
+    vol, where = layers.adaptive_pool3d(layers.data("v", [1, 2, 3, 2]), 1, require_index=True)
+    assert [op.type for op in prog.global_block().ops] == ["max_pool2d_with_index", "max_pool3d_with_index"]
+    xv = np.arange(20, dtype=np.float32).reshape(1, 1, 5, 4)[:, :, ::-1].copy()
+    got = fluid.Executor(fluid.CPUPlace()).run(prog, feed={"x": xv, "v": np.ones((1, 1, 2, 3, 2), "float32")},
+                                               fetch_list=[top, mask, vol, where], scope=fluid.Scope())
+    assert got[0].reshape(-1).tolist() == [17, 18, 19, 9, 10, 11]      # rows [0, 3), [2, 5); cols [0, 2), [1, 3), [2, 4)
+    assert got[1].reshape(-1).tolist() == [1, 2, 3, 9, 10, 11] and got[3].reshape(-1).tolist() == [0]
 
 
 def test_image_resize_short_scales_the_short_side(prog):

@@ -20,7 +20,7 @@ def _run(path, dtype="float32", **kw):
     return fluid.Executor(fluid.CPUPlace()).run(main, fetch_list=[out], scope=fluid.Scope(), return_numpy=False)[0]
 
 
-def test_load_reads_what_pes_save_vars_wrote_and_fluids_file(tmp_path):
+def test_load_reads_what_save_vars_wrote_and_pes_earlier_npy(tmp_path):
     main, startup = fluid.Program(), fluid.Program()
     with fluid.program_guard(main, startup):
         w = fluid.layers.create_parameter([2, 3], "float32", name="w",
@@ -35,9 +35,10 @@ def test_load_reads_what_pes_save_vars_wrote_and_fluids_file(tmp_path):
     half = _run(tmp_path / "w", load_as_fp16=True)
     assert np.asarray(half).dtype == np.float16
     assert fluid.layers.io.load is fluid.layers.load is layers_io.load
-    (tmp_path / "w").write_bytes(write_lod_tensor(np.full((2, 2), 7, np.float64)))     # Fluid's save op, later
-    later = os.stat(tmp_path / "w.npy").st_mtime_ns + 10 ** 9
-    os.utime(tmp_path / "w", ns=(later, later))
+    assert os.listdir(tmp_path) == ["w"]                  # Fluid's file, named as the variable
+    np.save(tmp_path / "w.npy", np.full((2, 2), 7, np.float64))       # pe's earlier format, saved later
+    later = os.stat(tmp_path / "w").st_mtime_ns + 10 ** 9
+    os.utime(tmp_path / "w.npy", ns=(later, later))
     np.testing.assert_array_equal(np.asarray(_run(tmp_path / "w", dtype="float64")), np.full((2, 2), 7))
 
 

@@ -10,9 +10,10 @@ from pe_cli.training.param_attr import ParamAttr
 B, T, D, H = 3, 4, 5, 6
 rng = np.random.default_rng(5)
 FEED = {"x": rng.normal(size=(B, T, D)), "h0": rng.normal(size=(B, H)), "len": np.array([4, 2, 3], "int64")}
-WEIGHTS = {"g.w": rng.normal(size=(D + H, 2 * H)) * 0.4, "g.w_1": rng.normal(size=(D + H, H)) * 0.4,
-           "g.b": rng.normal(size=2 * H) * 0.1, "g.b_1": rng.normal(size=H) * 0.1}
-GRADS = ["x@GRAD", "h0@GRAD", "g.w@GRAD", "g.w_1@GRAD", "g.b@GRAD"]
+# a named ParamAttr's GRUCell parameters, as Fluid names them: <name>_gate, <name>_candidate
+WEIGHTS = {"g.w_gate": rng.normal(size=(D + H, 2 * H)) * 0.4, "g.w_candidate": rng.normal(size=(D + H, H)) * 0.4,
+           "g.b_gate": rng.normal(size=2 * H) * 0.1, "g.b_candidate": rng.normal(size=H) * 0.1}
+GRADS = ["x@GRAD", "h0@GRAD", "g.w_gate@GRAD", "g.w_candidate@GRAD", "g.b_gate@GRAD"]
 
 
 def _build(use_decoder):

@@ -19,9 +19,9 @@ def sigmoid(x):
 
 
 def np_gru(x, h, w):
-    g = sigmoid(np.concatenate([x, h], 1) @ w["GRU.w_0"] + w["GRU.b_0"])
+    g = sigmoid(np.concatenate([x, h], 1) @ w["GRU.w_0_gate"] + w["GRU.b_0_gate"])
     r, u = g[:, :H], g[:, H:]
-    c = np.tanh(np.concatenate([x, r * h], 1) @ w["GRU.w_0_1"] + w["GRU.b_0_1"])
+    c = np.tanh(np.concatenate([x, r * h], 1) @ w["GRU.w_0_candidate"] + w["GRU.b_0_candidate"])
     return u * h + (1 - u) * c
 
 
@@ -40,8 +40,8 @@ def lstm_cell():
     return layers.LSTMCell(H, param_attr=ParamAttr("LSTM.w_0"), bias_attr=ParamAttr("LSTM.b_0"), dtype="float64")
 
 
-WEIGHTS = {"GRU.w_0": rng.normal(size=(D + H, 2 * H)) * 0.4, "GRU.b_0": rng.normal(size=2 * H) * 0.1,
-           "GRU.w_0_1": rng.normal(size=(D + H, H)) * 0.4, "GRU.b_0_1": rng.normal(size=H) * 0.1,
+WEIGHTS = {"GRU.w_0_gate": rng.normal(size=(D + H, 2 * H)) * 0.4, "GRU.b_0_gate": rng.normal(size=2 * H) * 0.1,
+           "GRU.w_0_candidate": rng.normal(size=(D + H, H)) * 0.4, "GRU.b_0_candidate": rng.normal(size=H) * 0.1,
            "LSTM.w_0": rng.normal(size=(D + H, 4 * H)) * 0.4, "LSTM.b_0": rng.normal(size=4 * H) * 0.1}
 X = rng.normal(size=(B, T, D))
 H0, C0 = rng.normal(size=(B, H)), rng.normal(size=(B, H))

@@ -11,7 +11,13 @@ from tests.ops.test_ops import CASES
 # Ops exercised elsewhere than the op cases, and why.
 COVERED_ELSEWHERE = {
     "load": "tests/layers/test_load_layer.py: files written by save_vars and by the LoDTensor codec read back "
-            "(values, LoD, float16), and the errors of missing and truncated files",
+            "(values, LoD, float16), and the errors of missing and truncated files; tests/io/test_save_load_ops.py "
+            "(seek and shape)",
+    **{t: "tests/io/test_save_load_ops.py: in programs, files (and bytes) in Fluid's formats written and read back"
+       for t in ("save", "save_combine", "load_combine")},
+    **{t: "tests/io/test_save_load_ops.py: a program holding them runs as Fluid's executor runs it; their kernels "
+          "read and write the holders"
+       for t in ("feed", "fetch")},
     "lr_schedule": "tests/layers/test_lr_schedules.py checks every schedule kind against its formula",
     "increment": "tests/layers/test_lr_schedules.py: the step counter advances once per run",
     "send": "tests/transpiler/test_pserver.py: trainers and servers under mpiexec equal one process",

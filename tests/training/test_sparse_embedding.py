@@ -1,6 +1,7 @@
 """Row-sparse embedding gradients (issue 12 item 3): embedding(is_sparse=True) writes a SelectedRows
 gradient, and a model trained with it ends with the parameters the dense gradient gives under SGD,
-Momentum, Adagrad and Adam (lazy_mode=False); lazy Adam leaves untouched rows' moments alone."""
+Momentum and Adagrad (not Adam: Fluid 1.8.5's sparse Adam bias-corrects with the next step's powers,
+tests/fluid/test_fluid_oracle_ops.py); lazy Adam leaves untouched rows' moments alone."""
 import weakref
 
 import numpy as np
@@ -61,7 +62,7 @@ OPTIMIZERS = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(OPTIMIZERS))
+@pytest.mark.parametrize("name", ["adagrad", "momentum", "sgd"])
 def test_sparse_trains_to_the_dense_parameters(name):
     dense, dense_losses = train(False, OPTIMIZERS[name])
     sparse, sparse_losses = train(True, OPTIMIZERS[name])

@@ -35,10 +35,11 @@ def auc(ins, attrs):
     if p.size and (p.min() < 0 or p.max() > 1):
         raise PeError(f"auc: Predict's probabilities must lie in [0, 1], got [{p.min()}, {p.max()}]")
     bins = (p * n).astype(np.uint32)
-    positives = np.bincount(bins[label != 0], minlength=n + 1).astype(np.int64)
+    positives = np.bincount(bins[label > 0], minlength=n + 1).astype(np.int64)
     negatives = np.bincount(bins[label == 0], minlength=n + 1).astype(np.int64)
-    stat_pos, stat_neg = ins["StatPos"].reshape(-1).copy(), ins["StatNeg"].reshape(-1).copy()
     size = n + 1
+    want = (steps + 1) * size + 1 if steps else size
+    stat_pos, stat_neg = _counts(ins["StatPos"], want), _counts(ins["StatNeg"], want)
     if steps == 0:
         stat_pos += positives
         stat_neg += negatives
@@ -51,8 +52,16 @@ def auc(ins, attrs):
             stat[window] = new
             stat[(steps + 1) * size] += 1
         total = (stat_pos[total_at], stat_neg[total_at])
+    shape = (want,) if steps else (1, size)
     return {"AUC": np.array([auc_area(*total)], dtype=np.float64),
-            "StatPosOut": stat_pos.reshape(ins["StatPos"].shape), "StatNegOut": stat_neg.reshape(ins["StatNeg"].shape)}
+            "StatPosOut": stat_pos.reshape(shape), "StatNegOut": stat_neg.reshape(shape)}
+
+
+def _counts(stat, want):
+    """The first ``want`` counts of a state variable, as Fluid's kernel reads them (a longer one: the
+    window Fluid's layer declares for slide_steps=0 too), zeros after a shorter one's end."""
+    flat = stat.reshape(-1)[:want].astype(np.int64)
+    return np.concatenate([flat, np.zeros(want - flat.size, np.int64)]) if flat.size < want else flat.copy()
 
 
 def mean_iou(ins, attrs):

@@ -143,18 +143,21 @@ def adam(ins, attrs):
     p, g, m1, m2 = ins["Param"], ins["Grad"], ins["Moment1"], ins["Moment2"]
     t = p.dtype.type
     lr = _scalar(ins["LearningRate"], p.dtype)
-    b1p, b2p = _scalar(ins["Beta1Pow"], p.dtype), _scalar(ins["Beta2Pow"], p.dtype)
     beta1, beta2, eps = t(attrs["beta1"]), t(attrs["beta2"]), t(attrs["epsilon"])
     one = t(1)
-    lr_t = lr * np.sqrt(one - b2p) / (one - b1p)
-    eps_c = eps * np.sqrt(one - b2p) if attrs.get("epsilon_scaled") else eps    # Paddle 2.x's form, or Fluid's
     b1_in, b2_in = ins["Beta1Pow"], ins["Beta2Pow"]
     outs = {"Beta1PowOut": (b1_in * b1_in.dtype.type(attrs["beta1"])).astype(b1_in.dtype, copy=False),
             "Beta2PowOut": (b2_in * b2_in.dtype.type(attrs["beta2"])).astype(b2_in.dtype, copy=False)}
-    if isinstance(g, SelectedRows):
+    sparse_grad = isinstance(g, SelectedRows)
+    if sparse_grad and not g.numpy()[0].size:       # Fluid's kernel returns at once: nothing moves
+        return {"ParamOut": p, "Moment1Out": m1, "Moment2Out": m2, "Beta1PowOut": b1_in, "Beta2PowOut": b2_in}
+    pows = outs if sparse_grad and adam_reads_next_powers(ins, attrs) else {"Beta1PowOut": b1_in, "Beta2PowOut": b2_in}
+    b1p, b2p = _scalar(pows["Beta1PowOut"], p.dtype), _scalar(pows["Beta2PowOut"], p.dtype)
+    lr_t = lr * np.sqrt(one - b2p) / (one - b1p)
+    eps_c = eps * np.sqrt(one - b2p) if attrs.get("epsilon_scaled") else eps    # Paddle 2.x's form, or Fluid's
+    if sparse_grad:
         if attrs["lazy_mode"]:
-            return dict(outs, **sparse.lazy_adam(p, g, m1, m2, lr_t, beta1, beta2, eps_c,
-                                                 attrs.get("_update_in_place", False)))
+            return dict(outs, **_lazy_adam(ins, attrs, lr_t, beta1, beta2, eps_c))
         g = g.to_dense()                # Fluid's non-lazy sparse adam: every row, g = 0 where untouched
     if is_float(p, g, m1, m2) and p.shape == g.shape == m1.shape == m2.shape:
         # one numba pass (_adam_loops.adam; numpy's expression made 3 temporaries of each size and took
@@ -172,6 +175,24 @@ def adam(ins, attrs):
     p_out = p - lr_t * (m1_out / (np.sqrt(m2_out) + eps_c))
     return dict(outs, ParamOut=p_out.astype(p.dtype, copy=False), Moment1Out=m1_out.astype(m1.dtype, copy=False),
                 Moment2Out=m2_out.astype(m2.dtype, copy=False))
+
+
+def adam_reads_next_powers(ins, attrs):
+    """Fluid 1.8.5's sparse update writes Beta1PowOut before it reads Beta1Pow: where they are one
+    variable (its optimizer's: the output's value before the op is the input's array), it
+    bias-corrects with the next step's powers (docs/COMPAT.md). Paddle 2.x's form (epsilon_scaled)
+    uses the step's own."""
+    return not attrs.get("epsilon_scaled") and ins.get("Beta1PowOut") is ins["Beta1Pow"]
+
+
+def _lazy_adam(ins, attrs, lr_t, beta1, beta2, eps_c):
+    """lazy_mode: the rows the gradient does not hold keep what the outputs held: Param's (one
+    variable, Fluid's optimizer), or an output's own earlier value (Fluid's op tests)."""
+    p = ins["Param"]
+    prior = [ins.get(f"{s}Out") for s in ("Param", "Moment1", "Moment2")]
+    prior = prior if all(getattr(a, "shape", None) == p.shape for a in prior) and prior[0] is not p else None
+    return sparse.lazy_adam(p, ins["Grad"], ins["Moment1"], ins["Moment2"], lr_t, beta1, beta2, eps_c,
+                            prior is None and attrs.get("_update_in_place", False), prior)
 
 
 def adagrad(ins, attrs):

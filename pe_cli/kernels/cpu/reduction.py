@@ -6,8 +6,9 @@ from ...base.dtypes import convert_dtype
 
 
 def scalar_shape(attrs):
-    """The shape of a reduction's result with no dims left: 0-D in a Paddle 2.x program (the
-    executor gives such ops attrs['_zero_dim']), [1] in Fluid 1.8's."""
+    """The shape of a reduction's result with no dims left: 0-D where the op says so
+    (attrs['_zero_dim']: a paddle.* call in a Paddle 2.x program, framework/program_release.py), [1]
+    as in Fluid 1.8."""
     return () if attrs.get("_zero_dim") else (1,)
 
 

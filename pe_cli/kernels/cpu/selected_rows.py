@@ -89,16 +89,18 @@ def adagrad(p, g, m, lr, eps, in_place=False):
     return {"ParamOut": p_out, "MomentOut": m_out}
 
 
-def lazy_adam(p, g, m1, m2, lr_t, beta1, beta2, eps_c, in_place=False):
+def lazy_adam(p, g, m1, m2, lr_t, beta1, beta2, eps_c, in_place=False, outputs=None):
     """Adam's lazy_mode: the moments and the parameter move only on the rows the gradient holds.
     ``lr_t`` is lr * sqrt(1 - beta2^t) / (1 - beta1^t) and ``eps_c`` epsilon * sqrt(1 - beta2^t).
     float32/float64 arrays of one dtype, rows in range: one numba loop over the touched rows
     (_adam_loops.lazy_adam_rows; the CTR bench's 1,300 rows of a 100,000 x 16 table in its step:
     1.5-1.9 -> 0.6-0.8 ms, the rest the cold rows' memory latency; from LAZY_PARALLEL_MIN_ROWS rows
-    its twin over the device's threads), else numpy (``lazy_adam_numpy``, the same bits)."""
+    its twin over the device's threads), else numpy (``lazy_adam_numpy``, the same bits). ``outputs``:
+    the arrays whose other rows the outputs keep (copies of them; default: p, m1 and m2)."""
     rows, values = g.numpy()
     one = p.dtype.type(1)
-    p_out, m1_out, m2_out = _outputs([p, m1, m2], in_place)
+    p_out, m1_out, m2_out = _outputs([p, m1, m2], in_place) if outputs is None else \
+        [a.astype(b.dtype, copy=True) for a, b in zip(outputs, (p, m1, m2))]
     args = (rows, np.argsort(rows, kind="stable"), values, p, m1, m2, lr_t, beta1, beta2, one - beta1,
             one - beta2, eps_c, p_out, m1_out, m2_out)
     rows2d = _as_rows(args)

@@ -1,33 +1,38 @@
-"""CPU kernel of ops/tensor_file.py: load reads one variable from ``file_path`` as Fluid's save op (and
-``save_vars``) wrote it, a serialized LoDTensor; or from ``file_path + '.npy'``, as pe's ``save_vars``
-writes it (of the two, the one saved last, as pe's load_vars reads them). Sizes are checked against
-pe's data limit first; a missing, irregular, truncated or longer file is a one-line error."""
+"""CPU kernels of ops/tensor_file.py, in Fluid's formats (pe_cli/base/lod_tensor_file.py). load also reads
+``file_path + '.npy'``, as pe's ``save_vars`` wrote it before it wrote Fluid's files (of the two, the
+one saved last). Sizes are checked against pe's data limit first; a missing, irregular, truncated or
+longer file is a one-line error; every file is written to a temporary name and renamed into place."""
 import os
 
 import numpy as np
 
+from ...base.atomic_file import write_file
 from ...base.errors import PeError
-from ...base.limits import check_bytes, regular_file
-from ...base.lod_tensor_file import read_lod_tensors
+from ...base.limits import read_regular_file
+from ...base.lod_tensor_file import read_lod_tensors, write_lod_tensor, write_selected_rows
 from ...base.npy import read_npy
+from ...base.selected_rows import SelectedRows
 
 
 def _mtime(path):
     return os.stat(path).st_mtime_ns if os.path.isfile(path) else None
 
 
+def _file_bytes(op, path):
+    try:
+        return read_regular_file(path, "tensor file", f"{op}: {path}")
+    except OSError as e:
+        raise PeError(f"{op}: cannot open {path} to load the variable: {e.strerror or e}") from None
+
+
 def read_tensor_file(path):
     """(array, lod) of the variable saved at ``path`` (Fluid's file, or pe's ``path.npy``)."""
     fluid_time, npy_time = _mtime(path), _mtime(path + ".npy")
-    try:
-        if npy_time is not None and (fluid_time is None or npy_time >= fluid_time):
-            return read_npy(path + ".npy"), []
-        regular_file(path, "tensor file")
-        check_bytes(os.path.getsize(path), f"load: {path}")
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise PeError(f"load: cannot open {path} (nor {path}.npy) to load the variable: {e.strerror or e}") from None
+    if npy_time is not None and (fluid_time is None or npy_time >= fluid_time):
+        return read_npy(path + ".npy"), []
+    if fluid_time is None and npy_time is None:
+        raise PeError(f"load: cannot open {path} (nor {path}.npy) to load the variable: no such file")
+    data = _file_bytes("load", path)
     return read_lod_tensors(data, f"load: {path}", count=1)[0]
 
 
@@ -44,12 +49,54 @@ def _part(array, attrs):
     return array.reshape(-1)[seek:seek + count].reshape(shape)
 
 
+def _fp16(array, attrs):
+    return array.astype(np.float16) if attrs["load_as_fp16"] else array
+
+
 def load(ins, attrs):
     array, lod = read_tensor_file(attrs["file_path"])
-    array = _part(array, attrs)
-    if attrs["load_as_fp16"]:
-        array = array.astype(np.float16)
-    outs = {"Out": array}
+    outs = {"Out": _fp16(_part(array, attrs), attrs)}
     if lod:
         outs["@LOD"] = {"Out": lod}
     return outs
+
+
+def load_combine(ins, attrs):
+    path = attrs["file_path"]
+    if attrs["model_from_memory"]:
+        data, where = (path.encode("latin-1") if isinstance(path, str) else bytes(path)), "load_combine: the bytes"
+    else:
+        data, where = _file_bytes("load_combine", path), f"load_combine: {path}"
+    tensors = read_lod_tensors(data, where, count=attrs["_output_counts"]["Out"])
+    return {"Out": [_fp16(a, attrs) for a, _ in tensors], "@LODS": {"Out": [lod or None for _, lod in tensors]}}
+
+
+def _serialized(value, lod, attrs):
+    if isinstance(value, SelectedRows):
+        return write_selected_rows(np.asarray(value.rows), value.height, np.asarray(value.values))
+    array = np.asarray(value)
+    if attrs["save_as_fp16"] and array.dtype.kind == "f":
+        array = array.astype(np.float16)
+    return write_lod_tensor(array, lod or ())
+
+
+def _write(op, path, data, attrs):
+    if os.path.exists(path) and not attrs["overwrite"]:
+        raise PeError(f"{op}: {path} exists!, cannot save to it when overwrite is set to false.")
+    write_file(path, lambda f: f.write(data))
+
+
+def save(ins, attrs):
+    _write("save", attrs["file_path"], _serialized(ins["X"], (attrs.get("_lod") or {}).get("X"), attrs), attrs)
+    return {}
+
+
+def save_combine(ins, attrs):
+    lods = (attrs.get("_lod") or {}).get("X") or [None] * len(ins["X"])
+    if any(isinstance(x, SelectedRows) for x in ins["X"]):
+        raise PeError("save_combine: SaveCombineOp only supports LoDTensor; save a SelectedRows with the save op")
+    data = b"".join(_serialized(x, lod, attrs) for x, lod in zip(ins["X"], lods))
+    if attrs["save_to_memory"]:
+        return {"Y": np.frombuffer(data, np.uint8).copy()}
+    _write("save_combine", attrs["file_path"], data, attrs)
+    return {}

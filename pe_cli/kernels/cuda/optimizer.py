@@ -43,9 +43,7 @@ def sgd(ins, attrs):
 def _as(scalar_array, dtype):
     """A one-value device array as 1-D of the parameter's dtype (the CPU casts it the same way)."""
     a = flat(scalar_array)
-    if a.dtype != np.dtype(dtype):
-        a = copy(a, dtype)
-    return a
+    return a if a.dtype == np.dtype(dtype) else copy(a, dtype)
 
 
 @jit_kernel
@@ -102,15 +100,17 @@ def _times(src, factor, out):
 
 
 def adam(ins, attrs):
-    p, g, m1, m2 = ins["Param"], ins["Grad"], ins["Moment1"], ins["Moment2"]
-    b1_in, b2_in = ins["Beta1Pow"], ins["Beta2Pow"]
+    p, g, m1, m2, b1_in, b2_in = (ins[s] for s in ("Param", "Grad", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow"))
     t = p.dtype
+    pows = _beta_pows(b1_in, b2_in, attrs)
+    if isinstance(g, SelectedRows) and _cpu.adam_reads_next_powers(ins, attrs):     # Fluid 1.8.5's (the CPU kernel's)
+        b1_in, b2_in = pows["Beta1PowOut"], pows["Beta2PowOut"]
     if isinstance(g, SelectedRows) and attrs["lazy_mode"]:
         outs = sparse.update_rows("adam", ins, attrs, ("Moment1", "Moment2"), _as(ins["LearningRate"], t),
                                   _as(b1_in, t), _as(b2_in, t), scalar_arg(t, attrs["beta1"]),
                                   scalar_arg(t, attrs["beta2"]), scalar_arg(t, attrs["epsilon"]),
                                   bool(attrs.get("epsilon_scaled")))
-        return dict(_beta_pows(b1_in, b2_in, attrs), **dict(zip(("ParamOut", "Moment1Out", "Moment2Out"), outs)))
+        return dict(pows, **dict(zip(("ParamOut", "Moment1Out", "Moment2Out"), outs)))
     if isinstance(g, SelectedRows):     # not lazy: every row, g = 0 where untouched (SparseAdamFunctor)
         g = sparse.densify({"X": g}, attrs)["Out"]
     p_out, m1_out, m2_out = rt.empty(p.shape, t), rt.empty(m1.shape, m1.dtype), rt.empty(m2.shape, m2.dtype)
@@ -119,7 +119,7 @@ def adam(ins, attrs):
                             _as(b1_in, t), _as(b2_in, t), scalar_arg(t, attrs["beta1"]),
                             scalar_arg(t, attrs["beta2"]), scalar_arg(t, attrs["epsilon"]),
                             bool(attrs.get("epsilon_scaled")), flat(p_out), flat(m1_out), flat(m2_out))
-    return dict(_beta_pows(b1_in, b2_in, attrs), ParamOut=p_out, Moment1Out=m1_out, Moment2Out=m2_out)
+    return dict(pows, ParamOut=p_out, Moment1Out=m1_out, Moment2Out=m2_out)
 
 
 def _beta_pows(b1_in, b2_in, attrs):

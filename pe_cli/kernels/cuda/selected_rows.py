@@ -113,11 +113,16 @@ def update_rows(kind, ins, attrs, state, *args):
     """The sparse update ``kind`` ("sgd", "adagrad", "adam") of Param and its ``state`` inputs on
     the merged rows of Grad: copies of Param and the states (or those arrays themselves where the
     executor allows it: attrs' ``_update_in_place``), changed on those rows only. ``args``: the
-    kernel's arguments between the gradient and the width."""
+    kernel's arguments between the gradient and the width. Where the op reads its outputs (adam's
+    ParamOut, ... : OpDef.reads_outputs) and they are other variables than its inputs, the other rows
+    keep what they held (Fluid's lazy adam in its op tests)."""
     p, g = ins["Param"], ins["Grad"]
     rows, values = merged(g)
     outs = [p] + [ins[s] for s in state]
-    if not attrs.get("_update_in_place"):
+    prior = [ins.get(s + "Out") for s in ["Param", *state]]
+    if all(getattr(a, "shape", None) == p.shape for a in prior) and prior[0] is not p:
+        outs = [copy(a) for a in prior]
+    elif not attrs.get("_update_in_place"):
         outs = [copy(a) for a in outs]
     if values.size:
         kernel = {"sgd": _rows_sgd, "adagrad": _rows_adagrad, "adam": _rows_adam}[kind]

@@ -33,7 +33,7 @@ from ...executor.selected_rows_var import SelectedRowsVar
 from ...framework import Program
 from ...framework.lod_tensor import LoDTensor
 from ...base.npy import read_npy
-from ...io.checkpoint import _file_name, is_parameter
+from ...io.checkpoint import file_name, is_parameter
 from ...io.fluid_model import looks_like_program_desc
 from ...io.inference import load_inference_model
 from ...io.pdparams_write import write_object
@@ -172,7 +172,7 @@ def load(path, **configs):
         raise ValueError(f"The additional config ({sorted(unknown)[0]}) of `paddle.load` is not supported.")
     if is_memory_buffer(path) or os.path.isfile(path):
         return _load_bytes(path, read_bytes(path, "paddle.load file"), configs)
-    saved_var = os.path.join(os.path.dirname(os.fspath(path)), _file_name(os.path.basename(os.fspath(path))))
+    saved_var = os.path.join(os.path.dirname(os.fspath(path)), file_name(os.path.basename(os.fspath(path))))
     if os.path.basename(os.fspath(path)) and os.path.isfile(saved_var):    # pe's save_vars: one .npy a variable
         array = read_npy(saved_var)
         return array if configs.get("return_numpy") else LoDTensor(array)

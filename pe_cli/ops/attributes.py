@@ -1,0 +1,95 @@
+"""An op attribute as an op type declares it: its default and its check (``Attr``), the checks op
+families write (``positive``, ``in_range``, ``is_int``, ...), and the attributes Fluid 1.8 declares for
+backends pe does not have (``backend_attrs``). define.py re-exports every name, so family modules
+import them from there with the rest of what defines an op."""
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..base.dtypes import convert_dtype
+from ..base.errors import ArgumentValueError, PeError
+
+
+@dataclass(frozen=True)
+class Attr:
+    """An attribute's default, and an optional check: ``check(value) -> True`` or a string
+    explaining the expected values (``"> 0"``); ``choices`` lists the allowed values."""
+    default: object = None
+    check: object = None
+    expect: str = ""
+    choices: tuple = ()
+
+    def validate(self, op, name, value):
+        """A bad value: a ValueError naming Fluid's InvalidArgumentError too (test_prelu_op.py looks for it)."""
+        if self.choices and value not in self.choices:
+            raise ArgumentValueError(f"{op.describe()}: attribute {name}={value!r} is not one of {list(self.choices)} "
+                                     f"(InvalidArgumentError)")
+        if self.check is not None and not self.check(_as_stored(self.default, value)):
+            raise ArgumentValueError(f"{op.describe()}: attribute {name}={value!r} is out of range; expected "
+                                     f"{self.expect} (InvalidArgumentError)")
+
+
+def _as_stored(default, value):
+    """``value`` as Fluid holds it when its checks see it: a float attribute (FLOAT) is a float32, so
+    layer_norm's epsilon=1e-3 is 0.0010000000474974513 and still within [0, 0.001]."""
+    if isinstance(default, float) and isinstance(value, numbers.Real) and not isinstance(value, bool):
+        with np.errstate(over="ignore"):
+            return float(np.float32(value))
+    return value
+
+
+# -- attributes Fluid 1.8 declares for backends pe does not have ------------------------------------
+# Fluid's op protos carry attributes for its oneDNN (MKL-DNN) int8 and fused kernels, cuDNN, its
+# parameter-server training and its executor's garbage collector. Fluid's plain CPU kernels do nothing
+# with them, and neither do pe's: an op declares the ones Fluid declares for it, with Fluid's
+# defaults, so that a program Fluid saved loads as it is (``backend_attrs("fuse_relu", "Scale_in")``).
+BACKEND_ATTRS = {
+    # oneDNN: int8 quantization scales, fused activations and residual adds, its layouts
+    "use_quantizer": False, "force_fp32_output": False, "Scale_in": 1.0, "Scale_out": 1.0,
+    "Scale_in_eltwise": 1.0, "Scale_weights": [1.0], "Scale_x": 1.0, "Scale_y": 1.0, "scale_x": 1.0,
+    "scale_y": [1.0], "scale_out": 1.0, "fuse_relu": False, "fuse_brelu": False, "fuse_brelu_threshold": 6.0,
+    "fuse_activation": "", "fuse_alpha": 0.0, "fuse_beta": 0.0, "fuse_residual_connection": False,
+    "x_data_format": "", "y_data_format": "", "is_test": False,
+    # cuDNN's workspace and algorithm search
+    "workspace_size_MB": 512, "exhaustive_search": False,
+    # parameter-server training: a table split over servers, prefetched from them
+    "trainer_id": 0, "height_sections": [], "epmap": [], "table_names": [], "remote_prefetch": False,
+    # the executor's garbage collector and run-time shape inference
+    "skip_eager_deletion_vars": [], "@ALL_KERNELS_MUST_COMPUTE_RUNTIME_SHAPE@": True,
+}
+
+
+def backend_attrs(*names):
+    """The attributes ``names`` of BACKEND_ATTRS, each with Fluid's default and no check."""
+    return {n: Attr(BACKEND_ATTRS[n]) for n in names}
+
+
+def positive(x):
+    return x > 0
+
+
+def in_range(lo, hi):
+    """check: lo <= x <= hi, compared as the float32 values Fluid compares (its 0.001f bound holds the
+    float32 1e-3, 0.0010000000474974513, which Fluid stores for 1e-3)."""
+    lo32, hi32 = np.float32(lo), np.float32(hi)
+    return lambda x: isinstance(x, numbers.Real) and not isinstance(x, bool) and lo32 <= np.float32(x) <= hi32
+
+
+def is_int(v):
+    return isinstance(v, numbers.Integral) and not isinstance(v, bool)
+
+
+def int_list(v):
+    return isinstance(v, (list, tuple)) and all(is_int(i) for i in v)
+
+
+def dtype_or_none(v):
+    """check: None, or a dtype name convert_dtype knows."""
+    if v is None:
+        return True
+    try:
+        convert_dtype(v)
+        return True
+    except PeError:
+        return False
