@@ -11,7 +11,7 @@ from ..base.errors import OpError, PeError
 from ..ops import registry
 from ..base.selected_rows import SelectedRows
 from ..framework import default_generator
-from .sub_block import BlockRunner
+from .sub_block import BlockRunner, runs_block
 
 
 class OpStep:
@@ -52,7 +52,7 @@ class OpStep:
             self.rng_seed = rng_seed(op, seed_offset)   # None: a stream of its own, from paddle.seed's generator
             first = default_generator.draw() if self.rng_seed is None else self.rng_seed
             self.attrs = dict(self.attrs, _rng=np.random.default_rng(first))
-        if "sub_block" in op.attrs:     # a control-flow op: its kernel runs the block it owns
+        if runs_block(op):     # a control-flow op, run_program: its kernel runs the block it owns or names
             self.attrs = dict(self.attrs, _block=BlockRunner(op, device, OpStep, run_step, seed_offset))
         # an update (ParamOut = Param): the variables it reads and writes back, which it may update in place
         self.updates = tuple(n for n in dict.fromkeys(op.input_arg_names) if n in op.output_arg_names) \
@@ -61,13 +61,17 @@ class OpStep:
 
 
 def prior_reads(block):
-    """The outputs that ops read as they were before (``OpDef.reads_outputs``) and no earlier op
-    writes: a run takes their values from the scope where it holds one (an adam op's ParamOut that
-    is not its Param, as Paddle's op tests give it)."""
+    """The outputs that ops read as they were before (``OpDef.reads_outputs``), or may leave as they
+    were (trait keeps_unwritten_outputs), and no earlier op writes: a run takes their values from the
+    scope where it holds one (an adam op's ParamOut that is not its Param, as Paddle's op tests give
+    it; a conditional_block's Out when its Cond fails)."""
     written, names = set(), []
     for op in block.ops:
-        for slot in registry.get(op.type).reads_outputs:
+        opdef = registry.get(op.type)
+        for slot in opdef.reads_outputs:
             names += [n for n in op.outputs.get(slot, ())[:1] if n not in written]
+        if opdef.has("keeps_unwritten_outputs"):
+            names += [n for n in op.output("Out") if n not in written]
         written.update(op.output_arg_names)
     return tuple(dict.fromkeys(names))
 

@@ -50,6 +50,11 @@ class ScopeVariable:
             raise PeError(f"scope variable '{self.name}' holds no rank table; run the lod_rank_table op first")
         return self.tensor._array
 
+    def set_scope(self, scope):
+        """Fluid's: this STEP_SCOPES variable holds the one scope ``scope`` (as Paddle's tests give
+        run_program's OutScope one; pe's run_program writes the scope it ran in over it)."""
+        self.tensor._array = [scope]
+
     def set_int(self, value):
         self._scalar = int(value)
 

@@ -1,5 +1,6 @@
-"""Running the block an op owns (attribute ``sub_block``): the control-flow ops' kernels get a
-``BlockRunner`` as ``attrs["_block"]`` and call it; the executors never know which ops do.
+"""Running the block an op owns (attribute ``sub_block``) or names (run_program's ``global_block``:
+a block of its program, or of another one, as Fluid's dygraph gives it): the kernels of such ops get
+a ``BlockRunner`` as ``attrs["_block"]`` and call it; the executors never know which ops do.
 
 Values of a sub-block live in a child scope (``ChildValues``) over the values of the run: a name
 the sub-block declares is local to the child, any other name is read from, and written to, the
@@ -9,6 +10,15 @@ for its gradient."""
 from ..base import profiler
 from ..base.errors import PeError
 from ..ops import registry
+
+
+# the attributes naming the block an op's kernel runs
+BLOCK_ATTRS = ("sub_block", "global_block")
+
+
+def runs_block(op):
+    """Whether the op's kernel runs a block (it has one of BLOCK_ATTRS)."""
+    return any(a in op.attrs for a in BLOCK_ATTRS)
 
 
 class ChildValues(dict):
@@ -50,11 +60,15 @@ class BlockRunner:
 
     def __init__(self, op, device, make_step, run_step, seed_offset=0):
         program = op.block.program
-        index = op.attrs["sub_block"]
-        if not isinstance(index, int) or not 0 < index < len(program.blocks):
-            raise PeError(f"{op.describe()}: sub_block={index!r} is not a block of its program")
+        attr = next(a for a in BLOCK_ATTRS if a in op.attrs)
+        index = op.attrs[attr]
+        if hasattr(index, "ops") and attr == "global_block":
+            self.block = index          # a block of another program (Fluid's dygraph gives run_program one)
+        elif not isinstance(index, int) or not 0 < index < len(program.blocks):
+            raise PeError(f"{op.describe()}: {attr}={index!r} is not a block of its program")
+        else:
+            self.block = program.blocks[index]
         self.op = op
-        self.block = program.blocks[index]
         self.local = frozenset(self.block.vars)
         self.steps = [make_step(o, device, seed_offset) for o in self.block.ops]
         self._run_step = run_step
@@ -80,12 +94,13 @@ class BlockRunner:
     def child(self, parent):
         return ChildValues(parent, self.local)
 
-    def run(self, scope, before=None, after=None):
+    def run(self, scope, before=None, after=None, start=0, stop=None):
         """Runs the block's ops once in ``scope`` (usually ``child(...)``); ``before(i)`` and
         ``after(i)`` are called around op i when given (a loop's gradient restores, and its forward
-        records, the values of variables the block overwrites)."""
+        records, the values of variables the block overwrites). ``start``, ``stop``: only the ops
+        [start, stop) (run_program's range)."""
         profile = profiler.active()
-        for i, step in enumerate(self.steps):
+        for i, step in enumerate(self.steps[start:stop], start):
             if before is not None:
                 before(i)
             self._run_step(step, scope, profile)

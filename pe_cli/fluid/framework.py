@@ -12,12 +12,13 @@ from ..training.backward import grad_var_name
 from ..framework import (Block, Operator, Parameter, Program, Variable, default_main_program,  # noqa: F401
                          default_startup_program, name_scope, program_guard, switch_main_program,
                          switch_startup_program, unique_name)
-from ..base.dtypes import var_type as convert_np_dtype_to_dtype_
+from ..base.dtypes import VarType, var_type as convert_np_dtype_to_dtype_
 from ..base.errors import PeError
 from ..framework import device_hint
 from ..kernels import cuda_places, is_compiled_with_cuda  # noqa: F401
 from .op_proto import OpProtoHolder  # noqa: F401
 from .dygraph import base as dygraph_base
+from .dygraph.eager import Tracer, VarBase
 from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_places  # noqa: F401
 from .complex_variable import ComplexVariable  # noqa: F401
 from .flags import get_flags, set_flags  # noqa: F401
@@ -52,6 +53,18 @@ def dygraph_only(func):
                                    f"fluid.dygraph.guard() as context to run it in imperative Mode")
         return func(*args, **kwargs)
     return wrapper
+
+
+def _dygraph_tracer():
+    """Fluid's tracer inside ``fluid.dygraph.guard()`` (its ``trace_op`` runs an op at once on the eager
+    program, as Paddle's test_run_program_op.py drives run_program), else None, as Fluid's."""
+    return Tracer() if dygraph_base.enabled() else None
+
+
+def _varbase_creator(type=VarType.LOD_TENSOR, name=None, shape=None, dtype=None, persistable=None, **kwargs):
+    """Fluid's: a ``core.VarBase`` holding no value yet (inside ``fluid.dygraph.guard()``)."""
+    return VarBase(convert_np_dtype_to_dtype_(dtype) if dtype is not None else VarType.FP32,
+                   list(shape) if shape else [], name, type or VarType.LOD_TENSOR, bool(persistable))
 
 
 def in_pir_mode():

@@ -82,9 +82,11 @@ class Operator:
                 tensor = None if var is None else var.get_tensor()
                 if tensor is None or tensor._array is None:
                     sig.append((n, None, None, 0, False))
-                elif isinstance(tensor._array, list):       # a LoDTensorArray (get_lod_tensor_array)
+                elif isinstance(tensor._array, list):       # a LoDTensorArray (get_lod_tensor_array), or scopes
                     first = next((a for a in tensor._array if a is not None), None)
-                    sig.append((n, (), np.dtype("float32") if first is None else first.dtype, 0, "array"))
+                    kind = "array" if first is None or hasattr(first, "dtype") else "scopes"   # STEP_SCOPES
+                    dtype = np.dtype("float32") if first is None else getattr(first, "dtype", None)
+                    sig.append((n, (), dtype, 0, kind))
                 else:
                     sig.append((n, tuple(tensor._array.shape), tensor._array.dtype, len(tensor.lod()),
                                 isinstance(tensor._array, SelectedRows)))
@@ -94,8 +96,9 @@ class Operator:
         program = Program()
         block = program.global_block()
         for name, shape, dtype, lod_level, sparse in signature:
-            if sparse == "array":
-                block.create_var(name=name, dtype=str(dtype), persistable=True, type=VarType.LOD_TENSOR_ARRAY)
+            if sparse in ("array", "scopes"):
+                block.create_var(name=name, dtype=str(dtype or "float32"), persistable=True,
+                                 type=VarType.LOD_TENSOR_ARRAY if sparse == "array" else VarType.STEP_SCOPES)
                 continue
             block.create_var(name=name, shape=shape, dtype=str(dtype), lod_level=lod_level, persistable=True,
                              type=VarType.SELECTED_ROWS if sparse else None)

@@ -11,7 +11,7 @@ from ..base.dtypes import VarType
 from ..ops import registry
 from . import attribute_variables, device_hint, program_release, unique_name
 from .operator import Operator, OpRole, input_slot_names, slot_names
-from .program_desc import BlockDesc, ProgramDesc, parse_program
+from .program_desc import BlockDesc, ProgramDesc, block_attr, parse_program
 from .param_info import copy_data_info, copy_dist_info, copy_param_info
 from .prune import prune_with_input
 from .name_scope import current_name_scope, name_scope  # noqa: F401 (name_scope re-exported)
@@ -120,7 +120,7 @@ class Block:
         self.program._bump()
 
     def _make_op(self, type, inputs, outputs, attrs, role):
-        attrs = {k: v.idx if isinstance(v, Block) else v for k, v in (attrs or {}).items()}   # Fluid's sub_block=block
+        attrs = {k: block_attr(self.program, v) for k, v in (attrs or {}).items()}   # Fluid's sub_block=block
         inputs, attrs, attr_vars = attribute_variables.to_slots(type, inputs, attrs)
         if device_hint.current_device() is not None:
             device_hint.mark(type, attrs, registry.get(type))

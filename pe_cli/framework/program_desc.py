@@ -21,6 +21,16 @@ def _attr(value):
     return value
 
 
+def block_attr(program, value):
+    """An op attribute of ``program`` as the op keeps it: Fluid's block attributes (``sub_block=block``, or
+    its desc) as the block's index; a block of another program stays the Block (run_program's
+    ``global_block`` as Fluid's dygraph gives it: a block of the program dygraph-to-static built)."""
+    block = value._block if isinstance(value, BlockDesc) else value
+    if not (hasattr(block, "ops") and hasattr(block, "idx") and hasattr(block, "program")):
+        return value
+    return block.idx if block.program is program else block
+
+
 class ProgramDesc(DescView):
     @property
     def _program(self):

@@ -9,7 +9,7 @@ from .fluid_model import _ATTR_FIELDS, _DTYPE_ATTRS
 from .fluid_proto import DTYPE_CODES, messages
 
 _INT32 = range(-2 ** 31, 2 ** 31)
-_BLOCK_ATTRS = {"sub_block": 8, "sub_blocks": 10}    # AttrType BLOCK, BLOCKS
+_BLOCK_ATTRS = {"sub_block": 8, "global_block": 8, "sub_blocks": 10}    # AttrType BLOCK, BLOCKS
 
 
 def _attr_kind(value, default):
@@ -193,6 +193,9 @@ def _sub_blocks(op):
     out = []
     for name in _BLOCK_ATTRS:
         value = op.attrs.get(name)
+        if hasattr(value, "ops"):
+            raise PeError(f"{op.describe()}: its {name} is a block of another program (as Fluid's dygraph gives "
+                          f"run_program), which a model file cannot name; save that program instead")
         if value is not None:
             out += [int(v) for v in value] if isinstance(value, (list, tuple)) else [int(value)]
     return out

@@ -112,6 +112,13 @@ def _host(array):
     return np.ascontiguousarray(array)
 
 
+def _every_row(dense):
+    """A summed row-sparse gradient stays row-sparse, every row listed: the update ops then run their
+    sparse form as in one process (Fluid 1.8.5's sparse Adam bias-corrects with the next step's powers),
+    moving every row as a dense gradient would."""
+    return SelectedRows(np.arange(dense.shape[0], dtype=np.int64), dense, dense.shape[0])
+
+
 class ProcessGroup:
     """The trainers of one training run: ``rank`` of ``size``."""
 
@@ -148,7 +155,7 @@ class ProcessGroup:
                 n = host[i].size
                 out[i] = total[offset:offset + n].reshape(host[i].shape)
                 offset += n
-        return out
+        return [_every_row(o) if isinstance(a, SelectedRows) else o for a, o in zip(arrays, out)]
 
     def broadcast(self, arrays, root=0, label="broadcast"):
         """``arrays`` as rank ``root`` holds them, on every rank (host arrays, same shapes on all)."""

@@ -153,6 +153,7 @@ register("conditional_block_grad", kernel_module="control_flow", lod="drop", nee
              "block that did not run, which cond's select_input did not pick, has no gradient).")
 
 register("conditional_block", kernel_module="control_flow", lod="drop", needs_lod=True,
+         traits=("keeps_unwritten_outputs",),
          grad=_grad_conditional_block, grad_reads=("Input", "Scope"),
          inputs=["Cond*", "Input*"], outputs=["Out*", "Scope"],
          attrs={"sub_block": _BLOCK, "is_scalar_condition": True, "skip_eager_deletion_vars": _UNSET},
@@ -160,6 +161,7 @@ register("conditional_block", kernel_module="control_flow", lod="drop", needs_lo
              "else: Cond is not empty); Input: what the block reads from outside, Out: what it writes there "
              "(unchanged when the block does not run).")
 register("conditional_block_infer", kernel_module="control_flow", kernel="conditional_block", lod="drop",
+         traits=("keeps_unwritten_outputs",),
          needs_lod=True, inputs=["Cond*", "Input*"], outputs=["Out*", "Scope"],
          attrs={"sub_block": _BLOCK, "is_scalar_condition": True, "skip_eager_deletion_vars": _UNSET},
          doc="conditional_block as Fluid's inference programs have it (save_inference_model writes it for a "

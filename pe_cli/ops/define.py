@@ -134,6 +134,9 @@ TRAITS = {
                             "of a Paddle 2.x program builds it and [1] otherwise (fluid.layers, Fluid 1.8's "
                             "programs): framework/program_release.py sets attrs['_zero_dim'], which its shape "
                             "inference and kernels read",
+    "keeps_unwritten_outputs": "a run may leave its outputs unwritten (conditional_block when Cond fails), so "
+                               "they keep what they held: a run takes them from the scope where no earlier op "
+                               "of the block writes them",
     "unset_inputs": "its duplicable inputs may have no value (the output of a branch that did not run, as "
                     "select_input's in Fluid's cond): its kernels get None for those",
     "feeds_the_run": "Fluid's feed: its output is one of the run's feeds (the col-th of the feed holder), so a "

@@ -4,7 +4,6 @@ import math
 
 import numpy as np
 
-from ..base.errors import PeError
 from ..framework import unique_name
 from ..ops.creation import values_attr
 
@@ -130,12 +129,12 @@ class NumpyArrayInitializer(Initializer):
 
     def __call__(self, var, block):
         """A value of another shape with as many elements fills the parameter in row-major order (as
-        Fluid's assign_value writes it: tdm_sampler's [n, 1] layer table from a flat list)."""
-        if self.value.size != int(np.prod(var.shape)):
-            raise PeError(f"NumpyArrayInitializer for '{var.name}': value has shape "
-                          f"{list(self.value.shape)}, the parameter {list(var.shape)}")
+        Fluid's assign_value writes it: tdm_sampler's [n, 1] layer table from a flat list). A value of
+        another size is the parameter's value as it is, in its own shape, as Fluid's (its assign_value
+        writes the value's shape; Paddle 1.8's test_run_program_op.py gives fc a [32, 10] bias for [10])."""
+        same_size = self.value.size == int(np.prod(var.shape))
         dtype = "float32" if var.dtype == "float16" else var.dtype
-        return _fill(block, var, "assign_value", {"shape": list(var.shape),
+        return _fill(block, var, "assign_value", {"shape": list(var.shape if same_size else self.value.shape),
                                                   values_attr(dtype): self.value.astype(dtype).reshape(-1).tolist()})
 
 

@@ -1,5 +1,6 @@
 """Control flow on CUDA (the simulator in CI): while with tensor arrays, IfElse branches, StaticRNN and
-DynamicRNN (forward and gradients) give what the CPU gives; their blocks run the CUDA kernels."""
+DynamicRNN (forward and gradients), and run_program's block, give what the CPU gives; their blocks run the
+CUDA kernels."""
 import numpy as np
 import pytest
 
@@ -7,6 +8,7 @@ from pe_cli import fluid
 from tests.layers.test_control_flow_cond_grad import IE_VALUES, ifelse_program
 from tests.layers.test_control_flow_dynamic_rnn import LENGTHS, PARAMS as DPARAMS, VALUES as DVALUES, program
 from tests.layers.test_control_flow_rnn import GRADS, PARAMS, VALUES, static_rnn_program
+from tests.fluid.test_run_program import FETCH, X, _holding_run_program
 from tests.layers.test_control_flow_while import while_program
 
 
@@ -80,3 +82,8 @@ def test_kernels_get_device_arrays_where_the_host_made_the_value():
         on_device = runtime.to_device(np.ones(2))
     run({"X": np.ones(3), "Xs": [np.zeros(2), on_device], "Y": on_device}, {})
     assert seen == {"X": [True], "Xs": [True, True], "Y": [True]}
+
+
+def test_run_program_and_its_gradient():
+    main, startup, out = _holding_run_program(fluid_seeds=False)
+    _same(*[_run(p, main, startup, {"x": X}, [out.name] + FETCH) for p in PLACES], rtol=1e-6)

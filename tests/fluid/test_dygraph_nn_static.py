@@ -102,7 +102,8 @@ def test_inside_guard_they_run_at_once_with_their_initial_parameters():
 
 def test_a_numpy_initializer_of_as_many_values_fills_the_parameter_row_major():
     """test_tdm_sampler_op gives tdm_sampler's [n, 1] layer table a flat list (Fluid writes it as given);
-    a value of another size is still refused."""
+    a value of another size is the parameter's value in its own shape, as Fluid 1.8.5's (checked there:
+    a [4, 1] parameter given 6 values holds [6])."""
     values = np.arange(6, dtype="float32")
 
     def build():
@@ -112,6 +113,11 @@ def test_a_numpy_initializer_of_as_many_values_fills_the_parameter_row_major():
         return holder, []
     params, _ = _run(build, {})
     np.testing.assert_array_equal(next(iter(params.values())), values.reshape(6, 1))
-    with fluid.program_guard(fluid.Program(), fluid.Program()), pytest.raises(Exception, match="value has shape"):
-        fluid.layers.create_parameter([4, 1], "float32", attr=fluid.ParamAttr(
+
+    def build_other_size():
+        holder = fluid.dygraph.Layer()
+        holder.w = holder.create_parameter([4, 1], fluid.ParamAttr(
             initializer=fluid.initializer.NumpyArrayInitializer(values)))
+        return holder, []
+    params, _ = _run(build_other_size, {})
+    np.testing.assert_array_equal(next(iter(params.values())), values)

@@ -57,6 +57,9 @@ COVERED_ELSEWHERE = {
        for t in ("complex", "as_complex", "as_real", "real", "imag")},
     "pylayer": "tests/paddle/test_static_pylayer.py: its forward block's values, and its gradient, which is not "
                "derived (no finite differences): the backward block Python built, by hand and by static_pylayer",
+    "run_program": "tests/fluid/test_run_program.py: a static program holding it (forward and run_program_grad) "
+                   "equals the plain ops, and Fluid's dygraph runs it eagerly with another program's block; its "
+                   "gradient runs the gradient ops its block holds (no finite differences)",
     "get_places": "tests/layers/test_control_flow_cond_api.py (its output is a list of places, not a tensor)",
     "beam_search": "tests/layers/test_control_flow_beam_search.py: a hand-worked step (2-level LoD inputs)",
     "beam_search_decode": "tests/layers/test_control_flow_beam_search.py: two steps back-traced (tensor arrays)",

@@ -56,9 +56,9 @@ def test_checkpoint_resume_equals_straight_training(tmp_path):
 
 @needs_mpi
 def test_two_processes_densify_and_match_one_process(tmp_path):
-    """Between processes the sparse gradient is summed densified (a dense buffer per process): 2
-    processes x 1 device match 1 process on the whole batches. Lazy Adam then sees a dense gradient,
-    so it equals dense Adam here (docs/SPARSE.md)."""
+    """Between processes the sparse gradient is summed densified (a dense buffer per process) and comes
+    back row-sparse with every row: 2 processes x 1 device match 1 process on the whole batches, sparse
+    Adam's Fluid 1.8.5 bias correction included (docs/SPARSE.md)."""
     out = tmp_path / "sparse"
     done = subprocess.run([MPIEXEC, "-n", "2", sys.executable, WORKER, "2", str(out)], env=_env(),
                           capture_output=True, text=True, timeout=240)

@@ -1,17 +1,21 @@
 """Eager execution for Fluid's op tests: an op appended to an EagerBlock runs at once, by its kernels,
 as ``fluid.op.Operator`` runs one op on a scope; ``backward()`` appends the gradient ops of the ops
 so recorded through the registry's gradient makers (pe's autodiff), each of which runs as it is
-appended. Values live in the program's own Scope."""
+appended. Values live in the program's own Scope. Fluid core's ``VarBase`` and the tracer's
+``trace_op``, which Paddle's test_run_program_op.py drives run_program with, are variables of the
+eager program and an op appended to it."""
 import numpy as np
 
+from ...base.dtypes import VarType
+from ...base.selected_rows import SelectedRows
 from ...executor import Scope
-from ...framework import unique_name
+from ...framework import default_main_program, unique_name
 from ...framework.program import Block, Program
 from ...framework.variable import Variable
 from ...layers.reduction import reduce_sum
 from ...ops.registry import grad_var_name
 from ...training.backward import append_backward
-from ..op import Operator
+from ..standalone_op import Operator
 
 
 class EagerVariable(Variable):
@@ -39,16 +43,26 @@ class EagerVariable(Variable):
 
     def backward(self):
         """Appends, and so runs, the gradient ops of the ops that led to this variable. One of more than
-        one value starts from a gradient of ones, as Fluid's dygraph does (the gradients of its sum)."""
-        loss = self if int(np.prod(self.shape or (1,))) == 1 else reduce_sum(self)
+        one value starts from a gradient of ones, as Fluid's dygraph does (the gradients of its sum, a
+        variable of a name of its own: a test's variables may have the names layers generate)."""
+        loss = self if int(np.prod(self.shape or (1,))) == 1 else \
+            reduce_sum(self, name=unique_name.generate(f"{self.name}@backward_sum"))
         append_backward(loss, parameter_list=[])
 
     def gradient(self):
-        """The gradient of this variable as an ndarray after ``backward()`` (None where it got none)."""
+        """The gradient of this variable as an ndarray after ``backward()`` (None where it got none); a
+        row-sparse one as Fluid's: (its rows' values, the rows)."""
         var = self.block.program.scope.find_var(grad_var_name(self.name))
         if var is None or var.get_tensor()._array is None:
             return None
+        value = var.get_tensor()._array
+        if isinstance(value, SelectedRows):
+            return np.asarray(value.values), np.asarray(value.rows)
         return np.array(var.get_tensor())
+
+    def _set_grad_type(self, var_type):
+        """Fluid's hint that this variable's gradient is row-sparse (or dense): pe's gradient op decides
+        that itself (its kernel's value), so the hint changes nothing."""
 
 
 class EagerBlock(Block):
@@ -81,7 +95,7 @@ class EagerBlock(Block):
             self.program.scope, self.program.place)
         for name in op.output_arg_names:
             array = self.program.scope.find_var(name).get_tensor()._array
-            if array is not None and name in self.vars:
+            if hasattr(array, "shape") and name in self.vars:     # (not a STEP_SCOPES value)
                 self.vars[name].shape = tuple(array.shape)
         return op
 
@@ -93,3 +107,48 @@ class EagerProgram(Program):
         self.place = place
         self.scope = Scope() if scope is None else scope
         self.grads_of_any_dtype = True      # Fluid's dygraph differentiates int tensors too
+
+
+def _eager_block(who):
+    program = default_main_program()
+    if not isinstance(program, EagerProgram):
+        raise RuntimeError(f"{who}: pe has dygraph's variables only inside fluid.dygraph.guard() (the eager op "
+                           f"execution of Paddle's op tests); build a Program and run it with an Executor")
+    return program.global_block()
+
+
+class VarBase(EagerVariable):
+    """Fluid core's VarBase inside ``fluid.dygraph.guard()``: a variable of the guard's eager program, in
+    Fluid's two forms: ``VarBase(value=ndarray, place=, persistable=, zero_copy=, name=, stop_gradient=)``
+    holding the value, and ``VarBase(dtype, dims, name, type, persistable)`` holding none yet."""
+
+    def __init__(self, *args, **kwargs):
+        block = _eager_block("core.VarBase")
+        value = kwargs.pop("value", args[0] if args and isinstance(args[0], (np.ndarray, list, tuple)) else None)
+        var_type = None
+        if value is not None:
+            value = np.asarray(value)
+            name, persistable = kwargs.get("name"), kwargs.get("persistable")
+            shape, dtype = value.shape, str(value.dtype)
+        else:
+            dtype, dims, name, var_type, persistable = (list(args) + [None] * 5)[:5]
+            shape, dtype = (list(dims) if dims else None), (dtype or VarType.FP32)
+        name = name or unique_name.generate("generated_var")
+        super().__init__(block, type=var_type, name=name, shape=shape, dtype=dtype, persistable=bool(persistable),
+                         stop_gradient=kwargs.get("stop_gradient", -1) != 0)
+        block.vars[name] = self
+        if value is not None:
+            self.value().get_tensor().set(value)
+
+
+def _names(slots):
+    return {slot: [v.name for v in (vars if isinstance(vars, (list, tuple)) else [vars])]
+            for slot, vars in slots.items()}
+
+
+class Tracer:
+    """Fluid's dygraph tracer as Paddle's op tests call it: ``trace_op(type, inputs, outputs, attrs)``
+    runs the op at once on the guard's eager program (a slot: a VarBase or a list of them)."""
+
+    def trace_op(self, type, inputs, outputs, attrs, stop_gradient=False):
+        _eager_block("trace_op").append_op(type, _names(inputs), _names(outputs), attrs)
