@@ -68,6 +68,11 @@ class OpError(EnforceNotMet):
         self.device = device
 
 
+class OpEnforceError(OpError, EnforceNotMet):
+    """An op's check failed when it ran (its values' dtypes, a missing LoD: kernels/run_checks.py), which
+    Fluid's C++ core raises as EnforceNotMet: scripts catch it by that name."""
+
+
 def closest(name, candidates):
     """The candidate nearest a misspelt ``name`` (difflib's ratio, cutoff 0.6), or None when none
     is near. The one home of pe's "did you mean" suggestions."""

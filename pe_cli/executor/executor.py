@@ -100,10 +100,7 @@ class Executor:
         devices' values instead of their concatenation."""
         program = default_main_program() if program is None else program
         scope = global_scope() if scope is None else scope
-        if isinstance(program, CompiledProgram) and program._program is None:
-            raise PeError("Executor.run: this CompiledProgram was made of a core.Graph; pe runs Programs: "
-                          "make it with CompiledProgram(program)")
-        source = program._program if isinstance(program, CompiledProgram) else program
+        source = program.program if isinstance(program, CompiledProgram) else program
         feed_lr_scheduler(source, scope)
         feed = known_feeds(source, feed, isinstance(program, CompiledProgram))
         fetch_list, optimize_ops = self._split_optimize_ops_in_fetch_list(fetch_list)
@@ -175,7 +172,7 @@ class Executor:
             raise PeError("train_from_dataset: give a dataset made by fluid.DatasetFactory().create_dataset(...)")
         program = default_main_program() if program is None else program
         if isinstance(program, CompiledProgram):
-            program = program._program
+            program = program.program
         dataset._run(program, global_scope() if scope is None else scope, thread, debug, fetch_list, fetch_info,
                      print_period, self.place)
 

@@ -22,6 +22,7 @@ from .dygraph.eager import Tracer, VarBase
 from ..base.places import CPUPlace, CUDAPinnedPlace, CUDAPlace, cpu_places  # noqa: F401
 from .complex_variable import ComplexVariable  # noqa: F401
 from .flags import get_flags, set_flags  # noqa: F401
+from .ir_graph import IrGraph, IrNode, IrOpNode, IrVarNode  # noqa: F401
 from .unsupported import unsupported
 from . import version
 
@@ -140,3 +141,11 @@ def device_guard(device=None):
 load_op_library = unsupported(
     "fluid.load_op_library", "custom C++ op libraries (.so) are not part of pe: its ops are Python "
     "kernels in one registry (pe_cli/ops); write the op there")
+
+
+def _get_var(name, program=None):
+    """The variable ``name`` of the global block of ``program`` (default: the default main program)."""
+    program = default_main_program() if program is None else program
+    assert isinstance(name, str)
+    assert isinstance(program, Program)
+    return program.global_block().var(name)

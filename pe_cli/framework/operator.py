@@ -156,6 +156,9 @@ class Operator:
         return f"<Operator {self.type}>"
 
 
+OpDesc.new_operator = staticmethod(lambda: Operator(None, None, {}, {}, {}))
+
+
 def input_slot_names(op_type, slots):
     """``slot_names`` of an op's inputs, each a Variable or a variable's name, else a TypeError (Fluid's
     Operator, whatever layer appends the op: a numpy array or a number given for a tensor)."""

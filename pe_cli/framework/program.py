@@ -167,6 +167,7 @@ class Program:
         self._version = 0   # bumped on every change; executors cache plans per version
         self._is_test = False
         self._py_readers = []     # the py_readers read_file reads in this program (layers/readers.py)
+        self._appending_grad_times = 0      # Fluid's count of append_backward/gradients calls
 
     def _bump(self):
         self._version += 1
@@ -313,6 +314,7 @@ class Program:
         new._is_test = for_test or self._is_test
         new._follows_paddle2 = self._follows_paddle2
         new._py_readers = list(self._py_readers)    # a clone reads the same readers
+        new._appending_grad_times = 0 if for_test else self._appending_grad_times   # as Fluid's clone
         if hasattr(self, "lr_scheduler"):           # and a paddle.optimizer.lr schedule's value, as Paddle's
             new.lr_scheduler = self.lr_scheduler
         new.blocks = []

@@ -9,6 +9,8 @@ any other is refused with the op named, since running without it could give othe
 Parameters are the persistable variables, which ``load_vars`` reads from Fluid's files (one each,
 named as the variable, or ``params_filename`` holding them all by sorted name: pe_cli/io/checkpoint.py).
 """
+import warnings
+
 from ..base.dtypes import VarType
 from ..base.errors import PeError
 from ..base.limits import check_blocks, check_dims
@@ -26,6 +28,11 @@ _BACKEND_ATTRS = {"op_callstack", "op_role", "op_role_var", "op_namescope", "op_
                   "use_cudnn", "mkldnn_data_type", "use_quantizer", "x_data_format", "y_data_format",
                   "Scale_x", "Scale_y", "Scale_out", "scale_x", "scale_y", "scale_out", "force_fp32_output",
                   "workspace_size_MB", "exhaustive_search", "with_quant_attr", "is_test"}
+# what Fluid's slim quantization passes note on the ops they quantize (for int8 engines; pe computes
+# with the fake quantize ops the program holds): these names, and any with a dot (``<input>.min``);
+# the op keeps them, as Fluid's does, so a model saved again still has them
+_QUANT_INFO_ATTRS = {"quantization_type", "skip_quant", "activation_bits", "out_threshold", "out_min", "out_max",
+                     "quantize_weight_bits"}
 # attributes a later Fluid added whose value here means "as before" (no layout, no cast)
 _NEUTRAL = {"data_format": ("AnyLayout",), "in_dtype": (-1,), "out_dtype": (-1,)}
 _DTYPE_ATTRS = ("dtype", "in_dtype", "out_dtype")
@@ -58,22 +65,30 @@ def _attr_value(attr, program, where, block_idx):
     return value
 
 
+def _quant_info(name):
+    return name in _QUANT_INFO_ATTRS or "." in name or name.endswith("_quant_scale")
+
+
 def _op_attrs(op, program, where, block_idx):
+    """(the attributes pe's op declares, the quantization notes it keeps besides)."""
     declared = registry.get(op.type).attrs
-    attrs = {}
+    attrs, notes = {}, {}
     for attr in op.attrs:
         value = _attr_value(attr, program, where, block_idx)
         if attr.name not in declared:
-            if attr.name in _BACKEND_ATTRS or value in _NEUTRAL.get(attr.name, ()):
-                continue
-            raise PeError(f"{where}: attribute {attr.name}={value!r}, which pe's {op.type} does not implement; "
-                          f"pe cannot run this model the way Fluid would")
+            if _quant_info(attr.name):
+                notes[attr.name] = value
+            elif attr.name not in _BACKEND_ATTRS and value not in _NEUTRAL.get(attr.name, ()):
+                warnings.warn(f"{where}: attribute {attr.name}={value!r} is not one of {op.type}'s in Fluid 1.8.5; "
+                              f"ignored, as Fluid 1.8.5 ignores it (a model a later Paddle saved may mean more by it)",
+                              stacklevel=2)
+            continue
         if attr.name in _DTYPE_ATTRS and isinstance(value, int) and isinstance(declared[attr.name].default, (str, type(None))):
             if value not in DTYPES:      # Fluid stores a dtype as its VarType code; pe by name
                 raise PeError(f"{where}: attribute {attr.name}={value} is not a data type pe has")
             value = DTYPES[value]
         attrs[attr.name] = value
-    return attrs
+    return attrs, notes
 
 
 def _declare_vars(block, desc_block, feeds, where):
@@ -127,9 +142,9 @@ def program_from_desc(desc, where):
             at = f"{where}: block {i} op {n} ({op.type})"
             if op.type not in registry.all_op_types():
                 raise PeError(f"{at}: pe has no op '{op.type}', so it cannot run this Fluid model")
-            attrs = _op_attrs(op, program, at, i)
+            attrs, notes = _op_attrs(op, program, at, i)
             try:
-                block.append_op(op.type, _slots(op.inputs), _slots(op.outputs), attrs)
+                block.append_op(op.type, _slots(op.inputs), _slots(op.outputs), attrs).attrs.update(notes)
             except PeError as e:
                 raise PeError(f"{at}: {e}") from None
     program._is_test = True

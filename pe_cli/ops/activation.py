@@ -212,12 +212,14 @@ register("prelu_grad", kernel_module="activation", inputs=["X", "Alpha", "Out@GR
 # -- maxout --------------------------------------------------------------------------------------
 
 def _infer_maxout(ctx):
-    """Fluid's maxout takes X [N, C, H, W] (axis 1) or [N, H, W, C] (axis -1 / 3); it builds one of
-    another rank too (its test_maxout_op.py a [12, 10] X): pe takes any rank >= 2, the channels at axis."""
     x, g, axis = list(ctx.shape("X")), ctx.attrs["groups"], ctx.attrs["axis"]
-    if len(x) < 2 or axis not in (1, -1, len(x) - 1):
-        ctx.fail(f"X {fmt_shape(x)} with axis={axis}: X must be [N, C, ...] (axis 1) or [N, ..., C] (axis -1)")
-    axis %= len(x)
+    if axis not in (1, -1, 3):
+        ctx.fail(f"axis={axis} must be 1 (NCHW) or -1 / 3 (NHWC)")
+    axis %= 4
+    # Fluid builds it on X of any rank (its InferShape reads dims past X's: an Out of garbage dims) and its
+    # kernel takes 4-D X
+    if len(x) <= axis or (ctx.is_runtime and len(x) != 4):
+        ctx.fail(f"X {fmt_shape(x)} must be 4-D [N, C, H, W] (NCHW) or [N, H, W, C] (axis -1 / 3)")
     _divides(ctx, x, axis, g, f"groups = {g}")
     out = list(x)
     out[axis] = _div(x[axis], g)
@@ -230,7 +232,7 @@ def _grad_maxout(g):
 
 
 _MAXOUT_ATTRS = {"groups": _POS_INT, "axis": Attr(1, is_int, "1 or -1")}
-register("maxout", kernel_module="activation", inputs=["X"], outputs=["Out"], attrs=_MAXOUT_ATTRS,
+register("maxout", kernel_module="activation", inputs=["X"], outputs=["Out"], attrs=_MAXOUT_ATTRS, run_infer=True,
          infer=_infer_maxout, grad=_grad_maxout, grad_reads=("Out", "X"),
          doc="Out[.., c, ..] = max over k < groups of X[.., c*groups + k, ..] along the channel `axis`; "
              "the gradient goes to the first maximum.")

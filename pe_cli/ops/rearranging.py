@@ -41,7 +41,7 @@ def _infer_roll(ctx):
     ctx.set_output("Out", ctx.shape("X"), ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
 
 
-_ROLL_ATTRS = {"shifts": Attr(list, int_list, "a list of ints"), "dims": Attr(list, int_list, "a list of ints")}
+_ROLL_ATTRS = {"shifts": Attr(list, int_list, "a list of ints", long=True), "dims": Attr(list, int_list, "a list of ints", long=True)}
 register("roll", kernel_module="manipulation", inputs=["X"], outputs=["Out"], attrs=_ROLL_ATTRS, infer=_infer_roll,
          grad=grad_of("roll_grad", ("X",)), grad_reads=("X",),
          doc="Out = X rolled shifts[i] places along dims[i] for each i (elements leaving one end enter at the "

@@ -1,13 +1,11 @@
-"""What Fluid 1.8 checks only when a program runs (its InferShape's ``IsRuntime()`` checks, its kernels'
-enforces), pe builds as Fluid does and refuses when it runs, with Fluid's fluid.core.EnforceNotMet:
-data_norm of a 3-D X (test_data_norm_op.py), matrix_nms of BBoxes and Scores that count different boxes
-(test_matrix_nms_op.py), one_hot of float ids (test_one_hot_op.py, test_runtime_and_compiletime_exception.py:
-a rank-1 X is refused when built, as Fluid's InferShape does), gather of a float index (test_gather_op.py)."""
+"""What Fluid 1.8 checks only when a program runs, pe builds as Fluid does and refuses when it runs,
+with Fluid's fluid.core.EnforceNotMet (the ops' run-time shape and dtype checks: tests/ops/test_fluid_build_checks.py):
+reverse of a rank above 6 (test_reverse_op.py); and strided_slice reads ``x[i]`` of a Variable i = -1 as
+Fluid's kernel (test_strided_slice_op.py)."""
 import numpy as np
 import pytest
 
 import pe_cli.fluid as fluid
-from pe_cli.base.errors import PeError
 from pe_cli.fluid.core import EnforceNotMet
 
 
@@ -17,39 +15,7 @@ def _run(out, feed):
     return exe.run(feed=feed, fetch_list=[out])
 
 
-def test_data_norm_builds_with_2_to_5_dims_and_runs_2_d_only():
-    for dims, ok in ((2, True), (3, False)):
-        with fluid.program_guard(fluid.Program(), fluid.Program()):
-            x = fluid.layers.data(name="x", shape=[3, 4][:dims - 1], dtype="float32")
-            y = fluid.layers.data_norm(input=x, param_attr={}, enable_scale_and_shift=True)
-            feed = {"x": np.ones((2, 3, 4)[:dims], "float32")}
-            if ok:
-                assert _run(y, feed)[0].shape == (2, 3)
-                continue
-            with pytest.raises(EnforceNotMet, match="must be 2-D"):
-                _run(y, feed)
 
-
-def test_matrix_nms_builds_mismatched_boxes_and_refuses_them_when_run():
-    with fluid.program_guard(fluid.Program(), fluid.Program()):
-        boxes = fluid.data(name="bboxes", shape=[7, 21, 4], dtype="float32")
-        scores = fluid.data(name="scores", shape=[7, 2, 1200], dtype="float32")
-        out = fluid.layers.matrix_nms(bboxes=boxes, scores=scores, nms_top_k=4, keep_top_k=2,
-                                      score_threshold=0.5, post_threshold=0.1)
-        with pytest.raises(EnforceNotMet, match="matrix_nms"):
-            _run(out, {"bboxes": np.ones((7, 21, 4), "float32"), "scores": np.ones((7, 2, 1200), "float32")})
-
-
-def test_one_hot_builds_float_ids_and_refuses_them_when_run():
-    with fluid.program_guard(fluid.Program(), fluid.Program()):
-        x = fluid.layers.data(name="x", shape=[1], dtype="float32")
-        block = fluid.default_main_program().current_block()
-        out = block.create_var(name="one_hot_out", dtype="float32")
-        block.append_op(type="one_hot", inputs={"X": x}, outputs={"Out": out}, attrs={"depth": 4})
-        with pytest.raises(EnforceNotMet, match="int32 or int64"):
-            _run(out, {"x": np.zeros((3, 1), "float32")})
-        with pytest.raises(EnforceNotMet, match="rank >= 2"):
-            fluid.layers.one_hot(fluid.layers.data(name="y", shape=[1], dtype="int64", append_batch_size=False), 4)
 
 
 def test_a_variable_index_of_minus_1_takes_the_last_element_of_a_strided_slice():
@@ -63,14 +29,6 @@ def test_a_variable_index_of_minus_1_takes_the_last_element_of_a_strided_slice()
         got, = _run(out, {"x": value})
     np.testing.assert_array_equal(got, value[-1, 0:4:2, -1:1:-1])
 
-
-def test_gather_builds_a_float_index_and_refuses_it_when_run():
-    with fluid.program_guard(fluid.Program(), fluid.Program()):
-        x = fluid.layers.data(name="x", shape=[-1, 2], dtype="float64", append_batch_size=False)
-        index = fluid.layers.data(name="index", shape=[-1, 1], dtype="float64", append_batch_size=False)
-        out = fluid.layers.gather(x, index)
-        with pytest.raises(EnforceNotMet, match="Index is float64; it must be int32 or int64"):
-            _run(out, {"x": np.ones((3, 2)), "index": np.array([[1.0], [2.0]])})
 
 
 def test_reverse_refuses_a_rank_above_6_when_run():

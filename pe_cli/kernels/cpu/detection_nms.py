@@ -5,7 +5,7 @@ generate_proposals, _proposal_loops.nms); the rest arranges their results as Flu
 Their output sizes depend on the data, so the CUDA kernels run these on the host."""
 import numpy as np
 
-from ...base.errors import PeError, ShapeError
+from ...base.errors import PeError
 from ._numba import lazy
 
 _loops = lazy("_detection_loops")
@@ -113,10 +113,6 @@ def _matrix_image(scores, boxes, attrs):
 
 def matrix_nms(ins, attrs):
     scores, boxes = np.ascontiguousarray(ins["Scores"]), np.ascontiguousarray(ins["BBoxes"])
-    if scores.ndim != 3 or boxes.ndim != 3 or boxes.shape[2] != 4 or boxes.shape[:2] != (scores.shape[0],
-                                                                                          scores.shape[2]):
-        raise ShapeError(f"matrix_nms: BBoxes {list(boxes.shape)} must be [N, M, 4] and Scores "
-                         f"{list(scores.shape)} [N, C, M] (Fluid's run-time check)")
     rows, index, counts = [], [], []
     for n in range(scores.shape[0]):
         kept = _matrix_image(scores[n], boxes[n], attrs)

@@ -327,8 +327,9 @@ def top_k_grad(ins, attrs):
 
 
 def arg_dtype(attrs):
-    """arg_max / arg_min's Out dtype: the dtype attribute (a VarType code or a name), -1: int64."""
-    return np.dtype(np.int64 if attrs.get("dtype", -1) == -1 else convert_dtype(attrs["dtype"]))
+    """arg_max / arg_min's Out dtype: the dtype attribute (a VarType code or a name), any code < 0: int64."""
+    dtype = attrs.get("dtype", -1)
+    return np.dtype(np.int64 if isinstance(dtype, int) and dtype < 0 else convert_dtype(dtype))
 
 
 def _arg(fn):
@@ -338,7 +339,7 @@ def _arg(fn):
             return {"Out": np.array([fn(x)], dtype=arg_dtype(attrs))}
         axis = attrs["axis"] % x.ndim
         out = fn(x, axis=axis, keepdims=attrs["keepdims"]).astype(arg_dtype(attrs), copy=False)
-        return {"Out": out.reshape(out.shape or (1,))}
+        return {"Out": np.asarray(out)}     # a 1-D X without keepdims: 0-D, as Fluid 1.8.5's
     return kernel
 
 

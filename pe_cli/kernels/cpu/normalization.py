@@ -3,7 +3,6 @@ data runs the numba loops of _norm_loops.py (per channel, blocks of channels ove
 cases, layer_norm, instance_norm, group_norm, affine_channel, lrn and norm are numpy."""
 import numpy as np
 
-from ...base.errors import PeError
 from ...base.shapes import bn_channel_axis, layer_norm_split
 from .loss_classification import _cast
 from ._numba import is_float, lazy, parallel_parts, twin
@@ -348,8 +347,6 @@ def _shown(x, slot_dim):
 
 def data_norm(ins, attrs):
     x = ins["X"]
-    if x.ndim != 2:     # Fluid 1.8 builds it with 2 to 5 dims and refuses it here
-        raise PeError(f"data_norm: X {list(x.shape)} must be 2-D [N, C] when run (Fluid's data_norm kernel)")
     means = ins["BatchSum"] / ins["BatchSize"]
     scales = np.sqrt(ins["BatchSize"] / ins["BatchSquareSum"])
     y = (x - means) * scales

@@ -275,8 +275,8 @@ def prelu_grad(ins, attrs):
 # -- maxout --------------------------------------------------------------------------------------
 
 def _maxout_view(x, attrs):
+    axis = attrs["axis"] % 4
     shape = tuple(x.shape)
-    axis = attrs["axis"] % len(shape)
     post = 1
     for d in shape[axis + 1:]:
         post *= d
