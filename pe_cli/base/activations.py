@@ -112,9 +112,11 @@ def _erf(x):
 
 
 def _sigmoid_array(x):
-    """1 / (1 + exp(-x)) without overflow for large |x|."""
-    e = np.exp(-np.abs(x))
-    return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
+    """1 / (1 + exp(-x)) in x's dtype, Fluid's formula and roundings (exp(-x) overflowing to inf gives 0):
+    op_test's float32 finite differences of sigmoid (test_activation_op.py's TestSigmoid, within 1 %)
+    land on the derivative with them, 1 % off with the rearranged e / (1 + e) for x < 0."""
+    with np.errstate(over="ignore"):
+        return (_c(x, 1) / (_c(x, 1) + np.exp(-x))).astype(x.dtype, copy=False)
 
 
 def _softplus_array(x):

@@ -4,10 +4,12 @@ from ..base.errors import PeError
 from ..training.param_attr import ParamAttr
 from .checks import check_variable_and_dtype
 from .helper import LayerHelper
+from .checks import fluid_checks
 
 __all__ = ["linear_chain_crf", "crf_decoding"]
 
 
+@fluid_checks("linear_chain_crf", input=("float32", "float64"), label=("int64",))
 def linear_chain_crf(input, label, param_attr=None, length=None):
     """Per sequence, -log p(label | input) under a linear-chain CRF whose transition parameter
     [D + 2, D] (start row, end row, tag-to-tag rows) this layer creates (or shares by

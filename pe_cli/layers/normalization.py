@@ -3,13 +3,13 @@ instance_norm, group_norm, affine_channel, lrn and l2_normalize, with its signat
 (names, shapes and initial values as Fluid's)."""
 __all__ = ["batch_norm", "layer_norm", "instance_norm", "group_norm", "affine_channel", "lrn", "inplace_abn",
            "l2_normalize", "data_norm"]
-from ..base.errors import ArgumentValueError, PeError
+from ..base.errors import ArgumentAssertionError, ArgumentValueError, PeError
 from ..framework import unique_name
 from ..framework.variable import Variable
 from ..training.initializer import ConstantInitializer
 from ..training.param_attr import ParamAttr
 from .activation import _known_shape, elu, leaky_relu
-from .checks import FLOATS, check_type, check_variable_and_dtype
+from .checks import FLOATS, check_type, check_variable_and_dtype, fluid_checks
 from .convolution import _fmt, _shape_error
 from .helper import LayerHelper
 from .loss_classification import _outputs
@@ -63,6 +63,7 @@ def _bn_variables(helper, input, dtype, channels, param_attr, bias_attr, moving_
              "SavedVariance": saved[1:]})
 
 
+@fluid_checks("layer_norm", input=("float32", "float64"))
 def layer_norm(input, scale=True, shift=True, begin_norm_axis=1, epsilon=1e-05, param_attr=None, bias_attr=None,
                act=None, name=None):
     """Layer normalization over the dims from begin_norm_axis on, with optional scale and shift."""
@@ -157,7 +158,7 @@ def affine_channel(x, scale=None, bias=None, data_layout="NCHW", name=None, act=
     check_type(scale, "scale", (Variable, type(None)), "affine_channel")
     check_type(bias, "bias", (Variable, type(None)), "affine_channel")
     if scale is None or bias is None:
-        raise PeError("affine_channel needs both scale and bias ([C] Variables)")
+        raise ArgumentAssertionError("affine_channel needs both scale and bias ([C] Variables)")  # Fluid's Operator
     return _single("affine_channel", x, {"X": [x], "Scale": [scale], "Bias": [bias]},
                    {"data_layout": data_layout}, name=name, act=act)
 
@@ -205,6 +206,7 @@ def inplace_abn(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, par
     return input
 
 
+@fluid_checks("norm", x=("float32", "float64"))
 def l2_normalize(x, axis, epsilon=1e-12, name=None):
     """x / sqrt(sum(x^2 along axis) + epsilon) (a 1-D x along its only dim)."""
     if len(x.shape or ()) == 1:

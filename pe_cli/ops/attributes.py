@@ -24,11 +24,13 @@ class Attr:
     long: bool = False
 
     def validate(self, op, name, value):
+        """A bad value: a ValueError naming Fluid's InvalidArgumentError too (test_prelu_op.py looks for it)."""
         if self.choices and value not in self.choices:
-            raise ArgumentValueError(f"{op.describe()}: attribute {name}={value!r} is not one of {list(self.choices)}")
+            raise ArgumentValueError(f"{op.describe()}: attribute {name}={value!r} is not one of {list(self.choices)} "
+                                     f"(InvalidArgumentError)")
         if self.check is not None and not self.check(_as_stored(self.default, value)):
             raise ArgumentValueError(f"{op.describe()}: attribute {name}={value!r} is out of range; expected "
-                                     f"{self.expect}")
+                                     f"{self.expect} (InvalidArgumentError)")
 
 
 def as_long(value):

@@ -128,6 +128,7 @@ TRAITS = {
                      "executor densifies one for every other op",
     "reader": "one of a py_reader's ops (its reader variables, read's batch), which Program._inference_optimize "
               "(prune_read_op) removes",
+    "force_cpu_given": "its force_cpu attribute, set only when given: inside device_guard, False too warns",
     "fed_outputs": "its outputs come in the run's feeds (a py_reader's read: the executors fill them from the "
                    "reader's queue), so a run reads them as it reads its feeds; its kernels write nothing",
     "optional_outputs": "its kernels compute only the optional outputs the op writes: the executor gives them "

@@ -5,6 +5,7 @@ variables as the state inputs: Velocity -> VelocityOut, Moment1 -> Moment1Out, .
 Fluid 1.x's kernels; the learning rate is a [1] variable so schedules can drive it.
 """
 from ..base.activations import real_number
+from ..base.dtypes import VarType
 from ..base.shapes import known_numel
 from .define import Attr, fmt_shape, register
 
@@ -16,8 +17,10 @@ def _infer_update(state_pairs=(), scalars=(), lr=True):
         p = ctx.shape("Param")
         for slot in ["Grad"] + [i for _, i in state_pairs if i not in scalars]:
             if ctx.has_input(slot):
-                s = ctx.shape(slot)
-                if len(s) != len(p) or any(a != b and a >= 0 and b >= 0 for a, b in zip(s, p)):
+                s, want = ctx.shape(slot), p
+                if slot == "Grad" and ctx.input_var(slot).type == VarType.SELECTED_ROWS:
+                    s, want = s[1:], p[1:]      # a row-sparse Grad's height is its own (Fluid checks none)
+                if len(s) != len(want) or any(a != b and a >= 0 and b >= 0 for a, b in zip(s, want)):
                     ctx.fail(f"{slot} {fmt_shape(s)} must have Param's shape {fmt_shape(p)}")
         for slot in ("LearningRate",) * lr + tuple(scalars):
             if ctx.has_input(slot) and known_numel(ctx.shape(slot)) not in (1, -1):

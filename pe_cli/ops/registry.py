@@ -14,7 +14,8 @@ import warnings
 import numpy as np
 
 from ..base.dtypes import convert_dtype
-from ..base.errors import PeError, ShapeError, UnknownOpError, did_you_mean
+from ..base.errors import (ArgumentAssertionError, ArgumentValueError, PeError, ShapeError, UnknownOpError,
+                           did_you_mean)
 from .define import GRAD_SUFFIX, RENAMED, TRAITS, _REGISTRY, as_long, dtype_or_none, grad_var_name  # noqa: F401 (the first and last re-exported)
 from ..base.shapes import fmt_shape  # noqa: F401  (re-exported: the faces format shapes with it)
 
@@ -83,10 +84,10 @@ def prepare(op):
     opdef = get(op.type)
     for slot in opdef.inputs:
         names = op.inputs.get(slot.name)
-        if not names and not slot.optional and not slot.duplicable:
-            raise PeError(f"{_where(op)}: missing input '{slot.name}'")
+        if not names and not slot.optional and not slot.duplicable:     # Fluid's Operator: an assert, a ValueError
+            raise ArgumentAssertionError(f"{_where(op)}: missing input '{slot.name}'")
         if names and len(names) > 1 and not slot.duplicable:
-            raise PeError(f"{_where(op)}: input '{slot.name}' takes one variable, got {len(names)}")
+            raise ArgumentValueError(f"{_where(op)}: input '{slot.name}' takes one variable, got {len(names)}")
     known_in = {s.name for s in opdef.inputs}
     known_out = {s.name for s in opdef.outputs}
     for slot in op.inputs:

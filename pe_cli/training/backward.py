@@ -94,14 +94,12 @@ def _requires_grad(block, ops, no_grad):
     for var in block.vars.values():
         if isinstance(var, Parameter) and var.trainable and var.name not in no_grad:
             live.add(var.name)
-        elif (not var.stop_gradient and _is_leaf(block, var) and var.name not in no_grad
-              and carries_grad(var.dtype)):
+        elif _differentiable(var) and _is_leaf(block, var) and var.name not in no_grad:
             live.add(var.name)   # a leaf the user marked as differentiable (a fill_constant's output too)
     for op in ops:
         if any(n in live for n in op.input_arg_names):
             for n in op.output_arg_names:
-                var = block.var(n)
-                if not var.stop_gradient and n not in no_grad and carries_grad(var.dtype):
+                if n not in no_grad and _differentiable(block.var(n)):
                     live.add(n)
     return live
 
@@ -269,7 +267,9 @@ def _append_op_grads(builder, fwd_ops, live, only=None):
 
 
 def _differentiable(var):
-    return not var.stop_gradient and carries_grad(var.dtype)
+    """Not stop_gradient and float or complex; of any dtype in fluid.dygraph's eager program (Fluid's dygraph's)."""
+    return not var.stop_gradient and (carries_grad(var.dtype) or getattr(var.block.program, "grads_of_any_dtype",
+                                                                         False))
 
 
 def _as_list(value, what, kinds=(Variable,)):

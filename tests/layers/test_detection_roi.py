@@ -140,7 +140,7 @@ def test_deformable_roi_pooling_moves_its_bins_and_trains_trans(prog):
     trans.stop_gradient = False
     out = layers.deformable_roi_pooling(x, rois, trans, spatial_scale=0.5, group_size=[2, 2], pooled_height=2,
                                         pooled_width=2, sample_per_part=2, position_sensitive=True)
-    plain = layers.deformable_roi_pooling(x, rois, None, no_trans=True, spatial_scale=0.5, pooled_height=2,
+    plain = layers.deformable_roi_pooling(x, rois, trans, no_trans=True, spatial_scale=0.5, pooled_height=2,
                                           pooled_width=2, sample_per_part=2)
     assert out.shape == (-1, 2, 2, 2) and plain.shape == (-1, 8, 2, 2)
     fluid.backward.append_backward(layers.mean(out))
