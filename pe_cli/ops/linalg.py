@@ -133,6 +133,8 @@ _MATMUL_ATTRS = {"transpose_X": Attr(False, choices=_BOOL), "transpose_Y": Attr(
                  # Fluid's oneDNN inference pass's: a transpose + reshape of Out fused in (empty: none;
                  # kernels/common.py matmul_fused_out), int8 scales (nothing, as in Fluid's plain kernel)
                  "fused_reshape_Out": Attr([]), "fused_transpose_Out": Attr([]),
+                 # declared (not a backend switch here): with the fused transpose it moves Out's values
+                 "use_mkldnn": Attr(False, choices=_BOOL),
                  **backend_attrs("use_quantizer", "Scale_x", "Scale_y", "Scale_out", "force_fp32_output")}
 register("matmul", kernel_module="linalg",
          grad_reads=("X", "Y"), inputs=["X", "Y"], outputs=["Out"], attrs=_MATMUL_ATTRS, infer=_infer_matmul,

@@ -110,9 +110,14 @@ def _libm_tail(x, out):
     differences of test_activation_op.py's TestSigmoid, within 1 %, depend on the last bits)."""
     tail = x.size % 8
     if tail:
-        with np.errstate(over="ignore"):        # exp of x < -88 is inf in float32: the sigmoid is 0
-            e = np.exp(-x[-tail:].astype(np.float64)).astype(np.float32)
-        out[-tail:] = np.float32(1) / (np.float32(1) + e)
+        out[-tail:] = libm_sigmoid(x[-tail:])
+
+
+def libm_sigmoid(x):
+    """float32 1 / (1 + exp(-x)) with exp correctly rounded to float32 (libm's expf)."""
+    with np.errstate(over="ignore"):        # exp of x < -88 is inf in float32: the sigmoid is 0
+        e = np.exp(-x.astype(np.float64)).astype(np.float32)
+    return np.float32(1) / (np.float32(1) + e)
 
 
 def _one_pass_grad(name, expression):
