@@ -177,6 +177,10 @@ class LayerHelper:
             act_type, attrs = act.pop("type"), act
         else:
             act_type, attrs = act, {}
+        if self.kwargs.get("use_cudnn"):            # (a conv layer's use_cudnn=True, as Fluid's helper passes it on)
+            attrs["use_cudnn"] = True
+        if "use_mkldnn" in self.kwargs:
+            attrs["use_mkldnn"] = self.kwargs["use_mkldnn"]
         out = self.create_variable_for_type_inference(input_var.dtype)
         self.append_op(act_type, {"X": [input_var]}, {"Out": [out]}, attrs)
         return out

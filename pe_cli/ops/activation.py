@@ -134,11 +134,21 @@ def _grad_grad(name, uses):
 
 # Attributes of table rows that a tensor may give at run time (Fluid 1.8's)
 _ROW_TENSORS = {"pow": {"FactorTensor": "factor"}}
+# The activations whose Fluid 1.8 protos declare which library's kernel runs them (BACKEND_ATTRS)
+_ONEDNN_ONLY = ("leaky_relu", "swish")
+_ONEDNN_AND_CUDNN = ("abs", "ceil", "cos", "exp", "floor", "gelu", "log", "log1p", "logsigmoid", "reciprocal", "relu",
+                     "round", "rsqrt", "sigmoid", "sin", "softplus", "softsign", "sqrt", "square", "tanh", "tanh_shrink")
+
+
+def _backend(name):
+    return backend_attrs(*("use_mkldnn",) * (name in _ONEDNN_ONLY + _ONEDNN_AND_CUDNN),
+                         *("use_cudnn",) * (name in _ONEDNN_AND_CUDNN))
 
 
 def _register_row(row):
     _activation(row.name, row.doc, uses=row.reads, dtypes=row.dtypes, differentiable=row.derivative is not None,
-                attrs={p.name: Attr(p.default, p.check, p.expect, p.choices) for p in row.params},
+                attrs={**{p.name: Attr(p.default, p.check, p.expect, p.choices) for p in row.params},
+                       **_backend(row.name)},
                 inplace=(("Out", "X"), ("X@GRAD", "Out@GRAD")) if row.cpu_loop else (),
                 attr_tensors=_ROW_TENSORS.get(row.name))
 
@@ -162,7 +172,8 @@ def _infer_softmax(name):
 _AXIS = {"axis": Attr(-1, lambda v: isinstance(v, numbers.Integral) and not isinstance(v, bool), "an int")}
 _activation("softmax", "Out = exp(X) / sum(exp(X)) along axis (default the last). data_format and is_test steer "
                        "Fluid's oneDNN kernel only; as its plain CPU kernel, pe's ignores them.", uses="Out",
-            attrs=dict(_AXIS, data_format="AnyLayout", **backend_attrs("is_test")), infer=_infer_softmax("softmax"))
+            attrs=dict(_AXIS, data_format="AnyLayout", **backend_attrs("is_test", "use_cudnn", "use_mkldnn")),
+            infer=_infer_softmax("softmax"))
 _activation("log_softmax", "Out = X - log(sum(exp(X))) along axis (default the last).", uses="Out",
             attrs=_AXIS, infer=_infer_softmax("log_softmax"))
 

@@ -63,7 +63,8 @@ _CONV_ATTRS = {
     "fuse_relu_before_depthwise_conv": False,   # convolve relu(Input) (kernels/fused_math.py relu_first)
     **backend_attrs("is_test", "use_quantizer", "fuse_relu", "fuse_brelu", "fuse_brelu_threshold", "fuse_activation",
                     "fuse_alpha", "fuse_beta", "fuse_residual_connection", "Scale_in", "Scale_out", "Scale_in_eltwise",
-                    "Scale_weights", "force_fp32_output", "workspace_size_MB", "exhaustive_search"),
+                    "Scale_weights", "force_fp32_output", "workspace_size_MB", "exhaustive_search", "use_cudnn",
+                    "use_mkldnn"),
 }
 # Fluid's oneDNN kernels alone read these (its fused bias, residual add and activation, int8 scales);
 # its plain CPU kernel ignores them, as pe's kernels do
@@ -178,8 +179,8 @@ _TRANSPOSE_ATTRS = {
     "data_format": layout_attr("NCHW"),
     "output_padding": Attr(list, lambda v: isinstance(v, (list, tuple)) and len(v) in (0, 2) and
                            all(isinstance(i, int) and i >= 0 for i in v), "[] or 2 ints >= 0"),
-    "use_cudnn": False,
-    **backend_attrs("fuse_relu", "fuse_activation", "fuse_alpha", "fuse_beta", "workspace_size_MB"),
+    **backend_attrs("fuse_relu", "fuse_activation", "fuse_alpha", "fuse_beta", "workspace_size_MB", "use_cudnn",
+                    "use_mkldnn"),
 }
 
 

@@ -128,7 +128,7 @@ GRADS_OF_GRADS = {"add": _grad_of_add_grad(1), "sub": _grad_of_add_grad(-1), "mu
 
 # axis, and the layouts of Fluid's oneDNN kernels (x_data_format, y_data_format), which its plain CPU
 # kernels, as pe's, ignore
-_EW_ATTRS = {"axis": -1, **backend_attrs("x_data_format", "y_data_format")}
+_EW_ATTRS = {"axis": -1, **backend_attrs("x_data_format", "y_data_format", "use_mkldnn")}
 
 for _name, _doc in [("add", "X + Y"), ("sub", "X - Y"), ("mul", "X * Y"), ("div", "X / Y"),
                     ("max", "max(X, Y)"), ("min", "min(X, Y)"), ("pow", "X ** Y")]:
@@ -189,6 +189,7 @@ def _grad_sum(g):
 
 
 register("sum", kernel_module="elementwise", inputs=["X*"], outputs=["Out"], infer=_infer_sum, grad=_grad_sum,
+         attrs=backend_attrs("use_mkldnn"),
          blocked=one_shape_blocked, traits=("selected_rows",),
          doc="Out = X[0] + X[1] + ... (add_n). Row-sparse X (SelectedRows): all of them -> their rows and "
              "values end to end; mixed with dense X -> dense.")

@@ -27,7 +27,7 @@ def _grad_mul(g):
 
 _MUL_ATTRS = {"x_num_col_dims": Attr(1, lambda v: v >= 1, ">= 1"),
               "y_num_col_dims": Attr(1, lambda v: v >= 1, ">= 1"),
-              **backend_attrs("scale_x", "scale_y", "scale_out", "force_fp32_output")}
+              **backend_attrs("scale_x", "scale_y", "scale_out", "force_fp32_output", "use_mkldnn")}
 register("mul", kernel_module="linalg", grad_reads=("X", "Y"),
          inputs=["X", "Y"], outputs=["Out"], attrs=_MUL_ATTRS, infer=_infer_mul, grad=_grad_mul,
          doc="Out = flatten(X, x_num_col_dims) @ flatten(Y, y_num_col_dims), reshaped back. The int8 attributes "
@@ -131,7 +131,7 @@ _MATMUL_ATTRS = {"transpose_X": Attr(False, choices=_BOOL), "transpose_Y": Attr(
                  # Fluid's oneDNN kernel's: a fused transpose + reshape of Out (empty: none; pe refuses them
                  # set, _infer_matmul), int8 scales
                  "fused_reshape_Out": Attr([]), "fused_transpose_Out": Attr([]),
-                 **backend_attrs("use_quantizer", "Scale_x", "Scale_y", "Scale_out", "force_fp32_output")}
+                 **backend_attrs("use_quantizer", "Scale_x", "Scale_y", "Scale_out", "force_fp32_output", "use_mkldnn")}
 register("matmul", kernel_module="linalg",
          grad_reads=("X", "Y"), inputs=["X", "Y"], outputs=["Out"], attrs=_MATMUL_ATTRS, infer=_infer_matmul,
          grad=_grad_matmul,

@@ -147,7 +147,7 @@ def _grad_transpose(g):
 for _type, _outs in (("transpose", ["Out"]), ("transpose2", ["Out", "XShape"])):
     register(_type, kernel_module="manipulation", kernel="transpose", inputs=["X"], outputs=_outs,
              attrs={"axis": Attr(list, int_list, "a list of ints"), "data_format": "AnyLayout",
-                    **backend_attrs("use_quantizer")},
+                    **backend_attrs("use_quantizer", "use_mkldnn")},
              infer=_infer_transpose, grad=_grad_transpose,
              doc="Out = X with its dims permuted: Out's dim i is X's dim axis[i]. data_format and use_quantizer "
                  "steer Fluid's oneDNN kernel only; as its plain CPU kernel, pe's ignores them.")
@@ -218,7 +218,7 @@ def _grad_concat(g):
          g.attrs)
 
 
-_CONCAT_ATTRS = {"axis": _INT, **backend_attrs("use_quantizer")}      # Fluid's oneDNN kernel's: ignored
+_CONCAT_ATTRS = {"axis": _INT, **backend_attrs("use_quantizer", "use_mkldnn")}      # Fluid's oneDNN kernel's: ignored
 register("concat", kernel_module="manipulation",
          grad_reads=("X", "AxisTensor"), inputs=["X*", "AxisTensor?"], outputs=["Out"],
          attrs=_CONCAT_ATTRS,

@@ -4,7 +4,7 @@ Beta * Input, Input [1 or M, 1 or N] broadcast), bmm (a batch of products of 3-D
 inner product along the last dim), cross (the cross product along a dim of size 3), kron (the
 Kronecker product) and trace (the sums of a diagonal of the 2-D planes of two dims)."""
 from ..kernels.matrix_rules import CROSS_DEFAULT_DIM, kron_shape, trace_dims
-from .define import Attr, fmt_shape, grad_of, grads_like, is_int, register
+from .define import Attr, backend_attrs, fmt_shape, grad_of, grads_like, is_int, register
 
 _XY_GRADS = grads_like({"X@GRAD": "X", "Y@GRAD": "Y"})
 
@@ -32,7 +32,7 @@ def _infer_addmm(ctx):
     ctx.set_output("Out", [x[0], y[1]], ctx.dtype("X"))
 
 
-_ADDMM_ATTRS = {"Alpha": 1.0, "Beta": 1.0}
+_ADDMM_ATTRS = {"Alpha": 1.0, "Beta": 1.0, **backend_attrs("use_mkldnn")}
 register("addmm", kernel_module="matrix", inputs=["Input", "X", "Y"], outputs=["Out"], attrs=_ADDMM_ATTRS,
          infer=_infer_addmm, grad=grad_of("addmm_grad", ("Input", "X", "Y"), in_grads=("Input", "X", "Y")),
          grad_reads=("Input", "X", "Y"),

@@ -7,7 +7,7 @@ from ..base.shapes import bn_channel_axis, known_numel
 from .convolution import _known
 from .image import _four_d
 from .loss_classification import _grad_of
-from .define import Attr, fmt_shape, grads_like, in_range, is_int, register
+from .define import Attr, backend_attrs, fmt_shape, grads_like, in_range, is_int, register
 from .norm_double_grad import BN_ATTRS as _BN_ATTRS, EPSILON as _EPS, grad_batch_norm_grad, grad_instance_norm_grad
 
 
@@ -51,7 +51,8 @@ def bn_blocked(op):
 register("batch_norm", kernel_module="normalization", blocked=bn_blocked,
          grad_reads=("SavedMean", "SavedVariance", "Scale", "X"),
          inputs=["X", "Scale", "Bias", "Mean", "Variance", "MomentumTensor?"],
-         outputs=["Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance", "ReserveSpace?"], attrs=_BN_ATTRS,
+         outputs=["Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance", "ReserveSpace?"],
+         attrs=dict(_BN_ATTRS, **backend_attrs("use_mkldnn")),
          attr_tensors={"MomentumTensor": "momentum"},
          infer=_infer_batch_norm, grad=_grad_batch_norm, traits=("batch_statistics",),
          doc="Y = (X - mean) / sqrt(var + epsilon) * Scale + Bias per channel. Training uses the batch "
@@ -249,7 +250,7 @@ def _grad_lrn(g):
 
 
 _LRN_ATTRS = {"n": Attr(5, lambda v: is_int(v) and v > 0, "an int > 0"), "k": 2.0, "alpha": 1e-4, "beta": 0.75,
-              "is_test": False,
+              "is_test": False, **backend_attrs("use_mkldnn"),
               "data_format": Attr("AnyLayout", choices=("NCHW", "NHWC", "AnyLayout"))}
 register("lrn", kernel_module="normalization", inputs=["X"], outputs=["Out", "MidOut"], attrs=_LRN_ATTRS,
          infer=_infer_lrn, grad=_grad_lrn, grad_reads=("MidOut", "Out", "X"),
@@ -323,7 +324,7 @@ def _infer_data_norm_grad(ctx):
 
 _DN_ATTRS = {"epsilon": Attr(1e-4, lambda v: v >= 0, ">= 0"), "slot_dim": Attr(-1, is_int, "an int"),
              "summary_decay_rate": Attr(0.9999999, real_number, "a number"),
-             "enable_scale_and_shift": False, "sync_stats": False,
+             "enable_scale_and_shift": False, "sync_stats": False, **backend_attrs("use_mkldnn"),
              "data_layout": Attr("NCHW", choices=("NCHW", "NHWC", "AnyLayout"))}
 register("data_norm", kernel_module="normalization",
          inputs=["X", "BatchSize", "BatchSum", "BatchSquareSum", "scale_w?", "bias?"],

@@ -1,6 +1,6 @@
 """Sequence ops over LoD input (Fluid's sequence_*): each reads its input's LoD (the offsets of the
 last level) through ``attrs["_lod"]`` and says how its outputs' LoD follows (``lod=``)."""
-from .define import Attr, grads_like, lods_like, register
+from .define import Attr, backend_attrs, grads_like, lods_like, register
 
 POOL_TYPES = ("AVERAGE", "SUM", "SQRT", "MAX", "LAST", "FIRST")
 
@@ -59,7 +59,7 @@ def _grad_softmax(g):
 
 
 # Fluid's: its cuDNN kernel's layout, which its CPU kernel (as pe's) ignores
-_SOFTMAX_ATTRS = {"data_format": "AnyLayout"}
+_SOFTMAX_ATTRS = {"data_format": "AnyLayout", **backend_attrs("use_cudnn")}
 register("sequence_softmax", kernel_module="sequence", inputs=["X"], outputs=["Out"], infer=_infer_softmax,
          grad=_grad_softmax, grad_reads=("Out",), needs_lod=True, attrs=_SOFTMAX_ATTRS,
          doc="Softmax over the time steps of each sequence of X ([N, 1] or [N]); Out keeps X's LoD.")
