@@ -115,12 +115,10 @@ def _infer_matmul_heads(ctx, xm, ym, desc):
 
 
 def _grad_matmul(g):
+    """Fluid's one ``matmul_grad``: X@GRAD and Y@GRAD, each written where that input needs a gradient."""
     ins = {"X": g.input("X"), "Y": g.input("Y"), "Out@GRAD": g.out_grad("Out")}
     attrs = g.attrs if "transpose_X" in g.attrs else matmul_v1_attrs(g.attrs)     # matmul_v2's
-    if g.needs("X"):
-        g.op("matmul_grad_x", ins, {"X@GRAD": g.in_grad("X")}, attrs)
-    if g.needs("Y"):
-        g.op("matmul_grad_y", ins, {"Y@GRAD": g.in_grad("Y")}, attrs)
+    g.op("matmul_grad", ins, {"X@GRAD": g.in_grad("X"), "Y@GRAD": g.in_grad("Y")}, attrs)
 
 
 _BOOL = (False, True)
@@ -146,7 +144,11 @@ register("matmul_v2", kernel_module="linalg", grad_reads=("X", "Y"), inputs=["X"
          infer=_infer_matmul, grad=_grad_matmul,
          doc="Fluid 1.8's matmul_v2 (paddle.matmul): matmul with transpose_X=trans_x, transpose_Y=trans_y, "
              "alpha 1; the same broadcasting and 1-D rules, kernels and gradients.")
-_MATMUL_GRAD_GRAD = grad_of_bilinear_grad("matmul", "X", "Y", "Out", {"X": "matmul_grad_x", "Y": "matmul_grad_y"})
+_MATMUL_GRAD_GRAD = grad_of_bilinear_grad("matmul", "X", "Y", "Out", {"X": "matmul_grad", "Y": "matmul_grad"})
+register("matmul_grad", kernel_module="linalg", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD?", "Y@GRAD?"],
+         attrs=_MATMUL_ATTRS, infer=grads_like({"X@GRAD": "X", "Y@GRAD": "Y"}), traits=("optional_outputs",),
+         grad=_MATMUL_GRAD_GRAD)
+# (matmul_grad_x / matmul_grad_y: each half of it, as pe wrote them in programs it saved before)
 register("matmul_grad_x", kernel_module="linalg", inputs=["X", "Y", "Out@GRAD"], outputs=["X@GRAD"], attrs=_MATMUL_ATTRS,
          infer=grads_like({"X@GRAD": "X"}), grad=_MATMUL_GRAD_GRAD)
 register("matmul_grad_y", kernel_module="linalg", inputs=["X", "Y", "Out@GRAD"], outputs=["Y@GRAD"], attrs=_MATMUL_ATTRS,

@@ -9,19 +9,30 @@ from ..base.shapes import is_known, numel, reshape_target, split_sizes, squeeze_
 from .define import Attr, backend_attrs, dtype_or_none, fmt_shape, grads_like, int_list, is_int, register
 
 
-def _reshape_grad_op(name):
-    """Registers ``name``: X@GRAD = Out@GRAD reshaped to X's shape (reshape, flatten, squeeze, ...). Its
-    own gradient (a gradient of a gradient) is the same op the other way: ddX reshaped to Out@GRAD's shape."""
+def _reshape_grad_op(name, attrs):
+    """Registers ``name``: X@GRAD = Out@GRAD reshaped to X's shape (reshape, flatten, squeeze, ...), X's shape
+    read from X, or from XShape (Fluid's ``*2_grad`` ops: XShape is X's shape behind a 0). Its own gradient (a
+    gradient of a gradient) is the same op the other way: ddX reshaped to Out@GRAD's shape."""
     def grad(g):
         if g.needs("Out@GRAD") and g.has_out_grad("X@GRAD"):
             g.op(name, {"X": g.input("Out@GRAD"), "Out@GRAD": g.out_grad("X@GRAD")}, {"X@GRAD": g.in_grad("Out@GRAD")})
-    register(name, kernel_module="manipulation", kernel="reshape_grad", inputs=["X", "Out@GRAD"], outputs=["X@GRAD"],
-             infer=grads_like({"X@GRAD": "X"}), grad=grad)
+    register(name, kernel_module="manipulation", kernel="reshape_grad", inputs=["X?", "XShape?", "Out@GRAD"],
+             outputs=["X@GRAD"], attrs=attrs, infer=_infer_reshape_grad, grad=grad)
+
+
+def _infer_reshape_grad(ctx):
+    like = ctx.input_var("X") if ctx.has_input("X") else ctx.input_var("XShape")
+    shape = like.shape if ctx.has_input("X") or like.shape is None else like.shape[1:]
+    ctx.set_output("X@GRAD", shape, like.dtype, lod_level=like.lod_level)
 
 
 def _grad_reshape_like(grad_op):
+    """Fluid's grad op of reshape2, flatten2, ... (XShape, Out@GRAD), or of reshape, flatten, ... (X, Out@GRAD);
+    where a ``*2`` op writes no XShape (a program pe saved before it wrote them), X instead."""
     def grad(g):
-        g.op(grad_op, {"X": g.input("X"), "Out@GRAD": g.out_grad("Out")}, {"X@GRAD": g.in_grad("X")})
+        shape = {"XShape": g.output("XShape")} if grad_op.endswith("2_grad") and g.output("XShape") else \
+            {"X": g.input("X")}
+        g.op(grad_op, dict(shape, **{"Out@GRAD": g.out_grad("Out")}), {"X@GRAD": g.in_grad("X")}, g.attrs)
     return grad
 
 
@@ -32,9 +43,9 @@ def _register_with_xshape(name, attrs, infer, doc, inputs=("X",), attr_tensors=N
     for op_type in (name, name + "2"):
         outputs = ["Out"] if op_type == name else ["Out", "XShape"]
         register(op_type, kernel_module="manipulation", kernel=name, inputs=list(inputs), outputs=outputs, attrs=attrs,
-                 infer=infer, grad=_grad_reshape_like(f"{op_type}_grad"), grad_reads=("X",), doc=doc,
-                 attr_tensors=attr_tensors)
-        _reshape_grad_op(f"{op_type}_grad")
+                 infer=infer, grad=_grad_reshape_like(f"{op_type}_grad"), doc=doc, attr_tensors=attr_tensors,
+                 grad_reads=("X",) if op_type == name else ("X", "XShape"))
+        _reshape_grad_op(f"{op_type}_grad", attrs)
 
 
 def _set_reshaped(ctx, out):
@@ -139,18 +150,38 @@ def _infer_transpose(ctx):
 
 
 def _grad_transpose(g):
-    perm = list(g.attrs["axis"])
-    inverse = [perm.index(i) for i in range(len(perm))]
-    g.op("transpose", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")}, {"axis": inverse})
+    """Fluid's transpose_grad (X, Out, Out@GRAD) and transpose2_grad (XShape, Out@GRAD): X@GRAD = Out@GRAD
+    permuted back; a transpose2 without XShape (pe's earlier saves) gives none."""
+    ins = {"X": g.input("X"), "Out": g.output("Out")} if g.fwd.type == "transpose" else \
+        ({"XShape": g.output("XShape")} if g.output("XShape") else {})
+    g.op(f"{g.fwd.type}_grad", dict(ins, **{"Out@GRAD": g.out_grad("Out")}), {"X@GRAD": g.in_grad("X")}, g.attrs)
 
 
-for _type, _outs in (("transpose", ["Out"]), ("transpose2", ["Out", "XShape"])):
+def _grad_transpose_grad(g):
+    """ddOut = ddX permuted as the forward op permutes X."""
+    if g.needs("Out@GRAD") and g.has_out_grad("X@GRAD"):
+        g.op("transpose", {"X": g.out_grad("X@GRAD")}, {"Out": g.in_grad("Out@GRAD")}, {"axis": list(g.attrs["axis"])})
+
+
+def _infer_transpose_grad(ctx):
+    d_out = ctx.input_var("Out@GRAD")
+    perm = list(ctx.attrs["axis"])
+    shape = None if d_out.shape is None else [d_out.shape[perm.index(i)] for i in range(len(perm))]
+    ctx.set_output("X@GRAD", shape, d_out.dtype)
+
+
+_TRANSPOSE_ATTRS = {"axis": Attr(list, int_list, "a list of ints"), "data_format": "AnyLayout",
+                    **backend_attrs("use_quantizer", "use_mkldnn")}
+for _type, _outs, _grad_ins in (("transpose", ["Out"], ["X?", "Out?"]), ("transpose2", ["Out", "XShape"], ["XShape?"])):
     register(_type, kernel_module="manipulation", kernel="transpose", inputs=["X"], outputs=_outs,
-             attrs={"axis": Attr(list, int_list, "a list of ints"), "data_format": "AnyLayout",
-                    **backend_attrs("use_quantizer", "use_mkldnn")},
-             infer=_infer_transpose, grad=_grad_transpose,
+             attrs=_TRANSPOSE_ATTRS, infer=_infer_transpose, grad=_grad_transpose,
+             grad_reads=("Out", "X") if _type == "transpose" else ("XShape",),
              doc="Out = X with its dims permuted: Out's dim i is X's dim axis[i]. data_format and use_quantizer "
                  "steer Fluid's oneDNN kernel only; as its plain CPU kernel, pe's ignores them.")
+    register(_type + "_grad", kernel_module="manipulation", kernel="transpose_grad", inputs=_grad_ins + ["Out@GRAD"],
+             outputs=["X@GRAD"], attrs=_TRANSPOSE_ATTRS, infer=_infer_transpose_grad, grad=_grad_transpose_grad,
+             no_need_buffer=tuple(s.rstrip("?") for s in _grad_ins),
+             doc="X@GRAD = Out@GRAD with the dims permuted back (Fluid's transpose_grad / transpose2_grad).")
 
 
 _INT = Attr(0, is_int, "an int")

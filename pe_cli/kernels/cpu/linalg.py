@@ -287,6 +287,16 @@ def matmul_v2(ins, attrs):
     return matmul(ins, matmul_v1_attrs(attrs))
 
 
+def matmul_grad(ins, attrs):
+    """X@GRAD and Y@GRAD, the ones the op writes."""
+    wanted, outs = attrs.get("_outputs", ("X@GRAD", "Y@GRAD")), {}
+    if "X@GRAD" in wanted:
+        outs.update(matmul_grad_x(ins, attrs))
+    if "Y@GRAD" in wanted:
+        outs.update(matmul_grad_y(ins, attrs))
+    return outs
+
+
 def matmul_grad_x(ins, attrs):
     x, y, dout = ins["X"], ins["Y"], ins["Out@GRAD"]
     if attrs.get("head_number", 1) > 1:

@@ -64,6 +64,7 @@ conv2d_grad = both_grads(conv2d_grad_input, conv2d_grad_filter)
 
 conv2d_transpose, conv2d_transpose_grad_input, conv2d_transpose_grad_filter = transpose_kernels(
     conv2d, conv2d_grad_input, conv2d_grad_filter)
+conv2d_transpose_grad = both_grads(conv2d_transpose_grad_input, conv2d_transpose_grad_filter)
 
 
 # -- deformable_conv: the CPU kernels run on the host, the results copied over (a device im2col for

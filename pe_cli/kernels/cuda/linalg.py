@@ -122,6 +122,16 @@ def matmul_v2(ins, attrs):
     return matmul(ins, matmul_v1_attrs(attrs))
 
 
+def matmul_grad(ins, attrs):
+    """X@GRAD and Y@GRAD, the ones the op writes."""
+    wanted, outs = attrs.get("_outputs", ("X@GRAD", "Y@GRAD")), {}
+    if "X@GRAD" in wanted:
+        outs.update(matmul_grad_x(ins, attrs))
+    if "Y@GRAD" in wanted:
+        outs.update(matmul_grad_y(ins, attrs))
+    return outs
+
+
 def matmul_grad_x(ins, attrs):
     if attrs.get("head_number", 1) > 1:        # Fluid 1.8's multi-head form: the CPU kernel on the host
         return _HEADS_ON_HOST["matmul_grad_x"](ins, attrs)
