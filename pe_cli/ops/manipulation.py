@@ -1,6 +1,7 @@
 """Shape manipulation: reshaping (reshape, flatten, squeeze, unsqueeze, transpose, each with Fluid's
 ``*2`` twin, an extra XShape output, and grad ops served by one kernel, ``reshape_grad``: Out@GRAD
-reshaped to X), joining and splitting (concat, split, stack, unbind), reverse, cast, and a tensor's shape and size as tensors (shape, size).
+reshaped to X), joining and splitting (concat, split, stack, unbind), cast, and a tensor's shape and size as
+tensors (shape, size); reverse is with its twin flip in rearranging.py.
 
 The shape rules are in pe_cli.base.shapes (shared with the kernels).
 """
@@ -377,27 +378,6 @@ def _grad_unbind(g):
 register("unbind", kernel_module="manipulation", inputs=["X"], outputs=["Out*"],
          attrs={"axis": Attr(0, is_int, "an int")}, infer=_infer_unbind, grad=_grad_unbind,
          doc="Out[i] = X's i-th slice along `axis` (that dim removed), one output per slice.")
-
-
-# -- reverse ---------------------------------------------------------------------------------
-
-def _infer_reverse(ctx):
-    x, axes = ctx.shape("X"), list(ctx.attrs["axis"])
-    if not axes:
-        ctx.fail("reverse needs at least one axis")
-    seen = [axis_in(ctx, a, len(x)) for a in axes]
-    if len(set(seen)) != len(seen):
-        ctx.fail(f"axis={axes} names a dim twice")
-    ctx.set_output("Out", x, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
-
-
-def _grad_reverse(g):
-    g.op("reverse", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")}, g.attrs)
-
-
-register("reverse", kernel_module="manipulation", inputs=["X"], outputs=["Out"], infer=_infer_reverse,
-         grad=_grad_reverse, attrs={"axis": Attr(list, int_list, "a list of ints")},
-         doc="Out = X with the order of its elements reversed along each of `axis` (negative: from the end).")
 
 
 # -- size, shape ---------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
-"""Fluid 1.8's ops that rearrange a tensor's elements, kernels in kernels/<device>/manipulation.py (the
-family of reverse, stack and unbind, whose kernels serve them): flip (reversed along dims, reverse's
-twin; its gradient is a flip), roll (circularly shifted along dims) and unstack (the slices along an
-axis, unbind's twin with Fluid's num; its gradient stacks them)."""
+"""The ops that rearrange a tensor's elements, kernels in kernels/<device>/manipulation.py (the family of
+reverse, stack and unbind, whose kernels serve them): reverse (reversed along axes), Fluid 1.8's flip
+(reverse's twin; its gradient is a flip), roll (circularly shifted along dims) and unstack (the slices
+along an axis, unbind's twin with Fluid's num; its gradient stacks them)."""
 from .define import Attr, fmt_shape, grad_of, grads_like, int_list, is_int, register
 from .manipulation import axis_in
 
@@ -79,3 +79,24 @@ register("unstack", kernel_module="manipulation", inputs=["X"], outputs=["Y*"], 
          doc="Y[i] = X's i-th slice along axis (that dim removed), num of them (X's size along axis).")
 register("unstack_grad", kernel_module="manipulation", inputs=["Y@GRAD*"], outputs=["X@GRAD"], attrs=_UNSTACK_ATTRS,
          infer=_infer_unstack_grad)
+
+
+# -- reverse ---------------------------------------------------------------------------------
+
+def _infer_reverse(ctx):
+    x, axes = ctx.shape("X"), list(ctx.attrs["axis"])
+    if not axes:
+        ctx.fail("reverse needs at least one axis")
+    seen = [axis_in(ctx, a, len(x)) for a in axes]
+    if len(set(seen)) != len(seen):
+        ctx.fail(f"axis={axes} names a dim twice")
+    ctx.set_output("Out", x, ctx.dtype("X"), lod_level=ctx.input_var("X").lod_level)
+
+
+def _grad_reverse(g):
+    g.op("reverse", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")}, g.attrs)
+
+
+register("reverse", kernel_module="manipulation", inputs=["X"], outputs=["Out"], infer=_infer_reverse,
+         grad=_grad_reverse, attrs={"axis": Attr(list, int_list, "a list of ints")},
+         doc="Out = X with the order of its elements reversed along each of `axis` (negative: from the end).")
