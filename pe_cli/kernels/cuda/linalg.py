@@ -265,10 +265,7 @@ def cholesky(ins, attrs):
 _HEADS_ON_HOST = {n: on_host(getattr(_cpu_linalg, n)) for n in ("matmul", "matmul_grad_x", "matmul_grad_y")}
 
 
-# cholesky_grad, spectral_norm and bilinear_tensor_product: the CPU kernels on the host (device twins are not
-# written yet)
+# cholesky_grad and spectral_norm: the CPU kernels on the host (device twins are not written yet)
 cholesky_grad = on_host(_cpu_linalg.cholesky_grad)
 spectral_norm = on_host(_cpu_linalg.spectral_norm)
 spectral_norm_grad = on_host(_cpu_linalg.spectral_norm_grad)
-bilinear_tensor_product = on_host(_cpu_linalg.bilinear_tensor_product)
-bilinear_tensor_product_grad = on_host(_cpu_linalg.bilinear_tensor_product_grad)
