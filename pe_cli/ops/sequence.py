@@ -17,7 +17,8 @@ def _infer_pool(ctx):
     x = _need_lod(ctx, "X", "sequence_pool")
     shape = [-1] + list(x.shape[1:]) if x.shape else None
     ctx.set_output("Out", shape, x.dtype, lod_level=x.lod_level - 1)
-    ctx.set_output("MaxIndex", shape, "int32", lod_level=0)
+    if ctx.attrs["pooltype"].upper() == "MAX":     # (declared as the layer made it, as Fluid: int32 when run)
+        ctx.set_output("MaxIndex", shape)
 
 
 def _pool_lod(in_lods, attrs):

@@ -26,8 +26,7 @@ PLACE = fluid.CPUPlace()
 # (family, how it is loaded) that fail for a cause another part of issue 76 owns: each turns green
 # (and its strict mark fails, to be removed) when that part lands
 NAMES = "h76-program-names: {}"
-AUC_NAMES = NAMES.format("Fluid's auc names its state _generated_var_N, pe's auc_0.global_N")
-CAUSES = {("ctr", "persistables"): AUC_NAMES, ("ctr", "fluid_load"): AUC_NAMES}
+CAUSES = {}
 # Fluid 1.8.5 trains these otherwise than their gradients say: the next step's parameters differ
 TRAINS_OTHERWISE = {
     "while_loop": "Fluid 1.8.5's while_loop passes no gradient to the loop's initial values (fc_0 before the "
@@ -130,7 +129,7 @@ def test_the_next_step_where_fluid_trains_otherwise(family):
 
 
 # -- pe's saves of the same programs with the same values: Fluid's files ----------------------------
-BYTES_CAUSES = {"ctr": AUC_NAMES}
+BYTES_CAUSES = {}
 
 
 def _pe_saves(family, out):
@@ -204,15 +203,12 @@ def _without_defaults(var):
 SHAPES = "build-time shape inference ({}): Fluid's declared dims, LoD levels and dtypes differ"
 PROGRAM_CAUSES = {
     "conv": "layers: a global pool2d's ksize, Fluid's layer writes [-1, -1], pe's [1, 1]",
-    "ctr": AUC_NAMES,
-    "lod_rnn": SHAPES.format("gru's and lstm's intermediate outputs, sequence_pool's MaxIndex"),
     "beam_search": SHAPES.format("tensor arrays, beam_search_decode") + "; " + NAMES.format(
         "the step-scopes variable (_generated_var_N)"),
     "while_loop": "layers: fill_constant's str_value (Fluid's layer sets it); " + NAMES.format(
         "While's X / Out order and its step-scopes variable (_generated_var_N)"),
     "dynamic_rnn": "layers: fill_constant's str_value; " + NAMES.format(
-        "While's X / Out order and its step-scopes variable (_generated_var_N)") + "; " + SHAPES.format(
-        "sequence_pool's MaxIndex"),
+        "While's X / Out order and its step-scopes variable (_generated_var_N)"),
     "gru_cell": NAMES.format("the slices of StaticRNN's outputs, recurrent's parameter order") +
     "; h76-registry: recurrent's skip_eager_deletion_vars defaults to None (Fluid: [])",
     "static_rnn": NAMES.format("StaticRNN's memory boot variable, recurrent's parameter order") +
