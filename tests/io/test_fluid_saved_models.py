@@ -202,7 +202,6 @@ def _without_defaults(var):
 
 SHAPES = "build-time shape inference ({}): Fluid's declared dims, LoD levels and dtypes differ"
 PROGRAM_CAUSES = {
-    "conv": "layers: a global pool2d's ksize, Fluid's layer writes [-1, -1], pe's [1, 1]",
     "beam_search": SHAPES.format("tensor arrays, beam_search_decode") + "; " + NAMES.format(
         "the step-scopes variable (_generated_var_N)"),
     "while_loop": "layers: fill_constant's str_value (Fluid's layer sets it); " + NAMES.format(
