@@ -15,7 +15,7 @@ from ..base.limits import check_blocks, check_dims
 from ..framework import Program
 from ..framework.program import Block
 from ..ops import registry
-from .fluid_proto import DTYPES, parse_program_desc
+from ..base.fluid_proto import DTYPES, parse_program_desc
 
 _HOLDERS = {9, 10}                    # VarType FEED_MINIBATCH, FETCH_LIST
 # Fluid's VarType.Type -> pe's variable kinds (7, LOD_TENSOR, is pe's default)

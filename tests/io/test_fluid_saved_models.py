@@ -171,7 +171,7 @@ def _canonical(path):
     the machine's libstdc++, which Fluid 1.8.5's core_avx.so loads at run time), op attributes by
     name, a call stack's frames (file paths) left out. The attributes pe's op does not declare are
     left out too, and returned (the registry's part of issue 76)."""
-    from pe_cli.io.fluid_proto import parse_program_desc
+    from pe_cli.base.fluid_proto import parse_program_desc
     from pe_cli.ops import registry
     desc = parse_program_desc(open(path, "rb").read(), path)
     lines, undeclared = [f"version {desc.version.version} compatible {desc.op_compatible_map}"], set()

@@ -23,7 +23,7 @@ from .....executor.scope import Scope
 from .....framework.lod_tensor import create_lod_tensor
 from .....io.checkpoint import is_persistable
 from .....io.fluid_model import looks_like_program_desc, program_from_desc
-from .....io.fluid_proto import parse_program_desc
+from .....base.fluid_proto import parse_program_desc
 from .....io.inference import load_inference_model
 
 __all__ = ["load_program", "save_program", "program_type_trans", "check_saved_vars_try_dump", "parse_program",

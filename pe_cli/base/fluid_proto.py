@@ -12,8 +12,8 @@ one-line error, never a huge allocation. Nothing here is ever unpickled or execu
 """
 import functools
 
-from ..base.errors import PeError
-from ..base.lod_tensor_file import (DTYPE_CODES, DTYPES, MAX_HEADER_BYTES, VAR_TYPE_SCHEMA,  # noqa: F401 (re-exported)
+from .errors import PeError
+from .lod_tensor_file import (DTYPE_CODES, DTYPES, MAX_HEADER_BYTES, VAR_TYPE_SCHEMA,  # noqa: F401 (re-exported)
                                     read_lod_tensor, read_lod_tensors, write_lod_tensor)
 
 _SCHEMA = """
