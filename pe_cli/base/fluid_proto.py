@@ -16,6 +16,12 @@ from .errors import PeError
 from .lod_tensor_file import (DTYPE_CODES, DTYPES, MAX_HEADER_BYTES, VAR_TYPE_SCHEMA,  # noqa: F401 (re-exported)
                                     read_lod_tensor, read_lod_tensors, write_lod_tensor)
 
+# OpDesc.Attr's value field by AttrType (framework.proto): INT FLOAT STRING INTS FLOATS STRINGS
+# BOOLEAN BOOLEANS BLOCK LONG BLOCKS LONGS
+ATTR_FIELDS = ("i", "f", "s", "ints", "floats", "strings", "b", "bools", "block_idx", "l", "blocks_idx", "longs")
+# the attributes Fluid stores a dtype in, as its VarType code
+DTYPE_ATTRS = ("dtype", "in_dtype", "out_dtype")
+
 _SCHEMA = """
 name: "pe_fluid_framework.proto" package: "paddle.framework.proto" syntax: "proto2"
 enum_type { name: "AttrType"

@@ -15,7 +15,7 @@ from ..base.limits import check_blocks, check_dims
 from ..framework import Program
 from ..framework.program import Block
 from ..ops import registry
-from ..base.fluid_proto import DTYPES, parse_program_desc
+from ..base.fluid_proto import ATTR_FIELDS as _ATTR_FIELDS, DTYPE_ATTRS as _DTYPE_ATTRS, DTYPES, parse_program_desc
 
 _HOLDERS = {9, 10}                    # VarType FEED_MINIBATCH, FETCH_LIST
 # Fluid's VarType.Type -> pe's variable kinds (7, LOD_TENSOR, is pe's default)
@@ -28,7 +28,6 @@ _BACKEND_ATTRS = {"op_callstack", "op_role", "op_role_var", "op_namescope", "op_
                   "workspace_size_MB", "exhaustive_search", "with_quant_attr", "is_test"}
 # attributes a later Fluid added whose value here means "as before" (no layout, no cast)
 _NEUTRAL = {"data_format": ("AnyLayout",), "in_dtype": (-1,), "out_dtype": (-1,)}
-_DTYPE_ATTRS = ("dtype", "in_dtype", "out_dtype")
 
 
 def looks_like_program_desc(data):
@@ -36,9 +35,6 @@ def looks_like_program_desc(data):
     return data[:1] == b"\x0a"
 
 
-# OpDesc.Attr's value field by AttrType (framework.proto): INT FLOAT STRING INTS FLOATS STRINGS
-# BOOLEAN BOOLEANS BLOCK LONG BLOCKS LONGS
-_ATTR_FIELDS = ("i", "f", "s", "ints", "floats", "strings", "b", "bools", "block_idx", "l", "blocks_idx", "longs")
 _BLOCK_KINDS = (8, 10)
 
 

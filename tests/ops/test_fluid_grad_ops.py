@@ -19,7 +19,7 @@ from pe_cli.fluid.grad_op_desc import get_grad_op_desc
 from pe_cli.ops import registry
 
 RECORD = json.loads((Path(__file__).parent.parent / "data" / "fluid-1.8.5-grad-ops.json").read_text())
-# attributes the model writer gives every op (pe_cli/io/fluid_model_write.py)
+# attributes the model writer gives every op (pe_cli/framework/fluid_model_write.py)
 _WRITTEN = {"op_role", "op_role_var", "op_namescope", "op_callstack", "op_device"}
 
 # forward op type -> why pe's grad ops differ from Fluid's (strict: each turns into a failure to remove when fixed)

@@ -4,9 +4,8 @@ import numpy as np
 
 from ..base.dtypes import VarType
 from ..base.errors import PeError
+from ..base.fluid_proto import ATTR_FIELDS as _ATTR_FIELDS, DTYPE_ATTRS as _DTYPE_ATTRS, DTYPE_CODES, messages
 from ..ops import registry
-from .fluid_model import _ATTR_FIELDS, _DTYPE_ATTRS
-from ..base.fluid_proto import DTYPE_CODES, messages
 
 _INT32 = range(-2 ** 31, 2 ** 31)
 _BLOCK_ATTRS = {"sub_block": 8, "global_block": 8, "sub_blocks": 10}    # AttrType BLOCK, BLOCKS
