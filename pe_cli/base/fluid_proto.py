@@ -116,6 +116,11 @@ def proto_module(schema):
 
 
 @functools.lru_cache(maxsize=1)
+def looks_like_program_desc(data):
+    """True for a protobuf ProgramDesc (its first field is ``blocks``), False for pe's JSON."""
+    return data[:1] == b"\x0a"
+
+
 def messages():
     """{name: message class or enum} of Fluid's framework.proto (the schema above; built once, on
     first use): what ``paddle.fluid.proto.framework_pb2`` holds."""
