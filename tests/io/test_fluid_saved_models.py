@@ -257,23 +257,21 @@ def test_pe_writes_fluids_programs(family, tmp_path):
 
 
 # -- pe infer MODEL_DIR on Fluid's inference models --------------------------------------------------
-INFER_CAUSES = dict.fromkeys([("beam_search", "inference"), ("beam_search", "inference_combined")],
-                             "pe infer has no data format for a 2-level LoD feed (init_ids)")
 
-
-@pytest.mark.parametrize("family,fmt", [pytest.param(f, fmt, id=f"{f}-{fmt}", marks=[pytest.mark.xfail(
-    strict=True, reason=INFER_CAUSES[(f, fmt)])] if (f, fmt) in INFER_CAUSES else [])
-    for f in FAMILIES for fmt in ("inference", "inference_combined")])
+@pytest.mark.parametrize("family,fmt", [pytest.param(f, fmt, id=f"{f}-{fmt}")
+                                        for f in FAMILIES for fmt in ("inference", "inference_combined")])
 def test_pe_infer_runs_fluids_inference_model(family, fmt, tmp_path):
     """``pe infer`` (its command function) on the model directory Fluid wrote, its feeds in an .npz
-    (a sequence feed as NAME + NAME_lengths): Fluid's outputs, sequences with their lengths."""
+    (a sequence feed as NAME + NAME_lengths, beam search's 2-level ones as NAME + NAME_lengths_0 and
+    NAME_lengths_1): Fluid's outputs, sequences with their lengths in the same form."""
+    from pe_cli.data.ragged import level_arrays
     from pe_cli.run.infer import infer
     rec = Recorded(family)
     data = {}
     for name, (array, lod) in rec.batch("infer", rec.meta["feeds"]).items():
         data[name] = array
         if lod:
-            data[name + "_lengths"] = np.asarray(lod[-1], np.int64)
+            data.update(level_arrays(name, lod))
     np.savez(tmp_path / "feeds.npz", **data)
     kwargs = dict(model_filename="model", params_filename="params") if fmt == "inference_combined" else {}
     result = infer(os.path.join(rec.dir, fmt), str(tmp_path / "feeds.npz"), str(tmp_path / "out.npz"), **kwargs)
@@ -281,4 +279,6 @@ def test_pe_infer_runs_fluids_inference_model(family, fmt, tmp_path):
         for fetched, target in zip(result["fetches"], rec.meta["targets"]):
             _close(out[fetched], rec.arrays["out:" + target], target)
             if target in rec.meta["lod"]:
-                assert out[fetched + "_lengths"].tolist() == np.diff(rec.meta["lod"][target][-1]).tolist()
+                levels = [np.diff(offsets).tolist() for offsets in rec.meta["lod"][target]]
+                assert {k: v.tolist() for k, v in level_arrays(fetched, levels).items()} == \
+                    {k: out[k].tolist() for k in level_arrays(fetched, levels)}
