@@ -23,7 +23,7 @@ def _infer_elementwise(name, dtypes):
 
 def _activation(name, doc, uses="X", attrs=None, dtypes=FLOATS, differentiable=True, infer=None, inplace=(),
                 attr_tensors=None):
-    """Registers ``name`` and ``name_grad``; the grad reads X or Out (``uses``) and Out@GRAD.
+    """Registers ``name`` and ``name_grad``; the grad reads X or Out (``uses``; "": neither) and Out@GRAD.
     ``dtypes``: the input dtypes accepted (None: any); ``differentiable=False``: no gradient.
     ``inplace``: the op's and its grad op's (output, input) pairs its kernels may write over.
     ``attr_tensors``: {optional input slot: the attribute its tensor gives} (pow's FactorTensor)."""
@@ -31,17 +31,16 @@ def _activation(name, doc, uses="X", attrs=None, dtypes=FLOATS, differentiable=T
 
     def grad(g):
         given = {slot: g.input(slot) for slot in tensors if g.input(slot)}
-        g.op(f"{name}_grad", {uses: g.input("X") if uses == "X" else g.output("Out"),
-                              "Out@GRAD": g.out_grad("Out"), **given},
-             {"X@GRAD": g.in_grad("X")}, g.attrs)
+        read = {uses: g.input("X") if uses == "X" else g.output("Out")} if uses else {}
+        g.op(f"{name}_grad", {**read, "Out@GRAD": g.out_grad("Out"), **given}, {"X@GRAD": g.in_grad("X")}, g.attrs)
 
     slots = [f"{slot}?" for slot in tensors]
     register(name, inputs=["X"] + slots, outputs=["Out"], attrs=attrs, infer=infer or _infer_elementwise(name, dtypes),
              grad=grad if differentiable else None, doc=doc, traits=("activation",), attr_tensors=tensors,
-             grad_reads=(uses,) + tuple(tensors) if differentiable else (), kernel_module="activation",
+             grad_reads=(uses,) * bool(uses) + tuple(tensors) if differentiable else (), kernel_module="activation",
              inplace=inplace[0] if inplace else ())
     if differentiable:
-        register(f"{name}_grad", inputs=[uses, "Out@GRAD"] + slots, outputs=["X@GRAD"], attrs=attrs,
+        register(f"{name}_grad", inputs=[uses] * bool(uses) + ["Out@GRAD"] + slots, outputs=["X@GRAD"], attrs=attrs,
                  infer=lambda ctx: ctx.set_output("X@GRAD", ctx.shape("Out@GRAD"), ctx.dtype("Out@GRAD")),
                  kernel_module="activation", inplace=inplace[1] if inplace else (), attr_tensors=tensors,
                  grad=_grad_grad(name, uses)[0], grad_reads=_grad_grad(name, uses)[1])
