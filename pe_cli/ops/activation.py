@@ -22,11 +22,13 @@ def _infer_elementwise(name, dtypes):
 
 
 def _activation(name, doc, uses="X", attrs=None, dtypes=FLOATS, differentiable=True, infer=None, inplace=(),
-                attr_tensors=None):
+                attr_tensors=None, grad_as=None):
     """Registers ``name`` and ``name_grad``; the grad reads X or Out (``uses``; "": neither) and Out@GRAD.
     ``dtypes``: the input dtypes accepted (None: any); ``differentiable=False``: no gradient.
     ``inplace``: the op's and its grad op's (output, input) pairs its kernels may write over.
-    ``attr_tensors``: {optional input slot: the attribute its tensor gives} (pow's FactorTensor)."""
+    ``attr_tensors``: {optional input slot: the attribute its tensor gives} (pow's FactorTensor).
+    ``grad_as``: a grad maker of other ops, as Fluid's (sign's: a scale by 0); ``name_grad`` is registered all
+    the same (pe's earlier saves hold it)."""
     attrs, tensors = attrs or {}, dict(attr_tensors or {})
 
     def grad(g):
@@ -36,8 +38,9 @@ def _activation(name, doc, uses="X", attrs=None, dtypes=FLOATS, differentiable=T
 
     slots = [f"{slot}?" for slot in tensors]
     register(name, inputs=["X"] + slots, outputs=["Out"], attrs=attrs, infer=infer or _infer_elementwise(name, dtypes),
-             grad=grad if differentiable else None, doc=doc, traits=("activation",), attr_tensors=tensors,
-             grad_reads=(uses,) * bool(uses) + tuple(tensors) if differentiable else (), kernel_module="activation",
+             grad=(grad_as or grad) if differentiable else None, doc=doc, traits=("activation",), attr_tensors=tensors,
+             grad_reads=(uses,) * bool(uses and not grad_as) + tuple(tensors) if differentiable else (),
+             kernel_module="activation",
              inplace=inplace[0] if inplace else ())
     if differentiable:
         register(f"{name}_grad", inputs=[uses] * bool(uses) + ["Out@GRAD"] + slots, outputs=["X@GRAD"], attrs=attrs,
@@ -144,8 +147,17 @@ def _backend(name):
                          *("use_cudnn",) * (name in _ONEDNN_AND_CUDNN))
 
 
+def _grad_sign(g):
+    """Fluid's gradient of sign: Out@GRAD scaled by 0."""
+    g.op("scale", {"X": g.out_grad("Out")}, {"Out": g.in_grad("X")}, {"scale": 0.0})
+
+
+_GRADS_AS = {"sign": _grad_sign}
+
+
 def _register_row(row):
     _activation(row.name, row.doc, uses=row.reads, dtypes=row.dtypes, differentiable=row.derivative is not None,
+                grad_as=_GRADS_AS.get(row.name),
                 attrs={**{p.name: Attr(p.default, p.check, p.expect, p.choices) for p in row.params},
                        **_backend(row.name)},
                 inplace=(("Out", "X"), ("X@GRAD", "Out@GRAD")) if row.cpu_loop else (),

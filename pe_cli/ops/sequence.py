@@ -55,14 +55,15 @@ def _infer_softmax(ctx):
 
 
 def _grad_softmax(g):
-    g.op("sequence_softmax_grad", {"Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
-         {"X@GRAD": g.in_grad("X")}, g.attrs)
+    g.op("sequence_softmax_grad", {"X": g.input("X"), "Out": g.output("Out"), "Out@GRAD": g.out_grad("Out")},
+         {"X@GRAD": g.in_grad("X")}, g.attrs)        # (X: Fluid's, for its LoD; pe's kernel reads Out's)
 
 
 # Fluid's: its cuDNN kernel's layout, which its CPU kernel (as pe's) ignores
 _SOFTMAX_ATTRS = {"data_format": "AnyLayout", **backend_attrs("use_cudnn")}
 register("sequence_softmax", kernel_module="sequence", inputs=["X"], outputs=["Out"], infer=_infer_softmax,
-         grad=_grad_softmax, grad_reads=("Out",), needs_lod=True, attrs=_SOFTMAX_ATTRS,
+         grad=_grad_softmax, grad_reads=("Out", "X"), needs_lod=True, attrs=_SOFTMAX_ATTRS,
          doc="Softmax over the time steps of each sequence of X ([N, 1] or [N]); Out keeps X's LoD.")
-register("sequence_softmax_grad", kernel_module="sequence", inputs=["Out", "Out@GRAD"], outputs=["X@GRAD"],
+register("sequence_softmax_grad", kernel_module="sequence", inputs=["X?", "Out", "Out@GRAD"], outputs=["X@GRAD"],
+         no_need_buffer=("X",),
          infer=grads_like({"X@GRAD": "Out"}), needs_lod=True, attrs=_SOFTMAX_ATTRS)
